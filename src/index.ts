@@ -1,0 +1,62 @@
+/**
+ * tool-call-stream: accumulate streamed LLM tool calls with WHATWG TransformStreams.
+ *
+ * ```
+ * bytes -> SSEDecoderStream -> OpenAIChatDeltaStream -> ToolCallAccumulatorStream -> events
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { streamToolCalls } from "tool-call-stream";
+ * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
+ * ```
+ *
+ * @module
+ */
+export { ArgumentsBuffer, parseArguments, type ArgumentsResult } from "./arguments-buffer.ts";
+export { ToolCallStreamError } from "./errors.ts";
+export { normalizeFinishReason } from "./finish-reason.ts";
+export { OpenAIChatDeltaStream, decodeOpenAIChatMessage } from "./openai-chat-delta-stream.ts";
+export { createProviderDeltaStream, type Provider } from "./providers.ts";
+export { DEFAULT_MAX_EVENT_BYTES, SSEDecoderStream, type SSEDecoderStreamOptions } from "./sse-decoder-stream.ts";
+export { streamToolCalls, type StreamToolCallsOptions } from "./stream-tool-calls.ts";
+export {
+  DEFAULT_MAX_ARGUMENTS_BYTES,
+  DEFAULT_MAX_TOOL_CALLS,
+  ToolCallAccumulator,
+  type ToolCallAccumulatorOptions,
+} from "./tool-call-accumulator.ts";
+export { ToolCallAccumulatorStream } from "./tool-call-accumulator-stream.ts";
+export { normalizeUsage } from "./usage.ts";
+export type {
+  AbortEvent,
+  AbortReason,
+  CompletedToolCallEvent,
+  DiscardedToolCall,
+  DoneDelta,
+  ErrorCode,
+  ErrorDelta,
+  ErrorEvent,
+  FinishDelta,
+  FinishEvent,
+  FinishReason,
+  InvalidToolCall,
+  InvalidToolCallEvent,
+  JsonValue,
+  ProviderDelta,
+  ReasoningDelta,
+  ReasoningDeltaEvent,
+  SSEMessage,
+  StreamErrorInfo,
+  StreamLimits,
+  TextDelta,
+  TextDeltaEvent,
+  ToolCall,
+  ToolCallChunkDelta,
+  ToolCallDeltaEvent,
+  ToolCallEndDelta,
+  ToolCallEvent,
+  ToolCallStartEvent,
+  Usage,
+  UsageDelta,
+} from "./types.ts";

@@ -1,0 +1,51 @@
+import type { ProviderDelta, SSEMessage } from "./types.ts";
+
+/** Where a provider stage sends its normalized deltas. */
+export type Emit = (delta: ProviderDelta) => void;
+
+/**
+ * Parses one SSE data payload as JSON. A payload that is not JSON is reported as an `error`
+ * delta (`malformed-payload`, or `truncated-event` for a final event cut short) and the stream
+ * goes on; the payload itself is never put in the message.
+ */
+export function readJsonPayload(message: SSEMessage, emit: Emit): unknown {
+  try {
+    return JSON.parse(message.data);
+  } catch {
+    emit({
+      type: "error",
+      error: message.truncated
+        ? { code: "truncated-event", message: "The body ended in the middle of a final event; its payload was dropped." }
+        : { code: "malformed-payload", message: "An SSE data payload is not valid JSON; it was skipped." },
+    });
+    return undefined;
+  }
+}
+
+/** True for a plain JSON object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A string field, or `undefined` when absent, not a string, or empty. */
+export function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/**
+ * Builds a provider stage from a pure decoder: the decoder sees each SSE message and emits
+ * normalized deltas; `end` runs once when the input ends.
+ */
+export function decoderTransformer(
+  decode: (message: SSEMessage, emit: Emit) => void,
+  end?: (emit: Emit) => void,
+): Transformer<SSEMessage, ProviderDelta> {
+  return {
+    transform(message, controller) {
+      decode(message, (delta) => controller.enqueue(delta));
+    },
+    flush(controller) {
+      end?.((delta) => controller.enqueue(delta));
+    },
+  };
+}

@@ -1,0 +1,13 @@
+import { OpenAIChatDeltaStream } from "./openai-chat-delta-stream.ts";
+import type { ProviderDelta, SSEMessage } from "./types.ts";
+
+/** The wire protocols tool-call-stream reads. `openai` is Chat Completions and every compatible vendor. */
+export type Provider = "openai";
+
+/** Creates the provider stage for a protocol. */
+export function createProviderDeltaStream(provider: Provider): TransformStream<SSEMessage, ProviderDelta> {
+  switch (provider) {
+    case "openai":
+      return new OpenAIChatDeltaStream();
+  }
+}

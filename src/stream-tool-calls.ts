@@ -1,0 +1,157 @@
+import { toErrorInfo } from "./errors.ts";
+import { createProviderDeltaStream, type Provider } from "./providers.ts";
+import { SSEDecoderStream } from "./sse-decoder-stream.ts";
+import { ToolCallAccumulator } from "./tool-call-accumulator.ts";
+import type { ProviderDelta, StreamErrorInfo, StreamLimits, ToolCallEvent } from "./types.ts";
+
+/** Options of {@link streamToolCalls}. */
+export interface StreamToolCallsOptions extends StreamLimits {
+  /**
+   * The wire protocol of the body.
+   * @defaultValue "openai" (Chat Completions and compatible vendors)
+   */
+  provider?: Provider;
+  /** Aborting it stops reading, cancels the body (which stops the fetch) and ends with `abort`. */
+  signal?: AbortSignal;
+}
+
+/** Most bytes of a non-2xx body read to report the provider's error object. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * The whole chain in one call: bytes, SSE events, provider deltas, accumulated events.
+ *
+ * Unlike a bare `pipeThrough` chain, nothing read is lost when the input fails: a network
+ * error, an SSE limit or the `signal` ends the stream with an `abort` event (after an `error`
+ * event saying what happened) instead of erroring it, so every text delta and complete call
+ * before the fault has been delivered and open calls are listed as discarded. A non-2xx
+ * `Response` becomes an `error` event of code `http-error` with the provider's error object.
+ * Cancelling the returned stream cancels the body, which stops the fetch.
+ *
+ * @example
+ * ```ts
+ * const response = await fetch("https://api.openai.com/v1/chat/completions", { method: "POST", headers, body });
+ * for await (const event of streamToolCalls(response)) {
+ *   if (event.type === "text-delta") write(event.text);
+ *   if (event.type === "tool-call") await run(event.name, event.arguments);
+ * }
+ * ```
+ */
+export function streamToolCalls(
+  input: Response | ReadableStream<Uint8Array>,
+  options: StreamToolCallsOptions = {},
+): ReadableStream<ToolCallEvent> {
+  const response = input instanceof Response ? input : undefined;
+  const body = response ? response.body : (input as ReadableStream<Uint8Array>);
+  let reader: ReadableStreamDefaultReader<ProviderDelta> | undefined;
+  let accumulator: ToolCallAccumulator;
+  let enqueued = 0;
+  let closed = false;
+  let close = (): void => {};
+  const { signal } = options;
+
+  const onAbort = (): void => {
+    accumulator.abort("cancelled");
+    void reader?.cancel(signal?.reason).catch(() => {});
+    close();
+  };
+
+  return new ReadableStream<ToolCallEvent>({
+    async start(controller) {
+      close = () => {
+        if (closed) return;
+        closed = true;
+        signal?.removeEventListener("abort", onAbort);
+        controller.close();
+      };
+      accumulator = new ToolCallAccumulator(
+        (event) => {
+          enqueued++;
+          controller.enqueue(event);
+        },
+        options,
+        () => {
+          void reader?.cancel("limit exceeded").catch(() => {});
+          close();
+        },
+      );
+      if (response && !response.ok) return failHttp(response, accumulator, close);
+      if (!body) return end(accumulator, close);
+      reader = body
+        .pipeThrough(new SSEDecoderStream(options))
+        .pipeThrough(createProviderDeltaStream(options.provider ?? "openai"))
+        .getReader();
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+    },
+    async pull() {
+      // Read until this pull produced an event: a pull that enqueues nothing is not repeated.
+      const before = enqueued;
+      while (!closed && enqueued === before) {
+        let result: ReadableStreamReadResult<ProviderDelta>;
+        try {
+          result = await reader!.read();
+        } catch (error) {
+          if (closed) return;
+          return failStream(toErrorInfo(error), accumulator, close);
+        }
+        if (closed) return;
+        if (result.done) return end(accumulator, close);
+        accumulator.push(result.value);
+      }
+    },
+    async cancel(reason) {
+      closed = true;
+      signal?.removeEventListener("abort", onAbort);
+      await reader?.cancel(reason);
+    },
+  });
+}
+
+function end(accumulator: ToolCallAccumulator, close: () => void): void {
+  accumulator.end();
+  close();
+}
+
+function failStream(error: StreamErrorInfo, accumulator: ToolCallAccumulator, close: () => void): void {
+  accumulator.push({ type: "error", error });
+  accumulator.abort("stream-failed", error);
+  close();
+}
+
+async function failHttp(response: Response, accumulator: ToolCallAccumulator, close: () => void): Promise<void> {
+  const error: StreamErrorInfo = {
+    code: "http-error",
+    status: response.status,
+    message: `The provider answered with HTTP ${response.status}.`,
+  };
+  const data = await readErrorBody(response);
+  if (data !== undefined) error.data = data;
+  accumulator.push({ type: "error", error });
+  accumulator.abort("provider-error", error);
+  close();
+}
+
+/** Reads at most {@link MAX_ERROR_BODY_BYTES} of an error body, as JSON when it is JSON. */
+async function readErrorBody(response: Response): Promise<unknown> {
+  if (!response.body) return undefined;
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    while (text.length < MAX_ERROR_BODY_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    return undefined; // the status alone still says what happened
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined; // non-JSON bodies (HTML error pages) are not passed on: they may echo internals
+  }
+}

@@ -1,0 +1,41 @@
+import { ToolCallAccumulator, type ToolCallAccumulatorOptions } from "./tool-call-accumulator.ts";
+import type { ProviderDelta, ToolCallEvent } from "./types.ts";
+
+/**
+ * Normalized provider deltas to accumulated events: the last stage of the chain.
+ *
+ * Emits `text-delta`, `reasoning-delta`, `tool-call-start`, `tool-call-delta`, then `tool-call`
+ * or `invalid-tool-call` when a call completes, and ends with one `finish` or one `abort`.
+ * When its input ends before the provider finished, open calls are reported in
+ * `abort.discarded` and never parsed. When a limit is exceeded it reports `error` and `abort`
+ * and then stops, which cancels its input.
+ *
+ * Used on its own, an error of the input stream errors this stream too, as WHATWG streams do;
+ * `streamToolCalls` turns such an error into an `abort` event so that nothing read is lost.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new OpenAIChatDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * for await (const event of events) if (event.type === "tool-call") run(event.name, event.arguments);
+ * ```
+ */
+export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, ToolCallEvent> {
+  /** Creates the stage; see {@link ToolCallAccumulatorOptions} for the limits. */
+  constructor(options: ToolCallAccumulatorOptions = {}) {
+    let accumulator: ToolCallAccumulator;
+    super({
+      start(controller) {
+        accumulator = new ToolCallAccumulator((event) => controller.enqueue(event), options, () => controller.terminate());
+      },
+      transform(delta) {
+        accumulator.push(delta);
+      },
+      flush() {
+        accumulator.end();
+      },
+    });
+  }
+}

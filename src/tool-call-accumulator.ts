@@ -1,0 +1,222 @@
+import { ArgumentsBuffer } from "./arguments-buffer.ts";
+import { normalizeFinishReason } from "./finish-reason.ts";
+import { ToolCallRegistry, type OpenToolCall } from "./tool-call-registry.ts";
+import type {
+  AbortReason,
+  InvalidToolCall,
+  ProviderDelta,
+  StreamErrorInfo,
+  ToolCall,
+  ToolCallChunkDelta,
+  ToolCallEndDelta,
+  ToolCallEvent,
+  Usage,
+} from "./types.ts";
+import { utf8Length } from "./utf8-length.ts";
+
+/** Options of the accumulator. */
+export interface ToolCallAccumulatorOptions {
+  /**
+   * Largest arguments text of one call, in UTF-8 bytes.
+   * @defaultValue 4194304
+   */
+  maxArgumentsBytes?: number;
+  /**
+   * Most tool calls in one response.
+   * @defaultValue 1024
+   */
+  maxToolCalls?: number;
+}
+
+/** Default for {@link ToolCallAccumulatorOptions.maxArgumentsBytes}. */
+export const DEFAULT_MAX_ARGUMENTS_BYTES: number = 4 * 1024 * 1024;
+/** Default for {@link ToolCallAccumulatorOptions.maxToolCalls}. */
+export const DEFAULT_MAX_TOOL_CALLS: number = 1024;
+
+/**
+ * The accumulation state machine, free of streams: feed it {@link ProviderDelta}s with `push`,
+ * then `end()` (input over) or `abort()`, and it calls `enqueue` with {@link ToolCallEvent}s.
+ * {@link ToolCallAccumulatorStream} and `streamToolCalls` are thin wrappers around it.
+ *
+ * A call completes only on an explicit signal: the provider's end of that call, a finish
+ * reason, the end of the response, or the end of input after a finish. When a limit is
+ * exceeded it reports an `error` and an `abort`, then calls `onTerminate` so the wrapper stops
+ * reading the input.
+ */
+export class ToolCallAccumulator {
+  readonly #enqueue: (event: ToolCallEvent) => void;
+  readonly #onTerminate: () => void;
+  readonly #maxArgumentsBytes: number;
+  readonly #registry: ToolCallRegistry;
+  readonly #toolCalls: ToolCall[] = [];
+  readonly #invalidToolCalls: InvalidToolCall[] = [];
+  #rawReason: string | null = null;
+  #finishSeen = false;
+  #providerErrorSeen = false;
+  #usage: Usage | undefined;
+  #text = "";
+  #reasoning = "";
+  #closed = false;
+
+  /** Creates an accumulator that reports events through `enqueue`. */
+  constructor(
+    enqueue: (event: ToolCallEvent) => void,
+    options: ToolCallAccumulatorOptions = {},
+    onTerminate: () => void = () => {},
+  ) {
+    this.#enqueue = enqueue;
+    this.#onTerminate = onTerminate;
+    this.#maxArgumentsBytes = options.maxArgumentsBytes ?? DEFAULT_MAX_ARGUMENTS_BYTES;
+    this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS);
+  }
+
+  /** True once a `finish` or `abort` has been emitted; later input is ignored. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Feeds one normalized delta. */
+  push(delta: ProviderDelta): void {
+    if (this.#closed) return;
+    switch (delta.type) {
+      case "text-delta":
+        if ((delta.choice ?? 0) === 0) this.#text += delta.text;
+        return this.#enqueue(withChoice({ type: "text-delta", text: delta.text }, delta.choice));
+      case "reasoning-delta":
+        if ((delta.choice ?? 0) === 0) this.#reasoning += delta.text;
+        return this.#enqueue(withChoice({ type: "reasoning-delta", text: delta.text }, delta.choice));
+      case "tool-call-chunk":
+        return this.#onChunk(delta);
+      case "tool-call-end":
+        return this.#onEnd(delta);
+      case "finish":
+        this.#finishSeen = true;
+        if (delta.rawReason !== null) this.#rawReason = delta.rawReason;
+        return this.#completeAll(delta.choice ?? 0);
+      case "usage":
+        this.#usage = delta.usage;
+        return;
+      case "error":
+        if (delta.error.code === "provider-error") this.#providerErrorSeen = true;
+        return this.#enqueue({ type: "error", error: delta.error });
+      case "done":
+        return this.#finish();
+    }
+  }
+
+  /** The input ended: finish if the provider finished, otherwise abort and discard open calls. */
+  end(): void {
+    if (this.#closed) return;
+    if (this.#finishSeen) this.#finish();
+    else this.abort(this.#providerErrorSeen ? "provider-error" : "input-ended");
+  }
+
+  /** Stops before the finish: open calls are reported as discarded and never parsed. */
+  abort(reason: AbortReason, error?: StreamErrorInfo): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const discarded = this.#registry.drain().map((call) =>
+      withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice),
+    );
+    this.#enqueue(error ? { type: "abort", reason, discarded, error } : { type: "abort", reason, discarded });
+  }
+
+  #onChunk(delta: ToolCallChunkDelta): void {
+    const call = this.#registry.resolve(delta);
+    if (!call) return this.#fail({ code: "too-many-tool-calls", message: "The response has more tool calls than the limit allows." });
+    if (delta.providerMetadata) call.providerMetadata = { ...call.providerMetadata, ...delta.providerMetadata };
+    const fragment = delta.argumentsDelta;
+    // A whole call resent as one final summary fragment: only possible when the text so far is
+    // one closed JSON value and the fragment repeats it exactly. A genuine fragment can never
+    // match that, since anything appended to a closed value other than white space is invalid.
+    const isResend = fragment !== undefined && call.args.isClosedValue && fragment === call.args.text;
+    if (fragment && !isResend) {
+      call.bytes += utf8Length(fragment);
+      if (call.bytes > this.#maxArgumentsBytes) {
+        return this.#fail({ code: "arguments-too-large", message: `Tool call arguments exceeded the limit of ${this.#maxArgumentsBytes} bytes.` });
+      }
+      call.args.append(fragment);
+    }
+    if (!call.started) {
+      if (call.name !== "" && (call.id !== null || call.args.text !== "")) this.#start(call);
+    } else if (fragment && !isResend) {
+      this.#enqueue(withChoice({ type: "tool-call-delta", index: call.index, id: call.id, argumentsDelta: fragment }, call.choice));
+    }
+  }
+
+  #onEnd(delta: ToolCallEndDelta): void {
+    const call = this.#registry.find(delta.choice ?? 0, delta.index);
+    if (!call) return;
+    const final = delta.arguments;
+    if (final !== undefined && final !== call.args.text) {
+      // The provider's final arguments win. When they extend what streamed (or nothing
+      // streamed, as with LM Studio), the missing tail is still reported as a delta.
+      const previous = call.args.text;
+      call.args = new ArgumentsBuffer();
+      call.args.append(final);
+      if (call.started && final.startsWith(previous)) {
+        this.#enqueue(withChoice({ type: "tool-call-delta", index: call.index, id: call.id, argumentsDelta: final.slice(previous.length) }, call.choice));
+      }
+    }
+    this.#complete(call);
+  }
+
+  #start(call: OpenToolCall): void {
+    call.started = true;
+    this.#enqueue(withChoice({ type: "tool-call-start", index: call.index, id: call.id, name: call.name }, call.choice));
+    if (call.args.text !== "") {
+      this.#enqueue(withChoice({ type: "tool-call-delta", index: call.index, id: call.id, argumentsDelta: call.args.text }, call.choice));
+    }
+  }
+
+  #complete(call: OpenToolCall): void {
+    this.#registry.close(call);
+    if (!call.started && call.name !== "") this.#start(call);
+    const base = withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
+    if (call.providerMetadata) Object.assign(base, { providerMetadata: call.providerMetadata });
+    if (call.name === "") {
+      return this.#invalid({ ...base, error: { code: "missing-name", message: "A tool call completed without a function name." } });
+    }
+    const parsed = call.args.parse();
+    if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
+    const toolCall: ToolCall = { ...base, arguments: parsed.value };
+    this.#toolCalls.push(toolCall);
+    this.#enqueue({ type: "tool-call", ...toolCall });
+  }
+
+  #invalid(call: InvalidToolCall): void {
+    this.#invalidToolCalls.push(call);
+    this.#enqueue({ type: "invalid-tool-call", ...call });
+  }
+
+  #completeAll(choice?: number): void {
+    for (const call of this.#registry.openCalls(choice)) this.#complete(call);
+  }
+
+  #finish(): void {
+    this.#completeAll();
+    this.#closed = true;
+    const byIndex = (a: { index: number }, b: { index: number }): number => a.index - b.index;
+    this.#enqueue({
+      type: "finish",
+      reason: normalizeFinishReason(this.#rawReason, this.#toolCalls.length > 0),
+      rawReason: this.#rawReason,
+      toolCalls: this.#toolCalls.sort(byIndex),
+      invalidToolCalls: this.#invalidToolCalls.sort(byIndex),
+      text: this.#text,
+      reasoning: this.#reasoning,
+      ...(this.#usage ? { usage: this.#usage } : {}),
+    });
+  }
+
+  #fail(error: StreamErrorInfo): void {
+    this.#enqueue({ type: "error", error });
+    this.abort("limit-exceeded", error);
+    this.#onTerminate();
+  }
+}
+
+/** Adds `choice` only when it is not the first, so single-choice events stay lean. */
+function withChoice<T extends object>(value: T, choice: number | undefined): T & { choice?: number } {
+  return choice ? { ...value, choice } : value;
+}

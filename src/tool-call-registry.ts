@@ -1,0 +1,136 @@
+import { ArgumentsBuffer } from "./arguments-buffer.ts";
+import type { ToolCallChunkDelta } from "./types.ts";
+
+/** The accumulator's state of one call that has not completed yet. */
+export interface OpenToolCall {
+  /** Position in the response, in order of first appearance. */
+  readonly index: number;
+  readonly choice: number;
+  /** The provider's index, the correlation key when it sends one. */
+  readonly providerIndex: number | undefined;
+  id: string | null;
+  name: string;
+  args: ArgumentsBuffer;
+  /** UTF-8 bytes of arguments received, for the size limit. */
+  bytes: number;
+  started: boolean;
+  providerMetadata?: Record<string, unknown>;
+}
+
+/**
+ * Which open call a fragment belongs to. The rules, in order:
+ *
+ * 1. The provider's `index` within the fragment's choice; else a non-empty `id` already seen;
+ *    else, with neither, the most recent open call of that choice.
+ * 2. A fragment that carries a name starts a new call when it cannot be the same one: its id
+ *    differs from the call's (Ollama sends every parallel call whole at index 0, each with its
+ *    own id), or, with no id to compare, the call's arguments are already one closed JSON value.
+ *    A fragment without a name never starts a call at an index that is open, even with a fresh
+ *    id (LM Studio has sent a new id on every fragment of one call).
+ * 3. An empty id or name never overwrites a value (Qwen, Azure, Mistral send `""`); a name
+ *    repeated in full is not appended again (OpenRouter/Kimi), a name split across fragments is
+ *    joined.
+ */
+export class ToolCallRegistry {
+  readonly #maxCalls: number;
+  readonly #byKey = new Map<string, OpenToolCall>();
+  readonly #byId = new Map<string, OpenToolCall>();
+  readonly #latest = new Map<number, OpenToolCall>();
+  /** Open calls in index order. */
+  readonly #open = new Set<OpenToolCall>();
+  #count = 0;
+
+  /** Creates a registry that refuses to open more than `maxCalls` calls. */
+  constructor(maxCalls: number) {
+    this.#maxCalls = maxCalls;
+  }
+
+  /** Finds or opens the call a fragment belongs to and merges its id and name; `undefined` past the limit. */
+  resolve(fragment: ToolCallChunkDelta): OpenToolCall | undefined {
+    const choice = fragment.choice ?? 0;
+    let call = this.#locate(fragment, choice);
+    if (call && this.#startsAnother(call, fragment)) call = undefined;
+    call ??= this.#openCall(choice, fragment.index);
+    if (!call) return undefined;
+    if (fragment.id && call.id === null) {
+      call.id = fragment.id;
+      this.#byId.set(fragment.id, call);
+    }
+    if (fragment.name) call.name = mergeName(call, fragment.name);
+    return call;
+  }
+
+  /** The open call at a provider index, if any. */
+  find(choice: number, providerIndex: number): OpenToolCall | undefined {
+    return this.#byKey.get(key(choice, providerIndex));
+  }
+
+  /** Open calls of one choice (or of all), in index order. */
+  openCalls(choice?: number): OpenToolCall[] {
+    return [...this.#open].filter((call) => choice === undefined || call.choice === choice);
+  }
+
+  /** Forgets a call that has completed: a later fragment with its index opens a new call. */
+  close(call: OpenToolCall): void {
+    this.#open.delete(call);
+    if (call.providerIndex !== undefined && this.#byKey.get(key(call.choice, call.providerIndex)) === call) {
+      this.#byKey.delete(key(call.choice, call.providerIndex));
+    }
+    if (call.id !== null && this.#byId.get(call.id) === call) this.#byId.delete(call.id);
+    if (this.#latest.get(call.choice) === call) this.#latest.delete(call.choice);
+  }
+
+  /** Removes and returns every open call, in index order. */
+  drain(): OpenToolCall[] {
+    const calls = [...this.#open];
+    for (const call of calls) this.close(call);
+    return calls;
+  }
+
+  #locate(fragment: ToolCallChunkDelta, choice: number): OpenToolCall | undefined {
+    if (fragment.index !== undefined) {
+      return this.#byKey.get(key(choice, fragment.index)) ?? (fragment.id ? this.#byId.get(fragment.id) : undefined);
+    }
+    if (fragment.id) {
+      const byId = this.#byId.get(fragment.id);
+      if (byId) return byId;
+      if (fragment.name) return undefined;
+    }
+    return this.#latest.get(choice);
+  }
+
+  #startsAnother(call: OpenToolCall, fragment: ToolCallChunkDelta): boolean {
+    if (!fragment.name) return false;
+    if (fragment.id && call.id !== null) return fragment.id !== call.id;
+    return call.name !== "" && call.args.isClosedValue;
+  }
+
+  #openCall(choice: number, providerIndex: number | undefined): OpenToolCall | undefined {
+    if (this.#count >= this.#maxCalls) return undefined;
+    const call: OpenToolCall = {
+      index: this.#count++,
+      choice,
+      providerIndex,
+      id: null,
+      name: "",
+      args: new ArgumentsBuffer(),
+      bytes: 0,
+      started: false,
+    };
+    if (providerIndex !== undefined) this.#byKey.set(key(choice, providerIndex), call);
+    this.#latest.set(choice, call);
+    this.#open.add(call);
+    return call;
+  }
+}
+
+function key(choice: number, providerIndex: number): string {
+  return `${choice}:${providerIndex}`;
+}
+
+/** Joins a split name, keeps a name repeated in full (or resent cumulatively) from doubling. */
+function mergeName(call: OpenToolCall, name: string): string {
+  if (call.name === "" || name.startsWith(call.name)) return name;
+  if (call.name.endsWith(name) || call.args.text !== "") return call.name;
+  return call.name + name;
+}

@@ -1,0 +1,336 @@
+/**
+ * Shared types of tool-call-stream: the normalized provider deltas that flow between the
+ * provider stages and the accumulator, and the accumulated events that users read.
+ *
+ * @module
+ */
+
+/** A JSON value as produced by `JSON.parse`. */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/**
+ * One Server-Sent Event as produced by {@link SSEDecoderStream}.
+ *
+ * `truncated` is set only on a final event that the body ended without its terminating blank
+ * line (some gateways end that way): the provider stage delivers it when its payload is
+ * complete and reports it as a truncated event otherwise.
+ */
+export interface SSEMessage {
+  /** The `event:` field, or `undefined` when the server sent none. */
+  event?: string | undefined;
+  /** The `id:` field, or `undefined` when the server sent none. */
+  id?: string | undefined;
+  /** The `data:` lines joined by `\n`. */
+  data: string;
+  /** The body ended before the blank line that terminates this event. */
+  truncated?: true;
+}
+
+/** Machine-readable error codes of tool-call-stream. */
+export type ErrorCode =
+  /** The provider sent an error inside the stream (an `error` event or an `error` member). */
+  | "provider-error"
+  /** A data payload that is not valid JSON, or not of the provider's shape. */
+  | "malformed-payload"
+  /** The body ended in the middle of a final event whose payload is incomplete. */
+  | "truncated-event"
+  /** The upstream answered with a non-2xx HTTP status. */
+  | "http-error"
+  /** The input stream failed (network error, or an upstream stage errored). */
+  | "stream-failed"
+  /** One SSE event or line exceeded `maxEventBytes`. */
+  | "event-too-large"
+  /** One call's arguments exceeded `maxArgumentsBytes`. */
+  | "arguments-too-large"
+  /** More calls than `maxToolCalls` in one response. */
+  | "too-many-tool-calls"
+  /** Tool arguments that are not valid JSON. */
+  | "invalid-json"
+  /** A call that completed without a function name. */
+  | "missing-name"
+  /** The provider could not be told from the option or the first event. */
+  | "unknown-provider";
+
+/**
+ * A plain, serializable description of an error carried by an `error`, `abort` or
+ * `invalid-tool-call` event. The message never embeds provider payloads; the provider's own
+ * error object, where there is one, is on `data`.
+ */
+export interface StreamErrorInfo {
+  /** What went wrong, as a code to switch on. */
+  code: ErrorCode;
+  /** A human-readable sentence that never includes model output or prompts. */
+  message: string;
+  /** The provider's error payload, verbatim (for `provider-error`). */
+  data?: unknown;
+  /** HTTP status (for `http-error`). */
+  status?: number;
+  /** Character offset in the raw arguments where parsing failed (for `invalid-json`). */
+  position?: number;
+}
+
+/** Token usage normalized across providers. The provider's object is kept on `raw`. */
+export interface Usage {
+  /** Prompt / input tokens. */
+  inputTokens?: number;
+  /** Completion / output tokens. */
+  outputTokens?: number;
+  /** Total tokens, as reported or as input + output. */
+  totalTokens?: number;
+  /** The provider's usage object, verbatim. */
+  raw: unknown;
+}
+
+/** Normalized reason a response finished. The provider's value is kept as `rawReason`. */
+export type FinishReason = "stop" | "tool-calls" | "length" | "content-filter" | "error" | "other";
+
+/**
+ * A normalized provider delta: what every provider stage produces and the
+ * {@link ToolCallAccumulatorStream} consumes. Provider wire formats never reach the accumulator.
+ *
+ * `choice` is the choice index for providers that stream several (`n > 1`); absent means 0.
+ */
+export type ProviderDelta =
+  | TextDelta
+  | ReasoningDelta
+  | ToolCallChunkDelta
+  | ToolCallEndDelta
+  | FinishDelta
+  | UsageDelta
+  | ErrorDelta
+  | DoneDelta;
+
+/** Visible assistant text. */
+export interface TextDelta {
+  type: "text-delta";
+  text: string;
+  choice?: number;
+}
+
+/** Reasoning / thinking text (never part of the visible text). */
+export interface ReasoningDelta {
+  type: "reasoning-delta";
+  text: string;
+  choice?: number;
+}
+
+/**
+ * A fragment of one tool call, with whatever the provider put in it. The accumulator decides
+ * which call it belongs to (by `index`, by `id`, else the most recent open call).
+ */
+export interface ToolCallChunkDelta {
+  type: "tool-call-chunk";
+  choice?: number;
+  /** The provider's index of the call (OpenAI `index`, Anthropic block index, ...). */
+  index?: number;
+  /** The provider's call id; empty strings are dropped by the provider stage. */
+  id?: string;
+  /** A fragment of, or the whole, function name. */
+  name?: string;
+  /** A fragment of the JSON arguments text. */
+  argumentsDelta?: string;
+  /** Per-call data that must go back to the provider on the next turn. */
+  providerMetadata?: Record<string, unknown>;
+}
+
+/** The provider's explicit end of one call (Anthropic `content_block_stop`, Responses `.done`). */
+export interface ToolCallEndDelta {
+  type: "tool-call-end";
+  choice?: number;
+  /** The provider's index of the call, as in {@link ToolCallChunkDelta.index}. */
+  index: number;
+  /** The final arguments text, when the provider sends it; it replaces the accumulated text. */
+  arguments?: string;
+}
+
+/** The provider's finish reason for one choice; completes that choice's open calls. */
+export interface FinishDelta {
+  type: "finish";
+  choice?: number;
+  rawReason: string | null;
+}
+
+/** Token usage, wherever the provider sent it. The last one wins. */
+export interface UsageDelta {
+  type: "usage";
+  usage: Usage;
+}
+
+/** A provider error sent inside the stream, or a payload the provider stage could not read. */
+export interface ErrorDelta {
+  type: "error";
+  error: StreamErrorInfo;
+}
+
+/** The provider's end of the response (`[DONE]`, `message_stop`, `response.completed`). */
+export interface DoneDelta {
+  type: "done";
+}
+
+/** A tool call whose arguments completed and parsed. */
+export interface ToolCall {
+  /** Position of the call in the response, in order of first appearance, from 0. */
+  index: number;
+  /** The provider's call id, or `null` when the provider gives none (Gemini). */
+  id: string | null;
+  /** The function name. */
+  name: string;
+  /** The parsed arguments; empty or missing arguments are `{}`. */
+  arguments: JsonValue;
+  /** The arguments text exactly as received. */
+  rawArguments: string;
+  /** The choice the call belongs to, when the provider streams several. */
+  choice?: number;
+  /** Per-call provider data to send back on the next turn (e.g. Gemini thought signatures). */
+  providerMetadata?: Record<string, unknown>;
+}
+
+/** A tool call that completed but whose arguments could not be used. */
+export interface InvalidToolCall {
+  index: number;
+  id: string | null;
+  name: string;
+  /** The arguments text exactly as received. */
+  rawArguments: string;
+  /** Why the call is invalid (`invalid-json` with a `position`, `missing-name`, ...). */
+  error: StreamErrorInfo;
+  choice?: number;
+  providerMetadata?: Record<string, unknown>;
+}
+
+/** A call that was still open when the input ended or was cancelled: never parsed. */
+export interface DiscardedToolCall {
+  index: number;
+  id: string | null;
+  name: string;
+  /** The partial arguments text received before the stop. */
+  rawArguments: string;
+  choice?: number;
+}
+
+/** Why an `abort` event ended the stream. */
+export type AbortReason =
+  /** The input ended before the provider's finish. */
+  | "input-ended"
+  /** The caller cancelled: the `signal` fired or the reader was cancelled. */
+  | "cancelled"
+  /** The input stream failed (network error, SSE limit, ...). */
+  | "stream-failed"
+  /** The input ended after a provider error, without a finish. */
+  | "provider-error"
+  /** A configured limit was exceeded. */
+  | "limit-exceeded";
+
+/** An accumulated event: the output of {@link ToolCallAccumulatorStream} and `streamToolCalls`. */
+export type ToolCallEvent =
+  | TextDeltaEvent
+  | ReasoningDeltaEvent
+  | ToolCallStartEvent
+  | ToolCallDeltaEvent
+  | CompletedToolCallEvent
+  | InvalidToolCallEvent
+  | FinishEvent
+  | ErrorEvent
+  | AbortEvent;
+
+/** Visible assistant text as it arrives. */
+export interface TextDeltaEvent {
+  type: "text-delta";
+  text: string;
+  choice?: number;
+}
+
+/** Reasoning text as it arrives (DeepSeek `reasoning_content`, Anthropic thinking, ...). */
+export interface ReasoningDeltaEvent {
+  type: "reasoning-delta";
+  text: string;
+  choice?: number;
+}
+
+/** A call began: emitted once per call, when its name is known. */
+export interface ToolCallStartEvent {
+  type: "tool-call-start";
+  index: number;
+  id: string | null;
+  name: string;
+  choice?: number;
+}
+
+/** A fragment of a call's arguments text. */
+export interface ToolCallDeltaEvent {
+  type: "tool-call-delta";
+  index: number;
+  id: string | null;
+  argumentsDelta: string;
+  choice?: number;
+}
+
+/** A complete call with parsed arguments. */
+export interface CompletedToolCallEvent extends ToolCall {
+  type: "tool-call";
+}
+
+/** A complete call whose arguments are not valid JSON; the raw text is kept. */
+export interface InvalidToolCallEvent extends InvalidToolCall {
+  type: "invalid-tool-call";
+}
+
+/** The response finished normally. */
+export interface FinishEvent {
+  type: "finish";
+  /** Normalized reason; `stop` with complete calls is reported as `tool-calls`. */
+  reason: FinishReason;
+  /** The provider's own value (`null` when the provider never sent one). */
+  rawReason: string | null;
+  /** Every complete call, in index order. */
+  toolCalls: ToolCall[];
+  /** Every call whose arguments could not be used, in index order. */
+  invalidToolCalls: InvalidToolCall[];
+  /** The visible text of the first choice. */
+  text: string;
+  /** The reasoning text of the first choice. */
+  reasoning: string;
+  /** Token usage, when the provider reported it. */
+  usage?: Usage;
+}
+
+/** A provider error inside the stream, or a payload that could not be read. The stream goes on. */
+export interface ErrorEvent {
+  type: "error";
+  error: StreamErrorInfo;
+}
+
+/** The stream ended before the provider's finish; open calls are discarded, never parsed. */
+export interface AbortEvent {
+  type: "abort";
+  reason: AbortReason;
+  /** Calls still open at the stop. */
+  discarded: DiscardedToolCall[];
+  /** What stopped the stream, when it was an error. */
+  error?: StreamErrorInfo;
+}
+
+/** Limits that bound memory. Every one has a clear error when exceeded. */
+export interface StreamLimits {
+  /**
+   * Largest SSE line or event, in characters, that the SSE stage buffers.
+   * @defaultValue 4194304 (4 Mi)
+   */
+  maxEventBytes?: number;
+  /**
+   * Largest arguments text of one call, in UTF-8 bytes.
+   * @defaultValue 4194304 (4 MiB)
+   */
+  maxArgumentsBytes?: number;
+  /**
+   * Most tool calls in one response.
+   * @defaultValue 1024
+   */
+  maxToolCalls?: number;
+}

@@ -1,0 +1,29 @@
+import type { Usage } from "./types.ts";
+
+/** Reads the first of `keys` that holds a finite number. */
+function pick(source: Record<string, unknown>, keys: readonly string[]): number | undefined {
+  for (const key of keys) {
+    const value = source[key];
+    if (typeof value === "number" && Number.isFinite(value)) return value;
+  }
+  return undefined;
+}
+
+/**
+ * Normalizes a provider's usage object (OpenAI `prompt_tokens`, Anthropic `input_tokens`,
+ * Gemini `promptTokenCount`, ...) to input, output and total tokens, keeping the original on `raw`.
+ * Returns `undefined` for anything that is not an object.
+ */
+export function normalizeUsage(raw: unknown): Usage | undefined {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+  const source = raw as Record<string, unknown>;
+  const usage: Usage = { raw };
+  const input = pick(source, ["prompt_tokens", "input_tokens", "promptTokenCount"]);
+  const output = pick(source, ["completion_tokens", "output_tokens", "candidatesTokenCount"]);
+  const total = pick(source, ["total_tokens", "totalTokenCount"]);
+  if (input !== undefined) usage.inputTokens = input;
+  if (output !== undefined) usage.outputTokens = output;
+  if (total !== undefined) usage.totalTokens = total;
+  else if (input !== undefined && output !== undefined) usage.totalTokens = input + output;
+  return usage;
+}

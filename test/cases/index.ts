@@ -1,0 +1,3 @@
+// Every runtime's runner imports this one module: the cases it registers are the whole suite.
+import "./sse-decoder-stream.cases.ts";
+export { cases } from "../support/harness.ts";

@@ -1,0 +1,55 @@
+// The recorded provider streams of ../shared/fixtures, bundled as JSON by scripts/bundle-fixtures.mjs.
+import fixtures from "../generated/fixtures.json" with { type: "json" };
+import type { ToolCallEvent } from "../../src/index.ts";
+
+/** One recorded stream and what a correct accumulator produces from it. */
+export interface Fixture {
+  provider: string;
+  name: string;
+  sse: string;
+  expected: Expected;
+}
+
+/** The `.expected.json` shape (see shared/fixtures/README.md). */
+export interface Expected {
+  text: string;
+  toolCalls: { id: string | null; name: string; arguments: unknown }[];
+  finishReason: string | null;
+  error?: unknown;
+}
+
+/** Every recorded stream. */
+export const allFixtures: Fixture[] = fixtures as Fixture[];
+
+/** The recordings of these provider folders. */
+export function fixturesOf(...providers: string[]): Fixture[] {
+  return allFixtures.filter((f) => providers.includes(f.provider));
+}
+
+/**
+ * Reduces an event sequence to the `.expected.json` shape: visible text, every complete call
+ * (invalid ones as `{invalid: true, raw}`) in order of first appearance, the raw finish reason,
+ * and the first provider error.
+ */
+export function summarize(events: readonly ToolCallEvent[]): Expected {
+  const calls: { index: number; id: string | null; name: string; arguments: unknown }[] = [];
+  let text = "";
+  let finishReason: string | null = null;
+  let error: unknown;
+  for (const event of events) {
+    if (event.type === "text-delta" && !event.choice) text += event.text;
+    if (event.type === "tool-call") calls.push({ index: event.index, id: event.id, name: event.name, arguments: event.arguments });
+    if (event.type === "invalid-tool-call") {
+      calls.push({ index: event.index, id: event.id, name: event.name, arguments: { invalid: true, raw: event.rawArguments } });
+    }
+    if (event.type === "finish") finishReason = event.rawReason;
+    if (event.type === "error" && error === undefined && event.error.code === "provider-error") error = event.error.data;
+  }
+  const summary: Expected = {
+    text,
+    toolCalls: calls.sort((a, b) => a.index - b.index).map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
+    finishReason,
+  };
+  if (error !== undefined) summary.error = error;
+  return summary;
+}

@@ -1,0 +1,73 @@
+// Stream helpers built on plain WHATWG streams, so they run in every runtime.
+import type { ProviderDelta, SSEMessage, ToolCallEvent } from "../../src/index.ts";
+import { OpenAIChatDeltaStream, SSEDecoderStream, ToolCallAccumulatorStream } from "../../src/index.ts";
+
+/** A stream that yields the given chunks, then closes. */
+export function fromChunks<T>(chunks: readonly T[]): ReadableStream<T> {
+  let i = 0;
+  return new ReadableStream<T>({
+    pull(controller) {
+      if (i < chunks.length) controller.enqueue(chunks[i++]!);
+      else controller.close();
+    },
+  });
+}
+
+/** Reads a stream to the end. */
+export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
+  const out: T[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return out;
+    out.push(value);
+  }
+}
+
+/** UTF-8 bytes of a string. */
+export function bytes(text: string): Uint8Array {
+  return new TextEncoder().encode(text);
+}
+
+/** Splits bytes at the given offsets (sorted, deduplicated, within range). */
+export function splitAt(data: Uint8Array, offsets: readonly number[]): Uint8Array[] {
+  const cuts = [...new Set(offsets.filter((o) => o > 0 && o < data.length))].sort((a, b) => a - b);
+  const parts: Uint8Array[] = [];
+  let start = 0;
+  for (const cut of cuts) {
+    parts.push(data.slice(start, cut));
+    start = cut;
+  }
+  parts.push(data.slice(start));
+  return parts;
+}
+
+/** SSE text of OpenAI-style chunks: one `data:` event per payload, then `[DONE]`. */
+export function openAISSE(payloads: readonly unknown[], done = true): string {
+  return payloads.map((p) => `data: ${JSON.stringify(p)}\n\n`).join("") + (done ? "data: [DONE]\n\n" : "");
+}
+
+/** A Chat Completions chunk with one choice. */
+export function chatChunk(delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}): unknown {
+  return { id: "chatcmpl-test", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
+}
+
+/** Runs the three-stage OpenAI chain over byte chunks and collects the events. */
+export function runOpenAIChain(chunks: readonly Uint8Array[]): Promise<ToolCallEvent[]> {
+  return collect(
+    fromChunks(chunks)
+      .pipeThrough(new SSEDecoderStream())
+      .pipeThrough(new OpenAIChatDeltaStream())
+      .pipeThrough(new ToolCallAccumulatorStream()),
+  );
+}
+
+/** Runs the accumulator alone over normalized deltas. */
+export function accumulate(deltas: readonly ProviderDelta[]): Promise<ToolCallEvent[]> {
+  return collect(fromChunks(deltas).pipeThrough(new ToolCallAccumulatorStream()));
+}
+
+/** Runs the SSE stage alone. */
+export function decodeSSE(chunks: readonly Uint8Array[]): Promise<SSEMessage[]> {
+  return collect(fromChunks(chunks).pipeThrough(new SSEDecoderStream()));
+}
