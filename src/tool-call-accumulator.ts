@@ -196,7 +196,8 @@ export class ToolCallAccumulator {
   #finish(): void {
     this.#completeAll();
     this.#closed = true;
-    const byIndex = (a: { index: number }, b: { index: number }): number => a.index - b.index;
+    const byIndex = (a: { index: number; choice?: number }, b: { index: number; choice?: number }): number =>
+      (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index;
     this.#enqueue({
       type: "finish",
       reason: normalizeFinishReason(this.#rawReason, this.#toolCalls.length > 0),

@@ -3,7 +3,7 @@ import type { ToolCallChunkDelta } from "./types.ts";
 
 /** The accumulator's state of one call that has not completed yet. */
 export interface OpenToolCall {
-  /** Position in the response, in order of first appearance. */
+  /** The provider's index when it has one that no other call of the choice used, else the next free one. */
   readonly index: number;
   readonly choice: number;
   /** The provider's index, the correlation key when it sends one. */
@@ -38,6 +38,8 @@ export class ToolCallRegistry {
   readonly #latest = new Map<number, OpenToolCall>();
   /** Open calls in index order. */
   readonly #open = new Set<OpenToolCall>();
+  /** Event indexes already given, per choice: an index is never given to two calls. */
+  readonly #used = new Map<number, { indexes: Set<number>; next: number }>();
   #count = 0;
 
   /** Creates a registry that refuses to open more than `maxCalls` calls. */
@@ -105,10 +107,25 @@ export class ToolCallRegistry {
     return call.name !== "" && call.args.isClosedValue;
   }
 
+  /**
+   * The event index of a new call: the provider's own when it is free, so events match what the
+   * provider documents (Anthropic block index, Responses output index); otherwise (no index, or
+   * one already given: Ollama sends every call at 0, a reused index) the next after the highest.
+   */
+  #claimIndex(choice: number, providerIndex: number | undefined): number {
+    let used = this.#used.get(choice);
+    if (!used) this.#used.set(choice, (used = { indexes: new Set(), next: 0 }));
+    const index = providerIndex !== undefined && providerIndex >= 0 && !used.indexes.has(providerIndex) ? providerIndex : used.next;
+    used.indexes.add(index);
+    used.next = Math.max(used.next, index + 1);
+    return index;
+  }
+
   #openCall(choice: number, providerIndex: number | undefined): OpenToolCall | undefined {
     if (this.#count >= this.#maxCalls) return undefined;
+    this.#count++;
     const call: OpenToolCall = {
-      index: this.#count++,
+      index: this.#claimIndex(choice, providerIndex),
       choice,
       providerIndex,
       id: null,

@@ -175,7 +175,7 @@ export interface DoneDelta {
 
 /** A tool call whose arguments completed and parsed. */
 export interface ToolCall {
-  /** Position of the call in the response, in order of first appearance, from 0. */
+  /** The call's index: the provider's own (OpenAI `index`, Anthropic block index, Responses output index) when no other call of the choice has it, else the next free one. Unique per choice. */
   index: number;
   /** The provider's call id, or `null` when the provider gives none (Gemini). */
   id: string | null;

@@ -1,3 +1,4 @@
 // Every runtime's runner imports this one module: the cases it registers are the whole suite.
 import "./sse-decoder-stream.cases.ts";
+import "./openai-chat-conformance.cases.ts";
 export { cases } from "../support/harness.ts";
