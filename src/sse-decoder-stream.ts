@@ -52,6 +52,9 @@ export class SSEDecoderStream extends TransformStream<Uint8Array, SSEMessage> {
         parser = createParser({
           maxBufferSize: limit,
           onEvent: (message) => {
+            // The parser bounds what it buffers across chunks; an event that arrived whole in
+            // one large chunk is held to the same limit.
+            if (message.data.length > limit) return void (failure ??= tooLarge(limit));
             const out: SSEMessage = { data: message.data };
             if (message.event !== undefined) out.event = message.event;
             if (message.id !== undefined) out.id = message.id;
@@ -61,12 +64,7 @@ export class SSEDecoderStream extends TransformStream<Uint8Array, SSEMessage> {
           onError: (error) => {
             // Unknown fields and bad `retry:` values are ignored as the spec says; only the
             // buffer limit stops the stream, since the parser cannot go on after it.
-            if (error.type === "max-buffer-size-exceeded") {
-              failure = new ToolCallStreamError({
-                code: "event-too-large",
-                message: `An SSE event exceeded the limit of ${limit} characters.`,
-              });
-            }
+            if (error.type === "max-buffer-size-exceeded") failure ??= tooLarge(limit);
           },
         });
       },
@@ -80,4 +78,8 @@ export class SSEDecoderStream extends TransformStream<Uint8Array, SSEMessage> {
       },
     });
   }
+}
+
+function tooLarge(limit: number): ToolCallStreamError {
+  return new ToolCallStreamError({ code: "event-too-large", message: `An SSE event exceeded the limit of ${limit} characters.` });
 }

@@ -137,8 +137,10 @@ export class ToolCallAccumulator {
       }
       call.args.append(fragment);
     }
+    // The start waits for the first argument fragment (or the completion): until then a name
+    // split across fragments may still grow, and the start must carry the whole name.
     if (!call.started) {
-      if (call.name !== "" && (call.id !== null || call.args.text !== "")) this.#start(call);
+      if (call.name !== "" && call.args.text !== "") this.#start(call);
     } else if (fragment && !isResend) {
       this.#enqueue(withChoice({ type: "tool-call-delta", index: call.index, id: call.id, argumentsDelta: fragment }, call.choice));
     }

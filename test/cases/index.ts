@@ -1,4 +1,6 @@
 // Every runtime's runner imports this one module: the cases it registers are the whole suite.
 import "./sse-decoder-stream.cases.ts";
 import "./openai-chat-conformance.cases.ts";
+import "./openai-chat-quirks.cases.ts";
+import "./stream-tool-calls.cases.ts";
 export { cases } from "../support/harness.ts";

@@ -1,5 +1,8 @@
-import { assertEquals, group } from "../support/harness.ts";
-import { bytes, decodeSSE } from "../support/streams.ts";
+import { streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+import { bytes, chatChunk, collect, decodeSSE, fromChunks, openAISSE } from "../support/streams.ts";
+
+const types = (events: ToolCallEvent[]): string[] => events.map((e) => e.type);
 
 group("SSEDecoderStream", (test) => {
   test("reads LF, CRLF and CR line endings alike", async () => {
@@ -7,5 +10,49 @@ group("SSEDecoderStream", (test) => {
       const text = `event: a${eol}data: 1${eol}${eol}data:2${eol}${eol}`;
       assertEquals(await decodeSSE([bytes(text)]), [{ event: "a", data: "1" }, { data: "2" }], JSON.stringify(eol));
     }
+  });
+
+  test("strips a BOM, skips comments (OpenRouter's `: OPENROUTER PROCESSING`) and retry: fields", async () => {
+    const text = "\uFEFF: OPENROUTER PROCESSING\n\nretry: 3000\n\nid: 7\ndata: {\"a\":1}\n\n";
+    assertEquals(await decodeSSE([bytes(text)]), [{ id: "7", data: '{"a":1}' }]);
+  });
+
+  test("joins multi-line data with \\n and keeps the spec's one optional space", async () => {
+    assertEquals(await decodeSSE([bytes("data:  two spaces\ndata:none\n\n")]), [{ data: " two spaces\nnone" }]);
+  });
+
+  test("keeps a character split across network chunks whole", async () => {
+    const data = bytes('data: {"t":"杭州市"}\n\n');
+    for (let cut = 1; cut < data.length; cut++) {
+      assertEquals(await decodeSSE([data.slice(0, cut), data.slice(cut)]), [{ data: '{"t":"杭州市"}' }], `cut at ${cut}`);
+    }
+  });
+
+  test("a final event without its blank line is delivered, marked truncated", async () => {
+    assertEquals(await decodeSSE([bytes('data: {"a":1}\n\ndata: {"b":2}')]), [{ data: '{"a":1}' }, { data: '{"b":2}', truncated: true }]);
+    assertEquals(await decodeSSE([bytes("data: [DONE]\n")]), [{ data: "[DONE]", truncated: true }]);
+  });
+
+  test("gateways that end without the final blank line: a complete last payload is used", async () => {
+    const sse = openAISSE([chatChunk({ content: "hi" }), chatChunk({}, "stop")], false).trimEnd();
+    const events = await collect(streamToolCalls(fromChunks([bytes(sse)])));
+    assertEquals(types(events), ["text-delta", "finish"]);
+    const withDone = await collect(streamToolCalls(fromChunks([bytes(`${openAISSE([chatChunk({ content: "hi" }, "stop")], false)}data: [DONE]`)])));
+    assertEquals(types(withDone), ["text-delta", "finish"]);
+  });
+
+  test("a body that ends mid-event reports the truncated payload and aborts", async () => {
+    const sse = `${openAISSE([chatChunk({ content: "hi" })], false)}data: {"choices":[{"index":0,"delta":{"con`;
+    const events = await collect(streamToolCalls(fromChunks([bytes(sse)])));
+    assertEquals(types(events), ["text-delta", "error", "abort"]);
+    assert(events[1]?.type === "error" && events[1].error.code === "truncated-event", "truncated-event");
+    assert(events[2]?.type === "abort" && events[2].reason === "input-ended", "input-ended");
+  });
+
+  test("a body that ends mid-character is never decoded as a complete payload", async () => {
+    const full = bytes(openAISSE([chatChunk({ content: "杭州" }, "stop")], false));
+    const cut = full.slice(0, full.indexOf(0xe5) + 2); // inside the first character of 杭
+    const events = await collect(streamToolCalls(fromChunks([cut])));
+    assertEquals(types(events), ["error", "abort"]);
   });
 });

@@ -12,32 +12,35 @@ export function assertEventInvariants(events: readonly ToolCallEvent[], deltasMa
   const terminal = events.filter((e) => e.type === "finish" || e.type === "abort");
   assertEquals(terminal.length, 1, "exactly one finish or abort");
   assert(events[events.length - 1] === terminal[0], "the finish or abort is the last event");
-  const started = new Set<number>();
-  const ended = new Set<number>();
-  const streamed = new Map<number, string>();
+  const started = new Set<string>();
+  const ended = new Set<string>();
+  const streamed = new Map<string, string>();
+  const key = (e: { index: number; choice?: number }): string => `${e.choice ?? 0}:${e.index}`;
   for (const event of events) {
     if (event.type === "tool-call-start") {
-      assert(!started.has(event.index), `call ${event.index} started twice`);
-      started.add(event.index);
+      assert(!started.has(key(event)), `call ${event.index} started twice`);
+      started.add(key(event));
     }
     if (event.type === "tool-call-delta") {
-      assert(started.has(event.index), `delta of call ${event.index} before its start`);
-      streamed.set(event.index, (streamed.get(event.index) ?? "") + event.argumentsDelta);
+      assert(started.has(key(event)), `delta of call ${event.index} before its start`);
+      streamed.set(key(event), (streamed.get(key(event)) ?? "") + event.argumentsDelta);
     }
     if (event.type === "tool-call" || event.type === "invalid-tool-call") {
-      assert(!ended.has(event.index), `call ${event.index} completed twice`);
-      ended.add(event.index);
+      assert(!ended.has(key(event)), `call ${event.index} completed twice`);
+      ended.add(key(event));
       // Off only for providers whose final arguments may replace what streamed (Responses `.done`).
-      if (deltasMatchArguments && started.has(event.index)) {
-        assertEquals(streamed.get(event.index) ?? "", event.rawArguments, `deltas of call ${event.index} concatenate to its arguments`);
+      if (deltasMatchArguments && started.has(key(event))) {
+        assertEquals(streamed.get(key(event)) ?? "", event.rawArguments, `deltas of call ${event.index} concatenate to its arguments`);
       }
     }
     if (event.type === "abort") {
-      for (const call of event.discarded) assert(!ended.has(call.index), `call ${call.index} both complete and discarded`);
+      for (const call of event.discarded) assert(!ended.has(key(call)), `call ${call.index} both complete and discarded`);
     }
     if (event.type === "finish") {
-      const completed = events.filter((e) => e.type === "tool-call").map((e) => (e as { index: number }).index).sort((a, b) => a - b);
-      assertEquals(event.toolCalls.map((c) => c.index), completed, "finish lists every complete call in index order");
+      const order = (a: { index: number; choice?: number }, b: { index: number; choice?: number }): number =>
+        (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index;
+      const completed = events.flatMap((e) => (e.type === "tool-call" ? [e] : [])).sort(order).map(key);
+      assertEquals(event.toolCalls.map(key), completed, "finish lists every complete call in index order");
     }
   }
 }

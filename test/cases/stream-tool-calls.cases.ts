@@ -1,0 +1,161 @@
+import { streamToolCalls, ToolCallAccumulatorStream, type ToolCallEvent } from "../../src/index.ts";
+import { summarize } from "../support/fixtures.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+import { assertEventInvariants } from "../support/invariants.ts";
+import { eventually, recordingSource } from "../support/sources.ts";
+import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
+
+/** One SSE event per chunk: a complete call, text, then a call left open. */
+function partialCallChunks(): Uint8Array[] {
+  return [
+    chatChunk({ tool_calls: [{ index: 0, id: "done_1", function: { name: "f", arguments: '{"a":1}' } }] }),
+    chatChunk({ content: "hello" }),
+    chatChunk({ tool_calls: [{ index: 1, id: "open_2", function: { name: "g", arguments: '{"b":' } }] }),
+    chatChunk({ tool_calls: [{ index: 1, function: { arguments: "2" } }] }),
+  ].map((payload) => bytes(`data: ${JSON.stringify(payload)}\n\n`));
+}
+
+const types = (events: ToolCallEvent[]): string[] => events.map((e) => e.type);
+
+group("streamToolCalls cancellation, faults and limits", (test) => {
+  test("the signal ends the stream with abort, lists the open call as discarded and cancels the source", async () => {
+    const source = recordingSource([...partialCallChunks(), ...partialCallChunks()]);
+    const controller = new AbortController();
+    const reader = streamToolCalls(source.stream, { signal: controller.signal }).getReader();
+    const seen: ToolCallEvent[] = [];
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      seen.push(value);
+      if (value.type === "tool-call-delta" && value.index === 1) controller.abort(new Error("user left"));
+    }
+    assertEventInvariants(seen, false);
+    const final = seen.at(-1);
+    assert(final?.type === "abort" && final.reason === "cancelled", "abort: cancelled");
+    // Chat Completions calls complete only at the finish: both were still open.
+    assertEquals(final.discarded.map((c) => [c.id, c.rawArguments]), [["done_1", '{"a":1}'], ["open_2", '{"b":']]);
+    assert(!seen.some((e) => e.type === "tool-call"), "nothing open was parsed");
+    await eventually(() => source.cancelled !== undefined, "the source saw the cancel");
+    assert(source.pulled < 8, "reading stopped");
+  });
+
+  test("a signal that already fired gives an abort at once and cancels the source", async () => {
+    const source = recordingSource(partialCallChunks());
+    const events = await collect(streamToolCalls(source.stream, { signal: AbortSignal.abort() }));
+    assertEquals(types(events), ["abort"]);
+    await eventually(() => source.cancelled !== undefined, "the source saw the cancel");
+  });
+
+  test("cancelling the reader cancels the source (the fetch stops)", async () => {
+    const source = recordingSource(partialCallChunks());
+    const reader = streamToolCalls(source.stream).getReader();
+    await reader.read();
+    await reader.cancel("client went away");
+    await eventually(() => source.cancelled !== undefined, "the source saw the cancel");
+    assertEquals(source.cancelled?.reason, "client went away");
+  });
+
+  test("a body that fails mid-stream ends with error and abort, after everything read before", async () => {
+    const source = recordingSource(partialCallChunks(), new TypeError("network connection lost"));
+    const events = await collect(streamToolCalls(source.stream));
+    assertEquals(types(events).slice(-2), ["error", "abort"]);
+    const final = events.at(-1);
+    assert(final?.type === "abort" && final.reason === "stream-failed" && final.error?.code === "stream-failed", "stream-failed");
+    assert(!final.error.message.includes("network connection lost"), "internal messages are not passed on");
+    assertEquals(summarize(events).text, "hello");
+    assertEquals(final.discarded.map((c) => c.id), ["done_1", "open_2"]);
+  });
+
+  test("the bare pipeThrough chain errors when its input errors, as WHATWG streams do", async () => {
+    const failing = new ReadableStream({ start: (c) => c.error(new Error("boom")) });
+    let rejected = false;
+    await collect(failing.pipeThrough(new ToolCallAccumulatorStream())).catch(() => (rejected = true));
+    assert(rejected, "the chain rejects");
+  });
+
+  test("a non-2xx Response becomes an http-error event with the provider's error object, then abort", async () => {
+    const body = JSON.stringify({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } });
+    const events = await collect(streamToolCalls(new Response(body, { status: 429 })));
+    assertEquals(types(events), ["error", "abort"]);
+    const error = events[0];
+    assert(error?.type === "error" && error.error.code === "http-error" && error.error.status === 429, "http-error 429");
+    assertEquals(error.error.data, JSON.parse(body));
+    assert(events[1]?.type === "abort" && events[1].reason === "provider-error", "abort: provider-error");
+  });
+
+  test("a non-JSON error body is not passed on", async () => {
+    const events = await collect(streamToolCalls(new Response("<html>internal trace</html>", { status: 502 })));
+    assert(events[0]?.type === "error" && events[0].error.data === undefined, "no data");
+  });
+
+  test("maxArgumentsBytes: error and abort with the call discarded, and the source is cancelled", async () => {
+    const big = "x".repeat(50);
+    const chunks = [
+      chatChunk({ content: "before" }),
+      chatChunk({ tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: `{"s":"${big}` } }] }),
+      chatChunk({ tool_calls: [{ index: 0, function: { arguments: `${big}"}` } }] }),
+      chatChunk({}, "tool_calls"),
+    ].map((p) => bytes(`data: ${JSON.stringify(p)}\n\n`));
+    const source = recordingSource(chunks);
+    const events = await collect(streamToolCalls(source.stream, { maxArgumentsBytes: 80 }));
+    assertEquals(types(events), ["text-delta", "tool-call-start", "tool-call-delta", "error", "abort"]);
+    const final = events.at(-1);
+    assert(final?.type === "abort" && final.reason === "limit-exceeded" && final.error?.code === "arguments-too-large", "arguments-too-large");
+    assertEquals(final.discarded.map((c) => c.id), ["a"]);
+    await eventually(() => source.cancelled !== undefined, "the source saw the cancel");
+  });
+
+  test("maxArgumentsBytes counts UTF-8 bytes, not characters", async () => {
+    const sse = openAISSE([chatChunk({ tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: '{"c":"杭州市"}' } }] }, "tool_calls")]);
+    const fits = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 17 }));
+    assertEquals(types(fits).at(-1), "finish");
+    const over = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 16 }));
+    assertEquals(types(over).at(-1), "abort");
+  });
+
+  test("maxToolCalls: the call past the limit stops the stream with a clear error", async () => {
+    const sse = openAISSE([0, 1, 2].map((i) => chatChunk({ tool_calls: [{ index: i, id: `c${i}`, function: { name: "f", arguments: "{}" } }] })));
+    const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxToolCalls: 2 }));
+    const final = events.at(-1);
+    assert(final?.type === "abort" && final.error?.code === "too-many-tool-calls", "too-many-tool-calls");
+    assertEquals(final.discarded.map((c) => c.id), ["c0", "c1"]);
+  });
+
+  test("maxEventBytes: an oversized SSE line ends with error and abort, after the events before it", async () => {
+    const sse = `${openAISSE([chatChunk({ content: "ok" })], false)}data: ${JSON.stringify(chatChunk({ content: "y".repeat(5000) }))}\n\n`;
+    const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxEventBytes: 1000 }));
+    assertEquals(types(events), ["text-delta", "error", "abort"]);
+    const final = events.at(-1);
+    assert(final?.type === "abort" && final.error?.code === "event-too-large", "event-too-large");
+  });
+
+  test("1,000 parallel calls interleaved by index all complete, in index order", async () => {
+    const n = 1000;
+    const payloads: unknown[] = [];
+    for (let i = 0; i < n; i++) payloads.push(chatChunk({ tool_calls: [{ index: i, id: `c${i}`, function: { name: "f", arguments: '{"i":' } }] }));
+    for (let i = n - 1; i >= 0; i--) payloads.push(chatChunk({ tool_calls: [{ index: i, function: { arguments: `${i}}` } }] }));
+    payloads.push(chatChunk({}, "tool_calls"));
+    const events = await collect(streamToolCalls(fromChunks([bytes(openAISSE(payloads))])));
+    assertEventInvariants(events);
+    const final = events.at(-1);
+    assert(final?.type === "finish" && final.toolCalls.length === n, "all complete");
+    assert(final.toolCalls.every((c, i) => c.index === i && (c.arguments as { i: number }).i === i), "in index order, not mixed");
+  });
+
+  test("an index reused after its call completed starts a new call with a fresh index", async () => {
+    const events = await collect(streamToolCalls(fromChunks([bytes(openAISSE([
+      chatChunk({ tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: "{}" } }] }, "tool_calls"),
+      chatChunk({ tool_calls: [{ index: 0, id: "b", function: { name: "g", arguments: "{}" } }] }, "tool_calls"),
+    ]))])));
+    assertEventInvariants(events);
+    assertEquals(events.filter((e) => e.type === "tool-call").map((e) => [(e as { id: string }).id, (e as { index: number }).index]), [["a", 0], ["b", 1]]);
+  });
+
+  test("a provider error event mid-call, then the end of input: error delivered, the call discarded", async () => {
+    const sse = `${openAISSE([chatChunk({ tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: '{"x"' } }] })], false)}event: error\ndata: {"error":{"message":"tool_use_failed"}}\n\n`;
+    const events = await collect(streamToolCalls(fromChunks([bytes(sse)])));
+    assertEquals(types(events), ["tool-call-start", "tool-call-delta", "error", "abort"]);
+    const final = events.at(-1);
+    assert(final?.type === "abort" && final.reason === "provider-error" && final.discarded.length === 1, "provider-error abort");
+  });
+});
