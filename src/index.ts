@@ -27,6 +27,12 @@ export {
   type ToolCallAccumulatorOptions,
 } from "./tool-call-accumulator.ts";
 export { ToolCallAccumulatorStream } from "./tool-call-accumulator-stream.ts";
+export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./tool-call-event-decoder-stream.ts";
+export {
+  formatToolCallEvent,
+  ToolCallEventEncoderStream,
+  type ToolCallEventEncoderStreamOptions,
+} from "./tool-call-event-encoder-stream.ts";
 export { normalizeUsage } from "./usage.ts";
 export type {
   AbortEvent,

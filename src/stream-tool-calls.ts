@@ -41,7 +41,9 @@ export function streamToolCalls(
   input: Response | ReadableStream<Uint8Array>,
   options: StreamToolCallsOptions = {},
 ): ReadableStream<ToolCallEvent> {
-  const response = input instanceof Response ? input : undefined;
+  // Duck-typed rather than `instanceof`: a Response from another realm or fetch polyfill
+  // (workerd's test runner, undici in Node) is still a Response.
+  const response = isReadableStream(input) ? undefined : input;
   const body = response ? response.body : (input as ReadableStream<Uint8Array>);
   let reader: ReadableStreamDefaultReader<ProviderDelta> | undefined;
   let accumulator: ToolCallAccumulator;
@@ -56,35 +58,15 @@ export function streamToolCalls(
     close();
   };
 
+  let ready: Promise<void> = Promise.resolve();
   return new ReadableStream<ToolCallEvent>({
-    async start(controller) {
-      close = () => {
-        if (closed) return;
-        closed = true;
-        signal?.removeEventListener("abort", onAbort);
-        controller.close();
-      };
-      accumulator = new ToolCallAccumulator(
-        (event) => {
-          enqueued++;
-          controller.enqueue(event);
-        },
-        options,
-        () => {
-          void reader?.cancel("limit exceeded").catch(() => {});
-          close();
-        },
-      );
-      if (response && !response.ok) return failHttp(response, accumulator, close);
-      if (!body) return end(accumulator, close);
-      reader = body
-        .pipeThrough(new SSEDecoderStream(options))
-        .pipeThrough(createProviderDeltaStream(options.provider ?? "openai"))
-        .getReader();
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
+    start(controller) {
+      // workerd may call pull before an async start settles, so pull waits for this itself.
+      ready = begin(controller);
+      return ready;
     },
     async pull() {
+      await ready;
       // Read until this pull produced an event: a pull that enqueues nothing is not repeated.
       const before = enqueued;
       while (!closed && enqueued === before) {
@@ -106,6 +88,38 @@ export function streamToolCalls(
       await reader?.cancel(reason);
     },
   });
+
+  async function begin(controller: ReadableStreamDefaultController<ToolCallEvent>): Promise<void> {
+    close = () => {
+      if (closed) return;
+      closed = true;
+      signal?.removeEventListener("abort", onAbort);
+      controller.close();
+    };
+    accumulator = new ToolCallAccumulator(
+      (event) => {
+        enqueued++;
+        controller.enqueue(event);
+      },
+      options,
+      () => {
+        void reader?.cancel("limit exceeded").catch(() => {});
+        close();
+      },
+    );
+    if (response && !response.ok) return failHttp(response, accumulator, close);
+    if (!body) return end(accumulator, close);
+    reader = body
+      .pipeThrough(new SSEDecoderStream(options))
+      .pipeThrough(createProviderDeltaStream(options.provider ?? "openai"))
+      .getReader();
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener("abort", onAbort, { once: true });
+  }
+}
+
+function isReadableStream(input: Response | ReadableStream<Uint8Array>): input is ReadableStream<Uint8Array> {
+  return typeof (input as ReadableStream<Uint8Array>).getReader === "function";
 }
 
 function end(accumulator: ToolCallAccumulator, close: () => void): void {

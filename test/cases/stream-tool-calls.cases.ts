@@ -78,7 +78,7 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     const events = await collect(streamToolCalls(new Response(body, { status: 429 })));
     assertEquals(types(events), ["error", "abort"]);
     const error = events[0];
-    assert(error?.type === "error" && error.error.code === "http-error" && error.error.status === 429, "http-error 429");
+    assert(error?.type === "error" && error.error.code === "http-error" && error.error.status === 429, `http-error 429: ${JSON.stringify(events)}`);
     assertEquals(error.error.data, JSON.parse(body));
     assert(events[1]?.type === "abort" && events[1].reason === "provider-error", "abort: provider-error");
   });

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Runs the whole suite in every runtime (Node, workerd, headless Chromium, Deno), the Worker's
+# tests under workerd, the end-to-end page test and the type checks, then prints one line
+# "N passed, N failed" totalled over all of them. Every part runs even if an earlier one failed;
+# a part that crashes or runs no test counts as a failure.
+set -u
+cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$PATH" NO_COLOR=1 FORCE_COLOR=0
+export DENO_DIR="${DENO_DIR:-$PWD/node_modules/.cache/deno}"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+passed=0
+failed=0
+
+count_vitest() { # name report.json exit-code
+  local counts
+  counts=$(node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    console.log(r.numPassedTests, r.numFailedTests + (r.numTotalTests === 0 ? 1 : 0));
+  ' "$2" 2>/dev/null) || counts=""
+  if [ -z "$counts" ]; then
+    echo "!! $1: vitest produced no report (exit $3)"; failed=$((failed + 1)); return
+  fi
+  set -- "$1" $counts "$3"
+  if [ "$4" -ne 0 ] && [ "$3" -eq 0 ]; then
+    echo "!! $1: vitest exited $4 without a failed test"; failed=$((failed + 1))
+  fi
+  echo "== $1: $2 passed, $3 failed"
+  passed=$((passed + $2)); failed=$((failed + $3))
+}
+
+run_vitest() { # name projects...
+  local name=$1; shift
+  local args=()
+  for project in "$@"; do args+=(--project "$project"); done
+  echo "== $name"
+  vitest run "${args[@]}" --reporter=default --reporter=json --outputFile.json="$out/$name.json"
+  count_vitest "$name" "$out/$name.json" $?
+}
+
+node scripts/bundle-fixtures.mjs || { echo "!! fixtures could not be bundled"; failed=$((failed + 1)); }
+
+echo "== typecheck"
+if tsc -p tsconfig.json --noEmit && npm run --silent typecheck:worker; then passed=$((passed + 1)); else
+  echo "!! typecheck failed"; failed=$((failed + 1)); fi
+
+run_vitest node node
+run_vitest workerd workerd
+run_vitest browser browser
+run_vitest worker worker e2e
+
+echo "== deno"
+deno test --no-check --allow-read --allow-env --allow-net=127.0.0.1 test/runtime/deno_test.ts 2>&1 | tee "$out/deno.txt"
+deno_exit=${PIPESTATUS[0]}
+summary=$(sed -E 's/\x1b\[[0-9;]*m//g' "$out/deno.txt" | grep -E '^(ok|FAILED) \| [0-9]+ passed' | tail -n 1)
+if [ -z "$summary" ]; then
+  echo "!! deno: no summary (exit $deno_exit)"; failed=$((failed + 1))
+else
+  deno_passed=$(sed -E 's/.*\| ([0-9]+) passed.*/\1/' <<<"$summary")
+  deno_failed=$(sed -E 's/.*\| ([0-9]+) failed.*/\1/' <<<"$summary")
+  if [ "$deno_passed" -eq 0 ] || { [ "$deno_exit" -ne 0 ] && [ "$deno_failed" -eq 0 ]; }; then failed=$((failed + 1)); fi
+  echo "== deno: $deno_passed passed, $deno_failed failed"
+  passed=$((passed + deno_passed)); failed=$((failed + deno_failed))
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

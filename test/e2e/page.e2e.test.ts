@@ -1,0 +1,105 @@
+// End to end: `wrangler dev` serves the Worker, headless Chromium opens GET /, sends a prompt
+// to the replay upstream and the tool-call cards must render with their final arguments.
+import { execFileSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWorker, type WorkerServer } from "./worker-server.ts";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const STEP_TIMEOUT = 20_000;
+let server: WorkerServer | undefined;
+let browser: Browser | undefined;
+
+function chromiumPath(): string {
+  return process.env["CHROMIUM_PATH"] ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
+}
+
+beforeAll(async () => {
+  server = await startWorker({ REPLAY_DELAY_MS: "25" }, 90_000);
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    timeout: STEP_TIMEOUT,
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+}, 30_000);
+
+/** Records every state each card goes through, from the page itself. */
+async function recordCardStates(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: Record<string, string[]> = {};
+    (window as unknown as { cardStates: typeof seen }).cardStates = seen;
+    const note = (card: HTMLElement): void => {
+      const name = card.querySelector("h4")?.textContent ?? "?";
+      const states = (seen[name] ??= []);
+      const state = card.dataset["state"] ?? "";
+      if (states.at(-1) !== state) states.push(state);
+    };
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const target = record.target instanceof HTMLElement ? record.target : record.target.parentElement;
+        target?.closest<HTMLElement>(".card") && note(target.closest<HTMLElement>(".card")!);
+        for (const node of record.addedNodes) if (node instanceof HTMLElement && node.matches(".card")) note(node);
+      }
+    }).observe(document.getElementById("calls")!, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+  });
+}
+
+describe("GET / in headless Chromium against the replay upstream", () => {
+  it("streams the tool calls into cards that end complete with their final arguments", async () => {
+    const page = await browser!.newPage({ viewport: { width: 1000, height: 900 } });
+    page.setDefaultTimeout(STEP_TIMEOUT);
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    page.on("console", (message) => message.type() === "error" && problems.push(message.text()));
+    await page.goto(server!.url);
+    await recordCardStates(page);
+
+    await page.getByLabel("Provider").selectOption("openai");
+    await page.getByLabel("Prompt").fill("Is there a Tigers game in Detroit today, and what is the weather there?");
+    await page.getByRole("button", { name: "Send" }).click();
+
+    await page.getByRole("status").filter({ hasText: "Finished (tool-calls) with 2 tool call(s)" }).waitFor();
+    const cards = page.locator("#calls .card");
+    expect(await cards.count()).toBe(2);
+    expect(await cards.locator("h4").allTextContents()).toEqual(["search", "weather"]);
+    expect(await cards.evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset["state"]))).toEqual(["complete", "complete"]);
+    expect(await cards.locator(".badge").allTextContents()).toEqual(["complete", "complete"]);
+    expect(JSON.parse((await cards.nth(0).locator("pre").textContent()) ?? "")).toEqual({ query: "Tigers game schedule October 22, 2023" });
+    expect(JSON.parse((await cards.nth(1).locator("pre").textContent()) ?? "")).toEqual({ city: "Detroit" });
+    expect(await cards.nth(0).locator(".call-id").textContent()).toBe("call_DwtqVhx8c5yT7s2OKLb2D5hP");
+
+    // The arguments filled in while they streamed: each card was open before it completed.
+    const states = await page.evaluate(() => (window as unknown as { cardStates: Record<string, string[]> }).cardStates);
+    expect(states).toEqual({ search: ["streaming", "complete"], weather: ["streaming", "complete"] });
+    expect(await page.getByRole("button", { name: "Send" }).isEnabled()).toBe(true);
+    expect(await page.locator("#answer").getAttribute("aria-busy")).toBe("false");
+
+    mkdirSync(join(root, "docs"), { recursive: true });
+    await page.screenshot({ path: join(root, "docs", "screenshot.png"), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("Stop cancels the stream and marks the calls still open as discarded", async () => {
+    const page = await browser!.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT);
+    await page.goto(server!.url);
+    await page.getByLabel("Provider").selectOption("openai");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.locator('#calls .card[data-state="streaming"]').first().waitFor();
+    await page.getByRole("button", { name: "Stop" }).click();
+    await page.getByRole("status").filter({ hasText: "Stopped" }).waitFor();
+    const states = await page.locator("#calls .card").evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset["state"]));
+    expect(states.length).toBeGreaterThan(0);
+    expect(new Set(states)).toEqual(new Set(["discarded"]));
+    await page.close();
+  });
+});

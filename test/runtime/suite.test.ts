@@ -1,0 +1,13 @@
+// The vitest runner of the shared suite: Node, workerd and Chromium run this same file, so
+// each runtime runs exactly the cases that test/cases/index.ts registers.
+import { describe, it } from "vitest";
+import { cases } from "../cases/index.ts";
+
+const groups = new Map<string, typeof cases>();
+for (const testCase of cases) groups.set(testCase.group, [...(groups.get(testCase.group) ?? []), testCase]);
+
+for (const [group, members] of groups) {
+  describe(group, () => {
+    for (const testCase of members) it(testCase.name, testCase.run);
+  });
+}

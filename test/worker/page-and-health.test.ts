@@ -1,0 +1,86 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { providerNames } from "../../worker/providers/index.ts";
+
+// These go through the Worker's real default export and wrangler.toml, as `wrangler dev` runs it.
+const self = (exports as unknown as { default: { fetch: (request: Request) => Promise<Response> } }).default;
+const get = (path: string, init?: RequestInit) => self.fetch(new Request(`http://localhost:8787${path}`, init));
+
+describe("GET /healthz", () => {
+  it("answers 200 {status: ok}, uncached, and says nothing about the configuration", async () => {
+    const response = await get("/healthz");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.json()).toEqual({ status: "ok" });
+  });
+
+  it("refuses other methods with 405", async () => {
+    const response = await get("/healthz", { method: "POST" });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, HEAD");
+  });
+});
+
+describe("GET / (the demo page)", () => {
+  it("serves HTML with a strict CSP: only its own script, styles and API", async () => {
+    const response = await get("/");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    const html = await response.text();
+    expect(html).toContain('<script type="module" src="/page.js"></script>');
+    expect(html).not.toMatch(/<script(?![^>]*src=)/); // no inline script
+    expect(html).not.toContain("<style");
+  });
+
+  it("labels every control, announces text in a live region and lists the calls", async () => {
+    const html = await (await get("/")).text();
+    for (const id of ["provider", "model", "prompt", "tools", "token"]) {
+      expect(html).toContain(`<label for="${id}">`);
+      expect(html).toMatch(new RegExp(`id="${id}"`));
+    }
+    expect(html).toMatch(/<div id="text"[^>]*aria-live="polite"/);
+    expect(html).toMatch(/<p id="status" role="status">/);
+    expect(html).toMatch(/<ol id="calls"[^>]*aria-labelledby="calls-heading"/);
+    expect(html).toContain('<html lang="en">');
+    for (const provider of providerNames) expect(html).toContain(`<option value="${provider}"`);
+  });
+
+  it("serves the page script (the library bundled for browsers) and the styles", async () => {
+    const script = await get("/page.js");
+    expect(script.status).toBe(200);
+    expect(script.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    const code = await script.text();
+    expect(code).toContain("/v1/stream");
+    expect(code).toContain("ToolCallStreamError"); // the library itself is in the bundle
+    expect(code).not.toMatch(/\bimport\s*[{"']/); // self-contained: nothing left to fetch
+    const styles = await get("/page.css");
+    expect(styles.headers.get("content-type")).toBe("text/css; charset=utf-8");
+    expect(await styles.text()).toContain(".card");
+  });
+
+  it("answers unknown paths with a JSON 404 and other methods with 405", async () => {
+    const missing = await get("/nope");
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: { code: "not_found" } });
+    expect((await get("/", { method: "DELETE" })).status).toBe(405);
+  });
+});
+
+describe("POST /v1/stream through the deployed entry point", () => {
+  it("streams the replay default on localhost with the settings of wrangler.toml", async () => {
+    const response = await get("/v1/stream", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "Tigers game in Detroit?" }] }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-replay-recording")).toBe("chat-parallel-tool-calls-two-functions");
+    const text = await response.text();
+    expect(text).toMatch(/^event: tool-call-start\nid: 0\ndata: \{/);
+    expect(text).toContain('event: finish\nid: ');
+  });
+});

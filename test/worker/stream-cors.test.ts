@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { FakeUpstream, streamRequest, testEnv, validBody, worker } from "./support.ts";
+
+const sse = ['data: {"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\n', "data: [DONE]\n\n"];
+const env = testEnv({ CORS_ALLOW_ORIGINS: "https://app.example, https://admin.example" });
+
+function preflight(origin: string): Request {
+  return new Request("http://localhost:8787/v1/stream", {
+    method: "OPTIONS",
+    headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+  });
+}
+
+describe("POST /v1/stream CORS allow-list", () => {
+  it("a preflight from a listed origin is 204 and allows POST with Authorization and Content-Type", async () => {
+    const response = await worker().call(preflight("https://admin.example"), env);
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe("https://admin.example");
+    expect(response.headers.get("access-control-allow-methods")).toContain("POST");
+    expect(response.headers.get("access-control-allow-headers")).toContain("authorization");
+    expect(response.headers.get("access-control-allow-headers")).toContain("content-type");
+    expect(response.headers.get("vary")).toBe("Origin");
+  });
+
+  it("a preflight or a request from an unlisted origin is 403 and never reaches the provider", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
+    const denied = await worker(upstream).call(preflight("https://evil.example"), env);
+    expect(denied.status).toBe(403);
+    expect(denied.headers.get("access-control-allow-origin")).toBeNull();
+    expect(await denied.json()).toMatchObject({ error: { code: "origin_not_allowed" } });
+    const direct = await worker(upstream).call(streamRequest(validBody(), { headers: { origin: "https://evil.example" } }), env);
+    expect(direct.status).toBe(403);
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it("a listed origin gets the stream with Access-Control-Allow-Origin, and its errors are readable too", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
+    const ok = await worker(upstream).call(streamRequest(validBody(), { headers: { origin: "https://app.example" } }), env);
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    await ok.body?.cancel();
+    const bad = await worker(upstream).call(streamRequest(validBody({ model: "" }), { headers: { origin: "https://app.example" } }), env);
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(bad.headers.get("access-control-expose-headers")).toContain("retry-after");
+  });
+
+  it("same-origin requests (the Worker's own page) and requests without Origin need no entry", async () => {
+    const closed = testEnv({ CORS_ALLOW_ORIGINS: "" });
+    const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
+    const same = await worker(upstream).call(streamRequest(validBody(), { headers: { origin: "http://localhost:8787" } }), closed);
+    expect(same.status).toBe(200);
+    expect(same.headers.get("access-control-allow-origin")).toBeNull();
+    await same.body?.cancel();
+    const curl = await worker(upstream).call(streamRequest(validBody()), closed);
+    expect(curl.status).toBe(200);
+    await curl.body?.cancel();
+    const other = await worker(upstream).call(streamRequest(validBody(), { headers: { origin: "http://localhost:3000" } }), closed);
+    expect(other.status).toBe(403);
+  });
+
+  it("`*` allows any origin", async () => {
+    const response = await worker().call(preflight("https://anyone.example"), testEnv({ CORS_ALLOW_ORIGINS: "*" }));
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe("https://anyone.example");
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { streamToolCalls } from "../../src/index.ts";
+import { fixturesOf, summarize } from "../support/fixtures.ts";
+import { collect, fromChunks, bytes } from "../support/streams.ts";
+import { FakeUpstream, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
+
+const fixture = fixturesOf("openai").find((f) => f.name === "chat-parallel-tool-calls-two-functions")!;
+const key = "sk-test-0123456789abcdef";
+
+describe("POST /v1/stream with a provider key", () => {
+  it("sends the Chat Completions request with the key and streams one SSE event per library event", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: [fixture.sse] });
+    const response = await worker(upstream).call(
+      streamRequest(validBody(), { headers: { authorization: "Bearer client-secret" } }),
+      testEnv({ OPENAI_API_KEY: key, CLIENT_TOKEN: "client-secret" }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    expect(response.headers.get("cache-control")).toBe("no-cache");
+    const { messages, events } = await readSSE(response);
+    const expected = await collect(streamToolCalls(fromChunks([bytes(fixture.sse)])));
+    expect(events).toEqual(JSON.parse(JSON.stringify(expected)));
+    expect(messages.map((m) => m.event)).toEqual(expected.map((e) => e.type));
+    expect(messages.map((m) => m.id)).toEqual(expected.map((_, i) => String(i)));
+    expect(summarize(events)).toEqual(fixture.expected);
+
+    const [sent] = upstream.requests;
+    expect(sent?.url).toBe("https://api.openai.com/v1/chat/completions");
+    expect(sent?.headers.get("authorization")).toBe(`Bearer ${key}`);
+    expect(sent?.body).toMatchObject({ model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "What is the weather in Paris?" }] });
+  });
+
+  it("OPENAI_BASE_URL sends the same request to any OpenAI-compatible server", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: [fixture.sse] });
+    const env = testEnv({ OPENAI_API_KEY: key, CLIENT_TOKEN: "t", OPENAI_BASE_URL: "http://localhost:11434/v1/" });
+    const response = await worker(upstream).call(streamRequest(validBody({ model: "qwen2.5-coder:7b" }), { headers: { authorization: "Bearer t" } }), env);
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
+    expect(upstream.requests[0]?.url).toBe("http://localhost:11434/v1/chat/completions");
+    expect(upstream.requests[0]?.body["model"]).toBe("qwen2.5-coder:7b");
+  });
+});

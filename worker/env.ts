@@ -1,0 +1,114 @@
+/**
+ * The Worker's bindings (wrangler.toml `[vars]` and secrets) and the settings read from them.
+ *
+ * @module
+ */
+
+/** Bindings. Secrets are set with `wrangler secret put NAME` (or `.dev.vars` locally). */
+export interface Env {
+  /** Secret: the bearer token clients must send. */
+  CLIENT_TOKEN?: string;
+  /** Secret: key for `openai` and `openai-responses`. */
+  OPENAI_API_KEY?: string;
+  /** Secret: key for `anthropic`. */
+  ANTHROPIC_API_KEY?: string;
+  /** Secret: key for `gemini`. */
+  GEMINI_API_KEY?: string;
+  /** Base URL of the OpenAI API or of any OpenAI-compatible server (Groq, DeepSeek, vLLM, Ollama, ...). */
+  OPENAI_BASE_URL?: string;
+  /** Base URL of the Anthropic API. */
+  ANTHROPIC_BASE_URL?: string;
+  /** Base URL of the Gemini API. */
+  GEMINI_BASE_URL?: string;
+  /** Origins allowed to call the API from a browser, comma-separated, or `*`. Same-origin always works. */
+  CORS_ALLOW_ORIGINS?: string;
+  /** Largest request body, in bytes. */
+  MAX_BODY_BYTES?: string | number;
+  /** Most tool calls in one response. */
+  MAX_TOOL_CALLS?: string | number;
+  /** Largest arguments text of one call, in UTF-8 bytes. */
+  MAX_ARGUMENTS_BYTES?: string | number;
+  /** Largest SSE event of the provider, in characters. */
+  MAX_EVENT_BYTES?: string | number;
+  /** Longest wait for the provider's headers or its next chunk, in milliseconds. */
+  IDLE_TIMEOUT_MS?: string | number;
+  /** Mean delay between the events of a replayed recording, in milliseconds (0: no pacing). */
+  REPLAY_DELAY_MS?: string | number;
+}
+
+/** The secrets that hold provider keys. */
+export const PROVIDER_KEY_VARS = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"] as const;
+
+/** The name of a provider key secret. */
+export type ProviderKeyVar = (typeof PROVIDER_KEY_VARS)[number];
+
+/**
+ * True when any provider key is set, so that a real provider may be reachable. Every key
+ * counts, served provider or not: the open localhost mode must never coexist with a key.
+ */
+export function anyProviderKey(env: Env): boolean {
+  return PROVIDER_KEY_VARS.some((name) => nonEmpty(env[name]) !== undefined);
+}
+
+/** The settings, parsed and checked. */
+export interface Settings {
+  clientToken: string | undefined;
+  corsAllowOrigins: readonly string[];
+  maxBodyBytes: number;
+  maxToolCalls: number;
+  maxArgumentsBytes: number;
+  maxEventBytes: number;
+  idleTimeoutMs: number;
+  replayDelayMs: number;
+}
+
+/** Defaults for variables that are not set. */
+export const DEFAULT_SETTINGS = {
+  maxBodyBytes: 256 * 1024,
+  maxToolCalls: 64,
+  maxArgumentsBytes: 256 * 1024,
+  maxEventBytes: 1024 * 1024,
+  idleTimeoutMs: 120_000,
+  replayDelayMs: 40,
+} as const;
+
+/** A variable that is set to a value the Worker cannot use. */
+export class SettingsError extends Error {
+  /** Names the variable and what it must be; never echoes a secret. */
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingsError";
+  }
+}
+
+/** Reads the settings from the bindings; throws a {@link SettingsError} for a bad variable. */
+export function readSettings(env: Env): Settings {
+  return {
+    clientToken: nonEmpty(env.CLIENT_TOKEN),
+    corsAllowOrigins: (env.CORS_ALLOW_ORIGINS ?? "")
+      .split(",")
+      .map((origin) => origin.trim())
+      .filter((origin) => origin !== ""),
+    maxBodyBytes: integer(env, "MAX_BODY_BYTES", DEFAULT_SETTINGS.maxBodyBytes, 1),
+    maxToolCalls: integer(env, "MAX_TOOL_CALLS", DEFAULT_SETTINGS.maxToolCalls, 1),
+    maxArgumentsBytes: integer(env, "MAX_ARGUMENTS_BYTES", DEFAULT_SETTINGS.maxArgumentsBytes, 1),
+    maxEventBytes: integer(env, "MAX_EVENT_BYTES", DEFAULT_SETTINGS.maxEventBytes, 1),
+    idleTimeoutMs: integer(env, "IDLE_TIMEOUT_MS", DEFAULT_SETTINGS.idleTimeoutMs, 1),
+    replayDelayMs: integer(env, "REPLAY_DELAY_MS", DEFAULT_SETTINGS.replayDelayMs, 0),
+  };
+}
+
+/** A secret or variable that is set and not blank. */
+export function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== "" ? value : undefined;
+}
+
+type NumericVar = "MAX_BODY_BYTES" | "MAX_TOOL_CALLS" | "MAX_ARGUMENTS_BYTES" | "MAX_EVENT_BYTES" | "IDLE_TIMEOUT_MS" | "REPLAY_DELAY_MS";
+
+function integer(env: Env, name: NumericVar, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = typeof raw === "number" ? raw : Number(raw.trim());
+  if (!Number.isSafeInteger(value) || value < min) throw new SettingsError(`${name} must be an integer of at least ${min}.`);
+  return value;
+}

@@ -1,0 +1,41 @@
+import { HttpError } from "./json-error.ts";
+
+/**
+ * CORS for the API with an allow-list (`CORS_ALLOW_ORIGINS`): same-origin requests and
+ * requests without an `Origin` (curl, servers) pass; a browser on another origin passes only
+ * when listed (or when the list is `*`), and is refused with 403 before anything else runs, so
+ * a page that is not allowed cannot make the Worker call a provider.
+ *
+ * @module
+ */
+
+/** Request headers a cross-origin client may send. `Last-Event-ID` is for resuming streams. */
+const ALLOWED_HEADERS = "authorization, content-type, last-event-id";
+
+/**
+ * The CORS response headers for an API request, or throws 403 `origin_not_allowed`.
+ * Returns no headers for requests that need none.
+ */
+export function corsHeaders(request: Request, allowList: readonly string[]): Record<string, string> {
+  const origin = request.headers.get("origin");
+  if (origin === null || origin === new URL(request.url).origin) return {};
+  if (!allowList.includes("*") && !allowList.includes(origin)) {
+    throw new HttpError(403, { code: "origin_not_allowed", message: "This origin is not in the Worker's CORS allow-list (CORS_ALLOW_ORIGINS)." });
+  }
+  // Echo the origin rather than `*`, with Vary, so caches keep one answer per origin.
+  return { "access-control-allow-origin": origin, "access-control-expose-headers": "retry-after", vary: "Origin" };
+}
+
+/** The answer to a CORS preflight (`OPTIONS`) for the API. */
+export function preflightResponse(request: Request, allowList: readonly string[]): Response {
+  const headers = corsHeaders(request, allowList);
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...headers,
+      "access-control-allow-methods": "POST, OPTIONS",
+      "access-control-allow-headers": ALLOWED_HEADERS,
+      "access-control-max-age": "600",
+    },
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * The one shape of every error the Worker answers with before a stream starts:
+ * `{"error": {"code": "...", "message": "..."}}`, with a machine-readable snake_case `code`.
+ * Messages are written here, never taken from a provider or an exception: provider bodies can
+ * echo keys ("Incorrect API key provided: sk-...") and exceptions can carry internals.
+ *
+ * @module
+ */
+
+/** The error codes of the HTTP API. */
+export type ErrorCode =
+  | "invalid_json"
+  | "invalid_request"
+  | "unknown_provider"
+  | "unknown_field"
+  | "unauthorized"
+  | "origin_not_allowed"
+  | "not_found"
+  | "method_not_allowed"
+  | "body_too_large"
+  | "unsupported_media_type"
+  | "worker_misconfigured"
+  | "internal_error"
+  | "upstream_auth_failed"
+  | "upstream_rate_limited"
+  | "upstream_rejected"
+  | "upstream_error"
+  | "upstream_unreachable"
+  | "upstream_timeout";
+
+/** The body of an error response. */
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    /** The request field at fault, as a path like `messages[2].role`. */
+    field?: string;
+    /** The provider's HTTP status, for `upstream_*` codes. */
+    upstreamStatus?: number;
+  };
+}
+
+/** An error that becomes a JSON response; thrown by validation and upstream handling. */
+export class HttpError extends Error {
+  /** The HTTP status of the response. */
+  readonly status: number;
+  /** What goes under `error` in the body. */
+  readonly body: ErrorBody["error"];
+  /** Extra response headers (`retry-after`, `allow`, `www-authenticate`). */
+  readonly headers: Record<string, string>;
+
+  /** Creates an error answered with `status`. */
+  constructor(status: number, body: ErrorBody["error"], headers: Record<string, string> = {}) {
+    super(body.message);
+    this.name = "HttpError";
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+}
+
+/** A JSON error response. */
+export function errorResponse(error: HttpError): Response {
+  return Response.json({ error: error.body } satisfies ErrorBody, {
+    status: error.status,
+    headers: { "cache-control": "no-store", ...error.headers },
+  });
+}
+
+/** Shorthand for a 400 about one field of the request. */
+export function invalidField(field: string, message: string): HttpError {
+  return new HttpError(400, { code: "invalid_request", message, field });
+}

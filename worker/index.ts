@@ -1,0 +1,14 @@
+/**
+ * The tool-call-stream edge Worker: `POST /v1/stream` streams a provider's answer as
+ * normalized tool-call events over SSE, `GET /` is a demo page, `GET /healthz` a health check.
+ * See the README's "Run the Worker" and wrangler.toml for settings and secrets.
+ *
+ * @module
+ */
+import { createFetchHandler } from "./app.ts";
+import type { Env } from "./env.ts";
+import { platformRuntime } from "./runtime.ts";
+
+const fetch = createFetchHandler(platformRuntime);
+
+export default { fetch } satisfies ExportedHandler<Env>;

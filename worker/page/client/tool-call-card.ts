@@ -1,0 +1,92 @@
+import type { DiscardedToolCall, InvalidToolCall, ToolCall } from "../../../src/index.ts";
+
+/** Where a call stands, shown on its card as a badge and as `data-state`. */
+export type CardState = "streaming" | "complete" | "invalid" | "discarded";
+
+const LABELS: Record<CardState, string> = {
+  streaming: "streaming…",
+  complete: "complete",
+  invalid: "invalid",
+  discarded: "discarded",
+};
+
+/**
+ * One tool call on the page: its name, id and a state badge, and the arguments, which fill in
+ * as fragments arrive and are replaced by the parsed, indented JSON once the call completes.
+ * Text goes in through `textContent` only: model output is never parsed as HTML.
+ */
+export class ToolCallCard {
+  readonly element: HTMLLIElement;
+  readonly #badge: HTMLSpanElement;
+  readonly #id: HTMLElement;
+  readonly #args: HTMLElement;
+  readonly #note: HTMLParagraphElement;
+
+  constructor(key: string, name: string, id: string | null) {
+    this.element = document.createElement("li");
+    this.element.className = "card";
+    const article = document.createElement("article");
+    const header = document.createElement("header");
+    const title = document.createElement("h4");
+    title.id = `call-${key.replace(/\W/g, "-")}`;
+    title.textContent = name;
+    article.setAttribute("aria-labelledby", title.id);
+    this.#id = document.createElement("code");
+    this.#id.className = "call-id";
+    this.#id.textContent = id ?? "no id";
+    this.#badge = document.createElement("span");
+    this.#badge.className = "badge";
+    header.append(title, this.#id, this.#badge);
+    const pre = document.createElement("pre");
+    pre.setAttribute("aria-label", `Arguments of ${name}`);
+    this.#args = document.createElement("code");
+    pre.append(this.#args);
+    this.#note = document.createElement("p");
+    this.#note.className = "note";
+    this.#note.hidden = true;
+    article.append(header, pre, this.#note);
+    this.element.append(article);
+    this.#setState("streaming");
+  }
+
+  /** Appends a fragment of the arguments text. */
+  appendArguments(fragment: string): void {
+    this.#args.textContent += fragment;
+  }
+
+  /** The call completed with parsed arguments. */
+  complete(call: ToolCall): void {
+    if (call.id !== null) this.#id.textContent = call.id;
+    this.#args.textContent = JSON.stringify(call.arguments, null, 2);
+    this.#setState("complete");
+  }
+
+  /** The call completed, but its arguments could not be used. */
+  invalid(call: InvalidToolCall): void {
+    this.#args.textContent = call.rawArguments;
+    this.#showNote(call.error.message);
+    this.#setState("invalid");
+  }
+
+  /** The stream stopped while the call was open (without `call`: the page itself stopped it). */
+  discard(call?: DiscardedToolCall): void {
+    if (call) this.#args.textContent = call.rawArguments;
+    this.#showNote("The stream ended before this call completed; its arguments were not used.");
+    this.#setState("discarded");
+  }
+
+  /** True while the call is still streaming. */
+  get open(): boolean {
+    return this.element.dataset["state"] === "streaming";
+  }
+
+  #setState(state: CardState): void {
+    this.element.dataset["state"] = state;
+    this.#badge.textContent = LABELS[state];
+  }
+
+  #showNote(text: string): void {
+    this.#note.textContent = text;
+    this.#note.hidden = false;
+  }
+}

@@ -1,0 +1,153 @@
+import type { JsonValue } from "../../src/index.ts";
+import { HttpError, invalidField } from "../http/json-error.ts";
+import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice, ToolDefinition } from "./stream-request.ts";
+
+/** Bounds that keep one request from costing the Worker (or the provider bill) without limit. */
+const MAX_MESSAGES = 1000;
+const MAX_TOOLS = 128;
+const FIELDS = new Set(["provider", "model", "messages", "tools", "tool_choice", "max_tokens", "temperature", "stream"]);
+// Model ids of every supported vendor fit (`claude-sonnet-4-5`, `meta-llama/Llama-3.3-70B`,
+// `qwen2.5-coder:7b`, `@cf/meta/llama-3.1-8b`); nothing that could change a URL's meaning does.
+const MODEL = /^[A-Za-z0-9@._:/+-]{1,200}$/;
+// The intersection of what OpenAI, Anthropic and Gemini accept as a function name.
+const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * Validates a parsed `POST /v1/stream` body against the documented shape (see
+ * stream-request.ts) and normalizes it. Throws a 400 {@link HttpError} that names the field at
+ * fault; messages never repeat the client's values.
+ */
+export function parseStreamRequest(body: unknown, providers: readonly string[]): StreamRequest {
+  if (!isObject(body)) throw invalidField("", "The request body must be a JSON object.");
+  for (const key of Object.keys(body)) {
+    if (!FIELDS.has(key)) throw new HttpError(400, { code: "unknown_field", message: "The request has a field this API does not know.", field: safeName(key) });
+  }
+  if (body["stream"] !== undefined && body["stream"] !== true) throw invalidField("stream", "`stream` can only be true: this endpoint always streams.");
+  const provider = body["provider"];
+  if (typeof provider !== "string" || !providers.includes(provider)) {
+    throw new HttpError(400, { code: "unknown_provider", message: `\`provider\` must be one of: ${providers.join(", ")}.`, field: "provider" });
+  }
+  const model = body["model"];
+  if (typeof model !== "string" || model === "") throw invalidField("model", "`model` is required: a model id such as gpt-4o-mini.");
+  if (!MODEL.test(model) || model.includes("..")) throw invalidField("model", "`model` has characters no model id has.");
+  const tools = parseTools(body["tools"]);
+  const request: StreamRequest = { provider, model, messages: parseMessages(body["messages"]), tools };
+  if (body["tool_choice"] !== undefined) request.toolChoice = parseToolChoice(body["tool_choice"], tools);
+  if (body["max_tokens"] !== undefined) request.maxTokens = boundedInteger(body["max_tokens"], "max_tokens", 1, 1_000_000);
+  if (body["temperature"] !== undefined) request.temperature = boundedNumber(body["temperature"], "temperature", 0, 2);
+  return request;
+}
+
+function parseMessages(value: unknown): Message[] {
+  if (!Array.isArray(value) || value.length === 0) throw invalidField("messages", "`messages` is required: a non-empty array.");
+  if (value.length > MAX_MESSAGES) throw invalidField("messages", `\`messages\` has more than ${MAX_MESSAGES} entries.`);
+  return value.map((message, i) => parseMessage(message, `messages[${i}]`));
+}
+
+function parseMessage(value: unknown, path: string): Message {
+  if (!isObject(value)) throw invalidField(path, "Each message must be an object.");
+  const role = value["role"];
+  if (role === "system" || role === "user") return { role, content: requiredString(value["content"], `${path}.content`) };
+  if (role === "assistant") {
+    const content = value["content"] === null || value["content"] === undefined ? "" : requiredString(value["content"], `${path}.content`);
+    const calls = value["tool_calls"] ?? [];
+    if (!Array.isArray(calls)) throw invalidField(`${path}.tool_calls`, "`tool_calls` must be an array.");
+    return { role, content, toolCalls: calls.map((call, i) => parseAssistantCall(call, `${path}.tool_calls[${i}]`)) };
+  }
+  if (role === "tool") return parseToolMessage(value, path);
+  throw invalidField(`${path}.role`, "`role` must be system, user, assistant or tool.");
+}
+
+function parseAssistantCall(value: unknown, path: string): AssistantToolCall {
+  if (!isObject(value)) throw invalidField(path, "Each tool call must be an object.");
+  const id = value["id"];
+  if (id !== null && id !== undefined && typeof id !== "string") throw invalidField(`${path}.id`, "`id` must be a string or null.");
+  const name = value["name"];
+  if (typeof name !== "string" || !TOOL_NAME.test(name)) throw invalidField(`${path}.name`, "`name` must be a function name.");
+  const call: AssistantToolCall = { id: id ?? null, name, arguments: (value["arguments"] ?? {}) as JsonValue };
+  const metadata = value["providerMetadata"];
+  if (isObject(metadata)) call.providerMetadata = metadata as JsonObject;
+  return call;
+}
+
+function parseToolMessage(value: Record<string, unknown>, path: string): Message {
+  const id = value["tool_call_id"];
+  const name = value["name"];
+  if (id !== undefined && typeof id !== "string") throw invalidField(`${path}.tool_call_id`, "`tool_call_id` must be a string.");
+  if (name !== undefined && (typeof name !== "string" || !TOOL_NAME.test(name))) throw invalidField(`${path}.name`, "`name` must be a function name.");
+  if (id === undefined && name === undefined) throw invalidField(path, "A tool message needs `tool_call_id` (or, for calls without ids, `name`).");
+  const content = value["content"];
+  if (content === undefined) throw invalidField(`${path}.content`, "`content` is required: the call's result.");
+  const message: Message = { role: "tool", content: typeof content === "string" ? content : JSON.stringify(content) };
+  if (id !== undefined) message.toolCallId = id;
+  if (name !== undefined) message.name = name;
+  return message;
+}
+
+function parseTools(value: unknown): ToolDefinition[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw invalidField("tools", "`tools` must be an array.");
+  if (value.length > MAX_TOOLS) throw invalidField("tools", `\`tools\` has more than ${MAX_TOOLS} entries.`);
+  const tools = value.map((tool, i) => parseTool(tool, `tools[${i}]`));
+  const names = new Set(tools.map((tool) => tool.name));
+  if (names.size !== tools.length) throw invalidField("tools", "Two tools have the same name.");
+  return tools;
+}
+
+function parseTool(value: unknown, path: string): ToolDefinition {
+  // The Chat Completions form nests the definition under `function`.
+  const fn = isObject(value) && value["type"] === "function" && isObject(value["function"]) ? value["function"] : value;
+  if (!isObject(fn)) throw invalidField(path, "Each tool must be an object.");
+  const name = fn["name"];
+  if (typeof name !== "string" || !TOOL_NAME.test(name)) throw invalidField(`${path}.name`, "`name` must be 1-64 letters, digits, _ or -, starting with a letter or _.");
+  const tool: ToolDefinition = { name, parameters: { type: "object", properties: {} } };
+  const description = fn["description"];
+  if (description !== undefined) tool.description = requiredString(description, `${path}.description`);
+  const parameters = fn["parameters"];
+  if (parameters !== undefined) {
+    if (!isObject(parameters)) throw invalidField(`${path}.parameters`, "`parameters` must be a JSON Schema object.");
+    tool.parameters = parameters as JsonObject;
+  }
+  return tool;
+}
+
+function parseToolChoice(value: unknown, tools: readonly ToolDefinition[]): ToolChoice {
+  if (value === "auto" || value === "none") return { type: value };
+  if (value === "required" || value === "any") {
+    if (tools.length === 0) throw invalidField("tool_choice", "`tool_choice` requires a tool, but `tools` is empty.");
+    return { type: "required" };
+  }
+  // `{ "name": "f" }`, or the Chat Completions form `{ "type": "function", "function": { "name": "f" } }`.
+  const named = isObject(value) ? (isObject(value["function"]) ? value["function"]["name"] : value["name"]) : undefined;
+  if (typeof named !== "string") throw invalidField("tool_choice", '`tool_choice` must be "auto", "none", "required" or { "name": ... }.');
+  if (!tools.some((tool) => tool.name === named)) throw invalidField("tool_choice", "`tool_choice` names a tool that is not in `tools`.");
+  return { type: "tool", name: named };
+}
+
+function requiredString(value: unknown, path: string): string {
+  if (typeof value !== "string") throw invalidField(path, `\`${path.split(".").at(-1)}\` must be a string.`);
+  return value;
+}
+
+function boundedInteger(value: unknown, field: string, min: number, max: number): number {
+  if (!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max) {
+    throw invalidField(field, `\`${field}\` must be an integer from ${min} to ${max}.`);
+  }
+  return value as number;
+}
+
+function boundedNumber(value: unknown, field: string, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {
+    throw invalidField(field, `\`${field}\` must be a number from ${min} to ${max}.`);
+  }
+  return value;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A field name fit to repeat in an error: short and plain, else a placeholder. */
+function safeName(key: string): string {
+  return /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : "(unprintable)";
+}

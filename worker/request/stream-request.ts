@@ -1,0 +1,94 @@
+/**
+ * The request shape of `POST /v1/stream`, one for every provider. The Worker translates it into
+ * the provider's own request (see worker/providers/).
+ *
+ * On the wire (JSON, snake_case like the providers' APIs):
+ *
+ * ```jsonc
+ * {
+ *   "provider": "openai",              // "openai" | "anthropic" | "gemini" | "openai-responses"
+ *   "model": "gpt-4o-mini",
+ *   "messages": [
+ *     { "role": "system", "content": "Be brief." },
+ *     { "role": "user", "content": "Weather in Paris?" },
+ *     // a previous turn: the calls as the stream's `finish.toolCalls` listed them ...
+ *     { "role": "assistant", "content": "", "tool_calls": [{ "id": "call_1", "name": "get_weather", "arguments": { "city": "Paris" } }] },
+ *     // ... and their results
+ *     { "role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "{\"celsius\": 18}" }
+ *   ],
+ *   "tools": [{ "name": "get_weather", "description": "Current weather", "parameters": { "type": "object", "properties": { "city": { "type": "string" } } } }],
+ *   "tool_choice": "auto",            // "auto" | "none" | "required" | { "name": "get_weather" }
+ *   "max_tokens": 1024,               // optional
+ *   "temperature": 0.2                // optional
+ * }
+ * ```
+ *
+ * Tools may also be given in the Chat Completions form `{ "type": "function", "function": {...} }`.
+ *
+ * @module
+ */
+import type { JsonValue } from "../../src/index.ts";
+
+/** A JSON object. */
+export type JsonObject = { [key: string]: JsonValue };
+
+/** A validated `POST /v1/stream` request. */
+export interface StreamRequest {
+  provider: string;
+  model: string;
+  messages: Message[];
+  tools: ToolDefinition[];
+  toolChoice?: ToolChoice;
+  maxTokens?: number;
+  temperature?: number;
+}
+
+/** One message of the conversation. */
+export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;
+
+/** Instructions; providers without a system role receive them as their system field. */
+export interface SystemMessage {
+  role: "system";
+  content: string;
+}
+
+/** What the user said. */
+export interface UserMessage {
+  role: "user";
+  content: string;
+}
+
+/** An earlier answer of the model, with the calls it made. */
+export interface AssistantMessage {
+  role: "assistant";
+  content: string;
+  toolCalls: AssistantToolCall[];
+}
+
+/** A call the model made, as `finish.toolCalls` reports it. */
+export interface AssistantToolCall {
+  id: string | null;
+  name: string;
+  arguments: JsonValue;
+  /** Data the provider needs back (a Gemini thought signature), as the stream reported it. */
+  providerMetadata?: JsonObject;
+}
+
+/** The result of one call. `toolCallId` or `name` identifies the call (Gemini calls have no id). */
+export interface ToolMessage {
+  role: "tool";
+  toolCallId?: string;
+  name?: string;
+  content: string;
+}
+
+/** A function the model may call. */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments. */
+  parameters: JsonObject;
+}
+
+/** Whether and which tool the model must call. */
+export type ToolChoice = { type: "auto" } | { type: "none" } | { type: "required" } | { type: "tool"; name: string };

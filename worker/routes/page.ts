@@ -1,0 +1,45 @@
+import { HttpError } from "../http/json-error.ts";
+import { pageScript, pageStyles } from "../page/generated/assets.ts";
+import { renderPage } from "../page/html.ts";
+import { providerNames } from "../providers/index.ts";
+
+/** The page may load its own script and styles and call its own origin, nothing else. */
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** Two brackets around a dot: a call with its arguments. */
+const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><path d="M11 4C6 4 8 14 3 16c5 2 3 12 8 12M21 4c5 0 3 10 8 12-5 2-3 12-8 12" fill="none" stroke="#2353c8" stroke-width="3"/><circle cx="16" cy="16" r="3" fill="#2353c8"/></svg>';
+
+const COMMON = { "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" };
+
+/** `GET /` (the demo page) and its two assets; anything else is a JSON 404. */
+export function pageRoute(request: Request): Response {
+  const { pathname } = new URL(request.url);
+  const asset = assets()[pathname];
+  if (!asset) throw new HttpError(404, { code: "not_found", message: "No such route: try GET /, GET /healthz or POST /v1/stream." });
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, HEAD" });
+  }
+  return new Response(request.method === "HEAD" ? null : asset.body, { headers: { ...COMMON, ...asset.headers } });
+}
+
+function assets(): Record<string, { body: string; headers: Record<string, string> }> {
+  return {
+    "/": {
+      body: renderPage(providerNames),
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", "content-security-policy": CSP },
+    },
+    "/page.js": { body: pageScript, headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" } },
+    "/page.css": { body: pageStyles, headers: { "content-type": "text/css; charset=utf-8", "cache-control": "no-cache" } },
+    "/favicon.svg": { body: FAVICON, headers: { "content-type": "image/svg+xml", "cache-control": "max-age=86400" } },
+  };
+}

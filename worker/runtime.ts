@@ -1,0 +1,52 @@
+/**
+ * What the Worker takes from its surroundings, injected so that tests replace the network and
+ * the clock (CONVENTIONS.md point 8): the upstream `fetch` and the timers behind the idle
+ * timeout and the replay pacing.
+ *
+ * @module
+ */
+
+/** A timer handle, opaque to callers. */
+export type TimerHandle = unknown;
+
+/** The two timer functions the Worker uses; tests pass a manual clock. */
+export interface Timers {
+  setTimeout(callback: () => void, ms: number): TimerHandle;
+  clearTimeout(handle: TimerHandle): void;
+}
+
+/** Everything non-deterministic the Worker reaches for. */
+export interface Runtime {
+  /** Sends a request to a real provider. */
+  fetch(request: Request): Promise<Response>;
+  timers: Timers;
+}
+
+/** The platform's own network and clock. */
+export const platformRuntime: Runtime = {
+  fetch: (request) => fetch(request),
+  timers: {
+    setTimeout: (callback, ms) => setTimeout(callback, ms),
+    clearTimeout: (handle) => clearTimeout(handle as number),
+  },
+};
+
+/**
+ * Resolves after `ms` on the given timers, or at once for `ms <= 0` (so a zero delay never
+ * touches a clock); rejects with the signal's reason when it aborts first.
+ */
+export function sleep(timers: Timers, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      timers.clearTimeout(handle);
+      reject(signal?.reason);
+    };
+    const handle = timers.setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

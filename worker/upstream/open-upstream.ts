@@ -1,0 +1,88 @@
+import { HttpError } from "../http/json-error.ts";
+import type { ProviderHttpRequest } from "../providers/upstream-provider.ts";
+import type { Timers } from "../runtime.ts";
+import { withIdleTimeout } from "./idle-timeout.ts";
+
+/** Options of {@link openUpstream}. */
+export interface OpenUpstreamOptions {
+  /** Sends the request: the platform's `fetch`, or the replay upstream. */
+  send: (request: Request) => Promise<Response>;
+  timers: Timers;
+  /** Longest wait for the headers, and then for each chunk, in milliseconds. */
+  idleTimeoutMs: number;
+  /** Aborts the upstream fetch; the caller aborts it when the client goes away. */
+  controller: AbortController;
+}
+
+/**
+ * Sends the provider request and returns its body once the provider accepted it, or throws an
+ * {@link HttpError} that says what failed, before any byte of the stream is sent:
+ *
+ * | provider                      | client                          |
+ * | ----------------------------- | ------------------------------- |
+ * | 401, 403                      | 502 `upstream_auth_failed`      |
+ * | 429                           | 429 `upstream_rate_limited`, with its `Retry-After` |
+ * | 5xx, or a 200 that is no event stream | 502 `upstream_error`    |
+ * | other 4xx                     | 502 `upstream_rejected`         |
+ * | network error                 | 502 `upstream_unreachable`      |
+ * | no headers within the timeout | 504 `upstream_timeout`          |
+ *
+ * The provider's body is never read into the answer: error bodies can echo the key.
+ */
+export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstreamOptions): Promise<ReadableStream<Uint8Array>> {
+  const { controller, timers, idleTimeoutMs } = options;
+  let timedOut = false;
+  const timer = timers.setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error("upstream timeout"));
+  }, idleTimeoutMs);
+  let response: Response;
+  try {
+    // Redirects are not followed: key headers such as `x-api-key` would go along to the new host.
+    const request = new Request(http.url, { method: "POST", headers: http.headers, body: JSON.stringify(http.body), signal: controller.signal, redirect: "manual" });
+    response = await options.send(request);
+  } catch {
+    controller.abort();
+    throw timedOut ? upstream(504, "upstream_timeout", `The provider did not answer within ${idleTimeoutMs} ms.`) : upstream(502, "upstream_unreachable", "The provider could not be reached.");
+  } finally {
+    timers.clearTimeout(timer);
+  }
+  const failure = statusError(response);
+  if (failure || !response.body) {
+    await response.body?.cancel();
+    controller.abort();
+    throw failure ?? upstream(502, "upstream_error", "The provider answered without a body.", response.status);
+  }
+  return withIdleTimeout(response.body, { ms: idleTimeoutMs, timers, onStop: () => controller.abort() });
+}
+
+function statusError(response: Response): HttpError | undefined {
+  const { status } = response;
+  if (status === 401 || status === 403) {
+    return upstream(502, "upstream_auth_failed", "The provider refused the Worker's API key; check the provider key secret.", status);
+  }
+  if (status === 429) {
+    const retryAfter = response.headers.get("retry-after");
+    const headers: Record<string, string> = retryAfter !== null && isRetryAfter(retryAfter) ? { "retry-after": retryAfter.trim() } : {};
+    return new HttpError(429, { code: "upstream_rate_limited", message: "The provider is rate limiting requests; retry later.", upstreamStatus: status }, headers);
+  }
+  if (status >= 500) return upstream(502, "upstream_error", "The provider failed to answer.", status);
+  if (!response.ok) {
+    return upstream(502, "upstream_rejected", "The provider rejected the request (check the model and the request fields).", status);
+  }
+  const type = response.headers.get("content-type");
+  if (type !== null && !type.toLowerCase().includes("text/event-stream")) {
+    return upstream(502, "upstream_error", "The provider did not answer with an event stream.", status);
+  }
+  return undefined;
+}
+
+/** `Retry-After` is delay-seconds or an HTTP date; anything else is not passed on. */
+function isRetryAfter(value: string): boolean {
+  const trimmed = value.trim();
+  return /^\d{1,9}$/.test(trimmed) || (trimmed.length <= 64 && /^[A-Za-z0-9 ,:]+$/.test(trimmed) && !Number.isNaN(Date.parse(trimmed)));
+}
+
+function upstream(status: number, code: "upstream_auth_failed" | "upstream_error" | "upstream_rejected" | "upstream_unreachable" | "upstream_timeout", message: string, upstreamStatus?: number): HttpError {
+  return new HttpError(status, upstreamStatus === undefined ? { code, message } : { code, message, upstreamStatus });
+}
