@@ -1,3 +1,4 @@
+import { ToolCallStreamError } from "./errors.ts";
 import { OpenAIChatDeltaStream } from "./openai-chat-delta-stream.ts";
 import type { ProviderDelta, SSEMessage } from "./types.ts";
 
@@ -10,4 +11,6 @@ export function createProviderDeltaStream(provider: Provider): TransformStream<S
     case "openai":
       return new OpenAIChatDeltaStream();
   }
+  // Reached only from JavaScript or a cast: TypeScript callers cannot name another protocol.
+  throw new ToolCallStreamError({ code: "unknown-provider", message: `Unknown provider ${JSON.stringify(provider)}.` });
 }

@@ -1,0 +1,45 @@
+import fc from "fast-check";
+import { streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
+import { supportedProvider } from "../support/fixture-provider.ts";
+import { allFixtures } from "../support/fixtures.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+import { bytes, collect, fromChunks } from "../support/streams.ts";
+
+/**
+ * A body cut at any byte: everything delivered before the cut is exactly what the whole body
+ * delivers first (nothing invented, nothing lost), the stream still ends with one finish or
+ * abort, and a call left open is listed as discarded and never parsed.
+ */
+function assertPrefixOfWhole(cut: ToolCallEvent[], whole: ToolCallEvent[], where: string): void {
+  const last = cut.at(-1);
+  assert(last?.type === "abort" || last?.type === "finish", `${where}: ends with finish or abort`);
+  let body = cut.slice(0, -1);
+  // The only event a cut may add: the report of the event it cut in half.
+  if (body.at(-1)?.type === "error" && (body.at(-1) as { error: { code: string } }).error.code === "truncated-event") body = body.slice(0, -1);
+  assertEquals(body, whole.slice(0, body.length), `${where}: events before the cut are the whole run's first events`);
+  if (last.type === "abort") {
+    const completed = new Set(body.flatMap((e) => (e.type === "tool-call" || e.type === "invalid-tool-call" ? [`${e.choice ?? 0}:${e.index}`] : [])));
+    for (const call of last.discarded) assert(!completed.has(`${call.choice ?? 0}:${call.index}`), `${where}: a discarded call was not completed`);
+  }
+}
+
+group("Truncated bodies (every recorded stream, every provider)", (test) => {
+  for (const fixture of allFixtures) {
+    const provider = supportedProvider(fixture);
+    if (!provider) continue;
+    test(`${fixture.provider}/${fixture.name}: cut at any byte, nothing before the cut is lost or invented`, async () => {
+      const data = bytes(fixture.sse);
+      const run = async (body: Uint8Array): Promise<ToolCallEvent[]> => collect(streamToolCalls(fromChunks([body]), { provider }));
+      const whole = await run(data);
+      // Every event boundary, then seeded byte offsets anywhere (mid-line, mid-character).
+      const boundaries = [...fixture.sse.matchAll(/\r?\n\r?\n|\r\r/g)].map((m) => bytes(fixture.sse.slice(0, m.index! + m[0].length)).length);
+      for (const at of boundaries) assertPrefixOfWhole(await run(data.slice(0, at)), whole, `boundary ${at}`);
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 0, max: data.length - 1 }), async (at) => {
+          assertPrefixOfWhole(await run(data.slice(0, at)), whole, `byte ${at}`);
+        }),
+        { seed: 6, numRuns: 12 },
+      );
+    });
+  }
+});
