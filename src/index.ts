@@ -26,7 +26,8 @@ export {
   ToolCallAccumulator,
   type ToolCallAccumulatorOptions,
 } from "./tool-call-accumulator.ts";
-export { ToolCallAccumulatorStream } from "./tool-call-accumulator-stream.ts";
+export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from "./tool-call-accumulator-stream.ts";
+export type { AccumulatorSnapshot, RegistrySnapshot, SavedToolCall } from "./accumulator-snapshot.ts";
 export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./tool-call-event-decoder-stream.ts";
 export {
   formatToolCallEvent,

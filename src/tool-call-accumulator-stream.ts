@@ -1,5 +1,12 @@
+import type { AccumulatorSnapshot } from "./accumulator-snapshot.ts";
 import { ToolCallAccumulator, type ToolCallAccumulatorOptions } from "./tool-call-accumulator.ts";
 import type { ProviderDelta, ToolCallEvent } from "./types.ts";
+
+/** Options of {@link ToolCallAccumulatorStream}. */
+export interface ToolCallAccumulatorStreamOptions extends ToolCallAccumulatorOptions {
+  /** Continue from a snapshot taken with {@link ToolCallAccumulatorStream.snapshot} instead of starting empty. */
+  restoreFrom?: AccumulatorSnapshot;
+}
 
 /**
  * Normalized provider deltas to accumulated events: the last stage of the chain.
@@ -23,12 +30,18 @@ import type { ProviderDelta, ToolCallEvent } from "./types.ts";
  * ```
  */
 export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, ToolCallEvent> {
-  /** Creates the stage; see {@link ToolCallAccumulatorOptions} for the limits. */
-  constructor(options: ToolCallAccumulatorOptions = {}) {
+  readonly #accumulator: () => ToolCallAccumulator;
+
+  /** Creates the stage; see {@link ToolCallAccumulatorStreamOptions} for the limits and `restoreFrom`. */
+  constructor(options: ToolCallAccumulatorStreamOptions = {}) {
     let accumulator: ToolCallAccumulator;
     super({
       start(controller) {
-        accumulator = new ToolCallAccumulator((event) => controller.enqueue(event), options, () => controller.terminate());
+        const enqueue = (event: ToolCallEvent): void => controller.enqueue(event);
+        const terminate = (): void => controller.terminate();
+        accumulator = options.restoreFrom
+          ? ToolCallAccumulator.restore(options.restoreFrom, enqueue, options, terminate)
+          : new ToolCallAccumulator(enqueue, options, terminate);
       },
       transform(delta) {
         accumulator.push(delta);
@@ -37,5 +50,14 @@ export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, To
         accumulator.end();
       },
     });
+    this.#accumulator = () => accumulator;
+  }
+
+  /**
+   * The accumulator's state as plain JSON, valid between two deltas (after a write resolved):
+   * a new stream with `{ restoreFrom: snapshot }` fed the remaining deltas continues exactly here.
+   */
+  snapshot(): AccumulatorSnapshot {
+    return this.#accumulator().snapshot();
   }
 }

@@ -1,3 +1,4 @@
+import type { AccumulatorSnapshot } from "./accumulator-snapshot.ts";
 import { ArgumentsBuffer } from "./arguments-buffer.ts";
 import { normalizeFinishReason } from "./finish-reason.ts";
 import { ToolCallRegistry, type OpenToolCall } from "./tool-call-registry.ts";
@@ -119,6 +120,57 @@ export class ToolCallAccumulator {
       withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice),
     );
     this.#enqueue(error ? { type: "abort", reason, discarded, error } : { type: "abort", reason, discarded });
+  }
+
+  /**
+   * The state between two deltas, as plain JSON. A new accumulator made with
+   * {@link ToolCallAccumulator.restore} and fed the rest of the deltas emits exactly the events
+   * this one would have.
+   *
+   * @example
+   * ```ts
+   * const saved = JSON.stringify(accumulator.snapshot());
+   * // ... later, elsewhere:
+   * const resumed = ToolCallAccumulator.restore(JSON.parse(saved), (event) => send(event));
+   * for (const delta of rest) resumed.push(delta);
+   * ```
+   */
+  snapshot(): AccumulatorSnapshot {
+    const snapshot: AccumulatorSnapshot = structuredClone({
+      version: 1 as const,
+      registry: this.#registry.snapshot(),
+      toolCalls: this.#toolCalls,
+      invalidToolCalls: this.#invalidToolCalls,
+      rawReason: this.#rawReason,
+      finishSeen: this.#finishSeen,
+      providerErrorSeen: this.#providerErrorSeen,
+      text: this.#text,
+      reasoning: this.#reasoning,
+      closed: this.#closed,
+    });
+    if (this.#usage) snapshot.usage = structuredClone(this.#usage);
+    return snapshot;
+  }
+
+  /** An accumulator that continues from a {@link ToolCallAccumulator.snapshot}. */
+  static restore(
+    snapshot: AccumulatorSnapshot,
+    enqueue: (event: ToolCallEvent) => void,
+    options: ToolCallAccumulatorOptions = {},
+    onTerminate?: () => void,
+  ): ToolCallAccumulator {
+    const accumulator = new ToolCallAccumulator(enqueue, options, onTerminate);
+    accumulator.#registry.restore(snapshot.registry);
+    accumulator.#toolCalls.push(...structuredClone(snapshot.toolCalls));
+    accumulator.#invalidToolCalls.push(...structuredClone(snapshot.invalidToolCalls));
+    accumulator.#rawReason = snapshot.rawReason;
+    accumulator.#finishSeen = snapshot.finishSeen;
+    accumulator.#providerErrorSeen = snapshot.providerErrorSeen;
+    accumulator.#usage = snapshot.usage ? structuredClone(snapshot.usage) : undefined;
+    accumulator.#text = snapshot.text;
+    accumulator.#reasoning = snapshot.reasoning;
+    accumulator.#closed = snapshot.closed;
+    return accumulator;
   }
 
   #onChunk(delta: ToolCallChunkDelta): void {

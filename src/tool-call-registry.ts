@@ -1,3 +1,4 @@
+import type { RegistrySnapshot, SavedToolCall } from "./accumulator-snapshot.ts";
 import { ArgumentsBuffer } from "./arguments-buffer.ts";
 import type { ToolCallChunkDelta } from "./types.ts";
 
@@ -87,6 +88,36 @@ export class ToolCallRegistry {
     const calls = [...this.#open];
     for (const call of calls) this.close(call);
     return calls;
+  }
+
+  /** The correlation state as plain JSON (see {@link RegistrySnapshot}). */
+  snapshot(): RegistrySnapshot {
+    const save = ({ args, ...fields }: OpenToolCall): SavedToolCall => structuredClone({ ...fields, rawArguments: args.text });
+    return {
+      open: [...this.#open].map(save),
+      latest: [...this.#latest].map(([choice, call]) => [choice, call.index]),
+      used: [...this.#used].map(([choice, used]) => [choice, [...used.indexes], used.next]),
+      count: this.#count,
+    };
+  }
+
+  /** Replaces this registry's state with a snapshot's; arguments are fed again to rebuild parser state. */
+  restore(snapshot: RegistrySnapshot): void {
+    for (const { rawArguments, ...fields } of snapshot.open) {
+      const call = { ...structuredClone(fields), args: new ArgumentsBuffer() } as OpenToolCall;
+      call.args.append(rawArguments);
+      this.#open.add(call);
+      if (call.providerIndex !== undefined) this.#byKey.set(key(call.choice, call.providerIndex), call);
+      if (call.id !== null) this.#byId.set(call.id, call);
+    }
+    const byIndex = (choice: number, index: number): OpenToolCall | undefined =>
+      [...this.#open].find((call) => call.choice === choice && call.index === index);
+    for (const [choice, index] of snapshot.latest) {
+      const call = byIndex(choice, index);
+      if (call) this.#latest.set(choice, call);
+    }
+    for (const [choice, indexes, next] of snapshot.used) this.#used.set(choice, { indexes: new Set(indexes), next });
+    this.#count = snapshot.count;
   }
 
   #locate(fragment: ToolCallChunkDelta, choice: number): OpenToolCall | undefined {

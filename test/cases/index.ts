@@ -4,5 +4,6 @@ import "./openai-chat-conformance.cases.ts";
 import "./openai-chat-quirks.cases.ts";
 import "./stream-tool-calls.cases.ts";
 import "./truncation.cases.ts";
+import "./accumulator-snapshot.cases.ts";
 import "./tool-call-event-sse.cases.ts";
 export { cases } from "../support/harness.ts";
