@@ -1,4 +1,4 @@
-import type { InvalidToolCall, ToolCall, Usage } from "./types.ts";
+import type { FinishReason, InvalidToolCall, ToolCall, Usage } from "./types.ts";
 
 /** One open call in a {@link AccumulatorSnapshot}: its fields, with the arguments as text. */
 export interface SavedToolCall {
@@ -37,6 +37,7 @@ export interface AccumulatorSnapshot {
   toolCalls: ToolCall[];
   invalidToolCalls: InvalidToolCall[];
   rawReason: string | null;
+  reason?: FinishReason;
   finishSeen: boolean;
   providerErrorSeen: boolean;
   usage?: Usage;

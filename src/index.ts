@@ -13,6 +13,8 @@
  *
  * @module
  */
+export { AnthropicDecoder, AnthropicDeltaStream } from "./anthropic-delta-stream.ts";
+export { GeminiDecoder, GeminiDeltaStream } from "./gemini-delta-stream.ts";
 export { ArgumentsBuffer, parseArguments, type ArgumentsResult } from "./arguments-buffer.ts";
 export { ToolCallStreamError } from "./errors.ts";
 export { normalizeFinishReason } from "./finish-reason.ts";

@@ -1,5 +1,5 @@
-import { decoderTransformer, isRecord, nonEmptyString, readJsonPayload, type Emit } from "./payload.ts";
-import type { FinishDelta, ProviderDelta, ReasoningDelta, SSEMessage, TextDelta, ToolCallChunkDelta } from "./types.ts";
+import { decoderTransformer, isRecord, nonEmptyString, readJsonPayload, withChoice, type Emit } from "./payload.ts";
+import type { ProviderDelta, SSEMessage, ToolCallChunkDelta } from "./types.ts";
 import { normalizeUsage } from "./usage.ts";
 
 /**
@@ -114,9 +114,4 @@ function toolCallChunk(call: Record<string, unknown>, choice: number): ToolCallC
   // Gemini's OpenAI endpoint puts the thought signature on the call; it must go back next turn.
   if (isRecord(call["extra_content"])) chunk.providerMetadata = { extra_content: call["extra_content"] };
   return chunk;
-}
-
-function withChoice<T extends TextDelta | ReasoningDelta | ToolCallChunkDelta | FinishDelta>(delta: T, choice: number): T {
-  if (choice !== 0) delta.choice = choice;
-  return delta;
 }

@@ -1,4 +1,4 @@
-import type { ProviderDelta, SSEMessage } from "./types.ts";
+import type { FinishDelta, ProviderDelta, ReasoningDelta, SSEMessage, TextDelta, ToolCallChunkDelta, ToolCallEndDelta } from "./types.ts";
 
 /** Where a provider stage sends its normalized deltas. */
 export type Emit = (delta: ProviderDelta) => void;
@@ -48,4 +48,13 @@ export function decoderTransformer(
       end?.((delta) => controller.enqueue(delta));
     },
   };
+}
+
+/** The deltas that belong to one choice (candidate) of a response. */
+export type ChoiceDelta = TextDelta | ReasoningDelta | ToolCallChunkDelta | ToolCallEndDelta | FinishDelta;
+
+/** Sets `choice` only when it is not the first, so single-choice deltas stay lean. */
+export function withChoice<T extends ChoiceDelta>(delta: T, choice: number): T {
+  if (choice !== 0) delta.choice = choice;
+  return delta;
 }

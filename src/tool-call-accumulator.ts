@@ -4,6 +4,7 @@ import { normalizeFinishReason } from "./finish-reason.ts";
 import { ToolCallRegistry, type OpenToolCall } from "./tool-call-registry.ts";
 import type {
   AbortReason,
+  FinishReason,
   InvalidToolCall,
   ProviderDelta,
   StreamErrorInfo,
@@ -52,6 +53,7 @@ export class ToolCallAccumulator {
   readonly #toolCalls: ToolCall[] = [];
   readonly #invalidToolCalls: InvalidToolCall[] = [];
   #rawReason: string | null = null;
+  #reason: FinishReason | undefined;
   #finishSeen = false;
   #providerErrorSeen = false;
   #usage: Usage | undefined;
@@ -93,6 +95,7 @@ export class ToolCallAccumulator {
       case "finish":
         this.#finishSeen = true;
         if (delta.rawReason !== null) this.#rawReason = delta.rawReason;
+        if (delta.reason !== undefined) this.#reason = delta.reason;
         return this.#completeAll(delta.choice ?? 0);
       case "usage":
         this.#usage = delta.usage;
@@ -142,6 +145,7 @@ export class ToolCallAccumulator {
       toolCalls: this.#toolCalls,
       invalidToolCalls: this.#invalidToolCalls,
       rawReason: this.#rawReason,
+      ...(this.#reason ? { reason: this.#reason } : {}),
       finishSeen: this.#finishSeen,
       providerErrorSeen: this.#providerErrorSeen,
       text: this.#text,
@@ -164,6 +168,7 @@ export class ToolCallAccumulator {
     accumulator.#toolCalls.push(...structuredClone(snapshot.toolCalls));
     accumulator.#invalidToolCalls.push(...structuredClone(snapshot.invalidToolCalls));
     accumulator.#rawReason = snapshot.rawReason;
+    accumulator.#reason = snapshot.reason;
     accumulator.#finishSeen = snapshot.finishSeen;
     accumulator.#providerErrorSeen = snapshot.providerErrorSeen;
     accumulator.#usage = snapshot.usage ? structuredClone(snapshot.usage) : undefined;
@@ -217,7 +222,8 @@ export class ToolCallAccumulator {
 
   #start(call: OpenToolCall): void {
     call.started = true;
-    this.#enqueue(withChoice({ type: "tool-call-start", index: call.index, id: call.id, name: call.name }, call.choice));
+    const start = withChoice({ type: "tool-call-start" as const, index: call.index, id: call.id, name: call.name }, call.choice);
+    this.#enqueue(call.providerExecuted ? { ...start, providerExecuted: true } : start);
     if (call.args.text !== "") {
       this.#enqueue(withChoice({ type: "tool-call-delta", index: call.index, id: call.id, argumentsDelta: call.args.text }, call.choice));
     }
@@ -228,6 +234,7 @@ export class ToolCallAccumulator {
     if (!call.started && call.name !== "") this.#start(call);
     const base = withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
     if (call.providerMetadata) Object.assign(base, { providerMetadata: call.providerMetadata });
+    if (call.providerExecuted) Object.assign(base, { providerExecuted: true });
     if (call.name === "") {
       return this.#invalid({ ...base, error: { code: "missing-name", message: "A tool call completed without a function name." } });
     }
@@ -254,7 +261,7 @@ export class ToolCallAccumulator {
       (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index;
     this.#enqueue({
       type: "finish",
-      reason: normalizeFinishReason(this.#rawReason, this.#toolCalls.length > 0),
+      reason: this.#reason ?? normalizeFinishReason(this.#rawReason, this.#toolCalls.length > 0),
       rawReason: this.#rawReason,
       toolCalls: this.#toolCalls.sort(byIndex),
       invalidToolCalls: this.#invalidToolCalls.sort(byIndex),

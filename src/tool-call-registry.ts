@@ -16,6 +16,7 @@ export interface OpenToolCall {
   bytes: number;
   started: boolean;
   providerMetadata?: Record<string, unknown>;
+  providerExecuted?: true;
 }
 
 /**
@@ -60,6 +61,7 @@ export class ToolCallRegistry {
       this.#byId.set(fragment.id, call);
     }
     if (fragment.name) call.name = mergeName(call, fragment.name);
+    if (fragment.providerExecuted) call.providerExecuted = true;
     return call;
   }
 

@@ -137,6 +137,8 @@ export interface ToolCallChunkDelta {
   argumentsDelta?: string;
   /** Per-call data that must go back to the provider on the next turn. */
   providerMetadata?: Record<string, unknown>;
+  /** The provider runs this call itself (Anthropic `server_tool_use`): the application must not. */
+  providerExecuted?: true;
 }
 
 /** The provider's explicit end of one call (Anthropic `content_block_stop`, Responses `.done`). */
@@ -154,6 +156,8 @@ export interface FinishDelta {
   type: "finish";
   choice?: number;
   rawReason: string | null;
+  /** The normalized reason, when the stage knows better than the raw value's table (a blocked prompt). */
+  reason?: FinishReason;
 }
 
 /** Token usage, wherever the provider sent it. The last one wins. */
@@ -189,6 +193,8 @@ export interface ToolCall {
   choice?: number;
   /** Per-call provider data to send back on the next turn (e.g. Gemini thought signatures). */
   providerMetadata?: Record<string, unknown>;
+  /** The provider ran this call itself (Anthropic web search): do not run it, do not answer it. */
+  providerExecuted?: true;
 }
 
 /** A tool call that completed but whose arguments could not be used. */
@@ -260,6 +266,8 @@ export interface ToolCallStartEvent {
   id: string | null;
   name: string;
   choice?: number;
+  /** The provider runs this call itself. */
+  providerExecuted?: true;
 }
 
 /** A fragment of a call's arguments text. */

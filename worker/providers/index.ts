@@ -1,16 +1,18 @@
 import type { Provider } from "../../src/index.ts";
+import { anthropic } from "./anthropic.ts";
+import { gemini } from "./gemini.ts";
 import { openaiChat } from "./openai-chat.ts";
 import type { UpstreamProvider } from "./upstream-provider.ts";
 
 /**
  * Every provider the Worker serves, by the name clients send, which is the library's name of
  * its wire protocol. Mapped over the library's `Provider` union, so a provider added to the
- * library is a compile error here until its line is added. Request builders are ready for the
- * protocols the library is gaining: `anthropic` (./anthropic.ts), `gemini` (./gemini.ts) and
- * `openai-responses` (./openai-responses.ts).
+ * library is a compile error here until its line is added.
  */
 export const upstreamProviders: { readonly [P in Provider]: UpstreamProvider<P> } = {
   openai: openaiChat,
+  anthropic,
+  gemini,
 };
 
 /** The names clients may send as `provider`. */

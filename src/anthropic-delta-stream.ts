@@ -1,0 +1,156 @@
+import { decoderTransformer, isRecord, nonEmptyString, readJsonPayload, type Emit } from "./payload.ts";
+import type { ProviderDelta, SSEMessage } from "./types.ts";
+import { normalizeUsage } from "./usage.ts";
+
+/** Content blocks that are tool calls: the application runs `tool_use`, the provider the others. */
+const TOOL_BLOCKS: Record<string, boolean> = { tool_use: false, server_tool_use: true, mcp_tool_use: true };
+
+/** What the decoder remembers of an open tool block. */
+interface ToolBlock {
+  /** A non-empty `input` sent whole at the block's start, used when no `partial_json` follows. */
+  initialInput: string | undefined;
+  streamed: boolean;
+}
+
+/**
+ * Anthropic Messages streaming events to normalized deltas (also Vertex AI and Bedrock when they
+ * serve the same SSE).
+ *
+ * A tool call completes at its block's `content_block_stop`, not at the end of the message, and
+ * its index is the block index. An `event: error` can arrive after HTTP 200 and the connection
+ * then closes without `message_stop`: the error is delivered and the accumulator aborts with the
+ * open calls discarded. Thinking text becomes `reasoning-delta`; thinking signatures are not kept,
+ * since they are needed only to send thinking blocks back, which these events do not rebuild.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new AnthropicDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class AnthropicDeltaStream extends TransformStream<SSEMessage, ProviderDelta> {
+  /** Creates the stage. */
+  constructor() {
+    const decoder = new AnthropicDecoder();
+    super(decoderTransformer((message, emit) => decoder.decode(message, emit)));
+  }
+}
+
+/** The pure decoder behind {@link AnthropicDeltaStream}: one instance per response. */
+export class AnthropicDecoder {
+  readonly #toolBlocks = new Map<number, ToolBlock>();
+  #inputUsage: Record<string, unknown> = {};
+
+  /** Decodes one SSE message. */
+  decode(message: SSEMessage, emit: Emit): void {
+    const payload = readJsonPayload(message, emit);
+    if (!isRecord(payload)) {
+      if (payload !== undefined) emit(malformed());
+      return;
+    }
+    const type = message.event ?? payload["type"];
+    switch (type) {
+      case "message_start":
+        return this.#onMessageStart(payload, emit);
+      case "content_block_start":
+        return this.#onBlockStart(payload, emit);
+      case "content_block_delta":
+        return this.#onBlockDelta(payload, emit);
+      case "content_block_stop":
+        return this.#onBlockStop(payload, emit);
+      case "message_delta":
+        return this.#onMessageDelta(payload, emit);
+      case "message_stop":
+        return emit({ type: "done" });
+      case "error":
+        return emit({ type: "error", error: { code: "provider-error", message: "The provider reported an error inside the stream.", data: payload } });
+    }
+    // `ping` and event types added later are ignored, as Anthropic's versioning policy asks.
+  }
+
+  #onMessageStart(payload: Record<string, unknown>, emit: Emit): void {
+    const usage = isRecord(payload["message"]) ? payload["message"]["usage"] : undefined;
+    if (!isRecord(usage)) return;
+    this.#inputUsage = usage;
+    const normalized = normalizeUsage(usage);
+    if (normalized) emit({ type: "usage", usage: normalized });
+  }
+
+  #onBlockStart(payload: Record<string, unknown>, emit: Emit): void {
+    const index = payload["index"];
+    const block = payload["content_block"];
+    if (typeof index !== "number" || !isRecord(block)) return;
+    const text = nonEmptyString(block["text"]);
+    if (block["type"] === "text" && text !== undefined) emit({ type: "text-delta", text });
+    const thinking = nonEmptyString(block["thinking"]);
+    if (block["type"] === "thinking" && thinking !== undefined) emit({ type: "reasoning-delta", text: thinking });
+    const providerExecuted = TOOL_BLOCKS[String(block["type"])];
+    if (providerExecuted === undefined) return;
+    const input = block["input"];
+    this.#toolBlocks.set(index, {
+      initialInput: isRecord(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : undefined,
+      streamed: false,
+    });
+    emit({
+      type: "tool-call-chunk",
+      index,
+      ...optional("id", nonEmptyString(block["id"])),
+      ...optional("name", nonEmptyString(block["name"])),
+      ...(providerExecuted ? { providerExecuted: true as const } : {}),
+    });
+  }
+
+  #onBlockDelta(payload: Record<string, unknown>, emit: Emit): void {
+    const index = payload["index"];
+    const delta = payload["delta"];
+    if (typeof index !== "number" || !isRecord(delta)) return;
+    const text = nonEmptyString(delta["text"]) ?? nonEmptyString(delta["thinking"]) ?? nonEmptyString(delta["partial_json"]);
+    if (text === undefined) return;
+    if (delta["type"] === "text_delta") emit({ type: "text-delta", text });
+    else if (delta["type"] === "thinking_delta") emit({ type: "reasoning-delta", text });
+    else if (delta["type"] === "input_json_delta") {
+      const block = this.#toolBlocks.get(index);
+      if (!block) return;
+      block.streamed = true;
+      emit({ type: "tool-call-chunk", index, argumentsDelta: text });
+    }
+  }
+
+  #onBlockStop(payload: Record<string, unknown>, emit: Emit): void {
+    const index = payload["index"];
+    if (typeof index !== "number") return;
+    const block = this.#toolBlocks.get(index);
+    if (!block) return;
+    this.#toolBlocks.delete(index);
+    if (!block.streamed && block.initialInput !== undefined) emit({ type: "tool-call-chunk", index, argumentsDelta: block.initialInput });
+    emit({ type: "tool-call-end", index });
+  }
+
+  #onMessageDelta(payload: Record<string, unknown>, emit: Emit): void {
+    const delta = payload["delta"];
+    const reason = isRecord(delta) ? delta["stop_reason"] : undefined;
+    // Output usage comes here; the input side came with message_start, so the two are merged.
+    const usage = payload["usage"];
+    if (isRecord(usage)) {
+      const normalized = normalizeUsage({ ...this.#inputUsage, ...withoutNulls(usage) });
+      if (normalized) emit({ type: "usage", usage: normalized });
+    }
+    if (typeof reason === "string") emit({ type: "finish", rawReason: reason });
+  }
+}
+
+function malformed(): ProviderDelta {
+  return { type: "error", error: { code: "malformed-payload", message: "An event payload is not a JSON object; it was skipped." } };
+}
+
+/** `{ [key]: value }` when the value is present, else nothing (for exact optional properties). */
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: string });
+}
+
+/** message_delta usage may carry `null` for counts it does not update; those keep the start's values. */
+function withoutNulls(usage: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== null));
+}

@@ -1,0 +1,157 @@
+import { decoderTransformer, isRecord, nonEmptyString, readJsonPayload, withChoice, type Emit } from "./payload.ts";
+import type { JsonValue, ProviderDelta, SSEMessage, ToolCallChunkDelta } from "./types.ts";
+import { normalizeUsage } from "./usage.ts";
+
+/** A Vertex call whose arguments stream as `partialArgs`, per candidate. */
+interface StreamedCall {
+  index: number;
+  args: Record<string, JsonValue>;
+}
+
+/**
+ * Google Gemini `streamGenerateContent?alt=sse` (Gemini API and Vertex AI) to normalized deltas.
+ *
+ * Gemini sends each `functionCall` whole: it becomes a start, one argument delta and a complete
+ * call at once, with consecutive indexes across chunks. Vertex's streamed arguments
+ * (`streamFunctionCallArguments`) open a call with `name` and `willContinue`, fill it with
+ * `partialArgs` (`jsonPath` plus a value; strings are appended while `willContinue`), and close it
+ * with an empty `functionCall`. Gemini sends no ids (`id` is `null` unless a `functionCall.id`
+ * comes) and no `[DONE]`: the end of input after a `finishReason` finishes the response.
+ * A `thoughtSignature` is kept on the call's `providerMetadata`: it must go back next turn.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new GeminiDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class GeminiDeltaStream extends TransformStream<SSEMessage, ProviderDelta> {
+  /** Creates the stage. */
+  constructor() {
+    const decoder = new GeminiDecoder();
+    super(decoderTransformer((message, emit) => decoder.decode(message, emit)));
+  }
+}
+
+/** The pure decoder behind {@link GeminiDeltaStream}: one instance per response. */
+export class GeminiDecoder {
+  readonly #nextIndex = new Map<number, number>();
+  readonly #streamed = new Map<number, StreamedCall>();
+
+  /** Decodes one SSE message. */
+  decode(message: SSEMessage, emit: Emit): void {
+    const payload = readJsonPayload(message, emit);
+    if (!isRecord(payload)) {
+      if (payload !== undefined) emit({ type: "error", error: { code: "malformed-payload", message: "A chunk is not a JSON object; it was skipped." } });
+      return;
+    }
+    if (isRecord(payload["error"])) {
+      emit({ type: "error", error: { code: "provider-error", message: "The provider reported an error inside the stream.", data: payload["error"] } });
+    }
+    const candidates = Array.isArray(payload["candidates"]) ? payload["candidates"] : [];
+    candidates.forEach((candidate, position) => {
+      if (isRecord(candidate)) this.#onCandidate(candidate, typeof candidate["index"] === "number" ? candidate["index"] : position, emit);
+    });
+    const usage = normalizeUsage(payload["usageMetadata"]);
+    if (usage && usage.totalTokens !== undefined) emit({ type: "usage", usage });
+    const feedback = payload["promptFeedback"];
+    const blockReason = isRecord(feedback) ? nonEmptyString(feedback["blockReason"]) : undefined;
+    if (blockReason !== undefined && candidates.length === 0) {
+      // The prompt itself was blocked: no candidate will come.
+      emit({ type: "error", error: { code: "provider-error", message: "The provider blocked the prompt.", data: feedback } });
+      emit({ type: "finish", rawReason: blockReason, reason: "content-filter" });
+    }
+  }
+
+  #onCandidate(candidate: Record<string, unknown>, choice: number, emit: Emit): void {
+    const content = candidate["content"];
+    const parts = isRecord(content) && Array.isArray(content["parts"]) ? content["parts"] : [];
+    for (const part of parts) if (isRecord(part)) this.#onPart(part, choice, emit);
+    const reason = nonEmptyString(candidate["finishReason"]);
+    if (reason === undefined) return;
+    this.#close(choice, emit); // a finish ends a streamed call that never got its closing part
+    emit(withChoice({ type: "finish", rawReason: reason }, choice));
+  }
+
+  #onPart(part: Record<string, unknown>, choice: number, emit: Emit): void {
+    const text = nonEmptyString(part["text"]);
+    if (text !== undefined) emit(withChoice({ type: part["thought"] === true ? "reasoning-delta" : "text-delta", text }, choice));
+    const call = part["functionCall"];
+    if (!isRecord(call)) return;
+    const name = nonEmptyString(call["name"]);
+    if (name === undefined) return this.#continue(call, choice, emit);
+    this.#close(choice, emit);
+    const index = this.#nextIndex.get(choice) ?? 0;
+    this.#nextIndex.set(choice, index + 1);
+    const chunk: ToolCallChunkDelta = withChoice({ type: "tool-call-chunk", index, name }, choice);
+    const id = nonEmptyString(call["id"]);
+    if (id !== undefined) chunk.id = id;
+    const signature = nonEmptyString(part["thoughtSignature"]);
+    if (signature !== undefined) chunk.providerMetadata = { thoughtSignature: signature };
+    if (call["willContinue"] === true) {
+      emit(chunk);
+      this.#streamed.set(choice, { index, args: {} });
+      return this.#continue(call, choice, emit);
+    }
+    chunk.argumentsDelta = JSON.stringify(isRecord(call["args"]) ? call["args"] : {});
+    emit(chunk);
+    emit(withChoice({ type: "tool-call-end", index }, choice));
+  }
+
+  /** `partialArgs` of the open streamed call; a part with none closes it. */
+  #continue(call: Record<string, unknown>, choice: number, emit: Emit): void {
+    const open = this.#streamed.get(choice);
+    if (!open) return;
+    const partials = Array.isArray(call["partialArgs"]) ? call["partialArgs"] : [];
+    for (const partial of partials) if (isRecord(partial)) applyPartialArg(open.args, partial);
+    if (partials.length === 0 && call["willContinue"] !== true) this.#close(choice, emit);
+  }
+
+  #close(choice: number, emit: Emit): void {
+    const open = this.#streamed.get(choice);
+    if (!open) return;
+    this.#streamed.delete(choice);
+    emit(withChoice({ type: "tool-call-end", index: open.index, arguments: JSON.stringify(open.args) }, choice));
+  }
+}
+
+/** Sets or appends one `partialArgs` entry at its `jsonPath` (`$.a.b`, `$.list[0]`, `$['key']`). */
+function applyPartialArg(root: Record<string, JsonValue>, partial: Record<string, unknown>): void {
+  const path = parseJsonPath(partial["jsonPath"]);
+  if (!path || path.length === 0) return;
+  let node: Record<string, JsonValue> | JsonValue[] = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i]!;
+    const next = typeof path[i + 1] === "number" ? [] : Object.create(null) as Record<string, JsonValue>;
+    const existing: JsonValue | undefined = (node as Record<string | number, JsonValue>)[key];
+    if (typeof existing !== "object" || existing === null) define(node, key, next);
+    node = (node as Record<string | number, JsonValue>)[key] as Record<string, JsonValue> | JsonValue[];
+  }
+  const last = path[path.length - 1]!;
+  const current = (node as Record<string | number, JsonValue>)[last];
+  if (typeof partial["stringValue"] === "string") {
+    define(node, last, (typeof current === "string" ? current : "") + partial["stringValue"]);
+  } else if ("numberValue" in partial) define(node, last, partial["numberValue"] as JsonValue);
+  else if ("boolValue" in partial) define(node, last, partial["boolValue"] as JsonValue);
+  else if ("nullValue" in partial) define(node, last, null);
+}
+
+/** Own properties only: a path segment named `__proto__` must not reach a prototype. */
+function define(node: Record<string, JsonValue> | JsonValue[], key: string | number, value: JsonValue): void {
+  Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
+function parseJsonPath(path: unknown): (string | number)[] | undefined {
+  if (typeof path !== "string" || !path.startsWith("$")) return undefined;
+  const segments: (string | number)[] = [];
+  const pattern = /\.([^.[\]]+)|\[(\d+)\]|\[['"]((?:[^'"\\]|\\.)*)['"]\]/y;
+  pattern.lastIndex = 1;
+  while (pattern.lastIndex < path.length) {
+    const match = pattern.exec(path);
+    if (!match) return undefined;
+    segments.push(match[2] !== undefined ? Number(match[2]) : (match[1] ?? match[3])!);
+  }
+  return segments;
+}
