@@ -18,6 +18,12 @@ export { GeminiDecoder, GeminiDeltaStream } from "./gemini-delta-stream.ts";
 export { ArgumentsBuffer, parseArguments, type ArgumentsResult } from "./arguments-buffer.ts";
 export { ToolCallStreamError } from "./errors.ts";
 export { normalizeFinishReason } from "./finish-reason.ts";
+export {
+  OpenAIResponsesDecoder,
+  OpenAIResponsesDeltaStream,
+  type OpenAIResponsesDeltaStreamOptions,
+} from "./openai-responses-delta-stream.ts";
+export { SequenceReorderer } from "./sequence-reorderer.ts";
 export { OpenAIChatDeltaStream, decodeOpenAIChatMessage } from "./openai-chat-delta-stream.ts";
 export { createProviderDeltaStream, type Provider } from "./providers.ts";
 export { DEFAULT_MAX_EVENT_BYTES, SSEDecoderStream, type SSEDecoderStreamOptions } from "./sse-decoder-stream.ts";

@@ -223,7 +223,11 @@ export class ToolCallAccumulator {
   #start(call: OpenToolCall): void {
     call.started = true;
     const start = withChoice({ type: "tool-call-start" as const, index: call.index, id: call.id, name: call.name }, call.choice);
-    this.#enqueue(call.providerExecuted ? { ...start, providerExecuted: true } : start);
+    this.#enqueue({
+      ...start,
+      ...(call.providerExecuted ? { providerExecuted: true as const } : {}),
+      ...(call.inputFormat ? { inputFormat: call.inputFormat } : {}),
+    });
     if (call.args.text !== "") {
       this.#enqueue(withChoice({ type: "tool-call-delta", index: call.index, id: call.id, argumentsDelta: call.args.text }, call.choice));
     }
@@ -235,10 +239,12 @@ export class ToolCallAccumulator {
     const base = withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
     if (call.providerMetadata) Object.assign(base, { providerMetadata: call.providerMetadata });
     if (call.providerExecuted) Object.assign(base, { providerExecuted: true });
+    if (call.inputFormat) Object.assign(base, { inputFormat: call.inputFormat });
     if (call.name === "") {
       return this.#invalid({ ...base, error: { code: "missing-name", message: "A tool call completed without a function name." } });
     }
-    const parsed = call.args.parse();
+    // Free-text input is the call's input as it is: there is nothing to parse or reject.
+    const parsed = call.inputFormat === "text" ? { ok: true as const, value: call.args.text } : call.args.parse();
     if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
     const toolCall: ToolCall = { ...base, arguments: parsed.value };
     this.#toolCalls.push(toolCall);

@@ -17,6 +17,7 @@ export interface OpenToolCall {
   started: boolean;
   providerMetadata?: Record<string, unknown>;
   providerExecuted?: true;
+  inputFormat?: "text";
 }
 
 /**
@@ -62,6 +63,7 @@ export class ToolCallRegistry {
     }
     if (fragment.name) call.name = mergeName(call, fragment.name);
     if (fragment.providerExecuted) call.providerExecuted = true;
+    if (fragment.inputFormat) call.inputFormat = fragment.inputFormat;
     return call;
   }
 

@@ -55,7 +55,9 @@ export type ErrorCode =
   /** A call that completed without a function name. */
   | "missing-name"
   /** The provider could not be told from the option or the first event. */
-  | "unknown-provider";
+  | "unknown-provider"
+  /** A `sequence_number` never arrived within the reorder window (Responses API). */
+  | "sequence-gap";
 
 /**
  * A plain, serializable description of an error carried by an `error`, `abort` or
@@ -139,6 +141,8 @@ export interface ToolCallChunkDelta {
   providerMetadata?: Record<string, unknown>;
   /** The provider runs this call itself (Anthropic `server_tool_use`): the application must not. */
   providerExecuted?: true;
+  /** `text`: the call's input is free text (Responses `custom_tool_call`), kept as a string, never parsed. */
+  inputFormat?: "text";
 }
 
 /** The provider's explicit end of one call (Anthropic `content_block_stop`, Responses `.done`). */
@@ -195,6 +199,8 @@ export interface ToolCall {
   providerMetadata?: Record<string, unknown>;
   /** The provider ran this call itself (Anthropic web search): do not run it, do not answer it. */
   providerExecuted?: true;
+  /** `text` for free-text input (Responses `custom_tool_call`): `arguments` is then the raw string. */
+  inputFormat?: "text";
 }
 
 /** A tool call that completed but whose arguments could not be used. */
@@ -268,6 +274,8 @@ export interface ToolCallStartEvent {
   choice?: number;
   /** The provider runs this call itself. */
   providerExecuted?: true;
+  /** `text` for free-text input (Responses `custom_tool_call`). */
+  inputFormat?: "text";
 }
 
 /** A fragment of a call's arguments text. */

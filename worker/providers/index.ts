@@ -2,6 +2,7 @@ import type { Provider } from "../../src/index.ts";
 import { anthropic } from "./anthropic.ts";
 import { gemini } from "./gemini.ts";
 import { openaiChat } from "./openai-chat.ts";
+import { openaiResponses } from "./openai-responses.ts";
 import type { UpstreamProvider } from "./upstream-provider.ts";
 
 /**
@@ -11,6 +12,7 @@ import type { UpstreamProvider } from "./upstream-provider.ts";
  */
 export const upstreamProviders: { readonly [P in Provider]: UpstreamProvider<P> } = {
   openai: openaiChat,
+  "openai-responses": openaiResponses,
   anthropic,
   gemini,
 };

@@ -1,0 +1,54 @@
+/**
+ * Puts events back in `sequence_number` order within a bounded window (OpenAI Responses).
+ *
+ * Events are released in order as soon as they are contiguous. A number already released or
+ * buffered is an exact duplicate and is dropped. When the window is full, or the input ends,
+ * while a number is still missing, the gap is reported through `onGap` and the buffered events
+ * go on in order: a number that never comes is never waited for. An event that arrives after
+ * its place was given up is dropped (its gap was reported). Events without a number pass through.
+ */
+export class SequenceReorderer<T> {
+  readonly #window: number;
+  readonly #release: (event: T) => void;
+  readonly #onGap: (from: number, to: number) => void;
+  readonly #buffer = new Map<number, T>();
+  #next: number | undefined;
+
+  /** `window` is the most events held while waiting for a missing one. */
+  constructor(window: number, release: (event: T) => void, onGap: (from: number, to: number) => void) {
+    this.#window = window;
+    this.#release = release;
+    this.#onGap = onGap;
+  }
+
+  /** Accepts one event with its sequence number (or `undefined` when it has none). */
+  push(sequence: number | undefined, event: T): void {
+    if (sequence === undefined) return this.#release(event);
+    // The stream's numbering starts at its first event (the Responses API starts at 0).
+    this.#next ??= sequence;
+    if (sequence < this.#next || this.#buffer.has(sequence)) return;
+    this.#buffer.set(sequence, event);
+    this.#drain();
+    if (this.#buffer.size > this.#window) this.#skipGap();
+  }
+
+  /** The input ended: report any gap and release everything still held, in order. */
+  flush(): void {
+    while (this.#buffer.size > 0) this.#skipGap();
+  }
+
+  #drain(): void {
+    for (let event = this.#buffer.get(this.#next!); event !== undefined || this.#buffer.has(this.#next!); event = this.#buffer.get(this.#next!)) {
+      this.#buffer.delete(this.#next!);
+      this.#next!++;
+      this.#release(event as T);
+    }
+  }
+
+  #skipGap(): void {
+    const lowest = Math.min(...this.#buffer.keys());
+    this.#onGap(this.#next!, lowest - 1);
+    this.#next = lowest;
+    this.#drain();
+  }
+}
