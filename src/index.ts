@@ -25,7 +25,14 @@ export {
 } from "./openai-responses-delta-stream.ts";
 export { SequenceReorderer } from "./sequence-reorderer.ts";
 export { OpenAIChatDeltaStream, decodeOpenAIChatMessage } from "./openai-chat-delta-stream.ts";
-export { createProviderDeltaStream, type Provider } from "./providers.ts";
+export {
+  createProviderDecoder,
+  createProviderDeltaStream,
+  PROVIDERS,
+  type Provider,
+  type ProviderDecoder,
+} from "./providers.ts";
+export { detectProvider, ProviderDetectStream } from "./provider-detect-stream.ts";
 export { DEFAULT_MAX_EVENT_BYTES, SSEDecoderStream, type SSEDecoderStreamOptions } from "./sse-decoder-stream.ts";
 export { streamToolCalls, type StreamToolCallsOptions } from "./stream-tool-calls.ts";
 export {

@@ -1,4 +1,5 @@
 import { toErrorInfo } from "./errors.ts";
+import { ProviderDetectStream } from "./provider-detect-stream.ts";
 import { createProviderDeltaStream, type Provider } from "./providers.ts";
 import { SSEDecoderStream } from "./sse-decoder-stream.ts";
 import { ToolCallAccumulator } from "./tool-call-accumulator.ts";
@@ -7,8 +8,9 @@ import type { ProviderDelta, StreamErrorInfo, StreamLimits, ToolCallEvent } from
 /** Options of {@link streamToolCalls}. */
 export interface StreamToolCallsOptions extends StreamLimits {
   /**
-   * The wire protocol of the body.
-   * @defaultValue "openai" (Chat Completions and compatible vendors)
+   * The wire protocol of the body. When absent it is told from the first event's shape
+   * ({@link ProviderDetectStream}); a stream it cannot recognize ends with an `unknown-provider` error.
+   * @defaultValue detected from the stream
    */
   provider?: Provider;
   /** Aborting it stops reading, cancels the body (which stops the fetch) and ends with `abort`. */
@@ -111,7 +113,7 @@ export function streamToolCalls(
     if (!body) return end(accumulator, close);
     reader = body
       .pipeThrough(new SSEDecoderStream(options))
-      .pipeThrough(createProviderDeltaStream(options.provider ?? "openai"))
+      .pipeThrough(options.provider ? createProviderDeltaStream(options.provider) : new ProviderDetectStream())
       .getReader();
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });

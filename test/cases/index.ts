@@ -5,6 +5,7 @@ import "./openai-chat-quirks.cases.ts";
 import "./provider-conformance.cases.ts";
 import "./anthropic-gemini-rules.cases.ts";
 import "./openai-responses-rules.cases.ts";
+import "./provider-detect.cases.ts";
 import "./stream-tool-calls.cases.ts";
 import "./truncation.cases.ts";
 import "./accumulator-snapshot.cases.ts";

@@ -1,0 +1,83 @@
+import { isRecord } from "./payload.ts";
+import { createProviderDecoder, PROVIDERS, type Provider, type ProviderDecoder } from "./providers.ts";
+import type { ProviderDelta, SSEMessage } from "./types.ts";
+
+/** Anthropic's event types; `ping` is sent only by Anthropic. */
+const ANTHROPIC_EVENTS = new Set(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "ping"]);
+
+/**
+ * Tells the protocol from one SSE message: `undefined` when this message cannot tell (an error
+ * event, whose shape several providers share), `null` when it is no known protocol.
+ */
+export function detectProvider(message: SSEMessage): Provider | null | undefined {
+  if (message.data.trim() === "[DONE]") return "openai";
+  let payload: unknown;
+  try {
+    payload = JSON.parse(message.data);
+  } catch {
+    // Not JSON: no protocol sends that; a final event cut short is reported by the decoder instead.
+    return message.truncated ? undefined : null;
+  }
+  if (!isRecord(payload)) return null;
+  const type = message.event ?? (typeof payload["type"] === "string" ? payload["type"] : undefined);
+  if (type === "error") return undefined;
+  if (type !== undefined && ANTHROPIC_EVENTS.has(type)) return "anthropic";
+  if (type?.startsWith("response.")) return "openai-responses";
+  if ("candidates" in payload || "promptFeedback" in payload || "usageMetadata" in payload) return "gemini";
+  if ("choices" in payload || String(payload["object"]).startsWith("chat.completion")) return "openai";
+  return null;
+}
+
+/**
+ * The provider stage when the protocol is not known in advance: it tells it from the first
+ * message that can tell, then decodes every message with that provider's decoder. Error events
+ * before that (their shape is shared) are held and decoded once the protocol is known. A stream it
+ * cannot recognize gets one `error` of code `unknown-provider` naming the `provider` option, and
+ * its messages are dropped: the accumulator then ends with `abort`, never a hang.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new ProviderDetectStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class ProviderDetectStream extends TransformStream<SSEMessage, ProviderDelta> {
+  /** The protocol once told, for callers that want to know. */
+  provider: Provider | undefined;
+
+  /** Creates the stage. */
+  constructor() {
+    let decoder: ProviderDecoder | undefined;
+    let failed = false;
+    const held: SSEMessage[] = [];
+    super({
+      transform: (message, controller) => {
+        if (decoder) return decoder.decode(message);
+        if (failed) return;
+        const provider = detectProvider(message);
+        if (provider === undefined) return void held.push(message);
+        if (provider === null) {
+          failed = true;
+          return controller.enqueue({
+            type: "error",
+            error: {
+              code: "unknown-provider",
+              message: `Cannot tell the provider from the stream; pass the provider option (${PROVIDERS.join(", ")}).`,
+            },
+          });
+        }
+        this.provider = provider;
+        decoder = createProviderDecoder(provider, (delta) => controller.enqueue(delta));
+        for (const each of [...held.splice(0), message]) decoder.decode(each);
+      },
+      flush: (controller) => {
+        if (decoder) return decoder.end();
+        // Only error events came: any protocol reads them; the Chat Completions one is the most lenient.
+        const fallback = createProviderDecoder("openai", (delta) => controller.enqueue(delta));
+        for (const message of held) fallback.decode(message);
+      },
+    });
+  }
+}
