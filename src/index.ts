@@ -17,6 +17,20 @@ export { AnthropicDecoder, AnthropicDeltaStream } from "./anthropic-delta-stream
 export { GeminiDecoder, GeminiDeltaStream } from "./gemini-delta-stream.ts";
 export { ArgumentsBuffer, parseArguments, type ArgumentsResult } from "./arguments-buffer.ts";
 export { ToolCallStreamError } from "./errors.ts";
+export {
+  anthropicAssistantMessage,
+  anthropicToolResultMessage,
+  assistantMessage,
+  geminiFunctionResponseContent,
+  geminiModelContent,
+  openAIChatAssistantMessage,
+  openAIChatToolMessages,
+  responsesInputItems,
+  responsesToolOutputs,
+  toolResultMessages,
+  type AssistantTurn,
+  type ToolResult,
+} from "./messages.ts";
 export { normalizeFinishReason } from "./finish-reason.ts";
 export {
   OpenAIResponsesDecoder,

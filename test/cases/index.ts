@@ -6,6 +6,7 @@ import "./provider-conformance.cases.ts";
 import "./anthropic-gemini-rules.cases.ts";
 import "./openai-responses-rules.cases.ts";
 import "./provider-detect.cases.ts";
+import "./messages.cases.ts";
 import "./stream-tool-calls.cases.ts";
 import "./truncation.cases.ts";
 import "./accumulator-snapshot.cases.ts";

@@ -1,0 +1,133 @@
+import type { Provider } from "./providers.ts";
+import type { JsonValue, ToolCall } from "./types.ts";
+
+/**
+ * Pure helpers around the stream: the assistant turn each provider expects back in the next
+ * request, built from the accumulated calls, and the matching tool-result message.
+ * Calls the provider ran itself (`providerExecuted`, e.g. Anthropic web search) are left out:
+ * they are not the application's to answer.
+ *
+ * @module
+ */
+
+/** What an assistant turn produced: a `finish` event fits as it is. */
+export interface AssistantTurn {
+  /** The visible text, if any. */
+  text?: string;
+  /** The complete calls, in index order. */
+  toolCalls: readonly ToolCall[];
+}
+
+/** The outcome of running one call. */
+export interface ToolResult {
+  /** The call this answers. */
+  call: Pick<ToolCall, "id" | "name" | "inputFormat">;
+  /** What the tool returned: text, or any JSON value. */
+  output: JsonValue;
+  /** The tool failed; `output` says why. */
+  isError?: boolean;
+}
+
+const own = (calls: readonly ToolCall[]): ToolCall[] => calls.filter((call) => !call.providerExecuted);
+const asText = (output: JsonValue): string => (typeof output === "string" ? output : JSON.stringify(output));
+const idOf = (call: Pick<ToolCall, "id" | "name">): string => call.id ?? call.name;
+
+/** OpenAI Chat Completions: one assistant message with `tool_calls` (arguments as a JSON string). */
+export function openAIChatAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
+  const calls = own(turn.toolCalls).map((call) => ({
+    id: idOf(call),
+    type: "function",
+    function: { name: call.name, arguments: call.rawArguments || JSON.stringify(call.arguments) },
+    // Gemini's OpenAI endpoint needs its thought signature back on the call.
+    ...(call.providerMetadata?.["extra_content"] ? { extra_content: call.providerMetadata["extra_content"] } : {}),
+  }));
+  return { role: "assistant", content: turn.text ? turn.text : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+}
+
+/** OpenAI Chat Completions: one `tool` message per result. */
+export function openAIChatToolMessages(results: readonly ToolResult[]): Record<string, unknown>[] {
+  return results.map((result) => ({ role: "tool", tool_call_id: idOf(result.call), content: asText(result.output) }));
+}
+
+/** Anthropic Messages: an assistant message of a text block and `tool_use` blocks (input as an object). */
+export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
+  const content: Record<string, unknown>[] = turn.text ? [{ type: "text", text: turn.text }] : [];
+  for (const call of own(turn.toolCalls)) content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments });
+  return { role: "assistant", content };
+}
+
+/** Anthropic Messages: one user message of `tool_result` blocks. */
+export function anthropicToolResultMessage(results: readonly ToolResult[]): Record<string, unknown> {
+  return {
+    role: "user",
+    content: results.map((result) => ({
+      type: "tool_result",
+      tool_use_id: idOf(result.call),
+      content: asText(result.output),
+      ...(result.isError ? { is_error: true } : {}),
+    })),
+  };
+}
+
+/** Gemini: a `model` content of a text part and `functionCall` parts, each with its thought signature. */
+export function geminiModelContent(turn: AssistantTurn): Record<string, unknown> {
+  const parts: Record<string, unknown>[] = turn.text ? [{ text: turn.text }] : [];
+  for (const call of own(turn.toolCalls)) {
+    const signature = call.providerMetadata?.["thoughtSignature"];
+    parts.push({
+      functionCall: { name: call.name, args: call.arguments, ...(call.id !== null ? { id: call.id } : {}) },
+      ...(typeof signature === "string" ? { thoughtSignature: signature } : {}),
+    });
+  }
+  return { role: "model", parts };
+}
+
+/** Gemini: a `user` content of `functionResponse` parts (the response must be an object). */
+export function geminiFunctionResponseContent(results: readonly ToolResult[]): Record<string, unknown> {
+  return {
+    role: "user",
+    parts: results.map((result) => {
+      const { output } = result;
+      const response = result.isError ? { error: output } : output !== null && typeof output === "object" && !Array.isArray(output) ? output : { result: output };
+      return { functionResponse: { name: result.call.name, ...(result.call.id !== null ? { id: result.call.id } : {}), response } };
+    }),
+  };
+}
+
+/** OpenAI Responses: the input items that replay the turn (`message`, `function_call`, `custom_tool_call`). */
+export function responsesInputItems(turn: AssistantTurn): Record<string, unknown>[] {
+  const items: Record<string, unknown>[] = turn.text ? [{ type: "message", role: "assistant", content: turn.text }] : [];
+  for (const call of own(turn.toolCalls)) {
+    items.push(
+      call.inputFormat === "text"
+        ? { type: "custom_tool_call", call_id: idOf(call), name: call.name, input: call.rawArguments }
+        : { type: "function_call", call_id: idOf(call), name: call.name, arguments: call.rawArguments || JSON.stringify(call.arguments) },
+    );
+  }
+  return items;
+}
+
+/** OpenAI Responses: one `function_call_output` (or `custom_tool_call_output`) item per result. */
+export function responsesToolOutputs(results: readonly ToolResult[]): Record<string, unknown>[] {
+  return results.map((result) => ({
+    type: result.call.inputFormat === "text" ? "custom_tool_call_output" : "function_call_output",
+    call_id: idOf(result.call),
+    output: asText(result.output),
+  }));
+}
+
+/** The assistant turn for a provider's next request (an array of items for the Responses API). */
+export function assistantMessage(provider: Provider, turn: AssistantTurn): Record<string, unknown> | Record<string, unknown>[] {
+  if (provider === "anthropic") return anthropicAssistantMessage(turn);
+  if (provider === "gemini") return geminiModelContent(turn);
+  if (provider === "openai-responses") return responsesInputItems(turn);
+  return openAIChatAssistantMessage(turn);
+}
+
+/** The tool results for a provider's next request (several messages or items where the provider wants them). */
+export function toolResultMessages(provider: Provider, results: readonly ToolResult[]): Record<string, unknown>[] {
+  if (provider === "anthropic") return [anthropicToolResultMessage(results)];
+  if (provider === "gemini") return [geminiFunctionResponseContent(results)];
+  if (provider === "openai-responses") return responsesToolOutputs(results);
+  return openAIChatToolMessages(results);
+}
