@@ -41,7 +41,7 @@ run_vitest() { # name projects...
 node scripts/bundle-fixtures.mjs || { echo "!! fixtures could not be bundled"; failed=$((failed + 1)); }
 
 echo "== typecheck"
-if tsc -p tsconfig.json --noEmit && npm run --silent typecheck:worker; then passed=$((passed + 1)); else
+if tsc -p tsconfig.json --noEmit && tsc -p test/tsconfig.json --noEmit && npm run --silent typecheck:worker; then passed=$((passed + 1)); else
   echo "!! typecheck failed"; failed=$((failed + 1)); fi
 
 run_vitest node node

@@ -15,7 +15,20 @@
  */
 export { AnthropicDecoder, AnthropicDeltaStream } from "./anthropic-delta-stream.ts";
 export { GeminiDecoder, GeminiDeltaStream } from "./gemini-delta-stream.ts";
-export { ArgumentsBuffer, parseArguments, type ArgumentsResult } from "./arguments-buffer.ts";
+export {
+  ArgumentsBuffer,
+  parseArguments,
+  type ArgumentsBufferOptions,
+  type ArgumentsResult,
+  type ParseOptions,
+} from "./arguments-buffer.ts";
+export {
+  IncrementalJsonParser,
+  type IncrementalJsonParserOptions,
+  type JsonParseFailure,
+} from "./incremental-json-parser.ts";
+export { repairJson, type JsonRepair, type RepairResult } from "./json-repair.ts";
+export { checkToolArguments, schemasByName, type ToolDefinition, type ToolSchema } from "./tool-schema.ts";
 export { ToolCallStreamError } from "./errors.ts";
 export {
   anthropicAssistantMessage,

@@ -2,11 +2,11 @@ import { toErrorInfo } from "./errors.ts";
 import { ProviderDetectStream } from "./provider-detect-stream.ts";
 import { createProviderDeltaStream, type Provider } from "./providers.ts";
 import { SSEDecoderStream } from "./sse-decoder-stream.ts";
-import { ToolCallAccumulator } from "./tool-call-accumulator.ts";
+import { ToolCallAccumulator, type ToolCallAccumulatorOptions } from "./tool-call-accumulator.ts";
 import type { ProviderDelta, StreamErrorInfo, StreamLimits, ToolCallEvent } from "./types.ts";
 
 /** Options of {@link streamToolCalls}. */
-export interface StreamToolCallsOptions extends StreamLimits {
+export interface StreamToolCallsOptions extends StreamLimits, ToolCallAccumulatorOptions {
   /**
    * The wire protocol of the body. When absent it is told from the first event's shape
    * ({@link ProviderDetectStream}); a stream it cannot recognize ends with an `unknown-provider` error.

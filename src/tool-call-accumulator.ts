@@ -1,8 +1,9 @@
 import type { AccumulatorSnapshot } from "./accumulator-snapshot.ts";
-import { ArgumentsBuffer } from "./arguments-buffer.ts";
 import { normalizeFinishReason } from "./finish-reason.ts";
+import { checkToolArguments, schemasByName, type ToolDefinition, type ToolSchema } from "./tool-schema.ts";
 import { ToolCallRegistry, type OpenToolCall } from "./tool-call-registry.ts";
 import type {
+  JsonValue,
   AbortReason,
   FinishReason,
   InvalidToolCall,
@@ -28,6 +29,30 @@ export interface ToolCallAccumulatorOptions {
    * @defaultValue 1024
    */
   maxToolCalls?: number;
+  /**
+   * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
+   * incrementally in time linear in the arguments. The value is live: valid until the next event
+   * of that call; copy it (`structuredClone`) to keep it. Off, arguments are parsed once at the end.
+   * @defaultValue false
+   */
+  partialArguments?: boolean;
+  /**
+   * Repair common model mistakes in arguments at completion (trailing commas, single quotes,
+   * unquoted keys, Python literals, a code fence; a value cut short only when the provider
+   * finished normally), reported in `tool-call.repairs`.
+   * @defaultValue true
+   */
+  repair?: boolean;
+  /**
+   * The request's tools (OpenAI, Responses or Anthropic shape): final arguments are checked
+   * against each tool's schema, and a violation, or a name that is not a tool, is an `invalid-tool-call`.
+   */
+  tools?: readonly ToolDefinition[];
+  /**
+   * Deepest nesting of objects and arrays in arguments.
+   * @defaultValue 64
+   */
+  maxDepth?: number;
 }
 
 /** Default for {@link ToolCallAccumulatorOptions.maxArgumentsBytes}. */
@@ -50,6 +75,9 @@ export class ToolCallAccumulator {
   readonly #onTerminate: () => void;
   readonly #maxArgumentsBytes: number;
   readonly #registry: ToolCallRegistry;
+  readonly #partial: boolean;
+  readonly #repair: boolean;
+  readonly #schemas: Map<string, ToolSchema> | undefined;
   readonly #toolCalls: ToolCall[] = [];
   readonly #invalidToolCalls: InvalidToolCall[] = [];
   #rawReason: string | null = null;
@@ -70,7 +98,11 @@ export class ToolCallAccumulator {
     this.#enqueue = enqueue;
     this.#onTerminate = onTerminate;
     this.#maxArgumentsBytes = options.maxArgumentsBytes ?? DEFAULT_MAX_ARGUMENTS_BYTES;
-    this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS);
+    this.#partial = options.partialArguments ?? false;
+    this.#repair = options.repair ?? true;
+    this.#schemas = options.tools ? schemasByName(options.tools) : undefined;
+    const bufferOptions = { partial: this.#partial, ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}) };
+    this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, bufferOptions);
   }
 
   /** True once a `finish` or `abort` has been emitted; later input is ignored. */
@@ -199,7 +231,7 @@ export class ToolCallAccumulator {
     if (!call.started) {
       if (call.name !== "" && call.args.text !== "") this.#start(call);
     } else if (fragment && !isResend) {
-      this.#enqueue(withChoice({ type: "tool-call-delta", index: call.index, id: call.id, argumentsDelta: fragment }, call.choice));
+      this.#enqueue(this.#delta(call, fragment));
     }
   }
 
@@ -211,10 +243,10 @@ export class ToolCallAccumulator {
       // The provider's final arguments win. When they extend what streamed (or nothing
       // streamed, as with LM Studio), the missing tail is still reported as a delta.
       const previous = call.args.text;
-      call.args = new ArgumentsBuffer();
+      call.args = this.#registry.newBuffer();
       call.args.append(final);
       if (call.started && final.startsWith(previous)) {
-        this.#enqueue(withChoice({ type: "tool-call-delta", index: call.index, id: call.id, argumentsDelta: final.slice(previous.length) }, call.choice));
+        this.#enqueue(this.#delta(call, final.slice(previous.length)));
       }
     }
     this.#complete(call);
@@ -229,11 +261,17 @@ export class ToolCallAccumulator {
       ...(call.inputFormat ? { inputFormat: call.inputFormat } : {}),
     });
     if (call.args.text !== "") {
-      this.#enqueue(withChoice({ type: "tool-call-delta", index: call.index, id: call.id, argumentsDelta: call.args.text }, call.choice));
+      this.#enqueue(this.#delta(call, call.args.text));
     }
   }
 
-  #complete(call: OpenToolCall): void {
+  /** A `tool-call-delta`: the fragment, whether the arguments are now one closed JSON value, and the live partial value when asked for. */
+  #delta(call: OpenToolCall, fragment: string): ToolCallEvent {
+    const event = withChoice({ type: "tool-call-delta" as const, index: call.index, id: call.id, argumentsDelta: fragment, closed: call.args.isClosedValue }, call.choice);
+    return this.#partial && call.inputFormat !== "text" ? { ...event, partialArguments: call.args.partialValue } : event;
+  }
+
+  #complete(call: OpenToolCall, closeTruncated = false): void {
     this.#registry.close(call);
     if (!call.started && call.name !== "") this.#start(call);
     const base = withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
@@ -244,9 +282,11 @@ export class ToolCallAccumulator {
       return this.#invalid({ ...base, error: { code: "missing-name", message: "A tool call completed without a function name." } });
     }
     // Free-text input is the call's input as it is: there is nothing to parse or reject.
-    const parsed = call.inputFormat === "text" ? { ok: true as const, value: call.args.text } : call.args.parse();
+    const parsed = call.inputFormat === "text" ? { ok: true as const, value: call.args.text } : call.args.parse({ repair: this.#repair, closeTruncated });
     if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
-    const toolCall: ToolCall = { ...base, arguments: parsed.value };
+    const issues = call.inputFormat === "text" || call.providerExecuted ? undefined : this.#schemaIssues(call.name, parsed.value);
+    if (issues) return this.#invalid({ ...base, error: { code: "schema-mismatch", message: `The tool arguments do not match the schema of ${call.name}.`, issues } });
+    const toolCall: ToolCall = { ...base, arguments: parsed.value, ...(parsed.repairs ? { repairs: parsed.repairs } : {}) };
     this.#toolCalls.push(toolCall);
     this.#enqueue({ type: "tool-call", ...toolCall });
   }
@@ -256,8 +296,19 @@ export class ToolCallAccumulator {
     this.#enqueue({ type: "invalid-tool-call", ...call });
   }
 
+  /** Completes open calls at a finish or the end of the response; a value cut short may be closed only after a normal finish. */
   #completeAll(choice?: number): void {
-    for (const call of this.#registry.openCalls(choice)) this.#complete(call);
+    const normal = this.#rawReason === null || ["stop", "tool-calls"].includes(normalizeFinishReason(this.#rawReason, false));
+    for (const call of this.#registry.openCalls(choice)) this.#complete(call, normal && this.#reason === undefined);
+  }
+
+  /** Schema violations of a call's arguments, when tools were given. */
+  #schemaIssues(name: string, value: JsonValue): string[] | undefined {
+    if (!this.#schemas) return undefined;
+    const schema = this.#schemas.get(name);
+    if (!schema) return this.#schemas.has(name) ? undefined : [`${name} is not one of the request's tools`];
+    const issues = checkToolArguments(value, schema);
+    return issues.length > 0 ? issues : undefined;
   }
 
   #finish(): void {

@@ -1,5 +1,5 @@
 import type { RegistrySnapshot, SavedToolCall } from "./accumulator-snapshot.ts";
-import { ArgumentsBuffer } from "./arguments-buffer.ts";
+import { ArgumentsBuffer, type ArgumentsBufferOptions } from "./arguments-buffer.ts";
 import type { ToolCallChunkDelta } from "./types.ts";
 
 /** The accumulator's state of one call that has not completed yet. */
@@ -45,9 +45,17 @@ export class ToolCallRegistry {
   readonly #used = new Map<number, { indexes: Set<number>; next: number }>();
   #count = 0;
 
+  readonly #bufferOptions: ArgumentsBufferOptions;
+
   /** Creates a registry that refuses to open more than `maxCalls` calls. */
-  constructor(maxCalls: number) {
+  constructor(maxCalls: number, bufferOptions: ArgumentsBufferOptions = {}) {
     this.#maxCalls = maxCalls;
+    this.#bufferOptions = bufferOptions;
+  }
+
+  /** A new, empty arguments buffer with this registry's options. */
+  newBuffer(): ArgumentsBuffer {
+    return new ArgumentsBuffer(this.#bufferOptions);
   }
 
   /** Finds or opens the call a fragment belongs to and merges its id and name; `undefined` past the limit. */
@@ -108,7 +116,7 @@ export class ToolCallRegistry {
   /** Replaces this registry's state with a snapshot's; arguments are fed again to rebuild parser state. */
   restore(snapshot: RegistrySnapshot): void {
     for (const { rawArguments, ...fields } of snapshot.open) {
-      const call = { ...structuredClone(fields), args: new ArgumentsBuffer() } as OpenToolCall;
+      const call = { ...structuredClone(fields), args: this.newBuffer() } as OpenToolCall;
       call.args.append(rawArguments);
       this.#open.add(call);
       if (call.providerIndex !== undefined) this.#byKey.set(key(call.choice, call.providerIndex), call);
@@ -165,7 +173,7 @@ export class ToolCallRegistry {
       providerIndex,
       id: null,
       name: "",
-      args: new ArgumentsBuffer(),
+      args: this.newBuffer(),
       bytes: 0,
       started: false,
     };

@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { JsonRepair } from "./json-repair.ts";
+
 /** A JSON value as produced by `JSON.parse`. */
 export type JsonValue =
   | null
@@ -57,7 +59,13 @@ export type ErrorCode =
   /** The provider could not be told from the option or the first event. */
   | "unknown-provider"
   /** A `sequence_number` never arrived within the reorder window (Responses API). */
-  | "sequence-gap";
+  | "sequence-gap"
+  /** Tool arguments that continue after a complete JSON value. */
+  | "trailing-data"
+  /** Tool arguments nested deeper than `maxDepth`. */
+  | "too-deep"
+  /** Tool arguments that do not match the tool's schema, or a name that is not a tool (`issues` says why). */
+  | "schema-mismatch";
 
 /**
  * A plain, serializable description of an error carried by an `error`, `abort` or
@@ -75,6 +83,8 @@ export interface StreamErrorInfo {
   status?: number;
   /** Character offset in the raw arguments where parsing failed (for `invalid-json`). */
   position?: number;
+  /** Readable reasons (for `schema-mismatch`). */
+  issues?: string[];
 }
 
 /** Token usage normalized across providers. The provider's object is kept on `raw`. */
@@ -197,6 +207,8 @@ export interface ToolCall {
   choice?: number;
   /** Per-call provider data to send back on the next turn (e.g. Gemini thought signatures). */
   providerMetadata?: Record<string, unknown>;
+  /** Repairs applied to the arguments text before it parsed (`trailing-commas`, `single-quotes`, ...). */
+  repairs?: JsonRepair[];
   /** The provider ran this call itself (Anthropic web search): do not run it, do not answer it. */
   providerExecuted?: true;
   /** `text` for free-text input (Responses `custom_tool_call`): `arguments` is then the raw string. */
@@ -284,6 +296,16 @@ export interface ToolCallDeltaEvent {
   index: number;
   id: string | null;
   argumentsDelta: string;
+  /**
+   * The arguments so far are one closed JSON value. A hint to prepare a tool early: the call is
+   * complete only at its `tool-call` event.
+   */
+  closed: boolean;
+  /**
+   * The arguments parsed so far, with the `partialArguments` option: a live value, valid until
+   * the next event of this call (copy it to keep it).
+   */
+  partialArguments?: JsonValue | undefined;
   choice?: number;
 }
 

@@ -176,10 +176,10 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
   });
 
   test("invalid JSON arguments give invalid-tool-call with the raw text and a position, never {}", async () => {
-    const events = await run([call({ index: 0, id: "a", function: { name: "f", arguments: '{"x": tru' } }), finish()]);
+    const events = await run([call({ index: 0, id: "a", function: { name: "f", arguments: '{"x": @tru' } }), finish()]);
     const invalid = events.find((e) => e.type === "invalid-tool-call");
     assert(invalid && invalid.type === "invalid-tool-call", "an invalid-tool-call event");
-    assertEquals([invalid.rawArguments, invalid.error.code], ['{"x": tru', "invalid-json"]);
+    assertEquals([invalid.rawArguments, invalid.error.code, invalid.error.position], ['{"x": @tru', "invalid-json", 6]);
     assert(typeof invalid.error.position === "number", "the error position is reported");
     assert(!invalid.error.message.includes("tru"), "the message never embeds the payload");
     const final = events.at(-1);

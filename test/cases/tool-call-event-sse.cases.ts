@@ -18,8 +18,8 @@ const tricky: ToolCallEvent[] = [
   { type: "text-delta", text: "line\nbreak\r\nand\rcr, data: fake\n\nevent: finish\n" },
   { type: "reasoning-delta", text: "\u2028\u2029 杭州 🚀 \uD800 lone surrogate" },
   { type: "tool-call-start", index: 0, id: "call_1", name: "get_weather" },
-  { type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta: '{"city":"Paris\\n' },
-  { type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta: '"}' },
+  { type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta: '{"city":"Paris\\n', closed: false },
+  { type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta: '"}', closed: true },
   { type: "tool-call", index: 0, id: "call_1", name: "get_weather", arguments: { city: "Paris\n" }, rawArguments: '{"city":"Paris\\n"}' },
   { type: "error", error: { code: "provider-error", message: "The provider reported an error inside the stream.", data: { type: "overloaded" } } },
   {

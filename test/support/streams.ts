@@ -25,8 +25,8 @@ export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
 }
 
 /** UTF-8 bytes of a string. */
-export function bytes(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
+export function bytes(text: string): Uint8Array<ArrayBuffer> {
+  return new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
 }
 
 /** Splits bytes at the given offsets (sorted, deduplicated, within range). */

@@ -1,0 +1,127 @@
+import fc from "fast-check";
+import { IncrementalJsonParser, type JsonValue } from "../../src/index.ts";
+import { assert, assertEquals, deepEqual, group } from "../support/harness.ts";
+
+/** Every JSON value shape: escapes, surrogate pairs, exponents, nesting, hostile keys, non-ASCII. */
+const CORPUS = [
+  "{}", "[]", '""', "0", "-0", "1.5e+10", "-2E-3", "true", "false", "null",
+  '{"a":1}', ' { "a" : [ 1 , 2 ] , "b" : { } } ', '[1,2,[3,{"x":null}],[],{}]',
+  '"esc \\" \\\\ \\/ \\b \\f \\n \\r \\t \\u00e9 \\ud83d\\ude00"',
+  '{"杭州":"市","emoji":"😀","e":[true,false,null,0,1.5,-2E-3,123456789012]}',
+  '{"__proto__":{"polluted":1},"constructor":{"prototype":2}}',
+  '{"a":{"a":{"a":{"a":{"a":{"a":{"a":{"a":[[[[[[["deep"]]]]]]]}}}}}}}}',
+  '{"dup":1,"dup":2}',
+];
+
+function parse(parts: readonly string[]): IncrementalJsonParser {
+  const parser = new IncrementalJsonParser();
+  for (const part of parts) parser.feed(part);
+  parser.end();
+  return parser;
+}
+
+/** A partial value only grows toward the final one: every member seen is in the final value. */
+function growsInto(partial: JsonValue | undefined, final: JsonValue): boolean {
+  if (partial === undefined) return true;
+  if (typeof partial === "string") return typeof final === "string" && final.startsWith(partial);
+  if (typeof partial === "number") return typeof final === "number";
+  if (Array.isArray(partial)) return Array.isArray(final) && partial.length <= final.length && partial.every((item, i) => growsInto(item, final[i]!));
+  if (partial !== null && typeof partial === "object") {
+    return final !== null && typeof final === "object" && !Array.isArray(final) &&
+      Object.keys(partial).every((key) => Object.prototype.hasOwnProperty.call(final, key) && growsInto(partial[key], final[key]!));
+  }
+  return partial === final;
+}
+
+group("IncrementalJsonParser", (test) => {
+  test("every two-way split of every corpus document parses to what JSON.parse gives", () => {
+    for (const text of CORPUS) {
+      const expected = JSON.parse(text) as JsonValue;
+      for (let cut = 0; cut <= text.length; cut++) {
+        const parser = parse([text.slice(0, cut), text.slice(cut)]);
+        assert(parser.isComplete, `${text} split at ${cut} is complete`);
+        assertEquals(parser.value, expected, `${text} split at ${cut}`);
+      }
+    }
+  });
+
+  test("random splits give the same value, and every partial value grows into the final one", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...CORPUS, JSON.stringify({ list: [1, "two", { three: [3.5e3] }], text: "x".repeat(50) })), fc.array(fc.nat(), { maxLength: 12 }), (text, cuts) => {
+        const offsets = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+        const parser = new IncrementalJsonParser();
+        const final = JSON.parse(text) as JsonValue;
+        let start = 0;
+        for (const offset of [...offsets, text.length]) {
+          parser.feed(text.slice(start, offset));
+          start = offset;
+          assert(growsInto(parser.value, final), `partial of ${text} at ${offset} grows into the final value`);
+        }
+        parser.end();
+        assertEquals(parser.value, final);
+      }),
+      { seed: 11, numRuns: 150 },
+    );
+  });
+
+  test("arbitrary JSON values round-trip in random fragments (fast-check)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 4 }), fc.array(fc.nat(), { maxLength: 8 }), (value, cuts) => {
+        const text = JSON.stringify(value);
+        const offsets = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+        const parts = [...offsets, text.length].map((end, i, all) => text.slice(i === 0 ? 0 : all[i - 1], end));
+        const parser = parse(parts);
+        assert(parser.isComplete, "complete");
+        assert(deepEqual(parser.value, JSON.parse(text)), `round trip of ${text}`);
+      }),
+      { seed: 12, numRuns: 200 },
+    );
+  });
+
+  test("shows a string's partial content: {\"city\": \"杭 fills in", () => {
+    const parser = new IncrementalJsonParser();
+    parser.feed('{"city": "杭');
+    assertEquals(parser.value, { city: "杭" });
+    parser.feed('州", "n": [1, 2');
+    assertEquals(parser.value, { city: "杭州", n: [1, 2] });
+    assert(!parser.isComplete, "not complete before the brace");
+    parser.feed("]}");
+    assert(parser.isComplete, "complete at the closing brace");
+  });
+
+  test("knows the exact character that closes the value", () => {
+    const text = '{"a": [1, {"b": "}"}]}';
+    const parser = new IncrementalJsonParser();
+    for (let i = 0; i < text.length; i++) {
+      parser.feed(text[i]!);
+      assertEquals(parser.isComplete, i === text.length - 1, `after character ${i}`);
+    }
+  });
+
+  test("rejects what JSON.parse rejects, at the first bad character", () => {
+    for (const [text, offset] of [['{"a":1,}', 7], ["[1,]", 3], ["{'a':1}", 1], ['{"a" 1}', 5], ["01", 1], ["[1 2]", 3], ['{"a":tru}', 8], ['"\u0001"', 1], ["-", 1], ["1.", 2]] as const) {
+      const parser = parse([text]);
+      assert(!parser.isComplete, `${text} is rejected`);
+      assertEquals(parser.failure?.offset ?? parser.offset, offset, `${text} fails at ${offset}`);
+    }
+  });
+
+  test("bytes after the closed value are trailing data", () => {
+    const parser = parse(['{"a":1} ', '{"b":2}']);
+    assertEquals(parser.failure, { reason: "trailing-data", offset: 8 });
+  });
+
+  test("__proto__, constructor and prototype keys are own properties and touch no prototype", () => {
+    const value = parse(['{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}}']).value as Record<string, unknown>;
+    assert(Object.prototype.hasOwnProperty.call(value, "__proto__"), "__proto__ is own");
+    assertEquals(Object.getPrototypeOf(value), Object.prototype);
+    assert(({} as Record<string, unknown>)["polluted"] === undefined, "Object.prototype untouched");
+    assertEquals(JSON.stringify(value), '{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}');
+  });
+
+  test("nesting past maxDepth is a clear too-deep failure", () => {
+    const parser = new IncrementalJsonParser({ maxDepth: 3 });
+    parser.feed("[[[[1]]]]");
+    assertEquals(parser.failure, { reason: "too-deep", offset: 3 });
+  });
+});

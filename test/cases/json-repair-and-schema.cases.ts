@@ -1,0 +1,88 @@
+import { checkToolArguments, repairJson, streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
+
+const call = (args: string): unknown => chatChunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "get_weather", arguments: args } }] });
+async function complete(args: string, reason = "tool_calls", options = {}): Promise<ToolCallEvent | undefined> {
+  const events = await collect(streamToolCalls(fromChunks([bytes(openAISSE([call(args), chatChunk({}, reason)]))]), { provider: "openai", ...options }));
+  return events.find((e) => e.type === "tool-call" || e.type === "invalid-tool-call");
+}
+
+const weather = {
+  type: "function",
+  function: {
+    name: "get_weather",
+    parameters: {
+      type: "object",
+      properties: { city: { type: "string" }, unit: { type: "string", enum: ["c", "f"] }, days: { type: ["integer", "null"] } },
+      required: ["city", "unit"],
+      additionalProperties: false,
+    },
+  },
+};
+
+group("JSON repair", (test) => {
+  test("each repair is applied and reported", () => {
+    const cases: [string, unknown, string[]][] = [
+      ["{'city': 'Paris'}", { city: "Paris" }, ["single-quotes"]],
+      ['{city: "Paris"}', { city: "Paris" }, ["unquoted-keys"]],
+      ['{"a": [1, 2,],}', { a: [1, 2] }, ["trailing-commas"]],
+      ['{"ok": True, "no": False, "x": None}', { ok: true, no: false, x: null }, ["python-literals"]],
+      ['```json\n{"a": 1}\n```', { a: 1 }, ["code-fence"]],
+      ["{'say': 'he said \"hi\"'}", { say: 'he said "hi"' }, ["single-quotes"]],
+    ];
+    for (const [text, value, repairs] of cases) assertEquals(repairJson(text, { closeTruncated: false }), { ok: true, value, repairs }, text);
+  });
+
+  test("a value cut short is closed only when allowed", () => {
+    assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: true }), { ok: true, value: { a: [1, "tw"] }, repairs: ["truncated"] });
+    assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: false }), { ok: false });
+  });
+
+  test("the accumulator reports repairs on the tool-call", async () => {
+    const event = await complete("{'city': 'Paris', 'unit': 'c',}");
+    assert(event?.type === "tool-call", "repaired into a tool-call");
+    assertEquals([event.arguments, event.repairs], [{ city: "Paris", unit: "c" }, ["single-quotes", "trailing-commas"]]);
+  });
+
+  test("a truncated value is closed after a normal finish, never after finish_reason length", async () => {
+    const normal = await complete('{"city": "Par', "tool_calls");
+    assert(normal?.type === "tool-call" && normal.repairs?.includes("truncated"), "closed after a normal finish");
+    const cut = await complete('{"city": "Par', "length");
+    assert(cut?.type === "invalid-tool-call" && cut.error.code === "invalid-json", "never after length");
+  });
+
+  test("bytes after a closed value make the call invalid with trailing-data, never a truncated call", async () => {
+    const event = await complete('{"city": "Paris"} {"city": "Rome"}');
+    assert(event?.type === "invalid-tool-call" && event.error.code === "trailing-data" && event.error.position === 18, "trailing-data at 18");
+  });
+
+  test("repair: false leaves invalid arguments invalid", async () => {
+    const event = await complete("{'city': 'Paris'}", "tool_calls", { repair: false });
+    assert(event?.type === "invalid-tool-call", "invalid");
+  });
+});
+
+group("Tool schema checks", (test) => {
+  test("required, types, enums and additionalProperties: false give readable reasons", () => {
+    assertEquals(checkToolArguments({ city: "Paris", unit: "c", days: null }, weather.function.parameters), []);
+    assertEquals(checkToolArguments({ city: 1, unit: "k", extra: true, days: 1.5 }, weather.function.parameters), [
+      "$.city must be string, not number",
+      "$.unit must be one of \"c\", \"f\"",
+      "$.extra is not allowed",
+      "$.days must be integer or null, not number",
+    ]);
+    assertEquals(checkToolArguments({}, weather.function.parameters), ["$.city is required", "$.unit is required"]);
+  });
+
+  test("with tools, a violation or an unknown tool name is an invalid-tool-call with its issues", async () => {
+    const bad = await complete('{"city": "Paris", "unit": "kelvin"}', "tool_calls", { tools: [weather] });
+    assert(bad?.type === "invalid-tool-call" && bad.error.code === "schema-mismatch", "schema-mismatch");
+    assertEquals(bad.error.issues, ['$.unit must be one of "c", "f"']);
+    const good = await complete('{"city": "Paris", "unit": "c"}', "tool_calls", { tools: [weather] });
+    assert(good?.type === "tool-call", "valid");
+    const anthropicShape = [{ name: "other_tool", input_schema: { type: "object" } }];
+    const unknown = await complete('{"city": "Paris"}', "tool_calls", { tools: anthropicShape });
+    assert(unknown?.type === "invalid-tool-call" && unknown.error.issues?.[0] === "get_weather is not one of the request's tools", "unknown tool");
+  });
+});
