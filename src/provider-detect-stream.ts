@@ -1,4 +1,4 @@
-import { isRecord } from "./payload.ts";
+import { isRecord, type Emit } from "./payload.ts";
 import { createProviderDecoder, PROVIDERS, type Provider, type ProviderDecoder } from "./providers.ts";
 import type { ProviderDelta, SSEMessage } from "./types.ts";
 
@@ -44,40 +44,63 @@ export function detectProvider(message: SSEMessage): Provider | null | undefined
  * ```
  */
 export class ProviderDetectStream extends TransformStream<SSEMessage, ProviderDelta> {
-  /** The protocol once told, for callers that want to know. */
-  provider: Provider | undefined;
-
   /** Creates the stage. */
   constructor() {
-    let decoder: ProviderDecoder | undefined;
-    let failed = false;
-    const held: SSEMessage[] = [];
+    let decoder: DetectingDecoder;
     super({
-      transform: (message, controller) => {
-        if (decoder) return decoder.decode(message);
-        if (failed) return;
-        const provider = detectProvider(message);
-        if (provider === undefined) return void held.push(message);
-        if (provider === null) {
-          failed = true;
-          return controller.enqueue({
-            type: "error",
-            error: {
-              code: "unknown-provider",
-              message: `Cannot tell the provider from the stream; pass the provider option (${PROVIDERS.join(", ")}).`,
-            },
-          });
-        }
-        this.provider = provider;
-        decoder = createProviderDecoder(provider, (delta) => controller.enqueue(delta));
-        for (const each of [...held.splice(0), message]) decoder.decode(each);
+      start(controller) {
+        decoder = new DetectingDecoder((delta) => controller.enqueue(delta));
       },
-      flush: (controller) => {
-        if (decoder) return decoder.end();
-        // Only error events came: any protocol reads them; the Chat Completions one is the most lenient.
-        const fallback = createProviderDecoder("openai", (delta) => controller.enqueue(delta));
-        for (const message of held) fallback.decode(message);
+      transform(message) {
+        decoder.decode(message);
+      },
+      flush() {
+        decoder.end();
       },
     });
+  }
+}
+
+/** The synchronous core of {@link ProviderDetectStream}, a {@link ProviderDecoder} for any protocol. */
+export class DetectingDecoder implements ProviderDecoder {
+  readonly #emit: Emit;
+  readonly #held: SSEMessage[] = [];
+  #decoder: ProviderDecoder | undefined;
+  #failed = false;
+  /** The protocol once told. */
+  provider: Provider | undefined;
+
+  /** Creates a decoder that reports through `emit`. */
+  constructor(emit: Emit) {
+    this.#emit = emit;
+  }
+
+  /** Decodes one SSE message, telling the protocol first if it is not known yet. */
+  decode(message: SSEMessage): void {
+    if (this.#decoder) return this.#decoder.decode(message);
+    if (this.#failed) return;
+    const provider = detectProvider(message);
+    if (provider === undefined) return void this.#held.push(message);
+    if (provider === null) {
+      this.#failed = true;
+      return this.#emit({
+        type: "error",
+        error: {
+          code: "unknown-provider",
+          message: `Cannot tell the provider from the stream; pass the provider option (${PROVIDERS.join(", ")}).`,
+        },
+      });
+    }
+    this.provider = provider;
+    this.#decoder = createProviderDecoder(provider, this.#emit);
+    for (const each of [...this.#held.splice(0), message]) this.#decoder.decode(each);
+  }
+
+  /** The input ended. */
+  end(): void {
+    if (this.#decoder) return this.#decoder.end();
+    // Only error events came: any protocol reads them; the Chat Completions one is the most lenient.
+    const fallback = createProviderDecoder("openai", this.#emit);
+    for (const message of this.#held) fallback.decode(message);
   }
 }

@@ -35,48 +35,73 @@ export const DEFAULT_MAX_EVENT_BYTES: number = 4 * 1024 * 1024;
 export class SSEDecoderStream extends TransformStream<Uint8Array, SSEMessage> {
   /** Creates the stage. */
   constructor(options: SSEDecoderStreamOptions = {}) {
-    const decoder = new TextDecoder();
-    let atEnd = false;
-    let parser: EventSourceParser | undefined;
-    let failure: ToolCallStreamError | undefined;
-    const limit = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
-
-    const feed = (text: string): void => {
-      if (text === "") return;
-      parser!.feed(text);
-      if (failure) throw failure;
-    };
-
+    let decoder: SSEDecoder;
     super({
       start(controller) {
-        parser = createParser({
-          maxBufferSize: limit,
-          onEvent: (message) => {
-            // The parser bounds what it buffers across chunks; an event that arrived whole in
-            // one large chunk is held to the same limit.
-            if (message.data.length > limit) return void (failure ??= tooLarge(limit));
-            const out: SSEMessage = { data: message.data };
-            if (message.event !== undefined) out.event = message.event;
-            if (message.id !== undefined) out.id = message.id;
-            if (atEnd) out.truncated = true;
-            controller.enqueue(out);
-          },
-          onError: (error) => {
-            // Unknown fields and bad `retry:` values are ignored as the spec says; only the
-            // buffer limit stops the stream, since the parser cannot go on after it.
-            if (error.type === "max-buffer-size-exceeded") failure ??= tooLarge(limit);
-          },
-        });
+        decoder = new SSEDecoder((message) => controller.enqueue(message), options);
       },
       transform(chunk) {
-        feed(decoder.decode(chunk, { stream: true }));
+        decoder.feed(chunk);
       },
       flush() {
-        feed(decoder.decode());
-        atEnd = true;
-        feed("\n\n");
+        decoder.end();
       },
     });
+  }
+}
+
+/**
+ * The synchronous core of {@link SSEDecoderStream}: bytes in with `feed`, messages out through
+ * `onMessage`, `end()` when the body ended. Throws a {@link ToolCallStreamError} of code
+ * `event-too-large` past the limit.
+ */
+export class SSEDecoder {
+  readonly #decoder = new TextDecoder();
+  readonly #parser: EventSourceParser;
+  readonly #limit: number;
+  #atEnd = false;
+  #failure: ToolCallStreamError | undefined;
+
+  /** Creates a decoder that reports each message to `onMessage`. */
+  constructor(onMessage: (message: SSEMessage) => void, options: SSEDecoderStreamOptions = {}) {
+    const limit = (this.#limit = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES);
+    this.#parser = createParser({
+      maxBufferSize: limit,
+      onEvent: (message) => {
+        // The parser bounds what it buffers across chunks; an event that arrived whole in
+        // one large chunk is held to the same limit.
+        if (message.data.length > limit) return void (this.#failure ??= tooLarge(limit));
+        const out: SSEMessage = { data: message.data };
+        if (message.event !== undefined) out.event = message.event;
+        if (message.id !== undefined) out.id = message.id;
+        if (this.#atEnd) out.truncated = true;
+        onMessage(out);
+      },
+      onError: (error) => {
+        // Unknown fields and bad `retry:` values are ignored as the spec says; only the
+        // buffer limit stops the stream, since the parser cannot go on after it.
+        if (error.type === "max-buffer-size-exceeded") this.#failure ??= tooLarge(limit);
+      },
+    });
+  }
+
+  /** Feeds the next network chunk. */
+  feed(chunk: Uint8Array): void {
+    this.#feedText(this.#decoder.decode(chunk, { stream: true }));
+  }
+
+  /** The body ended: a final event without its blank line is delivered, marked `truncated`. */
+  end(): void {
+    this.#feedText(this.#decoder.decode());
+    this.#atEnd = true;
+    this.#feedText("\n\n");
+  }
+
+  #feedText(text: string): void {
+    if (text === "") return;
+    if (this.#failure) throw this.#failure;
+    this.#parser.feed(text);
+    if (this.#failure) throw this.#failure;
   }
 }
 

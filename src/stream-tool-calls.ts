@@ -1,9 +1,9 @@
 import { toErrorInfo } from "./errors.ts";
-import { ProviderDetectStream } from "./provider-detect-stream.ts";
-import { createProviderDeltaStream, type Provider } from "./providers.ts";
-import { SSEDecoderStream } from "./sse-decoder-stream.ts";
+import { DetectingDecoder } from "./provider-detect-stream.ts";
+import { createProviderDecoder, type Provider, type ProviderDecoder } from "./providers.ts";
+import { SSEDecoder } from "./sse-decoder-stream.ts";
 import { ToolCallAccumulator, type ToolCallAccumulatorOptions } from "./tool-call-accumulator.ts";
-import type { ProviderDelta, StreamErrorInfo, StreamLimits, ToolCallEvent } from "./types.ts";
+import type { ProviderDelta, SSEMessage, StreamErrorInfo, StreamLimits, ToolCallEvent } from "./types.ts";
 
 /** Options of {@link streamToolCalls}. */
 export interface StreamToolCallsOptions extends StreamLimits, ToolCallAccumulatorOptions {
@@ -47,7 +47,13 @@ export function streamToolCalls(
   // (workerd's test runner, undici in Node) is still a Response.
   const response = isReadableStream(input) ? undefined : input;
   const body = response ? response.body : (input as ReadableStream<Uint8Array>);
-  let reader: ReadableStreamDefaultReader<ProviderDelta> | undefined;
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let sse: SSEDecoder;
+  let decoder: ProviderDecoder;
+  /** Messages of the last network chunk, decoded one per step; `next` is the first not decoded. */
+  const messages: SSEMessage[] = [];
+  let next = 0;
+  const stepwise = options.partialArguments === true;
   let accumulator: ToolCallAccumulator;
   let enqueued = 0;
   let closed = false;
@@ -70,9 +76,20 @@ export function streamToolCalls(
     async pull() {
       await ready;
       // Read until this pull produced an event: a pull that enqueues nothing is not repeated.
+      // Each network chunk goes through the stages' synchronous cores in one call, so a delta
+      // costs no stream hop between stages.
       const before = enqueued;
       while (!closed && enqueued === before) {
-        let result: ReadableStreamReadResult<ProviderDelta>;
+        // With partial arguments, one SSE message per step, so that a live `partialArguments`
+        // value is not advanced by later messages before the consumer read the event carrying it;
+        // without, the whole network chunk at once.
+        if (next < messages.length) {
+          const until = stepwise ? next + 1 : messages.length;
+          while (next < until) decoder.decode(messages[next++]!);
+          continue;
+        }
+        messages.length = next = 0;
+        let result: ReadableStreamReadResult<Uint8Array>;
         try {
           result = await reader!.read();
         } catch (error) {
@@ -80,8 +97,20 @@ export function streamToolCalls(
           return failStream(toErrorInfo(error), accumulator, close);
         }
         if (closed) return;
-        if (result.done) return end(accumulator, close);
-        accumulator.push(result.value);
+        try {
+          if (result.done) {
+            sse.end();
+            for (const message of messages) decoder.decode(message);
+            decoder.end();
+            return end(accumulator, close);
+          }
+          sse.feed(result.value);
+        } catch (error) {
+          // Everything before the fault is still delivered, then the stream ends.
+          for (const message of messages) decoder.decode(message);
+          void reader!.cancel(error).catch(() => {});
+          return failStream(toErrorInfo(error), accumulator, close);
+        }
       }
     },
     async cancel(reason) {
@@ -89,7 +118,7 @@ export function streamToolCalls(
       signal?.removeEventListener("abort", onAbort);
       await reader?.cancel(reason);
     },
-  });
+  }, { highWaterMark: 0 }); // produce only on demand: nothing runs ahead of the consumer
 
   async function begin(controller: ReadableStreamDefaultController<ToolCallEvent>): Promise<void> {
     close = () => {
@@ -111,10 +140,10 @@ export function streamToolCalls(
     );
     if (response && !response.ok) return failHttp(response, accumulator, close);
     if (!body) return end(accumulator, close);
-    reader = body
-      .pipeThrough(new SSEDecoderStream(options))
-      .pipeThrough(options.provider ? createProviderDeltaStream(options.provider) : new ProviderDetectStream())
-      .getReader();
+    const push = (delta: ProviderDelta): void => accumulator.push(delta);
+    decoder = options.provider ? createProviderDecoder(options.provider, push) : new DetectingDecoder(push);
+    sse = new SSEDecoder((message) => void messages.push(message), options);
+    reader = body.getReader();
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
   }
