@@ -34,6 +34,16 @@ export interface Env {
   IDLE_TIMEOUT_MS?: string | number;
   /** Mean delay between the events of a replayed recording, in milliseconds (0: no pacing). */
   REPLAY_DELAY_MS?: string | number;
+  /** Durable Objects that keep each response's events for resume; absent: streams are not resumable. */
+  RESPONSES?: DurableObjectNamespace;
+  /** How long a response keeps running with no client attached, in milliseconds. */
+  DETACHED_LIMIT_MS?: string | number;
+  /** How long a finished response can still be resumed, in milliseconds. */
+  RESUME_TTL_MS?: string | number;
+  /** Most events kept per response for resume. */
+  RESUME_MAX_EVENTS?: string | number;
+  /** Most bytes of events kept per response for resume. */
+  RESUME_MAX_BYTES?: string | number;
 }
 
 /** The secrets that hold provider keys. */
@@ -60,6 +70,10 @@ export interface Settings {
   maxEventBytes: number;
   idleTimeoutMs: number;
   replayDelayMs: number;
+  detachedLimitMs: number;
+  resumeTtlMs: number;
+  resumeMaxEvents: number;
+  resumeMaxBytes: number;
 }
 
 /** Defaults for variables that are not set. */
@@ -70,6 +84,10 @@ export const DEFAULT_SETTINGS = {
   maxEventBytes: 1024 * 1024,
   idleTimeoutMs: 120_000,
   replayDelayMs: 40,
+  detachedLimitMs: 120_000,
+  resumeTtlMs: 300_000,
+  resumeMaxEvents: 20_000,
+  resumeMaxBytes: 8 * 1024 * 1024,
 } as const;
 
 /** A variable that is set to a value the Worker cannot use. */
@@ -95,6 +113,10 @@ export function readSettings(env: Env): Settings {
     maxEventBytes: integer(env, "MAX_EVENT_BYTES", DEFAULT_SETTINGS.maxEventBytes, 1),
     idleTimeoutMs: integer(env, "IDLE_TIMEOUT_MS", DEFAULT_SETTINGS.idleTimeoutMs, 1),
     replayDelayMs: integer(env, "REPLAY_DELAY_MS", DEFAULT_SETTINGS.replayDelayMs, 0),
+    detachedLimitMs: integer(env, "DETACHED_LIMIT_MS", DEFAULT_SETTINGS.detachedLimitMs, 0),
+    resumeTtlMs: integer(env, "RESUME_TTL_MS", DEFAULT_SETTINGS.resumeTtlMs, 0),
+    resumeMaxEvents: integer(env, "RESUME_MAX_EVENTS", DEFAULT_SETTINGS.resumeMaxEvents, 1),
+    resumeMaxBytes: integer(env, "RESUME_MAX_BYTES", DEFAULT_SETTINGS.resumeMaxBytes, 1),
   };
 }
 
@@ -103,7 +125,17 @@ export function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== "" ? value : undefined;
 }
 
-type NumericVar = "MAX_BODY_BYTES" | "MAX_TOOL_CALLS" | "MAX_ARGUMENTS_BYTES" | "MAX_EVENT_BYTES" | "IDLE_TIMEOUT_MS" | "REPLAY_DELAY_MS";
+type NumericVar =
+  | "MAX_BODY_BYTES"
+  | "MAX_TOOL_CALLS"
+  | "MAX_ARGUMENTS_BYTES"
+  | "MAX_EVENT_BYTES"
+  | "IDLE_TIMEOUT_MS"
+  | "REPLAY_DELAY_MS"
+  | "DETACHED_LIMIT_MS"
+  | "RESUME_TTL_MS"
+  | "RESUME_MAX_EVENTS"
+  | "RESUME_MAX_BYTES";
 
 function integer(env: Env, name: NumericVar, fallback: number, min: number): number {
   const raw = env[name];

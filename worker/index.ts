@@ -12,3 +12,5 @@ import { platformRuntime } from "./runtime.ts";
 const fetch = createFetchHandler(platformRuntime);
 
 export default { fetch } satisfies ExportedHandler<Env>;
+
+export { ResponseBuffer } from "./durable/response-buffer.ts";

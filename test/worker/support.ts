@@ -130,10 +130,18 @@ export class FakeUpstream {
   }
 }
 
-/** The bindings of wrangler.toml with test overrides (secrets set to `undefined` stay unset). */
+/**
+ * The bindings of wrangler.toml with test overrides (secrets set to `undefined` stay unset).
+ * Without the `RESPONSES` Durable Objects, so that responses run here on the injected fakes;
+ * the resume tests pass `{ RESPONSES: responses }` to go through them.
+ */
 export function testEnv(overrides: Partial<Env> = {}): Env {
-  return { ...(bindings as Env), REPLAY_DELAY_MS: "0", ...overrides };
+  const { RESPONSES: _resumable, ...rest } = bindings as Env;
+  return { ...rest, REPLAY_DELAY_MS: "0", ...overrides };
 }
+
+/** The Durable Object namespace of resumable responses, from wrangler.toml. */
+export const responses: DurableObjectNamespace = (bindings as Env).RESPONSES!;
 
 /** A Worker over the fakes; `call` sends one request to it. */
 export function worker(upstream: FakeUpstream = new FakeUpstream({ kind: "hang" }), timers: Timers = new ManualTimers()) {

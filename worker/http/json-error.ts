@@ -26,7 +26,9 @@ export type ErrorCode =
   | "upstream_rejected"
   | "upstream_error"
   | "upstream_unreachable"
-  | "upstream_timeout";
+  | "upstream_timeout"
+  | "unknown_response"
+  | "resume_window_passed";
 
 /** The body of an error response. */
 export interface ErrorBody {

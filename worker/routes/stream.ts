@@ -1,4 +1,5 @@
-import { streamToolCalls, ToolCallEventEncoderStream } from "../../src/index.ts";
+import { streamToolCalls, ToolCallEventEncoderStream, type ToolCallEvent } from "../../src/index.ts";
+import { resumeStream, startResumableStream } from "./resume.ts";
 import { anyProviderKey, nonEmpty, readSettings, SettingsError, type Env, type Settings } from "../env.ts";
 import { authenticate } from "../http/auth.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
@@ -39,6 +40,27 @@ export async function streamRoute(request: Request, env: Env, runtime: Runtime):
   }
 }
 
+/**
+ * `GET /v1/stream/<id>` resumes a resumable response after the `Last-Event-ID` it sends (what
+ * `EventSource` does by itself); `DELETE` cancels it. Same authentication and CORS as `POST`.
+ */
+export async function resumeRoute(request: Request, id: string, env: Env): Promise<Response> {
+  const settings = readSettings(env);
+  const cors = corsHeaders(request, settings.corsAllowOrigins);
+  try {
+    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins);
+    if (request.method !== "GET" && request.method !== "DELETE") {
+      throw new HttpError(405, { code: "method_not_allowed", message: "Use GET or DELETE." }, { allow: "GET, DELETE, OPTIONS" });
+    }
+    await authenticate(request, { clientToken: settings.clientToken, replayOnly: !anyProviderKey(env) });
+    if (!env.RESPONSES) throw new HttpError(404, { code: "unknown_response", message: "This Worker keeps no responses for resume." });
+    return await resumeStream(request, id, env.RESPONSES, cors);
+  } catch (error) {
+    if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });
+    throw error;
+  }
+}
+
 async function startStream(
   request: Request,
   streamRequest: StreamRequest,
@@ -47,28 +69,50 @@ async function startStream(
   runtime: Runtime,
   cors: Record<string, string>,
 ): Promise<Response> {
+  if (env.RESPONSES) return startResumableStream(streamRequest, env.RESPONSES, cors);
+  const controller = new AbortController();
+  request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+  const { events, headers } = await openEventStream(streamRequest, env, settings, runtime, controller);
+  return new Response(events.pipeThrough(new ToolCallEventEncoderStream()), { headers: { ...cors, ...headers } });
+}
+
+/** The headers of every event-stream answer. */
+export const EVENT_STREAM_HEADERS: Record<string, string> = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+  "x-content-type-options": "nosniff",
+};
+
+/**
+ * Calls the provider (or the replay upstream) and returns its accumulated events, with the
+ * headers to answer with. `controller` aborts the provider request; with `withSignal`, it also
+ * ends the events with an `abort` that lists the calls still open (a detached response cancelled
+ * by the Durable Object). Throws {@link HttpError} for upstream failures before the stream starts.
+ */
+export async function openEventStream(
+  streamRequest: StreamRequest,
+  env: Env,
+  settings: Settings,
+  runtime: Runtime,
+  controller: AbortController,
+  withSignal = false,
+): Promise<{ events: ReadableStream<ToolCallEvent>; headers: Record<string, string> }> {
   const provider = upstreamProvider(streamRequest.provider);
   const apiKey = nonEmpty(env[provider.keyVar]);
   const http = provider.buildRequest(streamRequest, { baseUrl: baseUrl(provider, env), apiKey: apiKey ?? "" });
   const recording = apiKey === undefined ? pickRecording(provider.recordings, lastUserText(streamRequest)) : undefined;
   const send = recording ? replayUpstream(recording, { delayMs: settings.replayDelayMs, timers: runtime.timers }) : runtime.fetch;
-  const controller = new AbortController();
-  request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
   const body = await openUpstream(http, { send, timers: runtime.timers, idleTimeoutMs: settings.idleTimeoutMs, controller });
   const events = streamToolCalls(body, {
     provider: provider.protocol,
     maxToolCalls: settings.maxToolCalls,
     maxArgumentsBytes: settings.maxArgumentsBytes,
     maxEventBytes: settings.maxEventBytes,
+    ...(withSignal ? { signal: controller.signal } : {}),
   });
-  const headers: Record<string, string> = {
-    ...cors,
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache",
-    "x-content-type-options": "nosniff",
-  };
+  const headers = { ...EVENT_STREAM_HEADERS };
   if (recording) headers["x-replay-recording"] = recording.name;
-  return new Response(events.pipeThrough(new ToolCallEventEncoderStream()), { headers });
+  return { events, headers };
 }
 
 function baseUrl(provider: UpstreamProvider, env: Env): string {
