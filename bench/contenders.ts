@@ -40,8 +40,10 @@ export const floor: Contender = async (chunks, framing) => {
     } else if (payload.type === "response.function_call_arguments.delta") args.set(payload.output_index, (args.get(payload.output_index) ?? "") + payload.delta);
   };
   for (const chunk of chunks) {
+    // Search only the new text for a line end: a long line over many chunks stays linear.
+    const searchFrom = pending.length;
     pending += decoder.decode(chunk, { stream: true });
-    let newline = pending.indexOf("\n");
+    let newline = pending.indexOf("\n", searchFrom);
     let start = 0;
     while (newline !== -1) {
       const line = pending.slice(start, newline);
