@@ -77,6 +77,19 @@ export {
   type ToolCallEventEncoderStreamOptions,
 } from "./tool-call-event-encoder-stream.ts";
 export { normalizeUsage } from "./usage.ts";
+export type { Emit } from "./payload.ts";
+export {
+  DEFAULT_MAX_RESULT_BYTES,
+  DEFAULT_TOOL_CONCURRENCY,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  ToolHandlerError,
+  ToolRunner,
+  type RunnableTool,
+  type ToolHandlerContext,
+  type ToolRunnerOptions,
+} from "./tool-runner.ts";
+export { ToolRunnerStream } from "./tool-runner-stream.ts";
+export { DEFAULT_MAX_STEPS, runToolLoop, toolDefinitions, type ToolLoopOptions, type ToolLoopRequest } from "./tool-loop.ts";
 export type {
   AbortEvent,
   AbortReason,
@@ -92,11 +105,14 @@ export type {
   InvalidToolCall,
   InvalidToolCallEvent,
   JsonValue,
+  LoopFinishEvent,
+  LoopFinishReason,
   ProviderDelta,
   ReasoningDelta,
   ReasoningDeltaEvent,
   SSEMessage,
   StreamErrorInfo,
+  StepFinishEvent,
   StreamLimits,
   TextDelta,
   TextDeltaEvent,
@@ -106,6 +122,13 @@ export type {
   ToolCallEndDelta,
   ToolCallEvent,
   ToolCallStartEvent,
+  ToolApprovalRequestEvent,
+  ToolErrorCode,
+  ToolErrorEvent,
+  ToolErrorInfo,
+  ToolLoopEvent,
+  ToolResultEvent,
+  ToolRunnerEvent,
   Usage,
   UsageDelta,
 } from "./types.ts";

@@ -24,13 +24,14 @@ export interface ToolCallEventEncoderStreamOptions {
  * // 'event: text-delta\nid: 0\ndata: {"type":"text-delta","text":"Hi"}\n\n'
  * ```
  */
-export function formatToolCallEvent(event: ToolCallEvent, id: number): string {
+export function formatToolCallEvent<E extends { readonly type: string } = ToolCallEvent>(event: E, id: number): string {
   return `event: ${event.type}\nid: ${id}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
 /**
  * Accumulated events to SSE bytes: the stage a server puts after `streamToolCalls` to send the
- * events to a browser or any SSE client, one frame per event.
+ * events to a browser or any SSE client, one frame per event. Any event union discriminated on
+ * `type` fits (`ToolRunnerEvent`, `ToolLoopEvent`): the frame is named after the type.
  *
  * Event ids are sequence numbers, counting up by one per event from `firstId`, so that a client
  * can tell how far it got (`lastEventId` of {@link ToolCallEventDecoderStream}, or the
@@ -47,7 +48,7 @@ export function formatToolCallEvent(event: ToolCallEvent, id: number): string {
  * return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
  * ```
  */
-export class ToolCallEventEncoderStream extends TransformStream<ToolCallEvent, Uint8Array> {
+export class ToolCallEventEncoderStream<E extends { readonly type: string } = ToolCallEvent> extends TransformStream<E, Uint8Array> {
   /** Creates the stage; see {@link ToolCallEventEncoderStreamOptions}. */
   constructor(options: ToolCallEventEncoderStreamOptions = {}) {
     const encoder = new TextEncoder();

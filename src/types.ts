@@ -120,15 +120,21 @@ export type ProviderDelta =
 
 /** Visible assistant text. */
 export interface TextDelta {
+  /** The kind of delta: always `text-delta`. */
   type: "text-delta";
+  /** The text fragment. */
   text: string;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
 }
 
 /** Reasoning / thinking text (never part of the visible text). */
 export interface ReasoningDelta {
+  /** The kind of delta: always `reasoning-delta`. */
   type: "reasoning-delta";
+  /** The text fragment. */
   text: string;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
 }
 
@@ -137,7 +143,9 @@ export interface ReasoningDelta {
  * which call it belongs to (by `index`, by `id`, else the most recent open call).
  */
 export interface ToolCallChunkDelta {
+  /** The kind of delta: always `tool-call-chunk`. */
   type: "tool-call-chunk";
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
   /** The provider's index of the call (OpenAI `index`, Anthropic block index, ...). */
   index?: number;
@@ -157,7 +165,9 @@ export interface ToolCallChunkDelta {
 
 /** The provider's explicit end of one call (Anthropic `content_block_stop`, Responses `.done`). */
 export interface ToolCallEndDelta {
+  /** The kind of delta: always `tool-call-end`. */
   type: "tool-call-end";
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
   /** The provider's index of the call, as in {@link ToolCallChunkDelta.index}. */
   index: number;
@@ -167,8 +177,11 @@ export interface ToolCallEndDelta {
 
 /** The provider's finish reason for one choice; completes that choice's open calls. */
 export interface FinishDelta {
+  /** The kind of delta: always `finish`. */
   type: "finish";
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
+  /** The provider's own finish reason (`null` when it sent none). */
   rawReason: string | null;
   /** The normalized reason, when the stage knows better than the raw value's table (a blocked prompt). */
   reason?: FinishReason;
@@ -176,18 +189,23 @@ export interface FinishDelta {
 
 /** Token usage, wherever the provider sent it. The last one wins. */
 export interface UsageDelta {
+  /** The kind of delta: always `usage`. */
   type: "usage";
+  /** The normalized token usage. */
   usage: Usage;
 }
 
 /** A provider error sent inside the stream, or a payload the provider stage could not read. */
 export interface ErrorDelta {
+  /** The kind of delta: always `error`. */
   type: "error";
+  /** What went wrong: a `code`, a message that never quotes model output, and optional `data`. */
   error: StreamErrorInfo;
 }
 
 /** The provider's end of the response (`[DONE]`, `message_stop`, `response.completed`). */
 export interface DoneDelta {
+  /** The kind of delta: always `done`. */
   type: "done";
 }
 
@@ -217,24 +235,33 @@ export interface ToolCall {
 
 /** A tool call that completed but whose arguments could not be used. */
 export interface InvalidToolCall {
+  /** The call's index, as in {@link ToolCall.index}. */
   index: number;
+  /** The provider's call id, or `null` when the provider gives none (Gemini). */
   id: string | null;
+  /** The function name. */
   name: string;
   /** The arguments text exactly as received. */
   rawArguments: string;
   /** Why the call is invalid (`invalid-json` with a `position`, `missing-name`, ...). */
   error: StreamErrorInfo;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
+  /** Per-call provider data to send back on the next turn (e.g. Gemini thought signatures). */
   providerMetadata?: Record<string, unknown>;
 }
 
 /** A call that was still open when the input ended or was cancelled: never parsed. */
 export interface DiscardedToolCall {
+  /** The call's index, as in {@link ToolCall.index}. */
   index: number;
+  /** The provider's call id, or `null` when the provider gives none (Gemini). */
   id: string | null;
+  /** The function name. */
   name: string;
   /** The partial arguments text received before the stop. */
   rawArguments: string;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
 }
 
@@ -265,24 +292,35 @@ export type ToolCallEvent =
 
 /** Visible assistant text as it arrives. */
 export interface TextDeltaEvent {
+  /** The kind of event: always `text-delta`. */
   type: "text-delta";
+  /** The text fragment. */
   text: string;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
 }
 
 /** Reasoning text as it arrives (DeepSeek `reasoning_content`, Anthropic thinking, ...). */
 export interface ReasoningDeltaEvent {
+  /** The kind of event: always `reasoning-delta`. */
   type: "reasoning-delta";
+  /** The text fragment. */
   text: string;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
 }
 
 /** A call began: emitted once per call, when its name is known. */
 export interface ToolCallStartEvent {
+  /** The kind of event: always `tool-call-start`. */
   type: "tool-call-start";
+  /** The call's index, as in {@link ToolCall.index}. */
   index: number;
+  /** The provider's call id, or `null` when the provider gives none (Gemini). */
   id: string | null;
+  /** The function name. */
   name: string;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
   /** The provider runs this call itself. */
   providerExecuted?: true;
@@ -292,9 +330,13 @@ export interface ToolCallStartEvent {
 
 /** A fragment of a call's arguments text. */
 export interface ToolCallDeltaEvent {
+  /** The kind of event: always `tool-call-delta`. */
   type: "tool-call-delta";
+  /** The call's index, as in {@link ToolCall.index}. */
   index: number;
+  /** The provider's call id, or `null` when the provider gives none (Gemini). */
   id: string | null;
+  /** The fragment; a call's fragments concatenate to its `rawArguments`. */
   argumentsDelta: string;
   /**
    * The arguments so far are one closed JSON value. A hint to prepare a tool early: the call is
@@ -306,21 +348,25 @@ export interface ToolCallDeltaEvent {
    * the next event of this call (copy it to keep it).
    */
   partialArguments?: JsonValue | undefined;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
 }
 
 /** A complete call with parsed arguments. */
 export interface CompletedToolCallEvent extends ToolCall {
+  /** The kind of event: always `tool-call`. */
   type: "tool-call";
 }
 
 /** A complete call whose arguments are not valid JSON; the raw text is kept. */
 export interface InvalidToolCallEvent extends InvalidToolCall {
+  /** The kind of event: always `invalid-tool-call`. */
   type: "invalid-tool-call";
 }
 
 /** The response finished normally. */
 export interface FinishEvent {
+  /** The kind of event: always `finish`. */
   type: "finish";
   /** Normalized reason; `stop` with complete calls is reported as `tool-calls`. */
   reason: FinishReason;
@@ -340,13 +386,17 @@ export interface FinishEvent {
 
 /** A provider error inside the stream, or a payload that could not be read. The stream goes on. */
 export interface ErrorEvent {
+  /** The kind of event: always `error`. */
   type: "error";
+  /** What went wrong: a `code`, a message that never quotes model output, and optional `data`. */
   error: StreamErrorInfo;
 }
 
 /** The stream ended before the provider's finish; open calls are discarded, never parsed. */
 export interface AbortEvent {
+  /** The kind of event: always `abort`. */
   type: "abort";
+  /** Why the stream stopped. */
   reason: AbortReason;
   /** Calls still open at the stop. */
   discarded: DiscardedToolCall[];
@@ -372,3 +422,119 @@ export interface StreamLimits {
    */
   maxToolCalls?: number;
 }
+
+/** Why a tool call gave no result: what a `tool-error` event carries, and what the model reads. */
+export type ToolErrorCode =
+  /** No handler is registered under the call's name; the message lists the tools that exist. */
+  | "unknown-tool"
+  /** The arguments are not valid JSON or do not match the tool's parameters; the message says what is expected. */
+  | "invalid-arguments"
+  /** The handler threw or rejected (its message reaches the model only through a `ToolHandlerError`). */
+  | "handler-failed"
+  /** The handler did not settle within its timeout; its signal was aborted. */
+  | "timeout"
+  /** The caller did not approve a call that needs approval. */
+  | "denied"
+  /** The run was cancelled (the `signal` fired) before the call finished. */
+  | "cancelled";
+
+/** What went wrong with one tool call, written for the model to read and correct itself. */
+export interface ToolErrorInfo {
+  /** What went wrong, as a code to switch on. */
+  code: ToolErrorCode;
+  /** What was wrong and what is expected; never the arguments or a handler's internal error text. */
+  message: string;
+  /** The same call may succeed if it is made again (a timeout, a cancelled run). */
+  retryable: boolean;
+}
+
+/** A handler finished: its result, as JSON. */
+export interface ToolResultEvent {
+  /** Discriminator. */
+  type: "tool-result";
+  /** The call's index, as on its `tool-call` event. */
+  index: number;
+  /** The call's id, or `null` when the provider gives none (Gemini). */
+  id: string | null;
+  /** The tool's name, as the model called it. */
+  name: string;
+  /** What the handler returned, as plain JSON; over `maxResultBytes`, a string cut short with a marker. */
+  result: JsonValue;
+  /** The result was over `maxResultBytes` and was cut short (the marker says so in `result` too). */
+  truncated?: true;
+  /** The choice the call belongs to, when the provider streams several. */
+  choice?: number;
+}
+
+/** A call gave no result: unknown tool, invalid arguments, a handler failure, a timeout, a denial or a cancellation. */
+export interface ToolErrorEvent {
+  /** Discriminator. */
+  type: "tool-error";
+  /** The call's index, as on its `tool-call` event. */
+  index: number;
+  /** The call's id, or `null` when the provider gives none (Gemini). */
+  id: string | null;
+  /** The tool's name, as the model called it. */
+  name: string;
+  /** What went wrong, for the model to read. */
+  error: ToolErrorInfo;
+  /** The choice the call belongs to, when the provider streams several. */
+  choice?: number;
+}
+
+/** A call to a tool marked `needsApproval` waits for the caller to approve or deny it. */
+export interface ToolApprovalRequestEvent {
+  /** Discriminator. */
+  type: "tool-approval-request";
+  /** The call's index, as on its `tool-call` event. */
+  index: number;
+  /** The call's id, or `null` when the provider gives none (Gemini). */
+  id: string | null;
+  /** The tool's name, as the model called it. */
+  name: string;
+  /** The parsed arguments the handler would be given. */
+  arguments: JsonValue;
+  /** The choice the call belongs to, when the provider streams several. */
+  choice?: number;
+}
+
+/** The output of {@link ToolRunnerStream}: every input event, plus the outcome of each call it runs. */
+export type ToolRunnerEvent = ToolCallEvent | ToolResultEvent | ToolErrorEvent | ToolApprovalRequestEvent;
+
+/** One step of a tool loop ended: the messages it adds to the conversation, in the provider's shape. */
+export interface StepFinishEvent {
+  /** Discriminator. */
+  type: "step-finish";
+  /** The step, from 1. */
+  step: number;
+  /** The assistant turn and, when tools ran, their results: what this step appends to the conversation. */
+  messages: unknown[];
+}
+
+/** Why a tool loop ended. */
+export type LoopFinishReason =
+  /** A step finished without a call to run: the model answered. */
+  | "no-tool-calls"
+  /** `maxSteps` steps ran and the last one still had calls (their results are in `messages`, not yet sent). */
+  | "max-steps"
+  /** A step's stream ended with an `abort` (input ended, failed, limit exceeded, provider error). */
+  | "aborted"
+  /** The `call` for a step threw or rejected. */
+  | "call-failed"
+  /** The `signal` fired. */
+  | "cancelled";
+
+/** The last event of a tool loop. */
+export interface LoopFinishEvent {
+  /** Discriminator. */
+  type: "loop-finish";
+  /** How many steps ran. */
+  steps: number;
+  /** Why the loop ended. */
+  reason: LoopFinishReason;
+  /** The whole conversation: the initial messages and every step's messages. */
+  messages: unknown[];
+}
+
+/** The output of `runToolLoop`: each step's events tagged with the step (from 1), a `step-finish` per step, and one `loop-finish` last. */
+export type ToolLoopEvent = (ToolRunnerEvent & { step: number }) | StepFinishEvent | LoopFinishEvent;

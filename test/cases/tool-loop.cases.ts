@@ -1,0 +1,256 @@
+import { runToolLoop, toolDefinitions, type JsonValue, type LoopFinishEvent, type RunnableTool, type ToolLoopEvent } from "../../src/index.ts";
+import { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiWeatherTwoCities } from "../../worker/replay/conversations/index.ts";
+import { allFixtures } from "../support/fixtures.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+import { eventually } from "../support/sources.ts";
+import { collect } from "../support/streams.ts";
+import { controlledTool, deferred, live, replayModel } from "../support/tool-fakes.ts";
+
+// The recorded conversations (worker/replay/conversations) hold each request the recorded client
+// sent and the provider's streamed answer to it. A fake `call` answers step N with answer N, and
+// the loop's request for step 2 is compared with what the recorded client sent.
+
+const requestOf = (step: { request: unknown }): Record<string, unknown> => step.request as Record<string, unknown>;
+const last = (events: readonly ToolLoopEvent[]): LoopFinishEvent => {
+  const final = events.at(-1);
+  assert(final?.type === "loop-finish", `ends with loop-finish: ${JSON.stringify(final)}`);
+  return final;
+};
+const answer = (result: JsonValue): RunnableTool => ({ run: () => result });
+
+group("runToolLoop against recorded conversations", (test) => {
+  test("OpenAI Chat: two parallel calls run, and step 2 sends the assistant turn and both tool messages the recorded client sent", async () => {
+    const recorded = openaiWeatherTwoCities;
+    const model = replayModel(recorded.steps.map((s) => s.response));
+    const weather: Record<string, string> = { "New York City": "25 degrees and sunny", London: "15 degrees and raining" };
+    const events = await collect(
+      runToolLoop({
+        provider: "openai",
+        messages: requestOf(recorded.steps[0]!)["messages"] as unknown[],
+        tools: { get_weather: { run: (args) => weather[(args as { location: string }).location]! } },
+        call: model.call,
+      }),
+    );
+    assertEquals(model.requests.map((r) => r.step), [1, 2]);
+    const sent = model.requests[1]!.messages;
+    const expected = requestOf(recorded.steps[1]!)["messages"] as Record<string, unknown>[];
+    // The recorded client (openai-node) also sent each call's stream `index` and no `content`; the
+    // loop sends `content: null`, as the API documents for a turn of tool calls only.
+    const normalized = expected.map((message) =>
+      message["role"] === "assistant"
+        ? {
+            ...message,
+            content: null,
+            tool_calls: (message["tool_calls"] as Record<string, unknown>[]).map(({ index: _index, ...call }) => call),
+          }
+        : message,
+    );
+    assertEquals(sent, normalized);
+    assertEquals(model.requests[0]!.messages, requestOf(recorded.steps[0]!)["messages"], "step 1 sends the conversation as given");
+    const final = last(events);
+    assertEquals([final.reason, final.steps], ["no-tool-calls", 2]);
+    assertEquals(final.messages.slice(0, sent.length), sent);
+    assertEquals((final.messages.at(-1) as { role: string }).role, "assistant");
+  });
+
+  test("Anthropic: step 2 sends exactly the messages the recorded client sent", async () => {
+    const recorded = anthropicShellTwoPlusTwo;
+    const model = replayModel(recorded.steps.map((s) => s.response));
+    const ran: JsonValue[] = [];
+    const events = await collect(
+      runToolLoop({
+        provider: "anthropic",
+        messages: requestOf(recorded.steps[0]!)["messages"] as unknown[],
+        tools: { bash: { run: (args) => (ran.push(args), "4") } },
+        call: model.call,
+      }),
+    );
+    assertEquals(ran, [{ command: 'python3 -c "print(2 + 2)"' }]);
+    assertEquals(model.requests[1]!.messages, requestOf(recorded.steps[1]!)["messages"]);
+    const final = last(events);
+    assertEquals([final.reason, final.steps], ["no-tool-calls", 2]);
+    assertEquals(final.messages.at(-1), { role: "assistant", content: [{ type: "text", text: "The result of **2 + 2 = 4**! 🎉" }] });
+  });
+
+  test("Gemini: three steps; each request carries the model's functionCall and the functionResponse", async () => {
+    const recorded = geminiCapitalTemperature;
+    const model = replayModel(recorded.steps.map((s) => s.response));
+    const events = await collect(
+      runToolLoop({
+        provider: "gemini",
+        messages: requestOf(recorded.steps[0]!)["contents"] as unknown[],
+        tools: { get_capital: answer({ return_value: "Paris" }), get_temperature: answer({ return_value: "30°C" }) },
+        call: model.call,
+      }),
+    );
+    const prompt = requestOf(recorded.steps[0]!)["contents"] as unknown[];
+    const capitalTurn = [
+      { role: "model", parts: [{ functionCall: { name: "get_capital", args: { country: "France" } } }] },
+      { role: "user", parts: [{ functionResponse: { name: "get_capital", response: { return_value: "Paris" } } }] },
+    ];
+    const temperatureTurn = [
+      { role: "model", parts: [{ functionCall: { name: "get_temperature", args: { city: "Paris" } } }] },
+      { role: "user", parts: [{ functionResponse: { name: "get_temperature", response: { return_value: "30°C" } } }] },
+    ];
+    // The recorded client (pydantic-ai) also sent ids of its own making and a placeholder thought
+    // signature on calls that came without either; the loop sends back what the model sent.
+    assertEquals(model.requests[1]!.messages, [...prompt, ...capitalTurn]);
+    assertEquals(model.requests[2]!.messages, [...prompt, ...capitalTurn, ...temperatureTurn]);
+    const strip = (contents: unknown): unknown =>
+      JSON.parse(JSON.stringify(contents), (key, value: unknown) => (key === "id" || key === "thoughtSignature" ? undefined : value));
+    assertEquals(strip(model.requests[2]!.messages), strip(requestOf(recorded.steps[2]!)["contents"]), "the same turns as the recorded client, but for its own ids");
+    const final = last(events);
+    assertEquals([final.reason, final.steps], ["no-tool-calls", 3]);
+  });
+
+  test("OpenAI Responses: step 2 sends the function_call items and their outputs (recorded single-step stream)", async () => {
+    const fixture = allFixtures.find((f) => f.provider === "openai-responses" && f.name === "parallel-function-calls")!;
+    const model = replayModel([fixture.sse, fixture.sse]);
+    const prompt = [{ role: "user", content: "When do the Tigers play, and what weather?" }];
+    const events = await collect(
+      runToolLoop({ provider: "openai-responses", messages: prompt, tools: { search: answer("7:10 PM"), weather: answer({ temp: 18 }) }, call: model.call, maxSteps: 2 }),
+    );
+    const [search, weather] = fixture.expected.toolCalls;
+    const calls = events.filter((e) => e.type === "tool-call" && e.step === 1) as unknown as { id: string; name: string; rawArguments: string }[];
+    assertEquals(model.requests[1]!.messages, [
+      ...prompt,
+      ...calls.map((c) => ({ type: "function_call", call_id: c.id, name: c.name, arguments: c.rawArguments })),
+      { type: "function_call_output", call_id: search!.id, output: "7:10 PM" },
+      { type: "function_call_output", call_id: weather!.id, output: '{"temp":18}' },
+    ]);
+    assertEquals(calls.map((c) => c.id), [search!.id, weather!.id]);
+    assertEquals(last(events).reason, "max-steps");
+  });
+});
+
+group("runToolLoop events and limits", (test) => {
+  test("every event is tagged with its step; each step ends with step-finish and the loop with one loop-finish", async () => {
+    const recorded = anthropicShellTwoPlusTwo;
+    const events = await collect(
+      runToolLoop({
+        provider: "anthropic",
+        messages: requestOf(recorded.steps[0]!)["messages"] as unknown[],
+        tools: { bash: answer("4") },
+        call: replayModel(recorded.steps.map((s) => s.response)).call,
+      }),
+    );
+    const steps = events.map((e) => (e.type === "loop-finish" ? "end" : e.step));
+    assertEquals([...new Set(steps)], [1, 2, "end"], "steps in order, never interleaved");
+    const types = events.map((e) => e.type);
+    assertEquals(types.filter((t) => t === "step-finish").length, 2);
+    assertEquals(types.filter((t) => t === "loop-finish").length, 1);
+    const stepOne = events.filter((e) => e.type !== "loop-finish" && e.step === 1).map((e) => e.type);
+    // Anthropic completes a call at its content_block_stop: it ran, and answered, before the response ended.
+    assertEquals(stepOne.slice(-3), ["tool-result", "finish", "step-finish"], "step 1's result comes before its finish and step-finish");
+    const finishOne = events.find((e) => e.type === "step-finish" && e.step === 1);
+    assertEquals(finishOne?.type === "step-finish" && finishOne.messages, (requestOf(recorded.steps[1]!)["messages"] as unknown[]).slice(1));
+  });
+
+  test("maxSteps stops after that many calls, with the unsent results in the conversation", async () => {
+    const recorded = openaiWeatherTwoCities;
+    const model = replayModel(recorded.steps.map((s) => s.response));
+    const events = await collect(
+      runToolLoop({ provider: "openai", messages: [], tools: { get_weather: answer("sunny") }, call: model.call, maxSteps: 1 }),
+    );
+    assertEquals(model.requests.length, 1);
+    const final = last(events);
+    assertEquals([final.reason, final.steps], ["max-steps", 1]);
+    assertEquals(final.messages.map((m) => (m as { role: string }).role), ["assistant", "tool", "tool"]);
+  });
+
+  test("an unknown tool is answered with its tool-error, so the model reads what exists", async () => {
+    const recorded = openaiWeatherTwoCities;
+    const model = replayModel(recorded.steps.map((s) => s.response));
+    await collect(runToolLoop({ provider: "openai", messages: [], tools: { get_time: answer("noon") }, call: model.call }));
+    const tools = model.requests[1]!.messages.filter((m) => (m as { role: string }).role === "tool") as { content: string }[];
+    assertEquals(tools.map((m) => m.content), ["No tool of that name exists. Call one of: get_time.", "No tool of that name exists. Call one of: get_time."]);
+  });
+
+  test("a failing call ends the loop with call-failed and an error that does not repeat the caller's error", async () => {
+    const events = await collect(
+      runToolLoop({ provider: "openai", messages: [], tools: {}, call: () => Promise.reject(new Error("getaddrinfo ENOTFOUND internal-gateway.corp")) }),
+    );
+    assertEquals(events.map((e) => e.type), ["error", "loop-finish"]);
+    assert(events[0]!.type === "error" && !events[0]!.error.message.includes("internal-gateway"), "nothing internal passed on");
+    assertEquals(last(events).reason, "call-failed");
+  });
+
+  test("a step whose response fails ends the loop as aborted with no turn appended", async () => {
+    const events = await collect(
+      runToolLoop({ provider: "openai", messages: [{ role: "user", content: "hi" }], tools: {}, call: () => Promise.resolve(new Response('{"error":{"message":"rate"}}', { status: 429 })) }),
+    );
+    assertEquals(events.map((e) => e.type), ["error", "abort", "step-finish", "loop-finish"]);
+    const final = last(events);
+    assertEquals([final.reason, final.messages], ["aborted", [{ role: "user", content: "hi" }]]);
+  });
+
+  test("toolDefinitions lists the tools in each provider's request shape", () => {
+    const tools = { get_time: { description: "The time in a zone.", parameters: { type: "object", properties: { zone: { type: "string" } } }, run: () => "" } };
+    const parameters = tools.get_time.parameters;
+    assertEquals(toolDefinitions("openai", tools), [{ type: "function", function: { name: "get_time", description: "The time in a zone.", parameters } }]);
+    assertEquals(toolDefinitions("openai-responses", tools), [{ type: "function", name: "get_time", description: "The time in a zone.", parameters }]);
+    assertEquals(toolDefinitions("anthropic", tools), [{ name: "get_time", description: "The time in a zone.", input_schema: parameters }]);
+    assertEquals(toolDefinitions("gemini", tools), [{ functionDeclarations: [{ name: "get_time", description: "The time in a zone.", parameters }] }]);
+  });
+});
+
+group("runToolLoop cancellation", (test) => {
+  test("cancelling the stream aborts the call in flight", async () => {
+    const signals: AbortSignal[] = [];
+    const never = deferred<Response>();
+    const out = live(runToolLoop({ provider: "openai", messages: [], tools: {}, call: ({ signal }) => (signals.push(signal), never.promise) }));
+    await eventually(() => signals.length === 1, "the first call is in flight");
+    assert(!signals[0]!.aborted, "not aborted yet");
+    await out.cancel("user left");
+    assert(signals[0]!.aborted && signals[0]!.reason === "user left", "the call's signal is aborted with the reason");
+    await out.done;
+  });
+
+  test("the signal aborts the call in flight and ends the loop with cancelled, without waiting for the call", async () => {
+    const abort = new AbortController();
+    const signals: AbortSignal[] = [];
+    const never = deferred<Response>();
+    const out = live(runToolLoop({ provider: "openai", messages: [], tools: {}, signal: abort.signal, call: ({ signal }) => (signals.push(signal), never.promise) }));
+    await eventually(() => signals.length === 1, "in flight");
+    abort.abort("stop");
+    const events = await out.done;
+    assert(signals[0]!.aborted, "aborted");
+    assertEquals(events.map((e) => e.type), ["loop-finish"]);
+    assertEquals(last(events).reason, "cancelled");
+  });
+
+  test("cancelling while a handler runs aborts its signal and cancels the response body", async () => {
+    const recorded = openaiWeatherTwoCities;
+    const tool = controlledTool();
+    let bodyCancelled = false;
+    const body = recorded.steps[0]!.response;
+    const call = (): Promise<Response> =>
+      Promise.resolve(
+        new Response(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode(body.slice(0, body.lastIndexOf("data: [DONE]")))); // the calls are complete, the stream stays open
+            },
+            cancel() {
+              bodyCancelled = true;
+            },
+          }),
+        ),
+      );
+    const out = live(runToolLoop({ provider: "openai", messages: [], tools: { get_weather: tool }, call }));
+    await eventually(() => tool.runs.length === 2, "both handlers run while the response is still open", 5000);
+    await out.cancel("user left");
+    assert(tool.runs.every((r) => r.context.signal.aborted), "every handler's signal is aborted");
+    await eventually(() => bodyCancelled, "the response body is cancelled");
+  });
+
+  test("the loop reads no further than its consumer: step 2 is not requested until step 1 is read", async () => {
+    const recorded = anthropicShellTwoPlusTwo;
+    const model = replayModel(recorded.steps.map((s) => s.response));
+    const reader = runToolLoop({ provider: "anthropic", messages: [], tools: { bash: answer("4") }, call: model.call }).getReader();
+    await reader.read();
+    for (let i = 0; i < 200; i++) await Promise.resolve();
+    assertEquals(model.requests.length, 1, "one event read, one request made");
+    await reader.cancel();
+  });
+});
