@@ -4,6 +4,7 @@ import { errorResponse, HttpError } from "./http/json-error.ts";
 import { healthzRoute } from "./routes/healthz.ts";
 import { pageRoute } from "./routes/page.ts";
 import { resumeRoute, streamRoute } from "./routes/stream.ts";
+import { runRoute } from "./routes/run.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** The Worker's fetch handler over an injected {@link Runtime} (tests pass fakes). */
@@ -12,6 +13,7 @@ export function createFetchHandler(runtime: Runtime): (request: Request, env: En
     const { pathname } = new URL(request.url);
     try {
       if (pathname === "/v1/stream") return await streamRoute(request, env, runtime);
+      if (pathname === "/v1/run") return await runRoute(request, env, runtime);
       if (pathname.startsWith("/v1/stream/")) return await resumeRoute(request, pathname.slice("/v1/stream/".length), env);
       if (pathname === "/healthz") return healthzRoute(request);
       return pageRoute(request);

@@ -1,7 +1,17 @@
 // The demo page's script: posts the form to /v1/stream and reads the answer with the library's
 // own client stages (SSEDecoderStream -> ToolCallEventDecoderStream), bundled for the browser.
+// In run mode it posts to /v1/run instead, where the Worker runs its own tools, and shows each
+// tool's result or error under its card.
 import { SSEDecoderStream, ToolCallEventDecoderStream } from "../../../src/index.ts";
-import { StreamView } from "./stream-view.ts";
+import { StreamView, type RunEvent } from "./stream-view.ts";
+
+/** The Worker's demo tools (worker/tools/), offered in run mode. */
+const RUN_TOOLS = [
+  { name: "current_time", label: "current_time: the time in a time zone" },
+  { name: "calculate", label: "calculate: arithmetic, without eval" },
+  { name: "convert_units", label: "convert_units: length, mass, volume, speed, time, temperature" },
+] as const;
+const RUN_PROMPT = "What time is it in Tokyo, what is 17% of 230, and how many km is a marathon (26.2 mi)?";
 
 const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
@@ -22,6 +32,7 @@ const elements = {
   calls: byId<HTMLOListElement>("calls"),
 };
 let running: AbortController | undefined;
+const mode = modeSwitch();
 
 provider.addEventListener("change", () => {
   model.value = provider.selectedOptions[0]?.dataset["model"] ?? model.value;
@@ -42,10 +53,12 @@ async function run(): Promise<void> {
     view.status("Sending…");
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (token.value !== "") headers["authorization"] = `Bearer ${token.value}`;
-    const response = await fetch("/v1/stream", { method: "POST", headers, body, signal: running.signal });
+    const runMode = mode.run();
+    const response = await fetch(runMode ? "/v1/run" : "/v1/stream", { method: "POST", headers, body, signal: running.signal });
     if (!response.ok || !response.body) return view.status(await httpError(response));
     const recording = response.headers.get("x-replay-recording");
     view.status(recording ? `Streaming the replayed recording “${recording}”…` : "Streaming…");
+    if (runMode) return await readRun(response.body, view);
     const events = response.body.pipeThrough(new SSEDecoderStream()).pipeThrough(new ToolCallEventDecoderStream());
     const reader = events.getReader();
     for (;;) {
@@ -61,7 +74,27 @@ async function run(): Promise<void> {
   }
 }
 
+/** Reads the frames of /v1/run; each is one event (the library's decoder knows only the stream's own). */
+async function readRun(body: ReadableStream<Uint8Array>, view: StreamView): Promise<void> {
+  const reader = body.pipeThrough(new SSEDecoderStream()).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    let event: unknown;
+    try {
+      event = JSON.parse(value.data);
+    } catch {
+      view.status("The Worker sent a frame that is not JSON; it was skipped.");
+      continue;
+    }
+    if (typeof event === "object" && event !== null && (event as { type?: unknown }).type === value.event) view.applyRun(event as RunEvent);
+  }
+}
+
 function requestBody(view: StreamView): string | undefined {
+  if (mode.run()) {
+    return JSON.stringify({ provider: provider.value, model: model.value.trim(), messages: [{ role: "user", content: prompt.value }], tools: mode.tools() });
+  }
   let toolList: unknown;
   try {
     toolList = JSON.parse(tools.value || "[]");
@@ -88,6 +121,65 @@ async function httpError(response: Response): Promise<string> {
     message = response.statusText; // not one of the Worker's JSON errors
   }
   return `Error ${response.status}: ${message ?? response.statusText}`;
+}
+
+/**
+ * The switch between stream mode (the model's calls, streamed) and run mode (the Worker runs its
+ * tools and loops back to the model), built here so that the page's HTML stays one static form.
+ * `?mode=run` starts in run mode.
+ */
+function modeSwitch(): { run: () => boolean; tools: () => string[] } {
+  const definitions = tools.closest("details");
+  const fieldset = document.createElement("fieldset");
+  fieldset.className = "mode";
+  const legend = document.createElement("legend");
+  legend.textContent = "Mode";
+  fieldset.append(legend);
+  const radio = (value: string, text: string): HTMLInputElement => {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.type = "radio";
+    input.name = "mode";
+    input.value = value;
+    label.append(input, ` ${text}`);
+    fieldset.append(label);
+    return input;
+  };
+  const stream = radio("stream", "Stream the tool calls (POST /v1/stream)");
+  const run = radio("run", "Run tools at the edge and loop back to the model (POST /v1/run)");
+  const toolBox = document.createElement("fieldset");
+  toolBox.className = "run-tools";
+  const toolLegend = document.createElement("legend");
+  toolLegend.textContent = "Tools the Worker runs";
+  toolBox.append(toolLegend);
+  const boxes = RUN_TOOLS.map(({ name, label: text }) => {
+    const label = document.createElement("label");
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.value = name;
+    input.checked = true;
+    label.append(input, ` ${text}`);
+    toolBox.append(label);
+    return input;
+  });
+  const hint = document.createElement("span");
+  hint.className = "hint";
+  hint.textContent = "Without a provider key the Worker replays a recorded run, whose model calls its own recorded tools: they are answered with tool errors, as a real run would answer calls to tools it does not have.";
+  toolBox.append(hint);
+  (definitions ?? form.querySelector(".actions"))?.before(fieldset, toolBox);
+  const streamPrompt = prompt.value;
+  const show = (): void => {
+    const runMode = run.checked;
+    toolBox.hidden = !runMode;
+    if (definitions) definitions.hidden = runMode;
+    if (runMode && prompt.value === streamPrompt) prompt.value = RUN_PROMPT;
+    if (!runMode && prompt.value === RUN_PROMPT) prompt.value = streamPrompt;
+  };
+  (new URLSearchParams(location.search).get("mode") === "run" ? run : stream).checked = true;
+  stream.addEventListener("change", show);
+  run.addEventListener("change", show);
+  show();
+  return { run: () => run.checked, tools: () => boxes.filter((box) => box.checked).map((box) => box.value) };
 }
 
 function setBusy(busy: boolean): void {

@@ -1,5 +1,21 @@
-import type { AbortEvent, ErrorEvent, FinishEvent, ToolCallEvent } from "../../../src/index.ts";
+import type {
+  AbortEvent,
+  ErrorEvent,
+  FinishEvent,
+  LoopFinishReason,
+  StepFinishEvent,
+  ToolApprovalRequestEvent,
+  ToolCallEvent,
+  ToolErrorEvent,
+  ToolResultEvent,
+} from "../../../src/index.ts";
 import { ToolCallCard } from "./tool-call-card.ts";
+
+/** What `POST /v1/run` sends: the events of each step tagged with it, `step-finish`s and a last `loop-finish`. */
+export type RunEvent =
+  | ((ToolCallEvent | ToolResultEvent | ToolErrorEvent | ToolApprovalRequestEvent) & { step: number })
+  | StepFinishEvent
+  | { type: "loop-finish"; steps: number; reason: LoopFinishReason };
 
 /** The page regions a stream is shown in. */
 export interface StreamViewElements {
@@ -16,6 +32,7 @@ export class StreamView {
   readonly #cards = new Map<string, ToolCallCard>();
   readonly #errors: string[] = [];
   #events = 0;
+  #step = 0;
 
   constructor(elements: StreamViewElements) {
     this.#el = elements;
@@ -25,7 +42,32 @@ export class StreamView {
     this.#el.calls.replaceChildren();
   }
 
-  /** Shows one event. */
+  /** Shows one event of `/v1/run`: the stream's own, tagged with their step, and the tools' outcomes. */
+  applyRun(event: RunEvent): void {
+    if (event.type === "loop-finish") {
+      const errors = this.#errors.length > 0 ? ` ${this.#errors.length} error(s): ${this.#errors.join(" ")}` : "";
+      return this.status(`Run finished (${event.reason}) after ${event.steps} step(s) and ${this.#events} events.${errors}`);
+    }
+    if (event.type === "step-finish") return this.status(`Step ${event.step} finished; ${event.messages.length} message(s) go back to the model.`);
+    // Each step's text is a new paragraph of the answer.
+    if (event.type === "text-delta" && event.step !== this.#step && this.#el.text.textContent !== "") this.#el.text.append("\n\n");
+    this.#step = event.step;
+    switch (event.type) {
+      case "tool-result":
+        this.#events++;
+        return this.#card(event).result(event.result, event.truncated === true);
+      case "tool-error":
+        this.#events++;
+        return this.#card(event).failed(event.error);
+      case "tool-approval-request":
+        this.#events++;
+        return this.status(`Step ${event.step}: ${event.name} waits for an approval this page cannot give.`);
+      default:
+        return this.apply(event);
+    }
+  }
+
+  /** Shows one event. In run mode, cards are per step: call indices start again at 0 in each. */
   apply(event: ToolCallEvent): void {
     this.#events++;
     switch (event.type) {
@@ -63,7 +105,7 @@ export class StreamView {
   }
 
   #card(call: { index: number; choice?: number; id: string | null; name?: string }): ToolCallCard {
-    const key = `${call.choice ?? 0}-${call.index}`;
+    const key = `${this.#step}-${call.choice ?? 0}-${call.index}`;
     let card = this.#cards.get(key);
     if (!card) {
       card = new ToolCallCard(key, call.name ?? "(unnamed)", call.id);
@@ -79,6 +121,7 @@ export class StreamView {
   }
 
   #finish(event: FinishEvent): void {
+    if (this.#step > 0) return this.status(`Step ${this.#step}: the model finished (${event.reason}) with ${event.toolCalls.length + event.invalidToolCalls.length} tool call(s); running them…`);
     const calls = event.toolCalls.length + event.invalidToolCalls.length;
     const errors = this.#errors.length > 0 ? ` ${this.#errors.length} error(s): ${this.#errors.join(" ")}` : "";
     this.status(`Finished (${event.reason}) with ${calls} tool call(s) after ${this.#events} events.${errors}`);

@@ -1,4 +1,4 @@
-import type { DiscardedToolCall, InvalidToolCall, ToolCall } from "../../../src/index.ts";
+import type { DiscardedToolCall, InvalidToolCall, JsonValue, ToolCall, ToolErrorInfo } from "../../../src/index.ts";
 
 /** Where a call stands, shown on its card as a badge and as `data-state`. */
 export type CardState = "streaming" | "complete" | "invalid" | "discarded";
@@ -21,6 +21,7 @@ export class ToolCallCard {
   readonly #id: HTMLElement;
   readonly #args: HTMLElement;
   readonly #note: HTMLParagraphElement;
+  readonly #article: HTMLElement;
 
   constructor(key: string, name: string, id: string | null) {
     this.element = document.createElement("li");
@@ -45,6 +46,7 @@ export class ToolCallCard {
     this.#note.className = "note";
     this.#note.hidden = true;
     article.append(header, pre, this.#note);
+    this.#article = article;
     this.element.append(article);
     this.#setState("streaming");
   }
@@ -75,6 +77,16 @@ export class ToolCallCard {
     this.#setState("discarded");
   }
 
+  /** The Worker ran the call (run mode): its result goes under the arguments. */
+  result(value: JsonValue, truncated: boolean): void {
+    this.#outcome("Result", "result", typeof value === "string" ? value : JSON.stringify(value, null, 2), truncated ? "Cut to the size limit." : undefined);
+  }
+
+  /** The call gave no result (run mode): what the model is told, under the arguments. */
+  failed(error: ToolErrorInfo): void {
+    this.#outcome(`Tool error (${error.code})`, "error", error.message);
+  }
+
   /** True while the call is still streaming. */
   get open(): boolean {
     return this.element.dataset["state"] === "streaming";
@@ -83,6 +95,26 @@ export class ToolCallCard {
   #setState(state: CardState): void {
     this.element.dataset["state"] = state;
     this.#badge.textContent = LABELS[state];
+  }
+
+  /** A section under the arguments, made only when there is an outcome (stream mode has none). */
+  #outcome(title: string, kind: "result" | "error", text: string, remark?: string): void {
+    const section = document.createElement("section");
+    section.className = `outcome ${kind}`;
+    const heading = document.createElement("h5");
+    heading.textContent = title;
+    const body = document.createElement("pre");
+    body.setAttribute("aria-label", `${title} of ${this.element.querySelector("h4")?.textContent ?? "the call"}`);
+    body.textContent = text;
+    section.append(heading, body);
+    if (remark) {
+      const note = document.createElement("p");
+      note.className = "note";
+      note.textContent = remark;
+      section.append(note);
+    }
+    this.#article.querySelector(".outcome")?.remove();
+    this.#article.append(section);
   }
 
   #showNote(text: string): void {

@@ -1,0 +1,169 @@
+import { runToolLoop, ToolCallEventEncoderStream, type LoopFinishEvent, type Provider, type RunnableTool, type ToolLoopEvent } from "../../src/index.ts";
+import { anyProviderKey, nonEmpty, readSettings, SettingsError, type Env, type Settings } from "../env.ts";
+import { authenticate } from "../http/auth.ts";
+import { corsHeaders, preflightResponse } from "../http/cors.ts";
+import { HttpError } from "../http/json-error.ts";
+import { readJsonBody } from "../http/read-json-body.ts";
+import { providerNames, upstreamProvider } from "../providers/index.ts";
+import type { ProviderHttpRequest, UpstreamProvider } from "../providers/upstream-provider.ts";
+import { pickConversation } from "../replay/conversation.ts";
+import { recordedConversations } from "../replay/conversations/index.ts";
+import { replayConversation } from "../replay/replay-upstream.ts";
+import { parseRunRequest, type RunRequest } from "../request/parse-run-request.ts";
+import type { Runtime } from "../runtime.ts";
+import { demoTools } from "../tools/index.ts";
+import { openUpstream } from "../upstream/open-upstream.ts";
+import { EVENT_STREAM_HEADERS } from "./stream.ts";
+
+/** Where each provider's request body keeps the conversation. */
+const CONVERSATION_FIELD: { readonly [P in Provider]: string } = { openai: "messages", anthropic: "messages", gemini: "contents", "openai-responses": "input" };
+
+/** Most tool handlers of one run running at once. */
+const TOOL_CONCURRENCY = 4;
+/** Longest a demo tool may run; they are pure and finish in microseconds. */
+const TOOL_TIMEOUT_MS = 5_000;
+/** Largest tool result sent back to the model, in UTF-8 bytes. */
+const MAX_RESULT_BYTES = 8 * 1024;
+
+/**
+ * `POST /v1/run`: the request of `POST /v1/stream`, with `tools` naming the Worker's own tools
+ * (worker/tools/). The Worker runs the loop at the edge: it calls the model, runs each tool the
+ * moment its call completes, sends the results back in the provider's shape and calls again,
+ * until the model answers without calls or `max_steps` calls were made. Every event of every
+ * step is one SSE frame, tagged with its `step`; each step ends with `step-finish` (the messages
+ * it added) and the run with `loop-finish` (`steps`, `reason`).
+ *
+ * Checks, errors and headers are those of `/v1/stream`: the first model call is made before the
+ * answer starts, so that its failures are JSON errors; a later one that fails ends the stream
+ * with an `error` event and `loop-finish` of reason `call-failed`. A client that goes away
+ * cancels the loop, the provider request in flight and the running tools.
+ *
+ * `tools` is the set the route offers (the demo tools unless a test passes others).
+ */
+export async function runRoute(request: Request, env: Env, runtime: Runtime, tools: Readonly<Record<string, RunnableTool>> = demoTools()): Promise<Response> {
+  const settings = readSettings(env);
+  const cors = corsHeaders(request, settings.corsAllowOrigins);
+  try {
+    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins);
+    if (request.method !== "POST") {
+      throw new HttpError(405, { code: "method_not_allowed", message: "Use POST." }, { allow: "POST, OPTIONS" });
+    }
+    await authenticate(request, { clientToken: settings.clientToken, replayOnly: !anyProviderKey(env) });
+    const run = parseRunRequest(await readJsonBody(request, settings.maxBodyBytes), providerNames, tools);
+    return await startRun(request, run, env, settings, runtime, cors);
+  } catch (error) {
+    if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });
+    throw error;
+  }
+}
+
+async function startRun(request: Request, run: RunRequest, env: Env, settings: Settings, runtime: Runtime, cors: Record<string, string>): Promise<Response> {
+  const provider = upstreamProvider(run.provider);
+  const apiKey = nonEmpty(env[provider.keyVar]);
+  const http = provider.buildRequest(run, { baseUrl: baseUrl(provider, env), apiKey: apiKey ?? "" });
+  const field = CONVERSATION_FIELD[provider.protocol];
+  const messages = http.body[field];
+  if (!Array.isArray(messages)) throw new Error("A provider request has no conversation field.");
+  const conversation = apiKey === undefined ? pickConversation(recordedConversations[provider.protocol], lastUserText(run)) : undefined;
+  if (apiKey === undefined && !conversation) {
+    throw new HttpError(400, {
+      code: "invalid_request",
+      message: `Without a key for ${provider.protocol} the Worker replays recorded runs, and it has none for this provider; set ${provider.keyVar} or choose another provider.`,
+      field: "provider",
+    });
+  }
+  const send = conversation ? replayConversation(conversation, provider.protocol, { delayMs: settings.replayDelayMs, timers: runtime.timers }) : runtime.fetch;
+  const open = (body: ProviderHttpRequest["body"], signal: AbortSignal): Promise<ReadableStream<Uint8Array>> =>
+    openUpstream({ ...http, body }, { send, timers: runtime.timers, idleTimeoutMs: settings.idleTimeoutMs, controller: linkedController(signal) });
+
+  // The run ends when the client goes away (its request's signal, or the answer's body cancelled).
+  const runController = new AbortController();
+  request.signal?.addEventListener("abort", () => runController.abort(request.signal.reason), { once: true });
+  let first: ReadableStream<Uint8Array> | undefined = await open(http.body, runController.signal);
+  runController.signal.addEventListener("abort", () => void first?.cancel().catch(() => {}), { once: true });
+
+  const events = runToolLoop({
+    provider: provider.protocol,
+    messages,
+    tools: run.enabled,
+    maxSteps: run.maxSteps,
+    signal: runController.signal,
+    concurrency: TOOL_CONCURRENCY,
+    timeoutMs: TOOL_TIMEOUT_MS,
+    maxResultBytes: MAX_RESULT_BYTES,
+    // Nobody can approve a call over this one-way stream: a tool that needs approval is denied
+    // (the model reads why) rather than left waiting until the client gives up.
+    approve: () => false,
+    setTimeout: (callback, ms) => runtime.timers.setTimeout(callback, ms),
+    clearTimeout: (handle) => runtime.timers.clearTimeout(handle),
+    maxToolCalls: settings.maxToolCalls,
+    maxArgumentsBytes: settings.maxArgumentsBytes,
+    maxEventBytes: settings.maxEventBytes,
+    async call({ step, messages: conversationSoFar, signal }) {
+      const body = step === 1 && first ? first : await open({ ...http.body, [field]: [...conversationSoFar] as ProviderHttpRequest["body"][string] }, signal);
+      first = undefined;
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+  const frames = events.pipeThrough(new TransformStream<ToolLoopEvent, RunEvent>({ transform: (event, out) => out.enqueue(slim(event)) }));
+  const body = cancelling(frames.pipeThrough(new ToolCallEventEncoderStream<RunEvent>()), runController);
+  const headers: Record<string, string> = { ...cors, ...EVENT_STREAM_HEADERS };
+  if (conversation) headers["x-replay-recording"] = conversation.name;
+  return new Response(body, { headers });
+}
+
+/** What `POST /v1/run` streams: the loop's events, `loop-finish` without the conversation. */
+export type RunEvent = Exclude<ToolLoopEvent, LoopFinishEvent> | Omit<LoopFinishEvent, "messages">;
+
+/**
+ * `loop-finish` repeats the whole conversation, which the client sent and the `step-finish`
+ * events already carry; it is sent without it.
+ */
+function slim(event: ToolLoopEvent): RunEvent {
+  if (event.type !== "loop-finish") return event;
+  const { messages: _conversation, ...rest } = event;
+  return rest;
+}
+
+/** An abort controller that also aborts when `signal` does (a step's request ends with the run). */
+function linkedController(signal: AbortSignal): AbortController {
+  const controller = new AbortController();
+  if (signal.aborted) controller.abort(signal.reason);
+  else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+  return controller;
+}
+
+/** `stream`, aborting `controller` when its reader cancels (the client went away). */
+function cancelling(stream: ReadableStream<Uint8Array>, controller: AbortController): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(out) {
+        const { done, value } = await reader.read();
+        if (done) out.close();
+        else out.enqueue(value);
+      },
+      async cancel(reason) {
+        controller.abort(reason);
+        await reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function baseUrl(provider: UpstreamProvider, env: Env): string {
+  const raw = nonEmpty(env[provider.baseUrlVar]) ?? provider.defaultBaseUrl;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new SettingsError(`${provider.baseUrlVar} must be an absolute http(s) URL.`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new SettingsError(`${provider.baseUrlVar} must be an absolute http(s) URL.`);
+  return url.href.replace(/\/+$/, "");
+}
+
+function lastUserText(run: RunRequest): string {
+  return run.messages.filter((message) => message.role === "user").at(-1)?.content ?? "";
+}
