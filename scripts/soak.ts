@@ -1,23 +1,31 @@
-// Soak test of resumable responses (not part of `npm test`): starts the Worker with `wrangler dev`
-// on 127.0.0.1 with the replay upstream, runs CLIENTS concurrent clients that each stream
-// RESPONSES responses, disconnect at seeded random points and resume with Last-Event-ID, and
-// reports events delivered, duplicates and gaps (both must be 0) and workerd's peak memory.
-//   npm run soak                       (CLIENTS=20 RESPONSES=5 SEED=1 DEADLINE_S=180 to change)
+// Soak test of resumable responses (not part of `npm test`, see docs/soak.md): starts the Worker
+// with `wrangler dev` on 127.0.0.1 with the replay upstream, runs CLIENTS concurrent clients that
+// each stream RESPONSES responses, disconnect at seeded random points and resume with
+// Last-Event-ID after a random pause of up to PAUSE_MS (the response runs on detached meanwhile;
+// sometimes several times per response), and reports events delivered, duplicates,
+// gaps and mismatches (all must be 0: every response must equal the uninterrupted run of its
+// recording) and the peak resident memory of the workerd processes it started.
+//   npm run soak      (CLIENTS=20 RESPONSES=5 SEED=1 DELAY_MS=5 PAUSE_MS=100 DEADLINE_S=180 to change)
+// `wrangler dev` reloads the Worker when a source file changes, which drops every in-flight
+// response: do not edit the sources while a soak runs.
 import { readdirSync, readFileSync } from "node:fs";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { startWorker } from "../test/e2e/worker-server.ts";
 
 const clients = Number(process.env["CLIENTS"] ?? 20);
 const perClient = Number(process.env["RESPONSES"] ?? 5);
+const delayMs = String(process.env["DELAY_MS"] ?? 5);
+const pauseMs = Number(process.env["PAUSE_MS"] ?? 100);
 const deadline = Date.now() + Number(process.env["DEADLINE_S"] ?? 180) * 1000;
 let seed = Number(process.env["SEED"] ?? 1);
-const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const providers = ["openai", "anthropic", "gemini", "openai-responses"];
 
-const server = await startWorker({ REPLAY_DELAY_MS: "5" }, 120_000);
-const peak = watchWorkerdMemory();
-const totals = { responses: 0, events: 0, duplicates: 0, gaps: 0, resumes: 0, failures: 0 };
-const expected = new Map<string, number>();
+const server = await startWorker({ REPLAY_DELAY_MS: delayMs }, 120_000);
+const peak = watchMemory();
+const totals = { responses: 0, events: 0, duplicates: 0, gaps: 0, mismatches: 0, disconnects: 0, failures: 0 };
+/** The uninterrupted run of each provider's recording: `event` and `data` by id. */
+const reference = new Map<string, string[]>();
 const started = Date.now();
 
 /** Reads SSE messages; stops after `limit` of them (a disconnect) or at the end. */
@@ -38,33 +46,51 @@ async function read(response: Response, limit: number): Promise<{ messages: Even
 const body = (provider: string): string =>
   JSON.stringify({ provider, model: "m", messages: [{ role: "user", content: "What is the weather in Paris?" }] });
 
+/** Where to disconnect next: anywhere in the response (or never, one time in four). */
+const cutPoint = (provider: string): number => {
+  const length = reference.get(provider)!.length;
+  return random() < 0.25 ? Number.POSITIVE_INFINITY : Math.floor(random() * (length + 1));
+};
+
 async function oneResponse(provider: string): Promise<void> {
   const first = await fetch(`${server.url}/v1/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: body(provider) });
-  if (!first.ok) throw new Error(`POST answered ${first.status}`);
-  const id = first.headers.get("x-response-id")!;
+  if (!first.ok) throw new Error(`POST answered ${first.status}: ${(await first.text()).slice(0, 200)}`);
+  const id = first.headers.get("x-response-id");
+  if (id === null) throw new Error("POST answered without x-response-id");
   const received: EventSourceMessage[] = [];
-  let part = await read(first, Math.floor(random() * 40));
+  let part = await read(first, cutPoint(provider));
   received.push(...part.messages);
-  while (!part.ended && Date.now() < deadline) {
-    totals.resumes++;
+  while (!part.ended) {
+    if (Date.now() > deadline) throw new Error("deadline passed mid-response");
+    totals.disconnects++;
+    await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * pauseMs)));
     const last = received.at(-1)?.id ?? "-1";
     const again = await fetch(`${server.url}/v1/stream/${id}`, { headers: { "last-event-id": last } });
-    if (!again.ok) throw new Error(`resume answered ${again.status}`);
-    part = await read(again, random() < 0.5 ? Number.POSITIVE_INFINITY : Math.floor(random() * 40));
+    if (!again.ok) throw new Error(`resume answered ${again.status}: ${(await again.text()).slice(0, 200)}`);
+    part = await read(again, cutPoint(provider));
     received.push(...part.messages);
   }
   const ids = received.map((m) => Number(m.id));
   totals.duplicates += ids.length - new Set(ids).size;
-  const total = Math.max(...ids) + 1;
-  totals.gaps += total - new Set(ids).size;
-  const known = expected.get(provider);
-  if (known === undefined) expected.set(provider, total);
-  else if (known !== total) totals.gaps += Math.abs(known - total);
+  const frames = received.map((m) => `${m.event}\n${m.data}`);
+  const expected = reference.get(provider)!;
+  const seen = new Set(ids);
+  for (let index = 0; index < expected.length; index++) if (!seen.has(index)) totals.gaps++;
+  received.forEach((message, index) => {
+    if (expected[Number(message.id)] !== frames[index]) totals.mismatches++;
+  });
   totals.events += received.length;
   totals.responses++;
 }
 
+let exitCode = 1;
 try {
+  for (const provider of providers) {
+    const whole = await fetch(`${server.url}/v1/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: body(provider) });
+    const { messages } = await read(whole, Number.POSITIVE_INFINITY);
+    if (!whole.ok || messages.some((message, index) => message.id !== String(index))) throw new Error(`the reference run of ${provider} failed`);
+    reference.set(provider, messages.map((m) => `${m.event}\n${m.data}`));
+  }
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
       for (let i = 0; i < perClient && Date.now() < deadline; i++) {
@@ -72,37 +98,54 @@ try {
           await oneResponse(providers[(client + i) % providers.length]!);
         } catch (error) {
           totals.failures++;
-          console.error(`client ${client}: ${(error as Error).message}`);
+          console.error(`client ${client}: ${(error as Error).message} ${String((error as Error).cause ?? "")}`);
         }
       }
     }),
   );
+  const seconds = (Date.now() - started) / 1000;
+  console.log(
+    `CLIENTS=${clients} RESPONSES=${perClient} DELAY_MS=${delayMs} PAUSE_MS=${pauseMs} SEED=${process.env["SEED"] ?? 1}: ${totals.responses} responses in ${seconds.toFixed(1)} s, ` +
+      `${totals.events} events delivered, ${totals.disconnects} disconnects and resumes, ` +
+      `${totals.duplicates} duplicates, ${totals.gaps} gaps, ${totals.mismatches} mismatches, ${totals.failures} failures; ` +
+      `workerd peak RSS ${(peak.maxKiB() / 1024).toFixed(1)} MiB (idle ${(peak.firstKiB() / 1024).toFixed(1)} MiB)`,
+  );
+  const expectedResponses = clients * perClient;
+  const clean = totals.duplicates + totals.gaps + totals.mismatches + totals.failures === 0 && totals.responses === expectedResponses;
+  if (totals.failures > 0) console.error(server.output().slice(-4000));
+  exitCode = clean ? 0 : 1;
 } finally {
   peak.stop();
   await server.stop();
 }
-console.log(
-  `${totals.responses} responses by ${clients} clients in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
-    `${totals.events} events delivered, ${totals.resumes} resumes, ${totals.duplicates} duplicates, ${totals.gaps} gaps, ` +
-    `${totals.failures} failures; workerd peak RSS ${(peak.maxKiB() / 1024).toFixed(1)} MiB`,
-);
-process.exit(totals.duplicates + totals.gaps + totals.failures === 0 ? 0 : 1);
+process.exit(exitCode);
 
-/** Samples the resident memory of every workerd process (Linux /proc), keeping the peak. */
-function watchWorkerdMemory(): { stop: () => void; maxKiB: () => number } {
+/** Samples the resident memory of the workerd processes this script started (Linux /proc). */
+function watchMemory(): { stop: () => void; maxKiB: () => number; firstKiB: () => number } {
   let max = 0;
+  let first = -1;
+  const parentOf = (pid: string): string | undefined => /^\d+ \(.*\) \S+ (\d+)/.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1];
+  const ours = (pid: string): boolean => {
+    for (let current: string | undefined = pid, depth = 0; current && current !== "1" && depth < 16; depth++) {
+      if (current === String(process.pid)) return true;
+      current = parentOf(current);
+    }
+    return false;
+  };
   const sample = (): void => {
     let total = 0;
     for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
       try {
-        if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd")) continue;
+        if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("workerd") || !ours(pid)) continue;
         total += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
       } catch {
         // the process ended between the listing and the read
       }
     }
+    if (first < 0) first = total;
     max = Math.max(max, total);
   };
+  sample();
   const timer = setInterval(sample, 200);
-  return { stop: () => clearInterval(timer), maxKiB: () => max };
+  return { stop: () => clearInterval(timer), maxKiB: () => max, firstKiB: () => first };
 }

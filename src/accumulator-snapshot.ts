@@ -2,15 +2,23 @@ import type { FinishReason, InvalidToolCall, ToolCall, Usage } from "./types.ts"
 
 /** One open call in a {@link AccumulatorSnapshot}: its fields, with the arguments as text. */
 export interface SavedToolCall {
+  /** The call's index, as events report it. */
   index: number;
+  /** The choice it belongs to (`0` for the first). */
   choice: number;
+  /** The provider's own index, the correlation key when it sends one. */
   providerIndex: number | undefined;
+  /** The provider's call id, or `null` while none came. */
   id: string | null;
+  /** The function name received so far. */
   name: string;
   /** The arguments text received so far; a restore feeds it again to rebuild parser state. */
   rawArguments: string;
+  /** UTF-8 bytes of arguments received, for the `maxArgumentsBytes` limit. */
   bytes: number;
+  /** True once its `tool-call-start` was emitted. */
   started: boolean;
+  /** Other fields of the open call (provider metadata, input format), kept as they were. */
   [field: string]: unknown;
 }
 
@@ -32,16 +40,28 @@ export interface RegistrySnapshot {
  * option of `ToolCallAccumulatorStream`, which then continues exactly where the first one stopped.
  */
 export interface AccumulatorSnapshot {
+  /** The snapshot format; a restore of another version is not supported. */
   version: 1;
+  /** The open calls and how fragments find them. */
   registry: RegistrySnapshot;
+  /** Calls completed so far, for the `finish` event. */
   toolCalls: ToolCall[];
+  /** Calls completed with invalid arguments so far, for the `finish` event. */
   invalidToolCalls: InvalidToolCall[];
+  /** The provider's finish reason as sent, or `null` before it came. */
   rawReason: string | null;
+  /** The normalized finish reason, once known. */
   reason?: FinishReason;
+  /** True once the provider's finish came. */
   finishSeen: boolean;
+  /** True once the provider reported an error in the stream. */
   providerErrorSeen: boolean;
+  /** Token usage reported so far. */
   usage?: Usage;
+  /** The text of the first choice so far. */
   text: string;
+  /** The reasoning text of the first choice so far. */
   reasoning: string;
+  /** True once the accumulator emitted its `finish` or `abort`. */
   closed: boolean;
 }

@@ -1,23 +1,32 @@
 import {
+  createProviderDecoder,
   createProviderDeltaStream,
   SSEDecoderStream,
   ToolCallAccumulator,
   ToolCallAccumulatorStream,
   type ProviderDelta,
+  type SSEMessage,
+  type ToolCallAccumulatorOptions,
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
-import { assertEquals, group } from "../support/harness.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
 /** Feeds deltas to an accumulator, or to one restored from `snapshot`, and ends it when asked. */
-function feed(deltas: readonly ProviderDelta[], end: boolean, snapshot?: unknown): { events: ToolCallEvent[]; accumulator: ToolCallAccumulator } {
+function feed(
+  deltas: readonly ProviderDelta[],
+  end: boolean,
+  snapshot?: unknown,
+  options: ToolCallAccumulatorOptions = {},
+): { events: ToolCallEvent[]; accumulator: ToolCallAccumulator } {
   const events: ToolCallEvent[] = [];
-  const enqueue = (event: ToolCallEvent): void => void events.push(event);
+  // Partial argument values are live until the call's next event: keep a copy, as the contract says.
+  const enqueue = (event: ToolCallEvent): void => void events.push(structuredClone(event));
   const accumulator = snapshot
-    ? ToolCallAccumulator.restore(JSON.parse(JSON.stringify(snapshot)), enqueue)
-    : new ToolCallAccumulator(enqueue);
+    ? ToolCallAccumulator.restore(JSON.parse(JSON.stringify(snapshot)), enqueue, options)
+    : new ToolCallAccumulator(enqueue, options);
   for (const delta of deltas) accumulator.push(delta);
   if (end) accumulator.end();
   return { events, accumulator };
@@ -37,6 +46,70 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
         const second = feed(deltas.slice(cut), true, first.accumulator.snapshot());
         assertEquals([...first.events, ...second.events], unbroken, `cut after ${cut} of ${deltas.length} deltas`);
       }
+    });
+  }
+
+  for (const fixture of allFixtures) {
+    const provider = supportedProvider(fixture);
+    if (!provider) continue;
+    test(`${fixture.provider}/${fixture.name}: with partial arguments on, cut at every delta, gives the unbroken run`, async () => {
+      const deltas = await collect(
+        fromChunks([bytes(fixture.sse)]).pipeThrough(new SSEDecoderStream()).pipeThrough(createProviderDeltaStream(provider)),
+      );
+      const options = { partialArguments: true };
+      const unbroken = feed(deltas, true, undefined, options).events;
+      for (let cut = 0; cut <= deltas.length; cut++) {
+        const first = feed(deltas.slice(0, cut), false, undefined, options);
+        const second = feed(deltas.slice(cut), true, first.accumulator.snapshot(), options);
+        assertEquals([...first.events, ...second.events], unbroken, `cut after ${cut} of ${deltas.length} deltas`);
+      }
+    });
+  }
+
+  for (const fixture of allFixtures.filter((f) => supportedProvider(f) === "openai-responses")) {
+    const numbered = (message: SSEMessage): boolean => /"sequence_number":\s*\d/.test(message.data);
+    if (!/"sequence_number"/.test(fixture.sse)) continue;
+    test(`${fixture.provider}/${fixture.name}: events out of order, the accumulator swapped at every SSE event while the reorderer holds some`, async () => {
+      const messages = await collect(fromChunks([bytes(fixture.sse)]).pipeThrough(new SSEDecoderStream()));
+      // Seeded local swaps of numbered events (within the reorder window): the decoder must hold events back.
+      const shuffled = [...messages];
+      let state = fixture.name.length * 7919;
+      for (let i = 1; i + 2 < shuffled.length; i += 3) {
+        state = (state * 1103515245 + 12345) % 2 ** 31;
+        const j = i + 1 + (state % 2);
+        if (numbered(shuffled[i]!) && numbered(shuffled[j]!)) [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+      }
+      const decodeAll = (input: readonly SSEMessage[]): ProviderDelta[] => {
+        const out: ProviderDelta[] = [];
+        const decoder = createProviderDecoder("openai-responses", (delta) => out.push(delta));
+        for (const message of input) decoder.decode(message);
+        decoder.end();
+        return out;
+      };
+      const inOrder = decodeAll(messages);
+      assertEquals(decodeAll(shuffled), inOrder, "the reorderer puts the shuffled events back in order");
+      const unbroken = feed(inOrder, true, undefined, { partialArguments: true }).events;
+      let heldAtSomeCut = false;
+      for (let cut = 0; cut <= shuffled.length; cut++) {
+        const events: ToolCallEvent[] = [];
+        const options = { partialArguments: true };
+        const keep = (event: ToolCallEvent): void => void events.push(structuredClone(event));
+        let current = new ToolCallAccumulator(keep, options);
+        let emitted = 0;
+        const decoder = createProviderDecoder("openai-responses", (delta) => {
+          emitted++;
+          current.push(delta);
+        });
+        shuffled.slice(0, cut).forEach((message) => decoder.decode(message));
+        if (emitted < decodeAll(messages.filter((m) => shuffled.slice(0, cut).includes(m))).length) heldAtSomeCut = true;
+        const saved = JSON.stringify(current.snapshot());
+        current = ToolCallAccumulator.restore(JSON.parse(saved), keep, options);
+        shuffled.slice(cut).forEach((message) => decoder.decode(message));
+        decoder.end();
+        current.end();
+        assertEquals(events, unbroken, `swapped after SSE event ${cut} of ${shuffled.length}`);
+      }
+      assert(heldAtSomeCut, "at some cut the reorderer was holding events");
     });
   }
 

@@ -1,0 +1,303 @@
+// The limits of resumable responses: the detached limit (a response nobody reads is cancelled
+// after DETACHED_LIMIT_MS), the expiry (RESUME_TTL_MS), and the bounded log (RESUME_MAX_EVENTS,
+// RESUME_MAX_BYTES). The Durable Object runs on a fake upstream and a manual clock injected with
+// runInDurableObject, so no test waits for time to pass.
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { describe, expect, it } from "vitest";
+import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
+import { ResponseLog, type LogStep } from "../../worker/durable/response-log.ts";
+import type { Env } from "../../worker/env.ts";
+import { providerNames } from "../../worker/providers/index.ts";
+import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
+import type { TimerHandle, Timers } from "../../worker/runtime.ts";
+import { FakeUpstream, openAIChunks, readSSE, responses, testEnv, validBody, worker } from "./support.ts";
+
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
+const toolCall = (index: number, id: string, args: string) => chunk({ tool_calls: [{ index, id, function: { name: "get_weather", arguments: args } }] });
+const live = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "https://provider.test/v1" } satisfies Partial<Env>;
+const app = worker();
+const env = testEnv({ RESPONSES: responses });
+
+/** A clock that only moves when the test fires a timer; resolves `next` when one is scheduled. */
+class StepClock implements Timers {
+  #next = 1;
+  readonly pending = new Map<number, number>();
+  readonly #callbacks = new Map<number, () => void>();
+  #onSchedule: Array<{ ms: number; resolve: () => void }> = [];
+
+  setTimeout(callback: () => void, ms: number): TimerHandle {
+    const handle = this.#next++;
+    this.pending.set(handle, ms);
+    this.#callbacks.set(handle, callback);
+    for (const waiter of this.#onSchedule.filter((w) => w.ms === ms)) waiter.resolve();
+    this.#onSchedule = this.#onSchedule.filter((w) => w.ms !== ms);
+    return handle;
+  }
+
+  clearTimeout(handle: TimerHandle): void {
+    this.pending.delete(handle as number);
+    this.#callbacks.delete(handle as number);
+  }
+
+  /** Resolves when a timer of `ms` is next scheduled. */
+  scheduled(ms: number): Promise<void> {
+    return new Promise((resolve) => this.#onSchedule.push({ ms, resolve }));
+  }
+
+  /** The handles of the waiting timers of `ms`. */
+  handlesOf(ms: number): number[] {
+    return [...this.pending].filter(([, delay]) => delay === ms).map(([handle]) => handle);
+  }
+
+  /** Fires one waiting timer, as if its time had come. */
+  fire(handle: number): void {
+    const callback = this.#callbacks.get(handle);
+    this.clearTimeout(handle);
+    callback?.();
+  }
+}
+
+/** Starts a response in its own Durable Object on the fake upstream and the clock. */
+async function start(upstream: FakeUpstream, clock: StepClock, overrides: Partial<Env>) {
+  const id = crypto.randomUUID();
+  const stub = responses.get(responses.idFromName(id));
+  await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...live, ...overrides }));
+  const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
+  const response = await stub.fetch("https://response-buffer/start", { method: "POST", body });
+  const attach = (after: number) => stub.fetch(`https://response-buffer/attach?after=${after}`);
+  return { id, stub, response, attach };
+}
+
+/** Reads SSE messages until `count` arrived, then disconnects. */
+async function readThenDisconnect(response: Response, count: number): Promise<EventSourceMessage[]> {
+  const messages: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (message) => messages.push(message) });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  while (messages.length < count) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parser.feed(decoder.decode(value, { stream: true }));
+  }
+  await reader.cancel("client disconnected");
+  return messages;
+}
+
+describe("resumable responses: the detached limit", () => {
+  const stalled = () =>
+    new FakeUpstream({ kind: "sse", chunks: openAIChunks([chunk({ content: "Checking. " }), toolCall(0, "call_1", '{"city":')]).slice(0, 2), then: "stall" });
+
+  it("a response with no client attached keeps running, and is cancelled once DETACHED_LIMIT_MS passes with nobody back", async () => {
+    const upstream = stalled();
+    const clock = new StepClock();
+    const { stub, response, attach } = await start(upstream, clock, { DETACHED_LIMIT_MS: "7000", IDLE_TIMEOUT_MS: "60000" });
+    expect(response.status).toBe(200);
+    const detached = clock.scheduled(7000);
+    const before = await readThenDisconnect(response, 1);
+    // The promise settles in the object's context: await it there, not here.
+    await runInDurableObject(stub, () => detached);
+    expect(clock.handlesOf(7000)).toHaveLength(1);
+    // Detached but not yet past the limit: the provider request is still running.
+    expect(upstream.requests).toHaveLength(1);
+    expect(upstream.requests[0]!.signal.aborted).toBe(false);
+    await runInDurableObject(stub, () => clock.fire(clock.handlesOf(7000)[0]!));
+    expect(upstream.requests[0]!.signal.aborted).toBe(true);
+    // The log ends with an abort that discards the open call; a client coming back reads it.
+    const rest = await readSSE(await attach(Number(before.at(-1)!.id)));
+    expect(rest.events.map((event) => event.type)).toEqual(["tool-call-start", "tool-call-delta", "abort"]);
+    expect(rest.events.at(-1)).toMatchObject({ type: "abort", reason: "cancelled", discarded: [{ id: "call_1", name: "get_weather" }] });
+    expect(upstream.requests).toHaveLength(1);
+  });
+
+  it("a client that comes back before the limit disarms it; leaving again re-arms it", async () => {
+    const upstream = stalled();
+    const clock = new StepClock();
+    const { stub, response, attach } = await start(upstream, clock, { DETACHED_LIMIT_MS: "7000", IDLE_TIMEOUT_MS: "60000" });
+    const detached = clock.scheduled(7000);
+    const before = await readThenDisconnect(response, 1);
+    await runInDurableObject(stub, () => detached);
+    const [armed] = clock.handlesOf(7000);
+    const resumed = await attach(Number(before.at(-1)!.id));
+    expect(resumed.status).toBe(200);
+    expect(clock.handlesOf(7000)).toEqual([]);
+    const detachedAgain = clock.scheduled(7000);
+    const more = await readThenDisconnect(resumed, 1);
+    expect(more.map((m) => m.event)).toEqual(["tool-call-start"]);
+    await runInDurableObject(stub, () => detachedAgain);
+    expect(clock.handlesOf(7000)).toHaveLength(1);
+    expect(clock.handlesOf(7000)).not.toContain(armed);
+    expect(upstream.requests[0]!.signal.aborted).toBe(false);
+  });
+
+  it("a response that ends while detached is not cancelled, and the finished log stays resumable", async () => {
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: openAIChunks([chunk({ content: "Checking. " }), toolCall(0, "call_1", '{"city":'), toolCall(0, "", '"Paris"}'), chunk({}, "tool_calls")]),
+    });
+    const clock = new StepClock();
+    const { response, attach } = await start(upstream, clock, { DETACHED_LIMIT_MS: "7000", IDLE_TIMEOUT_MS: "60000" });
+    const before = await readThenDisconnect(response, 1);
+    const rest = await readSSE(await attach(Number(before.at(-1)!.id)));
+    expect(rest.events.at(-1)).toMatchObject({ type: "finish", reason: "tool-calls" });
+    expect(rest.events.map((event) => event.type)).toContain("tool-call");
+    expect(clock.handlesOf(7000)).toEqual([]);
+    expect(upstream.requests[0]!.signal.aborted).toBe(false);
+  });
+});
+
+describe("resumable responses: cancel", () => {
+  it("DELETE /v1/stream/<id> cancels the provider request; readers get the abort with the open call discarded", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chunk({ content: "Checking. " }), toolCall(0, "call_1", '{"city":')]).slice(0, 2), then: "stall" });
+    const { id, response } = await start(upstream, new StepClock(), { IDLE_TIMEOUT_MS: "60000" });
+    const reader = response.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain("event: text-delta");
+    const cancelled = await app.call(new Request(`http://localhost:8787/v1/stream/${id}`, { method: "DELETE" }), env);
+    expect(cancelled.status).toBe(204);
+    expect(upstream.requests[0]!.signal.aborted).toBe(true);
+    let rest = "";
+    for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
+    const { events } = await readSSE(new Response(rest));
+    expect(events.at(-1)).toMatchObject({ type: "abort", reason: "cancelled", discarded: [{ id: "call_1" }] });
+  });
+});
+
+describe("resumable responses: expiry and unknown ids", () => {
+  it("after RESUME_TTL_MS the alarm drops the finished response; its id then gets 404 unknown_response, like an id never issued", async () => {
+    const started = await app.call(
+      new Request("http://localhost:8787/v1/stream", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(validBody()) }),
+      env,
+    );
+    const id = started.headers.get("x-response-id")!;
+    await started.text();
+    const resume = (lastEventId: string) => app.call(new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": lastEventId } }), env);
+    expect((await resume("0")).status).toBe(200);
+    expect(await runDurableObjectAlarm(responses.get(responses.idFromName(id)))).toBe(true);
+    for (const lastEventId of ["-1", "0"]) {
+      const expired = await resume(lastEventId);
+      expect(expired.status).toBe(404);
+      expect(await expired.json()).toEqual({ error: { code: "unknown_response", message: "No response with this id is in flight or recent." } });
+    }
+  });
+
+  it("the alarm never drops a response still in flight", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chunk({ content: "one" })]).slice(0, 1), then: "stall" });
+    const { stub, response, attach } = await start(upstream, new StepClock(), { IDLE_TIMEOUT_MS: "60000" });
+    const before = await readThenDisconnect(response, 1);
+    await runInDurableObject(stub, (instance: ResponseBuffer) => instance.alarm());
+    const again = await attach(Number(before[0]!.id));
+    expect(again.status).toBe(200);
+    await again.body!.cancel();
+  });
+});
+
+describe("resumable responses: the bounded log", () => {
+  const calls = Array.from({ length: 6 }, (_, index) => toolCall(index, `call_${index}`, "{}"));
+  const finished = () => new FakeUpstream({ kind: "sse", chunks: openAIChunks([...calls, chunk({}, "tool_calls")]) });
+
+  it("past RESUME_MAX_EVENTS the attached reader still gets every event; resuming from before the kept window is 410 resume_window_passed", async () => {
+    const upstream = finished();
+    const { response, attach } = await start(upstream, new StepClock(), { RESUME_MAX_EVENTS: "4" });
+    const whole = (await readSSE(response)).messages;
+    expect(whole.map((m) => m.id)).toEqual(whole.map((_, index) => String(index)));
+    expect(whole.at(-1)!.event).toBe("finish");
+    const last = whole.length - 1;
+    // The last four are kept: resuming after id last-4 needs last-3 .. last, all kept.
+    const kept = await readSSE(await attach(last - 4));
+    expect(kept.messages.map((m) => Number(m.id))).toEqual([last - 3, last - 2, last - 1, last]);
+    const gone = await attach(last - 5);
+    expect(gone.status).toBe(410);
+    expect(await gone.json()).toEqual({ error: { code: "resume_window_passed", message: "The events after this Last-Event-ID are no longer kept." } });
+  });
+
+  it("past RESUME_MAX_BYTES the oldest frames go first, and the newest frame is kept whatever its size", async () => {
+    const { response, attach } = await start(finished(), new StepClock(), { RESUME_MAX_BYTES: "1" });
+    const whole = (await readSSE(response)).messages;
+    const last = whole.length - 1;
+    expect((await readSSE(await attach(last - 1))).messages.map((m) => Number(m.id))).toEqual([last]);
+    expect((await attach(last - 2)).status).toBe(410);
+  });
+});
+
+describe("ResponseLog", () => {
+  const frame = (n: number) => `id: ${n}\n\n`;
+  const drain = async (read: () => Promise<LogStep>, count: number) => {
+    const steps: LogStep[] = [];
+    for (let i = 0; i < count; i++) steps.push(await read());
+    return steps;
+  };
+
+  it("a cursor reads the kept frames, then waits for live ones, then the end", async () => {
+    const log = new ResponseLog({ maxFrames: 10, maxBytes: 1000 });
+    log.append(frame(0));
+    const cursor = log.open(-1);
+    expect(log.readers).toBe(1);
+    expect(await cursor.read()).toEqual({ type: "frame", text: frame(0) });
+    const waiting = cursor.read();
+    log.append(frame(1));
+    expect(await waiting).toEqual({ type: "frame", text: frame(1) });
+    const end = cursor.read();
+    log.finish();
+    expect(await end).toEqual({ type: "end" });
+    cursor.close();
+    cursor.close();
+    expect(log.readers).toBe(0);
+  });
+
+  it("past the bounds the oldest frames are dropped, and only frames after a kept one can be resumed from", async () => {
+    const log = new ResponseLog({ maxFrames: 3, maxBytes: 1000 });
+    for (let n = 0; n < 5; n++) log.append(frame(n));
+    expect([log.first, log.next, log.full]).toEqual([2, 5, false]);
+    expect([0, 1, 4, 5].map((lastSeen) => log.canResumeAfter(lastSeen))).toEqual([false, true, true, false]);
+    expect(() => log.open(0)).toThrow(RangeError);
+    const cursor = log.open(1);
+    log.finish();
+    expect(await drain(cursor.read, 4)).toEqual([...[2, 3, 4].map((n) => ({ type: "frame", text: frame(n) })), { type: "end" }]);
+  });
+
+  it("a reader that lags keeps its unread frames: the log is full and the writer waits for room instead of dropping them", async () => {
+    const log = new ResponseLog({ maxFrames: 3, maxBytes: 1000 });
+    const slow = log.open(-1);
+    for (let n = 0; n < 3; n++) log.append(frame(n));
+    expect(log.full).toBe(false);
+    log.append(frame(3));
+    expect([log.first, log.full]).toEqual([0, true]);
+    let roomy = false;
+    const room = log.room().then(() => (roomy = true));
+    await Promise.resolve();
+    expect(roomy).toBe(false);
+    expect(await slow.read()).toEqual({ type: "frame", text: frame(0) });
+    await room;
+    expect([log.first, log.full]).toEqual([1, false]);
+    // A reader that leaves frees the frames it held.
+    log.append(frame(4));
+    expect([log.first, log.full]).toEqual([1, true]);
+    slow.close();
+    expect([log.first, log.full, log.readers]).toEqual([2, false, 0]);
+  });
+
+  it("the byte bound counts too, and the newest frame stays whatever its size", () => {
+    const log = new ResponseLog({ maxFrames: 100, maxBytes: 10 });
+    log.append("x".repeat(6));
+    log.append("y".repeat(6));
+    expect([log.first, log.next]).toEqual([1, 2]);
+    log.append("z".repeat(50));
+    expect([log.first, log.next, log.full]).toEqual([2, 3, false]);
+  });
+
+  it("a cursor closed while it waits reads the end, not a frame", async () => {
+    const log = new ResponseLog({ maxFrames: 10, maxBytes: 1000 });
+    const cursor = log.open(-1);
+    const waiting = cursor.read();
+    cursor.close();
+    log.append(frame(0));
+    expect(await waiting).toEqual({ type: "end" });
+    expect(log.readers).toBe(0);
+  });
+
+  it("a finished log accepts no frame", () => {
+    const log = new ResponseLog({ maxFrames: 3, maxBytes: 1000 });
+    log.finish();
+    expect(() => log.append(frame(0))).toThrow("already ended");
+  });
+});
