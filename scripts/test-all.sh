@@ -63,5 +63,23 @@ else
   passed=$((passed + deno_passed)); failed=$((failed + deno_failed))
 fi
 
+# Packaging, documentation, size and examples (issue 8): one count per check. The build comes
+# first; the checks that read dist/ then fail (and count) if it did not succeed.
+run_check() { # name command...
+  local name=$1; shift
+  echo "== $name"
+  if "$@"; then passed=$((passed + 1)); echo "== $name: passed"; else
+    echo "!! $name failed"; failed=$((failed + 1)); fi
+}
+run_check build npm run --silent build
+run_check package node scripts/check-package.mjs
+run_check versions node scripts/check-versions.mjs
+run_check jsr deno publish --dry-run --allow-dirty
+run_check docs bash -c 'node scripts/check-docs.mjs && npm run --silent docs >/dev/null'
+run_check size node scripts/size.mjs
+run_check "example: node" node scripts/check-examples.mjs node
+run_check "example: deno" node scripts/check-examples.mjs deno
+run_check "example: browser" node scripts/check-examples.mjs browser
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

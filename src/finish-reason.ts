@@ -40,6 +40,13 @@ const FINISH_REASONS: Record<string, FinishReason> = {
 /**
  * Normalizes a provider's finish reason. A response that stopped normally with complete calls
  * is `tool-calls`: OpenAI says `stop` when `tool_choice` forces a function, Gemini always says `STOP`.
+ *
+ * @example
+ * ```ts
+ * normalizeFinishReason("tool_calls", true); // "tool-calls"
+ * normalizeFinishReason("STOP", true); // "tool-calls": Gemini says STOP after calls
+ * normalizeFinishReason("max_tokens", false); // "length"
+ * ```
  */
 export function normalizeFinishReason(raw: string | null, hasToolCalls: boolean): FinishReason {
   const reason = raw === null ? "other" : (FINISH_REASONS[raw] ?? "other");

@@ -32,7 +32,16 @@ const own = (calls: readonly ToolCall[]): ToolCall[] => calls.filter((call) => !
 const asText = (output: JsonValue): string => (typeof output === "string" ? output : JSON.stringify(output));
 const idOf = (call: Pick<ToolCall, "id" | "name">): string => call.id ?? call.name;
 
-/** OpenAI Chat Completions: one assistant message with `tool_calls` (arguments as a JSON string). */
+/**
+ * OpenAI Chat Completions: one assistant message with `tool_calls` (arguments as a JSON string).
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: "openai" })) {
+ *   if (event.type === "finish") messages.push(openAIChatAssistantMessage(event));
+ * }
+ * ```
+ */
 export function openAIChatAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
   const calls = own(turn.toolCalls).map((call) => ({
     id: idOf(call),
@@ -44,19 +53,43 @@ export function openAIChatAssistantMessage(turn: AssistantTurn): Record<string, 
   return { role: "assistant", content: turn.text ? turn.text : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
 }
 
-/** OpenAI Chat Completions: one `tool` message per result. */
+/**
+ * OpenAI Chat Completions: one `tool` message per result.
+ *
+ * @example
+ * ```ts
+ * // after running each call of the finish event:
+ * messages.push(...openAIChatToolMessages([{ call, output: { temperature: 21 } }]));
+ * ```
+ */
 export function openAIChatToolMessages(results: readonly ToolResult[]): Record<string, unknown>[] {
   return results.map((result) => ({ role: "tool", tool_call_id: idOf(result.call), content: asText(result.output) }));
 }
 
-/** Anthropic Messages: an assistant message of a text block and `tool_use` blocks (input as an object). */
+/**
+ * Anthropic Messages: an assistant message of a text block and `tool_use` blocks (input as an object).
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: "anthropic" })) {
+ *   if (event.type === "finish") messages.push(anthropicAssistantMessage(event));
+ * }
+ * ```
+ */
 export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
   const content: Record<string, unknown>[] = turn.text ? [{ type: "text", text: turn.text }] : [];
   for (const call of own(turn.toolCalls)) content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments });
   return { role: "assistant", content };
 }
 
-/** Anthropic Messages: one user message of `tool_result` blocks. */
+/**
+ * Anthropic Messages: one user message of `tool_result` blocks.
+ *
+ * @example
+ * ```ts
+ * messages.push(anthropicToolResultMessage([{ call, output: "Sunny, 21 °C" }]));
+ * ```
+ */
 export function anthropicToolResultMessage(results: readonly ToolResult[]): Record<string, unknown> {
   return {
     role: "user",
@@ -69,7 +102,16 @@ export function anthropicToolResultMessage(results: readonly ToolResult[]): Reco
   };
 }
 
-/** Gemini: a `model` content of a text part and `functionCall` parts, each with its thought signature. */
+/**
+ * Gemini: a `model` content of a text part and `functionCall` parts, each with its thought signature.
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: "gemini" })) {
+ *   if (event.type === "finish") contents.push(geminiModelContent(event));
+ * }
+ * ```
+ */
 export function geminiModelContent(turn: AssistantTurn): Record<string, unknown> {
   const parts: Record<string, unknown>[] = turn.text ? [{ text: turn.text }] : [];
   for (const call of own(turn.toolCalls)) {
@@ -82,7 +124,14 @@ export function geminiModelContent(turn: AssistantTurn): Record<string, unknown>
   return { role: "model", parts };
 }
 
-/** Gemini: a `user` content of `functionResponse` parts (the response must be an object). */
+/**
+ * Gemini: a `user` content of `functionResponse` parts (the response must be an object).
+ *
+ * @example
+ * ```ts
+ * contents.push(geminiFunctionResponseContent([{ call, output: { temperature: 21 } }]));
+ * ```
+ */
 export function geminiFunctionResponseContent(results: readonly ToolResult[]): Record<string, unknown> {
   return {
     role: "user",
@@ -94,7 +143,16 @@ export function geminiFunctionResponseContent(results: readonly ToolResult[]): R
   };
 }
 
-/** OpenAI Responses: the input items that replay the turn (`message`, `function_call`, `custom_tool_call`). */
+/**
+ * OpenAI Responses: the input items that replay the turn (`message`, `function_call`, `custom_tool_call`).
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: "openai-responses" })) {
+ *   if (event.type === "finish") input.push(...responsesInputItems(event));
+ * }
+ * ```
+ */
 export function responsesInputItems(turn: AssistantTurn): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = turn.text ? [{ type: "message", role: "assistant", content: turn.text }] : [];
   for (const call of own(turn.toolCalls)) {
@@ -107,7 +165,14 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
   return items;
 }
 
-/** OpenAI Responses: one `function_call_output` (or `custom_tool_call_output`) item per result. */
+/**
+ * OpenAI Responses: one `function_call_output` (or `custom_tool_call_output`) item per result.
+ *
+ * @example
+ * ```ts
+ * input.push(...responsesToolOutputs([{ call, output: { temperature: 21 } }]));
+ * ```
+ */
 export function responsesToolOutputs(results: readonly ToolResult[]): Record<string, unknown>[] {
   return results.map((result) => ({
     type: result.call.inputFormat === "text" ? "custom_tool_call_output" : "function_call_output",
@@ -116,7 +181,15 @@ export function responsesToolOutputs(results: readonly ToolResult[]): Record<str
   }));
 }
 
-/** The assistant turn for a provider's next request (an array of items for the Responses API). */
+/**
+ * The assistant turn for a provider's next request (an array of items for the Responses API).
+ *
+ * @example
+ * ```ts
+ * const turn = assistantMessage(provider, finish); // finish: the stream's `finish` event
+ * messages.push(...(Array.isArray(turn) ? turn : [turn]));
+ * ```
+ */
 export function assistantMessage(provider: Provider, turn: AssistantTurn): Record<string, unknown> | Record<string, unknown>[] {
   if (provider === "anthropic") return anthropicAssistantMessage(turn);
   if (provider === "gemini") return geminiModelContent(turn);
@@ -124,7 +197,15 @@ export function assistantMessage(provider: Provider, turn: AssistantTurn): Recor
   return openAIChatAssistantMessage(turn);
 }
 
-/** The tool results for a provider's next request (several messages or items where the provider wants them). */
+/**
+ * The tool results for a provider's next request (several messages or items where the provider wants them).
+ *
+ * @example
+ * ```ts
+ * const results = await Promise.all(finish.toolCalls.map(async (call) => ({ call, output: await run(call.name, call.arguments) })));
+ * messages.push(...toolResultMessages(provider, results));
+ * ```
+ */
 export function toolResultMessages(provider: Provider, results: readonly ToolResult[]): Record<string, unknown>[] {
   if (provider === "anthropic") return [anthropicToolResultMessage(results)];
   if (provider === "gemini") return [geminiFunctionResponseContent(results)];

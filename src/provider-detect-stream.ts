@@ -8,6 +8,12 @@ const ANTHROPIC_EVENTS = new Set(["message_start", "content_block_start", "conte
 /**
  * Tells the protocol from one SSE message: `undefined` when this message cannot tell (an error
  * event, whose shape several providers share), `null` when it is no known protocol.
+ *
+ * @example
+ * ```ts
+ * detectProvider({ event: "message_start", data: '{"type":"message_start","message":{}}' }); // "anthropic"
+ * detectProvider({ data: "[DONE]" }); // "openai"
+ * ```
  */
 export function detectProvider(message: SSEMessage): Provider | null | undefined {
   if (message.data.trim() === "[DONE]") return "openai";

@@ -13,7 +13,14 @@ import type { ProviderDelta, SSEMessage } from "./types.ts";
  */
 export type Provider = "openai" | "openai-responses" | "anthropic" | "gemini";
 
-/** Every {@link Provider}, for validation and messages. */
+/**
+ * Every {@link Provider}, for validation and messages.
+ *
+ * @example
+ * ```ts
+ * if (!(PROVIDERS as readonly string[]).includes(body.provider)) return new Response("unknown provider", { status: 400 });
+ * ```
+ */
 export const PROVIDERS: readonly Provider[] = ["openai", "openai-responses", "anthropic", "gemini"];
 
 /** A provider's pure decoder: SSE messages in, normalized deltas out through the `emit` it was made with. */
@@ -47,13 +54,33 @@ function assertProvider(provider: string): asserts provider is Provider {
   }
 }
 
-/** Creates the pure decoder of a protocol. */
+/**
+ * Creates the pure decoder of a protocol.
+ *
+ * @example
+ * ```ts
+ * const deltas: ProviderDelta[] = [];
+ * const decoder = createProviderDecoder("anthropic", (delta) => deltas.push(delta));
+ * decoder.decode({ event: "message_stop", data: '{"type":"message_stop"}' });
+ * decoder.end();
+ * ```
+ */
 export function createProviderDecoder(provider: Provider, emit: Emit): ProviderDecoder {
   assertProvider(provider);
   return DECODERS[provider](emit);
 }
 
-/** Creates the provider stage for a protocol. */
+/**
+ * Creates the provider stage for a protocol.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(createProviderDeltaStream(provider)) // provider: "openai", "anthropic", ...
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
 export function createProviderDeltaStream(provider: Provider): TransformStream<SSEMessage, ProviderDelta> {
   assertProvider(provider);
   switch (provider) {

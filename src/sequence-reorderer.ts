@@ -6,6 +6,16 @@
  * while a number is still missing, the gap is reported through `onGap` and the buffered events
  * go on in order: a number that never comes is never waited for. An event that arrives after
  * its place was given up is dropped (its gap was reported). Events without a number pass through.
+ *
+ * @example
+ * ```ts
+ * const released: string[] = [];
+ * const reorderer = new SequenceReorderer<string>(64, (event) => released.push(event), (from, to) => console.warn("gap", from, to));
+ * reorderer.push(0, "a");
+ * reorderer.push(2, "c");
+ * reorderer.push(1, "b");
+ * reorderer.flush(); // released: ["a", "b", "c"]
+ * ```
  */
 export class SequenceReorderer<T> {
   readonly #window: number;

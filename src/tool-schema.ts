@@ -2,15 +2,25 @@ import type { JsonValue } from "./types.ts";
 
 /** The subset of JSON Schema that strict tool definitions use. */
 export interface ToolSchema {
+  /** The JSON type, or a list of types (`["string", "null"]` for a nullable value); `integer` is a whole number. */
   type?: string | string[];
+  /** The schemas of an object's properties, by name. */
   properties?: Record<string, ToolSchema>;
+  /** The properties an object must have. */
   required?: string[];
+  /** `false` rejects properties not in `properties`; a schema checks each of them. */
   additionalProperties?: boolean | ToolSchema;
+  /** The schema of every item of an array. */
   items?: ToolSchema;
+  /** The only values allowed. */
   enum?: JsonValue[];
+  /** The one value allowed. */
   const?: JsonValue;
+  /** The value must match at least one of these schemas. */
   anyOf?: ToolSchema[];
+  /** The fewest items an array may have. */
   minItems?: number;
+  /** The most items an array may have. */
   maxItems?: number;
 }
 
@@ -23,7 +33,15 @@ export type ToolDefinition =
   | { type?: string; name: string; parameters?: ToolSchema }
   | { name: string; input_schema?: ToolSchema };
 
-/** Reads the tools' schemas by name; tools without one are not checked. */
+/**
+ * Reads the tools' schemas by name; tools without one are not checked.
+ *
+ * @example
+ * ```ts
+ * const schemas = schemasByName([{ type: "function", function: { name: "get_weather", parameters: { type: "object", required: ["city"] } } }]);
+ * checkToolArguments({}, schemas.get("get_weather")!); // ["$.city is required"]
+ * ```
+ */
 export function schemasByName(tools: readonly ToolDefinition[]): Map<string, ToolSchema> {
   const schemas = new Map<string, ToolSchema>();
   for (const tool of tools) {

@@ -13,6 +13,12 @@ function pick(source: Record<string, unknown>, keys: readonly string[]): number 
  * Normalizes a provider's usage object (OpenAI `prompt_tokens`, Anthropic `input_tokens`,
  * Gemini `promptTokenCount`, ...) to input, output and total tokens, keeping the original on `raw`.
  * Returns `undefined` for anything that is not an object.
+ *
+ * @example
+ * ```ts
+ * normalizeUsage({ prompt_tokens: 12, completion_tokens: 30 });
+ * // { raw: {...}, inputTokens: 12, outputTokens: 30, totalTokens: 42 }
+ * ```
  */
 export function normalizeUsage(raw: unknown): Usage | undefined {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;

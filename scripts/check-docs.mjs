@@ -1,0 +1,58 @@
+// Documentation check (issue 8), over every entry point that deno.json exports:
+//   1. `deno doc --lint`: every exported symbol and each of its members has TSDoc, every export
+//      has an explicit type, and no public signature refers to a type that is not exported.
+//   2. Every exported class, function and constant has an `@example` (types and interfaces are
+//      documented by (1); their example is the one of the class or function that takes them).
+// Prints what is missing, grouped by file, and exits 1 if anything is.
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const deno = join(root, "node_modules", ".bin", "deno");
+const { FORCE_COLOR, ...inherited } = process.env; // deno colours its output when FORCE_COLOR is set at all
+const env = { ...inherited, NO_COLOR: "1", DENO_DIR: process.env.DENO_DIR ?? join(root, "node_modules", ".cache", "deno") };
+const entries = Object.values(JSON.parse(readFileSync(join(root, "deno.json"), "utf8")).exports);
+const failures = [];
+
+const lint = spawnSync(deno, ["doc", "--lint", ...entries], { cwd: root, env, encoding: "utf8" });
+if (lint.status !== 0) {
+  const problems = new Map();
+  const output = `${lint.stdout}${lint.stderr}`.replace(/\x1b\[[0-9;]*m/g, "");
+  for (const match of output.matchAll(/^error\[([a-z-]+)\]: (.*)\n\s*--> (.*?):(\d+):\d+/gm)) {
+    const [, rule, message, file, line] = match;
+    const key = relative(root, file.replace(/^file:\/\//, ""));
+    if (!problems.has(key)) problems.set(key, []);
+    problems.get(key).push(`${line}: ${rule}${rule === "missing-jsdoc" ? "" : ` (${message})`}`);
+  }
+  if (problems.size === 0) failures.push(`deno doc --lint failed (exit ${lint.status}):\n${output}`);
+  for (const [file, lines] of problems) failures.push(`${file}: ${lines.length} lint error(s) at lines ${lines.join(", ")}`);
+}
+
+const json = spawnSync(deno, ["doc", "--json", ...entries], { cwd: root, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+if (json.status !== 0) failures.push(`deno doc --json failed (exit ${json.status}): ${json.stderr}`);
+else {
+  const withoutExample = new Map();
+  const seen = new Set();
+  for (const module of Object.values(JSON.parse(json.stdout).nodes)) {
+    for (const symbol of module.symbols) {
+      for (const declaration of symbol.declarations) {
+        if (!["class", "function", "variable"].includes(declaration.kind)) continue;
+        const file = relative(root, fileURLToPath(declaration.location.filename));
+        const key = `${file}:${symbol.name}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if ((declaration.jsDoc?.tags ?? []).some((tag) => tag.kind === "example")) continue;
+        if (!withoutExample.has(file)) withoutExample.set(file, []);
+        withoutExample.get(file).push(symbol.name);
+      }
+    }
+  }
+  for (const [file, names] of withoutExample) failures.push(`${file}: no @example on ${names.join(", ")}`);
+  if (seen.size === 0) failures.push("deno doc --json listed no exported class, function or constant");
+  else if (failures.length === 0) console.log(`docs: ${seen.size} exported classes, functions and constants, each documented with an @example; deno doc --lint clean`);
+}
+
+for (const failure of failures) console.error(`!! docs: ${failure}`);
+process.exit(failures.length > 0 ? 1 : 0);

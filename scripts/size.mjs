@@ -1,0 +1,138 @@
+// Size budget (issue 8): bundles what a user imports from each subpath of the built package with
+// esbuild (minified ESM for the browser, eventsource-parser included), gzips it (level 9), prints
+// a table, and exits 1 when
+//   - the core chain for one provider (SSEDecoderStream + that provider's stage +
+//     ToolCallAccumulatorStream, imported from `tool-call-stream/<provider>`) exceeds 6 KiB, or
+//   - an extra provider stage, added to another provider's chain, adds more than 2 KiB, or
+//   - a provider subpath's bundle holds a source file of another provider (the reason the
+//     subpaths exist: a Worker that only reads OpenAI streams bundles nothing of the others).
+// Needs `npm run build` first (it measures dist/, which is what the package ships).
+// Usage: node scripts/size.mjs [--json]
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import * as esbuild from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const KiB = 1024;
+export const BUDGET = { chain: 6 * KiB, extraProvider: 2 * KiB };
+
+/** Each provider subpath, its stage class, and the source files that only it may bring in. */
+const PROVIDERS = {
+  openai: { stage: "OpenAIChatDeltaStream", own: ["openai-chat-delta-stream"] },
+  anthropic: { stage: "AnthropicDeltaStream", own: ["anthropic-delta-stream"] },
+  gemini: { stage: "GeminiDeltaStream", own: ["gemini-delta-stream"] },
+  "openai-responses": { stage: "OpenAIResponsesDeltaStream", own: ["openai-responses-delta-stream", "sequence-reorderer"] },
+};
+/** Files that select between providers, which no single-provider bundle needs. */
+const MULTI_PROVIDER = ["providers", "provider-detect-stream"];
+
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+
+/** Resolves `tool-call-stream/<subpath>` through the package's own exports map, as a consumer's bundler does. */
+const selfReference = {
+  name: "self-reference",
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^${pkg.name}(/|$)`) }, (args) => {
+      const subpath = "." + args.path.slice(pkg.name.length);
+      const entry = pkg.exports[subpath];
+      if (!entry) return { errors: [{ text: `${args.path} is not exported by package.json` }] };
+      return { path: join(root, entry.default) };
+    });
+  },
+};
+
+async function measure(source) {
+  const result = await esbuild.build({
+    stdin: { contents: source, resolveDir: root, loader: "js", sourcefile: "entry.js" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+    absWorkingDir: root,
+    plugins: [selfReference],
+  });
+  const code = result.outputFiles[0].contents;
+  const inputs = Object.entries(Object.values(result.metafile.outputs)[0].inputs).map(([path, input]) => ({ path, bytes: input.bytesInOutput }));
+  return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, inputs };
+}
+
+function chainSource(provider) {
+  const { stage } = PROVIDERS[provider];
+  return `export { SSEDecoderStream, ${stage}, ToolCallAccumulatorStream } from "${pkg.name}/${provider}";\n`;
+}
+
+if (!existsSync(join(root, "dist", "index.js"))) {
+  console.error("size: dist/ is missing; run `npm run build` first.");
+  process.exit(1);
+}
+
+const rows = [];
+const failures = [];
+const chains = {};
+for (const provider of Object.keys(PROVIDERS)) {
+  chains[provider] = await measure(chainSource(provider));
+  rows.push({ what: `core chain, ${provider}`, ...chains[provider], budget: BUDGET.chain });
+}
+const providers = Object.keys(PROVIDERS);
+for (const provider of providers) {
+  const base = provider === "openai" ? "anthropic" : "openai";
+  const both = await measure(chainSource(base) + `export { ${PROVIDERS[provider].stage} } from "${pkg.name}/${provider}";\n`);
+  rows.push({
+    what: `+ ${provider} stage (on ${base})`,
+    minified: both.minified - chains[base].minified,
+    gzipped: both.gzipped - chains[base].gzipped,
+    budget: BUDGET.extraProvider,
+  });
+}
+/** The inputs of a bundle that belong to providers other than `provider` (or to none in particular). */
+function foreignInputs(bundle, provider) {
+  const foreign = [...providers.filter((p) => p !== provider).flatMap((p) => PROVIDERS[p].own), ...MULTI_PROVIDER];
+  return bundle.inputs.map((input) => input.path).filter((path) => foreign.some((name) => path === `dist/${name}.js`));
+}
+for (const provider of providers) {
+  const whole = await measure(`export * from "${pkg.name}/${provider}";\n`);
+  rows.push({ what: `all of ${pkg.name}/${provider}`, ...whole });
+  const leaked = foreignInputs(whole, provider);
+  if (leaked.length > 0) failures.push(`${pkg.name}/${provider} bundles ${leaked.join(", ")}, which belong to other providers`);
+}
+for (const subpath of Object.keys(pkg.exports).filter((s) => s === "." || !(s.slice(2) in PROVIDERS))) {
+  if (subpath === "./package.json") continue;
+  const name = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
+  rows.push({ what: `all of ${name}`, ...(await measure(`export * from "${name}";\n`)) });
+}
+// The leak check must be able to fail: the root entry holds every provider, so it must be flagged.
+const everything = rows.find((row) => row.what === `all of ${pkg.name}`);
+if (!everything || foreignInputs(everything, "openai").length < providers.length) {
+  failures.push("the provider leak check no longer sees the other providers in the root entry; fix the file lists in scripts/size.mjs");
+}
+for (const row of rows) {
+  if (row.budget !== undefined && row.gzipped > row.budget) {
+    failures.push(`${row.what}: ${row.gzipped} B gzipped is over the budget of ${row.budget} B`);
+  }
+}
+
+if (process.argv.includes("--json")) {
+  console.log(JSON.stringify(rows.map(({ inputs, ...row }) => row), null, 2));
+} else {
+  const width = Math.max(...rows.map((row) => row.what.length));
+  console.log(`${"bundle".padEnd(width)}  minified  gzipped  budget (gzipped)`);
+  for (const row of rows) {
+    const budget = row.budget === undefined ? "" : `${(row.budget / KiB).toFixed(0)} KiB ${row.gzipped > row.budget ? "OVER" : "ok"}`;
+    console.log(`${row.what.padEnd(width)}  ${String(row.minified).padStart(8)}  ${String(row.gzipped).padStart(7)}  ${budget}`);
+  }
+  console.log("(bytes; esbuild --bundle --minify --format=esm --platform=browser, eventsource-parser included, gzip -9)");
+}
+if (failures.length > 0 && !process.argv.includes("--json")) {
+  console.log(`\nWhere the core chain for openai goes (minified bytes of each module, before gzip):`);
+  for (const { path, bytes } of chains.openai.inputs.filter((input) => input.bytes > 0).sort((a, b) => b.bytes - a.bytes)) {
+    console.log(`  ${String(bytes).padStart(6)}  ${path}`);
+  }
+}
+for (const failure of failures) console.error(`!! size: ${failure}`);
+process.exit(failures.length > 0 ? 1 : 0);

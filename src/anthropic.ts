@@ -1,0 +1,22 @@
+/**
+ * Anthropic Messages API streams (also through Vertex AI and Bedrock), with the two provider-
+ * neutral stages re-exported so that one import line builds the chain (the rest is in `tool-call-
+ * stream/core`). Nothing of the other providers is imported, so a bundle of this subpath leaves
+ * them out.
+ *
+ * @example
+ * ```ts
+ * import { AnthropicDeltaStream, SSEDecoderStream, ToolCallAccumulatorStream } from "tool-call-stream/anthropic";
+ *
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new AnthropicDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * for await (const event of events) if (event.type === "tool-call") console.log(event.name, event.arguments);
+ * ```
+ *
+ * @module
+ */
+export { AnthropicDecoder, AnthropicDeltaStream } from "./anthropic-delta-stream.ts";
+export { anthropicAssistantMessage, anthropicToolResultMessage } from "./messages.ts";
+export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";

@@ -1,0 +1,22 @@
+/**
+ * Gemini API and Vertex AI `streamGenerateContent?alt=sse` streams, with the two provider-neutral
+ * stages re-exported so that one import line builds the chain (the rest is in `tool-call-
+ * stream/core`). Nothing of the other providers is imported, so a bundle of this subpath leaves
+ * them out.
+ *
+ * @example
+ * ```ts
+ * import { GeminiDeltaStream, SSEDecoderStream, ToolCallAccumulatorStream } from "tool-call-stream/gemini";
+ *
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new GeminiDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * for await (const event of events) if (event.type === "tool-call") console.log(event.name, event.arguments);
+ * ```
+ *
+ * @module
+ */
+export { GeminiDecoder, GeminiDeltaStream } from "./gemini-delta-stream.ts";
+export { geminiFunctionResponseContent, geminiModelContent } from "./messages.ts";
+export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";

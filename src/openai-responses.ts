@@ -1,0 +1,26 @@
+/**
+ * OpenAI Responses API streams (also Azure, DeepSeek, LM Studio), with the two provider-neutral
+ * stages re-exported so that one import line builds the chain (the rest is in `tool-call-
+ * stream/core`). Nothing of the other providers is imported, so a bundle of this subpath leaves
+ * them out.
+ *
+ * @example
+ * ```ts
+ * import { OpenAIResponsesDeltaStream, SSEDecoderStream, ToolCallAccumulatorStream } from "tool-call-stream/openai-responses";
+ *
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new OpenAIResponsesDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * for await (const event of events) if (event.type === "tool-call") console.log(event.name, event.arguments);
+ * ```
+ *
+ * @module
+ */
+export {
+  OpenAIResponsesDecoder,
+  OpenAIResponsesDeltaStream,
+  type OpenAIResponsesDeltaStreamOptions,
+} from "./openai-responses-delta-stream.ts";
+export { responsesInputItems, responsesToolOutputs } from "./messages.ts";
+export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";

@@ -1,0 +1,46 @@
+/**
+ * Running tools at the edge: {@link ToolRunnerStream} runs each completed call with its
+ * registered handler the moment it completes, and {@link runToolLoop} calls the model again with
+ * the results until a turn ends without tool calls. The loop reads every provider, so this
+ * subpath bundles all four provider stages.
+ *
+ * @example
+ * ```ts
+ * import { SSEDecoderStream, ToolCallAccumulatorStream } from "tool-call-stream/core";
+ * import { OpenAIChatDeltaStream } from "tool-call-stream/openai";
+ * import { ToolRunnerStream } from "tool-call-stream/tools";
+ *
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new OpenAIChatDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream())
+ *   .pipeThrough(new ToolRunnerStream({ tools: { get_time: { run: () => new Date().toISOString() } } }));
+ * for await (const event of events) if (event.type === "tool-result") console.log(event.name, event.result);
+ * ```
+ *
+ * @module
+ */
+export {
+  DEFAULT_MAX_RESULT_BYTES,
+  DEFAULT_TOOL_CONCURRENCY,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  ToolHandlerError,
+  ToolRunner,
+  type RunnableTool,
+  type ToolHandlerContext,
+  type ToolRunnerOptions,
+} from "./tool-runner.ts";
+export { ToolRunnerStream } from "./tool-runner-stream.ts";
+export { DEFAULT_MAX_STEPS, runToolLoop, toolDefinitions, type ToolLoopOptions, type ToolLoopRequest } from "./tool-loop.ts";
+export type {
+  LoopFinishEvent,
+  LoopFinishReason,
+  StepFinishEvent,
+  ToolApprovalRequestEvent,
+  ToolErrorCode,
+  ToolErrorEvent,
+  ToolErrorInfo,
+  ToolLoopEvent,
+  ToolResultEvent,
+  ToolRunnerEvent,
+} from "./types.ts";
