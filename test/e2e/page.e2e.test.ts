@@ -88,6 +88,31 @@ describe("GET / in headless Chromium against the replay upstream", () => {
     await page.close();
   });
 
+  it("run mode posts to /v1/run, shows each call's outcome under its card and the second step's answer", async () => {
+    const page = await browser!.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT);
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    const posted: string[] = [];
+    page.on("request", (request) => request.method() === "POST" && posted.push(new URL(request.url()).pathname));
+    await page.goto(`${server!.url}/?mode=run`);
+    await page.getByLabel("Provider").selectOption("openai");
+    await page.getByLabel("Prompt").fill("What is the weather in New York City and London?");
+    await page.getByRole("button", { name: "Send" }).click();
+
+    await page.getByRole("status").filter({ hasText: /Run finished \(no-tool-calls\) after 2 step\(s\)/ }).waitFor();
+    expect(posted).toEqual(["/v1/run"]);
+    const cards = page.locator("#calls .card");
+    expect(await cards.locator("h4").allTextContents()).toEqual(["get_weather", "get_weather"]);
+    // The recorded model calls a tool this Worker does not have: each card shows the error the
+    // model was sent back, and the recorded second step answers in text.
+    expect(await cards.locator(".outcome.error h5").allTextContents()).toEqual(["Tool error (unknown-tool)", "Tool error (unknown-tool)"]);
+    expect(await cards.locator(".outcome.error pre").first().textContent()).toContain("calculate");
+    expect(((await page.locator("#answer").textContent()) ?? "").trim().length).toBeGreaterThan(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("Stop cancels the stream and marks the calls still open as discarded", async () => {
     const page = await browser!.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT);

@@ -1,11 +1,11 @@
 import { runToolLoop, ToolCallEventEncoderStream, type LoopFinishEvent, type Provider, type RunnableTool, type ToolLoopEvent } from "../../src/index.ts";
-import { anyProviderKey, nonEmpty, readSettings, SettingsError, type Env, type Settings } from "../env.ts";
+import { anyProviderKey, nonEmpty, readSettings, type Env, type Settings } from "../env.ts";
 import { authenticate } from "../http/auth.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import { HttpError } from "../http/json-error.ts";
 import { readJsonBody } from "../http/read-json-body.ts";
 import { providerNames, upstreamProvider } from "../providers/index.ts";
-import type { ProviderHttpRequest, UpstreamProvider } from "../providers/upstream-provider.ts";
+import type { ProviderHttpRequest } from "../providers/upstream-provider.ts";
 import { pickConversation } from "../replay/conversation.ts";
 import { recordedConversations } from "../replay/conversations/index.ts";
 import { replayConversation } from "../replay/replay-upstream.ts";
@@ -13,7 +13,7 @@ import { parseRunRequest, type RunRequest } from "../request/parse-run-request.t
 import type { Runtime } from "../runtime.ts";
 import { demoTools } from "../tools/index.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
-import { EVENT_STREAM_HEADERS } from "./stream.ts";
+import { baseUrl, EVENT_STREAM_HEADERS } from "./stream.ts";
 
 /** Where each provider's request body keeps the conversation. */
 const CONVERSATION_FIELD: { readonly [P in Provider]: string } = { openai: "messages", anthropic: "messages", gemini: "contents", "openai-responses": "input" };
@@ -150,18 +150,6 @@ function cancelling(stream: ReadableStream<Uint8Array>, controller: AbortControl
     },
     { highWaterMark: 0 },
   );
-}
-
-function baseUrl(provider: UpstreamProvider, env: Env): string {
-  const raw = nonEmpty(env[provider.baseUrlVar]) ?? provider.defaultBaseUrl;
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new SettingsError(`${provider.baseUrlVar} must be an absolute http(s) URL.`);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new SettingsError(`${provider.baseUrlVar} must be an absolute http(s) URL.`);
-  return url.href.replace(/\/+$/, "");
 }
 
 function lastUserText(run: RunRequest): string {

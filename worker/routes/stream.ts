@@ -115,7 +115,8 @@ export async function openEventStream(
   return { events, headers };
 }
 
-function baseUrl(provider: UpstreamProvider, env: Env): string {
+/** The provider's base URL from its var (or its default), checked to be absolute http(s), without a trailing slash. */
+export function baseUrl(provider: UpstreamProvider, env: Env): string {
   const raw = nonEmpty(env[provider.baseUrlVar]) ?? provider.defaultBaseUrl;
   let url: URL;
   try {
