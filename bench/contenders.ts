@@ -25,37 +25,79 @@ const fetchOf = (chunks: Uint8Array[]) => async (): Promise<Response> =>
   new Response(streamOf(chunks), { headers: { "content-type": "text/event-stream" } });
 
 /**
- * The least work any correct solution does: decode, split lines, JSON.parse each payload,
- * concatenate each call's arguments, parse them once at the end.
+ * The least work any correct solution does: read the body, decode, split lines, JSON.parse each
+ * payload, concatenate each call's arguments, parse them once at the end. Linear in the input:
+ * a line that spans many chunks is kept as pieces and joined once, when its end arrives.
  */
-export const floor: Contender = async (chunks, framing) => {
-  const decoder = new TextDecoder();
-  const args = new Map<number, string>();
-  let pending = "";
-  const onPayload = (payload: Record<string, any>): void => {
-    if (framing === "openai") {
+class FloorCore {
+  readonly #decoder = new TextDecoder();
+  readonly #args = new Map<number, string>();
+  readonly #framing: Body["framing"];
+  /** Pieces of the line not ended yet. */
+  #pieces: string[] = [];
+
+  constructor(framing: Body["framing"]) {
+    this.#framing = framing;
+  }
+
+  feed(chunk: Uint8Array): void {
+    const text = this.#decoder.decode(chunk, { stream: true });
+    let newline = text.indexOf("\n");
+    if (newline === -1) {
+      if (text !== "") this.#pieces.push(text);
+      return;
+    }
+    let start = 0;
+    if (this.#pieces.length > 0) {
+      this.#pieces.push(text.slice(0, newline));
+      this.#line(this.#pieces.join(""), 0, undefined);
+      this.#pieces = [];
+      start = newline + 1;
+      newline = text.indexOf("\n", start);
+    }
+    while (newline !== -1) {
+      this.#line(text, start, newline);
+      start = newline + 1;
+      newline = text.indexOf("\n", start);
+    }
+    if (start < text.length) this.#pieces.push(text.slice(start));
+  }
+
+  #line(text: string, start: number, end: number | undefined): void {
+    if (!text.startsWith("data: ", start) || text.startsWith("data: [DONE]", start)) return;
+    const payload: Record<string, any> = JSON.parse(text.slice(start + 6, end));
+    const args = this.#args;
+    if (this.#framing === "openai") {
       for (const call of payload.choices?.[0]?.delta?.tool_calls ?? []) args.set(call.index, (args.get(call.index) ?? "") + (call.function?.arguments ?? ""));
-    } else if (framing === "anthropic") {
+    } else if (this.#framing === "anthropic") {
       if (payload.type === "content_block_delta" && payload.delta.type === "input_json_delta") args.set(payload.index, (args.get(payload.index) ?? "") + payload.delta.partial_json);
     } else if (payload.type === "response.function_call_arguments.delta") args.set(payload.output_index, (args.get(payload.output_index) ?? "") + payload.delta);
-  };
-  for (const chunk of chunks) {
-    // Search only the new text for a line end: a long line over many chunks stays linear.
-    const searchFrom = pending.length;
-    pending += decoder.decode(chunk, { stream: true });
-    let newline = pending.indexOf("\n", searchFrom);
-    let start = 0;
-    while (newline !== -1) {
-      const line = pending.slice(start, newline);
-      if (line.startsWith("data: ") && line !== "data: [DONE]") onPayload(JSON.parse(line.slice(6)));
-      start = newline + 1;
-      newline = pending.indexOf("\n", start);
-    }
-    pending = pending.slice(start);
   }
-  let calls = 0;
-  for (const text of args.values()) if (JSON.parse(text)) calls++;
-  return calls;
+
+  /** Parses each call's arguments once; returns how many calls there were. */
+  end(): number {
+    let calls = 0;
+    for (const text of this.#args.values()) if (JSON.parse(text)) calls++;
+    return calls;
+  }
+}
+
+/** The floor, reading the body stream every contender is given (one `read()` per network chunk). */
+export const floor: Contender = async (chunks, framing) => {
+  const core = new FloorCore(framing);
+  const reader = streamOf(chunks).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return core.end();
+    core.feed(value);
+  }
+};
+
+/** The floor without the body stream: the chunks from an array (shown for reference). */
+export const floorOfArray: Contender = async (chunks, framing) => {
+  const core = new FloorCore(framing);
+  for (const chunk of chunks) core.feed(chunk);
+  return core.end();
 };
 
 /** tool-call-stream, with or without partial arguments on every delta. */
@@ -85,7 +127,7 @@ export const openaiNode: Contender = async (chunks, framing) => {
 /** @anthropic-ai/sdk MessageStream: it parses the partial input on every input_json_delta. */
 export const anthropicSdk: Contender = async (chunks) => {
   const client = new Anthropic({ apiKey: "bench", fetch: fetchOf(chunks), maxRetries: 0 });
-  const message = await client.messages.stream({ model: "claude-sonnet-4-5", max_tokens: 1024, messages: [{ role: "user", content: "x" }] }).finalMessage();
+  const message = await client.messages.stream({ model: "claude-opus-4-5", max_tokens: 1024, messages: [{ role: "user", content: "x" }] }).finalMessage();
   return message.content.filter((block) => block.type === "tool_use").length;
 };
 
@@ -94,7 +136,7 @@ export const aiSdk = (partial: boolean): Contender => async (chunks, framing) =>
   const fetch = fetchOf(chunks) as unknown as typeof globalThis.fetch;
   const model =
     framing === "anthropic"
-      ? createAnthropic({ apiKey: "bench", fetch })("claude-sonnet-4-5")
+      ? createAnthropic({ apiKey: "bench", fetch })("claude-opus-4-5")
       : framing === "openai-responses"
         ? createOpenAI({ apiKey: "bench", fetch }).responses("gpt-4o")
         : createOpenAI({ apiKey: "bench", fetch }).chat("gpt-4o");
