@@ -5,6 +5,10 @@ import { normalizeUsage } from "./usage.ts";
 /** Content blocks that are tool calls: the application runs `tool_use`, the provider the others. */
 const TOOL_BLOCKS: Record<string, boolean> = { tool_use: false, server_tool_use: true, mcp_tool_use: true };
 
+/** The start of an `input_json_delta` event's data, up to its index, and what follows the index. */
+const DELTA_PREFIX = '{"type":"content_block_delta","index":';
+const INPUT_JSON_DELTA = ',"delta":{"type":"input_json_delta","partial_json":';
+
 /** What the decoder remembers of an open tool block. */
 interface ToolBlock {
   /** A non-empty `input` sent whole at the block's start, used when no `partial_json` follows. */
@@ -38,26 +42,38 @@ export class AnthropicDeltaStream extends TransformStream<SSEMessage, ProviderDe
   }
 }
 
-/** The pure decoder behind {@link AnthropicDeltaStream}: one instance per response. */
+/**
+ * The pure decoder behind {@link AnthropicDeltaStream}: one instance per response.
+ *
+ * @example
+ * ```ts
+ * const decoder = new AnthropicDecoder();
+ * const deltas: ProviderDelta[] = [];
+ * for (const message of messages) decoder.decode(message, (delta) => deltas.push(delta));
+ * ```
+ */
 export class AnthropicDecoder {
   readonly #toolBlocks = new Map<number, ToolBlock>();
   #inputUsage: Record<string, unknown> = {};
 
   /** Decodes one SSE message. */
   decode(message: SSEMessage, emit: Emit): void {
+    const event = message.event;
+    if ((event === undefined || event === "content_block_delta") && this.#onInputJsonDelta(message.data, emit)) return;
     const payload = readJsonPayload(message, emit);
     if (!isRecord(payload)) {
       if (payload !== undefined) emit(malformed());
       return;
     }
     const type = message.event ?? payload["type"];
+    // The most frequent event first.
     switch (type) {
+      case "content_block_delta":
+        return this.#onBlockDelta(payload, emit);
       case "message_start":
         return this.#onMessageStart(payload, emit);
       case "content_block_start":
         return this.#onBlockStart(payload, emit);
-      case "content_block_delta":
-        return this.#onBlockDelta(payload, emit);
       case "content_block_stop":
         return this.#onBlockStop(payload, emit);
       case "message_delta":
@@ -116,6 +132,38 @@ export class AnthropicDecoder {
       block.streamed = true;
       emit({ type: "tool-call-chunk", index, argumentsDelta: text });
     }
+  }
+
+  /**
+   * The most frequent event of a tool call, read without building its payload object: when the
+   * data is exactly Anthropic's serialization of an `input_json_delta`,
+   * `{"type":"content_block_delta","index":N,"delta":{"type":"input_json_delta","partial_json":"..."}}`,
+   * only the string is parsed. The result is what {@link AnthropicDecoder.decode} would do with
+   * the parsed payload. Returns false, having done nothing, for any other data.
+   */
+  #onInputJsonDelta(data: string, emit: Emit): boolean {
+    if (!data.startsWith(DELTA_PREFIX) || !data.endsWith('"}}')) return false;
+    // The index: a JSON integer without sign, exponent or leading zero, small enough to be exact.
+    const start = DELTA_PREFIX.length;
+    let end = start;
+    let index = 0;
+    for (let code = data.charCodeAt(end); code >= 0x30 && code <= 0x39 && end - start < 9; code = data.charCodeAt(++end)) index = index * 10 + code - 0x30;
+    if (end === start || (data.charCodeAt(start) === 0x30 && end > start + 1) || !data.startsWith(INPUT_JSON_DELTA, end)) return false;
+    const literal = data.slice(end + INPUT_JSON_DELTA.length, -2);
+    if (literal.charCodeAt(0) !== 0x22) return false;
+    let text: string;
+    try {
+      // One string literal from its opening to its closing quote, or not this shape at all.
+      text = JSON.parse(literal) as string;
+    } catch {
+      return false;
+    }
+    if (text === "") return true;
+    const block = this.#toolBlocks.get(index);
+    if (!block) return true;
+    block.streamed = true;
+    emit({ type: "tool-call-chunk", index, argumentsDelta: text });
+    return true;
   }
 
   #onBlockStop(payload: Record<string, unknown>, emit: Emit): void {

@@ -1,5 +1,5 @@
-import { IncrementalJsonParser } from "./incremental-json-parser.ts";
-import { repairJson, type JsonRepair } from "./json-repair.ts";
+import type { IncrementalJsonParser } from "./incremental-json-parser.ts";
+import type { JsonRepair, RepairResult } from "./json-repair.ts";
 import type { JsonValue, StreamErrorInfo } from "./types.ts";
 
 /** The outcome of parsing a call's arguments once it has completed. */
@@ -10,22 +10,25 @@ export type ArgumentsResult =
 /** Options of {@link ArgumentsBuffer}. */
 export interface ArgumentsBufferOptions {
   /**
-   * Keep a live partial value (`partialValue`) with the incremental parser. Off, the buffer only
-   * scans for structure and parses once at completion with the platform's `JSON.parse`.
-   * @defaultValue false
+   * Keep a live partial value (`partialValue`) with this parser (pass {@link IncrementalJsonParser}).
+   * Without it, the buffer only scans for structure and parses once at completion with the
+   * platform's `JSON.parse`.
    */
-  partial?: boolean;
+  parser?: typeof IncrementalJsonParser | undefined;
   /**
    * Deepest nesting of objects and arrays.
    * @defaultValue 64
    */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
 }
 
 /** How to treat arguments that are not valid JSON at completion. */
 export interface ParseOptions {
-  /** Try the repairs of {@link repairJson}. */
-  repair: boolean;
+  /**
+   * Repairs invalid JSON, and says where it failed when it cannot (pass `repairJson`);
+   * without it, invalid JSON is an `invalid-json` error without a position.
+   */
+  repair?: Repair | false | undefined;
   /** A value cut short may be closed: only when the provider finished normally. */
   closeTruncated: boolean;
 }
@@ -38,6 +41,16 @@ export interface ParseOptions {
  * it; with `partial` an {@link IncrementalJsonParser} also keeps the value parsed so far. That
  * knowledge is given to callers (`isClosedValue`) and used to tell provider quirks apart, never to
  * complete a call: a buffer that happens to parse is not a finished call.
+ *
+ * @example
+ * ```ts
+ * const buffer = new ArgumentsBuffer({ parser: IncrementalJsonParser });
+ * buffer.append('{"city": "Par');
+ * buffer.partialValue; // { city: "Par" }
+ * buffer.append('is"}');
+ * buffer.isClosedValue; // true
+ * buffer.parse({ repair: repairJson, closeTruncated: false }); // { ok: true, value: { city: "Paris" } }
+ * ```
  */
 export class ArgumentsBuffer {
   readonly #parser: IncrementalJsonParser | undefined;
@@ -54,7 +67,7 @@ export class ArgumentsBuffer {
   /** Creates an empty buffer. */
   constructor(options: ArgumentsBufferOptions = {}) {
     this.#maxDepth = options.maxDepth ?? 64;
-    this.#parser = options.partial ? new IncrementalJsonParser({ maxDepth: this.#maxDepth }) : undefined;
+    this.#parser = options.parser && new options.parser({ maxDepth: this.#maxDepth });
   }
 
   /** The arguments text received so far. */
@@ -81,7 +94,11 @@ export class ArgumentsBuffer {
     const start = this.#text.length;
     this.#text += fragment;
     if (this.#parser) return this.#parser.feed(fragment);
-    for (let i = 0; i < fragment.length; i++) this.#scan(fragment.charCodeAt(i), start + i);
+    let i = this.#closed ? 0 : this.#scan(fragment, start);
+    // After the value closed, only the first character that is not white space matters.
+    for (; this.#trailingAt < 0 && i < fragment.length; i++) {
+      if (!isWhitespace(fragment.charCodeAt(i))) this.#trailingAt = start + i;
+    }
   }
 
   /**
@@ -95,66 +112,67 @@ export class ArgumentsBuffer {
     const parser = this.#parser;
     if (parser?.end()) return { ok: true, value: parser.value! };
     const trailingAt = parser ? (parser.failure?.reason === "trailing-data" ? parser.failure.offset : -1) : this.#trailingAt;
-    if (trailingAt >= 0) return failure("trailing-data", `The tool arguments continue after a complete JSON value (at offset ${trailingAt}).`, trailingAt);
+    if (trailingAt >= 0) return failure("trailing-data", "continue after a complete JSON value", trailingAt);
     const tooDeepAt = parser ? (parser.failure?.reason === "too-deep" ? parser.failure.offset : -1) : this.#tooDeepAt;
-    if (tooDeepAt >= 0) return failure("too-deep", `The tool arguments nest deeper than ${this.#maxDepth} levels.`, tooDeepAt);
+    if (tooDeepAt >= 0) return failure("too-deep", `nest deeper than ${this.#maxDepth} levels`, tooDeepAt);
     if (!parser) {
       try {
         return { ok: true, value: JSON.parse(text) as JsonValue };
       } catch {
-        // not valid JSON: repaired below, or reported with the position the incremental parser finds
+        // not valid JSON: repaired or reported below
       }
     }
-    if (options.repair) {
-      const repaired = repairJson(text, { closeTruncated: options.closeTruncated });
-      if (repaired.ok) return { ok: true, value: repaired.value, repairs: repaired.repairs };
-    }
-    const position = errorPosition(text, parser);
-    return failure("invalid-json", `The tool arguments are not valid JSON (at offset ${position}).`, position);
+    // The parser knows where the text stopped being JSON; without it, the repair plug-in does.
+    const repaired = options.repair ? options.repair(text, options) : undefined;
+    if (repaired?.ok) return repaired;
+    const position = parser ? (parser.failure?.offset ?? text.length) : repaired?.position;
+    return failure("invalid-json", "are not valid JSON", position);
   }
 
-  #scan(code: number, at: number): void {
-    if (this.#closed) {
-      if (this.#trailingAt < 0 && !isWhitespace(code)) this.#trailingAt = at;
-      return;
+  /**
+   * Scans a fragment for structure (state in locals: this runs for every character) up to the
+   * character that closes the value; returns the index after it, or the fragment's length.
+   */
+  #scan(fragment: string, start: number): number {
+    let depth = this.#depth;
+    let inString = this.#inString;
+    let escaped = this.#escaped;
+    let opened = this.#opened;
+    let i = 0;
+    for (; i < fragment.length; i++) {
+      const code = fragment.charCodeAt(i);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (code === 0x5c) escaped = true;
+        else if (code === 0x22) inString = false;
+      } else if (code === 0x22) {
+        inString = opened;
+      } else if (code === 0x7b || code === 0x5b) {
+        opened = true;
+        if (++depth > this.#maxDepth && this.#tooDeepAt < 0) this.#tooDeepAt = start + i;
+      } else if ((code === 0x7d || code === 0x5d) && opened && --depth === 0) {
+        this.#closed = true;
+        i++;
+        break;
+      }
     }
-    if (this.#inString) {
-      if (this.#escaped) this.#escaped = false;
-      else if (code === 0x5c) this.#escaped = true;
-      else if (code === 0x22) this.#inString = false;
-      return;
-    }
-    if (code === 0x22) this.#inString = this.#opened;
-    else if (code === 0x7b || code === 0x5b) {
-      this.#opened = true;
-      if (++this.#depth > this.#maxDepth && this.#tooDeepAt < 0) this.#tooDeepAt = at;
-    } else if ((code === 0x7d || code === 0x5d) && this.#opened) {
-      if (--this.#depth === 0) this.#closed = true;
-    }
+    this.#depth = depth;
+    this.#inString = inString;
+    this.#escaped = escaped;
+    this.#opened = opened;
+    return i;
   }
 }
 
-function failure(code: "invalid-json" | "trailing-data" | "too-deep", message: string, position: number): ArgumentsResult {
-  return { ok: false, error: { code, message, position } };
+/** Repairs invalid JSON at completion: the signature of `repairJson`, which is the one to pass. */
+export type Repair = (text: string, options: { closeTruncated: boolean }) => RepairResult;
+
+/** An error about the arguments; the message says where when the position is known. */
+function failure(code: "invalid-json" | "trailing-data" | "too-deep", what: string, position: number | undefined): ArgumentsResult {
+  const at = position === undefined || code === "too-deep" ? "" : ` (at offset ${position})`;
+  return { ok: false, error: { code, message: `The tool arguments ${what}${at}.`, ...(position === undefined ? {} : { position }) } };
 }
 
 function isWhitespace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
-}
-
-/** Where the text stops being JSON: the incremental parser's first rejected offset, or the end. */
-function errorPosition(text: string, parser: IncrementalJsonParser | undefined): number {
-  const checker = parser ?? new IncrementalJsonParser({ maxDepth: Number.MAX_SAFE_INTEGER });
-  if (!parser) checker.feed(text);
-  return checker.failure?.offset ?? text.length;
-}
-
-/**
- * Parses complete arguments text as the accumulator does: empty is `{}`, and invalid JSON is
- * repaired (without closing a truncated value) or reported with its position.
- */
-export function parseArguments(text: string): ArgumentsResult {
-  const buffer = new ArgumentsBuffer();
-  buffer.append(text);
-  return buffer.parse({ repair: true, closeTruncated: false });
 }

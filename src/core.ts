@@ -36,8 +36,11 @@ export {
 export type { AssistantTurn, ToolResult } from "./messages.ts";
 export type { Emit } from "./payload.ts";
 export type { Provider, ProviderDecoder } from "./providers.ts";
-export type { ToolDefinition, ToolSchema } from "./tool-schema.ts";
-export type { JsonRepair } from "./json-repair.ts";
+// The accumulator's plug-ins: each is bundled only when passed (see ToolCallAccumulatorOptions).
+export { IncrementalJsonParser } from "./incremental-json-parser.ts";
+export { repairJson, type JsonRepair, type RepairResult } from "./json-repair.ts";
+export { toolSchemaValidator, type ToolArgumentsValidator, type ToolDefinition, type ToolSchema } from "./tool-schema.ts";
+export type { Repair } from "./arguments-buffer.ts";
 export type {
   AbortEvent,
   AbortReason,

@@ -35,7 +35,16 @@ export class GeminiDeltaStream extends TransformStream<SSEMessage, ProviderDelta
   }
 }
 
-/** The pure decoder behind {@link GeminiDeltaStream}: one instance per response. */
+/**
+ * The pure decoder behind {@link GeminiDeltaStream}: one instance per response.
+ *
+ * @example
+ * ```ts
+ * const decoder = new GeminiDecoder();
+ * const deltas: ProviderDelta[] = [];
+ * for (const message of messages) decoder.decode(message, (delta) => deltas.push(delta));
+ * ```
+ */
 export class GeminiDecoder {
   readonly #nextIndex = new Map<number, number>();
   readonly #streamed = new Map<number, StreamedCall>();

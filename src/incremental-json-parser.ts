@@ -11,7 +11,9 @@ export interface IncrementalJsonParserOptions {
 
 /** Why the parser stopped; `offset` is the character offset of the first byte it rejected. */
 export interface JsonParseFailure {
+  /** What was wrong: not JSON, nested past `maxDepth`, or more after the complete value. */
   reason: "invalid-json" | "too-deep" | "trailing-data";
+  /** Character offset of the first character rejected. */
   offset: number;
 }
 
@@ -309,4 +311,20 @@ const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b
 /** Characters that can continue a number or literal. */
 function isWordChar(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) || code === 0x2e || code === 0x2b || code === 0x2d || code === 0x45;
+}
+
+/**
+ * The offset where `text` stops being JSON: the first character the parser rejects, or the
+ * text's length when it is valid or merely cut short. Nesting depth is not limited here.
+ *
+ * @example
+ * ```ts
+ * jsonErrorPosition('{"a": 1,]'); // 8
+ * jsonErrorPosition('{"a": [1'); // 8
+ * ```
+ */
+export function jsonErrorPosition(text: string): number {
+  const parser = new IncrementalJsonParser({ maxDepth: Infinity });
+  parser.feed(text);
+  return parser.failure?.offset ?? text.length;
 }

@@ -17,18 +17,26 @@ export { AnthropicDecoder, AnthropicDeltaStream } from "./anthropic-delta-stream
 export { GeminiDecoder, GeminiDeltaStream } from "./gemini-delta-stream.ts";
 export {
   ArgumentsBuffer,
-  parseArguments,
   type ArgumentsBufferOptions,
   type ArgumentsResult,
   type ParseOptions,
+  type Repair,
 } from "./arguments-buffer.ts";
 export {
   IncrementalJsonParser,
+  jsonErrorPosition,
   type IncrementalJsonParserOptions,
   type JsonParseFailure,
 } from "./incremental-json-parser.ts";
-export { repairJson, type JsonRepair, type RepairResult } from "./json-repair.ts";
-export { checkToolArguments, schemasByName, type ToolDefinition, type ToolSchema } from "./tool-schema.ts";
+export { parseArguments, repairJson, type JsonRepair, type RepairResult } from "./json-repair.ts";
+export {
+  checkToolArguments,
+  schemasByName,
+  toolSchemaValidator,
+  type ToolArgumentsValidator,
+  type ToolDefinition,
+  type ToolSchema,
+} from "./tool-schema.ts";
 export { ToolCallStreamError } from "./errors.ts";
 export {
   anthropicAssistantMessage,

@@ -1,11 +1,15 @@
-import { IncrementalJsonParser } from "./incremental-json-parser.ts";
+import { ArgumentsBuffer, type ArgumentsResult } from "./arguments-buffer.ts";
+import { IncrementalJsonParser, jsonErrorPosition } from "./incremental-json-parser.ts";
 import type { JsonValue } from "./types.ts";
 
 /** A repair applied to tool arguments, as reported in `tool-call.repairs`. */
 export type JsonRepair = "code-fence" | "python-literals" | "single-quotes" | "unquoted-keys" | "trailing-commas" | "truncated";
 
-/** The outcome of {@link repairJson}: the value and what was fixed, or nothing that could be saved. */
-export type RepairResult = { ok: true; value: JsonValue; repairs: JsonRepair[] } | { ok: false };
+/**
+ * The outcome of {@link repairJson}: the value and what was fixed, or, when nothing could be
+ * saved, the offset where the original text stops being JSON (its length when it is cut short).
+ */
+export type RepairResult = { ok: true; value: JsonValue; repairs: JsonRepair[] } | { ok: false; position?: number };
 
 const PYTHON: Record<string, string> = { True: "true", False: "false", None: "null" };
 const FENCE = /^\s*```[a-zA-Z]*\s*\n?([^]*?)\n?\s*```\s*$/;
@@ -16,6 +20,9 @@ const FENCE = /^\s*```[a-zA-Z]*\s*\n?([^]*?)\n?\s*```\s*$/;
  * and (only when `closeTruncated`, i.e. the provider finished normally) a value cut short, closed
  * at the end. One pass over the text plus one parse; the result is built by
  * {@link IncrementalJsonParser}, so hostile keys stay ordinary own properties.
+ *
+ * It is the `repair` plug-in of `ToolCallAccumulator`/`ToolCallAccumulatorStream` (on by default
+ * in `streamToolCalls`), which also reports its `position` for arguments it cannot repair.
  *
  * @example
  * ```ts
@@ -28,11 +35,26 @@ export function repairJson(text: string, options: { closeTruncated: boolean }): 
   const fenced = FENCE.exec(text);
   if (fenced) repairs.add("code-fence");
   const rewritten = rewrite(fenced ? fenced[1]! : text, repairs, options.closeTruncated);
-  if (rewritten === undefined) return { ok: false };
   const parser = new IncrementalJsonParser();
-  parser.feed(rewritten);
-  if (!parser.end() || repairs.size === 0) return { ok: false };
+  if (rewritten !== undefined) parser.feed(rewritten);
+  if (rewritten === undefined || !parser.end() || repairs.size === 0) return { ok: false, position: jsonErrorPosition(text) };
   return { ok: true, value: parser.value!, repairs: [...repairs] };
+}
+
+/**
+ * Parses complete arguments text as `streamToolCalls` does: empty is `{}`, and invalid JSON is
+ * repaired (without closing a truncated value) or reported with its position.
+ *
+ * @example
+ * ```ts
+ * parseArguments("{'city': 'Paris'}"); // { ok: true, value: { city: "Paris" }, repairs: ["single-quotes"] }
+ * parseArguments('{"city": 1} x'); // { ok: false, error: { code: "trailing-data", position: 12, ... } }
+ * ```
+ */
+export function parseArguments(text: string): ArgumentsResult {
+  const buffer = new ArgumentsBuffer();
+  buffer.append(text);
+  return buffer.parse({ repair: repairJson, closeTruncated: false });
 }
 
 /** One pass that rewrites outside strings and converts single-quoted strings; `undefined` when cut short and not allowed to close. */

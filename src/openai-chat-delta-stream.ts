@@ -20,7 +20,16 @@ export class OpenAIChatDeltaStream extends TransformStream<SSEMessage, ProviderD
   }
 }
 
-/** Decodes one SSE message of a Chat Completions stream. */
+/**
+ * Decodes one SSE message of a Chat Completions stream.
+ *
+ * @example
+ * ```ts
+ * const deltas: ProviderDelta[] = [];
+ * decodeOpenAIChatMessage({ data: '{"choices":[{"index":0,"delta":{"content":"Hi"}}]}' }, (delta) => deltas.push(delta));
+ * // deltas: [{ type: "text-delta", text: "Hi" }]
+ * ```
+ */
 export function decodeOpenAIChatMessage(message: SSEMessage, emit: Emit): void {
   if (message.data.trim() === "[DONE]") return emit({ type: "done" });
   const chunk = readJsonPayload(message, emit);

@@ -15,6 +15,9 @@ export interface OpenAIResponsesDeltaStreamOptions {
 
 type Payload = Record<string, unknown>;
 
+/** Stands for the events released before a reorderer was needed. */
+const RELEASED: Payload = {};
+
 /** Item types that are tool calls, and whether their input is free text rather than JSON. */
 const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_call: true };
 
@@ -54,25 +57,34 @@ export class OpenAIResponsesDeltaStream extends TransformStream<SSEMessage, Prov
   }
 }
 
-/** The pure decoder behind {@link OpenAIResponsesDeltaStream}: one instance per response. */
+/**
+ * The pure decoder behind {@link OpenAIResponsesDeltaStream}: one instance per response.
+ *
+ * @example
+ * ```ts
+ * const deltas: ProviderDelta[] = [];
+ * const decoder = new OpenAIResponsesDecoder((delta) => deltas.push(delta));
+ * for (const message of messages) decoder.decode(message);
+ * decoder.end();
+ * ```
+ */
 export class OpenAIResponsesDecoder {
   readonly #emit: Emit;
-  readonly #reorderer: SequenceReorderer<Payload>;
+  readonly #window: number;
+  /**
+   * Events arrive in order in practice, and a reorderer costs several map operations per event,
+   * so one is made only at the first event out of order. Until then, `#next` is the number the
+   * next event must carry to be released at once (`undefined` before the first numbered event).
+   */
+  #reorderer: SequenceReorderer<Payload> | undefined;
+  #next: number | undefined;
   /** Output index of each call item, by item id, for events that carry only `item_id`. */
   readonly #itemIndex = new Map<string, number>();
 
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit, options: OpenAIResponsesDeltaStreamOptions = {}) {
     this.#emit = emit;
-    this.#reorderer = new SequenceReorderer<Payload>(
-      options.reorderWindow ?? 64,
-      (payload) => this.#onEvent(payload),
-      (from, to) =>
-        emit({
-          type: "error",
-          error: { code: "sequence-gap", message: `Events ${from} to ${to} never arrived; the stream went on without them.` },
-        }),
-    );
+    this.#window = options.reorderWindow ?? 64;
   }
 
   /** Decodes one SSE message. */
@@ -84,12 +96,38 @@ export class OpenAIResponsesDecoder {
     }
     if (payload["type"] === undefined && message.event !== undefined) payload["type"] = message.event;
     const sequence = payload["sequence_number"];
-    this.#reorderer.push(typeof sequence === "number" ? sequence : undefined, payload);
+    if (typeof sequence !== "number") return this.#onEvent(payload);
+    if (!this.#reorderer) {
+      if (this.#next === undefined || sequence === this.#next) {
+        this.#next = sequence + 1;
+        return this.#onEvent(payload);
+      }
+      this.#reorderer = this.#startReorderer(this.#next);
+    }
+    this.#reorderer.push(sequence, payload);
   }
 
   /** The input ended: release what the reorder window still holds. */
   end(): void {
-    this.#reorderer.flush();
+    this.#reorderer?.flush();
+  }
+
+  /** A reorderer that continues from `next`, as if it had released every event before it. */
+  #startReorderer(next: number): SequenceReorderer<Payload> {
+    const reorderer = new SequenceReorderer<Payload>(
+      this.#window,
+      (payload) => {
+        if (payload !== RELEASED) this.#onEvent(payload);
+      },
+      (from, to) =>
+        this.#emit({
+          type: "error",
+          error: { code: "sequence-gap", message: `Events ${from} to ${to} never arrived; the stream went on without them.` },
+        }),
+    );
+    // Its numbering starts at its first event: a placeholder for the last event released.
+    reorderer.push(next - 1, RELEASED);
+    return reorderer;
   }
 
   #onEvent(event: Payload): void {

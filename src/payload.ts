@@ -53,8 +53,8 @@ export function decoderTransformer(
 /** The deltas that belong to one choice (candidate) of a response. */
 export type ChoiceDelta = TextDelta | ReasoningDelta | ToolCallChunkDelta | ToolCallEndDelta | FinishDelta;
 
-/** Sets `choice` only when it is not the first, so single-choice deltas stay lean. */
-export function withChoice<T extends ChoiceDelta>(delta: T, choice: number): T {
-  if (choice !== 0) delta.choice = choice;
+/** Sets `choice` on a new delta or event only when it is not the first, so single-choice ones stay lean. */
+export function withChoice<T extends object>(delta: T, choice: number | undefined): T & { choice?: number } {
+  if (choice) (delta as { choice?: number }).choice = choice;
   return delta;
 }

@@ -12,7 +12,14 @@ export interface SSEDecoderStreamOptions {
   maxEventBytes?: number;
 }
 
-/** Default for {@link SSEDecoderStreamOptions.maxEventBytes}. */
+/**
+ * Default for {@link SSEDecoderStreamOptions.maxEventBytes}.
+ *
+ * @example
+ * ```ts
+ * new SSEDecoderStream({ maxEventBytes: DEFAULT_MAX_EVENT_BYTES / 4 });
+ * ```
+ */
 export const DEFAULT_MAX_EVENT_BYTES: number = 4 * 1024 * 1024;
 
 /**
@@ -54,6 +61,14 @@ export class SSEDecoderStream extends TransformStream<Uint8Array, SSEMessage> {
  * The synchronous core of {@link SSEDecoderStream}: bytes in with `feed`, messages out through
  * `onMessage`, `end()` when the body ended. Throws a {@link ToolCallStreamError} of code
  * `event-too-large` past the limit.
+ *
+ * @example
+ * ```ts
+ * const messages: SSEMessage[] = [];
+ * const decoder = new SSEDecoder((message) => messages.push(message));
+ * decoder.feed(new TextEncoder().encode("data: {}\n\n"));
+ * decoder.end(); // messages: [{ data: "{}" }]
+ * ```
  */
 export class SSEDecoder {
   readonly #decoder = new TextDecoder();

@@ -2,11 +2,36 @@ import { toErrorInfo } from "./errors.ts";
 import { DetectingDecoder } from "./provider-detect-stream.ts";
 import { createProviderDecoder, type Provider, type ProviderDecoder } from "./providers.ts";
 import { SSEDecoder } from "./sse-decoder-stream.ts";
+import { IncrementalJsonParser, jsonErrorPosition } from "./incremental-json-parser.ts";
+import { repairJson } from "./json-repair.ts";
 import { ToolCallAccumulator, type ToolCallAccumulatorOptions } from "./tool-call-accumulator.ts";
+import { toolSchemaValidator, type ToolDefinition } from "./tool-schema.ts";
 import type { ProviderDelta, SSEMessage, StreamErrorInfo, StreamLimits, ToolCallEvent } from "./types.ts";
 
 /** Options of {@link streamToolCalls}. */
-export interface StreamToolCallsOptions extends StreamLimits, ToolCallAccumulatorOptions {
+export interface StreamToolCallsOptions extends StreamLimits, Omit<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "validate"> {
+  /**
+   * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
+   * incrementally in time linear in the arguments (the accumulator's `partialArguments` plug-in,
+   * {@link IncrementalJsonParser}). The value is live: valid until the next event of that call;
+   * copy it (`structuredClone`) to keep it. Off, arguments are parsed once at the end.
+   * @defaultValue false
+   */
+  partialArguments?: boolean;
+  /**
+   * Repair common model mistakes in arguments at completion with `repairJson` (trailing commas,
+   * single quotes, unquoted keys, Python literals, a code fence; a value cut short only when the
+   * provider finished normally), reported in `tool-call.repairs`. Either way, arguments that are
+   * not valid JSON in the end are an `invalid-tool-call` with the `position` of the error.
+   * @defaultValue true
+   */
+  repair?: boolean;
+  /**
+   * The request's tools (OpenAI, Responses or Anthropic shape): final arguments are checked
+   * against each tool's schema ({@link toolSchemaValidator}), and a violation, or a name that is
+   * not a tool, is an `invalid-tool-call`.
+   */
+  tools?: readonly ToolDefinition[];
   /**
    * The wire protocol of the body. When absent it is told from the first event's shape
    * ({@link ProviderDetectStream}); a stream it cannot recognize ends with an `unknown-provider` error.
@@ -67,14 +92,16 @@ export function streamToolCalls(
   };
 
   let ready: Promise<void> = Promise.resolve();
+  let started = false;
   return new ReadableStream<ToolCallEvent>({
     start(controller) {
-      // workerd may call pull before an async start settles, so pull waits for this itself.
-      ready = begin(controller);
+      // workerd may call pull before an async start settles, so pull waits for this itself
+      // (only until it has settled: an await per pull costs a turn of the microtask queue).
+      ready = begin(controller).then(() => void (started = true));
       return ready;
     },
     async pull() {
-      await ready;
+      if (!started) await ready;
       // Read until this pull produced an event: a pull that enqueues nothing is not repeated.
       // Each network chunk goes through the stages' synchronous cores in one call, so a delta
       // costs no stream hop between stages.
@@ -132,7 +159,12 @@ export function streamToolCalls(
         enqueued++;
         controller.enqueue(event);
       },
-      options,
+      {
+        ...options,
+        partialArguments: stepwise ? IncrementalJsonParser : undefined,
+        repair: options.repair === false ? (text) => ({ ok: false, position: jsonErrorPosition(text) }) : repairJson,
+        validate: options.tools && toolSchemaValidator(options.tools),
+      },
       () => {
         void reader?.cancel("limit exceeded").catch(() => {});
         close();

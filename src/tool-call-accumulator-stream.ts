@@ -28,6 +28,13 @@ export interface ToolCallAccumulatorStreamOptions extends ToolCallAccumulatorOpt
  *   .pipeThrough(new ToolCallAccumulatorStream());
  * for await (const event of events) if (event.type === "tool-call") run(event.name, event.arguments);
  * ```
+ *
+ * @example Live partial arguments, repair and schema checks are plug-ins, bundled only when passed
+ * ```ts
+ * import { IncrementalJsonParser, repairJson, toolSchemaValidator } from "tool-call-stream/core";
+ *
+ * new ToolCallAccumulatorStream({ partialArguments: IncrementalJsonParser, repair: repairJson, validate: toolSchemaValidator(tools) });
+ * ```
  */
 export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, ToolCallEvent> {
   readonly #accumulator: () => ToolCallAccumulator;

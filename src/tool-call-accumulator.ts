@@ -1,9 +1,11 @@
 import type { AccumulatorSnapshot } from "./accumulator-snapshot.ts";
 import { normalizeFinishReason } from "./finish-reason.ts";
-import { checkToolArguments, schemasByName, type ToolDefinition, type ToolSchema } from "./tool-schema.ts";
+import { withChoice } from "./payload.ts";
+import type { Repair } from "./arguments-buffer.ts";
+import type { IncrementalJsonParser } from "./incremental-json-parser.ts";
+import type { ToolArgumentsValidator } from "./tool-schema.ts";
 import { ToolCallRegistry, type OpenToolCall } from "./tool-call-registry.ts";
 import type {
-  JsonValue,
   AbortReason,
   FinishReason,
   InvalidToolCall,
@@ -30,24 +32,32 @@ export interface ToolCallAccumulatorOptions {
    */
   maxToolCalls?: number;
   /**
-   * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
-   * incrementally in time linear in the arguments. The value is live: valid until the next event
-   * of that call; copy it (`structuredClone`) to keep it. Off, arguments are parsed once at the end.
-   * @defaultValue false
+   * Plug-in: pass {@link IncrementalJsonParser} to give each `tool-call-delta` the arguments
+   * parsed so far (`partialArguments`), built incrementally in time linear in the arguments. The
+   * value is live: valid until the next event of that call; copy it (`structuredClone`) to keep
+   * it. Without it, arguments are parsed once at the end with `JSON.parse`.
+   * (`streamToolCalls` takes `partialArguments: true` instead.)
+   * @defaultValue none
    */
-  partialArguments?: boolean;
+  partialArguments?: typeof IncrementalJsonParser | undefined;
   /**
-   * Repair common model mistakes in arguments at completion (trailing commas, single quotes,
-   * unquoted keys, Python literals, a code fence; a value cut short only when the provider
-   * finished normally), reported in `tool-call.repairs`.
-   * @defaultValue true
+   * Plug-in: pass `repairJson` to repair common model mistakes in arguments at completion
+   * (trailing commas, single quotes, unquoted keys, Python literals, a code fence; a value cut
+   * short only when the provider finished normally), reported in `tool-call.repairs`, and to give
+   * arguments it cannot repair the `position` of the error. Without it, invalid JSON is an
+   * `invalid-tool-call` of code `invalid-json` (with a position only when `partialArguments` is on).
+   * (`streamToolCalls` repairs by default.)
+   * @defaultValue none
    */
-  repair?: boolean;
+  repair?: Repair | undefined;
   /**
-   * The request's tools (OpenAI, Responses or Anthropic shape): final arguments are checked
-   * against each tool's schema, and a violation, or a name that is not a tool, is an `invalid-tool-call`.
+   * Plug-in: checks the final arguments of each call, e.g. `toolSchemaValidator(tools)` for the
+   * request's tools; a rejected call is an `invalid-tool-call` of code `schema-mismatch` with the
+   * reasons in `issues`. Calls the provider executed itself and free-text input are not checked.
+   * (`streamToolCalls` takes `tools` instead.)
+   * @defaultValue none
    */
-  tools?: readonly ToolDefinition[];
+  validate?: ToolArgumentsValidator | undefined;
   /**
    * Deepest nesting of objects and arrays in arguments.
    * @defaultValue 64
@@ -55,9 +65,23 @@ export interface ToolCallAccumulatorOptions {
   maxDepth?: number;
 }
 
-/** Default for {@link ToolCallAccumulatorOptions.maxArgumentsBytes}. */
+/**
+ * Default for {@link ToolCallAccumulatorOptions.maxArgumentsBytes}.
+ *
+ * @example
+ * ```ts
+ * new ToolCallAccumulatorStream({ maxArgumentsBytes: DEFAULT_MAX_ARGUMENTS_BYTES / 4 });
+ * ```
+ */
 export const DEFAULT_MAX_ARGUMENTS_BYTES: number = 4 * 1024 * 1024;
-/** Default for {@link ToolCallAccumulatorOptions.maxToolCalls}. */
+/**
+ * Default for {@link ToolCallAccumulatorOptions.maxToolCalls}.
+ *
+ * @example
+ * ```ts
+ * new ToolCallAccumulatorStream({ maxToolCalls: DEFAULT_MAX_TOOL_CALLS / 8 });
+ * ```
+ */
 export const DEFAULT_MAX_TOOL_CALLS: number = 1024;
 
 /**
@@ -65,10 +89,24 @@ export const DEFAULT_MAX_TOOL_CALLS: number = 1024;
  * then `end()` (input over) or `abort()`, and it calls `enqueue` with {@link ToolCallEvent}s.
  * {@link ToolCallAccumulatorStream} and `streamToolCalls` are thin wrappers around it.
  *
+ * Its core is lean (correlation, limits, completion, `closed`, one `JSON.parse` per call); live
+ * partial values, repair and schema checks are plug-ins passed as options, so a bundle holds
+ * only those it uses (`streamToolCalls` passes all three).
+ *
  * A call completes only on an explicit signal: the provider's end of that call, a finish
  * reason, the end of the response, or the end of input after a finish. When a limit is
  * exceeded it reports an `error` and an `abort`, then calls `onTerminate` so the wrapper stops
  * reading the input.
+ *
+ * @example
+ * ```ts
+ * const events: ToolCallEvent[] = [];
+ * const accumulator = new ToolCallAccumulator((event) => events.push(event), { repair: repairJson });
+ * accumulator.push({ type: "tool-call-chunk", index: 0, id: "call_1", name: "get_weather", argumentsDelta: '{"city":' });
+ * accumulator.push({ type: "tool-call-chunk", index: 0, argumentsDelta: ' "Paris"}' });
+ * accumulator.push({ type: "finish", rawReason: "tool_calls" });
+ * accumulator.end(); // events end with tool-call { name: "get_weather", arguments: { city: "Paris" } }, then finish
+ * ```
  */
 export class ToolCallAccumulator {
   readonly #enqueue: (event: ToolCallEvent) => void;
@@ -76,8 +114,8 @@ export class ToolCallAccumulator {
   readonly #maxArgumentsBytes: number;
   readonly #registry: ToolCallRegistry;
   readonly #partial: boolean;
-  readonly #repair: boolean;
-  readonly #schemas: Map<string, ToolSchema> | undefined;
+  readonly #repair: Repair | undefined;
+  readonly #validate: ToolArgumentsValidator | undefined;
   readonly #toolCalls: ToolCall[] = [];
   readonly #invalidToolCalls: InvalidToolCall[] = [];
   #rawReason: string | null = null;
@@ -98,11 +136,10 @@ export class ToolCallAccumulator {
     this.#enqueue = enqueue;
     this.#onTerminate = onTerminate;
     this.#maxArgumentsBytes = options.maxArgumentsBytes ?? DEFAULT_MAX_ARGUMENTS_BYTES;
-    this.#partial = options.partialArguments ?? false;
-    this.#repair = options.repair ?? true;
-    this.#schemas = options.tools ? schemasByName(options.tools) : undefined;
-    const bufferOptions = { partial: this.#partial, ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}) };
-    this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, bufferOptions);
+    this.#partial = !!options.partialArguments;
+    this.#repair = options.repair;
+    this.#validate = options.validate;
+    this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, { parser: options.partialArguments, maxDepth: options.maxDepth });
   }
 
   /** True once a `finish` or `abort` has been emitted; later input is ignored. */
@@ -154,7 +191,7 @@ export class ToolCallAccumulator {
     const discarded = this.#registry.drain().map((call) =>
       withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice),
     );
-    this.#enqueue(error ? { type: "abort", reason, discarded, error } : { type: "abort", reason, discarded });
+    this.#enqueue({ type: "abort", reason, discarded, ...(error && { error }) });
   }
 
   /**
@@ -171,7 +208,7 @@ export class ToolCallAccumulator {
    * ```
    */
   snapshot(): AccumulatorSnapshot {
-    const snapshot: AccumulatorSnapshot = structuredClone({
+    return structuredClone({
       version: 1 as const,
       registry: this.#registry.snapshot(),
       toolCalls: this.#toolCalls,
@@ -183,9 +220,8 @@ export class ToolCallAccumulator {
       text: this.#text,
       reasoning: this.#reasoning,
       closed: this.#closed,
+      ...(this.#usage ? { usage: this.#usage } : {}),
     });
-    if (this.#usage) snapshot.usage = structuredClone(this.#usage);
-    return snapshot;
   }
 
   /** An accumulator that continues from a {@link ToolCallAccumulator.snapshot}. */
@@ -196,14 +232,16 @@ export class ToolCallAccumulator {
     onTerminate?: () => void,
   ): ToolCallAccumulator {
     const accumulator = new ToolCallAccumulator(enqueue, options, onTerminate);
+    // One copy of the snapshot: the caller keeps theirs, and nothing restored shares with it.
+    snapshot = structuredClone(snapshot);
     accumulator.#registry.restore(snapshot.registry);
-    accumulator.#toolCalls.push(...structuredClone(snapshot.toolCalls));
-    accumulator.#invalidToolCalls.push(...structuredClone(snapshot.invalidToolCalls));
+    accumulator.#toolCalls.push(...snapshot.toolCalls);
+    accumulator.#invalidToolCalls.push(...snapshot.invalidToolCalls);
     accumulator.#rawReason = snapshot.rawReason;
     accumulator.#reason = snapshot.reason;
     accumulator.#finishSeen = snapshot.finishSeen;
     accumulator.#providerErrorSeen = snapshot.providerErrorSeen;
-    accumulator.#usage = snapshot.usage ? structuredClone(snapshot.usage) : undefined;
+    accumulator.#usage = snapshot.usage;
     accumulator.#text = snapshot.text;
     accumulator.#reasoning = snapshot.reasoning;
     accumulator.#closed = snapshot.closed;
@@ -254,12 +292,7 @@ export class ToolCallAccumulator {
 
   #start(call: OpenToolCall): void {
     call.started = true;
-    const start = withChoice({ type: "tool-call-start" as const, index: call.index, id: call.id, name: call.name }, call.choice);
-    this.#enqueue({
-      ...start,
-      ...(call.providerExecuted ? { providerExecuted: true as const } : {}),
-      ...(call.inputFormat ? { inputFormat: call.inputFormat } : {}),
-    });
+    this.#enqueue(withCallFields(withChoice({ type: "tool-call-start" as const, index: call.index, id: call.id, name: call.name }, call.choice), call));
     if (call.args.text !== "") {
       this.#enqueue(this.#delta(call, call.args.text));
     }
@@ -276,15 +309,14 @@ export class ToolCallAccumulator {
     if (!call.started && call.name !== "") this.#start(call);
     const base = withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
     if (call.providerMetadata) Object.assign(base, { providerMetadata: call.providerMetadata });
-    if (call.providerExecuted) Object.assign(base, { providerExecuted: true });
-    if (call.inputFormat) Object.assign(base, { inputFormat: call.inputFormat });
+    withCallFields(base, call);
     if (call.name === "") {
       return this.#invalid({ ...base, error: { code: "missing-name", message: "A tool call completed without a function name." } });
     }
     // Free-text input is the call's input as it is: there is nothing to parse or reject.
     const parsed = call.inputFormat === "text" ? { ok: true as const, value: call.args.text } : call.args.parse({ repair: this.#repair, closeTruncated });
     if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
-    const issues = call.inputFormat === "text" || call.providerExecuted ? undefined : this.#schemaIssues(call.name, parsed.value);
+    const issues = call.inputFormat === "text" || call.providerExecuted ? undefined : this.#validate?.(call.name, parsed.value);
     if (issues) return this.#invalid({ ...base, error: { code: "schema-mismatch", message: `The tool arguments do not match the schema of ${call.name}.`, issues } });
     const toolCall: ToolCall = { ...base, arguments: parsed.value, ...(parsed.repairs ? { repairs: parsed.repairs } : {}) };
     this.#toolCalls.push(toolCall);
@@ -300,15 +332,6 @@ export class ToolCallAccumulator {
   #completeAll(choice?: number): void {
     const normal = this.#rawReason === null || ["stop", "tool-calls"].includes(normalizeFinishReason(this.#rawReason, false));
     for (const call of this.#registry.openCalls(choice)) this.#complete(call, normal && this.#reason === undefined);
-  }
-
-  /** Schema violations of a call's arguments, when tools were given. */
-  #schemaIssues(name: string, value: JsonValue): string[] | undefined {
-    if (!this.#schemas) return undefined;
-    const schema = this.#schemas.get(name);
-    if (!schema) return this.#schemas.has(name) ? undefined : [`${name} is not one of the request's tools`];
-    const issues = checkToolArguments(value, schema);
-    return issues.length > 0 ? issues : undefined;
   }
 
   #finish(): void {
@@ -335,7 +358,9 @@ export class ToolCallAccumulator {
   }
 }
 
-/** Adds `choice` only when it is not the first, so single-choice events stay lean. */
-function withChoice<T extends object>(value: T, choice: number | undefined): T & { choice?: number } {
-  return choice ? { ...value, choice } : value;
+/** Adds the call's `providerExecuted` and `inputFormat` when set. */
+function withCallFields<T extends object>(target: T, call: OpenToolCall): T & { providerExecuted?: true; inputFormat?: "text" } {
+  if (call.providerExecuted) Object.assign(target, { providerExecuted: true });
+  if (call.inputFormat) Object.assign(target, { inputFormat: call.inputFormat });
+  return target;
 }

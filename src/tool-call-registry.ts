@@ -36,7 +36,8 @@ export interface OpenToolCall {
  */
 export class ToolCallRegistry {
   readonly #maxCalls: number;
-  readonly #byKey = new Map<string, OpenToolCall>();
+  /** Open calls by choice, then provider index (numeric keys: no key string built per fragment). */
+  readonly #byKey = new Map<number, Map<number, OpenToolCall>>();
   readonly #byId = new Map<string, OpenToolCall>();
   readonly #latest = new Map<number, OpenToolCall>();
   /** Open calls in index order. */
@@ -77,7 +78,7 @@ export class ToolCallRegistry {
 
   /** The open call at a provider index, if any. */
   find(choice: number, providerIndex: number): OpenToolCall | undefined {
-    return this.#byKey.get(key(choice, providerIndex));
+    return this.#byKey.get(choice)?.get(providerIndex);
   }
 
   /** Open calls of one choice (or of all), in index order. */
@@ -88,8 +89,9 @@ export class ToolCallRegistry {
   /** Forgets a call that has completed: a later fragment with its index opens a new call. */
   close(call: OpenToolCall): void {
     this.#open.delete(call);
-    if (call.providerIndex !== undefined && this.#byKey.get(key(call.choice, call.providerIndex)) === call) {
-      this.#byKey.delete(key(call.choice, call.providerIndex));
+    if (call.providerIndex !== undefined) {
+      const calls = this.#byKey.get(call.choice);
+      if (calls?.get(call.providerIndex) === call) calls.delete(call.providerIndex);
     }
     if (call.id !== null && this.#byId.get(call.id) === call) this.#byId.delete(call.id);
     if (this.#latest.get(call.choice) === call) this.#latest.delete(call.choice);
@@ -119,7 +121,7 @@ export class ToolCallRegistry {
       const call = { ...structuredClone(fields), args: this.newBuffer() } as OpenToolCall;
       call.args.append(rawArguments);
       this.#open.add(call);
-      if (call.providerIndex !== undefined) this.#byKey.set(key(call.choice, call.providerIndex), call);
+      if (call.providerIndex !== undefined) this.#setKey(call.choice, call.providerIndex, call);
       if (call.id !== null) this.#byId.set(call.id, call);
     }
     const byIndex = (choice: number, index: number): OpenToolCall | undefined =>
@@ -132,9 +134,16 @@ export class ToolCallRegistry {
     this.#count = snapshot.count;
   }
 
+  #setKey(choice: number, providerIndex: number, call: OpenToolCall): void {
+    let calls = this.#byKey.get(choice);
+    if (!calls) this.#byKey.set(choice, (calls = new Map()));
+    calls.set(providerIndex, call);
+  }
+
   #locate(fragment: ToolCallChunkDelta, choice: number): OpenToolCall | undefined {
     if (fragment.index !== undefined) {
-      return this.#byKey.get(key(choice, fragment.index)) ?? (fragment.id ? this.#byId.get(fragment.id) : undefined);
+      const calls = this.#byKey.get(choice);
+      return (calls && calls.get(fragment.index)) ?? (fragment.id ? this.#byId.get(fragment.id) : undefined);
     }
     if (fragment.id) {
       const byId = this.#byId.get(fragment.id);
@@ -177,15 +186,11 @@ export class ToolCallRegistry {
       bytes: 0,
       started: false,
     };
-    if (providerIndex !== undefined) this.#byKey.set(key(choice, providerIndex), call);
+    if (providerIndex !== undefined) this.#setKey(choice, providerIndex, call);
     this.#latest.set(choice, call);
     this.#open.add(call);
     return call;
   }
-}
-
-function key(choice: number, providerIndex: number): string {
-  return `${choice}:${providerIndex}`;
 }
 
 /** Joins a split name, keeps a name repeated in full (or resent cumulatively) from doubling. */

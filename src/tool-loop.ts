@@ -1,7 +1,6 @@
 import { assistantMessage, toolResultMessages, type ToolResult } from "./messages.ts";
 import type { Provider } from "./providers.ts";
 import { streamToolCalls, type StreamToolCallsOptions } from "./stream-tool-calls.ts";
-import type { ToolCallAccumulatorOptions } from "./tool-call-accumulator.ts";
 import { ToolRunnerStream } from "./tool-runner-stream.ts";
 import type { RunnableTool, ToolRunnerOptions } from "./tool-runner.ts";
 import type { AbortEvent, FinishEvent, LoopFinishReason, StreamLimits, ToolCall, ToolLoopEvent, ToolRunnerEvent } from "./types.ts";
@@ -18,7 +17,7 @@ export interface ToolLoopRequest {
 
 /** Options of {@link runToolLoop}. */
 export interface ToolLoopOptions
-  extends Omit<ToolRunnerOptions, "tools" | "signal">, StreamLimits, Pick<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "maxDepth"> {
+  extends Omit<ToolRunnerOptions, "tools" | "signal">, StreamLimits, Pick<StreamToolCallsOptions, "partialArguments" | "repair" | "maxDepth"> {
   /** The wire protocol of the responses, and the shape of the messages the loop appends. */
   provider: Provider;
   /** The conversation so far, in the provider's own shape (Chat messages, Anthropic messages, Gemini contents, Responses input items). */

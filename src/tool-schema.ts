@@ -55,6 +55,40 @@ export function schemasByName(tools: readonly ToolDefinition[]): Map<string, Too
 }
 
 /**
+ * Checks the final arguments of a completed call: readable reasons when they are rejected,
+ * `undefined` when they are accepted. The `validate` plug-in of `ToolCallAccumulator`.
+ */
+export type ToolArgumentsValidator = (name: string, value: JsonValue) => string[] | undefined;
+
+/**
+ * The `validate` plug-in for the request's tools (OpenAI, Responses or Anthropic shape): a call
+ * whose arguments violate its tool's schema, or whose name is not one of the tools, is rejected
+ * (the accumulator makes it an `invalid-tool-call` of code `schema-mismatch`). Tools without a
+ * schema accept any arguments. `streamToolCalls` does this for its `tools` option.
+ *
+ * @example
+ * ```ts
+ * import { SSEDecoderStream, ToolCallAccumulatorStream } from "tool-call-stream/core";
+ * import { toolSchemaValidator } from "tool-call-stream";
+ *
+ * const events = body
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new OpenAIChatDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream({ validate: toolSchemaValidator(tools) }));
+ * ```
+ */
+export function toolSchemaValidator(tools: readonly ToolDefinition[]): ToolArgumentsValidator {
+  const schemas = schemasByName(tools);
+  const names = new Set(tools.map((tool) => ("function" in tool ? tool.function.name : tool.name)));
+  return (name, value) => {
+    const schema = schemas.get(name);
+    if (!schema) return names.has(name) ? undefined : [`${name} is not one of the request's tools`];
+    const issues = checkToolArguments(value, schema);
+    return issues.length > 0 ? issues : undefined;
+  };
+}
+
+/**
  * Checks a value against a tool schema: types (with `integer` and nullable type arrays),
  * `required`, `properties`, `additionalProperties: false`, `enum`, `const`, `items`, `anyOf`,
  * `minItems`/`maxItems`. Returns readable reasons, one per violation (empty when valid).

@@ -1,6 +1,7 @@
 import {
   createProviderDecoder,
   createProviderDeltaStream,
+  IncrementalJsonParser,
   SSEDecoderStream,
   ToolCallAccumulator,
   ToolCallAccumulatorStream,
@@ -56,7 +57,7 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
       const deltas = await collect(
         fromChunks([bytes(fixture.sse)]).pipeThrough(new SSEDecoderStream()).pipeThrough(createProviderDeltaStream(provider)),
       );
-      const options = { partialArguments: true };
+      const options = { partialArguments: IncrementalJsonParser };
       const unbroken = feed(deltas, true, undefined, options).events;
       for (let cut = 0; cut <= deltas.length; cut++) {
         const first = feed(deltas.slice(0, cut), false, undefined, options);
@@ -88,11 +89,11 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
       };
       const inOrder = decodeAll(messages);
       assertEquals(decodeAll(shuffled), inOrder, "the reorderer puts the shuffled events back in order");
-      const unbroken = feed(inOrder, true, undefined, { partialArguments: true }).events;
+      const unbroken = feed(inOrder, true, undefined, { partialArguments: IncrementalJsonParser }).events;
       let heldAtSomeCut = false;
       for (let cut = 0; cut <= shuffled.length; cut++) {
         const events: ToolCallEvent[] = [];
-        const options = { partialArguments: true };
+        const options = { partialArguments: IncrementalJsonParser };
         const keep = (event: ToolCallEvent): void => void events.push(structuredClone(event));
         let current = new ToolCallAccumulator(keep, options);
         let emitted = 0;

@@ -1,4 +1,14 @@
-import { checkToolArguments, repairJson, streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
+import {
+  checkToolArguments,
+  IncrementalJsonParser,
+  repairJson,
+  streamToolCalls,
+  ToolCallAccumulatorStream,
+  toolSchemaValidator,
+  type ProviderDelta,
+  type ToolCallAccumulatorOptions,
+  type ToolCallEvent,
+} from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
 
@@ -36,7 +46,7 @@ group("JSON repair", (test) => {
 
   test("a value cut short is closed only when allowed", () => {
     assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: true }), { ok: true, value: { a: [1, "tw"] }, repairs: ["truncated"] });
-    assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: false }), { ok: false });
+    assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: false }), { ok: false, position: 13 });
   });
 
   test("the accumulator reports repairs on the tool-call", async () => {
@@ -84,5 +94,54 @@ group("Tool schema checks", (test) => {
     const anthropicShape = [{ name: "other_tool", input_schema: { type: "object" } }];
     const unknown = await complete('{"city": "Paris"}', "tool_calls", { tools: anthropicShape });
     assert(unknown?.type === "invalid-tool-call" && unknown.error.issues?.[0] === "get_weather is not one of the request's tools", "unknown tool");
+  });
+
+  test("a tool listed without a schema accepts any arguments", async () => {
+    const event = await complete('{"anything": [1]}', "tool_calls", { tools: [{ name: "get_weather" }, { name: "other", input_schema: { type: "object" } }] });
+    assert(event?.type === "tool-call", "accepted");
+  });
+});
+
+group("Accumulator plug-ins", (test) => {
+  const deltas = (args: string): ProviderDelta[] => [
+    { type: "tool-call-chunk", index: 0, id: "c1", name: "get_weather", argumentsDelta: args },
+    { type: "finish", rawReason: "tool_calls" },
+  ];
+  async function accumulate(args: string, options: ToolCallAccumulatorOptions): Promise<ToolCallEvent[]> {
+    return collect(fromChunks(deltas(args)).pipeThrough(new ToolCallAccumulatorStream(options)));
+  }
+  const final = (events: ToolCallEvent[]): ToolCallEvent | undefined => events.find((e) => e.type === "tool-call" || e.type === "invalid-tool-call");
+
+  test("without plug-ins the lean core parses once: invalid JSON is invalid-json without a position, no partial values, no schema checks", async () => {
+    const invalid = final(await accumulate("{'city': 'Paris'}", {}));
+    assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "invalid-json" && invalid.error.position === undefined, "invalid, no position");
+    assert(!invalid.error.message.includes("Paris"), "the message never embeds the arguments");
+    const events = await accumulate('{"city": "Paris", "unit": "kelvin"}', {});
+    assert(events.every((e) => e.type !== "tool-call-delta" || !("partialArguments" in e)), "no partial values");
+    assert(final(events)?.type === "tool-call", "not checked without validate");
+  });
+
+  test("repair: repairJson repairs and reports the position of what it cannot repair", async () => {
+    const repaired = final(await accumulate("{'city': 'Paris'}", { repair: repairJson }));
+    assert(repaired?.type === "tool-call", "repaired");
+    assertEquals([repaired.arguments, repaired.repairs], [{ city: "Paris" }, ["single-quotes"]]);
+    const invalid = final(await accumulate('{"x": @tru', { repair: repairJson }));
+    assert(invalid?.type === "invalid-tool-call" && invalid.error.position === 6, "position 6");
+  });
+
+  test("partialArguments: IncrementalJsonParser gives live values and the error position", async () => {
+    const events = await accumulate('{"x": @tru', { partialArguments: IncrementalJsonParser });
+    const delta = events.find((e) => e.type === "tool-call-delta");
+    assert(delta?.type === "tool-call-delta" && "partialArguments" in delta, "partial value present");
+    const invalid = final(events);
+    assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "invalid-json" && invalid.error.position === 6, "position 6");
+  });
+
+  test("validate: toolSchemaValidator(tools) checks final arguments", async () => {
+    const bad = final(await accumulate('{"city": "Paris", "unit": "kelvin"}', { validate: toolSchemaValidator([weather]) }));
+    assert(bad?.type === "invalid-tool-call" && bad.error.code === "schema-mismatch", "schema-mismatch");
+    assertEquals(bad.error.issues, ['$.unit must be one of "c", "f"']);
+    const good = final(await accumulate('{"city": "Paris", "unit": "c"}', { validate: toolSchemaValidator([weather]) }));
+    assert(good?.type === "tool-call", "valid");
   });
 });

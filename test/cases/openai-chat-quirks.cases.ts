@@ -1,12 +1,12 @@
-import type { ToolCallEvent } from "../../src/index.ts";
+import { repairJson, type ToolCallAccumulatorOptions, type ToolCallEvent } from "../../src/index.ts";
 import { summarize } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { assertEventInvariants } from "../support/invariants.ts";
 import { bytes, chatChunk, openAISSE, runOpenAIChain } from "../support/streams.ts";
 
 /** Runs Chat Completions payloads (then `[DONE]` unless `done` is false) through the chain. */
-async function run(payloads: unknown[], done = true): Promise<ToolCallEvent[]> {
-  const events = await runOpenAIChain([bytes(openAISSE(payloads, done))]);
+async function run(payloads: unknown[], done = true, options?: ToolCallAccumulatorOptions): Promise<ToolCallEvent[]> {
+  const events = await runOpenAIChain([bytes(openAISSE(payloads, done))], options);
   assertEventInvariants(events);
   return events;
 }
@@ -176,7 +176,10 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
   });
 
   test("invalid JSON arguments give invalid-tool-call with the raw text and a position, never {}", async () => {
-    const events = await run([call({ index: 0, id: "a", function: { name: "f", arguments: '{"x": @tru' } }), finish()]);
+    // The lean chain reports it invalid; its position comes with the repair plug-in.
+    const lean = (await run([call({ index: 0, id: "a", function: { name: "f", arguments: '{"x": @tru' } }), finish()])).find((e) => e.type === "invalid-tool-call");
+    assert(lean?.type === "invalid-tool-call" && lean.error.code === "invalid-json" && lean.rawArguments === '{"x": @tru', "invalid without repair");
+    const events = await run([call({ index: 0, id: "a", function: { name: "f", arguments: '{"x": @tru' } }), finish()], true, { repair: repairJson });
     const invalid = events.find((e) => e.type === "invalid-tool-call");
     assert(invalid && invalid.type === "invalid-tool-call", "an invalid-tool-call event");
     assertEquals([invalid.rawArguments, invalid.error.code, invalid.error.position], ['{"x": @tru', "invalid-json", 6]);

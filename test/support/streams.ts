@@ -1,5 +1,5 @@
 // Stream helpers built on plain WHATWG streams, so they run in every runtime.
-import type { ProviderDelta, SSEMessage, ToolCallEvent } from "../../src/index.ts";
+import type { ProviderDelta, SSEMessage, ToolCallAccumulatorOptions, ToolCallEvent } from "../../src/index.ts";
 import { OpenAIChatDeltaStream, SSEDecoderStream, ToolCallAccumulatorStream } from "../../src/index.ts";
 
 /** A stream that yields the given chunks, then closes. */
@@ -53,12 +53,12 @@ export function chatChunk(delta: Record<string, unknown>, finishReason: string |
 }
 
 /** Runs the three-stage OpenAI chain over byte chunks and collects the events. */
-export function runOpenAIChain(chunks: readonly Uint8Array[]): Promise<ToolCallEvent[]> {
+export function runOpenAIChain(chunks: readonly Uint8Array[], options?: ToolCallAccumulatorOptions): Promise<ToolCallEvent[]> {
   return collect(
     fromChunks(chunks)
       .pipeThrough(new SSEDecoderStream())
       .pipeThrough(new OpenAIChatDeltaStream())
-      .pipeThrough(new ToolCallAccumulatorStream()),
+      .pipeThrough(new ToolCallAccumulatorStream(options)),
   );
 }
 
