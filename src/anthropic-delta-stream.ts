@@ -1,6 +1,7 @@
 import { decoderTransformer, isRecord, nonEmptyString, readJsonPayload, type Emit } from "./payload.ts";
-import type { ProviderDelta, SSEMessage } from "./types.ts";
-import { normalizeUsage } from "./usage.ts";
+import type { ProviderDelta, SSEMessage, Usage } from "./types.ts";
+import { ANTHROPIC_FINISH_REASONS, reasonIn } from "./finish-reason.ts";
+import { readUsage } from "./usage.ts";
 
 /** Content blocks that are tool calls: the application runs `tool_use`, the provider the others. */
 const TOOL_BLOCKS: Record<string, boolean> = { tool_use: false, server_tool_use: true, mcp_tool_use: true };
@@ -90,7 +91,7 @@ export class AnthropicDecoder {
     const usage = isRecord(payload["message"]) ? payload["message"]["usage"] : undefined;
     if (!isRecord(usage)) return;
     this.#inputUsage = usage;
-    const normalized = normalizeUsage(usage);
+    const normalized = anthropicUsage(usage);
     if (normalized) emit({ type: "usage", usage: normalized });
   }
 
@@ -102,7 +103,9 @@ export class AnthropicDecoder {
     if (block["type"] === "text" && text !== undefined) emit({ type: "text-delta", text });
     const thinking = nonEmptyString(block["thinking"]);
     if (block["type"] === "thinking" && thinking !== undefined) emit({ type: "reasoning-delta", text: thinking });
-    const providerExecuted = TOOL_BLOCKS[String(block["type"])];
+    const type = String(block["type"]);
+    // Own keys only: a block type such as `constructor` is not a tool call.
+    const providerExecuted = Object.hasOwn(TOOL_BLOCKS, type) ? TOOL_BLOCKS[type] : undefined;
     if (providerExecuted === undefined) return;
     const input = block["input"];
     this.#toolBlocks.set(index, {
@@ -182,10 +185,10 @@ export class AnthropicDecoder {
     // Output usage comes here; the input side came with message_start, so the two are merged.
     const usage = payload["usage"];
     if (isRecord(usage)) {
-      const normalized = normalizeUsage({ ...this.#inputUsage, ...withoutNulls(usage) });
+      const normalized = anthropicUsage({ ...this.#inputUsage, ...withoutNulls(usage) });
       if (normalized) emit({ type: "usage", usage: normalized });
     }
-    if (typeof reason === "string") emit({ type: "finish", rawReason: reason });
+    if (typeof reason === "string") emit({ type: "finish", rawReason: reason, reason: reasonIn(ANTHROPIC_FINISH_REASONS, reason) ?? "other" });
   }
 }
 
@@ -201,4 +204,9 @@ function optional<K extends string>(key: K, value: string | undefined): { [P in 
 /** message_delta usage may carry `null` for counts it does not update; those keep the start's values. */
 function withoutNulls(usage: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== null));
+}
+
+/** Anthropic usage: input and output tokens (the total is their sum). */
+function anthropicUsage(raw: unknown): Usage | undefined {
+  return readUsage(raw, ["input_tokens"], ["output_tokens"], []);
 }

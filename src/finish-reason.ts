@@ -1,26 +1,44 @@
 import type { FinishReason } from "./types.ts";
 
 /**
- * Provider finish reasons, by their raw value, across OpenAI Chat and compatibles, Anthropic,
- * Gemini and the Responses API status. Anything unlisted is `other`; the raw value is always kept.
+ * Finish reasons by raw value, one table per provider so that a single-provider bundle holds only
+ * its own: each stage normalizes its provider's value into `FinishDelta.reason` (the raw value is
+ * always kept). Anything unlisted is `other`.
  */
-const FINISH_REASONS: Record<string, FinishReason> = {
-  // OpenAI Chat Completions and compatibles
-  stop: "stop",
-  eos: "stop",
+type FinishReasons = Record<string, FinishReason>;
+
+/**
+ * The reason `raw` stands for in `table`, if it is one of its own keys: a raw value such as
+ * `constructor` must not find `Object.prototype`'s members.
+ */
+export function reasonIn(table: FinishReasons, raw: string): FinishReason | undefined {
+  return Object.hasOwn(table, raw) ? table[raw] : undefined;
+}
+
+/** Anthropic `stop_reason` (also sent by some OpenAI-compatible gateways in front of Claude). */
+export const ANTHROPIC_FINISH_REASONS: FinishReasons = {
   end_turn: "stop",
   stop_sequence: "stop",
+  tool_use: "tool-calls",
+  max_tokens: "length",
+  model_context_window_exceeded: "length",
+  refusal: "content-filter",
+};
+
+/** OpenAI Chat Completions and compatibles (together with {@link ANTHROPIC_FINISH_REASONS}). */
+export const OPENAI_CHAT_FINISH_REASONS: FinishReasons = {
+  stop: "stop",
+  eos: "stop",
   tool_calls: "tool-calls",
   function_call: "tool-calls",
-  tool_use: "tool-calls",
   length: "length",
-  max_tokens: "length",
   model_length: "length",
-  model_context_window_exceeded: "length",
   content_filter: "content-filter",
-  refusal: "content-filter",
   error: "error",
-  // Gemini
+};
+
+/** Gemini `finishReason`. */
+export const GEMINI_FINISH_REASONS: FinishReasons = {
   STOP: "stop",
   MAX_TOKENS: "length",
   SAFETY: "content-filter",
@@ -31,15 +49,19 @@ const FINISH_REASONS: Record<string, FinishReason> = {
   IMAGE_SAFETY: "content-filter",
   MALFORMED_FUNCTION_CALL: "error",
   UNEXPECTED_TOOL_CALL: "error",
-  // Responses API status
+};
+
+/** Responses API `status` (an `incomplete` response says why in `incomplete_details`). */
+export const RESPONSES_FINISH_REASONS: FinishReasons = {
   completed: "stop",
   incomplete: "length",
   failed: "error",
 };
 
 /**
- * Normalizes a provider's finish reason. A response that stopped normally with complete calls
- * is `tool-calls`: OpenAI says `stop` when `tool_choice` forces a function, Gemini always says `STOP`.
+ * Normalizes a provider's finish reason, whichever provider sent it (the stages do this with their
+ * own table). A response that stopped normally with complete calls is `tool-calls`: OpenAI says
+ * `stop` when `tool_choice` forces a function, Gemini always says `STOP`.
  *
  * @example
  * ```ts
@@ -49,7 +71,14 @@ const FINISH_REASONS: Record<string, FinishReason> = {
  * ```
  */
 export function normalizeFinishReason(raw: string | null, hasToolCalls: boolean): FinishReason {
-  const reason = raw === null ? "other" : (FINISH_REASONS[raw] ?? "other");
+  const reason =
+    raw === null
+      ? "other"
+      : (reasonIn(OPENAI_CHAT_FINISH_REASONS, raw) ??
+        reasonIn(ANTHROPIC_FINISH_REASONS, raw) ??
+        reasonIn(GEMINI_FINISH_REASONS, raw) ??
+        reasonIn(RESPONSES_FINISH_REASONS, raw) ??
+        "other");
   if (hasToolCalls && (reason === "stop" || raw === null)) return "tool-calls";
   return reason;
 }

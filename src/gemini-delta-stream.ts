@@ -1,6 +1,7 @@
 import { decoderTransformer, isRecord, nonEmptyString, readJsonPayload, withChoice, type Emit } from "./payload.ts";
 import type { JsonValue, ProviderDelta, SSEMessage, ToolCallChunkDelta } from "./types.ts";
-import { normalizeUsage } from "./usage.ts";
+import { GEMINI_FINISH_REASONS, reasonIn } from "./finish-reason.ts";
+import { readUsage } from "./usage.ts";
 
 /** A Vertex call whose arguments stream as `partialArgs`, per candidate. */
 interface StreamedCall {
@@ -63,7 +64,7 @@ export class GeminiDecoder {
     candidates.forEach((candidate, position) => {
       if (isRecord(candidate)) this.#onCandidate(candidate, typeof candidate["index"] === "number" ? candidate["index"] : position, emit);
     });
-    const usage = normalizeUsage(payload["usageMetadata"]);
+    const usage = readUsage(payload["usageMetadata"], ["promptTokenCount"], ["candidatesTokenCount"], ["totalTokenCount"]);
     if (usage && usage.totalTokens !== undefined) emit({ type: "usage", usage });
     const feedback = payload["promptFeedback"];
     const blockReason = isRecord(feedback) ? nonEmptyString(feedback["blockReason"]) : undefined;
@@ -81,7 +82,7 @@ export class GeminiDecoder {
     const reason = nonEmptyString(candidate["finishReason"]);
     if (reason === undefined) return;
     this.#close(choice, emit); // a finish ends a streamed call that never got its closing part
-    emit(withChoice({ type: "finish", rawReason: reason }, choice));
+    emit(withChoice({ type: "finish", rawReason: reason, reason: reasonIn(GEMINI_FINISH_REASONS, reason) ?? "other" }, choice));
   }
 
   #onPart(part: Record<string, unknown>, choice: number, emit: Emit): void {

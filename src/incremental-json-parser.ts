@@ -258,7 +258,7 @@ export class IncrementalJsonParser {
     const token = this.#token;
     this.#token = "";
     if (this.#mode === Mode.Literal) {
-      if (token in LITERALS) this.#completeScalar(LITERALS[token]!);
+      if (Object.hasOwn(LITERALS, token)) this.#completeScalar(LITERALS[token]!);
       else this.#fail("invalid-json", at);
     } else if (NUMBER.test(token)) this.#completeScalar(Number(token));
     else {

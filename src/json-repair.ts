@@ -85,7 +85,7 @@ function rewrite(text: string, repairs: Set<JsonRepair>, closeTruncated: boolean
       if (after && open[open.length - 1] === "}") {
         repairs.add("unquoted-keys");
         out += `"${word}"`;
-      } else if (PYTHON[word] !== undefined) {
+      } else if (Object.hasOwn(PYTHON, word)) {
         repairs.add("python-literals");
         out += PYTHON[word];
       } else out += word;

@@ -1,6 +1,7 @@
 import { decoderTransformer, isRecord, nonEmptyString, readJsonPayload, withChoice, type Emit } from "./payload.ts";
-import type { ProviderDelta, SSEMessage, ToolCallChunkDelta } from "./types.ts";
-import { normalizeUsage } from "./usage.ts";
+import type { ProviderDelta, SSEMessage, ToolCallChunkDelta, Usage } from "./types.ts";
+import { ANTHROPIC_FINISH_REASONS, OPENAI_CHAT_FINISH_REASONS, reasonIn } from "./finish-reason.ts";
+import { readUsage } from "./usage.ts";
 
 /**
  * OpenAI Chat Completions chunks to normalized deltas, for OpenAI and every compatible vendor
@@ -52,7 +53,7 @@ export function decodeOpenAIChatMessage(message: SSEMessage, emit: Emit): void {
     for (const choice of chunk["choices"]) if (isRecord(choice)) decodeChoice(choice, emit);
   }
   const xGroq = chunk["x_groq"];
-  const usage = normalizeUsage(chunk["usage"]) ?? (isRecord(xGroq) ? normalizeUsage(xGroq["usage"]) : undefined);
+  const usage = chatUsage(chunk["usage"]) ?? (isRecord(xGroq) ? chatUsage(xGroq["usage"]) : undefined);
   if (usage) emit({ type: "usage", usage });
 }
 
@@ -69,43 +70,39 @@ function decodeChoice(choice: Record<string, unknown>, emit: Emit): void {
     if (isRecord(delta["function_call"])) emit(toolCallChunk({ index: 0, function: delta["function_call"] }, index));
   }
   const reason = choice["finish_reason"];
-  if (typeof reason === "string" && reason !== "") emit(withChoice({ type: "finish", rawReason: reason }, index));
+  if (typeof reason === "string" && reason !== "") emit(withChoice({ type: "finish", rawReason: reason, reason: reasonIn(OPENAI_CHAT_FINISH_REASONS, reason) ?? reasonIn(ANTHROPIC_FINISH_REASONS, reason) ?? "other" }, index));
 }
 
 /** Reasoning arrives as `reasoning_content` (DeepSeek, xAI), `reasoning` (Groq, OpenRouter) or
  * only as `reasoning_details` (OpenRouter sends both with the same text, so details are a fallback). */
 function decodeReasoning(delta: Record<string, unknown>, choice: number, emit: Emit): void {
-  const text = nonEmptyString(delta["reasoning_content"]) ?? nonEmptyString(delta["reasoning"]);
-  if (text !== undefined) return emit(withChoice({ type: "reasoning-delta", text }, choice));
+  const text = nonEmptyString(delta["reasoning_content"]) ?? delta["reasoning"];
+  if (nonEmptyString(text) !== undefined) return emitText("reasoning-delta", text, choice, emit);
   const details = delta["reasoning_details"];
   if (!Array.isArray(details)) return;
   for (const detail of details) {
-    const detailText = isRecord(detail) ? (nonEmptyString(detail["text"]) ?? nonEmptyString(detail["summary"])) : undefined;
-    if (detailText !== undefined) emit(withChoice({ type: "reasoning-delta", text: detailText }, choice));
+    if (isRecord(detail)) emitText("reasoning-delta", nonEmptyString(detail["text"]) ?? detail["summary"], choice, emit);
   }
 }
 
 /** `content` is a string, or (Mistral Magistral) an array of `text` and `thinking` parts. */
 function decodeContent(content: unknown, choice: number, emit: Emit): void {
-  if (typeof content === "string") {
-    if (content !== "") emit(withChoice({ type: "text-delta", text: content }, choice));
-    return;
-  }
-  if (!Array.isArray(content)) return;
+  if (!Array.isArray(content)) return emitText("text-delta", content, choice, emit);
   for (const part of content) {
     if (!isRecord(part)) continue;
-    const text = nonEmptyString(part["text"]);
-    if (part["type"] === "text" && text !== undefined) emit(withChoice({ type: "text-delta", text }, choice));
+    if (part["type"] === "text") emitText("text-delta", part["text"], choice, emit);
     if (part["type"] === "thinking") decodeThinking(part["thinking"], choice, emit);
   }
 }
 
 function decodeThinking(thinking: unknown, choice: number, emit: Emit): void {
-  const parts = typeof thinking === "string" ? [{ text: thinking }] : Array.isArray(thinking) ? thinking : [];
-  for (const part of parts) {
-    const text = isRecord(part) ? nonEmptyString(part["text"]) : undefined;
-    if (text !== undefined) emit(withChoice({ type: "reasoning-delta", text }, choice));
-  }
+  const parts = Array.isArray(thinking) ? thinking : [{ text: thinking }];
+  for (const part of parts) if (isRecord(part)) emitText("reasoning-delta", part["text"], choice, emit);
+}
+
+/** Emits a text or reasoning delta when `text` is a non-empty string. */
+function emitText(type: "text-delta" | "reasoning-delta", text: unknown, choice: number, emit: Emit): void {
+  if (typeof text === "string" && text !== "") emit(withChoice({ type, text }, choice));
 }
 
 function toolCallChunk(call: Record<string, unknown>, choice: number): ToolCallChunkDelta {
@@ -123,4 +120,10 @@ function toolCallChunk(call: Record<string, unknown>, choice: number): ToolCallC
   // Gemini's OpenAI endpoint puts the thought signature on the call; it must go back next turn.
   if (isRecord(call["extra_content"])) chunk.providerMetadata = { extra_content: call["extra_content"] };
   return chunk;
+}
+
+/** Chat Completions usage (Groq's `x_groq.usage` has the same shape). */
+function chatUsage(raw: unknown): Usage | undefined {
+  // Some compatible servers name the counts the Responses/Anthropic way.
+  return readUsage(raw, ["prompt_tokens", "input_tokens"], ["completion_tokens", "output_tokens"], ["total_tokens"]);
 }

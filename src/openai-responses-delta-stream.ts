@@ -1,7 +1,8 @@
 import { isRecord, nonEmptyString, readJsonPayload, type Emit } from "./payload.ts";
 import { SequenceReorderer } from "./sequence-reorderer.ts";
 import type { FinishReason, ProviderDelta, SSEMessage } from "./types.ts";
-import { normalizeUsage } from "./usage.ts";
+import { RESPONSES_FINISH_REASONS, reasonIn } from "./finish-reason.ts";
+import { readUsage } from "./usage.ts";
 
 /** Options of {@link OpenAIResponsesDeltaStream}. */
 export interface OpenAIResponsesDeltaStreamOptions {
@@ -20,6 +21,12 @@ const RELEASED: Payload = {};
 
 /** Item types that are tool calls, and whether their input is free text rather than JSON. */
 const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_call: true };
+
+/** Whether an output item is a call with free-text input, or `undefined` when it is no call (own keys only: `constructor` is no item type). */
+function callItemKind(type: unknown): boolean | undefined {
+  const key = String(type);
+  return Object.hasOwn(CALL_ITEMS, key) ? CALL_ITEMS[key] : undefined;
+}
 
 /**
  * OpenAI Responses API streaming events to normalized deltas (also Azure, DeepSeek and LM Studio
@@ -166,7 +173,7 @@ export class OpenAIResponsesDecoder {
     const item = event["item"];
     const index = event["output_index"];
     if (!isRecord(item) || typeof index !== "number") return;
-    const text = CALL_ITEMS[String(item["type"])];
+    const text = callItemKind(item["type"]);
     if (text === undefined) return;
     const itemId = nonEmptyString(item["id"]);
     if (itemId !== undefined) this.#itemIndex.set(itemId, index);
@@ -202,20 +209,19 @@ export class OpenAIResponsesDecoder {
   /** Ends a call whose `.done` never came (the accumulator ignores a call already complete). */
   #onItemDone(event: Payload): void {
     const item = event["item"];
-    if (!isRecord(item) || CALL_ITEMS[String(item["type"])] === undefined) return;
+    if (!isRecord(item) || callItemKind(item["type"]) === undefined) return;
     this.#onArgumentsDone(event, item["type"] === "custom_tool_call" ? item["input"] : item["arguments"]);
   }
 
   #onEnd(event: Payload): void {
     const response = isRecord(event["response"]) ? event["response"] : {};
-    const usage = normalizeUsage(response["usage"]);
+    const usage = readUsage(response["usage"], ["input_tokens"], ["output_tokens"], ["total_tokens"]);
     if (usage) this.#emit({ type: "usage", usage });
     if (event["type"] === "response.failed" && isRecord(response["error"])) {
       this.#emit({ type: "error", error: { code: "provider-error", message: "The provider reported that the response failed.", data: response["error"] } });
     }
     const status = nonEmptyString(response["status"]) ?? String(event["type"]).slice("response.".length);
-    const reason = incompleteReason(response);
-    this.#emit(reason ? { type: "finish", rawReason: status, reason } : { type: "finish", rawReason: status });
+    this.#emit({ type: "finish", rawReason: status, reason: incompleteReason(response) ?? reasonIn(RESPONSES_FINISH_REASONS, status) ?? "other" });
     this.#emit({ type: "done" });
   }
 }

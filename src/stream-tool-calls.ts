@@ -160,7 +160,7 @@ export function streamToolCalls(
         controller.enqueue(event);
       },
       {
-        ...options,
+        ...withoutTools(options),
         partialArguments: stepwise ? IncrementalJsonParser : undefined,
         repair: options.repair === false ? (text) => ({ ok: false, position: jsonErrorPosition(text) }) : repairJson,
         validate: options.tools && toolSchemaValidator(options.tools),
@@ -231,4 +231,10 @@ async function readErrorBody(response: Response): Promise<unknown> {
   } catch {
     return undefined; // non-JSON bodies (HTML error pages) are not passed on: they may echo internals
   }
+}
+
+/** The options the accumulator takes: `tools` becomes its `validate` plug-in. */
+function withoutTools(options: StreamToolCallsOptions): Omit<StreamToolCallsOptions, "tools"> {
+  const { tools: _tools, ...rest } = options;
+  return rest;
 }

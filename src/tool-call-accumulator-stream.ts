@@ -1,5 +1,5 @@
 import type { AccumulatorSnapshot } from "./accumulator-snapshot.ts";
-import { ToolCallAccumulator, type ToolCallAccumulatorOptions } from "./tool-call-accumulator.ts";
+import { checkPlugins, ToolCallAccumulator, type ToolCallAccumulatorOptions } from "./tool-call-accumulator.ts";
 import type { ProviderDelta, ToolCallEvent } from "./types.ts";
 
 /** Options of {@link ToolCallAccumulatorStream}. */
@@ -41,6 +41,8 @@ export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, To
 
   /** Creates the stage; see {@link ToolCallAccumulatorStreamOptions} for the limits and `restoreFrom`. */
   constructor(options: ToolCallAccumulatorStreamOptions = {}) {
+    // Here, not only in `start`: some runtimes (workerd) turn a throw in `start` into an errored stream.
+    checkPlugins(options);
     let accumulator: ToolCallAccumulator;
     super({
       start(controller) {

@@ -1,5 +1,5 @@
+import { ToolCallStreamError } from "./errors.ts";
 import type { AccumulatorSnapshot } from "./accumulator-snapshot.ts";
-import { normalizeFinishReason } from "./finish-reason.ts";
 import { withChoice } from "./payload.ts";
 import type { Repair } from "./arguments-buffer.ts";
 import type { IncrementalJsonParser } from "./incremental-json-parser.ts";
@@ -116,16 +116,17 @@ export class ToolCallAccumulator {
   readonly #partial: boolean;
   readonly #repair: Repair | undefined;
   readonly #validate: ToolArgumentsValidator | undefined;
-  readonly #toolCalls: ToolCall[] = [];
-  readonly #invalidToolCalls: InvalidToolCall[] = [];
-  #rawReason: string | null = null;
-  #reason: FinishReason | undefined;
-  #finishSeen = false;
-  #providerErrorSeen = false;
-  #usage: Usage | undefined;
-  #text = "";
-  #reasoning = "";
-  #closed = false;
+  /** Everything a snapshot keeps besides the registry, as one plain object (so that snapshot and restore are one copy each); in the order of the `finish` event's fields. */
+  #s: Omit<AccumulatorSnapshot, "version" | "registry"> = {
+    rawReason: null,
+    toolCalls: [],
+    invalidToolCalls: [],
+    finishSeen: false,
+    providerErrorSeen: false,
+    text: "",
+    reasoning: "",
+    closed: false,
+  };
 
   /** Creates an accumulator that reports events through `enqueue`. */
   constructor(
@@ -133,6 +134,7 @@ export class ToolCallAccumulator {
     options: ToolCallAccumulatorOptions = {},
     onTerminate: () => void = () => {},
   ) {
+    checkPlugins(options);
     this.#enqueue = enqueue;
     this.#onTerminate = onTerminate;
     this.#maxArgumentsBytes = options.maxArgumentsBytes ?? DEFAULT_MAX_ARGUMENTS_BYTES;
@@ -144,33 +146,34 @@ export class ToolCallAccumulator {
 
   /** True once a `finish` or `abort` has been emitted; later input is ignored. */
   get closed(): boolean {
-    return this.#closed;
+    return this.#s.closed;
   }
 
   /** Feeds one normalized delta. */
   push(delta: ProviderDelta): void {
-    if (this.#closed) return;
+    if (this.#s.closed) return;
     switch (delta.type) {
       case "text-delta":
-        if ((delta.choice ?? 0) === 0) this.#text += delta.text;
+        if ((delta.choice ?? 0) === 0) this.#s.text += delta.text;
         return this.#enqueue(withChoice({ type: "text-delta", text: delta.text }, delta.choice));
       case "reasoning-delta":
-        if ((delta.choice ?? 0) === 0) this.#reasoning += delta.text;
+        if ((delta.choice ?? 0) === 0) this.#s.reasoning += delta.text;
         return this.#enqueue(withChoice({ type: "reasoning-delta", text: delta.text }, delta.choice));
       case "tool-call-chunk":
         return this.#onChunk(delta);
       case "tool-call-end":
         return this.#onEnd(delta);
       case "finish":
-        this.#finishSeen = true;
-        if (delta.rawReason !== null) this.#rawReason = delta.rawReason;
-        if (delta.reason !== undefined) this.#reason = delta.reason;
+        this.#s.finishSeen = true;
+        // The stages normalize the reason; a finish built by hand without one counts as a normal stop.
+        if (delta.rawReason !== null) this.#s.rawReason = delta.rawReason;
+        if (delta.reason || delta.rawReason !== null) this.#s.reason = delta.reason ?? "stop";
         return this.#completeAll(delta.choice ?? 0);
       case "usage":
-        this.#usage = delta.usage;
+        this.#s.usage = delta.usage;
         return;
       case "error":
-        if (delta.error.code === "provider-error") this.#providerErrorSeen = true;
+        if (delta.error.code === "provider-error") this.#s.providerErrorSeen = true;
         return this.#enqueue({ type: "error", error: delta.error });
       case "done":
         return this.#finish();
@@ -179,15 +182,15 @@ export class ToolCallAccumulator {
 
   /** The input ended: finish if the provider finished, otherwise abort and discard open calls. */
   end(): void {
-    if (this.#closed) return;
-    if (this.#finishSeen) this.#finish();
-    else this.abort(this.#providerErrorSeen ? "provider-error" : "input-ended");
+    if (this.#s.closed) return;
+    if (this.#s.finishSeen) this.#finish();
+    else this.abort(this.#s.providerErrorSeen ? "provider-error" : "input-ended");
   }
 
   /** Stops before the finish: open calls are reported as discarded and never parsed. */
   abort(reason: AbortReason, error?: StreamErrorInfo): void {
-    if (this.#closed) return;
-    this.#closed = true;
+    if (this.#s.closed) return;
+    this.#s.closed = true;
     const discarded = this.#registry.drain().map((call) =>
       withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice),
     );
@@ -208,20 +211,7 @@ export class ToolCallAccumulator {
    * ```
    */
   snapshot(): AccumulatorSnapshot {
-    return structuredClone({
-      version: 1 as const,
-      registry: this.#registry.snapshot(),
-      toolCalls: this.#toolCalls,
-      invalidToolCalls: this.#invalidToolCalls,
-      rawReason: this.#rawReason,
-      ...(this.#reason ? { reason: this.#reason } : {}),
-      finishSeen: this.#finishSeen,
-      providerErrorSeen: this.#providerErrorSeen,
-      text: this.#text,
-      reasoning: this.#reasoning,
-      closed: this.#closed,
-      ...(this.#usage ? { usage: this.#usage } : {}),
-    });
+    return structuredClone({ version: 1, registry: this.#registry.snapshot(), ...this.#s });
   }
 
   /** An accumulator that continues from a {@link ToolCallAccumulator.snapshot}. */
@@ -233,18 +223,9 @@ export class ToolCallAccumulator {
   ): ToolCallAccumulator {
     const accumulator = new ToolCallAccumulator(enqueue, options, onTerminate);
     // One copy of the snapshot: the caller keeps theirs, and nothing restored shares with it.
-    snapshot = structuredClone(snapshot);
-    accumulator.#registry.restore(snapshot.registry);
-    accumulator.#toolCalls.push(...snapshot.toolCalls);
-    accumulator.#invalidToolCalls.push(...snapshot.invalidToolCalls);
-    accumulator.#rawReason = snapshot.rawReason;
-    accumulator.#reason = snapshot.reason;
-    accumulator.#finishSeen = snapshot.finishSeen;
-    accumulator.#providerErrorSeen = snapshot.providerErrorSeen;
-    accumulator.#usage = snapshot.usage;
-    accumulator.#text = snapshot.text;
-    accumulator.#reasoning = snapshot.reasoning;
-    accumulator.#closed = snapshot.closed;
+    const { version: _version, registry, ...state } = structuredClone(snapshot);
+    accumulator.#registry.restore(registry);
+    accumulator.#s = state;
     return accumulator;
   }
 
@@ -319,36 +300,33 @@ export class ToolCallAccumulator {
     const issues = call.inputFormat === "text" || call.providerExecuted ? undefined : this.#validate?.(call.name, parsed.value);
     if (issues) return this.#invalid({ ...base, error: { code: "schema-mismatch", message: `The tool arguments do not match the schema of ${call.name}.`, issues } });
     const toolCall: ToolCall = { ...base, arguments: parsed.value, ...(parsed.repairs ? { repairs: parsed.repairs } : {}) };
-    this.#toolCalls.push(toolCall);
+    this.#s.toolCalls.push(toolCall);
     this.#enqueue({ type: "tool-call", ...toolCall });
   }
 
   #invalid(call: InvalidToolCall): void {
-    this.#invalidToolCalls.push(call);
+    this.#s.invalidToolCalls.push(call);
     this.#enqueue({ type: "invalid-tool-call", ...call });
   }
 
   /** Completes open calls at a finish or the end of the response; a value cut short may be closed only after a normal finish. */
   #completeAll(choice?: number): void {
-    const normal = this.#rawReason === null || ["stop", "tool-calls"].includes(normalizeFinishReason(this.#rawReason, false));
-    for (const call of this.#registry.openCalls(choice)) this.#complete(call, normal && this.#reason === undefined);
+    const reason = this.#s.reason;
+    const normal = reason === undefined || reason === "stop" || reason === "tool-calls";
+    for (const call of this.#registry.openCalls(choice)) this.#complete(call, normal);
   }
 
   #finish(): void {
     this.#completeAll();
-    this.#closed = true;
+    this.#s.closed = true;
     const byIndex = (a: { index: number; choice?: number }, b: { index: number; choice?: number }): number =>
       (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index;
-    this.#enqueue({
-      type: "finish",
-      reason: this.#reason ?? normalizeFinishReason(this.#rawReason, this.#toolCalls.length > 0),
-      rawReason: this.#rawReason,
-      toolCalls: this.#toolCalls.sort(byIndex),
-      invalidToolCalls: this.#invalidToolCalls.sort(byIndex),
-      text: this.#text,
-      reasoning: this.#reasoning,
-      ...(this.#usage ? { usage: this.#usage } : {}),
-    });
+    const { finishSeen: _finishSeen, providerErrorSeen: _providerErrorSeen, closed: _closed, reason = "other", ...fields } = this.#s;
+    fields.toolCalls.sort(byIndex);
+    fields.invalidToolCalls.sort(byIndex);
+    // A normal stop with complete calls is `tool-calls`: OpenAI says `stop` when `tool_choice` forces a function, Gemini always says `STOP`.
+    const calls = fields.toolCalls.length > 0 && (reason === "stop" || this.#s.reason === undefined);
+    this.#enqueue({ type: "finish", reason: calls ? "tool-calls" : reason, ...fields });
   }
 
   #fail(error: StreamErrorInfo): void {
@@ -363,4 +341,22 @@ function withCallFields<T extends object>(target: T, call: OpenToolCall): T & { 
   if (call.providerExecuted) Object.assign(target, { providerExecuted: true });
   if (call.inputFormat) Object.assign(target, { inputFormat: call.inputFormat });
   return target;
+}
+
+/**
+ * Before 0.2 these options were values (`partialArguments: true`, `repair: true`, `tools`); they
+ * are plug-ins now, so that a bundle holds only what it uses. Old values fail loudly instead of
+ * silently turning a feature off.
+ */
+export function checkPlugins(options: ToolCallAccumulatorOptions & { tools?: unknown }): void {
+  const { partialArguments, repair } = options as { partialArguments?: unknown; repair?: unknown };
+  const wrong =
+    partialArguments !== undefined && typeof partialArguments !== "function"
+      ? "partialArguments takes the IncrementalJsonParser class (true is for streamToolCalls)"
+      : repair !== undefined && repair !== false && typeof repair !== "function"
+        ? "repair takes the repairJson function"
+        : options.tools !== undefined
+          ? "tools is for streamToolCalls; pass validate: toolSchemaValidator(tools)"
+          : undefined;
+  if (wrong !== undefined) throw new ToolCallStreamError({ code: "invalid-options", message: `Invalid accumulator options: ${wrong}.` });
 }

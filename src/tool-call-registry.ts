@@ -104,40 +104,43 @@ export class ToolCallRegistry {
     return calls;
   }
 
-  /** The correlation state as plain JSON (see {@link RegistrySnapshot}). */
+  /** The correlation state as plain data (see {@link RegistrySnapshot}); it shares objects with the registry, so the caller copies it. */
   snapshot(): RegistrySnapshot {
-    const save = ({ args, ...fields }: OpenToolCall): SavedToolCall => structuredClone({ ...fields, rawArguments: args.text });
     return {
-      open: [...this.#open].map(save),
+      open: [...this.#open].map(({ args, ...fields }): SavedToolCall => ({ ...fields, rawArguments: args.text })),
       latest: [...this.#latest].map(([choice, call]) => [choice, call.index]),
       used: [...this.#used].map(([choice, used]) => [choice, [...used.indexes], used.next]),
       count: this.#count,
     };
   }
 
-  /** Replaces this registry's state with a snapshot's; arguments are fed again to rebuild parser state. */
+  /**
+   * Replaces this registry's state with a snapshot's, which it takes over (the caller passes a
+   * copy); arguments are fed again to rebuild parser state.
+   */
   restore(snapshot: RegistrySnapshot): void {
     for (const { rawArguments, ...fields } of snapshot.open) {
-      const call = { ...structuredClone(fields), args: this.newBuffer() } as OpenToolCall;
+      const call = { ...fields, args: this.newBuffer() } as OpenToolCall;
       call.args.append(rawArguments);
-      this.#open.add(call);
-      if (call.providerIndex !== undefined) this.#setKey(call.choice, call.providerIndex, call);
-      if (call.id !== null) this.#byId.set(call.id, call);
+      this.#track(call);
     }
-    const byIndex = (choice: number, index: number): OpenToolCall | undefined =>
-      [...this.#open].find((call) => call.choice === choice && call.index === index);
     for (const [choice, index] of snapshot.latest) {
-      const call = byIndex(choice, index);
+      const call = [...this.#open].find((open) => open.choice === choice && open.index === index);
       if (call) this.#latest.set(choice, call);
     }
     for (const [choice, indexes, next] of snapshot.used) this.#used.set(choice, { indexes: new Set(indexes), next });
     this.#count = snapshot.count;
   }
 
-  #setKey(choice: number, providerIndex: number, call: OpenToolCall): void {
-    let calls = this.#byKey.get(choice);
-    if (!calls) this.#byKey.set(choice, (calls = new Map()));
-    calls.set(providerIndex, call);
+  /** Makes an open call findable by its provider index and id. */
+  #track(call: OpenToolCall): void {
+    this.#open.add(call);
+    if (call.providerIndex !== undefined) {
+      let calls = this.#byKey.get(call.choice);
+      if (!calls) this.#byKey.set(call.choice, (calls = new Map()));
+      calls.set(call.providerIndex, call);
+    }
+    if (call.id !== null) this.#byId.set(call.id, call);
   }
 
   #locate(fragment: ToolCallChunkDelta, choice: number): OpenToolCall | undefined {
@@ -186,9 +189,8 @@ export class ToolCallRegistry {
       bytes: 0,
       started: false,
     };
-    if (providerIndex !== undefined) this.#setKey(choice, providerIndex, call);
     this.#latest.set(choice, call);
-    this.#open.add(call);
+    this.#track(call);
     return call;
   }
 }

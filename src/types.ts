@@ -64,6 +64,8 @@ export type ErrorCode =
   | "trailing-data"
   /** Tool arguments nested deeper than `maxDepth`. */
   | "too-deep"
+  /** An option of the wrong kind (an accumulator plug-in given a value of the 0.1 API). */
+  | "invalid-options"
   /** Tool arguments that do not match the tool's schema, or a name that is not a tool (`issues` says why). */
   | "schema-mismatch";
 
@@ -183,7 +185,7 @@ export interface FinishDelta {
   choice?: number;
   /** The provider's own finish reason (`null` when it sent none). */
   rawReason: string | null;
-  /** The normalized reason, when the stage knows better than the raw value's table (a blocked prompt). */
+  /** The normalized reason (every provider stage sets it); a finish without one counts as a normal `stop`. */
   reason?: FinishReason;
 }
 

@@ -21,12 +21,20 @@ function pick(source: Record<string, unknown>, keys: readonly string[]): number 
  * ```
  */
 export function normalizeUsage(raw: unknown): Usage | undefined {
+  return readUsage(raw, ["prompt_tokens", "input_tokens", "promptTokenCount"], ["completion_tokens", "output_tokens", "candidatesTokenCount"], ["total_tokens", "totalTokenCount"]);
+}
+
+/**
+ * {@link normalizeUsage} with the keys of one provider, so that a single-provider bundle holds
+ * only its own (each stage passes its provider's keys).
+ */
+export function readUsage(raw: unknown, inputKeys: readonly string[], outputKeys: readonly string[], totalKeys: readonly string[]): Usage | undefined {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
   const source = raw as Record<string, unknown>;
   const usage: Usage = { raw };
-  const input = pick(source, ["prompt_tokens", "input_tokens", "promptTokenCount"]);
-  const output = pick(source, ["completion_tokens", "output_tokens", "candidatesTokenCount"]);
-  const total = pick(source, ["total_tokens", "totalTokenCount"]);
+  const input = pick(source, inputKeys);
+  const output = pick(source, outputKeys);
+  const total = pick(source, totalKeys);
   if (input !== undefined) usage.inputTokens = input;
   if (output !== undefined) usage.outputTokens = output;
   if (total !== undefined) usage.totalTokens = total;

@@ -18,4 +18,6 @@ import "./tool-call-event-sse.cases.ts";
 import "./tool-runner.cases.ts";
 import "./tool-loop.cases.ts";
 import "./pipeline-fast-paths.cases.ts";
+import "./finish-reasons.cases.ts";
+import "./prototype-keys.cases.ts";
 export { cases } from "../support/harness.ts";
