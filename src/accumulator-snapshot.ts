@@ -1,4 +1,4 @@
-import type { FinishReason, InvalidToolCall, ToolCall, Usage } from "./types.ts";
+import type { FinishReason, InvalidToolCall, ReasoningPart, ToolCall, Usage } from "./types.ts";
 
 /** One open call in a {@link AccumulatorSnapshot}: its fields, with the arguments as text. */
 export interface SavedToolCall {
@@ -64,4 +64,6 @@ export interface AccumulatorSnapshot {
   reasoning: string;
   /** True once the accumulator emitted its `finish` or `abort`. */
   closed: boolean;
+  /** The signed and redacted reasoning blocks so far, once one came. */
+  reasoningParts?: ReasoningPart[];
 }

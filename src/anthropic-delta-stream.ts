@@ -24,8 +24,10 @@ interface ToolBlock {
  * A tool call completes at its block's `content_block_stop`, not at the end of the message, and
  * its index is the block index. An `event: error` can arrive after HTTP 200 and the connection
  * then closes without `message_stop`: the error is delivered and the accumulator aborts with the
- * open calls discarded. Thinking text becomes `reasoning-delta`; thinking signatures are not kept,
- * since they are needed only to send thinking blocks back, which these events do not rebuild.
+ * open calls discarded. Thinking text becomes `reasoning-delta`; at a thinking block's stop, when
+ * it carried a `signature`, its whole text and signature become a `reasoning-part` delta, and a
+ * `redacted_thinking` block's `data` becomes one at its start, in block order: with extended
+ * thinking, the next request's assistant turn must carry them back before its `tool_use` blocks.
  *
  * @example
  * ```ts
@@ -56,6 +58,8 @@ export class AnthropicDeltaStream extends TransformStream<SSEMessage, ProviderDe
 export class AnthropicDecoder {
   readonly #toolBlocks = new Map<number, ToolBlock>();
   #inputUsage: Record<string, unknown> = {};
+  /** The open thinking block: its index, text so far and signature (its text is kept only until its stop). */
+  #thinking: { index: number; text: string; signature?: string } | undefined;
 
   /** Decodes one SSE message. */
   decode(message: SSEMessage, emit: Emit): void {
@@ -102,7 +106,12 @@ export class AnthropicDecoder {
     const text = nonEmptyString(block["text"]);
     if (block["type"] === "text" && text !== undefined) emit({ type: "text-delta", text });
     const thinking = nonEmptyString(block["thinking"]);
-    if (block["type"] === "thinking" && thinking !== undefined) emit({ type: "reasoning-delta", text: thinking });
+    if (block["type"] === "thinking") {
+      if (thinking !== undefined) emit({ type: "reasoning-delta", text: thinking });
+      this.#thinking = { index, text: thinking ?? "", ...optional("signature", nonEmptyString(block["signature"])) };
+    }
+    const data = nonEmptyString(block["data"]);
+    if (block["type"] === "redacted_thinking" && data !== undefined) emit({ type: "reasoning-part", part: { type: "redacted", data } });
     const type = String(block["type"]);
     // Own keys only: a block type such as `constructor` is not a tool call.
     const providerExecuted = Object.hasOwn(TOOL_BLOCKS, type) ? TOOL_BLOCKS[type] : undefined;
@@ -125,10 +134,16 @@ export class AnthropicDecoder {
     const index = payload["index"];
     const delta = payload["delta"];
     if (typeof index !== "number" || !isRecord(delta)) return;
+    const thinking = this.#thinking?.index === index ? this.#thinking : undefined;
+    const signature = nonEmptyString(delta["signature"]);
+    if (delta["type"] === "signature_delta" && thinking && signature !== undefined) thinking.signature = (thinking.signature ?? "") + signature;
     const text = nonEmptyString(delta["text"]) ?? nonEmptyString(delta["thinking"]) ?? nonEmptyString(delta["partial_json"]);
     if (text === undefined) return;
     if (delta["type"] === "text_delta") emit({ type: "text-delta", text });
-    else if (delta["type"] === "thinking_delta") emit({ type: "reasoning-delta", text });
+    else if (delta["type"] === "thinking_delta") {
+      if (thinking) thinking.text += text;
+      emit({ type: "reasoning-delta", text });
+    }
     else if (delta["type"] === "input_json_delta") {
       const block = this.#toolBlocks.get(index);
       if (!block) return;
@@ -172,6 +187,11 @@ export class AnthropicDecoder {
   #onBlockStop(payload: Record<string, unknown>, emit: Emit): void {
     const index = payload["index"];
     if (typeof index !== "number") return;
+    const thinking = this.#thinking;
+    if (thinking?.index === index) {
+      this.#thinking = undefined;
+      if (thinking.signature !== undefined) emit({ type: "reasoning-part", part: { type: "signed", text: thinking.text, signature: thinking.signature } });
+    }
     const block = this.#toolBlocks.get(index);
     if (!block) return;
     this.#toolBlocks.delete(index);

@@ -59,6 +59,8 @@ export type {
   ProviderDelta,
   ReasoningDelta,
   ReasoningDeltaEvent,
+  ReasoningPart,
+  ReasoningPartDelta,
   SSEMessage,
   StreamErrorInfo,
   StreamLimits,

@@ -118,6 +118,8 @@ export type {
   ProviderDelta,
   ReasoningDelta,
   ReasoningDeltaEvent,
+  ReasoningPart,
+  ReasoningPartDelta,
   SSEMessage,
   StreamErrorInfo,
   StepFinishEvent,

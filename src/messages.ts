@@ -1,5 +1,5 @@
 import type { Provider } from "./providers.ts";
-import type { JsonValue, ToolCall } from "./types.ts";
+import type { JsonValue, ReasoningPart, ToolCall } from "./types.ts";
 
 /**
  * Pure helpers around the stream: the assistant turn each provider expects back in the next
@@ -16,6 +16,8 @@ export interface AssistantTurn {
   text?: string;
   /** The complete calls, in index order. */
   toolCalls: readonly ToolCall[];
+  /** The signed and redacted reasoning blocks, in order (Anthropic extended thinking); other providers ignore them. */
+  reasoningParts?: readonly ReasoningPart[] | undefined;
 }
 
 /** The outcome of running one call. */
@@ -67,7 +69,9 @@ export function openAIChatToolMessages(results: readonly ToolResult[]): Record<s
 }
 
 /**
- * Anthropic Messages: an assistant message of a text block and `tool_use` blocks (input as an object).
+ * Anthropic Messages: an assistant message of the turn's `thinking` and `redacted_thinking`
+ * blocks (from `reasoningParts`, in order, as extended thinking with tools requires), a text
+ * block, and `tool_use` blocks (input as an object).
  *
  * @example
  * ```ts
@@ -77,7 +81,10 @@ export function openAIChatToolMessages(results: readonly ToolResult[]): Record<s
  * ```
  */
 export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
-  const content: Record<string, unknown>[] = turn.text ? [{ type: "text", text: turn.text }] : [];
+  const content: Record<string, unknown>[] = (turn.reasoningParts ?? []).map((part) =>
+    part.type === "redacted" ? { type: "redacted_thinking", data: part.data } : { type: "thinking", thinking: part.text, signature: part.signature },
+  );
+  if (turn.text) content.push({ type: "text", text: turn.text });
   for (const call of own(turn.toolCalls)) content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments });
   return { role: "assistant", content };
 }

@@ -159,6 +159,9 @@ export class ToolCallAccumulator {
       case "reasoning-delta":
         if ((delta.choice ?? 0) === 0) this.#s.reasoning += delta.text;
         return this.#enqueue(withChoice({ type: "reasoning-delta", text: delta.text }, delta.choice));
+      case "reasoning-part":
+        (this.#s.reasoningParts ??= []).push(delta.part);
+        return;
       case "tool-call-chunk":
         return this.#onChunk(delta);
       case "tool-call-end":

@@ -145,7 +145,7 @@ export function runToolLoop(options: ToolLoopOptions): ReadableStream<ToolLoopEv
     }
     const calls = turnCalls(terminal);
     const own = calls.filter((call) => !call.providerExecuted);
-    const assistant = assistantMessage(provider, { text: terminal.text, toolCalls: calls });
+    const assistant = assistantMessage(provider, { text: terminal.text, toolCalls: calls, reasoningParts: terminal.reasoningParts });
     const added: unknown[] = Array.isArray(assistant) ? [...assistant] : [assistant];
     if (own.length > 0) added.push(...toolResultMessages(provider, record.results(own)));
     messages.push(...added);

@@ -113,6 +113,7 @@ export type FinishReason = "stop" | "tool-calls" | "length" | "content-filter" |
 export type ProviderDelta =
   | TextDelta
   | ReasoningDelta
+  | ReasoningPartDelta
   | ToolCallChunkDelta
   | ToolCallEndDelta
   | FinishDelta
@@ -138,6 +139,49 @@ export interface ReasoningDelta {
   text: string;
   /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
+}
+
+/**
+ * One reasoning block of a turn as the provider must get it back on the next request (Anthropic
+ * extended thinking with tools): a signed block, its text with the provider's signature, or a
+ * redacted block, only its opaque data. A `finish` event lists them in the order they streamed.
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: "anthropic" })) {
+ *   if (event.type === "finish") console.log(event.reasoningParts?.map((part) => part.type)); // ["signed", "redacted"]
+ * }
+ * ```
+ */
+export type ReasoningPart =
+  | {
+      /** The kind of part: a reasoning block with a signature. */
+      type: "signed";
+      /** The block's whole reasoning text. */
+      text: string;
+      /** The provider's signature of the text, sent back unchanged. */
+      signature: string;
+    }
+  | {
+      /** The kind of part: a reasoning block the provider encrypted. */
+      type: "redacted";
+      /** The provider's opaque data, sent back unchanged. */
+      data: string;
+    };
+
+/**
+ * One reasoning block completed, with what the provider needs back (a signature, or redacted data).
+ *
+ * @example
+ * ```ts
+ * accumulator.push({ type: "reasoning-part", part: { type: "signed", text: "Let me check.", signature: "EqQBCg..." } });
+ * ```
+ */
+export interface ReasoningPartDelta {
+  /** The kind of delta: always `reasoning-part`. */
+  type: "reasoning-part";
+  /** The block; its text, if any, already came as `reasoning-delta`s. */
+  part: ReasoningPart;
 }
 
 /**
@@ -384,6 +428,8 @@ export interface FinishEvent {
   reasoning: string;
   /** Token usage, when the provider reported it. */
   usage?: Usage;
+  /** The signed and redacted reasoning blocks, in order, when the provider sent any (Anthropic extended thinking): they go back first in the assistant turn. */
+  reasoningParts?: ReasoningPart[];
 }
 
 /** A provider error inside the stream, or a payload that could not be read. The stream goes on. */
