@@ -109,6 +109,7 @@ describe("GET / in headless Chromium against the replay upstream", () => {
     expect(await cards.locator(".outcome.error h5").allTextContents()).toEqual(["Tool error (unknown-tool)", "Tool error (unknown-tool)"]);
     expect(await cards.locator(".outcome.error pre").first().textContent()).toContain("calculate");
     expect(((await page.locator("#answer").textContent()) ?? "").trim().length).toBeGreaterThan(0);
+    await page.screenshot({ path: join(root, "docs", "screenshot-run.png"), fullPage: true });
     expect(problems).toEqual([]);
     await page.close();
   });
