@@ -64,6 +64,6 @@ export interface AccumulatorSnapshot {
   reasoning: string;
   /** True once the accumulator emitted its `finish` or `abort`. */
   closed: boolean;
-  /** The signed and redacted reasoning blocks so far, once one came. */
+  /** The reasoning parts so far (signed, redacted, or reasoning items), once one came. */
   reasoningParts?: ReasoningPart[];
 }

@@ -16,7 +16,7 @@ export interface AssistantTurn {
   text?: string;
   /** The complete calls, in index order. */
   toolCalls: readonly ToolCall[];
-  /** The signed and redacted reasoning blocks, in order (Anthropic extended thinking); other providers ignore them. */
+  /** The reasoning parts, in order: Anthropic uses its signed and redacted blocks, OpenAI Responses its reasoning items; the others ignore them. */
   reasoningParts?: readonly ReasoningPart[] | undefined;
 }
 
@@ -81,9 +81,11 @@ export function openAIChatToolMessages(results: readonly ToolResult[]): Record<s
  * ```
  */
 export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
-  const content: Record<string, unknown>[] = (turn.reasoningParts ?? []).map((part) =>
-    part.type === "redacted" ? { type: "redacted_thinking", data: part.data } : { type: "thinking", thinking: part.text, signature: part.signature },
-  );
+  const content: Record<string, unknown>[] = [];
+  for (const part of turn.reasoningParts ?? []) {
+    if (part.type === "redacted") content.push({ type: "redacted_thinking", data: part.data });
+    else if (part.type === "signed") content.push({ type: "thinking", thinking: part.text, signature: part.signature });
+  }
   if (turn.text) content.push({ type: "text", text: turn.text });
   for (const call of own(turn.toolCalls)) content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments });
   return { role: "assistant", content };
@@ -151,7 +153,9 @@ export function geminiFunctionResponseContent(results: readonly ToolResult[]): R
 }
 
 /**
- * OpenAI Responses: the input items that replay the turn (`message`, `function_call`, `custom_tool_call`).
+ * OpenAI Responses: the input items that replay the turn: its `reasoning` items (from
+ * `reasoningParts`, in order, with `encrypted_content` when it came, as a reasoning model requires
+ * before its calls), then `message`, `function_call` and `custom_tool_call` items.
  *
  * @example
  * ```ts
@@ -161,7 +165,12 @@ export function geminiFunctionResponseContent(results: readonly ToolResult[]): R
  * ```
  */
 export function responsesInputItems(turn: AssistantTurn): Record<string, unknown>[] {
-  const items: Record<string, unknown>[] = turn.text ? [{ type: "message", role: "assistant", content: turn.text }] : [];
+  const items: Record<string, unknown>[] = [];
+  for (const part of turn.reasoningParts ?? []) {
+    if (part.type !== "item") continue;
+    items.push({ type: "reasoning", id: part.id, summary: part.summary ?? [], ...(part.encryptedContent !== undefined ? { encrypted_content: part.encryptedContent } : {}) });
+  }
+  if (turn.text) items.push({ type: "message", role: "assistant", content: turn.text });
   for (const call of own(turn.toolCalls)) {
     items.push(
       call.inputFormat === "text"

@@ -36,7 +36,9 @@ function callItemKind(type: unknown): boolean | undefined {
  * index is its `output_index`; it completes at `function_call_arguments.done`, whose final
  * arguments win. `custom_tool_call` items carry free text, kept as a string and never parsed.
  * Events are put back in `sequence_number` order within a bounded window; exact duplicates are
- * dropped and a gap that never fills is reported rather than waited for.
+ * dropped and a gap that never fills is reported rather than waited for. A `reasoning` item, at
+ * its `output_item.done`, becomes a `reasoning-part` delta (its id, `encrypted_content` and
+ * `summary`), in stream order: a manually passed-back turn must repeat it before its calls.
  *
  * @example
  * ```ts
@@ -206,10 +208,20 @@ export class OpenAIResponsesDecoder {
     this.#emit(typeof final === "string" ? { type: "tool-call-end", index, arguments: final } : { type: "tool-call-end", index });
   }
 
-  /** Ends a call whose `.done` never came (the accumulator ignores a call already complete). */
+  /** Keeps a reasoning item; ends a call whose `.done` never came (the accumulator ignores a call already complete). */
   #onItemDone(event: Payload): void {
     const item = event["item"];
-    if (!isRecord(item) || callItemKind(item["type"]) === undefined) return;
+    if (!isRecord(item)) return;
+    const id = nonEmptyString(item["id"]);
+    if (item["type"] === "reasoning" && id !== undefined) {
+      const encryptedContent = nonEmptyString(item["encrypted_content"]);
+      const summary = item["summary"];
+      return this.#emit({
+        type: "reasoning-part",
+        part: { type: "item", id, ...(encryptedContent !== undefined ? { encryptedContent } : {}), ...(Array.isArray(summary) ? { summary } : {}) },
+      });
+    }
+    if (callItemKind(item["type"]) === undefined) return;
     this.#onArgumentsDone(event, item["type"] === "custom_tool_call" ? item["input"] : item["arguments"]);
   }
 

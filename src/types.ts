@@ -142,9 +142,12 @@ export interface ReasoningDelta {
 }
 
 /**
- * One reasoning block of a turn as the provider must get it back on the next request (Anthropic
- * extended thinking with tools): a signed block, its text with the provider's signature, or a
- * redacted block, only its opaque data. A `finish` event lists them in the order they streamed.
+ * One reasoning block of a turn as the provider must get it back on the next request: with
+ * Anthropic extended thinking and tools, a signed block (its text with the provider's signature)
+ * or a redacted block (only its opaque data); with OpenAI Responses, a reasoning item (its id,
+ * summary and, when requested, encrypted content), which must precede the turn's function calls
+ * when the conversation is passed back manually. A `finish` event lists them in the order they
+ * streamed; each provider's message builder uses only its own kinds.
  *
  * @example
  * ```ts
@@ -167,14 +170,25 @@ export type ReasoningPart =
       type: "redacted";
       /** The provider's opaque data, sent back unchanged. */
       data: string;
+    }
+  | {
+      /** The kind of part: a reasoning output item (OpenAI Responses). */
+      type: "item";
+      /** The item's id (`rs_...`). */
+      id: string;
+      /** The item's encrypted reasoning, when it was requested (`include: ["reasoning.encrypted_content"]`, needed with `store: false`). */
+      encryptedContent?: string;
+      /** The item's summary parts, verbatim. */
+      summary?: JsonValue[];
     };
 
 /**
- * One reasoning block completed, with what the provider needs back (a signature, or redacted data).
+ * One reasoning block completed, with what the provider needs back (a signature, redacted data, or a reasoning item's id and encrypted content).
  *
  * @example
  * ```ts
  * accumulator.push({ type: "reasoning-part", part: { type: "signed", text: "Let me check.", signature: "EqQBCg..." } });
+ * accumulator.push({ type: "reasoning-part", part: { type: "item", id: "rs_0050...", encryptedContent: "gAAAAABo...", summary: [] } });
  * ```
  */
 export interface ReasoningPartDelta {
@@ -428,7 +442,7 @@ export interface FinishEvent {
   reasoning: string;
   /** Token usage, when the provider reported it. */
   usage?: Usage;
-  /** The signed and redacted reasoning blocks, in order, when the provider sent any (Anthropic extended thinking): they go back first in the assistant turn. */
+  /** The reasoning blocks to send back, in order, when the provider sent any (Anthropic signed and redacted thinking, OpenAI Responses reasoning items): they go back first in the assistant turn. */
   reasoningParts?: ReasoningPart[];
 }
 

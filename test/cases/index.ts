@@ -8,6 +8,7 @@ import "./openai-responses-rules.cases.ts";
 import "./provider-detect.cases.ts";
 import "./messages.cases.ts";
 import "./anthropic-thinking-replay.cases.ts";
+import "./openai-responses-reasoning-replay.cases.ts";
 import "./incremental-json-parser.cases.ts";
 import "./json-repair-and-schema.cases.ts";
 import "./partial-arguments.cases.ts";
