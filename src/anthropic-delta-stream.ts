@@ -1,6 +1,6 @@
-import { decoderTransformer, isRecord, nonEmptyString, readJsonPayload, type Emit } from "./payload.ts";
+import { decoderTransformer, isRecord, nonEmptyString, ownValue, readJsonPayload, type Emit } from "./payload.ts";
 import type { ProviderDelta, SSEMessage, Usage } from "./types.ts";
-import { ANTHROPIC_FINISH_REASONS, reasonIn } from "./finish-reason.ts";
+import { ANTHROPIC_FINISH_REASONS } from "./finish-reason.ts";
 import { readUsage } from "./usage.ts";
 
 /** Content blocks that are tool calls: the application runs `tool_use`, the provider the others. */
@@ -112,9 +112,7 @@ export class AnthropicDecoder {
     }
     const data = nonEmptyString(block["data"]);
     if (block["type"] === "redacted_thinking" && data !== undefined) emit({ type: "reasoning-part", part: { type: "redacted", data } });
-    const type = String(block["type"]);
-    // Own keys only: a block type such as `constructor` is not a tool call.
-    const providerExecuted = Object.hasOwn(TOOL_BLOCKS, type) ? TOOL_BLOCKS[type] : undefined;
+    const providerExecuted = ownValue(TOOL_BLOCKS, String(block["type"]));
     if (providerExecuted === undefined) return;
     const input = block["input"];
     this.#toolBlocks.set(index, {
@@ -208,7 +206,7 @@ export class AnthropicDecoder {
       const normalized = anthropicUsage({ ...this.#inputUsage, ...withoutNulls(usage) });
       if (normalized) emit({ type: "usage", usage: normalized });
     }
-    if (typeof reason === "string") emit({ type: "finish", rawReason: reason, reason: reasonIn(ANTHROPIC_FINISH_REASONS, reason) ?? "other" });
+    if (typeof reason === "string") emit({ type: "finish", rawReason: reason, reason: ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other" });
   }
 }
 

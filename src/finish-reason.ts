@@ -1,3 +1,4 @@
+import { ownValue } from "./payload.ts";
 import type { FinishReason } from "./types.ts";
 
 /**
@@ -6,14 +7,6 @@ import type { FinishReason } from "./types.ts";
  * always kept). Anything unlisted is `other`.
  */
 type FinishReasons = Record<string, FinishReason>;
-
-/**
- * The reason `raw` stands for in `table`, if it is one of its own keys: a raw value such as
- * `constructor` must not find `Object.prototype`'s members.
- */
-export function reasonIn(table: FinishReasons, raw: string): FinishReason | undefined {
-  return Object.hasOwn(table, raw) ? table[raw] : undefined;
-}
 
 /** Anthropic `stop_reason` (also sent by some OpenAI-compatible gateways in front of Claude). */
 export const ANTHROPIC_FINISH_REASONS: FinishReasons = {
@@ -74,10 +67,10 @@ export function normalizeFinishReason(raw: string | null, hasToolCalls: boolean)
   const reason =
     raw === null
       ? "other"
-      : (reasonIn(OPENAI_CHAT_FINISH_REASONS, raw) ??
-        reasonIn(ANTHROPIC_FINISH_REASONS, raw) ??
-        reasonIn(GEMINI_FINISH_REASONS, raw) ??
-        reasonIn(RESPONSES_FINISH_REASONS, raw) ??
+      : (ownValue(OPENAI_CHAT_FINISH_REASONS, raw) ??
+        ownValue(ANTHROPIC_FINISH_REASONS, raw) ??
+        ownValue(GEMINI_FINISH_REASONS, raw) ??
+        ownValue(RESPONSES_FINISH_REASONS, raw) ??
         "other");
   if (hasToolCalls && (reason === "stop" || raw === null)) return "tool-calls";
   return reason;

@@ -1,6 +1,6 @@
-import { decoderTransformer, isRecord, nonEmptyString, readJsonPayload, withChoice, type Emit } from "./payload.ts";
+import { decoderTransformer, isRecord, nonEmptyString, ownValue, readJsonPayload, withChoice, type Emit } from "./payload.ts";
 import type { JsonValue, ProviderDelta, SSEMessage, ToolCallChunkDelta } from "./types.ts";
-import { GEMINI_FINISH_REASONS, reasonIn } from "./finish-reason.ts";
+import { GEMINI_FINISH_REASONS } from "./finish-reason.ts";
 import { readUsage } from "./usage.ts";
 
 /** A Vertex call whose arguments stream as `partialArgs`, per candidate. */
@@ -82,7 +82,7 @@ export class GeminiDecoder {
     const reason = nonEmptyString(candidate["finishReason"]);
     if (reason === undefined) return;
     this.#close(choice, emit); // a finish ends a streamed call that never got its closing part
-    emit(withChoice({ type: "finish", rawReason: reason, reason: reasonIn(GEMINI_FINISH_REASONS, reason) ?? "other" }, choice));
+    emit(withChoice({ type: "finish", rawReason: reason, reason: ownValue(GEMINI_FINISH_REASONS, reason) ?? "other" }, choice));
   }
 
   #onPart(part: Record<string, unknown>, choice: number, emit: Emit): void {

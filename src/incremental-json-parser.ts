@@ -1,3 +1,4 @@
+import { ownValue } from "./payload.ts";
 import type { JsonValue } from "./types.ts";
 
 /** Options of {@link IncrementalJsonParser}. */
@@ -258,7 +259,8 @@ export class IncrementalJsonParser {
     const token = this.#token;
     this.#token = "";
     if (this.#mode === Mode.Literal) {
-      if (Object.hasOwn(LITERALS, token)) this.#completeScalar(LITERALS[token]!);
+      const literal = ownValue(LITERALS, token);
+      if (literal !== undefined) this.#completeScalar(literal);
       else this.#fail("invalid-json", at);
     } else if (NUMBER.test(token)) this.#completeScalar(Number(token));
     else {

@@ -1,5 +1,6 @@
 import { ArgumentsBuffer, type ArgumentsResult } from "./arguments-buffer.ts";
 import { IncrementalJsonParser, jsonErrorPosition } from "./incremental-json-parser.ts";
+import { ownValue } from "./payload.ts";
 import type { JsonValue } from "./types.ts";
 
 /** A repair applied to tool arguments, as reported in `tool-call.repairs`. */
@@ -82,12 +83,13 @@ function rewrite(text: string, repairs: Set<JsonRepair>, closeTruncated: boolean
     const word = /^[A-Za-z_$][\w$]*/.exec(text.slice(i, i + 64))?.[0];
     if (word !== undefined) {
       const after = /^\s*:/.test(text.slice(i + word.length, i + word.length + 16));
+      const literal = ownValue(PYTHON, word);
       if (after && open[open.length - 1] === "}") {
         repairs.add("unquoted-keys");
         out += `"${word}"`;
-      } else if (Object.hasOwn(PYTHON, word)) {
+      } else if (literal !== undefined) {
         repairs.add("python-literals");
-        out += PYTHON[word];
+        out += literal;
       } else out += word;
       i += word.length;
       continue;

@@ -1,6 +1,6 @@
-import { decoderTransformer, isRecord, nonEmptyString, readJsonPayload, withChoice, type Emit } from "./payload.ts";
+import { decoderTransformer, isRecord, nonEmptyString, ownValue, readJsonPayload, withChoice, type Emit } from "./payload.ts";
 import type { ProviderDelta, SSEMessage, ToolCallChunkDelta, Usage } from "./types.ts";
-import { ANTHROPIC_FINISH_REASONS, OPENAI_CHAT_FINISH_REASONS, reasonIn } from "./finish-reason.ts";
+import { ANTHROPIC_FINISH_REASONS, OPENAI_CHAT_FINISH_REASONS } from "./finish-reason.ts";
 import { readUsage } from "./usage.ts";
 
 /**
@@ -70,7 +70,7 @@ function decodeChoice(choice: Record<string, unknown>, emit: Emit): void {
     if (isRecord(delta["function_call"])) emit(toolCallChunk({ index: 0, function: delta["function_call"] }, index));
   }
   const reason = choice["finish_reason"];
-  if (typeof reason === "string" && reason !== "") emit(withChoice({ type: "finish", rawReason: reason, reason: reasonIn(OPENAI_CHAT_FINISH_REASONS, reason) ?? reasonIn(ANTHROPIC_FINISH_REASONS, reason) ?? "other" }, index));
+  if (typeof reason === "string" && reason !== "") emit(withChoice({ type: "finish", rawReason: reason, reason: ownValue(OPENAI_CHAT_FINISH_REASONS, reason) ?? ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other" }, index));
 }
 
 /** Reasoning arrives as `reasoning_content` (DeepSeek, xAI), `reasoning` (Groq, OpenRouter) or

@@ -1,7 +1,7 @@
-import { isRecord, nonEmptyString, readJsonPayload, type Emit } from "./payload.ts";
+import { isRecord, nonEmptyString, ownValue, readJsonPayload, type Emit } from "./payload.ts";
 import { SequenceReorderer } from "./sequence-reorderer.ts";
 import type { FinishReason, ProviderDelta, SSEMessage } from "./types.ts";
-import { RESPONSES_FINISH_REASONS, reasonIn } from "./finish-reason.ts";
+import { RESPONSES_FINISH_REASONS } from "./finish-reason.ts";
 import { readUsage } from "./usage.ts";
 
 /** Options of {@link OpenAIResponsesDeltaStream}. */
@@ -16,17 +16,8 @@ export interface OpenAIResponsesDeltaStreamOptions {
 
 type Payload = Record<string, unknown>;
 
-/** Stands for the events released before a reorderer was needed. */
-const RELEASED: Payload = {};
-
 /** Item types that are tool calls, and whether their input is free text rather than JSON. */
 const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_call: true };
-
-/** Whether an output item is a call with free-text input, or `undefined` when it is no call (own keys only: `constructor` is no item type). */
-function callItemKind(type: unknown): boolean | undefined {
-  const key = String(type);
-  return Object.hasOwn(CALL_ITEMS, key) ? CALL_ITEMS[key] : undefined;
-}
 
 /**
  * OpenAI Responses API streaming events to normalized deltas (also Azure, DeepSeek and LM Studio
@@ -79,21 +70,22 @@ export class OpenAIResponsesDeltaStream extends TransformStream<SSEMessage, Prov
  */
 export class OpenAIResponsesDecoder {
   readonly #emit: Emit;
-  readonly #window: number;
-  /**
-   * Events arrive in order in practice, and a reorderer costs several map operations per event,
-   * so one is made only at the first event out of order. Until then, `#next` is the number the
-   * next event must carry to be released at once (`undefined` before the first numbered event).
-   */
-  #reorderer: SequenceReorderer<Payload> | undefined;
-  #next: number | undefined;
+  readonly #reorderer: SequenceReorderer<Payload>;
   /** Output index of each call item, by item id, for events that carry only `item_id`. */
   readonly #itemIndex = new Map<string, number>();
 
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit, options: OpenAIResponsesDeltaStreamOptions = {}) {
     this.#emit = emit;
-    this.#window = options.reorderWindow ?? 64;
+    this.#reorderer = new SequenceReorderer<Payload>(
+      options.reorderWindow ?? 64,
+      (payload) => this.#onEvent(payload),
+      (from, to) =>
+        emit({
+          type: "error",
+          error: { code: "sequence-gap", message: `Events ${from} to ${to} never arrived; the stream went on without them.` },
+        }),
+    );
   }
 
   /** Decodes one SSE message. */
@@ -105,38 +97,12 @@ export class OpenAIResponsesDecoder {
     }
     if (payload["type"] === undefined && message.event !== undefined) payload["type"] = message.event;
     const sequence = payload["sequence_number"];
-    if (typeof sequence !== "number") return this.#onEvent(payload);
-    if (!this.#reorderer) {
-      if (this.#next === undefined || sequence === this.#next) {
-        this.#next = sequence + 1;
-        return this.#onEvent(payload);
-      }
-      this.#reorderer = this.#startReorderer(this.#next);
-    }
-    this.#reorderer.push(sequence, payload);
+    this.#reorderer.push(typeof sequence === "number" ? sequence : undefined, payload);
   }
 
   /** The input ended: release what the reorder window still holds. */
   end(): void {
-    this.#reorderer?.flush();
-  }
-
-  /** A reorderer that continues from `next`, as if it had released every event before it. */
-  #startReorderer(next: number): SequenceReorderer<Payload> {
-    const reorderer = new SequenceReorderer<Payload>(
-      this.#window,
-      (payload) => {
-        if (payload !== RELEASED) this.#onEvent(payload);
-      },
-      (from, to) =>
-        this.#emit({
-          type: "error",
-          error: { code: "sequence-gap", message: `Events ${from} to ${to} never arrived; the stream went on without them.` },
-        }),
-    );
-    // Its numbering starts at its first event: a placeholder for the last event released.
-    reorderer.push(next - 1, RELEASED);
-    return reorderer;
+    this.#reorderer.flush();
   }
 
   #onEvent(event: Payload): void {
@@ -175,7 +141,7 @@ export class OpenAIResponsesDecoder {
     const item = event["item"];
     const index = event["output_index"];
     if (!isRecord(item) || typeof index !== "number") return;
-    const text = callItemKind(item["type"]);
+    const text = ownValue(CALL_ITEMS, String(item["type"]));
     if (text === undefined) return;
     const itemId = nonEmptyString(item["id"]);
     if (itemId !== undefined) this.#itemIndex.set(itemId, index);
@@ -221,7 +187,7 @@ export class OpenAIResponsesDecoder {
         part: { type: "item", id, ...(encryptedContent !== undefined ? { encryptedContent } : {}), ...(Array.isArray(summary) ? { summary } : {}) },
       });
     }
-    if (callItemKind(item["type"]) === undefined) return;
+    if (ownValue(CALL_ITEMS, String(item["type"])) === undefined) return;
     this.#onArgumentsDone(event, item["type"] === "custom_tool_call" ? item["input"] : item["arguments"]);
   }
 
@@ -233,7 +199,7 @@ export class OpenAIResponsesDecoder {
       this.#emit({ type: "error", error: { code: "provider-error", message: "The provider reported that the response failed.", data: response["error"] } });
     }
     const status = nonEmptyString(response["status"]) ?? String(event["type"]).slice("response.".length);
-    this.#emit({ type: "finish", rawReason: status, reason: incompleteReason(response) ?? reasonIn(RESPONSES_FINISH_REASONS, status) ?? "other" });
+    this.#emit({ type: "finish", rawReason: status, reason: incompleteReason(response) ?? ownValue(RESPONSES_FINISH_REASONS, status) ?? "other" });
     this.#emit({ type: "done" });
   }
 }

@@ -22,6 +22,14 @@ export function readJsonPayload(message: SSEMessage, emit: Emit): unknown {
   }
 }
 
+/**
+ * `table[key]` when `key` is one of the table's own keys: a provider value such as `constructor`
+ * or `toString` must not find `Object.prototype`'s members in a lookup table.
+ */
+export function ownValue<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** True for a plain JSON object. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -36,6 +36,11 @@ export class SequenceReorderer<T> {
     if (sequence === undefined) return this.#release(event);
     // The stream's numbering starts at its first event (the Responses API starts at 0).
     this.#next ??= sequence;
+    // The common case, an event in order with nothing held, is released without touching the buffer.
+    if (sequence === this.#next && this.#buffer.size === 0) {
+      this.#next++;
+      return this.#release(event);
+    }
     if (sequence < this.#next || this.#buffer.has(sequence)) return;
     this.#buffer.set(sequence, event);
     this.#drain();

@@ -73,13 +73,12 @@ export class SSEDecoderStream extends TransformStream<Uint8Array, SSEMessage> {
 export class SSEDecoder {
   readonly #decoder = new TextDecoder();
   readonly #parser: EventSourceParser;
-  readonly #limit: number;
   #atEnd = false;
   #failure: ToolCallStreamError | undefined;
 
   /** Creates a decoder that reports each message to `onMessage`. */
   constructor(onMessage: (message: SSEMessage) => void, options: SSEDecoderStreamOptions = {}) {
-    const limit = (this.#limit = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES);
+    const limit = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
     this.#parser = createParser({
       maxBufferSize: limit,
       onEvent: (message) => {

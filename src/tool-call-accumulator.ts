@@ -7,7 +7,6 @@ import type { ToolArgumentsValidator } from "./tool-schema.ts";
 import { ToolCallRegistry, type OpenToolCall } from "./tool-call-registry.ts";
 import type {
   AbortReason,
-  FinishReason,
   InvalidToolCall,
   ProviderDelta,
   StreamErrorInfo,
@@ -15,7 +14,6 @@ import type {
   ToolCallChunkDelta,
   ToolCallEndDelta,
   ToolCallEvent,
-  Usage,
 } from "./types.ts";
 import { utf8Length } from "./utf8-length.ts";
 

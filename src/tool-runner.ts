@@ -1,3 +1,4 @@
+import { ownValue } from "./payload.ts";
 import { describeToolError, fitResult, toolErrorInfo } from "./tool-outcome.ts";
 import { checkToolArguments, type ToolSchema } from "./tool-schema.ts";
 import type {
@@ -173,7 +174,7 @@ export class ToolRunner {
 
   #take(call: CompletedToolCallEvent): void {
     if (call.providerExecuted) return; // the provider ran it; answering it is not ours to do
-    const tool = Object.prototype.hasOwnProperty.call(this.#options.tools, call.name) ? this.#options.tools[call.name] : undefined;
+    const tool = ownValue(this.#options.tools, call.name);
     if (!tool) return this.#fail(call, toolErrorInfo("unknown-tool", this.#toolNames()));
     const { type: _type, ...plain } = call;
     if (this.#options.signal?.aborted) return this.#fail(call, toolErrorInfo("cancelled"));
@@ -186,7 +187,7 @@ export class ToolRunner {
   }
 
   #reject(call: InvalidToolCallEvent): void {
-    const tool = Object.prototype.hasOwnProperty.call(this.#options.tools, call.name) ? this.#options.tools[call.name] : undefined;
+    const tool = ownValue(this.#options.tools, call.name);
     this.#fail(call, tool ? describeToolError(call.error, tool) : toolErrorInfo("unknown-tool", this.#toolNames()));
   }
 

@@ -72,34 +72,70 @@ group("Pipeline fast paths", (test) => {
     );
   });
 
-  test("Responses events in order skip the reorderer, and it takes over exactly where they left off", () => {
+  test("SequenceReorderer releases events in order without buffering them, exactly as buffering every event would", () => {
+    /** The reorderer's rules with every event buffered: what the fast path must not change. */
+    function reference(sequence: readonly (number | undefined)[], window: number, flush = true): string[] {
+      const out: string[] = [];
+      const buffer = new Map<number, number>();
+      let next: number | undefined;
+      const drain = (): void => {
+        for (; buffer.has(next!); next!++) out.push(`${buffer.get(next!)}`), buffer.delete(next!);
+      };
+      const skipGap = (): void => {
+        const lowest = Math.min(...buffer.keys());
+        out.push(`gap ${next}-${lowest - 1}`);
+        next = lowest;
+        drain();
+      };
+      for (const n of sequence) {
+        if (n === undefined) {
+          out.push("-");
+          continue;
+        }
+        next ??= n;
+        if (n < next || buffer.has(n)) continue;
+        buffer.set(n, n);
+        drain();
+        if (buffer.size > window) skipGap();
+      }
+      while (flush && buffer.size > 0) skipGap();
+      return out;
+    }
     fc.assert(
       fc.property(
         fc.array(fc.option(fc.nat({ max: 30 }), { freq: 8, nil: undefined }), { maxLength: 40 }),
         fc.integer({ min: 1, max: 4 }),
-        fc.boolean(),
-        (numbers, window, sorted) => {
-          // Mostly-ordered input (sorted, with duplicates and gaps) exercises the fast path first.
-          const sequence = sorted ? [...numbers].sort((a, b) => (a ?? 0) - (b ?? 0)) : numbers;
-          const actual: ProviderDelta[] = [];
-          const decoder = new OpenAIResponsesDecoder((delta) => actual.push(delta), { reorderWindow: window });
+        fc.constantFrom("random", "sorted", "swapped"),
+        fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+        (numbers, window, order, swaps) => {
+          // Sorted (with duplicates and gaps) and locally swapped input (an event a step late, the
+          // next one already held) exercise the fast path and the hand-over between it and the buffer.
+          const sorted = [...numbers].sort((a, b) => (a ?? 0) - (b ?? 0));
+          const swapped = sorted.map((_, i) => i);
+          for (let i = 0; i + 1 < swapped.length; i++) if (swaps[i]) [swapped[i], swapped[i + 1]] = [swapped[i + 1]!, swapped[i]!];
+          const sequence: (number | undefined)[] = order === "random" ? numbers : order === "sorted" ? sorted : swapped;
+          const expected = reference(sequence, window);
+          const released: string[] = [];
+          const reorderer = new SequenceReorderer<number | undefined>(window, (n) => released.push(`${n ?? "-"}`), (from, to) => released.push(`gap ${from}-${to}`));
+          // Each event is released as soon as it is contiguous, not later.
+          sequence.forEach((n, i) => {
+            reorderer.push(n, n);
+            assertEquals(released, reference(sequence.slice(0, i + 1), window, false), `${JSON.stringify(sequence)} after ${i + 1}`);
+          });
+          reorderer.flush();
+          assertEquals(released, expected, JSON.stringify(sequence));
+
+          // The Responses decoder puts its events through it: text deltas in that order, gaps as errors.
+          const deltas: ProviderDelta[] = [];
+          const decoder = new OpenAIResponsesDecoder((delta) => deltas.push(delta), { reorderWindow: window });
           for (const n of sequence) decoder.decode(textEvent(n));
           decoder.end();
-
-          // The model: every numbered event through one reorderer, as the decoder did before.
-          const expected: ProviderDelta[] = [];
-          const reorderer = new SequenceReorderer<number | undefined>(
-            window,
-            (n) => expected.push({ type: "text-delta", text: `${n ?? "-"}` }),
-            (from, to) =>
-              expected.push({
-                type: "error",
-                error: { code: "sequence-gap", message: `Events ${from} to ${to} never arrived; the stream went on without them.` },
-              }),
-          );
-          for (const n of sequence) reorderer.push(n, n);
-          reorderer.flush();
-          assertEquals(actual, expected, JSON.stringify(sequence));
+          const seen = deltas.map((delta) => (delta.type === "text-delta" ? delta.text : delta.type === "error" ? delta.error.message : delta.type));
+          const gapMessage = (entry: string): string => {
+            const [from, to] = entry.slice("gap ".length).split("-");
+            return `Events ${from} to ${to} never arrived; the stream went on without them.`;
+          };
+          assertEquals(seen, expected.map((entry) => (entry.startsWith("gap ") ? gapMessage(entry) : entry)), JSON.stringify(sequence));
         },
       ),
       { seed: 31, numRuns: 400 },
