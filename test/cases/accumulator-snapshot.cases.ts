@@ -7,31 +7,13 @@ import {
   ToolCallAccumulatorStream,
   type ProviderDelta,
   type SSEMessage,
-  type ToolCallAccumulatorOptions,
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
+import { feed } from "../support/accumulator-runs.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
-
-/** Feeds deltas to an accumulator, or to one restored from `snapshot`, and ends it when asked. */
-function feed(
-  deltas: readonly ProviderDelta[],
-  end: boolean,
-  snapshot?: unknown,
-  options: ToolCallAccumulatorOptions = {},
-): { events: ToolCallEvent[]; accumulator: ToolCallAccumulator } {
-  const events: ToolCallEvent[] = [];
-  // Partial argument values are live until the call's next event: keep a copy, as the contract says.
-  const enqueue = (event: ToolCallEvent): void => void events.push(structuredClone(event));
-  const accumulator = snapshot
-    ? ToolCallAccumulator.restore(JSON.parse(JSON.stringify(snapshot)), enqueue, options)
-    : new ToolCallAccumulator(enqueue, options);
-  for (const delta of deltas) accumulator.push(delta);
-  if (end) accumulator.end();
-  return { events, accumulator };
-}
 
 group("ToolCallAccumulator snapshot and restore", (test) => {
   for (const fixture of allFixtures) {

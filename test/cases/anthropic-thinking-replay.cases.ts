@@ -1,23 +1,17 @@
 import {
-  AnthropicDeltaStream,
   anthropicAssistantMessage,
   assistantMessage,
   geminiModelContent,
   openAIChatAssistantMessage,
   responsesInputItems,
   runToolLoop,
-  SSEDecoderStream,
-  streamToolCalls,
-  ToolCallAccumulator,
-  type FinishEvent,
-  type ProviderDelta,
   type ReasoningPart,
-  type ToolCallEvent,
   type ToolLoopEvent,
 } from "../../src/index.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { bytes, collect, fromChunks } from "../support/streams.ts";
+import { feed, finishOf, providerDeltas } from "../support/accumulator-runs.ts";
+import { collect } from "../support/streams.ts";
 import { replayModel } from "../support/tool-fakes.ts";
 
 // Anthropic extended thinking with tools: the assistant turn sent back must carry the turn's
@@ -59,26 +53,9 @@ const expectedAssistant = {
   ],
 };
 
-const deltasOf = (sse: string): Promise<ProviderDelta[]> =>
-  collect(fromChunks([bytes(sse)]).pipeThrough(new SSEDecoderStream()).pipeThrough(new AnthropicDeltaStream()));
-
-async function finishOf(sse: string, provider: "anthropic" | "openai" = "anthropic"): Promise<FinishEvent> {
-  const final = (await collect(streamToolCalls(fromChunks([bytes(sse)]), { provider }))).at(-1);
-  assert(final?.type === "finish", `the stream finishes: ${JSON.stringify(final)}`);
-  return final;
-}
-
-function accumulate(deltas: readonly ProviderDelta[], from?: { snapshot: unknown }): { events: ToolCallEvent[]; accumulator: ToolCallAccumulator } {
-  const events: ToolCallEvent[] = [];
-  const enqueue = (event: ToolCallEvent): void => void events.push(event);
-  const accumulator = from ? ToolCallAccumulator.restore(JSON.parse(JSON.stringify(from.snapshot)), enqueue) : new ToolCallAccumulator(enqueue);
-  for (const delta of deltas) accumulator.push(delta);
-  return { events, accumulator };
-}
-
 group("Anthropic extended thinking: signed and redacted blocks go back with the tool_use turn", (test) => {
   test("decoder: a recorded thinking block's text and signature_delta, and a redacted_thinking block, become reasoning-part deltas in block order", async () => {
-    const deltas = await deltasOf(withRedacted);
+    const deltas = await providerDeltas(withRedacted, "anthropic");
     assertEquals(deltas.filter((d) => d.type === "reasoning-part").map((d) => d.part), expectedParts);
     assertEquals(deltas.filter((d) => d.type === "reasoning-delta").map((d) => d.text).join(""), thinkingText, "the thinking text still streams as reasoning-delta");
     // The signed part comes at its block's stop, after its text and before the tool call's chunks.
@@ -92,18 +69,18 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
       `event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":${block}}\n\n` +
       `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":" more"}}\n\n` +
       `event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n`;
-    const signed = await deltasOf(sse('{"type":"thinking","thinking":"Some","signature":"c2lnbmF0dXJl"}'));
+    const signed = await providerDeltas(sse('{"type":"thinking","thinking":"Some","signature":"c2lnbmF0dXJl"}'), "anthropic");
     assertEquals(signed.filter((d) => d.type === "reasoning-part"), [{ type: "reasoning-part", part: { type: "signed", text: "Some more", signature: "c2lnbmF0dXJl" } }]);
-    const unsigned = await deltasOf(sse('{"type":"thinking","thinking":"Some"}'));
+    const unsigned = await providerDeltas(sse('{"type":"thinking","thinking":"Some"}'), "anthropic");
     assertEquals(unsigned.filter((d) => d.type === "reasoning-part"), []);
   });
 
   test("finish carries reasoningParts in order; streams without signed or redacted blocks have no such field", async () => {
-    const finish = await finishOf(withRedacted);
+    const finish = await finishOf(withRedacted, "anthropic");
     assertEquals(finish.reasoningParts, expectedParts);
     assertEquals(finish.reasoning, thinkingText);
     assertEquals(finish.toolCalls.map((c) => [c.id, c.name, c.arguments]), [["toolu_01RX68weRSquLx6HUTj65iBo", "Read", { file_path: "/tmp/blah/foo" }]]);
-    assertEquals("reasoningParts" in (await finishOf(recording("parallel-tool-use"))), false, "Anthropic without thinking");
+    assertEquals("reasoningParts" in (await finishOf(recording("parallel-tool-use"), "anthropic")), false, "Anthropic without thinking");
     const xai = allFixtures.find((f) => f.provider === "xai" && f.name === "chat-tool-call-reasoning-content-usage")!;
     const openai = await finishOf(xai.sse, "openai");
     assert(openai.reasoning !== "", "the OpenAI-compatible recording has reasoning text");
@@ -111,7 +88,7 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
   });
 
   test("anthropicAssistantMessage: thinking, then redacted_thinking, then text, then tool_use, exactly", async () => {
-    const finish = await finishOf(withRedacted);
+    const finish = await finishOf(withRedacted, "anthropic");
     assertEquals(assistantMessage("anthropic", finish), expectedAssistant);
     const withText = anthropicAssistantMessage({ ...finish, text: "Reading it." });
     assertEquals((withText["content"] as { type: string }[]).map((b) => b.type), ["thinking", "redacted_thinking", "text", "tool_use"]);
@@ -123,19 +100,17 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
   });
 
   test("snapshot and restore at every delta, through the thinking and redacted blocks, give the unbroken run's events", async () => {
-    const deltas = await deltasOf(withRedacted);
-    const whole = accumulate(deltas);
-    whole.accumulator.end();
+    const deltas = await providerDeltas(withRedacted, "anthropic");
+    const whole = feed(deltas, true);
     const unbroken = whole.events.at(-1);
     assert(unbroken?.type === "finish", "the unbroken run finishes");
     assertEquals(unbroken.reasoningParts, expectedParts);
     const firstPart = deltas.findIndex((d) => d.type === "reasoning-part");
     for (let cut = 0; cut <= deltas.length; cut++) {
-      const first = accumulate(deltas.slice(0, cut));
+      const first = feed(deltas.slice(0, cut), false);
       const snapshot = first.accumulator.snapshot();
       assertEquals(snapshot.reasoningParts, cut > firstPart ? expectedParts.slice(0, deltas.slice(0, cut).filter((d) => d.type === "reasoning-part").length) : undefined, `snapshot at ${cut}`);
-      const resumed = accumulate(deltas.slice(cut), { snapshot });
-      resumed.accumulator.end();
+      const resumed = feed(deltas.slice(cut), true, snapshot);
       assertEquals([...first.events, ...resumed.events], whole.events, `restored at ${cut}`);
     }
   });

@@ -3,22 +3,16 @@ import {
   assistantMessage,
   geminiModelContent,
   openAIChatAssistantMessage,
-  OpenAIResponsesDeltaStream,
   responsesInputItems,
   runToolLoop,
-  SSEDecoderStream,
-  streamToolCalls,
-  ToolCallAccumulator,
-  type FinishEvent,
-  type ProviderDelta,
   type ReasoningPart,
-  type ToolCallEvent,
   type ToolLoopEvent,
 } from "../../src/index.ts";
 import { openaiResponsesMultiply } from "../../worker/replay/conversations/openai-responses-multiply.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { bytes, collect, fromChunks } from "../support/streams.ts";
+import { feed, finishOf, providerDeltas } from "../support/accumulator-runs.ts";
+import { collect } from "../support/streams.ts";
 import { replayModel } from "../support/tool-fakes.ts";
 
 // OpenAI Responses with a reasoning model, the turn passed back manually: each `function_call`
@@ -54,63 +48,46 @@ const partA: ReasoningPart = { type: "item", id: rsA.id, encryptedContent: rsA.e
 const partB: ReasoningPart = { type: "item", id: rsB.id, encryptedContent: rsB.encrypted_content!, summary: [] };
 const callA = { type: "function_call", call_id: "call_CWXgs68YprAjp6t0371hiPOI", name: "final_result", arguments: '{"result":6666}' };
 
-const deltasOf = (sse: string): Promise<ProviderDelta[]> =>
-  collect(fromChunks([bytes(sse)]).pipeThrough(new SSEDecoderStream()).pipeThrough(new OpenAIResponsesDeltaStream()));
-
-async function finishOf(sse: string): Promise<FinishEvent> {
-  const final = (await collect(streamToolCalls(fromChunks([bytes(sse)]), { provider: "openai-responses" }))).at(-1);
-  assert(final?.type === "finish", `the stream finishes: ${JSON.stringify(final)}`);
-  return final;
-}
-
-function accumulate(deltas: readonly ProviderDelta[], from?: { snapshot: unknown }): { events: ToolCallEvent[]; accumulator: ToolCallAccumulator } {
-  const events: ToolCallEvent[] = [];
-  const enqueue = (event: ToolCallEvent): void => void events.push(event);
-  const accumulator = from ? ToolCallAccumulator.restore(JSON.parse(JSON.stringify(from.snapshot)), enqueue) : new ToolCallAccumulator(enqueue);
-  for (const delta of deltas) accumulator.push(delta);
-  return { events, accumulator };
-}
-
 group("OpenAI Responses reasoning items go back before their function_call items", (test) => {
   test("decoder: a recorded reasoning item's output_item.done becomes one reasoning-part delta (id, encrypted_content, summary), before the call's chunks", async () => {
     for (const [sse, part] of [
       [reasoningThenCall, partA],
       [textThenCall, partB],
     ] as const) {
-      const deltas = await deltasOf(sse);
+      const deltas = await providerDeltas(sse, "openai-responses");
       assertEquals(deltas.filter((d) => d.type === "reasoning-part").map((d) => d.part), [part]);
       const kinds = deltas.map((d) => d.type);
       assertEquals(kinds.indexOf("reasoning-part") < kinds.indexOf("tool-call-chunk"), true, "in stream order, before the call");
     }
     // The done item's encrypted content wins over the (different) one of output_item.added.
     assert(!textThenCall.includes(`"type":"response.output_item.added","item":{"id":"${rsB.id}","type":"reasoning","content":[],"encrypted_content":"${rsB.encrypted_content}"`), "the recording's added item differs");
-    const noEncrypted = await deltasOf(withoutEncrypted);
+    const noEncrypted = await providerDeltas(withoutEncrypted, "openai-responses");
     assertEquals(noEncrypted.filter((d) => d.type === "reasoning-part"), [{ type: "reasoning-part", part: { type: "item", id: rsA.id, summary: [summaryPart] } }]);
   });
 
   test("finish carries reasoningParts; a recording without reasoning items has no such field", async () => {
-    const finish = await finishOf(reasoningThenCall);
+    const finish = await finishOf(reasoningThenCall, "openai-responses");
     assertEquals(finish.reasoningParts, [partA]);
     assertEquals(finish.toolCalls.map((c) => [c.id, c.name, c.arguments]), [["call_CWXgs68YprAjp6t0371hiPOI", "final_result", { result: 6666 }]]);
-    assertEquals((await finishOf(textThenCall)).reasoningParts, [partB]);
-    assertEquals("reasoningParts" in (await finishOf(recording("parallel-function-calls"))), false);
+    assertEquals((await finishOf(textThenCall, "openai-responses")).reasoningParts, [partB]);
+    assertEquals("reasoningParts" in (await finishOf(recording("parallel-function-calls"), "openai-responses")), false);
   });
 
   test("responsesInputItems: reasoning items first, with encrypted_content when it came, then message and function_call, exactly", async () => {
-    assertEquals(assistantMessage("openai-responses", await finishOf(reasoningThenCall)), [
+    assertEquals(assistantMessage("openai-responses", await finishOf(reasoningThenCall, "openai-responses")), [
       { type: "reasoning", id: rsA.id, summary: [], encrypted_content: rsA.encrypted_content },
       callA,
     ]);
-    assertEquals(responsesInputItems(await finishOf(textThenCall)), [
+    assertEquals(responsesInputItems(await finishOf(textThenCall, "openai-responses")), [
       { type: "reasoning", id: rsB.id, summary: [], encrypted_content: rsB.encrypted_content },
       { type: "message", role: "assistant", content: "I’ll check the capital lookup tool for “PotatoLand.”" },
       { type: "function_call", call_id: "call_LabG58Uhrq9kZvR52BYKjToD", name: "get_capital", arguments: '{"country":"PotatoLand"}' },
     ]);
-    assertEquals(responsesInputItems(await finishOf(withoutEncrypted)), [{ type: "reasoning", id: rsA.id, summary: [summaryPart] }, callA]);
+    assertEquals(responsesInputItems(await finishOf(withoutEncrypted, "openai-responses")), [{ type: "reasoning", id: rsA.id, summary: [summaryPart] }, callA]);
   });
 
   test("each builder uses only its own reasoning parts: Anthropic ignores items, Responses ignores signed and redacted blocks, Chat and Gemini ignore all", async () => {
-    const finish = await finishOf(reasoningThenCall);
+    const finish = await finishOf(reasoningThenCall, "openai-responses");
     const plain = { ...finish, reasoningParts: undefined };
     assertEquals(anthropicAssistantMessage(finish), anthropicAssistantMessage(plain));
     assertEquals(openAIChatAssistantMessage(finish), openAIChatAssistantMessage(plain));
@@ -126,19 +103,17 @@ group("OpenAI Responses reasoning items go back before their function_call items
   });
 
   test("snapshot and restore at every delta, through the reasoning item, give the unbroken run's events", async () => {
-    const deltas = await deltasOf(textThenCall);
-    const whole = accumulate(deltas);
-    whole.accumulator.end();
+    const deltas = await providerDeltas(textThenCall, "openai-responses");
+    const whole = feed(deltas, true);
     const unbroken = whole.events.at(-1);
     assert(unbroken?.type === "finish", "the unbroken run finishes");
     assertEquals(unbroken.reasoningParts, [partB]);
     const part = deltas.findIndex((d) => d.type === "reasoning-part");
     for (let cut = 0; cut <= deltas.length; cut++) {
-      const first = accumulate(deltas.slice(0, cut));
+      const first = feed(deltas.slice(0, cut), false);
       const snapshot = first.accumulator.snapshot();
       assertEquals(snapshot.reasoningParts, cut > part ? [partB] : undefined, `snapshot at ${cut}`);
-      const resumed = accumulate(deltas.slice(cut), { snapshot });
-      resumed.accumulator.end();
+      const resumed = feed(deltas.slice(cut), true, snapshot);
       assertEquals([...first.events, ...resumed.events], whole.events, `restored at ${cut}`);
     }
   });
