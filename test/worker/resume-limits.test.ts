@@ -3,97 +3,24 @@
 // RESUME_MAX_BYTES). The Durable Object runs on a fake upstream and a manual clock injected with
 // runInDurableObject, so no test waits for time to pass.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
 import { ResponseLog, type LogStep } from "../../worker/durable/response-log.ts";
-import type { Env } from "../../worker/env.ts";
-import { providerNames } from "../../worker/providers/index.ts";
-import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
-import type { TimerHandle, Timers } from "../../worker/runtime.ts";
-import { FakeUpstream, openAIChunks, readSSE, responses, testEnv, validBody, worker } from "./support.ts";
+import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, readSSE, readThenDisconnect, responses, startResponse, testEnv, validBody, weatherCall, worker } from "./support.ts";
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
-const toolCall = (index: number, id: string, args: string) => chunk({ tool_calls: [{ index, id, function: { name: "get_weather", arguments: args } }] });
-const live = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "https://provider.test/v1" } satisfies Partial<Env>;
 const app = worker();
 const env = testEnv({ RESPONSES: responses });
 
-/** A clock that only moves when the test fires a timer; resolves `next` when one is scheduled. */
-class StepClock implements Timers {
-  #next = 1;
-  readonly pending = new Map<number, number>();
-  readonly #callbacks = new Map<number, () => void>();
-  #onSchedule: Array<{ ms: number; resolve: () => void }> = [];
-
-  setTimeout(callback: () => void, ms: number): TimerHandle {
-    const handle = this.#next++;
-    this.pending.set(handle, ms);
-    this.#callbacks.set(handle, callback);
-    for (const waiter of this.#onSchedule.filter((w) => w.ms === ms)) waiter.resolve();
-    this.#onSchedule = this.#onSchedule.filter((w) => w.ms !== ms);
-    return handle;
-  }
-
-  clearTimeout(handle: TimerHandle): void {
-    this.pending.delete(handle as number);
-    this.#callbacks.delete(handle as number);
-  }
-
-  /** Resolves when a timer of `ms` is next scheduled. */
-  scheduled(ms: number): Promise<void> {
-    return new Promise((resolve) => this.#onSchedule.push({ ms, resolve }));
-  }
-
-  /** The handles of the waiting timers of `ms`. */
-  handlesOf(ms: number): number[] {
-    return [...this.pending].filter(([, delay]) => delay === ms).map(([handle]) => handle);
-  }
-
-  /** Fires one waiting timer, as if its time had come. */
-  fire(handle: number): void {
-    const callback = this.#callbacks.get(handle);
-    this.clearTimeout(handle);
-    callback?.();
-  }
-}
-
-/** Starts a response in its own Durable Object on the fake upstream and the clock. */
-async function start(upstream: FakeUpstream, clock: StepClock, overrides: Partial<Env>) {
-  const id = crypto.randomUUID();
-  const stub = responses.get(responses.idFromName(id));
-  await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...live, ...overrides }));
-  const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
-  const response = await stub.fetch("https://response-buffer/start", { method: "POST", body });
-  const attach = (after: number) => stub.fetch(`https://response-buffer/attach?after=${after}`);
-  return { id, stub, response, attach };
-}
-
-/** Reads SSE messages until `count` arrived, then disconnects. */
-async function readThenDisconnect(response: Response, count: number): Promise<EventSourceMessage[]> {
-  const messages: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (message) => messages.push(message) });
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  while (messages.length < count) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parser.feed(decoder.decode(value, { stream: true }));
-  }
-  await reader.cancel("client disconnected");
-  return messages;
-}
-
 describe("resumable responses: the detached limit", () => {
   const stalled = () =>
-    new FakeUpstream({ kind: "sse", chunks: openAIChunks([chunk({ content: "Checking. " }), toolCall(0, "call_1", '{"city":')]).slice(0, 2), then: "stall" });
+    new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "Checking. " }), weatherCall(0, "call_1", '{"city":')]).slice(0, 2), then: "stall" });
 
   it("a response with no client attached keeps running, and is cancelled once DETACHED_LIMIT_MS passes with nobody back", async () => {
     const upstream = stalled();
-    const clock = new StepClock();
-    const { stub, response, attach } = await start(upstream, clock, { DETACHED_LIMIT_MS: "7000", IDLE_TIMEOUT_MS: "60000" });
+    const clock = new ManualTimers();
+    const { stub, response, attach } = await startResponse(upstream, clock, { DETACHED_LIMIT_MS: "7000", IDLE_TIMEOUT_MS: "60000" });
     expect(response.status).toBe(200);
-    const detached = clock.scheduled(7000);
+    const detached = clock.whenScheduled(7000);
     const before = await readThenDisconnect(response, 1);
     // The promise settles in the object's context: await it there, not here.
     await runInDurableObject(stub, () => detached);
@@ -112,16 +39,16 @@ describe("resumable responses: the detached limit", () => {
 
   it("a client that comes back before the limit disarms it; leaving again re-arms it", async () => {
     const upstream = stalled();
-    const clock = new StepClock();
-    const { stub, response, attach } = await start(upstream, clock, { DETACHED_LIMIT_MS: "7000", IDLE_TIMEOUT_MS: "60000" });
-    const detached = clock.scheduled(7000);
+    const clock = new ManualTimers();
+    const { stub, response, attach } = await startResponse(upstream, clock, { DETACHED_LIMIT_MS: "7000", IDLE_TIMEOUT_MS: "60000" });
+    const detached = clock.whenScheduled(7000);
     const before = await readThenDisconnect(response, 1);
     await runInDurableObject(stub, () => detached);
     const [armed] = clock.handlesOf(7000);
     const resumed = await attach(Number(before.at(-1)!.id));
     expect(resumed.status).toBe(200);
     expect(clock.handlesOf(7000)).toEqual([]);
-    const detachedAgain = clock.scheduled(7000);
+    const detachedAgain = clock.whenScheduled(7000);
     const more = await readThenDisconnect(resumed, 1);
     expect(more.map((m) => m.event)).toEqual(["tool-call-start"]);
     await runInDurableObject(stub, () => detachedAgain);
@@ -133,10 +60,10 @@ describe("resumable responses: the detached limit", () => {
   it("a response that ends while detached is not cancelled, and the finished log stays resumable", async () => {
     const upstream = new FakeUpstream({
       kind: "sse",
-      chunks: openAIChunks([chunk({ content: "Checking. " }), toolCall(0, "call_1", '{"city":'), toolCall(0, "", '"Paris"}'), chunk({}, "tool_calls")]),
+      chunks: openAIChunks([chatChunk({ content: "Checking. " }), weatherCall(0, "call_1", '{"city":'), weatherCall(0, "", '"Paris"}'), chatChunk({}, "tool_calls")]),
     });
-    const clock = new StepClock();
-    const { response, attach } = await start(upstream, clock, { DETACHED_LIMIT_MS: "7000", IDLE_TIMEOUT_MS: "60000" });
+    const clock = new ManualTimers();
+    const { response, attach } = await startResponse(upstream, clock, { DETACHED_LIMIT_MS: "7000", IDLE_TIMEOUT_MS: "60000" });
     const before = await readThenDisconnect(response, 1);
     const rest = await readSSE(await attach(Number(before.at(-1)!.id)));
     expect(rest.events.at(-1)).toMatchObject({ type: "finish", reason: "tool-calls" });
@@ -148,8 +75,8 @@ describe("resumable responses: the detached limit", () => {
 
 describe("resumable responses: cancel", () => {
   it("DELETE /v1/stream/<id> cancels the provider request; readers get the abort with the open call discarded", async () => {
-    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chunk({ content: "Checking. " }), toolCall(0, "call_1", '{"city":')]).slice(0, 2), then: "stall" });
-    const { id, response } = await start(upstream, new StepClock(), { IDLE_TIMEOUT_MS: "60000" });
+    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "Checking. " }), weatherCall(0, "call_1", '{"city":')]).slice(0, 2), then: "stall" });
+    const { id, response } = await startResponse(upstream, new ManualTimers(), { IDLE_TIMEOUT_MS: "60000" });
     const reader = response.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain("event: text-delta");
     const cancelled = await app.call(new Request(`http://localhost:8787/v1/stream/${id}`, { method: "DELETE" }), env);
@@ -181,8 +108,8 @@ describe("resumable responses: expiry and unknown ids", () => {
   });
 
   it("the alarm never drops a response still in flight", async () => {
-    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chunk({ content: "one" })]).slice(0, 1), then: "stall" });
-    const { stub, response, attach } = await start(upstream, new StepClock(), { IDLE_TIMEOUT_MS: "60000" });
+    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "one" })]).slice(0, 1), then: "stall" });
+    const { stub, response, attach } = await startResponse(upstream, new ManualTimers(), { IDLE_TIMEOUT_MS: "60000" });
     const before = await readThenDisconnect(response, 1);
     await runInDurableObject(stub, (instance: ResponseBuffer) => instance.alarm());
     const again = await attach(Number(before[0]!.id));
@@ -192,12 +119,12 @@ describe("resumable responses: expiry and unknown ids", () => {
 });
 
 describe("resumable responses: the bounded log", () => {
-  const calls = Array.from({ length: 6 }, (_, index) => toolCall(index, `call_${index}`, "{}"));
-  const finished = () => new FakeUpstream({ kind: "sse", chunks: openAIChunks([...calls, chunk({}, "tool_calls")]) });
+  const calls = Array.from({ length: 6 }, (_, index) => weatherCall(index, `call_${index}`, "{}"));
+  const finished = () => new FakeUpstream({ kind: "sse", chunks: openAIChunks([...calls, chatChunk({}, "tool_calls")]) });
 
   it("past RESUME_MAX_EVENTS the attached reader still gets every event; resuming from before the kept window is 410 resume_window_passed", async () => {
     const upstream = finished();
-    const { response, attach } = await start(upstream, new StepClock(), { RESUME_MAX_EVENTS: "4" });
+    const { response, attach } = await startResponse(upstream, new ManualTimers(), { RESUME_MAX_EVENTS: "4" });
     const whole = (await readSSE(response)).messages;
     expect(whole.map((m) => m.id)).toEqual(whole.map((_, index) => String(index)));
     expect(whole.at(-1)!.event).toBe("finish");
@@ -211,7 +138,7 @@ describe("resumable responses: the bounded log", () => {
   });
 
   it("past RESUME_MAX_BYTES the oldest frames go first, and the newest frame is kept whatever its size", async () => {
-    const { response, attach } = await start(finished(), new StepClock(), { RESUME_MAX_BYTES: "1" });
+    const { response, attach } = await startResponse(finished(), new ManualTimers(), { RESUME_MAX_BYTES: "1" });
     const whole = (await readSSE(response)).messages;
     const last = whole.length - 1;
     expect((await readSSE(await attach(last - 1))).messages.map((m) => Number(m.id))).toEqual([last]);

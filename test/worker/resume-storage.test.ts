@@ -8,60 +8,10 @@ import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
 import { ResponseLog } from "../../worker/durable/response-log.ts";
 import { CHUNK_UNITS, loadResponseLog, packFrames, saveResponseLog, unpackFrames, type StoredLog } from "../../worker/durable/response-log-storage.ts";
-import type { Env } from "../../worker/env.ts";
-import { providerNames } from "../../worker/providers/index.ts";
-import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
-import type { TimerHandle, Timers } from "../../worker/runtime.ts";
-import { FakeUpstream, openAIChunks, readSSE, responses, streamRequest, testEnv, validBody, worker } from "./support.ts";
+import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, readSSE, responses, startResponse, streamRequest, testEnv, validBody, weatherCall, worker } from "./support.ts";
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
-const toolCall = (index: number, id: string, args: string) => chunk({ tool_calls: [{ index, id, function: { name: "get_weather", arguments: args } }] });
-const live = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "https://provider.test/v1" } satisfies Partial<Env>;
-const wholeRun = [chunk({ content: "Checking. " }), toolCall(0, "call_1", '{"city":'), toolCall(0, "", '"Paris"}'), chunk({}, "tool_calls")];
+const wholeRun = [chatChunk({ content: "Checking. " }), weatherCall(0, "call_1", '{"city":'), weatherCall(0, "", '"Paris"}'), chatChunk({}, "tool_calls")];
 const opening = openAIChunks(wholeRun).slice(0, 2);
-
-/** A clock that only moves when the test fires a timer; `scheduled(ms)` resolves once one of `ms` is set. */
-class StepClock implements Timers {
-  #next = 1;
-  readonly #pending = new Map<number, { ms: number; callback: () => void }>();
-  #waiters: Array<{ ms: number; resolve: () => void }> = [];
-
-  setTimeout(callback: () => void, ms: number): TimerHandle {
-    const handle = this.#next++;
-    this.#pending.set(handle, { ms, callback });
-    for (const waiter of this.#waiters.filter((w) => w.ms === ms)) waiter.resolve();
-    this.#waiters = this.#waiters.filter((w) => w.ms !== ms);
-    return handle;
-  }
-
-  clearTimeout(handle: TimerHandle): void {
-    this.#pending.delete(handle as number);
-  }
-
-  scheduled(ms: number): Promise<void> {
-    return new Promise((resolve) => this.#waiters.push({ ms, resolve }));
-  }
-
-  /** Fires the waiting timers of `ms`, as if their time had come. */
-  fire(ms: number): void {
-    for (const [handle, timer] of [...this.#pending]) {
-      if (timer.ms !== ms) continue;
-      this.#pending.delete(handle);
-      timer.callback();
-    }
-  }
-}
-
-/** Starts a response in its own Durable Object on the fake upstream and the clock. */
-async function start(upstream: FakeUpstream, clock: Timers, overrides: Partial<Env> = {}) {
-  const id = crypto.randomUUID();
-  const stub = responses.get(responses.idFromName(id));
-  await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...live, ...overrides }));
-  const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
-  const response = await stub.fetch("https://response-buffer/start", { method: "POST", body });
-  const attach = (after: number) => stub.fetch(`https://response-buffer/attach?after=${after}`);
-  return { id, stub, response, attach };
-}
 
 const storedOf = (stub: DurableObjectStub): Promise<StoredLog | undefined> => runInDurableObject(stub, (_instance, state) => loadResponseLog(state.storage.kv));
 const keysOf = (stub: DurableObjectStub): Promise<string[]> => runInDurableObject(stub, (_instance, state) => [...state.storage.kv.list()].map(([key]) => key));
@@ -88,19 +38,19 @@ async function readOneThenLeave(response: Response): Promise<string> {
 const endings = {
   /** The provider finishes. */
   finish: async () => {
-    const { stub, response, attach } = await start(new FakeUpstream({ kind: "sse", chunks: openAIChunks(wholeRun) }), new StepClock());
+    const { stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: openAIChunks(wholeRun) }), new ManualTimers());
     await response.text();
     return { stub, attach };
   },
   /** The provider connection breaks mid-call. */
   error: async () => {
-    const { stub, response, attach } = await start(new FakeUpstream({ kind: "sse", chunks: opening, then: "fail" }), new StepClock());
+    const { stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "fail" }), new ManualTimers());
     await response.text();
     return { stub, attach };
   },
   /** The client cancels with DELETE while the provider stalls mid-call. */
   cancel: async () => {
-    const { id, stub, response, attach } = await start(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), new StepClock(), { IDLE_TIMEOUT_MS: "60000" });
+    const { id, stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), new ManualTimers(), { IDLE_TIMEOUT_MS: "60000" });
     const env = testEnv({ RESPONSES: responses });
     const reader = response.body!.getReader();
     await reader.read();
@@ -110,15 +60,15 @@ const endings = {
   },
   /** Nobody is attached past DETACHED_LIMIT_MS while the provider stalls mid-call. */
   detached: async () => {
-    const clock = new StepClock();
-    const { stub, response, attach } = await start(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), clock, {
+    const clock = new ManualTimers();
+    const { stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), clock, {
       DETACHED_LIMIT_MS: "7000",
       IDLE_TIMEOUT_MS: "60000",
     });
-    const armed = clock.scheduled(7000);
+    const armed = clock.whenScheduled(7000);
     await readOneThenLeave(response);
     await runInDurableObject(stub, () => armed);
-    await runInDurableObject(stub, () => clock.fire(7000));
+    await runInDurableObject(stub, () => clock.fireWhere((ms) => ms === 7000));
     // Reading to the end waits for the abort, so the response has ended when this returns.
     await (await attach(0)).text();
     return { stub, attach };
@@ -165,7 +115,7 @@ describe("resumable responses after an eviction", () => {
   });
 
   it("while the response is in flight nothing is written to storage", async () => {
-    const { stub, response } = await start(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), new StepClock(), { IDLE_TIMEOUT_MS: "60000" });
+    const { stub, response } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), new ManualTimers(), { IDLE_TIMEOUT_MS: "60000" });
     const reader = response.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain("event: text-delta");
     expect(await keysOf(stub)).toEqual([]);
@@ -196,9 +146,9 @@ describe("resumable responses after an eviction", () => {
   });
 
   it("what is written is bounded like the log: past RESUME_MAX_EVENTS only the newest frames, and resuming before them is 410", async () => {
-    const calls = Array.from({ length: 6 }, (_, index) => toolCall(index, `call_${index}`, "{}"));
-    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([...calls, chunk({}, "tool_calls")]) });
-    const { stub, response, attach } = await start(upstream, new StepClock(), { RESUME_MAX_EVENTS: "4" });
+    const calls = Array.from({ length: 6 }, (_, index) => weatherCall(index, `call_${index}`, "{}"));
+    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([...calls, chatChunk({}, "tool_calls")]) });
+    const { stub, response, attach } = await startResponse(upstream, new ManualTimers(), { RESUME_MAX_EVENTS: "4" });
     const whole = framesOf(await response.text());
     const last = whole.length - 1;
     expect(await storedOf(stub)).toMatchObject({ first: last - 3, frames: whole.slice(-4) });
@@ -209,7 +159,7 @@ describe("resumable responses after an eviction", () => {
 
   it("past RESUME_MAX_BYTES only the newest frame is written, whatever its size", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks(wholeRun) });
-    const { stub, response } = await start(upstream, new StepClock(), { RESUME_MAX_BYTES: "1" });
+    const { stub, response } = await startResponse(upstream, new ManualTimers(), { RESUME_MAX_BYTES: "1" });
     const whole = framesOf(await response.text());
     expect(await storedOf(stub)).toMatchObject({ first: whole.length - 1, frames: whole.slice(-1) });
   });

@@ -1,29 +1,13 @@
 // Resumable responses through the RESPONSES Durable Objects: a client that disconnects at any
 // point and reconnects with Last-Event-ID gets exactly the rest, with no second provider call.
 import { runDurableObjectAlarm } from "cloudflare:test";
-import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
-import { FakeUpstream, readSSE, responses, streamRequest, testEnv, validBody, worker } from "./support.ts";
+import { FakeUpstream, readSSE, readThenDisconnect, responses, streamRequest, testEnv, validBody, worker } from "./support.ts";
 
 const env = testEnv({ RESPONSES: responses });
 const app = worker(new FakeUpstream({ kind: "network-error" }));
 const resumeRequest = (id: string, lastEventId?: string, method = "GET"): Request =>
   new Request(`http://localhost:8787/v1/stream/${id}`, { method, headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId } });
-
-/** Reads SSE messages until `count` arrived (or the end), then disconnects. */
-async function readThenDisconnect(response: Response, count: number): Promise<EventSourceMessage[]> {
-  const messages: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (message) => messages.push(message) });
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  while (messages.length < count) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parser.feed(decoder.decode(value, { stream: true }));
-  }
-  await reader.cancel("client disconnected");
-  return messages.slice(0, count);
-}
 
 /** Seeded choice of cut points (no Math.random in tests). */
 function cutPoints(total: number, seed: number, count: number): number[] {

@@ -2,7 +2,11 @@
 // createFetchHandler so that no test touches the network or sleeps.
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { env as bindings } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
 import { createFetchHandler } from "../../worker/app.ts";
+import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
+import { providerNames } from "../../worker/providers/index.ts";
+import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import type { Env } from "../../worker/env.ts";
 import type { TimerHandle, Timers } from "../../worker/runtime.ts";
 import type { ToolCallEvent } from "../../src/index.ts";
@@ -14,11 +18,32 @@ export class ManualTimers implements Timers {
   /** Every delay ever scheduled, in order. */
   readonly scheduled: number[] = [];
 
+  #waiters: Array<{ ms: number; resolve: () => void }> = [];
+
   setTimeout(callback: () => void, ms: number): TimerHandle {
     const handle = this.#next++;
     this.#pending.set(handle, { callback, ms });
     this.scheduled.push(ms);
+    for (const waiter of this.#waiters.filter((w) => w.ms === ms)) waiter.resolve();
+    this.#waiters = this.#waiters.filter((w) => w.ms !== ms);
     return handle;
+  }
+
+  /** Resolves when a timer of `ms` is next scheduled (code inside a Durable Object sets it later). */
+  whenScheduled(ms: number): Promise<void> {
+    return new Promise((resolve) => this.#waiters.push({ ms, resolve }));
+  }
+
+  /** The handles of the waiting timers of `ms`. */
+  handlesOf(ms: number): number[] {
+    return [...this.#pending].filter(([, timer]) => timer.ms === ms).map(([handle]) => handle);
+  }
+
+  /** Fires one waiting timer, as if its time had come. */
+  fire(handle: number): void {
+    const timer = this.#pending.get(handle);
+    this.#pending.delete(handle);
+    timer?.callback();
   }
 
   clearTimeout(handle: TimerHandle): void {
@@ -194,4 +219,37 @@ export async function eventually(check: () => boolean, turns = 2000): Promise<bo
     await Promise.resolve();
   }
   return check();
+}
+
+/** One Chat Completions chunk of choice 0. */
+export const chatChunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
+/** A chunk with one `get_weather` call fragment. */
+export const weatherCall = (index: number, id: string, args: string) => chatChunk({ tool_calls: [{ index, id, function: { name: "get_weather", arguments: args } }] });
+/** Settings under which `openai` calls the (fake) provider instead of the replay. */
+export const liveOpenAI = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "https://provider.test/v1" } satisfies Partial<Env>;
+
+/** Starts a response in its own Durable Object on the fake upstream and the clock. */
+export async function startResponse(upstream: FakeUpstream, clock: Timers, overrides: Partial<Env> = {}) {
+  const id = crypto.randomUUID();
+  const stub = responses.get(responses.idFromName(id));
+  await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...liveOpenAI, ...overrides }));
+  const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
+  const response = await stub.fetch("https://response-buffer/start", { method: "POST", body });
+  const attach = (after: number) => stub.fetch(`https://response-buffer/attach?after=${after}`);
+  return { id, stub, response, attach };
+}
+
+/** Reads SSE messages until `count` arrived (or the end), then disconnects: the client saw those `count`. */
+export async function readThenDisconnect(response: Response, count: number): Promise<EventSourceMessage[]> {
+  const messages: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (message) => messages.push(message) });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  while (messages.length < count) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parser.feed(decoder.decode(value, { stream: true }));
+  }
+  await reader.cancel("client disconnected");
+  return messages.slice(0, count);
 }

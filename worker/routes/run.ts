@@ -1,9 +1,7 @@
 import { runToolLoop, ToolCallEventEncoderStream, type LoopFinishEvent, type Provider, type RunnableTool, type ToolLoopEvent } from "../../src/index.ts";
-import { anyProviderKey, nonEmpty, readSettings, type Env, type Settings } from "../env.ts";
-import { authenticate } from "../http/auth.ts";
-import { corsHeaders, preflightResponse } from "../http/cors.ts";
+import { nonEmpty, type Env, type Settings } from "../env.ts";
+import { guardedPost } from "../http/guarded-post.ts";
 import { HttpError } from "../http/json-error.ts";
-import { readJsonBody } from "../http/read-json-body.ts";
 import { providerNames, upstreamProvider } from "../providers/index.ts";
 import type { ProviderHttpRequest } from "../providers/upstream-provider.ts";
 import { pickConversation } from "../replay/conversation.ts";
@@ -40,21 +38,8 @@ const MAX_RESULT_BYTES = 8 * 1024;
  *
  * `tools` is the set the route offers (the demo tools unless a test passes others).
  */
-export async function runRoute(request: Request, env: Env, runtime: Runtime, tools: Readonly<Record<string, RunnableTool>> = demoTools()): Promise<Response> {
-  const settings = readSettings(env);
-  const cors = corsHeaders(request, settings.corsAllowOrigins);
-  try {
-    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins);
-    if (request.method !== "POST") {
-      throw new HttpError(405, { code: "method_not_allowed", message: "Use POST." }, { allow: "POST, OPTIONS" });
-    }
-    await authenticate(request, { clientToken: settings.clientToken, replayOnly: !anyProviderKey(env) });
-    const run = parseRunRequest(await readJsonBody(request, settings.maxBodyBytes), providerNames, tools);
-    return await startRun(request, run, env, settings, runtime, cors);
-  } catch (error) {
-    if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });
-    throw error;
-  }
+export function runRoute(request: Request, env: Env, runtime: Runtime, tools: Readonly<Record<string, RunnableTool>> = demoTools()): Promise<Response> {
+  return guardedPost(request, env, (body, settings, cors) => startRun(request, parseRunRequest(body, providerNames, tools), env, settings, runtime, cors));
 }
 
 async function startRun(request: Request, run: RunRequest, env: Env, settings: Settings, runtime: Runtime, cors: Record<string, string>): Promise<Response> {

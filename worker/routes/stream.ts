@@ -4,7 +4,7 @@ import { anyProviderKey, nonEmpty, readSettings, SettingsError, type Env, type S
 import { authenticate } from "../http/auth.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import { HttpError } from "../http/json-error.ts";
-import { readJsonBody } from "../http/read-json-body.ts";
+import { guardedPost } from "../http/guarded-post.ts";
 import { providerNames, upstreamProvider } from "../providers/index.ts";
 import type { UpstreamProvider } from "../providers/upstream-provider.ts";
 import { pickRecording } from "../replay/recording.ts";
@@ -19,25 +19,13 @@ import { openUpstream } from "../upstream/open-upstream.ts";
  * the provider has no key), and answers `text/event-stream` with one SSE event per
  * accumulated event (`event: <type>`, `id: <sequence>`, `data: <json>`).
  *
- * Checks run cheapest and most protective first: origin, method, client token, then the body;
- * nothing reaches a provider before all of them pass. Errors before the stream are JSON
+ * The checks are those of {@link guardedPost}. Errors before the stream are JSON
  * ({@link HttpError}); after it started they are `error` events followed by `abort`.
  */
-export async function streamRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
-  const settings = readSettings(env);
-  const cors = corsHeaders(request, settings.corsAllowOrigins);
-  try {
-    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins);
-    if (request.method !== "POST") {
-      throw new HttpError(405, { code: "method_not_allowed", message: "Use POST." }, { allow: "POST, OPTIONS" });
-    }
-    await authenticate(request, { clientToken: settings.clientToken, replayOnly: !anyProviderKey(env) });
-    const streamRequest = parseStreamRequest(await readJsonBody(request, settings.maxBodyBytes), providerNames);
-    return await startStream(request, streamRequest, env, settings, runtime, cors);
-  } catch (error) {
-    if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });
-    throw error;
-  }
+export function streamRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
+  return guardedPost(request, env, (body, settings, cors) =>
+    startStream(request, parseStreamRequest(body, providerNames), env, settings, runtime, cors),
+  );
 }
 
 /**

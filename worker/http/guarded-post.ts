@@ -1,0 +1,32 @@
+import { anyProviderKey, readSettings, type Env, type Settings } from "../env.ts";
+import { authenticate } from "./auth.ts";
+import { corsHeaders, preflightResponse } from "./cors.ts";
+import { HttpError } from "./json-error.ts";
+import { readJsonBody } from "./read-json-body.ts";
+
+/**
+ * The checks every `POST` endpoint that calls a provider runs, cheapest and most protective
+ * first: CORS preflight, method, client token, then the body within `MAX_BODY_BYTES`. Only then
+ * is `handle` given the parsed body; nothing reaches a provider before all of them pass. Errors
+ * before the stream are JSON ({@link HttpError}) and carry the CORS headers, so that a browser
+ * client can read them.
+ */
+export async function guardedPost(
+  request: Request,
+  env: Env,
+  handle: (body: unknown, settings: Settings, cors: Record<string, string>) => Promise<Response>,
+): Promise<Response> {
+  const settings = readSettings(env);
+  const cors = corsHeaders(request, settings.corsAllowOrigins);
+  try {
+    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins);
+    if (request.method !== "POST") {
+      throw new HttpError(405, { code: "method_not_allowed", message: "Use POST." }, { allow: "POST, OPTIONS" });
+    }
+    await authenticate(request, { clientToken: settings.clientToken, replayOnly: !anyProviderKey(env) });
+    return await handle(await readJsonBody(request, settings.maxBodyBytes), settings, cors);
+  } catch (error) {
+    if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });
+    throw error;
+  }
+}
