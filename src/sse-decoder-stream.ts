@@ -74,6 +74,8 @@ export class SSEDecoder {
   readonly #decoder = new TextDecoder();
   readonly #parser: EventSourceParser;
   #atEnd = false;
+  /** The text so far ends with CR: the parser holds it, since an LF may follow to make a CRLF. */
+  #endsWithCR = false;
   #failure: ToolCallStreamError | undefined;
 
   /** Creates a decoder that reports each message to `onMessage`. */
@@ -107,6 +109,9 @@ export class SSEDecoder {
   /** The body ended: a final event without its blank line is delivered, marked `truncated`. */
   end(): void {
     this.#feedText(this.#decoder.decode());
+    // A CR that ended the body ended its line: the LF makes that a CRLF for the parser, so an
+    // event the CR completed is not taken for one cut short.
+    if (this.#endsWithCR) this.#feedText("\n");
     this.#atEnd = true;
     this.#feedText("\n\n");
   }
@@ -114,6 +119,7 @@ export class SSEDecoder {
   #feedText(text: string): void {
     if (text === "") return;
     if (this.#failure) throw this.#failure;
+    this.#endsWithCR = text.endsWith("\r");
     this.#parser.feed(text);
     if (this.#failure) throw this.#failure;
   }

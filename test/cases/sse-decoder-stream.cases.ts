@@ -33,6 +33,14 @@ group("SSEDecoderStream", (test) => {
     assertEquals(await decodeSSE([bytes("data: [DONE]\n")]), [{ data: "[DONE]", truncated: true }]);
   });
 
+  test("a body whose last character is a CR: the CR ends its line, in one chunk or split", async () => {
+    for (const chunks of [["data: 1\r\r"], ["data: 1\r", "\r"], ["data: 1\r\n\r"]]) {
+      assertEquals(await decodeSSE(chunks.map(bytes)), [{ data: "1" }], JSON.stringify(chunks));
+    }
+    assertEquals(await decodeSSE([bytes("data: 1\r")]), [{ data: "1", truncated: true }]);
+    assertEquals(await decodeSSE([bytes("data: 1\r\n")]), [{ data: "1", truncated: true }]);
+  });
+
   test("gateways that end without the final blank line: a complete last payload is used", async () => {
     const sse = openAISSE([chatChunk({ content: "hi" }), chatChunk({}, "stop")], false).trimEnd();
     const events = await collect(streamToolCalls(fromChunks([bytes(sse)])));
