@@ -1,4 +1,4 @@
-import { decoderTransformer, isRecord, nonEmptyString, ownValue, readJsonPayload, type Emit } from "./payload.ts";
+import { decoderTransformer, isRecord, nonEmptyString, ownValue, providerError, readJsonObject, type Emit } from "./payload.ts";
 import type { ProviderDelta, SSEMessage, Usage } from "./types.ts";
 import { ANTHROPIC_FINISH_REASONS } from "./finish-reason.ts";
 import { readUsage } from "./usage.ts";
@@ -7,8 +7,11 @@ import { readUsage } from "./usage.ts";
 const TOOL_BLOCKS: Record<string, boolean> = { tool_use: false, server_tool_use: true, mcp_tool_use: true };
 
 /** The start of an `input_json_delta` event's data, up to its index, and what follows the index. */
-const DELTA_PREFIX = '{"type":"content_block_delta","index":';
-const INPUT_JSON_DELTA = ',"delta":{"type":"input_json_delta","partial_json":';
+/**
+ * Anthropic's serialization of an `input_json_delta` up to its string literal; the index is a
+ * JSON integer without sign, exponent or leading zero, small enough to be exact.
+ */
+const INPUT_JSON_DELTA = /^\{"type":"content_block_delta","index":(0|[1-9]\d{0,8}),"delta":\{"type":"input_json_delta","partial_json":(?=")/;
 
 /** What the decoder remembers of an open tool block. */
 interface ToolBlock {
@@ -65,11 +68,8 @@ export class AnthropicDecoder {
   decode(message: SSEMessage, emit: Emit): void {
     const event = message.event;
     if ((event === undefined || event === "content_block_delta") && this.#onInputJsonDelta(message.data, emit)) return;
-    const payload = readJsonPayload(message, emit);
-    if (!isRecord(payload)) {
-      if (payload !== undefined) emit(malformed());
-      return;
-    }
+    const payload = readJsonObject(message, emit);
+    if (!payload) return;
     const type = message.event ?? payload["type"];
     // The most frequent event first.
     switch (type) {
@@ -86,7 +86,7 @@ export class AnthropicDecoder {
       case "message_stop":
         return emit({ type: "done" });
       case "error":
-        return emit({ type: "error", error: { code: "provider-error", message: "The provider reported an error inside the stream.", data: payload } });
+        return emit(providerError(payload));
     }
     // `ping` and event types added later are ignored, as Anthropic's versioning policy asks.
   }
@@ -158,19 +158,13 @@ export class AnthropicDecoder {
    * the parsed payload. Returns false, having done nothing, for any other data.
    */
   #onInputJsonDelta(data: string, emit: Emit): boolean {
-    if (!data.startsWith(DELTA_PREFIX) || !data.endsWith('"}}')) return false;
-    // The index: a JSON integer without sign, exponent or leading zero, small enough to be exact.
-    const start = DELTA_PREFIX.length;
-    let end = start;
-    let index = 0;
-    for (let code = data.charCodeAt(end); code >= 0x30 && code <= 0x39 && end - start < 9; code = data.charCodeAt(++end)) index = index * 10 + code - 0x30;
-    if (end === start || (data.charCodeAt(start) === 0x30 && end > start + 1) || !data.startsWith(INPUT_JSON_DELTA, end)) return false;
-    const literal = data.slice(end + INPUT_JSON_DELTA.length, -2);
-    if (literal.charCodeAt(0) !== 0x22) return false;
+    const head = INPUT_JSON_DELTA.exec(data);
+    if (!head || !data.endsWith('"}}')) return false;
+    const index = Number(head[1]);
     let text: string;
     try {
       // One string literal from its opening to its closing quote, or not this shape at all.
-      text = JSON.parse(literal) as string;
+      text = JSON.parse(data.slice(head[0].length, -2)) as string;
     } catch {
       return false;
     }
@@ -208,10 +202,6 @@ export class AnthropicDecoder {
     }
     if (typeof reason === "string") emit({ type: "finish", rawReason: reason, reason: ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other" });
   }
-}
-
-function malformed(): ProviderDelta {
-  return { type: "error", error: { code: "malformed-payload", message: "An event payload is not a JSON object; it was skipped." } };
 }
 
 /** `{ [key]: value }` when the value is present, else nothing (for exact optional properties). */

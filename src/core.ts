@@ -25,7 +25,14 @@ export {
   type ToolCallAccumulatorOptions,
 } from "./tool-call-accumulator.ts";
 export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from "./tool-call-accumulator-stream.ts";
-export type { AccumulatorSnapshot, RegistrySnapshot, SavedToolCall } from "./accumulator-snapshot.ts";
+export {
+  type AccumulatorSnapshot,
+  type AccumulatorState,
+  type RegistrySnapshot,
+  restoreAccumulator,
+  type SavedToolCall,
+  snapshotAccumulator,
+} from "./accumulator-snapshot.ts";
 export { ToolCallStreamError } from "./errors.ts";
 export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./tool-call-event-decoder-stream.ts";
 export {

@@ -1,4 +1,4 @@
-import { decoderTransformer, isRecord, nonEmptyString, ownValue, readJsonPayload, withChoice, type Emit } from "./payload.ts";
+import { decoderTransformer, isRecord, nonEmptyString, ownValue, providerError, readJsonObject, withChoice, type Emit } from "./payload.ts";
 import type { JsonValue, ProviderDelta, SSEMessage, ToolCallChunkDelta } from "./types.ts";
 import { GEMINI_FINISH_REASONS } from "./finish-reason.ts";
 import { readUsage } from "./usage.ts";
@@ -52,13 +52,10 @@ export class GeminiDecoder {
 
   /** Decodes one SSE message. */
   decode(message: SSEMessage, emit: Emit): void {
-    const payload = readJsonPayload(message, emit);
-    if (!isRecord(payload)) {
-      if (payload !== undefined) emit({ type: "error", error: { code: "malformed-payload", message: "A chunk is not a JSON object; it was skipped." } });
-      return;
-    }
+    const payload = readJsonObject(message, emit);
+    if (!payload) return;
     if (isRecord(payload["error"])) {
-      emit({ type: "error", error: { code: "provider-error", message: "The provider reported an error inside the stream.", data: payload["error"] } });
+      emit(providerError(payload["error"]));
     }
     const candidates = Array.isArray(payload["candidates"]) ? payload["candidates"] : [];
     candidates.forEach((candidate, position) => {
@@ -70,7 +67,7 @@ export class GeminiDecoder {
     const blockReason = isRecord(feedback) ? nonEmptyString(feedback["blockReason"]) : undefined;
     if (blockReason !== undefined && candidates.length === 0) {
       // The prompt itself was blocked: no candidate will come.
-      emit({ type: "error", error: { code: "provider-error", message: "The provider blocked the prompt.", data: feedback } });
+      emit(providerError(feedback, "The provider blocked the prompt."));
       emit({ type: "finish", rawReason: blockReason, reason: "content-filter" });
     }
   }

@@ -1,4 +1,4 @@
-import { decoderTransformer, isRecord, nonEmptyString, ownValue, readJsonPayload, withChoice, type Emit } from "./payload.ts";
+import { decoderTransformer, isRecord, nonEmptyString, ownValue, providerError, readJsonObject, withChoice, type Emit } from "./payload.ts";
 import type { ProviderDelta, SSEMessage, ToolCallChunkDelta, Usage } from "./types.ts";
 import { ANTHROPIC_FINISH_REASONS, OPENAI_CHAT_FINISH_REASONS } from "./finish-reason.ts";
 import { readUsage } from "./usage.ts";
@@ -33,21 +33,11 @@ export class OpenAIChatDeltaStream extends TransformStream<SSEMessage, ProviderD
  */
 export function decodeOpenAIChatMessage(message: SSEMessage, emit: Emit): void {
   if (message.data.trim() === "[DONE]") return emit({ type: "done" });
-  const chunk = readJsonPayload(message, emit);
-  if (chunk === undefined) return;
-  if (!isRecord(chunk)) {
-    return emit({ type: "error", error: { code: "malformed-payload", message: "A chunk is not a JSON object; it was skipped." } });
-  }
+  const chunk = readJsonObject(message, emit);
+  if (!chunk) return;
   // Groq sends `event: error` with an OpenAI-style body; OpenRouter puts `error` next to choices.
   if (message.event === "error" || chunk["error"] !== undefined) {
-    emit({
-      type: "error",
-      error: {
-        code: "provider-error",
-        message: "The provider reported an error inside the stream.",
-        data: message.event === "error" ? chunk : chunk["error"],
-      },
-    });
+    emit(providerError(message.event === "error" ? chunk : chunk["error"]));
   }
   if (Array.isArray(chunk["choices"])) {
     for (const choice of chunk["choices"]) if (isRecord(choice)) decodeChoice(choice, emit);

@@ -1,4 +1,4 @@
-import { isRecord, nonEmptyString, ownValue, readJsonPayload, type Emit } from "./payload.ts";
+import { isRecord, nonEmptyString, ownValue, providerError, readJsonObject, type Emit } from "./payload.ts";
 import { SequenceReorderer } from "./sequence-reorderer.ts";
 import type { FinishReason, ProviderDelta, SSEMessage } from "./types.ts";
 import { RESPONSES_FINISH_REASONS } from "./finish-reason.ts";
@@ -90,11 +90,8 @@ export class OpenAIResponsesDecoder {
 
   /** Decodes one SSE message. */
   decode(message: SSEMessage): void {
-    const payload = readJsonPayload(message, this.#emit);
-    if (payload === undefined) return;
-    if (!isRecord(payload)) {
-      return this.#emit({ type: "error", error: { code: "malformed-payload", message: "An event payload is not a JSON object; it was skipped." } });
-    }
+    const payload = readJsonObject(message, this.#emit);
+    if (!payload) return;
     if (payload["type"] === undefined && message.event !== undefined) payload["type"] = message.event;
     const sequence = payload["sequence_number"];
     this.#reorderer.push(typeof sequence === "number" ? sequence : undefined, payload);
@@ -133,7 +130,7 @@ export class OpenAIResponsesDecoder {
       case "response.failed":
         return this.#onEnd(event);
       case "error":
-        return this.#emit({ type: "error", error: { code: "provider-error", message: "The provider reported an error inside the stream.", data: event } });
+        return this.#emit(providerError(event));
     }
   }
 
@@ -196,7 +193,7 @@ export class OpenAIResponsesDecoder {
     const usage = readUsage(response["usage"], ["input_tokens"], ["output_tokens"], ["total_tokens"]);
     if (usage) this.#emit({ type: "usage", usage });
     if (event["type"] === "response.failed" && isRecord(response["error"])) {
-      this.#emit({ type: "error", error: { code: "provider-error", message: "The provider reported that the response failed.", data: response["error"] } });
+      this.#emit(providerError(response["error"], "The provider reported that the response failed."));
     }
     const status = nonEmptyString(response["status"]) ?? String(event["type"]).slice("response.".length);
     this.#emit({ type: "finish", rawReason: status, reason: incompleteReason(response) ?? ownValue(RESPONSES_FINISH_REASONS, status) ?? "other" });

@@ -4,22 +4,30 @@ import type { FinishDelta, ProviderDelta, ReasoningDelta, SSEMessage, TextDelta,
 export type Emit = (delta: ProviderDelta) => void;
 
 /**
- * Parses one SSE data payload as JSON. A payload that is not JSON is reported as an `error`
- * delta (`malformed-payload`, or `truncated-event` for a final event cut short) and the stream
- * goes on; the payload itself is never put in the message.
+ * Parses one SSE data payload as a JSON object. Anything else is reported as an `error` delta
+ * (`malformed-payload`, or `truncated-event` for a final event cut short) and the stream goes
+ * on; the payload itself is never put in the message.
  */
-export function readJsonPayload(message: SSEMessage, emit: Emit): unknown {
+export function readJsonObject(message: SSEMessage, emit: Emit): Record<string, unknown> | undefined {
+  let payload: unknown;
   try {
-    return JSON.parse(message.data);
+    payload = JSON.parse(message.data);
   } catch {
-    emit({
-      type: "error",
-      error: message.truncated
-        ? { code: "truncated-event", message: "The body ended in the middle of a final event; its payload was dropped." }
-        : { code: "malformed-payload", message: "An SSE data payload is not valid JSON; it was skipped." },
-    });
-    return undefined;
+    // Left undefined: reported below, as a truncated event when the body ended inside it.
   }
+  if (isRecord(payload)) return payload;
+  emit({
+    type: "error",
+    error: message.truncated
+      ? { code: "truncated-event", message: "The body ended inside a final event; its payload was dropped." }
+      : { code: "malformed-payload", message: "An SSE payload is not a JSON object; it was skipped." },
+  });
+  return undefined;
+}
+
+/** The `error` delta of an error the provider reported in the stream, with its own error object as `data`. */
+export function providerError(data: unknown, message = "The provider reported an error inside the stream."): ProviderDelta {
+  return { type: "error", error: { code: "provider-error", message, data } };
 }
 
 /**

@@ -1,12 +1,14 @@
-import type { AccumulatorSnapshot } from "./accumulator-snapshot.ts";
-import { checkPlugins, ToolCallAccumulator, type ToolCallAccumulatorOptions } from "./tool-call-accumulator.ts";
+import { ToolCallAccumulator, type ToolCallAccumulatorOptions } from "./tool-call-accumulator.ts";
 import type { ProviderDelta, ToolCallEvent } from "./types.ts";
 
-/** Options of {@link ToolCallAccumulatorStream}. */
-export interface ToolCallAccumulatorStreamOptions extends ToolCallAccumulatorOptions {
-  /** Continue from a snapshot taken with {@link ToolCallAccumulatorStream.snapshot} instead of starting empty. */
-  restoreFrom?: AccumulatorSnapshot;
-}
+/** Options of {@link ToolCallAccumulatorStream}: those of the accumulator it wraps. */
+export type ToolCallAccumulatorStreamOptions = ToolCallAccumulatorOptions;
+
+/**
+ * The accumulator inside a stream, for the snapshot functions (accumulator-snapshot.ts) only.
+ * Not exported by the package.
+ */
+export let streamAccumulator: (stream: ToolCallAccumulatorStream) => ToolCallAccumulator;
 
 /**
  * Normalized provider deltas to accumulated events: the last stage of the chain.
@@ -37,20 +39,24 @@ export interface ToolCallAccumulatorStreamOptions extends ToolCallAccumulatorOpt
  * ```
  */
 export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, ToolCallEvent> {
-  readonly #accumulator: () => ToolCallAccumulator;
+  static {
+    streamAccumulator = (stream) => stream.#accumulator;
+  }
+  readonly #accumulator: ToolCallAccumulator;
 
-  /** Creates the stage; see {@link ToolCallAccumulatorStreamOptions} for the limits and `restoreFrom`. */
+  /** Creates the stage; see {@link ToolCallAccumulatorStreamOptions} for the limits and plug-ins. */
   constructor(options: ToolCallAccumulatorStreamOptions = {}) {
-    // Here, not only in `start`: some runtimes (workerd) turn a throw in `start` into an errored stream.
-    checkPlugins(options);
-    let accumulator: ToolCallAccumulator;
+    // Made here, not in `start`: some runtimes (workerd) call `start` later and turn a throw there
+    // (invalid options) into an errored stream, and a snapshot may be restored into it at once.
+    let controller: TransformStreamDefaultController<ToolCallEvent>;
+    const accumulator = new ToolCallAccumulator(
+      (event) => controller.enqueue(event),
+      options,
+      () => controller.terminate(),
+    );
     super({
-      start(controller) {
-        const enqueue = (event: ToolCallEvent): void => controller.enqueue(event);
-        const terminate = (): void => controller.terminate();
-        accumulator = options.restoreFrom
-          ? ToolCallAccumulator.restore(options.restoreFrom, enqueue, options, terminate)
-          : new ToolCallAccumulator(enqueue, options, terminate);
+      start(started) {
+        controller = started;
       },
       transform(delta) {
         accumulator.push(delta);
@@ -59,14 +65,6 @@ export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, To
         accumulator.end();
       },
     });
-    this.#accumulator = () => accumulator;
-  }
-
-  /**
-   * The accumulator's state as plain JSON, valid between two deltas (after a write resolved):
-   * a new stream with `{ restoreFrom: snapshot }` fed the remaining deltas continues exactly here.
-   */
-  snapshot(): AccumulatorSnapshot {
-    return this.#accumulator().snapshot();
+    this.#accumulator = accumulator;
   }
 }

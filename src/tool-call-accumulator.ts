@@ -1,5 +1,5 @@
 import { ToolCallStreamError } from "./errors.ts";
-import type { AccumulatorSnapshot } from "./accumulator-snapshot.ts";
+import type { AccumulatorState } from "./accumulator-snapshot.ts";
 import { withChoice } from "./payload.ts";
 import type { Repair } from "./arguments-buffer.ts";
 import type { IncrementalJsonParser } from "./incremental-json-parser.ts";
@@ -15,12 +15,12 @@ import type {
   ToolCallEndDelta,
   ToolCallEvent,
 } from "./types.ts";
-import { utf8Length } from "./utf8-length.ts";
 
 /** Options of the accumulator. */
 export interface ToolCallAccumulatorOptions {
   /**
-   * Largest arguments text of one call, in UTF-8 bytes.
+   * Largest arguments text of one call, in characters (UTF-16 code units, as `String.length`
+   * counts them: the unit of `maxEventBytes` too; one per byte for ASCII JSON).
    * @defaultValue 4194304
    */
   maxArgumentsBytes?: number;
@@ -83,6 +83,13 @@ export const DEFAULT_MAX_ARGUMENTS_BYTES: number = 4 * 1024 * 1024;
 export const DEFAULT_MAX_TOOL_CALLS: number = 1024;
 
 /**
+ * An accumulator's state and call registry, for the snapshot functions (accumulator-snapshot.ts)
+ * only: they live outside the class so that bundles that never snapshot do not carry them. Not
+ * exported by the package.
+ */
+export let accumulatorInternals: (accumulator: ToolCallAccumulator) => { state: AccumulatorState; registry: ToolCallRegistry };
+
+/**
  * The accumulation state machine, free of streams: feed it {@link ProviderDelta}s with `push`,
  * then `end()` (input over) or `abort()`, and it calls `enqueue` with {@link ToolCallEvent}s.
  * {@link ToolCallAccumulatorStream} and `streamToolCalls` are thin wrappers around it.
@@ -107,6 +114,9 @@ export const DEFAULT_MAX_TOOL_CALLS: number = 1024;
  * ```
  */
 export class ToolCallAccumulator {
+  static {
+    accumulatorInternals = (accumulator) => ({ state: accumulator.#s, registry: accumulator.#registry });
+  }
   readonly #enqueue: (event: ToolCallEvent) => void;
   readonly #onTerminate: () => void;
   readonly #maxArgumentsBytes: number;
@@ -115,7 +125,7 @@ export class ToolCallAccumulator {
   readonly #repair: Repair | undefined;
   readonly #validate: ToolArgumentsValidator | undefined;
   /** Everything a snapshot keeps besides the registry, as one plain object (so that snapshot and restore are one copy each); in the order of the `finish` event's fields. */
-  #s: Omit<AccumulatorSnapshot, "version" | "registry"> = {
+  readonly #s: AccumulatorState = {
     rawReason: null,
     toolCalls: [],
     invalidToolCalls: [],
@@ -198,38 +208,6 @@ export class ToolCallAccumulator {
     this.#enqueue({ type: "abort", reason, discarded, ...(error && { error }) });
   }
 
-  /**
-   * The state between two deltas, as plain JSON. A new accumulator made with
-   * {@link ToolCallAccumulator.restore} and fed the rest of the deltas emits exactly the events
-   * this one would have.
-   *
-   * @example
-   * ```ts
-   * const saved = JSON.stringify(accumulator.snapshot());
-   * // ... later, elsewhere:
-   * const resumed = ToolCallAccumulator.restore(JSON.parse(saved), (event) => send(event));
-   * for (const delta of rest) resumed.push(delta);
-   * ```
-   */
-  snapshot(): AccumulatorSnapshot {
-    return structuredClone({ version: 1, registry: this.#registry.snapshot(), ...this.#s });
-  }
-
-  /** An accumulator that continues from a {@link ToolCallAccumulator.snapshot}. */
-  static restore(
-    snapshot: AccumulatorSnapshot,
-    enqueue: (event: ToolCallEvent) => void,
-    options: ToolCallAccumulatorOptions = {},
-    onTerminate?: () => void,
-  ): ToolCallAccumulator {
-    const accumulator = new ToolCallAccumulator(enqueue, options, onTerminate);
-    // One copy of the snapshot: the caller keeps theirs, and nothing restored shares with it.
-    const { version: _version, registry, ...state } = structuredClone(snapshot);
-    accumulator.#registry.restore(registry);
-    accumulator.#s = state;
-    return accumulator;
-  }
-
   #onChunk(delta: ToolCallChunkDelta): void {
     const call = this.#registry.resolve(delta);
     if (!call) return this.#fail({ code: "too-many-tool-calls", message: "The response has more tool calls than the limit allows." });
@@ -240,9 +218,8 @@ export class ToolCallAccumulator {
     // match that, since anything appended to a closed value other than white space is invalid.
     const isResend = fragment !== undefined && call.args.isClosedValue && fragment === call.args.text;
     if (fragment && !isResend) {
-      call.bytes += utf8Length(fragment);
-      if (call.bytes > this.#maxArgumentsBytes) {
-        return this.#fail({ code: "arguments-too-large", message: `Tool call arguments exceeded the limit of ${this.#maxArgumentsBytes} bytes.` });
+      if (call.args.text.length + fragment.length > this.#maxArgumentsBytes) {
+        return this.#fail({ code: "arguments-too-large", message: `Tool call arguments exceeded the limit of ${this.#maxArgumentsBytes} characters.` });
       }
       call.args.append(fragment);
     }
@@ -349,15 +326,13 @@ function withCallFields<T extends object>(target: T, call: OpenToolCall): T & { 
  * are plug-ins now, so that a bundle holds only what it uses. Old values fail loudly instead of
  * silently turning a feature off.
  */
-export function checkPlugins(options: ToolCallAccumulatorOptions & { tools?: unknown }): void {
-  const { partialArguments, repair } = options as { partialArguments?: unknown; repair?: unknown };
-  const wrong =
-    partialArguments !== undefined && typeof partialArguments !== "function"
-      ? "partialArguments takes the IncrementalJsonParser class (true is for streamToolCalls)"
-      : repair !== undefined && repair !== false && typeof repair !== "function"
-        ? "repair takes the repairJson function"
-        : options.tools !== undefined
-          ? "tools is for streamToolCalls; pass validate: toolSchemaValidator(tools)"
-          : undefined;
-  if (wrong !== undefined) throw new ToolCallStreamError({ code: "invalid-options", message: `Invalid accumulator options: ${wrong}.` });
+export function checkPlugins(options: ToolCallAccumulatorOptions): void {
+  const { partialArguments, repair, tools } = options as Record<string, unknown>;
+  const isValue = (plugin: unknown): boolean => plugin !== undefined && plugin !== false && typeof plugin !== "function";
+  if (isValue(partialArguments) || isValue(repair) || tools !== undefined) {
+    throw new ToolCallStreamError({
+      code: "invalid-options",
+      message: "Invalid accumulator options: partialArguments, repair and validate take plug-ins (IncrementalJsonParser, repairJson, toolSchemaValidator(tools)); true and tools are for streamToolCalls.",
+    });
+  }
 }

@@ -1,4 +1,3 @@
-import type { RegistrySnapshot, SavedToolCall } from "./accumulator-snapshot.ts";
 import { ArgumentsBuffer, type ArgumentsBufferOptions } from "./arguments-buffer.ts";
 import type { ToolCallChunkDelta } from "./types.ts";
 
@@ -12,8 +11,6 @@ export interface OpenToolCall {
   id: string | null;
   name: string;
   args: ArgumentsBuffer;
-  /** UTF-8 bytes of arguments received, for the size limit. */
-  bytes: number;
   started: boolean;
   providerMetadata?: Record<string, unknown>;
   providerExecuted?: true;
@@ -39,12 +36,16 @@ export class ToolCallRegistry {
   /** Open calls by choice, then provider index (numeric keys: no key string built per fragment). */
   readonly #byKey = new Map<number, Map<number, OpenToolCall>>();
   readonly #byId = new Map<string, OpenToolCall>();
-  readonly #latest = new Map<number, OpenToolCall>();
+  // The state below is public for the snapshot functions (accumulator-snapshot.ts), which keep
+  // their code out of bundles that do not use them; the class is not exported by the package.
+  /** The most recent open call of each choice: where a fragment with neither index nor id goes. */
+  readonly latest: Map<number, OpenToolCall> = new Map();
   /** Open calls in index order. */
-  readonly #open = new Set<OpenToolCall>();
+  readonly open: Set<OpenToolCall> = new Set();
   /** Event indexes already given, per choice: an index is never given to two calls. */
-  readonly #used = new Map<number, { indexes: Set<number>; next: number }>();
-  #count = 0;
+  readonly used: Map<number, { indexes: Set<number>; next: number }> = new Map();
+  /** Calls opened so far, for the limit. */
+  count = 0;
 
   readonly #bufferOptions: ArgumentsBufferOptions;
 
@@ -83,58 +84,30 @@ export class ToolCallRegistry {
 
   /** Open calls of one choice (or of all), in index order. */
   openCalls(choice?: number): OpenToolCall[] {
-    return [...this.#open].filter((call) => choice === undefined || call.choice === choice);
+    return [...this.open].filter((call) => choice === undefined || call.choice === choice);
   }
 
   /** Forgets a call that has completed: a later fragment with its index opens a new call. */
   close(call: OpenToolCall): void {
-    this.#open.delete(call);
+    this.open.delete(call);
     if (call.providerIndex !== undefined) {
       const calls = this.#byKey.get(call.choice);
       if (calls?.get(call.providerIndex) === call) calls.delete(call.providerIndex);
     }
     if (call.id !== null && this.#byId.get(call.id) === call) this.#byId.delete(call.id);
-    if (this.#latest.get(call.choice) === call) this.#latest.delete(call.choice);
+    if (this.latest.get(call.choice) === call) this.latest.delete(call.choice);
   }
 
   /** Removes and returns every open call, in index order. */
   drain(): OpenToolCall[] {
-    const calls = [...this.#open];
+    const calls = [...this.open];
     for (const call of calls) this.close(call);
     return calls;
   }
 
-  /** The correlation state as plain data (see {@link RegistrySnapshot}); it shares objects with the registry, so the caller copies it. */
-  snapshot(): RegistrySnapshot {
-    return {
-      open: [...this.#open].map(({ args, ...fields }): SavedToolCall => ({ ...fields, rawArguments: args.text })),
-      latest: [...this.#latest].map(([choice, call]) => [choice, call.index]),
-      used: [...this.#used].map(([choice, used]) => [choice, [...used.indexes], used.next]),
-      count: this.#count,
-    };
-  }
-
-  /**
-   * Replaces this registry's state with a snapshot's, which it takes over (the caller passes a
-   * copy); arguments are fed again to rebuild parser state.
-   */
-  restore(snapshot: RegistrySnapshot): void {
-    for (const { rawArguments, ...fields } of snapshot.open) {
-      const call = { ...fields, args: this.newBuffer() } as OpenToolCall;
-      call.args.append(rawArguments);
-      this.#track(call);
-    }
-    for (const [choice, index] of snapshot.latest) {
-      const call = [...this.#open].find((open) => open.choice === choice && open.index === index);
-      if (call) this.#latest.set(choice, call);
-    }
-    for (const [choice, indexes, next] of snapshot.used) this.#used.set(choice, { indexes: new Set(indexes), next });
-    this.#count = snapshot.count;
-  }
-
   /** Makes an open call findable by its provider index and id. */
-  #track(call: OpenToolCall): void {
-    this.#open.add(call);
+  track(call: OpenToolCall): void {
+    this.open.add(call);
     if (call.providerIndex !== undefined) {
       let calls = this.#byKey.get(call.choice);
       if (!calls) this.#byKey.set(call.choice, (calls = new Map()));
@@ -153,7 +126,7 @@ export class ToolCallRegistry {
       if (byId) return byId;
       if (fragment.name) return undefined;
     }
-    return this.#latest.get(choice);
+    return this.latest.get(choice);
   }
 
   #startsAnother(call: OpenToolCall, fragment: ToolCallChunkDelta): boolean {
@@ -168,8 +141,8 @@ export class ToolCallRegistry {
    * one already given: Ollama sends every call at 0, a reused index) the next after the highest.
    */
   #claimIndex(choice: number, providerIndex: number | undefined): number {
-    let used = this.#used.get(choice);
-    if (!used) this.#used.set(choice, (used = { indexes: new Set(), next: 0 }));
+    let used = this.used.get(choice);
+    if (!used) this.used.set(choice, (used = { indexes: new Set(), next: 0 }));
     const index = providerIndex !== undefined && providerIndex >= 0 && !used.indexes.has(providerIndex) ? providerIndex : used.next;
     used.indexes.add(index);
     used.next = Math.max(used.next, index + 1);
@@ -177,8 +150,8 @@ export class ToolCallRegistry {
   }
 
   #openCall(choice: number, providerIndex: number | undefined): OpenToolCall | undefined {
-    if (this.#count >= this.#maxCalls) return undefined;
-    this.#count++;
+    if (this.count >= this.#maxCalls) return undefined;
+    this.count++;
     const call: OpenToolCall = {
       index: this.#claimIndex(choice, providerIndex),
       choice,
@@ -186,11 +159,10 @@ export class ToolCallRegistry {
       id: null,
       name: "",
       args: this.newBuffer(),
-      bytes: 0,
       started: false,
     };
-    this.#latest.set(choice, call);
-    this.#track(call);
+    this.latest.set(choice, call);
+    this.track(call);
     return call;
   }
 }

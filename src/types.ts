@@ -66,6 +66,8 @@ export type ErrorCode =
   | "too-deep"
   /** An option of the wrong kind (an accumulator plug-in given a value of the 0.1 API). */
   | "invalid-options"
+  /** A snapshot of another format version, or restored into an accumulator that already received input. */
+  | "invalid-snapshot"
   /** Tool arguments that do not match the tool's schema, or a name that is not a tool (`issues` says why). */
   | "schema-mismatch";
 
@@ -474,8 +476,9 @@ export interface StreamLimits {
    */
   maxEventBytes?: number;
   /**
-   * Largest arguments text of one call, in UTF-8 bytes.
-   * @defaultValue 4194304 (4 MiB)
+   * Largest arguments text of one call, in characters (UTF-16 code units, as `String.length`
+   * counts them: the unit of `maxEventBytes` too; one per byte for ASCII JSON).
+   * @defaultValue 4194304 (4 Mi)
    */
   maxArgumentsBytes?: number;
   /**

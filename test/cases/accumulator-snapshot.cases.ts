@@ -2,6 +2,8 @@ import {
   createProviderDecoder,
   createProviderDeltaStream,
   IncrementalJsonParser,
+  restoreAccumulator,
+  snapshotAccumulator,
   SSEDecoderStream,
   ToolCallAccumulator,
   ToolCallAccumulatorStream,
@@ -26,7 +28,7 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
       const unbroken = feed(deltas, true).events;
       for (let cut = 0; cut <= deltas.length; cut++) {
         const first = feed(deltas.slice(0, cut), false);
-        const second = feed(deltas.slice(cut), true, first.accumulator.snapshot());
+        const second = feed(deltas.slice(cut), true, snapshotAccumulator(first.accumulator));
         assertEquals([...first.events, ...second.events], unbroken, `cut after ${cut} of ${deltas.length} deltas`);
       }
     });
@@ -43,7 +45,7 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
       const unbroken = feed(deltas, true, undefined, options).events;
       for (let cut = 0; cut <= deltas.length; cut++) {
         const first = feed(deltas.slice(0, cut), false, undefined, options);
-        const second = feed(deltas.slice(cut), true, first.accumulator.snapshot(), options);
+        const second = feed(deltas.slice(cut), true, snapshotAccumulator(first.accumulator), options);
         assertEquals([...first.events, ...second.events], unbroken, `cut after ${cut} of ${deltas.length} deltas`);
       }
     });
@@ -85,8 +87,8 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
         });
         shuffled.slice(0, cut).forEach((message) => decoder.decode(message));
         if (emitted < decodeAll(messages.filter((m) => shuffled.slice(0, cut).includes(m))).length) heldAtSomeCut = true;
-        const saved = JSON.stringify(current.snapshot());
-        current = ToolCallAccumulator.restore(JSON.parse(saved), keep, options);
+        const saved = JSON.stringify(snapshotAccumulator(current));
+        current = restoreAccumulator(new ToolCallAccumulator(keep, options), JSON.parse(saved));
         shuffled.slice(cut).forEach((message) => decoder.decode(message));
         decoder.end();
         current.end();
@@ -109,12 +111,32 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
     const writer = first.writable.getWriter();
     await writer.write(deltas[0]!);
     await writer.write(deltas[1]!);
-    const snapshot = first.snapshot();
+    const snapshot = snapshotAccumulator(first);
     await writer.abort("moved elsewhere");
     await firstEvents.catch(() => []);
-    const rest = await collect(fromChunks(deltas.slice(2)).pipeThrough(new ToolCallAccumulatorStream({ restoreFrom: snapshot })));
+    const rest = await collect(fromChunks(deltas.slice(2)).pipeThrough(restoreAccumulator(new ToolCallAccumulatorStream(), snapshot)));
     const final = rest.at(-1);
     assertEquals(final?.type === "finish" ? final.toolCalls.map((c) => [c.id, c.arguments]) : [], [["c1", { x: 1 }]]);
     assertEquals(final?.type === "finish" ? final.text : "", "a");
+  });
+
+  test("a restore refuses a snapshot of another version and a target that was already fed", () => {
+    const fed = new ToolCallAccumulator(() => {});
+    fed.push({ type: "tool-call-chunk", index: 0, id: "c1", name: "f", argumentsDelta: "{" });
+    const snapshot = snapshotAccumulator(fed);
+    const codeOf = (run: () => unknown): unknown => {
+      try {
+        run();
+      } catch (error) {
+        return (error as { code?: unknown }).code;
+      }
+      return "no error";
+    };
+    assertEquals(codeOf(() => restoreAccumulator(new ToolCallAccumulator(() => {}), { ...snapshot, version: 2 as 1 })), "invalid-snapshot");
+    assertEquals(codeOf(() => restoreAccumulator(fed, snapshot)), "invalid-snapshot");
+    const text = new ToolCallAccumulator(() => {});
+    text.push({ type: "text-delta", text: "a" });
+    assertEquals(codeOf(() => restoreAccumulator(text, snapshot)), "invalid-snapshot");
+    assertEquals(codeOf(() => restoreAccumulator(new ToolCallAccumulatorStream(), snapshot)), "no error");
   });
 });

@@ -5,6 +5,7 @@ import {
   openAIChatAssistantMessage,
   responsesInputItems,
   runToolLoop,
+  snapshotAccumulator,
   type ReasoningPart,
   type ToolLoopEvent,
 } from "../../src/index.ts";
@@ -108,7 +109,7 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
     const firstPart = deltas.findIndex((d) => d.type === "reasoning-part");
     for (let cut = 0; cut <= deltas.length; cut++) {
       const first = feed(deltas.slice(0, cut), false);
-      const snapshot = first.accumulator.snapshot();
+      const snapshot = snapshotAccumulator(first.accumulator);
       assertEquals(snapshot.reasoningParts, cut > firstPart ? expectedParts.slice(0, deltas.slice(0, cut).filter((d) => d.type === "reasoning-part").length) : undefined, `snapshot at ${cut}`);
       const resumed = feed(deltas.slice(cut), true, snapshot);
       assertEquals([...first.events, ...resumed.events], whole.events, `restored at ${cut}`);

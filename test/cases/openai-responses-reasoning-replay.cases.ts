@@ -5,6 +5,7 @@ import {
   openAIChatAssistantMessage,
   responsesInputItems,
   runToolLoop,
+  snapshotAccumulator,
   type ReasoningPart,
   type ToolLoopEvent,
 } from "../../src/index.ts";
@@ -111,7 +112,7 @@ group("OpenAI Responses reasoning items go back before their function_call items
     const part = deltas.findIndex((d) => d.type === "reasoning-part");
     for (let cut = 0; cut <= deltas.length; cut++) {
       const first = feed(deltas.slice(0, cut), false);
-      const snapshot = first.accumulator.snapshot();
+      const snapshot = snapshotAccumulator(first.accumulator);
       assertEquals(snapshot.reasoningParts, cut > part ? [partB] : undefined, `snapshot at ${cut}`);
       const resumed = feed(deltas.slice(cut), true, snapshot);
       assertEquals([...first.events, ...resumed.events], whole.events, `restored at ${cut}`);

@@ -4,6 +4,7 @@ import {
   createProviderDeltaStream,
   SSEDecoderStream,
   streamToolCalls,
+  restoreAccumulator,
   ToolCallAccumulator,
   type FinishEvent,
   type Provider,
@@ -37,7 +38,7 @@ export function feed(
   // Partial argument values are live until the call's next event: keep a copy, as the contract says.
   const enqueue = (event: ToolCallEvent): void => void events.push(structuredClone(event));
   const accumulator = snapshot
-    ? ToolCallAccumulator.restore(JSON.parse(JSON.stringify(snapshot)), enqueue, options)
+    ? restoreAccumulator(new ToolCallAccumulator(enqueue, options), JSON.parse(JSON.stringify(snapshot)))
     : new ToolCallAccumulator(enqueue, options);
   for (const delta of deltas) accumulator.push(delta);
   if (end) accumulator.end();
