@@ -6,7 +6,7 @@ import { readUsage } from "./usage.ts";
 /** A Vertex call whose arguments stream as `partialArgs`, per candidate. */
 interface StreamedCall {
   index: number;
-  args: Record<string, JsonValue>;
+  args: Container;
 }
 
 /**
@@ -124,29 +124,36 @@ export class GeminiDecoder {
   }
 }
 
+/** An object or array of streamed arguments, indexed by a `jsonPath` segment. */
+type Container = Record<string | number, JsonValue>;
+
 /** Sets or appends one `partialArgs` entry at its `jsonPath` (`$.a.b`, `$.list[0]`, `$['key']`). */
-function applyPartialArg(root: Record<string, JsonValue>, partial: Record<string, unknown>): void {
+function applyPartialArg(root: Container, partial: Record<string, unknown>): void {
   const path = parseJsonPath(partial["jsonPath"]);
-  if (!path || path.length === 0) return;
-  let node: Record<string, JsonValue> | JsonValue[] = root;
-  for (let i = 0; i < path.length - 1; i++) {
-    const key = path[i]!;
-    const next = typeof path[i + 1] === "number" ? [] : Object.create(null) as Record<string, JsonValue>;
-    const existing: JsonValue | undefined = (node as Record<string | number, JsonValue>)[key];
-    if (typeof existing !== "object" || existing === null) define(node, key, next);
-    node = (node as Record<string | number, JsonValue>)[key] as Record<string, JsonValue> | JsonValue[];
-  }
-  const last = path[path.length - 1]!;
-  const current = (node as Record<string | number, JsonValue>)[last];
-  if (typeof partial["stringValue"] === "string") {
-    define(node, last, (typeof current === "string" ? current : "") + partial["stringValue"]);
-  } else if ("numberValue" in partial) define(node, last, partial["numberValue"] as JsonValue);
-  else if ("boolValue" in partial) define(node, last, partial["boolValue"] as JsonValue);
-  else if ("nullValue" in partial) define(node, last, null);
+  const last = path?.pop();
+  if (last === undefined) return;
+  let node = root;
+  path!.forEach((key, i) => {
+    // A container made here is an array when the segment after it is an index.
+    if (typeof node[key] !== "object" || node[key] === null) define(node, key, typeof (path![i + 1] ?? last) === "number" ? [] : Object.create(null));
+    node = node[key] as Container;
+  });
+  const current = node[last];
+  const value =
+    typeof partial["stringValue"] === "string"
+      ? (typeof current === "string" ? current : "") + partial["stringValue"]
+      : "numberValue" in partial
+        ? partial["numberValue"]
+        : "boolValue" in partial
+          ? partial["boolValue"]
+          : "nullValue" in partial
+            ? null
+            : undefined;
+  if (value !== undefined) define(node, last, value as JsonValue);
 }
 
 /** Own properties only: a path segment named `__proto__` must not reach a prototype. */
-function define(node: Record<string, JsonValue> | JsonValue[], key: string | number, value: JsonValue): void {
+function define(node: Container, key: string | number, value: JsonValue): void {
   Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
 }
 

@@ -162,11 +162,10 @@ export class ToolCallAccumulator {
     if (this.#s.closed) return;
     switch (delta.type) {
       case "text-delta":
-        if ((delta.choice ?? 0) === 0) this.#s.text += delta.text;
-        return this.#enqueue(withChoice({ type: "text-delta", text: delta.text }, delta.choice));
       case "reasoning-delta":
-        if ((delta.choice ?? 0) === 0) this.#s.reasoning += delta.text;
-        return this.#enqueue(withChoice({ type: "reasoning-delta", text: delta.text }, delta.choice));
+        // The finish carries the first choice's text and reasoning.
+        if (!delta.choice) this.#s[delta.type === "text-delta" ? "text" : "reasoning"] += delta.text;
+        return this.#enqueue(withChoice({ type: delta.type, text: delta.text }, delta.choice));
       case "reasoning-part":
         (this.#s.reasoningParts ??= []).push(delta.part);
         return;
@@ -332,7 +331,7 @@ export function checkPlugins(options: ToolCallAccumulatorOptions): void {
   if (isValue(partialArguments) || isValue(repair) || tools !== undefined) {
     throw new ToolCallStreamError({
       code: "invalid-options",
-      message: "Invalid accumulator options: partialArguments, repair and validate take plug-ins (IncrementalJsonParser, repairJson, toolSchemaValidator(tools)); true and tools are for streamToolCalls.",
+      message: "Invalid accumulator options: partialArguments, repair and validate take plug-ins (see ToolCallAccumulatorOptions).",
     });
   }
 }
