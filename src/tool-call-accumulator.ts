@@ -1,4 +1,3 @@
-import { ToolCallStreamError } from "./errors.ts";
 import type { AccumulatorState } from "./accumulator-snapshot.ts";
 import { withChoice } from "./payload.ts";
 import type { Repair } from "./arguments-buffer.ts";
@@ -142,7 +141,6 @@ export class ToolCallAccumulator {
     options: ToolCallAccumulatorOptions = {},
     onTerminate: () => void = () => {},
   ) {
-    checkPlugins(options);
     this.#enqueue = enqueue;
     this.#onTerminate = onTerminate;
     this.#maxArgumentsBytes = options.maxArgumentsBytes ?? DEFAULT_MAX_ARGUMENTS_BYTES;
@@ -318,20 +316,4 @@ function withCallFields<T extends object>(target: T, call: OpenToolCall): T & { 
   if (call.providerExecuted) Object.assign(target, { providerExecuted: true });
   if (call.inputFormat) Object.assign(target, { inputFormat: call.inputFormat });
   return target;
-}
-
-/**
- * Before 0.2 these options were values (`partialArguments: true`, `repair: true`, `tools`); they
- * are plug-ins now, so that a bundle holds only what it uses. Old values fail loudly instead of
- * silently turning a feature off.
- */
-export function checkPlugins(options: ToolCallAccumulatorOptions): void {
-  const { partialArguments, repair, tools } = options as Record<string, unknown>;
-  const isValue = (plugin: unknown): boolean => plugin !== undefined && plugin !== false && typeof plugin !== "function";
-  if (isValue(partialArguments) || isValue(repair) || tools !== undefined) {
-    throw new ToolCallStreamError({
-      code: "invalid-options",
-      message: "Invalid accumulator options: partialArguments, repair and validate take plug-ins (see ToolCallAccumulatorOptions).",
-    });
-  }
 }

@@ -64,8 +64,6 @@ export type ErrorCode =
   | "trailing-data"
   /** Tool arguments nested deeper than `maxDepth`. */
   | "too-deep"
-  /** An option of the wrong kind (an accumulator plug-in given a value of the 0.1 API). */
-  | "invalid-options"
   /** A snapshot of another format version, or restored into an accumulator that already received input. */
   | "invalid-snapshot"
   /** Tool arguments that do not match the tool's schema, or a name that is not a tool (`issues` says why). */

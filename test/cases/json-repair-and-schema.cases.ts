@@ -113,22 +113,6 @@ group("Accumulator plug-ins", (test) => {
   }
   const final = (events: ToolCallEvent[]): ToolCallEvent | undefined => events.find((e) => e.type === "tool-call" || e.type === "invalid-tool-call");
 
-  test("options of the 0.1 API (values instead of plug-ins) throw invalid-options instead of silently turning a feature off", () => {
-    const legacy: Record<string, unknown>[] = [{ partialArguments: true }, { repair: true }, { tools: [{ name: "f", input_schema: { type: "object" } }] }];
-    for (const options of legacy) {
-      let code: unknown;
-      try {
-        new ToolCallAccumulatorStream(options as ToolCallAccumulatorOptions);
-      } catch (error) {
-        code = error instanceof ToolCallStreamError ? error.code : error;
-      }
-      assertEquals(code, "invalid-options", JSON.stringify(options));
-    }
-    // The plug-ins, and repair: false, are accepted.
-    new ToolCallAccumulatorStream({ partialArguments: IncrementalJsonParser, repair: repairJson, validate: toolSchemaValidator([]) });
-    new ToolCallAccumulatorStream({ repair: false } as unknown as ToolCallAccumulatorOptions);
-  });
-
   test("without plug-ins the lean core parses once: invalid JSON is invalid-json without a position, no partial values, no schema checks", async () => {
     const invalid = final(await accumulate("{'city': 'Paris'}", {}));
     assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "invalid-json" && invalid.error.position === undefined, "invalid, no position");
