@@ -86,7 +86,7 @@ export class SSEDecoder {
       onEvent: (message) => {
         // The parser bounds what it buffers across chunks; an event that arrived whole in
         // one large chunk is held to the same limit.
-        if (message.data.length > limit) return void (this.#failure ??= tooLarge(limit));
+        if (message.data.length > limit) throw (this.#failure = tooLarge(limit));
         const out: SSEMessage = { data: message.data };
         if (message.event !== undefined) out.event = message.event;
         if (message.id !== undefined) out.id = message.id;
@@ -96,7 +96,7 @@ export class SSEDecoder {
       onError: (error) => {
         // Unknown fields and bad `retry:` values are ignored as the spec says; only the
         // buffer limit stops the stream, since the parser cannot go on after it.
-        if (error.type === "max-buffer-size-exceeded") this.#failure ??= tooLarge(limit);
+        if (error.type === "max-buffer-size-exceeded") throw (this.#failure = tooLarge(limit));
       },
     });
   }
@@ -120,8 +120,9 @@ export class SSEDecoder {
     if (text === "") return;
     if (this.#failure) throw this.#failure;
     this.#endsWithCR = text.endsWith("\r");
+    // A limit throws from inside the parser's callbacks; the failure is kept, so that a later
+    // feed throws it again instead of going on with a parser stopped half-way.
     this.#parser.feed(text);
-    if (this.#failure) throw this.#failure;
   }
 }
 
