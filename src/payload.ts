@@ -48,20 +48,11 @@ export function nonEmptyString(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-/**
- * Builds a provider stage from a pure decoder: the decoder sees each SSE message and emits
- * normalized deltas; `end` runs once when the input ends.
- */
-export function decoderTransformer(
-  decode: (message: SSEMessage, emit: Emit) => void,
-  end?: (emit: Emit) => void,
-): Transformer<SSEMessage, ProviderDelta> {
+/** Builds a provider stage from a pure decoder, which sees each SSE message and emits normalized deltas. */
+export function decoderTransformer(decode: (message: SSEMessage, emit: Emit) => void): Transformer<SSEMessage, ProviderDelta> {
   return {
     transform(message, controller) {
       decode(message, (delta) => controller.enqueue(delta));
-    },
-    flush(controller) {
-      end?.((delta) => controller.enqueue(delta));
     },
   };
 }

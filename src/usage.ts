@@ -1,3 +1,4 @@
+import { isRecord } from "./payload.ts";
 import type { Usage } from "./types.ts";
 
 /** Reads the first of `keys` that holds a finite number. */
@@ -29,12 +30,11 @@ export function normalizeUsage(raw: unknown): Usage | undefined {
  * only its own (each stage passes its provider's keys).
  */
 export function readUsage(raw: unknown, inputKeys: readonly string[], outputKeys: readonly string[], totalKeys: readonly string[]): Usage | undefined {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
-  const source = raw as Record<string, unknown>;
+  if (!isRecord(raw)) return undefined;
   const usage: Usage = { raw };
-  const input = pick(source, inputKeys);
-  const output = pick(source, outputKeys);
-  const total = pick(source, totalKeys);
+  const input = pick(raw, inputKeys);
+  const output = pick(raw, outputKeys);
+  const total = pick(raw, totalKeys);
   if (input !== undefined) usage.inputTokens = input;
   if (output !== undefined) usage.outputTokens = output;
   if (total !== undefined) usage.totalTokens = total;
