@@ -1,4 +1,4 @@
-import { decoderTransformer, isRecord, nonEmptyString, ownValue, providerError, readJsonObject, withChoice, type Emit } from "./payload.ts";
+import { arrayOf, decoderTransformer, isRecord, nonEmptyString, ownValue, providerError, readJsonObject, withChoice, type Emit } from "./payload.ts";
 import type { JsonValue, ProviderDelta, SSEMessage, ToolCallChunkDelta } from "./types.ts";
 import { GEMINI_FINISH_REASONS } from "./finish-reason.ts";
 import { readUsage } from "./usage.ts";
@@ -57,7 +57,7 @@ export class GeminiDecoder {
     if (isRecord(payload["error"])) {
       emit(providerError(payload["error"]));
     }
-    const candidates = Array.isArray(payload["candidates"]) ? payload["candidates"] : [];
+    const candidates = arrayOf(payload["candidates"]);
     candidates.forEach((candidate, position) => {
       if (isRecord(candidate)) this.#onCandidate(candidate, typeof candidate["index"] === "number" ? candidate["index"] : position, emit);
     });
@@ -74,7 +74,7 @@ export class GeminiDecoder {
 
   #onCandidate(candidate: Record<string, unknown>, choice: number, emit: Emit): void {
     const content = candidate["content"];
-    const parts = isRecord(content) && Array.isArray(content["parts"]) ? content["parts"] : [];
+    const parts = isRecord(content) ? arrayOf(content["parts"]) : [];
     for (const part of parts) if (isRecord(part)) this.#onPart(part, choice, emit);
     const reason = nonEmptyString(candidate["finishReason"]);
     if (reason === undefined) return;
@@ -111,7 +111,7 @@ export class GeminiDecoder {
   #continue(call: Record<string, unknown>, choice: number, emit: Emit): void {
     const open = this.#streamed.get(choice);
     if (!open) return;
-    const partials = Array.isArray(call["partialArgs"]) ? call["partialArgs"] : [];
+    const partials = arrayOf(call["partialArgs"]);
     for (const partial of partials) if (isRecord(partial)) applyPartialArg(open.args, partial);
     if (partials.length === 0 && call["willContinue"] !== true) this.#close(choice, emit);
   }

@@ -43,6 +43,11 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** An array field, or an empty array when absent or not an array. */
+export function arrayOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
 /** A string field, or `undefined` when absent, not a string, or empty. */
 export function nonEmptyString(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
