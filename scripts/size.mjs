@@ -2,8 +2,8 @@
 // esbuild (minified ESM for the browser, eventsource-parser included), gzips it (level 9), prints
 // a table, and exits 1 when
 //   - the core chain for one provider (SSEDecoderStream + that provider's stage +
-//     ToolCallAccumulatorStream, imported from `tool-call-stream/<provider>`) exceeds 6 KiB of the
-//     library's own code, or 7 KiB with eventsource-parser (see BUDGET for why not 6 KiB), or
+//     ToolCallAccumulatorStream, imported from `tool-call-stream/<provider>`, eventsource-parser
+//     included) exceeds 6 KiB, or
 //   - an extra provider stage, added to another provider's chain, adds more than 2 KiB, or
 //   - a provider subpath's bundle holds a source file of another provider (the reason the
 //     subpaths exist: a Worker that only reads OpenAI streams bundles nothing of the others).
@@ -18,14 +18,11 @@ import * as esbuild from "esbuild";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const KiB = 1024;
 /**
- * Issue 8 asks for the core chain for one provider, eventsource-parser included, within 6 KB. That
- * is not met (about 6.5 to 6.8 KiB, measured below): eventsource-parser alone is about 1.6 KiB of
- * it, and it is the project's one runtime dependency. Until that is decided, the check enforces
- * the library's own code of the chain within 6 KiB, and the whole chain within 7 KiB so that
- * growth is still caught; the table always shows both, and the target line says what is missing.
+ * Issue 8's budget, gzipped: the core chain for one provider with eventsource-parser (about 1.2 KiB
+ * of it) within 6 KiB, each extra provider stage within 2 KiB. The library's own code of each chain
+ * is shown too, without a budget of its own.
  */
-export const BUDGET = { ownChain: 6 * KiB, chain: 7 * KiB, extraProvider: 2 * KiB };
-const TARGET_WHOLE_CHAIN = 6 * KiB;
+export const BUDGET = { chain: 6 * KiB, extraProvider: 2 * KiB };
 
 /** Each provider subpath, its stage class, and the source files that only it may bring in. */
 const PROVIDERS = {
@@ -89,7 +86,7 @@ for (const provider of Object.keys(PROVIDERS)) {
   chains[provider] = await measure(chainSource(provider));
   rows.push({ what: `core chain, ${provider}`, ...chains[provider], budget: BUDGET.chain });
   const own = await measure(chainSource(provider), { external: ["eventsource-parser"] });
-  rows.push({ what: `core chain, ${provider}, own code`, ...own, budget: BUDGET.ownChain });
+  rows.push({ what: `core chain, ${provider}, own code`, ...own });
 }
 const providers = Object.keys(PROVIDERS);
 for (const provider of providers) {
@@ -140,14 +137,12 @@ if (process.argv.includes("--json")) {
   }
   console.log("(bytes; esbuild --bundle --minify --format=esm --platform=browser, eventsource-parser included except in the own-code rows, gzip -9)");
   const whole = Object.values(chains).map((chain) => chain.gzipped);
-  const met = Math.max(...whole) <= TARGET_WHOLE_CHAIN;
-  console.log(
-    `issue 8 target, whole core chain with eventsource-parser within ${TARGET_WHOLE_CHAIN} B: ${met ? "met" : "NOT met"} (${Math.min(...whole)} to ${Math.max(...whole)} B)`,
-  );
+  console.log(`core chain for one provider: ${Math.min(...whole)} to ${Math.max(...whole)} B gzipped, budget ${BUDGET.chain} B`);
 }
 if (failures.length > 0 && !process.argv.includes("--json")) {
-  console.log(`\nWhere the core chain for openai goes (minified bytes of each module, before gzip):`);
-  for (const { path, bytes } of chains.openai.inputs.filter((input) => input.bytes > 0).sort((a, b) => b.bytes - a.bytes)) {
+  const [largest, chain] = Object.entries(chains).sort(([, a], [, b]) => b.gzipped - a.gzipped)[0];
+  console.log(`\nWhere the largest core chain (${largest}) goes, minified bytes of each module before gzip:`);
+  for (const { path, bytes } of chain.inputs.filter((input) => input.bytes > 0).sort((a, b) => b.bytes - a.bytes)) {
     console.log(`  ${String(bytes).padStart(6)}  ${path}`);
   }
 }
