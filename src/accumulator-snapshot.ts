@@ -118,7 +118,9 @@ export function snapshotAccumulator(source: ToolCallAccumulator | ToolCallAccumu
 export function restoreAccumulator<T extends ToolCallAccumulator | ToolCallAccumulatorStream>(target: T, snapshot: AccumulatorSnapshot): T {
   const { state, registry } = internalsOf(target);
   if (snapshot.version !== 1) throw invalidSnapshot(`a snapshot of version ${String(snapshot.version)} cannot be restored (this version reads 1)`);
-  if (registry.count > 0 || state.finishSeen || state.closed || state.text !== "" || state.reasoning !== "") {
+  // Restoring merges into the target's state, so it must be as a new accumulator leaves it.
+  const fresh = accumulatorInternals(new ToolCallAccumulator(() => {})).state;
+  if (registry.count > 0 || JSON.stringify(state) !== JSON.stringify(fresh)) {
     throw invalidSnapshot("restore into a new accumulator that has not been fed anything");
   }
   // One copy of the snapshot: the caller keeps theirs, and nothing restored shares with it.

@@ -137,6 +137,9 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
     const text = new ToolCallAccumulator(() => {});
     text.push({ type: "text-delta", text: "a" });
     assertEquals(codeOf(() => restoreAccumulator(text, snapshot)), "invalid-snapshot");
+    const usage = new ToolCallAccumulator(() => {});
+    usage.push({ type: "usage", usage: { raw: {}, inputTokens: 1 } });
+    assertEquals(codeOf(() => restoreAccumulator(usage, snapshot)), "invalid-snapshot");
     assertEquals(codeOf(() => restoreAccumulator(new ToolCallAccumulatorStream(), snapshot)), "no error");
   });
 });
