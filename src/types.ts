@@ -474,9 +474,8 @@ export interface StreamLimits {
    */
   maxEventBytes?: number;
   /**
-   * Largest arguments text of one call, in characters (UTF-16 code units, as `String.length`
-   * counts them: the unit of `maxEventBytes` too; one per byte for ASCII JSON).
-   * @defaultValue 4194304 (4 Mi)
+   * Largest arguments text of one call, in UTF-8 bytes.
+   * @defaultValue 4194304 (4 MiB)
    */
   maxArgumentsBytes?: number;
   /**

@@ -105,12 +105,12 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     await eventually(() => source.cancelled !== undefined, "the source saw the cancel");
   });
 
-  test("maxArgumentsBytes counts characters (UTF-16 code units), the unit of maxEventBytes", async () => {
-    // 12 code units: 杭州 are one each, 𝄞 (outside the BMP) two; in UTF-8 it would be 17 bytes.
+  test("maxArgumentsBytes counts UTF-8 bytes, not characters", async () => {
+    // 18 bytes in UTF-8 (杭 and 州 three each, 𝄞 four), 12 UTF-16 code units.
     const sse = openAISSE([chatChunk({ tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: '{"c":"杭州𝄞"}' } }] }, "tool_calls")]);
-    const fits = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 12 }));
+    const fits = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 18 }));
     assertEquals(types(fits).at(-1), "finish");
-    const over = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 11 }));
+    const over = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 17 }));
     assertEquals(types(over).at(-1), "abort");
   });
 
