@@ -1,6 +1,7 @@
 // The fast paths taken for speed behave exactly like the general paths they shortcut.
 import fc from "fast-check";
 import { AnthropicDecoder, ArgumentsBuffer, OpenAIResponsesDecoder, SequenceReorderer, type ProviderDelta, type SSEMessage } from "../../src/index.ts";
+import { utf8Length } from "../../src/utf8-length.ts";
 import { assertEquals, group } from "../support/harness.ts";
 
 /** A Responses text-delta event whose text names its sequence number (or `-` without one). */
@@ -175,5 +176,17 @@ group("Pipeline fast paths", (test) => {
       ok: false,
       error: { code: "too-deep", message: "The tool arguments nest deeper than 2 levels.", position: 2 },
     });
+  });
+
+  test("utf8Length counts what TextEncoder writes: pairs are 4 bytes, lone surrogates 3", () => {
+    const unit = fc.constantFrom("a", "\u007f", "\u0080", "é", "\u07ff", "\u0800", "杭", "\uffff", "😀", "\ud800", "\udbff", "\udc00", "\udfff");
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 12 }), (units) => {
+        const text = units.join("");
+        assertEquals(utf8Length(text), encoder.encode(text).length, JSON.stringify(text));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
