@@ -21,8 +21,6 @@ export interface SavedToolCall {
   name: string;
   /** The arguments text received so far; a restore feeds it again to rebuild parser state. */
   rawArguments: string;
-  /** UTF-8 bytes of arguments received, for the `maxArgumentsBytes` limit. */
-  bytes: number;
   /** True once its `tool-call-start` was emitted. */
   started: boolean;
   /** Other fields of the open call (provider metadata, input format), kept as they were. */

@@ -1,6 +1,5 @@
 import type { AccumulatorState } from "./accumulator-snapshot.ts";
 import { withChoice } from "./payload.ts";
-import { utf8Length } from "./utf8-length.ts";
 import type { Repair } from "./arguments-buffer.ts";
 import type { IncrementalJsonParser } from "./incremental-json-parser.ts";
 import type { ToolArgumentsValidator } from "./tool-schema.ts";
@@ -19,7 +18,9 @@ import type {
 /** Options of the accumulator. */
 export interface ToolCallAccumulatorOptions {
   /**
-   * Largest arguments text of one call, in UTF-8 bytes.
+   * Largest arguments text of one call, in characters (UTF-16 code units, as `String.length`
+   * counts them, and as `maxEventBytes` and eventsource-parser's `maxBufferSize` do): a bound on
+   * memory, one per byte for ASCII JSON.
    * @defaultValue 4194304
    */
   maxArgumentsBytes?: number;
@@ -215,9 +216,8 @@ export class ToolCallAccumulator {
     // match that, since anything appended to a closed value other than white space is invalid.
     const isResend = fragment !== undefined && call.args.isClosedValue && fragment === call.args.text;
     if (fragment && !isResend) {
-      call.bytes += utf8Length(fragment);
-      if (call.bytes > this.#maxArgumentsBytes) {
-        return this.#fail({ code: "arguments-too-large", message: `Tool call arguments exceeded the limit of ${this.#maxArgumentsBytes} bytes.` });
+      if (call.args.text.length + fragment.length > this.#maxArgumentsBytes) {
+        return this.#fail({ code: "arguments-too-large", message: `Tool call arguments exceeded the limit of ${this.#maxArgumentsBytes} characters.` });
       }
       call.args.append(fragment);
     }

@@ -11,8 +11,6 @@ export interface OpenToolCall {
   id: string | null;
   name: string;
   args: ArgumentsBuffer;
-  /** UTF-8 bytes of arguments received, for the size limit. */
-  bytes: number;
   started: boolean;
   providerMetadata?: Record<string, unknown>;
   providerExecuted?: true;
@@ -161,7 +159,6 @@ export class ToolCallRegistry {
       id: null,
       name: "",
       args: this.newBuffer(),
-      bytes: 0,
       started: false,
     };
     this.latest.set(choice, call);

@@ -474,8 +474,10 @@ export interface StreamLimits {
    */
   maxEventBytes?: number;
   /**
-   * Largest arguments text of one call, in UTF-8 bytes.
-   * @defaultValue 4194304 (4 MiB)
+   * Largest arguments text of one call, in characters (UTF-16 code units, as `String.length`
+   * counts them, and as `maxEventBytes` and eventsource-parser's `maxBufferSize` do): a bound on
+   * memory, one per byte for ASCII JSON.
+   * @defaultValue 4194304 (4 Mi)
    */
   maxArgumentsBytes?: number;
   /**

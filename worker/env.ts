@@ -26,7 +26,7 @@ export interface Env {
   MAX_BODY_BYTES?: string | number;
   /** Most tool calls in one response. */
   MAX_TOOL_CALLS?: string | number;
-  /** Largest arguments text of one call, in UTF-8 bytes. */
+  /** Largest arguments text of one call, in characters (UTF-16 code units). */
   MAX_ARGUMENTS_BYTES?: string | number;
   /** Largest SSE event of the provider, in characters. */
   MAX_EVENT_BYTES?: string | number;

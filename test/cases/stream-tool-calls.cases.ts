@@ -105,12 +105,12 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     await eventually(() => source.cancelled !== undefined, "the source saw the cancel");
   });
 
-  test("maxArgumentsBytes counts UTF-8 bytes, not characters", async () => {
-    // 18 bytes in UTF-8 (杭 and 州 three each, 𝄞 four), 12 UTF-16 code units.
+  test("maxArgumentsBytes counts characters (UTF-16 code units), the unit of maxEventBytes", async () => {
+    // 12 code units (杭 and 州 one each, 𝄞 two); in UTF-8 it would be 18 bytes.
     const sse = openAISSE([chatChunk({ tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: '{"c":"杭州𝄞"}' } }] }, "tool_calls")]);
-    const fits = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 18 }));
+    const fits = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 12 }));
     assertEquals(types(fits).at(-1), "finish");
-    const over = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 17 }));
+    const over = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 11 }));
     assertEquals(types(over).at(-1), "abort");
   });
 
