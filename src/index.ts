@@ -68,7 +68,7 @@ export {
   type ProviderDecoder,
 } from "./providers.ts";
 export { detectProvider, ProviderDetectStream } from "./provider-detect-stream.ts";
-export { DEFAULT_MAX_EVENT_BYTES, SSEDecoderStream, type SSEDecoderStreamOptions } from "./sse-decoder-stream.ts";
+export { DEFAULT_MAX_EVENT_BYTES, SSEDecoder, SSEDecoderStream, type SSEDecoderStreamOptions } from "./sse-decoder-stream.ts";
 export { streamToolCalls, type StreamToolCallsOptions } from "./stream-tool-calls.ts";
 export {
   DEFAULT_MAX_ARGUMENTS_BYTES,

@@ -1,4 +1,4 @@
-import { streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
+import { SSEDecoder, streamToolCalls, ToolCallStreamError, type SSEMessage, type ToolCallEvent } from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, chatChunk, collect, decodeSSE, fromChunks, openAISSE } from "../support/streams.ts";
 
@@ -62,5 +62,28 @@ group("SSEDecoderStream", (test) => {
     const cut = full.slice(0, full.indexOf(0xe5) + 2); // inside the first character of 杭
     const events = await collect(streamToolCalls(fromChunks([cut])));
     assertEquals(types(events), ["error", "abort"]);
+  });
+
+  test("SSEDecoder: past the limit it throws event-too-large, and throws it again on the next feed", () => {
+    const messages: SSEMessage[] = [];
+    const decoder = new SSEDecoder((message) => messages.push(message), { maxEventBytes: 8 });
+    decoder.feed(bytes("data: ok\n\n"));
+    const codeOf = (run: () => void): unknown => {
+      try {
+        run();
+      } catch (error) {
+        return error instanceof ToolCallStreamError ? error.code : error;
+      }
+      return "no error";
+    };
+    // Whole in one chunk (the decoder's own check), then buffered across chunks (the parser's).
+    assertEquals(codeOf(() => decoder.feed(bytes("data: 0123456789\n\n"))), "event-too-large");
+    assertEquals(codeOf(() => decoder.feed(bytes("data: x\n\n"))), "event-too-large");
+    assertEquals(codeOf(() => decoder.end()), "event-too-large");
+    assertEquals(messages, [{ data: "ok" }]);
+    const split = new SSEDecoder(() => {}, { maxEventBytes: 12 });
+    split.feed(bytes("data: 0123"));
+    assertEquals(codeOf(() => split.feed(bytes("456789"))), "event-too-large");
+    assertEquals(codeOf(() => split.feed(bytes("\n\n"))), "event-too-large");
   });
 });
