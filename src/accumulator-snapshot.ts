@@ -46,8 +46,11 @@ export interface RegistrySnapshot {
  * stopped.
  */
 export interface AccumulatorSnapshot {
-  /** The snapshot format; a restore of another version is not supported. */
-  version: 1;
+  /**
+   * The snapshot format: 2 since open calls no longer carry `bytes` (0.1.0 wrote 1). A restore of
+   * another version is refused.
+   */
+  version: 2;
   /** The open calls and how fragments find them. */
   registry: RegistrySnapshot;
   /** Calls completed so far, for the `finish` event. */
@@ -98,7 +101,7 @@ export function snapshotAccumulator(source: ToolCallAccumulator | ToolCallAccumu
     count: registry.count,
   };
   // One copy: nothing in the snapshot is shared with the accumulator that goes on.
-  return structuredClone({ version: 1, registry: saved, ...state });
+  return structuredClone({ version: 2, registry: saved, ...state });
 }
 
 /**
@@ -106,7 +109,8 @@ export function snapshotAccumulator(source: ToolCallAccumulator | ToolCallAccumu
  * one the snapshot was taken from and not yet fed anything, the state of a
  * {@link snapshotAccumulator} snapshot; fed the remaining deltas, it emits exactly the events the
  * first one would have. Returns `target`. Throws a `ToolCallStreamError` of code
- * `invalid-snapshot` for a snapshot of another version or a target that already received input.
+ * `invalid-snapshot` for a snapshot of another version, or a target whose state is no longer that
+ * of a new accumulator (it has seen calls, text, reasoning, usage, a finish or a provider error).
  *
  * @example
  * ```ts
@@ -117,11 +121,11 @@ export function snapshotAccumulator(source: ToolCallAccumulator | ToolCallAccumu
  */
 export function restoreAccumulator<T extends ToolCallAccumulator | ToolCallAccumulatorStream>(target: T, snapshot: AccumulatorSnapshot): T {
   const { state, registry } = internalsOf(target);
-  if (snapshot.version !== 1) throw invalidSnapshot(`a snapshot of version ${String(snapshot.version)} cannot be restored (this version reads 1)`);
+  if (snapshot.version !== 2) throw invalidSnapshot(`a snapshot of version ${String(snapshot.version)} cannot be restored (this version reads 2)`);
   // Restoring merges into the target's state, so it must be as a new accumulator leaves it.
   const fresh = accumulatorInternals(new ToolCallAccumulator(() => {})).state;
   if (registry.count > 0 || JSON.stringify(state) !== JSON.stringify(fresh)) {
-    throw invalidSnapshot("restore into a new accumulator that has not been fed anything");
+    throw invalidSnapshot("restore into a new accumulator, whose state nothing has changed yet");
   }
   // One copy of the snapshot: the caller keeps theirs, and nothing restored shares with it.
   const { version: _version, registry: saved, ...rest } = structuredClone(snapshot);

@@ -99,7 +99,7 @@ export class GeminiDecoder {
     if (signature !== undefined) chunk.providerMetadata = { thoughtSignature: signature };
     if (call["willContinue"] === true) {
       emit(chunk);
-      this.#streamed.set(choice, { index, args: {} });
+      this.#streamed.set(choice, { index, args: Object.create(null) as Container });
       return this.#continue(call, choice, emit);
     }
     chunk.argumentsDelta = JSON.stringify(isRecord(call["args"]) ? call["args"] : {});
@@ -124,20 +124,28 @@ export class GeminiDecoder {
   }
 }
 
-/** An object or array of streamed arguments, indexed by a `jsonPath` segment. */
+/** An object (without a prototype) or array of streamed arguments, indexed by a `jsonPath` segment. */
 type Container = Record<string | number, JsonValue>;
 
-/** Sets or appends one `partialArgs` entry at its `jsonPath` (`$.a.b`, `$.list[0]`, `$['key']`). */
+/**
+ * Sets or appends one `partialArgs` entry at its `jsonPath` (`$.a.b`, `$.list[0]`, `$['key']`).
+ * Objects made here have no prototype and an index only reaches an array, a name only an object:
+ * no segment (`__proto__`, `length` of an array) reaches a prototype or a built-in property, and
+ * an entry whose path mixes the two is not applied.
+ */
 function applyPartialArg(root: Container, partial: Record<string, unknown>): void {
   const path = parseJsonPath(partial["jsonPath"]);
   const last = path?.pop();
   if (last === undefined) return;
   let node = root;
-  path!.forEach((key, i) => {
+  for (const [i, key] of path!.entries()) {
+    if (Array.isArray(node) !== (typeof key === "number")) return;
+    const child = node[key];
     // A container made here is an array when the segment after it is an index.
-    if (typeof node[key] !== "object" || node[key] === null) define(node, key, typeof (path![i + 1] ?? last) === "number" ? [] : Object.create(null));
+    if (typeof child !== "object" || child === null) node[key] = typeof (path![i + 1] ?? last) === "number" ? [] : Object.create(null);
     node = node[key] as Container;
-  });
+  }
+  if (Array.isArray(node) !== (typeof last === "number")) return;
   const current = node[last];
   const value =
     typeof partial["stringValue"] === "string"
@@ -149,12 +157,7 @@ function applyPartialArg(root: Container, partial: Record<string, unknown>): voi
           : "nullValue" in partial
             ? null
             : undefined;
-  if (value !== undefined) define(node, last, value as JsonValue);
-}
-
-/** Own properties only: a path segment named `__proto__` must not reach a prototype. */
-function define(node: Container, key: string | number, value: JsonValue): void {
-  Object.defineProperty(node, key, { value, writable: true, enumerable: true, configurable: true });
+  if (value !== undefined) node[last] = value as JsonValue;
 }
 
 function parseJsonPath(path: unknown): (string | number)[] | undefined {

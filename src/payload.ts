@@ -18,7 +18,8 @@ export function readJsonObject(message: SSEMessage, emit: Emit): Record<string, 
   if (isRecord(payload)) return payload;
   emit({
     type: "error",
-    error: message.truncated
+    // `undefined` only when the text did not parse: a complete value that is not an object is malformed, cut short or not.
+    error: message.truncated && payload === undefined
       ? { code: "truncated-event", message: "The body ended inside a final event; its payload was dropped." }
       : { code: "malformed-payload", message: "An SSE payload is not a JSON object; it was skipped." },
   });

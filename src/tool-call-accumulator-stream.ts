@@ -2,7 +2,9 @@ import { ToolCallAccumulator, type ToolCallAccumulatorOptions } from "./tool-cal
 import type { ProviderDelta, ToolCallEvent } from "./types.ts";
 
 /** Options of {@link ToolCallAccumulatorStream}: those of the accumulator it wraps. */
-export type ToolCallAccumulatorStreamOptions = ToolCallAccumulatorOptions;
+// An interface (not an alias) so that it stays open to declaration merging, as it was.
+// deno-lint-ignore no-empty-interface
+export interface ToolCallAccumulatorStreamOptions extends ToolCallAccumulatorOptions {}
 
 /**
  * The accumulator inside a stream, for the snapshot functions (accumulator-snapshot.ts) only.
@@ -46,8 +48,8 @@ export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, To
 
   /** Creates the stage; see {@link ToolCallAccumulatorStreamOptions} for the limits and plug-ins. */
   constructor(options: ToolCallAccumulatorStreamOptions = {}) {
-    // Made here, not in `start`: some runtimes (workerd) call `start` later and turn a throw there
-    // (invalid options) into an errored stream, and a snapshot may be restored into it at once.
+    // Made here, not in `start`: some runtimes (workerd) call `start` only later, and a snapshot
+    // may be restored into the stream as soon as it exists.
     let controller: TransformStreamDefaultController<ToolCallEvent>;
     const accumulator = new ToolCallAccumulator(
       (event) => controller.enqueue(event),

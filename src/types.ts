@@ -64,7 +64,7 @@ export type ErrorCode =
   | "trailing-data"
   /** Tool arguments nested deeper than `maxDepth`. */
   | "too-deep"
-  /** A snapshot of another format version, or restored into an accumulator that already received input. */
+  /** A snapshot of another format version, or restored into an accumulator whose state is no longer new. */
   | "invalid-snapshot"
   /** Tool arguments that do not match the tool's schema, or a name that is not a tool (`issues` says why). */
   | "schema-mismatch";

@@ -132,7 +132,7 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
       }
       return "no error";
     };
-    assertEquals(codeOf(() => restoreAccumulator(new ToolCallAccumulator(() => {}), { ...snapshot, version: 2 as 1 })), "invalid-snapshot");
+    assertEquals(codeOf(() => restoreAccumulator(new ToolCallAccumulator(() => {}), { ...snapshot, version: 1 as 2 })), "invalid-snapshot");
     assertEquals(codeOf(() => restoreAccumulator(fed, snapshot)), "invalid-snapshot");
     const text = new ToolCallAccumulator(() => {});
     text.push({ type: "text-delta", text: "a" });
@@ -140,6 +140,26 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
     const usage = new ToolCallAccumulator(() => {});
     usage.push({ type: "usage", usage: { raw: {}, inputTokens: 1 } });
     assertEquals(codeOf(() => restoreAccumulator(usage, snapshot)), "invalid-snapshot");
+    const part = new ToolCallAccumulator(() => {});
+    part.push({ type: "reasoning-part", part: { type: "redacted", data: "x" } });
+    assertEquals(codeOf(() => restoreAccumulator(part, snapshot)), "invalid-snapshot");
     assertEquals(codeOf(() => restoreAccumulator(new ToolCallAccumulatorStream(), snapshot)), "no error");
+  });
+
+  test("a restore refuses a stream that was already fed", async () => {
+    const snapshot = snapshotAccumulator(new ToolCallAccumulator(() => {}));
+    const stream = new ToolCallAccumulatorStream();
+    const writer = stream.writable.getWriter();
+    const reader = stream.readable.getReader();
+    const read = reader.read();
+    await writer.write({ type: "text-delta", text: "a" });
+    await read;
+    let code: unknown = "no error";
+    try {
+      restoreAccumulator(stream, snapshot);
+    } catch (error) {
+      code = (error as { code?: unknown }).code;
+    }
+    assertEquals(code, "invalid-snapshot");
   });
 });

@@ -125,6 +125,25 @@ group("GeminiDeltaStream rules", (test) => {
     assert(({} as Record<string, unknown>)["trip"] === undefined, "no prototype touched");
   });
 
+  test("Vertex streamed arguments: __proto__ anywhere in a path is an own key, a path that mixes an index and a name is not applied", async () => {
+    const events = await run("gemini", gemini(
+      parts([{ functionCall: { name: "f", willContinue: true } }]),
+      parts([{ functionCall: { partialArgs: [
+        { jsonPath: "$.__proto__.polluted", stringValue: "x" },
+        { jsonPath: "$.list[0]", nullValue: null },
+        { jsonPath: "$.list.__proto__.polluted", stringValue: "y" },
+        { jsonPath: "$.list.length", stringValue: "z" },
+        { jsonPath: "$.obj.a", boolValue: false },
+        { jsonPath: "$.obj[0]", numberValue: 1 },
+      ], willContinue: true } }]),
+      parts([{ functionCall: {} }], { finishReason: "STOP" }),
+    ));
+    const call = events.find((e) => e.type === "tool-call");
+    assert(call?.type === "tool-call", "tool-call");
+    assertEquals(JSON.parse(call.rawArguments), JSON.parse('{"__proto__":{"polluted":"x"},"list":[null],"obj":{"a":false}}'));
+    assert(({} as Record<string, unknown>)["polluted"] === undefined && ([] as unknown as Record<string, unknown>)["polluted"] === undefined, "no prototype touched");
+  });
+
   test("a finish ends a streamed call that never got its closing part", async () => {
     const events = await run("gemini", gemini(
       parts([{ functionCall: { name: "f", willContinue: true } }]),

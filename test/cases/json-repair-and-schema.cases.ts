@@ -4,7 +4,6 @@ import {
   repairJson,
   streamToolCalls,
   ToolCallAccumulatorStream,
-  ToolCallStreamError,
   toolSchemaValidator,
   type ProviderDelta,
   type ToolCallAccumulatorOptions,

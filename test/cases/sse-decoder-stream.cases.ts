@@ -57,6 +57,12 @@ group("SSEDecoderStream", (test) => {
     assert(events[2]?.type === "abort" && events[2].reason === "input-ended", "input-ended");
   });
 
+  test("a final event cut short whose payload is complete JSON but not an object is malformed, not truncated", async () => {
+    const events = await collect(streamToolCalls(fromChunks([bytes(`${openAISSE([chatChunk({ content: "hi" })], false)}data: [1,2]`)]), { provider: "openai" }));
+    assertEquals(types(events), ["text-delta", "error", "abort"]);
+    assert(events[1]?.type === "error" && events[1].error.code === "malformed-payload", "malformed-payload");
+  });
+
   test("a body that ends mid-character is never decoded as a complete payload", async () => {
     const full = bytes(openAISSE([chatChunk({ content: "杭州" }, "stop")], false));
     const cut = full.slice(0, full.indexOf(0xe5) + 2); // inside the first character of 杭
