@@ -192,7 +192,8 @@ function end(accumulator: ToolCallAccumulator, close: () => void): void {
 
 function failStream(error: StreamErrorInfo, accumulator: ToolCallAccumulator, close: () => void): void {
   accumulator.push({ type: "error", error });
-  accumulator.abort("stream-failed", error);
+  // The SSE stage's limit is a limit like the accumulator's: the same reason.
+  accumulator.abort(error.code === "event-too-large" ? "limit-exceeded" : "stream-failed", error);
   close();
 }
 

@@ -331,11 +331,11 @@ export type AbortReason =
   | "input-ended"
   /** The caller cancelled: the `signal` fired or the reader was cancelled. */
   | "cancelled"
-  /** The input stream failed (network error, SSE limit, ...). */
+  /** The input stream failed (a network error, an upstream stage that errored). */
   | "stream-failed"
   /** The input ended after a provider error, without a finish. */
   | "provider-error"
-  /** A configured limit was exceeded. */
+  /** A configured limit was exceeded (`maxEventBytes`, `maxArgumentsBytes`, `maxToolCalls`). */
   | "limit-exceeded";
 
 /** An accumulated event: the output of {@link ToolCallAccumulatorStream} and `streamToolCalls`. */

@@ -251,7 +251,7 @@ for (const provider of providers) {
     "a data line over the size limit",
     "an event larger than maxEventBytes arrives while a call is open",
     (g) => g.text("y".repeat(3000)).join(""),
-    (b) => discardedOpen(b, "abort:stream-failed:event-too-large", ["event-too-large"]),
+    (b) => discardedOpen(b, "abort:limit-exceeded:event-too-large", ["event-too-large"]),
     { maxEventBytes: 1024 },
   );
   faultAfterPrefix(

@@ -127,7 +127,7 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxEventBytes: 1000 }));
     assertEquals(types(events), ["text-delta", "error", "abort"]);
     const final = events.at(-1);
-    assert(final?.type === "abort" && final.error?.code === "event-too-large", "event-too-large");
+    assert(final?.type === "abort" && final.reason === "limit-exceeded" && final.error?.code === "event-too-large", "event-too-large, limit-exceeded");
   });
 
   test("1,000 parallel calls interleaved by index all complete, in index order", async () => {
