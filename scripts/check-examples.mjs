@@ -5,7 +5,8 @@
 //   deno    `deno run --allow-read examples/deno.ts`
 //   browser examples/browser.html served over HTTP and loaded in headless Chromium (Debian's
 //           chromium through playwright-core, as the browser test project does)
-// Usage: node scripts/check-examples.mjs [node] [deno] [browser]   (all three by default)
+//   readme  `node examples/print-events.ts` prints exactly the output README.md shows for it
+// Usage: node scripts/check-examples.mjs [node] [deno] [browser] [readme]   (all by default)
 import { execFileSync, execSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
@@ -31,6 +32,13 @@ function verify(events, want) {
 const parseLines = (output) => output.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
 
 const checks = {
+  readme() {
+    const output = execFileSync(process.execPath, [join(root, "examples", "print-events.ts")], { cwd: root, encoding: "utf8" });
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const shown = /prints \(from `examples\/print-events\.ts`[^\n]*\n\n```\n([\s\S]*?)```/.exec(readme)?.[1];
+    if (shown === undefined) return ["README.md has no output block after \"prints (from `examples/print-events.ts`\""];
+    return shown === output ? [] : [`README.md shows\n${shown}but examples/print-events.ts prints\n${output}`];
+  },
   node() {
     const output = execFileSync(process.execPath, [join(root, "examples", "node.mjs")], { cwd: root, encoding: "utf8" });
     return verify(parseLines(output), expected("openai-chat-parallel-tool-calls"));

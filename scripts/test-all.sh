@@ -80,6 +80,7 @@ run_check size node scripts/size.mjs
 run_check "example: node" node scripts/check-examples.mjs node
 run_check "example: deno" node scripts/check-examples.mjs deno
 run_check "example: browser" node scripts/check-examples.mjs browser
+run_check "example: README output" node scripts/check-examples.mjs readme
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

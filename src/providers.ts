@@ -45,7 +45,7 @@ const DECODERS: { readonly [P in Provider]: (emit: Emit) => ProviderDecoder } = 
 };
 
 /** Throws a typed error for a name that is not a {@link Provider} (reachable only from JavaScript or a cast). */
-function assertProvider(provider: string): asserts provider is Provider {
+export function assertProvider(provider: string): asserts provider is Provider {
   if (!(PROVIDERS as readonly string[]).includes(provider)) {
     throw new ToolCallStreamError({
       code: "unknown-provider",

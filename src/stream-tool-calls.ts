@@ -1,6 +1,6 @@
 import { toErrorInfo } from "./errors.ts";
 import { DetectingDecoder } from "./provider-detect-stream.ts";
-import { createProviderDecoder, type Provider, type ProviderDecoder } from "./providers.ts";
+import { assertProvider, createProviderDecoder, type Provider, type ProviderDecoder } from "./providers.ts";
 import { SSEDecoder } from "./sse-decoder-stream.ts";
 import { IncrementalJsonParser, jsonErrorPosition } from "./incremental-json-parser.ts";
 import { repairJson } from "./json-repair.ts";
@@ -68,6 +68,8 @@ export function streamToolCalls(
   input: Response | ReadableStream<Uint8Array>,
   options: StreamToolCallsOptions = {},
 ): ReadableStream<ToolCallEvent> {
+  // A provider that does not exist is the caller's mistake: said at the call, not as a stream error.
+  if (options.provider !== undefined) assertProvider(options.provider);
   // Duck-typed rather than `instanceof`: a Response from another realm or fetch polyfill
   // (workerd's test runner, undici in Node) is still a Response.
   const response = isReadableStream(input) ? undefined : input;

@@ -1,4 +1,4 @@
-import { detectProvider, streamToolCalls } from "../../src/index.ts";
+import { detectProvider, streamToolCalls, ToolCallStreamError, type Provider } from "../../src/index.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
@@ -19,6 +19,16 @@ group("Provider detection", (test) => {
     const events = await collect(streamToolCalls(fromChunks([bytes('data: {"hello":"world"}\n\ndata: {"more":1}\n\n')])));
     assertEquals(events.map((e) => e.type), ["error", "abort"]);
     assert(events[0]?.type === "error" && events[0].error.code === "unknown-provider" && events[0].error.message.includes("provider option"), "unknown-provider");
+  });
+
+  test("a provider option that is not a provider throws unknown-provider at the call", () => {
+    let code: unknown = "no error";
+    try {
+      streamToolCalls(fromChunks([bytes("data: {}\n\n")]), { provider: "openai-chat" as Provider });
+    } catch (error) {
+      code = error instanceof ToolCallStreamError ? error.code : error;
+    }
+    assertEquals(code, "unknown-provider");
   });
 
   test("an error event first is held until the protocol is known", async () => {
