@@ -31,6 +31,11 @@ export interface ParseOptions {
   repair?: Repair | false | undefined;
   /** A value cut short may be closed: only when the provider finished normally. */
   closeTruncated: boolean;
+  /**
+   * The response ended some other way than the call's own end or a normal finish (`length`, a
+   * filter, an error, `[DONE]` without a finish): empty arguments are then not `{}` but invalid.
+   */
+  cut?: boolean | undefined;
 }
 
 /**
@@ -102,13 +107,13 @@ export class ArgumentsBuffer {
   }
 
   /**
-   * Parses the whole text once the call has completed: empty or white space is `{}`; bytes after
+   * Parses the whole text once the call has completed: empty or white space is `{}` (unless `cut`); bytes after
    * a closed value are `trailing-data`; nesting past the limit is `too-deep`; otherwise invalid
    * JSON is repaired when allowed, else an `invalid-json` error with the offset where it failed.
    */
   parse(options: ParseOptions): ArgumentsResult {
     const text = this.#text;
-    if (text.trim() === "") return { ok: true, value: {} };
+    if (text.trim() === "") return options.cut ? failure("invalid-json", "are empty, and the response was cut short", undefined) : { ok: true, value: {} };
     const parser = this.#parser;
     if (parser?.end()) return { ok: true, value: parser.value! };
     const trailingAt = parser ? (parser.failure?.reason === "trailing-data" ? parser.failure.offset : -1) : this.#trailingAt;

@@ -28,6 +28,8 @@ export const OPENAI_CHAT_FINISH_REASONS: FinishReasons = {
   model_length: "length",
   content_filter: "content-filter",
   error: "error",
+  abort: "error", // vLLM: the request was aborted
+  insufficient_system_resource: "error", // DeepSeek: interrupted for lack of capacity
 };
 
 /** Gemini `finishReason`. */

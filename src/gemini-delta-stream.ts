@@ -78,7 +78,10 @@ export class GeminiDecoder {
     for (const part of parts) if (isRecord(part)) this.#onPart(part, choice, emit);
     const reason = nonEmptyString(candidate["finishReason"]);
     if (reason === undefined) return;
-    this.#close(choice, emit); // a finish ends a streamed call that never got its closing part
+    // A normal finish ends a streamed call that never got its closing part; any other leaves it
+    // to the accumulator, which reports it invalid: its arguments were still coming.
+    if (reason === "STOP") this.#close(choice, emit);
+    else this.#streamed.delete(choice);
     emit(withChoice({ type: "finish", rawReason: reason, reason: ownValue(GEMINI_FINISH_REASONS, reason) ?? "other" }, choice));
   }
 

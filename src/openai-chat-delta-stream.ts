@@ -1,4 +1,4 @@
-import { decoderTransformer, isRecord, nonEmptyString, ownValue, providerError, readJsonObject, withChoice, type Emit } from "./payload.ts";
+import { arrayOf, decoderTransformer, isRecord, nonEmptyString, ownValue, providerError, readJsonObject, withChoice, type Emit } from "./payload.ts";
 import type { ProviderDelta, SSEMessage, ToolCallChunkDelta, Usage } from "./types.ts";
 import { ANTHROPIC_FINISH_REASONS, OPENAI_CHAT_FINISH_REASONS } from "./finish-reason.ts";
 import { readUsage } from "./usage.ts";
@@ -39,11 +39,12 @@ export function decodeOpenAIChatMessage(message: SSEMessage, emit: Emit): void {
   if (message.event === "error" || chunk["error"] !== undefined) {
     emit(providerError(message.event === "error" ? chunk : chunk["error"]));
   }
-  if (Array.isArray(chunk["choices"])) {
-    for (const choice of chunk["choices"]) if (isRecord(choice)) decodeChoice(choice, emit);
-  }
+  const choices = arrayOf(chunk["choices"]);
+  for (const choice of choices) if (isRecord(choice)) decodeChoice(choice, emit);
+  // Groq puts usage in `x_groq`, Moonshot (Kimi) in the choice.
   const xGroq = chunk["x_groq"];
-  const usage = chatUsage(chunk["usage"]) ?? (isRecord(xGroq) ? chatUsage(xGroq["usage"]) : undefined);
+  const first = choices[0];
+  const usage = chatUsage(chunk["usage"]) ?? (isRecord(xGroq) ? chatUsage(xGroq["usage"]) : undefined) ?? (isRecord(first) ? chatUsage(first["usage"]) : undefined);
   if (usage) emit({ type: "usage", usage });
 }
 

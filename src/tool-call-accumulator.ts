@@ -185,15 +185,13 @@ export class ToolCallAccumulator {
         if (delta.error.code === "provider-error") this.#s.providerErrorSeen = true;
         return this.#enqueue({ type: "error", error: delta.error });
       case "done":
-        return this.#finish();
+        return this.#stop(true);
     }
   }
 
   /** The input ended: finish if the provider finished, otherwise abort and discard open calls. */
   end(): void {
-    if (this.#s.closed) return;
-    if (this.#s.finishSeen) this.#finish();
-    else this.abort(this.#s.providerErrorSeen ? "provider-error" : "input-ended");
+    if (!this.#s.closed) this.#stop(false);
   }
 
   /** Stops before the finish: open calls are reported as discarded and never parsed. */
@@ -261,7 +259,8 @@ export class ToolCallAccumulator {
     return this.#partial && call.inputFormat !== "text" ? { ...event, partialArguments: call.args.partialValue } : event;
   }
 
-  #complete(call: OpenToolCall, closeTruncated = false): void {
+  /** Completes a call; `closeTruncated` after a normal finish, `cut` after any other end than its own or a normal finish. */
+  #complete(call: OpenToolCall, closeTruncated = false, cut = false): void {
     this.#registry.close(call);
     if (!call.started && call.name !== "") this.#start(call);
     const base = withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
@@ -271,7 +270,7 @@ export class ToolCallAccumulator {
       return this.#invalid({ ...base, error: { code: "missing-name", message: "A tool call completed without a function name." } });
     }
     // Free-text input is the call's input as it is: there is nothing to parse or reject.
-    const parsed = call.inputFormat === "text" ? { ok: true as const, value: call.args.text } : call.args.parse({ repair: this.#repair, closeTruncated });
+    const parsed = call.inputFormat === "text" ? { ok: true as const, value: call.args.text } : call.args.parse({ repair: this.#repair, closeTruncated, cut });
     if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
     const issues = call.inputFormat === "text" || call.providerExecuted ? undefined : this.#validate?.(call.name, parsed.value);
     if (issues) return this.#invalid({ ...base, error: { code: "schema-mismatch", message: `The tool arguments do not match the schema of ${call.name}.`, issues } });
@@ -288,8 +287,20 @@ export class ToolCallAccumulator {
   /** Completes open calls at a finish or the end of the response; a value cut short may be closed only after a normal finish. */
   #completeAll(choice?: number): void {
     const reason = this.#s.reason;
-    const normal = reason === undefined || reason === "stop" || reason === "tool-calls";
-    for (const call of this.#registry.openCalls(choice)) this.#complete(call, normal);
+    // After `length`, a filter, an error, or a `[DONE]` with no finish, what is open may be cut short.
+    const normal = this.#s.finishSeen && (reason === undefined || reason === "stop" || reason === "tool-calls");
+    for (const call of this.#registry.openCalls(choice)) this.#complete(call, normal, !normal);
+  }
+
+  /**
+   * The input ended (`done`: with `[DONE]`): finish after the provider's finish, or at `[DONE]`
+   * with no provider error; otherwise abort, discarding what is open (vLLM and llama.cpp send
+   * `[DONE]` after an error that cut a call).
+   */
+  #stop(done: boolean): void {
+    const { finishSeen, providerErrorSeen } = this.#s;
+    if (finishSeen || (done && !providerErrorSeen)) this.#finish();
+    else this.abort(providerErrorSeen ? "provider-error" : "input-ended");
   }
 
   #finish(): void {

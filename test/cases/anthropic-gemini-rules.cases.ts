@@ -144,10 +144,10 @@ group("GeminiDeltaStream rules", (test) => {
     assert(({} as Record<string, unknown>)["polluted"] === undefined && ([] as unknown as Record<string, unknown>)["polluted"] === undefined, "no prototype touched");
   });
 
-  test("a finish ends a streamed call that never got its closing part", async () => {
+  test("a normal finish ends a streamed call that never got its closing part", async () => {
     const events = await run("gemini", gemini(
       parts([{ functionCall: { name: "f", willContinue: true } }]),
-      parts([{ functionCall: { partialArgs: [{ jsonPath: "$.a", numberValue: 1 }], willContinue: true } }], { finishReason: "MAX_TOKENS" }),
+      parts([{ functionCall: { partialArgs: [{ jsonPath: "$.a", numberValue: 1 }], willContinue: true } }], { finishReason: "STOP" }),
     ));
     assertEquals(summarize(events).toolCalls, [{ id: null, name: "f", arguments: { a: 1 } }]);
   });

@@ -19,7 +19,7 @@ function finishes(decode: (message: SSEMessage, emit: (delta: ProviderDelta) => 
 
 group("Finish reasons: each stage normalizes its own provider's values", (test) => {
   test("OpenAI Chat: Chat and Anthropic-style values are mapped, another provider's are other", () => {
-    const got = ["stop", "tool_calls", "length", "content_filter", "end_turn", "max_tokens", "STOP", "completed", "insufficient_system_resource"].map(
+    const got = ["stop", "tool_calls", "length", "content_filter", "end_turn", "max_tokens", "STOP", "completed", "insufficient_system_resource", "a_new_reason"].map(
       (raw) => finishes(decodeOpenAIChatMessage, [chatChunk({}, raw)])[0],
     );
     assertEquals(got, [
@@ -31,7 +31,8 @@ group("Finish reasons: each stage normalizes its own provider's values", (test) 
       ["max_tokens", "length"],
       ["STOP", "other"],
       ["completed", "other"],
-      ["insufficient_system_resource", "other"],
+      ["insufficient_system_resource", "error"],
+      ["a_new_reason", "other"],
     ]);
   });
 

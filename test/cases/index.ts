@@ -23,3 +23,4 @@ import "./pipeline-fast-paths.cases.ts";
 import "./finish-reasons.cases.ts";
 import "./prototype-keys.cases.ts";
 export { cases } from "../support/harness.ts";
+import "./cut-calls.cases.ts";

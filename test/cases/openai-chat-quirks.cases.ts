@@ -16,6 +16,19 @@ const finish = (reason = "tool_calls"): unknown => chatChunk({}, reason);
 const types = (events: ToolCallEvent[]): string[] => events.map((e) => e.type);
 
 group("OpenAI Chat accumulation rules and provider quirks", (test) => {
+  test("Moonshot (Kimi): usage inside the choice is read when the chunk has none", async () => {
+    const events = await run([chatChunk({ content: "hi" }), { choices: [{ index: 0, delta: {}, finish_reason: "stop", usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 } }] }]);
+    const final = events.at(-1);
+    assert(final?.type === "finish" && final.usage?.inputTokens === 10 && final.usage.outputTokens === 3 && final.usage.totalTokens === 13, JSON.stringify(final));
+  });
+
+  test("vLLM abort and DeepSeek insufficient_system_resource are error finishes", async () => {
+    for (const raw of ["abort", "insufficient_system_resource"]) {
+      const final = (await run([chatChunk({ content: "hi" }, raw)])).at(-1);
+      assert(final?.type === "finish" && final.reason === "error" && final.rawReason === raw, raw);
+    }
+  });
+
   test("Ollama: parallel calls sent whole at index 0, each with its own id and name, stay separate", async () => {
     const events = await run([
       call({ index: 0, id: "call_a1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }),
@@ -223,7 +236,7 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
   });
 
   test("finish reasons are normalized with the raw value kept", async () => {
-    for (const [raw, reason] of [["stop", "stop"], ["length", "length"], ["content_filter", "content-filter"], ["insufficient_system_resource", "other"]]) {
+    for (const [raw, reason] of [["stop", "stop"], ["length", "length"], ["content_filter", "content-filter"], ["insufficient_system_resource", "error"], ["a_new_reason", "other"]]) {
       const final = (await run([chatChunk({ content: "x" }), finish(raw)])).at(-1);
       assert(final?.type === "finish" && final.reason === reason && final.rawReason === raw, `${raw} -> ${reason}`);
     }
