@@ -119,11 +119,9 @@ export class ToolCallAccumulator {
   }
   readonly #enqueue: (event: ToolCallEvent) => void;
   readonly #onTerminate: () => void;
-  readonly #maxArgumentsBytes: number;
   readonly #registry: ToolCallRegistry;
-  readonly #partial: boolean;
-  readonly #repair: Repair | undefined;
-  readonly #validate: ToolArgumentsValidator | undefined;
+  /** The options as given: the limit and the plug-ins are read from here. */
+  readonly #options: ToolCallAccumulatorOptions;
   /** Everything a snapshot keeps besides the registry, as one plain object (so that snapshot and restore are one copy each); in the order of the `finish` event's fields. */
   readonly #s: AccumulatorState = {
     rawReason: null,
@@ -144,10 +142,7 @@ export class ToolCallAccumulator {
   ) {
     this.#enqueue = enqueue;
     this.#onTerminate = onTerminate;
-    this.#maxArgumentsBytes = options.maxArgumentsBytes ?? DEFAULT_MAX_ARGUMENTS_BYTES;
-    this.#partial = !!options.partialArguments;
-    this.#repair = options.repair;
-    this.#validate = options.validate;
+    this.#options = options;
     this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, { parser: options.partialArguments, maxDepth: options.maxDepth });
   }
 
@@ -214,8 +209,9 @@ export class ToolCallAccumulator {
     // match that, since anything appended to a closed value other than white space is invalid.
     const isResend = fragment !== undefined && call.args.isClosedValue && fragment === call.args.text;
     if (fragment && !isResend) {
-      if (call.args.text.length + fragment.length > this.#maxArgumentsBytes) {
-        return this.#fail({ code: "arguments-too-large", message: `Tool call arguments exceeded the limit of ${this.#maxArgumentsBytes} characters.` });
+      const max = this.#options.maxArgumentsBytes ?? DEFAULT_MAX_ARGUMENTS_BYTES;
+      if (call.args.text.length + fragment.length > max) {
+        return this.#fail({ code: "arguments-too-large", message: `Tool call arguments exceeded the limit of ${max} characters.` });
       }
       call.args.append(fragment);
     }
@@ -256,7 +252,7 @@ export class ToolCallAccumulator {
   /** A `tool-call-delta`: the fragment, whether the arguments are now one closed JSON value, and the live partial value when asked for. */
   #delta(call: OpenToolCall, fragment: string): ToolCallEvent {
     const event = withChoice({ type: "tool-call-delta" as const, index: call.index, id: call.id, argumentsDelta: fragment, closed: call.args.isClosedValue }, call.choice);
-    return this.#partial && call.inputFormat !== "text" ? { ...event, partialArguments: call.args.partialValue } : event;
+    return this.#options.partialArguments && call.inputFormat !== "text" ? { ...event, partialArguments: call.args.partialValue } : event;
   }
 
   /** Completes a call; `closeTruncated` after a normal finish, `cut` after any other end than its own or a normal finish. */
@@ -270,9 +266,9 @@ export class ToolCallAccumulator {
       return this.#invalid({ ...base, error: { code: "missing-name", message: "A tool call completed without a function name." } });
     }
     // Free-text input is the call's input as it is: there is nothing to parse or reject.
-    const parsed = call.inputFormat === "text" ? { ok: true as const, value: call.args.text } : call.args.parse({ repair: this.#repair, closeTruncated, cut });
+    const parsed = call.inputFormat === "text" ? { ok: true as const, value: call.args.text } : call.args.parse({ repair: this.#options.repair, closeTruncated, cut });
     if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
-    const issues = call.inputFormat === "text" || call.providerExecuted ? undefined : this.#validate?.(call.name, parsed.value);
+    const issues = call.inputFormat === "text" || call.providerExecuted ? undefined : this.#options.validate?.(call.name, parsed.value);
     if (issues) return this.#invalid({ ...base, error: { code: "schema-mismatch", message: `The tool arguments do not match the schema of ${call.name}.`, issues } });
     const toolCall: ToolCall = { ...base, arguments: parsed.value, ...(parsed.repairs ? { repairs: parsed.repairs } : {}) };
     this.#s.toolCalls.push(toolCall);
