@@ -113,7 +113,8 @@ export class ArgumentsBuffer {
    */
   parse(options: ParseOptions): ArgumentsResult {
     const text = this.#text;
-    if (text.trim() === "") return options.cut ? failure("invalid-json", "are empty, and the response was cut short", undefined) : { ok: true, value: {} };
+    // Empty is not JSON either: `{}` is granted only to a call that was not cut short.
+    if (text.trim() === "" && !options.cut) return { ok: true, value: {} };
     const parser = this.#parser;
     if (parser?.end()) return { ok: true, value: parser.value! };
     const trailingAt = parser ? (parser.failure?.reason === "trailing-data" ? parser.failure.offset : -1) : this.#trailingAt;

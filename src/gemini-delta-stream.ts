@@ -81,7 +81,6 @@ export class GeminiDecoder {
     // A normal finish ends a streamed call that never got its closing part; any other leaves it
     // to the accumulator, which reports it invalid: its arguments were still coming.
     if (reason === "STOP") this.#close(choice, emit);
-    else this.#streamed.delete(choice);
     emit(withChoice({ type: "finish", rawReason: reason, reason: ownValue(GEMINI_FINISH_REASONS, reason) ?? "other" }, choice));
   }
 
