@@ -149,16 +149,13 @@ function applyPartialArg(root: Container, partial: Record<string, unknown>): voi
   }
   if (Array.isArray(node) !== (typeof last === "number")) return;
   const current = node[last];
+  // One of stringValue (appended while the call continues), numberValue, boolValue or nullValue.
   const value =
     typeof partial["stringValue"] === "string"
       ? (typeof current === "string" ? current : "") + partial["stringValue"]
-      : "numberValue" in partial
-        ? partial["numberValue"]
-        : "boolValue" in partial
-          ? partial["boolValue"]
-          : "nullValue" in partial
-            ? null
-            : undefined;
+      : "nullValue" in partial
+        ? null
+        : (partial["numberValue"] ?? partial["boolValue"]);
   if (value !== undefined) node[last] = value as JsonValue;
 }
 
