@@ -162,12 +162,12 @@ function applyPartialArg(root: Container, partial: Record<string, unknown>): voi
 function parseJsonPath(path: unknown): (string | number)[] | undefined {
   if (typeof path !== "string" || !path.startsWith("$")) return undefined;
   const segments: (string | number)[] = [];
-  const pattern = /\.([^.[\]]+)|\[(\d+)\]|\[['"]((?:[^'"\\]|\\.)*)['"]\]/y;
+  const pattern = /\.([^.[\]]+)|\[(\d+)\]|\[(['"])(.*?)\3\]/y;
   pattern.lastIndex = 1;
   while (pattern.lastIndex < path.length) {
     const match = pattern.exec(path);
     if (!match) return undefined;
-    segments.push(match[2] !== undefined ? Number(match[2]) : (match[1] ?? match[3])!);
+    segments.push(match[2] !== undefined ? Number(match[2]) : (match[1] ?? match[4])!);
   }
   return segments;
 }
