@@ -32,6 +32,8 @@ export class OpenAIChatDeltaStream extends TransformStream<SSEMessage, ProviderD
  * ```
  */
 export function decodeOpenAIChatMessage(message: SSEMessage, emit: Emit): void {
+  const lines = joinedChunks(message);
+  if (lines) return lines.forEach((line) => decodeOpenAIChatMessage(line, emit));
   if (message.data.trim() === "[DONE]") return emit({ type: "done" });
   const chunk = readJsonObject(message, emit);
   if (!chunk) return;
@@ -117,4 +119,20 @@ function toolCallChunk(call: Record<string, unknown>, choice: number): ToolCallC
 function chatUsage(raw: unknown): Usage | undefined {
   // Some compatible servers name the counts the Responses/Anthropic way.
   return readUsage(raw, ["prompt_tokens", "input_tokens"], ["completion_tokens", "output_tokens"], ["total_tokens"]);
+}
+
+/**
+ * Some servers (GLM behind Baseten, Kimi) end a chunk's `data:` line with one newline instead of
+ * two, so the SSE rules join several chunks into one event whose lines are each a chunk. Such an
+ * event (several lines that do not parse as one JSON value) is split back into one message per
+ * line; a value spread over lines that parses whole stays one message.
+ */
+function joinedChunks(message: SSEMessage): SSEMessage[] | undefined {
+  if (!message.data.includes("\n")) return undefined;
+  try {
+    JSON.parse(message.data);
+    return undefined;
+  } catch {
+    return message.data.split("\n").map((data) => ({ ...message, data }));
+  }
 }

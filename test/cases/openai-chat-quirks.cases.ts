@@ -16,6 +16,29 @@ const finish = (reason = "tool_calls"): unknown => chatChunk({}, reason);
 const types = (events: ToolCallEvent[]): string[] => events.map((e) => e.type);
 
 group("OpenAI Chat accumulation rules and provider quirks", (test) => {
+  test("GLM/Kimi behind some gateways: chunks separated by one newline are split back, none lost", async () => {
+    const line = (payload: unknown): string => `data: ${JSON.stringify(payload)}\n`;
+    const fn = (fields: Record<string, unknown>): Record<string, unknown> => ({ tool_calls: [{ index: 0, ...fields }] });
+    const body =
+      line(chatChunk(fn({ id: "t1", type: "function", function: { name: "rm", arguments: '{"path":"/tmp/x"' } }))) + "\n" +
+      line(chatChunk(fn({ function: { arguments: ',"recursive":false' } }))) +
+      line(chatChunk(fn({ function: { arguments: ',"dry_run":true' } }))) + "\n" +
+      line(chatChunk(fn({ function: { arguments: "}" } }))) +
+      line(chatChunk({}, "tool_calls")) + "\n" + "data: [DONE]\n\n";
+    const events = await runOpenAIChain([bytes(body)]);
+    assertEventInvariants(events);
+    assert(!events.some((e) => e.type === "error"), `no error: ${JSON.stringify(events.filter((e) => e.type === "error"))}`);
+    const done = events.find((e) => e.type === "tool-call");
+    assert(done?.type === "tool-call", "tool-call");
+    assertEquals(done.arguments, { path: "/tmp/x", recursive: false, dry_run: true });
+  });
+
+  test("a payload spread over several data lines that parses whole stays one payload", async () => {
+    const text = JSON.stringify(chatChunk({ content: "hi" }, "stop"), null, 1).split("\n").map((l) => `data: ${l}`).join("\n");
+    const events = await runOpenAIChain([bytes(`${text}\n\ndata: [DONE]\n\n`)]);
+    assertEquals(events.map((e) => e.type), ["text-delta", "finish"]);
+  });
+
   test("Moonshot (Kimi): usage inside the choice is read when the chunk has none", async () => {
     const events = await run([chatChunk({ content: "hi" }), { choices: [{ index: 0, delta: {}, finish_reason: "stop", usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 } }] }]);
     const final = events.at(-1);
