@@ -32,8 +32,8 @@ export interface ParseOptions {
   /** A value cut short may be closed: only when the provider finished normally. */
   closeTruncated: boolean;
   /**
-   * The response ended some other way than the call's own end or a normal finish (`length`, a
-   * filter, an error, `[DONE]` without a finish): empty arguments are then not `{}` but invalid.
+   * The response finished abnormally (`length`, a filter, an error) before the call's own end:
+   * empty arguments are then not `{}` but invalid.
    */
   cut?: boolean | undefined;
 }

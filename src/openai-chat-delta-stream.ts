@@ -133,6 +133,6 @@ function joinedChunks(message: SSEMessage): SSEMessage[] | undefined {
     JSON.parse(message.data);
     return undefined;
   } catch {
-    return message.data.split("\n").map((data) => ({ ...message, data }));
+    return message.data.split("\n").filter((data) => data.trim() !== "").map((data) => ({ ...message, data }));
   }
 }

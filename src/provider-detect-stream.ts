@@ -21,6 +21,10 @@ export function detectProvider(message: SSEMessage): Provider | null | undefined
   try {
     payload = JSON.parse(message.data);
   } catch {
+    // Chunks joined by single newlines (GLM and Kimi behind some gateways; the Chat stage splits
+    // them back): the first line tells.
+    const first = message.data.split("\n").find((line) => line.trim() !== "");
+    if (first !== undefined && first !== message.data) return detectProvider({ ...message, data: first });
     // Not JSON: no protocol sends that; a final event cut short is reported by the decoder instead.
     return message.truncated ? undefined : null;
   }

@@ -69,7 +69,7 @@ export function streamToolCalls(
   options: StreamToolCallsOptions = {},
 ): ReadableStream<ToolCallEvent> {
   // A provider that does not exist is the caller's mistake: said at the call, not as a stream error.
-  if (options.provider !== undefined) assertProvider(options.provider);
+  if (options.provider) assertProvider(options.provider);
   // Duck-typed rather than `instanceof`: a Response from another realm or fetch polyfill
   // (workerd's test runner, undici in Node) is still a Response.
   const response = isReadableStream(input) ? undefined : input;

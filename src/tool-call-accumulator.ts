@@ -255,7 +255,7 @@ export class ToolCallAccumulator {
     return this.#options.partialArguments && call.inputFormat !== "text" ? { ...event, partialArguments: call.args.partialValue } : event;
   }
 
-  /** Completes a call; `closeTruncated` after a normal finish, `cut` after any other end than its own or a normal finish. */
+  /** Completes a call; `closeTruncated` after a normal finish, `cut` after an abnormal one (`length`, a filter, an error). */
   #complete(call: OpenToolCall, closeTruncated = false, cut = false): void {
     this.#registry.close(call);
     if (!call.started && call.name !== "") this.#start(call);
@@ -283,9 +283,11 @@ export class ToolCallAccumulator {
   /** Completes open calls at a finish or the end of the response; a value cut short may be closed only after a normal finish. */
   #completeAll(choice?: number): void {
     const reason = this.#s.reason;
-    // After `length`, a filter, an error, or a `[DONE]` with no finish, what is open may be cut short.
-    const normal = this.#s.finishSeen && (reason === undefined || reason === "stop" || reason === "tool-calls");
-    for (const call of this.#registry.openCalls(choice)) this.#complete(call, normal, !normal);
+    // Only a normal finish closes a value cut short; after `length`, a filter or an error, empty
+    // arguments are not `{}` either. (A `[DONE]` with no finish does neither.)
+    const { finishSeen } = this.#s;
+    const normal = finishSeen && (reason === undefined || reason === "stop" || reason === "tool-calls");
+    for (const call of this.#registry.openCalls(choice)) this.#complete(call, normal, finishSeen && !normal);
   }
 
   /**

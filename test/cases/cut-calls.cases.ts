@@ -1,6 +1,6 @@
 // A call the response cut short is never handed over as complete: after a provider error and
-// `[DONE]` (vLLM, llama.cpp), after `[DONE]` with no finish, or when an abnormal finish
-// (`length`, `max_tokens`, `max_output_tokens`, `MAX_TOKENS`) ends a call with no arguments yet.
+// `[DONE]` (vLLM, llama.cpp), a value cut short at a `[DONE]` with no finish, or a call with no
+// arguments yet that an abnormal finish (`length`, `max_tokens`, `max_output_tokens`, `MAX_TOKENS`) ends.
 import { streamToolCalls, type Provider, type ToolCallEvent } from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
@@ -28,6 +28,19 @@ group("Calls cut short by the end of the response", (test) => {
     const invalid = events.find((e) => e.type === "invalid-tool-call");
     assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "invalid-json", "invalid-json, not repaired");
     assert(!events.some((e) => e.type === "tool-call"), "no tool-call");
+  });
+
+  test("[DONE] with no finish (servers that never send finish_reason): a call with no arguments is {}", async () => {
+    const events = await run("openai", openAISSE([chatChunk(call({ name: "get_time", arguments: "" }, "t1"))]));
+    const done = events.find((e) => e.type === "tool-call");
+    assert(done?.type === "tool-call", `tool-call: ${JSON.stringify(events)}`);
+    assertEquals(done.arguments, {});
+  });
+
+  test("provider detection reads chunks joined by single newlines from their first line", async () => {
+    const body = `data: ${JSON.stringify(chatChunk({ content: "a" }))}\ndata: ${JSON.stringify(chatChunk({ content: "b" }, "stop"))}\ndata: [DONE]\n\n`;
+    const events = await collect(streamToolCalls(fromChunks([bytes(body)])));
+    assertEquals(types(events), ["text-delta", "text-delta", "finish"]);
   });
 
   test("OpenAI Chat: a call with a name and no arguments when finish_reason is length is invalid, not {}", async () => {
