@@ -133,6 +133,11 @@ function joinedChunks(message: SSEMessage): SSEMessage[] | undefined {
     JSON.parse(message.data);
     return undefined;
   } catch {
-    return message.data.split("\n").filter((data) => data.trim() !== "").map((data) => ({ ...message, data }));
+    return messageLines(message);
   }
+}
+
+/** One message per non-empty line of an event's data (see `joinedChunks`; provider detection reads the first). */
+export function messageLines(message: SSEMessage): SSEMessage[] {
+  return message.data.split("\n").filter((data) => data.trim() !== "").map((data) => ({ ...message, data }));
 }

@@ -1,4 +1,5 @@
 import { isRecord, type Emit } from "./payload.ts";
+import { messageLines } from "./openai-chat-delta-stream.ts";
 import { createProviderDecoder, PROVIDERS, type Provider, type ProviderDecoder } from "./providers.ts";
 import type { ProviderDelta, SSEMessage } from "./types.ts";
 
@@ -23,8 +24,8 @@ export function detectProvider(message: SSEMessage): Provider | null | undefined
   } catch {
     // Chunks joined by single newlines (GLM and Kimi behind some gateways; the Chat stage splits
     // them back): the first line tells.
-    const first = message.data.split("\n").find((line) => line.trim() !== "");
-    if (first !== undefined && first !== message.data) return detectProvider({ ...message, data: first });
+    const [first] = messageLines(message);
+    if (first && first.data !== message.data) return detectProvider(first);
     // Not JSON: no protocol sends that; a final event cut short is reported by the decoder instead.
     return message.truncated ? undefined : null;
   }

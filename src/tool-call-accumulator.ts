@@ -282,10 +282,9 @@ export class ToolCallAccumulator {
 
   /** Completes open calls at a finish or the end of the response; a value cut short may be closed only after a normal finish. */
   #completeAll(choice?: number): void {
-    const reason = this.#s.reason;
     // Only a normal finish closes a value cut short; after `length`, a filter or an error, empty
     // arguments are not `{}` either. (A `[DONE]` with no finish does neither.)
-    const { finishSeen } = this.#s;
+    const { reason, finishSeen } = this.#s;
     const normal = finishSeen && (reason === undefined || reason === "stop" || reason === "tool-calls");
     for (const call of this.#registry.openCalls(choice)) this.#complete(call, normal, finishSeen && !normal);
   }
