@@ -1,22 +1,36 @@
-import { createProviderDeltaStream, type Provider } from "../../src/index.ts";
+import type { Provider } from "../../src/index.ts";
 import type { Fixture } from "./fixtures.ts";
+
+/**
+ * Folders of ../shared/fixtures whose wire protocol the library does not read yet, skipped by
+ * name until the issue that adds the protocol lands (issue 14: Cohere v2). A folder that is
+ * neither read nor listed here fails `protocolOf`, so a new recording is never skipped silently.
+ */
+const NOT_READ_YET: ReadonlySet<string> = new Set(["cohere"]);
+
+/** The folders whose recordings all use one protocol. */
+const FOLDER_PROTOCOLS: Readonly<Record<string, Provider>> = {
+  anthropic: "anthropic",
+  gemini: "gemini",
+  "openai-responses": "openai-responses",
+  lmstudio: "openai-responses",
+};
+
+/** Folders of OpenAI-compatible servers: Chat Completions, or the Responses API for a recording named `responses-*`. */
+const CHAT_FOLDERS: ReadonlySet<string> = new Set([
+  "openai", "azure", "deepseek", "groq", "mistral", "ollama", "openrouter", "qwen", "vllm", "xai",
+]);
 
 /** The wire protocol of a recording, from its folder and name (see shared/fixtures/README.md). */
 export function protocolOf(fixture: Fixture): string {
-  if (fixture.provider === "anthropic" || fixture.provider === "gemini") return fixture.provider;
-  if (fixture.provider === "openai-responses" || fixture.provider === "lmstudio" || fixture.name.startsWith("responses")) {
-    return "openai-responses";
-  }
-  return "openai";
+  const protocol = FOLDER_PROTOCOLS[fixture.provider];
+  if (protocol) return protocol;
+  if (NOT_READ_YET.has(fixture.provider)) return fixture.provider;
+  if (!CHAT_FOLDERS.has(fixture.provider)) throw new Error(`No protocol is known for the fixture folder ${fixture.provider}/: add it to test/support/fixture-provider.ts.`);
+  return fixture.name.startsWith("responses") ? "openai-responses" : "openai";
 }
 
-/** The protocol as a `provider` option, or `undefined` while the library does not support it yet. */
+/** The protocol as a `provider` option, or `undefined` for a folder the library does not read yet. */
 export function supportedProvider(fixture: Fixture): Provider | undefined {
-  const protocol = protocolOf(fixture) as Provider;
-  try {
-    createProviderDeltaStream(protocol);
-    return protocol;
-  } catch {
-    return undefined; // not registered (yet): the caller skips the recording
-  }
+  return NOT_READ_YET.has(fixture.provider) ? undefined : (protocolOf(fixture) as Provider);
 }
