@@ -23,8 +23,8 @@ const allowed = [
   /^README\.md$/,
   /^LICENSE$/,
   /^CHANGELOG\.md$/,
-  /^dist\/[a-z0-9-]+\.(js|js\.map|d\.ts|d\.ts\.map)$/,
-  /^src\/[a-z0-9-]+\.ts$/,
+  /^dist\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(js|js\.map|d\.ts|d\.ts\.map)$/,
+  /^src\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.ts$/,
 ];
 const unexpected = [...files].filter((file) => !allowed.some((pattern) => pattern.test(file)));
 if (unexpected.length > 0) failures.push(`npm pack would ship unintended files: ${unexpected.join(", ")}`);

@@ -26,13 +26,16 @@ export const BUDGET = { chain: 6 * KiB, extraProvider: 2 * KiB };
 
 /** Each provider subpath, its stage class, and the source files that only it may bring in. */
 const PROVIDERS = {
-  openai: { stage: "OpenAIChatDeltaStream", own: ["openai-chat-delta-stream"] },
-  anthropic: { stage: "AnthropicDeltaStream", own: ["anthropic-delta-stream"] },
-  gemini: { stage: "GeminiDeltaStream", own: ["gemini-delta-stream"] },
-  "openai-responses": { stage: "OpenAIResponsesDeltaStream", own: ["openai-responses-delta-stream", "sequence-reorderer"] },
+  openai: { stage: "OpenAIChatDeltaStream", own: ["providers/openai-chat/openai-chat-delta-stream"] },
+  anthropic: { stage: "AnthropicDeltaStream", own: ["providers/anthropic/anthropic-delta-stream"] },
+  gemini: { stage: "GeminiDeltaStream", own: ["providers/gemini/gemini-delta-stream", "providers/gemini/gemini-partial-args"] },
+  "openai-responses": {
+    stage: "OpenAIResponsesDeltaStream",
+    own: ["providers/openai-responses/openai-responses-delta-stream", "providers/openai-responses/sequence-reorderer"],
+  },
 };
 /** Files that select between providers, which no single-provider bundle needs. */
-const MULTI_PROVIDER = ["providers", "provider-detect-stream"];
+const MULTI_PROVIDER = ["providers/registry", "providers/provider-detect-stream", "providers/messages", "providers/finish-reason"];
 
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 

@@ -17,6 +17,6 @@
  *
  * @module
  */
-export { AnthropicDecoder, AnthropicDeltaStream } from "./anthropic-delta-stream.ts";
-export { anthropicAssistantMessage, anthropicToolResultMessage } from "./messages.ts";
+export { AnthropicDecoder, AnthropicDeltaStream } from "./providers/anthropic/anthropic-delta-stream.ts";
+export { anthropicAssistantMessage, anthropicToolResultMessage } from "./providers/anthropic/anthropic-messages.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";

@@ -1,8 +1,9 @@
 /**
- * The provider-neutral stages: bytes to SSE messages, normalized deltas to accumulated events,
- * and the SSE codec for sending those events on. Pair it with one provider subpath
- * (`tool-call-stream/openai`, `/anthropic`, `/gemini`, `/openai-responses`) so that a bundle
- * holds only the providers it reads.
+ * The provider-neutral stages: bytes to framed messages, normalized deltas to accumulated events,
+ * and the SSE codec for sending those events on; and the contracts a protocol of your own
+ * implements (`Framing`, `ProviderDecoder`, `ProviderProtocol`). Pair it with one provider subpath
+ * (`tool-call-stream/openai`, `/anthropic`, `/gemini`, `/openai-responses`) so that a bundle holds
+ * only the providers it reads.
  *
  * @example
  * ```ts
@@ -17,68 +18,71 @@
  *
  * @module
  */
-export { DEFAULT_MAX_EVENT_BYTES, SSEDecoder, SSEDecoderStream, type SSEDecoderStreamOptions } from "./sse-decoder-stream.ts";
+// Stage 1, framing: bytes to messages.
 export {
-  DEFAULT_MAX_ARGUMENTS_BYTES,
-  DEFAULT_MAX_TOOL_CALLS,
-  ToolCallAccumulator,
-  type ToolCallAccumulatorOptions,
-} from "./tool-call-accumulator.ts";
-export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from "./tool-call-accumulator-stream.ts";
-export {
-  type AccumulatorSnapshot,
-  type AccumulatorState,
-  type RegistrySnapshot,
-  restoreAccumulator,
-  type SavedToolCall,
-  snapshotAccumulator,
-} from "./accumulator-snapshot.ts";
-export { ToolCallStreamError } from "./errors.ts";
-export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./tool-call-event-decoder-stream.ts";
+  DEFAULT_MAX_EVENT_BYTES,
+  FramingStream,
+  type FramedMessage,
+  type Framing,
+  type FramingClass,
+  type FramingOptions,
+  type SSEMessage,
+} from "./framing/framing.ts";
+export { SSEDecoder, SSEDecoderStream, type SSEDecoderStreamOptions } from "./framing/sse-decoder-stream.ts";
+// Stage 2, providers: the contract a protocol implements (the protocols are in their subpaths).
+export { ProviderDecoderStream, type Emit, type ProviderDecoder, type ProviderProtocol } from "./providers/provider-decoder.ts";
+export type { Provider } from "./providers/registry.ts";
+export type { AssistantTurn, ToolResult } from "./providers/turn.ts";
+// Stage 3, accumulate: deltas to events.
+export { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulate/accumulator-options.ts";
+export { ToolCallAccumulator } from "./accumulate/tool-call-accumulator.ts";
+export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from "./accumulate/tool-call-accumulator-stream.ts";
+export type { AccumulatorSnapshot, AccumulatorState, RegistrySnapshot, SavedToolCall } from "./accumulate/accumulator-state.ts";
+export { restoreAccumulator, snapshotAccumulator } from "./accumulate/accumulator-snapshot.ts";
+export type { Repair } from "./accumulate/arguments-buffer.ts";
+// The accumulator's plug-ins: each is bundled only when passed (see ToolCallAccumulatorOptions).
+export { IncrementalJsonParser } from "./json/incremental-json-parser.ts";
+export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
+export { toolSchemaValidator, type ToolArgumentsValidator, type ToolDefinition, type ToolSchema } from "./json/tool-schema.ts";
+// Stage 4, encode: events to SSE bytes and back.
+export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./encode/tool-call-event-decoder-stream.ts";
 export {
   formatToolCallEvent,
   ToolCallEventEncoderStream,
   type ToolCallEventEncoderStreamOptions,
-} from "./tool-call-event-encoder-stream.ts";
-export type { AssistantTurn, ToolResult } from "./messages.ts";
-export type { Emit } from "./payload.ts";
-export type { Provider, ProviderDecoder } from "./providers.ts";
-// The accumulator's plug-ins: each is bundled only when passed (see ToolCallAccumulatorOptions).
-export { IncrementalJsonParser } from "./incremental-json-parser.ts";
-export { repairJson, type JsonRepair, type RepairResult } from "./json-repair.ts";
-export { toolSchemaValidator, type ToolArgumentsValidator, type ToolDefinition, type ToolSchema } from "./tool-schema.ts";
-export type { Repair } from "./arguments-buffer.ts";
+} from "./encode/tool-call-event-encoder-stream.ts";
+// The vocabulary every stage shares.
+export { ToolCallStreamError, type ErrorCode, type StreamErrorInfo } from "./shared/errors.ts";
+export type { JsonValue } from "./shared/json.ts";
+export type {
+  DoneDelta,
+  ErrorDelta,
+  FinishDelta,
+  FinishReason,
+  ProviderDelta,
+  ReasoningDelta,
+  ReasoningPart,
+  ReasoningPartDelta,
+  TextDelta,
+  ToolCallChunkDelta,
+  ToolCallEndDelta,
+  Usage,
+  UsageDelta,
+} from "./shared/deltas.ts";
 export type {
   AbortEvent,
   AbortReason,
   CompletedToolCallEvent,
   DiscardedToolCall,
-  DoneDelta,
-  ErrorCode,
-  ErrorDelta,
   ErrorEvent,
-  FinishDelta,
   FinishEvent,
-  FinishReason,
   InvalidToolCall,
   InvalidToolCallEvent,
-  JsonValue,
-  ProviderDelta,
-  ReasoningDelta,
-  ReasoningDeltaEvent,
-  ReasoningPart,
-  ReasoningPartDelta,
-  SSEMessage,
-  StreamErrorInfo,
-  StreamLimits,
-  TextDelta,
   TextDeltaEvent,
+  ReasoningDeltaEvent,
   ToolCall,
-  ToolCallChunkDelta,
   ToolCallDeltaEvent,
-  ToolCallEndDelta,
   ToolCallEvent,
   ToolCallStartEvent,
-  Usage,
-  UsageDelta,
-} from "./types.ts";
+} from "./shared/events.ts";
+export type { StreamLimits } from "./pipeline/stream-limits.ts";

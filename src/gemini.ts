@@ -17,6 +17,6 @@
  *
  * @module
  */
-export { GeminiDecoder, GeminiDeltaStream } from "./gemini-delta-stream.ts";
-export { geminiFunctionResponseContent, geminiModelContent } from "./messages.ts";
+export { GeminiDecoder, GeminiDeltaStream } from "./providers/gemini/gemini-delta-stream.ts";
+export { geminiFunctionResponseContent, geminiModelContent } from "./providers/gemini/gemini-messages.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";

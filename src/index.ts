@@ -5,6 +5,9 @@
  * bytes -> SSEDecoderStream -> OpenAIChatDeltaStream -> ToolCallAccumulatorStream -> events
  * ```
  *
+ * The root entry holds every stage and every provider; the subpaths (`/core`, `/openai`,
+ * `/anthropic`, `/gemini`, `/openai-responses`, `/tools`) hold a part each, for smaller bundles.
+ *
  * @example
  * ```ts
  * import { streamToolCalls } from "tool-call-stream";
@@ -13,22 +16,48 @@
  *
  * @module
  */
-export { AnthropicDecoder, AnthropicDeltaStream } from "./anthropic-delta-stream.ts";
-export { GeminiDecoder, GeminiDeltaStream } from "./gemini-delta-stream.ts";
+// Stage 1, framing: bytes to messages.
 export {
-  ArgumentsBuffer,
-  type ArgumentsBufferOptions,
-  type ArgumentsResult,
-  type ParseOptions,
-  type Repair,
-} from "./arguments-buffer.ts";
+  DEFAULT_MAX_EVENT_BYTES,
+  FramingStream,
+  type FramedMessage,
+  type Framing,
+  type FramingClass,
+  type FramingOptions,
+  type SSEMessage,
+} from "./framing/framing.ts";
+export { SSEDecoder, SSEDecoderStream, type SSEDecoderStreamOptions } from "./framing/sse-decoder-stream.ts";
+// Stage 2, providers: messages to normalized deltas, one folder per wire protocol.
+export { ProviderDecoderStream, type Emit, type ProviderDecoder, type ProviderProtocol } from "./providers/provider-decoder.ts";
 export {
-  IncrementalJsonParser,
-  jsonErrorPosition,
-  type IncrementalJsonParserOptions,
-  type JsonParseFailure,
-} from "./incremental-json-parser.ts";
-export { parseArguments, repairJson, type JsonRepair, type RepairResult } from "./json-repair.ts";
+  createProviderDecoder,
+  createProviderDeltaStream,
+  PROVIDERS,
+  providerProtocol,
+  type Provider,
+} from "./providers/registry.ts";
+export { detectProvider, ProviderDetectStream } from "./providers/provider-detect-stream.ts";
+export { decodeOpenAIChatMessage, OpenAIChatDeltaStream } from "./providers/openai-chat/openai-chat-delta-stream.ts";
+export { openAIChatAssistantMessage, openAIChatToolMessages } from "./providers/openai-chat/openai-chat-messages.ts";
+export {
+  OpenAIResponsesDecoder,
+  OpenAIResponsesDeltaStream,
+  type OpenAIResponsesDeltaStreamOptions,
+} from "./providers/openai-responses/openai-responses-delta-stream.ts";
+export { SequenceReorderer } from "./providers/openai-responses/sequence-reorderer.ts";
+export { responsesInputItems, responsesToolOutputs } from "./providers/openai-responses/openai-responses-messages.ts";
+export { AnthropicDecoder, AnthropicDeltaStream } from "./providers/anthropic/anthropic-delta-stream.ts";
+export { anthropicAssistantMessage, anthropicToolResultMessage } from "./providers/anthropic/anthropic-messages.ts";
+export { GeminiDecoder, GeminiDeltaStream } from "./providers/gemini/gemini-delta-stream.ts";
+export { geminiFunctionResponseContent, geminiModelContent } from "./providers/gemini/gemini-messages.ts";
+export { assistantMessage, toolResultMessages } from "./providers/messages.ts";
+export type { AssistantTurn, ToolResult } from "./providers/turn.ts";
+export { normalizeFinishReason } from "./providers/finish-reason.ts";
+export { normalizeUsage } from "./providers/usage.ts";
+// JSON: incremental parsing, repair and schema checks (the accumulator's plug-ins).
+export { IncrementalJsonParser, type IncrementalJsonParserOptions, type JsonParseFailure } from "./json/incremental-json-parser.ts";
+export { jsonErrorPosition } from "./json/json-error-position.ts";
+export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
 export {
   checkToolArguments,
   schemasByName,
@@ -36,116 +65,85 @@ export {
   type ToolArgumentsValidator,
   type ToolDefinition,
   type ToolSchema,
-} from "./tool-schema.ts";
-export { ToolCallStreamError } from "./errors.ts";
+} from "./json/tool-schema.ts";
+// Stage 3, accumulate: deltas to events.
 export {
-  anthropicAssistantMessage,
-  anthropicToolResultMessage,
-  assistantMessage,
-  geminiFunctionResponseContent,
-  geminiModelContent,
-  openAIChatAssistantMessage,
-  openAIChatToolMessages,
-  responsesInputItems,
-  responsesToolOutputs,
-  toolResultMessages,
-  type AssistantTurn,
-  type ToolResult,
-} from "./messages.ts";
-export { normalizeFinishReason } from "./finish-reason.ts";
-export {
-  OpenAIResponsesDecoder,
-  OpenAIResponsesDeltaStream,
-  type OpenAIResponsesDeltaStreamOptions,
-} from "./openai-responses-delta-stream.ts";
-export { SequenceReorderer } from "./sequence-reorderer.ts";
-export { OpenAIChatDeltaStream, decodeOpenAIChatMessage } from "./openai-chat-delta-stream.ts";
-export {
-  createProviderDecoder,
-  createProviderDeltaStream,
-  PROVIDERS,
-  type Provider,
-  type ProviderDecoder,
-} from "./providers.ts";
-export { detectProvider, ProviderDetectStream } from "./provider-detect-stream.ts";
-export { DEFAULT_MAX_EVENT_BYTES, SSEDecoder, SSEDecoderStream, type SSEDecoderStreamOptions } from "./sse-decoder-stream.ts";
-export { streamToolCalls, type StreamToolCallsOptions } from "./stream-tool-calls.ts";
-export {
-  DEFAULT_MAX_ARGUMENTS_BYTES,
-  DEFAULT_MAX_TOOL_CALLS,
-  ToolCallAccumulator,
-  type ToolCallAccumulatorOptions,
-} from "./tool-call-accumulator.ts";
-export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from "./tool-call-accumulator-stream.ts";
-export {
-  type AccumulatorSnapshot,
-  type AccumulatorState,
-  type RegistrySnapshot,
-  restoreAccumulator,
-  type SavedToolCall,
-  snapshotAccumulator,
-} from "./accumulator-snapshot.ts";
-export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./tool-call-event-decoder-stream.ts";
-export {
-  formatToolCallEvent,
-  ToolCallEventEncoderStream,
-  type ToolCallEventEncoderStreamOptions,
-} from "./tool-call-event-encoder-stream.ts";
-export { normalizeUsage } from "./usage.ts";
-export type { Emit } from "./payload.ts";
+  ArgumentsBuffer,
+  type ArgumentsBufferOptions,
+  type ArgumentsResult,
+  type ParseOptions,
+  type Repair,
+} from "./accumulate/arguments-buffer.ts";
+export { parseArguments } from "./accumulate/parse-arguments.ts";
+export { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulate/accumulator-options.ts";
+export { ToolCallAccumulator } from "./accumulate/tool-call-accumulator.ts";
+export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from "./accumulate/tool-call-accumulator-stream.ts";
+export type { AccumulatorSnapshot, AccumulatorState, RegistrySnapshot, SavedToolCall } from "./accumulate/accumulator-state.ts";
+export { restoreAccumulator, snapshotAccumulator } from "./accumulate/accumulator-snapshot.ts";
+// The whole chain in one call.
+export { streamToolCalls, type StreamToolCallsOptions } from "./pipeline/stream-tool-calls.ts";
+export type { StreamLimits } from "./pipeline/stream-limits.ts";
+// Tools: run calls at the edge, loop back to the model.
 export {
   DEFAULT_MAX_RESULT_BYTES,
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_TOOL_TIMEOUT_MS,
   ToolHandlerError,
-  ToolRunner,
   type RunnableTool,
   type ToolHandlerContext,
   type ToolRunnerOptions,
-} from "./tool-runner.ts";
-export { ToolRunnerStream } from "./tool-runner-stream.ts";
-export { DEFAULT_MAX_STEPS, runToolLoop, toolDefinitions, type ToolLoopOptions, type ToolLoopRequest } from "./tool-loop.ts";
+} from "./tools/runnable-tool.ts";
+export { ToolRunner } from "./tools/tool-runner.ts";
+export { ToolRunnerStream } from "./tools/tool-runner-stream.ts";
+export { DEFAULT_MAX_STEPS, runToolLoop, type ToolLoopOptions, type ToolLoopRequest } from "./tools/tool-loop.ts";
+export { toolDefinitions } from "./tools/tool-definitions.ts";
+export type {
+  ToolApprovalRequestEvent,
+  ToolErrorCode,
+  ToolErrorEvent,
+  ToolErrorInfo,
+  ToolResultEvent,
+  ToolRunnerEvent,
+} from "./tools/tool-events.ts";
+export type { LoopFinishEvent, LoopFinishReason, StepFinishEvent, ToolLoopEvent } from "./tools/loop-events.ts";
+// Encode: events to SSE bytes and back.
+export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./encode/tool-call-event-decoder-stream.ts";
+export {
+  formatToolCallEvent,
+  ToolCallEventEncoderStream,
+  type ToolCallEventEncoderStreamOptions,
+} from "./encode/tool-call-event-encoder-stream.ts";
+// The vocabulary every stage shares.
+export { ToolCallStreamError, type ErrorCode, type StreamErrorInfo } from "./shared/errors.ts";
+export type { JsonValue } from "./shared/json.ts";
+export type {
+  DoneDelta,
+  ErrorDelta,
+  FinishDelta,
+  FinishReason,
+  ProviderDelta,
+  ReasoningDelta,
+  ReasoningPart,
+  ReasoningPartDelta,
+  TextDelta,
+  ToolCallChunkDelta,
+  ToolCallEndDelta,
+  Usage,
+  UsageDelta,
+} from "./shared/deltas.ts";
 export type {
   AbortEvent,
   AbortReason,
   CompletedToolCallEvent,
   DiscardedToolCall,
-  DoneDelta,
-  ErrorCode,
-  ErrorDelta,
   ErrorEvent,
-  FinishDelta,
   FinishEvent,
-  FinishReason,
   InvalidToolCall,
   InvalidToolCallEvent,
-  JsonValue,
-  LoopFinishEvent,
-  LoopFinishReason,
-  ProviderDelta,
-  ReasoningDelta,
   ReasoningDeltaEvent,
-  ReasoningPart,
-  ReasoningPartDelta,
-  SSEMessage,
-  StreamErrorInfo,
-  StepFinishEvent,
-  StreamLimits,
-  TextDelta,
   TextDeltaEvent,
   ToolCall,
-  ToolCallChunkDelta,
   ToolCallDeltaEvent,
-  ToolCallEndDelta,
   ToolCallEvent,
   ToolCallStartEvent,
-  ToolApprovalRequestEvent,
-  ToolErrorCode,
-  ToolErrorEvent,
-  ToolErrorInfo,
-  ToolLoopEvent,
-  ToolResultEvent,
-  ToolRunnerEvent,
-  Usage,
-  UsageDelta,
-} from "./types.ts";
+} from "./shared/events.ts";

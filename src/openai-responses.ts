@@ -21,6 +21,6 @@ export {
   OpenAIResponsesDecoder,
   OpenAIResponsesDeltaStream,
   type OpenAIResponsesDeltaStreamOptions,
-} from "./openai-responses-delta-stream.ts";
-export { responsesInputItems, responsesToolOutputs } from "./messages.ts";
+} from "./providers/openai-responses/openai-responses-delta-stream.ts";
+export { responsesInputItems, responsesToolOutputs } from "./providers/openai-responses/openai-responses-messages.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";

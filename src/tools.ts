@@ -25,22 +25,20 @@ export {
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_TOOL_TIMEOUT_MS,
   ToolHandlerError,
-  ToolRunner,
   type RunnableTool,
   type ToolHandlerContext,
   type ToolRunnerOptions,
-} from "./tool-runner.ts";
-export { ToolRunnerStream } from "./tool-runner-stream.ts";
-export { DEFAULT_MAX_STEPS, runToolLoop, toolDefinitions, type ToolLoopOptions, type ToolLoopRequest } from "./tool-loop.ts";
+} from "./tools/runnable-tool.ts";
+export { ToolRunner } from "./tools/tool-runner.ts";
+export { ToolRunnerStream } from "./tools/tool-runner-stream.ts";
+export { DEFAULT_MAX_STEPS, runToolLoop, type ToolLoopOptions, type ToolLoopRequest } from "./tools/tool-loop.ts";
+export { toolDefinitions } from "./tools/tool-definitions.ts";
 export type {
-  LoopFinishEvent,
-  LoopFinishReason,
-  StepFinishEvent,
   ToolApprovalRequestEvent,
   ToolErrorCode,
   ToolErrorEvent,
   ToolErrorInfo,
-  ToolLoopEvent,
   ToolResultEvent,
   ToolRunnerEvent,
-} from "./types.ts";
+} from "./tools/tool-events.ts";
+export type { LoopFinishEvent, LoopFinishReason, StepFinishEvent, ToolLoopEvent } from "./tools/loop-events.ts";

@@ -1,6 +1,6 @@
 import type { Env } from "./env.ts";
 import { SettingsError } from "./env.ts";
-import { errorResponse, HttpError } from "./http/json-error.ts";
+import { errorResponse, HttpError } from "./response/json-error.ts";
 import { healthzRoute } from "./routes/healthz.ts";
 import { pageRoute } from "./routes/page.ts";
 import { resumeRoute, streamRoute } from "./routes/stream.ts";

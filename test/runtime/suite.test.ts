@@ -1,7 +1,7 @@
 // The vitest runner of the shared suite: Node, workerd and Chromium run this same file, so
 // each runtime runs exactly the cases that test/cases/index.ts registers.
 import { describe, it } from "vitest";
-import { cases } from "../cases/index.ts";
+import { cases } from "../all-cases.ts";
 
 const groups = new Map<string, typeof cases>();
 for (const testCase of cases) groups.set(testCase.group, [...(groups.get(testCase.group) ?? []), testCase]);

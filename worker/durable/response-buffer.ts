@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { formatToolCallEvent, type ToolCallEvent } from "../../src/index.ts";
 import { readSettings, type Env, type Settings } from "../env.ts";
-import { errorResponse, HttpError } from "../http/json-error.ts";
+import { errorResponse, HttpError } from "../response/json-error.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import { openEventStream } from "../routes/stream.ts";
 import { platformRuntime, type Runtime, type TimerHandle } from "../runtime.ts";

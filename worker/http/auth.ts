@@ -1,4 +1,4 @@
-import { HttpError } from "./json-error.ts";
+import { HttpError } from "../response/json-error.ts";
 
 /**
  * Bearer-token authentication of clients against the `CLIENT_TOKEN` secret.

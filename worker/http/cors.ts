@@ -1,4 +1,4 @@
-import { HttpError } from "./json-error.ts";
+import { HttpError } from "../response/json-error.ts";
 
 /**
  * CORS for the API with an allow-list (`CORS_ALLOW_ORIGINS`): same-origin requests and

@@ -1,7 +1,7 @@
 import { anyProviderKey, readSettings, type Env, type Settings } from "../env.ts";
 import { authenticate } from "./auth.ts";
 import { corsHeaders, preflightResponse } from "./cors.ts";
-import { HttpError } from "./json-error.ts";
+import { HttpError } from "../response/json-error.ts";
 import { readJsonBody } from "./read-json-body.ts";
 
 /**

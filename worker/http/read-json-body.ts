@@ -1,4 +1,4 @@
-import { HttpError } from "./json-error.ts";
+import { HttpError } from "../response/json-error.ts";
 
 /**
  * Reads a JSON request body of at most `maxBytes`. The size is checked while reading, not only

@@ -1,4 +1,4 @@
-import { invalidField } from "../http/json-error.ts";
+import { invalidField } from "../response/json-error.ts";
 import { anthropicRecordings } from "../replay/recordings/anthropic.ts";
 import type { JsonValue } from "../../src/index.ts";
 import type { JsonObject, Message, StreamRequest, ToolChoice } from "../request/stream-request.ts";

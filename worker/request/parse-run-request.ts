@@ -17,7 +17,7 @@
  * @module
  */
 import type { RunnableTool } from "../../src/index.ts";
-import { HttpError, invalidField } from "../http/json-error.ts";
+import { HttpError, invalidField } from "../response/json-error.ts";
 import { parseStreamRequest } from "./parse-stream-request.ts";
 import type { JsonObject, StreamRequest } from "./stream-request.ts";
 

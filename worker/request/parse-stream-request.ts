@@ -1,5 +1,5 @@
 import type { JsonValue } from "../../src/index.ts";
-import { HttpError, invalidField } from "../http/json-error.ts";
+import { HttpError, invalidField } from "../response/json-error.ts";
 import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice, ToolDefinition } from "./stream-request.ts";
 
 /** Bounds that keep one request from costing the Worker (or the provider bill) without limit. */

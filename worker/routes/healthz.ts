@@ -1,4 +1,4 @@
-import { HttpError } from "../http/json-error.ts";
+import { HttpError } from "../response/json-error.ts";
 
 /** `GET /healthz`: answers while the Worker runs. It reveals nothing about its configuration. */
 export function healthzRoute(request: Request): Response {

@@ -1,4 +1,4 @@
-import { HttpError } from "../http/json-error.ts";
+import { HttpError } from "../response/json-error.ts";
 import { pageScript, pageStyles } from "../page/generated/assets.ts";
 import { renderPage } from "../page/html.ts";
 import { providerNames } from "../providers/index.ts";

@@ -1,5 +1,5 @@
 import type { StreamRequest } from "../request/stream-request.ts";
-import { HttpError } from "../http/json-error.ts";
+import { HttpError } from "../response/json-error.ts";
 
 const RESPONSE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

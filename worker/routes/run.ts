@@ -1,7 +1,7 @@
-import { runToolLoop, ToolCallEventEncoderStream, type LoopFinishEvent, type Provider, type RunnableTool, type ToolLoopEvent } from "../../src/index.ts";
+import { runToolLoop, type LoopFinishEvent, type Provider, type RunnableTool, type ToolLoopEvent } from "../../src/index.ts";
 import { nonEmpty, type Env, type Settings } from "../env.ts";
 import { guardedPost } from "../http/guarded-post.ts";
-import { HttpError } from "../http/json-error.ts";
+import { HttpError } from "../response/json-error.ts";
 import { providerNames, upstreamProvider } from "../providers/index.ts";
 import type { ProviderHttpRequest } from "../providers/upstream-provider.ts";
 import { pickConversation } from "../replay/conversation.ts";
@@ -11,7 +11,8 @@ import { parseRunRequest, type RunRequest } from "../request/parse-run-request.t
 import type { Runtime } from "../runtime.ts";
 import { demoTools } from "../tools/index.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
-import { baseUrl, EVENT_STREAM_HEADERS } from "./stream.ts";
+import { baseUrl } from "./stream.ts";
+import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
 
 /** Where each provider's request body keeps the conversation. */
 const CONVERSATION_FIELD: { readonly [P in Provider]: string } = { openai: "messages", anthropic: "messages", gemini: "contents", "openai-responses": "input" };
@@ -91,7 +92,7 @@ async function startRun(request: Request, run: RunRequest, env: Env, settings: S
     },
   });
   const frames = events.pipeThrough(new TransformStream<ToolLoopEvent, RunEvent>({ transform: (event, out) => out.enqueue(slim(event)) }));
-  const body = cancelling(frames.pipeThrough(new ToolCallEventEncoderStream<RunEvent>()), runController);
+  const body = cancelling(eventStreamBody(frames), runController);
   const headers: Record<string, string> = { ...cors, ...EVENT_STREAM_HEADERS };
   if (conversation) headers["x-replay-recording"] = conversation.name;
   return new Response(body, { headers });

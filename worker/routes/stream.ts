@@ -1,9 +1,10 @@
-import { streamToolCalls, ToolCallEventEncoderStream, type ToolCallEvent } from "../../src/index.ts";
+import { streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
 import { resumeStream, startResumableStream } from "./resume.ts";
 import { anyProviderKey, nonEmpty, readSettings, SettingsError, type Env, type Settings } from "../env.ts";
 import { authenticate } from "../http/auth.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
-import { HttpError } from "../http/json-error.ts";
+import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
+import { HttpError } from "../response/json-error.ts";
 import { guardedPost } from "../http/guarded-post.ts";
 import { providerNames, upstreamProvider } from "../providers/index.ts";
 import type { UpstreamProvider } from "../providers/upstream-provider.ts";
@@ -61,15 +62,8 @@ async function startStream(
   const controller = new AbortController();
   request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
   const { events, headers } = await openEventStream(streamRequest, env, settings, runtime, controller);
-  return new Response(events.pipeThrough(new ToolCallEventEncoderStream()), { headers: { ...cors, ...headers } });
+  return new Response(eventStreamBody(events), { headers: { ...cors, ...headers } });
 }
-
-/** The headers of every event-stream answer. */
-export const EVENT_STREAM_HEADERS: Record<string, string> = {
-  "content-type": "text/event-stream; charset=utf-8",
-  "cache-control": "no-cache",
-  "x-content-type-options": "nosniff",
-};
 
 /**
  * Calls the provider (or the replay upstream) and returns its accumulated events, with the

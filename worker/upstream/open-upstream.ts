@@ -1,4 +1,4 @@
-import { HttpError } from "../http/json-error.ts";
+import { HttpError } from "../response/json-error.ts";
 import type { ProviderHttpRequest } from "../providers/upstream-provider.ts";
 import type { Timers } from "../runtime.ts";
 import { withIdleTimeout } from "./idle-timeout.ts";

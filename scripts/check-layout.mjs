@@ -1,0 +1,103 @@
+// The layout of src/ (issue 13), checked in CI. Exits 1, with one line per finding, when
+//   - an import cycle joins modules of src/ (type-only imports and re-exports count: they tie
+//     modules together just the same);
+//   - a module imports against the chain: each stage folder has a rank, and a module may import
+//     only from its own folder or from folders of a lower rank (so framing knows nothing of
+//     providers, providers nothing of the accumulator, the accumulator nothing of tools or
+//     encoders); stage folders never import the entry modules;
+//   - the top of src/ holds anything but the entry modules of package.json and the stage folders;
+//   - a file of src/ is over MAX_LINES lines.
+// Usage: node scripts/check-layout.mjs
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const src = join(root, "src");
+export const MAX_LINES = 300;
+
+/**
+ * The stage folders in the order of the chain. Equal ranks are independent of each other:
+ * `providers` and `json` both build on `shared` and `framing` and never import each other.
+ */
+export const RANKS = {
+  shared: 0, // the vocabulary every stage shares: deltas, events, errors, JSON values
+  framing: 1, // bytes -> framed messages
+  providers: 2, // framed messages -> normalized deltas, one folder per wire protocol
+  json: 2, // incremental parsing, repair, schema checks: the accumulator's plug-ins
+  accumulate: 3, // normalized deltas -> accumulated events
+  pipeline: 4, // the whole chain in one call (streamToolCalls)
+  tools: 5, // events -> tool results, the agent loop
+  encode: 6, // events -> a client protocol's bytes, and back
+};
+
+const failures = [];
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const entries = new Set(Object.values(pkg.exports).filter((target) => typeof target === "object").map((target) => relative("dist", target.default).replace(/\.js$/, ".ts")));
+
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+
+const modules = files(src).filter((path) => path.endsWith(".ts"));
+for (const name of readdirSync(src)) {
+  const isFolder = statSync(join(src, name)).isDirectory();
+  if (isFolder ? !(name in RANKS) : !entries.has(name)) {
+    failures.push(`src/${name} is neither an entry module of package.json nor a stage folder (${Object.keys(RANKS).join(", ")})`);
+  }
+}
+
+/** The stage folder of a module, or `undefined` for an entry module. */
+const stageOf = (path) => {
+  const [first, ...rest] = relative(src, path).split(sep);
+  return rest.length > 0 ? first : undefined;
+};
+
+const graph = new Map();
+for (const path of modules) {
+  const text = readFileSync(path, "utf8");
+  const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+  if (lines > MAX_LINES) failures.push(`${relative(root, path)} has ${lines} lines (at most ${MAX_LINES})`);
+  const imports = ts.preProcessFile(text, true, false).importedFiles.map((ref) => ref.fileName).filter((spec) => spec.startsWith("."));
+  const targets = imports.map((spec) => resolve(dirname(path), spec));
+  graph.set(path, targets);
+  const from = stageOf(path);
+  for (const target of targets) {
+    if (!modules.includes(target)) {
+      failures.push(`${relative(root, path)} imports ${relative(root, target)}, which is not a module of src/`);
+      continue;
+    }
+    if (from === undefined) continue; // entry modules may re-export any stage
+    const to = stageOf(target);
+    if (to === undefined) failures.push(`${relative(root, path)} imports the entry module ${relative(root, target)}`);
+    else if (to !== from && !(RANKS[to] < RANKS[from])) {
+      failures.push(`${relative(root, path)} (${from}) imports ${relative(root, target)} (${to}), against the chain`);
+    }
+  }
+}
+
+// Cycles: a depth-first search that reports each cycle once, by its path.
+const state = new Map(); // path -> "open" | "done"
+const stack = [];
+function visit(path) {
+  state.set(path, "open");
+  stack.push(path);
+  for (const target of graph.get(path) ?? []) {
+    if (state.get(target) === "open") {
+      const cycle = [...stack.slice(stack.indexOf(target)), target].map((p) => relative(src, p));
+      failures.push(`import cycle: ${cycle.join(" -> ")}`);
+    } else if (!state.has(target) && graph.has(target)) visit(target);
+  }
+  stack.pop();
+  state.set(path, "done");
+}
+for (const path of modules) if (!state.has(path)) visit(path);
+
+const folders = new Set(modules.map(stageOf).filter(Boolean));
+if (failures.length === 0) console.log(`layout: ${modules.length} modules in ${folders.size} stage folders and ${entries.size} entry modules; no module over ${MAX_LINES} lines, no cycle, imports along the chain`);
+for (const failure of failures) console.error(`!! layout: ${failure}`);
+process.exit(failures.length > 0 ? 1 : 0);

@@ -1,0 +1,71 @@
+import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
+import type { ToolArgumentsValidator } from "../json/tool-schema.ts";
+import type { Repair } from "./arguments-buffer.ts";
+
+/** Options of the accumulator. */
+export interface ToolCallAccumulatorOptions {
+  /**
+   * Largest arguments text of one call, in characters (UTF-16 code units, as `String.length`
+   * counts them, and as `maxEventBytes` and eventsource-parser's `maxBufferSize` do): a bound on
+   * memory, one per byte for ASCII JSON.
+   * @defaultValue 4194304
+   */
+  maxArgumentsBytes?: number;
+  /**
+   * Most tool calls in one response.
+   * @defaultValue 1024
+   */
+  maxToolCalls?: number;
+  /**
+   * Plug-in: pass {@link IncrementalJsonParser} to give each `tool-call-delta` the arguments
+   * parsed so far (`partialArguments`), built incrementally in time linear in the arguments. The
+   * value is live: valid until the next event of that call; copy it (`structuredClone`) to keep
+   * it. Without it, arguments are parsed once at the end with `JSON.parse`.
+   * (`streamToolCalls` takes `partialArguments: true` instead.)
+   * @defaultValue none
+   */
+  partialArguments?: typeof IncrementalJsonParser | undefined;
+  /**
+   * Plug-in: pass `repairJson` to repair common model mistakes in arguments at completion
+   * (trailing commas, single quotes, unquoted keys, Python literals, a code fence; a value cut
+   * short only when the provider finished normally), reported in `tool-call.repairs`, and to give
+   * arguments it cannot repair the `position` of the error. Without it, invalid JSON is an
+   * `invalid-tool-call` of code `invalid-json` (with a position only when `partialArguments` is on).
+   * (`streamToolCalls` repairs by default.)
+   * @defaultValue none
+   */
+  repair?: Repair | undefined;
+  /**
+   * Plug-in: checks the final arguments of each call, e.g. `toolSchemaValidator(tools)` for the
+   * request's tools; a rejected call is an `invalid-tool-call` of code `schema-mismatch` with the
+   * reasons in `issues`. Calls the provider executed itself and free-text input are not checked.
+   * (`streamToolCalls` takes `tools` instead.)
+   * @defaultValue none
+   */
+  validate?: ToolArgumentsValidator | undefined;
+  /**
+   * Deepest nesting of objects and arrays in arguments.
+   * @defaultValue 64
+   */
+  maxDepth?: number;
+}
+
+/**
+ * Default for {@link ToolCallAccumulatorOptions.maxArgumentsBytes}.
+ *
+ * @example
+ * ```ts
+ * new ToolCallAccumulatorStream({ maxArgumentsBytes: DEFAULT_MAX_ARGUMENTS_BYTES / 4 });
+ * ```
+ */
+export const DEFAULT_MAX_ARGUMENTS_BYTES: number = 4 * 1024 * 1024;
+/**
+ * Default for {@link ToolCallAccumulatorOptions.maxToolCalls}.
+ *
+ * @example
+ * ```ts
+ * new ToolCallAccumulatorStream({ maxToolCalls: DEFAULT_MAX_TOOL_CALLS / 8 });
+ * ```
+ */
+export const DEFAULT_MAX_TOOL_CALLS: number = 1024;
+

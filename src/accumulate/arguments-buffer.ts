@@ -1,0 +1,185 @@
+import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
+import type { RepairResult } from "../json/json-repair.ts";
+import type { StreamErrorInfo } from "../shared/errors.ts";
+import type { JsonRepair, JsonValue } from "../shared/json.ts";
+
+/** The outcome of parsing a call's arguments once it has completed. */
+export type ArgumentsResult =
+  | { ok: true; value: JsonValue; repairs?: JsonRepair[] }
+  | { ok: false; error: StreamErrorInfo };
+
+/** Options of {@link ArgumentsBuffer}. */
+export interface ArgumentsBufferOptions {
+  /**
+   * Keep a live partial value (`partialValue`) with this parser (pass {@link IncrementalJsonParser}).
+   * Without it, the buffer only scans for structure and parses once at completion with the
+   * platform's `JSON.parse`.
+   */
+  parser?: typeof IncrementalJsonParser | undefined;
+  /**
+   * Deepest nesting of objects and arrays.
+   * @defaultValue 64
+   */
+  maxDepth?: number | undefined;
+}
+
+/** How to treat arguments that are not valid JSON at completion. */
+export interface ParseOptions {
+  /**
+   * Repairs invalid JSON, and says where it failed when it cannot (pass `repairJson`);
+   * without it, invalid JSON is an `invalid-json` error without a position.
+   */
+  repair?: Repair | false | undefined;
+  /** A value cut short may be closed: only when the provider finished normally. */
+  closeTruncated: boolean;
+  /**
+   * The response finished abnormally (`length`, a filter, an error) before the call's own end:
+   * empty arguments are then not `{}` but invalid.
+   */
+  cut?: boolean | undefined;
+}
+
+/**
+ * The arguments text of one call, appended fragment by fragment and parsed once at completion.
+ *
+ * Work per fragment is proportional to the fragment. Without `partial` it only tracks, in one
+ * scan, whether the text so far is one closed JSON object or array, its depth, and anything after
+ * it; with `partial` an {@link IncrementalJsonParser} also keeps the value parsed so far. That
+ * knowledge is given to callers (`isClosedValue`) and used to tell provider quirks apart, never to
+ * complete a call: a buffer that happens to parse is not a finished call.
+ *
+ * @example
+ * ```ts
+ * const buffer = new ArgumentsBuffer({ parser: IncrementalJsonParser });
+ * buffer.append('{"city": "Par');
+ * buffer.partialValue; // { city: "Par" }
+ * buffer.append('is"}');
+ * buffer.isClosedValue; // true
+ * buffer.parse({ repair: repairJson, closeTruncated: false }); // { ok: true, value: { city: "Paris" } }
+ * ```
+ */
+export class ArgumentsBuffer {
+  readonly #parser: IncrementalJsonParser | undefined;
+  readonly #maxDepth: number;
+  #text = "";
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  #opened = false;
+  #closed = false;
+  #trailingAt = -1;
+  #tooDeepAt = -1;
+
+  /** Creates an empty buffer. */
+  constructor(options: ArgumentsBufferOptions = {}) {
+    this.#maxDepth = options.maxDepth ?? 64;
+    this.#parser = options.parser && new options.parser({ maxDepth: this.#maxDepth });
+  }
+
+  /** The arguments text received so far. */
+  get text(): string {
+    return this.#text;
+  }
+
+  /** True when the text so far is exactly one closed JSON value (plus white space). */
+  get isClosedValue(): boolean {
+    if (this.#parser) return this.#parser.isComplete;
+    return this.#closed && this.#trailingAt < 0 && this.#tooDeepAt < 0;
+  }
+
+  /**
+   * The value parsed so far (only with `partial`): a live view, valid until the next `append`.
+   * Copy it (`structuredClone`) to keep it.
+   */
+  get partialValue(): JsonValue | undefined {
+    return this.#parser?.value;
+  }
+
+  /** Appends one fragment. */
+  append(fragment: string): void {
+    const start = this.#text.length;
+    this.#text += fragment;
+    if (this.#parser) return this.#parser.feed(fragment);
+    let i = this.#closed ? 0 : this.#scan(fragment, start);
+    // After the value closed, only the first character that is not white space matters.
+    for (; this.#trailingAt < 0 && i < fragment.length; i++) {
+      if (!isWhitespace(fragment.charCodeAt(i))) this.#trailingAt = start + i;
+    }
+  }
+
+  /**
+   * Parses the whole text once the call has completed: empty or white space is `{}` (unless `cut`); bytes after
+   * a closed value are `trailing-data`; nesting past the limit is `too-deep`; otherwise invalid
+   * JSON is repaired when allowed, else an `invalid-json` error with the offset where it failed.
+   */
+  parse(options: ParseOptions): ArgumentsResult {
+    const text = this.#text;
+    // Empty is not JSON either: `{}` is granted only to a call that was not cut short.
+    if (text.trim() === "" && !options.cut) return { ok: true, value: {} };
+    const parser = this.#parser;
+    if (parser?.end()) return { ok: true, value: parser.value! };
+    const trailingAt = parser ? (parser.failure?.reason === "trailing-data" ? parser.failure.offset : -1) : this.#trailingAt;
+    if (trailingAt >= 0) return failure("trailing-data", "continue after a complete JSON value", trailingAt);
+    const tooDeepAt = parser ? (parser.failure?.reason === "too-deep" ? parser.failure.offset : -1) : this.#tooDeepAt;
+    if (tooDeepAt >= 0) return failure("too-deep", `nest deeper than ${this.#maxDepth} levels`, tooDeepAt);
+    if (!parser) {
+      try {
+        return { ok: true, value: JSON.parse(text) as JsonValue };
+      } catch {
+        // not valid JSON: repaired or reported below
+      }
+    }
+    // The parser knows where the text stopped being JSON; without it, the repair plug-in does.
+    const repaired = options.repair ? options.repair(text, options) : undefined;
+    if (repaired?.ok) return repaired;
+    const position = parser ? (parser.failure?.offset ?? text.length) : repaired?.position;
+    return failure("invalid-json", "are not valid JSON", position);
+  }
+
+  /**
+   * Scans a fragment for structure (state in locals: this runs for every character) up to the
+   * character that closes the value; returns the index after it, or the fragment's length.
+   */
+  #scan(fragment: string, start: number): number {
+    let depth = this.#depth;
+    let inString = this.#inString;
+    let escaped = this.#escaped;
+    let opened = this.#opened;
+    let i = 0;
+    for (; i < fragment.length; i++) {
+      const code = fragment.charCodeAt(i);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (code === 0x5c) escaped = true;
+        else if (code === 0x22) inString = false;
+      } else if (code === 0x22) {
+        inString = opened;
+      } else if (code === 0x7b || code === 0x5b) {
+        opened = true;
+        if (++depth > this.#maxDepth && this.#tooDeepAt < 0) this.#tooDeepAt = start + i;
+      } else if ((code === 0x7d || code === 0x5d) && opened && --depth === 0) {
+        this.#closed = true;
+        i++;
+        break;
+      }
+    }
+    this.#depth = depth;
+    this.#inString = inString;
+    this.#escaped = escaped;
+    this.#opened = opened;
+    return i;
+  }
+}
+
+/** Repairs invalid JSON at completion: the signature of `repairJson`, which is the one to pass. */
+export type Repair = (text: string, options: { closeTruncated: boolean }) => RepairResult;
+
+/** An error about the arguments; the message says where when the position is known. */
+function failure(code: "invalid-json" | "trailing-data" | "too-deep", what: string, position: number | undefined): ArgumentsResult {
+  const at = position === undefined || code === "too-deep" ? "" : ` (at offset ${position})`;
+  return { ok: false, error: { code, message: `The tool arguments ${what}${at}.`, ...(position === undefined ? {} : { position }) } };
+}
+
+function isWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}

@@ -1,0 +1,74 @@
+import type { ProviderDelta } from "../shared/deltas.ts";
+import type { ToolCallEvent } from "../shared/events.ts";
+import type { ToolCallAccumulatorOptions } from "./accumulator-options.ts";
+import { ToolCallAccumulator } from "./tool-call-accumulator.ts";
+
+/** Options of {@link ToolCallAccumulatorStream}: those of the accumulator it wraps. */
+// An interface (not an alias) so that it stays open to declaration merging, as it was.
+// deno-lint-ignore no-empty-interface
+export interface ToolCallAccumulatorStreamOptions extends ToolCallAccumulatorOptions {}
+
+/**
+ * The accumulator inside a stream, for the snapshot functions (accumulator-snapshot.ts) only.
+ * Not exported by the package.
+ */
+export let streamAccumulator: (stream: ToolCallAccumulatorStream) => ToolCallAccumulator;
+
+/**
+ * Normalized provider deltas to accumulated events: the last stage of the chain.
+ *
+ * Emits `text-delta`, `reasoning-delta`, `tool-call-start`, `tool-call-delta`, then `tool-call`
+ * or `invalid-tool-call` when a call completes, and ends with one `finish` or one `abort`.
+ * When its input ends before the provider finished, open calls are reported in
+ * `abort.discarded` and never parsed. When a limit is exceeded it reports `error` and `abort`
+ * and then stops, which cancels its input.
+ *
+ * Used on its own, an error of the input stream errors this stream too, as WHATWG streams do;
+ * `streamToolCalls` turns such an error into an `abort` event so that nothing read is lost.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new OpenAIChatDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * for await (const event of events) if (event.type === "tool-call") run(event.name, event.arguments);
+ * ```
+ *
+ * @example Live partial arguments, repair and schema checks are plug-ins, bundled only when passed
+ * ```ts
+ * import { IncrementalJsonParser, repairJson, toolSchemaValidator } from "tool-call-stream/core";
+ *
+ * new ToolCallAccumulatorStream({ partialArguments: IncrementalJsonParser, repair: repairJson, validate: toolSchemaValidator(tools) });
+ * ```
+ */
+export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, ToolCallEvent> {
+  static {
+    streamAccumulator = (stream) => stream.#accumulator;
+  }
+  readonly #accumulator: ToolCallAccumulator;
+
+  /** Creates the stage; see {@link ToolCallAccumulatorStreamOptions} for the limits and plug-ins. */
+  constructor(options: ToolCallAccumulatorStreamOptions = {}) {
+    // Made here, not in `start`: some runtimes (workerd) call `start` only later, and a snapshot
+    // may be restored into the stream as soon as it exists.
+    let controller: TransformStreamDefaultController<ToolCallEvent>;
+    const accumulator = new ToolCallAccumulator(
+      (event) => controller.enqueue(event),
+      options,
+      () => controller.terminate(),
+    );
+    super({
+      start(started) {
+        controller = started;
+      },
+      transform(delta) {
+        accumulator.push(delta);
+      },
+      flush() {
+        accumulator.end();
+      },
+    });
+    this.#accumulator = accumulator;
+  }
+}

@@ -1,0 +1,252 @@
+import type { ProviderDelta, ToolCallChunkDelta, ToolCallEndDelta } from "../shared/deltas.ts";
+import type { StreamErrorInfo } from "../shared/errors.ts";
+import type { AbortReason, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
+import { withChoice } from "../shared/values.ts";
+import { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulator-options.ts";
+import type { AccumulatorState } from "./accumulator-state.ts";
+import { ToolCallRegistry, type OpenToolCall } from "./tool-call-registry.ts";
+
+/**
+ * An accumulator's state and call registry, for the snapshot functions (accumulator-snapshot.ts)
+ * only: they live outside the class so that bundles that never snapshot do not carry them. Not
+ * exported by the package.
+ */
+export let accumulatorInternals: (accumulator: ToolCallAccumulator) => { state: AccumulatorState; registry: ToolCallRegistry };
+
+/**
+ * The accumulation state machine, free of streams: feed it {@link ProviderDelta}s with `push`,
+ * then `end()` (input over) or `abort()`, and it calls `enqueue` with {@link ToolCallEvent}s.
+ * {@link ToolCallAccumulatorStream} and `streamToolCalls` are thin wrappers around it.
+ *
+ * Its core is lean (correlation, limits, completion, `closed`, one `JSON.parse` per call); live
+ * partial values, repair and schema checks are plug-ins passed as options, so a bundle holds
+ * only those it uses (`streamToolCalls` passes all three).
+ *
+ * A call completes only on an explicit signal: the provider's end of that call, a finish
+ * reason, the end of the response, or the end of input after a finish. When a limit is
+ * exceeded it reports an `error` and an `abort`, then calls `onTerminate` so the wrapper stops
+ * reading the input.
+ *
+ * @example
+ * ```ts
+ * const events: ToolCallEvent[] = [];
+ * const accumulator = new ToolCallAccumulator((event) => events.push(event), { repair: repairJson });
+ * accumulator.push({ type: "tool-call-chunk", index: 0, id: "call_1", name: "get_weather", argumentsDelta: '{"city":' });
+ * accumulator.push({ type: "tool-call-chunk", index: 0, argumentsDelta: ' "Paris"}' });
+ * accumulator.push({ type: "finish", rawReason: "tool_calls" });
+ * accumulator.end(); // events end with tool-call { name: "get_weather", arguments: { city: "Paris" } }, then finish
+ * ```
+ */
+export class ToolCallAccumulator {
+  static {
+    accumulatorInternals = (accumulator) => ({ state: accumulator.#s, registry: accumulator.#registry });
+  }
+  readonly #enqueue: (event: ToolCallEvent) => void;
+  readonly #onTerminate: () => void;
+  readonly #registry: ToolCallRegistry;
+  /** The options as given: the limit and the plug-ins are read from here. */
+  readonly #options: ToolCallAccumulatorOptions;
+  /** Everything a snapshot keeps besides the registry, as one plain object (so that snapshot and restore are one copy each); in the order of the `finish` event's fields. */
+  readonly #s: AccumulatorState = {
+    rawReason: null,
+    toolCalls: [],
+    invalidToolCalls: [],
+    finishSeen: false,
+    providerErrorSeen: false,
+    text: "",
+    reasoning: "",
+    closed: false,
+  };
+
+  /** Creates an accumulator that reports events through `enqueue`. */
+  constructor(
+    enqueue: (event: ToolCallEvent) => void,
+    options: ToolCallAccumulatorOptions = {},
+    onTerminate: () => void = () => {},
+  ) {
+    this.#enqueue = enqueue;
+    this.#onTerminate = onTerminate;
+    this.#options = options;
+    this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, { parser: options.partialArguments, maxDepth: options.maxDepth });
+  }
+
+  /** True once a `finish` or `abort` has been emitted; later input is ignored. */
+  get closed(): boolean {
+    return this.#s.closed;
+  }
+
+  /** Feeds one normalized delta. */
+  push(delta: ProviderDelta): void {
+    if (this.#s.closed) return;
+    switch (delta.type) {
+      case "text-delta":
+      case "reasoning-delta":
+        // The finish carries the first choice's text and reasoning.
+        if (!delta.choice) this.#s[delta.type === "text-delta" ? "text" : "reasoning"] += delta.text;
+        return this.#enqueue(withChoice({ type: delta.type, text: delta.text }, delta.choice));
+      case "reasoning-part":
+        (this.#s.reasoningParts ??= []).push(delta.part);
+        return;
+      case "tool-call-chunk":
+        return this.#onChunk(delta);
+      case "tool-call-end":
+        return this.#onEnd(delta);
+      case "finish":
+        this.#s.finishSeen = true;
+        // The stages normalize the reason; a finish built by hand without one counts as a normal stop.
+        if (delta.rawReason !== null) this.#s.rawReason = delta.rawReason;
+        if (delta.reason || delta.rawReason !== null) this.#s.reason = delta.reason ?? "stop";
+        return this.#completeAll(delta.choice ?? 0);
+      case "usage":
+        this.#s.usage = delta.usage;
+        return;
+      case "error":
+        if (delta.error.code === "provider-error") this.#s.providerErrorSeen = true;
+        return this.#enqueue({ type: "error", error: delta.error });
+      case "done":
+        return this.#stop(true);
+    }
+  }
+
+  /** The input ended: finish if the provider finished, otherwise abort and discard open calls. */
+  end(): void {
+    if (!this.#s.closed) this.#stop(false);
+  }
+
+  /** Stops before the finish: open calls are reported as discarded and never parsed. */
+  abort(reason: AbortReason, error?: StreamErrorInfo): void {
+    if (this.#s.closed) return;
+    this.#s.closed = true;
+    const discarded = this.#registry.drain().map((call) =>
+      withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice),
+    );
+    this.#enqueue({ type: "abort", reason, discarded, ...(error && { error }) });
+  }
+
+  #onChunk(delta: ToolCallChunkDelta): void {
+    const call = this.#registry.resolve(delta);
+    if (!call) return this.#fail({ code: "too-many-tool-calls", message: "The response has more tool calls than the limit allows." });
+    if (delta.providerMetadata) call.providerMetadata = { ...call.providerMetadata, ...delta.providerMetadata };
+    const fragment = delta.argumentsDelta;
+    // A whole call resent as one final summary fragment: only possible when the text so far is
+    // one closed JSON value and the fragment repeats it exactly. A genuine fragment can never
+    // match that, since anything appended to a closed value other than white space is invalid.
+    const isResend = fragment !== undefined && call.args.isClosedValue && fragment === call.args.text;
+    if (fragment && !isResend) {
+      const max = this.#options.maxArgumentsBytes ?? DEFAULT_MAX_ARGUMENTS_BYTES;
+      if (call.args.text.length + fragment.length > max) {
+        return this.#fail({ code: "arguments-too-large", message: `Tool call arguments exceeded the limit of ${max} characters.` });
+      }
+      call.args.append(fragment);
+    }
+    // The start waits for the first argument fragment (or the completion): until then a name
+    // split across fragments may still grow, and the start must carry the whole name.
+    if (!call.started) {
+      if (call.name !== "" && call.args.text !== "") this.#start(call);
+    } else if (fragment && !isResend) {
+      this.#enqueue(this.#delta(call, fragment));
+    }
+  }
+
+  #onEnd(delta: ToolCallEndDelta): void {
+    const call = this.#registry.find(delta.choice ?? 0, delta.index);
+    if (!call) return;
+    const final = delta.arguments;
+    if (final !== undefined && final !== call.args.text) {
+      // The provider's final arguments win. When they extend what streamed (or nothing
+      // streamed, as with LM Studio), the missing tail is still reported as a delta.
+      const previous = call.args.text;
+      call.args = this.#registry.newBuffer();
+      call.args.append(final);
+      if (call.started && final.startsWith(previous)) {
+        this.#enqueue(this.#delta(call, final.slice(previous.length)));
+      }
+    }
+    this.#complete(call);
+  }
+
+  #start(call: OpenToolCall): void {
+    call.started = true;
+    this.#enqueue(withCallFields(withChoice({ type: "tool-call-start" as const, index: call.index, id: call.id, name: call.name }, call.choice), call));
+    if (call.args.text !== "") {
+      this.#enqueue(this.#delta(call, call.args.text));
+    }
+  }
+
+  /** A `tool-call-delta`: the fragment, whether the arguments are now one closed JSON value, and the live partial value when asked for. */
+  #delta(call: OpenToolCall, fragment: string): ToolCallEvent {
+    const event = withChoice({ type: "tool-call-delta" as const, index: call.index, id: call.id, argumentsDelta: fragment, closed: call.args.isClosedValue }, call.choice);
+    return this.#options.partialArguments && call.inputFormat !== "text" ? { ...event, partialArguments: call.args.partialValue } : event;
+  }
+
+  /** Completes a call; `closeTruncated` after a normal finish, `cut` after an abnormal one (`length`, a filter, an error). */
+  #complete(call: OpenToolCall, closeTruncated = false, cut = false): void {
+    this.#registry.close(call);
+    if (!call.started && call.name !== "") this.#start(call);
+    const base = withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
+    if (call.providerMetadata) Object.assign(base, { providerMetadata: call.providerMetadata });
+    withCallFields(base, call);
+    if (call.name === "") {
+      return this.#invalid({ ...base, error: { code: "missing-name", message: "A tool call completed without a function name." } });
+    }
+    // Free-text input is the call's input as it is: there is nothing to parse or reject.
+    const parsed = call.inputFormat === "text" ? { ok: true as const, value: call.args.text } : call.args.parse({ repair: this.#options.repair, closeTruncated, cut });
+    if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
+    const issues = call.inputFormat === "text" || call.providerExecuted ? undefined : this.#options.validate?.(call.name, parsed.value);
+    if (issues) return this.#invalid({ ...base, error: { code: "schema-mismatch", message: `The tool arguments do not match the schema of ${call.name}.`, issues } });
+    const toolCall: ToolCall = { ...base, arguments: parsed.value, ...(parsed.repairs ? { repairs: parsed.repairs } : {}) };
+    this.#s.toolCalls.push(toolCall);
+    this.#enqueue({ type: "tool-call", ...toolCall });
+  }
+
+  #invalid(call: InvalidToolCall): void {
+    this.#s.invalidToolCalls.push(call);
+    this.#enqueue({ type: "invalid-tool-call", ...call });
+  }
+
+  /** Completes open calls at a finish or the end of the response; a value cut short may be closed only after a normal finish. */
+  #completeAll(choice?: number): void {
+    // Only a normal finish closes a value cut short; after `length`, a filter or an error, empty
+    // arguments are not `{}` either. (A `[DONE]` with no finish does neither.)
+    const { reason, finishSeen } = this.#s;
+    const normal = finishSeen && (reason === undefined || reason === "stop" || reason === "tool-calls");
+    for (const call of this.#registry.openCalls(choice)) this.#complete(call, normal, finishSeen && !normal);
+  }
+
+  /**
+   * The input ended (`done`: with `[DONE]`): finish after the provider's finish, or at `[DONE]`
+   * with no provider error; otherwise abort, discarding what is open (vLLM and llama.cpp send
+   * `[DONE]` after an error that cut a call).
+   */
+  #stop(done: boolean): void {
+    const { finishSeen, providerErrorSeen } = this.#s;
+    if (finishSeen || (done && !providerErrorSeen)) this.#finish();
+    else this.abort(providerErrorSeen ? "provider-error" : "input-ended");
+  }
+
+  #finish(): void {
+    this.#completeAll();
+    this.#s.closed = true;
+    const byIndex = (a: { index: number; choice?: number }, b: { index: number; choice?: number }): number =>
+      (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index;
+    const { finishSeen: _finishSeen, providerErrorSeen: _providerErrorSeen, closed: _closed, reason = "other", ...fields } = this.#s;
+    fields.toolCalls.sort(byIndex);
+    fields.invalidToolCalls.sort(byIndex);
+    // A normal stop with complete calls is `tool-calls`: OpenAI says `stop` when `tool_choice` forces a function, Gemini always says `STOP`.
+    const calls = fields.toolCalls.length > 0 && (reason === "stop" || this.#s.reason === undefined);
+    this.#enqueue({ type: "finish", reason: calls ? "tool-calls" : reason, ...fields });
+  }
+
+  #fail(error: StreamErrorInfo): void {
+    this.#enqueue({ type: "error", error });
+    this.abort("limit-exceeded", error);
+    this.#onTerminate();
+  }
+}
+
+/** Adds the call's `providerExecuted` and `inputFormat` when set. */
+function withCallFields<T extends object>(target: T, call: OpenToolCall): T & { providerExecuted?: true; inputFormat?: "text" } {
+  if (call.providerExecuted) Object.assign(target, { providerExecuted: true });
+  if (call.inputFormat) Object.assign(target, { inputFormat: call.inputFormat });
+  return target;
+}

@@ -1,0 +1,175 @@
+import { ArgumentsBuffer, type ArgumentsBufferOptions } from "./arguments-buffer.ts";
+import type { ToolCallChunkDelta } from "../shared/deltas.ts";
+
+/** The accumulator's state of one call that has not completed yet. */
+export interface OpenToolCall {
+  /** The provider's index when it has one that no other call of the choice used, else the next free one. */
+  readonly index: number;
+  readonly choice: number;
+  /** The provider's index, the correlation key when it sends one. */
+  readonly providerIndex: number | undefined;
+  id: string | null;
+  name: string;
+  args: ArgumentsBuffer;
+  started: boolean;
+  providerMetadata?: Record<string, unknown>;
+  providerExecuted?: true;
+  inputFormat?: "text";
+}
+
+/**
+ * Which open call a fragment belongs to. The rules, in order:
+ *
+ * 1. The provider's `index` within the fragment's choice; else a non-empty `id` already seen;
+ *    else, with neither, the most recent open call of that choice.
+ * 2. A fragment that carries a name starts a new call when it cannot be the same one: its id
+ *    differs from the call's (Ollama sends every parallel call whole at index 0, each with its
+ *    own id), or, with no id to compare, the call's arguments are already one closed JSON value.
+ *    A fragment without a name never starts a call at an index that is open, even with a fresh
+ *    id (LM Studio has sent a new id on every fragment of one call).
+ * 3. An empty id or name never overwrites a value (Qwen, Azure, Mistral send `""`); a name
+ *    repeated in full is not appended again (OpenRouter/Kimi), a name split across fragments is
+ *    joined.
+ */
+export class ToolCallRegistry {
+  readonly #maxCalls: number;
+  /** Open calls by choice, then provider index (numeric keys: no key string built per fragment). */
+  readonly #byKey = new Map<number, Map<number, OpenToolCall>>();
+  readonly #byId = new Map<string, OpenToolCall>();
+  // The state below is public for the snapshot functions (accumulator-snapshot.ts), which keep
+  // their code out of bundles that do not use them; the class is not exported by the package.
+  /** The most recent open call of each choice: where a fragment with neither index nor id goes. */
+  readonly latest: Map<number, OpenToolCall> = new Map();
+  /** Open calls in index order. */
+  readonly open: Set<OpenToolCall> = new Set();
+  /** Event indexes already given, per choice: an index is never given to two calls. */
+  readonly used: Map<number, { indexes: Set<number>; next: number }> = new Map();
+  /** Calls opened so far, for the limit. */
+  count = 0;
+
+  readonly #bufferOptions: ArgumentsBufferOptions;
+
+  /** Creates a registry that refuses to open more than `maxCalls` calls. */
+  constructor(maxCalls: number, bufferOptions: ArgumentsBufferOptions = {}) {
+    this.#maxCalls = maxCalls;
+    this.#bufferOptions = bufferOptions;
+  }
+
+  /** A new, empty arguments buffer with this registry's options. */
+  newBuffer(): ArgumentsBuffer {
+    return new ArgumentsBuffer(this.#bufferOptions);
+  }
+
+  /** Finds or opens the call a fragment belongs to and merges its id and name; `undefined` past the limit. */
+  resolve(fragment: ToolCallChunkDelta): OpenToolCall | undefined {
+    const choice = fragment.choice ?? 0;
+    let call = this.#locate(fragment, choice);
+    if (call && this.#startsAnother(call, fragment)) call = undefined;
+    call ??= this.#openCall(choice, fragment.index);
+    if (!call) return undefined;
+    if (fragment.id && call.id === null) {
+      call.id = fragment.id;
+      this.#byId.set(fragment.id, call);
+    }
+    if (fragment.name) call.name = mergeName(call, fragment.name);
+    if (fragment.providerExecuted) call.providerExecuted = true;
+    if (fragment.inputFormat) call.inputFormat = fragment.inputFormat;
+    return call;
+  }
+
+  /** The open call at a provider index, if any. */
+  find(choice: number, providerIndex: number): OpenToolCall | undefined {
+    return this.#byKey.get(choice)?.get(providerIndex);
+  }
+
+  /** Open calls of one choice (or of all), in index order. */
+  openCalls(choice?: number): OpenToolCall[] {
+    return [...this.open].filter((call) => choice === undefined || call.choice === choice);
+  }
+
+  /** Forgets a call that has completed: a later fragment with its index opens a new call. */
+  close(call: OpenToolCall): void {
+    this.open.delete(call);
+    if (call.providerIndex !== undefined) {
+      const calls = this.#byKey.get(call.choice);
+      if (calls?.get(call.providerIndex) === call) calls.delete(call.providerIndex);
+    }
+    if (call.id !== null && this.#byId.get(call.id) === call) this.#byId.delete(call.id);
+    if (this.latest.get(call.choice) === call) this.latest.delete(call.choice);
+  }
+
+  /** Removes and returns every open call, in index order. */
+  drain(): OpenToolCall[] {
+    const calls = [...this.open];
+    for (const call of calls) this.close(call);
+    return calls;
+  }
+
+  /** Makes an open call findable by its provider index and id. */
+  track(call: OpenToolCall): void {
+    this.open.add(call);
+    if (call.providerIndex !== undefined) {
+      let calls = this.#byKey.get(call.choice);
+      if (!calls) this.#byKey.set(call.choice, (calls = new Map()));
+      calls.set(call.providerIndex, call);
+    }
+    if (call.id !== null) this.#byId.set(call.id, call);
+  }
+
+  #locate(fragment: ToolCallChunkDelta, choice: number): OpenToolCall | undefined {
+    if (fragment.index !== undefined) {
+      const calls = this.#byKey.get(choice);
+      return (calls && calls.get(fragment.index)) ?? (fragment.id ? this.#byId.get(fragment.id) : undefined);
+    }
+    if (fragment.id) {
+      const byId = this.#byId.get(fragment.id);
+      if (byId) return byId;
+      if (fragment.name) return undefined;
+    }
+    return this.latest.get(choice);
+  }
+
+  #startsAnother(call: OpenToolCall, fragment: ToolCallChunkDelta): boolean {
+    if (!fragment.name) return false;
+    if (fragment.id && call.id !== null) return fragment.id !== call.id;
+    return call.name !== "" && call.args.isClosedValue;
+  }
+
+  /**
+   * The event index of a new call: the provider's own when it is free, so events match what the
+   * provider documents (Anthropic block index, Responses output index); otherwise (no index, or
+   * one already given: Ollama sends every call at 0, a reused index) the next after the highest.
+   */
+  #claimIndex(choice: number, providerIndex: number | undefined): number {
+    let used = this.used.get(choice);
+    if (!used) this.used.set(choice, (used = { indexes: new Set(), next: 0 }));
+    const index = providerIndex !== undefined && providerIndex >= 0 && !used.indexes.has(providerIndex) ? providerIndex : used.next;
+    used.indexes.add(index);
+    used.next = Math.max(used.next, index + 1);
+    return index;
+  }
+
+  #openCall(choice: number, providerIndex: number | undefined): OpenToolCall | undefined {
+    if (this.count >= this.#maxCalls) return undefined;
+    this.count++;
+    const call: OpenToolCall = {
+      index: this.#claimIndex(choice, providerIndex),
+      choice,
+      providerIndex,
+      id: null,
+      name: "",
+      args: this.newBuffer(),
+      started: false,
+    };
+    this.latest.set(choice, call);
+    this.track(call);
+    return call;
+  }
+}
+
+/** Joins a split name, keeps a name repeated in full (or resent cumulatively) from doubling. */
+function mergeName(call: OpenToolCall, name: string): string {
+  if (call.name === "" || name.startsWith(call.name)) return name;
+  if (call.name.endsWith(name) || call.args.text !== "") return call.name;
+  return call.name + name;
+}

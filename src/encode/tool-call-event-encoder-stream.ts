@@ -1,0 +1,63 @@
+import type { ToolCallEvent } from "../shared/events.ts";
+
+/** Options of {@link ToolCallEventEncoderStream}. */
+export interface ToolCallEventEncoderStreamOptions {
+  /**
+   * The `id:` of the first event; each later event gets the next integer. A server that resumes
+   * a response after a `Last-Event-ID` starts at the id after the last one the client saw.
+   * @defaultValue 0
+   */
+  firstId?: number;
+}
+
+/**
+ * Formats one event as a Server-Sent Events frame: `event: <type>`, `id: <id>`,
+ * `data: <json>`, then the blank line that dispatches it.
+ *
+ * The JSON is one line: `JSON.stringify` escapes CR and LF inside strings, and those are the
+ * only characters that end an SSE line (U+2028 and U+2029 do not), so any model output fits in
+ * a single `data:` field and every SSE parser reads back the exact text.
+ *
+ * @example
+ * ```ts
+ * formatToolCallEvent({ type: "text-delta", text: "Hi" }, 0);
+ * // 'event: text-delta\nid: 0\ndata: {"type":"text-delta","text":"Hi"}\n\n'
+ * ```
+ */
+export function formatToolCallEvent<E extends { readonly type: string } = ToolCallEvent>(event: E, id: number): string {
+  return `event: ${event.type}\nid: ${id}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/**
+ * Accumulated events to SSE bytes: the stage a server puts after `streamToolCalls` to send the
+ * events to a browser or any SSE client, one frame per event. Any event union discriminated on
+ * `type` fits (`ToolRunnerEvent`, `ToolLoopEvent`): the frame is named after the type.
+ *
+ * Event ids are sequence numbers, counting up by one per event from `firstId`, so that a client
+ * can tell how far it got (`lastEventId` of {@link ToolCallEventDecoderStream}, or the
+ * `Last-Event-ID` header an `EventSource` sends when it reconnects). Clients read the frames
+ * back with `SSEDecoderStream` and {@link ToolCallEventDecoderStream}, eventsource-parser, or
+ * `EventSource` (which only issues GET requests). In an `EventSource`, listen with
+ * `addEventListener("tool-call", ...)`: the frames are named, so `onmessage` sees none of them,
+ * and the stream's `error` events share their name with the connection's own error event.
+ *
+ * @example
+ * ```ts
+ * const body = streamToolCalls(await fetch(url, init), { provider: "openai" })
+ *   .pipeThrough(new ToolCallEventEncoderStream());
+ * return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+ * ```
+ */
+export class ToolCallEventEncoderStream<E extends { readonly type: string } = ToolCallEvent> extends TransformStream<E, Uint8Array> {
+  /** Creates the stage; see {@link ToolCallEventEncoderStreamOptions}. */
+  constructor(options: ToolCallEventEncoderStreamOptions = {}) {
+    const encoder = new TextEncoder();
+    let id = options.firstId ?? 0;
+    if (!Number.isSafeInteger(id) || id < 0) throw new RangeError("firstId must be a non-negative integer.");
+    super({
+      transform(event, controller) {
+        controller.enqueue(encoder.encode(formatToolCallEvent(event, id++)));
+      },
+    });
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The framing stage's contract: bytes in, messages out. Every framing (Server-Sent Events today;
+ * any other wire framing beside it) implements {@link Framing}, so a provider stage reads the
+ * messages of any framing without knowing which one cut them.
+ *
+ * @module
+ */
+
+/**
+ * One message cut from the body by a framing stage: for Server-Sent Events, one event as
+ * produced by {@link SSEDecoderStream}. `data` is the payload as text; `event` names it when the
+ * wire does (the SSE `event:` field).
+ *
+ * `truncated` is set only on a final message that the body ended without its terminator (some
+ * gateways end an SSE body without the last blank line): the provider stage delivers it when its
+ * payload is complete and reports it as a truncated event otherwise.
+ *
+ * @example
+ * ```ts
+ * const message: FramedMessage = { event: "message_start", data: '{"type":"message_start"}' };
+ * ```
+ */
+export interface FramedMessage {
+  /** The message's name (the SSE `event:` field), or `undefined` when the wire gave none. */
+  event?: string | undefined;
+  /** The message's id (the SSE `id:` field), or `undefined` when the wire gave none. */
+  id?: string | undefined;
+  /** The payload as text (for SSE, the `data:` lines joined by `\n`). */
+  data: string;
+  /** The body ended before the terminator of this message. */
+  truncated?: true;
+}
+
+/**
+ * One Server-Sent Event as produced by {@link SSEDecoderStream}: a {@link FramedMessage}, whose
+ * `event`, `id` and `data` are the SSE fields.
+ */
+export type SSEMessage = FramedMessage;
+
+/** Options every framing takes: its limit on what it holds while waiting for a message's end. */
+export interface FramingOptions {
+  /**
+   * Largest message (for SSE: line or event), in characters, held while waiting for its end. Past
+   * it the framing throws (its stream errors) with a `ToolCallStreamError` of code `event-too-large`.
+   * @defaultValue 4194304
+   */
+  maxEventBytes?: number;
+}
+
+/**
+ * Default for {@link FramingOptions.maxEventBytes}.
+ *
+ * @example
+ * ```ts
+ * new SSEDecoderStream({ maxEventBytes: DEFAULT_MAX_EVENT_BYTES / 4 });
+ * ```
+ */
+export const DEFAULT_MAX_EVENT_BYTES: number = 4 * 1024 * 1024;
+
+/**
+ * The synchronous core of a framing stage: network chunks in with `feed`, each complete message
+ * out through the callback it was made with, `end()` when the body ended. A limit exceeded or
+ * input the framing cannot read throws a `ToolCallStreamError`, after everything complete before
+ * it was delivered; a framing that threw keeps throwing. Partial input is kept as pieces joined
+ * once when its message ends, never as `prefix + chunk` per feed, so the work stays linear.
+ *
+ * @example Driving a framing by hand (`SSEDecoder` is the SSE one)
+ * ```ts
+ * const messages: FramedMessage[] = [];
+ * const framing: Framing = new SSEDecoder((message) => messages.push(message));
+ * framing.feed(new TextEncoder().encode("data: {\"a\":"));
+ * framing.feed(new TextEncoder().encode("1}\n\n"));
+ * framing.end(); // messages: [{ data: '{"a":1}' }]
+ * ```
+ */
+export interface Framing {
+  /** Feeds the next network chunk. */
+  feed(chunk: Uint8Array): void;
+  /** The body ended: delivers a final message, or throws for bytes that make none. */
+  end(): void;
+}
+
+/**
+ * A framing class: what a custom protocol names as its `framing` (`SSEDecoder` is one).
+ *
+ * @example
+ * ```ts
+ * const framing: FramingClass = SSEDecoder;
+ * const core = new framing((message) => console.log(message.data), { maxEventBytes: 1 << 20 });
+ * ```
+ */
+export type FramingClass = new (onMessage: (message: FramedMessage) => void, options?: FramingOptions) => Framing;
+
+/**
+ * The stage of any {@link FramingClass}: bytes in, its messages out. `SSEDecoderStream` is this
+ * stage with `SSEDecoder`.
+ *
+ * @example
+ * ```ts
+ * const messages = response.body!.pipeThrough(new FramingStream(SSEDecoder, { maxEventBytes: 1 << 20 }));
+ * ```
+ */
+export class FramingStream extends TransformStream<Uint8Array, FramedMessage> {
+  /** Creates the stage around a new instance of `framing`. */
+  constructor(framing: FramingClass, options: FramingOptions = {}) {
+    let core: Framing;
+    super({
+      start(controller) {
+        core = new framing((message) => controller.enqueue(message), options);
+      },
+      transform(chunk) {
+        core.feed(chunk);
+      },
+      flush() {
+        core.end();
+      },
+    });
+  }
+}

@@ -1,0 +1,291 @@
+import type { JsonValue } from "../shared/json.ts";
+import { ownValue } from "../shared/values.ts";
+import { ESCAPES, isWordChar, LITERALS, Mode, NUMBER, NUMBER_PREFIX, type Frame } from "./json-grammar.ts";
+
+/** Options of {@link IncrementalJsonParser}. */
+export interface IncrementalJsonParserOptions {
+  /**
+   * Deepest nesting of objects and arrays; deeper input is an error.
+   * @defaultValue 64
+   */
+  maxDepth?: number;
+}
+
+/** Why the parser stopped; `offset` is the character offset of the first byte it rejected. */
+export interface JsonParseFailure {
+  /** What was wrong: not JSON, nested past `maxDepth`, or more after the complete value. */
+  reason: "invalid-json" | "too-deep" | "trailing-data";
+  /** Character offset of the first character rejected. */
+  offset: number;
+}
+
+/**
+ * A JSON parser fed in fragments, in order, that keeps its state between them: the work is
+ * proportional to the characters fed, never a re-parse of what came before.
+ *
+ * At any moment `value` is the value parsed so far, built in place: objects hold the members
+ * seen so far, arrays their items, and a string or number being read is there as far as it goes.
+ * It is a live view, valid until the next `feed`: reading it does not copy. `isComplete` turns
+ * true at the exact character that closes the top-level value; anything but white space after it
+ * is a `trailing-data` failure. Keys named `__proto__`, `constructor` or `prototype` become ordinary
+ * own properties, as with `JSON.parse`.
+ *
+ * @example
+ * ```ts
+ * const parser = new IncrementalJsonParser();
+ * parser.feed('{"city": "杭');
+ * parser.value; // { city: "杭" }
+ * parser.feed('州"}');
+ * parser.isComplete; // true
+ * ```
+ */
+export class IncrementalJsonParser {
+  readonly #maxDepth: number;
+  readonly #stack: Frame[] = [];
+  #mode: Mode = Mode.Value;
+  #root: JsonValue | undefined;
+  #offset = 0;
+  #failure: JsonParseFailure | undefined;
+  /** The string or number or literal being read. */
+  #token = "";
+  #tokenIsKey = false;
+  /** Inside a string: an escape began (`\`), and the hex digits of a `\u` escape read so far. */
+  #escape: string | undefined;
+
+  /** Creates a parser. */
+  constructor(options: IncrementalJsonParserOptions = {}) {
+    this.#maxDepth = options.maxDepth ?? 64;
+  }
+
+  /** True once the top-level value has closed (and nothing invalid followed). */
+  get isComplete(): boolean {
+    return this.#mode === Mode.Done;
+  }
+
+  /** Why parsing stopped, if it did. */
+  get failure(): JsonParseFailure | undefined {
+    return this.#failure;
+  }
+
+  /** Characters fed so far. */
+  get offset(): number {
+    return this.#offset;
+  }
+
+  /** The value parsed so far (a live view; `undefined` before any value began). */
+  get value(): JsonValue | undefined {
+    if (this.#mode === Mode.String && !this.#tokenIsKey) this.#place(this.#token);
+    else if (this.#mode === Mode.Number && NUMBER_PREFIX.test(this.#token)) {
+      const partial = Number.parseFloat(this.#token);
+      if (!Number.isNaN(partial)) this.#place(partial);
+    }
+    return this.#root;
+  }
+
+  /** Feeds the next fragment. */
+  feed(text: string): void {
+    let i = 0;
+    while (i < text.length && this.#mode !== Mode.Failed) {
+      if (this.#mode === Mode.String) i = this.#readString(text, i);
+      else if (this.#mode === Mode.Number || this.#mode === Mode.Literal) i = this.#readWord(text, i);
+      else i = this.#readStructure(text, i);
+    }
+    this.#offset += text.length;
+  }
+
+  /** The input ended: a number or literal at the top level ends here. Returns whether the value is complete. */
+  end(): boolean {
+    if ((this.#mode === Mode.Number || this.#mode === Mode.Literal) && this.#stack.length === 0) this.#endWord(this.#offset);
+    return this.isComplete;
+  }
+
+  #fail(reason: JsonParseFailure["reason"], at: number): void {
+    this.#failure = { reason, offset: at };
+    this.#mode = Mode.Failed;
+  }
+
+  /** Structural characters: white space, brackets, commas, colons, the start of a value. */
+  #readStructure(text: string, i: number): number {
+    const code = text.charCodeAt(i);
+    if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) return i + 1;
+    const at = this.#offset + i;
+    const frame = this.#stack[this.#stack.length - 1];
+    switch (this.#mode) {
+      case Mode.Done:
+        this.#fail("trailing-data", at);
+        return i;
+      case Mode.Key:
+        if (code === 0x22) return this.#startString(true, i);
+        if (code === 0x7d && frame?.empty) return this.#close(i);
+        this.#fail("invalid-json", at);
+        return i;
+      case Mode.Colon:
+        if (code !== 0x3a) this.#fail("invalid-json", at);
+        else this.#mode = Mode.Value;
+        return i + 1;
+      case Mode.AfterValue:
+        if (code === 0x2c) {
+          frame!.empty = false;
+          this.#mode = Array.isArray(frame!.value) ? Mode.Value : Mode.Key;
+          return i + 1;
+        }
+        if ((code === 0x7d && !Array.isArray(frame!.value)) || (code === 0x5d && Array.isArray(frame!.value))) return this.#close(i);
+        this.#fail("invalid-json", at);
+        return i;
+      default:
+        return this.#startValue(code, i, at, frame);
+    }
+  }
+
+  #startValue(code: number, i: number, at: number, frame: Frame | undefined): number {
+    if (code === 0x5d && frame?.empty && Array.isArray(frame.value)) return this.#close(i);
+    if (code === 0x22) return this.#startString(false, i);
+    if (code === 0x7b || code === 0x5b) {
+      if (this.#stack.length >= this.#maxDepth) {
+        this.#fail("too-deep", at);
+        return i;
+      }
+      const value: Record<string, JsonValue> | JsonValue[] = code === 0x7b ? {} : [];
+      this.#place(value);
+      this.#stack.push({ value, slot: 0, expectKey: code === 0x7b, empty: true });
+      this.#mode = code === 0x7b ? Mode.Key : Mode.Value;
+      return i + 1;
+    }
+    if (code === 0x2d || (code >= 0x30 && code <= 0x39)) this.#mode = Mode.Number;
+    else if (code === 0x74 || code === 0x66 || code === 0x6e) this.#mode = Mode.Literal;
+    else {
+      this.#fail("invalid-json", at);
+      return i;
+    }
+    this.#token = "";
+    return i;
+  }
+
+  #startString(isKey: boolean, i: number): number {
+    this.#mode = Mode.String;
+    this.#tokenIsKey = isKey;
+    this.#token = "";
+    return i + 1;
+  }
+
+  /** Reads string content in runs up to the next quote or backslash; escapes one at a time. */
+  #readString(text: string, i: number): number {
+    if (this.#escape !== undefined) return this.#readEscape(text, i);
+    let end = i;
+    while (end < text.length) {
+      const code = text.charCodeAt(end);
+      if (code === 0x22 || code === 0x5c) break;
+      if (code < 0x20) {
+        this.#token += text.slice(i, end);
+        this.#fail("invalid-json", this.#offset + end);
+        return end;
+      }
+      end++;
+    }
+    if (end > i) this.#token += text.slice(i, end);
+    if (end === text.length) return end;
+    if (text.charCodeAt(end) === 0x5c) {
+      this.#escape = "";
+      return end + 1;
+    }
+    this.#endString();
+    return end + 1;
+  }
+
+  #readEscape(text: string, i: number): number {
+    const char = text[i]!;
+    if (this.#escape === "") {
+      const simple = ESCAPES[char];
+      if (simple !== undefined) {
+        this.#token += simple;
+        this.#escape = undefined;
+      } else if (char === "u") this.#escape = "u";
+      else this.#fail("invalid-json", this.#offset + i);
+      return i + 1;
+    }
+    if (!/[0-9a-fA-F]/.test(char)) {
+      this.#fail("invalid-json", this.#offset + i);
+      return i;
+    }
+    const escape = `${this.#escape}${char}`;
+    this.#escape = escape;
+    if (escape.length === 5) {
+      this.#token += String.fromCharCode(Number.parseInt(escape.slice(1), 16));
+      this.#escape = undefined;
+    }
+    return i + 1;
+  }
+
+  #endString(): void {
+    if (this.#tokenIsKey) {
+      this.#stack[this.#stack.length - 1]!.slot = this.#token;
+      this.#mode = Mode.Colon;
+    } else this.#completeScalar(this.#token);
+    this.#token = "";
+  }
+
+  /** Numbers and `true`/`false`/`null` end at the first character that cannot continue them. */
+  #readWord(text: string, i: number): number {
+    let end = i;
+    while (end < text.length && isWordChar(text.charCodeAt(end))) end++;
+    this.#token += text.slice(i, end);
+    if (this.#mode === Mode.Literal && !Object.keys(LITERALS).some((literal) => literal.startsWith(this.#token))) {
+      this.#fail("invalid-json", this.#offset + i);
+      return end;
+    }
+    if (end < text.length) this.#endWord(this.#offset + end);
+    return end;
+  }
+
+  #endWord(at: number): void {
+    const token = this.#token;
+    this.#token = "";
+    if (this.#mode === Mode.Literal) {
+      const literal = ownValue(LITERALS, token);
+      if (literal !== undefined) this.#completeScalar(literal);
+      else this.#fail("invalid-json", at);
+    } else if (NUMBER.test(token)) this.#completeScalar(Number(token));
+    else {
+      // The first character that cannot continue a number (`01` fails at the `1`), else the end.
+      let valid = 1;
+      while (valid <= token.length && NUMBER_PREFIX.test(token.slice(0, valid))) valid++;
+      this.#fail("invalid-json", valid <= token.length ? at - token.length + valid - 1 : at);
+    }
+  }
+
+  #completeScalar(value: JsonValue): void {
+    this.#place(value);
+    this.#advance();
+  }
+
+  /** Puts a value in its slot: the root, the pending object member, or the next array item. */
+  #place(value: JsonValue): void {
+    const frame = this.#stack[this.#stack.length - 1];
+    if (!frame) {
+      this.#root = value;
+      return;
+    }
+    if (Array.isArray(frame.value)) frame.value[frame.slot as number] = value;
+    // A `__proto__` key must be an own property, never the prototype setter.
+    else if (frame.slot === "__proto__") Object.defineProperty(frame.value, "__proto__", { value, writable: true, enumerable: true, configurable: true });
+    else frame.value[frame.slot as string] = value;
+  }
+
+  /** A member or item ended: move to the next slot. */
+  #advance(): void {
+    const frame = this.#stack[this.#stack.length - 1];
+    if (!frame) {
+      this.#mode = Mode.Done;
+      return;
+    }
+    if (Array.isArray(frame.value)) frame.slot = (frame.slot as number) + 1;
+    frame.empty = false;
+    this.#mode = Mode.AfterValue;
+  }
+
+  #close(i: number): number {
+    this.#stack.pop();
+    this.#advance();
+    return i + 1;
+  }
+}

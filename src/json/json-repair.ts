@@ -1,0 +1,119 @@
+import type { JsonRepair, JsonValue } from "../shared/json.ts";
+import { ownValue } from "../shared/values.ts";
+import { IncrementalJsonParser } from "./incremental-json-parser.ts";
+import { jsonErrorPosition } from "./json-error-position.ts";
+
+export type { JsonRepair };
+
+/**
+ * The outcome of {@link repairJson}: the value and what was fixed, or, when nothing could be
+ * saved, the offset where the original text stops being JSON (its length when it is cut short).
+ */
+export type RepairResult = { ok: true; value: JsonValue; repairs: JsonRepair[] } | { ok: false; position?: number };
+
+const PYTHON: Record<string, string> = { True: "true", False: "false", None: "null" };
+const FENCE = /^\s*```[a-zA-Z]*\s*\n?([^]*?)\n?\s*```\s*$/;
+
+/**
+ * Repairs the mistakes models make in tool arguments: a markdown code fence around the JSON,
+ * Python's `True`/`False`/`None`, single-quoted strings and keys, unquoted keys, trailing commas,
+ * and (only when `closeTruncated`, i.e. the provider finished normally) a value cut short, closed
+ * at the end. One pass over the text plus one parse; the result is built by
+ * {@link IncrementalJsonParser}, so hostile keys stay ordinary own properties.
+ *
+ * It is the `repair` plug-in of `ToolCallAccumulator`/`ToolCallAccumulatorStream` (on by default
+ * in `streamToolCalls`), which also reports its `position` for arguments it cannot repair.
+ *
+ * @example
+ * ```ts
+ * repairJson("{'city': 'Paris', 'exact': True,}", { closeTruncated: false });
+ * // { ok: true, value: { city: "Paris", exact: true }, repairs: ["single-quotes", "python-literals", "trailing-commas"] }
+ * ```
+ */
+export function repairJson(text: string, options: { closeTruncated: boolean }): RepairResult {
+  const repairs = new Set<JsonRepair>();
+  const fenced = FENCE.exec(text);
+  if (fenced) repairs.add("code-fence");
+  const rewritten = rewrite(fenced ? fenced[1]! : text, repairs, options.closeTruncated);
+  const parser = new IncrementalJsonParser();
+  if (rewritten !== undefined) parser.feed(rewritten);
+  if (rewritten === undefined || !parser.end() || repairs.size === 0) return { ok: false, position: jsonErrorPosition(text) };
+  return { ok: true, value: parser.value!, repairs: [...repairs] };
+}
+
+/** One pass that rewrites outside strings and converts single-quoted strings; `undefined` when cut short and not allowed to close. */
+function rewrite(text: string, repairs: Set<JsonRepair>, closeTruncated: boolean): string | undefined {
+  let out = "";
+  const open: string[] = []; // closing brackets still owed
+  let i = 0;
+  while (i < text.length) {
+    const char = text[i]!;
+    if (char === '"' || char === "'") {
+      const end = stringEnd(text, i);
+      if (char === "'") repairs.add("single-quotes");
+      const body = text.slice(i + 1, end === -1 ? text.length : end);
+      out += char === '"' ? `"${body}` : `"${body.replace(/\\'/g, "'").replace(/(^|[^\\])"/g, '$1\\"')}`;
+      if (end === -1) {
+        if (!closeTruncated) return undefined;
+        repairs.add("truncated");
+        out += body.endsWith("\\") ? '\\"' : '"';
+        break;
+      }
+      out += '"';
+      i = end + 1;
+      continue;
+    }
+    const word = /^[A-Za-z_$][\w$]*/.exec(text.slice(i, i + 64))?.[0];
+    if (word !== undefined) {
+      const after = /^\s*:/.test(text.slice(i + word.length, i + word.length + 16));
+      const literal = ownValue(PYTHON, word);
+      if (after && open[open.length - 1] === "}") {
+        repairs.add("unquoted-keys");
+        out += `"${word}"`;
+      } else if (literal !== undefined) {
+        repairs.add("python-literals");
+        out += literal;
+      } else out += word;
+      i += word.length;
+      continue;
+    }
+    if (char === "{") open.push("}");
+    else if (char === "[") open.push("]");
+    else if (char === "}" || char === "]") open.pop();
+    else if (char === "," && /^\s*[}\]]/.test(text.slice(i + 1, i + 1 + 64))) {
+      repairs.add("trailing-commas");
+      i++;
+      continue;
+    }
+    out += char;
+    i++;
+  }
+  if (open.length === 0) return out;
+  if (!closeTruncated) return undefined;
+  repairs.add("truncated");
+  return closeOpen(out, open);
+}
+
+/** Index of the quote closing the string that starts at `start`, or -1 when the text ends first. */
+function stringEnd(text: string, start: number): number {
+  const quote = text[start];
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === quote) return i;
+  }
+  return -1;
+}
+
+/** Ends a value cut short: finishes a dangling member or number, then closes what is open. */
+function closeOpen(text: string, open: string[]): string {
+  let out = text.trimEnd();
+  if (out.endsWith(",")) out = out.slice(0, -1);
+  else if (out.endsWith(":")) out += "null";
+  else if (/[-+.eE]$/.test(out) && /\d[-+.eE]*$/.test(out)) out = out.replace(/[-+.eE]+$/, "");
+  else if (/(?:^|[^\w"])(t|tr|tru|f|fa|fal|fals|n|nu|nul)$/.test(out)) {
+    out = out.replace(/(t|tr|tru|f|fa|fal|fals|n|nu|nul)$/, (partial) => ["true", "false", "null"].find((l) => l.startsWith(partial))!);
+  }
+  // A key with no value yet: `{"a": 1, "b"` -> `{"a": 1, "b": null}`.
+  if (open[open.length - 1] === "}" && /[{,]\s*"(?:[^"\\]|\\.)*"$/.test(out)) out += ": null";
+  return out + open.reverse().join("");
+}

@@ -1,0 +1,146 @@
+import type { JsonValue } from "../shared/json.ts";
+
+/** The subset of JSON Schema that strict tool definitions use. */
+export interface ToolSchema {
+  /** The JSON type, or a list of types (`["string", "null"]` for a nullable value); `integer` is a whole number. */
+  type?: string | string[];
+  /** The schemas of an object's properties, by name. */
+  properties?: Record<string, ToolSchema>;
+  /** The properties an object must have. */
+  required?: string[];
+  /** `false` rejects properties not in `properties`; a schema checks each of them. */
+  additionalProperties?: boolean | ToolSchema;
+  /** The schema of every item of an array. */
+  items?: ToolSchema;
+  /** The only values allowed. */
+  enum?: JsonValue[];
+  /** The one value allowed. */
+  const?: JsonValue;
+  /** The value must match at least one of these schemas. */
+  anyOf?: ToolSchema[];
+  /** The fewest items an array may have. */
+  minItems?: number;
+  /** The most items an array may have. */
+  maxItems?: number;
+}
+
+/**
+ * A tool definition as the providers spell it: OpenAI Chat `{type: "function", function: {name,
+ * parameters}}`, Responses `{type: "function", name, parameters}`, Anthropic `{name, input_schema}`.
+ */
+export type ToolDefinition =
+  | { type?: string; function: { name: string; parameters?: ToolSchema } }
+  | { type?: string; name: string; parameters?: ToolSchema }
+  | { name: string; input_schema?: ToolSchema };
+
+/**
+ * Reads the tools' schemas by name; tools without one are not checked.
+ *
+ * @example
+ * ```ts
+ * const schemas = schemasByName([{ type: "function", function: { name: "get_weather", parameters: { type: "object", required: ["city"] } } }]);
+ * checkToolArguments({}, schemas.get("get_weather")!); // ["$.city is required"]
+ * ```
+ */
+export function schemasByName(tools: readonly ToolDefinition[]): Map<string, ToolSchema> {
+  const schemas = new Map<string, ToolSchema>();
+  for (const tool of tools) {
+    if ("function" in tool) {
+      if (tool.function.parameters) schemas.set(tool.function.name, tool.function.parameters);
+    } else if ("input_schema" in tool) {
+      if (tool.input_schema) schemas.set(tool.name, tool.input_schema);
+    } else if ("parameters" in tool && tool.parameters) schemas.set(tool.name, tool.parameters);
+  }
+  return schemas;
+}
+
+/**
+ * Checks the final arguments of a completed call: readable reasons when they are rejected,
+ * `undefined` when they are accepted. The `validate` plug-in of `ToolCallAccumulator`.
+ */
+export type ToolArgumentsValidator = (name: string, value: JsonValue) => string[] | undefined;
+
+/**
+ * The `validate` plug-in for the request's tools (OpenAI, Responses or Anthropic shape): a call
+ * whose arguments violate its tool's schema, or whose name is not one of the tools, is rejected
+ * (the accumulator makes it an `invalid-tool-call` of code `schema-mismatch`). Tools without a
+ * schema accept any arguments. `streamToolCalls` does this for its `tools` option.
+ *
+ * @example
+ * ```ts
+ * import { SSEDecoderStream, ToolCallAccumulatorStream } from "tool-call-stream/core";
+ * import { toolSchemaValidator } from "tool-call-stream";
+ *
+ * const events = body
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new OpenAIChatDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream({ validate: toolSchemaValidator(tools) }));
+ * ```
+ */
+export function toolSchemaValidator(tools: readonly ToolDefinition[]): ToolArgumentsValidator {
+  const schemas = schemasByName(tools);
+  const names = new Set(tools.map((tool) => ("function" in tool ? tool.function.name : tool.name)));
+  return (name, value) => {
+    const schema = schemas.get(name);
+    if (!schema) return names.has(name) ? undefined : [`${name} is not one of the request's tools`];
+    const issues = checkToolArguments(value, schema);
+    return issues.length > 0 ? issues : undefined;
+  };
+}
+
+/**
+ * Checks a value against a tool schema: types (with `integer` and nullable type arrays),
+ * `required`, `properties`, `additionalProperties: false`, `enum`, `const`, `items`, `anyOf`,
+ * `minItems`/`maxItems`. Returns readable reasons, one per violation (empty when valid).
+ *
+ * @example
+ * ```ts
+ * checkToolArguments({ city: 1 }, { type: "object", properties: { city: { type: "string" } }, required: ["city", "unit"] });
+ * // ["$.unit is required", "$.city must be string, not number"]
+ * ```
+ */
+export function checkToolArguments(value: JsonValue, schema: ToolSchema, path = "$"): string[] {
+  if (schema.anyOf) {
+    const branches = schema.anyOf.map((branch) => checkToolArguments(value, branch, path));
+    return branches.some((issues) => issues.length === 0) ? [] : [`${path} matches none of the allowed shapes`];
+  }
+  const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (types && !types.some((type) => hasType(value, type))) return [`${path} must be ${types.join(" or ")}, not ${typeOf(value)}`];
+  const issues: string[] = [];
+  if (schema.enum && !schema.enum.some((option) => sameJson(option, value))) issues.push(`${path} must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(", ")}`);
+  if (schema.const !== undefined && !sameJson(schema.const, value)) issues.push(`${path} must be ${JSON.stringify(schema.const)}`);
+  if (Array.isArray(value)) {
+    if (schema.minItems !== undefined && value.length < schema.minItems) issues.push(`${path} must have at least ${schema.minItems} items`);
+    if (schema.maxItems !== undefined && value.length > schema.maxItems) issues.push(`${path} must have at most ${schema.maxItems} items`);
+    if (schema.items) value.forEach((item, i) => issues.push(...checkToolArguments(item, schema.items!, `${path}[${i}]`)));
+  } else if (value !== null && typeof value === "object") issues.push(...checkObject(value, schema, path));
+  return issues;
+}
+
+function checkObject(value: { [key: string]: JsonValue }, schema: ToolSchema, path: string): string[] {
+  const issues: string[] = [];
+  const properties = schema.properties ?? {};
+  for (const key of schema.required ?? []) if (!Object.prototype.hasOwnProperty.call(value, key)) issues.push(`${path}.${key} is required`);
+  for (const [key, member] of Object.entries(value)) {
+    const propertySchema = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
+    if (propertySchema) issues.push(...checkToolArguments(member, propertySchema, `${path}.${key}`));
+    else if (schema.additionalProperties === false) issues.push(`${path}.${key} is not allowed`);
+    else if (typeof schema.additionalProperties === "object") issues.push(...checkToolArguments(member, schema.additionalProperties, `${path}.${key}`));
+  }
+  return issues;
+}
+
+function hasType(value: JsonValue, type: string): boolean {
+  if (type === "integer") return Number.isInteger(value);
+  return typeOf(value) === type;
+}
+
+function typeOf(value: JsonValue): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value === "object" ? "object" : typeof value;
+}
+
+function sameJson(a: JsonValue, b: JsonValue): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,224 @@
+import type { SSEMessage } from "../../framing/framing.ts";
+import type { Usage } from "../../shared/deltas.ts";
+import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
+import { providerError, readJsonObject } from "../payload.ts";
+import { ProviderDecoderStream, type Emit } from "../provider-decoder.ts";
+import { readUsage } from "../usage.ts";
+import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
+
+/** Content blocks that are tool calls: the application runs `tool_use`, the provider the others. */
+const TOOL_BLOCKS: Record<string, boolean> = { tool_use: false, server_tool_use: true, mcp_tool_use: true };
+
+/**
+ * Anthropic's serialization of an `input_json_delta` up to its string literal; the index is a
+ * JSON integer without sign, exponent or leading zero, small enough to be exact.
+ */
+const INPUT_JSON_DELTA = /^\{"type":"content_block_delta","index":(0|[1-9]\d{0,8}),"delta":\{"type":"input_json_delta","partial_json":(?=")/;
+
+/** What the decoder remembers of an open tool block. */
+interface ToolBlock {
+  /** A non-empty `input` sent whole at the block's start, used when no `partial_json` follows. */
+  initialInput: string | undefined;
+  streamed: boolean;
+}
+
+/**
+ * Anthropic Messages streaming events to normalized deltas (also Vertex AI and Bedrock when they
+ * serve the same SSE).
+ *
+ * A tool call completes at its block's `content_block_stop`, not at the end of the message, and
+ * its index is the block index. An `event: error` can arrive after HTTP 200 and the connection
+ * then closes without `message_stop`: the error is delivered and the accumulator aborts with the
+ * open calls discarded. Thinking text becomes `reasoning-delta`; at a thinking block's stop, when
+ * it carried a `signature`, its whole text and signature become a `reasoning-part` delta, and a
+ * `redacted_thinking` block's `data` becomes one at its start, in block order: with extended
+ * thinking, the next request's assistant turn must carry them back before its `tool_use` blocks.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new AnthropicDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class AnthropicDeltaStream extends ProviderDecoderStream {
+  /** Creates the stage. */
+  constructor() {
+    super((emit) => {
+      const decoder = new AnthropicDecoder();
+      return { decode: (message) => decoder.decode(message, emit), end() {} };
+    });
+  }
+}
+
+/**
+ * The pure decoder behind {@link AnthropicDeltaStream}: one instance per response.
+ *
+ * @example
+ * ```ts
+ * const decoder = new AnthropicDecoder();
+ * const deltas: ProviderDelta[] = [];
+ * for (const message of messages) decoder.decode(message, (delta) => deltas.push(delta));
+ * ```
+ */
+export class AnthropicDecoder {
+  readonly #toolBlocks = new Map<number, ToolBlock>();
+  #inputUsage: Record<string, unknown> = {};
+  /** The open thinking block: its index, text so far and signature (its text is kept only until its stop). */
+  #thinking: { index: number; text: string; signature?: string } | undefined;
+
+  /** Decodes one SSE message. */
+  decode(message: SSEMessage, emit: Emit): void {
+    const event = message.event;
+    if ((event === undefined || event === "content_block_delta") && this.#onInputJsonDelta(message.data, emit)) return;
+    const payload = readJsonObject(message, emit);
+    if (!payload) return;
+    const type = message.event ?? payload["type"];
+    // The most frequent event first.
+    switch (type) {
+      case "content_block_delta":
+        return this.#onBlockDelta(payload, emit);
+      case "message_start":
+        return this.#onMessageStart(payload, emit);
+      case "content_block_start":
+        return this.#onBlockStart(payload, emit);
+      case "content_block_stop":
+        return this.#onBlockStop(payload, emit);
+      case "message_delta":
+        return this.#onMessageDelta(payload, emit);
+      case "message_stop":
+        return emit({ type: "done" });
+      case "error":
+        return emit(providerError(payload));
+    }
+    // `ping` and event types added later are ignored, as Anthropic's versioning policy asks.
+  }
+
+  #onMessageStart(payload: Record<string, unknown>, emit: Emit): void {
+    const usage = isRecord(payload["message"]) ? payload["message"]["usage"] : undefined;
+    if (!isRecord(usage)) return;
+    this.#inputUsage = usage;
+    const normalized = anthropicUsage(usage);
+    if (normalized) emit({ type: "usage", usage: normalized });
+  }
+
+  #onBlockStart(payload: Record<string, unknown>, emit: Emit): void {
+    const index = payload["index"];
+    const block = payload["content_block"];
+    if (typeof index !== "number" || !isRecord(block)) return;
+    const text = nonEmptyString(block["text"]);
+    if (block["type"] === "text" && text !== undefined) emit({ type: "text-delta", text });
+    const thinking = nonEmptyString(block["thinking"]);
+    if (block["type"] === "thinking") {
+      if (thinking !== undefined) emit({ type: "reasoning-delta", text: thinking });
+      this.#thinking = { index, text: thinking ?? "", ...optional("signature", nonEmptyString(block["signature"])) };
+    }
+    const data = nonEmptyString(block["data"]);
+    if (block["type"] === "redacted_thinking" && data !== undefined) emit({ type: "reasoning-part", part: { type: "redacted", data } });
+    const providerExecuted = ownValue(TOOL_BLOCKS, String(block["type"]));
+    if (providerExecuted === undefined) return;
+    const input = block["input"];
+    this.#toolBlocks.set(index, {
+      initialInput: isRecord(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : undefined,
+      streamed: false,
+    });
+    emit({
+      type: "tool-call-chunk",
+      index,
+      ...optional("id", nonEmptyString(block["id"])),
+      ...optional("name", nonEmptyString(block["name"])),
+      ...(providerExecuted ? { providerExecuted: true as const } : {}),
+    });
+  }
+
+  #onBlockDelta(payload: Record<string, unknown>, emit: Emit): void {
+    const index = payload["index"];
+    const delta = payload["delta"];
+    if (typeof index !== "number" || !isRecord(delta)) return;
+    const thinking = this.#thinking?.index === index ? this.#thinking : undefined;
+    const signature = nonEmptyString(delta["signature"]);
+    if (delta["type"] === "signature_delta" && thinking && signature !== undefined) thinking.signature = (thinking.signature ?? "") + signature;
+    const text = nonEmptyString(delta["text"]) ?? nonEmptyString(delta["thinking"]) ?? nonEmptyString(delta["partial_json"]);
+    if (text === undefined) return;
+    if (delta["type"] === "text_delta") emit({ type: "text-delta", text });
+    else if (delta["type"] === "thinking_delta") {
+      if (thinking) thinking.text += text;
+      emit({ type: "reasoning-delta", text });
+    }
+    else if (delta["type"] === "input_json_delta") {
+      const block = this.#toolBlocks.get(index);
+      if (!block) return;
+      block.streamed = true;
+      emit({ type: "tool-call-chunk", index, argumentsDelta: text });
+    }
+  }
+
+  /**
+   * The most frequent event of a tool call, read without building its payload object: when the
+   * data is exactly Anthropic's serialization of an `input_json_delta`,
+   * `{"type":"content_block_delta","index":N,"delta":{"type":"input_json_delta","partial_json":"..."}}`,
+   * only the string is parsed. The result is what {@link AnthropicDecoder.decode} would do with
+   * the parsed payload. Returns false, having done nothing, for any other data.
+   */
+  #onInputJsonDelta(data: string, emit: Emit): boolean {
+    const head = INPUT_JSON_DELTA.exec(data);
+    if (!head || !data.endsWith('"}}')) return false;
+    const index = Number(head[1]);
+    let text: string;
+    try {
+      // One string literal from its opening to its closing quote, or not this shape at all.
+      text = JSON.parse(data.slice(head[0].length, -2)) as string;
+    } catch {
+      return false;
+    }
+    if (text === "") return true;
+    const block = this.#toolBlocks.get(index);
+    if (!block) return true;
+    block.streamed = true;
+    emit({ type: "tool-call-chunk", index, argumentsDelta: text });
+    return true;
+  }
+
+  #onBlockStop(payload: Record<string, unknown>, emit: Emit): void {
+    const index = payload["index"];
+    if (typeof index !== "number") return;
+    const thinking = this.#thinking;
+    if (thinking?.index === index) {
+      this.#thinking = undefined;
+      if (thinking.signature !== undefined) emit({ type: "reasoning-part", part: { type: "signed", text: thinking.text, signature: thinking.signature } });
+    }
+    const block = this.#toolBlocks.get(index);
+    if (!block) return;
+    this.#toolBlocks.delete(index);
+    if (!block.streamed && block.initialInput !== undefined) emit({ type: "tool-call-chunk", index, argumentsDelta: block.initialInput });
+    emit({ type: "tool-call-end", index });
+  }
+
+  #onMessageDelta(payload: Record<string, unknown>, emit: Emit): void {
+    const delta = payload["delta"];
+    const reason = isRecord(delta) ? delta["stop_reason"] : undefined;
+    // Output usage comes here; the input side came with message_start, so the two are merged.
+    const usage = payload["usage"];
+    if (isRecord(usage)) {
+      const normalized = anthropicUsage({ ...this.#inputUsage, ...withoutNulls(usage) });
+      if (normalized) emit({ type: "usage", usage: normalized });
+    }
+    if (typeof reason === "string") emit({ type: "finish", rawReason: reason, reason: ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other" });
+  }
+}
+
+/** `{ [key]: value }` when the value is present, else nothing (for exact optional properties). */
+function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: string });
+}
+
+/** message_delta usage may carry `null` for counts it does not update; those keep the start's values. */
+function withoutNulls(usage: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== null));
+}
+
+/** Anthropic usage: input and output tokens (the total is their sum). */
+function anthropicUsage(raw: unknown): Usage | undefined {
+  return readUsage(raw, ["input_tokens"], ["output_tokens"], []);
+}

@@ -1,0 +1,11 @@
+import type { FinishReasons } from "../payload.ts";
+
+/** Anthropic `stop_reason` (also sent by some OpenAI-compatible gateways in front of Claude). */
+export const ANTHROPIC_FINISH_REASONS: FinishReasons = {
+  end_turn: "stop",
+  stop_sequence: "stop",
+  tool_use: "tool-calls",
+  max_tokens: "length",
+  model_context_window_exceeded: "length",
+  refusal: "content-filter",
+};

@@ -1,0 +1,133 @@
+import type { SSEMessage } from "../../framing/framing.ts";
+import type { ToolCallChunkDelta } from "../../shared/deltas.ts";
+import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
+import { providerError, readJsonObject } from "../payload.ts";
+import { ProviderDecoderStream, type Emit } from "../provider-decoder.ts";
+import { readUsage } from "../usage.ts";
+import { GEMINI_FINISH_REASONS } from "./gemini-finish-reasons.ts";
+import { applyPartialArg, type Container } from "./gemini-partial-args.ts";
+
+/** A Vertex call whose arguments stream as `partialArgs`, per candidate. */
+interface StreamedCall {
+  index: number;
+  args: Container;
+}
+
+/**
+ * Google Gemini `streamGenerateContent?alt=sse` (Gemini API and Vertex AI) to normalized deltas.
+ *
+ * Gemini sends each `functionCall` whole: it becomes a start, one argument delta and a complete
+ * call at once, with consecutive indexes across chunks. Vertex's streamed arguments
+ * (`streamFunctionCallArguments`) open a call with `name` and `willContinue`, fill it with
+ * `partialArgs` (`jsonPath` plus a value; strings are appended while `willContinue`), and close it
+ * with an empty `functionCall`. Gemini sends no ids (`id` is `null` unless a `functionCall.id`
+ * comes) and no `[DONE]`: the end of input after a `finishReason` finishes the response.
+ * A `thoughtSignature` is kept on the call's `providerMetadata`: it must go back next turn.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new GeminiDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class GeminiDeltaStream extends ProviderDecoderStream {
+  /** Creates the stage. */
+  constructor() {
+    super((emit) => {
+      const decoder = new GeminiDecoder();
+      return { decode: (message) => decoder.decode(message, emit), end() {} };
+    });
+  }
+}
+
+/**
+ * The pure decoder behind {@link GeminiDeltaStream}: one instance per response.
+ *
+ * @example
+ * ```ts
+ * const decoder = new GeminiDecoder();
+ * const deltas: ProviderDelta[] = [];
+ * for (const message of messages) decoder.decode(message, (delta) => deltas.push(delta));
+ * ```
+ */
+export class GeminiDecoder {
+  readonly #nextIndex = new Map<number, number>();
+  readonly #streamed = new Map<number, StreamedCall>();
+
+  /** Decodes one SSE message. */
+  decode(message: SSEMessage, emit: Emit): void {
+    const payload = readJsonObject(message, emit);
+    if (!payload) return;
+    if (isRecord(payload["error"])) {
+      emit(providerError(payload["error"]));
+    }
+    const candidates = arrayOf(payload["candidates"]);
+    candidates.forEach((candidate, position) => {
+      if (isRecord(candidate)) this.#onCandidate(candidate, typeof candidate["index"] === "number" ? candidate["index"] : position, emit);
+    });
+    const usage = readUsage(payload["usageMetadata"], ["promptTokenCount"], ["candidatesTokenCount"], ["totalTokenCount"]);
+    if (usage && usage.totalTokens !== undefined) emit({ type: "usage", usage });
+    const feedback = payload["promptFeedback"];
+    const blockReason = isRecord(feedback) ? nonEmptyString(feedback["blockReason"]) : undefined;
+    if (blockReason !== undefined && candidates.length === 0) {
+      // The prompt itself was blocked: no candidate will come.
+      emit(providerError(feedback, "The provider blocked the prompt."));
+      emit({ type: "finish", rawReason: blockReason, reason: "content-filter" });
+    }
+  }
+
+  #onCandidate(candidate: Record<string, unknown>, choice: number, emit: Emit): void {
+    const content = candidate["content"];
+    const parts = isRecord(content) ? arrayOf(content["parts"]) : [];
+    for (const part of parts) if (isRecord(part)) this.#onPart(part, choice, emit);
+    const reason = nonEmptyString(candidate["finishReason"]);
+    if (reason === undefined) return;
+    // A normal finish ends a streamed call that never got its closing part; any other leaves it
+    // to the accumulator, which reports it invalid: its arguments were still coming.
+    if (reason === "STOP") this.#close(choice, emit);
+    emit(withChoice({ type: "finish", rawReason: reason, reason: ownValue(GEMINI_FINISH_REASONS, reason) ?? "other" }, choice));
+  }
+
+  #onPart(part: Record<string, unknown>, choice: number, emit: Emit): void {
+    const text = nonEmptyString(part["text"]);
+    if (text !== undefined) emit(withChoice({ type: part["thought"] === true ? "reasoning-delta" : "text-delta", text }, choice));
+    const call = part["functionCall"];
+    if (!isRecord(call)) return;
+    const name = nonEmptyString(call["name"]);
+    if (name === undefined) return this.#continue(call, choice, emit);
+    this.#close(choice, emit);
+    const index = this.#nextIndex.get(choice) ?? 0;
+    this.#nextIndex.set(choice, index + 1);
+    const chunk: ToolCallChunkDelta = withChoice({ type: "tool-call-chunk", index, name }, choice);
+    const id = nonEmptyString(call["id"]);
+    if (id !== undefined) chunk.id = id;
+    const signature = nonEmptyString(part["thoughtSignature"]);
+    if (signature !== undefined) chunk.providerMetadata = { thoughtSignature: signature };
+    if (call["willContinue"] === true) {
+      emit(chunk);
+      this.#streamed.set(choice, { index, args: Object.create(null) as Container });
+      return this.#continue(call, choice, emit);
+    }
+    chunk.argumentsDelta = JSON.stringify(isRecord(call["args"]) ? call["args"] : {});
+    emit(chunk);
+    emit(withChoice({ type: "tool-call-end", index }, choice));
+  }
+
+  /** `partialArgs` of the open streamed call; a part with none closes it. */
+  #continue(call: Record<string, unknown>, choice: number, emit: Emit): void {
+    const open = this.#streamed.get(choice);
+    if (!open) return;
+    const partials = arrayOf(call["partialArgs"]);
+    for (const partial of partials) if (isRecord(partial)) applyPartialArg(open.args, partial);
+    if (partials.length === 0 && call["willContinue"] !== true) this.#close(choice, emit);
+  }
+
+  #close(choice: number, emit: Emit): void {
+    const open = this.#streamed.get(choice);
+    if (!open) return;
+    this.#streamed.delete(choice);
+    emit(withChoice({ type: "tool-call-end", index: open.index, arguments: JSON.stringify(open.args) }, choice));
+  }
+}

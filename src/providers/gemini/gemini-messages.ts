@@ -1,0 +1,42 @@
+import { own, type AssistantTurn, type ToolResult } from "../turn.ts";
+
+/**
+ * Gemini: a `model` content of a text part and `functionCall` parts, each with its thought signature.
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: "gemini" })) {
+ *   if (event.type === "finish") contents.push(geminiModelContent(event));
+ * }
+ * ```
+ */
+export function geminiModelContent(turn: AssistantTurn): Record<string, unknown> {
+  const parts: Record<string, unknown>[] = turn.text ? [{ text: turn.text }] : [];
+  for (const call of own(turn.toolCalls)) {
+    const signature = call.providerMetadata?.["thoughtSignature"];
+    parts.push({
+      functionCall: { name: call.name, args: call.arguments, ...(call.id !== null ? { id: call.id } : {}) },
+      ...(typeof signature === "string" ? { thoughtSignature: signature } : {}),
+    });
+  }
+  return { role: "model", parts };
+}
+
+/**
+ * Gemini: a `user` content of `functionResponse` parts (the response must be an object).
+ *
+ * @example
+ * ```ts
+ * contents.push(geminiFunctionResponseContent([{ call, output: { temperature: 21 } }]));
+ * ```
+ */
+export function geminiFunctionResponseContent(results: readonly ToolResult[]): Record<string, unknown> {
+  return {
+    role: "user",
+    parts: results.map((result) => {
+      const { output } = result;
+      const response = result.isError ? { error: output } : output !== null && typeof output === "object" && !Array.isArray(output) ? output : { result: output };
+      return { functionResponse: { name: result.call.name, ...(result.call.id !== null ? { id: result.call.id } : {}), response } };
+    }),
+  };
+}

@@ -1,0 +1,147 @@
+import type { SSEMessage } from "../../framing/framing.ts";
+import type { ToolCallChunkDelta, Usage } from "../../shared/deltas.ts";
+import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
+import { ANTHROPIC_FINISH_REASONS } from "../anthropic/anthropic-finish-reasons.ts";
+import { providerError, readJsonObject } from "../payload.ts";
+import { ProviderDecoderStream, type Emit } from "../provider-decoder.ts";
+import { readUsage } from "../usage.ts";
+import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat-finish-reasons.ts";
+
+/**
+ * OpenAI Chat Completions chunks to normalized deltas, for OpenAI and every compatible vendor
+ * (Azure, DeepSeek, Groq, xAI, Mistral, Qwen/DashScope, OpenRouter, Ollama, vLLM, LM Studio, ...).
+ *
+ * @example
+ * ```ts
+ * const deltas = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new OpenAIChatDeltaStream());
+ * ```
+ */
+export class OpenAIChatDeltaStream extends ProviderDecoderStream {
+  /** Creates the stage. */
+  constructor() {
+    super((emit) => ({ decode: (message) => decodeOpenAIChatMessage(message, emit), end() {} }));
+  }
+}
+
+/**
+ * Decodes one SSE message of a Chat Completions stream.
+ *
+ * @example
+ * ```ts
+ * const deltas: ProviderDelta[] = [];
+ * decodeOpenAIChatMessage({ data: '{"choices":[{"index":0,"delta":{"content":"Hi"}}]}' }, (delta) => deltas.push(delta));
+ * // deltas: [{ type: "text-delta", text: "Hi" }]
+ * ```
+ */
+export function decodeOpenAIChatMessage(message: SSEMessage, emit: Emit): void {
+  const lines = joinedChunks(message);
+  if (lines) return lines.forEach((line) => decodeOpenAIChatMessage(line, emit));
+  if (message.data.trim() === "[DONE]") return emit({ type: "done" });
+  const chunk = readJsonObject(message, emit);
+  if (!chunk) return;
+  // Groq sends `event: error` with an OpenAI-style body; OpenRouter puts `error` next to choices.
+  if (message.event === "error" || chunk["error"] !== undefined) {
+    emit(providerError(message.event === "error" ? chunk : chunk["error"]));
+  }
+  const choices = arrayOf(chunk["choices"]);
+  for (const choice of choices) if (isRecord(choice)) decodeChoice(choice, emit);
+  // Groq puts usage in `x_groq`, Moonshot (Kimi) in the choice.
+  const xGroq = chunk["x_groq"];
+  const first = choices[0];
+  const usage = chatUsage(chunk["usage"]) ?? (isRecord(xGroq) ? chatUsage(xGroq["usage"]) : undefined) ?? (isRecord(first) ? chatUsage(first["usage"]) : undefined);
+  if (usage) emit({ type: "usage", usage });
+}
+
+function decodeChoice(choice: Record<string, unknown>, emit: Emit): void {
+  const index = typeof choice["index"] === "number" ? choice["index"] : 0;
+  const delta = choice["delta"];
+  if (isRecord(delta)) {
+    decodeReasoning(delta, index, emit);
+    decodeContent(delta["content"], index, emit);
+    if (Array.isArray(delta["tool_calls"])) {
+      for (const call of delta["tool_calls"]) if (isRecord(call)) emit(toolCallChunk(call, index));
+    }
+    // The legacy `function_call` is one call without an index.
+    if (isRecord(delta["function_call"])) emit(toolCallChunk({ index: 0, function: delta["function_call"] }, index));
+  }
+  const reason = choice["finish_reason"];
+  if (typeof reason === "string" && reason !== "") emit(withChoice({ type: "finish", rawReason: reason, reason: ownValue(OPENAI_CHAT_FINISH_REASONS, reason) ?? ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other" }, index));
+}
+
+/** Reasoning arrives as `reasoning_content` (DeepSeek, xAI), `reasoning` (Groq, OpenRouter) or
+ * only as `reasoning_details` (OpenRouter sends both with the same text, so details are a fallback). */
+function decodeReasoning(delta: Record<string, unknown>, choice: number, emit: Emit): void {
+  const text = nonEmptyString(delta["reasoning_content"]) ?? delta["reasoning"];
+  if (nonEmptyString(text) !== undefined) return emitText("reasoning-delta", text, choice, emit);
+  const details = delta["reasoning_details"];
+  if (!Array.isArray(details)) return;
+  for (const detail of details) {
+    if (isRecord(detail)) emitText("reasoning-delta", nonEmptyString(detail["text"]) ?? detail["summary"], choice, emit);
+  }
+}
+
+/** `content` is a string, or (Mistral Magistral) an array of `text` and `thinking` parts. */
+function decodeContent(content: unknown, choice: number, emit: Emit): void {
+  if (!Array.isArray(content)) return emitText("text-delta", content, choice, emit);
+  for (const part of content) {
+    if (!isRecord(part)) continue;
+    if (part["type"] === "text") emitText("text-delta", part["text"], choice, emit);
+    if (part["type"] === "thinking") decodeThinking(part["thinking"], choice, emit);
+  }
+}
+
+function decodeThinking(thinking: unknown, choice: number, emit: Emit): void {
+  const parts = Array.isArray(thinking) ? thinking : [{ text: thinking }];
+  for (const part of parts) if (isRecord(part)) emitText("reasoning-delta", part["text"], choice, emit);
+}
+
+/** Emits a text or reasoning delta when `text` is a non-empty string. */
+function emitText(type: "text-delta" | "reasoning-delta", text: unknown, choice: number, emit: Emit): void {
+  if (typeof text === "string" && text !== "") emit(withChoice({ type, text }, choice));
+}
+
+function toolCallChunk(call: Record<string, unknown>, choice: number): ToolCallChunkDelta {
+  const fn = isRecord(call["function"]) ? call["function"] : {};
+  const chunk: ToolCallChunkDelta = withChoice({ type: "tool-call-chunk" }, choice);
+  if (typeof call["index"] === "number") chunk.index = call["index"];
+  const id = nonEmptyString(call["id"]);
+  if (id !== undefined) chunk.id = id;
+  const name = nonEmptyString(fn["name"]);
+  if (name !== undefined) chunk.name = name;
+  // Some servers send arguments as an object rather than JSON text.
+  const args = fn["arguments"];
+  const text = typeof args === "string" ? args : isRecord(args) ? JSON.stringify(args) : undefined;
+  if (text) chunk.argumentsDelta = text;
+  // Gemini's OpenAI endpoint puts the thought signature on the call; it must go back next turn.
+  if (isRecord(call["extra_content"])) chunk.providerMetadata = { extra_content: call["extra_content"] };
+  return chunk;
+}
+
+/** Chat Completions usage (Groq's `x_groq.usage` has the same shape). */
+function chatUsage(raw: unknown): Usage | undefined {
+  // Some compatible servers name the counts the Responses/Anthropic way.
+  return readUsage(raw, ["prompt_tokens", "input_tokens"], ["completion_tokens", "output_tokens"], ["total_tokens"]);
+}
+
+/**
+ * Some servers (GLM behind Baseten, Kimi) end a chunk's `data:` line with one newline instead of
+ * two, so the SSE rules join several chunks into one event whose lines are each a chunk. Such an
+ * event (several lines that do not parse as one JSON value) is split back into one message per
+ * line; a value spread over lines that parses whole stays one message.
+ */
+function joinedChunks(message: SSEMessage): SSEMessage[] | undefined {
+  if (!message.data.includes("\n")) return undefined;
+  try {
+    JSON.parse(message.data);
+    return undefined;
+  } catch {
+    return messageLines(message);
+  }
+}
+
+/** One message per non-empty line of an event's data (see `joinedChunks`; provider detection reads the first). */
+export function messageLines(message: SSEMessage): SSEMessage[] {
+  return message.data.split("\n").filter((data) => data.trim() !== "").map((data) => ({ ...message, data }));
+}

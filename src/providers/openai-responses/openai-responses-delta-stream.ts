@@ -1,0 +1,203 @@
+import type { SSEMessage } from "../../framing/framing.ts";
+import type { FinishReason } from "../../shared/deltas.ts";
+import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
+import { providerError, readJsonObject } from "../payload.ts";
+import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { readUsage } from "../usage.ts";
+import { RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
+import { SequenceReorderer } from "./sequence-reorderer.ts";
+
+/** Options of {@link OpenAIResponsesDeltaStream}. */
+export interface OpenAIResponsesDeltaStreamOptions {
+  /**
+   * Most events held while waiting for a missing `sequence_number`; past it the gap is reported
+   * as an `error` (code `sequence-gap`) and the stream goes on.
+   * @defaultValue 64
+   */
+  reorderWindow?: number;
+}
+
+type Payload = Record<string, unknown>;
+
+/** Item types that are tool calls, and whether their input is free text rather than JSON. */
+const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_call: true };
+
+/**
+ * OpenAI Responses API streaming events to normalized deltas (also Azure, DeepSeek and LM Studio
+ * Responses endpoints).
+ *
+ * A `function_call` output item is a call whose id is its `call_id` (not the item id) and whose
+ * index is its `output_index`; it completes at `function_call_arguments.done`, whose final
+ * arguments win. `custom_tool_call` items carry free text, kept as a string and never parsed.
+ * Events are put back in `sequence_number` order within a bounded window; exact duplicates are
+ * dropped and a gap that never fills is reported rather than waited for. A `reasoning` item, at
+ * its `output_item.done`, becomes a `reasoning-part` delta (its id, `encrypted_content` and
+ * `summary`), in stream order: a manually passed-back turn must repeat it before its calls.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new OpenAIResponsesDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class OpenAIResponsesDeltaStream extends ProviderDecoderStream {
+  /** Creates the stage. */
+  constructor(options: OpenAIResponsesDeltaStreamOptions = {}) {
+    super((emit) => new OpenAIResponsesDecoder(emit, options));
+  }
+}
+
+/**
+ * The pure decoder behind {@link OpenAIResponsesDeltaStream}: one instance per response.
+ *
+ * @example
+ * ```ts
+ * const deltas: ProviderDelta[] = [];
+ * const decoder = new OpenAIResponsesDecoder((delta) => deltas.push(delta));
+ * for (const message of messages) decoder.decode(message);
+ * decoder.end();
+ * ```
+ */
+export class OpenAIResponsesDecoder implements ProviderDecoder {
+  readonly #emit: Emit;
+  readonly #reorderer: SequenceReorderer<Payload>;
+  /** Output index of each call item, by item id, for events that carry only `item_id`. */
+  readonly #itemIndex = new Map<string, number>();
+
+  /** Creates a decoder that reports through `emit`. */
+  constructor(emit: Emit, options: OpenAIResponsesDeltaStreamOptions = {}) {
+    this.#emit = emit;
+    this.#reorderer = new SequenceReorderer<Payload>(
+      options.reorderWindow ?? 64,
+      (payload) => this.#onEvent(payload),
+      (from, to) =>
+        emit({
+          type: "error",
+          error: { code: "sequence-gap", message: `Events ${from} to ${to} never arrived; the stream went on without them.` },
+        }),
+    );
+  }
+
+  /** Decodes one SSE message. */
+  decode(message: SSEMessage): void {
+    const payload = readJsonObject(message, this.#emit);
+    if (!payload) return;
+    if (payload["type"] === undefined && message.event !== undefined) payload["type"] = message.event;
+    const sequence = payload["sequence_number"];
+    this.#reorderer.push(typeof sequence === "number" ? sequence : undefined, payload);
+  }
+
+  /** The input ended: release what the reorder window still holds. */
+  end(): void {
+    this.#reorderer.flush();
+  }
+
+  #onEvent(event: Payload): void {
+    const type = String(event["type"]);
+    const text = nonEmptyString(event["delta"]);
+    switch (type) {
+      case "response.output_item.added":
+        return this.#onItemAdded(event);
+      case "response.function_call_arguments.delta":
+      case "response.custom_tool_call_input.delta":
+        return this.#onArguments(event, text);
+      case "response.function_call_arguments.done":
+        return this.#onArgumentsDone(event, event["arguments"]);
+      case "response.custom_tool_call_input.done":
+        return this.#onArgumentsDone(event, event["input"]);
+      case "response.output_item.done":
+        return this.#onItemDone(event);
+      case "response.output_text.delta":
+      case "response.refusal.delta":
+        if (text !== undefined) this.#emit({ type: "text-delta", text });
+        return;
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta":
+        if (text !== undefined) this.#emit({ type: "reasoning-delta", text });
+        return;
+      case "response.completed":
+      case "response.incomplete":
+      case "response.failed":
+        return this.#onEnd(event);
+      case "error":
+        return this.#emit(providerError(event));
+    }
+  }
+
+  #onItemAdded(event: Payload): void {
+    const item = event["item"];
+    const index = event["output_index"];
+    if (!isRecord(item) || typeof index !== "number") return;
+    const text = ownValue(CALL_ITEMS, String(item["type"]));
+    if (text === undefined) return;
+    const itemId = nonEmptyString(item["id"]);
+    if (itemId !== undefined) this.#itemIndex.set(itemId, index);
+    const id = nonEmptyString(item["call_id"]) ?? itemId;
+    const name = nonEmptyString(item["name"]);
+    this.#emit({
+      type: "tool-call-chunk",
+      index,
+      ...(id !== undefined ? { id } : {}),
+      ...(name !== undefined ? { name } : {}),
+      ...(text ? { inputFormat: "text" as const } : {}),
+    });
+  }
+
+  #indexOf(event: Payload): number | undefined {
+    const index = event["output_index"];
+    if (typeof index === "number") return index;
+    const itemId = nonEmptyString(event["item_id"]);
+    return itemId === undefined ? undefined : this.#itemIndex.get(itemId);
+  }
+
+  #onArguments(event: Payload, fragment: string | undefined): void {
+    const index = this.#indexOf(event);
+    if (index !== undefined && fragment !== undefined) this.#emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
+  }
+
+  #onArgumentsDone(event: Payload, final: unknown): void {
+    const index = this.#indexOf(event);
+    if (index === undefined) return;
+    this.#emit(typeof final === "string" ? { type: "tool-call-end", index, arguments: final } : { type: "tool-call-end", index });
+  }
+
+  /** Keeps a reasoning item; ends a call whose `.done` never came (the accumulator ignores a call already complete). */
+  #onItemDone(event: Payload): void {
+    const item = event["item"];
+    if (!isRecord(item)) return;
+    const id = nonEmptyString(item["id"]);
+    if (item["type"] === "reasoning" && id !== undefined) {
+      const encryptedContent = nonEmptyString(item["encrypted_content"]);
+      const summary = item["summary"];
+      return this.#emit({
+        type: "reasoning-part",
+        part: { type: "item", id, ...(encryptedContent !== undefined ? { encryptedContent } : {}), ...(Array.isArray(summary) ? { summary } : {}) },
+      });
+    }
+    if (ownValue(CALL_ITEMS, String(item["type"])) === undefined) return;
+    this.#onArgumentsDone(event, item["type"] === "custom_tool_call" ? item["input"] : item["arguments"]);
+  }
+
+  #onEnd(event: Payload): void {
+    const response = isRecord(event["response"]) ? event["response"] : {};
+    const usage = readUsage(response["usage"], ["input_tokens"], ["output_tokens"], ["total_tokens"]);
+    if (usage) this.#emit({ type: "usage", usage });
+    if (event["type"] === "response.failed" && isRecord(response["error"])) {
+      this.#emit(providerError(response["error"], "The provider reported that the response failed."));
+    }
+    const status = nonEmptyString(response["status"]) ?? String(event["type"]).slice("response.".length);
+    this.#emit({ type: "finish", rawReason: status, reason: incompleteReason(response) ?? ownValue(RESPONSES_FINISH_REASONS, status) ?? "other" });
+    this.#emit({ type: "done" });
+  }
+}
+
+/** `incomplete` says why in `incomplete_details.reason`. */
+function incompleteReason(response: Payload): FinishReason | undefined {
+  const details = response["incomplete_details"];
+  const reason = isRecord(details) ? details["reason"] : undefined;
+  if (reason === "max_output_tokens") return "length";
+  if (reason === "content_filter") return "content-filter";
+  return undefined;
+}

@@ -1,0 +1,39 @@
+import type { ProviderDelta } from "../shared/deltas.ts";
+import type { FinishReason } from "../shared/deltas.ts";
+import { isRecord } from "../shared/values.ts";
+import type { FramedMessage } from "../framing/framing.ts";
+import type { Emit } from "./provider-decoder.ts";
+
+/**
+ * Parses one message's data as a JSON object. Anything else is reported as an `error` delta
+ * (`malformed-payload`, or `truncated-event` for a final event cut short) and the stream goes
+ * on; the payload itself is never put in the message.
+ */
+export function readJsonObject(message: FramedMessage, emit: Emit): Record<string, unknown> | undefined {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(message.data);
+  } catch {
+    // Left undefined: reported below, as a truncated event when the body ended inside it.
+  }
+  if (isRecord(payload)) return payload;
+  emit({
+    type: "error",
+    // `undefined` only when the text did not parse: a complete value that is not an object is malformed, cut short or not.
+    error: message.truncated && payload === undefined
+      ? { code: "truncated-event", message: "The body ended inside a final event; its payload was dropped." }
+      : { code: "malformed-payload", message: "A payload is not a JSON object; it was skipped." },
+  });
+  return undefined;
+}
+
+/** The `error` delta of an error the provider reported in the stream, with its own error object as `data`. */
+export function providerError(data: unknown, message = "The provider reported an error inside the stream."): ProviderDelta {
+  return { type: "error", error: { code: "provider-error", message, data } };
+}
+
+/**
+ * Finish reasons by raw value, one table per provider (in its folder) so that a single-provider
+ * bundle holds only its own. Anything unlisted is `other`.
+ */
+export type FinishReasons = Record<string, FinishReason>;

@@ -1,0 +1,104 @@
+/**
+ * The provider stage's contract: framed messages in, normalized deltas out. Every built-in
+ * protocol implements {@link ProviderDecoder}, and so can an application's own (an in-house
+ * gateway's): a {@link ProviderProtocol} names the decoder and, when the body is not SSE, its
+ * framing, and `streamToolCalls` reads it like a built-in one.
+ *
+ * @module
+ */
+import type { FramedMessage, FramingClass } from "../framing/framing.ts";
+import type { ProviderDelta } from "../shared/deltas.ts";
+
+/** Where a provider decoder sends its normalized deltas. */
+export type Emit = (delta: ProviderDelta) => void;
+
+/**
+ * A protocol's pure decoder for one response: framed messages in, normalized deltas out through
+ * the `emit` it was made with. It never throws for a payload it cannot read: it emits an `error`
+ * delta (`malformed-payload`) and goes on.
+ *
+ * @example
+ * ```ts
+ * const deltas: ProviderDelta[] = [];
+ * const decoder = createProviderDecoder("anthropic", (delta) => deltas.push(delta));
+ * decoder.decode({ event: "message_stop", data: '{"type":"message_stop"}' });
+ * decoder.end();
+ * ```
+ */
+export interface ProviderDecoder {
+  /** Decodes one message. */
+  decode(message: FramedMessage): void;
+  /** The input ended: emit what is still held (a decoder that holds nothing does nothing). */
+  end(): void;
+}
+
+/**
+ * A wire protocol that `streamToolCalls` (and {@link ProviderDecoderStream}) can read: its name,
+ * its decoder, and the framing of its bodies. Pass one as the `provider` option to read a
+ * protocol the library does not ship.
+ *
+ * The decoder maps each message onto the delta union: `text-delta` and `reasoning-delta` for
+ * text, a `tool-call-chunk` per fragment of a call (its `index` or `id` tells calls apart; the
+ * accumulator joins fragments, merges names and ids, and enforces the limits), `tool-call-end`
+ * where the protocol ends a call, `finish` with the raw and normalized reason, `usage`, `error`
+ * for a provider error, and `done` at the protocol's end of the response.
+ *
+ * @example An in-house gateway that streams `{"kind":"text"|"call"|"args"|"end", ...}` lines over SSE
+ * ```ts
+ * const gateway: ProviderProtocol = {
+ *   name: "acme-gateway",
+ *   createDecoder: (emit) => ({
+ *     decode(message) {
+ *       const event = JSON.parse(message.data);
+ *       if (event.kind === "text") emit({ type: "text-delta", text: event.text });
+ *       if (event.kind === "call") emit({ type: "tool-call-chunk", index: event.slot, id: event.id, name: event.tool });
+ *       if (event.kind === "args") emit({ type: "tool-call-chunk", index: event.slot, argumentsDelta: event.json });
+ *       if (event.kind === "end") emit({ type: "finish", rawReason: event.reason, reason: event.reason === "tools" ? "tool-calls" : "stop" });
+ *     },
+ *     end() {},
+ *   }),
+ * };
+ * for await (const event of streamToolCalls(response, { provider: gateway })) console.log(event.type);
+ * ```
+ */
+export interface ProviderProtocol {
+  /** The protocol's name, for messages. */
+  readonly name: string;
+  /**
+   * How the body's bytes are cut into messages.
+   * @defaultValue `SSEDecoder` (Server-Sent Events)
+   */
+  readonly framing?: FramingClass | undefined;
+  /** Creates the decoder for one response. */
+  createDecoder(emit: Emit): ProviderDecoder;
+}
+
+/**
+ * The stage of any {@link ProviderDecoder}: framed messages in, normalized deltas out. Every
+ * built-in provider stage is one (`new OpenAIChatDeltaStream()` and the others).
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new ProviderDecoderStream(gateway.createDecoder))
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class ProviderDecoderStream extends TransformStream<FramedMessage, ProviderDelta> {
+  /** Creates the stage around a decoder made by `createDecoder`. */
+  constructor(createDecoder: (emit: Emit) => ProviderDecoder) {
+    let decoder: ProviderDecoder;
+    super({
+      start(controller) {
+        decoder = createDecoder((delta) => controller.enqueue(delta));
+      },
+      transform(message) {
+        decoder.decode(message);
+      },
+      flush() {
+        decoder.end();
+      },
+    });
+  }
+}

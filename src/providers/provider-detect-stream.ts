@@ -1,0 +1,107 @@
+import type { SSEMessage } from "../framing/framing.ts";
+import { isRecord } from "../shared/values.ts";
+import { messageLines } from "./openai-chat/openai-chat-delta-stream.ts";
+import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "./provider-decoder.ts";
+import { createProviderDecoder, PROVIDERS, type Provider } from "./registry.ts";
+
+/** Anthropic's event types; `ping` is sent only by Anthropic. */
+const ANTHROPIC_EVENTS = new Set(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "ping"]);
+
+/**
+ * Tells the protocol from one SSE message: `undefined` when this message cannot tell (an error
+ * event, whose shape several providers share), `null` when it is no known protocol.
+ *
+ * @example
+ * ```ts
+ * detectProvider({ event: "message_start", data: '{"type":"message_start","message":{}}' }); // "anthropic"
+ * detectProvider({ data: "[DONE]" }); // "openai"
+ * ```
+ */
+export function detectProvider(message: SSEMessage): Provider | null | undefined {
+  if (message.data.trim() === "[DONE]") return "openai";
+  let payload: unknown;
+  try {
+    payload = JSON.parse(message.data);
+  } catch {
+    // Chunks joined by single newlines (GLM and Kimi behind some gateways; the Chat stage splits
+    // them back): the first line tells.
+    const [first] = messageLines(message);
+    if (first && first.data !== message.data) return detectProvider(first);
+    // Not JSON: no protocol sends that; a final event cut short is reported by the decoder instead.
+    return message.truncated ? undefined : null;
+  }
+  if (!isRecord(payload)) return null;
+  const type = message.event ?? (typeof payload["type"] === "string" ? payload["type"] : undefined);
+  if (type === "error") return undefined;
+  if (type !== undefined && ANTHROPIC_EVENTS.has(type)) return "anthropic";
+  if (type?.startsWith("response.")) return "openai-responses";
+  if ("candidates" in payload || "promptFeedback" in payload || "usageMetadata" in payload) return "gemini";
+  if ("choices" in payload || String(payload["object"]).startsWith("chat.completion")) return "openai";
+  return null;
+}
+
+/**
+ * The provider stage when the protocol is not known in advance: it tells it from the first
+ * message that can tell, then decodes every message with that provider's decoder. Error events
+ * before that (their shape is shared) are held and decoded once the protocol is known. A stream it
+ * cannot recognize gets one `error` of code `unknown-provider` naming the `provider` option, and
+ * its messages are dropped: the accumulator then ends with `abort`, never a hang.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new ProviderDetectStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class ProviderDetectStream extends ProviderDecoderStream {
+  /** Creates the stage. */
+  constructor() {
+    super((emit) => new DetectingDecoder(emit));
+  }
+}
+
+/** The synchronous core of {@link ProviderDetectStream}, a {@link ProviderDecoder} for any protocol. */
+export class DetectingDecoder implements ProviderDecoder {
+  readonly #emit: Emit;
+  readonly #held: SSEMessage[] = [];
+  #decoder: ProviderDecoder | undefined;
+  #failed = false;
+  /** The protocol once told. */
+  provider: Provider | undefined;
+
+  /** Creates a decoder that reports through `emit`. */
+  constructor(emit: Emit) {
+    this.#emit = emit;
+  }
+
+  /** Decodes one SSE message, telling the protocol first if it is not known yet. */
+  decode(message: SSEMessage): void {
+    if (this.#decoder) return this.#decoder.decode(message);
+    if (this.#failed) return;
+    const provider = detectProvider(message);
+    if (provider === undefined) return void this.#held.push(message);
+    if (provider === null) {
+      this.#failed = true;
+      return this.#emit({
+        type: "error",
+        error: {
+          code: "unknown-provider",
+          message: `Cannot tell the provider from the stream; pass the provider option (${PROVIDERS.join(", ")}).`,
+        },
+      });
+    }
+    this.provider = provider;
+    this.#decoder = createProviderDecoder(provider, this.#emit);
+    for (const each of [...this.#held.splice(0), message]) this.#decoder.decode(each);
+  }
+
+  /** The input ended. */
+  end(): void {
+    if (this.#decoder) return this.#decoder.end();
+    // Only error events came: any protocol reads them; the Chat Completions one is the most lenient.
+    const fallback = createProviderDecoder("openai", this.#emit);
+    for (const message of this.#held) fallback.decode(message);
+  }
+}

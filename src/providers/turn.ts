@@ -1,0 +1,39 @@
+/**
+ * The turn a provider expects back in the next request, as the message builders of each
+ * provider folder read it: the assistant's text, calls and reasoning, and the outcome of each call.
+ * Calls the provider ran itself (`providerExecuted`, e.g. Anthropic web search) are left out of
+ * every builder: they are not the application's to answer.
+ *
+ * @module
+ */
+import type { ReasoningPart } from "../shared/deltas.ts";
+import type { ToolCall } from "../shared/events.ts";
+import type { JsonValue } from "../shared/json.ts";
+
+/** What an assistant turn produced: a `finish` event fits as it is. */
+export interface AssistantTurn {
+  /** The visible text, if any. */
+  text?: string;
+  /** The complete calls, in index order. */
+  toolCalls: readonly ToolCall[];
+  /** The reasoning parts, in order: Anthropic uses its signed and redacted blocks, OpenAI Responses its reasoning items; the others ignore them. */
+  reasoningParts?: readonly ReasoningPart[] | undefined;
+}
+
+/** The outcome of running one call. */
+export interface ToolResult {
+  /** The call this answers. */
+  call: Pick<ToolCall, "id" | "name" | "inputFormat">;
+  /** What the tool returned: text, or any JSON value. */
+  output: JsonValue;
+  /** The tool failed; `output` says why. */
+  isError?: boolean;
+}
+
+/** The calls the application runs: those the provider did not execute itself. */
+export const own = (calls: readonly ToolCall[]): ToolCall[] => calls.filter((call) => !call.providerExecuted);
+/** A tool output as the text a provider takes. */
+export const asText = (output: JsonValue): string => (typeof output === "string" ? output : JSON.stringify(output));
+/** The id a provider correlates a result by: the call id, or the name for providers without ids. */
+export const idOf = (call: Pick<ToolCall, "id" | "name">): string => call.id ?? call.name;
+

@@ -1,0 +1,188 @@
+/**
+ * The normalized provider deltas: what every provider stage produces and the accumulator
+ * consumes. Provider wire formats never cross this line.
+ *
+ * @module
+ */
+import type { StreamErrorInfo } from "./errors.ts";
+import type { JsonValue } from "./json.ts";
+
+/** Token usage normalized across providers. The provider's object is kept on `raw`. */
+export interface Usage {
+  /** Prompt / input tokens. */
+  inputTokens?: number;
+  /** Completion / output tokens. */
+  outputTokens?: number;
+  /** Total tokens, as reported or as input + output. */
+  totalTokens?: number;
+  /** The provider's usage object, verbatim. */
+  raw: unknown;
+}
+
+/** Normalized reason a response finished. The provider's value is kept as `rawReason`. */
+export type FinishReason = "stop" | "tool-calls" | "length" | "content-filter" | "error" | "other";
+
+/**
+ * A normalized provider delta: what every provider stage produces and the
+ * {@link ToolCallAccumulatorStream} consumes. Provider wire formats never reach the accumulator.
+ *
+ * `choice` is the choice index for providers that stream several (`n > 1`); absent means 0.
+ */
+export type ProviderDelta =
+  | TextDelta
+  | ReasoningDelta
+  | ReasoningPartDelta
+  | ToolCallChunkDelta
+  | ToolCallEndDelta
+  | FinishDelta
+  | UsageDelta
+  | ErrorDelta
+  | DoneDelta;
+
+/** Visible assistant text. */
+export interface TextDelta {
+  /** The kind of delta: always `text-delta`. */
+  type: "text-delta";
+  /** The text fragment. */
+  text: string;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
+}
+
+/** Reasoning / thinking text (never part of the visible text). */
+export interface ReasoningDelta {
+  /** The kind of delta: always `reasoning-delta`. */
+  type: "reasoning-delta";
+  /** The text fragment. */
+  text: string;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
+}
+
+/**
+ * One reasoning block of a turn as the provider must get it back on the next request: with
+ * Anthropic extended thinking and tools, a signed block (its text with the provider's signature)
+ * or a redacted block (only its opaque data); with OpenAI Responses, a reasoning item (its id,
+ * summary and, when requested, encrypted content), which must precede the turn's function calls
+ * when the conversation is passed back manually. A `finish` event lists them in the order they
+ * streamed; each provider's message builder uses only its own kinds.
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: "anthropic" })) {
+ *   if (event.type === "finish") console.log(event.reasoningParts?.map((part) => part.type)); // ["signed", "redacted"]
+ * }
+ * ```
+ */
+export type ReasoningPart =
+  | {
+      /** The kind of part: a reasoning block with a signature. */
+      type: "signed";
+      /** The block's whole reasoning text. */
+      text: string;
+      /** The provider's signature of the text, sent back unchanged. */
+      signature: string;
+    }
+  | {
+      /** The kind of part: a reasoning block the provider encrypted. */
+      type: "redacted";
+      /** The provider's opaque data, sent back unchanged. */
+      data: string;
+    }
+  | {
+      /** The kind of part: a reasoning output item (OpenAI Responses). */
+      type: "item";
+      /** The item's id (`rs_...`). */
+      id: string;
+      /** The item's encrypted reasoning, when it was requested (`include: ["reasoning.encrypted_content"]`, needed with `store: false`). */
+      encryptedContent?: string;
+      /** The item's summary parts, verbatim. */
+      summary?: JsonValue[];
+    };
+
+/**
+ * One reasoning block completed, with what the provider needs back (a signature, redacted data, or a reasoning item's id and encrypted content).
+ *
+ * @example
+ * ```ts
+ * accumulator.push({ type: "reasoning-part", part: { type: "signed", text: "Let me check.", signature: "EqQBCg..." } });
+ * accumulator.push({ type: "reasoning-part", part: { type: "item", id: "rs_0050...", encryptedContent: "gAAAAABo...", summary: [] } });
+ * ```
+ */
+export interface ReasoningPartDelta {
+  /** The kind of delta: always `reasoning-part`. */
+  type: "reasoning-part";
+  /** The block; its text, if any, already came as `reasoning-delta`s. */
+  part: ReasoningPart;
+}
+
+/**
+ * A fragment of one tool call, with whatever the provider put in it. The accumulator decides
+ * which call it belongs to (by `index`, by `id`, else the most recent open call).
+ */
+export interface ToolCallChunkDelta {
+  /** The kind of delta: always `tool-call-chunk`. */
+  type: "tool-call-chunk";
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
+  /** The provider's index of the call (OpenAI `index`, Anthropic block index, ...). */
+  index?: number;
+  /** The provider's call id; empty strings are dropped by the provider stage. */
+  id?: string;
+  /** A fragment of, or the whole, function name. */
+  name?: string;
+  /** A fragment of the JSON arguments text. */
+  argumentsDelta?: string;
+  /** Per-call data that must go back to the provider on the next turn. */
+  providerMetadata?: Record<string, unknown>;
+  /** The provider runs this call itself (Anthropic `server_tool_use`): the application must not. */
+  providerExecuted?: true;
+  /** `text`: the call's input is free text (Responses `custom_tool_call`), kept as a string, never parsed. */
+  inputFormat?: "text";
+}
+
+/** The provider's explicit end of one call (Anthropic `content_block_stop`, Responses `.done`). */
+export interface ToolCallEndDelta {
+  /** The kind of delta: always `tool-call-end`. */
+  type: "tool-call-end";
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
+  /** The provider's index of the call, as in {@link ToolCallChunkDelta.index}. */
+  index: number;
+  /** The final arguments text, when the provider sends it; it replaces the accumulated text. */
+  arguments?: string;
+}
+
+/** The provider's finish reason for one choice; completes that choice's open calls. */
+export interface FinishDelta {
+  /** The kind of delta: always `finish`. */
+  type: "finish";
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
+  /** The provider's own finish reason (`null` when it sent none). */
+  rawReason: string | null;
+  /** The normalized reason (every provider stage sets it); a finish without one counts as a normal `stop`. */
+  reason?: FinishReason;
+}
+
+/** Token usage, wherever the provider sent it. The last one wins. */
+export interface UsageDelta {
+  /** The kind of delta: always `usage`. */
+  type: "usage";
+  /** The normalized token usage. */
+  usage: Usage;
+}
+
+/** A provider error sent inside the stream, or a payload the provider stage could not read. */
+export interface ErrorDelta {
+  /** The kind of delta: always `error`. */
+  type: "error";
+  /** What went wrong: a `code`, a message that never quotes model output, and optional `data`. */
+  error: StreamErrorInfo;
+}
+
+/** The provider's end of the response (`[DONE]`, `message_stop`, `response.completed`). */
+export interface DoneDelta {
+  /** The kind of delta: always `done`. */
+  type: "done";
+}

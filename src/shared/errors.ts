@@ -1,0 +1,95 @@
+/**
+ * Errors of every stage: the codes, the plain description carried by `error`, `abort` and
+ * `invalid-tool-call` events, and the one error class a stage throws or errors a stream with.
+ *
+ * @module
+ */
+
+/** Machine-readable error codes of tool-call-stream. */
+export type ErrorCode =
+  /** The provider sent an error inside the stream (an `error` event or an `error` member). */
+  | "provider-error"
+  /** A data payload that is not valid JSON, or not of the provider's shape. */
+  | "malformed-payload"
+  /** The body ended in the middle of a final event whose payload is incomplete. */
+  | "truncated-event"
+  /** The upstream answered with a non-2xx HTTP status. */
+  | "http-error"
+  /** The input stream failed (network error, or an upstream stage errored). */
+  | "stream-failed"
+  /** One SSE event or line exceeded `maxEventBytes`. */
+  | "event-too-large"
+  /** One call's arguments exceeded `maxArgumentsBytes`. */
+  | "arguments-too-large"
+  /** More calls than `maxToolCalls` in one response. */
+  | "too-many-tool-calls"
+  /** Tool arguments that are not valid JSON. */
+  | "invalid-json"
+  /** A call that completed without a function name. */
+  | "missing-name"
+  /** The provider could not be told from the option or the first event. */
+  | "unknown-provider"
+  /** A `sequence_number` never arrived within the reorder window (Responses API). */
+  | "sequence-gap"
+  /** Tool arguments that continue after a complete JSON value. */
+  | "trailing-data"
+  /** Tool arguments nested deeper than `maxDepth`. */
+  | "too-deep"
+  /** A snapshot of another format version, or restored into an accumulator whose state is no longer new. */
+  | "invalid-snapshot"
+  /** Tool arguments that do not match the tool's schema, or a name that is not a tool (`issues` says why). */
+  | "schema-mismatch";
+
+/**
+ * A plain, serializable description of an error carried by an `error`, `abort` or
+ * `invalid-tool-call` event. The message never embeds provider payloads; the provider's own
+ * error object, where there is one, is on `data`.
+ */
+export interface StreamErrorInfo {
+  /** What went wrong, as a code to switch on. */
+  code: ErrorCode;
+  /** A human-readable sentence that never includes model output or prompts. */
+  message: string;
+  /** The provider's error payload, verbatim (for `provider-error`). */
+  data?: unknown;
+  /** HTTP status (for `http-error`). */
+  status?: number;
+  /** Character offset in the raw arguments where parsing failed (for `invalid-json`). */
+  position?: number;
+  /** Readable reasons (for `schema-mismatch`). */
+  issues?: string[];
+}
+
+/**
+ * The one error class tool-call-stream throws or errors a stream with. Switch on `code`.
+ * Messages never embed model output or prompts; the raw data, where useful, is on `info.data`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   for await (const event of streamToolCalls(response)) console.log(event);
+ * } catch (error) {
+ *   if (error instanceof ToolCallStreamError && error.code === "unknown-provider") retryWith("openai");
+ * }
+ * ```
+ */
+export class ToolCallStreamError extends Error {
+  /** What went wrong. */
+  readonly code: ErrorCode;
+  /** The same error as a plain, serializable object. */
+  readonly info: StreamErrorInfo;
+
+  /** Wraps a {@link StreamErrorInfo}. */
+  constructor(info: StreamErrorInfo, options?: { cause?: unknown }) {
+    super(info.message, options);
+    this.name = "ToolCallStreamError";
+    this.code = info.code;
+    this.info = info;
+  }
+}
+
+/** Turns anything a stream failed with into a {@link StreamErrorInfo} without leaking internals. */
+export function toErrorInfo(error: unknown): StreamErrorInfo {
+  if (error instanceof ToolCallStreamError) return error.info;
+  return { code: "stream-failed", message: "The input stream failed before the response finished." };
+}

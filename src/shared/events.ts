@@ -1,0 +1,206 @@
+/**
+ * The accumulated events: what the accumulator (and `streamToolCalls`) produces, and what the
+ * tool runner, the encoders and applications read.
+ *
+ * @module
+ */
+import type { FinishReason, ReasoningPart, Usage } from "./deltas.ts";
+import type { StreamErrorInfo } from "./errors.ts";
+import type { JsonRepair, JsonValue } from "./json.ts";
+
+/** A tool call whose arguments completed and parsed. */
+export interface ToolCall {
+  /** The call's index: the provider's own (OpenAI `index`, Anthropic block index, Responses output index) when no other call of the choice has it, else the next free one. Unique per choice. */
+  index: number;
+  /** The provider's call id, or `null` when the provider gives none (Gemini). */
+  id: string | null;
+  /** The function name. */
+  name: string;
+  /** The parsed arguments; empty or missing arguments are `{}`. */
+  arguments: JsonValue;
+  /** The arguments text exactly as received. */
+  rawArguments: string;
+  /** The choice the call belongs to, when the provider streams several. */
+  choice?: number;
+  /** Per-call provider data to send back on the next turn (e.g. Gemini thought signatures). */
+  providerMetadata?: Record<string, unknown>;
+  /** Repairs applied to the arguments text before it parsed (`trailing-commas`, `single-quotes`, ...). */
+  repairs?: JsonRepair[];
+  /** The provider ran this call itself (Anthropic web search): do not run it, do not answer it. */
+  providerExecuted?: true;
+  /** `text` for free-text input (Responses `custom_tool_call`): `arguments` is then the raw string. */
+  inputFormat?: "text";
+}
+
+/** A tool call that completed but whose arguments could not be used. */
+export interface InvalidToolCall {
+  /** The call's index, as in {@link ToolCall.index}. */
+  index: number;
+  /** The provider's call id, or `null` when the provider gives none (Gemini). */
+  id: string | null;
+  /** The function name. */
+  name: string;
+  /** The arguments text exactly as received. */
+  rawArguments: string;
+  /** Why the call is invalid (`invalid-json` with a `position`, `missing-name`, ...). */
+  error: StreamErrorInfo;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
+  /** Per-call provider data to send back on the next turn (e.g. Gemini thought signatures). */
+  providerMetadata?: Record<string, unknown>;
+}
+
+/** A call that was still open when the input ended or was cancelled: never parsed. */
+export interface DiscardedToolCall {
+  /** The call's index, as in {@link ToolCall.index}. */
+  index: number;
+  /** The provider's call id, or `null` when the provider gives none (Gemini). */
+  id: string | null;
+  /** The function name. */
+  name: string;
+  /** The partial arguments text received before the stop. */
+  rawArguments: string;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
+}
+
+/** Why an `abort` event ended the stream. */
+export type AbortReason =
+  /** The input ended before the provider's finish. */
+  | "input-ended"
+  /** The caller cancelled: the `signal` fired or the reader was cancelled. */
+  | "cancelled"
+  /** The input stream failed (a network error, an upstream stage that errored). */
+  | "stream-failed"
+  /** The input ended after a provider error, without a finish. */
+  | "provider-error"
+  /** A configured limit was exceeded (`maxEventBytes`, `maxArgumentsBytes`, `maxToolCalls`). */
+  | "limit-exceeded";
+
+/** An accumulated event: the output of {@link ToolCallAccumulatorStream} and `streamToolCalls`. */
+export type ToolCallEvent =
+  | TextDeltaEvent
+  | ReasoningDeltaEvent
+  | ToolCallStartEvent
+  | ToolCallDeltaEvent
+  | CompletedToolCallEvent
+  | InvalidToolCallEvent
+  | FinishEvent
+  | ErrorEvent
+  | AbortEvent;
+
+/** Visible assistant text as it arrives. */
+export interface TextDeltaEvent {
+  /** The kind of event: always `text-delta`. */
+  type: "text-delta";
+  /** The text fragment. */
+  text: string;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
+}
+
+/** Reasoning text as it arrives (DeepSeek `reasoning_content`, Anthropic thinking, ...). */
+export interface ReasoningDeltaEvent {
+  /** The kind of event: always `reasoning-delta`. */
+  type: "reasoning-delta";
+  /** The text fragment. */
+  text: string;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
+}
+
+/** A call began: emitted once per call, when its name is known. */
+export interface ToolCallStartEvent {
+  /** The kind of event: always `tool-call-start`. */
+  type: "tool-call-start";
+  /** The call's index, as in {@link ToolCall.index}. */
+  index: number;
+  /** The provider's call id, or `null` when the provider gives none (Gemini). */
+  id: string | null;
+  /** The function name. */
+  name: string;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
+  /** The provider runs this call itself. */
+  providerExecuted?: true;
+  /** `text` for free-text input (Responses `custom_tool_call`). */
+  inputFormat?: "text";
+}
+
+/** A fragment of a call's arguments text. */
+export interface ToolCallDeltaEvent {
+  /** The kind of event: always `tool-call-delta`. */
+  type: "tool-call-delta";
+  /** The call's index, as in {@link ToolCall.index}. */
+  index: number;
+  /** The provider's call id, or `null` when the provider gives none (Gemini). */
+  id: string | null;
+  /** The fragment; a call's fragments concatenate to its `rawArguments`. */
+  argumentsDelta: string;
+  /**
+   * The arguments so far are one closed JSON value. A hint to prepare a tool early: the call is
+   * complete only at its `tool-call` event.
+   */
+  closed: boolean;
+  /**
+   * The arguments parsed so far, with the `partialArguments` option: a live value, valid until
+   * the next event of this call (copy it to keep it).
+   */
+  partialArguments?: JsonValue | undefined;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
+}
+
+/** A complete call with parsed arguments. */
+export interface CompletedToolCallEvent extends ToolCall {
+  /** The kind of event: always `tool-call`. */
+  type: "tool-call";
+}
+
+/** A complete call whose arguments are not valid JSON; the raw text is kept. */
+export interface InvalidToolCallEvent extends InvalidToolCall {
+  /** The kind of event: always `invalid-tool-call`. */
+  type: "invalid-tool-call";
+}
+
+/** The response finished normally. */
+export interface FinishEvent {
+  /** The kind of event: always `finish`. */
+  type: "finish";
+  /** Normalized reason; `stop` with complete calls is reported as `tool-calls`. */
+  reason: FinishReason;
+  /** The provider's own value (`null` when the provider never sent one). */
+  rawReason: string | null;
+  /** Every complete call, in index order. */
+  toolCalls: ToolCall[];
+  /** Every call whose arguments could not be used, in index order. */
+  invalidToolCalls: InvalidToolCall[];
+  /** The visible text of the first choice. */
+  text: string;
+  /** The reasoning text of the first choice. */
+  reasoning: string;
+  /** Token usage, when the provider reported it. */
+  usage?: Usage;
+  /** The reasoning blocks to send back, in order, when the provider sent any (Anthropic signed and redacted thinking, OpenAI Responses reasoning items): they go back first in the assistant turn. */
+  reasoningParts?: ReasoningPart[];
+}
+
+/** A provider error inside the stream, or a payload that could not be read. The stream goes on. */
+export interface ErrorEvent {
+  /** The kind of event: always `error`. */
+  type: "error";
+  /** What went wrong: a `code`, a message that never quotes model output, and optional `data`. */
+  error: StreamErrorInfo;
+}
+
+/** The stream ended before the provider's finish; open calls are discarded, never parsed. */
+export interface AbortEvent {
+  /** The kind of event: always `abort`. */
+  type: "abort";
+  /** Why the stream stopped. */
+  reason: AbortReason;
+  /** Calls still open at the stop. */
+  discarded: DiscardedToolCall[];
+  /** What stopped the stream, when it was an error. */
+  error?: StreamErrorInfo;
+}

@@ -1,0 +1,35 @@
+/**
+ * Small readers of untrusted JSON values, used by every stage that reads a provider's or a
+ * client's data: own-key lookups, shape checks, and the `choice` field of deltas and events.
+ *
+ * @module
+ */
+
+/**
+ * `table[key]` when `key` is one of the table's own keys: a provider value such as `constructor`
+ * or `toString` must not find `Object.prototype`'s members in a lookup table.
+ */
+export function ownValue<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/** True for a plain JSON object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An array field, or an empty array when absent or not an array. */
+export function arrayOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/** A string field, or `undefined` when absent, not a string, or empty. */
+export function nonEmptyString(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+/** Sets `choice` on a new delta or event only when it is not the first, so single-choice ones stay lean. */
+export function withChoice<T extends object>(delta: T, choice: number | undefined): T & { choice?: number } {
+  if (choice) (delta as { choice?: number }).choice = choice;
+  return delta;
+}

@@ -1,0 +1,39 @@
+import type { ToolRunnerEvent } from "./tool-events.ts";
+
+/** One step of a tool loop ended: the messages it adds to the conversation, in the provider's shape. */
+export interface StepFinishEvent {
+  /** Discriminator. */
+  type: "step-finish";
+  /** The step, from 1. */
+  step: number;
+  /** The assistant turn and, when tools ran, their results: what this step appends to the conversation. */
+  messages: unknown[];
+}
+
+/** Why a tool loop ended. */
+export type LoopFinishReason =
+  /** A step finished without a call to run: the model answered. */
+  | "no-tool-calls"
+  /** `maxSteps` steps ran and the last one still had calls (their results are in `messages`, not yet sent). */
+  | "max-steps"
+  /** A step's stream ended with an `abort` (input ended, failed, limit exceeded, provider error). */
+  | "aborted"
+  /** The `call` for a step threw or rejected. */
+  | "call-failed"
+  /** The `signal` fired. */
+  | "cancelled";
+
+/** The last event of a tool loop. */
+export interface LoopFinishEvent {
+  /** Discriminator. */
+  type: "loop-finish";
+  /** How many steps ran. */
+  steps: number;
+  /** Why the loop ended. */
+  reason: LoopFinishReason;
+  /** The whole conversation: the initial messages and every step's messages. */
+  messages: unknown[];
+}
+
+/** The output of `runToolLoop`: each step's events tagged with the step (from 1), a `step-finish` per step, and one `loop-finish` last. */
+export type ToolLoopEvent = (ToolRunnerEvent & { step: number }) | StepFinishEvent | LoopFinishEvent;

@@ -1,0 +1,238 @@
+import { streamToolCalls, type StreamToolCallsOptions } from "../pipeline/stream-tool-calls.ts";
+import type { StreamLimits } from "../pipeline/stream-limits.ts";
+import { assistantMessage, toolResultMessages } from "../providers/messages.ts";
+import type { Provider } from "../providers/registry.ts";
+import type { ToolResult } from "../providers/turn.ts";
+import type { AbortEvent, FinishEvent, ToolCall } from "../shared/events.ts";
+import type { LoopFinishReason, ToolLoopEvent } from "./loop-events.ts";
+import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";
+import type { ToolRunnerEvent } from "./tool-events.ts";
+import { ToolRunnerStream } from "./tool-runner-stream.ts";
+
+/** What `call` is given for each step. */
+export interface ToolLoopRequest {
+  /** The step, from 1. */
+  step: number;
+  /** The whole conversation so far, in the provider's own shape: send it as the request's messages (`contents` for Gemini, `input` for Responses). */
+  messages: readonly unknown[];
+  /** Aborted when the loop is cancelled: pass it to `fetch`. */
+  signal: AbortSignal;
+}
+
+/** Options of {@link runToolLoop}. */
+export interface ToolLoopOptions
+  extends Omit<ToolRunnerOptions, "tools" | "signal">, StreamLimits, Pick<StreamToolCallsOptions, "partialArguments" | "repair" | "maxDepth"> {
+  /** The wire protocol of the responses, and the shape of the messages the loop appends. */
+  provider: Provider;
+  /** The conversation so far, in the provider's own shape (Chat messages, Anthropic messages, Gemini contents, Responses input items). */
+  messages: readonly unknown[];
+  /** The handlers, by tool name (send them to the model with {@link toolDefinitions}). */
+  tools: Readonly<Record<string, RunnableTool>>;
+  /** Builds and sends the provider request for one step; resolves with the streamed response. */
+  call(request: ToolLoopRequest): Promise<Response>;
+  /**
+   * Most model calls in one run.
+   * @defaultValue 8
+   */
+  maxSteps?: number;
+  /** Aborting it aborts the request in flight and the running handlers, and ends the loop (`cancelled`). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Default of {@link ToolLoopOptions.maxSteps}.
+ * @example
+ * ```ts
+ * runToolLoop({ provider, messages, tools, call, maxSteps: DEFAULT_MAX_STEPS * 2 });
+ * ```
+ */
+export const DEFAULT_MAX_STEPS: number = 8;
+
+/**
+ * The agent loop: calls the model, streams its events through a {@link ToolRunnerStream} (so
+ * each tool starts the moment its call completes), then appends the assistant turn and the tool
+ * results in the provider's own shape (`assistantMessage`, `toolResultMessages`) and calls the
+ * model again, until a step ends without a call to run or `maxSteps` calls were made.
+ *
+ * Every event of every step comes out of one stream tagged with its `step` (from 1); each step
+ * ends with `step-finish` (the messages it adds) and the loop with one `loop-finish` (why, and the
+ * whole conversation). Invalid and unknown calls are answered with their `tool-error` so the
+ * model can correct itself. The stream produces only as fast as it is read. Cancelling it (or
+ * the `signal`) aborts the request in flight and every running handler.
+ *
+ * @example
+ * ```ts
+ * const events = runToolLoop({
+ *   provider: "openai",
+ *   messages: [{ role: "user", content: "What time is it in Tokyo?" }],
+ *   tools: { get_time: { parameters: { type: "object", properties: { zone: { type: "string" } }, required: ["zone"] }, run: ({ zone }) => now(zone) } },
+ *   call: ({ messages, signal }) =>
+ *     fetch(url, { method: "POST", headers, signal, body: JSON.stringify({ model, stream: true, messages, tools: toolDefinitions("openai", tools) }) }),
+ * });
+ * for await (const event of events) if (event.type === "loop-finish") console.log(event.reason, event.steps);
+ * ```
+ */
+export function runToolLoop(options: ToolLoopOptions): ReadableStream<ToolLoopEvent> {
+  const { provider, signal: outer } = options;
+  const requested = options.maxSteps ?? DEFAULT_MAX_STEPS;
+  const maxSteps = requested >= 1 ? requested : 1; // NaN would never stop
+  const controller = new AbortController();
+  const onOuterAbort = (): void => controller.abort(outer?.reason);
+  const messages: unknown[] = [...options.messages];
+  let step = 0;
+  let reader: ReadableStreamDefaultReader<ToolRunnerEvent> | undefined;
+  let record = new StepRecord();
+  let finished = false;
+
+  return new ReadableStream<ToolLoopEvent>(
+    {
+      start() {
+        if (outer?.aborted) controller.abort(outer.reason);
+        else outer?.addEventListener("abort", onOuterAbort, { once: true });
+      },
+      // A pull that enqueues nothing is not repeated, so each one runs until it has an event.
+      async pull(out) {
+        while (!finished) {
+          if (!reader) {
+            if (!(await startStep(out))) return;
+            continue;
+          }
+          const { done, value } = await reader.read();
+          if (finished) return;
+          if (!done) {
+            record.see(value);
+            return out.enqueue({ ...value, step } as ToolLoopEvent);
+          }
+          reader = undefined;
+          return endStep(out);
+        }
+      },
+      async cancel(reason) {
+        finished = true;
+        outer?.removeEventListener("abort", onOuterAbort);
+        controller.abort(reason);
+        await reader?.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+
+  /** Sends the next request; false when the loop ended instead. */
+  async function startStep(out: Output): Promise<boolean> {
+    step++;
+    record = new StepRecord();
+    let response: Response;
+    try {
+      response = await untilAborted(() => options.call({ step, messages: [...messages], signal: controller.signal }), controller.signal);
+    } catch {
+      if (finished) return false;
+      if (controller.signal.aborted) return finish(out, "cancelled");
+      // The caller's error is not passed on: it may carry a key or an internal address.
+      out.enqueue({ type: "error", step, error: { code: "stream-failed", message: `The request of step ${step} failed before a response.` } });
+      return finish(out, "call-failed");
+    }
+    if (finished) {
+      void response.body?.cancel().catch(() => {});
+      return false;
+    }
+    const runner = new ToolRunnerStream({ ...options, signal: controller.signal });
+    reader = streamToolCalls(response, streamOptions(options, controller.signal)).pipeThrough(runner).getReader();
+    return true;
+  }
+
+  function endStep(out: Output): void {
+    const { terminal } = record;
+    if (terminal?.type !== "finish") {
+      out.enqueue({ type: "step-finish", step, messages: [] }); // a cut-off turn is not one the provider would accept back
+      finish(out, controller.signal.aborted ? "cancelled" : "aborted");
+      return;
+    }
+    const calls = turnCalls(terminal);
+    const own = calls.filter((call) => !call.providerExecuted);
+    const assistant = assistantMessage(provider, { text: terminal.text, toolCalls: calls, reasoningParts: terminal.reasoningParts });
+    const added: unknown[] = Array.isArray(assistant) ? [...assistant] : [assistant];
+    if (own.length > 0) added.push(...toolResultMessages(provider, record.results(own)));
+    messages.push(...added);
+    out.enqueue({ type: "step-finish", step, messages: added });
+    if (own.length === 0) finish(out, "no-tool-calls");
+    else if (controller.signal.aborted) finish(out, "cancelled");
+    else if (step >= maxSteps) finish(out, "max-steps");
+  }
+
+  /** Emits `loop-finish` and closes; returns false, for `startStep`. */
+  function finish(out: Output, reason: LoopFinishReason): false {
+    finished = true;
+    outer?.removeEventListener("abort", onOuterAbort);
+    out.enqueue({ type: "loop-finish", steps: step, reason, messages: [...messages] });
+    out.close();
+    return false;
+  }
+}
+
+type Output = ReadableStreamDefaultController<ToolLoopEvent>;
+
+/** What one step's events said: the terminal event and each call's outcome, by choice and index. */
+class StepRecord {
+  terminal: FinishEvent | AbortEvent | undefined;
+  readonly #outcomes = new Map<string, Omit<ToolResult, "call">>();
+
+  see(event: ToolRunnerEvent): void {
+    if (event.type === "finish" || event.type === "abort") this.terminal = event;
+    else if (event.type === "tool-result") this.#outcomes.set(key(event), { output: event.result });
+    else if (event.type === "tool-error") this.#outcomes.set(key(event), { output: event.error.message, isError: true });
+  }
+
+  /** The outcomes of `calls`, in their order; a call with none (never run) is left out. */
+  results(calls: readonly ToolCall[]): ToolResult[] {
+    const results: ToolResult[] = [];
+    for (const call of calls) {
+      const outcome = this.#outcomes.get(key(call));
+      if (outcome) results.push({ call, ...outcome });
+    }
+    return results;
+  }
+}
+
+/** The options of `streamToolCalls` among the loop's. */
+function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToolCallsOptions {
+  const { maxEventBytes, maxArgumentsBytes, maxToolCalls, partialArguments, repair, maxDepth } = options;
+  const picked: StreamToolCallsOptions = { provider: options.provider, signal };
+  for (const [name, value] of Object.entries({ maxEventBytes, maxArgumentsBytes, maxToolCalls, partialArguments, repair, maxDepth })) {
+    if (value !== undefined) (picked as Record<string, unknown>)[name] = value;
+  }
+  return picked;
+}
+
+const key = (call: { index: number; choice?: number }): string => `${call.choice ?? 0}:${call.index}`;
+
+/** The turn's calls in index order, invalid ones included (with `{}` arguments) so that their errors have a call to answer. */
+function turnCalls(finish: FinishEvent): ToolCall[] {
+  const invalid = finish.invalidToolCalls.map(({ error: _error, ...call }): ToolCall => ({ ...call, arguments: {} }));
+  return [...finish.toolCalls, ...invalid].sort((a, b) => a.index - b.index);
+}
+
+/** Runs `start`, settling with it, or rejecting as soon as `signal` aborts; a response that arrives after that is cancelled. */
+function untilAborted(start: () => Promise<Response>, signal: AbortSignal): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    let pending: Promise<Response>;
+    try {
+      pending = Promise.resolve(start());
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending.then(
+      (response) => {
+        signal.removeEventListener("abort", onAbort);
+        if (signal.aborted) void response.body?.cancel().catch(() => {});
+        resolve(response);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

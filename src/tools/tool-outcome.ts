@@ -1,0 +1,114 @@
+import type { StreamErrorInfo } from "../shared/errors.ts";
+import type { JsonValue } from "../shared/json.ts";
+import type { ToolErrorCode, ToolErrorInfo } from "./tool-events.ts";
+import { utf8Length } from "./utf8-length.ts";
+
+/**
+ * The outcome of one tool call as the model will read it: the `tool-error` messages (each says
+ * what was wrong and what is expected, and never repeats the model's arguments or a handler's
+ * internal error text) and the result size cap. Pure functions, used by `ToolRunner`.
+ *
+ * @module
+ */
+
+/** Most schema issues listed in one message; the rest are counted. */
+const MAX_ISSUES = 10;
+
+/** A result that fits the cap, or the error it gives when it is not JSON. */
+export type ResultOutcome = { result: JsonValue; truncated?: true } | { error: ToolErrorInfo };
+
+/**
+ * Turns a handler's return value into plain JSON no larger than `maxBytes` (UTF-8 bytes of its
+ * JSON text, or of the text itself for a string). A larger one becomes a string cut on a character
+ * boundary that ends with a marker giving the original size, so the model knows it was cut.
+ *
+ * @example
+ * ```ts
+ * fitResult("x".repeat(100), 60); // { result: "xxxx…\n[truncated: the result was 100 bytes; the limit is 60]", truncated: true }
+ * ```
+ */
+export function fitResult(value: unknown, maxBytes: number): ResultOutcome {
+  let text: string | undefined;
+  try {
+    text = typeof value === "string" ? value : JSON.stringify(value);
+  } catch {
+    return { error: { code: "handler-failed", message: "The tool returned a value that cannot be sent as JSON.", retryable: false } };
+  }
+  if (text === undefined) return { result: null }; // `undefined` (a handler with nothing to say)
+  const size = utf8Length(text);
+  if (size <= maxBytes) return { result: typeof value === "string" ? value : (JSON.parse(text) as JsonValue) };
+  const marker = `\n[truncated: the result was ${size} bytes; the limit is ${maxBytes}]`;
+  return { result: prefixOfBytes(text, maxBytes - utf8Length(marker)) + marker, truncated: true };
+}
+
+/** The longest prefix of `text` of at most `budget` UTF-8 bytes that does not split a character. */
+function prefixOfBytes(text: string, budget: number): string {
+  let bytes = 0;
+  let end = 0;
+  while (end < text.length) {
+    const code = text.codePointAt(end)!;
+    const width = code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (bytes + width > budget) break;
+    bytes += width;
+    end += code >= 0x10000 ? 2 : 1;
+  }
+  return text.slice(0, end);
+}
+
+/** Only what `toolErrorInfo` needs to know of a tool. */
+interface DescribedTool {
+  parameters?: Record<string, unknown>;
+}
+
+/**
+ * The error of a call whose arguments the accumulator or the tool's schema rejected: the
+ * parse position or the schema issues, then what the tool expects.
+ */
+export function describeToolError(error: StreamErrorInfo, tool: DescribedTool): ToolErrorInfo {
+  const problem =
+    error.code === "schema-mismatch" && error.issues
+      ? `The arguments do not match the tool's parameters: ${listIssues(error.issues)}.`
+      : error.code === "invalid-json"
+        ? `The arguments are not valid JSON${error.position !== undefined ? ` (parsing failed at character ${error.position})` : ""}.`
+        : `The arguments could not be used (${error.code}).`;
+  return { code: "invalid-arguments", message: `${problem} ${expected(tool)}`, retryable: false };
+}
+
+/**
+ * The error of each other code, written for the model: `names` are the tools that exist (for
+ * `unknown-tool`), `ms` the timeout, `reason` the caller's reason for a denial.
+ */
+export function toolErrorInfo(code: Exclude<ToolErrorCode, "invalid-arguments">, names: readonly string[] = [], ms = 0, reason?: string): ToolErrorInfo {
+  switch (code) {
+    case "unknown-tool":
+      return {
+        code,
+        message: names.length > 0 ? `No tool of that name exists. Call one of: ${names.join(", ")}.` : "No tools are available; answer without calling one.",
+        retryable: false,
+      };
+    case "handler-failed":
+      return { code, message: "The tool failed while running this call.", retryable: false };
+    case "timeout":
+      return { code, message: `The tool did not finish within ${ms} ms and was stopped. Try again, or ask for less at once.`, retryable: true };
+    case "denied":
+      return {
+        code,
+        message: `The user did not approve this call, so it was not run.${reason ? ` Reason given: ${reason}` : ""} Do not repeat it unchanged.`,
+        retryable: false,
+      };
+    case "cancelled":
+      return { code, message: "The run was cancelled before this call finished.", retryable: true };
+  }
+}
+
+function listIssues(issues: readonly string[]): string {
+  const shown = issues.slice(0, MAX_ISSUES).join("; ");
+  return issues.length > MAX_ISSUES ? `${shown}; and ${issues.length - MAX_ISSUES} more` : shown;
+}
+
+function expected(tool: DescribedTool): string {
+  const required = tool.parameters?.["required"];
+  const names = Array.isArray(required) ? required.filter((name): name is string => typeof name === "string") : [];
+  if (names.length > 0) return `Send one JSON object with the required fields ${names.join(", ")}, matching the tool's parameters.`;
+  return tool.parameters ? "Send one JSON object matching the tool's parameters." : "Send one JSON object.";
+}

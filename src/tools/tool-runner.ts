@@ -1,0 +1,224 @@
+import { checkToolArguments, type ToolSchema } from "../json/tool-schema.ts";
+import type { CompletedToolCallEvent, InvalidToolCallEvent, ToolCall, ToolCallEvent } from "../shared/events.ts";
+import type { JsonValue } from "../shared/json.ts";
+import { ownValue } from "../shared/values.ts";
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TOOL_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS, ToolHandlerError, type RunnableTool, type ToolRunnerOptions } from "./runnable-tool.ts";
+import type { ToolApprovalRequestEvent, ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
+import { describeToolError, fitResult, toolErrorInfo } from "./tool-outcome.ts";
+
+/** The longest delay platform timers honour. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+interface Job {
+  call: ToolCall;
+  tool: RunnableTool;
+  state: "approval" | "queued" | "running";
+  controller?: AbortController;
+  timer?: unknown;
+}
+
+/**
+ * The tool-running state machine, free of streams: `push` every accumulated event, and it emits
+ * each one through, starts the handler of every complete `tool-call` at once (up to
+ * `concurrency` at a time, the rest in arrival order), and emits `tool-result` or `tool-error`
+ * as each call finishes. `idle()` resolves once every call it took has an outcome.
+ * `ToolRunnerStream` is a thin wrapper around it.
+ *
+ * @example
+ * ```ts
+ * const runner = new ToolRunner((event) => console.log(event.type), { tools: { add: { run: ({ a, b }) => a + b } } });
+ * runner.push(toolCallEvent); // logs "tool-call", then soon "tool-result"
+ * await runner.idle();
+ * ```
+ */
+export class ToolRunner {
+  readonly #emit: (event: ToolRunnerEvent) => void;
+  readonly #options: ToolRunnerOptions;
+  readonly #jobs = new Set<Job>();
+  readonly #queue: Job[] = [];
+  readonly #waiters: (() => void)[] = [];
+  #running = 0;
+  #stopped = false;
+  readonly #onAbort = (): void => this.#cancelAll();
+
+  /** Creates a runner that emits through `emit`. */
+  constructor(emit: (event: ToolRunnerEvent) => void, options: ToolRunnerOptions) {
+    this.#emit = emit;
+    this.#options = options;
+    options.signal?.addEventListener("abort", this.#onAbort, { once: true });
+  }
+
+  /** Emits `event`, then acts on it when it is a call to run (or one that cannot be run). */
+  push(event: ToolCallEvent): void {
+    this.#emit(event);
+    if (event.type === "tool-call") this.#take(event);
+    else if (event.type === "invalid-tool-call") this.#reject(event);
+  }
+
+  /** Runs a call waiting for approval, by id (or by index, for providers without ids). False when none waits. */
+  approve(callId: string | number): boolean {
+    const job = this.#awaiting(callId);
+    if (job) this.#enqueue(job);
+    return job !== undefined;
+  }
+
+  /** Refuses a call waiting for approval; the model reads `reason`. False when none waits. */
+  deny(callId: string | number, reason?: string): boolean {
+    const job = this.#awaiting(callId);
+    if (job) this.#settle(job, { type: "tool-error", error: denied(reason) });
+    return job !== undefined;
+  }
+
+  /** Resolves once every call taken so far has its outcome (calls awaiting approval included). */
+  idle(): Promise<void> {
+    if (this.#jobs.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /**
+   * Stops for good: aborts every running handler's signal with `reason`, drops waiting calls and
+   * emits nothing more (the output is gone). After `idle()`, it only lets go of the `signal`.
+   */
+  abort(reason?: unknown): void {
+    this.#stopped = true;
+    this.#options.signal?.removeEventListener("abort", this.#onAbort);
+    for (const job of this.#jobs) this.#stop(job, reason);
+    this.#jobs.clear();
+    this.#queue.length = 0;
+    this.#wake();
+  }
+
+  #take(call: CompletedToolCallEvent): void {
+    if (call.providerExecuted) return; // the provider ran it; answering it is not ours to do
+    const tool = ownValue(this.#options.tools, call.name);
+    if (!tool) return this.#fail(call, toolErrorInfo("unknown-tool", this.#toolNames()));
+    const { type: _type, ...plain } = call;
+    if (this.#options.signal?.aborted) return this.#fail(call, toolErrorInfo("cancelled"));
+    const issues = tool.parameters && call.inputFormat !== "text" ? checkToolArguments(call.arguments, tool.parameters as ToolSchema) : [];
+    if (issues.length > 0) return this.#fail(call, describeToolError({ code: "schema-mismatch", message: "", issues }, tool));
+    const job: Job = { call: plain, tool, state: "approval" };
+    this.#jobs.add(job);
+    if (tool.needsApproval) this.#requestApproval(job);
+    else this.#enqueue(job);
+  }
+
+  #reject(call: InvalidToolCallEvent): void {
+    const tool = ownValue(this.#options.tools, call.name);
+    this.#fail(call, tool ? describeToolError(call.error, tool) : toolErrorInfo("unknown-tool", this.#toolNames()));
+  }
+
+  #requestApproval(job: Job): void {
+    const { index, id, name, arguments: args, choice } = job.call;
+    const request: ToolApprovalRequestEvent = { type: "tool-approval-request", index, id, name, arguments: args, ...(choice !== undefined ? { choice } : {}) };
+    this.#emit(request);
+    const decide = this.#options.approve;
+    if (!decide) return;
+    Promise.resolve()
+      .then(() => decide(request))
+      .then(
+        (approved) => (approved === true ? this.#enqueue(job) : this.#settle(job, { type: "tool-error", error: denied() })),
+        () => this.#settle(job, { type: "tool-error", error: denied() }), // a failing decision is not an approval
+      );
+  }
+
+  #enqueue(job: Job): void {
+    if (!this.#jobs.has(job) || job.state !== "approval") return;
+    job.state = "queued";
+    this.#queue.push(job);
+    this.#drain();
+  }
+
+  #drain(): void {
+    const concurrency = this.#options.concurrency ?? DEFAULT_TOOL_CONCURRENCY;
+    const limit = concurrency >= 1 ? concurrency : 1; // NaN or 0 would never run anything
+    while (this.#running < limit && this.#queue.length > 0) this.#start(this.#queue.shift()!);
+  }
+
+  #start(job: Job): void {
+    job.state = "running";
+    this.#running++;
+    const controller = (job.controller = new AbortController());
+    const ms = job.tool.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    const setTimer = this.#options.setTimeout ?? ((callback: () => void, delay: number) => setTimeout(callback, delay));
+    // Platform timers fire at once for a delay past 2^31 - 1 ms; such a limit means none.
+    if (ms <= MAX_TIMER_MS) {
+      job.timer = setTimer(() => {
+        job.timer = undefined;
+        const reason = new DOMException(`The tool did not finish within ${ms} ms.`, "TimeoutError");
+        this.#settle(job, { type: "tool-error", error: toolErrorInfo("timeout", [], ms) }, reason);
+      }, ms);
+    }
+    let pending: Promise<JsonValue>;
+    try {
+      pending = Promise.resolve(job.tool.run(job.call.arguments, { signal: controller.signal, call: job.call }));
+    } catch (error) {
+      pending = Promise.reject(error);
+    }
+    pending.then(
+      (result) => {
+        const outcome = fitResult(result, this.#options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES);
+        this.#settle(job, "error" in outcome ? { type: "tool-error", error: outcome.error } : { type: "tool-result", ...outcome });
+      },
+      (error: unknown) => this.#settle(job, { type: "tool-error", error: describeFailure(error) }),
+    );
+  }
+
+  /** Gives a call its outcome once: the first of result, failure, timeout, denial or cancellation wins. */
+  #settle(
+    job: Job,
+    outcome: { type: "tool-result"; result: JsonValue; truncated?: true } | { type: "tool-error"; error: ToolErrorInfo },
+    abortReason?: unknown,
+  ): void {
+    if (!this.#jobs.delete(job)) return;
+    if (job.state === "running") this.#running--;
+    else if (job.state === "queued") this.#queue.splice(this.#queue.indexOf(job), 1);
+    this.#stop(job, abortReason);
+    const { index, id, name, choice } = job.call;
+    this.#emit({ ...outcome, index, id, name, ...(choice !== undefined ? { choice } : {}) } as ToolRunnerEvent);
+    this.#drain();
+    this.#wake();
+  }
+
+  #fail(call: Pick<ToolCall, "index" | "id" | "name" | "choice">, error: ToolErrorInfo): void {
+    const { index, id, name, choice } = call;
+    this.#emit({ type: "tool-error", index, id, name, error, ...(choice !== undefined ? { choice } : {}) });
+  }
+
+  #stop(job: Job, reason: unknown): void {
+    if (job.timer !== undefined) (this.#options.clearTimeout ?? ((handle: unknown) => clearTimeout(handle as number)))(job.timer);
+    job.timer = undefined;
+    if (reason !== undefined || this.#stopped) job.controller?.abort(reason);
+  }
+
+  #cancelAll(): void {
+    const reason = this.#options.signal?.reason;
+    for (const job of [...this.#jobs]) this.#settle(job, { type: "tool-error", error: toolErrorInfo("cancelled") }, reason ?? "cancelled");
+  }
+
+  #awaiting(callId: string | number): Job | undefined {
+    for (const job of this.#jobs) {
+      if (job.state !== "approval") continue;
+      if (typeof callId === "number" ? job.call.index === callId : job.call.id === callId) return job;
+    }
+    return undefined;
+  }
+
+  #toolNames(): string[] {
+    return Object.keys(this.#options.tools);
+  }
+
+  #wake(): void {
+    if (this.#jobs.size > 0 && !this.#stopped) return;
+    for (const resolve of this.#waiters.splice(0)) resolve();
+  }
+}
+
+
+function describeFailure(error: unknown): ToolErrorInfo {
+  if (error instanceof ToolHandlerError) return { code: "handler-failed", message: error.message, retryable: error.retryable };
+  return toolErrorInfo("handler-failed");
+}
+
+function denied(reason?: string): ToolErrorInfo {
+  return toolErrorInfo("denied", [], 0, reason);
+}

@@ -1,0 +1,36 @@
+// Every runtime's runner imports this one module: the cases it registers are the whole suite,
+// in the order of the chain. test/node/suite-index.test.ts checks that every *.cases.ts file is here.
+// Framing: bytes to messages.
+import "./framing/sse-decoder-stream.cases.ts";
+// Providers: messages to normalized deltas.
+import "./providers/openai-chat/openai-chat-conformance.cases.ts";
+import "./providers/openai-chat/openai-chat-quirks.cases.ts";
+import "./providers/anthropic/anthropic-rules.cases.ts";
+import "./providers/anthropic/anthropic-thinking-replay.cases.ts";
+import "./providers/gemini/gemini-rules.cases.ts";
+import "./providers/openai-responses/openai-responses-rules.cases.ts";
+import "./providers/openai-responses/openai-responses-reasoning-replay.cases.ts";
+import "./providers/provider-conformance.cases.ts";
+import "./providers/provider-detect.cases.ts";
+import "./providers/messages.cases.ts";
+import "./providers/finish-reasons.cases.ts";
+import "./providers/prototype-keys.cases.ts";
+// JSON: incremental parsing, repair, schema checks.
+import "./json/incremental-json-parser.cases.ts";
+import "./json/json-repair-and-schema.cases.ts";
+// Accumulate: deltas to events.
+import "./accumulate/partial-arguments.cases.ts";
+import "./accumulate/accumulator-snapshot.cases.ts";
+import "./accumulate/cut-calls.cases.ts";
+// Pipeline: the whole chain in one call.
+import "./pipeline/stream-tool-calls.cases.ts";
+import "./pipeline/truncation.cases.ts";
+import "./pipeline/fault-matrix.cases.ts";
+import "./pipeline/pipeline-fast-paths.cases.ts";
+import "./pipeline/custom-protocol.cases.ts";
+// Tools: running calls, the loop.
+import "./tools/tool-runner.cases.ts";
+import "./tools/tool-loop.cases.ts";
+// Encode: events to bytes and back.
+import "./encode/tool-call-event-sse.cases.ts";
+export { cases } from "./support/harness.ts";

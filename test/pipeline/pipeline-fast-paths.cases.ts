@@ -1,0 +1,192 @@
+// The fast paths taken for speed behave exactly like the general paths they shortcut.
+import fc from "fast-check";
+import { AnthropicDecoder, ArgumentsBuffer, OpenAIResponsesDecoder, SequenceReorderer, type ProviderDelta, type SSEMessage } from "../../src/index.ts";
+import { utf8Length } from "../../src/tools/utf8-length.ts";
+import { assertEquals, group } from "../support/harness.ts";
+
+/** A Responses text-delta event whose text names its sequence number (or `-` without one). */
+function textEvent(sequence: number | undefined): { data: string; event: string } {
+  const payload: Record<string, unknown> = { type: "response.output_text.delta", delta: `${sequence ?? "-"}` };
+  if (sequence !== undefined) payload["sequence_number"] = sequence;
+  return { event: "response.output_text.delta", data: JSON.stringify(payload) };
+}
+
+/** Objects and arrays with strings that hold quotes, escapes and brackets, plus malformed tails. */
+const ARGUMENTS = [
+  '{"a":1}',
+  ' { "q" : "a \\"}\\" ]" , "n" : [ 1 , { "x" : "}" } ] } ',
+  '[1,"\\\\",[2,[3]],{"k":"[{"}]',
+  '{"杭州":"市 😀","e":"\\u00e9\\\\"}',
+  '{"a":1} {"b":2}',
+  '{"a":1}\n\t ',
+  '{"a":[[[[[[1]]]]]]}',
+  '{"a":"unterminated',
+  '"scalar first" {"a":1}',
+  '{"a":1}}',
+];
+
+/** input_json_delta data as Anthropic serializes it, and near misses of that shape. */
+const anthropicDeltaData = fc.oneof(
+  fc.record({ index: fc.constantFrom("0", "1", "2", "3", "01", "-1", "1.0", "1e0", "9999999999", ""), text: fc.string({ unit: "grapheme" }) }).map(
+    ({ index, text }) => `{"type":"content_block_delta","index":${index},"delta":{"type":"input_json_delta","partial_json":${JSON.stringify(text)}}}`,
+  ),
+  fc.constantFrom(
+    '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a\\"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\\"}}"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a","x":"b"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a" }}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a"}}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a\"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":1}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"partial_json":"a","type":"input_json_delta"}}',
+    '{"index":0,"type":"content_block_delta","delta":{"type":"input_json_delta","partial_json":"a"}}',
+  ),
+);
+
+group("Pipeline fast paths", (test) => {
+  test("Anthropic input_json_delta read without the payload object gives what the full parse gives", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(anthropicDeltaData, fc.constantFrom(undefined, "content_block_delta", "ping")), { maxLength: 12 }), (messages) => {
+        // The same data after one space is parsed the same way, but never by the fast path.
+        const decodeAll = (prefix: string): ProviderDelta[] => {
+          const out: ProviderDelta[] = [];
+          const decoder = new AnthropicDecoder();
+          const emit = (delta: ProviderDelta): void => void out.push(delta);
+          for (const index of [0, 1, 2]) {
+            decoder.decode({ event: "content_block_start", data: JSON.stringify({ type: "content_block_start", index, content_block: { type: "tool_use", id: `t${index}`, name: "f", input: {} } }) }, emit);
+          }
+          for (const [data, event] of messages) {
+            const message: SSEMessage = { data: prefix + data };
+            if (event !== undefined) message.event = event;
+            decoder.decode(message, emit);
+          }
+          for (const index of [0, 1, 2]) decoder.decode({ data: JSON.stringify({ type: "content_block_stop", index }) }, emit);
+          return out;
+        };
+        assertEquals(decodeAll(""), decodeAll(" "), JSON.stringify(messages));
+      }),
+      { seed: 33, numRuns: 400 },
+    );
+  });
+
+  test("SequenceReorderer releases events in order without buffering them, exactly as buffering every event would", () => {
+    /** The reorderer's rules with every event buffered: what the fast path must not change. */
+    function reference(sequence: readonly (number | undefined)[], window: number, flush = true): string[] {
+      const out: string[] = [];
+      const buffer = new Map<number, number>();
+      let next: number | undefined;
+      const drain = (): void => {
+        for (; buffer.has(next!); next!++) out.push(`${buffer.get(next!)}`), buffer.delete(next!);
+      };
+      const skipGap = (): void => {
+        const lowest = Math.min(...buffer.keys());
+        out.push(`gap ${next}-${lowest - 1}`);
+        next = lowest;
+        drain();
+      };
+      for (const n of sequence) {
+        if (n === undefined) {
+          out.push("-");
+          continue;
+        }
+        next ??= n;
+        if (n < next || buffer.has(n)) continue;
+        buffer.set(n, n);
+        drain();
+        if (buffer.size > window) skipGap();
+      }
+      while (flush && buffer.size > 0) skipGap();
+      return out;
+    }
+    fc.assert(
+      fc.property(
+        fc.array(fc.option(fc.nat({ max: 30 }), { freq: 8, nil: undefined }), { maxLength: 40 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.constantFrom("random", "sorted", "swapped"),
+        fc.array(fc.boolean(), { minLength: 40, maxLength: 40 }),
+        (numbers, window, order, swaps) => {
+          // Sorted (with duplicates and gaps) and locally swapped input (an event a step late, the
+          // next one already held) exercise the fast path and the hand-over between it and the buffer.
+          const sorted = [...numbers].sort((a, b) => (a ?? 0) - (b ?? 0));
+          const swapped = sorted.map((_, i) => i);
+          for (let i = 0; i + 1 < swapped.length; i++) if (swaps[i]) [swapped[i], swapped[i + 1]] = [swapped[i + 1]!, swapped[i]!];
+          const sequence: (number | undefined)[] = order === "random" ? numbers : order === "sorted" ? sorted : swapped;
+          const expected = reference(sequence, window);
+          const released: string[] = [];
+          const reorderer = new SequenceReorderer<number | undefined>(window, (n) => released.push(`${n ?? "-"}`), (from, to) => released.push(`gap ${from}-${to}`));
+          // Each event is released as soon as it is contiguous, not later.
+          sequence.forEach((n, i) => {
+            reorderer.push(n, n);
+            assertEquals(released, reference(sequence.slice(0, i + 1), window, false), `${JSON.stringify(sequence)} after ${i + 1}`);
+          });
+          reorderer.flush();
+          assertEquals(released, expected, JSON.stringify(sequence));
+
+          // The Responses decoder puts its events through it: text deltas in that order, gaps as errors.
+          const deltas: ProviderDelta[] = [];
+          const decoder = new OpenAIResponsesDecoder((delta) => deltas.push(delta), { reorderWindow: window });
+          for (const n of sequence) decoder.decode(textEvent(n));
+          decoder.end();
+          const seen = deltas.map((delta) => (delta.type === "text-delta" ? delta.text : delta.type === "error" ? delta.error.message : delta.type));
+          const gapMessage = (entry: string): string => {
+            const [from, to] = entry.slice("gap ".length).split("-");
+            return `Events ${from} to ${to} never arrived; the stream went on without them.`;
+          };
+          assertEquals(seen, expected.map((entry) => (entry.startsWith("gap ") ? gapMessage(entry) : entry)), JSON.stringify(sequence));
+        },
+      ),
+      { seed: 31, numRuns: 400 },
+    );
+  });
+
+  test("ArgumentsBuffer: any split gives the same closed flags and result as one character at a time", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...ARGUMENTS), fc.array(fc.nat(), { maxLength: 8 }), fc.integer({ min: 2, max: 64 }), (text, cuts, maxDepth) => {
+        const offsets = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+        const split = new ArgumentsBuffer({ maxDepth });
+        const single = new ArgumentsBuffer({ maxDepth });
+        let fed = 0;
+        for (const offset of [...offsets, text.length]) {
+          split.append(text.slice(fed, offset));
+          for (; fed < offset; fed++) single.append(text[fed]!);
+          assertEquals(split.isClosedValue, single.isClosedValue, `${text} at ${offset}`);
+        }
+        const options = { repair: false as const, closeTruncated: false };
+        assertEquals(split.parse(options), single.parse(options), text);
+      }),
+      { seed: 32, numRuns: 300 },
+    );
+  });
+
+  test("ArgumentsBuffer reports the offset of trailing data and of nesting past the limit", () => {
+    const trailing = new ArgumentsBuffer();
+    for (const piece of ['{"a":', '"}"}  ', " x", "y"]) trailing.append(piece);
+    assertEquals(trailing.isClosedValue, false);
+    assertEquals(trailing.parse({ repair: false, closeTruncated: false }), {
+      ok: false,
+      error: { code: "trailing-data", message: "The tool arguments continue after a complete JSON value (at offset 12).", position: 12 },
+    });
+    const deep = new ArgumentsBuffer({ maxDepth: 2 });
+    for (const piece of ["[[", "[1]]]"]) deep.append(piece);
+    assertEquals(deep.parse({ repair: false, closeTruncated: false }), {
+      ok: false,
+      error: { code: "too-deep", message: "The tool arguments nest deeper than 2 levels.", position: 2 },
+    });
+  });
+
+  test("utf8Length counts what TextEncoder writes: pairs are 4 bytes, lone surrogates 3", () => {
+    const unit = fc.constantFrom("a", "\u007f", "\u0080", "é", "\u07ff", "\u0800", "杭", "\uffff", "😀", "\ud800", "\udbff", "\udc00", "\udfff");
+    const encoder = new TextEncoder();
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 12 }), (units) => {
+        const text = units.join("");
+        assertEquals(utf8Length(text), encoder.encode(text).length, JSON.stringify(text));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -1,0 +1,21 @@
+import { ToolCallEventEncoderStream } from "../../src/index.ts";
+
+/**
+ * The Worker's own response format: events as Server-Sent Events frames (`event: <type>`,
+ * `id: <sequence>`, `data: <json>`), read back by `ToolCallEventDecoderStream` or an
+ * `EventSource`. Other client protocols get a module of their own beside this one.
+ *
+ * @module
+ */
+
+/** The headers of every event-stream answer. */
+export const EVENT_STREAM_HEADERS: Record<string, string> = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+  "x-content-type-options": "nosniff",
+};
+
+/** Events (any union discriminated on `type`) as the bytes of an event-stream body, ids counting from `firstId`. */
+export function eventStreamBody<E extends { readonly type: string }>(events: ReadableStream<E>, firstId = 0): ReadableStream<Uint8Array> {
+  return events.pipeThrough(new ToolCallEventEncoderStream<E>({ firstId }));
+}
