@@ -6,7 +6,7 @@
  * ```
  *
  * The root entry holds every stage and every provider; the subpaths (`/core`, `/openai`,
- * `/anthropic`, `/gemini`, `/openai-responses`, `/tools`) hold a part each, for smaller bundles.
+ * `/anthropic`, `/gemini`, `/openai-responses`, `/tools`, `/encode`) hold a part each, for smaller bundles.
  *
  * @example
  * ```ts
@@ -113,6 +113,28 @@ export {
   ToolCallEventEncoderStream,
   type ToolCallEventEncoderStreamOptions,
 } from "./encode/tool-call-event-encoder-stream.ts";
+// Encode: events to the client protocols (OpenAI Chat Completions, AI SDK UI messages, AG-UI).
+export { encodeEvents, ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "./encode/protocol-encoder.ts";
+export { randomId } from "./encode/call-ids.ts";
+export { OpenAIChatEncoder, OpenAIChatEncoderStream } from "./encode/openai-chat-encoder-stream.ts";
+export {
+  OpenAIChatCompletionBuilder,
+  readOpenAIChatCompletion,
+  type OpenAIChatCompletionResult,
+} from "./encode/openai-chat-completion.ts";
+export type {
+  OpenAIChatCompletion,
+  OpenAIChatCompletionChoice,
+  OpenAIChatCompletionMessage,
+  OpenAIChatEncoderOptions,
+  OpenAIChatError,
+  OpenAIChatFinishReason,
+  OpenAIChatToolCall,
+  OpenAIChatUsage,
+} from "./encode/openai-chat-wire.ts";
+export { UIMessageEncoder, UIMessageEncoderStream } from "./encode/ui-message-encoder-stream.ts";
+export { UI_MESSAGE_STREAM_HEADERS, type UIMessageEncoderOptions } from "./encode/ui-message-wire.ts";
+export { AGUIEncoder, AGUIEncoderStream, type AGUIEncoderOptions } from "./encode/ag-ui-encoder-stream.ts";
 // The vocabulary every stage shares.
 export { ToolCallStreamError, type ErrorCode, type StreamErrorInfo } from "./shared/errors.ts";
 export type { JsonValue } from "./shared/json.ts";

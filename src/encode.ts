@@ -1,0 +1,55 @@
+/**
+ * Client protocols: encoders from the library's events (`streamToolCalls`, `ToolRunnerStream`,
+ * `runToolLoop`) to the streams that existing clients read, so that a server answers them in
+ * any provider's place:
+ *
+ * - {@link OpenAIChatEncoderStream}: OpenAI Chat Completions `chat.completion.chunk` frames
+ *   (every OpenAI SDK, LangChain, most agent frameworks), and {@link OpenAIChatCompletionBuilder}
+ *   / {@link readOpenAIChatCompletion} for the non-streaming `chat.completion` object;
+ * - {@link UIMessageEncoderStream}: the Vercel AI SDK's UI message stream (`useChat`,
+ *   `readUIMessageStream`), with {@link UI_MESSAGE_STREAM_HEADERS};
+ * - {@link AGUIEncoderStream}: AG-UI events over SSE (`@ag-ui/client`, CopilotKit).
+ *
+ * Each is a pure core (`encode(event, out)`, `end(out)`) and a stage that takes one event or an
+ * array of ready events and writes one chunk per input. The library's own SSE event codec
+ * (`ToolCallEventEncoderStream`, `ToolCallEventDecoderStream`) is here too.
+ *
+ * @example
+ * ```ts
+ * import { streamToolCalls } from "tool-call-stream";
+ * import { OpenAIChatEncoderStream } from "tool-call-stream/encode";
+ *
+ * const body = streamToolCalls(upstream, { provider: "gemini" })
+ *   .pipeThrough(new OpenAIChatEncoderStream({ model: "gemini-2.5-flash" }));
+ * return new Response(body, { headers: { "content-type": "text/event-stream" } });
+ * ```
+ *
+ * @module
+ */
+export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./encode/tool-call-event-decoder-stream.ts";
+export {
+  formatToolCallEvent,
+  ToolCallEventEncoderStream,
+  type ToolCallEventEncoderStreamOptions,
+} from "./encode/tool-call-event-encoder-stream.ts";
+export { encodeEvents, ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "./encode/protocol-encoder.ts";
+export { randomId } from "./encode/call-ids.ts";
+export { OpenAIChatEncoder, OpenAIChatEncoderStream } from "./encode/openai-chat-encoder-stream.ts";
+export {
+  OpenAIChatCompletionBuilder,
+  readOpenAIChatCompletion,
+  type OpenAIChatCompletionResult,
+} from "./encode/openai-chat-completion.ts";
+export type {
+  OpenAIChatCompletion,
+  OpenAIChatCompletionChoice,
+  OpenAIChatCompletionMessage,
+  OpenAIChatEncoderOptions,
+  OpenAIChatError,
+  OpenAIChatFinishReason,
+  OpenAIChatToolCall,
+  OpenAIChatUsage,
+} from "./encode/openai-chat-wire.ts";
+export { UIMessageEncoder, UIMessageEncoderStream } from "./encode/ui-message-encoder-stream.ts";
+export { UI_MESSAGE_STREAM_HEADERS, type UIMessageEncoderOptions } from "./encode/ui-message-wire.ts";
+export { AGUIEncoder, AGUIEncoderStream, type AGUIEncoderOptions } from "./encode/ag-ui-encoder-stream.ts";

@@ -1,0 +1,60 @@
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/**
+ * A random token of 24 letters and digits (about 143 bits), the default id generator of the
+ * encoders: for call ids a provider does not give (Gemini), completion, message and run ids.
+ * Uses `crypto.getRandomValues` where the runtime has it (every runtime but Node 18 without a
+ * flag); ids only need to be unique, not secret, so `Math.random` stands in there.
+ *
+ * @example
+ * ```ts
+ * randomId(); // "V1StGXR8Z5jdHi6BmyTq0a3c"
+ * ```
+ */
+export function randomId(): string {
+  const values = new Uint8Array(24);
+  const crypto = (globalThis as { crypto?: { getRandomValues?(array: Uint8Array): Uint8Array } }).crypto;
+  if (crypto?.getRandomValues) crypto.getRandomValues(values);
+  else for (let i = 0; i < values.length; i++) values[i] = Math.floor(Math.random() * 256);
+  let id = "";
+  for (const value of values) id += ALPHABET[value % 62]; // a slight bias, harmless for uniqueness
+  return id;
+}
+
+/**
+ * The id a client sees for each call: the provider's own when it gives one not seen before in
+ * this stream, else a generated one (Gemini sends none; a repeated id would merge two calls in
+ * clients that key parts by id). Keys are a call's choice and index, which the tool loop reuses
+ * each step: `nextStep()` forgets the keys and keeps the ids used, so ids stay unique across steps.
+ */
+export class CallIds {
+  readonly #generate: () => string;
+  readonly #byKey = new Map<string, string>();
+  readonly #used = new Set<string>();
+
+  /** `generate` makes a fresh token; the id is `call_` and the token. */
+  constructor(generate: () => string) {
+    this.#generate = generate;
+  }
+
+  /** The id of the call at `key`, assigned on its first use. */
+  assign(key: string, providerId: string | null): string {
+    const known = this.#byKey.get(key);
+    if (known !== undefined) return known;
+    let id = providerId !== null && providerId !== "" && !this.#used.has(providerId) ? providerId : `call_${this.#generate()}`;
+    while (this.#used.has(id)) id = `call_${this.#generate()}`;
+    this.#used.add(id);
+    this.#byKey.set(key, id);
+    return id;
+  }
+
+  /** The id already assigned to the call at `key`, if any. */
+  get(key: string): string | undefined {
+    return this.#byKey.get(key);
+  }
+
+  /** A new step of a tool loop: indexes start over, ids used so far stay taken. */
+  nextStep(): void {
+    this.#byKey.clear();
+  }
+}

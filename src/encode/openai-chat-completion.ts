@@ -1,0 +1,184 @@
+import type { FinishReason, Usage } from "../shared/deltas.ts";
+import type { CompletedToolCallEvent, InvalidToolCallEvent, ToolCallDeltaEvent, ToolCallStartEvent } from "../shared/events.ts";
+import { CallIds } from "./call-ids.ts";
+import {
+  FAILED_RESPONSE,
+  openAIError,
+  openAIFinishReason,
+  openAIUsage,
+  resolveOptions,
+  type OpenAIChatCompletion,
+  type OpenAIChatEncoderOptions,
+  type OpenAIChatError,
+  type OpenAIChatToolCall,
+} from "./openai-chat-wire.ts";
+import { abortError, callKey, type EncodableEvent } from "./protocol-encoder.ts";
+
+/** What a non-streaming request gets: the completion, or the error that kept it from finishing. */
+export type OpenAIChatCompletionResult =
+  /** The response finished: the `chat.completion` object to send as JSON. */
+  | { type: "completion"; completion: OpenAIChatCompletion }
+  /** A provider error, a failed response or an abort: the `error` member of the body to send. */
+  | { type: "error"; error: OpenAIChatError };
+
+interface ChoiceParts {
+  text: string[];
+  reasoning: string[];
+  calls: { id: string; name: string; args: string[] }[];
+}
+
+/**
+ * Builds the non-streaming `chat.completion` object from the same events the streaming encoder
+ * reads, with the same rules: calls in the order they started, generated ids where the provider
+ * gave none, `finish_reason` mapped back, calls the provider ran itself left out, reasoning as
+ * `message.reasoning_content`, `content: null` for a turn of calls only. Feed it every event,
+ * one at a time or in batches, then take the {@link OpenAIChatCompletionResult}.
+ *
+ * @example
+ * ```ts
+ * const builder = new OpenAIChatCompletionBuilder({ model: "gemini-2.5-flash" });
+ * for await (const event of streamToolCalls(response, { provider: "gemini" })) builder.add(event);
+ * const result = builder.result();
+ * if (result.type === "completion") return Response.json(result.completion);
+ * return Response.json({ error: result.error }, { status: 502 });
+ * ```
+ */
+export class OpenAIChatCompletionBuilder {
+  readonly #base: { id: string; created: number; model: string };
+  readonly #ids: CallIds;
+  readonly #choices = new Map<number, ChoiceParts>();
+  readonly #calls = new Map<string, ChoiceParts["calls"][number]>();
+  readonly #skipped = new Set<string>();
+  #finish: { reason: FinishReason; usage: Usage | undefined } | undefined;
+  #error: OpenAIChatError | undefined;
+
+  /** Creates the builder; `includeUsage` does not apply (usage is in the object whenever known). */
+  constructor(options: OpenAIChatEncoderOptions) {
+    const { id, created, generate } = resolveOptions(options);
+    this.#base = { id, created, model: options.model };
+    this.#ids = new CallIds(generate);
+  }
+
+  /** Takes one event, or a batch of them; events after the finish or a failure change nothing. */
+  add(events: EncodableEvent | readonly EncodableEvent[]): void {
+    if (Array.isArray(events)) for (const event of events as readonly EncodableEvent[]) this.#add(event);
+    else this.#add(events as EncodableEvent);
+  }
+
+  /** The completion, once a `finish` came; otherwise the error that ended the response. */
+  result(): OpenAIChatCompletionResult {
+    if (this.#error) return { type: "error", error: this.#error };
+    if (!this.#finish) return { type: "error", error: openAIError({ code: "input-ended", message: "The response ended before it finished." }) };
+    const { reason, usage } = this.#finish;
+    this.#parts(0);
+    const choices = [...this.#choices.entries()].sort(([a], [b]) => a - b).map(([index, parts]) => {
+      const calls = parts.calls.map((call): OpenAIChatToolCall => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.args.join("") } }));
+      const text = parts.text.join("");
+      const reasoning = parts.reasoning.join("");
+      return {
+        index,
+        message: {
+          role: "assistant" as const,
+          content: text === "" && calls.length > 0 ? null : text,
+          refusal: null,
+          ...(calls.length > 0 ? { tool_calls: calls } : {}),
+          ...(reasoning !== "" ? { reasoning_content: reasoning } : {}),
+        },
+        logprobs: null,
+        finish_reason: openAIFinishReason(reason, calls.length > 0),
+      };
+    });
+    return {
+      type: "completion",
+      completion: { ...this.#base, object: "chat.completion", choices, ...(usage ? { usage: openAIUsage(usage) } : {}) },
+    };
+  }
+
+  #add(event: EncodableEvent): void {
+    if (this.#finish || this.#error) return;
+    switch (event.type) {
+      case "text-delta":
+        this.#parts(event.choice ?? 0).text.push(event.text);
+        return;
+      case "reasoning-delta":
+        this.#parts(event.choice ?? 0).reasoning.push(event.text);
+        return;
+      case "tool-call-start":
+        return void this.#start(event);
+      case "tool-call-delta":
+        return this.#argumentsDelta(event);
+      case "tool-call":
+      case "invalid-tool-call":
+        return this.#complete(event);
+      case "finish":
+        if (event.reason === "error") this.#error = openAIError(FAILED_RESPONSE);
+        else this.#finish = { reason: event.reason, usage: event.usage };
+        return;
+      case "error":
+        if (event.error.code === "provider-error") this.#error = openAIError(event.error);
+        return;
+      case "abort":
+        this.#error = openAIError(abortError(event));
+        return;
+    }
+  }
+
+  #parts(choice: number): ChoiceParts {
+    let parts = this.#choices.get(choice);
+    if (!parts) this.#choices.set(choice, (parts = { text: [], reasoning: [], calls: [] }));
+    return parts;
+  }
+
+  #start(event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent): ChoiceParts["calls"][number] | undefined {
+    const key = callKey(event);
+    if (event.type !== "invalid-tool-call" && event.providerExecuted) {
+      this.#skipped.add(key);
+      return undefined;
+    }
+    const call = { id: this.#ids.assign(key, event.id), name: event.name, args: [] as string[] };
+    this.#parts(event.choice ?? 0).calls.push(call);
+    this.#calls.set(key, call);
+    return call;
+  }
+
+  #argumentsDelta(event: ToolCallDeltaEvent): void {
+    this.#calls.get(callKey(event))?.args.push(event.argumentsDelta);
+  }
+
+  #complete(event: CompletedToolCallEvent | InvalidToolCallEvent): void {
+    const key = callKey(event);
+    if (this.#skipped.has(key)) return;
+    const call = this.#calls.get(key) ?? this.#start(event);
+    if (!call) return;
+    // The completed text is the call's arguments, whatever streamed before it.
+    call.args = [event.rawArguments];
+  }
+}
+
+/**
+ * Reads a stream of events to its end and builds the non-streaming answer with
+ * {@link OpenAIChatCompletionBuilder}. Cancelling is the caller's: abort the `signal` given to
+ * `streamToolCalls`.
+ *
+ * @example
+ * ```ts
+ * const result = await readOpenAIChatCompletion(streamToolCalls(upstream, { provider: "gemini" }), { model: "gemini-2.5-flash" });
+ * return result.type === "completion" ? Response.json(result.completion) : Response.json({ error: result.error }, { status: 502 });
+ * ```
+ */
+export async function readOpenAIChatCompletion(
+  events: ReadableStream<EncodableEvent | readonly EncodableEvent[]>,
+  options: OpenAIChatEncoderOptions,
+): Promise<OpenAIChatCompletionResult> {
+  const builder = new OpenAIChatCompletionBuilder(options);
+  const reader = events.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return builder.result();
+      builder.add(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}

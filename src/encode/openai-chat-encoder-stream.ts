@@ -1,0 +1,199 @@
+import type { Usage } from "../shared/deltas.ts";
+import type { AbortEvent, FinishEvent, InvalidToolCallEvent, CompletedToolCallEvent, ToolCallDeltaEvent, ToolCallStartEvent } from "../shared/events.ts";
+import { CallIds } from "./call-ids.ts";
+import {
+  FAILED_RESPONSE,
+  openAIError,
+  openAIFinishReason,
+  openAIUsage,
+  resolveOptions,
+  type OpenAIChatEncoderOptions,
+} from "./openai-chat-wire.ts";
+import { abortError, callKey, ProtocolEncoderStream, SSE_DONE, sseData, type EncodableEvent, type ProtocolEncoder } from "./protocol-encoder.ts";
+
+interface ChoiceState {
+  /** `delta.role` went out: it rides on the first delta of the choice. */
+  role: boolean;
+  /** Calls started so far: the next dense `tool_calls[].index`. */
+  calls: number;
+}
+
+interface CallState {
+  /** The dense index the client sees. */
+  index: number;
+  /** The argument fragments sent, joined once at completion to check they are the whole. */
+  sent: string[];
+}
+
+/**
+ * The pure core of {@link OpenAIChatEncoderStream}: events to `chat.completion.chunk` SSE frames,
+ * as OpenAI streams them and every OpenAI SDK reads them.
+ *
+ * - The first delta of each choice carries `role: "assistant"`; text is `delta.content`,
+ *   reasoning `delta.reasoning_content` (DeepSeek's name, which most compatible servers use).
+ * - Each call is `delta.tool_calls[{index, id, type: "function", function: {name, arguments}}]`:
+ *   indexes are dense from 0 in the order calls start (never the provider's own, which may have
+ *   gaps, as Anthropic's block indexes do), the id and name only in the call's first delta, the
+ *   argument fragments after it. A call without an id (Gemini), or whose id was already used,
+ *   gets a generated `call_...` id. Calls the provider ran itself (`providerExecuted`) are left
+ *   out: a Chat Completions client runs every call it sees.
+ * - `finish` gives each choice its `finish_reason` (`tool_calls`, `stop`, `length`,
+ *   `content_filter`), then, with `includeUsage` and usage known, a chunk with `choices: []` and
+ *   `usage`, then `data: [DONE]`. Nothing is written after it.
+ * - A provider error, a `finish` of reason `error`, an `abort` (or an input that ends without a
+ *   finish) is a last chunk `{"error": {message, type, param, code}}` (see {@link OpenAIChatError})
+ *   with no `[DONE]` after it: openai-node throws it as an `APIError`, and a client that waits for
+ *   `[DONE]` never takes a failed response for a complete one. Other in-band errors (a payload
+ *   that could not be read) are not shown: what they cost shows as an invalid call or an abort.
+ * - Events of other types (tool results, loop events, types added later) are skipped.
+ *
+ * Each `encode` appends frames to `out`, so a batch of ready events costs one `join`.
+ *
+ * @example
+ * ```ts
+ * const encoder = new OpenAIChatEncoder({ model: "gpt-4o-mini", includeUsage: true });
+ * const out: string[] = [];
+ * for await (const event of streamToolCalls(response)) encoder.encode(event, out);
+ * encoder.end(out);
+ * const body = out.join(""); // data: {"id":"chatcmpl-...","object":"chat.completion.chunk",...}
+ * ```
+ */
+export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
+  readonly #head: string;
+  readonly #includeUsage: boolean;
+  readonly #ids: CallIds;
+  readonly #choices = new Map<number, ChoiceState>();
+  readonly #calls = new Map<string, CallState>();
+  readonly #skipped = new Set<string>();
+  #ended = false;
+
+  /** Creates the core; see {@link OpenAIChatEncoderOptions}. */
+  constructor(options: OpenAIChatEncoderOptions) {
+    const { id, created, generate } = resolveOptions(options);
+    // Every chunk starts the same way: the prefix is serialized once.
+    this.#head = `{"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(options.model)}`;
+    this.#includeUsage = options.includeUsage ?? false;
+    this.#ids = new CallIds(generate);
+  }
+
+  /** Appends the frames of one event to `out`. */
+  encode(event: EncodableEvent, out: string[]): void {
+    if (this.#ended) return;
+    switch (event.type) {
+      case "text-delta":
+        if (event.text !== "") this.#delta(event.choice ?? 0, { content: event.text }, out);
+        return;
+      case "reasoning-delta":
+        if (event.text !== "") this.#delta(event.choice ?? 0, { reasoning_content: event.text }, out);
+        return;
+      case "tool-call-start":
+        return this.#start(event, "", out);
+      case "tool-call-delta":
+        return this.#argumentsDelta(event, out);
+      case "tool-call":
+      case "invalid-tool-call":
+        return this.#complete(event, out);
+      case "finish":
+        return this.#finish(event, out);
+      case "error":
+        if (event.error.code === "provider-error") this.#fail(event.error, out);
+        return;
+      case "abort":
+        return this.#fail(abortError(event as AbortEvent), out);
+    }
+  }
+
+  /** Appends what an input that ended without a finish or an abort leaves to say: an error. */
+  end(out: string[]): void {
+    if (!this.#ended) this.#fail({ code: "input-ended", message: "The response ended before it finished." }, out);
+  }
+
+  #choice(index: number): ChoiceState {
+    let state = this.#choices.get(index);
+    if (!state) this.#choices.set(index, (state = { role: false, calls: 0 }));
+    return state;
+  }
+
+  #delta(choice: number, delta: Record<string, unknown>, out: string[], finishReason: string | null = null): void {
+    const state = this.#choice(choice);
+    const body = state.role ? delta : { role: "assistant", ...delta };
+    state.role = true;
+    out.push(`data: ${this.#head},"choices":[{"index":${choice},"delta":${JSON.stringify(body)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}\n\n`);
+  }
+
+  #start(event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent, args: string, out: string[]): void {
+    const key = callKey(event);
+    if (event.type !== "invalid-tool-call" && event.providerExecuted) {
+      this.#skipped.add(key);
+      return;
+    }
+    const choice = event.choice ?? 0;
+    const call: CallState = { index: this.#choice(choice).calls++, sent: args === "" ? [] : [args] };
+    this.#calls.set(key, call);
+    const id = this.#ids.assign(key, event.id);
+    this.#delta(choice, { tool_calls: [{ index: call.index, id, type: "function", function: { name: event.name, arguments: args } }] }, out);
+  }
+
+  #argumentsDelta(event: ToolCallDeltaEvent, out: string[]): void {
+    const call = this.#calls.get(callKey(event));
+    if (!call || event.argumentsDelta === "") return;
+    call.sent.push(event.argumentsDelta);
+    this.#delta(event.choice ?? 0, { tool_calls: [{ index: call.index, function: { arguments: event.argumentsDelta } }] }, out);
+  }
+
+  #complete(event: CompletedToolCallEvent | InvalidToolCallEvent, out: string[]): void {
+    const key = callKey(event);
+    if (this.#skipped.has(key)) return;
+    const call = this.#calls.get(key);
+    if (!call) return this.#start(event, event.rawArguments, out);
+    const sent = call.sent.join("");
+    call.sent = [];
+    // A provider whose final arguments extend what streamed (a `.done` value after no deltas) gets
+    // the rest sent; one that replaced them cannot be told in this protocol, which only appends.
+    if (sent !== event.rawArguments && event.rawArguments.startsWith(sent)) {
+      this.#delta(event.choice ?? 0, { tool_calls: [{ index: call.index, function: { arguments: event.rawArguments.slice(sent.length) } }] }, out);
+    }
+  }
+
+  #finish(event: FinishEvent, out: string[]): void {
+    if (event.reason === "error") return this.#fail(FAILED_RESPONSE, out);
+    this.#choice(0);
+    for (const choice of [...this.#choices.keys()].sort((a, b) => a - b)) {
+      const state = this.#choice(choice);
+      const reason = openAIFinishReason(event.reason, state.calls > 0);
+      this.#delta(choice, state.role ? {} : { content: "" }, out, reason);
+    }
+    if (this.#includeUsage && event.usage) out.push(this.#usage(event.usage));
+    out.push(SSE_DONE);
+    this.#ended = true;
+  }
+
+  #usage(usage: Usage): string {
+    return `data: ${this.#head},"choices":[],"usage":${JSON.stringify(openAIUsage(usage))}}\n\n`;
+  }
+
+  #fail(error: { code: string; message: string }, out: string[]): void {
+    out.push(sseData({ error: openAIError(error) }));
+    this.#ended = true;
+  }
+}
+
+/**
+ * Events to an OpenAI Chat Completions stream (`text/event-stream` of `chat.completion.chunk`
+ * frames, then `data: [DONE]`): put it after `streamToolCalls` to answer any OpenAI client, in
+ * any provider's place. See {@link OpenAIChatEncoder} for what each event becomes. Takes one
+ * event or an array of the events that are ready (one output chunk per array).
+ *
+ * @example
+ * ```ts
+ * const body = streamToolCalls(upstream, { provider: "anthropic", signal: request.signal })
+ *   .pipeThrough(new OpenAIChatEncoderStream({ model: "claude-sonnet-4-5", includeUsage: true }));
+ * return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+ * ```
+ */
+export class OpenAIChatEncoderStream extends ProtocolEncoderStream<EncodableEvent> {
+  /** Creates the stage; see {@link OpenAIChatEncoderOptions}. */
+  constructor(options: OpenAIChatEncoderOptions) {
+    super(new OpenAIChatEncoder(options));
+  }
+}

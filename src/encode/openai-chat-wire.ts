@@ -1,0 +1,154 @@
+/**
+ * The OpenAI Chat Completions wire shapes the encoders write, in the API's own snake_case, and
+ * the mappings from the library's normalized values back to them.
+ *
+ * @module
+ */
+import type { FinishReason, Usage } from "../shared/deltas.ts";
+import { randomId } from "./call-ids.ts";
+
+/** A `finish_reason` of Chat Completions. */
+export type OpenAIChatFinishReason = "stop" | "length" | "tool_calls" | "content_filter";
+
+/** Token usage as Chat Completions reports it. */
+export interface OpenAIChatUsage {
+  /** Input tokens. */
+  prompt_tokens: number;
+  /** Output tokens. */
+  completion_tokens: number;
+  /** Both. */
+  total_tokens: number;
+}
+
+/**
+ * The `error` member of an OpenAI error: the body of a failed request (`{"error": ...}`), and
+ * inside a stream the chunk that openai-node turns into an `APIError` (its `message`, `type`
+ * and `code` properties).
+ */
+export interface OpenAIChatError {
+  /** A sentence that never quotes model output nor the provider's own error text. */
+  message: string;
+  /** `server_error` for everything that goes wrong inside a stream. */
+  type: string;
+  /** Always `null`: no request parameter is at fault mid-stream. */
+  param: null;
+  /** The library's error code (`provider-error`, `stream-failed`, `arguments-too-large`, ...) or the abort's reason. */
+  code: string;
+}
+
+/** One call of a `chat.completion` message. */
+export interface OpenAIChatToolCall {
+  /** The provider's call id, or a generated `call_...` one. */
+  id: string;
+  /** Always `function`. */
+  type: "function";
+  /** The function called. */
+  function: {
+    /** The function name. */
+    name: string;
+    /** The arguments text as the model wrote it (invalid JSON stays as it was). */
+    arguments: string;
+  };
+}
+
+/** The assistant message of a `chat.completion` choice. */
+export interface OpenAIChatCompletionMessage {
+  /** Always `assistant`. */
+  role: "assistant";
+  /** The visible text; `null` when the turn is only tool calls. */
+  content: string | null;
+  /** Always `null`: refusals arrive as text. */
+  refusal: null;
+  /** The calls, in the order they started; absent when there are none. */
+  tool_calls?: OpenAIChatToolCall[];
+  /** The reasoning text, under the name DeepSeek and most compatible servers use; absent when there is none. */
+  reasoning_content?: string;
+}
+
+/** One choice of a `chat.completion`. */
+export interface OpenAIChatCompletionChoice {
+  /** The choice index (0 unless the provider streamed several). */
+  index: number;
+  /** What the assistant said and called. */
+  message: OpenAIChatCompletionMessage;
+  /** Always `null`. */
+  logprobs: null;
+  /** Why the choice ended. */
+  finish_reason: OpenAIChatFinishReason;
+}
+
+/** A non-streaming Chat Completions response. */
+export interface OpenAIChatCompletion {
+  /** The completion id (`chatcmpl-...`). */
+  id: string;
+  /** Always `chat.completion`. */
+  object: "chat.completion";
+  /** Unix time in seconds. */
+  created: number;
+  /** The model named in the options. */
+  model: string;
+  /** The choices, by index. */
+  choices: OpenAIChatCompletionChoice[];
+  /** Token usage, when the provider reported it. */
+  usage?: OpenAIChatUsage;
+}
+
+/** Options of the OpenAI Chat encoders ({@link OpenAIChatEncoder}, {@link OpenAIChatCompletionBuilder}). */
+export interface OpenAIChatEncoderOptions {
+  /** The `model` of every chunk: the model the client asked for. */
+  model: string;
+  /**
+   * The completion id of every chunk.
+   * @defaultValue `chatcmpl-` and a generated token
+   */
+  id?: string;
+  /**
+   * `created`, in Unix seconds.
+   * @defaultValue the time the encoder was made
+   */
+  created?: number;
+  /**
+   * Send usage as a last chunk with `choices: []` before `[DONE]`, as `stream_options:
+   * {include_usage: true}` asks; only when the provider reported usage. The non-streaming
+   * completion always carries usage when known.
+   * @defaultValue false
+   */
+  includeUsage?: boolean;
+  /**
+   * Makes the tokens of generated ids: call ids a provider does not give (Gemini), or repeats,
+   * and the default completion id. Inject one for reproducible output.
+   * @defaultValue {@link randomId}
+   */
+  generateId?: () => string;
+}
+
+/** The options with their defaults, and the chunk prefix they fix. */
+export function resolveOptions(options: OpenAIChatEncoderOptions): { id: string; created: number; generate: () => string } {
+  const generate = options.generateId ?? randomId;
+  return { id: options.id ?? `chatcmpl-${generate()}`, created: options.created ?? Math.floor(Date.now() / 1000), generate };
+}
+
+/** The normalized reason as Chat Completions names it; `stop` or `tool-calls` become `tool_calls` only for a choice that made calls. */
+export function openAIFinishReason(reason: FinishReason, hasCalls: boolean): OpenAIChatFinishReason {
+  if (reason === "length") return "length";
+  if (reason === "content-filter") return "content_filter";
+  return hasCalls && (reason === "stop" || reason === "tool-calls") ? "tool_calls" : "stop";
+}
+
+/** Usage in Chat Completions' fields; counts a provider did not report are 0. */
+export function openAIUsage(usage: Usage): OpenAIChatUsage {
+  const prompt = usage.inputTokens ?? 0;
+  const completion = usage.outputTokens ?? 0;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage.totalTokens ?? prompt + completion };
+}
+
+/** The error object of one failure inside a stream. */
+export const openAIError = (error: { code: string; message: string }): OpenAIChatError => ({
+  message: error.message,
+  type: "server_error",
+  param: null,
+  code: error.code,
+});
+
+/** The message of a `finish` whose reason is `error` with no provider error before it. */
+export const FAILED_RESPONSE = { code: "provider-error", message: "The provider reported that the response failed." };

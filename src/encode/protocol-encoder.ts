@@ -1,0 +1,118 @@
+import type { AbortEvent } from "../shared/events.ts";
+import type { LoopFinishEvent, StepFinishEvent, ToolLoopEvent } from "../tools/loop-events.ts";
+import type { ToolRunnerEvent } from "../tools/tool-events.ts";
+
+/**
+ * What the client-protocol encoders read: the accumulator's events, the tool runner's (results,
+ * errors, approval requests) and the tool loop's (each event tagged with its `step`,
+ * `step-finish`, `loop-finish`). An event of a type an encoder does not know is skipped, so a
+ * newer event union never breaks an older encoder.
+ */
+export type EncodableEvent = ToolRunnerEvent | ToolLoopEvent;
+
+/**
+ * The pure core of a client-protocol encoder: a state machine that appends the wire text of each
+ * event to an array, so that a batch of ready events becomes one string with one `join`.
+ *
+ * @example
+ * ```ts
+ * const out: string[] = [];
+ * for (const event of readyEvents) encoder.encode(event, out);
+ * socket.send(out.join(""));
+ * ```
+ */
+export interface ProtocolEncoder<E> {
+  /** Appends the wire text of one event to `out`: nothing for an event the protocol does not show. */
+  encode(event: E, out: string[]): void;
+  /** Appends what the end of the input adds (the closing events, `[DONE]`); idempotent once ended. */
+  end(out: string[]): void;
+}
+
+/**
+ * Encodes a batch of events with one core into one string, and with `end: true` closes the
+ * protocol's stream too. The form for a server that reads everything ready from upstream and
+ * writes it at once.
+ *
+ * @example
+ * ```ts
+ * const encoder = new OpenAIChatEncoder({ model: "gpt-4o-mini" });
+ * const text = encodeEvents(encoder, events, true); // the whole response body
+ * ```
+ */
+export function encodeEvents<E>(encoder: ProtocolEncoder<E>, events: readonly E[], end = false): string {
+  const out: string[] = [];
+  for (const event of events) encoder.encode(event, out);
+  if (end) encoder.end(out);
+  return out.join("");
+}
+
+/**
+ * The stage around a {@link ProtocolEncoder}: events in, UTF-8 bytes out. It takes one event or
+ * an array of the events that are ready, and writes one chunk per input (none when the input
+ * shows nothing), so a server that reads every ready event from upstream and writes them as an
+ * array pays one `TextEncoder` call and one enqueue per batch, not per event. Backpressure is the
+ * platform's: each write waits for the reader. Cancelling the output cancels the input, and with
+ * it the provider request.
+ *
+ * @example
+ * ```ts
+ * const body = streamToolCalls(response).pipeThrough(new ProtocolEncoderStream(new OpenAIChatEncoder({ model })));
+ * ```
+ */
+export class ProtocolEncoderStream<E> extends TransformStream<E | readonly E[], Uint8Array> {
+  /** Wraps `encoder`; the stage owns it from then on. */
+  constructor(encoder: ProtocolEncoder<E>) {
+    const bytes = new TextEncoder();
+    const out: string[] = [];
+    const send = (controller: TransformStreamDefaultController<Uint8Array>): void => {
+      if (out.length === 0) return;
+      controller.enqueue(bytes.encode(out.join("")));
+      out.length = 0;
+    };
+    super({
+      transform(input, controller) {
+        if (Array.isArray(input)) for (const event of input as readonly E[]) encoder.encode(event, out);
+        else encoder.encode(input as E, out);
+        send(controller);
+      },
+      flush(controller) {
+        encoder.end(out);
+        send(controller);
+      },
+    });
+  }
+}
+
+/** A `data:` frame of Server-Sent Events; `JSON.stringify` escapes CR and LF, so one line holds any value. */
+export const sseData = (value: unknown): string => `data: ${JSON.stringify(value)}\n\n`;
+
+/** The `data: [DONE]` frame that ends an OpenAI or AI SDK stream. */
+export const SSE_DONE = "data: [DONE]\n\n";
+
+/** The key of a call within a step: its choice and index, as the accumulator gives them. */
+export const callKey = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;
+
+/** The step an event belongs to, for the tool loop's events; `undefined` for a single response. */
+export const stepOf = (event: EncodableEvent): number | undefined =>
+  "step" in event && typeof event.step === "number" && event.type !== "step-finish" ? event.step : undefined;
+
+/** The loop's own events, which belong to no step's content. */
+export const isLoopEvent = (event: EncodableEvent): event is StepFinishEvent | LoopFinishEvent =>
+  event.type === "step-finish" || event.type === "loop-finish";
+
+/** Messages of an abort without an error of its own: what a client shows, never model output. */
+const ABORT_MESSAGES: Readonly<Record<AbortEvent["reason"], string>> = {
+  "input-ended": "The response ended before it finished.",
+  cancelled: "The response was cancelled.",
+  "stream-failed": "The response stream failed.",
+  "provider-error": "The provider reported an error inside the stream.",
+  "limit-exceeded": "The response exceeded a limit.",
+};
+
+/** What an `abort` tells a client: the error that stopped the stream, else its reason. Never the provider's payload. */
+export function abortError(event: AbortEvent): { code: string; message: string } {
+  return event.error ? { code: event.error.code, message: event.error.message } : { code: event.reason, message: ABORT_MESSAGES[event.reason] };
+}
+
+/** The message of a call whose arguments never completed, for protocols that can say so per call. */
+export const DISCARDED_CALL_MESSAGE = "The response ended before the arguments of this call were complete.";

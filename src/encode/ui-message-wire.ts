@@ -1,0 +1,41 @@
+/**
+ * The AI SDK UI message stream's response headers and the options of its encoder.
+ *
+ * @module
+ */
+/**
+ * The response headers of an AI SDK UI message stream: `x-vercel-ai-ui-message-stream: v1`
+ * tells `useChat` (`DefaultChatTransport`) the protocol, `x-accel-buffering: no` keeps proxies
+ * from holding the stream back.
+ *
+ * @example
+ * ```ts
+ * return new Response(body.pipeThrough(new UIMessageEncoderStream()), { headers: UI_MESSAGE_STREAM_HEADERS });
+ * ```
+ */
+export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  "x-vercel-ai-ui-message-stream": "v1",
+  "x-accel-buffering": "no",
+});
+
+/** Options of {@link UIMessageEncoder} and {@link UIMessageEncoderStream}. */
+export interface UIMessageEncoderOptions {
+  /** The id of the assistant message, sent on `start`; without it the client makes one. */
+  messageId?: string;
+  /**
+   * The oldest major version of the `ai` package that reads the stream. ai 5 validates every
+   * chunk against the types it knows (before 5.0.92 also refusing unknown fields): with `5`, the
+   * stream leaves out what ai 5 does not know (`finishReason` on `finish`, `inputEncoding`) and
+   * shows an approval request and a denial as ai 5 can (no `tool-approval-request`; a denied call
+   * is a `tool-output-error`).
+   * @defaultValue 6
+   */
+  minVersion?: 5 | 6;
+  /**
+   * Makes the tokens of generated call ids (Gemini gives none; a repeated id would merge two calls).
+   * @defaultValue `randomId`
+   */
+  generateId?: () => string;
+}
