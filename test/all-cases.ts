@@ -33,4 +33,5 @@ import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";
 // Encode: events to bytes and back.
 import "./encode/tool-call-event-sse.cases.ts";
+import "./encode/client-protocols-fixtures.cases.ts";
 export { cases } from "./support/harness.ts";

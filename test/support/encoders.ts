@@ -1,0 +1,99 @@
+// Helpers of the client-protocol encoder cases: the three encoders made reproducible (a fixed
+// clock and counted ids), the events of each recording, and events generated from deltas.
+import fc from "fast-check";
+import {
+  AGUIEncoder,
+  encodeEvents,
+  OpenAIChatEncoder,
+  streamToolCalls,
+  ToolCallAccumulatorStream,
+  UIMessageEncoder,
+  type EncodableEvent,
+  type ProviderDelta,
+  type ProtocolEncoder,
+  type ToolCallEvent,
+} from "../../src/index.ts";
+import { supportedProvider } from "./fixture-provider.ts";
+import type { Fixture } from "./fixtures.ts";
+import { bytes, collect, fromChunks } from "./streams.ts";
+
+/** An id generator that counts: `id1`, `id2`, ... */
+export function countingIds(): () => string {
+  let n = 0;
+  return () => `id${++n}`;
+}
+
+/** The three encoders, each with fixed ids and clock, by protocol name. */
+export const ENCODERS: Record<"openai" | "ui" | "ag-ui", () => ProtocolEncoder<EncodableEvent>> = {
+  openai: () => new OpenAIChatEncoder({ model: "test-model", created: 1_700_000_000, includeUsage: true, generateId: countingIds() }),
+  ui: () => new UIMessageEncoder({ messageId: "msg_test", generateId: countingIds() }),
+  "ag-ui": () => new AGUIEncoder({ threadId: "thread_1", runId: "run_1", generateId: countingIds() }),
+};
+
+/** Encodes events with a fresh encoder into the whole body. */
+export function encodeAll(encoder: ProtocolEncoder<EncodableEvent>, events: readonly EncodableEvent[]): string {
+  return encodeEvents(encoder, events, true);
+}
+
+const cache = new Map<Fixture, Promise<ToolCallEvent[]>>();
+/** The events `streamToolCalls` gives for a recording (the protocol from its folder). */
+export function fixtureEvents(fixture: Fixture): Promise<ToolCallEvent[]> {
+  let events = cache.get(fixture);
+  if (!events) cache.set(fixture, (events = collect(streamToolCalls(fromChunks([bytes(fixture.sse)]), { provider: supportedProvider(fixture)! }))));
+  return events;
+}
+
+/** The response failed: a provider error, a finish of reason `error`, or an abort. */
+export function failed(events: readonly EncodableEvent[]): boolean {
+  return events.some(
+    (e) => (e.type === "error" && e.error.code === "provider-error") || e.type === "abort" || (e.type === "finish" && e.reason === "error"),
+  );
+}
+
+/** The events before the first failure. */
+export function beforeFailure(events: readonly EncodableEvent[]): EncodableEvent[] {
+  const at = events.findIndex((e) => failed([e]));
+  return at < 0 ? [...events] : events.slice(0, at);
+}
+
+/** The accumulator's events for deltas. */
+export function accumulate(deltas: readonly ProviderDelta[]): Promise<ToolCallEvent[]> {
+  return collect(fromChunks(deltas).pipeThrough(new ToolCallAccumulatorStream()));
+}
+
+const name = fc.constantFrom("get_weather", "search", "calc", "天気");
+const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.string({ unit: "grapheme" }));
+const call = fc.record({ name, id: fc.option(fc.constantFrom("call_a", "call_b", "call_c", "toolu_x"), { nil: undefined }), args: fc.dictionary(fc.string({ maxLength: 6 }), value, { maxKeys: 4 }) });
+
+/**
+ * A provider's deltas for text, reasoning and parallel calls interleaved at random, each call's
+ * arguments split at random points; ids may be missing or repeated (as Gemini's and buggy
+ * servers' are); the response finishes, or is cut short (`finish: false`).
+ */
+export const generatedDeltas: fc.Arbitrary<ProviderDelta[]> = fc
+  .record({
+    calls: fc.array(call, { maxLength: 4 }),
+    texts: fc.array(fc.record({ reasoning: fc.boolean(), text: fc.string({ unit: "grapheme", minLength: 1, maxLength: 8 }) }), { maxLength: 6 }),
+    cuts: fc.array(fc.nat(), { maxLength: 12 }),
+    order: fc.array(fc.nat(), { maxLength: 40 }),
+    finish: fc.boolean(),
+  })
+  .map(({ calls, texts, cuts, order, finish }) => {
+    const queues: ProviderDelta[][] = calls.map((c, index) => {
+      const json = JSON.stringify(c.args);
+      const points = [...new Set(cuts.map((cut) => cut % (json.length + 1)))].sort((a, b) => a - b);
+      const pieces = [0, ...points, json.length].slice(1).map((end, i, all) => json.slice(i === 0 ? 0 : all[i - 1], end));
+      const first: ProviderDelta = { type: "tool-call-chunk", index, name: c.name, ...(c.id ? { id: c.id } : {}), argumentsDelta: pieces[0] ?? "" };
+      return [first, ...pieces.slice(1).map((piece): ProviderDelta => ({ type: "tool-call-chunk", index, argumentsDelta: piece }))];
+    });
+    queues.push(texts.map(({ reasoning, text }): ProviderDelta => ({ type: reasoning ? "reasoning-delta" : "text-delta", text })));
+    const deltas: ProviderDelta[] = [];
+    for (const pick of order) {
+      const live = queues.filter((queue) => queue.length > 0);
+      if (live.length === 0) break;
+      deltas.push(live[pick % live.length]!.shift()!);
+    }
+    for (const queue of queues) deltas.push(...queue);
+    if (finish) deltas.push({ type: "finish", rawReason: calls.length > 0 ? "tool_calls" : "stop" });
+    return deltas;
+  });
