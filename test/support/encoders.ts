@@ -51,7 +51,7 @@ export function failed(events: readonly EncodableEvent[]): boolean {
 }
 
 /** The events before the first failure. */
-export function beforeFailure(events: readonly EncodableEvent[]): EncodableEvent[] {
+export function beforeFailure<E extends EncodableEvent>(events: readonly E[]): E[] {
   const at = events.findIndex((e) => failed([e]));
   return at < 0 ? [...events] : events.slice(0, at);
 }
