@@ -34,4 +34,6 @@ import "./tools/tool-loop.cases.ts";
 // Encode: events to bytes and back.
 import "./encode/tool-call-event-sse.cases.ts";
 import "./encode/client-protocols-fixtures.cases.ts";
+import "./encode/client-protocol-properties.cases.ts";
+import "./encode/client-protocol-rules.cases.ts";
 export { cases } from "./support/harness.ts";

@@ -1,0 +1,134 @@
+// Properties every client-protocol encoder keeps, seeded: batching never changes the bytes,
+// generated interleavings of text, reasoning and parallel calls (finished or cut short) always
+// read back under the strict readers with the accumulator's calls, an event type the encoder
+// does not know changes nothing, and the stage respects backpressure and passes cancellation up.
+import fc from "fast-check";
+import {
+  AGUIEncoderStream,
+  OpenAIChatEncoderStream,
+  ProtocolEncoderStream,
+  streamToolCalls,
+  UIMessageEncoderStream,
+  type EncodableEvent,
+} from "../../src/index.ts";
+import { accumulate, countingIds, ENCODERS, encodeAll, failed, fixtureEvents, generatedDeltas } from "../support/encoders.ts";
+import { allFixtures } from "../support/fixtures.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+import { assertCallIds, expectedCalls, readAGUIEvents, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
+import { eventually, recordingSource } from "../support/sources.ts";
+import { bytes, collect, fromChunks } from "../support/streams.ts";
+
+const protocols = Object.keys(ENCODERS) as (keyof typeof ENCODERS)[];
+const fixture = (provider: string, name: string) => allFixtures.find((f) => f.provider === provider && f.name === name)!;
+const decode = (chunks: readonly Uint8Array[]): string => chunks.map((chunk) => new TextDecoder().decode(chunk)).join("");
+
+/** Splits `events` into consecutive batches at the given cut points. */
+function batches<T>(events: readonly T[], cuts: readonly number[]): T[][] {
+  const points = [...new Set(cuts.map((cut) => cut % (events.length + 1)))].sort((a, b) => a - b);
+  return [0, ...points, events.length].slice(1).map((end, i, all) => events.slice(i === 0 ? 0 : all[i - 1], end));
+}
+
+group("client-protocol encoders: batching", (test) => {
+  for (const protocol of protocols) {
+    test(`${protocol}: any batching of the events into arrays gives the same bytes, one chunk per array that shows something`, async () => {
+      const events = await fixtureEvents(fixture("anthropic", "parallel-tool-use"));
+      const whole = encodeAll(ENCODERS[protocol](), events);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.nat(), { maxLength: 20 }), async (cuts) => {
+          const input = batches(events, cuts);
+          const chunks = await collect(fromChunks<EncodableEvent | readonly EncodableEvent[]>(input).pipeThrough(new ProtocolEncoderStream(ENCODERS[protocol]())));
+          assertEquals(decode(chunks), whole);
+          assert(chunks.length <= input.length + 1, "at most one chunk per input array, and one at the end");
+        }),
+        { seed: 15, numRuns: 40 },
+      );
+    });
+  }
+
+  test("one event at a time and all events in one array give the same bytes through each stage", async () => {
+    const events = await fixtureEvents(fixture("gemini", "vertex-streamed-args-parallel-with-thought"));
+    const stages = {
+      openai: () => new OpenAIChatEncoderStream({ model: "m", created: 1, generateId: countingIds() }),
+      ui: () => new UIMessageEncoderStream({ generateId: countingIds() }),
+      "ag-ui": () => new AGUIEncoderStream({ threadId: "t", runId: "r", generateId: countingIds() }),
+    };
+    for (const make of Object.values(stages)) {
+      const one = decode(await collect(fromChunks<EncodableEvent | readonly EncodableEvent[]>(events).pipeThrough(make())));
+      const all = await collect(fromChunks<EncodableEvent | readonly EncodableEvent[]>([events]).pipeThrough(make()));
+      assertEquals(decode(all), one);
+      assert(all.length <= 2, "one array in, one chunk out (and the closing one)");
+    }
+  });
+});
+
+group("client-protocol encoders: generated streams", (test) => {
+  test("any interleaving of text, reasoning and parallel calls, finished or cut short, reads back under every strict reader", async () => {
+    await fc.assert(
+      fc.asyncProperty(generatedDeltas, async (deltas) => {
+        const events = await accumulate(deltas);
+        const expected = expectedCalls(events);
+        const cut = failed(events);
+
+        const chat = readChatChunks(encodeAll(ENCODERS.openai(), events));
+        const choice = chat.choices.get(0);
+        assertEquals(Boolean(chat.error), cut, "an error chunk exactly when the response was cut");
+        if (!cut) {
+          assertEquals((choice?.calls ?? []).map((c) => [c.name, c.arguments]), expected.map((c) => [c.name, c.rawArguments]));
+          assertCallIds((choice?.calls ?? []).map((c) => c.id), expected);
+        }
+
+        const ui = readUIChunks(encodeAll(ENCODERS.ui(), events));
+        const calls = new Set(events.flatMap((e) => (e.type === "tool-call-start" || e.type === "tool-call" || e.type === "invalid-tool-call" ? [e.index] : [])));
+        assertEquals(ui.tools.length, calls.size, "one tool part per call that started or completed");
+        const complete = ui.tools.filter((part) => part.state === "input-available");
+        assertEquals(complete.map((p) => [p.toolName, p.input]), expected.filter((c) => !c.invalid).map((c) => [c.name, c.arguments]));
+        if (cut) assert(ui.tools.every((part) => part.state !== "input-streaming") && ui.finishReason === "error", "a cut call ends output-error");
+
+        const agui = readAGUIEvents(encodeAll(ENCODERS["ag-ui"](), events));
+        assertEquals(Boolean(agui.error), cut, "RUN_ERROR exactly when the response was cut");
+        if (!cut) {
+          const calls = agui.messages.find((m) => m.role === "assistant")?.toolCalls ?? [];
+          assertEquals(calls.map((c) => [c.name, c.arguments]), expected.map((c) => [c.name, c.rawArguments]));
+          assertCallIds(calls.map((c) => c.id), expected);
+        }
+      }),
+      { seed: 1515, numRuns: 150 },
+    );
+  });
+});
+
+group("client-protocol encoders: forward compatibility", (test) => {
+  for (const protocol of protocols) {
+    test(`${protocol}: an event type the encoder does not know (tool-call-violation) is skipped`, async () => {
+      const events = await fixtureEvents(fixture("openai", "chat-parallel-tool-calls-two-functions"));
+      const withViolation = events.flatMap((event): unknown[] =>
+        event.type === "tool-call-delta" && event.index === 1
+          ? [event, { type: "tool-call-violation", index: 1, id: event.id, name: "weather", error: { code: "schema-mismatch", message: "City must be a string.", path: "/city" } }]
+          : [event],
+      );
+      assertEquals(encodeAll(ENCODERS[protocol](), withViolation as EncodableEvent[]), encodeAll(ENCODERS[protocol](), events));
+    });
+  }
+});
+
+group("client-protocol encoder stages: streams done right", (test) => {
+  const stages = {
+    openai: () => new OpenAIChatEncoderStream({ model: "m" }),
+    ui: () => new UIMessageEncoderStream(),
+    "ag-ui": () => new AGUIEncoderStream({ threadId: "t", runId: "r" }),
+  };
+  const sse = fixture("openai", "chat-single-tool-call-strict-usage").sse;
+  const chunks = sse.split(/(?<=\n\n)/).map((frame) => bytes(frame));
+
+  for (const [protocol, make] of Object.entries(stages)) {
+    test(`${protocol}: a client that stops reading holds the provider back, and cancelling reaches the provider's body`, async () => {
+      const source = recordingSource(chunks);
+      const reader = streamToolCalls(source.stream, { provider: "openai" }).pipeThrough(make()).getReader();
+      await reader.read();
+      for (let i = 0; i < 200; i++) await Promise.resolve();
+      assert(source.pulled < chunks.length / 2, `an unread stage pulls only what its queues hold (${source.pulled} of ${chunks.length})`);
+      await reader.cancel("client went away");
+      await eventually(() => source.cancelled !== undefined, "the cancel reaches the source");
+    });
+  }
+});
