@@ -118,6 +118,11 @@ for (const subpath of Object.keys(pkg.exports).filter((s) => s === "." || !(s.sl
   const name = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
   rows.push({ what: `all of ${name}`, ...(await measure(`export * from "${name}";\n`)) });
 }
+// Each client-protocol encoder alone, as a server that answers one protocol bundles it (no budget:
+// encoders are not in the core chain).
+for (const stage of ["OpenAIChatEncoderStream", "UIMessageEncoderStream", "AGUIEncoderStream"]) {
+  rows.push({ what: `encoder ${stage} (${pkg.name}/encode)`, ...(await measure(`export { ${stage} } from "${pkg.name}/encode";\n`)) });
+}
 // The leak check must be able to fail: the root entry holds every provider, so it must be flagged.
 const everything = rows.find((row) => row.what === `all of ${pkg.name}`);
 if (!everything || foreignInputs(everything, "openai").length < providers.length) {
