@@ -1,5 +1,6 @@
-// Every name each entry module exported when the layout changed (issue 13) is still exported:
-// test/node/public-api.json lists them. New names may be added; none may disappear.
+// Every name each entry module exported when the layout changed (issue 13), and each subpath added
+// since (tool-call-stream/encode, issue 15), is still exported: test/node/public-api.json lists
+// them. New names may be added; none may disappear.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import ts from "typescript";
