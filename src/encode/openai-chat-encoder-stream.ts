@@ -36,10 +36,12 @@ interface CallState {
  *   gaps, as Anthropic's block indexes do), the id and name only in the call's first delta, the
  *   argument fragments after it. A call without an id (Gemini), or whose id was already used,
  *   gets a generated `call_...` id. Calls the provider ran itself (`providerExecuted`) are left
- *   out: a Chat Completions client runs every call it sees.
+ *   out: a Chat Completions client runs every call it sees. A free-text call (Responses
+ *   `custom_tool_call`) sends its raw input as `arguments`.
  * - `finish` gives each choice its `finish_reason` (`tool_calls`, `stop`, `length`,
  *   `content_filter`), then, with `includeUsage` and usage known, a chunk with `choices: []` and
- *   `usage`, then `data: [DONE]`. Nothing is written after it.
+ *   `usage`, then `data: [DONE]`. Nothing is written after it: the encoder shows one model
+ *   response (tool results, and a tool loop's later steps, are for the other protocols).
  * - A provider error, a `finish` of reason `error`, an `abort` (or an input that ends without a
  *   finish) is a last chunk `{"error": {message, type, param, code}}` (see {@link OpenAIChatError})
  *   with no `[DONE]` after it: openai-node throws it as an `APIError`, and a client that waits for
