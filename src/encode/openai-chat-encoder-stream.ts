@@ -83,10 +83,10 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     if (this.#ended) return;
     switch (event.type) {
       case "text-delta":
-        if (event.text !== "") this.#delta(event.choice ?? 0, { content: event.text }, out);
+        if (event.text !== "") this.#delta(event.choice ?? 0, `{"content":${JSON.stringify(event.text)}}`, out);
         return;
       case "reasoning-delta":
-        if (event.text !== "") this.#delta(event.choice ?? 0, { reasoning_content: event.text }, out);
+        if (event.text !== "") this.#delta(event.choice ?? 0, `{"reasoning_content":${JSON.stringify(event.text)}}`, out);
         return;
       case "tool-call-start":
         return this.#start(event, "", out);
@@ -116,11 +116,19 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     return state;
   }
 
-  #delta(choice: number, delta: Record<string, unknown>, out: string[], finishReason: string | null = null): void {
+  /**
+   * One chunk of one choice. `delta` is the delta's JSON, built as a string by the callers: the
+   * per-event work is one `JSON.stringify` of the new text, not of a fresh object.
+   */
+  #delta(choice: number, delta: string, out: string[], finishReason: string | null = null): void {
     const state = this.#choice(choice);
-    const body = state.role ? delta : { role: "assistant", ...delta };
+    const body = state.role ? delta : `{"role":"assistant"${delta === "{}" ? "" : ","}${delta.slice(1)}`;
     state.role = true;
-    out.push(`data: ${this.#head},"choices":[{"index":${choice},"delta":${JSON.stringify(body)},"logprobs":null,"finish_reason":${JSON.stringify(finishReason)}}]}\n\n`);
+    out.push(`data: ${this.#head},"choices":[{"index":${choice},"delta":${body},"logprobs":null,"finish_reason":${finishReason === null ? "null" : `"${finishReason}"`}}]}\n\n`);
+  }
+
+  #arguments(choice: number, call: CallState, fragment: string, out: string[]): void {
+    this.#delta(choice, `{"tool_calls":[{"index":${call.index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`, out);
   }
 
   #start(event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent, args: string, out: string[]): void {
@@ -133,14 +141,14 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     const call: CallState = { index: this.#choice(choice).calls++, sent: args === "" ? [] : [args] };
     this.#calls.set(key, call);
     const id = this.#ids.assign(key, event.id);
-    this.#delta(choice, { tool_calls: [{ index: call.index, id, type: "function", function: { name: event.name, arguments: args } }] }, out);
+    this.#delta(choice, JSON.stringify({ tool_calls: [{ index: call.index, id, type: "function", function: { name: event.name, arguments: args } }] }), out);
   }
 
   #argumentsDelta(event: ToolCallDeltaEvent, out: string[]): void {
     const call = this.#calls.get(callKey(event));
     if (!call || event.argumentsDelta === "") return;
     call.sent.push(event.argumentsDelta);
-    this.#delta(event.choice ?? 0, { tool_calls: [{ index: call.index, function: { arguments: event.argumentsDelta } }] }, out);
+    this.#arguments(event.choice ?? 0, call, event.argumentsDelta, out);
   }
 
   #complete(event: CompletedToolCallEvent | InvalidToolCallEvent, out: string[]): void {
@@ -153,7 +161,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     // A provider whose final arguments extend what streamed (a `.done` value after no deltas) gets
     // the rest sent; one that replaced them cannot be told in this protocol, which only appends.
     if (sent !== event.rawArguments && event.rawArguments.startsWith(sent)) {
-      this.#delta(event.choice ?? 0, { tool_calls: [{ index: call.index, function: { arguments: event.rawArguments.slice(sent.length) } }] }, out);
+      this.#arguments(event.choice ?? 0, call, event.rawArguments.slice(sent.length), out);
     }
   }
 
@@ -163,7 +171,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     for (const choice of [...this.#choices.keys()].sort((a, b) => a - b)) {
       const state = this.#choice(choice);
       const reason = openAIFinishReason(event.reason, state.calls > 0);
-      this.#delta(choice, state.role ? {} : { content: "" }, out, reason);
+      this.#delta(choice, state.role ? "{}" : `{"content":""}`, out, reason);
     }
     if (this.#includeUsage && event.usage) out.push(this.#usage(event.usage));
     out.push(SSE_DONE);
