@@ -28,11 +28,11 @@ group("Truncated bodies (every recorded stream, every provider)", (test) => {
     const provider = supportedProvider(fixture);
     if (!provider) continue;
     test(`${fixture.provider}/${fixture.name}: cut at any byte, nothing before the cut is lost or invented`, async () => {
-      const data = bytes(fixture.sse);
+      const data = fixture.body;
       const run = async (body: Uint8Array): Promise<ToolCallEvent[]> => collect(streamToolCalls(fromChunks([body]), { provider }));
       const whole = await run(data);
       // Every event boundary, then seeded byte offsets anywhere (mid-line, mid-character).
-      const boundaries = [...fixture.sse.matchAll(/\r?\n\r?\n|\r\r/g)].map((m) => bytes(fixture.sse.slice(0, m.index! + m[0].length)).length);
+      const boundaries = [...fixture.text.matchAll(/\r?\n\r?\n|\r\r/g)].map((m) => bytes(fixture.text.slice(0, m.index! + m[0].length)).length);
       for (const at of boundaries) assertPrefixOfWhole(await run(data.slice(0, at)), whole, `boundary ${at}`);
       await fc.assert(
         fc.asyncProperty(fc.integer({ min: 0, max: data.length - 1 }), async (at) => {
