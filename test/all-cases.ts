@@ -2,6 +2,8 @@
 // in the order of the chain. test/node/suite-index.test.ts checks that every *.cases.ts file is here.
 // Framing: bytes to messages.
 import "./framing/sse-decoder-stream.cases.ts";
+import "./framing/aws-event-stream.cases.ts";
+import "./framing/text-framings.cases.ts";
 // Providers: messages to normalized deltas.
 import "./providers/openai-chat/openai-chat-conformance.cases.ts";
 import "./providers/openai-chat/openai-chat-quirks.cases.ts";
