@@ -29,7 +29,17 @@ type Payload = Record<string, unknown>;
  * a block that already stopped is ignored. Reasoning (`delta.reasoningContent`) streams as
  * `reasoning-delta`; its signature and redacted content become `reasoning-part`s, as with
  * Anthropic thinking, for the next turn. `messageStop` finishes; `metadata` (usage, metrics)
- * follows it and ends the response. The random `p` padding of every payload is ignored.
+ * follows it and ends the response. The random `p` padding of every payload is ignored. Events
+ * written as JSON objects of one key (`{"contentBlockDelta": {...}}`, as SDKs print them) read
+ * the same, for gateways that re-frame Bedrock's stream as text.
+ *
+ * @example
+ * ```ts
+ * const deltas: ProviderDelta[] = [];
+ * const decoder = new BedrockConverseDecoder((delta) => deltas.push(delta));
+ * decoder.decode({ event: "contentBlockDelta", data: '{"contentBlockIndex":0,"delta":{"text":"Hi"},"p":"abc"}' });
+ * // deltas: [{ type: "text-delta", text: "Hi" }]
+ * ```
  */
 export class BedrockConverseDecoder {
   readonly #emit: Emit;
