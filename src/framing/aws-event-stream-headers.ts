@@ -57,14 +57,30 @@ function value(bytes: Uint8Array, at: number, type: number, text: TextDecoder): 
   return type === 6 ? data.slice() : (ascii(bytes, at + 2, at + 2 + length) ?? text.decode(data));
 }
 
+/**
+ * Short ASCII strings already read, by a hash of their bytes: every message repeats the same
+ * header names and most of their values (`:event-type`, `application/json`, `event`), so they are
+ * compared with the bytes instead of built again. Bounded, and shared only as immutable strings.
+ */
+const seen = new Map<number, string>();
+
 /** The text of `bytes[start, end)` when it is short ASCII (every header name and the usual values), without a decoder call. */
 function ascii(bytes: Uint8Array, start: number, end: number): string | undefined {
   if (end - start > 64) return undefined;
-  let out = "";
+  let hash = end - start;
   for (let i = start; i < end; i++) {
     const byte = bytes[i]!;
     if (byte > 0x7f) return undefined;
-    out += String.fromCharCode(byte);
+    hash = Math.imul(hash ^ byte, 0x01000193);
   }
-  return out;
+  const known = seen.get(hash);
+  if (known !== undefined && known.length === end - start && sameText(known, bytes, start)) return known;
+  const text = String.fromCharCode(...bytes.subarray(start, end));
+  if (seen.size < 256) seen.set(hash, text);
+  return text;
+}
+
+function sameText(text: string, bytes: Uint8Array, start: number): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) !== bytes[start + i]) return false;
+  return true;
 }
