@@ -33,6 +33,7 @@ import "./pipeline/truncation.cases.ts";
 import "./pipeline/fault-matrix.cases.ts";
 import "./pipeline/pipeline-fast-paths.cases.ts";
 import "./pipeline/custom-protocol.cases.ts";
+import "./pipeline/framing-choice.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";

@@ -154,7 +154,10 @@ group("AwsEventStreamDecoderStream", (test) => {
     assertEquals(frame([long]).error?.code, "malformed-frame");
   });
 
-  test("the stage errors its stream with the typed error after delivering what came before", async () => {
+  // The core delivers every message before the fault (tested above); the bare stage errors its
+  // readable side, which, as WHATWG streams do, drops what the reader has not read yet (workerd
+  // reads later than Node): streamToolCalls is what delivers everything before a fault.
+  test("the stage errors its stream with the typed error; what it delivered before is the bytes' first messages", async () => {
     const bad = two.slice();
     bad[bad.length - 1]! ^= 1;
     const seen: FramedMessage[] = [];
@@ -169,7 +172,8 @@ group("AwsEventStreamDecoderStream", (test) => {
     } catch (caught) {
       error = caught;
     }
-    assertEquals([seen.length, (error as ToolCallStreamError).code], [2, "malformed-frame"]);
+    assertEquals([seen.length <= 2, (error as ToolCallStreamError).code], [true, "malformed-frame"]);
+    assertEquals(seen, frame([two]).messages.slice(0, seen.length));
   });
 });
 
