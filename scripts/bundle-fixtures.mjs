@@ -11,18 +11,28 @@ if (!existsSync(source)) {
   console.error(`No fixtures at ${source}: set TOOL_CALL_STREAM_FIXTURES to the recorded streams folder.`);
   process.exit(1);
 }
+/**
+ * The framing of each body by its extension. Text bodies are stored as text; binary ones (the AWS
+ * event stream) as base64, so that every runtime loads them as the exact bytes.
+ */
+const FORMATS = { ".sse": "sse", ".bin": "event-stream", ".ndjson": "ndjson", ".json": "json-array" };
 const fixtures = [];
 for (const provider of readdirSync(source, { withFileTypes: true })) {
   if (!provider.isDirectory()) continue;
   for (const file of readdirSync(join(source, provider.name)).sort()) {
-    if (!file.endsWith(".sse")) continue;
-    const name = file.slice(0, -".sse".length);
+    if (file.endsWith(".expected.json")) continue;
+    const extension = Object.keys(FORMATS).find((ext) => file.endsWith(ext));
+    if (!extension) continue;
+    const name = file.slice(0, -extension.length);
     const expectedPath = join(source, provider.name, `${name}.expected.json`);
     if (!existsSync(expectedPath)) continue;
+    const body = readFileSync(join(source, provider.name, file));
+    const format = FORMATS[extension];
     fixtures.push({
       provider: provider.name,
       name,
-      sse: readFileSync(join(source, provider.name, file), "utf8"),
+      format,
+      ...(format === "event-stream" ? { base64: body.toString("base64") } : { text: body.toString("utf8") }),
       expected: JSON.parse(readFileSync(expectedPath, "utf8")),
     });
   }

@@ -2,7 +2,8 @@
  * The provider-neutral stages: bytes to framed messages, normalized deltas to accumulated events,
  * and the SSE codec for sending those events on; and the contracts a protocol of your own
  * implements (`Framing`, `ProviderDecoder`, `ProviderProtocol`). Pair it with one provider subpath
- * (`tool-call-stream/openai`, `/anthropic`, `/gemini`, `/openai-responses`) so that a bundle holds
+ * (`tool-call-stream/openai`, `/anthropic`, `/gemini`, `/openai-responses`, `/bedrock`, `/cohere`,
+ * `/ollama`) so that a bundle holds
  * only the providers it reads.
  *
  * @example
@@ -25,10 +26,15 @@ export {
   type FramedMessage,
   type Framing,
   type FramingClass,
+  type EventStreamHeaderValue,
   type FramingOptions,
   type SSEMessage,
 } from "./framing/framing.ts";
 export { SSEDecoder, SSEDecoderStream, type SSEDecoderStreamOptions } from "./framing/sse-decoder-stream.ts";
+export { AwsEventStreamDecoder, AwsEventStreamDecoderStream } from "./framing/aws-event-stream-decoder-stream.ts";
+export { NdjsonDecoder, NdjsonDecoderStream } from "./framing/ndjson-decoder-stream.ts";
+export { JsonArrayDecoder, JsonArrayDecoderStream } from "./framing/json-array-decoder-stream.ts";
+export { DetectingFraming, detectFraming, FramingDetectStream } from "./framing/framing-detect-stream.ts";
 // Stage 2, providers: the contract a protocol implements (the protocols are in their subpaths).
 export { ProviderDecoderStream, type Emit, type ProviderDecoder, type ProviderProtocol } from "./providers/provider-decoder.ts";
 export type { Provider } from "./providers/registry.ts";

@@ -1,6 +1,7 @@
 /**
- * Gemini API and Vertex AI `streamGenerateContent?alt=sse` streams, with the two provider-neutral
- * stages re-exported so that one import line builds the chain (the rest is in `tool-call-
+ * Gemini API and Vertex AI `streamGenerateContent` streams (SSE with `alt=sse`; without it, one
+ * JSON array, read by `JsonArrayDecoderStream` in place of `SSEDecoderStream`), with the
+ * provider-neutral stages re-exported so that one import line builds the chain (the rest is in `tool-call-
  * stream/core`). Nothing of the other providers is imported, so a bundle of this subpath leaves
  * them out.
  *
@@ -19,4 +20,5 @@
  */
 export { GeminiDecoder, GeminiDeltaStream } from "./providers/gemini/gemini-delta-stream.ts";
 export { geminiFunctionResponseContent, geminiModelContent } from "./providers/gemini/gemini-messages.ts";
+export { JsonArrayDecoder, JsonArrayDecoderStream } from "./framing/json-array-decoder-stream.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";

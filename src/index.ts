@@ -6,7 +6,8 @@
  * ```
  *
  * The root entry holds every stage and every provider; the subpaths (`/core`, `/openai`,
- * `/anthropic`, `/gemini`, `/openai-responses`, `/tools`, `/encode`) hold a part each, for smaller bundles.
+ * `/anthropic`, `/gemini`, `/openai-responses`, `/bedrock`, `/cohere`, `/ollama`, `/tools`,
+ * `/encode`) hold a part each, for smaller bundles.
  *
  * @example
  * ```ts
@@ -23,10 +24,15 @@ export {
   type FramedMessage,
   type Framing,
   type FramingClass,
+  type EventStreamHeaderValue,
   type FramingOptions,
   type SSEMessage,
 } from "./framing/framing.ts";
 export { SSEDecoder, SSEDecoderStream, type SSEDecoderStreamOptions } from "./framing/sse-decoder-stream.ts";
+export { AwsEventStreamDecoder, AwsEventStreamDecoderStream } from "./framing/aws-event-stream-decoder-stream.ts";
+export { NdjsonDecoder, NdjsonDecoderStream } from "./framing/ndjson-decoder-stream.ts";
+export { JsonArrayDecoder, JsonArrayDecoderStream } from "./framing/json-array-decoder-stream.ts";
+export { DetectingFraming, detectFraming, FramingDetectStream } from "./framing/framing-detect-stream.ts";
 // Stage 2, providers: messages to normalized deltas, one folder per wire protocol.
 export { ProviderDecoderStream, type Emit, type ProviderDecoder, type ProviderProtocol } from "./providers/provider-decoder.ts";
 export {
@@ -50,6 +56,13 @@ export { AnthropicDecoder, AnthropicDeltaStream } from "./providers/anthropic/an
 export { anthropicAssistantMessage, anthropicToolResultMessage } from "./providers/anthropic/anthropic-messages.ts";
 export { GeminiDecoder, GeminiDeltaStream } from "./providers/gemini/gemini-delta-stream.ts";
 export { geminiFunctionResponseContent, geminiModelContent } from "./providers/gemini/gemini-messages.ts";
+export { BedrockDecoder, BedrockDeltaStream } from "./providers/bedrock/bedrock-delta-stream.ts";
+export { BedrockConverseDecoder } from "./providers/bedrock/bedrock-converse.ts";
+export { bedrockAssistantMessage, bedrockToolResultMessage } from "./providers/bedrock/bedrock-messages.ts";
+export { CohereDecoder, CohereDeltaStream } from "./providers/cohere/cohere-delta-stream.ts";
+export { cohereAssistantMessage, cohereToolMessages } from "./providers/cohere/cohere-messages.ts";
+export { OllamaDecoder, OllamaDeltaStream } from "./providers/ollama/ollama-delta-stream.ts";
+export { ollamaAssistantMessage, ollamaToolMessages } from "./providers/ollama/ollama-messages.ts";
 export { assistantMessage, toolResultMessages } from "./providers/messages.ts";
 export type { AssistantTurn, ToolResult } from "./providers/turn.ts";
 export { normalizeFinishReason } from "./providers/finish-reason.ts";

@@ -2,6 +2,8 @@
 // in the order of the chain. test/node/suite-index.test.ts checks that every *.cases.ts file is here.
 // Framing: bytes to messages.
 import "./framing/sse-decoder-stream.cases.ts";
+import "./framing/aws-event-stream.cases.ts";
+import "./framing/text-framings.cases.ts";
 // Providers: messages to normalized deltas.
 import "./providers/openai-chat/openai-chat-conformance.cases.ts";
 import "./providers/openai-chat/openai-chat-quirks.cases.ts";
@@ -10,6 +12,9 @@ import "./providers/anthropic/anthropic-thinking-replay.cases.ts";
 import "./providers/gemini/gemini-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-reasoning-replay.cases.ts";
+import "./providers/bedrock/bedrock-rules.cases.ts";
+import "./providers/cohere/cohere-rules.cases.ts";
+import "./providers/ollama/ollama-rules.cases.ts";
 import "./providers/provider-conformance.cases.ts";
 import "./providers/provider-detect.cases.ts";
 import "./providers/messages.cases.ts";
@@ -28,6 +33,7 @@ import "./pipeline/truncation.cases.ts";
 import "./pipeline/fault-matrix.cases.ts";
 import "./pipeline/pipeline-fast-paths.cases.ts";
 import "./pipeline/custom-protocol.cases.ts";
+import "./pipeline/framing-choice.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";

@@ -8,8 +8,10 @@
 
 /**
  * One message cut from the body by a framing stage: for Server-Sent Events, one event as
- * produced by {@link SSEDecoderStream}. `data` is the payload as text; `event` names it when the
- * wire does (the SSE `event:` field).
+ * produced by {@link SSEDecoderStream}; for NDJSON one line, for a JSON array one element (no
+ * `event`); for the AWS event stream one binary message, whose `event` is its `:event-type`
+ * (`:exception-type` for an exception message, `:error-code` for an error message) and whose
+ * `headers` hold every header. `data` is the payload as text; `event` names it when the wire does.
  *
  * `truncated` is set only on a final message that the body ended without its terminator (some
  * gateways end an SSE body without the last blank line): the provider stage delivers it when its
@@ -25,11 +27,21 @@ export interface FramedMessage {
   event?: string | undefined;
   /** The message's id (the SSE `id:` field), or `undefined` when the wire gave none. */
   id?: string | undefined;
-  /** The payload as text (for SSE, the `data:` lines joined by `\n`). */
+  /** The payload as text (for SSE, the `data:` lines joined by `\n`; for the AWS event stream, the payload bytes as UTF-8). */
   data: string;
+  /**
+   * The headers of an AWS event-stream message, by name (`:message-type`, `:event-type`,
+   * `:content-type`, ...); absent for the text framings. Each value as its header type gives it:
+   * `boolean`, `number` (byte, short, integer), `bigint` (long), `Uint8Array` (bytes), `string`
+   * (string, and a UUID as its 36-character form) or `Date` (timestamp).
+   */
+  headers?: Readonly<Record<string, EventStreamHeaderValue>> | undefined;
   /** The body ended before the terminator of this message. */
   truncated?: true;
 }
+
+/** The value of one AWS event-stream header (see {@link FramedMessage.headers}). */
+export type EventStreamHeaderValue = boolean | number | bigint | string | Uint8Array | Date;
 
 /**
  * One Server-Sent Event as produced by {@link SSEDecoderStream}: a {@link FramedMessage}, whose
@@ -42,9 +54,15 @@ export interface FramingOptions {
   /**
    * Largest message (for SSE: line or event), in characters, held while waiting for its end. Past
    * it the framing throws (its stream errors) with a `ToolCallStreamError` of code `event-too-large`.
+   * For the AWS event stream it bounds a message's total length, in bytes.
    * @defaultValue 4194304
    */
   maxEventBytes?: number;
+  /**
+   * The body's content type, when known (`streamToolCalls` passes the response's): a framing
+   * that reads several formats ({@link DetectingFraming}) chooses by it. The others ignore it.
+   */
+  contentType?: string | undefined;
 }
 
 /**

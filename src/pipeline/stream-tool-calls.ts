@@ -1,6 +1,7 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
 import { ToolCallAccumulator } from "../accumulate/tool-call-accumulator.ts";
 import type { Framing, FramedMessage } from "../framing/framing.ts";
+import { DetectingFraming } from "../framing/framing-detect-stream.ts";
 import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import { jsonErrorPosition } from "../json/json-error-position.ts";
@@ -40,10 +41,14 @@ export interface StreamToolCallsOptions extends StreamLimits, Omit<ToolCallAccum
    */
   tools?: readonly ToolDefinition[];
   /**
-   * The wire protocol of the body: a built-in provider's name, or a {@link ProviderProtocol} of
-   * the application's own (its decoder, and its framing when the body is not SSE). When absent it
-   * is told from the first event's shape ({@link ProviderDetectStream}); a stream it cannot
-   * recognize ends with an `unknown-provider` error.
+   * The wire protocol of the body: a built-in provider's name (`openai`, `openai-responses`,
+   * `anthropic`, `gemini`, `bedrock`, `cohere`, `ollama`), or a {@link ProviderProtocol} of the
+   * application's own (its decoder, and its framing when the body is not SSE). The framing follows
+   * from it: the AWS event stream for `bedrock`, NDJSON for `ollama`, and for the others SSE or,
+   * as the content type and first bytes say ({@link detectFraming}), Gemini's JSON array. When
+   * absent, the framing is told from the content type and the first bytes, then the protocol from
+   * the first message's shape ({@link ProviderDetectStream}); a stream it cannot recognize ends
+   * with an `unknown-provider` error.
    * @defaultValue detected from the stream
    */
   provider?: Provider | ProviderProtocol;
@@ -182,7 +187,10 @@ export function streamToolCalls(
     if (!body) return end(accumulator, close);
     const push = (delta: ProviderDelta): void => accumulator.push(delta);
     decoder = protocol ? protocol.createDecoder(push) : new DetectingDecoder(push);
-    framing = new (protocol?.framing ?? SSEDecoder)((message) => void messages.push(message), options);
+    // A protocol of the application's own without a framing is SSE, as documented; detection
+    // (no protocol) and the built-in protocols read the content type and the first bytes.
+    const Framing = protocol ? (protocol.framing ?? SSEDecoder) : DetectingFraming;
+    framing = new Framing((message) => void messages.push(message), { ...options, contentType: response?.headers.get("content-type") ?? undefined });
     reader = body.getReader();
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });

@@ -1,4 +1,6 @@
 import { ANTHROPIC_FINISH_REASONS } from "./anthropic/anthropic-finish-reasons.ts";
+import { BEDROCK_FINISH_REASONS } from "./bedrock/bedrock-finish-reasons.ts";
+import { COHERE_FINISH_REASONS } from "./cohere/cohere-finish-reasons.ts";
 import { GEMINI_FINISH_REASONS } from "./gemini/gemini-finish-reasons.ts";
 import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat/openai-chat-finish-reasons.ts";
 import { RESPONSES_FINISH_REASONS } from "./openai-responses/openai-responses-finish-reasons.ts";
@@ -25,6 +27,8 @@ export function normalizeFinishReason(raw: string | null, hasToolCalls: boolean)
         ownValue(ANTHROPIC_FINISH_REASONS, raw) ??
         ownValue(GEMINI_FINISH_REASONS, raw) ??
         ownValue(RESPONSES_FINISH_REASONS, raw) ??
+        ownValue(BEDROCK_FINISH_REASONS, raw) ??
+        ownValue(COHERE_FINISH_REASONS, raw) ??
         "other");
   if (hasToolCalls && (reason === "stop" || raw === null)) return "tool-calls";
   return reason;

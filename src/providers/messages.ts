@@ -1,5 +1,8 @@
 import { anthropicAssistantMessage, anthropicToolResultMessage } from "./anthropic/anthropic-messages.ts";
+import { bedrockAssistantMessage, bedrockToolResultMessage } from "./bedrock/bedrock-messages.ts";
+import { cohereAssistantMessage, cohereToolMessages } from "./cohere/cohere-messages.ts";
 import { geminiFunctionResponseContent, geminiModelContent } from "./gemini/gemini-messages.ts";
+import { ollamaAssistantMessage, ollamaToolMessages } from "./ollama/ollama-messages.ts";
 import { openAIChatAssistantMessage, openAIChatToolMessages } from "./openai-chat/openai-chat-messages.ts";
 import { responsesInputItems, responsesToolOutputs } from "./openai-responses/openai-responses-messages.ts";
 import type { Provider } from "./registry.ts";
@@ -18,6 +21,9 @@ export function assistantMessage(provider: Provider, turn: AssistantTurn): Recor
   if (provider === "anthropic") return anthropicAssistantMessage(turn);
   if (provider === "gemini") return geminiModelContent(turn);
   if (provider === "openai-responses") return responsesInputItems(turn);
+  if (provider === "bedrock") return bedrockAssistantMessage(turn);
+  if (provider === "cohere") return cohereAssistantMessage(turn);
+  if (provider === "ollama") return ollamaAssistantMessage(turn);
   return openAIChatAssistantMessage(turn);
 }
 
@@ -34,5 +40,8 @@ export function toolResultMessages(provider: Provider, results: readonly ToolRes
   if (provider === "anthropic") return [anthropicToolResultMessage(results)];
   if (provider === "gemini") return [geminiFunctionResponseContent(results)];
   if (provider === "openai-responses") return responsesToolOutputs(results);
+  if (provider === "bedrock") return [bedrockToolResultMessage(results)];
+  if (provider === "cohere") return cohereToolMessages(results);
+  if (provider === "ollama") return ollamaToolMessages(results);
   return openAIChatToolMessages(results);
 }

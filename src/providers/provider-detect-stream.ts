@@ -1,4 +1,4 @@
-import type { SSEMessage } from "../framing/framing.ts";
+import type { FramedMessage, SSEMessage } from "../framing/framing.ts";
 import { isRecord } from "../shared/values.ts";
 import { messageLines } from "./openai-chat/openai-chat-delta-stream.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "./provider-decoder.ts";
@@ -6,18 +6,27 @@ import { createProviderDecoder, PROVIDERS, type Provider } from "./registry.ts";
 
 /** Anthropic's event types; `ping` is sent only by Anthropic. */
 const ANTHROPIC_EVENTS = new Set(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "ping"]);
+/** Cohere v2's event types (kebab-case, unlike every other protocol's). */
+const COHERE_EVENTS = new Set([
+  "message-start", "content-start", "content-delta", "content-end", "tool-plan-delta", "tool-call-start", "tool-call-delta",
+  "tool-call-end", "citation-start", "citation-end", "message-end",
+]);
 
 /**
- * Tells the protocol from one SSE message: `undefined` when this message cannot tell (an error
- * event, whose shape several providers share), `null` when it is no known protocol.
+ * Tells the protocol from one framed message: `undefined` when this message cannot tell (an error
+ * event, whose shape several providers share), `null` when it is no known protocol. A message of
+ * the AWS event stream (it has `headers`) is Bedrock's; an NDJSON line with `message` and `done`
+ * is Ollama's; Cohere's events have kebab-case types.
  *
  * @example
  * ```ts
  * detectProvider({ event: "message_start", data: '{"type":"message_start","message":{}}' }); // "anthropic"
  * detectProvider({ data: "[DONE]" }); // "openai"
+ * detectProvider({ data: '{"model":"llama3.2","message":{"role":"assistant","content":""},"done":false}' }); // "ollama"
  * ```
  */
-export function detectProvider(message: SSEMessage): Provider | null | undefined {
+export function detectProvider(message: FramedMessage): Provider | null | undefined {
+  if (message.headers) return "bedrock";
   if (message.data.trim() === "[DONE]") return "openai";
   let payload: unknown;
   try {
@@ -32,11 +41,13 @@ export function detectProvider(message: SSEMessage): Provider | null | undefined
   }
   if (!isRecord(payload)) return null;
   const type = message.event ?? (typeof payload["type"] === "string" ? payload["type"] : undefined);
-  if (type === "error") return undefined;
+  if (type === "error" || (type === undefined && Object.keys(payload).length === 1 && "error" in payload)) return undefined;
   if (type !== undefined && ANTHROPIC_EVENTS.has(type)) return "anthropic";
+  if (type !== undefined && COHERE_EVENTS.has(type)) return "cohere";
   if (type?.startsWith("response.")) return "openai-responses";
   if ("candidates" in payload || "promptFeedback" in payload || "usageMetadata" in payload) return "gemini";
   if ("choices" in payload || String(payload["object"]).startsWith("chat.completion")) return "openai";
+  if (isRecord(payload["message"]) && typeof payload["done"] === "boolean") return "ollama";
   return null;
 }
 
@@ -101,6 +112,7 @@ export class DetectingDecoder implements ProviderDecoder {
   end(): void {
     if (this.#decoder) return this.#decoder.end();
     // Only error events came: any protocol reads them; the Chat Completions one is the most lenient.
+    // An event-stream exception is never held (its headers tell), so nothing held is Bedrock's.
     const fallback = createProviderDecoder("openai", this.#emit);
     for (const message of this.#held) fallback.decode(message);
   }

@@ -14,6 +14,8 @@ import type { JsonValue } from "../shared/json.ts";
 export interface AssistantTurn {
   /** The visible text, if any. */
   text?: string;
+  /** The reasoning text, if any: Cohere sends it back as the `tool_plan` of a turn with calls, Ollama as `thinking`; the others ignore it. */
+  reasoning?: string;
   /** The complete calls, in index order. */
   toolCalls: readonly ToolCall[];
   /** The reasoning parts, in order: Anthropic uses its signed and redacted blocks, OpenAI Responses its reasoning items; the others ignore them. */

@@ -11,14 +11,24 @@ export type ErrorCode =
   | "provider-error"
   /** A data payload that is not valid JSON, or not of the provider's shape. */
   | "malformed-payload"
-  /** The body ended in the middle of a final event whose payload is incomplete. */
+  /**
+   * The body ended in the middle of a final event whose payload is incomplete (in-band for the
+   * text framings; for the AWS event stream, whose frames cannot be read in part, the error that
+   * ends the stream).
+   */
   | "truncated-event"
   /** The upstream answered with a non-2xx HTTP status. */
   | "http-error"
   /** The input stream failed (network error, or an upstream stage errored). */
   | "stream-failed"
-  /** One SSE event or line exceeded `maxEventBytes`. */
+  /** One SSE event or line, NDJSON line, JSON array element or event-stream message exceeded `maxEventBytes`. */
   | "event-too-large"
+  /**
+   * Bytes a framing cannot read, which end the stream: an AWS event-stream checksum that does not
+   * match, a length that is impossible, a header that runs past its section; a JSON array with
+   * something other than an element, a comma or white space between its elements.
+   */
+  | "malformed-frame"
   /** One call's arguments exceeded `maxArgumentsBytes`. */
   | "arguments-too-large"
   /** More calls than `maxToolCalls` in one response. */

@@ -1,6 +1,7 @@
 import {
   createProviderDecoder,
   createProviderDeltaStream,
+  FramingDetectStream,
   IncrementalJsonParser,
   restoreAccumulator,
   snapshotAccumulator,
@@ -23,7 +24,7 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
     if (!provider) continue;
     test(`${fixture.provider}/${fixture.name}: cut at every delta, restored from JSON, gives the unbroken run`, async () => {
       const deltas = await collect(
-        fromChunks([bytes(fixture.sse)]).pipeThrough(new SSEDecoderStream()).pipeThrough(createProviderDeltaStream(provider)),
+        fromChunks([fixture.body]).pipeThrough(new FramingDetectStream()).pipeThrough(createProviderDeltaStream(provider)),
       );
       const unbroken = feed(deltas, true).events;
       for (let cut = 0; cut <= deltas.length; cut++) {
@@ -39,7 +40,7 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
     if (!provider) continue;
     test(`${fixture.provider}/${fixture.name}: with partial arguments on, cut at every delta, gives the unbroken run`, async () => {
       const deltas = await collect(
-        fromChunks([bytes(fixture.sse)]).pipeThrough(new SSEDecoderStream()).pipeThrough(createProviderDeltaStream(provider)),
+        fromChunks([fixture.body]).pipeThrough(new FramingDetectStream()).pipeThrough(createProviderDeltaStream(provider)),
       );
       const options = { partialArguments: IncrementalJsonParser };
       const unbroken = feed(deltas, true, undefined, options).events;
@@ -53,9 +54,9 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
 
   for (const fixture of allFixtures.filter((f) => supportedProvider(f) === "openai-responses")) {
     const numbered = (message: SSEMessage): boolean => /"sequence_number":\s*\d/.test(message.data);
-    if (!/"sequence_number"/.test(fixture.sse)) continue;
+    if (!/"sequence_number"/.test(fixture.text)) continue;
     test(`${fixture.provider}/${fixture.name}: events out of order, the accumulator swapped at every SSE event while the reorderer holds some`, async () => {
-      const messages = await collect(fromChunks([bytes(fixture.sse)]).pipeThrough(new SSEDecoderStream()));
+      const messages = await collect(fromChunks([fixture.body]).pipeThrough(new SSEDecoderStream()));
       // Seeded local swaps of numbered events (within the reorder window): the decoder must hold events back.
       const shuffled = [...messages];
       let state = fixture.name.length * 7919;

@@ -9,7 +9,7 @@ group("Partial arguments on tool-call-delta", (test) => {
     for (const fixture of allFixtures) {
       const provider = supportedProvider(fixture);
       if (!provider) continue;
-      const on = await collect(streamToolCalls(fromChunks([bytes(fixture.sse)]), { provider, partialArguments: true }));
+      const on = await collect(streamToolCalls(fromChunks([fixture.body]), { provider, partialArguments: true }));
       assertEquals(summarize(on), fixture.expected, `${fixture.provider}/${fixture.name}`);
     }
   });

@@ -88,7 +88,7 @@ group("ToolCallEventEncoderStream and ToolCallEventDecoderStream", (test) => {
 
   test("recorded Chat Completions streams round-trip through encoder and decoder unchanged", async () => {
     for (const fixture of chatFixtures) {
-      const events = await collect(streamToolCalls(fromChunks([bytes(fixture.sse)])));
+      const events = await collect(streamToolCalls(fromChunks([fixture.body])));
       assertEquals(await roundTrip(events), JSON.parse(JSON.stringify(events)), fixture.name);
     }
   });

@@ -37,7 +37,10 @@ const chat = (delta: Record<string, unknown>, finish: string | null = null): str
   data({ id: "chatcmpl-f", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
 const geminiParts = (parts: unknown[], extra: Record<string, unknown> = {}): string => data({ candidates: [{ content: { role: "model", parts }, ...extra }] });
 
-function framing(provider: Provider): Framing {
+/** The SSE protocols the matrix builds bodies for (the other framings have their own fault cases, in test/framing/). */
+type SSEProvider = "openai" | "anthropic" | "gemini" | "openai-responses";
+
+function framing(provider: SSEProvider): Framing {
   switch (provider) {
     case "openai":
       return {
@@ -141,7 +144,7 @@ function framing(provider: Provider): Framing {
   }
 }
 
-const providers: Provider[] = ["openai", "anthropic", "gemini", "openai-responses"];
+const providers: SSEProvider[] = ["openai", "anthropic", "gemini", "openai-responses"];
 
 /** What a row expects, summarized from the events. */
 interface Outcome {
@@ -330,7 +333,7 @@ function cutInsideData(sse: string): string {
 }
 
 /** A completed call, then a second call on the same wire index (OpenAI index, Anthropic block, Responses output_index). */
-function reusedIndex(provider: Provider): string {
+function reusedIndex(provider: SSEProvider): string {
   if (provider === "openai") {
     return [
       chat({ tool_calls: [{ index: 0, id: "call_a", function: { name: "lookup", arguments: "{}" } }] }, "tool_calls"),
@@ -352,7 +355,7 @@ function reusedIndex(provider: Provider): string {
 }
 
 /** 1,000 calls in each provider's own way of sending many: interleaved by index where the wire allows it. */
-function thousandCalls(provider: Provider): string {
+function thousandCalls(provider: SSEProvider): string {
   const n = 1000;
   const ids = Array.from({ length: n }, (_, i) => i);
   if (provider === "openai") {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
+import { DetectingFraming, streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
@@ -23,17 +23,36 @@ function assertPrefixOfWhole(cut: ToolCallEvent[], whole: ToolCallEvent[], where
   }
 }
 
+/** The byte offsets after which the body's framing has delivered one more message: every message boundary, in any framing. */
+function messageBoundaries(body: Uint8Array): number[] {
+  let delivered = 0;
+  const boundaries: number[] = [];
+  const framing = new DetectingFraming(() => delivered++);
+  for (let at = 0; at < body.length; at++) {
+    const before = delivered;
+    framing.feed(body.subarray(at, at + 1));
+    if (delivered > before) boundaries.push(at + 1);
+  }
+  return boundaries;
+}
+
 group("Truncated bodies (every recorded stream, every provider)", (test) => {
   for (const fixture of allFixtures) {
     const provider = supportedProvider(fixture);
     if (!provider) continue;
     test(`${fixture.provider}/${fixture.name}: cut at any byte, nothing before the cut is lost or invented`, async () => {
-      const data = bytes(fixture.sse);
+      const data = fixture.body;
       const run = async (body: Uint8Array): Promise<ToolCallEvent[]> => collect(streamToolCalls(fromChunks([body]), { provider }));
       const whole = await run(data);
-      // Every event boundary, then seeded byte offsets anywhere (mid-line, mid-character).
-      const boundaries = [...fixture.sse.matchAll(/\r?\n\r?\n|\r\r/g)].map((m) => bytes(fixture.sse.slice(0, m.index! + m[0].length)).length);
+      // Every event boundary (SSE's blank lines; where a line or element ends), then byte offsets
+      // anywhere: every one for the NDJSON and JSON array bodies, seeded ones for the others.
+      const boundaries = fixture.format === "sse"
+        ? [...fixture.text.matchAll(/\r?\n\r?\n|\r\r/g)].map((m) => bytes(fixture.text.slice(0, m.index! + m[0].length)).length)
+        : messageBoundaries(data);
       for (const at of boundaries) assertPrefixOfWhole(await run(data.slice(0, at)), whole, `boundary ${at}`);
+      if (fixture.format === "ndjson" || fixture.format === "json-array") {
+        for (let at = 0; at < data.length; at++) assertPrefixOfWhole(await run(data.slice(0, at)), whole, `byte ${at}`);
+      }
       await fc.assert(
         fc.asyncProperty(fc.integer({ min: 0, max: data.length - 1 }), async (at) => {
           assertPrefixOfWhole(await run(data.slice(0, at)), whole, `byte ${at}`);

@@ -17,7 +17,7 @@ import { bytes, collect, fromChunks } from "../support/streams.ts";
 
 async function finishOf(provider: string, name: string, option: Provider): Promise<FinishEvent> {
   const fixture = allFixtures.find((f) => f.provider === provider && f.name === name)!;
-  const final = (await collect(streamToolCalls(fromChunks([bytes(fixture.sse)]), { provider: option }))).at(-1);
+  const final = (await collect(streamToolCalls(fromChunks([fixture.body]), { provider: option }))).at(-1);
   assert(final?.type === "finish", "the recording finishes");
   return final;
 }

@@ -9,8 +9,8 @@ group("Provider detection", (test) => {
     for (const fixture of allFixtures) {
       const provider = supportedProvider(fixture);
       if (!provider) continue;
-      const detected = await collect(streamToolCalls(fromChunks([bytes(fixture.sse)])));
-      const given = await collect(streamToolCalls(fromChunks([bytes(fixture.sse)]), { provider }));
+      const detected = await collect(streamToolCalls(fromChunks([fixture.body])));
+      const given = await collect(streamToolCalls(fromChunks([fixture.body]), { provider }));
       assertEquals(detected, given, `${fixture.provider}/${fixture.name}`);
     }
   });

@@ -5,5 +5,5 @@ const CHAT_PROVIDERS = ["openai", "azure", "deepseek", "groq", "mistral", "ollam
 
 /** Every recorded Chat Completions stream of OpenAI and the compatible vendors. */
 export const chatFixtures: Fixture[] = allFixtures.filter(
-  (f) => CHAT_PROVIDERS.includes(f.provider) && !f.name.startsWith("responses"),
+  (f) => CHAT_PROVIDERS.includes(f.provider) && f.format === "sse" && !f.name.startsWith("responses"),
 );

@@ -2,12 +2,38 @@
 import fixtures from "../generated/fixtures.json" with { type: "json" };
 import type { ToolCallEvent } from "../../src/index.ts";
 
+/** The framing of a recorded body, from its file's extension. */
+export type FixtureFormat = "sse" | "event-stream" | "ndjson" | "json-array";
+
 /** One recorded stream and what a correct accumulator produces from it. */
 export interface Fixture {
   provider: string;
   name: string;
-  sse: string;
+  format: FixtureFormat;
+  /** The body's exact bytes. */
+  body: Uint8Array<ArrayBuffer>;
+  /** The body as text, for the text framings (empty for the binary event stream). */
+  text: string;
   expected: Expected;
+}
+
+/** A fixture as scripts/bundle-fixtures.mjs stores it: text bodies as text, binary ones as base64. */
+interface StoredFixture {
+  provider: string;
+  name: string;
+  format: FixtureFormat;
+  text?: string;
+  base64?: string;
+  expected: Expected;
+}
+
+function load(stored: StoredFixture): Fixture {
+  const { text, base64, ...rest } = stored;
+  if (base64 === undefined) return { ...rest, text: text ?? "", body: new TextEncoder().encode(text ?? "") as Uint8Array<ArrayBuffer> };
+  const binary = atob(base64);
+  const body = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) body[i] = binary.charCodeAt(i);
+  return { ...rest, text: "", body };
 }
 
 /** The `.expected.json` shape (see shared/fixtures/README.md). */
@@ -19,7 +45,7 @@ export interface Expected {
 }
 
 /** Every recorded stream. */
-export const allFixtures: Fixture[] = fixtures as Fixture[];
+export const allFixtures: Fixture[] = (fixtures as StoredFixture[]).map(load);
 
 /** The recordings of these provider folders. */
 export function fixturesOf(...providers: string[]): Fixture[] {

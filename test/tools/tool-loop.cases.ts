@@ -105,7 +105,7 @@ group("runToolLoop against recorded conversations", (test) => {
 
   test("OpenAI Responses: step 2 sends the function_call items and their outputs (recorded single-step stream)", async () => {
     const fixture = allFixtures.find((f) => f.provider === "openai-responses" && f.name === "parallel-function-calls")!;
-    const model = replayModel([fixture.sse, fixture.sse]);
+    const model = replayModel([fixture.text, fixture.text]);
     const prompt = [{ role: "user", content: "When do the Tigers play, and what weather?" }];
     const events = await collect(
       runToolLoop({ provider: "openai-responses", messages: prompt, tools: { search: answer("7:10 PM"), weather: answer({ temp: 18 }) }, call: model.call, maxSteps: 2 }),

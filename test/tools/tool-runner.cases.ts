@@ -204,7 +204,7 @@ group("ToolRunnerStream scheduling", (test) => {
     const fixture = allFixtures.find((f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-usage")!;
     const seenArgs: unknown[] = [];
     const tools = Object.fromEntries(fixture.expected.toolCalls.map((c) => [c.name, { run: (args: unknown) => (seenArgs.push(args), `ran ${c.name}`) }]));
-    const events = await collect(streamToolCalls(fromChunks([bytes(fixture.sse)]), { provider: "openai" }).pipeThrough(new ToolRunnerStream({ tools })));
+    const events = await collect(streamToolCalls(fromChunks([fixture.body]), { provider: "openai" }).pipeThrough(new ToolRunnerStream({ tools })));
     assertEquals(seenArgs, fixture.expected.toolCalls.map((c) => c.arguments));
     assertEquals(
       outcomes(events).map((e) => [e.id, e.name, e.type === "tool-result" && e.result]).sort(),

@@ -15,7 +15,7 @@ describe("the replay upstream (no provider key)", () => {
         expect(response.headers.get("x-replay-recording")).toBe(recording.name);
         const fixture = fixturesOf(provider).find((f) => f.name === recording.name);
         expect(fixture, "the recording is a copy of a shared fixture").toBeDefined();
-        expect(recording.events.join("")).toBe(fixture!.sse);
+        expect(recording.events.join("")).toBe(fixture!.text);
         const { messages, events } = await readSSE(response);
         expect(summarize(events)).toEqual(fixture!.expected);
         expect(messages.map((m) => m.id)).toEqual(events.map((_, i) => String(i)));

@@ -9,7 +9,7 @@ const key = "sk-test-0123456789abcdef";
 
 describe("POST /v1/stream with a provider key", () => {
   it("sends the Chat Completions request with the key and streams one SSE event per library event", async () => {
-    const upstream = new FakeUpstream({ kind: "sse", chunks: [fixture.sse] });
+    const upstream = new FakeUpstream({ kind: "sse", chunks: [fixture.text] });
     const response = await worker(upstream).call(
       streamRequest(validBody(), { headers: { authorization: "Bearer client-secret" } }),
       testEnv({ OPENAI_API_KEY: key, CLIENT_TOKEN: "client-secret" }),
@@ -18,7 +18,7 @@ describe("POST /v1/stream with a provider key", () => {
     expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(response.headers.get("cache-control")).toBe("no-cache");
     const { messages, events } = await readSSE(response);
-    const expected = await collect(streamToolCalls(fromChunks([bytes(fixture.sse)])));
+    const expected = await collect(streamToolCalls(fromChunks([fixture.body])));
     expect(events).toEqual(JSON.parse(JSON.stringify(expected)));
     expect(messages.map((m) => m.event)).toEqual(expected.map((e) => e.type));
     expect(messages.map((m) => m.id)).toEqual(expected.map((_, i) => String(i)));
@@ -31,7 +31,7 @@ describe("POST /v1/stream with a provider key", () => {
   });
 
   it("OPENAI_BASE_URL sends the same request to any OpenAI-compatible server", async () => {
-    const upstream = new FakeUpstream({ kind: "sse", chunks: [fixture.sse] });
+    const upstream = new FakeUpstream({ kind: "sse", chunks: [fixture.text] });
     const env = testEnv({ OPENAI_API_KEY: key, CLIENT_TOKEN: "t", OPENAI_BASE_URL: "http://localhost:11434/v1/" });
     const response = await worker(upstream).call(streamRequest(validBody({ model: "qwen2.5-coder:7b" }), { headers: { authorization: "Bearer t" } }), env);
     expect(response.status).toBe(200);

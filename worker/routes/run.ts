@@ -2,7 +2,7 @@ import { runToolLoop, type LoopFinishEvent, type Provider, type RunnableTool, ty
 import { nonEmpty, type Env, type Settings } from "../env.ts";
 import { guardedPost } from "../http/guarded-post.ts";
 import { HttpError } from "../response/json-error.ts";
-import { providerNames, upstreamProvider } from "../providers/index.ts";
+import { providerNames, upstreamProvider, type WorkerProvider } from "../providers/index.ts";
 import type { ProviderHttpRequest } from "../providers/upstream-provider.ts";
 import { pickConversation } from "../replay/conversation.ts";
 import { recordedConversations } from "../replay/conversations/index.ts";
@@ -15,7 +15,7 @@ import { baseUrl } from "./stream.ts";
 import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
 
 /** Where each provider's request body keeps the conversation. */
-const CONVERSATION_FIELD: { readonly [P in Provider]: string } = { openai: "messages", anthropic: "messages", gemini: "contents", "openai-responses": "input" };
+const CONVERSATION_FIELD: { readonly [P in WorkerProvider]: string } = { openai: "messages", anthropic: "messages", gemini: "contents", "openai-responses": "input" };
 
 /** Most tool handlers of one run running at once. */
 const TOOL_CONCURRENCY = 4;

@@ -19,7 +19,7 @@ import { replayModel } from "../../support/tool-fakes.ts";
 // `thinking` blocks (text and signature) and `redacted_thinking` blocks (data), as streamed, in
 // order, before its text and `tool_use` blocks.
 
-const recording = (name: string): string => allFixtures.find((f) => f.provider === "anthropic" && f.name === name)!.sse;
+const recording = (name: string): string => allFixtures.find((f) => f.provider === "anthropic" && f.name === name)!.text;
 
 /** The recorded thinking-then-tool-use stream (thinking block 0 with a `signature_delta`, tool_use block 1). */
 const recorded = recording("thinking-then-tool-use");
@@ -83,7 +83,7 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
     assertEquals(finish.toolCalls.map((c) => [c.id, c.name, c.arguments]), [["toolu_01RX68weRSquLx6HUTj65iBo", "Read", { file_path: "/tmp/blah/foo" }]]);
     assertEquals("reasoningParts" in (await finishOf(recording("parallel-tool-use"), "anthropic")), false, "Anthropic without thinking");
     const xai = allFixtures.find((f) => f.provider === "xai" && f.name === "chat-tool-call-reasoning-content-usage")!;
-    const openai = await finishOf(xai.sse, "openai");
+    const openai = await finishOf(xai.text, "openai");
     assert(openai.reasoning !== "", "the OpenAI-compatible recording has reasoning text");
     assertEquals("reasoningParts" in openai, false, "OpenAI-compatible reasoning");
   });

@@ -9,7 +9,7 @@ import { bytes, collect, fromChunks, runOpenAIChain, splitAt } from "../../suppo
 group("OpenAI Chat conformance (recorded streams)", (test) => {
   for (const fixture of chatFixtures) {
     test(`${fixture.provider}/${fixture.name} gives the recorded result`, async () => {
-      const events = await runOpenAIChain([bytes(fixture.sse)]);
+      const events = await runOpenAIChain([fixture.body]);
       assertEquals(summarize(events), fixture.expected);
       assertEventInvariants(events);
     });
@@ -17,8 +17,8 @@ group("OpenAI Chat conformance (recorded streams)", (test) => {
 
   test("streamToolCalls gives the same events as the explicit pipeThrough chain", async () => {
     for (const fixture of chatFixtures) {
-      const chain = await runOpenAIChain([bytes(fixture.sse)]);
-      const wired = await collect(streamToolCalls(new Response(bytes(fixture.sse)), { provider: "openai" }));
+      const chain = await runOpenAIChain([fixture.body]);
+      const wired = await collect(streamToolCalls(new Response(fixture.body), { provider: "openai" }));
       assertEquals(wired, chain, fixture.name);
     }
   });
@@ -27,7 +27,7 @@ group("OpenAI Chat conformance (recorded streams)", (test) => {
 group("OpenAI Chat re-chunking (property)", (test) => {
   for (const fixture of chatFixtures) {
     test(`${fixture.provider}/${fixture.name}: any split of the bytes gives the same events`, async () => {
-      const data = bytes(fixture.sse);
+      const data = fixture.body;
       const whole = await runOpenAIChain([data]);
       await fc.assert(
         fc.asyncProperty(fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 40 }), async (cuts) => {

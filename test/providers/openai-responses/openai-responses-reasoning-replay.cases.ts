@@ -20,7 +20,7 @@ import { replayModel } from "../../support/tool-fakes.ts";
 // input item must follow the `reasoning` item the model produced before it, and with
 // `store: false` that item must carry its `encrypted_content`.
 
-const recording = (name: string): string => allFixtures.find((f) => f.provider === "openai-responses" && f.name === name)!.sse;
+const recording = (name: string): string => allFixtures.find((f) => f.provider === "openai-responses" && f.name === name)!.text;
 
 /** The `item` of the recording's `response.output_item.done` event for its reasoning item, as recorded. */
 function doneReasoningItem(sse: string): { id: string; encrypted_content?: string; summary: unknown[] } {

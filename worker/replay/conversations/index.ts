@@ -8,8 +8,8 @@ import { openaiWeatherTwoCities } from "./openai-weather-two-cities.ts";
 
 export { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiResponsesMultiply, openaiWeatherTwoCities };
 
-/** Every recorded conversation of each provider; the first is the default. */
-export const recordedConversations: { readonly [P in Provider]: readonly RecordedConversation[] } = {
+/** Every recorded conversation of each provider the Worker calls (see `WorkerProvider`); the first is the default. */
+export const recordedConversations: { readonly [P in Exclude<Provider, "bedrock" | "cohere" | "ollama">]: readonly RecordedConversation[] } = {
   openai: [openaiWeatherTwoCities],
   anthropic: [anthropicShellTwoPlusTwo],
   gemini: [geminiCapitalTemperature],

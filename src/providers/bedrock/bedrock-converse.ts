@@ -1,0 +1,162 @@
+import type { FramedMessage } from "../../framing/framing.ts";
+import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
+import { readJsonObject } from "../payload.ts";
+import type { Emit } from "../provider-decoder.ts";
+import { readUsage } from "../usage.ts";
+import { BEDROCK_FINISH_REASONS } from "./bedrock-finish-reasons.ts";
+
+/** What the decoder keeps of an open content block: a tool call, or a reasoning block's text and signature. */
+interface Block {
+  tool: boolean;
+  text: string;
+  signature?: string;
+}
+
+/** The ConverseStream event types, for a payload that names its event by its one key (`{"contentBlockDelta": {...}}`). */
+const EVENTS = ["contentBlockDelta", "contentBlockStart", "contentBlockStop", "messageStart", "messageStop", "metadata"];
+
+type Payload = Record<string, unknown>;
+
+/**
+ * Amazon Bedrock ConverseStream events (one per event-stream message, named by `:event-type`) to
+ * normalized deltas: the body of {@link BedrockDecoder} for Converse streams.
+ *
+ * Content blocks are told apart by `contentBlockIndex`, which is the call's index. Text and
+ * reasoning blocks often start with a delta and no `contentBlockStart`; a tool block starts with
+ * `start.toolUse` (its id and name; `type: "server_tool_use"` marks a call the provider runs
+ * itself) and streams `delta.toolUse.input` as JSON text fragments; a call with no fragment, or
+ * only empty ones, has no arguments and completes as `{}` at its `contentBlockStop`. A delta for
+ * a block that already stopped is ignored. Reasoning (`delta.reasoningContent`) streams as
+ * `reasoning-delta`; its signature and redacted content become `reasoning-part`s, as with
+ * Anthropic thinking, for the next turn. `messageStop` finishes; `metadata` (usage, metrics)
+ * follows it and ends the response. The random `p` padding of every payload is ignored. Events
+ * written as JSON objects of one key (`{"contentBlockDelta": {...}}`, as SDKs print them) read
+ * the same, for gateways that re-frame Bedrock's stream as text.
+ *
+ * @example
+ * ```ts
+ * const deltas: ProviderDelta[] = [];
+ * const decoder = new BedrockConverseDecoder((delta) => deltas.push(delta));
+ * decoder.decode({ event: "contentBlockDelta", data: '{"contentBlockIndex":0,"delta":{"text":"Hi"},"p":"abc"}' });
+ * // deltas: [{ type: "text-delta", text: "Hi" }]
+ * ```
+ */
+export class BedrockConverseDecoder {
+  readonly #emit: Emit;
+  readonly #blocks = new Map<number, Block>();
+  readonly #stopped = new Set<number>();
+  #finished = false;
+
+  /** Creates a decoder that reports through `emit`. */
+  constructor(emit: Emit) {
+    this.#emit = emit;
+  }
+
+  /** Decodes one event. */
+  decode(message: FramedMessage): void {
+    let payload: Payload | undefined = readJsonObject(message, this.#emit);
+    if (!payload) return;
+    let event = message.event;
+    if (event === undefined) {
+      // The same events written as JSON objects of one key (as AWS SDKs and gateways print them).
+      event = EVENTS.find((name) => isRecord(payload![name]));
+      if (event === undefined) return;
+      payload = payload[event] as Payload;
+    }
+    switch (event) {
+      case "contentBlockDelta":
+        return this.#onDelta(payload);
+      case "contentBlockStart":
+        return this.#onStart(payload);
+      case "contentBlockStop":
+        return this.#onStop(payload);
+      case "messageStop":
+        return this.#onMessageStop(payload);
+      case "metadata":
+        return this.#onMetadata(payload);
+    }
+    // messageStart (the role only) and event types added later carry nothing to accumulate.
+  }
+
+  #block(payload: Payload, tool = false): [number, Block] | undefined {
+    const index = payload["contentBlockIndex"];
+    if (typeof index !== "number" || this.#stopped.has(index)) return undefined;
+    let block = this.#blocks.get(index);
+    if (!block) this.#blocks.set(index, (block = { tool, text: "" }));
+    return [index, block];
+  }
+
+  #onStart(payload: Payload): void {
+    const start = payload["start"];
+    const toolUse = isRecord(start) ? start["toolUse"] : undefined;
+    if (!isRecord(toolUse)) return;
+    const found = this.#block(payload, true);
+    if (!found) return;
+    const [index, block] = found;
+    block.tool = true;
+    this.#emit({
+      type: "tool-call-chunk",
+      index,
+      ...withString("id", toolUse["toolUseId"]),
+      ...withString("name", toolUse["name"]),
+      ...(toolUse["type"] === "server_tool_use" ? { providerExecuted: true as const } : {}),
+    });
+  }
+
+  #onDelta(payload: Payload): void {
+    const delta = payload["delta"];
+    const found = isRecord(delta) ? this.#block(payload) : undefined;
+    if (!found || !isRecord(delta)) return;
+    const [index, block] = found;
+    const emit = this.#emit;
+    const text = nonEmptyString(delta["text"]);
+    if (text !== undefined) emit({ type: "text-delta", text });
+    const toolUse = delta["toolUse"];
+    if (isRecord(toolUse) && block.tool) {
+      const input = toolUse["input"];
+      const fragment = typeof input === "string" ? input : isRecord(input) ? JSON.stringify(input) : "";
+      if (fragment !== "") emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
+    }
+    const reasoning = delta["reasoningContent"];
+    if (!isRecord(reasoning)) return;
+    const thought = nonEmptyString(reasoning["text"]);
+    if (thought !== undefined) {
+      block.text += thought;
+      emit({ type: "reasoning-delta", text: thought });
+    }
+    const signature = nonEmptyString(reasoning["signature"]);
+    if (signature !== undefined) block.signature = (block.signature ?? "") + signature;
+    const redacted = nonEmptyString(reasoning["redactedContent"]) ?? nonEmptyString(reasoning["data"]);
+    if (redacted !== undefined) emit({ type: "reasoning-part", part: { type: "redacted", data: redacted } });
+  }
+
+  #onStop(payload: Payload): void {
+    const index = payload["contentBlockIndex"];
+    if (typeof index !== "number" || this.#stopped.has(index)) return;
+    this.#stopped.add(index);
+    const block = this.#blocks.get(index);
+    this.#blocks.delete(index);
+    if (block?.tool) this.#emit({ type: "tool-call-end", index });
+    else if (block?.signature !== undefined) this.#emit({ type: "reasoning-part", part: { type: "signed", text: block.text, signature: block.signature } });
+  }
+
+  #onMessageStop(payload: Payload): void {
+    const reason = nonEmptyString(payload["stopReason"]);
+    if (reason === undefined) return;
+    this.#finished = true;
+    this.#emit({ type: "finish", rawReason: reason, reason: ownValue(BEDROCK_FINISH_REASONS, reason) ?? "other" });
+  }
+
+  #onMetadata(payload: Payload): void {
+    const usage = readUsage(payload["usage"], ["inputTokens"], ["outputTokens"], ["totalTokens"]);
+    if (usage) this.#emit({ type: "usage", usage });
+    // The last event of a response: after the stop, nothing more is coming.
+    if (this.#finished) this.#emit({ type: "done" });
+  }
+}
+
+/** `{ [key]: value }` for a non-empty string, else nothing. */
+function withString<K extends string>(key: K, value: unknown): { [P in K]?: string } {
+  const text = nonEmptyString(value);
+  return text === undefined ? {} : ({ [key]: text } as { [P in K]?: string });
+}

@@ -1,0 +1,104 @@
+import type { FramedMessage } from "../../framing/framing.ts";
+import { isRecord } from "../../shared/values.ts";
+import { AnthropicDecoder } from "../anthropic/anthropic-delta-stream.ts";
+import { providerError, readJsonObject } from "../payload.ts";
+import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { BedrockConverseDecoder } from "./bedrock-converse.ts";
+
+/**
+ * Amazon Bedrock streams to normalized deltas, from the messages of
+ * {@link AwsEventStreamDecoderStream}: **ConverseStream** (every model: Claude, Nova, Llama,
+ * Mistral, ...) and **InvokeModelWithResponseStream** for Claude, told apart by the first message.
+ *
+ * ConverseStream events are read as {@link BedrockConverseDecoder} describes. InvokeModel's
+ * `chunk` messages carry `{"bytes": "<base64>"}`, one Anthropic Messages event each: decoded and
+ * handed to the Anthropic decoder, so a call completes at its `content_block_stop` as with
+ * Anthropic. A message of `:message-type` `exception` (`throttlingException`,
+ * `modelStreamErrorException`, `validationException`, ...) or `error` becomes an `error` delta of
+ * code `provider-error` whose `data` is `{ [exceptionType or errorCode]: payload }`, the shape of
+ * the API's own stream union; the stream then ends without a finish and open calls are discarded.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new AwsEventStreamDecoderStream())
+ *   .pipeThrough(new BedrockDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class BedrockDeltaStream extends ProviderDecoderStream {
+  /** Creates the stage. */
+  constructor() {
+    super((emit) => new BedrockDecoder(emit));
+  }
+}
+
+/**
+ * The pure decoder behind {@link BedrockDeltaStream}: one instance per response.
+ *
+ * @example
+ * ```ts
+ * const deltas: ProviderDelta[] = [];
+ * const decoder = new BedrockDecoder((delta) => deltas.push(delta));
+ * for (const message of messages) decoder.decode(message); // from AwsEventStreamDecoder
+ * decoder.end();
+ * ```
+ */
+export class BedrockDecoder implements ProviderDecoder {
+  readonly #emit: Emit;
+  #converse: BedrockConverseDecoder | undefined;
+  #invoke: AnthropicDecoder | undefined;
+
+  /** Creates a decoder that reports through `emit`. */
+  constructor(emit: Emit) {
+    this.#emit = emit;
+  }
+
+  /** Decodes one event-stream message. */
+  decode(message: FramedMessage): void {
+    const type = message.headers?.[":message-type"];
+    if (type === "exception" || type === "error") return this.#onException(message, type);
+    if (this.#invoke) return this.#onChunk(message, this.#invoke);
+    if (this.#converse) return this.#converse.decode(message);
+    if (message.event === "chunk") return this.#onChunk(message, (this.#invoke = new AnthropicDecoder()));
+    (this.#converse = new BedrockConverseDecoder(this.#emit)).decode(message);
+  }
+
+  /** The input ended: nothing is held. */
+  end(): void {}
+
+  #onChunk(message: FramedMessage, anthropic: AnthropicDecoder): void {
+    const payload = readJsonObject(message, this.#emit);
+    if (!payload) return;
+    let data: string;
+    try {
+      data = utf8FromBase64(payload["bytes"]);
+    } catch {
+      return this.#emit({ type: "error", error: { code: "malformed-payload", message: "A chunk's bytes are not base64; it was skipped." } });
+    }
+    anthropic.decode({ data }, this.#emit);
+  }
+
+  #onException(message: FramedMessage, type: "exception" | "error"): void {
+    const headers = message.headers!;
+    const name = String(message.event ?? type);
+    let detail: unknown;
+    try {
+      detail = JSON.parse(message.data);
+    } catch {
+      // An error message carries its text in a header; a payload that is not JSON is kept as text.
+      detail = message.data;
+    }
+    if (!isRecord(detail)) detail = { message: type === "error" ? headers[":error-message"] : detail };
+    this.#emit(providerError({ [name]: detail }, `The provider reported ${name} inside the stream.`));
+  }
+}
+
+/** The UTF-8 text of a base64 string (throws for anything else). */
+function utf8FromBase64(value: unknown): string {
+  if (typeof value !== "string") throw new TypeError("not a string");
+  const binary = atob(value);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return new TextDecoder().decode(bytes);
+}

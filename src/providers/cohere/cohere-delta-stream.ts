@@ -1,0 +1,131 @@
+import type { FramedMessage } from "../../framing/framing.ts";
+import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
+import { providerError, readJsonObject } from "../payload.ts";
+import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { readUsage } from "../usage.ts";
+import { COHERE_FINISH_REASONS } from "./cohere-finish-reasons.ts";
+
+type Payload = Record<string, unknown>;
+
+/**
+ * Cohere v2 chat streams (`POST /v2/chat` with `stream: true`, Server-Sent Events) to normalized
+ * deltas.
+ *
+ * `content-delta` is text, or reasoning when its block is `thinking`; `tool-plan-delta`, the
+ * model's plan for its tool use, is reasoning too, never visible text. A call opens at
+ * `tool-call-start` (its id, name and usually empty arguments), grows with `tool-call-delta`
+ * (arguments only, no id) and completes at `tool-call-end`: all three are correlated by their
+ * `index`, never by their position in the stream, so interleaved calls stay apart. A call with no
+ * arguments (start, then end) is `{}`. `message-end` carries the finish reason (`COMPLETE`,
+ * `STOP_SEQUENCE`, `MAX_TOKENS`, `TOOL_CALL`, `ERROR`; an `error` message next to it becomes a
+ * provider error) and the usage (`tokens`, with `billed_units` kept on `raw`). Citations are
+ * ignored.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new CohereDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class CohereDeltaStream extends ProviderDecoderStream {
+  /** Creates the stage. */
+  constructor() {
+    super((emit) => new CohereDecoder(emit));
+  }
+}
+
+/**
+ * The pure decoder behind {@link CohereDeltaStream}: one instance per response.
+ *
+ * @example
+ * ```ts
+ * const deltas: ProviderDelta[] = [];
+ * const decoder = new CohereDecoder((delta) => deltas.push(delta));
+ * for (const message of messages) decoder.decode(message);
+ * decoder.end();
+ * ```
+ */
+export class CohereDecoder implements ProviderDecoder {
+  readonly #emit: Emit;
+  /** Content blocks that are `thinking`, by index. */
+  readonly #thinking = new Set<number>();
+
+  /** Creates a decoder that reports through `emit`. */
+  constructor(emit: Emit) {
+    this.#emit = emit;
+  }
+
+  /** Decodes one SSE message. */
+  decode(message: FramedMessage): void {
+    const payload = readJsonObject(message, this.#emit);
+    if (!payload) return;
+    const message_ = isRecord(payload["delta"]) && isRecord(payload["delta"]["message"]) ? payload["delta"]["message"] : {};
+    const index = typeof payload["index"] === "number" ? payload["index"] : undefined;
+    // The payload's `type` is authoritative: some gateways drop or rename the SSE `event:` line.
+    switch (payload["type"] ?? message.event) {
+      case "content-delta":
+      case "content-start":
+        return this.#onContent(message_, index, payload["type"] === "content-start");
+      case "tool-plan-delta": {
+        const plan = nonEmptyString(message_["tool_plan"]);
+        if (plan !== undefined) this.#emit({ type: "reasoning-delta", text: plan });
+        return;
+      }
+      case "tool-call-start":
+      case "tool-call-delta":
+        return this.#onCall(message_, index);
+      case "tool-call-end":
+        if (index !== undefined) this.#emit({ type: "tool-call-end", index });
+        return;
+      case "message-end":
+        return this.#onEnd(payload);
+      case "error":
+        return this.#emit(providerError(payload));
+    }
+    // message-start, content-end, citation-start/end, debug and later types carry nothing to accumulate.
+  }
+
+  /** The input ended: nothing is held. */
+  end(): void {}
+
+  #onContent(message: Payload, index: number | undefined, start: boolean): void {
+    const content = message["content"];
+    if (!isRecord(content)) return;
+    if (start && content["type"] === "thinking" && index !== undefined) this.#thinking.add(index);
+    const thinking = nonEmptyString(content["thinking"]);
+    const text = nonEmptyString(content["text"]);
+    if (thinking !== undefined) this.#emit({ type: "reasoning-delta", text: thinking });
+    if (text !== undefined) this.#emit({ type: index !== undefined && this.#thinking.has(index) ? "reasoning-delta" : "text-delta", text });
+  }
+
+  #onCall(message: Payload, index: number | undefined): void {
+    const call = message["tool_calls"];
+    if (!isRecord(call) || index === undefined) return;
+    const fn = isRecord(call["function"]) ? call["function"] : {};
+    const id = nonEmptyString(call["id"]);
+    const name = nonEmptyString(fn["name"]);
+    const args = nonEmptyString(fn["arguments"]);
+    if (id === undefined && name === undefined && args === undefined) return;
+    this.#emit({
+      type: "tool-call-chunk",
+      index,
+      ...(id !== undefined ? { id } : {}),
+      ...(name !== undefined ? { name } : {}),
+      ...(args !== undefined ? { argumentsDelta: args } : {}),
+    });
+  }
+
+  #onEnd(payload: Payload): void {
+    const delta = isRecord(payload["delta"]) ? payload["delta"] : {};
+    const error = nonEmptyString(delta["error"]);
+    if (error !== undefined) this.#emit(providerError({ error }));
+    const raw = isRecord(delta["usage"]) ? delta["usage"] : undefined;
+    const usage = readUsage(raw && isRecord(raw["tokens"]) ? raw["tokens"] : undefined, ["input_tokens"], ["output_tokens"], []);
+    if (usage) this.#emit({ type: "usage", usage: { ...usage, raw } });
+    const reason = nonEmptyString(delta["finish_reason"]);
+    if (reason !== undefined) this.#emit({ type: "finish", rawReason: reason, reason: ownValue(COHERE_FINISH_REASONS, reason) ?? "other" });
+    this.#emit({ type: "done" });
+  }
+}

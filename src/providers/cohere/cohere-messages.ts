@@ -1,0 +1,37 @@
+import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
+
+/**
+ * Cohere v2: an assistant message with `tool_calls` (arguments as a JSON string) and, when it
+ * made calls, its `tool_plan` (the reasoning the model streamed as `tool-plan-delta`).
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: "cohere" })) {
+ *   if (event.type === "finish") messages.push(cohereAssistantMessage(event));
+ * }
+ * ```
+ */
+export function cohereAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
+  const calls = own(turn.toolCalls).map((call) => ({
+    id: idOf(call),
+    type: "function",
+    function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+  }));
+  return {
+    role: "assistant",
+    ...(turn.text ? { content: turn.text } : {}),
+    ...(calls.length > 0 ? { ...(turn.reasoning ? { tool_plan: turn.reasoning } : {}), tool_calls: calls } : {}),
+  };
+}
+
+/**
+ * Cohere v2: one `tool` message per result.
+ *
+ * @example
+ * ```ts
+ * messages.push(...cohereToolMessages([{ call, output: { temperature: 21 } }]));
+ * ```
+ */
+export function cohereToolMessages(results: readonly ToolResult[]): Record<string, unknown>[] {
+  return results.map((result) => ({ role: "tool", tool_call_id: idOf(result.call), content: asText(result.output) }));
+}
