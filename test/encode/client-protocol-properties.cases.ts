@@ -117,7 +117,7 @@ group("client-protocol encoder stages: streams done right", (test) => {
     ui: () => new UIMessageEncoderStream(),
     "ag-ui": () => new AGUIEncoderStream({ threadId: "t", runId: "r" }),
   };
-  const sse = fixture("openai", "chat-single-tool-call-strict-usage").sse;
+  const sse = fixture("openai", "chat-single-tool-call-strict-usage").text;
   const chunks = sse.split(/(?<=\n\n)/).map((frame) => bytes(frame));
 
   for (const [protocol, make] of Object.entries(stages)) {

@@ -77,7 +77,7 @@ describe("@ag-ui/client HttpAgent reads AGUIEncoderStream", () => {
     const first = fixtures.find((f) => f.provider === "anthropic" && f.name === "parallel-tool-use")!;
     const second = fixtures.find((f) => f.provider === "anthropic" && f.name === "thinking-then-text")!;
     const events = await collect(
-      runToolLoop({ provider: "anthropic", messages: [{ role: "user", content: "hi" }], tools: { weather: { run: (args) => ({ sky: "clear", ...(args as object) }) } }, call: replayModel([first.sse, second.sse]).call }),
+      runToolLoop({ provider: "anthropic", messages: [{ role: "user", content: "hi" }], tools: { weather: { run: (args) => ({ sky: "clear", ...(args as object) }) } }, call: replayModel([first.text, second.text]).call }),
     );
     const { result, error } = await run(events);
     expect(error).toBeUndefined();

@@ -87,7 +87,7 @@ for (const [name, sdk, options, major] of versions) {
           provider: "openai",
           messages: [{ role: "user", content: "hi" }],
           tools: { search: { run: () => ({ hits: 3 }) }, weather: { run: () => "sunny" } },
-          call: replayModel([first.sse, second.sse]).call,
+          call: replayModel([first.text, second.text]).call,
         }),
       );
       const { tools, text, errors, message } = await read(sdk, events, options);

@@ -91,8 +91,8 @@ describe("openai-node reads OpenAIChatEncoderStream", () => {
     const fixture = fixtures.find((f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-two-functions")!;
     const full = await fixtureEvents(fixture);
     // Cut the body just after the first call's last fragment: the second call is half received.
-    const cut = fixture.sse.indexOf("index\":1", fixture.sse.indexOf("index\":1") + 1);
-    const events = await collect(streamToolCalls(fromChunks([bytes(fixture.sse.slice(0, cut))]), { provider: "openai" }));
+    const cut = fixture.text.indexOf("index\":1", fixture.text.indexOf("index\":1") + 1);
+    const events = await collect(streamToolCalls(fromChunks([bytes(fixture.text.slice(0, cut))]), { provider: "openai" }));
     const last = events.at(-1)!;
     expect(last.type === "abort" && last.reason).toBe("input-ended");
     const seen: Record<number, string> = {};

@@ -15,7 +15,7 @@ import {
 } from "../../src/index.ts";
 import { supportedProvider } from "./fixture-provider.ts";
 import type { Fixture } from "./fixtures.ts";
-import { bytes, collect, fromChunks } from "./streams.ts";
+import { collect, fromChunks } from "./streams.ts";
 
 /** An id generator that counts: `id1`, `id2`, ... */
 export function countingIds(): () => string {
@@ -39,7 +39,7 @@ const cache = new Map<Fixture, Promise<ToolCallEvent[]>>();
 /** The events `streamToolCalls` gives for a recording (the protocol from its folder). */
 export function fixtureEvents(fixture: Fixture): Promise<ToolCallEvent[]> {
   let events = cache.get(fixture);
-  if (!events) cache.set(fixture, (events = collect(streamToolCalls(fromChunks([bytes(fixture.sse)]), { provider: supportedProvider(fixture)! }))));
+  if (!events) cache.set(fixture, (events = collect(streamToolCalls(fromChunks([fixture.body]), { provider: supportedProvider(fixture)! }))));
   return events;
 }
 
