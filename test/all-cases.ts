@@ -18,19 +18,23 @@ import "./providers/prototype-keys.cases.ts";
 // JSON: incremental parsing, repair, schema checks.
 import "./json/incremental-json-parser.cases.ts";
 import "./json/json-repair-and-schema.cases.ts";
+import "./json/standard-schema.cases.ts";
 // Accumulate: deltas to events.
 import "./accumulate/partial-arguments.cases.ts";
 import "./accumulate/accumulator-snapshot.cases.ts";
 import "./accumulate/cut-calls.cases.ts";
+import "./accumulate/validate-tool-calls.cases.ts";
 // Pipeline: the whole chain in one call.
 import "./pipeline/stream-tool-calls.cases.ts";
 import "./pipeline/truncation.cases.ts";
 import "./pipeline/fault-matrix.cases.ts";
 import "./pipeline/pipeline-fast-paths.cases.ts";
 import "./pipeline/custom-protocol.cases.ts";
+import "./pipeline/validator-tools.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";
+import "./tools/per-call-control.cases.ts";
 // Encode: events to bytes and back.
 import "./encode/tool-call-event-sse.cases.ts";
 export { cases } from "./support/harness.ts";

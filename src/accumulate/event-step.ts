@@ -68,10 +68,10 @@ function wrap(inner: AccumulatorTransformer, make: (next: (event: ToolCallEvent)
     error: (reason?: unknown) => controller.error(reason),
     terminate: () => controller.terminate(),
   };
-  const after = (waited: PromiseLike<void> | void): PromiseLike<void> | void => {
+  const after = (waited: PromiseLike<void> | void): Promise<void> | void => {
     // An earlier step may pass events on to this one while `inner` waits: wait for those then.
-    if (!waited) return held;
-    return Promise.resolve(waited).then(() => held);
+    if (waited) return Promise.resolve(waited).then(() => held);
+    if (held) return Promise.resolve(held);
   };
   return {
     start(started) {

@@ -53,6 +53,8 @@ interface Held {
   ready: boolean;
   /** The call whose validation it waits for, to list as discarded if the stream aborts first. */
   call?: CompletedToolCallEvent;
+  /** The finish: an abort that comes while it is held replaces it. */
+  finish?: true;
 }
 
 /** The validation step's state: verdicts by call, and the events held behind an unsettled one. */
@@ -60,6 +62,8 @@ class ToolCallValidation {
   readonly #next: (event: ToolCallEvent) => void;
   readonly #validators: ReadonlyMap<string, StandardSchemaV1>;
   readonly #verdicts = new Map<string, Verdict>();
+  /** Calls whose validation has started and not settled. */
+  readonly #judging = new Set<string>();
   readonly #held: Held[] = [];
   /** Settles once nothing is held (and what was passed on has been taken). */
   #idle: { promise: Promise<void>; resolve: () => void } | undefined;
@@ -90,8 +94,10 @@ class ToolCallValidation {
     }
     const held: Held = { make: () => judged(event, this.#verdicts.get(callKey(event))!), ready: false, call: event };
     this.#hold(held);
+    this.#judging.add(callKey(event));
     outcome.then((settled) => {
       if (this.#stopped) return;
+      this.#judging.delete(callKey(event));
       this.#verdicts.set(callKey(event), { ...settled, schema });
       held.ready = true;
       this.#release();
@@ -99,9 +105,16 @@ class ToolCallValidation {
     return this.#idle!.promise;
   }
 
-  /** The finish event, with the verdicts in its lists; a call without one (restored from a snapshot) is validated first. */
+  /**
+   * The finish event, with the verdicts in its lists (it goes out after every call before it, so
+   * theirs are known by then); a call this step never saw (one completed before a snapshot was
+   * restored) is validated first.
+   */
   #finish(event: FinishEvent): PromiseLike<void> | void {
-    const unjudged = event.toolCalls.filter((call) => !this.#verdicts.has(callKey(call)) && this.#validators.has(call.name) && !call.providerExecuted && call.inputFormat !== "text");
+    const unjudged = event.toolCalls.filter((call) => {
+      const key = callKey(call);
+      return !this.#verdicts.has(key) && !this.#judging.has(key) && this.#validators.has(call.name) && !call.providerExecuted && call.inputFormat !== "text";
+    });
     const checks = unjudged.map((call) => {
       const schema = this.#validators.get(call.name)!;
       const outcome = validateStandard(schema, call.arguments);
@@ -109,8 +122,8 @@ class ToolCallValidation {
       return outcome instanceof Promise ? outcome.then(record) : record(outcome);
     });
     const waits = checks.filter((check): check is Promise<void> => check instanceof Promise);
-    if (waits.length === 0) return this.#pass(() => this.#rewrite(event));
-    const held: Held = { make: () => this.#rewrite(event), ready: false };
+    if (waits.length === 0) return this.#pass(() => this.#rewrite(event), true);
+    const held: Held = { make: () => this.#rewrite(event), ready: false, finish: true };
     this.#hold(held);
     Promise.all(waits).then(() => {
       if (this.#stopped) return;
@@ -120,11 +133,17 @@ class ToolCallValidation {
     return this.#idle!.promise;
   }
 
-  /** An abort goes out at once, after what is ready; calls still being validated are discarded. */
+  /**
+   * An abort goes out at once, after what is ready; calls still being validated are discarded,
+   * and a finish still held is replaced by it (a stream ends with one or the other). An abort
+   * may come after the finish was made: `streamToolCalls` sends one when its signal fires while
+   * the finish waits here.
+   */
   #abort(event: AbortEvent): PromiseLike<void> | void {
     this.#stopped = true;
     const discarded: DiscardedToolCall[] = [];
     for (const held of this.#held.splice(0)) {
+      if (held.finish) continue;
       if (held.ready) this.#next(held.make());
       else if (held.call) discarded.push(withChoice({ index: held.call.index, id: held.call.id, name: held.call.name, rawArguments: held.call.rawArguments }, held.call.choice));
     }
@@ -133,9 +152,9 @@ class ToolCallValidation {
   }
 
   /** Passes an event on now, or behind the held ones. */
-  #pass(make: () => ToolCallEvent): PromiseLike<void> | void {
+  #pass(make: () => ToolCallEvent, finish?: true): PromiseLike<void> | void {
     if (this.#held.length === 0) return this.#next(make());
-    this.#held.push({ make, ready: true });
+    this.#held.push({ make, ready: true, ...(finish && { finish }) });
     return this.#idle!.promise;
   }
 

@@ -22,47 +22,41 @@ import type { ToolDefinition } from "./tool-schema.ts";
  * type Args = InferToolSchema<typeof schema>; // { city: string; days?: number }
  * ```
  */
-export type InferToolSchema<S> = S extends { readonly nullable: true } ? SchemaBody<S> | null : SchemaBody<S>;
-
-type SchemaBody<S> = S extends { readonly const: infer C }
-  ? C
-  : S extends { readonly enum: readonly (infer E)[] }
-    ? E
-    : S extends { readonly anyOf: readonly (infer B)[] }
-      ? InferToolSchema<B>
-      : S extends { readonly type: infer T }
-        ? OfType<S, T>
-        : JsonValue;
-
-type OfType<S, T> = T extends readonly (infer U)[]
-  ? OfType<S, U>
-  : T extends "string"
-    ? string
-    : T extends "number" | "integer"
-      ? number
-      : T extends "boolean"
-        ? boolean
-        : T extends "null"
-          ? null
-          : T extends "array"
-            ? S extends { readonly items: infer I }
-              ? InferToolSchema<I>[]
-              : JsonValue[]
-            : T extends "object"
-              ? ObjectOf<S>
-              : JsonValue;
-
-type RequiredKeys<S> = S extends { readonly required: readonly (infer R)[] } ? R : never;
-
-type ObjectOf<S> = S extends { readonly properties: infer P }
-  ? Flat<
-      { -readonly [K in keyof P as K extends RequiredKeys<S> ? K : never]: InferToolSchema<P[K]> } & {
-        -readonly [K in keyof P as K extends RequiredKeys<S> ? never : K]?: InferToolSchema<P[K]>;
-      }
-    >
-  : { [key: string]: JsonValue };
-
-type Flat<T> = { [K in keyof T]: T[K] } & {};
+export type InferToolSchema<S> =
+  | (S extends { readonly nullable: true } ? null : never)
+  | (S extends { readonly const: infer C }
+      ? C
+      : S extends { readonly enum: readonly (infer E)[] }
+        ? E
+        : S extends { readonly anyOf: readonly (infer B)[] }
+          ? InferToolSchema<B>
+          : S extends { readonly type: infer T }
+            ? T extends readonly (infer U)[]
+              ? InferToolSchema<Omit<S, "type"> & { readonly type: U }>
+              : T extends "string"
+                ? string
+                : T extends "number" | "integer"
+                  ? number
+                  : T extends "boolean"
+                    ? boolean
+                    : T extends "null"
+                      ? null
+                      : T extends "array"
+                        ? S extends { readonly items: infer I }
+                          ? InferToolSchema<I>[]
+                          : JsonValue[]
+                        : T extends "object"
+                          ? S extends { readonly properties: infer P }
+                            ? {
+                                -readonly [K in keyof P as K extends (S extends { readonly required: readonly (infer R)[] } ? R : never) ? K : never]: InferToolSchema<P[K]>;
+                              } & {
+                                -readonly [K in keyof P as K extends (S extends { readonly required: readonly (infer R)[] } ? R : never) ? never : K]?: InferToolSchema<P[K]>;
+                              } extends infer O
+                              ? { [K in keyof O]: O[K] }
+                              : never
+                            : { [key: string]: JsonValue }
+                          : JsonValue
+            : JsonValue);
 
 /**
  * The type of a tool definition's arguments: its validator's output type (`{ name, schema }`),
@@ -115,8 +109,19 @@ export interface NamedToolCallEvent<Name extends string, Arguments> extends Name
   type: "tool-call";
 }
 
-/** A value of which every property, at every depth, may be missing: a value still streaming. */
-export type DeepPartial<T> = T extends readonly (infer U)[] ? DeepPartial<U>[] : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+/**
+ * A value of which every property, at every depth, may be missing: a value still streaming.
+ * `JsonValue` (what nothing is known of) and records keyed by any string stay as they are.
+ */
+export type DeepPartial<T> = [JsonValue] extends [T]
+  ? T
+  : T extends readonly (infer U)[]
+    ? DeepPartial<U>[]
+    : T extends object
+      ? string extends keyof T
+        ? T
+        : { [K in keyof T]?: DeepPartial<T[K]> }
+      : T;
 
 /**
  * A `tool-call-delta` event of one of `Tools`: it carries no name (its `tool-call-start` does),

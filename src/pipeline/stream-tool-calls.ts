@@ -120,14 +120,19 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
   const { signal } = options;
   /** Waits until the steps hold nothing back: held events then count as produced. */
   const released = async (): Promise<void> => {
-    for (let waiting = held; waiting; waiting = held) {
-      held = undefined;
+    while (held) {
+      const waiting = held;
       await waiting;
+      if (held === waiting) held = undefined;
     }
   };
 
+  /** Takes the accumulator's events: the steps (validators, timings), then the output. */
+  let sink: EventSink;
   const onAbort = (): void => {
-    accumulator.abort("cancelled");
+    if (!accumulator.closed) accumulator.abort("cancelled");
+    // The finish may be made already and wait behind a validator: the abort replaces it.
+    else if (held) sink({ type: "abort", reason: "cancelled", discarded: [] });
     void reader?.cancel(signal?.reason).catch(() => {});
     close();
   };
@@ -205,7 +210,7 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
       signal?.removeEventListener("abort", onAbort);
       controller.close();
     };
-    let sink: EventSink = (event) => {
+    sink = (event) => {
       enqueued++;
       controller.enqueue(event);
     };
