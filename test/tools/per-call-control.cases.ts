@@ -272,12 +272,19 @@ group("ToolRunnerStream timings and validators", (test) => {
 group("runToolLoop per-call control", (test) => {
   test("cancelCall: that call's cancelled error is what the next request sends for it, the other call's result goes too", async () => {
     const recorded = openaiWeatherTwoCities;
-    const model = replayModel(recorded.steps.map((s) => s.response));
+    // Bodies as JS streams: a runtime's native body (workerd's) is read in I/O turns, which the
+    // microtask turns of `eventually` never give.
+    const model = { requests: [] as { messages: readonly unknown[] }[] };
+    const streamed = (request: { step: number; messages: readonly unknown[] }): Promise<Response> => {
+      model.requests.push(request);
+      const text = recorded.steps[request.step - 1]!.response;
+      return Promise.resolve(new Response(new ReadableStream({ start: (c) => (c.enqueue(bytes(text)), c.close()) })));
+    };
     const slow = controlledTool();
     const clock = manualClock();
-    const loop = runToolLoop({ provider: "openai", messages: [], tools: { get_weather: slow }, call: model.call, clock: clock.now });
+    const loop = runToolLoop({ provider: "openai", messages: [], tools: { get_weather: slow }, call: streamed, clock: clock.now });
     const out = live(loop);
-    await eventually(() => slow.runs.length === 2, "both calls run");
+    await eventually(() => slow.runs.length === 2, "both calls run", 5000);
     const [first, second] = slow.runs;
     clock.set(30);
     assertEquals(loop.cancelCall(first!.context.call.id!, "taking too long"), true);
