@@ -16,7 +16,10 @@ export interface ToolCall {
   id: string | null;
   /** The function name. */
   name: string;
-  /** The parsed arguments; empty or missing arguments are `{}`. */
+  /**
+   * The parsed arguments; empty or missing arguments are `{}`. For a tool given by a validator
+   * (`{ name, schema }`), the validator's output (defaults, coercions, transforms applied).
+   */
   arguments: JsonValue;
   /** The arguments text exactly as received. */
   rawArguments: string;

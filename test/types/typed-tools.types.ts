@@ -145,3 +145,17 @@ defineTool({
   // @ts-expect-error: `n` is a number
   run: ({ n }) => n.toUpperCase(),
 });
+
+// A handler that streams its result (as in the README): an async generator, typed by its validator.
+declare function convert(value: number, from: string, to: string, signal: AbortSignal): Promise<number>;
+defineTool({
+  schema: z.object({ from: z.string(), to: z.string(), values: z.array(z.number()).max(12) }),
+  async *run({ from, to, values }, { signal }) {
+    const rows: [number, number][] = [];
+    for (const value of values) {
+      rows.push([value, await convert(value, from, to, signal)]);
+      yield { rows };
+    }
+    return { rows };
+  },
+});
