@@ -9,6 +9,8 @@ interface Entry {
   name: string;
   description?: string;
   parameters: Record<string, unknown>;
+  /** The parameters are a validator's JSON Schema (draft-07), not a schema written for the provider. */
+  fromValidator?: true;
 }
 
 /** The parameters of a tool that gives none: any object (a new one each time: the caller may change it). */
@@ -20,7 +22,8 @@ const anyObject = (): Record<string, unknown> => ({ type: "object", properties: 
  * Gemini one `{functionDeclarations}` entry. From the handlers of a runner or loop (their
  * `description`, and `parameters` or else the JSON Schema of their `schema` validator), or from
  * a list of definitions (`{ name, description?, schema }` with a validator, or any provider's
- * shape), as `streamToolCalls` takes them.
+ * shape), as `streamToolCalls` takes them. For Gemini, a validator's JSON Schema goes in
+ * `parametersJsonSchema` (full JSON Schema), since `parameters` takes only an OpenAPI subset.
  *
  * @example
  * ```ts
@@ -41,11 +44,16 @@ export function toolDefinitions(provider: Provider, tools: Readonly<Record<strin
         name,
         ...(tool.description !== undefined ? { description: tool.description } : {}),
         parameters: parametersOf(tool) ?? anyObject(),
+        ...(tool.parameters === undefined && tool.schema && standardJsonSchema(tool.schema) ? { fromValidator: true as const } : {}),
       }));
-  if (provider === "anthropic") return entries.map(({ parameters, ...rest }) => ({ ...rest, input_schema: parameters }));
-  if (provider === "gemini") return entries.length > 0 ? [{ functionDeclarations: entries }] : [];
-  if (provider === "openai-responses") return entries.map((entry) => ({ type: "function", ...entry }));
-  return entries.map((entry) => ({ type: "function", function: entry }));
+  if (provider === "gemini") {
+    const declarations = entries.map(({ parameters, fromValidator, ...rest }) => ({ ...rest, [fromValidator ? "parametersJsonSchema" : "parameters"]: parameters }));
+    return declarations.length > 0 ? [{ functionDeclarations: declarations }] : [];
+  }
+  const plain = entries.map(({ fromValidator: _fromValidator, ...entry }) => entry);
+  if (provider === "anthropic") return plain.map(({ parameters, ...rest }) => ({ ...rest, input_schema: parameters }));
+  if (provider === "openai-responses") return plain.map((entry) => ({ type: "function", ...entry }));
+  return plain.map((entry) => ({ type: "function", function: entry }));
 }
 
 function isList(tools: Readonly<Record<string, RunnableTool>> | readonly ToolDefinition[]): tools is readonly ToolDefinition[] {
@@ -55,10 +63,12 @@ function isList(tools: Readonly<Record<string, RunnableTool>> | readonly ToolDef
 /** A definition in any shape, as the entry every provider's shape is made from. */
 function fromDefinition(tool: ToolDefinition): Entry {
   const source = ("function" in tool ? tool.function : tool) as { name: string; description?: unknown; parameters?: unknown; input_schema?: unknown; schema?: unknown };
-  const parameters = isStandardSchema(source.schema) ? standardJsonSchema(source.schema) : (source.parameters ?? source.input_schema);
+  const validator = isStandardSchema(source.schema) ? standardJsonSchema(source.schema) : undefined;
+  const parameters = validator ?? (isStandardSchema(source.schema) ? undefined : (source.parameters ?? source.input_schema));
   return {
     name: source.name,
     ...(typeof source.description === "string" ? { description: source.description } : {}),
     parameters: (parameters as Record<string, unknown> | undefined) ?? anyObject(),
+    ...(validator ? { fromValidator: true as const } : {}),
   };
 }

@@ -3,6 +3,7 @@ import {
   defineTool,
   runToolLoop,
   streamToolCalls,
+  toolDefinitions,
   ToolRunnerStream,
   type JsonValue,
   type ToolCallEvent,
@@ -15,7 +16,7 @@ import { assert, assertEquals, group } from "../support/harness.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
 import { bytes, chatChunk, collect, openAISSE } from "../support/streams.ts";
 import { controlledTool, deferred, live, manualTimers, openSource, replayModel, toolCall } from "../support/tool-fakes.ts";
-import { manualWeather } from "../support/validators.ts";
+import { manualWeather, syncWeather } from "../support/validators.ts";
 
 const outcomes = (events: readonly ToolRunnerEvent[]): (ToolResultEvent | ToolErrorEvent)[] =>
   events.filter((e): e is ToolResultEvent | ToolErrorEvent => e.type === "tool-result" || e.type === "tool-error");
@@ -317,5 +318,44 @@ group("runToolLoop per-call control", (test) => {
     assertEquals(preliminary.map((e) => (e.type === "tool-result" ? [e.step, e.result] : [])), [[1, "looking"], [1, "looking"]]);
     const tools = model.requests[1]!.messages.filter((m) => (m as { role: string }).role === "tool") as { content: string }[];
     assertEquals(tools.map((m) => m.content), ["sunny", "sunny"]);
+  });
+});
+
+group("toolDefinitions with validators", (test) => {
+  const schema = z.object({ city: z.string() });
+  const json = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+
+  test("a handler's validator gives its JSON Schema, in each provider's shape (Gemini's parametersJsonSchema); parameters given win", () => {
+    const tools = { w: defineTool({ description: "Weather.", schema, run: () => "" }), p: { parameters: { type: "object" }, schema, run: () => "" }, h: { schema: syncWeather(), run: () => "" } };
+    assertEquals(toolDefinitions("openai", tools), [
+      { type: "function", function: { name: "w", description: "Weather.", parameters: json } },
+      { type: "function", function: { name: "p", parameters: { type: "object" } } },
+      { type: "function", function: { name: "h", parameters: { type: "object", properties: {} } } },
+    ]);
+    assertEquals(toolDefinitions("anthropic", { w: tools.w }), [{ name: "w", description: "Weather.", input_schema: json }]);
+    assertEquals(toolDefinitions("openai-responses", { w: tools.w }), [{ type: "function", name: "w", description: "Weather.", parameters: json }]);
+    assertEquals(toolDefinitions("gemini", tools), [
+      {
+        functionDeclarations: [
+          { name: "w", description: "Weather.", parametersJsonSchema: json },
+          { name: "p", parameters: { type: "object" } },
+          { name: "h", parameters: { type: "object", properties: {} } },
+        ],
+      },
+    ]);
+  });
+
+  test("a list of definitions, as streamToolCalls takes them: validators and any provider's shape", () => {
+    const list = [
+      { name: "get_weather", description: "Weather.", schema },
+      { type: "function", function: { name: "f", description: "F.", parameters: { type: "object" } } },
+      { name: "a", input_schema: { type: "object", required: ["x"] } },
+    ] as const;
+    assertEquals(toolDefinitions("openai", list), [
+      { type: "function", function: { name: "get_weather", description: "Weather.", parameters: json } },
+      { type: "function", function: { name: "f", description: "F.", parameters: { type: "object" } } },
+      { type: "function", function: { name: "a", parameters: { type: "object", required: ["x"] } } },
+    ]);
+    assertEquals(toolDefinitions("gemini", list.slice(0, 1)), [{ functionDeclarations: [{ name: "get_weather", description: "Weather.", parametersJsonSchema: json }] }]);
   });
 });
