@@ -1,10 +1,11 @@
+import fc from "fast-check";
 import { z } from "zod";
 import { streamToolCalls } from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
-import { bytes, chatChunk, collect, openAISSE } from "../support/streams.ts";
+import { bytes, chatChunk, collect, fromChunks, openAISSE, splitAt } from "../support/streams.ts";
 import { live } from "../support/tool-fakes.ts";
-import { asyncWeather, manualWeather } from "../support/validators.ts";
+import { asyncWeather, manualWeather, syncWeather } from "../support/validators.ts";
 
 /** One Chat Completions call to `name` with `args` split in two, then `text`, then the finish. */
 function body(name: string, args: string, text = "done"): Uint8Array[] {
@@ -75,5 +76,36 @@ group("streamToolCalls with validator tools", (test) => {
     assertEquals(last.discarded.map((c) => [c.index, c.rawArguments]), [[0, '{"city": "Oslo"}']]);
     assert(source.cancelled !== undefined, "the body was cancelled");
     validator.pending[0]!.settle();
+  });
+});
+
+group("streamToolCalls with validator tools (property)", (test) => {
+  test("any split of the bytes, with an async validator, gives the events of a sync one on the whole body", async () => {
+    // Three parallel calls (one the validator rejects, one with a value it coerces, one it does
+    // not know), text between them, and a multi-byte character inside the arguments.
+    const call = (index: number, name: string, args: string) => chatChunk({ tool_calls: [{ index, id: `call_${index}`, type: "function", function: { name, arguments: args } }] });
+    const more = (index: number, args: string) => chatChunk({ tool_calls: [{ index, function: { arguments: args } }] });
+    const data = bytes(
+      openAISSE([
+        chatChunk({ content: "Checking " }),
+        call(0, "get_weather", '{"city": "杭'),
+        call(1, "get_weather", '{"city": "", "days": 2}'),
+        more(0, '州", "days": "3"}'),
+        call(2, "other", '{"x": 1}'),
+        chatChunk({ content: "the weather." }),
+        chatChunk({}, "tool_calls"),
+      ]),
+    );
+    const tools = (schema: ReturnType<typeof syncWeather>) => [{ name: "get_weather", schema }, { name: "other" }] as const;
+    const expected = await collect(streamToolCalls(fromChunks([data]), { provider: "openai", tools: tools(syncWeather()) }));
+    assertEquals(expected.filter((e) => e.type === "tool-call" || e.type === "invalid-tool-call").map((e) => `${e.type}:${e.index}`), ["tool-call:0", "invalid-tool-call:1", "tool-call:2"]);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 30 }), fc.boolean(), async (cuts, partial) => {
+        const events = await collect(streamToolCalls(fromChunks(splitAt(data, cuts)), { provider: "openai", tools: tools(asyncWeather()), partialArguments: partial }));
+        const strip = (list: readonly unknown[]) => JSON.parse(JSON.stringify(list, (key, value) => (key === "partialArguments" ? undefined : value))) as unknown;
+        assertEquals(strip(events), strip(expected));
+      }),
+      { seed: 20261123, numRuns: 30 },
+    );
   });
 });
