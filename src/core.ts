@@ -46,10 +46,33 @@ export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from
 export type { AccumulatorSnapshot, AccumulatorState, RegistrySnapshot, SavedToolCall } from "./accumulate/accumulator-state.ts";
 export { restoreAccumulator, snapshotAccumulator } from "./accumulate/accumulator-snapshot.ts";
 export type { Repair } from "./accumulate/arguments-buffer.ts";
+// The steps after the accumulator (its `output` plug-ins): timings, the tools' own validators.
+export { eventStep, type AccumulatorTransformer, type EventSink, type EventStep } from "./accumulate/event-step.ts";
+export { toolCallTimings } from "./accumulate/tool-call-timings.ts";
+export { validateToolCalls } from "./accumulate/validate-tool-calls.ts";
 // The accumulator's plug-ins: each is bundled only when passed (see ToolCallAccumulatorOptions).
 export { IncrementalJsonParser } from "./json/incremental-json-parser.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
-export { toolSchemaValidator, type ToolArgumentsValidator, type ToolDefinition, type ToolSchema } from "./json/tool-schema.ts";
+export {
+  toolSchemaValidator,
+  type ToolArgumentsValidator,
+  type ToolDefinition,
+  type ToolSchema,
+  type ValidatorToolDefinition,
+} from "./json/tool-schema.ts";
+export type {
+  DeepPartial,
+  InferToolArguments,
+  InferToolName,
+  InferToolSchema,
+  NamedToolCall,
+  NamedToolCallEvent,
+  TypedCompletedToolCallEvent,
+  TypedFinishEvent,
+  TypedToolCall,
+  TypedToolCallDeltaEvent,
+  TypedToolCallEvent,
+} from "./json/tool-types.ts";
 // Stage 4, encode: events to SSE bytes and back.
 export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./encode/tool-call-event-decoder-stream.ts";
 export {
@@ -60,6 +83,7 @@ export {
 // The vocabulary every stage shares.
 export { ToolCallStreamError, type ErrorCode, type StreamErrorInfo } from "./shared/errors.ts";
 export type { JsonValue } from "./shared/json.ts";
+export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./shared/standard-schema.ts";
 export type {
   DoneDelta,
   ErrorDelta,

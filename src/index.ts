@@ -78,7 +78,22 @@ export {
   type ToolArgumentsValidator,
   type ToolDefinition,
   type ToolSchema,
+  type ValidatorToolDefinition,
 } from "./json/tool-schema.ts";
+export { standardJsonSchema } from "./json/standard-schema.ts";
+export type {
+  DeepPartial,
+  InferToolArguments,
+  InferToolName,
+  InferToolSchema,
+  NamedToolCall,
+  NamedToolCallEvent,
+  TypedCompletedToolCallEvent,
+  TypedFinishEvent,
+  TypedToolCall,
+  TypedToolCallDeltaEvent,
+  TypedToolCallEvent,
+} from "./json/tool-types.ts";
 // Stage 3, accumulate: deltas to events.
 export {
   ArgumentsBuffer,
@@ -93,6 +108,9 @@ export { ToolCallAccumulator } from "./accumulate/tool-call-accumulator.ts";
 export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from "./accumulate/tool-call-accumulator-stream.ts";
 export type { AccumulatorSnapshot, AccumulatorState, RegistrySnapshot, SavedToolCall } from "./accumulate/accumulator-state.ts";
 export { restoreAccumulator, snapshotAccumulator } from "./accumulate/accumulator-snapshot.ts";
+export { eventStep, type AccumulatorTransformer, type EventSink, type EventStep } from "./accumulate/event-step.ts";
+export { toolCallTimings } from "./accumulate/tool-call-timings.ts";
+export { validateToolCalls } from "./accumulate/validate-tool-calls.ts";
 // The whole chain in one call.
 export { streamToolCalls, type StreamToolCallsOptions } from "./pipeline/stream-tool-calls.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";
@@ -101,14 +119,16 @@ export {
   DEFAULT_MAX_RESULT_BYTES,
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_TOOL_TIMEOUT_MS,
+  defineTool,
   ToolHandlerError,
   type RunnableTool,
   type ToolHandlerContext,
+  type ToolHandlerResult,
   type ToolRunnerOptions,
 } from "./tools/runnable-tool.ts";
 export { ToolRunner } from "./tools/tool-runner.ts";
 export { ToolRunnerStream } from "./tools/tool-runner-stream.ts";
-export { DEFAULT_MAX_STEPS, runToolLoop, type ToolLoopOptions, type ToolLoopRequest } from "./tools/tool-loop.ts";
+export { DEFAULT_MAX_STEPS, runToolLoop, type ToolLoopOptions, type ToolLoopRequest, type ToolLoopStream } from "./tools/tool-loop.ts";
 export { toolDefinitions } from "./tools/tool-definitions.ts";
 export type {
   ToolApprovalRequestEvent,
@@ -151,6 +171,7 @@ export { AGUIEncoder, AGUIEncoderStream, type AGUIEncoderOptions } from "./encod
 // The vocabulary every stage shares.
 export { ToolCallStreamError, type ErrorCode, type StreamErrorInfo } from "./shared/errors.ts";
 export type { JsonValue } from "./shared/json.ts";
+export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./shared/standard-schema.ts";
 export type {
   DoneDelta,
   ErrorDelta,

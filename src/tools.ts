@@ -24,14 +24,16 @@ export {
   DEFAULT_MAX_RESULT_BYTES,
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_TOOL_TIMEOUT_MS,
+  defineTool,
   ToolHandlerError,
   type RunnableTool,
   type ToolHandlerContext,
+  type ToolHandlerResult,
   type ToolRunnerOptions,
 } from "./tools/runnable-tool.ts";
 export { ToolRunner } from "./tools/tool-runner.ts";
 export { ToolRunnerStream } from "./tools/tool-runner-stream.ts";
-export { DEFAULT_MAX_STEPS, runToolLoop, type ToolLoopOptions, type ToolLoopRequest } from "./tools/tool-loop.ts";
+export { DEFAULT_MAX_STEPS, runToolLoop, type ToolLoopOptions, type ToolLoopRequest, type ToolLoopStream } from "./tools/tool-loop.ts";
 export { toolDefinitions } from "./tools/tool-definitions.ts";
 export type {
   ToolApprovalRequestEvent,

@@ -23,10 +23,12 @@ import "./providers/prototype-keys.cases.ts";
 // JSON: incremental parsing, repair, schema checks.
 import "./json/incremental-json-parser.cases.ts";
 import "./json/json-repair-and-schema.cases.ts";
+import "./json/standard-schema.cases.ts";
 // Accumulate: deltas to events.
 import "./accumulate/partial-arguments.cases.ts";
 import "./accumulate/accumulator-snapshot.cases.ts";
 import "./accumulate/cut-calls.cases.ts";
+import "./accumulate/validate-tool-calls.cases.ts";
 // Pipeline: the whole chain in one call.
 import "./pipeline/stream-tool-calls.cases.ts";
 import "./pipeline/truncation.cases.ts";
@@ -34,9 +36,11 @@ import "./pipeline/fault-matrix.cases.ts";
 import "./pipeline/pipeline-fast-paths.cases.ts";
 import "./pipeline/custom-protocol.cases.ts";
 import "./pipeline/framing-choice.cases.ts";
+import "./pipeline/validator-tools.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";
+import "./tools/per-call-control.cases.ts";
 // Encode: events to bytes and back.
 import "./encode/tool-call-event-sse.cases.ts";
 import "./encode/client-protocols-fixtures.cases.ts";

@@ -1,12 +1,22 @@
 import type { ProviderDelta } from "../shared/deltas.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import type { ToolCallAccumulatorOptions } from "./accumulator-options.ts";
+import type { AccumulatorTransformer, EventStep } from "./event-step.ts";
 import { ToolCallAccumulator } from "./tool-call-accumulator.ts";
 
-/** Options of {@link ToolCallAccumulatorStream}: those of the accumulator it wraps. */
-// An interface (not an alias) so that it stays open to declaration merging, as it was.
-// deno-lint-ignore no-empty-interface
-export interface ToolCallAccumulatorStreamOptions extends ToolCallAccumulatorOptions {}
+/** Options of {@link ToolCallAccumulatorStream}: those of the accumulator it wraps, and the steps after it. */
+export interface ToolCallAccumulatorStreamOptions extends ToolCallAccumulatorOptions {
+  /**
+   * Plug-ins: steps every event passes through, in this order, before it leaves the stage:
+   * `toolCallTimings(clock)` stamps each call with the times its arguments started and
+   * completed; `validateToolCalls(tools)` validates final arguments with the tools' own
+   * validators (Standard Schema, sync or async). While a step holds events back (a call waiting
+   * for its validation, and the events after it), the stage reads no more input and does not
+   * close.
+   * @defaultValue none
+   */
+  output?: readonly EventStep[] | undefined;
+}
 
 /**
  * The accumulator inside a stream, for the snapshot functions (accumulator-snapshot.ts) only.
@@ -41,6 +51,13 @@ export let streamAccumulator: (stream: ToolCallAccumulatorStream) => ToolCallAcc
  *
  * new ToolCallAccumulatorStream({ partialArguments: IncrementalJsonParser, repair: repairJson, validate: toolSchemaValidator(tools) });
  * ```
+ *
+ * @example Steps after the accumulator: timings, and the tools' own validators (zod, valibot, ...)
+ * ```ts
+ * import { toolCallTimings, validateToolCalls } from "tool-call-stream/core";
+ *
+ * new ToolCallAccumulatorStream({ output: [toolCallTimings(() => performance.now()), validateToolCalls([{ name: "get_weather", schema: z.object({ city: z.string() }) }])] });
+ * ```
  */
 export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, ToolCallEvent> {
   static {
@@ -58,7 +75,7 @@ export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, To
       options,
       () => controller.terminate(),
     );
-    super({
+    let transformer: AccumulatorTransformer = {
       start(started) {
         controller = started;
       },
@@ -68,7 +85,10 @@ export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, To
       flush() {
         accumulator.end();
       },
-    });
+    };
+    // Each step wraps the transformer so far: the first listed sees the events first.
+    for (const step of options.output ?? []) transformer = step(transformer);
+    super(transformer);
     this.#accumulator = accumulator;
   }
 }

@@ -1,6 +1,6 @@
 import type { ProviderDelta, ToolCallChunkDelta, ToolCallEndDelta } from "../shared/deltas.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
-import type { AbortReason, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
+import type { AbortReason, DiscardedToolCall, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
 import { withChoice } from "../shared/values.ts";
 import { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulator-options.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
@@ -117,9 +117,7 @@ export class ToolCallAccumulator {
   abort(reason: AbortReason, error?: StreamErrorInfo): void {
     if (this.#s.closed) return;
     this.#s.closed = true;
-    const discarded = this.#registry.drain().map((call) =>
-      withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice),
-    );
+    const discarded = this.#registry.drain().map(summary);
     this.#enqueue({ type: "abort", reason, discarded, ...(error && { error }) });
   }
 
@@ -183,8 +181,8 @@ export class ToolCallAccumulator {
   #complete(call: OpenToolCall, closeTruncated = false, cut = false): void {
     this.#registry.close(call);
     if (!call.started && call.name !== "") this.#start(call);
-    const base = withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
-    if (call.providerMetadata) Object.assign(base, { providerMetadata: call.providerMetadata });
+    const base: Omit<ToolCall, "arguments"> = summary(call);
+    if (call.providerMetadata) base.providerMetadata = call.providerMetadata;
     withCallFields(base, call);
     if (call.name === "") {
       return this.#invalid({ ...base, error: { code: "missing-name", message: "A tool call completed without a function name." } });
@@ -194,7 +192,7 @@ export class ToolCallAccumulator {
     if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
     const issues = call.inputFormat === "text" || call.providerExecuted ? undefined : this.#options.validate?.(call.name, parsed.value);
     if (issues) return this.#invalid({ ...base, error: { code: "schema-mismatch", message: `The tool arguments do not match the schema of ${call.name}.`, issues } });
-    const toolCall: ToolCall = { ...base, arguments: parsed.value, ...(parsed.repairs ? { repairs: parsed.repairs } : {}) };
+    const toolCall: ToolCall = { ...base, arguments: parsed.value, ...(parsed.repairs && { repairs: parsed.repairs }) };
     this.#s.toolCalls.push(toolCall);
     this.#enqueue({ type: "tool-call", ...toolCall });
   }
@@ -244,9 +242,14 @@ export class ToolCallAccumulator {
   }
 }
 
+/** What every report of a call has: its index, id, name, arguments text and choice. */
+function summary(call: OpenToolCall): DiscardedToolCall {
+  return withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
+}
+
 /** Adds the call's `providerExecuted` and `inputFormat` when set. */
 function withCallFields<T extends object>(target: T, call: OpenToolCall): T & { providerExecuted?: true; inputFormat?: "text" } {
-  if (call.providerExecuted) Object.assign(target, { providerExecuted: true });
-  if (call.inputFormat) Object.assign(target, { inputFormat: call.inputFormat });
+  if (call.providerExecuted) (target as { providerExecuted?: true }).providerExecuted = true;
+  if (call.inputFormat) (target as { inputFormat?: "text" }).inputFormat = call.inputFormat;
   return target;
 }

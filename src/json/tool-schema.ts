@@ -1,23 +1,25 @@
 import type { JsonValue } from "../shared/json.ts";
+import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
+import { isStandardSchema, standardJsonSchema } from "./standard-schema.ts";
 
-/** The subset of JSON Schema that strict tool definitions use. */
+/** The subset of JSON Schema that strict tool definitions use (arrays `readonly`, so that a schema written `as const` fits). */
 export interface ToolSchema {
   /** The JSON type, or a list of types (`["string", "null"]` for a nullable value); `integer` is a whole number. */
-  type?: string | string[];
+  type?: string | readonly string[];
   /** The schemas of an object's properties, by name. */
   properties?: Record<string, ToolSchema>;
   /** The properties an object must have. */
-  required?: string[];
+  required?: readonly string[];
   /** `false` rejects properties not in `properties`; a schema checks each of them. */
   additionalProperties?: boolean | ToolSchema;
   /** The schema of every item of an array. */
   items?: ToolSchema;
   /** The only values allowed. */
-  enum?: JsonValue[];
+  enum?: readonly JsonValue[];
   /** The one value allowed. */
   const?: JsonValue;
   /** The value must match at least one of these schemas. */
-  anyOf?: ToolSchema[];
+  anyOf?: readonly ToolSchema[];
   /** The fewest items an array may have. */
   minItems?: number;
   /** The most items an array may have. */
@@ -26,15 +28,35 @@ export interface ToolSchema {
 
 /**
  * A tool definition as the providers spell it: OpenAI Chat `{type: "function", function: {name,
- * parameters}}`, Responses `{type: "function", name, parameters}`, Anthropic `{name, input_schema}`.
+ * parameters}}`, Responses `{type: "function", name, parameters}`, Anthropic `{name, input_schema}`;
+ * or described by the application's own validator, `{name, schema}` ({@link ValidatorToolDefinition}).
  */
 export type ToolDefinition =
   | { type?: string; function: { name: string; parameters?: ToolSchema } }
   | { type?: string; name: string; parameters?: ToolSchema }
-  | { name: string; input_schema?: ToolSchema };
+  | { name: string; input_schema?: ToolSchema }
+  | ValidatorToolDefinition;
 
 /**
- * Reads the tools' schemas by name; tools without one are not checked.
+ * A tool described by the application's own validator: any Standard Schema v1 (zod 4, valibot,
+ * arktype, ...). Final arguments are validated with it and a call's `arguments` is its output
+ * (defaults, coercions and transforms applied); when it also gives its JSON Schema (Standard
+ * JSON Schema v1, as zod 4 does), that schema is the tool's parameters for the provider and for
+ * schema checks ({@link schemasByName}).
+ */
+export interface ValidatorToolDefinition<Name extends string = string, Schema extends StandardSchemaV1 = StandardSchemaV1> {
+  /** The function name. */
+  name: Name;
+  /** What the tool does, for the model. */
+  description?: string;
+  /** The validator of the arguments. */
+  schema: Schema;
+}
+
+/**
+ * Reads the tools' JSON Schemas by name; tools without one are not checked. A tool given by a
+ * validator ({@link ValidatorToolDefinition}) has the JSON Schema the validator gives of its
+ * input (Standard JSON Schema v1), if any.
  *
  * @example
  * ```ts
@@ -47,11 +69,26 @@ export function schemasByName(tools: readonly ToolDefinition[]): Map<string, Too
   for (const tool of tools) {
     if ("function" in tool) {
       if (tool.function.parameters) schemas.set(tool.function.name, tool.function.parameters);
+    } else if ("schema" in tool && isStandardSchema(tool.schema)) {
+      const schema = standardJsonSchema(tool.schema);
+      if (schema) schemas.set(tool.name, schema as ToolSchema);
     } else if ("input_schema" in tool) {
       if (tool.input_schema) schemas.set(tool.name, tool.input_schema);
     } else if ("parameters" in tool && tool.parameters) schemas.set(tool.name, tool.parameters);
   }
   return schemas;
+}
+
+/**
+ * The function name of a tool definition, in any of its shapes.
+ *
+ * @example
+ * ```ts
+ * toolName({ type: "function", function: { name: "get_weather" } }); // "get_weather"
+ * ```
+ */
+export function toolName(tool: ToolDefinition): string {
+  return "function" in tool ? tool.function.name : tool.name;
 }
 
 /**
@@ -64,7 +101,10 @@ export type ToolArgumentsValidator = (name: string, value: JsonValue) => string[
  * The `validate` plug-in for the request's tools (OpenAI, Responses or Anthropic shape): a call
  * whose arguments violate its tool's schema, or whose name is not one of the tools, is rejected
  * (the accumulator makes it an `invalid-tool-call` of code `schema-mismatch`). Tools without a
- * schema accept any arguments. `streamToolCalls` does this for its `tools` option.
+ * schema accept any arguments, and so do tools given by a validator (`{ name, schema }`): their
+ * validator is the judge of their arguments, in the `validateToolCalls` step (its JSON Schema
+ * may be stricter than it, as for a value it coerces). `streamToolCalls` does both for its
+ * `tools` option.
  *
  * @example
  * ```ts
@@ -78,8 +118,8 @@ export type ToolArgumentsValidator = (name: string, value: JsonValue) => string[
  * ```
  */
 export function toolSchemaValidator(tools: readonly ToolDefinition[]): ToolArgumentsValidator {
-  const schemas = schemasByName(tools);
-  const names = new Set(tools.map((tool) => ("function" in tool ? tool.function.name : tool.name)));
+  const schemas = schemasByName(tools.filter((tool) => !("schema" in tool && isStandardSchema(tool.schema))));
+  const names = new Set(tools.map(toolName));
   return (name, value) => {
     const schema = schemas.get(name);
     if (!schema) return names.has(name) ? undefined : [`${name} is not one of the request's tools`];

@@ -1,5 +1,8 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
+import type { EventSink } from "../accumulate/event-step.ts";
 import { ToolCallAccumulator } from "../accumulate/tool-call-accumulator.ts";
+import { toolCallTimings } from "../accumulate/tool-call-timings.ts";
+import { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import type { Framing, FramedMessage } from "../framing/framing.ts";
 import { DetectingFraming } from "../framing/framing-detect-stream.ts";
 import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
@@ -7,6 +10,7 @@ import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import { jsonErrorPosition } from "../json/json-error-position.ts";
 import { repairJson } from "../json/json-repair.ts";
 import { toolSchemaValidator, type ToolDefinition } from "../json/tool-schema.ts";
+import type { TypedToolCallEvent } from "../json/tool-types.ts";
 import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
 import { DetectingDecoder } from "../providers/provider-detect-stream.ts";
 import { providerProtocol, type Provider } from "../providers/registry.ts";
@@ -16,8 +20,9 @@ import type { ToolCallEvent } from "../shared/events.ts";
 import { readErrorBody } from "./error-body.ts";
 import type { StreamLimits } from "./stream-limits.ts";
 
-/** Options of {@link streamToolCalls}. */
-export interface StreamToolCallsOptions extends StreamLimits, Omit<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "validate"> {
+/** Options of {@link streamToolCalls}; `Tools` is the type of its `tools`. */
+export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>
+  extends StreamLimits, Omit<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "validate"> {
   /**
    * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
    * incrementally in time linear in the arguments (the accumulator's `partialArguments` plug-in,
@@ -35,11 +40,22 @@ export interface StreamToolCallsOptions extends StreamLimits, Omit<ToolCallAccum
    */
   repair?: boolean;
   /**
-   * The request's tools (OpenAI, Responses or Anthropic shape): final arguments are checked
-   * against each tool's schema ({@link toolSchemaValidator}), and a violation, or a name that is
-   * not a tool, is an `invalid-tool-call`.
+   * The request's tools (OpenAI, Responses or Anthropic shape, or `{ name, schema }` with the
+   * application's own validator: zod 4, valibot, arktype, any Standard Schema v1): final
+   * arguments are checked against each tool's JSON Schema ({@link toolSchemaValidator}) or
+   * validated by its validator ({@link validateToolCalls}: `arguments` is then the validator's
+   * output, and an asynchronous validator delays that call's event and the events after it), and
+   * a violation, or a name that is not a tool, is an `invalid-tool-call`. Written `as const` or
+   * given by validators, the tools also type the events: `tool-call` narrows by `name`.
    */
-  tools?: readonly ToolDefinition[];
+  tools?: Tools;
+  /**
+   * The clock that times each call's arguments (milliseconds, e.g. `() => performance.now()`):
+   * `startedAt` (the first argument fragment) and `completedAt` on `tool-call`,
+   * `invalid-tool-call` and the `finish` lists ({@link toolCallTimings}). Without it, no times.
+   * @defaultValue none
+   */
+  clock?: () => number;
   /**
    * The wire protocol of the body: a built-in provider's name (`openai`, `openai-responses`,
    * `anthropic`, `gemini`, `bedrock`, `cohere`, `ollama`), or a {@link ProviderProtocol} of the
@@ -74,11 +90,19 @@ export interface StreamToolCallsOptions extends StreamLimits, Omit<ToolCallAccum
  *   if (event.type === "tool-call") await run(event.name, event.arguments);
  * }
  * ```
+ *
+ * @example Tools given by validators type the calls
+ * ```ts
+ * const tools = [{ name: "get_weather", schema: z.object({ city: z.string(), unit: z.enum(["c", "f"]).default("c") }) }];
+ * for await (const event of streamToolCalls(response, { tools })) {
+ *   if (event.type === "tool-call" && event.name === "get_weather") forecast(event.arguments.city, event.arguments.unit);
+ * }
+ * ```
  */
-export function streamToolCalls(
+export function streamToolCalls<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
   input: Response | ReadableStream<Uint8Array>,
-  options: StreamToolCallsOptions = {},
-): ReadableStream<ToolCallEvent> {
+  options: StreamToolCallsOptions<Tools> = {},
+): ReadableStream<TypedToolCallEvent<Tools>> {
   // A provider that does not exist is the caller's mistake: said at the call, not as a stream error.
   const protocol = options.provider ? providerProtocol(options.provider) : undefined;
   // Duck-typed rather than `instanceof`: a Response from another realm or fetch polyfill
@@ -94,19 +118,33 @@ export function streamToolCalls(
   const stepwise = options.partialArguments === true;
   let accumulator: ToolCallAccumulator;
   let enqueued = 0;
+  /** What the steps said of the last event: a promise while a validator holds events back. */
+  let held: PromiseLike<void> | void;
   let closed = false;
   let close = (): void => {};
   const { signal } = options;
+  /** Waits until the steps hold nothing back: held events then count as produced. */
+  const released = async (): Promise<void> => {
+    while (held) {
+      const waiting = held;
+      await waiting;
+      if (held === waiting) held = undefined;
+    }
+  };
 
+  /** Takes the accumulator's events: the steps (validators, timings), then the output. */
+  let sink: EventSink;
   const onAbort = (): void => {
-    accumulator.abort("cancelled");
+    if (!accumulator.closed) accumulator.abort("cancelled");
+    // The finish may be made already and wait behind a validator: the abort replaces it.
+    else if (held) sink({ type: "abort", reason: "cancelled", discarded: [] });
     void reader?.cancel(signal?.reason).catch(() => {});
     close();
   };
 
   let ready: Promise<void> = Promise.resolve();
   let started = false;
-  return new ReadableStream<ToolCallEvent>({
+  const events = new ReadableStream<ToolCallEvent>({
     start(controller) {
       // workerd may call pull before an async start settles, so pull waits for this itself
       // (only until it has settled: an await per pull costs a turn of the microtask queue).
@@ -120,6 +158,12 @@ export function streamToolCalls(
       // costs no stream hop between stages.
       const before = enqueued;
       while (!closed && enqueued === before) {
+        // A call waiting for its validator holds back the events after it: read no further
+        // until they are released (backpressure instead of a growing queue).
+        if (held) {
+          await released();
+          continue;
+        }
         // With partial arguments, one message per step, so that a live `partialArguments`
         // value is not advanced by later messages before the consumer read the event carrying it;
         // without, the whole network chunk at once.
@@ -142,7 +186,9 @@ export function streamToolCalls(
             framing.end();
             for (const message of messages) decoder.decode(message);
             decoder.end();
-            return end(accumulator, close);
+            accumulator.end();
+            await released();
+            return close();
           }
           framing.feed(result.value);
         } catch (error) {
@@ -159,6 +205,8 @@ export function streamToolCalls(
       await reader?.cancel(reason);
     },
   }, { highWaterMark: 0 }); // produce only on demand: nothing runs ahead of the consumer
+  // The events are those of `Tools`: the validators' outputs are what the tools' types say.
+  return events as ReadableStream<TypedToolCallEvent<Tools>>;
 
   async function begin(controller: ReadableStreamDefaultController<ToolCallEvent>): Promise<void> {
     close = () => {
@@ -167,11 +215,16 @@ export function streamToolCalls(
       signal?.removeEventListener("abort", onAbort);
       controller.close();
     };
+    sink = (event) => {
+      enqueued++;
+      controller.enqueue(event);
+    };
+    // The steps between the accumulator and the output: timings first (taken as each event is
+    // made), then the validators, which may hold events back until they settle.
+    if (options.tools) sink = validateToolCalls(options.tools)(sink);
+    if (options.clock) sink = toolCallTimings(options.clock)(sink);
     accumulator = new ToolCallAccumulator(
-      (event) => {
-        enqueued++;
-        controller.enqueue(event);
-      },
+      (event) => void (held = sink(event)),
       {
         ...withoutTools(options),
         partialArguments: stepwise ? IncrementalJsonParser : undefined,

@@ -16,7 +16,10 @@ export interface ToolCall {
   id: string | null;
   /** The function name. */
   name: string;
-  /** The parsed arguments; empty or missing arguments are `{}`. */
+  /**
+   * The parsed arguments; empty or missing arguments are `{}`. For a tool given by a validator
+   * (`{ name, schema }`), the validator's output (defaults, coercions, transforms applied).
+   */
   arguments: JsonValue;
   /** The arguments text exactly as received. */
   rawArguments: string;
@@ -30,6 +33,10 @@ export interface ToolCall {
   providerExecuted?: true;
   /** `text` for free-text input (Responses `custom_tool_call`): `arguments` is then the raw string. */
   inputFormat?: "text";
+  /** With a clock (`clock` option, `toolCallTimings`): when the first argument fragment came, in the clock's milliseconds. */
+  startedAt?: number;
+  /** With a clock: when the arguments completed. */
+  completedAt?: number;
 }
 
 /** A tool call that completed but whose arguments could not be used. */
@@ -48,6 +55,10 @@ export interface InvalidToolCall {
   choice?: number;
   /** Per-call provider data to send back on the next turn (e.g. Gemini thought signatures). */
   providerMetadata?: Record<string, unknown>;
+  /** With a clock: when the first argument fragment came. */
+  startedAt?: number;
+  /** With a clock: when the arguments completed. */
+  completedAt?: number;
 }
 
 /** A call that was still open when the input ended or was cancelled: never parsed. */

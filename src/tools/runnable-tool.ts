@@ -1,19 +1,36 @@
 import type { ToolCall } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
+import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
 import type { ToolApprovalRequestEvent } from "./tool-events.ts";
 
 /** What a handler is given besides the arguments. */
 export interface ToolHandlerContext {
-  /** Aborted when the call times out, the run is cancelled or the output stream is cancelled: stop work and settle. */
+  /** Aborted when the call times out, is cancelled (`cancelCall`), the run is cancelled or the output stream is cancelled: stop work and settle. */
   signal: AbortSignal;
   /** The call being run (id, name, index, raw arguments, provider metadata). */
   call: ToolCall;
 }
 
-/** A tool the runner can run: a handler plus what a loop sends to the model about it. */
-export interface RunnableTool {
-  /** Runs one call with its parsed arguments; throw a `ToolHandlerError` to tell the model why it failed. */
-  run(args: JsonValue, context: ToolHandlerContext): JsonValue | Promise<JsonValue>;
+/**
+ * What a handler gives: its result, at once or as a promise; or, from an async generator (any
+ * async iterable), a result that grows: each value it yields is a `tool-result` marked
+ * `preliminary` that replaces the one before, and the value it returns is the final one (the last
+ * value it yielded when it returns nothing).
+ */
+export type ToolHandlerResult = JsonValue | Promise<JsonValue> | AsyncIterable<JsonValue, JsonValue | void>;
+
+/**
+ * A tool the runner can run: a handler plus what a loop sends to the model about it. `Args` is
+ * the type of the arguments the handler takes: `JsonValue`, or a validator's output (see
+ * {@link defineTool}).
+ */
+export interface RunnableTool<Args = JsonValue> {
+  /**
+   * Runs one call with its arguments (parsed, and the validator's output when the tool has a
+   * `schema`); throw a `ToolHandlerError` to tell the model why it failed. An async generator
+   * streams its result ({@link ToolHandlerResult}).
+   */
+  run(args: Args, context: ToolHandlerContext): ToolHandlerResult;
   /** A write operation: emit `tool-approval-request` and run only once the caller approves. */
   needsApproval?: boolean;
   /** Time the handler may take, overriding the runner's `timeoutMs`. */
@@ -22,6 +39,36 @@ export interface RunnableTool {
   description?: string;
   /** The JSON Schema of the arguments: sent to the model by a loop, and checked before the handler runs. */
   parameters?: Record<string, unknown>;
+  /**
+   * The application's own validator of the arguments (any Standard Schema v1: zod 4, valibot,
+   * arktype, ...): the handler runs with its output, and a call it rejects gives an
+   * `invalid-arguments` error listing its issues. When it gives its JSON Schema (zod 4 does), that
+   * schema is what `toolDefinitions` sends the model, unless `parameters` is given.
+   */
+  schema?: StandardSchemaV1;
+}
+
+/**
+ * Types a tool's handler by its validator: `run` takes the validator's output type. Returns the
+ * tool as given.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ *
+ * const tools = {
+ *   get_weather: defineTool({
+ *     description: "The weather in a city.",
+ *     schema: z.object({ city: z.string(), unit: z.enum(["c", "f"]).default("c") }),
+ *     run: ({ city, unit }) => forecast(city, unit), // city: string, unit: "c" | "f"
+ *   }),
+ * };
+ * ```
+ */
+export function defineTool<Schema extends StandardSchemaV1>(
+  tool: Omit<RunnableTool<StandardSchemaV1.InferOutput<Schema>>, "schema"> & { schema: Schema },
+): RunnableTool<StandardSchemaV1.InferOutput<Schema>> {
+  return tool;
 }
 
 /** Options of {@link ToolRunner} and `ToolRunnerStream`. */
@@ -49,6 +96,13 @@ export interface ToolRunnerOptions {
   approve?: (request: ToolApprovalRequestEvent) => boolean | Promise<boolean>;
   /** Aborting it aborts every running handler; unfinished and later calls give a `cancelled` error. */
   signal?: AbortSignal;
+  /**
+   * The clock that times each run (milliseconds, e.g. `() => performance.now()`): with it, each
+   * `tool-result` (preliminary ones too) and each `tool-error` of a handler that ran carries
+   * `durationMs`, the time since the handler started. `runToolLoop` also times the arguments with it.
+   * @defaultValue none
+   */
+  clock?: () => number;
   /** The timer behind timeouts (injected in tests). @defaultValue `globalThis.setTimeout` */
   setTimeout?: (callback: () => void, ms: number) => unknown;
   /** Clears a timer made by `setTimeout`. @defaultValue `globalThis.clearTimeout` */

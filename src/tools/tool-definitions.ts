@@ -1,27 +1,77 @@
+import type { ToolDefinition } from "../json/tool-schema.ts";
+import { isStandardSchema, standardJsonSchema } from "../json/standard-schema.ts";
 import type { Provider } from "../providers/registry.ts";
 import type { RunnableTool } from "./runnable-tool.ts";
+import { parametersOf } from "./tool-outcome.ts";
+
+/** One tool as every provider's definition needs it. */
+interface Entry {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+  /** The parameters are a validator's JSON Schema (draft-07), not a schema written for the provider. */
+  fromValidator?: true;
+}
+
+/** The parameters of a tool that gives none: any object (a new one each time: the caller may change it). */
+const anyObject = (): Record<string, unknown> => ({ type: "object", properties: {} });
 
 /**
- * The tools as a provider's request lists them, built from the handlers' `description` and
- * `parameters`: OpenAI Chat `{type: "function", function}`, Responses `{type: "function", name, ...}`,
- * Anthropic `{name, description, input_schema}`, Gemini one `{functionDeclarations}` entry,
- * Bedrock Converse `{toolSpec: {name, description, inputSchema: {json}}}` (the `tools` of its
- * `toolConfig`), Cohere v2 and Ollama the Chat Completions shape.
+ * The tools as a provider's request lists them: OpenAI Chat `{type: "function", function}`,
+ * Responses `{type: "function", name, ...}`, Anthropic `{name, description, input_schema}`,
+ * Gemini one `{functionDeclarations}` entry, Bedrock Converse `{toolSpec: {name, description,
+ * inputSchema: {json}}}` (the `tools` of its `toolConfig`), Cohere v2 and Ollama the Chat
+ * Completions shape. From the handlers of a runner or loop (their
+ * `description`, and `parameters` or else the JSON Schema of their `schema` validator), or from
+ * a list of definitions (`{ name, description?, schema }` with a validator, or any provider's
+ * shape), as `streamToolCalls` takes them. For Gemini, a validator's JSON Schema goes in
+ * `parametersJsonSchema` (full JSON Schema), since `parameters` takes only an OpenAPI subset.
  *
  * @example
  * ```ts
  * const body = { model, stream: true, messages, tools: toolDefinitions("openai", tools) };
  * ```
+ *
+ * @example The same validators type the calls of the stream
+ * ```ts
+ * const tools = [{ name: "get_weather", description: "The weather in a city.", schema: z.object({ city: z.string() }) }] as const;
+ * const response = await fetch(url, { method: "POST", headers, body: JSON.stringify({ model, stream: true, messages, tools: toolDefinitions("openai", tools) }) });
+ * for await (const event of streamToolCalls(response, { provider: "openai", tools })) if (event.type === "tool-call") console.log(event.arguments.city);
+ * ```
  */
-export function toolDefinitions(provider: Provider, tools: Readonly<Record<string, RunnableTool>>): Record<string, unknown>[] {
-  const entries = Object.entries(tools).map(([name, tool]) => ({
-    name,
-    ...(tool.description !== undefined ? { description: tool.description } : {}),
-    parameters: tool.parameters ?? { type: "object", properties: {} },
-  }));
-  if (provider === "anthropic") return entries.map(({ parameters, ...rest }) => ({ ...rest, input_schema: parameters }));
-  if (provider === "gemini") return entries.length > 0 ? [{ functionDeclarations: entries }] : [];
-  if (provider === "bedrock") return entries.map(({ parameters, ...rest }) => ({ toolSpec: { ...rest, inputSchema: { json: parameters } } }));
-  if (provider === "openai-responses") return entries.map((entry) => ({ type: "function", ...entry }));
-  return entries.map((entry) => ({ type: "function", function: entry }));
+export function toolDefinitions(provider: Provider, tools: Readonly<Record<string, RunnableTool>> | readonly ToolDefinition[]): Record<string, unknown>[] {
+  const entries: Entry[] = isList(tools)
+    ? tools.map(fromDefinition)
+    : Object.entries(tools).map(([name, tool]) => ({
+        name,
+        ...(tool.description !== undefined ? { description: tool.description } : {}),
+        parameters: parametersOf(tool) ?? anyObject(),
+        ...(tool.parameters === undefined && tool.schema && standardJsonSchema(tool.schema) ? { fromValidator: true as const } : {}),
+      }));
+  if (provider === "gemini") {
+    const declarations = entries.map(({ parameters, fromValidator, ...rest }) => ({ ...rest, [fromValidator ? "parametersJsonSchema" : "parameters"]: parameters }));
+    return declarations.length > 0 ? [{ functionDeclarations: declarations }] : [];
+  }
+  const plain = entries.map(({ fromValidator: _fromValidator, ...entry }) => entry);
+  if (provider === "anthropic") return plain.map(({ parameters, ...rest }) => ({ ...rest, input_schema: parameters }));
+  if (provider === "bedrock") return plain.map(({ parameters, ...rest }) => ({ toolSpec: { ...rest, inputSchema: { json: parameters } } }));
+  if (provider === "openai-responses") return plain.map((entry) => ({ type: "function", ...entry }));
+  return plain.map((entry) => ({ type: "function", function: entry }));
+}
+
+function isList(tools: Readonly<Record<string, RunnableTool>> | readonly ToolDefinition[]): tools is readonly ToolDefinition[] {
+  return Array.isArray(tools);
+}
+
+/** A definition in any shape, as the entry every provider's shape is made from. */
+function fromDefinition(tool: ToolDefinition): Entry {
+  const source = ("function" in tool ? tool.function : tool) as { name: string; description?: unknown; parameters?: unknown; input_schema?: unknown; schema?: unknown };
+  const validator = isStandardSchema(source.schema) ? standardJsonSchema(source.schema) : undefined;
+  const parameters = validator ?? (isStandardSchema(source.schema) ? undefined : (source.parameters ?? source.input_schema));
+  return {
+    name: source.name,
+    ...(typeof source.description === "string" ? { description: source.description } : {}),
+    parameters: (parameters as Record<string, unknown> | undefined) ?? anyObject(),
+    ...(validator ? { fromValidator: true as const } : {}),
+  };
 }

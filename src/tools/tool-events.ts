@@ -13,7 +13,7 @@ export type ToolErrorCode =
   | "timeout"
   /** The caller did not approve a call that needs approval. */
   | "denied"
-  /** The run was cancelled (the `signal` fired) before the call finished. */
+  /** The run was cancelled (the `signal` fired), or this call was (`cancelCall`), before it finished. */
   | "cancelled";
 
 /** What went wrong with one tool call, written for the model to read and correct itself. */
@@ -42,6 +42,10 @@ export interface ToolResultEvent {
   truncated?: true;
   /** The choice the call belongs to, when the provider streams several. */
   choice?: number;
+  /** A result so far, from a handler that streams its result (an async generator): the next `tool-result` of the call replaces it. */
+  preliminary?: true;
+  /** With a `clock`: the time since the handler started, in its milliseconds. */
+  durationMs?: number;
 }
 
 /** A call gave no result: unknown tool, invalid arguments, a handler failure, a timeout, a denial or a cancellation. */
@@ -58,6 +62,8 @@ export interface ToolErrorEvent {
   error: ToolErrorInfo;
   /** The choice the call belongs to, when the provider streams several. */
   choice?: number;
+  /** With a `clock`, for a handler that ran: the time from its start to this error. */
+  durationMs?: number;
 }
 
 /** A call to a tool marked `needsApproval` waits for the caller to approve or deny it. */

@@ -39,6 +39,17 @@ export interface ToolLoopOptions
   signal?: AbortSignal;
 }
 
+/** The stream of {@link runToolLoop}, with the control of each running call. */
+export interface ToolLoopStream extends ReadableStream<ToolLoopEvent> {
+  /**
+   * Cancels one call of the current step, by its id (or its `index` when the provider gives no
+   * id): its handler's signal is aborted and it gives a retryable `cancelled` error, which the
+   * loop sends the model as that call's result; the other calls go on. False when no such call
+   * is waiting or running.
+   */
+  cancelCall(callId: string | number, reason?: string): boolean;
+}
+
 /**
  * Default of {@link ToolLoopOptions.maxSteps}.
  * @example
@@ -58,7 +69,8 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * ends with `step-finish` (the messages it adds) and the loop with one `loop-finish` (why, and the
  * whole conversation). Invalid and unknown calls are answered with their `tool-error` so the
  * model can correct itself. The stream produces only as fast as it is read. Cancelling it (or
- * the `signal`) aborts the request in flight and every running handler.
+ * the `signal`) aborts the request in flight and every running handler; its `cancelCall(id)`
+ * stops one call and the loop goes on with that call's `cancelled` error as its result.
  *
  * @example
  * ```ts
@@ -72,7 +84,7 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * for await (const event of events) if (event.type === "loop-finish") console.log(event.reason, event.steps);
  * ```
  */
-export function runToolLoop(options: ToolLoopOptions): ReadableStream<ToolLoopEvent> {
+export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
   const { provider, signal: outer } = options;
   const requested = options.maxSteps ?? DEFAULT_MAX_STEPS;
   const maxSteps = requested >= 1 ? requested : 1; // NaN would never stop
@@ -81,10 +93,11 @@ export function runToolLoop(options: ToolLoopOptions): ReadableStream<ToolLoopEv
   const messages: unknown[] = [...options.messages];
   let step = 0;
   let reader: ReadableStreamDefaultReader<ToolRunnerEvent> | undefined;
+  let runner: ToolRunnerStream | undefined;
   let record = new StepRecord();
   let finished = false;
 
-  return new ReadableStream<ToolLoopEvent>(
+  const stream = new ReadableStream<ToolLoopEvent>(
     {
       start() {
         if (outer?.aborted) controller.abort(outer.reason);
@@ -116,6 +129,8 @@ export function runToolLoop(options: ToolLoopOptions): ReadableStream<ToolLoopEv
     },
     { highWaterMark: 0 },
   );
+  const cancelCall = (callId: string | number, reason?: string): boolean => runner?.cancelCall(callId, reason) ?? false;
+  return Object.assign(stream, { cancelCall });
 
   /** Sends the next request; false when the loop ended instead. */
   async function startStep(out: Output): Promise<boolean> {
@@ -135,7 +150,7 @@ export function runToolLoop(options: ToolLoopOptions): ReadableStream<ToolLoopEv
       void response.body?.cancel().catch(() => {});
       return false;
     }
-    const runner = new ToolRunnerStream({ ...options, signal: controller.signal });
+    runner = new ToolRunnerStream({ ...options, signal: controller.signal });
     reader = streamToolCalls(response, streamOptions(options, controller.signal)).pipeThrough(runner).getReader();
     return true;
   }
@@ -178,7 +193,7 @@ class StepRecord {
 
   see(event: ToolRunnerEvent): void {
     if (event.type === "finish" || event.type === "abort") this.terminal = event;
-    else if (event.type === "tool-result") this.#outcomes.set(key(event), { output: event.result });
+    else if (event.type === "tool-result" && !event.preliminary) this.#outcomes.set(key(event), { output: event.result });
     else if (event.type === "tool-error") this.#outcomes.set(key(event), { output: event.error.message, isError: true });
   }
 
@@ -195,9 +210,9 @@ class StepRecord {
 
 /** The options of `streamToolCalls` among the loop's. */
 function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToolCallsOptions {
-  const { maxEventBytes, maxArgumentsBytes, maxToolCalls, partialArguments, repair, maxDepth } = options;
+  const { maxEventBytes, maxArgumentsBytes, maxToolCalls, partialArguments, repair, maxDepth, clock } = options;
   const picked: StreamToolCallsOptions = { provider: options.provider, signal };
-  for (const [name, value] of Object.entries({ maxEventBytes, maxArgumentsBytes, maxToolCalls, partialArguments, repair, maxDepth })) {
+  for (const [name, value] of Object.entries({ maxEventBytes, maxArgumentsBytes, maxToolCalls, partialArguments, repair, maxDepth, clock })) {
     if (value !== undefined) (picked as Record<string, unknown>)[name] = value;
   }
   return picked;

@@ -1,5 +1,7 @@
+import { standardJsonSchema } from "../json/standard-schema.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
+import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
 import type { ToolErrorCode, ToolErrorInfo } from "./tool-events.ts";
 import { utf8Length } from "./utf8-length.ts";
 
@@ -58,6 +60,12 @@ function prefixOfBytes(text: string, budget: number): string {
 /** Only what `toolErrorInfo` needs to know of a tool. */
 interface DescribedTool {
   parameters?: Record<string, unknown>;
+  schema?: StandardSchemaV1;
+}
+
+/** A tool's JSON Schema: its `parameters`, else the one its validator gives, if any. */
+export function parametersOf(tool: DescribedTool): Record<string, unknown> | undefined {
+  return tool.parameters ?? (tool.schema && standardJsonSchema(tool.schema));
 }
 
 /**
@@ -101,14 +109,20 @@ export function toolErrorInfo(code: Exclude<ToolErrorCode, "invalid-arguments">,
   }
 }
 
+/** The error of one call the caller cancelled (`cancelCall`), with the caller's reason if given. */
+export function callCancelled(reason?: string): ToolErrorInfo {
+  return { code: "cancelled", message: `This call was cancelled before it finished.${reason ? ` Reason given: ${reason}` : ""}`, retryable: true };
+}
+
 function listIssues(issues: readonly string[]): string {
   const shown = issues.slice(0, MAX_ISSUES).join("; ");
   return issues.length > MAX_ISSUES ? `${shown}; and ${issues.length - MAX_ISSUES} more` : shown;
 }
 
 function expected(tool: DescribedTool): string {
-  const required = tool.parameters?.["required"];
+  const parameters = parametersOf(tool);
+  const required = parameters?.["required"];
   const names = Array.isArray(required) ? required.filter((name): name is string => typeof name === "string") : [];
   if (names.length > 0) return `Send one JSON object with the required fields ${names.join(", ")}, matching the tool's parameters.`;
-  return tool.parameters ? "Send one JSON object matching the tool's parameters." : "Send one JSON object.";
+  return parameters || tool.schema ? "Send one JSON object matching the tool's parameters." : "Send one JSON object.";
 }

@@ -9,7 +9,9 @@ import { ToolRunner } from "./tool-runner.ts";
  *
  * Each `tool-call` whose name has a handler starts the moment it arrives, not at the end of the
  * response, with its parsed arguments and an `AbortSignal`; up to `concurrency` run at once.
- * Each call then gives one `tool-result` or `tool-error`, in the order they finish. Unknown tools,
+ * Each call then gives one `tool-result` or `tool-error`, in the order they finish (a handler
+ * that is an async generator gives a preliminary `tool-result` per value it yields before its
+ * final one); `cancelCall(id)` stops one call, which gives a `cancelled` error. Unknown tools,
  * `invalid-tool-call`s and arguments that do not match the tool's `parameters` give a
  * `tool-error` whose message tells the model what was wrong and what is expected. A tool marked
  * `needsApproval` emits `tool-approval-request` and runs once `approve(id)` (or the `approve`
@@ -97,5 +99,15 @@ export class ToolRunnerStream extends TransformStream<ToolCallEvent, ToolRunnerE
   /** Refuses a call waiting for approval; the model reads `reason` in the `denied` error. False when no such call waits. */
   deny(callId: string | number, reason?: string): boolean {
     return this.#runner().deny(callId, reason);
+  }
+
+  /**
+   * Cancels one call, by its id (or its `index` when the provider gives no id): its handler's
+   * signal is aborted (or, not started yet, it never runs) and it gives a retryable `cancelled`
+   * error, with `reason` for the model to read; the other calls go on. False when no such call
+   * is waiting or running.
+   */
+  cancelCall(callId: string | number, reason?: string): boolean {
+    return this.#runner().cancelCall(callId, reason);
   }
 }

@@ -1,10 +1,13 @@
+import { validatedWith } from "../accumulate/validate-tool-calls.ts";
+import { validateStandard, type StandardOutcome } from "../json/standard-schema.ts";
 import { checkToolArguments, type ToolSchema } from "../json/tool-schema.ts";
 import type { CompletedToolCallEvent, InvalidToolCallEvent, ToolCall, ToolCallEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { ownValue } from "../shared/values.ts";
-import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TOOL_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS, ToolHandlerError, type RunnableTool, type ToolRunnerOptions } from "./runnable-tool.ts";
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TOOL_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS, type RunnableTool, type ToolRunnerOptions } from "./runnable-tool.ts";
 import type { ToolApprovalRequestEvent, ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
-import { describeToolError, fitResult, toolErrorInfo } from "./tool-outcome.ts";
+import { callCancelled, describeToolError, toolErrorInfo } from "./tool-outcome.ts";
+import { runHandler, type HandlerOutcome } from "./tool-run.ts";
 
 /** The longest delay platform timers honour. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -12,17 +15,24 @@ const MAX_TIMER_MS = 2_147_483_647;
 interface Job {
   call: ToolCall;
   tool: RunnableTool;
-  state: "approval" | "queued" | "running";
+  /** The handler's arguments: the call's, or its validator's output. */
+  args: unknown;
+  state: "validating" | "approval" | "queued" | "running";
   controller?: AbortController;
   timer?: unknown;
+  /** When the handler started, by the `clock`. */
+  startedAt?: number;
+  /** Stops a handler that streams its result. */
+  halt?: () => void;
 }
 
 /**
  * The tool-running state machine, free of streams: `push` every accumulated event, and it emits
  * each one through, starts the handler of every complete `tool-call` at once (up to
  * `concurrency` at a time, the rest in arrival order), and emits `tool-result` or `tool-error`
- * as each call finishes. `idle()` resolves once every call it took has an outcome.
- * `ToolRunnerStream` is a thin wrapper around it.
+ * as each call finishes (a handler that is an async generator also emits a preliminary
+ * `tool-result` per value it yields). `cancelCall(id)` stops one call. `idle()` resolves once
+ * every call it took has an outcome. `ToolRunnerStream` is a thin wrapper around it.
  *
  * @example
  * ```ts
@@ -69,6 +79,18 @@ export class ToolRunner {
     return job !== undefined;
   }
 
+  /**
+   * Cancels one call, by id (or index): a running handler's signal is aborted, a call waiting
+   * for its turn, its validator or an approval is dropped, and the call gives a `cancelled`
+   * error (retryable) with `reason` for the model to read; the other calls go on. False when no
+   * such call is waiting or running.
+   */
+  cancelCall(callId: string | number, reason?: string): boolean {
+    const job = this.#find(callId);
+    if (job) this.#settle(job, { type: "tool-error", error: callCancelled(reason) }, new DOMException(reason ?? "The call was cancelled.", "AbortError"));
+    return job !== undefined;
+  }
+
   /** Resolves once every call taken so far has its outcome (calls awaiting approval included). */
   idle(): Promise<void> {
     if (this.#jobs.size === 0) return Promise.resolve();
@@ -94,11 +116,27 @@ export class ToolRunner {
     if (!tool) return this.#fail(call, toolErrorInfo("unknown-tool", this.#toolNames()));
     const { type: _type, ...plain } = call;
     if (this.#options.signal?.aborted) return this.#fail(call, toolErrorInfo("cancelled"));
-    const issues = tool.parameters && call.inputFormat !== "text" ? checkToolArguments(call.arguments, tool.parameters as ToolSchema) : [];
-    if (issues.length > 0) return this.#fail(call, describeToolError({ code: "schema-mismatch", message: "", issues }, tool));
-    const job: Job = { call: plain, tool, state: "approval" };
+    const job: Job = { call: plain, tool, args: call.arguments, state: "validating" };
     this.#jobs.add(job);
-    if (tool.needsApproval) this.#requestApproval(job);
+    const verdict = this.#check(call, tool);
+    if (verdict instanceof Promise) verdict.then((settled) => this.#checked(job, settled));
+    else this.#checked(job, verdict);
+  }
+
+  /** The tool's verdict on a call's arguments: its validator's (the event may already carry its output), else its JSON Schema's. */
+  #check(call: CompletedToolCallEvent, tool: RunnableTool): StandardOutcome | Promise<StandardOutcome> {
+    if (call.inputFormat === "text") return { ok: true, value: call.arguments };
+    if (tool.schema) return validatedWith.get(call) === tool.schema ? { ok: true, value: call.arguments } : validateStandard(tool.schema, call.arguments);
+    const issues = tool.parameters ? checkToolArguments(call.arguments, tool.parameters as ToolSchema) : [];
+    return issues.length > 0 ? { ok: false, issues } : { ok: true, value: call.arguments };
+  }
+
+  #checked(job: Job, verdict: StandardOutcome): void {
+    if (!this.#jobs.has(job)) return; // cancelled while its validator ran
+    if (!verdict.ok) return this.#settle(job, { type: "tool-error", error: describeToolError({ code: "schema-mismatch", message: "", issues: verdict.issues }, job.tool) });
+    job.args = verdict.value;
+    job.state = "approval";
+    if (job.tool.needsApproval) this.#requestApproval(job);
     else this.#enqueue(job);
   }
 
@@ -108,8 +146,8 @@ export class ToolRunner {
   }
 
   #requestApproval(job: Job): void {
-    const { index, id, name, arguments: args, choice } = job.call;
-    const request: ToolApprovalRequestEvent = { type: "tool-approval-request", index, id, name, arguments: args, ...(choice !== undefined ? { choice } : {}) };
+    const { index, id, name, choice } = job.call;
+    const request: ToolApprovalRequestEvent = { type: "tool-approval-request", index, id, name, arguments: job.args as JsonValue, ...(choice !== undefined ? { choice } : {}) };
     this.#emit(request);
     const decide = this.#options.approve;
     if (!decide) return;
@@ -148,35 +186,31 @@ export class ToolRunner {
         this.#settle(job, { type: "tool-error", error: toolErrorInfo("timeout", [], ms) }, reason);
       }, ms);
     }
-    let pending: Promise<JsonValue>;
-    try {
-      pending = Promise.resolve(job.tool.run(job.call.arguments, { signal: controller.signal, call: job.call }));
-    } catch (error) {
-      pending = Promise.reject(error);
-    }
-    pending.then(
-      (result) => {
-        const outcome = fitResult(result, this.#options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES);
-        this.#settle(job, "error" in outcome ? { type: "tool-error", error: outcome.error } : { type: "tool-result", ...outcome });
-      },
-      (error: unknown) => this.#settle(job, { type: "tool-error", error: describeFailure(error) }),
-    );
+    if (this.#options.clock) job.startedAt = this.#options.clock();
+    const run = (): ReturnType<RunnableTool["run"]> => job.tool.run(job.args as JsonValue, { signal: controller.signal, call: job.call });
+    job.halt = runHandler(run, this.#options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, (outcome, preliminary) => {
+      if (!preliminary) this.#settle(job, outcome);
+      else if (this.#jobs.has(job)) this.#emit(this.#outcomeEvent(job, { ...outcome, preliminary: true }));
+    });
   }
 
   /** Gives a call its outcome once: the first of result, failure, timeout, denial or cancellation wins. */
-  #settle(
-    job: Job,
-    outcome: { type: "tool-result"; result: JsonValue; truncated?: true } | { type: "tool-error"; error: ToolErrorInfo },
-    abortReason?: unknown,
-  ): void {
+  #settle(job: Job, outcome: HandlerOutcome, abortReason?: unknown): void {
     if (!this.#jobs.delete(job)) return;
     if (job.state === "running") this.#running--;
     else if (job.state === "queued") this.#queue.splice(this.#queue.indexOf(job), 1);
     this.#stop(job, abortReason);
-    const { index, id, name, choice } = job.call;
-    this.#emit({ ...outcome, index, id, name, ...(choice !== undefined ? { choice } : {}) } as ToolRunnerEvent);
+    this.#emit(this.#outcomeEvent(job, outcome));
     this.#drain();
     this.#wake();
+  }
+
+  /** The event of an outcome: the call's index, id, name and choice, and with a clock the time since the handler started. */
+  #outcomeEvent(job: Job, outcome: HandlerOutcome & { preliminary?: true }): ToolRunnerEvent {
+    const { index, id, name, choice } = job.call;
+    const event = { ...outcome, index, id, name, ...(choice !== undefined ? { choice } : {}) } as ToolRunnerEvent & { durationMs?: number };
+    if (job.startedAt !== undefined) event.durationMs = this.#options.clock!() - job.startedAt;
+    return event;
   }
 
   #fail(call: Pick<ToolCall, "index" | "id" | "name" | "choice">, error: ToolErrorInfo): void {
@@ -188,6 +222,7 @@ export class ToolRunner {
     if (job.timer !== undefined) (this.#options.clearTimeout ?? ((handle: unknown) => clearTimeout(handle as number)))(job.timer);
     job.timer = undefined;
     if (reason !== undefined || this.#stopped) job.controller?.abort(reason);
+    job.halt?.();
   }
 
   #cancelAll(): void {
@@ -196,8 +231,13 @@ export class ToolRunner {
   }
 
   #awaiting(callId: string | number): Job | undefined {
+    return this.#find(callId, "approval");
+  }
+
+  /** A call taken and not settled yet (in `state`, if given) with this id, or index for providers without ids. */
+  #find(callId: string | number, state?: Job["state"]): Job | undefined {
     for (const job of this.#jobs) {
-      if (job.state !== "approval") continue;
+      if (state !== undefined && job.state !== state) continue;
       if (typeof callId === "number" ? job.call.index === callId : job.call.id === callId) return job;
     }
     return undefined;
@@ -213,11 +253,6 @@ export class ToolRunner {
   }
 }
 
-
-function describeFailure(error: unknown): ToolErrorInfo {
-  if (error instanceof ToolHandlerError) return { code: "handler-failed", message: error.message, retryable: error.retryable };
-  return toolErrorInfo("handler-failed");
-}
 
 function denied(reason?: string): ToolErrorInfo {
   return toolErrorInfo("denied", [], 0, reason);

@@ -114,6 +114,38 @@ describe("GET / in headless Chromium against the replay upstream", () => {
     await page.close();
   });
 
+  it("run mode shows a tool that streams its result: the unit_table card's result grows row by row, then is final", async () => {
+    const page = await browser!.newPage({ viewport: { width: 1000, height: 900 } });
+    page.setDefaultTimeout(STEP_TIMEOUT);
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto(`${server!.url}/?mode=run`);
+    // Every version of the result section, as the page shows it: its state and its row count.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { outcomes: string[] }).outcomes = seen;
+      new MutationObserver(() => {
+        const outcome = document.querySelector<HTMLElement>("#calls .outcome.result");
+        const text = outcome?.querySelector("pre")?.textContent;
+        if (!outcome || !text) return;
+        const version = `${outcome.dataset["state"]}:${(JSON.parse(text) as { rows: unknown[] }).rows.length}`;
+        if (seen.at(-1) !== version) seen.push(version);
+      }).observe(document.getElementById("calls")!, { subtree: true, childList: true, characterData: true });
+    });
+    await page.getByLabel("Provider").selectOption("openai");
+    await page.getByLabel("Prompt").fill("Make me a table of km to miles for 1, 5 and 10 km, a half marathon and a marathon.");
+    await page.getByRole("button", { name: "Send" }).click();
+
+    await page.getByRole("status").filter({ hasText: /Run finished \(no-tool-calls\) after 2 step\(s\)/ }).waitFor();
+    const card = page.locator("#calls .card");
+    expect(await card.locator("h4").allTextContents()).toEqual(["unit_table"]);
+    expect(await card.locator(".outcome.result h5").textContent()).toBe("Result");
+    expect(await page.evaluate(() => (window as unknown as { outcomes: string[] }).outcomes)).toEqual(["growing:1", "growing:2", "growing:3", "growing:4", "growing:5", "final:5"]);
+    expect((await page.locator("#answer").textContent()) ?? "").toContain("26.22 mi");
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it("Stop cancels the stream and marks the calls still open as discarded", async () => {
     const page = await browser!.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT);

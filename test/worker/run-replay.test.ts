@@ -134,6 +134,38 @@ describe("POST /v1/run offline (no provider key): the replay upstream answers ea
     expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
   });
 
+  it("openai: a prompt asking for a table replays the constructed unit_table run: its result grows row by row, then the text", async () => {
+    const timers = new ManualTimers();
+    const pending = worker(undefined, timers).call(
+      runRequest({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "Make me a table of km to miles" }], tools: ["unit_table"] }),
+    );
+    // The rows are paced on the Worker's timers: let each one come.
+    const rowDelays = (async () => {
+      for (let row = 1; row < 5; row++) {
+        await timers.whenScheduled(150);
+        timers.fireWhere((ms) => ms === 150);
+      }
+    })();
+    const response = await pending;
+    expect(response.headers.get("x-replay-recording")).toBe("openai-unit-table-constructed");
+    const events = await readRun(response);
+    await rowDelays;
+    const results = events.filter((e) => e.type === "tool-result");
+    expect(results.map((e) => e.type === "tool-result" && [e.preliminary ?? false, (e.result as { rows: unknown[] }).rows.length])).toEqual([
+      [true, 1],
+      [true, 2],
+      [true, 3],
+      [true, 4],
+      [true, 5],
+      [false, 5],
+    ]);
+    expect(results.at(-1)).toMatchObject({ step: 1, name: "unit_table", result: { from: "km", to: "mi", rows: [[1, 0.621371192237], [5, 3.10685596119], [10, 6.21371192237], [21.0975, 13.1093787282], [42.195, 26.2187574565]] } });
+    const stepOne = events.find((e) => e.type === "step-finish" && e.step === 1);
+    expect(stepOne).toMatchObject({ messages: [{ role: "assistant" }, { role: "tool", tool_call_id: "call_demo_unit_table", content: JSON.stringify((results.at(-1) as { result: unknown }).result) }] });
+    expect(events.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join("")).toContain("a marathon (42.195 km) is 26.22 mi");
+    expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
+  });
+
   it("every frame is numbered and named after its event, and each event carries its step", async () => {
     const response = await worker().call(runRequest({ provider: "openai", model: "m", messages: [{ role: "user", content: "weather in London" }], tools: [] }));
     const text = await response.text();

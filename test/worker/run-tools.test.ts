@@ -6,6 +6,8 @@ import { calculator } from "../../worker/tools/calculator.ts";
 import { createCurrentTimeTool } from "../../worker/tools/current-time.ts";
 import { DEMO_TOOL_NAMES, demoTools } from "../../worker/tools/index.ts";
 import { unitConverter } from "../../worker/tools/unit-converter.ts";
+import { createUnitTableTool, MAX_ROWS } from "../../worker/tools/unit-table.ts";
+import { ManualTimers } from "./support.ts";
 
 const context = { signal: new AbortController().signal, call: { index: 0, id: "call_1", name: "t", arguments: {}, rawArguments: "{}" } as ToolCall };
 const run = (tool: RunnableTool, args: JsonValue) => tool.run(args, context);
@@ -170,9 +172,59 @@ describe("convert_units", () => {
   });
 });
 
+/** Every value a streaming handler yields, then the value it returns. */
+async function drain(result: unknown): Promise<{ yielded: unknown[]; returned: unknown }> {
+  const iterator = (result as AsyncIterable<unknown, unknown>)[Symbol.asyncIterator]();
+  const yielded: unknown[] = [];
+  for (;;) {
+    const step = await iterator.next();
+    if (step.done) return { yielded, returned: step.value };
+    yielded.push(step.value);
+  }
+}
+
+describe("unit_table", () => {
+  it("streams the table: each yielded value has one more row, and the whole table is returned", async () => {
+    const { yielded, returned } = await drain(run(createUnitTableTool(), { from: "km", to: "mi", values: [1, 5, 42.195] }));
+    expect(yielded).toEqual([
+      { from: "km", to: "mi", rows: [[1, 0.621371192237]] },
+      { from: "km", to: "mi", rows: [[1, 0.621371192237], [5, 3.10685596119]] },
+      { from: "km", to: "mi", rows: [[1, 0.621371192237], [5, 3.10685596119], [42.195, 26.2187574565]] },
+    ]);
+    expect(returned).toEqual(yielded.at(-1));
+    const { yielded: defaults } = await drain(run(createUnitTableTool(), { from: "C", to: "F" }));
+    expect((defaults.at(-1) as { rows: unknown[] }).rows).toHaveLength(10);
+  });
+
+  it("paces the rows on the injected timers and stops between rows when its signal is aborted", async () => {
+    const timers = new ManualTimers();
+    const controller = new AbortController();
+    const tool = createUnitTableTool({ timers, rowDelayMs: 200 });
+    const iterator = (tool.run({ from: "kg", to: "lb", values: [1, 2, 3] }, { ...context, signal: controller.signal }) as AsyncGenerator<JsonValue, JsonValue>)[Symbol.asyncIterator]();
+    expect((await iterator.next()).value).toMatchObject({ rows: [[1, 2.20462262185]] });
+    const second = iterator.next();
+    expect(timers.pendingDelays).toEqual([200]); // the generator runs to its pause at once
+    timers.fireWhere((ms) => ms === 200);
+    expect((await second).value).toMatchObject({ rows: [[1, 2.20462262185], [2, 4.4092452437]] });
+    const third = iterator.next();
+    expect(timers.pendingDelays).toEqual([200]);
+    controller.abort(new Error("cancelled"));
+    await expect(third).rejects.toThrow("cancelled");
+    expect(timers.pending).toBe(0);
+  });
+
+  it("checks every value and both units before the first row", async () => {
+    const first = async (args: JsonValue): Promise<unknown> => (run(createUnitTableTool(), args) as AsyncGenerator<JsonValue>)[Symbol.asyncIterator]().next();
+    await expect(first({ from: "km", to: "kg", values: [1] })).rejects.toThrow("Cannot convert length to mass");
+    await expect(first({ from: "km", to: "mi", values: [1, "2"] })).rejects.toThrow(/^Pass `value` as a finite number/);
+    await expect(first({ from: "km", to: "mi", values: Array.from({ length: MAX_ROWS + 1 }, (_, i) => i) })).rejects.toThrow(ToolHandlerError);
+    await expect(first({ from: "km", to: "mi", values: [] })).rejects.toThrow(/^Pass `values` as a list of 1 to 12 numbers/);
+  });
+});
+
 describe("the demo tool set", () => {
-  it("offers current_time, calculate and convert_units, each with a description and a JSON Schema", () => {
-    expect(DEMO_TOOL_NAMES).toEqual(["current_time", "calculate", "convert_units"]);
+  it("offers current_time, calculate, convert_units and unit_table, each with a description and a JSON Schema", () => {
+    expect(DEMO_TOOL_NAMES).toEqual(["current_time", "calculate", "convert_units", "unit_table"]);
     for (const [name, tool] of Object.entries(demoTools())) {
       expect(tool.description, name).toMatch(/\S/);
       expect(tool.parameters, name).toMatchObject({ type: "object", required: expect.any(Array), additionalProperties: false });

@@ -39,7 +39,7 @@ const MAX_RESULT_BYTES = 8 * 1024;
  *
  * `tools` is the set the route offers (the demo tools unless a test passes others).
  */
-export function runRoute(request: Request, env: Env, runtime: Runtime, tools: Readonly<Record<string, RunnableTool>> = demoTools()): Promise<Response> {
+export function runRoute(request: Request, env: Env, runtime: Runtime, tools: Readonly<Record<string, RunnableTool>> = demoTools({ timers: runtime.timers })): Promise<Response> {
   return guardedPost(request, env, (body, settings, cors) => startRun(request, parseRunRequest(body, providerNames, tools), env, settings, runtime, cors));
 }
 

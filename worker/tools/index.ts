@@ -8,13 +8,18 @@ import type { RunnableTool } from "../../src/index.ts";
 import { calculator } from "./calculator.ts";
 import { createCurrentTimeTool, type CurrentTimeOptions } from "./current-time.ts";
 import { unitConverter } from "./unit-converter.ts";
+import { createUnitTableTool, type UnitTableOptions } from "./unit-table.ts";
+
+/** Options of {@link demoTools}: the clock of `current_time`, the timers that pace `unit_table`'s rows. */
+export interface DemoToolOptions extends CurrentTimeOptions, UnitTableOptions {}
 
 /** The demo tools, by the name a request enables them with. */
-export function demoTools(options: CurrentTimeOptions = {}): Readonly<Record<string, RunnableTool>> {
+export function demoTools(options: DemoToolOptions = {}): Readonly<Record<string, RunnableTool>> {
   return {
     current_time: createCurrentTimeTool(options),
     calculate: calculator,
     convert_units: unitConverter,
+    unit_table: createUnitTableTool(options),
   };
 }
 

@@ -1,6 +1,7 @@
 import { ToolHandlerError, type JsonValue, type RunnableTool } from "../../src/index.ts";
 
-type Category = "length" | "mass" | "volume" | "speed" | "time" | "temperature";
+/** The kinds of unit. */
+export type Category = "length" | "mass" | "volume" | "speed" | "time" | "temperature";
 
 /**
  * Each unit: its category and how many of the category's base unit one of it is. Temperatures
@@ -76,18 +77,26 @@ export const unitConverter: RunnableTool = {
   },
   run(args: JsonValue): JsonValue {
     const { value, from, to } = isObject(args) ? args : {};
-    if (typeof value !== "number" || !Number.isFinite(value) || Math.abs(value) > MAX_MAGNITUDE) {
-      throw new ToolHandlerError(`Pass \`value\` as a finite number no larger than ${MAX_MAGNITUDE} in magnitude.`);
-    }
-    const source = unit(from, "from");
-    const target = unit(to, "to");
-    if (source.category !== target.category) {
-      throw new ToolHandlerError(`Cannot convert ${source.category} to ${target.category}; \`from\` and \`to\` must be units of the same kind.`);
-    }
-    const converted = source.category === "temperature" ? fromKelvin(toKelvin(value, from as string), to as string) : (value * source.factor) / target.factor;
-    return { value: Number(converted.toPrecision(SIGNIFICANT_DIGITS)), unit: to as string, category: source.category };
+    return convertUnits(value, from, to);
   },
 };
+
+/**
+ * Converts `value` from one unit to another of the same kind (12 significant digits), or throws a
+ * `ToolHandlerError` that says what is expected. The conversion of `convert_units` and `unit_table`.
+ */
+export function convertUnits(value: JsonValue | undefined, from: JsonValue | undefined, to: JsonValue | undefined): { value: number; unit: string; category: Category } {
+  if (typeof value !== "number" || !Number.isFinite(value) || Math.abs(value) > MAX_MAGNITUDE) {
+    throw new ToolHandlerError(`Pass \`value\` as a finite number no larger than ${MAX_MAGNITUDE} in magnitude.`);
+  }
+  const source = unit(from, "from");
+  const target = unit(to, "to");
+  if (source.category !== target.category) {
+    throw new ToolHandlerError(`Cannot convert ${source.category} to ${target.category}; \`from\` and \`to\` must be units of the same kind.`);
+  }
+  const converted = source.category === "temperature" ? fromKelvin(toKelvin(value, from as string), to as string) : (value * source.factor) / target.factor;
+  return { value: Number(converted.toPrecision(SIGNIFICANT_DIGITS)), unit: to as string, category: source.category };
+}
 
 function unit(symbol: JsonValue | undefined, field: "from" | "to"): { category: Category; factor: number } {
   const found = typeof symbol === "string" && Object.hasOwn(UNITS, symbol) ? UNITS[symbol] : undefined;

@@ -10,6 +10,7 @@ const RUN_TOOLS = [
   { name: "current_time", label: "current_time: the time in a time zone" },
   { name: "calculate", label: "calculate: arithmetic, without eval" },
   { name: "convert_units", label: "convert_units: length, mass, volume, speed, time, temperature" },
+  { name: "unit_table", label: "unit_table: a conversion table that fills in row by row (its result streams)" },
 ] as const;
 const RUN_PROMPT = "What time is it in Tokyo, what is 17% of 230, and how many km is a marathon (26.2 mi)?";
 
@@ -164,7 +165,8 @@ function modeSwitch(): { run: () => boolean; tools: () => string[] } {
   });
   const hint = document.createElement("span");
   hint.className = "hint";
-  hint.textContent = "Without a provider key the Worker replays a recorded run, whose model calls its own recorded tools: they are answered with tool errors, as a real run would answer calls to tools it does not have.";
+  hint.textContent =
+    "Without a provider key the Worker replays a recorded run, whose model calls its own recorded tools: they are answered with tool errors, as a real run would answer calls to tools it does not have. A prompt that asks for a table (OpenAI) replays a run constructed to call unit_table, whose result grows row by row.";
   toolBox.append(hint);
   (definitions ?? form.querySelector(".actions"))?.before(fieldset, toolBox);
   const streamPrompt = prompt.value;

@@ -55,7 +55,8 @@ export class StreamView {
     switch (event.type) {
       case "tool-result":
         this.#events++;
-        return this.#card(event).result(event.result, event.truncated === true);
+        // A streaming tool's result so far: each one replaces the last, until the final one.
+        return this.#card(event).result(event.result, event.truncated === true, event.preliminary === true);
       case "tool-error":
         this.#events++;
         return this.#card(event).failed(event.error);

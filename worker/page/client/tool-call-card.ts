@@ -77,9 +77,15 @@ export class ToolCallCard {
     this.#setState("discarded");
   }
 
-  /** The Worker ran the call (run mode): its result goes under the arguments. */
-  result(value: JsonValue, truncated: boolean): void {
-    this.#outcome("Result", "result", typeof value === "string" ? value : JSON.stringify(value, null, 2), truncated ? "Cut to the size limit." : undefined);
+  /**
+   * The Worker ran the call (run mode): its result goes under the arguments. A `preliminary` one
+   * (a tool that streams its result) is shown as the result so far, replaced by the next.
+   */
+  result(value: JsonValue, truncated: boolean, preliminary = false): void {
+    const remark = truncated ? "Cut to the size limit." : undefined;
+    this.#outcome(preliminary ? "Result so far…" : "Result", "result", typeof value === "string" ? value : JSON.stringify(value, null, 2), remark);
+    const outcome = this.#article.querySelector<HTMLElement>(".outcome");
+    if (outcome) outcome.dataset["state"] = preliminary ? "growing" : "final";
   }
 
   /** The call gave no result (run mode): what the model is told, under the arguments. */

@@ -4,13 +4,15 @@ import type { RecordedConversation } from "../conversation.ts";
 import { anthropicShellTwoPlusTwo } from "./anthropic-shell-two-plus-two.ts";
 import { geminiCapitalTemperature } from "./gemini-capital-temperature.ts";
 import { openaiResponsesMultiply } from "./openai-responses-multiply.ts";
+import { openaiUnitTable } from "./openai-unit-table.ts";
 import { openaiWeatherTwoCities } from "./openai-weather-two-cities.ts";
 
-export { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiResponsesMultiply, openaiWeatherTwoCities };
+export { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiResponsesMultiply, openaiUnitTable, openaiWeatherTwoCities };
 
 /** Every recorded conversation of each provider the Worker calls (see `WorkerProvider`); the first is the default. */
 export const recordedConversations: { readonly [P in Exclude<Provider, "bedrock" | "cohere" | "ollama">]: readonly RecordedConversation[] } = {
-  openai: [openaiWeatherTwoCities],
+  // The second is constructed, not recorded, to show a tool that streams its result (see its file).
+  openai: [openaiWeatherTwoCities, openaiUnitTable],
   anthropic: [anthropicShellTwoPlusTwo],
   gemini: [geminiCapitalTemperature],
   "openai-responses": [openaiResponsesMultiply],

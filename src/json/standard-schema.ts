@@ -1,0 +1,127 @@
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from "../shared/standard-schema.ts";
+import { isRecord } from "../shared/values.ts";
+
+/**
+ * Reading an application's own validators (Standard Schema v1: zod 4, valibot, arktype, ...):
+ * running one on final arguments, with its issues turned into readable reasons that name the
+ * path, and asking one for its JSON Schema (Standard JSON Schema v1) when it can give it.
+ *
+ * @module
+ */
+
+/** What a Standard Schema validator said of a value: its output, or readable reasons. */
+export type StandardOutcome = { ok: true; value: unknown } | { ok: false; issues: string[] };
+
+/**
+ * The JSON Schema dialect asked of a validator: draft-07 is the one every implementation of the
+ * interface supports and every provider reads (OpenAI, Anthropic, Gemini, Responses).
+ */
+const TARGET: StandardJSONSchemaV1.Target = "draft-07";
+
+const jsonSchemas = new WeakMap<object, Record<string, unknown> | null>();
+
+/**
+ * True for a Standard Schema v1 validator (its `~standard` has `version: 1` and a `validate`).
+ *
+ * @example
+ * ```ts
+ * isStandardSchema(z.object({ city: z.string() })); // true
+ * isStandardSchema({ type: "object" }); // false
+ * ```
+ */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  const props = isObject(value) ? (value as { "~standard"?: unknown })["~standard"] : undefined;
+  return isObject(props) && (props as { version?: unknown }).version === 1 && typeof (props as { validate?: unknown }).validate === "function";
+}
+
+/**
+ * The JSON Schema of the values a validator accepts, when it implements Standard JSON Schema v1
+ * (zod 4.2+, arktype; valibot through `toStandardJsonSchema`) and its type has one: the input
+ * side (what the model must send; defaults make a property optional), in draft-07, without
+ * `$schema` (which some providers reject in a tool's parameters). `undefined` otherwise, and when
+ * the library cannot express the type (a transform, a `Date`). Computed once per validator.
+ *
+ * @example
+ * ```ts
+ * standardJsonSchema(z.object({ city: z.string() }));
+ * // { type: "object", properties: { city: { type: "string" } }, required: ["city"] }
+ * ```
+ */
+export function standardJsonSchema(schema: unknown): Record<string, unknown> | undefined {
+  if (!isObject(schema)) return undefined;
+  const known = jsonSchemas.get(schema);
+  if (known !== undefined) return known ?? undefined;
+  const converter = (schema as Partial<StandardJSONSchemaV1>)["~standard"]?.jsonSchema;
+  let converted: Record<string, unknown> | null = null;
+  if (converter && typeof converter.input === "function") {
+    try {
+      const { $schema: _dialect, ...rest } = converter.input({ target: TARGET });
+      converted = rest;
+    } catch {
+      // The interface lets a library throw for a type JSON Schema cannot express: no schema then.
+      converted = null;
+    }
+  }
+  jsonSchemas.set(schema, converted);
+  return converted ?? undefined;
+}
+
+/**
+ * Runs a Standard Schema validator on a value: the output, or one readable reason per issue,
+ * each starting with the path it concerns (`$.items[3].qty: Expected number`). A validator that
+ * throws gives one reason saying so, never its error text. Synchronous when the validator is.
+ *
+ * @example
+ * ```ts
+ * validateStandard(z.object({ city: z.string() }), { city: 1 });
+ * // { ok: false, issues: ["$.city: Invalid input: expected string, received number"] }
+ * ```
+ */
+export function validateStandard(schema: StandardSchemaV1, value: unknown): StandardOutcome | Promise<StandardOutcome> {
+  let result: StandardSchemaV1.Result<unknown> | Promise<StandardSchemaV1.Result<unknown>>;
+  try {
+    result = schema["~standard"].validate(value);
+  } catch {
+    return failedValidator();
+  }
+  // A thenable, not only this realm's Promise: a validator may come from another realm or polyfill.
+  return isThenable(result) ? Promise.resolve(result).then(toOutcome, failedValidator) : toOutcome(result);
+}
+
+/**
+ * An issue as a readable reason: its path in the notation of `checkToolArguments` (`$`, `.key`,
+ * `[index]`, `["odd key"]`), then the validator's message.
+ *
+ * @example
+ * ```ts
+ * describeIssue({ message: "Required", path: ["items", 3, { key: "qty" }] }); // "$.items[3].qty: Required"
+ * ```
+ */
+export function describeIssue(issue: StandardSchemaV1.Issue): string {
+  let path = "$";
+  for (const segment of issue.path ?? []) {
+    const key = isObject(segment) ? segment.key : segment;
+    if (typeof key === "number") path += `[${key}]`;
+    else if (typeof key === "string" && /^[A-Za-z_$][\w$]*$/.test(key)) path += `.${key}`;
+    else path += `[${JSON.stringify(String(key))}]`;
+  }
+  return `${path}: ${issue.message}`;
+}
+
+function toOutcome(result: StandardSchemaV1.Result<unknown>): StandardOutcome {
+  if (!isRecord(result)) return failedValidator();
+  if (result.issues) return { ok: false, issues: result.issues.length > 0 ? result.issues.map(describeIssue) : ["$: rejected by the validator"] };
+  return { ok: true, value: result.value };
+}
+
+function failedValidator(): StandardOutcome {
+  return { ok: false, issues: ["$: the validator failed while checking the arguments"] };
+}
+
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return isObject(value) && typeof (value as { then?: unknown }).then === "function";
+}
+
+function isObject(value: unknown): value is object {
+  return (typeof value === "object" && value !== null) || typeof value === "function";
+}
