@@ -151,9 +151,18 @@ describe("GET / in headless Chromium against the replay upstream", () => {
     page.setDefaultTimeout(STEP_TIMEOUT);
     await page.goto(server!.url);
     await page.getByLabel("Provider").selectOption("openai");
+    // The page presses Stop itself the moment a card starts streaming: polling from the test
+    // could miss that moment on a loaded machine, when the replay finishes first.
+    await page.evaluate(() => {
+      const calls = document.getElementById("calls")!;
+      const observer = new MutationObserver(() => {
+        if (!calls.querySelector('.card[data-state="streaming"]')) return;
+        observer.disconnect();
+        document.getElementById("stop")!.click();
+      });
+      observer.observe(calls, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+    });
     await page.getByRole("button", { name: "Send" }).click();
-    await page.locator('#calls .card[data-state="streaming"]').first().waitFor();
-    await page.getByRole("button", { name: "Stop" }).click();
     await page.getByRole("status").filter({ hasText: "Stopped" }).waitFor();
     const states = await page.locator("#calls .card").evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset["state"]));
     expect(states.length).toBeGreaterThan(0);
