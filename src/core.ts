@@ -44,6 +44,12 @@ export type { Repair } from "./accumulate/arguments-buffer.ts";
 export { IncrementalJsonParser } from "./json/incremental-json-parser.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
 export { toolSchemaValidator, type ToolArgumentsValidator, type ToolDefinition, type ToolSchema } from "./json/tool-schema.ts";
+export {
+  earlySchemaValidator,
+  type EarlyValidation,
+  type EarlyValidationOptions,
+  type EarlyValidationTarget,
+} from "./json/early-validation.ts";
 // Stage 4, encode: events to SSE bytes and back.
 export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./encode/tool-call-event-decoder-stream.ts";
 export {
@@ -78,11 +84,13 @@ export type {
   FinishEvent,
   InvalidToolCall,
   InvalidToolCallEvent,
+  SchemaViolation,
   TextDeltaEvent,
   ReasoningDeltaEvent,
   ToolCall,
   ToolCallDeltaEvent,
   ToolCallEvent,
   ToolCallStartEvent,
+  ToolCallViolationEvent,
 } from "./shared/events.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";

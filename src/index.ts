@@ -55,7 +55,18 @@ export type { AssistantTurn, ToolResult } from "./providers/turn.ts";
 export { normalizeFinishReason } from "./providers/finish-reason.ts";
 export { normalizeUsage } from "./providers/usage.ts";
 // JSON: incremental parsing, repair and schema checks (the accumulator's plug-ins).
-export { IncrementalJsonParser, type IncrementalJsonParserOptions, type JsonParseFailure } from "./json/incremental-json-parser.ts";
+export {
+  IncrementalJsonParser,
+  type IncrementalJsonParserOptions,
+  type JsonParseFailure,
+  type JsonParserListener,
+} from "./json/incremental-json-parser.ts";
+export {
+  earlySchemaValidator,
+  type EarlyValidation,
+  type EarlyValidationOptions,
+  type EarlyValidationTarget,
+} from "./json/early-validation.ts";
 export { jsonErrorPosition } from "./json/json-error-position.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
 export {
@@ -140,10 +151,12 @@ export type {
   FinishEvent,
   InvalidToolCall,
   InvalidToolCallEvent,
+  SchemaViolation,
   ReasoningDeltaEvent,
   TextDeltaEvent,
   ToolCall,
   ToolCallDeltaEvent,
   ToolCallEvent,
   ToolCallStartEvent,
+  ToolCallViolationEvent,
 } from "./shared/events.ts";

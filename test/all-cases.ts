@@ -18,10 +18,12 @@ import "./providers/prototype-keys.cases.ts";
 // JSON: incremental parsing, repair, schema checks.
 import "./json/incremental-json-parser.cases.ts";
 import "./json/json-repair-and-schema.cases.ts";
+import "./json/early-validation.cases.ts";
 // Accumulate: deltas to events.
 import "./accumulate/partial-arguments.cases.ts";
 import "./accumulate/accumulator-snapshot.cases.ts";
 import "./accumulate/cut-calls.cases.ts";
+import "./accumulate/early-validation.cases.ts";
 // Pipeline: the whole chain in one call.
 import "./pipeline/stream-tool-calls.cases.ts";
 import "./pipeline/truncation.cases.ts";

@@ -64,7 +64,8 @@ export class ToolCallAccumulator {
     options: ToolCallAccumulatorOptions = {},
     onTerminate: () => void = () => {},
   ) {
-    this.#enqueue = enqueue;
+    // The early-validation plug-in sees every event first, and adds its own.
+    this.#enqueue = options.earlyValidation?.(enqueue, this, onTerminate) ?? enqueue;
     this.#onTerminate = onTerminate;
     this.#options = options;
     this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, { parser: options.partialArguments, maxDepth: options.maxDepth });
@@ -144,7 +145,7 @@ export class ToolCallAccumulator {
     if (!call.started) {
       if (call.name !== "" && call.args.text !== "") this.#start(call);
     } else if (fragment && !isResend) {
-      this.#enqueue(this.#delta(call, fragment));
+      this.#delta(call, fragment);
     }
   }
 
@@ -159,7 +160,7 @@ export class ToolCallAccumulator {
       call.args = this.#registry.newBuffer();
       call.args.append(final);
       if (call.started && final.startsWith(previous)) {
-        this.#enqueue(this.#delta(call, final.slice(previous.length)));
+        this.#delta(call, final.slice(previous.length));
       }
     }
     this.#complete(call);
@@ -169,14 +170,14 @@ export class ToolCallAccumulator {
     call.started = true;
     this.#enqueue(withCallFields(withChoice({ type: "tool-call-start" as const, index: call.index, id: call.id, name: call.name }, call.choice), call));
     if (call.args.text !== "") {
-      this.#enqueue(this.#delta(call, call.args.text));
+      this.#delta(call, call.args.text);
     }
   }
 
-  /** A `tool-call-delta`: the fragment, whether the arguments are now one closed JSON value, and the live partial value when asked for. */
-  #delta(call: OpenToolCall, fragment: string): ToolCallEvent {
+  /** Emits a `tool-call-delta`: the fragment, whether the arguments are now one closed JSON value, and the live partial value when asked for. */
+  #delta(call: OpenToolCall, fragment: string): void {
     const event = withChoice({ type: "tool-call-delta" as const, index: call.index, id: call.id, argumentsDelta: fragment, closed: call.args.isClosedValue }, call.choice);
-    return this.#options.partialArguments && call.inputFormat !== "text" ? { ...event, partialArguments: call.args.partialValue } : event;
+    this.#enqueue(this.#options.partialArguments && call.inputFormat !== "text" ? { ...event, partialArguments: call.args.partialValue } : event);
   }
 
   /** Completes a call; `closeTruncated` after a normal finish, `cut` after an abnormal one (`length`, a filter, an error). */
@@ -184,7 +185,7 @@ export class ToolCallAccumulator {
     this.#registry.close(call);
     if (!call.started && call.name !== "") this.#start(call);
     const base = withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
-    if (call.providerMetadata) Object.assign(base, { providerMetadata: call.providerMetadata });
+    if (call.providerMetadata) (base as ToolCall).providerMetadata = call.providerMetadata;
     withCallFields(base, call);
     if (call.name === "") {
       return this.#invalid({ ...base, error: { code: "missing-name", message: "A tool call completed without a function name." } });
@@ -246,7 +247,8 @@ export class ToolCallAccumulator {
 
 /** Adds the call's `providerExecuted` and `inputFormat` when set. */
 function withCallFields<T extends object>(target: T, call: OpenToolCall): T & { providerExecuted?: true; inputFormat?: "text" } {
-  if (call.providerExecuted) Object.assign(target, { providerExecuted: true });
-  if (call.inputFormat) Object.assign(target, { inputFormat: call.inputFormat });
+  const fields = target as { providerExecuted?: true; inputFormat?: "text" };
+  if (call.providerExecuted) fields.providerExecuted = true;
+  if (call.inputFormat) fields.inputFormat = call.inputFormat;
   return target;
 }

@@ -1,6 +1,8 @@
 import type { JsonValue } from "../shared/json.ts";
 import { ownValue } from "../shared/values.ts";
-import { ESCAPES, isWordChar, LITERALS, Mode, NUMBER, NUMBER_PREFIX, type Frame } from "./json-grammar.ts";
+import { ESCAPES, isWordChar, LITERALS, Mode, NUMBER, NUMBER_PREFIX, type Frame, type JsonParserListener } from "./json-grammar.ts";
+
+export type { JsonParserListener } from "./json-grammar.ts";
 
 /** Options of {@link IncrementalJsonParser}. */
 export interface IncrementalJsonParserOptions {
@@ -9,6 +11,8 @@ export interface IncrementalJsonParserOptions {
    * @defaultValue 64
    */
   maxDepth?: number;
+  /** Told of each value as it is read, for checks while the text streams (early schema validation). @defaultValue none */
+  listener?: JsonParserListener | undefined;
 }
 
 /** Why the parser stopped; `offset` is the character offset of the first byte it rejected. */
@@ -41,6 +45,7 @@ export interface JsonParseFailure {
  */
 export class IncrementalJsonParser {
   readonly #maxDepth: number;
+  readonly #listener: JsonParserListener | undefined;
   readonly #stack: Frame[] = [];
   #mode: Mode = Mode.Value;
   #root: JsonValue | undefined;
@@ -55,6 +60,7 @@ export class IncrementalJsonParser {
   /** Creates a parser. */
   constructor(options: IncrementalJsonParserOptions = {}) {
     this.#maxDepth = options.maxDepth ?? 64;
+    this.#listener = options.listener;
   }
 
   /** True once the top-level value has closed (and nothing invalid followed). */
@@ -91,6 +97,7 @@ export class IncrementalJsonParser {
       else i = this.#readStructure(text, i);
     }
     this.#offset += text.length;
+    if (this.#listener && this.#mode === Mode.String) this.#listener.partial(this.#token, this.#tokenIsKey);
   }
 
   /** The input ended: a number or literal at the top level ends here. Returns whether the value is complete. */
@@ -139,24 +146,21 @@ export class IncrementalJsonParser {
 
   #startValue(code: number, i: number, at: number, frame: Frame | undefined): number {
     if (code === 0x5d && frame?.empty && Array.isArray(frame.value)) return this.#close(i);
+    const container = code === 0x7b || code === 0x5b;
+    const word = code === 0x2d || (code >= 0x30 && code <= 0x39) ? Mode.Number : code === 0x74 || code === 0x66 || code === 0x6e ? Mode.Literal : undefined;
+    if (!container && word === undefined && code !== 0x22) this.#fail("invalid-json", at);
+    else if (container && this.#stack.length >= this.#maxDepth) this.#fail("too-deep", at);
+    else this.#listener?.begin(code);
+    if (this.#mode === Mode.Failed) return i;
     if (code === 0x22) return this.#startString(false, i);
-    if (code === 0x7b || code === 0x5b) {
-      if (this.#stack.length >= this.#maxDepth) {
-        this.#fail("too-deep", at);
-        return i;
-      }
+    if (container) {
       const value: Record<string, JsonValue> | JsonValue[] = code === 0x7b ? {} : [];
       this.#place(value);
       this.#stack.push({ value, slot: 0, expectKey: code === 0x7b, empty: true });
       this.#mode = code === 0x7b ? Mode.Key : Mode.Value;
       return i + 1;
     }
-    if (code === 0x2d || (code >= 0x30 && code <= 0x39)) this.#mode = Mode.Number;
-    else if (code === 0x74 || code === 0x66 || code === 0x6e) this.#mode = Mode.Literal;
-    else {
-      this.#fail("invalid-json", at);
-      return i;
-    }
+    this.#mode = word!;
     this.#token = "";
     return i;
   }
@@ -219,6 +223,7 @@ export class IncrementalJsonParser {
   #endString(): void {
     if (this.#tokenIsKey) {
       this.#stack[this.#stack.length - 1]!.slot = this.#token;
+      this.#listener?.key(this.#token);
       this.#mode = Mode.Colon;
     } else this.#completeScalar(this.#token);
     this.#token = "";
@@ -255,6 +260,7 @@ export class IncrementalJsonParser {
 
   #completeScalar(value: JsonValue): void {
     this.#place(value);
+    this.#listener?.end(value);
     this.#advance();
   }
 
@@ -284,7 +290,8 @@ export class IncrementalJsonParser {
   }
 
   #close(i: number): number {
-    this.#stack.pop();
+    const { value } = this.#stack.pop()!; // popped whether or not anyone listens
+    this.#listener?.end(value);
     this.#advance();
     return i + 1;
   }

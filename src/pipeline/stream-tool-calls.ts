@@ -4,6 +4,7 @@ import type { Framing, FramedMessage } from "../framing/framing.ts";
 import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import { jsonErrorPosition } from "../json/json-error-position.ts";
+import { earlySchemaValidator } from "../json/early-validation.ts";
 import { repairJson } from "../json/json-repair.ts";
 import { toolSchemaValidator, type ToolDefinition } from "../json/tool-schema.ts";
 import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
@@ -16,7 +17,8 @@ import { readErrorBody } from "./error-body.ts";
 import type { StreamLimits } from "./stream-limits.ts";
 
 /** Options of {@link streamToolCalls}. */
-export interface StreamToolCallsOptions extends StreamLimits, Omit<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "validate"> {
+export interface StreamToolCallsOptions
+  extends StreamLimits, Omit<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "validate" | "earlyValidation"> {
   /**
    * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
    * incrementally in time linear in the arguments (the accumulator's `partialArguments` plug-in,
@@ -39,6 +41,21 @@ export interface StreamToolCallsOptions extends StreamLimits, Omit<ToolCallAccum
    * not a tool, is an `invalid-tool-call`.
    */
   tools?: readonly ToolDefinition[];
+  /**
+   * With `tools`: check each call's arguments against its tool's schema while they stream
+   * (`earlySchemaValidator`, an incremental check in time linear in the arguments). A
+   * `tool-call-violation` event follows the fragment after which they can no longer match, once
+   * per call; the call streams on and ends as an `invalid-tool-call`. A valid call never gets one.
+   * @defaultValue false
+   */
+  earlyValidation?: boolean;
+  /**
+   * With `earlyValidation`: at the first violation, cancel the body (so the provider stops
+   * generating, and billing, a call that cannot be used) and end the stream with an `abort` of
+   * reason `schema-violation` (its `error` is the violation), after every event before it.
+   * @defaultValue false
+   */
+  abortOnViolation?: boolean;
   /**
    * The wire protocol of the body: a built-in provider's name, or a {@link ProviderProtocol} of
    * the application's own (its decoder, and its framing when the body is not SSE). When absent it
@@ -172,9 +189,11 @@ export function streamToolCalls(
         partialArguments: stepwise ? IncrementalJsonParser : undefined,
         repair: options.repair === false ? (text) => ({ ok: false, position: jsonErrorPosition(text) }) : repairJson,
         validate: options.tools && toolSchemaValidator(options.tools),
+        earlyValidation: options.tools && options.earlyValidation ? earlySchemaValidator(options.tools, { abortOnViolation: options.abortOnViolation, maxDepth: options.maxDepth }) : undefined,
       },
       () => {
-        void reader?.cancel("limit exceeded").catch(() => {});
+        // A limit was exceeded, or a call violated its schema with `abortOnViolation`.
+        void reader?.cancel("the accumulator stopped the stream").catch(() => {});
         close();
       },
     );
@@ -218,8 +237,8 @@ async function failHttp(response: Response, accumulator: ToolCallAccumulator, cl
   close();
 }
 
-/** The options the accumulator takes: `tools` becomes its `validate` plug-in. */
-function withoutTools(options: StreamToolCallsOptions): Omit<StreamToolCallsOptions, "tools"> {
-  const { tools: _tools, ...rest } = options;
+/** The options the accumulator takes as they are: `tools` and the early checks become its plug-ins. */
+function withoutTools(options: StreamToolCallsOptions): Omit<StreamToolCallsOptions, "tools" | "earlyValidation" | "abortOnViolation"> {
+  const { tools: _tools, earlyValidation: _early, abortOnViolation: _abort, ...rest } = options;
   return rest;
 }
