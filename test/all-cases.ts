@@ -33,6 +33,7 @@ import "./pipeline/custom-protocol.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";
+import "./tools/violation-retry.cases.ts";
 // Encode: events to bytes and back.
 import "./encode/tool-call-event-sse.cases.ts";
 export { cases } from "./support/harness.ts";
