@@ -191,7 +191,7 @@ export class SchemaWatcher implements JsonParserListener {
     const value = this.#stack[depth]!;
     if (--value.live[c.owner]! > 0) return;
     const why = value.total[c.owner]! > 1 ? { path: value.path, message: "Matches none of the allowed shapes (anyOf)." } : { path, message };
-    if (depth === 0) this.violation = { code: "schema-mismatch", ...why };
+    if (depth === 0) this.violation = { code: "schema-mismatch", message: why.message, path: why.path };
     else this.#kill(depth - 1, this.#stack[depth - 1]!.candidates[c.owner]!, why.path, why.message);
   }
 }
