@@ -23,6 +23,8 @@ const interleaved: [string, Contender, Mode][] = [
   ["floor without the body stream", floorOfArray, "-"],
   ["tool-call-stream", ours(false), "off"],
   ["tool-call-stream (partial)", ours(true), "on"],
+  ["tool-call-stream (early validation)", ours(false, true), "off"],
+  ["tool-call-stream (early + partial)", ours(true, true), "on"],
 ];
 
 function peers(framing: Body["framing"]): [string, Contender, Mode][] {
@@ -109,10 +111,13 @@ for (const scenario of benchScenarios(quick)) {
 const lines: string[] = [];
 
 // The targets at a glance: tool-call-stream's ratio to the floor on every scenario.
-lines.push("\n### Summary: tool-call-stream as a multiple of the floor\n\n| scenario | partial off | partial on | floor ms | floor without the body stream, x floor |\n| --- | ---: | ---: | ---: | ---: |");
+lines.push(
+  "\n### Summary: tool-call-stream as a multiple of the floor\n\n| scenario | partial off | partial on | early validation | early + partial | floor ms | floor without the body stream, x floor |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+);
 for (const scenario of new Set(results.map((r) => r.scenario))) {
   const row = (name: string): Result => results.find((r) => r.scenario === scenario && r.name === name)!;
-  lines.push(`| ${scenario.name} | ${row("tool-call-stream").ratio!.toFixed(2)} | ${row("tool-call-stream (partial)").ratio!.toFixed(2)} | ${row("floor").ms!.toFixed(2)} | ${row("floor without the body stream").ratio!.toFixed(2)} |`);
+  const ratios = ["tool-call-stream", "tool-call-stream (partial)", "tool-call-stream (early validation)", "tool-call-stream (early + partial)"].map((name) => row(name).ratio!.toFixed(2));
+  lines.push(`| ${scenario.name} | ${ratios.join(" | ")} | ${row("floor").ms!.toFixed(2)} | ${row("floor without the body stream").ratio!.toFixed(2)} |`);
 }
 
 // One table per scenario, ratios to that scenario's floor.
@@ -125,7 +130,7 @@ for (const scenario of new Set(results.map((r) => r.scenario))) {
 // Growth of time with argument size: slope of log(time) on log(size).
 lines.push("\n### Fitted exponent, 10 KB to 1 MB (time ~ size^k)\n\n| implementation | framing | k |\n| --- | --- | ---: |");
 for (const framing of ["openai", "anthropic", "openai-responses"]) {
-  for (const name of ["floor", "tool-call-stream", "tool-call-stream (partial)"]) {
+  for (const name of ["floor", "tool-call-stream", "tool-call-stream (partial)", "tool-call-stream (early validation)", "tool-call-stream (early + partial)"]) {
     const points = results.filter((r) => r.scenario.family === `one-call-${framing}` && r.name === name && r.ms !== undefined);
     if (points.length < 2) continue;
     const xs = points.map((p) => Math.log(p.scenario.size!));

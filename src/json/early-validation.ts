@@ -77,7 +77,7 @@ export type EarlyValidation = (
 export function earlySchemaValidator(tools: readonly ToolDefinition[], options: EarlyValidationOptions = {}): EarlyValidation {
   const schemas = schemasByName(tools);
   return (enqueue, accumulator, terminate) => {
-    const watched = new Map<string, { name: string; parser: IncrementalJsonParser; watcher: SchemaWatcher }>();
+    const watched = new Map<number, { name: string; parser: IncrementalJsonParser; watcher: SchemaWatcher }>();
     const depth = options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth };
     let stopped = false;
     return (event) => {
@@ -109,6 +109,7 @@ export function earlySchemaValidator(tools: readonly ToolDefinition[], options: 
   };
 }
 
-function key(event: { index: number; choice?: number }): string {
-  return `${event.choice ?? 0}:${event.index}`;
+/** A call's key: a number, so that no string is built per fragment (indexes stay far below 2^32). */
+function key(event: { index: number; choice?: number }): number {
+  return (event.choice ?? 0) * 2 ** 32 + event.index;
 }

@@ -1,26 +1,15 @@
 import type { JsonValue } from "../shared/json.ts";
 import { ownValue } from "../shared/values.ts";
-import { ESCAPES, isWordChar, LITERALS, Mode, NUMBER, NUMBER_PREFIX, type Frame, type JsonParserListener } from "./json-grammar.ts";
+import { ESCAPES, isWordChar, LITERALS, Mode, NUMBER, NUMBER_PREFIX, type Frame, type JsonParseFailure, type JsonParserListener } from "./json-grammar.ts";
 
-export type { JsonParserListener } from "./json-grammar.ts";
+export type { JsonParseFailure, JsonParserListener } from "./json-grammar.ts";
 
 /** Options of {@link IncrementalJsonParser}. */
 export interface IncrementalJsonParserOptions {
-  /**
-   * Deepest nesting of objects and arrays; deeper input is an error.
-   * @defaultValue 64
-   */
+  /** Deepest nesting of objects and arrays; deeper input is an error. @defaultValue 64 */
   maxDepth?: number;
   /** Told of each value as it is read, for checks while the text streams (early schema validation). @defaultValue none */
   listener?: JsonParserListener | undefined;
-}
-
-/** Why the parser stopped; `offset` is the character offset of the first byte it rejected. */
-export interface JsonParseFailure {
-  /** What was wrong: not JSON, nested past `maxDepth`, or more after the complete value. */
-  reason: "invalid-json" | "too-deep" | "trailing-data";
-  /** Character offset of the first character rejected. */
-  offset: number;
 }
 
 /**
@@ -54,6 +43,8 @@ export class IncrementalJsonParser {
   /** The string or number or literal being read. */
   #token = "";
   #tokenIsKey = false;
+  /** With a listener: the string's text read since it was last told (a piece, never the whole token: no rope flattened per feed). */
+  #told = "";
   /** Inside a string: an escape began (`\`), and the hex digits of a `\u` escape read so far. */
   #escape: string | undefined;
 
@@ -97,7 +88,10 @@ export class IncrementalJsonParser {
       else i = this.#readStructure(text, i);
     }
     this.#offset += text.length;
-    if (this.#listener && this.#mode === Mode.String) this.#listener.partial(this.#token, this.#tokenIsKey);
+    if (this.#listener && this.#mode === Mode.String) {
+      this.#listener.partial(this.#told, this.#tokenIsKey);
+      this.#told = "";
+    }
   }
 
   /** The input ended: a number or literal at the top level ends here. Returns whether the value is complete. */
@@ -168,7 +162,7 @@ export class IncrementalJsonParser {
   #startString(isKey: boolean, i: number): number {
     this.#mode = Mode.String;
     this.#tokenIsKey = isKey;
-    this.#token = "";
+    this.#token = this.#told = "";
     return i + 1;
   }
 
@@ -180,13 +174,13 @@ export class IncrementalJsonParser {
       const code = text.charCodeAt(end);
       if (code === 0x22 || code === 0x5c) break;
       if (code < 0x20) {
-        this.#token += text.slice(i, end);
+        this.#append(text.slice(i, end));
         this.#fail("invalid-json", this.#offset + end);
         return end;
       }
       end++;
     }
-    if (end > i) this.#token += text.slice(i, end);
+    if (end > i) this.#append(text.slice(i, end));
     if (end === text.length) return end;
     if (text.charCodeAt(end) === 0x5c) {
       this.#escape = "";
@@ -201,7 +195,7 @@ export class IncrementalJsonParser {
     if (this.#escape === "") {
       const simple = ESCAPES[char];
       if (simple !== undefined) {
-        this.#token += simple;
+        this.#append(simple);
         this.#escape = undefined;
       } else if (char === "u") this.#escape = "u";
       else this.#fail("invalid-json", this.#offset + i);
@@ -214,10 +208,15 @@ export class IncrementalJsonParser {
     const escape = `${this.#escape}${char}`;
     this.#escape = escape;
     if (escape.length === 5) {
-      this.#token += String.fromCharCode(Number.parseInt(escape.slice(1), 16));
+      this.#append(String.fromCharCode(Number.parseInt(escape.slice(1), 16)));
       this.#escape = undefined;
     }
     return i + 1;
+  }
+
+  #append(piece: string): void {
+    this.#token += piece;
+    if (this.#listener) this.#told += piece;
   }
 
   #endString(): void {

@@ -35,18 +35,17 @@ interface OpenValue {
   path: string;
   first: number;
   candidates: Candidate[];
-  /** Per parent candidate: how many of this value's candidates it owns, and how many are alive. */
-  total: number[];
-  live: number[];
-  /** Arrays: items begun. Objects: keys read. */
+  /** Arrays: items begun. */
   items: number;
+  /** Objects: the keys read. */
   keys: Set<string> | undefined;
   /** Objects: the candidates and path of the member whose key was just read. */
-  next: Candidate[];
+  next: Candidate[] | undefined;
   nextPath: string;
-  /** Strings and keys: characters already checked, and code points counted in them. */
+  /** Strings and keys: characters already checked, code points counted in them, and the last one's code. */
   checked: number;
   points: number;
+  last: number;
 }
 
 type Schema = ToolSchema & Record<string, unknown>;
@@ -77,20 +76,15 @@ export class SchemaWatcher implements JsonParserListener {
     if (!parent) candidates = flatten(this.#schema, 0);
     else if (parent.first === 0x5b) {
       path = `${parent.path}/${parent.items++}`;
-      parent.candidates.forEach((c, i) => {
-        if (!c.live) return;
+      for (const [i, c] of parent.candidates.entries()) {
+        if (!c.live) continue;
         if (typeof c.schema.maxItems === "number" && parent.items > c.schema.maxItems) this.#kill(depth - 1, c, parent.path, `Expected at most ${c.schema.maxItems} items.`);
         else flatten(itemsOf(c.schema), i, candidates);
-      });
+      }
       if (this.violation) return;
-    } else [candidates, path] = [parent.next, parent.nextPath];
+    } else [candidates, path] = [parent.next ?? [], parent.nextPath];
     if (candidates.length > MAX_CANDIDATES) candidates = [{ schema: ANY, owner: 0, live: true }];
-    const size = parent ? parent.candidates.length : 1;
-    const value: OpenValue = { path, first, candidates, total: Array(size).fill(0), live: Array(size).fill(0), items: 0, keys: first === 0x7b ? new Set() : undefined, next: [], nextPath: "", checked: 0, points: 0 };
-    for (const c of candidates) {
-      value.total[c.owner]! += 1;
-      value.live[c.owner]! += 1;
-    }
+    const value: OpenValue = { path, first, candidates, items: 0, keys: first === 0x7b ? new Set() : undefined, next: undefined, nextPath: "", checked: 0, points: 0, last: 0 };
     this.#stack.push(value);
     for (const c of candidates) if (!this.violation) this.#start(depth, value, c);
   }
@@ -99,30 +93,31 @@ export class SchemaWatcher implements JsonParserListener {
     if (this.violation) return;
     const depth = this.#stack.length - 1;
     const object = this.#stack[depth]!;
-    this.#checkKey(depth, object, name, true);
+    this.#checkKey(depth, object, name.slice(object.checked), true);
     if (this.violation) return;
     object.checked = 0;
     object.keys!.add(name);
-    object.nextPath = `${object.path}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-    object.next = [];
-    object.candidates.forEach((c, i) => {
+    object.nextPath = `${object.path}/${pointerToken(name)}`;
+    const next: Candidate[] = (object.next = []);
+    for (const [i, c] of object.candidates.entries()) {
       c.names = undefined;
-      if (c.live) flatten(propertyOf(c.schema, name), i, object.next);
-    });
+      if (c.live) flatten(propertyOf(c.schema, name), i, next);
+    }
   }
 
-  partial(text: string, isKey: boolean): void {
+  partial(added: string, isKey: boolean): void {
     if (this.violation) return;
     const depth = this.#stack.length - 1;
-    if (isKey) this.#checkKey(depth, this.#stack[depth]!, text, false);
-    else this.#checkString(depth, text, false);
+    if (isKey) this.#checkKey(depth, this.#stack[depth]!, added, false);
+    else this.#checkString(depth, added, false);
   }
 
   end(value: JsonValue): void {
     if (this.violation) return;
     const depth = this.#stack.length - 1;
     const open = this.#stack[depth]!;
-    if (typeof value === "string") this.#checkString(depth, value, true);
+    // A string's end brings what no `partial` told: the rest of it (one slice per string).
+    if (typeof value === "string") this.#checkString(depth, value.slice(open.checked), true);
     else for (const c of open.candidates) if (c.live && !this.violation) this.#finish(depth, open, c, value);
     this.#stack.pop();
   }
@@ -153,33 +148,38 @@ export class SchemaWatcher implements JsonParserListener {
       if (typeof s.maximum === "number" && value > s.maximum) return fail(`Expected at most ${s.maximum}.`);
     } else if (open.keys) {
       const missing = Array.isArray(s.required) ? s.required.find((key) => typeof key === "string" && !open.keys!.has(key)) : undefined;
-      if (missing !== undefined) return fail("A required property is missing.", `${open.path}/${missing.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+      if (missing !== undefined) return fail("A required property is missing.", `${open.path}/${pointerToken(missing)}`);
     } else if (Array.isArray(value) && typeof s.minItems === "number" && value.length < s.minItems) return fail(`Expected at least ${s.minItems} items.`);
     const allowed = allowedOf(s);
     if (allowed && !allowed.some((option) => JSON.stringify(option) === JSON.stringify(value))) fail(allowedMessage(s));
   }
 
-  /** A string's length and `enum`/`const` prefix, on the characters not checked yet; `done` when it closed. */
-  #checkString(depth: number, text: string, done: boolean): void {
+  /** A string's length and `enum`/`const` prefix, on the characters `added` since the last check; `done` when it closed. */
+  #checkString(depth: number, added: string, done: boolean): void {
     const open = this.#stack[depth]!;
     const from = open.checked;
-    if (open.candidates.some((c) => c.live && typeof c.schema.maxLength === "number")) open.points = codePoints(text, from, open.points);
-    open.checked = text.length;
+    open.checked += added.length;
+    let counted = false;
     for (const c of open.candidates) {
       if (!c.live || this.violation) continue;
       const max = c.schema.maxLength;
+      if (typeof max === "number" && !counted) {
+        counted = true;
+        open.points = codePoints(added, open.points, open.last);
+        if (added !== "") open.last = added.charCodeAt(added.length - 1);
+      }
       if (typeof max === "number" && open.points > max) this.#kill(depth, c, open.path, `Expected at most ${max} characters.`);
-      else if (c.strings && (c.strings = narrow(c.strings, text, from, done)).length === 0) this.#kill(depth, c, open.path, allowedMessage(c.schema));
+      else if (c.strings && (c.strings = narrow(c.strings, added, from, done)).length === 0) this.#kill(depth, c, open.path, allowedMessage(c.schema));
     }
   }
 
-  /** A key (or its beginning) against `additionalProperties: false`. */
-  #checkKey(depth: number, object: OpenValue, text: string, done: boolean): void {
+  /** A key's characters `added` since the last check, against `additionalProperties: false`. */
+  #checkKey(depth: number, object: OpenValue, added: string, done: boolean): void {
     const from = object.checked;
-    object.checked = text.length;
+    object.checked += added.length;
     for (const c of object.candidates) {
       if (!c.live || this.violation || c.schema.additionalProperties !== false || c.schema.patternProperties !== undefined) continue;
-      c.names = narrow(c.names ?? Object.keys(isRecord(c.schema.properties) ? c.schema.properties : {}), text, from, done);
+      c.names = narrow(c.names ?? Object.keys(isRecord(c.schema.properties) ? c.schema.properties : {}), added, from, done);
       if (c.names.length === 0) this.#kill(depth, c, object.path, "A property the schema does not allow.");
     }
   }
@@ -188,9 +188,11 @@ export class SchemaWatcher implements JsonParserListener {
   #kill(depth: number, c: Candidate, path: string, message: string): void {
     if (!c.live || this.violation) return;
     c.live = false;
+    // Counted only here, on the way to a violation: nothing is kept per owner on the common path.
     const value = this.#stack[depth]!;
-    if (--value.live[c.owner]! > 0) return;
-    const why = value.total[c.owner]! > 1 ? { path: value.path, message: "Matches none of the allowed shapes (anyOf)." } : { path, message };
+    const siblings = value.candidates.filter((other) => other.owner === c.owner);
+    if (siblings.some((other) => other.live)) return;
+    const why = siblings.length > 1 ? { path: value.path, message: "Matches none of the allowed shapes (anyOf)." } : { path, message };
     if (depth === 0) this.violation = { code: "schema-mismatch", message: why.message, path: why.path };
     else this.#kill(depth - 1, this.#stack[depth - 1]!.candidates[c.owner]!, why.path, why.message);
   }
@@ -239,10 +241,15 @@ function fits(option: JsonValue, first: number): boolean {
   return typeof option === "number";
 }
 
-/** The strings of `options` that `text` still begins (that it equals, when `done`), comparing only from `from`. */
-function narrow(options: string[], text: string, from: number, done: boolean): string[] {
-  const tail = text.slice(from);
-  return options.filter((option) => (done ? option.length === text.length : option.length >= text.length) && option.startsWith(tail, from));
+/** The strings of `options` that still begin with the text checked so far followed by `added` (that equal it, when `done`). */
+function narrow(options: string[], added: string, from: number, done: boolean): string[] {
+  const length = from + added.length;
+  return options.filter((option) => (done ? option.length === length : option.length >= length) && option.startsWith(added, from));
+}
+
+/** A key as a JSON Pointer token (RFC 6901): `~` and `/` escaped. */
+function pointerToken(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 function itemsOf(schema: Schema): unknown {

@@ -145,13 +145,16 @@ function checkObject(value: { [key: string]: JsonValue }, schema: ToolSchema, pa
   return issues;
 }
 
-/** The length of a string in Unicode code points (a lone surrogate counts as one), as `maxLength` counts. */
-export function codePoints(text: string, from = 0, before = 0): number {
+/**
+ * The length of a string in Unicode code points (a lone surrogate counts as one), as `maxLength`
+ * counts: `before` code points came before it, the last of which had the code `previous`.
+ */
+export function codePoints(text: string, before = 0, previous = 0): number {
   let count = before;
-  for (let i = from; i < text.length; i++) {
+  for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     // A low surrogate right after a high one is the second half of one code point.
-    if (!(code >= 0xdc00 && code <= 0xdfff && i > 0 && isHighSurrogate(text.charCodeAt(i - 1)))) count++;
+    if (!(code >= 0xdc00 && code <= 0xdfff && isHighSurrogate(i > 0 ? text.charCodeAt(i - 1) : previous))) count++;
   }
   return count;
 }
