@@ -4,7 +4,7 @@ import { createParser } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
 import { createFetchHandler } from "../../worker/app.ts";
 import type { RunEvent } from "../../worker/routes/run.ts";
-import { chatChunk, eventually, FakeUpstream, ManualTimers, openAIChunks, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
+import { chatChunk, eventually, FakeUpstream, ManualTimers, openAIChunks, readSSE, responses, streamRequest, testEnv, validBody, worker } from "./support.ts";
 
 const liveEnv = () => testEnv({ OPENAI_API_KEY: "sk-test", CLIENT_TOKEN: "t" });
 const auth = { headers: { authorization: "Bearer t" } };
@@ -60,6 +60,22 @@ describe("early_validation and abort_on_violation", () => {
     expect(await eventually(() => upstream.cancelled !== undefined)).toBe(true);
     expect(upstream.requests[0]?.signal.aborted).toBe(true);
     expect(upstream.pulled).toBeLessThan(badCall.length);
+  });
+
+  it("a resumable response (Durable Object, replay upstream) carries the fields through, and a resume replays the violation", async () => {
+    const env = testEnv({ RESPONSES: responses });
+    const app = worker(new FakeUpstream({ kind: "network-error" }));
+    const tools = [
+      { name: "search", parameters: { type: "object", properties: { query: { type: "string" } } } },
+      { name: "weather", parameters: { type: "object", properties: { city: { enum: ["Paris", "London"] } } } },
+    ];
+    const started = await app.call(streamRequest(validBody({ tools, early_validation: true, messages: [{ role: "user", content: "Tigers game in Detroit?" }] })), env);
+    const id = started.headers.get("x-response-id")!;
+    const { messages } = await readSSE(started);
+    const violation = messages.find((message) => message.event === "tool-call-violation");
+    expect(JSON.parse(violation?.data ?? "null")).toMatchObject({ name: "weather", error: { path: "/city" } });
+    const resumed = await app.call(new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": "-1" } }), env);
+    expect((await readSSE(resumed)).messages).toEqual(messages);
   });
 
   it("without early_validation a call is passed on as the model made it", async () => {
