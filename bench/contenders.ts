@@ -5,7 +5,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import Anthropic from "@anthropic-ai/sdk";
 import { parsePartialJson } from "ai";
 import OpenAI from "openai";
-import { streamToolCalls } from "../src/index.ts";
+import { streamToolCalls, type ToolDefinition } from "../src/index.ts";
 import type { Body } from "./bodies.ts";
 
 /** Runs one implementation over network chunks and returns how many complete calls it saw. */
@@ -100,14 +100,41 @@ export const floorOfArray: Contender = async (chunks, framing) => {
   return core.end();
 };
 
-/** tool-call-stream, with or without partial arguments on every delta. */
-export const ours = (partialArguments: boolean): Contender => async (chunks, framing) => {
+/**
+ * The schema of the bodies' `write_file` calls (bench/bodies.ts `argumentsOf`), strict as
+ * structured outputs are: every keyword the early checks follow is on the way of each value.
+ */
+const WRITE_FILE: ToolDefinition[] = [
+  {
+    name: "write_file",
+    parameters: {
+      type: "object",
+      properties: {
+        path: { type: "string", maxLength: 4096 },
+        lines: { type: "array", maxItems: 1_000_000, items: { type: "string", maxLength: 1000 } },
+        options: {
+          type: "object",
+          properties: { append: { type: "boolean" }, mode: { type: "integer", minimum: 0, maximum: 511 }, encoding: { type: "string", enum: ["utf-8", "latin1"] } },
+          required: ["append", "mode"],
+          additionalProperties: false,
+        },
+      },
+      required: ["path", "lines"],
+      additionalProperties: false,
+    },
+  },
+];
+
+/** tool-call-stream, with or without partial arguments on every delta, and with or without early validation (with `tools`, so the final check too). */
+export const ours = (partialArguments: boolean, earlyValidation = false): Contender => async (chunks, framing) => {
   let calls = 0;
-  const reader = streamToolCalls(streamOf(chunks), { provider: framing, partialArguments, maxArgumentsBytes: 64 * 1024 * 1024 }).getReader();
+  const options = { provider: framing, partialArguments, maxArgumentsBytes: 64 * 1024 * 1024, ...(earlyValidation ? { tools: WRITE_FILE, earlyValidation } : {}) };
+  const reader = streamToolCalls(streamOf(chunks), options).getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return calls;
     if (value.type === "tool-call") calls++;
+    if (value.type === "tool-call-violation" || value.type === "invalid-tool-call") throw new Error(`a valid call was reported: ${value.type}`);
   }
 };
 

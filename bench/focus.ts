@@ -14,6 +14,8 @@ const contenders: [string, Contender][] = [
   ["floor without the body stream", floorOfArray],
   ["tool-call-stream", ours(false)],
   ["tool-call-stream (partial)", ours(true)],
+  ["tool-call-stream (early validation)", ours(false, true)],
+  ["tool-call-stream (early + partial)", ours(true, true)],
 ];
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

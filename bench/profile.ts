@@ -1,12 +1,12 @@
 // Runs one contender on one scenario many times, for a CPU profile:
 // node --cpu-prof bench/profile.ts <contender> <scenario-substring> [runs]
-// contender: floor | floor-array | off | on
+// contender: floor | floor-array | off | on | early | early-on (early validation, partial arguments off or on)
 import { networkChunks } from "./bodies.ts";
 import { floor, floorOfArray, ours, type Contender } from "./contenders.ts";
 import { benchScenarios } from "./scenarios.ts";
 
 const [which = "off", filter = "", runs = "20"] = process.argv.slice(2);
-const contender: Contender = which === "floor" ? floor : which === "floor-array" ? floorOfArray : ours(which === "on");
+const contender: Contender = which === "floor" ? floor : which === "floor-array" ? floorOfArray : ours(which === "on" || which === "early-on", which.startsWith("early"));
 const scenario = benchScenarios(false).find((s) => s.name.includes(filter));
 if (!scenario) throw new Error(`no scenario matches ${filter}`);
 const chunks = networkChunks(new TextEncoder().encode(scenario.body.sse), scenario.chunkSize);

@@ -23,6 +23,8 @@ const interleaved: [string, Contender, Mode][] = [
   ["floor without the body stream", floorOfArray, "-"],
   ["tool-call-stream", ours(false), "off"],
   ["tool-call-stream (partial)", ours(true), "on"],
+  ["tool-call-stream (early validation)", ours(false, true), "off"],
+  ["tool-call-stream (early + partial)", ours(true, true), "on"],
 ];
 
 function peers(framing: Body["framing"]): [string, Contender, Mode][] {
@@ -109,10 +111,13 @@ for (const scenario of benchScenarios(quick)) {
 const lines: string[] = [];
 
 // The targets at a glance: tool-call-stream's ratio to the floor on every scenario.
-lines.push("\n### Summary: tool-call-stream as a multiple of the floor\n\n| scenario | partial off | partial on | floor ms | floor without the body stream, x floor |\n| --- | ---: | ---: | ---: | ---: |");
+lines.push(
+  "\n### Summary: tool-call-stream as a multiple of the floor\n\n| scenario | partial off | partial on | early validation | early + partial | floor ms | floor without the body stream, x floor |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+);
 for (const scenario of new Set(results.map((r) => r.scenario))) {
   const row = (name: string): Result => results.find((r) => r.scenario === scenario && r.name === name)!;
-  lines.push(`| ${scenario.name} | ${row("tool-call-stream").ratio!.toFixed(2)} | ${row("tool-call-stream (partial)").ratio!.toFixed(2)} | ${row("floor").ms!.toFixed(2)} | ${row("floor without the body stream").ratio!.toFixed(2)} |`);
+  const ratios = ["tool-call-stream", "tool-call-stream (partial)", "tool-call-stream (early validation)", "tool-call-stream (early + partial)"].map((name) => row(name).ratio!.toFixed(2));
+  lines.push(`| ${scenario.name} | ${ratios.join(" | ")} | ${row("floor").ms!.toFixed(2)} | ${row("floor without the body stream").ratio!.toFixed(2)} |`);
 }
 
 // One table per scenario, ratios to that scenario's floor.
@@ -122,18 +127,23 @@ for (const scenario of new Set(results.map((r) => r.scenario))) {
   for (const row of rows) lines.push(`| ${row.name} | ${row.mode} | ${row.ms === undefined ? "-" : row.ms.toFixed(2)} | ${row.ratio === undefined ? row.note : row.ratio.toFixed(2)} |`);
 }
 
-// Growth of time with argument size: slope of log(time) on log(size).
-lines.push("\n### Fitted exponent, 10 KB to 1 MB (time ~ size^k)\n\n| implementation | framing | k |\n| --- | --- | ---: |");
+// Growth of time with argument size: slope of log(time) on log(size). The slope of the ratio to
+// the floor (from the interleaved rounds) is also given: load that changes while the sizes are
+// measured one after another bends the first, much less the second.
+const slope = (xs: number[], ys: number[]): number => {
+  const mx = xs.reduce((a, b) => a + b) / xs.length;
+  const my = ys.reduce((a, b) => a + b) / ys.length;
+  return xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
+};
+lines.push("\n### Fitted exponent, 10 KB to 1 MB (time ~ size^k)\n\n| implementation | framing | k | k of the ratio to the floor |\n| --- | --- | ---: | ---: |");
 for (const framing of ["openai", "anthropic", "openai-responses"]) {
-  for (const name of ["floor", "tool-call-stream", "tool-call-stream (partial)"]) {
+  for (const name of ["floor", "tool-call-stream", "tool-call-stream (partial)", "tool-call-stream (early validation)", "tool-call-stream (early + partial)"]) {
     const points = results.filter((r) => r.scenario.family === `one-call-${framing}` && r.name === name && r.ms !== undefined);
     if (points.length < 2) continue;
     const xs = points.map((p) => Math.log(p.scenario.size!));
-    const ys = points.map((p) => Math.log(p.ms!));
-    const mx = xs.reduce((a, b) => a + b) / xs.length;
-    const my = ys.reduce((a, b) => a + b) / ys.length;
-    const k = xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
-    lines.push(`| ${name} | ${framing} | ${k.toFixed(3)} |`);
+    const k = slope(xs, points.map((p) => Math.log(p.ms!)));
+    const relative = slope(xs, points.map((p) => Math.log(p.ratio!)));
+    lines.push(`| ${name} | ${framing} | ${k.toFixed(3)} | ${name === "floor" ? "-" : relative.toFixed(3)} |`);
   }
 }
 console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC${quick ? " (quick run)" : ""}\n${lines.join("\n")}`);

@@ -73,6 +73,12 @@ export type {
   TypedToolCallDeltaEvent,
   TypedToolCallEvent,
 } from "./json/tool-types.ts";
+export {
+  earlySchemaValidator,
+  type EarlyValidation,
+  type EarlyValidationOptions,
+  type EarlyValidationTarget,
+} from "./json/early-validation.ts";
 // Stage 4, encode: events to SSE bytes and back.
 export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./encode/tool-call-event-decoder-stream.ts";
 export {
@@ -108,11 +114,13 @@ export type {
   FinishEvent,
   InvalidToolCall,
   InvalidToolCallEvent,
+  SchemaViolation,
   TextDeltaEvent,
   ReasoningDeltaEvent,
   ToolCall,
   ToolCallDeltaEvent,
   ToolCallEvent,
   ToolCallStartEvent,
+  ToolCallViolationEvent,
 } from "./shared/events.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";

@@ -68,7 +68,18 @@ export type { AssistantTurn, ToolResult } from "./providers/turn.ts";
 export { normalizeFinishReason } from "./providers/finish-reason.ts";
 export { normalizeUsage } from "./providers/usage.ts";
 // JSON: incremental parsing, repair and schema checks (the accumulator's plug-ins).
-export { IncrementalJsonParser, type IncrementalJsonParserOptions, type JsonParseFailure } from "./json/incremental-json-parser.ts";
+export {
+  IncrementalJsonParser,
+  type IncrementalJsonParserOptions,
+  type JsonParseFailure,
+  type JsonParserListener,
+} from "./json/incremental-json-parser.ts";
+export {
+  earlySchemaValidator,
+  type EarlyValidation,
+  type EarlyValidationOptions,
+  type EarlyValidationTarget,
+} from "./json/early-validation.ts";
 export { jsonErrorPosition } from "./json/json-error-position.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
 export {
@@ -112,7 +123,8 @@ export { eventStep, type AccumulatorTransformer, type EventSink, type EventStep 
 export { toolCallTimings } from "./accumulate/tool-call-timings.ts";
 export { validateToolCalls } from "./accumulate/validate-tool-calls.ts";
 // The whole chain in one call.
-export { streamToolCalls, type StreamToolCallsOptions } from "./pipeline/stream-tool-calls.ts";
+export { streamToolCalls } from "./pipeline/stream-tool-calls.ts";
+export type { StreamToolCallsOptions } from "./pipeline/stream-tool-calls-options.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";
 // Tools: run calls at the edge, loop back to the model.
 export {
@@ -196,10 +208,12 @@ export type {
   FinishEvent,
   InvalidToolCall,
   InvalidToolCallEvent,
+  SchemaViolation,
   ReasoningDeltaEvent,
   TextDeltaEvent,
   ToolCall,
   ToolCallDeltaEvent,
   ToolCallEvent,
   ToolCallStartEvent,
+  ToolCallViolationEvent,
 } from "./shared/events.ts";

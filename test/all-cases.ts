@@ -24,11 +24,13 @@ import "./providers/prototype-keys.cases.ts";
 import "./json/incremental-json-parser.cases.ts";
 import "./json/json-repair-and-schema.cases.ts";
 import "./json/standard-schema.cases.ts";
+import "./json/early-validation.cases.ts";
 // Accumulate: deltas to events.
 import "./accumulate/partial-arguments.cases.ts";
 import "./accumulate/accumulator-snapshot.cases.ts";
 import "./accumulate/cut-calls.cases.ts";
 import "./accumulate/validate-tool-calls.cases.ts";
+import "./accumulate/early-validation.cases.ts";
 // Pipeline: the whole chain in one call.
 import "./pipeline/stream-tool-calls.cases.ts";
 import "./pipeline/truncation.cases.ts";
@@ -41,6 +43,7 @@ import "./pipeline/validator-tools.cases.ts";
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";
 import "./tools/per-call-control.cases.ts";
+import "./tools/violation-retry.cases.ts";
 // Encode: events to bytes and back.
 import "./encode/tool-call-event-sse.cases.ts";
 import "./encode/client-protocols-fixtures.cases.ts";

@@ -1,3 +1,4 @@
+import type { EarlyValidation } from "../json/early-validation.ts";
 import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import type { ToolArgumentsValidator } from "../json/tool-schema.ts";
 import type { Repair } from "./arguments-buffer.ts";
@@ -43,6 +44,15 @@ export interface ToolCallAccumulatorOptions {
    * @defaultValue none
    */
   validate?: ToolArgumentsValidator | undefined;
+  /**
+   * Plug-in: pass `earlySchemaValidator(tools)` to check each call's arguments against its tool's
+   * schema while they stream: a `tool-call-violation` follows the fragment after which they can
+   * no longer match, and with `abortOnViolation` the stream ends there with an `abort` of reason
+   * `schema-violation` and the input is cancelled. (`streamToolCalls` takes `earlyValidation: true`
+   * and `abortOnViolation` instead.)
+   * @defaultValue none
+   */
+  earlyValidation?: EarlyValidation | undefined;
   /**
    * Deepest nesting of objects and arrays in arguments.
    * @defaultValue 64

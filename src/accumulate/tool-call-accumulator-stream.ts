@@ -75,20 +75,20 @@ export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, To
       options,
       () => controller.terminate(),
     );
-    let transformer: AccumulatorTransformer = {
-      start(started) {
-        controller = started;
-      },
-      transform(delta) {
-        accumulator.push(delta);
-      },
-      flush() {
-        accumulator.end();
-      },
-    };
     // Each step wraps the transformer so far: the first listed sees the events first.
-    for (const step of options.output ?? []) transformer = step(transformer);
-    super(transformer);
+    super(
+      (options.output ?? []).reduce<AccumulatorTransformer>((inner, step) => step(inner), {
+        start(started) {
+          controller = started;
+        },
+        transform(delta) {
+          accumulator.push(delta);
+        },
+        flush() {
+          accumulator.end();
+        },
+      }),
+    );
     this.#accumulator = accumulator;
   }
 }

@@ -4,7 +4,7 @@ import type { AbortReason, DiscardedToolCall, InvalidToolCall, ToolCall, ToolCal
 import { withChoice } from "../shared/values.ts";
 import { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulator-options.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
-import { ToolCallRegistry, type OpenToolCall } from "./tool-call-registry.ts";
+import { ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
 /**
  * An accumulator's state and call registry, for the snapshot functions (accumulator-snapshot.ts)
@@ -64,7 +64,8 @@ export class ToolCallAccumulator {
     options: ToolCallAccumulatorOptions = {},
     onTerminate: () => void = () => {},
   ) {
-    this.#enqueue = enqueue;
+    // The early-validation plug-in sees every event first, and adds its own.
+    this.#enqueue = options.earlyValidation?.(enqueue, this, onTerminate) ?? enqueue;
     this.#onTerminate = onTerminate;
     this.#options = options;
     this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, { parser: options.partialArguments, maxDepth: options.maxDepth });
@@ -125,12 +126,11 @@ export class ToolCallAccumulator {
     const call = this.#registry.resolve(delta);
     if (!call) return this.#fail({ code: "too-many-tool-calls", message: "The response has more tool calls than the limit allows." });
     if (delta.providerMetadata) call.providerMetadata = { ...call.providerMetadata, ...delta.providerMetadata };
-    const fragment = delta.argumentsDelta;
-    // A whole call resent as one final summary fragment: only possible when the text so far is
-    // one closed JSON value and the fragment repeats it exactly. A genuine fragment can never
+    // A whole call resent as one final summary fragment is dropped: only possible when the text so
+    // far is one closed JSON value and the fragment repeats it exactly. A genuine fragment can never
     // match that, since anything appended to a closed value other than white space is invalid.
-    const isResend = fragment !== undefined && call.args.isClosedValue && fragment === call.args.text;
-    if (fragment && !isResend) {
+    const fragment = call.args.isClosedValue && delta.argumentsDelta === call.args.text ? "" : delta.argumentsDelta;
+    if (fragment) {
       const max = this.#options.maxArgumentsBytes ?? DEFAULT_MAX_ARGUMENTS_BYTES;
       if (call.args.text.length + fragment.length > max) {
         return this.#fail({ code: "arguments-too-large", message: `Tool call arguments exceeded the limit of ${max} characters.` });
@@ -141,8 +141,8 @@ export class ToolCallAccumulator {
     // split across fragments may still grow, and the start must carry the whole name.
     if (!call.started) {
       if (call.name !== "" && call.args.text !== "") this.#start(call);
-    } else if (fragment && !isResend) {
-      this.#enqueue(this.#delta(call, fragment));
+    } else if (fragment) {
+      this.#delta(call, fragment);
     }
   }
 
@@ -157,7 +157,7 @@ export class ToolCallAccumulator {
       call.args = this.#registry.newBuffer();
       call.args.append(final);
       if (call.started && final.startsWith(previous)) {
-        this.#enqueue(this.#delta(call, final.slice(previous.length)));
+        this.#delta(call, final.slice(previous.length));
       }
     }
     this.#complete(call);
@@ -167,14 +167,14 @@ export class ToolCallAccumulator {
     call.started = true;
     this.#enqueue(withCallFields(withChoice({ type: "tool-call-start" as const, index: call.index, id: call.id, name: call.name }, call.choice), call));
     if (call.args.text !== "") {
-      this.#enqueue(this.#delta(call, call.args.text));
+      this.#delta(call, call.args.text);
     }
   }
 
-  /** A `tool-call-delta`: the fragment, whether the arguments are now one closed JSON value, and the live partial value when asked for. */
-  #delta(call: OpenToolCall, fragment: string): ToolCallEvent {
+  /** Emits a `tool-call-delta`: the fragment, whether the arguments are now one closed JSON value, and the live partial value when asked for. */
+  #delta(call: OpenToolCall, fragment: string): void {
     const event = withChoice({ type: "tool-call-delta" as const, index: call.index, id: call.id, argumentsDelta: fragment, closed: call.args.isClosedValue }, call.choice);
-    return this.#options.partialArguments && call.inputFormat !== "text" ? { ...event, partialArguments: call.args.partialValue } : event;
+    this.#enqueue(this.#options.partialArguments && call.inputFormat !== "text" ? { ...event, partialArguments: call.args.partialValue } : event);
   }
 
   /** Completes a call; `closeTruncated` after a normal finish, `cut` after an abnormal one (`length`, a filter, an error). */
@@ -245,11 +245,4 @@ export class ToolCallAccumulator {
 /** What every report of a call has: its index, id, name, arguments text and choice. */
 function summary(call: OpenToolCall): DiscardedToolCall {
   return withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
-}
-
-/** Adds the call's `providerExecuted` and `inputFormat` when set. */
-function withCallFields<T extends object>(target: T, call: OpenToolCall): T & { providerExecuted?: true; inputFormat?: "text" } {
-  if (call.providerExecuted) (target as { providerExecuted?: true }).providerExecuted = true;
-  if (call.inputFormat) (target as { inputFormat?: "text" }).inputFormat = call.inputFormat;
-  return target;
 }

@@ -72,8 +72,7 @@ export class ToolCallRegistry {
       this.#byId.set(fragment.id, call);
     }
     if (fragment.name) call.name = mergeName(call, fragment.name);
-    if (fragment.providerExecuted) call.providerExecuted = true;
-    if (fragment.inputFormat) call.inputFormat = fragment.inputFormat;
+    withCallFields(call, fragment);
     return call;
   }
 
@@ -172,4 +171,11 @@ function mergeName(call: OpenToolCall, name: string): string {
   if (call.name === "" || name.startsWith(call.name)) return name;
   if (call.name.endsWith(name) || call.args.text !== "") return call.name;
   return call.name + name;
+}
+
+/** Copies `providerExecuted` and `inputFormat` from a fragment onto its call, or from a call onto an event, when set. */
+export function withCallFields<T extends object>(target: T, source: { providerExecuted?: true; inputFormat?: "text" }): T & { providerExecuted?: true; inputFormat?: "text" } {
+  if (source.providerExecuted) (target as { providerExecuted?: true }).providerExecuted = true;
+  if (source.inputFormat) (target as { inputFormat?: "text" }).inputFormat = source.inputFormat;
+  return target;
 }

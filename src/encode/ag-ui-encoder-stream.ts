@@ -103,6 +103,12 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
         return void this.#start(event, out);
       case "tool-call-delta":
         return this.#args(event, out);
+      case "tool-call-violation": {
+        // AG-UI has no event for it: a CUSTOM event, which clients receive through `onCustomEvent`.
+        const call = this.#calls.get(callKey(event));
+        if (call && !call.ended) out.push(sseData({ type: "CUSTOM", name: "tool-call-violation", value: { toolCallId: call.id, path: event.error.path, message: event.error.message } }));
+        return;
+      }
       case "tool-call":
       case "invalid-tool-call":
         return this.#end(event, out);

@@ -107,6 +107,7 @@ const ABORT_MESSAGES: Readonly<Record<AbortEvent["reason"], string>> = {
   "stream-failed": "The response stream failed.",
   "provider-error": "The provider reported an error inside the stream.",
   "limit-exceeded": "The response exceeded a limit.",
+  "schema-violation": "A tool call could no longer match its tool's schema, so the response was stopped.",
 };
 
 /** What an `abort` tells a client: the error that stopped the stream, else its reason. Never the provider's payload. */

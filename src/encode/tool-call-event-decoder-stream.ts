@@ -13,6 +13,7 @@ const REQUIRED_FIELDS: Readonly<Record<EventType, readonly (readonly [string, Fi
   "tool-call-delta": [["index", "number"], ["argumentsDelta", "string"]],
   "tool-call": [["index", "number"], ["name", "string"], ["rawArguments", "string"]],
   "invalid-tool-call": [["index", "number"], ["name", "string"], ["rawArguments", "string"], ["error", "object"]],
+  "tool-call-violation": [["index", "number"], ["name", "string"], ["error", "object"]],
   finish: [["reason", "string"], ["toolCalls", "array"], ["invalidToolCalls", "array"], ["text", "string"]],
   error: [["error", "object"]],
   abort: [["reason", "string"], ["discarded", "array"]],

@@ -95,6 +95,17 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
         if (call?.started && !call.ended && event.argumentsDelta !== "") out.push(sseData({ type: "tool-input-delta", toolCallId: call.id, inputTextDelta: event.argumentsDelta }));
         return;
       }
+      case "tool-call-violation": {
+        // A transient data part (ai 5+): `onData` sees it, the message keeps no copy. Not a
+        // `tool-input-error`, which later input deltas would turn back into streaming input; the
+        // call's `invalid-tool-call` gives that at its end.
+        const call = this.#calls.get(callKey(event));
+        if (call?.started) {
+          const data = { toolCallId: call.id, toolName: call.name, path: event.error.path, message: event.error.message };
+          out.push(sseData({ type: "data-tool-call-violation", id: call.id, data, transient: true }));
+        }
+        return;
+      }
       case "tool-call":
         return this.#available(event, out);
       case "invalid-tool-call":

@@ -1,22 +1,15 @@
 import type { JsonValue } from "../shared/json.ts";
 import { ownValue } from "../shared/values.ts";
-import { ESCAPES, isWordChar, LITERALS, Mode, NUMBER, NUMBER_PREFIX, type Frame } from "./json-grammar.ts";
+import { ESCAPES, isWordChar, LITERALS, Mode, NUMBER, NUMBER_PREFIX, type Frame, type JsonParseFailure, type JsonParserListener } from "./json-grammar.ts";
+
+export type { JsonParseFailure, JsonParserListener } from "./json-grammar.ts";
 
 /** Options of {@link IncrementalJsonParser}. */
 export interface IncrementalJsonParserOptions {
-  /**
-   * Deepest nesting of objects and arrays; deeper input is an error.
-   * @defaultValue 64
-   */
+  /** Deepest nesting of objects and arrays; deeper input is an error. @defaultValue 64 */
   maxDepth?: number;
-}
-
-/** Why the parser stopped; `offset` is the character offset of the first byte it rejected. */
-export interface JsonParseFailure {
-  /** What was wrong: not JSON, nested past `maxDepth`, or more after the complete value. */
-  reason: "invalid-json" | "too-deep" | "trailing-data";
-  /** Character offset of the first character rejected. */
-  offset: number;
+  /** Told of each value as it is read, for checks while the text streams (early schema validation). @defaultValue none */
+  listener?: JsonParserListener | undefined;
 }
 
 /**
@@ -41,6 +34,7 @@ export interface JsonParseFailure {
  */
 export class IncrementalJsonParser {
   readonly #maxDepth: number;
+  readonly #listener: JsonParserListener | undefined;
   readonly #stack: Frame[] = [];
   #mode: Mode = Mode.Value;
   #root: JsonValue | undefined;
@@ -49,12 +43,15 @@ export class IncrementalJsonParser {
   /** The string or number or literal being read. */
   #token = "";
   #tokenIsKey = false;
+  /** With a listener: the string's text read since it was last told (a piece, never the whole token: no rope flattened per feed). */
+  #told = "";
   /** Inside a string: an escape began (`\`), and the hex digits of a `\u` escape read so far. */
   #escape: string | undefined;
 
   /** Creates a parser. */
   constructor(options: IncrementalJsonParserOptions = {}) {
     this.#maxDepth = options.maxDepth ?? 64;
+    this.#listener = options.listener;
   }
 
   /** True once the top-level value has closed (and nothing invalid followed). */
@@ -91,6 +88,10 @@ export class IncrementalJsonParser {
       else i = this.#readStructure(text, i);
     }
     this.#offset += text.length;
+    if (this.#listener && this.#mode === Mode.String) {
+      this.#listener.partial(this.#told, this.#tokenIsKey);
+      this.#told = "";
+    }
   }
 
   /** The input ended: a number or literal at the top level ends here. Returns whether the value is complete. */
@@ -139,24 +140,21 @@ export class IncrementalJsonParser {
 
   #startValue(code: number, i: number, at: number, frame: Frame | undefined): number {
     if (code === 0x5d && frame?.empty && Array.isArray(frame.value)) return this.#close(i);
+    const container = code === 0x7b || code === 0x5b;
+    const word = code === 0x2d || (code >= 0x30 && code <= 0x39) ? Mode.Number : code === 0x74 || code === 0x66 || code === 0x6e ? Mode.Literal : undefined;
+    if (!container && word === undefined && code !== 0x22) this.#fail("invalid-json", at);
+    else if (container && this.#stack.length >= this.#maxDepth) this.#fail("too-deep", at);
+    else this.#listener?.begin(code);
+    if (this.#mode === Mode.Failed) return i;
     if (code === 0x22) return this.#startString(false, i);
-    if (code === 0x7b || code === 0x5b) {
-      if (this.#stack.length >= this.#maxDepth) {
-        this.#fail("too-deep", at);
-        return i;
-      }
+    if (container) {
       const value: Record<string, JsonValue> | JsonValue[] = code === 0x7b ? {} : [];
       this.#place(value);
       this.#stack.push({ value, slot: 0, expectKey: code === 0x7b, empty: true });
       this.#mode = code === 0x7b ? Mode.Key : Mode.Value;
       return i + 1;
     }
-    if (code === 0x2d || (code >= 0x30 && code <= 0x39)) this.#mode = Mode.Number;
-    else if (code === 0x74 || code === 0x66 || code === 0x6e) this.#mode = Mode.Literal;
-    else {
-      this.#fail("invalid-json", at);
-      return i;
-    }
+    this.#mode = word!;
     this.#token = "";
     return i;
   }
@@ -164,7 +162,7 @@ export class IncrementalJsonParser {
   #startString(isKey: boolean, i: number): number {
     this.#mode = Mode.String;
     this.#tokenIsKey = isKey;
-    this.#token = "";
+    this.#token = this.#told = "";
     return i + 1;
   }
 
@@ -176,13 +174,13 @@ export class IncrementalJsonParser {
       const code = text.charCodeAt(end);
       if (code === 0x22 || code === 0x5c) break;
       if (code < 0x20) {
-        this.#token += text.slice(i, end);
+        this.#append(text.slice(i, end));
         this.#fail("invalid-json", this.#offset + end);
         return end;
       }
       end++;
     }
-    if (end > i) this.#token += text.slice(i, end);
+    if (end > i) this.#append(text.slice(i, end));
     if (end === text.length) return end;
     if (text.charCodeAt(end) === 0x5c) {
       this.#escape = "";
@@ -197,7 +195,7 @@ export class IncrementalJsonParser {
     if (this.#escape === "") {
       const simple = ESCAPES[char];
       if (simple !== undefined) {
-        this.#token += simple;
+        this.#append(simple);
         this.#escape = undefined;
       } else if (char === "u") this.#escape = "u";
       else this.#fail("invalid-json", this.#offset + i);
@@ -210,15 +208,21 @@ export class IncrementalJsonParser {
     const escape = `${this.#escape}${char}`;
     this.#escape = escape;
     if (escape.length === 5) {
-      this.#token += String.fromCharCode(Number.parseInt(escape.slice(1), 16));
+      this.#append(String.fromCharCode(Number.parseInt(escape.slice(1), 16)));
       this.#escape = undefined;
     }
     return i + 1;
   }
 
+  #append(piece: string): void {
+    this.#token += piece;
+    if (this.#listener) this.#told += piece;
+  }
+
   #endString(): void {
     if (this.#tokenIsKey) {
       this.#stack[this.#stack.length - 1]!.slot = this.#token;
+      this.#listener?.key(this.#token);
       this.#mode = Mode.Colon;
     } else this.#completeScalar(this.#token);
     this.#token = "";
@@ -255,6 +259,7 @@ export class IncrementalJsonParser {
 
   #completeScalar(value: JsonValue): void {
     this.#place(value);
+    this.#listener?.end(value);
     this.#advance();
   }
 
@@ -284,7 +289,8 @@ export class IncrementalJsonParser {
   }
 
   #close(i: number): number {
-    this.#stack.pop();
+    const { value } = this.#stack.pop()!; // popped whether or not anyone listens
+    this.#listener?.end(value);
     this.#advance();
     return i + 1;
   }

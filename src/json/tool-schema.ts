@@ -24,6 +24,14 @@ export interface ToolSchema {
   minItems?: number;
   /** The most items an array may have. */
   maxItems?: number;
+  /** The smallest number allowed. */
+  minimum?: number;
+  /** The largest number allowed. */
+  maximum?: number;
+  /** The most characters a string may have, counted in Unicode code points as JSON Schema counts them. */
+  maxLength?: number;
+  /** OpenAPI's (and Gemini's) way to allow `null` besides the other types: `null` then passes every check. */
+  nullable?: boolean;
 }
 
 /**
@@ -129,9 +137,10 @@ export function toolSchemaValidator(tools: readonly ToolDefinition[]): ToolArgum
 }
 
 /**
- * Checks a value against a tool schema: types (with `integer` and nullable type arrays),
- * `required`, `properties`, `additionalProperties: false`, `enum`, `const`, `items`, `anyOf`,
- * `minItems`/`maxItems`. Returns readable reasons, one per violation (empty when valid).
+ * Checks a value against a tool schema: types (with `integer`, nullable type arrays and
+ * `nullable: true`), `required`, `properties`, `additionalProperties: false`, `enum`, `const`,
+ * `items`, `anyOf`, `minItems`/`maxItems`, `minimum`/`maximum`, `maxLength`. Other keywords are
+ * not checked. Returns readable reasons, one per violation (empty when valid).
  *
  * @example
  * ```ts
@@ -140,6 +149,7 @@ export function toolSchemaValidator(tools: readonly ToolDefinition[]): ToolArgum
  * ```
  */
 export function checkToolArguments(value: JsonValue, schema: ToolSchema, path = "$"): string[] {
+  if (value === null && schema.nullable === true) return [];
   if (schema.anyOf) {
     const branches = schema.anyOf.map((branch) => checkToolArguments(value, branch, path));
     return branches.some((issues) => issues.length === 0) ? [] : [`${path} matches none of the allowed shapes`];
@@ -149,7 +159,12 @@ export function checkToolArguments(value: JsonValue, schema: ToolSchema, path = 
   const issues: string[] = [];
   if (schema.enum && !schema.enum.some((option) => sameJson(option, value))) issues.push(`${path} must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(", ")}`);
   if (schema.const !== undefined && !sameJson(schema.const, value)) issues.push(`${path} must be ${JSON.stringify(schema.const)}`);
-  if (Array.isArray(value)) {
+  if (typeof value === "number") {
+    if (typeof schema.minimum === "number" && value < schema.minimum) issues.push(`${path} must be at least ${schema.minimum}`);
+    if (typeof schema.maximum === "number" && value > schema.maximum) issues.push(`${path} must be at most ${schema.maximum}`);
+  } else if (typeof value === "string") {
+    if (typeof schema.maxLength === "number" && codePoints(value) > schema.maxLength) issues.push(`${path} must have at most ${schema.maxLength} characters`);
+  } else if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems) issues.push(`${path} must have at least ${schema.minItems} items`);
     if (schema.maxItems !== undefined && value.length > schema.maxItems) issues.push(`${path} must have at most ${schema.maxItems} items`);
     if (schema.items) value.forEach((item, i) => issues.push(...checkToolArguments(item, schema.items!, `${path}[${i}]`)));
@@ -168,6 +183,24 @@ function checkObject(value: { [key: string]: JsonValue }, schema: ToolSchema, pa
     else if (typeof schema.additionalProperties === "object") issues.push(...checkToolArguments(member, schema.additionalProperties, `${path}.${key}`));
   }
   return issues;
+}
+
+/**
+ * The length of a string in Unicode code points (a lone surrogate counts as one), as `maxLength`
+ * counts: `before` code points came before it, the last of which had the code `previous`.
+ */
+export function codePoints(text: string, before = 0, previous = 0): number {
+  let count = before;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    // A low surrogate right after a high one is the second half of one code point.
+    if (!(code >= 0xdc00 && code <= 0xdfff && isHighSurrogate(i > 0 ? text.charCodeAt(i - 1) : previous))) count++;
+  }
+  return count;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function hasType(value: JsonValue, type: string): boolean {

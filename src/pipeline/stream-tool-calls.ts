@@ -1,4 +1,3 @@
-import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
 import type { EventSink } from "../accumulate/event-step.ts";
 import { ToolCallAccumulator } from "../accumulate/tool-call-accumulator.ts";
 import { toolCallTimings } from "../accumulate/tool-call-timings.ts";
@@ -8,69 +7,19 @@ import { DetectingFraming } from "../framing/framing-detect-stream.ts";
 import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import { jsonErrorPosition } from "../json/json-error-position.ts";
+import { earlySchemaValidator } from "../json/early-validation.ts";
 import { repairJson } from "../json/json-repair.ts";
 import { toolSchemaValidator, type ToolDefinition } from "../json/tool-schema.ts";
 import type { TypedToolCallEvent } from "../json/tool-types.ts";
-import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
+import type { ProviderDecoder } from "../providers/provider-decoder.ts";
 import { DetectingDecoder } from "../providers/provider-detect-stream.ts";
-import { providerProtocol, type Provider } from "../providers/registry.ts";
+import { providerProtocol } from "../providers/registry.ts";
 import type { ProviderDelta } from "../shared/deltas.ts";
 import { toErrorInfo, type StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { readErrorBody } from "./error-body.ts";
-import type { StreamLimits } from "./stream-limits.ts";
+import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 
-/** Options of {@link streamToolCalls}; `Tools` is the type of its `tools`. */
-export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>
-  extends StreamLimits, Omit<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "validate"> {
-  /**
-   * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
-   * incrementally in time linear in the arguments (the accumulator's `partialArguments` plug-in,
-   * {@link IncrementalJsonParser}). The value is live: valid until the next event of that call;
-   * copy it (`structuredClone`) to keep it. Off, arguments are parsed once at the end.
-   * @defaultValue false
-   */
-  partialArguments?: boolean;
-  /**
-   * Repair common model mistakes in arguments at completion with `repairJson` (trailing commas,
-   * single quotes, unquoted keys, Python literals, a code fence; a value cut short only when the
-   * provider finished normally), reported in `tool-call.repairs`. Either way, arguments that are
-   * not valid JSON in the end are an `invalid-tool-call` with the `position` of the error.
-   * @defaultValue true
-   */
-  repair?: boolean;
-  /**
-   * The request's tools (OpenAI, Responses or Anthropic shape, or `{ name, schema }` with the
-   * application's own validator: zod 4, valibot, arktype, any Standard Schema v1): final
-   * arguments are checked against each tool's JSON Schema ({@link toolSchemaValidator}) or
-   * validated by its validator ({@link validateToolCalls}: `arguments` is then the validator's
-   * output, and an asynchronous validator delays that call's event and the events after it), and
-   * a violation, or a name that is not a tool, is an `invalid-tool-call`. Written `as const` or
-   * given by validators, the tools also type the events: `tool-call` narrows by `name`.
-   */
-  tools?: Tools;
-  /**
-   * The clock that times each call's arguments (milliseconds, e.g. `() => performance.now()`):
-   * `startedAt` (the first argument fragment) and `completedAt` on `tool-call`,
-   * `invalid-tool-call` and the `finish` lists ({@link toolCallTimings}). Without it, no times.
-   * @defaultValue none
-   */
-  clock?: () => number;
-  /**
-   * The wire protocol of the body: a built-in provider's name (`openai`, `openai-responses`,
-   * `anthropic`, `gemini`, `bedrock`, `cohere`, `ollama`), or a {@link ProviderProtocol} of the
-   * application's own (its decoder, and its framing when the body is not SSE). The framing follows
-   * from it: the AWS event stream for `bedrock`, NDJSON for `ollama`, and for the others SSE or,
-   * as the content type and first bytes say ({@link detectFraming}), Gemini's JSON array. When
-   * absent, the framing is told from the content type and the first bytes, then the protocol from
-   * the first message's shape ({@link ProviderDetectStream}); a stream it cannot recognize ends
-   * with an `unknown-provider` error.
-   * @defaultValue detected from the stream
-   */
-  provider?: Provider | ProviderProtocol;
-  /** Aborting it stops reading, cancels the body (which stops the fetch) and ends with `abort`. */
-  signal?: AbortSignal;
-}
 
 /**
  * The whole chain in one call: bytes, framed messages, provider deltas, accumulated events.
@@ -230,9 +179,11 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
         partialArguments: stepwise ? IncrementalJsonParser : undefined,
         repair: options.repair === false ? (text) => ({ ok: false, position: jsonErrorPosition(text) }) : repairJson,
         validate: options.tools && toolSchemaValidator(options.tools),
+        earlyValidation: options.tools && options.earlyValidation ? earlySchemaValidator(options.tools, { abortOnViolation: options.abortOnViolation, maxDepth: options.maxDepth }) : undefined,
       },
       () => {
-        void reader?.cancel("limit exceeded").catch(() => {});
+        // A limit was exceeded, or a call violated its schema with `abortOnViolation`.
+        void reader?.cancel("the accumulator stopped the stream").catch(() => {});
         close();
       },
     );
@@ -279,8 +230,8 @@ async function failHttp(response: Response, accumulator: ToolCallAccumulator, cl
   close();
 }
 
-/** The options the accumulator takes: `tools` becomes its `validate` plug-in. */
-function withoutTools(options: StreamToolCallsOptions): Omit<StreamToolCallsOptions, "tools"> {
-  const { tools: _tools, ...rest } = options;
+/** The options the accumulator takes as they are: `tools` and the early checks become its plug-ins. */
+function withoutTools(options: StreamToolCallsOptions): Omit<StreamToolCallsOptions, "tools" | "earlyValidation" | "abortOnViolation"> {
+  const { tools: _tools, earlyValidation: _early, abortOnViolation: _abort, ...rest } = options;
   return rest;
 }

@@ -68,6 +68,8 @@ export interface StreamErrorInfo {
   position?: number;
   /** Readable reasons (for `schema-mismatch`). */
   issues?: string[];
+  /** Where in the arguments, as a JSON Pointer (for a `schema-mismatch` found while they streamed). */
+  path?: string;
 }
 
 /**

@@ -86,7 +86,9 @@ export type AbortReason =
   /** The input ended after a provider error, without a finish. */
   | "provider-error"
   /** A configured limit was exceeded (`maxEventBytes`, `maxArgumentsBytes`, `maxToolCalls`). */
-  | "limit-exceeded";
+  | "limit-exceeded"
+  /** With `abortOnViolation`, a call's arguments stopped matching its tool's schema (`tool-call-violation`). */
+  | "schema-violation";
 
 /** An accumulated event: the output of {@link ToolCallAccumulatorStream} and `streamToolCalls`. */
 export type ToolCallEvent =
@@ -96,6 +98,7 @@ export type ToolCallEvent =
   | ToolCallDeltaEvent
   | CompletedToolCallEvent
   | InvalidToolCallEvent
+  | ToolCallViolationEvent
   | FinishEvent
   | ErrorEvent
   | AbortEvent;
@@ -172,6 +175,40 @@ export interface CompletedToolCallEvent extends ToolCall {
 export interface InvalidToolCallEvent extends InvalidToolCall {
   /** The kind of event: always `invalid-tool-call`. */
   type: "invalid-tool-call";
+}
+
+/**
+ * Why a call's arguments can no longer match its tool's schema, found while they streamed: what a
+ * `tool-call-violation` event carries (and the `error` of an `abort` of reason `schema-violation`).
+ */
+export interface SchemaViolation {
+  /** Always `schema-mismatch`, the code of the `invalid-tool-call` the call ends with. */
+  code: "schema-mismatch";
+  /** What is wrong, from the schema's side (it never quotes the arguments). */
+  message: string;
+  /** Where, as a JSON Pointer (RFC 6901) into the arguments: `""` for the whole value, `/unit`, `/items/3/qty`. */
+  path: string;
+}
+
+/**
+ * With early validation, a call's arguments can no longer match its tool's schema, whatever
+ * follows: emitted once per call, right after the `tool-call-delta` whose fragment made it so. The
+ * call goes on streaming and ends as an `invalid-tool-call` (unless `abortOnViolation` ended the
+ * stream here).
+ */
+export interface ToolCallViolationEvent {
+  /** The kind of event: always `tool-call-violation`. */
+  type: "tool-call-violation";
+  /** The call's index, as in {@link ToolCall.index}. */
+  index: number;
+  /** The provider's call id, or `null` when the provider gives none (Gemini). */
+  id: string | null;
+  /** The function name. */
+  name: string;
+  /** What is wrong and where. */
+  error: SchemaViolation;
+  /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
+  choice?: number;
 }
 
 /** The response finished normally. */

@@ -1,9 +1,11 @@
-import { streamToolCalls, type StreamToolCallsOptions } from "../pipeline/stream-tool-calls.ts";
+import { streamToolCalls } from "../pipeline/stream-tool-calls.ts";
+import type { StreamToolCallsOptions } from "../pipeline/stream-tool-calls-options.ts";
 import type { StreamLimits } from "../pipeline/stream-limits.ts";
 import { assistantMessage, toolResultMessages } from "../providers/messages.ts";
 import type { Provider } from "../providers/registry.ts";
 import type { ToolResult } from "../providers/turn.ts";
-import type { AbortEvent, FinishEvent, ToolCall } from "../shared/events.ts";
+import type { ToolDefinition, ToolSchema } from "../json/tool-schema.ts";
+import type { AbortEvent, FinishEvent, InvalidToolCall, ToolCall, ToolCallViolationEvent } from "../shared/events.ts";
 import type { LoopFinishReason, ToolLoopEvent } from "./loop-events.ts";
 import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";
 import type { ToolRunnerEvent } from "./tool-events.ts";
@@ -21,7 +23,10 @@ export interface ToolLoopRequest {
 
 /** Options of {@link runToolLoop}. */
 export interface ToolLoopOptions
-  extends Omit<ToolRunnerOptions, "tools" | "signal">, StreamLimits, Pick<StreamToolCallsOptions, "partialArguments" | "repair" | "maxDepth"> {
+  extends
+    Omit<ToolRunnerOptions, "tools" | "signal">,
+    StreamLimits,
+    Pick<StreamToolCallsOptions, "partialArguments" | "repair" | "maxDepth" | "earlyValidation" | "abortOnViolation"> {
   /** The wire protocol of the responses, and the shape of the messages the loop appends. */
   provider: Provider;
   /** The conversation so far, in the provider's own shape (Chat messages, Anthropic messages, Gemini contents, Responses input items). */
@@ -68,7 +73,13 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * Every event of every step comes out of one stream tagged with its `step` (from 1); each step
  * ends with `step-finish` (the messages it adds) and the loop with one `loop-finish` (why, and the
  * whole conversation). Invalid and unknown calls are answered with their `tool-error` so the
- * model can correct itself. The stream produces only as fast as it is read. Cancelling it (or
+ * model can correct itself. With `earlyValidation`, each call is checked against its tool's
+ * `parameters` while it streams; with `abortOnViolation` too, a step whose call can no longer
+ * match is cut there (the request is cancelled), and the loop at once sends the turn as far as
+ * it went (its text, the calls that completed, with their results, and the stopped call, with
+ * `{}` as arguments) and that call's `tool-error` (`invalid-arguments`, retryable: where and why
+ * it stopped matching, and what the tool expects), and calls the model again: a retry that costs
+ * a step. The stream produces only as fast as it is read. Cancelling it (or
  * the `signal`) aborts the request in flight and every running handler; its `cancelCall(id)`
  * stops one call and the loop goes on with that call's `cancelled` error as its result.
  *
@@ -157,14 +168,15 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
 
   function endStep(out: Output): void {
     const { terminal } = record;
-    if (terminal?.type !== "finish") {
+    const turn = terminal?.type === "finish" ? terminal : controller.signal.aborted ? undefined : record.cutTurn();
+    if (!turn) {
       out.enqueue({ type: "step-finish", step, messages: [] }); // a cut-off turn is not one the provider would accept back
       finish(out, controller.signal.aborted ? "cancelled" : "aborted");
       return;
     }
-    const calls = turnCalls(terminal);
+    const calls = turnCalls(turn);
     const own = calls.filter((call) => !call.providerExecuted);
-    const assistant = assistantMessage(provider, { text: terminal.text, toolCalls: calls, reasoningParts: terminal.reasoningParts });
+    const assistant = assistantMessage(provider, { text: turn.text, toolCalls: calls, reasoningParts: terminal?.type === "finish" ? terminal.reasoningParts : undefined });
     const added: unknown[] = Array.isArray(assistant) ? [...assistant] : [assistant];
     if (own.length > 0) added.push(...toolResultMessages(provider, record.results(own)));
     messages.push(...added);
@@ -190,11 +202,34 @@ type Output = ReadableStreamDefaultController<ToolLoopEvent>;
 class StepRecord {
   terminal: FinishEvent | AbortEvent | undefined;
   readonly #outcomes = new Map<string, Omit<ToolResult, "call">>();
+  /** For a turn cut at a schema violation: what a finish would have listed. */
+  readonly #cut: { text: string; toolCalls: ToolCall[]; invalidToolCalls: InvalidToolCall[]; violation?: ToolCallViolationEvent } = { text: "", toolCalls: [], invalidToolCalls: [] };
 
   see(event: ToolRunnerEvent): void {
+    const cut = this.#cut;
+    if (event.type === "text-delta" && event.choice === undefined) cut.text += event.text;
+    else if (event.type === "tool-call" || event.type === "invalid-tool-call") {
+      const { type: _type, ...call } = event;
+      if ("arguments" in call) cut.toolCalls.push(call);
+      else cut.invalidToolCalls.push(call);
+    } else if (event.type === "tool-call-violation") cut.violation = event;
     if (event.type === "finish" || event.type === "abort") this.terminal = event;
     else if (event.type === "tool-result" && !event.preliminary) this.#outcomes.set(key(event), { output: event.result });
     else if (event.type === "tool-error") this.#outcomes.set(key(event), { output: event.error.message, isError: true });
+  }
+
+  /**
+   * The turn of a step the stream stopped at a schema violation (`abortOnViolation`), as the
+   * finish it did not reach: its text, the calls that completed, and the stopped call (answered by
+   * the runner with what was wrong). Other calls still open are left out: they have no answer.
+   */
+  cutTurn(): Pick<FinishEvent, "text" | "toolCalls" | "invalidToolCalls"> | undefined {
+    const { terminal } = this;
+    const { violation, ...turn } = this.#cut;
+    if (terminal?.type !== "abort" || terminal.reason !== "schema-violation" || !violation) return undefined;
+    const stopped = terminal.discarded.find((call) => key(call) === key(violation));
+    if (!stopped) return undefined;
+    return { ...turn, invalidToolCalls: [...turn.invalidToolCalls, { ...stopped, error: violation.error }] };
   }
 
   /** The outcomes of `calls`, in their order; a call with none (never run) is left out. */
@@ -208,12 +243,15 @@ class StepRecord {
   }
 }
 
-/** The options of `streamToolCalls` among the loop's. */
+/** The options of `streamToolCalls` among the loop's; with `earlyValidation`, the tools' parameters are its `tools`. */
 function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToolCallsOptions {
-  const { maxEventBytes, maxArgumentsBytes, maxToolCalls, partialArguments, repair, maxDepth, clock } = options;
+  const { maxEventBytes, maxArgumentsBytes, maxToolCalls, partialArguments, repair, maxDepth, clock, earlyValidation, abortOnViolation } = options;
   const picked: StreamToolCallsOptions = { provider: options.provider, signal };
-  for (const [name, value] of Object.entries({ maxEventBytes, maxArgumentsBytes, maxToolCalls, partialArguments, repair, maxDepth, clock })) {
+  for (const [name, value] of Object.entries({ maxEventBytes, maxArgumentsBytes, maxToolCalls, partialArguments, repair, maxDepth, clock, earlyValidation, abortOnViolation })) {
     if (value !== undefined) (picked as Record<string, unknown>)[name] = value;
+  }
+  if (earlyValidation) {
+    picked.tools = Object.entries(options.tools).map(([name, tool]): ToolDefinition => (tool.parameters ? { name, parameters: tool.parameters as ToolSchema } : { name }));
   }
   return picked;
 }
@@ -221,7 +259,7 @@ function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToo
 const key = (call: { index: number; choice?: number }): string => `${call.choice ?? 0}:${call.index}`;
 
 /** The turn's calls in index order, invalid ones included (with `{}` arguments) so that their errors have a call to answer. */
-function turnCalls(finish: FinishEvent): ToolCall[] {
+function turnCalls(finish: Pick<FinishEvent, "toolCalls" | "invalidToolCalls">): ToolCall[] {
   const invalid = finish.invalidToolCalls.map(({ error: _error, ...call }): ToolCall => ({ ...call, arguments: {} }));
   return [...finish.toolCalls, ...invalid].sort((a, b) => a.index - b.index);
 }

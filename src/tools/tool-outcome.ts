@@ -1,5 +1,6 @@
 import { standardJsonSchema } from "../json/standard-schema.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
+import type { SchemaViolation } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
 import type { ToolErrorCode, ToolErrorInfo } from "./tool-events.ts";
@@ -80,6 +81,17 @@ export function describeToolError(error: StreamErrorInfo, tool: DescribedTool): 
         ? `The arguments are not valid JSON${error.position !== undefined ? ` (parsing failed at character ${error.position})` : ""}.`
         : `The arguments could not be used (${error.code}).`;
   return { code: "invalid-arguments", message: `${problem} ${expected(tool)}`, retryable: false };
+}
+
+/**
+ * The error of a call stopped while its arguments streamed, because they could no longer match
+ * the tool's parameters (`abortOnViolation`): where and why, then what the tool expects. It is
+ * retryable: the same call, with arguments that match, can run.
+ */
+export function describeViolation(violation: SchemaViolation, tool: DescribedTool): ToolErrorInfo {
+  const where = violation.path === "" ? "" : ` at ${violation.path}`;
+  const problem = `The arguments stopped matching the tool's parameters${where} while they streamed: ${violation.message} The call was stopped and did not run.`;
+  return { code: "invalid-arguments", message: `${problem} ${expected(tool)}`, retryable: true };
 }
 
 /**

@@ -1,12 +1,12 @@
 import { validatedWith } from "../accumulate/validate-tool-calls.ts";
 import { validateStandard, type StandardOutcome } from "../json/standard-schema.ts";
 import { checkToolArguments, type ToolSchema } from "../json/tool-schema.ts";
-import type { CompletedToolCallEvent, InvalidToolCallEvent, ToolCall, ToolCallEvent } from "../shared/events.ts";
+import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCall, ToolCallEvent, ToolCallViolationEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { ownValue } from "../shared/values.ts";
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TOOL_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS, type RunnableTool, type ToolRunnerOptions } from "./runnable-tool.ts";
 import type { ToolApprovalRequestEvent, ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
-import { callCancelled, describeToolError, toolErrorInfo } from "./tool-outcome.ts";
+import { callCancelled, describeToolError, describeViolation, toolErrorInfo } from "./tool-outcome.ts";
 import { runHandler, type HandlerOutcome } from "./tool-run.ts";
 
 /** The longest delay platform timers honour. */
@@ -49,6 +49,8 @@ export class ToolRunner {
   readonly #waiters: (() => void)[] = [];
   #running = 0;
   #stopped = false;
+  /** The last `tool-call-violation`: the call an `abort` of reason `schema-violation` stopped. */
+  #violation: ToolCallViolationEvent | undefined;
   readonly #onAbort = (): void => this.#cancelAll();
 
   /** Creates a runner that emits through `emit`. */
@@ -63,6 +65,8 @@ export class ToolRunner {
     this.#emit(event);
     if (event.type === "tool-call") this.#take(event);
     else if (event.type === "invalid-tool-call") this.#reject(event);
+    else if (event.type === "tool-call-violation") this.#violation = event;
+    else if (event.type === "abort" && event.reason === "schema-violation") this.#stoppedAtViolation(event);
   }
 
   /** Runs a call waiting for approval, by id (or by index, for providers without ids). False when none waits. */
@@ -143,6 +147,14 @@ export class ToolRunner {
   #reject(call: InvalidToolCallEvent): void {
     const tool = ownValue(this.#options.tools, call.name);
     this.#fail(call, tool ? describeToolError(call.error, tool) : toolErrorInfo("unknown-tool", this.#toolNames()));
+  }
+
+  /** A call the stream stopped at its schema violation never runs; the model reads where and why, and may call again. */
+  #stoppedAtViolation(abort: AbortEvent): void {
+    const violation = this.#violation;
+    if (!violation || !abort.discarded.some((call) => call.index === violation.index && call.choice === violation.choice)) return;
+    const tool = ownValue(this.#options.tools, violation.name);
+    this.#fail(violation, tool ? describeViolation(violation.error, tool) : toolErrorInfo("unknown-tool", this.#toolNames()));
   }
 
   #requestApproval(job: Job): void {

@@ -146,6 +146,70 @@ describe("GET / in headless Chromium against the replay upstream", () => {
     await page.close();
   });
 
+  it("with early validation, a card turns invalid the moment its arguments can no longer match, while they stream on", async () => {
+    const page = await browser!.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT);
+    const problems: string[] = [];
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto(server!.url);
+    // Each card's states, with its arguments as they were shown at that moment.
+    await page.evaluate(() => {
+      const seen: Record<string, [string, string][]> = {};
+      (window as unknown as { cardStates: typeof seen }).cardStates = seen;
+      new MutationObserver(() => {
+        for (const card of document.querySelectorAll<HTMLElement>("#calls .card")) {
+          const states = (seen[card.querySelector("h4")?.textContent ?? "?"] ??= []);
+          const state = card.dataset["state"] ?? "";
+          if (states.at(-1)?.[0] !== state) states.push([state, card.querySelector("pre")?.textContent ?? ""]);
+        }
+      }).observe(document.getElementById("calls")!, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["data-state"] });
+    });
+    await page.getByLabel("Provider").selectOption("openai");
+    await page.getByLabel("Prompt").fill("Is there a Tigers game in Detroit today, and what is the weather there?");
+    await page.getByText("Tools sent with the prompt").click();
+    const tools = [
+      { name: "search", parameters: { type: "object", properties: { query: { type: "string", maxLength: 12 } }, required: ["query"] } },
+      { name: "weather", parameters: { type: "object", properties: { city: { type: "string", enum: ["Paris", "London"] } }, required: ["city"] } },
+    ];
+    await page.getByLabel("Tool definitions").fill(JSON.stringify(tools));
+    await page.getByLabel(/early_validation/).check();
+    await page.getByRole("button", { name: "Send" }).click();
+
+    await page.getByRole("status").filter({ hasText: "Finished (tool-calls) with 2 tool call(s)" }).waitFor();
+    const states = await page.evaluate(() => (window as unknown as { cardStates: Record<string, [string, string][]> }).cardStates);
+    // Invalid at the fragment that made the query 13 characters and the city start with D, not at the end.
+    expect(states).toEqual({
+      search: [["streaming", ""], ["invalid", '{"query": "Tigers game s']],
+      weather: [["streaming", ""], ["invalid", '{"city": "Detro']],
+    });
+    const notes = await page.locator("#calls .card .note").allTextContents();
+    expect(notes[0]).toMatch(/^Can no longer match the tool's schema, at \/query: Expected at most 12 characters\. /);
+    expect(notes[1]).toMatch(/^Can no longer match the tool's schema, at \/city: Expected one of "Paris", "London"\. /);
+    expect(await page.locator("#calls .card pre").first().textContent()).toBe('{"query": "Tigers game schedule October 22, 2023"}');
+    await page.screenshot({ path: join(root, "docs", "screenshot-violation.png"), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it("with abort_on_violation too, the stream stops at the violation and the card stays invalid", async () => {
+    const page = await browser!.newPage();
+    page.setDefaultTimeout(STEP_TIMEOUT);
+    await page.goto(server!.url);
+    await page.getByLabel("Provider").selectOption("openai");
+    await page.getByText("Tools sent with the prompt").click();
+    await page.getByLabel("Tool definitions").fill(JSON.stringify([{ name: "search", parameters: { type: "object", properties: { query: { type: "string", maxLength: 12 } } } }]));
+    await page.getByLabel(/abort_on_violation/).check();
+    expect(await page.getByLabel(/early_validation/).isChecked()).toBe(true);
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByRole("status").filter({ hasText: "Stopped (schema-violation)" }).waitFor();
+    const cards = page.locator("#calls .card");
+    expect(await cards.locator("h4").allTextContents()).toEqual(["search"]);
+    expect(await cards.first().getAttribute("data-state")).toBe("invalid");
+    expect(await cards.first().locator("pre").textContent()).toBe('{"query": "Tigers game s');
+    expect(await cards.first().locator(".note").textContent()).toMatch(/The stream was stopped there\.$/);
+    await page.close();
+  });
+
   it("Stop cancels the stream and marks the calls still open as discarded", async () => {
     const page = await browser!.newPage();
     page.setDefaultTimeout(STEP_TIMEOUT);

@@ -97,18 +97,59 @@ group("client-protocol encoders: generated streams", (test) => {
   });
 });
 
-group("client-protocol encoders: forward compatibility", (test) => {
+group("client-protocol encoders: forward compatibility and violations", (test) => {
+  const violation = (id: string | null): unknown => ({ type: "tool-call-violation", index: 1, id, name: "weather", error: { code: "schema-mismatch", message: "City must be a string.", path: "/city" } });
+  /** The recording's events with a violation after call 1's first delta (and an event type no encoder knows). */
+  async function withViolation(): Promise<{ events: EncodableEvent[]; marked: EncodableEvent[] }> {
+    const events = await fixtureEvents(fixture("openai", "chat-parallel-tool-calls-two-functions"));
+    let seen = false;
+    const marked = events.flatMap((event): unknown[] => {
+      if (event.type !== "tool-call-delta" || event.index !== 1 || seen) return [event];
+      seen = true;
+      return [event, violation(event.id), { type: "future-event", index: 1 }];
+    });
+    return { events, marked: marked as EncodableEvent[] };
+  }
+  const frames = (text: string): string[] => text.split("\n\n").filter((frame) => frame !== "");
+
   for (const protocol of protocols) {
-    test(`${protocol}: an event type the encoder does not know (tool-call-violation) is skipped`, async () => {
+    test(`${protocol}: an event type the encoder does not know is skipped`, async () => {
       const events = await fixtureEvents(fixture("openai", "chat-parallel-tool-calls-two-functions"));
-      const withViolation = events.flatMap((event): unknown[] =>
-        event.type === "tool-call-delta" && event.index === 1
-          ? [event, { type: "tool-call-violation", index: 1, id: event.id, name: "weather", error: { code: "schema-mismatch", message: "City must be a string.", path: "/city" } }]
-          : [event],
-      );
-      assertEquals(encodeAll(ENCODERS[protocol](), withViolation as EncodableEvent[]), encodeAll(ENCODERS[protocol](), events));
+      const withUnknown = events.flatMap((event): unknown[] => (event.type === "tool-call-delta" ? [event, { type: "future-event", index: event.index }] : [event]));
+      assertEquals(encodeAll(ENCODERS[protocol](), withUnknown as EncodableEvent[]), encodeAll(ENCODERS[protocol](), events));
     });
   }
+
+  test("openai: a tool-call-violation shows nothing (Chat Completions has no place for it)", async () => {
+    const { events, marked } = await withViolation();
+    assertEquals(encodeAll(ENCODERS.openai(), marked), encodeAll(ENCODERS.openai(), events));
+  });
+
+  test("ui: a tool-call-violation is one transient data-tool-call-violation part right after the fragment that settled it", async () => {
+    const { events, marked } = await withViolation();
+    const plain = frames(encodeAll(ENCODERS.ui(), events));
+    const shown = frames(encodeAll(ENCODERS.ui(), marked));
+    const added = shown.filter((frame) => !plain.includes(frame));
+    assertEquals(added.length, 1, "one frame added");
+    const part = JSON.parse(added[0]!.slice("data: ".length)) as { type: string; id: string; data: { toolCallId: string; path: string }; transient: boolean };
+    assertEquals([part.type, part.transient, part.data.path], ["data-tool-call-violation", true, "/city"]);
+    assertEquals(part.id, part.data.toolCallId);
+    const at = shown.indexOf(added[0]!);
+    assert(shown[at - 1]!.includes('"tool-input-delta"') && shown[at - 1]!.includes(part.id), "right after that call's delta");
+    assertEquals(shown.filter((frame) => frame !== added[0]), plain);
+  });
+
+  test("ag-ui: a tool-call-violation is one CUSTOM event, between that call's TOOL_CALL_ARGS", async () => {
+    const { events, marked } = await withViolation();
+    const plain = frames(encodeAll(ENCODERS["ag-ui"](), events));
+    const shown = frames(encodeAll(ENCODERS["ag-ui"](), marked));
+    const added = shown.filter((frame) => !plain.includes(frame));
+    assertEquals(added.length, 1, "one frame added");
+    const custom = JSON.parse(added[0]!.slice("data: ".length)) as { type: string; name: string; value: { toolCallId: string; path: string } };
+    assertEquals([custom.type, custom.name, custom.value.path], ["CUSTOM", "tool-call-violation", "/city"]);
+    assertEquals(shown.filter((frame) => frame !== added[0]), plain);
+    assert(readAGUIEvents(shown.map((frame) => `${frame}\n\n`).join("")).error === undefined, "the strict reader accepts it");
+  });
 });
 
 group("client-protocol encoder stages: streams done right", (test) => {

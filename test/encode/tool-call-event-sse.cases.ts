@@ -62,6 +62,19 @@ group("ToolCallEventEncoderStream and ToolCallEventDecoderStream", (test) => {
     assertEquals(await roundTrip(tricky), JSON.parse(JSON.stringify(tricky)));
   });
 
+  test("a tool-call-violation and a schema-violation abort survive the round trip; a violation without its error is malformed", async () => {
+    const error = { code: "schema-mismatch" as const, message: 'Expected one of "celsius", "fahrenheit".', path: "/unit" };
+    const events: ToolCallEvent[] = [
+      { type: "tool-call-start", index: 0, id: "call_1", name: "get_weather" },
+      { type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta: '{"unit": "k', closed: false },
+      { type: "tool-call-violation", index: 0, id: "call_1", name: "get_weather", error },
+      { type: "abort", reason: "schema-violation", discarded: [{ index: 0, id: "call_1", name: "get_weather", rawArguments: '{"unit": "k' }], error },
+    ];
+    assertEquals(await roundTrip(events), events);
+    const decoded = await decodeSSEText('event: tool-call-violation\ndata: {"type":"tool-call-violation","index":0,"id":null,"name":"f"}\n\n');
+    assertEquals(decoded.map((event) => (event.type === "error" ? event.error.code : event.type)), ["malformed-payload", "abort"]);
+  });
+
   test("eventsource-parser reads one named event per frame, ids counting up from 0, data the event's JSON", async () => {
     const text = new TextDecoder().decode(await encode(tricky));
     const messages = parseWithEventSourceParser(text);

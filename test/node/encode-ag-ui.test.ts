@@ -52,6 +52,26 @@ async function run(events: readonly EncodableEvent[] | string) {
 }
 
 describe("@ag-ui/client HttpAgent reads AGUIEncoderStream", () => {
+  it("a tool-call-violation reaches the client as a CUSTOM event, and the call still ends whole", async () => {
+    const fixture = fixtures.find((f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-two-functions")!;
+    const events = await fixtureEvents(fixture);
+    let marked = false;
+    const withViolation = events.flatMap((event): EncodableEvent[] => {
+      if (event.type !== "tool-call-delta" || event.index !== 1 || marked) return [event];
+      marked = true;
+      return [event, { type: "tool-call-violation", index: 1, id: event.id, name: "weather", error: { code: "schema-mismatch", message: "Expected one of \"Paris\".", path: "/city" } }];
+    });
+    answer = withViolation;
+    const agent = new HttpAgent({ url, threadId: "thread_1" });
+    const custom: { name: string; value: { toolCallId: string; path: string } }[] = [];
+    const { newMessages } = await agent.runAgent({ runId: "run_violation" }, { onCustomEvent: ({ event }) => void custom.push(event as (typeof custom)[number]) });
+    expect(custom.map((event) => [event.name, event.value.path])).toEqual([["tool-call-violation", "/city"]]);
+    const calls = newMessages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : []));
+    expect(calls.map((call) => call.function.name)).toEqual(["search", "weather"]);
+    expect(custom[0]!.value.toolCallId).toBe(calls[1]!.id);
+  });
+
+
   for (const fixture of fixtures) {
     it(`${fixture.provider}/${fixture.name}: the new assistant message's toolCalls are the events' calls`, async () => {
       const events = await fixtureEvents(fixture);

@@ -79,6 +79,29 @@ for (const [name, sdk, options, major] of versions) {
       });
     }
 
+    it("a tool-call-violation reaches the client as a transient data part, and the message keeps the call's parts unchanged", async () => {
+      const fixture = fixtures.find((f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-two-functions")!;
+      const events = await fixtureEvents(fixture);
+      let marked = false;
+      const withViolation = events.flatMap((event): EncodableEvent[] => {
+        if (event.type !== "tool-call-delta" || event.index !== 1 || marked) return [event];
+        marked = true;
+        return [event, { type: "tool-call-violation", index: 1, id: event.id, name: "weather", error: { code: "schema-mismatch", message: "Expected one of \"Paris\".", path: "/city" } }];
+      });
+      const plain = await read(sdk, events, options);
+      const shown = await read(sdk, withViolation, options);
+      expect(shown.errors).toEqual([]);
+      expect(shown.message?.parts).toEqual(plain.message?.parts);
+      // The transport validated the part against the version's schema; the chunks carry it to `onData`.
+      const body = fromChunks(withViolation).pipeThrough(new UIMessageEncoderStream({ messageId: "msg_1", generateId: countingIds(), ...options }));
+      const transport = new sdk.DefaultChatTransport({ api: "http://127.0.0.1:9/api/chat", fetch: async () => new Response(body, { headers: UI_MESSAGE_STREAM_HEADERS }) });
+      const chunks = await collect(
+        await transport.sendMessages({ chatId: "chat_1", messages: [], abortSignal: undefined, trigger: "submit-message", messageId: undefined }),
+      );
+      const data = chunks.filter((chunk) => chunk.type === "data-tool-call-violation") as unknown as { id: string; transient: boolean; data: { path: string; toolName: string } }[];
+      expect(data.map((chunk) => [chunk.transient, chunk.data.path, chunk.data.toolName])).toEqual([[true, "/city", "weather"]]);
+    });
+
     it("tools run at the edge: each part ends output-available with the tool's result, over two steps of a tool loop", async () => {
       const first = fixtures.find((f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-two-functions")!;
       const second = fixtures.find((f) => f.provider === "openai" && f.name === "chat-text-finish-length-usage")!;

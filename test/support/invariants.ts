@@ -4,7 +4,8 @@ import { assert, assertEquals } from "./harness.ts";
 /**
  * Checks what must hold for any event sequence: exactly one terminal event (`finish` or
  * `abort`) and it is last; each call starts once, before its deltas; each call ends at most once
- * and no call is both complete and discarded; deltas concatenate to the raw arguments (unless
+ * and no call is both complete and discarded; a call has at most one `tool-call-violation`, after
+ * one of its deltas, and does not then complete as valid; deltas concatenate to the raw arguments (unless
  * `deltasMatchArguments` is false); the
  * finish lists exactly the calls that completed.
  */
@@ -15,6 +16,7 @@ export function assertEventInvariants(events: readonly ToolCallEvent[], deltasMa
   const started = new Set<string>();
   const ended = new Set<string>();
   const streamed = new Map<string, string>();
+  const violated = new Set<string>();
   const key = (e: { index: number; choice?: number }): string => `${e.choice ?? 0}:${e.index}`;
   for (const event of events) {
     if (event.type === "tool-call-start") {
@@ -25,8 +27,14 @@ export function assertEventInvariants(events: readonly ToolCallEvent[], deltasMa
       assert(started.has(key(event)), `delta of call ${event.index} before its start`);
       streamed.set(key(event), (streamed.get(key(event)) ?? "") + event.argumentsDelta);
     }
+    if (event.type === "tool-call-violation") {
+      assert(streamed.has(key(event)) && !ended.has(key(event)), `violation of call ${event.index} after a delta and before its end`);
+      assert(!violated.has(key(event)), `call ${event.index} violated twice`);
+      violated.add(key(event));
+    }
     if (event.type === "tool-call" || event.type === "invalid-tool-call") {
       assert(!ended.has(key(event)), `call ${event.index} completed twice`);
+      assert(!(violated.has(key(event)) && event.type === "tool-call"), `call ${event.index} violated its schema, yet completed valid`);
       ended.add(key(event));
       // Off only for providers whose final arguments may replace what streamed (Responses `.done`).
       if (deltasMatchArguments && started.has(key(event))) {

@@ -273,6 +273,7 @@ const AGUI_FIELDS: Record<string, readonly [readonly string[], readonly string[]
   REASONING_MESSAGE_CONTENT: [["messageId", "delta"], []],
   REASONING_MESSAGE_END: [["messageId"], []],
   REASONING_END: [["messageId"], []],
+  CUSTOM: [["name", "value"], []],
 };
 
 /** A message as an AG-UI client builds it. */

@@ -66,6 +66,11 @@ export function renderPage(providers: readonly string[]): string {
 <p><label for="tools">Tool definitions (JSON array of <code>{name, description, parameters}</code>)</label>
 <textarea id="tools" name="tools" rows="10" spellcheck="false">${escapeHtml(JSON.stringify(DEFAULT_TOOLS, null, 2))}</textarea></p>
 </details>
+<fieldset class="checks">
+<legend>Schema checks while the arguments stream</legend>
+<label><input type="checkbox" id="early-validation" name="early_validation"> Mark a call invalid the moment its arguments can no longer match its tool's schema (<code>early_validation</code>)</label>
+<label><input type="checkbox" id="abort-on-violation" name="abort_on_violation"> And end the stream there, cancelling the request (<code>abort_on_violation</code>)</label>
+</fieldset>
 <p><label for="token">Client token</label>
 <input id="token" name="token" type="password" autocomplete="off" aria-describedby="token-hint">
 <span id="token-hint" class="hint">The Worker's <code>CLIENT_TOKEN</code>. Not needed for the replay on localhost.</span></p>

@@ -5,7 +5,7 @@ import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice,
 /** Bounds that keep one request from costing the Worker (or the provider bill) without limit. */
 const MAX_MESSAGES = 1000;
 const MAX_TOOLS = 128;
-const FIELDS = new Set(["provider", "model", "messages", "tools", "tool_choice", "max_tokens", "temperature", "stream"]);
+const FIELDS = new Set(["provider", "model", "messages", "tools", "tool_choice", "max_tokens", "temperature", "stream", "early_validation", "abort_on_violation"]);
 // Model ids of every supported vendor fit (`claude-sonnet-4-5`, `meta-llama/Llama-3.3-70B`,
 // `qwen2.5-coder:7b`, `@cf/meta/llama-3.1-8b`); nothing that could change a URL's meaning does.
 const MODEL = /^[A-Za-z0-9@._:/+-]{1,200}$/;
@@ -35,6 +35,11 @@ export function parseStreamRequest(body: unknown, providers: readonly string[]):
   if (body["tool_choice"] !== undefined) request.toolChoice = parseToolChoice(body["tool_choice"], tools);
   if (body["max_tokens"] !== undefined) request.maxTokens = boundedInteger(body["max_tokens"], "max_tokens", 1, 1_000_000);
   if (body["temperature"] !== undefined) request.temperature = boundedNumber(body["temperature"], "temperature", 0, 2);
+  if (optionalBoolean(body["early_validation"], "early_validation")) request.earlyValidation = true;
+  if (optionalBoolean(body["abort_on_violation"], "abort_on_violation")) {
+    if (!request.earlyValidation) throw invalidField("abort_on_violation", "`abort_on_violation` needs `early_validation: true`: a violation is only found while the arguments stream.");
+    request.abortOnViolation = true;
+  }
   return request;
 }
 
@@ -127,6 +132,11 @@ function parseToolChoice(value: unknown, tools: readonly ToolDefinition[]): Tool
 function requiredString(value: unknown, path: string): string {
   if (typeof value !== "string") throw invalidField(path, `\`${path.split(".").at(-1)}\` must be a string.`);
   return value;
+}
+
+function optionalBoolean(value: unknown, field: string): boolean {
+  if (value !== undefined && typeof value !== "boolean") throw invalidField(field, `\`${field}\` must be true or false.`);
+  return value === true;
 }
 
 function boundedInteger(value: unknown, field: string, min: number, max: number): number {

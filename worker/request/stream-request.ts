@@ -19,7 +19,10 @@
  *   "tools": [{ "name": "get_weather", "description": "Current weather", "parameters": { "type": "object", "properties": { "city": { "type": "string" } } } }],
  *   "tool_choice": "auto",            // "auto" | "none" | "required" | { "name": "get_weather" }
  *   "max_tokens": 1024,               // optional
- *   "temperature": 0.2                // optional
+ *   "temperature": 0.2,               // optional
+ *   "early_validation": true,         // optional: check each call against its tool's parameters while
+ *                                     // it streams; a `tool-call-violation` event says where it went wrong
+ *   "abort_on_violation": true        // optional, with early_validation: stop the provider at the violation
  * }
  * ```
  *
@@ -41,6 +44,10 @@ export interface StreamRequest {
   toolChoice?: ToolChoice;
   maxTokens?: number;
   temperature?: number;
+  /** Check each call's arguments against its tool's `parameters` while they stream. */
+  earlyValidation?: true;
+  /** With `earlyValidation`: cancel the provider request at the first violation. */
+  abortOnViolation?: true;
 }
 
 /** One message of the conversation. */

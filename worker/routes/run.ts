@@ -85,6 +85,7 @@ async function startRun(request: Request, run: RunRequest, env: Env, settings: S
     maxToolCalls: settings.maxToolCalls,
     maxArgumentsBytes: settings.maxArgumentsBytes,
     maxEventBytes: settings.maxEventBytes,
+    ...(run.earlyValidation ? { earlyValidation: true, abortOnViolation: run.abortOnViolation === true } : {}),
     async call({ step, messages: conversationSoFar, signal }) {
       const body = step === 1 && first ? first : await open({ ...http.body, [field]: [...conversationSoFar] as ProviderHttpRequest["body"][string] }, signal);
       first = undefined;

@@ -1,4 +1,4 @@
-import { streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
+import { streamToolCalls, type ToolCallEvent, type ToolSchema } from "../../src/index.ts";
 import { resumeStream, startResumableStream } from "./resume.ts";
 import { anyProviderKey, nonEmpty, readSettings, SettingsError, type Env, type Settings } from "../env.ts";
 import { authenticate } from "../http/auth.ts";
@@ -91,6 +91,14 @@ export async function openEventStream(
     maxArgumentsBytes: settings.maxArgumentsBytes,
     maxEventBytes: settings.maxEventBytes,
     ...(withSignal ? { signal: controller.signal } : {}),
+    // The request's tools are checked only when it asks: without, a call is passed on as the model made it.
+    ...(streamRequest.earlyValidation
+      ? {
+          tools: streamRequest.tools.map((tool) => ({ name: tool.name, parameters: tool.parameters as ToolSchema })),
+          earlyValidation: true,
+          abortOnViolation: streamRequest.abortOnViolation === true,
+        }
+      : {}),
   });
   const headers = { ...EVENT_STREAM_HEADERS };
   if (recording) headers["x-replay-recording"] = recording.name;

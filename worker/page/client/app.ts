@@ -22,6 +22,8 @@ const model = byId<HTMLInputElement>("model");
 const prompt = byId<HTMLTextAreaElement>("prompt");
 const tools = byId<HTMLTextAreaElement>("tools");
 const token = byId<HTMLInputElement>("token");
+const earlyValidation = byId<HTMLInputElement>("early-validation");
+const abortOnViolation = byId<HTMLInputElement>("abort-on-violation");
 const send = byId<HTMLButtonElement>("send");
 const stop = byId<HTMLButtonElement>("stop");
 const answer = byId<HTMLElement>("answer");
@@ -39,6 +41,9 @@ provider.addEventListener("change", () => {
   model.value = provider.selectedOptions[0]?.dataset["model"] ?? model.value;
 });
 stop.addEventListener("click", () => running?.abort());
+// Stopping at a violation needs the violation to be looked for.
+abortOnViolation.addEventListener("change", () => void (abortOnViolation.checked && (earlyValidation.checked = true)));
+earlyValidation.addEventListener("change", () => void (earlyValidation.checked || (abortOnViolation.checked = false)));
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   void run();
@@ -93,8 +98,9 @@ async function readRun(body: ReadableStream<Uint8Array>, view: StreamView): Prom
 }
 
 function requestBody(view: StreamView): string | undefined {
+  const checks = { ...(earlyValidation.checked ? { early_validation: true } : {}), ...(abortOnViolation.checked ? { abort_on_violation: true } : {}) };
   if (mode.run()) {
-    return JSON.stringify({ provider: provider.value, model: model.value.trim(), messages: [{ role: "user", content: prompt.value }], tools: mode.tools() });
+    return JSON.stringify({ provider: provider.value, model: model.value.trim(), messages: [{ role: "user", content: prompt.value }], tools: mode.tools(), ...checks });
   }
   let toolList: unknown;
   try {
@@ -110,6 +116,7 @@ function requestBody(view: StreamView): string | undefined {
     model: model.value.trim(),
     messages: [{ role: "user", content: prompt.value }],
     tools: toolList,
+    ...checks,
   });
 }
 

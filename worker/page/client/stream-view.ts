@@ -85,6 +85,8 @@ export class StreamView {
         return this.#card(event).complete(event);
       case "invalid-tool-call":
         return this.#card(event).invalid(event);
+      case "tool-call-violation":
+        return this.#card(event).violated(event.error);
       case "error":
         return this.#error(event);
       case "finish":

@@ -1,4 +1,4 @@
-import type { DiscardedToolCall, InvalidToolCall, JsonValue, ToolCall, ToolErrorInfo } from "../../../src/index.ts";
+import type { DiscardedToolCall, InvalidToolCall, JsonValue, SchemaViolation, ToolCall, ToolErrorInfo } from "../../../src/index.ts";
 
 /** Where a call stands, shown on its card as a badge and as `data-state`. */
 export type CardState = "streaming" | "complete" | "invalid" | "discarded";
@@ -22,6 +22,8 @@ export class ToolCallCard {
   readonly #args: HTMLElement;
   readonly #note: HTMLParagraphElement;
   readonly #article: HTMLElement;
+  /** What early validation said, once the arguments could no longer match the tool's schema. */
+  #violation: string | undefined;
 
   constructor(key: string, name: string, id: string | null) {
     this.element = document.createElement("li");
@@ -66,13 +68,24 @@ export class ToolCallCard {
   /** The call completed, but its arguments could not be used. */
   invalid(call: InvalidToolCall): void {
     this.#args.textContent = call.rawArguments;
-    this.#showNote(call.error.message);
+    this.#showNote(this.#violation ? `${this.#violation} ${call.error.message}` : call.error.message);
+    this.#setState("invalid");
+  }
+
+  /**
+   * Early validation found that the arguments can no longer match the tool's schema: the card is
+   * invalid from this moment, while the rest of the arguments may still stream in.
+   */
+  violated(error: SchemaViolation): void {
+    this.#violation = `Can no longer match the tool's schema, at ${error.path === "" ? "the top level" : error.path}: ${error.message}`;
+    this.#showNote(this.#violation);
     this.#setState("invalid");
   }
 
   /** The stream stopped while the call was open (without `call`: the page itself stopped it). */
   discard(call?: DiscardedToolCall): void {
     if (call) this.#args.textContent = call.rawArguments;
+    if (this.#violation) return this.#showNote(`${this.#violation} The stream was stopped there.`);
     this.#showNote("The stream ended before this call completed; its arguments were not used.");
     this.#setState("discarded");
   }

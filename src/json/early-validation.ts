@@ -1,0 +1,115 @@
+import type { StreamErrorInfo } from "../shared/errors.ts";
+import type { AbortReason, ToolCallEvent } from "../shared/events.ts";
+import { IncrementalJsonParser } from "./incremental-json-parser.ts";
+import { SchemaWatcher } from "./schema-watcher.ts";
+import { schemasByName, type ToolDefinition } from "./tool-schema.ts";
+
+/** Options of {@link earlySchemaValidator}. */
+export interface EarlyValidationOptions {
+  /**
+   * At a violation, end the stream there: the accumulator reports an `abort` of reason
+   * `schema-violation` (the call in `discarded`) and stops reading its input, which cancels the
+   * provider request, so the rest of a call that cannot be used is not generated (nor paid for).
+   * @defaultValue false
+   */
+  abortOnViolation?: boolean | undefined;
+  /**
+   * Deepest nesting the checks follow (pass the accumulator's `maxDepth`); deeper arguments are
+   * not checked early.
+   * @defaultValue 64
+   */
+  maxDepth?: number | undefined;
+}
+
+/** What the early-validation plug-in may do to the accumulator it is plugged into. */
+export interface EarlyValidationTarget {
+  /** Stops before the finish, as `ToolCallAccumulator.abort` does. */
+  abort(reason: AbortReason, error?: StreamErrorInfo): void;
+}
+
+/**
+ * The accumulator's `earlyValidation` plug-in, as {@link earlySchemaValidator} makes it: given the
+ * accumulator's own output, the accumulator, and what stops its input, it returns the output the
+ * accumulator then uses (the same events, with `tool-call-violation`s added).
+ */
+export type EarlyValidation = (
+  enqueue: (event: ToolCallEvent) => void,
+  accumulator: EarlyValidationTarget,
+  terminate: () => void,
+) => (event: ToolCallEvent) => void;
+
+/**
+ * The accumulator's `earlyValidation` plug-in for the request's tools: each call's arguments are
+ * checked against its tool's JSON Schema while they stream, by an {@link IncrementalJsonParser}
+ * per call (work linear in the arguments). Right after the `tool-call-delta` whose fragment makes
+ * the arguments impossible to complete validly, a `tool-call-violation` is emitted (once per
+ * call); the call then streams on and completes as usual, or, with `abortOnViolation`, the stream
+ * ends there with an `abort` of reason `schema-violation`.
+ *
+ * Decided as soon as decidable: a value's type (at its first character), a string no
+ * `enum`/`const` value begins with (before it closes), a key `additionalProperties: false` does
+ * not allow (by its beginning), `maxLength` and `maxItems` (the moment they are exceeded), a
+ * number's `minimum`/`maximum` and `integer` type (when it closes), `required` (when its object
+ * closes), `minItems`, and `enum`/`const` of other values (when they close), at any depth
+ * (`properties`, `additionalProperties`, `items`). `anyOf`, type lists and `nullable` keep every
+ * alternative alive until none is left. A value that ends up valid never gets a violation, however
+ * it is split: every check is one `checkToolArguments` makes too. Keywords not listed allow
+ * anything early (the final check is unchanged); `patternProperties` turns off the
+ * `additionalProperties: false` check and `prefixItems` the `items` check, since they loosen them.
+ *
+ * Calls without a schema, calls the provider ran itself and free-text input are not checked; nor
+ * are calls that were already open when the accumulator was restored from a snapshot.
+ *
+ * @example
+ * ```ts
+ * import { earlySchemaValidator, toolSchemaValidator, ToolCallAccumulatorStream } from "tool-call-stream/core";
+ *
+ * const events = body
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new OpenAIChatDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream({
+ *     validate: toolSchemaValidator(tools),
+ *     earlyValidation: earlySchemaValidator(tools, { abortOnViolation: true }),
+ *   }));
+ * for await (const event of events) if (event.type === "tool-call-violation") console.log(event.name, event.error.path);
+ * ```
+ */
+export function earlySchemaValidator(tools: readonly ToolDefinition[], options: EarlyValidationOptions = {}): EarlyValidation {
+  const schemas = schemasByName(tools);
+  return (enqueue, accumulator, terminate) => {
+    const watched = new Map<number, { name: string; parser: IncrementalJsonParser; watcher: SchemaWatcher }>();
+    const depth = options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth };
+    let stopped = false;
+    return (event) => {
+      // After the abort, the accumulator may still be completing calls in the same call stack.
+      if (stopped) return;
+      enqueue(event);
+      if (event.type === "tool-call-start") {
+        const schema = schemas.get(event.name);
+        if (!schema || event.providerExecuted || event.inputFormat === "text") return;
+        const watcher = new SchemaWatcher(schema);
+        watched.set(key(event), { name: event.name, watcher, parser: new IncrementalJsonParser({ ...depth, listener: watcher }) });
+      } else if (event.type === "tool-call-delta") {
+        const call = watched.get(key(event));
+        if (!call) return;
+        call.parser.feed(event.argumentsDelta);
+        const error = call.watcher.violation;
+        if (!error) return;
+        watched.delete(key(event));
+        const { index, id, choice } = event;
+        // The name is the start's: a delta does not carry it.
+        enqueue({ type: "tool-call-violation", index, id, name: call.name, error, ...(choice !== undefined ? { choice } : {}) });
+        if (!options.abortOnViolation) return;
+        accumulator.abort("schema-violation", error);
+        stopped = true;
+        terminate();
+      } else if (event.type === "tool-call" || event.type === "invalid-tool-call") watched.delete(key(event));
+      else if (event.type === "finish" || event.type === "abort") watched.clear();
+    };
+  };
+}
+
+/** A call's key: a number, so that no string is built per fragment (indexes stay far below 2^32). */
+function key(event: { index: number; choice?: number }): number {
+  return (event.choice ?? 0) * 2 ** 32 + event.index;
+}

@@ -1,0 +1,72 @@
+import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
+import type { ToolDefinition } from "../json/tool-schema.ts";
+import type { ProviderProtocol } from "../providers/provider-decoder.ts";
+import type { Provider } from "../providers/registry.ts";
+import type { StreamLimits } from "./stream-limits.ts";
+
+/** Options of {@link streamToolCalls}; `Tools` is the type of its `tools`. */
+export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>
+  extends StreamLimits, Omit<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "validate" | "earlyValidation"> {
+  /**
+   * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
+   * incrementally in time linear in the arguments (the accumulator's `partialArguments` plug-in,
+   * {@link IncrementalJsonParser}). The value is live: valid until the next event of that call;
+   * copy it (`structuredClone`) to keep it. Off, arguments are parsed once at the end.
+   * @defaultValue false
+   */
+  partialArguments?: boolean;
+  /**
+   * Repair common model mistakes in arguments at completion with `repairJson` (trailing commas,
+   * single quotes, unquoted keys, Python literals, a code fence; a value cut short only when the
+   * provider finished normally), reported in `tool-call.repairs`. Either way, arguments that are
+   * not valid JSON in the end are an `invalid-tool-call` with the `position` of the error.
+   * @defaultValue true
+   */
+  repair?: boolean;
+  /**
+   * The request's tools (OpenAI, Responses or Anthropic shape, or `{ name, schema }` with the
+   * application's own validator: zod 4, valibot, arktype, any Standard Schema v1): final
+   * arguments are checked against each tool's JSON Schema ({@link toolSchemaValidator}) or
+   * validated by its validator ({@link validateToolCalls}: `arguments` is then the validator's
+   * output, and an asynchronous validator delays that call's event and the events after it), and
+   * a violation, or a name that is not a tool, is an `invalid-tool-call`. Written `as const` or
+   * given by validators, the tools also type the events: `tool-call` narrows by `name`.
+   */
+  tools?: Tools;
+  /**
+   * The clock that times each call's arguments (milliseconds, e.g. `() => performance.now()`):
+   * `startedAt` (the first argument fragment) and `completedAt` on `tool-call`,
+   * `invalid-tool-call` and the `finish` lists ({@link toolCallTimings}). Without it, no times.
+   * @defaultValue none
+   */
+  clock?: () => number;
+  /**
+   * With `tools`: check each call's arguments against its tool's schema while they stream
+   * (`earlySchemaValidator`, an incremental check in time linear in the arguments). A
+   * `tool-call-violation` event follows the fragment after which they can no longer match, once
+   * per call; the call streams on and ends as an `invalid-tool-call`. A valid call never gets one.
+   * @defaultValue false
+   */
+  earlyValidation?: boolean;
+  /**
+   * With `earlyValidation`: at the first violation, cancel the body (so the provider stops
+   * generating, and billing, a call that cannot be used) and end the stream with an `abort` of
+   * reason `schema-violation` (its `error` is the violation), after every event before it.
+   * @defaultValue false
+   */
+  abortOnViolation?: boolean;
+  /**
+   * The wire protocol of the body: a built-in provider's name (`openai`, `openai-responses`,
+   * `anthropic`, `gemini`, `bedrock`, `cohere`, `ollama`), or a {@link ProviderProtocol} of the
+   * application's own (its decoder, and its framing when the body is not SSE). The framing follows
+   * from it: the AWS event stream for `bedrock`, NDJSON for `ollama`, and for the others SSE or,
+   * as the content type and first bytes say ({@link detectFraming}), Gemini's JSON array. When
+   * absent, the framing is told from the content type and the first bytes, then the protocol from
+   * the first message's shape ({@link ProviderDetectStream}); a stream it cannot recognize ends
+   * with an `unknown-provider` error.
+   * @defaultValue detected from the stream
+   */
+  provider?: Provider | ProviderProtocol;
+  /** Aborting it stops reading, cancels the body (which stops the fetch) and ends with `abort`. */
+  signal?: AbortSignal;
+}
