@@ -8,10 +8,16 @@ import { openaiWeatherTwoCities } from "./openai-weather-two-cities.ts";
 
 export { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiResponsesMultiply, openaiWeatherTwoCities };
 
-/** Every recorded conversation of each provider the Worker calls (see `WorkerProvider`); the first is the default. */
-export const recordedConversations: { readonly [P in Exclude<Provider, "bedrock" | "cohere" | "ollama">]: readonly RecordedConversation[] } = {
+/**
+ * Every recorded conversation of each provider; the first is the default. Bedrock, Cohere and
+ * Ollama have none yet: offline, `/v1/run` answers them with a 400 that says so.
+ */
+export const recordedConversations: { readonly [P in Provider]: readonly RecordedConversation[] } = {
   openai: [openaiWeatherTwoCities],
   anthropic: [anthropicShellTwoPlusTwo],
   gemini: [geminiCapitalTemperature],
   "openai-responses": [openaiResponsesMultiply],
+  bedrock: [],
+  cohere: [],
+  ollama: [],
 };
