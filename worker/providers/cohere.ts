@@ -50,15 +50,15 @@ function toCohereMessage(message: Message, path: string): JsonObject {
     case "user":
       return { role: message.role, content: message.content };
     case "assistant": {
+      if (message.toolCalls.length === 0) return { role: "assistant", content: message.content };
+      // Cohere's own turns with calls have no content: what the model said before its calls is
+      // its `tool_plan`, and an assistant message with both content and calls is not sent.
       const out: JsonObject = { role: "assistant" };
-      // An assistant turn with calls may have no text; an empty `content` is refused.
-      if (message.content !== "" || message.toolCalls.length === 0) out["content"] = message.content;
-      if (message.toolCalls.length > 0) {
-        out["tool_calls"] = message.toolCalls.map((call, i) => {
-          if (call.id === null) throw invalidField(`${path}.tool_calls[${i}].id`, "This provider needs the id of every earlier tool call.");
-          return { id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } };
-        });
-      }
+      if (message.content !== "") out["tool_plan"] = message.content;
+      out["tool_calls"] = message.toolCalls.map((call, i) => {
+        if (call.id === null) throw invalidField(`${path}.tool_calls[${i}].id`, "This provider needs the id of every earlier tool call.");
+        return { id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } };
+      });
       return out;
     }
     case "tool":

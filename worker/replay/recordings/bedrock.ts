@@ -45,7 +45,7 @@ export const bedrockRecordings: readonly Recording[] = [
     // Source (bedrock/converse-nova-text.bin), from shared/fixtures/README.md:
     // | `bedrock/converse-nova-text.bin` | Bedrock ConverseStream | binary event stream | the same conversation's second turn: text only, `end_turn` | same cassette, interaction 1 | no |
     name: "converse-nova-text",
-    keywords: ["paris", "text only", "no tools"],
+    keywords: ["text only", "no tools", "30°c"],
     contentType: "application/vnd.amazon.eventstream",
     binary: true,
     events: [
