@@ -149,7 +149,8 @@ export function runToolLoop(options: ToolLoopOptions): ReadableStream<ToolLoopEv
     }
     const calls = turnCalls(terminal);
     const own = calls.filter((call) => !call.providerExecuted);
-    const assistant = assistantMessage(provider, { text: terminal.text, toolCalls: calls, reasoningParts: terminal.reasoningParts });
+    // The reasoning goes back too: Cohere's tool plan and Ollama's thinking belong to the turn with the calls.
+    const assistant = assistantMessage(provider, { text: terminal.text, toolCalls: calls, reasoning: terminal.reasoning, reasoningParts: terminal.reasoningParts });
     const added: unknown[] = Array.isArray(assistant) ? [...assistant] : [assistant];
     if (own.length > 0) added.push(...toolResultMessages(provider, record.results(own)));
     messages.push(...added);
