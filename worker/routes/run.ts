@@ -62,7 +62,7 @@ async function startRun(request: Request, run: RunRequest, env: Env, settings: S
   if (!live && !conversation) {
     throw new HttpError(400, {
       code: "invalid_request",
-      message: `Without a key for ${provider.protocol} the Worker replays recorded runs, and it has none for this provider; set ${setupHint(provider)} or choose another provider.`,
+      message: `${provider.protocol} is not configured, so the Worker would replay a recorded run, and it has none for this provider; set ${setupHint(provider)} or choose another provider.`,
       field: "provider",
     });
   }
