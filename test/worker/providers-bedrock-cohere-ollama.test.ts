@@ -84,12 +84,13 @@ describe("Bedrock ConverseStream request", () => {
     expect(buildBedrockRequest(firstTurn("bedrock", { model: arn }), target).url).toBe(`https://api.example/v1/model/${encodeURIComponent(arn)}/converse-stream`);
   });
 
-  it("tool choices: auto, a named tool; none drops the tools, and is refused once the conversation has calls", () => {
+  it("tool choices: auto, a named tool; none drops the tools, and is refused once the conversation has calls, as are no tools", () => {
     expect(buildBedrockRequest(firstTurn("bedrock", { tool_choice: "auto" }), target).body["toolConfig"]).toMatchObject({ toolChoice: { auto: {} } });
     expect(buildBedrockRequest(firstTurn("bedrock", { tool_choice: { name: "get_weather" } }), target).body["toolConfig"]).toMatchObject({ toolChoice: { tool: { name: "get_weather" } } });
     expect(buildBedrockRequest(firstTurn("bedrock", { tool_choice: undefined }), target).body["toolConfig"]).not.toHaveProperty("toolChoice");
     expect(buildBedrockRequest(firstTurn("bedrock", { tool_choice: "none" }), target).body).not.toHaveProperty("toolConfig");
     expect(() => buildBedrockRequest(secondTurn("bedrock", { tool_choice: "none" }), target)).toThrow(/cannot forbid tool calls/);
+    expect(() => buildBedrockRequest(secondTurn("bedrock", { tools: [], tool_choice: undefined }), target)).toThrow(/needs the tools listed/);
   });
 
   it("blank text blocks are left out, calls without an id and temperatures over 1 are refused", () => {

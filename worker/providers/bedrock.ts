@@ -130,9 +130,12 @@ function asObject(value: JsonValue): JsonValue {
  * one, but a conversation that holds `toolUse` or `toolResult` blocks must list its tools.
  */
 function toToolConfig(request: StreamRequest, turns: readonly Turn[]): JsonObject | undefined {
-  if (request.tools.length === 0) return undefined;
+  const hasToolBlocks = turns.some((turn) => turn.content.some((block) => "toolUse" in block || "toolResult" in block));
+  if (request.tools.length === 0) {
+    if (hasToolBlocks) throw invalidField("tools", "Bedrock needs the tools listed when the conversation has earlier tool calls.");
+    return undefined;
+  }
   if (request.toolChoice?.type === "none") {
-    const hasToolBlocks = turns.some((turn) => turn.content.some((block) => "toolUse" in block || "toolResult" in block));
     if (hasToolBlocks) throw invalidField("tool_choice", 'Bedrock cannot forbid tool calls in a conversation that has earlier calls; omit `tool_choice` or use "auto".');
     return undefined;
   }
