@@ -14,12 +14,33 @@ export interface Env {
   ANTHROPIC_API_KEY?: string;
   /** Secret: key for `gemini`. */
   GEMINI_API_KEY?: string;
+  /** Secret: key for `cohere`. */
+  COHERE_API_KEY?: string;
+  /** Secret: the access key id that signs `bedrock` requests (with `AWS_SECRET_ACCESS_KEY`). */
+  AWS_ACCESS_KEY_ID?: string;
+  /** Secret: the secret access key that signs `bedrock` requests. */
+  AWS_SECRET_ACCESS_KEY?: string;
+  /** Secret: the session token of temporary AWS credentials, if they are. */
+  AWS_SESSION_TOKEN?: string;
+  /** Secret: a bearer token for an Ollama server behind authentication (ollama.com, a proxy); optional. */
+  OLLAMA_API_KEY?: string;
   /** Base URL of the OpenAI API or of any OpenAI-compatible server (Groq, DeepSeek, vLLM, Ollama, ...). */
   OPENAI_BASE_URL?: string;
   /** Base URL of the Anthropic API. */
   ANTHROPIC_BASE_URL?: string;
   /** Base URL of the Gemini API. */
   GEMINI_BASE_URL?: string;
+  /** Base URL of the Cohere v2 API. */
+  COHERE_BASE_URL?: string;
+  /** The AWS region of `bedrock` (`us-east-1`, `eu-central-1`, ...). */
+  AWS_REGION?: string;
+  /** Base URL of Bedrock Runtime when not the region's own (a VPC or FIPS endpoint). */
+  BEDROCK_BASE_URL?: string;
+  /**
+   * Base URL of the Ollama server (`http://localhost:11434`). Ollama takes no key, so this is what
+   * makes `ollama` call a real server; unset, the replay answers.
+   */
+  OLLAMA_BASE_URL?: string;
   /** Origins allowed to call the API from a browser, comma-separated, or `*`. Same-origin always works. */
   CORS_ALLOW_ORIGINS?: string;
   /** Largest request body, in bytes. */
@@ -28,7 +49,7 @@ export interface Env {
   MAX_TOOL_CALLS?: string | number;
   /** Largest arguments text of one call, in characters (UTF-16 code units). */
   MAX_ARGUMENTS_BYTES?: string | number;
-  /** Largest SSE event of the provider, in characters. */
+  /** Largest message of the provider (an SSE event, an NDJSON line, an AWS event-stream message), in characters or bytes. */
   MAX_EVENT_BYTES?: string | number;
   /** Longest wait for the provider's headers or its next chunk, in milliseconds. */
   IDLE_TIMEOUT_MS?: string | number;
@@ -46,18 +67,28 @@ export interface Env {
   RESUME_MAX_BYTES?: string | number;
 }
 
-/** The secrets that hold provider keys. */
-export const PROVIDER_KEY_VARS = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"] as const;
+/** The secrets that hold provider keys and credentials. */
+export const PROVIDER_KEY_VARS = [
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "GEMINI_API_KEY",
+  "COHERE_API_KEY",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "OLLAMA_API_KEY",
+] as const;
 
 /** The name of a provider key secret. */
 export type ProviderKeyVar = (typeof PROVIDER_KEY_VARS)[number];
 
 /**
- * True when any provider key is set, so that a real provider may be reachable. Every key
- * counts, served provider or not: the open localhost mode must never coexist with a key.
+ * True when any provider key is set, or an Ollama server (which takes none), so that a real
+ * provider may be reachable. Every key counts, served provider or not: the open localhost mode
+ * must never coexist with a real provider.
  */
 export function anyProviderKey(env: Env): boolean {
-  return PROVIDER_KEY_VARS.some((name) => nonEmpty(env[name]) !== undefined);
+  return [...PROVIDER_KEY_VARS, "OLLAMA_BASE_URL" as const].some((name) => nonEmpty(env[name]) !== undefined);
 }
 
 /** The settings, parsed and checked. */

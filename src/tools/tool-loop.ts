@@ -176,7 +176,8 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     }
     const calls = turnCalls(turn);
     const own = calls.filter((call) => !call.providerExecuted);
-    const assistant = assistantMessage(provider, { text: turn.text, toolCalls: calls, reasoningParts: terminal?.type === "finish" ? terminal.reasoningParts : undefined });
+    // The reasoning goes back too: Cohere's tool plan and Ollama's thinking belong to the turn with the calls.
+    const assistant = assistantMessage(provider, { text: turn.text, toolCalls: calls, reasoning: turn.reasoning, reasoningParts: terminal?.type === "finish" ? terminal.reasoningParts : undefined });
     const added: unknown[] = Array.isArray(assistant) ? [...assistant] : [assistant];
     if (own.length > 0) added.push(...toolResultMessages(provider, record.results(own)));
     messages.push(...added);
@@ -203,11 +204,17 @@ class StepRecord {
   terminal: FinishEvent | AbortEvent | undefined;
   readonly #outcomes = new Map<string, Omit<ToolResult, "call">>();
   /** For a turn cut at a schema violation: what a finish would have listed. */
-  readonly #cut: { text: string; toolCalls: ToolCall[]; invalidToolCalls: InvalidToolCall[]; violation?: ToolCallViolationEvent } = { text: "", toolCalls: [], invalidToolCalls: [] };
+  readonly #cut: { text: string; reasoning: string; toolCalls: ToolCall[]; invalidToolCalls: InvalidToolCall[]; violation?: ToolCallViolationEvent } = {
+    text: "",
+    reasoning: "",
+    toolCalls: [],
+    invalidToolCalls: [],
+  };
 
   see(event: ToolRunnerEvent): void {
     const cut = this.#cut;
     if (event.type === "text-delta" && event.choice === undefined) cut.text += event.text;
+    else if (event.type === "reasoning-delta" && event.choice === undefined) cut.reasoning += event.text;
     else if (event.type === "tool-call" || event.type === "invalid-tool-call") {
       const { type: _type, ...call } = event;
       if ("arguments" in call) cut.toolCalls.push(call);
@@ -223,7 +230,7 @@ class StepRecord {
    * finish it did not reach: its text, the calls that completed, and the stopped call (answered by
    * the runner with what was wrong). Other calls still open are left out: they have no answer.
    */
-  cutTurn(): Pick<FinishEvent, "text" | "toolCalls" | "invalidToolCalls"> | undefined {
+  cutTurn(): Pick<FinishEvent, "text" | "reasoning" | "toolCalls" | "invalidToolCalls"> | undefined {
     const { terminal } = this;
     const { violation, ...turn } = this.#cut;
     if (terminal?.type !== "abort" || terminal.reason !== "schema-violation" || !violation) return undefined;

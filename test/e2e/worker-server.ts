@@ -5,6 +5,7 @@ import { once } from "node:events";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { PROVIDER_KEY_VARS } from "../../worker/env.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -33,7 +34,7 @@ async function freePort(): Promise<number> {
  */
 export async function startWorker(vars: Record<string, string>, timeoutMs: number): Promise<WorkerServer> {
   const port = await freePort();
-  const blank = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "CLIENT_TOKEN"].map((name) => `${name}:`);
+  const blank = [...PROVIDER_KEY_VARS, "OLLAMA_BASE_URL", "CLIENT_TOKEN"].map((name) => `${name}:`);
   const assigned = Object.entries(vars).map(([name, value]) => `${name}:${value}`);
   const args = [join(root, "node_modules", "wrangler", "bin", "wrangler.js"), "dev", "--port", String(port), "--ip", "127.0.0.1"];
   args.push("--show-interactive-dev-session=false", "--log-level", "warn", "--var", ...blank, ...assigned);

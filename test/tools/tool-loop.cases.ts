@@ -121,6 +121,28 @@ group("runToolLoop against recorded conversations", (test) => {
     assertEquals(calls.map((c) => c.id), [search!.id, weather!.id]);
     assertEquals(last(events).reason, "max-steps");
   });
+
+  test("Cohere: step 2 sends the turn with its tool plan (the reasoning the model streamed) and one tool message per call", async () => {
+    const calls = allFixtures.find((f) => f.provider === "cohere" && f.name === "tool-plan-then-parallel-tool-calls")!;
+    const text = allFixtures.find((f) => f.provider === "cohere" && f.name === "text")!;
+    const model = replayModel([calls.text, text.text]);
+    const prompt = [{ role: "user", content: "Weather and attractions in San Francisco?" }];
+    const events = await collect(
+      runToolLoop({ provider: "cohere", messages: prompt, tools: { weather: answer({ temp: 18 }), cityAttractions: answer("Golden Gate Bridge") }, call: model.call }),
+    );
+    const [weather, attractions] = calls.expected.toolCalls;
+    assertEquals(model.requests[1]!.messages, [
+      ...prompt,
+      {
+        role: "assistant",
+        tool_plan: "I will use the weather tool to find the weather in San Francisco and the cityAttractions tool to find attractions in San Francisco.",
+        tool_calls: [weather!, attractions!].map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } })),
+      },
+      { role: "tool", tool_call_id: weather!.id, content: '{"temp":18}' },
+      { role: "tool", tool_call_id: attractions!.id, content: "Golden Gate Bridge" },
+    ]);
+    assertEquals([last(events).reason, last(events).steps], ["no-tool-calls", 2]);
+  });
 });
 
 group("runToolLoop events and limits", (test) => {

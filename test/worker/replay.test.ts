@@ -2,8 +2,24 @@ import { describe, expect, it } from "vitest";
 import { fixturesOf, summarize } from "../support/fixtures.ts";
 import { upstreamProviders } from "../../worker/providers/index.ts";
 import { replayDelay } from "../../worker/replay/pacing.ts";
-import { pickRecording } from "../../worker/replay/recording.ts";
+import { pickRecording, recordingChunks } from "../../worker/replay/recording.ts";
+import { replayUpstream } from "../../worker/replay/replay-upstream.ts";
 import { ManualTimers, eventually, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) out.set(chunk, (at += chunk.length) - chunk.length);
+  return out;
+}
+
+/** The chunks of a body as they arrive. */
+async function chunksOf(response: Response): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  const reader = response.body!.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) chunks.push(r.value);
+  return chunks;
+}
 
 describe("the replay upstream (no provider key)", () => {
   for (const [provider, upstream] of Object.entries(upstreamProviders)) {
@@ -15,12 +31,37 @@ describe("the replay upstream (no provider key)", () => {
         expect(response.headers.get("x-replay-recording")).toBe(recording.name);
         const fixture = fixturesOf(provider).find((f) => f.name === recording.name);
         expect(fixture, "the recording is a copy of a shared fixture").toBeDefined();
-        expect(recording.events.join("")).toBe(fixture!.text);
+        expect(concat(recordingChunks(recording)), "byte for byte").toEqual(fixture!.body);
         const { messages, events } = await readSSE(response);
         expect(summarize(events)).toEqual(fixture!.expected);
         expect(messages.map((m) => m.id)).toEqual(events.map((_, i) => String(i)));
       });
     }
+  }
+
+  const framings = [
+    ["bedrock", "application/vnd.amazon.eventstream"],
+    ["ollama", "application/x-ndjson"],
+    ["cohere", "text/event-stream; charset=utf-8"],
+  ] as const;
+  for (const [provider, contentType] of framings) {
+    it(`${provider}: the replay upstream answers ${contentType}, one recorded message per chunk, as the provider frames them`, async () => {
+      for (const recording of upstreamProviders[provider].recordings) {
+        const response = await replayUpstream(recording, { delayMs: 0, timers: new ManualTimers() })(new Request("https://replay.test/", { method: "POST" }));
+        expect(response.headers.get("content-type")).toBe(contentType);
+        const chunks = await chunksOf(response);
+        const fixture = fixturesOf(provider).find((f) => f.name === recording.name)!;
+        expect(concat(chunks)).toEqual(fixture.body);
+        if (provider === "bedrock") {
+          // Each chunk is one whole message: its prelude's total length is the chunk's length.
+          for (const chunk of chunks) expect(new DataView(chunk.buffer, chunk.byteOffset).getUint32(0)).toBe(chunk.length);
+        } else {
+          const separator = provider === "ollama" ? "\n" : "\n\n";
+          for (const chunk of chunks) expect(new TextDecoder().decode(chunk).endsWith(separator)).toBe(true);
+        }
+        expect(chunks.length).toBeGreaterThan(1);
+      }
+    });
   }
 
   it("a prompt that names nothing gets the provider's first recording", () => {

@@ -85,9 +85,9 @@ export interface SeenRequest {
   signal: AbortSignal;
 }
 
-/** A scripted answer of the fake upstream. */
+/** A scripted answer of the fake upstream (`sse` chunks are text or, for binary bodies, bytes). */
 export type UpstreamAnswer =
-  | { kind: "sse"; chunks: readonly string[]; status?: number; headers?: Record<string, string>; then?: "close" | "stall" | "fail" }
+  | { kind: "sse"; chunks: readonly (string | Uint8Array)[]; status?: number; headers?: Record<string, string>; then?: "close" | "stall" | "fail" }
   | { kind: "response"; status: number; body: string; headers?: Record<string, string> }
   | { kind: "network-error" }
   | { kind: "hang" };
@@ -140,7 +140,7 @@ export class FakeUpstream {
           const chunk = answer.chunks[next++];
           if (chunk !== undefined) {
             this.pulled++;
-            return controller.enqueue(encoder.encode(chunk));
+            return controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
           }
           if (answer.then === "stall") return new Promise<void>(() => {});
           if (answer.then === "fail") return controller.error(new TypeError("Network connection lost."));

@@ -11,6 +11,9 @@ export const PAGE_PROVIDERS: readonly PageProvider[] = [
   { name: "openai-responses", label: "OpenAI Responses", model: "gpt-4o-mini" },
   { name: "anthropic", label: "Anthropic Messages", model: "claude-sonnet-4-5" },
   { name: "gemini", label: "Google Gemini", model: "gemini-2.5-flash" },
+  { name: "bedrock", label: "Amazon Bedrock (ConverseStream)", model: "amazon.nova-micro-v1:0" },
+  { name: "cohere", label: "Cohere (v2 Chat)", model: "command-a-03-2025" },
+  { name: "ollama", label: "Ollama (native /api/chat)", model: "llama3.2" },
 ];
 
 /** Tools the page sends with a prompt; editable on the page. */

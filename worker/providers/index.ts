@@ -1,16 +1,15 @@
 import type { Provider } from "../../src/index.ts";
 import { anthropic } from "./anthropic.ts";
+import { bedrock } from "./bedrock.ts";
+import { cohere } from "./cohere.ts";
 import { gemini } from "./gemini.ts";
+import { ollama } from "./ollama.ts";
 import { openaiChat } from "./openai-chat.ts";
 import { openaiResponses } from "./openai-responses.ts";
 import type { UpstreamProvider } from "./upstream-provider.ts";
 
-/**
- * The library's protocols the Worker calls upstream. The library reads Bedrock, Cohere and Ollama
- * too; their upstreams (request builders, signing, replays) are the Worker part of issue 14, which
- * removes this exclusion, and every other protocol added to the library is a compile error below.
- */
-export type WorkerProvider = Exclude<Provider, "bedrock" | "cohere" | "ollama">;
+/** The library's protocols the Worker calls upstream: all of them. */
+export type WorkerProvider = Provider;
 
 /**
  * Every provider the Worker serves, by the name clients send, which is the library's name of
@@ -22,6 +21,9 @@ export const upstreamProviders: { readonly [P in WorkerProvider]: UpstreamProvid
   "openai-responses": openaiResponses,
   anthropic,
   gemini,
+  bedrock,
+  cohere,
+  ollama,
 };
 
 /** The names clients may send as `provider`. */

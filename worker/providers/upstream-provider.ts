@@ -2,13 +2,24 @@ import type { Provider } from "../../src/index.ts";
 import type { Env, ProviderKeyVar } from "../env.ts";
 import type { Recording } from "../replay/recording.ts";
 import type { JsonObject, StreamRequest } from "../request/stream-request.ts";
+import type { AwsCredentials } from "./aws-sigv4.ts";
 
 /** Where and with what key a provider is called. */
 export interface ProviderTarget {
   /** The base URL without a trailing slash, e.g. `https://api.openai.com/v1`. */
   baseUrl: string;
-  /** The API key; empty when the replay upstream answers. */
+  /** The API key; empty when the replay upstream answers or the provider takes none. */
   apiKey: string;
+  /** Bedrock: what requests are signed with; absent when the replay upstream answers. */
+  aws?: AwsSigning;
+}
+
+/** The credentials and region of AWS Signature Version 4, and the clock it reads. */
+export interface AwsSigning {
+  credentials: AwsCredentials;
+  region: string;
+  /** The signing time, in milliseconds since the epoch (tests pass a fixed one). */
+  now: () => number;
 }
 
 /** A provider request, before it becomes a `Request`. */
@@ -16,7 +27,20 @@ export interface ProviderHttpRequest {
   url: string;
   headers: Record<string, string>;
   body: JsonObject;
+  /**
+   * The media type of the streamed answer; a `200` of another type is refused.
+   * @defaultValue "text/event-stream"
+   */
+  responseType?: string;
+  /**
+   * Computes the headers that authenticate this exact request (AWS Signature Version 4 covers the
+   * body): called for every request sent, with the body as it is sent.
+   */
+  sign?: (url: string, headers: Readonly<Record<string, string>>, body: string) => Promise<Record<string, string>>;
 }
+
+/** What a provider is called with when it is configured: its key, or its AWS signing. */
+export type ProviderCredentials = Omit<ProviderTarget, "baseUrl">;
 
 /**
  * One provider the Worker can call, `P` being the library's name of its wire protocol. Adding
@@ -30,8 +54,19 @@ export interface UpstreamProvider<P extends string = Provider> {
   keyVar: ProviderKeyVar;
   /** The variable that overrides the base URL. */
   baseUrlVar: keyof Env & `${string}_BASE_URL`;
-  /** The provider's own base URL. */
-  defaultBaseUrl: string;
+  /** The provider's own base URL (Bedrock's depends on `AWS_REGION`). */
+  defaultBaseUrl: string | ((env: Env) => string);
+  /**
+   * The credentials when the provider is configured, undefined when the replay upstream is to
+   * answer; throws a `SettingsError` for credentials it cannot use. Absent: configured when
+   * `keyVar` is set, with that key.
+   */
+  credentials?: (env: Env) => ProviderCredentials | undefined;
+  /**
+   * What an operator sets to call the provider for real, named in messages.
+   * @defaultValue [keyVar]
+   */
+  setupVars?: readonly string[];
   /** Builds the streaming request; throws a 400 `HttpError` for what this provider cannot express. */
   buildRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest;
   /** What the replay upstream answers with when no key is set; the first is the default. */

@@ -4,8 +4,25 @@ export interface Recording {
   name: string;
   /** Words of a prompt that make this recording the answer (lower case). */
   keywords: readonly string[];
-  /** The SSE events of the body, each with its terminating blank line, exactly as recorded. */
+  /**
+   * The messages of the body, each with its framing, exactly as recorded: SSE events with their
+   * blank line, NDJSON lines with their newline, or, with `binary`, AWS event-stream messages
+   * (prelude to message CRC) as base64.
+   */
   events: readonly string[];
+  /**
+   * The media type the body is served with.
+   * @defaultValue "text/event-stream; charset=utf-8"
+   */
+  contentType?: string;
+  /** True when `events` are binary messages written as base64. */
+  binary?: boolean;
+}
+
+/** The recording's messages as the bytes of the body, one array per message. */
+export function recordingChunks(recording: Recording): Uint8Array[] {
+  if (!recording.binary) return recording.events.map((event) => new TextEncoder().encode(event));
+  return recording.events.map((event) => Uint8Array.from(atob(event), (c) => c.charCodeAt(0)));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Provider } from "../../src/index.ts";
 import { sleep, type Timers } from "../runtime.ts";
 import { stepOfRequest, type RecordedConversation } from "./conversation.ts";
 import { replayDelay } from "./pacing.ts";
-import type { Recording } from "./recording.ts";
+import { recordingChunks, type Recording } from "./recording.ts";
 
 /** How a replay is paced. */
 export interface ReplayOptions {
@@ -13,11 +13,13 @@ export interface ReplayOptions {
 
 /**
  * A stand-in for `fetch` that answers any provider request with a recorded stream, without
- * the network: `200 text/event-stream`, one recorded event per chunk, paced like a model.
- * Like a real body, it stops when the request's signal aborts or the reader cancels.
+ * the network: `200` with the recording's media type (`text/event-stream` unless it says
+ * otherwise), one recorded message per chunk (an SSE event, an NDJSON line, an event-stream
+ * message), paced like a model. Like a real body, it stops when the request's signal aborts or
+ * the reader cancels.
  */
 export function replayUpstream(recording: Recording, options: ReplayOptions): (request: Request) => Promise<Response> {
-  return async (request) => replayEvents(recording.name, recording.events, request.signal, options);
+  return async (request) => replayEvents(recording.name, recordingChunks(recording), request.signal, options, recording.contentType);
 }
 
 /**
@@ -39,7 +41,8 @@ export function replayConversation(conversation: RecordedConversation, provider:
     const steps = conversation.steps;
     const step = steps[Math.min(stepOfRequest(provider, body), steps.length - 1)];
     if (!step) throw new Error("A recorded conversation has no steps.");
-    return replayEvents(conversation.name, splitEvents(step.response), request.signal, options);
+    const chunks = splitEvents(step.response).map((event) => new TextEncoder().encode(event));
+    return replayEvents(conversation.name, chunks, request.signal, options);
   };
 }
 
@@ -48,22 +51,19 @@ export function splitEvents(body: string): string[] {
   return body.match(/[\s\S]*?(?:\r\n\r\n|\n\n|\r\r)|[\s\S]+$/g) ?? [];
 }
 
-function replayEvents(name: string, events: readonly string[], signal: AbortSignal, options: ReplayOptions): Response {
+function replayEvents(name: string, chunks: readonly Uint8Array[], signal: AbortSignal, options: ReplayOptions, contentType = "text/event-stream; charset=utf-8"): Response {
   let index = 0;
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        const event = events[index];
-        if (event === undefined) return controller.close();
+        const chunk = chunks[index];
+        if (chunk === undefined) return controller.close();
         await sleep(options.timers, replayDelay(index, options.delayMs), signal);
         index++;
-        controller.enqueue(new TextEncoder().encode(event));
+        controller.enqueue(chunk);
       },
     },
     { highWaterMark: 0 },
   );
-  return new Response(body, {
-    status: 200,
-    headers: { "content-type": "text/event-stream; charset=utf-8", "x-replay-recording": name },
-  });
+  return new Response(body, { status: 200, headers: { "content-type": contentType, "x-replay-recording": name } });
 }

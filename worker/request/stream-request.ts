@@ -6,7 +6,7 @@
  *
  * ```jsonc
  * {
- *   "provider": "openai",              // "openai" | "anthropic" | "gemini" | "openai-responses"
+ *   "provider": "openai",              // "openai" | "openai-responses" | "anthropic" | "gemini" | "bedrock" | "cohere" | "ollama"
  *   "model": "gpt-4o-mini",
  *   "messages": [
  *     { "role": "system", "content": "Be brief." },

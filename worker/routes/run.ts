@@ -1,8 +1,9 @@
 import { runToolLoop, type LoopFinishEvent, type Provider, type RunnableTool, type ToolLoopEvent } from "../../src/index.ts";
-import { nonEmpty, type Env, type Settings } from "../env.ts";
+import type { Env, Settings } from "../env.ts";
 import { guardedPost } from "../http/guarded-post.ts";
 import { HttpError } from "../response/json-error.ts";
 import { providerNames, upstreamProvider, type WorkerProvider } from "../providers/index.ts";
+import { providerTarget, setupHint } from "../providers/target.ts";
 import type { ProviderHttpRequest } from "../providers/upstream-provider.ts";
 import { pickConversation } from "../replay/conversation.ts";
 import { recordedConversations } from "../replay/conversations/index.ts";
@@ -11,11 +12,18 @@ import { parseRunRequest, type RunRequest } from "../request/parse-run-request.t
 import type { Runtime } from "../runtime.ts";
 import { demoTools } from "../tools/index.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
-import { baseUrl } from "./stream.ts";
 import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
 
 /** Where each provider's request body keeps the conversation. */
-const CONVERSATION_FIELD: { readonly [P in WorkerProvider]: string } = { openai: "messages", anthropic: "messages", gemini: "contents", "openai-responses": "input" };
+const CONVERSATION_FIELD: { readonly [P in WorkerProvider]: string } = {
+  openai: "messages",
+  anthropic: "messages",
+  gemini: "contents",
+  "openai-responses": "input",
+  bedrock: "messages",
+  cohere: "messages",
+  ollama: "messages",
+};
 
 /** Most tool handlers of one run running at once. */
 const TOOL_CONCURRENCY = 4;
@@ -45,16 +53,16 @@ export function runRoute(request: Request, env: Env, runtime: Runtime, tools: Re
 
 async function startRun(request: Request, run: RunRequest, env: Env, settings: Settings, runtime: Runtime, cors: Record<string, string>): Promise<Response> {
   const provider = upstreamProvider(run.provider);
-  const apiKey = nonEmpty(env[provider.keyVar]);
-  const http = provider.buildRequest(run, { baseUrl: baseUrl(provider, env), apiKey: apiKey ?? "" });
+  const { target, live } = providerTarget(provider, env);
+  const http = provider.buildRequest(run, target);
   const field = CONVERSATION_FIELD[provider.protocol];
   const messages = http.body[field];
   if (!Array.isArray(messages)) throw new Error("A provider request has no conversation field.");
-  const conversation = apiKey === undefined ? pickConversation(recordedConversations[provider.protocol], lastUserText(run)) : undefined;
-  if (apiKey === undefined && !conversation) {
+  const conversation = live ? undefined : pickConversation(recordedConversations[provider.protocol], lastUserText(run));
+  if (!live && !conversation) {
     throw new HttpError(400, {
       code: "invalid_request",
-      message: `Without a key for ${provider.protocol} the Worker replays recorded runs, and it has none for this provider; set ${provider.keyVar} or choose another provider.`,
+      message: `${provider.protocol} is not configured, so the Worker would replay a recorded run, and it has none for this provider; set ${setupHint(provider)} or choose another provider.`,
       field: "provider",
     });
   }
@@ -89,7 +97,7 @@ async function startRun(request: Request, run: RunRequest, env: Env, settings: S
     async call({ step, messages: conversationSoFar, signal }) {
       const body = step === 1 && first ? first : await open({ ...http.body, [field]: [...conversationSoFar] as ProviderHttpRequest["body"][string] }, signal);
       first = undefined;
-      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+      return new Response(body, { headers: { "content-type": http.responseType ?? "text/event-stream" } });
     },
   });
   const frames = events.pipeThrough(new TransformStream<ToolLoopEvent, RunEvent>({ transform: (event, out) => out.enqueue(slim(event)) }));

@@ -1,13 +1,13 @@
 import { streamToolCalls, type ToolCallEvent, type ToolSchema } from "../../src/index.ts";
 import { resumeStream, startResumableStream } from "./resume.ts";
-import { anyProviderKey, nonEmpty, readSettings, SettingsError, type Env, type Settings } from "../env.ts";
+import { anyProviderKey, readSettings, type Env, type Settings } from "../env.ts";
 import { authenticate } from "../http/auth.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
 import { HttpError } from "../response/json-error.ts";
 import { guardedPost } from "../http/guarded-post.ts";
 import { providerNames, upstreamProvider } from "../providers/index.ts";
-import type { UpstreamProvider } from "../providers/upstream-provider.ts";
+import { providerTarget } from "../providers/target.ts";
 import { pickRecording } from "../replay/recording.ts";
 import { replayUpstream } from "../replay/replay-upstream.ts";
 import { parseStreamRequest } from "../request/parse-stream-request.ts";
@@ -80,9 +80,9 @@ export async function openEventStream(
   withSignal = false,
 ): Promise<{ events: ReadableStream<ToolCallEvent>; headers: Record<string, string> }> {
   const provider = upstreamProvider(streamRequest.provider);
-  const apiKey = nonEmpty(env[provider.keyVar]);
-  const http = provider.buildRequest(streamRequest, { baseUrl: baseUrl(provider, env), apiKey: apiKey ?? "" });
-  const recording = apiKey === undefined ? pickRecording(provider.recordings, lastUserText(streamRequest)) : undefined;
+  const { target, live } = providerTarget(provider, env);
+  const http = provider.buildRequest(streamRequest, target);
+  const recording = live ? undefined : pickRecording(provider.recordings, lastUserText(streamRequest));
   const send = recording ? replayUpstream(recording, { delayMs: settings.replayDelayMs, timers: runtime.timers }) : runtime.fetch;
   const body = await openUpstream(http, { send, timers: runtime.timers, idleTimeoutMs: settings.idleTimeoutMs, controller });
   const events = streamToolCalls(body, {
@@ -103,19 +103,6 @@ export async function openEventStream(
   const headers = { ...EVENT_STREAM_HEADERS };
   if (recording) headers["x-replay-recording"] = recording.name;
   return { events, headers };
-}
-
-/** The provider's base URL from its var (or its default), checked to be absolute http(s), without a trailing slash. */
-export function baseUrl(provider: UpstreamProvider, env: Env): string {
-  const raw = nonEmpty(env[provider.baseUrlVar]) ?? provider.defaultBaseUrl;
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new SettingsError(`${provider.baseUrlVar} must be an absolute http(s) URL.`);
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new SettingsError(`${provider.baseUrlVar} must be an absolute http(s) URL.`);
-  return url.href.replace(/\/+$/, "");
 }
 
 function lastUserText(request: StreamRequest): string {

@@ -22,7 +22,7 @@ export interface OpenUpstreamOptions {
  * | ----------------------------- | ------------------------------- |
  * | 401, 403                      | 502 `upstream_auth_failed`      |
  * | 429                           | 429 `upstream_rate_limited`, with its `Retry-After` |
- * | 5xx, or a 200 that is no event stream | 502 `upstream_error`    |
+ * | 5xx, or a 200 not of the request's `responseType` | 502 `upstream_error` |
  * | other 4xx                     | 502 `upstream_rejected`         |
  * | network error                 | 502 `upstream_unreachable`      |
  * | no headers within the timeout | 504 `upstream_timeout`          |
@@ -31,6 +31,9 @@ export interface OpenUpstreamOptions {
  */
 export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstreamOptions): Promise<ReadableStream<Uint8Array>> {
   const { controller, timers, idleTimeoutMs } = options;
+  const body = JSON.stringify(http.body);
+  // Signed before the clock starts: the signature covers the body exactly as it is sent.
+  const headers = http.sign ? { ...http.headers, ...(await http.sign(http.url, http.headers, body)) } : http.headers;
   let timedOut = false;
   const timer = timers.setTimeout(() => {
     timedOut = true;
@@ -39,7 +42,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
   let response: Response;
   try {
     // Redirects are not followed: key headers such as `x-api-key` would go along to the new host.
-    const request = new Request(http.url, { method: "POST", headers: http.headers, body: JSON.stringify(http.body), signal: controller.signal, redirect: "manual" });
+    const request = new Request(http.url, { method: "POST", headers, body, signal: controller.signal, redirect: "manual" });
     response = await options.send(request);
   } catch {
     controller.abort();
@@ -47,7 +50,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
   } finally {
     timers.clearTimeout(timer);
   }
-  const failure = statusError(response);
+  const failure = statusError(response, http.responseType ?? "text/event-stream");
   if (failure || !response.body) {
     await response.body?.cancel();
     controller.abort();
@@ -56,7 +59,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
   return withIdleTimeout(response.body, { ms: idleTimeoutMs, timers, onStop: () => controller.abort() });
 }
 
-function statusError(response: Response): HttpError | undefined {
+function statusError(response: Response, mediaType: string): HttpError | undefined {
   const { status } = response;
   if (status === 401 || status === 403) {
     return upstream(502, "upstream_auth_failed", "The provider refused the Worker's API key; check the provider key secret.", status);
@@ -71,8 +74,8 @@ function statusError(response: Response): HttpError | undefined {
     return upstream(502, "upstream_rejected", "The provider rejected the request (check the model and the request fields).", status);
   }
   const type = response.headers.get("content-type");
-  if (type !== null && !type.toLowerCase().includes("text/event-stream")) {
-    return upstream(502, "upstream_error", "The provider did not answer with an event stream.", status);
+  if (type !== null && !type.toLowerCase().includes(mediaType)) {
+    return upstream(502, "upstream_error", "The provider did not answer with a stream.", status);
   }
   return undefined;
 }

@@ -9,11 +9,17 @@ import { openaiWeatherTwoCities } from "./openai-weather-two-cities.ts";
 
 export { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiResponsesMultiply, openaiUnitTable, openaiWeatherTwoCities };
 
-/** Every recorded conversation of each provider the Worker calls (see `WorkerProvider`); the first is the default. */
-export const recordedConversations: { readonly [P in Exclude<Provider, "bedrock" | "cohere" | "ollama">]: readonly RecordedConversation[] } = {
+/**
+ * Every recorded conversation of each provider; the first is the default. Bedrock, Cohere and
+ * Ollama have none yet: offline, `/v1/run` answers them with a 400 that says so.
+ */
+export const recordedConversations: { readonly [P in Provider]: readonly RecordedConversation[] } = {
   // The second is constructed, not recorded, to show a tool that streams its result (see its file).
   openai: [openaiWeatherTwoCities, openaiUnitTable],
   anthropic: [anthropicShellTwoPlusTwo],
   gemini: [geminiCapitalTemperature],
   "openai-responses": [openaiResponsesMultiply],
+  bedrock: [],
+  cohere: [],
+  ollama: [],
 };

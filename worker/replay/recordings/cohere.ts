@@ -1,0 +1,81 @@
+// Recorded provider streams replayed when no provider key is configured. Copied from
+// shared/fixtures (see its README.md); each event is kept byte-for-byte with its framing.
+import type { Recording } from "../recording.ts";
+
+/** Recorded `cohere` streams; the first is the default. */
+export const cohereRecordings: readonly Recording[] = [
+  {
+    // Source (cohere/tool-plan-then-parallel-tool-calls.sse), from shared/fixtures/README.md:
+    // | `cohere/tool-plan-then-parallel-tool-calls.sse` | Cohere v2 `/v2/chat` | SSE, `event: <type>` | `tool-plan-delta` (reasoning), two calls `tool-call-start` / `tool-call-delta` (no id) / `tool-call-end` keyed by `index`, `message-end` `TOOL_CALL` with billed and token usage | [vercel/ai `packages/cohere/src/__fixtures__/cohere-tool-call.chunks.txt`](https://github.com/vercel/ai/blob/f5eb3c73d26efc6f6e0388fe81127d3b9609de1f/packages/cohere/src/__fixtures__/cohere-tool-call.chunks.txt) | yes: `event: <payload type>\ndata: <line>\n\n` per recorded line |
+    name: "tool-plan-then-parallel-tool-calls",
+    keywords: ["san francisco", "weather", "attractions"],
+    events: [
+      "event: message-start\ndata: {\"id\":\"2941521a-b87a-45f6-9b0d-235fd66c3025\",\"type\":\"message-start\",\"delta\":{\"message\":{\"role\":\"assistant\",\"content\":[],\"tool_plan\":\"\",\"tool_calls\":[],\"citations\":[]}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\"I\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" will\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" use\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" the\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" weather\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" tool\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" to\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" find\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" the\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" weather\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" in\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" San\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" Francisco\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" and\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" the\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" city\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\"At\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\"tract\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\"ions\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" tool\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" to\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" find\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" attractions\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" in\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" San\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\" Francisco\"}}}\n\n",
+      "event: tool-plan-delta\ndata: {\"type\":\"tool-plan-delta\",\"delta\":{\"message\":{\"tool_plan\":\".\"}}}\n\n",
+      "event: tool-call-start\ndata: {\"type\":\"tool-call-start\",\"index\":0,\"delta\":{\"message\":{\"tool_calls\":{\"id\":\"weather_e8p4pn45zt0t\",\"type\":\"function\",\"function\":{\"name\":\"weather\",\"arguments\":\"\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":0,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\"{\\\"\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":0,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\"location\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":0,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\"\\\":\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":0,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\" \\\"\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":0,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\"San\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":0,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\" Francisco\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":0,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\"\\\"}\"}}}}}\n\n",
+      "event: tool-call-end\ndata: {\"type\":\"tool-call-end\",\"index\":0}\n\n",
+      "event: tool-call-start\ndata: {\"type\":\"tool-call-start\",\"index\":1,\"delta\":{\"message\":{\"tool_calls\":{\"id\":\"cityAttractions_pyxssbwnq9fq\",\"type\":\"function\",\"function\":{\"name\":\"cityAttractions\",\"arguments\":\"\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":1,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\"{\\\"\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":1,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\"city\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":1,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\"\\\":\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":1,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\" \\\"\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":1,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\"San\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":1,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\" Francisco\"}}}}}\n\n",
+      "event: tool-call-delta\ndata: {\"type\":\"tool-call-delta\",\"index\":1,\"delta\":{\"message\":{\"tool_calls\":{\"function\":{\"arguments\":\"\\\"}\"}}}}}\n\n",
+      "event: tool-call-end\ndata: {\"type\":\"tool-call-end\",\"index\":1}\n\n",
+      "event: message-end\ndata: {\"type\":\"message-end\",\"delta\":{\"finish_reason\":\"TOOL_CALL\",\"usage\":{\"billed_units\":{\"input_tokens\":119,\"output_tokens\":44},\"tokens\":{\"input_tokens\":1549,\"output_tokens\":95},\"cached_tokens\":1504}}}\n\n",
+    ],
+  },
+  {
+    // Source (cohere/text.sse), from shared/fixtures/README.md:
+    // | `cohere/text.sse` | Cohere v2 | SSE | `content-start` / `content-delta` / `content-end` text, `COMPLETE` | vercel/ai `packages/cohere/src/__fixtures__/cohere-text.chunks.txt` (same commit) | yes, as above |
+    name: "text",
+    keywords: ["capital", "france", "paris"],
+    events: [
+      "event: message-start\ndata: {\"id\":\"321d178c-2c12-44d3-ae42-2f5510f6b1cc\",\"type\":\"message-start\",\"delta\":{\"message\":{\"role\":\"assistant\",\"content\":[],\"tool_plan\":\"\",\"tool_calls\":[],\"citations\":[]}}}\n\n",
+      "event: content-start\ndata: {\"type\":\"content-start\",\"index\":0,\"delta\":{\"message\":{\"content\":{\"type\":\"text\",\"text\":\"\"}}}}\n\n",
+      "event: content-delta\ndata: {\"type\":\"content-delta\",\"index\":0,\"delta\":{\"message\":{\"content\":{\"text\":\"The\"}}}}\n\n",
+      "event: content-delta\ndata: {\"type\":\"content-delta\",\"index\":0,\"delta\":{\"message\":{\"content\":{\"text\":\" capital\"}}}}\n\n",
+      "event: content-delta\ndata: {\"type\":\"content-delta\",\"index\":0,\"delta\":{\"message\":{\"content\":{\"text\":\" of\"}}}}\n\n",
+      "event: content-delta\ndata: {\"type\":\"content-delta\",\"index\":0,\"delta\":{\"message\":{\"content\":{\"text\":\" France\"}}}}\n\n",
+      "event: content-delta\ndata: {\"type\":\"content-delta\",\"index\":0,\"delta\":{\"message\":{\"content\":{\"text\":\" is\"}}}}\n\n",
+      "event: content-delta\ndata: {\"type\":\"content-delta\",\"index\":0,\"delta\":{\"message\":{\"content\":{\"text\":\" Paris\"}}}}\n\n",
+      "event: content-delta\ndata: {\"type\":\"content-delta\",\"index\":0,\"delta\":{\"message\":{\"content\":{\"text\":\".\"}}}}\n\n",
+      "event: content-end\ndata: {\"type\":\"content-end\",\"index\":0}\n\n",
+      "event: message-end\ndata: {\"type\":\"message-end\",\"delta\":{\"finish_reason\":\"COMPLETE\",\"usage\":{\"billed_units\":{\"input_tokens\":12,\"output_tokens\":7},\"tokens\":{\"input_tokens\":507,\"output_tokens\":10},\"cached_tokens\":448}}}\n\n",
+    ],
+  },
+];
