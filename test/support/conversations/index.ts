@@ -8,7 +8,7 @@ import { openaiWeatherTwoCities } from "./openai-weather-two-cities.ts";
 
 export { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiResponsesMultiply, openaiWeatherTwoCities };
 
-/** Every recorded conversation of each provider the Worker calls (see `WorkerProvider`); the first is the default. */
+/** The recorded conversations of each provider they exist for. */
 export const recordedConversations: { readonly [P in Exclude<Provider, "bedrock" | "cohere" | "ollama">]: readonly RecordedConversation[] } = {
   openai: [openaiWeatherTwoCities],
   anthropic: [anthropicShellTwoPlusTwo],
