@@ -30,7 +30,7 @@
  */
 import type { RunnableTool } from "../../src/index.ts";
 import { invalidField } from "../response/json-error.ts";
-import { argumentsOf, arrayAt, clientRequest, objectAt, runFlag, stringAt, type ClientRequest, type WireMessage } from "./client-request.ts";
+import { argumentsOf, arrayAt, idAt, clientRequest, objectAt, runFlag, stringAt, type ClientRequest, type WireMessage } from "./client-request.ts";
 import { providerModel } from "./provider-model.ts";
 
 /** A validated `POST /v1/ag-ui` request. */
@@ -70,7 +70,7 @@ function toWire(value: unknown, path: string): WireMessage[] {
   if (role === "tool") {
     const error = message["error"];
     const content = typeof error === "string" && error !== "" ? `Error: ${error}` : stringAt(message["content"], `${path}.content`);
-    return [{ role: "tool", tool_call_id: stringAt(message["toolCallId"], `${path}.toolCallId`), content }];
+    return [{ role: "tool", tool_call_id: idAt(message["toolCallId"], `${path}.toolCallId`), content }];
   }
   if (role === "assistant") {
     const content = message["content"] === undefined || message["content"] === null ? "" : stringAt(message["content"], `${path}.content`);
@@ -83,7 +83,7 @@ function toWire(value: unknown, path: string): WireMessage[] {
           const at = `${path}.toolCalls[${j}]`;
           const wire = objectAt(call, at);
           const fn = objectAt(wire["function"], `${at}.function`);
-          return { id: stringAt(wire["id"], `${at}.id`), name: stringAt(fn["name"], `${at}.function.name`), arguments: argumentsOf(stringAt(fn["arguments"] ?? "{}", `${at}.function.arguments`)) };
+          return { id: idAt(wire["id"], `${at}.id`), name: stringAt(fn["name"], `${at}.function.name`), arguments: argumentsOf(stringAt(fn["arguments"] ?? "{}", `${at}.function.arguments`)) };
         }),
       },
     ];

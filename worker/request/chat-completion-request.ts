@@ -28,7 +28,7 @@
  * @module
  */
 import { HttpError, invalidField } from "../response/json-error.ts";
-import { argumentsOf, arrayAt, clientRequest, objectAt, stringAt, type WireMessage } from "./client-request.ts";
+import { argumentsOf, arrayAt, idAt, clientRequest, objectAt, stringAt, type WireMessage } from "./client-request.ts";
 import { providerModel } from "./provider-model.ts";
 import type { StreamRequest } from "./stream-request.ts";
 
@@ -95,7 +95,7 @@ function toWire(value: unknown, path: string): WireMessage {
   const role = message["role"];
   if (role === "system" || role === "developer") return { role: "system", content: textOf(message["content"], `${path}.content`) };
   if (role === "user") return { role: "user", content: textOf(message["content"], `${path}.content`) };
-  if (role === "tool") return { role: "tool", tool_call_id: stringAt(message["tool_call_id"], `${path}.tool_call_id`), content: textOf(message["content"], `${path}.content`) };
+  if (role === "tool") return { role: "tool", tool_call_id: idAt(message["tool_call_id"], `${path}.tool_call_id`), content: textOf(message["content"], `${path}.content`) };
   if (role === "assistant") {
     const content = message["content"] === null || message["content"] === undefined ? "" : textOf(message["content"], `${path}.content`);
     const calls = message["tool_calls"] === null || message["tool_calls"] === undefined ? [] : arrayAt(message["tool_calls"], `${path}.tool_calls`);
@@ -107,7 +107,7 @@ function toWire(value: unknown, path: string): WireMessage {
         const wire = objectAt(call, at);
         if (wire["type"] !== undefined && wire["type"] !== "function") throw invalidField(`${at}.type`, "Only `function` tool calls can be sent back.");
         const fn = objectAt(wire["function"], `${at}.function`);
-        return { id: stringAt(wire["id"], `${at}.id`), name: stringAt(fn["name"], `${at}.function.name`), arguments: argumentsOf(stringAt(fn["arguments"] ?? "{}", `${at}.function.arguments`)) };
+        return { id: idAt(wire["id"], `${at}.id`), name: stringAt(fn["name"], `${at}.function.name`), arguments: argumentsOf(stringAt(fn["arguments"] ?? "{}", `${at}.function.arguments`)) };
       }),
     };
   }

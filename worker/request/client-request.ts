@@ -67,6 +67,12 @@ export function stringAt(value: unknown, path: string): string {
   return value;
 }
 
+/** An id (of a call, or the call a result answers): a non-empty string, or a 400 naming `path`. */
+export function idAt(value: unknown, path: string): string {
+  if (typeof value !== "string" || value === "") throw invalidField(path, `\`${path}\` must be a non-empty string: the id of the call.`);
+  return value;
+}
+
 /** `run`: absent or a boolean. */
 export function runFlag(value: unknown, path: string): boolean {
   if (value === undefined || value === null) return false;

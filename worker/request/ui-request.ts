@@ -30,7 +30,7 @@
  */
 import type { JsonValue, RunnableTool } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
-import { arrayAt, clientRequest, objectAt, resultText, runFlag, stringAt, type ClientRequest, type WireMessage } from "./client-request.ts";
+import { arrayAt, idAt, clientRequest, objectAt, resultText, runFlag, stringAt, type ClientRequest, type WireMessage } from "./client-request.ts";
 import { providerModel } from "./provider-model.ts";
 
 /** A validated `POST /v1/ui` request. */
@@ -102,7 +102,7 @@ function toWire(value: unknown, path: string): WireMessage[] {
 /** A tool part with an outcome: the call, and its result as the model reads it. */
 function toolExchange(part: Record<string, unknown>, name: string, path: string): { call: { id: string; name: string; arguments: JsonValue }; result: WireMessage } | undefined {
   if (!TOOL_NAME.test(name)) throw invalidField(`${path}.type`, "A tool part must name a function: letters, digits, _ or -, starting with a letter or _.");
-  const id = stringAt(part["toolCallId"], `${path}.toolCallId`);
+  const id = idAt(part["toolCallId"], `${path}.toolCallId`);
   const state = stringAt(part["state"], `${path}.state`);
   if (!OUTCOMES.has(state) || part["providerExecuted"] === true) return undefined;
   let content: string;
