@@ -297,3 +297,13 @@ describe("the scripted model answers from the results the request carries", () =
     expect(await (await send(request())).text()).toBe(await (await send(request())).text());
   });
 });
+
+describe("the scripted model's cost is bounded", () => {
+  it("reads only the start of a huge prompt (its patterns would take quadratic time on long digit runs) and makes at most 8 calls", () => {
+    // Read whole, the digits would end in a conversion ("...999 km to mi").
+    const calls = planCalls(`What is 2 + 2? ${"9".repeat(200_000)} km to mi`, new Set(["calculate", "convert_units"]));
+    expect(calls).toEqual([{ name: "calculate", arguments: { expression: "2 + 2" } }]);
+    const many = planCalls(Array.from({ length: 20 }, (_, i) => `${i + 1} km to mi`).join(", "), new Set(["convert_units"]));
+    expect(many).toHaveLength(8);
+  });
+});

@@ -11,11 +11,20 @@ import type { TranscriptCall, TranscriptResult } from "./transcript.ts";
 
 /** Longest piece of a result quoted in an answer, in characters. */
 const MAX_QUOTE = 240;
+/**
+ * How much of a prompt is read: the demo's questions are short, and the prompt reader's patterns
+ * take time that grows faster than the text (a long run of digits), so a huge prompt must not
+ * cost the Worker more than a short one.
+ */
+export const MAX_PROMPT_READ = 1_000;
+/** Most calls one scripted turn makes. */
+const MAX_CALLS = 8;
 
-/** The calls a prompt needs, in the order it asks, to the tools among `offered`. */
+/** The calls a prompt needs, in the order it asks, to the tools among `offered` (at most 8, from its first 1,000 characters). */
 export function planCalls(prompt: string, offered: ReadonlySet<string>): ScriptedCall[] {
-  return readPrompt(prompt)
+  return readPrompt(prompt.slice(0, MAX_PROMPT_READ))
     .filter((ask) => offered.has(ask.tool))
+    .slice(0, MAX_CALLS)
     .map(callOf);
 }
 
