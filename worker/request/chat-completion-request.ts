@@ -52,6 +52,10 @@ const NEUTRAL: Readonly<Record<string, (value: unknown) => boolean>> = {
   frequency_penalty: (value) => value === 0,
   presence_penalty: (value) => value === 0,
   logprobs: (value) => value === false,
+  top_logprobs: (value) => value === 0,
+  stop: (value) => Array.isArray(value) && value.length === 0,
+  logit_bias: (value) => typeof value === "object" && value !== null && Object.keys(value).length === 0,
+  modalities: (value) => Array.isArray(value) && value.length === 1 && value[0] === "text",
   response_format: (value) => typeof value === "object" && value !== null && (value as { type?: unknown }).type === "text",
 };
 
@@ -63,7 +67,7 @@ export function parseChatCompletionRequest(body: unknown, providers: readonly st
     const neutral = NEUTRAL[key];
     if (neutral?.(value)) continue;
     const name = /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : "(unprintable)";
-    const message = neutral ? `This gateway does not support \`${name}\` other than its default.` : "The request has a parameter this API does not know.";
+    const message = neutral ? `This endpoint supports \`${name}\` only at its default value.` : "The request has a parameter this endpoint does not support.";
     throw new HttpError(400, { code: "unknown_field", message, field: name });
   }
   const { provider, model } = providerModel(fields["model"], providers);
