@@ -307,3 +307,14 @@ describe("the scripted model's cost is bounded", () => {
     expect(many).toHaveLength(8);
   });
 });
+
+describe("the scripted model and a conversion table tool (unit_table), when a request offers one", () => {
+  it("a prompt asking for a table calls unit_table with the units and the values it lists, and the answer lists the rows", () => {
+    expect(planCalls("Make me a table of km to miles for 1, 5 and 10 km.", new Set(["unit_table"]))).toEqual([{ name: "unit_table", arguments: { from: "km", to: "mi", values: [1, 5, 10] } }]);
+    expect(planCalls("A table of °F to celsius?", new Set(["unit_table", "convert_units"]))).toEqual([{ name: "unit_table", arguments: { from: "F", to: "C" } }]);
+    expect(planCalls("Make me a table of km to miles", new Set(["convert_units"]))).toEqual([]);
+    const call = { id: "c1", name: "unit_table", arguments: { from: "km", to: "mi", values: [1, 5] } };
+    const result = { id: "c1", name: null, content: { from: "km", to: "mi", rows: [[1, 0.621371192237], [5, 3.10685596119]] }, isError: false };
+    expect(answerFrom([call], [result])).toBe("1 km is 0.621371192237 mi, 5 km is 3.10685596119 mi.");
+  });
+});

@@ -31,6 +31,7 @@ export function planCalls(prompt: string, offered: ReadonlySet<string>): Scripte
 function callOf(ask: Ask): ScriptedCall {
   if (ask.tool === "current_time") return { name: ask.tool, arguments: { time_zone: ask.zone } };
   if (ask.tool === "calculate") return { name: ask.tool, arguments: { expression: ask.expression } };
+  if (ask.tool === "unit_table") return { name: ask.tool, arguments: ask.values ? { from: ask.from, to: ask.to, values: ask.values } : { from: ask.from, to: ask.to } };
   return { name: ask.tool, arguments: { value: ask.value, from: ask.from, to: ask.to } };
 }
 
@@ -47,6 +48,7 @@ export function helpText(offered: ReadonlySet<string>): string {
     offered.has("current_time") ? 'the time in a city ("What time is it in Tokyo?")' : undefined,
     offered.has("calculate") ? 'arithmetic ("What is 17% of 230?")' : undefined,
     offered.has("convert_units") ? 'unit conversions ("How many km is 26.2 mi?")' : undefined,
+    offered.has("unit_table") ? 'conversion tables ("A table of km to mi for 1, 5 and 10")' : undefined,
   ].filter((example) => example !== undefined);
   const can = examples.length > 0 ? `It calls the Worker's tools for ${examples.join(", ")}.` : "This request enabled none of the Worker's tools (current_time, calculate, convert_units), so it has nothing to call.";
   return `This is the Worker's scripted model, which answers when no provider key is set. ${can} Set a provider key to talk to a real model.`;
@@ -73,6 +75,10 @@ function sentence(call: TranscriptCall, result: TranscriptResult): string {
     }
     if (call.name === "calculate" && typeof out["result"] === "number") return `${args["expression"]} = ${out["result"]}.`;
     if (call.name === "convert_units" && typeof out["value"] === "number") return `${args["value"]} ${args["from"]} is ${out["value"]} ${out["unit"]}.`;
+    if (call.name === "unit_table" && Array.isArray(out["rows"])) {
+      const rows = out["rows"].map((row) => (Array.isArray(row) ? `${row[0]} ${out["from"]} is ${row[1]} ${out["to"]}` : JSON.stringify(row)));
+      return `${rows.join(", ")}.`;
+    }
   }
   const quoted = typeof result.content === "string" ? result.content : JSON.stringify(result.content);
   const cut = quoted.length > MAX_QUOTE ? `${quoted.slice(0, MAX_QUOTE)}…` : quoted;

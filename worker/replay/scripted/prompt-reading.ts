@@ -1,7 +1,7 @@
 /**
- * How the scripted model reads a prompt: the places whose time it asks for, the arithmetic in it
- * and the unit conversions, each with where it was found (so that the calls follow the prompt's
- * order). Deliberately small: it knows the phrasings of the demo ("What time is it in Tokyo?",
+ * How the scripted model reads a prompt: the places whose time it asks for, the arithmetic in it,
+ * the unit conversions and conversion tables, each with where it was found (so that the calls
+ * follow the prompt's order). Deliberately small: it knows the phrasings of the demo ("What time is it in Tokyo?",
  * "What is 17% of 230?", "How many km is 26.2 mi?") and common variants, not language.
  *
  * @module
@@ -11,7 +11,8 @@
 export type Ask =
   | { tool: "current_time"; at: number; zone: string }
   | { tool: "calculate"; at: number; expression: string }
-  | { tool: "convert_units"; at: number; value: number; from: string; to: string };
+  | { tool: "convert_units"; at: number; value: number; from: string; to: string }
+  | { tool: "unit_table"; at: number; from: string; to: string; values?: number[] };
 
 /** Cities (and a few countries) people ask the time of, with their IANA zones. */
 const PLACES: Readonly<Record<string, string>> = {
@@ -52,6 +53,10 @@ const NUMBER = "(-?\\d+(?:[.,]\\d+)?)";
 const CONVERT = new RegExp(`${NUMBER}\\s*(${UNIT})\\s+(?:to|in|into|as)\\s+(${UNIT})`, "gi");
 /** "how many km is a marathon (26.2 mi)", "how many pounds are 3 kg". */
 const HOW_MANY = new RegExp(`how (?:many|much)\\s+(${UNIT})\\b[^?.;]*?${NUMBER}\\s*(${UNIT})`, "gi");
+/** "a table of km to miles for 1, 5 and 10": the units, then whatever follows up to the sentence's end. */
+const TABLE = new RegExp(`\\btable of\\s+(${UNIT})\\s+(?:to|in|into)\\s+(${UNIT})([^?.;]*)`, "gi");
+/** Most rows a table asks for (`unit_table` takes 12). */
+const MAX_ROWS = 12;
 /** "17% of 230". */
 const PERCENT_OF = /(\d+(?:\.\d+)?)\s*%\s*of\s*(\d+(?:\.\d+)?)/gi;
 /** "square root of 2". */
@@ -62,7 +67,7 @@ const TIME_WORDS = /\b(?:time|clock|o'clock|what day|date|hour is it)\b/i;
 
 /** What the prompt asks for, in the order it asks. */
 export function readPrompt(prompt: string): Ask[] {
-  const asks = [...timeAsks(prompt), ...arithmeticAsks(prompt), ...conversionAsks(prompt)];
+  const asks = [...timeAsks(prompt), ...arithmeticAsks(prompt), ...conversionAsks(prompt), ...tableAsks(prompt)];
   return asks.sort((a, b) => a.at - b.at);
 }
 
@@ -104,6 +109,17 @@ function conversionAsks(prompt: string): Ask[] {
   for (const match of prompt.matchAll(HOW_MANY)) {
     const [to, from] = [unit(match[1]!), unit(match[3]!)];
     if (from && to) found.push({ tool: "convert_units", at: match.index, value: number(match[2]!), from, to });
+  }
+  return found;
+}
+
+function tableAsks(prompt: string): Ask[] {
+  const found: Ask[] = [];
+  for (const match of prompt.matchAll(TABLE)) {
+    const [from, to] = [unit(match[1]!), unit(match[2]!)];
+    if (!from || !to) continue;
+    const values = [...(match[3] ?? "").matchAll(/-?\d+(?:\.\d+)?/g)].map((number) => Number(number[0])).slice(0, MAX_ROWS);
+    found.push(values.length > 0 ? { tool: "unit_table", at: match.index, from, to, values } : { tool: "unit_table", at: match.index, from, to });
   }
   return found;
 }
