@@ -88,27 +88,34 @@ describe("GET / in headless Chromium against the replay upstream", () => {
     await page.close();
   });
 
-  it("run mode posts to /v1/run, shows each call's outcome under its card and the second step's answer", async () => {
-    const page = await browser!.newPage();
+  it("run mode offline: the scripted model calls the Worker's tools, each card shows what the tool returned, and the answer is written from those results", async () => {
+    const page = await browser!.newPage({ viewport: { width: 1000, height: 900 } });
     page.setDefaultTimeout(STEP_TIMEOUT);
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(error.message));
     const posted: string[] = [];
     page.on("request", (request) => request.method() === "POST" && posted.push(new URL(request.url()).pathname));
     await page.goto(`${server!.url}/?mode=run`);
-    await page.getByLabel("Provider").selectOption("openai");
-    await page.getByLabel("Prompt").fill("What is the weather in New York City and London?");
+    await page.getByLabel("Provider").selectOption("anthropic");
+    // The page's run prompt: the time in Tokyo, 17% of 230 and a marathon in km.
+    expect(await page.getByLabel("Prompt").inputValue()).toBe("What time is it in Tokyo, what is 17% of 230, and how many km is a marathon (26.2 mi)?");
     await page.getByRole("button", { name: "Send" }).click();
+    await page.getByRole("status").filter({ hasText: "Running offline with the Worker's scripted model" }).waitFor();
 
     await page.getByRole("status").filter({ hasText: /Run finished \(no-tool-calls\) after 2 step\(s\)/ }).waitFor();
     expect(posted).toEqual(["/v1/run"]);
     const cards = page.locator("#calls .card");
-    expect(await cards.locator("h4").allTextContents()).toEqual(["get_weather", "get_weather"]);
-    // The recorded model calls a tool this Worker does not have: each card shows the error the
-    // model was sent back, and the recorded second step answers in text.
-    expect(await cards.locator(".outcome.error h5").allTextContents()).toEqual(["Tool error (unknown-tool)", "Tool error (unknown-tool)"]);
-    expect(await cards.locator(".outcome.error pre").first().textContent()).toContain("calculate");
-    expect(((await page.locator("#answer").textContent()) ?? "").trim().length).toBeGreaterThan(0);
+    expect(await cards.locator("h4").allTextContents()).toEqual(["current_time", "calculate", "convert_units"]);
+    expect(await cards.evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset["state"]))).toEqual(["complete", "complete", "complete"]);
+    expect(await cards.locator(".outcome.error").count()).toBe(0);
+    expect(await cards.locator(".outcome.result h5").allTextContents()).toEqual(["Result", "Result", "Result"]);
+    const results = (await cards.locator(".outcome.result pre").allTextContents()).map((text) => JSON.parse(text) as Record<string, unknown>);
+    expect(results[0]).toMatchObject({ time_zone: "Asia/Tokyo", utc_offset: "+09:00" });
+    expect(results.slice(1)).toEqual([{ result: 39.1 }, { value: 42.1648128, unit: "km", category: "length" }]);
+    const time = results[0] as { time: string; weekday: string; date: string };
+    expect(((await page.locator("#text").textContent()) ?? "").trim()).toBe(
+      `In Asia/Tokyo it is ${time.time.slice(0, 5)} on ${time.weekday}, ${time.date} (UTC+09:00). 230 * 17 / 100 = 39.1. 26.2 mi is 42.1648128 km.`,
+    );
     await page.screenshot({ path: join(root, "docs", "screenshot-run.png"), fullPage: true });
     expect(problems).toEqual([]);
     await page.close();
@@ -133,7 +140,7 @@ describe("GET / in headless Chromium against the replay upstream", () => {
       }).observe(document.getElementById("calls")!, { subtree: true, childList: true, characterData: true });
     });
     await page.getByLabel("Provider").selectOption("openai");
-    await page.getByLabel("Prompt").fill("Make me a table of km to miles for 1, 5 and 10 km, a half marathon and a marathon.");
+    await page.getByLabel("Prompt").fill("Make me a table of km to mi for 1, 5, 10, 21.0975 and 42.195.");
     await page.getByRole("button", { name: "Send" }).click();
 
     await page.getByRole("status").filter({ hasText: /Run finished \(no-tool-calls\) after 2 step\(s\)/ }).waitFor();
@@ -141,7 +148,7 @@ describe("GET / in headless Chromium against the replay upstream", () => {
     expect(await card.locator("h4").allTextContents()).toEqual(["unit_table"]);
     expect(await card.locator(".outcome.result h5").textContent()).toBe("Result");
     expect(await page.evaluate(() => (window as unknown as { outcomes: string[] }).outcomes)).toEqual(["growing:1", "growing:2", "growing:3", "growing:4", "growing:5", "final:5"]);
-    expect((await page.locator("#answer").textContent()) ?? "").toContain("26.22 mi");
+    expect((await page.locator("#answer").textContent()) ?? "").toContain("42.195 km is 26.2187574565 mi");
     expect(problems).toEqual([]);
     await page.close();
   });

@@ -11,7 +11,7 @@ import {
   type ToolResultEvent,
   type ToolRunnerEvent,
 } from "../../src/index.ts";
-import { openaiWeatherTwoCities } from "../../worker/replay/conversations/index.ts";
+import { openaiWeatherTwoCities } from "../support/conversations/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
 import { bytes, chatChunk, collect, openAISSE } from "../support/streams.ts";

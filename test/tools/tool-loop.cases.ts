@@ -1,12 +1,12 @@
 import { runToolLoop, toolDefinitions, type JsonValue, type LoopFinishEvent, type RunnableTool, type ToolLoopEvent } from "../../src/index.ts";
-import { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiWeatherTwoCities } from "../../worker/replay/conversations/index.ts";
+import { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiWeatherTwoCities } from "../support/conversations/index.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { eventually } from "../support/sources.ts";
 import { collect } from "../support/streams.ts";
 import { controlledTool, deferred, live, replayModel } from "../support/tool-fakes.ts";
 
-// The recorded conversations (worker/replay/conversations) hold each request the recorded client
+// The recorded conversations (test/support/conversations) hold each request the recorded client
 // sent and the provider's streamed answer to it. A fake `call` answers step N with answer N, and
 // the loop's request for step 2 is compared with what the recorded client sent.
 

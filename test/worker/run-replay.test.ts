@@ -1,18 +1,14 @@
-// POST /v1/run against the recorded multi-step conversations of the replay upstream: the loop
-// runs offline, the tools run, and the request of each step carries the previous steps' calls
-// and results in the provider's own shape.
+// POST /v1/run offline: without a provider key, the scripted model answers each step in the
+// provider's own wire format, calling the Worker's tools and answering from their results. Then,
+// with a key, against the recorded multi-step conversations: the request of each step carries the
+// previous steps' calls and results in the provider's own shape.
 import { describe, expect, it } from "vitest";
 import type { RunnableTool } from "../../src/index.ts";
-import { stepOfRequest, type RecordedConversation } from "../../worker/replay/conversation.ts";
-import {
-  anthropicShellTwoPlusTwo,
-  geminiCapitalTemperature,
-  openaiResponsesMultiply,
-  openaiWeatherTwoCities,
-  recordedConversations,
-} from "../../worker/replay/conversations/index.ts";
-import { replayConversation, splitEvents } from "../../worker/replay/replay-upstream.ts";
+import type { RecordedConversation } from "../support/conversation.ts";
+import { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiResponsesMultiply, openaiWeatherTwoCities } from "../support/conversations/index.ts";
+import { providerNames } from "../../worker/providers/index.ts";
 import { runRoute, type RunEvent } from "../../worker/routes/run.ts";
+import { demoTools } from "../../worker/tools/index.ts";
 import { ManualTimers, testEnv, worker } from "./support.ts";
 import { createParser } from "eventsource-parser";
 
@@ -26,15 +22,15 @@ async function readRun(response: Response): Promise<RunEvent[]> {
   return events;
 }
 
-/** A provider stand-in that answers with a recorded conversation and keeps each request body it was sent. */
+/** A provider stand-in that answers its n-th request with the conversation's n-th recorded answer and keeps each request body. */
 function recordingUpstream(conversation: RecordedConversation) {
-  const replay = replayConversation(conversation, conversation.provider, { delayMs: 0, timers: new ManualTimers() });
   const bodies: Record<string, unknown>[] = [];
   return {
     bodies,
     fetch: async (request: Request): Promise<Response> => {
-      bodies.push((await request.clone().json()) as Record<string, unknown>);
-      return replay(request);
+      bodies.push((await request.json()) as Record<string, unknown>);
+      const step = conversation.steps[Math.min(bodies.length, conversation.steps.length) - 1]!;
+      return new Response(step.response, { headers: { "content-type": "text/event-stream" } });
     },
   };
 }
@@ -55,89 +51,67 @@ function tableTool(answers: Record<string, string>): RunnableTool & { seen: unkn
 
 const live = (key: "OPENAI_API_KEY" | "ANTHROPIC_API_KEY" | "GEMINI_API_KEY") => testEnv({ [key]: "test-key", CLIENT_TOKEN: "t" });
 const auth = { authorization: "Bearer t" };
+const PROMPT = "What time is it in Tokyo, what is 17% of 230, and how many km is a marathon (26.2 mi)?";
+const TOOLS = ["current_time", "calculate", "convert_units"];
+/** 2026-11-22 23:30 UTC: Monday 08:30 in Tokyo. */
+const NOW = Date.UTC(2026, 10, 22, 23, 30);
+const textOf = (events: readonly RunEvent[]): string => events.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join("");
 
-describe("the recorded conversations", () => {
-  for (const [provider, conversations] of Object.entries(recordedConversations)) {
-    for (const conversation of conversations) {
-      it(`${provider}: "${conversation.name}" starts with tool calls, ends with text, and each recorded request is at its own step`, () => {
-        expect(conversation.provider).toBe(provider);
-        expect(conversation.steps.length).toBeGreaterThanOrEqual(2);
-        conversation.steps.forEach((step, i) => expect(stepOfRequest(conversation.provider, step.request)).toBe(i));
-        for (const step of conversation.steps) expect(splitEvents(step.response).join("")).toBe(step.response);
-      });
-    }
+/** A run offline (no key), with the demo tools on a fixed clock. */
+async function offlineRun(provider: string, prompt: string, tools: readonly string[] = TOOLS): Promise<{ response: Response; events: RunEvent[] }> {
+  const response = await runRoute(runRequest({ provider, model: "demo-model", messages: [{ role: "user", content: prompt }], tools }), testEnv(), { fetch: () => Promise.reject(new Error("no network")), timers: new ManualTimers() }, demoTools({ now: () => NOW }));
+  return { response, events: await readRun(response) };
+}
+
+describe("POST /v1/run offline (no provider key): the scripted model calls the Worker's tools and answers from their results", () => {
+  for (const provider of providerNames) {
+    it(`${provider}: the page's prompt runs current_time, calculate and convert_units, and the second step answers with what they returned`, async () => {
+      const { response, events } = await offlineRun(provider, PROMPT);
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+      expect(response.headers.get("x-replay-recording")).toBe("scripted-model");
+      expect(events.filter((e) => e.type === "tool-call").map((e) => e.type === "tool-call" && [e.step, e.name, e.arguments])).toEqual([
+        [1, "current_time", { time_zone: "Asia/Tokyo" }],
+        [1, "calculate", { expression: "230 * 17 / 100" }],
+        [1, "convert_units", { value: 26.2, from: "mi", to: "km" }],
+      ]);
+      const results = events.filter((e) => e.type === "tool-result");
+      expect(results.map((e) => e.type === "tool-result" && [e.name, e.result])).toEqual([
+        ["current_time", { time_zone: "Asia/Tokyo", date: "2026-11-23", time: "08:30:00", weekday: "Monday", utc_offset: "+09:00", utc: "2026-11-22T23:30:00.000Z" }],
+        ["calculate", { result: 39.1 }],
+        ["convert_units", { value: 42.1648128, unit: "km", category: "length" }],
+      ]);
+      expect(events.filter((e) => e.type === "tool-error")).toEqual([]);
+      expect(textOf(events)).toBe("In Asia/Tokyo it is 08:30 on Monday, 2026-11-23 (UTC+09:00). 230 * 17 / 100 = 39.1. 26.2 mi is 42.1648128 km.");
+      expect(events.filter((e) => e.type === "step-finish").map((e) => e.step)).toEqual([1, 2]);
+      expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
+    });
   }
-});
 
-describe("stepOfRequest", () => {
-  it("counts the rounds of tool results after the last prompt: parallel results count once, an earlier exchange not at all", () => {
-    const call = { role: "assistant", content: null, tool_calls: [{ id: "a" }, { id: "b" }] };
-    const results = [{ role: "tool", tool_call_id: "a", content: "1" }, { role: "tool", tool_call_id: "b", content: "2" }];
-    expect(stepOfRequest("openai", { messages: [{ role: "user", content: "q" }] })).toBe(0);
-    expect(stepOfRequest("openai", { messages: [{ role: "user", content: "q" }, call, ...results] })).toBe(1);
-    expect(stepOfRequest("openai", { messages: [{ role: "user", content: "q" }, call, ...results, call, ...results] })).toBe(2);
-    expect(stepOfRequest("openai", { messages: [{ role: "user", content: "q" }, call, ...results, { role: "assistant", content: "x" }, { role: "user", content: "again" }] })).toBe(0);
-    const toolResult = { role: "user", content: [{ type: "tool_result", tool_use_id: "a", content: "1" }] };
-    expect(stepOfRequest("anthropic", { messages: [{ role: "user", content: [{ type: "text", text: "q" }] }, { role: "assistant", content: [] }, toolResult] })).toBe(1);
-    expect(stepOfRequest("openai", "not a request body")).toBe(0);
-  });
-});
-
-describe("POST /v1/run offline (no provider key): the replay upstream answers each step", () => {
-  it("openai: both recorded get_weather calls are answered (here with unknown-tool errors), then the recorded text", async () => {
-    const response = await worker().call(
-      runRequest({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "What is the weather in New York City and London?" }], tools: ["calculate"] }),
-    );
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
-    expect(response.headers.get("x-replay-recording")).toBe("openai-weather-two-cities");
-    const events = await readRun(response);
-    const errors = events.filter((e) => e.type === "tool-error");
-    expect(errors).toEqual([0, 1].map((index) => expect.objectContaining({ step: 1, index, name: "get_weather", error: expect.objectContaining({ code: "unknown-tool" }) })));
-    expect(errors[0]).toMatchObject({ error: { message: "No tool of that name exists. Call one of: calculate." } });
-    const text = events.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join("");
-    expect(text).toBe("The weather in New York City is 25 degrees and sunny, while in London, it is 15 degrees and raining.");
-    expect(events.filter((e) => e.type === "step-finish").map((e) => e.step)).toEqual([1, 2]);
+  it("a tool's error is sent back to the model, and the answer says the tool could not answer, with its message", async () => {
+    const { events } = await offlineRun("anthropic", "What time is it in Mars/Olympus_Mons?");
+    expect(events.find((e) => e.type === "tool-error")).toMatchObject({ step: 1, name: "current_time", error: { code: "handler-failed" } });
+    expect(textOf(events)).toMatch(/^current_time could not answer: That is not a known IANA time zone\./);
     expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
   });
 
-  it("anthropic: the recorded bash call gets an unknown-tool error (is_error) and the run ends with the recorded text", async () => {
-    const response = await worker().call(
-      runRequest({ provider: "anthropic", model: "claude-sonnet-4-6", messages: [{ role: "user", content: "What is 2 + 2? Use python to calculate it." }], tools: ["calculate", "current_time"] }),
-    );
-    expect(response.headers.get("x-replay-recording")).toBe("anthropic-shell-two-plus-two");
-    const events = await readRun(response);
-    const stepOne = events.find((e) => e.type === "step-finish" && e.step === 1);
-    expect(stepOne).toMatchObject({ messages: [{ role: "assistant" }, { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_015Rk6ndKaiXYx9AiJcpUR2H", is_error: true }] }] });
-    expect(events.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join("")).toBe("The result of **2 + 2 = 4**! 🎉");
-    expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
+  it("only the tools the request enabled are called", async () => {
+    const { events } = await offlineRun("gemini", PROMPT, ["calculate"]);
+    expect(events.filter((e) => e.type === "tool-call").map((e) => e.type === "tool-call" && e.name)).toEqual(["calculate"]);
+    expect(textOf(events)).toBe("230 * 17 / 100 = 39.1.");
   });
 
-  it("gemini: three steps, get_capital then get_temperature, then the text", async () => {
-    const response = await worker().call(
-      runRequest({ provider: "gemini", model: "gemini-2.0-flash", messages: [{ role: "user", content: "What is the temperature of the capital of France?" }], tools: ["convert_units"] }),
-    );
-    const events = await readRun(response);
-    expect(events.filter((e) => e.type === "tool-call").map((e) => [e.step, e.name])).toEqual([
-      [1, "get_capital"],
-      [2, "get_temperature"],
-    ]);
-    expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 3, reason: "no-tool-calls" });
+  it("a prompt with nothing to call gets one step of text saying what the scripted model can do", async () => {
+    const { events } = await offlineRun("openai-responses", "Write a haiku about rain.");
+    expect(events.filter((e) => e.type === "tool-call")).toEqual([]);
+    expect(textOf(events)).toContain("This is the Worker's scripted model, which answers when no provider key is set.");
+    expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 1, reason: "no-tool-calls" });
   });
 
-  it("openai-responses: the recorded multiply call, then the recorded text", async () => {
-    const response = await worker().call(runRequest({ provider: "openai-responses", model: "gpt-5.5", messages: [{ role: "user", content: "What is 1231 * 2331? Use the multiply tool." }], tools: ["calculate"] }));
-    expect(response.headers.get("x-replay-recording")).toBe("openai-responses-multiply");
-    const events = await readRun(response);
-    expect(events.find((e) => e.type === "tool-error")).toMatchObject({ step: 1, id: "call_sVidsfFJ6zlzRpelrPkTPlpd", name: "multiply", error: { code: "unknown-tool" } });
-    expect(events.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join("")).toBe("1231 × 2331 = **2,869,461**");
-    expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
-  });
-
-  it("openai: a prompt asking for a table replays the constructed unit_table run: its result grows row by row, then the text", async () => {
+  it("openai: a prompt asking for a table calls unit_table: its result grows row by row, then the answer gives the rows", async () => {
     const timers = new ManualTimers();
     const pending = worker(undefined, timers).call(
-      runRequest({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "Make me a table of km to miles" }], tools: ["unit_table"] }),
+      runRequest({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "Make me a table of km to mi for 1, 5, 10, 21.0975 and 42.195" }], tools: ["unit_table"] }),
     );
     // The rows are paced on the Worker's timers: let each one come.
     const rowDelays = (async () => {
@@ -147,7 +121,7 @@ describe("POST /v1/run offline (no provider key): the replay upstream answers ea
       }
     })();
     const response = await pending;
-    expect(response.headers.get("x-replay-recording")).toBe("openai-unit-table-constructed");
+    expect(response.headers.get("x-replay-recording")).toBe("scripted-model");
     const events = await readRun(response);
     await rowDelays;
     const results = events.filter((e) => e.type === "tool-result");
@@ -161,16 +135,17 @@ describe("POST /v1/run offline (no provider key): the replay upstream answers ea
     ]);
     expect(results.at(-1)).toMatchObject({ step: 1, name: "unit_table", result: { from: "km", to: "mi", rows: [[1, 0.621371192237], [5, 3.10685596119], [10, 6.21371192237], [21.0975, 13.1093787282], [42.195, 26.2187574565]] } });
     const stepOne = events.find((e) => e.type === "step-finish" && e.step === 1);
-    expect(stepOne).toMatchObject({ messages: [{ role: "assistant" }, { role: "tool", tool_call_id: "call_demo_unit_table", content: JSON.stringify((results.at(-1) as { result: unknown }).result) }] });
-    expect(events.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join("")).toContain("a marathon (42.195 km) is 26.22 mi");
+    expect(stepOne).toMatchObject({ messages: [{ role: "assistant" }, { role: "tool", content: JSON.stringify((results.at(-1) as { result: unknown }).result) }] });
+    expect(events.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join("")).toBe("1 km is 0.621371192237 mi, 5 km is 3.10685596119 mi, 10 km is 6.21371192237 mi, 21.0975 km is 13.1093787282 mi, 42.195 km is 26.2187574565 mi.");
     expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
   });
 
   it("every frame is numbered and named after its event, and each event carries its step", async () => {
-    const response = await worker().call(runRequest({ provider: "openai", model: "m", messages: [{ role: "user", content: "weather in London" }], tools: [] }));
+    const response = await worker().call(runRequest({ provider: "openai", model: "m", messages: [{ role: "user", content: PROMPT }], tools: TOOLS }));
     const text = await response.text();
     const frames: { event?: string | undefined; id?: string | undefined; data: string }[] = [];
     createParser({ onEvent: (m) => frames.push(m) }).feed(text);
+    expect(frames.length).toBeGreaterThan(20);
     frames.forEach((frame, i) => {
       const event = JSON.parse(frame.data) as RunEvent;
       expect(frame.id).toBe(String(i));

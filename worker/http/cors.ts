@@ -11,6 +11,13 @@ import { HttpError } from "../response/json-error.ts";
 
 /** Request headers a cross-origin client may send. `Last-Event-ID` is for resuming streams. */
 const ALLOWED_HEADERS = "authorization, content-type, last-event-id";
+/**
+ * Other headers a preflight asks for are allowed too when they look like header names: the
+ * clients of the protocol endpoints send their own (openai-node `x-stainless-*`, AI SDK custom
+ * headers). The Worker reads none of them, and the token, not a header, is what authorizes.
+ */
+const HEADER_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const MAX_EXTRA_HEADERS = 32;
 
 /**
  * The CORS response headers for an API request, or throws 403 `origin_not_allowed`.
@@ -34,8 +41,16 @@ export function preflightResponse(request: Request, allowList: readonly string[]
     headers: {
       ...headers,
       "access-control-allow-methods": "POST, OPTIONS",
-      "access-control-allow-headers": ALLOWED_HEADERS,
+      "access-control-allow-headers": allowedHeaders(request.headers.get("access-control-request-headers")),
       "access-control-max-age": "600",
     },
   });
+}
+
+function allowedHeaders(requested: string | null): string {
+  const extra = (requested ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => HEADER_NAME.test(name) && !ALLOWED_HEADERS.split(", ").includes(name));
+  return extra.length > 0 && extra.length <= MAX_EXTRA_HEADERS ? `${ALLOWED_HEADERS}, ${[...new Set(extra)].join(", ")}` : ALLOWED_HEADERS;
 }

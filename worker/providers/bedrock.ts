@@ -26,7 +26,6 @@ export const bedrock: UpstreamProvider<"bedrock"> = {
   baseUrlVar: "BEDROCK_BASE_URL",
   defaultBaseUrl: (env) => `https://bedrock-runtime.${region(env)}.amazonaws.com`,
   credentials: bedrockCredentials,
-  setupVars: ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"],
   buildRequest: buildBedrockRequest,
   recordings: bedrockRecordings,
 };

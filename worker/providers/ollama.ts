@@ -16,7 +16,6 @@ export const ollama: UpstreamProvider<"ollama"> = {
   baseUrlVar: "OLLAMA_BASE_URL",
   defaultBaseUrl: "http://localhost:11434",
   credentials: ollamaCredentials,
-  setupVars: ["OLLAMA_BASE_URL"],
   buildRequest: buildOllamaRequest,
   recordings: ollamaRecordings,
 };

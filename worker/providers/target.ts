@@ -18,11 +18,6 @@ export function providerTarget(provider: UpstreamProvider, env: Env): ResolvedTa
   return { target: { baseUrl: baseUrl(provider, env), ...(credentials ?? { apiKey: "" }) }, live: credentials !== undefined };
 }
 
-/** What an operator sets to call `provider` for real, as words for a message. */
-export function setupHint(provider: UpstreamProvider): string {
-  return (provider.setupVars ?? [provider.keyVar]).join(" and ");
-}
-
 /** The provider's base URL from its var (or its default), checked to be absolute http(s), without a trailing slash. */
 export function baseUrl(provider: UpstreamProvider, env: Env): string {
   const fallback = typeof provider.defaultBaseUrl === "string" ? provider.defaultBaseUrl : provider.defaultBaseUrl(env);

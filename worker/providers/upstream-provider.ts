@@ -62,11 +62,6 @@ export interface UpstreamProvider<P extends string = Provider> {
    * `keyVar` is set, with that key.
    */
   credentials?: (env: Env) => ProviderCredentials | undefined;
-  /**
-   * What an operator sets to call the provider for real, named in messages.
-   * @defaultValue [keyVar]
-   */
-  setupVars?: readonly string[];
   /** Builds the streaming request; throws a 400 `HttpError` for what this provider cannot express. */
   buildRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest;
   /** What the replay upstream answers with when no key is set; the first is the default. */

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { SettingsError } from "../env.ts";
 
 /** The error codes of the HTTP API. */
 export type ErrorCode =
@@ -72,4 +73,14 @@ export function errorResponse(error: HttpError): Response {
 /** Shorthand for a 400 about one field of the request. */
 export function invalidField(field: string, message: string): HttpError {
   return new HttpError(400, { code: "invalid_request", message, field });
+}
+
+/**
+ * Any failure as an {@link HttpError}: a misconfigured variable is 500 `worker_misconfigured`
+ * (its message names the variable), anything unexpected a 500 that says nothing about internals.
+ */
+export function asHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof SettingsError) return new HttpError(500, { code: "worker_misconfigured", message: error.message });
+  return new HttpError(500, { code: "internal_error", message: "The Worker failed to handle the request." });
 }

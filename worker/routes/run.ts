@@ -1,13 +1,11 @@
-import { runToolLoop, type LoopFinishEvent, type Provider, type RunnableTool, type ToolLoopEvent } from "../../src/index.ts";
+import { runToolLoop, type LoopFinishEvent, type RunnableTool, type ToolLoopEvent } from "../../src/index.ts";
 import type { Env, Settings } from "../env.ts";
 import { guardedPost } from "../http/guarded-post.ts";
-import { HttpError } from "../response/json-error.ts";
+import type { HttpError } from "../response/json-error.ts";
 import { providerNames, upstreamProvider, type WorkerProvider } from "../providers/index.ts";
-import { providerTarget, setupHint } from "../providers/target.ts";
+import { providerTarget } from "../providers/target.ts";
 import type { ProviderHttpRequest } from "../providers/upstream-provider.ts";
-import { pickConversation } from "../replay/conversation.ts";
-import { recordedConversations } from "../replay/conversations/index.ts";
-import { replayConversation } from "../replay/replay-upstream.ts";
+import { SCRIPTED_MODEL, scriptedModel } from "../replay/scripted/scripted-model.ts";
 import { parseRunRequest, type RunRequest } from "../request/parse-run-request.ts";
 import type { Runtime } from "../runtime.ts";
 import { demoTools } from "../tools/index.ts";
@@ -52,27 +50,39 @@ export function runRoute(request: Request, env: Env, runtime: Runtime, tools: Re
 }
 
 async function startRun(request: Request, run: RunRequest, env: Env, settings: Settings, runtime: Runtime, cors: Record<string, string>): Promise<Response> {
+  // The run ends when the client goes away (its request's signal, or the answer's body cancelled).
+  const runController = new AbortController();
+  request.signal?.addEventListener("abort", () => runController.abort(request.signal.reason), { once: true });
+  const { events, headers } = await openRunEvents(run, env, settings, runtime, runController);
+  const frames = events.pipeThrough(new TransformStream<ToolLoopEvent, RunEvent>({ transform: (event, out) => out.enqueue(slim(event)) }));
+  const body = cancelling(eventStreamBody(frames), runController);
+  return new Response(body, { headers: { ...cors, ...EVENT_STREAM_HEADERS, ...headers } });
+}
+
+/**
+ * Starts the tool loop of a validated run request: calls the provider (or, without its key, the
+ * scripted model, which calls the Worker's own tools and answers from their results) and returns
+ * the loop's events with the headers to answer with. Aborting `runController` (or cancelling
+ * the events) ends the loop, the provider request in flight and the running tools. Throws
+ * {@link HttpError} when the first model call fails before its stream starts.
+ */
+export async function openRunEvents(
+  run: RunRequest,
+  env: Env,
+  settings: Settings,
+  runtime: Runtime,
+  runController: AbortController,
+): Promise<{ events: ReadableStream<ToolLoopEvent>; headers: Record<string, string> }> {
   const provider = upstreamProvider(run.provider);
   const { target, live } = providerTarget(provider, env);
   const http = provider.buildRequest(run, target);
   const field = CONVERSATION_FIELD[provider.protocol];
   const messages = http.body[field];
   if (!Array.isArray(messages)) throw new Error("A provider request has no conversation field.");
-  const conversation = live ? undefined : pickConversation(recordedConversations[provider.protocol], lastUserText(run));
-  if (!live && !conversation) {
-    throw new HttpError(400, {
-      code: "invalid_request",
-      message: `${provider.protocol} is not configured, so the Worker would replay a recorded run, and it has none for this provider; set ${setupHint(provider)} or choose another provider.`,
-      field: "provider",
-    });
-  }
-  const send = conversation ? replayConversation(conversation, provider.protocol, { delayMs: settings.replayDelayMs, timers: runtime.timers }) : runtime.fetch;
+  const send = live ? runtime.fetch : scriptedModel(provider.protocol, { delayMs: settings.replayDelayMs, timers: runtime.timers });
   const open = (body: ProviderHttpRequest["body"], signal: AbortSignal): Promise<ReadableStream<Uint8Array>> =>
     openUpstream({ ...http, body }, { send, timers: runtime.timers, idleTimeoutMs: settings.idleTimeoutMs, controller: linkedController(signal) });
 
-  // The run ends when the client goes away (its request's signal, or the answer's body cancelled).
-  const runController = new AbortController();
-  request.signal?.addEventListener("abort", () => runController.abort(request.signal.reason), { once: true });
   let first: ReadableStream<Uint8Array> | undefined = await open(http.body, runController.signal);
   runController.signal.addEventListener("abort", () => void first?.cancel().catch(() => {}), { once: true });
 
@@ -100,11 +110,7 @@ async function startRun(request: Request, run: RunRequest, env: Env, settings: S
       return new Response(body, { headers: { "content-type": http.responseType ?? "text/event-stream" } });
     },
   });
-  const frames = events.pipeThrough(new TransformStream<ToolLoopEvent, RunEvent>({ transform: (event, out) => out.enqueue(slim(event)) }));
-  const body = cancelling(eventStreamBody(frames), runController);
-  const headers: Record<string, string> = { ...cors, ...EVENT_STREAM_HEADERS };
-  if (conversation) headers["x-replay-recording"] = conversation.name;
-  return new Response(body, { headers });
+  return { events: cancelling(events, runController), headers: live ? {} : { "x-replay-recording": SCRIPTED_MODEL } };
 }
 
 /** What `POST /v1/run` streams: the loop's events, `loop-finish` without the conversation. */
@@ -129,9 +135,9 @@ function linkedController(signal: AbortSignal): AbortController {
 }
 
 /** `stream`, aborting `controller` when its reader cancels (the client went away). */
-function cancelling(stream: ReadableStream<Uint8Array>, controller: AbortController): ReadableStream<Uint8Array> {
+function cancelling<T>(stream: ReadableStream<T>, controller: AbortController): ReadableStream<T> {
   const reader = stream.getReader();
-  return new ReadableStream<Uint8Array>(
+  return new ReadableStream<T>(
     {
       async pull(out) {
         const { done, value } = await reader.read();
@@ -145,8 +151,4 @@ function cancelling(stream: ReadableStream<Uint8Array>, controller: AbortControl
     },
     { highWaterMark: 0 },
   );
-}
-
-function lastUserText(run: RunRequest): string {
-  return run.messages.filter((message) => message.role === "user").at(-1)?.content ?? "";
 }

@@ -9,7 +9,7 @@ import {
   type ReasoningPart,
   type ToolLoopEvent,
 } from "../../../src/index.ts";
-import { openaiResponsesMultiply } from "../../../worker/replay/conversations/openai-responses-multiply.ts";
+import { openaiResponsesMultiply } from "../../support/conversations/openai-responses-multiply.ts";
 import { allFixtures } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { feed, finishOf, providerDeltas } from "../../support/accumulator-runs.ts";

@@ -63,7 +63,7 @@ async function run(): Promise<void> {
     const response = await fetch(runMode ? "/v1/run" : "/v1/stream", { method: "POST", headers, body, signal: running.signal });
     if (!response.ok || !response.body) return view.status(await httpError(response));
     const recording = response.headers.get("x-replay-recording");
-    view.status(recording ? `Streaming the replayed recording “${recording}”…` : "Streaming…");
+    view.status(recording === "scripted-model" ? "Running offline with the Worker's scripted model (no provider key)…" : recording ? `Streaming the replayed recording “${recording}”…` : "Streaming…");
     if (runMode) return await readRun(response.body, view);
     const events = response.body.pipeThrough(new SSEDecoderStream()).pipeThrough(new ToolCallEventDecoderStream());
     const reader = events.getReader();
@@ -172,8 +172,7 @@ function modeSwitch(): { run: () => boolean; tools: () => string[] } {
   });
   const hint = document.createElement("span");
   hint.className = "hint";
-  hint.textContent =
-    "Without a provider key the Worker replays a recorded run, whose model calls its own recorded tools: they are answered with tool errors, as a real run would answer calls to tools it does not have. A prompt that asks for a table (OpenAI) replays a run constructed to call unit_table, whose result grows row by row.";
+  hint.textContent = "Without a provider key the Worker's scripted model answers, in the chosen provider's own wire format: it calls these tools for questions about the time, arithmetic and units, and writes its answer from what they returned. A table of units calls unit_table, whose result grows row by row.";
   toolBox.append(hint);
   (definitions ?? form.querySelector(".actions"))?.before(fieldset, toolBox);
   const streamPrompt = prompt.value;

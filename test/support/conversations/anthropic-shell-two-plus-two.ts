@@ -1,7 +1,6 @@
-// A recorded multi-step tool conversation, replayed by the Worker's replay upstream and used
-// by the tool-loop tests. Data only: every request body and every streamed response body is
-// copied verbatim from the recording named below (one recorded exchange, in order); nothing
-// here was written by hand.
+// A recorded multi-step tool conversation, used by the tool-loop tests. Data only: every
+// request body and every streamed response body is copied verbatim from the recording named
+// below (one recorded exchange, in order); nothing here was written by hand.
 //
 // https://github.com/pydantic/pydantic-ai/blob/1f0dc22f47cbb64bed1634c71316b3f54729789d/tests/models/cassettes/test_anthropic/test_anthropic_local_shell_toolset_stream.yaml
 // repository pydantic/pydantic-ai, commit 1f0dc22f47cbb64bed1634c71316b3f54729789d,

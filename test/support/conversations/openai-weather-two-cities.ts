@@ -1,7 +1,6 @@
-// A recorded multi-step tool conversation, replayed by the Worker's replay upstream and used
-// by the tool-loop tests. Data only: every request body and every streamed response body is
-// copied verbatim from the recording named below (one recorded exchange, in order); nothing
-// here was written by hand.
+// A recorded multi-step tool conversation, used by the tool-loop tests. Data only: every
+// request body and every streamed response body is copied verbatim from the recording named
+// below (one recorded exchange, in order); nothing here was written by hand.
 //
 // https://github.com/open-telemetry/opentelemetry-js-contrib/blob/3424f810e04c7f86a136e22dd79ad1300177e83b/packages/instrumentation-openai/test/mock-responses/openai-streaming-chat-completions-records-tool-calls.json
 // repository open-telemetry/opentelemetry-js-contrib, commit 3424f810e04c7f86a136e22dd79ad1300177e83b,

@@ -1,7 +1,6 @@
-// A recorded multi-step tool conversation, replayed by the Worker's replay upstream and used
-// by the tool-loop tests. Data only: every request body and every streamed response body is
-// copied verbatim from the recording named below (one recorded exchange, in order); nothing
-// here was written by hand.
+// A recorded multi-step tool conversation, used by the tool-loop tests. Data only: every
+// request body and every streamed response body is copied verbatim from the recording named
+// below (one recorded exchange, in order); nothing here was written by hand.
 //
 // https://github.com/pydantic/pydantic-ai/blob/07b877493d0a132b6037f1a7471e15def6faec44/tests/models/cassettes/test_google/test_google_model_iter_stream.yaml
 // repository pydantic/pydantic-ai, commit 07b877493d0a132b6037f1a7471e15def6faec44,

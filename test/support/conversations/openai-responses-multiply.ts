@@ -1,7 +1,6 @@
-// A recorded multi-step tool conversation, replayed by the Worker's replay upstream and used
-// by the tool-loop tests. Data only: every request body and every streamed response body is
-// copied verbatim from the recording named below (one recorded exchange, in order); nothing
-// here was written by hand.
+// A recorded multi-step tool conversation, used by the tool-loop tests. Data only: every
+// request body and every streamed response body is copied verbatim from the recording named
+// below (one recorded exchange, in order); nothing here was written by hand.
 //
 // https://github.com/simonw/llm/blob/36c913f6314d582b56fca9062b667e77274b9141/tests/cassettes/test_openai_responses/test_responses_tool_use_streaming.yaml
 // repository simonw/llm, commit 36c913f6314d582b56fca9062b667e77274b9141,

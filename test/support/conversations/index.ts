@@ -4,18 +4,13 @@ import type { RecordedConversation } from "../conversation.ts";
 import { anthropicShellTwoPlusTwo } from "./anthropic-shell-two-plus-two.ts";
 import { geminiCapitalTemperature } from "./gemini-capital-temperature.ts";
 import { openaiResponsesMultiply } from "./openai-responses-multiply.ts";
-import { openaiUnitTable } from "./openai-unit-table.ts";
 import { openaiWeatherTwoCities } from "./openai-weather-two-cities.ts";
 
-export { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiResponsesMultiply, openaiUnitTable, openaiWeatherTwoCities };
+export { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiResponsesMultiply, openaiWeatherTwoCities };
 
-/**
- * Every recorded conversation of each provider; the first is the default. Bedrock, Cohere and
- * Ollama have none yet: offline, `/v1/run` answers them with a 400 that says so.
- */
+/** The recorded conversations of each provider (none recorded for Bedrock, Cohere and Ollama). */
 export const recordedConversations: { readonly [P in Provider]: readonly RecordedConversation[] } = {
-  // The second is constructed, not recorded, to show a tool that streams its result (see its file).
-  openai: [openaiWeatherTwoCities, openaiUnitTable],
+  openai: [openaiWeatherTwoCities],
   anthropic: [anthropicShellTwoPlusTwo],
   gemini: [geminiCapitalTemperature],
   "openai-responses": [openaiResponsesMultiply],

@@ -1,0 +1,21 @@
+import type { Env, Settings } from "../env.ts";
+import { asHttpError, type HttpError } from "../response/json-error.ts";
+import { guardedPost } from "./guarded-post.ts";
+
+/**
+ * {@link guardedPost} for an endpoint of a client protocol: the same checks (CORS, method, token,
+ * body size, JSON), and every error before the answer starts, the Worker's own included, written
+ * by `render` in that protocol's error shape.
+ */
+export async function protocolPost(
+  request: Request,
+  env: Env,
+  render: (error: HttpError) => Response,
+  handle: (body: unknown, settings: Settings, cors: Record<string, string>) => Promise<Response>,
+): Promise<Response> {
+  try {
+    return await guardedPost(request, env, handle);
+  } catch (error) {
+    return render(asHttpError(error));
+  }
+}

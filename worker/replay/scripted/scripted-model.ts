@@ -1,0 +1,73 @@
+/**
+ * The scripted model: the offline stand-in for a provider in run mode (`POST /v1/run`, and
+ * `run: true` on `/v1/ui` and `/v1/ag-ui`) when no provider key is set. It reads the provider
+ * request the Worker built (or the tool loop's next one), and answers in that provider's real
+ * wire format:
+ *
+ * 1. a prompt about the time somewhere, arithmetic or a unit conversion gets calls to the
+ *    Worker's own tools (`current_time`, `calculate`, `convert_units`), those the request offers;
+ * 2. the request that carries their results gets a text answer written from those results, as
+ *    the tools really returned them (an error is said to be one);
+ * 3. anything else gets a text saying what this model can do.
+ *
+ * The same request always gets the same bytes (ids, fragments and padding come from a seed of
+ * the request), paced like a model on the Worker's timers.
+ *
+ * @module
+ */
+import type { Provider } from "../../../src/index.ts";
+import type { Timers } from "../../runtime.ts";
+import { replayEvents } from "../replay-upstream.ts";
+import { answerFrom, helpText, planCalls, toolPlan } from "./answers.ts";
+import { Dice, seedOf, tokens } from "./pieces.ts";
+import type { ScriptedTurn } from "./script.ts";
+import { readTranscript } from "./transcript.ts";
+import { scriptWriters } from "./writers/index.ts";
+
+/** The name the scripted answers carry in `x-replay-recording`. */
+export const SCRIPTED_MODEL = "scripted-model";
+
+/** Options of {@link scriptedModel}. */
+export interface ScriptedModelOptions {
+  /** Mean delay between events, in milliseconds; 0 sends them back to back. */
+  delayMs: number;
+  timers: Timers;
+  /** The clock of `created` fields. @defaultValue `Date.now` */
+  now?: () => number;
+}
+
+/** A stand-in for `fetch` that answers `provider`'s requests as the scripted model. */
+export function scriptedModel(provider: Provider, options: ScriptedModelOptions): (request: Request) => Promise<Response> {
+  const now = options.now ?? Date.now;
+  return async (request) => {
+    const text = await request.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined; // not a request the Worker built: it reads as an empty conversation
+    }
+    const turn = scriptedTurn(provider, body, modelOf(body, request.url), tokens(text), now());
+    const wire = scriptWriters[provider](turn, new Dice(seedOf(`${provider}\n${text}`)));
+    return replayEvents(SCRIPTED_MODEL, wire.chunks, request.signal, options, wire.contentType);
+  };
+}
+
+/** What the scripted model says to a request body of `provider`'s format. */
+export function scriptedTurn(provider: Provider, body: unknown, model: string, inputTokens: number, now: number): ScriptedTurn {
+  const transcript = readTranscript(provider, body);
+  const offered = new Set(transcript.tools.map((tool) => tool.name));
+  const base = { model, inputTokens, tools: transcript.tools, now, plan: "" };
+  if (transcript.results.length > 0) return { ...base, text: answerFrom(transcript.calls, transcript.results), calls: [] };
+  const calls = planCalls(transcript.prompt, offered);
+  if (calls.length === 0) return { ...base, text: helpText(offered), calls: [] };
+  return { ...base, text: "", plan: toolPlan(calls), calls };
+}
+
+/** The model a request names: in its body, else in its URL (Gemini's `models/<id>:...`, Bedrock's `model/<id>/...`). */
+function modelOf(body: unknown, url: string): string {
+  const named = typeof body === "object" && body !== null ? (body as { model?: unknown }).model : undefined;
+  if (typeof named === "string") return named;
+  const match = /\/models?\/([^/:]+)/.exec(new URL(url).pathname);
+  return match ? decodeURIComponent(match[1]!) : "scripted";
+}

@@ -1,0 +1,146 @@
+/**
+ * The request of `POST /v1/chat/completions`: OpenAI's Chat Completions body, with `model` as
+ * `<provider>/<model>`:
+ *
+ * ```jsonc
+ * {
+ *   "model": "anthropic/claude-sonnet-4-5",
+ *   "messages": [
+ *     { "role": "system", "content": "Be brief." },           // or "developer"
+ *     { "role": "user", "content": "Weather in Paris?" },       // or [{ "type": "text", "text": ... }]
+ *     { "role": "assistant", "content": null, "tool_calls": [{ "id": "call_1", "type": "function", "function": { "name": "get_weather", "arguments": "{\"city\":\"Paris\"}" } }] },
+ *     { "role": "tool", "tool_call_id": "call_1", "content": "{\"celsius\": 18}" }
+ *   ],
+ *   "tools": [{ "type": "function", "function": { "name": "get_weather", "parameters": { ... } } }],
+ *   "tool_choice": "auto",
+ *   "stream": true,                                            // absent or false: one chat.completion object
+ *   "stream_options": { "include_usage": true },
+ *   "max_completion_tokens": 1024,                            // or max_tokens
+ *   "temperature": 0.2
+ * }
+ * ```
+ *
+ * Fields that change nothing here are accepted (`user`, `metadata`, `store`, `seed`,
+ * `parallel_tool_calls`, ...), and so are the others OpenAI documents when they hold their
+ * neutral value (`n: 1`, `top_p: 1`, ...); anything else is a 400 that names it, as OpenAI
+ * answers an unknown parameter. `null` is the same as absent.
+ *
+ * @module
+ */
+import { HttpError, invalidField } from "../response/json-error.ts";
+import { argumentsOf, arrayAt, idAt, clientRequest, objectAt, stringAt, type WireMessage } from "./client-request.ts";
+import { providerModel } from "./provider-model.ts";
+import type { StreamRequest } from "./stream-request.ts";
+
+/** A validated `POST /v1/chat/completions` request. */
+export interface ChatCompletionRequest {
+  request: StreamRequest;
+  /** The `model` as the client sent it, echoed in every chunk. */
+  model: string;
+  stream: boolean;
+  /** `stream_options.include_usage`. */
+  includeUsage: boolean;
+}
+
+const USED = new Set(["model", "messages", "tools", "tool_choice", "stream", "stream_options", "max_tokens", "max_completion_tokens", "temperature"]);
+/** Parameters that only concern OpenAI's own bookkeeping or sampling details a gateway may leave to the provider. */
+const IGNORED = new Set(["user", "metadata", "store", "seed", "parallel_tool_calls", "service_tier", "prompt_cache_key", "safety_identifier"]);
+/** Parameters accepted only at the value that means "as if absent". */
+const NEUTRAL: Readonly<Record<string, (value: unknown) => boolean>> = {
+  n: (value) => value === 1,
+  top_p: (value) => value === 1,
+  frequency_penalty: (value) => value === 0,
+  presence_penalty: (value) => value === 0,
+  logprobs: (value) => value === false,
+  top_logprobs: (value) => value === 0,
+  stop: (value) => Array.isArray(value) && value.length === 0,
+  logit_bias: (value) => typeof value === "object" && value !== null && Object.keys(value).length === 0,
+  modalities: (value) => Array.isArray(value) && value.length === 1 && value[0] === "text",
+  response_format: (value) => typeof value === "object" && value !== null && (value as { type?: unknown }).type === "text",
+};
+
+/** Validates a parsed Chat Completions body; throws a 400 {@link HttpError} naming the field at fault. */
+export function parseChatCompletionRequest(body: unknown, providers: readonly string[]): ChatCompletionRequest {
+  const fields = objectAt(body, "", "a JSON object");
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === null || USED.has(key) || IGNORED.has(key)) continue;
+    const neutral = NEUTRAL[key];
+    if (neutral?.(value)) continue;
+    const name = /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : "(unprintable)";
+    const message = neutral ? `This endpoint supports \`${name}\` only at its default value.` : "The request has a parameter this endpoint does not support.";
+    throw new HttpError(400, { code: "unknown_field", message, field: name });
+  }
+  const { provider, model } = providerModel(fields["model"], providers);
+  const stream = optionalBoolean(fields["stream"], "stream");
+  const options = fields["stream_options"] ?? undefined;
+  if (options !== undefined && !stream) throw invalidField("stream_options", "`stream_options` is only allowed when `stream` is true.");
+  const includeUsage = options === undefined ? false : optionalBoolean(objectAt(options, "stream_options")["include_usage"], "stream_options.include_usage");
+  const messages = arrayAt(fields["messages"] ?? undefined, "messages").map((message, i) => toWire(message, `messages[${i}]`));
+  const tools = fields["tools"] === undefined || fields["tools"] === null ? undefined : arrayAt(fields["tools"], "tools").map((tool, i) => functionOf(tool, `tools[${i}]`));
+  const { request } = clientRequest(
+    {
+      provider,
+      model,
+      messages,
+      tools,
+      tool_choice: fields["tool_choice"] ?? undefined,
+      max_tokens: fields["max_completion_tokens"] ?? fields["max_tokens"] ?? undefined,
+      temperature: fields["temperature"] ?? undefined,
+    },
+    undefined,
+    providers,
+    {},
+  );
+  return { request, model: fields["model"] as string, stream, includeUsage };
+}
+
+function toWire(value: unknown, path: string): WireMessage {
+  const message = objectAt(value, path);
+  const role = message["role"];
+  if (role === "system" || role === "developer") return { role: "system", content: textOf(message["content"], `${path}.content`) };
+  if (role === "user") return { role: "user", content: textOf(message["content"], `${path}.content`) };
+  if (role === "tool") return { role: "tool", tool_call_id: idAt(message["tool_call_id"], `${path}.tool_call_id`), content: textOf(message["content"], `${path}.content`) };
+  if (role === "assistant") {
+    const content = message["content"] === null || message["content"] === undefined ? "" : textOf(message["content"], `${path}.content`);
+    const calls = message["tool_calls"] === null || message["tool_calls"] === undefined ? [] : arrayAt(message["tool_calls"], `${path}.tool_calls`);
+    return {
+      role: "assistant",
+      content,
+      tool_calls: calls.map((call, j) => {
+        const at = `${path}.tool_calls[${j}]`;
+        const wire = objectAt(call, at);
+        if (wire["type"] !== undefined && wire["type"] !== "function") throw invalidField(`${at}.type`, "Only `function` tool calls can be sent back.");
+        const fn = objectAt(wire["function"], `${at}.function`);
+        return { id: idAt(wire["id"], `${at}.id`), name: stringAt(fn["name"], `${at}.function.name`), arguments: argumentsOf(stringAt(fn["arguments"] ?? "{}", `${at}.function.arguments`)) };
+      }),
+    };
+  }
+  throw invalidField(`${path}.role`, "`role` must be system, developer, user, assistant or tool.");
+}
+
+/** A message's text: a string, or its `text` (and `refusal`) parts; other parts (images, audio, files) are refused. */
+function textOf(value: unknown, path: string): string {
+  if (typeof value === "string") return value;
+  return arrayAt(value, path)
+    .map((part, i) => {
+      const fields = objectAt(part, `${path}[${i}]`);
+      if (fields["type"] === "text") return stringAt(fields["text"], `${path}[${i}].text`);
+      if (fields["type"] === "refusal") return stringAt(fields["refusal"], `${path}[${i}].refusal`);
+      throw invalidField(`${path}[${i}].type`, "Only text content parts are supported.");
+    })
+    .join("");
+}
+
+/** A tool definition: `{type: "function", function: {name, description?, parameters?}}` (`strict` is the provider's concern). */
+function functionOf(value: unknown, path: string): Record<string, unknown> {
+  const tool = objectAt(value, path);
+  if (tool["type"] !== "function") throw invalidField(`${path}.type`, "Only `function` tools are supported.");
+  const { strict: _strict, ...fn } = objectAt(tool["function"], `${path}.function`);
+  return fn;
+}
+
+function optionalBoolean(value: unknown, path: string): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== "boolean") throw invalidField(path, `\`${path}\` must be a boolean.`);
+  return value;
+}

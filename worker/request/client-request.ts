@@ -1,0 +1,95 @@
+/**
+ * What the three client-protocol endpoints (`/v1/chat/completions`, `/v1/ui`, `/v1/ag-ui`) share:
+ * each reads its protocol's body into the body of `POST /v1/stream` (or of `POST /v1/run` in
+ * run mode) and then goes through the same parser, so that every rule and limit of `/v1/stream`
+ * (model ids, tool names and schemas, `tool_choice`, `max_tokens`, `temperature`, the number of
+ * messages and tools) holds for all of them. The protocol parsers check their own structure
+ * first, naming fields by their paths in that protocol.
+ *
+ * @module
+ */
+import type { JsonValue, RunnableTool } from "../../src/index.ts";
+import { invalidField } from "../response/json-error.ts";
+import { parseRunRequest, type RunRequest } from "./parse-run-request.ts";
+import { parseStreamRequest } from "./parse-stream-request.ts";
+import type { StreamRequest } from "./stream-request.ts";
+
+/** A message of the `/v1/stream` body (see stream-request.ts). */
+export type WireMessage =
+  | { role: "system" | "user"; content: string }
+  | { role: "assistant"; content: string; tool_calls: { id: string | null; name: string; arguments: JsonValue }[] }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+/** The fields of a `/v1/stream` body a client protocol fills in; absent ones stay absent. */
+export interface WireRequest {
+  provider: string;
+  model: string;
+  messages: WireMessage[];
+  tools?: unknown;
+  tool_choice?: unknown;
+  max_tokens?: unknown;
+  temperature?: unknown;
+}
+
+/** Run mode: the Worker's tools by name, run at the edge in a loop, as `POST /v1/run` does. */
+export interface RunFields {
+  tools?: unknown;
+  max_steps?: unknown;
+}
+
+/** A validated client request: one model call, or a tool loop with the Worker's tools. */
+export type ClientRequest = { mode: "stream"; request: StreamRequest } | { mode: "run"; request: RunRequest };
+
+/** Validates a translated request with the rules of `/v1/stream`, or of `/v1/run` when `run` is given. */
+export function clientRequest(wire: WireRequest, run: RunFields | undefined, providers: readonly string[], available: Readonly<Record<string, RunnableTool>>): ClientRequest {
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(wire)) if (value !== undefined) body[key] = value;
+  if (!run) return { mode: "stream", request: parseStreamRequest(body, providers) };
+  if (run.max_steps !== undefined) body["max_steps"] = run.max_steps;
+  return { mode: "run", request: parseRunRequest({ ...body, tools: run.tools }, providers, available) };
+}
+
+/** A JSON object, or a 400 naming `path`. */
+export function objectAt(value: unknown, path: string, what = "an object"): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidField(path, `\`${path || "body"}\` must be ${what}.`);
+  return value as Record<string, unknown>;
+}
+
+/** An array, or a 400 naming `path`. */
+export function arrayAt(value: unknown, path: string): unknown[] {
+  if (!Array.isArray(value)) throw invalidField(path, `\`${path}\` must be an array.`);
+  return value;
+}
+
+/** A string, or a 400 naming `path`. */
+export function stringAt(value: unknown, path: string): string {
+  if (typeof value !== "string") throw invalidField(path, `\`${path}\` must be a string.`);
+  return value;
+}
+
+/** An id (of a call, or the call a result answers): a non-empty string, or a 400 naming `path`. */
+export function idAt(value: unknown, path: string): string {
+  if (typeof value !== "string" || value === "") throw invalidField(path, `\`${path}\` must be a non-empty string: the id of the call.`);
+  return value;
+}
+
+/** `run`: absent or a boolean. */
+export function runFlag(value: unknown, path: string): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== "boolean") throw invalidField(path, `\`${path}\` must be true (run the Worker's tools at the edge) or false.`);
+  return value;
+}
+
+/** A call's arguments as a client sends them (JSON text): parsed, or kept as text when they are not JSON (the model wrote them so). */
+export function argumentsOf(text: string): JsonValue {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return text;
+  }
+}
+
+/** A tool result as the provider reads it: text as it is, anything else as JSON text. */
+export function resultText(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value ?? null);
+}

@@ -1,0 +1,122 @@
+/**
+ * The request of `POST /v1/ui`: what the AI SDK's `DefaultChatTransport` (`useChat`) sends, plus
+ * the fields its `body` option adds:
+ *
+ * ```jsonc
+ * {
+ *   "id": "chat_1", "trigger": "submit-message", "messageId": null,   // sent by the transport
+ *   "messages": [                                                      // UI messages with parts
+ *     { "id": "u1", "role": "user", "parts": [{ "type": "text", "text": "Weather in Paris?" }] },
+ *     { "id": "a1", "role": "assistant", "parts": [
+ *       { "type": "step-start" },
+ *       { "type": "tool-get_weather", "toolCallId": "call_1", "state": "output-available", "input": { "city": "Paris" }, "output": { "celsius": 18 } },
+ *       { "type": "step-start" },
+ *       { "type": "text", "text": "18 °C." } ] }
+ *   ],
+ *   "model": "gemini/gemini-2.5-flash",   // <provider>/<model>
+ *   "tools": [{ "name": "get_weather", "parameters": { ... } }],   // definitions; with run: the Worker's tool names
+ *   "run": false,                         // true: run the Worker's tools at the edge and loop, as /v1/run
+ *   "max_steps": 4,                       // run mode only
+ *   "tool_choice": "auto", "max_tokens": 1024, "temperature": 0.2
+ * }
+ * ```
+ *
+ * Earlier turns become the provider's messages: text parts are the text, each step of an
+ * assistant message (`step-start` separates them) its text and the calls that have an outcome
+ * (`output-available`, `output-error`, `output-denied`), each followed by its result. Calls still
+ * waiting for an output, calls the provider ran itself, reasoning and data parts are not sent.
+ *
+ * @module
+ */
+import type { JsonValue, RunnableTool } from "../../src/index.ts";
+import { HttpError, invalidField } from "../response/json-error.ts";
+import { arrayAt, idAt, clientRequest, objectAt, resultText, runFlag, stringAt, type ClientRequest, type WireMessage } from "./client-request.ts";
+import { providerModel } from "./provider-model.ts";
+
+/** A validated `POST /v1/ui` request. */
+export type UIRequest = ClientRequest & {
+  /** The assistant message the answer continues (the last message, when it is the assistant's); otherwise the client names the new one. */
+  messageId?: string;
+};
+
+const FIELDS = new Set(["id", "messages", "trigger", "messageId", "model", "tools", "tool_choice", "run", "max_steps", "max_tokens", "temperature"]);
+const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+/** Tool part states that carry an outcome the model must see with its call. */
+const OUTCOMES = new Set(["output-available", "output-error", "output-denied"]);
+
+/** Validates a parsed `POST /v1/ui` body; throws a 400 {@link HttpError} naming the field at fault. */
+export function parseUIRequest(body: unknown, providers: readonly string[], available: Readonly<Record<string, RunnableTool>>): UIRequest {
+  const fields = objectAt(body, "", "a JSON object");
+  for (const key of Object.keys(fields)) {
+    if (!FIELDS.has(key)) throw new HttpError(400, { code: "unknown_field", message: "The request has a field this API does not know.", field: /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : "(unprintable)" });
+  }
+  const { provider, model } = providerModel(fields["model"], providers);
+  const run = runFlag(fields["run"], "run");
+  if (!run && fields["max_steps"] !== undefined) throw invalidField("max_steps", "`max_steps` applies to run mode only (`run: true`).");
+  const list = arrayAt(fields["messages"], "messages");
+  const messages = list.flatMap((message, i) => toWire(message, `messages[${i}]`));
+  const parsed = clientRequest(
+    { provider, model, messages, tools: run ? undefined : fields["tools"], tool_choice: fields["tool_choice"], max_tokens: fields["max_tokens"], temperature: fields["temperature"] },
+    run ? { tools: fields["tools"], max_steps: fields["max_steps"] } : undefined,
+    providers,
+    available,
+  );
+  const last = list.at(-1) as { role?: unknown; id?: unknown } | undefined;
+  return last?.role === "assistant" && typeof last.id === "string" && last.id !== "" ? { ...parsed, messageId: last.id } : parsed;
+}
+
+function toWire(value: unknown, path: string): WireMessage[] {
+  const message = objectAt(value, path);
+  const role = message["role"];
+  const parts = arrayAt(message["parts"], `${path}.parts`).map((part, j) => objectAt(part, `${path}.parts[${j}]`));
+  if (role === "system" || role === "user") {
+    parts.forEach((part, j) => {
+      if (part["type"] === "file") throw invalidField(`${path}.parts[${j}].type`, "Only text parts are supported; this Worker sends no files to the provider.");
+    });
+    return [{ role, content: texts(parts, path) }];
+  }
+  if (role !== "assistant") throw invalidField(`${path}.role`, "`role` must be system, user or assistant.");
+  const out: WireMessage[] = [];
+  let step: { text: string[]; calls: (WireMessage & { role: "assistant" })["tool_calls"]; results: WireMessage[] } = { text: [], calls: [], results: [] };
+  const flush = (): void => {
+    if (step.text.length > 0 || step.calls.length > 0) out.push({ role: "assistant", content: step.text.join(""), tool_calls: step.calls }, ...step.results);
+    step = { text: [], calls: [], results: [] };
+  };
+  parts.forEach((part, j) => {
+    const at = `${path}.parts[${j}]`;
+    const type = stringAt(part["type"], `${at}.type`);
+    if (type === "step-start") flush();
+    else if (type === "text") step.text.push(stringAt(part["text"], `${at}.text`));
+    else if (type === "dynamic-tool" || type.startsWith("tool-")) {
+      const exchange = toolExchange(part, type === "dynamic-tool" ? stringAt(part["toolName"], `${at}.toolName`) : type.slice("tool-".length), at);
+      if (exchange) {
+        step.calls.push(exchange.call);
+        step.results.push(exchange.result);
+      }
+    }
+  });
+  flush();
+  return out;
+}
+
+/** A tool part with an outcome: the call, and its result as the model reads it. */
+function toolExchange(part: Record<string, unknown>, name: string, path: string): { call: { id: string; name: string; arguments: JsonValue }; result: WireMessage } | undefined {
+  if (!TOOL_NAME.test(name)) throw invalidField(`${path}.type`, "A tool part must name a function: letters, digits, _ or -, starting with a letter or _.");
+  const id = idAt(part["toolCallId"], `${path}.toolCallId`);
+  const state = stringAt(part["state"], `${path}.state`);
+  if (!OUTCOMES.has(state) || part["providerExecuted"] === true) return undefined;
+  let content: string;
+  if (state === "output-available") content = resultText(part["output"]);
+  else if (state === "output-error") content = stringAt(part["errorText"], `${path}.errorText`);
+  else {
+    const reason = (part["approval"] as { reason?: unknown } | undefined)?.reason;
+    content = `The user denied this call${typeof reason === "string" && reason !== "" ? `: ${reason}` : "."}`;
+  }
+  // A call whose input could not be parsed keeps the text the model wrote (`rawInput`).
+  const input = part["input"] !== undefined ? part["input"] : (part["rawInput"] ?? {});
+  return { call: { id, name, arguments: input as JsonValue }, result: { role: "tool", tool_call_id: id, content } };
+}
+
+function texts(parts: readonly Record<string, unknown>[], path: string): string {
+  return parts.flatMap((part, j) => (part["type"] === "text" ? [stringAt(part["text"], `${path}.parts[${j}].text`)] : [])).join("");
+}

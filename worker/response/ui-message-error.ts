@@ -1,0 +1,37 @@
+/**
+ * Errors of `POST /v1/ui` before its stream starts. The AI SDK's `DefaultChatTransport` turns a
+ * response that is not 2xx into an `Error` whose message is the body's text, which `useChat`
+ * shows as `error.message`: the body is that message as plain text, with the status, and the
+ * Worker's code in `x-error-code` for programs. Errors inside the stream are the protocol's own
+ * `error` chunks, written by the library's encoder.
+ *
+ * @module
+ */
+import type { HttpError } from "./json-error.ts";
+
+/** An {@link HttpError} as the plain-text message `useChat` shows. */
+export function uiMessageErrorResponse(error: HttpError): Response {
+  return new Response(withField(error), {
+    status: error.status,
+    headers: {
+      "content-type": "text/plain; charset=utf-8",
+      "cache-control": "no-store",
+      "x-error-code": error.body.code,
+      ...error.headers,
+      ...exposed(error.headers, "x-error-code"),
+    },
+  });
+}
+
+/** The message, and the field at fault when the message does not name it already. */
+export function withField(error: HttpError): string {
+  const { message, field } = error.body;
+  return field && !message.includes(`\`${field}\``) ? `${message} (field: ${field})` : message;
+}
+
+/** Lets a cross-origin client read `name` too, when the answer is a CORS one. */
+function exposed(headers: Record<string, string>, name: string): Record<string, string> {
+  if (headers["access-control-allow-origin"] === undefined) return {};
+  const list = headers["access-control-expose-headers"];
+  return { "access-control-expose-headers": list ? `${list}, ${name}` : name };
+}

@@ -1,0 +1,31 @@
+import { AGUIEncoderStream, type RunnableTool } from "../../src/index.ts";
+import type { Env } from "../env.ts";
+import { protocolPost } from "../http/protocol-post.ts";
+import { providerNames } from "../providers/index.ts";
+import { parseAGUIRequest } from "../request/ag-ui-request.ts";
+import { agUIErrorResponse } from "../response/ag-ui-error.ts";
+import type { Runtime } from "../runtime.ts";
+import { demoTools } from "../tools/index.ts";
+import { answerHeaders, openClientEvents } from "./client-events.ts";
+
+const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+
+/**
+ * `POST /v1/ag-ui`: AG-UI events over SSE for `HttpAgent` of `@ag-ui/client` (and CopilotKit),
+ * in front of every provider the Worker serves. The request is a `RunAgentInput`, with `model`
+ * and the Worker's options in `forwardedProps` (see request/ag-ui-request.ts); with
+ * `forwardedProps.run: true` the Worker runs its own tools at the edge and loops, and each result
+ * is a `TOOL_CALL_RESULT`.
+ *
+ * The answer is `RUN_STARTED` ... `RUN_FINISHED` (or `RUN_ERROR`) for the input's `threadId` and
+ * `runId`. The checks, limits, replay and cancellation are those of `POST /v1/stream`; errors
+ * before the answer are a `RUN_ERROR` object as JSON, with the status.
+ */
+export function agUIRoute(request: Request, env: Env, runtime: Runtime, tools: Readonly<Record<string, RunnableTool>> = demoTools()): Promise<Response> {
+  return protocolPost(request, env, agUIErrorResponse, async (body, settings, cors) => {
+    const parsed = parseAGUIRequest(body, providerNames, tools);
+    const { events, headers } = await openClientEvents(parsed, request, env, settings, runtime);
+    const answer = events.pipeThrough(new AGUIEncoderStream({ threadId: parsed.threadId, runId: parsed.runId }));
+    return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
+  });
+}

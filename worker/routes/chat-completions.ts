@@ -1,0 +1,36 @@
+import { OpenAIChatEncoderStream, readOpenAIChatCompletion } from "../../src/index.ts";
+import type { Env } from "../env.ts";
+import { protocolPost } from "../http/protocol-post.ts";
+import { providerNames } from "../providers/index.ts";
+import { parseChatCompletionRequest } from "../request/chat-completion-request.ts";
+import { openAIErrorResponse } from "../response/openai-error.ts";
+import type { Runtime } from "../runtime.ts";
+import { answerHeaders, openClientEvents } from "./client-events.ts";
+
+const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+
+/**
+ * `POST /v1/chat/completions`: an OpenAI-compatible endpoint in front of every provider the
+ * Worker serves, `model` being `<provider>/<model>`; `new OpenAI({ baseURL: "<worker>/v1",
+ * apiKey: CLIENT_TOKEN })` just works. With `stream: true` the answer is the
+ * `chat.completion.chunk` stream (usage last with `stream_options.include_usage`, then
+ * `data: [DONE]`); without it, one `chat.completion` object built from the same events (a
+ * provider error before the finish is then a 502 in OpenAI's error shape).
+ *
+ * The checks, limits, replay and cancellation are those of `POST /v1/stream`; errors before the
+ * answer are in OpenAI's shape (see response/openai-error.ts).
+ */
+export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
+  return protocolPost(request, env, openAIErrorResponse, async (body, settings, cors) => {
+    const chat = parseChatCompletionRequest(body, providerNames);
+    const { events, headers } = await openClientEvents({ mode: "stream", request: chat.request }, request, env, settings, runtime, { stopOnAbort: !chat.stream });
+    if (chat.stream) {
+      const answer = events.pipeThrough(new OpenAIChatEncoderStream({ model: chat.model, includeUsage: chat.includeUsage }));
+      return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
+    }
+    const result = await readOpenAIChatCompletion(events, { model: chat.model });
+    const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
+    if (result.type === "completion") return Response.json(result.completion, { headers: json });
+    return Response.json({ error: result.error }, { status: 502, headers: json });
+  });
+}

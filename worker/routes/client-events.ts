@@ -1,0 +1,42 @@
+import type { EncodableEvent } from "../../src/index.ts";
+import type { Env, Settings } from "../env.ts";
+import type { ClientRequest } from "../request/client-request.ts";
+import type { Runtime } from "../runtime.ts";
+import { openRunEvents } from "./run.ts";
+import { openEventStream } from "./stream.ts";
+
+/**
+ * The events a client-protocol endpoint encodes: one model call, as `POST /v1/stream` makes it,
+ * or in run mode the tool loop of `POST /v1/run` (the Worker's tools at the edge; offline, the
+ * scripted model). The provider request (and in run mode the loop and its tools) stops when the
+ * client goes away: its request's signal aborts, or the answer's body is cancelled, which
+ * cancels these events. Throws `HttpError` when the provider fails before its stream starts.
+ *
+ * @returns the events, and `x-replay-recording` when a replay answers.
+ */
+export async function openClientEvents(
+  parsed: ClientRequest,
+  request: Request,
+  env: Env,
+  settings: Settings,
+  runtime: Runtime,
+  options: { stopOnAbort?: boolean } = {},
+): Promise<{ events: ReadableStream<EncodableEvent>; headers: Record<string, string> }> {
+  const controller = new AbortController();
+  request.signal?.addEventListener("abort", () => controller.abort(request.signal.reason), { once: true });
+  if (parsed.mode === "run") return openRunEvents(parsed.request, env, settings, runtime, controller);
+  // With `stopOnAbort`, the events end with an `abort` as soon as the client goes away, for an
+  // answer that is read whole before anything is sent (a non-streaming completion).
+  const { events, headers } = await openEventStream(parsed.request, env, settings, runtime, controller, options.stopOnAbort ?? false);
+  const replay = headers["x-replay-recording"];
+  return { events, headers: replay === undefined ? {} : { "x-replay-recording": replay } };
+}
+
+/** The headers of a streamed answer: CORS, the protocol's own, and the replay's name (readable cross-origin). */
+export function answerHeaders(cors: Record<string, string>, protocol: Readonly<Record<string, string>>, extra: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = { ...cors, ...protocol, ...extra, "x-content-type-options": "nosniff" };
+  if (cors["access-control-allow-origin"] !== undefined && extra["x-replay-recording"] !== undefined) {
+    headers["access-control-expose-headers"] = `${cors["access-control-expose-headers"] ?? "retry-after"}, x-replay-recording`;
+  }
+  return headers;
+}

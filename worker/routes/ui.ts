@@ -1,0 +1,45 @@
+import { UI_MESSAGE_STREAM_HEADERS, UIMessageEncoderStream, type RunnableTool } from "../../src/index.ts";
+import { readSettings, type Env } from "../env.ts";
+import { corsHeaders } from "../http/cors.ts";
+import { protocolPost } from "../http/protocol-post.ts";
+import { providerNames } from "../providers/index.ts";
+import { parseUIRequest } from "../request/ui-request.ts";
+import { asHttpError, HttpError } from "../response/json-error.ts";
+import { uiMessageErrorResponse } from "../response/ui-message-error.ts";
+import type { Runtime } from "../runtime.ts";
+import { demoTools } from "../tools/index.ts";
+import { answerHeaders, openClientEvents } from "./client-events.ts";
+
+/**
+ * `POST /v1/ui`: the Vercel AI SDK's UI message stream (protocol v1) for `useChat` and
+ * `DefaultChatTransport`, in front of every provider the Worker serves. The request is what the
+ * transport sends, with `model` (and `tools`, `run`, ...) from its `body` option (see
+ * request/ui-request.ts); with `run: true` the Worker runs its own tools at the edge and loops,
+ * and the answer carries each step and each tool's output.
+ *
+ * The stream is written for every reader from ai 5.0 on (`minVersion: 5`: no fields ai 5 rejects;
+ * a denied call is a `tool-output-error`). The checks, limits, replay and cancellation are those
+ * of `POST /v1/stream`; errors before the answer are plain text, the message `useChat` shows.
+ */
+export function uiRoute(request: Request, env: Env, runtime: Runtime, tools: Readonly<Record<string, RunnableTool>> = demoTools()): Promise<Response> {
+  return protocolPost(request, env, uiMessageErrorResponse, async (body, settings, cors) => {
+    const parsed = parseUIRequest(body, providerNames, tools);
+    const { events, headers } = await openClientEvents(parsed, request, env, settings, runtime);
+    const answer = events.pipeThrough(new UIMessageEncoderStream({ minVersion: 5, ...(parsed.messageId !== undefined ? { messageId: parsed.messageId } : {}) }));
+    return new Response(answer, { headers: answerHeaders(cors, UI_MESSAGE_STREAM_HEADERS, headers) });
+  });
+}
+
+/**
+ * `GET /v1/ui/<chat id>/stream`, where `useChat({ resume: true })` asks for a stream to resume:
+ * this Worker keeps none for this protocol, which the AI SDK reads from `204 No Content`.
+ */
+export function uiResumeRoute(request: Request, env: Env): Response {
+  try {
+    const cors = corsHeaders(request, readSettings(env).corsAllowOrigins);
+    if (request.method !== "GET") throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { ...cors, allow: "GET" });
+    return new Response(null, { status: 204, headers: { ...cors, "cache-control": "no-store" } });
+  } catch (error) {
+    return uiMessageErrorResponse(asHttpError(error));
+  }
+}
