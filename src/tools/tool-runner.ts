@@ -7,7 +7,7 @@ import { ownValue } from "../shared/values.ts";
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TOOL_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS, type RunnableTool, type ToolRunnerOptions } from "./runnable-tool.ts";
 import type { ToolApprovalRequestEvent, ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
 import { callCancelled, describeToolError, describeViolation, toolErrorInfo } from "./tool-outcome.ts";
-import { runHandler, type HandlerOutcome } from "./tool-run.ts";
+import { runHandler, type HandlerOutcome, type Room } from "./tool-run.ts";
 
 /** The longest delay platform timers honour. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -44,6 +44,7 @@ interface Job {
 export class ToolRunner {
   readonly #emit: (event: ToolRunnerEvent) => void;
   readonly #options: ToolRunnerOptions;
+  readonly #room: Room | undefined;
   readonly #jobs = new Set<Job>();
   readonly #queue: Job[] = [];
   readonly #waiters: (() => void)[] = [];
@@ -53,10 +54,15 @@ export class ToolRunner {
   #violation: ToolCallViolationEvent | undefined;
   readonly #onAbort = (): void => this.#cancelAll();
 
-  /** Creates a runner that emits through `emit`. */
-  constructor(emit: (event: ToolRunnerEvent) => void, options: ToolRunnerOptions) {
+  /**
+   * Creates a runner that emits through `emit`. `room`, when given, tells whether the consumer
+   * can take another event now (`undefined`) or a promise of when it can: a handler that streams
+   * its result is pulled for its next value only then (`ToolRunnerStream` gives its output's).
+   */
+  constructor(emit: (event: ToolRunnerEvent) => void, options: ToolRunnerOptions, room?: Room) {
     this.#emit = emit;
     this.#options = options;
+    this.#room = room;
     options.signal?.addEventListener("abort", this.#onAbort, { once: true });
   }
 
@@ -203,7 +209,7 @@ export class ToolRunner {
     job.halt = runHandler(run, this.#options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, (outcome, preliminary) => {
       if (!preliminary) this.#settle(job, outcome);
       else if (this.#jobs.has(job)) this.#emit(this.#outcomeEvent(job, { ...outcome, preliminary: true }));
-    });
+    }, this.#room);
   }
 
   /** Gives a call its outcome once: the first of result, failure, timeout, denial or cancellation wins. */

@@ -167,6 +167,36 @@ group("ToolRunnerStream streaming handlers", (test) => {
     assertEquals(outcomes(await out.done).length, 3, "nothing after the timeout");
   });
 
+  test("a streaming handler is pulled only as the consumer reads: a slow reader keeps it a bounded number of values ahead", async () => {
+    let produced = 0;
+    const source = openSource<ToolCallEvent>();
+    const runner = new ToolRunnerStream({
+      tools: {
+        count: {
+          async *run() {
+            while (produced < 500) yield ++produced;
+            return "done";
+          },
+        },
+      },
+    });
+    const reader = source.stream.pipeThrough(runner).getReader();
+    source.push(toolCall(0, "count", {}));
+    source.close();
+    let consumed = 0;
+    let ahead = 0;
+    for (;;) {
+      // A slow consumer: many turns pass between two reads, in which an unbounded producer runs on.
+      for (let i = 0; i < 50; i++) await Promise.resolve();
+      ahead = Math.max(ahead, produced - consumed);
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (value.type === "tool-result" && value.preliminary) consumed++;
+    }
+    assertEquals([produced, consumed], [500, 500]);
+    assert(ahead <= 2, `the handler ran ${ahead} values ahead of the reader`);
+  });
+
   test("cancelCall stops a streaming handler between values", async () => {
     const gate = deferred<void>();
     let cleaned = false;
