@@ -50,6 +50,7 @@ export type { Repair } from "./accumulate/arguments-buffer.ts";
 export { eventStep, type AccumulatorTransformer, type EventSink, type EventStep } from "./accumulate/event-step.ts";
 export { toolCallTimings } from "./accumulate/tool-call-timings.ts";
 export { validateToolCalls } from "./accumulate/validate-tool-calls.ts";
+export { DEFAULT_VALIDATION_TIMEOUT_MS, type ValidationTimeoutOptions } from "./json/standard-schema.ts";
 // The accumulator's plug-ins: each is bundled only when passed (see ToolCallAccumulatorOptions).
 export { IncrementalJsonParser } from "./json/incremental-json-parser.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";

@@ -91,7 +91,7 @@ export {
   type ToolSchema,
   type ValidatorToolDefinition,
 } from "./json/tool-schema.ts";
-export { standardJsonSchema } from "./json/standard-schema.ts";
+export { DEFAULT_VALIDATION_TIMEOUT_MS, standardJsonSchema, type ValidationTimeoutOptions } from "./json/standard-schema.ts";
 export type {
   DeepPartial,
   InferToolArguments,

@@ -1,5 +1,5 @@
 import { validatedWith } from "../accumulate/validate-tool-calls.ts";
-import { validateStandard, type StandardOutcome } from "../json/standard-schema.ts";
+import { validateWithin, type StandardOutcome } from "../json/standard-schema.ts";
 import { checkToolArguments, type ToolSchema } from "../json/tool-schema.ts";
 import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCall, ToolCallEvent, ToolCallViolationEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
@@ -136,13 +136,17 @@ export class ToolRunner {
   /** The tool's verdict on a call's arguments: its validator's (the event may already carry its output), else its JSON Schema's. */
   #check(call: CompletedToolCallEvent, tool: RunnableTool): StandardOutcome | Promise<StandardOutcome> {
     if (call.inputFormat === "text") return { ok: true, value: call.arguments };
-    if (tool.schema) return validatedWith.get(call) === tool.schema ? { ok: true, value: call.arguments } : validateStandard(tool.schema, call.arguments);
+    if (tool.schema) return validatedWith.get(call) === tool.schema ? { ok: true, value: call.arguments } : validateWithin(tool.schema, call.arguments, this.#options);
     const issues = tool.parameters ? checkToolArguments(call.arguments, tool.parameters as ToolSchema) : [];
     return issues.length > 0 ? { ok: false, issues } : { ok: true, value: call.arguments };
   }
 
   #checked(job: Job, verdict: StandardOutcome): void {
     if (!this.#jobs.has(job)) return; // cancelled while its validator ran
+    if (!verdict.ok && verdict.timeoutMs !== undefined) {
+      const message = `The validator of ${job.call.name} did not settle within ${verdict.timeoutMs} ms.`;
+      return this.#settle(job, { type: "tool-error", error: { code: "timeout", message, retryable: true } });
+    }
     if (!verdict.ok) return this.#settle(job, { type: "tool-error", error: describeToolError({ code: "schema-mismatch", message: "", issues: verdict.issues }, job.tool) });
     job.args = verdict.value;
     job.state = "approval";

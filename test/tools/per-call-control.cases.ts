@@ -287,6 +287,25 @@ group("ToolRunnerStream timings and validators", (test) => {
     assertEquals(tool.runs.length, 1);
   });
 
+  test("a validator that never settles: after validationTimeoutMs the call gives a retryable timeout error and the handler never runs", async () => {
+    const validator = manualWeather();
+    const timers = manualTimers();
+    let ran = 0;
+    const source = openSource<ToolCallEvent>();
+    const runner = new ToolRunnerStream({ tools: { get_weather: { schema: validator, run: () => ++ran } }, validationTimeoutMs: 200, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout });
+    const out = live(source.stream.pipeThrough(runner));
+    source.push(toolCall(0, "get_weather", { city: "Oslo" }));
+    source.close();
+    await eventually(() => validator.pending.length === 1, "validating");
+    assertEquals(timers.pending, [200]);
+    timers.advance(200);
+    const events = outcomes(await out.done);
+    assertEquals(events.map((e) => (e.type === "tool-error" ? [e.error.code, e.error.retryable, e.error.message] : e.type)), [["timeout", true, "The validator of get_weather did not settle within 200 ms."]]);
+    validator.pending[0]!.settle();
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    assertEquals(ran, 0, "the handler never ran");
+  });
+
   test("a call streamToolCalls already validated with the same validator is not validated again (a transform applies once)", async () => {
     const schema = z.object({ n: z.number().transform((n) => n * 10) });
     const seen: unknown[] = [];
