@@ -40,7 +40,7 @@ export { ProviderDecoderStream, type Emit, type ProviderDecoder, type ProviderPr
 export type { Provider } from "./providers/registry.ts";
 export type { AssistantTurn, ToolResult } from "./providers/turn.ts";
 // Stage 3, accumulate: deltas to events.
-export { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulate/accumulator-options.ts";
+export { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TEXT_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulate/accumulator-options.ts";
 export { ToolCallAccumulator } from "./accumulate/tool-call-accumulator.ts";
 export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from "./accumulate/tool-call-accumulator-stream.ts";
 export type { AccumulatorSnapshot, AccumulatorState, RegistrySnapshot, SavedToolCall } from "./accumulate/accumulator-state.ts";

@@ -50,7 +50,9 @@ export type ErrorCode =
   /** Tool arguments that do not match the tool's schema, or a name that is not a tool (`issues` says why). */
   | "schema-mismatch"
   /** A tool's own asynchronous validator did not settle within `validationTimeoutMs`. */
-  | "validation-timeout";
+  | "validation-timeout"
+  /** The response's text and reasoning exceeded `maxTextBytes`. */
+  | "text-too-large";
 
 /**
  * A plain, serializable description of an error carried by an `error`, `abort` or

@@ -1,7 +1,8 @@
 // The rules of each client protocol that the recordings do not all exercise: choices, ids,
 // provider-executed calls, arguments completed after streaming, usage, versions of the AI SDK,
 // cancellation, reasoning, and the steps of a tool loop.
-import { AGUIEncoder, OpenAIChatEncoder, UIMessageEncoder, type EncodableEvent, type FinishEvent, type ToolCallEvent } from "../../src/index.ts";
+import { AGUIEncoder, OpenAIChatEncoder, readOpenAIChatCompletion, UIMessageEncoder, type EncodableEvent, type FinishEvent, type ToolCallEvent } from "../../src/index.ts";
+import { fromChunks } from "../support/streams.ts";
 import { countingIds, encodeAll } from "../support/encoders.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { dataFrames, readAGUIEvents, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
@@ -56,6 +57,22 @@ group("OpenAIChatEncoder rules", (test) => {
     const length = readChatChunks(openai([...events, finish({ reason: "length", rawReason: "max_tokens" })])).choices.get(0)!;
     assertEquals([length.reasoning, length.calls, length.content, length.finishReason], ["hm", [], "Cut", "length"]);
     assertEquals(readChatChunks(openai([finish({ reason: "content-filter", rawReason: "SAFETY" })])).choices.get(0)!.finishReason, "content_filter");
+  });
+
+  test("readOpenAIChatCompletion holds at most maxTextBytes of text: past it, a text-too-large error, and the endless input is cancelled", async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const endless = new ReadableStream<EncodableEvent>({
+      // "Endless" for the reader: it closes only after 10,000 events, so that a reader without the bound fails rather than hangs.
+      pull: (controller) => (++pulled > 10_000 ? controller.close() : controller.enqueue(pulled % 2 ? { type: "text-delta", text: "0123456789" } : { type: "reasoning-delta", text: "abcde" })),
+      cancel: () => void (cancelled = true),
+    });
+    const result = await readOpenAIChatCompletion(endless, { model: "m", created: 1, maxTextBytes: 100 });
+    assert(result.type === "error", "an error");
+    assertEquals([result.error.code, result.error.message], ["text-too-large", "The response's text exceeded the limit of 100 characters."]);
+    assert(cancelled && pulled < 20, `the input was cancelled (pulled ${pulled})`);
+    const fits = await readOpenAIChatCompletion(fromChunks<EncodableEvent>([{ type: "text-delta", text: "x".repeat(100) }, finish({ reason: "stop", rawReason: "stop" })]), { model: "m", created: 1, maxTextBytes: 100 });
+    assert(fits.type === "completion" && fits.completion.choices[0]!.message.content === "x".repeat(100), "text up to the limit is whole");
   });
 
   test("a response with nothing still gives the role first; usage only with includeUsage and only when known", () => {
