@@ -170,7 +170,7 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
     };
     // The steps between the accumulator and the output: timings first (taken as each event is
     // made), then the validators, which may hold events back until they settle.
-    if (options.tools) sink = validateToolCalls(options.tools)(sink);
+    if (options.tools) sink = validateToolCalls(options.tools, options)(sink);
     if (options.clock) sink = toolCallTimings(options.clock)(sink);
     accumulator = new ToolCallAccumulator(
       (event) => void (held = sink(event)),
