@@ -5,6 +5,7 @@ import { authenticate } from "../http/auth.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
 import { HttpError } from "../response/json-error.ts";
+import { withoutProviderData } from "../response/without-provider-data.ts";
 import { guardedPost } from "../http/guarded-post.ts";
 import { providerNames, upstreamProvider } from "../providers/index.ts";
 import { providerTarget } from "../providers/target.ts";
@@ -102,7 +103,7 @@ export async function openEventStream(
   });
   const headers = { ...EVENT_STREAM_HEADERS };
   if (recording) headers["x-replay-recording"] = recording.name;
-  return { events, headers };
+  return { events: withoutProviderData(events), headers };
 }
 
 function lastUserText(request: StreamRequest): string {
