@@ -38,7 +38,7 @@ export async function resumeRoute(request: Request, id: string, env: Env): Promi
   const settings = readSettings(env);
   const cors = corsHeaders(request, settings.corsAllowOrigins);
   try {
-    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins);
+    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins, "GET, DELETE, OPTIONS");
     if (request.method !== "GET" && request.method !== "DELETE") {
       throw new HttpError(405, { code: "method_not_allowed", message: "Use GET or DELETE." }, { allow: "GET, DELETE, OPTIONS" });
     }
