@@ -27,6 +27,12 @@ export const endpoints: Record<string, Endpoint> = {
     valid: () => structuredClone({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "What is the weather in Paris?" }], tools: [{ name: "get_weather", parameters: PARAMETERS }] }),
     expectError: workerError,
   },
+  // The same endpoint with the tool's parameters compiled into a validator while the calls stream.
+  validated: {
+    path: "/v1/stream",
+    valid: () => structuredClone({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "What is the weather in Paris?" }], tools: [{ name: "get_weather", parameters: { ...PARAMETERS, required: ["city"] } }], early_validation: true, abort_on_violation: true }),
+    expectError: workerError,
+  },
   run: {
     path: "/v1/run",
     valid: () => structuredClone({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "What is 17% of 230?" }], tools: ["calculate"], max_steps: 2 }),
