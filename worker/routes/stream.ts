@@ -5,6 +5,7 @@ import { authenticate } from "../http/auth.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
 import { HttpError } from "../response/json-error.ts";
+import { withoutProviderData } from "../response/without-provider-data.ts";
 import { guardedPost } from "../http/guarded-post.ts";
 import { providerNames, upstreamProvider } from "../providers/index.ts";
 import { providerTarget } from "../providers/target.ts";
@@ -37,7 +38,7 @@ export async function resumeRoute(request: Request, id: string, env: Env): Promi
   const settings = readSettings(env);
   const cors = corsHeaders(request, settings.corsAllowOrigins);
   try {
-    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins);
+    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins, "GET, DELETE, OPTIONS");
     if (request.method !== "GET" && request.method !== "DELETE") {
       throw new HttpError(405, { code: "method_not_allowed", message: "Use GET or DELETE." }, { allow: "GET, DELETE, OPTIONS" });
     }
@@ -102,7 +103,7 @@ export async function openEventStream(
   });
   const headers = { ...EVENT_STREAM_HEADERS };
   if (recording) headers["x-replay-recording"] = recording.name;
-  return { events, headers };
+  return { events: withoutProviderData(events), headers };
 }
 
 function lastUserText(request: StreamRequest): string {
