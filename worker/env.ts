@@ -51,7 +51,7 @@ export interface Env {
   MAX_ARGUMENTS_BYTES?: string | number;
   /** Largest message of the provider (an SSE event, an NDJSON line, an AWS event-stream message), in characters or bytes. */
   MAX_EVENT_BYTES?: string | number;
-  /** Largest text (and reasoning) a non-streaming Chat Completion collects, in UTF-8 bytes. */
+  /** Largest text (and reasoning) a non-streaming Chat Completion collects, in characters (UTF-16 units, as every size limit here). */
   MAX_COMPLETION_BYTES?: string | number;
   /** Longest wait for the provider's headers or its next chunk, in milliseconds. */
   IDLE_TIMEOUT_MS?: string | number;

