@@ -26,7 +26,27 @@ export interface ToolCallEventEncoderStreamOptions {
  * ```
  */
 export function formatToolCallEvent<E extends { readonly type: string } = ToolCallEvent>(event: E, id: number): string {
-  return `event: ${event.type}\nid: ${id}\ndata: ${JSON.stringify(event)}\n\n`;
+  const json = event.type === "tool-call-delta" ? deltaJson(event as unknown as Record<string, unknown>) : undefined;
+  return `event: ${event.type}\nid: ${id}\ndata: ${json ?? JSON.stringify(event)}\n\n`;
+}
+
+/** The keys of the accumulator's `tool-call-delta`, in the order it makes them. */
+const DELTA_KEYS = ["type", "index", "id", "argumentsDelta", "closed"];
+
+/**
+ * The JSON of the most frequent event, built around the one string that changes (the fragment)
+ * instead of serializing a fresh object: exactly `JSON.stringify`'s text, for an event with
+ * exactly the accumulator's keys in its order; anything else (a `choice`, partial arguments, a
+ * step's tag, a `toJSON`) returns `undefined` and takes `JSON.stringify`.
+ */
+function deltaJson(event: Record<string, unknown>): string | undefined {
+  let keys = 0;
+  for (const key in event) if (key !== DELTA_KEYS[keys++]) return undefined;
+  const { index, id, argumentsDelta, closed } = event;
+  if (keys !== DELTA_KEYS.length || typeof event["toJSON"] === "function") return undefined;
+  if (typeof index !== "number" || !Number.isFinite(index) || typeof argumentsDelta !== "string" || typeof closed !== "boolean") return undefined;
+  if (id !== null && typeof id !== "string") return undefined;
+  return `{"type":"tool-call-delta","index":${index},"id":${id === null ? "null" : JSON.stringify(id)},"argumentsDelta":${JSON.stringify(argumentsDelta)},"closed":${closed}}`;
 }
 
 /**
