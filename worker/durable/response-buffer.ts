@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { formatToolCallEvent, type RunnableTool } from "../../src/index.ts";
+import { formatToolCallEvent, readyBatches, type RunnableTool } from "../../src/index.ts";
 import { readSettings, type Env, type Settings } from "../env.ts";
 import { errorResponse, HttpError } from "../response/json-error.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
@@ -13,7 +13,9 @@ import { interruptedEnding } from "./interrupted.ts";
 import { recordedTools } from "./recorded-tools.ts";
 import { ResponseLog, type ResponseLogLimits } from "./response-log.ts";
 import { loadResponseLog, LogWriter, type LogKind, type StoredMeta } from "./response-log-storage.ts";
-import { readyEventBatches, type AnyEvent } from "./ready-event-batches.ts";
+
+/** Any event union discriminated on `type` (stream events, run events). */
+type AnyEvent = { readonly type: string };
 
 /** Where a run's request body is kept, to tell a retry of the same run from another. */
 const RUN_BODY_KEY = "run:body";
@@ -137,7 +139,8 @@ export class ResponseBuffer extends DurableObject<Env> {
     const log = (this.#log = new ResponseLog(limits));
     const writer = new LogWriter(this.ctx.storage.kv, limits);
     this.ctx.storage.transactionSync(() => writer.begin(kind, headers));
-    this.ctx.waitUntil(this.#pump(readyEventBatches(events), log, writer));
+    // A batch: every event ready from one upstream chunk (never one held back waiting for more).
+    this.ctx.waitUntil(this.#pump(readyBatches(events), log, writer));
     return this.#attach(-1);
   }
 
@@ -172,7 +175,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     if (this.#log) return { log: this.#log, headers: this.#headers };
     const stored = loadResponseLog(this.ctx.storage.kv);
     if (!stored) return undefined;
-    const limits = this.#limits();
+    const { limits } = stored.meta;
     const log = ResponseLog.restore(limits, stored.batches, stored.meta.done);
     if (!stored.meta.done) {
       let id = log.next;

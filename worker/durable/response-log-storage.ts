@@ -50,6 +50,8 @@ export interface StoredMeta {
   kind: LogKind;
   /** The headers of the event-stream answer. */
   headers: Record<string, string>;
+  /** The bounds the log ran with: a fresh instance serves it with the same. */
+  limits: ResponseLogLimits;
   /** True once the log ended; a log that is not done in a fresh instance was cut by a restart. */
   done: boolean;
   /** True when it ended because a restart cut it (a run retried then runs again). */
@@ -126,7 +128,7 @@ export class LogWriter {
   /** Deletes any earlier log and writes the header of a running one. */
   begin(kind: LogKind, headers: Record<string, string>): void {
     deleteResponseLog(this.#store);
-    this.#meta = { version: 2, kind, headers, done: false };
+    this.#meta = { version: 2, kind, headers, limits: this.#limits, done: false };
     this.#store.put(META_KEY, this.#meta);
   }
 
