@@ -1,14 +1,11 @@
-// A restart of a response's Durable Object mid-response (abortAllDurableObjects: the instance,
-// its memory and its provider stream are gone at once, storage stays; evictDurableObject would
-// wait for the in-flight response to drain first). The log was written to storage a batch
+// A restart of a response's Durable Object mid-response (the instance, its memory and its
+// provider stream are gone at once, storage stays). The log was written to storage a batch
 // at a time, so a resume from any Last-Event-ID serves every frame written before the cut, with no
 // duplicate and no gap, then an `error` of code `interrupted` and the `abort` that ends a stream.
 // Cut points are seeded; the upstream and the clock are injected.
-import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
-import { loadResponseLog } from "../../worker/durable/response-log-storage.ts";
-import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, readSSE, responses, startResponse, weatherCall } from "./support.ts";
+import { framesOf, restart, settled, storedFrames } from "./durable-support.ts";
+import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, readSSE, startResponse, weatherCall } from "./support.ts";
 
 /** A response of many upstream chunks: text, two calls in fragments, the finish. */
 const chunks = openAIChunks([
@@ -29,31 +26,6 @@ function seeded(seed: number): (bound: number) => number {
     state = (state * 1103515245 + 12345) % 2 ** 31;
     return state % bound;
   };
-}
-
-/** The SSE frames of a text, split after each blank line. */
-const framesOf = (text: string): string[] => text.split(/(?<=\n\n)/).filter((frame) => frame !== "");
-
-/**
- * Restarts every Durable Object at once, and returns a stub of the response's object (a stub
- * of an object that was reset is broken) after checking that it meets a new instance.
- */
-export async function restart(id: string, stub: DurableObjectStub): Promise<DurableObjectStub> {
-  const before = await runInDurableObject(stub, (instance: ResponseBuffer) => instance);
-  await abortAllDurableObjects();
-  const fresh = responses.get(responses.idFromName(id));
-  expect(await runInDurableObject(fresh, (instance: ResponseBuffer) => instance)).not.toBe(before);
-  return fresh;
-}
-
-/** Lets the object run (a round trip into it at a time, no timer) until `check` holds. */
-async function settled(stub: DurableObjectStub, check: () => boolean, rounds = 200): Promise<boolean> {
-  for (let round = 0; round < rounds && !check(); round++) await runInDurableObject(stub, () => undefined);
-  return check();
-}
-
-async function storedFrames(stub: DurableObjectStub): Promise<string[]> {
-  return runInDurableObject(stub, (_instance, state) => (loadResponseLog(state.storage.kv)?.batches ?? []).flatMap((batch) => framesOf(batch.text)));
 }
 
 /** The uninterrupted run, for reference. */
