@@ -176,6 +176,7 @@ describe("resumable runs through the routes", () => {
     expect(started.status).toBe(200);
     const id = started.headers.get("x-response-id")!;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(started.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const whole = (await readSSE(started)).messages;
     expect(whole.at(-1)!.event).toBe("loop-finish");
     expect(whole.some((m) => m.event === "tool-result")).toBe(true);

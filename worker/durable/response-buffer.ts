@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { formatToolCallEvent, readyBatches, type RunnableTool } from "../../src/index.ts";
 import { readSettings, type Env, type Settings } from "../env.ts";
+import { EVENT_STREAM_HEADERS } from "../response/event-stream.ts";
 import { errorResponse, HttpError } from "../response/json-error.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import { parseRunRequest } from "../request/parse-run-request.ts";
@@ -120,14 +121,17 @@ export class ResponseBuffer extends DurableObject<Env> {
     if (!retry && meta) throw new HttpError(409, { code: "invalid_request", message: "This response has already started." });
     if (retry && kv.get(RUN_BODY_KEY) !== body) throw new HttpError(409, { code: "invalid_request", message: "A retry must send the same request as the run it retries." });
     if (this.#log || (meta?.done && !meta.interrupted)) return this.#attach(-1);
-    kv.put(RUN_BODY_KEY, body);
     const env = { ...this.env, ...this.#overrides };
     const tools = recordedTools(this.#tools ?? demoTools({ timers: this.#runtime.timers }), kv);
     const run = parseRunRequest(JSON.parse(body), providerNames, tools);
-    return this.#begin("run", async (controller) => {
+    const response = await this.#begin("run", async (controller) => {
       const { events, headers } = await openRunEvents(run, env, this.#settings(), this.#runtime, controller);
-      return { events: events.pipeThrough(new TransformStream({ transform: (event, out) => out.enqueue(toRunEvent(event)) })), headers };
+      const runEvents = events.pipeThrough(new TransformStream({ transform: (event, out) => out.enqueue(toRunEvent(event)) }));
+      return { events: runEvents, headers: { ...EVENT_STREAM_HEADERS, ...headers } };
     });
+    // Kept once the run started (a first model call that fails leaves nothing behind).
+    kv.put(RUN_BODY_KEY, body);
+    return response;
   }
 
   /** Opens the events (errors before the stream are thrown as JSON errors), then runs them into the log and the first client. */
