@@ -18,6 +18,12 @@ import { loadResponseLog, LogWriter, type LogKind, type StoredMeta } from "./res
 /** Any event union discriminated on `type` (stream events, run events). */
 type AnyEvent = { readonly type: string };
 
+/** Pending frame units past which the pump writes without waiting for the upstream to pause. */
+const FLUSH_UNITS = 64 * 1024;
+/** What a race against a read that has not settled yet resolves to (a settled read wins it). */
+const NOT_READY = Symbol("not ready");
+const notReady: Promise<typeof NOT_READY> = Promise.resolve(NOT_READY);
+
 /** Where a run's request body is kept, to tell a retry of the same run from another. */
 const RUN_BODY_KEY = "run:body";
 const UNKNOWN = (): HttpError => new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
@@ -31,8 +37,8 @@ const UNKNOWN = (): HttpError => new HttpError(404, { code: "unknown_response", 
  * request is cancelled (the log ends with `abort`). A finished log is kept `RESUME_TTL_MS`, then
  * dropped (an alarm).
  *
- * The events move in batches (every event ready from one upstream chunk): one storage put and one
- * body chunk per batch, no await per event. The log is written to storage as it runs
+ * The events move in batches (every event ready from the upstream, up to 64 Ki units, appended
+ * when the upstream pauses): one storage put and one body chunk per batch, no await per event. The log is written to storage as it runs
  * (`response-log-storage.ts`), so a restart of the object mid-response loses nothing written: a
  * resume that reaches a fresh instance serves the stored frames and then ends the response with an
  * `error` of code `interrupted` (`interrupted.ts`). Only a running response's log is in memory; a
@@ -148,20 +154,45 @@ export class ResponseBuffer extends DurableObject<Env> {
     return this.#attach(-1);
   }
 
-  /** Reads the events to the end whether or not a client is attached, a batch at a time. */
+  /**
+   * Reads the events to the end whether or not a client is attached. Frames are appended to the
+   * log, and written to storage, when the upstream has nothing more ready (so a model's pace adds
+   * no latency) or once `FLUSH_UNITS` are pending (a fast upstream costs one write per 64 Ki
+   * units, not one per network chunk). Clients see only what was appended, hence stored: a
+   * restart never loses a frame a client has seen.
+   */
   async #pump(batches: ReadableStream<AnyEvent[]>, log: ResponseLog, writer: LogWriter): Promise<void> {
     const { resumeTtlMs } = this.#settings();
     await this.ctx.storage.setAlarm(Date.now() + resumeTtlMs);
     const reader = batches.getReader();
+    let pending: string[] = [];
+    let units = 0;
+    let id = log.next;
+    const flush = async (): Promise<void> => {
+      if (pending.length > 0) writer.append(log.append(pending));
+      pending = [];
+      units = 0;
+      // A client that lags the whole log behind holds the provider back, as a direct stream would.
+      if (log.full) await log.room();
+    };
     try {
-      for (let result = await reader.read(); !result.done; result = await reader.read()) {
-        let id = log.next;
-        const frames = result.value.map((event) => formatToolCallEvent(event, id++));
-        writer.append(log.append(frames));
-        // A client that lags the whole log behind holds the provider back, as a direct stream would.
-        if (log.full) await log.room();
+      for (;;) {
+        const read = reader.read();
+        let result = await Promise.race([read, notReady]);
+        if (result === NOT_READY) {
+          await flush();
+          result = await read;
+        }
+        if (result.done) break;
+        for (const event of result.value) {
+          const frame = formatToolCallEvent(event, id++);
+          pending.push(frame);
+          units += frame.length;
+        }
+        if (units >= FLUSH_UNITS) await flush();
       }
     } finally {
+      if (pending.length > 0) writer.append(log.append(pending));
       log.finish();
       writer.end();
       this.#clearDetachTimer();
