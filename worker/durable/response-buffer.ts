@@ -38,8 +38,8 @@ const UNKNOWN = (): HttpError => new HttpError(404, { code: "unknown_response", 
  * dropped (an alarm).
  *
  * The events move in batches (every event ready from the upstream, up to 64 Ki units, appended
- * when the upstream pauses): one storage put and one body chunk per batch, no await per event. The log is written to storage as it runs
- * (`response-log-storage.ts`), so a restart of the object mid-response loses nothing written: a
+ * when the upstream pauses): one storage put and one body chunk per batch, no await per event.
+ * The log is written to storage as it runs (`response-log-storage.ts`), so a restart of the object mid-response loses nothing written: a
  * resume that reaches a fresh instance serves the stored frames and then ends the response with an
  * `error` of code `interrupted` (`interrupted.ts`). Only a running response's log is in memory; a
  * finished one is read back from storage for each resume, so recent responses cost storage, not

@@ -2,8 +2,8 @@ import type { LogBatch, ResponseLogLimits } from "./response-log.ts";
 
 /**
  * A response's log in its Durable Object's storage, written as it runs, one value per batch of
- * frames (the events ready when the upstream pauses, see `response-buffer.ts`), so that a resume still works after the object
- * was restarted or evicted: mid-response it serves everything written before the cut (the
+ * frames (the events ready when the upstream pauses, see `response-buffer.ts`), so that a resume
+ * still works after the object was restarted or evicted: mid-response it serves everything written before the cut (the
  * Durable Object then ends the log, see `response-buffer.ts`), and once finished the whole kept
  * log until `RESUME_TTL_MS` passes. A finished log lives here only, not in memory.
  *
