@@ -108,7 +108,8 @@ try {
     `CLIENTS=${clients} RESPONSES=${perClient} DELAY_MS=${delayMs} PAUSE_MS=${pauseMs} SEED=${process.env["SEED"] ?? 1}: ${totals.responses} responses in ${seconds.toFixed(1)} s, ` +
       `${totals.events} events delivered, ${totals.disconnects} disconnects and resumes, ` +
       `${totals.duplicates} duplicates, ${totals.gaps} gaps, ${totals.mismatches} mismatches, ${totals.failures} failures; ` +
-      `workerd peak RSS ${(peak.maxKiB() / 1024).toFixed(1)} MiB (idle ${(peak.firstKiB() / 1024).toFixed(1)} MiB)`,
+      `workerd peak RSS ${(peak.maxKiB() / 1024).toFixed(1)} MiB (idle ${(peak.firstKiB() / 1024).toFixed(1)} MiB, ` +
+      `${((peak.maxKiB() - peak.firstKiB()) / 1024 / Math.max(totals.responses, 1) * 1000).toFixed(1)} MiB above idle per 1,000 responses)`,
   );
   const expectedResponses = clients * perClient;
   const clean = totals.duplicates + totals.gaps + totals.mismatches + totals.failures === 0 && totals.responses === expectedResponses;

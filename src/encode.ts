@@ -34,6 +34,7 @@ export {
 } from "./encode/tool-call-event-encoder-stream.ts";
 export { encodeEvents, ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "./encode/protocol-encoder.ts";
 export { randomId } from "./encode/call-ids.ts";
+export { readyBatches, type ReadyBatchesOptions } from "./encode/ready-batches.ts";
 export { OpenAIChatEncoder, OpenAIChatEncoderStream } from "./encode/openai-chat-encoder-stream.ts";
 export {
   OpenAIChatCompletionBuilder,

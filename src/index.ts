@@ -161,6 +161,7 @@ export {
 // Encode: events to the client protocols (OpenAI Chat Completions, AI SDK UI messages, AG-UI).
 export { encodeEvents, ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "./encode/protocol-encoder.ts";
 export { randomId } from "./encode/call-ids.ts";
+export { readyBatches, type ReadyBatchesOptions } from "./encode/ready-batches.ts";
 export { OpenAIChatEncoder, OpenAIChatEncoderStream } from "./encode/openai-chat-encoder-stream.ts";
 export {
   OpenAIChatCompletionBuilder,

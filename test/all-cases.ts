@@ -49,4 +49,5 @@ import "./encode/tool-call-event-sse.cases.ts";
 import "./encode/client-protocols-fixtures.cases.ts";
 import "./encode/client-protocol-properties.cases.ts";
 import "./encode/client-protocol-rules.cases.ts";
+import "./encode/ready-batches.cases.ts";
 export { cases } from "./support/harness.ts";

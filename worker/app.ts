@@ -17,6 +17,7 @@ export function createFetchHandler(runtime: Runtime): (request: Request, env: En
       if (pathname === "/v1/stream") return await streamRoute(request, env, runtime);
       if (pathname === "/v1/run") return await runRoute(request, env, runtime);
       if (pathname.startsWith("/v1/stream/")) return await resumeRoute(request, pathname.slice("/v1/stream/".length), env);
+      if (pathname.startsWith("/v1/run/")) return await resumeRoute(request, pathname.slice("/v1/run/".length), env);
       // The client protocols: OpenAI Chat Completions, the AI SDK's UI message stream, AG-UI.
       if (pathname === "/v1/chat/completions") return await chatCompletionsRoute(request, env, runtime);
       if (pathname === "/v1/ui") return await uiRoute(request, env, runtime);

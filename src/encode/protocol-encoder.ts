@@ -1,6 +1,7 @@
 import type { AbortEvent } from "../shared/events.ts";
 import type { LoopFinishEvent, StepFinishEvent, ToolLoopEvent } from "../tools/loop-events.ts";
 import type { ToolRunnerEvent } from "../tools/tool-events.ts";
+import { Utf8Writer } from "./utf8-writer.ts";
 
 /**
  * What the client-protocol encoders read: the accumulator's events, the tool runner's (results,
@@ -48,21 +49,22 @@ export function encodeEvents<E>(encoder: ProtocolEncoder<E>, events: readonly E[
 
 /**
  * The stage around a {@link ProtocolEncoder}: events in, UTF-8 bytes out. It takes one event or
- * an array of the events that are ready, and writes one chunk per input (none when the input
- * shows nothing), so a server that reads every ready event from upstream and writes them as an
- * array pays one `TextEncoder` call and one enqueue per batch, not per event. Backpressure is the
+ * an array of the events that are ready ({@link readyBatches} makes those arrays), and writes one
+ * chunk per input (none when the input shows nothing), so a server that reads every ready event
+ * from upstream and writes them as an array pays one UTF-8 encoding and one enqueue per batch,
+ * not per event. Backpressure is the
  * platform's: each write waits for the reader. Cancelling the output cancels the input, and with
  * it the provider request.
  *
  * @example
  * ```ts
- * const body = streamToolCalls(response).pipeThrough(new ProtocolEncoderStream(new OpenAIChatEncoder({ model })));
+ * const body = readyBatches(streamToolCalls(response)).pipeThrough(new ProtocolEncoderStream(new OpenAIChatEncoder({ model })));
  * ```
  */
 export class ProtocolEncoderStream<E> extends TransformStream<E | readonly E[], Uint8Array> {
   /** Wraps `encoder`; the stage owns it from then on. */
   constructor(encoder: ProtocolEncoder<E>) {
-    const bytes = new TextEncoder();
+    const bytes = new Utf8Writer();
     const out: string[] = [];
     const send = (controller: TransformStreamDefaultController<Uint8Array>): void => {
       if (out.length === 0) return;

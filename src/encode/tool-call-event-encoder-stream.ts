@@ -1,4 +1,5 @@
 import type { ToolCallEvent } from "../shared/events.ts";
+import { Utf8Writer } from "./utf8-writer.ts";
 
 /** Options of {@link ToolCallEventEncoderStream}. */
 export interface ToolCallEventEncoderStreamOptions {
@@ -25,12 +26,34 @@ export interface ToolCallEventEncoderStreamOptions {
  * ```
  */
 export function formatToolCallEvent<E extends { readonly type: string } = ToolCallEvent>(event: E, id: number): string {
-  return `event: ${event.type}\nid: ${id}\ndata: ${JSON.stringify(event)}\n\n`;
+  const json = event.type === "tool-call-delta" ? deltaJson(event as unknown as Record<string, unknown>) : undefined;
+  return `event: ${event.type}\nid: ${id}\ndata: ${json ?? JSON.stringify(event)}\n\n`;
+}
+
+/** The keys of the accumulator's `tool-call-delta`, in the order it makes them. */
+const DELTA_KEYS = ["type", "index", "id", "argumentsDelta", "closed"];
+
+/**
+ * The JSON of the most frequent event, built around the one string that changes (the fragment)
+ * instead of serializing a fresh object: exactly `JSON.stringify`'s text, for an event with
+ * exactly the accumulator's keys in its order; anything else (a `choice`, partial arguments, a
+ * step's tag, a `toJSON`) returns `undefined` and takes `JSON.stringify`.
+ */
+function deltaJson(event: Record<string, unknown>): string | undefined {
+  let keys = 0;
+  for (const key in event) if (key !== DELTA_KEYS[keys++]) return undefined;
+  const { index, id, argumentsDelta, closed } = event;
+  if (keys !== DELTA_KEYS.length || typeof event["toJSON"] === "function") return undefined;
+  if (typeof index !== "number" || !Number.isFinite(index) || typeof argumentsDelta !== "string" || typeof closed !== "boolean") return undefined;
+  if (id !== null && typeof id !== "string") return undefined;
+  return `{"type":"tool-call-delta","index":${index},"id":${id === null ? "null" : JSON.stringify(id)},"argumentsDelta":${JSON.stringify(argumentsDelta)},"closed":${closed}}`;
 }
 
 /**
  * Accumulated events to SSE bytes: the stage a server puts after `streamToolCalls` to send the
- * events to a browser or any SSE client, one frame per event. Any event union discriminated on
+ * events to a browser or any SSE client, one frame per event. It takes one event or an array of
+ * the events that are ready ({@link readyBatches}) and writes one chunk per input, so a batch
+ * costs one UTF-8 encoding and one enqueue, not one per event. Any event union discriminated on
  * `type` fits (`ToolRunnerEvent`, `ToolLoopEvent`): the frame is named after the type.
  *
  * Event ids are sequence numbers, counting up by one per event from `firstId`, so that a client
@@ -48,15 +71,19 @@ export function formatToolCallEvent<E extends { readonly type: string } = ToolCa
  * return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
  * ```
  */
-export class ToolCallEventEncoderStream<E extends { readonly type: string } = ToolCallEvent> extends TransformStream<E, Uint8Array> {
+export class ToolCallEventEncoderStream<E extends { readonly type: string } = ToolCallEvent> extends TransformStream<E | readonly E[], Uint8Array> {
   /** Creates the stage; see {@link ToolCallEventEncoderStreamOptions}. */
   constructor(options: ToolCallEventEncoderStreamOptions = {}) {
-    const encoder = new TextEncoder();
     let id = options.firstId ?? 0;
     if (!Number.isSafeInteger(id) || id < 0) throw new RangeError("firstId must be a non-negative integer.");
+    const bytes = new Utf8Writer();
     super({
-      transform(event, controller) {
-        controller.enqueue(encoder.encode(formatToolCallEvent(event, id++)));
+      transform(input, controller) {
+        if (!Array.isArray(input)) return controller.enqueue(bytes.encode(formatToolCallEvent(input as E, id++)));
+        if (input.length === 0) return;
+        let text = "";
+        for (const event of input as readonly E[]) text += formatToolCallEvent(event, id++);
+        controller.enqueue(bytes.encode(text));
       },
     });
   }

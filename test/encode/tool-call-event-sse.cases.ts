@@ -99,6 +99,30 @@ group("ToolCallEventEncoderStream and ToolCallEventDecoderStream", (test) => {
     assertEquals(formatToolCallEvent({ type: "text-delta", text: "a\nb" }, 7), 'event: text-delta\nid: 7\ndata: {"type":"text-delta","text":"a\\nb"}\n\n');
   });
 
+  test("a tool-call-delta frame is exactly JSON.stringify's, whatever its keys, their order and its strings", async () => {
+    const tricky = fc.oneof(fc.string({ unit: "binary" }), fc.constantFrom('"', "\\", "\n", "\u2028", "\uD800", "a\u0000b", "😀"));
+    const base = fc.record({
+      type: fc.constant("tool-call-delta"),
+      index: fc.oneof(fc.nat(), fc.double()),
+      id: fc.option(tricky, { nil: null }),
+      argumentsDelta: tricky,
+      closed: fc.boolean(),
+    });
+    // Mostly the accumulator's own shape (the fast path), sometimes with more keys or reversed.
+    const extra = fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, fc.record({ choice: fc.nat() }), fc.record({ partialArguments: fc.jsonValue() }), fc.record({ step: fc.nat() }));
+    const shuffled = fc
+      .tuple(base, extra, fc.nat({ max: 3 }))
+      .map(([event, more, order]) => (order === 0 ? Object.fromEntries(Object.entries({ ...event, ...more }).reverse()) : { ...event, ...more }));
+    fc.assert(
+      fc.property(shuffled, fc.nat(), (event, id) => {
+        assertEquals(formatToolCallEvent(event as never, id), `event: tool-call-delta\nid: ${id}\ndata: ${JSON.stringify(event)}\n\n`);
+      }),
+      { seed: 16, numRuns: 500 },
+    );
+    const withToJSON = { type: "tool-call-delta", index: 0, id: "a", argumentsDelta: "x", closed: false, toJSON: () => "replaced" };
+    assertEquals(formatToolCallEvent(withToJSON, 1), `event: tool-call-delta\nid: 1\ndata: "replaced"\n\n`);
+  });
+
   test("recorded Chat Completions streams round-trip through encoder and decoder unchanged", async () => {
     for (const fixture of chatFixtures) {
       const events = await collect(streamToolCalls(fromChunks([fixture.body])));

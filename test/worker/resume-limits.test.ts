@@ -5,7 +5,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
-import { ResponseLog, type LogStep } from "../../worker/durable/response-log.ts";
+import { ResponseLog, toBatch, type LogStep } from "../../worker/durable/response-log.ts";
 import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, readSSE, readThenDisconnect, responses, startResponse, testEnv, validBody, weatherCall, worker } from "./support.ts";
 
 const app = worker();
@@ -156,13 +156,13 @@ describe("ResponseLog", () => {
 
   it("a cursor reads the kept frames, then waits for live ones, then the end", async () => {
     const log = new ResponseLog({ maxFrames: 10, maxBytes: 1000 });
-    log.append(frame(0));
+    log.append([frame(0)]);
     const cursor = log.open(-1);
     expect(log.readers).toBe(1);
-    expect(await cursor.read()).toEqual({ type: "frame", text: frame(0) });
+    expect(await cursor.read()).toEqual({ type: "frames", text: frame(0) });
     const waiting = cursor.read();
-    log.append(frame(1));
-    expect(await waiting).toEqual({ type: "frame", text: frame(1) });
+    log.append([frame(1)]);
+    expect(await waiting).toEqual({ type: "frames", text: frame(1) });
     const end = cursor.read();
     log.finish();
     expect(await end).toEqual({ type: "end" });
@@ -173,31 +173,31 @@ describe("ResponseLog", () => {
 
   it("past the bounds the oldest frames are dropped, and only frames after a kept one can be resumed from", async () => {
     const log = new ResponseLog({ maxFrames: 3, maxBytes: 1000 });
-    for (let n = 0; n < 5; n++) log.append(frame(n));
+    for (let n = 0; n < 5; n++) log.append([frame(n)]);
     expect([log.first, log.next, log.full]).toEqual([2, 5, false]);
     expect([0, 1, 4, 5].map((lastSeen) => log.canResumeAfter(lastSeen))).toEqual([false, true, true, false]);
     expect(() => log.open(0)).toThrow(RangeError);
     const cursor = log.open(1);
     log.finish();
-    expect(await drain(cursor.read, 4)).toEqual([...[2, 3, 4].map((n) => ({ type: "frame", text: frame(n) })), { type: "end" }]);
+    expect(await drain(cursor.read, 4)).toEqual([...[2, 3, 4].map((n) => ({ type: "frames", text: frame(n) })), { type: "end" }]);
   });
 
   it("a reader that lags keeps its unread frames: the log is full and the writer waits for room instead of dropping them", async () => {
     const log = new ResponseLog({ maxFrames: 3, maxBytes: 1000 });
     const slow = log.open(-1);
-    for (let n = 0; n < 3; n++) log.append(frame(n));
+    for (let n = 0; n < 3; n++) log.append([frame(n)]);
     expect(log.full).toBe(false);
-    log.append(frame(3));
+    log.append([frame(3)]);
     expect([log.first, log.full]).toEqual([0, true]);
     let roomy = false;
     const room = log.room().then(() => (roomy = true));
     await Promise.resolve();
     expect(roomy).toBe(false);
-    expect(await slow.read()).toEqual({ type: "frame", text: frame(0) });
+    expect(await slow.read()).toEqual({ type: "frames", text: frame(0) });
     await room;
     expect([log.first, log.full]).toEqual([1, false]);
     // A reader that leaves frees the frames it held.
-    log.append(frame(4));
+    log.append([frame(4)]);
     expect([log.first, log.full]).toEqual([1, true]);
     slow.close();
     expect([log.first, log.full, log.readers]).toEqual([2, false, 0]);
@@ -205,10 +205,10 @@ describe("ResponseLog", () => {
 
   it("the byte bound counts too, and the newest frame stays whatever its size", () => {
     const log = new ResponseLog({ maxFrames: 100, maxBytes: 10 });
-    log.append("x".repeat(6));
-    log.append("y".repeat(6));
+    log.append(["x".repeat(6)]);
+    log.append(["y".repeat(6)]);
     expect([log.first, log.next]).toEqual([1, 2]);
-    log.append("z".repeat(50));
+    log.append(["z".repeat(50)]);
     expect([log.first, log.next, log.full]).toEqual([2, 3, false]);
   });
 
@@ -217,7 +217,7 @@ describe("ResponseLog", () => {
     const cursor = log.open(-1);
     const waiting = cursor.read();
     cursor.close();
-    log.append(frame(0));
+    log.append([frame(0)]);
     expect(await waiting).toEqual({ type: "end" });
     expect(log.readers).toBe(0);
   });
@@ -225,6 +225,44 @@ describe("ResponseLog", () => {
   it("a finished log accepts no frame", () => {
     const log = new ResponseLog({ maxFrames: 3, maxBytes: 1000 });
     log.finish();
-    expect(() => log.append(frame(0))).toThrow("already ended");
+    expect(() => log.append([frame(0)])).toThrow("already ended");
+  });
+
+  it("a batch is read as one step, and a cursor opened inside a batch starts at the frame after Last-Event-ID exactly", async () => {
+    const log = new ResponseLog({ maxFrames: 10, maxBytes: 1000 });
+    const whole = log.open(-1);
+    expect(log.append([0, 1, 2].map(frame))).toEqual({ first: 0, text: [0, 1, 2].map(frame).join(""), ends: [7, 14, 21] });
+    log.append([3, 4].map(frame));
+    log.finish();
+    expect(await drain(whole.read, 3)).toEqual([
+      { type: "frames", text: [0, 1, 2].map(frame).join("") },
+      { type: "frames", text: [3, 4].map(frame).join("") },
+      { type: "end" },
+    ]);
+    for (let lastSeen = -1; lastSeen < 5; lastSeen++) {
+      const cursor = log.open(lastSeen);
+      let text = "";
+      for (let step = await cursor.read(); step.type === "frames"; step = await cursor.read()) text += step.text;
+      expect(text).toBe([0, 1, 2, 3, 4].filter((n) => n > lastSeen).map(frame).join(""));
+    }
+    expect(log.lastFrame()).toBe(frame(4));
+  });
+
+  it("past the bounds frames are dropped one by one from inside the oldest batch; an empty batch appends nothing", async () => {
+    const log = new ResponseLog({ maxFrames: 4, maxBytes: 1000 });
+    log.append([0, 1, 2].map(frame));
+    log.append([]);
+    log.append([3, 4, 5].map(frame));
+    expect([log.first, log.next, log.full]).toEqual([2, 6, false]);
+    const cursor = log.open(2);
+    log.finish();
+    expect(await drain(cursor.read, 3)).toEqual([
+      { type: "frames", text: [3, 4, 5].map(frame).join("") },
+      { type: "end" },
+      { type: "end" },
+    ]);
+    const restored = ResponseLog.restore({ maxFrames: 2, maxBytes: 1000 }, [toBatch(7, [7, 8].map(frame)), toBatch(9, [frame(9)])], false);
+    expect([restored.first, restored.next, restored.done]).toEqual([8, 10, false]);
+    expect(await restored.open(7).read()).toEqual({ type: "frames", text: frame(8) });
   });
 });

@@ -1,19 +1,22 @@
-// Resumable responses across an eviction: once a response ends (finish, upstream error, client
-// cancel, detached limit), its kept frames are written to the Durable Object's storage, so that a
-// fresh instance (the idle object evicted, its memory gone) still serves every Last-Event-ID
-// exactly until the expiry alarm deletes them. Eviction is the real one (evictDurableObject tears
-// the instance down and keeps storage); the upstream and the clock are injected.
+// Resumable responses across an eviction: the log is written to the Durable Object's storage as
+// it runs, a batch at a time, and once a response ends (finish, upstream error, client cancel,
+// detached limit) it lives there only, so that a fresh instance (the idle object evicted, its
+// memory gone) still serves every Last-Event-ID exactly until the expiry alarm deletes it.
+// Eviction is the real one (evictDurableObject tears the instance down and keeps storage); the
+// upstream and the clock are injected. A restart mid-response: resume-restart.test.ts.
 import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
-import { ResponseLog } from "../../worker/durable/response-log.ts";
-import { CHUNK_UNITS, loadResponseLog, packFrames, saveResponseLog, unpackFrames, type StoredLog } from "../../worker/durable/response-log-storage.ts";
+import { toBatch } from "../../worker/durable/response-log.ts";
+import { CHUNK_UNITS, loadResponseLog, LogWriter, splitText, type FrameStore, type StoredLog } from "../../worker/durable/response-log-storage.ts";
 import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, readSSE, responses, startResponse, streamRequest, testEnv, validBody, weatherCall, worker } from "./support.ts";
 
 const wholeRun = [chatChunk({ content: "Checking. " }), weatherCall(0, "call_1", '{"city":'), weatherCall(0, "", '"Paris"}'), chatChunk({}, "tool_calls")];
 const opening = openAIChunks(wholeRun).slice(0, 2);
 
 const storedOf = (stub: DurableObjectStub): Promise<StoredLog | undefined> => runInDurableObject(stub, (_instance, state) => loadResponseLog(state.storage.kv));
+/** The stored frames, one string each. */
+const storedFrames = async (stub: DurableObjectStub): Promise<string[]> => ((await storedOf(stub))?.batches ?? []).flatMap((batch) => framesOf(batch.text));
 const keysOf = (stub: DurableObjectStub): Promise<string[]> => runInDurableObject(stub, (_instance, state) => [...state.storage.kv.list()].map(([key]) => key));
 
 /** Evicts the object for real, and checks that the next request meets a new instance. */
@@ -78,13 +81,16 @@ const lastEvent = { finish: "finish", error: "abort", cancel: "abort", detached:
 
 describe("resumable responses after an eviction", () => {
   for (const [ending, run] of Object.entries(endings) as Array<[keyof typeof endings, (typeof endings)[keyof typeof endings]]>) {
-    it(`${ending}: the kept frames are written to storage, and a fresh instance serves every Last-Event-ID exactly`, async () => {
+    it(`${ending}: the frames are in storage, the log ended, and a fresh instance serves every Last-Event-ID exactly`, async () => {
       const { stub, attach } = await run();
       const served = await attach(-1);
       const headers = [...served.headers];
       const whole = framesOf(await served.text());
       expect((await readSSE(new Response(whole.join("")))).events.at(-1)!.type).toBe(lastEvent[ending]);
-      expect(await storedOf(stub)).toEqual({ first: 0, frames: whole, headers: Object.fromEntries(headers) });
+      expect((await storedOf(stub))?.meta).toEqual({ version: 2, kind: "stream", headers: Object.fromEntries(headers), limits: { maxFrames: 20_000, maxBytes: 8_388_608 }, done: true });
+      expect(await storedFrames(stub)).toEqual(whole);
+      // Finished: served from storage only, nothing held in memory.
+      expect(await runInDurableObject(stub, (instance: ResponseBuffer) => instance.running)).toBe(false);
 
       await evict(stub);
       for (let lastSeen = -1; lastSeen < whole.length; lastSeen++) {
@@ -114,11 +120,14 @@ describe("resumable responses after an eviction", () => {
     expect(received).toEqual(whole);
   });
 
-  it("while the response is in flight nothing is written to storage", async () => {
+  it("while the response is in flight each batch is in storage by the time a client reads it, and the log is not yet done", async () => {
     const { stub, response } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), new ManualTimers(), { IDLE_TIMEOUT_MS: "60000" });
     const reader = response.body!.getReader();
-    expect(new TextDecoder().decode((await reader.read()).value)).toContain("event: text-delta");
-    expect(await keysOf(stub)).toEqual([]);
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain("event: text-delta");
+    expect((await storedFrames(stub)).slice(0, framesOf(first).length)).toEqual(framesOf(first));
+    expect((await storedOf(stub))?.meta.done).toBe(false);
+    expect(await runInDurableObject(stub, (instance: ResponseBuffer) => instance.running)).toBe(true);
     await reader.cancel();
   });
 
@@ -145,96 +154,103 @@ describe("resumable responses after an eviction", () => {
     expect((await attach(-1)).status).toBe(404);
   });
 
-  it("what is written is bounded like the log: past RESUME_MAX_EVENTS only the newest frames, and resuming before them is 410", async () => {
+  it("what is kept is bounded like the log: past RESUME_MAX_EVENTS only the newest frames are served after an eviction, and resuming before them is 410", async () => {
     const calls = Array.from({ length: 6 }, (_, index) => weatherCall(index, `call_${index}`, "{}"));
     const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([...calls, chatChunk({}, "tool_calls")]) });
     const { stub, response, attach } = await startResponse(upstream, new ManualTimers(), { RESUME_MAX_EVENTS: "4" });
     const whole = framesOf(await response.text());
     const last = whole.length - 1;
-    expect(await storedOf(stub)).toMatchObject({ first: last - 3, frames: whole.slice(-4) });
+    // Storage drops whole batches: it may hold more frames than the bound (the rest of a batch), never fewer.
+    const stored = await storedFrames(stub);
+    expect(stored.length).toBeGreaterThanOrEqual(4);
+    expect(stored).toEqual(whole.slice(-stored.length));
     await evict(stub);
     expect(framesOf(await (await attach(last - 4)).text())).toEqual(whole.slice(-4));
     expect((await attach(last - 5)).status).toBe(410);
   });
 
-  it("past RESUME_MAX_BYTES only the newest frame is written, whatever its size", async () => {
+  it("past RESUME_MAX_BYTES only the newest frame is served after an eviction, whatever its size", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks(wholeRun) });
-    const { stub, response } = await startResponse(upstream, new ManualTimers(), { RESUME_MAX_BYTES: "1" });
+    const { stub, response, attach } = await startResponse(upstream, new ManualTimers(), { RESUME_MAX_BYTES: "1" });
     const whole = framesOf(await response.text());
-    expect(await storedOf(stub)).toMatchObject({ first: whole.length - 1, frames: whole.slice(-1) });
+    await evict(stub);
+    expect(framesOf(await (await attach(whole.length - 2)).text())).toEqual(whole.slice(-1));
+    expect((await attach(whole.length - 3)).status).toBe(410);
   });
 });
 
 describe("response log storage", () => {
-  const frames = ["", "id: 0\n\n", "😀 split", "x".repeat(23), "é😀😀", ""];
+  const frames = ["id: 0\n\n", "😀 split", "x".repeat(23), "é😀😀", "\n"];
+  const memory = (): FrameStore & { values: Map<string, unknown> } => {
+    const values = new Map<string, unknown>();
+    return {
+      values,
+      get: (key) => values.get(key),
+      put: (key, value) => void values.set(key, value),
+      delete: (key) => values.delete(key),
+      list: ({ prefix = "" } = {}) => [...values].filter(([key]) => key.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1)),
+    };
+  };
 
-  it("packing splits frames anywhere (even between the halves of a surrogate pair) and unpacking restores them", () => {
+  it("splitText cuts anywhere (even between the halves of a surrogate pair) into pieces of at most the given units", () => {
+    const text = frames.join("");
     for (let units = 1; units <= 30; units++) {
-      const chunks = packFrames(frames, units);
-      for (const { text } of chunks) expect(text.length).toBeLessThanOrEqual(units);
-      expect(chunks.map((c) => c.text).join("")).toBe(frames.join(""));
-      expect(unpackFrames(chunks)).toEqual(frames);
+      const parts = splitText(text, units);
+      for (const part of parts) expect(part.length).toBeLessThanOrEqual(units);
+      expect(parts.join("")).toBe(text);
     }
-    expect(packFrames([], 4)).toEqual([]);
-    expect(unpackFrames([])).toEqual([]);
+    expect(splitText("", 4)).toEqual([""]);
   });
 
-  it("storage keeps the split halves of surrogate pairs exactly; a missing chunk is an error, not a shortened log", async () => {
+  it("storage keeps batches split into one-unit values exactly; a missing value is an error, not a shortened log", async () => {
     const stub = responses.get(responses.idFromName(crypto.randomUUID()));
     await runInDurableObject(stub, (_instance, state) => {
-      const log = { first: 5, frames, headers: { "content-type": "text/event-stream" } };
-      state.storage.transactionSync(() => saveResponseLog(state.storage.kv, log, 1));
-      expect(loadResponseLog(state.storage.kv)).toEqual(log);
-      state.storage.kv.delete("log:chunk:3");
+      const writer = new LogWriter(state.storage.kv, { maxFrames: 100, maxBytes: 1000 }, 1);
+      writer.begin("stream", { "content-type": "text/event-stream" });
+      writer.append(toBatch(0, frames.slice(0, 2)));
+      writer.append(toBatch(2, frames.slice(2)));
+      writer.end();
+      const stored = loadResponseLog(state.storage.kv)!;
+      expect(stored.meta).toEqual({ version: 2, kind: "stream", headers: { "content-type": "text/event-stream" }, limits: { maxFrames: 100, maxBytes: 1000 }, done: true });
+      expect(stored.batches).toEqual([toBatch(0, frames.slice(0, 2)), toBatch(2, frames.slice(2))]);
+      const [key] = [...state.storage.kv.list({ prefix: "log:b:" })].map(([k]) => k).slice(3, 4);
+      state.storage.kv.delete(key!);
       expect(() => loadResponseLog(state.storage.kv)).toThrow("incomplete");
     });
   });
 
-  it("at the default chunk size a log of the default RESUME_MAX_BYTES is a few dozen values, each far under the 2 MB value limit", () => {
+  it("the writer deletes the batches the newer ones alone fill the bounds without, so storage stays bounded however long the response", () => {
+    const store = memory();
+    const writer = new LogWriter(store, { maxFrames: 5, maxBytes: 1_000_000 });
+    writer.begin("run", {});
+    for (let first = 0; first < 300; first += 3) writer.append(toBatch(first, [first, first + 1, first + 2].map(String)));
+    const stored = loadResponseLog(store)!;
+    expect(stored.batches.map((batch) => batch.first)).toEqual([294, 297]);
+    expect(store.values.size).toBe(3);
+    const bytes = new LogWriter(store, { maxFrames: 1000, maxBytes: 10 });
+    bytes.begin("stream", {});
+    expect(loadResponseLog(store)!.batches).toEqual([]);
+    for (let first = 0; first < 50; first++) bytes.append(toBatch(first, ["abcd"]));
+    expect(loadResponseLog(store)!.batches.map((batch) => batch.first)).toEqual([47, 48, 49]);
+  });
+
+  it("at the default chunk size a batch of the default RESUME_MAX_BYTES is a few dozen values, each far under the 2 MB value limit", () => {
     // Local workerd does not enforce the per-value limit, so the bound is checked on the values.
+    const store = memory();
+    const writer = new LogWriter(store, { maxFrames: 20_000, maxBytes: 8 * 1024 * 1024 });
+    writer.begin("stream", {});
     const frame = "é😀".repeat(40_000) + "\n\n";
     const big = Array.from({ length: Math.ceil((8 * 1024 * 1024) / frame.length) }, () => frame);
-    big.push("x".repeat(3 * CHUNK_UNITS + 5));
-    const chunks = packFrames(big);
-    expect(chunks.length).toBeLessThanOrEqual(Math.ceil((8 * 1024 * 1024 + 3 * CHUNK_UNITS + 5) / CHUNK_UNITS));
-    for (const { text, ends } of chunks) expect(2 * text.length + 5 * ends.length).toBeLessThan(1_000_000);
-    expect(unpackFrames(chunks)).toEqual(big);
+    writer.append(toBatch(0, big));
+    expect(store.values.size - 1).toBeLessThanOrEqual(Math.ceil((8 * 1024 * 1024 + frame.length) / CHUNK_UNITS));
+    for (const [, value] of store.values) {
+      const { text = "", ends = [] } = value as { text?: string; ends?: number[] };
+      expect(2 * text.length + 9 * ends.length).toBeLessThan(1_000_000);
+    }
+    expect(loadResponseLog(store)!.batches).toEqual([toBatch(0, big)]);
   });
 
-  it("nothing stored loads as undefined", async () => {
-    const empty = new Map<string, unknown>();
-    expect(loadResponseLog({ get: (key) => empty.get(key), put: (key, value) => empty.set(key, value) })).toBeUndefined();
-  });
-});
-
-describe("ResponseLog.kept and ResponseLog.finished", () => {
-  const frame = (n: number) => `id: ${n}\n\n`;
-
-  it("kept() is the newest frames within the bounds, even while a lagging reader holds older ones", () => {
-    const log = new ResponseLog({ maxFrames: 3, maxBytes: 1000 });
-    const slow = log.open(-1);
-    for (let n = 0; n < 5; n++) log.append(frame(n));
-    expect([log.first, log.full]).toEqual([0, true]);
-    expect(log.kept()).toEqual({ first: 2, frames: [2, 3, 4].map(frame) });
-    slow.close();
-    const bytes = new ResponseLog({ maxFrames: 100, maxBytes: 2 * frame(0).length });
-    for (let n = 0; n < 5; n++) bytes.append(frame(n));
-    expect(bytes.kept()).toEqual({ first: 3, frames: [3, 4].map(frame) });
-    const huge = new ResponseLog({ maxFrames: 100, maxBytes: 1 });
-    huge.append(frame(0));
-    expect(huge.kept()).toEqual({ first: 0, frames: [frame(0)] });
-  });
-
-  it("finished() rebuilds an ended log that serves the frames after any kept id, then the end", async () => {
-    const log = ResponseLog.finished({ maxFrames: 10, maxBytes: 1000 }, 7, [7, 8, 9].map(frame));
-    expect([log.first, log.next, log.done]).toEqual([7, 10, true]);
-    expect([5, 6, 9, 10].map((lastSeen) => log.canResumeAfter(lastSeen))).toEqual([false, true, true, false]);
-    const cursor = log.open(7);
-    expect([await cursor.read(), await cursor.read(), await cursor.read()]).toEqual([
-      { type: "frame", text: frame(8) },
-      { type: "frame", text: frame(9) },
-      { type: "end" },
-    ]);
-    expect(() => log.append(frame(10))).toThrow("already ended");
+  it("nothing stored loads as undefined", () => {
+    expect(loadResponseLog(memory())).toBeUndefined();
   });
 });

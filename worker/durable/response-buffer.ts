@@ -1,52 +1,83 @@
 import { DurableObject } from "cloudflare:workers";
-import { formatToolCallEvent, type ToolCallEvent } from "../../src/index.ts";
+import { formatToolCallEvent, readyBatches, type RunnableTool } from "../../src/index.ts";
 import { readSettings, type Env, type Settings } from "../env.ts";
+import { EVENT_STREAM_HEADERS } from "../response/event-stream.ts";
 import { errorResponse, HttpError } from "../response/json-error.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
+import { parseRunRequest } from "../request/parse-run-request.ts";
+import { providerNames } from "../providers/index.ts";
 import { openEventStream } from "../routes/stream.ts";
+import { openRunEvents, toRunEvent } from "../routes/run.ts";
 import { platformRuntime, type Runtime, type TimerHandle } from "../runtime.ts";
-import { ResponseLog } from "./response-log.ts";
-import { loadResponseLog, saveResponseLog } from "./response-log-storage.ts";
+import { demoTools } from "../tools/index.ts";
+import { interruptedEnding } from "./interrupted.ts";
+import { recordedTools } from "./recorded-tools.ts";
+import { ResponseLog, type ResponseLogLimits } from "./response-log.ts";
+import { loadResponseLog, LogWriter, type LogKind, type StoredMeta } from "./response-log-storage.ts";
+
+/** Any event union discriminated on `type` (stream events, run events). */
+type AnyEvent = { readonly type: string };
+
+/** Pending frame units past which the pump writes without waiting for the upstream to pause. */
+const FLUSH_UNITS = 64 * 1024;
+/** What a race against a read that has not settled yet resolves to (a settled read wins it). */
+const NOT_READY = Symbol("not ready");
+const notReady: Promise<typeof NOT_READY> = Promise.resolve(NOT_READY);
+
+/** Where a run's request body is kept, to tell a retry of the same run from another. */
+const RUN_BODY_KEY = "run:body";
+const UNKNOWN = (): HttpError => new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
 
 /**
- * One in-flight response, in its own Durable Object: it runs the provider request and the
- * library, keeps the encoded events in a bounded {@link ResponseLog}, and serves any number of
- * clients from it. A client that reconnects with `Last-Event-ID` gets the events it missed, then
- * the live remainder, without a second provider call. With no client attached the response runs
- * on for `DETACHED_LIMIT_MS`, then the provider request is cancelled (the log ends with `abort`).
- * A finished log is kept `RESUME_TTL_MS`, then dropped (an alarm).
+ * One resumable response (`/v1/stream`) or run (`/v1/run`), in its own Durable Object: it runs
+ * the provider request (or the tool loop) and the library, keeps the encoded events in a bounded
+ * {@link ResponseLog}, and serves any number of clients from it. A client that reconnects with
+ * `Last-Event-ID` gets the events it missed, then the live remainder, without a second provider
+ * call. With no client attached the response runs on for `DETACHED_LIMIT_MS`, then the provider
+ * request is cancelled (the log ends with `abort`). A finished log is kept `RESUME_TTL_MS`, then
+ * dropped (an alarm).
  *
- * While the response runs, the log lives in memory only (no write per event): its pending
- * provider fetch and `waitUntil` keep the object alive with no client attached (compatibility
- * date 2026-10-01 or later). Whenever it ends (finish, abort, error, cancel), the kept frames,
- * already bounded by `RESUME_MAX_EVENTS`/`RESUME_MAX_BYTES`, are written once to the object's
- * storage (see `response-log-storage.ts`), because an idle object may then be evicted before
- * `RESUME_TTL_MS` passes. A resume that reaches a fresh instance (no log in memory) rebuilds the
- * finished log from storage and is served exactly as before eviction. The expiry alarm deletes
- * the stored frames; after it, the id answers 404 `unknown_response`, like an id never issued.
+ * The events move in batches (every event ready from the upstream, up to 64 Ki units, appended
+ * when the upstream pauses): one storage put and one body chunk per batch, no await per event.
+ * The log is written to storage as it runs (`response-log-storage.ts`), so a restart of the object mid-response loses nothing written: a
+ * resume that reaches a fresh instance serves the stored frames and then ends the response with an
+ * `error` of code `interrupted` (`interrupted.ts`). Only a running response's log is in memory; a
+ * finished one is read back from storage for each resume, so recent responses cost storage, not
+ * memory. A run records each tool call's outcome (`recorded-tools.ts`): a retry of a run a restart
+ * cut runs the loop again and never runs a call id twice.
  */
 export class ResponseBuffer extends DurableObject<Env> {
+  /** The running response's log; `undefined` once it ended (then it is in storage only). */
   #log: ResponseLog | undefined;
   #headers: Record<string, string> = {};
   #upstream: AbortController | undefined;
   #detachTimer: TimerHandle | undefined;
   #runtime: Runtime = platformRuntime;
   #overrides: Partial<Env> = {};
+  #tools: Readonly<Record<string, RunnableTool>> | undefined;
 
   /**
-   * Tests only (through `runInDurableObject`; no route reaches it): replaces the network and the
-   * clock, and overrides bindings (limits), before `/start` (CONVENTIONS.md point 8).
+   * Tests only (through `runInDurableObject`; no route reaches it): replaces the network, the
+   * clock and the run's tools, and overrides bindings (limits), before `/start` or `/run`
+   * (CONVENTIONS.md point 8).
    */
-  useRuntime(runtime: Runtime, overrides: Partial<Env> = {}): void {
+  useRuntime(runtime: Runtime, overrides: Partial<Env> = {}, tools?: Readonly<Record<string, RunnableTool>>): void {
     this.#runtime = runtime;
     this.#overrides = overrides;
+    this.#tools = tools;
   }
 
-  /** `/start` (POST, the validated request), `/attach?after=N`, `/cancel` (POST). */
+  /** True while a response runs here: its log is in memory (a finished one is in storage only). */
+  get running(): boolean {
+    return this.#log !== undefined;
+  }
+
+  /** `/start` (POST, the validated stream request), `/run?retry=0|1` (POST, the run's body), `/attach?after=N`, `/cancel` (POST). */
   override async fetch(request: Request): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url);
     try {
-      if (pathname === "/start") return await this.#start((await request.json()) as StreamRequest);
+      if (pathname === "/start") return await this.#startStream((await request.json()) as StreamRequest);
+      if (pathname === "/run") return await this.#startRun(await request.text(), searchParams.get("retry") === "1");
       if (pathname === "/attach") return this.#attach(Number(searchParams.get("after") ?? "-1"));
       if (pathname === "/cancel") {
         this.#upstream?.abort("cancelled by the client");
@@ -59,10 +90,9 @@ export class ResponseBuffer extends DurableObject<Env> {
     }
   }
 
-  /** Drops a finished log, in memory and in storage, once its time to live has passed. */
+  /** Drops a finished log, in storage (and a run's tool records), once its time to live has passed. */
   override async alarm(): Promise<void> {
-    if (this.#log && !this.#log.done) return;
-    this.#log = undefined;
+    if (this.#log) return this.ctx.storage.setAlarm(Date.now() + this.#settings().resumeTtlMs);
     await this.ctx.storage.deleteAll();
   }
 
@@ -70,64 +100,142 @@ export class ResponseBuffer extends DurableObject<Env> {
     return readSettings({ ...this.env, ...this.#overrides });
   }
 
-  async #start(streamRequest: StreamRequest): Promise<Response> {
-    if (this.#log) throw new HttpError(409, { code: "invalid_request", message: "This response has already started." });
-    const settings = this.#settings();
-    this.#upstream = new AbortController();
+  #limits(): ResponseLogLimits {
+    const { resumeMaxEvents, resumeMaxBytes } = this.#settings();
+    return { maxFrames: resumeMaxEvents, maxBytes: resumeMaxBytes };
+  }
+
+  #storedMeta(): StoredMeta | undefined {
+    return this.ctx.storage.kv.get("log:meta") as StoredMeta | undefined;
+  }
+
+  async #startStream(streamRequest: StreamRequest): Promise<Response> {
+    if (this.#log || this.#storedMeta()) throw new HttpError(409, { code: "invalid_request", message: "This response has already started." });
     const env = { ...this.env, ...this.#overrides };
-    const { events, headers } = await openEventStream(streamRequest, env, settings, this.#runtime, this.#upstream, true);
+    return this.#begin("stream", (controller) => openEventStream(streamRequest, env, this.#settings(), this.#runtime, controller, true));
+  }
+
+  /**
+   * A run: a new one, or a retry (`retry`) of this one. A retry of a run that is running or
+   * finished reads it from the start; of a run a restart cut, runs the loop again, each call id
+   * answering from its record.
+   */
+  async #startRun(body: string, retry: boolean): Promise<Response> {
+    const { kv } = this.ctx.storage;
+    const meta = this.#storedMeta();
+    if (retry && !meta) throw UNKNOWN();
+    if (!retry && meta) throw new HttpError(409, { code: "invalid_request", message: "This response has already started." });
+    if (retry && kv.get(RUN_BODY_KEY) !== body) throw new HttpError(409, { code: "invalid_request", message: "A retry must send the same request as the run it retries." });
+    if (this.#log || (meta?.done && !meta.interrupted)) return this.#attach(-1);
+    const env = { ...this.env, ...this.#overrides };
+    const tools = recordedTools(this.#tools ?? demoTools({ timers: this.#runtime.timers }), kv);
+    const run = parseRunRequest(JSON.parse(body), providerNames, tools);
+    const response = await this.#begin("run", async (controller) => {
+      const { events, headers } = await openRunEvents(run, env, this.#settings(), this.#runtime, controller);
+      const runEvents = events.pipeThrough(new TransformStream({ transform: (event, out) => out.enqueue(toRunEvent(event)) }));
+      return { events: runEvents, headers: { ...EVENT_STREAM_HEADERS, ...headers } };
+    });
+    // Kept once the run started (a first model call that fails leaves nothing behind).
+    kv.put(RUN_BODY_KEY, body);
+    return response;
+  }
+
+  /** Opens the events (errors before the stream are thrown as JSON errors), then runs them into the log and the first client. */
+  async #begin(kind: LogKind, open: (controller: AbortController) => Promise<{ events: ReadableStream<AnyEvent>; headers: Record<string, string> }>): Promise<Response> {
+    this.#upstream = new AbortController();
+    const { events, headers } = await open(this.#upstream);
     this.#headers = headers;
-    const log = (this.#log = new ResponseLog({ maxFrames: settings.resumeMaxEvents, maxBytes: settings.resumeMaxBytes }));
-    this.ctx.waitUntil(this.#pump(events, log, settings.resumeTtlMs));
+    const limits = this.#limits();
+    const log = (this.#log = new ResponseLog(limits));
+    const writer = new LogWriter(this.ctx.storage.kv, limits);
+    this.ctx.storage.transactionSync(() => writer.begin(kind, headers));
+    // A batch: every event ready from one upstream chunk (never one held back waiting for more).
+    this.ctx.waitUntil(this.#pump(readyBatches(events), log, writer));
     return this.#attach(-1);
   }
 
-  /** Reads the events to the end whether or not a client is attached. */
-  async #pump(events: ReadableStream<ToolCallEvent>, log: ResponseLog, ttlMs: number): Promise<void> {
-    const reader = events.getReader();
+  /**
+   * Reads the events to the end whether or not a client is attached. Frames are appended to the
+   * log, and written to storage, when the upstream has nothing more ready (so a model's pace adds
+   * no latency) or once `FLUSH_UNITS` are pending (a fast upstream costs one write per 64 Ki
+   * units, not one per network chunk). Clients see only what was appended, hence stored: a
+   * restart never loses a frame a client has seen.
+   */
+  async #pump(batches: ReadableStream<AnyEvent[]>, log: ResponseLog, writer: LogWriter): Promise<void> {
+    const { resumeTtlMs } = this.#settings();
+    await this.ctx.storage.setAlarm(Date.now() + resumeTtlMs);
+    const reader = batches.getReader();
+    let pending: string[] = [];
+    let units = 0;
+    let id = log.next;
+    const flush = async (): Promise<void> => {
+      if (pending.length > 0) writer.append(log.append(pending));
+      pending = [];
+      units = 0;
+      // A client that lags the whole log behind holds the provider back, as a direct stream would.
+      if (log.full) await log.room();
+    };
     try {
-      for (let result = await reader.read(); !result.done; result = await reader.read()) {
-        log.append(formatToolCallEvent(result.value, log.next));
-        // A client that lags the whole log behind holds the provider back, as a direct stream would.
-        if (log.full) await log.room();
+      for (;;) {
+        const read = reader.read();
+        let result = await Promise.race([read, notReady]);
+        if (result === NOT_READY) {
+          await flush();
+          result = await read;
+        }
+        if (result.done) break;
+        for (const event of result.value) {
+          const frame = formatToolCallEvent(event, id++);
+          pending.push(frame);
+          units += frame.length;
+        }
+        if (units >= FLUSH_UNITS) await flush();
       }
     } finally {
+      if (pending.length > 0) writer.append(log.append(pending));
       log.finish();
+      writer.end();
       this.#clearDetachTimer();
-      try {
-        this.#persist(log);
-      } finally {
-        await this.ctx.storage.setAlarm(Date.now() + ttlMs);
-      }
+      // From now on the log is served from storage; readers still attached hold it until they end.
+      if (this.#log === log) this.#log = undefined;
+      await this.ctx.storage.setAlarm(Date.now() + resumeTtlMs);
     }
   }
 
-  /** Writes the ended log's kept frames, once, so that a resume outlives an eviction. */
-  #persist(log: ResponseLog): void {
-    const { first, frames } = log.kept();
-    const { storage } = this.ctx;
-    storage.transactionSync(() => saveResponseLog(storage.kv, { first, frames, headers: this.#headers }));
-  }
-
-  /** The log in memory, or, in a fresh instance (the idle object was evicted), the stored one. */
-  #currentLog(): ResponseLog | undefined {
-    if (this.#log) return this.#log;
+  /**
+   * The running log, or the stored one (finished, or cut by a restart: then ended here, once,
+   * with the `interrupted` error, and that ending stored so every resume sees the same ids).
+   */
+  #currentLog(): { log: ResponseLog; headers: Record<string, string> } | undefined {
+    if (this.#log) return { log: this.#log, headers: this.#headers };
     const stored = loadResponseLog(this.ctx.storage.kv);
     if (!stored) return undefined;
-    const { resumeMaxEvents, resumeMaxBytes } = this.#settings();
-    this.#headers = stored.headers;
-    this.#log = ResponseLog.finished({ maxFrames: resumeMaxEvents, maxBytes: resumeMaxBytes }, stored.first, stored.frames);
-    return this.#log;
+    const { limits } = stored.meta;
+    const log = ResponseLog.restore(limits, stored.batches, stored.meta.done);
+    if (!stored.meta.done) {
+      let id = log.next;
+      const frames = interruptedEnding(stored.meta.kind, log.lastFrame()).map((event) => formatToolCallEvent(event, id++));
+      const writer = new LogWriter(this.ctx.storage.kv, limits);
+      writer.reopen(stored.meta);
+      this.ctx.storage.transactionSync(() => {
+        writer.append(log.append(frames));
+        writer.end(true);
+      });
+      log.finish();
+      this.ctx.waitUntil(this.ctx.storage.setAlarm(Date.now() + this.#settings().resumeTtlMs));
+    }
+    return { log, headers: stored.meta.headers };
   }
 
   /**
    * One client's body: the frames after `lastSeen`, pulled from the log as the client reads
-   * them (a slow client holds no queue of its own, and holds the provider back once it lags
-   * the whole log behind).
+   * them, one chunk per batch (a slow client holds no queue of its own, and holds the provider
+   * back once it lags the whole log behind).
    */
   #attach(lastSeen: number): Response {
-    const log = this.#currentLog();
-    if (!log) throw new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
+    const current = this.#currentLog();
+    if (!current) throw UNKNOWN();
+    const { log, headers } = current;
     if (!Number.isInteger(lastSeen) || !log.canResumeAfter(lastSeen)) {
       throw new HttpError(410, { code: "resume_window_passed", message: "The events after this Last-Event-ID are no longer kept." });
     }
@@ -145,7 +253,7 @@ export class ResponseBuffer extends DurableObject<Env> {
         pull: async (controller) => {
           const step = await cursor.read();
           if (left) return; // the client went away while this read waited
-          if (step.type === "frame") return controller.enqueue(encoder.encode(step.text));
+          if (step.type === "frames") return controller.enqueue(encoder.encode(step.text));
           leave();
           controller.close();
         },
@@ -153,12 +261,12 @@ export class ResponseBuffer extends DurableObject<Env> {
       },
       { highWaterMark: 0 },
     );
-    return new Response(body, { headers: this.#headers });
+    return new Response(body, { headers });
   }
 
   /** The last client left a running response: cancel it if nobody comes back in time. */
   #onDetach(log: ResponseLog): void {
-    if (log.done || log.readers > 0 || this.#detachTimer !== undefined) return;
+    if (log.done || log !== this.#log || log.readers > 0 || this.#detachTimer !== undefined) return;
     const { detachedLimitMs } = this.#settings();
     this.#detachTimer = this.#runtime.timers.setTimeout(() => {
       this.#detachTimer = undefined;

@@ -1,158 +1,204 @@
+import type { LogBatch, ResponseLogLimits } from "./response-log.ts";
+
 /**
- * A finished response's kept frames in its Durable Object's storage, so that a resume still
- * works after the idle object was evicted (its memory gone) and before `RESUME_TTL_MS` passes.
+ * A response's log in its Durable Object's storage, written as it runs, one value per batch of
+ * frames (the events ready when the upstream pauses, see `response-buffer.ts`), so that a resume
+ * still works after the object was restarted or evicted: mid-response it serves everything written before the cut (the
+ * Durable Object then ends the log, see `response-buffer.ts`), and once finished the whole kept
+ * log until `RESUME_TTL_MS` passes. A finished log lives here only, not in memory.
  *
- * Why the synchronous KV API (`ctx.storage.kv`) and not SQL or per-event writes:
- * - The frames are written once, when the response ends, in one `transactionSync`: the in-flight
- *   path writes nothing (a write per event would be a billed row per token, for a log that only
- *   matters after an idle eviction, which the pending provider fetch prevents while the response
- *   runs; a restart of the object mid-response still loses its log).
- * - Frames are packed into chunks of at most {@link CHUNK_UNITS} UTF-16 units: a full 8 MiB log
- *   is a few dozen rows, not one per frame, and each value (V8-serialized: at most 2 bytes a
- *   unit, plus a few bytes per frame end, and an SSE frame is tens of units at least) stays far
- *   below the 2 MB key+value limit of SQLite-backed objects whatever one frame weighs (a frame
- *   larger than a chunk spans several). Local workerd does not enforce that limit.
- * - V8 serialization keeps every string exactly, so a chunk may end between the two halves of
- *   a surrogate pair; SQL `TEXT` would convert to UTF-8 and needs a schema.
- * - Reads are synchronous too, so a fresh instance rebuilds the log inside the resume request
- *   with no await, and `deleteAll()` (the expiry alarm) removes all of it.
+ * Why the synchronous KV API (`ctx.storage.kv`), one put per batch:
+ * - A batch is the unit the response moves in anyway: no write per frame (a billed row per token),
+ *   no await in the writer (puts are synchronous; the output gate holds the answer until they are
+ *   durable, so a client never sees a frame that storage would lose).
+ * - Bounded like the log in memory: batches wholly older than the newest `RESUME_MAX_EVENTS`
+ *   frames or `RESUME_MAX_BYTES` are deleted as newer ones are written, and loading trims to the
+ *   frame. A batch's text is split into values of at most {@link CHUNK_UNITS} UTF-16 units
+ *   (V8-serialized: at most 2 bytes a unit), far below the 2 MB key+value limit of SQLite-backed
+ *   objects whatever one frame weighs. Local workerd does not enforce that limit.
+ * - V8 serialization keeps every string exactly, so a value may end between the two halves of a
+ *   surrogate pair; SQL `TEXT` would convert to UTF-8 and needs a schema.
+ * - Reads are synchronous too, so a fresh instance rebuilds the log inside the resume request,
+ *   and `deleteAll()` (the expiry alarm) removes all of it.
  *
  * @module
  */
 
 /**
- * Frames per chunk value at most, in UTF-16 units (V8 stores at most 2 bytes a unit).
+ * Most UTF-16 units of frame text in one stored value.
  *
  * @example
  * ```ts
- * packFrames(frames).every((chunk) => chunk.text.length <= CHUNK_UNITS); // true
+ * splitText("x".repeat(CHUNK_UNITS + 1)).length; // 2
  * ```
  */
 export const CHUNK_UNITS = 256 * 1024;
 
 const META_KEY = "log:meta";
-const chunkKey = (index: number): string => `log:chunk:${index}`;
+const BATCH_PREFIX = "log:b:";
+/** Keys sort by batch, then part: sequence numbers and part indexes are zero-padded. */
+const batchKey = (first: number, part: number): string => `${BATCH_PREFIX}${String(first).padStart(12, "0")}:${String(part).padStart(5, "0")}`;
 
-/** The kept frames of a finished response: frame `first + i` is `frames[i]`. */
-export interface StoredLog {
-  /** Sequence number (SSE id) of `frames[0]`. */
-  first: number;
-  /** The frames, in order. */
-  frames: string[];
+/** What kind of response a log holds: it says how an interrupted one is ended. */
+export type LogKind = "stream" | "run";
+
+/** A response's stored header: written when it starts, and again, `done`, when it ends. */
+export interface StoredMeta {
+  /** Format version. */
+  version: 2;
+  /** `/v1/stream` or `/v1/run`. */
+  kind: LogKind;
   /** The headers of the event-stream answer. */
   headers: Record<string, string>;
+  /** The bounds the log ran with: a fresh instance serves it with the same. */
+  limits: ResponseLogLimits;
+  /** True once the log ended; a log that is not done in a fresh instance was cut by a restart. */
+  done: boolean;
+  /** True when it ended because a restart cut it (a run retried then runs again). */
+  interrupted?: true;
 }
 
-/** One storage value: a run of frame text and where frames end in it. */
-export interface StoredChunk {
-  /** Frame text; the last frame may continue in the next chunk. */
-  text: string;
-  /** Offsets in `text` where a frame ends, ascending. */
-  ends: number[];
+/** The stored log: its header and its batches. */
+export interface StoredLog {
+  /** The header. */
+  meta: StoredMeta;
+  /** The kept batches, in order. */
+  batches: LogBatch[];
 }
 
-interface StoredMeta {
-  version: 1;
+/** One stored value: a part of a batch's text (the first part also carries the frame ends). */
+interface StoredPart {
   first: number;
-  frameCount: number;
-  chunkCount: number;
-  headers: Record<string, string>;
+  text: string;
+  ends?: number[];
 }
 
 /** The part of `SyncKvStorage` (`ctx.storage.kv`) used here. */
 export interface FrameStore {
   get(key: string): unknown;
   put(key: string, value: unknown): void;
+  delete(key: string): boolean;
+  list(options?: { prefix?: string }): Iterable<[string, unknown]>;
 }
 
 /**
- * Packs frames into chunks of at most `chunkUnits` UTF-16 units, splitting a longer frame.
+ * `text` cut into pieces of at most `units` UTF-16 units (the last may be shorter).
  *
  * @example
  * ```ts
- * packFrames(["ab", "cde"], 4); // [{ text: "abcd", ends: [2] }, { text: "e", ends: [1] }]
+ * splitText("abcde", 2); // ["ab", "cd", "e"]
  * ```
  */
-export function packFrames(frames: readonly string[], chunkUnits: number = CHUNK_UNITS): StoredChunk[] {
-  const chunks: StoredChunk[] = [];
-  let parts: string[] = [];
-  let length = 0;
-  let ends: number[] = [];
-  const flush = (): void => {
-    chunks.push({ text: parts.join(""), ends });
-    parts = [];
-    length = 0;
-    ends = [];
-  };
-  for (const frame of frames) {
-    let offset = 0;
-    do {
-      const take = Math.min(chunkUnits - length, frame.length - offset);
-      parts.push(frame.slice(offset, offset + take));
-      length += take;
-      offset += take;
-      if (offset === frame.length) ends.push(length);
-      if (length === chunkUnits) flush();
-    } while (offset < frame.length);
+export function splitText(text: string, units: number = CHUNK_UNITS): string[] {
+  const parts: string[] = [];
+  for (let start = 0; start < text.length || start === 0; start += units) parts.push(text.slice(start, start + units));
+  return parts;
+}
+
+/**
+ * Writes one response's log as it runs, bounded: {@link LogWriter.begin}, then
+ * {@link LogWriter.append} per batch, {@link LogWriter.end} at the end. The caller runs the
+ * calls in a `transactionSync` where several must land together.
+ *
+ * @example
+ * ```ts
+ * const writer = new LogWriter(ctx.storage.kv, limits);
+ * writer.begin("stream", headers);
+ * writer.append(log.append(frames));
+ * writer.end();
+ * ```
+ */
+export class LogWriter {
+  readonly #store: FrameStore;
+  readonly #limits: ResponseLogLimits;
+  readonly #chunkUnits: number;
+  /** The batches written and not yet deleted, oldest first. */
+  readonly #kept: Array<{ first: number; frames: number; units: number; parts: number }> = [];
+  #frames = 0;
+  #units = 0;
+  #meta: StoredMeta | undefined;
+
+  /** A writer over `store`, keeping what `limits` allow. */
+  constructor(store: FrameStore, limits: ResponseLogLimits, chunkUnits: number = CHUNK_UNITS) {
+    this.#store = store;
+    this.#limits = limits;
+    this.#chunkUnits = chunkUnits;
   }
-  if (parts.length > 0 || ends.length > 0) flush();
-  return chunks;
-}
 
-/**
- * The frames back from {@link packFrames}' chunks, in order.
- *
- * @example
- * ```ts
- * unpackFrames(packFrames(["ab", "cde"], 4)); // ["ab", "cde"]
- * ```
- */
-export function unpackFrames(chunks: readonly StoredChunk[]): string[] {
-  const frames: string[] = [];
-  let open = "";
-  for (const { text, ends } of chunks) {
-    let start = 0;
-    for (const end of ends) {
-      frames.push(open + text.slice(start, end));
-      open = "";
-      start = end;
+  /** Deletes any earlier log and writes the header of a running one. */
+  begin(kind: LogKind, headers: Record<string, string>): void {
+    deleteResponseLog(this.#store);
+    this.#meta = { version: 2, kind, headers, limits: this.#limits, done: false };
+    this.#store.put(META_KEY, this.#meta);
+  }
+
+  /** Goes on writing a log loaded back from storage (to end one a restart cut). */
+  reopen(meta: StoredMeta): void {
+    this.#meta = meta;
+  }
+
+  /** Writes one batch, and deletes the oldest batches that fell out of the bounds. */
+  append(batch: LogBatch): void {
+    if (batch.ends.length === 0) return;
+    const parts = splitText(batch.text, this.#chunkUnits);
+    parts.forEach((text, part) => this.#store.put(batchKey(batch.first, part), part === 0 ? { first: batch.first, text, ends: batch.ends } : { first: batch.first, text }));
+    this.#kept.push({ first: batch.first, frames: batch.ends.length, units: batch.text.length, parts: parts.length });
+    this.#frames += batch.ends.length;
+    this.#units += batch.text.length;
+    // The oldest batch goes once the newer ones alone fill the bounds: none of its frames is kept.
+    while (this.#kept.length > 1) {
+      const oldest = this.#kept[0]!;
+      if (this.#frames - oldest.frames < this.#limits.maxFrames && this.#units - oldest.units < this.#limits.maxBytes) break;
+      this.#kept.shift();
+      this.#frames -= oldest.frames;
+      this.#units -= oldest.units;
+      for (let part = 0; part < oldest.parts; part++) this.#store.delete(batchKey(oldest.first, part));
     }
-    open += text.slice(start);
   }
-  if (open !== "") throw new Error("The stored response log ends inside a frame.");
-  return frames;
+
+  /** Marks the log ended (`interrupted`: by a restart). */
+  end(interrupted = false): void {
+    if (!this.#meta) throw new Error("The response log was never begun.");
+    this.#meta = { ...this.#meta, done: true, ...(interrupted ? { interrupted: true as const } : {}) };
+    this.#store.put(META_KEY, this.#meta);
+  }
 }
 
 /**
- * Writes a finished response's kept frames in one transaction (the caller bounds them: the
- * log's own limits). Meta goes last, so a log without it was never written.
+ * The stored log, or `undefined` when none was written (never started here, or expired and
+ * deleted). It may hold a few frames past the bounds (those sharing a batch with kept ones):
+ * `ResponseLog.restore` trims them.
  *
  * @example
  * ```ts
- * storage.transactionSync(() => saveResponseLog(storage.kv, { first: 0, frames, headers }));
- * ```
- */
-export function saveResponseLog(store: FrameStore, log: StoredLog, chunkUnits: number = CHUNK_UNITS): void {
-  const chunks = packFrames(log.frames, chunkUnits);
-  chunks.forEach((chunk, index) => store.put(chunkKey(index), chunk));
-  const meta: StoredMeta = { version: 1, first: log.first, frameCount: log.frames.length, chunkCount: chunks.length, headers: log.headers };
-  store.put(META_KEY, meta);
-}
-
-/**
- * The stored log, or `undefined` when none was written (never finished here, or expired and
- * deleted).
- *
- * @example
- * ```ts
- * const stored = loadResponseLog(ctx.storage.kv); // { first, frames, headers } | undefined
+ * const stored = loadResponseLog(ctx.storage.kv); // { meta, batches } | undefined
  * ```
  */
 export function loadResponseLog(store: FrameStore): StoredLog | undefined {
   const meta = store.get(META_KEY) as StoredMeta | undefined;
   if (meta === undefined) return undefined;
-  const chunks = Array.from({ length: meta.chunkCount }, (_, index) => store.get(chunkKey(index)) as StoredChunk | undefined);
-  const frames = chunks.every((chunk) => chunk !== undefined) ? unpackFrames(chunks) : [];
-  if (frames.length !== meta.frameCount) throw new Error("The stored response log is incomplete.");
-  return { first: meta.first, frames, headers: meta.headers };
+  const batches: LogBatch[] = [];
+  for (const [, value] of store.list({ prefix: BATCH_PREFIX })) {
+    const part = value as StoredPart;
+    const last = batches.at(-1);
+    if (part.ends) {
+      if (last && last.first + last.ends.length !== part.first) throw new Error("The stored response log is incomplete.");
+      batches.push({ first: part.first, text: part.text, ends: part.ends });
+    } else if (last?.first === part.first) last.text += part.text;
+    else throw new Error("The stored response log is incomplete.");
+  }
+  for (const batch of batches) if (batch.ends.at(-1) !== batch.text.length) throw new Error("The stored response log is incomplete.");
+  return { meta, batches };
+}
+
+/**
+ * Deletes a stored log (not the tool results a run recorded beside it).
+ *
+ * @example
+ * ```ts
+ * deleteResponseLog(ctx.storage.kv);
+ * ```
+ */
+export function deleteResponseLog(store: FrameStore): void {
+  for (const [key] of [...store.list({ prefix: "log:" })]) store.delete(key);
 }

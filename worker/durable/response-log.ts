@@ -2,6 +2,10 @@
  * The bounded log of one response's encoded SSE frames, read by cursors: what a client that
  * reconnects with `Last-Event-ID` is served from. Frame `n` has SSE id `n`.
  *
+ * Frames come in batches (every event ready from one upstream chunk) and are kept as one string
+ * per batch with the offsets where its frames end, so that a reader is served one chunk per batch
+ * and a resume in the middle of a batch still starts exactly at the frame after `Last-Event-ID`.
+ *
  * Readers pull: a cursor holds only a position, never a queue of its own. The oldest frames are
  * dropped past the bounds, but never one an attached reader has yet to read: while a reader lags
  * that far behind, the log is {@link ResponseLog.full} and the writer waits ({@link ResponseLog.room}),
@@ -19,10 +23,20 @@ export interface ResponseLogLimits {
   maxBytes: number;
 }
 
+/** Consecutive frames as one string: frame `first + i` ends at `text` offset `ends[i]`. */
+export interface LogBatch {
+  /** Sequence number (SSE id) of the first frame. */
+  first: number;
+  /** The frames, concatenated. */
+  text: string;
+  /** Where each frame ends in `text`, ascending; the last is `text.length`. */
+  ends: number[];
+}
+
 /** What a {@link LogCursor} reads next. */
 export type LogStep =
-  /** The next frame, in order. */
-  | { type: "frame"; text: string }
+  /** The next frames, in order: the rest of one batch. */
+  | { type: "frames"; text: string }
   /** The response ended and every frame was read. */
   | { type: "end" };
 
@@ -35,57 +49,71 @@ export interface LogCursor {
 }
 
 /**
- * An append-only, bounded list of frames; frame ids are their sequence numbers.
+ * The batch of `frames` from sequence number `first`.
+ *
+ * @example
+ * ```ts
+ * toBatch(3, ["a", "bc"]); // { first: 3, text: "abc", ends: [1, 3] }
+ * ```
+ */
+export function toBatch(first: number, frames: readonly string[]): LogBatch {
+  const ends: number[] = [];
+  let length = 0;
+  for (const frame of frames) ends.push((length += frame.length));
+  return { first, text: frames.join(""), ends };
+}
+
+/**
+ * An append-only, bounded list of frames in batches; frame ids are their sequence numbers.
  *
  * @example
  * ```ts
  * const log = new ResponseLog({ maxFrames: 1000, maxBytes: 1 << 20 });
  * const cursor = log.open(-1);
- * log.append("event: text\nid: 0\ndata: {}\n\n");
- * await cursor.read(); // { type: "frame", text: "event: text\nid: 0\n..." }
+ * log.append(["event: text\nid: 0\ndata: {}\n\n"]);
+ * await cursor.read(); // { type: "frames", text: "event: text\nid: 0\n..." }
  * ```
  */
 export class ResponseLog {
   readonly #limits: ResponseLogLimits;
-  readonly #frames: string[] = [];
+  readonly #batches: LogBatch[] = [];
   /** The next sequence number of each open cursor. */
   readonly #positions = new Set<{ at: number }>();
   /** Readers waiting for the next frame or the end, and the writer waiting for room. */
   #waiting: Array<() => void> = [];
-  /** Sequence number of `#frames[0]`. */
+  /** Sequence number of the oldest frame kept (frames of `#batches[0]` before it are dropped). */
   #first = 0;
+  #next = 0;
   #bytes = 0;
   #done = false;
 
-  /** Creates an empty log. */
-  constructor(limits: ResponseLogLimits) {
+  /** Creates an empty log whose first frame will have sequence number `first`. */
+  constructor(limits: ResponseLogLimits, first = 0) {
     this.#limits = limits;
+    this.#first = this.#next = first;
   }
 
   /**
-   * A finished log holding `frames` from sequence number `first` (one read back from storage
-   * by a fresh instance).
+   * A log of `batches` read back from storage by a fresh instance, trimmed to the bounds from
+   * the newest frame; `done` when the stored log had ended.
    *
    * @example
    * ```ts
-   * const log = ResponseLog.finished({ maxFrames: 1000, maxBytes: 1 << 20 }, 7, ["id: 7\n\n"]);
+   * const log = ResponseLog.restore({ maxFrames: 1000, maxBytes: 1 << 20 }, [toBatch(7, ["id: 7\n\n"])], true);
    * log.canResumeAfter(6); // true
    * ```
    */
-  static finished(limits: ResponseLogLimits, first: number, frames: readonly string[]): ResponseLog {
-    const log = new ResponseLog(limits);
-    log.#first = first;
-    for (const text of frames) {
-      log.#frames.push(text);
-      log.#bytes += text.length;
-    }
-    log.#done = true;
+  static restore(limits: ResponseLogLimits, batches: readonly LogBatch[], done: boolean): ResponseLog {
+    const log = new ResponseLog(limits, batches[0]?.first ?? 0);
+    for (const batch of batches) log.#push(batch);
+    log.#trim();
+    log.#done = done;
     return log;
   }
 
   /** The next frame's sequence number (= frames appended so far). */
   get next(): number {
-    return this.#first + this.#frames.length;
+    return this.#next;
   }
 
   /** The oldest frame still kept. */
@@ -105,7 +133,8 @@ export class ResponseLog {
 
   /** True while the log is past its bounds because a reader has yet to read the oldest frames. */
   get full(): boolean {
-    return this.#frames.length > 1 && (this.#frames.length > this.#limits.maxFrames || this.#bytes > this.#limits.maxBytes);
+    const frames = this.#next - this.#first;
+    return frames > 1 && (frames > this.#limits.maxFrames || this.#bytes > this.#limits.maxBytes);
   }
 
   /** Resolves once the log is no longer {@link ResponseLog.full} (a reader read on or left). */
@@ -113,13 +142,18 @@ export class ResponseLog {
     while (this.full) await new Promise<void>((resolve) => this.#waiting.push(resolve));
   }
 
-  /** Appends the frame for sequence number {@link ResponseLog.next}, dropping the oldest read ones past the bounds. */
-  append(text: string): void {
+  /**
+   * Appends `frames` as one batch from sequence number {@link ResponseLog.next}, dropping the
+   * oldest read ones past the bounds; returns the batch (what is written to storage).
+   */
+  append(frames: readonly string[]): LogBatch {
     if (this.#done) throw new Error("The response log already ended.");
-    this.#frames.push(text);
-    this.#bytes += text.length;
+    const batch = toBatch(this.#next, frames);
+    if (frames.length === 0) return batch;
+    this.#push(batch);
     this.#trim();
     this.#wake();
+    return batch;
   }
 
   /** The response ended. */
@@ -128,24 +162,17 @@ export class ResponseLog {
     this.#wake();
   }
 
-  /**
-   * The newest frames within the bounds (at least the newest one), whatever a reader still
-   * holds beyond them: what is written to storage when the response ends.
-   */
-  kept(): { first: number; frames: string[] } {
-    let count = 0;
-    let bytes = 0;
-    for (let i = this.#frames.length - 1; i >= 0; i--) {
-      bytes += this.#frames[i]!.length;
-      if (count > 0 && (count >= this.#limits.maxFrames || bytes > this.#limits.maxBytes)) break;
-      count++;
-    }
-    return { first: this.next - count, frames: this.#frames.slice(this.#frames.length - count) };
+  /** The newest frame's text, if any is kept. */
+  lastFrame(): string | undefined {
+    const batch = this.#batches.at(-1);
+    if (!batch || this.#next === this.#first) return undefined;
+    const ends = batch.ends;
+    return batch.text.slice(ends.length > 1 ? ends[ends.length - 2]! : 0);
   }
 
   /** True when every frame after `lastSeen` is still held (`-1`: from the start). */
   canResumeAfter(lastSeen: number): boolean {
-    return lastSeen + 1 >= this.#first && lastSeen < this.next;
+    return lastSeen + 1 >= this.#first && lastSeen < this.#next;
   }
 
   /** A cursor at the frame after `lastSeen`: the kept frames, then the live ones, no duplicate, no gap. */
@@ -159,18 +186,38 @@ export class ResponseLog {
       this.#wake();
     };
     const read = async (): Promise<LogStep> => {
-      while (this.#positions.has(position) && position.at >= this.next && !this.#done) {
+      while (this.#positions.has(position) && position.at >= this.#next && !this.#done) {
         await new Promise<void>((resolve) => this.#waiting.push(resolve));
       }
-      if (!this.#positions.has(position) || position.at >= this.next) return { type: "end" };
-      const text = this.#frames[position.at++ - this.#first]!;
+      if (!this.#positions.has(position) || position.at >= this.#next) return { type: "end" };
+      const batch = this.#batchOf(position.at);
+      const from = position.at === batch.first ? 0 : batch.ends[position.at - batch.first - 1]!;
+      position.at = batch.first + batch.ends.length;
       if (this.full) {
         this.#trim();
         this.#wake();
       }
-      return { type: "frame", text };
+      return { type: "frames", text: from === 0 ? batch.text : batch.text.slice(from) };
     };
     return { read, close };
+  }
+
+  #push(batch: LogBatch): void {
+    this.#batches.push(batch);
+    this.#bytes += batch.text.length;
+    this.#next = batch.first + batch.ends.length;
+  }
+
+  /** The batch holding frame `seq` (kept): a binary search, since a long response has many. */
+  #batchOf(seq: number): LogBatch {
+    let low = 0;
+    let high = this.#batches.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.#batches[middle]!.first <= seq) low = middle;
+      else high = middle - 1;
+    }
+    return this.#batches[low]!;
   }
 
   /** Drops the oldest frames past the bounds that no open cursor still has to read. */
@@ -178,8 +225,12 @@ export class ResponseLog {
     let unread = Number.POSITIVE_INFINITY;
     for (const position of this.#positions) unread = Math.min(unread, position.at);
     while (this.full && this.#first < unread) {
-      this.#bytes -= this.#frames.shift()!.length;
+      const head = this.#batches[0]!;
+      const index = this.#first - head.first;
+      const start = index === 0 ? 0 : head.ends[index - 1]!;
+      this.#bytes -= head.ends[index]! - start;
       this.#first++;
+      if (this.#first === head.first + head.ends.length) this.#batches.shift();
     }
   }
 

@@ -1,4 +1,4 @@
-import { AGUIEncoderStream, type RunnableTool } from "../../src/index.ts";
+import { AGUIEncoderStream, readyBatches, type RunnableTool } from "../../src/index.ts";
 import type { Env } from "../env.ts";
 import { protocolPost } from "../http/protocol-post.ts";
 import { providerNames } from "../providers/index.ts";
@@ -26,7 +26,7 @@ export function agUIRoute(request: Request, env: Env, runtime: Runtime, tools: R
   return protocolPost(request, env, agUIErrorResponse, async (body, settings, cors) => {
     const parsed = parseAGUIRequest(body, providerNames, tools);
     const { events, headers } = await openClientEvents(parsed, request, env, settings, runtime);
-    const answer = events.pipeThrough(new AGUIEncoderStream({ threadId: parsed.threadId, runId: parsed.runId }));
+    const answer = readyBatches(events).pipeThrough(new AGUIEncoderStream({ threadId: parsed.threadId, runId: parsed.runId }));
     return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
   });
 }

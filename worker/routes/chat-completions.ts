@@ -1,4 +1,4 @@
-import { OpenAIChatEncoderStream, readOpenAIChatCompletion } from "../../src/index.ts";
+import { OpenAIChatEncoderStream, readOpenAIChatCompletion, readyBatches } from "../../src/index.ts";
 import type { Env } from "../env.ts";
 import { protocolPost } from "../http/protocol-post.ts";
 import { providerNames } from "../providers/index.ts";
@@ -26,7 +26,7 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     const chat = parseChatCompletionRequest(body, providerNames);
     const { events, headers } = await openClientEvents({ mode: "stream", request: chat.request }, request, env, settings, runtime, { stopOnAbort: !chat.stream });
     if (chat.stream) {
-      const answer = events.pipeThrough(new OpenAIChatEncoderStream({ model: chat.model, includeUsage: chat.includeUsage }));
+      const answer = readyBatches(events).pipeThrough(new OpenAIChatEncoderStream({ model: chat.model, includeUsage: chat.includeUsage }));
       return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
     }
     // The library's bound on the text it holds (characters, as every size limit here) cancels the provider past it.

@@ -14,7 +14,21 @@ export async function startResumableStream(streamRequest: StreamRequest, respons
   return withHeaders(answer, { ...cors, "x-response-id": id, "access-control-expose-headers": "x-response-id" });
 }
 
-/** `GET /v1/stream/<id>` with `Last-Event-ID` (or `?lastEventId=`): the events after it, then live. */
+/**
+ * Starts a resumable run (`POST /v1/run`, its body already validated) like
+ * {@link startResumableStream}; with an `x-response-id` request header, retries that run
+ * instead (the same body, or 409): a run still running or finished is read from its start, one
+ * a restart cut runs again without running any tool call twice.
+ */
+export async function startResumableRun(request: Request, body: string, responses: DurableObjectNamespace, cors: Record<string, string>): Promise<Response> {
+  const retried = request.headers.get("x-response-id");
+  if (retried !== null && !RESPONSE_ID.test(retried)) throw new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
+  const id = retried ?? crypto.randomUUID();
+  const answer = await stubOf(responses, id).fetch(`https://response-buffer/run?retry=${retried === null ? 0 : 1}`, { method: "POST", body });
+  return withHeaders(answer, { ...cors, "x-response-id": id, "access-control-expose-headers": "x-response-id" });
+}
+
+/** `GET /v1/stream/<id>` (or `/v1/run/<id>`) with `Last-Event-ID` (or `?lastEventId=`): the events after it, then live. */
 export async function resumeStream(request: Request, id: string, responses: DurableObjectNamespace, cors: Record<string, string>): Promise<Response> {
   if (!RESPONSE_ID.test(id)) throw new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
   const raw = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("lastEventId") ?? "-1";

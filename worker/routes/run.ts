@@ -12,6 +12,7 @@ import { demoTools } from "../tools/index.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
 import { withoutProviderData } from "../response/without-provider-data.ts";
+import { startResumableRun } from "./resume.ts";
 
 /** Where each provider's request body keeps the conversation. */
 const CONVERSATION_FIELD: { readonly [P in WorkerProvider]: string } = {
@@ -44,10 +45,20 @@ const MAX_RESULT_BYTES = 8 * 1024;
  * with an `error` event and `loop-finish` of reason `call-failed`. A client that goes away
  * cancels the loop, the provider request in flight and the running tools.
  *
+ * With the `RESPONSES` Durable Objects the run is resumable like `/v1/stream`: it runs in its
+ * own object, its id comes back in `x-response-id`, `GET /v1/run/<id>` with `Last-Event-ID`
+ * gets the rest (a client that goes away no longer cancels it: the detached limit does), and a
+ * `POST` of the same body with `x-response-id` retries it, each tool call running at most once
+ * per call id (`worker/durable/recorded-tools.ts`).
+ *
  * `tools` is the set the route offers (the demo tools unless a test passes others).
  */
 export function runRoute(request: Request, env: Env, runtime: Runtime, tools: Readonly<Record<string, RunnableTool>> = demoTools({ timers: runtime.timers })): Promise<Response> {
-  return guardedPost(request, env, (body, settings, cors) => startRun(request, parseRunRequest(body, providerNames, tools), env, settings, runtime, cors));
+  return guardedPost(request, env, (body, settings, cors) => {
+    const run = parseRunRequest(body, providerNames, tools);
+    if (env.RESPONSES) return startResumableRun(request, JSON.stringify(body), env.RESPONSES, cors);
+    return startRun(request, run, env, settings, runtime, cors);
+  });
 }
 
 async function startRun(request: Request, run: RunRequest, env: Env, settings: Settings, runtime: Runtime, cors: Record<string, string>): Promise<Response> {
@@ -55,7 +66,7 @@ async function startRun(request: Request, run: RunRequest, env: Env, settings: S
   const runController = new AbortController();
   request.signal?.addEventListener("abort", () => runController.abort(request.signal.reason), { once: true });
   const { events, headers } = await openRunEvents(run, env, settings, runtime, runController);
-  const frames = events.pipeThrough(new TransformStream<ToolLoopEvent, RunEvent>({ transform: (event, out) => out.enqueue(slim(event)) }));
+  const frames = events.pipeThrough(new TransformStream<ToolLoopEvent, RunEvent>({ transform: (event, out) => out.enqueue(toRunEvent(event)) }));
   const body = cancelling(eventStreamBody(frames), runController);
   return new Response(body, { headers: { ...cors, ...EVENT_STREAM_HEADERS, ...headers } });
 }
@@ -118,10 +129,10 @@ export async function openRunEvents(
 export type RunEvent = Exclude<ToolLoopEvent, LoopFinishEvent> | Omit<LoopFinishEvent, "messages">;
 
 /**
- * `loop-finish` repeats the whole conversation, which the client sent and the `step-finish`
- * events already carry; it is sent without it.
+ * The event as `POST /v1/run` sends it: `loop-finish` repeats the whole conversation, which the
+ * client sent and the `step-finish` events already carry; it is sent without it.
  */
-function slim(event: ToolLoopEvent): RunEvent {
+export function toRunEvent(event: ToolLoopEvent): RunEvent {
   if (event.type !== "loop-finish") return event;
   const { messages: _conversation, ...rest } = event;
   return rest;

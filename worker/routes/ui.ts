@@ -1,4 +1,4 @@
-import { UI_MESSAGE_STREAM_HEADERS, UIMessageEncoderStream, type RunnableTool } from "../../src/index.ts";
+import { readyBatches, UI_MESSAGE_STREAM_HEADERS, UIMessageEncoderStream, type RunnableTool } from "../../src/index.ts";
 import { readSettings, type Env } from "../env.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import { protocolPost } from "../http/protocol-post.ts";
@@ -25,7 +25,7 @@ export function uiRoute(request: Request, env: Env, runtime: Runtime, tools: Rea
   return protocolPost(request, env, uiMessageErrorResponse, async (body, settings, cors) => {
     const parsed = parseUIRequest(body, providerNames, tools);
     const { events, headers } = await openClientEvents(parsed, request, env, settings, runtime);
-    const answer = events.pipeThrough(new UIMessageEncoderStream({ minVersion: 5, ...(parsed.messageId !== undefined ? { messageId: parsed.messageId } : {}) }));
+    const answer = readyBatches(events).pipeThrough(new UIMessageEncoderStream({ minVersion: 5, ...(parsed.messageId !== undefined ? { messageId: parsed.messageId } : {}) }));
     return new Response(answer, { headers: answerHeaders(cors, UI_MESSAGE_STREAM_HEADERS, headers) });
   });
 }
