@@ -177,7 +177,7 @@ export type Repair = (text: string, options: { closeTruncated: boolean }) => Rep
 /** An error about the arguments; the message says where when the position is known. */
 function failure(code: "invalid-json" | "trailing-data" | "too-deep", what: string, position: number | undefined): ArgumentsResult {
   const at = position === undefined || code === "too-deep" ? "" : ` (at offset ${position})`;
-  return { ok: false, error: { code, message: `The tool arguments ${what}${at}.`, ...(position === undefined ? {} : { position }) } };
+  return { ok: false, error: { code, message: `The tool arguments ${what}${at}.`, ...(position !== undefined && { position }) } };
 }
 
 function isWhitespace(code: number): boolean {

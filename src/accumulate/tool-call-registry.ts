@@ -89,10 +89,8 @@ export class ToolCallRegistry {
   /** Forgets a call that has completed: a later fragment with its index opens a new call. */
   close(call: OpenToolCall): void {
     this.open.delete(call);
-    if (call.providerIndex !== undefined) {
-      const calls = this.#byKey.get(call.choice);
-      if (calls?.get(call.providerIndex) === call) calls.delete(call.providerIndex);
-    }
+    // A call without a provider index is never under one (`find` gives `undefined` for it).
+    if (this.find(call.choice, call.providerIndex!) === call) this.#byKey.get(call.choice)!.delete(call.providerIndex!);
     if (call.id !== null && this.#byId.get(call.id) === call) this.#byId.delete(call.id);
     if (this.latest.get(call.choice) === call) this.latest.delete(call.choice);
   }
@@ -117,8 +115,7 @@ export class ToolCallRegistry {
 
   #locate(fragment: ToolCallChunkDelta, choice: number): OpenToolCall | undefined {
     if (fragment.index !== undefined) {
-      const calls = this.#byKey.get(choice);
-      return (calls && calls.get(fragment.index)) ?? (fragment.id ? this.#byId.get(fragment.id) : undefined);
+      return this.find(choice, fragment.index) ?? (fragment.id ? this.#byId.get(fragment.id) : undefined);
     }
     if (fragment.id) {
       const byId = this.#byId.get(fragment.id);

@@ -90,17 +90,18 @@ export interface StreamErrorInfo {
  * ```
  */
 export class ToolCallStreamError extends Error {
+  // Declared, not emitted as class fields: the constructor defines them, in this order (fewer bytes in every bundle).
   /** What went wrong. */
-  readonly code: ErrorCode;
+  declare readonly code: ErrorCode;
   /** The same error as a plain, serializable object. */
-  readonly info: StreamErrorInfo;
+  declare readonly info: StreamErrorInfo;
 
   /** Wraps a {@link StreamErrorInfo}. */
   constructor(info: StreamErrorInfo, options?: { cause?: unknown }) {
     super(info.message, options);
-    this.name = "ToolCallStreamError";
     this.code = info.code;
     this.info = info;
+    this.name = "ToolCallStreamError";
   }
 }
 

@@ -68,7 +68,7 @@ export class GeminiDecoder {
       if (isRecord(candidate)) this.#onCandidate(candidate, typeof candidate["index"] === "number" ? candidate["index"] : position, emit);
     });
     const usage = readUsage(payload["usageMetadata"], ["promptTokenCount"], ["candidatesTokenCount"], ["totalTokenCount"]);
-    if (usage && usage.totalTokens !== undefined) emit({ type: "usage", usage });
+    if (usage?.totalTokens !== undefined) emit({ type: "usage", usage });
     const feedback = payload["promptFeedback"];
     const blockReason = isRecord(feedback) ? nonEmptyString(feedback["blockReason"]) : undefined;
     if (blockReason !== undefined && candidates.length === 0) {
