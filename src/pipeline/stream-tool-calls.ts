@@ -52,6 +52,33 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
   input: Response | ReadableStream<Uint8Array>,
   options: StreamToolCallsOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>> {
+  return chain(input, options, false) as ReadableStream<TypedToolCallEvent<Tools>>;
+}
+
+/**
+ * {@link streamToolCalls} with its events in arrays: each array holds every event that one
+ * network chunk of the body gave, passed on as soon as that chunk is decoded (the first event of
+ * the response alone, so that it goes out as early as it would one by one). For a server that
+ * turns events into bytes: one array becomes one string, one UTF-8 encoding and one chunk of its
+ * response, with no read per event. Same options, same events in the same order, same errors
+ * and cancellation; the arrays are never empty.
+ *
+ * @example
+ * ```ts
+ * const body = streamToolCallBatches(await fetch(url, init), { provider: "openai" })
+ *   .pipeThrough(new ToolCallEventEncoderStream()); // one chunk per array
+ * return new Response(body, { headers: { "content-type": "text/event-stream" } });
+ * ```
+ */
+export function streamToolCallBatches<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
+  input: Response | ReadableStream<Uint8Array>,
+  options: StreamToolCallsOptions<Tools> = {},
+): ReadableStream<TypedToolCallEvent<Tools>[]> {
+  return chain(input, options, true) as ReadableStream<TypedToolCallEvent<Tools>[]>;
+}
+
+/** The chain behind both: one event per chunk of the output, or with `batched` one array per network chunk. */
+function chain(input: Response | ReadableStream<Uint8Array>, options: StreamToolCallsOptions, batched: boolean): ReadableStream<ToolCallEvent | ToolCallEvent[]> {
   // A provider that does not exist is the caller's mistake: said at the call, not as a stream error.
   const protocol = options.provider ? providerProtocol(options.provider) : undefined;
   // Duck-typed rather than `instanceof`: a Response from another realm or fetch polyfill
@@ -71,6 +98,9 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
   let held: PromiseLike<void> | void;
   let closed = false;
   let close = (): void => {};
+  /** With `batched`: the events of this pull, passed on as one array by `flush`. */
+  let batch: ToolCallEvent[] = [];
+  let flush = (): void => {};
   const { signal } = options;
   /** Waits until the steps hold nothing back: held events then count as produced. */
   const released = async (): Promise<void> => {
@@ -93,7 +123,7 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
 
   let ready: Promise<void> = Promise.resolve();
   let started = false;
-  const events = new ReadableStream<ToolCallEvent>({
+  const events = new ReadableStream<ToolCallEvent | ToolCallEvent[]>({
     start(controller) {
       // workerd may call pull before an async start settles, so pull waits for this itself
       // (only until it has settled: an await per pull costs a turn of the microtask queue).
@@ -105,6 +135,8 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
       // Read until this pull produced an event: a pull that enqueues nothing is not repeated.
       // Each network chunk goes through the stages' synchronous cores in one call, so a delta
       // costs no stream hop between stages.
+      // Events a validator released after the last pull ended go out before anything is read.
+      if (batch.length > 0) return flush();
       const before = enqueued;
       while (!closed && enqueued === before) {
         // A call waiting for its validator holds back the events after it: read no further
@@ -117,7 +149,8 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
         // value is not advanced by later messages before the consumer read the event carrying it;
         // without, the whole network chunk at once.
         if (next < messages.length) {
-          const until = stepwise ? next + 1 : messages.length;
+          // The first event of a batched response goes out alone, as early as one by one.
+          const until = stepwise || (batched && enqueued === 0) ? next + 1 : messages.length;
           while (next < until) decoder.decode(messages[next++]!);
           continue;
         }
@@ -147,6 +180,7 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
           return failStream(toErrorInfo(error), accumulator, close);
         }
       }
+      flush();
     },
     async cancel(reason) {
       closed = true;
@@ -154,20 +188,30 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
       await reader?.cancel(reason);
     },
   }, { highWaterMark: 0 }); // produce only on demand: nothing runs ahead of the consumer
-  // The events are those of `Tools`: the validators' outputs are what the tools' types say.
-  return events as ReadableStream<TypedToolCallEvent<Tools>>;
+  return events;
 
-  async function begin(controller: ReadableStreamDefaultController<ToolCallEvent>): Promise<void> {
+  async function begin(controller: ReadableStreamDefaultController<ToolCallEvent | ToolCallEvent[]>): Promise<void> {
+    flush = () => {
+      if (batch.length === 0) return;
+      controller.enqueue(batch);
+      batch = [];
+    };
     close = () => {
       if (closed) return;
       closed = true;
       signal?.removeEventListener("abort", onAbort);
+      flush();
       controller.close();
     };
-    sink = (event) => {
-      enqueued++;
-      controller.enqueue(event);
-    };
+    sink = batched
+      ? (event) => {
+          enqueued++;
+          batch.push(event);
+        }
+      : (event) => {
+          enqueued++;
+          controller.enqueue(event);
+        };
     // The steps between the accumulator and the output: timings first (taken as each event is
     // made), then the validators, which may hold events back until they settle.
     if (options.tools) sink = validateToolCalls(options.tools)(sink);
