@@ -15,11 +15,12 @@
 // CPU: utime + stime of each workerd (/proc/<pid>/stat fields 14 and 15, summed over the workerd
 // processes under that wrangler) before and after a batch of BENCH_N responses (default 20) of one
 // body from one target, requests one at a time; per response = the difference / BENCH_N. Rounds
-// (BENCH_ROUNDS, default 3) interleave the targets; the figure is the median over rounds.
+// (BENCH_ROUNDS, default 5) interleave the targets; the figure is the median over rounds, a ratio
+// the median of the per-round ratios.
 // TTFB: from sending the request to the first body byte, median over the batch, beside the
 // upstream's own (the same request sent to the local upstream directly).
 //
-// Linux only (/proc). Usage: npm run bench:worker   (BENCH_N=20 BENCH_ROUNDS=3 BENCH_BODIES=openai,anthropic,responses)
+// Linux only (/proc). Usage: npm run bench:worker   (BENCH_N=20 BENCH_ROUNDS=5 BENCH_BODIES=openai,anthropic,responses)
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -29,7 +30,7 @@ import { join } from "node:path";
 import { anthropic, argumentsOf, fragments, openAIChat, responses } from "../bench/bodies.ts";
 
 const N = Number(process.env["BENCH_N"] ?? 20);
-const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
 const TICK_MS = 1000 / Number(process.env["CLK_TCK"] ?? 100);
 const TOKEN = "bench-client-token";
 
@@ -236,7 +237,10 @@ async function main(): Promise<void> {
         const figure = Number.isNaN(ms[k]!) ? "" : `CPU ${ms[k]!.toFixed(1)} ms/response${range}, `;
         console.log(`  ${run.name.padEnd(28)} ${figure}TTFB median ${median(ttfb[k]!).toFixed(1)} ms`);
       }
-      for (const k of [0, 1]) console.log(`  ${runs[k]!.name}: x${(ms[k]! / ms[2]!).toFixed(2)} the chain, x${(ms[k]! / ms[3]!).toFixed(2)} the pass-through`);
+      // Ratios: the median of the per-round ratios (each round measures all targets back to back,
+      // so load from other processes falls on them alike).
+      const ratio = (k: number, of: number): string => median(cpu[k]!.map((value, round) => value / cpu[of]![round]!)).toFixed(2);
+      for (const k of [0, 1]) console.log(`  ${runs[k]!.name}: x${ratio(k, 2)} the chain, x${ratio(k, 3)} the pass-through`);
     }
   } finally {
     for (const target of targets) {

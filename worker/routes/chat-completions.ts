@@ -1,11 +1,11 @@
-import { OpenAIChatEncoderStream, readOpenAIChatCompletion, readyBatches } from "../../src/index.ts";
+import { OpenAIChatEncoderStream, readOpenAIChatCompletion } from "../../src/index.ts";
 import type { Env } from "../env.ts";
 import { protocolPost } from "../http/protocol-post.ts";
 import { providerNames } from "../providers/index.ts";
 import { parseChatCompletionRequest } from "../request/chat-completion-request.ts";
 import { openAIErrorResponse } from "../response/openai-error.ts";
 import type { Runtime } from "../runtime.ts";
-import { answerHeaders, openClientEvents } from "./client-events.ts";
+import { answerHeaders, openClientBatches, openClientEvents } from "./client-events.ts";
 
 const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
 
@@ -23,11 +23,12 @@ const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control
 export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
   return protocolPost(request, env, openAIErrorResponse, async (body, settings, cors) => {
     const chat = parseChatCompletionRequest(body, providerNames);
-    const { events, headers } = await openClientEvents({ mode: "stream", request: chat.request }, request, env, settings, runtime, { stopOnAbort: !chat.stream });
     if (chat.stream) {
-      const answer = readyBatches(events).pipeThrough(new OpenAIChatEncoderStream({ model: chat.model, includeUsage: chat.includeUsage }));
+      const { batches, headers } = await openClientBatches({ mode: "stream", request: chat.request }, request, env, settings, runtime);
+      const answer = batches.pipeThrough(new OpenAIChatEncoderStream({ model: chat.model, includeUsage: chat.includeUsage }));
       return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
     }
+    const { events, headers } = await openClientEvents({ mode: "stream", request: chat.request }, request, env, settings, runtime, { stopOnAbort: true });
     const result = await readOpenAIChatCompletion(events, { model: chat.model });
     const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
     if (result.type === "completion") return Response.json(result.completion, { headers: json });
