@@ -216,6 +216,7 @@ async function main(): Promise<void> {
         { name: "Worker /v1/stream resumable", target: worker, url: `http://127.0.0.1:${worker.port}/v1/stream`, init: streamInit(body), count: "frames" },
         { name: "chain alone", target: reference, url: `http://127.0.0.1:${reference.port}/chain/v1/${body.path}`, init: {}, count: "number" },
         { name: "pass-through", target: reference, url: `http://127.0.0.1:${reference.port}/pass/v1/${body.path}`, init: {}, count: "bytes" },
+        { name: "chain + SSE encoding (bare)", target: reference, url: `http://127.0.0.1:${reference.port}/sse/v1/${body.path}`, init: {}, count: "frames" },
         { name: "upstream direct", target: reference, url: `${origin}/v1/${body.path}`, init: { method: "POST", body: "{}" }, count: "bytes" },
       ];
       const cpu = runs.map(() => [] as number[]);

@@ -16,6 +16,7 @@ import { DetectingDecoder } from "../providers/provider-detect-stream.ts";
 import { providerProtocol } from "../providers/registry.ts";
 import type { ProviderDelta } from "../shared/deltas.ts";
 import { toErrorInfo, type StreamErrorInfo } from "../shared/errors.ts";
+import { settlesSoon } from "../shared/settles-soon.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { readErrorBody } from "./error-body.ts";
 import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
@@ -56,9 +57,10 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
 }
 
 /**
- * {@link streamToolCalls} with its events in arrays: each array holds every event that one
- * network chunk of the body gave, passed on as soon as that chunk is decoded (the first event of
- * the response alone, so that it goes out as early as it would one by one). For a server that
+ * {@link streamToolCalls} with its events in arrays: each array holds the events of every
+ * network chunk the body had ready (read without waiting), passed on as soon as the body has
+ * nothing more ready, so no event waits for the next chunk (the first event of the response goes
+ * out alone, as early as it would one by one). For a server that
  * turns events into bytes: one array becomes one string, one UTF-8 encoding and one chunk of its
  * response, with no read per event. Same options, same events in the same order, same errors
  * and cancellation; the arrays are never empty.
@@ -77,7 +79,7 @@ export function streamToolCallBatches<const Tools extends readonly ToolDefinitio
   return chain(input, options, true) as ReadableStream<TypedToolCallEvent<Tools>[]>;
 }
 
-/** The chain behind both: one event per chunk of the output, or with `batched` one array per network chunk. */
+/** The chain behind both: one event per chunk of the output, or with `batched` one array per ready stretch of the body. */
 function chain(input: Response | ReadableStream<Uint8Array>, options: StreamToolCallsOptions, batched: boolean): ReadableStream<ToolCallEvent | ToolCallEvent[]> {
   // A provider that does not exist is the caller's mistake: said at the call, not as a stream error.
   const protocol = options.provider ? providerProtocol(options.provider) : undefined;
@@ -100,6 +102,8 @@ function chain(input: Response | ReadableStream<Uint8Array>, options: StreamTool
   let close = (): void => {};
   /** With `batched`: the events of this pull, passed on as one array by `flush`. */
   let batch: ToolCallEvent[] = [];
+  /** With `batched`: a read of the body that was not ready when the last array was passed on. */
+  let pendingRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
   let flush = (): void => {};
   const { signal } = options;
   /** Waits until the steps hold nothing back: held events then count as produced. */
@@ -138,7 +142,8 @@ function chain(input: Response | ReadableStream<Uint8Array>, options: StreamTool
       // Events a validator released after the last pull ended go out before anything is read.
       if (batch.length > 0) return flush();
       const before = enqueued;
-      while (!closed && enqueued === before) {
+      // Batched, after the first event: on while the body has its next chunk ready, up to a bound.
+      while (!closed && (enqueued === before || (batched && before > 0 && batch.length < MAX_BATCH))) {
         // A call waiting for its validator holds back the events after it: read no further
         // until they are released (backpressure instead of a growing queue).
         if (held) {
@@ -157,7 +162,18 @@ function chain(input: Response | ReadableStream<Uint8Array>, options: StreamTool
         messages.length = next = 0;
         let result: ReadableStreamReadResult<Uint8Array>;
         try {
-          result = await reader!.read();
+          if (enqueued === before) {
+            result = await (pendingRead ?? reader!.read());
+            pendingRead = undefined;
+          } else {
+            // Events to pass on: read on only if the next chunk is ready, else the next pull takes it.
+            const read = reader!.read();
+            if (!(await settlesSoon(read))) {
+              pendingRead = read;
+              break;
+            }
+            result = await read;
+          }
         } catch (error) {
           if (closed) return;
           return failStream(toErrorInfo(error), accumulator, close);
@@ -244,6 +260,9 @@ function chain(input: Response | ReadableStream<Uint8Array>, options: StreamTool
     signal?.addEventListener("abort", onAbort, { once: true });
   }
 }
+
+/** Most events in one array of `streamToolCallBatches` before it is passed on, ready chunks or not. */
+const MAX_BATCH = 4096;
 
 function isReadableStream(input: Response | ReadableStream<Uint8Array>): input is ReadableStream<Uint8Array> {
   return typeof (input as ReadableStream<Uint8Array>).getReader === "function";
