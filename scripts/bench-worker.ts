@@ -29,6 +29,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { anthropic, argumentsOf, fragments, openAIChat, responses } from "../bench/bodies.ts";
 
+/** BENCH_RESUMABLE=0 leaves the resumable Worker out (the slowest to measure). */
+const RESUMABLE = process.env["BENCH_RESUMABLE"] !== "0";
 const N = Number(process.env["BENCH_N"] ?? 20);
 const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
 const TICK_MS = 1000 / Number(process.env["CLK_TCK"] ?? 100);
@@ -217,14 +219,17 @@ async function main(): Promise<void> {
         { name: "chain alone", target: reference, url: `http://127.0.0.1:${reference.port}/chain/v1/${body.path}`, init: {}, count: "number" },
         { name: "pass-through", target: reference, url: `http://127.0.0.1:${reference.port}/pass/v1/${body.path}`, init: {}, count: "bytes" },
         { name: "chain + SSE encoding (bare)", target: reference, url: `http://127.0.0.1:${reference.port}/sse/v1/${body.path}`, init: {}, count: "frames" },
+        { name: "... + idle timeout (bare)", target: reference, url: `http://127.0.0.1:${reference.port}/idle/v1/${body.path}`, init: {}, count: "frames" },
         { name: "upstream direct", target: reference, url: `${origin}/v1/${body.path}`, init: { method: "POST", body: "{}" }, count: "bytes" },
       ];
+      if (!RESUMABLE) runs.splice(1, 1, { ...runs[1]!, name: "(resumable not measured)", url: "" });
       const cpu = runs.map(() => [] as number[]);
       const ttfb = runs.map(() => [] as number[]);
       const events = runs.map(() => 0);
-      for (const run of runs) for (let i = 0; i < 2; i++) events[runs.indexOf(run)] = (await request(run.url, run.init, run.count)).events; // warm up
+      for (const run of runs) for (let i = 0; i < 2 && run.url; i++) events[runs.indexOf(run)] = (await request(run.url, run.init, run.count)).events; // warm up
       for (let round = 0; round < ROUNDS; round++) {
         for (const [k, run] of runs.entries()) {
+          if (!run.url) continue;
           const pids = workerdPids(run.target);
           const before = cpuTicks(pids);
           for (let i = 0; i < N; i++) ttfb[k]!.push((await request(run.url, run.init, run.count)).ttfbMs);
@@ -234,6 +239,7 @@ async function main(): Promise<void> {
       const ms = cpu.map((values) => (values.length ? median(values) : Number.NaN));
       console.log(`\n${body.name} (${(body.bytes.length / 1024).toFixed(0)} KiB upstream, ${events[2]} events from the chain, ${events[0]} SSE frames from the Worker)`);
       for (const [k, run] of runs.entries()) {
+        if (!run.url) continue;
         const range = cpu[k]!.length ? ` (rounds ${Math.min(...cpu[k]!).toFixed(1)} to ${Math.max(...cpu[k]!).toFixed(1)})` : "";
         const figure = Number.isNaN(ms[k]!) ? "" : `CPU ${ms[k]!.toFixed(1)} ms/response${range}, `;
         console.log(`  ${run.name.padEnd(28)} ${figure}TTFB median ${median(ttfb[k]!).toFixed(1)} ms`);
@@ -241,7 +247,7 @@ async function main(): Promise<void> {
       // Ratios: the median of the per-round ratios (each round measures all targets back to back,
       // so load from other processes falls on them alike).
       const ratio = (k: number, of: number): string => median(cpu[k]!.map((value, round) => value / cpu[of]![round]!)).toFixed(2);
-      for (const k of [0, 1]) console.log(`  ${runs[k]!.name}: x${ratio(k, 2)} the chain, x${ratio(k, 3)} the pass-through`);
+      for (const k of RESUMABLE ? [0, 1] : [0]) console.log(`  ${runs[k]!.name}: x${ratio(k, 2)} the chain, x${ratio(k, 3)} the pass-through`);
     }
   } finally {
     for (const target of targets) {
