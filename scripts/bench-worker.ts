@@ -54,8 +54,13 @@ function bodies(): BenchBody[] {
     { name: "anthropic: Anthropic, 1 call x 50 KB, 4-char fragments", provider: "anthropic", path: "messages", bytes: encode(anthropic(one)) },
     { name: "responses: OpenAI Responses, 1 call x 50 KB, 4-char fragments", provider: "openai-responses", path: "responses", bytes: encode(responses(one)) },
   ];
+  // Not event-dense: what a response costs the Worker apart from its events (run it with BENCH_BODIES=tiny).
+  const tiny: BenchBody = { name: "tiny: OpenAI Chat, one 2-character text delta", provider: "openai", path: "chat/completions", bytes: encode(openAIChat(["Hi"], [])) };
   const only = process.env["BENCH_BODIES"]?.split(",");
-  return only ? all.filter((body) => only.some((name) => body.name.startsWith(`${name}:`))) : all;
+  const chosen = only ? [...all, tiny].filter((body) => only.some((name) => body.name.startsWith(`${name}:`))) : all;
+  // The upstream serves one body per path.
+  if (new Set(chosen.map((body) => body.path)).size !== chosen.length) throw new Error("BENCH_BODIES=tiny runs alone (it has openai's path).");
+  return chosen;
 }
 
 /** The local upstream: every POST to /v1/<path> answers that body at once, in one write. */
