@@ -40,7 +40,7 @@ export { ProviderDecoderStream, type Emit, type ProviderDecoder, type ProviderPr
 export type { Provider } from "./providers/registry.ts";
 export type { AssistantTurn, ToolResult } from "./providers/turn.ts";
 // Stage 3, accumulate: deltas to events.
-export { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulate/accumulator-options.ts";
+export { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TEXT_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulate/accumulator-options.ts";
 export { ToolCallAccumulator } from "./accumulate/tool-call-accumulator.ts";
 export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from "./accumulate/tool-call-accumulator-stream.ts";
 export type { AccumulatorSnapshot, AccumulatorState, RegistrySnapshot, SavedToolCall } from "./accumulate/accumulator-state.ts";
@@ -50,6 +50,7 @@ export type { Repair } from "./accumulate/arguments-buffer.ts";
 export { eventStep, type AccumulatorTransformer, type EventSink, type EventStep } from "./accumulate/event-step.ts";
 export { toolCallTimings } from "./accumulate/tool-call-timings.ts";
 export { validateToolCalls } from "./accumulate/validate-tool-calls.ts";
+export { DEFAULT_VALIDATION_TIMEOUT_MS, type ValidationTimeoutOptions } from "./json/standard-schema.ts";
 // The accumulator's plug-ins: each is bundled only when passed (see ToolCallAccumulatorOptions).
 export { IncrementalJsonParser } from "./json/incremental-json-parser.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";

@@ -39,6 +39,7 @@ export { OpenAIChatEncoder, OpenAIChatEncoderStream } from "./encode/openai-chat
 export {
   OpenAIChatCompletionBuilder,
   readOpenAIChatCompletion,
+  type OpenAIChatCompletionOptions,
   type OpenAIChatCompletionResult,
 } from "./encode/openai-chat-completion.ts";
 export type {

@@ -91,7 +91,7 @@ export {
   type ToolSchema,
   type ValidatorToolDefinition,
 } from "./json/tool-schema.ts";
-export { standardJsonSchema } from "./json/standard-schema.ts";
+export { DEFAULT_VALIDATION_TIMEOUT_MS, standardJsonSchema, type ValidationTimeoutOptions } from "./json/standard-schema.ts";
 export type {
   DeepPartial,
   InferToolArguments,
@@ -114,7 +114,7 @@ export {
   type Repair,
 } from "./accumulate/arguments-buffer.ts";
 export { parseArguments } from "./accumulate/parse-arguments.ts";
-export { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulate/accumulator-options.ts";
+export { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TEXT_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulate/accumulator-options.ts";
 export { ToolCallAccumulator } from "./accumulate/tool-call-accumulator.ts";
 export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from "./accumulate/tool-call-accumulator-stream.ts";
 export type { AccumulatorSnapshot, AccumulatorState, RegistrySnapshot, SavedToolCall } from "./accumulate/accumulator-state.ts";
@@ -166,6 +166,7 @@ export { OpenAIChatEncoder, OpenAIChatEncoderStream } from "./encode/openai-chat
 export {
   OpenAIChatCompletionBuilder,
   readOpenAIChatCompletion,
+  type OpenAIChatCompletionOptions,
   type OpenAIChatCompletionResult,
 } from "./encode/openai-chat-completion.ts";
 export type {

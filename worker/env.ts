@@ -51,6 +51,8 @@ export interface Env {
   MAX_ARGUMENTS_BYTES?: string | number;
   /** Largest message of the provider (an SSE event, an NDJSON line, an AWS event-stream message), in characters or bytes. */
   MAX_EVENT_BYTES?: string | number;
+  /** Largest text (and reasoning) a non-streaming Chat Completion collects, in characters (UTF-16 units, as every size limit here). */
+  MAX_COMPLETION_BYTES?: string | number;
   /** Longest wait for the provider's headers or its next chunk, in milliseconds. */
   IDLE_TIMEOUT_MS?: string | number;
   /** Mean delay between the events of a replayed recording, in milliseconds (0: no pacing). */
@@ -99,6 +101,7 @@ export interface Settings {
   maxToolCalls: number;
   maxArgumentsBytes: number;
   maxEventBytes: number;
+  maxCompletionBytes: number;
   idleTimeoutMs: number;
   replayDelayMs: number;
   detachedLimitMs: number;
@@ -113,6 +116,7 @@ export const DEFAULT_SETTINGS = {
   maxToolCalls: 64,
   maxArgumentsBytes: 256 * 1024,
   maxEventBytes: 1024 * 1024,
+  maxCompletionBytes: 1024 * 1024,
   idleTimeoutMs: 120_000,
   replayDelayMs: 40,
   detachedLimitMs: 120_000,
@@ -142,6 +146,7 @@ export function readSettings(env: Env): Settings {
     maxToolCalls: integer(env, "MAX_TOOL_CALLS", DEFAULT_SETTINGS.maxToolCalls, 1),
     maxArgumentsBytes: integer(env, "MAX_ARGUMENTS_BYTES", DEFAULT_SETTINGS.maxArgumentsBytes, 1),
     maxEventBytes: integer(env, "MAX_EVENT_BYTES", DEFAULT_SETTINGS.maxEventBytes, 1),
+    maxCompletionBytes: integer(env, "MAX_COMPLETION_BYTES", DEFAULT_SETTINGS.maxCompletionBytes, 1),
     idleTimeoutMs: integer(env, "IDLE_TIMEOUT_MS", DEFAULT_SETTINGS.idleTimeoutMs, 1),
     replayDelayMs: integer(env, "REPLAY_DELAY_MS", DEFAULT_SETTINGS.replayDelayMs, 0),
     detachedLimitMs: integer(env, "DETACHED_LIMIT_MS", DEFAULT_SETTINGS.detachedLimitMs, 0),
@@ -161,6 +166,7 @@ type NumericVar =
   | "MAX_TOOL_CALLS"
   | "MAX_ARGUMENTS_BYTES"
   | "MAX_EVENT_BYTES"
+  | "MAX_COMPLETION_BYTES"
   | "IDLE_TIMEOUT_MS"
   | "REPLAY_DELAY_MS"
   | "DETACHED_LIMIT_MS"

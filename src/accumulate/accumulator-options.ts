@@ -78,4 +78,12 @@ export const DEFAULT_MAX_ARGUMENTS_BYTES: number = 4 * 1024 * 1024;
  * ```
  */
 export const DEFAULT_MAX_TOOL_CALLS: number = 1024;
-
+/**
+ * Default of `maxTextBytes` of `readOpenAIChatCompletion` (and `OpenAIChatCompletionBuilder`).
+ *
+ * @example
+ * ```ts
+ * await readOpenAIChatCompletion(events, { model: "m", maxTextBytes: DEFAULT_MAX_TEXT_BYTES / 4 });
+ * ```
+ */
+export const DEFAULT_MAX_TEXT_BYTES: number = DEFAULT_MAX_ARGUMENTS_BYTES;

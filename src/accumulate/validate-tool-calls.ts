@@ -1,4 +1,4 @@
-import { isStandardSchema, validateStandard, type StandardOutcome } from "../json/standard-schema.ts";
+import { isStandardSchema, validateWithin, type StandardOutcome, type ValidationTimeoutOptions } from "../json/standard-schema.ts";
 import type { ToolDefinition } from "../json/tool-schema.ts";
 import type { AbortEvent, CompletedToolCallEvent, DiscardedToolCall, FinishEvent, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
@@ -27,7 +27,9 @@ export const validatedWith: WeakMap<object, StandardSchemaV1> = new WeakMap();
  * it waits too, so the order never changes (the accumulator stage reads no more input
  * meanwhile). Calls completing together (at a finish) are validated at the same time. An
  * `abort` is passed on at once: a call whose validation has not settled then is listed in its
- * `discarded`, never delivered.
+ * `discarded`, never delivered. The wait is bounded (`validationTimeoutMs` of `options`, 10 s
+ * by default): a validator that has not settled by then makes its call an `invalid-tool-call` of
+ * code `validation-timeout`, and the stream goes on.
  *
  * @example
  * ```ts
@@ -38,10 +40,10 @@ export const validatedWith: WeakMap<object, StandardSchemaV1> = new WeakMap();
  * for await (const event of events) if (event.type === "tool-call") console.log(event.arguments); // { city: "Paris", unit: "c" }
  * ```
  */
-export function validateToolCalls(tools: readonly ToolDefinition[]): EventStep {
+export function validateToolCalls(tools: readonly ToolDefinition[], options: ValidationTimeoutOptions = {}): EventStep {
   const validators = new Map<string, StandardSchemaV1>();
   for (const tool of tools) if ("schema" in tool && isStandardSchema(tool.schema)) validators.set(tool.name, tool.schema);
-  return eventStep((next) => new ToolCallValidation(next, validators).push);
+  return eventStep((next) => new ToolCallValidation(next, validators, options).push);
 }
 
 /** A call's verdict: its output, or why it was rejected. */
@@ -61,6 +63,7 @@ interface Held {
 class ToolCallValidation {
   readonly #next: (event: ToolCallEvent) => void;
   readonly #validators: ReadonlyMap<string, StandardSchemaV1>;
+  readonly #wait: ValidationTimeoutOptions;
   readonly #verdicts = new Map<string, Verdict>();
   /** Calls whose validation has started and not settled. */
   readonly #judging = new Set<string>();
@@ -71,9 +74,10 @@ class ToolCallValidation {
   #after: PromiseLike<void> | void = undefined;
   #stopped = false;
 
-  constructor(next: (event: ToolCallEvent) => void, validators: ReadonlyMap<string, StandardSchemaV1>) {
+  constructor(next: (event: ToolCallEvent) => void, validators: ReadonlyMap<string, StandardSchemaV1>, wait: ValidationTimeoutOptions) {
     this.#next = next;
     this.#validators = validators;
+    this.#wait = wait;
   }
 
   readonly push: EventSink = (event) => {
@@ -87,7 +91,7 @@ class ToolCallValidation {
   #call(event: CompletedToolCallEvent): PromiseLike<void> | void {
     const schema = event.providerExecuted || event.inputFormat === "text" ? undefined : this.#validators.get(event.name);
     if (!schema) return this.#pass(() => event);
-    const outcome = validateStandard(schema, event.arguments);
+    const outcome = validateWithin(schema, event.arguments, this.#wait);
     if (!(outcome instanceof Promise)) {
       this.#verdicts.set(callKey(event), { ...outcome, schema });
       return this.#pass(() => judged(event, this.#verdicts.get(callKey(event))!));
@@ -117,7 +121,7 @@ class ToolCallValidation {
     });
     const checks = unjudged.map((call) => {
       const schema = this.#validators.get(call.name)!;
-      const outcome = validateStandard(schema, call.arguments);
+      const outcome = validateWithin(schema, call.arguments, this.#wait);
       const record = (settled: StandardOutcome): void => void this.#verdicts.set(callKey(call), { ...settled, schema });
       return outcome instanceof Promise ? outcome.then(record) : record(outcome);
     });
@@ -198,7 +202,7 @@ class ToolCallValidation {
       const verdict = this.#verdicts.get(callKey(call));
       if (!verdict) toolCalls.push(call);
       else if (verdict.ok) toolCalls.push({ ...call, arguments: verdict.value as JsonValue });
-      else invalid.push(rejected(call, verdict.issues));
+      else invalid.push(rejected(call, verdict));
     }
     invalid.sort((a, b) => (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index);
     return { ...event, toolCalls, invalidToolCalls: invalid };
@@ -207,14 +211,15 @@ class ToolCallValidation {
 
 /** The call's event after its verdict: the output as `arguments`, or an `invalid-tool-call`. */
 function judged(event: CompletedToolCallEvent, verdict: Verdict): ToolCallEvent {
-  if (!verdict.ok) return { type: "invalid-tool-call", ...rejected(event, verdict.issues) };
+  if (!verdict.ok) return { type: "invalid-tool-call", ...rejected(event, verdict) };
   const out: CompletedToolCallEvent = { ...event, arguments: verdict.value as JsonValue };
   validatedWith.set(out, verdict.schema);
   return out;
 }
 
-/** A call the validator rejected, as the accumulator reports one its schema check rejects. */
-function rejected(call: ToolCall, issues: string[]): InvalidToolCall {
+/** A call the validator rejected (or did not judge in time), as the accumulator reports one its schema check rejects. */
+function rejected(call: ToolCall, verdict: StandardOutcome & { ok: false }): InvalidToolCall {
   const { type: _type, arguments: _arguments, repairs: _repairs, providerExecuted: _executed, inputFormat: _format, ...fields } = call as CompletedToolCallEvent;
-  return { ...fields, error: { code: "schema-mismatch", message: `The tool arguments do not match the schema of ${call.name}.`, issues } };
+  if (verdict.timeoutMs !== undefined) return { ...fields, error: { code: "validation-timeout", message: `The validator of ${call.name} did not settle within ${verdict.timeoutMs} ms.` } };
+  return { ...fields, error: { code: "schema-mismatch", message: `The tool arguments do not match the schema of ${call.name}.`, issues: verdict.issues } };
 }

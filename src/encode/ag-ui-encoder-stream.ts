@@ -49,7 +49,10 @@ interface AGUICall {
  *   `TOOL_CALL_END` when it completes (an invalid call too: its arguments are what the model
  *   sent). A call without an id gets a generated one; calls the provider ran itself are left out;
  * - with tools run at the edge: `TOOL_CALL_RESULT {messageId, toolCallId, content, role: "tool"}`
- *   for a result (JSON text unless it is a string) or a tool error (its message, as the model reads it);
+ *   for a result (JSON text unless it is a string) or a tool error (its message, as the model reads it),
+ *   one per call: a streaming tool's results so far (`preliminary`), which AG-UI has no event for,
+ *   are `CUSTOM {name: "tool-result-preliminary", value: {toolCallId, content}}` events
+ *   (`onCustomEvent`), each replacing the one before;
  * - `RUN_FINISHED {threadId, runId}` at the end, with every message and call closed (token
  *   `usage` when the provider reported it); or `RUN_ERROR {message, code}` for a provider error
  *   or an abort, after which nothing is sent. A call the response cut short is never ended.
@@ -113,7 +116,7 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
       case "invalid-tool-call":
         return this.#end(event, out);
       case "tool-result":
-        return this.#result(callKey(event), typeof event.result === "string" ? event.result : JSON.stringify(event.result), out);
+        return this.#result(callKey(event), typeof event.result === "string" ? event.result : JSON.stringify(event.result), out, event.preliminary);
       case "tool-error":
         return this.#result(callKey(event), event.error.message, out);
       case "error":
@@ -237,10 +240,12 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     out.push(sseData({ type: "TOOL_CALL_END", toolCallId: call.id }));
   }
 
-  #result(key: string, content: string, out: string[]): void {
+  /** AG-UI has one result per call (each is a tool message): a streaming tool's results so far go as CUSTOM events. */
+  #result(key: string, content: string, out: string[], preliminary?: true): void {
     const call = this.#calls.get(key);
     if (!call?.ended) return;
-    out.push(sseData({ type: "TOOL_CALL_RESULT", messageId: this.#newMessageId(), toolCallId: call.id, content, role: "tool" }));
+    const value = { toolCallId: call.id, content };
+    out.push(sseData(preliminary ? { type: "CUSTOM", name: "tool-result-preliminary", value } : { type: "TOOL_CALL_RESULT", messageId: this.#newMessageId(), ...value, role: "tool" }));
   }
 
   /** `RUN_ERROR`, after closing the text and reasoning (complete as far as they went); a call cut short stays open. */

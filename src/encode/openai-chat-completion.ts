@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_TEXT_BYTES } from "../accumulate/accumulator-options.ts";
 import type { FinishReason, Usage } from "../shared/deltas.ts";
 import type { CompletedToolCallEvent, InvalidToolCallEvent, ToolCallDeltaEvent, ToolCallStartEvent } from "../shared/events.ts";
 import { CallIds } from "./call-ids.ts";
@@ -20,6 +21,18 @@ export type OpenAIChatCompletionResult =
   | { type: "completion"; completion: OpenAIChatCompletion }
   /** A provider error, a failed response or an abort: the `error` member of the body to send. */
   | { type: "error"; error: OpenAIChatError };
+
+/** Options of {@link OpenAIChatCompletionBuilder} and {@link readOpenAIChatCompletion}. */
+export interface OpenAIChatCompletionOptions extends OpenAIChatEncoderOptions {
+  /**
+   * Largest text the completion holds: the text and reasoning of every choice together, in
+   * characters (UTF-16 code units, as the accumulator's `maxArgumentsBytes` counts them). Past
+   * it the result is an error of code `text-too-large`, and `readOpenAIChatCompletion` cancels
+   * its input: a response that never ends cannot grow the object without bound.
+   * @defaultValue 4194304 (`DEFAULT_MAX_TEXT_BYTES`)
+   */
+  maxTextBytes?: number;
+}
 
 interface ChoiceParts {
   text: string[];
@@ -49,11 +62,14 @@ export class OpenAIChatCompletionBuilder {
   readonly #choices = new Map<number, ChoiceParts>();
   readonly #calls = new Map<string, ChoiceParts["calls"][number]>();
   readonly #skipped = new Set<string>();
+  readonly #maxText: number;
+  #textSize = 0;
   #finish: { reason: FinishReason; usage: Usage | undefined } | undefined;
   #error: OpenAIChatError | undefined;
 
   /** Creates the builder; `includeUsage` does not apply (usage is in the object whenever known). */
-  constructor(options: OpenAIChatEncoderOptions) {
+  constructor(options: OpenAIChatCompletionOptions) {
+    this.#maxText = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
     const { id, created, generate } = resolveOptions(options);
     this.#base = { id, created, model: options.model };
     this.#ids = new CallIds(generate);
@@ -63,6 +79,11 @@ export class OpenAIChatCompletionBuilder {
   add(events: EncodableEvent | readonly EncodableEvent[]): void {
     if (Array.isArray(events)) for (const event of events as readonly EncodableEvent[]) this.#add(event);
     else this.#add(events as EncodableEvent);
+  }
+
+  /** True once the result can only be an error: more events change nothing. */
+  get failed(): boolean {
+    return this.#error !== undefined;
   }
 
   /** The completion, once a `finish` came; otherwise the error that ended the response. */
@@ -98,10 +119,10 @@ export class OpenAIChatCompletionBuilder {
     if (this.#finish || this.#error) return;
     switch (event.type) {
       case "text-delta":
-        this.#parts(event.choice ?? 0).text.push(event.text);
-        return;
       case "reasoning-delta":
-        this.#parts(event.choice ?? 0).reasoning.push(event.text);
+        this.#textSize += event.text.length;
+        if (this.#textSize > this.#maxText) this.#error = openAIError({ code: "text-too-large", message: `The response's text exceeded the limit of ${this.#maxText} characters.` });
+        else this.#parts(event.choice ?? 0)[event.type === "text-delta" ? "text" : "reasoning"].push(event.text);
         return;
       case "tool-call-start":
         return void this.#start(event);
@@ -158,7 +179,8 @@ export class OpenAIChatCompletionBuilder {
 /**
  * Reads a stream of events to its end and builds the non-streaming answer with
  * {@link OpenAIChatCompletionBuilder}. Cancelling is the caller's: abort the `signal` given to
- * `streamToolCalls`.
+ * `streamToolCalls`. Once the answer can only be an error (text past `maxTextBytes`, a provider
+ * error, an abort), it cancels `events` and returns it without reading the rest.
  *
  * @example
  * ```ts
@@ -168,7 +190,7 @@ export class OpenAIChatCompletionBuilder {
  */
 export async function readOpenAIChatCompletion(
   events: ReadableStream<EncodableEvent | readonly EncodableEvent[]>,
-  options: OpenAIChatEncoderOptions,
+  options: OpenAIChatCompletionOptions,
 ): Promise<OpenAIChatCompletionResult> {
   const builder = new OpenAIChatCompletionBuilder(options);
   const reader = events.getReader();
@@ -177,6 +199,10 @@ export async function readOpenAIChatCompletion(
       const { done, value } = await reader.read();
       if (done) return builder.result();
       builder.add(value);
+      if (builder.failed) {
+        await reader.cancel("The answer is an error; the rest of the response is not needed.");
+        return builder.result();
+      }
     }
   } finally {
     reader.releaseLock();

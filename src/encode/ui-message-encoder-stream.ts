@@ -39,7 +39,8 @@ interface UICall {
  *   then `tool-input-available {input}` (the parsed arguments), or `tool-input-error` with the
  *   raw text and the reason for an invalid call or one the response cut short; provider-executed
  *   calls carry `providerExecuted: true`; a call without an id gets a generated one;
- * - with tools run at the edge (`ToolRunnerStream`, `runToolLoop`): `tool-output-available`,
+ * - with tools run at the edge (`ToolRunnerStream`, `runToolLoop`): `tool-output-available`
+ *   (with `preliminary: true` for a streaming tool's results so far; the final one without it),
  *   `tool-output-error`, `tool-approval-request` (`approvalId` is the call id) and
  *   `tool-output-denied` for a denied call;
  * - a provider error as `error {errorText}` (the library's message, never the provider's text);
@@ -111,7 +112,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
       case "invalid-tool-call":
         return this.#inputError(this.#call(event), event.rawArguments, event.error.message, out);
       case "tool-result":
-        return this.#output(callKey(event), (toolCallId) => ({ type: "tool-output-available", toolCallId, output: event.result }), out);
+        return this.#output(callKey(event), (toolCallId) => ({ type: "tool-output-available", toolCallId, output: event.result, ...(event.preliminary ? { preliminary: true } : {}) }), out);
       case "tool-error":
         return this.#toolError(event, out);
       case "tool-approval-request":

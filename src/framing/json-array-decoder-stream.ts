@@ -3,10 +3,14 @@ import { DEFAULT_MAX_EVENT_BYTES, FramingStream, type FramedMessage, type Framin
 
 /** Where the scanner is, outside the element it may be in: before the array (white space, then `[` or a bare top-level object), */
 const START = 0;
-/** inside the array between elements (white space, `,` or `]`), */
-const BETWEEN = 1;
+/** after the array's `[` (an element or `]`), */
+const FIRST = 1;
+/** after an element of the array (`,` or `]`), */
+const NEXT = 2;
+/** after a `,` (an element), */
+const ELEMENT = 3;
 /** or after the array's `]` (white space, or another array or object). */
-const AFTER = 2;
+const AFTER = 4;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -27,7 +31,9 @@ const CLOSE_BRACE = 0x7d;
  * after another) is delivered as one message each. An element the body ends inside is delivered
  * with `truncated: true`, and the provider stage reports it as a `truncated-event`. An element
  * longer than `maxEventBytes` characters errors the stream with `event-too-large`; anything
- * other than white space, `,` or `]` between elements errors it with `malformed-frame`.
+ * but white space and exactly one `,` between two elements (no comma, two, one before the first
+ * element or after the last, anything else) errors it with `malformed-frame`, after every element
+ * before the fault.
  *
  * @example
  * ```ts
@@ -116,15 +122,23 @@ export class JsonArrayDecoder implements Framing {
         continue;
       }
       if (isSpace(c)) continue;
-      if (this.#at === BETWEEN && (c === COMMA || c === CLOSE_BRACKET)) {
-        if (c === CLOSE_BRACKET) this.#at = AFTER;
+      const inArray = this.#at !== START && this.#at !== AFTER;
+      // Exactly one comma between elements, none before the first or after the last (RFC 8259).
+      if (this.#at === NEXT) {
+        if (c !== COMMA && c !== CLOSE_BRACKET) throw this.#fail("no comma between elements");
+        this.#at = c === COMMA ? ELEMENT : AFTER;
         continue;
       }
-      if (c === OPEN_BRACKET && this.#at !== BETWEEN) {
-        this.#at = BETWEEN;
+      if (c === COMMA || (c === CLOSE_BRACKET && this.#at === ELEMENT)) throw this.#fail("a comma where an element belongs");
+      if (c === CLOSE_BRACKET && this.#at === FIRST) {
+        this.#at = AFTER;
         continue;
       }
-      if (this.#at !== BETWEEN && c !== OPEN_BRACE) throw this.#fail("something other than an array or an object");
+      if (c === OPEN_BRACKET && !inArray) {
+        this.#at = FIRST;
+        continue;
+      }
+      if (!inArray && c !== OPEN_BRACE) throw this.#fail("something other than an array or an object");
       // An element begins.
       this.#inElement = true;
       start = i;
@@ -150,6 +164,7 @@ export class JsonArrayDecoder implements Framing {
     this.#pieces = [];
     this.#size = 0;
     this.#inElement = false;
+    if (this.#at === FIRST || this.#at === ELEMENT) this.#at = NEXT;
     this.#deliver(data, false);
   }
 

@@ -2,7 +2,7 @@ import type { SchemaViolation } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 import type { JsonParserListener } from "./json-grammar.ts";
-import { codePoints, type ToolSchema } from "./tool-schema.ts";
+import { codePoints, sameJson, type ToolSchema } from "./tool-schema.ts";
 
 /**
  * The schema checks that run while arguments stream, on an {@link IncrementalJsonParser}'s events.
@@ -151,7 +151,7 @@ export class SchemaWatcher implements JsonParserListener {
       if (missing !== undefined) return fail("A required property is missing.", `${open.path}/${pointerToken(missing)}`);
     } else if (Array.isArray(value) && typeof s.minItems === "number" && value.length < s.minItems) return fail(`Expected at least ${s.minItems} items.`);
     const allowed = allowedOf(s);
-    if (allowed && !allowed.some((option) => JSON.stringify(option) === JSON.stringify(value))) fail(allowedMessage(s));
+    if (allowed && !allowed.some((option) => sameJson(option, value))) fail(allowedMessage(s));
   }
 
   /** A string's length and `enum`/`const` prefix, on the characters `added` since the last check; `done` when it closed. */
@@ -221,8 +221,8 @@ function typesOf(schema: Schema): string[] | undefined {
 function allowedOf(schema: Schema): JsonValue[] | undefined {
   const list = Array.isArray(schema.enum) ? schema.enum : undefined;
   if (schema.const === undefined) return list;
-  const only = JSON.stringify(schema.const);
-  return (list ?? [schema.const]).filter((option) => JSON.stringify(option) === only);
+  const only = schema.const;
+  return (list ?? [only]).filter((option) => sameJson(option, only));
 }
 
 function allowedMessage(schema: Schema): string {

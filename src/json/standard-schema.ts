@@ -9,8 +9,58 @@ import { isRecord } from "../shared/values.ts";
  * @module
  */
 
-/** What a Standard Schema validator said of a value: its output, or readable reasons. */
-export type StandardOutcome = { ok: true; value: unknown } | { ok: false; issues: string[] };
+/**
+ * What a Standard Schema validator said of a value: its output, or readable reasons; `timeoutMs`
+ * when it said nothing within that bound ({@link validateWithin}).
+ */
+export type StandardOutcome = { ok: true; value: unknown } | { ok: false; issues: string[]; timeoutMs?: number };
+
+/** The bounded wait for an asynchronous validator: how long, and the timer (injected in tests). */
+export interface ValidationTimeoutOptions {
+  /**
+   * How long an asynchronous validator may take on one call's arguments; past it the call is
+   * judged without it (an `invalid-tool-call` of code `validation-timeout`, or a runner's
+   * `timeout` error), so a validator that never settles cannot hold the stream (`Infinity`: no limit).
+   * @defaultValue 10000
+   */
+  validationTimeoutMs?: number;
+  /** The timer behind the bound. @defaultValue `globalThis.setTimeout` */
+  setTimeout?: (callback: () => void, ms: number) => unknown;
+  /** Clears a timer made by `setTimeout`. @defaultValue `globalThis.clearTimeout` */
+  clearTimeout?: (handle: unknown) => void;
+}
+
+/**
+ * Default of {@link ValidationTimeoutOptions.validationTimeoutMs}.
+ * @example
+ * ```ts
+ * streamToolCalls(response, { provider: "openai", tools, validationTimeoutMs: DEFAULT_VALIDATION_TIMEOUT_MS * 3 });
+ * ```
+ */
+export const DEFAULT_VALIDATION_TIMEOUT_MS: number = 10_000;
+
+/** The longest delay platform timers honour (a longer one would fire at once). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * {@link validateStandard} with a bounded wait: an asynchronous verdict that has not come within
+ * `validationTimeoutMs` gives `{ ok: false, timeoutMs }` (a later verdict is ignored).
+ *
+ * @example
+ * ```ts
+ * await validateWithin(slowValidator, args, { validationTimeoutMs: 500 }); // { ok: false, issues: [...], timeoutMs: 500 }
+ * ```
+ */
+export function validateWithin(schema: StandardSchemaV1, value: unknown, options: ValidationTimeoutOptions): StandardOutcome | Promise<StandardOutcome> {
+  const outcome = validateStandard(schema, value);
+  const ms = options.validationTimeoutMs ?? DEFAULT_VALIDATION_TIMEOUT_MS;
+  if (!(outcome instanceof Promise) || !(ms <= MAX_TIMER_MS)) return outcome;
+  const set = options.setTimeout ?? ((callback: () => void, delay: number) => setTimeout(callback, delay));
+  const clear = options.clearTimeout ?? ((handle: unknown) => clearTimeout(handle as number));
+  let timer: unknown;
+  const expired = new Promise<StandardOutcome>((resolve) => (timer = set(() => resolve({ ok: false, issues: [`$: the validator did not settle within ${ms} ms`], timeoutMs: ms }), ms)));
+  return Promise.race([outcome, expired]).finally(() => clear(timer));
+}
 
 /**
  * The JSON Schema dialect asked of a validator: draft-07 is the one every implementation of the

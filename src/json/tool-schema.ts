@@ -214,6 +214,21 @@ function typeOf(value: JsonValue): string {
   return typeof value === "object" ? "object" : typeof value;
 }
 
-function sameJson(a: JsonValue, b: JsonValue): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/**
+ * JSON Schema's equality of two instances, for `enum` and `const`: objects with the same members
+ * whatever their key order, arrays item by item in order, numbers by value.
+ *
+ * @example
+ * ```ts
+ * sameJson({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }); // true
+ * sameJson([1, 2], [2, 1]); // false
+ * ```
+ */
+export function sameJson(a: JsonValue, b: JsonValue): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as JsonValue[]).length && a.every((item, i) => sameJson(item, (b as JsonValue[])[i]!));
+  const keys = Object.keys(a);
+  const other = b as Record<string, JsonValue>;
+  return keys.length === Object.keys(other).length && keys.every((key) => Object.hasOwn(other, key) && sameJson((a as Record<string, JsonValue>)[key]!, other[key]!));
 }

@@ -1,4 +1,5 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
+import type { ValidationTimeoutOptions } from "../json/standard-schema.ts";
 import type { ToolDefinition } from "../json/tool-schema.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { Provider } from "../providers/registry.ts";
@@ -6,7 +7,7 @@ import type { StreamLimits } from "./stream-limits.ts";
 
 /** Options of {@link streamToolCalls}; `Tools` is the type of its `tools`. */
 export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>
-  extends StreamLimits, Omit<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "validate" | "earlyValidation"> {
+  extends StreamLimits, ValidationTimeoutOptions, Omit<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "validate" | "earlyValidation"> {
   /**
    * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
    * incrementally in time linear in the arguments (the accumulator's `partialArguments` plug-in,
@@ -28,8 +29,8 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * application's own validator: zod 4, valibot, arktype, any Standard Schema v1): final
    * arguments are checked against each tool's JSON Schema ({@link toolSchemaValidator}) or
    * validated by its validator ({@link validateToolCalls}: `arguments` is then the validator's
-   * output, and an asynchronous validator delays that call's event and the events after it), and
-   * a violation, or a name that is not a tool, is an `invalid-tool-call`. Written `as const` or
+   * output, and an asynchronous validator delays that call's event and the events after it, for
+   * at most `validationTimeoutMs`), and a violation, or a name that is not a tool, is an `invalid-tool-call`. Written `as const` or
    * given by validators, the tools also type the events: `tool-call` narrows by `name`.
    */
   tools?: Tools;

@@ -230,7 +230,7 @@ function chain(input: Response | ReadableStream<Uint8Array>, options: StreamTool
         };
     // The steps between the accumulator and the output: timings first (taken as each event is
     // made), then the validators, which may hold events back until they settle.
-    if (options.tools) sink = validateToolCalls(options.tools)(sink);
+    if (options.tools) sink = validateToolCalls(options.tools, options)(sink);
     if (options.clock) sink = toolCallTimings(options.clock)(sink);
     accumulator = new ToolCallAccumulator(
       (event) => void (held = sink(event)),

@@ -26,7 +26,7 @@ export type ErrorCode =
   /**
    * Bytes a framing cannot read, which end the stream: an AWS event-stream checksum that does not
    * match, a length that is impossible, a header that runs past its section; a JSON array with
-   * something other than an element, a comma or white space between its elements.
+   * anything but white space and exactly one comma between two elements.
    */
   | "malformed-frame"
   /** One call's arguments exceeded `maxArgumentsBytes`. */
@@ -48,7 +48,11 @@ export type ErrorCode =
   /** A snapshot of another format version, or restored into an accumulator whose state is no longer new. */
   | "invalid-snapshot"
   /** Tool arguments that do not match the tool's schema, or a name that is not a tool (`issues` says why). */
-  | "schema-mismatch";
+  | "schema-mismatch"
+  /** A tool's own asynchronous validator did not settle within `validationTimeoutMs`. */
+  | "validation-timeout"
+  /** The response's text and reasoning exceeded `maxTextBytes`. */
+  | "text-too-large";
 
 /**
  * A plain, serializable description of an error carried by an `error`, `abort` or

@@ -103,6 +103,12 @@ export interface ToolRunnerOptions {
    * @defaultValue none
    */
   clock?: () => number;
+  /**
+   * Time a tool's asynchronous validator (`schema`) may take on a call's arguments before the call
+   * gives a retryable `timeout` error without running (`Infinity`: no limit).
+   * @defaultValue 10000 (`DEFAULT_VALIDATION_TIMEOUT_MS`)
+   */
+  validationTimeoutMs?: number;
   /** The timer behind timeouts (injected in tests). @defaultValue `globalThis.setTimeout` */
   setTimeout?: (callback: () => void, ms: number) => unknown;
   /** Clears a timer made by `setTimeout`. @defaultValue `globalThis.clearTimeout` */

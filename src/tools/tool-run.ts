@@ -14,12 +14,19 @@ import { fitResult, toolErrorInfo } from "./tool-outcome.ts";
 export type HandlerOutcome = { type: "tool-result"; result: JsonValue; truncated?: true } | { type: "tool-error"; error: ToolErrorInfo };
 
 /**
+ * While the consumer has no room for another event, a promise that settles once it has; else
+ * `undefined`. A streaming handler is pulled for its next value only when there is room.
+ */
+export type Room = () => Promise<void> | undefined;
+
+/**
  * Runs a handler and reports what it gives: `report(outcome, true)` for each value an async
  * iterable yields (a result so far), then `report(outcome, false)` once, for the final result or
- * the failure. Returns a function that stops a streaming handler (its iterator's `return()`,
- * so that its `finally` blocks run); nothing is reported after it.
+ * the failure. After each value, the next is pulled only once `room` allows (backpressure: a
+ * generator never runs ahead of a slow reader). Returns a function that stops a streaming
+ * handler (its iterator's `return()`, so that its `finally` blocks run); nothing is reported after it.
  */
-export function runHandler(run: () => ToolHandlerResult, maxBytes: number, report: (outcome: HandlerOutcome, preliminary: boolean) => void): () => void {
+export function runHandler(run: () => ToolHandlerResult, maxBytes: number, report: (outcome: HandlerOutcome, preliminary: boolean) => void, room?: Room): () => void {
   let given: ToolHandlerResult;
   try {
     given = run();
@@ -27,7 +34,7 @@ export function runHandler(run: () => ToolHandlerResult, maxBytes: number, repor
     report(failure(error), false);
     return () => {};
   }
-  if (isAsyncIterable(given)) return iterate(given[Symbol.asyncIterator](), maxBytes, report);
+  if (isAsyncIterable(given)) return iterate(given[Symbol.asyncIterator](), maxBytes, report, room);
   Promise.resolve(given).then(
     (result) => report(fit(result, maxBytes), false),
     (error: unknown) => report(failure(error), false),
@@ -40,6 +47,7 @@ function iterate(
   iterator: AsyncIterator<JsonValue, JsonValue | void>,
   maxBytes: number,
   report: (outcome: HandlerOutcome, preliminary: boolean) => void,
+  room: Room | undefined,
 ): () => void {
   let stopped = false;
   let last: { value: JsonValue } | undefined;
@@ -71,7 +79,9 @@ function iterate(
         const outcome = fit(item.value, maxBytes);
         if (outcome.type === "tool-error") return end(outcome);
         report(outcome, true);
-        step();
+        const wait = room?.();
+        if (wait) wait.then(() => stopped || step(), () => undefined);
+        else step();
       },
       (error: unknown) => end(failure(error)),
     );

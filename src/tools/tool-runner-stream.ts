@@ -39,6 +39,8 @@ export class ToolRunnerStream extends TransformStream<ToolCallEvent, ToolRunnerE
   /** Creates the stage; see {@link ToolRunnerOptions} for the tools, limits and approval. */
   constructor(options: ToolRunnerOptions) {
     let runner: ToolRunner;
+    // Resolved when the reader asks for the next event: a streaming handler waits for that.
+    const waiting: (() => void)[] = [];
     // `cancel` is in the Streams standard but not in TypeScript's DOM types (nor called by Chromium: see below).
     const transformer: Transformer<ToolCallEvent, ToolRunnerEvent> & { cancel(reason: unknown): void } = {
       start(controller) {
@@ -50,7 +52,8 @@ export class ToolRunnerStream extends TransformStream<ToolCallEvent, ToolRunnerE
             runner.abort(error);
           }
         };
-        runner = new ToolRunner(emit, options);
+        const room = (): Promise<void> | undefined => ((controller.desiredSize ?? 1) > 0 ? undefined : new Promise((resolve) => waiting.push(resolve)));
+        runner = new ToolRunner(emit, options, room);
       },
       transform(event) {
         runner.push(event);
@@ -72,6 +75,7 @@ export class ToolRunnerStream extends TransformStream<ToolCallEvent, ToolRunnerE
     const readable = new ReadableStream<ToolRunnerEvent>(
       {
         async pull(controller) {
+          for (const resolve of waiting.splice(0)) resolve();
           try {
             const { done, value } = await inner.read();
             if (done) controller.close();

@@ -1,5 +1,5 @@
 import { validatedWith } from "../accumulate/validate-tool-calls.ts";
-import { validateStandard, type StandardOutcome } from "../json/standard-schema.ts";
+import { validateWithin, type StandardOutcome } from "../json/standard-schema.ts";
 import { checkToolArguments, type ToolSchema } from "../json/tool-schema.ts";
 import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCall, ToolCallEvent, ToolCallViolationEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
@@ -7,7 +7,7 @@ import { ownValue } from "../shared/values.ts";
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TOOL_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS, type RunnableTool, type ToolRunnerOptions } from "./runnable-tool.ts";
 import type { ToolApprovalRequestEvent, ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
 import { callCancelled, describeToolError, describeViolation, toolErrorInfo } from "./tool-outcome.ts";
-import { runHandler, type HandlerOutcome } from "./tool-run.ts";
+import { runHandler, type HandlerOutcome, type Room } from "./tool-run.ts";
 
 /** The longest delay platform timers honour. */
 const MAX_TIMER_MS = 2_147_483_647;
@@ -44,6 +44,7 @@ interface Job {
 export class ToolRunner {
   readonly #emit: (event: ToolRunnerEvent) => void;
   readonly #options: ToolRunnerOptions;
+  readonly #room: Room | undefined;
   readonly #jobs = new Set<Job>();
   readonly #queue: Job[] = [];
   readonly #waiters: (() => void)[] = [];
@@ -53,10 +54,15 @@ export class ToolRunner {
   #violation: ToolCallViolationEvent | undefined;
   readonly #onAbort = (): void => this.#cancelAll();
 
-  /** Creates a runner that emits through `emit`. */
-  constructor(emit: (event: ToolRunnerEvent) => void, options: ToolRunnerOptions) {
+  /**
+   * Creates a runner that emits through `emit`. `room`, when given, tells whether the consumer
+   * can take another event now (`undefined`) or a promise of when it can: a handler that streams
+   * its result is pulled for its next value only then (`ToolRunnerStream` gives its output's).
+   */
+  constructor(emit: (event: ToolRunnerEvent) => void, options: ToolRunnerOptions, room?: Room) {
     this.#emit = emit;
     this.#options = options;
+    this.#room = room;
     options.signal?.addEventListener("abort", this.#onAbort, { once: true });
   }
 
@@ -130,13 +136,17 @@ export class ToolRunner {
   /** The tool's verdict on a call's arguments: its validator's (the event may already carry its output), else its JSON Schema's. */
   #check(call: CompletedToolCallEvent, tool: RunnableTool): StandardOutcome | Promise<StandardOutcome> {
     if (call.inputFormat === "text") return { ok: true, value: call.arguments };
-    if (tool.schema) return validatedWith.get(call) === tool.schema ? { ok: true, value: call.arguments } : validateStandard(tool.schema, call.arguments);
+    if (tool.schema) return validatedWith.get(call) === tool.schema ? { ok: true, value: call.arguments } : validateWithin(tool.schema, call.arguments, this.#options);
     const issues = tool.parameters ? checkToolArguments(call.arguments, tool.parameters as ToolSchema) : [];
     return issues.length > 0 ? { ok: false, issues } : { ok: true, value: call.arguments };
   }
 
   #checked(job: Job, verdict: StandardOutcome): void {
     if (!this.#jobs.has(job)) return; // cancelled while its validator ran
+    if (!verdict.ok && verdict.timeoutMs !== undefined) {
+      const message = `The validator of ${job.call.name} did not settle within ${verdict.timeoutMs} ms.`;
+      return this.#settle(job, { type: "tool-error", error: { code: "timeout", message, retryable: true } });
+    }
     if (!verdict.ok) return this.#settle(job, { type: "tool-error", error: describeToolError({ code: "schema-mismatch", message: "", issues: verdict.issues }, job.tool) });
     job.args = verdict.value;
     job.state = "approval";
@@ -203,7 +213,7 @@ export class ToolRunner {
     job.halt = runHandler(run, this.#options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, (outcome, preliminary) => {
       if (!preliminary) this.#settle(job, outcome);
       else if (this.#jobs.has(job)) this.#emit(this.#outcomeEvent(job, { ...outcome, preliminary: true }));
-    });
+    }, this.#room);
   }
 
   /** Gives a call its outcome once: the first of result, failure, timeout, denial or cancellation wins. */

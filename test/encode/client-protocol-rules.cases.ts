@@ -1,7 +1,8 @@
 // The rules of each client protocol that the recordings do not all exercise: choices, ids,
 // provider-executed calls, arguments completed after streaming, usage, versions of the AI SDK,
 // cancellation, reasoning, and the steps of a tool loop.
-import { AGUIEncoder, OpenAIChatEncoder, UIMessageEncoder, type EncodableEvent, type FinishEvent, type ToolCallEvent } from "../../src/index.ts";
+import { AGUIEncoder, OpenAIChatEncoder, readOpenAIChatCompletion, UIMessageEncoder, type EncodableEvent, type FinishEvent, type ToolCallEvent } from "../../src/index.ts";
+import { fromChunks } from "../support/streams.ts";
 import { countingIds, encodeAll } from "../support/encoders.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { dataFrames, readAGUIEvents, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
@@ -16,6 +17,15 @@ const openai = (events: readonly EncodableEvent[], options: { includeUsage?: boo
   encodeAll(new OpenAIChatEncoder({ model: "m", created: 1, generateId: countingIds(), ...options }), events);
 const ui = (events: readonly EncodableEvent[], options: { minVersion?: 5 | 6 } = {}) => encodeAll(new UIMessageEncoder({ generateId: countingIds(), ...options }), events);
 const agui = (events: readonly EncodableEvent[], reasoning = true) => encodeAll(new AGUIEncoder({ threadId: "t", runId: "r", generateId: countingIds(), reasoning }), events);
+/** The strict reader threw: what it reads breaks a rule of the protocol. */
+const strictFailure = (read: () => unknown): boolean => {
+  try {
+    read();
+    return false;
+  } catch (error) {
+    return error instanceof Error;
+  }
+};
 const types = (text: string): string[] => dataFrames(text).map((frame) => (frame === "[DONE]" ? frame : (JSON.parse(frame) as { type: string }).type));
 
 group("OpenAIChatEncoder rules", (test) => {
@@ -47,6 +57,22 @@ group("OpenAIChatEncoder rules", (test) => {
     const length = readChatChunks(openai([...events, finish({ reason: "length", rawReason: "max_tokens" })])).choices.get(0)!;
     assertEquals([length.reasoning, length.calls, length.content, length.finishReason], ["hm", [], "Cut", "length"]);
     assertEquals(readChatChunks(openai([finish({ reason: "content-filter", rawReason: "SAFETY" })])).choices.get(0)!.finishReason, "content_filter");
+  });
+
+  test("readOpenAIChatCompletion holds at most maxTextBytes of text: past it, a text-too-large error, and the endless input is cancelled", async () => {
+    let pulled = 0;
+    let cancelled = false;
+    const endless = new ReadableStream<EncodableEvent>({
+      // "Endless" for the reader: it closes only after 10,000 events, so that a reader without the bound fails rather than hangs.
+      pull: (controller) => (++pulled > 10_000 ? controller.close() : controller.enqueue(pulled % 2 ? { type: "text-delta", text: "0123456789" } : { type: "reasoning-delta", text: "abcde" })),
+      cancel: () => void (cancelled = true),
+    });
+    const result = await readOpenAIChatCompletion(endless, { model: "m", created: 1, maxTextBytes: 100 });
+    assert(result.type === "error", "an error");
+    assertEquals([result.error.code, result.error.message], ["text-too-large", "The response's text exceeded the limit of 100 characters."]);
+    assert(cancelled && pulled < 20, `the input was cancelled (pulled ${pulled})`);
+    const fits = await readOpenAIChatCompletion(fromChunks<EncodableEvent>([{ type: "text-delta", text: "x".repeat(100) }, finish({ reason: "stop", rawReason: "stop" })]), { model: "m", created: 1, maxTextBytes: 100 });
+    assert(fits.type === "completion" && fits.completion.choices[0]!.message.content === "x".repeat(100), "text up to the limit is whole");
   });
 
   test("a response with nothing still gives the role first; usage only with includeUsage and only when known", () => {
@@ -126,9 +152,42 @@ group("UIMessageEncoder rules", (test) => {
     assertEquals([reading.steps, reading.text, reading.finishReason], [3, "done", "stop"]);
     assertEquals(reading.tools.map((p) => [p.toolCallId, p.state, p.output]), [["call_id1", "output-available", { ok: true }], ["call_id2", "output-available", 2]]);
   });
+
+  test("a streaming tool's results so far are tool-output-available with preliminary: true; only the final one has none", () => {
+    const events: EncodableEvent[] = [
+      ...call(0, "c", "f", "{}"),
+      finish(),
+      { type: "tool-result", index: 0, id: "c", name: "f", result: { rows: 1 }, preliminary: true },
+      { type: "tool-result", index: 0, id: "c", name: "f", result: { rows: 2 }, preliminary: true },
+      { type: "tool-result", index: 0, id: "c", name: "f", result: { rows: 3 } },
+    ];
+    const text = ui(events);
+    const outputs = dataFrames(text).flatMap((frame) => (frame === "[DONE]" ? [] : [JSON.parse(frame) as Record<string, unknown>])).filter((c) => c["type"] === "tool-output-available");
+    assertEquals(outputs.map((c) => [c["output"], c["preliminary"]]), [[{ rows: 1 }, true], [{ rows: 2 }, true], [{ rows: 3 }, undefined]]);
+    assertEquals(readUIChunks(text).tools.map((p) => [p.state, p.output, p.preliminary]), [["output-available", { rows: 3 }, undefined]]);
+    // The strict reader refuses a second final outcome, and a preliminary output never followed by one.
+    assertEquals(strictFailure(() => readUIChunks(ui([...events, { type: "tool-result", index: 0, id: "c", name: "f", result: 4 }]))), true);
+    assertEquals(strictFailure(() => readUIChunks(ui(events.slice(0, -1)))), true);
+  });
 });
 
 group("AGUIEncoder rules", (test) => {
+  test("a streaming tool gives one TOOL_CALL_RESULT, the final one; its results so far are CUSTOM tool-result-preliminary events", () => {
+    const events: EncodableEvent[] = [
+      ...call(0, "c", "f", "{}"),
+      finish(),
+      { type: "tool-result", index: 0, id: "c", name: "f", result: { rows: 1 }, preliminary: true },
+      { type: "tool-result", index: 0, id: "c", name: "f", result: "two", preliminary: true },
+      { type: "tool-result", index: 0, id: "c", name: "f", result: { rows: 3 } },
+    ];
+    const text = agui(events);
+    const reading = readAGUIEvents(text);
+    assertEquals(reading.messages.filter((m) => m.role === "tool").map((m) => [m.toolCallId, m.content]), [["c", '{"rows":3}']]);
+    const custom = dataFrames(text).map((frame) => JSON.parse(frame) as Record<string, unknown>).filter((e) => e["type"] === "CUSTOM");
+    assertEquals(custom.map((e) => [e["name"], e["value"]]), [["tool-result-preliminary", { toolCallId: "c", content: '{"rows":1}' }], ["tool-result-preliminary", { toolCallId: "c", content: "two" }]]);
+    assertEquals(strictFailure(() => readAGUIEvents(agui([...events, { type: "tool-result", index: 0, id: "c", name: "f", result: 4 }]))), true);
+  });
+
   test("text stays one assistant message across the calls it makes; reasoning is a span and message of its own", () => {
     const events: EncodableEvent[] = [{ type: "reasoning-delta", text: "think" }, { type: "text-delta", text: "a" }, ...call(0, "c", "f", "{}"), { type: "text-delta", text: "b" }, finish()];
     const reading = readAGUIEvents(agui(events));
@@ -140,12 +199,13 @@ group("AGUIEncoder rules", (test) => {
     const events: EncodableEvent[] = [
       ...call(0, "srv", "web_search", "{}", { providerExecuted: true }),
       ...call(1, "c", "f", "{}"),
+      ...call(2, "d", "f", "{}"),
       finish(),
       { type: "tool-result", index: 1, id: "c", name: "f", result: { t: 1 } },
-      { type: "tool-error", index: 1, id: "c", name: "f", error: { code: "timeout", message: "The tool timed out.", retryable: true } },
+      { type: "tool-error", index: 2, id: "d", name: "f", error: { code: "timeout", message: "The tool timed out.", retryable: true } },
     ];
     const reading = readAGUIEvents(agui(events));
-    assertEquals(reading.messages.map((m) => [m.role, m.toolCalls?.map((c) => c.name) ?? m.content]), [["assistant", ["f"]], ["tool", '{"t":1}'], ["tool", "The tool timed out."]]);
+    assertEquals(reading.messages.map((m) => [m.role, m.toolCalls?.map((c) => c.name) ?? m.content]), [["assistant", ["f", "f"]], ["tool", '{"t":1}'], ["tool", "The tool timed out."]]);
   });
 
   test("usage goes on RUN_FINISHED; each step of a loop is a new assistant message", () => {

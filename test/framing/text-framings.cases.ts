@@ -90,6 +90,51 @@ group("JsonArrayDecoderStream", (test) => {
     assertEquals(frame(JsonArrayDecoder, [bytes("data: {}\n\n")]).error, "malformed-frame");
   });
 
+  test("exactly one comma between elements, none before the first or after the last: else malformed-frame after every element before the fault", () => {
+    const cases: [string, string[]][] = [
+      ['[{"a":1},,{"b":2}]', ['{"a":1}']],
+      ['[,{"a":1}]', []],
+      ['[{"a":1},]', ['{"a":1}']],
+      ['[{"a":1}{"b":2}]', ['{"a":1}']],
+      ['[{"a":1}\r\n\r\n{"b":2}]', ['{"a":1}']],
+      ["[1 2]", ["1"]],
+      ['[{"a":1},\r\n,\r\n{"b":2}]', ['{"a":1}']],
+    ];
+    for (const [body, elements] of cases) {
+      assertEquals(frame(JsonArrayDecoder, [bytes(body)]), { messages: elements.map((data) => ({ data })), error: "malformed-frame" }, body);
+      assertAnySplit(JsonArrayDecoder, body);
+    }
+    assertEquals(frame(JsonArrayDecoder, [bytes("[]")]), { messages: [] }, "an empty array is no fault");
+  });
+
+  test("property: any gap with no comma or two, or a comma before the first or after the last element, under any chunking", () => {
+    const space = fc.constantFrom("", " ", "\r\n", "\n  ");
+    const element = fc.record({ text: fc.string({ maxLength: 6, unit: fc.constantFrom("a", ",", "]", "}", "[", "{", '"', "\\", "杭") }), n: fc.integer() }).map((v) => JSON.stringify(v));
+    const body = fc.array(element, { minLength: 1, maxLength: 5 }).chain((elements) =>
+      fc.record({
+        elements: fc.constant(elements),
+        gap: fc.integer({ min: 0, max: elements.length }),
+        commas: fc.integer({ min: 0, max: 2 }),
+        spaces: fc.array(space, { minLength: 3, maxLength: 3 }),
+        cuts: fc.array(fc.integer({ min: 1, max: 400 }), { maxLength: 8 }),
+      }),
+    );
+    fc.assert(
+      fc.property(body, ({ elements, gap, commas, spaces, cuts }) => {
+        // Gaps 0 and elements.length are before the first and after the last element: one comma is a fault there, as is none or two inside.
+        const inner = gap > 0 && gap < elements.length;
+        const sep = (at: number) => (at === gap ? `${spaces[0]}${",".repeat(commas)}${spaces[1]}` : at > 0 && at < elements.length ? `${spaces[2]},${spaces[2]}` : spaces[2]!);
+        const text = "[" + elements.map((e, i) => sep(i) + e).join("") + sep(elements.length) + "]";
+        const faulty = inner ? commas !== 1 : commas !== 0;
+        const data = bytes(text);
+        const result = frame(JsonArrayDecoder, splitAt(data, cuts.filter((cut) => cut < data.length)));
+        if (!faulty) return assertEquals(result, { messages: elements.map((e) => ({ data: e })) });
+        assertEquals(result, { messages: elements.slice(0, gap).map((e) => ({ data: e })), error: "malformed-frame" }, text);
+      }),
+      { seed: 21, numRuns: 300 },
+    );
+  });
+
   test("an element longer than maxEventBytes is event-too-large, split across chunks or not", () => {
     const long = `[{"a":1},{"b":"${"x".repeat(100)}"}]`;
     assertEquals(frame(JsonArrayDecoder, [bytes(long)], { maxEventBytes: 64 }), { messages: [{ data: '{"a":1}' }], error: "event-too-large" });

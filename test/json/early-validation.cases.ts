@@ -161,6 +161,14 @@ group("Early schema validation (SchemaWatcher on IncrementalJsonParser events)",
     for (let cut = 0; cut <= text.length; cut++) assertEquals(watch(schema, [text.slice(0, cut), text.slice(cut)].filter(Boolean)).violation, undefined, `cut at ${cut}`);
   });
 
+  test("enum and const of objects compare whatever the key order (JSON Schema equality); arrays in order", () => {
+    const schema: ToolSchema = { type: "object", properties: { at: { enum: [{ lat: 1, lon: [2, { a: 1, b: 2 }] }] }, pin: { const: { a: 1, b: { c: 2 } } } } };
+    assertEquals(firstViolation(schema, '{"at": {"lon": [2, {"b": 2, "a": 1}], "lat": 1}, "pin": {"b": {"c": 2}, "a": 1}}'), undefined);
+    assertEquals(firstViolation(schema, '{"at": {"lat": 1, "lon": [{"a": 1, "b": 2}, 2]}}')?.path, "/at");
+    assertEquals(firstViolation(schema, '{"pin": {"a": 1, "b": {"c": 2}, "e": 0}}')?.path, "/pin");
+    assertEquals(firstViolation({ enum: [{ a: 1, b: 2 }], const: { b: 2, a: 1 } }, '{"a": 1, "b": 2}'), undefined, "enum and const together");
+  });
+
   test("paths are JSON Pointers: ~ and / in keys are escaped, and messages never quote the arguments", () => {
     const schema: ToolSchema = { type: "object", properties: { "a/b": { type: "object", properties: { "~x": { type: "integer" } } } } };
     const violation = firstViolation(schema, '{"a/b": {"~x": "secret text"}}');

@@ -8,6 +8,7 @@ import {
   type ProviderDelta,
   type ToolCallAccumulatorOptions,
   type ToolCallEvent,
+  type ToolSchema,
 } from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
@@ -83,6 +84,14 @@ group("Tool schema checks", (test) => {
       "$.days must be integer or null, not number",
     ]);
     assertEquals(checkToolArguments({}, weather.function.parameters), ["$.city is required", "$.unit is required"]);
+  });
+
+  test("enum and const compare as JSON Schema does: objects whatever their key order, arrays in order", () => {
+    const schema: ToolSchema = { type: "object", properties: { at: { enum: [{ lat: 1, lon: [2, { a: 1, b: 2 }] }, "x"] }, pin: { const: { a: 1, b: { c: 2, d: 3 } } } } };
+    assertEquals(checkToolArguments({ at: { lon: [2, { b: 2, a: 1 }], lat: 1 }, pin: { b: { d: 3, c: 2 }, a: 1 } }, schema), []);
+    assertEquals(checkToolArguments({ at: { lat: 1, lon: [{ a: 1, b: 2 }, 2] } }, schema).length, 1, "arrays keep their order");
+    assertEquals(checkToolArguments({ pin: { a: 1, b: { c: 2 } } }, schema).length, 1, "a missing key differs");
+    assertEquals(checkToolArguments({ pin: { a: 1, b: { c: 2, d: 3 }, e: null } }, schema).length, 1, "an extra key differs");
   });
 
   test("with tools, a violation or an unknown tool name is an invalid-tool-call with its issues", async () => {

@@ -7,7 +7,7 @@ import { HttpAgent } from "@ag-ui/client";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AGUIEncoderStream, runToolLoop, type EncodableEvent } from "../../src/index.ts";
+import { AGUIEncoderStream, runToolLoop, ToolRunnerStream, type EncodableEvent } from "../../src/index.ts";
 import { countingIds, failed, fixtureEvents } from "../support/encoders.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
@@ -108,6 +108,36 @@ describe("@ag-ui/client HttpAgent reads AGUIEncoderStream", () => {
     expect(rest.slice(0, 2).map((message) => (message.role === "tool" ? [message.toolCallId, JSON.parse(message.content as string)] : []))).toEqual(
       calls.map((call) => [call.id, { sky: "clear", ...JSON.parse(call.function.arguments) }]),
     );
+  });
+
+  it("a streaming tool (an async generator): one tool message with the final result; the results so far reach onCustomEvent", async () => {
+    const fixture = fixtures.find((f) => f.provider === "anthropic" && f.name === "tool-use-escaped-quotes-in-input")!;
+    const name = expectedCalls(await fixtureEvents(fixture))[0]!.name;
+    answer = await collect(
+      fromChunks(await fixtureEvents(fixture)).pipeThrough(
+        new ToolRunnerStream({
+          tools: {
+            [name]: {
+              async *run() {
+                yield { rows: [1] };
+                yield { rows: [1, 2] };
+                return { rows: [1, 2, 3] };
+              },
+            },
+          },
+        }),
+      ),
+    );
+    const agent = new HttpAgent({ url, threadId: "thread_1" });
+    const custom: { name: string; value: { toolCallId: string; content: string } }[] = [];
+    const { newMessages } = await agent.runAgent({ runId: "run_streaming_tool" }, { onCustomEvent: ({ event }) => void custom.push(event as (typeof custom)[number]) });
+    const tools = newMessages.flatMap((message) => (message.role === "tool" ? [[message.toolCallId, JSON.parse(message.content as string)]] : []));
+    const calls = newMessages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : []));
+    expect(tools).toEqual([[calls[0]!.id, { rows: [1, 2, 3] }]]);
+    expect(custom.map((event) => [event.name, event.value.toolCallId, JSON.parse(event.value.content)])).toEqual([
+      ["tool-result-preliminary", calls[0]!.id, { rows: [1] }],
+      ["tool-result-preliminary", calls[0]!.id, { rows: [1, 2] }],
+    ]);
   });
 
   it("a provider error mid-stream ends the run with RUN_ERROR: the library's message and code, never the provider's text", async () => {

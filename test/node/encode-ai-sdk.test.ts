@@ -123,6 +123,43 @@ for (const [name, sdk, options, major] of versions) {
       expect(text.length).toBeGreaterThan(0);
     });
 
+    it("a streaming tool (an async generator): its results so far are preliminary outputs, and the part ends with the final one", async () => {
+      const fixture = fixtures.find((f) => f.provider === "anthropic" && f.name === "tool-use-escaped-quotes-in-input")!;
+      const name = expectedCalls(await fixtureEvents(fixture))[0]!.name;
+      const events = await collect(
+        fromChunks(await fixtureEvents(fixture)).pipeThrough(
+          new ToolRunnerStream({
+            tools: {
+              [name]: {
+                async *run() {
+                  yield { rows: [1] };
+                  yield { rows: [1, 2] };
+                  return { rows: [1, 2, 3] };
+                },
+              },
+            },
+          }),
+        ),
+      );
+      expect(events.filter((e) => e.type === "tool-result").map((e) => e.type === "tool-result" && e.preliminary === true)).toEqual([true, true, false]);
+      const body = fromChunks(events).pipeThrough(new UIMessageEncoderStream({ messageId: "msg_1", generateId: countingIds(), ...options }));
+      const snapshots: { state: string; output?: unknown; preliminary?: boolean }[] = [];
+      const errors: unknown[] = [];
+      const transport = new sdk.DefaultChatTransport({ api: "http://127.0.0.1:9/api/chat", fetch: async () => new Response(body, { headers: UI_MESSAGE_STREAM_HEADERS }) });
+      const stream = await transport.sendMessages({ chatId: "chat_1", messages: [], abortSignal: undefined, trigger: "submit-message", messageId: undefined });
+      for await (const message of sdk.readUIMessageStream({ stream, onError: (error) => errors.push(error) })) {
+        const part = message.parts.find((p) => p.type === `tool-${name}`) as { state: string; output?: unknown; preliminary?: boolean } | undefined;
+        if (part?.state === "output-available") snapshots.push({ state: part.state, output: part.output, preliminary: part.preliminary ?? false });
+      }
+      expect(errors).toEqual([]);
+      const distinct = snapshots.filter((s, i) => i === 0 || JSON.stringify(s) !== JSON.stringify(snapshots[i - 1]));
+      expect(distinct).toEqual([
+        { state: "output-available", output: { rows: [1] }, preliminary: true },
+        { state: "output-available", output: { rows: [1, 2] }, preliminary: true },
+        { state: "output-available", output: { rows: [1, 2, 3] }, preliminary: false },
+      ]);
+    });
+
     it("a tool that needs approval, denied: an approval request and a denial (ai 5: the denial as an output error)", async () => {
       const fixture = fixtures.find((f) => f.provider === "anthropic" && f.name === "tool-use-escaped-quotes-in-input")!;
       const events = await collect(

@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { z } from "zod";
-import { streamToolCalls } from "../../src/index.ts";
+import { DEFAULT_VALIDATION_TIMEOUT_MS, streamToolCalls } from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE, splitAt } from "../support/streams.ts";
-import { live } from "../support/tool-fakes.ts";
+import { live, manualTimers } from "../support/tool-fakes.ts";
 import { asyncWeather, manualWeather, syncWeather } from "../support/validators.ts";
 
 /** One Chat Completions call to `name` with `args` split in two, then `text`, then the finish. */
@@ -76,6 +76,45 @@ group("streamToolCalls with validator tools", (test) => {
     assertEquals(last.discarded.map((c) => [c.index, c.rawArguments]), [[0, '{"city": "Oslo"}']]);
     assert(source.cancelled !== undefined, "the body was cancelled");
     validator.pending[0]!.settle();
+  });
+});
+
+group("streamToolCalls with a validator that never settles", (test) => {
+  test("validationTimeoutMs bounds the wait: the call ends invalid-tool-call validation-timeout, the stream goes on to its finish", async () => {
+    const validator = manualWeather();
+    const timers = manualTimers();
+    const source = recordingSource(body("get_weather", '{"city": "Oslo"}'));
+    const tools = [{ name: "get_weather", schema: validator }];
+    const out = live(streamToolCalls(source.stream, { provider: "openai", tools, validationTimeoutMs: 500, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }));
+    await eventually(() => validator.pending.length === 1, "validating");
+    for (let i = 0; i < 50; i++) await Promise.resolve();
+    assertEquals(types(out.events), ["tool-call-start", "tool-call-delta", "tool-call-delta"]);
+    assertEquals(timers.pending, [500]);
+    timers.advance(499);
+    for (let i = 0; i < 50; i++) await Promise.resolve();
+    assertEquals(out.events.length, 3, "still waiting before the limit");
+    timers.advance(1);
+    const events = await out.done;
+    assertEquals(types(events), ["tool-call-start", "tool-call-delta", "tool-call-delta", "invalid-tool-call", "text-delta", "finish"]);
+    const invalid = events[3];
+    assert(invalid?.type === "invalid-tool-call", "invalid-tool-call");
+    assertEquals([invalid.error.code, invalid.error.message, invalid.rawArguments], ["validation-timeout", "The validator of get_weather did not settle within 500 ms.", '{"city": "Oslo"}']);
+    const finish = events.at(-1);
+    assert(finish?.type === "finish", "finish");
+    assertEquals([finish.toolCalls.length, finish.invalidToolCalls.map((c) => c.error.code)], [0, ["validation-timeout"]]);
+    validator.pending[0]!.settle(); // a verdict after the limit changes nothing
+    assertEquals(timers.pending, [], "no timer left behind");
+  });
+
+  test("a validator that settles in time clears its timer; by default the wait is bounded too", async () => {
+    const validator = manualWeather();
+    const timers = manualTimers();
+    const out = live(streamToolCalls(recordingSource(body("get_weather", '{"city": "Oslo"}')).stream, { provider: "openai", tools: [{ name: "get_weather", schema: validator }], setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }));
+    await eventually(() => validator.pending.length === 1, "validating");
+    assertEquals(timers.pending, [DEFAULT_VALIDATION_TIMEOUT_MS]);
+    validator.pending[0]!.settle();
+    assertEquals(types(await out.done), ["tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call", "text-delta", "finish"]);
+    assertEquals(timers.pending, []);
   });
 });
 

@@ -157,6 +157,8 @@ export interface UIToolPart {
   output?: unknown;
   errorText?: string;
   providerExecuted?: boolean;
+  /** The output is a preliminary one (`preliminary: true`): a final outcome must follow. */
+  preliminary?: boolean;
 }
 
 /** What a UI message stream reader built. */
@@ -211,6 +213,7 @@ export function readUIChunks(text: string, v5 = false): UIReading {
   }
   assert(ended, "the stream ends with finish or abort");
   reading.tools = [...tools.values()];
+  if (!reading.aborted && reading.errors.length === 0) for (const part of reading.tools) assert(!part.preliminary, `a preliminary output is followed by the final one (${part.toolCallId})`);
   return reading;
 }
 
@@ -245,10 +248,16 @@ function readUIPart(type: string, chunk: Record<string, unknown>, open: Map<stri
     tools.set(id, part);
   } else {
     assert(part && part.state !== "input-streaming", `${type} after the call's input (${id})`);
+    // Exactly one final outcome per call: after an input error, a denial, an output error or an
+    // output without `preliminary`, nothing more; a preliminary output only before the final one.
+    const final = part.state === "output-denied" || part.state === "output-error" || (part.state === "output-available" && !part.preliminary);
+    assert(!final, `${type} after the call's final outcome (${id})`);
     if (type === "tool-approval-request") part.state = "approval-requested";
     if (type === "tool-output-denied") part.state = "output-denied";
     if (type === "tool-output-available") Object.assign(part, { state: "output-available", output: chunk["output"] });
     if (type === "tool-output-error") Object.assign(part, { state: "output-error", errorText: chunk["errorText"] });
+    if (type === "tool-output-available" && chunk["preliminary"] === true) part.preliminary = true;
+    else delete part.preliminary;
   }
 }
 
@@ -301,6 +310,7 @@ export function readAGUIEvents(text: string): AGUIReading {
   const texts = new Set<string>();
   const calls = new Map<string, { ended: boolean; call: { id: string; name: string; arguments: string } }>();
   const reasoning = { spans: new Set<string>(), messages: new Set<string>() };
+  const results = new Set<string>();
   const message = (id: string, role: AGUIMessage["role"]): AGUIMessage => {
     let found = reading.messages.find((m) => m.id === id);
     if (!found) reading.messages.push((found = { id, role, content: "" }));
@@ -336,6 +346,8 @@ export function readAGUIEvents(text: string): AGUIReading {
       else state.ended = true;
     } else if (type === "TOOL_CALL_RESULT") {
       assert(calls.get(event["toolCallId"] as string)?.ended, "a result after its call ended");
+      assert(!results.has(event["toolCallId"] as string), `one TOOL_CALL_RESULT per call, the final one (${event["toolCallId"] as string})`);
+      results.add(event["toolCallId"] as string);
       assert(typeof event["content"] === "string", "content is text");
       reading.messages.push({ id: event["messageId"] as string, role: "tool", content: event["content"] as string, toolCallId: event["toolCallId"] as string });
     } else if (type.startsWith("REASONING_")) {

@@ -6,6 +6,7 @@
 // no code with the library: only the rules, which are those of checkToolArguments, each applied
 // as soon as the prefix settles it (see earlySchemaValidator's documentation).
 import type { JsonValue } from "../../src/index.ts";
+import { deepEqual } from "./harness.ts";
 
 /** A value as far as a prefix of JSON text goes; `closed` once its last character is in the prefix. */
 export type PrefixNode =
@@ -156,7 +157,7 @@ function checkOne(text: string, node: PrefixNode, s: Schema, path: string): Refe
   };
   if (allowed && !allowed.some(sameKind)) return fail(allowedText(s));
   const closedValue = (): JsonValue => JSON.parse(text.slice(node.start, node.end)) as JsonValue;
-  const notAllowed = (): boolean => allowed !== undefined && !allowed.some((value) => JSON.stringify(value) === JSON.stringify(closedValue()));
+  const notAllowed = (): boolean => allowed !== undefined && !allowed.some((value) => deepEqual(value, closedValue()));
   switch (node.kind) {
     case "string": {
       if (typeof s["maxLength"] === "number" && [...node.text].length > s["maxLength"]) return fail(`Expected at most ${s["maxLength"]} characters.`);
@@ -213,7 +214,7 @@ function checkOne(text: string, node: PrefixNode, s: Schema, path: string): Refe
 function allowedValues(s: Schema): JsonValue[] | undefined {
   const list = Array.isArray(s["enum"]) ? (s["enum"] as JsonValue[]) : undefined;
   if (s["const"] === undefined) return list;
-  return (list ?? [s["const"] as JsonValue]).filter((value) => JSON.stringify(value) === JSON.stringify(s["const"]));
+  return (list ?? [s["const"] as JsonValue]).filter((value) => deepEqual(value, s["const"]));
 }
 
 function allowedText(s: Schema): string {

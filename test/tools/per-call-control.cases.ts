@@ -167,6 +167,36 @@ group("ToolRunnerStream streaming handlers", (test) => {
     assertEquals(outcomes(await out.done).length, 3, "nothing after the timeout");
   });
 
+  test("a streaming handler is pulled only as the consumer reads: a slow reader keeps it a bounded number of values ahead", async () => {
+    let produced = 0;
+    const source = openSource<ToolCallEvent>();
+    const runner = new ToolRunnerStream({
+      tools: {
+        count: {
+          async *run() {
+            while (produced < 500) yield ++produced;
+            return "done";
+          },
+        },
+      },
+    });
+    const reader = source.stream.pipeThrough(runner).getReader();
+    source.push(toolCall(0, "count", {}));
+    source.close();
+    let consumed = 0;
+    let ahead = 0;
+    for (;;) {
+      // A slow consumer: many turns pass between two reads, in which an unbounded producer runs on.
+      for (let i = 0; i < 50; i++) await Promise.resolve();
+      ahead = Math.max(ahead, produced - consumed);
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (value.type === "tool-result" && value.preliminary) consumed++;
+    }
+    assertEquals([produced, consumed], [500, 500]);
+    assert(ahead <= 2, `the handler ran ${ahead} values ahead of the reader`);
+  });
+
   test("cancelCall stops a streaming handler between values", async () => {
     const gate = deferred<void>();
     let cleaned = false;
@@ -255,6 +285,25 @@ group("ToolRunnerStream timings and validators", (test) => {
     source.close();
     assertEquals(outcomes(await out.done).map((e) => `${e.index}:${e.type}`), ["1:tool-error", "0:tool-result"]);
     assertEquals(tool.runs.length, 1);
+  });
+
+  test("a validator that never settles: after validationTimeoutMs the call gives a retryable timeout error and the handler never runs", async () => {
+    const validator = manualWeather();
+    const timers = manualTimers();
+    let ran = 0;
+    const source = openSource<ToolCallEvent>();
+    const runner = new ToolRunnerStream({ tools: { get_weather: { schema: validator, run: () => ++ran } }, validationTimeoutMs: 200, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout });
+    const out = live(source.stream.pipeThrough(runner));
+    source.push(toolCall(0, "get_weather", { city: "Oslo" }));
+    source.close();
+    await eventually(() => validator.pending.length === 1, "validating");
+    assertEquals(timers.pending, [200]);
+    timers.advance(200);
+    const events = outcomes(await out.done);
+    assertEquals(events.map((e) => (e.type === "tool-error" ? [e.error.code, e.error.retryable, e.error.message] : e.type)), [["timeout", true, "The validator of get_weather did not settle within 200 ms."]]);
+    validator.pending[0]!.settle();
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    assertEquals(ran, 0, "the handler never ran");
   });
 
   test("a call streamToolCalls already validated with the same validator is not validated again (a transform applies once)", async () => {

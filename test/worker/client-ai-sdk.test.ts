@@ -206,6 +206,23 @@ describe("POST /v1/ui: errors before the stream are the text useChat shows", () 
     const response = await worker().call(new Request("http://localhost:8787/v1/ui/chat_1/stream"), testEnv());
     expect(response.status).toBe(204);
   });
+
+  it("the resume request's CORS preflight (OPTIONS /v1/ui/<id>/stream) is answered as the other routes' are", async () => {
+    const env = testEnv({ CORS_ALLOW_ORIGINS: "https://app.example" });
+    const preflight = (origin: string) =>
+      worker().call(new Request("http://localhost:8787/v1/ui/chat_1/stream", { method: "OPTIONS", headers: { origin, "access-control-request-method": "GET", "access-control-request-headers": "authorization, x-custom" } }), env);
+    const allowed = await preflight("https://app.example");
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(allowed.headers.get("access-control-allow-methods")).toBe("GET, OPTIONS");
+    expect(allowed.headers.get("access-control-allow-headers")).toBe("authorization, content-type, last-event-id, x-custom");
+    const refused = await preflight("https://evil.example");
+    expect([refused.status, refused.headers.get("x-error-code"), refused.headers.get("access-control-allow-origin")]).toEqual([403, "origin_not_allowed", null]);
+    const get = await worker().call(new Request("http://localhost:8787/v1/ui/chat_1/stream", { headers: { origin: "https://app.example" } }), env);
+    expect([get.status, get.headers.get("access-control-allow-origin")]).toEqual([204, "https://app.example"]);
+    const post = await worker().call(new Request("http://localhost:8787/v1/ui/chat_1/stream", { method: "POST" }), env);
+    expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, OPTIONS"]);
+  });
 });
 
 describe("POST /v1/ui: a client that goes away cancels the provider request", () => {

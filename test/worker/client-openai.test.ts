@@ -101,7 +101,7 @@ describe("POST /v1/chat/completions: errors before the stream in OpenAI's shape"
     expect(await bad(sdk.chat.completions.create({ ...valid, frobnicate: true } as never))).toMatchObject({ code: "unknown_field", param: "frobnicate" });
     expect(await bad(sdk.chat.completions.create({ ...valid, n: 2 }))).toMatchObject({ code: "unknown_field", param: "n" });
     expect(await bad(sdk.chat.completions.create({ ...valid, stream_options: { include_usage: true } }))).toMatchObject({ param: "stream_options" });
-    expect(await bad(sdk.chat.completions.create({ ...valid, tools: [{ type: "function", function: { name: "bad name!" } }] }))).toMatchObject({ param: "tools[0].name" });
+    expect(await bad(sdk.chat.completions.create({ ...valid, tools: [{ type: "function", function: { name: "bad name!" } }] }))).toMatchObject({ param: "tools[0].function.name" });
     expect(await bad(sdk.chat.completions.create({ ...valid, temperature: 7 }))).toMatchObject({ param: "temperature" });
   });
 

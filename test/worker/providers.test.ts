@@ -151,6 +151,22 @@ describe("request builders", () => {
     });
   });
 
+  it("Gemini: an earlier call whose arguments are not an object (text the model wrote, an array) goes back with args {}, as Anthropic's input does", () => {
+    for (const args of ['{"city": "Par', [1, 2], "plain", null, 3]) {
+      const request = secondTurn("gemini", {
+        messages: [
+          { role: "user", content: "Weather?" },
+          { role: "assistant", content: "", tool_calls: [{ id: "call_1", name: "get_weather", arguments: args }] },
+          { role: "tool", tool_call_id: "call_1", content: "sunny" },
+        ],
+      });
+      const contents = buildGeminiRequest(request, target).body["contents"] as { parts: { functionCall?: { args: unknown } }[] }[];
+      expect(contents[1]!.parts[0]!.functionCall!.args).toEqual({});
+      const anthropic = buildAnthropicRequest({ ...request, provider: "anthropic" }, target).body["messages"] as { content: { input?: unknown }[] }[];
+      expect(anthropic[1]!.content[0]!.input).toEqual({});
+    }
+  });
+
   it("Gemini: a named tool_choice restricts the allowed functions", () => {
     expect(buildGeminiRequest(secondTurn("gemini", { tool_choice: { name: "get_weather" } }), target).body["toolConfig"]).toEqual({
       functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["get_weather"] },

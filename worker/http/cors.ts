@@ -33,14 +33,14 @@ export function corsHeaders(request: Request, allowList: readonly string[]): Rec
   return { "access-control-allow-origin": origin, "access-control-expose-headers": "retry-after", vary: "Origin" };
 }
 
-/** The answer to a CORS preflight (`OPTIONS`) for the API. */
-export function preflightResponse(request: Request, allowList: readonly string[]): Response {
+/** The answer to a CORS preflight (`OPTIONS`) for the API, allowing `methods` (those of the route). */
+export function preflightResponse(request: Request, allowList: readonly string[], methods = "POST, OPTIONS"): Response {
   const headers = corsHeaders(request, allowList);
   return new Response(null, {
     status: 204,
     headers: {
       ...headers,
-      "access-control-allow-methods": "POST, OPTIONS",
+      "access-control-allow-methods": methods,
       "access-control-allow-headers": allowedHeaders(request.headers.get("access-control-request-headers")),
       "access-control-max-age": "600",
     },

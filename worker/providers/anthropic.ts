@@ -1,7 +1,7 @@
 import { invalidField } from "../response/json-error.ts";
 import { anthropicRecordings } from "../replay/recordings/anthropic.ts";
-import type { JsonValue } from "../../src/index.ts";
 import type { JsonObject, Message, StreamRequest, ToolChoice } from "../request/stream-request.ts";
+import { asObject, toTurns } from "./conversation.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
 
 /** The Messages API requires `max_tokens`; this is used when the client sends none. */
@@ -17,18 +17,13 @@ export const anthropic: UpstreamProvider<"anthropic"> = {
   recordings: anthropicRecordings,
 };
 
-interface Turn {
-  role: "user" | "assistant";
-  content: JsonObject[];
-}
-
 /** The streaming Messages request. */
 export function buildAnthropicRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest {
   const system = request.messages.flatMap((m) => (m.role === "system" ? [m.content] : [])).join("\n\n");
   const body: JsonObject = {
     model: request.model,
     max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
-    messages: toTurns(request.messages).map((turn) => ({ role: turn.role, content: turn.content })),
+    messages: toTurns(request.messages, toBlocks).map((turn) => ({ role: turn.role, content: turn.content })),
     stream: true,
   };
   if (system !== "") body["system"] = system;
@@ -49,24 +44,7 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
   };
 }
 
-/**
- * Messages become content blocks; tool results travel in a user turn as `tool_result` blocks,
- * and consecutive turns of one role are merged, since results of parallel calls must all sit
- * in the one user turn after the calls.
- */
-function toTurns(messages: readonly Message[]): Turn[] {
-  const turns: Turn[] = [];
-  messages.forEach((message, i) => {
-    if (message.role === "system") return;
-    const role = message.role === "assistant" ? "assistant" : "user";
-    const blocks = toBlocks(message, `messages[${i}]`);
-    const last = turns.at(-1);
-    if (last?.role === role) last.content.push(...blocks);
-    else if (blocks.length > 0) turns.push({ role, content: blocks });
-  });
-  return turns;
-}
-
+/** A message's content blocks; tool results travel in the user's turn as `tool_result` blocks. */
 function toBlocks(message: Exclude<Message, { role: "system" }>, path: string): JsonObject[] {
   // The API refuses empty text blocks.
   const text: JsonObject[] = message.content === "" || message.role === "tool" ? [] : [{ type: "text", text: message.content }];
@@ -82,11 +60,6 @@ function toBlocks(message: Exclude<Message, { role: "system" }>, path: string): 
       return { type: "tool_use", id: call.id, name: call.name, input: asObject(call.arguments) };
     }),
   ];
-}
-
-/** `tool_use.input` must be an object; a call whose arguments were not one is sent as `{}`. */
-function asObject(value: JsonValue): JsonValue {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
 }
 
 function toolChoice(choice: ToolChoice): JsonObject {

@@ -1,9 +1,9 @@
 import { nonEmpty, SettingsError, type Env } from "../env.ts";
 import { invalidField } from "../response/json-error.ts";
 import { bedrockRecordings } from "../replay/recordings/bedrock.ts";
-import type { JsonValue } from "../../src/index.ts";
 import type { JsonObject, Message, StreamRequest, ToolChoice } from "../request/stream-request.ts";
 import { signAwsRequest } from "./aws-sigv4.ts";
+import { asObject, toTurns, type Turn } from "./conversation.ts";
 import type { AwsSigning, ProviderCredentials, ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
 
 /** The region when `AWS_REGION` is not set. */
@@ -51,7 +51,7 @@ function region(env: Env): string {
 
 /** The ConverseStream request; signed when the target has AWS credentials. */
 export function buildBedrockRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest {
-  const messages = toMessages(request.messages);
+  const messages = toTurns(request.messages, toBlocks);
   const body: JsonObject = { messages: messages.map((m) => ({ role: m.role, content: m.content })) };
   const system = request.messages.flatMap((m) => (m.role === "system" && m.content !== "" ? [{ text: m.content }] : []));
   if (system.length > 0) body["system"] = system;
@@ -79,29 +79,10 @@ function signer(aws: AwsSigning): NonNullable<ProviderHttpRequest["sign"]> {
   return (url, headers, body) => signAwsRequest({ method: "POST", url, headers, body }, aws.credentials, { region: aws.region, service: SERVICE }, { date: new Date(aws.now()) });
 }
 
-interface Turn {
-  role: "user" | "assistant";
-  content: JsonObject[];
-}
-
 /**
- * Messages become content blocks: earlier calls `toolUse` blocks, their results `toolResult`
- * blocks in a user turn. Turns alternate, so consecutive ones of a role are merged (results of
- * parallel calls all sit in the one user turn after the calls), and a turn left empty is dropped.
+ * A message's content blocks: earlier calls `toolUse` blocks, their results `toolResult` blocks
+ * in the user's turn (turns alternate; {@link toTurns} merges them and drops empty ones).
  */
-function toMessages(messages: readonly Message[]): Turn[] {
-  const turns: Turn[] = [];
-  messages.forEach((message, i) => {
-    if (message.role === "system") return;
-    const role = message.role === "assistant" ? "assistant" : "user";
-    const blocks = toBlocks(message, `messages[${i}]`);
-    const last = turns.at(-1);
-    if (last?.role === role) last.content.push(...blocks);
-    else if (blocks.length > 0) turns.push({ role, content: blocks });
-  });
-  return turns;
-}
-
 function toBlocks(message: Exclude<Message, { role: "system" }>, path: string): JsonObject[] {
   if (message.role === "tool") {
     if (message.toolCallId === undefined) throw invalidField(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
@@ -117,11 +98,6 @@ function toBlocks(message: Exclude<Message, { role: "system" }>, path: string): 
       return { toolUse: { toolUseId: call.id, name: call.name, input: asObject(call.arguments) } };
     }),
   ];
-}
-
-/** `toolUse.input` is a JSON object; a call whose arguments were not one is sent as `{}`. */
-function asObject(value: JsonValue): JsonValue {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
 }
 
 /**

@@ -1,6 +1,7 @@
 import { invalidField } from "../response/json-error.ts";
 import { geminiRecordings } from "../replay/recordings/gemini.ts";
 import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice } from "../request/stream-request.ts";
+import { asObject, toTurns } from "./conversation.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
 
 /** The Gemini API (`models/{model}:streamGenerateContent?alt=sse`). */
@@ -43,33 +44,27 @@ export function buildGeminiRequest(request: StreamRequest, target: ProviderTarge
   };
 }
 
-/** Turns become contents; results of calls go back as `functionResponse` parts in a user turn. */
+/** Turns become contents (the model's role is `model`); results of calls go back as `functionResponse` parts in a user turn. */
 function toContents(messages: readonly Message[]): Content[] {
-  const contents: Content[] = [];
   const namesById = new Map<string, string>();
-  messages.forEach((message, i) => {
-    if (message.role === "system") return;
-    const role = message.role === "assistant" ? "model" : "user";
-    let parts: JsonObject[];
+  const partsOf = (message: Exclude<Message, { role: "system" }>, path: string): JsonObject[] => {
     if (message.role === "assistant") {
       for (const call of message.toolCalls) if (call.id !== null) namesById.set(call.id, call.name);
-      parts = [...(message.content === "" ? [] : [{ text: message.content }]), ...message.toolCalls.map(functionCallPart)];
-    } else if (message.role === "tool") {
-      const name = message.name ?? (message.toolCallId === undefined ? undefined : namesById.get(message.toolCallId));
-      if (name === undefined) throw invalidField(`messages[${i}].name`, "Gemini needs the function `name` of a tool result.");
-      parts = [{ functionResponse: { name, response: responseObject(message.content) } }];
-    } else {
-      parts = [{ text: message.content }];
+      return [...(message.content === "" ? [] : [{ text: message.content }]), ...message.toolCalls.map(functionCallPart)];
     }
-    const last = contents.at(-1);
-    if (last?.role === role) last.parts.push(...parts);
-    else if (parts.length > 0) contents.push({ role, parts });
-  });
-  return contents;
+    if (message.role === "tool") {
+      const name = message.name ?? (message.toolCallId === undefined ? undefined : namesById.get(message.toolCallId));
+      if (name === undefined) throw invalidField(`${path}.name`, "Gemini needs the function `name` of a tool result.");
+      return [{ functionResponse: { name, response: responseObject(message.content) } }];
+    }
+    return [{ text: message.content }];
+  };
+  return toTurns(messages, partsOf).map((turn) => ({ role: turn.role === "assistant" ? "model" : "user", parts: turn.content }));
 }
 
 function functionCallPart(call: AssistantToolCall): JsonObject {
-  const functionCall: JsonObject = { name: call.name, args: call.arguments };
+  // `args` is a Struct: arguments that were not an object go back as `{}`.
+  const functionCall: JsonObject = { name: call.name, args: asObject(call.arguments) };
   if (call.id !== null) functionCall["id"] = call.id;
   const part: JsonObject = { functionCall };
   // Gemini 3 refuses a function call sent back without the thought signature it came with.

@@ -1,8 +1,8 @@
 import { nonEmpty, type Env } from "../env.ts";
 import { invalidField } from "../response/json-error.ts";
 import { ollamaRecordings } from "../replay/recordings/ollama.ts";
-import type { JsonValue } from "../../src/index.ts";
 import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolDefinition } from "../request/stream-request.ts";
+import { asObject } from "./conversation.ts";
 import type { ProviderCredentials, ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
 
 /**
@@ -77,8 +77,4 @@ function toOllamaMessages(messages: readonly Message[]): JsonObject[] {
 function toOllamaCall(call: AssistantToolCall): JsonObject {
   const fn: JsonObject = { name: call.name, arguments: asObject(call.arguments) };
   return call.id === null ? { function: fn } : { id: call.id, function: fn };
-}
-
-function asObject(value: JsonValue): JsonValue {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
 }

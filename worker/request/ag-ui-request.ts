@@ -30,7 +30,8 @@
  */
 import type { RunnableTool } from "../../src/index.ts";
 import { invalidField } from "../response/json-error.ts";
-import { argumentsOf, arrayAt, idAt, clientRequest, objectAt, runFlag, stringAt, type ClientRequest, type WireMessage } from "./client-request.ts";
+import { argumentsOf, arrayAt, idAt, clientRequest, objectAt, runFlag, stringAt, toolNameAt, type ClientRequest, type WireMessage } from "./client-request.ts";
+import { own, tooDeep, tooDeepError } from "./json-fields.ts";
 import { providerModel } from "./provider-model.ts";
 
 /** A validated `POST /v1/ag-ui` request. */
@@ -39,42 +40,49 @@ export type AGUIRequest = ClientRequest & { threadId: string; runId: string };
 /** Validates a parsed `RunAgentInput`; throws a 400 `HttpError` naming the field at fault. */
 export function parseAGUIRequest(body: unknown, providers: readonly string[], available: Readonly<Record<string, RunnableTool>>): AGUIRequest {
   const input = objectAt(body, "", "a JSON object (RunAgentInput)");
-  const threadId = nonEmpty(input["threadId"], "threadId");
-  const runId = nonEmpty(input["runId"], "runId");
-  const props = input["forwardedProps"] === undefined || input["forwardedProps"] === null ? {} : objectAt(input["forwardedProps"], "forwardedProps");
-  const { provider, model } = providerModel(props["model"], providers, "forwardedProps.model");
-  const run = runFlag(props["run"], "forwardedProps.run");
-  const clientTools = input["tools"] === undefined || input["tools"] === null ? [] : arrayAt(input["tools"], "tools");
+  const deep = tooDeep(input);
+  if (deep !== undefined) throw tooDeepError(deep);
+  const threadId = nonEmpty(own(input, "threadId"), "threadId");
+  const runId = nonEmpty(own(input, "runId"), "runId");
+  const props = own(input, "forwardedProps") === undefined || own(input, "forwardedProps") === null ? {} : objectAt(own(input, "forwardedProps"), "forwardedProps");
+  const { provider, model } = providerModel(own(props, "model"), providers, "forwardedProps.model");
+  const run = runFlag(own(props, "run"), "forwardedProps.run");
+  const clientTools = own(input, "tools") === undefined || own(input, "tools") === null ? [] : arrayAt(own(input, "tools"), "tools");
   if (run && clientTools.length > 0) {
     throw invalidField("tools", "In run mode the Worker runs its own tools (forwardedProps.tools); client tools would never run. Send them without forwardedProps.run.");
   }
-  if (!run && props["max_steps"] !== undefined) throw invalidField("forwardedProps.max_steps", "`max_steps` applies to run mode only (`forwardedProps.run: true`).");
-  if (!run && props["tools"] !== undefined) throw invalidField("forwardedProps.tools", "`forwardedProps.tools` names the Worker's tools for run mode (`forwardedProps.run: true`); define client tools in `tools`.");
-  const context = input["context"] === undefined || input["context"] === null ? [] : arrayAt(input["context"], "context").map((entry, i) => contextLine(entry, `context[${i}]`));
-  const messages = arrayAt(input["messages"], "messages").flatMap((message, i) => toWire(message, `messages[${i}]`));
+  if (!run && own(props, "max_steps") !== undefined) throw invalidField("forwardedProps.max_steps", "`max_steps` applies to run mode only (`forwardedProps.run: true`).");
+  if (!run && own(props, "tools") !== undefined) throw invalidField("forwardedProps.tools", "`forwardedProps.tools` names the Worker's tools for run mode (`forwardedProps.run: true`); define client tools in `tools`.");
+  const context = own(input, "context") === undefined || own(input, "context") === null ? [] : arrayAt(own(input, "context"), "context").map((entry, i) => contextLine(entry, `context[${i}]`));
+  const messages = arrayAt(own(input, "messages"), "messages").flatMap((message, i) => toWire(message, `messages[${i}]`));
   if (context.length > 0) messages.unshift({ role: "system", content: `Context:\n${context.join("\n")}` });
   const parsed = clientRequest(
-    { provider, model, messages, tools: run ? undefined : clientTools, tool_choice: props["tool_choice"], max_tokens: props["max_tokens"], temperature: props["temperature"] },
-    run ? { tools: props["tools"], max_steps: props["max_steps"] } : undefined,
+    { provider, model, messages, tools: run ? undefined : clientTools, tool_choice: own(props, "tool_choice"), max_tokens: own(props, "max_tokens"), temperature: own(props, "temperature") },
+    run ? { tools: own(props, "tools"), max_steps: own(props, "max_steps") } : undefined,
     providers,
     available,
+    (field) => {
+      if (field === "provider" || field === "model") return "forwardedProps.model";
+      if (/^(?:tool_choice|max_tokens|temperature|max_steps)$/.test(field) || (run && /^tools(?:\[|$)/.test(field))) return `forwardedProps.${field}`;
+      return field;
+    },
   );
   return { ...parsed, threadId, runId };
 }
 
 function toWire(value: unknown, path: string): WireMessage[] {
   const message = objectAt(value, path);
-  const role = message["role"];
-  if (role === "system" || role === "developer") return [{ role: "system", content: stringAt(message["content"], `${path}.content`) }];
-  if (role === "user") return [{ role: "user", content: userText(message["content"], `${path}.content`) }];
+  const role = own(message, "role");
+  if (role === "system" || role === "developer") return [{ role: "system", content: stringAt(own(message, "content"), `${path}.content`) }];
+  if (role === "user") return [{ role: "user", content: userText(own(message, "content"), `${path}.content`) }];
   if (role === "tool") {
-    const error = message["error"];
-    const content = typeof error === "string" && error !== "" ? `Error: ${error}` : stringAt(message["content"], `${path}.content`);
-    return [{ role: "tool", tool_call_id: idAt(message["toolCallId"], `${path}.toolCallId`), content }];
+    const error = own(message, "error");
+    const content = typeof error === "string" && error !== "" ? `Error: ${error}` : stringAt(own(message, "content"), `${path}.content`);
+    return [{ role: "tool", tool_call_id: idAt(own(message, "toolCallId"), `${path}.toolCallId`), content }];
   }
   if (role === "assistant") {
-    const content = message["content"] === undefined || message["content"] === null ? "" : stringAt(message["content"], `${path}.content`);
-    const calls = message["toolCalls"] === undefined || message["toolCalls"] === null ? [] : arrayAt(message["toolCalls"], `${path}.toolCalls`);
+    const content = own(message, "content") === undefined || own(message, "content") === null ? "" : stringAt(own(message, "content"), `${path}.content`);
+    const calls = own(message, "toolCalls") === undefined || own(message, "toolCalls") === null ? [] : arrayAt(own(message, "toolCalls"), `${path}.toolCalls`);
     return [
       {
         role: "assistant",
@@ -82,8 +90,8 @@ function toWire(value: unknown, path: string): WireMessage[] {
         tool_calls: calls.map((call, j) => {
           const at = `${path}.toolCalls[${j}]`;
           const wire = objectAt(call, at);
-          const fn = objectAt(wire["function"], `${at}.function`);
-          return { id: idAt(wire["id"], `${at}.id`), name: stringAt(fn["name"], `${at}.function.name`), arguments: argumentsOf(stringAt(fn["arguments"] ?? "{}", `${at}.function.arguments`)) };
+          const fn = objectAt(own(wire, "function"), `${at}.function`);
+          return { id: idAt(own(wire, "id"), `${at}.id`), name: toolNameAt(own(fn, "name"), `${at}.function.name`), arguments: argumentsOf(stringAt(own(fn, "arguments") ?? "{}", `${at}.function.arguments`), `${at}.function.arguments`) };
         }),
       },
     ];
@@ -98,15 +106,15 @@ function userText(value: unknown, path: string): string {
   return arrayAt(value, path)
     .map((part, i) => {
       const fields = objectAt(part, `${path}[${i}]`);
-      if (fields["type"] !== "text") throw invalidField(`${path}[${i}].type`, "Only text content is supported; this Worker sends no binary content to the provider.");
-      return stringAt(fields["text"], `${path}[${i}].text`);
+      if (own(fields, "type") !== "text") throw invalidField(`${path}[${i}].type`, "Only text content is supported; this Worker sends no binary content to the provider.");
+      return stringAt(own(fields, "text"), `${path}[${i}].text`);
     })
     .join("");
 }
 
 function contextLine(value: unknown, path: string): string {
   const entry = objectAt(value, path);
-  return `- ${stringAt(entry["description"], `${path}.description`)}: ${stringAt(entry["value"], `${path}.value`)}`;
+  return `- ${stringAt(own(entry, "description"), `${path}.description`)}: ${stringAt(own(entry, "value"), `${path}.value`)}`;
 }
 
 function nonEmpty(value: unknown, path: string): string {

@@ -28,7 +28,8 @@
  * @module
  */
 import { HttpError, invalidField } from "../response/json-error.ts";
-import { argumentsOf, arrayAt, idAt, clientRequest, objectAt, stringAt, type WireMessage } from "./client-request.ts";
+import { argumentsOf, arrayAt, idAt, clientRequest, objectAt, stringAt, toolNameAt, type WireMessage } from "./client-request.ts";
+import { own, tooDeep, tooDeepError } from "./json-fields.ts";
 import { providerModel } from "./provider-model.ts";
 import type { StreamRequest } from "./stream-request.ts";
 
@@ -62,56 +63,63 @@ const NEUTRAL: Readonly<Record<string, (value: unknown) => boolean>> = {
 /** Validates a parsed Chat Completions body; throws a 400 {@link HttpError} naming the field at fault. */
 export function parseChatCompletionRequest(body: unknown, providers: readonly string[]): ChatCompletionRequest {
   const fields = objectAt(body, "", "a JSON object");
+  const deep = tooDeep(fields);
+  if (deep !== undefined) throw tooDeepError(deep);
   for (const [key, value] of Object.entries(fields)) {
     if (value === null || USED.has(key) || IGNORED.has(key)) continue;
-    const neutral = NEUTRAL[key];
+    const neutral = Object.hasOwn(NEUTRAL, key) ? NEUTRAL[key] : undefined;
     if (neutral?.(value)) continue;
     const name = /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : "(unprintable)";
     const message = neutral ? `This endpoint supports \`${name}\` only at its default value.` : "The request has a parameter this endpoint does not support.";
     throw new HttpError(400, { code: "unknown_field", message, field: name });
   }
-  const { provider, model } = providerModel(fields["model"], providers);
-  const stream = optionalBoolean(fields["stream"], "stream");
-  const options = fields["stream_options"] ?? undefined;
+  const { provider, model } = providerModel(own(fields, "model"), providers);
+  const stream = optionalBoolean(own(fields, "stream"), "stream");
+  const options = own(fields, "stream_options") ?? undefined;
   if (options !== undefined && !stream) throw invalidField("stream_options", "`stream_options` is only allowed when `stream` is true.");
   const includeUsage = options === undefined ? false : optionalBoolean(objectAt(options, "stream_options")["include_usage"], "stream_options.include_usage");
-  const messages = arrayAt(fields["messages"] ?? undefined, "messages").map((message, i) => toWire(message, `messages[${i}]`));
-  const tools = fields["tools"] === undefined || fields["tools"] === null ? undefined : arrayAt(fields["tools"], "tools").map((tool, i) => functionOf(tool, `tools[${i}]`));
+  const messages = arrayAt(own(fields, "messages") ?? undefined, "messages").map((message, i) => toWire(message, `messages[${i}]`));
+  const tools = own(fields, "tools") === undefined || own(fields, "tools") === null ? undefined : arrayAt(own(fields, "tools"), "tools").map((tool, i) => functionOf(tool, `tools[${i}]`));
   const { request } = clientRequest(
     {
       provider,
       model,
       messages,
       tools,
-      tool_choice: fields["tool_choice"] ?? undefined,
-      max_tokens: fields["max_completion_tokens"] ?? fields["max_tokens"] ?? undefined,
-      temperature: fields["temperature"] ?? undefined,
+      tool_choice: own(fields, "tool_choice") ?? undefined,
+      max_tokens: own(fields, "max_completion_tokens") ?? own(fields, "max_tokens") ?? undefined,
+      temperature: own(fields, "temperature") ?? undefined,
     },
     undefined,
     providers,
     {},
+    (field) => {
+      if (field === "provider") return "model";
+      if (field === "max_tokens") return own(fields, "max_completion_tokens") != null ? "max_completion_tokens" : "max_tokens";
+      return field.replace(/^(tools\[\d+\])\.(name|description|parameters)$/, "$1.function.$2");
+    },
   );
-  return { request, model: fields["model"] as string, stream, includeUsage };
+  return { request, model: own(fields, "model") as string, stream, includeUsage };
 }
 
 function toWire(value: unknown, path: string): WireMessage {
   const message = objectAt(value, path);
-  const role = message["role"];
-  if (role === "system" || role === "developer") return { role: "system", content: textOf(message["content"], `${path}.content`) };
-  if (role === "user") return { role: "user", content: textOf(message["content"], `${path}.content`) };
-  if (role === "tool") return { role: "tool", tool_call_id: idAt(message["tool_call_id"], `${path}.tool_call_id`), content: textOf(message["content"], `${path}.content`) };
+  const role = own(message, "role");
+  if (role === "system" || role === "developer") return { role: "system", content: textOf(own(message, "content"), `${path}.content`) };
+  if (role === "user") return { role: "user", content: textOf(own(message, "content"), `${path}.content`) };
+  if (role === "tool") return { role: "tool", tool_call_id: idAt(own(message, "tool_call_id"), `${path}.tool_call_id`), content: textOf(own(message, "content"), `${path}.content`) };
   if (role === "assistant") {
-    const content = message["content"] === null || message["content"] === undefined ? "" : textOf(message["content"], `${path}.content`);
-    const calls = message["tool_calls"] === null || message["tool_calls"] === undefined ? [] : arrayAt(message["tool_calls"], `${path}.tool_calls`);
+    const content = own(message, "content") === null || own(message, "content") === undefined ? "" : textOf(own(message, "content"), `${path}.content`);
+    const calls = own(message, "tool_calls") === null || own(message, "tool_calls") === undefined ? [] : arrayAt(own(message, "tool_calls"), `${path}.tool_calls`);
     return {
       role: "assistant",
       content,
       tool_calls: calls.map((call, j) => {
         const at = `${path}.tool_calls[${j}]`;
         const wire = objectAt(call, at);
-        if (wire["type"] !== undefined && wire["type"] !== "function") throw invalidField(`${at}.type`, "Only `function` tool calls can be sent back.");
-        const fn = objectAt(wire["function"], `${at}.function`);
-        return { id: idAt(wire["id"], `${at}.id`), name: stringAt(fn["name"], `${at}.function.name`), arguments: argumentsOf(stringAt(fn["arguments"] ?? "{}", `${at}.function.arguments`)) };
+        if (own(wire, "type") !== undefined && own(wire, "type") !== "function") throw invalidField(`${at}.type`, "Only `function` tool calls can be sent back.");
+        const fn = objectAt(own(wire, "function"), `${at}.function`);
+        return { id: idAt(own(wire, "id"), `${at}.id`), name: toolNameAt(own(fn, "name"), `${at}.function.name`), arguments: argumentsOf(stringAt(own(fn, "arguments") ?? "{}", `${at}.function.arguments`), `${at}.function.arguments`) };
       }),
     };
   }
@@ -124,8 +132,8 @@ function textOf(value: unknown, path: string): string {
   return arrayAt(value, path)
     .map((part, i) => {
       const fields = objectAt(part, `${path}[${i}]`);
-      if (fields["type"] === "text") return stringAt(fields["text"], `${path}[${i}].text`);
-      if (fields["type"] === "refusal") return stringAt(fields["refusal"], `${path}[${i}].refusal`);
+      if (own(fields, "type") === "text") return stringAt(own(fields, "text"), `${path}[${i}].text`);
+      if (own(fields, "type") === "refusal") return stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
       throw invalidField(`${path}[${i}].type`, "Only text content parts are supported.");
     })
     .join("");
@@ -134,8 +142,8 @@ function textOf(value: unknown, path: string): string {
 /** A tool definition: `{type: "function", function: {name, description?, parameters?}}` (`strict` is the provider's concern). */
 function functionOf(value: unknown, path: string): Record<string, unknown> {
   const tool = objectAt(value, path);
-  if (tool["type"] !== "function") throw invalidField(`${path}.type`, "Only `function` tools are supported.");
-  const { strict: _strict, ...fn } = objectAt(tool["function"], `${path}.function`);
+  if (own(tool, "type") !== "function") throw invalidField(`${path}.type`, "Only `function` tools are supported.");
+  const { strict: _strict, ...fn } = objectAt(own(tool, "function"), `${path}.function`);
   return fn;
 }
 

@@ -9,7 +9,8 @@
  * @module
  */
 import type { JsonValue, RunnableTool } from "../../src/index.ts";
-import { invalidField } from "../response/json-error.ts";
+import { HttpError, invalidField } from "../response/json-error.ts";
+import { tooDeep, tooDeepError } from "./json-fields.ts";
 import { parseRunRequest, type RunRequest } from "./parse-run-request.ts";
 import { parseStreamRequest } from "./parse-stream-request.ts";
 import type { StreamRequest } from "./stream-request.ts";
@@ -40,13 +41,33 @@ export interface RunFields {
 /** A validated client request: one model call, or a tool loop with the Worker's tools. */
 export type ClientRequest = { mode: "stream"; request: StreamRequest } | { mode: "run"; request: RunRequest };
 
-/** Validates a translated request with the rules of `/v1/stream`, or of `/v1/run` when `run` is given. */
-export function clientRequest(wire: WireRequest, run: RunFields | undefined, providers: readonly string[], available: Readonly<Record<string, RunnableTool>>): ClientRequest {
+/**
+ * Validates a translated request with the rules of `/v1/stream`, or of `/v1/run` when `run` is
+ * given. A 400 names the field in the client's protocol: `rename` turns a field of the `/v1/stream`
+ * body (`provider`, `max_tokens`, `tools[0].name`) into its path in the protocol. The protocol
+ * parsers check every message themselves, so a message's field never needs renaming; should one
+ * slip through, the error names `messages`, never a path of the translated body.
+ */
+export function clientRequest(
+  wire: WireRequest,
+  run: RunFields | undefined,
+  providers: readonly string[],
+  available: Readonly<Record<string, RunnableTool>>,
+  rename: (field: string) => string = (field) => field,
+): ClientRequest {
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(wire)) if (value !== undefined) body[key] = value;
-  if (!run) return { mode: "stream", request: parseStreamRequest(body, providers) };
-  if (run.max_steps !== undefined) body["max_steps"] = run.max_steps;
-  return { mode: "run", request: parseRunRequest({ ...body, tools: run.tools }, providers, available) };
+  try {
+    if (!run) return { mode: "stream", request: parseStreamRequest(body, providers) };
+    if (run.max_steps !== undefined) body["max_steps"] = run.max_steps;
+    return { mode: "run", request: parseRunRequest({ ...body, tools: run.tools }, providers, available) };
+  } catch (error) {
+    const field = error instanceof HttpError ? error.body.field : undefined;
+    if (field === undefined || !(error instanceof HttpError)) throw error;
+    const named = field.startsWith("messages[") ? "messages" : rename(field);
+    const message = error.body.message.replaceAll(`\`${field}\``, `\`${named}\``);
+    throw new HttpError(error.status, { ...error.body, message, field: named }, error.headers);
+  }
 }
 
 /** A JSON object, or a 400 naming `path`. */
@@ -67,6 +88,12 @@ export function stringAt(value: unknown, path: string): string {
   return value;
 }
 
+/** A function name (the rule of `/v1/stream`: 1-64 letters, digits, _ or -, not starting with a digit or -), or a 400 naming `path`. */
+export function toolNameAt(value: unknown, path: string): string {
+  if (typeof value !== "string" || !/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(value)) throw invalidField(path, `\`${path}\` must be a function name: 1-64 letters, digits, _ or -, starting with a letter or _.`);
+  return value;
+}
+
 /** An id (of a call, or the call a result answers): a non-empty string, or a 400 naming `path`. */
 export function idAt(value: unknown, path: string): string {
   if (typeof value !== "string" || value === "") throw invalidField(path, `\`${path}\` must be a non-empty string: the id of the call.`);
@@ -80,13 +107,19 @@ export function runFlag(value: unknown, path: string): boolean {
   return value;
 }
 
-/** A call's arguments as a client sends them (JSON text): parsed, or kept as text when they are not JSON (the model wrote them so). */
-export function argumentsOf(text: string): JsonValue {
+/**
+ * A call's arguments as a client sends them (JSON text): parsed, or kept as text when they are
+ * not JSON (the model wrote them so). Parsed arguments nested too deep are a 400 naming `path`.
+ */
+export function argumentsOf(text: string, path: string): JsonValue {
+  let value: JsonValue;
   try {
-    return JSON.parse(text) as JsonValue;
+    value = JSON.parse(text) as JsonValue;
   } catch {
     return text;
   }
+  if (tooDeep(value) !== undefined) throw tooDeepError(path);
+  return value;
 }
 
 /** A tool result as the provider reads it: text as it is, anything else as JSON text. */

@@ -1,5 +1,6 @@
 import type { JsonValue } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
+import { isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
 import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice, ToolDefinition } from "./stream-request.ts";
 
 /** Bounds that keep one request from costing the Worker (or the provider bill) without limit. */
@@ -19,24 +20,26 @@ const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
  */
 export function parseStreamRequest(body: unknown, providers: readonly string[]): StreamRequest {
   if (!isObject(body)) throw invalidField("", "The request body must be a JSON object.");
+  const deep = tooDeep(body);
+  if (deep !== undefined) throw tooDeepError(deep);
   for (const key of Object.keys(body)) {
     if (!FIELDS.has(key)) throw new HttpError(400, { code: "unknown_field", message: "The request has a field this API does not know.", field: safeName(key) });
   }
-  if (body["stream"] !== undefined && body["stream"] !== true) throw invalidField("stream", "`stream` can only be true: this endpoint always streams.");
-  const provider = body["provider"];
+  if (own(body, "stream") !== undefined && own(body, "stream") !== true) throw invalidField("stream", "`stream` can only be true: this endpoint always streams.");
+  const provider = own(body, "provider");
   if (typeof provider !== "string" || !providers.includes(provider)) {
     throw new HttpError(400, { code: "unknown_provider", message: `\`provider\` must be one of: ${providers.join(", ")}.`, field: "provider" });
   }
-  const model = body["model"];
+  const model = own(body, "model");
   if (typeof model !== "string" || model === "") throw invalidField("model", "`model` is required: a model id such as gpt-4o-mini.");
   if (!MODEL.test(model) || model.includes("..")) throw invalidField("model", "`model` has characters no model id has.");
-  const tools = parseTools(body["tools"]);
-  const request: StreamRequest = { provider, model, messages: parseMessages(body["messages"]), tools };
-  if (body["tool_choice"] !== undefined) request.toolChoice = parseToolChoice(body["tool_choice"], tools);
-  if (body["max_tokens"] !== undefined) request.maxTokens = boundedInteger(body["max_tokens"], "max_tokens", 1, 1_000_000);
-  if (body["temperature"] !== undefined) request.temperature = boundedNumber(body["temperature"], "temperature", 0, 2);
-  if (optionalBoolean(body["early_validation"], "early_validation")) request.earlyValidation = true;
-  if (optionalBoolean(body["abort_on_violation"], "abort_on_violation")) {
+  const tools = parseTools(own(body, "tools"));
+  const request: StreamRequest = { provider, model, messages: parseMessages(own(body, "messages")), tools };
+  if (own(body, "tool_choice") !== undefined) request.toolChoice = parseToolChoice(own(body, "tool_choice"), tools);
+  if (own(body, "max_tokens") !== undefined) request.maxTokens = boundedInteger(own(body, "max_tokens"), "max_tokens", 1, 1_000_000);
+  if (own(body, "temperature") !== undefined) request.temperature = boundedNumber(own(body, "temperature"), "temperature", 0, 2);
+  if (optionalBoolean(own(body, "early_validation"), "early_validation")) request.earlyValidation = true;
+  if (optionalBoolean(own(body, "abort_on_violation"), "abort_on_violation")) {
     if (!request.earlyValidation) throw invalidField("abort_on_violation", "`abort_on_violation` needs `early_validation: true`: a violation is only found while the arguments stream.");
     request.abortOnViolation = true;
   }
@@ -51,11 +54,11 @@ function parseMessages(value: unknown): Message[] {
 
 function parseMessage(value: unknown, path: string): Message {
   if (!isObject(value)) throw invalidField(path, "Each message must be an object.");
-  const role = value["role"];
-  if (role === "system" || role === "user") return { role, content: requiredString(value["content"], `${path}.content`) };
+  const role = own(value, "role");
+  if (role === "system" || role === "user") return { role, content: requiredString(own(value, "content"), `${path}.content`) };
   if (role === "assistant") {
-    const content = value["content"] === null || value["content"] === undefined ? "" : requiredString(value["content"], `${path}.content`);
-    const calls = value["tool_calls"] ?? [];
+    const content = own(value, "content") === null || own(value, "content") === undefined ? "" : requiredString(own(value, "content"), `${path}.content`);
+    const calls = own(value, "tool_calls") ?? [];
     if (!Array.isArray(calls)) throw invalidField(`${path}.tool_calls`, "`tool_calls` must be an array.");
     return { role, content, toolCalls: calls.map((call, i) => parseAssistantCall(call, `${path}.tool_calls[${i}]`)) };
   }
@@ -65,23 +68,23 @@ function parseMessage(value: unknown, path: string): Message {
 
 function parseAssistantCall(value: unknown, path: string): AssistantToolCall {
   if (!isObject(value)) throw invalidField(path, "Each tool call must be an object.");
-  const id = value["id"];
+  const id = own(value, "id");
   if (id !== null && id !== undefined && typeof id !== "string") throw invalidField(`${path}.id`, "`id` must be a string or null.");
-  const name = value["name"];
+  const name = own(value, "name");
   if (typeof name !== "string" || !TOOL_NAME.test(name)) throw invalidField(`${path}.name`, "`name` must be a function name.");
-  const call: AssistantToolCall = { id: id ?? null, name, arguments: (value["arguments"] ?? {}) as JsonValue };
-  const metadata = value["providerMetadata"];
+  const call: AssistantToolCall = { id: id ?? null, name, arguments: (own(value, "arguments") ?? {}) as JsonValue };
+  const metadata = own(value, "providerMetadata");
   if (isObject(metadata)) call.providerMetadata = metadata as JsonObject;
   return call;
 }
 
 function parseToolMessage(value: Record<string, unknown>, path: string): Message {
-  const id = value["tool_call_id"];
-  const name = value["name"];
+  const id = own(value, "tool_call_id");
+  const name = own(value, "name");
   if (id !== undefined && typeof id !== "string") throw invalidField(`${path}.tool_call_id`, "`tool_call_id` must be a string.");
   if (name !== undefined && (typeof name !== "string" || !TOOL_NAME.test(name))) throw invalidField(`${path}.name`, "`name` must be a function name.");
   if (id === undefined && name === undefined) throw invalidField(path, "A tool message needs `tool_call_id` (or, for calls without ids, `name`).");
-  const content = value["content"];
+  const content = own(value, "content");
   if (content === undefined) throw invalidField(`${path}.content`, "`content` is required: the call's result.");
   const message: Message = { role: "tool", content: typeof content === "string" ? content : JSON.stringify(content) };
   if (id !== undefined) message.toolCallId = id;
@@ -101,14 +104,14 @@ function parseTools(value: unknown): ToolDefinition[] {
 
 function parseTool(value: unknown, path: string): ToolDefinition {
   // The Chat Completions form nests the definition under `function`.
-  const fn = isObject(value) && value["type"] === "function" && isObject(value["function"]) ? value["function"] : value;
+  const fn = isObject(value) && own(value, "type") === "function" && isObject(own(value, "function")) ? own(value, "function") : value;
   if (!isObject(fn)) throw invalidField(path, "Each tool must be an object.");
-  const name = fn["name"];
+  const name = own(fn, "name");
   if (typeof name !== "string" || !TOOL_NAME.test(name)) throw invalidField(`${path}.name`, "`name` must be 1-64 letters, digits, _ or -, starting with a letter or _.");
   const tool: ToolDefinition = { name, parameters: { type: "object", properties: {} } };
-  const description = fn["description"];
+  const description = own(fn, "description");
   if (description !== undefined) tool.description = requiredString(description, `${path}.description`);
-  const parameters = fn["parameters"];
+  const parameters = own(fn, "parameters");
   if (parameters !== undefined) {
     if (!isObject(parameters)) throw invalidField(`${path}.parameters`, "`parameters` must be a JSON Schema object.");
     tool.parameters = parameters as JsonObject;
@@ -123,7 +126,8 @@ function parseToolChoice(value: unknown, tools: readonly ToolDefinition[]): Tool
     return { type: "required" };
   }
   // `{ "name": "f" }`, or the Chat Completions form `{ "type": "function", "function": { "name": "f" } }`.
-  const named = isObject(value) ? (isObject(value["function"]) ? value["function"]["name"] : value["name"]) : undefined;
+  const fn = isObject(value) ? own(value, "function") : undefined;
+  const named = isObject(fn) ? own(fn, "name") : isObject(value) ? own(value, "name") : undefined;
   if (typeof named !== "string") throw invalidField("tool_choice", '`tool_choice` must be "auto", "none", "required" or { "name": ... }.');
   if (!tools.some((tool) => tool.name === named)) throw invalidField("tool_choice", "`tool_choice` names a tool that is not in `tools`.");
   return { type: "tool", name: named };
@@ -151,10 +155,6 @@ function boundedNumber(value: unknown, field: string, min: number, max: number):
     throw invalidField(field, `\`${field}\` must be a number from ${min} to ${max}.`);
   }
   return value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** A field name fit to repeat in an error: short and plain, else a placeholder. */

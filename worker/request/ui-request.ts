@@ -31,6 +31,7 @@
 import type { JsonValue, RunnableTool } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import { arrayAt, idAt, clientRequest, objectAt, resultText, runFlag, stringAt, type ClientRequest, type WireMessage } from "./client-request.ts";
+import { isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
 import { providerModel } from "./provider-model.ts";
 
 /** A validated `POST /v1/ui` request. */
@@ -47,31 +48,35 @@ const OUTCOMES = new Set(["output-available", "output-error", "output-denied"]);
 /** Validates a parsed `POST /v1/ui` body; throws a 400 {@link HttpError} naming the field at fault. */
 export function parseUIRequest(body: unknown, providers: readonly string[], available: Readonly<Record<string, RunnableTool>>): UIRequest {
   const fields = objectAt(body, "", "a JSON object");
+  const deep = tooDeep(fields);
+  if (deep !== undefined) throw tooDeepError(deep);
   for (const key of Object.keys(fields)) {
     if (!FIELDS.has(key)) throw new HttpError(400, { code: "unknown_field", message: "The request has a field this API does not know.", field: /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : "(unprintable)" });
   }
-  const { provider, model } = providerModel(fields["model"], providers);
-  const run = runFlag(fields["run"], "run");
-  if (!run && fields["max_steps"] !== undefined) throw invalidField("max_steps", "`max_steps` applies to run mode only (`run: true`).");
-  const list = arrayAt(fields["messages"], "messages");
+  const { provider, model } = providerModel(own(fields, "model"), providers);
+  const run = runFlag(own(fields, "run"), "run");
+  if (!run && own(fields, "max_steps") !== undefined) throw invalidField("max_steps", "`max_steps` applies to run mode only (`run: true`).");
+  const list = arrayAt(own(fields, "messages"), "messages");
   const messages = list.flatMap((message, i) => toWire(message, `messages[${i}]`));
   const parsed = clientRequest(
-    { provider, model, messages, tools: run ? undefined : fields["tools"], tool_choice: fields["tool_choice"], max_tokens: fields["max_tokens"], temperature: fields["temperature"] },
-    run ? { tools: fields["tools"], max_steps: fields["max_steps"] } : undefined,
+    { provider, model, messages, tools: run ? undefined : own(fields, "tools"), tool_choice: own(fields, "tool_choice"), max_tokens: own(fields, "max_tokens"), temperature: own(fields, "temperature") },
+    run ? { tools: own(fields, "tools"), max_steps: own(fields, "max_steps") } : undefined,
     providers,
     available,
+    (field) => (field === "provider" ? "model" : field),
   );
-  const last = list.at(-1) as { role?: unknown; id?: unknown } | undefined;
-  return last?.role === "assistant" && typeof last.id === "string" && last.id !== "" ? { ...parsed, messageId: last.id } : parsed;
+  const last = list.at(-1) as Record<string, unknown> | undefined;
+  const id = last === undefined ? undefined : own(last, "id");
+  return last !== undefined && own(last, "role") === "assistant" && typeof id === "string" && id !== "" ? { ...parsed, messageId: id } : parsed;
 }
 
 function toWire(value: unknown, path: string): WireMessage[] {
   const message = objectAt(value, path);
-  const role = message["role"];
-  const parts = arrayAt(message["parts"], `${path}.parts`).map((part, j) => objectAt(part, `${path}.parts[${j}]`));
+  const role = own(message, "role");
+  const parts = arrayAt(own(message, "parts"), `${path}.parts`).map((part, j) => objectAt(part, `${path}.parts[${j}]`));
   if (role === "system" || role === "user") {
     parts.forEach((part, j) => {
-      if (part["type"] === "file") throw invalidField(`${path}.parts[${j}].type`, "Only text parts are supported; this Worker sends no files to the provider.");
+      if (own(part, "type") === "file") throw invalidField(`${path}.parts[${j}].type`, "Only text parts are supported; this Worker sends no files to the provider.");
     });
     return [{ role, content: texts(parts, path) }];
   }
@@ -84,11 +89,11 @@ function toWire(value: unknown, path: string): WireMessage[] {
   };
   parts.forEach((part, j) => {
     const at = `${path}.parts[${j}]`;
-    const type = stringAt(part["type"], `${at}.type`);
+    const type = stringAt(own(part, "type"), `${at}.type`);
     if (type === "step-start") flush();
-    else if (type === "text") step.text.push(stringAt(part["text"], `${at}.text`));
+    else if (type === "text") step.text.push(stringAt(own(part, "text"), `${at}.text`));
     else if (type === "dynamic-tool" || type.startsWith("tool-")) {
-      const exchange = toolExchange(part, type === "dynamic-tool" ? stringAt(part["toolName"], `${at}.toolName`) : type.slice("tool-".length), at);
+      const exchange = toolExchange(part, type === "dynamic-tool" ? stringAt(own(part, "toolName"), `${at}.toolName`) : type.slice("tool-".length), at);
       if (exchange) {
         step.calls.push(exchange.call);
         step.results.push(exchange.result);
@@ -102,21 +107,22 @@ function toWire(value: unknown, path: string): WireMessage[] {
 /** A tool part with an outcome: the call, and its result as the model reads it. */
 function toolExchange(part: Record<string, unknown>, name: string, path: string): { call: { id: string; name: string; arguments: JsonValue }; result: WireMessage } | undefined {
   if (!TOOL_NAME.test(name)) throw invalidField(`${path}.type`, "A tool part must name a function: letters, digits, _ or -, starting with a letter or _.");
-  const id = idAt(part["toolCallId"], `${path}.toolCallId`);
-  const state = stringAt(part["state"], `${path}.state`);
-  if (!OUTCOMES.has(state) || part["providerExecuted"] === true) return undefined;
+  const id = idAt(own(part, "toolCallId"), `${path}.toolCallId`);
+  const state = stringAt(own(part, "state"), `${path}.state`);
+  if (!OUTCOMES.has(state) || own(part, "providerExecuted") === true) return undefined;
   let content: string;
-  if (state === "output-available") content = resultText(part["output"]);
-  else if (state === "output-error") content = stringAt(part["errorText"], `${path}.errorText`);
+  if (state === "output-available") content = resultText(own(part, "output"));
+  else if (state === "output-error") content = stringAt(own(part, "errorText"), `${path}.errorText`);
   else {
-    const reason = (part["approval"] as { reason?: unknown } | undefined)?.reason;
+    const approval = own(part, "approval");
+    const reason = isObject(approval) ? own(approval, "reason") : undefined;
     content = `The user denied this call${typeof reason === "string" && reason !== "" ? `: ${reason}` : "."}`;
   }
   // A call whose input could not be parsed keeps the text the model wrote (`rawInput`).
-  const input = part["input"] !== undefined ? part["input"] : (part["rawInput"] ?? {});
+  const input = own(part, "input") !== undefined ? own(part, "input") : (own(part, "rawInput") ?? {});
   return { call: { id, name, arguments: input as JsonValue }, result: { role: "tool", tool_call_id: id, content } };
 }
 
 function texts(parts: readonly Record<string, unknown>[], path: string): string {
-  return parts.flatMap((part, j) => (part["type"] === "text" ? [stringAt(part["text"], `${path}.parts[${j}].text`)] : [])).join("");
+  return parts.flatMap((part, j) => (own(part, "type") === "text" ? [stringAt(own(part, "text"), `${path}.parts[${j}].text`)] : [])).join("");
 }

@@ -28,6 +28,7 @@ export type ErrorCode =
   | "upstream_error"
   | "upstream_unreachable"
   | "upstream_timeout"
+  | "completion_too_large"
   | "unknown_response"
   | "resume_window_passed";
 

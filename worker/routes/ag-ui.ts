@@ -14,8 +14,9 @@ const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control
  * `POST /v1/ag-ui`: AG-UI events over SSE for `HttpAgent` of `@ag-ui/client` (and CopilotKit),
  * in front of every provider the Worker serves. The request is a `RunAgentInput`, with `model`
  * and the Worker's options in `forwardedProps` (see request/ag-ui-request.ts); with
- * `forwardedProps.run: true` the Worker runs its own tools at the edge and loops, and each result
- * is a `TOOL_CALL_RESULT`.
+ * `forwardedProps.run: true` the Worker runs its own tools at the edge and loops, and each
+ * final result is a `TOOL_CALL_RESULT` (a streaming tool's results so far are CUSTOM
+ * `tool-result-preliminary` events).
  *
  * The answer is `RUN_STARTED` ... `RUN_FINISHED` (or `RUN_ERROR`) for the input's `threadId` and
  * `runId`. The checks, limits, replay and cancellation are those of `POST /v1/stream`; errors

@@ -3,6 +3,7 @@ import type { Env } from "../env.ts";
 import { protocolPost } from "../http/protocol-post.ts";
 import { providerNames } from "../providers/index.ts";
 import { parseChatCompletionRequest } from "../request/chat-completion-request.ts";
+import { HttpError } from "../response/json-error.ts";
 import { openAIErrorResponse } from "../response/openai-error.ts";
 import type { Runtime } from "../runtime.ts";
 import { answerHeaders, openClientBatches, openClientEvents } from "./client-events.ts";
@@ -29,7 +30,12 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
       return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
     }
     const { events, headers } = await openClientEvents({ mode: "stream", request: chat.request }, request, env, settings, runtime, { stopOnAbort: true });
-    const result = await readOpenAIChatCompletion(events, { model: chat.model });
+    // The library's bound on the text it holds (characters, as every size limit here) cancels the provider past it.
+    const result = await readOpenAIChatCompletion(events, { model: chat.model, maxTextBytes: settings.maxCompletionBytes });
+    if (result.type === "error" && result.error.code === "text-too-large") {
+      const message = `The completion exceeds the limit of ${settings.maxCompletionBytes} characters (MAX_COMPLETION_BYTES); send \`stream: true\` to receive it as it is written.`;
+      throw new HttpError(502, { code: "completion_too_large", message });
+    }
     const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
     if (result.type === "completion") return Response.json(result.completion, { headers: json });
     return Response.json({ error: result.error }, { status: 502, headers: json });

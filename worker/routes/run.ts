@@ -11,6 +11,7 @@ import type { Runtime } from "../runtime.ts";
 import { demoTools } from "../tools/index.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
+import { withoutProviderData } from "../response/without-provider-data.ts";
 
 /** Where each provider's request body keeps the conversation. */
 const CONVERSATION_FIELD: { readonly [P in WorkerProvider]: string } = {
@@ -110,7 +111,7 @@ export async function openRunEvents(
       return new Response(body, { headers: { "content-type": http.responseType ?? "text/event-stream" } });
     },
   });
-  return { events: cancelling(events, runController), headers: live ? {} : { "x-replay-recording": SCRIPTED_MODEL } };
+  return { events: withoutProviderData(cancelling(events, runController)), headers: live ? {} : { "x-replay-recording": SCRIPTED_MODEL } };
 }
 
 /** What `POST /v1/run` streams: the loop's events, `loop-finish` without the conversation. */

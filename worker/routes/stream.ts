@@ -5,6 +5,7 @@ import { authenticate } from "../http/auth.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import { EVENT_STREAM_HEADERS, eventStreamBodyOfBatches } from "../response/event-stream.ts";
 import { HttpError } from "../response/json-error.ts";
+import { withoutProviderData, withoutProviderDataInBatches } from "../response/without-provider-data.ts";
 import { guardedPost } from "../http/guarded-post.ts";
 import { providerNames, upstreamProvider } from "../providers/index.ts";
 import { providerTarget } from "../providers/target.ts";
@@ -37,7 +38,7 @@ export async function resumeRoute(request: Request, id: string, env: Env): Promi
   const settings = readSettings(env);
   const cors = corsHeaders(request, settings.corsAllowOrigins);
   try {
-    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins);
+    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins, "GET, DELETE, OPTIONS");
     if (request.method !== "GET" && request.method !== "DELETE") {
       throw new HttpError(405, { code: "method_not_allowed", message: "Use GET or DELETE." }, { allow: "GET, DELETE, OPTIONS" });
     }
@@ -80,7 +81,7 @@ export async function openEventStream(
   withSignal = false,
 ): Promise<{ events: ReadableStream<ToolCallEvent>; headers: Record<string, string> }> {
   const { body, options, headers } = await openChain(streamRequest, env, settings, runtime, controller, withSignal);
-  return { events: streamToolCalls(body, options), headers };
+  return { events: withoutProviderData(streamToolCalls(body, options)), headers };
 }
 
 /**
@@ -97,7 +98,7 @@ export async function openEventBatches(
   withSignal = false,
 ): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
   const { body, options, headers } = await openChain(streamRequest, env, settings, runtime, controller, withSignal);
-  return { batches: streamToolCallBatches(body, options), headers };
+  return { batches: withoutProviderDataInBatches(streamToolCallBatches(body, options)), headers };
 }
 
 /** The provider's body (or the replay's), the chain's options for this request, and the headers to answer with. */

@@ -1,6 +1,6 @@
 import { UI_MESSAGE_STREAM_HEADERS, UIMessageEncoderStream, type RunnableTool } from "../../src/index.ts";
 import { readSettings, type Env } from "../env.ts";
-import { corsHeaders } from "../http/cors.ts";
+import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import { protocolPost } from "../http/protocol-post.ts";
 import { providerNames } from "../providers/index.ts";
 import { parseUIRequest } from "../request/ui-request.ts";
@@ -32,12 +32,15 @@ export function uiRoute(request: Request, env: Env, runtime: Runtime, tools: Rea
 
 /**
  * `GET /v1/ui/<chat id>/stream`, where `useChat({ resume: true })` asks for a stream to resume:
- * this Worker keeps none for this protocol, which the AI SDK reads from `204 No Content`.
+ * this Worker keeps none for this protocol, which the AI SDK reads from `204 No Content`. A
+ * cross-origin client's preflight (`OPTIONS`) is answered as on the other routes.
  */
 export function uiResumeRoute(request: Request, env: Env): Response {
   try {
-    const cors = corsHeaders(request, readSettings(env).corsAllowOrigins);
-    if (request.method !== "GET") throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { ...cors, allow: "GET" });
+    const { corsAllowOrigins } = readSettings(env);
+    if (request.method === "OPTIONS") return preflightResponse(request, corsAllowOrigins, "GET, OPTIONS");
+    const cors = corsHeaders(request, corsAllowOrigins);
+    if (request.method !== "GET") throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { ...cors, allow: "GET, OPTIONS" });
     return new Response(null, { status: 204, headers: { ...cors, "cache-control": "no-store" } });
   } catch (error) {
     return uiMessageErrorResponse(asHttpError(error));

@@ -21,7 +21,8 @@ type Payload = Record<string, unknown>;
  * Amazon Bedrock ConverseStream events (one per event-stream message, named by `:event-type`) to
  * normalized deltas: the body of {@link BedrockDecoder} for Converse streams.
  *
- * Content blocks are told apart by `contentBlockIndex`, which is the call's index. Text and
+ * Content blocks are told apart by `contentBlockIndex`, which is the call's index (an event whose
+ * index is not a non-negative safe integer is a `malformed-payload` error, skipped). Text and
  * reasoning blocks often start with a delta and no `contentBlockStart`; a tool block starts with
  * `start.toolUse` (its id and name; `type: "server_tool_use"` marks a call the provider runs
  * itself) and streams `delta.toolUse.input` as JSON text fragments; a call with no fragment, or
@@ -78,9 +79,17 @@ export class BedrockConverseDecoder {
     // messageStart (the role only) and event types added later carry nothing to accumulate.
   }
 
-  #block(payload: Payload, tool = false): [number, Block] | undefined {
+  /** The message's block index; anything but a non-negative safe integer is reported, never routed. */
+  #index(payload: Payload): number | undefined {
     const index = payload["contentBlockIndex"];
-    if (typeof index !== "number" || this.#stopped.has(index)) return undefined;
+    if (Number.isSafeInteger(index) && (index as number) >= 0) return index as number;
+    this.#emit({ type: "error", error: { code: "malformed-payload", message: "A content block event has no valid contentBlockIndex; it was skipped." } });
+    return undefined;
+  }
+
+  #block(payload: Payload, tool = false): [number, Block] | undefined {
+    const index = this.#index(payload);
+    if (index === undefined || this.#stopped.has(index)) return undefined;
     let block = this.#blocks.get(index);
     if (!block) this.#blocks.set(index, (block = { tool, text: "" }));
     return [index, block];
@@ -131,8 +140,8 @@ export class BedrockConverseDecoder {
   }
 
   #onStop(payload: Payload): void {
-    const index = payload["contentBlockIndex"];
-    if (typeof index !== "number" || this.#stopped.has(index)) return;
+    const index = this.#index(payload);
+    if (index === undefined || this.#stopped.has(index)) return;
     this.#stopped.add(index);
     const block = this.#blocks.get(index);
     this.#blocks.delete(index);

@@ -53,6 +53,31 @@ group("Bedrock ConverseStream rules", (test) => {
     assertEquals([finish.reason, finish.rawReason, finish.text, finish.usage?.totalTokens], ["tool-calls", "tool_use", "Checking.", 15]);
   });
 
+  test("a contentBlockIndex that is not a non-negative safe integer is a malformed-payload error for that message; the other blocks go on", async () => {
+    const bad: unknown[] = [-1, 1.5, "1", 2 ** 53, null, { n: 1 }, undefined];
+    for (const index of bad) {
+      const at = index === undefined ? {} : { contentBlockIndex: index };
+      const body = converse([
+        toolStart(0, "t0", "get_weather"),
+        ["contentBlockStart", { ...at, start: { toolUse: { toolUseId: "t_bad", name: "bad" } } }],
+        input(0, '{"city":'),
+        ["contentBlockDelta", { ...at, delta: { toolUse: { input: '{"x":1}' } } }],
+        ["contentBlockDelta", { ...at, delta: { text: "lost" } }],
+        input(0, '"Paris"}'),
+        ["contentBlockStop", at],
+        stop(0),
+        messageStop("tool_use"),
+        metadata,
+      ]);
+      const events = await run(body, [7, 150]);
+      const errors = events.flatMap((e) => (e.type === "error" ? [e.error.code] : []));
+      assertEquals(errors, ["malformed-payload", "malformed-payload", "malformed-payload", "malformed-payload"], `index ${JSON.stringify(index)}`);
+      const finish = last(events);
+      assert(finish.type === "finish", `finish (index ${JSON.stringify(index)})`);
+      assertEquals([finish.toolCalls.map((c) => [c.index, c.id, c.arguments]), finish.text], [[[0, "t0", { city: "Paris" }]], ""], `index ${JSON.stringify(index)}`);
+    }
+  });
+
   test("a call with no arguments, with no delta or only an empty input, is {}", async () => {
     const body = converse([toolStart(0, "t0", "now"), stop(0), toolStart(1, "t1", "list"), input(1, ""), stop(1), messageStop("tool_use"), metadata]);
     const finish = last(await run(body));

@@ -4,27 +4,13 @@
  * length, headers length, the CRC-32 of those 8 bytes), the headers (name length, name, type 7 =
  * string, value length, value), the payload, and the CRC-32 of everything before it.
  *
+ * The checksums are the library's CRC-32, the one its decoder checks them with.
+ *
  * @module
  */
+import { crc32 } from "../../../src/framing/crc32.ts";
 
 const utf8 = new TextEncoder();
-
-/** CRC-32 (IEEE 802.3, zlib's), table-driven. */
-const TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-function crc32(bytes: Uint8Array): number {
-  let crc = 0xffffffff;
-  for (const byte of bytes) crc = TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
-}
 
 /** One message with string headers (in the order given) and a UTF-8 payload. */
 export function eventStreamMessage(headers: Readonly<Record<string, string>>, payload: string): Uint8Array {
@@ -36,7 +22,7 @@ export function eventStreamMessage(headers: Readonly<Record<string, string>>, pa
   const view = new DataView(message.buffer);
   view.setUint32(0, total);
   view.setUint32(4, headersLength);
-  view.setUint32(8, crc32(message.subarray(0, 8)));
+  view.setUint32(8, crc32(message, 0, 8));
   let at = 12;
   for (const [name, value] of encoded) {
     message[at++] = name.length;
@@ -49,7 +35,7 @@ export function eventStreamMessage(headers: Readonly<Record<string, string>>, pa
     at += value.length;
   }
   message.set(body, at);
-  view.setUint32(total - 4, crc32(message.subarray(0, total - 4)));
+  view.setUint32(total - 4, crc32(message, 0, total - 4));
   return message;
 }
 
