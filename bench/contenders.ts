@@ -5,7 +5,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import Anthropic from "@anthropic-ai/sdk";
 import { parsePartialJson } from "ai";
 import OpenAI from "openai";
-import { streamToolCalls, type ToolDefinition } from "../src/index.ts";
+import { createProviderDecoder, SSEDecoder, streamToolCallBatches, streamToolCalls, ToolCallAccumulator, type ToolDefinition } from "../src/index.ts";
 import type { Body } from "./bodies.ts";
 
 /** Runs one implementation over network chunks and returns how many complete calls it saw. */
@@ -136,6 +136,38 @@ export const ours = (partialArguments: boolean, earlyValidation = false): Conten
     if (value.type === "tool-call") calls++;
     if (value.type === "tool-call-violation" || value.type === "invalid-tool-call") throw new Error(`a valid call was reported: ${value.type}`);
   }
+};
+
+/** `streamToolCallBatches`: the same chain, its events read one array per network chunk. */
+export const oursBatched: Contender = async (chunks, framing) => {
+  let calls = 0;
+  const reader = streamToolCallBatches(streamOf(chunks), { provider: framing, maxArgumentsBytes: 64 * 1024 * 1024 }).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return calls;
+    for (const event of value) if (event.type === "tool-call") calls++;
+  }
+};
+
+/**
+ * The library's pure cores wired with callbacks, no stream between them: SSE framing, the
+ * provider's decoder, the accumulator. The path for a caller that needs the floor's cost.
+ */
+export const oursCores: Contender = async (chunks, framing) => {
+  let calls = 0;
+  const accumulator = new ToolCallAccumulator((event) => void (event.type === "tool-call" && calls++), { maxArgumentsBytes: 64 * 1024 * 1024 });
+  const decoder = createProviderDecoder(framing, (delta) => accumulator.push(delta));
+  const sse = new SSEDecoder((message) => decoder.decode(message));
+  const reader = streamOf(chunks).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    sse.feed(value);
+  }
+  sse.end();
+  decoder.end();
+  accumulator.end();
+  return calls;
 };
 
 /** openai-node: ChatCompletionStream / ResponseStream (arguments parsed at the end). */

@@ -2,7 +2,7 @@
 // round runs every contender once on the same input, in rotating order, so that load from other
 // processes falls on all of them alike; the figure is the median of the per-round ratios.
 // Run: node bench/focus.ts [scenario-substring]   (BENCH_ROUNDS=n, default 15)
-import { floor, floorOfArray, ours, type Contender } from "./contenders.ts";
+import { floor, floorOfArray, ours, oursBatched, oursCores, type Contender } from "./contenders.ts";
 import { networkChunks } from "./bodies.ts";
 import { benchScenarios } from "./scenarios.ts";
 
@@ -13,6 +13,8 @@ const contenders: [string, Contender][] = [
   ["floor", floor],
   ["floor without the body stream", floorOfArray],
   ["tool-call-stream", ours(false)],
+  ["streamToolCallBatches", oursBatched],
+  ["pure cores with callbacks", oursCores],
   ["tool-call-stream (partial)", ours(true)],
   ["tool-call-stream (early validation)", ours(false, true)],
   ["tool-call-stream (early + partial)", ours(true, true)],

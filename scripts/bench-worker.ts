@@ -15,11 +15,12 @@
 // CPU: utime + stime of each workerd (/proc/<pid>/stat fields 14 and 15, summed over the workerd
 // processes under that wrangler) before and after a batch of BENCH_N responses (default 20) of one
 // body from one target, requests one at a time; per response = the difference / BENCH_N. Rounds
-// (BENCH_ROUNDS, default 3) interleave the targets; the figure is the median over rounds.
+// (BENCH_ROUNDS, default 5) interleave the targets; the figure is the median over rounds, a ratio
+// the median of the per-round ratios.
 // TTFB: from sending the request to the first body byte, median over the batch, beside the
 // upstream's own (the same request sent to the local upstream directly).
 //
-// Linux only (/proc). Usage: npm run bench:worker   (BENCH_N=20 BENCH_ROUNDS=3 BENCH_BODIES=openai,anthropic,responses)
+// Linux only (/proc). Usage: npm run bench:worker   (BENCH_N=20 BENCH_ROUNDS=5 BENCH_BODIES=openai,anthropic,responses)
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -28,8 +29,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { anthropic, argumentsOf, fragments, openAIChat, responses } from "../bench/bodies.ts";
 
+/** BENCH_RESUMABLE=0 leaves the resumable Worker out (the slowest to measure). */
+const RESUMABLE = process.env["BENCH_RESUMABLE"] !== "0";
 const N = Number(process.env["BENCH_N"] ?? 20);
-const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3);
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5);
 const TICK_MS = 1000 / Number(process.env["CLK_TCK"] ?? 100);
 const TOKEN = "bench-client-token";
 
@@ -51,8 +54,13 @@ function bodies(): BenchBody[] {
     { name: "anthropic: Anthropic, 1 call x 50 KB, 4-char fragments", provider: "anthropic", path: "messages", bytes: encode(anthropic(one)) },
     { name: "responses: OpenAI Responses, 1 call x 50 KB, 4-char fragments", provider: "openai-responses", path: "responses", bytes: encode(responses(one)) },
   ];
+  // Not event-dense: what a response costs the Worker apart from its events (run it with BENCH_BODIES=tiny).
+  const tiny: BenchBody = { name: "tiny: OpenAI Chat, one 2-character text delta", provider: "openai", path: "chat/completions", bytes: encode(openAIChat(["Hi"], [])) };
   const only = process.env["BENCH_BODIES"]?.split(",");
-  return only ? all.filter((body) => only.some((name) => body.name.startsWith(`${name}:`))) : all;
+  const chosen = only ? [...all, tiny].filter((body) => only.some((name) => body.name.startsWith(`${name}:`))) : all;
+  // The upstream serves one body per path.
+  if (new Set(chosen.map((body) => body.path)).size !== chosen.length) throw new Error("BENCH_BODIES=tiny runs alone (it has openai's path).");
+  return chosen;
 }
 
 /** The local upstream: every POST to /v1/<path> answers that body at once, in one write. */
@@ -215,14 +223,18 @@ async function main(): Promise<void> {
         { name: "Worker /v1/stream resumable", target: worker, url: `http://127.0.0.1:${worker.port}/v1/stream`, init: streamInit(body), count: "frames" },
         { name: "chain alone", target: reference, url: `http://127.0.0.1:${reference.port}/chain/v1/${body.path}`, init: {}, count: "number" },
         { name: "pass-through", target: reference, url: `http://127.0.0.1:${reference.port}/pass/v1/${body.path}`, init: {}, count: "bytes" },
+        { name: "chain + SSE encoding (bare)", target: reference, url: `http://127.0.0.1:${reference.port}/sse/v1/${body.path}`, init: {}, count: "frames" },
+        { name: "... + idle timeout (bare)", target: reference, url: `http://127.0.0.1:${reference.port}/idle/v1/${body.path}`, init: {}, count: "frames" },
         { name: "upstream direct", target: reference, url: `${origin}/v1/${body.path}`, init: { method: "POST", body: "{}" }, count: "bytes" },
       ];
+      if (!RESUMABLE) runs.splice(1, 1, { ...runs[1]!, name: "(resumable not measured)", url: "" });
       const cpu = runs.map(() => [] as number[]);
       const ttfb = runs.map(() => [] as number[]);
       const events = runs.map(() => 0);
-      for (const run of runs) for (let i = 0; i < 2; i++) events[runs.indexOf(run)] = (await request(run.url, run.init, run.count)).events; // warm up
+      for (const run of runs) for (let i = 0; i < 2 && run.url; i++) events[runs.indexOf(run)] = (await request(run.url, run.init, run.count)).events; // warm up
       for (let round = 0; round < ROUNDS; round++) {
         for (const [k, run] of runs.entries()) {
+          if (!run.url) continue;
           const pids = workerdPids(run.target);
           const before = cpuTicks(pids);
           for (let i = 0; i < N; i++) ttfb[k]!.push((await request(run.url, run.init, run.count)).ttfbMs);
@@ -232,11 +244,15 @@ async function main(): Promise<void> {
       const ms = cpu.map((values) => (values.length ? median(values) : Number.NaN));
       console.log(`\n${body.name} (${(body.bytes.length / 1024).toFixed(0)} KiB upstream, ${events[2]} events from the chain, ${events[0]} SSE frames from the Worker)`);
       for (const [k, run] of runs.entries()) {
+        if (!run.url) continue;
         const range = cpu[k]!.length ? ` (rounds ${Math.min(...cpu[k]!).toFixed(1)} to ${Math.max(...cpu[k]!).toFixed(1)})` : "";
         const figure = Number.isNaN(ms[k]!) ? "" : `CPU ${ms[k]!.toFixed(1)} ms/response${range}, `;
         console.log(`  ${run.name.padEnd(28)} ${figure}TTFB median ${median(ttfb[k]!).toFixed(1)} ms`);
       }
-      for (const k of [0, 1]) console.log(`  ${runs[k]!.name}: x${(ms[k]! / ms[2]!).toFixed(2)} the chain, x${(ms[k]! / ms[3]!).toFixed(2)} the pass-through`);
+      // Ratios: the median of the per-round ratios (each round measures all targets back to back,
+      // so load from other processes falls on them alike).
+      const ratio = (k: number, of: number): string => median(cpu[k]!.map((value, round) => value / cpu[of]![round]!)).toFixed(2);
+      for (const k of RESUMABLE ? [0, 1] : [0]) console.log(`  ${runs[k]!.name}: x${ratio(k, 2)} the chain, x${ratio(k, 3)} the pass-through`);
     }
   } finally {
     for (const target of targets) {

@@ -123,7 +123,7 @@ export { eventStep, type AccumulatorTransformer, type EventSink, type EventStep 
 export { toolCallTimings } from "./accumulate/tool-call-timings.ts";
 export { validateToolCalls } from "./accumulate/validate-tool-calls.ts";
 // The whole chain in one call.
-export { streamToolCalls } from "./pipeline/stream-tool-calls.ts";
+export { streamToolCallBatches, streamToolCalls } from "./pipeline/stream-tool-calls.ts";
 export type { StreamToolCallsOptions } from "./pipeline/stream-tool-calls-options.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";
 // Tools: run calls at the edge, loop back to the model.

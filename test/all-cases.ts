@@ -39,6 +39,7 @@ import "./pipeline/pipeline-fast-paths.cases.ts";
 import "./pipeline/custom-protocol.cases.ts";
 import "./pipeline/framing-choice.cases.ts";
 import "./pipeline/validator-tools.cases.ts";
+import "./pipeline/stream-tool-call-batches.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";

@@ -9,10 +9,12 @@
 /** A timer handle, opaque to callers. */
 export type TimerHandle = unknown;
 
-/** The two timer functions the Worker uses; tests pass a manual clock. */
+/** The timer functions and the clock the Worker uses; tests pass a manual clock. */
 export interface Timers {
   setTimeout(callback: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
+  /** The clock the timers run on, in milliseconds (`Date.now`, which a Worker advances at each I/O). */
+  now(): number;
 }
 
 /** Everything non-deterministic the Worker reaches for. */
@@ -28,6 +30,7 @@ export const platformRuntime: Runtime = {
   timers: {
     setTimeout: (callback, ms) => setTimeout(callback, ms),
     clearTimeout: (handle) => clearTimeout(handle as number),
+    now: () => Date.now(),
   },
 };
 

@@ -1,10 +1,16 @@
 // The two reference Workers of `npm run bench:worker` (scripts/bench-worker.ts), in one script:
 //   GET /chain/<path>  fetches the local upstream's <path>, runs `streamToolCalls` on its body
 //                      and answers the number of events (the chain alone, in a Worker);
-//   GET /pass/<path>   answers the upstream's body unchanged (a pass-through of the same bytes).
+//   GET /pass/<path>   answers the upstream's body unchanged (a pass-through of the same bytes);
+//   GET /sse/<path>    answers `streamToolCallBatches` encoded by `ToolCallEventEncoderStream`: the
+//                      chain and the Worker's SSE encoding with nothing else of the Worker's route;
+//   GET /idle/<path>   the same behind the Worker's idle timeout on the upstream body
+//                      (worker/upstream/idle-timeout.ts), to tell its share.
 // UPSTREAM (a var set by the script) is the local upstream's origin, http://127.0.0.1:<port>.
 // Never deployed: wrangler.toml here has no routes and the script only runs it with `wrangler dev`.
-import { streamToolCalls, type Provider } from "../../src/index.ts";
+import { withIdleTimeout } from "../../worker/upstream/idle-timeout.ts";
+import { platformRuntime } from "../../worker/runtime.ts";
+import { streamToolCallBatches, streamToolCalls, ToolCallEventEncoderStream, type Provider } from "../../src/index.ts";
 
 interface BenchEnv {
   UPSTREAM: string;
@@ -22,9 +28,14 @@ export default {
     const [, mode, ...rest] = url.pathname.split("/");
     const path = rest.join("/");
     const provider = PROVIDERS[path.replace(/^v1\//, "")];
-    if (provider === undefined || (mode !== "chain" && mode !== "pass")) return new Response("not found", { status: 404 });
+    if (provider === undefined || (mode !== "chain" && mode !== "pass" && mode !== "sse" && mode !== "idle")) return new Response("not found", { status: 404 });
     const upstream = await fetch(`${env.UPSTREAM}/${path}`, { method: "POST", body: "{}" });
     if (mode === "pass") return new Response(upstream.body, { headers: { "content-type": "text/event-stream" } });
+    if (mode === "idle") {
+      const body = withIdleTimeout(upstream.body!, { ms: 120_000, timers: platformRuntime.timers, onStop: () => {} });
+      return new Response(streamToolCallBatches(body, { provider }).pipeThrough(new ToolCallEventEncoderStream()), { headers: { "content-type": "text/event-stream" } });
+    }
+    if (mode === "sse") return new Response(streamToolCallBatches(upstream, { provider }).pipeThrough(new ToolCallEventEncoderStream()), { headers: { "content-type": "text/event-stream" } });
     let events = 0;
     const reader = streamToolCalls(upstream, { provider }).getReader();
     while (!(await reader.read()).done) events++;

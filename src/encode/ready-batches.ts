@@ -1,3 +1,5 @@
+import { settlesSoon } from "../shared/settles-soon.ts";
+
 /** Options of {@link readyBatches}. */
 export interface ReadyBatchesOptions {
   /**
@@ -7,14 +9,6 @@ export interface ReadyBatchesOptions {
    */
   maxItems?: number;
 }
-
-/**
- * How many microtask turns a read may take and still count as ready: a queued item settles a read
- * in one turn in Node and browsers and in two in workerd; a few more let a source behind a short
- * chain of promises count too. I/O and timers never run between microtasks, so nothing that
- * waits for the network fits in them.
- */
-const READY_TURNS = 8;
 
 /**
  * The items of `source` in batches of every item that is ready, never waiting for more: a batch
@@ -52,15 +46,8 @@ export function readyBatches<T>(source: ReadableStream<T>, options: ReadyBatches
         const batch = [first.value];
         while (batch.length < maxItems) {
           const read = reader.read();
-          // Set by the callbacks below: the declared type keeps the compiler from narrowing them away.
-          let next = undefined as ReadableStreamReadResult<T> | undefined;
-          let failed = false as boolean;
-          read.then(
-            (result) => void (next = result),
-            () => void (failed = true),
-          );
-          for (let turn = 0; turn < READY_TURNS && next === undefined && !failed; turn++) await null;
           // Not ready, the end, or a failure: the items before it go first, the next pull takes it.
+          const next = (await settlesSoon(read)) ? await read.catch(() => undefined) : undefined;
           if (next === undefined || next.done) {
             pending = read;
             break;

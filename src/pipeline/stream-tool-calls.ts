@@ -16,6 +16,7 @@ import { DetectingDecoder } from "../providers/provider-detect-stream.ts";
 import { providerProtocol } from "../providers/registry.ts";
 import type { ProviderDelta } from "../shared/deltas.ts";
 import { toErrorInfo, type StreamErrorInfo } from "../shared/errors.ts";
+import { settlesSoon } from "../shared/settles-soon.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { readErrorBody } from "./error-body.ts";
 import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
@@ -52,6 +53,34 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
   input: Response | ReadableStream<Uint8Array>,
   options: StreamToolCallsOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>> {
+  return chain(input, options, false) as ReadableStream<TypedToolCallEvent<Tools>>;
+}
+
+/**
+ * {@link streamToolCalls} with its events in arrays: each array holds the events of every
+ * network chunk the body had ready (read without waiting), passed on as soon as the body has
+ * nothing more ready, so no event waits for the next chunk (the first event of the response goes
+ * out alone, as early as it would one by one). For a server that
+ * turns events into bytes: one array becomes one string, one UTF-8 encoding and one chunk of its
+ * response, with no read per event. Same options, same events in the same order, same errors
+ * and cancellation; the arrays are never empty.
+ *
+ * @example
+ * ```ts
+ * const body = streamToolCallBatches(await fetch(url, init), { provider: "openai" })
+ *   .pipeThrough(new ToolCallEventEncoderStream()); // one chunk per array
+ * return new Response(body, { headers: { "content-type": "text/event-stream" } });
+ * ```
+ */
+export function streamToolCallBatches<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
+  input: Response | ReadableStream<Uint8Array>,
+  options: StreamToolCallsOptions<Tools> = {},
+): ReadableStream<TypedToolCallEvent<Tools>[]> {
+  return chain(input, options, true) as ReadableStream<TypedToolCallEvent<Tools>[]>;
+}
+
+/** The chain behind both: one event per chunk of the output, or with `batched` one array per ready stretch of the body. */
+function chain(input: Response | ReadableStream<Uint8Array>, options: StreamToolCallsOptions, batched: boolean): ReadableStream<ToolCallEvent | ToolCallEvent[]> {
   // A provider that does not exist is the caller's mistake: said at the call, not as a stream error.
   const protocol = options.provider ? providerProtocol(options.provider) : undefined;
   // Duck-typed rather than `instanceof`: a Response from another realm or fetch polyfill
@@ -71,6 +100,11 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
   let held: PromiseLike<void> | void;
   let closed = false;
   let close = (): void => {};
+  /** With `batched`: the events of this pull, passed on as one array by `flush`. */
+  let batch: ToolCallEvent[] = [];
+  /** With `batched`: a read of the body that was not ready when the last array was passed on. */
+  let pendingRead: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  let flush = (): void => {};
   const { signal } = options;
   /** Waits until the steps hold nothing back: held events then count as produced. */
   const released = async (): Promise<void> => {
@@ -93,7 +127,7 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
 
   let ready: Promise<void> = Promise.resolve();
   let started = false;
-  const events = new ReadableStream<ToolCallEvent>({
+  const events = new ReadableStream<ToolCallEvent | ToolCallEvent[]>({
     start(controller) {
       // workerd may call pull before an async start settles, so pull waits for this itself
       // (only until it has settled: an await per pull costs a turn of the microtask queue).
@@ -105,8 +139,11 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
       // Read until this pull produced an event: a pull that enqueues nothing is not repeated.
       // Each network chunk goes through the stages' synchronous cores in one call, so a delta
       // costs no stream hop between stages.
+      // Events a validator released after the last pull ended go out before anything is read.
+      if (batch.length > 0) return flush();
       const before = enqueued;
-      while (!closed && enqueued === before) {
+      // Batched, after the first event: on while the body has its next chunk ready, up to a bound.
+      while (!closed && (enqueued === before || (batched && before > 0 && batch.length < MAX_BATCH))) {
         // A call waiting for its validator holds back the events after it: read no further
         // until they are released (backpressure instead of a growing queue).
         if (held) {
@@ -117,14 +154,26 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
         // value is not advanced by later messages before the consumer read the event carrying it;
         // without, the whole network chunk at once.
         if (next < messages.length) {
-          const until = stepwise ? next + 1 : messages.length;
+          // The first event of a batched response goes out alone, as early as one by one.
+          const until = stepwise || (batched && enqueued === 0) ? next + 1 : messages.length;
           while (next < until) decoder.decode(messages[next++]!);
           continue;
         }
         messages.length = next = 0;
         let result: ReadableStreamReadResult<Uint8Array>;
         try {
-          result = await reader!.read();
+          if (enqueued === before) {
+            result = await (pendingRead ?? reader!.read());
+            pendingRead = undefined;
+          } else {
+            // Events to pass on: read on only if the next chunk is ready, else the next pull takes it.
+            const read = reader!.read();
+            if (!(await settlesSoon(read))) {
+              pendingRead = read;
+              break;
+            }
+            result = await read;
+          }
         } catch (error) {
           if (closed) return;
           return failStream(toErrorInfo(error), accumulator, close);
@@ -147,6 +196,7 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
           return failStream(toErrorInfo(error), accumulator, close);
         }
       }
+      flush();
     },
     async cancel(reason) {
       closed = true;
@@ -154,20 +204,30 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
       await reader?.cancel(reason);
     },
   }, { highWaterMark: 0 }); // produce only on demand: nothing runs ahead of the consumer
-  // The events are those of `Tools`: the validators' outputs are what the tools' types say.
-  return events as ReadableStream<TypedToolCallEvent<Tools>>;
+  return events;
 
-  async function begin(controller: ReadableStreamDefaultController<ToolCallEvent>): Promise<void> {
+  async function begin(controller: ReadableStreamDefaultController<ToolCallEvent | ToolCallEvent[]>): Promise<void> {
+    flush = () => {
+      if (batch.length === 0) return;
+      controller.enqueue(batch);
+      batch = [];
+    };
     close = () => {
       if (closed) return;
       closed = true;
       signal?.removeEventListener("abort", onAbort);
+      flush();
       controller.close();
     };
-    sink = (event) => {
-      enqueued++;
-      controller.enqueue(event);
-    };
+    sink = batched
+      ? (event) => {
+          enqueued++;
+          batch.push(event);
+        }
+      : (event) => {
+          enqueued++;
+          controller.enqueue(event);
+        };
     // The steps between the accumulator and the output: timings first (taken as each event is
     // made), then the validators, which may hold events back until they settle.
     if (options.tools) sink = validateToolCalls(options.tools, options)(sink);
@@ -200,6 +260,9 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
     signal?.addEventListener("abort", onAbort, { once: true });
   }
 }
+
+/** Most events in one array of `streamToolCallBatches` before it is passed on, ready chunks or not. */
+const MAX_BATCH = 4096;
 
 function isReadableStream(input: Response | ReadableStream<Uint8Array>): input is ReadableStream<Uint8Array> {
   return typeof (input as ReadableStream<Uint8Array>).getReader === "function";

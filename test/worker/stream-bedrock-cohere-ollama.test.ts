@@ -10,7 +10,7 @@ import type { Env } from "../../worker/env.ts";
 import { exceptionMessage, converse, concat } from "../support/event-stream.ts";
 import { fixturesOf, summarize } from "../support/fixtures.ts";
 import { collect } from "../support/streams.ts";
-import { eventually, FakeUpstream, ManualTimers, readSSE, streamRequest, testEnv, validBody, worker, type UpstreamAnswer } from "./support.ts";
+import { eventually, FakeUpstream, ManualTimers, readSSE, settled, streamRequest, testEnv, validBody, worker, type UpstreamAnswer } from "./support.ts";
 
 const SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYSECRETKEY";
 const TOKEN = "FQoGZXIvYXdzSESSIONTOKEN/example==";
@@ -224,6 +224,7 @@ describe("POST /v1/stream: Bedrock, Cohere and Ollama cancelled and timed out", 
     const reader = response.body!.getReader();
     let received = new TextDecoder().decode((await reader.read()).value);
     expect(await eventually(() => timers.pending === 1)).toBe(true);
+    await settled();
     timers.fireAll();
     for (let r = await reader.read(); !r.done; r = await reader.read()) received += new TextDecoder().decode(r.value);
     const { events } = await readSSE(new Response(received));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FakeUpstream, ManualTimers, openAIChunks, eventually, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
+import { FakeUpstream, ManualTimers, openAIChunks, eventually, readSSE, settled, streamRequest, testEnv, validBody, worker } from "./support.ts";
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
 const liveEnv = (overrides = {}) => testEnv({ OPENAI_API_KEY: "sk-test", CLIENT_TOKEN: "t", ...overrides });
@@ -36,6 +36,7 @@ describe("POST /v1/stream after the stream started", () => {
     expect(await eventually(() => timers.pending === 1)).toBe(true);
     expect(new Set(timers.scheduled)).toEqual(new Set([5000]));
     expect(upstream.cancelled).toBeUndefined();
+    await settled();
     timers.fireAll();
     for (let r = await reader.read(); !r.done; r = await reader.read()) received += new TextDecoder().decode(r.value);
     const { events } = await readSSE(new Response(received));

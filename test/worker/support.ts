@@ -14,7 +14,8 @@ import type { ToolCallEvent } from "../../src/index.ts";
 /** A clock that only moves when the test says so. */
 export class ManualTimers implements Timers {
   #next = 1;
-  readonly #pending = new Map<number, { callback: () => void; ms: number }>();
+  #now = 0;
+  readonly #pending = new Map<number, { callback: () => void; ms: number; due: number }>();
   /** Every delay ever scheduled, in order. */
   readonly scheduled: number[] = [];
 
@@ -22,7 +23,7 @@ export class ManualTimers implements Timers {
 
   setTimeout(callback: () => void, ms: number): TimerHandle {
     const handle = this.#next++;
-    this.#pending.set(handle, { callback, ms });
+    this.#pending.set(handle, { callback, ms, due: this.#now + ms });
     this.scheduled.push(ms);
     for (const waiter of this.#waiters.filter((w) => w.ms === ms)) waiter.resolve();
     this.#waiters = this.#waiters.filter((w) => w.ms !== ms);
@@ -39,11 +40,17 @@ export class ManualTimers implements Timers {
     return [...this.#pending].filter(([, timer]) => timer.ms === ms).map(([handle]) => handle);
   }
 
-  /** Fires one waiting timer, as if its time had come. */
+  /** Fires one waiting timer, as if its time had come: the clock moves on to its due time. */
   fire(handle: number): void {
     const timer = this.#pending.get(handle);
     this.#pending.delete(handle);
+    if (timer) this.#now = Math.max(this.#now, timer.due);
     timer?.callback();
+  }
+
+  /** The manual clock: it moves only when a timer is fired. */
+  now(): number {
+    return this.#now;
   }
 
   clearTimeout(handle: TimerHandle): void {
@@ -73,6 +80,7 @@ export class ManualTimers implements Timers {
   fireAll(): void {
     const due = [...this.#pending.values()];
     this.#pending.clear();
+    for (const timer of due) this.#now = Math.max(this.#now, timer.due);
     for (const timer of due) timer.callback();
   }
 }
@@ -219,6 +227,15 @@ export async function eventually(check: () => boolean, turns = 2000): Promise<bo
     await Promise.resolve();
   }
   return check();
+}
+
+/**
+ * Resolves once every pending promise job has run (one macrotask later): the Worker's next read of
+ * the upstream has begun. The idle timeout keeps its one timer between reads, so a test that fires
+ * it to time a wait out must let that wait begin first.
+ */
+export function settled(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** One Chat Completions chunk of choice 0. */

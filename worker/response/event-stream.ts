@@ -25,3 +25,8 @@ export const EVENT_STREAM_HEADERS: Record<string, string> = {
 export function eventStreamBody<E extends { readonly type: string }>(events: ReadableStream<E>, firstId = 0): ReadableStream<Uint8Array> {
   return readyBatches(events).pipeThrough(new ToolCallEventEncoderStream<E>({ firstId }));
 }
+
+/** Arrays of events (`streamToolCallBatches`, `readyBatches`) as the bytes of an event-stream body: one chunk per array. */
+export function eventStreamBodyOfBatches<E extends { readonly type: string }>(batches: ReadableStream<readonly E[]>, firstId = 0): ReadableStream<Uint8Array> {
+  return batches.pipeThrough(new ToolCallEventEncoderStream<E>({ firstId }));
+}

@@ -15,6 +15,24 @@ export function withoutProviderData<E extends { readonly type: string }>(events:
   return events.pipeThrough(new TransformStream<E, E>({ transform: (event, out) => out.enqueue(stripped(event)) }, undefined, { highWaterMark: 0 }));
 }
 
+/**
+ * {@link withoutProviderData} for arrays of events (`streamToolCallBatches`, `readyBatches`): an
+ * array with nothing to strip passes as it is, so the events without an `error` cost one check each.
+ */
+export function withoutProviderDataInBatches<E extends { readonly type: string }>(batches: ReadableStream<readonly E[]>): ReadableStream<E[]> {
+  return batches.pipeThrough(new TransformStream<readonly E[], E[]>({ transform: (batch, out) => out.enqueue(strippedAll(batch)) }, undefined, { highWaterMark: 0 }));
+}
+
+function strippedAll<E extends { readonly type: string }>(batch: readonly E[]): E[] {
+  let copy: E[] | undefined;
+  for (let i = 0; i < batch.length; i++) {
+    const event = batch[i]!;
+    const clean = stripped(event);
+    if (clean !== event) (copy ??= batch.slice())[i] = clean;
+  }
+  return copy ?? (batch as E[]);
+}
+
 /** The library's sentences for a provider's error; the name is an exception type, an identifier. */
 const LIBRARY_MESSAGE = /^The provider reported (?:an error inside the stream|that the response failed|[A-Za-z][A-Za-z0-9]{0,63} inside the stream)\.$/;
 const PROVIDER_ERROR = "The provider reported an error inside the stream.";

@@ -1,4 +1,4 @@
-import { OpenAIChatEncoderStream, readOpenAIChatCompletion, readyBatches } from "../../src/index.ts";
+import { OpenAIChatEncoderStream, readOpenAIChatCompletion } from "../../src/index.ts";
 import type { Env } from "../env.ts";
 import { protocolPost } from "../http/protocol-post.ts";
 import { providerNames } from "../providers/index.ts";
@@ -6,7 +6,7 @@ import { parseChatCompletionRequest } from "../request/chat-completion-request.t
 import { HttpError } from "../response/json-error.ts";
 import { openAIErrorResponse } from "../response/openai-error.ts";
 import type { Runtime } from "../runtime.ts";
-import { answerHeaders, openClientEvents } from "./client-events.ts";
+import { answerHeaders, openClientBatches, openClientEvents } from "./client-events.ts";
 
 const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
 
@@ -24,11 +24,12 @@ const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control
 export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
   return protocolPost(request, env, openAIErrorResponse, async (body, settings, cors) => {
     const chat = parseChatCompletionRequest(body, providerNames);
-    const { events, headers } = await openClientEvents({ mode: "stream", request: chat.request }, request, env, settings, runtime, { stopOnAbort: !chat.stream });
     if (chat.stream) {
-      const answer = readyBatches(events).pipeThrough(new OpenAIChatEncoderStream({ model: chat.model, includeUsage: chat.includeUsage }));
+      const { batches, headers } = await openClientBatches({ mode: "stream", request: chat.request }, request, env, settings, runtime);
+      const answer = batches.pipeThrough(new OpenAIChatEncoderStream({ model: chat.model, includeUsage: chat.includeUsage }));
       return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
     }
+    const { events, headers } = await openClientEvents({ mode: "stream", request: chat.request }, request, env, settings, runtime, { stopOnAbort: true });
     // The library's bound on the text it holds (characters, as every size limit here) cancels the provider past it.
     const result = await readOpenAIChatCompletion(events, { model: chat.model, maxTextBytes: settings.maxCompletionBytes });
     if (result.type === "error" && result.error.code === "text-too-large") {

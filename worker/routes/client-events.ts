@@ -1,9 +1,9 @@
-import type { EncodableEvent } from "../../src/index.ts";
+import { readyBatches, type EncodableEvent } from "../../src/index.ts";
 import type { Env, Settings } from "../env.ts";
 import type { ClientRequest } from "../request/client-request.ts";
 import type { Runtime } from "../runtime.ts";
 import { openRunEvents } from "./run.ts";
-import { openEventStream } from "./stream.ts";
+import { openEventBatches, openEventStream } from "./stream.ts";
 
 /**
  * The events a client-protocol endpoint encodes: one model call, as `POST /v1/stream` makes it,
@@ -30,6 +30,30 @@ export async function openClientEvents(
   const { events, headers } = await openEventStream(parsed.request, env, settings, runtime, controller, options.stopOnAbort ?? false);
   const replay = headers["x-replay-recording"];
   return { events, headers: replay === undefined ? {} : { "x-replay-recording": replay } };
+}
+
+/**
+ * {@link openClientEvents} for a streamed answer, in arrays of the events that are ready
+ * together: one model call's events per network chunk of the provider's body, or in run mode
+ * every tool-loop event ready at once ({@link readyBatches}). The protocol's encoder stage turns
+ * each array into one chunk of the answer.
+ */
+export async function openClientBatches(
+  parsed: ClientRequest,
+  request: Request,
+  env: Env,
+  settings: Settings,
+  runtime: Runtime,
+): Promise<{ batches: ReadableStream<readonly EncodableEvent[]>; headers: Record<string, string> }> {
+  const controller = new AbortController();
+  request.signal?.addEventListener("abort", () => controller.abort(request.signal.reason), { once: true });
+  if (parsed.mode === "run") {
+    const { events, headers } = await openRunEvents(parsed.request, env, settings, runtime, controller);
+    return { batches: readyBatches<EncodableEvent>(events), headers };
+  }
+  const { batches, headers } = await openEventBatches(parsed.request, env, settings, runtime, controller);
+  const replay = headers["x-replay-recording"];
+  return { batches, headers: replay === undefined ? {} : { "x-replay-recording": replay } };
 }
 
 /** The headers of a streamed answer: CORS, the protocol's own, and the replay's name (readable cross-origin). */

@@ -1,11 +1,11 @@
-import { streamToolCalls, type ToolCallEvent, type ToolSchema } from "../../src/index.ts";
+import { streamToolCallBatches, streamToolCalls, type StreamToolCallsOptions, type ToolCallEvent, type ToolSchema } from "../../src/index.ts";
 import { resumeStream, startResumableStream } from "./resume.ts";
 import { anyProviderKey, readSettings, type Env, type Settings } from "../env.ts";
 import { authenticate } from "../http/auth.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
-import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
+import { EVENT_STREAM_HEADERS, eventStreamBodyOfBatches } from "../response/event-stream.ts";
 import { HttpError } from "../response/json-error.ts";
-import { withoutProviderData } from "../response/without-provider-data.ts";
+import { withoutProviderData, withoutProviderDataInBatches } from "../response/without-provider-data.ts";
 import { guardedPost } from "../http/guarded-post.ts";
 import { providerNames, upstreamProvider } from "../providers/index.ts";
 import { providerTarget } from "../providers/target.ts";
@@ -62,8 +62,8 @@ async function startStream(
   if (env.RESPONSES) return startResumableStream(streamRequest, env.RESPONSES, cors);
   const controller = new AbortController();
   request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
-  const { events, headers } = await openEventStream(streamRequest, env, settings, runtime, controller);
-  return new Response(eventStreamBody(events), { headers: { ...cors, ...headers } });
+  const { batches, headers } = await openEventBatches(streamRequest, env, settings, runtime, controller);
+  return new Response(eventStreamBodyOfBatches(batches), { headers: { ...cors, ...headers } });
 }
 
 /**
@@ -80,13 +80,43 @@ export async function openEventStream(
   controller: AbortController,
   withSignal = false,
 ): Promise<{ events: ReadableStream<ToolCallEvent>; headers: Record<string, string> }> {
+  const { body, options, headers } = await openChain(streamRequest, env, settings, runtime, controller, withSignal);
+  return { events: withoutProviderData(streamToolCalls(body, options)), headers };
+}
+
+/**
+ * {@link openEventStream} with the events in arrays, one per network chunk of the provider's
+ * body (`streamToolCallBatches`): what a route that encodes them to bytes reads, one chunk of its
+ * answer per array and no read per event.
+ */
+export async function openEventBatches(
+  streamRequest: StreamRequest,
+  env: Env,
+  settings: Settings,
+  runtime: Runtime,
+  controller: AbortController,
+  withSignal = false,
+): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
+  const { body, options, headers } = await openChain(streamRequest, env, settings, runtime, controller, withSignal);
+  return { batches: withoutProviderDataInBatches(streamToolCallBatches(body, options)), headers };
+}
+
+/** The provider's body (or the replay's), the chain's options for this request, and the headers to answer with. */
+async function openChain(
+  streamRequest: StreamRequest,
+  env: Env,
+  settings: Settings,
+  runtime: Runtime,
+  controller: AbortController,
+  withSignal: boolean,
+): Promise<{ body: ReadableStream<Uint8Array>; options: StreamToolCallsOptions; headers: Record<string, string> }> {
   const provider = upstreamProvider(streamRequest.provider);
   const { target, live } = providerTarget(provider, env);
   const http = provider.buildRequest(streamRequest, target);
   const recording = live ? undefined : pickRecording(provider.recordings, lastUserText(streamRequest));
   const send = recording ? replayUpstream(recording, { delayMs: settings.replayDelayMs, timers: runtime.timers }) : runtime.fetch;
   const body = await openUpstream(http, { send, timers: runtime.timers, idleTimeoutMs: settings.idleTimeoutMs, controller });
-  const events = streamToolCalls(body, {
+  const options: StreamToolCallsOptions = {
     provider: provider.protocol,
     maxToolCalls: settings.maxToolCalls,
     maxArgumentsBytes: settings.maxArgumentsBytes,
@@ -100,10 +130,10 @@ export async function openEventStream(
           abortOnViolation: streamRequest.abortOnViolation === true,
         }
       : {}),
-  });
+  };
   const headers = { ...EVENT_STREAM_HEADERS };
   if (recording) headers["x-replay-recording"] = recording.name;
-  return { events: withoutProviderData(events), headers };
+  return { body, options, headers };
 }
 
 function lastUserText(request: StreamRequest): string {

@@ -66,6 +66,7 @@ const NO_TIMERS: Timers = {
     throw new Error("unit_table has no timers");
   },
   clearTimeout: () => {},
+  now: () => 0,
 };
 
 function isObject(value: JsonValue): value is { [key: string]: JsonValue } {
