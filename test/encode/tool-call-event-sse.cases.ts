@@ -109,7 +109,7 @@ group("ToolCallEventEncoderStream and ToolCallEventDecoderStream", (test) => {
       closed: fc.boolean(),
     });
     // Mostly the accumulator's own shape (the fast path), sometimes with more keys or reversed.
-    const extra = fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, fc.record({ choice: fc.nat() }), fc.record({ partialArguments: fc.jsonValue() }), fc.record({ step: fc.nat() }));
+    const extra = fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, fc.record({ choice: fc.nat() }), fc.record({ partialArguments: fc.jsonValue({ maxDepth: 3 }) }), fc.record({ step: fc.nat() }));
     const shuffled = fc
       .tuple(base, extra, fc.nat({ max: 3 }))
       .map(([event, more, order]) => (order === 0 ? Object.fromEntries(Object.entries({ ...event, ...more }).reverse()) : { ...event, ...more }));

@@ -8,6 +8,7 @@ for (const testCase of cases) groups.set(testCase.group, [...(groups.get(testCas
 
 for (const [group, members] of groups) {
   describe(group, () => {
-    for (const testCase of members) it(testCase.name, testCase.run);
+    // 20 s, not vitest's 5: a seeded property case builds its arbitraries once (a second or two), more on a loaded machine.
+    for (const testCase of members) it(testCase.name, testCase.run, 20_000);
   });
 }
