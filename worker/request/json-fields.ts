@@ -2,7 +2,7 @@
  * Readers of a parsed request body that never see `Object.prototype`: a client's keys such as
  * `__proto__`, `constructor`, `toString` or `hasOwnProperty` are the client's data, and a field
  * the client left out is absent even when `Object.prototype` has a member of that name. Every
- * request parser reads the body's fields through {@link own}.
+ * request parser reads the body's fields through `own`.
  *
  * @module
  */
@@ -11,15 +11,9 @@ import { invalidField, type HttpError } from "../response/json-error.ts";
 /** Deepest nesting of arrays and objects a request may have: more is refused before anything recurses over it. */
 export const MAX_DEPTH = 64;
 
-/** `record[key]` when `key` is one of its own keys, else `undefined`. */
-export function own(record: Readonly<Record<string, unknown>>, key: string): unknown {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
-}
-
-/** True for a JSON object (not an array, not null). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+// The library's own-key readers, under the names the request parsers use: `own(record, key)` is
+// `record[key]` when `key` is one of its own keys, `isObject` is true for a JSON object.
+export { ownValue as own, isRecord as isObject } from "../../src/shared/values.ts";
 
 /**
  * The path of the first array or object nested deeper than {@link MAX_DEPTH} levels in `value`
