@@ -30,7 +30,7 @@
  */
 import type { RunnableTool } from "../../src/index.ts";
 import { invalidField } from "../response/json-error.ts";
-import { argumentsOf, arrayAt, idAt, clientRequest, objectAt, runFlag, stringAt, toolNameAt, type ClientRequest, type WireMessage } from "./client-request.ts";
+import { arrayAt, idAt, clientRequest, objectAt, runFlag, stringAt, toolCallAt, type ClientRequest, type WireMessage } from "./client-request.ts";
 import { own, tooDeep, tooDeepError } from "./json-fields.ts";
 import { providerModel } from "./provider-model.ts";
 
@@ -87,12 +87,7 @@ function toWire(value: unknown, path: string): WireMessage[] {
       {
         role: "assistant",
         content,
-        tool_calls: calls.map((call, j) => {
-          const at = `${path}.toolCalls[${j}]`;
-          const wire = objectAt(call, at);
-          const fn = objectAt(own(wire, "function"), `${at}.function`);
-          return { id: idAt(own(wire, "id"), `${at}.id`), name: toolNameAt(own(fn, "name"), `${at}.function.name`), arguments: argumentsOf(stringAt(own(fn, "arguments") ?? "{}", `${at}.function.arguments`), `${at}.function.arguments`) };
-        }),
+        tool_calls: calls.map((call, j) => toolCallAt(call, `${path}.toolCalls[${j}]`)),
       },
     ];
   }

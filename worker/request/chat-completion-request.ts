@@ -28,7 +28,7 @@
  * @module
  */
 import { HttpError, invalidField } from "../response/json-error.ts";
-import { argumentsOf, arrayAt, idAt, clientRequest, objectAt, stringAt, toolNameAt, type WireMessage } from "./client-request.ts";
+import { arrayAt, idAt, clientRequest, objectAt, stringAt, toolCallAt, type WireMessage } from "./client-request.ts";
 import { own, tooDeep, tooDeepError } from "./json-fields.ts";
 import { providerModel } from "./provider-model.ts";
 import type { StreamRequest } from "./stream-request.ts";
@@ -116,10 +116,9 @@ function toWire(value: unknown, path: string): WireMessage {
       content,
       tool_calls: calls.map((call, j) => {
         const at = `${path}.tool_calls[${j}]`;
-        const wire = objectAt(call, at);
-        if (own(wire, "type") !== undefined && own(wire, "type") !== "function") throw invalidField(`${at}.type`, "Only `function` tool calls can be sent back.");
-        const fn = objectAt(own(wire, "function"), `${at}.function`);
-        return { id: idAt(own(wire, "id"), `${at}.id`), name: toolNameAt(own(fn, "name"), `${at}.function.name`), arguments: argumentsOf(stringAt(own(fn, "arguments") ?? "{}", `${at}.function.arguments`), `${at}.function.arguments`) };
+        const type = own(objectAt(call, at), "type");
+        if (type !== undefined && type !== "function") throw invalidField(`${at}.type`, "Only `function` tool calls can be sent back.");
+        return toolCallAt(call, at);
       }),
     };
   }

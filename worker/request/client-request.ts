@@ -10,7 +10,7 @@
  */
 import type { JsonValue, RunnableTool } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
-import { tooDeep, tooDeepError } from "./json-fields.ts";
+import { own, tooDeep, tooDeepError } from "./json-fields.ts";
 import { parseRunRequest, type RunRequest } from "./parse-run-request.ts";
 import { parseStreamRequest } from "./parse-stream-request.ts";
 import type { StreamRequest } from "./stream-request.ts";
@@ -120,6 +120,17 @@ export function argumentsOf(text: string, path: string): JsonValue {
   }
   if (tooDeep(value) !== undefined) throw tooDeepError(path);
   return value;
+}
+
+/**
+ * A tool call a client sends back in the OpenAI shape, `{id, function: {name, arguments}}`
+ * (Chat Completions' `tool_calls` and AG-UI's `toolCalls` alike), or a 400 naming the field at fault.
+ */
+export function toolCallAt(value: unknown, path: string): { id: string; name: string; arguments: JsonValue } {
+  const call = objectAt(value, path);
+  const fn = objectAt(own(call, "function"), `${path}.function`);
+  const args = `${path}.function.arguments`;
+  return { id: idAt(own(call, "id"), `${path}.id`), name: toolNameAt(own(fn, "name"), `${path}.function.name`), arguments: argumentsOf(stringAt(own(fn, "arguments") ?? "{}", args), args) };
 }
 
 /** A tool result as the provider reads it: text as it is, anything else as JSON text. */
