@@ -37,10 +37,14 @@ export function withIdleTimeout(source: ReadableStream<Uint8Array>, options: Idl
   let ended = false;
   // The fetch is aborted first and the cancel is not awaited: a source stuck in a read may
   // never settle its cancel, and the client must not wait on the provider to go away.
-  const stop = (reason: unknown): void => {
+  /** Ends the stream's clock: no timer fires after the stream ended. */
+  const end = (): void => {
     ended = true;
     if (timer !== undefined) timers.clearTimeout(timer);
     timer = undefined;
+  };
+  const stop = (reason: unknown): void => {
+    end();
     options.onStop();
     reader.cancel(reason).catch(() => undefined);
   };
@@ -67,9 +71,7 @@ export function withIdleTimeout(source: ReadableStream<Uint8Array>, options: Idl
         try {
           result = await reader.read();
         } catch (error) {
-          ended = true;
-          if (timer !== undefined) timers.clearTimeout(timer);
-          timer = undefined;
+          end();
           throw error;
         } finally {
           waitingSince = undefined;
@@ -77,9 +79,7 @@ export function withIdleTimeout(source: ReadableStream<Uint8Array>, options: Idl
         // After a timeout the stream has errored already (and the cancelled read says done).
         if (ended) return;
         if (!result.done) return controller.enqueue(result.value);
-        ended = true;
-        if (timer !== undefined) timers.clearTimeout(timer);
-        timer = undefined;
+        end();
         controller.close();
       },
       cancel(reason) {
