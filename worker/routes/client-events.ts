@@ -28,8 +28,7 @@ export async function openClientEvents(
   // With `stopOnAbort`, the events end with an `abort` as soon as the client goes away, for an
   // answer that is read whole before anything is sent (a non-streaming completion).
   const { events, headers } = await openEventStream(parsed.request, env, settings, runtime, controller, options.stopOnAbort ?? false);
-  const replay = headers["x-replay-recording"];
-  return { events, headers: replay === undefined ? {} : { "x-replay-recording": replay } };
+  return { events, headers: replayHeader(headers) };
 }
 
 /**
@@ -52,8 +51,13 @@ export async function openClientBatches(
     return { batches: readyBatches<EncodableEvent>(events), headers };
   }
   const { batches, headers } = await openEventBatches(parsed.request, env, settings, runtime, controller);
+  return { batches, headers: replayHeader(headers) };
+}
+
+/** Of `/v1/stream`'s headers, only the replay's name: the protocol brings its own content type. */
+function replayHeader(headers: Record<string, string>): Record<string, string> {
   const replay = headers["x-replay-recording"];
-  return { batches, headers: replay === undefined ? {} : { "x-replay-recording": replay } };
+  return replay === undefined ? {} : { "x-replay-recording": replay };
 }
 
 /** The headers of a streamed answer: CORS, the protocol's own, and the replay's name (readable cross-origin). */
