@@ -40,7 +40,7 @@ export interface ValidationTimeoutOptions {
 export const DEFAULT_VALIDATION_TIMEOUT_MS: number = 10_000;
 
 /** The longest delay platform timers honour (a longer one would fire at once). */
-const MAX_TIMER_MS = 2_147_483_647;
+export const MAX_TIMER_MS: number = 2_147_483_647;
 
 /**
  * {@link validateStandard} with a bounded wait: an asynchronous verdict that has not come within

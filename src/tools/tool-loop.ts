@@ -105,7 +105,8 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
   let step = 0;
   let reader: ReadableStreamDefaultReader<ToolRunnerEvent> | undefined;
   let runner: ToolRunnerStream | undefined;
-  let record = new StepRecord();
+  const cuts = options.earlyValidation === true && options.abortOnViolation === true;
+  let record = new StepRecord(cuts);
   let finished = false;
 
   const stream = new ReadableStream<ToolLoopEvent>(
@@ -146,7 +147,7 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
   /** Sends the next request; false when the loop ended instead. */
   async function startStep(out: Output): Promise<boolean> {
     step++;
-    record = new StepRecord();
+    record = new StepRecord(cuts);
     let response: Response;
     try {
       response = await untilAborted(() => options.call({ step, messages: [...messages], signal: controller.signal }), controller.signal);
@@ -203,23 +204,22 @@ type Output = ReadableStreamDefaultController<ToolLoopEvent>;
 class StepRecord {
   terminal: FinishEvent | AbortEvent | undefined;
   readonly #outcomes = new Map<string, Omit<ToolResult, "call">>();
-  /** For a turn cut at a schema violation: what a finish would have listed. */
-  readonly #cut: { text: string; reasoning: string; toolCalls: ToolCall[]; invalidToolCalls: InvalidToolCall[]; violation?: ToolCallViolationEvent } = {
-    text: "",
-    reasoning: "",
-    toolCalls: [],
-    invalidToolCalls: [],
-  };
+  /** For a turn cut at a schema violation (`earlyValidation` with `abortOnViolation`): what a finish would have listed. */
+  readonly #cut: { text: string; reasoning: string; toolCalls: ToolCall[]; invalidToolCalls: InvalidToolCall[]; violation?: ToolCallViolationEvent } | undefined;
+
+  constructor(cuts: boolean) {
+    this.#cut = cuts ? { text: "", reasoning: "", toolCalls: [], invalidToolCalls: [] } : undefined;
+  }
 
   see(event: ToolRunnerEvent): void {
     const cut = this.#cut;
-    if (event.type === "text-delta" && event.choice === undefined) cut.text += event.text;
-    else if (event.type === "reasoning-delta" && event.choice === undefined) cut.reasoning += event.text;
-    else if (event.type === "tool-call" || event.type === "invalid-tool-call") {
+    if (cut && event.type === "text-delta" && event.choice === undefined) cut.text += event.text;
+    else if (cut && event.type === "reasoning-delta" && event.choice === undefined) cut.reasoning += event.text;
+    else if (cut && (event.type === "tool-call" || event.type === "invalid-tool-call")) {
       const { type: _type, ...call } = event;
       if ("arguments" in call) cut.toolCalls.push(call);
       else cut.invalidToolCalls.push(call);
-    } else if (event.type === "tool-call-violation") cut.violation = event;
+    } else if (cut && event.type === "tool-call-violation") cut.violation = event;
     if (event.type === "finish" || event.type === "abort") this.terminal = event;
     else if (event.type === "tool-result" && !event.preliminary) this.#outcomes.set(key(event), { output: event.result });
     else if (event.type === "tool-error") this.#outcomes.set(key(event), { output: event.error.message, isError: true });
@@ -232,8 +232,9 @@ class StepRecord {
    */
   cutTurn(): Pick<FinishEvent, "text" | "reasoning" | "toolCalls" | "invalidToolCalls"> | undefined {
     const { terminal } = this;
+    if (!this.#cut || terminal?.type !== "abort" || terminal.reason !== "schema-violation") return undefined;
     const { violation, ...turn } = this.#cut;
-    if (terminal?.type !== "abort" || terminal.reason !== "schema-violation" || !violation) return undefined;
+    if (!violation) return undefined;
     const stopped = terminal.discarded.find((call) => key(call) === key(violation));
     if (!stopped) return undefined;
     return { ...turn, invalidToolCalls: [...turn.invalidToolCalls, { ...stopped, error: violation.error }] };

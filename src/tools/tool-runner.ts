@@ -1,5 +1,5 @@
 import { validatedWith } from "../accumulate/validate-tool-calls.ts";
-import { validateWithin, type StandardOutcome } from "../json/standard-schema.ts";
+import { MAX_TIMER_MS, validateWithin, type StandardOutcome } from "../json/standard-schema.ts";
 import { checkToolArguments, type ToolSchema } from "../json/tool-schema.ts";
 import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCall, ToolCallEvent, ToolCallViolationEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
@@ -8,9 +8,6 @@ import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TOOL_CONCURRENCY, DEFAULT_TOOL_TIMEOU
 import type { ToolApprovalRequestEvent, ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
 import { callCancelled, describeToolError, describeViolation, toolErrorInfo } from "./tool-outcome.ts";
 import { runHandler, type HandlerOutcome, type Room } from "./tool-run.ts";
-
-/** The longest delay platform timers honour. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 interface Job {
   call: ToolCall;

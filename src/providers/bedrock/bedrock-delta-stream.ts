@@ -48,6 +48,8 @@ export class BedrockDecoder implements ProviderDecoder {
   readonly #emit: Emit;
   #converse: BedrockConverseDecoder | undefined;
   #invoke: AnthropicDecoder | undefined;
+  /** One decoder for every chunk's bytes, not one per chunk. */
+  readonly #utf8 = new TextDecoder();
 
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit) {
@@ -72,7 +74,7 @@ export class BedrockDecoder implements ProviderDecoder {
     if (!payload) return;
     let data: string;
     try {
-      data = utf8FromBase64(payload["bytes"]);
+      data = utf8FromBase64(payload["bytes"], this.#utf8);
     } catch {
       return this.#emit({ type: "error", error: { code: "malformed-payload", message: "A chunk's bytes are not base64; it was skipped." } });
     }
@@ -95,10 +97,10 @@ export class BedrockDecoder implements ProviderDecoder {
 }
 
 /** The UTF-8 text of a base64 string (throws for anything else). */
-function utf8FromBase64(value: unknown): string {
+function utf8FromBase64(value: unknown, utf8: TextDecoder): string {
   if (typeof value !== "string") throw new TypeError("not a string");
   const binary = atob(value);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return new TextDecoder().decode(bytes);
+  return utf8.decode(bytes);
 }
