@@ -6,7 +6,7 @@ import { errorResponse, HttpError } from "../response/json-error.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import { parseRunRequest } from "../request/parse-run-request.ts";
 import { providerNames } from "../providers/index.ts";
-import { openEventStream } from "../routes/stream.ts";
+import { openEventBatches } from "../routes/stream.ts";
 import { openRunEvents, toRunEvent } from "../routes/run.ts";
 import { platformRuntime, type Runtime, type TimerHandle } from "../runtime.ts";
 import { demoTools } from "../tools/index.ts";
@@ -112,7 +112,8 @@ export class ResponseBuffer extends DurableObject<Env> {
   async #startStream(streamRequest: StreamRequest): Promise<Response> {
     if (this.#log || this.#storedMeta()) throw new HttpError(409, { code: "invalid_request", message: "This response has already started." });
     const env = { ...this.env, ...this.#overrides };
-    return this.#begin("stream", (controller) => openEventStream(streamRequest, env, this.#settings(), this.#runtime, controller, true));
+    // The chain's own batches (the events of one network chunk each): no per-event stage between it and the log.
+    return this.#begin("stream", (controller) => openEventBatches(streamRequest, env, this.#settings(), this.#runtime, controller, true));
   }
 
   /**
@@ -133,7 +134,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     const response = await this.#begin("run", async (controller) => {
       const { events, headers } = await openRunEvents(run, env, this.#settings(), this.#runtime, controller);
       const runEvents = events.pipeThrough(new TransformStream({ transform: (event, out) => out.enqueue(toRunEvent(event)) }));
-      return { events: runEvents, headers: { ...EVENT_STREAM_HEADERS, ...headers } };
+      return { batches: readyBatches(runEvents), headers: { ...EVENT_STREAM_HEADERS, ...headers } };
     });
     // Kept once the run started (a first model call that fails leaves nothing behind).
     kv.put(RUN_BODY_KEY, body);
@@ -141,16 +142,16 @@ export class ResponseBuffer extends DurableObject<Env> {
   }
 
   /** Opens the events (errors before the stream are thrown as JSON errors), then runs them into the log and the first client. */
-  async #begin(kind: LogKind, open: (controller: AbortController) => Promise<{ events: ReadableStream<AnyEvent>; headers: Record<string, string> }>): Promise<Response> {
+  async #begin(kind: LogKind, open: (controller: AbortController) => Promise<{ batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> }>): Promise<Response> {
     this.#upstream = new AbortController();
-    const { events, headers } = await open(this.#upstream);
+    const { batches, headers } = await open(this.#upstream);
     this.#headers = headers;
     const limits = this.#limits();
     const log = (this.#log = new ResponseLog(limits));
     const writer = new LogWriter(this.ctx.storage.kv, limits);
     this.ctx.storage.transactionSync(() => writer.begin(kind, headers));
-    // A batch: every event ready from one upstream chunk (never one held back waiting for more).
-    this.ctx.waitUntil(this.#pump(readyBatches(events), log, writer));
+    // A batch: the events of one upstream chunk (stream) or every loop event ready (run); never one held back.
+    this.ctx.waitUntil(this.#pump(batches, log, writer));
     return this.#attach(-1);
   }
 
@@ -161,7 +162,7 @@ export class ResponseBuffer extends DurableObject<Env> {
    * units, not one per network chunk). Clients see only what was appended, hence stored: a
    * restart never loses a frame a client has seen.
    */
-  async #pump(batches: ReadableStream<AnyEvent[]>, log: ResponseLog, writer: LogWriter): Promise<void> {
+  async #pump(batches: ReadableStream<readonly AnyEvent[]>, log: ResponseLog, writer: LogWriter): Promise<void> {
     const { resumeTtlMs } = this.#settings();
     await this.ctx.storage.setAlarm(Date.now() + resumeTtlMs);
     const reader = batches.getReader();
