@@ -20,7 +20,7 @@ function callChunks(): Uint8Array[] {
 }
 
 group("streamToolCallBatches", (test) => {
-  test("every recording, re-chunked anywhere: the arrays hold exactly streamToolCalls' events, at most one array per chunk and the first event alone", async () => {
+  test("every recording, re-chunked anywhere: the arrays hold exactly streamToolCalls' events, at most one array per chunk (and two more)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: recordings.length - 1 }), fc.array(fc.nat(), { maxLength: 40 }), async (which, offsets) => {
         const fixture = recordings[which]!;
