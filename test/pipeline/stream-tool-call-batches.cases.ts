@@ -36,7 +36,7 @@ group("streamToolCallBatches", (test) => {
     );
   });
 
-  test("a body in one chunk: the first event goes out alone, the rest of the chunk in one array", async () => {
+  test("a body in one chunk: the first message's events go out alone, the rest of the chunk in one array", async () => {
     const fixture = recordings.find((f) => f.provider === "openai" && f.text.split("\n\n").length > 10)!;
     const batches = await collect(streamToolCallBatches(fromChunks([fixture.body]), { provider: "openai" }));
     assert(batches.length <= 3, `${batches.length} arrays`);
