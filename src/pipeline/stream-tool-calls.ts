@@ -59,8 +59,8 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
 /**
  * {@link streamToolCalls} with its events in arrays: each array holds the events of every
  * network chunk the body had ready (read without waiting), passed on as soon as the body has
- * nothing more ready, so no event waits for the next chunk (the first event of the response goes
- * out alone, as early as it would one by one). For a server that
+ * nothing more ready, so no event waits for the next chunk (the first array holds only the events
+ * of the body's first message, which go out as early as they would one by one). For a server that
  * turns events into bytes: one array becomes one string, one UTF-8 encoding and one chunk of its
  * response, with no read per event. Same options, same events in the same order, same errors
  * and cancellation; the arrays are never empty.
@@ -154,7 +154,7 @@ function chain(input: Response | ReadableStream<Uint8Array>, options: StreamTool
         // value is not advanced by later messages before the consumer read the event carrying it;
         // without, the whole network chunk at once.
         if (next < messages.length) {
-          // The first event of a batched response goes out alone, as early as one by one.
+          // The first message's events of a batched response go out alone, as early as one by one.
           const until = stepwise || (batched && enqueued === 0) ? next + 1 : messages.length;
           while (next < until) decoder.decode(messages[next++]!);
           continue;

@@ -20,7 +20,7 @@ function callChunks(): Uint8Array[] {
 }
 
 group("streamToolCallBatches", (test) => {
-  test("every recording, re-chunked anywhere: the arrays hold exactly streamToolCalls' events, at most one array per chunk and the first event alone", async () => {
+  test("every recording, re-chunked anywhere: the arrays hold exactly streamToolCalls' events, at most one array per chunk (and two more)", async () => {
     await fc.assert(
       fc.asyncProperty(fc.nat({ max: recordings.length - 1 }), fc.array(fc.nat(), { maxLength: 40 }), async (which, offsets) => {
         const fixture = recordings[which]!;
@@ -36,7 +36,7 @@ group("streamToolCallBatches", (test) => {
     );
   });
 
-  test("a body in one chunk: the first event goes out alone, the rest of the chunk in one array", async () => {
+  test("a body in one chunk: the first message's events go out alone, the rest of the chunk in one array", async () => {
     const fixture = recordings.find((f) => f.provider === "openai" && f.text.split("\n\n").length > 10)!;
     const batches = await collect(streamToolCallBatches(fromChunks([fixture.body]), { provider: "openai" }));
     assert(batches.length <= 3, `${batches.length} arrays`);

@@ -40,7 +40,7 @@ describe("the Worker's answers are written by the batch", () => {
     const want = events.map((event, id) => formatToolCallEvent(event, id)).join("");
     const { text, chunks, reader } = await readUntil(response.body!, want.length);
     expect(text).toBe(want);
-    // The first event alone, then the rest of the chunk together.
+    // The first message's events alone, then the rest of the chunk together.
     expect(chunks).toBeLessThan(events.length);
     await reader.cancel();
   });
