@@ -159,7 +159,8 @@ export {
   type ToolCallEventEncoderStreamOptions,
 } from "./encode/tool-call-event-encoder-stream.ts";
 // Encode: events to the client protocols (OpenAI Chat Completions, AI SDK UI messages, AG-UI).
-export { encodeEvents, ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "./encode/protocol-encoder.ts";
+export { encodeEvents, ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder, type ProtocolEncoderStreamOptions } from "./encode/protocol-encoder.ts";
+export { joinDeltas } from "./encode/join-deltas.ts";
 export { randomId } from "./encode/call-ids.ts";
 export { readyBatches, type ReadyBatchesOptions } from "./encode/ready-batches.ts";
 export { OpenAIChatEncoder, OpenAIChatEncoderStream } from "./encode/openai-chat-encoder-stream.ts";

@@ -51,4 +51,5 @@ import "./encode/client-protocols-fixtures.cases.ts";
 import "./encode/client-protocol-properties.cases.ts";
 import "./encode/client-protocol-rules.cases.ts";
 import "./encode/ready-batches.cases.ts";
+import "./encode/join-deltas.cases.ts";
 export { cases } from "./support/harness.ts";

@@ -1,6 +1,7 @@
 import type { AbortEvent } from "../shared/events.ts";
 import type { LoopFinishEvent, StepFinishEvent, ToolLoopEvent } from "../tools/loop-events.ts";
 import type { ToolRunnerEvent } from "../tools/tool-events.ts";
+import { joinDeltas } from "./join-deltas.ts";
 import { Utf8Writer } from "./utf8-writer.ts";
 
 /**
@@ -47,6 +48,16 @@ export function encodeEvents<E>(encoder: ProtocolEncoder<E>, events: readonly E[
   return out.join("");
 }
 
+/** Options of {@link ProtocolEncoderStream}. */
+export interface ProtocolEncoderStreamOptions {
+  /**
+   * Join the adjacent fragments within each input array ({@link joinDeltas}) before encoding: one
+   * protocol delta per run of a call's arguments (or of text) that one network chunk held.
+   * @defaultValue false
+   */
+  joinDeltas?: boolean;
+}
+
 /**
  * The stage around a {@link ProtocolEncoder}: events in, UTF-8 bytes out. It takes one event or
  * an array of the events that are ready ({@link readyBatches} makes those arrays), and writes one
@@ -63,7 +74,8 @@ export function encodeEvents<E>(encoder: ProtocolEncoder<E>, events: readonly E[
  */
 export class ProtocolEncoderStream<E> extends TransformStream<E | readonly E[], Uint8Array> {
   /** Wraps `encoder`; the stage owns it from then on. */
-  constructor(encoder: ProtocolEncoder<E>) {
+  constructor(encoder: ProtocolEncoder<E>, options: ProtocolEncoderStreamOptions = {}) {
+    const join = options.joinDeltas === true;
     const bytes = new Utf8Writer();
     const out: string[] = [];
     const send = (controller: TransformStreamDefaultController<Uint8Array>): void => {
@@ -73,7 +85,10 @@ export class ProtocolEncoderStream<E> extends TransformStream<E | readonly E[], 
     };
     super({
       transform(input, controller) {
-        if (Array.isArray(input)) for (const event of input as readonly E[]) encoder.encode(event, out);
+        if (Array.isArray(input)) {
+          const events = join ? (joinDeltas(input as readonly { type: string }[]) as readonly E[]) : (input as readonly E[]);
+          for (const event of events) encoder.encode(event, out);
+        }
         else encoder.encode(input as E, out);
         send(controller);
       },

@@ -1,4 +1,5 @@
 import type { ToolCallEvent } from "../shared/events.ts";
+import { joinDeltas } from "./join-deltas.ts";
 import { Utf8Writer } from "./utf8-writer.ts";
 
 /** Options of {@link ToolCallEventEncoderStream}. */
@@ -9,6 +10,14 @@ export interface ToolCallEventEncoderStreamOptions {
    * @defaultValue 0
    */
   firstId?: number;
+  /**
+   * Join the adjacent fragments within each input array ({@link joinDeltas}): one frame per run
+   * of a call's `tool-call-delta`s (or of `text-delta`s) that one network chunk held, not one per
+   * fragment. Readers put together the same text and arguments; a server sends, and a client
+   * parses, a fraction of the frames. Single events (not arrays) are never joined.
+   * @defaultValue false
+   */
+  joinDeltas?: boolean;
 }
 
 /**
@@ -51,7 +60,8 @@ function deltaJson(event: Record<string, unknown>): string | undefined {
 
 /**
  * Accumulated events to SSE bytes: the stage a server puts after `streamToolCalls` to send the
- * events to a browser or any SSE client, one frame per event. It takes one event or an array of
+ * events to a browser or any SSE client, one frame per event (or per run of fragments, with
+ * `joinDeltas`). It takes one event or an array of
  * the events that are ready ({@link readyBatches}) and writes one chunk per input, so a batch
  * costs one UTF-8 encoding and one enqueue, not one per event. Any event union discriminated on
  * `type` fits (`ToolRunnerEvent`, `ToolLoopEvent`): the frame is named after the type.
@@ -76,13 +86,14 @@ export class ToolCallEventEncoderStream<E extends { readonly type: string } = To
   constructor(options: ToolCallEventEncoderStreamOptions = {}) {
     let id = options.firstId ?? 0;
     if (!Number.isSafeInteger(id) || id < 0) throw new RangeError("firstId must be a non-negative integer.");
+    const join = options.joinDeltas === true;
     const bytes = new Utf8Writer();
     super({
       transform(input, controller) {
         if (!Array.isArray(input)) return controller.enqueue(bytes.encode(formatToolCallEvent(input as E, id++)));
         if (input.length === 0) return;
         let text = "";
-        for (const event of input as readonly E[]) text += formatToolCallEvent(event, id++);
+        for (const event of join ? joinDeltas(input as readonly E[]) : (input as readonly E[])) text += formatToolCallEvent(event, id++);
         controller.enqueue(bytes.encode(text));
       },
     });

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { formatToolCallEvent, readyBatches, type RunnableTool } from "../../src/index.ts";
+import { formatToolCallEvent, joinDeltas, readyBatches, type RunnableTool } from "../../src/index.ts";
 import { readSettings, type Env, type Settings } from "../env.ts";
 import { EVENT_STREAM_HEADERS } from "../response/event-stream.ts";
 import { errorResponse, HttpError } from "../response/json-error.ts";
@@ -185,7 +185,8 @@ export class ResponseBuffer extends DurableObject<Env> {
           result = await read;
         }
         if (result.done) break;
-        for (const event of result.value) {
+        // Adjacent fragments of one call (or of text) are one frame, as on the plain path.
+        for (const event of joinDeltas(result.value)) {
           const frame = formatToolCallEvent(event, id++);
           pending.push(frame);
           units += frame.length;

@@ -20,13 +20,15 @@ export const EVENT_STREAM_HEADERS: Record<string, string> = {
  * from `firstId`. The events that are ready together (those of one upstream chunk) become one
  * chunk of the body, written as soon as the upstream has nothing more ready: one UTF-8 encoding
  * and one enqueue per batch rather than per event, which is most of what the Worker spends beyond
- * the chain itself.
+ * the chain itself. Within a batch, adjacent fragments of one call (or of text) are one frame
+ * (`joinDeltas`): a model that streams arguments a few characters at a time costs a frame per
+ * network chunk, not per fragment.
  */
 export function eventStreamBody<E extends { readonly type: string }>(events: ReadableStream<E>, firstId = 0): ReadableStream<Uint8Array> {
-  return readyBatches(events).pipeThrough(new ToolCallEventEncoderStream<E>({ firstId }));
+  return readyBatches(events).pipeThrough(new ToolCallEventEncoderStream<E>({ firstId, joinDeltas: true }));
 }
 
-/** Arrays of events (`streamToolCallBatches`, `readyBatches`) as the bytes of an event-stream body: one chunk per array. */
+/** Arrays of events (`streamToolCallBatches`, `readyBatches`) as the bytes of an event-stream body: one chunk per array, its fragments joined. */
 export function eventStreamBodyOfBatches<E extends { readonly type: string }>(batches: ReadableStream<readonly E[]>, firstId = 0): ReadableStream<Uint8Array> {
-  return batches.pipeThrough(new ToolCallEventEncoderStream<E>({ firstId }));
+  return batches.pipeThrough(new ToolCallEventEncoderStream<E>({ firstId, joinDeltas: true }));
 }

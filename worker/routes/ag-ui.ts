@@ -1,4 +1,4 @@
-import { AGUIEncoderStream, type RunnableTool } from "../../src/index.ts";
+import { AGUIEncoder, type RunnableTool } from "../../src/index.ts";
 import type { Env } from "../env.ts";
 import { protocolPost } from "../http/protocol-post.ts";
 import { providerNames } from "../providers/index.ts";
@@ -6,7 +6,7 @@ import { parseAGUIRequest } from "../request/ag-ui-request.ts";
 import { agUIErrorResponse } from "../response/ag-ui-error.ts";
 import type { Runtime } from "../runtime.ts";
 import { demoTools } from "../tools/index.ts";
-import { answerHeaders, openClientBatches } from "./client-events.ts";
+import { answerHeaders, encodeAnswer, openClientBatches } from "./client-events.ts";
 
 const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
 
@@ -26,7 +26,7 @@ export function agUIRoute(request: Request, env: Env, runtime: Runtime, tools: R
   return protocolPost(request, env, agUIErrorResponse, async (body, settings, cors) => {
     const parsed = parseAGUIRequest(body, providerNames, tools);
     const { batches, headers } = await openClientBatches(parsed, request, env, settings, runtime);
-    const answer = batches.pipeThrough(new AGUIEncoderStream({ threadId: parsed.threadId, runId: parsed.runId }));
+    const answer = encodeAnswer(batches, new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId }));
     return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
   });
 }

@@ -1,4 +1,4 @@
-import { OpenAIChatEncoderStream, readOpenAIChatCompletion } from "../../src/index.ts";
+import { OpenAIChatEncoder, readOpenAIChatCompletion } from "../../src/index.ts";
 import type { Env } from "../env.ts";
 import { protocolPost } from "../http/protocol-post.ts";
 import { providerNames } from "../providers/index.ts";
@@ -6,7 +6,7 @@ import { parseChatCompletionRequest } from "../request/chat-completion-request.t
 import { HttpError } from "../response/json-error.ts";
 import { openAIErrorResponse } from "../response/openai-error.ts";
 import type { Runtime } from "../runtime.ts";
-import { answerHeaders, openClientBatches, openClientEvents } from "./client-events.ts";
+import { answerHeaders, encodeAnswer, openClientBatches, openClientEvents } from "./client-events.ts";
 
 const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
 
@@ -26,7 +26,7 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     const chat = parseChatCompletionRequest(body, providerNames);
     if (chat.stream) {
       const { batches, headers } = await openClientBatches({ mode: "stream", request: chat.request }, request, env, settings, runtime);
-      const answer = batches.pipeThrough(new OpenAIChatEncoderStream({ model: chat.model, includeUsage: chat.includeUsage }));
+      const answer = encodeAnswer(batches, new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage }));
       return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
     }
     const { events, headers } = await openClientEvents({ mode: "stream", request: chat.request }, request, env, settings, runtime, { stopOnAbort: true });

@@ -1,4 +1,4 @@
-import { readyBatches, type EncodableEvent } from "../../src/index.ts";
+import { ProtocolEncoderStream, readyBatches, type EncodableEvent, type ProtocolEncoder } from "../../src/index.ts";
 import type { Env, Settings } from "../env.ts";
 import type { ClientRequest } from "../request/client-request.ts";
 import type { Runtime } from "../runtime.ts";
@@ -52,6 +52,15 @@ export async function openClientBatches(
   }
   const { batches, headers } = await openEventBatches(parsed.request, env, settings, runtime, controller);
   return { batches, headers: replayHeader(headers) };
+}
+
+/**
+ * The answer's bytes: each array of ready events as one chunk of `encoder`'s protocol, adjacent
+ * fragments of one call (or of text) joined into one protocol delta (`joinDeltas`), so a model
+ * that streams arguments a few characters at a time costs a delta per network chunk.
+ */
+export function encodeAnswer(batches: ReadableStream<readonly EncodableEvent[]>, encoder: ProtocolEncoder<EncodableEvent>): ReadableStream<Uint8Array> {
+  return batches.pipeThrough(new ProtocolEncoderStream(encoder, { joinDeltas: true }));
 }
 
 /** Of `/v1/stream`'s headers, only the replay's name: the protocol brings its own content type. */

@@ -1,4 +1,4 @@
-import { UI_MESSAGE_STREAM_HEADERS, UIMessageEncoderStream, type RunnableTool } from "../../src/index.ts";
+import { UI_MESSAGE_STREAM_HEADERS, UIMessageEncoder, type RunnableTool } from "../../src/index.ts";
 import { readSettings, type Env } from "../env.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import { protocolPost } from "../http/protocol-post.ts";
@@ -8,7 +8,7 @@ import { asHttpError, HttpError } from "../response/json-error.ts";
 import { uiMessageErrorResponse } from "../response/ui-message-error.ts";
 import type { Runtime } from "../runtime.ts";
 import { demoTools } from "../tools/index.ts";
-import { answerHeaders, openClientBatches } from "./client-events.ts";
+import { answerHeaders, encodeAnswer, openClientBatches } from "./client-events.ts";
 
 /**
  * `POST /v1/ui`: the Vercel AI SDK's UI message stream (protocol v1) for `useChat` and
@@ -25,7 +25,7 @@ export function uiRoute(request: Request, env: Env, runtime: Runtime, tools: Rea
   return protocolPost(request, env, uiMessageErrorResponse, async (body, settings, cors) => {
     const parsed = parseUIRequest(body, providerNames, tools);
     const { batches, headers } = await openClientBatches(parsed, request, env, settings, runtime);
-    const answer = batches.pipeThrough(new UIMessageEncoderStream({ minVersion: 5, ...(parsed.messageId !== undefined ? { messageId: parsed.messageId } : {}) }));
+    const answer = encodeAnswer(batches, new UIMessageEncoder({ minVersion: 5, ...(parsed.messageId !== undefined ? { messageId: parsed.messageId } : {}) }));
     return new Response(answer, { headers: answerHeaders(cors, UI_MESSAGE_STREAM_HEADERS, headers) });
   });
 }
