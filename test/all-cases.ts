@@ -40,6 +40,7 @@ import "./pipeline/custom-protocol.cases.ts";
 import "./pipeline/framing-choice.cases.ts";
 import "./pipeline/validator-tools.cases.ts";
 import "./pipeline/stream-tool-call-batches.cases.ts";
+import "./pipeline/chunk-reader.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";

@@ -14,6 +14,7 @@ import type { TypedToolCallEvent } from "../json/tool-types.ts";
 import type { ProviderDecoder } from "../providers/provider-decoder.ts";
 import { DetectingDecoder } from "../providers/provider-detect-stream.ts";
 import { providerProtocol } from "../providers/registry.ts";
+import { chunkReader, type ChunkReader } from "../shared/chunk-reader.ts";
 import type { ProviderDelta } from "../shared/deltas.ts";
 import { toErrorInfo, type StreamErrorInfo } from "../shared/errors.ts";
 import { settlesSoon } from "../shared/settles-soon.ts";
@@ -87,7 +88,7 @@ function chain(input: Response | ReadableStream<Uint8Array>, options: StreamTool
   // (workerd's test runner, undici in Node) is still a Response.
   const response = isReadableStream(input) ? undefined : input;
   const body = response ? response.body : (input as ReadableStream<Uint8Array>);
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  let reader: ChunkReader | undefined;
   let framing: Framing;
   let decoder: ProviderDecoder;
   /** Messages of the last network chunk, decoded one per step; `next` is the first not decoded. */
@@ -255,7 +256,7 @@ function chain(input: Response | ReadableStream<Uint8Array>, options: StreamTool
     // (no protocol) and the built-in protocols read the content type and the first bytes.
     const Framing = protocol ? (protocol.framing ?? SSEDecoder) : DetectingFraming;
     framing = new Framing((message) => void messages.push(message), { ...options, contentType: response?.headers.get("content-type") ?? undefined });
-    reader = body.getReader();
+    reader = chunkReader(body);
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
   }
@@ -264,9 +265,8 @@ function chain(input: Response | ReadableStream<Uint8Array>, options: StreamTool
 /** Most events in one array of `streamToolCallBatches` before it is passed on, ready chunks or not. */
 const MAX_BATCH = 4096;
 
-function isReadableStream(input: Response | ReadableStream<Uint8Array>): input is ReadableStream<Uint8Array> {
-  return typeof (input as ReadableStream<Uint8Array>).getReader === "function";
-}
+const isReadableStream = (input: Response | ReadableStream<Uint8Array>): input is ReadableStream<Uint8Array> =>
+  typeof (input as ReadableStream<Uint8Array>).getReader === "function";
 
 function end(accumulator: ToolCallAccumulator, close: () => void): void {
   accumulator.end();

@@ -50,6 +50,17 @@ describe("the Worker's answers are written by the batch", () => {
     await reader.cancel();
   });
 
+  it("/v1/stream on a byte-stream upstream (as a fetch body is, read with large reads): pieces that came reach the client while it stalls", async () => {
+    const pieces = Array.from({ length: 9 }, (_, i) => head.slice((i * head.length) / 9, ((i + 1) * head.length) / 9));
+    const upstream = new FakeUpstream({ kind: "sse", chunks: pieces, then: "stall", bytes: true });
+    const response = await worker(upstream).call(streamRequest(validBody(), auth), env);
+    const events: ToolCallEvent[] = (await collect(streamToolCalls(fromChunks([bytes(head)])))).filter((e) => !terminal.has(e.type));
+    const { reader } = await readUntil(response.body!, events);
+    expect(upstream.pulled).toBe(pieces.length);
+    await reader.cancel();
+    expect(upstream.cancelled).toBeDefined();
+  });
+
   it("/v1/chat/completions: the same, in the OpenAI protocol", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: [head], then: "stall" });
     const response = await worker(upstream).call(post("/v1/chat/completions", { model: "openai/gpt-4o-mini", stream: true, messages: [{ role: "user", content: "Weather?" }] }, auth), env);

@@ -95,7 +95,7 @@ export interface SeenRequest {
 
 /** A scripted answer of the fake upstream (`sse` chunks are text or, for binary bodies, bytes). */
 export type UpstreamAnswer =
-  | { kind: "sse"; chunks: readonly (string | Uint8Array)[]; status?: number; headers?: Record<string, string>; then?: "close" | "stall" | "fail" }
+  | { kind: "sse"; chunks: readonly (string | Uint8Array)[]; status?: number; headers?: Record<string, string>; then?: "close" | "stall" | "fail"; bytes?: true }
   | { kind: "response"; status: number; body: string; headers?: Record<string, string> }
   | { kind: "network-error" }
   | { kind: "hang" };
@@ -142,24 +142,23 @@ export class FakeUpstream {
   #body(answer: Extract<UpstreamAnswer, { kind: "sse" }>): ReadableStream<Uint8Array> {
     const encoder = new TextEncoder();
     let next = 0;
-    return new ReadableStream<Uint8Array>(
-      {
-        pull: (controller) => {
-          const chunk = answer.chunks[next++];
-          if (chunk !== undefined) {
-            this.pulled++;
-            return controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
-          }
-          if (answer.then === "stall") return new Promise<void>(() => {});
-          if (answer.then === "fail") return controller.error(new TypeError("Network connection lost."));
-          controller.close();
-        },
-        cancel: (reason) => {
-          this.cancelled = { reason };
-        },
-      },
-      { highWaterMark: 0 },
-    );
+    /** One pull: the next chunk (a fresh copy: a byte stream's enqueue takes its buffer), or the scripted end. */
+    const pull = (controller: { enqueue(chunk: Uint8Array): void; error(reason: unknown): void; close(): void }): void | Promise<void> => {
+      const chunk = answer.chunks[next++];
+      if (chunk !== undefined) {
+        this.pulled++;
+        return controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk.slice());
+      }
+      if (answer.then === "stall") return new Promise<void>(() => {});
+      if (answer.then === "fail") return controller.error(new TypeError("Network connection lost."));
+      controller.close();
+    };
+    const cancel = (reason: unknown): void => {
+      this.cancelled = { reason };
+    };
+    // A byte stream is what a real fetch body is: the chain reads it with large (BYOB) reads.
+    if (answer.bytes) return new ReadableStream({ type: "bytes", pull, cancel }, { highWaterMark: 0 }) as ReadableStream<Uint8Array>;
+    return new ReadableStream<Uint8Array>({ pull, cancel }, { highWaterMark: 0 });
   }
 }
 

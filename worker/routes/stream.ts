@@ -19,7 +19,8 @@ import { openUpstream } from "../upstream/open-upstream.ts";
 /**
  * `POST /v1/stream`: validates the request, calls the provider (or the replay upstream when
  * the provider has no key), and answers `text/event-stream` with one SSE event per
- * accumulated event (`event: <type>`, `id: <sequence>`, `data: <json>`).
+ * accumulated event (`event: <type>`, `id: <sequence>`, `data: <json>`), adjacent fragments of
+ * one call (or of text) from one network chunk joined into one (`joinDeltas`).
  *
  * The checks are those of {@link guardedPost}. Errors before the stream are JSON
  * ({@link HttpError}); after it started they are `error` events followed by `abort`.

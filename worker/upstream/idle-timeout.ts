@@ -1,4 +1,5 @@
 import { ToolCallStreamError } from "../../src/index.ts";
+import { chunkReader } from "../../src/shared/chunk-reader.ts";
 import type { TimerHandle, Timers } from "../runtime.ts";
 
 /** Options of {@link withIdleTimeout}. */
@@ -25,7 +26,8 @@ export interface IdleTimeoutOptions {
  */
 export function withIdleTimeout(source: ReadableStream<Uint8Array>, options: IdleTimeoutOptions): ReadableStream<Uint8Array> {
   const { ms, timers } = options;
-  const reader = source.getReader();
+  // A fetch body in large reads: what the upstream has ready, up to 64 KiB, per chunk.
+  const reader = chunkReader(source);
   const timeout = new ToolCallStreamError({
     code: "stream-failed",
     message: `The provider sent nothing for ${ms} ms; the stream was ended.`,

@@ -1,0 +1,87 @@
+import fc from "fast-check";
+import { streamToolCallBatches, streamToolCalls } from "../../src/index.ts";
+import { chunkReader } from "../../src/shared/chunk-reader.ts";
+import { supportedProvider } from "../support/fixture-provider.ts";
+import { allFixtures } from "../support/fixtures.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+import { collect, fromChunks, splitAt } from "../support/streams.ts";
+
+/** A byte stream (`type: "bytes"`, what a fetch body is) with `chunks` queued, then `end`. */
+function byteStream(chunks: readonly Uint8Array[], end: "close" | "stall" = "close"): { stream: ReadableStream<Uint8Array>; cancelled: () => unknown } {
+  let cancelled: unknown;
+  const stream = new ReadableStream({
+    type: "bytes",
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk.slice());
+      if (end === "close") controller.close();
+    },
+    cancel: (reason) => void (cancelled = reason),
+  });
+  return { stream, cancelled: () => cancelled };
+}
+
+const concat = (parts: readonly Uint8Array[]): Uint8Array => {
+  const out = new Uint8Array(parts.reduce((n, part) => n + part.byteLength, 0));
+  let at = 0;
+  for (const part of parts) out.set(part, (at += part.byteLength) - part.byteLength);
+  return out;
+};
+
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
+  const reader = chunkReader(stream);
+  const chunks: Uint8Array[] = [];
+  for (let result = await reader.read(); !result.done; result = await reader.read()) chunks.push(result.value);
+  return chunks;
+}
+
+/** Recordings the library reads, of every framing. */
+const recordings = allFixtures.filter((f) => supportedProvider(f) !== undefined).slice(0, 60);
+
+group("chunkReader", (test) => {
+  test("a byte stream: what is ready comes in one read, up to 64 KiB, and the bytes are the same", async () => {
+    const bytes = Uint8Array.from({ length: 150_000 }, (_, i) => (i * 7) % 251);
+    const { stream } = byteStream(splitAt(bytes, Array.from({ length: 60 }, (_, i) => (i + 1) * 2500)));
+    const chunks = await readAll(stream);
+    assertEquals(concat(chunks), bytes);
+    assert(chunks.length === 3, `60 queued pieces in ${chunks.length} reads`);
+    assert(chunks.every((chunk) => chunk.byteLength <= 64 * 1024), "no read over 64 KiB");
+  });
+
+  test("a byte stream that has one small chunk and then waits: the read gives that chunk, and the next read waits", async () => {
+    const { stream, cancelled } = byteStream([new TextEncoder().encode("data: 1\n\n")], "stall");
+    const reader = chunkReader(stream);
+    // Were a read to wait for more than its first byte, this would never settle (the case's timeout).
+    const first = await reader.read();
+    assertEquals(new TextDecoder().decode(first.value), "data: 1\n\n");
+    assertEquals(first.value!.buffer.byteLength, first.value!.byteLength, "a small read is a copy, not a view of the large buffer");
+    let settled = false;
+    const next = reader.read().then(() => (settled = true));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    assert(!settled, "the second read waits for the source");
+    await reader.cancel("done");
+    await next;
+    assertEquals(cancelled(), "done");
+  });
+
+  test("any other stream is read chunk by chunk, as it comes", async () => {
+    const chunks = [new Uint8Array([1, 2]), new Uint8Array([3])];
+    assertEquals(await readAll(fromChunks(chunks)), chunks);
+  });
+
+  test("streamToolCalls on a byte stream: any split of a recording gives the events of the default reader, in fewer batches", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: recordings.length - 1 }), fc.array(fc.nat(), { maxLength: 40 }), async (which, offsets) => {
+        const fixture = recordings[which]!;
+        const provider = supportedProvider(fixture)!;
+        const pieces = splitAt(fixture.body, offsets.map((offset) => offset % fixture.body.length));
+        const expected = await collect(streamToolCalls(fromChunks(pieces), { provider }));
+        assertEquals(await collect(streamToolCalls(byteStream(pieces).stream, { provider })), expected, fixture.name);
+        const batches = await collect(streamToolCallBatches(byteStream(pieces).stream, { provider }));
+        assertEquals(batches.flat(), expected, fixture.name);
+        // Every piece was queued at once: the first message alone, then at most one array per 64 KiB.
+        assert(batches.length <= 2 + Math.floor(fixture.body.byteLength / (64 * 1024)), `${batches.length} arrays for ${pieces.length} pieces`);
+      }),
+      { seed: 64, numRuns: 60 },
+    );
+  });
+});
