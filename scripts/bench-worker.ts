@@ -8,7 +8,9 @@
 //   plain      the real Worker without the Durable Object binding (bench/worker/wrangler.plain.toml):
 //              /v1/stream streams straight from the route;
 //   reference  bench/worker/bench-worker.ts: /chain/... runs `streamToolCalls` on the upstream body
-//              and counts the events, /pass/... answers the upstream bytes unchanged.
+//              and counts the events, /batches/... the same with `streamToolCallBatches` (one read
+//              per array of events: the cheaper floor the Worker itself builds on), /pass/...
+//              answers the upstream bytes unchanged.
 // The real Worker reaches the local upstream through its ordinary settings (OPENAI_BASE_URL,
 // ANTHROPIC_BASE_URL and keys passed with `--var` for this run only; no code path of its own).
 //
@@ -223,6 +225,7 @@ async function main(): Promise<void> {
         { name: "Worker /v1/stream resumable", target: worker, url: `http://127.0.0.1:${worker.port}/v1/stream`, init: streamInit(body), count: "frames" },
         { name: "chain alone", target: reference, url: `http://127.0.0.1:${reference.port}/chain/v1/${body.path}`, init: {}, count: "number" },
         { name: "pass-through", target: reference, url: `http://127.0.0.1:${reference.port}/pass/v1/${body.path}`, init: {}, count: "bytes" },
+        { name: "chain alone, batched", target: reference, url: `http://127.0.0.1:${reference.port}/batches/v1/${body.path}`, init: {}, count: "number" },
         { name: "chain + SSE encoding (bare)", target: reference, url: `http://127.0.0.1:${reference.port}/sse/v1/${body.path}`, init: {}, count: "frames" },
         { name: "... + idle timeout (bare)", target: reference, url: `http://127.0.0.1:${reference.port}/idle/v1/${body.path}`, init: {}, count: "frames" },
         { name: "upstream direct", target: reference, url: `${origin}/v1/${body.path}`, init: { method: "POST", body: "{}" }, count: "bytes" },
@@ -252,7 +255,7 @@ async function main(): Promise<void> {
       // Ratios: the median of the per-round ratios (each round measures all targets back to back,
       // so load from other processes falls on them alike).
       const ratio = (k: number, of: number): string => median(cpu[k]!.map((value, round) => value / cpu[of]![round]!)).toFixed(2);
-      for (const k of RESUMABLE ? [0, 1] : [0]) console.log(`  ${runs[k]!.name}: x${ratio(k, 2)} the chain, x${ratio(k, 3)} the pass-through`);
+      for (const k of RESUMABLE ? [0, 1] : [0]) console.log(`  ${runs[k]!.name}: x${ratio(k, 2)} the chain, x${ratio(k, 4)} the batched chain, x${ratio(k, 3)} the pass-through`);
     }
   } finally {
     for (const target of targets) {

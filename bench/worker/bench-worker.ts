@@ -1,6 +1,8 @@
 // The two reference Workers of `npm run bench:worker` (scripts/bench-worker.ts), in one script:
 //   GET /chain/<path>  fetches the local upstream's <path>, runs `streamToolCalls` on its body
 //                      and answers the number of events (the chain alone, in a Worker);
+//   GET /batches/<path> the same with `streamToolCallBatches`, events counted by the array (one
+//                      read per network chunk instead of one per event);
 //   GET /pass/<path>   answers the upstream's body unchanged (a pass-through of the same bytes);
 //   GET /sse/<path>    answers `streamToolCallBatches` encoded by `ToolCallEventEncoderStream`: the
 //                      chain and the Worker's SSE encoding with nothing else of the Worker's route;
@@ -28,7 +30,7 @@ export default {
     const [, mode, ...rest] = url.pathname.split("/");
     const path = rest.join("/");
     const provider = PROVIDERS[path.replace(/^v1\//, "")];
-    if (provider === undefined || (mode !== "chain" && mode !== "pass" && mode !== "sse" && mode !== "idle")) return new Response("not found", { status: 404 });
+    if (provider === undefined || (mode !== "chain" && mode !== "batches" && mode !== "pass" && mode !== "sse" && mode !== "idle")) return new Response("not found", { status: 404 });
     const upstream = await fetch(`${env.UPSTREAM}/${path}`, { method: "POST", body: "{}" });
     if (mode === "pass") return new Response(upstream.body, { headers: { "content-type": "text/event-stream" } });
     if (mode === "idle") {
@@ -37,6 +39,11 @@ export default {
     }
     if (mode === "sse") return new Response(streamToolCallBatches(upstream, { provider }).pipeThrough(new ToolCallEventEncoderStream()), { headers: { "content-type": "text/event-stream" } });
     let events = 0;
+    if (mode === "batches") {
+      const batches = streamToolCallBatches(upstream, { provider }).getReader();
+      for (let read = await batches.read(); !read.done; read = await batches.read()) events += read.value.length;
+      return new Response(String(events));
+    }
     const reader = streamToolCalls(upstream, { provider }).getReader();
     while (!(await reader.read()).done) events++;
     return new Response(String(events));
