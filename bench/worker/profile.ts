@@ -4,6 +4,7 @@
 // one workerd, the time goes.
 //
 //   node bench/worker/profile.ts plain stream <body> [N]    the real Worker's POST /v1/stream, without the Durable Object
+//   node bench/worker/profile.ts resumable stream <body> [N]  the same through the RESPONSES Durable Object
 //   node bench/worker/profile.ts reference <route> <body> [N]  bench-worker.ts: route chain | sse | idle | pass
 //
 // <body>: openai | anthropic | responses | tiny (the bodies of bench:worker). TOP=<rows> (default 40),
@@ -30,8 +31,8 @@ const BODIES: Record<string, { path: string; provider: string; text: () => strin
   tiny: { path: "chat/completions", provider: "openai", text: () => openAIChat(["Hi"], []) },
 };
 const body = BODIES[name ?? ""];
-if ((which !== "plain" && which !== "reference") || body === undefined || route === undefined) {
-  console.error("usage: node bench/worker/profile.ts plain|reference <route> openai|anthropic|responses|tiny [N]");
+if ((which !== "plain" && which !== "resumable" && which !== "reference") || body === undefined || route === undefined) {
+  console.error("usage: node bench/worker/profile.ts plain|resumable|reference <route> openai|anthropic|responses|tiny [N]");
   process.exit(2);
 }
 const bytes = encode(body.text());
@@ -43,11 +44,13 @@ await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", () => resol
 const origin = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
 const port = 18_000 + Math.floor(Math.random() * 1000);
 const inspector = port + 1000;
-const plain = which === "plain";
+// The real Worker: without the Durable Object binding (plain), or with it (resumable: the
+// RESPONSES object runs each response, in the same isolate).
+const plain = which === "plain" || which === "resumable";
 const vars = plain
   ? { OPENAI_BASE_URL: `${origin}/v1`, ANTHROPIC_BASE_URL: `${origin}/v1`, OPENAI_API_KEY: "bench-key", ANTHROPIC_API_KEY: "bench-key", CLIENT_TOKEN: "bench-client-token" }
   : { UPSTREAM: origin };
-const config = plain ? "bench/worker/wrangler.plain.toml" : "bench/worker/wrangler.toml";
+const config = which === "resumable" ? "wrangler.toml" : plain ? "bench/worker/wrangler.plain.toml" : "bench/worker/wrangler.toml";
 const args = ["dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector)];
 args.push("--show-interactive-dev-session=false", "--log-level", "warn");
 for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);

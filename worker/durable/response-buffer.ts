@@ -18,6 +18,12 @@ import { loadResponseLog, LogWriter, type LogKind, type StoredMeta } from "./res
 /** Any event union discriminated on `type` (stream events, run events). */
 type AnyEvent = { readonly type: string };
 
+/**
+ * How much later than `RESUME_TTL_MS` from its start a response's expiry alarm is first set: a
+ * response that ends within this time keeps that alarm (one alarm write per response, not two),
+ * and is kept at least `RESUME_TTL_MS` after its end all the same.
+ */
+const EXPIRY_SLACK_MS = 60_000;
 /** Pending frame units past which the pump writes without waiting for the upstream to pause. */
 const FLUSH_UNITS = 64 * 1024;
 /** What a race against a read that has not settled yet resolves to (a settled read wins it). */
@@ -34,8 +40,8 @@ const UNKNOWN = (): HttpError => new HttpError(404, { code: "unknown_response", 
  * {@link ResponseLog}, and serves any number of clients from it. A client that reconnects with
  * `Last-Event-ID` gets the events it missed, then the live remainder, without a second provider
  * call. With no client attached the response runs on for `DETACHED_LIMIT_MS`, then the provider
- * request is cancelled (the log ends with `abort`). A finished log is kept `RESUME_TTL_MS`, then
- * dropped (an alarm).
+ * request is cancelled (the log ends with `abort`). A finished log is kept `RESUME_TTL_MS` (up to
+ * `EXPIRY_SLACK_MS` more), then dropped (an alarm).
  *
  * The events move in batches (every event ready from the upstream, up to 64 Ki units, appended
  * when the upstream pauses): one storage put and one body chunk per batch, no await per event.
@@ -164,7 +170,9 @@ export class ResponseBuffer extends DurableObject<Env> {
    */
   async #pump(batches: ReadableStream<readonly AnyEvent[]>, log: ResponseLog, writer: LogWriter): Promise<void> {
     const { resumeTtlMs } = this.#settings();
-    await this.ctx.storage.setAlarm(Date.now() + resumeTtlMs);
+    // Set now, so a log that a restart cuts is dropped too (the alarm re-arms while one runs here).
+    const expiry = Date.now() + resumeTtlMs + EXPIRY_SLACK_MS;
+    await this.ctx.storage.setAlarm(expiry);
     const reader = batches.getReader();
     let pending: string[] = [];
     let units = 0;
@@ -200,7 +208,8 @@ export class ResponseBuffer extends DurableObject<Env> {
       this.#clearDetachTimer();
       // From now on the log is served from storage; readers still attached hold it until they end.
       if (this.#log === log) this.#log = undefined;
-      await this.ctx.storage.setAlarm(Date.now() + resumeTtlMs);
+      // Kept at least RESUME_TTL_MS from now: a longer response moves its alarm.
+      if (Date.now() + resumeTtlMs > expiry) await this.ctx.storage.setAlarm(Date.now() + resumeTtlMs);
     }
   }
 
