@@ -1,5 +1,7 @@
 /** The most bytes one read takes from a byte stream. */
-const READ_BYTES = 64 * 1024;
+const MAX_READ = 64 * 1024;
+/** The least: the buffer of a body that sends a little at a time (what a waiting read holds). */
+const MIN_READ = 16 * 1024;
 
 /** What the chain reads a body with: a default reader's `read` and `cancel`. */
 export interface ChunkReader {
@@ -15,9 +17,12 @@ export interface ChunkReader {
  * A read never waits for more than its first byte, so nothing leaves later than with a default
  * reader; but where the runtime hands a fast upstream over in small pieces (workerd gives a fetch
  * body about 4 KiB per read), the chain and whatever follows it see a few large chunks instead of
- * many small ones, and each chunk costs every stage (and a response body's pump) one pass. A
- * small read is copied out, so its large buffer is used again by the next read instead of being
- * held by the chunk. Any other stream is read with its default reader.
+ * many small ones, and each chunk costs every stage (and a response body's pump) one pass.
+ *
+ * Memory stays that of the data: the buffer starts at 16 KiB, doubles while reads fill it and
+ * halves again while they use little of it, so a body that sends a little at a time holds 16 KiB
+ * while it waits; a read that used less than a quarter of its buffer is copied out, so a chunk
+ * never holds a buffer much larger than itself. Any other stream is read with its default reader.
  *
  * @example
  * ```ts
@@ -32,16 +37,15 @@ export function chunkReader(body: ReadableStream<Uint8Array>): ChunkReader {
   } catch {
     return body.getReader();
   }
-  let spare: ArrayBuffer | undefined;
+  let size = MIN_READ;
   return {
     async read() {
-      const buffer = spare ?? new ArrayBuffer(READ_BYTES);
-      spare = undefined;
-      const { done, value } = await reader.read(new Uint8Array(buffer));
+      const { done, value } = await reader.read(new Uint8Array(size));
       if (done || value === undefined) return { done: true, value: undefined };
-      if (value.byteLength * 4 >= READ_BYTES) return { done: false, value };
-      spare = value.buffer as ArrayBuffer;
-      return { done: false, value: value.slice() };
+      const used = value.byteLength;
+      const buffer = size;
+      size = used * 2 > buffer ? Math.min(buffer * 2, MAX_READ) : used * 8 < buffer ? Math.max(buffer / 2, MIN_READ) : buffer;
+      return { done: false, value: used * 4 < buffer ? value.slice() : value };
     },
     cancel: (reason) => reader.cancel(reason),
   };

@@ -38,13 +38,30 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array[]
 const recordings = allFixtures.filter((f) => supportedProvider(f) !== undefined).slice(0, 60);
 
 group("chunkReader", (test) => {
-  test("a byte stream: what is ready comes in one read, up to 64 KiB, and the bytes are the same", async () => {
-    const bytes = Uint8Array.from({ length: 150_000 }, (_, i) => (i * 7) % 251);
-    const { stream } = byteStream(splitAt(bytes, Array.from({ length: 60 }, (_, i) => (i + 1) * 2500)));
+  test("a byte stream: what is ready comes in one read, the buffer doubling from 16 to 64 KiB while reads fill it", async () => {
+    const bytes = Uint8Array.from({ length: 250_000 }, (_, i) => (i * 7) % 251);
+    const { stream } = byteStream(splitAt(bytes, Array.from({ length: 99 }, (_, i) => (i + 1) * 2500)));
     const chunks = await readAll(stream);
     assertEquals(concat(chunks), bytes);
-    assert(chunks.length === 3, `60 queued pieces in ${chunks.length} reads`);
-    assert(chunks.every((chunk) => chunk.byteLength <= 64 * 1024), "no read over 64 KiB");
+    const k = 1024;
+    assertEquals(chunks.map((chunk) => chunk.byteLength), [16 * k, 32 * k, 64 * k, 64 * k, 64 * k, 250_000 - 240 * k], "100 queued pieces");
+  });
+
+  test("a body that slows down: the buffer shrinks back, and small reads are copies of their own size", async () => {
+    const big = new Uint8Array(200_000).fill(1);
+    let controller!: ReadableByteStreamController;
+    const stream = new ReadableStream({ type: "bytes", start: (c) => void (controller = c) });
+    controller.enqueue(big.slice());
+    const reader = chunkReader(stream);
+    let read = 0;
+    while (read < big.byteLength) read += (await reader.read()).value!.byteLength;
+    // Now a token at a time: each read is copied out of whatever buffer it landed in.
+    for (let i = 0; i < 6; i++) {
+      controller.enqueue(new Uint8Array([i]));
+      const { value } = await reader.read();
+      assertEquals([...value!], [i]);
+      assertEquals(value!.buffer.byteLength, 1, "a one-byte chunk holds one byte");
+    }
   });
 
   test("a byte stream that has one small chunk and then waits: the read gives that chunk, and the next read waits", async () => {
@@ -78,8 +95,8 @@ group("chunkReader", (test) => {
         assertEquals(await collect(streamToolCalls(byteStream(pieces).stream, { provider })), expected, fixture.name);
         const batches = await collect(streamToolCallBatches(byteStream(pieces).stream, { provider }));
         assertEquals(batches.flat(), expected, fixture.name);
-        // Every piece was queued at once: the first message alone, then at most one array per 64 KiB.
-        assert(batches.length <= 2 + Math.floor(fixture.body.byteLength / (64 * 1024)), `${batches.length} arrays for ${pieces.length} pieces`);
+        // Every piece was queued at once: the first message alone, then one array per read (16 KiB and up).
+        assert(batches.length <= 2 + Math.ceil(fixture.body.byteLength / (16 * 1024)), `${batches.length} arrays for ${pieces.length} pieces`);
       }),
       { seed: 64, numRuns: 60 },
     );
