@@ -228,7 +228,7 @@ describe("response log storage", () => {
     expect(stored.batches.map((batch) => batch.first)).toEqual([294, 297]);
     expect(store.values.size).toBe(3);
     const bytes = new LogWriter(store, { maxFrames: 1000, maxBytes: 10 });
-    bytes.begin("stream", {});
+    bytes.begin("stream", {}, true); // a log is stored: it is replaced
     expect(loadResponseLog(store)!.batches).toEqual([]);
     for (let first = 0; first < 50; first++) bytes.append(toBatch(first, ["abcd"]));
     expect(loadResponseLog(store)!.batches.map((batch) => batch.first)).toEqual([47, 48, 49]);

@@ -119,7 +119,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     if (this.#log || this.#storedMeta()) throw new HttpError(409, { code: "invalid_request", message: "This response has already started." });
     const env = { ...this.env, ...this.#overrides };
     // The chain's own batches (the events of one network chunk each): no per-event stage between it and the log.
-    return this.#begin("stream", (controller) => openEventBatches(streamRequest, env, this.#settings(), this.#runtime, controller, true));
+    return this.#begin("stream", false, (controller) => openEventBatches(streamRequest, env, this.#settings(), this.#runtime, controller, true));
   }
 
   /**
@@ -137,7 +137,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     const env = { ...this.env, ...this.#overrides };
     const tools = recordedTools(this.#tools ?? demoTools({ timers: this.#runtime.timers }), kv);
     const run = parseRunRequest(JSON.parse(body), providerNames, tools);
-    const response = await this.#begin("run", async (controller) => {
+    const response = await this.#begin("run", meta !== undefined, async (controller) => {
       const { events, headers } = await openRunEvents(run, env, this.#settings(), this.#runtime, controller);
       const runEvents = events.pipeThrough(new TransformStream({ transform: (event, out) => out.enqueue(toRunEvent(event)) }));
       return { batches: readyBatches(runEvents), headers: { ...EVENT_STREAM_HEADERS, ...headers } };
@@ -147,17 +147,29 @@ export class ResponseBuffer extends DurableObject<Env> {
     return response;
   }
 
-  /** Opens the events (errors before the stream are thrown as JSON errors), then runs them into the log and the first client. */
-  async #begin(kind: LogKind, open: (controller: AbortController) => Promise<{ batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> }>): Promise<Response> {
+  /**
+   * Opens the events (errors before the stream are thrown as JSON errors), then runs them into the
+   * log and the first client; `replacing` when an earlier log is stored (a run retried after a
+   * restart cut it).
+   */
+  async #begin(
+    kind: LogKind,
+    replacing: boolean,
+    open: (controller: AbortController) => Promise<{ batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> }>,
+  ): Promise<Response> {
     this.#upstream = new AbortController();
     const { batches, headers } = await open(this.#upstream);
     this.#headers = headers;
     const limits = this.#limits();
     const log = (this.#log = new ResponseLog(limits));
     const writer = new LogWriter(this.ctx.storage.kv, limits);
-    this.ctx.storage.transactionSync(() => writer.begin(kind, headers));
+    this.ctx.storage.transactionSync(() => writer.begin(kind, headers, replacing));
+    // The expiry is set now, so a log that a restart cuts is dropped too (the alarm re-arms while
+    // one runs here); in the same turn as the header, so both land in one commit.
+    const expiry = Date.now() + this.#settings().resumeTtlMs + EXPIRY_SLACK_MS;
+    const armed = this.ctx.storage.setAlarm(expiry);
     // A batch: the events of one upstream chunk (stream) or every loop event ready (run); never one held back.
-    this.ctx.waitUntil(this.#pump(batches, log, writer));
+    this.ctx.waitUntil(this.#pump(batches, log, writer, expiry).finally(() => armed));
     return this.#attach(-1);
   }
 
@@ -168,11 +180,8 @@ export class ResponseBuffer extends DurableObject<Env> {
    * units, not one per network chunk). Clients see only what was appended, hence stored: a
    * restart never loses a frame a client has seen.
    */
-  async #pump(batches: ReadableStream<readonly AnyEvent[]>, log: ResponseLog, writer: LogWriter): Promise<void> {
+  async #pump(batches: ReadableStream<readonly AnyEvent[]>, log: ResponseLog, writer: LogWriter, expiry: number): Promise<void> {
     const { resumeTtlMs } = this.#settings();
-    // Set now, so a log that a restart cuts is dropped too (the alarm re-arms while one runs here).
-    const expiry = Date.now() + resumeTtlMs + EXPIRY_SLACK_MS;
-    await this.ctx.storage.setAlarm(expiry);
     const reader = batches.getReader();
     let pending: string[] = [];
     let units = 0;

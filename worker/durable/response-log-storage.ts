@@ -125,9 +125,9 @@ export class LogWriter {
     this.#chunkUnits = chunkUnits;
   }
 
-  /** Deletes any earlier log (a run retried after a restart cut it) and writes the header of a running one. */
-  begin(kind: LogKind, headers: Record<string, string>): void {
-    if (this.#store.get(META_KEY) !== undefined) deleteResponseLog(this.#store);
+  /** Writes the header of a running log; with `replacing`, deletes the earlier log first (a run retried after a restart cut it). */
+  begin(kind: LogKind, headers: Record<string, string>, replacing = false): void {
+    if (replacing) deleteResponseLog(this.#store);
     this.#meta = { version: 2, kind, headers, limits: this.#limits, done: false };
     this.#store.put(META_KEY, this.#meta);
   }
