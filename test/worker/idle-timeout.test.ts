@@ -87,4 +87,23 @@ describe("withIdleTimeout", () => {
     expect((await second).done).toBe(true);
     expect(clock.waiting.size).toBe(0);
   });
+
+  it("a byte stream (what a fetch body is, read with large reads): what queued comes as one chunk, and a timeout while a read is pending cancels the source", async () => {
+    const clock = new Clock();
+    let controller!: ReadableByteStreamController;
+    let cancelled: unknown;
+    const body = new ReadableStream({ type: "bytes", start: (c) => void (controller = c), cancel: (reason) => void (cancelled = reason) });
+    let stops = 0;
+    const reader = withIdleTimeout(body, { ms: 1000, timers: clock, onStop: () => void stops++ }).getReader();
+    for (const piece of ["a", "bc", "def"]) controller.enqueue(new TextEncoder().encode(piece));
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("abcdef");
+    const pending = reader.read();
+    await turns();
+    clock.advance(1000);
+    await expect(pending).rejects.toBeInstanceOf(ToolCallStreamError);
+    expect(stops).toBe(1);
+    await turns();
+    expect(cancelled).toBeInstanceOf(ToolCallStreamError);
+    expect(clock.waiting.size).toBe(0);
+  });
 });
