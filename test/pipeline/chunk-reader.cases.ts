@@ -72,11 +72,12 @@ group("chunkReader", (test) => {
     assertEquals(new TextDecoder().decode(first.value), "data: 1\n\n");
     assertEquals(first.value!.buffer.byteLength, first.value!.byteLength, "a small read is a copy, not a view of the large buffer");
     let settled = false;
-    const next = reader.read().then(() => (settled = true));
+    const next = reader.read().then((result) => ((settled = true), result));
     await new Promise((resolve) => setTimeout(resolve, 5));
     assert(!settled, "the second read waits for the source");
     await reader.cancel("done");
-    await next;
+    // Cancelled while a read is pending: that read ends the body (a BYOB read then has no view).
+    assertEquals(await next, { done: true, value: undefined });
     assertEquals(cancelled(), "done");
   });
 
