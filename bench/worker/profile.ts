@@ -5,7 +5,7 @@
 //
 //   node bench/worker/profile.ts plain stream <body> [N]    the real Worker's POST /v1/stream, without the Durable Object
 //   node bench/worker/profile.ts resumable stream <body> [N]  the same through the RESPONSES Durable Object
-//   node bench/worker/profile.ts reference <route> <body> [N]  bench-worker.ts: route chain | sse | idle | pass
+//   node bench/worker/profile.ts reference <route> <body> [N]  bench-worker.ts: route chain | batches | sse | idle | pass
 //
 // <body>: openai | anthropic | responses | tiny (the bodies of bench:worker). TOP=<rows> (default 40),
 // SAVE=<file> writes the raw .cpuprofile (open it in Chrome DevTools). Samples every 50 us; the

@@ -1,9 +1,9 @@
-/** The field each joinable event type carries its fragment in. */
-const FRAGMENT_KEY: Readonly<Record<string, string>> = {
-  "text-delta": "text",
-  "reasoning-delta": "text",
-  "tool-call-delta": "argumentsDelta",
-};
+/** The field each joinable event type carries its fragment in (a Map: no inherited keys). */
+const FRAGMENT_KEY: ReadonlyMap<string, string> = new Map([
+  ["text-delta", "text"],
+  ["reasoning-delta", "text"],
+  ["tool-call-delta", "argumentsDelta"],
+]);
 
 /** Fields that describe the text so far, not the fragment: the later event's value holds for the joined one. */
 const STATE_KEYS = new Set(["closed", "partialArguments"]);
@@ -35,7 +35,7 @@ export function joinDeltas<E extends { readonly type: string }>(events: readonly
   let joined: E[] | undefined;
   for (let at = 0; at < events.length; at++) {
     const event = events[at]!;
-    const key = FRAGMENT_KEY[event.type];
+    const key = FRAGMENT_KEY.get(event.type);
     let end = at + 1;
     if (key !== undefined) while (end < events.length && sameStream(event, events[end]!, key)) end++;
     if (key === undefined || end === at + 1) {
