@@ -10,16 +10,13 @@ import {
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { ENCODERS } from "../support/encoders.ts";
-import { supportedProvider } from "../support/fixture-provider.ts";
-import { allFixtures } from "../support/fixtures.ts";
+import { sseRecordings, supportedProvider } from "../support/fixture-provider.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { readAGUIEvents, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
-import { collect, fromChunks, splitAt } from "../support/streams.ts";
+import { collect, fromChunks, splitAt, textOf } from "../support/streams.ts";
 
-const text = (parts: readonly Uint8Array[]): string => parts.map((part) => new TextDecoder().decode(part)).join("");
-
-/** Recordings of each protocol read as SSE, with tool calls or text. */
-const recordings = allFixtures.filter((f) => f.format === "sse" && supportedProvider(f) !== undefined).slice(0, 40);
+/** A few recordings of each protocol the library reads as SSE, with tool calls and text. */
+const recordings = sseRecordings();
 
 const delta = (argumentsDelta: string, extra: Partial<ToolCallEvent> = {}): ToolCallEvent =>
   ({ type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta, closed: false, ...extra }) as ToolCallEvent;
@@ -108,7 +105,7 @@ group("joinDeltas", (test) => {
       const batches = await collect(streamToolCallBatches(fromChunks(splitAt(fixture.body, [fixture.body.length >> 1])), { provider }));
       for (const [name, encoder] of Object.entries(ENCODERS)) {
         const read = readers[name as keyof typeof readers];
-        const encode = async (join: boolean) => text(await collect(fromChunks<readonly EncodableEvent[]>(batches).pipeThrough(new ProtocolEncoderStream(encoder(), { joinDeltas: join }))));
+        const encode = async (join: boolean) => textOf(await collect(fromChunks<readonly EncodableEvent[]>(batches).pipeThrough(new ProtocolEncoderStream(encoder(), { joinDeltas: join }))));
         let expected: unknown;
         try {
           expected = read(await encode(false));

@@ -9,15 +9,12 @@ import {
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { ENCODERS, encodeAll } from "../support/encoders.ts";
-import { supportedProvider } from "../support/fixture-provider.ts";
-import { allFixtures } from "../support/fixtures.ts";
+import { sseRecordings, supportedProvider } from "../support/fixture-provider.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { bytes, collect, fromChunks, splitAt } from "../support/streams.ts";
-
-const text = (parts: readonly Uint8Array[]): string => parts.map((part) => new TextDecoder().decode(part)).join("");
+import { bytes, collect, fromChunks, splitAt, textOf } from "../support/streams.ts";
 
 /** A few recordings of each protocol the library reads as SSE, with tool calls and text. */
-const recordings = allFixtures.filter((f) => f.format === "sse" && supportedProvider(f) !== undefined).slice(0, 40);
+const recordings = sseRecordings();
 
 /**
  * A byte source that gives its chunks one at a time and waits between them: each `release()`
@@ -51,13 +48,13 @@ group("readyBatches", (test) => {
         const events = () => streamToolCalls(fromChunks(splitAt(fixture.body, cuts)), { provider });
         const single = await collect(events().pipeThrough(new ToolCallEventEncoderStream()));
         const batched = await collect(readyBatches(events()).pipeThrough(new ToolCallEventEncoderStream()));
-        assertEquals(text(batched), text(single), fixture.name);
+        assertEquals(textOf(batched), textOf(single), fixture.name);
         assert(batched.length <= single.length, "never more chunks than events");
         const all = await collect(events());
-        assertEquals(text(single), all.map((event, id) => formatToolCallEvent(event, id)).join(""));
+        assertEquals(textOf(single), all.map((event, id) => formatToolCallEvent(event, id)).join(""));
         for (const [name, encoder] of Object.entries(ENCODERS)) {
           const chunks = await collect(readyBatches<EncodableEvent>(events()).pipeThrough(new ProtocolEncoderStream(encoder())));
-          assertEquals(text(chunks), encodeAll(encoder(), all), `${name}: ${fixture.name}`);
+          assertEquals(textOf(chunks), encodeAll(encoder(), all), `${name}: ${fixture.name}`);
         }
       }),
       { seed: 16, numRuns: 40 },
@@ -90,7 +87,7 @@ group("readyBatches", (test) => {
     assertEquals(received, want);
     assertEquals(source.pulls(), 2, "the second chunk was asked for and not yet given");
     source.release();
-    const rest = text(await collect(new ReadableStream({ pull: async (c) => { const r = await body.read(); if (r.done) c.close(); else c.enqueue(r.value); } })));
+    const rest = textOf(await collect(new ReadableStream({ pull: async (c) => { const r = await body.read(); if (r.done) c.close(); else c.enqueue(r.value); } })));
     const whole = await collect(streamToolCalls(fromChunks([fixture.body]), { provider }));
     assertEquals(received + rest, whole.map((e, id) => formatToolCallEvent(e, id)).join(""));
   });

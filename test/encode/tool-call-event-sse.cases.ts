@@ -11,7 +11,7 @@ import {
 import { chatFixtures } from "../support/chat-fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { assertEventInvariants } from "../support/invariants.ts";
-import { bytes, collect, fromChunks, splitAt } from "../support/streams.ts";
+import { bytes, collect, fromChunks, splitAt, textOf } from "../support/streams.ts";
 
 /** Events of every kind, with text that SSE framing could break if it were not escaped. */
 const tricky: ToolCallEvent[] = [
@@ -42,7 +42,7 @@ async function roundTrip(events: readonly ToolCallEvent[], cuts: readonly number
 async function encode(events: readonly ToolCallEvent[], firstId?: number): Promise<Uint8Array> {
   const encoder = new ToolCallEventEncoderStream(firstId === undefined ? {} : { firstId });
   const parts = await collect(fromChunks(events).pipeThrough(encoder));
-  return bytes(parts.map((part) => new TextDecoder().decode(part)).join(""));
+  return bytes(textOf(parts));
 }
 
 /** Parses SSE text with eventsource-parser, the spec-following parser browsers' EventSource matches. */

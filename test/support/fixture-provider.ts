@@ -1,5 +1,5 @@
 import type { Provider } from "../../src/index.ts";
-import type { Fixture } from "./fixtures.ts";
+import { allFixtures, type Fixture } from "./fixtures.ts";
 
 /**
  * Folders of ../shared/fixtures whose wire protocol the library does not read yet, skipped by
@@ -38,4 +38,9 @@ export function protocolOf(fixture: Fixture): string {
 /** The protocol as a `provider` option, or `undefined` for a folder the library does not read yet. */
 export function supportedProvider(fixture: Fixture): Provider | undefined {
   return NOT_READ_YET.has(fixture.provider) ? undefined : (protocolOf(fixture) as Provider);
+}
+
+/** The first `count` recordings the library reads that are SSE (with tool calls and text): what the encoder cases run on. */
+export function sseRecordings(count = 40): Fixture[] {
+  return allFixtures.filter((f) => f.format === "sse" && supportedProvider(f) !== undefined).slice(0, count);
 }

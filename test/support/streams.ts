@@ -24,6 +24,12 @@ export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
   }
 }
 
+/** The text of UTF-8 chunks, decoded as one stream (a character split between two chunks included). */
+export function textOf(parts: readonly Uint8Array[]): string {
+  const decoder = new TextDecoder();
+  return parts.map((part) => decoder.decode(part, { stream: true })).join("") + decoder.decode();
+}
+
 /** UTF-8 bytes of a string. */
 export function bytes(text: string): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
