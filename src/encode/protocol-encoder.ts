@@ -85,11 +85,8 @@ export class ProtocolEncoderStream<E> extends TransformStream<E | readonly E[], 
     };
     super({
       transform(input, controller) {
-        if (Array.isArray(input)) {
-          const events = join ? (joinDeltas(input as readonly { type: string }[]) as readonly E[]) : (input as readonly E[]);
-          for (const event of events) encoder.encode(event, out);
-        }
-        else encoder.encode(input as E, out);
+        if (!Array.isArray(input)) encoder.encode(input as E, out);
+        else for (const event of join ? (joinDeltas(input as readonly { type: string }[]) as readonly E[]) : (input as readonly E[])) encoder.encode(event, out);
         send(controller);
       },
       flush(controller) {

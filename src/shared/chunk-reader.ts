@@ -13,8 +13,8 @@ export interface ChunkReader {
 
 /**
  * A reader of `body` that, when it is a byte stream (a `fetch` body in workerd, Node and Deno, and
- * in browsers with BYOB readers), takes in
- * each read every byte the body has ready, up to 64 KiB, into a buffer of its own (a BYOB read).
+ * in browsers with BYOB readers), takes in each read every byte the body has ready, up to 64 KiB,
+ * into a buffer of its own (a BYOB read).
  * A read never waits for more than its first byte, so nothing leaves later than with a default
  * reader; but where the runtime hands a fast upstream over in small pieces (workerd gives a fetch
  * body about 4 KiB per read), the chain and whatever follows it see a few large chunks instead of

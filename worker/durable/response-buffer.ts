@@ -176,8 +176,9 @@ export class ResponseBuffer extends DurableObject<Env> {
   /**
    * Reads the events to the end whether or not a client is attached. Frames are appended to the
    * log, and written to storage, when the upstream has nothing more ready (so a model's pace adds
-   * no latency) or once `FLUSH_UNITS` are pending (a fast upstream costs one write per 64 Ki
-   * units, not one per network chunk). Clients see only what was appended, hence stored: a
+   * no latency) or once `FLUSH_UNITS` are pending (batches ready back to back cost one write per
+   * 64 Ki units, not one each; a fetch body's next read is never ready at once, so in workerd a
+   * write is one upstream read, up to 64 KiB). Clients see only what was appended, hence stored: a
    * restart never loses a frame a client has seen.
    */
   async #pump(batches: ReadableStream<readonly AnyEvent[]>, log: ResponseLog, writer: LogWriter, expiry: number): Promise<void> {

@@ -19,8 +19,7 @@ export const EVENT_STREAM_HEADERS: Record<string, string> = {
  * Events (any union discriminated on `type`) as the bytes of an event-stream body, ids counting
  * from `firstId`. The events that are ready together (those of one upstream chunk) become one
  * chunk of the body, written as soon as the upstream has nothing more ready: one UTF-8 encoding
- * and one enqueue per batch rather than per event, which is most of what the Worker spends beyond
- * the chain itself. Within a batch, adjacent fragments of one call (or of text) are one frame
+ * and one enqueue per batch rather than per event. Within a batch, adjacent fragments of one call (or of text) are one frame
  * (`joinDeltas`): a model that streams arguments a few characters at a time costs a frame per
  * network chunk, not per fragment.
  */
