@@ -67,6 +67,8 @@ export interface Env {
   RESUME_MAX_EVENTS?: string | number;
   /** Most bytes of events kept per response for resume. */
   RESUME_MAX_BYTES?: string | number;
+  /** How many `RESPONSES` objects per location share the resumable responses (1 to 1000). */
+  RESPONSE_OBJECTS?: string | number;
 }
 
 /** The secrets that hold provider keys and credentials. */
@@ -108,6 +110,7 @@ export interface Settings {
   resumeTtlMs: number;
   resumeMaxEvents: number;
   resumeMaxBytes: number;
+  responseObjects: number;
 }
 
 /** Defaults for variables that are not set. */
@@ -123,6 +126,7 @@ export const DEFAULT_SETTINGS = {
   resumeTtlMs: 300_000,
   resumeMaxEvents: 20_000,
   resumeMaxBytes: 8 * 1024 * 1024,
+  responseObjects: 16,
 } as const;
 
 /** A variable that is set to a value the Worker cannot use. */
@@ -153,6 +157,7 @@ export function readSettings(env: Env): Settings {
     resumeTtlMs: integer(env, "RESUME_TTL_MS", DEFAULT_SETTINGS.resumeTtlMs, 0),
     resumeMaxEvents: integer(env, "RESUME_MAX_EVENTS", DEFAULT_SETTINGS.resumeMaxEvents, 1),
     resumeMaxBytes: integer(env, "RESUME_MAX_BYTES", DEFAULT_SETTINGS.resumeMaxBytes, 1),
+    responseObjects: integer(env, "RESPONSE_OBJECTS", DEFAULT_SETTINGS.responseObjects, 1, 1000),
   };
 }
 
@@ -172,12 +177,15 @@ type NumericVar =
   | "DETACHED_LIMIT_MS"
   | "RESUME_TTL_MS"
   | "RESUME_MAX_EVENTS"
-  | "RESUME_MAX_BYTES";
+  | "RESUME_MAX_BYTES"
+  | "RESPONSE_OBJECTS";
 
-function integer(env: Env, name: NumericVar, fallback: number, min: number): number {
+function integer(env: Env, name: NumericVar, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = typeof raw === "number" ? raw : Number(raw.trim());
-  if (!Number.isSafeInteger(value) || value < min) throw new SettingsError(`${name} must be an integer of at least ${min}.`);
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new SettingsError(max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer of at least ${min}.` : `${name} must be an integer from ${min} to ${max}.`);
+  }
   return value;
 }

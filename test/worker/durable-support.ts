@@ -1,10 +1,11 @@
 // Helpers for the tests of the RESPONSES Durable Objects: a hard restart, and letting an object
 // run until a condition holds (round trips into it, no timer).
-import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
+import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
+import { keyedStore } from "../../worker/durable/keyed-store.ts";
 import { loadResponseLog } from "../../worker/durable/response-log-storage.ts";
-import { responses } from "./support.ts";
+import { objectOf } from "./support.ts";
 
 /**
  * Restarts every Durable Object at once (abortAllDurableObjects: memory and in-flight work gone,
@@ -15,9 +16,22 @@ import { responses } from "./support.ts";
 export async function restart(id: string, stub: DurableObjectStub): Promise<DurableObjectStub> {
   const before = await runInDurableObject(stub, (instance: ResponseBuffer) => instance);
   await abortAllDurableObjects();
-  const fresh = responses.get(responses.idFromName(id));
+  const fresh = objectOf(id);
   expect(await runInDurableObject(fresh, (instance: ResponseBuffer) => instance)).not.toBe(before);
   return fresh;
+}
+
+/**
+ * Runs the object's alarm as if every expiry set in it had passed (`runDurableObjectAlarm` fires
+ * the alarm at once, before its time): true when an alarm was set.
+ */
+export async function runExpiryAlarm(stub: DurableObjectStub): Promise<boolean> {
+  await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useAlarmClock(() => Date.now() + 24 * 60 * 60 * 1000));
+  try {
+    return await runDurableObjectAlarm(stub);
+  } finally {
+    await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useAlarmClock());
+  }
 }
 
 /** Lets the object run (a round trip into it at a time, no timer) until `check` holds. */
@@ -32,7 +46,7 @@ export async function settled(stub: DurableObjectStub, check: () => boolean | Pr
 /** The SSE frames of a text, split after each blank line (each frame is one event). */
 export const framesOf = (text: string): string[] => text.split(/(?<=\n\n)/).filter((frame) => frame !== "");
 
-/** The frames in the object's storage, one string each. */
-export function storedFrames(stub: DurableObjectStub): Promise<string[]> {
-  return runInDurableObject(stub, (_instance, state) => (loadResponseLog(state.storage.kv)?.batches ?? []).flatMap((batch) => framesOf(batch.text)));
+/** The frames of response `id` in its object's storage, one string each. */
+export function storedFrames(id: string): Promise<string[]> {
+  return runInDurableObject(objectOf(id), (_instance, state) => (loadResponseLog(keyedStore(state.storage.kv, id))?.batches ?? []).flatMap((batch) => framesOf(batch.text)));
 }

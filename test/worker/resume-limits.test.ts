@@ -2,11 +2,12 @@
 // after DETACHED_LIMIT_MS), the expiry (RESUME_TTL_MS), and the bounded log (RESUME_MAX_EVENTS,
 // RESUME_MAX_BYTES). The Durable Object runs on a fake upstream and a manual clock injected with
 // runInDurableObject, so no test waits for time to pass.
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
 import { ResponseLog, toBatch, type LogStep } from "../../worker/durable/response-log.ts";
-import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, readSSE, readThenDisconnect, responses, startResponse, testEnv, validBody, weatherCall, worker } from "./support.ts";
+import { chatChunk, FakeUpstream, ManualTimers, objectOf, openAIChunks, readSSE, readThenDisconnect, responses, startResponse, testEnv, validBody, weatherCall, worker } from "./support.ts";
+import { runExpiryAlarm } from "./durable-support.ts";
 
 const app = worker();
 const env = testEnv({ RESPONSES: responses });
@@ -99,7 +100,7 @@ describe("resumable responses: expiry and unknown ids", () => {
     await started.text();
     const resume = (lastEventId: string) => app.call(new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": lastEventId } }), env);
     expect((await resume("0")).status).toBe(200);
-    expect(await runDurableObjectAlarm(responses.get(responses.idFromName(id)))).toBe(true);
+    expect(await runExpiryAlarm(objectOf(id))).toBe(true);
     for (const lastEventId of ["-1", "0"]) {
       const expired = await resume(lastEventId);
       expect(expired.status).toBe(404);

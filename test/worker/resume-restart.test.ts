@@ -64,13 +64,13 @@ describe("resume after a restart mid-response", () => {
       const upstream = new FakeUpstream({ kind: "sse", chunks: chunks.slice(0, cut), then: "stall" });
       const { id, stub, response } = await startResponse(upstream, new ManualTimers(), { IDLE_TIMEOUT_MS: "60000" });
       let current = stub;
-      const attach = (after: number) => current.fetch(`https://response-buffer/attach?after=${after}`);
+      const attach = (after: number) => current.fetch(`https://response-buffer/attach?id=${id}&after=${after}`);
       // The client reads the first chunk (a batch), and more below.
       const reader = response.body!.getReader();
       const decoder = new TextDecoder();
       let text = decoder.decode((await reader.read()).value, { stream: true });
       expect(await settled(stub, () => upstream.pulled === cut)).toBe(true);
-      const written = await storedFrames(stub);
+      const written = await storedFrames(id);
       expect(written.length).toBeGreaterThan(0);
       // What was written is the reference run's beginning: no gap, no duplicate.
       await expectBeginning(written, reference);

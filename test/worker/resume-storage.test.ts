@@ -4,19 +4,22 @@
 // memory gone) still serves every Last-Event-ID exactly until the expiry alarm deletes it.
 // Eviction is the real one (evictDurableObject tears the instance down and keeps storage); the
 // upstream and the clock are injected. A restart mid-response: resume-restart.test.ts.
-import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
 import { toBatch } from "../../worker/durable/response-log.ts";
+import { keyedStore } from "../../worker/durable/keyed-store.ts";
 import { CHUNK_UNITS, loadResponseLog, LogWriter, splitText, type FrameStore, type StoredLog } from "../../worker/durable/response-log-storage.ts";
-import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, readSSE, responses, startResponse, streamRequest, testEnv, validBody, weatherCall, worker } from "./support.ts";
+import { chatChunk, FakeUpstream, ManualTimers, newTestResponseId, objectOf, openAIChunks, readSSE, responses, startResponse, streamRequest, testEnv, validBody, weatherCall, worker } from "./support.ts";
+import { runExpiryAlarm } from "./durable-support.ts";
 
 const wholeRun = [chatChunk({ content: "Checking. " }), weatherCall(0, "call_1", '{"city":'), weatherCall(0, "", '"Paris"}'), chatChunk({}, "tool_calls")];
 const opening = openAIChunks(wholeRun).slice(0, 2);
 
-const storedOf = (stub: DurableObjectStub): Promise<StoredLog | undefined> => runInDurableObject(stub, (_instance, state) => loadResponseLog(state.storage.kv));
+const storedOf = (id: string): Promise<StoredLog | undefined> => runInDurableObject(objectOf(id), (_instance, state) => loadResponseLog(keyedStore(state.storage.kv, id)));
 /** The stored frames, one string each. */
-const storedFrames = async (stub: DurableObjectStub): Promise<string[]> => ((await storedOf(stub))?.batches ?? []).flatMap((batch) => framesOf(batch.text));
+const storedFrames = async (id: string): Promise<string[]> => ((await storedOf(id))?.batches ?? []).flatMap((batch) => framesOf(batch.text));
+/** Every key in the object's storage (all of it is one response's, or the expiry index). */
 const keysOf = (stub: DurableObjectStub): Promise<string[]> => runInDurableObject(stub, (_instance, state) => [...state.storage.kv.list()].map(([key]) => key));
 
 /** Evicts the object for real, and checks that the next request meets a new instance. */
@@ -41,15 +44,15 @@ async function readOneThenLeave(response: Response): Promise<string> {
 const endings = {
   /** The provider finishes. */
   finish: async () => {
-    const { stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: openAIChunks(wholeRun) }), new ManualTimers());
+    const { id, stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: openAIChunks(wholeRun) }), new ManualTimers());
     await response.text();
-    return { stub, attach };
+    return { id, stub, attach };
   },
   /** The provider connection breaks mid-call. */
   error: async () => {
-    const { stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "fail" }), new ManualTimers());
+    const { id, stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "fail" }), new ManualTimers());
     await response.text();
-    return { stub, attach };
+    return { id, stub, attach };
   },
   /** The client cancels with DELETE while the provider stalls mid-call. */
   cancel: async () => {
@@ -59,12 +62,12 @@ const endings = {
     await reader.read();
     expect((await worker().call(new Request(`http://localhost:8787/v1/stream/${id}`, { method: "DELETE" }), env)).status).toBe(204);
     while (!(await reader.read()).done);
-    return { stub, attach };
+    return { id, stub, attach };
   },
   /** Nobody is attached past DETACHED_LIMIT_MS while the provider stalls mid-call. */
   detached: async () => {
     const clock = new ManualTimers();
-    const { stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), clock, {
+    const { id, stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), clock, {
       DETACHED_LIMIT_MS: "7000",
       IDLE_TIMEOUT_MS: "60000",
     });
@@ -74,7 +77,7 @@ const endings = {
     await runInDurableObject(stub, () => clock.fireWhere((ms) => ms === 7000));
     // Reading to the end waits for the abort, so the response has ended when this returns.
     await (await attach(0)).text();
-    return { stub, attach };
+    return { id, stub, attach };
   },
 };
 const lastEvent = { finish: "finish", error: "abort", cancel: "abort", detached: "abort" } as const;
@@ -82,15 +85,15 @@ const lastEvent = { finish: "finish", error: "abort", cancel: "abort", detached:
 describe("resumable responses after an eviction", () => {
   for (const [ending, run] of Object.entries(endings) as Array<[keyof typeof endings, (typeof endings)[keyof typeof endings]]>) {
     it(`${ending}: the frames are in storage, the log ended, and a fresh instance serves every Last-Event-ID exactly`, async () => {
-      const { stub, attach } = await run();
+      const { id, stub, attach } = await run();
       const served = await attach(-1);
       const headers = [...served.headers];
       const whole = framesOf(await served.text());
       expect((await readSSE(new Response(whole.join("")))).events.at(-1)!.type).toBe(lastEvent[ending]);
-      expect((await storedOf(stub))?.meta).toEqual({ version: 2, kind: "stream", headers: Object.fromEntries(headers), limits: { maxFrames: 20_000, maxBytes: 8_388_608 }, done: true });
-      expect(await storedFrames(stub)).toEqual(whole);
+      expect((await storedOf(id))?.meta).toEqual({ version: 2, kind: "stream", headers: Object.fromEntries(headers), limits: { maxFrames: 20_000, maxBytes: 8_388_608 }, done: true });
+      expect(await storedFrames(id)).toEqual(whole);
       // Finished: served from storage only, nothing held in memory.
-      expect(await runInDurableObject(stub, (instance: ResponseBuffer) => instance.running)).toBe(false);
+      expect(await runInDurableObject(stub, (instance: ResponseBuffer) => instance.isRunning(id))).toBe(false);
 
       await evict(stub);
       for (let lastSeen = -1; lastSeen < whole.length; lastSeen++) {
@@ -110,7 +113,7 @@ describe("resumable responses after an eviction", () => {
     const id = started.headers.get("x-response-id")!;
     const whole = (await readSSE(started)).messages;
     expect(whole.length).toBeGreaterThan(3);
-    await evict(responses.get(responses.idFromName(id)));
+    await evict(objectOf(id));
     const cut = Math.floor(whole.length / 2);
     const resumed = await app.call(new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": whole[cut - 1]!.id! } }), env);
     expect(resumed.status).toBe(200);
@@ -121,13 +124,13 @@ describe("resumable responses after an eviction", () => {
   });
 
   it("while the response is in flight each batch is in storage by the time a client reads it, and the log is not yet done", async () => {
-    const { stub, response } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), new ManualTimers(), { IDLE_TIMEOUT_MS: "60000" });
+    const { id, stub, response } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), new ManualTimers(), { IDLE_TIMEOUT_MS: "60000" });
     const reader = response.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toContain("event: text-delta");
-    expect((await storedFrames(stub)).slice(0, framesOf(first).length)).toEqual(framesOf(first));
-    expect((await storedOf(stub))?.meta.done).toBe(false);
-    expect(await runInDurableObject(stub, (instance: ResponseBuffer) => instance.running)).toBe(true);
+    expect((await storedFrames(id)).slice(0, framesOf(first).length)).toEqual(framesOf(first));
+    expect((await storedOf(id))?.meta.done).toBe(false);
+    expect(await runInDurableObject(stub, (instance: ResponseBuffer) => instance.isRunning(id))).toBe(true);
     await reader.cancel();
   });
 
@@ -135,7 +138,7 @@ describe("resumable responses after an eviction", () => {
     const { stub, attach } = await endings.finish();
     expect((await keysOf(stub)).length).toBeGreaterThan(0);
     await evict(stub);
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await runExpiryAlarm(stub)).toBe(true);
     expect(await keysOf(stub)).toEqual([]);
     for (const after of [-1, 0]) {
       const expired = await attach(after);
@@ -148,7 +151,7 @@ describe("resumable responses after an eviction", () => {
 
   it("the expiry alarm in the instance that ran the response deletes the stored frames too", async () => {
     const { stub, attach } = await endings.finish();
-    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await runExpiryAlarm(stub)).toBe(true);
     expect(await keysOf(stub)).toEqual([]);
     await evict(stub);
     expect((await attach(-1)).status).toBe(404);
@@ -157,11 +160,11 @@ describe("resumable responses after an eviction", () => {
   it("what is kept is bounded like the log: past RESUME_MAX_EVENTS only the newest frames are served after an eviction, and resuming before them is 410", async () => {
     const calls = Array.from({ length: 6 }, (_, index) => weatherCall(index, `call_${index}`, "{}"));
     const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([...calls, chatChunk({}, "tool_calls")]) });
-    const { stub, response, attach } = await startResponse(upstream, new ManualTimers(), { RESUME_MAX_EVENTS: "4" });
+    const { id, stub, response, attach } = await startResponse(upstream, new ManualTimers(), { RESUME_MAX_EVENTS: "4" });
     const whole = framesOf(await response.text());
     const last = whole.length - 1;
     // Storage drops whole batches: it may hold more frames than the bound (the rest of a batch), never fewer.
-    const stored = await storedFrames(stub);
+    const stored = await storedFrames(id);
     expect(stored.length).toBeGreaterThanOrEqual(4);
     expect(stored).toEqual(whole.slice(-stored.length));
     await evict(stub);
@@ -203,7 +206,7 @@ describe("response log storage", () => {
   });
 
   it("storage keeps batches split into one-unit values exactly; a missing value is an error, not a shortened log", async () => {
-    const stub = responses.get(responses.idFromName(crypto.randomUUID()));
+    const stub = objectOf(newTestResponseId());
     await runInDurableObject(stub, (_instance, state) => {
       const writer = new LogWriter(state.storage.kv, { maxFrames: 100, maxBytes: 1000 }, 1);
       writer.begin("stream", { "content-type": "text/event-stream" });

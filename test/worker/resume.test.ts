@@ -1,8 +1,8 @@
 // Resumable responses through the RESPONSES Durable Objects: a client that disconnects at any
 // point and reconnects with Last-Event-ID gets exactly the rest, with no second provider call.
-import { runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { FakeUpstream, readSSE, readThenDisconnect, responses, streamRequest, testEnv, validBody, worker } from "./support.ts";
+import { FakeUpstream, objectOf, readSSE, readThenDisconnect, responses, streamRequest, testEnv, validBody, worker } from "./support.ts";
+import { runExpiryAlarm } from "./durable-support.ts";
 
 const env = testEnv({ RESPONSES: responses });
 const app = worker(new FakeUpstream({ kind: "network-error" }));
@@ -28,7 +28,7 @@ describe("resumable responses (Durable Objects)", () => {
       for (const cut of cutPoints(whole.length, provider.length * 7919, 4)) {
         const started = await app.call(streamRequest(validBody({ provider })), env);
         const id = started.headers.get("x-response-id")!;
-        expect(id).toMatch(/^[0-9a-f-]{36}$/);
+        expect(id).toMatch(/^any-\d{1,2}\.[0-9a-f-]{36}$/);
         const before = await readThenDisconnect(started, cut);
         const resumed = await app.call(resumeRequest(id, before.at(-1)?.id ?? "-1"), env);
         expect(resumed.status).toBe(200);
@@ -68,7 +68,7 @@ describe("resumable responses (Durable Objects)", () => {
     const started = await app.call(streamRequest(validBody()), env);
     const id = started.headers.get("x-response-id")!;
     await started.text();
-    expect(await runDurableObjectAlarm(responses.get(responses.idFromName(id)))).toBe(true);
+    expect(await runExpiryAlarm(objectOf(id))).toBe(true);
     expect((await app.call(resumeRequest(id, "0"), env)).status).toBe(404);
   });
 

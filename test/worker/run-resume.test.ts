@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { JsonValue, RunnableTool } from "../../src/index.ts";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
 import { framesOf, restart, settled, storedFrames } from "./durable-support.ts";
-import { chatChunk, liveOpenAI, ManualTimers, openAIChunks, readSSE, responses, testEnv, worker } from "./support.ts";
+import { chatChunk, liveOpenAI, ManualTimers, newTestResponseId, objectOf, openAIChunks, readSSE, responses, testEnv, worker } from "./support.ts";
 
 const body = JSON.stringify({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "Count twice." }], tools: ["count"] });
 const countCall = (index: number, id: string, args: string) => chatChunk({ tool_calls: [{ index, id, function: { name: "count", arguments: args } }] });
@@ -50,10 +50,10 @@ function seeded(seed: number): (bound: number) => number {
 
 /** Sends the run (or its retry) to the object `id`, its runtime and tools injected first. */
 async function post(id: string, tools: Record<string, RunnableTool>, retry: boolean, text = body) {
-  const stub = responses.get(responses.idFromName(id));
+  const stub = objectOf(id);
   await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useRuntime({ fetch: model, timers: new ManualTimers() }, liveOpenAI, tools));
-  const response = await stub.fetch(`https://response-buffer/run?retry=${retry ? 1 : 0}`, { method: "POST", body: text });
-  return { stub, response, attach: (after: number) => stub.fetch(`https://response-buffer/attach?after=${after}`) };
+  const response = await stub.fetch(`https://response-buffer/run?id=${id}&retry=${retry ? 1 : 0}`, { method: "POST", body: text });
+  return { stub, response, attach: (after: number) => stub.fetch(`https://response-buffer/attach?id=${id}&after=${after}`) };
 }
 
 /** Reads `count` frames (at least one chunk), then disconnects. */
@@ -77,14 +77,14 @@ describe("resumable runs: disconnects while tools run", () => {
     it(`seed ${seed}: the client goes away and resumes (and retries) while the tools run; each call runs once and the rest arrives with no duplicate and no gap`, async () => {
       const random = seeded(seed * 104_729);
       const { tools, runs, gates } = countingTool();
-      const id = crypto.randomUUID();
+      const id = newTestResponseId();
       const { stub, response, attach } = await post(id, tools, false);
       expect(response.status).toBe(200);
       const firstChunk = response.body!.getReader();
       await firstChunk.read();
       await firstChunk.cancel("client disconnected");
       expect(await settled(stub, () => gates.size === 2)).toBe(true);
-      const written = await storedFrames(stub);
+      const written = await storedFrames(id);
       // A client that had read part of what was written before the tools finished.
       const seen = written.slice(0, 1 + random(written.length));
       // A retry of the running run reads it from the start; it runs nothing.
@@ -117,7 +117,7 @@ describe("resumable runs: a restart while tools run", () => {
     it(`seed ${seed}: the log ends 'interrupted'; a retry runs the loop again without running any call id twice`, async () => {
       const random = seeded(seed * 7_919);
       const { tools, runs, gates } = countingTool();
-      const id = crypto.randomUUID();
+      const id = newTestResponseId();
       const { stub, response } = await post(id, tools, false);
       await response.body!.cancel("client disconnected");
       expect(await settled(stub, () => gates.size === 2)).toBe(true);
@@ -128,7 +128,7 @@ describe("resumable runs: a restart while tools run", () => {
       const written = await (async () => {
         let frames: string[] = [];
         const caughtUp = async () => {
-          frames = await storedFrames(stub);
+          frames = await storedFrames(id);
           const events = await eventsOf(frames);
           const results = events.filter((event) => event.type === "tool-result").length;
           return results === finished.length && (finished.length < 2 || events.at(-1)?.type === "loop-finish");
@@ -139,7 +139,7 @@ describe("resumable runs: a restart while tools run", () => {
 
       const fresh = await restart(id, stub);
       const lastSeen = random(written.length + 1) - 1;
-      const rest = framesOf(await (await fresh.fetch(`https://response-buffer/attach?after=${lastSeen}`)).text());
+      const rest = framesOf(await (await fresh.fetch(`https://response-buffer/attach?id=${id}&after=${lastSeen}`)).text());
       const whole = [...written.slice(0, lastSeen + 1), ...rest];
       const ids = (await readSSE(new Response(whole.join("")))).messages.map((m) => Number(m.id));
       expect(ids).toEqual([...ids.keys()]);
@@ -175,7 +175,7 @@ describe("resumable runs through the routes", () => {
     const started = await app.call(runRequest(), env);
     expect(started.status).toBe(200);
     const id = started.headers.get("x-response-id")!;
-    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(id).toMatch(/^any-\d{1,2}\.[0-9a-f-]{36}$/);
     expect(started.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const whole = (await readSSE(started)).messages;
     expect(whole.at(-1)!.event).toBe("loop-finish");

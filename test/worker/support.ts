@@ -5,6 +5,7 @@ import { env as bindings } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { createFetchHandler } from "../../worker/app.ts";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
+import { responseObject } from "../../worker/durable/response-id.ts";
 import { providerNames } from "../../worker/providers/index.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import type { Env } from "../../worker/env.ts";
@@ -244,14 +245,30 @@ export const weatherCall = (index: number, id: string, args: string) => chatChun
 /** Settings under which `openai` calls the (fake) provider instead of the replay. */
 export const liveOpenAI = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "https://provider.test/v1" } satisfies Partial<Env>;
 
-/** Starts a response in its own Durable Object on the fake upstream and the clock. */
+/**
+ * A new response id whose pool object no other test uses (a random place and slot): a test that
+ * drives the object directly owns it.
+ */
+export function newTestResponseId(): string {
+  const letters = Array.from(crypto.getRandomValues(new Uint8Array(3)), (byte) => String.fromCharCode(97 + (byte % 26))).join("");
+  return `${letters}-${crypto.getRandomValues(new Uint16Array(1))[0]! % 10_000}.${crypto.randomUUID()}`;
+}
+
+/** The stub of the object that runs response `id`. */
+export function objectOf(id: string): DurableObjectStub {
+  const stub = responseObject(responses, id);
+  if (!stub) throw new Error(`not a response id: ${id}`);
+  return stub;
+}
+
+/** Starts a response in a Durable Object of its own on the fake upstream and the clock. */
 export async function startResponse(upstream: FakeUpstream, clock: Timers, overrides: Partial<Env> = {}) {
-  const id = crypto.randomUUID();
-  const stub = responses.get(responses.idFromName(id));
+  const id = newTestResponseId();
+  const stub = objectOf(id);
   await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...liveOpenAI, ...overrides }));
   const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
-  const response = await stub.fetch("https://response-buffer/start", { method: "POST", body });
-  const attach = (after: number) => stub.fetch(`https://response-buffer/attach?after=${after}`);
+  const response = await stub.fetch(`https://response-buffer/start?id=${id}`, { method: "POST", body });
+  const attach = (after: number) => stub.fetch(`https://response-buffer/attach?id=${id}&after=${after}`);
   return { id, stub, response, attach };
 }
 

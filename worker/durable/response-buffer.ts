@@ -10,10 +10,13 @@ import { openEventBatches } from "../routes/stream.ts";
 import { openRunEvents, toRunEvent } from "../routes/run.ts";
 import { platformRuntime, type Runtime, type TimerHandle } from "../runtime.ts";
 import { demoTools } from "../tools/index.ts";
+import { Expiries } from "./expiries.ts";
 import { interruptedEnding } from "./interrupted.ts";
+import { deleteResponse, keyedStore } from "./keyed-store.ts";
 import { recordedTools } from "./recorded-tools.ts";
+import { objectNameOf } from "./response-id.ts";
 import { ResponseLog, type ResponseLogLimits } from "./response-log.ts";
-import { loadResponseLog, LogWriter, type LogKind, type StoredMeta } from "./response-log-storage.ts";
+import { loadMeta, loadResponseLog, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
 
 /** Any event union discriminated on `type` (stream events, run events). */
 type AnyEvent = { readonly type: string };
@@ -30,41 +33,52 @@ const FLUSH_UNITS = 64 * 1024;
 const NOT_READY = Symbol("not ready");
 const notReady: Promise<typeof NOT_READY> = Promise.resolve(NOT_READY);
 
-/** Where a run's request body is kept, to tell a retry of the same run from another. */
+/** Where a run's request body is kept (under its response's keys), to tell a retry of the same run from another. */
 const RUN_BODY_KEY = "run:body";
 const UNKNOWN = (): HttpError => new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
+const ALREADY_STARTED = (): HttpError => new HttpError(409, { code: "invalid_request", message: "This response has already started." });
+
+/** A response running in this object: its log is in memory (a finished one is in storage only). */
+interface Running {
+  readonly log: ResponseLog;
+  readonly headers: Record<string, string>;
+  readonly upstream: AbortController;
+  detachTimer: TimerHandle | undefined;
+}
 
 /**
- * One resumable response (`/v1/stream`) or run (`/v1/run`), in its own Durable Object: it runs
- * the provider request (or the tool loop) and the library, keeps the encoded events in a bounded
- * {@link ResponseLog}, and serves any number of clients from it. A client that reconnects with
- * `Last-Event-ID` gets the events it missed, then the live remainder, without a second provider
- * call. With no client attached the response runs on for `DETACHED_LIMIT_MS`, then the provider
- * request is cancelled (the log ends with `abort`). A finished log is kept `RESUME_TTL_MS` (up to
- * `EXPIRY_SLACK_MS` more), then dropped (an alarm).
+ * Runs resumable responses (`/v1/stream`) and runs (`/v1/run`); each object is one of a small
+ * pool per location (`response-id.ts`) and runs any number of responses at once, each under its
+ * own keys (`keyed-store.ts`). For each one it runs the provider request (or the tool loop) and
+ * the library, keeps the encoded events in a bounded {@link ResponseLog}, and serves any number of
+ * clients from it. A client that reconnects with `Last-Event-ID` gets the events it missed, then
+ * the live remainder, without a second provider call. With no client attached a response runs on
+ * for `DETACHED_LIMIT_MS`, then the provider request is cancelled (the log ends with `abort`). A
+ * finished log is kept `RESUME_TTL_MS` (up to `EXPIRY_SLACK_MS` more), then dropped: the
+ * object's one alarm serves every response's expiry (`expiries.ts`).
  *
  * The events move in batches (every event ready from the upstream, up to 64 Ki units, appended
  * when the upstream pauses): one storage put and one body chunk per batch, no await per event.
- * The log is written to storage as it runs (`response-log-storage.ts`), so a restart of the object mid-response loses nothing written: a
- * resume that reaches a fresh instance serves the stored frames and then ends the response with an
- * `error` of code `interrupted` (`interrupted.ts`). Only a running response's log is in memory; a
- * finished one is read back from storage for each resume, so recent responses cost storage, not
- * memory. A run records each tool call's outcome (`recorded-tools.ts`): a retry of a run a restart
- * cut runs the loop again and never runs a call id twice.
+ * The log is written to storage as it runs (`response-log-storage.ts`), so a restart of the
+ * object mid-response loses nothing written: a resume that reaches a fresh instance serves the
+ * stored frames and then ends the response with an `error` of code `interrupted`
+ * (`interrupted.ts`). Only a running response's log is in memory; a finished one is read back
+ * from storage for each resume, so recent responses cost storage, not memory. A run records each
+ * tool call's outcome (`recorded-tools.ts`): a retry of a run a restart cut runs the loop again
+ * and never runs a call id twice.
  */
 export class ResponseBuffer extends DurableObject<Env> {
-  /** The running response's log; `undefined` once it ended (then it is in storage only). */
-  #log: ResponseLog | undefined;
-  #headers: Record<string, string> = {};
-  #upstream: AbortController | undefined;
-  #detachTimer: TimerHandle | undefined;
+  readonly #running = new Map<string, Running>();
+  /** Responses whose provider request is being opened (not running yet): a cancel aborts it, a second start is refused. */
+  readonly #opening = new Map<string, AbortController>();
   #runtime: Runtime = platformRuntime;
   #overrides: Partial<Env> = {};
   #tools: Readonly<Record<string, RunnableTool>> | undefined;
+  #alarmClock: () => number = Date.now;
 
   /**
    * Tests only (through `runInDurableObject`; no route reaches it): replaces the network, the
-   * clock and the run's tools, and overrides bindings (limits), before `/start` or `/run`
+   * clock and the run's tools, and overrides bindings (limits), for the responses started after
    * (CONVENTIONS.md point 8).
    */
   useRuntime(runtime: Runtime, overrides: Partial<Env> = {}, tools?: Readonly<Record<string, RunnableTool>>): void {
@@ -73,20 +87,33 @@ export class ResponseBuffer extends DurableObject<Env> {
     this.#tools = tools;
   }
 
-  /** True while a response runs here: its log is in memory (a finished one is in storage only). */
-  get running(): boolean {
-    return this.#log !== undefined;
+  /**
+   * Tests only: the time the alarm judges expiries by (`runDurableObjectAlarm` fires the alarm
+   * before its time; a later clock stands for the time having passed). Without `now`, `Date.now`.
+   */
+  useAlarmClock(now: () => number = Date.now): void {
+    this.#alarmClock = now;
   }
 
-  /** `/start` (POST, the validated stream request), `/run?retry=0|1` (POST, the run's body), `/attach?after=N`, `/cancel` (POST). */
+  /** True while response `id` runs here: its log is in memory (a finished one is in storage only). */
+  isRunning(id: string): boolean {
+    return this.#running.has(id);
+  }
+
+  /**
+   * Every route names its response, `?id=<response id>`: `/start` (POST, the validated stream
+   * request), `/run?retry=0|1` (POST, the run's body), `/attach?after=N`, `/cancel` (POST).
+   */
   override async fetch(request: Request): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url);
     try {
-      if (pathname === "/start") return await this.#startStream((await request.json()) as StreamRequest);
-      if (pathname === "/run") return await this.#startRun(await request.text(), searchParams.get("retry") === "1");
-      if (pathname === "/attach") return this.#attach(Number(searchParams.get("after") ?? "-1"));
+      const id = searchParams.get("id") ?? "";
+      if (objectNameOf(id) === undefined) throw UNKNOWN();
+      if (pathname === "/start") return await this.#startStream(id, (await request.json()) as StreamRequest);
+      if (pathname === "/run") return await this.#startRun(id, await request.text(), searchParams.get("retry") === "1");
+      if (pathname === "/attach") return this.#attach(id, Number(searchParams.get("after") ?? "-1"));
       if (pathname === "/cancel") {
-        this.#upstream?.abort("cancelled by the client");
+        (this.#running.get(id)?.upstream ?? this.#opening.get(id))?.abort("cancelled by the client");
         return new Response(null, { status: 204 });
       }
       throw new HttpError(404, { code: "not_found", message: "No such route." });
@@ -96,10 +123,24 @@ export class ResponseBuffer extends DurableObject<Env> {
     }
   }
 
-  /** Drops a finished log, in storage (and a run's tool records), once its time to live has passed. */
+  /**
+   * Drops each finished log (and a run's tool records) whose time to live has passed; one still
+   * running is kept `RESUME_TTL_MS` more. Then waits for the next expiry.
+   */
   override async alarm(): Promise<void> {
-    if (this.#log) return this.ctx.storage.setAlarm(Date.now() + this.#settings().resumeTtlMs);
-    await this.ctx.storage.deleteAll();
+    const { kv } = this.ctx.storage;
+    const expiries = new Expiries(kv);
+    const now = this.#alarmClock();
+    for (const id of expiries.due(now)) {
+      if (this.#running.has(id)) {
+        expiries.set(id, now + this.#settings().resumeTtlMs);
+      } else {
+        deleteResponse(kv, id);
+        expiries.forget(id);
+      }
+    }
+    const next = expiries.next();
+    if (next !== undefined) await this.ctx.storage.setAlarm(next);
   }
 
   #settings(): Settings {
@@ -111,15 +152,21 @@ export class ResponseBuffer extends DurableObject<Env> {
     return { maxFrames: resumeMaxEvents, maxBytes: resumeMaxBytes };
   }
 
-  #storedMeta(): StoredMeta | undefined {
-    return this.ctx.storage.kv.get("log:meta") as StoredMeta | undefined;
+  /** Response `id`'s keys in this object's storage. */
+  #store(id: string): FrameStore {
+    return keyedStore(this.ctx.storage.kv, id);
   }
 
-  async #startStream(streamRequest: StreamRequest): Promise<Response> {
-    if (this.#log || this.#storedMeta()) throw new HttpError(409, { code: "invalid_request", message: "This response has already started." });
+  /** Sets when response `id` is dropped, and moves the alarm there when that is the earliest expiry here. */
+  async #expireAt(id: string, at: number): Promise<void> {
+    if (new Expiries(this.ctx.storage.kv).set(id, at)) await this.ctx.storage.setAlarm(at);
+  }
+
+  async #startStream(id: string, streamRequest: StreamRequest): Promise<Response> {
+    if (this.#running.has(id) || this.#opening.has(id) || loadMeta(this.#store(id))) throw ALREADY_STARTED();
     const env = { ...this.env, ...this.#overrides };
     // The chain's own batches (the events of one network chunk each): no per-event stage between it and the log.
-    return this.#begin("stream", false, (controller) => openEventBatches(streamRequest, env, this.#settings(), this.#runtime, controller, true));
+    return this.#begin(id, "stream", false, (controller) => openEventBatches(streamRequest, env, this.#settings(), this.#runtime, controller, true));
   }
 
   /**
@@ -127,50 +174,61 @@ export class ResponseBuffer extends DurableObject<Env> {
    * finished reads it from the start; of a run a restart cut, runs the loop again, each call id
    * answering from its record.
    */
-  async #startRun(body: string, retry: boolean): Promise<Response> {
-    const { kv } = this.ctx.storage;
-    const meta = this.#storedMeta();
+  async #startRun(id: string, body: string, retry: boolean): Promise<Response> {
+    const store = this.#store(id);
+    const meta = loadMeta(store);
     if (retry && !meta) throw UNKNOWN();
-    if (!retry && meta) throw new HttpError(409, { code: "invalid_request", message: "This response has already started." });
-    if (retry && kv.get(RUN_BODY_KEY) !== body) throw new HttpError(409, { code: "invalid_request", message: "A retry must send the same request as the run it retries." });
-    if (this.#log || (meta?.done && !meta.interrupted)) return this.#attach(-1);
+    if ((!retry && meta) || this.#opening.has(id)) throw ALREADY_STARTED();
+    if (retry && store.get(RUN_BODY_KEY) !== body) throw new HttpError(409, { code: "invalid_request", message: "A retry must send the same request as the run it retries." });
+    if (this.#running.has(id) || (meta?.done && !meta.interrupted)) return this.#attach(id, -1);
     const env = { ...this.env, ...this.#overrides };
-    const tools = recordedTools(this.#tools ?? demoTools({ timers: this.#runtime.timers }), kv);
+    const tools = recordedTools(this.#tools ?? demoTools({ timers: this.#runtime.timers }), store);
     const run = parseRunRequest(JSON.parse(body), providerNames, tools);
-    const response = await this.#begin("run", meta !== undefined, async (controller) => {
+    const response = await this.#begin(id, "run", meta !== undefined, async (controller) => {
       const { events, headers } = await openRunEvents(run, env, this.#settings(), this.#runtime, controller);
       const runEvents = events.pipeThrough(new TransformStream({ transform: (event, out) => out.enqueue(toRunEvent(event)) }));
       return { batches: readyBatches(runEvents), headers: { ...EVENT_STREAM_HEADERS, ...headers } };
     });
     // Kept once the run started (a first model call that fails leaves nothing behind).
-    kv.put(RUN_BODY_KEY, body);
+    store.put(RUN_BODY_KEY, body);
     return response;
   }
 
   /**
-   * Opens the events (errors before the stream are thrown as JSON errors), then runs them into the
-   * log and the first client; `replacing` when an earlier log is stored (a run retried after a
-   * restart cut it).
+   * Opens the events of response `id` (errors before the stream are thrown as JSON errors), then
+   * runs them into the log and the first client; `replacing` when an earlier log is stored (a run
+   * retried after a restart cut it).
    */
   async #begin(
+    id: string,
     kind: LogKind,
     replacing: boolean,
     open: (controller: AbortController) => Promise<{ batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> }>,
   ): Promise<Response> {
-    this.#upstream = new AbortController();
-    const { batches, headers } = await open(this.#upstream);
-    this.#headers = headers;
+    const upstream = new AbortController();
+    this.#opening.set(id, upstream);
+    let opened: { batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> };
+    try {
+      opened = await open(upstream);
+    } finally {
+      this.#opening.delete(id);
+    }
+    const { batches, headers } = opened;
     const limits = this.#limits();
-    const log = (this.#log = new ResponseLog(limits));
-    const writer = new LogWriter(this.ctx.storage.kv, limits);
-    this.ctx.storage.transactionSync(() => writer.begin(kind, headers, replacing));
-    // The expiry is set now, so a log that a restart cuts is dropped too (the alarm re-arms while
-    // one runs here); in the same turn as the header, so both land in one commit.
+    const running: Running = { log: new ResponseLog(limits), headers, upstream, detachTimer: undefined };
+    this.#running.set(id, running);
+    const writer = new LogWriter(this.#store(id), limits);
+    // The expiry is set now, so a log that a restart cuts is dropped too (it moves on while the
+    // response runs); in the same turn as the header, so both land in one commit.
     const expiry = Date.now() + this.#settings().resumeTtlMs + EXPIRY_SLACK_MS;
-    const armed = this.ctx.storage.setAlarm(expiry);
+    const earliest = this.ctx.storage.transactionSync(() => {
+      writer.begin(kind, headers, replacing);
+      return new Expiries(this.ctx.storage.kv).set(id, expiry);
+    });
+    const armed = earliest ? this.ctx.storage.setAlarm(expiry) : undefined;
     // A batch: the events of one upstream chunk (stream) or every loop event ready (run); never one held back.
-    this.ctx.waitUntil(this.#pump(batches, log, writer, expiry).finally(() => armed));
-    return this.#attach(-1);
+    this.ctx.waitUntil(this.#pump(id, running, batches, writer, expiry).finally(() => armed));
+    return this.#attach(id, -1);
   }
 
   /**
@@ -181,12 +239,13 @@ export class ResponseBuffer extends DurableObject<Env> {
    * write is one upstream read, up to 64 KiB). Clients see only what was appended, hence stored: a
    * restart never loses a frame a client has seen.
    */
-  async #pump(batches: ReadableStream<readonly AnyEvent[]>, log: ResponseLog, writer: LogWriter, expiry: number): Promise<void> {
+  async #pump(id: string, running: Running, batches: ReadableStream<readonly AnyEvent[]>, writer: LogWriter, expiry: number): Promise<void> {
     const { resumeTtlMs } = this.#settings();
+    const { log } = running;
     const reader = batches.getReader();
     let pending: string[] = [];
     let units = 0;
-    let id = log.next;
+    let next = log.next;
     const flush = async (): Promise<void> => {
       if (pending.length > 0) writer.append(log.append(pending));
       pending = [];
@@ -205,7 +264,7 @@ export class ResponseBuffer extends DurableObject<Env> {
         if (result.done) break;
         // Adjacent fragments of one call (or of text) are one frame, as on the plain path.
         for (const event of joinDeltas(result.value)) {
-          const frame = formatToolCallEvent(event, id++);
+          const frame = formatToolCallEvent(event, next++);
           pending.push(frame);
           units += frame.length;
         }
@@ -215,35 +274,40 @@ export class ResponseBuffer extends DurableObject<Env> {
       if (pending.length > 0) writer.append(log.append(pending));
       log.finish();
       writer.end();
-      this.#clearDetachTimer();
+      this.#clearDetachTimer(running);
       // From now on the log is served from storage; readers still attached hold it until they end.
-      if (this.#log === log) this.#log = undefined;
-      // Kept at least RESUME_TTL_MS from now: a longer response moves its alarm.
-      if (Date.now() + resumeTtlMs > expiry) await this.ctx.storage.setAlarm(Date.now() + resumeTtlMs);
+      if (this.#running.get(id) === running) this.#running.delete(id);
+      // Kept at least RESUME_TTL_MS from now: a longer response moves its expiry.
+      if (Date.now() + resumeTtlMs > expiry) await this.#expireAt(id, Date.now() + resumeTtlMs);
     }
   }
 
   /**
-   * The running log, or the stored one (finished, or cut by a restart: then ended here, once,
-   * with the `interrupted` error, and that ending stored so every resume sees the same ids).
+   * Response `id`'s running log, or its stored one (finished, or cut by a restart: then ended
+   * here, once, with the `interrupted` error, and that ending stored so every resume sees the same
+   * ids).
    */
-  #currentLog(): { log: ResponseLog; headers: Record<string, string> } | undefined {
-    if (this.#log) return { log: this.#log, headers: this.#headers };
-    const stored = loadResponseLog(this.ctx.storage.kv);
+  #currentLog(id: string): { log: ResponseLog; headers: Record<string, string>; running?: Running } | undefined {
+    const running = this.#running.get(id);
+    if (running) return { log: running.log, headers: running.headers, running };
+    const store = this.#store(id);
+    const stored = loadResponseLog(store);
     if (!stored) return undefined;
     const { limits } = stored.meta;
     const log = ResponseLog.restore(limits, stored.batches, stored.meta.done);
     if (!stored.meta.done) {
-      let id = log.next;
-      const frames = interruptedEnding(stored.meta.kind, log.lastFrame()).map((event) => formatToolCallEvent(event, id++));
-      const writer = new LogWriter(this.ctx.storage.kv, limits);
+      let next = log.next;
+      const frames = interruptedEnding(stored.meta.kind, log.lastFrame()).map((event) => formatToolCallEvent(event, next++));
+      const writer = new LogWriter(store, limits);
       writer.reopen(stored.meta);
-      this.ctx.storage.transactionSync(() => {
+      const expiry = Date.now() + this.#settings().resumeTtlMs;
+      const earliest = this.ctx.storage.transactionSync(() => {
         writer.append(log.append(frames));
         writer.end(true);
+        return new Expiries(this.ctx.storage.kv).set(id, expiry);
       });
       log.finish();
-      this.ctx.waitUntil(this.ctx.storage.setAlarm(Date.now() + this.#settings().resumeTtlMs));
+      if (earliest) this.ctx.waitUntil(this.ctx.storage.setAlarm(expiry));
     }
     return { log, headers: stored.meta.headers };
   }
@@ -253,21 +317,21 @@ export class ResponseBuffer extends DurableObject<Env> {
    * them, one chunk per batch (a slow client holds no queue of its own, and holds the provider
    * back once it lags the whole log behind).
    */
-  #attach(lastSeen: number): Response {
-    const current = this.#currentLog();
+  #attach(id: string, lastSeen: number): Response {
+    const current = this.#currentLog(id);
     if (!current) throw UNKNOWN();
-    const { log, headers } = current;
+    const { log, headers, running } = current;
     if (!Number.isInteger(lastSeen) || !log.canResumeAfter(lastSeen)) {
       throw new HttpError(410, { code: "resume_window_passed", message: "The events after this Last-Event-ID are no longer kept." });
     }
-    this.#clearDetachTimer();
+    if (running) this.#clearDetachTimer(running);
     const encoder = new TextEncoder();
     const cursor = log.open(lastSeen);
     let left = false;
     const leave = (): void => {
       left = true;
       cursor.close();
-      this.#onDetach(log);
+      if (running) this.#onDetach(running);
     };
     const body = new ReadableStream<Uint8Array>(
       {
@@ -286,17 +350,18 @@ export class ResponseBuffer extends DurableObject<Env> {
   }
 
   /** The last client left a running response: cancel it if nobody comes back in time. */
-  #onDetach(log: ResponseLog): void {
-    if (log.done || log !== this.#log || log.readers > 0 || this.#detachTimer !== undefined) return;
+  #onDetach(running: Running): void {
+    const { log } = running;
+    if (log.done || log.readers > 0 || running.detachTimer !== undefined) return;
     const { detachedLimitMs } = this.#settings();
-    this.#detachTimer = this.#runtime.timers.setTimeout(() => {
-      this.#detachTimer = undefined;
-      if (!log.done && log.readers === 0) this.#upstream?.abort("no client attached");
+    running.detachTimer = this.#runtime.timers.setTimeout(() => {
+      running.detachTimer = undefined;
+      if (!log.done && log.readers === 0) running.upstream.abort("no client attached");
     }, detachedLimitMs);
   }
 
-  #clearDetachTimer(): void {
-    if (this.#detachTimer !== undefined) this.#runtime.timers.clearTimeout(this.#detachTimer);
-    this.#detachTimer = undefined;
+  #clearDetachTimer(running: Running): void {
+    if (running.detachTimer !== undefined) this.#runtime.timers.clearTimeout(running.detachTimer);
+    running.detachTimer = undefined;
   }
 }

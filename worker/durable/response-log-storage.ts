@@ -175,7 +175,7 @@ export class LogWriter {
  * ```
  */
 export function loadResponseLog(store: FrameStore): StoredLog | undefined {
-  const meta = store.get(META_KEY) as StoredMeta | undefined;
+  const meta = loadMeta(store);
   if (meta === undefined) return undefined;
   const batches: LogBatch[] = [];
   for (const [, value] of store.list({ prefix: BATCH_PREFIX })) {
@@ -189,6 +189,19 @@ export function loadResponseLog(store: FrameStore): StoredLog | undefined {
   }
   for (const batch of batches) if (batch.ends.at(-1) !== batch.text.length) throw new Error("The stored response log is incomplete.");
   return { meta, batches };
+}
+
+/**
+ * The stored header of a log, or `undefined` when none was written (the response never started
+ * here, or it expired).
+ *
+ * @example
+ * ```ts
+ * if (loadMeta(store)?.done) serveFromStorage();
+ * ```
+ */
+export function loadMeta(store: FrameStore): StoredMeta | undefined {
+  return store.get(META_KEY) as StoredMeta | undefined;
 }
 
 /**

@@ -12,7 +12,7 @@ import { demoTools } from "../tools/index.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
 import { withoutProviderData } from "../response/without-provider-data.ts";
-import { startResumableRun } from "./resume.ts";
+import { responsePool, startResumableRun } from "./resume.ts";
 
 /** Where each provider's request body keeps the conversation. */
 const CONVERSATION_FIELD: { readonly [P in WorkerProvider]: string } = {
@@ -56,7 +56,7 @@ const MAX_RESULT_BYTES = 8 * 1024;
 export function runRoute(request: Request, env: Env, runtime: Runtime, tools: Readonly<Record<string, RunnableTool>> = demoTools({ timers: runtime.timers })): Promise<Response> {
   return guardedPost(request, env, (body, settings, cors) => {
     const run = parseRunRequest(body, providerNames, tools);
-    if (env.RESPONSES) return startResumableRun(request, JSON.stringify(body), env.RESPONSES, cors);
+    if (env.RESPONSES) return startResumableRun(request, JSON.stringify(body), responsePool(request, env.RESPONSES, settings), cors);
     return startRun(request, run, env, settings, runtime, cors);
   });
 }

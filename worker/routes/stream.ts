@@ -1,5 +1,5 @@
 import { streamToolCallBatches, streamToolCalls, type StreamToolCallsOptions, type ToolCallEvent, type ToolSchema } from "../../src/index.ts";
-import { resumeStream, startResumableStream } from "./resume.ts";
+import { responsePool, resumeStream, startResumableStream } from "./resume.ts";
 import { anyProviderKey, readSettings, type Env, type Settings } from "../env.ts";
 import { authenticate } from "../http/auth.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
@@ -60,7 +60,7 @@ async function startStream(
   runtime: Runtime,
   cors: Record<string, string>,
 ): Promise<Response> {
-  if (env.RESPONSES) return startResumableStream(streamRequest, env.RESPONSES, cors);
+  if (env.RESPONSES) return startResumableStream(streamRequest, responsePool(request, env.RESPONSES, settings), cors);
   const controller = new AbortController();
   request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
   const { batches, headers } = await openEventBatches(streamRequest, env, settings, runtime, controller);
