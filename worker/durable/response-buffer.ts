@@ -22,9 +22,9 @@ import { loadMeta, loadResponseLog, LogWriter, type FrameStore, type LogKind } f
 type AnyEvent = { readonly type: string };
 
 /**
- * How much later than `RESUME_TTL_MS` from its start a response's expiry alarm is first set: a
- * response that ends within this time keeps that alarm (one alarm write per response, not two),
- * and is kept at least `RESUME_TTL_MS` after its end all the same.
+ * How much later than `RESUME_TTL_MS` from its start a response's expiry is first set: a response
+ * that ends within this time keeps it (one expiry write per response, not two), and is kept at
+ * least `RESUME_TTL_MS` after its end all the same.
  */
 const EXPIRY_SLACK_MS = 60_000;
 /** Pending frame units past which the pump writes without waiting for the upstream to pause. */

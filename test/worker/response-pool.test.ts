@@ -1,0 +1,201 @@
+// Resumable responses share a pool of Durable Objects per location: the response id names its
+// object, each response keeps its own keys there, and one alarm per object serves every expiry.
+// Two responses run in one object here at once: each is served, resumed, cancelled, restarted and
+// expired on its own.
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { Expiries } from "../../worker/durable/expiries.ts";
+import { deleteResponse, keyedStore } from "../../worker/durable/keyed-store.ts";
+import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
+import { newResponseId, objectNameOf } from "../../worker/durable/response-id.ts";
+import { loadResponseLog } from "../../worker/durable/response-log-storage.ts";
+import { providerNames } from "../../worker/providers/index.ts";
+import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
+import { framesOf, runExpiryAlarm, settled } from "./durable-support.ts";
+import { chatChunk, FakeUpstream, liveOpenAI, ManualTimers, newTestResponseId, objectOf, openAIChunks, readSSE, responses, streamRequest, testEnv, validBody, weatherCall, worker } from "./support.ts";
+
+const UUID = "1b4e28ba-2fa1-41d2-883f-0016d3cca427";
+
+describe("response ids name their pool object", () => {
+  it("a new id is <place>-<slot>.<uuid>: the colo in lower case (any without one), a slot below the pool size", () => {
+    expect(newResponseId("SJC", 16)).toMatch(/^sjc-\d{1,2}\.[0-9a-f-]{36}$/);
+    for (const colo of [undefined, "", "sjc1", "S C", 42, "../x"]) expect(newResponseId(colo, 16)).toMatch(/^any-\d{1,2}\.[0-9a-f-]{36}$/);
+    const slots = new Set(Array.from({ length: 400 }, () => Number(objectNameOf(newResponseId("AMS", 4))!.slice(4))));
+    expect([...slots].sort()).toEqual([0, 1, 2, 3]);
+    expect(new Set(Array.from({ length: 50 }, () => objectNameOf(newResponseId("AMS", 1))))).toEqual(new Set(["ams-0"]));
+  });
+
+  it("only a well-formed id names an object", () => {
+    expect(objectNameOf(`sjc-3.${UUID}`)).toBe("sjc-3");
+    expect(objectNameOf(`any-9999.${UUID}`)).toBe("any-9999");
+    for (const bad of [UUID, `SJC-3.${UUID}`, `sjc-10000.${UUID}`, `sjc-3.${UUID}x`, `sjc-3.${UUID.toUpperCase()}`, `sj-3.${UUID}`, `sjc-3:${UUID}`, "", "not-an-id"]) {
+      expect(objectNameOf(bad)).toBeUndefined();
+    }
+  });
+});
+
+describe("one object's storage, many responses", () => {
+  it("keyedStore keeps each response's keys apart; deleteResponse drops one response's and nothing else", async () => {
+    const stub = objectOf(newTestResponseId());
+    await runInDurableObject(stub, (_instance, state) => {
+      const [a, b] = [`sjc-1.${UUID}`, `sjc-1.${UUID.replace("1b", "2c")}`];
+      const [first, second] = [keyedStore(state.storage.kv, a), keyedStore(state.storage.kv, b)];
+      first.put("log:meta", 1);
+      first.put("log:b:1", "x");
+      second.put("log:meta", 2);
+      second.put("tool:call_1", { state: "started" });
+      expect(first.get("log:meta")).toBe(1);
+      expect([...first.list({ prefix: "log:" })]).toEqual([["log:b:1", "x"], ["log:meta", 1]]);
+      expect([...second.list()].map(([key]) => key)).toEqual(["log:meta", "tool:call_1"]);
+      deleteResponse(state.storage.kv, a);
+      expect([...first.list()]).toEqual([]);
+      expect([...state.storage.kv.list()].map(([key]) => key)).toEqual([`r:${b}:log:meta`, `r:${b}:tool:call_1`]);
+    });
+  });
+
+  it("Expiries: the earliest time first, a later time replaces an earlier one, due up to and including now", async () => {
+    const stub = objectOf(newTestResponseId());
+    await runInDurableObject(stub, (_instance, state) => {
+      const expiries = new Expiries(state.storage.kv);
+      expect(expiries.next()).toBeUndefined();
+      expect(expiries.set("a", 5_000)).toBe(true);
+      expect(expiries.set("b", 9_000)).toBe(false);
+      expect(expiries.set("c", 1_000)).toBe(true);
+      expect(expiries.next()).toBe(1_000);
+      // Moved later: c's entry at 1,000 is gone.
+      expect(expiries.set("c", 20_000)).toBe(false);
+      expect(expiries.next()).toBe(5_000);
+      expect(expiries.due(4_999)).toEqual([]);
+      expect(expiries.due(5_000)).toEqual(["a"]);
+      expect(expiries.due(100_000)).toEqual(["a", "b", "c"]);
+      expiries.forget("a");
+      expiries.forget("unknown");
+      expect(expiries.due(100_000)).toEqual(["b", "c"]);
+      expiries.forget("b");
+      expiries.forget("c");
+      expect(expiries.next()).toBeUndefined();
+      expect([...state.storage.kv.list()]).toEqual([]);
+    });
+  });
+});
+
+/** Two responses started in one object: `a` finishes, `b` stalls after its first chunk. */
+async function twoInOneObject() {
+  const pool = newTestResponseId().split(".")[0]!;
+  const [a, b] = [`${pool}.${crypto.randomUUID()}`, `${pool}.${crypto.randomUUID()}`];
+  const stub = objectOf(a);
+  expect(objectOf(b).id.toString()).toBe(stub.id.toString());
+  // In the order they are started: b, then a.
+  const upstreams = [
+    new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "Second. " }), weatherCall(0, "call_b", '{"city":')]).slice(0, 2), then: "stall" }),
+    new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "First. " }), weatherCall(0, "call_a", '{"city":"Oslo"}'), chatChunk({}, "tool_calls")]) }),
+  ];
+  let next = 0;
+  const fetch = (request: Request): Promise<Response> => upstreams[next++]!.fetch(request);
+  await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useRuntime({ fetch, timers: new ManualTimers() }, { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000" }));
+  const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
+  const start = (id: string) => stub.fetch(`https://response-buffer/start?id=${id}`, { method: "POST", body });
+  const attach = (id: string, after = -1) => stub.fetch(`https://response-buffer/attach?id=${id}&after=${after}`);
+  const second = await start(b);
+  const reader = second.body!.getReader();
+  const secondFirst = new TextDecoder().decode((await reader.read()).value);
+  const first = framesOf(await (await start(a)).text());
+  return { stub, a, b, first, secondFirst, reader, attach, upstreams };
+}
+
+describe("two responses in one object", () => {
+  it("each is served and resumed from its own log, ids from 0; a finished one is in storage only while the other runs", async () => {
+    const { stub, a, b, first, secondFirst, reader, attach } = await twoInOneObject();
+    const messages = (await readSSE(new Response(first.join("")))).messages;
+    expect(messages.map((m) => m.id)).toEqual(messages.map((_, i) => String(i)));
+    expect(first.join("")).toContain("First. ");
+    expect(first.join("")).not.toContain("Second. ");
+    expect(secondFirst).toContain("Second. ");
+    expect(secondFirst).toContain("id: 0\n");
+    expect(await runInDurableObject(stub, (instance: ResponseBuffer) => [instance.isRunning(a), instance.isRunning(b)])).toEqual([false, true]);
+    for (let lastSeen = -1; lastSeen < first.length; lastSeen++) expect(framesOf(await (await attach(a, lastSeen)).text())).toEqual(first.slice(lastSeen + 1));
+    const resumed = (await attach(b, 0)).body!.getReader();
+    const rest = (await readSSE(new Response((await resumed.read()).value))).messages;
+    expect(rest[0]!.id).toBe("1");
+    expect(rest.map((m) => m.data).join("")).toContain("call_b");
+    expect(rest.map((m) => m.data).join("")).not.toContain("call_a");
+    await resumed.cancel();
+    await reader.cancel();
+  });
+
+  it("a cancel stops only its own response", async () => {
+    const { stub, a, b, reader, upstreams } = await twoInOneObject();
+    expect((await stub.fetch(`https://response-buffer/cancel?id=${a}`, { method: "POST" })).status).toBe(204);
+    expect(upstreams[0]!.cancelled).toBeUndefined();
+    expect((await stub.fetch(`https://response-buffer/cancel?id=${b}`, { method: "POST" })).status).toBe(204);
+    let text = "";
+    for (let step = await reader.read(); !step.done; step = await reader.read()) text += new TextDecoder().decode(step.value);
+    expect((await readSSE(new Response(text))).events.at(-1)).toMatchObject({ type: "abort" });
+    expect(upstreams[0]!.cancelled).toBeDefined();
+  });
+
+  it("the expiry alarm drops the finished response, keeps the running one and its storage, and waits for the next expiry", async () => {
+    const { stub, a, b, reader, attach } = await twoInOneObject();
+    expect(await runExpiryAlarm(stub)).toBe(true);
+    expect((await attach(a)).status).toBe(404);
+    const keys = await runInDurableObject(stub, (_instance, state) => [...state.storage.kv.list()].map(([key]) => key));
+    expect(keys.filter((key) => key.startsWith(`r:${a}:`) || key.includes(a))).toEqual([]);
+    expect(keys.filter((key) => key.startsWith(`r:${b}:`)).length).toBeGreaterThan(0);
+    expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).not.toBeNull();
+    const resumed = await attach(b, -1);
+    expect(resumed.status).toBe(200);
+    await resumed.body!.cancel();
+    await reader.cancel();
+  });
+
+  it("a restart cuts both: the finished one is served whole, the running one up to the cut and then error 'interrupted'", async () => {
+    const { stub, a, b, first, reader, upstreams } = await twoInOneObject();
+    expect(await settled(stub, () => upstreams[0]!.pulled === 2)).toBe(true);
+    const written = await runInDurableObject(stub, (_instance, state) => loadResponseLog(keyedStore(state.storage.kv, b))!.batches.flatMap((batch) => framesOf(batch.text)));
+    await reader.cancel();
+    await abortAllDurableObjects();
+    // A stub of an object that was reset is broken: a new one reaches the fresh instance.
+    const attach = (id: string) => objectOf(id).fetch(`https://response-buffer/attach?id=${id}&after=-1`);
+    expect(framesOf(await (await attach(a)).text())).toEqual(first);
+    const cut = framesOf(await (await attach(b)).text());
+    expect(cut.slice(0, written.length)).toEqual(written);
+    expect((await readSSE(new Response(cut.slice(written.length).join("")))).events).toMatchObject([{ type: "error", error: { code: "interrupted" } }, { type: "abort" }]);
+  });
+
+  it("a response id that does not name an object is 404 at the object too", async () => {
+    const stub = objectOf(newTestResponseId());
+    for (const url of ["https://response-buffer/attach?after=-1", `https://response-buffer/attach?id=${UUID}&after=-1`, "https://response-buffer/cancel?id=x"]) {
+      const answer = await stub.fetch(url, { method: url.includes("cancel") ? "POST" : "GET" });
+      expect(answer.status).toBe(404);
+      expect(await answer.json()).toEqual({ error: { code: "unknown_response", message: "No response with this id is in flight or recent." } });
+    }
+  });
+});
+
+describe("the pool through the routes", () => {
+  const app = worker(new FakeUpstream({ kind: "network-error" }));
+
+  it("the id names the request's location; RESPONSE_OBJECTS=1 puts every response of a location in one object, each resumable", async () => {
+    const env = testEnv({ RESPONSES: responses, RESPONSE_OBJECTS: "1" });
+    const located = new Request(streamRequest(validBody()), { cf: { colo: "AMS" } } as RequestInit);
+    const started = await app.call(located, env);
+    expect(started.headers.get("x-response-id")).toMatch(/^ams-0\.[0-9a-f-]{36}$/);
+    await started.text();
+    const both = await Promise.all([app.call(streamRequest(validBody()), env), app.call(streamRequest(validBody({ provider: "anthropic" })), env)]);
+    const ids = both.map((response) => response.headers.get("x-response-id")!);
+    expect(ids.map((id) => objectNameOf(id))).toEqual(["any-0", "any-0"]);
+    const wholes = await Promise.all(both.map(async (response) => (await readSSE(response)).messages));
+    for (const [index, id] of ids.entries()) {
+      const resumed = await app.call(new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": "0" } }), env);
+      expect((await readSSE(resumed)).messages).toEqual(wholes[index]!.slice(1));
+    }
+  });
+
+  it("RESPONSE_OBJECTS must be an integer from 1 to 1000", async () => {
+    for (const value of ["0", "1001", "many"]) {
+      const answer = await app.call(streamRequest(validBody()), testEnv({ RESPONSES: responses, RESPONSE_OBJECTS: value }));
+      expect(answer.status).toBe(500);
+      expect(await answer.json()).toEqual({ error: { code: "worker_misconfigured", message: "RESPONSE_OBJECTS must be an integer from 1 to 1000." } });
+    }
+  });
+});
