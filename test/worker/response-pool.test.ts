@@ -9,9 +9,10 @@ import { deleteResponse, keyedStore } from "../../worker/durable/keyed-store.ts"
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
 import { newResponseId, objectNameOf } from "../../worker/durable/response-id.ts";
 import { loadResponseLog } from "../../worker/durable/response-log-storage.ts";
+import type { RunnableTool } from "../../src/index.ts";
 import { providerNames } from "../../worker/providers/index.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
-import { framesOf, runExpiryAlarm, settled } from "./durable-support.ts";
+import { framesOf, restart, runExpiryAlarm, settled } from "./durable-support.ts";
 import { chatChunk, FakeUpstream, liveOpenAI, ManualTimers, newTestResponseId, objectOf, openAIChunks, readSSE, responses, streamRequest, testEnv, validBody, weatherCall, worker } from "./support.ts";
 
 const UUID = "1b4e28ba-2fa1-41d2-883f-0016d3cca427";
@@ -169,6 +170,57 @@ describe("two responses in one object", () => {
       expect(answer.status).toBe(404);
       expect(await answer.json()).toEqual({ error: { code: "unknown_response", message: "No response with this id is in flight or recent." } });
     }
+  });
+});
+
+describe("the expiry alarm and a run being retried", () => {
+  it("keeps the records of a run a restart cut while its retry opens: the call it ran is not run twice", async () => {
+    const id = newTestResponseId();
+    const runs = new Map<string, number>();
+    // Before the restart the call never ends (the restart cuts it); after, it would answer at once.
+    let cutting = true;
+    const count: RunnableTool = {
+      description: "Counts.",
+      parameters: { type: "object", properties: {} },
+      run: async (_args, { call }) => {
+        runs.set(call.id!, (runs.get(call.id!) ?? 0) + 1);
+        if (cutting) await new Promise<never>(() => {});
+        return { counted: true };
+      },
+    };
+    const model = async (request: Request): Promise<Response> => {
+      const { messages } = (await request.json()) as { messages: Array<{ role: string }> };
+      const chunks = messages.some((message) => message.role === "tool")
+        ? openAIChunks([chatChunk({ content: "Counted." }), chatChunk({}, "stop")])
+        : openAIChunks([chatChunk({ tool_calls: [{ index: 0, id: "call_a", function: { name: "count", arguments: "{}" } }] }), chatChunk({}, "tool_calls")]);
+      return new Response(chunks.join(""), { headers: { "content-type": "text/event-stream" } });
+    };
+    const body = JSON.stringify({ provider: "openai", model: "m", messages: [{ role: "user", content: "Count." }], tools: ["count"] });
+    const run = (stub: DurableObjectStub, retry: number) => stub.fetch(`https://response-buffer/run?id=${id}&retry=${retry}`, { method: "POST", body });
+    const stub = objectOf(id);
+    await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useRuntime({ fetch: model, timers: new ManualTimers() }, liveOpenAI, { count }));
+    await (await run(stub, 0)).body!.cancel();
+    expect(await settled(stub, () => runs.get("call_a") === 1)).toBe(true);
+    const fresh = await restart(id, stub);
+    cutting = false;
+    // The retry's first model call is held open while the alarm runs as if the run's expiry had passed.
+    let asked = false;
+    let answer = (): void => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const held = async (request: Request): Promise<Response> => {
+      asked = true;
+      await answered;
+      return model(request);
+    };
+    await runInDurableObject(fresh, (instance: ResponseBuffer) => instance.useRuntime({ fetch: held, timers: new ManualTimers() }, liveOpenAI, { count }));
+    const retrying = run(fresh, 1);
+    expect(await settled(fresh, () => asked)).toBe(true);
+    expect(await runExpiryAlarm(fresh)).toBe(true);
+    answer();
+    const events = (await readSSE(await retrying)).events as unknown as Array<Record<string, unknown>>;
+    expect(events.find((event) => event["type"] === "tool-error" && event["id"] === "call_a")).toMatchObject({ error: { message: expect.stringContaining("not run twice") } });
+    expect(events.at(-1)).toMatchObject({ type: "loop-finish", reason: "no-tool-calls" });
+    expect(runs.get("call_a")).toBe(1);
   });
 });
 

@@ -125,14 +125,15 @@ export class ResponseBuffer extends DurableObject<Env> {
 
   /**
    * Drops each finished log (and a run's tool records) whose time to live has passed; one still
-   * running is kept `RESUME_TTL_MS` more. Then waits for the next expiry.
+   * running, or being opened again (a retry of a run a restart cut: its records must outlive
+   * it), is kept `RESUME_TTL_MS` more. Then waits for the next expiry.
    */
   override async alarm(): Promise<void> {
     const { kv } = this.ctx.storage;
     const expiries = new Expiries(kv);
     const now = this.#alarmClock();
     for (const id of expiries.due(now)) {
-      if (this.#running.has(id)) {
+      if (this.#running.has(id) || this.#opening.has(id)) {
         expiries.set(id, now + this.#settings().resumeTtlMs);
       } else {
         deleteResponse(kv, id);
