@@ -173,6 +173,21 @@ describe("two responses in one object", () => {
   });
 });
 
+describe("an object of the layout before the pool", () => {
+  it("its expiry alarm, which lands in the pooled object's code, still drops its unprefixed log", async () => {
+    // A response id of the old layout was a bare UUID naming its own object.
+    const stub = responses.get(responses.idFromName(crypto.randomUUID()));
+    await runInDurableObject(stub, async (_instance, state) => {
+      state.storage.kv.put("log:meta", { version: 2, kind: "stream", headers: {}, limits: { maxFrames: 10, maxBytes: 100 }, done: true });
+      state.storage.kv.put("log:b:000000000000000", "id: 0\n\n");
+      state.storage.kv.put("run:body", "{}");
+      await state.storage.setAlarm(Date.now() + 60_000);
+    });
+    expect(await runExpiryAlarm(stub)).toBe(true);
+    expect(await runInDurableObject(stub, (_instance, state) => [...state.storage.kv.list()])).toEqual([]);
+  });
+});
+
 describe("the expiry alarm and a run being retried", () => {
   it("keeps the records of a run a restart cut while its retry opens: the call it ran is not run twice", async () => {
     const id = newTestResponseId();

@@ -142,6 +142,9 @@ export class ResponseBuffer extends DurableObject<Env> {
     }
     const next = expiries.next();
     if (next !== undefined) await this.ctx.storage.setAlarm(next);
+    // Nothing left to expire, so nothing here is kept: this also clears an object of the
+    // one-per-response layout (its keys unprefixed, no index), whose own alarm lands here.
+    else if (this.#running.size === 0 && this.#opening.size === 0) await this.ctx.storage.deleteAll();
   }
 
   #settings(): Settings {
