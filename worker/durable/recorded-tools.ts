@@ -34,7 +34,7 @@ const FAILED = "The tool failed.";
  *
  * @example
  * ```ts
- * const tools = recordedTools(demoTools(), ctx.storage.kv);
+ * const tools = recordedTools(demoTools(), keyedStore(ctx.storage.kv, id));
  * ```
  */
 export function recordedTools(tools: Readonly<Record<string, RunnableTool>>, store: FrameStore): Record<string, RunnableTool> {

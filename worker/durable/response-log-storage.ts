@@ -102,7 +102,7 @@ export function splitText(text: string, units: number = CHUNK_UNITS): string[] {
  *
  * @example
  * ```ts
- * const writer = new LogWriter(ctx.storage.kv, limits);
+ * const writer = new LogWriter(keyedStore(ctx.storage.kv, id), limits);
  * writer.begin("stream", headers);
  * writer.append(log.append(frames));
  * writer.end();
@@ -171,7 +171,7 @@ export class LogWriter {
  *
  * @example
  * ```ts
- * const stored = loadResponseLog(ctx.storage.kv); // { meta, batches } | undefined
+ * const stored = loadResponseLog(keyedStore(ctx.storage.kv, id)); // { meta, batches } | undefined
  * ```
  */
 export function loadResponseLog(store: FrameStore): StoredLog | undefined {
@@ -209,7 +209,7 @@ export function loadMeta(store: FrameStore): StoredMeta | undefined {
  *
  * @example
  * ```ts
- * deleteResponseLog(ctx.storage.kv);
+ * deleteResponseLog(keyedStore(ctx.storage.kv, id));
  * ```
  */
 export function deleteResponseLog(store: FrameStore): void {
