@@ -1,4 +1,6 @@
-import type { LogKind } from "./response-log-storage.ts";
+import { formatToolCallEvent } from "../../src/index.ts";
+import type { ResponseLog } from "./response-log.ts";
+import { LogWriter, type FrameStore, type LogKind, type StoredMeta } from "./response-log-storage.ts";
 
 /**
  * How a log cut by a restart of its Durable Object ends. The provider stream (and a run's loop)
@@ -54,4 +56,25 @@ function stepOf(frame: string | undefined): number {
   const parsed = JSON.parse(data.slice("data: ".length)) as { step?: unknown; steps?: unknown };
   const step = typeof parsed.step === "number" ? parsed.step : parsed.steps;
   return typeof step === "number" && step >= 1 ? step : 1;
+}
+
+/**
+ * Ends a log that a restart cut: `log` (restored from storage, `meta` its stored header) gets the
+ * {@link interruptedEnding}, in memory and in `store`, and is marked ended there, so every
+ * resume after this one sees the same ending with the same ids. The caller runs it in a
+ * `transactionSync` with whatever must land with it.
+ *
+ * @example
+ * ```ts
+ * ctx.storage.transactionSync(() => endInterruptedLog(log, stored.meta, store));
+ * ```
+ */
+export function endInterruptedLog(log: ResponseLog, meta: StoredMeta, store: FrameStore): void {
+  let next = log.next;
+  const frames = interruptedEnding(meta.kind, log.lastFrame()).map((event) => formatToolCallEvent(event, next++));
+  const writer = new LogWriter(store, meta.limits);
+  writer.reopen(meta);
+  writer.append(log.append(frames));
+  writer.end(true);
+  log.finish();
 }

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { formatToolCallEvent, joinDeltas, readyBatches, type RunnableTool } from "../../src/index.ts";
+import { readyBatches, type RunnableTool } from "../../src/index.ts";
 import { readSettings, type Env, type Settings } from "../env.ts";
 import { EVENT_STREAM_HEADERS } from "../response/event-stream.ts";
 import { errorResponse, HttpError } from "../response/json-error.ts";
@@ -11,15 +11,13 @@ import { openRunEvents, toRunEvent } from "../routes/run.ts";
 import { platformRuntime, type Runtime, type TimerHandle } from "../runtime.ts";
 import { demoTools } from "../tools/index.ts";
 import { Expiries } from "./expiries.ts";
-import { interruptedEnding } from "./interrupted.ts";
+import { endInterruptedLog } from "./interrupted.ts";
+import { logBody, pumpIntoLog, type AnyEvent } from "./log-pump.ts";
 import { deleteResponse, keyedStore } from "./keyed-store.ts";
 import { recordedTools } from "./recorded-tools.ts";
 import { objectNameOf } from "./response-id.ts";
 import { ResponseLog, type ResponseLogLimits } from "./response-log.ts";
 import { loadMeta, loadResponseLog, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
-
-/** Any event union discriminated on `type` (stream events, run events). */
-type AnyEvent = { readonly type: string };
 
 /**
  * How much later than `RESUME_TTL_MS` from its start a response's expiry is first set: a response
@@ -27,11 +25,6 @@ type AnyEvent = { readonly type: string };
  * least `RESUME_TTL_MS` after its end all the same.
  */
 const EXPIRY_SLACK_MS = 60_000;
-/** Pending frame units past which the pump writes without waiting for the upstream to pause. */
-const FLUSH_UNITS = 64 * 1024;
-/** What a race against a read that has not settled yet resolves to (a settled read wins it). */
-const NOT_READY = Symbol("not ready");
-const notReady: Promise<typeof NOT_READY> = Promise.resolve(NOT_READY);
 
 /** Where a run's request body is kept (under its response's keys), to tell a retry of the same run from another. */
 const RUN_BODY_KEY = "run:body";
@@ -47,25 +40,21 @@ interface Running {
 }
 
 /**
- * Runs resumable responses (`/v1/stream`) and runs (`/v1/run`); each object is one of a small
- * pool per location (`response-id.ts`) and runs any number of responses at once, each under its
- * own keys (`keyed-store.ts`). For each one it runs the provider request (or the tool loop) and
- * the library, keeps the encoded events in a bounded {@link ResponseLog}, and serves any number of
- * clients from it. A client that reconnects with `Last-Event-ID` gets the events it missed, then
- * the live remainder, without a second provider call. With no client attached a response runs on
- * for `DETACHED_LIMIT_MS`, then the provider request is cancelled (the log ends with `abort`). A
- * finished log is kept `RESUME_TTL_MS` (up to `EXPIRY_SLACK_MS` more), then dropped: the
- * object's one alarm serves every response's expiry (`expiries.ts`).
+ * Runs resumable responses (`/v1/stream`) and runs (`/v1/run`), any number at once, each under
+ * its own keys (`keyed-store.ts`); the object is one of a small pool per location
+ * (`response-id.ts`). For each it runs the provider request (or the tool loop) and the library
+ * once, keeps the frames in a bounded {@link ResponseLog}, and serves any number of clients from
+ * it: one that reconnects with `Last-Event-ID` gets what it missed, then the live rest. With no
+ * client attached a response runs on for `DETACHED_LIMIT_MS`, then is cancelled (its log ends
+ * with `abort`). A finished log is kept `RESUME_TTL_MS` (up to `EXPIRY_SLACK_MS` more); the
+ * object's one alarm serves every expiry (`expiries.ts`).
  *
- * The events move in batches (every event ready from the upstream, up to 64 Ki units, appended
- * when the upstream pauses): one storage put and one body chunk per batch, no await per event.
- * The log is written to storage as it runs (`response-log-storage.ts`), so a restart of the
- * object mid-response loses nothing written: a resume that reaches a fresh instance serves the
- * stored frames and then ends the response with an `error` of code `interrupted`
- * (`interrupted.ts`). Only a running response's log is in memory; a finished one is read back
- * from storage for each resume, so recent responses cost storage, not memory. A run records each
- * tool call's outcome (`recorded-tools.ts`): a retry of a run a restart cut runs the loop again
- * and never runs a call id twice.
+ * The frames move in batches (`log-pump.ts`) and are written to storage as they come
+ * (`response-log-storage.ts`): a restart mid-response loses nothing written, and a resume that
+ * reaches a fresh instance serves the stored frames, then an `error` of code `interrupted`
+ * (`interrupted.ts`). A finished log is in storage only: recent responses cost storage, not
+ * memory. A run records each tool call's outcome (`recorded-tools.ts`), so a retry of a run a
+ * restart cut never runs a call id twice.
  */
 export class ResponseBuffer extends DurableObject<Env> {
   readonly #running = new Map<string, Running>();
@@ -161,11 +150,6 @@ export class ResponseBuffer extends DurableObject<Env> {
     return keyedStore(this.ctx.storage.kv, id);
   }
 
-  /** Sets when response `id` is dropped, and moves the alarm there when that is the earliest expiry here. */
-  async #expireAt(id: string, at: number): Promise<void> {
-    if (new Expiries(this.ctx.storage.kv).set(id, at)) await this.ctx.storage.setAlarm(at);
-  }
-
   async #startStream(id: string, streamRequest: StreamRequest): Promise<Response> {
     if (this.#running.has(id) || this.#opening.has(id) || loadMeta(this.#store(id))) throw ALREADY_STARTED();
     const env = { ...this.env, ...this.#overrides };
@@ -236,53 +220,19 @@ export class ResponseBuffer extends DurableObject<Env> {
   }
 
   /**
-   * Reads the events to the end whether or not a client is attached. Frames are appended to the
-   * log, and written to storage, when the upstream has nothing more ready (so a model's pace adds
-   * no latency) or once `FLUSH_UNITS` are pending (batches ready back to back cost one write per
-   * 64 Ki units, not one each; a fetch body's next read is never ready at once, so in workerd a
-   * write is one upstream read, up to 64 KiB). Clients see only what was appended, hence stored: a
-   * restart never loses a frame a client has seen.
+   * Runs response `id`'s events into its log and storage to the end, whether or not a client is
+   * attached ({@link pumpIntoLog}); then it is served from storage.
    */
   async #pump(id: string, running: Running, batches: ReadableStream<readonly AnyEvent[]>, writer: LogWriter, expiry: number): Promise<void> {
-    const { resumeTtlMs } = this.#settings();
-    const { log } = running;
-    const reader = batches.getReader();
-    let pending: string[] = [];
-    let units = 0;
-    let next = log.next;
-    const flush = async (): Promise<void> => {
-      if (pending.length > 0) writer.append(log.append(pending));
-      pending = [];
-      units = 0;
-      // A client that lags the whole log behind holds the provider back, as a direct stream would.
-      if (log.full) await log.room();
-    };
     try {
-      for (;;) {
-        const read = reader.read();
-        let result = await Promise.race([read, notReady]);
-        if (result === NOT_READY) {
-          await flush();
-          result = await read;
-        }
-        if (result.done) break;
-        // Adjacent fragments of one call (or of text) are one frame, as on the plain path.
-        for (const event of joinDeltas(result.value)) {
-          const frame = formatToolCallEvent(event, next++);
-          pending.push(frame);
-          units += frame.length;
-        }
-        if (units >= FLUSH_UNITS) await flush();
-      }
+      await pumpIntoLog(batches, running.log, writer);
     } finally {
-      if (pending.length > 0) writer.append(log.append(pending));
-      log.finish();
-      writer.end();
       this.#clearDetachTimer(running);
       // From now on the log is served from storage; readers still attached hold it until they end.
       if (this.#running.get(id) === running) this.#running.delete(id);
       // Kept at least RESUME_TTL_MS from now: a longer response moves its expiry.
-      if (Date.now() + resumeTtlMs > expiry) await this.#expireAt(id, Date.now() + resumeTtlMs);
+      const later = Date.now() + this.#settings().resumeTtlMs;
+      if (later > expiry && new Expiries(this.ctx.storage.kv).set(id, later)) await this.ctx.storage.setAlarm(later);
     }
   }
 
@@ -297,20 +247,13 @@ export class ResponseBuffer extends DurableObject<Env> {
     const store = this.#store(id);
     const stored = loadResponseLog(store);
     if (!stored) return undefined;
-    const { limits } = stored.meta;
-    const log = ResponseLog.restore(limits, stored.batches, stored.meta.done);
+    const log = ResponseLog.restore(stored.meta.limits, stored.batches, stored.meta.done);
     if (!stored.meta.done) {
-      let next = log.next;
-      const frames = interruptedEnding(stored.meta.kind, log.lastFrame()).map((event) => formatToolCallEvent(event, next++));
-      const writer = new LogWriter(store, limits);
-      writer.reopen(stored.meta);
       const expiry = Date.now() + this.#settings().resumeTtlMs;
       const earliest = this.ctx.storage.transactionSync(() => {
-        writer.append(log.append(frames));
-        writer.end(true);
+        endInterruptedLog(log, stored.meta, store);
         return new Expiries(this.ctx.storage.kv).set(id, expiry);
       });
-      log.finish();
       if (earliest) this.ctx.waitUntil(this.ctx.storage.setAlarm(expiry));
     }
     return { log, headers: stored.meta.headers };
@@ -329,27 +272,9 @@ export class ResponseBuffer extends DurableObject<Env> {
       throw new HttpError(410, { code: "resume_window_passed", message: "The events after this Last-Event-ID are no longer kept." });
     }
     if (running) this.#clearDetachTimer(running);
-    const encoder = new TextEncoder();
-    const cursor = log.open(lastSeen);
-    let left = false;
-    const leave = (): void => {
-      left = true;
-      cursor.close();
+    const body = logBody(log.open(lastSeen), () => {
       if (running) this.#onDetach(running);
-    };
-    const body = new ReadableStream<Uint8Array>(
-      {
-        pull: async (controller) => {
-          const step = await cursor.read();
-          if (left) return; // the client went away while this read waited
-          if (step.type === "frames") return controller.enqueue(encoder.encode(step.text));
-          leave();
-          controller.close();
-        },
-        cancel: leave,
-      },
-      { highWaterMark: 0 },
-    );
+    });
     return new Response(body, { headers });
   }
 
