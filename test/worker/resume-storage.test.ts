@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
 import { toBatch } from "../../worker/durable/response-log.ts";
 import { keyedStore } from "../../worker/durable/keyed-store.ts";
-import { CHUNK_UNITS, loadResponseLog, LogWriter, splitText, type FrameStore, type StoredLog } from "../../worker/durable/response-log-storage.ts";
+import { CHUNK_BYTES, loadResponseLog, LogWriter, splitBytes, type FrameStore, type StoredLog } from "../../worker/durable/response-log-storage.ts";
 import { chatChunk, FakeUpstream, ManualTimers, newTestResponseId, objectOf, openAIChunks, readSSE, responses, startResponse, streamRequest, testEnv, validBody, weatherCall, worker } from "./support.ts";
 import { runExpiryAlarm } from "./durable-support.ts";
 
@@ -90,7 +90,7 @@ describe("resumable responses after an eviction", () => {
       const headers = [...served.headers];
       const whole = framesOf(await served.text());
       expect((await readSSE(new Response(whole.join("")))).events.at(-1)!.type).toBe(lastEvent[ending]);
-      expect((await storedOf(id))?.meta).toEqual({ version: 2, kind: "stream", headers: Object.fromEntries(headers), limits: { maxFrames: 20_000, maxBytes: 8_388_608 }, done: true });
+      expect((await storedOf(id))?.meta).toEqual({ version: 3, kind: "stream", headers: Object.fromEntries(headers), limits: { maxFrames: 20_000, maxBytes: 8_388_608 }, done: true });
       expect(await storedFrames(id)).toEqual(whole);
       // Finished: served from storage only, nothing held in memory.
       expect(await runInDurableObject(stub, (instance: ResponseBuffer) => instance.isRunning(id))).toBe(false);
@@ -195,17 +195,21 @@ describe("response log storage", () => {
     };
   };
 
-  it("splitText cuts anywhere (even between the halves of a surrogate pair) into pieces of at most the given units", () => {
-    const text = frames.join("");
-    for (let units = 1; units <= 30; units++) {
-      const parts = splitText(text, units);
-      for (const part of parts) expect(part.length).toBeLessThanOrEqual(units);
-      expect(parts.join("")).toBe(text);
+  it("splitBytes cuts anywhere (even inside a UTF-8 character) into pieces of at most the given size, each with a buffer of its own", () => {
+    const bytes = new TextEncoder().encode(frames.join(""));
+    for (let size = 1; size <= 30; size++) {
+      const parts = splitBytes(bytes, size);
+      for (const part of parts) {
+        expect(part.length).toBeLessThanOrEqual(size);
+        expect(part.buffer.byteLength).toBe(part.length);
+      }
+      expect(new TextDecoder().decode(new Uint8Array(parts.flatMap((part) => [...part])))).toBe(frames.join(""));
     }
-    expect(splitText("", 4)).toEqual([""]);
+    expect(splitBytes(bytes, bytes.length)).toEqual([bytes]);
+    expect(splitBytes(new Uint8Array(0), 4)).toEqual([new Uint8Array(0)]);
   });
 
-  it("storage keeps batches split into one-unit values exactly; a missing value is an error, not a shortened log", async () => {
+  it("storage keeps batches split into one-byte values exactly (a leading U+FEFF too); a missing value is an error, not a shortened log", async () => {
     const stub = objectOf(newTestResponseId());
     await runInDurableObject(stub, (_instance, state) => {
       const writer = new LogWriter(state.storage.kv, { maxFrames: 100, maxBytes: 1000 }, 1);
@@ -214,11 +218,21 @@ describe("response log storage", () => {
       writer.append(toBatch(2, frames.slice(2)));
       writer.end();
       const stored = loadResponseLog(state.storage.kv)!;
-      expect(stored.meta).toEqual({ version: 2, kind: "stream", headers: { "content-type": "text/event-stream" }, limits: { maxFrames: 100, maxBytes: 1000 }, done: true });
+      expect(stored.meta).toEqual({ version: 3, kind: "stream", headers: { "content-type": "text/event-stream" }, limits: { maxFrames: 100, maxBytes: 1000 }, done: true });
       expect(stored.batches).toEqual([toBatch(0, frames.slice(0, 2)), toBatch(2, frames.slice(2))]);
-      const [key] = [...state.storage.kv.list({ prefix: "log:b:" })].map(([k]) => k).slice(3, 4);
-      state.storage.kv.delete(key!);
-      expect(() => loadResponseLog(state.storage.kv)).toThrow("incomplete");
+      // A value lost inside the emoji (bytes 7 to 10) leaves bytes that are not UTF-8; one lost elsewhere, a short text.
+      for (const lost of [8, 1]) {
+        writer.begin("stream", {}, true);
+        writer.append(toBatch(0, frames.slice(0, 2)));
+        expect(loadResponseLog(state.storage.kv)!.batches).toEqual([toBatch(0, frames.slice(0, 2))]);
+        const [key] = [...state.storage.kv.list({ prefix: "log:b:" })].map(([k]) => k).slice(lost, lost + 1);
+        state.storage.kv.delete(key!);
+        expect(() => loadResponseLog(state.storage.kv)).toThrow("incomplete");
+      }
+      const bom = new LogWriter(state.storage.kv, { maxFrames: 100, maxBytes: 1000 }, 1);
+      bom.begin("stream", {}, true);
+      bom.append(toBatch(0, ["\uFEFF😀\n\n"]));
+      expect(loadResponseLog(state.storage.kv)!.batches).toEqual([toBatch(0, ["\uFEFF😀\n\n"])]);
     });
   });
 
@@ -245,10 +259,11 @@ describe("response log storage", () => {
     const frame = "é😀".repeat(40_000) + "\n\n";
     const big = Array.from({ length: Math.ceil((8 * 1024 * 1024) / frame.length) }, () => frame);
     writer.append(toBatch(0, big));
-    expect(store.values.size - 1).toBeLessThanOrEqual(Math.ceil((8 * 1024 * 1024 + frame.length) / CHUNK_UNITS));
+    // "é😀" is 3 UTF-16 units and 6 bytes of UTF-8.
+    expect(store.values.size - 1).toBeLessThanOrEqual(Math.ceil((2 * (8 * 1024 * 1024 + frame.length)) / CHUNK_BYTES));
     for (const [, value] of store.values) {
-      const { text = "", ends = [] } = value as { text?: string; ends?: number[] };
-      expect(2 * text.length + 9 * ends.length).toBeLessThan(1_000_000);
+      const { bytes = new Uint8Array(0), ends = [] } = value as { bytes?: Uint8Array; ends?: number[] };
+      expect(bytes.buffer.byteLength + 9 * ends.length).toBeLessThan(1_000_000);
     }
     expect(loadResponseLog(store)!.batches).toEqual([toBatch(0, big)]);
   });

@@ -13,11 +13,14 @@ import type { LogBatch, ResponseLogLimits } from "./response-log.ts";
  *   durable, so a client never sees a frame that storage would lose).
  * - Bounded like the log in memory: batches wholly older than the newest `RESUME_MAX_EVENTS`
  *   frames or `RESUME_MAX_BYTES` are deleted as newer ones are written, and loading trims to the
- *   frame. A batch's text is split into values of at most {@link CHUNK_UNITS} UTF-16 units
- *   (V8-serialized: at most 2 bytes a unit), far below the 2 MB key+value limit of SQLite-backed
- *   objects whatever one frame weighs. Local workerd does not enforce that limit.
- * - V8 serialization keeps every string exactly, so a value may end between the two halves of a
- *   surrogate pair; SQL `TEXT` would convert to UTF-8 and needs a schema.
+ *   frame. A batch is stored as its UTF-8 bytes, split into values of at most
+ *   {@link CHUNK_BYTES}, far below the 2 MB key+value limit of SQLite-backed objects whatever one
+ *   frame weighs (local workerd does not enforce that limit).
+ * - UTF-8, not the string: V8 serializes a string that holds any character past Latin-1 at two
+ *   bytes a unit, so arguments with one accent or emoji doubled what was written (measured:
+ *   BENCHMARKS.md). Frames are well-formed text (their JSON escapes lone surrogates), so the bytes
+ *   decode back exactly, and a value may end inside a character: the parts are joined before
+ *   decoding.
  * - Reads are synchronous too, so a fresh instance rebuilds the log inside the resume request,
  *   and `deleteAll()` (the expiry alarm) removes all of it.
  *
@@ -25,16 +28,20 @@ import type { LogBatch, ResponseLogLimits } from "./response-log.ts";
  */
 
 /**
- * Most UTF-16 units of frame text in one stored value.
+ * Most bytes of a batch's UTF-8 text in one stored value.
  *
  * @example
  * ```ts
- * splitText("x".repeat(CHUNK_UNITS + 1)).length; // 2
+ * splitBytes(new Uint8Array(CHUNK_BYTES + 1)).length; // 2
  * ```
  */
-export const CHUNK_UNITS = 256 * 1024;
+export const CHUNK_BYTES = 512 * 1024;
 
 const META_KEY = "log:meta";
+const UTF8 = new TextEncoder();
+/** Exact: a leading U+FEFF is kept; bytes that are not UTF-8 (a part lost mid-batch) are an incomplete log, not text. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const incomplete = (): Error => new Error("The stored response log is incomplete.");
 const BATCH_PREFIX = "log:b:";
 /** Keys sort by batch, then part: sequence numbers and part indexes are zero-padded. */
 const batchKey = (first: number, part: number): string => `${BATCH_PREFIX}${String(first).padStart(12, "0")}:${String(part).padStart(5, "0")}`;
@@ -44,8 +51,8 @@ export type LogKind = "stream" | "run";
 
 /** A response's stored header: written when it starts, and again, `done`, when it ends. */
 export interface StoredMeta {
-  /** Format version. */
-  version: 2;
+  /** Format version (3: batches stored as UTF-8 bytes). */
+  version: 3;
   /** `/v1/stream` or `/v1/run`. */
   kind: LogKind;
   /** The headers of the event-stream answer. */
@@ -66,10 +73,10 @@ export interface StoredLog {
   batches: LogBatch[];
 }
 
-/** One stored value: a part of a batch's text (the first part also carries the frame ends). */
+/** One stored value: a part of a batch's UTF-8 text (the first part also carries the frame ends, in UTF-16 units). */
 interface StoredPart {
   first: number;
-  text: string;
+  bytes: Uint8Array;
   ends?: number[];
 }
 
@@ -82,16 +89,19 @@ export interface FrameStore {
 }
 
 /**
- * `text` cut into pieces of at most `units` UTF-16 units (the last may be shorter).
+ * `bytes` cut into pieces of at most `size` bytes (the last may be shorter), anywhere, even inside
+ * a character. Each piece has a buffer of its own (a stored view would store its whole buffer);
+ * bytes that fit in one piece are returned as they are.
  *
  * @example
  * ```ts
- * splitText("abcde", 2); // ["ab", "cd", "e"]
+ * splitBytes(new TextEncoder().encode("abcde"), 2).map((part) => part.length); // [2, 2, 1]
  * ```
  */
-export function splitText(text: string, units: number = CHUNK_UNITS): string[] {
-  const parts: string[] = [];
-  for (let start = 0; start < text.length || start === 0; start += units) parts.push(text.slice(start, start + units));
+export function splitBytes(bytes: Uint8Array, size: number = CHUNK_BYTES): Uint8Array[] {
+  if (bytes.length <= size) return [bytes];
+  const parts: Uint8Array[] = [];
+  for (let start = 0; start < bytes.length; start += size) parts.push(bytes.slice(start, start + size));
   return parts;
 }
 
@@ -111,7 +121,7 @@ export function splitText(text: string, units: number = CHUNK_UNITS): string[] {
 export class LogWriter {
   readonly #store: FrameStore;
   readonly #limits: ResponseLogLimits;
-  readonly #chunkUnits: number;
+  readonly #chunkBytes: number;
   /** The batches written and not yet deleted, oldest first. */
   readonly #kept: Array<{ first: number; frames: number; units: number; parts: number }> = [];
   #frames = 0;
@@ -119,16 +129,16 @@ export class LogWriter {
   #meta: StoredMeta | undefined;
 
   /** A writer over `store`, keeping what `limits` allow. */
-  constructor(store: FrameStore, limits: ResponseLogLimits, chunkUnits: number = CHUNK_UNITS) {
+  constructor(store: FrameStore, limits: ResponseLogLimits, chunkBytes: number = CHUNK_BYTES) {
     this.#store = store;
     this.#limits = limits;
-    this.#chunkUnits = chunkUnits;
+    this.#chunkBytes = chunkBytes;
   }
 
   /** Writes the header of a running log; with `replacing`, deletes the earlier log first (a run retried after a restart cut it). */
   begin(kind: LogKind, headers: Record<string, string>, replacing = false): void {
     if (replacing) deleteResponseLog(this.#store);
-    this.#meta = { version: 2, kind, headers, limits: this.#limits, done: false };
+    this.#meta = { version: 3, kind, headers, limits: this.#limits, done: false };
     this.#store.put(META_KEY, this.#meta);
   }
 
@@ -140,8 +150,8 @@ export class LogWriter {
   /** Writes one batch, and deletes the oldest batches that fell out of the bounds. */
   append(batch: LogBatch): void {
     if (batch.ends.length === 0) return;
-    const parts = splitText(batch.text, this.#chunkUnits);
-    parts.forEach((text, part) => this.#store.put(batchKey(batch.first, part), part === 0 ? { first: batch.first, text, ends: batch.ends } : { first: batch.first, text }));
+    const parts = splitBytes(UTF8.encode(batch.text), this.#chunkBytes);
+    parts.forEach((bytes, part) => this.#store.put(batchKey(batch.first, part), (part === 0 ? { first: batch.first, bytes, ends: batch.ends } : { first: batch.first, bytes }) satisfies StoredPart));
     this.#kept.push({ first: batch.first, frames: batch.ends.length, units: batch.text.length, parts: parts.length });
     this.#frames += batch.ends.length;
     this.#units += batch.text.length;
@@ -177,17 +187,26 @@ export class LogWriter {
 export function loadResponseLog(store: FrameStore): StoredLog | undefined {
   const meta = loadMeta(store);
   if (meta === undefined) return undefined;
-  const batches: LogBatch[] = [];
+  const stored: Array<{ first: number; parts: Uint8Array[]; ends: number[] }> = [];
   for (const [, value] of store.list({ prefix: BATCH_PREFIX })) {
     const part = value as StoredPart;
-    const last = batches.at(-1);
+    const last = stored.at(-1);
     if (part.ends) {
-      if (last && last.first + last.ends.length !== part.first) throw new Error("The stored response log is incomplete.");
-      batches.push({ first: part.first, text: part.text, ends: part.ends });
-    } else if (last?.first === part.first) last.text += part.text;
-    else throw new Error("The stored response log is incomplete.");
+      if (last && last.first + last.ends.length !== part.first) throw incomplete();
+      stored.push({ first: part.first, parts: [part.bytes], ends: part.ends });
+    } else if (last?.first === part.first) last.parts.push(part.bytes);
+    else throw incomplete();
   }
-  for (const batch of batches) if (batch.ends.at(-1) !== batch.text.length) throw new Error("The stored response log is incomplete.");
+  const batches = stored.map(({ first, parts, ends }): LogBatch => {
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(parts.length === 1 ? parts[0] : joined(parts));
+    } catch {
+      throw incomplete();
+    }
+    if (ends.at(-1) !== text.length) throw incomplete();
+    return { first, text, ends };
+  });
   return { meta, batches };
 }
 
@@ -214,4 +233,15 @@ export function loadMeta(store: FrameStore): StoredMeta | undefined {
  */
 export function deleteResponseLog(store: FrameStore): void {
   for (const [key] of [...store.list({ prefix: "log:" })]) store.delete(key);
+}
+
+/** The parts of a batch as one array. */
+function joined(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
