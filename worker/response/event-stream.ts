@@ -19,9 +19,9 @@ export const EVENT_STREAM_HEADERS: Record<string, string> = {
  * Events (any union discriminated on `type`) as the bytes of an event-stream body, ids counting
  * from `firstId`. The events that are ready together (those of one upstream chunk) become one
  * chunk of the body, written as soon as the upstream has nothing more ready: one UTF-8 encoding
- * and one enqueue per batch rather than per event. Within a batch, adjacent fragments of one call (or of text) are one frame
- * (`joinDeltas`): a model that streams arguments a few characters at a time costs a frame per
- * network chunk, not per fragment.
+ * and one enqueue per batch rather than per event. Within a batch, adjacent fragments of one call
+ * (or of text) are one frame (`joinDeltas`): a model that streams arguments a few characters at a
+ * time costs a frame per network chunk, not per fragment.
  */
 export function eventStreamBody<E extends { readonly type: string }>(events: ReadableStream<E>, firstId = 0): ReadableStream<Uint8Array> {
   return readyBatches(events).pipeThrough(new ToolCallEventEncoderStream<E>({ firstId, joinDeltas: true }));

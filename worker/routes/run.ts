@@ -45,11 +45,11 @@ const MAX_RESULT_BYTES = 8 * 1024;
  * with an `error` event and `loop-finish` of reason `call-failed`. A client that goes away
  * cancels the loop, the provider request in flight and the running tools.
  *
- * With the `RESPONSES` Durable Objects the run is resumable like `/v1/stream`: it runs in one
- * of the pool's objects, its id comes back in `x-response-id`, `GET /v1/run/<id>` with `Last-Event-ID`
- * gets the rest (a client that goes away no longer cancels it: the detached limit does), and a
- * `POST` of the same body with `x-response-id` retries it, each tool call running at most once
- * per call id (`worker/durable/recorded-tools.ts`).
+ * With the `RESPONSES` Durable Objects the run is resumable like `/v1/stream`: it runs in one of
+ * the pool's objects, its id comes back in `x-response-id`, `GET /v1/run/<id>` with
+ * `Last-Event-ID` gets the rest (a client that goes away no longer cancels it: the detached limit
+ * does), and a `POST` of the same body with `x-response-id` retries it, each tool call running at
+ * most once per call id (`worker/durable/recorded-tools.ts`).
  *
  * `tools` is the set the route offers (the demo tools unless a test passes others).
  */
