@@ -34,7 +34,14 @@ export default defineConfig({
             provider: playwright({
               launchOptions: {
                 ...(chromiumPath() ? { executablePath: chromiumPath() } : {}),
-                args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+                args: [
+                  "--no-sandbox",
+                  "--disable-gpu",
+                  "--disable-background-networking",
+                  "--disable-component-update",
+                  "--disable-sync",
+                  "--no-first-run",
+                ],
               },
             }),
             instances: [{ browser: "chromium" }],

@@ -5,7 +5,14 @@ import { createOpenAI } from "@ai-sdk/openai";
 import Anthropic from "@anthropic-ai/sdk";
 import { parsePartialJson } from "ai";
 import OpenAI from "openai";
-import { createProviderDecoder, SSEDecoder, streamToolCallBatches, streamToolCalls, ToolCallAccumulator, type ToolDefinition } from "../src/index.ts";
+import {
+  createProviderDecoder,
+  SSEDecoder,
+  streamToolCallBatches,
+  streamToolCalls,
+  ToolCallAccumulator,
+  type ToolDefinition,
+} from "../src/index.ts";
 import type { Body } from "./bodies.ts";
 
 /** Runs one implementation over network chunks and returns how many complete calls it saw. */
@@ -68,10 +75,13 @@ class FloorCore {
     const payload: Record<string, any> = JSON.parse(text.slice(start + 6, end));
     const args = this.#args;
     if (this.#framing === "openai") {
-      for (const call of payload.choices?.[0]?.delta?.tool_calls ?? []) args.set(call.index, (args.get(call.index) ?? "") + (call.function?.arguments ?? ""));
+      for (const call of payload.choices?.[0]?.delta?.tool_calls ?? [])
+        args.set(call.index, (args.get(call.index) ?? "") + (call.function?.arguments ?? ""));
     } else if (this.#framing === "anthropic") {
-      if (payload.type === "content_block_delta" && payload.delta.type === "input_json_delta") args.set(payload.index, (args.get(payload.index) ?? "") + payload.delta.partial_json);
-    } else if (payload.type === "response.function_call_arguments.delta") args.set(payload.output_index, (args.get(payload.output_index) ?? "") + payload.delta);
+      if (payload.type === "content_block_delta" && payload.delta.type === "input_json_delta")
+        args.set(payload.index, (args.get(payload.index) ?? "") + payload.delta.partial_json);
+    } else if (payload.type === "response.function_call_arguments.delta")
+      args.set(payload.output_index, (args.get(payload.output_index) ?? "") + payload.delta);
   }
 
   /** Parses each call's arguments once; returns how many calls there were. */
@@ -114,7 +124,11 @@ const WRITE_FILE: ToolDefinition[] = [
         lines: { type: "array", maxItems: 1_000_000, items: { type: "string", maxLength: 1000 } },
         options: {
           type: "object",
-          properties: { append: { type: "boolean" }, mode: { type: "integer", minimum: 0, maximum: 511 }, encoding: { type: "string", enum: ["utf-8", "latin1"] } },
+          properties: {
+            append: { type: "boolean" },
+            mode: { type: "integer", minimum: 0, maximum: 511 },
+            encoding: { type: "string", enum: ["utf-8", "latin1"] },
+          },
           required: ["append", "mode"],
           additionalProperties: false,
         },
@@ -126,22 +140,33 @@ const WRITE_FILE: ToolDefinition[] = [
 ];
 
 /** tool-call-stream, with or without partial arguments on every delta, and with or without early validation (with `tools`, so the final check too). */
-export const ours = (partialArguments: boolean, earlyValidation = false): Contender => async (chunks, framing) => {
-  let calls = 0;
-  const options = { provider: framing, partialArguments, maxArgumentsBytes: 64 * 1024 * 1024, ...(earlyValidation ? { tools: WRITE_FILE, earlyValidation } : {}) };
-  const reader = streamToolCalls(streamOf(chunks), options).getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return calls;
-    if (value.type === "tool-call") calls++;
-    if (value.type === "tool-call-violation" || value.type === "invalid-tool-call") throw new Error(`a valid call was reported: ${value.type}`);
-  }
-};
+export const ours =
+  (partialArguments: boolean, earlyValidation = false): Contender =>
+  async (chunks, framing) => {
+    let calls = 0;
+    const options = {
+      provider: framing,
+      partialArguments,
+      maxArgumentsBytes: 64 * 1024 * 1024,
+      ...(earlyValidation ? { tools: WRITE_FILE, earlyValidation } : {}),
+    };
+    const reader = streamToolCalls(streamOf(chunks), options).getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return calls;
+      if (value.type === "tool-call") calls++;
+      if (value.type === "tool-call-violation" || value.type === "invalid-tool-call")
+        throw new Error(`a valid call was reported: ${value.type}`);
+    }
+  };
 
 /** `streamToolCallBatches`: the same chain, its events read one array per network chunk. */
 export const oursBatched: Contender = async (chunks, framing) => {
   let calls = 0;
-  const reader = streamToolCallBatches(streamOf(chunks), { provider: framing, maxArgumentsBytes: 64 * 1024 * 1024 }).getReader();
+  const reader = streamToolCallBatches(streamOf(chunks), {
+    provider: framing,
+    maxArgumentsBytes: 64 * 1024 * 1024,
+  }).getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return calls;
@@ -155,7 +180,9 @@ export const oursBatched: Contender = async (chunks, framing) => {
  */
 export const oursCores: Contender = async (chunks, framing) => {
   let calls = 0;
-  const accumulator = new ToolCallAccumulator((event) => void (event.type === "tool-call" && calls++), { maxArgumentsBytes: 64 * 1024 * 1024 });
+  const accumulator = new ToolCallAccumulator((event) => void (event.type === "tool-call" && calls++), {
+    maxArgumentsBytes: 64 * 1024 * 1024,
+  });
   const decoder = createProviderDecoder(framing, (delta) => accumulator.push(delta));
   const sse = new SSEDecoder((message) => decoder.decode(message));
   const reader = streamOf(chunks).getReader();
@@ -180,37 +207,43 @@ export const openaiNode: Contender = async (chunks, framing) => {
   }
   const stream = client.chat.completions.stream({ model: "gpt-4o", messages: [{ role: "user", content: "x" }] });
   const completion = await stream.finalChatCompletion();
-  return (completion.choices[0]?.message.tool_calls ?? []).filter((call) => call.type === "function" && JSON.parse(call.function.arguments)).length;
+  return (completion.choices[0]?.message.tool_calls ?? []).filter(
+    (call) => call.type === "function" && JSON.parse(call.function.arguments),
+  ).length;
 };
 
 /** @anthropic-ai/sdk MessageStream: it parses the partial input on every input_json_delta. */
 export const anthropicSdk: Contender = async (chunks) => {
   const client = new Anthropic({ apiKey: "bench", fetch: fetchOf(chunks), maxRetries: 0 });
-  const message = await client.messages.stream({ model: "claude-opus-4-5", max_tokens: 1024, messages: [{ role: "user", content: "x" }] }).finalMessage();
+  const message = await client.messages
+    .stream({ model: "claude-opus-4-5", max_tokens: 1024, messages: [{ role: "user", content: "x" }] })
+    .finalMessage();
   return message.content.filter((block) => block.type === "tool_use").length;
 };
 
 /** Vercel AI SDK provider `doStream`; with `partial`, parsePartialJson on every tool-input-delta (what a UI showing partial input does). */
-export const aiSdk = (partial: boolean): Contender => async (chunks, framing) => {
-  const fetch = fetchOf(chunks) as unknown as typeof globalThis.fetch;
-  const model =
-    framing === "anthropic"
-      ? createAnthropic({ apiKey: "bench", fetch })("claude-opus-4-5")
-      : framing === "openai-responses"
-        ? createOpenAI({ apiKey: "bench", fetch }).responses("gpt-4o")
-        : createOpenAI({ apiKey: "bench", fetch }).chat("gpt-4o");
-  const { stream } = await model.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: "x" }] }] });
-  const inputs = new Map<string, string>();
-  let calls = 0;
-  const reader = stream.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return calls;
-    if (value.type === "tool-call") calls++;
-    if (partial && value.type === "tool-input-delta") {
-      const text = (inputs.get(value.id) ?? "") + value.delta;
-      inputs.set(value.id, text);
-      await parsePartialJson(text);
+export const aiSdk =
+  (partial: boolean): Contender =>
+  async (chunks, framing) => {
+    const fetch = fetchOf(chunks) as unknown as typeof globalThis.fetch;
+    const model =
+      framing === "anthropic"
+        ? createAnthropic({ apiKey: "bench", fetch })("claude-opus-4-5")
+        : framing === "openai-responses"
+          ? createOpenAI({ apiKey: "bench", fetch }).responses("gpt-4o")
+          : createOpenAI({ apiKey: "bench", fetch }).chat("gpt-4o");
+    const { stream } = await model.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: "x" }] }] });
+    const inputs = new Map<string, string>();
+    let calls = 0;
+    const reader = stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return calls;
+      if (value.type === "tool-call") calls++;
+      if (partial && value.type === "tool-input-delta") {
+        const text = (inputs.get(value.id) ?? "") + value.delta;
+        inputs.set(value.id, text);
+        await parsePartialJson(text);
+      }
     }
-  }
-};
+  };

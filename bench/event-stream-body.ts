@@ -14,8 +14,14 @@ function header(name: string, value: string): number[] {
 }
 
 function message(eventType: string, payload: Record<string, unknown>): Uint8Array {
-  const headers = [...header(":event-type", eventType), ...header(":content-type", "application/json"), ...header(":message-type", "event")];
-  const body = encoder.encode(JSON.stringify({ ...payload, p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ".slice(0, 5 + (padding++ % 30)) }));
+  const headers = [
+    ...header(":event-type", eventType),
+    ...header(":content-type", "application/json"),
+    ...header(":message-type", "event"),
+  ];
+  const body = encoder.encode(
+    JSON.stringify({ ...payload, p: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJ".slice(0, 5 + (padding++ % 30)) }),
+  );
   const total = 12 + headers.length + body.length + 4;
   const out = new Uint8Array(total);
   const view = new DataView(out.buffer);
@@ -32,8 +38,13 @@ function message(eventType: string, payload: Record<string, unknown>): Uint8Arra
 export function converseBody(size: number, fragment: number): { body: Uint8Array; messages: number } {
   const parts = [
     message("messageStart", { role: "assistant" }),
-    message("contentBlockStart", { contentBlockIndex: 0, start: { toolUse: { toolUseId: "tooluse_bench", name: "write_file" } } }),
-    ...fragments(argumentsOf(size), fragment).map((input) => message("contentBlockDelta", { contentBlockIndex: 0, delta: { toolUse: { input } } })),
+    message("contentBlockStart", {
+      contentBlockIndex: 0,
+      start: { toolUse: { toolUseId: "tooluse_bench", name: "write_file" } },
+    }),
+    ...fragments(argumentsOf(size), fragment).map((input) =>
+      message("contentBlockDelta", { contentBlockIndex: 0, delta: { toolUse: { input } } }),
+    ),
     message("contentBlockStop", { contentBlockIndex: 0 }),
     message("messageStop", { stopReason: "tool_use" }),
     message("metadata", { usage: { inputTokens: 10, outputTokens: 20, totalTokens: 30 }, metrics: { latencyMs: 100 } }),

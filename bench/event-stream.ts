@@ -23,7 +23,9 @@ type Contender = (chunks: Uint8Array[]) => Promise<number>;
 
 function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
   let i = 0;
-  return new ReadableStream({ pull: (controller) => (i < chunks.length ? controller.enqueue(chunks[i++]!) : controller.close()) });
+  return new ReadableStream({
+    pull: (controller) => (i < chunks.length ? controller.enqueue(chunks[i++]!) : controller.close()),
+  });
 }
 
 /** Calls a body stream of whole frames: frames split across chunks are joined once, when complete. */
@@ -70,7 +72,8 @@ function join(parts: Uint8Array[], total: number): Uint8Array {
 }
 
 const text = new TextDecoder();
-const u32 = (b: Uint8Array, at: number): number => ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+const u32 = (b: Uint8Array, at: number): number =>
+  ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
 
 /** The floor's read of one frame: both CRCs, the `:event-type` header, the payload as JSON. */
 function floorFrame(frame: Uint8Array, inputs: string[]): void {
@@ -109,7 +112,10 @@ const oursFraming: Contender = async (chunks) => {
   return messages;
 };
 
-const codec = new EventStreamCodec((bytes) => text.decode(bytes), (s) => new TextEncoder().encode(s));
+const codec = new EventStreamCodec(
+  (bytes) => text.decode(bytes),
+  (s) => new TextEncoder().encode(s),
+);
 const smithyFraming: Contender = async (chunks) => {
   let messages = 0;
   await eachFrame(chunks, (frame) => {
@@ -122,7 +128,10 @@ const smithyFraming: Contender = async (chunks) => {
 
 const oursChain: Contender = async (chunks) => {
   let calls = 0;
-  const reader = streamToolCalls(streamOf(chunks), { provider: "bedrock", maxArgumentsBytes: 64 * 1024 * 1024 }).getReader();
+  const reader = streamToolCalls(streamOf(chunks), {
+    provider: "bedrock",
+    maxArgumentsBytes: 64 * 1024 * 1024,
+  }).getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return calls;
@@ -131,7 +140,10 @@ const oursChain: Contender = async (chunks) => {
 };
 
 const aiSdk: Contender = async (chunks) => {
-  const fetch = (async () => new Response(streamOf(chunks), { headers: { "content-type": "application/vnd.amazon.eventstream" } })) as unknown as typeof globalThis.fetch;
+  const fetch = (async () =>
+    new Response(streamOf(chunks), {
+      headers: { "content-type": "application/vnd.amazon.eventstream" },
+    })) as unknown as typeof globalThis.fetch;
   const model = createAmazonBedrock({ region: "us-east-1", apiKey: "bench", fetch })("amazon.nova-micro-v1:0");
   const { stream } = await model.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: "x" }] }] });
   let calls = 0;
@@ -179,11 +191,15 @@ for (const chunkSize of quick ? [16 * 1024] : [1024, 16 * 1024]) {
       times[which]!.push(await timed(contenders[which]![1], chunks));
     }
   }
-  lines.push(`\n### ConverseStream, one 200 KB call in 8-character fragments (${messages} messages, ${(body.length / 1e6).toFixed(2)} MB), ${chunkSize / 1024} KiB network chunks\n`);
+  lines.push(
+    `\n### ConverseStream, one 200 KB call in 8-character fragments (${messages} messages, ${(body.length / 1e6).toFixed(2)} MB), ${chunkSize / 1024} KiB network chunks\n`,
+  );
   lines.push("| implementation | median ms | x floor |\n| --- | ---: | ---: |");
   contenders.forEach(([name], i) => {
     const ratio = median(times[i]!.map((ms, round) => ms / times[0]![round]!));
     lines.push(`| ${name} | ${median(times[i]!).toFixed(2)} | ${ratio.toFixed(2)} |`);
   });
 }
-console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC${quick ? " (quick run)" : ""}\n${lines.join("\n")}`);
+console.log(
+  `Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC${quick ? " (quick run)" : ""}\n${lines.join("\n")}`,
+);

@@ -6,7 +6,12 @@ import { floor, floorOfArray, ours, type Contender } from "./contenders.ts";
 import { benchScenarios } from "./scenarios.ts";
 
 const [which = "off", filter = "", runs = "20"] = process.argv.slice(2);
-const contender: Contender = which === "floor" ? floor : which === "floor-array" ? floorOfArray : ours(which === "on" || which === "early-on", which.startsWith("early"));
+const contender: Contender =
+  which === "floor"
+    ? floor
+    : which === "floor-array"
+      ? floorOfArray
+      : ours(which === "on" || which === "early-on", which.startsWith("early"));
 const scenario = benchScenarios(false).find((s) => s.name.includes(filter));
 if (!scenario) throw new Error(`no scenario matches ${filter}`);
 const chunks = networkChunks(new TextEncoder().encode(scenario.body.sse), scenario.chunkSize);

@@ -39,7 +39,12 @@ function peers(framing: Body["framing"]): [string, Contender, Mode][] {
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function timed(contender: Contender, chunks: Uint8Array[], framing: Body["framing"], expected: number): Promise<number> {
+async function timed(
+  contender: Contender,
+  chunks: Uint8Array[],
+  framing: Body["framing"],
+  expected: number,
+): Promise<number> {
   const start = performance.now();
   const calls = await contender(chunks, framing);
   const ms = performance.now() - start;
@@ -48,7 +53,12 @@ async function timed(contender: Contender, chunks: Uint8Array[], framing: Body["
 }
 
 /** Median milliseconds and median ratio to the first contender, over interleaved rounds after a warm-up round. */
-async function measureInterleaved(list: Contender[], chunks: Uint8Array[], framing: Body["framing"], expected: number): Promise<{ ms: number; ratio: number }[]> {
+async function measureInterleaved(
+  list: Contender[],
+  chunks: Uint8Array[],
+  framing: Body["framing"],
+  expected: number,
+): Promise<{ ms: number; ratio: number }[]> {
   for (const contender of list) await timed(contender, chunks, framing, expected);
   const times = list.map(() => [] as number[]);
   const until = performance.now() + budgetMs * list.length;
@@ -62,12 +72,18 @@ async function measureInterleaved(list: Contender[], chunks: Uint8Array[], frami
 }
 
 /** Median milliseconds of one contender on its own, after a warm-up, running for about the budget. */
-async function measure(contender: Contender, chunks: Uint8Array[], framing: Body["framing"], expected: number): Promise<number> {
+async function measure(
+  contender: Contender,
+  chunks: Uint8Array[],
+  framing: Body["framing"],
+  expected: number,
+): Promise<number> {
   const once = await timed(contender, chunks, framing, expected);
   if (once > giveUpMs) return once;
   const times: number[] = [];
   const until = performance.now() + budgetMs;
-  while (times.length < 3 || (performance.now() < until && times.length < 50)) times.push(await timed(contender, chunks, framing, expected));
+  while (times.length < 3 || (performance.now() < until && times.length < 50))
+    times.push(await timed(contender, chunks, framing, expected));
   return median(times);
 }
 
@@ -86,14 +102,27 @@ for (const scenario of benchScenarios(quick)) {
   const { framing } = scenario.body;
   const chunks = networkChunks(encoder.encode(scenario.body.sse), scenario.chunkSize);
   const expected = await floorOfArray(chunks, framing);
-  const measured = await measureInterleaved(interleaved.map(([, contender]) => contender), chunks, framing, expected);
-  interleaved.forEach(([name, , mode], i) => results.push({ scenario, name, mode, ms: measured[i]!.ms, ratio: measured[i]!.ratio }));
+  const measured = await measureInterleaved(
+    interleaved.map(([, contender]) => contender),
+    chunks,
+    framing,
+    expected,
+  );
+  interleaved.forEach(([name, , mode], i) =>
+    results.push({ scenario, name, mode, ms: measured[i]!.ms, ratio: measured[i]!.ratio }),
+  );
   const floorMs = measured[0]!.ms;
   if (process.env["BENCH_PEERS"] !== "0") {
     for (const [name, contender, mode] of peers(framing)) {
       const key = `${scenario.family}/${name}`;
       if (gaveUp.has(key)) {
-        results.push({ scenario, name, mode, ms: undefined, note: `not run: over ${giveUpMs / 1000} s at a smaller size` });
+        results.push({
+          scenario,
+          name,
+          mode,
+          ms: undefined,
+          note: `not run: over ${giveUpMs / 1000} s at a smaller size`,
+        });
         continue;
       }
       try {
@@ -116,15 +145,27 @@ lines.push(
 );
 for (const scenario of new Set(results.map((r) => r.scenario))) {
   const row = (name: string): Result => results.find((r) => r.scenario === scenario && r.name === name)!;
-  const ratios = ["tool-call-stream", "tool-call-stream (partial)", "tool-call-stream (early validation)", "tool-call-stream (early + partial)"].map((name) => row(name).ratio!.toFixed(2));
-  lines.push(`| ${scenario.name} | ${ratios.join(" | ")} | ${row("floor").ms!.toFixed(2)} | ${row("floor without the body stream").ratio!.toFixed(2)} |`);
+  const ratios = [
+    "tool-call-stream",
+    "tool-call-stream (partial)",
+    "tool-call-stream (early validation)",
+    "tool-call-stream (early + partial)",
+  ].map((name) => row(name).ratio!.toFixed(2));
+  lines.push(
+    `| ${scenario.name} | ${ratios.join(" | ")} | ${row("floor").ms!.toFixed(2)} | ${row("floor without the body stream").ratio!.toFixed(2)} |`,
+  );
 }
 
 // One table per scenario, ratios to that scenario's floor.
 for (const scenario of new Set(results.map((r) => r.scenario))) {
   const rows = results.filter((r) => r.scenario === scenario);
-  lines.push(`\n### ${scenario.name}\n\n| implementation | partial arguments | median ms | x floor |\n| --- | --- | ---: | ---: |`);
-  for (const row of rows) lines.push(`| ${row.name} | ${row.mode} | ${row.ms === undefined ? "-" : row.ms.toFixed(2)} | ${row.ratio === undefined ? row.note : row.ratio.toFixed(2)} |`);
+  lines.push(
+    `\n### ${scenario.name}\n\n| implementation | partial arguments | median ms | x floor |\n| --- | --- | ---: | ---: |`,
+  );
+  for (const row of rows)
+    lines.push(
+      `| ${row.name} | ${row.mode} | ${row.ms === undefined ? "-" : row.ms.toFixed(2)} | ${row.ratio === undefined ? row.note : row.ratio.toFixed(2)} |`,
+    );
 }
 
 // Growth of time with argument size: slope of log(time) on log(size). The slope of the ratio to
@@ -135,15 +176,33 @@ const slope = (xs: number[], ys: number[]): number => {
   const my = ys.reduce((a, b) => a + b) / ys.length;
   return xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0) / xs.reduce((sum, x) => sum + (x - mx) ** 2, 0);
 };
-lines.push("\n### Fitted exponent, 10 KB to 1 MB (time ~ size^k)\n\n| implementation | framing | k | k of the ratio to the floor |\n| --- | --- | ---: | ---: |");
+lines.push(
+  "\n### Fitted exponent, 10 KB to 1 MB (time ~ size^k)\n\n| implementation | framing | k | k of the ratio to the floor |\n| --- | --- | ---: | ---: |",
+);
 for (const framing of ["openai", "anthropic", "openai-responses"]) {
-  for (const name of ["floor", "tool-call-stream", "tool-call-stream (partial)", "tool-call-stream (early validation)", "tool-call-stream (early + partial)"]) {
-    const points = results.filter((r) => r.scenario.family === `one-call-${framing}` && r.name === name && r.ms !== undefined);
+  for (const name of [
+    "floor",
+    "tool-call-stream",
+    "tool-call-stream (partial)",
+    "tool-call-stream (early validation)",
+    "tool-call-stream (early + partial)",
+  ]) {
+    const points = results.filter(
+      (r) => r.scenario.family === `one-call-${framing}` && r.name === name && r.ms !== undefined,
+    );
     if (points.length < 2) continue;
     const xs = points.map((p) => Math.log(p.scenario.size!));
-    const k = slope(xs, points.map((p) => Math.log(p.ms!)));
-    const relative = slope(xs, points.map((p) => Math.log(p.ratio!)));
+    const k = slope(
+      xs,
+      points.map((p) => Math.log(p.ms!)),
+    );
+    const relative = slope(
+      xs,
+      points.map((p) => Math.log(p.ratio!)),
+    );
     lines.push(`| ${name} | ${framing} | ${k.toFixed(3)} | ${name === "floor" ? "-" : relative.toFixed(3)} |`);
   }
 }
-console.log(`Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC${quick ? " (quick run)" : ""}\n${lines.join("\n")}`);
+console.log(
+  `Node ${process.version}, ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC${quick ? " (quick run)" : ""}\n${lines.join("\n")}`,
+);

@@ -14,7 +14,9 @@ const events = file.readable
   .pipeThrough(new ToolCallAccumulatorStream()); // deltas -> accumulated events
 
 for await (const event of events) {
-  if (event.type === "tool-call") console.log(JSON.stringify({ type: event.type, name: event.name, arguments: event.arguments }));
-  else if (event.type === "finish") console.log(JSON.stringify({ type: event.type, reason: event.reason, calls: event.toolCalls.length }));
+  if (event.type === "tool-call")
+    console.log(JSON.stringify({ type: event.type, name: event.name, arguments: event.arguments }));
+  else if (event.type === "finish")
+    console.log(JSON.stringify({ type: event.type, reason: event.reason, calls: event.toolCalls.length }));
   else console.log(JSON.stringify(event));
 }

@@ -1,14 +1,14 @@
 // Prints the accumulated events of a recorded OpenAI stream (node examples/print-events.ts).
 import { OpenAIChatDeltaStream, SSEDecoderStream, ToolCallAccumulatorStream } from "../src/index.ts";
 
-const recording = [
+const recording = `${[
   `data: {"choices":[{"index":0,"delta":{"content":"Checking."}}]}`,
   `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_weather","arguments":""}}]}}]}`,
   `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\\"city\\": \\"杭"}}]}}]}`,
   `data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"州\\"}"}}]}}]}`,
   `data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`,
   `data: [DONE]`,
-].join("\n\n") + "\n\n";
+].join("\n\n")}\n\n`;
 const body = new Response(recording).body!; // in an app: (await fetch(url, init)).body!
 
 const events = body

@@ -52,16 +52,37 @@ function bodies(): BenchBody[] {
   const one = [fragments(argumentsOf(50 * 1024), 4)];
   const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
   const all: BenchBody[] = [
-    { name: "openai: OpenAI Chat, 8 parallel calls x 2 KB, 6-char fragments", provider: "openai", path: "chat/completions", bytes: encode(openAIChat([], sequential)) },
-    { name: "anthropic: Anthropic, 1 call x 50 KB, 4-char fragments", provider: "anthropic", path: "messages", bytes: encode(anthropic(one)) },
-    { name: "responses: OpenAI Responses, 1 call x 50 KB, 4-char fragments", provider: "openai-responses", path: "responses", bytes: encode(responses(one)) },
+    {
+      name: "openai: OpenAI Chat, 8 parallel calls x 2 KB, 6-char fragments",
+      provider: "openai",
+      path: "chat/completions",
+      bytes: encode(openAIChat([], sequential)),
+    },
+    {
+      name: "anthropic: Anthropic, 1 call x 50 KB, 4-char fragments",
+      provider: "anthropic",
+      path: "messages",
+      bytes: encode(anthropic(one)),
+    },
+    {
+      name: "responses: OpenAI Responses, 1 call x 50 KB, 4-char fragments",
+      provider: "openai-responses",
+      path: "responses",
+      bytes: encode(responses(one)),
+    },
   ];
   // Not event-dense: what a response costs the Worker apart from its events (run it with BENCH_BODIES=tiny).
-  const tiny: BenchBody = { name: "tiny: OpenAI Chat, one 2-character text delta", provider: "openai", path: "chat/completions", bytes: encode(openAIChat(["Hi"], [])) };
+  const tiny: BenchBody = {
+    name: "tiny: OpenAI Chat, one 2-character text delta",
+    provider: "openai",
+    path: "chat/completions",
+    bytes: encode(openAIChat(["Hi"], [])),
+  };
   const only = process.env["BENCH_BODIES"]?.split(",");
   const chosen = only ? [...all, tiny].filter((body) => only.some((name) => body.name.startsWith(`${name}:`))) : all;
   // The upstream serves one body per path.
-  if (new Set(chosen.map((body) => body.path)).size !== chosen.length) throw new Error("BENCH_BODIES=tiny runs alone (it has openai's path).");
+  if (new Set(chosen.map((body) => body.path)).size !== chosen.length)
+    throw new Error("BENCH_BODIES=tiny runs alone (it has openai's path).");
   return chosen;
 }
 
@@ -77,7 +98,9 @@ function startUpstream(list: readonly BenchBody[]): Promise<{ server: Server; po
       response.end(bytes);
     });
   });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, port: (server.address() as { port: number }).port })));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve({ server, port: (server.address() as { port: number }).port })),
+  );
 }
 
 function freePort(): Promise<number> {
@@ -102,7 +125,17 @@ async function startWrangler(name: string, config: string, vars: Record<string, 
   const port = await freePort();
   const inspector = await freePort();
   const persist = mkdtempSync(join(tmpdir(), `bench-worker-${name}-`));
-  const args = ["dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector)];
+  const args = [
+    "dev",
+    "-c",
+    config,
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspector),
+  ];
   args.push("--persist-to", persist, "--show-interactive-dev-session=false", "--log-level", "warn");
   for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
   const child = spawn(join("node_modules", ".bin", "wrangler"), args, {
@@ -183,7 +216,8 @@ async function request(url: string, init: RequestInit, count: "frames" | "number
     if (ttfbMs < 0) ttfbMs = performance.now() - start;
     bytes += value.length;
     if (count === "number") text += new TextDecoder().decode(value);
-    else if (count === "frames") for (let i = value.indexOf(10); i >= 0; i = value.indexOf(10, i + 1)) if (value[i + 1] === 10) frames++;
+    else if (count === "frames")
+      for (let i = value.indexOf(10); i >= 0; i = value.indexOf(10, i + 1)) if (value[i + 1] === 10) frames++;
   }
   return { events: count === "number" ? Number(text) : frames, bytes, ttfbMs };
 }
@@ -195,7 +229,11 @@ function streamInit(body: BenchBody): RequestInit {
     messages: [{ role: "user", content: "Write the file." }],
     tools: [{ name: "write_file", description: "Writes a file.", parameters: { type: "object" } }],
   };
-  return { method: "POST", headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" }, body: JSON.stringify(payload) };
+  return {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+    body: JSON.stringify(payload),
+  };
 }
 
 const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -218,23 +256,85 @@ async function main(): Promise<void> {
     targets.push(await startWrangler("plain", "bench/worker/wrangler.plain.toml", workerVars));
     targets.push(await startWrangler("reference", "bench/worker/wrangler.toml", { UPSTREAM: origin }));
     const [worker, plain, reference] = targets as [Target, Target, Target];
-    console.log(`bench:worker  ${N} responses per batch, ${ROUNDS} rounds, node ${process.version}, ${readFileSync("/proc/cpuinfo", "utf8").split("\n").filter((l) => l.startsWith("processor")).length} cores`);
+    console.log(
+      `bench:worker  ${N} responses per batch, ${ROUNDS} rounds, node ${process.version}, ${
+        readFileSync("/proc/cpuinfo", "utf8")
+          .split("\n")
+          .filter((l) => l.startsWith("processor")).length
+      } cores`,
+    );
     for (const body of list) {
-      const runs: { name: string; target: Target; url: string; init: RequestInit; count: "frames" | "number" | "bytes" }[] = [
-        { name: "Worker /v1/stream plain", target: plain, url: `http://127.0.0.1:${plain.port}/v1/stream`, init: streamInit(body), count: "frames" },
-        { name: "Worker /v1/stream resumable", target: worker, url: `http://127.0.0.1:${worker.port}/v1/stream`, init: streamInit(body), count: "frames" },
-        { name: "chain alone", target: reference, url: `http://127.0.0.1:${reference.port}/chain/v1/${body.path}`, init: {}, count: "number" },
-        { name: "pass-through", target: reference, url: `http://127.0.0.1:${reference.port}/pass/v1/${body.path}`, init: {}, count: "bytes" },
-        { name: "chain alone, batched", target: reference, url: `http://127.0.0.1:${reference.port}/batches/v1/${body.path}`, init: {}, count: "number" },
-        { name: "chain + SSE encoding (bare)", target: reference, url: `http://127.0.0.1:${reference.port}/sse/v1/${body.path}`, init: {}, count: "frames" },
-        { name: "... + idle timeout (bare)", target: reference, url: `http://127.0.0.1:${reference.port}/idle/v1/${body.path}`, init: {}, count: "frames" },
-        { name: "upstream direct", target: reference, url: `${origin}/v1/${body.path}`, init: { method: "POST", body: "{}" }, count: "bytes" },
+      const runs: {
+        name: string;
+        target: Target;
+        url: string;
+        init: RequestInit;
+        count: "frames" | "number" | "bytes";
+      }[] = [
+        {
+          name: "Worker /v1/stream plain",
+          target: plain,
+          url: `http://127.0.0.1:${plain.port}/v1/stream`,
+          init: streamInit(body),
+          count: "frames",
+        },
+        {
+          name: "Worker /v1/stream resumable",
+          target: worker,
+          url: `http://127.0.0.1:${worker.port}/v1/stream`,
+          init: streamInit(body),
+          count: "frames",
+        },
+        {
+          name: "chain alone",
+          target: reference,
+          url: `http://127.0.0.1:${reference.port}/chain/v1/${body.path}`,
+          init: {},
+          count: "number",
+        },
+        {
+          name: "pass-through",
+          target: reference,
+          url: `http://127.0.0.1:${reference.port}/pass/v1/${body.path}`,
+          init: {},
+          count: "bytes",
+        },
+        {
+          name: "chain alone, batched",
+          target: reference,
+          url: `http://127.0.0.1:${reference.port}/batches/v1/${body.path}`,
+          init: {},
+          count: "number",
+        },
+        {
+          name: "chain + SSE encoding (bare)",
+          target: reference,
+          url: `http://127.0.0.1:${reference.port}/sse/v1/${body.path}`,
+          init: {},
+          count: "frames",
+        },
+        {
+          name: "... + idle timeout (bare)",
+          target: reference,
+          url: `http://127.0.0.1:${reference.port}/idle/v1/${body.path}`,
+          init: {},
+          count: "frames",
+        },
+        {
+          name: "upstream direct",
+          target: reference,
+          url: `${origin}/v1/${body.path}`,
+          init: { method: "POST", body: "{}" },
+          count: "bytes",
+        },
       ];
       if (!RESUMABLE) runs.splice(1, 1, { ...runs[1]!, name: "(resumable not measured)", url: "" });
       const cpu = runs.map(() => [] as number[]);
       const ttfb = runs.map(() => [] as number[]);
       const events = runs.map(() => 0);
-      for (const run of runs) for (let i = 0; i < 2 && run.url; i++) events[runs.indexOf(run)] = (await request(run.url, run.init, run.count)).events; // warm up
+      for (const run of runs)
+        for (let i = 0; i < 2 && run.url; i++)
+          events[runs.indexOf(run)] = (await request(run.url, run.init, run.count)).events; // warm up
       for (let round = 0; round < ROUNDS; round++) {
         for (const [k, run] of runs.entries()) {
           if (!run.url) continue;
@@ -245,17 +345,25 @@ async function main(): Promise<void> {
         }
       }
       const ms = cpu.map((values) => (values.length ? median(values) : Number.NaN));
-      console.log(`\n${body.name} (${(body.bytes.length / 1024).toFixed(0)} KiB upstream, ${events[2]} events from the chain, ${events[0]} SSE frames from the Worker)`);
+      console.log(
+        `\n${body.name} (${(body.bytes.length / 1024).toFixed(0)} KiB upstream, ${events[2]} events from the chain, ${events[0]} SSE frames from the Worker)`,
+      );
       for (const [k, run] of runs.entries()) {
         if (!run.url) continue;
-        const range = cpu[k]!.length ? ` (rounds ${Math.min(...cpu[k]!).toFixed(1)} to ${Math.max(...cpu[k]!).toFixed(1)})` : "";
+        const range = cpu[k]!.length
+          ? ` (rounds ${Math.min(...cpu[k]!).toFixed(1)} to ${Math.max(...cpu[k]!).toFixed(1)})`
+          : "";
         const figure = Number.isNaN(ms[k]!) ? "" : `CPU ${ms[k]!.toFixed(1)} ms/response${range}, `;
         console.log(`  ${run.name.padEnd(28)} ${figure}TTFB median ${median(ttfb[k]!).toFixed(1)} ms`);
       }
       // Ratios: the median of the per-round ratios (each round measures all targets back to back,
       // so load from other processes falls on them alike).
-      const ratio = (k: number, of: number): string => median(cpu[k]!.map((value, round) => value / cpu[of]![round]!)).toFixed(2);
-      for (const k of RESUMABLE ? [0, 1] : [0]) console.log(`  ${runs[k]!.name}: x${ratio(k, 2)} the chain, x${ratio(k, 4)} the batched chain, x${ratio(k, 3)} the pass-through`);
+      const ratio = (k: number, of: number): string =>
+        median(cpu[k]!.map((value, round) => value / cpu[of]![round]!)).toFixed(2);
+      for (const k of RESUMABLE ? [0, 1] : [0])
+        console.log(
+          `  ${runs[k]!.name}: x${ratio(k, 2)} the chain, x${ratio(k, 4)} the batched chain, x${ratio(k, 3)} the pass-through`,
+        );
     }
   } finally {
     for (const target of targets) {

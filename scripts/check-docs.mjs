@@ -12,7 +12,11 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const deno = join(root, "node_modules", ".bin", "deno");
 const { FORCE_COLOR, ...inherited } = process.env; // deno colours its output when FORCE_COLOR is set at all
-const env = { ...inherited, NO_COLOR: "1", DENO_DIR: process.env.DENO_DIR ?? join(root, "node_modules", ".cache", "deno") };
+const env = {
+  ...inherited,
+  NO_COLOR: "1",
+  DENO_DIR: process.env.DENO_DIR ?? join(root, "node_modules", ".cache", "deno"),
+};
 const entries = Object.values(JSON.parse(readFileSync(join(root, "deno.json"), "utf8")).exports);
 const failures = [];
 
@@ -27,10 +31,16 @@ if (lint.status !== 0) {
     problems.get(key).push(`${line}: ${rule}${rule === "missing-jsdoc" ? "" : ` (${message})`}`);
   }
   if (problems.size === 0) failures.push(`deno doc --lint failed (exit ${lint.status}):\n${output}`);
-  for (const [file, lines] of problems) failures.push(`${file}: ${lines.length} lint error(s) at lines ${lines.join(", ")}`);
+  for (const [file, lines] of problems)
+    failures.push(`${file}: ${lines.length} lint error(s) at lines ${lines.join(", ")}`);
 }
 
-const json = spawnSync(deno, ["doc", "--json", ...entries], { cwd: root, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+const json = spawnSync(deno, ["doc", "--json", ...entries], {
+  cwd: root,
+  env,
+  encoding: "utf8",
+  maxBuffer: 64 * 1024 * 1024,
+});
 if (json.status !== 0) failures.push(`deno doc --json failed (exit ${json.status}): ${json.stderr}`);
 else {
   const withoutExample = new Map();
@@ -51,7 +61,10 @@ else {
   }
   for (const [file, names] of withoutExample) failures.push(`${file}: no @example on ${names.join(", ")}`);
   if (seen.size === 0) failures.push("deno doc --json listed no exported class, function or constant");
-  else if (failures.length === 0) console.log(`docs: ${seen.size} exported classes, functions and constants, each documented with an @example; deno doc --lint clean`);
+  else if (failures.length === 0)
+    console.log(
+      `docs: ${seen.size} exported classes, functions and constants, each documented with an @example; deno doc --lint clean`,
+    );
 }
 
 for (const failure of failures) console.error(`!! docs: ${failure}`);

@@ -14,39 +14,63 @@ import { dirname, extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const expected = (name) => JSON.parse(readFileSync(join(root, "examples", "recordings", `${name}.expected.json`), "utf8"));
+const expected = (name) =>
+  JSON.parse(readFileSync(join(root, "examples", "recordings", `${name}.expected.json`), "utf8"));
 
 /** Compares the events an example printed (as JSON values) with a recording's expected outcome. */
 function verify(events, want) {
   const problems = [];
-  const text = events.filter((e) => e.type === "text-delta").map((e) => e.text).join("");
+  const text = events
+    .filter((e) => e.type === "text-delta")
+    .map((e) => e.text)
+    .join("");
   if (text !== want.text) problems.push(`text ${JSON.stringify(text)} instead of ${JSON.stringify(want.text)}`);
   const calls = events.filter((e) => e.type === "tool-call").map((e) => ({ name: e.name, arguments: e.arguments }));
   const wantCalls = want.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments }));
-  if (JSON.stringify(calls) !== JSON.stringify(wantCalls)) problems.push(`calls ${JSON.stringify(calls)} instead of ${JSON.stringify(wantCalls)}`);
+  if (JSON.stringify(calls) !== JSON.stringify(wantCalls))
+    problems.push(`calls ${JSON.stringify(calls)} instead of ${JSON.stringify(wantCalls)}`);
   const last = events.at(-1);
-  if (last?.type !== "finish" || last.calls !== wantCalls.length) problems.push(`last event ${JSON.stringify(last)} is not a finish with ${wantCalls.length} call(s)`);
+  if (last?.type !== "finish" || last.calls !== wantCalls.length)
+    problems.push(`last event ${JSON.stringify(last)} is not a finish with ${wantCalls.length} call(s)`);
   return problems;
 }
 
-const parseLines = (output) => output.split("\n").filter((line) => line.trim() !== "").map((line) => JSON.parse(line));
+const parseLines = (output) =>
+  output
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
 
 const checks = {
   readme() {
-    const output = execFileSync(process.execPath, [join(root, "examples", "print-events.ts")], { cwd: root, encoding: "utf8" });
+    const output = execFileSync(process.execPath, [join(root, "examples", "print-events.ts")], {
+      cwd: root,
+      encoding: "utf8",
+    });
     const readme = readFileSync(join(root, "README.md"), "utf8");
     const shown = /prints \(from `examples\/print-events\.ts`[^\n]*\n\n```\n([\s\S]*?)```/.exec(readme)?.[1];
-    if (shown === undefined) return ["README.md has no output block after \"prints (from `examples/print-events.ts`\""];
+    if (shown === undefined) return ['README.md has no output block after "prints (from `examples/print-events.ts`"'];
     return shown === output ? [] : [`README.md shows\n${shown}but examples/print-events.ts prints\n${output}`];
   },
   node() {
-    const output = execFileSync(process.execPath, [join(root, "examples", "node.mjs")], { cwd: root, encoding: "utf8" });
+    const output = execFileSync(process.execPath, [join(root, "examples", "node.mjs")], {
+      cwd: root,
+      encoding: "utf8",
+    });
     return verify(parseLines(output), expected("openai-chat-parallel-tool-calls"));
   },
   deno() {
-    const env = { ...process.env, NO_COLOR: "1", DENO_DIR: process.env.DENO_DIR ?? join(root, "node_modules", ".cache", "deno") };
+    const env = {
+      ...process.env,
+      NO_COLOR: "1",
+      DENO_DIR: process.env.DENO_DIR ?? join(root, "node_modules", ".cache", "deno"),
+    };
     const deno = join(root, "node_modules", ".bin", "deno");
-    const output = execFileSync(deno, ["run", "--allow-read", join(root, "examples", "deno.ts")], { cwd: root, encoding: "utf8", env });
+    const output = execFileSync(deno, ["run", "--allow-read", join(root, "examples", "deno.ts")], {
+      cwd: root,
+      encoding: "utf8",
+      env,
+    });
     return verify(parseLines(output), expected("anthropic-text-then-tool-use"));
   },
   async browser() {
@@ -61,7 +85,14 @@ const checks = {
     const browser = await chromium.launch({
       headless: true,
       ...(executablePath ? { executablePath } : {}),
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     });
     try {
       const page = await browser.newPage();
@@ -84,7 +115,13 @@ const checks = {
 
 /** Serves the given folders of the repository on 127.0.0.1, and nothing else. */
 function serveStatic(folders) {
-  const types = { ".html": "text/html", ".js": "text/javascript", ".sse": "text/event-stream", ".json": "application/json", ".map": "application/json" };
+  const types = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".sse": "text/event-stream",
+    ".json": "application/json",
+    ".map": "application/json",
+  };
   const server = createServer((request, response) => {
     const path = normalize(decodeURIComponent(new URL(request.url, "http://localhost").pathname)).slice(1);
     const allowed = folders.some((folder) => path.startsWith(folder + sep)) && !path.split(sep).includes("..");
@@ -98,7 +135,9 @@ function serveStatic(folders) {
     response.writeHead(200, { "content-type": types[extname(path)] ?? "application/octet-stream" }).end(body);
   });
   return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() }));
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() }),
+    );
   });
 }
 

@@ -16,7 +16,13 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const failures = [];
 
 // 1. The packed file list.
-const packed = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+const packed = JSON.parse(
+  execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  }),
+);
 const files = new Set(packed[0].files.map((file) => file.path));
 const allowed = [
   /^package\.json$/,
@@ -44,11 +50,14 @@ for (const file of files) {
 }
 for (const file of files) if (file.endsWith(".d.ts")) required.add(`${file}.map`);
 const missing = [...required].filter((file) => !files.has(file));
-if (missing.length > 0) failures.push(`npm pack would leave out files that the package points at: ${missing.join(", ")}`);
+if (missing.length > 0)
+  failures.push(`npm pack would leave out files that the package points at: ${missing.join(", ")}`);
 if (pkg.sideEffects !== false) failures.push(`package.json "sideEffects" is not false`);
 if (pkg.type !== "module") failures.push(`package.json "type" is not "module"`);
 if (JSON.stringify(Object.keys(pkg.dependencies ?? {})) !== JSON.stringify(["eventsource-parser"])) {
-  failures.push(`runtime dependencies are ${Object.keys(pkg.dependencies ?? {}).join(", ")}; only eventsource-parser is allowed`);
+  failures.push(
+    `runtime dependencies are ${Object.keys(pkg.dependencies ?? {}).join(", ")}; only eventsource-parser is allowed`,
+  );
 }
 console.log(`npm pack: ${files.size} files, ${packed[0].size} bytes packed (${packed[0].unpackedSize} unpacked)`);
 

@@ -14,14 +14,16 @@ const failures = [];
 
 const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 if (!SEMVER.test(pkg.version)) failures.push(`package.json version ${pkg.version} is not semver`);
-if (deno.version !== pkg.version) failures.push(`deno.json version ${deno.version} differs from package.json ${pkg.version}`);
+if (deno.version !== pkg.version)
+  failures.push(`deno.json version ${deno.version} differs from package.json ${pkg.version}`);
 
 const headings = [...read("CHANGELOG.md").matchAll(/^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?\s*$/gm)];
 const released = headings.filter((heading) => heading[1] !== "Unreleased");
 if (released.length === 0) failures.push("CHANGELOG.md has no released version heading");
 else {
   const [, version, date] = released[0];
-  if (version !== pkg.version) failures.push(`CHANGELOG.md's newest version ${version} differs from package.json ${pkg.version}`);
+  if (version !== pkg.version)
+    failures.push(`CHANGELOG.md's newest version ${version} differs from package.json ${pkg.version}`);
   if (!date) failures.push(`CHANGELOG.md's entry for ${version} has no date`);
 }
 if (headings[0]?.[1] !== "Unreleased") failures.push('CHANGELOG.md does not start with an "## [Unreleased]" section');
@@ -36,17 +38,26 @@ for (const subpath of npmSubpaths.filter((subpath) => denoSubpaths.includes(subp
   const source = deno.exports[subpath];
   const built = pkg.exports[subpath].default;
   const expected = built.replace(/^\.\/dist\//, "./src/").replace(/\.js$/, ".ts");
-  if (source !== expected) failures.push(`deno.json exports["${subpath}"] is ${source}, but package.json builds ${built} from ${expected}`);
+  if (source !== expected)
+    failures.push(`deno.json exports["${subpath}"] is ${source}, but package.json builds ${built} from ${expected}`);
   if (!existsSync(join(root, source))) failures.push(`deno.json exports["${subpath}"]: ${source} does not exist`);
 }
 const docsScript = pkg.scripts?.docs ?? "";
-const undocumented = Object.values(deno.exports).filter((source) => !docsScript.split(" ").includes(source.replace(/^\.\//, "")));
-if (undocumented.length > 0) failures.push(`the "docs" script does not generate the reference of ${undocumented.join(", ")}`);
+const undocumented = Object.values(deno.exports).filter(
+  (source) => !docsScript.split(" ").includes(source.replace(/^\.\//, "")),
+);
+if (undocumented.length > 0)
+  failures.push(`the "docs" script does not generate the reference of ${undocumented.join(", ")}`);
 const parserRange = pkg.dependencies?.["eventsource-parser"];
 if (deno.imports?.["eventsource-parser"] !== `npm:eventsource-parser@${parserRange}`) {
-  failures.push(`deno.json imports eventsource-parser as ${deno.imports?.["eventsource-parser"]}, not npm:eventsource-parser@${parserRange} as package.json`);
+  failures.push(
+    `deno.json imports eventsource-parser as ${deno.imports?.["eventsource-parser"]}, not npm:eventsource-parser@${parserRange} as package.json`,
+  );
 }
 
-if (failures.length === 0) console.log(`versions: ${pkg.version} in package.json, deno.json and CHANGELOG.md; ${npmSubpaths.length} subpaths in both`);
+if (failures.length === 0)
+  console.log(
+    `versions: ${pkg.version} in package.json, deno.json and CHANGELOG.md; ${npmSubpaths.length} subpaths in both`,
+  );
 for (const failure of failures) console.error(`!! versions: ${failure}`);
 process.exit(failures.length > 0 ? 1 : 0);

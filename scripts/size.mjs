@@ -34,7 +34,10 @@ export const BUDGET = { chain: 6 * KiB, bedrockChain: 7 * KiB, extraProvider: 2 
 const PROVIDERS = {
   openai: { stage: "OpenAIChatDeltaStream", own: ["providers/openai-chat/openai-chat-delta-stream"] },
   anthropic: { stage: "AnthropicDeltaStream", own: ["providers/anthropic/anthropic-delta-stream"] },
-  gemini: { stage: "GeminiDeltaStream", own: ["providers/gemini/gemini-delta-stream", "providers/gemini/gemini-partial-args"] },
+  gemini: {
+    stage: "GeminiDeltaStream",
+    own: ["providers/gemini/gemini-delta-stream", "providers/gemini/gemini-partial-args"],
+  },
   "openai-responses": {
     stage: "OpenAIResponsesDeltaStream",
     own: ["providers/openai-responses/openai-responses-delta-stream", "providers/openai-responses/sequence-reorderer"],
@@ -42,15 +45,30 @@ const PROVIDERS = {
   bedrock: {
     framing: "AwsEventStreamDecoderStream",
     stage: "BedrockDeltaStream",
-    own: ["providers/bedrock/bedrock-delta-stream", "providers/bedrock/bedrock-converse", "framing/aws-event-stream-decoder-stream", "framing/aws-event-stream-headers", "framing/crc32"],
+    own: [
+      "providers/bedrock/bedrock-delta-stream",
+      "providers/bedrock/bedrock-converse",
+      "framing/aws-event-stream-decoder-stream",
+      "framing/aws-event-stream-headers",
+      "framing/crc32",
+    ],
     shares: ["providers/anthropic/anthropic-delta-stream"],
     budget: BUDGET.bedrockChain,
   },
   cohere: { stage: "CohereDeltaStream", own: ["providers/cohere/cohere-delta-stream"] },
-  ollama: { framing: "NdjsonDecoderStream", stage: "OllamaDeltaStream", own: ["providers/ollama/ollama-delta-stream", "framing/ndjson-decoder-stream"] },
+  ollama: {
+    framing: "NdjsonDecoderStream",
+    stage: "OllamaDeltaStream",
+    own: ["providers/ollama/ollama-delta-stream", "framing/ndjson-decoder-stream"],
+  },
 };
 /** Files that select between providers, which no single-provider bundle needs. */
-const MULTI_PROVIDER = ["providers/registry", "providers/provider-detect-stream", "providers/messages", "providers/finish-reason"];
+const MULTI_PROVIDER = [
+  "providers/registry",
+  "providers/provider-detect-stream",
+  "providers/messages",
+  "providers/finish-reason",
+];
 
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 
@@ -59,7 +77,7 @@ const selfReference = {
   name: "self-reference",
   setup(build) {
     build.onResolve({ filter: new RegExp(`^${pkg.name}(/|$)`) }, (args) => {
-      const subpath = "." + args.path.slice(pkg.name.length);
+      const subpath = `.${args.path.slice(pkg.name.length)}`;
       const entry = pkg.exports[subpath];
       if (!entry) return { errors: [{ text: `${args.path} is not exported by package.json` }] };
       return { path: join(root, entry.default) };
@@ -83,7 +101,10 @@ async function measure(source, { external = [] } = {}) {
     plugins: [selfReference],
   });
   const code = result.outputFiles[0].contents;
-  const inputs = Object.entries(Object.values(result.metafile.outputs)[0].inputs).map(([path, input]) => ({ path, bytes: input.bytesInOutput }));
+  const inputs = Object.entries(Object.values(result.metafile.outputs)[0].inputs).map(([path, input]) => ({
+    path,
+    bytes: input.bytesInOutput,
+  }));
   return { minified: code.length, gzipped: gzipSync(code, { level: 9 }).length, inputs };
 }
 
@@ -102,14 +123,20 @@ const failures = [];
 const chains = {};
 for (const provider of Object.keys(PROVIDERS)) {
   chains[provider] = await measure(chainSource(provider));
-  rows.push({ what: `core chain, ${provider}`, ...chains[provider], budget: PROVIDERS[provider].budget ?? BUDGET.chain });
+  rows.push({
+    what: `core chain, ${provider}`,
+    ...chains[provider],
+    budget: PROVIDERS[provider].budget ?? BUDGET.chain,
+  });
   const own = await measure(chainSource(provider), { external: ["eventsource-parser"] });
   rows.push({ what: `core chain, ${provider}, own code`, ...own });
 }
 const providers = Object.keys(PROVIDERS);
 for (const provider of providers) {
   const base = provider === "openai" ? "anthropic" : "openai";
-  const both = await measure(chainSource(base) + `export { ${PROVIDERS[provider].stage} } from "${pkg.name}/${provider}";\n`);
+  const both = await measure(
+    `${chainSource(base)}export { ${PROVIDERS[provider].stage} } from "${pkg.name}/${provider}";\n`,
+  );
   rows.push({
     what: `+ ${provider} stage (on ${base})`,
     minified: both.minified - chains[base].minified,
@@ -120,14 +147,21 @@ for (const provider of providers) {
 /** The inputs of a bundle that belong to providers other than `provider` (or to none in particular). */
 function foreignInputs(bundle, provider) {
   const shared = PROVIDERS[provider].shares ?? [];
-  const foreign = [...providers.filter((p) => p !== provider).flatMap((p) => PROVIDERS[p].own).filter((name) => !shared.includes(name)), ...MULTI_PROVIDER];
+  const foreign = [
+    ...providers
+      .filter((p) => p !== provider)
+      .flatMap((p) => PROVIDERS[p].own)
+      .filter((name) => !shared.includes(name)),
+    ...MULTI_PROVIDER,
+  ];
   return bundle.inputs.map((input) => input.path).filter((path) => foreign.some((name) => path === `dist/${name}.js`));
 }
 for (const provider of providers) {
   const whole = await measure(`export * from "${pkg.name}/${provider}";\n`);
   rows.push({ what: `all of ${pkg.name}/${provider}`, ...whole });
   const leaked = foreignInputs(whole, provider);
-  if (leaked.length > 0) failures.push(`${pkg.name}/${provider} bundles ${leaked.join(", ")}, which belong to other providers`);
+  if (leaked.length > 0)
+    failures.push(`${pkg.name}/${provider} bundles ${leaked.join(", ")}, which belong to other providers`);
 }
 for (const subpath of Object.keys(pkg.exports).filter((s) => s === "." || !(s.slice(2) in PROVIDERS))) {
   if (subpath === "./package.json") continue;
@@ -137,12 +171,17 @@ for (const subpath of Object.keys(pkg.exports).filter((s) => s === "." || !(s.sl
 // Each client-protocol encoder alone, as a server that answers one protocol bundles it (no budget:
 // encoders are not in the core chain).
 for (const stage of ["OpenAIChatEncoderStream", "UIMessageEncoderStream", "AGUIEncoderStream"]) {
-  rows.push({ what: `encoder ${stage} (${pkg.name}/encode)`, ...(await measure(`export { ${stage} } from "${pkg.name}/encode";\n`)) });
+  rows.push({
+    what: `encoder ${stage} (${pkg.name}/encode)`,
+    ...(await measure(`export { ${stage} } from "${pkg.name}/encode";\n`)),
+  });
 }
 // The leak check must be able to fail: the root entry holds every provider, so it must be flagged.
 const everything = rows.find((row) => row.what === `all of ${pkg.name}`);
 if (!everything || foreignInputs(everything, "openai").length < providers.length) {
-  failures.push("the provider leak check no longer sees the other providers in the root entry; fix the file lists in scripts/size.mjs");
+  failures.push(
+    "the provider leak check no longer sees the other providers in the root entry; fix the file lists in scripts/size.mjs",
+  );
 }
 for (const row of rows) {
   if (row.budget !== undefined && row.gzipped > row.budget) {
@@ -151,17 +190,34 @@ for (const row of rows) {
 }
 
 if (process.argv.includes("--json")) {
-  console.log(JSON.stringify(rows.map(({ inputs, ...row }) => row), null, 2));
+  console.log(
+    JSON.stringify(
+      rows.map(({ inputs, ...row }) => row),
+      null,
+      2,
+    ),
+  );
 } else {
   const width = Math.max(...rows.map((row) => row.what.length));
   console.log(`${"bundle".padEnd(width)}  minified  gzipped  budget (gzipped)`);
   for (const row of rows) {
-    const budget = row.budget === undefined ? "" : `${(row.budget / KiB).toFixed(0)} KiB ${row.gzipped > row.budget ? "OVER" : "ok"}`;
-    console.log(`${row.what.padEnd(width)}  ${String(row.minified).padStart(8)}  ${String(row.gzipped).padStart(7)}  ${budget}`);
+    const budget =
+      row.budget === undefined
+        ? ""
+        : `${(row.budget / KiB).toFixed(0)} KiB ${row.gzipped > row.budget ? "OVER" : "ok"}`;
+    console.log(
+      `${row.what.padEnd(width)}  ${String(row.minified).padStart(8)}  ${String(row.gzipped).padStart(7)}  ${budget}`,
+    );
   }
-  console.log("(bytes; esbuild --bundle --minify --format=esm --platform=browser, eventsource-parser included except in the own-code rows, gzip -9)");
-  const sse = Object.entries(chains).filter(([name]) => !PROVIDERS[name].budget).map(([, chain]) => chain.gzipped);
-  console.log(`core chain for one provider: ${Math.min(...sse)} to ${Math.max(...sse)} B gzipped, budget ${BUDGET.chain} B; Bedrock ${chains.bedrock.gzipped} B, budget ${BUDGET.bedrockChain} B`);
+  console.log(
+    "(bytes; esbuild --bundle --minify --format=esm --platform=browser, eventsource-parser included except in the own-code rows, gzip -9)",
+  );
+  const sse = Object.entries(chains)
+    .filter(([name]) => !PROVIDERS[name].budget)
+    .map(([, chain]) => chain.gzipped);
+  console.log(
+    `core chain for one provider: ${Math.min(...sse)} to ${Math.max(...sse)} B gzipped, budget ${BUDGET.chain} B; Bedrock ${chains.bedrock.gzipped} B, budget ${BUDGET.bedrockChain} B`,
+  );
 }
 if (failures.length > 0 && !process.argv.includes("--json")) {
   const [largest, chain] = Object.entries(chains).sort(([, a], [, b]) => b.gzipped - a.gzipped)[0];

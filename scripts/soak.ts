@@ -31,7 +31,9 @@ const reference = new Map<string, string[]>();
 const readings = new Map<string, string>();
 /** The events of `messages` (in order), each run of one call's (or the text's) fragments joined, as JSON. */
 const reading = (messages: readonly EventSourceMessage[]): string =>
-  JSON.stringify(joinDeltas(messages.map((m) => ({ ...(JSON.parse(m.data) as { type: string }), type: m.event ?? "" }))));
+  JSON.stringify(
+    joinDeltas(messages.map((m) => ({ ...(JSON.parse(m.data) as { type: string }), type: m.event ?? "" }))),
+  );
 const started = Date.now();
 
 /** Reads SSE messages; stops after `limit` of them (a disconnect) or at the end. */
@@ -59,7 +61,11 @@ const cutPoint = (provider: string): number => {
 };
 
 async function oneResponse(provider: string): Promise<void> {
-  const first = await fetch(`${server.url}/v1/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: body(provider) });
+  const first = await fetch(`${server.url}/v1/stream`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: body(provider),
+  });
   if (!first.ok) throw new Error(`POST answered ${first.status}: ${(await first.text()).slice(0, 200)}`);
   const id = first.headers.get("x-response-id");
   if (id === null) throw new Error("POST answered without x-response-id");
@@ -90,10 +96,18 @@ async function oneResponse(provider: string): Promise<void> {
 let exitCode = 1;
 try {
   for (const provider of providers) {
-    const whole = await fetch(`${server.url}/v1/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: body(provider) });
+    const whole = await fetch(`${server.url}/v1/stream`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: body(provider),
+    });
     const { messages } = await read(whole, Number.POSITIVE_INFINITY);
-    if (!whole.ok || messages.some((message, index) => message.id !== String(index))) throw new Error(`the reference run of ${provider} failed`);
-    reference.set(provider, messages.map((m) => `${m.event}\n${m.data}`));
+    if (!whole.ok || messages.some((message, index) => message.id !== String(index)))
+      throw new Error(`the reference run of ${provider} failed`);
+    reference.set(
+      provider,
+      messages.map((m) => `${m.event}\n${m.data}`),
+    );
     readings.set(provider, reading(messages));
   }
   await Promise.all(
@@ -114,10 +128,12 @@ try {
       `${totals.events} events delivered, ${totals.disconnects} disconnects and resumes, ` +
       `${totals.duplicates} duplicates, ${totals.gaps} gaps, ${totals.mismatches} mismatches, ${totals.failures} failures; ` +
       `workerd peak RSS ${(peak.maxKiB() / 1024).toFixed(1)} MiB (idle ${(peak.firstKiB() / 1024).toFixed(1)} MiB, ` +
-      `${((peak.maxKiB() - peak.firstKiB()) / 1024 / Math.max(totals.responses, 1) * 1000).toFixed(1)} MiB above idle per 1,000 responses)`,
+      `${(((peak.maxKiB() - peak.firstKiB()) / 1024 / Math.max(totals.responses, 1)) * 1000).toFixed(1)} MiB above idle per 1,000 responses)`,
   );
   const expectedResponses = clients * perClient;
-  const clean = totals.duplicates + totals.gaps + totals.mismatches + totals.failures === 0 && totals.responses === expectedResponses;
+  const clean =
+    totals.duplicates + totals.gaps + totals.mismatches + totals.failures === 0 &&
+    totals.responses === expectedResponses;
   if (totals.failures > 0) console.error(server.output().slice(-4000));
   exitCode = clean ? 0 : 1;
 } finally {
@@ -130,7 +146,8 @@ process.exit(exitCode);
 function watchMemory(): { stop: () => void; maxKiB: () => number; firstKiB: () => number } {
   let max = 0;
   let first = -1;
-  const parentOf = (pid: string): string | undefined => /^\d+ \(.*\) \S+ (\d+)/.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1];
+  const parentOf = (pid: string): string | undefined =>
+    /^\d+ \(.*\) \S+ (\d+)/.exec(readFileSync(`/proc/${pid}/stat`, "utf8"))?.[1];
   const ours = (pid: string): boolean => {
     for (let current: string | undefined = pid, depth = 0; current && current !== "1" && depth < 16; depth++) {
       if (current === String(process.pid)) return true;

@@ -77,6 +77,7 @@ run_check versions node scripts/check-versions.mjs
 run_check jsr deno publish --dry-run --allow-dirty
 run_check docs bash -c 'node scripts/check-docs.mjs && npm run --silent docs >/dev/null'
 run_check layout node scripts/check-layout.mjs
+run_check lint biome check --max-diagnostics=50 .
 run_check size node scripts/size.mjs
 run_check "example: node" node scripts/check-examples.mjs node
 run_check "example: deno" node scripts/check-examples.mjs deno

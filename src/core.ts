@@ -36,14 +36,32 @@ export { NdjsonDecoder, NdjsonDecoderStream } from "./framing/ndjson-decoder-str
 export { JsonArrayDecoder, JsonArrayDecoderStream } from "./framing/json-array-decoder-stream.ts";
 export { DetectingFraming, detectFraming, FramingDetectStream } from "./framing/framing-detect-stream.ts";
 // Stage 2, providers: the contract a protocol implements (the protocols are in their subpaths).
-export { ProviderDecoderStream, type Emit, type ProviderDecoder, type ProviderProtocol } from "./providers/provider-decoder.ts";
+export {
+  ProviderDecoderStream,
+  type Emit,
+  type ProviderDecoder,
+  type ProviderProtocol,
+} from "./providers/provider-decoder.ts";
 export type { Provider } from "./providers/registry.ts";
 export type { AssistantTurn, ToolResult } from "./providers/turn.ts";
 // Stage 3, accumulate: deltas to events.
-export { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TEXT_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulate/accumulator-options.ts";
+export {
+  DEFAULT_MAX_ARGUMENTS_BYTES,
+  DEFAULT_MAX_TEXT_BYTES,
+  DEFAULT_MAX_TOOL_CALLS,
+  type ToolCallAccumulatorOptions,
+} from "./accumulate/accumulator-options.ts";
 export { ToolCallAccumulator } from "./accumulate/tool-call-accumulator.ts";
-export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from "./accumulate/tool-call-accumulator-stream.ts";
-export type { AccumulatorSnapshot, AccumulatorState, RegistrySnapshot, SavedToolCall } from "./accumulate/accumulator-state.ts";
+export {
+  ToolCallAccumulatorStream,
+  type ToolCallAccumulatorStreamOptions,
+} from "./accumulate/tool-call-accumulator-stream.ts";
+export type {
+  AccumulatorSnapshot,
+  AccumulatorState,
+  RegistrySnapshot,
+  SavedToolCall,
+} from "./accumulate/accumulator-state.ts";
 export { restoreAccumulator, snapshotAccumulator } from "./accumulate/accumulator-snapshot.ts";
 export type { Repair } from "./accumulate/arguments-buffer.ts";
 // The steps after the accumulator (its `output` plug-ins): timings, the tools' own validators.

@@ -32,7 +32,13 @@ export {
   ToolCallEventEncoderStream,
   type ToolCallEventEncoderStreamOptions,
 } from "./encode/tool-call-event-encoder-stream.ts";
-export { encodeEvents, ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder, type ProtocolEncoderStreamOptions } from "./encode/protocol-encoder.ts";
+export {
+  encodeEvents,
+  ProtocolEncoderStream,
+  type EncodableEvent,
+  type ProtocolEncoder,
+  type ProtocolEncoderStreamOptions,
+} from "./encode/protocol-encoder.ts";
 export { joinDeltas } from "./encode/join-deltas.ts";
 export { randomId } from "./encode/call-ids.ts";
 export { readyBatches, type ReadyBatchesOptions } from "./encode/ready-batches.ts";

@@ -34,7 +34,12 @@ export { NdjsonDecoder, NdjsonDecoderStream } from "./framing/ndjson-decoder-str
 export { JsonArrayDecoder, JsonArrayDecoderStream } from "./framing/json-array-decoder-stream.ts";
 export { DetectingFraming, detectFraming, FramingDetectStream } from "./framing/framing-detect-stream.ts";
 // Stage 2, providers: messages to normalized deltas, one folder per wire protocol.
-export { ProviderDecoderStream, type Emit, type ProviderDecoder, type ProviderProtocol } from "./providers/provider-decoder.ts";
+export {
+  ProviderDecoderStream,
+  type Emit,
+  type ProviderDecoder,
+  type ProviderProtocol,
+} from "./providers/provider-decoder.ts";
 export {
   createProviderDecoder,
   createProviderDeltaStream,
@@ -91,7 +96,11 @@ export {
   type ToolSchema,
   type ValidatorToolDefinition,
 } from "./json/tool-schema.ts";
-export { DEFAULT_VALIDATION_TIMEOUT_MS, standardJsonSchema, type ValidationTimeoutOptions } from "./json/standard-schema.ts";
+export {
+  DEFAULT_VALIDATION_TIMEOUT_MS,
+  standardJsonSchema,
+  type ValidationTimeoutOptions,
+} from "./json/standard-schema.ts";
 export type {
   DeepPartial,
   InferToolArguments,
@@ -114,10 +123,23 @@ export {
   type Repair,
 } from "./accumulate/arguments-buffer.ts";
 export { parseArguments } from "./accumulate/parse-arguments.ts";
-export { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TEXT_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulate/accumulator-options.ts";
+export {
+  DEFAULT_MAX_ARGUMENTS_BYTES,
+  DEFAULT_MAX_TEXT_BYTES,
+  DEFAULT_MAX_TOOL_CALLS,
+  type ToolCallAccumulatorOptions,
+} from "./accumulate/accumulator-options.ts";
 export { ToolCallAccumulator } from "./accumulate/tool-call-accumulator.ts";
-export { ToolCallAccumulatorStream, type ToolCallAccumulatorStreamOptions } from "./accumulate/tool-call-accumulator-stream.ts";
-export type { AccumulatorSnapshot, AccumulatorState, RegistrySnapshot, SavedToolCall } from "./accumulate/accumulator-state.ts";
+export {
+  ToolCallAccumulatorStream,
+  type ToolCallAccumulatorStreamOptions,
+} from "./accumulate/tool-call-accumulator-stream.ts";
+export type {
+  AccumulatorSnapshot,
+  AccumulatorState,
+  RegistrySnapshot,
+  SavedToolCall,
+} from "./accumulate/accumulator-state.ts";
 export { restoreAccumulator, snapshotAccumulator } from "./accumulate/accumulator-snapshot.ts";
 export { eventStep, type AccumulatorTransformer, type EventSink, type EventStep } from "./accumulate/event-step.ts";
 export { toolCallTimings } from "./accumulate/tool-call-timings.ts";
@@ -140,7 +162,13 @@ export {
 } from "./tools/runnable-tool.ts";
 export { ToolRunner } from "./tools/tool-runner.ts";
 export { ToolRunnerStream } from "./tools/tool-runner-stream.ts";
-export { DEFAULT_MAX_STEPS, runToolLoop, type ToolLoopOptions, type ToolLoopRequest, type ToolLoopStream } from "./tools/tool-loop.ts";
+export {
+  DEFAULT_MAX_STEPS,
+  runToolLoop,
+  type ToolLoopOptions,
+  type ToolLoopRequest,
+  type ToolLoopStream,
+} from "./tools/tool-loop.ts";
 export { toolDefinitions } from "./tools/tool-definitions.ts";
 export type {
   ToolApprovalRequestEvent,
@@ -159,7 +187,13 @@ export {
   type ToolCallEventEncoderStreamOptions,
 } from "./encode/tool-call-event-encoder-stream.ts";
 // Encode: events to the client protocols (OpenAI Chat Completions, AI SDK UI messages, AG-UI).
-export { encodeEvents, ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder, type ProtocolEncoderStreamOptions } from "./encode/protocol-encoder.ts";
+export {
+  encodeEvents,
+  ProtocolEncoderStream,
+  type EncodableEvent,
+  type ProtocolEncoder,
+  type ProtocolEncoderStreamOptions,
+} from "./encode/protocol-encoder.ts";
 export { joinDeltas } from "./encode/join-deltas.ts";
 export { randomId } from "./encode/call-ids.ts";
 export { readyBatches, type ReadyBatchesOptions } from "./encode/ready-batches.ts";

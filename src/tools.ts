@@ -33,7 +33,13 @@ export {
 } from "./tools/runnable-tool.ts";
 export { ToolRunner } from "./tools/tool-runner.ts";
 export { ToolRunnerStream } from "./tools/tool-runner-stream.ts";
-export { DEFAULT_MAX_STEPS, runToolLoop, type ToolLoopOptions, type ToolLoopRequest, type ToolLoopStream } from "./tools/tool-loop.ts";
+export {
+  DEFAULT_MAX_STEPS,
+  runToolLoop,
+  type ToolLoopOptions,
+  type ToolLoopRequest,
+  type ToolLoopStream,
+} from "./tools/tool-loop.ts";
 export { toolDefinitions } from "./tools/tool-definitions.ts";
 export type {
   ToolApprovalRequestEvent,

@@ -16,7 +16,8 @@ export function createFetchHandler(runtime: Runtime): (request: Request, env: En
     try {
       if (pathname === "/v1/stream") return await streamRoute(request, env, runtime);
       if (pathname === "/v1/run") return await runRoute(request, env, runtime);
-      if (pathname.startsWith("/v1/stream/")) return await resumeRoute(request, pathname.slice("/v1/stream/".length), env);
+      if (pathname.startsWith("/v1/stream/"))
+        return await resumeRoute(request, pathname.slice("/v1/stream/".length), env);
       if (pathname.startsWith("/v1/run/")) return await resumeRoute(request, pathname.slice("/v1/run/".length), env);
       // The client protocols: OpenAI Chat Completions, the AI SDK's UI message stream, AG-UI.
       if (pathname === "/v1/chat/completions") return await chatCompletionsRoute(request, env, runtime);

@@ -185,7 +185,11 @@ function integer(env: Env, name: NumericVar, fallback: number, min: number, max 
   if (raw === undefined || raw === "") return fallback;
   const value = typeof raw === "number" ? raw : Number(raw.trim());
   if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new SettingsError(max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer of at least ${min}.` : `${name} must be an integer from ${min} to ${max}.`);
+    throw new SettingsError(
+      max === Number.MAX_SAFE_INTEGER
+        ? `${name} must be an integer of at least ${min}.`
+        : `${name} must be an integer from ${min} to ${max}.`,
+    );
   }
   return value;
 }

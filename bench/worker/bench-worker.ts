@@ -30,14 +30,23 @@ export default {
     const [, mode, ...rest] = url.pathname.split("/");
     const path = rest.join("/");
     const provider = PROVIDERS[path.replace(/^v1\//, "")];
-    if (provider === undefined || (mode !== "chain" && mode !== "batches" && mode !== "pass" && mode !== "sse" && mode !== "idle")) return new Response("not found", { status: 404 });
+    if (
+      provider === undefined ||
+      (mode !== "chain" && mode !== "batches" && mode !== "pass" && mode !== "sse" && mode !== "idle")
+    )
+      return new Response("not found", { status: 404 });
     const upstream = await fetch(`${env.UPSTREAM}/${path}`, { method: "POST", body: "{}" });
     if (mode === "pass") return new Response(upstream.body, { headers: { "content-type": "text/event-stream" } });
     if (mode === "idle") {
       const body = withIdleTimeout(upstream.body!, { ms: 120_000, timers: platformRuntime.timers, onStop: () => {} });
-      return new Response(streamToolCallBatches(body, { provider }).pipeThrough(new ToolCallEventEncoderStream()), { headers: { "content-type": "text/event-stream" } });
+      return new Response(streamToolCallBatches(body, { provider }).pipeThrough(new ToolCallEventEncoderStream()), {
+        headers: { "content-type": "text/event-stream" },
+      });
     }
-    if (mode === "sse") return new Response(streamToolCallBatches(upstream, { provider }).pipeThrough(new ToolCallEventEncoderStream()), { headers: { "content-type": "text/event-stream" } });
+    if (mode === "sse")
+      return new Response(streamToolCallBatches(upstream, { provider }).pipeThrough(new ToolCallEventEncoderStream()), {
+        headers: { "content-type": "text/event-stream" },
+      });
     let events = 0;
     if (mode === "batches") {
       const batches = streamToolCallBatches(upstream, { provider }).getReader();

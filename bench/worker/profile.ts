@@ -31,14 +31,22 @@ const BODIES: Record<string, { path: string; provider: string; text: () => strin
   tiny: { path: "chat/completions", provider: "openai", text: () => openAIChat(["Hi"], []) },
 };
 const body = BODIES[name ?? ""];
-if ((which !== "plain" && which !== "resumable" && which !== "reference") || body === undefined || route === undefined) {
-  console.error("usage: node bench/worker/profile.ts plain|resumable|reference <route> openai|anthropic|responses|tiny [N]");
+if (
+  (which !== "plain" && which !== "resumable" && which !== "reference") ||
+  body === undefined ||
+  route === undefined
+) {
+  console.error(
+    "usage: node bench/worker/profile.ts plain|resumable|reference <route> openai|anthropic|responses|tiny [N]",
+  );
   process.exit(2);
 }
 const bytes = encode(body.text());
 const upstream = createServer((request, response) => {
   request.resume();
-  request.on("end", () => response.writeHead(200, { "content-type": "text/event-stream", "content-length": String(bytes.length) }).end(bytes));
+  request.on("end", () =>
+    response.writeHead(200, { "content-type": "text/event-stream", "content-length": String(bytes.length) }).end(bytes),
+  );
 });
 await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", () => resolve()));
 const origin = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
@@ -48,13 +56,23 @@ const inspector = port + 1000;
 // RESPONSES object runs each response, in the same isolate).
 const plain = which === "plain" || which === "resumable";
 const vars = plain
-  ? { OPENAI_BASE_URL: `${origin}/v1`, ANTHROPIC_BASE_URL: `${origin}/v1`, OPENAI_API_KEY: "bench-key", ANTHROPIC_API_KEY: "bench-key", CLIENT_TOKEN: "bench-client-token" }
+  ? {
+      OPENAI_BASE_URL: `${origin}/v1`,
+      ANTHROPIC_BASE_URL: `${origin}/v1`,
+      OPENAI_API_KEY: "bench-key",
+      ANTHROPIC_API_KEY: "bench-key",
+      CLIENT_TOKEN: "bench-client-token",
+    }
   : { UPSTREAM: origin };
-const config = which === "resumable" ? "wrangler.toml" : plain ? "bench/worker/wrangler.plain.toml" : "bench/worker/wrangler.toml";
+const config =
+  which === "resumable" ? "wrangler.toml" : plain ? "bench/worker/wrangler.plain.toml" : "bench/worker/wrangler.toml";
 const args = ["dev", "-c", config, "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspector)];
 args.push("--show-interactive-dev-session=false", "--log-level", "warn");
 for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
-const child = spawn("node_modules/.bin/wrangler", args, { stdio: "ignore", env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" } });
+const child = spawn("node_modules/.bin/wrangler", args, {
+  stdio: "ignore",
+  env: { ...process.env, CI: "1", WRANGLER_SEND_METRICS: "false" },
+});
 
 try {
   for (let attempt = 0; ; attempt++) {
@@ -74,7 +92,11 @@ try {
     tools: [{ name: "write_file", description: "Writes a file.", parameters: { type: "object" } }],
   };
   const init: RequestInit = plain
-    ? { method: "POST", headers: { authorization: "Bearer bench-client-token", "content-type": "application/json" }, body: JSON.stringify(payload) }
+    ? {
+        method: "POST",
+        headers: { authorization: "Bearer bench-client-token", "content-type": "application/json" },
+        body: JSON.stringify(payload),
+      }
     : {};
   const once = async (): Promise<void> => {
     const response = await fetch(url, init);
@@ -86,7 +108,9 @@ try {
 
   // wrangler's inspector proxy wants an Origin header, which Node's own WebSocket does not send: `ws` (a dependency of wrangler).
   const WebSocket = createRequire(import.meta.url)("ws");
-  const [target] = (await (await fetch(`http://127.0.0.1:${inspector}/json`)).json()) as { webSocketDebuggerUrl: string }[];
+  const [target] = (await (await fetch(`http://127.0.0.1:${inspector}/json`)).json()) as {
+    webSocketDebuggerUrl: string;
+  }[];
   const socket = new WebSocket(target!.webSocketDebuggerUrl, { headers: { origin: "http://127.0.0.1" } });
   await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
   let lastId = 0;
@@ -112,7 +136,9 @@ try {
   if (process.env["SAVE"]) writeFileSync(process.env["SAVE"], JSON.stringify(profile));
 
   const self = new Map<number, number>();
-  profile.samples.forEach((node: number, i: number) => self.set(node, (self.get(node) ?? 0) + (profile.timeDeltas[i + 1] ?? 0)));
+  profile.samples.forEach((node: number, i: number) =>
+    self.set(node, (self.get(node) ?? 0) + (profile.timeDeltas[i + 1] ?? 0)),
+  );
   const byFunction = new Map<string, number>();
   let busy = 0;
   for (const node of profile.nodes) {
@@ -123,9 +149,14 @@ try {
     busy += micros;
     byFunction.set(key, (byFunction.get(key) ?? 0) + micros);
   }
-  console.log(`${which} ${route} ${name}: ${N} requests, ${(wall / N).toFixed(1)} ms each, isolate busy ${(busy / 1000 / N).toFixed(2)} ms each (profiled)`);
+  console.log(
+    `${which} ${route} ${name}: ${N} requests, ${(wall / N).toFixed(1)} ms each, isolate busy ${(busy / 1000 / N).toFixed(2)} ms each (profiled)`,
+  );
   const rows = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env["TOP"] ?? 40));
-  for (const [key, micros] of rows) console.log(`${(micros / 1000 / N).toFixed(3).padStart(9)} ms ${((100 * micros) / busy).toFixed(1).padStart(5)}%  ${key}`);
+  for (const [key, micros] of rows)
+    console.log(
+      `${(micros / 1000 / N).toFixed(3).padStart(9)} ms ${((100 * micros) / busy).toFixed(1).padStart(5)}%  ${key}`,
+    );
 } finally {
   child.kill("SIGTERM");
   upstream.close();

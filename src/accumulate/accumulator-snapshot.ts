@@ -46,9 +46,15 @@ export function snapshotAccumulator(source: ToolCallAccumulator | ToolCallAccumu
  * accumulator.end();
  * ```
  */
-export function restoreAccumulator<T extends ToolCallAccumulator | ToolCallAccumulatorStream>(target: T, snapshot: AccumulatorSnapshot): T {
+export function restoreAccumulator<T extends ToolCallAccumulator | ToolCallAccumulatorStream>(
+  target: T,
+  snapshot: AccumulatorSnapshot,
+): T {
   const { state, registry } = internalsOf(target);
-  if (snapshot.version !== 2) throw invalidSnapshot(`a snapshot of version ${String(snapshot.version)} cannot be restored (this version reads 2)`);
+  if (snapshot.version !== 2)
+    throw invalidSnapshot(
+      `a snapshot of version ${String(snapshot.version)} cannot be restored (this version reads 2)`,
+    );
   // Restoring merges into the target's state, so it must be as a new accumulator leaves it.
   const fresh = accumulatorInternals(new ToolCallAccumulator(() => {})).state;
   if (registry.count > 0 || JSON.stringify(state) !== JSON.stringify(fresh)) {

@@ -80,4 +80,3 @@ export interface AccumulatorSnapshot {
 
 /** What an accumulator keeps besides its call registry: a snapshot without `version` and `registry`. */
 export type AccumulatorState = Omit<AccumulatorSnapshot, "version" | "registry">;
-

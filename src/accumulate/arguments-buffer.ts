@@ -118,7 +118,11 @@ export class ArgumentsBuffer {
     if (text.trim() === "" && !options.cut) return { ok: true, value: {} };
     const parser = this.#parser;
     if (parser?.end()) return { ok: true, value: parser.value! };
-    const trailingAt = parser ? (parser.failure?.reason === "trailing-data" ? parser.failure.offset : -1) : this.#trailingAt;
+    const trailingAt = parser
+      ? parser.failure?.reason === "trailing-data"
+        ? parser.failure.offset
+        : -1
+      : this.#trailingAt;
     if (trailingAt >= 0) return failure("trailing-data", "continue after a complete JSON value", trailingAt);
     const tooDeepAt = parser ? (parser.failure?.reason === "too-deep" ? parser.failure.offset : -1) : this.#tooDeepAt;
     if (tooDeepAt >= 0) return failure("too-deep", `nest deeper than ${this.#maxDepth} levels`, tooDeepAt);
@@ -175,9 +179,16 @@ export class ArgumentsBuffer {
 export type Repair = (text: string, options: { closeTruncated: boolean }) => RepairResult;
 
 /** An error about the arguments; the message says where when the position is known. */
-function failure(code: "invalid-json" | "trailing-data" | "too-deep", what: string, position: number | undefined): ArgumentsResult {
+function failure(
+  code: "invalid-json" | "trailing-data" | "too-deep",
+  what: string,
+  position: number | undefined,
+): ArgumentsResult {
   const at = position === undefined || code === "too-deep" ? "" : ` (at offset ${position})`;
-  return { ok: false, error: { code, message: `The tool arguments ${what}${at}.`, ...(position !== undefined && { position }) } };
+  return {
+    ok: false,
+    error: { code, message: `The tool arguments ${what}${at}.`, ...(position !== undefined && { position }) },
+  };
 }
 
 function isWhitespace(code: number): boolean {

@@ -53,7 +53,10 @@ export function eventStep(make: (next: (event: ToolCallEvent) => void) => EventS
  * The step as a transformer around `inner`: `inner` is given a controller whose `enqueue` is the
  * step, and `transform`/`flush` wait for what `inner` waits for, then for what the step holds.
  */
-function wrap(inner: AccumulatorTransformer, make: (next: (event: ToolCallEvent) => void) => EventSink): AccumulatorTransformer {
+function wrap(
+  inner: AccumulatorTransformer,
+  make: (next: (event: ToolCallEvent) => void) => EventSink,
+): AccumulatorTransformer {
   let controller!: TransformStreamDefaultController<ToolCallEvent>;
   const sink = make((event) => controller.enqueue(event));
   /** What the step said of the last event it took: a promise while it holds some. */

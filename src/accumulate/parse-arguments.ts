@@ -16,4 +16,3 @@ export function parseArguments(text: string): ArgumentsResult {
   buffer.append(text);
   return buffer.parse({ repair: repairJson, closeTruncated: false });
 }
-

@@ -2,7 +2,11 @@ import type { ProviderDelta, ToolCallChunkDelta, ToolCallEndDelta } from "../sha
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { AbortReason, DiscardedToolCall, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
 import { withChoice } from "../shared/values.ts";
-import { DEFAULT_MAX_ARGUMENTS_BYTES, DEFAULT_MAX_TOOL_CALLS, type ToolCallAccumulatorOptions } from "./accumulator-options.ts";
+import {
+  DEFAULT_MAX_ARGUMENTS_BYTES,
+  DEFAULT_MAX_TOOL_CALLS,
+  type ToolCallAccumulatorOptions,
+} from "./accumulator-options.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
 import { ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
@@ -11,7 +15,10 @@ import { ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call
  * only: they live outside the class so that bundles that never snapshot do not carry them. Not
  * exported by the package.
  */
-export let accumulatorInternals: (accumulator: ToolCallAccumulator) => { state: AccumulatorState; registry: ToolCallRegistry };
+export let accumulatorInternals: (accumulator: ToolCallAccumulator) => {
+  state: AccumulatorState;
+  registry: ToolCallRegistry;
+};
 
 /**
  * The accumulation state machine, free of streams: feed it {@link ProviderDelta}s with `push`,
@@ -68,7 +75,10 @@ export class ToolCallAccumulator {
     this.#enqueue = options.earlyValidation?.(enqueue, this, onTerminate) ?? enqueue;
     this.#onTerminate = onTerminate;
     this.#options = options;
-    this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, { parser: options.partialArguments, maxDepth: options.maxDepth });
+    this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, {
+      parser: options.partialArguments,
+      maxDepth: options.maxDepth,
+    });
   }
 
   /** True once a `finish` or `abort` has been emitted; later input is ignored. */
@@ -124,7 +134,11 @@ export class ToolCallAccumulator {
 
   #onChunk(delta: ToolCallChunkDelta): void {
     const call = this.#registry.resolve(delta);
-    if (!call) return this.#fail({ code: "too-many-tool-calls", message: "The response has more tool calls than the limit allows." });
+    if (!call)
+      return this.#fail({
+        code: "too-many-tool-calls",
+        message: "The response has more tool calls than the limit allows.",
+      });
     if (delta.providerMetadata) call.providerMetadata = { ...call.providerMetadata, ...delta.providerMetadata };
     // A whole call resent as one final summary fragment is dropped: only possible when the text so
     // far is one closed JSON value and the fragment repeats it exactly. A genuine fragment can never
@@ -133,7 +147,10 @@ export class ToolCallAccumulator {
     if (fragment) {
       const max = this.#options.maxArgumentsBytes ?? DEFAULT_MAX_ARGUMENTS_BYTES;
       if (call.args.text.length + fragment.length > max) {
-        return this.#fail({ code: "arguments-too-large", message: `Tool call arguments exceeded the limit of ${max} characters.` });
+        return this.#fail({
+          code: "arguments-too-large",
+          message: `Tool call arguments exceeded the limit of ${max} characters.`,
+        });
       }
       call.args.append(fragment);
     }
@@ -165,7 +182,12 @@ export class ToolCallAccumulator {
 
   #start(call: OpenToolCall): void {
     call.started = true;
-    this.#enqueue(withCallFields(withChoice({ type: "tool-call-start" as const, index: call.index, id: call.id, name: call.name }, call.choice), call));
+    this.#enqueue(
+      withCallFields(
+        withChoice({ type: "tool-call-start" as const, index: call.index, id: call.id, name: call.name }, call.choice),
+        call,
+      ),
+    );
     if (call.args.text !== "") {
       this.#delta(call, call.args.text);
     }
@@ -173,8 +195,21 @@ export class ToolCallAccumulator {
 
   /** Emits a `tool-call-delta`: the fragment, whether the arguments are now one closed JSON value, and the live partial value when asked for. */
   #delta(call: OpenToolCall, fragment: string): void {
-    const event = withChoice({ type: "tool-call-delta" as const, index: call.index, id: call.id, argumentsDelta: fragment, closed: call.args.isClosedValue }, call.choice);
-    this.#enqueue(this.#options.partialArguments && call.inputFormat !== "text" ? { ...event, partialArguments: call.args.partialValue } : event);
+    const event = withChoice(
+      {
+        type: "tool-call-delta" as const,
+        index: call.index,
+        id: call.id,
+        argumentsDelta: fragment,
+        closed: call.args.isClosedValue,
+      },
+      call.choice,
+    );
+    this.#enqueue(
+      this.#options.partialArguments && call.inputFormat !== "text"
+        ? { ...event, partialArguments: call.args.partialValue }
+        : event,
+    );
   }
 
   /** Completes a call; `closeTruncated` after a normal finish, `cut` after an abnormal one (`length`, a filter, an error). */
@@ -185,13 +220,30 @@ export class ToolCallAccumulator {
     if (call.providerMetadata) base.providerMetadata = call.providerMetadata;
     withCallFields(base, call);
     if (call.name === "") {
-      return this.#invalid({ ...base, error: { code: "missing-name", message: "A tool call completed without a function name." } });
+      return this.#invalid({
+        ...base,
+        error: { code: "missing-name", message: "A tool call completed without a function name." },
+      });
     }
     // Free-text input is the call's input as it is: there is nothing to parse or reject.
-    const parsed = call.inputFormat === "text" ? { ok: true as const, value: call.args.text } : call.args.parse({ repair: this.#options.repair, closeTruncated, cut });
+    const parsed =
+      call.inputFormat === "text"
+        ? { ok: true as const, value: call.args.text }
+        : call.args.parse({ repair: this.#options.repair, closeTruncated, cut });
     if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
-    const issues = call.inputFormat === "text" || call.providerExecuted ? undefined : this.#options.validate?.(call.name, parsed.value);
-    if (issues) return this.#invalid({ ...base, error: { code: "schema-mismatch", message: `The tool arguments do not match the schema of ${call.name}.`, issues } });
+    const issues =
+      call.inputFormat === "text" || call.providerExecuted
+        ? undefined
+        : this.#options.validate?.(call.name, parsed.value);
+    if (issues)
+      return this.#invalid({
+        ...base,
+        error: {
+          code: "schema-mismatch",
+          message: `The tool arguments do not match the schema of ${call.name}.`,
+          issues,
+        },
+      });
     const toolCall: ToolCall = { ...base, arguments: parsed.value, ...(parsed.repairs && { repairs: parsed.repairs }) };
     this.#s.toolCalls.push(toolCall);
     this.#enqueue({ type: "tool-call", ...toolCall });
@@ -227,7 +279,13 @@ export class ToolCallAccumulator {
     this.#s.closed = true;
     const byIndex = (a: { index: number; choice?: number }, b: { index: number; choice?: number }): number =>
       (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index;
-    const { finishSeen: _finishSeen, providerErrorSeen: _providerErrorSeen, closed: _closed, reason = "other", ...fields } = this.#s;
+    const {
+      finishSeen: _finishSeen,
+      providerErrorSeen: _providerErrorSeen,
+      closed: _closed,
+      reason = "other",
+      ...fields
+    } = this.#s;
     fields.toolCalls.sort(byIndex);
     fields.invalidToolCalls.sort(byIndex);
     // A normal stop with complete calls is `tool-calls`: OpenAI says `stop` when `tool_choice` forces a function, Gemini always says `STOP`.

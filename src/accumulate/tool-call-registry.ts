@@ -139,7 +139,8 @@ export class ToolCallRegistry {
   #claimIndex(choice: number, providerIndex: number | undefined): number {
     let used = this.used.get(choice);
     if (!used) this.used.set(choice, (used = { indexes: new Set(), next: 0 }));
-    const index = providerIndex !== undefined && providerIndex >= 0 && !used.indexes.has(providerIndex) ? providerIndex : used.next;
+    const index =
+      providerIndex !== undefined && providerIndex >= 0 && !used.indexes.has(providerIndex) ? providerIndex : used.next;
     used.indexes.add(index);
     used.next = Math.max(used.next, index + 1);
     return index;
@@ -171,7 +172,10 @@ function mergeName(call: OpenToolCall, name: string): string {
 }
 
 /** Copies `providerExecuted` and `inputFormat` from a fragment onto its call, or from a call onto an event, when set. */
-export function withCallFields<T extends object>(target: T, source: { providerExecuted?: true; inputFormat?: "text" }): T & { providerExecuted?: true; inputFormat?: "text" } {
+export function withCallFields<T extends object>(
+  target: T,
+  source: { providerExecuted?: true; inputFormat?: "text" },
+): T & { providerExecuted?: true; inputFormat?: "text" } {
   if (source.providerExecuted) (target as { providerExecuted?: true }).providerExecuted = true;
   if (source.inputFormat) (target as { inputFormat?: "text" }).inputFormat = source.inputFormat;
   return target;

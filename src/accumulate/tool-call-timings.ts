@@ -59,5 +59,9 @@ function finished(event: FinishEvent, done: ReadonlyMap<string, Times>): FinishE
 
 /** A copy with the times, `startedAt` first as in the event's own order. */
 function stamped<T extends object>(target: T, times: Times): T {
-  return { ...target, ...(times.startedAt !== undefined && { startedAt: times.startedAt }), completedAt: times.completedAt };
+  return {
+    ...target,
+    ...(times.startedAt !== undefined && { startedAt: times.startedAt }),
+    completedAt: times.completedAt,
+  };
 }

@@ -1,6 +1,19 @@
-import { isStandardSchema, validateWithin, type StandardOutcome, type ValidationTimeoutOptions } from "../json/standard-schema.ts";
+import {
+  isStandardSchema,
+  validateWithin,
+  type StandardOutcome,
+  type ValidationTimeoutOptions,
+} from "../json/standard-schema.ts";
 import type { ToolDefinition } from "../json/tool-schema.ts";
-import type { AbortEvent, CompletedToolCallEvent, DiscardedToolCall, FinishEvent, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
+import type {
+  AbortEvent,
+  CompletedToolCallEvent,
+  DiscardedToolCall,
+  FinishEvent,
+  InvalidToolCall,
+  ToolCall,
+  ToolCallEvent,
+} from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
 import { withChoice } from "../shared/values.ts";
@@ -42,7 +55,8 @@ export const validatedWith: WeakMap<object, StandardSchemaV1> = new WeakMap();
  */
 export function validateToolCalls(tools: readonly ToolDefinition[], options: ValidationTimeoutOptions = {}): EventStep {
   const validators = new Map<string, StandardSchemaV1>();
-  for (const tool of tools) if ("schema" in tool && isStandardSchema(tool.schema)) validators.set(tool.name, tool.schema);
+  for (const tool of tools)
+    if ("schema" in tool && isStandardSchema(tool.schema)) validators.set(tool.name, tool.schema);
   return eventStep((next) => new ToolCallValidation(next, validators, options).push);
 }
 
@@ -74,7 +88,11 @@ class ToolCallValidation {
   #after: PromiseLike<void> | void = undefined;
   #stopped = false;
 
-  constructor(next: (event: ToolCallEvent) => void, validators: ReadonlyMap<string, StandardSchemaV1>, wait: ValidationTimeoutOptions) {
+  constructor(
+    next: (event: ToolCallEvent) => void,
+    validators: ReadonlyMap<string, StandardSchemaV1>,
+    wait: ValidationTimeoutOptions,
+  ) {
     this.#next = next;
     this.#validators = validators;
     this.#wait = wait;
@@ -89,7 +107,8 @@ class ToolCallValidation {
   };
 
   #call(event: CompletedToolCallEvent): PromiseLike<void> | void {
-    const schema = event.providerExecuted || event.inputFormat === "text" ? undefined : this.#validators.get(event.name);
+    const schema =
+      event.providerExecuted || event.inputFormat === "text" ? undefined : this.#validators.get(event.name);
     if (!schema) return this.#pass(() => event);
     const outcome = validateWithin(schema, event.arguments, this.#wait);
     if (!(outcome instanceof Promise)) {
@@ -99,13 +118,15 @@ class ToolCallValidation {
     const held: Held = { make: () => judged(event, this.#verdicts.get(callKey(event))!), ready: false, call: event };
     this.#hold(held);
     this.#judging.add(callKey(event));
-    outcome.then((settled) => {
-      if (this.#stopped) return;
-      this.#judging.delete(callKey(event));
-      this.#verdicts.set(callKey(event), { ...settled, schema });
-      held.ready = true;
-      this.#release();
-    }).catch(this.#halt);
+    outcome
+      .then((settled) => {
+        if (this.#stopped) return;
+        this.#judging.delete(callKey(event));
+        this.#verdicts.set(callKey(event), { ...settled, schema });
+        held.ready = true;
+        this.#release();
+      })
+      .catch(this.#halt);
     return this.#idle!.promise;
   }
 
@@ -117,7 +138,13 @@ class ToolCallValidation {
   #finish(event: FinishEvent): PromiseLike<void> | void {
     const unjudged = event.toolCalls.filter((call) => {
       const key = callKey(call);
-      return !this.#verdicts.has(key) && !this.#judging.has(key) && this.#validators.has(call.name) && !call.providerExecuted && call.inputFormat !== "text";
+      return (
+        !this.#verdicts.has(key) &&
+        !this.#judging.has(key) &&
+        this.#validators.has(call.name) &&
+        !call.providerExecuted &&
+        call.inputFormat !== "text"
+      );
     });
     const checks = unjudged.map((call) => {
       const schema = this.#validators.get(call.name)!;
@@ -129,11 +156,13 @@ class ToolCallValidation {
     if (waits.length === 0) return this.#pass(() => this.#rewrite(event), true);
     const held: Held = { make: () => this.#rewrite(event), ready: false, finish: true };
     this.#hold(held);
-    Promise.all(waits).then(() => {
-      if (this.#stopped) return;
-      held.ready = true;
-      this.#release();
-    }).catch(this.#halt);
+    Promise.all(waits)
+      .then(() => {
+        if (this.#stopped) return;
+        held.ready = true;
+        this.#release();
+      })
+      .catch(this.#halt);
     return this.#idle!.promise;
   }
 
@@ -149,7 +178,13 @@ class ToolCallValidation {
     for (const held of this.#held.splice(0)) {
       if (held.finish) continue;
       if (held.ready) this.#next(held.make());
-      else if (held.call) discarded.push(withChoice({ index: held.call.index, id: held.call.id, name: held.call.name, rawArguments: held.call.rawArguments }, held.call.choice));
+      else if (held.call)
+        discarded.push(
+          withChoice(
+            { index: held.call.index, id: held.call.id, name: held.call.name, rawArguments: held.call.rawArguments },
+            held.call.choice,
+          ),
+        );
     }
     this.#settleIdle();
     return this.#next(discarded.length > 0 ? { ...event, discarded: [...event.discarded, ...discarded] } : event);
@@ -219,7 +254,28 @@ function judged(event: CompletedToolCallEvent, verdict: Verdict): ToolCallEvent 
 
 /** A call the validator rejected (or did not judge in time), as the accumulator reports one its schema check rejects. */
 function rejected(call: ToolCall, verdict: StandardOutcome & { ok: false }): InvalidToolCall {
-  const { type: _type, arguments: _arguments, repairs: _repairs, providerExecuted: _executed, inputFormat: _format, ...fields } = call as CompletedToolCallEvent;
-  if (verdict.timeoutMs !== undefined) return { ...fields, error: { code: "validation-timeout", message: `The validator of ${call.name} did not settle within ${verdict.timeoutMs} ms.` } };
-  return { ...fields, error: { code: "schema-mismatch", message: `The tool arguments do not match the schema of ${call.name}.`, issues: verdict.issues } };
+  const {
+    type: _type,
+    arguments: _arguments,
+    repairs: _repairs,
+    providerExecuted: _executed,
+    inputFormat: _format,
+    ...fields
+  } = call as CompletedToolCallEvent;
+  if (verdict.timeoutMs !== undefined)
+    return {
+      ...fields,
+      error: {
+        code: "validation-timeout",
+        message: `The validator of ${call.name} did not settle within ${verdict.timeoutMs} ms.`,
+      },
+    };
+  return {
+    ...fields,
+    error: {
+      code: "schema-mismatch",
+      message: `The tool arguments do not match the schema of ${call.name}.`,
+      issues: verdict.issues,
+    },
+  };
 }

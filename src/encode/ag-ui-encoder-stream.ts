@@ -1,7 +1,22 @@
 import type { Usage } from "../shared/deltas.ts";
-import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCallDeltaEvent, ToolCallStartEvent } from "../shared/events.ts";
+import type {
+  AbortEvent,
+  CompletedToolCallEvent,
+  InvalidToolCallEvent,
+  ToolCallDeltaEvent,
+  ToolCallStartEvent,
+} from "../shared/events.ts";
 import { CallIds, randomId } from "./call-ids.ts";
-import { abortError, callKey, isLoopEvent, ProtocolEncoderStream, sseData, stepOf, type EncodableEvent, type ProtocolEncoder } from "./protocol-encoder.ts";
+import {
+  abortError,
+  callKey,
+  isLoopEvent,
+  ProtocolEncoderStream,
+  sseData,
+  stepOf,
+  type EncodableEvent,
+  type ProtocolEncoder,
+} from "./protocol-encoder.ts";
 
 /** Options of {@link AGUIEncoder} and {@link AGUIEncoderStream}. */
 export interface AGUIEncoderOptions {
@@ -109,14 +124,26 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
       case "tool-call-violation": {
         // AG-UI has no event for it: a CUSTOM event, which clients receive through `onCustomEvent`.
         const call = this.#calls.get(callKey(event));
-        if (call && !call.ended) out.push(sseData({ type: "CUSTOM", name: "tool-call-violation", value: { toolCallId: call.id, path: event.error.path, message: event.error.message } }));
+        if (call && !call.ended)
+          out.push(
+            sseData({
+              type: "CUSTOM",
+              name: "tool-call-violation",
+              value: { toolCallId: call.id, path: event.error.path, message: event.error.message },
+            }),
+          );
         return;
       }
       case "tool-call":
       case "invalid-tool-call":
         return this.#end(event, out);
       case "tool-result":
-        return this.#result(callKey(event), typeof event.result === "string" ? event.result : JSON.stringify(event.result), out, event.preliminary);
+        return this.#result(
+          callKey(event),
+          typeof event.result === "string" ? event.result : JSON.stringify(event.result),
+          out,
+          event.preliminary,
+        );
       case "tool-error":
         return this.#result(callKey(event), event.error.message, out);
       case "error":
@@ -139,7 +166,8 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     if (this.#ended) return;
     this.#open(out);
     this.#closeMessages(out);
-    if ([...this.#calls.values()].some((call) => !call.ended)) return this.#fail({ code: "input-ended", message: "The response ended before it finished." }, out);
+    if ([...this.#calls.values()].some((call) => !call.ended))
+      return this.#fail({ code: "input-ended", message: "The response ended before it finished." }, out);
     const usage = this.#usage.map(tokenUsage);
     out.push(sseData({ type: "RUN_FINISHED", ...this.#run, ...(usage.length > 0 ? { usage } : {}) }));
     this.#ended = true;
@@ -202,7 +230,11 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     this.#text = false;
   }
 
-  #start(event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent, out: string[], args = ""): AGUICall | undefined {
+  #start(
+    event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent,
+    out: string[],
+    args = "",
+  ): AGUICall | undefined {
     const key = callKey(event);
     if (event.type !== "invalid-tool-call" && event.providerExecuted) {
       this.#skipped.add(key);
@@ -211,7 +243,14 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     this.#closeReasoning(out);
     const call: AGUICall = { id: this.#ids.assign(key, event.id), sent: [], ended: false };
     this.#calls.set(key, call);
-    out.push(sseData({ type: "TOOL_CALL_START", toolCallId: call.id, toolCallName: event.name, parentMessageId: this.#messageId }));
+    out.push(
+      sseData({
+        type: "TOOL_CALL_START",
+        toolCallId: call.id,
+        toolCallName: event.name,
+        parentMessageId: this.#messageId,
+      }),
+    );
     if (args !== "") this.#send(call, args, out);
     return call;
   }
@@ -234,7 +273,8 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     if (!call || call.ended) return;
     const sent = call.sent.join("");
     // Final arguments that extend what streamed are sent in full; AG-UI only appends, so a replacement cannot be told.
-    if (known && sent !== event.rawArguments && event.rawArguments.startsWith(sent)) this.#send(call, event.rawArguments.slice(sent.length), out);
+    if (known && sent !== event.rawArguments && event.rawArguments.startsWith(sent))
+      this.#send(call, event.rawArguments.slice(sent.length), out);
     call.sent = [];
     call.ended = true;
     out.push(sseData({ type: "TOOL_CALL_END", toolCallId: call.id }));
@@ -245,7 +285,13 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     const call = this.#calls.get(key);
     if (!call?.ended) return;
     const value = { toolCallId: call.id, content };
-    out.push(sseData(preliminary ? { type: "CUSTOM", name: "tool-result-preliminary", value } : { type: "TOOL_CALL_RESULT", messageId: this.#newMessageId(), ...value, role: "tool" }));
+    out.push(
+      sseData(
+        preliminary
+          ? { type: "CUSTOM", name: "tool-result-preliminary", value }
+          : { type: "TOOL_CALL_RESULT", messageId: this.#newMessageId(), ...value, role: "tool" },
+      ),
+    );
   }
 
   /** `RUN_ERROR`, after closing the text and reasoning (complete as far as they went); a call cut short stays open. */

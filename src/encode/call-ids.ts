@@ -41,7 +41,8 @@ export class CallIds {
   assign(key: string, providerId: string | null): string {
     const known = this.#byKey.get(key);
     if (known !== undefined) return known;
-    let id = providerId !== null && providerId !== "" && !this.#used.has(providerId) ? providerId : `call_${this.#generate()}`;
+    let id =
+      providerId !== null && providerId !== "" && !this.#used.has(providerId) ? providerId : `call_${this.#generate()}`;
     while (this.#used.has(id)) id = `call_${this.#generate()}`;
     this.#used.add(id);
     this.#byKey.set(key, id);

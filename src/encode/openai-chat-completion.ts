@@ -1,6 +1,11 @@
 import { DEFAULT_MAX_TEXT_BYTES } from "../accumulate/accumulator-options.ts";
 import type { FinishReason, Usage } from "../shared/deltas.ts";
-import type { CompletedToolCallEvent, InvalidToolCallEvent, ToolCallDeltaEvent, ToolCallStartEvent } from "../shared/events.ts";
+import type {
+  CompletedToolCallEvent,
+  InvalidToolCallEvent,
+  ToolCallDeltaEvent,
+  ToolCallStartEvent,
+} from "../shared/events.ts";
 import { CallIds } from "./call-ids.ts";
 import {
   FAILED_RESPONSE,
@@ -89,29 +94,46 @@ export class OpenAIChatCompletionBuilder {
   /** The completion, once a `finish` came; otherwise the error that ended the response. */
   result(): OpenAIChatCompletionResult {
     if (this.#error) return { type: "error", error: this.#error };
-    if (!this.#finish) return { type: "error", error: openAIError({ code: "input-ended", message: "The response ended before it finished." }) };
+    if (!this.#finish)
+      return {
+        type: "error",
+        error: openAIError({ code: "input-ended", message: "The response ended before it finished." }),
+      };
     const { reason, usage } = this.#finish;
     this.#parts(0);
-    const choices = [...this.#choices.entries()].sort(([a], [b]) => a - b).map(([index, parts]) => {
-      const calls = parts.calls.map((call): OpenAIChatToolCall => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.args.join("") } }));
-      const text = parts.text.join("");
-      const reasoning = parts.reasoning.join("");
-      return {
-        index,
-        message: {
-          role: "assistant" as const,
-          content: text === "" && calls.length > 0 ? null : text,
-          refusal: null,
-          ...(calls.length > 0 ? { tool_calls: calls } : {}),
-          ...(reasoning !== "" ? { reasoning_content: reasoning } : {}),
-        },
-        logprobs: null,
-        finish_reason: openAIFinishReason(reason, calls.length > 0),
-      };
-    });
+    const choices = [...this.#choices.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, parts]) => {
+        const calls = parts.calls.map(
+          (call): OpenAIChatToolCall => ({
+            id: call.id,
+            type: "function",
+            function: { name: call.name, arguments: call.args.join("") },
+          }),
+        );
+        const text = parts.text.join("");
+        const reasoning = parts.reasoning.join("");
+        return {
+          index,
+          message: {
+            role: "assistant" as const,
+            content: text === "" && calls.length > 0 ? null : text,
+            refusal: null,
+            ...(calls.length > 0 ? { tool_calls: calls } : {}),
+            ...(reasoning !== "" ? { reasoning_content: reasoning } : {}),
+          },
+          logprobs: null,
+          finish_reason: openAIFinishReason(reason, calls.length > 0),
+        };
+      });
     return {
       type: "completion",
-      completion: { ...this.#base, object: "chat.completion", choices, ...(usage ? { usage: openAIUsage(usage) } : {}) },
+      completion: {
+        ...this.#base,
+        object: "chat.completion",
+        choices,
+        ...(usage ? { usage: openAIUsage(usage) } : {}),
+      },
     };
   }
 
@@ -121,7 +143,11 @@ export class OpenAIChatCompletionBuilder {
       case "text-delta":
       case "reasoning-delta":
         this.#textSize += event.text.length;
-        if (this.#textSize > this.#maxText) this.#error = openAIError({ code: "text-too-large", message: `The response's text exceeded the limit of ${this.#maxText} characters.` });
+        if (this.#textSize > this.#maxText)
+          this.#error = openAIError({
+            code: "text-too-large",
+            message: `The response's text exceeded the limit of ${this.#maxText} characters.`,
+          });
         else this.#parts(event.choice ?? 0)[event.type === "text-delta" ? "text" : "reasoning"].push(event.text);
         return;
       case "tool-call-start":
@@ -150,7 +176,9 @@ export class OpenAIChatCompletionBuilder {
     return parts;
   }
 
-  #start(event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent): ChoiceParts["calls"][number] | undefined {
+  #start(
+    event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent,
+  ): ChoiceParts["calls"][number] | undefined {
     const key = callKey(event);
     if (event.type !== "invalid-tool-call" && event.providerExecuted) {
       this.#skipped.add(key);

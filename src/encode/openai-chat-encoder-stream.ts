@@ -1,5 +1,12 @@
 import type { Usage } from "../shared/deltas.ts";
-import type { AbortEvent, FinishEvent, InvalidToolCallEvent, CompletedToolCallEvent, ToolCallDeltaEvent, ToolCallStartEvent } from "../shared/events.ts";
+import type {
+  AbortEvent,
+  FinishEvent,
+  InvalidToolCallEvent,
+  CompletedToolCallEvent,
+  ToolCallDeltaEvent,
+  ToolCallStartEvent,
+} from "../shared/events.ts";
 import { CallIds } from "./call-ids.ts";
 import {
   FAILED_RESPONSE,
@@ -9,7 +16,15 @@ import {
   resolveOptions,
   type OpenAIChatEncoderOptions,
 } from "./openai-chat-wire.ts";
-import { abortError, callKey, ProtocolEncoderStream, SSE_DONE, sseData, type EncodableEvent, type ProtocolEncoder } from "./protocol-encoder.ts";
+import {
+  abortError,
+  callKey,
+  ProtocolEncoderStream,
+  SSE_DONE,
+  sseData,
+  type EncodableEvent,
+  type ProtocolEncoder,
+} from "./protocol-encoder.ts";
 
 interface ChoiceState {
   /** `delta.role` went out: it rides on the first delta of the choice. */
@@ -86,7 +101,8 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
         if (event.text !== "") this.#delta(event.choice ?? 0, `{"content":${JSON.stringify(event.text)}}`, out);
         return;
       case "reasoning-delta":
-        if (event.text !== "") this.#delta(event.choice ?? 0, `{"reasoning_content":${JSON.stringify(event.text)}}`, out);
+        if (event.text !== "")
+          this.#delta(event.choice ?? 0, `{"reasoning_content":${JSON.stringify(event.text)}}`, out);
         return;
       case "tool-call-start":
         return this.#start(event, "", out);
@@ -124,11 +140,17 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     const state = this.#choice(choice);
     const body = state.role ? delta : `{"role":"assistant"${delta === "{}" ? "" : ","}${delta.slice(1)}`;
     state.role = true;
-    out.push(`data: ${this.#head},"choices":[{"index":${choice},"delta":${body},"logprobs":null,"finish_reason":${finishReason === null ? "null" : `"${finishReason}"`}}]}\n\n`);
+    out.push(
+      `data: ${this.#head},"choices":[{"index":${choice},"delta":${body},"logprobs":null,"finish_reason":${finishReason === null ? "null" : `"${finishReason}"`}}]}\n\n`,
+    );
   }
 
   #arguments(choice: number, call: CallState, fragment: string, out: string[]): void {
-    this.#delta(choice, `{"tool_calls":[{"index":${call.index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`, out);
+    this.#delta(
+      choice,
+      `{"tool_calls":[{"index":${call.index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`,
+      out,
+    );
   }
 
   #start(event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent, args: string, out: string[]): void {
@@ -141,7 +163,13 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     const call: CallState = { index: this.#choice(choice).calls++, sent: args === "" ? [] : [args] };
     this.#calls.set(key, call);
     const id = this.#ids.assign(key, event.id);
-    this.#delta(choice, JSON.stringify({ tool_calls: [{ index: call.index, id, type: "function", function: { name: event.name, arguments: args } }] }), out);
+    this.#delta(
+      choice,
+      JSON.stringify({
+        tool_calls: [{ index: call.index, id, type: "function", function: { name: event.name, arguments: args } }],
+      }),
+      out,
+    );
   }
 
   #argumentsDelta(event: ToolCallDeltaEvent, out: string[]): void {

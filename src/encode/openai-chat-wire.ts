@@ -123,9 +123,17 @@ export interface OpenAIChatEncoderOptions {
 }
 
 /** The options with their defaults, and the chunk prefix they fix. */
-export function resolveOptions(options: OpenAIChatEncoderOptions): { id: string; created: number; generate: () => string } {
+export function resolveOptions(options: OpenAIChatEncoderOptions): {
+  id: string;
+  created: number;
+  generate: () => string;
+} {
   const generate = options.generateId ?? randomId;
-  return { id: options.id ?? `chatcmpl-${generate()}`, created: options.created ?? Math.floor(Date.now() / 1000), generate };
+  return {
+    id: options.id ?? `chatcmpl-${generate()}`,
+    created: options.created ?? Math.floor(Date.now() / 1000),
+    generate,
+  };
 }
 
 /** The normalized reason as Chat Completions names it; `stop` or `tool-calls` become `tool_calls` only for a choice that made calls. */
@@ -139,7 +147,11 @@ export function openAIFinishReason(reason: FinishReason, hasCalls: boolean): Ope
 export function openAIUsage(usage: Usage): OpenAIChatUsage {
   const prompt = usage.inputTokens ?? 0;
   const completion = usage.outputTokens ?? 0;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: usage.totalTokens ?? prompt + completion };
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: usage.totalTokens ?? prompt + completion,
+  };
 }
 
 /** The error object of one failure inside a stream. */

@@ -86,7 +86,11 @@ export class ProtocolEncoderStream<E> extends TransformStream<E | readonly E[], 
     super({
       transform(input, controller) {
         if (!Array.isArray(input)) encoder.encode(input as E, out);
-        else for (const event of join ? (joinDeltas(input as readonly { type: string }[]) as readonly E[]) : (input as readonly E[])) encoder.encode(event, out);
+        else
+          for (const event of join
+            ? (joinDeltas(input as readonly { type: string }[]) as readonly E[])
+            : (input as readonly E[]))
+            encoder.encode(event, out);
         send(controller);
       },
       flush(controller) {
@@ -126,7 +130,9 @@ const ABORT_MESSAGES: Readonly<Record<AbortEvent["reason"], string>> = {
 
 /** What an `abort` tells a client: the error that stopped the stream, else its reason. Never the provider's payload. */
 export function abortError(event: AbortEvent): { code: string; message: string } {
-  return event.error ? { code: event.error.code, message: event.error.message } : { code: event.reason, message: ABORT_MESSAGES[event.reason] };
+  return event.error
+    ? { code: event.error.code, message: event.error.message }
+    : { code: event.reason, message: ABORT_MESSAGES[event.reason] };
 }
 
 /** The message of a call whose arguments never completed, for protocols that can say so per call. */

@@ -9,14 +9,41 @@ type FieldKind = "string" | "number" | "object" | "array";
 const REQUIRED_FIELDS: Readonly<Record<EventType, readonly (readonly [string, FieldKind])[]>> = {
   "text-delta": [["text", "string"]],
   "reasoning-delta": [["text", "string"]],
-  "tool-call-start": [["index", "number"], ["name", "string"]],
-  "tool-call-delta": [["index", "number"], ["argumentsDelta", "string"]],
-  "tool-call": [["index", "number"], ["name", "string"], ["rawArguments", "string"]],
-  "invalid-tool-call": [["index", "number"], ["name", "string"], ["rawArguments", "string"], ["error", "object"]],
-  "tool-call-violation": [["index", "number"], ["name", "string"], ["error", "object"]],
-  finish: [["reason", "string"], ["toolCalls", "array"], ["invalidToolCalls", "array"], ["text", "string"]],
+  "tool-call-start": [
+    ["index", "number"],
+    ["name", "string"],
+  ],
+  "tool-call-delta": [
+    ["index", "number"],
+    ["argumentsDelta", "string"],
+  ],
+  "tool-call": [
+    ["index", "number"],
+    ["name", "string"],
+    ["rawArguments", "string"],
+  ],
+  "invalid-tool-call": [
+    ["index", "number"],
+    ["name", "string"],
+    ["rawArguments", "string"],
+    ["error", "object"],
+  ],
+  "tool-call-violation": [
+    ["index", "number"],
+    ["name", "string"],
+    ["error", "object"],
+  ],
+  finish: [
+    ["reason", "string"],
+    ["toolCalls", "array"],
+    ["invalidToolCalls", "array"],
+    ["text", "string"],
+  ],
   error: [["error", "object"]],
-  abort: [["reason", "string"], ["discarded", "array"]],
+  abort: [
+    ["reason", "string"],
+    ["discarded", "array"],
+  ],
 };
 
 /**
@@ -64,7 +91,10 @@ export class ToolCallEventDecoder {
         type: "error",
         error: message.truncated
           ? { code: "truncated-event", message: "The body ended in the middle of an event; it was dropped." }
-          : { code: "malformed-payload", message: `A "${type}" event does not carry that event's data; it was skipped.` },
+          : {
+              code: "malformed-payload",
+              message: `A "${type}" event does not carry that event's data; it was skipped.`,
+            },
       });
     }
     this.#track(event);

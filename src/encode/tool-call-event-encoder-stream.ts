@@ -53,7 +53,13 @@ function deltaJson(event: Record<string, unknown>): string | undefined {
   for (const key in event) if (key !== DELTA_KEYS[keys++]) return undefined;
   const { index, id, argumentsDelta, closed } = event;
   if (keys !== DELTA_KEYS.length || typeof event["toJSON"] === "function") return undefined;
-  if (typeof index !== "number" || !Number.isFinite(index) || typeof argumentsDelta !== "string" || typeof closed !== "boolean") return undefined;
+  if (
+    typeof index !== "number" ||
+    !Number.isFinite(index) ||
+    typeof argumentsDelta !== "string" ||
+    typeof closed !== "boolean"
+  )
+    return undefined;
   if (id !== null && typeof id !== "string") return undefined;
   return `{"type":"tool-call-delta","index":${index},"id":${id === null ? "null" : JSON.stringify(id)},"argumentsDelta":${JSON.stringify(argumentsDelta)},"closed":${closed}}`;
 }
@@ -81,7 +87,10 @@ function deltaJson(event: Record<string, unknown>): string | undefined {
  * return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
  * ```
  */
-export class ToolCallEventEncoderStream<E extends { readonly type: string } = ToolCallEvent> extends TransformStream<E | readonly E[], Uint8Array> {
+export class ToolCallEventEncoderStream<E extends { readonly type: string } = ToolCallEvent> extends TransformStream<
+  E | readonly E[],
+  Uint8Array
+> {
   /** Creates the stage; see {@link ToolCallEventEncoderStreamOptions}. */
   constructor(options: ToolCallEventEncoderStreamOptions = {}) {
     let id = options.firstId ?? 0;
@@ -93,7 +102,8 @@ export class ToolCallEventEncoderStream<E extends { readonly type: string } = To
         if (!Array.isArray(input)) return controller.enqueue(bytes.encode(formatToolCallEvent(input as E, id++)));
         if (input.length === 0) return;
         let text = "";
-        for (const event of join ? joinDeltas(input as readonly E[]) : (input as readonly E[])) text += formatToolCallEvent(event, id++);
+        for (const event of join ? joinDeltas(input as readonly E[]) : (input as readonly E[]))
+          text += formatToolCallEvent(event, id++);
         controller.enqueue(bytes.encode(text));
       },
     });

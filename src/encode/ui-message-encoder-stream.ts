@@ -93,7 +93,8 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
         return this.#start(event, out);
       case "tool-call-delta": {
         const call = this.#calls.get(callKey(event));
-        if (call?.started && !call.ended && event.argumentsDelta !== "") out.push(sseData({ type: "tool-input-delta", toolCallId: call.id, inputTextDelta: event.argumentsDelta }));
+        if (call?.started && !call.ended && event.argumentsDelta !== "")
+          out.push(sseData({ type: "tool-input-delta", toolCallId: call.id, inputTextDelta: event.argumentsDelta }));
         return;
       }
       case "tool-call-violation": {
@@ -102,7 +103,12 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
         // call's `invalid-tool-call` gives that at its end.
         const call = this.#calls.get(callKey(event));
         if (call?.started) {
-          const data = { toolCallId: call.id, toolName: call.name, path: event.error.path, message: event.error.message };
+          const data = {
+            toolCallId: call.id,
+            toolName: call.name,
+            path: event.error.path,
+            message: event.error.message,
+          };
           out.push(sseData({ type: "data-tool-call-violation", id: call.id, data, transient: true }));
         }
         return;
@@ -112,12 +118,26 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
       case "invalid-tool-call":
         return this.#inputError(this.#call(event), event.rawArguments, event.error.message, out);
       case "tool-result":
-        return this.#output(callKey(event), (toolCallId) => ({ type: "tool-output-available", toolCallId, output: event.result, ...(event.preliminary ? { preliminary: true } : {}) }), out);
+        return this.#output(
+          callKey(event),
+          (toolCallId) => ({
+            type: "tool-output-available",
+            toolCallId,
+            output: event.result,
+            ...(event.preliminary ? { preliminary: true } : {}),
+          }),
+          out,
+        );
       case "tool-error":
         return this.#toolError(event, out);
       case "tool-approval-request":
         // ai 5 has no approvals: the denial or the result that follows tells its readers the outcome.
-        if (!this.#v5) this.#output(callKey(event), (toolCallId) => ({ type: "tool-approval-request", approvalId: toolCallId, toolCallId }), out);
+        if (!this.#v5)
+          this.#output(
+            callKey(event),
+            (toolCallId) => ({ type: "tool-approval-request", approvalId: toolCallId, toolCallId }),
+            out,
+          );
         return;
       case "error":
         if (event.error.code === "provider-error") this.#error(event.error.message, out);
@@ -150,7 +170,9 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
   #open(out: string[]): void {
     if (this.#started) return;
     this.#started = true;
-    out.push(sseData(this.#messageId === undefined ? { type: "start" } : { type: "start", messageId: this.#messageId }));
+    out.push(
+      sseData(this.#messageId === undefined ? { type: "start" } : { type: "start", messageId: this.#messageId }),
+    );
   }
 
   /** `start` once, and a step around every event of content: a new one when a loop's step changes. */
@@ -196,7 +218,11 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
   #call(event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent): UICall {
     const key = callKey(event);
     let call = this.#calls.get(key);
-    if (!call) this.#calls.set(key, (call = { id: this.#ids.assign(key, event.id), name: event.name, started: false, ended: false }));
+    if (!call)
+      this.#calls.set(
+        key,
+        (call = { id: this.#ids.assign(key, event.id), name: event.name, started: false, ended: false }),
+      );
     return call;
   }
 
@@ -221,7 +247,15 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
     const call = this.#call(event);
     call.ended = true;
     const executed = event.providerExecuted ? { providerExecuted: true } : {};
-    out.push(sseData({ type: "tool-input-available", toolCallId: call.id, toolName: call.name, input: event.arguments, ...executed }));
+    out.push(
+      sseData({
+        type: "tool-input-available",
+        toolCallId: call.id,
+        toolName: call.name,
+        input: event.arguments,
+        ...executed,
+      }),
+    );
   }
 
   #inputError(call: UICall, input: string, errorText: string, out: string[]): void {
@@ -241,7 +275,12 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
   #toolError(event: ToolErrorEvent, out: string[]): void {
     const denied = event.error.code === "denied" && !this.#v5;
     const errorText = event.error.message;
-    this.#output(callKey(event), (toolCallId) => (denied ? { type: "tool-output-denied", toolCallId } : { type: "tool-output-error", toolCallId, errorText }), out);
+    this.#output(
+      callKey(event),
+      (toolCallId) =>
+        denied ? { type: "tool-output-denied", toolCallId } : { type: "tool-output-error", toolCallId, errorText },
+      out,
+    );
   }
 
   #error(errorText: string, out: string[]): void {

@@ -15,7 +15,8 @@ export class Utf8Writer {
     // A UTF-16 code unit is at most 3 bytes of UTF-8 (a surrogate pair is 4 bytes for 2 units).
     const worst = text.length * 3;
     if (worst > MAX_SCRATCH_BYTES) return this.#encoder.encode(text);
-    if (worst > this.#scratch.length) this.#scratch = new Uint8Array(Math.min(MAX_SCRATCH_BYTES, Math.max(worst, this.#scratch.length * 2, 4096)));
+    if (worst > this.#scratch.length)
+      this.#scratch = new Uint8Array(Math.min(MAX_SCRATCH_BYTES, Math.max(worst, this.#scratch.length * 2, 4096)));
     const { written } = this.#encoder.encodeInto(text, this.#scratch);
     return this.#scratch.slice(0, written);
   }

@@ -1,6 +1,12 @@
 import { ToolCallStreamError } from "../shared/errors.ts";
 import { crc32 } from "./crc32.ts";
-import { DEFAULT_MAX_EVENT_BYTES, FramingStream, type FramedMessage, type Framing, type FramingOptions } from "./framing.ts";
+import {
+  DEFAULT_MAX_EVENT_BYTES,
+  FramingStream,
+  type FramedMessage,
+  type Framing,
+  type FramingOptions,
+} from "./framing.ts";
 import { readEventStreamHeaders } from "./aws-event-stream-headers.ts";
 
 /** Total length, headers length and the prelude's CRC, 4 bytes each. */
@@ -140,10 +146,15 @@ export class AwsEventStreamDecoder implements Framing {
   #prelude(bytes: Uint8Array, offset: number): number {
     const total = u32(bytes, offset);
     const headers = u32(bytes, offset + 4);
-    if (crc32(bytes, offset, offset + 8) !== u32(bytes, offset + 8)) throw malformed("the prelude's checksum does not match");
-    if (total < SMALLEST || headers > total - SMALLEST) throw malformed(`a message declares an impossible length (${total} bytes, ${headers} of headers)`);
+    if (crc32(bytes, offset, offset + 8) !== u32(bytes, offset + 8))
+      throw malformed("the prelude's checksum does not match");
+    if (total < SMALLEST || headers > total - SMALLEST)
+      throw malformed(`a message declares an impossible length (${total} bytes, ${headers} of headers)`);
     if (total > this.#limit) {
-      throw new ToolCallStreamError({ code: "event-too-large", message: `An event-stream message of ${total} bytes exceeded the limit of ${this.#limit} bytes.` });
+      throw new ToolCallStreamError({
+        code: "event-too-large",
+        message: `An event-stream message of ${total} bytes exceeded the limit of ${this.#limit} bytes.`,
+      });
     }
     return total;
   }
@@ -156,7 +167,12 @@ export class AwsEventStreamDecoder implements Framing {
     const headers = readEventStreamHeaders(bytes, offset + PRELUDE, payload, this.#text);
     if (!headers) throw malformed("a header runs past the headers section");
     const type = headers[":message-type"];
-    const name = type === "exception" ? headers[":exception-type"] : type === "error" ? headers[":error-code"] : headers[":event-type"];
+    const name =
+      type === "exception"
+        ? headers[":exception-type"]
+        : type === "error"
+          ? headers[":error-code"]
+          : headers[":event-type"];
     const message: FramedMessage = { data: this.#text.decode(bytes.subarray(payload, end)), headers };
     if (typeof name === "string") message.event = name;
     this.#onMessage(message);

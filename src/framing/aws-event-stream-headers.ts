@@ -7,7 +7,12 @@ import type { EventStreamHeaderValue } from "./framing.ts";
  * milliseconds, 9 UUID). Returns `undefined` when a header runs past the section or has an
  * unknown type: the message is then not readable.
  */
-export function readEventStreamHeaders(bytes: Uint8Array, start: number, end: number, text: TextDecoder): Record<string, EventStreamHeaderValue> | undefined {
+export function readEventStreamHeaders(
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+  text: TextDecoder,
+): Record<string, EventStreamHeaderValue> | undefined {
   // No prototype: a header named `__proto__` is a header like any other.
   const headers = Object.create(null) as Record<string, EventStreamHeaderValue>;
   let at = start;

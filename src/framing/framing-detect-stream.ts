@@ -1,5 +1,12 @@
 import { AwsEventStreamDecoder } from "./aws-event-stream-decoder-stream.ts";
-import { DEFAULT_MAX_EVENT_BYTES, FramingStream, type FramedMessage, type Framing, type FramingClass, type FramingOptions } from "./framing.ts";
+import {
+  DEFAULT_MAX_EVENT_BYTES,
+  FramingStream,
+  type FramedMessage,
+  type Framing,
+  type FramingClass,
+  type FramingOptions,
+} from "./framing.ts";
 import { JsonArrayDecoder } from "./json-array-decoder-stream.ts";
 import { NdjsonDecoder } from "./ndjson-decoder-stream.ts";
 import { SSEDecoder } from "./sse-decoder-stream.ts";
@@ -25,8 +32,9 @@ import { SSEDecoder } from "./sse-decoder-stream.ts";
  * ```
  */
 export function detectFraming(contentType: string | undefined, firstByte: number): FramingClass {
-  const type = contentType?.split(";")[0]!.trim().toLowerCase();
-  if (type === "application/vnd.amazon.eventstream" || (firstByte < 0x20 && !isSpace(firstByte))) return AwsEventStreamDecoder;
+  const type = contentType?.split(";")[0]?.trim().toLowerCase();
+  if (type === "application/vnd.amazon.eventstream" || (firstByte < 0x20 && !isSpace(firstByte)))
+    return AwsEventStreamDecoder;
   if (firstByte === 0x5b) return JsonArrayDecoder;
   if (firstByte === 0x7b) return type === "application/json" ? JsonArrayDecoder : NdjsonDecoder;
   return SSEDecoder;

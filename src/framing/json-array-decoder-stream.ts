@@ -1,5 +1,11 @@
 import { ToolCallStreamError } from "../shared/errors.ts";
-import { DEFAULT_MAX_EVENT_BYTES, FramingStream, type FramedMessage, type Framing, type FramingOptions } from "./framing.ts";
+import {
+  DEFAULT_MAX_EVENT_BYTES,
+  FramingStream,
+  type FramedMessage,
+  type Framing,
+  type FramingOptions,
+} from "./framing.ts";
 
 /** Where the scanner is, outside the element it may be in: before the array (white space, then `[` or a bare top-level object), */
 const START = 0;
@@ -129,7 +135,8 @@ export class JsonArrayDecoder implements Framing {
         this.#at = c === COMMA ? ELEMENT : AFTER;
         continue;
       }
-      if (c === COMMA || (c === CLOSE_BRACKET && this.#at === ELEMENT)) throw this.#fail("a comma where an element belongs");
+      if (c === COMMA || (c === CLOSE_BRACKET && this.#at === ELEMENT))
+        throw this.#fail("a comma where an element belongs");
       if (c === CLOSE_BRACKET && this.#at === FIRST) {
         this.#at = AFTER;
         continue;
@@ -145,7 +152,8 @@ export class JsonArrayDecoder implements Framing {
       this.#scalar = c !== OPEN_BRACE && c !== OPEN_BRACKET;
       this.#inString = c === QUOTE;
       this.#depth = this.#scalar ? 0 : 1;
-      if (this.#scalar && !this.#inString && !/[-0-9tfn]/.test(text[i]!)) throw this.#fail("something other than an element between elements");
+      if (this.#scalar && !this.#inString && !/[-0-9tfn]/.test(text[i]!))
+        throw this.#fail("something other than an element between elements");
     }
     if (this.#inElement && start < text.length) {
       const rest = text.slice(start);
@@ -173,11 +181,17 @@ export class JsonArrayDecoder implements Framing {
   }
 
   #tooLarge(): ToolCallStreamError {
-    return (this.#failure = new ToolCallStreamError({ code: "event-too-large", message: `A JSON array element exceeded the limit of ${this.#limit} characters.` }));
+    return (this.#failure = new ToolCallStreamError({
+      code: "event-too-large",
+      message: `A JSON array element exceeded the limit of ${this.#limit} characters.`,
+    }));
   }
 
   #fail(what: string): ToolCallStreamError {
-    return (this.#failure = new ToolCallStreamError({ code: "malformed-frame", message: `Cannot read the JSON array: ${what}.` }));
+    return (this.#failure = new ToolCallStreamError({
+      code: "malformed-frame",
+      message: `Cannot read the JSON array: ${what}.`,
+    }));
   }
 }
 

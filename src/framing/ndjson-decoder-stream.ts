@@ -1,5 +1,11 @@
 import { ToolCallStreamError } from "../shared/errors.ts";
-import { DEFAULT_MAX_EVENT_BYTES, FramingStream, type FramedMessage, type Framing, type FramingOptions } from "./framing.ts";
+import {
+  DEFAULT_MAX_EVENT_BYTES,
+  FramingStream,
+  type FramedMessage,
+  type Framing,
+  type FramingOptions,
+} from "./framing.ts";
 
 /**
  * Bytes of newline-delimited JSON (`application/x-ndjson`, as Ollama's native `/api/chat`
@@ -91,7 +97,10 @@ export class NdjsonDecoder implements Framing {
 
   #check(size: number): void {
     if (size > this.#limit) {
-      throw (this.#failure = new ToolCallStreamError({ code: "event-too-large", message: `An NDJSON line exceeded the limit of ${this.#limit} characters.` }));
+      throw (this.#failure = new ToolCallStreamError({
+        code: "event-too-large",
+        message: `An NDJSON line exceeded the limit of ${this.#limit} characters.`,
+      }));
     }
   }
 

@@ -1,6 +1,12 @@
 import { createParser, type EventSourceParser } from "eventsource-parser";
 import { ToolCallStreamError } from "../shared/errors.ts";
-import { DEFAULT_MAX_EVENT_BYTES, FramingStream, type Framing, type FramingOptions, type SSEMessage } from "./framing.ts";
+import {
+  DEFAULT_MAX_EVENT_BYTES,
+  FramingStream,
+  type Framing,
+  type FramingOptions,
+  type SSEMessage,
+} from "./framing.ts";
 
 /** Options of {@link SSEDecoderStream}: the limit every framing takes. */
 // An interface (not an alias) so that it stays open to declaration merging, as it was.
@@ -101,5 +107,8 @@ export class SSEDecoder implements Framing {
 }
 
 function tooLarge(limit: number): ToolCallStreamError {
-  return new ToolCallStreamError({ code: "event-too-large", message: `An SSE event exceeded the limit of ${limit} characters.` });
+  return new ToolCallStreamError({
+    code: "event-too-large",
+    message: `An SSE event exceeded the limit of ${limit} characters.`,
+  });
 }

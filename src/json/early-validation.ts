@@ -74,7 +74,10 @@ export type EarlyValidation = (
  * for await (const event of events) if (event.type === "tool-call-violation") console.log(event.name, event.error.path);
  * ```
  */
-export function earlySchemaValidator(tools: readonly ToolDefinition[], options: EarlyValidationOptions = {}): EarlyValidation {
+export function earlySchemaValidator(
+  tools: readonly ToolDefinition[],
+  options: EarlyValidationOptions = {},
+): EarlyValidation {
   const schemas = schemasByName(tools);
   return (enqueue, accumulator, terminate) => {
     const watched = new Map<number, { name: string; parser: IncrementalJsonParser; watcher: SchemaWatcher }>();
@@ -88,7 +91,11 @@ export function earlySchemaValidator(tools: readonly ToolDefinition[], options: 
         const schema = schemas.get(event.name);
         if (!schema || event.providerExecuted || event.inputFormat === "text") return;
         const watcher = new SchemaWatcher(schema);
-        watched.set(key(event), { name: event.name, watcher, parser: new IncrementalJsonParser({ ...depth, listener: watcher }) });
+        watched.set(key(event), {
+          name: event.name,
+          watcher,
+          parser: new IncrementalJsonParser({ ...depth, listener: watcher }),
+        });
       } else if (event.type === "tool-call-delta") {
         const call = watched.get(key(event));
         if (!call) return;
@@ -98,7 +105,14 @@ export function earlySchemaValidator(tools: readonly ToolDefinition[], options: 
         watched.delete(key(event));
         const { index, id, choice } = event;
         // The name is the start's: a delta does not carry it.
-        enqueue({ type: "tool-call-violation", index, id, name: call.name, error, ...(choice !== undefined ? { choice } : {}) });
+        enqueue({
+          type: "tool-call-violation",
+          index,
+          id,
+          name: call.name,
+          error,
+          ...(choice !== undefined ? { choice } : {}),
+        });
         if (!options.abortOnViolation) return;
         accumulator.abort("schema-violation", error);
         stopped = true;

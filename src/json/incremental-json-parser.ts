@@ -1,6 +1,16 @@
 import type { JsonValue } from "../shared/json.ts";
 import { ownValue } from "../shared/values.ts";
-import { ESCAPES, isWordChar, LITERALS, Mode, NUMBER, NUMBER_PREFIX, type Frame, type JsonParseFailure, type JsonParserListener } from "./json-grammar.ts";
+import {
+  ESCAPES,
+  isWordChar,
+  LITERALS,
+  Mode,
+  NUMBER,
+  NUMBER_PREFIX,
+  type Frame,
+  type JsonParseFailure,
+  type JsonParserListener,
+} from "./json-grammar.ts";
 
 export type { JsonParseFailure, JsonParserListener } from "./json-grammar.ts";
 
@@ -96,7 +106,8 @@ export class IncrementalJsonParser {
 
   /** The input ended: a number or literal at the top level ends here. Returns whether the value is complete. */
   end(): boolean {
-    if ((this.#mode === Mode.Number || this.#mode === Mode.Literal) && this.#stack.length === 0) this.#endWord(this.#offset);
+    if ((this.#mode === Mode.Number || this.#mode === Mode.Literal) && this.#stack.length === 0)
+      this.#endWord(this.#offset);
     return this.isComplete;
   }
 
@@ -130,7 +141,8 @@ export class IncrementalJsonParser {
           this.#mode = Array.isArray(frame!.value) ? Mode.Value : Mode.Key;
           return i + 1;
         }
-        if ((code === 0x7d && !Array.isArray(frame!.value)) || (code === 0x5d && Array.isArray(frame!.value))) return this.#close(i);
+        if ((code === 0x7d && !Array.isArray(frame!.value)) || (code === 0x5d && Array.isArray(frame!.value)))
+          return this.#close(i);
         this.#fail("invalid-json", at);
         return i;
       default:
@@ -141,7 +153,12 @@ export class IncrementalJsonParser {
   #startValue(code: number, i: number, at: number, frame: Frame | undefined): number {
     if (code === 0x5d && frame?.empty && Array.isArray(frame.value)) return this.#close(i);
     const container = code === 0x7b || code === 0x5b;
-    const word = code === 0x2d || (code >= 0x30 && code <= 0x39) ? Mode.Number : code === 0x74 || code === 0x66 || code === 0x6e ? Mode.Literal : undefined;
+    const word =
+      code === 0x2d || (code >= 0x30 && code <= 0x39)
+        ? Mode.Number
+        : code === 0x74 || code === 0x66 || code === 0x6e
+          ? Mode.Literal
+          : undefined;
     if (!container && word === undefined && code !== 0x22) this.#fail("invalid-json", at);
     else if (container && this.#stack.length >= this.#maxDepth) this.#fail("too-deep", at);
     else this.#listener?.begin(code);
@@ -205,10 +222,10 @@ export class IncrementalJsonParser {
       this.#fail("invalid-json", this.#offset + i);
       return i;
     }
-    const escape = `${this.#escape}${char}`;
-    this.#escape = escape;
-    if (escape.length === 5) {
-      this.#append(String.fromCharCode(Number.parseInt(escape.slice(1), 16)));
+    const escapeText = `${this.#escape}${char}`;
+    this.#escape = escapeText;
+    if (escapeText.length === 5) {
+      this.#append(String.fromCharCode(Number.parseInt(escapeText.slice(1), 16)));
       this.#escape = undefined;
     }
     return i + 1;
@@ -272,7 +289,8 @@ export class IncrementalJsonParser {
     }
     if (Array.isArray(frame.value)) frame.value[frame.slot as number] = value;
     // A `__proto__` key must be an own property, never the prototype setter.
-    else if (frame.slot === "__proto__") Object.defineProperty(frame.value, "__proto__", { value, writable: true, enumerable: true, configurable: true });
+    else if (frame.slot === "__proto__")
+      Object.defineProperty(frame.value, "__proto__", { value, writable: true, enumerable: true, configurable: true });
     else frame.value[frame.slot as string] = value;
   }
 

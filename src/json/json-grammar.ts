@@ -46,7 +46,17 @@ export interface JsonParserListener {
 }
 
 /** What the parser expects at the next character (plain constants: type stripping has no enums). */
-export const Mode = { Value: 0, Key: 1, Colon: 2, AfterValue: 3, String: 4, Number: 5, Literal: 6, Done: 7, Failed: 8 } as const;
+export const Mode = {
+  Value: 0,
+  Key: 1,
+  Colon: 2,
+  AfterValue: 3,
+  String: 4,
+  Number: 5,
+  Literal: 6,
+  Done: 7,
+  Failed: 8,
+} as const;
 export type Mode = (typeof Mode)[keyof typeof Mode];
 
 /** The literal names and their values. */
@@ -57,10 +67,25 @@ export const NUMBER: RegExp = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 export const NUMBER_PREFIX: RegExp = /^-?(?:0|[1-9]\d*)?(?:\.\d*)?(?:[eE][+-]?\d*)?$/;
 
 /** The one-character escapes of a JSON string, by the character after the backslash. */
-export const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+export const ESCAPES: Record<string, string> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
 
 /** Characters that can continue a number or literal. */
 export function isWordChar(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x7a) || code === 0x2e || code === 0x2b || code === 0x2d || code === 0x45;
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    code === 0x2e ||
+    code === 0x2b ||
+    code === 0x2d ||
+    code === 0x45
+  );
 }
-

@@ -12,7 +12,7 @@ export type { JsonRepair };
 export type RepairResult = { ok: true; value: JsonValue; repairs: JsonRepair[] } | { ok: false; position?: number };
 
 const PYTHON: Record<string, string> = { True: "true", False: "false", None: "null" };
-const FENCE = /^\s*```[a-zA-Z]*\s*\n?([^]*?)\n?\s*```\s*$/;
+const FENCE = /^\s*```[a-zA-Z]*\s*\n?([\s\S]*?)\n?\s*```\s*$/;
 
 /**
  * Repairs the mistakes models make in tool arguments: a markdown code fence around the JSON,
@@ -37,7 +37,8 @@ export function repairJson(text: string, options: { closeTruncated: boolean }): 
   const rewritten = rewrite(fenced ? fenced[1]! : text, repairs, options.closeTruncated);
   const parser = new IncrementalJsonParser();
   if (rewritten !== undefined) parser.feed(rewritten);
-  if (rewritten === undefined || !parser.end() || repairs.size === 0) return { ok: false, position: jsonErrorPosition(text) };
+  if (rewritten === undefined || !parser.end() || repairs.size === 0)
+    return { ok: false, position: jsonErrorPosition(text) };
   return { ok: true, value: parser.value!, repairs: [...repairs] };
 }
 
@@ -111,7 +112,10 @@ function closeOpen(text: string, open: string[]): string {
   else if (out.endsWith(":")) out += "null";
   else if (/[-+.eE]$/.test(out) && /\d[-+.eE]*$/.test(out)) out = out.replace(/[-+.eE]+$/, "");
   else if (/(?:^|[^\w"])(t|tr|tru|f|fa|fal|fals|n|nu|nul)$/.test(out)) {
-    out = out.replace(/(t|tr|tru|f|fa|fal|fals|n|nu|nul)$/, (partial) => ["true", "false", "null"].find((l) => l.startsWith(partial))!);
+    out = out.replace(
+      /(t|tr|tru|f|fa|fal|fals|n|nu|nul)$/,
+      (partial) => ["true", "false", "null"].find((l) => l.startsWith(partial))!,
+    );
   }
   // A key with no value yet: `{"a": 1, "b"` -> `{"a": 1, "b": null}`.
   if (open[open.length - 1] === "}" && /[{,]\s*"(?:[^"\\]|\\.)*"$/.test(out)) out += ": null";

@@ -78,13 +78,25 @@ export class SchemaWatcher implements JsonParserListener {
       path = `${parent.path}/${parent.items++}`;
       for (const [i, c] of parent.candidates.entries()) {
         if (!c.live) continue;
-        if (typeof c.schema.maxItems === "number" && parent.items > c.schema.maxItems) this.#kill(depth - 1, c, parent.path, `Expected at most ${c.schema.maxItems} items.`);
+        if (typeof c.schema.maxItems === "number" && parent.items > c.schema.maxItems)
+          this.#kill(depth - 1, c, parent.path, `Expected at most ${c.schema.maxItems} items.`);
         else flatten(itemsOf(c.schema), i, candidates);
       }
       if (this.violation) return;
     } else [candidates, path] = [parent.next ?? [], parent.nextPath];
     if (candidates.length > MAX_CANDIDATES) candidates = [{ schema: ANY, owner: 0, live: true }];
-    const value: OpenValue = { path, first, candidates, items: 0, keys: first === 0x7b ? new Set() : undefined, next: undefined, nextPath: "", checked: 0, points: 0, last: 0 };
+    const value: OpenValue = {
+      path,
+      first,
+      candidates,
+      items: 0,
+      keys: first === 0x7b ? new Set() : undefined,
+      next: undefined,
+      nextPath: "",
+      checked: 0,
+      points: 0,
+      last: 0,
+    };
     this.#stack.push(value);
     for (const c of candidates) if (!this.violation) this.#start(depth, value, c);
   }
@@ -133,7 +145,8 @@ export class SchemaWatcher implements JsonParserListener {
     }
     const allowed = allowedOf(c.schema);
     if (!allowed) return;
-    if (!allowed.some((option) => fits(option, first))) return this.#kill(depth, c, value.path, allowedMessage(c.schema));
+    if (!allowed.some((option) => fits(option, first)))
+      return this.#kill(depth, c, value.path, allowedMessage(c.schema));
     if (first === 0x22) c.strings = allowed.filter((option): option is string => typeof option === "string");
   }
 
@@ -147,9 +160,13 @@ export class SchemaWatcher implements JsonParserListener {
       if (typeof s.minimum === "number" && value < s.minimum) return fail(`Expected at least ${s.minimum}.`);
       if (typeof s.maximum === "number" && value > s.maximum) return fail(`Expected at most ${s.maximum}.`);
     } else if (open.keys) {
-      const missing = Array.isArray(s.required) ? s.required.find((key) => typeof key === "string" && !open.keys!.has(key)) : undefined;
-      if (missing !== undefined) return fail("A required property is missing.", `${open.path}/${pointerToken(missing)}`);
-    } else if (Array.isArray(value) && typeof s.minItems === "number" && value.length < s.minItems) return fail(`Expected at least ${s.minItems} items.`);
+      const missing = Array.isArray(s.required)
+        ? s.required.find((key) => typeof key === "string" && !open.keys!.has(key))
+        : undefined;
+      if (missing !== undefined)
+        return fail("A required property is missing.", `${open.path}/${pointerToken(missing)}`);
+    } else if (Array.isArray(value) && typeof s.minItems === "number" && value.length < s.minItems)
+      return fail(`Expected at least ${s.minItems} items.`);
     const allowed = allowedOf(s);
     if (allowed && !allowed.some((option) => sameJson(option, value))) fail(allowedMessage(s));
   }
@@ -168,8 +185,10 @@ export class SchemaWatcher implements JsonParserListener {
         open.points = codePoints(added, open.points, open.last);
         if (added !== "") open.last = added.charCodeAt(added.length - 1);
       }
-      if (typeof max === "number" && open.points > max) this.#kill(depth, c, open.path, `Expected at most ${max} characters.`);
-      else if (c.strings && (c.strings = narrow(c.strings, added, from, done)).length === 0) this.#kill(depth, c, open.path, allowedMessage(c.schema));
+      if (typeof max === "number" && open.points > max)
+        this.#kill(depth, c, open.path, `Expected at most ${max} characters.`);
+      else if (c.strings && (c.strings = narrow(c.strings, added, from, done)).length === 0)
+        this.#kill(depth, c, open.path, allowedMessage(c.schema));
     }
   }
 
@@ -178,8 +197,19 @@ export class SchemaWatcher implements JsonParserListener {
     const from = object.checked;
     object.checked += added.length;
     for (const c of object.candidates) {
-      if (!c.live || this.violation || c.schema.additionalProperties !== false || c.schema.patternProperties !== undefined) continue;
-      c.names = narrow(c.names ?? Object.keys(isRecord(c.schema.properties) ? c.schema.properties : {}), added, from, done);
+      if (
+        !c.live ||
+        this.violation ||
+        c.schema.additionalProperties !== false ||
+        c.schema.patternProperties !== undefined
+      )
+        continue;
+      c.names = narrow(
+        c.names ?? Object.keys(isRecord(c.schema.properties) ? c.schema.properties : {}),
+        added,
+        from,
+        done,
+      );
       if (c.names.length === 0) this.#kill(depth, c, object.path, "A property the schema does not allow.");
     }
   }
@@ -192,13 +222,23 @@ export class SchemaWatcher implements JsonParserListener {
     const value = this.#stack[depth]!;
     const siblings = value.candidates.filter((other) => other.owner === c.owner);
     if (siblings.some((other) => other.live)) return;
-    const why = siblings.length > 1 ? { path: value.path, message: "Matches none of the allowed shapes (anyOf)." } : { path, message };
+    const why =
+      siblings.length > 1
+        ? { path: value.path, message: "Matches none of the allowed shapes (anyOf)." }
+        : { path, message };
     if (depth === 0) this.violation = { code: "schema-mismatch", message: why.message, path: why.path };
     else this.#kill(depth - 1, this.#stack[depth - 1]!.candidates[c.owner]!, why.path, why.message);
   }
 }
 
-const KINDS: Record<number, string> = { 0x7b: "object", 0x5b: "array", 0x22: "string", 0x74: "boolean", 0x66: "boolean", 0x6e: "null" };
+const KINDS: Record<number, string> = {
+  123: "object",
+  91: "array",
+  34: "string",
+  116: "boolean",
+  102: "boolean",
+  110: "null",
+};
 
 /** A schema's alternatives: its `anyOf` branches (and `null` when it is `nullable`), or itself. */
 function flatten(schema: unknown, owner: number, out: Candidate[] = []): Candidate[] {
@@ -227,7 +267,10 @@ function allowedOf(schema: Schema): JsonValue[] | undefined {
 
 function allowedMessage(schema: Schema): string {
   const list = Array.isArray(schema.enum) ? schema.enum : [schema.const];
-  const shown = list.slice(0, 10).map((option) => JSON.stringify(option)).join(", ");
+  const shown = list
+    .slice(0, 10)
+    .map((option) => JSON.stringify(option))
+    .join(", ");
   return list.length === 1 ? `Expected ${shown}.` : `Expected one of ${shown}${list.length > 10 ? ", ..." : ""}.`;
 }
 
@@ -244,7 +287,9 @@ function fits(option: JsonValue, first: number): boolean {
 /** The strings of `options` that still begin with the text checked so far followed by `added` (that equal it, when `done`). */
 function narrow(options: string[], added: string, from: number, done: boolean): string[] {
   const length = from + added.length;
-  return options.filter((option) => (done ? option.length === length : option.length >= length) && option.startsWith(added, from));
+  return options.filter(
+    (option) => (done ? option.length === length : option.length >= length) && option.startsWith(added, from),
+  );
 }
 
 /** A key as a JSON Pointer token (RFC 6901): `~` and `/` escaped. */
@@ -259,5 +304,7 @@ function itemsOf(schema: Schema): unknown {
 function propertyOf(schema: Schema, name: string): unknown {
   const properties = schema.properties;
   if (isRecord(properties) && Object.hasOwn(properties, name)) return properties[name];
-  return schema.patternProperties === undefined && isRecord(schema.additionalProperties) ? schema.additionalProperties : ANY;
+  return schema.patternProperties === undefined && isRecord(schema.additionalProperties)
+    ? schema.additionalProperties
+    : ANY;
 }

@@ -51,14 +51,24 @@ export const MAX_TIMER_MS: number = 2_147_483_647;
  * await validateWithin(slowValidator, args, { validationTimeoutMs: 500 }); // { ok: false, issues: [...], timeoutMs: 500 }
  * ```
  */
-export function validateWithin(schema: StandardSchemaV1, value: unknown, options: ValidationTimeoutOptions): StandardOutcome | Promise<StandardOutcome> {
+export function validateWithin(
+  schema: StandardSchemaV1,
+  value: unknown,
+  options: ValidationTimeoutOptions,
+): StandardOutcome | Promise<StandardOutcome> {
   const outcome = validateStandard(schema, value);
   const ms = options.validationTimeoutMs ?? DEFAULT_VALIDATION_TIMEOUT_MS;
   if (!(outcome instanceof Promise) || !(ms <= MAX_TIMER_MS)) return outcome;
   const set = options.setTimeout ?? ((callback: () => void, delay: number) => setTimeout(callback, delay));
   const clear = options.clearTimeout ?? ((handle: unknown) => clearTimeout(handle as number));
   let timer: unknown;
-  const expired = new Promise<StandardOutcome>((resolve) => (timer = set(() => resolve({ ok: false, issues: [`$: the validator did not settle within ${ms} ms`], timeoutMs: ms }), ms)));
+  const expired = new Promise<StandardOutcome>(
+    (resolve) =>
+      (timer = set(
+        () => resolve({ ok: false, issues: [`$: the validator did not settle within ${ms} ms`], timeoutMs: ms }),
+        ms,
+      )),
+  );
   return Promise.race([outcome, expired]).finally(() => clear(timer));
 }
 
@@ -81,7 +91,11 @@ const jsonSchemas = new WeakMap<object, Record<string, unknown> | null>();
  */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   const props = isObject(value) ? (value as { "~standard"?: unknown })["~standard"] : undefined;
-  return isObject(props) && (props as { version?: unknown }).version === 1 && typeof (props as { validate?: unknown }).validate === "function";
+  return (
+    isObject(props) &&
+    (props as { version?: unknown }).version === 1 &&
+    typeof (props as { validate?: unknown }).validate === "function"
+  );
 }
 
 /**
@@ -160,7 +174,11 @@ export function describeIssue(issue: StandardSchemaV1.Issue): string {
 
 function toOutcome(result: StandardSchemaV1.Result<unknown>): StandardOutcome {
   if (!isRecord(result)) return failedValidator();
-  if (result.issues) return { ok: false, issues: result.issues.length > 0 ? result.issues.map(describeIssue) : ["$: rejected by the validator"] };
+  if (result.issues)
+    return {
+      ok: false,
+      issues: result.issues.length > 0 ? result.issues.map(describeIssue) : ["$: rejected by the validator"],
+    };
   return { ok: true, value: result.value };
 }
 

@@ -52,7 +52,10 @@ export type ToolDefinition =
  * JSON Schema v1, as zod 4 does), that schema is the tool's parameters for the provider and for
  * schema checks ({@link schemasByName}).
  */
-export interface ValidatorToolDefinition<Name extends string = string, Schema extends StandardSchemaV1 = StandardSchemaV1> {
+export interface ValidatorToolDefinition<
+  Name extends string = string,
+  Schema extends StandardSchemaV1 = StandardSchemaV1,
+> {
   /** The function name. */
   name: Name;
   /** What the tool does, for the model. */
@@ -155,19 +158,28 @@ export function checkToolArguments(value: JsonValue, schema: ToolSchema, path = 
     return branches.some((issues) => issues.length === 0) ? [] : [`${path} matches none of the allowed shapes`];
   }
   const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (types && !types.some((type) => hasType(value, type))) return [`${path} must be ${types.join(" or ")}, not ${typeOf(value)}`];
+  if (types && !types.some((type) => hasType(value, type)))
+    return [`${path} must be ${types.join(" or ")}, not ${typeOf(value)}`];
   const issues: string[] = [];
-  if (schema.enum && !schema.enum.some((option) => sameJson(option, value))) issues.push(`${path} must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(", ")}`);
-  if (schema.const !== undefined && !sameJson(schema.const, value)) issues.push(`${path} must be ${JSON.stringify(schema.const)}`);
+  if (schema.enum && !schema.enum.some((option) => sameJson(option, value)))
+    issues.push(`${path} must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(", ")}`);
+  if (schema.const !== undefined && !sameJson(schema.const, value))
+    issues.push(`${path} must be ${JSON.stringify(schema.const)}`);
   if (typeof value === "number") {
-    if (typeof schema.minimum === "number" && value < schema.minimum) issues.push(`${path} must be at least ${schema.minimum}`);
-    if (typeof schema.maximum === "number" && value > schema.maximum) issues.push(`${path} must be at most ${schema.maximum}`);
+    if (typeof schema.minimum === "number" && value < schema.minimum)
+      issues.push(`${path} must be at least ${schema.minimum}`);
+    if (typeof schema.maximum === "number" && value > schema.maximum)
+      issues.push(`${path} must be at most ${schema.maximum}`);
   } else if (typeof value === "string") {
-    if (typeof schema.maxLength === "number" && codePoints(value) > schema.maxLength) issues.push(`${path} must have at most ${schema.maxLength} characters`);
+    if (typeof schema.maxLength === "number" && codePoints(value) > schema.maxLength)
+      issues.push(`${path} must have at most ${schema.maxLength} characters`);
   } else if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems) issues.push(`${path} must have at least ${schema.minItems} items`);
-    if (schema.maxItems !== undefined && value.length > schema.maxItems) issues.push(`${path} must have at most ${schema.maxItems} items`);
-    if (schema.items) value.forEach((item, i) => issues.push(...checkToolArguments(item, schema.items!, `${path}[${i}]`)));
+    if (schema.minItems !== undefined && value.length < schema.minItems)
+      issues.push(`${path} must have at least ${schema.minItems} items`);
+    if (schema.maxItems !== undefined && value.length > schema.maxItems)
+      issues.push(`${path} must have at most ${schema.maxItems} items`);
+    if (schema.items)
+      value.forEach((item, i) => issues.push(...checkToolArguments(item, schema.items!, `${path}[${i}]`)));
   } else if (value !== null && typeof value === "object") issues.push(...checkObject(value, schema, path));
   return issues;
 }
@@ -175,12 +187,13 @@ export function checkToolArguments(value: JsonValue, schema: ToolSchema, path = 
 function checkObject(value: { [key: string]: JsonValue }, schema: ToolSchema, path: string): string[] {
   const issues: string[] = [];
   const properties = schema.properties ?? {};
-  for (const key of schema.required ?? []) if (!Object.prototype.hasOwnProperty.call(value, key)) issues.push(`${path}.${key} is required`);
+  for (const key of schema.required ?? []) if (!Object.hasOwn(value, key)) issues.push(`${path}.${key} is required`);
   for (const [key, member] of Object.entries(value)) {
-    const propertySchema = Object.prototype.hasOwnProperty.call(properties, key) ? properties[key] : undefined;
+    const propertySchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (propertySchema) issues.push(...checkToolArguments(member, propertySchema, `${path}.${key}`));
     else if (schema.additionalProperties === false) issues.push(`${path}.${key} is not allowed`);
-    else if (typeof schema.additionalProperties === "object") issues.push(...checkToolArguments(member, schema.additionalProperties, `${path}.${key}`));
+    else if (typeof schema.additionalProperties === "object")
+      issues.push(...checkToolArguments(member, schema.additionalProperties, `${path}.${key}`));
   }
   return issues;
 }
@@ -226,9 +239,20 @@ function typeOf(value: JsonValue): string {
  */
 export function sameJson(a: JsonValue, b: JsonValue): boolean {
   if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as JsonValue[]).length && a.every((item, i) => sameJson(item, (b as JsonValue[])[i]!));
+  if (
+    typeof a !== "object" ||
+    typeof b !== "object" ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) !== Array.isArray(b)
+  )
+    return false;
+  if (Array.isArray(a))
+    return a.length === (b as JsonValue[]).length && a.every((item, i) => sameJson(item, (b as JsonValue[])[i]!));
   const keys = Object.keys(a);
   const other = b as Record<string, JsonValue>;
-  return keys.length === Object.keys(other).length && keys.every((key) => Object.hasOwn(other, key) && sameJson((a as Record<string, JsonValue>)[key]!, other[key]!));
+  return (
+    keys.length === Object.keys(other).length &&
+    keys.every((key) => Object.hasOwn(other, key) && sameJson((a as Record<string, JsonValue>)[key]!, other[key]!))
+  );
 }

@@ -5,7 +5,13 @@
  *
  * @module
  */
-import type { CompletedToolCallEvent, FinishEvent, ToolCall, ToolCallDeltaEvent, ToolCallEvent } from "../shared/events.ts";
+import type {
+  CompletedToolCallEvent,
+  FinishEvent,
+  ToolCall,
+  ToolCallDeltaEvent,
+  ToolCallEvent,
+} from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
 import type { ToolDefinition } from "./tool-schema.ts";
@@ -48,9 +54,21 @@ export type InferToolSchema<S> =
                         : T extends "object"
                           ? S extends { readonly properties: infer P }
                             ? {
-                                -readonly [K in keyof P as K extends (S extends { readonly required: readonly (infer R)[] } ? R : never) ? K : never]: InferToolSchema<P[K]>;
+                                -readonly [K in keyof P as K extends (
+                                  S extends { readonly required: readonly (infer R)[] }
+                                    ? R
+                                    : never
+                                )
+                                  ? K
+                                  : never]: InferToolSchema<P[K]>;
                               } & {
-                                -readonly [K in keyof P as K extends (S extends { readonly required: readonly (infer R)[] } ? R : never) ? never : K]?: InferToolSchema<P[K]>;
+                                -readonly [K in keyof P as K extends (
+                                  S extends { readonly required: readonly (infer R)[] }
+                                    ? R
+                                    : never
+                                )
+                                  ? never
+                                  : K]?: InferToolSchema<P[K]>;
                               } extends infer O
                               ? { [K in keyof O]: O[K] }
                               : never
@@ -127,7 +145,8 @@ export type DeepPartial<T> = [JsonValue] extends [T]
  * A `tool-call-delta` event of one of `Tools`: it carries no name (its `tool-call-start` does),
  * so `partialArguments` is a deep-partial of the arguments of one of the tools.
  */
-export interface TypedToolCallDeltaEvent<Tools extends readonly ToolDefinition[]> extends Omit<ToolCallDeltaEvent, "partialArguments"> {
+export interface TypedToolCallDeltaEvent<Tools extends readonly ToolDefinition[]>
+  extends Omit<ToolCallDeltaEvent, "partialArguments"> {
   /** The arguments parsed so far (with `partialArguments`): a live value, as on {@link ToolCallDeltaEvent}. */
   partialArguments?: DeepPartial<InferToolArguments<Tools[number]>> | undefined;
 }
@@ -151,10 +170,11 @@ export interface TypedFinishEvent<Tools extends readonly ToolDefinition[]> exten
  * }
  * ```
  */
-export type TypedToolCallEvent<Tools extends readonly ToolDefinition[]> = string extends InferToolName<Tools[number]>
-  ? ToolCallEvent
-  :
-      | Exclude<ToolCallEvent, CompletedToolCallEvent | ToolCallDeltaEvent | FinishEvent>
-      | TypedCompletedToolCallEvent<Tools>
-      | TypedToolCallDeltaEvent<Tools>
-      | TypedFinishEvent<Tools>;
+export type TypedToolCallEvent<Tools extends readonly ToolDefinition[]> =
+  string extends InferToolName<Tools[number]>
+    ? ToolCallEvent
+    :
+        | Exclude<ToolCallEvent, CompletedToolCallEvent | ToolCallDeltaEvent | FinishEvent>
+        | TypedCompletedToolCallEvent<Tools>
+        | TypedToolCallDeltaEvent<Tools>
+        | TypedFinishEvent<Tools>;

@@ -24,4 +24,3 @@ export async function readErrorBody(response: Response): Promise<unknown> {
     return undefined; // non-JSON bodies (HTML error pages) are not passed on: they may echo internals
   }
 }
-

@@ -7,7 +7,9 @@ import type { StreamLimits } from "./stream-limits.ts";
 
 /** Options of {@link streamToolCalls}; `Tools` is the type of its `tools`. */
 export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>
-  extends StreamLimits, ValidationTimeoutOptions, Omit<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "validate" | "earlyValidation"> {
+  extends StreamLimits,
+    ValidationTimeoutOptions,
+    Omit<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "validate" | "earlyValidation"> {
   /**
    * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
    * incrementally in time linear in the arguments (the accumulator's `partialArguments` plug-in,

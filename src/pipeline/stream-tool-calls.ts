@@ -22,7 +22,6 @@ import type { ToolCallEvent } from "../shared/events.ts";
 import { readErrorBody } from "./error-body.ts";
 import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 
-
 /**
  * The whole chain in one call: bytes, framed messages, provider deltas, accumulated events.
  *
@@ -81,7 +80,11 @@ export function streamToolCallBatches<const Tools extends readonly ToolDefinitio
 }
 
 /** The chain behind both: one event per chunk of the output, or with `batched` one array per ready stretch of the body. */
-function chain(input: Response | ReadableStream<Uint8Array>, options: StreamToolCallsOptions, batched: boolean): ReadableStream<ToolCallEvent | ToolCallEvent[]> {
+function chain(
+  input: Response | ReadableStream<Uint8Array>,
+  options: StreamToolCallsOptions,
+  batched: boolean,
+): ReadableStream<ToolCallEvent | ToolCallEvent[]> {
   // A provider that does not exist is the caller's mistake: said at the call, not as a stream error.
   const protocol = options.provider ? providerProtocol(options.provider) : undefined;
   // Duck-typed rather than `instanceof`: a Response from another realm or fetch polyfill
@@ -128,83 +131,86 @@ function chain(input: Response | ReadableStream<Uint8Array>, options: StreamTool
 
   let ready: Promise<void> = Promise.resolve();
   let started = false;
-  const events = new ReadableStream<ToolCallEvent | ToolCallEvent[]>({
-    start(controller) {
-      // workerd may call pull before an async start settles, so pull waits for this itself
-      // (only until it has settled: an await per pull costs a turn of the microtask queue).
-      ready = begin(controller).then(() => void (started = true));
-      return ready;
-    },
-    async pull() {
-      if (!started) await ready;
-      // Read until this pull produced an event: a pull that enqueues nothing is not repeated.
-      // Each network chunk goes through the stages' synchronous cores in one call, so a delta
-      // costs no stream hop between stages.
-      // Events a validator released after the last pull ended go out before anything is read.
-      if (batch.length > 0) return flush();
-      const before = enqueued;
-      // Batched, after the first event: on while the body has its next chunk ready, up to a bound.
-      while (!closed && (enqueued === before || (batched && before > 0 && batch.length < MAX_BATCH))) {
-        // A call waiting for its validator holds back the events after it: read no further
-        // until they are released (backpressure instead of a growing queue).
-        if (held) {
-          await released();
-          continue;
-        }
-        // With partial arguments, one message per step, so that a live `partialArguments`
-        // value is not advanced by later messages before the consumer read the event carrying it;
-        // without, the whole network chunk at once.
-        if (next < messages.length) {
-          // The first message's events of a batched response go out alone, as early as one by one.
-          const until = stepwise || (batched && enqueued === 0) ? next + 1 : messages.length;
-          while (next < until) decoder.decode(messages[next++]!);
-          continue;
-        }
-        messages.length = next = 0;
-        let result: ReadableStreamReadResult<Uint8Array>;
-        try {
-          if (enqueued === before) {
-            result = await (pendingRead ?? reader!.read());
-            pendingRead = undefined;
-          } else {
-            // Events to pass on: read on only if the next chunk is ready, else the next pull takes it.
-            const read = reader!.read();
-            if (!(await settlesSoon(read))) {
-              pendingRead = read;
-              break;
-            }
-            result = await read;
-          }
-        } catch (error) {
-          if (closed) return;
-          return failStream(toErrorInfo(error), accumulator, close);
-        }
-        if (closed) return;
-        try {
-          if (result.done) {
-            framing.end();
-            for (const message of messages) decoder.decode(message);
-            decoder.end();
-            accumulator.end();
+  const events = new ReadableStream<ToolCallEvent | ToolCallEvent[]>(
+    {
+      start(controller) {
+        // workerd may call pull before an async start settles, so pull waits for this itself
+        // (only until it has settled: an await per pull costs a turn of the microtask queue).
+        ready = begin(controller).then(() => void (started = true));
+        return ready;
+      },
+      async pull() {
+        if (!started) await ready;
+        // Read until this pull produced an event: a pull that enqueues nothing is not repeated.
+        // Each network chunk goes through the stages' synchronous cores in one call, so a delta
+        // costs no stream hop between stages.
+        // Events a validator released after the last pull ended go out before anything is read.
+        if (batch.length > 0) return flush();
+        const before = enqueued;
+        // Batched, after the first event: on while the body has its next chunk ready, up to a bound.
+        while (!closed && (enqueued === before || (batched && before > 0 && batch.length < MAX_BATCH))) {
+          // A call waiting for its validator holds back the events after it: read no further
+          // until they are released (backpressure instead of a growing queue).
+          if (held) {
             await released();
-            return close();
+            continue;
           }
-          framing.feed(result.value);
-        } catch (error) {
-          // Everything before the fault is still delivered, then the stream ends.
-          for (const message of messages) decoder.decode(message);
-          void reader!.cancel(error).catch(() => {});
-          return failStream(toErrorInfo(error), accumulator, close);
+          // With partial arguments, one message per step, so that a live `partialArguments`
+          // value is not advanced by later messages before the consumer read the event carrying it;
+          // without, the whole network chunk at once.
+          if (next < messages.length) {
+            // The first message's events of a batched response go out alone, as early as one by one.
+            const until = stepwise || (batched && enqueued === 0) ? next + 1 : messages.length;
+            while (next < until) decoder.decode(messages[next++]!);
+            continue;
+          }
+          messages.length = next = 0;
+          let result: ReadableStreamReadResult<Uint8Array>;
+          try {
+            if (enqueued === before) {
+              result = await (pendingRead ?? reader!.read());
+              pendingRead = undefined;
+            } else {
+              // Events to pass on: read on only if the next chunk is ready, else the next pull takes it.
+              const read = reader!.read();
+              if (!(await settlesSoon(read))) {
+                pendingRead = read;
+                break;
+              }
+              result = await read;
+            }
+          } catch (error) {
+            if (closed) return;
+            return failStream(toErrorInfo(error), accumulator, close);
+          }
+          if (closed) return;
+          try {
+            if (result.done) {
+              framing.end();
+              for (const message of messages) decoder.decode(message);
+              decoder.end();
+              accumulator.end();
+              await released();
+              return close();
+            }
+            framing.feed(result.value);
+          } catch (error) {
+            // Everything before the fault is still delivered, then the stream ends.
+            for (const message of messages) decoder.decode(message);
+            void reader!.cancel(error).catch(() => {});
+            return failStream(toErrorInfo(error), accumulator, close);
+          }
         }
-      }
-      flush();
+        flush();
+      },
+      async cancel(reason) {
+        closed = true;
+        signal?.removeEventListener("abort", onAbort);
+        await reader?.cancel(reason);
+      },
     },
-    async cancel(reason) {
-      closed = true;
-      signal?.removeEventListener("abort", onAbort);
-      await reader?.cancel(reason);
-    },
-  }, { highWaterMark: 0 }); // produce only on demand: nothing runs ahead of the consumer
+    { highWaterMark: 0 },
+  ); // produce only on demand: nothing runs ahead of the consumer
   return events;
 
   async function begin(controller: ReadableStreamDefaultController<ToolCallEvent | ToolCallEvent[]>): Promise<void> {
@@ -240,7 +246,13 @@ function chain(input: Response | ReadableStream<Uint8Array>, options: StreamTool
         partialArguments: stepwise ? IncrementalJsonParser : undefined,
         repair: options.repair === false ? (text) => ({ ok: false, position: jsonErrorPosition(text) }) : repairJson,
         validate: options.tools && toolSchemaValidator(options.tools),
-        earlyValidation: options.tools && options.earlyValidation ? earlySchemaValidator(options.tools, { abortOnViolation: options.abortOnViolation, maxDepth: options.maxDepth }) : undefined,
+        earlyValidation:
+          options.tools && options.earlyValidation
+            ? earlySchemaValidator(options.tools, {
+                abortOnViolation: options.abortOnViolation,
+                maxDepth: options.maxDepth,
+              })
+            : undefined,
       },
       () => {
         // A limit was exceeded, or a call violated its schema with `abortOnViolation`.
@@ -255,7 +267,10 @@ function chain(input: Response | ReadableStream<Uint8Array>, options: StreamTool
     // A protocol of the application's own without a framing is SSE, as documented; detection
     // (no protocol) and the built-in protocols read the content type and the first bytes.
     const Framing = protocol ? (protocol.framing ?? SSEDecoder) : DetectingFraming;
-    framing = new Framing((message) => void messages.push(message), { ...options, contentType: response?.headers.get("content-type") ?? undefined });
+    framing = new Framing((message) => void messages.push(message), {
+      ...options,
+      contentType: response?.headers.get("content-type") ?? undefined,
+    });
     reader = chunkReader(body);
     if (signal?.aborted) return onAbort();
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -294,7 +309,9 @@ async function failHttp(response: Response, accumulator: ToolCallAccumulator, cl
 }
 
 /** The options the accumulator takes as they are: `tools` and the early checks become its plug-ins. */
-function withoutTools(options: StreamToolCallsOptions): Omit<StreamToolCallsOptions, "tools" | "earlyValidation" | "abortOnViolation"> {
+function withoutTools(
+  options: StreamToolCallsOptions,
+): Omit<StreamToolCallsOptions, "tools" | "earlyValidation" | "abortOnViolation"> {
   const { tools: _tools, earlyValidation: _early, abortOnViolation: _abort, ...rest } = options;
   return rest;
 }

@@ -17,7 +17,10 @@ import type { AssistantTurn, ToolResult } from "./turn.ts";
  * messages.push(...(Array.isArray(turn) ? turn : [turn]));
  * ```
  */
-export function assistantMessage(provider: Provider, turn: AssistantTurn): Record<string, unknown> | Record<string, unknown>[] {
+export function assistantMessage(
+  provider: Provider,
+  turn: AssistantTurn,
+): Record<string, unknown> | Record<string, unknown>[] {
   if (provider === "anthropic") return anthropicAssistantMessage(turn);
   if (provider === "gemini") return geminiModelContent(turn);
   if (provider === "openai-responses") return responsesInputItems(turn);

@@ -20,15 +20,19 @@ export function readJsonObject(message: FramedMessage, emit: Emit): Record<strin
   emit({
     type: "error",
     // `undefined` only when the text did not parse: a complete value that is not an object is malformed, cut short or not.
-    error: message.truncated && payload === undefined
-      ? { code: "truncated-event", message: "The body ended inside a final event; its payload was dropped." }
-      : { code: "malformed-payload", message: "A payload is not a JSON object; it was skipped." },
+    error:
+      message.truncated && payload === undefined
+        ? { code: "truncated-event", message: "The body ended inside a final event; its payload was dropped." }
+        : { code: "malformed-payload", message: "A payload is not a JSON object; it was skipped." },
   });
   return undefined;
 }
 
 /** The `error` delta of an error the provider reported in the stream, with its own error object as `data`. */
-export function providerError(data: unknown, message = "The provider reported an error inside the stream."): ProviderDelta {
+export function providerError(
+  data: unknown,
+  message = "The provider reported an error inside the stream.",
+): ProviderDelta {
   return { type: "error", error: { code: "provider-error", message, data } };
 }
 

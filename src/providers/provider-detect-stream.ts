@@ -5,11 +5,28 @@ import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "./provid
 import { createProviderDecoder, PROVIDERS, type Provider } from "./registry.ts";
 
 /** Anthropic's event types; `ping` is sent only by Anthropic. */
-const ANTHROPIC_EVENTS = new Set(["message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "ping"]);
+const ANTHROPIC_EVENTS = new Set([
+  "message_start",
+  "content_block_start",
+  "content_block_delta",
+  "content_block_stop",
+  "message_delta",
+  "message_stop",
+  "ping",
+]);
 /** Cohere v2's event types (kebab-case, unlike every other protocol's). */
 const COHERE_EVENTS = new Set([
-  "message-start", "content-start", "content-delta", "content-end", "tool-plan-delta", "tool-call-start", "tool-call-delta",
-  "tool-call-end", "citation-start", "citation-end", "message-end",
+  "message-start",
+  "content-start",
+  "content-delta",
+  "content-end",
+  "tool-plan-delta",
+  "tool-call-start",
+  "tool-call-delta",
+  "tool-call-end",
+  "citation-start",
+  "citation-end",
+  "message-end",
 ]);
 
 /**
@@ -41,7 +58,8 @@ export function detectProvider(message: FramedMessage): Provider | null | undefi
   }
   if (!isRecord(payload)) return null;
   const type = message.event ?? (typeof payload["type"] === "string" ? payload["type"] : undefined);
-  if (type === "error" || (type === undefined && Object.keys(payload).length === 1 && "error" in payload)) return undefined;
+  if (type === "error" || (type === undefined && Object.keys(payload).length === 1 && "error" in payload))
+    return undefined;
   if (type !== undefined && ANTHROPIC_EVENTS.has(type)) return "anthropic";
   if (type !== undefined && COHERE_EVENTS.has(type)) return "cohere";
   if (type?.startsWith("response.")) return "openai-responses";

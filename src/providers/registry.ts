@@ -10,7 +10,10 @@ import { CohereDecoder, CohereDeltaStream } from "./cohere/cohere-delta-stream.t
 import { GeminiDecoder, GeminiDeltaStream } from "./gemini/gemini-delta-stream.ts";
 import { decodeOpenAIChatMessage, OpenAIChatDeltaStream } from "./openai-chat/openai-chat-delta-stream.ts";
 import { OllamaDecoder, OllamaDeltaStream } from "./ollama/ollama-delta-stream.ts";
-import { OpenAIResponsesDecoder, OpenAIResponsesDeltaStream } from "./openai-responses/openai-responses-delta-stream.ts";
+import {
+  OpenAIResponsesDecoder,
+  OpenAIResponsesDeltaStream,
+} from "./openai-responses/openai-responses-delta-stream.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder, type ProviderProtocol } from "./provider-decoder.ts";
 
 /**
@@ -31,7 +34,15 @@ export type Provider = "openai" | "openai-responses" | "anthropic" | "gemini" | 
  * if (!(PROVIDERS as readonly string[]).includes(body.provider)) return new Response("unknown provider", { status: 400 });
  * ```
  */
-export const PROVIDERS: readonly Provider[] = ["openai", "openai-responses", "anthropic", "gemini", "bedrock", "cohere", "ollama"];
+export const PROVIDERS: readonly Provider[] = [
+  "openai",
+  "openai-responses",
+  "anthropic",
+  "gemini",
+  "bedrock",
+  "cohere",
+  "ollama",
+];
 
 /** A decoder whose `decode` takes the `emit` per call, made into a {@link ProviderDecoder}. */
 function bound(decoder: { decode(message: FramedMessage, emit: Emit): void }, emit: Emit): ProviderDecoder {
@@ -44,9 +55,21 @@ function bound(decoder: { decode(message: FramedMessage, emit: Emit): void }, em
  * array (or a body that is plainly another framing) is read as what it is.
  */
 const PROTOCOLS: { readonly [P in Provider]: ProviderProtocol } = {
-  openai: { name: "openai", framing: DetectingFraming, createDecoder: (emit) => ({ decode: (message) => decodeOpenAIChatMessage(message, emit), end() {} }) },
-  "openai-responses": { name: "openai-responses", framing: DetectingFraming, createDecoder: (emit) => new OpenAIResponsesDecoder(emit) },
-  anthropic: { name: "anthropic", framing: DetectingFraming, createDecoder: (emit) => bound(new AnthropicDecoder(), emit) },
+  openai: {
+    name: "openai",
+    framing: DetectingFraming,
+    createDecoder: (emit) => ({ decode: (message) => decodeOpenAIChatMessage(message, emit), end() {} }),
+  },
+  "openai-responses": {
+    name: "openai-responses",
+    framing: DetectingFraming,
+    createDecoder: (emit) => new OpenAIResponsesDecoder(emit),
+  },
+  anthropic: {
+    name: "anthropic",
+    framing: DetectingFraming,
+    createDecoder: (emit) => bound(new AnthropicDecoder(), emit),
+  },
   gemini: { name: "gemini", framing: DetectingFraming, createDecoder: (emit) => bound(new GeminiDecoder(), emit) },
   bedrock: { name: "bedrock", framing: AwsEventStreamDecoder, createDecoder: (emit) => new BedrockDecoder(emit) },
   cohere: { name: "cohere", framing: DetectingFraming, createDecoder: (emit) => new CohereDecoder(emit) },
@@ -73,7 +96,8 @@ export function assertProvider(provider: string): asserts provider is Provider {
  * ```
  */
 export function providerProtocol(provider: Provider | ProviderProtocol): ProviderProtocol {
-  if (typeof provider === "object" && provider !== null && typeof provider.createDecoder === "function") return provider;
+  if (typeof provider === "object" && provider !== null && typeof provider.createDecoder === "function")
+    return provider;
   assertProvider(String(provider));
   return PROTOCOLS[provider as Provider];
 }
@@ -104,7 +128,9 @@ export function createProviderDecoder(provider: Provider | ProviderProtocol, emi
  *   .pipeThrough(new ToolCallAccumulatorStream());
  * ```
  */
-export function createProviderDeltaStream(provider: Provider | ProviderProtocol): TransformStream<FramedMessage, ProviderDelta> {
+export function createProviderDeltaStream(
+  provider: Provider | ProviderProtocol,
+): TransformStream<FramedMessage, ProviderDelta> {
   const protocol = providerProtocol(provider);
   switch (protocol) {
     case PROTOCOLS.openai:

@@ -38,4 +38,3 @@ export const own = (calls: readonly ToolCall[]): ToolCall[] => calls.filter((cal
 export const asText = (output: JsonValue): string => (typeof output === "string" ? output : JSON.stringify(output));
 /** The id a provider correlates a result by: the call id, or the name for providers without ids. */
 export const idOf = (call: Pick<ToolCall, "id" | "name">): string => call.id ?? call.name;
-

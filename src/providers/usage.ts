@@ -22,14 +22,24 @@ function pick(source: Record<string, unknown>, keys: readonly string[]): number 
  * ```
  */
 export function normalizeUsage(raw: unknown): Usage | undefined {
-  return readUsage(raw, ["prompt_tokens", "input_tokens", "promptTokenCount"], ["completion_tokens", "output_tokens", "candidatesTokenCount"], ["total_tokens", "totalTokenCount"]);
+  return readUsage(
+    raw,
+    ["prompt_tokens", "input_tokens", "promptTokenCount"],
+    ["completion_tokens", "output_tokens", "candidatesTokenCount"],
+    ["total_tokens", "totalTokenCount"],
+  );
 }
 
 /**
  * {@link normalizeUsage} with the keys of one provider, so that a single-provider bundle holds
  * only its own (each stage passes its provider's keys).
  */
-export function readUsage(raw: unknown, inputKeys: readonly string[], outputKeys: readonly string[], totalKeys: readonly string[]): Usage | undefined {
+export function readUsage(
+  raw: unknown,
+  inputKeys: readonly string[],
+  outputKeys: readonly string[],
+  totalKeys: readonly string[],
+): Usage | undefined {
   if (!isRecord(raw)) return undefined;
   const usage: Usage = { raw };
   const input = pick(raw, inputKeys);

@@ -45,7 +45,12 @@ export function chunkReader(body: ReadableStream<Uint8Array>): ChunkReader {
       if (done || value === undefined) return { done: true, value: undefined };
       const used = value.byteLength;
       const buffer = size;
-      size = used * 2 > buffer ? Math.min(buffer * 2, MAX_READ) : used * 8 < buffer ? Math.max(buffer / 2, MIN_READ) : buffer;
+      size =
+        used * 2 > buffer
+          ? Math.min(buffer * 2, MAX_READ)
+          : used * 8 < buffer
+            ? Math.max(buffer / 2, MIN_READ)
+            : buffer;
       return { done: false, value: used * 4 < buffer ? value.slice() : value };
     },
     cancel: (reason) => reader.cancel(reason),

@@ -6,14 +6,13 @@
  */
 
 /** A JSON value as produced by `JSON.parse`. */
-export type JsonValue =
-  | null
-  | boolean
-  | number
-  | string
-  | JsonValue[]
-  | { [key: string]: JsonValue };
-
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 /** A repair applied to tool arguments, as reported in `tool-call.repairs`. */
-export type JsonRepair = "code-fence" | "python-literals" | "single-quotes" | "unquoted-keys" | "trailing-commas" | "truncated";
+export type JsonRepair =
+  | "code-fence"
+  | "python-literals"
+  | "single-quotes"
+  | "unquoted-keys"
+  | "trailing-commas"
+  | "truncated";

@@ -39,35 +39,53 @@ const anyObject = (): Record<string, unknown> => ({ type: "object", properties: 
  * for await (const event of streamToolCalls(response, { provider: "openai", tools })) if (event.type === "tool-call") console.log(event.arguments.city);
  * ```
  */
-export function toolDefinitions(provider: Provider, tools: Readonly<Record<string, RunnableTool>> | readonly ToolDefinition[]): Record<string, unknown>[] {
+export function toolDefinitions(
+  provider: Provider,
+  tools: Readonly<Record<string, RunnableTool>> | readonly ToolDefinition[],
+): Record<string, unknown>[] {
   const entries: Entry[] = isList(tools)
     ? tools.map(fromDefinition)
     : Object.entries(tools).map(([name, tool]) => ({
         name,
         ...(tool.description !== undefined ? { description: tool.description } : {}),
         parameters: parametersOf(tool) ?? anyObject(),
-        ...(tool.parameters === undefined && tool.schema && standardJsonSchema(tool.schema) ? { fromValidator: true as const } : {}),
+        ...(tool.parameters === undefined && tool.schema && standardJsonSchema(tool.schema)
+          ? { fromValidator: true as const }
+          : {}),
       }));
   if (provider === "gemini") {
-    const declarations = entries.map(({ parameters, fromValidator, ...rest }) => ({ ...rest, [fromValidator ? "parametersJsonSchema" : "parameters"]: parameters }));
+    const declarations = entries.map(({ parameters, fromValidator, ...rest }) => ({
+      ...rest,
+      [fromValidator ? "parametersJsonSchema" : "parameters"]: parameters,
+    }));
     return declarations.length > 0 ? [{ functionDeclarations: declarations }] : [];
   }
   const plain = entries.map(({ fromValidator: _fromValidator, ...entry }) => entry);
   if (provider === "anthropic") return plain.map(({ parameters, ...rest }) => ({ ...rest, input_schema: parameters }));
-  if (provider === "bedrock") return plain.map(({ parameters, ...rest }) => ({ toolSpec: { ...rest, inputSchema: { json: parameters } } }));
+  if (provider === "bedrock")
+    return plain.map(({ parameters, ...rest }) => ({ toolSpec: { ...rest, inputSchema: { json: parameters } } }));
   if (provider === "openai-responses") return plain.map((entry) => ({ type: "function", ...entry }));
   return plain.map((entry) => ({ type: "function", function: entry }));
 }
 
-function isList(tools: Readonly<Record<string, RunnableTool>> | readonly ToolDefinition[]): tools is readonly ToolDefinition[] {
+function isList(
+  tools: Readonly<Record<string, RunnableTool>> | readonly ToolDefinition[],
+): tools is readonly ToolDefinition[] {
   return Array.isArray(tools);
 }
 
 /** A definition in any shape, as the entry every provider's shape is made from. */
 function fromDefinition(tool: ToolDefinition): Entry {
-  const source = ("function" in tool ? tool.function : tool) as { name: string; description?: unknown; parameters?: unknown; input_schema?: unknown; schema?: unknown };
+  const source = ("function" in tool ? tool.function : tool) as {
+    name: string;
+    description?: unknown;
+    parameters?: unknown;
+    input_schema?: unknown;
+    schema?: unknown;
+  };
   const validator = isStandardSchema(source.schema) ? standardJsonSchema(source.schema) : undefined;
-  const parameters = validator ?? (isStandardSchema(source.schema) ? undefined : (source.parameters ?? source.input_schema));
+  const parameters =
+    validator ?? (isStandardSchema(source.schema) ? undefined : (source.parameters ?? source.input_schema));
   return {
     name: source.name,
     ...(typeof source.description === "string" ? { description: source.description } : {}),

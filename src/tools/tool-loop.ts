@@ -23,8 +23,7 @@ export interface ToolLoopRequest {
 
 /** Options of {@link runToolLoop}. */
 export interface ToolLoopOptions
-  extends
-    Omit<ToolRunnerOptions, "tools" | "signal">,
+  extends Omit<ToolRunnerOptions, "tools" | "signal">,
     StreamLimits,
     Pick<StreamToolCallsOptions, "partialArguments" | "repair" | "maxDepth" | "earlyValidation" | "abortOnViolation"> {
   /** The wire protocol of the responses, and the shape of the messages the loop appends. */
@@ -98,7 +97,7 @@ export const DEFAULT_MAX_STEPS: number = 8;
 export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
   const { provider, signal: outer } = options;
   const requested = options.maxSteps ?? DEFAULT_MAX_STEPS;
-  const maxSteps = requested >= 1 ? requested : 1; // NaN would never stop
+  const maxSteps = Math.max(requested, 1); // NaN would never stop
   const controller = new AbortController();
   const onOuterAbort = (): void => controller.abort(outer?.reason);
   const messages: unknown[] = [...options.messages];
@@ -150,12 +149,19 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     record = new StepRecord(cuts);
     let response: Response;
     try {
-      response = await untilAborted(() => options.call({ step, messages: [...messages], signal: controller.signal }), controller.signal);
+      response = await untilAborted(
+        () => options.call({ step, messages: [...messages], signal: controller.signal }),
+        controller.signal,
+      );
     } catch {
       if (finished) return false;
       if (controller.signal.aborted) return finish(out, "cancelled");
       // The caller's error is not passed on: it may carry a key or an internal address.
-      out.enqueue({ type: "error", step, error: { code: "stream-failed", message: `The request of step ${step} failed before a response.` } });
+      out.enqueue({
+        type: "error",
+        step,
+        error: { code: "stream-failed", message: `The request of step ${step} failed before a response.` },
+      });
       return finish(out, "call-failed");
     }
     if (finished) {
@@ -178,7 +184,12 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     const calls = turnCalls(turn);
     const own = calls.filter((call) => !call.providerExecuted);
     // The reasoning goes back too: Cohere's tool plan and Ollama's thinking belong to the turn with the calls.
-    const assistant = assistantMessage(provider, { text: turn.text, toolCalls: calls, reasoning: turn.reasoning, reasoningParts: terminal?.type === "finish" ? terminal.reasoningParts : undefined });
+    const assistant = assistantMessage(provider, {
+      text: turn.text,
+      toolCalls: calls,
+      reasoning: turn.reasoning,
+      reasoningParts: terminal?.type === "finish" ? terminal.reasoningParts : undefined,
+    });
     const added: unknown[] = Array.isArray(assistant) ? [...assistant] : [assistant];
     if (own.length > 0) added.push(...toolResultMessages(provider, record.results(own)));
     messages.push(...added);
@@ -205,7 +216,15 @@ class StepRecord {
   terminal: FinishEvent | AbortEvent | undefined;
   readonly #outcomes = new Map<string, Omit<ToolResult, "call">>();
   /** For a turn cut at a schema violation (`earlyValidation` with `abortOnViolation`): what a finish would have listed. */
-  readonly #cut: { text: string; reasoning: string; toolCalls: ToolCall[]; invalidToolCalls: InvalidToolCall[]; violation?: ToolCallViolationEvent } | undefined;
+  readonly #cut:
+    | {
+        text: string;
+        reasoning: string;
+        toolCalls: ToolCall[];
+        invalidToolCalls: InvalidToolCall[];
+        violation?: ToolCallViolationEvent;
+      }
+    | undefined;
 
   constructor(cuts: boolean) {
     this.#cut = cuts ? { text: "", reasoning: "", toolCalls: [], invalidToolCalls: [] } : undefined;
@@ -221,8 +240,10 @@ class StepRecord {
       else cut.invalidToolCalls.push(call);
     } else if (cut && event.type === "tool-call-violation") cut.violation = event;
     if (event.type === "finish" || event.type === "abort") this.terminal = event;
-    else if (event.type === "tool-result" && !event.preliminary) this.#outcomes.set(key(event), { output: event.result });
-    else if (event.type === "tool-error") this.#outcomes.set(key(event), { output: event.error.message, isError: true });
+    else if (event.type === "tool-result" && !event.preliminary)
+      this.#outcomes.set(key(event), { output: event.result });
+    else if (event.type === "tool-error")
+      this.#outcomes.set(key(event), { output: event.error.message, isError: true });
   }
 
   /**
@@ -253,13 +274,36 @@ class StepRecord {
 
 /** The options of `streamToolCalls` among the loop's; with `earlyValidation`, the tools' parameters are its `tools`. */
 function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToolCallsOptions {
-  const { maxEventBytes, maxArgumentsBytes, maxToolCalls, partialArguments, repair, maxDepth, clock, earlyValidation, abortOnViolation } = options;
+  const {
+    maxEventBytes,
+    maxArgumentsBytes,
+    maxToolCalls,
+    partialArguments,
+    repair,
+    maxDepth,
+    clock,
+    earlyValidation,
+    abortOnViolation,
+  } = options;
   const picked: StreamToolCallsOptions = { provider: options.provider, signal };
-  for (const [name, value] of Object.entries({ maxEventBytes, maxArgumentsBytes, maxToolCalls, partialArguments, repair, maxDepth, clock, earlyValidation, abortOnViolation })) {
+  for (const [name, value] of Object.entries({
+    maxEventBytes,
+    maxArgumentsBytes,
+    maxToolCalls,
+    partialArguments,
+    repair,
+    maxDepth,
+    clock,
+    earlyValidation,
+    abortOnViolation,
+  })) {
     if (value !== undefined) (picked as Record<string, unknown>)[name] = value;
   }
   if (earlyValidation) {
-    picked.tools = Object.entries(options.tools).map(([name, tool]): ToolDefinition => (tool.parameters ? { name, parameters: tool.parameters as ToolSchema } : { name }));
+    picked.tools = Object.entries(options.tools).map(
+      ([name, tool]): ToolDefinition =>
+        tool.parameters ? { name, parameters: tool.parameters as ToolSchema } : { name },
+    );
   }
   return picked;
 }

@@ -35,7 +35,13 @@ export function fitResult(value: unknown, maxBytes: number): ResultOutcome {
   try {
     text = typeof value === "string" ? value : JSON.stringify(value);
   } catch {
-    return { error: { code: "handler-failed", message: "The tool returned a value that cannot be sent as JSON.", retryable: false } };
+    return {
+      error: {
+        code: "handler-failed",
+        message: "The tool returned a value that cannot be sent as JSON.",
+        retryable: false,
+      },
+    };
   }
   if (text === undefined) return { result: null }; // `undefined` (a handler with nothing to say)
   const size = utf8Length(text);
@@ -98,18 +104,30 @@ export function describeViolation(violation: SchemaViolation, tool: DescribedToo
  * The error of each other code, written for the model: `names` are the tools that exist (for
  * `unknown-tool`), `ms` the timeout, `reason` the caller's reason for a denial.
  */
-export function toolErrorInfo(code: Exclude<ToolErrorCode, "invalid-arguments">, names: readonly string[] = [], ms = 0, reason?: string): ToolErrorInfo {
+export function toolErrorInfo(
+  code: Exclude<ToolErrorCode, "invalid-arguments">,
+  names: readonly string[] = [],
+  ms = 0,
+  reason?: string,
+): ToolErrorInfo {
   switch (code) {
     case "unknown-tool":
       return {
         code,
-        message: names.length > 0 ? `No tool of that name exists. Call one of: ${names.join(", ")}.` : "No tools are available; answer without calling one.",
+        message:
+          names.length > 0
+            ? `No tool of that name exists. Call one of: ${names.join(", ")}.`
+            : "No tools are available; answer without calling one.",
         retryable: false,
       };
     case "handler-failed":
       return { code, message: "The tool failed while running this call.", retryable: false };
     case "timeout":
-      return { code, message: `The tool did not finish within ${ms} ms and was stopped. Try again, or ask for less at once.`, retryable: true };
+      return {
+        code,
+        message: `The tool did not finish within ${ms} ms and was stopped. Try again, or ask for less at once.`,
+        retryable: true,
+      };
     case "denied":
       return {
         code,
@@ -123,7 +141,11 @@ export function toolErrorInfo(code: Exclude<ToolErrorCode, "invalid-arguments">,
 
 /** The error of one call the caller cancelled (`cancelCall`), with the caller's reason if given. */
 export function callCancelled(reason?: string): ToolErrorInfo {
-  return { code: "cancelled", message: `This call was cancelled before it finished.${reason ? ` Reason given: ${reason}` : ""}`, retryable: true };
+  return {
+    code: "cancelled",
+    message: `This call was cancelled before it finished.${reason ? ` Reason given: ${reason}` : ""}`,
+    retryable: true,
+  };
 }
 
 function listIssues(issues: readonly string[]): string {
@@ -135,6 +157,7 @@ function expected(tool: DescribedTool): string {
   const parameters = parametersOf(tool);
   const required = parameters?.["required"];
   const names = Array.isArray(required) ? required.filter((name): name is string => typeof name === "string") : [];
-  if (names.length > 0) return `Send one JSON object with the required fields ${names.join(", ")}, matching the tool's parameters.`;
+  if (names.length > 0)
+    return `Send one JSON object with the required fields ${names.join(", ")}, matching the tool's parameters.`;
   return parameters || tool.schema ? "Send one JSON object matching the tool's parameters." : "Send one JSON object.";
 }

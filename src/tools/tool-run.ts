@@ -11,7 +11,9 @@ import { fitResult, toolErrorInfo } from "./tool-outcome.ts";
  */
 
 /** What a handler gave: a result (cut to the cap), or the error the model reads. */
-export type HandlerOutcome = { type: "tool-result"; result: JsonValue; truncated?: true } | { type: "tool-error"; error: ToolErrorInfo };
+export type HandlerOutcome =
+  | { type: "tool-result"; result: JsonValue; truncated?: true }
+  | { type: "tool-error"; error: ToolErrorInfo };
 
 /**
  * While the consumer has no room for another event, a promise that settles once it has; else
@@ -26,7 +28,12 @@ export type Room = () => Promise<void> | undefined;
  * generator never runs ahead of a slow reader). Returns a function that stops a streaming
  * handler (its iterator's `return()`, so that its `finally` blocks run); nothing is reported after it.
  */
-export function runHandler(run: () => ToolHandlerResult, maxBytes: number, report: (outcome: HandlerOutcome, preliminary: boolean) => void, room?: Room): () => void {
+export function runHandler(
+  run: () => ToolHandlerResult,
+  maxBytes: number,
+  report: (outcome: HandlerOutcome, preliminary: boolean) => void,
+  room?: Room,
+): () => void {
   let given: ToolHandlerResult;
   try {
     given = run();
@@ -80,7 +87,11 @@ function iterate(
         if (outcome.type === "tool-error") return end(outcome);
         report(outcome, true);
         const wait = room?.();
-        if (wait) wait.then(() => stopped || step(), () => undefined);
+        if (wait)
+          wait.then(
+            () => stopped || step(),
+            () => undefined,
+          );
         else step();
       },
       (error: unknown) => end(failure(error)),
@@ -96,10 +107,18 @@ function fit(value: unknown, maxBytes: number): HandlerOutcome {
 }
 
 function failure(error: unknown): HandlerOutcome {
-  if (error instanceof ToolHandlerError) return { type: "tool-error", error: { code: "handler-failed", message: error.message, retryable: error.retryable } };
+  if (error instanceof ToolHandlerError)
+    return {
+      type: "tool-error",
+      error: { code: "handler-failed", message: error.message, retryable: error.retryable },
+    };
   return { type: "tool-error", error: toolErrorInfo("handler-failed") };
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<JsonValue, JsonValue | void> {
-  return typeof value === "object" && value !== null && typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function"
+  );
 }

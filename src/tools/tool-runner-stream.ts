@@ -52,7 +52,8 @@ export class ToolRunnerStream extends TransformStream<ToolCallEvent, ToolRunnerE
             runner.abort(error);
           }
         };
-        const room = (): Promise<void> | undefined => ((controller.desiredSize ?? 1) > 0 ? undefined : new Promise((resolve) => waiting.push(resolve)));
+        const room = (): Promise<void> | undefined =>
+          (controller.desiredSize ?? 1) > 0 ? undefined : new Promise((resolve) => waiting.push(resolve));
         runner = new ToolRunner(emit, options, room);
       },
       transform(event) {

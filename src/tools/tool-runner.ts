@@ -1,10 +1,23 @@
 import { validatedWith } from "../accumulate/validate-tool-calls.ts";
 import { MAX_TIMER_MS, validateWithin, type StandardOutcome } from "../json/standard-schema.ts";
 import { checkToolArguments, type ToolSchema } from "../json/tool-schema.ts";
-import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCall, ToolCallEvent, ToolCallViolationEvent } from "../shared/events.ts";
+import type {
+  AbortEvent,
+  CompletedToolCallEvent,
+  InvalidToolCallEvent,
+  ToolCall,
+  ToolCallEvent,
+  ToolCallViolationEvent,
+} from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { ownValue } from "../shared/values.ts";
-import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TOOL_CONCURRENCY, DEFAULT_TOOL_TIMEOUT_MS, type RunnableTool, type ToolRunnerOptions } from "./runnable-tool.ts";
+import {
+  DEFAULT_MAX_RESULT_BYTES,
+  DEFAULT_TOOL_CONCURRENCY,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  type RunnableTool,
+  type ToolRunnerOptions,
+} from "./runnable-tool.ts";
 import type { ToolApprovalRequestEvent, ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
 import { callCancelled, describeToolError, describeViolation, toolErrorInfo } from "./tool-outcome.ts";
 import { runHandler, type HandlerOutcome, type Room } from "./tool-run.ts";
@@ -94,7 +107,12 @@ export class ToolRunner {
    */
   cancelCall(callId: string | number, reason?: string): boolean {
     const job = this.#find(callId);
-    if (job) this.#settle(job, { type: "tool-error", error: callCancelled(reason) }, new DOMException(reason ?? "The call was cancelled.", "AbortError"));
+    if (job)
+      this.#settle(
+        job,
+        { type: "tool-error", error: callCancelled(reason) },
+        new DOMException(reason ?? "The call was cancelled.", "AbortError"),
+      );
     return job !== undefined;
   }
 
@@ -133,7 +151,10 @@ export class ToolRunner {
   /** The tool's verdict on a call's arguments: its validator's (the event may already carry its output), else its JSON Schema's. */
   #check(call: CompletedToolCallEvent, tool: RunnableTool): StandardOutcome | Promise<StandardOutcome> {
     if (call.inputFormat === "text") return { ok: true, value: call.arguments };
-    if (tool.schema) return validatedWith.get(call) === tool.schema ? { ok: true, value: call.arguments } : validateWithin(tool.schema, call.arguments, this.#options);
+    if (tool.schema)
+      return validatedWith.get(call) === tool.schema
+        ? { ok: true, value: call.arguments }
+        : validateWithin(tool.schema, call.arguments, this.#options);
     const issues = tool.parameters ? checkToolArguments(call.arguments, tool.parameters as ToolSchema) : [];
     return issues.length > 0 ? { ok: false, issues } : { ok: true, value: call.arguments };
   }
@@ -144,7 +165,11 @@ export class ToolRunner {
       const message = `The validator of ${job.call.name} did not settle within ${verdict.timeoutMs} ms.`;
       return this.#settle(job, { type: "tool-error", error: { code: "timeout", message, retryable: true } });
     }
-    if (!verdict.ok) return this.#settle(job, { type: "tool-error", error: describeToolError({ code: "schema-mismatch", message: "", issues: verdict.issues }, job.tool) });
+    if (!verdict.ok)
+      return this.#settle(job, {
+        type: "tool-error",
+        error: describeToolError({ code: "schema-mismatch", message: "", issues: verdict.issues }, job.tool),
+      });
     job.args = verdict.value;
     job.state = "approval";
     if (job.tool.needsApproval) this.#requestApproval(job);
@@ -159,21 +184,36 @@ export class ToolRunner {
   /** A call the stream stopped at its schema violation never runs; the model reads where and why, and may call again. */
   #stoppedAtViolation(abort: AbortEvent): void {
     const violation = this.#violation;
-    if (!violation || !abort.discarded.some((call) => call.index === violation.index && call.choice === violation.choice)) return;
+    if (
+      !violation ||
+      !abort.discarded.some((call) => call.index === violation.index && call.choice === violation.choice)
+    )
+      return;
     const tool = ownValue(this.#options.tools, violation.name);
-    this.#fail(violation, tool ? describeViolation(violation.error, tool) : toolErrorInfo("unknown-tool", this.#toolNames()));
+    this.#fail(
+      violation,
+      tool ? describeViolation(violation.error, tool) : toolErrorInfo("unknown-tool", this.#toolNames()),
+    );
   }
 
   #requestApproval(job: Job): void {
     const { index, id, name, choice } = job.call;
-    const request: ToolApprovalRequestEvent = { type: "tool-approval-request", index, id, name, arguments: job.args as JsonValue, ...(choice !== undefined ? { choice } : {}) };
+    const request: ToolApprovalRequestEvent = {
+      type: "tool-approval-request",
+      index,
+      id,
+      name,
+      arguments: job.args as JsonValue,
+      ...(choice !== undefined ? { choice } : {}),
+    };
     this.#emit(request);
     const decide = this.#options.approve;
     if (!decide) return;
     Promise.resolve()
       .then(() => decide(request))
       .then(
-        (approved) => (approved === true ? this.#enqueue(job) : this.#settle(job, { type: "tool-error", error: denied() })),
+        (approved) =>
+          approved === true ? this.#enqueue(job) : this.#settle(job, { type: "tool-error", error: denied() }),
         () => this.#settle(job, { type: "tool-error", error: denied() }), // a failing decision is not an approval
       );
   }
@@ -187,7 +227,7 @@ export class ToolRunner {
 
   #drain(): void {
     const concurrency = this.#options.concurrency ?? DEFAULT_TOOL_CONCURRENCY;
-    const limit = concurrency >= 1 ? concurrency : 1; // NaN or 0 would never run anything
+    const limit = Math.max(concurrency, 1); // NaN or 0 would never run anything
     while (this.#running < limit && this.#queue.length > 0) this.#start(this.#queue.shift()!);
   }
 
@@ -206,11 +246,17 @@ export class ToolRunner {
       }, ms);
     }
     if (this.#options.clock) job.startedAt = this.#options.clock();
-    const run = (): ReturnType<RunnableTool["run"]> => job.tool.run(job.args as JsonValue, { signal: controller.signal, call: job.call });
-    job.halt = runHandler(run, this.#options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES, (outcome, preliminary) => {
-      if (!preliminary) this.#settle(job, outcome);
-      else if (this.#jobs.has(job)) this.#emit(this.#outcomeEvent(job, { ...outcome, preliminary: true }));
-    }, this.#room);
+    const run = (): ReturnType<RunnableTool["run"]> =>
+      job.tool.run(job.args as JsonValue, { signal: controller.signal, call: job.call });
+    job.halt = runHandler(
+      run,
+      this.#options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+      (outcome, preliminary) => {
+        if (!preliminary) this.#settle(job, outcome);
+        else if (this.#jobs.has(job)) this.#emit(this.#outcomeEvent(job, { ...outcome, preliminary: true }));
+      },
+      this.#room,
+    );
   }
 
   /** Gives a call its outcome once: the first of result, failure, timeout, denial or cancellation wins. */
@@ -227,7 +273,9 @@ export class ToolRunner {
   /** The event of an outcome: the call's index, id, name and choice, and with a clock the time since the handler started. */
   #outcomeEvent(job: Job, outcome: HandlerOutcome & { preliminary?: true }): ToolRunnerEvent {
     const { index, id, name, choice } = job.call;
-    const event = { ...outcome, index, id, name, ...(choice !== undefined ? { choice } : {}) } as ToolRunnerEvent & { durationMs?: number };
+    const event = { ...outcome, index, id, name, ...(choice !== undefined ? { choice } : {}) } as ToolRunnerEvent & {
+      durationMs?: number;
+    };
     if (job.startedAt !== undefined) event.durationMs = this.#options.clock!() - job.startedAt;
     return event;
   }
@@ -238,7 +286,8 @@ export class ToolRunner {
   }
 
   #stop(job: Job, reason: unknown): void {
-    if (job.timer !== undefined) (this.#options.clearTimeout ?? ((handle: unknown) => clearTimeout(handle as number)))(job.timer);
+    if (job.timer !== undefined)
+      (this.#options.clearTimeout ?? ((handle: unknown) => clearTimeout(handle as number)))(job.timer);
     job.timer = undefined;
     if (reason !== undefined || this.#stopped) job.controller?.abort(reason);
     job.halt?.();
@@ -246,7 +295,8 @@ export class ToolRunner {
 
   #cancelAll(): void {
     const reason = this.#options.signal?.reason;
-    for (const job of [...this.#jobs]) this.#settle(job, { type: "tool-error", error: toolErrorInfo("cancelled") }, reason ?? "cancelled");
+    for (const job of [...this.#jobs])
+      this.#settle(job, { type: "tool-error", error: toolErrorInfo("cancelled") }, reason ?? "cancelled");
   }
 
   #awaiting(callId: string | number): Job | undefined {
@@ -271,7 +321,6 @@ export class ToolRunner {
     for (const resolve of this.#waiters.splice(0)) resolve();
   }
 }
-
 
 function denied(reason?: string): ToolErrorInfo {
   return toolErrorInfo("denied", [], 0, reason);

@@ -16,7 +16,7 @@ import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { feed } from "../support/accumulator-runs.ts";
-import { bytes, collect, fromChunks } from "../support/streams.ts";
+import { collect, fromChunks } from "../support/streams.ts";
 
 group("ToolCallAccumulator snapshot and restore", (test) => {
   for (const fixture of allFixtures) {
@@ -24,7 +24,9 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
     if (!provider) continue;
     test(`${fixture.provider}/${fixture.name}: cut at every delta, restored from JSON, gives the unbroken run`, async () => {
       const deltas = await collect(
-        fromChunks([fixture.body]).pipeThrough(new FramingDetectStream()).pipeThrough(createProviderDeltaStream(provider)),
+        fromChunks([fixture.body])
+          .pipeThrough(new FramingDetectStream())
+          .pipeThrough(createProviderDeltaStream(provider)),
       );
       const unbroken = feed(deltas, true).events;
       for (let cut = 0; cut <= deltas.length; cut++) {
@@ -40,7 +42,9 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
     if (!provider) continue;
     test(`${fixture.provider}/${fixture.name}: with partial arguments on, cut at every delta, gives the unbroken run`, async () => {
       const deltas = await collect(
-        fromChunks([fixture.body]).pipeThrough(new FramingDetectStream()).pipeThrough(createProviderDeltaStream(provider)),
+        fromChunks([fixture.body])
+          .pipeThrough(new FramingDetectStream())
+          .pipeThrough(createProviderDeltaStream(provider)),
       );
       const options = { partialArguments: IncrementalJsonParser };
       const unbroken = feed(deltas, true, undefined, options).events;
@@ -87,7 +91,8 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
           current.push(delta);
         });
         shuffled.slice(0, cut).forEach((message) => decoder.decode(message));
-        if (emitted < decodeAll(messages.filter((m) => shuffled.slice(0, cut).includes(m))).length) heldAtSomeCut = true;
+        if (emitted < decodeAll(messages.filter((m) => shuffled.slice(0, cut).includes(m))).length)
+          heldAtSomeCut = true;
         const saved = JSON.stringify(snapshotAccumulator(current));
         current = restoreAccumulator(new ToolCallAccumulator(keep, options), JSON.parse(saved));
         shuffled.slice(cut).forEach((message) => decoder.decode(message));
@@ -115,7 +120,9 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
     const snapshot = snapshotAccumulator(first);
     await writer.abort("moved elsewhere");
     await firstEvents.catch(() => []);
-    const rest = await collect(fromChunks(deltas.slice(2)).pipeThrough(restoreAccumulator(new ToolCallAccumulatorStream(), snapshot)));
+    const rest = await collect(
+      fromChunks(deltas.slice(2)).pipeThrough(restoreAccumulator(new ToolCallAccumulatorStream(), snapshot)),
+    );
     const final = rest.at(-1);
     assertEquals(final?.type === "finish" ? final.toolCalls.map((c) => [c.id, c.arguments]) : [], [["c1", { x: 1 }]]);
     assertEquals(final?.type === "finish" ? final.text : "", "a");
@@ -133,18 +140,36 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
       }
       return "no error";
     };
-    assertEquals(codeOf(() => restoreAccumulator(new ToolCallAccumulator(() => {}), { ...snapshot, version: 1 as 2 })), "invalid-snapshot");
-    assertEquals(codeOf(() => restoreAccumulator(fed, snapshot)), "invalid-snapshot");
+    assertEquals(
+      codeOf(() => restoreAccumulator(new ToolCallAccumulator(() => {}), { ...snapshot, version: 1 as 2 })),
+      "invalid-snapshot",
+    );
+    assertEquals(
+      codeOf(() => restoreAccumulator(fed, snapshot)),
+      "invalid-snapshot",
+    );
     const text = new ToolCallAccumulator(() => {});
     text.push({ type: "text-delta", text: "a" });
-    assertEquals(codeOf(() => restoreAccumulator(text, snapshot)), "invalid-snapshot");
+    assertEquals(
+      codeOf(() => restoreAccumulator(text, snapshot)),
+      "invalid-snapshot",
+    );
     const usage = new ToolCallAccumulator(() => {});
     usage.push({ type: "usage", usage: { raw: {}, inputTokens: 1 } });
-    assertEquals(codeOf(() => restoreAccumulator(usage, snapshot)), "invalid-snapshot");
+    assertEquals(
+      codeOf(() => restoreAccumulator(usage, snapshot)),
+      "invalid-snapshot",
+    );
     const part = new ToolCallAccumulator(() => {});
     part.push({ type: "reasoning-part", part: { type: "redacted", data: "x" } });
-    assertEquals(codeOf(() => restoreAccumulator(part, snapshot)), "invalid-snapshot");
-    assertEquals(codeOf(() => restoreAccumulator(new ToolCallAccumulatorStream(), snapshot)), "no error");
+    assertEquals(
+      codeOf(() => restoreAccumulator(part, snapshot)),
+      "invalid-snapshot",
+    );
+    assertEquals(
+      codeOf(() => restoreAccumulator(new ToolCallAccumulatorStream(), snapshot)),
+      "no error",
+    );
   });
 
   test("a restore refuses a stream that was already fed", async () => {

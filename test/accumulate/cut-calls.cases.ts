@@ -5,10 +5,14 @@ import { streamToolCalls, type Provider, type ToolCallEvent } from "../../src/in
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
 
-const run = (provider: Provider, sse: string): Promise<ToolCallEvent[]> => collect(streamToolCalls(fromChunks([bytes(sse)]), { provider }));
+const run = (provider: Provider, sse: string): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks([bytes(sse)]), { provider }));
 const types = (events: ToolCallEvent[]): string[] => events.map((e) => e.type);
-const sse = (events: [string, unknown][]): string => events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join("");
-const call = (fn: Record<string, unknown>, id?: string): Record<string, unknown> => ({ tool_calls: [{ index: 0, ...(id ? { id, type: "function" } : {}), function: fn }] });
+const sse = (events: [string, unknown][]): string =>
+  events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join("");
+const call = (fn: Record<string, unknown>, id?: string): Record<string, unknown> => ({
+  tool_calls: [{ index: 0, ...(id ? { id, type: "function" } : {}), function: fn }],
+});
 
 group("Calls cut short by the end of the response", (test) => {
   test("vLLM: an error chunk then [DONE] discards the open call instead of repairing it", async () => {
@@ -20,13 +24,22 @@ group("Calls cut short by the end of the response", (test) => {
     assertEquals(types(events), ["tool-call-start", "tool-call-delta", "error", "abort"]);
     const final = events.at(-1);
     assert(final?.type === "abort" && final.reason === "provider-error", "abort provider-error");
-    assertEquals(final.discarded.map((c) => [c.id, c.name, c.rawArguments]), [["t1", "write_file", '{"path":"a.txt","content":"hello wor']]);
+    assertEquals(
+      final.discarded.map((c) => [c.id, c.name, c.rawArguments]),
+      [["t1", "write_file", '{"path":"a.txt","content":"hello wor']],
+    );
   });
 
   test("[DONE] with no finish completes the calls but never closes a value cut short", async () => {
-    const events = await run("openai", openAISSE([chatChunk(call({ name: "get_weather", arguments: '{"city":' }, "t1"))]));
+    const events = await run(
+      "openai",
+      openAISSE([chatChunk(call({ name: "get_weather", arguments: '{"city":' }, "t1"))]),
+    );
     const invalid = events.find((e) => e.type === "invalid-tool-call");
-    assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "invalid-json", "invalid-json, not repaired");
+    assert(
+      invalid?.type === "invalid-tool-call" && invalid.error.code === "invalid-json",
+      "invalid-json, not repaired",
+    );
     assert(!events.some((e) => e.type === "tool-call"), "no tool-call");
   });
 
@@ -44,15 +57,27 @@ group("Calls cut short by the end of the response", (test) => {
   });
 
   test("OpenAI Chat: a call with a name and no arguments when finish_reason is length is invalid, not {}", async () => {
-    const events = await run("openai", openAISSE([chatChunk(call({ name: "delete_files", arguments: "" }, "t1")), chatChunk({}, "length")]));
+    const events = await run(
+      "openai",
+      openAISSE([chatChunk(call({ name: "delete_files", arguments: "" }, "t1")), chatChunk({}, "length")]),
+    );
     const invalid = events.find((e) => e.type === "invalid-tool-call");
-    assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "invalid-json" && invalid.rawArguments === "", "invalid, empty");
+    assert(
+      invalid?.type === "invalid-tool-call" && invalid.error.code === "invalid-json" && invalid.rawArguments === "",
+      "invalid, empty",
+    );
     const final = events.at(-1);
-    assert(final?.type === "finish" && final.reason === "length" && final.toolCalls.length === 0, "finish length, no calls");
+    assert(
+      final?.type === "finish" && final.reason === "length" && final.toolCalls.length === 0,
+      "finish length, no calls",
+    );
   });
 
   test("OpenAI Chat: the same call with finish_reason tool_calls is {} (no arguments is a valid call)", async () => {
-    const events = await run("openai", openAISSE([chatChunk(call({ name: "list_files", arguments: "" }, "t1")), chatChunk({}, "tool_calls")]));
+    const events = await run(
+      "openai",
+      openAISSE([chatChunk(call({ name: "list_files", arguments: "" }, "t1")), chatChunk({}, "tool_calls")]),
+    );
     const done = events.find((e) => e.type === "tool-call");
     assert(done?.type === "tool-call", "tool-call");
     assertEquals(done.arguments, {});
@@ -60,29 +85,66 @@ group("Calls cut short by the end of the response", (test) => {
 
   test("Anthropic: a tool_use block that max_tokens ends before its content_block_stop is invalid, not {}", async () => {
     const body = sse([
-      ["message_start", { type: "message_start", message: { id: "m", role: "assistant", content: [], usage: { input_tokens: 5, output_tokens: 1 } } }],
-      ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_1", name: "delete_files", input: {} } }],
+      [
+        "message_start",
+        {
+          type: "message_start",
+          message: { id: "m", role: "assistant", content: [], usage: { input_tokens: 5, output_tokens: 1 } },
+        },
+      ],
+      [
+        "content_block_start",
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "tool_use", id: "toolu_1", name: "delete_files", input: {} },
+        },
+      ],
       ["message_delta", { type: "message_delta", delta: { stop_reason: "max_tokens" }, usage: { output_tokens: 9 } }],
       ["message_stop", { type: "message_stop" }],
     ]);
     const events = await run("anthropic", body);
     assert(!events.some((e) => e.type === "tool-call"), `no tool-call: ${JSON.stringify(types(events))}`);
     const invalid = events.find((e) => e.type === "invalid-tool-call");
-    assert(invalid?.type === "invalid-tool-call" && invalid.name === "delete_files" && invalid.error.code === "invalid-json", "invalid");
+    assert(
+      invalid?.type === "invalid-tool-call" && invalid.name === "delete_files" && invalid.error.code === "invalid-json",
+      "invalid",
+    );
     const final = events.at(-1);
-    assert(final?.type === "finish" && final.reason === "length" && final.toolCalls.length === 0, "finish length, no calls");
+    assert(
+      final?.type === "finish" && final.reason === "length" && final.toolCalls.length === 0,
+      "finish length, no calls",
+    );
   });
 
   test("OpenAI Responses: a function_call that max_output_tokens ends before any argument is invalid, not {}", async () => {
     const item = { type: "function_call", id: "fc_1", call_id: "call_1", name: "delete_files", arguments: "" };
     const body = sse([
-      ["response.created", { type: "response.created", sequence_number: 0, response: { id: "resp_1", status: "in_progress", output: [] } }],
+      [
+        "response.created",
+        { type: "response.created", sequence_number: 0, response: { id: "resp_1", status: "in_progress", output: [] } },
+      ],
       ["response.output_item.added", { type: "response.output_item.added", sequence_number: 1, output_index: 0, item }],
-      ["response.incomplete", { type: "response.incomplete", sequence_number: 2, response: { id: "resp_1", status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: [item] } }],
+      [
+        "response.incomplete",
+        {
+          type: "response.incomplete",
+          sequence_number: 2,
+          response: {
+            id: "resp_1",
+            status: "incomplete",
+            incomplete_details: { reason: "max_output_tokens" },
+            output: [item],
+          },
+        },
+      ],
     ]);
     const events = await run("openai-responses", body);
     const invalid = events.find((e) => e.type === "invalid-tool-call");
-    assert(invalid?.type === "invalid-tool-call" && invalid.name === "delete_files", `invalid: ${JSON.stringify(events)}`);
+    assert(
+      invalid?.type === "invalid-tool-call" && invalid.name === "delete_files",
+      `invalid: ${JSON.stringify(events)}`,
+    );
     assert(!events.some((e) => e.type === "tool-call"), "no tool-call");
     const final = events.at(-1);
     assert(final?.type === "finish" && final.reason === "length", "finish length");
@@ -91,11 +153,22 @@ group("Calls cut short by the end of the response", (test) => {
   test("Gemini (Vertex): a streamed call that MAX_TOKENS ends while it continues is invalid; STOP completes it", async () => {
     const chunk = (parts: unknown[], finishReason?: string): string =>
       `data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts }, ...(finishReason ? { finishReason } : {}) }] })}\n\n`;
-    const opened = chunk([{ functionCall: { name: "write_file", willContinue: true } }]) +
-      chunk([{ functionCall: { partialArgs: [{ jsonPath: "$.content", stringValue: "hello wor", willContinue: true }], willContinue: true } }]);
+    const opened =
+      chunk([{ functionCall: { name: "write_file", willContinue: true } }]) +
+      chunk([
+        {
+          functionCall: {
+            partialArgs: [{ jsonPath: "$.content", stringValue: "hello wor", willContinue: true }],
+            willContinue: true,
+          },
+        },
+      ]);
     const cut = await run("gemini", opened + chunk([], "MAX_TOKENS"));
     assert(!cut.some((e) => e.type === "tool-call"), `no tool-call: ${JSON.stringify(cut)}`);
-    assert(cut.some((e) => e.type === "invalid-tool-call"), "invalid-tool-call");
+    assert(
+      cut.some((e) => e.type === "invalid-tool-call"),
+      "invalid-tool-call",
+    );
     const stopped = await run("gemini", opened + chunk([], "STOP"));
     const done = stopped.find((e) => e.type === "tool-call");
     assert(done?.type === "tool-call", "tool-call at STOP");

@@ -18,23 +18,48 @@ import { referenceViolation } from "../support/schema-reference.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
 
-const UNIT: ToolSchema = { type: "object", properties: { city: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } }, required: ["city"] };
+const UNIT: ToolSchema = {
+  type: "object",
+  properties: { city: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } },
+  required: ["city"],
+};
 const TOOLS: ToolDefinition[] = [
   { type: "function", function: { name: "get_weather", parameters: UNIT } },
-  { type: "function", function: { name: "search", parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } } },
+  {
+    type: "function",
+    function: {
+      name: "search",
+      parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+    },
+  },
 ];
 
 /** Runs the accumulator with the plug-in over one call's fragments (a second, valid call interleaved) and a finish. */
 function accumulateCall(schema: ToolSchema, fragments: readonly string[], abortOnViolation = false): ToolCallEvent[] {
-  const tools: ToolDefinition[] = [{ name: "f", parameters: schema }, { name: "g", parameters: { type: "object", required: ["q"] } }];
+  const tools: ToolDefinition[] = [
+    { name: "f", parameters: schema },
+    { name: "g", parameters: { type: "object", required: ["q"] } },
+  ];
   const events: ToolCallEvent[] = [];
   const accumulator = new ToolCallAccumulator((event) => events.push(event), {
     validate: toolSchemaValidator(tools),
     earlyValidation: earlySchemaValidator(tools, { abortOnViolation }),
   });
-  const deltas: ProviderDelta[] = [{ type: "tool-call-chunk", index: 1, id: "call_g", name: "g", argumentsDelta: '{"q":' }];
-  fragments.forEach((fragment, i) => deltas.push({ type: "tool-call-chunk", index: 0, ...(i === 0 ? { id: "call_f", name: "f" } : {}), argumentsDelta: fragment }));
-  deltas.push({ type: "tool-call-chunk", index: 1, argumentsDelta: ' "x"}' }, { type: "finish", rawReason: "tool_calls", reason: "tool-calls" });
+  const deltas: ProviderDelta[] = [
+    { type: "tool-call-chunk", index: 1, id: "call_g", name: "g", argumentsDelta: '{"q":' },
+  ];
+  fragments.forEach((fragment, i) =>
+    deltas.push({
+      type: "tool-call-chunk",
+      index: 0,
+      ...(i === 0 ? { id: "call_f", name: "f" } : {}),
+      argumentsDelta: fragment,
+    }),
+  );
+  deltas.push(
+    { type: "tool-call-chunk", index: 1, argumentsDelta: ' "x"}' },
+    { type: "finish", rawReason: "tool_calls", reason: "tool-calls" },
+  );
   for (const delta of deltas) accumulator.push(delta);
   accumulator.end();
   return events;
@@ -48,7 +73,9 @@ function referenceFragment(schema: ToolSchema, fragments: readonly string[]): nu
 const weatherSSE = (fragments: readonly string[]): string =>
   openAISSE([
     chatChunk({ content: "Checking." }),
-    chatChunk({ tool_calls: [{ index: 0, id: "call_s", function: { name: "search", arguments: '{"query": "Oslo"}' } }] }),
+    chatChunk({
+      tool_calls: [{ index: 0, id: "call_s", function: { name: "search", arguments: '{"query": "Oslo"}' } }],
+    }),
     chatChunk({ tool_calls: [{ index: 1, id: "call_w", function: { name: "get_weather", arguments: "" } }] }),
     ...fragments.map((arguments_) => chatChunk({ tool_calls: [{ index: 1, function: { arguments: arguments_ } }] })),
     chatChunk({}, "tool_calls"),
@@ -60,7 +87,9 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
   test("the violation follows the delta of the fragment that settles it, once; the call then completes as an invalid-tool-call", () => {
     fc.assert(
       fc.property(
-        schemaWithValidValue(true).chain((drawn) => fc.tuple(fc.constant(drawn.schema), fc.oneof(fc.constant(drawn.value), changedValue(drawn.value)))),
+        schemaWithValidValue(true).chain((drawn) =>
+          fc.tuple(fc.constant(drawn.schema), fc.oneof(fc.constant(drawn.value), changedValue(drawn.value))),
+        ),
         fc.nat(8),
         fc.array(fc.nat(), { maxLength: 12 }),
         ([schema, value], style, cuts) => {
@@ -71,11 +100,22 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
           const deltasBefore = own.findIndex((event) => event.type === "tool-call-violation");
           const expected = referenceFragment(schema, fragments);
           // The violation comes right after the delta of fragment `expected`, i.e. after `expected + 1` deltas and the start.
-          assertEquals(deltasBefore, expected < 0 ? -1 : expected + 2, `violation position for ${JSON.stringify(fragments)}`);
+          assertEquals(
+            deltasBefore,
+            expected < 0 ? -1 : expected + 2,
+            `violation position for ${JSON.stringify(fragments)}`,
+          );
           const end = own.at(-1)!;
           const valid = checkToolArguments(value, schema).length === 0;
-          assertEquals(end.type, valid ? "tool-call" : "invalid-tool-call", "the call completes as the final check says");
-          assert(events.some((event) => event.type === "tool-call" && event.name === "g"), "the other call is not affected");
+          assertEquals(
+            end.type,
+            valid ? "tool-call" : "invalid-tool-call",
+            "the call completes as the final check says",
+          );
+          assert(
+            events.some((event) => event.type === "tool-call" && event.name === "g"),
+            "the other call is not affected",
+          );
         },
       ),
       { seed: 1711, numRuns: 300 },
@@ -95,10 +135,16 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
           if (at < 0) return assertEquals(events.at(-1)?.type, "finish");
           const violation = events.at(-2);
           const abort = events.at(-1);
-          assert(violation?.type === "tool-call-violation" && abort?.type === "abort", `ends with violation and abort: ${types(events)}`);
+          assert(
+            violation?.type === "tool-call-violation" && abort?.type === "abort",
+            `ends with violation and abort: ${types(events)}`,
+          );
           assertEquals(abort.reason, "schema-violation");
           assertEquals(abort.error, violation.error);
-          assertEquals(abort.discarded.find((call) => call.index === 0)?.rawArguments, fragments.slice(0, at + 1).join(""));
+          assertEquals(
+            abort.discarded.find((call) => call.index === 0)?.rawArguments,
+            fragments.slice(0, at + 1).join(""),
+          );
         },
       ),
       { seed: 1712, numRuns: 200 },
@@ -107,28 +153,84 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
 
   test("streamToolCalls: a bad enum is reported before the string closes; the call streams on and ends invalid", async () => {
     const fragments = ['{"city": "Oslo", ', '"unit": "kel', 'vin"}'];
-    const events = await collect(streamToolCalls(fromChunks([bytes(weatherSSE(fragments))]), { tools: TOOLS, earlyValidation: true, partialArguments: true }));
+    const events = await collect(
+      streamToolCalls(fromChunks([bytes(weatherSSE(fragments))]), {
+        tools: TOOLS,
+        earlyValidation: true,
+        partialArguments: true,
+      }),
+    );
     assertEventInvariants(events);
     assertEquals(types(events), [
-      "text-delta", "tool-call-start", "tool-call-delta", "tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call-violation", "tool-call-delta", "tool-call", "invalid-tool-call", "finish",
+      "text-delta",
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-delta",
+      "tool-call-violation",
+      "tool-call-delta",
+      "tool-call",
+      "invalid-tool-call",
+      "finish",
     ]);
     const violation = events[6]!;
-    assertEquals(violation, { type: "tool-call-violation", index: 1, id: "call_w", name: "get_weather", error: { code: "schema-mismatch", message: 'Expected one of "celsius", "fahrenheit".', path: "/unit" } });
+    assertEquals(violation, {
+      type: "tool-call-violation",
+      index: 1,
+      id: "call_w",
+      name: "get_weather",
+      error: { code: "schema-mismatch", message: 'Expected one of "celsius", "fahrenheit".', path: "/unit" },
+    });
     const invalid = events[9];
-    assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "schema-mismatch", "the call still ends as invalid-tool-call");
+    assert(
+      invalid?.type === "invalid-tool-call" && invalid.error.code === "schema-mismatch",
+      "the call still ends as invalid-tool-call",
+    );
   });
 
   test("streamToolCalls with abortOnViolation: everything before is delivered, then abort schema-violation, and the body is cancelled", async () => {
     for (const partialArguments of [false, true]) {
-      const chunks = [...weatherSSE(['{"city": "Os', 'lo", "unit": "ce', "lv", 'in"}', ...Array(20).fill(" ")]).matchAll(/data: .*\n\n/g)].map(([event]) => bytes(event));
+      const chunks = [
+        ...weatherSSE(['{"city": "Os', 'lo", "unit": "ce', "lv", 'in"}', ...Array(20).fill(" ")]).matchAll(
+          /data: .*\n\n/g,
+        ),
+      ].map(([event]) => bytes(event));
       const source = recordingSource(chunks);
-      const events = await collect(streamToolCalls(source.stream, { tools: TOOLS, earlyValidation: true, abortOnViolation: true, partialArguments }));
+      const events = await collect(
+        streamToolCalls(source.stream, {
+          tools: TOOLS,
+          earlyValidation: true,
+          abortOnViolation: true,
+          partialArguments,
+        }),
+      );
       assertEventInvariants(events);
-      assertEquals(types(events), ["text-delta", "tool-call-start", "tool-call-delta", "tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call-delta", "tool-call-violation", "abort"]);
+      assertEquals(types(events), [
+        "text-delta",
+        "tool-call-start",
+        "tool-call-delta",
+        "tool-call-start",
+        "tool-call-delta",
+        "tool-call-delta",
+        "tool-call-delta",
+        "tool-call-violation",
+        "abort",
+      ]);
       const abort = events.at(-1);
       assert(abort?.type === "abort" && abort.reason === "schema-violation", "abort: schema-violation");
-      assertEquals(abort.error, { code: "schema-mismatch", message: 'Expected one of "celsius", "fahrenheit".', path: "/unit" });
-      assertEquals(abort.discarded.map((call) => [call.id, call.rawArguments]), [["call_s", '{"query": "Oslo"}'], ["call_w", '{"city": "Oslo", "unit": "celv']]);
+      assertEquals(abort.error, {
+        code: "schema-mismatch",
+        message: 'Expected one of "celsius", "fahrenheit".',
+        path: "/unit",
+      });
+      assertEquals(
+        abort.discarded.map((call) => [call.id, call.rawArguments]),
+        [
+          ["call_s", '{"query": "Oslo"}'],
+          ["call_w", '{"city": "Oslo", "unit": "celv'],
+        ],
+      );
       await eventually(() => source.cancelled !== undefined, "the body saw the cancel");
       assert(source.pulled < chunks.length, `reading stopped at the violation (${source.pulled} of ${chunks.length})`);
     }
@@ -154,7 +256,11 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
       },
       { highWaterMark: 0 },
     );
-    const events = await collect(source.pipeThrough(new ToolCallAccumulatorStream({ earlyValidation: earlySchemaValidator(TOOLS, { abortOnViolation: true }) })));
+    const events = await collect(
+      source.pipeThrough(
+        new ToolCallAccumulatorStream({ earlyValidation: earlySchemaValidator(TOOLS, { abortOnViolation: true }) }),
+      ),
+    );
     assertEquals(types(events), ["text-delta", "tool-call-start", "tool-call-delta", "tool-call-violation", "abort"]);
     await eventually(() => cancelled, "the source saw the cancel");
     assert(pulled < deltas.length, "reading stopped");
@@ -162,7 +268,10 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
 
   test("without tools, or for a tool without a schema, nothing is checked early", async () => {
     const sse = weatherSSE(['{"city": 1}']);
-    for (const options of [{ earlyValidation: true }, { earlyValidation: true, tools: [{ name: "get_weather" }, { name: "search" }] }]) {
+    for (const options of [
+      { earlyValidation: true },
+      { earlyValidation: true, tools: [{ name: "get_weather" }, { name: "search" }] },
+    ]) {
       const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), options));
       assert(!events.some((event) => event.type === "tool-call-violation"), "no violation");
       assertEquals(events.at(-1)?.type, "finish");

@@ -29,7 +29,8 @@ group("Partial arguments on tool-call-delta", (test) => {
       if (done) break;
       events.push(value);
       // Live until the next event of the call: read (or copy) it now.
-      if (value.type === "tool-call-delta") seen.push({ partial: JSON.stringify(value.partialArguments), closed: value.closed });
+      if (value.type === "tool-call-delta")
+        seen.push({ partial: JSON.stringify(value.partialArguments), closed: value.closed });
     }
     assertEquals(seen, [
       { partial: '{"city":"杭"}', closed: false },
@@ -37,17 +38,47 @@ group("Partial arguments on tool-call-delta", (test) => {
       { partial: '{"city":"杭州","days":[1,2]}', closed: false },
       { partial: '{"city":"杭州","days":[1,2]}', closed: true },
     ]);
-    assertEquals(events.map((e) => e.type), ["tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call-delta", "tool-call-delta", "tool-call", "finish"]);
+    assertEquals(
+      events.map((e) => e.type),
+      [
+        "tool-call-start",
+        "tool-call-delta",
+        "tool-call-delta",
+        "tool-call-delta",
+        "tool-call-delta",
+        "tool-call",
+        "finish",
+      ],
+    );
   });
 
   test("with partial arguments off, deltas still say when the arguments closed, and carry no value", async () => {
-    const sse = openAISSE([chatChunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: '{"a":' } }] }), chatChunk({ tool_calls: [{ index: 0, function: { arguments: "1}" } }] })], false);
-    const deltas = (await collect(streamToolCalls(fromChunks([bytes(sse)])))).filter((e) => e.type === "tool-call-delta");
-    assertEquals(deltas.map((d) => [d.closed, "partialArguments" in d]), [[false, false], [true, false]]);
+    const sse = openAISSE(
+      [
+        chatChunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: '{"a":' } }] }),
+        chatChunk({ tool_calls: [{ index: 0, function: { arguments: "1}" } }] }),
+      ],
+      false,
+    );
+    const deltas = (await collect(streamToolCalls(fromChunks([bytes(sse)])))).filter(
+      (e) => e.type === "tool-call-delta",
+    );
+    assertEquals(
+      deltas.map((d) => [d.closed, "partialArguments" in d]),
+      [
+        [false, false],
+        [true, false],
+      ],
+    );
   });
 
   test("a closed value followed by more bytes is reported invalid at completion, with partial arguments on", async () => {
-    const sse = openAISSE([chatChunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: '{"a":1}{"b":2}' } }] }, "tool_calls")]);
+    const sse = openAISSE([
+      chatChunk(
+        { tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: '{"a":1}{"b":2}' } }] },
+        "tool_calls",
+      ),
+    ]);
     const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { partialArguments: true }));
     const invalid = events.find((e) => e.type === "invalid-tool-call");
     assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "trailing-data", "trailing-data");

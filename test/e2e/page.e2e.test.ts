@@ -14,14 +14,25 @@ let server: WorkerServer | undefined;
 let browser: Browser | undefined;
 
 function chromiumPath(): string {
-  return process.env["CHROMIUM_PATH"] ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
+  return (
+    process.env["CHROMIUM_PATH"] ??
+    execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim()
+  );
 }
 
 beforeAll(async () => {
   server = await startWorker({ REPLAY_DELAY_MS: "25" }, 90_000);
   browser = await chromium.launch({
     executablePath: chromiumPath(),
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
     timeout: STEP_TIMEOUT,
   });
 }, 120_000);
@@ -48,7 +59,12 @@ async function recordCardStates(page: Page): Promise<void> {
         target?.closest<HTMLElement>(".card") && note(target.closest<HTMLElement>(".card")!);
         for (const node of record.addedNodes) if (node instanceof HTMLElement && node.matches(".card")) note(node);
       }
-    }).observe(document.getElementById("calls")!, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+    }).observe(document.getElementById("calls")!, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["data-state"],
+    });
   });
 }
 
@@ -70,14 +86,21 @@ describe("GET / in headless Chromium against the replay upstream", () => {
     const cards = page.locator("#calls .card");
     expect(await cards.count()).toBe(2);
     expect(await cards.locator("h4").allTextContents()).toEqual(["search", "weather"]);
-    expect(await cards.evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset["state"]))).toEqual(["complete", "complete"]);
+    expect(await cards.evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset["state"]))).toEqual([
+      "complete",
+      "complete",
+    ]);
     expect(await cards.locator(".badge").allTextContents()).toEqual(["complete", "complete"]);
-    expect(JSON.parse((await cards.nth(0).locator("pre").textContent()) ?? "")).toEqual({ query: "Tigers game schedule October 22, 2023" });
+    expect(JSON.parse((await cards.nth(0).locator("pre").textContent()) ?? "")).toEqual({
+      query: "Tigers game schedule October 22, 2023",
+    });
     expect(JSON.parse((await cards.nth(1).locator("pre").textContent()) ?? "")).toEqual({ city: "Detroit" });
     expect(await cards.nth(0).locator(".call-id").textContent()).toBe("call_DwtqVhx8c5yT7s2OKLb2D5hP");
 
     // The arguments filled in while they streamed: each card was open before it completed.
-    const states = await page.evaluate(() => (window as unknown as { cardStates: Record<string, string[]> }).cardStates);
+    const states = await page.evaluate(
+      () => (window as unknown as { cardStates: Record<string, string[]> }).cardStates,
+    );
     expect(states).toEqual({ search: ["streaming", "complete"], weather: ["streaming", "complete"] });
     expect(await page.getByRole("button", { name: "Send" }).isEnabled()).toBe(true);
     expect(await page.locator("#answer").getAttribute("aria-busy")).toBe("false");
@@ -98,18 +121,29 @@ describe("GET / in headless Chromium against the replay upstream", () => {
     await page.goto(`${server!.url}/?mode=run`);
     await page.getByLabel("Provider").selectOption("anthropic");
     // The page's run prompt: the time in Tokyo, 17% of 230 and a marathon in km.
-    expect(await page.getByLabel("Prompt").inputValue()).toBe("What time is it in Tokyo, what is 17% of 230, and how many km is a marathon (26.2 mi)?");
+    expect(await page.getByLabel("Prompt").inputValue()).toBe(
+      "What time is it in Tokyo, what is 17% of 230, and how many km is a marathon (26.2 mi)?",
+    );
     await page.getByRole("button", { name: "Send" }).click();
     await page.getByRole("status").filter({ hasText: "Running offline with the Worker's scripted model" }).waitFor();
 
-    await page.getByRole("status").filter({ hasText: /Run finished \(no-tool-calls\) after 2 step\(s\)/ }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /Run finished \(no-tool-calls\) after 2 step\(s\)/ })
+      .waitFor();
     expect(posted).toEqual(["/v1/run"]);
     const cards = page.locator("#calls .card");
     expect(await cards.locator("h4").allTextContents()).toEqual(["current_time", "calculate", "convert_units"]);
-    expect(await cards.evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset["state"]))).toEqual(["complete", "complete", "complete"]);
+    expect(await cards.evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset["state"]))).toEqual([
+      "complete",
+      "complete",
+      "complete",
+    ]);
     expect(await cards.locator(".outcome.error").count()).toBe(0);
     expect(await cards.locator(".outcome.result h5").allTextContents()).toEqual(["Result", "Result", "Result"]);
-    const results = (await cards.locator(".outcome.result pre").allTextContents()).map((text) => JSON.parse(text) as Record<string, unknown>);
+    const results = (await cards.locator(".outcome.result pre").allTextContents()).map(
+      (text) => JSON.parse(text) as Record<string, unknown>,
+    );
     expect(results[0]).toMatchObject({ time_zone: "Asia/Tokyo", utc_offset: "+09:00" });
     expect(results.slice(1)).toEqual([{ result: 39.1 }, { value: 42.1648128, unit: "km", category: "length" }]);
     const time = results[0] as { time: string; weekday: string; date: string };
@@ -143,11 +177,21 @@ describe("GET / in headless Chromium against the replay upstream", () => {
     await page.getByLabel("Prompt").fill("Make me a table of km to mi for 1, 5, 10, 21.0975 and 42.195.");
     await page.getByRole("button", { name: "Send" }).click();
 
-    await page.getByRole("status").filter({ hasText: /Run finished \(no-tool-calls\) after 2 step\(s\)/ }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: /Run finished \(no-tool-calls\) after 2 step\(s\)/ })
+      .waitFor();
     const card = page.locator("#calls .card");
     expect(await card.locator("h4").allTextContents()).toEqual(["unit_table"]);
     expect(await card.locator(".outcome.result h5").textContent()).toBe("Result");
-    expect(await page.evaluate(() => (window as unknown as { outcomes: string[] }).outcomes)).toEqual(["growing:1", "growing:2", "growing:3", "growing:4", "growing:5", "final:5"]);
+    expect(await page.evaluate(() => (window as unknown as { outcomes: string[] }).outcomes)).toEqual([
+      "growing:1",
+      "growing:2",
+      "growing:3",
+      "growing:4",
+      "growing:5",
+      "final:5",
+    ]);
     expect((await page.locator("#answer").textContent()) ?? "").toContain("42.195 km is 26.2187574565 mi");
     expect(problems).toEqual([]);
     await page.close();
@@ -169,30 +213,56 @@ describe("GET / in headless Chromium against the replay upstream", () => {
           const state = card.dataset["state"] ?? "";
           if (states.at(-1)?.[0] !== state) states.push([state, card.querySelector("pre")?.textContent ?? ""]);
         }
-      }).observe(document.getElementById("calls")!, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["data-state"] });
+      }).observe(document.getElementById("calls")!, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+        attributeFilter: ["data-state"],
+      });
     });
     await page.getByLabel("Provider").selectOption("openai");
     await page.getByLabel("Prompt").fill("Is there a Tigers game in Detroit today, and what is the weather there?");
     await page.getByText("Tools sent with the prompt").click();
     const tools = [
-      { name: "search", parameters: { type: "object", properties: { query: { type: "string", maxLength: 12 } }, required: ["query"] } },
-      { name: "weather", parameters: { type: "object", properties: { city: { type: "string", enum: ["Paris", "London"] } }, required: ["city"] } },
+      {
+        name: "search",
+        parameters: { type: "object", properties: { query: { type: "string", maxLength: 12 } }, required: ["query"] },
+      },
+      {
+        name: "weather",
+        parameters: {
+          type: "object",
+          properties: { city: { type: "string", enum: ["Paris", "London"] } },
+          required: ["city"],
+        },
+      },
     ];
     await page.getByLabel("Tool definitions").fill(JSON.stringify(tools));
     await page.getByLabel(/early_validation/).check();
     await page.getByRole("button", { name: "Send" }).click();
 
     await page.getByRole("status").filter({ hasText: "Finished (tool-calls) with 2 tool call(s)" }).waitFor();
-    const states = await page.evaluate(() => (window as unknown as { cardStates: Record<string, [string, string][]> }).cardStates);
+    const states = await page.evaluate(
+      () => (window as unknown as { cardStates: Record<string, [string, string][]> }).cardStates,
+    );
     // Invalid at the fragment that made the query 13 characters and the city start with D, not at the end.
     expect(states).toEqual({
-      search: [["streaming", ""], ["invalid", '{"query": "Tigers game s']],
-      weather: [["streaming", ""], ["invalid", '{"city": "Detro']],
+      search: [
+        ["streaming", ""],
+        ["invalid", '{"query": "Tigers game s'],
+      ],
+      weather: [
+        ["streaming", ""],
+        ["invalid", '{"city": "Detro'],
+      ],
     });
     const notes = await page.locator("#calls .card .note").allTextContents();
     expect(notes[0]).toMatch(/^Can no longer match the tool's schema, at \/query: Expected at most 12 characters\. /);
     expect(notes[1]).toMatch(/^Can no longer match the tool's schema, at \/city: Expected one of "Paris", "London"\. /);
-    expect(await page.locator("#calls .card pre").first().textContent()).toBe('{"query": "Tigers game schedule October 22, 2023"}');
+    expect(await page.locator("#calls .card pre").first().textContent()).toBe(
+      '{"query": "Tigers game schedule October 22, 2023"}',
+    );
     await page.screenshot({ path: join(root, "docs", "screenshot-violation.png"), fullPage: true });
     expect(problems).toEqual([]);
     await page.close();
@@ -204,7 +274,13 @@ describe("GET / in headless Chromium against the replay upstream", () => {
     await page.goto(server!.url);
     await page.getByLabel("Provider").selectOption("openai");
     await page.getByText("Tools sent with the prompt").click();
-    await page.getByLabel("Tool definitions").fill(JSON.stringify([{ name: "search", parameters: { type: "object", properties: { query: { type: "string", maxLength: 12 } } } }]));
+    await page
+      .getByLabel("Tool definitions")
+      .fill(
+        JSON.stringify([
+          { name: "search", parameters: { type: "object", properties: { query: { type: "string", maxLength: 12 } } } },
+        ]),
+      );
     await page.getByLabel(/abort_on_violation/).check();
     expect(await page.getByLabel(/early_validation/).isChecked()).toBe(true);
     await page.getByRole("button", { name: "Send" }).click();
@@ -235,7 +311,9 @@ describe("GET / in headless Chromium against the replay upstream", () => {
     });
     await page.getByRole("button", { name: "Send" }).click();
     await page.getByRole("status").filter({ hasText: "Stopped" }).waitFor();
-    const states = await page.locator("#calls .card").evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset["state"]));
+    const states = await page
+      .locator("#calls .card")
+      .evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset["state"]));
     expect(states.length).toBeGreaterThan(0);
     expect(new Set(states)).toEqual(new Set(["discarded"]));
     await page.close();

@@ -20,13 +20,31 @@ let browser: Browser | undefined;
 let script = "";
 
 beforeAll(async () => {
-  const bundle = await build({ entryPoints: [join(here, "ui-chat", "chat-page.ts")], bundle: true, write: false, format: "esm", platform: "browser", target: "es2022", logLevel: "warning" });
+  const bundle = await build({
+    entryPoints: [join(here, "ui-chat", "chat-page.ts")],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "browser",
+    target: "es2022",
+    logLevel: "warning",
+  });
   script = bundle.outputFiles[0]!.text;
   server = await startWorker({ REPLAY_DELAY_MS: "10" }, 90_000);
-  const executablePath = process.env["CHROMIUM_PATH"] ?? execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
+  const executablePath =
+    process.env["CHROMIUM_PATH"] ??
+    execFileSync("sh", ["-c", "command -v chromium || command -v chromium-browser"], { encoding: "utf8" }).trim();
   browser = await chromium.launch({
     executablePath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
     timeout: STEP_TIMEOUT,
   });
 }, 150_000);
@@ -46,7 +64,10 @@ async function openChat(query: string): Promise<{ page: Page; problems: string[]
   await page.route(`${server!.url}/__e2e/**`, (route) => {
     const path = new URL(route.request().url()).pathname;
     if (path === "/__e2e/chat-page.js") return route.fulfill({ contentType: "text/javascript", body: script });
-    return route.fulfill({ contentType: "text/html", body: readFileSync(join(here, "ui-chat", "chat-page.html"), "utf8") });
+    return route.fulfill({
+      contentType: "text/html",
+      body: readFileSync(join(here, "ui-chat", "chat-page.html"), "utf8"),
+    });
   });
   await page.goto(`${server!.url}/__e2e/chat.html?${query}`);
   await page.locator('#status[data-status="ready"]').waitFor();
@@ -64,17 +85,27 @@ describe("the AI SDK's chat class in headless Chromium against POST /v1/ui", () 
     expect(posted).toEqual(["/v1/ui"]);
     const tools = page.locator(".message.assistant .tool");
     expect(await tools.locator("h3").allTextContents()).toEqual(["current_time", "calculate", "convert_units"]);
-    expect(await tools.evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset["state"]))).toEqual(["output-available", "output-available", "output-available"]);
+    expect(await tools.evaluateAll((els) => els.map((el) => (el as HTMLElement).dataset["state"]))).toEqual([
+      "output-available",
+      "output-available",
+      "output-available",
+    ]);
     expect(await tools.locator("pre.input").allTextContents()).toEqual([
       `input: ${JSON.stringify({ time_zone: "Asia/Tokyo" }, null, 2)}`,
       `input: ${JSON.stringify({ expression: "230 * 17 / 100" }, null, 2)}`,
       `input: ${JSON.stringify({ value: 26.2, from: "mi", to: "km" }, null, 2)}`,
     ]);
-    expect(await tools.nth(1).locator("pre.output").textContent()).toBe(`output: ${JSON.stringify({ result: 39.1 }, null, 2)}`);
-    const time = JSON.parse(((await tools.nth(0).locator("pre.output").textContent()) ?? "").slice("output: ".length)) as { time_zone: string; time: string; date: string };
+    expect(await tools.nth(1).locator("pre.output").textContent()).toBe(
+      `output: ${JSON.stringify({ result: 39.1 }, null, 2)}`,
+    );
+    const time = JSON.parse(
+      ((await tools.nth(0).locator("pre.output").textContent()) ?? "").slice("output: ".length),
+    ) as { time_zone: string; time: string; date: string };
     expect(time.time_zone).toBe("Asia/Tokyo");
     const answer = (await page.locator(".message.assistant .text").allTextContents()).join(" ");
-    expect(answer).toBe(`In Asia/Tokyo it is ${time.time.slice(0, 5)} on ${(time as unknown as { weekday: string }).weekday}, ${time.date} (UTC+09:00). 230 * 17 / 100 = 39.1. 26.2 mi is 42.1648128 km.`);
+    expect(answer).toBe(
+      `In Asia/Tokyo it is ${time.time.slice(0, 5)} on ${(time as unknown as { weekday: string }).weekday}, ${time.date} (UTC+09:00). 230 * 17 / 100 = 39.1. 26.2 mi is 42.1648128 km.`,
+    );
     mkdirSync(join(root, "docs"), { recursive: true });
     await page.screenshot({ path: join(root, "docs", "screenshot-ui-chat.png"), fullPage: true });
     expect(problems).toEqual([]);
@@ -90,7 +121,9 @@ describe("the AI SDK's chat class in headless Chromium against POST /v1/ui", () 
     const tool = page.locator(".message.assistant .tool");
     expect(await tool.locator("h3").allTextContents()).toEqual(["get_capital"]);
     expect(await tool.getAttribute("data-state")).toBe("input-available");
-    expect(await tool.locator("pre.input").textContent()).toBe(`input: ${JSON.stringify({ country: "France" }, null, 2)}`);
+    expect(await tool.locator("pre.input").textContent()).toBe(
+      `input: ${JSON.stringify({ country: "France" }, null, 2)}`,
+    );
     expect(await tool.locator("code").textContent()).toMatch(/^call_/);
     expect(problems).toEqual([]);
     await page.close();

@@ -36,7 +36,14 @@ export async function startWorker(vars: Record<string, string>, timeoutMs: numbe
   const port = await freePort();
   const blank = [...PROVIDER_KEY_VARS, "OLLAMA_BASE_URL", "CLIENT_TOKEN"].map((name) => `${name}:`);
   const assigned = Object.entries(vars).map(([name, value]) => `${name}:${value}`);
-  const args = [join(root, "node_modules", "wrangler", "bin", "wrangler.js"), "dev", "--port", String(port), "--ip", "127.0.0.1"];
+  const args = [
+    join(root, "node_modules", "wrangler", "bin", "wrangler.js"),
+    "dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+  ];
   args.push("--show-interactive-dev-session=false", "--log-level", "warn", "--var", ...blank, ...assigned);
   const child = spawn(process.execPath, args, {
     cwd: root,

@@ -11,16 +11,32 @@ import {
   UIMessageEncoderStream,
   type EncodableEvent,
 } from "../../src/index.ts";
-import { accumulate, countingIds, ENCODERS, encodeAll, failed, fixtureEvents, generatedDeltas } from "../support/encoders.ts";
+import {
+  accumulate,
+  countingIds,
+  ENCODERS,
+  encodeAll,
+  failed,
+  fixtureEvents,
+  generatedDeltas,
+} from "../support/encoders.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { assertCallIds, expectedCalls, readAGUIEvents, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
+import {
+  assertCallIds,
+  expectedCalls,
+  readAGUIEvents,
+  readChatChunks,
+  readUIChunks,
+} from "../support/protocol-readers.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
 const protocols = Object.keys(ENCODERS) as (keyof typeof ENCODERS)[];
-const fixture = (provider: string, name: string) => allFixtures.find((f) => f.provider === provider && f.name === name)!;
-const decode = (chunks: readonly Uint8Array[]): string => chunks.map((chunk) => new TextDecoder().decode(chunk)).join("");
+const fixture = (provider: string, name: string) =>
+  allFixtures.find((f) => f.provider === provider && f.name === name)!;
+const decode = (chunks: readonly Uint8Array[]): string =>
+  chunks.map((chunk) => new TextDecoder().decode(chunk)).join("");
 
 /** Splits `events` into consecutive batches at the given cut points. */
 function batches<T>(events: readonly T[], cuts: readonly number[]): T[][] {
@@ -36,7 +52,11 @@ group("client-protocol encoders: batching", (test) => {
       await fc.assert(
         fc.asyncProperty(fc.array(fc.nat(), { maxLength: 20 }), async (cuts) => {
           const input = batches(events, cuts);
-          const chunks = await collect(fromChunks<EncodableEvent | readonly EncodableEvent[]>(input).pipeThrough(new ProtocolEncoderStream(ENCODERS[protocol]())));
+          const chunks = await collect(
+            fromChunks<EncodableEvent | readonly EncodableEvent[]>(input).pipeThrough(
+              new ProtocolEncoderStream(ENCODERS[protocol]()),
+            ),
+          );
           assertEquals(decode(chunks), whole);
           assert(chunks.length <= input.length + 1, "at most one chunk per input array, and one at the end");
         }),
@@ -53,7 +73,9 @@ group("client-protocol encoders: batching", (test) => {
       "ag-ui": () => new AGUIEncoderStream({ threadId: "t", runId: "r", generateId: countingIds() }),
     };
     for (const make of Object.values(stages)) {
-      const one = decode(await collect(fromChunks<EncodableEvent | readonly EncodableEvent[]>(events).pipeThrough(make())));
+      const one = decode(
+        await collect(fromChunks<EncodableEvent | readonly EncodableEvent[]>(events).pipeThrough(make())),
+      );
       const all = await collect(fromChunks<EncodableEvent | readonly EncodableEvent[]>([events]).pipeThrough(make()));
       assertEquals(decode(all), one);
       assert(all.length <= 2, "one array in, one chunk out (and the closing one)");
@@ -73,23 +95,46 @@ group("client-protocol encoders: generated streams", (test) => {
         const choice = chat.choices.get(0);
         assertEquals(Boolean(chat.error), cut, "an error chunk exactly when the response was cut");
         if (!cut) {
-          assertEquals((choice?.calls ?? []).map((c) => [c.name, c.arguments]), expected.map((c) => [c.name, c.rawArguments]));
-          assertCallIds((choice?.calls ?? []).map((c) => c.id), expected);
+          assertEquals(
+            (choice?.calls ?? []).map((c) => [c.name, c.arguments]),
+            expected.map((c) => [c.name, c.rawArguments]),
+          );
+          assertCallIds(
+            (choice?.calls ?? []).map((c) => c.id),
+            expected,
+          );
         }
 
         const ui = readUIChunks(encodeAll(ENCODERS.ui(), events));
-        const calls = new Set(events.flatMap((e) => (e.type === "tool-call-start" || e.type === "tool-call" || e.type === "invalid-tool-call" ? [e.index] : [])));
+        const calls = new Set(
+          events.flatMap((e) =>
+            e.type === "tool-call-start" || e.type === "tool-call" || e.type === "invalid-tool-call" ? [e.index] : [],
+          ),
+        );
         assertEquals(ui.tools.length, calls.size, "one tool part per call that started or completed");
         const complete = ui.tools.filter((part) => part.state === "input-available");
-        assertEquals(complete.map((p) => [p.toolName, p.input]), expected.filter((c) => !c.invalid).map((c) => [c.name, c.arguments]));
-        if (cut) assert(ui.tools.every((part) => part.state !== "input-streaming") && ui.finishReason === "error", "a cut call ends output-error");
+        assertEquals(
+          complete.map((p) => [p.toolName, p.input]),
+          expected.filter((c) => !c.invalid).map((c) => [c.name, c.arguments]),
+        );
+        if (cut)
+          assert(
+            ui.tools.every((part) => part.state !== "input-streaming") && ui.finishReason === "error",
+            "a cut call ends output-error",
+          );
 
         const agui = readAGUIEvents(encodeAll(ENCODERS["ag-ui"](), events));
         assertEquals(Boolean(agui.error), cut, "RUN_ERROR exactly when the response was cut");
         if (!cut) {
           const calls = agui.messages.find((m) => m.role === "assistant")?.toolCalls ?? [];
-          assertEquals(calls.map((c) => [c.name, c.arguments]), expected.map((c) => [c.name, c.rawArguments]));
-          assertCallIds(calls.map((c) => c.id), expected);
+          assertEquals(
+            calls.map((c) => [c.name, c.arguments]),
+            expected.map((c) => [c.name, c.rawArguments]),
+          );
+          assertCallIds(
+            calls.map((c) => c.id),
+            expected,
+          );
         }
       }),
       { seed: 1515, numRuns: 150 },
@@ -98,7 +143,13 @@ group("client-protocol encoders: generated streams", (test) => {
 });
 
 group("client-protocol encoders: forward compatibility and violations", (test) => {
-  const violation = (id: string | null): unknown => ({ type: "tool-call-violation", index: 1, id, name: "weather", error: { code: "schema-mismatch", message: "City must be a string.", path: "/city" } });
+  const violation = (id: string | null): unknown => ({
+    type: "tool-call-violation",
+    index: 1,
+    id,
+    name: "weather",
+    error: { code: "schema-mismatch", message: "City must be a string.", path: "/city" },
+  });
   /** The recording's events with a violation after call 1's first delta (and an event type no encoder knows). */
   async function withViolation(): Promise<{ events: EncodableEvent[]; marked: EncodableEvent[] }> {
     const events = await fixtureEvents(fixture("openai", "chat-parallel-tool-calls-two-functions"));
@@ -115,8 +166,13 @@ group("client-protocol encoders: forward compatibility and violations", (test) =
   for (const protocol of protocols) {
     test(`${protocol}: an event type the encoder does not know is skipped`, async () => {
       const events = await fixtureEvents(fixture("openai", "chat-parallel-tool-calls-two-functions"));
-      const withUnknown = events.flatMap((event): unknown[] => (event.type === "tool-call-delta" ? [event, { type: "future-event", index: event.index }] : [event]));
-      assertEquals(encodeAll(ENCODERS[protocol](), withUnknown as EncodableEvent[]), encodeAll(ENCODERS[protocol](), events));
+      const withUnknown = events.flatMap((event): unknown[] =>
+        event.type === "tool-call-delta" ? [event, { type: "future-event", index: event.index }] : [event],
+      );
+      assertEquals(
+        encodeAll(ENCODERS[protocol](), withUnknown as EncodableEvent[]),
+        encodeAll(ENCODERS[protocol](), events),
+      );
     });
   }
 
@@ -131,12 +187,23 @@ group("client-protocol encoders: forward compatibility and violations", (test) =
     const shown = frames(encodeAll(ENCODERS.ui(), marked));
     const added = shown.filter((frame) => !plain.includes(frame));
     assertEquals(added.length, 1, "one frame added");
-    const part = JSON.parse(added[0]!.slice("data: ".length)) as { type: string; id: string; data: { toolCallId: string; path: string }; transient: boolean };
+    const part = JSON.parse(added[0]!.slice("data: ".length)) as {
+      type: string;
+      id: string;
+      data: { toolCallId: string; path: string };
+      transient: boolean;
+    };
     assertEquals([part.type, part.transient, part.data.path], ["data-tool-call-violation", true, "/city"]);
     assertEquals(part.id, part.data.toolCallId);
     const at = shown.indexOf(added[0]!);
-    assert(shown[at - 1]!.includes('"tool-input-delta"') && shown[at - 1]!.includes(part.id), "right after that call's delta");
-    assertEquals(shown.filter((frame) => frame !== added[0]), plain);
+    assert(
+      shown[at - 1]!.includes('"tool-input-delta"') && shown[at - 1]!.includes(part.id),
+      "right after that call's delta",
+    );
+    assertEquals(
+      shown.filter((frame) => frame !== added[0]),
+      plain,
+    );
   });
 
   test("ag-ui: a tool-call-violation is one CUSTOM event, between that call's TOOL_CALL_ARGS", async () => {
@@ -145,10 +212,20 @@ group("client-protocol encoders: forward compatibility and violations", (test) =
     const shown = frames(encodeAll(ENCODERS["ag-ui"](), marked));
     const added = shown.filter((frame) => !plain.includes(frame));
     assertEquals(added.length, 1, "one frame added");
-    const custom = JSON.parse(added[0]!.slice("data: ".length)) as { type: string; name: string; value: { toolCallId: string; path: string } };
+    const custom = JSON.parse(added[0]!.slice("data: ".length)) as {
+      type: string;
+      name: string;
+      value: { toolCallId: string; path: string };
+    };
     assertEquals([custom.type, custom.name, custom.value.path], ["CUSTOM", "tool-call-violation", "/city"]);
-    assertEquals(shown.filter((frame) => frame !== added[0]), plain);
-    assert(readAGUIEvents(shown.map((frame) => `${frame}\n\n`).join("")).error === undefined, "the strict reader accepts it");
+    assertEquals(
+      shown.filter((frame) => frame !== added[0]),
+      plain,
+    );
+    assert(
+      readAGUIEvents(shown.map((frame) => `${frame}\n\n`).join("")).error === undefined,
+      "the strict reader accepts it",
+    );
   });
 });
 
@@ -167,7 +244,10 @@ group("client-protocol encoder stages: streams done right", (test) => {
       const reader = streamToolCalls(source.stream, { provider: "openai" }).pipeThrough(make()).getReader();
       await reader.read();
       for (let i = 0; i < 200; i++) await Promise.resolve();
-      assert(source.pulled < chunks.length / 2, `an unread stage pulls only what its queues hold (${source.pulled} of ${chunks.length})`);
+      assert(
+        source.pulled < chunks.length / 2,
+        `an unread stage pulls only what its queues hold (${source.pulled} of ${chunks.length})`,
+      );
       await reader.cancel("client went away");
       await eventually(() => source.cancelled !== undefined, "the cancel reaches the source");
     });

@@ -6,7 +6,13 @@ import { beforeFailure, countingIds, ENCODERS, encodeAll, failed, fixtureEvents 
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, summarize, type Fixture } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { assertCallIds, expectedCalls, readAGUIEvents, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
+import {
+  assertCallIds,
+  expectedCalls,
+  readAGUIEvents,
+  readChatChunks,
+  readUIChunks,
+} from "../support/protocol-readers.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
 const fixtures = allFixtures.filter((fixture) => supportedProvider(fixture) !== undefined);
@@ -28,13 +34,27 @@ group("OpenAIChatEncoder over every recorded stream", (test) => {
         assert(reading.done && !reading.error, "[DONE] ends a finished response");
         const finish = events.at(-1);
         assert(finish?.type === "finish", "finish");
-        const called = finish.reason === "stop" || finish.reason === "tool-calls" ? (expected.length > 0 ? "tool_calls" : "stop") : undefined;
-        assertEquals(choice?.finishReason, called ?? { length: "length", "content-filter": "content_filter", other: "stop" }[finish.reason as string]);
+        const called =
+          finish.reason === "stop" || finish.reason === "tool-calls"
+            ? expected.length > 0
+              ? "tool_calls"
+              : "stop"
+            : undefined;
+        assertEquals(
+          choice?.finishReason,
+          called ?? { length: "length", "content-filter": "content_filter", other: "stop" }[finish.reason as string],
+        );
         assertEquals(reading.usage !== undefined, finish.usage !== undefined, "a usage chunk when usage is known");
       }
       assertEquals(choice?.content ?? "", textOf(shown));
-      assertEquals((choice?.calls ?? []).map((c) => [c.name, c.arguments]), expected.map((c) => [c.name, c.rawArguments]));
-      assertCallIds((choice?.calls ?? []).map((c) => c.id), expected);
+      assertEquals(
+        (choice?.calls ?? []).map((c) => [c.name, c.arguments]),
+        expected.map((c) => [c.name, c.rawArguments]),
+      );
+      assertCallIds(
+        (choice?.calls ?? []).map((c) => c.id),
+        expected,
+      );
     });
 
     test(`${label(fixture)}: the non-streaming chat.completion has the same calls, and the chunks read back through the library give them too`, async () => {
@@ -46,12 +66,23 @@ group("OpenAIChatEncoder over every recorded stream", (test) => {
       assert(result.type === "completion", "a completion");
       const message = result.completion.choices[0]!.message;
       const expected = expectedCalls(events);
-      assertEquals((message.tool_calls ?? []).map((c) => [c.function.name, c.function.arguments]), expected.map((c) => [c.name, c.rawArguments]));
-      assertCallIds((message.tool_calls ?? []).map((c) => c.id), expected);
+      assertEquals(
+        (message.tool_calls ?? []).map((c) => [c.function.name, c.function.arguments]),
+        expected.map((c) => [c.name, c.rawArguments]),
+      );
+      assertCallIds(
+        (message.tool_calls ?? []).map((c) => c.id),
+        expected,
+      );
       assertEquals(message.content, textOf(events) === "" && expected.length > 0 ? null : textOf(events));
       // The same bytes read by the library's own Chat Completions stage: the parsed calls come back.
-      const again = await collect(streamToolCalls(fromChunks([bytes(encodeAll(ENCODERS.openai(), events))]), { provider: "openai" }));
-      assertEquals(expectedCalls(again).map((c) => [c.name, c.arguments ?? c.rawArguments]), expected.map((c) => [c.name, c.arguments ?? c.rawArguments]));
+      const again = await collect(
+        streamToolCalls(fromChunks([bytes(encodeAll(ENCODERS.openai(), events))]), { provider: "openai" }),
+      );
+      assertEquals(
+        expectedCalls(again).map((c) => [c.name, c.arguments ?? c.rawArguments]),
+        expected.map((c) => [c.name, c.arguments ?? c.rawArguments]),
+      );
     });
   }
 });
@@ -66,8 +97,18 @@ group("UIMessageEncoder over every recorded stream", (test) => {
       assertEquals(reading.steps, 1);
       assertEquals(reading.text, textOf(events));
       const tools = reading.tools.filter((part) => !part.providerExecuted);
-      assertEquals(tools.map((p) => [p.toolName, p.state, p.state === "input-available" ? p.input : p.input]), expected.map((c) => [c.name, c.invalid ? "output-error" : "input-available", c.invalid ? c.rawArguments : c.arguments]));
-      assertCallIds(tools.map((p) => p.toolCallId), expected);
+      assertEquals(
+        tools.map((p) => [p.toolName, p.state, p.state === "input-available" ? p.input : p.input]),
+        expected.map((c) => [
+          c.name,
+          c.invalid ? "output-error" : "input-available",
+          c.invalid ? c.rawArguments : c.arguments,
+        ]),
+      );
+      assertCallIds(
+        tools.map((p) => p.toolCallId),
+        expected,
+      );
       const last = events.at(-1)!;
       if (last.type === "finish") assertEquals(reading.finishReason, last.reason);
       else assertEquals([reading.finishReason, reading.errors.length], ["error", 1]);
@@ -86,8 +127,14 @@ group("AGUIEncoder over every recorded stream", (test) => {
       const assistants = reading.messages.filter((m) => m.role === "assistant");
       assert(assistants.length <= 1, "one assistant message per response");
       const calls = assistants[0]?.toolCalls ?? [];
-      assertEquals(calls.map((c) => [c.name, c.arguments]), expected.map((c) => [c.name, c.rawArguments]));
-      assertCallIds(calls.map((c) => c.id), expected);
+      assertEquals(
+        calls.map((c) => [c.name, c.arguments]),
+        expected.map((c) => [c.name, c.rawArguments]),
+      );
+      assertCallIds(
+        calls.map((c) => c.id),
+        expected,
+      );
       assertEquals(assistants[0]?.content ?? "", textOf(shown));
       if (failed(events)) assert(reading.error && !reading.finished, "RUN_ERROR ends a failed run");
       else assertEquals([reading.finished?.["threadId"], reading.finished?.["runId"]], ["thread_1", "run_1"]);

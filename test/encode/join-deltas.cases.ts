@@ -22,15 +22,22 @@ const delta = (argumentsDelta: string, extra: Partial<ToolCallEvent> = {}): Tool
   ({ type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta, closed: false, ...extra }) as ToolCallEvent;
 
 /** The same batches' events read back from the SSE frames the encoder writes, with or without joining. */
-async function framesOf(batches: readonly ToolCallEvent[][], join: boolean): Promise<{ frames: number; events: ToolCallEvent[] }> {
+async function framesOf(
+  batches: readonly ToolCallEvent[][],
+  join: boolean,
+): Promise<{ frames: number; events: ToolCallEvent[] }> {
   const bytes = await collect(fromChunks(batches).pipeThrough(new ToolCallEventEncoderStream({ joinDeltas: join })));
-  const events = (await collect(fromChunks(bytes).pipeThrough(new SSEDecoderStream()).pipeThrough(new ToolCallEventDecoderStream()))) as ToolCallEvent[];
+  const events = (await collect(
+    fromChunks(bytes).pipeThrough(new SSEDecoderStream()).pipeThrough(new ToolCallEventDecoderStream()),
+  )) as ToolCallEvent[];
   return { frames: events.length, events };
 }
 
 /** What a reader of the events builds: the text of each stream, in the order of everything else. */
 function reading(events: readonly EncodableEvent[]): unknown[] {
-  return joinDeltas(events).map((event) => (event.type === "tool-call-delta" ? { ...event, closed: undefined } : event));
+  return joinDeltas(events).map((event) =>
+    event.type === "tool-call-delta" ? { ...event, closed: undefined } : event,
+  );
 }
 
 group("joinDeltas", (test) => {
@@ -45,7 +52,11 @@ group("joinDeltas", (test) => {
   });
 
   test("fragments of different calls, choices or steps, or with another event between them, stay apart", () => {
-    const text = (t: string, choice?: number): ToolCallEvent => ({ type: "text-delta", text: t, ...(choice === undefined ? {} : { choice }) });
+    const text = (t: string, choice?: number): ToolCallEvent => ({
+      type: "text-delta",
+      text: t,
+      ...(choice === undefined ? {} : { choice }),
+    });
     const events: EncodableEvent[] = [
       text("Hel"),
       text("lo"),
@@ -79,21 +90,28 @@ group("joinDeltas", (test) => {
 
   test("any batching of a recording: joined frames read back to the same text, calls and order of everything else", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: recordings.length - 1 }), fc.array(fc.nat(), { maxLength: 30 }), async (which, offsets) => {
-        const fixture = recordings[which]!;
-        const provider = supportedProvider(fixture)!;
-        const cuts = offsets.map((offset) => offset % fixture.body.length);
-        const batches = await collect(streamToolCallBatches(fromChunks(splitAt(fixture.body, cuts)), { provider }));
-        const all = batches.flat();
-        const plain = await framesOf(batches, false);
-        const joined = await framesOf(batches, true);
-        assertEquals(plain.events, all, fixture.name);
-        assert(joined.frames <= plain.frames, "never more frames");
-        // Joining the joined events once more over the whole response gives the whole response joined.
-        assertEquals(reading(joined.events), reading(all), fixture.name);
-        // Every event of a batch that is not a fragment is still there, in its place.
-        assertEquals(joined.events.filter((e) => !e.type.endsWith("-delta")), all.filter((e) => !e.type.endsWith("-delta")));
-      }),
+      fc.asyncProperty(
+        fc.nat({ max: recordings.length - 1 }),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        async (which, offsets) => {
+          const fixture = recordings[which]!;
+          const provider = supportedProvider(fixture)!;
+          const cuts = offsets.map((offset) => offset % fixture.body.length);
+          const batches = await collect(streamToolCallBatches(fromChunks(splitAt(fixture.body, cuts)), { provider }));
+          const all = batches.flat();
+          const plain = await framesOf(batches, false);
+          const joined = await framesOf(batches, true);
+          assertEquals(plain.events, all, fixture.name);
+          assert(joined.frames <= plain.frames, "never more frames");
+          // Joining the joined events once more over the whole response gives the whole response joined.
+          assertEquals(reading(joined.events), reading(all), fixture.name);
+          // Every event of a batch that is not a fragment is still there, in its place.
+          assertEquals(
+            joined.events.filter((e) => !e.type.endsWith("-delta")),
+            all.filter((e) => !e.type.endsWith("-delta")),
+          );
+        },
+      ),
       { seed: 24, numRuns: 40 },
     );
   });
@@ -102,10 +120,19 @@ group("joinDeltas", (test) => {
     const readers = { openai: readChatChunks, ui: (t: string) => readUIChunks(t), "ag-ui": readAGUIEvents } as const;
     for (const fixture of recordings) {
       const provider = supportedProvider(fixture)!;
-      const batches = await collect(streamToolCallBatches(fromChunks(splitAt(fixture.body, [fixture.body.length >> 1])), { provider }));
+      const batches = await collect(
+        streamToolCallBatches(fromChunks(splitAt(fixture.body, [fixture.body.length >> 1])), { provider }),
+      );
       for (const [name, encoder] of Object.entries(ENCODERS)) {
         const read = readers[name as keyof typeof readers];
-        const encode = async (join: boolean) => textOf(await collect(fromChunks<readonly EncodableEvent[]>(batches).pipeThrough(new ProtocolEncoderStream(encoder(), { joinDeltas: join }))));
+        const encode = async (join: boolean) =>
+          textOf(
+            await collect(
+              fromChunks<readonly EncodableEvent[]>(batches).pipeThrough(
+                new ProtocolEncoderStream(encoder(), { joinDeltas: join }),
+              ),
+            ),
+          );
         let expected: unknown;
         try {
           expected = read(await encode(false));

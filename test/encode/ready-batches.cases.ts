@@ -20,7 +20,11 @@ const recordings = sseRecordings();
  * A byte source that gives its chunks one at a time and waits between them: each `release()`
  * lets the next chunk through, as a provider that sends a chunk and then thinks.
  */
-function stalledSource(chunks: readonly Uint8Array[]): { stream: ReadableStream<Uint8Array>; release: () => void; pulls: () => number } {
+function stalledSource(chunks: readonly Uint8Array[]): {
+  stream: ReadableStream<Uint8Array>;
+  release: () => void;
+  pulls: () => number;
+} {
   let waiting: (() => void) | undefined;
   let pulls = 0;
   let i = 0;
@@ -41,22 +45,28 @@ function stalledSource(chunks: readonly Uint8Array[]): { stream: ReadableStream<
 group("readyBatches", (test) => {
   test("a recording re-chunked anywhere encodes to the same bytes batched as one event at a time", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: recordings.length - 1 }), fc.array(fc.nat(), { maxLength: 40 }), async (which, offsets) => {
-        const fixture = recordings[which]!;
-        const provider = supportedProvider(fixture)!;
-        const cuts = offsets.map((offset) => offset % fixture.body.length);
-        const events = () => streamToolCalls(fromChunks(splitAt(fixture.body, cuts)), { provider });
-        const single = await collect(events().pipeThrough(new ToolCallEventEncoderStream()));
-        const batched = await collect(readyBatches(events()).pipeThrough(new ToolCallEventEncoderStream()));
-        assertEquals(textOf(batched), textOf(single), fixture.name);
-        assert(batched.length <= single.length, "never more chunks than events");
-        const all = await collect(events());
-        assertEquals(textOf(single), all.map((event, id) => formatToolCallEvent(event, id)).join(""));
-        for (const [name, encoder] of Object.entries(ENCODERS)) {
-          const chunks = await collect(readyBatches<EncodableEvent>(events()).pipeThrough(new ProtocolEncoderStream(encoder())));
-          assertEquals(textOf(chunks), encodeAll(encoder(), all), `${name}: ${fixture.name}`);
-        }
-      }),
+      fc.asyncProperty(
+        fc.nat({ max: recordings.length - 1 }),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        async (which, offsets) => {
+          const fixture = recordings[which]!;
+          const provider = supportedProvider(fixture)!;
+          const cuts = offsets.map((offset) => offset % fixture.body.length);
+          const events = () => streamToolCalls(fromChunks(splitAt(fixture.body, cuts)), { provider });
+          const single = await collect(events().pipeThrough(new ToolCallEventEncoderStream()));
+          const batched = await collect(readyBatches(events()).pipeThrough(new ToolCallEventEncoderStream()));
+          assertEquals(textOf(batched), textOf(single), fixture.name);
+          assert(batched.length <= single.length, "never more chunks than events");
+          const all = await collect(events());
+          assertEquals(textOf(single), all.map((event, id) => formatToolCallEvent(event, id)).join(""));
+          for (const [name, encoder] of Object.entries(ENCODERS)) {
+            const chunks = await collect(
+              readyBatches<EncodableEvent>(events()).pipeThrough(new ProtocolEncoderStream(encoder())),
+            );
+            assertEquals(textOf(chunks), encodeAll(encoder(), all), `${name}: ${fixture.name}`);
+          }
+        },
+      ),
       { seed: 16, numRuns: 40 },
     );
   });
@@ -75,19 +85,34 @@ group("readyBatches", (test) => {
     const fixture = recordings.find((f) => f.text.split("\n\n").length > 8)!;
     const provider = supportedProvider(fixture)!;
     const frames = fixture.text.split("\n\n");
-    const head = bytes(frames.slice(0, 6).join("\n\n") + "\n\n");
+    const head = bytes(`${frames.slice(0, 6).join("\n\n")}\n\n`);
     const expected = await collect(streamToolCalls(fromChunks([head]), { provider }));
     const source = stalledSource([head, fixture.body.slice(head.length)]);
-    const body = readyBatches(streamToolCalls(source.stream, { provider })).pipeThrough(new ToolCallEventEncoderStream()).getReader();
+    const body = readyBatches(streamToolCalls(source.stream, { provider }))
+      .pipeThrough(new ToolCallEventEncoderStream())
+      .getReader();
     // The source holds its second chunk until released: were an event held back waiting for it,
     // these reads would never settle (and the test would fail on its timeout).
     let received = "";
-    const want = expected.filter((e) => e.type !== "abort" && e.type !== "finish" && e.type !== "error").map((e, id) => formatToolCallEvent(e, id)).join("");
+    const want = expected
+      .filter((e) => e.type !== "abort" && e.type !== "finish" && e.type !== "error")
+      .map((e, id) => formatToolCallEvent(e, id))
+      .join("");
     while (received.length < want.length) received += new TextDecoder().decode((await body.read()).value);
     assertEquals(received, want);
     assertEquals(source.pulls(), 2, "the second chunk was asked for and not yet given");
     source.release();
-    const rest = textOf(await collect(new ReadableStream({ pull: async (c) => { const r = await body.read(); if (r.done) c.close(); else c.enqueue(r.value); } })));
+    const rest = textOf(
+      await collect(
+        new ReadableStream({
+          pull: async (c) => {
+            const r = await body.read();
+            if (r.done) c.close();
+            else c.enqueue(r.value);
+          },
+        }),
+      ),
+    );
     const whole = await collect(streamToolCalls(fromChunks([fixture.body]), { provider }));
     assertEquals(received + rest, whole.map((e, id) => formatToolCallEvent(e, id)).join(""));
   });
@@ -114,7 +139,10 @@ group("readyBatches", (test) => {
   test("a source that is always ready gives batches of at most maxItems, and cancelling reaches it", async () => {
     let cancelled: unknown;
     let n = 0;
-    const source = new ReadableStream<number>({ pull: (c) => c.enqueue(n++), cancel: (reason) => void (cancelled = reason) });
+    const source = new ReadableStream<number>({
+      pull: (c) => c.enqueue(n++),
+      cancel: (reason) => void (cancelled = reason),
+    });
     const reader = readyBatches(source, { maxItems: 5 }).getReader();
     assertEquals((await reader.read()).value, [0, 1, 2, 3, 4]);
     assertEquals((await reader.read()).value, [5, 6, 7, 8, 9]);

@@ -20,13 +20,35 @@ const tricky: ToolCallEvent[] = [
   { type: "tool-call-start", index: 0, id: "call_1", name: "get_weather" },
   { type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta: '{"city":"Paris\\n', closed: false },
   { type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta: '"}', closed: true },
-  { type: "tool-call", index: 0, id: "call_1", name: "get_weather", arguments: { city: "Paris\n" }, rawArguments: '{"city":"Paris\\n"}' },
-  { type: "error", error: { code: "provider-error", message: "The provider reported an error inside the stream.", data: { type: "overloaded" } } },
+  {
+    type: "tool-call",
+    index: 0,
+    id: "call_1",
+    name: "get_weather",
+    arguments: { city: "Paris\n" },
+    rawArguments: '{"city":"Paris\\n"}',
+  },
+  {
+    type: "error",
+    error: {
+      code: "provider-error",
+      message: "The provider reported an error inside the stream.",
+      data: { type: "overloaded" },
+    },
+  },
   {
     type: "finish",
     reason: "tool-calls",
     rawReason: "tool_calls",
-    toolCalls: [{ index: 0, id: "call_1", name: "get_weather", arguments: { city: "Paris\n" }, rawArguments: '{"city":"Paris\\n"}' }],
+    toolCalls: [
+      {
+        index: 0,
+        id: "call_1",
+        name: "get_weather",
+        arguments: { city: "Paris\n" },
+        rawArguments: '{"city":"Paris\\n"}',
+      },
+    ],
     invalidToolCalls: [],
     text: "line\nbreak\r\nand\rcr, data: fake\n\nevent: finish\n",
     reasoning: "",
@@ -36,7 +58,11 @@ const tricky: ToolCallEvent[] = [
 /** Encodes events, then reads them back with the library's own client stages. */
 async function roundTrip(events: readonly ToolCallEvent[], cuts: readonly number[] = []): Promise<ToolCallEvent[]> {
   const encoded = await encode(events);
-  return collect(fromChunks(splitAt(encoded, cuts)).pipeThrough(new SSEDecoderStream()).pipeThrough(new ToolCallEventDecoderStream()));
+  return collect(
+    fromChunks(splitAt(encoded, cuts))
+      .pipeThrough(new SSEDecoderStream())
+      .pipeThrough(new ToolCallEventDecoderStream()),
+  );
 }
 
 async function encode(events: readonly ToolCallEvent[], firstId?: number): Promise<Uint8Array> {
@@ -54,7 +80,11 @@ function parseWithEventSourceParser(text: string): EventSourceMessage[] {
 }
 
 function decodeSSEText(text: string): Promise<ToolCallEvent[]> {
-  return collect(fromChunks([bytes(text)]).pipeThrough(new SSEDecoderStream()).pipeThrough(new ToolCallEventDecoderStream()));
+  return collect(
+    fromChunks([bytes(text)])
+      .pipeThrough(new SSEDecoderStream())
+      .pipeThrough(new ToolCallEventDecoderStream()),
+  );
 }
 
 group("ToolCallEventEncoderStream and ToolCallEventDecoderStream", (test) => {
@@ -63,29 +93,55 @@ group("ToolCallEventEncoderStream and ToolCallEventDecoderStream", (test) => {
   });
 
   test("a tool-call-violation and a schema-violation abort survive the round trip; a violation without its error is malformed", async () => {
-    const error = { code: "schema-mismatch" as const, message: 'Expected one of "celsius", "fahrenheit".', path: "/unit" };
+    const error = {
+      code: "schema-mismatch" as const,
+      message: 'Expected one of "celsius", "fahrenheit".',
+      path: "/unit",
+    };
     const events: ToolCallEvent[] = [
       { type: "tool-call-start", index: 0, id: "call_1", name: "get_weather" },
       { type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta: '{"unit": "k', closed: false },
       { type: "tool-call-violation", index: 0, id: "call_1", name: "get_weather", error },
-      { type: "abort", reason: "schema-violation", discarded: [{ index: 0, id: "call_1", name: "get_weather", rawArguments: '{"unit": "k' }], error },
+      {
+        type: "abort",
+        reason: "schema-violation",
+        discarded: [{ index: 0, id: "call_1", name: "get_weather", rawArguments: '{"unit": "k' }],
+        error,
+      },
     ];
     assertEquals(await roundTrip(events), events);
-    const decoded = await decodeSSEText('event: tool-call-violation\ndata: {"type":"tool-call-violation","index":0,"id":null,"name":"f"}\n\n');
-    assertEquals(decoded.map((event) => (event.type === "error" ? event.error.code : event.type)), ["malformed-payload", "abort"]);
+    const decoded = await decodeSSEText(
+      'event: tool-call-violation\ndata: {"type":"tool-call-violation","index":0,"id":null,"name":"f"}\n\n',
+    );
+    assertEquals(
+      decoded.map((event) => (event.type === "error" ? event.error.code : event.type)),
+      ["malformed-payload", "abort"],
+    );
   });
 
   test("eventsource-parser reads one named event per frame, ids counting up from 0, data the event's JSON", async () => {
     const text = new TextDecoder().decode(await encode(tricky));
     const messages = parseWithEventSourceParser(text);
-    assertEquals(messages.map((m) => m.event), tricky.map((e) => e.type));
-    assertEquals(messages.map((m) => m.id), tricky.map((_, i) => String(i)));
-    assertEquals(messages.map((m) => JSON.parse(m.data)), JSON.parse(JSON.stringify(tricky)));
+    assertEquals(
+      messages.map((m) => m.event),
+      tricky.map((e) => e.type),
+    );
+    assertEquals(
+      messages.map((m) => m.id),
+      tricky.map((_, i) => String(i)),
+    );
+    assertEquals(
+      messages.map((m) => JSON.parse(m.data)),
+      JSON.parse(JSON.stringify(tricky)),
+    );
   });
 
   test("firstId starts the sequence where a resumed response continues", async () => {
     const text = new TextDecoder().decode(await encode(tricky.slice(0, 3), 41));
-    assertEquals(parseWithEventSourceParser(text).map((m) => m.id), ["41", "42", "43"]);
+    assertEquals(
+      parseWithEventSourceParser(text).map((m) => m.id),
+      ["41", "42", "43"],
+    );
     let threw = false;
     try {
       new ToolCallEventEncoderStream({ firstId: -1 });
@@ -96,11 +152,17 @@ group("ToolCallEventEncoderStream and ToolCallEventDecoderStream", (test) => {
   });
 
   test("formatToolCallEvent writes event, id and one data line, then the blank line", () => {
-    assertEquals(formatToolCallEvent({ type: "text-delta", text: "a\nb" }, 7), 'event: text-delta\nid: 7\ndata: {"type":"text-delta","text":"a\\nb"}\n\n');
+    assertEquals(
+      formatToolCallEvent({ type: "text-delta", text: "a\nb" }, 7),
+      'event: text-delta\nid: 7\ndata: {"type":"text-delta","text":"a\\nb"}\n\n',
+    );
   });
 
   test("a tool-call-delta frame is exactly JSON.stringify's, whatever its keys, their order and its strings", async () => {
-    const tricky = fc.oneof(fc.string({ unit: "binary" }), fc.constantFrom('"', "\\", "\n", "\u2028", "\uD800", "a\u0000b", "😀"));
+    const tricky = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.constantFrom('"', "\\", "\n", "\u2028", "\uD800", "a\u0000b", "😀"),
+    );
     const base = fc.record({
       type: fc.constant("tool-call-delta"),
       index: fc.oneof(fc.nat(), fc.double()),
@@ -109,17 +171,34 @@ group("ToolCallEventEncoderStream and ToolCallEventDecoderStream", (test) => {
       closed: fc.boolean(),
     });
     // Mostly the accumulator's own shape (the fast path), sometimes with more keys or reversed.
-    const extra = fc.oneof({ weight: 3, arbitrary: fc.constant({}) }, fc.record({ choice: fc.nat() }), fc.record({ partialArguments: fc.jsonValue({ maxDepth: 3 }) }), fc.record({ step: fc.nat() }));
+    const extra = fc.oneof(
+      { weight: 3, arbitrary: fc.constant({}) },
+      fc.record({ choice: fc.nat() }),
+      fc.record({ partialArguments: fc.jsonValue({ maxDepth: 3 }) }),
+      fc.record({ step: fc.nat() }),
+    );
     const shuffled = fc
       .tuple(base, extra, fc.nat({ max: 3 }))
-      .map(([event, more, order]) => (order === 0 ? Object.fromEntries(Object.entries({ ...event, ...more }).reverse()) : { ...event, ...more }));
+      .map(([event, more, order]) =>
+        order === 0 ? Object.fromEntries(Object.entries({ ...event, ...more }).reverse()) : { ...event, ...more },
+      );
     fc.assert(
       fc.property(shuffled, fc.nat(), (event, id) => {
-        assertEquals(formatToolCallEvent(event as never, id), `event: tool-call-delta\nid: ${id}\ndata: ${JSON.stringify(event)}\n\n`);
+        assertEquals(
+          formatToolCallEvent(event as never, id),
+          `event: tool-call-delta\nid: ${id}\ndata: ${JSON.stringify(event)}\n\n`,
+        );
       }),
       { seed: 16, numRuns: 500 },
     );
-    const withToJSON = { type: "tool-call-delta", index: 0, id: "a", argumentsDelta: "x", closed: false, toJSON: () => "replaced" };
+    const withToJSON = {
+      type: "tool-call-delta",
+      index: 0,
+      id: "a",
+      argumentsDelta: "x",
+      closed: false,
+      toJSON: () => "replaced",
+    };
     assertEquals(formatToolCallEvent(withToJSON, 1), `event: tool-call-delta\nid: 1\ndata: "replaced"\n\n`);
   });
 
@@ -144,14 +223,35 @@ group("ToolCallEventEncoderStream and ToolCallEventDecoderStream", (test) => {
   test("the decoder keeps the last event id, as a client resuming with Last-Event-ID needs", async () => {
     const decoder = new ToolCallEventDecoderStream();
     assertEquals(decoder.lastEventId, undefined);
-    await collect(fromChunks([await encode(tricky.slice(0, 4), 10)]).pipeThrough(new SSEDecoderStream()).pipeThrough(decoder));
+    await collect(
+      fromChunks([await encode(tricky.slice(0, 4), 10)])
+        .pipeThrough(new SSEDecoderStream())
+        .pipeThrough(decoder),
+    );
     assertEquals(decoder.lastEventId, "13");
   });
 
   test("frames with names that are not event types are ignored; comments and retry: too", async () => {
     const text = `: keep-alive\n\nretry: 1000\n\nevent: resume-token\ndata: xyz\n\ndata: {"type":"text-delta","text":"unnamed"}\n\n${formatToolCallEvent(tricky[0]!, 0)}`;
-    const events = await decodeSSEText(text + formatToolCallEvent({ type: "finish", reason: "stop", rawReason: "stop", toolCalls: [], invalidToolCalls: [], text: "", reasoning: "" }, 1));
-    assertEquals(events.map((e) => e.type), ["text-delta", "finish"]);
+    const events = await decodeSSEText(
+      text +
+        formatToolCallEvent(
+          {
+            type: "finish",
+            reason: "stop",
+            rawReason: "stop",
+            toolCalls: [],
+            invalidToolCalls: [],
+            text: "",
+            reasoning: "",
+          },
+          1,
+        ),
+    );
+    assertEquals(
+      events.map((e) => e.type),
+      ["text-delta", "finish"],
+    );
   });
 
   test("a frame whose data is not its event becomes an error event without the payload, and the stream goes on", async () => {
@@ -162,7 +262,10 @@ group("ToolCallEventEncoderStream and ToolCallEventDecoderStream", (test) => {
       formatToolCallEvent({ type: "text-delta", text: "after" }, 3),
     ].join("");
     const events = await decodeSSEText(text);
-    assertEquals(events.map((e) => e.type), ["error", "error", "error", "text-delta", "abort"]);
+    assertEquals(
+      events.map((e) => e.type),
+      ["error", "error", "error", "text-delta", "abort"],
+    );
     for (const event of events.slice(0, 3)) {
       assert(event.type === "error" && event.error.code === "malformed-payload", "malformed-payload");
       assert(!event.error.message.includes("SECRET"), "the message never embeds the payload");
@@ -178,15 +281,28 @@ group("ToolCallEventEncoderStream and ToolCallEventDecoderStream", (test) => {
   });
 
   test("a frame cut mid-data at the end is reported as truncated, then the abort follows", async () => {
-    const text = formatToolCallEvent(tricky[0]!, 0) + 'event: text-delta\nid: 1\ndata: {"type":"text-de';
+    const text = `${formatToolCallEvent(tricky[0]!, 0)}event: text-delta\nid: 1\ndata: {"type":"text-de`;
     const events = await decodeSSEText(text);
-    assertEquals(events.map((e) => e.type), ["text-delta", "error", "abort"]);
+    assertEquals(
+      events.map((e) => e.type),
+      ["text-delta", "error", "abort"],
+    );
     assert(events[1]?.type === "error" && events[1].error.code === "truncated-event", "truncated-event");
   });
 
   test("frames after the finish are not delivered, so the finish stays the last event", async () => {
-    const finish: ToolCallEvent = { type: "finish", reason: "stop", rawReason: "stop", toolCalls: [], invalidToolCalls: [], text: "", reasoning: "" };
-    const events = await decodeSSEText(formatToolCallEvent(finish, 0) + formatToolCallEvent({ type: "text-delta", text: "late" }, 1));
+    const finish: ToolCallEvent = {
+      type: "finish",
+      reason: "stop",
+      rawReason: "stop",
+      toolCalls: [],
+      invalidToolCalls: [],
+      text: "",
+      reasoning: "",
+    };
+    const events = await decodeSSEText(
+      formatToolCallEvent(finish, 0) + formatToolCallEvent({ type: "text-delta", text: "late" }, 1),
+    );
     assertEquals(events, [finish]);
   });
 });

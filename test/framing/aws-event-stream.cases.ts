@@ -14,7 +14,10 @@ import { assert, assertEquals, group } from "../support/harness.ts";
 import { collect, fromChunks, splitAt } from "../support/streams.ts";
 
 /** Runs the framing core over chunks: the messages it delivered, and the error it threw, if any. */
-function frame(chunks: readonly Uint8Array[], options?: FramingOptions): { messages: FramedMessage[]; error?: ToolCallStreamError } {
+function frame(
+  chunks: readonly Uint8Array[],
+  options?: FramingOptions,
+): { messages: FramedMessage[]; error?: ToolCallStreamError } {
   const messages: FramedMessage[] = [];
   const decoder = new AwsEventStreamDecoder((message) => messages.push(message), options);
   try {
@@ -27,7 +30,10 @@ function frame(chunks: readonly Uint8Array[], options?: FramingOptions): { messa
   return { messages };
 }
 
-const two = concat([eventMessage("messageStart", { role: "assistant" }), eventMessage("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Hé" } })]);
+const two = concat([
+  eventMessage("messageStart", { role: "assistant" }),
+  eventMessage("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Hé" } }),
+]);
 const bedrockBodies = allFixtures.filter((f) => f.format === "event-stream");
 
 group("AwsEventStreamDecoderStream", (test) => {
@@ -38,8 +44,17 @@ group("AwsEventStreamDecoderStream", (test) => {
   test("a message becomes its payload as text, its :event-type as event, and every header", () => {
     const { messages, error } = frame([two]);
     assertEquals(error, undefined);
-    assertEquals(messages.map((m) => [m.event, m.data]), [["messageStart", '{"role":"assistant"}'], ["contentBlockDelta", '{"contentBlockIndex":0,"delta":{"text":"Hé"}}']]);
-    assertEquals({ ...messages[0]!.headers }, { ":event-type": "messageStart", ":content-type": "application/json", ":message-type": "event" });
+    assertEquals(
+      messages.map((m) => [m.event, m.data]),
+      [
+        ["messageStart", '{"role":"assistant"}'],
+        ["contentBlockDelta", '{"contentBlockIndex":0,"delta":{"text":"Hé"}}'],
+      ],
+    );
+    assertEquals(
+      { ...messages[0]!.headers },
+      { ":event-type": "messageStart", ":content-type": "application/json", ":message-type": "event" },
+    );
   });
 
   test("every header type, 0 to 9, is read with its value", () => {
@@ -61,7 +76,10 @@ group("AwsEventStreamDecoderStream", (test) => {
       "{}",
     );
     const headers = frame([body]).messages[0]!.headers!;
-    assertEquals([headers["yes"], headers["no"], headers["byte"], headers["short"], headers["int"], headers["long"]], [true, false, -2, -300, -70000, -(2n ** 40n)]);
+    assertEquals(
+      [headers["yes"], headers["no"], headers["byte"], headers["short"], headers["int"], headers["long"]],
+      [true, false, -2, -300, -70000, -(2n ** 40n)],
+    );
     assertEquals([...(headers["bytes"] as Uint8Array)], [0, 255, 7]);
     assertEquals(headers["string"], "杭州 ✓");
     assertEquals((headers["time"] as Date).getTime(), 1_700_000_000_123);
@@ -81,9 +99,23 @@ group("AwsEventStreamDecoderStream", (test) => {
       const spans = messageSpans(fixture.body);
       assertEquals(whole.messages.length, spans.length);
       for (const { start, total, headers } of spans) {
-        const regions = [start + 1, start + 4, start + 9, start + 12 + 1, start + 12 + headers - 1, start + 12 + headers + 1, start + total - 5, start + total - 2];
-        for (const at of regions) assertEquals(frame(splitAt(fixture.body, [at])).messages, whole.messages, `split at ${at}`);
-        assertEquals(frame(splitAt(fixture.body, regions)).messages, whole.messages, `split at all of ${regions.join(", ")}`);
+        const regions = [
+          start + 1,
+          start + 4,
+          start + 9,
+          start + 12 + 1,
+          start + 12 + headers - 1,
+          start + 12 + headers + 1,
+          start + total - 5,
+          start + total - 2,
+        ];
+        for (const at of regions)
+          assertEquals(frame(splitAt(fixture.body, [at])).messages, whole.messages, `split at ${at}`);
+        assertEquals(
+          frame(splitAt(fixture.body, regions)).messages,
+          whole.messages,
+          `split at all of ${regions.join(", ")}`,
+        );
       }
     });
   }
@@ -118,7 +150,11 @@ group("AwsEventStreamDecoderStream", (test) => {
   });
 
   test("impossible lengths are malformed-frame: a total under 16 bytes, headers longer than the message", () => {
-    for (const [total, headers] of [[15, 0], [20, 5], [16, 1]] as const) {
+    for (const [total, headers] of [
+      [15, 0],
+      [20, 5],
+      [16, 1],
+    ] as const) {
       const prelude = new Uint8Array(16);
       const view = new DataView(prelude.buffer);
       view.setUint32(0, total);
@@ -163,7 +199,9 @@ group("AwsEventStreamDecoderStream", (test) => {
     const seen: FramedMessage[] = [];
     let error: unknown;
     try {
-      const reader = fromChunks([concat([two, bad])]).pipeThrough(new AwsEventStreamDecoderStream()).getReader();
+      const reader = fromChunks([concat([two, bad])])
+        .pipeThrough(new AwsEventStreamDecoderStream())
+        .getReader();
       for (;;) {
         const { done, value } = await reader.read();
         if (done) break;
@@ -180,23 +218,34 @@ group("AwsEventStreamDecoderStream", (test) => {
 group("AWS event stream: damaged bodies (every Bedrock recording)", (test) => {
   for (const fixture of bedrockBodies) {
     test(`${fixture.provider}/${fixture.name}: flipping any one byte never throws and never completes a call not complete before the damaged message`, async () => {
-      const run = (body: Uint8Array): Promise<ToolCallEvent[]> => collect(streamToolCalls(fromChunks(splitAt(body, [7, 300, 1000])), { provider: "bedrock" }));
+      const run = (body: Uint8Array): Promise<ToolCallEvent[]> =>
+        collect(streamToolCalls(fromChunks(splitAt(body, [7, 300, 1000])), { provider: "bedrock" }));
       const spans = messageSpans(fixture.body);
-      const completed = (events: ToolCallEvent[]): string[] => events.flatMap((e) => (e.type === "tool-call" ? [String(e.id)] : []));
+      const completed = (events: ToolCallEvent[]): string[] =>
+        events.flatMap((e) => (e.type === "tool-call" ? [String(e.id)] : []));
       const check = async (at: number, bit: number): Promise<void> => {
         const damaged = fixture.body.slice();
         damaged[at]! ^= bit;
         const events = await run(damaged);
         const last = events.at(-1);
-        assert(last?.type === "abort" && last.error?.code === "malformed-frame", `byte ${at}: ends with an abort for the damaged frame`);
+        assert(
+          last?.type === "abort" && last.error?.code === "malformed-frame",
+          `byte ${at}: ends with an abort for the damaged frame`,
+        );
         const before = spans.filter((span) => span.start + span.total <= at).at(-1);
         const allowed = completed(await run(fixture.body.subarray(0, before ? before.start + before.total : 0)));
-        for (const id of completed(events)) assert(allowed.includes(id), `byte ${at}: call ${id} completed only after the damage`);
+        for (const id of completed(events))
+          assert(allowed.includes(id), `byte ${at}: call ${id} completed only after the damage`);
       };
       // The prelude and CRC bytes of every message, then seeded bytes anywhere.
-      for (const { start, total } of spans) for (const at of [start, start + 3, start + 7, start + 8, start + 11, start + total - 1]) await check(at, 0x01);
+      for (const { start, total } of spans)
+        for (const at of [start, start + 3, start + 7, start + 8, start + 11, start + total - 1]) await check(at, 0x01);
       await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 0, max: fixture.body.length - 1 }), fc.integer({ min: 1, max: 255 }), (at, bit) => check(at, bit)),
+        fc.asyncProperty(
+          fc.integer({ min: 0, max: fixture.body.length - 1 }),
+          fc.integer({ min: 1, max: 255 }),
+          (at, bit) => check(at, bit),
+        ),
         { seed: 14, numRuns: 60 },
       );
     });

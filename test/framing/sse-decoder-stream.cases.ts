@@ -1,4 +1,10 @@
-import { SSEDecoder, streamToolCalls, ToolCallStreamError, type SSEMessage, type ToolCallEvent } from "../../src/index.ts";
+import {
+  SSEDecoder,
+  streamToolCalls,
+  ToolCallStreamError,
+  type SSEMessage,
+  type ToolCallEvent,
+} from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, chatChunk, collect, decodeSSE, fromChunks, openAISSE } from "../support/streams.ts";
 
@@ -13,7 +19,7 @@ group("SSEDecoderStream", (test) => {
   });
 
   test("strips a BOM, skips comments (OpenRouter's `: OPENROUTER PROCESSING`) and retry: fields", async () => {
-    const text = "\uFEFF: OPENROUTER PROCESSING\n\nretry: 3000\n\nid: 7\ndata: {\"a\":1}\n\n";
+    const text = '\uFEFF: OPENROUTER PROCESSING\n\nretry: 3000\n\nid: 7\ndata: {"a":1}\n\n';
     assertEquals(await decodeSSE([bytes(text)]), [{ id: "7", data: '{"a":1}' }]);
   });
 
@@ -24,12 +30,19 @@ group("SSEDecoderStream", (test) => {
   test("keeps a character split across network chunks whole", async () => {
     const data = bytes('data: {"t":"杭州市"}\n\n');
     for (let cut = 1; cut < data.length; cut++) {
-      assertEquals(await decodeSSE([data.slice(0, cut), data.slice(cut)]), [{ data: '{"t":"杭州市"}' }], `cut at ${cut}`);
+      assertEquals(
+        await decodeSSE([data.slice(0, cut), data.slice(cut)]),
+        [{ data: '{"t":"杭州市"}' }],
+        `cut at ${cut}`,
+      );
     }
   });
 
   test("a final event without its blank line is delivered, marked truncated", async () => {
-    assertEquals(await decodeSSE([bytes('data: {"a":1}\n\ndata: {"b":2}')]), [{ data: '{"a":1}' }, { data: '{"b":2}', truncated: true }]);
+    assertEquals(await decodeSSE([bytes('data: {"a":1}\n\ndata: {"b":2}')]), [
+      { data: '{"a":1}' },
+      { data: '{"b":2}', truncated: true },
+    ]);
     assertEquals(await decodeSSE([bytes("data: [DONE]\n")]), [{ data: "[DONE]", truncated: true }]);
   });
 
@@ -45,7 +58,9 @@ group("SSEDecoderStream", (test) => {
     const sse = openAISSE([chatChunk({ content: "hi" }), chatChunk({}, "stop")], false).trimEnd();
     const events = await collect(streamToolCalls(fromChunks([bytes(sse)])));
     assertEquals(types(events), ["text-delta", "finish"]);
-    const withDone = await collect(streamToolCalls(fromChunks([bytes(`${openAISSE([chatChunk({ content: "hi" }, "stop")], false)}data: [DONE]`)])));
+    const withDone = await collect(
+      streamToolCalls(fromChunks([bytes(`${openAISSE([chatChunk({ content: "hi" }, "stop")], false)}data: [DONE]`)])),
+    );
     assertEquals(types(withDone), ["text-delta", "finish"]);
   });
 
@@ -58,7 +73,11 @@ group("SSEDecoderStream", (test) => {
   });
 
   test("a final event cut short whose payload is complete JSON but not an object is malformed, not truncated", async () => {
-    const events = await collect(streamToolCalls(fromChunks([bytes(`${openAISSE([chatChunk({ content: "hi" })], false)}data: [1,2]`)]), { provider: "openai" }));
+    const events = await collect(
+      streamToolCalls(fromChunks([bytes(`${openAISSE([chatChunk({ content: "hi" })], false)}data: [1,2]`)]), {
+        provider: "openai",
+      }),
+    );
     assertEquals(types(events), ["text-delta", "error", "abort"]);
     assert(events[1]?.type === "error" && events[1].error.code === "malformed-payload", "malformed-payload");
   });
@@ -83,13 +102,28 @@ group("SSEDecoderStream", (test) => {
       return "no error";
     };
     // Whole in one chunk (the decoder's own check), then buffered across chunks (the parser's).
-    assertEquals(codeOf(() => decoder.feed(bytes("data: 0123456789\n\n"))), "event-too-large");
-    assertEquals(codeOf(() => decoder.feed(bytes("data: x\n\n"))), "event-too-large");
-    assertEquals(codeOf(() => decoder.end()), "event-too-large");
+    assertEquals(
+      codeOf(() => decoder.feed(bytes("data: 0123456789\n\n"))),
+      "event-too-large",
+    );
+    assertEquals(
+      codeOf(() => decoder.feed(bytes("data: x\n\n"))),
+      "event-too-large",
+    );
+    assertEquals(
+      codeOf(() => decoder.end()),
+      "event-too-large",
+    );
     assertEquals(messages, [{ data: "ok" }]);
     const split = new SSEDecoder(() => {}, { maxEventBytes: 12 });
     split.feed(bytes("data: 0123"));
-    assertEquals(codeOf(() => split.feed(bytes("456789"))), "event-too-large");
-    assertEquals(codeOf(() => split.feed(bytes("\n\n"))), "event-too-large");
+    assertEquals(
+      codeOf(() => split.feed(bytes("456789"))),
+      "event-too-large",
+    );
+    assertEquals(
+      codeOf(() => split.feed(bytes("\n\n"))),
+      "event-too-large",
+    );
   });
 });

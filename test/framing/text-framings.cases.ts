@@ -16,7 +16,11 @@ import { eventMessage } from "../support/event-stream.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, collect, fromChunks, splitAt } from "../support/streams.ts";
 
-function frame(framing: FramingClass, chunks: readonly Uint8Array[], options?: FramingOptions): { messages: FramedMessage[]; error?: string } {
+function frame(
+  framing: FramingClass,
+  chunks: readonly Uint8Array[],
+  options?: FramingOptions,
+): { messages: FramedMessage[]; error?: string } {
   const messages: FramedMessage[] = [];
   const core = new framing((message) => messages.push(message), options);
   try {
@@ -42,7 +46,8 @@ function assertAnySplit(framing: FramingClass, text: string): void {
   );
 }
 
-const GEMINI_ARRAY = '[{\r\n  "candidates": [{"content": {"parts": [{"text": "a ] } , \\" [ {"}]}}]\r\n}\r\n,\r\n{\r\n  "candidates": [{"content": {"parts": [{"text": "杭州"}]}, "finishReason": "STOP"}]\r\n}\r\n]';
+const GEMINI_ARRAY =
+  '[{\r\n  "candidates": [{"content": {"parts": [{"text": "a ] } , \\" [ {"}]}}]\r\n}\r\n,\r\n{\r\n  "candidates": [{"content": {"parts": [{"text": "杭州"}]}, "finishReason": "STOP"}]\r\n}\r\n]';
 
 group("NdjsonDecoderStream", (test) => {
   test("one message per line, LF or CRLF, blank lines skipped, a final line without newline delivered marked truncated", () => {
@@ -58,7 +63,9 @@ group("NdjsonDecoderStream", (test) => {
   });
 
   test("a line longer than maxEventBytes is event-too-large, after the lines before it", () => {
-    const result = frame(NdjsonDecoder, [bytes('{"a":1}\n{"b":"'), bytes("x".repeat(50)), bytes('"}\n')], { maxEventBytes: 32 });
+    const result = frame(NdjsonDecoder, [bytes('{"a":1}\n{"b":"'), bytes("x".repeat(50)), bytes('"}\n')], {
+      maxEventBytes: 32,
+    });
     assertEquals(result, { messages: [{ data: '{"a":1}' }], error: "event-too-large" });
   });
 });
@@ -67,7 +74,10 @@ group("JsonArrayDecoderStream", (test) => {
   test("Gemini's pretty-printed elements with \\r\\n,\\r\\n between them; brackets and escaped quotes inside strings are text", () => {
     const { messages, error } = frame(JsonArrayDecoder, [bytes(GEMINI_ARRAY)]);
     assertEquals(error, undefined);
-    assertEquals(messages.map((m) => JSON.parse(m.data).candidates[0].content.parts[0].text), ['a ] } , " [ {', "杭州"]);
+    assertEquals(
+      messages.map((m) => JSON.parse(m.data).candidates[0].content.parts[0].text),
+      ['a ] } , " [ {', "杭州"],
+    );
   });
 
   test("any split of the bytes gives the same elements", () => {
@@ -75,18 +85,32 @@ group("JsonArrayDecoderStream", (test) => {
   });
 
   test("a bare object, objects one after another, scalars and nested arrays are elements", () => {
-    assertEquals(frame(JsonArrayDecoder, [bytes('{"error":{"code":429}}')]).messages, [{ data: '{"error":{"code":429}}' }]);
-    assertEquals(frame(JsonArrayDecoder, [bytes('{"a":1}\n{"b":2}')]).messages, [{ data: '{"a":1}' }, { data: '{"b":2}' }]);
-    assertEquals(frame(JsonArrayDecoder, [bytes('[1, "x,]", [2, [3]], true ,null]')]).messages.map((m) => m.data), ["1", '"x,]"', "[2, [3]]", "true", "null"]);
+    assertEquals(frame(JsonArrayDecoder, [bytes('{"error":{"code":429}}')]).messages, [
+      { data: '{"error":{"code":429}}' },
+    ]);
+    assertEquals(frame(JsonArrayDecoder, [bytes('{"a":1}\n{"b":2}')]).messages, [
+      { data: '{"a":1}' },
+      { data: '{"b":2}' },
+    ]);
+    assertEquals(
+      frame(JsonArrayDecoder, [bytes('[1, "x,]", [2, [3]], true ,null]')]).messages.map((m) => m.data),
+      ["1", '"x,]"', "[2, [3]]", "true", "null"],
+    );
   });
 
   test("the body ends inside an element: it is delivered marked truncated; between elements, nothing is invented", () => {
-    assertEquals(frame(JsonArrayDecoder, [bytes('[{"a":1},\r\n{"b":"ab')]).messages, [{ data: '{"a":1}' }, { data: '{"b":"ab', truncated: true }]);
+    assertEquals(frame(JsonArrayDecoder, [bytes('[{"a":1},\r\n{"b":"ab')]).messages, [
+      { data: '{"a":1}' },
+      { data: '{"b":"ab', truncated: true },
+    ]);
     assertEquals(frame(JsonArrayDecoder, [bytes('[{"a":1}\r\n,\r\n')]).messages, [{ data: '{"a":1}' }]);
   });
 
   test("something other than an element, a comma or white space between elements is malformed-frame", () => {
-    assertEquals(frame(JsonArrayDecoder, [bytes('[{"a":1} x')]), { messages: [{ data: '{"a":1}' }], error: "malformed-frame" });
+    assertEquals(frame(JsonArrayDecoder, [bytes('[{"a":1} x')]), {
+      messages: [{ data: '{"a":1}' }],
+      error: "malformed-frame",
+    });
     assertEquals(frame(JsonArrayDecoder, [bytes("data: {}\n\n")]).error, "malformed-frame");
   });
 
@@ -101,7 +125,11 @@ group("JsonArrayDecoderStream", (test) => {
       ['[{"a":1},\r\n,\r\n{"b":2}]', ['{"a":1}']],
     ];
     for (const [body, elements] of cases) {
-      assertEquals(frame(JsonArrayDecoder, [bytes(body)]), { messages: elements.map((data) => ({ data })), error: "malformed-frame" }, body);
+      assertEquals(
+        frame(JsonArrayDecoder, [bytes(body)]),
+        { messages: elements.map((data) => ({ data })), error: "malformed-frame" },
+        body,
+      );
       assertAnySplit(JsonArrayDecoder, body);
     }
     assertEquals(frame(JsonArrayDecoder, [bytes("[]")]), { messages: [] }, "an empty array is no fault");
@@ -109,7 +137,12 @@ group("JsonArrayDecoderStream", (test) => {
 
   test("property: any gap with no comma or two, or a comma before the first or after the last element, under any chunking", () => {
     const space = fc.constantFrom("", " ", "\r\n", "\n  ");
-    const element = fc.record({ text: fc.string({ maxLength: 6, unit: fc.constantFrom("a", ",", "]", "}", "[", "{", '"', "\\", "杭") }), n: fc.integer() }).map((v) => JSON.stringify(v));
+    const element = fc
+      .record({
+        text: fc.string({ maxLength: 6, unit: fc.constantFrom("a", ",", "]", "}", "[", "{", '"', "\\", "杭") }),
+        n: fc.integer(),
+      })
+      .map((v) => JSON.stringify(v));
     const body = fc.array(element, { minLength: 1, maxLength: 5 }).chain((elements) =>
       fc.record({
         elements: fc.constant(elements),
@@ -123,13 +156,28 @@ group("JsonArrayDecoderStream", (test) => {
       fc.property(body, ({ elements, gap, commas, spaces, cuts }) => {
         // Gaps 0 and elements.length are before the first and after the last element: one comma is a fault there, as is none or two inside.
         const inner = gap > 0 && gap < elements.length;
-        const sep = (at: number) => (at === gap ? `${spaces[0]}${",".repeat(commas)}${spaces[1]}` : at > 0 && at < elements.length ? `${spaces[2]},${spaces[2]}` : spaces[2]!);
-        const text = "[" + elements.map((e, i) => sep(i) + e).join("") + sep(elements.length) + "]";
+        const sep = (at: number) =>
+          at === gap
+            ? `${spaces[0]}${",".repeat(commas)}${spaces[1]}`
+            : at > 0 && at < elements.length
+              ? `${spaces[2]},${spaces[2]}`
+              : spaces[2]!;
+        const text = `[${elements.map((e, i) => sep(i) + e).join("")}${sep(elements.length)}]`;
         const faulty = inner ? commas !== 1 : commas !== 0;
         const data = bytes(text);
-        const result = frame(JsonArrayDecoder, splitAt(data, cuts.filter((cut) => cut < data.length)));
+        const result = frame(
+          JsonArrayDecoder,
+          splitAt(
+            data,
+            cuts.filter((cut) => cut < data.length),
+          ),
+        );
         if (!faulty) return assertEquals(result, { messages: elements.map((e) => ({ data: e })) });
-        assertEquals(result, { messages: elements.slice(0, gap).map((e) => ({ data: e })), error: "malformed-frame" }, text);
+        assertEquals(
+          result,
+          { messages: elements.slice(0, gap).map((e) => ({ data: e })), error: "malformed-frame" },
+          text,
+        );
       }),
       { seed: 21, numRuns: 300 },
     );
@@ -137,15 +185,24 @@ group("JsonArrayDecoderStream", (test) => {
 
   test("an element longer than maxEventBytes is event-too-large, split across chunks or not", () => {
     const long = `[{"a":1},{"b":"${"x".repeat(100)}"}]`;
-    assertEquals(frame(JsonArrayDecoder, [bytes(long)], { maxEventBytes: 64 }), { messages: [{ data: '{"a":1}' }], error: "event-too-large" });
-    assertEquals(frame(JsonArrayDecoder, splitAt(bytes(long), [20, 40, 60, 80]), { maxEventBytes: 64 }).error, "event-too-large");
+    assertEquals(frame(JsonArrayDecoder, [bytes(long)], { maxEventBytes: 64 }), {
+      messages: [{ data: '{"a":1}' }],
+      error: "event-too-large",
+    });
+    assertEquals(
+      frame(JsonArrayDecoder, splitAt(bytes(long), [20, 40, 60, 80]), { maxEventBytes: 64 }).error,
+      "event-too-large",
+    );
   });
 
   test("a long array is scanned once: time grows linearly with the number of elements", () => {
     // Not a timing assertion: a re-scan from the start would make the work quadratic, which this
     // element count makes visible as a timeout long before it finishes.
-    const body = "[" + Array.from({ length: 20_000 }, (_, i) => `{"i":${i},"s":"]}"}`).join(",\r\n") + "]";
-    const chunks = splitAt(bytes(body), Array.from({ length: 2_000 }, (_, i) => i * 211));
+    const body = `[${Array.from({ length: 20_000 }, (_, i) => `{"i":${i},"s":"]}"}`).join(",\r\n")}]`;
+    const chunks = splitAt(
+      bytes(body),
+      Array.from({ length: 2_000 }, (_, i) => i * 211),
+    );
     assertEquals(frame(JsonArrayDecoder, chunks).messages.length, 20_000);
   });
 });
@@ -164,13 +221,17 @@ group("Framing detection", (test) => {
       ["application/json", "d", SSEDecoder], // an SSE body a gateway labelled JSON
       [undefined, ":", SSEDecoder],
     ];
-    for (const [type, first, expected] of cases) assertEquals(detectFraming(type, first.charCodeAt(0)) === expected, true, `${type} ${JSON.stringify(first)}`);
+    for (const [type, first, expected] of cases)
+      assertEquals(detectFraming(type, first.charCodeAt(0)) === expected, true, `${type} ${JSON.stringify(first)}`);
   });
 
   test("FramingDetectStream holds leading white space, then reads the whole body with the framing told", async () => {
     const body = bytes('\n  \r\n[{"a":1},{"b":2}]');
     for (const cuts of [[], [1], [3, 6], [5, 6, 7]]) {
-      assertEquals(await collect(fromChunks(splitAt(body, cuts)).pipeThrough(new FramingDetectStream())), [{ data: '{"a":1}' }, { data: '{"b":2}' }]);
+      assertEquals(await collect(fromChunks(splitAt(body, cuts)).pipeThrough(new FramingDetectStream())), [
+        { data: '{"a":1}' },
+        { data: '{"b":2}' },
+      ]);
     }
     // The first byte decides over the content type; white space before a binary frame is not an event stream.
     const detecting = new DetectingFraming(() => {}, { contentType: "application/x-ndjson" });

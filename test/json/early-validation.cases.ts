@@ -1,12 +1,27 @@
 import fc from "fast-check";
-import { checkToolArguments, IncrementalJsonParser, type JsonValue, type SchemaViolation, type ToolSchema } from "../../src/index.ts";
+import {
+  checkToolArguments,
+  IncrementalJsonParser,
+  type JsonValue,
+  type SchemaViolation,
+  type ToolSchema,
+} from "../../src/index.ts";
 import { SchemaWatcher } from "../../src/json/schema-watcher.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { changedValue, fragmentsOf, jsonText, schemaArbitrary, schemaWithValidValue } from "../support/schema-arbitraries.ts";
+import {
+  changedValue,
+  fragmentsOf,
+  jsonText,
+  schemaArbitrary,
+  schemaWithValidValue,
+} from "../support/schema-arbitraries.ts";
 import { referenceViolation } from "../support/schema-reference.ts";
 
 /** Feeds fragments to a parser with a watcher: the index of the fragment after which the violation came, and it. */
-function watch(schema: ToolSchema, fragments: readonly string[]): { at: number; violation: SchemaViolation | undefined } {
+function watch(
+  schema: ToolSchema,
+  fragments: readonly string[],
+): { at: number; violation: SchemaViolation | undefined } {
   const watcher = new SchemaWatcher(schema);
   const parser = new IncrementalJsonParser({ listener: watcher });
   for (const [i, fragment] of fragments.entries()) {
@@ -17,7 +32,10 @@ function watch(schema: ToolSchema, fragments: readonly string[]): { at: number; 
 }
 
 /** The reference's answer: the first fragment after which the prefix can no longer be completed validly. */
-function reference(schema: ToolSchema, fragments: readonly string[]): { at: number; violation: SchemaViolation | undefined } {
+function reference(
+  schema: ToolSchema,
+  fragments: readonly string[],
+): { at: number; violation: SchemaViolation | undefined } {
   let prefix = "";
   for (const [i, fragment] of fragments.entries()) {
     prefix += fragment;
@@ -37,7 +55,11 @@ const WEATHER: ToolSchema = {
   properties: {
     city: { type: "string", maxLength: 12 },
     unit: { type: "string", enum: ["celsius", "fahrenheit"] },
-    items: { type: "array", maxItems: 4, items: { type: "object", properties: { qty: { type: "integer", minimum: 1, maximum: 99 } }, required: ["qty"] } },
+    items: {
+      type: "array",
+      maxItems: 4,
+      items: { type: "object", properties: { qty: { type: "integer", minimum: 1, maximum: 99 } }, required: ["qty"] },
+    },
   },
   required: ["city"],
   additionalProperties: false,
@@ -45,16 +67,28 @@ const WEATHER: ToolSchema = {
 
 group("Early schema validation (SchemaWatcher on IncrementalJsonParser events)", (test) => {
   // The property to test hardest: split in two so that each case stays short in every runtime.
-  for (const [what, objectsOnly, seed] of [["schemas of any type", false, 1701], ["object schemas (as tool arguments are)", true, 1705]] as const) {
+  for (const [what, objectsOnly, seed] of [
+    ["schemas of any type", false, 1701],
+    ["object schemas (as tool arguments are)", true, 1705],
+  ] as const) {
     test(`valid instances of generated ${what} never give a violation, however they are split`, () => {
       fc.assert(
-        fc.property(schemaWithValidValue(objectsOnly), fc.nat(8), fc.array(fc.nat(), { maxLength: 24 }), fc.boolean(), ({ schema, value, valid }, style, cuts, everyCharacter) => {
-          fc.pre(valid);
-          const text = jsonText(value, style);
-          assertEquals(JSON.parse(text), JSON.parse(JSON.stringify(value)), "the text is the value");
-          const { at, violation } = watch(schema, fragmentsOf(text, cuts, everyCharacter));
-          assert(violation === undefined, `no violation for a valid value of ${JSON.stringify(schema)}: ${text} (fragment ${at}: ${JSON.stringify(violation)})`);
-        }),
+        fc.property(
+          schemaWithValidValue(objectsOnly),
+          fc.nat(8),
+          fc.array(fc.nat(), { maxLength: 24 }),
+          fc.boolean(),
+          ({ schema, value, valid }, style, cuts, everyCharacter) => {
+            fc.pre(valid);
+            const text = jsonText(value, style);
+            assertEquals(JSON.parse(text), JSON.parse(JSON.stringify(value)), "the text is the value");
+            const { at, violation } = watch(schema, fragmentsOf(text, cuts, everyCharacter));
+            assert(
+              violation === undefined,
+              `no violation for a valid value of ${JSON.stringify(schema)}: ${text} (fragment ${at}: ${JSON.stringify(violation)})`,
+            );
+          },
+        ),
         { seed, numRuns: 3000, maxSkipsPerRun: 1000 },
       );
     });
@@ -64,7 +98,9 @@ group("Early schema validation (SchemaWatcher on IncrementalJsonParser events)",
     let violations = 0;
     fc.assert(
       fc.property(
-        fc.oneof(schemaWithValidValue(false), schemaWithValidValue(true)).chain((drawn) => fc.tuple(fc.constant(drawn.schema), changedValue(drawn.value))),
+        fc
+          .oneof(schemaWithValidValue(false), schemaWithValidValue(true))
+          .chain((drawn) => fc.tuple(fc.constant(drawn.schema), changedValue(drawn.value))),
         fc.nat(8),
         fc.array(fc.nat(), { maxLength: 16 }),
         fc.boolean(),
@@ -76,7 +112,11 @@ group("Early schema validation (SchemaWatcher on IncrementalJsonParser events)",
           // Once the whole text is read, every value in it has closed except a number or literal at the top:
           // then the early checks have said all the final check says.
           if (typeof value === "object" && value !== null) {
-            assertEquals(expected.at >= 0, checkToolArguments(value, schema).length > 0, `settled as the final check for ${text}`);
+            assertEquals(
+              expected.at >= 0,
+              checkToolArguments(value, schema).length > 0,
+              `settled as the final check for ${text}`,
+            );
           }
           if (expected.at >= 0) violations++;
         },
@@ -88,10 +128,19 @@ group("Early schema validation (SchemaWatcher on IncrementalJsonParser events)",
 
   test("the reference and the watcher agree on arbitrary JSON against arbitrary schemas", () => {
     fc.assert(
-      fc.property(schemaArbitrary, fc.jsonValue({ maxDepth: 3 }), fc.array(fc.nat(), { maxLength: 12 }), (schema, value, cuts) => {
-        const fragments = fragmentsOf(JSON.stringify(value), cuts);
-        assertEquals(watch(schema, fragments), reference(schema, fragments), `${JSON.stringify(schema)} on ${JSON.stringify(fragments)}`);
-      }),
+      fc.property(
+        schemaArbitrary,
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (schema, value, cuts) => {
+          const fragments = fragmentsOf(JSON.stringify(value), cuts);
+          assertEquals(
+            watch(schema, fragments),
+            reference(schema, fragments),
+            `${JSON.stringify(schema)} on ${JSON.stringify(fragments)}`,
+          );
+        },
+      ),
       { seed: 1703, numRuns: 500 },
     );
   });
@@ -105,23 +154,42 @@ group("Early schema validation (SchemaWatcher on IncrementalJsonParser events)",
     };
     // An enum string no member begins with: at the `k` of "kelvin", before the string closes.
     assertEquals(decidedBy('{"city": "Oslo", "unit": "kelvin"}'), '{"city": "Oslo", "unit": "k');
-    assertEquals(firstViolation(WEATHER, '{"unit": "kelvin"}'), { code: "schema-mismatch", path: "/unit", message: 'Expected one of "celsius", "fahrenheit".' });
+    assertEquals(firstViolation(WEATHER, '{"unit": "kelvin"}'), {
+      code: "schema-mismatch",
+      path: "/unit",
+      message: 'Expected one of "celsius", "fahrenheit".',
+    });
     // A key additionalProperties forbids: at the `x` of "ux", the first letter no property name has.
     assertEquals(decidedBy('{"ux": 1}'), '{"ux');
-    assertEquals(firstViolation(WEATHER, '{"ux": 1}'), { code: "schema-mismatch", path: "", message: "A property the schema does not allow." });
+    assertEquals(firstViolation(WEATHER, '{"ux": 1}'), {
+      code: "schema-mismatch",
+      path: "",
+      message: "A property the schema does not allow.",
+    });
     // A wrong type at the value's first character.
     assertEquals(decidedBy('{"city": 42}'), '{"city": 4');
     // maxLength the moment it is exceeded, in code points (😀 is one).
     assertEquals(decidedBy('{"city": "😀😀😀😀😀😀😀😀😀😀😀😀xyz"}'), '{"city": "😀😀😀😀😀😀😀😀😀😀😀😀x');
     // maxItems when the item past it begins; the minimum when the number closes (at the `}` after it).
-    assertEquals(decidedBy('{"items": [{"qty": 1}, {"qty": 1}, {"qty": 1}, {"qty": 1}, {"qty": 1}]}'), '{"items": [{"qty": 1}, {"qty": 1}, {"qty": 1}, {"qty": 1}, {');
+    assertEquals(
+      decidedBy('{"items": [{"qty": 1}, {"qty": 1}, {"qty": 1}, {"qty": 1}, {"qty": 1}]}'),
+      '{"items": [{"qty": 1}, {"qty": 1}, {"qty": 1}, {"qty": 1}, {',
+    );
     assertEquals(decidedBy('{"items": [{"qty": 0}]}'), '{"items": [{"qty": 0}');
-    assertEquals(firstViolation(WEATHER, '{"items": [{"qty": 2}, {"qty": 1}, {"qty": 1}, {"qty": 0}]}'), { code: "schema-mismatch", path: "/items/3/qty", message: "Expected at least 1." });
+    assertEquals(firstViolation(WEATHER, '{"items": [{"qty": 2}, {"qty": 1}, {"qty": 1}, {"qty": 0}]}'), {
+      code: "schema-mismatch",
+      path: "/items/3/qty",
+      message: "Expected at least 1.",
+    });
     // An integer is only known to be one when it closes: 1.5e1 is 15.
     assertEquals(firstViolation(WEATHER, '{"city": "x", "items": [{"qty": 1.5e1}]}'), undefined);
     // A missing required property when its object closes.
     assertEquals(decidedBy('{"unit": "celsius"}'), '{"unit": "celsius"}');
-    assertEquals(firstViolation(WEATHER, '{"unit": "celsius"}'), { code: "schema-mismatch", path: "/city", message: "A required property is missing." });
+    assertEquals(firstViolation(WEATHER, '{"unit": "celsius"}'), {
+      code: "schema-mismatch",
+      path: "/city",
+      message: "A required property is missing.",
+    });
     assertEquals(firstViolation(WEATHER, '{"city": "Oslo", "unit": "celsius", "items": [{"qty": 99}]}'), undefined);
   });
 
@@ -129,20 +197,51 @@ group("Early schema validation (SchemaWatcher on IncrementalJsonParser events)",
     const schema: ToolSchema = {
       type: "object",
       properties: {
-        when: { anyOf: [{ type: "string", enum: ["now", "later"] }, { type: "integer", minimum: 0 }], nullable: true },
+        when: {
+          anyOf: [
+            { type: "string", enum: ["now", "later"] },
+            { type: "integer", minimum: 0 },
+          ],
+          nullable: true,
+        },
         tag: { type: ["string", "null"], maxLength: 2 },
         size: { type: "number", nullable: true, maximum: 3 },
       },
     };
-    for (const valid of ['{"when": null, "tag": null, "size": null}', '{"when": "later", "tag": "ab", "size": 3}', '{"when": 7}', '{"when": 0.0}']) {
+    for (const valid of [
+      '{"when": null, "tag": null, "size": null}',
+      '{"when": "later", "tag": "ab", "size": 3}',
+      '{"when": 7}',
+      '{"when": 0.0}',
+    ]) {
       assertEquals(firstViolation(schema, valid), undefined, valid);
     }
     assertEquals(firstViolation(schema, '{"when": "no'), undefined, "a string could still be now");
-    assertEquals(firstViolation(schema, '{"when": "nox"'), { code: "schema-mismatch", path: "/when", message: "Matches none of the allowed shapes (anyOf)." });
-    assertEquals(firstViolation(schema, '{"when": -1}'), { code: "schema-mismatch", path: "/when", message: "Matches none of the allowed shapes (anyOf)." });
-    assertEquals(firstViolation(schema, '{"when": true'), { code: "schema-mismatch", path: "/when", message: "Matches none of the allowed shapes (anyOf)." });
-    assertEquals(firstViolation(schema, '{"tag": 1'), { code: "schema-mismatch", path: "/tag", message: "Expected string or null, found number." });
-    assertEquals(firstViolation(schema, '{"size": 4}'), { code: "schema-mismatch", path: "/size", message: "Expected at most 3." });
+    assertEquals(firstViolation(schema, '{"when": "nox"'), {
+      code: "schema-mismatch",
+      path: "/when",
+      message: "Matches none of the allowed shapes (anyOf).",
+    });
+    assertEquals(firstViolation(schema, '{"when": -1}'), {
+      code: "schema-mismatch",
+      path: "/when",
+      message: "Matches none of the allowed shapes (anyOf).",
+    });
+    assertEquals(firstViolation(schema, '{"when": true'), {
+      code: "schema-mismatch",
+      path: "/when",
+      message: "Matches none of the allowed shapes (anyOf).",
+    });
+    assertEquals(firstViolation(schema, '{"tag": 1'), {
+      code: "schema-mismatch",
+      path: "/tag",
+      message: "Expected string or null, found number.",
+    });
+    assertEquals(firstViolation(schema, '{"size": 4}'), {
+      code: "schema-mismatch",
+      path: "/size",
+      message: "Expected at most 3.",
+    });
   });
 
   test("keywords it does not support allow anything early, and the ones that loosen others turn those off", () => {
@@ -158,19 +257,37 @@ group("Early schema validation (SchemaWatcher on IncrementalJsonParser events)",
       },
     } as unknown as ToolSchema;
     const text = '{"a": "y", "b": 1, "c": ["s", 1], "d": {"xyz": true}, "e": 1, "f": [1]}';
-    for (let cut = 0; cut <= text.length; cut++) assertEquals(watch(schema, [text.slice(0, cut), text.slice(cut)].filter(Boolean)).violation, undefined, `cut at ${cut}`);
+    for (let cut = 0; cut <= text.length; cut++)
+      assertEquals(
+        watch(schema, [text.slice(0, cut), text.slice(cut)].filter(Boolean)).violation,
+        undefined,
+        `cut at ${cut}`,
+      );
   });
 
   test("enum and const of objects compare whatever the key order (JSON Schema equality); arrays in order", () => {
-    const schema: ToolSchema = { type: "object", properties: { at: { enum: [{ lat: 1, lon: [2, { a: 1, b: 2 }] }] }, pin: { const: { a: 1, b: { c: 2 } } } } };
-    assertEquals(firstViolation(schema, '{"at": {"lon": [2, {"b": 2, "a": 1}], "lat": 1}, "pin": {"b": {"c": 2}, "a": 1}}'), undefined);
+    const schema: ToolSchema = {
+      type: "object",
+      properties: { at: { enum: [{ lat: 1, lon: [2, { a: 1, b: 2 }] }] }, pin: { const: { a: 1, b: { c: 2 } } } },
+    };
+    assertEquals(
+      firstViolation(schema, '{"at": {"lon": [2, {"b": 2, "a": 1}], "lat": 1}, "pin": {"b": {"c": 2}, "a": 1}}'),
+      undefined,
+    );
     assertEquals(firstViolation(schema, '{"at": {"lat": 1, "lon": [{"a": 1, "b": 2}, 2]}}')?.path, "/at");
     assertEquals(firstViolation(schema, '{"pin": {"a": 1, "b": {"c": 2}, "e": 0}}')?.path, "/pin");
-    assertEquals(firstViolation({ enum: [{ a: 1, b: 2 }], const: { b: 2, a: 1 } }, '{"a": 1, "b": 2}'), undefined, "enum and const together");
+    assertEquals(
+      firstViolation({ enum: [{ a: 1, b: 2 }], const: { b: 2, a: 1 } }, '{"a": 1, "b": 2}'),
+      undefined,
+      "enum and const together",
+    );
   });
 
   test("paths are JSON Pointers: ~ and / in keys are escaped, and messages never quote the arguments", () => {
-    const schema: ToolSchema = { type: "object", properties: { "a/b": { type: "object", properties: { "~x": { type: "integer" } } } } };
+    const schema: ToolSchema = {
+      type: "object",
+      properties: { "a/b": { type: "object", properties: { "~x": { type: "integer" } } } },
+    };
     const violation = firstViolation(schema, '{"a/b": {"~x": "secret text"}}');
     assertEquals(violation, { code: "schema-mismatch", path: "/a~1b/~0x", message: "Expected integer, found string." });
     const forbidden = firstViolation({ type: "object", additionalProperties: false }, '{"secret key": 1}');

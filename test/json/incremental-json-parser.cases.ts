@@ -4,8 +4,19 @@ import { assert, assertEquals, deepEqual, group } from "../support/harness.ts";
 
 /** Every JSON value shape: escapes, surrogate pairs, exponents, nesting, hostile keys, non-ASCII. */
 const CORPUS = [
-  "{}", "[]", '""', "0", "-0", "1.5e+10", "-2E-3", "true", "false", "null",
-  '{"a":1}', ' { "a" : [ 1 , 2 ] , "b" : { } } ', '[1,2,[3,{"x":null}],[],{}]',
+  "{}",
+  "[]",
+  '""',
+  "0",
+  "-0",
+  "1.5e+10",
+  "-2E-3",
+  "true",
+  "false",
+  "null",
+  '{"a":1}',
+  ' { "a" : [ 1 , 2 ] , "b" : { } } ',
+  '[1,2,[3,{"x":null}],[],{}]',
   '"esc \\" \\\\ \\/ \\b \\f \\n \\r \\t \\u00e9 \\ud83d\\ude00"',
   '{"杭州":"市","emoji":"😀","e":[true,false,null,0,1.5,-2E-3,123456789012]}',
   '{"__proto__":{"polluted":1},"constructor":{"prototype":2}}',
@@ -25,10 +36,17 @@ function growsInto(partial: JsonValue | undefined, final: JsonValue): boolean {
   if (partial === undefined) return true;
   if (typeof partial === "string") return typeof final === "string" && final.startsWith(partial);
   if (typeof partial === "number") return typeof final === "number";
-  if (Array.isArray(partial)) return Array.isArray(final) && partial.length <= final.length && partial.every((item, i) => growsInto(item, final[i]!));
+  if (Array.isArray(partial))
+    return (
+      Array.isArray(final) && partial.length <= final.length && partial.every((item, i) => growsInto(item, final[i]!))
+    );
   if (partial !== null && typeof partial === "object") {
-    return final !== null && typeof final === "object" && !Array.isArray(final) &&
-      Object.keys(partial).every((key) => Object.prototype.hasOwnProperty.call(final, key) && growsInto(partial[key], final[key]!));
+    return (
+      final !== null &&
+      typeof final === "object" &&
+      !Array.isArray(final) &&
+      Object.keys(partial).every((key) => Object.hasOwn(final, key) && growsInto(partial[key], final[key]!))
+    );
   }
   return partial === final;
 }
@@ -47,19 +65,23 @@ group("IncrementalJsonParser", (test) => {
 
   test("random splits give the same value, and every partial value grows into the final one", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...CORPUS, JSON.stringify({ list: [1, "two", { three: [3.5e3] }], text: "x".repeat(50) })), fc.array(fc.nat(), { maxLength: 12 }), (text, cuts) => {
-        const offsets = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-        const parser = new IncrementalJsonParser();
-        const final = JSON.parse(text) as JsonValue;
-        let start = 0;
-        for (const offset of [...offsets, text.length]) {
-          parser.feed(text.slice(start, offset));
-          start = offset;
-          assert(growsInto(parser.value, final), `partial of ${text} at ${offset} grows into the final value`);
-        }
-        parser.end();
-        assertEquals(parser.value, final);
-      }),
+      fc.property(
+        fc.constantFrom(...CORPUS, JSON.stringify({ list: [1, "two", { three: [3.5e3] }], text: "x".repeat(50) })),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (text, cuts) => {
+          const offsets = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+          const parser = new IncrementalJsonParser();
+          const final = JSON.parse(text) as JsonValue;
+          let start = 0;
+          for (const offset of [...offsets, text.length]) {
+            parser.feed(text.slice(start, offset));
+            start = offset;
+            assert(growsInto(parser.value, final), `partial of ${text} at ${offset} grows into the final value`);
+          }
+          parser.end();
+          assertEquals(parser.value, final);
+        },
+      ),
       { seed: 11, numRuns: 150 },
     );
   });
@@ -78,7 +100,7 @@ group("IncrementalJsonParser", (test) => {
     );
   });
 
-  test("shows a string's partial content: {\"city\": \"杭 fills in", () => {
+  test('shows a string\'s partial content: {"city": "杭 fills in', () => {
     const parser = new IncrementalJsonParser();
     parser.feed('{"city": "杭');
     assertEquals(parser.value, { city: "杭" });
@@ -99,7 +121,18 @@ group("IncrementalJsonParser", (test) => {
   });
 
   test("rejects what JSON.parse rejects, at the first bad character", () => {
-    for (const [text, offset] of [['{"a":1,}', 7], ["[1,]", 3], ["{'a':1}", 1], ['{"a" 1}', 5], ["01", 1], ["[1 2]", 3], ['{"a":tru}', 8], ['"\u0001"', 1], ["-", 1], ["1.", 2]] as const) {
+    for (const [text, offset] of [
+      ['{"a":1,}', 7],
+      ["[1,]", 3],
+      ["{'a':1}", 1],
+      ['{"a" 1}', 5],
+      ["01", 1],
+      ["[1 2]", 3],
+      ['{"a":tru}', 8],
+      ['"\u0001"', 1],
+      ["-", 1],
+      ["1.", 2],
+    ] as const) {
       const parser = parse([text]);
       assert(!parser.isComplete, `${text} is rejected`);
       assertEquals(parser.failure?.offset ?? parser.offset, offset, `${text} fails at ${offset}`);
@@ -112,8 +145,11 @@ group("IncrementalJsonParser", (test) => {
   });
 
   test("__proto__, constructor and prototype keys are own properties and touch no prototype", () => {
-    const value = parse(['{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}}']).value as Record<string, unknown>;
-    assert(Object.prototype.hasOwnProperty.call(value, "__proto__"), "__proto__ is own");
+    const value = parse(['{"__proto__": {"polluted": true}, "constructor": {"prototype": {"x": 1}}}']).value as Record<
+      string,
+      unknown
+    >;
+    assert(Object.hasOwn(value, "__proto__"), "__proto__ is own");
     assertEquals(Object.getPrototypeOf(value), Object.prototype);
     assert(({} as Record<string, unknown>)["polluted"] === undefined, "Object.prototype untouched");
     assertEquals(JSON.stringify(value), '{"__proto__":{"polluted":true},"constructor":{"prototype":{"x":1}}}');

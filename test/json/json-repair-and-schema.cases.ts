@@ -13,9 +13,15 @@ import {
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
 
-const call = (args: string): unknown => chatChunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "get_weather", arguments: args } }] });
+const call = (args: string): unknown =>
+  chatChunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "get_weather", arguments: args } }] });
 async function complete(args: string, reason = "tool_calls", options = {}): Promise<ToolCallEvent | undefined> {
-  const events = await collect(streamToolCalls(fromChunks([bytes(openAISSE([call(args), chatChunk({}, reason)]))]), { provider: "openai", ...options }));
+  const events = await collect(
+    streamToolCalls(fromChunks([bytes(openAISSE([call(args), chatChunk({}, reason)]))]), {
+      provider: "openai",
+      ...options,
+    }),
+  );
   return events.find((e) => e.type === "tool-call" || e.type === "invalid-tool-call");
 }
 
@@ -25,7 +31,11 @@ const weather = {
     name: "get_weather",
     parameters: {
       type: "object",
-      properties: { city: { type: "string" }, unit: { type: "string", enum: ["c", "f"] }, days: { type: ["integer", "null"] } },
+      properties: {
+        city: { type: "string" },
+        unit: { type: "string", enum: ["c", "f"] },
+        days: { type: ["integer", "null"] },
+      },
       required: ["city", "unit"],
       additionalProperties: false,
     },
@@ -42,18 +52,26 @@ group("JSON repair", (test) => {
       ['```json\n{"a": 1}\n```', { a: 1 }, ["code-fence"]],
       ["{'say': 'he said \"hi\"'}", { say: 'he said "hi"' }, ["single-quotes"]],
     ];
-    for (const [text, value, repairs] of cases) assertEquals(repairJson(text, { closeTruncated: false }), { ok: true, value, repairs }, text);
+    for (const [text, value, repairs] of cases)
+      assertEquals(repairJson(text, { closeTruncated: false }), { ok: true, value, repairs }, text);
   });
 
   test("a value cut short is closed only when allowed", () => {
-    assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: true }), { ok: true, value: { a: [1, "tw"] }, repairs: ["truncated"] });
+    assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: true }), {
+      ok: true,
+      value: { a: [1, "tw"] },
+      repairs: ["truncated"],
+    });
     assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: false }), { ok: false, position: 13 });
   });
 
   test("the accumulator reports repairs on the tool-call", async () => {
     const event = await complete("{'city': 'Paris', 'unit': 'c',}");
     assert(event?.type === "tool-call", "repaired into a tool-call");
-    assertEquals([event.arguments, event.repairs], [{ city: "Paris", unit: "c" }, ["single-quotes", "trailing-commas"]]);
+    assertEquals(
+      [event.arguments, event.repairs],
+      [{ city: "Paris", unit: "c" }, ["single-quotes", "trailing-commas"]],
+    );
   });
 
   test("a truncated value is closed after a normal finish, never after finish_reason length", async () => {
@@ -65,7 +83,10 @@ group("JSON repair", (test) => {
 
   test("bytes after a closed value make the call invalid with trailing-data, never a truncated call", async () => {
     const event = await complete('{"city": "Paris"} {"city": "Rome"}');
-    assert(event?.type === "invalid-tool-call" && event.error.code === "trailing-data" && event.error.position === 18, "trailing-data at 18");
+    assert(
+      event?.type === "invalid-tool-call" && event.error.code === "trailing-data" && event.error.position === 18,
+      "trailing-data at 18",
+    );
   });
 
   test("repair: false leaves invalid arguments invalid", async () => {
@@ -79,7 +100,7 @@ group("Tool schema checks", (test) => {
     assertEquals(checkToolArguments({ city: "Paris", unit: "c", days: null }, weather.function.parameters), []);
     assertEquals(checkToolArguments({ city: 1, unit: "k", extra: true, days: 1.5 }, weather.function.parameters), [
       "$.city must be string, not number",
-      "$.unit must be one of \"c\", \"f\"",
+      '$.unit must be one of "c", "f"',
       "$.extra is not allowed",
       "$.days must be integer or null, not number",
     ]);
@@ -87,11 +108,28 @@ group("Tool schema checks", (test) => {
   });
 
   test("enum and const compare as JSON Schema does: objects whatever their key order, arrays in order", () => {
-    const schema: ToolSchema = { type: "object", properties: { at: { enum: [{ lat: 1, lon: [2, { a: 1, b: 2 }] }, "x"] }, pin: { const: { a: 1, b: { c: 2, d: 3 } } } } };
-    assertEquals(checkToolArguments({ at: { lon: [2, { b: 2, a: 1 }], lat: 1 }, pin: { b: { d: 3, c: 2 }, a: 1 } }, schema), []);
-    assertEquals(checkToolArguments({ at: { lat: 1, lon: [{ a: 1, b: 2 }, 2] } }, schema).length, 1, "arrays keep their order");
+    const schema: ToolSchema = {
+      type: "object",
+      properties: {
+        at: { enum: [{ lat: 1, lon: [2, { a: 1, b: 2 }] }, "x"] },
+        pin: { const: { a: 1, b: { c: 2, d: 3 } } },
+      },
+    };
+    assertEquals(
+      checkToolArguments({ at: { lon: [2, { b: 2, a: 1 }], lat: 1 }, pin: { b: { d: 3, c: 2 }, a: 1 } }, schema),
+      [],
+    );
+    assertEquals(
+      checkToolArguments({ at: { lat: 1, lon: [{ a: 1, b: 2 }, 2] } }, schema).length,
+      1,
+      "arrays keep their order",
+    );
     assertEquals(checkToolArguments({ pin: { a: 1, b: { c: 2 } } }, schema).length, 1, "a missing key differs");
-    assertEquals(checkToolArguments({ pin: { a: 1, b: { c: 2, d: 3 }, e: null } }, schema).length, 1, "an extra key differs");
+    assertEquals(
+      checkToolArguments({ pin: { a: 1, b: { c: 2, d: 3 }, e: null } }, schema).length,
+      1,
+      "an extra key differs",
+    );
   });
 
   test("with tools, a violation or an unknown tool name is an invalid-tool-call with its issues", async () => {
@@ -102,11 +140,17 @@ group("Tool schema checks", (test) => {
     assert(good?.type === "tool-call", "valid");
     const anthropicShape = [{ name: "other_tool", input_schema: { type: "object" } }];
     const unknown = await complete('{"city": "Paris"}', "tool_calls", { tools: anthropicShape });
-    assert(unknown?.type === "invalid-tool-call" && unknown.error.issues?.[0] === "get_weather is not one of the request's tools", "unknown tool");
+    assert(
+      unknown?.type === "invalid-tool-call" &&
+        unknown.error.issues?.[0] === "get_weather is not one of the request's tools",
+      "unknown tool",
+    );
   });
 
   test("a tool listed without a schema accepts any arguments", async () => {
-    const event = await complete('{"anything": [1]}', "tool_calls", { tools: [{ name: "get_weather" }, { name: "other", input_schema: { type: "object" } }] });
+    const event = await complete('{"anything": [1]}', "tool_calls", {
+      tools: [{ name: "get_weather" }, { name: "other", input_schema: { type: "object" } }],
+    });
     assert(event?.type === "tool-call", "accepted");
   });
 });
@@ -119,14 +163,23 @@ group("Accumulator plug-ins", (test) => {
   async function accumulate(args: string, options: ToolCallAccumulatorOptions): Promise<ToolCallEvent[]> {
     return collect(fromChunks(deltas(args)).pipeThrough(new ToolCallAccumulatorStream(options)));
   }
-  const final = (events: ToolCallEvent[]): ToolCallEvent | undefined => events.find((e) => e.type === "tool-call" || e.type === "invalid-tool-call");
+  const final = (events: ToolCallEvent[]): ToolCallEvent | undefined =>
+    events.find((e) => e.type === "tool-call" || e.type === "invalid-tool-call");
 
   test("without plug-ins the lean core parses once: invalid JSON is invalid-json without a position, no partial values, no schema checks", async () => {
     const invalid = final(await accumulate("{'city': 'Paris'}", {}));
-    assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "invalid-json" && invalid.error.position === undefined, "invalid, no position");
+    assert(
+      invalid?.type === "invalid-tool-call" &&
+        invalid.error.code === "invalid-json" &&
+        invalid.error.position === undefined,
+      "invalid, no position",
+    );
     assert(!invalid.error.message.includes("Paris"), "the message never embeds the arguments");
     const events = await accumulate('{"city": "Paris", "unit": "kelvin"}', {});
-    assert(events.every((e) => e.type !== "tool-call-delta" || !("partialArguments" in e)), "no partial values");
+    assert(
+      events.every((e) => e.type !== "tool-call-delta" || !("partialArguments" in e)),
+      "no partial values",
+    );
     assert(final(events)?.type === "tool-call", "not checked without validate");
   });
 
@@ -143,14 +196,21 @@ group("Accumulator plug-ins", (test) => {
     const delta = events.find((e) => e.type === "tool-call-delta");
     assert(delta?.type === "tool-call-delta" && "partialArguments" in delta, "partial value present");
     const invalid = final(events);
-    assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "invalid-json" && invalid.error.position === 6, "position 6");
+    assert(
+      invalid?.type === "invalid-tool-call" && invalid.error.code === "invalid-json" && invalid.error.position === 6,
+      "position 6",
+    );
   });
 
   test("validate: toolSchemaValidator(tools) checks final arguments", async () => {
-    const bad = final(await accumulate('{"city": "Paris", "unit": "kelvin"}', { validate: toolSchemaValidator([weather]) }));
+    const bad = final(
+      await accumulate('{"city": "Paris", "unit": "kelvin"}', { validate: toolSchemaValidator([weather]) }),
+    );
     assert(bad?.type === "invalid-tool-call" && bad.error.code === "schema-mismatch", "schema-mismatch");
     assertEquals(bad.error.issues, ['$.unit must be one of "c", "f"']);
-    const good = final(await accumulate('{"city": "Paris", "unit": "c"}', { validate: toolSchemaValidator([weather]) }));
+    const good = final(
+      await accumulate('{"city": "Paris", "unit": "c"}', { validate: toolSchemaValidator([weather]) }),
+    );
     assert(good?.type === "tool-call", "valid");
   });
 });

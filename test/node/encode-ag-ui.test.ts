@@ -31,7 +31,9 @@ beforeAll(async () => {
     inputs.push(input);
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     if (typeof answer === "string") return void response.end(answer);
-    const body = fromChunks(answer).pipeThrough(new AGUIEncoderStream({ threadId: input.threadId, runId: input.runId, generateId: countingIds() }));
+    const body = fromChunks(answer).pipeThrough(
+      new AGUIEncoderStream({ threadId: input.threadId, runId: input.runId, generateId: countingIds() }),
+    );
     for await (const bytes of body) response.write(bytes);
     response.end();
   });
@@ -46,31 +48,50 @@ async function run(events: readonly EncodableEvent[] | string) {
   const agent = new HttpAgent({ url, threadId: "thread_1" });
   const runErrors: string[] = [];
   const outcome = await agent
-    .runAgent({ runId: `run_${inputs.length + 1}` }, { onRunErrorEvent: ({ event }) => void runErrors.push(`${event.code}: ${event.message}`) })
-    .then((result) => ({ result, error: undefined }), (error: unknown) => ({ result: undefined, error }));
+    .runAgent(
+      { runId: `run_${inputs.length + 1}` },
+      { onRunErrorEvent: ({ event }) => void runErrors.push(`${event.code}: ${event.message}`) },
+    )
+    .then(
+      (result) => ({ result, error: undefined }),
+      (error: unknown) => ({ result: undefined, error }),
+    );
   return { agent, ...outcome, runErrors };
 }
 
 describe("@ag-ui/client HttpAgent reads AGUIEncoderStream", () => {
   it("a tool-call-violation reaches the client as a CUSTOM event, and the call still ends whole", async () => {
-    const fixture = fixtures.find((f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-two-functions")!;
+    const fixture = fixtures.find(
+      (f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-two-functions",
+    )!;
     const events = await fixtureEvents(fixture);
     let marked = false;
     const withViolation = events.flatMap((event): EncodableEvent[] => {
       if (event.type !== "tool-call-delta" || event.index !== 1 || marked) return [event];
       marked = true;
-      return [event, { type: "tool-call-violation", index: 1, id: event.id, name: "weather", error: { code: "schema-mismatch", message: "Expected one of \"Paris\".", path: "/city" } }];
+      return [
+        event,
+        {
+          type: "tool-call-violation",
+          index: 1,
+          id: event.id,
+          name: "weather",
+          error: { code: "schema-mismatch", message: 'Expected one of "Paris".', path: "/city" },
+        },
+      ];
     });
     answer = withViolation;
     const agent = new HttpAgent({ url, threadId: "thread_1" });
     const custom: { name: string; value: { toolCallId: string; path: string } }[] = [];
-    const { newMessages } = await agent.runAgent({ runId: "run_violation" }, { onCustomEvent: ({ event }) => void custom.push(event as (typeof custom)[number]) });
+    const { newMessages } = await agent.runAgent(
+      { runId: "run_violation" },
+      { onCustomEvent: ({ event }) => void custom.push(event as (typeof custom)[number]) },
+    );
     expect(custom.map((event) => [event.name, event.value.path])).toEqual([["tool-call-violation", "/city"]]);
     const calls = newMessages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : []));
     expect(calls.map((call) => call.function.name)).toEqual(["search", "weather"]);
     expect(custom[0]!.value.toolCallId).toBe(calls[1]!.id);
   });
-
 
   for (const fixture of fixtures) {
     it(`${fixture.provider}/${fixture.name}: the new assistant message's toolCalls are the events' calls`, async () => {
@@ -87,8 +108,13 @@ describe("@ag-ui/client HttpAgent reads AGUIEncoderStream", () => {
       expect(assistants.length).toBeLessThanOrEqual(1);
       const expected = expectedCalls(events);
       const calls = assistants[0]?.role === "assistant" ? (assistants[0].toolCalls ?? []) : [];
-      expect(calls.map((call) => [call.function.name, call.function.arguments])).toEqual(expected.map((call) => [call.name, call.rawArguments]));
-      assertCallIds(calls.map((call) => call.id), expected);
+      expect(calls.map((call) => [call.function.name, call.function.arguments])).toEqual(
+        expected.map((call) => [call.name, call.rawArguments]),
+      );
+      assertCallIds(
+        calls.map((call) => call.id),
+        expected,
+      );
       expect(agent.messages).toEqual(result!.newMessages);
     });
   }
@@ -97,17 +123,24 @@ describe("@ag-ui/client HttpAgent reads AGUIEncoderStream", () => {
     const first = fixtures.find((f) => f.provider === "anthropic" && f.name === "parallel-tool-use")!;
     const second = fixtures.find((f) => f.provider === "anthropic" && f.name === "thinking-then-text")!;
     const events = await collect(
-      runToolLoop({ provider: "anthropic", messages: [{ role: "user", content: "hi" }], tools: { weather: { run: (args) => ({ sky: "clear", ...(args as object) }) } }, call: replayModel([first.text, second.text]).call }),
+      runToolLoop({
+        provider: "anthropic",
+        messages: [{ role: "user", content: "hi" }],
+        tools: { weather: { run: (args) => ({ sky: "clear", ...(args as object) }) } },
+        call: replayModel([first.text, second.text]).call,
+      }),
     );
     const { result, error } = await run(events);
     expect(error).toBeUndefined();
     const roles = result!.newMessages.map((message) => message.role);
     expect(roles).toEqual(["assistant", "tool", "tool", "reasoning", "assistant"]);
     const [calling, ...rest] = result!.newMessages;
-    const calls = calling?.role === "assistant" ? calling.toolCalls ?? [] : [];
-    expect(rest.slice(0, 2).map((message) => (message.role === "tool" ? [message.toolCallId, JSON.parse(message.content as string)] : []))).toEqual(
-      calls.map((call) => [call.id, { sky: "clear", ...JSON.parse(call.function.arguments) }]),
-    );
+    const calls = calling?.role === "assistant" ? (calling.toolCalls ?? []) : [];
+    expect(
+      rest
+        .slice(0, 2)
+        .map((message) => (message.role === "tool" ? [message.toolCallId, JSON.parse(message.content as string)] : [])),
+    ).toEqual(calls.map((call) => [call.id, { sky: "clear", ...JSON.parse(call.function.arguments) }]));
   });
 
   it("a streaming tool (an async generator): one tool message with the final result; the results so far reach onCustomEvent", async () => {
@@ -130,8 +163,13 @@ describe("@ag-ui/client HttpAgent reads AGUIEncoderStream", () => {
     );
     const agent = new HttpAgent({ url, threadId: "thread_1" });
     const custom: { name: string; value: { toolCallId: string; content: string } }[] = [];
-    const { newMessages } = await agent.runAgent({ runId: "run_streaming_tool" }, { onCustomEvent: ({ event }) => void custom.push(event as (typeof custom)[number]) });
-    const tools = newMessages.flatMap((message) => (message.role === "tool" ? [[message.toolCallId, JSON.parse(message.content as string)]] : []));
+    const { newMessages } = await agent.runAgent(
+      { runId: "run_streaming_tool" },
+      { onCustomEvent: ({ event }) => void custom.push(event as (typeof custom)[number]) },
+    );
+    const tools = newMessages.flatMap((message) =>
+      message.role === "tool" ? [[message.toolCallId, JSON.parse(message.content as string)]] : [],
+    );
     const calls = newMessages.flatMap((message) => (message.role === "assistant" ? (message.toolCalls ?? []) : []));
     expect(tools).toEqual([[calls[0]!.id, { rows: [1, 2, 3] }]]);
     expect(custom.map((event) => [event.name, event.value.toolCallId, JSON.parse(event.value.content)])).toEqual([
@@ -152,7 +190,15 @@ describe("@ag-ui/client HttpAgent reads AGUIEncoderStream", () => {
     const at = events.findIndex((e) => e.type === "tool-call-delta") + 1;
     const start = events.find((e) => e.type === "tool-call-start")!;
     if (start.type !== "tool-call-start") throw new Error("a start");
-    const cut: EncodableEvent[] = [...events.slice(0, at), { type: "abort", reason: "stream-failed", discarded: [{ index: start.index, id: start.id, name: start.name, rawArguments: "" }], error: { code: "stream-failed", message: "The input stream failed." } }];
+    const cut: EncodableEvent[] = [
+      ...events.slice(0, at),
+      {
+        type: "abort",
+        reason: "stream-failed",
+        discarded: [{ index: start.index, id: start.id, name: start.name, rawArguments: "" }],
+        error: { code: "stream-failed", message: "The input stream failed." },
+      },
+    ];
     const { runErrors, agent } = await run(cut);
     expect(runErrors).toEqual(["stream-failed: The input stream failed."]);
     expect(agent.messages.every((message) => message.role !== "tool")).toBe(true);
@@ -161,7 +207,9 @@ describe("@ag-ui/client HttpAgent reads AGUIEncoderStream", () => {
   it("the client's verifier is on in these runs: arguments before their TOOL_CALL_START fail the run", async () => {
     const frame = (event: object): string => `data: ${JSON.stringify(event)}\n\n`;
     const { error } = await run(
-      frame({ type: "RUN_STARTED", threadId: "thread_1", runId: "run_x" }) + frame({ type: "TOOL_CALL_ARGS", toolCallId: "call_1", delta: "{}" }) + frame({ type: "RUN_FINISHED", threadId: "thread_1", runId: "run_x" }),
+      frame({ type: "RUN_STARTED", threadId: "thread_1", runId: "run_x" }) +
+        frame({ type: "TOOL_CALL_ARGS", toolCallId: "call_1", delta: "{}" }) +
+        frame({ type: "RUN_FINISHED", threadId: "thread_1", runId: "run_x" }),
     );
     expect(String(error)).toContain("No active tool call found with ID 'call_1'");
   });

@@ -46,8 +46,13 @@ interface ToolPart {
 
 /** Sends one message through the SDK's own transport, answered by the encoder, and reads the assistant message. */
 async function read(sdk: Sdk, events: readonly EncodableEvent[], options: UIMessageEncoderOptions) {
-  const body = fromChunks(events).pipeThrough(new UIMessageEncoderStream({ messageId: "msg_1", generateId: countingIds(), ...options }));
-  const transport = new sdk.DefaultChatTransport({ api: "http://127.0.0.1:9/api/chat", fetch: async () => new Response(body, { headers: UI_MESSAGE_STREAM_HEADERS }) });
+  const body = fromChunks(events).pipeThrough(
+    new UIMessageEncoderStream({ messageId: "msg_1", generateId: countingIds(), ...options }),
+  );
+  const transport = new sdk.DefaultChatTransport({
+    api: "http://127.0.0.1:9/api/chat",
+    fetch: async () => new Response(body, { headers: UI_MESSAGE_STREAM_HEADERS }),
+  });
   const chunks = await transport.sendMessages({
     chatId: "chat_1",
     messages: [{ id: "user_1", role: "user", parts: [{ type: "text", text: "hi" }] }],
@@ -57,10 +62,16 @@ async function read(sdk: Sdk, events: readonly EncodableEvent[], options: UIMess
   });
   const errors: unknown[] = [];
   let message: ai6.UIMessage | undefined;
-  for await (const snapshot of sdk.readUIMessageStream({ stream: chunks, onError: (error) => errors.push(error) })) message = snapshot;
+  for await (const snapshot of sdk.readUIMessageStream({ stream: chunks, onError: (error) => errors.push(error) }))
+    message = snapshot;
   const tools = (message?.parts ?? []).filter((part) => part.type.startsWith("tool-")) as unknown as ToolPart[];
   const text = (message?.parts ?? []).flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
-  return { message, tools, text, errors: errors.map((error) => (error instanceof Error ? error.message : String(error))) };
+  return {
+    message,
+    tools,
+    text,
+    errors: errors.map((error) => (error instanceof Error ? error.message : String(error))),
+  };
 }
 
 for (const [name, sdk, options, major] of versions) {
@@ -71,8 +82,14 @@ for (const [name, sdk, options, major] of versions) {
         const { message, tools, errors } = await read(sdk, events, options);
         expect(message?.id).toBe("msg_1");
         const expected = expectedCalls(events);
-        expect(tools.map((part) => [part.type, part.state, part.state === "input-available" ? part.input : part.state])).toEqual(
-          expected.map((call) => [`tool-${call.name}`, call.invalid ? "output-error" : "input-available", call.invalid ? "output-error" : call.arguments]),
+        expect(
+          tools.map((part) => [part.type, part.state, part.state === "input-available" ? part.input : part.state]),
+        ).toEqual(
+          expected.map((call) => [
+            `tool-${call.name}`,
+            call.invalid ? "output-error" : "input-available",
+            call.invalid ? "output-error" : call.arguments,
+          ]),
         );
         if (failed(events)) expect(errors).toHaveLength(1);
         else expect(errors).toEqual([]);
@@ -80,30 +97,60 @@ for (const [name, sdk, options, major] of versions) {
     }
 
     it("a tool-call-violation reaches the client as a transient data part, and the message keeps the call's parts unchanged", async () => {
-      const fixture = fixtures.find((f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-two-functions")!;
+      const fixture = fixtures.find(
+        (f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-two-functions",
+      )!;
       const events = await fixtureEvents(fixture);
       let marked = false;
       const withViolation = events.flatMap((event): EncodableEvent[] => {
         if (event.type !== "tool-call-delta" || event.index !== 1 || marked) return [event];
         marked = true;
-        return [event, { type: "tool-call-violation", index: 1, id: event.id, name: "weather", error: { code: "schema-mismatch", message: "Expected one of \"Paris\".", path: "/city" } }];
+        return [
+          event,
+          {
+            type: "tool-call-violation",
+            index: 1,
+            id: event.id,
+            name: "weather",
+            error: { code: "schema-mismatch", message: 'Expected one of "Paris".', path: "/city" },
+          },
+        ];
       });
       const plain = await read(sdk, events, options);
       const shown = await read(sdk, withViolation, options);
       expect(shown.errors).toEqual([]);
       expect(shown.message?.parts).toEqual(plain.message?.parts);
       // The transport validated the part against the version's schema; the chunks carry it to `onData`.
-      const body = fromChunks(withViolation).pipeThrough(new UIMessageEncoderStream({ messageId: "msg_1", generateId: countingIds(), ...options }));
-      const transport = new sdk.DefaultChatTransport({ api: "http://127.0.0.1:9/api/chat", fetch: async () => new Response(body, { headers: UI_MESSAGE_STREAM_HEADERS }) });
-      const chunks = await collect(
-        await transport.sendMessages({ chatId: "chat_1", messages: [], abortSignal: undefined, trigger: "submit-message", messageId: undefined }),
+      const body = fromChunks(withViolation).pipeThrough(
+        new UIMessageEncoderStream({ messageId: "msg_1", generateId: countingIds(), ...options }),
       );
-      const data = chunks.filter((chunk) => chunk.type === "data-tool-call-violation") as unknown as { id: string; transient: boolean; data: { path: string; toolName: string } }[];
-      expect(data.map((chunk) => [chunk.transient, chunk.data.path, chunk.data.toolName])).toEqual([[true, "/city", "weather"]]);
+      const transport = new sdk.DefaultChatTransport({
+        api: "http://127.0.0.1:9/api/chat",
+        fetch: async () => new Response(body, { headers: UI_MESSAGE_STREAM_HEADERS }),
+      });
+      const chunks = await collect(
+        await transport.sendMessages({
+          chatId: "chat_1",
+          messages: [],
+          abortSignal: undefined,
+          trigger: "submit-message",
+          messageId: undefined,
+        }),
+      );
+      const data = chunks.filter((chunk) => chunk.type === "data-tool-call-violation") as unknown as {
+        id: string;
+        transient: boolean;
+        data: { path: string; toolName: string };
+      }[];
+      expect(data.map((chunk) => [chunk.transient, chunk.data.path, chunk.data.toolName])).toEqual([
+        [true, "/city", "weather"],
+      ]);
     });
 
     it("tools run at the edge: each part ends output-available with the tool's result, over two steps of a tool loop", async () => {
-      const first = fixtures.find((f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-two-functions")!;
+      const first = fixtures.find(
+        (f) => f.provider === "openai" && f.name === "chat-parallel-tool-calls-two-functions",
+      )!;
       const second = fixtures.find((f) => f.provider === "openai" && f.name === "chat-text-finish-length-usage")!;
       const events = await collect(
         runToolLoop({
@@ -124,7 +171,9 @@ for (const [name, sdk, options, major] of versions) {
     });
 
     it("a streaming tool (an async generator): its results so far are preliminary outputs, and the part ends with the final one", async () => {
-      const fixture = fixtures.find((f) => f.provider === "anthropic" && f.name === "tool-use-escaped-quotes-in-input")!;
+      const fixture = fixtures.find(
+        (f) => f.provider === "anthropic" && f.name === "tool-use-escaped-quotes-in-input",
+      )!;
       const name = expectedCalls(await fixtureEvents(fixture))[0]!.name;
       const events = await collect(
         fromChunks(await fixtureEvents(fixture)).pipeThrough(
@@ -141,15 +190,31 @@ for (const [name, sdk, options, major] of versions) {
           }),
         ),
       );
-      expect(events.filter((e) => e.type === "tool-result").map((e) => e.type === "tool-result" && e.preliminary === true)).toEqual([true, true, false]);
-      const body = fromChunks(events).pipeThrough(new UIMessageEncoderStream({ messageId: "msg_1", generateId: countingIds(), ...options }));
+      expect(
+        events.filter((e) => e.type === "tool-result").map((e) => e.type === "tool-result" && e.preliminary === true),
+      ).toEqual([true, true, false]);
+      const body = fromChunks(events).pipeThrough(
+        new UIMessageEncoderStream({ messageId: "msg_1", generateId: countingIds(), ...options }),
+      );
       const snapshots: { state: string; output?: unknown; preliminary?: boolean }[] = [];
       const errors: unknown[] = [];
-      const transport = new sdk.DefaultChatTransport({ api: "http://127.0.0.1:9/api/chat", fetch: async () => new Response(body, { headers: UI_MESSAGE_STREAM_HEADERS }) });
-      const stream = await transport.sendMessages({ chatId: "chat_1", messages: [], abortSignal: undefined, trigger: "submit-message", messageId: undefined });
+      const transport = new sdk.DefaultChatTransport({
+        api: "http://127.0.0.1:9/api/chat",
+        fetch: async () => new Response(body, { headers: UI_MESSAGE_STREAM_HEADERS }),
+      });
+      const stream = await transport.sendMessages({
+        chatId: "chat_1",
+        messages: [],
+        abortSignal: undefined,
+        trigger: "submit-message",
+        messageId: undefined,
+      });
       for await (const message of sdk.readUIMessageStream({ stream, onError: (error) => errors.push(error) })) {
-        const part = message.parts.find((p) => p.type === `tool-${name}`) as { state: string; output?: unknown; preliminary?: boolean } | undefined;
-        if (part?.state === "output-available") snapshots.push({ state: part.state, output: part.output, preliminary: part.preliminary ?? false });
+        const part = message.parts.find((p) => p.type === `tool-${name}`) as
+          | { state: string; output?: unknown; preliminary?: boolean }
+          | undefined;
+        if (part?.state === "output-available")
+          snapshots.push({ state: part.state, output: part.output, preliminary: part.preliminary ?? false });
       }
       expect(errors).toEqual([]);
       const distinct = snapshots.filter((s, i) => i === 0 || JSON.stringify(s) !== JSON.stringify(snapshots[i - 1]));
@@ -161,9 +226,18 @@ for (const [name, sdk, options, major] of versions) {
     });
 
     it("a tool that needs approval, denied: an approval request and a denial (ai 5: the denial as an output error)", async () => {
-      const fixture = fixtures.find((f) => f.provider === "anthropic" && f.name === "tool-use-escaped-quotes-in-input")!;
+      const fixture = fixtures.find(
+        (f) => f.provider === "anthropic" && f.name === "tool-use-escaped-quotes-in-input",
+      )!;
       const events = await collect(
-        fromChunks(await fixtureEvents(fixture)).pipeThrough(new ToolRunnerStream({ tools: { [expectedCalls(await fixtureEvents(fixture))[0]!.name]: { run: () => "ran", needsApproval: true } }, approve: () => false })),
+        fromChunks(await fixtureEvents(fixture)).pipeThrough(
+          new ToolRunnerStream({
+            tools: {
+              [expectedCalls(await fixtureEvents(fixture))[0]!.name]: { run: () => "ran", needsApproval: true },
+            },
+            approve: () => false,
+          }),
+        ),
       );
       const { tools, errors } = await read(sdk, events, major === 5 ? { minVersion: 5 } : options);
       expect(errors).toEqual([]);
@@ -178,7 +252,14 @@ for (const [name, sdk, options, major] of versions) {
       assert(second.type === "tool-call-start");
       const at = events.findIndex((e) => e.type === "tool-call-delta" && e.index === second.index) + 1;
       const rawArguments = (events[at - 1] as ToolCallDeltaEvent).argumentsDelta;
-      const cut: EncodableEvent[] = [...events.slice(0, at), { type: "abort", reason: "input-ended", discarded: [{ index: second.index, id: second.id, name: second.name, rawArguments }] }];
+      const cut: EncodableEvent[] = [
+        ...events.slice(0, at),
+        {
+          type: "abort",
+          reason: "input-ended",
+          discarded: [{ index: second.index, id: second.id, name: second.name, rawArguments }],
+        },
+      ];
       const { tools, errors } = await read(sdk, cut, options);
       expect(tools.map((part) => part.state)).toEqual(["input-available", "output-error"]);
       expect(errors).toEqual(["The response ended before it finished."]);

@@ -15,7 +15,9 @@ function caseFiles(dir: string): string[] {
 describe("the shared suite's index", () => {
   it("imports every *.cases.ts file under test/", () => {
     const index = readFileSync("test/all-cases.ts", "utf8");
-    const missing = caseFiles("test").map((file) => `./${relative("test", file)}`).filter((file) => !index.includes(`"${file}"`));
+    const missing = caseFiles("test")
+      .map((file) => `./${relative("test", file)}`)
+      .filter((file) => !index.includes(`"${file}"`));
     expect(missing).toEqual([]);
   });
 });

@@ -7,7 +7,10 @@ import { assert, assertEquals, group } from "../support/harness.ts";
 import { collect, fromChunks, splitAt } from "../support/streams.ts";
 
 /** A byte stream (`type: "bytes"`, what a fetch body is) with `chunks` queued, then `end`. */
-function byteStream(chunks: readonly Uint8Array[], end: "close" | "stall" = "close"): { stream: ReadableStream<Uint8Array>; cancelled: () => unknown } {
+function byteStream(
+  chunks: readonly Uint8Array[],
+  end: "close" | "stall" = "close",
+): { stream: ReadableStream<Uint8Array>; cancelled: () => unknown } {
   let cancelled: unknown;
   const stream = new ReadableStream({
     type: "bytes",
@@ -40,11 +43,20 @@ const recordings = allFixtures.filter((f) => supportedProvider(f) !== undefined)
 group("chunkReader", (test) => {
   test("a byte stream: what is ready comes in one read, the buffer doubling from 16 to 64 KiB while reads fill it", async () => {
     const bytes = Uint8Array.from({ length: 250_000 }, (_, i) => (i * 7) % 251);
-    const { stream } = byteStream(splitAt(bytes, Array.from({ length: 99 }, (_, i) => (i + 1) * 2500)));
+    const { stream } = byteStream(
+      splitAt(
+        bytes,
+        Array.from({ length: 99 }, (_, i) => (i + 1) * 2500),
+      ),
+    );
     const chunks = await readAll(stream);
     assertEquals(concat(chunks), bytes);
     const k = 1024;
-    assertEquals(chunks.map((chunk) => chunk.byteLength), [16 * k, 32 * k, 64 * k, 64 * k, 64 * k, 250_000 - 240 * k], "100 queued pieces");
+    assertEquals(
+      chunks.map((chunk) => chunk.byteLength),
+      [16 * k, 32 * k, 64 * k, 64 * k, 64 * k, 250_000 - 240 * k],
+      "100 queued pieces",
+    );
   });
 
   test("a body that slows down: the buffer shrinks back, and small reads are copies of their own size", async () => {
@@ -70,7 +82,11 @@ group("chunkReader", (test) => {
     // Were a read to wait for more than its first byte, this would never settle (the case's timeout).
     const first = await reader.read();
     assertEquals(new TextDecoder().decode(first.value), "data: 1\n\n");
-    assertEquals(first.value!.buffer.byteLength, first.value!.byteLength, "a small read is a copy, not a view of the large buffer");
+    assertEquals(
+      first.value!.buffer.byteLength,
+      first.value!.byteLength,
+      "a small read is a copy, not a view of the large buffer",
+    );
     let settled = false;
     const next = reader.read().then((result) => ((settled = true), result));
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -88,17 +104,27 @@ group("chunkReader", (test) => {
 
   test("streamToolCalls on a byte stream: any split of a recording gives the events of the default reader, in fewer batches", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: recordings.length - 1 }), fc.array(fc.nat(), { maxLength: 40 }), async (which, offsets) => {
-        const fixture = recordings[which]!;
-        const provider = supportedProvider(fixture)!;
-        const pieces = splitAt(fixture.body, offsets.map((offset) => offset % fixture.body.length));
-        const expected = await collect(streamToolCalls(fromChunks(pieces), { provider }));
-        assertEquals(await collect(streamToolCalls(byteStream(pieces).stream, { provider })), expected, fixture.name);
-        const batches = await collect(streamToolCallBatches(byteStream(pieces).stream, { provider }));
-        assertEquals(batches.flat(), expected, fixture.name);
-        // Every piece was queued at once: the first message alone, then one array per read (16 KiB and up).
-        assert(batches.length <= 2 + Math.ceil(fixture.body.byteLength / (16 * 1024)), `${batches.length} arrays for ${pieces.length} pieces`);
-      }),
+      fc.asyncProperty(
+        fc.nat({ max: recordings.length - 1 }),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        async (which, offsets) => {
+          const fixture = recordings[which]!;
+          const provider = supportedProvider(fixture)!;
+          const pieces = splitAt(
+            fixture.body,
+            offsets.map((offset) => offset % fixture.body.length),
+          );
+          const expected = await collect(streamToolCalls(fromChunks(pieces), { provider }));
+          assertEquals(await collect(streamToolCalls(byteStream(pieces).stream, { provider })), expected, fixture.name);
+          const batches = await collect(streamToolCallBatches(byteStream(pieces).stream, { provider }));
+          assertEquals(batches.flat(), expected, fixture.name);
+          // Every piece was queued at once: the first message alone, then one array per read (16 KiB and up).
+          assert(
+            batches.length <= 2 + Math.ceil(fixture.body.byteLength / (16 * 1024)),
+            `${batches.length} arrays for ${pieces.length} pieces`,
+          );
+        },
+      ),
       { seed: 64, numRuns: 60 },
     );
   });

@@ -54,7 +54,11 @@ class JsonSeqFraming implements Framing {
 
   #add(piece: string): void {
     this.#size += piece.length;
-    if (this.#size > this.#limit) throw new ToolCallStreamError({ code: "event-too-large", message: `A record exceeded ${this.#limit} characters.` });
+    if (this.#size > this.#limit)
+      throw new ToolCallStreamError({
+        code: "event-too-large",
+        message: `A record exceeded ${this.#limit} characters.`,
+      });
     this.#pieces.push(piece);
   }
 
@@ -82,7 +86,8 @@ const gateway: ProviderProtocol = {
       if (event.kind === "text") emit({ type: "text-delta", text: event.text });
       if (event.kind === "call") emit({ type: "tool-call-chunk", index: event.slot, id: event.id, name: event.tool });
       if (event.kind === "args") emit({ type: "tool-call-chunk", index: event.slot, argumentsDelta: event.json });
-      if (event.kind === "end") emit({ type: "finish", rawReason: event.reason, reason: event.reason === "tools" ? "tool-calls" : "stop" });
+      if (event.kind === "end")
+        emit({ type: "finish", rawReason: event.reason, reason: event.reason === "tools" ? "tool-calls" : "stop" });
     },
     end() {},
   }),
@@ -129,7 +134,10 @@ group("A protocol of your own: Framing and ProviderDecoder", (test) => {
   test("the same protocol as a pipeThrough chain: FramingStream, then ProviderDecoderStream or createProviderDeltaStream", async () => {
     for (const stage of [new ProviderDecoderStream(gateway.createDecoder), createProviderDeltaStream(gateway)]) {
       const events = await collect(
-        fromChunks([bytes(body)]).pipeThrough(new FramingStream(JsonSeqFraming)).pipeThrough(stage).pipeThrough(new ToolCallAccumulatorStream()),
+        fromChunks([bytes(body)])
+          .pipeThrough(new FramingStream(JsonSeqFraming))
+          .pipeThrough(stage)
+          .pipeThrough(new ToolCallAccumulatorStream()),
       );
       assertEquals(summarize(events), expected);
     }
@@ -137,8 +145,16 @@ group("A protocol of your own: Framing and ProviderDecoder", (test) => {
 
   test("the framing's limit ends streamToolCalls with limit-exceeded, after everything before it", async () => {
     const long = `\x1e${JSON.stringify({ kind: "text", text: "x".repeat(500) })}\n`;
-    const events: ToolCallEvent[] = await collect(streamToolCalls(fromChunks([bytes(body.slice(0, body.indexOf("\x1e", 1))), bytes(long)]), { provider: gateway, maxEventBytes: 100 }));
-    assertEquals(events.map((e) => e.type), ["text-delta", "error", "abort"]);
+    const events: ToolCallEvent[] = await collect(
+      streamToolCalls(fromChunks([bytes(body.slice(0, body.indexOf("\x1e", 1))), bytes(long)]), {
+        provider: gateway,
+        maxEventBytes: 100,
+      }),
+    );
+    assertEquals(
+      events.map((e) => e.type),
+      ["text-delta", "error", "abort"],
+    );
     assert(events[2]?.type === "abort" && events[2].reason === "limit-exceeded", "limit-exceeded");
   });
 

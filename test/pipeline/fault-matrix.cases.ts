@@ -35,7 +35,8 @@ const event = (type: string, payload: unknown): string => `event: ${type}\ndata:
 const data = (payload: unknown): string => `data: ${JSON.stringify(payload)}\n\n`;
 const chat = (delta: Record<string, unknown>, finish: string | null = null): string =>
   data({ id: "chatcmpl-f", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] });
-const geminiParts = (parts: unknown[], extra: Record<string, unknown> = {}): string => data({ candidates: [{ content: { role: "model", parts }, ...extra }] });
+const geminiParts = (parts: unknown[], extra: Record<string, unknown> = {}): string =>
+  data({ candidates: [{ content: { role: "model", parts }, ...extra }] });
 
 /** The SSE protocols the matrix builds bodies for (the other framings have their own fault cases, in test/framing/). */
 type SSEProvider = "openai" | "anthropic" | "gemini" | "openai-responses";
@@ -46,7 +47,9 @@ function framing(provider: SSEProvider): Framing {
       return {
         begin: () => [],
         text: (text) => [chat({ content: text })],
-        openCall: (index, id, name, city) => [chat({ tool_calls: [{ index, id, type: "function", function: { name, arguments: `{"city":"${city}` } }] })],
+        openCall: (index, id, name, city) => [
+          chat({ tool_calls: [{ index, id, type: "function", function: { name, arguments: `{"city":"${city}` } }] }),
+        ],
         moreCity: (index, more) => [chat({ tool_calls: [{ index, function: { arguments: more } }] })],
         closeCall: (index) => [chat({ tool_calls: [{ index, function: { arguments: '"}' } }] })],
         finish: () => [chat({}, "tool_calls"), "data: [DONE]\n\n"],
@@ -57,11 +60,20 @@ function framing(provider: SSEProvider): Framing {
       let block = 0;
       const blockOf = new Map<number, number>();
       return {
-        begin: () => [event("message_start", { type: "message_start", message: { id: "msg_f", usage: { input_tokens: 3, output_tokens: 1 } } })],
+        begin: () => [
+          event("message_start", {
+            type: "message_start",
+            message: { id: "msg_f", usage: { input_tokens: 3, output_tokens: 1 } },
+          }),
+        ],
         text: (text) => {
           const index = block++;
           return [
-            event("content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }),
+            event("content_block_start", {
+              type: "content_block_start",
+              index,
+              content_block: { type: "text", text: "" },
+            }),
             event("content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text } }),
             event("content_block_stop", { type: "content_block_stop", index }),
           ];
@@ -69,8 +81,16 @@ function framing(provider: SSEProvider): Framing {
         completeCall: (_index, id, name, args) => {
           const at = block++;
           return [
-            event("content_block_start", { type: "content_block_start", index: at, content_block: { type: "tool_use", id, name, input: {} } }),
-            event("content_block_delta", { type: "content_block_delta", index: at, delta: { type: "input_json_delta", partial_json: args } }),
+            event("content_block_start", {
+              type: "content_block_start",
+              index: at,
+              content_block: { type: "tool_use", id, name, input: {} },
+            }),
+            event("content_block_delta", {
+              type: "content_block_delta",
+              index: at,
+              delta: { type: "input_json_delta", partial_json: args },
+            }),
             event("content_block_stop", { type: "content_block_stop", index: at }),
           ];
         },
@@ -78,17 +98,39 @@ function framing(provider: SSEProvider): Framing {
           const at = block++;
           blockOf.set(index, at);
           return [
-            event("content_block_start", { type: "content_block_start", index: at, content_block: { type: "tool_use", id, name, input: {} } }),
-            event("content_block_delta", { type: "content_block_delta", index: at, delta: { type: "input_json_delta", partial_json: `{"city":"${city}` } }),
+            event("content_block_start", {
+              type: "content_block_start",
+              index: at,
+              content_block: { type: "tool_use", id, name, input: {} },
+            }),
+            event("content_block_delta", {
+              type: "content_block_delta",
+              index: at,
+              delta: { type: "input_json_delta", partial_json: `{"city":"${city}` },
+            }),
           ];
         },
-        moreCity: (index, more) => [event("content_block_delta", { type: "content_block_delta", index: blockOf.get(index), delta: { type: "input_json_delta", partial_json: more } })],
+        moreCity: (index, more) => [
+          event("content_block_delta", {
+            type: "content_block_delta",
+            index: blockOf.get(index),
+            delta: { type: "input_json_delta", partial_json: more },
+          }),
+        ],
         closeCall: (index) => [
-          event("content_block_delta", { type: "content_block_delta", index: blockOf.get(index), delta: { type: "input_json_delta", partial_json: '"}' } }),
+          event("content_block_delta", {
+            type: "content_block_delta",
+            index: blockOf.get(index),
+            delta: { type: "input_json_delta", partial_json: '"}' },
+          }),
           event("content_block_stop", { type: "content_block_stop", index: blockOf.get(index) }),
         ],
         finish: () => [
-          event("message_delta", { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 9 } }),
+          event("message_delta", {
+            type: "message_delta",
+            delta: { stop_reason: "tool_use" },
+            usage: { output_tokens: 9 },
+          }),
           event("message_stop", { type: "message_stop" }),
         ],
         error: () => [event("error", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } })],
@@ -103,9 +145,25 @@ function framing(provider: SSEProvider): Framing {
         // Vertex AI streams arguments as partialArgs; the call stays open until a part without willContinue.
         openCall: (_index, _id, name, city) => [
           geminiParts([{ functionCall: { name, willContinue: true } }]),
-          geminiParts([{ functionCall: { partialArgs: [{ jsonPath: "$.city", stringValue: city, willContinue: true }], willContinue: true } }]),
+          geminiParts([
+            {
+              functionCall: {
+                partialArgs: [{ jsonPath: "$.city", stringValue: city, willContinue: true }],
+                willContinue: true,
+              },
+            },
+          ]),
         ],
-        moreCity: (_index, more) => [geminiParts([{ functionCall: { partialArgs: [{ jsonPath: "$.city", stringValue: more, willContinue: true }], willContinue: true } }])],
+        moreCity: (_index, more) => [
+          geminiParts([
+            {
+              functionCall: {
+                partialArgs: [{ jsonPath: "$.city", stringValue: more, willContinue: true }],
+                willContinue: true,
+              },
+            },
+          ]),
+        ],
         closeCall: () => [geminiParts([{ functionCall: {} }])],
         finish: () => [geminiParts([{ text: "" }], { finishReason: "STOP" })],
         error: () => [data({ error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } })],
@@ -113,27 +171,75 @@ function framing(provider: SSEProvider): Framing {
       };
     case "openai-responses": {
       let sequence = 0;
-      const numbered = (payload: Record<string, unknown>): string => event(String(payload["type"]), { ...payload, sequence_number: sequence++ });
+      const numbered = (payload: Record<string, unknown>): string =>
+        event(String(payload["type"]), { ...payload, sequence_number: sequence++ });
       const item = (index: number): string => `fc_${index}`;
       const done = (index: number, id: string, name: string, args: string): string[] => [
-        numbered({ type: "response.function_call_arguments.done", output_index: index, item_id: item(index), arguments: args }),
-        numbered({ type: "response.output_item.done", output_index: index, item: { id: item(index), type: "function_call", call_id: id, name, arguments: args } }),
+        numbered({
+          type: "response.function_call_arguments.done",
+          output_index: index,
+          item_id: item(index),
+          arguments: args,
+        }),
+        numbered({
+          type: "response.output_item.done",
+          output_index: index,
+          item: { id: item(index), type: "function_call", call_id: id, name, arguments: args },
+        }),
       ];
       return {
         begin: () => [numbered({ type: "response.created", response: { status: "in_progress" } })],
-        text: (text) => [numbered({ type: "response.output_text.delta", output_index: 900, item_id: "msg_1", content_index: 0, delta: text })],
+        text: (text) => [
+          numbered({
+            type: "response.output_text.delta",
+            output_index: 900,
+            item_id: "msg_1",
+            content_index: 0,
+            delta: text,
+          }),
+        ],
         completeCall: (index, id, name, args) => [
-          numbered({ type: "response.output_item.added", output_index: index, item: { id: item(index), type: "function_call", call_id: id, name, arguments: "" } }),
-          numbered({ type: "response.function_call_arguments.delta", output_index: index, item_id: item(index), delta: args }),
+          numbered({
+            type: "response.output_item.added",
+            output_index: index,
+            item: { id: item(index), type: "function_call", call_id: id, name, arguments: "" },
+          }),
+          numbered({
+            type: "response.function_call_arguments.delta",
+            output_index: index,
+            item_id: item(index),
+            delta: args,
+          }),
           ...done(index, id, name, args),
         ],
         openCall: (index, id, name, city) => [
-          numbered({ type: "response.output_item.added", output_index: index, item: { id: item(index), type: "function_call", call_id: id, name, arguments: "" } }),
-          numbered({ type: "response.function_call_arguments.delta", output_index: index, item_id: item(index), delta: `{"city":"${city}` }),
+          numbered({
+            type: "response.output_item.added",
+            output_index: index,
+            item: { id: item(index), type: "function_call", call_id: id, name, arguments: "" },
+          }),
+          numbered({
+            type: "response.function_call_arguments.delta",
+            output_index: index,
+            item_id: item(index),
+            delta: `{"city":"${city}`,
+          }),
         ],
-        moreCity: (index, more) => [numbered({ type: "response.function_call_arguments.delta", output_index: index, item_id: item(index), delta: more })],
+        moreCity: (index, more) => [
+          numbered({
+            type: "response.function_call_arguments.delta",
+            output_index: index,
+            item_id: item(index),
+            delta: more,
+          }),
+        ],
         closeCall: (index, id, name, city) => [
-          numbered({ type: "response.function_call_arguments.delta", output_index: index, item_id: item(index), delta: '"}' }),
+          numbered({
+            type: "response.function_call_arguments.delta",
+            output_index: index,
+            item_id: item(index),
+            delta: '"}',
+          }),
           ...done(index, id, name, JSON.stringify({ city })),
         ],
         finish: () => [numbered({ type: "response.completed", response: { status: "completed" } })],
@@ -166,19 +272,29 @@ function outcome(events: readonly ToolCallEvent[]): Outcome {
     text: events.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join(""),
     calls: events.flatMap((e) => (e.type === "tool-call" ? [`${e.name} ${JSON.stringify(e.arguments)}`] : [])),
     discarded: last?.type === "abort" ? last.discarded.map((call) => call.name) : [],
-    end: last?.type === "abort" ? ["abort", last.reason, ...(last.error ? [last.error.code] : [])].join(":") : String(last?.type),
+    end:
+      last?.type === "abort"
+        ? ["abort", last.reason, ...(last.error ? [last.error.code] : [])].join(":")
+        : String(last?.type),
     errors: events.flatMap((e) => (e.type === "error" ? [e.error.code] : [])),
   };
 }
 
-async function run(provider: Provider, chunks: readonly Uint8Array[], options: StreamToolCallsOptions = {}): Promise<ToolCallEvent[]> {
+async function run(
+  provider: Provider,
+  chunks: readonly Uint8Array[],
+  options: StreamToolCallsOptions = {},
+): Promise<ToolCallEvent[]> {
   const events = await collect(streamToolCalls(fromChunks(chunks), { provider, ...options }));
   assertEventInvariants(events, provider === "anthropic" || provider === "gemini");
   // A discarded call is never parsed: no tool-call or invalid-tool-call of its index.
   const last = events.at(-1);
   if (last?.type === "abort") {
-    const completed = new Set(events.flatMap((e) => (e.type === "tool-call" || e.type === "invalid-tool-call" ? [e.index] : [])));
-    for (const call of last.discarded) assert(!completed.has(call.index), `discarded call ${call.index} was also completed`);
+    const completed = new Set(
+      events.flatMap((e) => (e.type === "tool-call" || e.type === "invalid-tool-call" ? [e.index] : [])),
+    );
+    for (const call of last.discarded)
+      assert(!completed.has(call.index), `discarded call ${call.index} was also completed`);
   }
   return events;
 }
@@ -192,7 +308,10 @@ function prefix(f: Framing): { sse: string; expected: Pick<Outcome, "text" | "ca
     ...f.text("two places. "),
     ...f.openCall(1, "call_b", "get_weather", "Par"),
   ];
-  return { sse: parts.join(""), expected: { text: "Checking two places. ", calls: f.completeCall ? ['lookup {"q":"tides"}'] : [] } };
+  return {
+    sse: parts.join(""),
+    expected: { text: "Checking two places. ", calls: f.completeCall ? ['lookup {"q":"tides"}'] : [] },
+  };
 }
 
 interface Row {
@@ -208,7 +327,13 @@ interface Row {
 const rows: Row[] = [];
 for (const provider of providers) {
   const f = (): Framing => framing(provider);
-  const faultAfterPrefix = (bullet: string, name: string, tail: (f: Framing) => string | Uint8Array, expect: (base: Pick<Outcome, "text" | "calls">) => Outcome, options?: StreamToolCallsOptions): void => {
+  const faultAfterPrefix = (
+    bullet: string,
+    name: string,
+    tail: (f: Framing) => string | Uint8Array,
+    expect: (base: Pick<Outcome, "text" | "calls">) => Outcome,
+    options?: StreamToolCallsOptions,
+  ): void => {
     rows.push({
       bullet,
       name,
@@ -223,10 +348,25 @@ for (const provider of providers) {
       expect: expect(prefix(f()).expected),
     });
   };
-  const discardedOpen = (base: Pick<Outcome, "text" | "calls">, end: string, errors: string[] = []): Outcome => ({ ...base, discarded: ["get_weather"], end, errors });
+  const discardedOpen = (base: Pick<Outcome, "text" | "calls">, end: string, errors: string[] = []): Outcome => ({
+    ...base,
+    discarded: ["get_weather"],
+    end,
+    errors,
+  });
 
-  faultAfterPrefix("body ends mid-tool-call", "at an event boundary after more arguments", (g) => g.moreCity(1, "is").join(""), (b) => discardedOpen(b, "abort:input-ended"));
-  faultAfterPrefix("body ends mid-line", "inside the data line of the next argument fragment", (g) => cutInsideData(g.moreCity(1, "is").join("")), (b) => discardedOpen(b, "abort:input-ended", ["truncated-event"]));
+  faultAfterPrefix(
+    "body ends mid-tool-call",
+    "at an event boundary after more arguments",
+    (g) => g.moreCity(1, "is").join(""),
+    (b) => discardedOpen(b, "abort:input-ended"),
+  );
+  faultAfterPrefix(
+    "body ends mid-line",
+    "inside the data line of the next argument fragment",
+    (g) => cutInsideData(g.moreCity(1, "is").join("")),
+    (b) => discardedOpen(b, "abort:input-ended", ["truncated-event"]),
+  );
   faultAfterPrefix(
     "body ends mid-event",
     "after a complete data line, before the blank line that ends the event",
@@ -266,8 +406,20 @@ for (const provider of providers) {
   faultAfterPrefix(
     "an invalid JSON payload between valid ones",
     "a data payload that is not JSON, then the call and the response finish",
-    (g) => [...g.invalidPayload(), ...g.moreCity(1, "is"), ...g.closeCall(1, "call_b", "get_weather", "Paris"), ...g.finish()].join(""),
-    (b) => ({ ...b, calls: [...b.calls, 'get_weather {"city":"Paris"}'], discarded: [], end: "finish", errors: ["malformed-payload"] }),
+    (g) =>
+      [
+        ...g.invalidPayload(),
+        ...g.moreCity(1, "is"),
+        ...g.closeCall(1, "call_b", "get_weather", "Paris"),
+        ...g.finish(),
+      ].join(""),
+    (b) => ({
+      ...b,
+      calls: [...b.calls, 'get_weather {"city":"Paris"}'],
+      discarded: [],
+      end: "finish",
+      errors: ["malformed-payload"],
+    }),
   );
 
   // Framing variants of a whole response: the same events as the LF form.
@@ -284,7 +436,10 @@ for (const provider of providers) {
     [
       "SSE comments and retry: fields",
       "comment events, a comment line inside an event, and retry: lines",
-      () => `: keep-alive\n\nretry: 3000\n\n${whole().replace(/data: /g, ": still here\ndata: ").replace(/\n\n/g, "\nretry: 1000\n\n")}`,
+      () =>
+        `: keep-alive\n\nretry: 3000\n\n${whole()
+          .replace(/data: /g, ": still here\ndata: ")
+          .replace(/\n\n/g, "\nretry: 1000\n\n")}`,
     ],
   ];
   for (const [bullet, name, body] of variants) {
@@ -293,7 +448,12 @@ for (const provider of providers) {
   rows.push({
     bullet: "a repeated [DONE]",
     // Gemini has no terminal event: chunks after a finishReason (usage) still belong to the response.
-    name: provider === "openai" ? "[DONE] twice, then a stray chunk" : provider === "gemini" ? "the finishReason chunk twice" : "the terminal event twice, then a stray event",
+    name:
+      provider === "openai"
+        ? "[DONE] twice, then a stray chunk"
+        : provider === "gemini"
+          ? "the finishReason chunk twice"
+          : "the terminal event twice, then a stray event",
     provider,
     chunks: () => {
       const g = f();
@@ -319,7 +479,9 @@ for (const provider of providers) {
     chunks: () => [bytes(thousandCalls(provider))],
     expect: {
       text: "",
-      calls: Array.from({ length: 1000 }, (_, i) => (provider === "openai-responses" ? `f${i} {"city":"${i}"}` : `f${i} {"i":${i}}`)),
+      calls: Array.from({ length: 1000 }, (_, i) =>
+        provider === "openai-responses" ? `f${i} {"city":"${i}"}` : `f${i} {"i":${i}}`,
+      ),
       discarded: [],
       end: "finish",
       errors: [],
@@ -337,21 +499,37 @@ function reusedIndex(provider: SSEProvider): string {
   if (provider === "openai") {
     return [
       chat({ tool_calls: [{ index: 0, id: "call_a", function: { name: "lookup", arguments: "{}" } }] }, "tool_calls"),
-      chat({ tool_calls: [{ index: 0, id: "call_b", function: { name: "get_weather", arguments: "{}" } }] }, "tool_calls"),
+      chat(
+        { tool_calls: [{ index: 0, id: "call_b", function: { name: "get_weather", arguments: "{}" } }] },
+        "tool_calls",
+      ),
       "data: [DONE]\n\n",
     ].join("");
   }
   const g = framing(provider);
   if (provider === "anthropic") {
     const block = (id: string, name: string): string[] => [
-      event("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "tool_use", id, name, input: {} } }),
-      event("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: "{}" } }),
+      event("content_block_start", {
+        type: "content_block_start",
+        index: 0,
+        content_block: { type: "tool_use", id, name, input: {} },
+      }),
+      event("content_block_delta", {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "input_json_delta", partial_json: "{}" },
+      }),
       event("content_block_stop", { type: "content_block_stop", index: 0 }),
     ];
     return [...g.begin(), ...block("call_a", "lookup"), ...block("call_b", "get_weather"), ...g.finish()].join("");
   }
   const begin = g.begin();
-  return [...begin, ...g.completeCall!(0, "call_a", "lookup", "{}"), ...g.completeCall!(0, "call_b", "get_weather", "{}"), ...g.finish()].join("");
+  return [
+    ...begin,
+    ...g.completeCall!(0, "call_a", "lookup", "{}"),
+    ...g.completeCall!(0, "call_b", "get_weather", "{}"),
+    ...g.finish(),
+  ].join("");
 }
 
 /** 1,000 calls in each provider's own way of sending many: interleaved by index where the wire allows it. */
@@ -360,16 +538,27 @@ function thousandCalls(provider: SSEProvider): string {
   const ids = Array.from({ length: n }, (_, i) => i);
   if (provider === "openai") {
     return [
-      ...ids.map((i) => chat({ tool_calls: [{ index: i, id: `c${i}`, function: { name: `f${i}`, arguments: '{"i":' } }] })),
+      ...ids.map((i) =>
+        chat({ tool_calls: [{ index: i, id: `c${i}`, function: { name: `f${i}`, arguments: '{"i":' } }] }),
+      ),
       ...ids.reverse().map((i) => chat({ tool_calls: [{ index: i, function: { arguments: `${i}}` } }] })),
       chat({}, "tool_calls"),
       "data: [DONE]\n\n",
     ].join("");
   }
-  if (provider === "gemini") return geminiParts(ids.map((i) => ({ functionCall: { name: `f${i}`, args: { i } } })), { finishReason: "STOP" });
+  if (provider === "gemini")
+    return geminiParts(
+      ids.map((i) => ({ functionCall: { name: `f${i}`, args: { i } } })),
+      { finishReason: "STOP" },
+    );
   const g = framing(provider);
   // Anthropic blocks come one after another; Responses items interleave their argument deltas.
-  if (provider === "anthropic") return [...g.begin(), ...ids.flatMap((i) => g.completeCall!(i, `c${i}`, `f${i}`, `{"i":${i}}`)), ...g.finish()].join("");
+  if (provider === "anthropic")
+    return [
+      ...g.begin(),
+      ...ids.flatMap((i) => g.completeCall!(i, `c${i}`, `f${i}`, `{"i":${i}}`)),
+      ...g.finish(),
+    ].join("");
   return [
     ...g.begin(),
     ...ids.flatMap((i) => g.openCall(i, `c${i}`, `f${i}`, "")),

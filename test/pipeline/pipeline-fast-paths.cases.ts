@@ -1,6 +1,13 @@
 // The fast paths taken for speed behave exactly like the general paths they shortcut.
 import fc from "fast-check";
-import { AnthropicDecoder, ArgumentsBuffer, OpenAIResponsesDecoder, SequenceReorderer, type ProviderDelta, type SSEMessage } from "../../src/index.ts";
+import {
+  AnthropicDecoder,
+  ArgumentsBuffer,
+  OpenAIResponsesDecoder,
+  SequenceReorderer,
+  type ProviderDelta,
+  type SSEMessage,
+} from "../../src/index.ts";
 import { utf8Length } from "../../src/tools/utf8-length.ts";
 import { assertEquals, group } from "../support/harness.ts";
 
@@ -27,9 +34,15 @@ const ARGUMENTS = [
 
 /** input_json_delta data as Anthropic serializes it, and near misses of that shape. */
 const anthropicDeltaData = fc.oneof(
-  fc.record({ index: fc.constantFrom("0", "1", "2", "3", "01", "-1", "1.0", "1e0", "9999999999", ""), text: fc.string({ unit: "grapheme" }) }).map(
-    ({ index, text }) => `{"type":"content_block_delta","index":${index},"delta":{"type":"input_json_delta","partial_json":${JSON.stringify(text)}}}`,
-  ),
+  fc
+    .record({
+      index: fc.constantFrom("0", "1", "2", "3", "01", "-1", "1.0", "1e0", "9999999999", ""),
+      text: fc.string({ unit: "grapheme" }),
+    })
+    .map(
+      ({ index, text }) =>
+        `{"type":"content_block_delta","index":${index},"delta":{"type":"input_json_delta","partial_json":${JSON.stringify(text)}}}`,
+    ),
   fc.constantFrom(
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a"}}',
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a\\"}}',
@@ -37,7 +50,7 @@ const anthropicDeltaData = fc.oneof(
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a","x":"b"}}',
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a" }}',
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a"}}}',
-    '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a\"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"a"}}',
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"}}',
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}',
     '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":1}}',
@@ -50,25 +63,41 @@ const anthropicDeltaData = fc.oneof(
 group("Pipeline fast paths", (test) => {
   test("Anthropic input_json_delta read without the payload object gives what the full parse gives", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(anthropicDeltaData, fc.constantFrom(undefined, "content_block_delta", "ping")), { maxLength: 12 }), (messages) => {
-        // The same data after one space is parsed the same way, but never by the fast path.
-        const decodeAll = (prefix: string): ProviderDelta[] => {
-          const out: ProviderDelta[] = [];
-          const decoder = new AnthropicDecoder();
-          const emit = (delta: ProviderDelta): void => void out.push(delta);
-          for (const index of [0, 1, 2]) {
-            decoder.decode({ event: "content_block_start", data: JSON.stringify({ type: "content_block_start", index, content_block: { type: "tool_use", id: `t${index}`, name: "f", input: {} } }) }, emit);
-          }
-          for (const [data, event] of messages) {
-            const message: SSEMessage = { data: prefix + data };
-            if (event !== undefined) message.event = event;
-            decoder.decode(message, emit);
-          }
-          for (const index of [0, 1, 2]) decoder.decode({ data: JSON.stringify({ type: "content_block_stop", index }) }, emit);
-          return out;
-        };
-        assertEquals(decodeAll(""), decodeAll(" "), JSON.stringify(messages));
-      }),
+      fc.property(
+        fc.array(fc.tuple(anthropicDeltaData, fc.constantFrom(undefined, "content_block_delta", "ping")), {
+          maxLength: 12,
+        }),
+        (messages) => {
+          // The same data after one space is parsed the same way, but never by the fast path.
+          const decodeAll = (prefix: string): ProviderDelta[] => {
+            const out: ProviderDelta[] = [];
+            const decoder = new AnthropicDecoder();
+            const emit = (delta: ProviderDelta): void => void out.push(delta);
+            for (const index of [0, 1, 2]) {
+              decoder.decode(
+                {
+                  event: "content_block_start",
+                  data: JSON.stringify({
+                    type: "content_block_start",
+                    index,
+                    content_block: { type: "tool_use", id: `t${index}`, name: "f", input: {} },
+                  }),
+                },
+                emit,
+              );
+            }
+            for (const [data, event] of messages) {
+              const message: SSEMessage = { data: prefix + data };
+              if (event !== undefined) message.event = event;
+              decoder.decode(message, emit);
+            }
+            for (const index of [0, 1, 2])
+              decoder.decode({ data: JSON.stringify({ type: "content_block_stop", index }) }, emit);
+            return out;
+          };
+          assertEquals(decodeAll(""), decodeAll(" "), JSON.stringify(messages));
+        },
+      ),
       { seed: 33, numRuns: 400 },
     );
   });
@@ -113,15 +142,24 @@ group("Pipeline fast paths", (test) => {
           // next one already held) exercise the fast path and the hand-over between it and the buffer.
           const sorted = [...numbers].sort((a, b) => (a ?? 0) - (b ?? 0));
           const swapped = sorted.map((_, i) => i);
-          for (let i = 0; i + 1 < swapped.length; i++) if (swaps[i]) [swapped[i], swapped[i + 1]] = [swapped[i + 1]!, swapped[i]!];
+          for (let i = 0; i + 1 < swapped.length; i++)
+            if (swaps[i]) [swapped[i], swapped[i + 1]] = [swapped[i + 1]!, swapped[i]!];
           const sequence: (number | undefined)[] = order === "random" ? numbers : order === "sorted" ? sorted : swapped;
           const expected = reference(sequence, window);
           const released: string[] = [];
-          const reorderer = new SequenceReorderer<number | undefined>(window, (n) => released.push(`${n ?? "-"}`), (from, to) => released.push(`gap ${from}-${to}`));
+          const reorderer = new SequenceReorderer<number | undefined>(
+            window,
+            (n) => released.push(`${n ?? "-"}`),
+            (from, to) => released.push(`gap ${from}-${to}`),
+          );
           // Each event is released as soon as it is contiguous, not later.
           sequence.forEach((n, i) => {
             reorderer.push(n, n);
-            assertEquals(released, reference(sequence.slice(0, i + 1), window, false), `${JSON.stringify(sequence)} after ${i + 1}`);
+            assertEquals(
+              released,
+              reference(sequence.slice(0, i + 1), window, false),
+              `${JSON.stringify(sequence)} after ${i + 1}`,
+            );
           });
           reorderer.flush();
           assertEquals(released, expected, JSON.stringify(sequence));
@@ -131,12 +169,18 @@ group("Pipeline fast paths", (test) => {
           const decoder = new OpenAIResponsesDecoder((delta) => deltas.push(delta), { reorderWindow: window });
           for (const n of sequence) decoder.decode(textEvent(n));
           decoder.end();
-          const seen = deltas.map((delta) => (delta.type === "text-delta" ? delta.text : delta.type === "error" ? delta.error.message : delta.type));
+          const seen = deltas.map((delta) =>
+            delta.type === "text-delta" ? delta.text : delta.type === "error" ? delta.error.message : delta.type,
+          );
           const gapMessage = (entry: string): string => {
             const [from, to] = entry.slice("gap ".length).split("-");
             return `Events ${from} to ${to} never arrived; the stream went on without them.`;
           };
-          assertEquals(seen, expected.map((entry) => (entry.startsWith("gap ") ? gapMessage(entry) : entry)), JSON.stringify(sequence));
+          assertEquals(
+            seen,
+            expected.map((entry) => (entry.startsWith("gap ") ? gapMessage(entry) : entry)),
+            JSON.stringify(sequence),
+          );
         },
       ),
       { seed: 31, numRuns: 400 },
@@ -145,19 +189,24 @@ group("Pipeline fast paths", (test) => {
 
   test("ArgumentsBuffer: any split gives the same closed flags and result as one character at a time", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...ARGUMENTS), fc.array(fc.nat(), { maxLength: 8 }), fc.integer({ min: 2, max: 64 }), (text, cuts, maxDepth) => {
-        const offsets = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-        const split = new ArgumentsBuffer({ maxDepth });
-        const single = new ArgumentsBuffer({ maxDepth });
-        let fed = 0;
-        for (const offset of [...offsets, text.length]) {
-          split.append(text.slice(fed, offset));
-          for (; fed < offset; fed++) single.append(text[fed]!);
-          assertEquals(split.isClosedValue, single.isClosedValue, `${text} at ${offset}`);
-        }
-        const options = { repair: false as const, closeTruncated: false };
-        assertEquals(split.parse(options), single.parse(options), text);
-      }),
+      fc.property(
+        fc.constantFrom(...ARGUMENTS),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.integer({ min: 2, max: 64 }),
+        (text, cuts, maxDepth) => {
+          const offsets = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+          const split = new ArgumentsBuffer({ maxDepth });
+          const single = new ArgumentsBuffer({ maxDepth });
+          let fed = 0;
+          for (const offset of [...offsets, text.length]) {
+            split.append(text.slice(fed, offset));
+            for (; fed < offset; fed++) single.append(text[fed]!);
+            assertEquals(split.isClosedValue, single.isClosedValue, `${text} at ${offset}`);
+          }
+          const options = { repair: false as const, closeTruncated: false };
+          assertEquals(split.parse(options), single.parse(options), text);
+        },
+      ),
       { seed: 32, numRuns: 300 },
     );
   });
@@ -168,7 +217,11 @@ group("Pipeline fast paths", (test) => {
     assertEquals(trailing.isClosedValue, false);
     assertEquals(trailing.parse({ repair: false, closeTruncated: false }), {
       ok: false,
-      error: { code: "trailing-data", message: "The tool arguments continue after a complete JSON value (at offset 12).", position: 12 },
+      error: {
+        code: "trailing-data",
+        message: "The tool arguments continue after a complete JSON value (at offset 12).",
+        position: 12,
+      },
     });
     const deep = new ArgumentsBuffer({ maxDepth: 2 });
     for (const piece of ["[[", "[1]]]"]) deep.append(piece);
@@ -179,7 +232,21 @@ group("Pipeline fast paths", (test) => {
   });
 
   test("utf8Length counts what TextEncoder writes: pairs are 4 bytes, lone surrogates 3", () => {
-    const unit = fc.constantFrom("a", "\u007f", "\u0080", "é", "\u07ff", "\u0800", "杭", "\uffff", "😀", "\ud800", "\udbff", "\udc00", "\udfff");
+    const unit = fc.constantFrom(
+      "a",
+      "\u007f",
+      "\u0080",
+      "é",
+      "\u07ff",
+      "\u0800",
+      "杭",
+      "\uffff",
+      "😀",
+      "\ud800",
+      "\udbff",
+      "\udc00",
+      "\udfff",
+    );
     const encoder = new TextEncoder();
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 12 }), (units) => {

@@ -13,7 +13,18 @@ const recordings = allFixtures.filter((f) => supportedProvider(f) !== undefined)
 /** One Chat Completions call split in two chunks, then the finish and text in a third. */
 function callChunks(): Uint8Array[] {
   return [
-    bytes(openAISSE([chatChunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": ' } }] })], false)),
+    bytes(
+      openAISSE(
+        [
+          chatChunk({
+            tool_calls: [
+              { index: 0, id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city": ' } },
+            ],
+          }),
+        ],
+        false,
+      ),
+    ),
     bytes(openAISSE([chatChunk({ tool_calls: [{ index: 0, function: { arguments: '"Oslo"}' } }] })], false)),
     bytes(openAISSE([chatChunk({}, "tool_calls"), chatChunk({ content: "done" })])),
   ];
@@ -22,16 +33,26 @@ function callChunks(): Uint8Array[] {
 group("streamToolCallBatches", (test) => {
   test("every recording, re-chunked anywhere: the arrays hold exactly streamToolCalls' events, at most one array per chunk (and two more)", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: recordings.length - 1 }), fc.array(fc.nat(), { maxLength: 40 }), async (which, offsets) => {
-        const fixture = recordings[which]!;
-        const provider = supportedProvider(fixture)!;
-        const chunks = splitAt(fixture.body, offsets.map((offset) => offset % fixture.body.length));
-        const events = await collect(streamToolCalls(fromChunks(chunks), { provider }));
-        const batches = await collect(streamToolCallBatches(fromChunks(chunks), { provider }));
-        assertEquals(batches.flat(), events, fixture.name);
-        assert(batches.every((batch) => batch.length > 0), "no empty array");
-        assert(batches.length <= chunks.length + 2, `${batches.length} arrays for ${chunks.length} chunks`);
-      }),
+      fc.asyncProperty(
+        fc.nat({ max: recordings.length - 1 }),
+        fc.array(fc.nat(), { maxLength: 40 }),
+        async (which, offsets) => {
+          const fixture = recordings[which]!;
+          const provider = supportedProvider(fixture)!;
+          const chunks = splitAt(
+            fixture.body,
+            offsets.map((offset) => offset % fixture.body.length),
+          );
+          const events = await collect(streamToolCalls(fromChunks(chunks), { provider }));
+          const batches = await collect(streamToolCallBatches(fromChunks(chunks), { provider }));
+          assertEquals(batches.flat(), events, fixture.name);
+          assert(
+            batches.every((batch) => batch.length > 0),
+            "no empty array",
+          );
+          assert(batches.length <= chunks.length + 2, `${batches.length} arrays for ${chunks.length} chunks`);
+        },
+      ),
       { seed: 16, numRuns: 80 },
     );
   });
@@ -60,21 +81,33 @@ group("streamToolCallBatches", (test) => {
 
   test("a body that fails mid-stream: everything before, then error and abort, as streamToolCalls", async () => {
     const failure = new TypeError("network connection lost");
-    const events = await collect(streamToolCalls(recordingSource(callChunks().slice(0, 2), failure).stream, { provider: "openai" }));
-    const batches = await collect(streamToolCallBatches(recordingSource(callChunks().slice(0, 2), failure).stream, { provider: "openai" }));
+    const events = await collect(
+      streamToolCalls(recordingSource(callChunks().slice(0, 2), failure).stream, { provider: "openai" }),
+    );
+    const batches = await collect(
+      streamToolCallBatches(recordingSource(callChunks().slice(0, 2), failure).stream, { provider: "openai" }),
+    );
     assertEquals(batches.flat(), events);
-    assertEquals(events.slice(-2).map((e) => e.type), ["error", "abort"]);
+    assertEquals(
+      events.slice(-2).map((e) => e.type),
+      ["error", "abort"],
+    );
   });
 
   test("events a validator releases go out without waiting for more of the body; the signal and cancel work as in streamToolCalls", async () => {
     const validator = manualWeather();
     const chunks = [...callChunks(), ...Array.from({ length: 4 }, () => bytes(": keep-alive\n\n"))];
     const source = recordingSource(chunks);
-    const out = live(streamToolCallBatches(source.stream, { provider: "openai", tools: [{ name: "get_weather", schema: validator }] }));
+    const out = live(
+      streamToolCallBatches(source.stream, { provider: "openai", tools: [{ name: "get_weather", schema: validator }] }),
+    );
     await eventually(() => validator.pending.length === 1, "validating");
     validator.pending[0]!.settle();
     const events = (await out.done).flat();
-    assertEquals(events.map((e) => e.type), ["tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call", "text-delta", "finish"]);
+    assertEquals(
+      events.map((e) => e.type),
+      ["tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call", "text-delta", "finish"],
+    );
 
     const controller = new AbortController();
     const stopped = recordingSource(callChunks());

@@ -33,7 +33,13 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     const final = seen.at(-1);
     assert(final?.type === "abort" && final.reason === "cancelled", "abort: cancelled");
     // Chat Completions calls complete only at the finish: both were still open.
-    assertEquals(final.discarded.map((c) => [c.id, c.rawArguments]), [["done_1", '{"a":1}'], ["open_2", '{"b":']]);
+    assertEquals(
+      final.discarded.map((c) => [c.id, c.rawArguments]),
+      [
+        ["done_1", '{"a":1}'],
+        ["open_2", '{"b":'],
+      ],
+    );
     assert(!seen.some((e) => e.type === "tool-call"), "nothing open was parsed");
     await eventually(() => source.cancelled !== undefined, "the source saw the cancel");
     assert(source.pulled < 8, "reading stopped");
@@ -60,10 +66,16 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     const events = await collect(streamToolCalls(source.stream));
     assertEquals(types(events).slice(-2), ["error", "abort"]);
     const final = events.at(-1);
-    assert(final?.type === "abort" && final.reason === "stream-failed" && final.error?.code === "stream-failed", "stream-failed");
+    assert(
+      final?.type === "abort" && final.reason === "stream-failed" && final.error?.code === "stream-failed",
+      "stream-failed",
+    );
     assert(!final.error.message.includes("network connection lost"), "internal messages are not passed on");
     assertEquals(summarize(events).text, "hello");
-    assertEquals(final.discarded.map((c) => c.id), ["done_1", "open_2"]);
+    assertEquals(
+      final.discarded.map((c) => c.id),
+      ["done_1", "open_2"],
+    );
   });
 
   test("the bare pipeThrough chain errors when its input errors, as WHATWG streams do", async () => {
@@ -74,11 +86,16 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
   });
 
   test("a non-2xx Response becomes an http-error event with the provider's error object, then abort", async () => {
-    const body = JSON.stringify({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } });
+    const body = JSON.stringify({
+      error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" },
+    });
     const events = await collect(streamToolCalls(new Response(body, { status: 429 })));
     assertEquals(types(events), ["error", "abort"]);
     const error = events[0];
-    assert(error?.type === "error" && error.error.code === "http-error" && error.error.status === 429, `http-error 429: ${JSON.stringify(events)}`);
+    assert(
+      error?.type === "error" && error.error.code === "http-error" && error.error.status === 429,
+      `http-error 429: ${JSON.stringify(events)}`,
+    );
     assertEquals(error.error.data, JSON.parse(body));
     assert(events[1]?.type === "abort" && events[1].reason === "provider-error", "abort: provider-error");
   });
@@ -100,14 +117,25 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     const events = await collect(streamToolCalls(source.stream, { maxArgumentsBytes: 80 }));
     assertEquals(types(events), ["text-delta", "tool-call-start", "tool-call-delta", "error", "abort"]);
     const final = events.at(-1);
-    assert(final?.type === "abort" && final.reason === "limit-exceeded" && final.error?.code === "arguments-too-large", "arguments-too-large");
-    assertEquals(final.discarded.map((c) => c.id), ["a"]);
+    assert(
+      final?.type === "abort" && final.reason === "limit-exceeded" && final.error?.code === "arguments-too-large",
+      "arguments-too-large",
+    );
+    assertEquals(
+      final.discarded.map((c) => c.id),
+      ["a"],
+    );
     await eventually(() => source.cancelled !== undefined, "the source saw the cancel");
   });
 
   test("maxArgumentsBytes counts characters (UTF-16 code units), the unit of maxEventBytes", async () => {
     // 12 code units (杭 and 州 one each, 𝄞 two); in UTF-8 it would be 18 bytes.
-    const sse = openAISSE([chatChunk({ tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: '{"c":"杭州𝄞"}' } }] }, "tool_calls")]);
+    const sse = openAISSE([
+      chatChunk(
+        { tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: '{"c":"杭州𝄞"}' } }] },
+        "tool_calls",
+      ),
+    ]);
     const fits = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 12 }));
     assertEquals(types(fits).at(-1), "finish");
     const over = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 11 }));
@@ -115,11 +143,18 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
   });
 
   test("maxToolCalls: the call past the limit stops the stream with a clear error", async () => {
-    const sse = openAISSE([0, 1, 2].map((i) => chatChunk({ tool_calls: [{ index: i, id: `c${i}`, function: { name: "f", arguments: "{}" } }] })));
+    const sse = openAISSE(
+      [0, 1, 2].map((i) =>
+        chatChunk({ tool_calls: [{ index: i, id: `c${i}`, function: { name: "f", arguments: "{}" } }] }),
+      ),
+    );
     const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxToolCalls: 2 }));
     const final = events.at(-1);
     assert(final?.type === "abort" && final.error?.code === "too-many-tool-calls", "too-many-tool-calls");
-    assertEquals(final.discarded.map((c) => c.id), ["c0", "c1"]);
+    assertEquals(
+      final.discarded.map((c) => c.id),
+      ["c0", "c1"],
+    );
   });
 
   test("maxEventBytes: an oversized SSE line ends with error and abort, after the events before it", async () => {
@@ -127,29 +162,61 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxEventBytes: 1000 }));
     assertEquals(types(events), ["text-delta", "error", "abort"]);
     const final = events.at(-1);
-    assert(final?.type === "abort" && final.reason === "limit-exceeded" && final.error?.code === "event-too-large", "event-too-large, limit-exceeded");
+    assert(
+      final?.type === "abort" && final.reason === "limit-exceeded" && final.error?.code === "event-too-large",
+      "event-too-large, limit-exceeded",
+    );
   });
 
   test("1,000 parallel calls interleaved by index all complete, in index order", async () => {
     const n = 1000;
     const payloads: unknown[] = [];
-    for (let i = 0; i < n; i++) payloads.push(chatChunk({ tool_calls: [{ index: i, id: `c${i}`, function: { name: "f", arguments: '{"i":' } }] }));
-    for (let i = n - 1; i >= 0; i--) payloads.push(chatChunk({ tool_calls: [{ index: i, function: { arguments: `${i}}` } }] }));
+    for (let i = 0; i < n; i++)
+      payloads.push(
+        chatChunk({ tool_calls: [{ index: i, id: `c${i}`, function: { name: "f", arguments: '{"i":' } }] }),
+      );
+    for (let i = n - 1; i >= 0; i--)
+      payloads.push(chatChunk({ tool_calls: [{ index: i, function: { arguments: `${i}}` } }] }));
     payloads.push(chatChunk({}, "tool_calls"));
     const events = await collect(streamToolCalls(fromChunks([bytes(openAISSE(payloads))])));
     assertEventInvariants(events);
     const final = events.at(-1);
     assert(final?.type === "finish" && final.toolCalls.length === n, "all complete");
-    assert(final.toolCalls.every((c, i) => c.index === i && (c.arguments as { i: number }).i === i), "in index order, not mixed");
+    assert(
+      final.toolCalls.every((c, i) => c.index === i && (c.arguments as { i: number }).i === i),
+      "in index order, not mixed",
+    );
   });
 
   test("an index reused after its call completed starts a new call with a fresh index", async () => {
-    const events = await collect(streamToolCalls(fromChunks([bytes(openAISSE([
-      chatChunk({ tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: "{}" } }] }, "tool_calls"),
-      chatChunk({ tool_calls: [{ index: 0, id: "b", function: { name: "g", arguments: "{}" } }] }, "tool_calls"),
-    ]))])));
+    const events = await collect(
+      streamToolCalls(
+        fromChunks([
+          bytes(
+            openAISSE([
+              chatChunk(
+                { tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: "{}" } }] },
+                "tool_calls",
+              ),
+              chatChunk(
+                { tool_calls: [{ index: 0, id: "b", function: { name: "g", arguments: "{}" } }] },
+                "tool_calls",
+              ),
+            ]),
+          ),
+        ]),
+      ),
+    );
     assertEventInvariants(events);
-    assertEquals(events.filter((e) => e.type === "tool-call").map((e) => [(e as { id: string }).id, (e as { index: number }).index]), [["a", 0], ["b", 1]]);
+    assertEquals(
+      events
+        .filter((e) => e.type === "tool-call")
+        .map((e) => [(e as { id: string }).id, (e as { index: number }).index]),
+      [
+        ["a", 0],
+        ["b", 1],
+      ],
+    );
   });
 
   test("a provider error event mid-call, then the end of input: error delivered, the call discarded", async () => {
@@ -157,6 +224,9 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     const events = await collect(streamToolCalls(fromChunks([bytes(sse)])));
     assertEquals(types(events), ["tool-call-start", "tool-call-delta", "error", "abort"]);
     const final = events.at(-1);
-    assert(final?.type === "abort" && final.reason === "provider-error" && final.discarded.length === 1, "provider-error abort");
+    assert(
+      final?.type === "abort" && final.reason === "provider-error" && final.discarded.length === 1,
+      "provider-error abort",
+    );
   });
 });

@@ -15,11 +15,17 @@ function assertPrefixOfWhole(cut: ToolCallEvent[], whole: ToolCallEvent[], where
   assert(last?.type === "abort" || last?.type === "finish", `${where}: ends with finish or abort`);
   let body = cut.slice(0, -1);
   // The only event a cut may add: the report of the event it cut in half.
-  if (body.at(-1)?.type === "error" && (body.at(-1) as { error: { code: string } }).error.code === "truncated-event") body = body.slice(0, -1);
+  if (body.at(-1)?.type === "error" && (body.at(-1) as { error: { code: string } }).error.code === "truncated-event")
+    body = body.slice(0, -1);
   assertEquals(body, whole.slice(0, body.length), `${where}: events before the cut are the whole run's first events`);
   if (last.type === "abort") {
-    const completed = new Set(body.flatMap((e) => (e.type === "tool-call" || e.type === "invalid-tool-call" ? [`${e.choice ?? 0}:${e.index}`] : [])));
-    for (const call of last.discarded) assert(!completed.has(`${call.choice ?? 0}:${call.index}`), `${where}: a discarded call was not completed`);
+    const completed = new Set(
+      body.flatMap((e) =>
+        e.type === "tool-call" || e.type === "invalid-tool-call" ? [`${e.choice ?? 0}:${e.index}`] : [],
+      ),
+    );
+    for (const call of last.discarded)
+      assert(!completed.has(`${call.choice ?? 0}:${call.index}`), `${where}: a discarded call was not completed`);
   }
 }
 
@@ -42,13 +48,17 @@ group("Truncated bodies (every recorded stream, every provider)", (test) => {
     if (!provider) continue;
     test(`${fixture.provider}/${fixture.name}: cut at any byte, nothing before the cut is lost or invented`, async () => {
       const data = fixture.body;
-      const run = async (body: Uint8Array): Promise<ToolCallEvent[]> => collect(streamToolCalls(fromChunks([body]), { provider }));
+      const run = async (body: Uint8Array): Promise<ToolCallEvent[]> =>
+        collect(streamToolCalls(fromChunks([body]), { provider }));
       const whole = await run(data);
       // Every event boundary (SSE's blank lines; where a line or element ends), then byte offsets
       // anywhere: every one for the NDJSON and JSON array bodies, seeded ones for the others.
-      const boundaries = fixture.format === "sse"
-        ? [...fixture.text.matchAll(/\r?\n\r?\n|\r\r/g)].map((m) => bytes(fixture.text.slice(0, m.index! + m[0].length)).length)
-        : messageBoundaries(data);
+      const boundaries =
+        fixture.format === "sse"
+          ? [...fixture.text.matchAll(/\r?\n\r?\n|\r\r/g)].map(
+              (m) => bytes(fixture.text.slice(0, m.index! + m[0].length)).length,
+            )
+          : messageBoundaries(data);
       for (const at of boundaries) assertPrefixOfWhole(await run(data.slice(0, at)), whole, `boundary ${at}`);
       if (fixture.format === "ndjson" || fixture.format === "json-array") {
         for (let at = 0; at < data.length; at++) assertPrefixOfWhole(await run(data.slice(0, at)), whole, `byte ${at}`);

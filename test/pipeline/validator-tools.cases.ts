@@ -11,7 +11,18 @@ import { asyncWeather, manualWeather, syncWeather } from "../support/validators.
 function body(name: string, args: string, text = "done"): Uint8Array[] {
   const half = Math.floor(args.length / 2);
   return [
-    bytes(openAISSE([chatChunk({ tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name, arguments: args.slice(0, half) } }] })], false)),
+    bytes(
+      openAISSE(
+        [
+          chatChunk({
+            tool_calls: [
+              { index: 0, id: "call_1", type: "function", function: { name, arguments: args.slice(0, half) } },
+            ],
+          }),
+        ],
+        false,
+      ),
+    ),
     bytes(openAISSE([chatChunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] })], false)),
     bytes(openAISSE([chatChunk({}, "tool_calls"), chatChunk({ content: text })])),
   ];
@@ -21,13 +32,19 @@ const types = (events: readonly { type: string }[]): string[] => events.map((e) 
 
 group("streamToolCalls with validator tools", (test) => {
   test("zod: tool-call arguments are the validator's output; a call it rejects is an invalid-tool-call with paths", async () => {
-    const tools = [{ name: "get_weather", schema: z.object({ city: z.string().min(1), unit: z.enum(["c", "f"]).default("c") }) }] as const;
-    const good = await collect(streamToolCalls(recordingSource(body("get_weather", '{"city": "Lima"}')).stream, { provider: "openai", tools }));
+    const tools = [
+      { name: "get_weather", schema: z.object({ city: z.string().min(1), unit: z.enum(["c", "f"]).default("c") }) },
+    ] as const;
+    const good = await collect(
+      streamToolCalls(recordingSource(body("get_weather", '{"city": "Lima"}')).stream, { provider: "openai", tools }),
+    );
     const call = good.find((e) => e.type === "tool-call");
     assert(call?.type === "tool-call" && call.name === "get_weather", types(good).join());
     assertEquals(call.arguments, { city: "Lima", unit: "c" });
     assertEquals(call.arguments.unit, "c");
-    const bad = await collect(streamToolCalls(recordingSource(body("get_weather", '{"city": ""}')).stream, { provider: "openai", tools }));
+    const bad = await collect(
+      streamToolCalls(recordingSource(body("get_weather", '{"city": ""}')).stream, { provider: "openai", tools }),
+    );
     const invalid = bad.find((e) => e.type === "invalid-tool-call");
     assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "schema-mismatch", types(bad).join());
     assert(invalid.error.issues?.[0]?.startsWith("$.city: ") === true, JSON.stringify(invalid.error.issues));
@@ -36,30 +53,63 @@ group("streamToolCalls with validator tools", (test) => {
   test("an async validator: the events keep their order, the finish lists the output, and a clock times the arguments", async () => {
     let now = 0;
     const events = await collect(
-      streamToolCalls(recordingSource(body("get_weather", '{"city": "Oslo", "days": "2"}')).stream, { provider: "openai", tools: [{ name: "get_weather", schema: asyncWeather() }], clock: () => (now += 5) }),
+      streamToolCalls(recordingSource(body("get_weather", '{"city": "Oslo", "days": "2"}')).stream, {
+        provider: "openai",
+        tools: [{ name: "get_weather", schema: asyncWeather() }],
+        clock: () => (now += 5),
+      }),
     );
-    assertEquals(types(events), ["tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call", "text-delta", "finish"]);
+    assertEquals(types(events), [
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-delta",
+      "tool-call",
+      "text-delta",
+      "finish",
+    ]);
     const call = events[3];
     assert(call?.type === "tool-call", "tool-call");
     assertEquals(call.arguments, { city: "Oslo", unit: "c", days: 2 });
     assertEquals([call.startedAt, call.completedAt], [5, 10]);
     const last = events.at(-1);
     assert(last?.type === "finish", "finish");
-    assertEquals(last.toolCalls, [{ index: 0, id: "call_1", name: "get_weather", rawArguments: '{"city": "Oslo", "days": "2"}', arguments: { city: "Oslo", unit: "c", days: 2 }, startedAt: 5, completedAt: 10 }]);
+    assertEquals(last.toolCalls, [
+      {
+        index: 0,
+        id: "call_1",
+        name: "get_weather",
+        rawArguments: '{"city": "Oslo", "days": "2"}',
+        arguments: { city: "Oslo", unit: "c", days: 2 },
+        startedAt: 5,
+        completedAt: 10,
+      },
+    ]);
   });
 
   test("while a validation is pending, no more of the body is read", async () => {
     const validator = manualWeather();
-    const chunks = [...body("get_weather", '{"city": "Oslo"}'), ...Array.from({ length: 8 }, () => bytes(": keep-alive\n\n"))];
+    const chunks = [
+      ...body("get_weather", '{"city": "Oslo"}'),
+      ...Array.from({ length: 8 }, () => bytes(": keep-alive\n\n")),
+    ];
     const source = recordingSource(chunks);
-    const out = live(streamToolCalls(source.stream, { provider: "openai", tools: [{ name: "get_weather", schema: validator }] }));
+    const out = live(
+      streamToolCalls(source.stream, { provider: "openai", tools: [{ name: "get_weather", schema: validator }] }),
+    );
     await eventually(() => validator.pending.length === 1, "validating");
     for (let i = 0; i < 50; i++) await Promise.resolve();
     const pulled = source.pulled;
     assertEquals(types(out.events), ["tool-call-start", "tool-call-delta", "tool-call-delta"]);
     validator.pending[0]!.settle();
     const events = await out.done;
-    assertEquals(types(events), ["tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call", "text-delta", "finish"]);
+    assertEquals(types(events), [
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-delta",
+      "tool-call",
+      "text-delta",
+      "finish",
+    ]);
     assert(pulled === 3, `read up to the finish only, then waited (pulled ${pulled})`);
   });
 
@@ -67,13 +117,22 @@ group("streamToolCalls with validator tools", (test) => {
     const validator = manualWeather();
     const controller = new AbortController();
     const source = recordingSource(body("get_weather", '{"city": "Oslo"}'));
-    const out = live(streamToolCalls(source.stream, { provider: "openai", tools: [{ name: "get_weather", schema: validator }], signal: controller.signal }));
+    const out = live(
+      streamToolCalls(source.stream, {
+        provider: "openai",
+        tools: [{ name: "get_weather", schema: validator }],
+        signal: controller.signal,
+      }),
+    );
     await eventually(() => validator.pending.length === 1, "validating");
     controller.abort();
     const events = await out.done;
     const last = events.at(-1);
     assert(last?.type === "abort" && last.reason === "cancelled", types(events).join());
-    assertEquals(last.discarded.map((c) => [c.index, c.rawArguments]), [[0, '{"city": "Oslo"}']]);
+    assertEquals(
+      last.discarded.map((c) => [c.index, c.rawArguments]),
+      [[0, '{"city": "Oslo"}']],
+    );
     assert(source.cancelled !== undefined, "the body was cancelled");
     validator.pending[0]!.settle();
   });
@@ -85,7 +144,15 @@ group("streamToolCalls with a validator that never settles", (test) => {
     const timers = manualTimers();
     const source = recordingSource(body("get_weather", '{"city": "Oslo"}'));
     const tools = [{ name: "get_weather", schema: validator }];
-    const out = live(streamToolCalls(source.stream, { provider: "openai", tools, validationTimeoutMs: 500, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }));
+    const out = live(
+      streamToolCalls(source.stream, {
+        provider: "openai",
+        tools,
+        validationTimeoutMs: 500,
+        setTimeout: timers.setTimeout,
+        clearTimeout: timers.clearTimeout,
+      }),
+    );
     await eventually(() => validator.pending.length === 1, "validating");
     for (let i = 0; i < 50; i++) await Promise.resolve();
     assertEquals(types(out.events), ["tool-call-start", "tool-call-delta", "tool-call-delta"]);
@@ -95,13 +162,26 @@ group("streamToolCalls with a validator that never settles", (test) => {
     assertEquals(out.events.length, 3, "still waiting before the limit");
     timers.advance(1);
     const events = await out.done;
-    assertEquals(types(events), ["tool-call-start", "tool-call-delta", "tool-call-delta", "invalid-tool-call", "text-delta", "finish"]);
+    assertEquals(types(events), [
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-delta",
+      "invalid-tool-call",
+      "text-delta",
+      "finish",
+    ]);
     const invalid = events[3];
     assert(invalid?.type === "invalid-tool-call", "invalid-tool-call");
-    assertEquals([invalid.error.code, invalid.error.message, invalid.rawArguments], ["validation-timeout", "The validator of get_weather did not settle within 500 ms.", '{"city": "Oslo"}']);
+    assertEquals(
+      [invalid.error.code, invalid.error.message, invalid.rawArguments],
+      ["validation-timeout", "The validator of get_weather did not settle within 500 ms.", '{"city": "Oslo"}'],
+    );
     const finish = events.at(-1);
     assert(finish?.type === "finish", "finish");
-    assertEquals([finish.toolCalls.length, finish.invalidToolCalls.map((c) => c.error.code)], [0, ["validation-timeout"]]);
+    assertEquals(
+      [finish.toolCalls.length, finish.invalidToolCalls.map((c) => c.error.code)],
+      [0, ["validation-timeout"]],
+    );
     validator.pending[0]!.settle(); // a verdict after the limit changes nothing
     assertEquals(timers.pending, [], "no timer left behind");
   });
@@ -109,11 +189,25 @@ group("streamToolCalls with a validator that never settles", (test) => {
   test("a validator that settles in time clears its timer; by default the wait is bounded too", async () => {
     const validator = manualWeather();
     const timers = manualTimers();
-    const out = live(streamToolCalls(recordingSource(body("get_weather", '{"city": "Oslo"}')).stream, { provider: "openai", tools: [{ name: "get_weather", schema: validator }], setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout }));
+    const out = live(
+      streamToolCalls(recordingSource(body("get_weather", '{"city": "Oslo"}')).stream, {
+        provider: "openai",
+        tools: [{ name: "get_weather", schema: validator }],
+        setTimeout: timers.setTimeout,
+        clearTimeout: timers.clearTimeout,
+      }),
+    );
     await eventually(() => validator.pending.length === 1, "validating");
     assertEquals(timers.pending, [DEFAULT_VALIDATION_TIMEOUT_MS]);
     validator.pending[0]!.settle();
-    assertEquals(types(await out.done), ["tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call", "text-delta", "finish"]);
+    assertEquals(types(await out.done), [
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-delta",
+      "tool-call",
+      "text-delta",
+      "finish",
+    ]);
     assertEquals(timers.pending, []);
   });
 });
@@ -122,7 +216,10 @@ group("streamToolCalls with validator tools (property)", (test) => {
   test("any split of the bytes, with an async validator, gives the events of a sync one on the whole body", async () => {
     // Three parallel calls (one the validator rejects, one with a value it coerces, one it does
     // not know), text between them, and a multi-byte character inside the arguments.
-    const call = (index: number, name: string, args: string) => chatChunk({ tool_calls: [{ index, id: `call_${index}`, type: "function", function: { name, arguments: args } }] });
+    const call = (index: number, name: string, args: string) =>
+      chatChunk({
+        tool_calls: [{ index, id: `call_${index}`, type: "function", function: { name, arguments: args } }],
+      });
     const more = (index: number, args: string) => chatChunk({ tool_calls: [{ index, function: { arguments: args } }] });
     const data = bytes(
       openAISSE([
@@ -135,15 +232,36 @@ group("streamToolCalls with validator tools (property)", (test) => {
         chatChunk({}, "tool_calls"),
       ]),
     );
-    const tools = (schema: ReturnType<typeof syncWeather>) => [{ name: "get_weather", schema }, { name: "other" }] as const;
-    const expected = await collect(streamToolCalls(fromChunks([data]), { provider: "openai", tools: tools(syncWeather()) }));
-    assertEquals(expected.filter((e) => e.type === "tool-call" || e.type === "invalid-tool-call").map((e) => `${e.type}:${e.index}`), ["tool-call:0", "invalid-tool-call:1", "tool-call:2"]);
+    const tools = (schema: ReturnType<typeof syncWeather>) =>
+      [{ name: "get_weather", schema }, { name: "other" }] as const;
+    const expected = await collect(
+      streamToolCalls(fromChunks([data]), { provider: "openai", tools: tools(syncWeather()) }),
+    );
+    assertEquals(
+      expected
+        .filter((e) => e.type === "tool-call" || e.type === "invalid-tool-call")
+        .map((e) => `${e.type}:${e.index}`),
+      ["tool-call:0", "invalid-tool-call:1", "tool-call:2"],
+    );
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 30 }), fc.boolean(), async (cuts, partial) => {
-        const events = await collect(streamToolCalls(fromChunks(splitAt(data, cuts)), { provider: "openai", tools: tools(asyncWeather()), partialArguments: partial }));
-        const strip = (list: readonly unknown[]) => JSON.parse(JSON.stringify(list, (key, value) => (key === "partialArguments" ? undefined : value))) as unknown;
-        assertEquals(strip(events), strip(expected));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 30 }),
+        fc.boolean(),
+        async (cuts, partial) => {
+          const events = await collect(
+            streamToolCalls(fromChunks(splitAt(data, cuts)), {
+              provider: "openai",
+              tools: tools(asyncWeather()),
+              partialArguments: partial,
+            }),
+          );
+          const strip = (list: readonly unknown[]) =>
+            JSON.parse(
+              JSON.stringify(list, (key, value) => (key === "partialArguments" ? undefined : value)),
+            ) as unknown;
+          assertEquals(strip(events), strip(expected));
+        },
+      ),
       { seed: 20261123, numRuns: 30 },
     );
   });

@@ -11,17 +11,31 @@ import { assert, assertEquals, group } from "../support/harness.ts";
 import { accumulate, chatChunk } from "../support/streams.ts";
 
 /** The finish deltas a decoder emits for the given messages. */
-function finishes(decode: (message: SSEMessage, emit: (delta: ProviderDelta) => void) => void, payloads: unknown[]): [string | null, string | undefined][] {
+function finishes(
+  decode: (message: SSEMessage, emit: (delta: ProviderDelta) => void) => void,
+  payloads: unknown[],
+): [string | null, string | undefined][] {
   const out: ProviderDelta[] = [];
   for (const payload of payloads) decode({ data: JSON.stringify(payload) }, (delta) => out.push(delta));
-  return out.flatMap((delta) => (delta.type === "finish" ? [[delta.rawReason, delta.reason] as [string | null, string | undefined]] : []));
+  return out.flatMap((delta) =>
+    delta.type === "finish" ? [[delta.rawReason, delta.reason] as [string | null, string | undefined]] : [],
+  );
 }
 
 group("Finish reasons: each stage normalizes its own provider's values", (test) => {
   test("OpenAI Chat: Chat and Anthropic-style values are mapped, another provider's are other", () => {
-    const got = ["stop", "tool_calls", "length", "content_filter", "end_turn", "max_tokens", "STOP", "completed", "insufficient_system_resource", "a_new_reason"].map(
-      (raw) => finishes(decodeOpenAIChatMessage, [chatChunk({}, raw)])[0],
-    );
+    const got = [
+      "stop",
+      "tool_calls",
+      "length",
+      "content_filter",
+      "end_turn",
+      "max_tokens",
+      "STOP",
+      "completed",
+      "insufficient_system_resource",
+      "a_new_reason",
+    ].map((raw) => finishes(decodeOpenAIChatMessage, [chatChunk({}, raw)])[0]);
     assertEquals(got, [
       ["stop", "stop"],
       ["tool_calls", "tool-calls"],
@@ -38,36 +52,70 @@ group("Finish reasons: each stage normalizes its own provider's values", (test) 
 
   test("Anthropic, Gemini and Responses stages set the reason on their finish delta", () => {
     const anthropic = new AnthropicDecoder();
-    assertEquals(finishes((m, e) => anthropic.decode({ ...m, event: "message_delta" }, e), [{ type: "message_delta", delta: { stop_reason: "tool_use" } }]), [["tool_use", "tool-calls"]]);
+    assertEquals(
+      finishes(
+        (m, e) => anthropic.decode({ ...m, event: "message_delta" }, e),
+        [{ type: "message_delta", delta: { stop_reason: "tool_use" } }],
+      ),
+      [["tool_use", "tool-calls"]],
+    );
     const gemini = new GeminiDecoder();
-    assertEquals(finishes((m, e) => gemini.decode(m, e), [{ candidates: [{ content: { parts: [{ text: "x" }] }, finishReason: "SAFETY" }] }]), [["SAFETY", "content-filter"]]);
+    assertEquals(
+      finishes(
+        (m, e) => gemini.decode(m, e),
+        [{ candidates: [{ content: { parts: [{ text: "x" }] }, finishReason: "SAFETY" }] }],
+      ),
+      [["SAFETY", "content-filter"]],
+    );
     const responses = (payload: unknown): [string | null, string | undefined][] =>
       finishes((m, e) => new OpenAIResponsesDecoder(e).decode(m), [payload]);
     assertEquals(responses({ type: "response.completed", response: { status: "completed" } }), [["completed", "stop"]]);
-    assertEquals(responses({ type: "response.incomplete", response: { status: "incomplete", incomplete_details: { reason: "content_filter" } } }), [["incomplete", "content-filter"]]);
+    assertEquals(
+      responses({
+        type: "response.incomplete",
+        response: { status: "incomplete", incomplete_details: { reason: "content_filter" } },
+      }),
+      [["incomplete", "content-filter"]],
+    );
     assertEquals(responses({ type: "response.failed", response: { status: "failed" } }), [["failed", "error"]]);
   });
 
   test("normalizeFinishReason still knows every provider's values", () => {
     assertEquals(
-      [normalizeFinishReason("STOP", false), normalizeFinishReason("completed", false), normalizeFinishReason("tool_use", false), normalizeFinishReason("eos", false), normalizeFinishReason("x", false)],
+      [
+        normalizeFinishReason("STOP", false),
+        normalizeFinishReason("completed", false),
+        normalizeFinishReason("tool_use", false),
+        normalizeFinishReason("eos", false),
+        normalizeFinishReason("x", false),
+      ],
       ["stop", "stop", "tool-calls", "stop", "other"],
     );
   });
 });
 
 group("Finish reasons: the accumulator", (test) => {
-  const call = (index: number): ProviderDelta => ({ type: "tool-call-chunk", index, id: `c${index}`, name: "f", argumentsDelta: "{}" });
+  const call = (index: number): ProviderDelta => ({
+    type: "tool-call-chunk",
+    index,
+    id: `c${index}`,
+    name: "f",
+    argumentsDelta: "{}",
+  });
 
   test("a finish built by hand without reason is a normal stop, tool-calls when calls completed", async () => {
-    const plain = (await accumulate([{ type: "text-delta", text: "x" }, { type: "finish", rawReason: "custom" }, { type: "done" }])).at(-1);
+    const plain = (
+      await accumulate([{ type: "text-delta", text: "x" }, { type: "finish", rawReason: "custom" }, { type: "done" }])
+    ).at(-1);
     assert(plain?.type === "finish" && plain.reason === "stop" && plain.rawReason === "custom", "stop, raw kept");
     const withCall = (await accumulate([call(0), { type: "finish", rawReason: "custom" }, { type: "done" }])).at(-1);
     assert(withCall?.type === "finish" && withCall.reason === "tool-calls", "tool-calls");
   });
 
   test("the stage's reason wins: length stays length with a completed call, and no finish at all is other", async () => {
-    const length = (await accumulate([call(0), { type: "finish", rawReason: "max_tokens", reason: "length" }, { type: "done" }])).at(-1);
+    const length = (
+      await accumulate([call(0), { type: "finish", rawReason: "max_tokens", reason: "length" }, { type: "done" }])
+    ).at(-1);
     assert(length?.type === "finish" && length.reason === "length" && length.toolCalls.length === 1, "length");
     const none = (await accumulate([{ type: "text-delta", text: "x" }, { type: "done" }])).at(-1);
     assert(none?.type === "finish" && none.reason === "other" && none.rawReason === null, "other");

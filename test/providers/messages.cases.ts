@@ -13,7 +13,7 @@ import {
 } from "../../src/index.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { bytes, collect, fromChunks } from "../support/streams.ts";
+import { collect, fromChunks } from "../support/streams.ts";
 
 async function finishOf(provider: string, name: string, option: Provider): Promise<FinishEvent> {
   const fixture = allFixtures.find((f) => f.provider === provider && f.name === name)!;
@@ -26,9 +26,19 @@ group("Message helpers", (test) => {
   test("OpenAI Chat: tool_calls carry the arguments as the JSON string received; results are tool messages", async () => {
     const turn = await finishOf("openai", "chat-parallel-tool-calls-usage", "openai");
     const message = openAIChatAssistantMessage(turn);
-    const calls = message["tool_calls"] as { id: string; type: string; function: { name: string; arguments: string } }[];
-    assertEquals(calls.map((c) => [c.id, c.type, c.function.name]), turn.toolCalls.map((c) => [c.id, "function", c.name]));
-    assertEquals(calls.map((c) => JSON.parse(c.function.arguments)), turn.toolCalls.map((c) => c.arguments));
+    const calls = message["tool_calls"] as {
+      id: string;
+      type: string;
+      function: { name: string; arguments: string };
+    }[];
+    assertEquals(
+      calls.map((c) => [c.id, c.type, c.function.name]),
+      turn.toolCalls.map((c) => [c.id, "function", c.name]),
+    );
+    assertEquals(
+      calls.map((c) => JSON.parse(c.function.arguments)),
+      turn.toolCalls.map((c) => c.arguments),
+    );
     assertEquals(message["content"], null);
     assertEquals(openAIChatToolMessages([{ call: turn.toolCalls[0]!, output: { temp: 12 } }]), [
       { role: "tool", tool_call_id: turn.toolCalls[0]!.id, content: '{"temp":12}' },
@@ -40,7 +50,10 @@ group("Message helpers", (test) => {
     const message = anthropicAssistantMessage(turn);
     const content = message["content"] as Record<string, unknown>[];
     assertEquals(content[0], { type: "text", text: turn.text });
-    assertEquals(content.slice(1), turn.toolCalls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.arguments })));
+    assertEquals(
+      content.slice(1),
+      turn.toolCalls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.arguments })),
+    );
     assertEquals(anthropicToolResultMessage([{ call: turn.toolCalls[0]!, output: "boom", isError: true }]), {
       role: "user",
       content: [{ type: "tool_result", tool_use_id: turn.toolCalls[0]!.id, content: "boom", is_error: true }],
@@ -51,7 +64,10 @@ group("Message helpers", (test) => {
     const turn = await finishOf("gemini", "function-call-gemini-3-thought-signature", "gemini");
     const parts = geminiModelContent(turn)["parts"] as Record<string, unknown>[];
     const call = parts.find((p) => "functionCall" in p)!;
-    assert(typeof call["thoughtSignature"] === "string" && (call["thoughtSignature"] as string).length > 0, "thoughtSignature sent back");
+    assert(
+      typeof call["thoughtSignature"] === "string" && (call["thoughtSignature"] as string).length > 0,
+      "thoughtSignature sent back",
+    );
     assertEquals((call["functionCall"] as { args: unknown }).args, turn.toolCalls[0]!.arguments);
     assertEquals(geminiFunctionResponseContent([{ call: turn.toolCalls[0]!, output: "sunny" }]), {
       role: "user",
@@ -62,12 +78,28 @@ group("Message helpers", (test) => {
   test("Responses: function_call items use the call_id; outputs are function_call_output items", async () => {
     const turn = await finishOf("openai-responses", "parallel-function-calls", "openai-responses");
     const items = responsesInputItems(turn);
-    assertEquals(items.map((i) => [i["type"], i["call_id"]]), turn.toolCalls.map((c) => ["function_call", c.id]));
-    assertEquals(responsesToolOutputs([{ call: turn.toolCalls[0]!, output: ["a"] }]), [{ type: "function_call_output", call_id: turn.toolCalls[0]!.id, output: '["a"]' }]);
+    assertEquals(
+      items.map((i) => [i["type"], i["call_id"]]),
+      turn.toolCalls.map((c) => ["function_call", c.id]),
+    );
+    assertEquals(responsesToolOutputs([{ call: turn.toolCalls[0]!, output: ["a"] }]), [
+      { type: "function_call_output", call_id: turn.toolCalls[0]!.id, output: '["a"]' },
+    ]);
   });
 
   test("calls the provider ran itself are left out of the next request", () => {
-    const turn = { toolCalls: [{ index: 0, id: "srvtoolu_1", name: "web_search", arguments: {}, rawArguments: "{}", providerExecuted: true as const }] };
+    const turn = {
+      toolCalls: [
+        {
+          index: 0,
+          id: "srvtoolu_1",
+          name: "web_search",
+          arguments: {},
+          rawArguments: "{}",
+          providerExecuted: true as const,
+        },
+      ],
+    };
     assertEquals(anthropicAssistantMessage(turn), { role: "assistant", content: [] });
   });
 });

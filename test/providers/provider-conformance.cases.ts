@@ -4,9 +4,10 @@ import { protocolOf, supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, summarize } from "../support/fixtures.ts";
 import { assertEquals, group } from "../support/harness.ts";
 import { assertEventInvariants } from "../support/invariants.ts";
-import { bytes, collect, fromChunks, splitAt } from "../support/streams.ts";
+import { collect, fromChunks, splitAt } from "../support/streams.ts";
 
-const run = (chunks: Uint8Array[], provider: Provider): Promise<ToolCallEvent[]> => collect(streamToolCalls(fromChunks(chunks), { provider }));
+const run = (chunks: Uint8Array[], provider: Provider): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks(chunks), { provider }));
 
 // The Chat Completions recordings have their own file (openai-chat-conformance.cases.ts).
 for (const protocol of ["anthropic", "gemini", "openai-responses", "bedrock", "cohere", "ollama"]) {
@@ -18,7 +19,10 @@ for (const protocol of ["anthropic", "gemini", "openai-responses", "bedrock", "c
         const events = await run([fixture.body], provider);
         assertEquals(summarize(events), fixture.expected);
         // Streamed Vertex arguments and Responses `.done` may replace what streamed.
-        assertEventInvariants(events, protocol === "anthropic" || protocol === "bedrock" || protocol === "cohere" || protocol === "ollama");
+        assertEventInvariants(
+          events,
+          protocol === "anthropic" || protocol === "bedrock" || protocol === "cohere" || protocol === "ollama",
+        );
       });
       test(`${fixture.provider}/${fixture.name} (${fixture.format}): any split of the bytes gives the same events`, async () => {
         const data = fixture.body;

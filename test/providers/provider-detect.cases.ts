@@ -16,9 +16,19 @@ group("Provider detection", (test) => {
   });
 
   test("a stream it cannot recognize ends with unknown-provider naming the option, then abort", async () => {
-    const events = await collect(streamToolCalls(fromChunks([bytes('data: {"hello":"world"}\n\ndata: {"more":1}\n\n')])));
-    assertEquals(events.map((e) => e.type), ["error", "abort"]);
-    assert(events[0]?.type === "error" && events[0].error.code === "unknown-provider" && events[0].error.message.includes("provider option"), "unknown-provider");
+    const events = await collect(
+      streamToolCalls(fromChunks([bytes('data: {"hello":"world"}\n\ndata: {"more":1}\n\n')])),
+    );
+    assertEquals(
+      events.map((e) => e.type),
+      ["error", "abort"],
+    );
+    assert(
+      events[0]?.type === "error" &&
+        events[0].error.code === "unknown-provider" &&
+        events[0].error.message.includes("provider option"),
+      "unknown-provider",
+    );
   });
 
   test("a provider option that is not a provider throws unknown-provider at the call", () => {
@@ -34,8 +44,14 @@ group("Provider detection", (test) => {
   test("an error event first is held until the protocol is known", async () => {
     const sse = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error"}}\n\n';
     const events = await collect(streamToolCalls(fromChunks([bytes(sse)])));
-    assertEquals(events.map((e) => e.type), ["error", "abort"]);
-    assert(events[0]?.type === "error" && events[0].error.code === "provider-error", "the provider's error is delivered");
+    assertEquals(
+      events.map((e) => e.type),
+      ["error", "abort"],
+    );
+    assert(
+      events[0]?.type === "error" && events[0].error.code === "provider-error",
+      "the provider's error is delivered",
+    );
   });
 
   test("detectProvider tells each protocol by its first event", () => {

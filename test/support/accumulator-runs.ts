@@ -17,7 +17,11 @@ import { bytes, collect, fromChunks } from "./streams.ts";
 
 /** A recorded SSE body decoded into the provider's normalized deltas. */
 export function providerDeltas(sse: string, provider: Provider): Promise<ProviderDelta[]> {
-  return collect(fromChunks([bytes(sse)]).pipeThrough(new SSEDecoderStream()).pipeThrough(createProviderDeltaStream(provider)));
+  return collect(
+    fromChunks([bytes(sse)])
+      .pipeThrough(new SSEDecoderStream())
+      .pipeThrough(createProviderDeltaStream(provider)),
+  );
 }
 
 /** The `finish` event `streamToolCalls` ends a recorded body with. */

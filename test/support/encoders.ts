@@ -25,7 +25,13 @@ export function countingIds(): () => string {
 
 /** The three encoders, each with fixed ids and clock, by protocol name. */
 export const ENCODERS: Record<"openai" | "ui" | "ag-ui", () => ProtocolEncoder<EncodableEvent>> = {
-  openai: () => new OpenAIChatEncoder({ model: "test-model", created: 1_700_000_000, includeUsage: true, generateId: countingIds() }),
+  openai: () =>
+    new OpenAIChatEncoder({
+      model: "test-model",
+      created: 1_700_000_000,
+      includeUsage: true,
+      generateId: countingIds(),
+    }),
   ui: () => new UIMessageEncoder({ messageId: "msg_test", generateId: countingIds() }),
   "ag-ui": () => new AGUIEncoder({ threadId: "thread_1", runId: "run_1", generateId: countingIds() }),
 };
@@ -39,14 +45,21 @@ const cache = new Map<Fixture, Promise<ToolCallEvent[]>>();
 /** The events `streamToolCalls` gives for a recording (the protocol from its folder). */
 export function fixtureEvents(fixture: Fixture): Promise<ToolCallEvent[]> {
   let events = cache.get(fixture);
-  if (!events) cache.set(fixture, (events = collect(streamToolCalls(fromChunks([fixture.body]), { provider: supportedProvider(fixture)! }))));
+  if (!events)
+    cache.set(
+      fixture,
+      (events = collect(streamToolCalls(fromChunks([fixture.body]), { provider: supportedProvider(fixture)! }))),
+    );
   return events;
 }
 
 /** The response failed: a provider error, a finish of reason `error`, or an abort. */
 export function failed(events: readonly EncodableEvent[]): boolean {
   return events.some(
-    (e) => (e.type === "error" && e.error.code === "provider-error") || e.type === "abort" || (e.type === "finish" && e.reason === "error"),
+    (e) =>
+      (e.type === "error" && e.error.code === "provider-error") ||
+      e.type === "abort" ||
+      (e.type === "finish" && e.reason === "error"),
   );
 }
 
@@ -63,7 +76,11 @@ export function accumulate(deltas: readonly ProviderDelta[]): Promise<ToolCallEv
 
 const name = fc.constantFrom("get_weather", "search", "calc", "天気");
 const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null), fc.string({ unit: "grapheme" }));
-const call = fc.record({ name, id: fc.option(fc.constantFrom("call_a", "call_b", "call_c", "toolu_x"), { nil: undefined }), args: fc.dictionary(fc.string({ maxLength: 6 }), value, { maxKeys: 4 }) });
+const call = fc.record({
+  name,
+  id: fc.option(fc.constantFrom("call_a", "call_b", "call_c", "toolu_x"), { nil: undefined }),
+  args: fc.dictionary(fc.string({ maxLength: 6 }), value, { maxKeys: 4 }),
+});
 
 /**
  * A provider's deltas for text, reasoning and parallel calls interleaved at random, each call's
@@ -73,7 +90,10 @@ const call = fc.record({ name, id: fc.option(fc.constantFrom("call_a", "call_b",
 export const generatedDeltas: fc.Arbitrary<ProviderDelta[]> = fc
   .record({
     calls: fc.array(call, { maxLength: 4 }),
-    texts: fc.array(fc.record({ reasoning: fc.boolean(), text: fc.string({ unit: "grapheme", minLength: 1, maxLength: 8 }) }), { maxLength: 6 }),
+    texts: fc.array(
+      fc.record({ reasoning: fc.boolean(), text: fc.string({ unit: "grapheme", minLength: 1, maxLength: 8 }) }),
+      { maxLength: 6 },
+    ),
     cuts: fc.array(fc.nat(), { maxLength: 12 }),
     order: fc.array(fc.nat(), { maxLength: 40 }),
     finish: fc.boolean(),
@@ -82,11 +102,24 @@ export const generatedDeltas: fc.Arbitrary<ProviderDelta[]> = fc
     const queues: ProviderDelta[][] = calls.map((c, index) => {
       const json = JSON.stringify(c.args);
       const points = [...new Set(cuts.map((cut) => cut % (json.length + 1)))].sort((a, b) => a - b);
-      const pieces = [0, ...points, json.length].slice(1).map((end, i, all) => json.slice(i === 0 ? 0 : all[i - 1], end));
-      const first: ProviderDelta = { type: "tool-call-chunk", index, name: c.name, ...(c.id ? { id: c.id } : {}), argumentsDelta: pieces[0] ?? "" };
-      return [first, ...pieces.slice(1).map((piece): ProviderDelta => ({ type: "tool-call-chunk", index, argumentsDelta: piece }))];
+      const pieces = [0, ...points, json.length]
+        .slice(1)
+        .map((end, i, all) => json.slice(i === 0 ? 0 : all[i - 1], end));
+      const first: ProviderDelta = {
+        type: "tool-call-chunk",
+        index,
+        name: c.name,
+        ...(c.id ? { id: c.id } : {}),
+        argumentsDelta: pieces[0] ?? "",
+      };
+      return [
+        first,
+        ...pieces.slice(1).map((piece): ProviderDelta => ({ type: "tool-call-chunk", index, argumentsDelta: piece })),
+      ];
     });
-    queues.push(texts.map(({ reasoning, text }): ProviderDelta => ({ type: reasoning ? "reasoning-delta" : "text-delta", text })));
+    queues.push(
+      texts.map(({ reasoning, text }): ProviderDelta => ({ type: reasoning ? "reasoning-delta" : "text-delta", text })),
+    );
     const deltas: ProviderDelta[] = [];
     for (const pick of order) {
       const live = queues.filter((queue) => queue.length > 0);

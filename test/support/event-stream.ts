@@ -57,8 +57,13 @@ function headerBytes(name: string, header: TestHeader): number[] {
 }
 
 /** One event-stream message with the given headers and payload, both CRCs computed. */
-export function encodeMessage(headers: Record<string, TestHeader | string>, payload: string | Uint8Array): Uint8Array<ArrayBuffer> {
-  const head = Object.entries(headers).flatMap(([name, header]) => headerBytes(name, typeof header === "string" ? { type: 7, value: header } : header));
+export function encodeMessage(
+  headers: Record<string, TestHeader | string>,
+  payload: string | Uint8Array,
+): Uint8Array<ArrayBuffer> {
+  const head = Object.entries(headers).flatMap(([name, header]) =>
+    headerBytes(name, typeof header === "string" ? { type: 7, value: header } : header),
+  );
   const body = typeof payload === "string" ? new TextEncoder().encode(payload) : payload;
   const total = 12 + head.length + body.length + 4;
   const message = new Uint8Array(total);
@@ -74,17 +79,27 @@ export function encodeMessage(headers: Record<string, TestHeader | string>, payl
 
 /** An event message as Bedrock sends it: `:event-type`, `:content-type`, `:message-type`. */
 export function eventMessage(eventType: string, payload: unknown): Uint8Array<ArrayBuffer> {
-  return encodeMessage({ ":event-type": eventType, ":content-type": "application/json", ":message-type": "event" }, JSON.stringify(payload));
+  return encodeMessage(
+    { ":event-type": eventType, ":content-type": "application/json", ":message-type": "event" },
+    JSON.stringify(payload),
+  );
 }
 
 /** An exception message as Bedrock sends it. */
 export function exceptionMessage(exceptionType: string, payload: unknown): Uint8Array<ArrayBuffer> {
-  return encodeMessage({ ":exception-type": exceptionType, ":content-type": "application/json", ":message-type": "exception" }, JSON.stringify(payload));
+  return encodeMessage(
+    { ":exception-type": exceptionType, ":content-type": "application/json", ":message-type": "exception" },
+    JSON.stringify(payload),
+  );
 }
 
 /** ConverseStream events, each with a random-looking `p` padding as Bedrock adds. */
 export function converse(events: readonly [string, Record<string, unknown>][]): Uint8Array<ArrayBuffer> {
-  return concat(events.map(([type, payload], i) => eventMessage(type, { ...payload, p: "abcdefghijklmnopqrstuvwxyz".slice(0, (i * 7) % 26) })));
+  return concat(
+    events.map(([type, payload], i) =>
+      eventMessage(type, { ...payload, p: "abcdefghijklmnopqrstuvwxyz".slice(0, (i * 7) % 26) }),
+    ),
+  );
 }
 
 /** InvokeModelWithResponseStream `chunk` messages, one Anthropic event each, base64 in `bytes`. */

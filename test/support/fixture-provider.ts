@@ -21,7 +21,16 @@ const FOLDER_PROTOCOLS: Readonly<Record<string, Provider>> = {
 
 /** Folders of OpenAI-compatible servers: Chat Completions, or the Responses API for a recording named `responses-*`. */
 const CHAT_FOLDERS: ReadonlySet<string> = new Set([
-  "openai", "azure", "deepseek", "groq", "mistral", "ollama", "openrouter", "qwen", "vllm", "xai",
+  "openai",
+  "azure",
+  "deepseek",
+  "groq",
+  "mistral",
+  "ollama",
+  "openrouter",
+  "qwen",
+  "vllm",
+  "xai",
 ]);
 
 /** The wire protocol of a recording, from its folder, name and framing (see shared/fixtures/README.md). */
@@ -31,7 +40,10 @@ export function protocolOf(fixture: Fixture): string {
   // Ollama's native /api/chat is NDJSON; its /v1 recordings are Chat Completions.
   if (fixture.provider === "ollama" && fixture.format === "ndjson") return "ollama";
   if (NOT_READ_YET.has(fixture.provider)) return fixture.provider;
-  if (!CHAT_FOLDERS.has(fixture.provider)) throw new Error(`No protocol is known for the fixture folder ${fixture.provider}/: add it to test/support/fixture-provider.ts.`);
+  if (!CHAT_FOLDERS.has(fixture.provider))
+    throw new Error(
+      `No protocol is known for the fixture folder ${fixture.provider}/: add it to test/support/fixture-provider.ts.`,
+    );
   return fixture.name.startsWith("responses") ? "openai-responses" : "openai";
 }
 

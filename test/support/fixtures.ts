@@ -29,7 +29,8 @@ interface StoredFixture {
 
 function load(stored: StoredFixture): Fixture {
   const { text, base64, ...rest } = stored;
-  if (base64 === undefined) return { ...rest, text: text ?? "", body: new TextEncoder().encode(text ?? "") as Uint8Array<ArrayBuffer> };
+  if (base64 === undefined)
+    return { ...rest, text: text ?? "", body: new TextEncoder().encode(text ?? "") as Uint8Array<ArrayBuffer> };
   const binary = atob(base64);
   const body = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) body[i] = binary.charCodeAt(i);
@@ -64,16 +65,25 @@ export function summarize(events: readonly ToolCallEvent[]): Expected {
   let error: unknown;
   for (const event of events) {
     if (event.type === "text-delta" && !event.choice) text += event.text;
-    if (event.type === "tool-call") calls.push({ index: event.index, id: event.id, name: event.name, arguments: event.arguments });
+    if (event.type === "tool-call")
+      calls.push({ index: event.index, id: event.id, name: event.name, arguments: event.arguments });
     if (event.type === "invalid-tool-call") {
-      calls.push({ index: event.index, id: event.id, name: event.name, arguments: { invalid: true, raw: event.rawArguments } });
+      calls.push({
+        index: event.index,
+        id: event.id,
+        name: event.name,
+        arguments: { invalid: true, raw: event.rawArguments },
+      });
     }
     if (event.type === "finish") finishReason = event.rawReason;
-    if (event.type === "error" && error === undefined && event.error.code === "provider-error") error = event.error.data;
+    if (event.type === "error" && error === undefined && event.error.code === "provider-error")
+      error = event.error.data;
   }
   const summary: Expected = {
     text,
-    toolCalls: calls.sort((a, b) => a.index - b.index).map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
+    toolCalls: calls
+      .sort((a, b) => a.index - b.index)
+      .map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
     finishReason,
   };
   if (error !== undefined) summary.error = error;

@@ -28,26 +28,40 @@ export function assertEventInvariants(events: readonly ToolCallEvent[], deltasMa
       streamed.set(key(event), (streamed.get(key(event)) ?? "") + event.argumentsDelta);
     }
     if (event.type === "tool-call-violation") {
-      assert(streamed.has(key(event)) && !ended.has(key(event)), `violation of call ${event.index} after a delta and before its end`);
+      assert(
+        streamed.has(key(event)) && !ended.has(key(event)),
+        `violation of call ${event.index} after a delta and before its end`,
+      );
       assert(!violated.has(key(event)), `call ${event.index} violated twice`);
       violated.add(key(event));
     }
     if (event.type === "tool-call" || event.type === "invalid-tool-call") {
       assert(!ended.has(key(event)), `call ${event.index} completed twice`);
-      assert(!(violated.has(key(event)) && event.type === "tool-call"), `call ${event.index} violated its schema, yet completed valid`);
+      assert(
+        !(violated.has(key(event)) && event.type === "tool-call"),
+        `call ${event.index} violated its schema, yet completed valid`,
+      );
       ended.add(key(event));
       // Off only for providers whose final arguments may replace what streamed (Responses `.done`).
       if (deltasMatchArguments && started.has(key(event))) {
-        assertEquals(streamed.get(key(event)) ?? "", event.rawArguments, `deltas of call ${event.index} concatenate to its arguments`);
+        assertEquals(
+          streamed.get(key(event)) ?? "",
+          event.rawArguments,
+          `deltas of call ${event.index} concatenate to its arguments`,
+        );
       }
     }
     if (event.type === "abort") {
-      for (const call of event.discarded) assert(!ended.has(key(call)), `call ${call.index} both complete and discarded`);
+      for (const call of event.discarded)
+        assert(!ended.has(key(call)), `call ${call.index} both complete and discarded`);
     }
     if (event.type === "finish") {
       const order = (a: { index: number; choice?: number }, b: { index: number; choice?: number }): number =>
         (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index;
-      const completed = events.flatMap((e) => (e.type === "tool-call" ? [e] : [])).sort(order).map(key);
+      const completed = events
+        .flatMap((e) => (e.type === "tool-call" ? [e] : []))
+        .sort(order)
+        .map(key);
       assertEquals(event.toolCalls.map(key), completed, "finish lists every complete call in index order");
     }
   }

@@ -20,9 +20,15 @@ export function dataFrames(text: string): string[] {
   return frames;
 }
 
-function keysWithin(value: Record<string, unknown>, required: readonly string[], optional: readonly string[], what: string): void {
+function keysWithin(
+  value: Record<string, unknown>,
+  required: readonly string[],
+  optional: readonly string[],
+  what: string,
+): void {
   for (const key of required) assert(key in value, `${what} lacks ${key}: ${JSON.stringify(value)}`);
-  for (const key of Object.keys(value)) assert(required.includes(key) || optional.includes(key), `${what} has an undocumented field ${key}`);
+  for (const key of Object.keys(value))
+    assert(required.includes(key) || optional.includes(key), `${what} has an undocumented field ${key}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -70,15 +76,27 @@ export function readChatChunks(text: string): ChatReading {
     const choices = chunk["choices"] as Record<string, unknown>[];
     if ("usage" in chunk) {
       assertEquals(choices, [], "usage comes in a chunk of its own");
-      keysWithin(chunk["usage"] as Record<string, unknown>, ["prompt_tokens", "completion_tokens", "total_tokens"], [], "usage");
-      assert([...reading.choices.values()].every((c) => c.finishReason !== null), "usage after every finish_reason");
+      keysWithin(
+        chunk["usage"] as Record<string, unknown>,
+        ["prompt_tokens", "completion_tokens", "total_tokens"],
+        [],
+        "usage",
+      );
+      assert(
+        [...reading.choices.values()].every((c) => c.finishReason !== null),
+        "usage after every finish_reason",
+      );
       reading.usage = chunk["usage"] as Record<string, unknown>;
       continue;
     }
     assert(reading.usage === undefined, "no choice after the usage chunk");
     for (const choice of choices) readChatChoice(reading, choice);
   }
-  if (reading.done) assert([...reading.choices.values()].every((c) => c.finishReason !== null), "every choice has a finish_reason before [DONE]");
+  if (reading.done)
+    assert(
+      [...reading.choices.values()].every((c) => c.finishReason !== null),
+      "every choice has a finish_reason before [DONE]",
+    );
   return reading;
 }
 
@@ -101,7 +119,10 @@ function readChatChoice(reading: ChatReading, choice: Record<string, unknown>): 
     if (callIndex === state.calls.length) {
       keysWithin(call, ["index", "id", "type", "function"], [], "a call's first delta");
       keysWithin(fn, ["name", "arguments"], [], "a call's first function");
-      assert(typeof call["id"] === "string" && call["id"] !== "" && typeof fn["name"] === "string", "id and name in the first delta");
+      assert(
+        typeof call["id"] === "string" && call["id"] !== "" && typeof fn["name"] === "string",
+        "id and name in the first delta",
+      );
       assertEquals(call["type"], "function");
       state.calls.push({ id: call["id"] as string, name: fn["name"] as string, arguments: fn["arguments"] as string });
     } else {
@@ -112,7 +133,10 @@ function readChatChoice(reading: ChatReading, choice: Record<string, unknown>): 
     }
   }
   if (choice["finish_reason"] !== null) {
-    assert(["stop", "length", "tool_calls", "content_filter"].includes(choice["finish_reason"] as string), "a documented finish_reason");
+    assert(
+      ["stop", "length", "tool_calls", "content_filter"].includes(choice["finish_reason"] as string),
+      "a documented finish_reason",
+    );
     state.finishReason = choice["finish_reason"] as string;
   }
 }
@@ -134,24 +158,52 @@ const UI_FIELDS: Record<string, readonly [readonly string[], readonly string[]]>
   "reasoning-start": [["id"], ["providerMetadata"]],
   "reasoning-delta": [["id", "delta"], ["providerMetadata"]],
   "reasoning-end": [["id"], ["providerMetadata"]],
-  "tool-input-start": [["toolCallId", "toolName"], ["providerExecuted", "dynamic", "inputEncoding", "providerMetadata", "toolMetadata", "title"]],
+  "tool-input-start": [
+    ["toolCallId", "toolName"],
+    ["providerExecuted", "dynamic", "inputEncoding", "providerMetadata", "toolMetadata", "title"],
+  ],
   "tool-input-delta": [["toolCallId", "inputTextDelta"], []],
-  "tool-input-available": [["toolCallId", "toolName", "input"], ["providerExecuted", "providerMetadata", "dynamic", "toolMetadata", "title"]],
-  "tool-input-error": [["toolCallId", "toolName", "input", "errorText"], ["providerExecuted", "providerMetadata", "dynamic", "toolMetadata", "title"]],
-  "tool-output-available": [["toolCallId", "output"], ["providerExecuted", "dynamic", "preliminary", "providerMetadata", "toolMetadata"]],
-  "tool-output-error": [["toolCallId", "errorText"], ["providerExecuted", "dynamic", "providerMetadata", "toolMetadata"]],
+  "tool-input-available": [
+    ["toolCallId", "toolName", "input"],
+    ["providerExecuted", "providerMetadata", "dynamic", "toolMetadata", "title"],
+  ],
+  "tool-input-error": [
+    ["toolCallId", "toolName", "input", "errorText"],
+    ["providerExecuted", "providerMetadata", "dynamic", "toolMetadata", "title"],
+  ],
+  "tool-output-available": [
+    ["toolCallId", "output"],
+    ["providerExecuted", "dynamic", "preliminary", "providerMetadata", "toolMetadata"],
+  ],
+  "tool-output-error": [
+    ["toolCallId", "errorText"],
+    ["providerExecuted", "dynamic", "providerMetadata", "toolMetadata"],
+  ],
   "tool-output-denied": [["toolCallId"], []],
-  "tool-approval-request": [["approvalId", "toolCallId"], ["approvalDescriptor", "inputSchemaInput", "signature"]],
+  "tool-approval-request": [
+    ["approvalId", "toolCallId"],
+    ["approvalDescriptor", "inputSchemaInput", "signature"],
+  ],
 };
 /** What ai before 5.0.92 refuses (strict schemas) on top of the types it does not know. */
-const NOT_IN_AI_5_0: Record<string, readonly string[]> = { finish: ["finishReason"], abort: ["reason"], "tool-input-start": ["inputEncoding"] };
+const NOT_IN_AI_5_0: Record<string, readonly string[]> = {
+  finish: ["finishReason"],
+  abort: ["reason"],
+  "tool-input-start": ["inputEncoding"],
+};
 const NEWER_THAN_AI_5 = new Set(["tool-output-denied", "tool-approval-request"]);
 
 /** A tool part as `readUIMessageStream` builds it. */
 export interface UIToolPart {
   toolCallId: string;
   toolName: string;
-  state: "input-streaming" | "input-available" | "output-available" | "output-error" | "output-denied" | "approval-requested";
+  state:
+    | "input-streaming"
+    | "input-available"
+    | "output-available"
+    | "output-error"
+    | "output-denied"
+    | "approval-requested";
   inputText: string;
   input?: unknown;
   output?: unknown;
@@ -188,7 +240,12 @@ export function readUIChunks(text: string, v5 = false): UIReading {
     const type = chunk["type"] as string;
     const fields = UI_FIELDS[type];
     assert(fields, `a documented chunk type (${type})`);
-    keysWithin(chunk, ["type", ...fields[0]], ["type", ...fields[1].filter((key) => !(v5 && NOT_IN_AI_5_0[type]?.includes(key)))], type);
+    keysWithin(
+      chunk,
+      ["type", ...fields[0]],
+      ["type", ...fields[1].filter((key) => !(v5 && NOT_IN_AI_5_0[type]?.includes(key)))],
+      type,
+    );
     assert(!(v5 && NEWER_THAN_AI_5.has(type)), `${type} is unknown to ai 5`);
     assert(!ended, "nothing after finish or abort");
     if (type === "start") assert(i === 0, "one start");
@@ -213,12 +270,24 @@ export function readUIChunks(text: string, v5 = false): UIReading {
   }
   assert(ended, "the stream ends with finish or abort");
   reading.tools = [...tools.values()];
-  if (!reading.aborted && reading.errors.length === 0) for (const part of reading.tools) assert(!part.preliminary, `a preliminary output is followed by the final one (${part.toolCallId})`);
+  if (!reading.aborted && reading.errors.length === 0)
+    for (const part of reading.tools)
+      assert(!part.preliminary, `a preliminary output is followed by the final one (${part.toolCallId})`);
   return reading;
 }
 
-function readUIPart(type: string, chunk: Record<string, unknown>, open: Map<string, "text" | "reasoning">, tools: Map<string, UIToolPart>, reading: UIReading): void {
-  const [kind, phase] = type.startsWith("text-") ? ["text" as const, type.slice(5)] : type.startsWith("reasoning-") ? ["reasoning" as const, type.slice(10)] : [undefined, ""];
+function readUIPart(
+  type: string,
+  chunk: Record<string, unknown>,
+  open: Map<string, "text" | "reasoning">,
+  tools: Map<string, UIToolPart>,
+  reading: UIReading,
+): void {
+  const [kind, phase] = type.startsWith("text-")
+    ? ["text" as const, type.slice(5)]
+    : type.startsWith("reasoning-")
+      ? ["reasoning" as const, type.slice(10)]
+      : [undefined, ""];
   if (kind) {
     const id = chunk["id"] as string;
     if (phase === "start") {
@@ -233,7 +302,13 @@ function readUIPart(type: string, chunk: Record<string, unknown>, open: Map<stri
   let part = tools.get(id);
   if (type === "tool-input-start") {
     assert(!part, `one tool-input-start per call (${id})`);
-    tools.set(id, { toolCallId: id, toolName: chunk["toolName"] as string, state: "input-streaming", inputText: "", ...(chunk["providerExecuted"] ? { providerExecuted: true } : {}) });
+    tools.set(id, {
+      toolCallId: id,
+      toolName: chunk["toolName"] as string,
+      state: "input-streaming",
+      inputText: "",
+      ...(chunk["providerExecuted"] ? { providerExecuted: true } : {}),
+    });
   } else if (type === "tool-input-delta") {
     assert(part?.state === "input-streaming", `tool-input-delta after its start (${id})`);
     part.inputText += chunk["inputTextDelta"] as string;
@@ -250,7 +325,10 @@ function readUIPart(type: string, chunk: Record<string, unknown>, open: Map<stri
     assert(part && part.state !== "input-streaming", `${type} after the call's input (${id})`);
     // Exactly one final outcome per call: after an input error, a denial, an output error or an
     // output without `preliminary`, nothing more; a preliminary output only before the final one.
-    const final = part.state === "output-denied" || part.state === "output-error" || (part.state === "output-available" && !part.preliminary);
+    const final =
+      part.state === "output-denied" ||
+      part.state === "output-error" ||
+      (part.state === "output-available" && !part.preliminary);
     assert(!final, `${type} after the call's final outcome (${id})`);
     if (type === "tool-approval-request") part.state = "approval-requested";
     if (type === "tool-output-denied") part.state = "output-denied";
@@ -267,8 +345,14 @@ function readUIPart(type: string, chunk: Record<string, unknown>, open: Map<stri
 const AGUI_BASE = ["timestamp", "rawEvent", "metadata", "subagentRunId"];
 /** The fields each event type may have: [required, optional], from `@ag-ui/core`'s schemas. */
 const AGUI_FIELDS: Record<string, readonly [readonly string[], readonly string[]]> = {
-  RUN_STARTED: [["threadId", "runId"], ["protocolVersion", "parentRunId", "input"]],
-  RUN_FINISHED: [["threadId", "runId"], ["result", "outcome", "usage"]],
+  RUN_STARTED: [
+    ["threadId", "runId"],
+    ["protocolVersion", "parentRunId", "input"],
+  ],
+  RUN_FINISHED: [
+    ["threadId", "runId"],
+    ["result", "outcome", "usage"],
+  ],
   RUN_ERROR: [["message"], ["code", "usage"]],
   TEXT_MESSAGE_START: [["messageId"], ["role", "name"]],
   TEXT_MESSAGE_CONTENT: [["messageId", "delta"], []],
@@ -330,7 +414,8 @@ export function readAGUIEvents(text: string): AGUIReading {
       message(event["messageId"] as string, "assistant");
     } else if (type === "TEXT_MESSAGE_CONTENT" || type === "TEXT_MESSAGE_END") {
       assert(texts.has(event["messageId"] as string), `${type} of an active text message`);
-      if (type === "TEXT_MESSAGE_CONTENT") message(event["messageId"] as string, "assistant").content += event["delta"] as string;
+      if (type === "TEXT_MESSAGE_CONTENT")
+        message(event["messageId"] as string, "assistant").content += event["delta"] as string;
       else texts.delete(event["messageId"] as string);
     } else if (type === "TOOL_CALL_START") {
       const id = event["toolCallId"] as string;
@@ -346,10 +431,18 @@ export function readAGUIEvents(text: string): AGUIReading {
       else state.ended = true;
     } else if (type === "TOOL_CALL_RESULT") {
       assert(calls.get(event["toolCallId"] as string)?.ended, "a result after its call ended");
-      assert(!results.has(event["toolCallId"] as string), `one TOOL_CALL_RESULT per call, the final one (${event["toolCallId"] as string})`);
+      assert(
+        !results.has(event["toolCallId"] as string),
+        `one TOOL_CALL_RESULT per call, the final one (${event["toolCallId"] as string})`,
+      );
       results.add(event["toolCallId"] as string);
       assert(typeof event["content"] === "string", "content is text");
-      reading.messages.push({ id: event["messageId"] as string, role: "tool", content: event["content"] as string, toolCallId: event["toolCallId"] as string });
+      reading.messages.push({
+        id: event["messageId"] as string,
+        role: "tool",
+        content: event["content"] as string,
+        toolCallId: event["toolCallId"] as string,
+      });
     } else if (type.startsWith("REASONING_")) {
       const id = event["messageId"] as string;
       const set = type === "REASONING_START" || type === "REASONING_END" ? reasoning.spans : reasoning.messages;
@@ -363,8 +456,14 @@ export function readAGUIEvents(text: string): AGUIReading {
         else set.delete(id);
       }
     } else if (type === "RUN_FINISHED") {
-      assert(texts.size === 0 && reasoning.spans.size === 0 && reasoning.messages.size === 0, "nothing open at RUN_FINISHED");
-      assert([...calls.values()].every((c) => c.ended), "no tool call open at RUN_FINISHED");
+      assert(
+        texts.size === 0 && reasoning.spans.size === 0 && reasoning.messages.size === 0,
+        "nothing open at RUN_FINISHED",
+      );
+      assert(
+        [...calls.values()].every((c) => c.ended),
+        "no tool call open at RUN_FINISHED",
+      );
       reading.finished = event;
     } else if (type === "RUN_ERROR") reading.error = event;
   }
@@ -399,7 +498,9 @@ export function expectedCalls(events: readonly EncodableEvent[]): ExpectedCall[]
     const event = done.get(key);
     if (!event) return [];
     const base = { id: event.id, name: event.name, rawArguments: event.rawArguments };
-    return [event.type === "tool-call" ? { ...base, arguments: event.arguments, invalid: false } : { ...base, invalid: true }];
+    return [
+      event.type === "tool-call" ? { ...base, arguments: event.arguments, invalid: false } : { ...base, invalid: true },
+    ];
   });
 }
 
@@ -410,7 +511,12 @@ export function assertCallIds(seen: readonly string[], expected: readonly Expect
   const providerIds = new Set(expected.map((call) => call.id));
   expected.forEach((call, i) => {
     const id = seen[i]!;
-    if (call.id !== null && call.id !== "" && expected.findIndex((other) => other.id === call.id) === i) assertEquals(id, call.id, "the provider's id");
-    else assert(/^call_[A-Za-z0-9_]+$/.test(id) && !providerIds.has(id), `a generated id for a call without one of its own (${id})`);
+    if (call.id !== null && call.id !== "" && expected.findIndex((other) => other.id === call.id) === i)
+      assertEquals(id, call.id, "the provider's id");
+    else
+      assert(
+        /^call_[A-Za-z0-9_]+$/.test(id) && !providerIds.has(id),
+        `a generated id for a call without one of its own (${id})`,
+      );
   });
 }

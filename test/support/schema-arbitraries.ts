@@ -14,7 +14,8 @@ const NUMBERS = [0, 1, -1, 2, 5, 1.5, -2.5, 100, 1e21];
 
 type Schema = ToolSchema & Record<string, unknown>;
 
-const option = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> => fc.option(arbitrary, { nil: undefined, freq: 2 });
+const option = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
+  fc.option(arbitrary, { nil: undefined, freq: 2 });
 
 /** Drops the keys whose value is `undefined`, so a schema holds only the keywords it uses. */
 function defined(record: Record<string, unknown>): Schema {
@@ -22,7 +23,12 @@ function defined(record: Record<string, unknown>): Schema {
 }
 
 const stringSchema = fc
-  .record({ enum: option(fc.uniqueArray(fc.constantFrom(...STRINGS), { minLength: 1, maxLength: 4 })), const: option(fc.constantFrom(...STRINGS)), maxLength: option(fc.nat(5)), nullable: option(fc.constant(true)) })
+  .record({
+    enum: option(fc.uniqueArray(fc.constantFrom(...STRINGS), { minLength: 1, maxLength: 4 })),
+    const: option(fc.constantFrom(...STRINGS)),
+    maxLength: option(fc.nat(5)),
+    nullable: option(fc.constant(true)),
+  })
   .map((r) => defined({ type: "string", ...r, const: r.enum ? undefined : r.const }));
 const numberSchema = fc
   .record({
@@ -48,14 +54,29 @@ const otherLeaf = fc.constantFrom<Schema>(
 );
 
 /** Tool schemas within the supported subset; `object` at the top, as tool arguments are. */
-export const { schema: schemaArbitrary, object: objectSchemaArbitrary } = fc.letrec<{ schema: Schema; leaf: Schema; object: Schema; array: Schema; anyOf: Schema }>((tie) => ({
+export const { schema: schemaArbitrary, object: objectSchemaArbitrary } = fc.letrec<{
+  schema: Schema;
+  leaf: Schema;
+  object: Schema;
+  array: Schema;
+  anyOf: Schema;
+}>((tie) => ({
   schema: fc.oneof({ depthIdentifier: "schema", maxDepth: 3 }, tie("leaf"), tie("object"), tie("array"), tie("anyOf")),
   leaf: fc.oneof(stringSchema, numberSchema, otherLeaf),
   object: fc
     .record({
-      properties: fc.uniqueArray(fc.tuple(fc.constantFrom(...KEYS), tie("schema")), { selector: ([key]) => key, maxLength: 4 }),
+      properties: fc.uniqueArray(fc.tuple(fc.constantFrom(...KEYS), tie("schema")), {
+        selector: ([key]) => key,
+        maxLength: 4,
+      }),
       required: fc.array(fc.boolean(), { maxLength: 4 }),
-      additionalProperties: fc.oneof(fc.constant(undefined), fc.constant(false), fc.constant(false), fc.constant(true), tie("leaf")),
+      additionalProperties: fc.oneof(
+        fc.constant(undefined),
+        fc.constant(false),
+        fc.constant(false),
+        fc.constant(true),
+        tie("leaf"),
+      ),
       nullable: option(fc.constant(true)),
     })
     .map(({ properties, required, additionalProperties, nullable }) =>
@@ -92,10 +113,16 @@ export function validValue(schema: unknown, depth = 0): fc.Arbitrary<JsonValue> 
   if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > 4) return anyJson;
   const s = schema as Schema;
   const choices: fc.Arbitrary<JsonValue>[] = s.nullable === true ? [fc.constant(null)] : [];
-  if (Array.isArray(s.anyOf) && s.anyOf.length > 0) return fc.oneof(...choices, ...s.anyOf.map((branch) => validValue(branch, depth + 1)));
+  if (Array.isArray(s.anyOf) && s.anyOf.length > 0)
+    return fc.oneof(...choices, ...s.anyOf.map((branch) => validValue(branch, depth + 1)));
   const allowed = Array.isArray(s.enum) ? s.enum : s.const !== undefined ? [s.const] : undefined;
   if (allowed) return allowed.length > 0 ? fc.oneof(...choices, fc.constantFrom(...allowed)) : fc.constant(null);
-  const types = typeof s.type === "string" ? [s.type] : Array.isArray(s.type) ? s.type : ["string", "number", "boolean", "null", "object", "array"];
+  const types =
+    typeof s.type === "string"
+      ? [s.type]
+      : Array.isArray(s.type)
+        ? s.type
+        : ["string", "number", "boolean", "null", "object", "array"];
   for (const type of types) {
     if (type === "string") choices.push(stringOf(s.maxLength));
     if (type === "boolean") choices.push(fc.boolean());
@@ -108,7 +135,12 @@ export function validValue(schema: unknown, depth = 0): fc.Arbitrary<JsonValue> 
     }
     if (type === "array") {
       const minLength = s.minItems ?? 0;
-      choices.push(fc.array(validValue(s.items, depth + 1), { minLength, maxLength: Math.max(minLength, Math.min(s.maxItems ?? 3, 3)) }));
+      choices.push(
+        fc.array(validValue(s.items, depth + 1), {
+          minLength,
+          maxLength: Math.max(minLength, Math.min(s.maxItems ?? 3, 3)),
+        }),
+      );
     }
     if (type === "object") choices.push(validObject(s, depth));
   }
@@ -122,38 +154,56 @@ function validObject(s: Schema, depth: number): fc.Arbitrary<JsonValue> {
   const extraSchema = typeof s.additionalProperties === "object" ? s.additionalProperties : {};
   return fc
     .tuple(
-      fc.tuple(...properties.map(([key, member]) => (required.has(key) ? validValue(member, depth + 1) : option(validValue(member, depth + 1))).map((value) => [key, value] as const))),
+      fc.tuple(
+        ...properties.map(([key, member]) =>
+          (required.has(key) ? validValue(member, depth + 1) : option(validValue(member, depth + 1))).map(
+            (value) => [key, value] as const,
+          ),
+        ),
+      ),
       s.additionalProperties === false || extraKeys.length === 0
         ? fc.constant([] as (readonly [string, JsonValue])[])
-        : fc.uniqueArray(fc.tuple(fc.constantFrom(...extraKeys), validValue(extraSchema, depth + 1)), { selector: ([key]) => key, maxLength: 2 }),
+        : fc.uniqueArray(fc.tuple(fc.constantFrom(...extraKeys), validValue(extraSchema, depth + 1)), {
+            selector: ([key]) => key,
+            maxLength: 2,
+          }),
     )
-    .map(([own, extra]) => Object.fromEntries([...own, ...extra].filter(([, value]) => value !== undefined)) as JsonValue);
+    .map(
+      ([own, extra]) => Object.fromEntries([...own, ...extra].filter(([, value]) => value !== undefined)) as JsonValue,
+    );
 }
 
 /** Every place in a value, as paths of keys and indexes (the value itself is `[]`). */
 function placesOf(value: JsonValue, at: (string | number)[] = []): (string | number)[][] {
   const places = [at];
   if (Array.isArray(value)) value.forEach((item, i) => places.push(...placesOf(item, [...at, i])));
-  else if (value !== null && typeof value === "object") for (const [key, member] of Object.entries(value)) places.push(...placesOf(member, [...at, key]));
+  else if (value !== null && typeof value === "object")
+    for (const [key, member] of Object.entries(value)) places.push(...placesOf(member, [...at, key]));
   return places;
 }
 
 /** `value` changed at one place: replaced, given an extra key or item, or missing a key or item. */
 export function changedValue(value: JsonValue): fc.Arbitrary<JsonValue> {
   const places = placesOf(value);
-  return fc.tuple(fc.nat(places.length - 1), fc.nat(3), anyJson, fc.constantFrom(...KEYS)).map(([which, how, other, key]) => {
-    const copy = JSON.parse(JSON.stringify(value)) as JsonValue;
-    const path = places[which]!;
-    const parent = path.slice(0, -1).reduce<JsonValue>((node, step) => (node as Record<string | number, JsonValue>)[step]!, copy);
-    const target = path.length === 0 ? copy : (parent as Record<string | number, JsonValue>)[path.at(-1)!]!;
-    if (how === 1 && Array.isArray(target)) target.push(other);
-    else if (how === 1 && target !== null && typeof target === "object") Object.defineProperty(target, key, { value: other, enumerable: true, writable: true, configurable: true });
-    else if (how === 2 && Array.isArray(target)) target.pop();
-    else if (how === 2 && target !== null && typeof target === "object") delete (target as Record<string, JsonValue>)[Object.keys(target)[0] ?? key];
-    else if (path.length === 0) return other;
-    else (parent as Record<string | number, JsonValue>)[path.at(-1)!] = other;
-    return copy;
-  });
+  return fc
+    .tuple(fc.nat(places.length - 1), fc.nat(3), anyJson, fc.constantFrom(...KEYS))
+    .map(([which, how, other, key]) => {
+      const copy = JSON.parse(JSON.stringify(value)) as JsonValue;
+      const path = places[which]!;
+      const parent = path
+        .slice(0, -1)
+        .reduce<JsonValue>((node, step) => (node as Record<string | number, JsonValue>)[step]!, copy);
+      const target = path.length === 0 ? copy : (parent as Record<string | number, JsonValue>)[path.at(-1)!]!;
+      if (how === 1 && Array.isArray(target)) target.push(other);
+      else if (how === 1 && target !== null && typeof target === "object")
+        Object.defineProperty(target, key, { value: other, enumerable: true, writable: true, configurable: true });
+      else if (how === 2 && Array.isArray(target)) target.pop();
+      else if (how === 2 && target !== null && typeof target === "object")
+        delete (target as Record<string, JsonValue>)[Object.keys(target)[0] ?? key];
+      else if (path.length === 0) return other;
+      else (parent as Record<string | number, JsonValue>)[path.at(-1)!] = other;
+      return copy;
+    });
 }
 
 /** JSON text of a value in one of several styles: spacing, and whole numbers written `5`, `5.0` or `5E0`. */
@@ -167,7 +217,9 @@ export function jsonText(value: JsonValue, style: number): string {
     }
     if (Array.isArray(node)) return `[${space}${node.map(write).join(`,${space}`)}${space}]`;
     if (node !== null && typeof node === "object") {
-      return `{${space}${Object.entries(node).map(([key, member]) => `${JSON.stringify(key)}:${space}${write(member)}`).join(`,${space}`)}${space}}`;
+      return `{${space}${Object.entries(node)
+        .map(([key, member]) => `${JSON.stringify(key)}:${space}${write(member)}`)
+        .join(`,${space}`)}${space}}`;
     }
     return JSON.stringify(node);
   };
@@ -177,12 +229,18 @@ export function jsonText(value: JsonValue, style: number): string {
 /** Cuts `text` at `cuts` (taken modulo its length), or at every character when `everyCharacter`; no empty fragment. */
 export function fragmentsOf(text: string, cuts: readonly number[], everyCharacter = false): string[] {
   if (everyCharacter) return [...Array(text.length).keys()].map((i) => text[i]!);
-  const offsets = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].filter((cut) => cut > 0 && cut < text.length).sort((a, b) => a - b);
-  return [...offsets, text.length].map((end, i, all) => text.slice(i === 0 ? 0 : all[i - 1], end)).filter((part) => part !== "");
+  const offsets = [...new Set(cuts.map((cut) => cut % (text.length + 1)))]
+    .filter((cut) => cut > 0 && cut < text.length)
+    .sort((a, b) => a - b);
+  return [...offsets, text.length]
+    .map((end, i, all) => text.slice(i === 0 ? 0 : all[i - 1], end))
+    .filter((part) => part !== "");
 }
 
 /** A schema (an object schema when `objectsOnly`) with a value valid for it, or `undefined` when the value drawn is not. */
-export function schemaWithValidValue(objectsOnly = true): fc.Arbitrary<{ schema: Schema; value: JsonValue; valid: boolean }> {
+export function schemaWithValidValue(
+  objectsOnly = true,
+): fc.Arbitrary<{ schema: Schema; value: JsonValue; valid: boolean }> {
   return (objectsOnly ? objectSchemaArbitrary : schemaArbitrary).chain((schema) =>
     validValue(schema).map((value) => ({ schema, value, valid: checkToolArguments(value, schema).length === 0 })),
   );

@@ -10,7 +10,14 @@ import { deepEqual } from "./harness.ts";
 
 /** A value as far as a prefix of JSON text goes; `closed` once its last character is in the prefix. */
 export type PrefixNode =
-  | { kind: "object"; closed: boolean; start: number; end: number; members: [string, PrefixNode][]; pendingKey?: { text: string; closed: boolean } }
+  | {
+      kind: "object";
+      closed: boolean;
+      start: number;
+      end: number;
+      members: [string, PrefixNode][];
+      pendingKey?: { text: string; closed: boolean };
+    }
   | { kind: "array"; closed: boolean; start: number; end: number; items: PrefixNode[] }
   | { kind: "string"; closed: boolean; start: number; end: number; text: string }
   | { kind: "number" | "literal"; closed: boolean; start: number; end: number; text: string };
@@ -113,7 +120,13 @@ export function parsePrefix(text: string): PrefixNode | undefined {
     }
     // A number or a literal ends only at a character that cannot continue it.
     while (i < text.length && /[0-9a-zA-Z.+-]/.test(text[i]!)) i++;
-    return { kind: /[tfn]/.test(char) ? "literal" : "number", closed: i < text.length, start, end: i, text: text.slice(start, i) };
+    return {
+      kind: /[tfn]/.test(char) ? "literal" : "number",
+      closed: i < text.length,
+      start,
+      end: i,
+      text: text.slice(start, i),
+    };
   };
   return readValue();
 }
@@ -142,11 +155,23 @@ function checkOne(text: string, node: PrefixNode, s: Schema, path: string): Refe
   const fail = (message: string, at = path): ReferenceViolation => ({ path: at, message });
   const first = text[node.start]!;
   if (first === "n" && s["nullable"] === true) return undefined;
-  const kind = first === "{" ? "object" : first === "[" ? "array" : first === '"' ? "string" : first === "t" || first === "f" ? "boolean" : first === "n" ? "null" : "number";
+  const kind =
+    first === "{"
+      ? "object"
+      : first === "["
+        ? "array"
+        : first === '"'
+          ? "string"
+          : first === "t" || first === "f"
+            ? "boolean"
+            : first === "n"
+              ? "null"
+              : "number";
   const rawType = s["type"];
   const typeList = typeof rawType === "string" ? [rawType] : Array.isArray(rawType) ? (rawType as string[]) : undefined;
-  const types = typeList && typeList.every((type) => KNOWN_TYPES.includes(type)) ? typeList : undefined;
-  if (types && !types.includes(kind) && !(kind === "number" && types.includes("integer"))) return fail(`Expected ${types.join(" or ")}, found ${kind}.`);
+  const types = typeList?.every((type) => KNOWN_TYPES.includes(type)) ? typeList : undefined;
+  if (types && !types.includes(kind) && !(kind === "number" && types.includes("integer")))
+    return fail(`Expected ${types.join(" or ")}, found ${kind}.`);
   const allowed = allowedValues(s);
   const sameKind = (value: JsonValue): boolean => {
     if (kind === "object") return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -160,9 +185,11 @@ function checkOne(text: string, node: PrefixNode, s: Schema, path: string): Refe
   const notAllowed = (): boolean => allowed !== undefined && !allowed.some((value) => deepEqual(value, closedValue()));
   switch (node.kind) {
     case "string": {
-      if (typeof s["maxLength"] === "number" && [...node.text].length > s["maxLength"]) return fail(`Expected at most ${s["maxLength"]} characters.`);
+      if (typeof s["maxLength"] === "number" && [...node.text].length > s["maxLength"])
+        return fail(`Expected at most ${s["maxLength"]} characters.`);
       const strings = allowed?.filter((value): value is string => typeof value === "string");
-      if (strings && !strings.some((value) => (node.closed ? value === node.text : value.startsWith(node.text)))) return fail(allowedText(s));
+      if (strings && !strings.some((value) => (node.closed ? value === node.text : value.startsWith(node.text))))
+        return fail(allowedText(s));
       return undefined;
     }
     case "number": {
@@ -176,36 +203,54 @@ function checkOne(text: string, node: PrefixNode, s: Schema, path: string): Refe
     case "literal":
       return node.closed && notAllowed() ? fail(allowedText(s)) : undefined;
     case "object": {
-      const properties = typeof s["properties"] === "object" && s["properties"] !== null ? (s["properties"] as Schema) : {};
+      const properties =
+        typeof s["properties"] === "object" && s["properties"] !== null ? (s["properties"] as Schema) : {};
       const closedNames = s["additionalProperties"] === false && s["patternProperties"] === undefined;
       const names = Object.keys(properties);
       for (const [key, value] of node.members) {
         if (closedNames && !names.includes(key)) return fail("A property the schema does not allow.");
         const member = Object.hasOwn(properties, key)
           ? properties[key]
-          : s["patternProperties"] === undefined && typeof s["additionalProperties"] === "object" ? s["additionalProperties"] : {};
+          : s["patternProperties"] === undefined && typeof s["additionalProperties"] === "object"
+            ? s["additionalProperties"]
+            : {};
         const reason = check(text, value, member, `${path}/${pointerToken(key)}`);
         if (reason) return reason;
       }
       const pending = node.pendingKey;
-      if (pending && closedNames && !names.some((name) => (pending.closed ? name === pending.text : name.startsWith(pending.text)))) {
+      if (
+        pending &&
+        closedNames &&
+        !names.some((name) => (pending.closed ? name === pending.text : name.startsWith(pending.text)))
+      ) {
         return fail("A property the schema does not allow.");
       }
       if (!node.closed) return undefined;
       const keys = node.members.map(([key]) => key);
-      const missing = Array.isArray(s["required"]) ? s["required"].find((key) => typeof key === "string" && !keys.includes(key)) : undefined;
-      if (missing !== undefined) return fail("A required property is missing.", `${path}/${pointerToken(missing as string)}`);
+      const missing = Array.isArray(s["required"])
+        ? s["required"].find((key) => typeof key === "string" && !keys.includes(key))
+        : undefined;
+      if (missing !== undefined)
+        return fail("A required property is missing.", `${path}/${pointerToken(missing as string)}`);
       return notAllowed() ? fail(allowedText(s)) : undefined;
     }
     case "array": {
-      const items = s["prefixItems"] === undefined && typeof s["items"] === "object" && s["items"] !== null && !Array.isArray(s["items"]) ? s["items"] : {};
+      const items =
+        s["prefixItems"] === undefined &&
+        typeof s["items"] === "object" &&
+        s["items"] !== null &&
+        !Array.isArray(s["items"])
+          ? s["items"]
+          : {};
       for (const [i, item] of node.items.entries()) {
-        if (typeof s["maxItems"] === "number" && i + 1 > s["maxItems"]) return fail(`Expected at most ${s["maxItems"]} items.`);
+        if (typeof s["maxItems"] === "number" && i + 1 > s["maxItems"])
+          return fail(`Expected at most ${s["maxItems"]} items.`);
         const reason = check(text, item, items, `${path}/${i}`);
         if (reason) return reason;
       }
       if (!node.closed) return undefined;
-      if (typeof s["minItems"] === "number" && node.items.length < s["minItems"]) return fail(`Expected at least ${s["minItems"]} items.`);
+      if (typeof s["minItems"] === "number" && node.items.length < s["minItems"])
+        return fail(`Expected at least ${s["minItems"]} items.`);
       return notAllowed() ? fail(allowedText(s)) : undefined;
     }
   }
@@ -219,7 +264,10 @@ function allowedValues(s: Schema): JsonValue[] | undefined {
 
 function allowedText(s: Schema): string {
   const list = Array.isArray(s["enum"]) ? (s["enum"] as JsonValue[]) : [s["const"] as JsonValue];
-  const shown = list.slice(0, 10).map((value) => JSON.stringify(value)).join(", ");
+  const shown = list
+    .slice(0, 10)
+    .map((value) => JSON.stringify(value))
+    .join(", ");
   return list.length === 1 ? `Expected ${shown}.` : `Expected one of ${shown}${list.length > 10 ? ", ..." : ""}.`;
 }
 

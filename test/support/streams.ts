@@ -54,12 +54,24 @@ export function openAISSE(payloads: readonly unknown[], done = true): string {
 }
 
 /** A Chat Completions chunk with one choice. */
-export function chatChunk(delta: Record<string, unknown>, finishReason: string | null = null, extra: Record<string, unknown> = {}): unknown {
-  return { id: "chatcmpl-test", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
+export function chatChunk(
+  delta: Record<string, unknown>,
+  finishReason: string | null = null,
+  extra: Record<string, unknown> = {},
+): unknown {
+  return {
+    id: "chatcmpl-test",
+    object: "chat.completion.chunk",
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+    ...extra,
+  };
 }
 
 /** Runs the three-stage OpenAI chain over byte chunks and collects the events. */
-export function runOpenAIChain(chunks: readonly Uint8Array[], options?: ToolCallAccumulatorOptions): Promise<ToolCallEvent[]> {
+export function runOpenAIChain(
+  chunks: readonly Uint8Array[],
+  options?: ToolCallAccumulatorOptions,
+): Promise<ToolCallEvent[]> {
   return collect(
     fromChunks(chunks)
       .pipeThrough(new SSEDecoderStream())

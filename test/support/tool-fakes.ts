@@ -102,8 +102,21 @@ export function controlledTool(extra: Partial<RunnableTool> = {}): ControlledToo
 }
 
 /** A complete call, as the accumulator emits it. */
-export function toolCall(index: number, name: string, args: JsonValue, extra: Partial<CompletedToolCallEvent> = {}): CompletedToolCallEvent {
-  return { type: "tool-call", index, id: `call_${index}`, name, arguments: args, rawArguments: JSON.stringify(args), ...extra };
+export function toolCall(
+  index: number,
+  name: string,
+  args: JsonValue,
+  extra: Partial<CompletedToolCallEvent> = {},
+): CompletedToolCallEvent {
+  return {
+    type: "tool-call",
+    index,
+    id: `call_${index}`,
+    name,
+    arguments: args,
+    rawArguments: JSON.stringify(args),
+    ...extra,
+  };
 }
 
 /** A readable the test writes to and closes by hand, recording a cancel. */
@@ -137,7 +150,11 @@ export function openSource<T>(): OpenSource<T> {
 }
 
 /** Reads until an event passes `match`, returning everything read; fails when the stream ends first. */
-export async function readUntil<T>(reader: ReadableStreamDefaultReader<T>, match: (value: T) => boolean, seen: T[] = []): Promise<T[]> {
+export async function readUntil<T>(
+  reader: ReadableStreamDefaultReader<T>,
+  match: (value: T) => boolean,
+  seen: T[] = [],
+): Promise<T[]> {
   for (;;) {
     const { done, value } = await reader.read();
     if (done) throw new Error(`the stream ended before the awaited event; read ${JSON.stringify(seen)}`);

@@ -26,19 +26,24 @@ export interface Weather {
  */
 export function checkWeather(value: unknown): StandardSchemaV1.Result<Weather> {
   const issues: StandardSchemaV1.Issue[] = [];
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { issues: [{ message: "Expected an object" }] };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { issues: [{ message: "Expected an object" }] };
   const input = value as Record<string, unknown>;
-  if (typeof input["city"] !== "string" || input["city"] === "") issues.push({ message: "Expected a city name", path: ["city"] });
+  if (typeof input["city"] !== "string" || input["city"] === "")
+    issues.push({ message: "Expected a city name", path: ["city"] });
   const days = typeof input["days"] === "string" ? Number(input["days"]) : input["days"];
-  if (days !== undefined && (typeof days !== "number" || !Number.isInteger(days))) issues.push({ message: "Expected a whole number of days", path: [{ key: "days" }] });
+  if (days !== undefined && (typeof days !== "number" || !Number.isInteger(days)))
+    issues.push({ message: "Expected a whole number of days", path: [{ key: "days" }] });
   const unit = input["unit"] ?? "c";
   if (unit !== "c" && unit !== "f") issues.push({ message: "Expected c or f", path: ["unit"] });
   const stops = input["stops"];
   if (stops !== undefined) {
     if (!Array.isArray(stops)) issues.push({ message: "Expected a list", path: ["stops"] });
-    else stops.forEach((stop, i) => {
-      if (typeof (stop as { name?: unknown })?.name !== "string") issues.push({ message: "Expected a name", path: [{ key: "stops" }, i, { key: "name" }] });
-    });
+    else
+      stops.forEach((stop, i) => {
+        if (typeof (stop as { name?: unknown })?.name !== "string")
+          issues.push({ message: "Expected a name", path: [{ key: "stops" }, i, { key: "name" }] });
+      });
   }
   if (issues.length > 0) return { issues };
   const output: Weather = { city: input["city"] as string, unit: unit as "c" | "f" };
@@ -54,7 +59,9 @@ export function syncWeather(): StandardSchemaV1<WeatherInput, Weather> {
 
 /** The weather validator, answering a turn later (a promise). */
 export function asyncWeather(): StandardSchemaV1<WeatherInput, Weather> {
-  return { "~standard": { version: 1, vendor: "test", validate: (value) => Promise.resolve().then(() => checkWeather(value)) } };
+  return {
+    "~standard": { version: 1, vendor: "test", validate: (value) => Promise.resolve().then(() => checkWeather(value)) },
+  };
 }
 
 /** A validation the test settles by hand. */

@@ -15,7 +15,15 @@ import { openaiWeatherTwoCities } from "../support/conversations/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
 import { bytes, chatChunk, collect, openAISSE } from "../support/streams.ts";
-import { controlledTool, deferred, live, manualTimers, openSource, replayModel, toolCall } from "../support/tool-fakes.ts";
+import {
+  controlledTool,
+  deferred,
+  live,
+  manualTimers,
+  openSource,
+  replayModel,
+  toolCall,
+} from "../support/tool-fakes.ts";
 import { manualWeather, syncWeather } from "../support/validators.ts";
 
 const outcomes = (events: readonly ToolRunnerEvent[]): (ToolResultEvent | ToolErrorEvent)[] =>
@@ -39,7 +47,10 @@ group("ToolRunnerStream cancelCall", (test) => {
     await eventually(() => slow.runs.length === 1 && other.runs.length === 1, "both started");
     assertEquals(runner.cancelCall("call_0", "the user closed the panel"), true);
     const signal = slow.runs[0]!.context.signal;
-    assert(signal.aborted && (signal.reason as DOMException).name === "AbortError", "its signal is aborted with an AbortError");
+    assert(
+      signal.aborted && (signal.reason as DOMException).name === "AbortError",
+      "its signal is aborted with an AbortError",
+    );
     assert(!other.runs[0]!.context.signal.aborted, "the other call's signal is not");
     await eventually(() => outcomes(out.events).length === 1, "the cancelled error came at once");
     assertEquals(outcomes(out.events)[0], {
@@ -47,13 +58,21 @@ group("ToolRunnerStream cancelCall", (test) => {
       index: 0,
       id: "call_0",
       name: "slow",
-      error: { code: "cancelled", message: "This call was cancelled before it finished. Reason given: the user closed the panel", retryable: true },
+      error: {
+        code: "cancelled",
+        message: "This call was cancelled before it finished. Reason given: the user closed the panel",
+        retryable: true,
+      },
     });
     slow.runs[0]!.result.resolve("too late");
     other.runs[0]!.result.resolve("done");
     source.close();
     const events = await out.done;
-    assertEquals(outcomes(events).map((e) => `${e.index}:${e.type}`), ["0:tool-error", "1:tool-result"], "a late result is dropped");
+    assertEquals(
+      outcomes(events).map((e) => `${e.index}:${e.type}`),
+      ["0:tool-error", "1:tool-result"],
+      "a late result is dropped",
+    );
     assertEquals(runner.cancelCall("call_0"), false, "a settled call cannot be cancelled");
     assertEquals(runner.cancelCall("no_such_call"), false);
   });
@@ -76,14 +95,19 @@ group("ToolRunnerStream cancelCall", (test) => {
     const events = await out.done;
     assertEquals(tool.runs.length, 1, "the queued call never ran");
     assertEquals(guarded.runs.length, 0);
-    assertEquals(outcomes(events).map((e) => `${e.index}:${e.type === "tool-error" ? e.error.code : "result"}`), ["1:cancelled", "2:cancelled", "0:result"]);
+    assertEquals(
+      outcomes(events).map((e) => `${e.index}:${e.type === "tool-error" ? e.error.code : "result"}`),
+      ["1:cancelled", "2:cancelled", "0:result"],
+    );
   });
 });
 
 group("ToolRunnerStream streaming handlers", (test) => {
   test("each value an async generator yields is a preliminary tool-result; the returned value is the final one", async () => {
     const events = await collect(
-      new ReadableStream<ToolCallEvent>({ start: (c) => (c.enqueue(toolCall(0, "table", { rows: 3 })), c.close()) }).pipeThrough(
+      new ReadableStream<ToolCallEvent>({
+        start: (c) => (c.enqueue(toolCall(0, "table", { rows: 3 })), c.close()),
+      }).pipeThrough(
         new ToolRunnerStream({
           tools: {
             table: {
@@ -111,18 +135,42 @@ group("ToolRunnerStream streaming handlers", (test) => {
   test("a generator that returns nothing ends with its last value; one that throws after yielding gives its error", async () => {
     const { ToolHandlerError } = await import("../../src/index.ts");
     const events = await collect(
-      new ReadableStream<ToolCallEvent>({ start: (c) => (c.enqueue(toolCall(0, "a", {})), c.enqueue(toolCall(1, "b", {})), c.close()) }).pipeThrough(
+      new ReadableStream<ToolCallEvent>({
+        start: (c) => (c.enqueue(toolCall(0, "a", {})), c.enqueue(toolCall(1, "b", {})), c.close()),
+      }).pipeThrough(
         new ToolRunnerStream({
           tools: {
-            a: { async *run() { yield "half"; yield "all"; } },
-            b: { async *run() { yield "half"; throw new ToolHandlerError("The source went away; try again.", { retryable: true }); } },
+            a: {
+              async *run() {
+                yield "half";
+                yield "all";
+              },
+            },
+            b: {
+              async *run() {
+                yield "half";
+                throw new ToolHandlerError("The source went away; try again.", { retryable: true });
+              },
+            },
           },
         }),
       ),
     );
     const final = outcomes(events).filter((e) => !(e.type === "tool-result" && e.preliminary));
-    assertEquals(final.find((e) => e.index === 0), { type: "tool-result", index: 0, id: "call_0", name: "a", result: "all" });
-    assertEquals(final.find((e) => e.index === 1), { type: "tool-error", index: 1, id: "call_1", name: "b", error: { code: "handler-failed", message: "The source went away; try again.", retryable: true } });
+    assertEquals(
+      final.find((e) => e.index === 0),
+      { type: "tool-result", index: 0, id: "call_0", name: "a", result: "all" },
+    );
+    assertEquals(
+      final.find((e) => e.index === 1),
+      {
+        type: "tool-error",
+        index: 1,
+        id: "call_1",
+        name: "b",
+        error: { code: "handler-failed", message: "The source went away; try again.", retryable: true },
+      },
+    );
   });
 
   test("limits apply to the whole: the timeout covers every value, and each value is held to maxResultBytes; the generator is stopped", async () => {
@@ -157,7 +205,10 @@ group("ToolRunnerStream streaming handlers", (test) => {
     await eventually(() => outcomes(out.events).length === 2, "two values so far");
     const [first, second] = outcomes(out.events) as ToolResultEvent[];
     assertEquals([first!.result, first!.preliminary, first!.truncated], ["x".repeat(10), true, undefined]);
-    assert(second!.preliminary && second!.truncated && new TextEncoder().encode(second!.result as string).length <= 80, "the big value is cut to the cap");
+    assert(
+      second!.preliminary && second!.truncated && new TextEncoder().encode(second!.result as string).length <= 80,
+      "the big value is cut to the cap",
+    );
     timers.advance(1_000);
     await eventually(() => outcomes(out.events).length === 3, "the timeout");
     assertEquals((outcomes(out.events)[2] as ToolErrorEvent).error.code, "timeout");
@@ -223,7 +274,10 @@ group("ToolRunnerStream streaming handlers", (test) => {
     gate.resolve();
     source.close();
     const events = await out.done;
-    assertEquals(outcomes(events).map((e) => (e.type === "tool-error" ? e.error.code : e.result)), [1, "cancelled"]);
+    assertEquals(
+      outcomes(events).map((e) => (e.type === "tool-error" ? e.error.code : e.result)),
+      [1, "cancelled"],
+    );
     await eventually(() => cleaned, "finally ran");
   });
 });
@@ -233,19 +287,42 @@ group("ToolRunnerStream timings and validators", (test) => {
     const clock = manualClock();
     const tool = controlledTool();
     const source = openSource<ToolCallEvent>();
-    const out = live(source.stream.pipeThrough(new ToolRunnerStream({ tools: { t: tool, nope: { run: () => Promise.reject(new Error("x")) } }, clock: clock.now })));
+    const out = live(
+      source.stream.pipeThrough(
+        new ToolRunnerStream({
+          tools: { t: tool, nope: { run: () => Promise.reject(new Error("x")) } },
+          clock: clock.now,
+        }),
+      ),
+    );
     clock.set(1_000);
     source.push(toolCall(0, "t", {}));
     source.push(toolCall(1, "unknown", {}));
-    await eventually(() => tool.runs.length === 1 && outcomes(out.events).length === 1, "started, and the unknown tool answered");
+    await eventually(
+      () => tool.runs.length === 1 && outcomes(out.events).length === 1,
+      "started, and the unknown tool answered",
+    );
     clock.set(1_250);
     tool.runs[0]!.result.resolve("ok");
     await eventually(() => outcomes(out.events).length === 2, "settled");
     source.push(toolCall(2, "nope", {}));
     source.close();
     const events = outcomes(await out.done);
-    assertEquals(events.map((e) => [e.index, e.durationMs]), [[1, undefined], [0, 250], [2, 0]]);
-    const plain = outcomes(await collect(new ReadableStream<ToolCallEvent>({ start: (c) => (c.enqueue(toolCall(0, "t", {})), c.close()) }).pipeThrough(new ToolRunnerStream({ tools: { t: { run: () => 1 } } }))));
+    assertEquals(
+      events.map((e) => [e.index, e.durationMs]),
+      [
+        [1, undefined],
+        [0, 250],
+        [2, 0],
+      ],
+    );
+    const plain = outcomes(
+      await collect(
+        new ReadableStream<ToolCallEvent>({ start: (c) => (c.enqueue(toolCall(0, "t", {})), c.close()) }).pipeThrough(
+          new ToolRunnerStream({ tools: { t: { run: () => 1 } } }),
+        ),
+      ),
+    );
     assert(!("durationMs" in plain[0]!), "no clock, no duration");
   });
 
@@ -258,12 +335,21 @@ group("ToolRunnerStream timings and validators", (test) => {
       }),
     };
     const events = await collect(
-      new ReadableStream<ToolCallEvent>({ start: (c) => (c.enqueue(toolCall(0, "get_weather", { city: "Rome" })), c.enqueue(toolCall(1, "get_weather", { city: "" })), c.close()) }).pipeThrough(new ToolRunnerStream({ tools })),
+      new ReadableStream<ToolCallEvent>({
+        start: (c) => (
+          c.enqueue(toolCall(0, "get_weather", { city: "Rome" })),
+          c.enqueue(toolCall(1, "get_weather", { city: "" })),
+          c.close()
+        ),
+      }).pipeThrough(new ToolRunnerStream({ tools })),
     );
     assertEquals(seen, [{ city: "Rome", unit: "c" }]);
     const error = outcomes(events).find((e) => e.type === "tool-error");
     assert(error?.type === "tool-error" && error.error.code === "invalid-arguments", JSON.stringify(outcomes(events)));
-    assert(error.error.message.includes("$.city: ") && error.error.message.includes("required fields city"), error.error.message);
+    assert(
+      error.error.message.includes("$.city: ") && error.error.message.includes("required fields city"),
+      error.error.message,
+    );
   });
 
   test("an async validator: the call waits for it, and cancelCall while it runs means the handler never runs", async () => {
@@ -283,7 +369,10 @@ group("ToolRunnerStream timings and validators", (test) => {
     assertEquals(tool.runs[0]!.args, { city: "Oslo", unit: "c", days: 3 });
     tool.runs[0]!.result.resolve("ok");
     source.close();
-    assertEquals(outcomes(await out.done).map((e) => `${e.index}:${e.type}`), ["1:tool-error", "0:tool-result"]);
+    assertEquals(
+      outcomes(await out.done).map((e) => `${e.index}:${e.type}`),
+      ["1:tool-error", "0:tool-result"],
+    );
     assertEquals(tool.runs.length, 1);
   });
 
@@ -292,7 +381,12 @@ group("ToolRunnerStream timings and validators", (test) => {
     const timers = manualTimers();
     let ran = 0;
     const source = openSource<ToolCallEvent>();
-    const runner = new ToolRunnerStream({ tools: { get_weather: { schema: validator, run: () => ++ran } }, validationTimeoutMs: 200, setTimeout: timers.setTimeout, clearTimeout: timers.clearTimeout });
+    const runner = new ToolRunnerStream({
+      tools: { get_weather: { schema: validator, run: () => ++ran } },
+      validationTimeoutMs: 200,
+      setTimeout: timers.setTimeout,
+      clearTimeout: timers.clearTimeout,
+    });
     const out = live(source.stream.pipeThrough(runner));
     source.push(toolCall(0, "get_weather", { city: "Oslo" }));
     source.close();
@@ -300,7 +394,10 @@ group("ToolRunnerStream timings and validators", (test) => {
     assertEquals(timers.pending, [200]);
     timers.advance(200);
     const events = outcomes(await out.done);
-    assertEquals(events.map((e) => (e.type === "tool-error" ? [e.error.code, e.error.retryable, e.error.message] : e.type)), [["timeout", true, "The validator of get_weather did not settle within 200 ms."]]);
+    assertEquals(
+      events.map((e) => (e.type === "tool-error" ? [e.error.code, e.error.retryable, e.error.message] : e.type)),
+      [["timeout", true, "The validator of get_weather did not settle within 200 ms."]],
+    );
     validator.pending[0]!.settle();
     for (let i = 0; i < 20; i++) await Promise.resolve();
     assertEquals(ran, 0, "the handler never ran");
@@ -310,12 +407,27 @@ group("ToolRunnerStream timings and validators", (test) => {
     const schema = z.object({ n: z.number().transform((n) => n * 10) });
     const seen: unknown[] = [];
     const args = '{"n": 2}';
-    const chunks = [bytes(openAISSE([chatChunk({ tool_calls: [{ index: 0, id: "c", type: "function", function: { name: "x", arguments: args } }] }, "tool_calls")]))];
+    const chunks = [
+      bytes(
+        openAISSE([
+          chatChunk(
+            { tool_calls: [{ index: 0, id: "c", type: "function", function: { name: "x", arguments: args } }] },
+            "tool_calls",
+          ),
+        ]),
+      ),
+    ];
     const events = await collect(
-      streamToolCalls(recordingSource(chunks).stream, { provider: "openai", tools: [{ name: "x", schema }] }).pipeThrough(new ToolRunnerStream({ tools: { x: { schema, run: (a) => (seen.push(a), "ok") } } })),
+      streamToolCalls(recordingSource(chunks).stream, {
+        provider: "openai",
+        tools: [{ name: "x", schema }],
+      }).pipeThrough(new ToolRunnerStream({ tools: { x: { schema, run: (a) => (seen.push(a), "ok") } } })),
     );
     assertEquals(seen, [{ n: 20 }]);
-    assert(outcomes(events).some((e) => e.type === "tool-result"), "ran");
+    assert(
+      outcomes(events).some((e) => e.type === "tool-result"),
+      "ran",
+    );
   });
 });
 
@@ -332,7 +444,13 @@ group("runToolLoop per-call control", (test) => {
     };
     const slow = controlledTool();
     const clock = manualClock();
-    const loop = runToolLoop({ provider: "openai", messages: [], tools: { get_weather: slow }, call: streamed, clock: clock.now });
+    const loop = runToolLoop({
+      provider: "openai",
+      messages: [],
+      tools: { get_weather: slow },
+      call: streamed,
+      clock: clock.now,
+    });
     const out = live(loop);
     await eventually(() => slow.runs.length === 2, "both calls run", 5000);
     const [first, second] = slow.runs;
@@ -343,10 +461,19 @@ group("runToolLoop per-call control", (test) => {
     const events = await out.done;
     const final = events.at(-1);
     assert(final?.type === "loop-finish" && final.reason === "no-tool-calls", JSON.stringify(final));
-    const tools = model.requests[1]!.messages.filter((m) => (m as { role: string }).role === "tool") as { tool_call_id: string; content: string }[];
-    assertEquals(tools.map((m) => m.content), ["This call was cancelled before it finished. Reason given: taking too long", "15 degrees"]);
+    const tools = model.requests[1]!.messages.filter((m) => (m as { role: string }).role === "tool") as {
+      tool_call_id: string;
+      content: string;
+    }[];
+    assertEquals(
+      tools.map((m) => m.content),
+      ["This call was cancelled before it finished. Reason given: taking too long", "15 degrees"],
+    );
     const call = events.find((e) => e.type === "tool-call");
-    assert(call?.type === "tool-call" && typeof call.startedAt === "number" && typeof call.completedAt === "number", "the loop's clock times the arguments");
+    assert(
+      call?.type === "tool-call" && typeof call.startedAt === "number" && typeof call.completedAt === "number",
+      "the loop's clock times the arguments",
+    );
     const result = events.find((e) => e.type === "tool-result");
     assert(result?.type === "tool-result" && result.durationMs === 30, JSON.stringify(result));
     assertEquals(loop.cancelCall(first!.context.call.id!), false, "nothing left to cancel");
@@ -359,14 +486,32 @@ group("runToolLoop per-call control", (test) => {
       runToolLoop({
         provider: "openai",
         messages: [],
-        tools: { get_weather: { async *run() { yield "looking"; return "sunny"; } } },
+        tools: {
+          get_weather: {
+            async *run() {
+              yield "looking";
+              return "sunny";
+            },
+          },
+        },
         call: model.call,
       }),
     );
     const preliminary = events.filter((e) => e.type === "tool-result" && e.preliminary);
-    assertEquals(preliminary.map((e) => (e.type === "tool-result" ? [e.step, e.result] : [])), [[1, "looking"], [1, "looking"]]);
-    const tools = model.requests[1]!.messages.filter((m) => (m as { role: string }).role === "tool") as { content: string }[];
-    assertEquals(tools.map((m) => m.content), ["sunny", "sunny"]);
+    assertEquals(
+      preliminary.map((e) => (e.type === "tool-result" ? [e.step, e.result] : [])),
+      [
+        [1, "looking"],
+        [1, "looking"],
+      ],
+    );
+    const tools = model.requests[1]!.messages.filter((m) => (m as { role: string }).role === "tool") as {
+      content: string;
+    }[];
+    assertEquals(
+      tools.map((m) => m.content),
+      ["sunny", "sunny"],
+    );
   });
 });
 
@@ -375,14 +520,22 @@ group("toolDefinitions with validators", (test) => {
   const json = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 
   test("a handler's validator gives its JSON Schema, in each provider's shape (Gemini's parametersJsonSchema); parameters given win", () => {
-    const tools = { w: defineTool({ description: "Weather.", schema, run: () => "" }), p: { parameters: { type: "object" }, schema, run: () => "" }, h: { schema: syncWeather(), run: () => "" } };
+    const tools = {
+      w: defineTool({ description: "Weather.", schema, run: () => "" }),
+      p: { parameters: { type: "object" }, schema, run: () => "" },
+      h: { schema: syncWeather(), run: () => "" },
+    };
     assertEquals(toolDefinitions("openai", tools), [
       { type: "function", function: { name: "w", description: "Weather.", parameters: json } },
       { type: "function", function: { name: "p", parameters: { type: "object" } } },
       { type: "function", function: { name: "h", parameters: { type: "object", properties: {} } } },
     ]);
-    assertEquals(toolDefinitions("anthropic", { w: tools.w }), [{ name: "w", description: "Weather.", input_schema: json }]);
-    assertEquals(toolDefinitions("openai-responses", { w: tools.w }), [{ type: "function", name: "w", description: "Weather.", parameters: json }]);
+    assertEquals(toolDefinitions("anthropic", { w: tools.w }), [
+      { name: "w", description: "Weather.", input_schema: json },
+    ]);
+    assertEquals(toolDefinitions("openai-responses", { w: tools.w }), [
+      { type: "function", name: "w", description: "Weather.", parameters: json },
+    ]);
     assertEquals(toolDefinitions("gemini", tools), [
       {
         functionDeclarations: [
@@ -405,6 +558,8 @@ group("toolDefinitions with validators", (test) => {
       { type: "function", function: { name: "f", description: "F.", parameters: { type: "object" } } },
       { type: "function", function: { name: "a", parameters: { type: "object", required: ["x"] } } },
     ]);
-    assertEquals(toolDefinitions("gemini", list.slice(0, 1)), [{ functionDeclarations: [{ name: "get_weather", description: "Weather.", parametersJsonSchema: json }] }]);
+    assertEquals(toolDefinitions("gemini", list.slice(0, 1)), [
+      { functionDeclarations: [{ name: "get_weather", description: "Weather.", parametersJsonSchema: json }] },
+    ]);
   });
 });

@@ -1,5 +1,16 @@
-import { runToolLoop, toolDefinitions, type JsonValue, type LoopFinishEvent, type RunnableTool, type ToolLoopEvent } from "../../src/index.ts";
-import { anthropicShellTwoPlusTwo, geminiCapitalTemperature, openaiWeatherTwoCities } from "../support/conversations/index.ts";
+import {
+  runToolLoop,
+  toolDefinitions,
+  type JsonValue,
+  type LoopFinishEvent,
+  type RunnableTool,
+  type ToolLoopEvent,
+} from "../../src/index.ts";
+import {
+  anthropicShellTwoPlusTwo,
+  geminiCapitalTemperature,
+  openaiWeatherTwoCities,
+} from "../support/conversations/index.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { eventually } from "../support/sources.ts";
@@ -22,7 +33,10 @@ group("runToolLoop against recorded conversations", (test) => {
   test("OpenAI Chat: two parallel calls run, and step 2 sends the assistant turn and both tool messages the recorded client sent", async () => {
     const recorded = openaiWeatherTwoCities;
     const model = replayModel(recorded.steps.map((s) => s.response));
-    const weather: Record<string, string> = { "New York City": "25 degrees and sunny", London: "15 degrees and raining" };
+    const weather: Record<string, string> = {
+      "New York City": "25 degrees and sunny",
+      London: "15 degrees and raining",
+    };
     const events = await collect(
       runToolLoop({
         provider: "openai",
@@ -31,7 +45,10 @@ group("runToolLoop against recorded conversations", (test) => {
         call: model.call,
       }),
     );
-    assertEquals(model.requests.map((r) => r.step), [1, 2]);
+    assertEquals(
+      model.requests.map((r) => r.step),
+      [1, 2],
+    );
     const sent = model.requests[1]!.messages;
     const expected = requestOf(recorded.steps[1]!)["messages"] as Record<string, unknown>[];
     // The recorded client (openai-node) also sent each call's stream `index` and no `content`; the
@@ -46,7 +63,11 @@ group("runToolLoop against recorded conversations", (test) => {
         : message,
     );
     assertEquals(sent, normalized);
-    assertEquals(model.requests[0]!.messages, requestOf(recorded.steps[0]!)["messages"], "step 1 sends the conversation as given");
+    assertEquals(
+      model.requests[0]!.messages,
+      requestOf(recorded.steps[0]!)["messages"],
+      "step 1 sends the conversation as given",
+    );
     const final = last(events);
     assertEquals([final.reason, final.steps], ["no-tool-calls", 2]);
     assertEquals(final.messages.slice(0, sent.length), sent);
@@ -69,7 +90,10 @@ group("runToolLoop against recorded conversations", (test) => {
     assertEquals(model.requests[1]!.messages, requestOf(recorded.steps[1]!)["messages"]);
     const final = last(events);
     assertEquals([final.reason, final.steps], ["no-tool-calls", 2]);
-    assertEquals(final.messages.at(-1), { role: "assistant", content: [{ type: "text", text: "The result of **2 + 2 = 4**! 🎉" }] });
+    assertEquals(final.messages.at(-1), {
+      role: "assistant",
+      content: [{ type: "text", text: "The result of **2 + 2 = 4**! 🎉" }],
+    });
   });
 
   test("Gemini: three steps; each request carries the model's functionCall and the functionResponse", async () => {
@@ -97,8 +121,14 @@ group("runToolLoop against recorded conversations", (test) => {
     assertEquals(model.requests[1]!.messages, [...prompt, ...capitalTurn]);
     assertEquals(model.requests[2]!.messages, [...prompt, ...capitalTurn, ...temperatureTurn]);
     const strip = (contents: unknown): unknown =>
-      JSON.parse(JSON.stringify(contents), (key, value: unknown) => (key === "id" || key === "thoughtSignature" ? undefined : value));
-    assertEquals(strip(model.requests[2]!.messages), strip(requestOf(recorded.steps[2]!)["contents"]), "the same turns as the recorded client, but for its own ids");
+      JSON.parse(JSON.stringify(contents), (key, value: unknown) =>
+        key === "id" || key === "thoughtSignature" ? undefined : value,
+      );
+    assertEquals(
+      strip(model.requests[2]!.messages),
+      strip(requestOf(recorded.steps[2]!)["contents"]),
+      "the same turns as the recorded client, but for its own ids",
+    );
     const final = last(events);
     assertEquals([final.reason, final.steps], ["no-tool-calls", 3]);
   });
@@ -108,17 +138,30 @@ group("runToolLoop against recorded conversations", (test) => {
     const model = replayModel([fixture.text, fixture.text]);
     const prompt = [{ role: "user", content: "When do the Tigers play, and what weather?" }];
     const events = await collect(
-      runToolLoop({ provider: "openai-responses", messages: prompt, tools: { search: answer("7:10 PM"), weather: answer({ temp: 18 }) }, call: model.call, maxSteps: 2 }),
+      runToolLoop({
+        provider: "openai-responses",
+        messages: prompt,
+        tools: { search: answer("7:10 PM"), weather: answer({ temp: 18 }) },
+        call: model.call,
+        maxSteps: 2,
+      }),
     );
     const [search, weather] = fixture.expected.toolCalls;
-    const calls = events.filter((e) => e.type === "tool-call" && e.step === 1) as unknown as { id: string; name: string; rawArguments: string }[];
+    const calls = events.filter((e) => e.type === "tool-call" && e.step === 1) as unknown as {
+      id: string;
+      name: string;
+      rawArguments: string;
+    }[];
     assertEquals(model.requests[1]!.messages, [
       ...prompt,
       ...calls.map((c) => ({ type: "function_call", call_id: c.id, name: c.name, arguments: c.rawArguments })),
       { type: "function_call_output", call_id: search!.id, output: "7:10 PM" },
       { type: "function_call_output", call_id: weather!.id, output: '{"temp":18}' },
     ]);
-    assertEquals(calls.map((c) => c.id), [search!.id, weather!.id]);
+    assertEquals(
+      calls.map((c) => c.id),
+      [search!.id, weather!.id],
+    );
     assertEquals(last(events).reason, "max-steps");
   });
 
@@ -128,15 +171,25 @@ group("runToolLoop against recorded conversations", (test) => {
     const model = replayModel([calls.text, text.text]);
     const prompt = [{ role: "user", content: "Weather and attractions in San Francisco?" }];
     const events = await collect(
-      runToolLoop({ provider: "cohere", messages: prompt, tools: { weather: answer({ temp: 18 }), cityAttractions: answer("Golden Gate Bridge") }, call: model.call }),
+      runToolLoop({
+        provider: "cohere",
+        messages: prompt,
+        tools: { weather: answer({ temp: 18 }), cityAttractions: answer("Golden Gate Bridge") },
+        call: model.call,
+      }),
     );
     const [weather, attractions] = calls.expected.toolCalls;
     assertEquals(model.requests[1]!.messages, [
       ...prompt,
       {
         role: "assistant",
-        tool_plan: "I will use the weather tool to find the weather in San Francisco and the cityAttractions tool to find attractions in San Francisco.",
-        tool_calls: [weather!, attractions!].map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } })),
+        tool_plan:
+          "I will use the weather tool to find the weather in San Francisco and the cityAttractions tool to find attractions in San Francisco.",
+        tool_calls: [weather!, attractions!].map((call) => ({
+          id: call.id,
+          type: "function",
+          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+        })),
       },
       { role: "tool", tool_call_id: weather!.id, content: '{"temp":18}' },
       { role: "tool", tool_call_id: attractions!.id, content: "Golden Gate Bridge" },
@@ -163,56 +216,112 @@ group("runToolLoop events and limits", (test) => {
     assertEquals(types.filter((t) => t === "loop-finish").length, 1);
     const stepOne = events.filter((e) => e.type !== "loop-finish" && e.step === 1).map((e) => e.type);
     // Anthropic completes a call at its content_block_stop: it ran, and answered, before the response ended.
-    assertEquals(stepOne.slice(-3), ["tool-result", "finish", "step-finish"], "step 1's result comes before its finish and step-finish");
+    assertEquals(
+      stepOne.slice(-3),
+      ["tool-result", "finish", "step-finish"],
+      "step 1's result comes before its finish and step-finish",
+    );
     const finishOne = events.find((e) => e.type === "step-finish" && e.step === 1);
-    assertEquals(finishOne?.type === "step-finish" && finishOne.messages, (requestOf(recorded.steps[1]!)["messages"] as unknown[]).slice(1));
+    assertEquals(
+      finishOne?.type === "step-finish" && finishOne.messages,
+      (requestOf(recorded.steps[1]!)["messages"] as unknown[]).slice(1),
+    );
   });
 
   test("maxSteps stops after that many calls, with the unsent results in the conversation", async () => {
     const recorded = openaiWeatherTwoCities;
     const model = replayModel(recorded.steps.map((s) => s.response));
     const events = await collect(
-      runToolLoop({ provider: "openai", messages: [], tools: { get_weather: answer("sunny") }, call: model.call, maxSteps: 1 }),
+      runToolLoop({
+        provider: "openai",
+        messages: [],
+        tools: { get_weather: answer("sunny") },
+        call: model.call,
+        maxSteps: 1,
+      }),
     );
     assertEquals(model.requests.length, 1);
     const final = last(events);
     assertEquals([final.reason, final.steps], ["max-steps", 1]);
-    assertEquals(final.messages.map((m) => (m as { role: string }).role), ["assistant", "tool", "tool"]);
+    assertEquals(
+      final.messages.map((m) => (m as { role: string }).role),
+      ["assistant", "tool", "tool"],
+    );
   });
 
   test("an unknown tool is answered with its tool-error, so the model reads what exists", async () => {
     const recorded = openaiWeatherTwoCities;
     const model = replayModel(recorded.steps.map((s) => s.response));
-    await collect(runToolLoop({ provider: "openai", messages: [], tools: { get_time: answer("noon") }, call: model.call }));
-    const tools = model.requests[1]!.messages.filter((m) => (m as { role: string }).role === "tool") as { content: string }[];
-    assertEquals(tools.map((m) => m.content), ["No tool of that name exists. Call one of: get_time.", "No tool of that name exists. Call one of: get_time."]);
+    await collect(
+      runToolLoop({ provider: "openai", messages: [], tools: { get_time: answer("noon") }, call: model.call }),
+    );
+    const tools = model.requests[1]!.messages.filter((m) => (m as { role: string }).role === "tool") as {
+      content: string;
+    }[];
+    assertEquals(
+      tools.map((m) => m.content),
+      ["No tool of that name exists. Call one of: get_time.", "No tool of that name exists. Call one of: get_time."],
+    );
   });
 
   test("a failing call ends the loop with call-failed and an error that does not repeat the caller's error", async () => {
     const events = await collect(
-      runToolLoop({ provider: "openai", messages: [], tools: {}, call: () => Promise.reject(new Error("getaddrinfo ENOTFOUND internal-gateway.corp")) }),
+      runToolLoop({
+        provider: "openai",
+        messages: [],
+        tools: {},
+        call: () => Promise.reject(new Error("getaddrinfo ENOTFOUND internal-gateway.corp")),
+      }),
     );
-    assertEquals(events.map((e) => e.type), ["error", "loop-finish"]);
-    assert(events[0]!.type === "error" && !events[0]!.error.message.includes("internal-gateway"), "nothing internal passed on");
+    assertEquals(
+      events.map((e) => e.type),
+      ["error", "loop-finish"],
+    );
+    assert(
+      events[0]!.type === "error" && !events[0]!.error.message.includes("internal-gateway"),
+      "nothing internal passed on",
+    );
     assertEquals(last(events).reason, "call-failed");
   });
 
   test("a step whose response fails ends the loop as aborted with no turn appended", async () => {
     const events = await collect(
-      runToolLoop({ provider: "openai", messages: [{ role: "user", content: "hi" }], tools: {}, call: () => Promise.resolve(new Response('{"error":{"message":"rate"}}', { status: 429 })) }),
+      runToolLoop({
+        provider: "openai",
+        messages: [{ role: "user", content: "hi" }],
+        tools: {},
+        call: () => Promise.resolve(new Response('{"error":{"message":"rate"}}', { status: 429 })),
+      }),
     );
-    assertEquals(events.map((e) => e.type), ["error", "abort", "step-finish", "loop-finish"]);
+    assertEquals(
+      events.map((e) => e.type),
+      ["error", "abort", "step-finish", "loop-finish"],
+    );
     const final = last(events);
     assertEquals([final.reason, final.messages], ["aborted", [{ role: "user", content: "hi" }]]);
   });
 
   test("toolDefinitions lists the tools in each provider's request shape", () => {
-    const tools = { get_time: { description: "The time in a zone.", parameters: { type: "object", properties: { zone: { type: "string" } } }, run: () => "" } };
+    const tools = {
+      get_time: {
+        description: "The time in a zone.",
+        parameters: { type: "object", properties: { zone: { type: "string" } } },
+        run: () => "",
+      },
+    };
     const parameters = tools.get_time.parameters;
-    assertEquals(toolDefinitions("openai", tools), [{ type: "function", function: { name: "get_time", description: "The time in a zone.", parameters } }]);
-    assertEquals(toolDefinitions("openai-responses", tools), [{ type: "function", name: "get_time", description: "The time in a zone.", parameters }]);
-    assertEquals(toolDefinitions("anthropic", tools), [{ name: "get_time", description: "The time in a zone.", input_schema: parameters }]);
-    assertEquals(toolDefinitions("gemini", tools), [{ functionDeclarations: [{ name: "get_time", description: "The time in a zone.", parameters }] }]);
+    assertEquals(toolDefinitions("openai", tools), [
+      { type: "function", function: { name: "get_time", description: "The time in a zone.", parameters } },
+    ]);
+    assertEquals(toolDefinitions("openai-responses", tools), [
+      { type: "function", name: "get_time", description: "The time in a zone.", parameters },
+    ]);
+    assertEquals(toolDefinitions("anthropic", tools), [
+      { name: "get_time", description: "The time in a zone.", input_schema: parameters },
+    ]);
+    assertEquals(toolDefinitions("gemini", tools), [
+      { functionDeclarations: [{ name: "get_time", description: "The time in a zone.", parameters }] },
+    ]);
   });
 });
 
@@ -220,7 +329,14 @@ group("runToolLoop cancellation", (test) => {
   test("cancelling the stream aborts the call in flight", async () => {
     const signals: AbortSignal[] = [];
     const never = deferred<Response>();
-    const out = live(runToolLoop({ provider: "openai", messages: [], tools: {}, call: ({ signal }) => (signals.push(signal), never.promise) }));
+    const out = live(
+      runToolLoop({
+        provider: "openai",
+        messages: [],
+        tools: {},
+        call: ({ signal }) => (signals.push(signal), never.promise),
+      }),
+    );
     await eventually(() => signals.length === 1, "the first call is in flight");
     assert(!signals[0]!.aborted, "not aborted yet");
     await out.cancel("user left");
@@ -232,12 +348,23 @@ group("runToolLoop cancellation", (test) => {
     const abort = new AbortController();
     const signals: AbortSignal[] = [];
     const never = deferred<Response>();
-    const out = live(runToolLoop({ provider: "openai", messages: [], tools: {}, signal: abort.signal, call: ({ signal }) => (signals.push(signal), never.promise) }));
+    const out = live(
+      runToolLoop({
+        provider: "openai",
+        messages: [],
+        tools: {},
+        signal: abort.signal,
+        call: ({ signal }) => (signals.push(signal), never.promise),
+      }),
+    );
     await eventually(() => signals.length === 1, "in flight");
     abort.abort("stop");
     const events = await out.done;
     assert(signals[0]!.aborted, "aborted");
-    assertEquals(events.map((e) => e.type), ["loop-finish"]);
+    assertEquals(
+      events.map((e) => e.type),
+      ["loop-finish"],
+    );
     assertEquals(last(events).reason, "cancelled");
   });
 
@@ -262,14 +389,22 @@ group("runToolLoop cancellation", (test) => {
     const out = live(runToolLoop({ provider: "openai", messages: [], tools: { get_weather: tool }, call }));
     await eventually(() => tool.runs.length === 2, "both handlers run while the response is still open", 5000);
     await out.cancel("user left");
-    assert(tool.runs.every((r) => r.context.signal.aborted), "every handler's signal is aborted");
+    assert(
+      tool.runs.every((r) => r.context.signal.aborted),
+      "every handler's signal is aborted",
+    );
     await eventually(() => bodyCancelled, "the response body is cancelled");
   });
 
   test("the loop reads no further than its consumer: step 2 is not requested until step 1 is read", async () => {
     const recorded = anthropicShellTwoPlusTwo;
     const model = replayModel(recorded.steps.map((s) => s.response));
-    const reader = runToolLoop({ provider: "anthropic", messages: [], tools: { bash: answer("4") }, call: model.call }).getReader();
+    const reader = runToolLoop({
+      provider: "anthropic",
+      messages: [],
+      tools: { bash: answer("4") },
+      call: model.call,
+    }).getReader();
     await reader.read();
     for (let i = 0; i < 200; i++) await Promise.resolve();
     assertEquals(model.requests.length, 1, "one event read, one request made");

@@ -1,11 +1,22 @@
-import { runToolLoop, ToolRunnerStream, type RunnableTool, type ToolCallEvent, type ToolLoopEvent, type ToolRunnerEvent } from "../../src/index.ts";
+import {
+  runToolLoop,
+  ToolRunnerStream,
+  type RunnableTool,
+  type ToolCallEvent,
+  type ToolLoopEvent,
+  type ToolRunnerEvent,
+} from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
 
 const weather: RunnableTool = {
   description: "The weather in a city.",
-  parameters: { type: "object", properties: { city: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } }, required: ["city", "unit"] },
+  parameters: {
+    type: "object",
+    properties: { city: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } },
+    required: ["city", "unit"],
+  },
   run: (args) => `18 degrees ${(args as { unit: string }).unit} in ${(args as { city: string }).city}`,
 };
 const clock: RunnableTool = { parameters: { type: "object", properties: {} }, run: () => "noon" };
@@ -17,16 +28,39 @@ function anthropicEvents(events: readonly Record<string, unknown>[]): Uint8Array
 
 /** Text, a call to get_time that completes, then get_weather whose unit goes wrong, then much more. */
 function badTurn(): Uint8Array[] {
-  const block = (index: number, partial_json: string): Record<string, unknown> => ({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } });
+  const block = (index: number, partial_json: string): Record<string, unknown> => ({
+    type: "content_block_delta",
+    index,
+    delta: { type: "input_json_delta", partial_json },
+  });
   return anthropicEvents([
-    { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [], model: "claude", stop_reason: null, usage: { input_tokens: 9, output_tokens: 1 } } },
+    {
+      type: "message_start",
+      message: {
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        content: [],
+        model: "claude",
+        stop_reason: null,
+        usage: { input_tokens: 9, output_tokens: 1 },
+      },
+    },
     { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
     { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Let me check." } },
     { type: "content_block_stop", index: 0 },
-    { type: "content_block_start", index: 1, content_block: { type: "tool_use", id: "toolu_t", name: "get_time", input: {} } },
+    {
+      type: "content_block_start",
+      index: 1,
+      content_block: { type: "tool_use", id: "toolu_t", name: "get_time", input: {} },
+    },
     block(1, "{}"),
     { type: "content_block_stop", index: 1 },
-    { type: "content_block_start", index: 2, content_block: { type: "tool_use", id: "toolu_w", name: "get_weather", input: {} } },
+    {
+      type: "content_block_start",
+      index: 2,
+      content_block: { type: "tool_use", id: "toolu_w", name: "get_weather", input: {} },
+    },
     block(2, '{"city": "Oslo", '),
     block(2, '"unit": "kel'),
     ...Array.from({ length: 30 }, () => block(2, "vin")),
@@ -38,21 +72,55 @@ function badTurn(): Uint8Array[] {
 
 /** A Chat Completions turn whose get_weather call has a unit no enum member begins with. */
 const chatBadTurn = openAISSE([
-  chatChunk({ tool_calls: [{ index: 0, id: "call_w", function: { name: "get_weather", arguments: '{"city": "Oslo", "unit": "kel' } }] }),
+  chatChunk({
+    tool_calls: [
+      { index: 0, id: "call_w", function: { name: "get_weather", arguments: '{"city": "Oslo", "unit": "kel' } },
+    ],
+  }),
   chatChunk({ tool_calls: [{ index: 0, function: { arguments: 'vin"}' } }] }),
   chatChunk({}, "tool_calls"),
 ]);
 
 const goodTurn = anthropicEvents([
-  { type: "message_start", message: { id: "msg_2", type: "message", role: "assistant", content: [], model: "claude", stop_reason: null, usage: { input_tokens: 9, output_tokens: 1 } } },
-  { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "toolu_w2", name: "get_weather", input: {} } },
-  { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"city": "Oslo", "unit": "celsius"}' } },
+  {
+    type: "message_start",
+    message: {
+      id: "msg_2",
+      type: "message",
+      role: "assistant",
+      content: [],
+      model: "claude",
+      stop_reason: null,
+      usage: { input_tokens: 9, output_tokens: 1 },
+    },
+  },
+  {
+    type: "content_block_start",
+    index: 0,
+    content_block: { type: "tool_use", id: "toolu_w2", name: "get_weather", input: {} },
+  },
+  {
+    type: "content_block_delta",
+    index: 0,
+    delta: { type: "input_json_delta", partial_json: '{"city": "Oslo", "unit": "celsius"}' },
+  },
   { type: "content_block_stop", index: 0 },
   { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 9 } },
   { type: "message_stop" },
 ]);
 const answerTurn = anthropicEvents([
-  { type: "message_start", message: { id: "msg_3", type: "message", role: "assistant", content: [], model: "claude", stop_reason: null, usage: { input_tokens: 9, output_tokens: 1 } } },
+  {
+    type: "message_start",
+    message: {
+      id: "msg_3",
+      type: "message",
+      role: "assistant",
+      content: [],
+      model: "claude",
+      stop_reason: null,
+      usage: { input_tokens: 9, output_tokens: 1 },
+    },
+  },
   { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
   { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "It is 18 degrees in Oslo." } },
   { type: "content_block_stop", index: 0 },
@@ -63,14 +131,25 @@ const STOPPED = `The arguments stopped matching the tool's parameters at /unit w
 
 group("Early validation in the tool runner and the loop", (test) => {
   test("the runner answers the call an abort stopped at its violation, and runs nothing of it", async () => {
-    const error = { code: "schema-mismatch" as const, message: 'Expected one of "celsius", "fahrenheit".', path: "/unit" };
+    const error = {
+      code: "schema-mismatch" as const,
+      message: 'Expected one of "celsius", "fahrenheit".',
+      path: "/unit",
+    };
     const input: ToolCallEvent[] = [
       { type: "tool-call-start", index: 0, id: "c1", name: "get_weather" },
       { type: "tool-call-delta", index: 0, id: "c1", argumentsDelta: '{"unit": "k', closed: false },
       { type: "tool-call-violation", index: 0, id: "c1", name: "get_weather", error },
-      { type: "abort", reason: "schema-violation", discarded: [{ index: 0, id: "c1", name: "get_weather", rawArguments: '{"unit": "k' }], error },
+      {
+        type: "abort",
+        reason: "schema-violation",
+        discarded: [{ index: 0, id: "c1", name: "get_weather", rawArguments: '{"unit": "k' }],
+        error,
+      },
     ];
-    const events = await collect(fromChunks(input).pipeThrough(new ToolRunnerStream({ tools: { get_weather: weather } })));
+    const events = await collect(
+      fromChunks(input).pipeThrough(new ToolRunnerStream({ tools: { get_weather: weather } })),
+    );
     const outcome = events.at(-1) as ToolRunnerEvent;
     assert(outcome.type === "tool-error", `a tool-error last: ${JSON.stringify(events.map((e) => e.type))}`);
     assertEquals([outcome.id, outcome.error.code, outcome.error.retryable], ["c1", "invalid-arguments", true]);
@@ -90,7 +169,9 @@ group("Early validation in the tool runner and the loop", (test) => {
         abortOnViolation: true,
         call: ({ messages }) => {
           requests.push([...messages]);
-          return Promise.resolve(new Response(responses[requests.length - 1]!, { headers: { "content-type": "text/event-stream" } }));
+          return Promise.resolve(
+            new Response(responses[requests.length - 1]!, { headers: { "content-type": "text/event-stream" } }),
+          );
         },
       }),
     );
@@ -98,9 +179,22 @@ group("Early validation in the tool runner and the loop", (test) => {
     assert(first.pulled < badTurn().length, `the bad step was not read to its end (${first.pulled})`);
     const step1 = events.filter((event) => "step" in event && event.step === 1).map((event) => event.type);
     // get_time ran the moment its block closed; its result comes whenever it settles.
-    assertEquals(step1.filter((type) => type !== "tool-result"), [
-      "text-delta", "tool-call-start", "tool-call-delta", "tool-call", "tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call-violation", "abort", "tool-error", "step-finish",
-    ]);
+    assertEquals(
+      step1.filter((type) => type !== "tool-result"),
+      [
+        "text-delta",
+        "tool-call-start",
+        "tool-call-delta",
+        "tool-call",
+        "tool-call-start",
+        "tool-call-delta",
+        "tool-call-delta",
+        "tool-call-violation",
+        "abort",
+        "tool-error",
+        "step-finish",
+      ],
+    );
     assertEquals(step1.filter((type) => type === "tool-result").length, 1);
     const final = events.at(-1);
     assert(final?.type === "loop-finish", "ends with loop-finish");
@@ -141,8 +235,14 @@ group("Early validation in the tool runner and the loop", (test) => {
       }),
     );
     const types = events.filter((event) => "step" in event && event.step === 1).map((event) => event.type);
-    assert(types.includes("tool-call-violation") && types.includes("finish") && !types.includes("abort"), `the step finished: ${types}`);
+    assert(
+      types.includes("tool-call-violation") && types.includes("finish") && !types.includes("abort"),
+      `the step finished: ${types}`,
+    );
     const error = events.find((event) => event.type === "tool-error");
-    assert(error?.type === "tool-error" && error.error.code === "invalid-arguments" && !error.error.retryable, "answered as invalid arguments");
+    assert(
+      error?.type === "tool-error" && error.error.code === "invalid-arguments" && !error.error.retryable,
+      "answered as invalid arguments",
+    );
   });
 });

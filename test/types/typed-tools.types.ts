@@ -27,14 +27,34 @@ const jsonTools = [
       name: "get_weather",
       parameters: {
         type: "object",
-        properties: { city: { type: "string" }, unit: { type: "string", enum: ["c", "f"] }, days: { type: ["integer", "null"] } },
+        properties: {
+          city: { type: "string" },
+          unit: { type: "string", enum: ["c", "f"] },
+          days: { type: ["integer", "null"] },
+        },
         required: ["city"],
         additionalProperties: false,
       },
     },
   },
-  { name: "get_time", input_schema: { type: "object", properties: { zone: { type: "string" }, at: { anyOf: [{ type: "string" }, { type: "number" }] } }, required: ["zone", "at"] } },
-  { type: "function", name: "list", parameters: { type: "object", properties: { items: { type: "array", items: { type: "object", properties: { qty: { type: "number" } }, required: ["qty"] } } } } },
+  {
+    name: "get_time",
+    input_schema: {
+      type: "object",
+      properties: { zone: { type: "string" }, at: { anyOf: [{ type: "string" }, { type: "number" }] } },
+      required: ["zone", "at"],
+    },
+  },
+  {
+    type: "function",
+    name: "list",
+    parameters: {
+      type: "object",
+      properties: {
+        items: { type: "array", items: { type: "object", properties: { qty: { type: "number" } }, required: ["qty"] } },
+      },
+    },
+  },
   { name: "anything" },
 ] as const;
 declare const jsonEvent: EventOf<ReturnType<typeof streamToolCalls<typeof jsonTools>>>;
@@ -65,7 +85,10 @@ if (jsonEvent.type === "invalid-tool-call") expectTypeOf(jsonEvent.name).toEqual
 // Tools given by validators: zod 4 and a hand-written Standard Schema, mixed with a JSON Schema.
 declare const handWritten: StandardSchemaV1<{ zone: string }, { zone: string; at: Date }>;
 const validatorTools = [
-  { name: "get_weather", schema: z.object({ city: z.string(), unit: z.enum(["c", "f"]).default("c"), days: z.coerce.number().optional() }) },
+  {
+    name: "get_weather",
+    schema: z.object({ city: z.string(), unit: z.enum(["c", "f"]).default("c"), days: z.coerce.number().optional() }),
+  },
   { name: "get_time", schema: handWritten },
   { name: "ping", parameters: { type: "object", properties: { host: { type: "string" } }, required: ["host"] } },
 ] as const;

@@ -3,7 +3,13 @@
 // region and service, and for each request the canonical request (.creq), string to sign (.sts)
 // and Authorization header (.authz) it publishes.
 import { describe, expect, it } from "vitest";
-import { canonicalRequest, signAwsRequest, stringToSign, toAmzDate, type SignableRequest } from "../../worker/providers/aws-sigv4.ts";
+import {
+  canonicalRequest,
+  signAwsRequest,
+  stringToSign,
+  toAmzDate,
+  type SignableRequest,
+} from "../../worker/providers/aws-sigv4.ts";
 
 const credentials = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" };
 const scope = { region: "us-east-1", service: "service" };
@@ -30,7 +36,16 @@ const vectors: Vector[] = [
   {
     name: "get-vanilla",
     request: { method: "GET", url: "https://example.amazonaws.com/", headers: {}, body: "" },
-    creq: ["GET", "/", "", "host:example.amazonaws.com", "x-amz-date:20150830T123600Z", "", "host;x-amz-date", EMPTY_SHA256].join("\n"),
+    creq: [
+      "GET",
+      "/",
+      "",
+      "host:example.amazonaws.com",
+      "x-amz-date:20150830T123600Z",
+      "",
+      "host;x-amz-date",
+      EMPTY_SHA256,
+    ].join("\n"),
     stsHash: "bb579772317eb040ac9ed261061d46c1f17a8133879d6129b6e1c25292927e63",
     signedHeaders: "host;x-amz-date",
     signature: "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31",
@@ -38,15 +53,38 @@ const vectors: Vector[] = [
   {
     name: "post-vanilla",
     request: { method: "POST", url: "https://example.amazonaws.com/", headers: {}, body: "" },
-    creq: ["POST", "/", "", "host:example.amazonaws.com", "x-amz-date:20150830T123600Z", "", "host;x-amz-date", EMPTY_SHA256].join("\n"),
+    creq: [
+      "POST",
+      "/",
+      "",
+      "host:example.amazonaws.com",
+      "x-amz-date:20150830T123600Z",
+      "",
+      "host;x-amz-date",
+      EMPTY_SHA256,
+    ].join("\n"),
     stsHash: "553f88c9e4d10fc9e109e2aeb65f030801b70c2f6468faca261d401ae622fc87",
     signedHeaders: "host;x-amz-date",
     signature: "5da7c1a2acd57cee7505fc6676e4e544621c30862966e37dddb68e92efbe5d6b",
   },
   {
     name: "get-vanilla-query-order-key-case",
-    request: { method: "GET", url: "https://example.amazonaws.com/?Param2=value2&Param1=value1", headers: {}, body: "" },
-    creq: ["GET", "/", "Param1=value1&Param2=value2", "host:example.amazonaws.com", "x-amz-date:20150830T123600Z", "", "host;x-amz-date", EMPTY_SHA256].join("\n"),
+    request: {
+      method: "GET",
+      url: "https://example.amazonaws.com/?Param2=value2&Param1=value1",
+      headers: {},
+      body: "",
+    },
+    creq: [
+      "GET",
+      "/",
+      "Param1=value1&Param2=value2",
+      "host:example.amazonaws.com",
+      "x-amz-date:20150830T123600Z",
+      "",
+      "host;x-amz-date",
+      EMPTY_SHA256,
+    ].join("\n"),
     signedHeaders: "host;x-amz-date",
     signature: "b97d918cfa904a5beff61c982a1b6f458b799221646efd99d3219ec94cdf2500",
   },
@@ -54,14 +92,28 @@ const vectors: Vector[] = [
     name: "get-utf8",
     request: { method: "GET", url: "https://example.amazonaws.com/ሴ", headers: {}, body: "" },
     singleEncoded: true,
-    creq: ["GET", "/%E1%88%B4", "", "host:example.amazonaws.com", "x-amz-date:20150830T123600Z", "", "host;x-amz-date", EMPTY_SHA256].join("\n"),
+    creq: [
+      "GET",
+      "/%E1%88%B4",
+      "",
+      "host:example.amazonaws.com",
+      "x-amz-date:20150830T123600Z",
+      "",
+      "host;x-amz-date",
+      EMPTY_SHA256,
+    ].join("\n"),
     stsHash: "2a0a97d02205e45ce2e994789806b19270cfbbb0921b278ccf58f5249ac42102",
     signedHeaders: "host;x-amz-date",
     signature: "8318018e0b0f223aa2bbf98705b62bb787dc9c0e678f255a891fd03141be5d85",
   },
   {
     name: "post-x-www-form-urlencoded",
-    request: { method: "POST", url: "https://example.amazonaws.com/", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "Param1=value1" },
+    request: {
+      method: "POST",
+      url: "https://example.amazonaws.com/",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: "Param1=value1",
+    },
     creq: [
       "POST",
       "/",
@@ -97,17 +149,28 @@ describe("AWS Signature Version 4: the published test suite", () => {
       const doubleEncodePath = !vector.singleEncoded;
       const headers = await signAwsRequest(vector.request, signing, scope, { date, doubleEncodePath });
       expect(headers["x-amz-date"]).toBe("20150830T123600Z");
-      expect(headers["authorization"]).toBe(`AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/${credentialScope}, SignedHeaders=${vector.signedHeaders}, Signature=${vector.signature}`);
+      expect(headers["authorization"]).toBe(
+        `AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/${credentialScope}, SignedHeaders=${vector.signedHeaders}, Signature=${vector.signature}`,
+      );
       if (vector.token !== undefined) expect(headers["x-amz-security-token"]).toBe(vector.token);
       else expect(headers).not.toHaveProperty("x-amz-security-token");
 
-      const signed = { ...vector.request, headers: { ...vector.request.headers, "x-amz-date": "20150830T123600Z", ...(vector.token ? { "x-amz-security-token": vector.token } : {}) } };
+      const signed = {
+        ...vector.request,
+        headers: {
+          ...vector.request.headers,
+          "x-amz-date": "20150830T123600Z",
+          ...(vector.token ? { "x-amz-security-token": vector.token } : {}),
+        },
+      };
       const { text, signedHeaders } = await canonicalRequest(signed, doubleEncodePath);
       expect(signedHeaders).toBe(vector.signedHeaders);
       if (vector.creq !== undefined) expect(text).toBe(vector.creq);
       if (vector.stsHash !== undefined) {
         expect(await sha256Hex(text)).toBe(vector.stsHash);
-        expect(stringToSign("20150830T123600Z", credentialScope, vector.stsHash)).toBe(`AWS4-HMAC-SHA256\n20150830T123600Z\n${credentialScope}\n${vector.stsHash}`);
+        expect(stringToSign("20150830T123600Z", credentialScope, vector.stsHash)).toBe(
+          `AWS4-HMAC-SHA256\n20150830T123600Z\n${credentialScope}\n${vector.stsHash}`,
+        );
       }
     });
   }
@@ -117,7 +180,12 @@ describe("AWS Signature Version 4: the published test suite", () => {
   });
 
   it("a path already encoded in its URL is encoded again (every service but S3), dot segments resolved", async () => {
-    const request = { method: "POST", url: "https://bedrock-runtime.us-east-1.amazonaws.com/model/./x/../us.anthropic.claude-v1%3A0/converse-stream", headers: {}, body: "{}" };
+    const request = {
+      method: "POST",
+      url: "https://bedrock-runtime.us-east-1.amazonaws.com/model/./x/../us.anthropic.claude-v1%3A0/converse-stream",
+      headers: {},
+      body: "{}",
+    };
     const { text } = await canonicalRequest(request);
     expect(text.split("\n")[1]).toBe("/model/us.anthropic.claude-v1%253A0/converse-stream");
   });

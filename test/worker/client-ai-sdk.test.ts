@@ -13,7 +13,17 @@ import { describe, expect, it } from "vitest";
 import { uiRoute } from "../../worker/routes/ui.ts";
 import { demoTools } from "../../worker/tools/index.ts";
 import { post, referenceCalls, replays, streamCalls, TOOL, workerFetch } from "./client-support.ts";
-import { chatChunk, eventually, FakeUpstream, liveOpenAI, ManualTimers, openAIChunks, testEnv, weatherCall, worker } from "./support.ts";
+import {
+  chatChunk,
+  eventually,
+  FakeUpstream,
+  liveOpenAI,
+  ManualTimers,
+  openAIChunks,
+  testEnv,
+  weatherCall,
+  worker,
+} from "./support.ts";
 
 type Sdk = typeof ai6;
 const versions: [string, Sdk][] = [
@@ -34,12 +44,24 @@ const NOW = Date.UTC(2026, 10, 22, 23, 30);
 const userMessage = (text: string): ai6.UIMessage => ({ id: "user_1", role: "user", parts: [{ type: "text", text }] });
 
 /** Sends messages through the SDK's own transport to the Worker and reads the assistant message. */
-async function chat(sdk: Sdk, body: Record<string, unknown>, messages: ai6.UIMessage[], fetch: typeof globalThis.fetch = workerFetch()) {
+async function chat(
+  sdk: Sdk,
+  body: Record<string, unknown>,
+  messages: ai6.UIMessage[],
+  fetch: typeof globalThis.fetch = workerFetch(),
+) {
   const transport = new sdk.DefaultChatTransport({ api: "http://localhost:8787/v1/ui", fetch, body });
-  const chunks = await transport.sendMessages({ chatId: "chat_1", messages, abortSignal: undefined, trigger: "submit-message", messageId: undefined });
+  const chunks = await transport.sendMessages({
+    chatId: "chat_1",
+    messages,
+    abortSignal: undefined,
+    trigger: "submit-message",
+    messageId: undefined,
+  });
   const errors: unknown[] = [];
   let message: ai6.UIMessage | undefined;
-  for await (const snapshot of sdk.readUIMessageStream({ stream: chunks, onError: (error) => errors.push(error) })) message = snapshot;
+  for await (const snapshot of sdk.readUIMessageStream({ stream: chunks, onError: (error) => errors.push(error) }))
+    message = snapshot;
   const parts = message?.parts ?? [];
   return {
     message,
@@ -55,9 +77,13 @@ for (const [name, sdk] of versions) {
       it(`${provider} (${recording.name}): tool parts with the inputs of /v1/stream, input-available`, async () => {
         const reference = await streamCalls(provider, prompt);
         const expected = referenceCalls(reference.finish);
-        const { tools, text, errors } = await chat(sdk, { model: `${provider}/test-model`, tools: [TOOL] }, [userMessage(prompt)]);
+        const { tools, text, errors } = await chat(sdk, { model: `${provider}/test-model`, tools: [TOOL] }, [
+          userMessage(prompt),
+        ]);
         expect(errors).toEqual([]);
-        expect(tools.map((part) => [part.type, part.state, part.input])).toEqual(expected.map((call) => [`tool-${call.name}`, "input-available", call.arguments]));
+        expect(tools.map((part) => [part.type, part.state, part.input])).toEqual(
+          expected.map((call) => [`tool-${call.name}`, "input-available", call.arguments]),
+        );
         tools.forEach((part, i) => expect(part.toolCallId).toBe(expected[i]!.id ?? part.toolCallId));
         expect(new Set(tools.map((part) => part.toolCallId)).size).toBe(tools.length);
         expect(text).toBe(reference.finish.text);
@@ -69,24 +95,64 @@ for (const [name, sdk] of versions) {
 describe("POST /v1/ui in run mode offline: the scripted model, the Worker's tools at the edge", () => {
   const tools = demoTools({ now: () => NOW });
   const routed: typeof fetch = (async (input: RequestInfo | URL, init?: RequestInit) =>
-    uiRoute(new Request(input, init), testEnv(), { fetch: () => Promise.reject(new Error("no network")), timers: new ManualTimers() }, tools)) as typeof fetch;
+    uiRoute(
+      new Request(input, init),
+      testEnv(),
+      { fetch: () => Promise.reject(new Error("no network")), timers: new ManualTimers() },
+      tools,
+    )) as typeof fetch;
   for (const provider of ["openai", "openai-responses", "anthropic", "gemini"]) {
     it(`${provider}: three tool parts output-available with what the tools returned, then the answer written from them`, async () => {
-      const { tools: parts, text, message } = await chat(ai6, { model: `${provider}/demo`, run: true, tools: ["current_time", "calculate", "convert_units"] }, [userMessage(PROMPT)], routed);
+      const {
+        tools: parts,
+        text,
+        message,
+      } = await chat(
+        ai6,
+        { model: `${provider}/demo`, run: true, tools: ["current_time", "calculate", "convert_units"] },
+        [userMessage(PROMPT)],
+        routed,
+      );
       expect(parts.map((part) => [part.type, part.state, part.input, part.output])).toEqual([
-        ["tool-current_time", "output-available", { time_zone: "Asia/Tokyo" }, { time_zone: "Asia/Tokyo", date: "2026-11-23", time: "08:30:00", weekday: "Monday", utc_offset: "+09:00", utc: "2026-11-22T23:30:00.000Z" }],
+        [
+          "tool-current_time",
+          "output-available",
+          { time_zone: "Asia/Tokyo" },
+          {
+            time_zone: "Asia/Tokyo",
+            date: "2026-11-23",
+            time: "08:30:00",
+            weekday: "Monday",
+            utc_offset: "+09:00",
+            utc: "2026-11-22T23:30:00.000Z",
+          },
+        ],
         ["tool-calculate", "output-available", { expression: "230 * 17 / 100" }, { result: 39.1 }],
-        ["tool-convert_units", "output-available", { value: 26.2, from: "mi", to: "km" }, { value: 42.1648128, unit: "km", category: "length" }],
+        [
+          "tool-convert_units",
+          "output-available",
+          { value: 26.2, from: "mi", to: "km" },
+          { value: 42.1648128, unit: "km", category: "length" },
+        ],
       ]);
-      expect(text).toBe("In Asia/Tokyo it is 08:30 on Monday, 2026-11-23 (UTC+09:00). 230 * 17 / 100 = 39.1. 26.2 mi is 42.1648128 km.");
+      expect(text).toBe(
+        "In Asia/Tokyo it is 08:30 on Monday, 2026-11-23 (UTC+09:00). 230 * 17 / 100 = 39.1. 26.2 mi is 42.1648128 km.",
+      );
       expect(message?.parts.filter((part) => part.type === "step-start")).toHaveLength(2);
     });
   }
 
   it("ai 5.0.53's strict schemas read a run too", async () => {
-    const { tools: parts, errors } = await chat(ai5strict as unknown as Sdk, { model: "anthropic/demo", run: true, tools: ["calculate"] }, [userMessage(PROMPT)], routed);
+    const { tools: parts, errors } = await chat(
+      ai5strict as unknown as Sdk,
+      { model: "anthropic/demo", run: true, tools: ["calculate"] },
+      [userMessage(PROMPT)],
+      routed,
+    );
     expect(errors).toEqual([]);
-    expect(parts.map((part) => [part.type, part.state, part.output])).toEqual([["tool-calculate", "output-available", { result: 39.1 }]]);
+    expect(parts.map((part) => [part.type, part.state, part.output])).toEqual([
+      ["tool-calculate", "output-available", { result: 39.1 }],
+    ]);
   });
 });
 
@@ -99,10 +165,29 @@ describe("POST /v1/ui: earlier turns' tool parts become the provider's calls and
       parts: [
         { type: "step-start" },
         { type: "text", text: "Checking." },
-        { type: "tool-get_weather", toolCallId: "call_1", state: "output-available", input: { city: "Paris" }, output: { celsius: 18 } },
-        { type: "tool-get_weather", toolCallId: "call_2", state: "output-error", input: { city: "Rome" }, errorText: "Weather service down." },
+        {
+          type: "tool-get_weather",
+          toolCallId: "call_1",
+          state: "output-available",
+          input: { city: "Paris" },
+          output: { celsius: 18 },
+        },
+        {
+          type: "tool-get_weather",
+          toolCallId: "call_2",
+          state: "output-error",
+          input: { city: "Rome" },
+          errorText: "Weather service down.",
+        },
         { type: "tool-get_weather", toolCallId: "call_3", state: "input-available", input: { city: "Oslo" } },
-        { type: "dynamic-tool", toolName: "web_search", toolCallId: "call_4", state: "output-available", input: { q: "rome" }, output: "sunny" },
+        {
+          type: "dynamic-tool",
+          toolName: "web_search",
+          toolCallId: "call_4",
+          state: "output-available",
+          input: { q: "rome" },
+          output: "sunny",
+        },
         { type: "step-start" },
         { type: "reasoning", text: "Both done." },
         { type: "text", text: "Paris 18 °C." },
@@ -112,12 +197,27 @@ describe("POST /v1/ui: earlier turns' tool parts become the provider's calls and
   ];
 
   it("openai: one assistant message per step with its tool_calls, a tool message per outcome, calls without one left out", async () => {
-    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "Sunny." }), chatChunk({}, "stop")]) });
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: openAIChunks([chatChunk({ content: "Sunny." }), chatChunk({}, "stop")]),
+    });
     const env = testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t" });
-    const transport = new ai6.DefaultChatTransport({ api: "http://localhost:8787/v1/ui", fetch: workerFetch({ env, upstream }), headers: { authorization: "Bearer t" }, body: { model: "openai/gpt-4o-mini" } });
-    const chunks = await transport.sendMessages({ chatId: "c", messages: history, abortSignal: undefined, trigger: "submit-message", messageId: undefined });
+    const transport = new ai6.DefaultChatTransport({
+      api: "http://localhost:8787/v1/ui",
+      fetch: workerFetch({ env, upstream }),
+      headers: { authorization: "Bearer t" },
+      body: { model: "openai/gpt-4o-mini" },
+    });
+    const chunks = await transport.sendMessages({
+      chatId: "c",
+      messages: history,
+      abortSignal: undefined,
+      trigger: "submit-message",
+      messageId: undefined,
+    });
     let text = "";
-    for await (const message of ai6.readUIMessageStream({ stream: chunks })) text = message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
+    for await (const message of ai6.readUIMessageStream({ stream: chunks }))
+      text = message.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("");
     expect(text).toBe("Sunny.");
     expect(upstream.requests[0]!.body["messages"]).toEqual([
       { role: "user", content: "Weather in Paris and Rome?" },
@@ -142,7 +242,14 @@ describe("POST /v1/ui: earlier turns' tool parts become the provider's calls and
     // The provider's answer does not matter here, only what it was sent.
     const upstream = new FakeUpstream({ kind: "response", status: 500, body: "" });
     const env = testEnv({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "https://provider.test/v1", CLIENT_TOKEN: "t" });
-    const response = await worker(upstream).call(post("/v1/ui", { model: "anthropic/claude-sonnet-4-5", messages: history }, { headers: { authorization: "Bearer t" } }), env);
+    const response = await worker(upstream).call(
+      post(
+        "/v1/ui",
+        { model: "anthropic/claude-sonnet-4-5", messages: history },
+        { headers: { authorization: "Bearer t" } },
+      ),
+      env,
+    );
     expect([response.status, response.headers.get("x-error-code")]).toEqual([502, "upstream_error"]);
     const messages = upstream.requests[0]!.body["messages"] as { role: string; content: { type: string }[] }[];
     expect(messages.map((m) => [m.role, m.content.map((block) => block.type)])).toEqual([
@@ -163,10 +270,15 @@ describe("POST /v1/ui: earlier turns' tool parts become the provider's calls and
 });
 
 describe("POST /v1/ui: errors before the stream are the text useChat shows", () => {
-  const send = (body: unknown, init: Parameters<typeof post>[2] = {}, env = testEnv()) => worker().call(post("/v1/ui", body, init), env);
+  const send = (body: unknown, init: Parameters<typeof post>[2] = {}, env = testEnv()) =>
+    worker().call(post("/v1/ui", body, init), env);
   const valid = { id: "c", trigger: "submit-message", model: "openai/gpt-4o-mini", messages: [userMessage("hi")] };
   const expectText = async (response: Response, status: number, code: string, text: string | RegExp) => {
-    expect([response.status, response.headers.get("content-type"), response.headers.get("x-error-code")]).toEqual([status, "text/plain; charset=utf-8", code]);
+    expect([response.status, response.headers.get("content-type"), response.headers.get("x-error-code")]).toEqual([
+      status,
+      "text/plain; charset=utf-8",
+      code,
+    ]);
     const body = await response.text();
     if (typeof text === "string") expect(body).toBe(text);
     else expect(body).toMatch(text);
@@ -174,30 +286,110 @@ describe("POST /v1/ui: errors before the stream are the text useChat shows", () 
 
   it("bad JSON, an unknown provider, malformed messages and parts, an unknown field: 400 with a message naming the field", async () => {
     await expectText(await send(undefined, { raw: "{" }), 400, "invalid_json", "The request body is not valid JSON.");
-    await expectText(await send({ ...valid, model: "cohere-ish/command" }), 400, "unknown_provider", /^`model` names no provider of this Worker: use <provider>\/<model>, the provider one of: openai, openai-responses, anthropic, gemini/);
+    await expectText(
+      await send({ ...valid, model: "cohere-ish/command" }),
+      400,
+      "unknown_provider",
+      /^`model` names no provider of this Worker: use <provider>\/<model>, the provider one of: openai, openai-responses, anthropic, gemini/,
+    );
     await expectText(await send({ ...valid, model: undefined }), 400, "invalid_request", /^`model` is required/);
-    await expectText(await send({ ...valid, messages: [{ id: "u", role: "user", content: "hi" }] }), 400, "invalid_request", "`messages[0].parts` must be an array.");
-    await expectText(await send({ ...valid, messages: [{ id: "u", role: "robot", parts: [] }] }), 400, "invalid_request", "`role` must be system, user or assistant. (field: messages[0].role)");
-    await expectText(await send({ ...valid, messages: [{ id: "a", role: "assistant", parts: [{ type: "tool-x y", toolCallId: "c", state: "output-available" }] }] }), 400, "invalid_request", /field: messages\[0\]\.parts\[0\]\.type/);
-    await expectText(await send({ ...valid, messages: [{ id: "a", role: "assistant", parts: [{ type: "tool-f", state: "output-available" }] }] }), 400, "invalid_request", "`messages[0].parts[0].toolCallId` must be a non-empty string: the id of the call.");
-    await expectText(await send({ ...valid, messages: [{ id: "u", role: "user", parts: [{ type: "file", url: "data:," }] }] }), 400, "invalid_request", /field: messages\[0\]\.parts\[0\]\.type/);
-    await expectText(await send({ ...valid, temperatur: 1 }), 400, "unknown_field", "The request has a field this API does not know. (field: temperatur)");
+    await expectText(
+      await send({ ...valid, messages: [{ id: "u", role: "user", content: "hi" }] }),
+      400,
+      "invalid_request",
+      "`messages[0].parts` must be an array.",
+    );
+    await expectText(
+      await send({ ...valid, messages: [{ id: "u", role: "robot", parts: [] }] }),
+      400,
+      "invalid_request",
+      "`role` must be system, user or assistant. (field: messages[0].role)",
+    );
+    await expectText(
+      await send({
+        ...valid,
+        messages: [
+          { id: "a", role: "assistant", parts: [{ type: "tool-x y", toolCallId: "c", state: "output-available" }] },
+        ],
+      }),
+      400,
+      "invalid_request",
+      /field: messages\[0\]\.parts\[0\]\.type/,
+    );
+    await expectText(
+      await send({
+        ...valid,
+        messages: [{ id: "a", role: "assistant", parts: [{ type: "tool-f", state: "output-available" }] }],
+      }),
+      400,
+      "invalid_request",
+      "`messages[0].parts[0].toolCallId` must be a non-empty string: the id of the call.",
+    );
+    await expectText(
+      await send({ ...valid, messages: [{ id: "u", role: "user", parts: [{ type: "file", url: "data:," }] }] }),
+      400,
+      "invalid_request",
+      /field: messages\[0\]\.parts\[0\]\.type/,
+    );
+    await expectText(
+      await send({ ...valid, temperatur: 1 }),
+      400,
+      "unknown_field",
+      "The request has a field this API does not know. (field: temperatur)",
+    );
     await expectText(await send({ ...valid, run: "yes" }), 400, "invalid_request", /^`run` must be true/);
-    await expectText(await send({ ...valid, run: true, tools: ["rm_rf"] }), 400, "invalid_request", /names a tool this Worker does not have; it has: current_time, calculate, convert_units/);
-    await expectText(await send({ ...valid, max_steps: 3 }), 400, "invalid_request", "`max_steps` applies to run mode only (`run: true`).");
+    await expectText(
+      await send({ ...valid, run: true, tools: ["rm_rf"] }),
+      400,
+      "invalid_request",
+      /names a tool this Worker does not have; it has: current_time, calculate, convert_units/,
+    );
+    await expectText(
+      await send({ ...valid, max_steps: 3 }),
+      400,
+      "invalid_request",
+      "`max_steps` applies to run mode only (`run: true`).",
+    );
   });
 
   it("the transport raises the message as its Error, which useChat shows", async () => {
-    const transport = new ai6.DefaultChatTransport({ api: "http://localhost:8787/v1/ui", fetch: workerFetch(), body: { model: "nope/x" } });
-    const thrown = await transport.sendMessages({ chatId: "c", messages: [userMessage("hi")], abortSignal: undefined, trigger: "submit-message", messageId: undefined }).catch((error: unknown) => error);
+    const transport = new ai6.DefaultChatTransport({
+      api: "http://localhost:8787/v1/ui",
+      fetch: workerFetch(),
+      body: { model: "nope/x" },
+    });
+    const thrown = await transport
+      .sendMessages({
+        chatId: "c",
+        messages: [userMessage("hi")],
+        abortSignal: undefined,
+        trigger: "submit-message",
+        messageId: undefined,
+      })
+      .catch((error: unknown) => error);
     expect(thrown).toBeInstanceOf(Error);
     expect((thrown as Error).message).toMatch(/^`model` names no provider of this Worker/);
   });
 
   it("the checks of /v1/stream: 401 without the token, 403 from another origin, 413 past MAX_BODY_BYTES, 405 for GET", async () => {
-    await expectText(await send(valid, {}, testEnv({ CLIENT_TOKEN: "t" })), 401, "unauthorized", "Send the client token as `Authorization: Bearer <token>`.");
-    await expectText(await send(valid, { headers: { origin: "https://evil.example" } }), 403, "origin_not_allowed", /CORS allow-list/);
-    await expectText(await send({ ...valid, messages: [userMessage("x".repeat(400))] }, {}, testEnv({ MAX_BODY_BYTES: "256" })), 413, "body_too_large", /exceeds the limit of 256 bytes/);
+    await expectText(
+      await send(valid, {}, testEnv({ CLIENT_TOKEN: "t" })),
+      401,
+      "unauthorized",
+      "Send the client token as `Authorization: Bearer <token>`.",
+    );
+    await expectText(
+      await send(valid, { headers: { origin: "https://evil.example" } }),
+      403,
+      "origin_not_allowed",
+      /CORS allow-list/,
+    );
+    await expectText(
+      await send({ ...valid, messages: [userMessage("x".repeat(400))] }, {}, testEnv({ MAX_BODY_BYTES: "256" })),
+      413,
+      "body_too_large",
+      /exceeds the limit of 256 bytes/,
+    );
     const get = await worker().call(new Request("http://localhost:8787/v1/ui"), testEnv());
     expect([get.status, get.headers.get("allow")]).toEqual([405, "POST, OPTIONS"]);
   });
@@ -210,15 +402,34 @@ describe("POST /v1/ui: errors before the stream are the text useChat shows", () 
   it("the resume request's CORS preflight (OPTIONS /v1/ui/<id>/stream) is answered as the other routes' are", async () => {
     const env = testEnv({ CORS_ALLOW_ORIGINS: "https://app.example" });
     const preflight = (origin: string) =>
-      worker().call(new Request("http://localhost:8787/v1/ui/chat_1/stream", { method: "OPTIONS", headers: { origin, "access-control-request-method": "GET", "access-control-request-headers": "authorization, x-custom" } }), env);
+      worker().call(
+        new Request("http://localhost:8787/v1/ui/chat_1/stream", {
+          method: "OPTIONS",
+          headers: {
+            origin,
+            "access-control-request-method": "GET",
+            "access-control-request-headers": "authorization, x-custom",
+          },
+        }),
+        env,
+      );
     const allowed = await preflight("https://app.example");
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");
     expect(allowed.headers.get("access-control-allow-methods")).toBe("GET, OPTIONS");
-    expect(allowed.headers.get("access-control-allow-headers")).toBe("authorization, content-type, last-event-id, x-custom");
+    expect(allowed.headers.get("access-control-allow-headers")).toBe(
+      "authorization, content-type, last-event-id, x-custom",
+    );
     const refused = await preflight("https://evil.example");
-    expect([refused.status, refused.headers.get("x-error-code"), refused.headers.get("access-control-allow-origin")]).toEqual([403, "origin_not_allowed", null]);
-    const get = await worker().call(new Request("http://localhost:8787/v1/ui/chat_1/stream", { headers: { origin: "https://app.example" } }), env);
+    expect([
+      refused.status,
+      refused.headers.get("x-error-code"),
+      refused.headers.get("access-control-allow-origin"),
+    ]).toEqual([403, "origin_not_allowed", null]);
+    const get = await worker().call(
+      new Request("http://localhost:8787/v1/ui/chat_1/stream", { headers: { origin: "https://app.example" } }),
+      env,
+    );
     expect([get.status, get.headers.get("access-control-allow-origin")]).toEqual([204, "https://app.example"]);
     const post = await worker().call(new Request("http://localhost:8787/v1/ui/chat_1/stream", { method: "POST" }), env);
     expect([post.status, post.headers.get("allow")]).toEqual([405, "GET, OPTIONS"]);
@@ -228,15 +439,29 @@ describe("POST /v1/ui: errors before the stream are the text useChat shows", () 
 describe("POST /v1/ui: a client that goes away cancels the provider request", () => {
   const env = testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t" });
   for (const run of [false, true]) {
-    it(run ? "in run mode: the loop, and with it the model call in flight" : "one model call: its upstream body is cancelled", async () => {
-      const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([weatherCall(0, "call_1", '{"city":'), weatherCall(0, "call_1", '"Par')]).slice(0, 2), then: "stall" });
-      const body = run ? { model: "openai/m", run: true, tools: ["calculate"], messages: [userMessage("hi")] } : { model: "openai/m", messages: [userMessage("hi")] };
-      const response = await worker(upstream).call(post("/v1/ui", body, { headers: { authorization: "Bearer t" } }), env);
-      const reader = response.body!.getReader();
-      expect(new TextDecoder().decode((await reader.read()).value)).toContain('"type":"start"');
-      await reader.cancel("client went away");
-      expect(await eventually(() => upstream.cancelled !== undefined)).toBe(true);
-      expect(upstream.requests[0]?.signal.aborted).toBe(true);
-    });
+    it(
+      run
+        ? "in run mode: the loop, and with it the model call in flight"
+        : "one model call: its upstream body is cancelled",
+      async () => {
+        const upstream = new FakeUpstream({
+          kind: "sse",
+          chunks: openAIChunks([weatherCall(0, "call_1", '{"city":'), weatherCall(0, "call_1", '"Par')]).slice(0, 2),
+          then: "stall",
+        });
+        const body = run
+          ? { model: "openai/m", run: true, tools: ["calculate"], messages: [userMessage("hi")] }
+          : { model: "openai/m", messages: [userMessage("hi")] };
+        const response = await worker(upstream).call(
+          post("/v1/ui", body, { headers: { authorization: "Bearer t" } }),
+          env,
+        );
+        const reader = response.body!.getReader();
+        expect(new TextDecoder().decode((await reader.read()).value)).toContain('"type":"start"');
+        await reader.cancel("client went away");
+        expect(await eventually(() => upstream.cancelled !== undefined)).toBe(true);
+        expect(upstream.requests[0]?.signal.aborted).toBe(true);
+      },
+    );
   }
 });

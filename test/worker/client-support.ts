@@ -9,12 +9,22 @@ import type { Timers } from "../../worker/runtime.ts";
 import { FakeUpstream, ManualTimers, readSSE, streamRequest, testEnv, worker } from "./support.ts";
 
 /** Every recording the Worker replays, with a prompt that picks it, by provider. */
-export const replays: { provider: string; recording: Recording; prompt: string }[] = Object.entries(upstreamProviders).flatMap(([provider, upstream]) =>
-  upstream.recordings.map((recording) => ({ provider, recording, prompt: `Tell me about ${recording.keywords.join(" and ")}` })),
+export const replays: { provider: string; recording: Recording; prompt: string }[] = Object.entries(
+  upstreamProviders,
+).flatMap(([provider, upstream]) =>
+  upstream.recordings.map((recording) => ({
+    provider,
+    recording,
+    prompt: `Tell me about ${recording.keywords.join(" and ")}`,
+  })),
 );
 
 /** A tool definition each request offers (the replay answers whatever tools are offered). */
-export const TOOL = { name: "lookup", description: "Look something up.", parameters: { type: "object", properties: { query: { type: "string" } } } };
+export const TOOL = {
+  name: "lookup",
+  description: "Look something up.",
+  parameters: { type: "object", properties: { query: { type: "string" } } },
+};
 
 /** A `fetch` that sends every request to the Worker's handler, as a client on localhost would. */
 export function workerFetch(options: { env?: Env; upstream?: FakeUpstream; timers?: Timers } = {}): typeof fetch {
@@ -24,8 +34,15 @@ export function workerFetch(options: { env?: Env; upstream?: FakeUpstream; timer
 }
 
 /** The calls `POST /v1/stream` gives for a prompt: the reference every protocol must match. */
-export async function streamCalls(provider: string, prompt: string, env: Env = testEnv()): Promise<{ finish: FinishEvent; recording: string | null }> {
-  const response = await worker().call(streamRequest({ provider, model: "test-model", messages: [{ role: "user", content: prompt }], tools: [TOOL] }), env);
+export async function streamCalls(
+  provider: string,
+  prompt: string,
+  env: Env = testEnv(),
+): Promise<{ finish: FinishEvent; recording: string | null }> {
+  const response = await worker().call(
+    streamRequest({ provider, model: "test-model", messages: [{ role: "user", content: prompt }], tools: [TOOL] }),
+    env,
+  );
   const { events } = await readSSE(response);
   const finish = events.at(-1);
   if (finish?.type !== "finish") throw new Error(`/v1/stream ends with finish: ${JSON.stringify(finish)}`);
@@ -33,12 +50,23 @@ export async function streamCalls(provider: string, prompt: string, env: Env = t
 }
 
 /** The calls of a finish as `{id, name, arguments}`, ids of providers that give none left out. */
-export function referenceCalls(finish: FinishEvent): { id: string | null; name: string; arguments: unknown; rawArguments: string }[] {
-  return finish.toolCalls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments, rawArguments: call.rawArguments }));
+export function referenceCalls(
+  finish: FinishEvent,
+): { id: string | null; name: string; arguments: unknown; rawArguments: string }[] {
+  return finish.toolCalls.map((call) => ({
+    id: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    rawArguments: call.rawArguments,
+  }));
 }
 
 /** A `POST` with a JSON body (or a raw one) to a path of the Worker on localhost. */
-export function post(path: string, body: unknown, init: { headers?: Record<string, string>; raw?: string; host?: string } = {}): Request {
+export function post(
+  path: string,
+  body: unknown,
+  init: { headers?: Record<string, string>; raw?: string; host?: string } = {},
+): Request {
   return new Request(`http://${init.host ?? "localhost:8787"}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...init.headers },

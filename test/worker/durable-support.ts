@@ -26,7 +26,9 @@ export async function restart(id: string, stub: DurableObjectStub): Promise<Dura
  * the alarm at once, before its time): true when an alarm was set.
  */
 export async function runExpiryAlarm(stub: DurableObjectStub): Promise<boolean> {
-  await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useAlarmClock(() => Date.now() + 24 * 60 * 60 * 1000));
+  await runInDurableObject(stub, (instance: ResponseBuffer) =>
+    instance.useAlarmClock(() => Date.now() + 24 * 60 * 60 * 1000),
+  );
   try {
     return await runDurableObjectAlarm(stub);
   } finally {
@@ -35,7 +37,11 @@ export async function runExpiryAlarm(stub: DurableObjectStub): Promise<boolean> 
 }
 
 /** Lets the object run (a round trip into it at a time, no timer) until `check` holds. */
-export async function settled(stub: DurableObjectStub, check: () => boolean | Promise<boolean>, rounds = 200): Promise<boolean> {
+export async function settled(
+  stub: DurableObjectStub,
+  check: () => boolean | Promise<boolean>,
+  rounds = 200,
+): Promise<boolean> {
   for (let round = 0; round < rounds; round++) {
     if (await check()) return true;
     await runInDurableObject(stub, () => undefined);
@@ -48,5 +54,7 @@ export const framesOf = (text: string): string[] => text.split(/(?<=\n\n)/).filt
 
 /** The frames of response `id` in its object's storage, one string each. */
 export function storedFrames(id: string): Promise<string[]> {
-  return runInDurableObject(objectOf(id), (_instance, state) => (loadResponseLog(keyedStore(state.storage.kv, id))?.batches ?? []).flatMap((batch) => framesOf(batch.text)));
+  return runInDurableObject(objectOf(id), (_instance, state) =>
+    (loadResponseLog(keyedStore(state.storage.kv, id))?.batches ?? []).flatMap((batch) => framesOf(batch.text)),
+  );
 }

@@ -5,12 +5,38 @@ import { describe, expect, it } from "vitest";
 import { joinDeltas } from "../../src/index.ts";
 import { createFetchHandler } from "../../worker/app.ts";
 import type { RunEvent } from "../../worker/routes/run.ts";
-import { chatChunk, eventually, FakeUpstream, ManualTimers, openAIChunks, readSSE, responses, streamRequest, testEnv, validBody, worker } from "./support.ts";
+import {
+  chatChunk,
+  eventually,
+  FakeUpstream,
+  ManualTimers,
+  openAIChunks,
+  readSSE,
+  responses,
+  streamRequest,
+  testEnv,
+  validBody,
+  worker,
+} from "./support.ts";
 
 const liveEnv = () => testEnv({ OPENAI_API_KEY: "sk-test", CLIENT_TOKEN: "t" });
 const auth = { headers: { authorization: "Bearer t" } };
-const unitTool = { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } } } };
-const call = (args: string, id?: string) => chatChunk({ tool_calls: [{ index: 0, ...(id ? { id, function: { name: "get_weather", arguments: args } } : { function: { arguments: args } }) }] });
+const unitTool = {
+  name: "get_weather",
+  parameters: {
+    type: "object",
+    properties: { city: { type: "string" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } },
+  },
+};
+const call = (args: string, id?: string) =>
+  chatChunk({
+    tool_calls: [
+      {
+        index: 0,
+        ...(id ? { id, function: { name: "get_weather", arguments: args } } : { function: { arguments: args } }),
+      },
+    ],
+  });
 /** A call whose unit goes wrong at its third fragment, with much more after it. */
 const badCall = openAIChunks([
   chatChunk({ content: "Checking." }),
@@ -40,16 +66,27 @@ describe("early_validation and abort_on_violation", () => {
 
   it("/v1/stream with early_validation sends tool-call-violation the moment the call goes wrong, then its invalid-tool-call", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: badCall });
-    const response = await worker(upstream).call(streamRequest(validBody({ tools: [unitTool], early_validation: true }), auth), liveEnv());
+    const response = await worker(upstream).call(
+      streamRequest(validBody({ tools: [unitTool], early_validation: true }), auth),
+      liveEnv(),
+    );
     const { messages, events } = await readSSE(response);
     const types = events.map((event) => event.type);
     // The violation follows the delta that carried "kel", well before the rest of the call.
     const at = types.indexOf("tool-call-violation");
     expect(types[at - 1]).toBe("tool-call-delta");
-    const before = events.slice(0, at).flatMap((event) => (event.type === "tool-call-delta" ? [event.argumentsDelta] : []));
+    const before = events
+      .slice(0, at)
+      .flatMap((event) => (event.type === "tool-call-delta" ? [event.argumentsDelta] : []));
     expect(before.join("")).toBe('{"city": "Oslo", "unit": "kel');
     expect(messages.find((message) => message.event === "tool-call-violation")?.data).toBe(
-      JSON.stringify({ type: "tool-call-violation", index: 0, id: "call_1", name: "get_weather", error: { code: "schema-mismatch", message: 'Expected one of "celsius", "fahrenheit".', path: "/unit" } }),
+      JSON.stringify({
+        type: "tool-call-violation",
+        index: 0,
+        id: "call_1",
+        name: "get_weather",
+        error: { code: "schema-mismatch", message: 'Expected one of "celsius", "fahrenheit".', path: "/unit" },
+      }),
     );
     expect(types.slice(-2)).toEqual(["invalid-tool-call", "finish"]);
     expect(upstream.cancelled).toBeUndefined();
@@ -57,10 +94,24 @@ describe("early_validation and abort_on_violation", () => {
 
   it("/v1/stream with abort_on_violation ends with abort schema-violation and cancels the provider request", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: badCall });
-    const response = await worker(upstream).call(streamRequest(validBody({ tools: [unitTool], early_validation: true, abort_on_violation: true }), auth), liveEnv());
+    const response = await worker(upstream).call(
+      streamRequest(validBody({ tools: [unitTool], early_validation: true, abort_on_violation: true }), auth),
+      liveEnv(),
+    );
     const { events } = await readSSE(response);
-    expect(joinDeltas(events).map((event) => event.type)).toEqual(["text-delta", "tool-call-start", "tool-call-delta", "tool-call-violation", "abort"]);
-    expect(events.at(-1)).toMatchObject({ type: "abort", reason: "schema-violation", error: { code: "schema-mismatch", path: "/unit" }, discarded: [{ id: "call_1", rawArguments: '{"city": "Oslo", "unit": "kel' }] });
+    expect(joinDeltas(events).map((event) => event.type)).toEqual([
+      "text-delta",
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-violation",
+      "abort",
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      type: "abort",
+      reason: "schema-violation",
+      error: { code: "schema-mismatch", path: "/unit" },
+      discarded: [{ id: "call_1", rawArguments: '{"city": "Oslo", "unit": "kel' }],
+    });
     expect(await eventually(() => upstream.cancelled !== undefined)).toBe(true);
     expect(upstream.requests[0]?.signal.aborted).toBe(true);
     expect(upstream.pulled).toBeLessThan(badCall.length);
@@ -73,18 +124,28 @@ describe("early_validation and abort_on_violation", () => {
       { name: "search", parameters: { type: "object", properties: { query: { type: "string" } } } },
       { name: "weather", parameters: { type: "object", properties: { city: { enum: ["Paris", "London"] } } } },
     ];
-    const started = await app.call(streamRequest(validBody({ tools, early_validation: true, messages: [{ role: "user", content: "Tigers game in Detroit?" }] })), env);
+    const started = await app.call(
+      streamRequest(
+        validBody({ tools, early_validation: true, messages: [{ role: "user", content: "Tigers game in Detroit?" }] }),
+      ),
+      env,
+    );
     const id = started.headers.get("x-response-id")!;
     const { messages } = await readSSE(started);
     const violation = messages.find((message) => message.event === "tool-call-violation");
     expect(JSON.parse(violation?.data ?? "null")).toMatchObject({ name: "weather", error: { path: "/city" } });
-    const resumed = await app.call(new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": "-1" } }), env);
+    const resumed = await app.call(
+      new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": "-1" } }),
+      env,
+    );
     expect((await readSSE(resumed)).messages).toEqual(messages);
   });
 
   it("without early_validation a call is passed on as the model made it", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: badCall });
-    const { events } = await readSSE(await worker(upstream).call(streamRequest(validBody({ tools: [unitTool] }), auth), liveEnv()));
+    const { events } = await readSSE(
+      await worker(upstream).call(streamRequest(validBody({ tools: [unitTool] }), auth), liveEnv()),
+    );
     expect(events.map((event) => event.type).slice(-2)).toEqual(["tool-call", "finish"]);
   });
 
@@ -92,7 +153,13 @@ describe("early_validation and abort_on_violation", () => {
     const bodies: Record<string, unknown>[] = [];
     const firstBody = new FakeUpstream({ kind: "sse", chunks: [] });
     const answers = [
-      openAIChunks([chatChunk({ tool_calls: [{ index: 0, id: "call_c", function: { name: "calculate", arguments: '{"expression": 4' } }] }), ...Array.from({ length: 20 }, () => chatChunk({ tool_calls: [{ index: 0, function: { arguments: "2" } }] })), chatChunk({}, "tool_calls")]),
+      openAIChunks([
+        chatChunk({
+          tool_calls: [{ index: 0, id: "call_c", function: { name: "calculate", arguments: '{"expression": 4' } }],
+        }),
+        ...Array.from({ length: 20 }, () => chatChunk({ tool_calls: [{ index: 0, function: { arguments: "2" } }] })),
+        chatChunk({}, "tool_calls"),
+      ]),
       openAIChunks([chatChunk({ content: "It is 42." }), chatChunk({}, "stop")]),
     ];
     const fetch = async (request: Request): Promise<Response> => {
@@ -104,7 +171,14 @@ describe("early_validation and abort_on_violation", () => {
     const request = new Request("http://localhost:8787/v1/run", {
       method: "POST",
       headers: { "content-type": "application/json", authorization: "Bearer t" },
-      body: JSON.stringify({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "6 * 7?" }], tools: ["calculate"], early_validation: true, abort_on_violation: true }),
+      body: JSON.stringify({
+        provider: "openai",
+        model: "gpt-4o-mini",
+        messages: [{ role: "user", content: "6 * 7?" }],
+        tools: ["calculate"],
+        early_validation: true,
+        abort_on_violation: true,
+      }),
     });
     const response = await handler(request, liveEnv());
     expect(response.status).toBe(200);
@@ -112,10 +186,23 @@ describe("early_validation and abort_on_violation", () => {
     const parser = createParser({ onEvent: (message) => events.push(JSON.parse(message.data) as RunEvent) });
     parser.feed(await response.text());
     expect(events.map((event) => event.type)).toEqual([
-      "tool-call-start", "tool-call-delta", "tool-call-violation", "abort", "tool-error", "step-finish", "text-delta", "finish", "step-finish", "loop-finish",
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-violation",
+      "abort",
+      "tool-error",
+      "step-finish",
+      "text-delta",
+      "finish",
+      "step-finish",
+      "loop-finish",
     ]);
     expect(events.at(-1)).toMatchObject({ type: "loop-finish", reason: "no-tool-calls", steps: 2 });
-    const toolMessage = (bodies[1]!["messages"] as { role: string; content: string }[]).find((message) => message.role === "tool");
-    expect(toolMessage?.content).toMatch(/^The arguments stopped matching the tool's parameters at \/expression while they streamed: Expected string, found number\./);
+    const toolMessage = (bodies[1]!["messages"] as { role: string; content: string }[]).find(
+      (message) => message.role === "tool",
+    );
+    expect(toolMessage?.content).toMatch(
+      /^The arguments stopped matching the tool's parameters at \/expression while they streamed: Expected string, found number\./,
+    );
   });
 });

@@ -24,51 +24,100 @@ async function workerError(response: Response) {
 export const endpoints: Record<string, Endpoint> = {
   stream: {
     path: "/v1/stream",
-    valid: () => structuredClone({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "What is the weather in Paris?" }], tools: [{ name: "get_weather", parameters: PARAMETERS }] }),
+    valid: () =>
+      structuredClone({
+        provider: "openai",
+        model: "gpt-4o-mini",
+        messages: [{ role: "user", content: "What is the weather in Paris?" }],
+        tools: [{ name: "get_weather", parameters: PARAMETERS }],
+      }),
     expectError: workerError,
   },
   // The same endpoint with the tool's parameters compiled into a validator while the calls stream.
   validated: {
     path: "/v1/stream",
-    valid: () => structuredClone({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "What is the weather in Paris?" }], tools: [{ name: "get_weather", parameters: { ...PARAMETERS, required: ["city"] } }], early_validation: true, abort_on_violation: true }),
+    valid: () =>
+      structuredClone({
+        provider: "openai",
+        model: "gpt-4o-mini",
+        messages: [{ role: "user", content: "What is the weather in Paris?" }],
+        tools: [{ name: "get_weather", parameters: { ...PARAMETERS, required: ["city"] } }],
+        early_validation: true,
+        abort_on_violation: true,
+      }),
     expectError: workerError,
   },
   run: {
     path: "/v1/run",
-    valid: () => structuredClone({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "What is 17% of 230?" }], tools: ["calculate"], max_steps: 2 }),
+    valid: () =>
+      structuredClone({
+        provider: "openai",
+        model: "gpt-4o-mini",
+        messages: [{ role: "user", content: "What is 17% of 230?" }],
+        tools: ["calculate"],
+        max_steps: 2,
+      }),
     expectError: workerError,
   },
   chat: {
     path: "/v1/chat/completions",
-    valid: () => structuredClone({
-      model: "openai/gpt-4o-mini",
-      messages: [
-        { role: "user", content: "Weather in Paris?" },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
-        { role: "tool", tool_call_id: "call_1", content: '{"celsius": 18}' },
-      ],
-      tools: [{ type: "function", function: { name: "get_weather", parameters: PARAMETERS } }],
-    }),
+    valid: () =>
+      structuredClone({
+        model: "openai/gpt-4o-mini",
+        messages: [
+          { role: "user", content: "Weather in Paris?" },
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [
+              { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+            ],
+          },
+          { role: "tool", tool_call_id: "call_1", content: '{"celsius": 18}' },
+        ],
+        tools: [{ type: "function", function: { name: "get_weather", parameters: PARAMETERS } }],
+      }),
     expectError: async (response) => {
       expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-      const body = (await response.json()) as { error: { message: string; type: string; param: string | null; code: string } };
+      const body = (await response.json()) as {
+        error: { message: string; type: string; param: string | null; code: string };
+      };
       expect(Object.keys(body)).toEqual(["error"]);
-      expect(body.error).toEqual({ message: expect.any(String), type: expect.any(String), param: body.error.param === null ? null : expect.any(String), code: expect.any(String) });
+      expect(body.error).toEqual({
+        message: expect.any(String),
+        type: expect.any(String),
+        param: body.error.param === null ? null : expect.any(String),
+        code: expect.any(String),
+      });
       return { code: body.error.code, field: body.error.param, message: body.error.message };
     },
   },
   ui: {
     path: "/v1/ui",
-    valid: () => structuredClone({
-      id: "chat_1",
-      trigger: "submit-message",
-      model: "openai/gpt-4o-mini",
-      messages: [
-        { id: "u1", role: "user", parts: [{ type: "text", text: "Weather in Paris?" }] },
-        { id: "a1", role: "assistant", parts: [{ type: "step-start" }, { type: "tool-get_weather", toolCallId: "call_1", state: "output-available", input: { city: "Paris" }, output: { celsius: 18 } }] },
-      ],
-      tools: [{ name: "get_weather", parameters: PARAMETERS }],
-    }),
+    valid: () =>
+      structuredClone({
+        id: "chat_1",
+        trigger: "submit-message",
+        model: "openai/gpt-4o-mini",
+        messages: [
+          { id: "u1", role: "user", parts: [{ type: "text", text: "Weather in Paris?" }] },
+          {
+            id: "a1",
+            role: "assistant",
+            parts: [
+              { type: "step-start" },
+              {
+                type: "tool-get_weather",
+                toolCallId: "call_1",
+                state: "output-available",
+                input: { city: "Paris" },
+                output: { celsius: 18 },
+              },
+            ],
+          },
+        ],
+        tools: [{ name: "get_weather", parameters: PARAMETERS }],
+      }),
     expectError: async (response) => {
       expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
       const code = response.headers.get("x-error-code");
@@ -80,19 +129,26 @@ export const endpoints: Record<string, Endpoint> = {
   },
   agui: {
     path: "/v1/ag-ui",
-    valid: () => structuredClone({
-      threadId: "thread_1",
-      runId: "run_1",
-      state: {},
-      messages: [
-        { id: "m1", role: "user", content: "Weather in Paris?" },
-        { id: "m2", role: "assistant", toolCalls: [{ id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
-        { id: "m3", role: "tool", toolCallId: "call_1", content: '{"celsius": 18}' },
-      ],
-      tools: [{ name: "get_weather", description: "Weather", parameters: PARAMETERS }],
-      context: [],
-      forwardedProps: { model: "openai/gpt-4o-mini" },
-    }),
+    valid: () =>
+      structuredClone({
+        threadId: "thread_1",
+        runId: "run_1",
+        state: {},
+        messages: [
+          { id: "m1", role: "user", content: "Weather in Paris?" },
+          {
+            id: "m2",
+            role: "assistant",
+            toolCalls: [
+              { id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+            ],
+          },
+          { id: "m3", role: "tool", toolCallId: "call_1", content: '{"celsius": 18}' },
+        ],
+        tools: [{ name: "get_weather", description: "Weather", parameters: PARAMETERS }],
+        context: [],
+        forwardedProps: { model: "openai/gpt-4o-mini" },
+      }),
     expectError: async (response) => {
       expect(response.headers.get("content-type")).toMatch(/^application\/json/);
       const body = (await response.json()) as { type: string; message: string; code: string };

@@ -6,7 +6,15 @@ import { endpoints, type Endpoint } from "./endpoint-bodies.ts";
 import { post } from "./client-support.ts";
 import { testEnv, worker } from "./support.ts";
 
-const HOSTILE = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "__defineGetter__", "isPrototypeOf"];
+const HOSTILE = [
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "__defineGetter__",
+  "isPrototypeOf",
+];
 
 const PROTOTYPE = Object.getOwnPropertyNames(Object.prototype).join();
 
@@ -14,7 +22,8 @@ const PROTOTYPE = Object.getOwnPropertyNames(Object.prototype).join();
 async function expectHandled(endpoint: Endpoint, raw: string, failures: string[]): Promise<void> {
   const response = await worker().call(post(endpoint.path, undefined, { raw }), testEnv());
   if (response.status >= 500) failures.push(raw);
-  if (Object.getOwnPropertyNames(Object.prototype).join() !== PROTOTYPE) failures.push(`polluted Object.prototype: ${raw}`);
+  if (Object.getOwnPropertyNames(Object.prototype).join() !== PROTOTYPE)
+    failures.push(`polluted Object.prototype: ${raw}`);
   else if (response.status >= 400) await endpoint.expectError(response);
   else await response.text();
 }
@@ -27,7 +36,10 @@ function objectPaths(value: unknown, at: (string | number)[] = []): (string | nu
 }
 
 function at(root: unknown, path: (string | number)[]): Record<string, unknown> {
-  return path.reduce<unknown>((value, key) => (value as Record<string | number, unknown>)[key], root) as Record<string, unknown>;
+  return path.reduce<unknown>((value, key) => (value as Record<string | number, unknown>)[key], root) as Record<
+    string,
+    unknown
+  >;
 }
 
 describe("hostile keys", () => {
@@ -54,7 +66,9 @@ describe("hostile keys", () => {
       const failures: string[] = [];
       const walk = (value: unknown, path: (string | number)[]): void => {
         if (typeof value === "string") strings.push(path);
-        else if (typeof value === "object" && value !== null) for (const [key, item] of Object.entries(value)) walk(item, [...path, Array.isArray(value) ? Number(key) : key]);
+        else if (typeof value === "object" && value !== null)
+          for (const [key, item] of Object.entries(value))
+            walk(item, [...path, Array.isArray(value) ? Number(key) : key]);
       };
       walk(base, []);
       for (const path of strings) {
@@ -79,7 +93,11 @@ const withDeep = (body: unknown, levels: number): string => JSON.stringify(body)
 describe("deep nesting", () => {
   const send = (endpoint: Endpoint, raw: string) => worker().call(post(endpoint.path, undefined, { raw }), testEnv());
   const cases: [string, (body: Record<string, unknown>) => void, string][] = [
-    ["stream", (body) => ((body.tools as any)[0].parameters.properties.city = "DEEP"), "tools[0].parameters.properties.city[0]"],
+    [
+      "stream",
+      (body) => ((body.tools as any)[0].parameters.properties.city = "DEEP"),
+      "tools[0].parameters.properties.city[0]",
+    ],
     ["stream", (body) => ((body.messages as any)[0].content = "DEEP"), "messages[0].content[0]"],
     ["run", (body) => ((body.messages as any)[0].content = "DEEP"), "messages[0].content[0]"],
     ["chat", (body) => ((body.tools as any)[0].function.parameters = "DEEP"), "tools[0].function.parameters[0]"],
@@ -118,7 +136,10 @@ describe("deep nesting", () => {
   });
 
   it("a call's arguments sent back as JSON text that nests too deep are a 400 naming the arguments", async () => {
-    for (const [name, path] of [["chat", "messages[1].tool_calls[0].function.arguments"], ["agui", "messages[1].toolCalls[0].function.arguments"]] as const) {
+    for (const [name, path] of [
+      ["chat", "messages[1].tool_calls[0].function.arguments"],
+      ["agui", "messages[1].toolCalls[0].function.arguments"],
+    ] as const) {
       const endpoint = endpoints[name]!;
       const body = endpoint.valid();
       const call = (body.messages as any)[1][name === "chat" ? "tool_calls" : "toolCalls"][0];
@@ -142,12 +163,23 @@ describe("errors name the field in the client protocol's terms", () => {
   };
 
   it("/v1/chat/completions: OpenAI's param", async () => {
-    expect(await fieldOf("chat", (b) => (b.max_completion_tokens = 0))).toEqual({ field: "max_completion_tokens", message: expect.stringMatching(/^`max_completion_tokens` must be/) });
+    expect(await fieldOf("chat", (b) => (b.max_completion_tokens = 0))).toEqual({
+      field: "max_completion_tokens",
+      message: expect.stringMatching(/^`max_completion_tokens` must be/),
+    });
     expect((await fieldOf("chat", (b) => (b.max_tokens = 0))).field).toBe("max_tokens");
-    expect((await fieldOf("chat", (b) => (b.tools[0].function.name = "has space"))).field).toBe("tools[0].function.name");
-    expect((await fieldOf("chat", (b) => (b.tools[0].function.description = 5))).field).toBe("tools[0].function.description");
-    expect((await fieldOf("chat", (b) => (b.tools[0].function.parameters = 5))).field).toBe("tools[0].function.parameters");
-    expect((await fieldOf("chat", (b) => (b.messages[1].tool_calls[0].function.name = "has space"))).field).toBe("messages[1].tool_calls[0].function.name");
+    expect((await fieldOf("chat", (b) => (b.tools[0].function.name = "has space"))).field).toBe(
+      "tools[0].function.name",
+    );
+    expect((await fieldOf("chat", (b) => (b.tools[0].function.description = 5))).field).toBe(
+      "tools[0].function.description",
+    );
+    expect((await fieldOf("chat", (b) => (b.tools[0].function.parameters = 5))).field).toBe(
+      "tools[0].function.parameters",
+    );
+    expect((await fieldOf("chat", (b) => (b.messages[1].tool_calls[0].function.name = "has space"))).field).toBe(
+      "messages[1].tool_calls[0].function.name",
+    );
     expect((await fieldOf("chat", (b) => (b.model = "openai/a..b"))).field).toBe("model");
   });
 
@@ -155,17 +187,35 @@ describe("errors name the field in the client protocol's terms", () => {
     expect((await fieldOf("ui", (b) => (b.max_tokens = 0))).field).toBe("max_tokens");
     expect((await fieldOf("ui", (b) => (b.model = "openai/a..b"))).field).toBe("model");
     expect((await fieldOf("ui", (b) => (b.tools[0].name = "has space"))).field).toBe("tools[0].name");
-    expect((await fieldOf("ui", (b) => (b.messages[1].parts[1].type = "tool-has space"))).field).toBe("messages[1].parts[1].type");
+    expect((await fieldOf("ui", (b) => (b.messages[1].parts[1].type = "tool-has space"))).field).toBe(
+      "messages[1].parts[1].type",
+    );
     expect((await fieldOf("ui", (b) => Object.assign(b, { run: true, tools: ["nope"] }))).field).toBe("tools[0]");
   });
 
   it("/v1/ag-ui: RunAgentInput's fields", async () => {
     expect((await fieldOf("agui", (b) => (b.forwardedProps.max_tokens = 0))).field).toBe("forwardedProps.max_tokens");
     expect((await fieldOf("agui", (b) => (b.forwardedProps.temperature = 9))).field).toBe("forwardedProps.temperature");
-    expect((await fieldOf("agui", (b) => (b.forwardedProps.tool_choice = { name: "missing" }))).field).toBe("forwardedProps.tool_choice");
+    expect((await fieldOf("agui", (b) => (b.forwardedProps.tool_choice = { name: "missing" }))).field).toBe(
+      "forwardedProps.tool_choice",
+    );
     expect((await fieldOf("agui", (b) => (b.forwardedProps.model = "openai/a..b"))).field).toBe("forwardedProps.model");
-    expect((await fieldOf("agui", (b) => (b.messages[1].toolCalls[0].function.name = "has space"))).field).toBe("messages[1].toolCalls[0].function.name");
-    expect((await fieldOf("agui", (b) => Object.assign(b, { tools: [], forwardedProps: { model: "openai/m", run: true, tools: ["nope"] } }))).field).toBe("forwardedProps.tools[0]");
-    expect((await fieldOf("agui", (b) => Object.assign(b, { tools: [], forwardedProps: { model: "openai/m", run: true, max_steps: 99 } }))).field).toBe("forwardedProps.max_steps");
+    expect((await fieldOf("agui", (b) => (b.messages[1].toolCalls[0].function.name = "has space"))).field).toBe(
+      "messages[1].toolCalls[0].function.name",
+    );
+    expect(
+      (
+        await fieldOf("agui", (b) =>
+          Object.assign(b, { tools: [], forwardedProps: { model: "openai/m", run: true, tools: ["nope"] } }),
+        )
+      ).field,
+    ).toBe("forwardedProps.tools[0]");
+    expect(
+      (
+        await fieldOf("agui", (b) =>
+          Object.assign(b, { tools: [], forwardedProps: { model: "openai/m", run: true, max_steps: 99 } }),
+        )
+      ).field,
+    ).toBe("forwardedProps.max_steps");
   });
 });

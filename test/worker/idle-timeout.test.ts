@@ -33,11 +33,24 @@ class Clock implements Timers {
 }
 
 /** A body whose chunks the test pushes. */
-function pushed(): { body: ReadableStream<Uint8Array>; push: (text: string) => void; close: () => void; cancelled: () => boolean } {
+function pushed(): {
+  body: ReadableStream<Uint8Array>;
+  push: (text: string) => void;
+  close: () => void;
+  cancelled: () => boolean;
+} {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let cancelled = false;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => void (controller = c), cancel: () => void (cancelled = true) }, { highWaterMark: 0 });
-  return { body, push: (text) => controller.enqueue(new TextEncoder().encode(text)), close: () => controller.close(), cancelled: () => cancelled };
+  const body = new ReadableStream<Uint8Array>(
+    { start: (c) => void (controller = c), cancel: () => void (cancelled = true) },
+    { highWaterMark: 0 },
+  );
+  return {
+    body,
+    push: (text) => controller.enqueue(new TextEncoder().encode(text)),
+    close: () => controller.close(),
+    cancelled: () => cancelled,
+  };
 }
 
 const turns = async (): Promise<void> => {
@@ -92,7 +105,11 @@ describe("withIdleTimeout", () => {
     const clock = new Clock();
     let controller!: ReadableByteStreamController;
     let cancelled: unknown;
-    const body = new ReadableStream({ type: "bytes", start: (c) => void (controller = c), cancel: (reason) => void (cancelled = reason) });
+    const body = new ReadableStream({
+      type: "bytes",
+      start: (c) => void (controller = c),
+      cancel: (reason) => void (cancelled = reason),
+    });
     let stops = 0;
     const reader = withIdleTimeout(body, { ms: 1000, timers: clock, onStop: () => void stops++ }).getReader();
     for (const piece of ["a", "bc", "def"]) controller.enqueue(new TextEncoder().encode(piece));

@@ -75,12 +75,16 @@ describe("POST /v1/stream through the deployed entry point", () => {
     const response = await get("/v1/stream", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "Tigers game in Detroit?" }] }),
+      body: JSON.stringify({
+        provider: "openai",
+        model: "gpt-4o-mini",
+        messages: [{ role: "user", content: "Tigers game in Detroit?" }],
+      }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-replay-recording")).toBe("chat-parallel-tool-calls-two-functions");
     const text = await response.text();
     expect(text).toMatch(/^event: tool-call-start\nid: 0\ndata: \{/);
-    expect(text).toContain('event: finish\nid: ');
+    expect(text).toContain("event: finish\nid: ");
   });
 });

@@ -21,14 +21,30 @@ function secondTurn(provider: string, overrides: Record<string, unknown> = {}): 
           role: "assistant",
           content: "Checking.",
           tool_calls: [
-            { index: 0, id: "call_1", name: "get_weather", arguments: { city: "Paris" }, rawArguments: '{"city":"Paris"}', providerMetadata: { thoughtSignature: "sig==" } },
+            {
+              index: 0,
+              id: "call_1",
+              name: "get_weather",
+              arguments: { city: "Paris" },
+              rawArguments: '{"city":"Paris"}',
+              providerMetadata: { thoughtSignature: "sig==" },
+            },
             { id: "call_2", name: "get_weather", arguments: { city: "Rome" } },
           ],
         },
         { role: "tool", tool_call_id: "call_1", content: '{"celsius":18}' },
         { role: "tool", tool_call_id: "call_2", content: "sunny" },
       ],
-      tools: [{ type: "function", function: { name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: "Weather",
+            parameters: { type: "object", properties: { city: { type: "string" } } },
+          },
+        },
+      ],
       tool_choice: "required",
       max_tokens: 300,
       temperature: 0.5,
@@ -62,7 +78,16 @@ describe("request builders", () => {
         { role: "tool", tool_call_id: "call_1", content: '{"celsius":18}' },
         { role: "tool", tool_call_id: "call_2", content: "sunny" },
       ],
-      tools: [{ type: "function", function: { name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: "Weather",
+            parameters: { type: "object", properties: { city: { type: "string" } } },
+          },
+        },
+      ],
       tool_choice: "required",
       max_tokens: 300,
       temperature: 0.5,
@@ -76,7 +101,11 @@ describe("request builders", () => {
   });
 
   it("OpenAI Chat: a named tool_choice and a call without id", () => {
-    expect(buildOpenAIChatRequest(secondTurn("openai", { tool_choice: { name: "get_weather" } }), target).body["tool_choice"]).toEqual({ type: "function", function: { name: "get_weather" } });
+    expect(
+      buildOpenAIChatRequest(secondTurn("openai", { tool_choice: { name: "get_weather" } }), target).body[
+        "tool_choice"
+      ],
+    ).toEqual({ type: "function", function: { name: "get_weather" } });
     const noId = secondTurn("openai");
     const assistant = noId.messages[2];
     if (assistant?.role === "assistant") assistant.toolCalls[0]!.id = null;
@@ -111,14 +140,22 @@ describe("request builders", () => {
           ],
         },
       ],
-      tools: [{ name: "get_weather", description: "Weather", input_schema: { type: "object", properties: { city: { type: "string" } } } }],
+      tools: [
+        {
+          name: "get_weather",
+          description: "Weather",
+          input_schema: { type: "object", properties: { city: { type: "string" } } },
+        },
+      ],
       tool_choice: { type: "any" },
       temperature: 0.5,
     });
   });
 
   it("Anthropic: max_tokens has a default, since the API requires it", () => {
-    expect(buildAnthropicRequest(secondTurn("anthropic", { max_tokens: undefined }), target).body["max_tokens"]).toBe(4096);
+    expect(buildAnthropicRequest(secondTurn("anthropic", { max_tokens: undefined }), target).body["max_tokens"]).toBe(
+      4096,
+    );
   });
 
   it("Gemini: SSE URL with the model, functionCall parts with the thought signature, functionResponse by name", () => {
@@ -145,7 +182,17 @@ describe("request builders", () => {
           ],
         },
       ],
-      tools: [{ functionDeclarations: [{ name: "get_weather", description: "Weather", parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } } }] }],
+      tools: [
+        {
+          functionDeclarations: [
+            {
+              name: "get_weather",
+              description: "Weather",
+              parametersJsonSchema: { type: "object", properties: { city: { type: "string" } } },
+            },
+          ],
+        },
+      ],
       toolConfig: { functionCallingConfig: { mode: "ANY" } },
       generationConfig: { maxOutputTokens: 300, temperature: 0.5 },
     });
@@ -160,15 +207,21 @@ describe("request builders", () => {
           { role: "tool", tool_call_id: "call_1", content: "sunny" },
         ],
       });
-      const contents = buildGeminiRequest(request, target).body["contents"] as { parts: { functionCall?: { args: unknown } }[] }[];
+      const contents = buildGeminiRequest(request, target).body["contents"] as {
+        parts: { functionCall?: { args: unknown } }[];
+      }[];
       expect(contents[1]!.parts[0]!.functionCall!.args).toEqual({});
-      const anthropic = buildAnthropicRequest({ ...request, provider: "anthropic" }, target).body["messages"] as { content: { input?: unknown }[] }[];
+      const anthropic = buildAnthropicRequest({ ...request, provider: "anthropic" }, target).body["messages"] as {
+        content: { input?: unknown }[];
+      }[];
       expect(anthropic[1]!.content[0]!.input).toEqual({});
     }
   });
 
   it("Gemini: a named tool_choice restricts the allowed functions", () => {
-    expect(buildGeminiRequest(secondTurn("gemini", { tool_choice: { name: "get_weather" } }), target).body["toolConfig"]).toEqual({
+    expect(
+      buildGeminiRequest(secondTurn("gemini", { tool_choice: { name: "get_weather" } }), target).body["toolConfig"],
+    ).toEqual({
       functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["get_weather"] },
     });
   });
@@ -188,7 +241,15 @@ describe("request builders", () => {
         { type: "function_call_output", call_id: "call_1", output: '{"celsius":18}' },
         { type: "function_call_output", call_id: "call_2", output: "sunny" },
       ],
-      tools: [{ type: "function", name: "get_weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } }, strict: false }],
+      tools: [
+        {
+          type: "function",
+          name: "get_weather",
+          description: "Weather",
+          parameters: { type: "object", properties: { city: { type: "string" } } },
+          strict: false,
+        },
+      ],
       tool_choice: "required",
       max_output_tokens: 300,
       temperature: 0.5,

@@ -26,7 +26,9 @@ describe("the replay upstream (no provider key)", () => {
     for (const recording of upstream.recordings) {
       it(`${provider}: "${recording.name}" streams the events of the recorded fixture`, async () => {
         const prompt = `Tell me about ${recording.keywords.join(" and ")}`;
-        const response = await worker().call(streamRequest(validBody({ provider, messages: [{ role: "user", content: prompt }] })));
+        const response = await worker().call(
+          streamRequest(validBody({ provider, messages: [{ role: "user", content: prompt }] })),
+        );
         expect(response.status).toBe(200);
         expect(response.headers.get("x-replay-recording")).toBe(recording.name);
         const fixture = fixturesOf(provider).find((f) => f.name === recording.name);
@@ -47,14 +49,17 @@ describe("the replay upstream (no provider key)", () => {
   for (const [provider, contentType] of framings) {
     it(`${provider}: the replay upstream answers ${contentType}, one recorded message per chunk, as the provider frames them`, async () => {
       for (const recording of upstreamProviders[provider].recordings) {
-        const response = await replayUpstream(recording, { delayMs: 0, timers: new ManualTimers() })(new Request("https://replay.test/", { method: "POST" }));
+        const response = await replayUpstream(recording, { delayMs: 0, timers: new ManualTimers() })(
+          new Request("https://replay.test/", { method: "POST" }),
+        );
         expect(response.headers.get("content-type")).toBe(contentType);
         const chunks = await chunksOf(response);
         const fixture = fixturesOf(provider).find((f) => f.name === recording.name)!;
         expect(concat(chunks)).toEqual(fixture.body);
         if (provider === "bedrock") {
           // Each chunk is one whole message: its prelude's total length is the chunk's length.
-          for (const chunk of chunks) expect(new DataView(chunk.buffer, chunk.byteOffset).getUint32(0)).toBe(chunk.length);
+          for (const chunk of chunks)
+            expect(new DataView(chunk.buffer, chunk.byteOffset).getUint32(0)).toBe(chunk.length);
         } else {
           const separator = provider === "ollama" ? "\n" : "\n\n";
           for (const chunk of chunks) expect(new TextDecoder().decode(chunk).endsWith(separator)).toBe(true);
@@ -78,7 +83,10 @@ describe("the replay upstream (no provider key)", () => {
   it("paces events like a model, on the injected clock: nothing arrives before its delay has passed", async () => {
     const timers = new ManualTimers();
     const env = testEnv({ REPLAY_DELAY_MS: "40", IDLE_TIMEOUT_MS: String(IDLE) });
-    const response = await worker(undefined, timers).call(streamRequest(validBody({ messages: [{ role: "user", content: "capital of the UK" }] })), env);
+    const response = await worker(undefined, timers).call(
+      streamRequest(validBody({ messages: [{ role: "user", content: "capital of the UK" }] })),
+      env,
+    );
     const reader = response.body!.getReader();
     let received = "";
     let done = false;
@@ -117,4 +125,3 @@ describe("the replay upstream (no provider key)", () => {
     expect(await eventually(() => timers.pending === 0)).toBe(true);
   });
 });
-

@@ -13,23 +13,51 @@ import type { RunnableTool } from "../../src/index.ts";
 import { providerNames } from "../../worker/providers/index.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import { framesOf, restart, runExpiryAlarm, settled } from "./durable-support.ts";
-import { chatChunk, FakeUpstream, liveOpenAI, ManualTimers, newTestResponseId, objectOf, openAIChunks, readSSE, responses, streamRequest, testEnv, validBody, weatherCall, worker } from "./support.ts";
+import {
+  chatChunk,
+  FakeUpstream,
+  liveOpenAI,
+  ManualTimers,
+  newTestResponseId,
+  objectOf,
+  openAIChunks,
+  readSSE,
+  responses,
+  streamRequest,
+  testEnv,
+  validBody,
+  weatherCall,
+  worker,
+} from "./support.ts";
 
 const UUID = "1b4e28ba-2fa1-41d2-883f-0016d3cca427";
 
 describe("response ids name their pool object", () => {
   it("a new id is <place>-<slot>.<uuid>: the colo in lower case (any without one), a slot below the pool size", () => {
     expect(newResponseId("SJC", 16)).toMatch(/^sjc-\d{1,2}\.[0-9a-f-]{36}$/);
-    for (const colo of [undefined, "", "sjc1", "S C", 42, "../x"]) expect(newResponseId(colo, 16)).toMatch(/^any-\d{1,2}\.[0-9a-f-]{36}$/);
+    for (const colo of [undefined, "", "sjc1", "S C", 42, "../x"])
+      expect(newResponseId(colo, 16)).toMatch(/^any-\d{1,2}\.[0-9a-f-]{36}$/);
     const slots = new Set(Array.from({ length: 400 }, () => Number(objectNameOf(newResponseId("AMS", 4))!.slice(4))));
     expect([...slots].sort()).toEqual([0, 1, 2, 3]);
-    expect(new Set(Array.from({ length: 50 }, () => objectNameOf(newResponseId("AMS", 1))))).toEqual(new Set(["ams-0"]));
+    expect(new Set(Array.from({ length: 50 }, () => objectNameOf(newResponseId("AMS", 1))))).toEqual(
+      new Set(["ams-0"]),
+    );
   });
 
   it("only a well-formed id names an object", () => {
     expect(objectNameOf(`sjc-3.${UUID}`)).toBe("sjc-3");
     expect(objectNameOf(`any-9999.${UUID}`)).toBe("any-9999");
-    for (const bad of [UUID, `SJC-3.${UUID}`, `sjc-10000.${UUID}`, `sjc-3.${UUID}x`, `sjc-3.${UUID.toUpperCase()}`, `sj-3.${UUID}`, `sjc-3:${UUID}`, "", "not-an-id"]) {
+    for (const bad of [
+      UUID,
+      `SJC-3.${UUID}`,
+      `sjc-10000.${UUID}`,
+      `sjc-3.${UUID}x`,
+      `sjc-3.${UUID.toUpperCase()}`,
+      `sj-3.${UUID}`,
+      `sjc-3:${UUID}`,
+      "",
+      "not-an-id",
+    ]) {
       expect(objectNameOf(bad)).toBeUndefined();
     }
   });
@@ -46,7 +74,10 @@ describe("one object's storage, many responses", () => {
       second.put("log:meta", 2);
       second.put("tool:call_1", { state: "started" });
       expect(first.get("log:meta")).toBe(1);
-      expect([...first.list({ prefix: "log:" })]).toEqual([["log:b:1", "x"], ["log:meta", 1]]);
+      expect([...first.list({ prefix: "log:" })]).toEqual([
+        ["log:b:1", "x"],
+        ["log:meta", 1],
+      ]);
       expect([...second.list()].map(([key]) => key)).toEqual(["log:meta", "tool:call_1"]);
       deleteResponse(state.storage.kv, a);
       expect([...first.list()]).toEqual([]);
@@ -88,12 +119,25 @@ async function twoInOneObject() {
   expect(objectOf(b).id.toString()).toBe(stub.id.toString());
   // In the order they are started: b, then a.
   const upstreams = [
-    new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "Second. " }), weatherCall(0, "call_b", '{"city":')]).slice(0, 2), then: "stall" }),
-    new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "First. " }), weatherCall(0, "call_a", '{"city":"Oslo"}'), chatChunk({}, "tool_calls")]) }),
+    new FakeUpstream({
+      kind: "sse",
+      chunks: openAIChunks([chatChunk({ content: "Second. " }), weatherCall(0, "call_b", '{"city":')]).slice(0, 2),
+      then: "stall",
+    }),
+    new FakeUpstream({
+      kind: "sse",
+      chunks: openAIChunks([
+        chatChunk({ content: "First. " }),
+        weatherCall(0, "call_a", '{"city":"Oslo"}'),
+        chatChunk({}, "tool_calls"),
+      ]),
+    }),
   ];
   let next = 0;
   const fetch = (request: Request): Promise<Response> => upstreams[next++]!.fetch(request);
-  await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useRuntime({ fetch, timers: new ManualTimers() }, { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000" }));
+  await runInDurableObject(stub, (instance: ResponseBuffer) =>
+    instance.useRuntime({ fetch, timers: new ManualTimers() }, { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000" }),
+  );
   const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
   const start = (id: string) => stub.fetch(`https://response-buffer/start?id=${id}`, { method: "POST", body });
   const attach = (id: string, after = -1) => stub.fetch(`https://response-buffer/attach?id=${id}&after=${after}`);
@@ -113,8 +157,11 @@ describe("two responses in one object", () => {
     expect(first.join("")).not.toContain("Second. ");
     expect(secondFirst).toContain("Second. ");
     expect(secondFirst).toContain("id: 0\n");
-    expect(await runInDurableObject(stub, (instance: ResponseBuffer) => [instance.isRunning(a), instance.isRunning(b)])).toEqual([false, true]);
-    for (let lastSeen = -1; lastSeen < first.length; lastSeen++) expect(framesOf(await (await attach(a, lastSeen)).text())).toEqual(first.slice(lastSeen + 1));
+    expect(
+      await runInDurableObject(stub, (instance: ResponseBuffer) => [instance.isRunning(a), instance.isRunning(b)]),
+    ).toEqual([false, true]);
+    for (let lastSeen = -1; lastSeen < first.length; lastSeen++)
+      expect(framesOf(await (await attach(a, lastSeen)).text())).toEqual(first.slice(lastSeen + 1));
     const resumed = (await attach(b, 0)).body!.getReader();
     const rest = (await readSSE(new Response((await resumed.read()).value))).messages;
     expect(rest[0]!.id).toBe("1");
@@ -130,7 +177,8 @@ describe("two responses in one object", () => {
     expect(upstreams[0]!.cancelled).toBeUndefined();
     expect((await stub.fetch(`https://response-buffer/cancel?id=${b}`, { method: "POST" })).status).toBe(204);
     let text = "";
-    for (let step = await reader.read(); !step.done; step = await reader.read()) text += new TextDecoder().decode(step.value);
+    for (let step = await reader.read(); !step.done; step = await reader.read())
+      text += new TextDecoder().decode(step.value);
     expect((await readSSE(new Response(text))).events.at(-1)).toMatchObject({ type: "abort" });
     expect(upstreams[0]!.cancelled).toBeDefined();
   });
@@ -152,7 +200,9 @@ describe("two responses in one object", () => {
   it("a restart cuts both: the finished one is served whole, the running one up to the cut and then error 'interrupted'", async () => {
     const { stub, a, b, first, reader, upstreams } = await twoInOneObject();
     expect(await settled(stub, () => upstreams[0]!.pulled === 2)).toBe(true);
-    const written = await runInDurableObject(stub, (_instance, state) => loadResponseLog(keyedStore(state.storage.kv, b))!.batches.flatMap((batch) => framesOf(batch.text)));
+    const written = await runInDurableObject(stub, (_instance, state) =>
+      loadResponseLog(keyedStore(state.storage.kv, b))!.batches.flatMap((batch) => framesOf(batch.text)),
+    );
     await reader.cancel();
     await abortAllDurableObjects();
     // A stub of an object that was reset is broken: a new one reaches the fresh instance.
@@ -160,15 +210,24 @@ describe("two responses in one object", () => {
     expect(framesOf(await (await attach(a)).text())).toEqual(first);
     const cut = framesOf(await (await attach(b)).text());
     expect(cut.slice(0, written.length)).toEqual(written);
-    expect((await readSSE(new Response(cut.slice(written.length).join("")))).events).toMatchObject([{ type: "error", error: { code: "interrupted" } }, { type: "abort" }]);
+    expect((await readSSE(new Response(cut.slice(written.length).join("")))).events).toMatchObject([
+      { type: "error", error: { code: "interrupted" } },
+      { type: "abort" },
+    ]);
   });
 
   it("a response id that does not name an object is 404 at the object too", async () => {
     const stub = objectOf(newTestResponseId());
-    for (const url of ["https://response-buffer/attach?after=-1", `https://response-buffer/attach?id=${UUID}&after=-1`, "https://response-buffer/cancel?id=x"]) {
+    for (const url of [
+      "https://response-buffer/attach?after=-1",
+      `https://response-buffer/attach?id=${UUID}&after=-1`,
+      "https://response-buffer/cancel?id=x",
+    ]) {
       const answer = await stub.fetch(url, { method: url.includes("cancel") ? "POST" : "GET" });
       expect(answer.status).toBe(404);
-      expect(await answer.json()).toEqual({ error: { code: "unknown_response", message: "No response with this id is in flight or recent." } });
+      expect(await answer.json()).toEqual({
+        error: { code: "unknown_response", message: "No response with this id is in flight or recent." },
+      });
     }
   });
 });
@@ -178,7 +237,13 @@ describe("an object of the layout before the pool", () => {
     // A response id of the old layout was a bare UUID naming its own object.
     const stub = responses.get(responses.idFromName(crypto.randomUUID()));
     await runInDurableObject(stub, async (_instance, state) => {
-      state.storage.kv.put("log:meta", { version: 2, kind: "stream", headers: {}, limits: { maxFrames: 10, maxBytes: 100 }, done: true });
+      state.storage.kv.put("log:meta", {
+        version: 2,
+        kind: "stream",
+        headers: {},
+        limits: { maxFrames: 10, maxBytes: 100 },
+        done: true,
+      });
       state.storage.kv.put("log:b:000000000000000", "id: 0\n\n");
       state.storage.kv.put("run:body", "{}");
       await state.storage.setAlarm(Date.now() + 60_000);
@@ -207,13 +272,24 @@ describe("the expiry alarm and a run being retried", () => {
       const { messages } = (await request.json()) as { messages: Array<{ role: string }> };
       const chunks = messages.some((message) => message.role === "tool")
         ? openAIChunks([chatChunk({ content: "Counted." }), chatChunk({}, "stop")])
-        : openAIChunks([chatChunk({ tool_calls: [{ index: 0, id: "call_a", function: { name: "count", arguments: "{}" } }] }), chatChunk({}, "tool_calls")]);
+        : openAIChunks([
+            chatChunk({ tool_calls: [{ index: 0, id: "call_a", function: { name: "count", arguments: "{}" } }] }),
+            chatChunk({}, "tool_calls"),
+          ]);
       return new Response(chunks.join(""), { headers: { "content-type": "text/event-stream" } });
     };
-    const body = JSON.stringify({ provider: "openai", model: "m", messages: [{ role: "user", content: "Count." }], tools: ["count"] });
-    const run = (stub: DurableObjectStub, retry: number) => stub.fetch(`https://response-buffer/run?id=${id}&retry=${retry}`, { method: "POST", body });
+    const body = JSON.stringify({
+      provider: "openai",
+      model: "m",
+      messages: [{ role: "user", content: "Count." }],
+      tools: ["count"],
+    });
+    const run = (stub: DurableObjectStub, retry: number) =>
+      stub.fetch(`https://response-buffer/run?id=${id}&retry=${retry}`, { method: "POST", body });
     const stub = objectOf(id);
-    await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useRuntime({ fetch: model, timers: new ManualTimers() }, liveOpenAI, { count }));
+    await runInDurableObject(stub, (instance: ResponseBuffer) =>
+      instance.useRuntime({ fetch: model, timers: new ManualTimers() }, liveOpenAI, { count }),
+    );
     await (await run(stub, 0)).body!.cancel();
     expect(await settled(stub, () => runs.get("call_a") === 1)).toBe(true);
     const fresh = await restart(id, stub);
@@ -227,13 +303,17 @@ describe("the expiry alarm and a run being retried", () => {
       await answered;
       return model(request);
     };
-    await runInDurableObject(fresh, (instance: ResponseBuffer) => instance.useRuntime({ fetch: held, timers: new ManualTimers() }, liveOpenAI, { count }));
+    await runInDurableObject(fresh, (instance: ResponseBuffer) =>
+      instance.useRuntime({ fetch: held, timers: new ManualTimers() }, liveOpenAI, { count }),
+    );
     const retrying = run(fresh, 1);
     expect(await settled(fresh, () => asked)).toBe(true);
     expect(await runExpiryAlarm(fresh)).toBe(true);
     answer();
     const events = (await readSSE(await retrying)).events as unknown as Array<Record<string, unknown>>;
-    expect(events.find((event) => event["type"] === "tool-error" && event["id"] === "call_a")).toMatchObject({ error: { message: expect.stringContaining("not run twice") } });
+    expect(events.find((event) => event["type"] === "tool-error" && event["id"] === "call_a")).toMatchObject({
+      error: { message: expect.stringContaining("not run twice") },
+    });
     expect(events.at(-1)).toMatchObject({ type: "loop-finish", reason: "no-tool-calls" });
     expect(runs.get("call_a")).toBe(1);
   });
@@ -248,21 +328,32 @@ describe("the pool through the routes", () => {
     const started = await app.call(located, env);
     expect(started.headers.get("x-response-id")).toMatch(/^ams-0\.[0-9a-f-]{36}$/);
     await started.text();
-    const both = await Promise.all([app.call(streamRequest(validBody()), env), app.call(streamRequest(validBody({ provider: "anthropic" })), env)]);
+    const both = await Promise.all([
+      app.call(streamRequest(validBody()), env),
+      app.call(streamRequest(validBody({ provider: "anthropic" })), env),
+    ]);
     const ids = both.map((response) => response.headers.get("x-response-id")!);
     expect(ids.map((id) => objectNameOf(id))).toEqual(["any-0", "any-0"]);
     const wholes = await Promise.all(both.map(async (response) => (await readSSE(response)).messages));
     for (const [index, id] of ids.entries()) {
-      const resumed = await app.call(new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": "0" } }), env);
+      const resumed = await app.call(
+        new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": "0" } }),
+        env,
+      );
       expect((await readSSE(resumed)).messages).toEqual(wholes[index]!.slice(1));
     }
   });
 
   it("RESPONSE_OBJECTS must be an integer from 1 to 1000", async () => {
     for (const value of ["0", "1001", "many"]) {
-      const answer = await app.call(streamRequest(validBody()), testEnv({ RESPONSES: responses, RESPONSE_OBJECTS: value }));
+      const answer = await app.call(
+        streamRequest(validBody()),
+        testEnv({ RESPONSES: responses, RESPONSE_OBJECTS: value }),
+      );
       expect(answer.status).toBe(500);
-      expect(await answer.json()).toEqual({ error: { code: "worker_misconfigured", message: "RESPONSE_OBJECTS must be an integer from 1 to 1000." } });
+      expect(await answer.json()).toEqual({
+        error: { code: "worker_misconfigured", message: "RESPONSE_OBJECTS must be an integer from 1 to 1000." },
+      });
     }
   });
 });

@@ -6,7 +6,21 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
 import { ResponseLog, toBatch, type LogStep } from "../../worker/durable/response-log.ts";
-import { chatChunk, FakeUpstream, ManualTimers, objectOf, openAIChunks, readSSE, readThenDisconnect, responses, startResponse, testEnv, validBody, weatherCall, worker } from "./support.ts";
+import {
+  chatChunk,
+  FakeUpstream,
+  ManualTimers,
+  objectOf,
+  openAIChunks,
+  readSSE,
+  readThenDisconnect,
+  responses,
+  startResponse,
+  testEnv,
+  validBody,
+  weatherCall,
+  worker,
+} from "./support.ts";
 import { runExpiryAlarm } from "./durable-support.ts";
 
 const app = worker();
@@ -14,12 +28,19 @@ const env = testEnv({ RESPONSES: responses });
 
 describe("resumable responses: the detached limit", () => {
   const stalled = () =>
-    new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "Checking. " }), weatherCall(0, "call_1", '{"city":')]).slice(0, 2), then: "stall" });
+    new FakeUpstream({
+      kind: "sse",
+      chunks: openAIChunks([chatChunk({ content: "Checking. " }), weatherCall(0, "call_1", '{"city":')]).slice(0, 2),
+      then: "stall",
+    });
 
   it("a response with no client attached keeps running, and is cancelled once DETACHED_LIMIT_MS passes with nobody back", async () => {
     const upstream = stalled();
     const clock = new ManualTimers();
-    const { stub, response, attach } = await startResponse(upstream, clock, { DETACHED_LIMIT_MS: "7000", IDLE_TIMEOUT_MS: "60000" });
+    const { stub, response, attach } = await startResponse(upstream, clock, {
+      DETACHED_LIMIT_MS: "7000",
+      IDLE_TIMEOUT_MS: "60000",
+    });
     expect(response.status).toBe(200);
     const detached = clock.whenScheduled(7000);
     const before = await readThenDisconnect(response, 1);
@@ -34,14 +55,21 @@ describe("resumable responses: the detached limit", () => {
     // The log ends with an abort that discards the open call; a client coming back reads it.
     const rest = await readSSE(await attach(Number(before.at(-1)!.id)));
     expect(rest.events.map((event) => event.type)).toEqual(["tool-call-start", "tool-call-delta", "abort"]);
-    expect(rest.events.at(-1)).toMatchObject({ type: "abort", reason: "cancelled", discarded: [{ id: "call_1", name: "get_weather" }] });
+    expect(rest.events.at(-1)).toMatchObject({
+      type: "abort",
+      reason: "cancelled",
+      discarded: [{ id: "call_1", name: "get_weather" }],
+    });
     expect(upstream.requests).toHaveLength(1);
   });
 
   it("a client that comes back before the limit disarms it; leaving again re-arms it", async () => {
     const upstream = stalled();
     const clock = new ManualTimers();
-    const { stub, response, attach } = await startResponse(upstream, clock, { DETACHED_LIMIT_MS: "7000", IDLE_TIMEOUT_MS: "60000" });
+    const { stub, response, attach } = await startResponse(upstream, clock, {
+      DETACHED_LIMIT_MS: "7000",
+      IDLE_TIMEOUT_MS: "60000",
+    });
     const detached = clock.whenScheduled(7000);
     const before = await readThenDisconnect(response, 1);
     await runInDurableObject(stub, () => detached);
@@ -61,10 +89,18 @@ describe("resumable responses: the detached limit", () => {
   it("a response that ends while detached is not cancelled, and the finished log stays resumable", async () => {
     const upstream = new FakeUpstream({
       kind: "sse",
-      chunks: openAIChunks([chatChunk({ content: "Checking. " }), weatherCall(0, "call_1", '{"city":'), weatherCall(0, "", '"Paris"}'), chatChunk({}, "tool_calls")]),
+      chunks: openAIChunks([
+        chatChunk({ content: "Checking. " }),
+        weatherCall(0, "call_1", '{"city":'),
+        weatherCall(0, "", '"Paris"}'),
+        chatChunk({}, "tool_calls"),
+      ]),
     });
     const clock = new ManualTimers();
-    const { response, attach } = await startResponse(upstream, clock, { DETACHED_LIMIT_MS: "7000", IDLE_TIMEOUT_MS: "60000" });
+    const { response, attach } = await startResponse(upstream, clock, {
+      DETACHED_LIMIT_MS: "7000",
+      IDLE_TIMEOUT_MS: "60000",
+    });
     const before = await readThenDisconnect(response, 1);
     const rest = await readSSE(await attach(Number(before.at(-1)!.id)));
     expect(rest.events.at(-1)).toMatchObject({ type: "finish", reason: "tool-calls" });
@@ -76,7 +112,11 @@ describe("resumable responses: the detached limit", () => {
 
 describe("resumable responses: cancel", () => {
   it("DELETE /v1/stream/<id> cancels the provider request; readers get the abort with the open call discarded", async () => {
-    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "Checking. " }), weatherCall(0, "call_1", '{"city":')]).slice(0, 2), then: "stall" });
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: openAIChunks([chatChunk({ content: "Checking. " }), weatherCall(0, "call_1", '{"city":')]).slice(0, 2),
+      then: "stall",
+    });
     const { id, response } = await startResponse(upstream, new ManualTimers(), { IDLE_TIMEOUT_MS: "60000" });
     const reader = response.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toContain("event: text-delta");
@@ -93,23 +133,37 @@ describe("resumable responses: cancel", () => {
 describe("resumable responses: expiry and unknown ids", () => {
   it("after RESUME_TTL_MS the alarm drops the finished response; its id then gets 404 unknown_response, like an id never issued", async () => {
     const started = await app.call(
-      new Request("http://localhost:8787/v1/stream", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(validBody()) }),
+      new Request("http://localhost:8787/v1/stream", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(validBody()),
+      }),
       env,
     );
     const id = started.headers.get("x-response-id")!;
     await started.text();
-    const resume = (lastEventId: string) => app.call(new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": lastEventId } }), env);
+    const resume = (lastEventId: string) =>
+      app.call(
+        new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": lastEventId } }),
+        env,
+      );
     expect((await resume("0")).status).toBe(200);
     expect(await runExpiryAlarm(objectOf(id))).toBe(true);
     for (const lastEventId of ["-1", "0"]) {
       const expired = await resume(lastEventId);
       expect(expired.status).toBe(404);
-      expect(await expired.json()).toEqual({ error: { code: "unknown_response", message: "No response with this id is in flight or recent." } });
+      expect(await expired.json()).toEqual({
+        error: { code: "unknown_response", message: "No response with this id is in flight or recent." },
+      });
     }
   });
 
   it("the alarm never drops a response still in flight", async () => {
-    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "one" })]).slice(0, 1), then: "stall" });
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: openAIChunks([chatChunk({ content: "one" })]).slice(0, 1),
+      then: "stall",
+    });
     const { stub, response, attach } = await startResponse(upstream, new ManualTimers(), { IDLE_TIMEOUT_MS: "60000" });
     const before = await readThenDisconnect(response, 1);
     await runInDurableObject(stub, (instance: ResponseBuffer) => instance.alarm());
@@ -121,7 +175,8 @@ describe("resumable responses: expiry and unknown ids", () => {
 
 describe("resumable responses: the bounded log", () => {
   const calls = Array.from({ length: 6 }, (_, index) => weatherCall(index, `call_${index}`, "{}"));
-  const finished = () => new FakeUpstream({ kind: "sse", chunks: openAIChunks([...calls, chatChunk({}, "tool_calls")]) });
+  const finished = () =>
+    new FakeUpstream({ kind: "sse", chunks: openAIChunks([...calls, chatChunk({}, "tool_calls")]) });
 
   it("past RESUME_MAX_EVENTS the attached reader still gets every event; resuming from before the kept window is 410 resume_window_passed", async () => {
     const upstream = finished();
@@ -135,7 +190,9 @@ describe("resumable responses: the bounded log", () => {
     expect(kept.messages.map((m) => Number(m.id))).toEqual([last - 3, last - 2, last - 1, last]);
     const gone = await attach(last - 5);
     expect(gone.status).toBe(410);
-    expect(await gone.json()).toEqual({ error: { code: "resume_window_passed", message: "The events after this Last-Event-ID are no longer kept." } });
+    expect(await gone.json()).toEqual({
+      error: { code: "resume_window_passed", message: "The events after this Last-Event-ID are no longer kept." },
+    });
   });
 
   it("past RESUME_MAX_BYTES the oldest frames go first, and the newest frame is kept whatever its size", async () => {
@@ -180,7 +237,10 @@ describe("ResponseLog", () => {
     expect(() => log.open(0)).toThrow(RangeError);
     const cursor = log.open(1);
     log.finish();
-    expect(await drain(cursor.read, 4)).toEqual([...[2, 3, 4].map((n) => ({ type: "frames", text: frame(n) })), { type: "end" }]);
+    expect(await drain(cursor.read, 4)).toEqual([
+      ...[2, 3, 4].map((n) => ({ type: "frames", text: frame(n) })),
+      { type: "end" },
+    ]);
   });
 
   it("a reader that lags keeps its unread frames: the log is full and the writer waits for room instead of dropping them", async () => {
@@ -232,7 +292,11 @@ describe("ResponseLog", () => {
   it("a batch is read as one step, and a cursor opened inside a batch starts at the frame after Last-Event-ID exactly", async () => {
     const log = new ResponseLog({ maxFrames: 10, maxBytes: 1000 });
     const whole = log.open(-1);
-    expect(log.append([0, 1, 2].map(frame))).toEqual({ first: 0, text: [0, 1, 2].map(frame).join(""), ends: [7, 14, 21] });
+    expect(log.append([0, 1, 2].map(frame))).toEqual({
+      first: 0,
+      text: [0, 1, 2].map(frame).join(""),
+      ends: [7, 14, 21],
+    });
     log.append([3, 4].map(frame));
     log.finish();
     expect(await drain(whole.read, 3)).toEqual([
@@ -244,7 +308,12 @@ describe("ResponseLog", () => {
       const cursor = log.open(lastSeen);
       let text = "";
       for (let step = await cursor.read(); step.type === "frames"; step = await cursor.read()) text += step.text;
-      expect(text).toBe([0, 1, 2, 3, 4].filter((n) => n > lastSeen).map(frame).join(""));
+      expect(text).toBe(
+        [0, 1, 2, 3, 4]
+          .filter((n) => n > lastSeen)
+          .map(frame)
+          .join(""),
+      );
     }
     expect(log.lastFrame()).toBe(frame(4));
   });
@@ -262,7 +331,11 @@ describe("ResponseLog", () => {
       { type: "end" },
       { type: "end" },
     ]);
-    const restored = ResponseLog.restore({ maxFrames: 2, maxBytes: 1000 }, [toBatch(7, [7, 8].map(frame)), toBatch(9, [frame(9)])], false);
+    const restored = ResponseLog.restore(
+      { maxFrames: 2, maxBytes: 1000 },
+      [toBatch(7, [7, 8].map(frame)), toBatch(9, [frame(9)])],
+      false,
+    );
     expect([restored.first, restored.next, restored.done]).toEqual([8, 10, false]);
     expect(await restored.open(7).read()).toEqual({ type: "frames", text: frame(8) });
   });

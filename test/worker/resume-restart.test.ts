@@ -41,11 +41,14 @@ async function referenceRun(): Promise<string[]> {
  * last one possibly cut short.
  */
 async function expectBeginning(frames: readonly string[], reference: readonly string[]): Promise<void> {
-  const read = async (text: readonly string[]): Promise<ToolCallEvent[]> => [...joinDeltas((await readSSE(new Response(text.join("")))).events)];
+  const read = async (text: readonly string[]): Promise<ToolCallEvent[]> => [
+    ...joinDeltas((await readSSE(new Response(text.join("")))).events),
+  ];
   const [got, whole] = [await read(frames), await read(reference)];
   expect(got.slice(0, -1)).toEqual(whole.slice(0, got.length - 1));
   const [last, full] = [got.at(-1)!, whole[got.length - 1]!];
-  if (last.type === "tool-call-delta" && full.type === "tool-call-delta") expect(full.argumentsDelta.startsWith(last.argumentsDelta)).toBe(true);
+  if (last.type === "tool-call-delta" && full.type === "tool-call-delta")
+    expect(full.argumentsDelta.startsWith(last.argumentsDelta)).toBe(true);
   else if (last.type === "text-delta" && full.type === "text-delta") expect(full.text.startsWith(last.text)).toBe(true);
   else expect(last).toEqual(full);
 }
@@ -88,10 +91,17 @@ describe("resume after a restart mid-response", () => {
       const rest = await readSSE(resumed);
       const received = [...seen.map((m) => m.id), ...rest.messages.map((m) => m.id)].map(Number);
       expect(received).toEqual([...Array(written.length + 2).keys()]);
-      expect(framesOf((await (await attach(lastSeen)).text())).slice(0, written.length - seen.length)).toEqual(written.slice(seen.length));
+      expect(framesOf(await (await attach(lastSeen)).text()).slice(0, written.length - seen.length)).toEqual(
+        written.slice(seen.length),
+      );
       expect(rest.events.slice(-2)).toEqual([
         { type: "error", error: { code: "interrupted", message: expect.stringContaining("interrupted") } },
-        { type: "abort", reason: "stream-failed", discarded: [], error: { code: "interrupted", message: expect.any(String) } },
+        {
+          type: "abort",
+          reason: "stream-failed",
+          discarded: [],
+          error: { code: "interrupted", message: expect.any(String) },
+        },
       ]);
       // The ending is stored once: another resume, after another restart, sees the same ids.
       const whole = await (await attach(-1)).text();

@@ -9,18 +9,48 @@ import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
 import { toBatch } from "../../worker/durable/response-log.ts";
 import { keyedStore } from "../../worker/durable/keyed-store.ts";
-import { CHUNK_BYTES, loadResponseLog, LogWriter, splitBytes, type FrameStore, type StoredLog } from "../../worker/durable/response-log-storage.ts";
-import { chatChunk, FakeUpstream, ManualTimers, newTestResponseId, objectOf, openAIChunks, readSSE, responses, startResponse, streamRequest, testEnv, validBody, weatherCall, worker } from "./support.ts";
+import {
+  CHUNK_BYTES,
+  loadResponseLog,
+  LogWriter,
+  splitBytes,
+  type FrameStore,
+  type StoredLog,
+} from "../../worker/durable/response-log-storage.ts";
+import {
+  chatChunk,
+  FakeUpstream,
+  ManualTimers,
+  newTestResponseId,
+  objectOf,
+  openAIChunks,
+  readSSE,
+  responses,
+  startResponse,
+  streamRequest,
+  testEnv,
+  validBody,
+  weatherCall,
+  worker,
+} from "./support.ts";
 import { runExpiryAlarm } from "./durable-support.ts";
 
-const wholeRun = [chatChunk({ content: "Checking. " }), weatherCall(0, "call_1", '{"city":'), weatherCall(0, "", '"Paris"}'), chatChunk({}, "tool_calls")];
+const wholeRun = [
+  chatChunk({ content: "Checking. " }),
+  weatherCall(0, "call_1", '{"city":'),
+  weatherCall(0, "", '"Paris"}'),
+  chatChunk({}, "tool_calls"),
+];
 const opening = openAIChunks(wholeRun).slice(0, 2);
 
-const storedOf = (id: string): Promise<StoredLog | undefined> => runInDurableObject(objectOf(id), (_instance, state) => loadResponseLog(keyedStore(state.storage.kv, id)));
+const storedOf = (id: string): Promise<StoredLog | undefined> =>
+  runInDurableObject(objectOf(id), (_instance, state) => loadResponseLog(keyedStore(state.storage.kv, id)));
 /** The stored frames, one string each. */
-const storedFrames = async (id: string): Promise<string[]> => ((await storedOf(id))?.batches ?? []).flatMap((batch) => framesOf(batch.text));
+const storedFrames = async (id: string): Promise<string[]> =>
+  ((await storedOf(id))?.batches ?? []).flatMap((batch) => framesOf(batch.text));
 /** Every key in the object's storage (all of it is one response's, or the expiry index). */
-const keysOf = (stub: DurableObjectStub): Promise<string[]> => runInDurableObject(stub, (_instance, state) => [...state.storage.kv.list()].map(([key]) => key));
+const keysOf = (stub: DurableObjectStub): Promise<string[]> =>
+  runInDurableObject(stub, (_instance, state) => [...state.storage.kv.list()].map(([key]) => key));
 
 /** Evicts the object for real, and checks that the next request meets a new instance. */
 async function evict(stub: DurableObjectStub): Promise<void> {
@@ -44,33 +74,49 @@ async function readOneThenLeave(response: Response): Promise<string> {
 const endings = {
   /** The provider finishes. */
   finish: async () => {
-    const { id, stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: openAIChunks(wholeRun) }), new ManualTimers());
+    const { id, stub, response, attach } = await startResponse(
+      new FakeUpstream({ kind: "sse", chunks: openAIChunks(wholeRun) }),
+      new ManualTimers(),
+    );
     await response.text();
     return { id, stub, attach };
   },
   /** The provider connection breaks mid-call. */
   error: async () => {
-    const { id, stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "fail" }), new ManualTimers());
+    const { id, stub, response, attach } = await startResponse(
+      new FakeUpstream({ kind: "sse", chunks: opening, then: "fail" }),
+      new ManualTimers(),
+    );
     await response.text();
     return { id, stub, attach };
   },
   /** The client cancels with DELETE while the provider stalls mid-call. */
   cancel: async () => {
-    const { id, stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), new ManualTimers(), { IDLE_TIMEOUT_MS: "60000" });
+    const { id, stub, response, attach } = await startResponse(
+      new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }),
+      new ManualTimers(),
+      { IDLE_TIMEOUT_MS: "60000" },
+    );
     const env = testEnv({ RESPONSES: responses });
     const reader = response.body!.getReader();
     await reader.read();
-    expect((await worker().call(new Request(`http://localhost:8787/v1/stream/${id}`, { method: "DELETE" }), env)).status).toBe(204);
+    expect(
+      (await worker().call(new Request(`http://localhost:8787/v1/stream/${id}`, { method: "DELETE" }), env)).status,
+    ).toBe(204);
     while (!(await reader.read()).done);
     return { id, stub, attach };
   },
   /** Nobody is attached past DETACHED_LIMIT_MS while the provider stalls mid-call. */
   detached: async () => {
     const clock = new ManualTimers();
-    const { id, stub, response, attach } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), clock, {
-      DETACHED_LIMIT_MS: "7000",
-      IDLE_TIMEOUT_MS: "60000",
-    });
+    const { id, stub, response, attach } = await startResponse(
+      new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }),
+      clock,
+      {
+        DETACHED_LIMIT_MS: "7000",
+        IDLE_TIMEOUT_MS: "60000",
+      },
+    );
     const armed = clock.whenScheduled(7000);
     await readOneThenLeave(response);
     await runInDurableObject(stub, () => armed);
@@ -83,14 +129,22 @@ const endings = {
 const lastEvent = { finish: "finish", error: "abort", cancel: "abort", detached: "abort" } as const;
 
 describe("resumable responses after an eviction", () => {
-  for (const [ending, run] of Object.entries(endings) as Array<[keyof typeof endings, (typeof endings)[keyof typeof endings]]>) {
+  for (const [ending, run] of Object.entries(endings) as Array<
+    [keyof typeof endings, (typeof endings)[keyof typeof endings]]
+  >) {
     it(`${ending}: the frames are in storage, the log ended, and a fresh instance serves every Last-Event-ID exactly`, async () => {
       const { id, stub, attach } = await run();
       const served = await attach(-1);
       const headers = [...served.headers];
       const whole = framesOf(await served.text());
       expect((await readSSE(new Response(whole.join("")))).events.at(-1)!.type).toBe(lastEvent[ending]);
-      expect((await storedOf(id))?.meta).toEqual({ version: 3, kind: "stream", headers: Object.fromEntries(headers), limits: { maxFrames: 20_000, maxBytes: 8_388_608 }, done: true });
+      expect((await storedOf(id))?.meta).toEqual({
+        version: 3,
+        kind: "stream",
+        headers: Object.fromEntries(headers),
+        limits: { maxFrames: 20_000, maxBytes: 8_388_608 },
+        done: true,
+      });
       expect(await storedFrames(id)).toEqual(whole);
       // Finished: served from storage only, nothing held in memory.
       expect(await runInDurableObject(stub, (instance: ResponseBuffer) => instance.isRunning(id))).toBe(false);
@@ -115,7 +169,10 @@ describe("resumable responses after an eviction", () => {
     expect(whole.length).toBeGreaterThan(3);
     await evict(objectOf(id));
     const cut = Math.floor(whole.length / 2);
-    const resumed = await app.call(new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": whole[cut - 1]!.id! } }), env);
+    const resumed = await app.call(
+      new Request(`http://localhost:8787/v1/stream/${id}`, { headers: { "last-event-id": whole[cut - 1]!.id! } }),
+      env,
+    );
     expect(resumed.status).toBe(200);
     expect(resumed.headers.get("content-type")).toContain("text/event-stream");
     expect(resumed.headers.get("x-response-id")).toBe(id);
@@ -124,7 +181,11 @@ describe("resumable responses after an eviction", () => {
   });
 
   it("while the response is in flight each batch is in storage by the time a client reads it, and the log is not yet done", async () => {
-    const { id, stub, response } = await startResponse(new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }), new ManualTimers(), { IDLE_TIMEOUT_MS: "60000" });
+    const { id, stub, response } = await startResponse(
+      new FakeUpstream({ kind: "sse", chunks: opening, then: "stall" }),
+      new ManualTimers(),
+      { IDLE_TIMEOUT_MS: "60000" },
+    );
     const reader = response.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toContain("event: text-delta");
@@ -143,7 +204,9 @@ describe("resumable responses after an eviction", () => {
     for (const after of [-1, 0]) {
       const expired = await attach(after);
       expect(expired.status).toBe(404);
-      expect(await expired.json()).toEqual({ error: { code: "unknown_response", message: "No response with this id is in flight or recent." } });
+      expect(await expired.json()).toEqual({
+        error: { code: "unknown_response", message: "No response with this id is in flight or recent." },
+      });
     }
     await evict(stub);
     expect((await attach(-1)).status).toBe(404);
@@ -160,7 +223,9 @@ describe("resumable responses after an eviction", () => {
   it("what is kept is bounded like the log: past RESUME_MAX_EVENTS only the newest frames are served after an eviction, and resuming before them is 410", async () => {
     const calls = Array.from({ length: 6 }, (_, index) => weatherCall(index, `call_${index}`, "{}"));
     const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([...calls, chatChunk({}, "tool_calls")]) });
-    const { id, stub, response, attach } = await startResponse(upstream, new ManualTimers(), { RESUME_MAX_EVENTS: "4" });
+    const { id, stub, response, attach } = await startResponse(upstream, new ManualTimers(), {
+      RESUME_MAX_EVENTS: "4",
+    });
     const whole = framesOf(await response.text());
     const last = whole.length - 1;
     // Storage drops whole batches: it may hold more frames than the bound (the rest of a batch), never fewer.
@@ -191,7 +256,8 @@ describe("response log storage", () => {
       get: (key) => values.get(key),
       put: (key, value) => void values.set(key, value),
       delete: (key) => values.delete(key),
-      list: ({ prefix = "" } = {}) => [...values].filter(([key]) => key.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1)),
+      list: ({ prefix = "" } = {}) =>
+        [...values].filter(([key]) => key.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1)),
     };
   };
 
@@ -218,7 +284,13 @@ describe("response log storage", () => {
       writer.append(toBatch(2, frames.slice(2)));
       writer.end();
       const stored = loadResponseLog(state.storage.kv)!;
-      expect(stored.meta).toEqual({ version: 3, kind: "stream", headers: { "content-type": "text/event-stream" }, limits: { maxFrames: 100, maxBytes: 1000 }, done: true });
+      expect(stored.meta).toEqual({
+        version: 3,
+        kind: "stream",
+        headers: { "content-type": "text/event-stream" },
+        limits: { maxFrames: 100, maxBytes: 1000 },
+        done: true,
+      });
       expect(stored.batches).toEqual([toBatch(0, frames.slice(0, 2)), toBatch(2, frames.slice(2))]);
       // A value lost inside the emoji (bytes 7 to 10) leaves bytes that are not UTF-8; one lost elsewhere, a short text.
       for (const lost of [8, 1]) {
@@ -240,7 +312,8 @@ describe("response log storage", () => {
     const store = memory();
     const writer = new LogWriter(store, { maxFrames: 5, maxBytes: 1_000_000 });
     writer.begin("run", {});
-    for (let first = 0; first < 300; first += 3) writer.append(toBatch(first, [first, first + 1, first + 2].map(String)));
+    for (let first = 0; first < 300; first += 3)
+      writer.append(toBatch(first, [first, first + 1, first + 2].map(String)));
     const stored = loadResponseLog(store)!;
     expect(stored.batches.map((batch) => batch.first)).toEqual([294, 297]);
     expect(store.values.size).toBe(3);
@@ -256,7 +329,7 @@ describe("response log storage", () => {
     const store = memory();
     const writer = new LogWriter(store, { maxFrames: 20_000, maxBytes: 8 * 1024 * 1024 });
     writer.begin("stream", {});
-    const frame = "é😀".repeat(40_000) + "\n\n";
+    const frame = `${"é😀".repeat(40_000)}\n\n`;
     const big = Array.from({ length: Math.ceil((8 * 1024 * 1024) / frame.length) }, () => frame);
     writer.append(toBatch(0, big));
     // "é😀" is 3 UTF-16 units and 6 bytes of UTF-8.

@@ -1,13 +1,26 @@
 // Resumable responses through the RESPONSES Durable Objects: a client that disconnects at any
 // point and reconnects with Last-Event-ID gets exactly the rest, with no second provider call.
 import { describe, expect, it } from "vitest";
-import { FakeUpstream, objectOf, readSSE, readThenDisconnect, responses, streamRequest, testEnv, validBody, worker } from "./support.ts";
+import {
+  FakeUpstream,
+  objectOf,
+  readSSE,
+  readThenDisconnect,
+  responses,
+  streamRequest,
+  testEnv,
+  validBody,
+  worker,
+} from "./support.ts";
 import { runExpiryAlarm } from "./durable-support.ts";
 
 const env = testEnv({ RESPONSES: responses });
 const app = worker(new FakeUpstream({ kind: "network-error" }));
 const resumeRequest = (id: string, lastEventId?: string, method = "GET"): Request =>
-  new Request(`http://localhost:8787/v1/stream/${id}`, { method, headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId } });
+  new Request(`http://localhost:8787/v1/stream/${id}`, {
+    method,
+    headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId },
+  });
 
 /** Seeded choice of cut points (no Math.random in tests). */
 function cutPoints(total: number, seed: number, count: number): number[] {

@@ -37,10 +37,15 @@ class ScriptedUpstream {
   };
 }
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 /** An OpenAI turn that calls one tool. */
 const callTurn = (id: string, name: string, args: string) =>
-  openAIChunks([chunk({ tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: args } }] }), chunk({}, "tool_calls")]);
+  openAIChunks([
+    chunk({ tool_calls: [{ index: 0, id, type: "function", function: { name, arguments: args } }] }),
+    chunk({}, "tool_calls"),
+  ]);
 const textTurn = (text: string) => openAIChunks([chunk({ content: text }), chunk({}, "stop")]);
 
 const env = testEnv({ OPENAI_API_KEY: "sk-test", CLIENT_TOKEN: "t" });
@@ -48,7 +53,13 @@ const request = (body: Record<string, unknown> = {}) =>
   new Request("http://localhost:8787/v1/run", {
     method: "POST",
     headers: { "content-type": "application/json", authorization: "Bearer t" },
-    body: JSON.stringify({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "Compute it." }], tools: ["calculate"], ...body }),
+    body: JSON.stringify({
+      provider: "openai",
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "Compute it." }],
+      tools: ["calculate"],
+      ...body,
+    }),
   });
 
 function parse(text: string): RunEvent[] {
@@ -57,11 +68,17 @@ function parse(text: string): RunEvent[] {
   return events;
 }
 
-const start = (upstream: ScriptedUpstream, tools?: Readonly<Record<string, RunnableTool>>, body: Record<string, unknown> = {}) =>
-  runRoute(request(body), env, { fetch: upstream.fetch, timers: new ManualTimers() }, tools ?? demoTools());
+const start = (
+  upstream: ScriptedUpstream,
+  tools?: Readonly<Record<string, RunnableTool>>,
+  body: Record<string, unknown> = {},
+) => runRoute(request(body), env, { fetch: upstream.fetch, timers: new ManualTimers() }, tools ?? demoTools());
 
 /** Reads frames until one satisfies `until`; returns what was read. */
-async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, until: (event: RunEvent) => boolean): Promise<RunEvent[]> {
+async function readUntil(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  until: (event: RunEvent) => boolean,
+): Promise<RunEvent[]> {
   let text = "";
   for (;;) {
     const { done, value } = await reader.read();
@@ -74,7 +91,10 @@ async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, until:
 
 describe("POST /v1/run: tool errors go back to the model", () => {
   it("a failing tool gives a tool-error, and its message is the call's result in the next request", async () => {
-    const upstream = new ScriptedUpstream([{ chunks: callTurn("call_1", "calculate", '{"expression":"1/0"}') }, { chunks: textTurn("Cannot divide by zero.") }]);
+    const upstream = new ScriptedUpstream([
+      { chunks: callTurn("call_1", "calculate", '{"expression":"1/0"}') },
+      { chunks: textTurn("Cannot divide by zero.") },
+    ]);
     const events = parse(await (await start(upstream)).text());
     expect(events.find((e) => e.type === "tool-error")).toEqual({
       type: "tool-error",
@@ -84,14 +104,21 @@ describe("POST /v1/run: tool errors go back to the model", () => {
       name: "calculate",
       error: { code: "handler-failed", message: "Division by zero at position 2.", retryable: false },
     });
-    expect((upstream.requests[1]!.body["messages"] as unknown[]).at(-1)).toEqual({ role: "tool", tool_call_id: "call_1", content: "Division by zero at position 2." });
+    expect((upstream.requests[1]!.body["messages"] as unknown[]).at(-1)).toEqual({
+      role: "tool",
+      tool_call_id: "call_1",
+      content: "Division by zero at position 2.",
+    });
     expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
   });
 
   it("arguments that do not match the tool's schema are refused before it runs, with what it expects", async () => {
     let ran = false;
     const tools = { calculate: { ...demoTools()["calculate"]!, run: () => ((ran = true), 0) } };
-    const upstream = new ScriptedUpstream([{ chunks: callTurn("call_1", "calculate", '{"expr":"1+1"}') }, { chunks: textTurn("ok") }]);
+    const upstream = new ScriptedUpstream([
+      { chunks: callTurn("call_1", "calculate", '{"expr":"1+1"}') },
+      { chunks: textTurn("ok") },
+    ]);
     const events = parse(await (await start(upstream, tools)).text());
     const error = events.find((e) => e.type === "tool-error");
     expect(error).toMatchObject({ error: { code: "invalid-arguments" } });
@@ -101,20 +128,29 @@ describe("POST /v1/run: tool errors go back to the model", () => {
 
   it("a result over the size cap is cut with a marker and flagged", async () => {
     const tools = { calculate: { ...demoTools()["calculate"]!, run: () => "y".repeat(20_000) } };
-    const upstream = new ScriptedUpstream([{ chunks: callTurn("call_1", "calculate", '{"expression":"1"}') }, { chunks: textTurn("ok") }]);
+    const upstream = new ScriptedUpstream([
+      { chunks: callTurn("call_1", "calculate", '{"expression":"1"}') },
+      { chunks: textTurn("ok") },
+    ]);
     const events = parse(await (await start(upstream, tools)).text());
     const result = events.find((e) => e.type === "tool-result");
     expect(result).toMatchObject({ truncated: true });
-    expect(result?.type === "tool-result" && result.result).toMatch(/\n\[truncated: the result was 20000 bytes; the limit is 8192\]$/);
+    expect(result?.type === "tool-result" && result.result).toMatch(
+      /\n\[truncated: the result was 20000 bytes; the limit is 8192\]$/,
+    );
   });
-
 
   it("a tool that needs approval is announced and then denied (no one can approve over the stream), never left waiting", async () => {
     let ran = false;
     const write: RunnableTool = { needsApproval: true, run: () => ((ran = true), "done") };
-    const upstream = new ScriptedUpstream([{ chunks: callTurn("call_1", "write", '{"path":"a"}') }, { chunks: textTurn("ok") }]);
+    const upstream = new ScriptedUpstream([
+      { chunks: callTurn("call_1", "write", '{"path":"a"}') },
+      { chunks: textTurn("ok") },
+    ]);
     const events = parse(await (await start(upstream, { write }, { tools: ["write"] })).text());
-    expect(events.filter((e) => e.type === "tool-approval-request" || e.type === "tool-error").map((e) => e.type)).toEqual(["tool-approval-request", "tool-error"]);
+    expect(
+      events.filter((e) => e.type === "tool-approval-request" || e.type === "tool-error").map((e) => e.type),
+    ).toEqual(["tool-approval-request", "tool-error"]);
     expect(events.find((e) => e.type === "tool-error")).toMatchObject({ error: { code: "denied" } });
     expect(ran).toBe(false);
     expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
@@ -123,12 +159,19 @@ describe("POST /v1/run: tool errors go back to the model", () => {
 
 describe("POST /v1/run: later steps and limits", () => {
   it("a provider failure on the second step ends the stream with an error event and call-failed, without the provider's text", async () => {
-    const upstream = new ScriptedUpstream([{ chunks: callTurn("call_1", "calculate", '{"expression":"2+2"}') }, { status: 500 }]);
+    const upstream = new ScriptedUpstream([
+      { chunks: callTurn("call_1", "calculate", '{"expression":"2+2"}') },
+      { status: 500 },
+    ]);
     const text = await (await start(upstream)).text();
     const events = parse(text);
     expect(events.find((e) => e.type === "tool-result")).toMatchObject({ result: { result: 4 } });
     expect(events.slice(-2)).toEqual([
-      { type: "error", step: 2, error: { code: "stream-failed", message: "The request of step 2 failed before a response." } },
+      {
+        type: "error",
+        step: 2,
+        error: { code: "stream-failed", message: "The request of step 2 failed before a response." },
+      },
       { type: "loop-finish", steps: 2, reason: "call-failed" },
     ]);
     expect(text).not.toContain("provider detail");
@@ -146,7 +189,10 @@ describe("POST /v1/run: a client that goes away", () => {
   it("while a tool runs: the tool's signal is aborted and no further model call is made", async () => {
     let signal: AbortSignal | undefined;
     const slow: RunnableTool = { run: (_args, context) => ((signal = context.signal), new Promise(() => {})) };
-    const upstream = new ScriptedUpstream([{ chunks: callTurn("call_1", "slow", "{}") }, { chunks: textTurn("never") }]);
+    const upstream = new ScriptedUpstream([
+      { chunks: callTurn("call_1", "slow", "{}") },
+      { chunks: textTurn("never") },
+    ]);
     const response = await start(upstream, { slow }, { tools: ["slow"] });
     const reader = response.body!.getReader();
     await readUntil(reader, (e) => e.type === "tool-call");
@@ -158,7 +204,10 @@ describe("POST /v1/run: a client that goes away", () => {
   });
 
   it("during the second model call: that provider request is aborted and its body cancelled", async () => {
-    const upstream = new ScriptedUpstream([{ chunks: callTurn("call_1", "calculate", '{"expression":"6*7"}') }, { chunks: openAIChunks([chunk({ content: "The answer" })]).slice(0, 1), then: "stall" }]);
+    const upstream = new ScriptedUpstream([
+      { chunks: callTurn("call_1", "calculate", '{"expression":"6*7"}') },
+      { chunks: openAIChunks([chunk({ content: "The answer" })]).slice(0, 1), then: "stall" },
+    ]);
     const response = await start(upstream);
     const reader = response.body!.getReader();
     const seen = await readUntil(reader, (e) => e.type === "text-delta" && e.step === 2);

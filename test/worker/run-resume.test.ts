@@ -8,10 +8,27 @@ import { describe, expect, it } from "vitest";
 import type { JsonValue, RunnableTool } from "../../src/index.ts";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
 import { framesOf, restart, settled, storedFrames } from "./durable-support.ts";
-import { chatChunk, liveOpenAI, ManualTimers, newTestResponseId, objectOf, openAIChunks, readSSE, responses, testEnv, worker } from "./support.ts";
+import {
+  chatChunk,
+  liveOpenAI,
+  ManualTimers,
+  newTestResponseId,
+  objectOf,
+  openAIChunks,
+  readSSE,
+  responses,
+  testEnv,
+  worker,
+} from "./support.ts";
 
-const body = JSON.stringify({ provider: "openai", model: "gpt-4o-mini", messages: [{ role: "user", content: "Count twice." }], tools: ["count"] });
-const countCall = (index: number, id: string, args: string) => chatChunk({ tool_calls: [{ index, id, function: { name: "count", arguments: args } }] });
+const body = JSON.stringify({
+  provider: "openai",
+  model: "gpt-4o-mini",
+  messages: [{ role: "user", content: "Count twice." }],
+  tools: ["count"],
+});
+const countCall = (index: number, id: string, args: string) =>
+  chatChunk({ tool_calls: [{ index, id, function: { name: "count", arguments: args } }] });
 
 /** The model: step 1 calls `count` twice, step 2 (the results sent back) answers. */
 async function model(request: Request): Promise<Response> {
@@ -19,7 +36,13 @@ async function model(request: Request): Promise<Response> {
   const answered = messages.some((message) => message.role === "tool");
   const chunks = answered
     ? openAIChunks([chatChunk({ content: "Both counted." }), chatChunk({}, "stop")])
-    : openAIChunks([chatChunk({ content: "Counting. " }), countCall(0, "call_a", '{"n":'), countCall(0, "", "1}"), countCall(1, "call_b", '{"n":2}'), chatChunk({}, "tool_calls")]);
+    : openAIChunks([
+        chatChunk({ content: "Counting. " }),
+        countCall(0, "call_a", '{"n":'),
+        countCall(0, "", "1}"),
+        countCall(1, "call_b", '{"n":2}'),
+        chatChunk({}, "tool_calls"),
+      ]);
   return new Response(chunks.join(""), { headers: { "content-type": "text/event-stream" } });
 }
 
@@ -51,9 +74,18 @@ function seeded(seed: number): (bound: number) => number {
 /** Sends the run (or its retry) to the object `id`, its runtime and tools injected first. */
 async function post(id: string, tools: Record<string, RunnableTool>, retry: boolean, text = body) {
   const stub = objectOf(id);
-  await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useRuntime({ fetch: model, timers: new ManualTimers() }, liveOpenAI, tools));
-  const response = await stub.fetch(`https://response-buffer/run?id=${id}&retry=${retry ? 1 : 0}`, { method: "POST", body: text });
-  return { stub, response, attach: (after: number) => stub.fetch(`https://response-buffer/attach?id=${id}&after=${after}`) };
+  await runInDurableObject(stub, (instance: ResponseBuffer) =>
+    instance.useRuntime({ fetch: model, timers: new ManualTimers() }, liveOpenAI, tools),
+  );
+  const response = await stub.fetch(`https://response-buffer/run?id=${id}&retry=${retry ? 1 : 0}`, {
+    method: "POST",
+    body: text,
+  });
+  return {
+    stub,
+    response,
+    attach: (after: number) => stub.fetch(`https://response-buffer/attach?id=${id}&after=${after}`),
+  };
 }
 
 /** Reads `count` frames (at least one chunk), then disconnects. */
@@ -70,7 +102,8 @@ async function readFrames(response: Response, count: number): Promise<string[]> 
   return framesOf(text).slice(0, count);
 }
 
-const eventsOf = async (frames: string[]) => (await readSSE(new Response(frames.join("")))).events as unknown as Array<Record<string, unknown>>;
+const eventsOf = async (frames: string[]) =>
+  (await readSSE(new Response(frames.join("")))).events as unknown as Array<Record<string, unknown>>;
 
 describe("resumable runs: disconnects while tools run", () => {
   for (const seed of [1, 2, 3, 4]) {
@@ -99,7 +132,12 @@ describe("resumable runs: disconnects while tools run", () => {
       expect(ids).toEqual([...ids.keys()]);
       const events = await eventsOf(received);
       expect(events.at(-1)).toMatchObject({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
-      expect(events.filter((event) => event.type === "tool-result").map((event) => [event["id"], event["result"]]).sort()).toEqual([
+      expect(
+        events
+          .filter((event) => event.type === "tool-result")
+          .map((event) => [event["id"], event["result"]])
+          .sort(),
+      ).toEqual([
         ["call_a", { counted: 1 }],
         ["call_b", { counted: 2 }],
       ]);
@@ -139,7 +177,9 @@ describe("resumable runs: a restart while tools run", () => {
 
       const fresh = await restart(id, stub);
       const lastSeen = random(written.length + 1) - 1;
-      const rest = framesOf(await (await fresh.fetch(`https://response-buffer/attach?id=${id}&after=${lastSeen}`)).text());
+      const rest = framesOf(
+        await (await fresh.fetch(`https://response-buffer/attach?id=${id}&after=${lastSeen}`)).text(),
+      );
       const whole = [...written.slice(0, lastSeen + 1), ...rest];
       const ids = (await readSSE(new Response(whole.join("")))).messages.map((m) => Number(m.id));
       expect(ids).toEqual([...ids.keys()]);
@@ -147,7 +187,10 @@ describe("resumable runs: a restart while tools run", () => {
       const events = await eventsOf(whole);
       const done = events.at(-1)!["type"] === "loop-finish" && events.at(-1)!["reason"] !== "aborted";
       if (!done) {
-        expect(events.slice(-2)).toMatchObject([{ type: "error", error: { code: "interrupted" } }, { type: "loop-finish", reason: "aborted" }]);
+        expect(events.slice(-2)).toMatchObject([
+          { type: "error", error: { code: "interrupted" } },
+          { type: "loop-finish", reason: "aborted" },
+        ]);
       }
 
       // The retry: the same request, the same tools (their counts), a new instance.
@@ -155,10 +198,19 @@ describe("resumable runs: a restart while tools run", () => {
       expect(retry.response.status).toBe(200);
       const retried = await eventsOf(framesOf(await retry.response.text()));
       expect(retried.at(-1)).toMatchObject({ type: "loop-finish", reason: "no-tool-calls" });
-      const outcome = (call: string) => retried.find((event) => (event.type === "tool-result" || event.type === "tool-error") && event["id"] === call);
-      for (const [call, n] of [["call_a", 1], ["call_b", 2]] as const) {
-        if (finished.includes(call)) expect(outcome(call)).toMatchObject({ type: "tool-result", result: { counted: n } });
-        else expect(outcome(call)).toMatchObject({ type: "tool-error", error: { message: expect.stringContaining("not run twice") } });
+      const outcome = (call: string) =>
+        retried.find((event) => (event.type === "tool-result" || event.type === "tool-error") && event["id"] === call);
+      for (const [call, n] of [
+        ["call_a", 1],
+        ["call_b", 2],
+      ] as const) {
+        if (finished.includes(call))
+          expect(outcome(call)).toMatchObject({ type: "tool-result", result: { counted: n } });
+        else
+          expect(outcome(call)).toMatchObject({
+            type: "tool-error",
+            error: { message: expect.stringContaining("not run twice") },
+          });
       }
       expect(Object.fromEntries(runs)).toEqual({ call_a: 1, call_b: 1 });
     });
@@ -168,8 +220,20 @@ describe("resumable runs: a restart while tools run", () => {
 describe("resumable runs through the routes", () => {
   const env = testEnv({ RESPONSES: responses });
   const app = worker();
-  const runRequest = (headers: Record<string, string> = {}, text = JSON.stringify({ provider: "openai", model: "m", messages: [{ role: "user", content: "What time is it in Paris?" }], tools: ["current_time"] })) =>
-    new Request("http://localhost:8787/v1/run", { method: "POST", headers: { "content-type": "application/json", ...headers }, body: text });
+  const runRequest = (
+    headers: Record<string, string> = {},
+    text = JSON.stringify({
+      provider: "openai",
+      model: "m",
+      messages: [{ role: "user", content: "What time is it in Paris?" }],
+      tools: ["current_time"],
+    }),
+  ) =>
+    new Request("http://localhost:8787/v1/run", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: text,
+    });
 
   it("POST /v1/run answers with x-response-id; GET /v1/run/<id> with Last-Event-ID gets the rest; a retry of the finished run reads it again", async () => {
     const started = await app.call(runRequest(), env);
@@ -181,7 +245,10 @@ describe("resumable runs through the routes", () => {
     expect(whole.at(-1)!.event).toBe("loop-finish");
     expect(whole.some((m) => m.event === "tool-result")).toBe(true);
     for (const cut of [0, 3, whole.length - 1]) {
-      const resumed = await app.call(new Request(`http://localhost:8787/v1/run/${id}`, { headers: { "last-event-id": String(cut - 1) } }), env);
+      const resumed = await app.call(
+        new Request(`http://localhost:8787/v1/run/${id}`, { headers: { "last-event-id": String(cut - 1) } }),
+        env,
+      );
       expect(resumed.status).toBe(200);
       expect((await readSSE(resumed)).messages).toEqual(whole.slice(cut));
     }
@@ -194,13 +261,25 @@ describe("resumable runs through the routes", () => {
     const started = await app.call(runRequest(), env);
     const id = started.headers.get("x-response-id")!;
     await started.text();
-    const other = JSON.stringify({ provider: "openai", model: "m", messages: [{ role: "user", content: "Something else." }], tools: ["current_time"] });
+    const other = JSON.stringify({
+      provider: "openai",
+      model: "m",
+      messages: [{ role: "user", content: "Something else." }],
+      tools: ["current_time"],
+    });
     expect((await app.call(runRequest({ "x-response-id": id }, other), env)).status).toBe(409);
     for (const unknown of [crypto.randomUUID(), "not-an-id"]) {
       const answer = await app.call(runRequest({ "x-response-id": unknown }), env);
       expect(answer.status).toBe(404);
       expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("unknown_response");
     }
-    expect((await app.call(runRequest({}, JSON.stringify({ provider: "openai", model: "m", messages: [], tools: ["nope"] })), env)).status).toBe(400);
+    expect(
+      (
+        await app.call(
+          runRequest({}, JSON.stringify({ provider: "openai", model: "m", messages: [], tools: ["nope"] })),
+          env,
+        )
+      ).status,
+    ).toBe(400);
   });
 });

@@ -1,7 +1,13 @@
 // The demo tools of POST /v1/run, under workerd (whose Intl has the time zone data the Worker uses).
 import { describe, expect, it } from "vitest";
 import { ToolHandlerError, type JsonValue, type RunnableTool, type ToolCall } from "../../src/index.ts";
-import { ArithmeticError, evaluate, MAX_DEPTH, MAX_EXPRESSION_LENGTH, tokenize } from "../../worker/tools/arithmetic.ts";
+import {
+  ArithmeticError,
+  evaluate,
+  MAX_DEPTH,
+  MAX_EXPRESSION_LENGTH,
+  tokenize,
+} from "../../worker/tools/arithmetic.ts";
 import { calculator } from "../../worker/tools/calculator.ts";
 import { createCurrentTimeTool } from "../../worker/tools/current-time.ts";
 import { DEMO_TOOL_NAMES, demoTools } from "../../worker/tools/index.ts";
@@ -9,7 +15,10 @@ import { unitConverter } from "../../worker/tools/unit-converter.ts";
 import { createUnitTableTool, MAX_ROWS } from "../../worker/tools/unit-table.ts";
 import { ManualTimers } from "./support.ts";
 
-const context = { signal: new AbortController().signal, call: { index: 0, id: "call_1", name: "t", arguments: {}, rawArguments: "{}" } as ToolCall };
+const context = {
+  signal: new AbortController().signal,
+  call: { index: 0, id: "call_1", name: "t", arguments: {}, rawArguments: "{}" } as ToolCall,
+};
 const run = (tool: RunnableTool, args: JsonValue) => tool.run(args, context);
 
 /** The message of the ToolHandlerError `fn` throws (the model reads it). */
@@ -70,7 +79,9 @@ describe("the arithmetic evaluator", () => {
     expect(arithmeticError("2 3").message).toBe("Expected an operator at position 3.");
     const unknown = arithmeticError("2 + secret_name(1)");
     expect(unknown.position).toBe(4);
-    expect(unknown.message).toMatch(/^Unknown name at position 5; the known names are constants pi, e, tau; functions sqrt, /);
+    expect(unknown.message).toMatch(
+      /^Unknown name at position 5; the known names are constants pi, e, tau; functions sqrt, /,
+    );
     expect(unknown.message).not.toContain("secret_name");
     expect(arithmeticError("2 $ 3").message).toMatch(/^Unexpected character at position 3; use numbers/);
     expect(arithmeticError("sqrt 4").message).toBe("A function at position 1 needs its arguments in parentheses.");
@@ -86,10 +97,16 @@ describe("the arithmetic evaluator", () => {
   });
 
   it("bounds the input: length, nesting depth and number length", () => {
-    expect(arithmeticError("1+".repeat(MAX_EXPRESSION_LENGTH)).message).toBe(`The expression is longer than ${MAX_EXPRESSION_LENGTH} characters.`);
-    expect(evaluate("(".repeat(MAX_DEPTH - 1) + "1" + ")".repeat(MAX_DEPTH - 1))).toBe(1);
-    expect(arithmeticError("(".repeat(MAX_DEPTH + 1) + "1" + ")".repeat(MAX_DEPTH + 1)).message).toBe(`The expression nests deeper than ${MAX_DEPTH} levels.`);
-    expect(arithmeticError("-".repeat(MAX_DEPTH + 1) + "1").message).toBe(`The expression nests deeper than ${MAX_DEPTH} levels.`);
+    expect(arithmeticError("1+".repeat(MAX_EXPRESSION_LENGTH)).message).toBe(
+      `The expression is longer than ${MAX_EXPRESSION_LENGTH} characters.`,
+    );
+    expect(evaluate(`${"(".repeat(MAX_DEPTH - 1)}1${")".repeat(MAX_DEPTH - 1)}`)).toBe(1);
+    expect(arithmeticError(`${"(".repeat(MAX_DEPTH + 1)}1${")".repeat(MAX_DEPTH + 1)}`).message).toBe(
+      `The expression nests deeper than ${MAX_DEPTH} levels.`,
+    );
+    expect(arithmeticError(`${"-".repeat(MAX_DEPTH + 1)}1`).message).toBe(
+      `The expression nests deeper than ${MAX_DEPTH} levels.`,
+    );
     expect(arithmeticError("1".repeat(40)).message).toBe("The number at position 1 has more than 32 characters.");
   });
 
@@ -110,7 +127,9 @@ describe("calculate", () => {
 
   it("turns a bad expression into an error the model can act on", () => {
     expect(handlerError(() => run(calculator, { expression: "1/0" }))).toBe("Division by zero at position 2.");
-    expect(handlerError(() => run(calculator, { expression: "  " }))).toBe('Pass `expression`, a non-empty string such as "2 * (3 + 4)".');
+    expect(handlerError(() => run(calculator, { expression: "  " }))).toBe(
+      'Pass `expression`, a non-empty string such as "2 * (3 + 4)".',
+    );
     expect(handlerError(() => run(calculator, { formula: "1" }))).toMatch(/^Pass `expression`/);
   });
 });
@@ -129,19 +148,32 @@ describe("current_time", () => {
       utc: "2026-11-22T23:30:00.000Z",
     });
     expect(await run(tool, { time_zone: "Asia/Kolkata" })).toMatchObject({ time: "05:00:00", utc_offset: "+05:30" });
-    expect(await run(tool, { time_zone: "UTC" })).toMatchObject({ date: "2026-11-22", time: "23:30:00", weekday: "Sunday", utc_offset: "+00:00" });
+    expect(await run(tool, { time_zone: "UTC" })).toMatchObject({
+      date: "2026-11-22",
+      time: "23:30:00",
+      weekday: "Sunday",
+      utc_offset: "+00:00",
+    });
   });
 
   it("follows daylight saving time", async () => {
-    expect(await run(at("2026-07-01T12:00:00Z"), { time_zone: "America/New_York" })).toMatchObject({ time: "08:00:00", utc_offset: "-04:00" });
-    expect(await run(at("2026-01-01T12:00:00Z"), { time_zone: "America/New_York" })).toMatchObject({ time: "07:00:00", utc_offset: "-05:00" });
+    expect(await run(at("2026-07-01T12:00:00Z"), { time_zone: "America/New_York" })).toMatchObject({
+      time: "08:00:00",
+      utc_offset: "-04:00",
+    });
+    expect(await run(at("2026-01-01T12:00:00Z"), { time_zone: "America/New_York" })).toMatchObject({
+      time: "07:00:00",
+      utc_offset: "-05:00",
+    });
   });
 
   it("an unknown or malformed zone is an error that shows what a zone name looks like, without repeating it", () => {
     const tool = at("2026-11-22T23:30:00Z");
     for (const zone of ["Mars/Olympus_Mons", "Europe/../../etc", "", "x".repeat(100)]) {
       const message = handlerError(() => run(tool, { time_zone: zone }));
-      expect(message).toBe('That is not a known IANA time zone. Pass a name such as "Europe/Paris", "America/New_York", "Asia/Tokyo" or "UTC".');
+      expect(message).toBe(
+        'That is not a known IANA time zone. Pass a name such as "Europe/Paris", "America/New_York", "Asia/Tokyo" or "UTC".',
+      );
     }
     expect(handlerError(() => run(tool, { zone: "UTC" }))).toMatch(/^That is not a known IANA time zone/);
   });
@@ -149,11 +181,31 @@ describe("current_time", () => {
 
 describe("convert_units", () => {
   it("converts within a kind of unit", async () => {
-    expect(await run(unitConverter, { value: 1, from: "mi", to: "km" })).toEqual({ value: 1.609344, unit: "km", category: "length" });
-    expect(await run(unitConverter, { value: 10, from: "lb", to: "kg" })).toEqual({ value: 4.5359237, unit: "kg", category: "mass" });
-    expect(await run(unitConverter, { value: 1, from: "gal", to: "l" })).toEqual({ value: 3.785411784, unit: "l", category: "volume" });
-    expect(await run(unitConverter, { value: 36, from: "km/h", to: "m/s" })).toEqual({ value: 10, unit: "m/s", category: "speed" });
-    expect(await run(unitConverter, { value: 2, from: "h", to: "min" })).toEqual({ value: 120, unit: "min", category: "time" });
+    expect(await run(unitConverter, { value: 1, from: "mi", to: "km" })).toEqual({
+      value: 1.609344,
+      unit: "km",
+      category: "length",
+    });
+    expect(await run(unitConverter, { value: 10, from: "lb", to: "kg" })).toEqual({
+      value: 4.5359237,
+      unit: "kg",
+      category: "mass",
+    });
+    expect(await run(unitConverter, { value: 1, from: "gal", to: "l" })).toEqual({
+      value: 3.785411784,
+      unit: "l",
+      category: "volume",
+    });
+    expect(await run(unitConverter, { value: 36, from: "km/h", to: "m/s" })).toEqual({
+      value: 10,
+      unit: "m/s",
+      category: "speed",
+    });
+    expect(await run(unitConverter, { value: 2, from: "h", to: "min" })).toEqual({
+      value: 120,
+      unit: "min",
+      category: "time",
+    });
   });
 
   it("converts temperatures through their offsets", async () => {
@@ -164,11 +216,21 @@ describe("convert_units", () => {
   });
 
   it("refuses other kinds, unknown units and values it cannot convert, saying what is expected", () => {
-    expect(handlerError(() => run(unitConverter, { value: 1, from: "kg", to: "m" }))).toBe("Cannot convert mass to length; `from` and `to` must be units of the same kind.");
-    expect(handlerError(() => run(unitConverter, { value: 1, from: "furlong", to: "m" }))).toMatch(/^`from` is not a known unit\. Use one of: mm, cm, m, km, /);
-    expect(handlerError(() => run(unitConverter, { value: 1, from: "m", to: "toString" }))).toMatch(/^`to` is not a known unit/);
-    expect(handlerError(() => run(unitConverter, { value: "1", from: "m", to: "km" }))).toMatch(/^Pass `value` as a finite number/);
-    expect(handlerError(() => run(unitConverter, { value: 1e300, from: "m", to: "km" }))).toMatch(/^Pass `value` as a finite number/);
+    expect(handlerError(() => run(unitConverter, { value: 1, from: "kg", to: "m" }))).toBe(
+      "Cannot convert mass to length; `from` and `to` must be units of the same kind.",
+    );
+    expect(handlerError(() => run(unitConverter, { value: 1, from: "furlong", to: "m" }))).toMatch(
+      /^`from` is not a known unit\. Use one of: mm, cm, m, km, /,
+    );
+    expect(handlerError(() => run(unitConverter, { value: 1, from: "m", to: "toString" }))).toMatch(
+      /^`to` is not a known unit/,
+    );
+    expect(handlerError(() => run(unitConverter, { value: "1", from: "m", to: "km" }))).toMatch(
+      /^Pass `value` as a finite number/,
+    );
+    expect(handlerError(() => run(unitConverter, { value: 1e300, from: "m", to: "km" }))).toMatch(
+      /^Pass `value` as a finite number/,
+    );
   });
 });
 
@@ -185,11 +247,28 @@ async function drain(result: unknown): Promise<{ yielded: unknown[]; returned: u
 
 describe("unit_table", () => {
   it("streams the table: each yielded value has one more row, and the whole table is returned", async () => {
-    const { yielded, returned } = await drain(run(createUnitTableTool(), { from: "km", to: "mi", values: [1, 5, 42.195] }));
+    const { yielded, returned } = await drain(
+      run(createUnitTableTool(), { from: "km", to: "mi", values: [1, 5, 42.195] }),
+    );
     expect(yielded).toEqual([
       { from: "km", to: "mi", rows: [[1, 0.621371192237]] },
-      { from: "km", to: "mi", rows: [[1, 0.621371192237], [5, 3.10685596119]] },
-      { from: "km", to: "mi", rows: [[1, 0.621371192237], [5, 3.10685596119], [42.195, 26.2187574565]] },
+      {
+        from: "km",
+        to: "mi",
+        rows: [
+          [1, 0.621371192237],
+          [5, 3.10685596119],
+        ],
+      },
+      {
+        from: "km",
+        to: "mi",
+        rows: [
+          [1, 0.621371192237],
+          [5, 3.10685596119],
+          [42.195, 26.2187574565],
+        ],
+      },
     ]);
     expect(returned).toEqual(yielded.at(-1));
     const { yielded: defaults } = await drain(run(createUnitTableTool(), { from: "C", to: "F" }));
@@ -200,12 +279,22 @@ describe("unit_table", () => {
     const timers = new ManualTimers();
     const controller = new AbortController();
     const tool = createUnitTableTool({ timers, rowDelayMs: 200 });
-    const iterator = (tool.run({ from: "kg", to: "lb", values: [1, 2, 3] }, { ...context, signal: controller.signal }) as AsyncGenerator<JsonValue, JsonValue>)[Symbol.asyncIterator]();
+    const iterator = (
+      tool.run(
+        { from: "kg", to: "lb", values: [1, 2, 3] },
+        { ...context, signal: controller.signal },
+      ) as AsyncGenerator<JsonValue, JsonValue>
+    )[Symbol.asyncIterator]();
     expect((await iterator.next()).value).toMatchObject({ rows: [[1, 2.20462262185]] });
     const second = iterator.next();
     expect(timers.pendingDelays).toEqual([200]); // the generator runs to its pause at once
     timers.fireWhere((ms) => ms === 200);
-    expect((await second).value).toMatchObject({ rows: [[1, 2.20462262185], [2, 4.4092452437]] });
+    expect((await second).value).toMatchObject({
+      rows: [
+        [1, 2.20462262185],
+        [2, 4.4092452437],
+      ],
+    });
     const third = iterator.next();
     expect(timers.pendingDelays).toEqual([200]);
     controller.abort(new Error("cancelled"));
@@ -214,11 +303,16 @@ describe("unit_table", () => {
   });
 
   it("checks every value and both units before the first row", async () => {
-    const first = async (args: JsonValue): Promise<unknown> => (run(createUnitTableTool(), args) as AsyncGenerator<JsonValue>)[Symbol.asyncIterator]().next();
+    const first = async (args: JsonValue): Promise<unknown> =>
+      (run(createUnitTableTool(), args) as AsyncGenerator<JsonValue>)[Symbol.asyncIterator]().next();
     await expect(first({ from: "km", to: "kg", values: [1] })).rejects.toThrow("Cannot convert length to mass");
     await expect(first({ from: "km", to: "mi", values: [1, "2"] })).rejects.toThrow(/^Pass `value` as a finite number/);
-    await expect(first({ from: "km", to: "mi", values: Array.from({ length: MAX_ROWS + 1 }, (_, i) => i) })).rejects.toThrow(ToolHandlerError);
-    await expect(first({ from: "km", to: "mi", values: [] })).rejects.toThrow(/^Pass `values` as a list of 1 to 12 numbers/);
+    await expect(
+      first({ from: "km", to: "mi", values: Array.from({ length: MAX_ROWS + 1 }, (_, i) => i) }),
+    ).rejects.toThrow(ToolHandlerError);
+    await expect(first({ from: "km", to: "mi", values: [] })).rejects.toThrow(
+      /^Pass `values` as a list of 1 to 12 numbers/,
+    );
   });
 });
 
@@ -227,7 +321,11 @@ describe("the demo tool set", () => {
     expect(DEMO_TOOL_NAMES).toEqual(["current_time", "calculate", "convert_units", "unit_table"]);
     for (const [name, tool] of Object.entries(demoTools())) {
       expect(tool.description, name).toMatch(/\S/);
-      expect(tool.parameters, name).toMatchObject({ type: "object", required: expect.any(Array), additionalProperties: false });
+      expect(tool.parameters, name).toMatchObject({
+        type: "object",
+        required: expect.any(Array),
+        additionalProperties: false,
+      });
       expect(tool.needsApproval, name).toBeUndefined(); // none writes anything
     }
   });

@@ -36,8 +36,21 @@ const PLANNED = [
   { name: "convert_units", arguments: { value: 26.2, from: "mi", to: "km" } },
 ];
 const NOW = Date.UTC(2026, 10, 22, 23, 30);
-const callsTurn: ScriptedTurn = { model: "test-model", text: "", plan: "I will use current_time, calculate and convert_units to answer this.", calls: PLANNED, inputTokens: 120, tools: [], now: NOW };
-const textTurn: ScriptedTurn = { ...callsTurn, plan: "", calls: [], text: "In Asia/Tokyo it is 08:30 on Monday, 2026-11-23 (UTC+09:00). 230 * 17 / 100 = 39.1." };
+const callsTurn: ScriptedTurn = {
+  model: "test-model",
+  text: "",
+  plan: "I will use current_time, calculate and convert_units to answer this.",
+  calls: PLANNED,
+  inputTokens: 120,
+  tools: [],
+  now: NOW,
+};
+const textTurn: ScriptedTurn = {
+  ...callsTurn,
+  plan: "",
+  calls: [],
+  text: "In Asia/Tokyo it is 08:30 on Monday, 2026-11-23 (UTC+09:00). 230 * 17 / 100 = 39.1.",
+};
 
 /** Each provider's call ids, as its API makes them (none for Gemini and Ollama). */
 const ID_SHAPES: Record<Provider, RegExp | null> = {
@@ -69,14 +82,22 @@ async function decode(provider: Provider, turn: ScriptedTurn, seed = 7): Promise
     },
   });
   const events: ToolCallEvent[] = [];
-  for await (const event of streamToolCalls(new Response(body, { headers: { "content-type": wire.contentType } }), { provider })) events.push(event);
+  for await (const event of streamToolCalls(new Response(body, { headers: { "content-type": wire.contentType } }), {
+    provider,
+  }))
+    events.push(event);
   return events;
 }
 
 /** The messages of one chunk, read with the provider's own framing. */
 function framesOf(provider: Provider, chunk: Uint8Array): FramedMessage[] {
   const messages: FramedMessage[] = [];
-  const framing = provider === "bedrock" ? new AwsEventStreamDecoder((m) => messages.push(m)) : provider === "ollama" ? new NdjsonDecoder((m) => messages.push(m)) : new SSEDecoder((m) => messages.push(m));
+  const framing =
+    provider === "bedrock"
+      ? new AwsEventStreamDecoder((m) => messages.push(m))
+      : provider === "ollama"
+        ? new NdjsonDecoder((m) => messages.push(m))
+        : new SSEDecoder((m) => messages.push(m));
   framing.feed(chunk);
   framing.end();
   return messages;
@@ -90,7 +111,11 @@ function shapes(value: unknown, path = "", out = new Set<string>()): Set<string>
   if (Array.isArray(value)) for (const item of value) shapes(item, `${path}[]`, out);
   else if (typeof value === "object" && value !== null) {
     const kind = (item: unknown): string => (Array.isArray(item) ? "array" : item === null ? "null" : typeof item);
-    out.add(`${path}{${Object.entries(value).map(([key, item]) => `${key}:${kind(item)}`).join(",")}}`);
+    out.add(
+      `${path}{${Object.entries(value)
+        .map(([key, item]) => `${key}:${kind(item)}`)
+        .join(",")}}`,
+    );
     for (const [key, item] of Object.entries(value)) if (!USER_DATA.has(key)) shapes(item, `${path}.${key}`, out);
   }
   return out;
@@ -107,7 +132,9 @@ describe("the scripted writers, read back by streamToolCalls with their provider
   for (const provider of PROVIDERS) {
     it(`${provider}: three calls to the Worker's tools, with ${ID_SHAPES[provider] ? "the provider's own id shape" : "no ids, as the provider sends none"}, and a tool-calls finish`, async () => {
       const events = await decode(provider, callsTurn);
-      expect(events.filter((e) => e.type === "error" || e.type === "abort" || e.type === "invalid-tool-call")).toEqual([]);
+      expect(events.filter((e) => e.type === "error" || e.type === "abort" || e.type === "invalid-tool-call")).toEqual(
+        [],
+      );
       const finish = finishOf(events);
       expect(finish.reason).toBe("tool-calls");
       expect(finish.toolCalls.map((call) => ({ name: call.name, arguments: call.arguments }))).toEqual(PLANNED);
@@ -160,7 +187,9 @@ describe("the scripted writers, read back by streamToolCalls with their provider
     const [chunk] = scriptWriters.gemini(callsTurn, new Dice(1)).chunks;
     const text = new TextDecoder().decode(chunk);
     expect(text.endsWith("\r\n\r\n")).toBe(true);
-    expect(text).toContain('{"candidates": [{"content": {"parts": [{"functionCall": {"name": "current_time","args": {"time_zone": "Asia/Tokyo"}}}');
+    expect(text).toContain(
+      '{"candidates": [{"content": {"parts": [{"functionCall": {"name": "current_time","args": {"time_zone": "Asia/Tokyo"}}}',
+    );
   });
 });
 
@@ -169,7 +198,12 @@ const SHAPES: Record<Provider, string[]> = {
   openai: ["chat-tool-call-gpt-4o-mini-usage", "chat-text-then-tool-call-usage"],
   "openai-responses": ["text-then-function-call", "parallel-function-calls", "reasoning-then-function-call-usage"],
   anthropic: ["parallel-tool-use", "text-then-tool-use-with-ping"],
-  gemini: ["parallel-function-calls-thought-signature", "function-call-gemini-2.0-flash", "function-call-gemini-3-thought-signature", "parallel-function-calls-single-chunk"],
+  gemini: [
+    "parallel-function-calls-thought-signature",
+    "function-call-gemini-2.0-flash",
+    "function-call-gemini-3-thought-signature",
+    "parallel-function-calls-single-chunk",
+  ],
   bedrock: ["converse-nova-text-then-tool-use", "converse-nova-text"],
   cohere: ["tool-plan-then-parallel-tool-calls", "text"],
   ollama: ["native-tool-call"],
@@ -182,7 +216,8 @@ describe("the scripted writers' messages have the recorded shapes", () => {
       const fixtures = fixturesOf(provider).filter((fixture) => SHAPES[provider].includes(fixture.name));
       expect(fixtures).toHaveLength(SHAPES[provider].length);
       for (const fixture of fixtures) {
-        for (const message of framesOf(provider, fixture.body)) if (message.data !== "[DONE]") shapes(JSON.parse(message.data), "", recorded);
+        for (const message of framesOf(provider, fixture.body))
+          if (message.data !== "[DONE]") shapes(JSON.parse(message.data), "", recorded);
       }
       let compared = 0;
       for (const turn of [callsTurn, textTurn]) {
@@ -218,7 +253,9 @@ describe("what the scripted model reads in a prompt", () => {
     ]);
     expect(asks("What's the time in Europe/Paris?")).toEqual([{ tool: "current_time", zone: "Europe/Paris" }]);
     expect(asks("What time is it?")).toEqual([{ tool: "current_time", zone: "UTC" }]);
-    expect(asks("Compute (1200 * 0.07) / 12 please")).toEqual([{ tool: "calculate", expression: "(1200 * 0.07) / 12" }]);
+    expect(asks("Compute (1200 * 0.07) / 12 please")).toEqual([
+      { tool: "calculate", expression: "(1200 * 0.07) / 12" },
+    ]);
     expect(asks("What is 12 times 7?")).toEqual([{ tool: "calculate", expression: "12 * 7" }]);
     expect(asks("and the square root of 2")).toEqual([{ tool: "calculate", expression: "sqrt(2)" }]);
     expect(asks("Convert 100 °F to celsius")).toEqual([{ tool: "convert_units", value: 100, from: "F", to: "C" }]);
@@ -232,10 +269,35 @@ describe("what the scripted model reads in a prompt", () => {
 });
 
 /** A request body in `provider`'s wire format after one round of the given calls and results, built with the library's own next-turn builders. */
-function afterResults(provider: Provider, calls: { id: string | null; name: string; arguments: JsonValue }[], outputs: { output: JsonValue; isError?: boolean }[]): unknown {
-  const toolCalls = calls.map((call, index) => ({ type: "tool-call" as const, index, id: call.id, name: call.name, rawArguments: JSON.stringify(call.arguments), arguments: call.arguments }));
-  const finish = { type: "finish", reason: "tool-calls", rawReason: "tool_calls", toolCalls, invalidToolCalls: [], text: "", reasoning: "" } as unknown as FinishEvent;
-  const turn = [assistantMessage(provider, finish), ...toolResultMessages(provider, toolCalls.map((call, i) => ({ call, output: outputs[i]!.output, isError: outputs[i]!.isError ?? false })))];
+function afterResults(
+  provider: Provider,
+  calls: { id: string | null; name: string; arguments: JsonValue }[],
+  outputs: { output: JsonValue; isError?: boolean }[],
+): unknown {
+  const toolCalls = calls.map((call, index) => ({
+    type: "tool-call" as const,
+    index,
+    id: call.id,
+    name: call.name,
+    rawArguments: JSON.stringify(call.arguments),
+    arguments: call.arguments,
+  }));
+  const finish = {
+    type: "finish",
+    reason: "tool-calls",
+    rawReason: "tool_calls",
+    toolCalls,
+    invalidToolCalls: [],
+    text: "",
+    reasoning: "",
+  } as unknown as FinishEvent;
+  const turn = [
+    assistantMessage(provider, finish),
+    ...toolResultMessages(
+      provider,
+      toolCalls.map((call, i) => ({ call, output: outputs[i]!.output, isError: outputs[i]!.isError ?? false })),
+    ),
+  ];
   const prompt: Record<Provider, unknown> = {
     openai: { role: "user", content: PROMPT },
     "openai-responses": { role: "user", content: PROMPT },
@@ -262,7 +324,16 @@ describe("the scripted model answers from the results the request carries", () =
     ollama: () => null,
   };
   const results = [
-    { output: { time_zone: "Asia/Tokyo", date: "2026-11-23", time: "08:30:00", weekday: "Monday", utc_offset: "+09:00", utc: "2026-11-22T23:30:00.000Z" } },
+    {
+      output: {
+        time_zone: "Asia/Tokyo",
+        date: "2026-11-23",
+        time: "08:30:00",
+        weekday: "Monday",
+        utc_offset: "+09:00",
+        utc: "2026-11-22T23:30:00.000Z",
+      },
+    },
     { output: { result: 39.1 } },
     { output: "`from` is not a known unit.", isError: true },
   ];
@@ -272,13 +343,21 @@ describe("the scripted model answers from the results the request carries", () =
       const body = afterResults(provider, calls, results);
       const transcript = readTranscript(provider, body);
       expect(transcript.prompt).toBe(PROMPT);
-      expect(transcript.calls.map((call) => [call.name, call.arguments])).toEqual(PLANNED.map((call) => [call.name, call.arguments]));
+      expect(transcript.calls.map((call) => [call.name, call.arguments])).toEqual(
+        PLANNED.map((call) => [call.name, call.arguments]),
+      );
       expect(transcript.results).toHaveLength(3);
-      const expected = "In Asia/Tokyo it is 08:30 on Monday, 2026-11-23 (UTC+09:00). 230 * 17 / 100 = 39.1. convert_units could not answer: `from` is not a known unit.";
+      const expected =
+        "In Asia/Tokyo it is 08:30 on Monday, 2026-11-23 (UTC+09:00). 230 * 17 / 100 = 39.1. convert_units could not answer: `from` is not a known unit.";
       expect(answerFrom(transcript.calls, transcript.results)).toBe(expected);
 
       const send = scriptedModel(provider, { delayMs: 0, timers: new ManualTimers(), now: () => NOW });
-      const response = await send(new Request("https://provider.test/v1/models/test-model:stream", { method: "POST", body: JSON.stringify(body) }));
+      const response = await send(
+        new Request("https://provider.test/v1/models/test-model:stream", {
+          method: "POST",
+          body: JSON.stringify(body),
+        }),
+      );
       expect(response.headers.get("x-replay-recording")).toBe("scripted-model");
       const events: ToolCallEvent[] = [];
       for await (const event of streamToolCalls(response, { provider })) events.push(event);
@@ -287,13 +366,31 @@ describe("the scripted model answers from the results the request carries", () =
   }
 
   it("a prompt it has no tool for gets a text saying what it can do, and the same request the same bytes", async () => {
-    const turn = scriptedTurn("openai", { model: "m", messages: [{ role: "user", content: "Write me a poem" }], tools: [{ type: "function", function: { name: "calculate" } }] }, "m", 10, NOW);
+    const turn = scriptedTurn(
+      "openai",
+      {
+        model: "m",
+        messages: [{ role: "user", content: "Write me a poem" }],
+        tools: [{ type: "function", function: { name: "calculate" } }],
+      },
+      "m",
+      10,
+      NOW,
+    );
     expect(turn.calls).toEqual([]);
     expect(turn.text).toBe(
       `This is the Worker's scripted model, which answers when no provider key is set. It calls the Worker's tools for arithmetic ("What is 17% of 230?"). Set a provider key to talk to a real model.`,
     );
     const send = scriptedModel("anthropic", { delayMs: 0, timers: new ManualTimers(), now: () => NOW });
-    const request = () => new Request("https://provider.test/v1/messages", { method: "POST", body: JSON.stringify({ model: "m", messages: [{ role: "user", content: PROMPT }], tools: [{ name: "calculate" }] }) });
+    const request = () =>
+      new Request("https://provider.test/v1/messages", {
+        method: "POST",
+        body: JSON.stringify({
+          model: "m",
+          messages: [{ role: "user", content: PROMPT }],
+          tools: [{ name: "calculate" }],
+        }),
+      });
     expect(await (await send(request())).text()).toBe(await (await send(request())).text());
   });
 });
@@ -303,18 +400,37 @@ describe("the scripted model's cost is bounded", () => {
     // Read whole, the digits would end in a conversion ("...999 km to mi").
     const calls = planCalls(`What is 2 + 2? ${"9".repeat(200_000)} km to mi`, new Set(["calculate", "convert_units"]));
     expect(calls).toEqual([{ name: "calculate", arguments: { expression: "2 + 2" } }]);
-    const many = planCalls(Array.from({ length: 20 }, (_, i) => `${i + 1} km to mi`).join(", "), new Set(["convert_units"]));
+    const many = planCalls(
+      Array.from({ length: 20 }, (_, i) => `${i + 1} km to mi`).join(", "),
+      new Set(["convert_units"]),
+    );
     expect(many).toHaveLength(8);
   });
 });
 
 describe("the scripted model and a conversion table tool (unit_table), when a request offers one", () => {
   it("a prompt asking for a table calls unit_table with the units and the values it lists, and the answer lists the rows", () => {
-    expect(planCalls("Make me a table of km to miles for 1, 5 and 10 km.", new Set(["unit_table"]))).toEqual([{ name: "unit_table", arguments: { from: "km", to: "mi", values: [1, 5, 10] } }]);
-    expect(planCalls("A table of °F to celsius?", new Set(["unit_table", "convert_units"]))).toEqual([{ name: "unit_table", arguments: { from: "F", to: "C" } }]);
+    expect(planCalls("Make me a table of km to miles for 1, 5 and 10 km.", new Set(["unit_table"]))).toEqual([
+      { name: "unit_table", arguments: { from: "km", to: "mi", values: [1, 5, 10] } },
+    ]);
+    expect(planCalls("A table of °F to celsius?", new Set(["unit_table", "convert_units"]))).toEqual([
+      { name: "unit_table", arguments: { from: "F", to: "C" } },
+    ]);
     expect(planCalls("Make me a table of km to miles", new Set(["convert_units"]))).toEqual([]);
     const call = { id: "c1", name: "unit_table", arguments: { from: "km", to: "mi", values: [1, 5] } };
-    const result = { id: "c1", name: null, content: { from: "km", to: "mi", rows: [[1, 0.621371192237], [5, 3.10685596119]] }, isError: false };
+    const result = {
+      id: "c1",
+      name: null,
+      content: {
+        from: "km",
+        to: "mi",
+        rows: [
+          [1, 0.621371192237],
+          [5, 3.10685596119],
+        ],
+      },
+      isError: false,
+    };
     expect(answerFrom([call], [result])).toBe("1 km is 0.621371192237 mi, 5 km is 3.10685596119 mi.");
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FakeUpstream, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
 
-const sse = ["data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\n", "data: [DONE]\n\n"];
+const sse = ['data: {"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\n', "data: [DONE]\n\n"];
 
 async function expectUnauthorized(response: Response, upstream: FakeUpstream): Promise<void> {
   expect(response.status).toBe(401);
@@ -20,8 +20,18 @@ describe("POST /v1/stream client authentication", () => {
   it("a wrong token, a token of another length and a non-Bearer scheme are all 401", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
     const env = testEnv({ CLIENT_TOKEN: "s3cret-token", OPENAI_API_KEY: "sk-live" });
-    for (const authorization of ["Bearer s3cret-tokem", "Bearer s3cret-token-longer", "Bearer s3cret", "Basic s3cret-token", "s3cret-token", "Bearer"]) {
-      await expectUnauthorized(await worker(upstream).call(streamRequest(validBody(), { headers: { authorization } }), env), upstream);
+    for (const authorization of [
+      "Bearer s3cret-tokem",
+      "Bearer s3cret-token-longer",
+      "Bearer s3cret",
+      "Basic s3cret-token",
+      "s3cret-token",
+      "Bearer",
+    ]) {
+      await expectUnauthorized(
+        await worker(upstream).call(streamRequest(validBody(), { headers: { authorization } }), env),
+        upstream,
+      );
     }
   });
 
@@ -29,7 +39,10 @@ describe("POST /v1/stream client authentication", () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
     const env = testEnv({ CLIENT_TOKEN: "s3cret-token", OPENAI_API_KEY: "sk-live" });
     for (const scheme of ["Bearer", "bearer"]) {
-      const response = await worker(upstream).call(streamRequest(validBody(), { headers: { authorization: `${scheme} s3cret-token` } }), env);
+      const response = await worker(upstream).call(
+        streamRequest(validBody(), { headers: { authorization: `${scheme} s3cret-token` } }),
+        env,
+      );
       expect(response.status).toBe(200);
       expect((await readSSE(response)).events.map((e) => e.type)).toEqual(["text-delta", "finish"]);
     }
@@ -37,7 +50,10 @@ describe("POST /v1/stream client authentication", () => {
 
   it("the token is required on localhost too, once the replay default is not in use", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
-    await expectUnauthorized(await worker(upstream).call(streamRequest(validBody()), testEnv({ ANTHROPIC_API_KEY: "sk-ant" })), upstream);
+    await expectUnauthorized(
+      await worker(upstream).call(streamRequest(validBody()), testEnv({ ANTHROPIC_API_KEY: "sk-ant" })),
+      upstream,
+    );
   });
 
   it("without CLIENT_TOKEN, the replay default runs open on localhost, 127.0.0.1 and [::1] only", async () => {
@@ -56,6 +72,9 @@ describe("POST /v1/stream client authentication", () => {
   it("a blank CLIENT_TOKEN counts as not set, never as the empty token", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
     const env = testEnv({ CLIENT_TOKEN: "  ", OPENAI_API_KEY: "sk-live" });
-    await expectUnauthorized(await worker(upstream).call(streamRequest(validBody(), { headers: { authorization: "Bearer " } }), env), upstream);
+    await expectUnauthorized(
+      await worker(upstream).call(streamRequest(validBody(), { headers: { authorization: "Bearer " } }), env),
+      upstream,
+    );
   });
 });

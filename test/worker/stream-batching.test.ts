@@ -14,14 +14,17 @@ const env = testEnv({ OPENAI_API_KEY: "sk-test-0123456789abcdef", CLIENT_TOKEN: 
 const auth = { headers: { authorization: "Bearer t" } };
 const frames = fixture.text.split("\n\n").filter((frame) => frame !== "");
 /** The first half of the recording, whole SSE events. */
-const head = frames.slice(0, Math.floor(frames.length / 2)).join("\n\n") + "\n\n";
+const head = `${frames.slice(0, Math.floor(frames.length / 2)).join("\n\n")}\n\n`;
 const terminal = new Set(["abort", "finish", "error"]);
 
 /**
  * Reads the body until its events, fragments joined, are `want` (also joined), and returns them
  * with the number of chunks they took. Were an event held back, this would wait forever.
  */
-async function readUntil(body: ReadableStream<Uint8Array>, want: readonly ToolCallEvent[]): Promise<{ events: ToolCallEvent[]; chunks: number; reader: ReadableStreamDefaultReader<Uint8Array> }> {
+async function readUntil(
+  body: ReadableStream<Uint8Array>,
+  want: readonly ToolCallEvent[],
+): Promise<{ events: ToolCallEvent[]; chunks: number; reader: ReadableStreamDefaultReader<Uint8Array> }> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const expected = JSON.stringify(joinDeltas(want));
@@ -41,7 +44,9 @@ describe("the Worker's answers are written by the batch", () => {
   it("/v1/stream: an upstream chunk's events reach the client while the upstream stalls, in fewer chunks than events", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: [head], then: "stall" });
     const response = await worker(upstream).call(streamRequest(validBody(), auth), env);
-    const events: ToolCallEvent[] = (await collect(streamToolCalls(fromChunks([bytes(head)])))).filter((e) => !terminal.has(e.type));
+    const events: ToolCallEvent[] = (await collect(streamToolCalls(fromChunks([bytes(head)])))).filter(
+      (e) => !terminal.has(e.type),
+    );
     expect(events.length).toBeGreaterThan(4);
     const { events: received, chunks, reader } = await readUntil(response.body!, events);
     // The first message's events alone, then the rest of the chunk together, its fragments joined.
@@ -54,7 +59,9 @@ describe("the Worker's answers are written by the batch", () => {
     const pieces = Array.from({ length: 9 }, (_, i) => head.slice((i * head.length) / 9, ((i + 1) * head.length) / 9));
     const upstream = new FakeUpstream({ kind: "sse", chunks: pieces, then: "stall", bytes: true });
     const response = await worker(upstream).call(streamRequest(validBody(), auth), env);
-    const events: ToolCallEvent[] = (await collect(streamToolCalls(fromChunks([bytes(head)])))).filter((e) => !terminal.has(e.type));
+    const events: ToolCallEvent[] = (await collect(streamToolCalls(fromChunks([bytes(head)])))).filter(
+      (e) => !terminal.has(e.type),
+    );
     const { reader } = await readUntil(response.body!, events);
     expect(upstream.pulled).toBe(pieces.length);
     await reader.cancel();
@@ -63,7 +70,14 @@ describe("the Worker's answers are written by the batch", () => {
 
   it("/v1/chat/completions: the same, in the OpenAI protocol", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: [head], then: "stall" });
-    const response = await worker(upstream).call(post("/v1/chat/completions", { model: "openai/gpt-4o-mini", stream: true, messages: [{ role: "user", content: "Weather?" }] }, auth), env);
+    const response = await worker(upstream).call(
+      post(
+        "/v1/chat/completions",
+        { model: "openai/gpt-4o-mini", stream: true, messages: [{ role: "user", content: "Weather?" }] },
+        auth,
+      ),
+      env,
+    );
     expect(response.status).toBe(200);
     // Every argument fragment of the first half, before the upstream sends more.
     const events = (await collect(streamToolCalls(fromChunks([bytes(head)])))).filter((e) => !terminal.has(e.type));
@@ -75,8 +89,15 @@ describe("the Worker's answers are written by the batch", () => {
     let chunks = 0;
     const argumentsSoFar = (): string =>
       dataFrames(text)
-        .map((data) => JSON.parse(data) as { choices: { delta: { tool_calls?: { function: { arguments?: string } }[] } }[] })
-        .flatMap((chunk) => chunk.choices.flatMap((choice) => (choice.delta.tool_calls ?? []).map((call) => call.function.arguments ?? "")))
+        .map(
+          (data) =>
+            JSON.parse(data) as { choices: { delta: { tool_calls?: { function: { arguments?: string } }[] } }[] },
+        )
+        .flatMap((chunk) =>
+          chunk.choices.flatMap((choice) =>
+            (choice.delta.tool_calls ?? []).map((call) => call.function.arguments ?? ""),
+          ),
+        )
         .join("");
     while (argumentsSoFar() !== want) {
       text += decoder.decode((await reader.read()).value, { stream: true });

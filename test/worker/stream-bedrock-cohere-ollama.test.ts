@@ -10,7 +10,18 @@ import type { Env } from "../../worker/env.ts";
 import { exceptionMessage, converse, concat } from "../support/event-stream.ts";
 import { fixturesOf, summarize } from "../support/fixtures.ts";
 import { collect } from "../support/streams.ts";
-import { eventually, FakeUpstream, ManualTimers, readSSE, settled, streamRequest, testEnv, validBody, worker, type UpstreamAnswer } from "./support.ts";
+import {
+  eventually,
+  FakeUpstream,
+  ManualTimers,
+  readSSE,
+  settled,
+  streamRequest,
+  testEnv,
+  validBody,
+  worker,
+  type UpstreamAnswer,
+} from "./support.ts";
 
 const SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYSECRETKEY";
 const TOKEN = "FQoGZXIvYXdzSESSIONTOKEN/example==";
@@ -32,7 +43,12 @@ const cases: Case[] = [
     fixture: "converse-nova-text-then-tool-use",
     contentType: "application/vnd.amazon.eventstream",
     model: "amazon.nova-micro-v1:0",
-    env: { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: SECRET, AWS_SESSION_TOKEN: TOKEN, AWS_REGION: "eu-central-1" },
+    env: {
+      AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+      AWS_SECRET_ACCESS_KEY: SECRET,
+      AWS_SESSION_TOKEN: TOKEN,
+      AWS_REGION: "eu-central-1",
+    },
     url: "https://bedrock-runtime.eu-central-1.amazonaws.com/model/amazon.nova-micro-v1%3A0/converse-stream",
   },
   {
@@ -55,7 +71,8 @@ const cases: Case[] = [
 
 const auth = { headers: { authorization: "Bearer t" } };
 const envOf = (c: Case, overrides: Partial<Env> = {}) => testEnv({ ...c.env, CLIENT_TOKEN: "t", ...overrides });
-const requestOf = (c: Case, overrides: Record<string, unknown> = {}) => streamRequest(validBody({ provider: c.provider, model: c.model, ...overrides }), auth);
+const requestOf = (c: Case, overrides: Record<string, unknown> = {}) =>
+  streamRequest(validBody({ provider: c.provider, model: c.model, ...overrides }), auth);
 const fixtureOf = (c: Case) => fixturesOf(c.provider).find((f) => f.name === c.fixture)!;
 
 /** The body in chunks of `size` bytes: binary messages and UTF-8 text split anywhere. */
@@ -76,21 +93,30 @@ function keepingBodies(upstream: FakeUpstream) {
 }
 
 function expectNoSecret(text: string): void {
-  for (const secret of [SECRET, TOKEN, COHERE_KEY, OLLAMA_KEY, "SECRETKEY", "internal-host"]) expect(text).not.toContain(secret);
+  for (const secret of [SECRET, TOKEN, COHERE_KEY, OLLAMA_KEY, "SECRETKEY", "internal-host"])
+    expect(text).not.toContain(secret);
 }
 
 describe("POST /v1/stream to Bedrock, Cohere and Ollama", () => {
   for (const c of cases) {
     it(`${c.provider}: the recorded ${c.contentType} body, cut into 7-byte chunks, streams the events the library reads from it`, async () => {
       const fixture = fixtureOf(c);
-      const upstream = new FakeUpstream({ kind: "sse", chunks: chunked(fixture.body, 7), headers: { "content-type": c.contentType } });
+      const upstream = new FakeUpstream({
+        kind: "sse",
+        chunks: chunked(fixture.body, 7),
+        headers: { "content-type": c.contentType },
+      });
       const response = await worker(upstream).call(requestOf(c), envOf(c));
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
       expect(response.headers.get("x-replay-recording")).toBeNull();
       const text = await response.clone().text();
       const { messages, events } = await readSSE(response);
-      const expected = await collect(streamToolCalls(new Response(fixture.body, { headers: { "content-type": c.contentType } }), { provider: c.provider }));
+      const expected = await collect(
+        streamToolCalls(new Response(fixture.body, { headers: { "content-type": c.contentType } }), {
+          provider: c.provider,
+        }),
+      );
       // The same events, a call's (or the text's) fragments from one network chunk joined in one frame.
       expect(joinDeltas(events)).toEqual(JSON.parse(JSON.stringify(joinDeltas(expected))));
       expect(messages.map((m) => m.event)).toEqual(events.map((e) => e.type));
@@ -103,7 +129,11 @@ describe("POST /v1/stream to Bedrock, Cohere and Ollama", () => {
 
   it("bedrock: the request is signed as AWS checks it, over the body as sent, with the session token, and carries no secret", async () => {
     const c = cases[0]!;
-    const upstream = new FakeUpstream({ kind: "sse", chunks: [fixtureOf(c).body], headers: { "content-type": c.contentType } });
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: [fixtureOf(c).body],
+      headers: { "content-type": c.contentType },
+    });
     const sent = keepingBodies(upstream);
     const handler = { call: createFetchHandler({ fetch: sent.fetch, timers: new ManualTimers() }) };
     const response = await handler.call(requestOf(c), envOf(c));
@@ -115,24 +145,51 @@ describe("POST /v1/stream to Bedrock, Cohere and Ollama", () => {
     expect(seen.headers.get("content-type")).toBe("application/json");
     // What AWS computes on its side: the same canonical request from what it received.
     const received = { "content-type": "application/json", "x-amz-date": amzDate, "x-amz-security-token": TOKEN };
-    const oracle = new AwsV4Signer({ url: seen.url, method: "POST", headers: received, body: sent.texts[0]!, accessKeyId: "AKIDEXAMPLE", secretAccessKey: SECRET, sessionToken: TOKEN, service: "bedrock", region: "eu-central-1", datetime: amzDate, allHeaders: true });
+    const oracle = new AwsV4Signer({
+      url: seen.url,
+      method: "POST",
+      headers: received,
+      body: sent.texts[0]!,
+      accessKeyId: "AKIDEXAMPLE",
+      secretAccessKey: SECRET,
+      sessionToken: TOKEN,
+      service: "bedrock",
+      region: "eu-central-1",
+      datetime: amzDate,
+      allHeaders: true,
+    });
     expect(seen.headers.get("authorization")).toBe(await oracle.authHeader());
-    expect(seen.headers.get("authorization")).toContain(`Credential=AKIDEXAMPLE/${amzDate.slice(0, 8)}/eu-central-1/bedrock/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token, Signature=`);
+    expect(seen.headers.get("authorization")).toContain(
+      `Credential=AKIDEXAMPLE/${amzDate.slice(0, 8)}/eu-central-1/bedrock/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-security-token, Signature=`,
+    );
     const headerText = JSON.stringify([...seen.headers]);
     expect(headerText).not.toContain(SECRET);
     expect(JSON.parse(sent.texts[0]!)).toEqual(seen.body);
-    expect(seen.body).toMatchObject({ messages: [{ role: "user", content: [{ text: "What is the weather in Paris?" }] }], toolConfig: { tools: [{ toolSpec: { name: "get_weather" } }] } });
+    expect(seen.body).toMatchObject({
+      messages: [{ role: "user", content: [{ text: "What is the weather in Paris?" }] }],
+      toolConfig: { tools: [{ toolSpec: { name: "get_weather" } }] },
+    });
   });
 
   it("cohere sends its key as a bearer token; ollama sends none unless OLLAMA_API_KEY is set", async () => {
     for (const c of cases.slice(1)) {
-      const upstream = new FakeUpstream({ kind: "sse", chunks: [fixtureOf(c).body], headers: { "content-type": c.contentType } });
+      const upstream = new FakeUpstream({
+        kind: "sse",
+        chunks: [fixtureOf(c).body],
+        headers: { "content-type": c.contentType },
+      });
       await (await worker(upstream).call(requestOf(c), envOf(c))).text();
-      expect(upstream.requests[0]?.headers.get("authorization")).toBe(c.provider === "cohere" ? `Bearer ${COHERE_KEY}` : null);
+      expect(upstream.requests[0]?.headers.get("authorization")).toBe(
+        c.provider === "cohere" ? `Bearer ${COHERE_KEY}` : null,
+      );
       expect(upstream.requests[0]?.body).toMatchObject({ model: c.model, stream: true });
     }
     const ollama = cases[2]!;
-    const upstream = new FakeUpstream({ kind: "sse", chunks: [fixtureOf(ollama).body], headers: { "content-type": ollama.contentType } });
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: [fixtureOf(ollama).body],
+      headers: { "content-type": ollama.contentType },
+    });
     await (await worker(upstream).call(requestOf(ollama), envOf(ollama, { OLLAMA_API_KEY: OLLAMA_KEY }))).text();
     expect(upstream.requests[0]?.headers.get("authorization")).toBe(`Bearer ${OLLAMA_KEY}`);
   });
@@ -141,19 +198,74 @@ describe("POST /v1/stream to Bedrock, Cohere and Ollama", () => {
 describe("POST /v1/stream: failures of Bedrock, Cohere and Ollama", () => {
   const leaky = (message: string) => JSON.stringify({ message: `${message} ${SECRET} ${COHERE_KEY} internal-host-7` });
   const failures: [Case, UpstreamAnswer, number, string][] = [
-    [cases[0]!, { kind: "response", status: 403, body: leaky("The security token included in the request is invalid."), headers: { "x-amzn-errortype": "UnrecognizedClientException" } }, 502, "upstream_auth_failed"],
-    [cases[0]!, { kind: "response", status: 400, body: leaky("ValidationException: The provided model identifier is invalid."), headers: { "x-amzn-errortype": "ValidationException" } }, 502, "upstream_rejected"],
-    [cases[0]!, { kind: "response", status: 429, body: leaky("ThrottlingException: Too many requests"), headers: { "x-amzn-errortype": "ThrottlingException", "retry-after": "3" } }, 429, "upstream_rate_limited"],
+    [
+      cases[0]!,
+      {
+        kind: "response",
+        status: 403,
+        body: leaky("The security token included in the request is invalid."),
+        headers: { "x-amzn-errortype": "UnrecognizedClientException" },
+      },
+      502,
+      "upstream_auth_failed",
+    ],
+    [
+      cases[0]!,
+      {
+        kind: "response",
+        status: 400,
+        body: leaky("ValidationException: The provided model identifier is invalid."),
+        headers: { "x-amzn-errortype": "ValidationException" },
+      },
+      502,
+      "upstream_rejected",
+    ],
+    [
+      cases[0]!,
+      {
+        kind: "response",
+        status: 429,
+        body: leaky("ThrottlingException: Too many requests"),
+        headers: { "x-amzn-errortype": "ThrottlingException", "retry-after": "3" },
+      },
+      429,
+      "upstream_rate_limited",
+    ],
     [cases[0]!, { kind: "response", status: 503, body: leaky("ServiceUnavailableException") }, 502, "upstream_error"],
-    [cases[0]!, { kind: "response", status: 200, body: leaky("not a stream"), headers: { "content-type": "application/json" } }, 502, "upstream_error"],
+    [
+      cases[0]!,
+      { kind: "response", status: 200, body: leaky("not a stream"), headers: { "content-type": "application/json" } },
+      502,
+      "upstream_error",
+    ],
     [cases[1]!, { kind: "response", status: 401, body: leaky("invalid api token") }, 502, "upstream_auth_failed"],
     [cases[1]!, { kind: "response", status: 422, body: leaky("invalid request") }, 502, "upstream_rejected"],
-    [cases[2]!, { kind: "response", status: 404, body: JSON.stringify({ error: `model "llama3.2" not found, try pulling it first ${SECRET}` }) }, 502, "upstream_rejected"],
-    [cases[2]!, { kind: "response", status: 200, body: leaky("a whole answer"), headers: { "content-type": "application/json; charset=utf-8" } }, 502, "upstream_error"],
+    [
+      cases[2]!,
+      {
+        kind: "response",
+        status: 404,
+        body: JSON.stringify({ error: `model "llama3.2" not found, try pulling it first ${SECRET}` }),
+      },
+      502,
+      "upstream_rejected",
+    ],
+    [
+      cases[2]!,
+      {
+        kind: "response",
+        status: 200,
+        body: leaky("a whole answer"),
+        headers: { "content-type": "application/json; charset=utf-8" },
+      },
+      502,
+      "upstream_error",
+    ],
     [cases[2]!, { kind: "network-error" }, 502, "upstream_unreachable"],
   ];
   for (const [c, answer, status, code] of failures) {
-    const what = answer.kind === "response" ? `${answer.status} ${answer.headers?.["content-type"] ?? ""}` : answer.kind;
+    const what =
+      answer.kind === "response" ? `${answer.status} ${answer.headers?.["content-type"] ?? ""}` : answer.kind;
     it(`${c.provider}: ${what} before the stream is ${status} ${code}, without the provider's body or any credential`, async () => {
       const upstream = new FakeUpstream(answer);
       const response = await worker(upstream).call(requestOf(c), envOf(c));
@@ -170,19 +282,32 @@ describe("POST /v1/stream: failures of Bedrock, Cohere and Ollama", () => {
   it("bedrock: an exception message mid-stream is an error event (its code and the library's message, never Bedrock's payload), after the text before it, then an abort", async () => {
     const c = cases[0]!;
     const body = concat([
-      converse([["messageStart", { role: "assistant" }], ["contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Hello" } }]]),
+      converse([
+        ["messageStart", { role: "assistant" }],
+        ["contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Hello" } }],
+      ]),
       exceptionMessage("throttlingException", { message: "Too many tokens, please wait before trying again." }),
     ]);
-    const upstream = new FakeUpstream({ kind: "sse", chunks: chunked(body, 5), headers: { "content-type": c.contentType } });
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: chunked(body, 5),
+      headers: { "content-type": c.contentType },
+    });
     const { events } = await readSSE(await worker(upstream).call(requestOf(c), envOf(c)));
     expect(events.map((e) => e.type)).toEqual(["text-delta", "error", "abort"]);
-    expect(events[1]).toEqual({ type: "error", error: { code: "provider-error", message: "The provider reported throttlingException inside the stream." } });
+    expect(events[1]).toEqual({
+      type: "error",
+      error: { code: "provider-error", message: "The provider reported throttlingException inside the stream." },
+    });
     expect(JSON.stringify(events)).not.toMatch(/Too many tokens/);
   });
 
   it("ollama: an error line with status 200 is an error event after what came before it, then an abort", async () => {
     const c = cases[2]!;
-    const lines = ['{"model":"llama3.2","message":{"role":"assistant","content":"Hi"},"done":false}\n', '{"error":"an error was encountered while running the model"}\n'];
+    const lines = [
+      '{"model":"llama3.2","message":{"role":"assistant","content":"Hi"},"done":false}\n',
+      '{"error":"an error was encountered while running the model"}\n',
+    ];
     const upstream = new FakeUpstream({ kind: "sse", chunks: lines, headers: { "content-type": c.contentType } });
     const { events } = await readSSE(await worker(upstream).call(requestOf(c), envOf(c)));
     expect(events[0]).toMatchObject({ type: "text-delta", text: "Hi" });
@@ -193,7 +318,11 @@ describe("POST /v1/stream: failures of Bedrock, Cohere and Ollama", () => {
   it("bedrock: a body cut inside a message ends with an error and an abort, never a hang", async () => {
     const c = cases[0]!;
     const body = fixtureOf(c).body;
-    const upstream = new FakeUpstream({ kind: "sse", chunks: [body.slice(0, body.length - 9)], headers: { "content-type": c.contentType } });
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: [body.slice(0, body.length - 9)],
+      headers: { "content-type": c.contentType },
+    });
     const { events } = await readSSE(await worker(upstream).call(requestOf(c), envOf(c)));
     expect(events.some((e) => e.type === "tool-call")).toBe(true);
     expect(events.at(-2)).toMatchObject({ type: "error" });
@@ -205,7 +334,12 @@ describe("POST /v1/stream: Bedrock, Cohere and Ollama cancelled and timed out", 
   for (const c of cases) {
     it(`${c.provider}: a client that disconnects cancels the provider request`, async () => {
       const body = fixtureOf(c).body;
-      const upstream = new FakeUpstream({ kind: "sse", chunks: chunked(body, Math.ceil(body.length / 4)).slice(0, 2), headers: { "content-type": c.contentType }, then: "stall" });
+      const upstream = new FakeUpstream({
+        kind: "sse",
+        chunks: chunked(body, Math.ceil(body.length / 4)).slice(0, 2),
+        headers: { "content-type": c.contentType },
+        then: "stall",
+      });
       const response = await worker(upstream).call(requestOf(c), envOf(c));
       const reader = response.body!.getReader();
       expect((await reader.read()).done).toBe(false);
@@ -218,8 +352,16 @@ describe("POST /v1/stream: Bedrock, Cohere and Ollama cancelled and timed out", 
 
   it("bedrock: a provider that stalls past IDLE_TIMEOUT_MS ends the stream with an error event and is cancelled", async () => {
     const c = cases[0]!;
-    const body = converse([["messageStart", { role: "assistant" }], ["contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Hel" } }]]);
-    const upstream = new FakeUpstream({ kind: "sse", chunks: [body], headers: { "content-type": c.contentType }, then: "stall" });
+    const body = converse([
+      ["messageStart", { role: "assistant" }],
+      ["contentBlockDelta", { contentBlockIndex: 0, delta: { text: "Hel" } }],
+    ]);
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: [body],
+      headers: { "content-type": c.contentType },
+      then: "stall",
+    });
     const timers = new ManualTimers();
     const response = await worker(upstream, timers).call(requestOf(c), envOf(c, { IDLE_TIMEOUT_MS: "5000" }));
     const reader = response.body!.getReader();
@@ -239,13 +381,19 @@ describe("what makes Bedrock, Cohere and Ollama live", () => {
   it("without their credentials each is answered by its replay, and with any of them the localhost open mode ends", async () => {
     for (const c of cases) {
       const upstream = new FakeUpstream({ kind: "hang" });
-      const replayed = await worker(upstream).call(streamRequest(validBody({ provider: c.provider, model: c.model })), testEnv());
+      const replayed = await worker(upstream).call(
+        streamRequest(validBody({ provider: c.provider, model: c.model })),
+        testEnv(),
+      );
       expect(replayed.status).toBe(200);
       expect(replayed.headers.get("x-replay-recording")).toBe(fixtureOf(c).name);
       const events: ToolCallEvent[] = (await readSSE(replayed)).events;
       expect(summarize(events)).toEqual(fixtureOf(c).expected);
       expect(upstream.requests).toHaveLength(0);
-      const open = await worker(upstream).call(streamRequest(validBody({ provider: c.provider, model: c.model })), testEnv(c.env));
+      const open = await worker(upstream).call(
+        streamRequest(validBody({ provider: c.provider, model: c.model })),
+        testEnv(c.env),
+      );
       expect(open.status).toBe(401);
     }
   });
@@ -267,10 +415,19 @@ describe("what makes Bedrock, Cohere and Ollama live", () => {
 
   it("BEDROCK_BASE_URL replaces the regional endpoint (a VPC or FIPS endpoint)", async () => {
     const c = cases[0]!;
-    const upstream = new FakeUpstream({ kind: "sse", chunks: [fixtureOf(c).body], headers: { "content-type": c.contentType } });
-    const env = envOf(c, { AWS_REGION: "us-east-1", BEDROCK_BASE_URL: "https://bedrock-runtime-fips.us-east-1.amazonaws.com" });
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: [fixtureOf(c).body],
+      headers: { "content-type": c.contentType },
+    });
+    const env = envOf(c, {
+      AWS_REGION: "us-east-1",
+      BEDROCK_BASE_URL: "https://bedrock-runtime-fips.us-east-1.amazonaws.com",
+    });
     await (await worker(upstream).call(requestOf(c), env)).text();
-    expect(upstream.requests[0]?.url).toBe("https://bedrock-runtime-fips.us-east-1.amazonaws.com/model/amazon.nova-micro-v1%3A0/converse-stream");
+    expect(upstream.requests[0]?.url).toBe(
+      "https://bedrock-runtime-fips.us-east-1.amazonaws.com/model/amazon.nova-micro-v1%3A0/converse-stream",
+    );
     expect(upstream.requests[0]?.headers.get("authorization")).toContain("/us-east-1/bedrock/aws4_request");
   });
 });

@@ -7,7 +7,11 @@ const env = testEnv({ CORS_ALLOW_ORIGINS: "https://app.example, https://admin.ex
 function preflight(origin: string): Request {
   return new Request("http://localhost:8787/v1/stream", {
     method: "OPTIONS",
-    headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    headers: {
+      origin,
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization, content-type",
+    },
   });
 }
 
@@ -28,18 +32,27 @@ describe("POST /v1/stream CORS allow-list", () => {
     expect(denied.status).toBe(403);
     expect(denied.headers.get("access-control-allow-origin")).toBeNull();
     expect(await denied.json()).toMatchObject({ error: { code: "origin_not_allowed" } });
-    const direct = await worker(upstream).call(streamRequest(validBody(), { headers: { origin: "https://evil.example" } }), env);
+    const direct = await worker(upstream).call(
+      streamRequest(validBody(), { headers: { origin: "https://evil.example" } }),
+      env,
+    );
     expect(direct.status).toBe(403);
     expect(upstream.requests).toHaveLength(0);
   });
 
   it("a listed origin gets the stream with Access-Control-Allow-Origin, and its errors are readable too", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
-    const ok = await worker(upstream).call(streamRequest(validBody(), { headers: { origin: "https://app.example" } }), env);
+    const ok = await worker(upstream).call(
+      streamRequest(validBody(), { headers: { origin: "https://app.example" } }),
+      env,
+    );
     expect(ok.status).toBe(200);
     expect(ok.headers.get("access-control-allow-origin")).toBe("https://app.example");
     await ok.body?.cancel();
-    const bad = await worker(upstream).call(streamRequest(validBody({ model: "" }), { headers: { origin: "https://app.example" } }), env);
+    const bad = await worker(upstream).call(
+      streamRequest(validBody({ model: "" }), { headers: { origin: "https://app.example" } }),
+      env,
+    );
     expect(bad.status).toBe(400);
     expect(bad.headers.get("access-control-allow-origin")).toBe("https://app.example");
     expect(bad.headers.get("access-control-expose-headers")).toContain("retry-after");
@@ -48,14 +61,20 @@ describe("POST /v1/stream CORS allow-list", () => {
   it("same-origin requests (the Worker's own page) and requests without Origin need no entry", async () => {
     const closed = testEnv({ CORS_ALLOW_ORIGINS: "" });
     const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
-    const same = await worker(upstream).call(streamRequest(validBody(), { headers: { origin: "http://localhost:8787" } }), closed);
+    const same = await worker(upstream).call(
+      streamRequest(validBody(), { headers: { origin: "http://localhost:8787" } }),
+      closed,
+    );
     expect(same.status).toBe(200);
     expect(same.headers.get("access-control-allow-origin")).toBeNull();
     await same.body?.cancel();
     const curl = await worker(upstream).call(streamRequest(validBody()), closed);
     expect(curl.status).toBe(200);
     await curl.body?.cancel();
-    const other = await worker(upstream).call(streamRequest(validBody(), { headers: { origin: "http://localhost:3000" } }), closed);
+    const other = await worker(upstream).call(
+      streamRequest(validBody(), { headers: { origin: "http://localhost:3000" } }),
+      closed,
+    );
     expect(other.status).toBe(403);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { joinDeltas, streamToolCalls } from "../../src/index.ts";
 import { fixturesOf, summarize } from "../support/fixtures.ts";
-import { collect, fromChunks, bytes } from "../support/streams.ts";
+import { collect, fromChunks } from "../support/streams.ts";
 import { FakeUpstream, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
 
 const fixture = fixturesOf("openai").find((f) => f.name === "chat-parallel-tool-calls-two-functions")!;
@@ -29,13 +29,20 @@ describe("POST /v1/stream with a provider key", () => {
     const [sent] = upstream.requests;
     expect(sent?.url).toBe("https://api.openai.com/v1/chat/completions");
     expect(sent?.headers.get("authorization")).toBe(`Bearer ${key}`);
-    expect(sent?.body).toMatchObject({ model: "gpt-4o-mini", stream: true, messages: [{ role: "user", content: "What is the weather in Paris?" }] });
+    expect(sent?.body).toMatchObject({
+      model: "gpt-4o-mini",
+      stream: true,
+      messages: [{ role: "user", content: "What is the weather in Paris?" }],
+    });
   });
 
   it("OPENAI_BASE_URL sends the same request to any OpenAI-compatible server", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: [fixture.text] });
     const env = testEnv({ OPENAI_API_KEY: key, CLIENT_TOKEN: "t", OPENAI_BASE_URL: "http://localhost:11434/v1/" });
-    const response = await worker(upstream).call(streamRequest(validBody({ model: "qwen2.5-coder:7b" }), { headers: { authorization: "Bearer t" } }), env);
+    const response = await worker(upstream).call(
+      streamRequest(validBody({ model: "qwen2.5-coder:7b" }), { headers: { authorization: "Bearer t" } }),
+      env,
+    );
     expect(response.status).toBe(200);
     await response.body?.cancel();
     expect(upstream.requests[0]?.url).toBe("http://localhost:11434/v1/chat/completions");

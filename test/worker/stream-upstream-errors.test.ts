@@ -1,13 +1,25 @@
 import { describe, expect, it } from "vitest";
-import { FakeUpstream, ManualTimers, streamRequest, testEnv, validBody, worker, type UpstreamAnswer } from "./support.ts";
+import {
+  FakeUpstream,
+  ManualTimers,
+  streamRequest,
+  testEnv,
+  validBody,
+  worker,
+  type UpstreamAnswer,
+} from "./support.ts";
 
 const key = "sk-proj-SECRETKEY0123456789";
 const env = testEnv({ OPENAI_API_KEY: key, CLIENT_TOKEN: "t" });
 const request = () => streamRequest(validBody(), { headers: { authorization: "Bearer t" } });
 // What providers put in error bodies: the key (OpenAI's 401 quotes part of it) and internals.
-const leakyBody = JSON.stringify({ error: { message: `Incorrect API key provided: ${key}. Trace internal-host-17`, type: "invalid_request_error" } });
+const leakyBody = JSON.stringify({
+  error: { message: `Incorrect API key provided: ${key}. Trace internal-host-17`, type: "invalid_request_error" },
+});
 
-async function answer(upstreamAnswer: UpstreamAnswer): Promise<{ response: Response; text: string; upstream: FakeUpstream }> {
+async function answer(
+  upstreamAnswer: UpstreamAnswer,
+): Promise<{ response: Response; text: string; upstream: FakeUpstream }> {
   const upstream = new FakeUpstream(upstreamAnswer);
   const response = await worker(upstream).call(request(), env);
   return { response, text: await response.clone().text(), upstream };
@@ -23,15 +35,27 @@ function expectNoLeak(text: string): void {
 describe("POST /v1/stream provider failures before the stream starts", () => {
   for (const status of [401, 403]) {
     it(`provider ${status} is 502 upstream_auth_failed, without the key or the provider's body`, async () => {
-      const { response, text } = await answer({ kind: "response", status, body: leakyBody, headers: { "content-type": "application/json" } });
+      const { response, text } = await answer({
+        kind: "response",
+        status,
+        body: leakyBody,
+        headers: { "content-type": "application/json" },
+      });
       expect(response.status).toBe(502);
-      expect(JSON.parse(text)).toEqual({ error: { code: "upstream_auth_failed", message: expect.any(String), upstreamStatus: status } });
+      expect(JSON.parse(text)).toEqual({
+        error: { code: "upstream_auth_failed", message: expect.any(String), upstreamStatus: status },
+      });
       expectNoLeak(text);
     });
   }
 
   it("provider 429 is 429 upstream_rate_limited with its Retry-After passed through", async () => {
-    const { response, text } = await answer({ kind: "response", status: 429, body: leakyBody, headers: { "retry-after": "17" } });
+    const { response, text } = await answer({
+      kind: "response",
+      status: 429,
+      body: leakyBody,
+      headers: { "retry-after": "17" },
+    });
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("17");
     expect(JSON.parse(text)).toMatchObject({ error: { code: "upstream_rate_limited", upstreamStatus: 429 } });
@@ -39,10 +63,20 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
   });
 
   it("a Retry-After that is neither seconds nor a date is not passed on", async () => {
-    const { response } = await answer({ kind: "response", status: 429, body: "", headers: { "retry-after": "soon <script>" } });
+    const { response } = await answer({
+      kind: "response",
+      status: 429,
+      body: "",
+      headers: { "retry-after": "soon <script>" },
+    });
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBeNull();
-    const dated = await answer({ kind: "response", status: 429, body: "", headers: { "retry-after": "Wed, 21 Oct 2026 07:28:00 GMT" } });
+    const dated = await answer({
+      kind: "response",
+      status: 429,
+      body: "",
+      headers: { "retry-after": "Wed, 21 Oct 2026 07:28:00 GMT" },
+    });
     expect(dated.response.headers.get("retry-after")).toBe("Wed, 21 Oct 2026 07:28:00 GMT");
   });
 
@@ -63,13 +97,23 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
   });
 
   it("a redirect is not followed (key headers would go along) and is 502 upstream_rejected", async () => {
-    const { response } = await answer({ kind: "response", status: 307, body: "", headers: { location: "https://elsewhere.example/" } });
+    const { response } = await answer({
+      kind: "response",
+      status: 307,
+      body: "",
+      headers: { location: "https://elsewhere.example/" },
+    });
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({ error: { code: "upstream_rejected", upstreamStatus: 307 } });
   });
 
   it("a 200 that is not an event stream is 502 upstream_error", async () => {
-    const { response, text } = await answer({ kind: "response", status: 200, body: leakyBody, headers: { "content-type": "application/json" } });
+    const { response, text } = await answer({
+      kind: "response",
+      status: 200,
+      body: leakyBody,
+      headers: { "content-type": "application/json" },
+    });
     expect(response.status).toBe(502);
     expect(JSON.parse(text)).toMatchObject({ error: { code: "upstream_error" } });
     expectNoLeak(text);
@@ -85,7 +129,10 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     const upstream = new FakeUpstream({ kind: "hang" });
     const timers = new ManualTimers();
     const arrived = upstream.nextRequest();
-    const pending = worker(upstream, timers).call(request(), testEnv({ OPENAI_API_KEY: key, CLIENT_TOKEN: "t", IDLE_TIMEOUT_MS: "30000" }));
+    const pending = worker(upstream, timers).call(
+      request(),
+      testEnv({ OPENAI_API_KEY: key, CLIENT_TOKEN: "t", IDLE_TIMEOUT_MS: "30000" }),
+    );
     await arrived;
     expect(timers.pending).toBe(1);
     expect(timers.scheduled).toEqual([30000]);

@@ -12,7 +12,9 @@ describe("POST /v1/stream request validation", () => {
   const call = (request: Request, env = testEnv()) => worker(upstream).call(request, env);
 
   it("bad JSON is 400 invalid_json", async () => {
-    await expectError(await call(streamRequest(null, { raw: '{"provider": "openai",' })), 400, { code: "invalid_json" });
+    await expectError(await call(streamRequest(null, { raw: '{"provider": "openai",' })), 400, {
+      code: "invalid_json",
+    });
   });
 
   it("a body that is not an object is 400 invalid_request", async () => {
@@ -28,25 +30,54 @@ describe("POST /v1/stream request validation", () => {
   });
 
   it("a missing model and missing or empty messages are 400 naming the field", async () => {
-    await expectError(await call(streamRequest(validBody({ model: undefined }))), 400, { code: "invalid_request", field: "model" });
-    await expectError(await call(streamRequest(validBody({ model: "../../v1/files" }))), 400, { code: "invalid_request", field: "model" });
-    await expectError(await call(streamRequest(validBody({ messages: undefined }))), 400, { code: "invalid_request", field: "messages" });
-    await expectError(await call(streamRequest(validBody({ messages: [] }))), 400, { code: "invalid_request", field: "messages" });
-    await expectError(await call(streamRequest(validBody({ messages: [{ role: "robot", content: "hi" }] }))), 400, { code: "invalid_request", field: "messages[0].role" });
-    await expectError(await call(streamRequest(validBody({ messages: [{ role: "user", content: 42 }] }))), 400, { code: "invalid_request", field: "messages[0].content" });
+    await expectError(await call(streamRequest(validBody({ model: undefined }))), 400, {
+      code: "invalid_request",
+      field: "model",
+    });
+    await expectError(await call(streamRequest(validBody({ model: "../../v1/files" }))), 400, {
+      code: "invalid_request",
+      field: "model",
+    });
+    await expectError(await call(streamRequest(validBody({ messages: undefined }))), 400, {
+      code: "invalid_request",
+      field: "messages",
+    });
+    await expectError(await call(streamRequest(validBody({ messages: [] }))), 400, {
+      code: "invalid_request",
+      field: "messages",
+    });
+    await expectError(await call(streamRequest(validBody({ messages: [{ role: "robot", content: "hi" }] }))), 400, {
+      code: "invalid_request",
+      field: "messages[0].role",
+    });
+    await expectError(await call(streamRequest(validBody({ messages: [{ role: "user", content: 42 }] }))), 400, {
+      code: "invalid_request",
+      field: "messages[0].content",
+    });
   });
 
   it("tools, tool_choice, max_tokens and temperature are checked", async () => {
-    await expectError(await call(streamRequest(validBody({ tools: [{ name: "has space" }] }))), 400, { field: "tools[0].name" });
-    await expectError(await call(streamRequest(validBody({ tools: [{ name: "a" }, { name: "a" }] }))), 400, { field: "tools" });
-    await expectError(await call(streamRequest(validBody({ tool_choice: { name: "missing" } }))), 400, { field: "tool_choice" });
-    await expectError(await call(streamRequest(validBody({ tools: [], tool_choice: "required" }))), 400, { field: "tool_choice" });
+    await expectError(await call(streamRequest(validBody({ tools: [{ name: "has space" }] }))), 400, {
+      field: "tools[0].name",
+    });
+    await expectError(await call(streamRequest(validBody({ tools: [{ name: "a" }, { name: "a" }] }))), 400, {
+      field: "tools",
+    });
+    await expectError(await call(streamRequest(validBody({ tool_choice: { name: "missing" } }))), 400, {
+      field: "tool_choice",
+    });
+    await expectError(await call(streamRequest(validBody({ tools: [], tool_choice: "required" }))), 400, {
+      field: "tool_choice",
+    });
     await expectError(await call(streamRequest(validBody({ max_tokens: 0 }))), 400, { field: "max_tokens" });
     await expectError(await call(streamRequest(validBody({ temperature: "hot" }))), 400, { field: "temperature" });
   });
 
   it("an unknown field is 400 unknown_field, so a typo is not silently ignored", async () => {
-    await expectError(await call(streamRequest(validBody({ tool_choise: "auto" }))), 400, { code: "unknown_field", field: "tool_choise" });
+    await expectError(await call(streamRequest(validBody({ tool_choise: "auto" }))), 400, {
+      code: "unknown_field",
+      field: "tool_choise",
+    });
   });
 
   it("a body over MAX_BODY_BYTES is 413 body_too_large, with or without Content-Length", async () => {
@@ -63,7 +94,9 @@ describe("POST /v1/stream request validation", () => {
   });
 
   it("a body that is not declared as JSON is 415", async () => {
-    await expectError(await call(streamRequest(validBody(), { headers: { "content-type": "text/plain" } })), 415, { code: "unsupported_media_type" });
+    await expectError(await call(streamRequest(validBody(), { headers: { "content-type": "text/plain" } })), 415, {
+      code: "unsupported_media_type",
+    });
   });
 
   it("other methods are 405 with Allow", async () => {
@@ -73,7 +106,10 @@ describe("POST /v1/stream request validation", () => {
   });
 
   it("a bad setting is 500 worker_misconfigured naming the variable", async () => {
-    await expectError(await call(streamRequest(validBody()), testEnv({ IDLE_TIMEOUT_MS: "soon" })), 500, { code: "worker_misconfigured", message: "IDLE_TIMEOUT_MS must be an integer of at least 1." });
+    await expectError(await call(streamRequest(validBody()), testEnv({ IDLE_TIMEOUT_MS: "soon" })), 500, {
+      code: "worker_misconfigured",
+      message: "IDLE_TIMEOUT_MS must be an integer of at least 1.",
+    });
   });
 
   it("no invalid request ever reached the provider", () => {

@@ -96,7 +96,14 @@ export interface SeenRequest {
 
 /** A scripted answer of the fake upstream (`sse` chunks are text or, for binary bodies, bytes). */
 export type UpstreamAnswer =
-  | { kind: "sse"; chunks: readonly (string | Uint8Array)[]; status?: number; headers?: Record<string, string>; then?: "close" | "stall" | "fail"; bytes?: true }
+  | {
+      kind: "sse";
+      chunks: readonly (string | Uint8Array)[];
+      status?: number;
+      headers?: Record<string, string>;
+      then?: "close" | "stall" | "fail";
+      bytes?: true;
+    }
   | { kind: "response"; status: number; body: string; headers?: Record<string, string> }
   | { kind: "network-error" }
   | { kind: "hang" };
@@ -133,7 +140,8 @@ export class FakeUpstream {
         request.signal.addEventListener("abort", () => reject(request.signal.reason));
       });
     }
-    if (answer.kind === "response") return new Response(answer.body, { status: answer.status, headers: answer.headers ?? {} });
+    if (answer.kind === "response")
+      return new Response(answer.body, { status: answer.status, headers: answer.headers ?? {} });
     return new Response(this.#body(answer), {
       status: answer.status ?? 200,
       headers: answer.headers ?? { "content-type": "text/event-stream" },
@@ -144,7 +152,11 @@ export class FakeUpstream {
     const encoder = new TextEncoder();
     let next = 0;
     /** One pull: the next chunk (a fresh copy: a byte stream's enqueue takes its buffer), or the scripted end. */
-    const pull = (controller: { enqueue(chunk: Uint8Array): void; error(reason: unknown): void; close(): void }): void | Promise<void> => {
+    const pull = (controller: {
+      enqueue(chunk: Uint8Array): void;
+      error(reason: unknown): void;
+      close(): void;
+    }): void | Promise<void> => {
       const chunk = answer.chunks[next++];
       if (chunk !== undefined) {
         this.pulled++;
@@ -158,7 +170,8 @@ export class FakeUpstream {
       this.cancelled = { reason };
     };
     // A byte stream is what a real fetch body is: the chain reads it with large (BYOB) reads.
-    if (answer.bytes) return new ReadableStream({ type: "bytes", pull, cancel }, { highWaterMark: 0 }) as ReadableStream<Uint8Array>;
+    if (answer.bytes)
+      return new ReadableStream({ type: "bytes", pull, cancel }, { highWaterMark: 0 }) as ReadableStream<Uint8Array>;
     return new ReadableStream<Uint8Array>({ pull, cancel }, { highWaterMark: 0 });
   }
 }
@@ -177,7 +190,10 @@ export function testEnv(overrides: Partial<Env> = {}): Env {
 export const responses: DurableObjectNamespace = (bindings as Env).RESPONSES!;
 
 /** A Worker over the fakes; `call` sends one request to it. */
-export function worker(upstream: FakeUpstream = new FakeUpstream({ kind: "hang" }), timers: Timers = new ManualTimers()) {
+export function worker(
+  upstream: FakeUpstream = new FakeUpstream({ kind: "hang" }),
+  timers: Timers = new ManualTimers(),
+) {
   const handler = createFetchHandler({ fetch: upstream.fetch, timers });
   return {
     call: (request: Request, env: Env = testEnv()) => handler(request, env),
@@ -208,7 +224,9 @@ export function validBody(overrides: Record<string, unknown> = {}): Record<strin
 }
 
 /** Reads an SSE response with eventsource-parser: the raw messages and the events they carry. */
-export async function readSSE(response: Response): Promise<{ messages: EventSourceMessage[]; events: ToolCallEvent[] }> {
+export async function readSSE(
+  response: Response,
+): Promise<{ messages: EventSourceMessage[]; events: ToolCallEvent[] }> {
   const messages: EventSourceMessage[] = [];
   const parser = createParser({ onEvent: (message) => messages.push(message) });
   parser.feed(await response.text());
@@ -239,18 +257,26 @@ export function settled(): Promise<void> {
 }
 
 /** One Chat Completions chunk of choice 0. */
-export const chatChunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, finish_reason: finish }] });
+export const chatChunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
 /** A chunk with one `get_weather` call fragment. */
-export const weatherCall = (index: number, id: string, args: string) => chatChunk({ tool_calls: [{ index, id, function: { name: "get_weather", arguments: args } }] });
+export const weatherCall = (index: number, id: string, args: string) =>
+  chatChunk({ tool_calls: [{ index, id, function: { name: "get_weather", arguments: args } }] });
 /** Settings under which `openai` calls the (fake) provider instead of the replay. */
-export const liveOpenAI = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: "https://provider.test/v1" } satisfies Partial<Env>;
+export const liveOpenAI = {
+  OPENAI_API_KEY: "sk-test",
+  OPENAI_BASE_URL: "https://provider.test/v1",
+} satisfies Partial<Env>;
 
 /**
  * A new response id whose pool object no other test uses (a random place and slot): a test that
  * drives the object directly owns it.
  */
 export function newTestResponseId(): string {
-  const letters = Array.from(crypto.getRandomValues(new Uint8Array(3)), (byte) => String.fromCharCode(97 + (byte % 26))).join("");
+  const letters = Array.from(crypto.getRandomValues(new Uint8Array(3)), (byte) =>
+    String.fromCharCode(97 + (byte % 26)),
+  ).join("");
   return `${letters}-${crypto.getRandomValues(new Uint16Array(1))[0]! % 10_000}.${crypto.randomUUID()}`;
 }
 
@@ -265,7 +291,9 @@ export function objectOf(id: string): DurableObjectStub {
 export async function startResponse(upstream: FakeUpstream, clock: Timers, overrides: Partial<Env> = {}) {
   const id = newTestResponseId();
   const stub = objectOf(id);
-  await runInDurableObject(stub, (instance: ResponseBuffer) => instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...liveOpenAI, ...overrides }));
+  await runInDurableObject(stub, (instance: ResponseBuffer) =>
+    instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...liveOpenAI, ...overrides }),
+  );
   const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
   const response = await stub.fetch(`https://response-buffer/start?id=${id}`, { method: "POST", body });
   const attach = (after: number) => stub.fetch(`https://response-buffer/attach?id=${id}&after=${after}`);

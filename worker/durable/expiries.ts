@@ -47,7 +47,8 @@ export class Expiries {
 
   /** The earliest time in the index, or `undefined` when it is empty. */
   next(): number | undefined {
-    for (const [key] of this.#kv.list({ prefix: INDEX, limit: 1 })) return Number(key.slice(INDEX.length, INDEX.length + 15));
+    for (const [key] of this.#kv.list({ prefix: INDEX, limit: 1 }))
+      return Number(key.slice(INDEX.length, INDEX.length + 15));
     return undefined;
   }
 }

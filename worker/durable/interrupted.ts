@@ -25,7 +25,8 @@ export const INTERRUPTED = "interrupted";
 /** What the `error` event of an interrupted response says. */
 const INTERRUPTED_ERROR = {
   code: INTERRUPTED,
-  message: "The response was interrupted (the Worker's Durable Object restarted) and cannot be continued; the events before this one are complete.",
+  message:
+    "The response was interrupted (the Worker's Durable Object restarted) and cannot be continued; the events before this one are complete.",
 } as const;
 
 /** One of the events that end an interrupted log (a Worker event, not a library one). */
@@ -44,9 +45,16 @@ export type InterruptedEvent =
  * ```
  */
 export function interruptedEnding(kind: LogKind, lastFrame: string | undefined): InterruptedEvent[] {
-  if (kind === "stream") return [{ type: "error", error: INTERRUPTED_ERROR }, { type: "abort", reason: "stream-failed", discarded: [], error: INTERRUPTED_ERROR }];
+  if (kind === "stream")
+    return [
+      { type: "error", error: INTERRUPTED_ERROR },
+      { type: "abort", reason: "stream-failed", discarded: [], error: INTERRUPTED_ERROR },
+    ];
   const step = stepOf(lastFrame);
-  return [{ type: "error", step, error: INTERRUPTED_ERROR }, { type: "loop-finish", steps: step, reason: "aborted" }];
+  return [
+    { type: "error", step, error: INTERRUPTED_ERROR },
+    { type: "loop-finish", steps: step, reason: "aborted" },
+  ];
 }
 
 /** The step of a run's frame (1 when there is none yet). */

@@ -26,7 +26,8 @@ export function keyedStore(kv: KvStorage, id: string): FrameStore {
     put: (key, value) => kv.put(base + key, value),
     delete: (key) => kv.delete(base + key),
     *list(options) {
-      for (const [key, value] of kv.list({ prefix: base + (options?.prefix ?? "") })) yield [key.slice(base.length), value];
+      for (const [key, value] of kv.list({ prefix: base + (options?.prefix ?? "") }))
+        yield [key.slice(base.length), value];
     },
   };
 }

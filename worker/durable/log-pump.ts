@@ -33,7 +33,11 @@ const notReady: Promise<typeof NOT_READY> = Promise.resolve(NOT_READY);
  * ctx.waitUntil(pumpIntoLog(batches, log, writer));
  * ```
  */
-export async function pumpIntoLog(batches: ReadableStream<readonly AnyEvent[]>, log: ResponseLog, writer: LogWriter): Promise<void> {
+export async function pumpIntoLog(
+  batches: ReadableStream<readonly AnyEvent[]>,
+  log: ResponseLog,
+  writer: LogWriter,
+): Promise<void> {
   const reader = batches.getReader();
   let pending: string[] = [];
   let units = 0;

@@ -1,4 +1,10 @@
-import { ToolHandlerError, type JsonValue, type RunnableTool, type ToolHandlerContext, type ToolHandlerResult } from "../../src/index.ts";
+import {
+  ToolHandlerError,
+  type JsonValue,
+  type RunnableTool,
+  type ToolHandlerContext,
+  type ToolHandlerResult,
+} from "../../src/index.ts";
 import type { FrameStore } from "./response-log-storage.ts";
 
 /**
@@ -37,11 +43,24 @@ const FAILED = "The tool failed.";
  * const tools = recordedTools(demoTools(), keyedStore(ctx.storage.kv, id));
  * ```
  */
-export function recordedTools(tools: Readonly<Record<string, RunnableTool>>, store: FrameStore): Record<string, RunnableTool> {
-  return Object.fromEntries(Object.entries(tools).map(([name, tool]) => [name, { ...tool, run: (args: JsonValue, context: ToolHandlerContext) => runOnce(tool, args, context, store) }]));
+export function recordedTools(
+  tools: Readonly<Record<string, RunnableTool>>,
+  store: FrameStore,
+): Record<string, RunnableTool> {
+  return Object.fromEntries(
+    Object.entries(tools).map(([name, tool]) => [
+      name,
+      { ...tool, run: (args: JsonValue, context: ToolHandlerContext) => runOnce(tool, args, context, store) },
+    ]),
+  );
 }
 
-function runOnce(tool: RunnableTool, args: JsonValue, context: ToolHandlerContext, store: FrameStore): ToolHandlerResult {
+function runOnce(
+  tool: RunnableTool,
+  args: JsonValue,
+  context: ToolHandlerContext,
+  store: FrameStore,
+): ToolHandlerResult {
   // A call without an id (a provider that gives none) cannot be told from another: run as is.
   if (context.call.id === null) return tool.run(args, context);
   const key = recordKey(context.call.id);
@@ -68,21 +87,35 @@ function runOnce(tool: RunnableTool, args: JsonValue, context: ToolHandlerContex
 
 function replay(record: ToolRecord): JsonValue {
   if (record.state === "done") return record.result;
-  if (record.state === "failed") throw record.handler ? new ToolHandlerError(record.message, { retryable: record.retryable }) : new Error(FAILED);
-  throw new ToolHandlerError("This call was running when the run was interrupted; it is not run twice, and its result is unknown.");
+  if (record.state === "failed")
+    throw record.handler ? new ToolHandlerError(record.message, { retryable: record.retryable }) : new Error(FAILED);
+  throw new ToolHandlerError(
+    "This call was running when the run was interrupted; it is not run twice, and its result is unknown.",
+  );
 }
 
 /** Records how a handler failed, and returns what to throw (the same error). */
 function recordFailure(store: FrameStore, key: string, error: unknown, signal: AbortSignal): unknown {
   // A call stopped by its signal (timeout, cancel) has no result: it stays `started`, never run again.
   if (signal.aborted) return error;
-  if (error instanceof ToolHandlerError) store.put(key, { state: "failed", message: error.message, retryable: error.retryable, handler: true } satisfies ToolRecord);
+  if (error instanceof ToolHandlerError)
+    store.put(key, {
+      state: "failed",
+      message: error.message,
+      retryable: error.retryable,
+      handler: true,
+    } satisfies ToolRecord);
   else store.put(key, { state: "failed", message: FAILED, retryable: false, handler: false } satisfies ToolRecord);
   return error;
 }
 
 /** A streamed result passed through as it grows; its final value is what is recorded. */
-async function* recordStream(result: AsyncIterable<JsonValue, JsonValue | void>, store: FrameStore, key: string, signal: AbortSignal): AsyncGenerator<JsonValue, JsonValue | void> {
+async function* recordStream(
+  result: AsyncIterable<JsonValue, JsonValue | void>,
+  store: FrameStore,
+  key: string,
+  signal: AbortSignal,
+): AsyncGenerator<JsonValue, JsonValue | void> {
   const iterator = result[Symbol.asyncIterator]();
   let last: JsonValue | undefined;
   try {

@@ -28,8 +28,10 @@ const EXPIRY_SLACK_MS = 60_000;
 
 /** Where a run's request body is kept (under its response's keys), to tell a retry of the same run from another. */
 const RUN_BODY_KEY = "run:body";
-const UNKNOWN = (): HttpError => new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
-const ALREADY_STARTED = (): HttpError => new HttpError(409, { code: "invalid_request", message: "This response has already started." });
+const UNKNOWN = (): HttpError =>
+  new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
+const ALREADY_STARTED = (): HttpError =>
+  new HttpError(409, { code: "invalid_request", message: "This response has already started." });
 
 /** A response running in this object: its log is in memory (a finished one is in storage only). */
 interface Running {
@@ -108,7 +110,9 @@ export class ResponseBuffer extends DurableObject<Env> {
       throw new HttpError(404, { code: "not_found", message: "No such route." });
     } catch (error) {
       if (error instanceof HttpError) return errorResponse(error);
-      return errorResponse(new HttpError(500, { code: "internal_error", message: "The Worker failed to handle the request." }));
+      return errorResponse(
+        new HttpError(500, { code: "internal_error", message: "The Worker failed to handle the request." }),
+      );
     }
   }
 
@@ -154,7 +158,9 @@ export class ResponseBuffer extends DurableObject<Env> {
     if (this.#running.has(id) || this.#opening.has(id) || loadMeta(this.#store(id))) throw ALREADY_STARTED();
     const env = { ...this.env, ...this.#overrides };
     // The chain's own batches (the events of one network chunk each): no per-event stage between it and the log.
-    return this.#begin(id, "stream", false, (controller) => openEventBatches(streamRequest, env, this.#settings(), this.#runtime, controller, true));
+    return this.#begin(id, "stream", false, (controller) =>
+      openEventBatches(streamRequest, env, this.#settings(), this.#runtime, controller, true),
+    );
   }
 
   /**
@@ -167,14 +173,20 @@ export class ResponseBuffer extends DurableObject<Env> {
     const meta = loadMeta(store);
     if (retry && !meta) throw UNKNOWN();
     if ((!retry && meta) || this.#opening.has(id)) throw ALREADY_STARTED();
-    if (retry && store.get(RUN_BODY_KEY) !== body) throw new HttpError(409, { code: "invalid_request", message: "A retry must send the same request as the run it retries." });
+    if (retry && store.get(RUN_BODY_KEY) !== body)
+      throw new HttpError(409, {
+        code: "invalid_request",
+        message: "A retry must send the same request as the run it retries.",
+      });
     if (this.#running.has(id) || (meta?.done && !meta.interrupted)) return this.#attach(id, -1);
     const env = { ...this.env, ...this.#overrides };
     const tools = recordedTools(this.#tools ?? demoTools({ timers: this.#runtime.timers }), store);
     const run = parseRunRequest(JSON.parse(body), providerNames, tools);
     const response = await this.#begin(id, "run", meta !== undefined, async (controller) => {
       const { events, headers } = await openRunEvents(run, env, this.#settings(), this.#runtime, controller);
-      const runEvents = events.pipeThrough(new TransformStream({ transform: (event, out) => out.enqueue(toRunEvent(event)) }));
+      const runEvents = events.pipeThrough(
+        new TransformStream({ transform: (event, out) => out.enqueue(toRunEvent(event)) }),
+      );
       return { batches: readyBatches(runEvents), headers: { ...EVENT_STREAM_HEADERS, ...headers } };
     });
     // Kept once the run started (a first model call that fails leaves nothing behind).
@@ -191,7 +203,9 @@ export class ResponseBuffer extends DurableObject<Env> {
     id: string,
     kind: LogKind,
     replacing: boolean,
-    open: (controller: AbortController) => Promise<{ batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> }>,
+    open: (
+      controller: AbortController,
+    ) => Promise<{ batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> }>,
   ): Promise<Response> {
     const upstream = new AbortController();
     this.#opening.set(id, upstream);
@@ -223,7 +237,13 @@ export class ResponseBuffer extends DurableObject<Env> {
    * Runs response `id`'s events into its log and storage to the end, whether or not a client is
    * attached ({@link pumpIntoLog}); then it is served from storage.
    */
-  async #pump(id: string, running: Running, batches: ReadableStream<readonly AnyEvent[]>, writer: LogWriter, expiry: number): Promise<void> {
+  async #pump(
+    id: string,
+    running: Running,
+    batches: ReadableStream<readonly AnyEvent[]>,
+    writer: LogWriter,
+    expiry: number,
+  ): Promise<void> {
     try {
       await pumpIntoLog(batches, running.log, writer);
     } finally {
@@ -269,7 +289,10 @@ export class ResponseBuffer extends DurableObject<Env> {
     if (!current) throw UNKNOWN();
     const { log, headers, running } = current;
     if (!Number.isInteger(lastSeen) || !log.canResumeAfter(lastSeen)) {
-      throw new HttpError(410, { code: "resume_window_passed", message: "The events after this Last-Event-ID are no longer kept." });
+      throw new HttpError(410, {
+        code: "resume_window_passed",
+        message: "The events after this Last-Event-ID are no longer kept.",
+      });
     }
     if (running) this.#clearDetachTimer(running);
     const body = logBody(log.open(lastSeen), () => {

@@ -44,7 +44,8 @@ const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const incomplete = (): Error => new Error("The stored response log is incomplete.");
 const BATCH_PREFIX = "log:b:";
 /** Keys sort by batch, then part: sequence numbers and part indexes are zero-padded. */
-const batchKey = (first: number, part: number): string => `${BATCH_PREFIX}${String(first).padStart(12, "0")}:${String(part).padStart(5, "0")}`;
+const batchKey = (first: number, part: number): string =>
+  `${BATCH_PREFIX}${String(first).padStart(12, "0")}:${String(part).padStart(5, "0")}`;
 
 /** What kind of response a log holds: it says how an interrupted one is ended. */
 export type LogKind = "stream" | "run";
@@ -151,14 +152,22 @@ export class LogWriter {
   append(batch: LogBatch): void {
     if (batch.ends.length === 0) return;
     const parts = splitBytes(UTF8.encode(batch.text), this.#chunkBytes);
-    parts.forEach((bytes, part) => this.#store.put(batchKey(batch.first, part), (part === 0 ? { first: batch.first, bytes, ends: batch.ends } : { first: batch.first, bytes }) satisfies StoredPart));
+    parts.forEach((bytes, part) =>
+      this.#store.put(
+        batchKey(batch.first, part),
+        (part === 0
+          ? { first: batch.first, bytes, ends: batch.ends }
+          : { first: batch.first, bytes }) satisfies StoredPart,
+      ),
+    );
     this.#kept.push({ first: batch.first, frames: batch.ends.length, units: batch.text.length, parts: parts.length });
     this.#frames += batch.ends.length;
     this.#units += batch.text.length;
     // The oldest batch goes once the newer ones alone fill the bounds: none of its frames is kept.
     while (this.#kept.length > 1) {
       const oldest = this.#kept[0]!;
-      if (this.#frames - oldest.frames < this.#limits.maxFrames && this.#units - oldest.units < this.#limits.maxBytes) break;
+      if (this.#frames - oldest.frames < this.#limits.maxFrames && this.#units - oldest.units < this.#limits.maxBytes)
+        break;
       this.#kept.shift();
       this.#frames -= oldest.frames;
       this.#units -= oldest.units;

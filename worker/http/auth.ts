@@ -53,5 +53,9 @@ async function equalInConstantTime(a: string, b: string): Promise<boolean> {
 }
 
 function unauthorized(message: string): HttpError {
-  return new HttpError(401, { code: "unauthorized", message }, { "www-authenticate": 'Bearer realm="tool-call-stream"' });
+  return new HttpError(
+    401,
+    { code: "unauthorized", message },
+    { "www-authenticate": 'Bearer realm="tool-call-stream"' },
+  );
 }

@@ -27,7 +27,10 @@ export function corsHeaders(request: Request, allowList: readonly string[]): Rec
   const origin = request.headers.get("origin");
   if (origin === null || origin === new URL(request.url).origin) return {};
   if (!allowList.includes("*") && !allowList.includes(origin)) {
-    throw new HttpError(403, { code: "origin_not_allowed", message: "This origin is not in the Worker's CORS allow-list (CORS_ALLOW_ORIGINS)." });
+    throw new HttpError(403, {
+      code: "origin_not_allowed",
+      message: "This origin is not in the Worker's CORS allow-list (CORS_ALLOW_ORIGINS).",
+    });
   }
   // Echo the origin rather than `*`, with Vary, so caches keep one answer per origin.
   return { "access-control-allow-origin": origin, "access-control-expose-headers": "retry-after", vary: "Origin" };
@@ -52,5 +55,7 @@ function allowedHeaders(requested: string | null): string {
     .split(",")
     .map((name) => name.trim().toLowerCase())
     .filter((name) => HEADER_NAME.test(name) && !ALLOWED_HEADERS.split(", ").includes(name));
-  return extra.length > 0 && extra.length <= MAX_EXTRA_HEADERS ? `${ALLOWED_HEADERS}, ${[...new Set(extra)].join(", ")}` : ALLOWED_HEADERS;
+  return extra.length > 0 && extra.length <= MAX_EXTRA_HEADERS
+    ? `${ALLOWED_HEADERS}, ${[...new Set(extra)].join(", ")}`
+    : ALLOWED_HEADERS;
 }

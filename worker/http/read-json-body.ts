@@ -9,7 +9,10 @@ import { HttpError } from "../response/json-error.ts";
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
-    throw new HttpError(415, { code: "unsupported_media_type", message: "Send the request body as `Content-Type: application/json`." });
+    throw new HttpError(415, {
+      code: "unsupported_media_type",
+      message: "Send the request body as `Content-Type: application/json`.",
+    });
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes);
@@ -40,5 +43,8 @@ async function readText(body: ReadableStream<Uint8Array> | null, maxBytes: numbe
 }
 
 function tooLarge(maxBytes: number): HttpError {
-  return new HttpError(413, { code: "body_too_large", message: `The request body exceeds the limit of ${maxBytes} bytes (MAX_BODY_BYTES).` });
+  return new HttpError(413, {
+    code: "body_too_large",
+    message: `The request body exceeds the limit of ${maxBytes} bytes (MAX_BODY_BYTES).`,
+  });
 }

@@ -39,7 +39,12 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
   }
   return {
     url: `${target.baseUrl}/messages`,
-    headers: { "x-api-key": target.apiKey, "anthropic-version": "2023-06-01", "content-type": "application/json", accept: "text/event-stream" },
+    headers: {
+      "x-api-key": target.apiKey,
+      "anthropic-version": "2023-06-01",
+      "content-type": "application/json",
+      accept: "text/event-stream",
+    },
     body,
   };
 }
@@ -47,16 +52,19 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
 /** A message's content blocks; tool results travel in the user's turn as `tool_result` blocks. */
 function toBlocks(message: Exclude<Message, { role: "system" }>, path: string): JsonObject[] {
   // The API refuses empty text blocks.
-  const text: JsonObject[] = message.content === "" || message.role === "tool" ? [] : [{ type: "text", text: message.content }];
+  const text: JsonObject[] =
+    message.content === "" || message.role === "tool" ? [] : [{ type: "text", text: message.content }];
   if (message.role === "user") return text;
   if (message.role === "tool") {
-    if (message.toolCallId === undefined) throw invalidField(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
+    if (message.toolCallId === undefined)
+      throw invalidField(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
     return [{ type: "tool_result", tool_use_id: message.toolCallId, content: message.content }];
   }
   return [
     ...text,
     ...message.toolCalls.map((call, j): JsonObject => {
-      if (call.id === null) throw invalidField(`${path}.tool_calls[${j}].id`, "This provider needs the id of every earlier tool call.");
+      if (call.id === null)
+        throw invalidField(`${path}.tool_calls[${j}].id`, "This provider needs the id of every earlier tool call.");
       return { type: "tool_use", id: call.id, name: call.name, input: asObject(call.arguments) };
     }),
   ];

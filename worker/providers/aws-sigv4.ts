@@ -65,16 +65,25 @@ const encoder = new TextEncoder();
  * The headers that sign `request`: `x-amz-date`, `x-amz-security-token` with temporary
  * credentials, and `authorization`. Sent together with the request's own headers.
  */
-export async function signAwsRequest(request: SignableRequest, credentials: AwsCredentials, scope: AwsScope, options: SignOptions): Promise<Record<string, string>> {
+export async function signAwsRequest(
+  request: SignableRequest,
+  credentials: AwsCredentials,
+  scope: AwsScope,
+  options: SignOptions,
+): Promise<Record<string, string>> {
   const amzDate = toAmzDate(options.date);
   const added: Record<string, string> = { "x-amz-date": amzDate };
   if (credentials.sessionToken !== undefined) added["x-amz-security-token"] = credentials.sessionToken;
-  const canonical = await canonicalRequest({ ...request, headers: { ...request.headers, ...added } }, options.doubleEncodePath ?? true);
+  const canonical = await canonicalRequest(
+    { ...request, headers: { ...request.headers, ...added } },
+    options.doubleEncodePath ?? true,
+  );
   const credentialScope = `${amzDate.slice(0, 8)}/${scope.region}/${scope.service}/aws4_request`;
   const toSign = stringToSign(amzDate, credentialScope, await sha256Hex(canonical.text));
   const key = await signingKey(credentials.secretAccessKey, amzDate.slice(0, 8), scope);
   const signature = hex(await hmac(key, toSign));
-  added["authorization"] = `${ALGORITHM} Credential=${credentials.accessKeyId}/${credentialScope}, SignedHeaders=${canonical.signedHeaders}, Signature=${signature}`;
+  added["authorization"] =
+    `${ALGORITHM} Credential=${credentials.accessKeyId}/${credentialScope}, SignedHeaders=${canonical.signedHeaders}, Signature=${signature}`;
   return added;
 }
 
@@ -82,7 +91,8 @@ export async function signAwsRequest(request: SignableRequest, credentials: AwsC
 export async function canonicalRequest(request: SignableRequest, doubleEncodePath = true): Promise<CanonicalRequest> {
   const url = new URL(request.url);
   const headers = new Map<string, string>([["host", url.host]]);
-  for (const [name, value] of Object.entries(request.headers)) headers.set(name.toLowerCase(), value.trim().replace(/\s+/g, " "));
+  for (const [name, value] of Object.entries(request.headers))
+    headers.set(name.toLowerCase(), value.trim().replace(/\s+/g, " "));
   const names = [...headers.keys()].sort();
   const signedHeaders = names.join(";");
   const text = [
@@ -104,7 +114,10 @@ export function stringToSign(amzDate: string, credentialScope: string, canonical
 
 /** `20150830T123600Z`: the ISO 8601 basic format AWS signs with. */
 export function toAmzDate(date: Date): string {
-  return date.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  return date
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 }
 
 /**

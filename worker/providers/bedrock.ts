@@ -4,7 +4,13 @@ import { bedrockRecordings } from "../replay/recordings/bedrock.ts";
 import type { JsonObject, Message, StreamRequest, ToolChoice } from "../request/stream-request.ts";
 import { signAwsRequest } from "./aws-sigv4.ts";
 import { asObject, toTurns, type Turn } from "./conversation.ts";
-import type { AwsSigning, ProviderCredentials, ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
+import type {
+  AwsSigning,
+  ProviderCredentials,
+  ProviderHttpRequest,
+  ProviderTarget,
+  UpstreamProvider,
+} from "./upstream-provider.ts";
 
 /** The region when `AWS_REGION` is not set. */
 const DEFAULT_REGION = "us-east-1";
@@ -35,11 +41,14 @@ export function bedrockCredentials(env: Env, now: () => number = Date.now): Prov
   const accessKeyId = nonEmpty(env.AWS_ACCESS_KEY_ID)?.trim();
   const secretAccessKey = nonEmpty(env.AWS_SECRET_ACCESS_KEY)?.trim();
   if (accessKeyId === undefined && secretAccessKey === undefined) return undefined;
-  if (accessKeyId === undefined || secretAccessKey === undefined) throw new SettingsError("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together.");
+  if (accessKeyId === undefined || secretAccessKey === undefined)
+    throw new SettingsError("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together.");
   if (!ACCESS_KEY_ID.test(accessKeyId)) throw new SettingsError("AWS_ACCESS_KEY_ID must be letters and digits.");
   const sessionToken = nonEmpty(env.AWS_SESSION_TOKEN)?.trim();
-  if (sessionToken !== undefined && !SESSION_TOKEN.test(sessionToken)) throw new SettingsError("AWS_SESSION_TOKEN must be base64 text.");
-  const credentials = sessionToken === undefined ? { accessKeyId, secretAccessKey } : { accessKeyId, secretAccessKey, sessionToken };
+  if (sessionToken !== undefined && !SESSION_TOKEN.test(sessionToken))
+    throw new SettingsError("AWS_SESSION_TOKEN must be base64 text.");
+  const credentials =
+    sessionToken === undefined ? { accessKeyId, secretAccessKey } : { accessKeyId, secretAccessKey, sessionToken };
   return { apiKey: "", aws: { credentials, region: region(env), now } };
 }
 
@@ -53,7 +62,9 @@ function region(env: Env): string {
 export function buildBedrockRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest {
   const messages = toTurns(request.messages, toBlocks);
   const body: JsonObject = { messages: messages.map((m) => ({ role: m.role, content: m.content })) };
-  const system = request.messages.flatMap((m) => (m.role === "system" && m.content !== "" ? [{ text: m.content }] : []));
+  const system = request.messages.flatMap((m) =>
+    m.role === "system" && m.content !== "" ? [{ text: m.content }] : [],
+  );
   if (system.length > 0) body["system"] = system;
   const toolConfig = toToolConfig(request, messages);
   if (toolConfig) body["toolConfig"] = toolConfig;
@@ -76,7 +87,13 @@ export function buildBedrockRequest(request: StreamRequest, target: ProviderTarg
 }
 
 function signer(aws: AwsSigning): NonNullable<ProviderHttpRequest["sign"]> {
-  return (url, headers, body) => signAwsRequest({ method: "POST", url, headers, body }, aws.credentials, { region: aws.region, service: SERVICE }, { date: new Date(aws.now()) });
+  return (url, headers, body) =>
+    signAwsRequest(
+      { method: "POST", url, headers, body },
+      aws.credentials,
+      { region: aws.region, service: SERVICE },
+      { date: new Date(aws.now()) },
+    );
 }
 
 /**
@@ -85,7 +102,8 @@ function signer(aws: AwsSigning): NonNullable<ProviderHttpRequest["sign"]> {
  */
 function toBlocks(message: Exclude<Message, { role: "system" }>, path: string): JsonObject[] {
   if (message.role === "tool") {
-    if (message.toolCallId === undefined) throw invalidField(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
+    if (message.toolCallId === undefined)
+      throw invalidField(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
     return [{ toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content }] } }];
   }
   // Converse refuses a blank text block.
@@ -94,7 +112,8 @@ function toBlocks(message: Exclude<Message, { role: "system" }>, path: string): 
   return [
     ...text,
     ...message.toolCalls.map((call, j): JsonObject => {
-      if (call.id === null) throw invalidField(`${path}.tool_calls[${j}].id`, "This provider needs the id of every earlier tool call.");
+      if (call.id === null)
+        throw invalidField(`${path}.tool_calls[${j}].id`, "This provider needs the id of every earlier tool call.");
       return { toolUse: { toolUseId: call.id, name: call.name, input: asObject(call.arguments) } };
     }),
   ];
@@ -107,15 +126,23 @@ function toBlocks(message: Exclude<Message, { role: "system" }>, path: string): 
 function toToolConfig(request: StreamRequest, turns: readonly Turn[]): JsonObject | undefined {
   const hasToolBlocks = turns.some((turn) => turn.content.some((block) => "toolUse" in block || "toolResult" in block));
   if (request.tools.length === 0) {
-    if (hasToolBlocks) throw invalidField("tools", "Bedrock needs the tools listed when the conversation has earlier tool calls.");
+    if (hasToolBlocks)
+      throw invalidField("tools", "Bedrock needs the tools listed when the conversation has earlier tool calls.");
     return undefined;
   }
   if (request.toolChoice?.type === "none") {
-    if (hasToolBlocks) throw invalidField("tool_choice", 'Bedrock cannot forbid tool calls in a conversation that has earlier calls; omit `tool_choice` or use "auto".');
+    if (hasToolBlocks)
+      throw invalidField(
+        "tool_choice",
+        'Bedrock cannot forbid tool calls in a conversation that has earlier calls; omit `tool_choice` or use "auto".',
+      );
     return undefined;
   }
   const tools = request.tools.map(({ name, description, parameters }) => ({
-    toolSpec: description === undefined ? { name, inputSchema: { json: parameters } } : { name, description, inputSchema: { json: parameters } },
+    toolSpec:
+      description === undefined
+        ? { name, inputSchema: { json: parameters } }
+        : { name, description, inputSchema: { json: parameters } },
   }));
   const config: JsonObject = { tools };
   if (request.toolChoice) config["toolChoice"] = toolChoice(request.toolChoice);

@@ -22,15 +22,23 @@ export function buildCohereRequest(request: StreamRequest, target: ProviderTarge
   };
   // Cohere's tool_choice is only REQUIRED or NONE: a named tool is required by offering it alone
   // (so the model must call that one), and auto is the default, sent as no tool_choice.
-  const tools = request.toolChoice?.type === "tool" ? request.tools.filter((tool) => tool.name === choiceName(request)) : request.tools;
+  const tools =
+    request.toolChoice?.type === "tool"
+      ? request.tools.filter((tool) => tool.name === choiceName(request))
+      : request.tools;
   if (tools.length > 0) body["tools"] = tools.map(toCohereTool);
   if (request.toolChoice?.type === "none") body["tool_choice"] = "NONE";
-  else if (request.toolChoice?.type === "required" || request.toolChoice?.type === "tool") body["tool_choice"] = "REQUIRED";
+  else if (request.toolChoice?.type === "required" || request.toolChoice?.type === "tool")
+    body["tool_choice"] = "REQUIRED";
   if (request.maxTokens !== undefined) body["max_tokens"] = request.maxTokens;
   if (request.temperature !== undefined) body["temperature"] = request.temperature;
   return {
     url: `${target.baseUrl}/chat`,
-    headers: { authorization: `Bearer ${target.apiKey}`, "content-type": "application/json", accept: "text/event-stream" },
+    headers: {
+      authorization: `Bearer ${target.apiKey}`,
+      "content-type": "application/json",
+      accept: "text/event-stream",
+    },
     body,
   };
 }
@@ -40,7 +48,10 @@ function choiceName(request: StreamRequest): string | undefined {
 }
 
 function toCohereTool({ name, description, parameters }: ToolDefinition): JsonObject {
-  return { type: "function", function: description === undefined ? { name, parameters } : { name, description, parameters } };
+  return {
+    type: "function",
+    function: description === undefined ? { name, parameters } : { name, description, parameters },
+  };
 }
 
 /** Roles map one to one; earlier calls carry their arguments as JSON text, results a `tool_call_id`. */
@@ -56,13 +67,19 @@ function toCohereMessage(message: Message, path: string): JsonObject {
       const out: JsonObject = { role: "assistant" };
       if (message.content !== "") out["tool_plan"] = message.content;
       out["tool_calls"] = message.toolCalls.map((call, i) => {
-        if (call.id === null) throw invalidField(`${path}.tool_calls[${i}].id`, "This provider needs the id of every earlier tool call.");
-        return { id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } };
+        if (call.id === null)
+          throw invalidField(`${path}.tool_calls[${i}].id`, "This provider needs the id of every earlier tool call.");
+        return {
+          id: call.id,
+          type: "function",
+          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+        };
       });
       return out;
     }
     case "tool":
-      if (message.toolCallId === undefined) throw invalidField(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
+      if (message.toolCallId === undefined)
+        throw invalidField(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
       return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
   }
 }

@@ -19,7 +19,10 @@ export interface Turn {
  * of parallel calls must all sit in the one user turn after the calls. System messages are left
  * out (each provider has a field of its own for them), and so is a turn that would be empty.
  */
-export function toTurns(messages: readonly Message[], blocksOf: (message: Exclude<Message, { role: "system" }>, path: string) => JsonObject[]): Turn[] {
+export function toTurns(
+  messages: readonly Message[],
+  blocksOf: (message: Exclude<Message, { role: "system" }>, path: string) => JsonObject[],
+): Turn[] {
   const turns: Turn[] = [];
   messages.forEach((message, i) => {
     if (message.role === "system") return;

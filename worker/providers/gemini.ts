@@ -27,7 +27,9 @@ export function buildGeminiRequest(request: StreamRequest, target: ProviderTarge
   if (request.tools.length > 0) {
     // `parametersJsonSchema` takes JSON Schema as written; `parameters` takes only an OpenAPI subset.
     const functionDeclarations = request.tools.map(({ name, description, parameters }) =>
-      description === undefined ? { name, parametersJsonSchema: parameters } : { name, description, parametersJsonSchema: parameters },
+      description === undefined
+        ? { name, parametersJsonSchema: parameters }
+        : { name, description, parametersJsonSchema: parameters },
     );
     body["tools"] = [{ functionDeclarations }];
   }
@@ -50,7 +52,10 @@ function toContents(messages: readonly Message[]): Content[] {
   const partsOf = (message: Exclude<Message, { role: "system" }>, path: string): JsonObject[] => {
     if (message.role === "assistant") {
       for (const call of message.toolCalls) if (call.id !== null) namesById.set(call.id, call.name);
-      return [...(message.content === "" ? [] : [{ text: message.content }]), ...message.toolCalls.map(functionCallPart)];
+      return [
+        ...(message.content === "" ? [] : [{ text: message.content }]),
+        ...message.toolCalls.map(functionCallPart),
+      ];
     }
     if (message.role === "tool") {
       const name = message.name ?? (message.toolCallId === undefined ? undefined : namesById.get(message.toolCallId));
@@ -59,7 +64,10 @@ function toContents(messages: readonly Message[]): Content[] {
     }
     return [{ text: message.content }];
   };
-  return toTurns(messages, partsOf).map((turn) => ({ role: turn.role === "assistant" ? "model" : "user", parts: turn.content }));
+  return toTurns(messages, partsOf).map((turn) => ({
+    role: turn.role === "assistant" ? "model" : "user",
+    parts: turn.content,
+  }));
 }
 
 function functionCallPart(call: AssistantToolCall): JsonObject {
@@ -81,7 +89,9 @@ function responseObject(content: string): JsonObject {
   } catch {
     return { result: content };
   }
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : { result: content };
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as JsonObject)
+    : { result: content };
 }
 
 function toolChoice(choice: ToolChoice): JsonObject {

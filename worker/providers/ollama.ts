@@ -1,9 +1,20 @@
 import { nonEmpty, type Env } from "../env.ts";
 import { invalidField } from "../response/json-error.ts";
 import { ollamaRecordings } from "../replay/recordings/ollama.ts";
-import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolDefinition } from "../request/stream-request.ts";
+import type {
+  AssistantToolCall,
+  JsonObject,
+  Message,
+  StreamRequest,
+  ToolDefinition,
+} from "../request/stream-request.ts";
 import { asObject } from "./conversation.ts";
-import type { ProviderCredentials, ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
+import type {
+  ProviderCredentials,
+  ProviderHttpRequest,
+  ProviderTarget,
+  UpstreamProvider,
+} from "./upstream-provider.ts";
 
 /**
  * Ollama's native chat API (`POST /api/chat`), streaming NDJSON. Ollama takes no key: setting
@@ -45,7 +56,10 @@ export function buildOllamaRequest(request: StreamRequest, target: ProviderTarge
 }
 
 function toOllamaTool({ name, description, parameters }: ToolDefinition): JsonObject {
-  return { type: "function", function: description === undefined ? { name, parameters } : { name, description, parameters } };
+  return {
+    type: "function",
+    function: description === undefined ? { name, parameters } : { name, description, parameters },
+  };
 }
 
 /** Results name their tool (`tool_name`): from the message, else from the earlier call of that id. */
@@ -64,7 +78,8 @@ function toOllamaMessages(messages: readonly Message[]): JsonObject[] {
       }
       case "tool": {
         const name = message.name ?? (message.toolCallId === undefined ? undefined : namesById.get(message.toolCallId));
-        if (name === undefined) throw invalidField(`messages[${i}].name`, "Ollama needs the `name` of the tool a result is for.");
+        if (name === undefined)
+          throw invalidField(`messages[${i}].name`, "Ollama needs the `name` of the tool a result is for.");
         const out: JsonObject = { role: "tool", content: message.content, tool_name: name };
         if (message.toolCallId !== undefined) out["tool_call_id"] = message.toolCallId;
         return out;

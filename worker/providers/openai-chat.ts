@@ -30,11 +30,16 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
   }
   if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice);
   // OpenAI's reasoning models refuse `max_tokens`; compatible servers mostly know only it.
-  if (request.maxTokens !== undefined) body[isOpenAI(target.baseUrl) ? "max_completion_tokens" : "max_tokens"] = request.maxTokens;
+  if (request.maxTokens !== undefined)
+    body[isOpenAI(target.baseUrl) ? "max_completion_tokens" : "max_tokens"] = request.maxTokens;
   if (request.temperature !== undefined) body["temperature"] = request.temperature;
   return {
     url: `${target.baseUrl}/chat/completions`,
-    headers: { authorization: `Bearer ${target.apiKey}`, "content-type": "application/json", accept: "text/event-stream" },
+    headers: {
+      authorization: `Bearer ${target.apiKey}`,
+      "content-type": "application/json",
+      accept: "text/event-stream",
+    },
     body,
   };
 }
@@ -48,8 +53,13 @@ function toChatMessage(message: Message, path: string): JsonObject {
       const out: JsonObject = { role: "assistant", content: message.content === "" ? null : message.content };
       if (message.toolCalls.length > 0) {
         out["tool_calls"] = message.toolCalls.map((call, i) => {
-          if (call.id === null) throw invalidField(`${path}.tool_calls[${i}].id`, "This provider needs the id of every earlier tool call.");
-          const wire: JsonObject = { id: call.id, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } };
+          if (call.id === null)
+            throw invalidField(`${path}.tool_calls[${i}].id`, "This provider needs the id of every earlier tool call.");
+          const wire: JsonObject = {
+            id: call.id,
+            type: "function",
+            function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+          };
           // Gemini's OpenAI endpoint needs its thought signature back on the call.
           const extra = call.providerMetadata?.["extra_content"];
           if (extra !== undefined) wire["extra_content"] = extra;
@@ -59,7 +69,8 @@ function toChatMessage(message: Message, path: string): JsonObject {
       return out;
     }
     case "tool":
-      if (message.toolCallId === undefined) throw invalidField(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
+      if (message.toolCallId === undefined)
+        throw invalidField(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
       return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
   }
 }

@@ -29,7 +29,11 @@ export function buildOpenAIResponsesRequest(request: StreamRequest, target: Prov
   if (request.temperature !== undefined) body["temperature"] = request.temperature;
   return {
     url: `${target.baseUrl}/responses`,
-    headers: { authorization: `Bearer ${target.apiKey}`, "content-type": "application/json", accept: "text/event-stream" },
+    headers: {
+      authorization: `Bearer ${target.apiKey}`,
+      "content-type": "application/json",
+      accept: "text/event-stream",
+    },
     body,
   };
 }
@@ -43,13 +47,20 @@ function toInputItems(message: Message, path: string): JsonObject[] {
     case "assistant": {
       const items: JsonObject[] = message.content === "" ? [] : [{ role: "assistant", content: message.content }];
       message.toolCalls.forEach((call, i) => {
-        if (call.id === null) throw invalidField(`${path}.tool_calls[${i}].id`, "This provider needs the id of every earlier tool call.");
-        items.push({ type: "function_call", call_id: call.id, name: call.name, arguments: JSON.stringify(call.arguments) });
+        if (call.id === null)
+          throw invalidField(`${path}.tool_calls[${i}].id`, "This provider needs the id of every earlier tool call.");
+        items.push({
+          type: "function_call",
+          call_id: call.id,
+          name: call.name,
+          arguments: JSON.stringify(call.arguments),
+        });
       });
       return items;
     }
     case "tool":
-      if (message.toolCallId === undefined) throw invalidField(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
+      if (message.toolCallId === undefined)
+        throw invalidField(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
       return [{ type: "function_call_output", call_id: message.toolCallId, output: message.content }];
   }
 }

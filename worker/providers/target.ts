@@ -15,7 +15,10 @@ export interface ResolvedTarget {
  */
 export function providerTarget(provider: UpstreamProvider, env: Env): ResolvedTarget {
   const credentials = provider.credentials ? provider.credentials(env) : keyCredentials(provider, env);
-  return { target: { baseUrl: baseUrl(provider, env), ...(credentials ?? { apiKey: "" }) }, live: credentials !== undefined };
+  return {
+    target: { baseUrl: baseUrl(provider, env), ...(credentials ?? { apiKey: "" }) },
+    live: credentials !== undefined,
+  };
 }
 
 /** The provider's base URL from its var (or its default), checked to be absolute http(s), without a trailing slash. */
@@ -28,7 +31,8 @@ export function baseUrl(provider: UpstreamProvider, env: Env): string {
   } catch {
     throw new SettingsError(`${provider.baseUrlVar} must be an absolute http(s) URL.`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new SettingsError(`${provider.baseUrlVar} must be an absolute http(s) URL.`);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new SettingsError(`${provider.baseUrlVar} must be an absolute http(s) URL.`);
   return url.href.replace(/\/+$/, "");
 }
 

@@ -17,14 +17,21 @@ export interface ReplayOptions {
  * the reader cancels.
  */
 export function replayUpstream(recording: Recording, options: ReplayOptions): (request: Request) => Promise<Response> {
-  return async (request) => replayEvents(recording.name, recordingChunks(recording), request.signal, options, recording.contentType);
+  return async (request) =>
+    replayEvents(recording.name, recordingChunks(recording), request.signal, options, recording.contentType);
 }
 
 /**
  * A `200` response whose body is `chunks` (one enqueue each), paced like a model and
  * stopped when the request's signal aborts or the reader cancels.
  */
-export function replayEvents(name: string, chunks: readonly Uint8Array[], signal: AbortSignal, options: ReplayOptions, contentType = "text/event-stream; charset=utf-8"): Response {
+export function replayEvents(
+  name: string,
+  chunks: readonly Uint8Array[],
+  signal: AbortSignal,
+  options: ReplayOptions,
+  contentType = "text/event-stream; charset=utf-8",
+): Response {
   let index = 0;
   const body = new ReadableStream<Uint8Array>(
     {

@@ -30,7 +30,17 @@
  */
 import type { RunnableTool } from "../../src/index.ts";
 import { invalidField } from "../response/json-error.ts";
-import { arrayAt, idAt, clientRequest, objectAt, runFlag, stringAt, toolCallAt, type ClientRequest, type WireMessage } from "./client-request.ts";
+import {
+  arrayAt,
+  idAt,
+  clientRequest,
+  objectAt,
+  runFlag,
+  stringAt,
+  toolCallAt,
+  type ClientRequest,
+  type WireMessage,
+} from "./client-request.ts";
 import { own, tooDeep, tooDeepError } from "./json-fields.ts";
 import { providerModel } from "./provider-model.ts";
 
@@ -38,32 +48,65 @@ import { providerModel } from "./provider-model.ts";
 export type AGUIRequest = ClientRequest & { threadId: string; runId: string };
 
 /** Validates a parsed `RunAgentInput`; throws a 400 `HttpError` naming the field at fault. */
-export function parseAGUIRequest(body: unknown, providers: readonly string[], available: Readonly<Record<string, RunnableTool>>): AGUIRequest {
+export function parseAGUIRequest(
+  body: unknown,
+  providers: readonly string[],
+  available: Readonly<Record<string, RunnableTool>>,
+): AGUIRequest {
   const input = objectAt(body, "", "a JSON object (RunAgentInput)");
   const deep = tooDeep(input);
   if (deep !== undefined) throw tooDeepError(deep);
   const threadId = nonEmpty(own(input, "threadId"), "threadId");
   const runId = nonEmpty(own(input, "runId"), "runId");
-  const props = own(input, "forwardedProps") === undefined || own(input, "forwardedProps") === null ? {} : objectAt(own(input, "forwardedProps"), "forwardedProps");
+  const props =
+    own(input, "forwardedProps") === undefined || own(input, "forwardedProps") === null
+      ? {}
+      : objectAt(own(input, "forwardedProps"), "forwardedProps");
   const { provider, model } = providerModel(own(props, "model"), providers, "forwardedProps.model");
   const run = runFlag(own(props, "run"), "forwardedProps.run");
-  const clientTools = own(input, "tools") === undefined || own(input, "tools") === null ? [] : arrayAt(own(input, "tools"), "tools");
+  const clientTools =
+    own(input, "tools") === undefined || own(input, "tools") === null ? [] : arrayAt(own(input, "tools"), "tools");
   if (run && clientTools.length > 0) {
-    throw invalidField("tools", "In run mode the Worker runs its own tools (forwardedProps.tools); client tools would never run. Send them without forwardedProps.run.");
+    throw invalidField(
+      "tools",
+      "In run mode the Worker runs its own tools (forwardedProps.tools); client tools would never run. Send them without forwardedProps.run.",
+    );
   }
-  if (!run && own(props, "max_steps") !== undefined) throw invalidField("forwardedProps.max_steps", "`max_steps` applies to run mode only (`forwardedProps.run: true`).");
-  if (!run && own(props, "tools") !== undefined) throw invalidField("forwardedProps.tools", "`forwardedProps.tools` names the Worker's tools for run mode (`forwardedProps.run: true`); define client tools in `tools`.");
-  const context = own(input, "context") === undefined || own(input, "context") === null ? [] : arrayAt(own(input, "context"), "context").map((entry, i) => contextLine(entry, `context[${i}]`));
-  const messages = arrayAt(own(input, "messages"), "messages").flatMap((message, i) => toWire(message, `messages[${i}]`));
+  if (!run && own(props, "max_steps") !== undefined)
+    throw invalidField(
+      "forwardedProps.max_steps",
+      "`max_steps` applies to run mode only (`forwardedProps.run: true`).",
+    );
+  if (!run && own(props, "tools") !== undefined)
+    throw invalidField(
+      "forwardedProps.tools",
+      "`forwardedProps.tools` names the Worker's tools for run mode (`forwardedProps.run: true`); define client tools in `tools`.",
+    );
+  const context =
+    own(input, "context") === undefined || own(input, "context") === null
+      ? []
+      : arrayAt(own(input, "context"), "context").map((entry, i) => contextLine(entry, `context[${i}]`));
+  const messages = arrayAt(own(input, "messages"), "messages").flatMap((message, i) =>
+    toWire(message, `messages[${i}]`),
+  );
   if (context.length > 0) messages.unshift({ role: "system", content: `Context:\n${context.join("\n")}` });
   const parsed = clientRequest(
-    { provider, model, messages, tools: run ? undefined : clientTools, tool_choice: own(props, "tool_choice"), max_tokens: own(props, "max_tokens"), temperature: own(props, "temperature") },
+    {
+      provider,
+      model,
+      messages,
+      tools: run ? undefined : clientTools,
+      tool_choice: own(props, "tool_choice"),
+      max_tokens: own(props, "max_tokens"),
+      temperature: own(props, "temperature"),
+    },
     run ? { tools: own(props, "tools"), max_steps: own(props, "max_steps") } : undefined,
     providers,
     available,
     (field) => {
       if (field === "provider" || field === "model") return "forwardedProps.model";
-      if (/^(?:tool_choice|max_tokens|temperature|max_steps)$/.test(field) || (run && /^tools(?:\[|$)/.test(field))) return `forwardedProps.${field}`;
+      if (/^(?:tool_choice|max_tokens|temperature|max_steps)$/.test(field) || (run && /^tools(?:\[|$)/.test(field)))
+        return `forwardedProps.${field}`;
       return field;
     },
   );
@@ -73,16 +116,26 @@ export function parseAGUIRequest(body: unknown, providers: readonly string[], av
 function toWire(value: unknown, path: string): WireMessage[] {
   const message = objectAt(value, path);
   const role = own(message, "role");
-  if (role === "system" || role === "developer") return [{ role: "system", content: stringAt(own(message, "content"), `${path}.content`) }];
+  if (role === "system" || role === "developer")
+    return [{ role: "system", content: stringAt(own(message, "content"), `${path}.content`) }];
   if (role === "user") return [{ role: "user", content: userText(own(message, "content"), `${path}.content`) }];
   if (role === "tool") {
     const error = own(message, "error");
-    const content = typeof error === "string" && error !== "" ? `Error: ${error}` : stringAt(own(message, "content"), `${path}.content`);
+    const content =
+      typeof error === "string" && error !== ""
+        ? `Error: ${error}`
+        : stringAt(own(message, "content"), `${path}.content`);
     return [{ role: "tool", tool_call_id: idAt(own(message, "toolCallId"), `${path}.toolCallId`), content }];
   }
   if (role === "assistant") {
-    const content = own(message, "content") === undefined || own(message, "content") === null ? "" : stringAt(own(message, "content"), `${path}.content`);
-    const calls = own(message, "toolCalls") === undefined || own(message, "toolCalls") === null ? [] : arrayAt(own(message, "toolCalls"), `${path}.toolCalls`);
+    const content =
+      own(message, "content") === undefined || own(message, "content") === null
+        ? ""
+        : stringAt(own(message, "content"), `${path}.content`);
+    const calls =
+      own(message, "toolCalls") === undefined || own(message, "toolCalls") === null
+        ? []
+        : arrayAt(own(message, "toolCalls"), `${path}.toolCalls`);
     return [
       {
         role: "assistant",
@@ -92,7 +145,10 @@ function toWire(value: unknown, path: string): WireMessage[] {
     ];
   }
   if (role === "activity" || role === "reasoning") return [];
-  throw invalidField(`${path}.role`, "`role` must be developer, system, user, assistant or tool (activity and reasoning messages are skipped).");
+  throw invalidField(
+    `${path}.role`,
+    "`role` must be developer, system, user, assistant or tool (activity and reasoning messages are skipped).",
+  );
 }
 
 /** A user message's text: a string, or its text parts; binary parts are refused. */
@@ -101,7 +157,11 @@ function userText(value: unknown, path: string): string {
   return arrayAt(value, path)
     .map((part, i) => {
       const fields = objectAt(part, `${path}[${i}]`);
-      if (own(fields, "type") !== "text") throw invalidField(`${path}[${i}].type`, "Only text content is supported; this Worker sends no binary content to the provider.");
+      if (own(fields, "type") !== "text")
+        throw invalidField(
+          `${path}[${i}].type`,
+          "Only text content is supported; this Worker sends no binary content to the provider.",
+        );
       return stringAt(own(fields, "text"), `${path}[${i}].text`);
     })
     .join("");

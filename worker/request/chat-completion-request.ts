@@ -43,9 +43,28 @@ export interface ChatCompletionRequest {
   includeUsage: boolean;
 }
 
-const USED = new Set(["model", "messages", "tools", "tool_choice", "stream", "stream_options", "max_tokens", "max_completion_tokens", "temperature"]);
+const USED = new Set([
+  "model",
+  "messages",
+  "tools",
+  "tool_choice",
+  "stream",
+  "stream_options",
+  "max_tokens",
+  "max_completion_tokens",
+  "temperature",
+]);
 /** Parameters that only concern OpenAI's own bookkeeping or sampling details a gateway may leave to the provider. */
-const IGNORED = new Set(["user", "metadata", "store", "seed", "parallel_tool_calls", "service_tier", "prompt_cache_key", "safety_identifier"]);
+const IGNORED = new Set([
+  "user",
+  "metadata",
+  "store",
+  "seed",
+  "parallel_tool_calls",
+  "service_tier",
+  "prompt_cache_key",
+  "safety_identifier",
+]);
 /** Parameters accepted only at the value that means "as if absent". */
 const NEUTRAL: Readonly<Record<string, (value: unknown) => boolean>> = {
   n: (value) => value === 1,
@@ -57,7 +76,8 @@ const NEUTRAL: Readonly<Record<string, (value: unknown) => boolean>> = {
   stop: (value) => Array.isArray(value) && value.length === 0,
   logit_bias: (value) => typeof value === "object" && value !== null && Object.keys(value).length === 0,
   modalities: (value) => Array.isArray(value) && value.length === 1 && value[0] === "text",
-  response_format: (value) => typeof value === "object" && value !== null && (value as { type?: unknown }).type === "text",
+  response_format: (value) =>
+    typeof value === "object" && value !== null && (value as { type?: unknown }).type === "text",
 };
 
 /** Validates a parsed Chat Completions body; throws a 400 {@link HttpError} naming the field at fault. */
@@ -70,16 +90,27 @@ export function parseChatCompletionRequest(body: unknown, providers: readonly st
     const neutral = Object.hasOwn(NEUTRAL, key) ? NEUTRAL[key] : undefined;
     if (neutral?.(value)) continue;
     const name = /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : "(unprintable)";
-    const message = neutral ? `This endpoint supports \`${name}\` only at its default value.` : "The request has a parameter this endpoint does not support.";
+    const message = neutral
+      ? `This endpoint supports \`${name}\` only at its default value.`
+      : "The request has a parameter this endpoint does not support.";
     throw new HttpError(400, { code: "unknown_field", message, field: name });
   }
   const { provider, model } = providerModel(own(fields, "model"), providers);
   const stream = optionalBoolean(own(fields, "stream"), "stream");
   const options = own(fields, "stream_options") ?? undefined;
-  if (options !== undefined && !stream) throw invalidField("stream_options", "`stream_options` is only allowed when `stream` is true.");
-  const includeUsage = options === undefined ? false : optionalBoolean(objectAt(options, "stream_options")["include_usage"], "stream_options.include_usage");
-  const messages = arrayAt(own(fields, "messages") ?? undefined, "messages").map((message, i) => toWire(message, `messages[${i}]`));
-  const tools = own(fields, "tools") === undefined || own(fields, "tools") === null ? undefined : arrayAt(own(fields, "tools"), "tools").map((tool, i) => functionOf(tool, `tools[${i}]`));
+  if (options !== undefined && !stream)
+    throw invalidField("stream_options", "`stream_options` is only allowed when `stream` is true.");
+  const includeUsage =
+    options === undefined
+      ? false
+      : optionalBoolean(objectAt(options, "stream_options")["include_usage"], "stream_options.include_usage");
+  const messages = arrayAt(own(fields, "messages") ?? undefined, "messages").map((message, i) =>
+    toWire(message, `messages[${i}]`),
+  );
+  const tools =
+    own(fields, "tools") === undefined || own(fields, "tools") === null
+      ? undefined
+      : arrayAt(own(fields, "tools"), "tools").map((tool, i) => functionOf(tool, `tools[${i}]`));
   const { request } = clientRequest(
     {
       provider,
@@ -95,7 +126,8 @@ export function parseChatCompletionRequest(body: unknown, providers: readonly st
     {},
     (field) => {
       if (field === "provider") return "model";
-      if (field === "max_tokens") return own(fields, "max_completion_tokens") != null ? "max_completion_tokens" : "max_tokens";
+      if (field === "max_tokens")
+        return own(fields, "max_completion_tokens") != null ? "max_completion_tokens" : "max_tokens";
       return field.replace(/^(tools\[\d+\])\.(name|description|parameters)$/, "$1.function.$2");
     },
   );
@@ -105,19 +137,32 @@ export function parseChatCompletionRequest(body: unknown, providers: readonly st
 function toWire(value: unknown, path: string): WireMessage {
   const message = objectAt(value, path);
   const role = own(message, "role");
-  if (role === "system" || role === "developer") return { role: "system", content: textOf(own(message, "content"), `${path}.content`) };
+  if (role === "system" || role === "developer")
+    return { role: "system", content: textOf(own(message, "content"), `${path}.content`) };
   if (role === "user") return { role: "user", content: textOf(own(message, "content"), `${path}.content`) };
-  if (role === "tool") return { role: "tool", tool_call_id: idAt(own(message, "tool_call_id"), `${path}.tool_call_id`), content: textOf(own(message, "content"), `${path}.content`) };
+  if (role === "tool")
+    return {
+      role: "tool",
+      tool_call_id: idAt(own(message, "tool_call_id"), `${path}.tool_call_id`),
+      content: textOf(own(message, "content"), `${path}.content`),
+    };
   if (role === "assistant") {
-    const content = own(message, "content") === null || own(message, "content") === undefined ? "" : textOf(own(message, "content"), `${path}.content`);
-    const calls = own(message, "tool_calls") === null || own(message, "tool_calls") === undefined ? [] : arrayAt(own(message, "tool_calls"), `${path}.tool_calls`);
+    const content =
+      own(message, "content") === null || own(message, "content") === undefined
+        ? ""
+        : textOf(own(message, "content"), `${path}.content`);
+    const calls =
+      own(message, "tool_calls") === null || own(message, "tool_calls") === undefined
+        ? []
+        : arrayAt(own(message, "tool_calls"), `${path}.tool_calls`);
     return {
       role: "assistant",
       content,
       tool_calls: calls.map((call, j) => {
         const at = `${path}.tool_calls[${j}]`;
         const type = own(objectAt(call, at), "type");
-        if (type !== undefined && type !== "function") throw invalidField(`${at}.type`, "Only `function` tool calls can be sent back.");
+        if (type !== undefined && type !== "function")
+          throw invalidField(`${at}.type`, "Only `function` tool calls can be sent back.");
         return toolCallAt(call, at);
       }),
     };

@@ -72,7 +72,8 @@ export function clientRequest(
 
 /** A JSON object, or a 400 naming `path`. */
 export function objectAt(value: unknown, path: string, what = "an object"): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidField(path, `\`${path || "body"}\` must be ${what}.`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw invalidField(path, `\`${path || "body"}\` must be ${what}.`);
   return value as Record<string, unknown>;
 }
 
@@ -90,20 +91,26 @@ export function stringAt(value: unknown, path: string): string {
 
 /** A function name (the rule of `/v1/stream`: 1-64 letters, digits, _ or -, not starting with a digit or -), or a 400 naming `path`. */
 export function toolNameAt(value: unknown, path: string): string {
-  if (typeof value !== "string" || !/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(value)) throw invalidField(path, `\`${path}\` must be a function name: 1-64 letters, digits, _ or -, starting with a letter or _.`);
+  if (typeof value !== "string" || !/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(value))
+    throw invalidField(
+      path,
+      `\`${path}\` must be a function name: 1-64 letters, digits, _ or -, starting with a letter or _.`,
+    );
   return value;
 }
 
 /** An id (of a call, or the call a result answers): a non-empty string, or a 400 naming `path`. */
 export function idAt(value: unknown, path: string): string {
-  if (typeof value !== "string" || value === "") throw invalidField(path, `\`${path}\` must be a non-empty string: the id of the call.`);
+  if (typeof value !== "string" || value === "")
+    throw invalidField(path, `\`${path}\` must be a non-empty string: the id of the call.`);
   return value;
 }
 
 /** `run`: absent or a boolean. */
 export function runFlag(value: unknown, path: string): boolean {
   if (value === undefined || value === null) return false;
-  if (typeof value !== "boolean") throw invalidField(path, `\`${path}\` must be true (run the Worker's tools at the edge) or false.`);
+  if (typeof value !== "boolean")
+    throw invalidField(path, `\`${path}\` must be true (run the Worker's tools at the edge) or false.`);
   return value;
 }
 
@@ -130,7 +137,11 @@ export function toolCallAt(value: unknown, path: string): { id: string; name: st
   const call = objectAt(value, path);
   const fn = objectAt(own(call, "function"), `${path}.function`);
   const args = `${path}.function.arguments`;
-  return { id: idAt(own(call, "id"), `${path}.id`), name: toolNameAt(own(fn, "name"), `${path}.function.name`), arguments: argumentsOf(stringAt(own(fn, "arguments") ?? "{}", args), args) };
+  return {
+    id: idAt(own(call, "id"), `${path}.id`),
+    name: toolNameAt(own(fn, "name"), `${path}.function.name`),
+    arguments: argumentsOf(stringAt(own(fn, "arguments") ?? "{}", args), args),
+  };
 }
 
 /** A tool result as the provider reads it: text as it is, anything else as JSON text. */

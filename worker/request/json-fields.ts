@@ -30,7 +30,9 @@ export function tooDeep(value: unknown): string | undefined {
     if (step.depth >= MAX_DEPTH) return jsonPath(pathOf(step));
     const depth = step.depth + 1;
     if (Array.isArray(item)) item.forEach((entry, key) => stack.push({ value: entry, depth, key, parent: step }));
-    else for (const key of Object.keys(item)) stack.push({ value: (item as Record<string, unknown>)[key], depth, key, parent: step });
+    else
+      for (const key of Object.keys(item))
+        stack.push({ value: (item as Record<string, unknown>)[key], depth, key, parent: step });
   }
   return undefined;
 }

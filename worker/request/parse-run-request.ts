@@ -38,8 +38,13 @@ export interface RunRequest extends StreamRequest {
  * request lists. Everything else is checked as `parseStreamRequest` checks it, with the same
  * 400 errors; messages never repeat the client's values.
  */
-export function parseRunRequest(body: unknown, providers: readonly string[], available: Readonly<Record<string, RunnableTool>>): RunRequest {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalidField("", "The request body must be a JSON object.");
+export function parseRunRequest(
+  body: unknown,
+  providers: readonly string[],
+  available: Readonly<Record<string, RunnableTool>>,
+): RunRequest {
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw invalidField("", "The request body must be a JSON object.");
   const { tools, max_steps: maxSteps, ...rest } = body as Record<string, unknown>;
   const enabled = parseToolNames(tools, available);
   const definitions = Object.entries(enabled).map(([name, tool]) => ({
@@ -51,17 +56,27 @@ export function parseRunRequest(body: unknown, providers: readonly string[], ava
   return { ...request, enabled, maxSteps: maxSteps === undefined ? MAX_RUN_STEPS : parseMaxSteps(maxSteps) };
 }
 
-function parseToolNames(value: unknown, available: Readonly<Record<string, RunnableTool>>): Record<string, RunnableTool> {
+function parseToolNames(
+  value: unknown,
+  available: Readonly<Record<string, RunnableTool>>,
+): Record<string, RunnableTool> {
   const known = Object.keys(available).join(", ");
   if (value === undefined) return {};
   if (!Array.isArray(value)) throw invalidField("tools", `\`tools\` must be an array of tool names: ${known}.`);
   const enabled: Record<string, RunnableTool> = {};
   value.forEach((name, i) => {
     if (typeof name !== "string") {
-      throw invalidField(`tools[${i}]`, `Each tool is a name (this endpoint runs its own tools; define tools with POST /v1/stream): ${known}.`);
+      throw invalidField(
+        `tools[${i}]`,
+        `Each tool is a name (this endpoint runs its own tools; define tools with POST /v1/stream): ${known}.`,
+      );
     }
     if (!Object.hasOwn(available, name)) {
-      throw new HttpError(400, { code: "invalid_request", message: `\`tools\` names a tool this Worker does not have; it has: ${known}.`, field: `tools[${i}]` });
+      throw new HttpError(400, {
+        code: "invalid_request",
+        message: `\`tools\` names a tool this Worker does not have; it has: ${known}.`,
+        field: `tools[${i}]`,
+      });
     }
     if (Object.hasOwn(enabled, name)) throw invalidField(`tools[${i}]`, "A tool is named twice.");
     enabled[name] = available[name]!;

@@ -1,12 +1,30 @@
 import type { JsonValue } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import { isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
-import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice, ToolDefinition } from "./stream-request.ts";
+import type {
+  AssistantToolCall,
+  JsonObject,
+  Message,
+  StreamRequest,
+  ToolChoice,
+  ToolDefinition,
+} from "./stream-request.ts";
 
 /** Bounds that keep one request from costing the Worker (or the provider bill) without limit. */
 const MAX_MESSAGES = 1000;
 const MAX_TOOLS = 128;
-const FIELDS = new Set(["provider", "model", "messages", "tools", "tool_choice", "max_tokens", "temperature", "stream", "early_validation", "abort_on_violation"]);
+const FIELDS = new Set([
+  "provider",
+  "model",
+  "messages",
+  "tools",
+  "tool_choice",
+  "max_tokens",
+  "temperature",
+  "stream",
+  "early_validation",
+  "abort_on_violation",
+]);
 // Model ids of every supported vendor fit (`claude-sonnet-4-5`, `meta-llama/Llama-3.3-70B`,
 // `qwen2.5-coder:7b`, `@cf/meta/llama-3.1-8b`); nothing that could change a URL's meaning does.
 const MODEL = /^[A-Za-z0-9@._:/+-]{1,200}$/;
@@ -23,41 +41,65 @@ export function parseStreamRequest(body: unknown, providers: readonly string[]):
   const deep = tooDeep(body);
   if (deep !== undefined) throw tooDeepError(deep);
   for (const key of Object.keys(body)) {
-    if (!FIELDS.has(key)) throw new HttpError(400, { code: "unknown_field", message: "The request has a field this API does not know.", field: safeName(key) });
+    if (!FIELDS.has(key))
+      throw new HttpError(400, {
+        code: "unknown_field",
+        message: "The request has a field this API does not know.",
+        field: safeName(key),
+      });
   }
-  if (own(body, "stream") !== undefined && own(body, "stream") !== true) throw invalidField("stream", "`stream` can only be true: this endpoint always streams.");
+  if (own(body, "stream") !== undefined && own(body, "stream") !== true)
+    throw invalidField("stream", "`stream` can only be true: this endpoint always streams.");
   const provider = own(body, "provider");
   if (typeof provider !== "string" || !providers.includes(provider)) {
-    throw new HttpError(400, { code: "unknown_provider", message: `\`provider\` must be one of: ${providers.join(", ")}.`, field: "provider" });
+    throw new HttpError(400, {
+      code: "unknown_provider",
+      message: `\`provider\` must be one of: ${providers.join(", ")}.`,
+      field: "provider",
+    });
   }
   const model = own(body, "model");
-  if (typeof model !== "string" || model === "") throw invalidField("model", "`model` is required: a model id such as gpt-4o-mini.");
-  if (!MODEL.test(model) || model.includes("..")) throw invalidField("model", "`model` has characters no model id has.");
+  if (typeof model !== "string" || model === "")
+    throw invalidField("model", "`model` is required: a model id such as gpt-4o-mini.");
+  if (!MODEL.test(model) || model.includes(".."))
+    throw invalidField("model", "`model` has characters no model id has.");
   const tools = parseTools(own(body, "tools"));
   const request: StreamRequest = { provider, model, messages: parseMessages(own(body, "messages")), tools };
   if (own(body, "tool_choice") !== undefined) request.toolChoice = parseToolChoice(own(body, "tool_choice"), tools);
-  if (own(body, "max_tokens") !== undefined) request.maxTokens = boundedInteger(own(body, "max_tokens"), "max_tokens", 1, 1_000_000);
-  if (own(body, "temperature") !== undefined) request.temperature = boundedNumber(own(body, "temperature"), "temperature", 0, 2);
+  if (own(body, "max_tokens") !== undefined)
+    request.maxTokens = boundedInteger(own(body, "max_tokens"), "max_tokens", 1, 1_000_000);
+  if (own(body, "temperature") !== undefined)
+    request.temperature = boundedNumber(own(body, "temperature"), "temperature", 0, 2);
   if (optionalBoolean(own(body, "early_validation"), "early_validation")) request.earlyValidation = true;
   if (optionalBoolean(own(body, "abort_on_violation"), "abort_on_violation")) {
-    if (!request.earlyValidation) throw invalidField("abort_on_violation", "`abort_on_violation` needs `early_validation: true`: a violation is only found while the arguments stream.");
+    if (!request.earlyValidation)
+      throw invalidField(
+        "abort_on_violation",
+        "`abort_on_violation` needs `early_validation: true`: a violation is only found while the arguments stream.",
+      );
     request.abortOnViolation = true;
   }
   return request;
 }
 
 function parseMessages(value: unknown): Message[] {
-  if (!Array.isArray(value) || value.length === 0) throw invalidField("messages", "`messages` is required: a non-empty array.");
-  if (value.length > MAX_MESSAGES) throw invalidField("messages", `\`messages\` has more than ${MAX_MESSAGES} entries.`);
+  if (!Array.isArray(value) || value.length === 0)
+    throw invalidField("messages", "`messages` is required: a non-empty array.");
+  if (value.length > MAX_MESSAGES)
+    throw invalidField("messages", `\`messages\` has more than ${MAX_MESSAGES} entries.`);
   return value.map((message, i) => parseMessage(message, `messages[${i}]`));
 }
 
 function parseMessage(value: unknown, path: string): Message {
   if (!isObject(value)) throw invalidField(path, "Each message must be an object.");
   const role = own(value, "role");
-  if (role === "system" || role === "user") return { role, content: requiredString(own(value, "content"), `${path}.content`) };
+  if (role === "system" || role === "user")
+    return { role, content: requiredString(own(value, "content"), `${path}.content`) };
   if (role === "assistant") {
-    const content = own(value, "content") === null || own(value, "content") === undefined ? "" : requiredString(own(value, "content"), `${path}.content`);
+    const content =
+      own(value, "content") === null || own(value, "content") === undefined
+        ? ""
+        : requiredString(own(value, "content"), `${path}.content`);
     const calls = own(value, "tool_calls") ?? [];
     if (!Array.isArray(calls)) throw invalidField(`${path}.tool_calls`, "`tool_calls` must be an array.");
     return { role, content, toolCalls: calls.map((call, i) => parseAssistantCall(call, `${path}.tool_calls[${i}]`)) };
@@ -69,9 +111,11 @@ function parseMessage(value: unknown, path: string): Message {
 function parseAssistantCall(value: unknown, path: string): AssistantToolCall {
   if (!isObject(value)) throw invalidField(path, "Each tool call must be an object.");
   const id = own(value, "id");
-  if (id !== null && id !== undefined && typeof id !== "string") throw invalidField(`${path}.id`, "`id` must be a string or null.");
+  if (id !== null && id !== undefined && typeof id !== "string")
+    throw invalidField(`${path}.id`, "`id` must be a string or null.");
   const name = own(value, "name");
-  if (typeof name !== "string" || !TOOL_NAME.test(name)) throw invalidField(`${path}.name`, "`name` must be a function name.");
+  if (typeof name !== "string" || !TOOL_NAME.test(name))
+    throw invalidField(`${path}.name`, "`name` must be a function name.");
   const call: AssistantToolCall = { id: id ?? null, name, arguments: (own(value, "arguments") ?? {}) as JsonValue };
   const metadata = own(value, "providerMetadata");
   if (isObject(metadata)) call.providerMetadata = metadata as JsonObject;
@@ -81,9 +125,12 @@ function parseAssistantCall(value: unknown, path: string): AssistantToolCall {
 function parseToolMessage(value: Record<string, unknown>, path: string): Message {
   const id = own(value, "tool_call_id");
   const name = own(value, "name");
-  if (id !== undefined && typeof id !== "string") throw invalidField(`${path}.tool_call_id`, "`tool_call_id` must be a string.");
-  if (name !== undefined && (typeof name !== "string" || !TOOL_NAME.test(name))) throw invalidField(`${path}.name`, "`name` must be a function name.");
-  if (id === undefined && name === undefined) throw invalidField(path, "A tool message needs `tool_call_id` (or, for calls without ids, `name`).");
+  if (id !== undefined && typeof id !== "string")
+    throw invalidField(`${path}.tool_call_id`, "`tool_call_id` must be a string.");
+  if (name !== undefined && (typeof name !== "string" || !TOOL_NAME.test(name)))
+    throw invalidField(`${path}.name`, "`name` must be a function name.");
+  if (id === undefined && name === undefined)
+    throw invalidField(path, "A tool message needs `tool_call_id` (or, for calls without ids, `name`).");
   const content = own(value, "content");
   if (content === undefined) throw invalidField(`${path}.content`, "`content` is required: the call's result.");
   const message: Message = { role: "tool", content: typeof content === "string" ? content : JSON.stringify(content) };
@@ -104,10 +151,14 @@ function parseTools(value: unknown): ToolDefinition[] {
 
 function parseTool(value: unknown, path: string): ToolDefinition {
   // The Chat Completions form nests the definition under `function`.
-  const fn = isObject(value) && own(value, "type") === "function" && isObject(own(value, "function")) ? own(value, "function") : value;
+  const fn =
+    isObject(value) && own(value, "type") === "function" && isObject(own(value, "function"))
+      ? own(value, "function")
+      : value;
   if (!isObject(fn)) throw invalidField(path, "Each tool must be an object.");
   const name = own(fn, "name");
-  if (typeof name !== "string" || !TOOL_NAME.test(name)) throw invalidField(`${path}.name`, "`name` must be 1-64 letters, digits, _ or -, starting with a letter or _.");
+  if (typeof name !== "string" || !TOOL_NAME.test(name))
+    throw invalidField(`${path}.name`, "`name` must be 1-64 letters, digits, _ or -, starting with a letter or _.");
   const tool: ToolDefinition = { name, parameters: { type: "object", properties: {} } };
   const description = own(fn, "description");
   if (description !== undefined) tool.description = requiredString(description, `${path}.description`);
@@ -128,8 +179,10 @@ function parseToolChoice(value: unknown, tools: readonly ToolDefinition[]): Tool
   // `{ "name": "f" }`, or the Chat Completions form `{ "type": "function", "function": { "name": "f" } }`.
   const fn = isObject(value) ? own(value, "function") : undefined;
   const named = isObject(fn) ? own(fn, "name") : isObject(value) ? own(value, "name") : undefined;
-  if (typeof named !== "string") throw invalidField("tool_choice", '`tool_choice` must be "auto", "none", "required" or { "name": ... }.');
-  if (!tools.some((tool) => tool.name === named)) throw invalidField("tool_choice", "`tool_choice` names a tool that is not in `tools`.");
+  if (typeof named !== "string")
+    throw invalidField("tool_choice", '`tool_choice` must be "auto", "none", "required" or { "name": ... }.');
+  if (!tools.some((tool) => tool.name === named))
+    throw invalidField("tool_choice", "`tool_choice` names a tool that is not in `tools`.");
   return { type: "tool", name: named };
 }
 
@@ -139,7 +192,8 @@ function requiredString(value: unknown, path: string): string {
 }
 
 function optionalBoolean(value: unknown, field: string): boolean {
-  if (value !== undefined && typeof value !== "boolean") throw invalidField(field, `\`${field}\` must be true or false.`);
+  if (value !== undefined && typeof value !== "boolean")
+    throw invalidField(field, `\`${field}\` must be true or false.`);
   return value === true;
 }
 

@@ -30,7 +30,17 @@
  */
 import type { JsonValue, RunnableTool } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
-import { arrayAt, idAt, clientRequest, objectAt, resultText, runFlag, stringAt, type ClientRequest, type WireMessage } from "./client-request.ts";
+import {
+  arrayAt,
+  idAt,
+  clientRequest,
+  objectAt,
+  resultText,
+  runFlag,
+  stringAt,
+  type ClientRequest,
+  type WireMessage,
+} from "./client-request.ts";
 import { isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
 import { providerModel } from "./provider-model.ts";
 
@@ -40,26 +50,56 @@ export type UIRequest = ClientRequest & {
   messageId?: string;
 };
 
-const FIELDS = new Set(["id", "messages", "trigger", "messageId", "model", "tools", "tool_choice", "run", "max_steps", "max_tokens", "temperature"]);
+const FIELDS = new Set([
+  "id",
+  "messages",
+  "trigger",
+  "messageId",
+  "model",
+  "tools",
+  "tool_choice",
+  "run",
+  "max_steps",
+  "max_tokens",
+  "temperature",
+]);
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 /** Tool part states that carry an outcome the model must see with its call. */
 const OUTCOMES = new Set(["output-available", "output-error", "output-denied"]);
 
 /** Validates a parsed `POST /v1/ui` body; throws a 400 {@link HttpError} naming the field at fault. */
-export function parseUIRequest(body: unknown, providers: readonly string[], available: Readonly<Record<string, RunnableTool>>): UIRequest {
+export function parseUIRequest(
+  body: unknown,
+  providers: readonly string[],
+  available: Readonly<Record<string, RunnableTool>>,
+): UIRequest {
   const fields = objectAt(body, "", "a JSON object");
   const deep = tooDeep(fields);
   if (deep !== undefined) throw tooDeepError(deep);
   for (const key of Object.keys(fields)) {
-    if (!FIELDS.has(key)) throw new HttpError(400, { code: "unknown_field", message: "The request has a field this API does not know.", field: /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : "(unprintable)" });
+    if (!FIELDS.has(key))
+      throw new HttpError(400, {
+        code: "unknown_field",
+        message: "The request has a field this API does not know.",
+        field: /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : "(unprintable)",
+      });
   }
   const { provider, model } = providerModel(own(fields, "model"), providers);
   const run = runFlag(own(fields, "run"), "run");
-  if (!run && own(fields, "max_steps") !== undefined) throw invalidField("max_steps", "`max_steps` applies to run mode only (`run: true`).");
+  if (!run && own(fields, "max_steps") !== undefined)
+    throw invalidField("max_steps", "`max_steps` applies to run mode only (`run: true`).");
   const list = arrayAt(own(fields, "messages"), "messages");
   const messages = list.flatMap((message, i) => toWire(message, `messages[${i}]`));
   const parsed = clientRequest(
-    { provider, model, messages, tools: run ? undefined : own(fields, "tools"), tool_choice: own(fields, "tool_choice"), max_tokens: own(fields, "max_tokens"), temperature: own(fields, "temperature") },
+    {
+      provider,
+      model,
+      messages,
+      tools: run ? undefined : own(fields, "tools"),
+      tool_choice: own(fields, "tool_choice"),
+      max_tokens: own(fields, "max_tokens"),
+      temperature: own(fields, "temperature"),
+    },
     run ? { tools: own(fields, "tools"), max_steps: own(fields, "max_steps") } : undefined,
     providers,
     available,
@@ -67,7 +107,9 @@ export function parseUIRequest(body: unknown, providers: readonly string[], avai
   );
   const last = list.at(-1) as Record<string, unknown> | undefined;
   const id = last === undefined ? undefined : own(last, "id");
-  return last !== undefined && own(last, "role") === "assistant" && typeof id === "string" && id !== "" ? { ...parsed, messageId: id } : parsed;
+  return last !== undefined && own(last, "role") === "assistant" && typeof id === "string" && id !== ""
+    ? { ...parsed, messageId: id }
+    : parsed;
 }
 
 function toWire(value: unknown, path: string): WireMessage[] {
@@ -76,15 +118,24 @@ function toWire(value: unknown, path: string): WireMessage[] {
   const parts = arrayAt(own(message, "parts"), `${path}.parts`).map((part, j) => objectAt(part, `${path}.parts[${j}]`));
   if (role === "system" || role === "user") {
     parts.forEach((part, j) => {
-      if (own(part, "type") === "file") throw invalidField(`${path}.parts[${j}].type`, "Only text parts are supported; this Worker sends no files to the provider.");
+      if (own(part, "type") === "file")
+        throw invalidField(
+          `${path}.parts[${j}].type`,
+          "Only text parts are supported; this Worker sends no files to the provider.",
+        );
     });
     return [{ role, content: texts(parts, path) }];
   }
   if (role !== "assistant") throw invalidField(`${path}.role`, "`role` must be system, user or assistant.");
   const out: WireMessage[] = [];
-  let step: { text: string[]; calls: (WireMessage & { role: "assistant" })["tool_calls"]; results: WireMessage[] } = { text: [], calls: [], results: [] };
+  let step: { text: string[]; calls: (WireMessage & { role: "assistant" })["tool_calls"]; results: WireMessage[] } = {
+    text: [],
+    calls: [],
+    results: [],
+  };
   const flush = (): void => {
-    if (step.text.length > 0 || step.calls.length > 0) out.push({ role: "assistant", content: step.text.join(""), tool_calls: step.calls }, ...step.results);
+    if (step.text.length > 0 || step.calls.length > 0)
+      out.push({ role: "assistant", content: step.text.join(""), tool_calls: step.calls }, ...step.results);
     step = { text: [], calls: [], results: [] };
   };
   parts.forEach((part, j) => {
@@ -93,7 +144,11 @@ function toWire(value: unknown, path: string): WireMessage[] {
     if (type === "step-start") flush();
     else if (type === "text") step.text.push(stringAt(own(part, "text"), `${at}.text`));
     else if (type === "dynamic-tool" || type.startsWith("tool-")) {
-      const exchange = toolExchange(part, type === "dynamic-tool" ? stringAt(own(part, "toolName"), `${at}.toolName`) : type.slice("tool-".length), at);
+      const exchange = toolExchange(
+        part,
+        type === "dynamic-tool" ? stringAt(own(part, "toolName"), `${at}.toolName`) : type.slice("tool-".length),
+        at,
+      );
       if (exchange) {
         step.calls.push(exchange.call);
         step.results.push(exchange.result);
@@ -105,8 +160,16 @@ function toWire(value: unknown, path: string): WireMessage[] {
 }
 
 /** A tool part with an outcome: the call, and its result as the model reads it. */
-function toolExchange(part: Record<string, unknown>, name: string, path: string): { call: { id: string; name: string; arguments: JsonValue }; result: WireMessage } | undefined {
-  if (!TOOL_NAME.test(name)) throw invalidField(`${path}.type`, "A tool part must name a function: letters, digits, _ or -, starting with a letter or _.");
+function toolExchange(
+  part: Record<string, unknown>,
+  name: string,
+  path: string,
+): { call: { id: string; name: string; arguments: JsonValue }; result: WireMessage } | undefined {
+  if (!TOOL_NAME.test(name))
+    throw invalidField(
+      `${path}.type`,
+      "A tool part must name a function: letters, digits, _ or -, starting with a letter or _.",
+    );
   const id = idAt(own(part, "toolCallId"), `${path}.toolCallId`);
   const state = stringAt(own(part, "state"), `${path}.state`);
   if (!OUTCOMES.has(state) || own(part, "providerExecuted") === true) return undefined;
@@ -124,5 +187,9 @@ function toolExchange(part: Record<string, unknown>, name: string, path: string)
 }
 
 function texts(parts: readonly Record<string, unknown>[], path: string): string {
-  return parts.flatMap((part, j) => (own(part, "type") === "text" ? [stringAt(own(part, "text"), `${path}.parts[${j}].text`)] : [])).join("");
+  return parts
+    .flatMap((part, j) =>
+      own(part, "type") === "text" ? [stringAt(own(part, "text"), `${path}.parts[${j}].text`)] : [],
+    )
+    .join("");
 }

@@ -23,11 +23,17 @@ export const EVENT_STREAM_HEADERS: Record<string, string> = {
  * (or of text) are one frame (`joinDeltas`): a model that streams arguments a few characters at a
  * time costs a frame per network chunk, not per fragment.
  */
-export function eventStreamBody<E extends { readonly type: string }>(events: ReadableStream<E>, firstId = 0): ReadableStream<Uint8Array> {
+export function eventStreamBody<E extends { readonly type: string }>(
+  events: ReadableStream<E>,
+  firstId = 0,
+): ReadableStream<Uint8Array> {
   return readyBatches(events).pipeThrough(new ToolCallEventEncoderStream<E>({ firstId, joinDeltas: true }));
 }
 
 /** Arrays of events (`streamToolCallBatches`, `readyBatches`) as the bytes of an event-stream body: one chunk per array, its fragments joined. */
-export function eventStreamBodyOfBatches<E extends { readonly type: string }>(batches: ReadableStream<readonly E[]>, firstId = 0): ReadableStream<Uint8Array> {
+export function eventStreamBodyOfBatches<E extends { readonly type: string }>(
+  batches: ReadableStream<readonly E[]>,
+  firstId = 0,
+): ReadableStream<Uint8Array> {
   return batches.pipeThrough(new ToolCallEventEncoderStream<E>({ firstId, joinDeltas: true }));
 }

@@ -82,6 +82,7 @@ export function invalidField(field: string, message: string): HttpError {
  */
 export function asHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
-  if (error instanceof SettingsError) return new HttpError(500, { code: "worker_misconfigured", message: error.message });
+  if (error instanceof SettingsError)
+    return new HttpError(500, { code: "worker_misconfigured", message: error.message });
   return new HttpError(500, { code: "internal_error", message: "The Worker failed to handle the request." });
 }

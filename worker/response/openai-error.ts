@@ -25,7 +25,10 @@ export interface OpenAIErrorBody {
 
 /** An {@link HttpError} as OpenAI's JSON error, with its status and headers. */
 export function openAIErrorResponse(error: HttpError): Response {
-  const type = error.status === 429 ? "rate_limit_exceeded" : error.status >= 500 ? "server_error" : "invalid_request_error";
-  const body: OpenAIErrorBody = { error: { message: error.body.message, type, param: error.body.field ?? null, code: error.body.code } };
+  const type =
+    error.status === 429 ? "rate_limit_exceeded" : error.status >= 500 ? "server_error" : "invalid_request_error";
+  const body: OpenAIErrorBody = {
+    error: { message: error.body.message, type, param: error.body.field ?? null, code: error.body.code },
+  };
   return Response.json(body, { status: error.status, headers: { "cache-control": "no-store", ...error.headers } });
 }

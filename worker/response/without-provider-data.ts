@@ -12,15 +12,25 @@
 
 /** Events without `error.data`; everything else passes unchanged, with backpressure and cancellation. */
 export function withoutProviderData<E extends { readonly type: string }>(events: ReadableStream<E>): ReadableStream<E> {
-  return events.pipeThrough(new TransformStream<E, E>({ transform: (event, out) => out.enqueue(stripped(event)) }, undefined, { highWaterMark: 0 }));
+  return events.pipeThrough(
+    new TransformStream<E, E>({ transform: (event, out) => out.enqueue(stripped(event)) }, undefined, {
+      highWaterMark: 0,
+    }),
+  );
 }
 
 /**
  * {@link withoutProviderData} for arrays of events (`streamToolCallBatches`, `readyBatches`): an
  * array with nothing to strip passes as it is, so the events without an `error` cost one check each.
  */
-export function withoutProviderDataInBatches<E extends { readonly type: string }>(batches: ReadableStream<readonly E[]>): ReadableStream<E[]> {
-  return batches.pipeThrough(new TransformStream<readonly E[], E[]>({ transform: (batch, out) => out.enqueue(strippedAll(batch)) }, undefined, { highWaterMark: 0 }));
+export function withoutProviderDataInBatches<E extends { readonly type: string }>(
+  batches: ReadableStream<readonly E[]>,
+): ReadableStream<E[]> {
+  return batches.pipeThrough(
+    new TransformStream<readonly E[], E[]>({ transform: (batch, out) => out.enqueue(strippedAll(batch)) }, undefined, {
+      highWaterMark: 0,
+    }),
+  );
 }
 
 function strippedAll<E extends { readonly type: string }>(batch: readonly E[]): E[] {
@@ -34,14 +44,17 @@ function strippedAll<E extends { readonly type: string }>(batch: readonly E[]): 
 }
 
 /** The library's sentences for a provider's error; the name is an exception type, an identifier. */
-const LIBRARY_MESSAGE = /^The provider reported (?:an error inside the stream|that the response failed|[A-Za-z][A-Za-z0-9]{0,63} inside the stream)\.$/;
+const LIBRARY_MESSAGE =
+  /^The provider reported (?:an error inside the stream|that the response failed|[A-Za-z][A-Za-z0-9]{0,63} inside the stream)\.$/;
 const PROVIDER_ERROR = "The provider reported an error inside the stream.";
 
 function stripped<E extends { readonly type: string }>(event: E): E {
   const error = (event as { error?: unknown }).error;
   if (typeof error !== "object" || error === null) return event;
   const { data: _provider, ...rest } = error as Record<string, unknown>;
-  const unsafe = rest["code"] === "provider-error" && !(typeof rest["message"] === "string" && LIBRARY_MESSAGE.test(rest["message"]));
+  const unsafe =
+    rest["code"] === "provider-error" &&
+    !(typeof rest["message"] === "string" && LIBRARY_MESSAGE.test(rest["message"]));
   if (!Object.hasOwn(error, "data") && !unsafe) return event;
   return { ...event, error: unsafe ? { ...rest, message: PROVIDER_ERROR } : rest };
 }

@@ -22,7 +22,12 @@ const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control
  * `runId`. The checks, limits, replay and cancellation are those of `POST /v1/stream`; errors
  * before the answer are a `RUN_ERROR` object as JSON, with the status.
  */
-export function agUIRoute(request: Request, env: Env, runtime: Runtime, tools: Readonly<Record<string, RunnableTool>> = demoTools()): Promise<Response> {
+export function agUIRoute(
+  request: Request,
+  env: Env,
+  runtime: Runtime,
+  tools: Readonly<Record<string, RunnableTool>> = demoTools(),
+): Promise<Response> {
   return protocolPost(request, env, agUIErrorResponse, async (body, settings, cors) => {
     const parsed = parseAGUIRequest(body, providerNames, tools);
     const { batches, headers } = await openClientBatches(parsed, request, env, settings, runtime);

@@ -25,13 +25,32 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
   return protocolPost(request, env, openAIErrorResponse, async (body, settings, cors) => {
     const chat = parseChatCompletionRequest(body, providerNames);
     if (chat.stream) {
-      const { batches, headers } = await openClientBatches({ mode: "stream", request: chat.request }, request, env, settings, runtime);
-      const answer = encodeAnswer(batches, new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage }));
+      const { batches, headers } = await openClientBatches(
+        { mode: "stream", request: chat.request },
+        request,
+        env,
+        settings,
+        runtime,
+      );
+      const answer = encodeAnswer(
+        batches,
+        new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage }),
+      );
       return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
     }
-    const { events, headers } = await openClientEvents({ mode: "stream", request: chat.request }, request, env, settings, runtime, { stopOnAbort: true });
+    const { events, headers } = await openClientEvents(
+      { mode: "stream", request: chat.request },
+      request,
+      env,
+      settings,
+      runtime,
+      { stopOnAbort: true },
+    );
     // The library's bound on the text it holds (characters, as every size limit here) cancels the provider past it.
-    const result = await readOpenAIChatCompletion(events, { model: chat.model, maxTextBytes: settings.maxCompletionBytes });
+    const result = await readOpenAIChatCompletion(events, {
+      model: chat.model,
+      maxTextBytes: settings.maxCompletionBytes,
+    });
     if (result.type === "error" && result.error.code === "text-too-large") {
       const message = `The completion exceeds the limit of ${settings.maxCompletionBytes} characters (MAX_COMPLETION_BYTES); send \`stream: true\` to receive it as it is written.`;
       throw new HttpError(502, { code: "completion_too_large", message });

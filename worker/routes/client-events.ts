@@ -27,7 +27,14 @@ export async function openClientEvents(
   if (parsed.mode === "run") return openRunEvents(parsed.request, env, settings, runtime, controller);
   // With `stopOnAbort`, the events end with an `abort` as soon as the client goes away, for an
   // answer that is read whole before anything is sent (a non-streaming completion).
-  const { events, headers } = await openEventStream(parsed.request, env, settings, runtime, controller, options.stopOnAbort ?? false);
+  const { events, headers } = await openEventStream(
+    parsed.request,
+    env,
+    settings,
+    runtime,
+    controller,
+    options.stopOnAbort ?? false,
+  );
   return { events, headers: replayHeader(headers) };
 }
 
@@ -59,7 +66,10 @@ export async function openClientBatches(
  * fragments of one call (or of text) joined into one protocol delta (`joinDeltas`), so a model
  * that streams arguments a few characters at a time costs a delta per network chunk.
  */
-export function encodeAnswer(batches: ReadableStream<readonly EncodableEvent[]>, encoder: ProtocolEncoder<EncodableEvent>): ReadableStream<Uint8Array> {
+export function encodeAnswer(
+  batches: ReadableStream<readonly EncodableEvent[]>,
+  encoder: ProtocolEncoder<EncodableEvent>,
+): ReadableStream<Uint8Array> {
   return batches.pipeThrough(new ProtocolEncoderStream(encoder, { joinDeltas: true }));
 }
 
@@ -70,10 +80,15 @@ function replayHeader(headers: Record<string, string>): Record<string, string> {
 }
 
 /** The headers of a streamed answer: CORS, the protocol's own, and the replay's name (readable cross-origin). */
-export function answerHeaders(cors: Record<string, string>, protocol: Readonly<Record<string, string>>, extra: Record<string, string>): Record<string, string> {
+export function answerHeaders(
+  cors: Record<string, string>,
+  protocol: Readonly<Record<string, string>>,
+  extra: Record<string, string>,
+): Record<string, string> {
   const headers: Record<string, string> = { ...cors, ...protocol, ...extra, "x-content-type-options": "nosniff" };
   if (cors["access-control-allow-origin"] !== undefined && extra["x-replay-recording"] !== undefined) {
-    headers["access-control-expose-headers"] = `${cors["access-control-expose-headers"] ?? "retry-after"}, x-replay-recording`;
+    headers["access-control-expose-headers"] =
+      `${cors["access-control-expose-headers"] ?? "retry-after"}, x-replay-recording`;
   }
   return headers;
 }

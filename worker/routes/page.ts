@@ -25,7 +25,11 @@ const COMMON = { "x-content-type-options": "nosniff", "referrer-policy": "no-ref
 export function pageRoute(request: Request): Response {
   const { pathname } = new URL(request.url);
   const asset = assets()[pathname];
-  if (!asset) throw new HttpError(404, { code: "not_found", message: "No such route: try GET /, GET /healthz or POST /v1/stream." });
+  if (!asset)
+    throw new HttpError(404, {
+      code: "not_found",
+      message: "No such route: try GET /, GET /healthz or POST /v1/stream.",
+    });
   if (request.method !== "GET" && request.method !== "HEAD") {
     throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, HEAD" });
   }
@@ -36,10 +40,20 @@ function assets(): Record<string, { body: string; headers: Record<string, string
   return {
     "/": {
       body: renderPage(providerNames),
-      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-cache", "content-security-policy": CSP },
+      headers: {
+        "content-type": "text/html; charset=utf-8",
+        "cache-control": "no-cache",
+        "content-security-policy": CSP,
+      },
     },
-    "/page.js": { body: pageScript, headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" } },
-    "/page.css": { body: pageStyles, headers: { "content-type": "text/css; charset=utf-8", "cache-control": "no-cache" } },
+    "/page.js": {
+      body: pageScript,
+      headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "no-cache" },
+    },
+    "/page.css": {
+      body: pageStyles,
+      headers: { "content-type": "text/css; charset=utf-8", "cache-control": "no-cache" },
+    },
     "/favicon.svg": { body: FAVICON, headers: { "content-type": "image/svg+xml", "cache-control": "max-age=86400" } },
   };
 }

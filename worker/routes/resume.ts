@@ -31,9 +31,16 @@ export function responsePool(request: Request, namespace: DurableObjectNamespace
  * `x-response-id`; a client that loses the connection sends `GET /v1/stream/<id>` with
  * `Last-Event-ID` to get the rest.
  */
-export async function startResumableStream(streamRequest: StreamRequest, pool: ResponsePool, cors: Record<string, string>): Promise<Response> {
+export async function startResumableStream(
+  streamRequest: StreamRequest,
+  pool: ResponsePool,
+  cors: Record<string, string>,
+): Promise<Response> {
   const id = newResponseId(pool.colo, pool.objects);
-  const answer = await stubOf(pool.namespace, id).fetch(`https://response-buffer/start?id=${id}`, { method: "POST", body: JSON.stringify(streamRequest) });
+  const answer = await stubOf(pool.namespace, id).fetch(`https://response-buffer/start?id=${id}`, {
+    method: "POST",
+    body: JSON.stringify(streamRequest),
+  });
   return withHeaders(answer, { ...cors, "x-response-id": id, "access-control-expose-headers": "x-response-id" });
 }
 
@@ -43,27 +50,49 @@ export async function startResumableStream(streamRequest: StreamRequest, pool: R
  * instead (the same body, or 409): a run still running or finished is read from its start, one
  * a restart cut runs again without running any tool call twice.
  */
-export async function startResumableRun(request: Request, body: string, pool: ResponsePool, cors: Record<string, string>): Promise<Response> {
+export async function startResumableRun(
+  request: Request,
+  body: string,
+  pool: ResponsePool,
+  cors: Record<string, string>,
+): Promise<Response> {
   const retried = request.headers.get("x-response-id");
   const id = retried ?? newResponseId(pool.colo, pool.objects);
-  const answer = await stubOf(pool.namespace, id).fetch(`https://response-buffer/run?id=${id}&retry=${retried === null ? 0 : 1}`, { method: "POST", body });
+  const answer = await stubOf(pool.namespace, id).fetch(
+    `https://response-buffer/run?id=${id}&retry=${retried === null ? 0 : 1}`,
+    { method: "POST", body },
+  );
   return withHeaders(answer, { ...cors, "x-response-id": id, "access-control-expose-headers": "x-response-id" });
 }
 
 /** `GET /v1/stream/<id>` (or `/v1/run/<id>`) with `Last-Event-ID` (or `?lastEventId=`): the events after it, then live. */
-export async function resumeStream(request: Request, id: string, responses: DurableObjectNamespace, cors: Record<string, string>): Promise<Response> {
+export async function resumeStream(
+  request: Request,
+  id: string,
+  responses: DurableObjectNamespace,
+  cors: Record<string, string>,
+): Promise<Response> {
   const stub = stubOf(responses, id);
   const raw = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("lastEventId") ?? "-1";
   const lastSeen = /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
-  if (!Number.isSafeInteger(lastSeen) || lastSeen < -1) throw new HttpError(400, { code: "invalid_request", message: "Last-Event-ID must be an event id of this response." });
-  if (request.method === "DELETE") return withHeaders(await stub.fetch(`https://response-buffer/cancel?id=${id}`, { method: "POST" }), cors);
-  return withHeaders(await stub.fetch(`https://response-buffer/attach?id=${id}&after=${lastSeen}`), { ...cors, "x-response-id": id });
+  if (!Number.isSafeInteger(lastSeen) || lastSeen < -1)
+    throw new HttpError(400, {
+      code: "invalid_request",
+      message: "Last-Event-ID must be an event id of this response.",
+    });
+  if (request.method === "DELETE")
+    return withHeaders(await stub.fetch(`https://response-buffer/cancel?id=${id}`, { method: "POST" }), cors);
+  return withHeaders(await stub.fetch(`https://response-buffer/attach?id=${id}&after=${lastSeen}`), {
+    ...cors,
+    "x-response-id": id,
+  });
 }
 
 /** The object that runs response `id`; 404 when `id` is not a response id (it names no object). */
 function stubOf(namespace: DurableObjectNamespace, id: string): DurableObjectStub {
   const stub = responseObject(namespace, id);
-  if (!stub) throw new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
+  if (!stub)
+    throw new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
   return stub;
 }
 

@@ -53,20 +53,35 @@ const MAX_RESULT_BYTES = 8 * 1024;
  *
  * `tools` is the set the route offers (the demo tools unless a test passes others).
  */
-export function runRoute(request: Request, env: Env, runtime: Runtime, tools: Readonly<Record<string, RunnableTool>> = demoTools({ timers: runtime.timers })): Promise<Response> {
+export function runRoute(
+  request: Request,
+  env: Env,
+  runtime: Runtime,
+  tools: Readonly<Record<string, RunnableTool>> = demoTools({ timers: runtime.timers }),
+): Promise<Response> {
   return guardedPost(request, env, (body, settings, cors) => {
     const run = parseRunRequest(body, providerNames, tools);
-    if (env.RESPONSES) return startResumableRun(request, JSON.stringify(body), responsePool(request, env.RESPONSES, settings), cors);
+    if (env.RESPONSES)
+      return startResumableRun(request, JSON.stringify(body), responsePool(request, env.RESPONSES, settings), cors);
     return startRun(request, run, env, settings, runtime, cors);
   });
 }
 
-async function startRun(request: Request, run: RunRequest, env: Env, settings: Settings, runtime: Runtime, cors: Record<string, string>): Promise<Response> {
+async function startRun(
+  request: Request,
+  run: RunRequest,
+  env: Env,
+  settings: Settings,
+  runtime: Runtime,
+  cors: Record<string, string>,
+): Promise<Response> {
   // The run ends when the client goes away (its request's signal, or the answer's body cancelled).
   const runController = new AbortController();
   request.signal?.addEventListener("abort", () => runController.abort(request.signal.reason), { once: true });
   const { events, headers } = await openRunEvents(run, env, settings, runtime, runController);
-  const frames = events.pipeThrough(new TransformStream<ToolLoopEvent, RunEvent>({ transform: (event, out) => out.enqueue(toRunEvent(event)) }));
+  const frames = events.pipeThrough(
+    new TransformStream<ToolLoopEvent, RunEvent>({ transform: (event, out) => out.enqueue(toRunEvent(event)) }),
+  );
   const body = cancelling(eventStreamBody(frames), runController);
   return new Response(body, { headers: { ...cors, ...EVENT_STREAM_HEADERS, ...headers } });
 }
@@ -91,9 +106,14 @@ export async function openRunEvents(
   const field = CONVERSATION_FIELD[provider.protocol];
   const messages = http.body[field];
   if (!Array.isArray(messages)) throw new Error("A provider request has no conversation field.");
-  const send = live ? runtime.fetch : scriptedModel(provider.protocol, { delayMs: settings.replayDelayMs, timers: runtime.timers });
+  const send = live
+    ? runtime.fetch
+    : scriptedModel(provider.protocol, { delayMs: settings.replayDelayMs, timers: runtime.timers });
   const open = (body: ProviderHttpRequest["body"], signal: AbortSignal): Promise<ReadableStream<Uint8Array>> =>
-    openUpstream({ ...http, body }, { send, timers: runtime.timers, idleTimeoutMs: settings.idleTimeoutMs, controller: linkedController(signal) });
+    openUpstream(
+      { ...http, body },
+      { send, timers: runtime.timers, idleTimeoutMs: settings.idleTimeoutMs, controller: linkedController(signal) },
+    );
 
   let first: ReadableStream<Uint8Array> | undefined = await open(http.body, runController.signal);
   runController.signal.addEventListener("abort", () => void first?.cancel().catch(() => {}), { once: true });
@@ -117,12 +137,21 @@ export async function openRunEvents(
     maxEventBytes: settings.maxEventBytes,
     ...(run.earlyValidation ? { earlyValidation: true, abortOnViolation: run.abortOnViolation === true } : {}),
     async call({ step, messages: conversationSoFar, signal }) {
-      const body = step === 1 && first ? first : await open({ ...http.body, [field]: [...conversationSoFar] as ProviderHttpRequest["body"][string] }, signal);
+      const body =
+        step === 1 && first
+          ? first
+          : await open(
+              { ...http.body, [field]: [...conversationSoFar] as ProviderHttpRequest["body"][string] },
+              signal,
+            );
       first = undefined;
       return new Response(body, { headers: { "content-type": http.responseType ?? "text/event-stream" } });
     },
   });
-  return { events: withoutProviderData(cancelling(events, runController)), headers: live ? {} : { "x-replay-recording": SCRIPTED_MODEL } };
+  return {
+    events: withoutProviderData(cancelling(events, runController)),
+    headers: live ? {} : { "x-replay-recording": SCRIPTED_MODEL },
+  };
 }
 
 /** What `POST /v1/run` streams: the loop's events, `loop-finish` without the conversation. */

@@ -1,4 +1,10 @@
-import { streamToolCallBatches, streamToolCalls, type StreamToolCallsOptions, type ToolCallEvent, type ToolSchema } from "../../src/index.ts";
+import {
+  streamToolCallBatches,
+  streamToolCalls,
+  type StreamToolCallsOptions,
+  type ToolCallEvent,
+  type ToolSchema,
+} from "../../src/index.ts";
 import { responsePool, resumeStream, startResumableStream } from "./resume.ts";
 import { anyProviderKey, readSettings, type Env, type Settings } from "../env.ts";
 import { authenticate } from "../http/auth.ts";
@@ -39,12 +45,18 @@ export async function resumeRoute(request: Request, id: string, env: Env): Promi
   const settings = readSettings(env);
   const cors = corsHeaders(request, settings.corsAllowOrigins);
   try {
-    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins, "GET, DELETE, OPTIONS");
+    if (request.method === "OPTIONS")
+      return preflightResponse(request, settings.corsAllowOrigins, "GET, DELETE, OPTIONS");
     if (request.method !== "GET" && request.method !== "DELETE") {
-      throw new HttpError(405, { code: "method_not_allowed", message: "Use GET or DELETE." }, { allow: "GET, DELETE, OPTIONS" });
+      throw new HttpError(
+        405,
+        { code: "method_not_allowed", message: "Use GET or DELETE." },
+        { allow: "GET, DELETE, OPTIONS" },
+      );
     }
     await authenticate(request, { clientToken: settings.clientToken, replayOnly: !anyProviderKey(env) });
-    if (!env.RESPONSES) throw new HttpError(404, { code: "unknown_response", message: "This Worker keeps no responses for resume." });
+    if (!env.RESPONSES)
+      throw new HttpError(404, { code: "unknown_response", message: "This Worker keeps no responses for resume." });
     return await resumeStream(request, id, env.RESPONSES, cors);
   } catch (error) {
     if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });
@@ -115,8 +127,15 @@ async function openChain(
   const { target, live } = providerTarget(provider, env);
   const http = provider.buildRequest(streamRequest, target);
   const recording = live ? undefined : pickRecording(provider.recordings, lastUserText(streamRequest));
-  const send = recording ? replayUpstream(recording, { delayMs: settings.replayDelayMs, timers: runtime.timers }) : runtime.fetch;
-  const body = await openUpstream(http, { send, timers: runtime.timers, idleTimeoutMs: settings.idleTimeoutMs, controller });
+  const send = recording
+    ? replayUpstream(recording, { delayMs: settings.replayDelayMs, timers: runtime.timers })
+    : runtime.fetch;
+  const body = await openUpstream(http, {
+    send,
+    timers: runtime.timers,
+    idleTimeoutMs: settings.idleTimeoutMs,
+    controller,
+  });
   const options: StreamToolCallsOptions = {
     provider: provider.protocol,
     maxToolCalls: settings.maxToolCalls,

@@ -21,11 +21,22 @@ import { answerHeaders, encodeAnswer, openClientBatches } from "./client-events.
  * a denied call is a `tool-output-error`). The checks, limits, replay and cancellation are those
  * of `POST /v1/stream`; errors before the answer are plain text, the message `useChat` shows.
  */
-export function uiRoute(request: Request, env: Env, runtime: Runtime, tools: Readonly<Record<string, RunnableTool>> = demoTools()): Promise<Response> {
+export function uiRoute(
+  request: Request,
+  env: Env,
+  runtime: Runtime,
+  tools: Readonly<Record<string, RunnableTool>> = demoTools(),
+): Promise<Response> {
   return protocolPost(request, env, uiMessageErrorResponse, async (body, settings, cors) => {
     const parsed = parseUIRequest(body, providerNames, tools);
     const { batches, headers } = await openClientBatches(parsed, request, env, settings, runtime);
-    const answer = encodeAnswer(batches, new UIMessageEncoder({ minVersion: 5, ...(parsed.messageId !== undefined ? { messageId: parsed.messageId } : {}) }));
+    const answer = encodeAnswer(
+      batches,
+      new UIMessageEncoder({
+        minVersion: 5,
+        ...(parsed.messageId !== undefined ? { messageId: parsed.messageId } : {}),
+      }),
+    );
     return new Response(answer, { headers: answerHeaders(cors, UI_MESSAGE_STREAM_HEADERS, headers) });
   });
 }
@@ -40,7 +51,8 @@ export function uiResumeRoute(request: Request, env: Env): Response {
     const { corsAllowOrigins } = readSettings(env);
     if (request.method === "OPTIONS") return preflightResponse(request, corsAllowOrigins, "GET, OPTIONS");
     const cors = corsHeaders(request, corsAllowOrigins);
-    if (request.method !== "GET") throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { ...cors, allow: "GET, OPTIONS" });
+    if (request.method !== "GET")
+      throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { ...cors, allow: "GET, OPTIONS" });
     return new Response(null, { status: 204, headers: { ...cors, "cache-control": "no-store" } });
   } catch (error) {
     return uiMessageErrorResponse(asHttpError(error));

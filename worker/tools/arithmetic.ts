@@ -28,28 +28,29 @@ const MAX_ARGUMENTS = 16;
 const CONSTANTS: Readonly<Record<string, number>> = { pi: Math.PI, e: Math.E, tau: 2 * Math.PI };
 
 /** The functions, by name, with how many arguments each takes ([min, max]). */
-const FUNCTIONS: Readonly<Record<string, { arity: readonly [number, number]; apply: (...args: number[]) => number }>> = {
-  sqrt: { arity: [1, 1], apply: Math.sqrt },
-  cbrt: { arity: [1, 1], apply: Math.cbrt },
-  abs: { arity: [1, 1], apply: Math.abs },
-  round: { arity: [1, 1], apply: Math.round },
-  floor: { arity: [1, 1], apply: Math.floor },
-  ceil: { arity: [1, 1], apply: Math.ceil },
-  trunc: { arity: [1, 1], apply: Math.trunc },
-  ln: { arity: [1, 1], apply: Math.log },
-  log10: { arity: [1, 1], apply: Math.log10 },
-  log2: { arity: [1, 1], apply: Math.log2 },
-  exp: { arity: [1, 1], apply: Math.exp },
-  sin: { arity: [1, 1], apply: Math.sin },
-  cos: { arity: [1, 1], apply: Math.cos },
-  tan: { arity: [1, 1], apply: Math.tan },
-  asin: { arity: [1, 1], apply: Math.asin },
-  acos: { arity: [1, 1], apply: Math.acos },
-  atan: { arity: [1, 1], apply: Math.atan },
-  min: { arity: [1, MAX_ARGUMENTS], apply: Math.min },
-  max: { arity: [1, MAX_ARGUMENTS], apply: Math.max },
-  hypot: { arity: [1, MAX_ARGUMENTS], apply: Math.hypot },
-};
+const FUNCTIONS: Readonly<Record<string, { arity: readonly [number, number]; apply: (...args: number[]) => number }>> =
+  {
+    sqrt: { arity: [1, 1], apply: Math.sqrt },
+    cbrt: { arity: [1, 1], apply: Math.cbrt },
+    abs: { arity: [1, 1], apply: Math.abs },
+    round: { arity: [1, 1], apply: Math.round },
+    floor: { arity: [1, 1], apply: Math.floor },
+    ceil: { arity: [1, 1], apply: Math.ceil },
+    trunc: { arity: [1, 1], apply: Math.trunc },
+    ln: { arity: [1, 1], apply: Math.log },
+    log10: { arity: [1, 1], apply: Math.log10 },
+    log2: { arity: [1, 1], apply: Math.log2 },
+    exp: { arity: [1, 1], apply: Math.exp },
+    sin: { arity: [1, 1], apply: Math.sin },
+    cos: { arity: [1, 1], apply: Math.cos },
+    tan: { arity: [1, 1], apply: Math.tan },
+    asin: { arity: [1, 1], apply: Math.asin },
+    acos: { arity: [1, 1], apply: Math.acos },
+    atan: { arity: [1, 1], apply: Math.atan },
+    min: { arity: [1, MAX_ARGUMENTS], apply: Math.min },
+    max: { arity: [1, MAX_ARGUMENTS], apply: Math.max },
+    hypot: { arity: [1, MAX_ARGUMENTS], apply: Math.hypot },
+  };
 
 /** The names an expression may use, for error messages. */
 export const KNOWN_NAMES: string = `constants ${Object.keys(CONSTANTS).join(", ")}; functions ${Object.keys(FUNCTIONS).join(", ")}`;
@@ -78,7 +79,11 @@ export type Token =
 
 /** Splits an expression into tokens; throws {@link ArithmeticError} at the first character that fits none. */
 export function tokenize(text: string): Token[] {
-  if (text.length > MAX_EXPRESSION_LENGTH) throw new ArithmeticError(`The expression is longer than ${MAX_EXPRESSION_LENGTH} characters.`, MAX_EXPRESSION_LENGTH);
+  if (text.length > MAX_EXPRESSION_LENGTH)
+    throw new ArithmeticError(
+      `The expression is longer than ${MAX_EXPRESSION_LENGTH} characters.`,
+      MAX_EXPRESSION_LENGTH,
+    );
   const tokens: Token[] = [];
   let i = 0;
   while (i < text.length) {
@@ -101,7 +106,10 @@ export function tokenize(text: string): Token[] {
       tokens.push({ kind: "op", op: c === "×" ? "*" : "/", at: i });
       i++;
     } else {
-      throw new ArithmeticError(`Unexpected character at position ${i + 1}; use numbers, + - * / % ^, parentheses, ${KNOWN_NAMES}.`, i);
+      throw new ArithmeticError(
+        `Unexpected character at position ${i + 1}; use numbers, + - * / % ^, parentheses, ${KNOWN_NAMES}.`,
+        i,
+      );
     }
   }
   tokens.push({ kind: "end", at: text.length });
@@ -111,7 +119,11 @@ export function tokenize(text: string): Token[] {
 function readNumber(text: string, start: number, tokens: Token[]): number {
   const match = /^(?:\d+(?:_\d+)*)?(?:\.\d*)?(?:[eE][+-]?\d+)?/.exec(text.slice(start, start + MAX_NUMBER_LENGTH + 1));
   const literal = match?.[0] ?? "";
-  if (literal.length > MAX_NUMBER_LENGTH) throw new ArithmeticError(`The number at position ${start + 1} has more than ${MAX_NUMBER_LENGTH} characters.`, start);
+  if (literal.length > MAX_NUMBER_LENGTH)
+    throw new ArithmeticError(
+      `The number at position ${start + 1} has more than ${MAX_NUMBER_LENGTH} characters.`,
+      start,
+    );
   const value = Number(literal.replaceAll("_", ""));
   if (!Number.isFinite(value)) throw new ArithmeticError(`The number at position ${start + 1} is too large.`, start);
   tokens.push({ kind: "number", value, at: start });
@@ -156,7 +168,8 @@ class Parser {
 
   expectEnd(): void {
     const token = this.#peek();
-    if (token.kind === "op" && token.op === ")") throw new ArithmeticError(`Unmatched ")" at position ${token.at + 1}.`, token.at);
+    if (token.kind === "op" && token.op === ")")
+      throw new ArithmeticError(`Unmatched ")" at position ${token.at + 1}.`, token.at);
     if (token.kind !== "end") throw new ArithmeticError(`Expected an operator at position ${token.at + 1}.`, token.at);
   }
 
@@ -204,18 +217,31 @@ class Parser {
     const constant = Object.hasOwn(CONSTANTS, token.name) ? CONSTANTS[token.name] : undefined;
     if (constant !== undefined) return constant;
     const fn = Object.hasOwn(FUNCTIONS, token.name) ? FUNCTIONS[token.name] : undefined;
-    if (!fn) throw new ArithmeticError(`Unknown name at position ${token.at + 1}; the known names are ${KNOWN_NAMES}.`, token.at);
+    if (!fn)
+      throw new ArithmeticError(
+        `Unknown name at position ${token.at + 1}; the known names are ${KNOWN_NAMES}.`,
+        token.at,
+      );
     const open = this.#peekOp("(");
-    if (!open) throw new ArithmeticError(`A function at position ${token.at + 1} needs its arguments in parentheses.`, token.at);
+    if (!open)
+      throw new ArithmeticError(`A function at position ${token.at + 1} needs its arguments in parentheses.`, token.at);
     this.#next++;
     const args = [this.expression(deeper(depth, open.at))];
     while (this.#peekOp(",")) {
       this.#next++;
-      if (args.length >= fn.arity[1]) throw new ArithmeticError(`The function at position ${token.at + 1} takes at most ${fn.arity[1]} argument(s).`, token.at);
+      if (args.length >= fn.arity[1])
+        throw new ArithmeticError(
+          `The function at position ${token.at + 1} takes at most ${fn.arity[1]} argument(s).`,
+          token.at,
+        );
       args.push(this.expression(deeper(depth, open.at)));
     }
     this.#close(open.at);
-    if (args.length < fn.arity[0]) throw new ArithmeticError(`The function at position ${token.at + 1} takes at least ${fn.arity[0]} argument(s).`, token.at);
+    if (args.length < fn.arity[0])
+      throw new ArithmeticError(
+        `The function at position ${token.at + 1} takes at least ${fn.arity[0]} argument(s).`,
+        token.at,
+      );
     return finite(fn.apply(...args), token.at);
   }
 
@@ -233,7 +259,9 @@ class Parser {
 
   #peekOp<O extends string>(...ops: O[]): { op: O; at: number } | undefined {
     const token = this.#peek();
-    return token.kind === "op" && (ops as string[]).includes(token.op) ? { op: token.op as O, at: token.at } : undefined;
+    return token.kind === "op" && (ops as string[]).includes(token.op)
+      ? { op: token.op as O, at: token.at }
+      : undefined;
   }
 }
 

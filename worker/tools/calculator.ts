@@ -10,16 +10,19 @@ const SIGNIFICANT_DIGITS = 15;
  */
 export const calculator: RunnableTool = {
   description:
-    "Evaluate an arithmetic expression exactly, e.g. \"(1200 * 0.07) / 12\" or \"sqrt(2) ^ 3\". Supports + - * / % ^, parentheses, pi, e, tau and sqrt, cbrt, abs, round, floor, ceil, trunc, ln, log10, log2, exp, sin, cos, tan, asin, acos, atan (radians), min, max, hypot.",
+    'Evaluate an arithmetic expression exactly, e.g. "(1200 * 0.07) / 12" or "sqrt(2) ^ 3". Supports + - * / % ^, parentheses, pi, e, tau and sqrt, cbrt, abs, round, floor, ceil, trunc, ln, log10, log2, exp, sin, cos, tan, asin, acos, atan (radians), min, max, hypot.',
   parameters: {
     type: "object",
-    properties: { expression: { type: "string", description: `The expression, at most ${MAX_EXPRESSION_LENGTH} characters.` } },
+    properties: {
+      expression: { type: "string", description: `The expression, at most ${MAX_EXPRESSION_LENGTH} characters.` },
+    },
     required: ["expression"],
     additionalProperties: false,
   },
   run(args: JsonValue): JsonValue {
     const expression = isObject(args) ? args["expression"] : undefined;
-    if (typeof expression !== "string" || expression.trim() === "") throw new ToolHandlerError("Pass `expression`, a non-empty string such as \"2 * (3 + 4)\".");
+    if (typeof expression !== "string" || expression.trim() === "")
+      throw new ToolHandlerError('Pass `expression`, a non-empty string such as "2 * (3 + 4)".');
     try {
       return { result: Number(evaluate(expression).toPrecision(SIGNIFICANT_DIGITS)) };
     } catch (error) {

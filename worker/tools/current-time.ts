@@ -1,7 +1,7 @@
 import { ToolHandlerError, type JsonValue, type RunnableTool } from "../../src/index.ts";
 
 /** What an IANA zone name looks like ("Europe/Paris", "America/Argentina/Buenos_Aires", "UTC", "Etc/GMT+5"). */
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-]*(?:\/[A-Za-z0-9_+\-]+){0,3}$/;
+const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+){0,3}$/;
 const MAX_ZONE_LENGTH = 64;
 
 /** Options of {@link createCurrentTimeTool}. */
@@ -26,7 +26,12 @@ export function createCurrentTimeTool(options: CurrentTimeOptions = {}): Runnabl
     description: "The current date, time, weekday and UTC offset in a time zone.",
     parameters: {
       type: "object",
-      properties: { time_zone: { type: "string", description: 'An IANA time zone name such as "Europe/Paris", "America/New_York" or "UTC".' } },
+      properties: {
+        time_zone: {
+          type: "string",
+          description: 'An IANA time zone name such as "Europe/Paris", "America/New_York" or "UTC".',
+        },
+      },
       required: ["time_zone"],
       additionalProperties: false,
     },
@@ -71,7 +76,9 @@ function offset(name: string): string {
 }
 
 function unknownZone(): ToolHandlerError {
-  return new ToolHandlerError('That is not a known IANA time zone. Pass a name such as "Europe/Paris", "America/New_York", "Asia/Tokyo" or "UTC".');
+  return new ToolHandlerError(
+    'That is not a known IANA time zone. Pass a name such as "Europe/Paris", "America/New_York", "Asia/Tokyo" or "UTC".',
+  );
 }
 
 function isObject(value: JsonValue): value is { [key: string]: JsonValue } {

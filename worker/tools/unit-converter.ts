@@ -85,16 +85,25 @@ export const unitConverter: RunnableTool = {
  * Converts `value` from one unit to another of the same kind (12 significant digits), or throws a
  * `ToolHandlerError` that says what is expected. The conversion of `convert_units` and `unit_table`.
  */
-export function convertUnits(value: JsonValue | undefined, from: JsonValue | undefined, to: JsonValue | undefined): { value: number; unit: string; category: Category } {
+export function convertUnits(
+  value: JsonValue | undefined,
+  from: JsonValue | undefined,
+  to: JsonValue | undefined,
+): { value: number; unit: string; category: Category } {
   if (typeof value !== "number" || !Number.isFinite(value) || Math.abs(value) > MAX_MAGNITUDE) {
     throw new ToolHandlerError(`Pass \`value\` as a finite number no larger than ${MAX_MAGNITUDE} in magnitude.`);
   }
   const source = unit(from, "from");
   const target = unit(to, "to");
   if (source.category !== target.category) {
-    throw new ToolHandlerError(`Cannot convert ${source.category} to ${target.category}; \`from\` and \`to\` must be units of the same kind.`);
+    throw new ToolHandlerError(
+      `Cannot convert ${source.category} to ${target.category}; \`from\` and \`to\` must be units of the same kind.`,
+    );
   }
-  const converted = source.category === "temperature" ? fromKelvin(toKelvin(value, from as string), to as string) : (value * source.factor) / target.factor;
+  const converted =
+    source.category === "temperature"
+      ? fromKelvin(toKelvin(value, from as string), to as string)
+      : (value * source.factor) / target.factor;
   return { value: Number(converted.toPrecision(SIGNIFICANT_DIGITS)), unit: to as string, category: source.category };
 }
 

@@ -38,7 +38,12 @@ export function createUnitTableTool(options: UnitTableOptions = {}): RunnableToo
       properties: {
         from: { type: "string", enum: [...UNIT_SYMBOLS], description: "The unit of the values." },
         to: { type: "string", enum: [...UNIT_SYMBOLS], description: "The unit to convert them to, of the same kind." },
-        values: { type: "array", items: { type: "number" }, maxItems: MAX_ROWS, description: "The values to convert; 1 to 10 when absent." },
+        values: {
+          type: "array",
+          items: { type: "number" },
+          maxItems: MAX_ROWS,
+          description: "The values to convert; 1 to 10 when absent.",
+        },
       },
       required: ["from", "to"],
       additionalProperties: false,
@@ -46,7 +51,8 @@ export function createUnitTableTool(options: UnitTableOptions = {}): RunnableToo
     async *run(args: JsonValue, context: ToolHandlerContext): AsyncGenerator<JsonValue, JsonValue> {
       const { from, to, values } = isObject(args) ? args : {};
       const list = values === undefined ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] : values;
-      if (!Array.isArray(list) || list.length === 0 || list.length > MAX_ROWS) throw new ToolHandlerError(`Pass \`values\` as a list of 1 to ${MAX_ROWS} numbers, or leave it out.`);
+      if (!Array.isArray(list) || list.length === 0 || list.length > MAX_ROWS)
+        throw new ToolHandlerError(`Pass \`values\` as a list of 1 to ${MAX_ROWS} numbers, or leave it out.`);
       // Checked whole before the first row, so that a bad value fails at once, not half-way.
       const rows = list.map((value) => [value, convertUnits(value, from, to).value] as [JsonValue, number]);
       const table = { from: from as string, to: to as string, rows: [] as [JsonValue, number][] };

@@ -24,7 +24,10 @@ export interface IdleTimeoutOptions {
  * again for what is left of that read's `ms`. A fast provider (a chunk per read) then costs no
  * timer call per chunk, only a clock read, and no race between a read and a timer.
  */
-export function withIdleTimeout(source: ReadableStream<Uint8Array>, options: IdleTimeoutOptions): ReadableStream<Uint8Array> {
+export function withIdleTimeout(
+  source: ReadableStream<Uint8Array>,
+  options: IdleTimeoutOptions,
+): ReadableStream<Uint8Array> {
   const { ms, timers } = options;
   // A fetch body in large reads: what the upstream has ready, up to 64 KiB, per chunk.
   const reader = chunkReader(source);

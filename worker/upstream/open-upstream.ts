@@ -29,7 +29,10 @@ export interface OpenUpstreamOptions {
  *
  * The provider's body is never read into the answer: error bodies can echo the key.
  */
-export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstreamOptions): Promise<ReadableStream<Uint8Array>> {
+export async function openUpstream(
+  http: ProviderHttpRequest,
+  options: OpenUpstreamOptions,
+): Promise<ReadableStream<Uint8Array>> {
   const { controller, timers, idleTimeoutMs } = options;
   const body = JSON.stringify(http.body);
   // Signed before the clock starts: the signature covers the body exactly as it is sent.
@@ -42,11 +45,19 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
   let response: Response;
   try {
     // Redirects are not followed: key headers such as `x-api-key` would go along to the new host.
-    const request = new Request(http.url, { method: "POST", headers, body, signal: controller.signal, redirect: "manual" });
+    const request = new Request(http.url, {
+      method: "POST",
+      headers,
+      body,
+      signal: controller.signal,
+      redirect: "manual",
+    });
     response = await options.send(request);
   } catch {
     controller.abort();
-    throw timedOut ? upstream(504, "upstream_timeout", `The provider did not answer within ${idleTimeoutMs} ms.`) : upstream(502, "upstream_unreachable", "The provider could not be reached.");
+    throw timedOut
+      ? upstream(504, "upstream_timeout", `The provider did not answer within ${idleTimeoutMs} ms.`)
+      : upstream(502, "upstream_unreachable", "The provider could not be reached.");
   } finally {
     timers.clearTimeout(timer);
   }
@@ -62,16 +73,35 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
 function statusError(response: Response, mediaType: string): HttpError | undefined {
   const { status } = response;
   if (status === 401 || status === 403) {
-    return upstream(502, "upstream_auth_failed", "The provider refused the Worker's API key; check the provider key secret.", status);
+    return upstream(
+      502,
+      "upstream_auth_failed",
+      "The provider refused the Worker's API key; check the provider key secret.",
+      status,
+    );
   }
   if (status === 429) {
     const retryAfter = response.headers.get("retry-after");
-    const headers: Record<string, string> = retryAfter !== null && isRetryAfter(retryAfter) ? { "retry-after": retryAfter.trim() } : {};
-    return new HttpError(429, { code: "upstream_rate_limited", message: "The provider is rate limiting requests; retry later.", upstreamStatus: status }, headers);
+    const headers: Record<string, string> =
+      retryAfter !== null && isRetryAfter(retryAfter) ? { "retry-after": retryAfter.trim() } : {};
+    return new HttpError(
+      429,
+      {
+        code: "upstream_rate_limited",
+        message: "The provider is rate limiting requests; retry later.",
+        upstreamStatus: status,
+      },
+      headers,
+    );
   }
   if (status >= 500) return upstream(502, "upstream_error", "The provider failed to answer.", status);
   if (!response.ok) {
-    return upstream(502, "upstream_rejected", "The provider rejected the request (check the model and the request fields).", status);
+    return upstream(
+      502,
+      "upstream_rejected",
+      "The provider rejected the request (check the model and the request fields).",
+      status,
+    );
   }
   const type = response.headers.get("content-type");
   if (type !== null && !type.toLowerCase().includes(mediaType)) {
@@ -83,9 +113,17 @@ function statusError(response: Response, mediaType: string): HttpError | undefin
 /** `Retry-After` is delay-seconds or an HTTP date; anything else is not passed on. */
 function isRetryAfter(value: string): boolean {
   const trimmed = value.trim();
-  return /^\d{1,9}$/.test(trimmed) || (trimmed.length <= 64 && /^[A-Za-z0-9 ,:]+$/.test(trimmed) && !Number.isNaN(Date.parse(trimmed)));
+  return (
+    /^\d{1,9}$/.test(trimmed) ||
+    (trimmed.length <= 64 && /^[A-Za-z0-9 ,:]+$/.test(trimmed) && !Number.isNaN(Date.parse(trimmed)))
+  );
 }
 
-function upstream(status: number, code: "upstream_auth_failed" | "upstream_error" | "upstream_rejected" | "upstream_unreachable" | "upstream_timeout", message: string, upstreamStatus?: number): HttpError {
+function upstream(
+  status: number,
+  code: "upstream_auth_failed" | "upstream_error" | "upstream_rejected" | "upstream_unreachable" | "upstream_timeout",
+  message: string,
+  upstreamStatus?: number,
+): HttpError {
   return new HttpError(status, upstreamStatus === undefined ? { code, message } : { code, message, upstreamStatus });
 }

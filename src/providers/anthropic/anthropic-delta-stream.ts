@@ -13,7 +13,8 @@ const TOOL_BLOCKS: Record<string, boolean> = { tool_use: false, server_tool_use:
  * Anthropic's serialization of an `input_json_delta` up to its string literal; the index is a
  * JSON integer without sign, exponent or leading zero, small enough to be exact.
  */
-const INPUT_JSON_DELTA = /^\{"type":"content_block_delta","index":(0|[1-9]\d{0,8}),"delta":\{"type":"input_json_delta","partial_json":(?=")/;
+const INPUT_JSON_DELTA =
+  /^\{"type":"content_block_delta","index":(0|[1-9]\d{0,8}),"delta":\{"type":"input_json_delta","partial_json":(?=")/;
 
 /** What the decoder remembers of an open tool block. */
 interface ToolBlock {
@@ -115,7 +116,8 @@ export class AnthropicDecoder {
       this.#thinking = { index, text: thinking ?? "", ...optional("signature", nonEmptyString(block["signature"])) };
     }
     const data = nonEmptyString(block["data"]);
-    if (block["type"] === "redacted_thinking" && data !== undefined) emit({ type: "reasoning-part", part: { type: "redacted", data } });
+    if (block["type"] === "redacted_thinking" && data !== undefined)
+      emit({ type: "reasoning-part", part: { type: "redacted", data } });
     const providerExecuted = ownValue(TOOL_BLOCKS, String(block["type"]));
     if (providerExecuted === undefined) return;
     const input = block["input"];
@@ -138,15 +140,16 @@ export class AnthropicDecoder {
     if (typeof index !== "number" || !isRecord(delta)) return;
     const thinking = this.#thinking?.index === index ? this.#thinking : undefined;
     const signature = nonEmptyString(delta["signature"]);
-    if (delta["type"] === "signature_delta" && thinking && signature !== undefined) thinking.signature = (thinking.signature ?? "") + signature;
-    const text = nonEmptyString(delta["text"]) ?? nonEmptyString(delta["thinking"]) ?? nonEmptyString(delta["partial_json"]);
+    if (delta["type"] === "signature_delta" && thinking && signature !== undefined)
+      thinking.signature = (thinking.signature ?? "") + signature;
+    const text =
+      nonEmptyString(delta["text"]) ?? nonEmptyString(delta["thinking"]) ?? nonEmptyString(delta["partial_json"]);
     if (text === undefined) return;
     if (delta["type"] === "text_delta") emit({ type: "text-delta", text });
     else if (delta["type"] === "thinking_delta") {
       if (thinking) thinking.text += text;
       emit({ type: "reasoning-delta", text });
-    }
-    else if (delta["type"] === "input_json_delta") {
+    } else if (delta["type"] === "input_json_delta") {
       const block = this.#toolBlocks.get(index);
       if (!block) return;
       block.streamed = true;
@@ -186,12 +189,14 @@ export class AnthropicDecoder {
     const thinking = this.#thinking;
     if (thinking?.index === index) {
       this.#thinking = undefined;
-      if (thinking.signature !== undefined) emit({ type: "reasoning-part", part: { type: "signed", text: thinking.text, signature: thinking.signature } });
+      if (thinking.signature !== undefined)
+        emit({ type: "reasoning-part", part: { type: "signed", text: thinking.text, signature: thinking.signature } });
     }
     const block = this.#toolBlocks.get(index);
     if (!block) return;
     this.#toolBlocks.delete(index);
-    if (!block.streamed && block.initialInput !== undefined) emit({ type: "tool-call-chunk", index, argumentsDelta: block.initialInput });
+    if (!block.streamed && block.initialInput !== undefined)
+      emit({ type: "tool-call-chunk", index, argumentsDelta: block.initialInput });
     emit({ type: "tool-call-end", index });
   }
 
@@ -204,7 +209,8 @@ export class AnthropicDecoder {
       const normalized = anthropicUsage({ ...this.#inputUsage, ...withoutNulls(usage) });
       if (normalized) emit({ type: "usage", usage: normalized });
     }
-    if (typeof reason === "string") emit({ type: "finish", rawReason: reason, reason: ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other" });
+    if (typeof reason === "string")
+      emit({ type: "finish", rawReason: reason, reason: ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other" });
   }
 }
 

@@ -19,7 +19,8 @@ export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, u
     else if (part.type === "signed") content.push({ type: "thinking", thinking: part.text, signature: part.signature });
   }
   if (turn.text) content.push({ type: "text", text: turn.text });
-  for (const call of own(turn.toolCalls)) content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments });
+  for (const call of own(turn.toolCalls))
+    content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments });
   return { role: "assistant", content };
 }
 

@@ -13,7 +13,14 @@ interface Block {
 }
 
 /** The ConverseStream event types, for a payload that names its event by its one key (`{"contentBlockDelta": {...}}`). */
-const EVENTS = ["contentBlockDelta", "contentBlockStart", "contentBlockStop", "messageStart", "messageStop", "metadata"];
+const EVENTS = [
+  "contentBlockDelta",
+  "contentBlockStart",
+  "contentBlockStop",
+  "messageStart",
+  "messageStop",
+  "metadata",
+];
 
 type Payload = Record<string, unknown>;
 
@@ -83,7 +90,13 @@ export class BedrockConverseDecoder {
   #index(payload: Payload): number | undefined {
     const index = payload["contentBlockIndex"];
     if (Number.isSafeInteger(index) && (index as number) >= 0) return index as number;
-    this.#emit({ type: "error", error: { code: "malformed-payload", message: "A content block event has no valid contentBlockIndex; it was skipped." } });
+    this.#emit({
+      type: "error",
+      error: {
+        code: "malformed-payload",
+        message: "A content block event has no valid contentBlockIndex; it was skipped.",
+      },
+    });
     return undefined;
   }
 
@@ -146,7 +159,8 @@ export class BedrockConverseDecoder {
     const block = this.#blocks.get(index);
     this.#blocks.delete(index);
     if (block?.tool) this.#emit({ type: "tool-call-end", index });
-    else if (block?.signature !== undefined) this.#emit({ type: "reasoning-part", part: { type: "signed", text: block.text, signature: block.signature } });
+    else if (block?.signature !== undefined)
+      this.#emit({ type: "reasoning-part", part: { type: "signed", text: block.text, signature: block.signature } });
   }
 
   #onMessageStop(payload: Payload): void {

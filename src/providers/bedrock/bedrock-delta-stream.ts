@@ -76,7 +76,10 @@ export class BedrockDecoder implements ProviderDecoder {
     try {
       data = utf8FromBase64(payload["bytes"], this.#utf8);
     } catch {
-      return this.#emit({ type: "error", error: { code: "malformed-payload", message: "A chunk's bytes are not base64; it was skipped." } });
+      return this.#emit({
+        type: "error",
+        error: { code: "malformed-payload", message: "A chunk's bytes are not base64; it was skipped." },
+      });
     }
     anthropic.decode({ data }, this.#emit);
   }

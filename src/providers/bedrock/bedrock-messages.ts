@@ -18,11 +18,13 @@ import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.
 export function bedrockAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
   const content: Record<string, unknown>[] = [];
   for (const part of turn.reasoningParts ?? []) {
-    if (part.type === "signed") content.push({ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } });
+    if (part.type === "signed")
+      content.push({ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } });
     else if (part.type === "redacted") content.push({ reasoningContent: { redactedContent: part.data } });
   }
   if (turn.text) content.push({ text: turn.text });
-  for (const call of own(turn.toolCalls)) content.push({ toolUse: { toolUseId: idOf(call), name: call.name, input: call.arguments } });
+  for (const call of own(turn.toolCalls))
+    content.push({ toolUse: { toolUseId: idOf(call), name: call.name, input: call.arguments } });
   return { role: "assistant", content };
 }
 

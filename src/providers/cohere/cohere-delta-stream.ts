@@ -61,7 +61,8 @@ export class CohereDecoder implements ProviderDecoder {
   decode(message: FramedMessage): void {
     const payload = readJsonObject(message, this.#emit);
     if (!payload) return;
-    const message_ = isRecord(payload["delta"]) && isRecord(payload["delta"]["message"]) ? payload["delta"]["message"] : {};
+    const message_ =
+      isRecord(payload["delta"]) && isRecord(payload["delta"]["message"]) ? payload["delta"]["message"] : {};
     const index = typeof payload["index"] === "number" ? payload["index"] : undefined;
     // The payload's `type` is authoritative: some gateways drop or rename the SSE `event:` line.
     switch (payload["type"] ?? message.event) {
@@ -97,7 +98,8 @@ export class CohereDecoder implements ProviderDecoder {
     const thinking = nonEmptyString(content["thinking"]);
     const text = nonEmptyString(content["text"]);
     if (thinking !== undefined) this.#emit({ type: "reasoning-delta", text: thinking });
-    if (text !== undefined) this.#emit({ type: index !== undefined && this.#thinking.has(index) ? "reasoning-delta" : "text-delta", text });
+    if (text !== undefined)
+      this.#emit({ type: index !== undefined && this.#thinking.has(index) ? "reasoning-delta" : "text-delta", text });
   }
 
   #onCall(message: Payload, index: number | undefined): void {
@@ -122,10 +124,16 @@ export class CohereDecoder implements ProviderDecoder {
     const error = nonEmptyString(delta["error"]);
     if (error !== undefined) this.#emit(providerError({ error }));
     const raw = isRecord(delta["usage"]) ? delta["usage"] : undefined;
-    const usage = readUsage(raw && isRecord(raw["tokens"]) ? raw["tokens"] : undefined, ["input_tokens"], ["output_tokens"], []);
+    const usage = readUsage(
+      raw && isRecord(raw["tokens"]) ? raw["tokens"] : undefined,
+      ["input_tokens"],
+      ["output_tokens"],
+      [],
+    );
     if (usage) this.#emit({ type: "usage", usage: { ...usage, raw } });
     const reason = nonEmptyString(delta["finish_reason"]);
-    if (reason !== undefined) this.#emit({ type: "finish", rawReason: reason, reason: ownValue(COHERE_FINISH_REASONS, reason) ?? "other" });
+    if (reason !== undefined)
+      this.#emit({ type: "finish", rawReason: reason, reason: ownValue(COHERE_FINISH_REASONS, reason) ?? "other" });
     this.#emit({ type: "done" });
   }
 }

@@ -65,9 +65,15 @@ export class GeminiDecoder {
     }
     const candidates = arrayOf(payload["candidates"]);
     candidates.forEach((candidate, position) => {
-      if (isRecord(candidate)) this.#onCandidate(candidate, typeof candidate["index"] === "number" ? candidate["index"] : position, emit);
+      if (isRecord(candidate))
+        this.#onCandidate(candidate, typeof candidate["index"] === "number" ? candidate["index"] : position, emit);
     });
-    const usage = readUsage(payload["usageMetadata"], ["promptTokenCount"], ["candidatesTokenCount"], ["totalTokenCount"]);
+    const usage = readUsage(
+      payload["usageMetadata"],
+      ["promptTokenCount"],
+      ["candidatesTokenCount"],
+      ["totalTokenCount"],
+    );
     if (usage?.totalTokens !== undefined) emit({ type: "usage", usage });
     const feedback = payload["promptFeedback"];
     const blockReason = isRecord(feedback) ? nonEmptyString(feedback["blockReason"]) : undefined;
@@ -87,12 +93,18 @@ export class GeminiDecoder {
     // A normal finish ends a streamed call that never got its closing part; any other leaves it
     // to the accumulator, which reports it invalid: its arguments were still coming.
     if (reason === "STOP") this.#close(choice, emit);
-    emit(withChoice({ type: "finish", rawReason: reason, reason: ownValue(GEMINI_FINISH_REASONS, reason) ?? "other" }, choice));
+    emit(
+      withChoice(
+        { type: "finish", rawReason: reason, reason: ownValue(GEMINI_FINISH_REASONS, reason) ?? "other" },
+        choice,
+      ),
+    );
   }
 
   #onPart(part: Record<string, unknown>, choice: number, emit: Emit): void {
     const text = nonEmptyString(part["text"]);
-    if (text !== undefined) emit(withChoice({ type: part["thought"] === true ? "reasoning-delta" : "text-delta", text }, choice));
+    if (text !== undefined)
+      emit(withChoice({ type: part["thought"] === true ? "reasoning-delta" : "text-delta", text }, choice));
     const call = part["functionCall"];
     if (!isRecord(call)) return;
     const name = nonEmptyString(call["name"]);

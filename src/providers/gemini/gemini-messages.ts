@@ -35,8 +35,18 @@ export function geminiFunctionResponseContent(results: readonly ToolResult[]): R
     role: "user",
     parts: results.map((result) => {
       const { output } = result;
-      const response = result.isError ? { error: output } : output !== null && typeof output === "object" && !Array.isArray(output) ? output : { result: output };
-      return { functionResponse: { name: result.call.name, ...(result.call.id !== null ? { id: result.call.id } : {}), response } };
+      const response = result.isError
+        ? { error: output }
+        : output !== null && typeof output === "object" && !Array.isArray(output)
+          ? output
+          : { result: output };
+      return {
+        functionResponse: {
+          name: result.call.name,
+          ...(result.call.id !== null ? { id: result.call.id } : {}),
+          response,
+        },
+      };
     }),
   };
 }

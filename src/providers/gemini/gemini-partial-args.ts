@@ -18,7 +18,8 @@ export function applyPartialArg(root: Container, partial: Record<string, unknown
     if (Array.isArray(node) !== (typeof key === "number")) return;
     const child = node[key];
     // A container made here is an array when the segment after it is an index.
-    if (typeof child !== "object" || child === null) node[key] = typeof (path![i + 1] ?? last) === "number" ? [] : Object.create(null);
+    if (typeof child !== "object" || child === null)
+      node[key] = typeof (path![i + 1] ?? last) === "number" ? [] : Object.create(null);
     node = node[key] as Container;
   }
   if (Array.isArray(node) !== (typeof last === "number")) return;

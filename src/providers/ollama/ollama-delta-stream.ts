@@ -6,7 +6,14 @@ import { readUsage } from "../usage.ts";
 import { OLLAMA_FINISH_REASONS } from "./ollama-finish-reasons.ts";
 
 /** The counts and durations of the final line, kept as the usage's `raw`. */
-const METRICS = ["prompt_eval_count", "eval_count", "total_duration", "load_duration", "prompt_eval_duration", "eval_duration"];
+const METRICS = [
+  "prompt_eval_count",
+  "eval_count",
+  "total_duration",
+  "load_duration",
+  "prompt_eval_duration",
+  "eval_duration",
+];
 
 /**
  * Ollama's native chat streams (`POST /api/chat`, NDJSON: one JSON object per line, read by
@@ -71,11 +78,17 @@ export class OllamaDecoder implements ProviderDecoder {
       for (const call of arrayOf(chat["tool_calls"])) if (isRecord(call)) this.#onCall(call);
     }
     if (payload["done"] !== true) return;
-    const metrics = Object.fromEntries(METRICS.filter((key) => payload[key] !== undefined).map((key) => [key, payload[key]]));
+    const metrics = Object.fromEntries(
+      METRICS.filter((key) => payload[key] !== undefined).map((key) => [key, payload[key]]),
+    );
     const usage = readUsage(metrics, ["prompt_eval_count"], ["eval_count"], []);
     if (usage && (usage.inputTokens !== undefined || usage.outputTokens !== undefined)) emit({ type: "usage", usage });
     const reason = nonEmptyString(payload["done_reason"]) ?? null;
-    emit({ type: "finish", rawReason: reason, reason: reason === null ? "stop" : (ownValue(OLLAMA_FINISH_REASONS, reason) ?? "other") });
+    emit({
+      type: "finish",
+      rawReason: reason,
+      reason: reason === null ? "stop" : (ownValue(OLLAMA_FINISH_REASONS, reason) ?? "other"),
+    });
     emit({ type: "done" });
   }
 

@@ -50,7 +50,10 @@ export function decodeOpenAIChatMessage(message: SSEMessage, emit: Emit): void {
   // Groq puts usage in `x_groq`, Moonshot (Kimi) in the choice.
   const xGroq = chunk["x_groq"];
   const first = choices[0];
-  const usage = chatUsage(chunk["usage"]) ?? (isRecord(xGroq) ? chatUsage(xGroq["usage"]) : undefined) ?? (isRecord(first) ? chatUsage(first["usage"]) : undefined);
+  const usage =
+    chatUsage(chunk["usage"]) ??
+    (isRecord(xGroq) ? chatUsage(xGroq["usage"]) : undefined) ??
+    (isRecord(first) ? chatUsage(first["usage"]) : undefined);
   if (usage) emit({ type: "usage", usage });
 }
 
@@ -67,7 +70,17 @@ function decodeChoice(choice: Record<string, unknown>, emit: Emit): void {
     if (isRecord(delta["function_call"])) emit(toolCallChunk({ index: 0, function: delta["function_call"] }, index));
   }
   const reason = choice["finish_reason"];
-  if (typeof reason === "string" && reason !== "") emit(withChoice({ type: "finish", rawReason: reason, reason: ownValue(OPENAI_CHAT_FINISH_REASONS, reason) ?? ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other" }, index));
+  if (typeof reason === "string" && reason !== "")
+    emit(
+      withChoice(
+        {
+          type: "finish",
+          rawReason: reason,
+          reason: ownValue(OPENAI_CHAT_FINISH_REASONS, reason) ?? ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other",
+        },
+        index,
+      ),
+    );
 }
 
 /** Reasoning arrives as `reasoning_content` (DeepSeek, xAI), `reasoning` (Groq, OpenRouter) or
@@ -78,7 +91,8 @@ function decodeReasoning(delta: Record<string, unknown>, choice: number, emit: E
   const details = delta["reasoning_details"];
   if (!Array.isArray(details)) return;
   for (const detail of details) {
-    if (isRecord(detail)) emitText("reasoning-delta", nonEmptyString(detail["text"]) ?? detail["summary"], choice, emit);
+    if (isRecord(detail))
+      emitText("reasoning-delta", nonEmptyString(detail["text"]) ?? detail["summary"], choice, emit);
   }
 }
 
@@ -143,5 +157,8 @@ function joinedChunks(message: SSEMessage): SSEMessage[] | undefined {
 
 /** One message per non-empty line of an event's data (see `joinedChunks`; provider detection reads the first). */
 export function messageLines(message: SSEMessage): SSEMessage[] {
-  return message.data.split("\n").filter((data) => data.trim() !== "").map((data) => ({ ...message, data }));
+  return message.data
+    .split("\n")
+    .filter((data) => data.trim() !== "")
+    .map((data) => ({ ...message, data }));
 }

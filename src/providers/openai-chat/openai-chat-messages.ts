@@ -18,7 +18,11 @@ export function openAIChatAssistantMessage(turn: AssistantTurn): Record<string, 
     // Gemini's OpenAI endpoint needs its thought signature back on the call.
     ...(call.providerMetadata?.["extra_content"] ? { extra_content: call.providerMetadata["extra_content"] } : {}),
   }));
-  return { role: "assistant", content: turn.text ? turn.text : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) };
+  return {
+    role: "assistant",
+    content: turn.text ? turn.text : null,
+    ...(calls.length > 0 ? { tool_calls: calls } : {}),
+  };
 }
 
 /**

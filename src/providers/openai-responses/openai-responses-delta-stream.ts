@@ -75,7 +75,10 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       (from, to) =>
         emit({
           type: "error",
-          error: { code: "sequence-gap", message: `Events ${from} to ${to} never arrived; the stream went on without them.` },
+          error: {
+            code: "sequence-gap",
+            message: `Events ${from} to ${to} never arrived; the stream went on without them.`,
+          },
         }),
     );
   }
@@ -154,13 +157,16 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
 
   #onArguments(event: Payload, fragment: string | undefined): void {
     const index = this.#indexOf(event);
-    if (index !== undefined && fragment !== undefined) this.#emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
+    if (index !== undefined && fragment !== undefined)
+      this.#emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
   }
 
   #onArgumentsDone(event: Payload, final: unknown): void {
     const index = this.#indexOf(event);
     if (index === undefined) return;
-    this.#emit(typeof final === "string" ? { type: "tool-call-end", index, arguments: final } : { type: "tool-call-end", index });
+    this.#emit(
+      typeof final === "string" ? { type: "tool-call-end", index, arguments: final } : { type: "tool-call-end", index },
+    );
   }
 
   /** Keeps a reasoning item; ends a call whose `.done` never came (the accumulator ignores a call already complete). */
@@ -173,7 +179,12 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       const summary = item["summary"];
       return this.#emit({
         type: "reasoning-part",
-        part: { type: "item", id, ...(encryptedContent !== undefined ? { encryptedContent } : {}), ...(Array.isArray(summary) ? { summary } : {}) },
+        part: {
+          type: "item",
+          id,
+          ...(encryptedContent !== undefined ? { encryptedContent } : {}),
+          ...(Array.isArray(summary) ? { summary } : {}),
+        },
       });
     }
     if (ownValue(CALL_ITEMS, String(item["type"])) === undefined) return;
@@ -188,7 +199,11 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       this.#emit(providerError(response["error"], "The provider reported that the response failed."));
     }
     const status = nonEmptyString(response["status"]) ?? String(event["type"]).slice("response.".length);
-    this.#emit({ type: "finish", rawReason: status, reason: incompleteReason(response) ?? ownValue(RESPONSES_FINISH_REASONS, status) ?? "other" });
+    this.#emit({
+      type: "finish",
+      rawReason: status,
+      reason: incompleteReason(response) ?? ownValue(RESPONSES_FINISH_REASONS, status) ?? "other",
+    });
     this.#emit({ type: "done" });
   }
 }

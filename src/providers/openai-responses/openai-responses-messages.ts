@@ -16,14 +16,24 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
   const items: Record<string, unknown>[] = [];
   for (const part of turn.reasoningParts ?? []) {
     if (part.type !== "item") continue;
-    items.push({ type: "reasoning", id: part.id, summary: part.summary ?? [], ...(part.encryptedContent !== undefined ? { encrypted_content: part.encryptedContent } : {}) });
+    items.push({
+      type: "reasoning",
+      id: part.id,
+      summary: part.summary ?? [],
+      ...(part.encryptedContent !== undefined ? { encrypted_content: part.encryptedContent } : {}),
+    });
   }
   if (turn.text) items.push({ type: "message", role: "assistant", content: turn.text });
   for (const call of own(turn.toolCalls)) {
     items.push(
       call.inputFormat === "text"
         ? { type: "custom_tool_call", call_id: idOf(call), name: call.name, input: call.rawArguments }
-        : { type: "function_call", call_id: idOf(call), name: call.name, arguments: call.rawArguments || JSON.stringify(call.arguments) },
+        : {
+            type: "function_call",
+            call_id: idOf(call),
+            name: call.name,
+            arguments: call.rawArguments || JSON.stringify(call.arguments),
+          },
     );
   }
   return items;

@@ -53,7 +53,11 @@ export class SequenceReorderer<T> {
   }
 
   #drain(): void {
-    for (let event = this.#buffer.get(this.#next!); event !== undefined || this.#buffer.has(this.#next!); event = this.#buffer.get(this.#next!)) {
+    for (
+      let event = this.#buffer.get(this.#next!);
+      event !== undefined || this.#buffer.has(this.#next!);
+      event = this.#buffer.get(this.#next!)
+    ) {
       this.#buffer.delete(this.#next!);
       this.#next!++;
       this.#release(event as T);

@@ -44,9 +44,18 @@ class PageChat extends AbstractChat<UIMessage> {
 
 const tools = run
   ? ["current_time", "calculate", "convert_units"]
-  : [{ name: "get_weather", description: "Current weather in a city", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } }];
+  : [
+      {
+        name: "get_weather",
+        description: "Current weather in a city",
+        parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+      },
+    ];
 const state = new PageState();
-const chat = new PageChat(new DefaultChatTransport({ api: "/v1/ui", body: run ? { model, run: true, tools } : { model, tools } }), state);
+const chat = new PageChat(
+  new DefaultChatTransport({ api: "/v1/ui", body: run ? { model, run: true, tools } : { model, tools } }),
+  state,
+);
 render(state);
 
 byId("model").textContent = `${model}${run ? ", the Worker's tools run at the edge" : ""}`;
@@ -76,13 +85,31 @@ function messageView(message: UIMessage): HTMLElement {
       p.textContent = part.text;
       article.append(p);
     } else if (part.type.startsWith("tool-")) {
-      article.append(toolView(part as unknown as { type: string; toolCallId: string; state: string; input?: unknown; output?: unknown; errorText?: string }));
+      article.append(
+        toolView(
+          part as unknown as {
+            type: string;
+            toolCallId: string;
+            state: string;
+            input?: unknown;
+            output?: unknown;
+            errorText?: string;
+          },
+        ),
+      );
     }
   }
   return article;
 }
 
-function toolView(part: { type: string; toolCallId: string; state: string; input?: unknown; output?: unknown; errorText?: string }): HTMLElement {
+function toolView(part: {
+  type: string;
+  toolCallId: string;
+  state: string;
+  input?: unknown;
+  output?: unknown;
+  errorText?: string;
+}): HTMLElement {
   const section = document.createElement("section");
   section.className = "tool";
   section.dataset["state"] = part.state;

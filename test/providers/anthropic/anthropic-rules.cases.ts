@@ -15,16 +15,28 @@ const anthropic = (...payloads: Record<string, unknown>[]): string =>
   payloads.map((p) => `event: ${String(p["type"])}\ndata: ${JSON.stringify(p)}\n\n`).join("");
 const start = { type: "message_start", message: { id: "msg_1", usage: { input_tokens: 10, output_tokens: 1 } } };
 const toolStart = (index: number, id: string, type = "tool_use", input: unknown = {}): Record<string, unknown> => ({
-  type: "content_block_start", index, content_block: { type, id, name: "web_search", input },
+  type: "content_block_start",
+  index,
+  content_block: { type, id, name: "web_search", input },
 });
-const json = (index: number, partial_json: string): Record<string, unknown> => ({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json } });
+const json = (index: number, partial_json: string): Record<string, unknown> => ({
+  type: "content_block_delta",
+  index,
+  delta: { type: "input_json_delta", partial_json },
+});
 const stop = (index: number): Record<string, unknown> => ({ type: "content_block_stop", index });
-const end = [{ type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 30 } }, { type: "message_stop" }];
+const end = [
+  { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 30 } },
+  { type: "message_stop" },
+];
 const types = (events: ToolCallEvent[]): string[] => events.map((e) => e.type);
 
 group("AnthropicDeltaStream rules", (test) => {
   test("a tool call completes at its content_block_stop, before the message ends", async () => {
-    const events = await run("anthropic", anthropic(start, toolStart(1, "toolu_1"), json(1, '{"q":'), json(1, '"x"}'), stop(1), ...end));
+    const events = await run(
+      "anthropic",
+      anthropic(start, toolStart(1, "toolu_1"), json(1, '{"q":'), json(1, '"x"}'), stop(1), ...end),
+    );
     assertEquals(types(events), ["tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call", "finish"]);
     assertEquals((events[3] as { index: number }).index, 1);
   });
@@ -37,7 +49,10 @@ group("AnthropicDeltaStream rules", (test) => {
     assertEquals(events[2].error.data, error);
     const final = events.at(-1);
     assert(final?.type === "abort" && final.reason === "provider-error", "abort: provider-error");
-    assertEquals(final.discarded.map((c) => [c.id, c.rawArguments]), [["toolu_a", '{"q": "ti']]);
+    assertEquals(
+      final.discarded.map((c) => [c.id, c.rawArguments]),
+      [["toolu_a", '{"q": "ti']],
+    );
   });
 
   test("a tool_use whose only partial_json is empty gives {}", async () => {
@@ -46,13 +61,30 @@ group("AnthropicDeltaStream rules", (test) => {
   });
 
   test("an input sent whole at the block start is the arguments when no partial_json follows", async () => {
-    const events = await run("anthropic", anthropic(start, toolStart(0, "toolu_w", "tool_use", { q: "whole" }), stop(0), ...end));
+    const events = await run(
+      "anthropic",
+      anthropic(start, toolStart(0, "toolu_w", "tool_use", { q: "whole" }), stop(0), ...end),
+    );
     assertEquals(summarize(events).toolCalls, [{ id: "toolu_w", name: "web_search", arguments: { q: "whole" } }]);
   });
 
   test("server_tool_use is marked providerExecuted, so the application does not run it", async () => {
-    const events = await run("anthropic", anthropic(start, toolStart(0, "srvtoolu_1", "server_tool_use"), json(0, '{"query":"x"}'), stop(0),
-      { type: "content_block_start", index: 1, content_block: { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] } }, stop(1), ...end));
+    const events = await run(
+      "anthropic",
+      anthropic(
+        start,
+        toolStart(0, "srvtoolu_1", "server_tool_use"),
+        json(0, '{"query":"x"}'),
+        stop(0),
+        {
+          type: "content_block_start",
+          index: 1,
+          content_block: { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
+        },
+        stop(1),
+        ...end,
+      ),
+    );
     const call = events.find((e) => e.type === "tool-call");
     assert(call?.type === "tool-call" && call.providerExecuted === true, "providerExecuted on the call");
     assert(events.find((e) => e.type === "tool-call-start")?.type === "tool-call-start", "a start");
@@ -67,13 +99,22 @@ group("AnthropicDeltaStream rules", (test) => {
   });
 
   test("thinking becomes reasoning, ping is ignored, text stays text", async () => {
-    const events = await run("anthropic", anthropic(start, { type: "ping" },
-      { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "" } },
-      { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "hmm" } },
-      { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig" } }, stop(0),
-      { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
-      { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Hi" } }, stop(1),
-      { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 3 } }, { type: "message_stop" }));
+    const events = await run(
+      "anthropic",
+      anthropic(
+        start,
+        { type: "ping" },
+        { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "" } },
+        { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "hmm" } },
+        { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig" } },
+        stop(0),
+        { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
+        { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Hi" } },
+        stop(1),
+        { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 3 } },
+        { type: "message_stop" },
+      ),
+    );
     assertEquals(types(events), ["reasoning-delta", "text-delta", "finish"]);
   });
 });

@@ -19,14 +19,23 @@ import { replayModel } from "../../support/tool-fakes.ts";
 // `thinking` blocks (text and signature) and `redacted_thinking` blocks (data), as streamed, in
 // order, before its text and `tool_use` blocks.
 
-const recording = (name: string): string => allFixtures.find((f) => f.provider === "anthropic" && f.name === name)!.text;
+const recording = (name: string): string =>
+  allFixtures.find((f) => f.provider === "anthropic" && f.name === name)!.text;
 
 /** The recorded thinking-then-tool-use stream (thinking block 0 with a `signature_delta`, tool_use block 1). */
 const recorded = recording("thinking-then-tool-use");
-const signature = (JSON.parse(recorded.split("\n").find((line) => line.includes('"signature_delta"'))!.slice("data: ".length)) as { delta: { signature: string } }).delta.signature;
+const signature = (
+  JSON.parse(
+    recorded
+      .split("\n")
+      .find((line) => line.includes('"signature_delta"'))!
+      .slice("data: ".length),
+  ) as { delta: { signature: string } }
+).delta.signature;
 const thinkingText = 'The user wants me to read a file called "foo". Let me find and read it.';
 /** Opaque test data in the shape Anthropic sends for a `redacted_thinking` block. */
-const redactedData = "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj4Qs0VA";
+const redactedData =
+  "EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB5URj4Qs0VA";
 /**
  * The recording with a `redacted_thinking` block (as Anthropic streams one: whole at its start, no
  * deltas) between the thinking block and the tool_use block, which becomes block 2.
@@ -57,8 +66,18 @@ const expectedAssistant = {
 group("Anthropic extended thinking: signed and redacted blocks go back with the tool_use turn", (test) => {
   test("decoder: a recorded thinking block's text and signature_delta, and a redacted_thinking block, become reasoning-part deltas in block order", async () => {
     const deltas = await providerDeltas(withRedacted, "anthropic");
-    assertEquals(deltas.filter((d) => d.type === "reasoning-part").map((d) => d.part), expectedParts);
-    assertEquals(deltas.filter((d) => d.type === "reasoning-delta").map((d) => d.text).join(""), thinkingText, "the thinking text still streams as reasoning-delta");
+    assertEquals(
+      deltas.filter((d) => d.type === "reasoning-part").map((d) => d.part),
+      expectedParts,
+    );
+    assertEquals(
+      deltas
+        .filter((d) => d.type === "reasoning-delta")
+        .map((d) => d.text)
+        .join(""),
+      thinkingText,
+      "the thinking text still streams as reasoning-delta",
+    );
     // The signed part comes at its block's stop, after its text and before the tool call's chunks.
     const kinds = deltas.map((d) => d.type).filter((t) => t !== "usage");
     assertEquals(kinds.indexOf("reasoning-part") > kinds.lastIndexOf("reasoning-delta"), true);
@@ -70,18 +89,34 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
       `event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":${block}}\n\n` +
       `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":" more"}}\n\n` +
       `event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n`;
-    const signed = await providerDeltas(sse('{"type":"thinking","thinking":"Some","signature":"c2lnbmF0dXJl"}'), "anthropic");
-    assertEquals(signed.filter((d) => d.type === "reasoning-part"), [{ type: "reasoning-part", part: { type: "signed", text: "Some more", signature: "c2lnbmF0dXJl" } }]);
+    const signed = await providerDeltas(
+      sse('{"type":"thinking","thinking":"Some","signature":"c2lnbmF0dXJl"}'),
+      "anthropic",
+    );
+    assertEquals(
+      signed.filter((d) => d.type === "reasoning-part"),
+      [{ type: "reasoning-part", part: { type: "signed", text: "Some more", signature: "c2lnbmF0dXJl" } }],
+    );
     const unsigned = await providerDeltas(sse('{"type":"thinking","thinking":"Some"}'), "anthropic");
-    assertEquals(unsigned.filter((d) => d.type === "reasoning-part"), []);
+    assertEquals(
+      unsigned.filter((d) => d.type === "reasoning-part"),
+      [],
+    );
   });
 
   test("finish carries reasoningParts in order; streams without signed or redacted blocks have no such field", async () => {
     const finish = await finishOf(withRedacted, "anthropic");
     assertEquals(finish.reasoningParts, expectedParts);
     assertEquals(finish.reasoning, thinkingText);
-    assertEquals(finish.toolCalls.map((c) => [c.id, c.name, c.arguments]), [["toolu_01RX68weRSquLx6HUTj65iBo", "Read", { file_path: "/tmp/blah/foo" }]]);
-    assertEquals("reasoningParts" in (await finishOf(recording("parallel-tool-use"), "anthropic")), false, "Anthropic without thinking");
+    assertEquals(
+      finish.toolCalls.map((c) => [c.id, c.name, c.arguments]),
+      [["toolu_01RX68weRSquLx6HUTj65iBo", "Read", { file_path: "/tmp/blah/foo" }]],
+    );
+    assertEquals(
+      "reasoningParts" in (await finishOf(recording("parallel-tool-use"), "anthropic")),
+      false,
+      "Anthropic without thinking",
+    );
     const xai = allFixtures.find((f) => f.provider === "xai" && f.name === "chat-tool-call-reasoning-content-usage")!;
     const openai = await finishOf(xai.text, "openai");
     assert(openai.reasoning !== "", "the OpenAI-compatible recording has reasoning text");
@@ -92,7 +127,10 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
     const finish = await finishOf(withRedacted, "anthropic");
     assertEquals(assistantMessage("anthropic", finish), expectedAssistant);
     const withText = anthropicAssistantMessage({ ...finish, text: "Reading it." });
-    assertEquals((withText["content"] as { type: string }[]).map((b) => b.type), ["thinking", "redacted_thinking", "text", "tool_use"]);
+    assertEquals(
+      (withText["content"] as { type: string }[]).map((b) => b.type),
+      ["thinking", "redacted_thinking", "text", "tool_use"],
+    );
     // Other providers' turns do not change.
     const plain = { ...finish, reasoningParts: undefined };
     assertEquals(openAIChatAssistantMessage(finish), openAIChatAssistantMessage(plain));
@@ -110,7 +148,13 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
     for (let cut = 0; cut <= deltas.length; cut++) {
       const first = feed(deltas.slice(0, cut), false);
       const snapshot = snapshotAccumulator(first.accumulator);
-      assertEquals(snapshot.reasoningParts, cut > firstPart ? expectedParts.slice(0, deltas.slice(0, cut).filter((d) => d.type === "reasoning-part").length) : undefined, `snapshot at ${cut}`);
+      assertEquals(
+        snapshot.reasoningParts,
+        cut > firstPart
+          ? expectedParts.slice(0, deltas.slice(0, cut).filter((d) => d.type === "reasoning-part").length)
+          : undefined,
+        `snapshot at ${cut}`,
+      );
       const resumed = feed(deltas.slice(cut), true, snapshot);
       assertEquals([...first.events, ...resumed.events], whole.events, `restored at ${cut}`);
     }
@@ -120,15 +164,27 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
     const answer = recording("thinking-then-text");
     const model = replayModel([withRedacted, answer]);
     const user = { role: "user", content: "Read the file foo." };
-    const events: ToolLoopEvent[] = await collect(runToolLoop({ provider: "anthropic", messages: [user], tools: { Read: { run: () => "bar" } }, call: model.call }));
-    assertEquals(model.requests.map((r) => r.step), [1, 2]);
+    const events: ToolLoopEvent[] = await collect(
+      runToolLoop({ provider: "anthropic", messages: [user], tools: { Read: { run: () => "bar" } }, call: model.call }),
+    );
+    assertEquals(
+      model.requests.map((r) => r.step),
+      [1, 2],
+    );
     const sent = model.requests[1]!.messages;
     assertEquals(sent.slice(0, 2), [user, expectedAssistant]);
-    assertEquals(sent[2], { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01RX68weRSquLx6HUTj65iBo", content: "bar" }] });
+    assertEquals(sent[2], {
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "toolu_01RX68weRSquLx6HUTj65iBo", content: "bar" }],
+    });
     const final = events.at(-1);
     assert(final?.type === "loop-finish", "the loop finishes");
     assertEquals([final.reason, final.steps], ["no-tool-calls", 2]);
     const last = final.messages.at(-1) as { role: string; content: { type: string }[] };
-    assertEquals(last.content.map((b) => b.type), ["thinking", "text"], "the final answer keeps its own signed thinking block");
+    assertEquals(
+      last.content.map((b) => b.type),
+      ["thinking", "text"],
+      "the final answer keeps its own signed thinking block",
+    );
   });
 });

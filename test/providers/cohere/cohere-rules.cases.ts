@@ -1,10 +1,17 @@
-import { assistantMessage, cohereToolMessages, streamToolCalls, toolDefinitions, type ToolCallEvent } from "../../../src/index.ts";
+import {
+  assistantMessage,
+  cohereToolMessages,
+  streamToolCalls,
+  toolDefinitions,
+  type ToolCallEvent,
+} from "../../../src/index.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks } from "../../support/streams.ts";
 
 /** Cohere v2 events as the API sends them: `event: <type>` and the payload with the same `type`. */
-const sse = (events: readonly Record<string, unknown>[]): Uint8Array => bytes(events.map((e) => `event: ${String(e["type"])}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
+const sse = (events: readonly Record<string, unknown>[]): Uint8Array =>
+  bytes(events.map((e) => `event: ${String(e["type"])}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
 const run = async (events: readonly Record<string, unknown>[]): Promise<ToolCallEvent[]> => {
   const out = await collect(streamToolCalls(fromChunks([sse(events)]), { provider: "cohere" }));
   assertEventInvariants(out);
@@ -15,11 +22,19 @@ const start = (index: number, id: string, name: string, args = ""): Record<strin
   index,
   delta: { message: { tool_calls: { id, type: "function", function: { name, arguments: args } } } },
 });
-const delta = (index: number, args: string): Record<string, unknown> => ({ type: "tool-call-delta", index, delta: { message: { tool_calls: { function: { arguments: args } } } } });
+const delta = (index: number, args: string): Record<string, unknown> => ({
+  type: "tool-call-delta",
+  index,
+  delta: { message: { tool_calls: { function: { arguments: args } } } },
+});
 const end = (index: number): Record<string, unknown> => ({ type: "tool-call-end", index });
 const messageEnd = (finish: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
   type: "message-end",
-  delta: { finish_reason: finish, usage: { billed_units: { input_tokens: 3, output_tokens: 4 }, tokens: { input_tokens: 30, output_tokens: 40 } }, ...extra },
+  delta: {
+    finish_reason: finish,
+    usage: { billed_units: { input_tokens: 3, output_tokens: 4 }, tokens: { input_tokens: 30, output_tokens: 40 } },
+    ...extra,
+  },
 });
 const finishOf = (events: ToolCallEvent[]) => {
   const last = events.at(-1);
@@ -42,15 +57,23 @@ group("Cohere v2 rules", (test) => {
       messageEnd("TOOL_CALL"),
     ]);
     const finish = finishOf(events);
-    assertEquals(finish.toolCalls.map((c) => [c.index, c.id, c.name, c.arguments]), [
-      [0, "a_1", "weather", { location: "Paris" }],
-      [1, "b_2", "attractions", { city: "Rome" }],
-    ]);
+    assertEquals(
+      finish.toolCalls.map((c) => [c.index, c.id, c.name, c.arguments]),
+      [
+        [0, "a_1", "weather", { location: "Paris" }],
+        [1, "b_2", "attractions", { city: "Rome" }],
+      ],
+    );
     // The first call completes at its own tool-call-end, before the second one's last delta.
-    const order = events.flatMap((e) => (e.type === "tool-call" ? [`call ${e.index}`] : e.type === "tool-call-delta" && e.index === 1 ? ["delta 1"] : []));
+    const order = events.flatMap((e) =>
+      e.type === "tool-call" ? [`call ${e.index}`] : e.type === "tool-call-delta" && e.index === 1 ? ["delta 1"] : [],
+    );
     assertEquals(order, ["delta 1", "call 0", "delta 1", "call 1"]);
-    assertEquals([finish.reason, finish.rawReason, finish.usage?.inputTokens, finish.usage?.outputTokens], ["tool-calls", "TOOL_CALL", 30, 40]);
-    assertEquals((finish.usage?.raw as { billed_units: unknown }).billed_units, { input_tokens: 3, output_tokens: 4 });
+    assertEquals(
+      [finish.reason, finish.rawReason, finish.usage?.inputTokens, finish.usage?.outputTokens],
+      ["tool-calls", "TOOL_CALL", 30, 40],
+    );
+    assertEquals((finish.usage!.raw as { billed_units: unknown }).billed_units, { input_tokens: 3, output_tokens: 4 });
   });
 
   test("the tool plan is reasoning, not visible text, and goes back as tool_plan with the calls", async () => {
@@ -87,7 +110,13 @@ group("Cohere v2 rules", (test) => {
   });
 
   test("finish reasons are normalized; MAX_TOKENS leaves an open call invalid; ERROR with a message is a provider error", async () => {
-    for (const [raw, reason] of [["COMPLETE", "stop"], ["STOP_SEQUENCE", "stop"], ["MAX_TOKENS", "length"], ["ERROR", "error"], ["SOMETHING_NEW", "other"]]) {
+    for (const [raw, reason] of [
+      ["COMPLETE", "stop"],
+      ["STOP_SEQUENCE", "stop"],
+      ["MAX_TOKENS", "length"],
+      ["ERROR", "error"],
+      ["SOMETHING_NEW", "other"],
+    ]) {
       assertEquals(finishOf(await run([messageEnd(raw!)])).reason, reason);
     }
     const cut = finishOf(await run([start(0, "c", "f"), delta(0, '{"a":'), messageEnd("MAX_TOKENS")]));
@@ -101,11 +130,18 @@ group("Cohere v2 rules", (test) => {
   test("a stream cut before message-end discards the open call", async () => {
     const events = await run([start(0, "c", "f"), delta(0, '{"a":1}')]);
     const last = events.at(-1);
-    assert(last?.type === "abort" && last.reason === "input-ended" && last.discarded.length === 1, "abort with the open call discarded");
+    assert(
+      last?.type === "abort" && last.reason === "input-ended" && last.discarded.length === 1,
+      "abort with the open call discarded",
+    );
   });
 
   test("tool results are tool messages; tools use the Chat Completions shape", () => {
-    assertEquals(cohereToolMessages([{ call: { id: "c_1", name: "now" }, output: { time: "12:00" } }]), [{ role: "tool", tool_call_id: "c_1", content: '{"time":"12:00"}' }]);
-    assertEquals(toolDefinitions("cohere", { now: { run: () => "" } }), [{ type: "function", function: { name: "now", parameters: { type: "object", properties: {} } } }]);
+    assertEquals(cohereToolMessages([{ call: { id: "c_1", name: "now" }, output: { time: "12:00" } }]), [
+      { role: "tool", tool_call_id: "c_1", content: '{"time":"12:00"}' },
+    ]);
+    assertEquals(toolDefinitions("cohere", { now: { run: () => "" } }), [
+      { type: "function", function: { name: "now", parameters: { type: "object", properties: {} } } },
+    ]);
   });
 });

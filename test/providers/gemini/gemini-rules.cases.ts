@@ -14,75 +14,150 @@ const types = (events: ToolCallEvent[]): string[] => events.map((e) => e.type);
 
 /** Gemini SSE: one `data:` line per GenerateContentResponse, CRLF framed as the API sends it. */
 const gemini = (...payloads: unknown[]): string => payloads.map((p) => `data: ${JSON.stringify(p)}\r\n\r\n`).join("");
-const parts = (list: unknown[], extra: Record<string, unknown> = {}): unknown => ({ candidates: [{ content: { role: "model", parts: list }, ...extra }] });
+const parts = (list: unknown[], extra: Record<string, unknown> = {}): unknown => ({
+  candidates: [{ content: { role: "model", parts: list }, ...extra }],
+});
 
 group("GeminiDeltaStream rules", (test) => {
   test("calls across chunks get consecutive indexes and no id", async () => {
-    const events = await run("gemini", gemini(
-      parts([{ functionCall: { name: "a", args: { x: 1 } } }, { functionCall: { name: "b", args: {} } }]),
-      parts([{ functionCall: { name: "c" } }], { finishReason: "STOP" }),
-    ));
-    assertEquals(events.filter((e) => e.type === "tool-call").map((e) => [(e as { index: number }).index, (e as { id: null }).id]), [[0, null], [1, null], [2, null]]);
+    const events = await run(
+      "gemini",
+      gemini(
+        parts([{ functionCall: { name: "a", args: { x: 1 } } }, { functionCall: { name: "b", args: {} } }]),
+        parts([{ functionCall: { name: "c" } }], { finishReason: "STOP" }),
+      ),
+    );
+    assertEquals(
+      events.filter((e) => e.type === "tool-call").map((e) => [(e as { index: number }).index, (e as { id: null }).id]),
+      [
+        [0, null],
+        [1, null],
+        [2, null],
+      ],
+    );
     const final = events.at(-1);
-    assert(final?.type === "finish" && final.reason === "tool-calls" && final.rawReason === "STOP", "STOP with calls is tool-calls");
+    assert(
+      final?.type === "finish" && final.reason === "tool-calls" && final.rawReason === "STOP",
+      "STOP with calls is tool-calls",
+    );
   });
 
   test("the thoughtSignature is kept on the call", async () => {
-    const events = await run("gemini", gemini(parts([{ functionCall: { name: "a", args: {} }, thoughtSignature: "c2ln" }], { finishReason: "STOP" })));
+    const events = await run(
+      "gemini",
+      gemini(parts([{ functionCall: { name: "a", args: {} }, thoughtSignature: "c2ln" }], { finishReason: "STOP" })),
+    );
     const call = events.find((e) => e.type === "tool-call");
     assertEquals(call?.type === "tool-call" ? call.providerMetadata : undefined, { thoughtSignature: "c2ln" });
   });
 
   test("thought parts are reasoning, other text is text", async () => {
-    const events = await run("gemini", gemini(parts([{ text: "plan", thought: true }, { text: "answer" }], { finishReason: "STOP" })));
+    const events = await run(
+      "gemini",
+      gemini(parts([{ text: "plan", thought: true }, { text: "answer" }], { finishReason: "STOP" })),
+    );
     assertEquals(types(events), ["reasoning-delta", "text-delta", "finish"]);
   });
 
   test("a blocked prompt is a provider error and a content-filter finish", async () => {
-    const events = await run("gemini", gemini({ promptFeedback: { blockReason: "OTHER" }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }));
+    const events = await run(
+      "gemini",
+      gemini({ promptFeedback: { blockReason: "OTHER" }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }),
+    );
     assertEquals(types(events), ["error", "finish"]);
     const final = events.at(-1);
-    assert(final?.type === "finish" && final.reason === "content-filter" && final.rawReason === "OTHER", "content-filter");
+    assert(
+      final?.type === "finish" && final.reason === "content-filter" && final.rawReason === "OTHER",
+      "content-filter",
+    );
   });
 
   test("Vertex streamed arguments build nested values, numbers and appended strings", async () => {
-    const events = await run("gemini", gemini(
-      parts([{ functionCall: { name: "plan", willContinue: true } }]),
-      parts([{ functionCall: { partialArgs: [{ jsonPath: "$.trip.city", stringValue: "San ", willContinue: true }], willContinue: true } }]),
-      parts([{ functionCall: { partialArgs: [{ jsonPath: "$.trip.city", stringValue: "José" }, { jsonPath: "$.days", numberValue: 3 }, { jsonPath: "$.stops[0]", stringValue: "a" }], willContinue: true } }]),
-      parts([{ functionCall: { partialArgs: [{ jsonPath: "$['__proto__']", boolValue: true }], willContinue: true } }]),
-      parts([{ functionCall: {} }], { finishReason: "STOP" }),
-    ));
+    const events = await run(
+      "gemini",
+      gemini(
+        parts([{ functionCall: { name: "plan", willContinue: true } }]),
+        parts([
+          {
+            functionCall: {
+              partialArgs: [{ jsonPath: "$.trip.city", stringValue: "San ", willContinue: true }],
+              willContinue: true,
+            },
+          },
+        ]),
+        parts([
+          {
+            functionCall: {
+              partialArgs: [
+                { jsonPath: "$.trip.city", stringValue: "José" },
+                { jsonPath: "$.days", numberValue: 3 },
+                { jsonPath: "$.stops[0]", stringValue: "a" },
+              ],
+              willContinue: true,
+            },
+          },
+        ]),
+        parts([
+          { functionCall: { partialArgs: [{ jsonPath: "$['__proto__']", boolValue: true }], willContinue: true } },
+        ]),
+        parts([{ functionCall: {} }], { finishReason: "STOP" }),
+      ),
+    );
     const call = events.find((e) => e.type === "tool-call");
     assert(call?.type === "tool-call", "tool-call");
-    assertEquals(JSON.parse(call.rawArguments), JSON.parse('{"trip":{"city":"San José"},"days":3,"stops":["a"],"__proto__":true}'));
+    assertEquals(
+      JSON.parse(call.rawArguments),
+      JSON.parse('{"trip":{"city":"San José"},"days":3,"stops":["a"],"__proto__":true}'),
+    );
     assert(({} as Record<string, unknown>)["trip"] === undefined, "no prototype touched");
   });
 
   test("Vertex streamed arguments: __proto__ anywhere in a path is an own key, a path that mixes an index and a name is not applied", async () => {
-    const events = await run("gemini", gemini(
-      parts([{ functionCall: { name: "f", willContinue: true } }]),
-      parts([{ functionCall: { partialArgs: [
-        { jsonPath: "$.__proto__.polluted", stringValue: "x" },
-        { jsonPath: "$.list[0]", nullValue: null },
-        { jsonPath: "$.list.__proto__.polluted", stringValue: "y" },
-        { jsonPath: "$.list.length", stringValue: "z" },
-        { jsonPath: "$.obj.a", boolValue: false },
-        { jsonPath: "$.obj[0]", numberValue: 1 },
-      ], willContinue: true } }]),
-      parts([{ functionCall: {} }], { finishReason: "STOP" }),
-    ));
+    const events = await run(
+      "gemini",
+      gemini(
+        parts([{ functionCall: { name: "f", willContinue: true } }]),
+        parts([
+          {
+            functionCall: {
+              partialArgs: [
+                { jsonPath: "$.__proto__.polluted", stringValue: "x" },
+                { jsonPath: "$.list[0]", nullValue: null },
+                { jsonPath: "$.list.__proto__.polluted", stringValue: "y" },
+                { jsonPath: "$.list.length", stringValue: "z" },
+                { jsonPath: "$.obj.a", boolValue: false },
+                { jsonPath: "$.obj[0]", numberValue: 1 },
+              ],
+              willContinue: true,
+            },
+          },
+        ]),
+        parts([{ functionCall: {} }], { finishReason: "STOP" }),
+      ),
+    );
     const call = events.find((e) => e.type === "tool-call");
     assert(call?.type === "tool-call", "tool-call");
-    assertEquals(JSON.parse(call.rawArguments), JSON.parse('{"__proto__":{"polluted":"x"},"list":[null],"obj":{"a":false}}'));
-    assert(({} as Record<string, unknown>)["polluted"] === undefined && ([] as unknown as Record<string, unknown>)["polluted"] === undefined, "no prototype touched");
+    assertEquals(
+      JSON.parse(call.rawArguments),
+      JSON.parse('{"__proto__":{"polluted":"x"},"list":[null],"obj":{"a":false}}'),
+    );
+    assert(
+      ({} as Record<string, unknown>)["polluted"] === undefined &&
+        ([] as unknown as Record<string, unknown>)["polluted"] === undefined,
+      "no prototype touched",
+    );
   });
 
   test("a normal finish ends a streamed call that never got its closing part", async () => {
-    const events = await run("gemini", gemini(
-      parts([{ functionCall: { name: "f", willContinue: true } }]),
-      parts([{ functionCall: { partialArgs: [{ jsonPath: "$.a", numberValue: 1 }], willContinue: true } }], { finishReason: "STOP" }),
-    ));
+    const events = await run(
+      "gemini",
+      gemini(
+        parts([{ functionCall: { name: "f", willContinue: true } }]),
+        parts([{ functionCall: { partialArgs: [{ jsonPath: "$.a", numberValue: 1 }], willContinue: true } }], {
+          finishReason: "STOP",
+        }),
+      ),
+    );
     assertEquals(summarize(events).toolCalls, [{ id: null, name: "f", arguments: { a: 1 } }]);
   });
 

@@ -18,31 +18,64 @@ const types = (events: ToolCallEvent[]): string[] => events.map((e) => e.type);
 group("OpenAI Chat accumulation rules and provider quirks", (test) => {
   test("GLM/Kimi behind some gateways: chunks separated by one newline are split back, none lost", async () => {
     const line = (payload: unknown): string => `data: ${JSON.stringify(payload)}\n`;
-    const fn = (fields: Record<string, unknown>): Record<string, unknown> => ({ tool_calls: [{ index: 0, ...fields }] });
+    const fn = (fields: Record<string, unknown>): Record<string, unknown> => ({
+      tool_calls: [{ index: 0, ...fields }],
+    });
     const body =
-      line(chatChunk(fn({ id: "t1", type: "function", function: { name: "rm", arguments: '{"path":"/tmp/x"' } }))) + "\n" +
+      line(chatChunk(fn({ id: "t1", type: "function", function: { name: "rm", arguments: '{"path":"/tmp/x"' } }))) +
+      "\n" +
       line(chatChunk(fn({ function: { arguments: ',"recursive":false' } }))) +
-      line(chatChunk(fn({ function: { arguments: ',"dry_run":true' } }))) + "\n" +
+      line(chatChunk(fn({ function: { arguments: ',"dry_run":true' } }))) +
+      "\n" +
       line(chatChunk(fn({ function: { arguments: "}" } }))) +
-      line(chatChunk({}, "tool_calls")) + "\n" + "data: [DONE]\n\n";
+      line(chatChunk({}, "tool_calls")) +
+      "\n" +
+      "data: [DONE]\n\n";
     const events = await runOpenAIChain([bytes(body)]);
     assertEventInvariants(events);
-    assert(!events.some((e) => e.type === "error"), `no error: ${JSON.stringify(events.filter((e) => e.type === "error"))}`);
+    assert(
+      !events.some((e) => e.type === "error"),
+      `no error: ${JSON.stringify(events.filter((e) => e.type === "error"))}`,
+    );
     const done = events.find((e) => e.type === "tool-call");
     assert(done?.type === "tool-call", "tool-call");
     assertEquals(done.arguments, { path: "/tmp/x", recursive: false, dry_run: true });
   });
 
   test("a payload spread over several data lines that parses whole stays one payload", async () => {
-    const text = JSON.stringify(chatChunk({ content: "hi" }, "stop"), null, 1).split("\n").map((l) => `data: ${l}`).join("\n");
+    const text = JSON.stringify(chatChunk({ content: "hi" }, "stop"), null, 1)
+      .split("\n")
+      .map((l) => `data: ${l}`)
+      .join("\n");
     const events = await runOpenAIChain([bytes(`${text}\n\ndata: [DONE]\n\n`)]);
-    assertEquals(events.map((e) => e.type), ["text-delta", "finish"]);
+    assertEquals(
+      events.map((e) => e.type),
+      ["text-delta", "finish"],
+    );
   });
 
   test("Moonshot (Kimi): usage inside the choice is read when the chunk has none", async () => {
-    const events = await run([chatChunk({ content: "hi" }), { choices: [{ index: 0, delta: {}, finish_reason: "stop", usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 } }] }]);
+    const events = await run([
+      chatChunk({ content: "hi" }),
+      {
+        choices: [
+          {
+            index: 0,
+            delta: {},
+            finish_reason: "stop",
+            usage: { prompt_tokens: 10, completion_tokens: 3, total_tokens: 13 },
+          },
+        ],
+      },
+    ]);
     const final = events.at(-1);
-    assert(final?.type === "finish" && final.usage?.inputTokens === 10 && final.usage.outputTokens === 3 && final.usage.totalTokens === 13, JSON.stringify(final));
+    assert(
+      final?.type === "finish" &&
+        final.usage?.inputTokens === 10 &&
+        final.usage.outputTokens === 3 &&
+        final.usage.totalTokens === 13,
+      JSON.stringify(final),
+    );
   });
 
   test("vLLM abort and DeepSeek insufficient_system_resource are error finishes", async () => {
@@ -54,15 +87,28 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
 
   test("Ollama: parallel calls sent whole at index 0, each with its own id and name, stay separate", async () => {
     const events = await run([
-      call({ index: 0, id: "call_a1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }),
-      call({ index: 0, id: "call_b2", type: "function", function: { name: "get_weather", arguments: '{"city":"Rome"}' } }),
+      call({
+        index: 0,
+        id: "call_a1",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+      }),
+      call({
+        index: 0,
+        id: "call_b2",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"city":"Rome"}' },
+      }),
       finish(),
     ]);
     assertEquals(summarize(events).toolCalls, [
       { id: "call_a1", name: "get_weather", arguments: { city: "Paris" } },
       { id: "call_b2", name: "get_weather", arguments: { city: "Rome" } },
     ]);
-    assertEquals(events.filter((e) => e.type === "tool-call").map((e) => (e as { index: number }).index), [0, 1]);
+    assertEquals(
+      events.filter((e) => e.type === "tool-call").map((e) => (e as { index: number }).index),
+      [0, 1],
+    );
   });
 
   test("Ollama without ids: a name after a closed JSON value at the same index starts a new call", async () => {
@@ -89,11 +135,18 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
 
   test("Qwen/DashScope: an empty id on continuation fragments never overwrites the first id", async () => {
     const events = await run([
-      call({ index: 0, id: "call_0bd", type: "function", function: { name: "get_current_weather", arguments: '{"location":' } }),
+      call({
+        index: 0,
+        id: "call_0bd",
+        type: "function",
+        function: { name: "get_current_weather", arguments: '{"location":' },
+      }),
       call({ index: 0, id: "", type: "function", function: { arguments: ' "杭州市"}' } }),
       finish(),
     ]);
-    assertEquals(summarize(events).toolCalls, [{ id: "call_0bd", name: "get_current_weather", arguments: { location: "杭州市" } }]);
+    assertEquals(summarize(events).toolCalls, [
+      { id: "call_0bd", name: "get_current_weather", arguments: { location: "杭州市" } },
+    ]);
   });
 
   test('Mistral: a "name": "" fragment never overwrites the name', async () => {
@@ -107,10 +160,15 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
 
   test("Mistral: calls without an index are told apart by a new id with a name", async () => {
     const events = await run([
-      chatChunk({ tool_calls: [
-        { id: "aaaaaaaaa", function: { name: "weather", arguments: '{"location":"SF"}' } },
-        { id: "bbbbbbbbb", function: { name: "time", arguments: '{"zone":"PST"}' } },
-      ] }, "tool_calls"),
+      chatChunk(
+        {
+          tool_calls: [
+            { id: "aaaaaaaaa", function: { name: "weather", arguments: '{"location":"SF"}' } },
+            { id: "bbbbbbbbb", function: { name: "time", arguments: '{"zone":"PST"}' } },
+          ],
+        },
+        "tool_calls",
+      ),
     ]);
     assertEquals(summarize(events).toolCalls, [
       { id: "aaaaaaaaa", name: "weather", arguments: { location: "SF" } },
@@ -183,22 +241,43 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
       call({ index: 4, id: "b", function: { name: "g", arguments: "{}" } }),
       finish(),
     ]);
-    assertEquals(events.filter((e) => e.type === "tool-call").map((e) => (e as { index: number }).index), [1, 4]);
+    assertEquals(
+      events.filter((e) => e.type === "tool-call").map((e) => (e as { index: number }).index),
+      [1, 4],
+    );
   });
 
   test("n>1: one choice's calls never mix with another's", async () => {
     const events = await run([
-      { choices: [
-        { index: 0, delta: { tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: '{"c":' } }] } },
-        { index: 1, delta: { tool_calls: [{ index: 0, id: "b", function: { name: "f", arguments: '{"c":' } }] } },
-      ] },
-      { choices: [
-        { index: 1, delta: { tool_calls: [{ index: 0, function: { arguments: "1}" } }] }, finish_reason: "tool_calls" },
-        { index: 0, delta: { tool_calls: [{ index: 0, function: { arguments: "0}" } }] }, finish_reason: "tool_calls" },
-      ] },
+      {
+        choices: [
+          { index: 0, delta: { tool_calls: [{ index: 0, id: "a", function: { name: "f", arguments: '{"c":' } }] } },
+          { index: 1, delta: { tool_calls: [{ index: 0, id: "b", function: { name: "f", arguments: '{"c":' } }] } },
+        ],
+      },
+      {
+        choices: [
+          {
+            index: 1,
+            delta: { tool_calls: [{ index: 0, function: { arguments: "1}" } }] },
+            finish_reason: "tool_calls",
+          },
+          {
+            index: 0,
+            delta: { tool_calls: [{ index: 0, function: { arguments: "0}" } }] },
+            finish_reason: "tool_calls",
+          },
+        ],
+      },
     ]);
     const done = events.filter((e) => e.type === "tool-call") as { id: string; arguments: unknown; choice?: number }[];
-    assertEquals(done.map((c) => [c.id, c.arguments, c.choice ?? 0]), [["b", { c: 1 }, 1], ["a", { c: 0 }, 0]]);
+    assertEquals(
+      done.map((c) => [c.id, c.arguments, c.choice ?? 0]),
+      [
+        ["b", { c: 1 }, 1],
+        ["a", { c: 0 }, 0],
+      ],
+    );
   });
 
   test("empty or missing arguments parse as {}", async () => {
@@ -208,25 +287,44 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
       call({ index: 2, id: "c", function: { name: "h", arguments: "  " } }),
       finish(),
     ]);
-    assertEquals(summarize(events).toolCalls.map((c) => c.arguments), [{}, {}, {}]);
+    assertEquals(
+      summarize(events).toolCalls.map((c) => c.arguments),
+      [{}, {}, {}],
+    );
   });
 
   test("invalid JSON arguments give invalid-tool-call with the raw text and a position, never {}", async () => {
     // The lean chain reports it invalid; its position comes with the repair plug-in.
-    const lean = (await run([call({ index: 0, id: "a", function: { name: "f", arguments: '{"x": @tru' } }), finish()])).find((e) => e.type === "invalid-tool-call");
-    assert(lean?.type === "invalid-tool-call" && lean.error.code === "invalid-json" && lean.rawArguments === '{"x": @tru', "invalid without repair");
-    const events = await run([call({ index: 0, id: "a", function: { name: "f", arguments: '{"x": @tru' } }), finish()], true, { repair: repairJson });
+    const lean = (
+      await run([call({ index: 0, id: "a", function: { name: "f", arguments: '{"x": @tru' } }), finish()])
+    ).find((e) => e.type === "invalid-tool-call");
+    assert(
+      lean?.type === "invalid-tool-call" && lean.error.code === "invalid-json" && lean.rawArguments === '{"x": @tru',
+      "invalid without repair",
+    );
+    const events = await run(
+      [call({ index: 0, id: "a", function: { name: "f", arguments: '{"x": @tru' } }), finish()],
+      true,
+      { repair: repairJson },
+    );
     const invalid = events.find((e) => e.type === "invalid-tool-call");
     assert(invalid && invalid.type === "invalid-tool-call", "an invalid-tool-call event");
     assertEquals([invalid.rawArguments, invalid.error.code, invalid.error.position], ['{"x": @tru', "invalid-json", 6]);
     assert(typeof invalid.error.position === "number", "the error position is reported");
     assert(!invalid.error.message.includes("tru"), "the message never embeds the payload");
     const final = events.at(-1);
-    assert(final?.type === "finish" && final.invalidToolCalls.length === 1 && final.toolCalls.length === 0, "finish lists it as invalid");
+    assert(
+      final?.type === "finish" && final.invalidToolCalls.length === 1 && final.toolCalls.length === 0,
+      "finish lists it as invalid",
+    );
   });
 
   test("a buffer that happens to parse is not a completed call: it completes at finish_reason", async () => {
-    const events = await run([call({ index: 0, id: "a", function: { name: "f", arguments: '{"n": 1}' } }), chatChunk({ content: "" }), finish()]);
+    const events = await run([
+      call({ index: 0, id: "a", function: { name: "f", arguments: '{"n": 1}' } }),
+      chatChunk({ content: "" }),
+      finish(),
+    ]);
     assertEquals(types(events), ["tool-call-start", "tool-call-delta", "tool-call", "finish"]);
     const partial = await run([call({ index: 0, id: "a", function: { name: "f", arguments: '{"n": 1}' } })], false);
     assertEquals(types(partial), ["tool-call-start", "tool-call-delta", "abort"]);
@@ -245,31 +343,54 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
   });
 
   test("end of input with no finish aborts: complete text delivered, the open call discarded unparsed", async () => {
-    const events = await run([chatChunk({ content: "Hi" }), call({ index: 0, id: "a", function: { name: "f", arguments: '{"x":' } })], false);
+    const events = await run(
+      [chatChunk({ content: "Hi" }), call({ index: 0, id: "a", function: { name: "f", arguments: '{"x":' } })],
+      false,
+    );
     const final = events.at(-1);
     assert(final?.type === "abort", "abort");
-    assertEquals([final.reason, final.discarded], ["input-ended", [{ index: 0, id: "a", name: "f", rawArguments: '{"x":' }]]);
+    assertEquals(
+      [final.reason, final.discarded],
+      ["input-ended", [{ index: 0, id: "a", name: "f", rawArguments: '{"x":' }]],
+    );
     assertEquals(summarize(events).text, "Hi");
   });
 
   test("OpenAI forced tool_choice: finish_reason stop with calls is normalized to tool-calls", async () => {
     const events = await run([call({ index: 0, id: "a", function: { name: "f", arguments: "{}" } }), finish("stop")]);
     const final = events.at(-1);
-    assert(final?.type === "finish" && final.reason === "tool-calls" && final.rawReason === "stop", "tool-calls, raw stop");
+    assert(
+      final?.type === "finish" && final.reason === "tool-calls" && final.rawReason === "stop",
+      "tool-calls, raw stop",
+    );
   });
 
   test("finish reasons are normalized with the raw value kept", async () => {
-    for (const [raw, reason] of [["stop", "stop"], ["length", "length"], ["content_filter", "content-filter"], ["insufficient_system_resource", "error"], ["a_new_reason", "other"]]) {
+    for (const [raw, reason] of [
+      ["stop", "stop"],
+      ["length", "length"],
+      ["content_filter", "content-filter"],
+      ["insufficient_system_resource", "error"],
+      ["a_new_reason", "other"],
+    ]) {
       const final = (await run([chatChunk({ content: "x" }), finish(raw)])).at(-1);
       assert(final?.type === "finish" && final.reason === reason && final.rawReason === raw, `${raw} -> ${reason}`);
     }
   });
 
   test("usage is read from a usage-only chunk with empty choices and from x_groq.usage", async () => {
-    const a = (await run([chatChunk({ content: "x" }), finish("stop"), { choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } }])).at(-1);
+    const a = (
+      await run([
+        chatChunk({ content: "x" }),
+        finish("stop"),
+        { choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 } },
+      ])
+    ).at(-1);
     assert(a?.type === "finish", "finish");
     assertEquals([a.usage?.inputTokens, a.usage?.outputTokens, a.usage?.totalTokens], [3, 2, 5]);
-    const b = (await run([chatChunk({}, "stop", { x_groq: { usage: { prompt_tokens: 7, completion_tokens: 1 } } })])).at(-1);
+    const b = (
+      await run([chatChunk({}, "stop", { x_groq: { usage: { prompt_tokens: 7, completion_tokens: 1 } } })])
+    ).at(-1);
     assert(b?.type === "finish", "finish");
     assertEquals([b.usage?.inputTokens, b.usage?.totalTokens], [7, 8]);
   });
@@ -282,21 +403,35 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
       chatChunk({ content: "answer" }),
       finish("stop"),
     ]);
-    assertEquals(events.filter((e) => e.type === "reasoning-delta").map((e) => (e as { text: string }).text), ["A", "B", "C"]);
+    assertEquals(
+      events.filter((e) => e.type === "reasoning-delta").map((e) => (e as { text: string }).text),
+      ["A", "B", "C"],
+    );
     const final = events.at(-1);
-    assert(final?.type === "finish" && final.text === "answer" && final.reasoning === "ABC", "text and reasoning kept apart");
+    assert(
+      final?.type === "finish" && final.text === "answer" && final.reasoning === "ABC",
+      "text and reasoning kept apart",
+    );
   });
 
   test("Gemini OpenAI endpoint: extra_content.google.thought_signature is kept on the call", async () => {
     const extra = { google: { thought_signature: "c2lnbmF0dXJl" } };
-    const events = await run([call({ index: 0, id: "", function: { name: "f", arguments: "{}" }, extra_content: extra }), finish()]);
+    const events = await run([
+      call({ index: 0, id: "", function: { name: "f", arguments: "{}" }, extra_content: extra }),
+      finish(),
+    ]);
     const done = events.find((e) => e.type === "tool-call");
     assertEquals(done && "providerMetadata" in done ? done.providerMetadata : undefined, { extra_content: extra });
     assertEquals(done && "id" in done ? done.id : undefined, null);
   });
 
   test('an OpenAI-style {"error": ...} payload becomes an error event and the stream goes on', async () => {
-    const events = await run([chatChunk({ content: "a" }), { error: { message: "overloaded", code: 503 } }, chatChunk({ content: "b" }), finish("stop")]);
+    const events = await run([
+      chatChunk({ content: "a" }),
+      { error: { message: "overloaded", code: 503 } },
+      chatChunk({ content: "b" }),
+      finish("stop"),
+    ]);
     assertEquals(types(events), ["text-delta", "error", "text-delta", "finish"]);
     const error = events[1];
     assert(error?.type === "error" && error.error.code === "provider-error", "provider-error");
@@ -317,7 +452,11 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
   });
 
   test("the legacy function_call delta is one call", async () => {
-    const events = await run([chatChunk({ function_call: { name: "f", arguments: '{"a":' } }), chatChunk({ function_call: { arguments: "2}" } }), finish("function_call")]);
+    const events = await run([
+      chatChunk({ function_call: { name: "f", arguments: '{"a":' } }),
+      chatChunk({ function_call: { arguments: "2}" } }),
+      finish("function_call"),
+    ]);
     assertEquals(summarize(events).toolCalls, [{ id: null, name: "f", arguments: { a: 2 } }]);
   });
 
@@ -331,11 +470,18 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
   });
 
   test("hostile keys in the arguments are ordinary own properties", async () => {
-    const events = await run([call({ index: 0, id: "a", function: { name: "f", arguments: '{"__proto__": {"polluted": true}, "constructor": 1}' } }), finish()]);
+    const events = await run([
+      call({
+        index: 0,
+        id: "a",
+        function: { name: "f", arguments: '{"__proto__": {"polluted": true}, "constructor": 1}' },
+      }),
+      finish(),
+    ]);
     const done = events.find((e) => e.type === "tool-call");
     assert(done?.type === "tool-call", "tool-call");
     const args = done.arguments as Record<string, unknown>;
-    assert(Object.prototype.hasOwnProperty.call(args, "__proto__"), "__proto__ is an own property");
+    assert(Object.hasOwn(args, "__proto__"), "__proto__ is an own property");
     assert(({} as Record<string, unknown>)["polluted"] === undefined, "no prototype was touched");
   });
 });

@@ -20,13 +20,20 @@ import { replayModel } from "../../support/tool-fakes.ts";
 // input item must follow the `reasoning` item the model produced before it, and with
 // `store: false` that item must carry its `encrypted_content`.
 
-const recording = (name: string): string => allFixtures.find((f) => f.provider === "openai-responses" && f.name === name)!.text;
+const recording = (name: string): string =>
+  allFixtures.find((f) => f.provider === "openai-responses" && f.name === name)!.text;
 
 /** The `item` of the recording's `response.output_item.done` event for its reasoning item, as recorded. */
 function doneReasoningItem(sse: string): { id: string; encrypted_content?: string; summary: unknown[] } {
-  const line = sse.split("\n").find((l) => l.startsWith("data: ") && l.includes('"response.output_item.done"') && l.includes('"type":"reasoning"'));
+  const line = sse
+    .split("\n")
+    .find(
+      (l) => l.startsWith("data: ") && l.includes('"response.output_item.done"') && l.includes('"type":"reasoning"'),
+    );
   assert(line !== undefined, "the recording has a reasoning item's output_item.done");
-  return (JSON.parse(line.slice("data: ".length)) as { item: { id: string; encrypted_content?: string; summary: unknown[] } }).item;
+  return (
+    JSON.parse(line.slice("data: ".length)) as { item: { id: string; encrypted_content?: string; summary: unknown[] } }
+  ).item;
 }
 
 /** rs (encrypted) at output 0, then the `final_result` function_call at output 1. */
@@ -40,14 +47,21 @@ const rsB = doneReasoningItem(textThenCall);
  * `encrypted_content`; its summary is given one part, to check it is carried verbatim.
  */
 const summaryPart = { type: "summary_text", text: "**Computing the product**" };
-const withoutEncrypted = reasoningThenCall.replace(`,"encrypted_content":"${rsA.encrypted_content}"`, "").replace(
-  `"id":"${rsA.id}","type":"reasoning","summary":[]`,
-  `"id":"${rsA.id}","type":"reasoning","summary":${JSON.stringify([summaryPart])}`,
-);
+const withoutEncrypted = reasoningThenCall
+  .replace(`,"encrypted_content":"${rsA.encrypted_content}"`, "")
+  .replace(
+    `"id":"${rsA.id}","type":"reasoning","summary":[]`,
+    `"id":"${rsA.id}","type":"reasoning","summary":${JSON.stringify([summaryPart])}`,
+  );
 
 const partA: ReasoningPart = { type: "item", id: rsA.id, encryptedContent: rsA.encrypted_content!, summary: [] };
 const partB: ReasoningPart = { type: "item", id: rsB.id, encryptedContent: rsB.encrypted_content!, summary: [] };
-const callA = { type: "function_call", call_id: "call_CWXgs68YprAjp6t0371hiPOI", name: "final_result", arguments: '{"result":6666}' };
+const callA = {
+  type: "function_call",
+  call_id: "call_CWXgs68YprAjp6t0371hiPOI",
+  name: "final_result",
+  arguments: '{"result":6666}',
+};
 
 group("OpenAI Responses reasoning items go back before their function_call items", (test) => {
   test("decoder: a recorded reasoning item's output_item.done becomes one reasoning-part delta (id, encrypted_content, summary), before the call's chunks", async () => {
@@ -56,20 +70,38 @@ group("OpenAI Responses reasoning items go back before their function_call items
       [textThenCall, partB],
     ] as const) {
       const deltas = await providerDeltas(sse, "openai-responses");
-      assertEquals(deltas.filter((d) => d.type === "reasoning-part").map((d) => d.part), [part]);
+      assertEquals(
+        deltas.filter((d) => d.type === "reasoning-part").map((d) => d.part),
+        [part],
+      );
       const kinds = deltas.map((d) => d.type);
-      assertEquals(kinds.indexOf("reasoning-part") < kinds.indexOf("tool-call-chunk"), true, "in stream order, before the call");
+      assertEquals(
+        kinds.indexOf("reasoning-part") < kinds.indexOf("tool-call-chunk"),
+        true,
+        "in stream order, before the call",
+      );
     }
     // The done item's encrypted content wins over the (different) one of output_item.added.
-    assert(!textThenCall.includes(`"type":"response.output_item.added","item":{"id":"${rsB.id}","type":"reasoning","content":[],"encrypted_content":"${rsB.encrypted_content}"`), "the recording's added item differs");
+    assert(
+      !textThenCall.includes(
+        `"type":"response.output_item.added","item":{"id":"${rsB.id}","type":"reasoning","content":[],"encrypted_content":"${rsB.encrypted_content}"`,
+      ),
+      "the recording's added item differs",
+    );
     const noEncrypted = await providerDeltas(withoutEncrypted, "openai-responses");
-    assertEquals(noEncrypted.filter((d) => d.type === "reasoning-part"), [{ type: "reasoning-part", part: { type: "item", id: rsA.id, summary: [summaryPart] } }]);
+    assertEquals(
+      noEncrypted.filter((d) => d.type === "reasoning-part"),
+      [{ type: "reasoning-part", part: { type: "item", id: rsA.id, summary: [summaryPart] } }],
+    );
   });
 
   test("finish carries reasoningParts; a recording without reasoning items has no such field", async () => {
     const finish = await finishOf(reasoningThenCall, "openai-responses");
     assertEquals(finish.reasoningParts, [partA]);
-    assertEquals(finish.toolCalls.map((c) => [c.id, c.name, c.arguments]), [["call_CWXgs68YprAjp6t0371hiPOI", "final_result", { result: 6666 }]]);
+    assertEquals(
+      finish.toolCalls.map((c) => [c.id, c.name, c.arguments]),
+      [["call_CWXgs68YprAjp6t0371hiPOI", "final_result", { result: 6666 }]],
+    );
     assertEquals((await finishOf(textThenCall, "openai-responses")).reasoningParts, [partB]);
     assertEquals("reasoningParts" in (await finishOf(recording("parallel-function-calls"), "openai-responses")), false);
   });
@@ -82,9 +114,17 @@ group("OpenAI Responses reasoning items go back before their function_call items
     assertEquals(responsesInputItems(await finishOf(textThenCall, "openai-responses")), [
       { type: "reasoning", id: rsB.id, summary: [], encrypted_content: rsB.encrypted_content },
       { type: "message", role: "assistant", content: "I’ll check the capital lookup tool for “PotatoLand.”" },
-      { type: "function_call", call_id: "call_LabG58Uhrq9kZvR52BYKjToD", name: "get_capital", arguments: '{"country":"PotatoLand"}' },
+      {
+        type: "function_call",
+        call_id: "call_LabG58Uhrq9kZvR52BYKjToD",
+        name: "get_capital",
+        arguments: '{"country":"PotatoLand"}',
+      },
     ]);
-    assertEquals(responsesInputItems(await finishOf(withoutEncrypted, "openai-responses")), [{ type: "reasoning", id: rsA.id, summary: [summaryPart] }, callA]);
+    assertEquals(responsesInputItems(await finishOf(withoutEncrypted, "openai-responses")), [
+      { type: "reasoning", id: rsA.id, summary: [summaryPart] },
+      callA,
+    ]);
   });
 
   test("each builder uses only its own reasoning parts: Anthropic ignores items, Responses ignores signed and redacted blocks, Chat and Gemini ignore all", async () => {
@@ -100,7 +140,10 @@ group("OpenAI Responses reasoning items go back before their function_call items
     assertEquals(responsesInputItems({ ...finish, reasoningParts: anthropicParts }), [callA]);
     const mixed = { ...finish, reasoningParts: [anthropicParts[0]!, partA, anthropicParts[1]!] };
     assertEquals(responsesInputItems(mixed), responsesInputItems(finish));
-    assertEquals(anthropicAssistantMessage(mixed), anthropicAssistantMessage({ ...finish, reasoningParts: anthropicParts }));
+    assertEquals(
+      anthropicAssistantMessage(mixed),
+      anthropicAssistantMessage({ ...finish, reasoningParts: anthropicParts }),
+    );
   });
 
   test("snapshot and restore at every delta, through the reasoning item, give the unbroken run's events", async () => {
@@ -123,8 +166,18 @@ group("OpenAI Responses reasoning items go back before their function_call items
     const answer = openaiResponsesMultiply.steps[1]!.response;
     const model = replayModel([reasoningThenCall, answer]);
     const user = { role: "user", content: "What is 1234 * 5.4?" };
-    const events: ToolLoopEvent[] = await collect(runToolLoop({ provider: "openai-responses", messages: [user], tools: { final_result: { run: () => "ok" } }, call: model.call }));
-    assertEquals(model.requests.map((r) => r.step), [1, 2]);
+    const events: ToolLoopEvent[] = await collect(
+      runToolLoop({
+        provider: "openai-responses",
+        messages: [user],
+        tools: { final_result: { run: () => "ok" } },
+        call: model.call,
+      }),
+    );
+    assertEquals(
+      model.requests.map((r) => r.step),
+      [1, 2],
+    );
     assertEquals(model.requests[1]!.messages, [
       user,
       { type: "reasoning", id: rsA.id, summary: [], encrypted_content: rsA.encrypted_content },

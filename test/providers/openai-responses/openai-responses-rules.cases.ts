@@ -18,10 +18,22 @@ async function run(payloads: Record<string, unknown>[]): Promise<ToolCallEvent[]
 function functionCallResponse(fragments: string[], final = fragments.join("")): Record<string, unknown>[] {
   const events: Record<string, unknown>[] = [
     { type: "response.created", response: { status: "in_progress" } },
-    { type: "response.output_item.added", output_index: 0, item: { id: "fc_1", type: "function_call", call_id: "call_1", name: "lookup", arguments: "" } },
-    ...fragments.map((delta) => ({ type: "response.function_call_arguments.delta", output_index: 0, item_id: "fc_1", delta })),
+    {
+      type: "response.output_item.added",
+      output_index: 0,
+      item: { id: "fc_1", type: "function_call", call_id: "call_1", name: "lookup", arguments: "" },
+    },
+    ...fragments.map((delta) => ({
+      type: "response.function_call_arguments.delta",
+      output_index: 0,
+      item_id: "fc_1",
+      delta,
+    })),
     { type: "response.function_call_arguments.done", output_index: 0, item_id: "fc_1", arguments: final },
-    { type: "response.completed", response: { status: "completed", usage: { input_tokens: 5, output_tokens: 7, total_tokens: 12 } } },
+    {
+      type: "response.completed",
+      response: { status: "completed", usage: { input_tokens: 5, output_tokens: 7, total_tokens: 12 } },
+    },
   ];
   return events.map((event, sequence_number) => ({ ...event, sequence_number }));
 }
@@ -31,7 +43,10 @@ group("OpenAIResponsesDeltaStream rules", (test) => {
     const events = await run(functionCallResponse(['{"q":', '"tides"}']));
     assertEquals(summarize(events).toolCalls, [{ id: "call_1", name: "lookup", arguments: { q: "tides" } }]);
     const final = events.at(-1);
-    assert(final?.type === "finish" && final.rawReason === "completed" && final.reason === "tool-calls", "completed with calls");
+    assert(
+      final?.type === "finish" && final.rawReason === "completed" && final.reason === "tool-calls",
+      "completed with calls",
+    );
     assertEquals(final.usage?.totalTokens, 12);
   });
 
@@ -76,7 +91,11 @@ group("OpenAIResponsesDeltaStream rules", (test) => {
 
   test("custom_tool_call free-text input is kept as a string, never reported invalid", async () => {
     const events = await run([
-      { type: "response.output_item.added", output_index: 0, item: { id: "ctc_1", type: "custom_tool_call", call_id: "call_9", name: "run_sql", input: "" } },
+      {
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { id: "ctc_1", type: "custom_tool_call", call_id: "call_9", name: "run_sql", input: "" },
+      },
       { type: "response.custom_tool_call_input.delta", output_index: 0, item_id: "ctc_1", delta: "SELECT * " },
       { type: "response.custom_tool_call_input.delta", output_index: 0, item_id: "ctc_1", delta: "FROM t" },
       { type: "response.custom_tool_call_input.done", output_index: 0, item_id: "ctc_1", input: "SELECT * FROM t" },
@@ -88,10 +107,25 @@ group("OpenAIResponsesDeltaStream rules", (test) => {
   });
 
   test("incomplete for max_output_tokens is length; failed is error", async () => {
-    const incomplete = (await run([{ type: "response.incomplete", response: { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } } }])).at(-1);
-    assert(incomplete?.type === "finish" && incomplete.reason === "length" && incomplete.rawReason === "incomplete", "length");
-    const failed = await run([{ type: "response.failed", response: { status: "failed", error: { code: "server_error", message: "x" } } }]);
-    assertEquals(failed.map((e) => e.type), ["error", "finish"]);
+    const incomplete = (
+      await run([
+        {
+          type: "response.incomplete",
+          response: { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } },
+        },
+      ])
+    ).at(-1);
+    assert(
+      incomplete?.type === "finish" && incomplete.reason === "length" && incomplete.rawReason === "incomplete",
+      "length",
+    );
+    const failed = await run([
+      { type: "response.failed", response: { status: "failed", error: { code: "server_error", message: "x" } } },
+    ]);
+    assertEquals(
+      failed.map((e) => e.type),
+      ["error", "finish"],
+    );
     assert(failed[1]?.type === "finish" && failed[1].reason === "error", "error");
   });
 });
@@ -100,7 +134,11 @@ group("SequenceReorderer", (test) => {
   test("releases in order, drops duplicates, reports a gap when the window fills", () => {
     const released: number[] = [];
     const gaps: [number, number][] = [];
-    const reorderer = new SequenceReorderer<number>(2, (n) => released.push(n), (from, to) => gaps.push([from, to]));
+    const reorderer = new SequenceReorderer<number>(
+      2,
+      (n) => released.push(n),
+      (from, to) => gaps.push([from, to]),
+    );
     for (const n of [0, 2, 1, 1, 4, 5, 6]) reorderer.push(n, n);
     assertEquals(released, [0, 1, 2, 4, 5, 6]);
     assertEquals(gaps, [[3, 3]]);
@@ -111,7 +149,11 @@ group("SequenceReorderer", (test) => {
   test("the end of input releases what is held, reporting the gap", () => {
     const released: number[] = [];
     const gaps: [number, number][] = [];
-    const reorderer = new SequenceReorderer<number>(64, (n) => released.push(n), (from, to) => gaps.push([from, to]));
+    const reorderer = new SequenceReorderer<number>(
+      64,
+      (n) => released.push(n),
+      (from, to) => gaps.push([from, to]),
+    );
     for (const n of [0, 3, 4]) reorderer.push(n, n);
     reorderer.flush();
     assertEquals([released, gaps], [[0, 3, 4], [[1, 2]]]);

@@ -60,10 +60,21 @@ async function run(): Promise<void> {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (token.value !== "") headers["authorization"] = `Bearer ${token.value}`;
     const runMode = mode.run();
-    const response = await fetch(runMode ? "/v1/run" : "/v1/stream", { method: "POST", headers, body, signal: running.signal });
+    const response = await fetch(runMode ? "/v1/run" : "/v1/stream", {
+      method: "POST",
+      headers,
+      body,
+      signal: running.signal,
+    });
     if (!response.ok || !response.body) return view.status(await httpError(response));
     const recording = response.headers.get("x-replay-recording");
-    view.status(recording === "scripted-model" ? "Running offline with the Worker's scripted model (no provider key)…" : recording ? `Streaming the replayed recording “${recording}”…` : "Streaming…");
+    view.status(
+      recording === "scripted-model"
+        ? "Running offline with the Worker's scripted model (no provider key)…"
+        : recording
+          ? `Streaming the replayed recording “${recording}”…`
+          : "Streaming…",
+    );
     if (runMode) return await readRun(response.body, view);
     const events = response.body.pipeThrough(new SSEDecoderStream()).pipeThrough(new ToolCallEventDecoderStream());
     const reader = events.getReader();
@@ -93,14 +104,24 @@ async function readRun(body: ReadableStream<Uint8Array>, view: StreamView): Prom
       view.status("The Worker sent a frame that is not JSON; it was skipped.");
       continue;
     }
-    if (typeof event === "object" && event !== null && (event as { type?: unknown }).type === value.event) view.applyRun(event as RunEvent);
+    if (typeof event === "object" && event !== null && (event as { type?: unknown }).type === value.event)
+      view.applyRun(event as RunEvent);
   }
 }
 
 function requestBody(view: StreamView): string | undefined {
-  const checks = { ...(earlyValidation.checked ? { early_validation: true } : {}), ...(abortOnViolation.checked ? { abort_on_violation: true } : {}) };
+  const checks = {
+    ...(earlyValidation.checked ? { early_validation: true } : {}),
+    ...(abortOnViolation.checked ? { abort_on_violation: true } : {}),
+  };
   if (mode.run()) {
-    return JSON.stringify({ provider: provider.value, model: model.value.trim(), messages: [{ role: "user", content: prompt.value }], tools: mode.tools(), ...checks });
+    return JSON.stringify({
+      provider: provider.value,
+      model: model.value.trim(),
+      messages: [{ role: "user", content: prompt.value }],
+      tools: mode.tools(),
+      ...checks,
+    });
   }
   let toolList: unknown;
   try {
@@ -172,7 +193,8 @@ function modeSwitch(): { run: () => boolean; tools: () => string[] } {
   });
   const hint = document.createElement("span");
   hint.className = "hint";
-  hint.textContent = "Without a provider key the Worker's scripted model answers, in the chosen provider's own wire format: it calls these tools for questions about the time, arithmetic and units, and writes its answer from what they returned. A table of units calls unit_table, whose result grows row by row.";
+  hint.textContent =
+    "Without a provider key the Worker's scripted model answers, in the chosen provider's own wire format: it calls these tools for questions about the time, arithmetic and units, and writes its answer from what they returned. A table of units calls unit_table, whose result grows row by row.";
   toolBox.append(hint);
   (definitions ?? form.querySelector(".actions"))?.before(fieldset, toolBox);
   const streamPrompt = prompt.value;

@@ -46,11 +46,15 @@ export class StreamView {
   applyRun(event: RunEvent): void {
     if (event.type === "loop-finish") {
       const errors = this.#errors.length > 0 ? ` ${this.#errors.length} error(s): ${this.#errors.join(" ")}` : "";
-      return this.status(`Run finished (${event.reason}) after ${event.steps} step(s) and ${this.#events} events.${errors}`);
+      return this.status(
+        `Run finished (${event.reason}) after ${event.steps} step(s) and ${this.#events} events.${errors}`,
+      );
     }
-    if (event.type === "step-finish") return this.status(`Step ${event.step} finished; ${event.messages.length} message(s) go back to the model.`);
+    if (event.type === "step-finish")
+      return this.status(`Step ${event.step} finished; ${event.messages.length} message(s) go back to the model.`);
     // Each step's text is a new paragraph of the answer.
-    if (event.type === "text-delta" && event.step !== this.#step && this.#el.text.textContent !== "") this.#el.text.append("\n\n");
+    if (event.type === "text-delta" && event.step !== this.#step && this.#el.text.textContent !== "")
+      this.#el.text.append("\n\n");
     this.#step = event.step;
     switch (event.type) {
       case "tool-result":
@@ -124,7 +128,10 @@ export class StreamView {
   }
 
   #finish(event: FinishEvent): void {
-    if (this.#step > 0) return this.status(`Step ${this.#step}: the model finished (${event.reason}) with ${event.toolCalls.length + event.invalidToolCalls.length} tool call(s); running them…`);
+    if (this.#step > 0)
+      return this.status(
+        `Step ${this.#step}: the model finished (${event.reason}) with ${event.toolCalls.length + event.invalidToolCalls.length} tool call(s); running them…`,
+      );
     const calls = event.toolCalls.length + event.invalidToolCalls.length;
     const errors = this.#errors.length > 0 ? ` ${this.#errors.length} error(s): ${this.#errors.join(" ")}` : "";
     this.status(`Finished (${event.reason}) with ${calls} tool call(s) after ${this.#events} events.${errors}`);

@@ -1,4 +1,11 @@
-import type { DiscardedToolCall, InvalidToolCall, JsonValue, SchemaViolation, ToolCall, ToolErrorInfo } from "../../../src/index.ts";
+import type {
+  DiscardedToolCall,
+  InvalidToolCall,
+  JsonValue,
+  SchemaViolation,
+  ToolCall,
+  ToolErrorInfo,
+} from "../../../src/index.ts";
 
 /** Where a call stands, shown on its card as a badge and as `data-state`. */
 export type CardState = "streaming" | "complete" | "invalid" | "discarded";
@@ -96,7 +103,12 @@ export class ToolCallCard {
    */
   result(value: JsonValue, truncated: boolean, preliminary = false): void {
     const remark = truncated ? "Cut to the size limit." : undefined;
-    this.#outcome(preliminary ? "Result so far…" : "Result", "result", typeof value === "string" ? value : JSON.stringify(value, null, 2), remark);
+    this.#outcome(
+      preliminary ? "Result so far…" : "Result",
+      "result",
+      typeof value === "string" ? value : JSON.stringify(value, null, 2),
+      remark,
+    );
     const outcome = this.#article.querySelector<HTMLElement>(".outcome");
     if (outcome) outcome.dataset["state"] = preliminary ? "growing" : "final";
   }

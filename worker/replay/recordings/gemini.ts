@@ -10,7 +10,7 @@ export const geminiRecordings: readonly Recording[] = [
     name: "parallel-function-calls-single-chunk",
     keywords: ["san diego", "las vegas"],
     events: [
-      "data: {\"candidates\": [{\"content\": {\"parts\": [{\"functionCall\": {\"name\": \"weather\",\"args\": {\"city\": \"San Diego\"}}},{\"functionCall\": {\"name\": \"weather\",\"args\": {\"city\": \"Las Vegas\"}}}],\"role\": \"model\"},\"finishReason\": \"STOP\",\"index\": 0}],\"usageMetadata\": {\"promptTokenCount\": 359,\"candidatesTokenCount\": 28,\"totalTokenCount\": 436,\"promptTokensDetails\": [{\"modality\": \"TEXT\",\"tokenCount\": 359}],\"thoughtsTokenCount\": 49},\"modelVersion\": \"gemini-2.5-flash\",\"responseId\": \"FtJdaL6yLe6Fz7IP2uCB2AE\"}\r\n\r\n",
+      'data: {"candidates": [{"content": {"parts": [{"functionCall": {"name": "weather","args": {"city": "San Diego"}}},{"functionCall": {"name": "weather","args": {"city": "Las Vegas"}}}],"role": "model"},"finishReason": "STOP","index": 0}],"usageMetadata": {"promptTokenCount": 359,"candidatesTokenCount": 28,"totalTokenCount": 436,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 359}],"thoughtsTokenCount": 49},"modelVersion": "gemini-2.5-flash","responseId": "FtJdaL6yLe6Fz7IP2uCB2AE"}\r\n\r\n',
     ],
   },
   {
@@ -19,7 +19,7 @@ export const geminiRecordings: readonly Recording[] = [
     name: "function-call-gemini-2.0-flash",
     keywords: ["capital", "france", "paris"],
     events: [
-      "data: {\"candidates\": [{\"content\": {\"parts\": [{\"functionCall\": {\"name\": \"get_capital\",\"args\": {\"country\": \"France\"}}}],\"role\": \"model\"},\"finishReason\": \"STOP\"}],\"usageMetadata\": {\"promptTokenCount\": 52,\"candidatesTokenCount\": 5,\"totalTokenCount\": 57,\"promptTokensDetails\": [{\"modality\": \"TEXT\",\"tokenCount\": 52}],\"candidatesTokensDetails\": [{\"modality\": \"TEXT\",\"tokenCount\": 5}]},\"modelVersion\": \"gemini-2.0-flash\",\"responseId\": \"1lpeaMTxIpW1nvgP-O3vwQY\"}\r\n\r\n",
+      'data: {"candidates": [{"content": {"parts": [{"functionCall": {"name": "get_capital","args": {"country": "France"}}}],"role": "model"},"finishReason": "STOP"}],"usageMetadata": {"promptTokenCount": 52,"candidatesTokenCount": 5,"totalTokenCount": 57,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 52}],"candidatesTokensDetails": [{"modality": "TEXT","tokenCount": 5}]},"modelVersion": "gemini-2.0-flash","responseId": "1lpeaMTxIpW1nvgP-O3vwQY"}\r\n\r\n',
     ],
   },
 ];

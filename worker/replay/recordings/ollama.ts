@@ -11,8 +11,8 @@ export const ollamaRecordings: readonly Recording[] = [
     keywords: ["tokyo", "weather"],
     contentType: "application/x-ndjson",
     events: [
-      "{\"model\":\"llama3.2\",\"created_at\":\"2025-07-07T20:22:19.184789Z\",\"message\":{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":[{\"function\":{\"name\":\"get_weather\",\"arguments\":{\"city\":\"Tokyo\"}}}]},\"done\":false}\n",
-      "{\"model\":\"llama3.2\",\"created_at\":\"2025-07-07T20:22:19.19314Z\",\"message\":{\"role\":\"assistant\",\"content\":\"\"},\"done_reason\":\"stop\",\"done\":true,\"total_duration\":182242375,\"load_duration\":41295167,\"prompt_eval_count\":169,\"prompt_eval_duration\":24573166,\"eval_count\":15,\"eval_duration\":115959084}\n",
+      '{"model":"llama3.2","created_at":"2025-07-07T20:22:19.184789Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":"Tokyo"}}}]},"done":false}\n',
+      '{"model":"llama3.2","created_at":"2025-07-07T20:22:19.19314Z","message":{"role":"assistant","content":""},"done_reason":"stop","done":true,"total_duration":182242375,"load_duration":41295167,"prompt_eval_count":169,"prompt_eval_duration":24573166,"eval_count":15,"eval_duration":115959084}\n',
     ],
   },
 ];

@@ -31,7 +31,11 @@ export function planCalls(prompt: string, offered: ReadonlySet<string>): Scripte
 function callOf(ask: Ask): ScriptedCall {
   if (ask.tool === "current_time") return { name: ask.tool, arguments: { time_zone: ask.zone } };
   if (ask.tool === "calculate") return { name: ask.tool, arguments: { expression: ask.expression } };
-  if (ask.tool === "unit_table") return { name: ask.tool, arguments: ask.values ? { from: ask.from, to: ask.to, values: ask.values } : { from: ask.from, to: ask.to } };
+  if (ask.tool === "unit_table")
+    return {
+      name: ask.tool,
+      arguments: ask.values ? { from: ask.from, to: ask.to, values: ask.values } : { from: ask.from, to: ask.to },
+    };
   return { name: ask.tool, arguments: { value: ask.value, from: ask.from, to: ask.to } };
 }
 
@@ -50,7 +54,10 @@ export function helpText(offered: ReadonlySet<string>): string {
     offered.has("convert_units") ? 'unit conversions ("How many km is 26.2 mi?")' : undefined,
     offered.has("unit_table") ? 'conversion tables ("A table of km to mi for 1, 5 and 10")' : undefined,
   ].filter((example) => example !== undefined);
-  const can = examples.length > 0 ? `It calls the Worker's tools for ${examples.join(", ")}.` : "This request enabled none of the Worker's tools (current_time, calculate, convert_units), so it has nothing to call.";
+  const can =
+    examples.length > 0
+      ? `It calls the Worker's tools for ${examples.join(", ")}.`
+      : "This request enabled none of the Worker's tools (current_time, calculate, convert_units), so it has nothing to call.";
   return `This is the Worker's scripted model, which answers when no provider key is set. ${can} Set a provider key to talk to a real model.`;
 }
 
@@ -59,7 +66,8 @@ export function answerFrom(calls: readonly TranscriptCall[], results: readonly T
   const unmatched = [...results];
   const sentences = calls.map((call) => {
     let at = unmatched.findIndex((result) => call.id !== null && result.id === call.id);
-    if (at < 0) at = unmatched.findIndex((result) => result.id === null && (result.name === null || result.name === call.name));
+    if (at < 0)
+      at = unmatched.findIndex((result) => result.id === null && (result.name === null || result.name === call.name));
     const [result] = at >= 0 ? unmatched.splice(at, 1) : [];
     return result ? sentence(call, result) : `${call.name} gave no result.`;
   });
@@ -73,16 +81,22 @@ function sentence(call: TranscriptCall, result: TranscriptResult): string {
     if (call.name === "current_time" && typeof out["time"] === "string") {
       return `In ${out["time_zone"]} it is ${out["time"].slice(0, 5)} on ${out["weekday"]}, ${out["date"]} (UTC${out["utc_offset"]}).`;
     }
-    if (call.name === "calculate" && typeof out["result"] === "number") return `${args["expression"]} = ${out["result"]}.`;
-    if (call.name === "convert_units" && typeof out["value"] === "number") return `${args["value"]} ${args["from"]} is ${out["value"]} ${out["unit"]}.`;
+    if (call.name === "calculate" && typeof out["result"] === "number")
+      return `${args["expression"]} = ${out["result"]}.`;
+    if (call.name === "convert_units" && typeof out["value"] === "number")
+      return `${args["value"]} ${args["from"]} is ${out["value"]} ${out["unit"]}.`;
     if (call.name === "unit_table" && Array.isArray(out["rows"])) {
-      const rows = out["rows"].map((row) => (Array.isArray(row) ? `${row[0]} ${out["from"]} is ${row[1]} ${out["to"]}` : JSON.stringify(row)));
+      const rows = out["rows"].map((row) =>
+        Array.isArray(row) ? `${row[0]} ${out["from"]} is ${row[1]} ${out["to"]}` : JSON.stringify(row),
+      );
       return `${rows.join(", ")}.`;
     }
   }
   const quoted = typeof result.content === "string" ? result.content : JSON.stringify(result.content);
   const cut = quoted.length > MAX_QUOTE ? `${quoted.slice(0, MAX_QUOTE)}…` : quoted;
-  return result.isError || looksLikeError(result.content) ? `${call.name} could not answer: ${cut}` : `${call.name} returned ${cut}.`;
+  return result.isError || looksLikeError(result.content)
+    ? `${call.name} could not answer: ${cut}`
+    : `${call.name} returned ${cut}.`;
 }
 
 /** A result that is plain text where the tool returns an object is the error message the loop sent back. */

@@ -41,5 +41,8 @@ export function eventStreamMessage(headers: Readonly<Record<string, string>>, pa
 
 /** A Bedrock event: `:event-type`, `:content-type: application/json`, `:message-type: event`, as Bedrock orders them. */
 export function bedrockEvent(eventType: string, payload: string): Uint8Array {
-  return eventStreamMessage({ ":event-type": eventType, ":content-type": "application/json", ":message-type": "event" }, payload);
+  return eventStreamMessage(
+    { ":event-type": eventType, ":content-type": "application/json", ":message-type": "event" },
+    payload,
+  );
 }

@@ -16,33 +16,99 @@ export type Ask =
 
 /** Cities (and a few countries) people ask the time of, with their IANA zones. */
 const PLACES: Readonly<Record<string, string>> = {
-  tokyo: "Asia/Tokyo", osaka: "Asia/Tokyo", japan: "Asia/Tokyo", seoul: "Asia/Seoul", beijing: "Asia/Shanghai",
-  shanghai: "Asia/Shanghai", "hong kong": "Asia/Hong_Kong", singapore: "Asia/Singapore", bangkok: "Asia/Bangkok",
-  delhi: "Asia/Kolkata", "new delhi": "Asia/Kolkata", mumbai: "Asia/Kolkata", india: "Asia/Kolkata", dubai: "Asia/Dubai",
-  sydney: "Australia/Sydney", melbourne: "Australia/Melbourne", auckland: "Pacific/Auckland", london: "Europe/London",
-  dublin: "Europe/Dublin", lisbon: "Europe/Lisbon", paris: "Europe/Paris", berlin: "Europe/Berlin", madrid: "Europe/Madrid",
-  rome: "Europe/Rome", amsterdam: "Europe/Amsterdam", zurich: "Europe/Zurich", stockholm: "Europe/Stockholm",
-  athens: "Europe/Athens", istanbul: "Europe/Istanbul", moscow: "Europe/Moscow", cairo: "Africa/Cairo",
-  lagos: "Africa/Lagos", nairobi: "Africa/Nairobi", johannesburg: "Africa/Johannesburg", "new york": "America/New_York",
-  "new york city": "America/New_York", nyc: "America/New_York", boston: "America/New_York", toronto: "America/Toronto",
-  chicago: "America/Chicago", denver: "America/Denver", "los angeles": "America/Los_Angeles",
-  "san francisco": "America/Los_Angeles", seattle: "America/Los_Angeles", vancouver: "America/Vancouver",
-  "mexico city": "America/Mexico_City", "são paulo": "America/Sao_Paulo", "sao paulo": "America/Sao_Paulo",
-  "buenos aires": "America/Argentina/Buenos_Aires", honolulu: "Pacific/Honolulu", utc: "UTC", gmt: "UTC",
+  tokyo: "Asia/Tokyo",
+  osaka: "Asia/Tokyo",
+  japan: "Asia/Tokyo",
+  seoul: "Asia/Seoul",
+  beijing: "Asia/Shanghai",
+  shanghai: "Asia/Shanghai",
+  "hong kong": "Asia/Hong_Kong",
+  singapore: "Asia/Singapore",
+  bangkok: "Asia/Bangkok",
+  delhi: "Asia/Kolkata",
+  "new delhi": "Asia/Kolkata",
+  mumbai: "Asia/Kolkata",
+  india: "Asia/Kolkata",
+  dubai: "Asia/Dubai",
+  sydney: "Australia/Sydney",
+  melbourne: "Australia/Melbourne",
+  auckland: "Pacific/Auckland",
+  london: "Europe/London",
+  dublin: "Europe/Dublin",
+  lisbon: "Europe/Lisbon",
+  paris: "Europe/Paris",
+  berlin: "Europe/Berlin",
+  madrid: "Europe/Madrid",
+  rome: "Europe/Rome",
+  amsterdam: "Europe/Amsterdam",
+  zurich: "Europe/Zurich",
+  stockholm: "Europe/Stockholm",
+  athens: "Europe/Athens",
+  istanbul: "Europe/Istanbul",
+  moscow: "Europe/Moscow",
+  cairo: "Africa/Cairo",
+  lagos: "Africa/Lagos",
+  nairobi: "Africa/Nairobi",
+  johannesburg: "Africa/Johannesburg",
+  "new york": "America/New_York",
+  "new york city": "America/New_York",
+  nyc: "America/New_York",
+  boston: "America/New_York",
+  toronto: "America/Toronto",
+  chicago: "America/Chicago",
+  denver: "America/Denver",
+  "los angeles": "America/Los_Angeles",
+  "san francisco": "America/Los_Angeles",
+  seattle: "America/Los_Angeles",
+  vancouver: "America/Vancouver",
+  "mexico city": "America/Mexico_City",
+  "são paulo": "America/Sao_Paulo",
+  "sao paulo": "America/Sao_Paulo",
+  "buenos aires": "America/Argentina/Buenos_Aires",
+  honolulu: "Pacific/Honolulu",
+  utc: "UTC",
+  gmt: "UTC",
 };
 
 /** Unit words and symbols, as the unit converter names them. Longest first, so "km/h" wins over "km". */
 const UNIT_WORDS: readonly [RegExp, string][] = (
   [
-    ["kilomet(?:er|re)s? per hour|km/h|kph", "km/h"], ["miles? per hour|mph", "mph"], ["met(?:er|re)s? per second|m/s", "m/s"],
-    ["knots?|kn", "kn"], ["nautical miles?|nmi", "nmi"], ["millimet(?:er|re)s?|mm", "mm"], ["centimet(?:er|re)s?|cm", "cm"],
-    ["kilomet(?:er|re)s?|kms?", "km"], ["met(?:er|re)s?|m", "m"], ["inch(?:es)?", "in"], ["feet|foot|ft", "ft"],
-    ["yards?|yd", "yd"], ["miles?|mi", "mi"], ["milligrams?|mg", "mg"], ["kilograms?|kilos?|kgs?", "kg"], ["grams?|g", "g"],
-    ["tonnes?|metric tons?", "t"], ["fluid ounces?|fl ?oz", "fl_oz"], ["ounces?|oz", "oz"], ["pounds?|lbs?", "lb"],
-    ["stones?|st", "st"], ["millilit(?:er|re)s?|ml", "ml"], ["lit(?:er|re)s?|l", "l"], ["teaspoons?|tsp", "tsp"],
-    ["tablespoons?|tbsp", "tbsp"], ["cups?", "cup"], ["pints?|pt", "pt"], ["quarts?|qt", "qt"], ["gallons?|gal", "gal"],
-    ["seconds?|secs?", "s"], ["minutes?|mins?", "min"], ["hours?|hrs?", "h"], ["days?", "d"], ["weeks?|wks?", "wk"],
-    ["°\\s?c|degrees? c(?:elsius)?|celsius|centigrade|c", "C"], ["°\\s?f|degrees? f(?:ahrenheit)?|fahrenheit|f", "F"],
+    ["kilomet(?:er|re)s? per hour|km/h|kph", "km/h"],
+    ["miles? per hour|mph", "mph"],
+    ["met(?:er|re)s? per second|m/s", "m/s"],
+    ["knots?|kn", "kn"],
+    ["nautical miles?|nmi", "nmi"],
+    ["millimet(?:er|re)s?|mm", "mm"],
+    ["centimet(?:er|re)s?|cm", "cm"],
+    ["kilomet(?:er|re)s?|kms?", "km"],
+    ["met(?:er|re)s?|m", "m"],
+    ["inch(?:es)?", "in"],
+    ["feet|foot|ft", "ft"],
+    ["yards?|yd", "yd"],
+    ["miles?|mi", "mi"],
+    ["milligrams?|mg", "mg"],
+    ["kilograms?|kilos?|kgs?", "kg"],
+    ["grams?|g", "g"],
+    ["tonnes?|metric tons?", "t"],
+    ["fluid ounces?|fl ?oz", "fl_oz"],
+    ["ounces?|oz", "oz"],
+    ["pounds?|lbs?", "lb"],
+    ["stones?|st", "st"],
+    ["millilit(?:er|re)s?|ml", "ml"],
+    ["lit(?:er|re)s?|l", "l"],
+    ["teaspoons?|tsp", "tsp"],
+    ["tablespoons?|tbsp", "tbsp"],
+    ["cups?", "cup"],
+    ["pints?|pt", "pt"],
+    ["quarts?|qt", "qt"],
+    ["gallons?|gal", "gal"],
+    ["seconds?|secs?", "s"],
+    ["minutes?|mins?", "min"],
+    ["hours?|hrs?", "h"],
+    ["days?", "d"],
+    ["weeks?|wks?", "wk"],
+    ["°\\s?c|degrees? c(?:elsius)?|celsius|centigrade|c", "C"],
+    ["°\\s?f|degrees? f(?:ahrenheit)?|fahrenheit|f", "F"],
     ["kelvins?|k", "K"],
   ] as const
 ).map(([words, symbol]) => [new RegExp(`^(?:${words})$`, "i"), symbol]);
@@ -78,19 +144,27 @@ function timeAsks(prompt: string): Ask[] {
   for (const [place, zone] of Object.entries(PLACES)) {
     const at = new RegExp(`\\b${place}\\b`).exec(lower)?.index;
     // "New York City" and "New York" are the same ask; the longer name is found too.
-    if (at !== undefined && !found.some((ask) => ask.tool === "current_time" && ask.zone === zone)) found.push({ tool: "current_time", at, zone });
+    if (at !== undefined && !found.some((ask) => ask.tool === "current_time" && ask.zone === zone))
+      found.push({ tool: "current_time", at, zone });
   }
   for (const match of prompt.matchAll(/\b[A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?\b/g)) {
-    if (!found.some((ask) => ask.tool === "current_time" && ask.zone === match[0])) found.push({ tool: "current_time", at: match.index, zone: match[0] });
+    if (!found.some((ask) => ask.tool === "current_time" && ask.zone === match[0]))
+      found.push({ tool: "current_time", at: match.index, zone: match[0] });
   }
   return found.length > 0 ? found : [{ tool: "current_time", at: TIME_WORDS.exec(prompt)?.index ?? 0, zone: "UTC" }];
 }
 
 function arithmeticAsks(prompt: string): Ask[] {
   const found: Ask[] = [];
-  for (const match of prompt.matchAll(PERCENT_OF)) found.push({ tool: "calculate", at: match.index, expression: `${match[2]} * ${match[1]} / 100` });
-  for (const match of prompt.matchAll(ROOT_OF)) found.push({ tool: "calculate", at: match.index, expression: `sqrt(${match[1]})` });
-  const spelled = prompt.replace(/\b(plus|minus|times|multiplied by|divided by)\b/gi, (word) => ({ plus: "+", minus: "-", times: "*", "multiplied by": "*", "divided by": "/" })[word.toLowerCase()] ?? word);
+  for (const match of prompt.matchAll(PERCENT_OF))
+    found.push({ tool: "calculate", at: match.index, expression: `${match[2]} * ${match[1]} / 100` });
+  for (const match of prompt.matchAll(ROOT_OF))
+    found.push({ tool: "calculate", at: match.index, expression: `sqrt(${match[1]})` });
+  const spelled = prompt.replace(
+    /\b(plus|minus|times|multiplied by|divided by)\b/gi,
+    (word) =>
+      ({ plus: "+", minus: "-", times: "*", "multiplied by": "*", "divided by": "/" })[word.toLowerCase()] ?? word,
+  );
   for (const match of spelled.matchAll(EXPRESSION)) {
     const expression = match[0].trim().replace(/×/g, "*").replace(/÷/g, "/");
     // A date (2026-11-23) is not a subtraction; parentheses must pair up.
@@ -118,8 +192,14 @@ function tableAsks(prompt: string): Ask[] {
   for (const match of prompt.matchAll(TABLE)) {
     const [from, to] = [unit(match[1]!), unit(match[2]!)];
     if (!from || !to) continue;
-    const values = [...(match[3] ?? "").matchAll(/-?\d+(?:\.\d+)?/g)].map((number) => Number(number[0])).slice(0, MAX_ROWS);
-    found.push(values.length > 0 ? { tool: "unit_table", at: match.index, from, to, values } : { tool: "unit_table", at: match.index, from, to });
+    const values = [...(match[3] ?? "").matchAll(/-?\d+(?:\.\d+)?/g)]
+      .map((number) => Number(number[0]))
+      .slice(0, MAX_ROWS);
+    found.push(
+      values.length > 0
+        ? { tool: "unit_table", at: match.index, from, to, values }
+        : { tool: "unit_table", at: match.index, from, to },
+    );
   }
   return found;
 }

@@ -37,7 +37,10 @@ export interface ScriptedModelOptions {
 }
 
 /** A stand-in for `fetch` that answers `provider`'s requests as the scripted model. */
-export function scriptedModel(provider: Provider, options: ScriptedModelOptions): (request: Request) => Promise<Response> {
+export function scriptedModel(
+  provider: Provider,
+  options: ScriptedModelOptions,
+): (request: Request) => Promise<Response> {
   const now = options.now ?? Date.now;
   return async (request) => {
     const text = await request.text();
@@ -54,11 +57,18 @@ export function scriptedModel(provider: Provider, options: ScriptedModelOptions)
 }
 
 /** What the scripted model says to a request body of `provider`'s format. */
-export function scriptedTurn(provider: Provider, body: unknown, model: string, inputTokens: number, now: number): ScriptedTurn {
+export function scriptedTurn(
+  provider: Provider,
+  body: unknown,
+  model: string,
+  inputTokens: number,
+  now: number,
+): ScriptedTurn {
   const transcript = readTranscript(provider, body);
   const offered = new Set(transcript.tools.map((tool) => tool.name));
   const base = { model, inputTokens, tools: transcript.tools, now, plan: "" };
-  if (transcript.results.length > 0) return { ...base, text: answerFrom(transcript.calls, transcript.results), calls: [] };
+  if (transcript.results.length > 0)
+    return { ...base, text: answerFrom(transcript.calls, transcript.results), calls: [] };
   const calls = planCalls(transcript.prompt, offered);
   if (calls.length === 0) return { ...base, text: helpText(offered), calls: [] };
   return { ...base, text: "", plan: toolPlan(calls), calls };

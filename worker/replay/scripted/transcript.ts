@@ -34,7 +34,10 @@ export interface Transcript {
   tools: { name: string; description?: string; parameters?: JsonValue }[];
 }
 
-type Entry = { kind: "prompt"; text: string } | ({ kind: "call" } & TranscriptCall) | ({ kind: "result" } & TranscriptResult);
+type Entry =
+  | { kind: "prompt"; text: string }
+  | ({ kind: "call" } & TranscriptCall)
+  | ({ kind: "result" } & TranscriptResult);
 type Json = { [key: string]: JsonValue };
 
 /** The transcript of a request body of `provider`'s wire format; unreadable parts are skipped. */
@@ -61,7 +64,10 @@ const READERS: { readonly [P in Provider]: (request: Json) => Entry[] } = {
   ollama: (request) => list(request["messages"]).flatMap(chatEntries),
   cohere: (request) => list(request["messages"]).flatMap(chatEntries),
   "openai-responses": (request) =>
-    (typeof request["input"] === "string" ? [{ role: "user", content: request["input"] }] : list(request["input"])).flatMap((value): Entry[] => {
+    (typeof request["input"] === "string"
+      ? [{ role: "user", content: request["input"] }]
+      : list(request["input"])
+    ).flatMap((value): Entry[] => {
       const item = object(value);
       if (item["role"] === "user") return [{ kind: "prompt", text: text(item["content"]) }];
       if (item["type"] === "function_call") return [call(item["call_id"], item["name"], parse(item["arguments"]))];
@@ -71,17 +77,25 @@ const READERS: { readonly [P in Provider]: (request: Json) => Entry[] } = {
   anthropic: (request) =>
     list(request["messages"]).flatMap((value): Entry[] => {
       const message = object(value);
-      if (typeof message["content"] === "string") return message["role"] === "user" ? [{ kind: "prompt", text: message["content"] }] : [];
+      if (typeof message["content"] === "string")
+        return message["role"] === "user" ? [{ kind: "prompt", text: message["content"] }] : [];
       const blocks = list(message["content"]).map(object);
-      if (message["role"] === "assistant") return blocks.filter((b) => b["type"] === "tool_use").map((b) => call(b["id"], b["name"], b["input"]));
-      const results = blocks.filter((b) => b["type"] === "tool_result").map((b) => result(b["tool_use_id"], null, b["content"], b["is_error"] === true));
+      if (message["role"] === "assistant")
+        return blocks.filter((b) => b["type"] === "tool_use").map((b) => call(b["id"], b["name"], b["input"]));
+      const results = blocks
+        .filter((b) => b["type"] === "tool_result")
+        .map((b) => result(b["tool_use_id"], null, b["content"], b["is_error"] === true));
       return results.length > 0 ? results : [{ kind: "prompt", text: text(blocks) }];
     }),
   gemini: (request) =>
     list(request["contents"]).flatMap((value): Entry[] => {
       const content = object(value);
       const parts = list(content["parts"]).map(object);
-      if (content["role"] === "model") return parts.filter((p) => "functionCall" in p).map((p) => object(p["functionCall"])).map((c) => call(c["id"], c["name"], c["args"]));
+      if (content["role"] === "model")
+        return parts
+          .filter((p) => "functionCall" in p)
+          .map((p) => object(p["functionCall"]))
+          .map((c) => call(c["id"], c["name"], c["args"]));
       const responses = parts.filter((p) => "functionResponse" in p).map((p) => object(p["functionResponse"]));
       if (responses.length === 0) return [{ kind: "prompt", text: text(parts) }];
       return responses.map((r) => {
@@ -96,7 +110,11 @@ const READERS: { readonly [P in Provider]: (request: Json) => Entry[] } = {
     list(request["messages"]).flatMap((value): Entry[] => {
       const message = object(value);
       const blocks = list(message["content"]).map(object);
-      if (message["role"] === "assistant") return blocks.filter((b) => "toolUse" in b).map((b) => object(b["toolUse"])).map((u) => call(u["toolUseId"], u["name"], u["input"]));
+      if (message["role"] === "assistant")
+        return blocks
+          .filter((b) => "toolUse" in b)
+          .map((b) => object(b["toolUse"]))
+          .map((u) => call(u["toolUseId"], u["name"], u["input"]));
       const results = blocks.filter((b) => "toolResult" in b).map((b) => object(b["toolResult"]));
       if (results.length === 0) return [{ kind: "prompt", text: text(blocks) }];
       return results.map((r) => {
@@ -111,10 +129,18 @@ const TOOLS: { readonly [P in Provider]: (request: Json) => Transcript["tools"] 
   ollama: chatTools,
   cohere: chatTools,
   "openai-responses": (request) => list(request["tools"]).map((tool) => definition(object(tool))),
-  anthropic: (request) => list(request["tools"]).map((tool) => definition({ ...object(tool), parameters: object(tool)["input_schema"] ?? null })),
+  anthropic: (request) =>
+    list(request["tools"]).map((tool) =>
+      definition({ ...object(tool), parameters: object(tool)["input_schema"] ?? null }),
+    ),
   gemini: (request) =>
     list(request["tools"]).flatMap((tool) =>
-      list(object(tool)["functionDeclarations"]).map((fn) => definition({ ...object(fn), parameters: object(fn)["parametersJsonSchema"] ?? object(fn)["parameters"] ?? null })),
+      list(object(tool)["functionDeclarations"]).map((fn) =>
+        definition({
+          ...object(fn),
+          parameters: object(fn)["parametersJsonSchema"] ?? object(fn)["parameters"] ?? null,
+        }),
+      ),
     ),
   bedrock: (request) =>
     list(object(request["toolConfig"])["tools"]).map((tool) => {
@@ -131,27 +157,58 @@ function chatEntries(value: JsonValue): Entry[] {
     return list(message["tool_calls"]).map((value) => {
       const wire = object(value);
       const fn = object(wire["function"]);
-      return call(wire["id"], fn["name"], typeof fn["arguments"] === "string" ? parse(fn["arguments"]) : (fn["arguments"] ?? {}));
+      return call(
+        wire["id"],
+        fn["name"],
+        typeof fn["arguments"] === "string" ? parse(fn["arguments"]) : (fn["arguments"] ?? {}),
+      );
     });
   }
-  if (message["role"] === "tool") return [result(message["tool_call_id"], message["tool_name"] ?? message["name"] ?? null, documents(message["content"]), false)];
+  if (message["role"] === "tool")
+    return [
+      result(
+        message["tool_call_id"],
+        message["tool_name"] ?? message["name"] ?? null,
+        documents(message["content"]),
+        false,
+      ),
+    ];
   return [];
 }
 
 function call(id: JsonValue | undefined, name: JsonValue | undefined, args: JsonValue | undefined): Entry {
-  return { kind: "call", id: typeof id === "string" ? id : null, name: typeof name === "string" ? name : "", arguments: args ?? {} };
+  return {
+    kind: "call",
+    id: typeof id === "string" ? id : null,
+    name: typeof name === "string" ? name : "",
+    arguments: args ?? {},
+  };
 }
 
-function result(id: JsonValue | undefined, name: JsonValue | undefined, content: JsonValue | undefined, isError: boolean): Entry {
-  const value = typeof content === "string" ? parse(content) : Array.isArray(content) ? parse(text(content)) : (content ?? null);
-  return { kind: "result", id: typeof id === "string" ? id : null, name: typeof name === "string" ? name : null, content: value, isError };
+function result(
+  id: JsonValue | undefined,
+  name: JsonValue | undefined,
+  content: JsonValue | undefined,
+  isError: boolean,
+): Entry {
+  const value =
+    typeof content === "string" ? parse(content) : Array.isArray(content) ? parse(text(content)) : (content ?? null);
+  return {
+    kind: "result",
+    id: typeof id === "string" ? id : null,
+    name: typeof name === "string" ? name : null,
+    content: value,
+    isError,
+  };
 }
 
 /** Cohere sends a result as documents (`{type: "document", document: {data}}`); the others as text. */
 function documents(content: JsonValue | undefined): JsonValue {
   if (!Array.isArray(content)) return content ?? null;
   const data = content.map(object).map((part) => object(part["document"])["data"] ?? part["text"] ?? "");
-  return data.length === 1 ? data[0]! : data.map((value) => (typeof value === "string" ? value : JSON.stringify(value))).join("\n");
+  return data.length === 1
+    ? data[0]!
+    : data.map((value) => (typeof value === "string" ? value : JSON.stringify(value))).join("\n");
 }
 
 function definition(fn: Json): Transcript["tools"][number] {

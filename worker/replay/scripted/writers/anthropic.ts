@@ -1,4 +1,4 @@
-import { Dice, jsonPieces, textPieces, tokens } from "../pieces.ts";
+import { type Dice, jsonPieces, textPieces, tokens } from "../pieces.ts";
 import { sseEvent, textChunks, type ScriptedTurn, type WireStream } from "../script.ts";
 
 /**
@@ -15,18 +15,39 @@ export function writeAnthropic(turn: ScriptedTurn, dice: Dice): WireStream {
   const emit = (type: string, json: string): void => {
     events.push(sseEvent(`${json.slice(0, -1)}${" ".repeat(dice.between(0, 12))}}`, type));
   };
-  const usage = { input_tokens: turn.inputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1, service_tier: "standard" };
-  const message = { id: `msg_01${dice.token(22)}`, type: "message", role: "assistant", model: turn.model, content: [], stop_reason: null, stop_sequence: null, usage };
+  const usage = {
+    input_tokens: turn.inputTokens,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+    output_tokens: 1,
+    service_tier: "standard",
+  };
+  const message = {
+    id: `msg_01${dice.token(22)}`,
+    type: "message",
+    role: "assistant",
+    model: turn.model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage,
+  };
   emit("message_start", JSON.stringify({ type: "message_start", message }));
   let index = 0;
   const ping = (): void => {
     if (index === 0) events.push(sseEvent('{"type": "ping"}', "ping"));
   };
   if (turn.text !== "" || turn.calls.length === 0) {
-    emit("content_block_start", JSON.stringify({ type: "content_block_start", index, content_block: { type: "text", text: "" } }));
+    emit(
+      "content_block_start",
+      JSON.stringify({ type: "content_block_start", index, content_block: { type: "text", text: "" } }),
+    );
     ping();
     for (const text of textPieces(turn.text, dice)) {
-      emit("content_block_delta", JSON.stringify({ type: "content_block_delta", index, delta: { type: "text_delta", text } }));
+      emit(
+        "content_block_delta",
+        JSON.stringify({ type: "content_block_delta", index, delta: { type: "text_delta", text } }),
+      );
     }
     emit("content_block_stop", JSON.stringify({ type: "content_block_stop", index }));
     index++;
@@ -36,13 +57,27 @@ export function writeAnthropic(turn: ScriptedTurn, dice: Dice): WireStream {
     emit("content_block_start", JSON.stringify({ type: "content_block_start", index, content_block: block }));
     ping();
     for (const partial of ["", ...jsonPieces(JSON.stringify(call.arguments), dice, 12)]) {
-      emit("content_block_delta", JSON.stringify({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: partial } }));
+      emit(
+        "content_block_delta",
+        JSON.stringify({
+          type: "content_block_delta",
+          index,
+          delta: { type: "input_json_delta", partial_json: partial },
+        }),
+      );
     }
     emit("content_block_stop", JSON.stringify({ type: "content_block_stop", index }));
     index++;
   }
   const stop = { stop_reason: turn.calls.length > 0 ? "tool_use" : "end_turn", stop_sequence: null };
-  emit("message_delta", JSON.stringify({ type: "message_delta", delta: stop, usage: { output_tokens: tokens(turn.text + JSON.stringify(turn.calls)) } }));
+  emit(
+    "message_delta",
+    JSON.stringify({
+      type: "message_delta",
+      delta: stop,
+      usage: { output_tokens: tokens(turn.text + JSON.stringify(turn.calls)) },
+    }),
+  );
   emit("message_stop", JSON.stringify({ type: "message_stop" }));
   return { contentType: "text/event-stream; charset=utf-8", chunks: textChunks(events) };
 }

@@ -1,6 +1,6 @@
 import type { JsonValue } from "../../../../src/index.ts";
 import { bedrockEvent } from "../event-stream-writer.ts";
-import { bedrockPadding, Dice, jsonPieces, textPieces, tokens } from "../pieces.ts";
+import { bedrockPadding, type Dice, jsonPieces, textPieces, tokens } from "../pieces.ts";
 import type { ScriptedTurn, WireStream } from "../script.ts";
 
 /**
@@ -20,14 +20,16 @@ export function writeBedrock(turn: ScriptedTurn, dice: Dice): WireStream {
   emit("messageStart", { role: "assistant" });
   let index = 0;
   if (turn.text !== "" || turn.calls.length === 0) {
-    for (const text of textPieces(turn.text, dice)) emit("contentBlockDelta", { contentBlockIndex: index, delta: { text } });
+    for (const text of textPieces(turn.text, dice))
+      emit("contentBlockDelta", { contentBlockIndex: index, delta: { text } });
     emit("contentBlockStop", { contentBlockIndex: index });
     index++;
   }
   for (const call of turn.calls) {
     const toolUseId = `tooluse_${dice.token(22, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")}`;
     emit("contentBlockStart", { contentBlockIndex: index, start: { toolUse: { name: call.name, toolUseId } } });
-    for (const input of jsonPieces(JSON.stringify(call.arguments), dice, 10)) emit("contentBlockDelta", { contentBlockIndex: index, delta: { toolUse: { input } } });
+    for (const input of jsonPieces(JSON.stringify(call.arguments), dice, 10))
+      emit("contentBlockDelta", { contentBlockIndex: index, delta: { toolUse: { input } } });
     emit("contentBlockStop", { contentBlockIndex: index });
     index++;
   }

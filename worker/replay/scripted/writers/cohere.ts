@@ -1,4 +1,4 @@
-import { Dice, jsonPieces, LOWER_ALNUM, textPieces, tokens } from "../pieces.ts";
+import { type Dice, jsonPieces, LOWER_ALNUM, textPieces, tokens } from "../pieces.ts";
 import { sseEvent, textChunks, type ScriptedTurn, type WireStream } from "../script.ts";
 
 /**
@@ -15,20 +15,36 @@ export function writeCohere(turn: ScriptedTurn, dice: Dice): WireStream {
     events.push(sseEvent(JSON.stringify(payload), payload.type));
   };
   const id = `${dice.token(8, "0123456789abcdef")}-${dice.token(4, "0123456789abcdef")}-4${dice.token(3, "0123456789abcdef")}-${dice.token(4, "89ab")}-${dice.token(12, "0123456789abcdef")}`;
-  emit({ id, type: "message-start", delta: { message: { role: "assistant", content: [], tool_plan: "", tool_calls: [], citations: [] } } });
+  emit({
+    id,
+    type: "message-start",
+    delta: { message: { role: "assistant", content: [], tool_plan: "", tool_calls: [], citations: [] } },
+  });
   if (turn.calls.length > 0) {
-    for (const piece of textPieces(turn.plan, dice)) emit({ type: "tool-plan-delta", delta: { message: { tool_plan: piece } } });
+    for (const piece of textPieces(turn.plan, dice))
+      emit({ type: "tool-plan-delta", delta: { message: { tool_plan: piece } } });
     turn.calls.forEach((call, index) => {
       const callId = `${call.name}_${dice.token(12, LOWER_ALNUM)}`;
-      emit({ type: "tool-call-start", index, delta: { message: { tool_calls: { id: callId, type: "function", function: { name: call.name, arguments: "" } } } } });
+      emit({
+        type: "tool-call-start",
+        index,
+        delta: {
+          message: { tool_calls: { id: callId, type: "function", function: { name: call.name, arguments: "" } } },
+        },
+      });
       for (const piece of jsonPieces(JSON.stringify(call.arguments), dice)) {
-        emit({ type: "tool-call-delta", index, delta: { message: { tool_calls: { function: { arguments: piece } } } } });
+        emit({
+          type: "tool-call-delta",
+          index,
+          delta: { message: { tool_calls: { function: { arguments: piece } } } },
+        });
       }
       emit({ type: "tool-call-end", index });
     });
   } else {
     emit({ type: "content-start", index: 0, delta: { message: { content: { type: "text", text: "" } } } });
-    for (const text of textPieces(turn.text, dice)) emit({ type: "content-delta", index: 0, delta: { message: { content: { text } } } });
+    for (const text of textPieces(turn.text, dice))
+      emit({ type: "content-delta", index: 0, delta: { message: { content: { text } } } });
     emit({ type: "content-end", index: 0 });
   }
   const outputTokens = tokens(turn.plan + turn.text + JSON.stringify(turn.calls));

@@ -1,5 +1,5 @@
 import type { JsonValue } from "../../../../src/index.ts";
-import { Dice, textPieces, tokens } from "../pieces.ts";
+import { type Dice, textPieces, tokens } from "../pieces.ts";
 import { sseEvent, textChunks, type ScriptedTurn, type WireStream } from "../script.ts";
 
 /**
@@ -27,11 +27,21 @@ export function writeGemini(turn: ScriptedTurn, dice: Dice): WireStream {
       promptTokensDetails: [{ modality: "TEXT", tokenCount: turn.inputTokens }],
       candidatesTokensDetails: [{ modality: "TEXT", tokenCount: candidates }],
     };
-    return sseEvent(geminiJson({ candidates: [candidate], usageMetadata: usage, modelVersion: turn.model, responseId }), undefined, "\r\n");
+    return sseEvent(
+      geminiJson({ candidates: [candidate], usageMetadata: usage, modelVersion: turn.model, responseId }),
+      undefined,
+      "\r\n",
+    );
   };
   const events: string[] = [];
   if (turn.calls.length > 0) {
-    events.push(chunk(turn.calls.map((call) => ({ functionCall: { name: call.name, args: call.arguments } })), true, 0));
+    events.push(
+      chunk(
+        turn.calls.map((call) => ({ functionCall: { name: call.name, args: call.arguments } })),
+        true,
+        0,
+      ),
+    );
   } else {
     // Gemini streams text in a few larger chunks, not token by token.
     const pieces = textPieces(turn.text, dice);

@@ -1,4 +1,4 @@
-import { Dice, textPieces, tokens } from "../pieces.ts";
+import { type Dice, textPieces, tokens } from "../pieces.ts";
 import { textChunks, type ScriptedTurn, type WireStream } from "../script.ts";
 
 /**
@@ -20,11 +20,20 @@ export function writeOllama(turn: ScriptedTurn, dice: Dice): WireStream {
   const line = (value: object): string => `${JSON.stringify(value)}\n`;
   const lines: string[] = [];
   for (const content of turn.calls.length > 0 ? [] : textPieces(turn.text, dice)) {
-    lines.push(line({ model: turn.model, created_at: createdAt(), message: { role: "assistant", content }, done: false }));
+    lines.push(
+      line({ model: turn.model, created_at: createdAt(), message: { role: "assistant", content }, done: false }),
+    );
   }
   if (turn.calls.length > 0) {
     const calls = turn.calls.map((call) => ({ function: { name: call.name, arguments: call.arguments } }));
-    lines.push(line({ model: turn.model, created_at: createdAt(), message: { role: "assistant", content: "", tool_calls: calls }, done: false }));
+    lines.push(
+      line({
+        model: turn.model,
+        created_at: createdAt(),
+        message: { role: "assistant", content: "", tool_calls: calls },
+        done: false,
+      }),
+    );
   }
   const evalCount = tokens(turn.text + JSON.stringify(turn.calls));
   const promptDuration = dice.between(20_000_000, 60_000_000);

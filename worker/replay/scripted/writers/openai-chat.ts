@@ -1,4 +1,4 @@
-import { Dice, HEX, jsonPieces, obfuscation, textPieces, tokens } from "../pieces.ts";
+import { type Dice, HEX, jsonPieces, obfuscation, textPieces, tokens } from "../pieces.ts";
 import { sseEvent, textChunks, type ScriptedTurn, type WireStream } from "../script.ts";
 
 /**
@@ -13,7 +13,9 @@ import { sseEvent, textChunks, type ScriptedTurn, type WireStream } from "../scr
 export function writeOpenAIChat(turn: ScriptedTurn, dice: Dice): WireStream {
   const head = `{"id":"chatcmpl-${dice.token(29)}","object":"chat.completion.chunk","created":${Math.floor(turn.now / 1000)},"model":${JSON.stringify(turn.model)},"service_tier":"default","system_fingerprint":"fp_${dice.token(10, HEX)}","choices":`;
   const chunk = (delta: object, finish: string | null = null): string =>
-    sseEvent(`${head}[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finish)}}],"usage":null,"obfuscation":"${obfuscation(dice)}"}`);
+    sseEvent(
+      `${head}[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${JSON.stringify(finish)}}],"usage":null,"obfuscation":"${obfuscation(dice)}"}`,
+    );
   const events: string[] = [];
   const start = (index: number): object => ({
     index,
@@ -27,8 +29,15 @@ export function writeOpenAIChat(turn: ScriptedTurn, dice: Dice): WireStream {
   }
   turn.calls.forEach((call, index) => {
     const opening = start(index);
-    events.push(chunk(events.length === 0 ? { role: "assistant", content: null, tool_calls: [opening], refusal: null } : { tool_calls: [opening] }));
-    for (const piece of jsonPieces(JSON.stringify(call.arguments), dice)) events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    events.push(
+      chunk(
+        events.length === 0
+          ? { role: "assistant", content: null, tool_calls: [opening], refusal: null }
+          : { tool_calls: [opening] },
+      ),
+    );
+    for (const piece of jsonPieces(JSON.stringify(call.arguments), dice))
+      events.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   events.push(chunk({}, turn.calls.length > 0 ? "tool_calls" : "stop"));
   const output = tokens(turn.text + JSON.stringify(turn.calls));
@@ -37,7 +46,12 @@ export function writeOpenAIChat(turn: ScriptedTurn, dice: Dice): WireStream {
     completion_tokens: output,
     total_tokens: turn.inputTokens + output,
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
   events.push(sseEvent(`${head}[],"usage":${JSON.stringify(usage)},"obfuscation":"${obfuscation(dice)}"}`));
   events.push(sseEvent("[DONE]"));
