@@ -7,7 +7,7 @@
 import { HttpAgent, type Message } from "@ag-ui/client";
 import { describe, expect, it } from "vitest";
 import { agUIRoute } from "../../worker/routes/ag-ui.ts";
-import { demoTools } from "../../worker/tools/index.ts";
+import { demoTools } from "../../worker/demo-tools/index.ts";
 import { post, referenceCalls, replays, streamCalls, TOOL, workerFetch } from "./client-support.ts";
 import {
   eventually,

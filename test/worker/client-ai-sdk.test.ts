@@ -11,7 +11,7 @@ import * as ai6 from "ai";
 import * as ai7 from "ai-v7";
 import { describe, expect, it } from "vitest";
 import { uiRoute } from "../../worker/routes/ui.ts";
-import { demoTools } from "../../worker/tools/index.ts";
+import { demoTools } from "../../worker/demo-tools/index.ts";
 import { post, referenceCalls, replays, streamCalls, TOOL, workerFetch } from "./client-support.ts";
 import {
   chatChunk,

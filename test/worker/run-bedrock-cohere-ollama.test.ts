@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createFetchHandler } from "../../worker/app.ts";
 import type { Env } from "../../worker/env.ts";
 import { runRoute, type RunEvent } from "../../worker/routes/run.ts";
-import { demoTools } from "../../worker/tools/index.ts";
+import { demoTools } from "../../worker/demo-tools/index.ts";
 import { converse } from "../support/event-stream.ts";
 import { ManualTimers, testEnv } from "./support.ts";
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { RunnableTool } from "../../src/index.ts";
 import { runRoute, type RunEvent } from "../../worker/routes/run.ts";
-import { demoTools } from "../../worker/tools/index.ts";
+import { demoTools } from "../../worker/demo-tools/index.ts";
 import { createParser } from "eventsource-parser";
 import { eventually, ManualTimers, openAIChunks, testEnv } from "./support.ts";
 

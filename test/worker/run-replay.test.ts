@@ -13,7 +13,7 @@ import {
 } from "../support/conversations/index.ts";
 import { providerNames } from "../../worker/providers/index.ts";
 import { runRoute, type RunEvent } from "../../worker/routes/run.ts";
-import { demoTools } from "../../worker/tools/index.ts";
+import { demoTools } from "../../worker/demo-tools/index.ts";
 import { ManualTimers, testEnv, worker } from "./support.ts";
 import { createParser } from "eventsource-parser";
 

@@ -7,12 +7,12 @@ import {
   MAX_DEPTH,
   MAX_EXPRESSION_LENGTH,
   tokenize,
-} from "../../worker/tools/arithmetic.ts";
-import { calculator } from "../../worker/tools/calculator.ts";
-import { createCurrentTimeTool } from "../../worker/tools/current-time.ts";
-import { DEMO_TOOL_NAMES, demoTools } from "../../worker/tools/index.ts";
-import { unitConverter } from "../../worker/tools/unit-converter.ts";
-import { createUnitTableTool, MAX_ROWS } from "../../worker/tools/unit-table.ts";
+} from "../../worker/demo-tools/arithmetic.ts";
+import { calculator } from "../../worker/demo-tools/calculator.ts";
+import { createCurrentTimeTool } from "../../worker/demo-tools/current-time.ts";
+import { DEMO_TOOL_NAMES, demoTools } from "../../worker/demo-tools/index.ts";
+import { unitConverter } from "../../worker/demo-tools/unit-converter.ts";
+import { createUnitTableTool, MAX_ROWS } from "../../worker/demo-tools/unit-table.ts";
 import { ManualTimers } from "./support.ts";
 
 const context = {

@@ -9,7 +9,7 @@ import { providerNames } from "../providers/index.ts";
 import { openEventBatches } from "../routes/stream.ts";
 import { openRunEvents, toRunEvent } from "../routes/run.ts";
 import { platformRuntime, type Runtime, type TimerHandle } from "../runtime.ts";
-import { demoTools } from "../tools/index.ts";
+import { demoTools } from "../demo-tools/index.ts";
 import { Expiries } from "./expiries.ts";
 import { endInterruptedLog } from "./interrupted.ts";
 import { logBody, pumpIntoLog, type AnyEvent } from "./log-pump.ts";

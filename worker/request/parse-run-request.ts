@@ -8,7 +8,7 @@
  *   "provider": "openai",
  *   "model": "gpt-4o-mini",
  *   "messages": [{ "role": "user", "content": "What time is it in Tokyo, and what is 17% of 230?" }],
- *   "tools": ["current_time", "calculate"],   // server-side tools to enable (see worker/tools/)
+ *   "tools": ["current_time", "calculate"],   // server-side tools to enable (see worker/demo-tools/)
  *   "tool_choice": "auto",                    // optional, as for /v1/stream
  *   "max_steps": 4                            // optional: most model calls, 1 to 8 (default 8)
  * }

@@ -5,7 +5,7 @@ import { providerNames } from "../providers/index.ts";
 import { parseAGUIRequest } from "../request/ag-ui-request.ts";
 import { agUIErrorResponse } from "../response/ag-ui-error.ts";
 import type { Runtime } from "../runtime.ts";
-import { demoTools } from "../tools/index.ts";
+import { demoTools } from "../demo-tools/index.ts";
 import { answerHeaders, encodeAnswer, openClientBatches } from "./client-events.ts";
 
 const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };

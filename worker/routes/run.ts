@@ -8,7 +8,7 @@ import type { ProviderHttpRequest } from "../providers/upstream-provider.ts";
 import { SCRIPTED_MODEL, scriptedModel } from "../replay/scripted/scripted-model.ts";
 import { parseRunRequest, type RunRequest } from "../request/parse-run-request.ts";
 import type { Runtime } from "../runtime.ts";
-import { demoTools } from "../tools/index.ts";
+import { demoTools } from "../demo-tools/index.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
 import { withoutProviderData } from "../response/without-provider-data.ts";
@@ -34,7 +34,7 @@ const MAX_RESULT_BYTES = 8 * 1024;
 
 /**
  * `POST /v1/run`: the request of `POST /v1/stream`, with `tools` naming the Worker's own tools
- * (worker/tools/). The Worker runs the loop at the edge: it calls the model, runs each tool the
+ * (worker/demo-tools/). The Worker runs the loop at the edge: it calls the model, runs each tool the
  * moment its call completes, sends the results back in the provider's shape and calls again,
  * until the model answers without calls or `max_steps` calls were made. Every event of every
  * step is one SSE frame, tagged with its `step`; each step ends with `step-finish` (the messages

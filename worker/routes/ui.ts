@@ -7,7 +7,7 @@ import { parseUIRequest } from "../request/ui-request.ts";
 import { asHttpError, HttpError } from "../response/json-error.ts";
 import { uiMessageErrorResponse } from "../response/ui-message-error.ts";
 import type { Runtime } from "../runtime.ts";
-import { demoTools } from "../tools/index.ts";
+import { demoTools } from "../demo-tools/index.ts";
 import { answerHeaders, encodeAnswer, openClientBatches } from "./client-events.ts";
 
 /**

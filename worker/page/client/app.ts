@@ -5,7 +5,7 @@
 import { SSEDecoderStream, ToolCallEventDecoderStream } from "../../../src/index.ts";
 import { StreamView, type RunEvent } from "./stream-view.ts";
 
-/** The Worker's demo tools (worker/tools/), offered in run mode. */
+/** The Worker's demo tools (worker/demo-tools/), offered in run mode. */
 const RUN_TOOLS = [
   { name: "current_time", label: "current_time: the time in a time zone" },
   { name: "calculate", label: "calculate: arithmetic, without eval" },
