@@ -1,4 +1,4 @@
-// The Worker's AWS Signature Version 4 (worker/providers/aws-sigv4.ts) against the published
+// The Worker's AWS Signature Version 4 (worker/upstream/providers/aws-sigv4.ts) against the published
 // AWS SigV4 test suite (aws-sig-v4-test-suite, 2015 edition): its documented credentials, date,
 // region and service, and for each request the canonical request (.creq), string to sign (.sts)
 // and Authorization header (.authz) it publishes.
@@ -9,7 +9,7 @@ import {
   stringToSign,
   toAmzDate,
   type SignableRequest,
-} from "../../worker/providers/aws-sigv4.ts";
+} from "../../worker/upstream/providers/aws-sigv4.ts";
 
 const credentials = { accessKeyId: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY" };
 const scope = { region: "us-east-1", service: "service" };

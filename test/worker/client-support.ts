@@ -3,8 +3,8 @@
 // what `POST /v1/stream` gives for the same request is the reference.
 import type { FinishEvent } from "../../src/index.ts";
 import type { Env } from "../../worker/env.ts";
-import { upstreamProviders } from "../../worker/providers/index.ts";
-import type { Recording } from "../../worker/replay/recording.ts";
+import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
+import type { Recording } from "../../worker/upstream/replay/recording.ts";
 import type { Timers } from "../../worker/runtime.ts";
 import { FakeUpstream, ManualTimers, readSSE, streamRequest, testEnv, worker } from "./support.ts";
 

@@ -1,6 +1,6 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { providerNames } from "../../worker/providers/index.ts";
+import { providerNames } from "../../worker/upstream/providers/index.ts";
 
 // These go through the Worker's real default export and wrangler.toml, as `wrangler dev` runs it.
 const self = (exports as unknown as { default: { fetch: (request: Request) => Promise<Response> } }).default;

@@ -3,10 +3,10 @@
 // assistant turn with two calls, and their results).
 import { AwsV4Signer } from "aws4fetch";
 import { describe, expect, it } from "vitest";
-import { bedrockCredentials, buildBedrockRequest } from "../../worker/providers/bedrock.ts";
-import { buildCohereRequest } from "../../worker/providers/cohere.ts";
-import { buildOllamaRequest } from "../../worker/providers/ollama.ts";
-import { providerNames } from "../../worker/providers/index.ts";
+import { bedrockCredentials, buildBedrockRequest } from "../../worker/upstream/providers/bedrock.ts";
+import { buildCohereRequest } from "../../worker/upstream/providers/cohere.ts";
+import { buildOllamaRequest } from "../../worker/upstream/providers/ollama.ts";
+import { providerNames } from "../../worker/upstream/providers/index.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import type { StreamRequest } from "../../worker/request/stream-request.ts";
 import { SettingsError } from "../../worker/env.ts";

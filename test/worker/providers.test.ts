@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { buildAnthropicRequest } from "../../worker/providers/anthropic.ts";
-import { buildGeminiRequest } from "../../worker/providers/gemini.ts";
-import { buildOpenAIChatRequest } from "../../worker/providers/openai-chat.ts";
-import { buildOpenAIResponsesRequest } from "../../worker/providers/openai-responses.ts";
+import { buildAnthropicRequest } from "../../worker/upstream/providers/anthropic.ts";
+import { buildGeminiRequest } from "../../worker/upstream/providers/gemini.ts";
+import { buildOpenAIChatRequest } from "../../worker/upstream/providers/openai-chat.ts";
+import { buildOpenAIResponsesRequest } from "../../worker/upstream/providers/openai-responses.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import type { StreamRequest } from "../../worker/request/stream-request.ts";
 

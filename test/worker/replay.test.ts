@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { fixturesOf, summarize } from "../support/fixtures.ts";
-import { upstreamProviders } from "../../worker/providers/index.ts";
-import { replayDelay } from "../../worker/replay/pacing.ts";
-import { pickRecording, recordingChunks } from "../../worker/replay/recording.ts";
-import { replayUpstream } from "../../worker/replay/replay-upstream.ts";
+import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
+import { replayDelay } from "../../worker/upstream/replay/pacing.ts";
+import { pickRecording, recordingChunks } from "../../worker/upstream/replay/recording.ts";
+import { replayUpstream } from "../../worker/upstream/replay/replay-upstream.ts";
 import { ManualTimers, eventually, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
 
 function concat(chunks: readonly Uint8Array[]): Uint8Array {

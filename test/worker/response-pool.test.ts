@@ -10,7 +10,7 @@ import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
 import { newResponseId, objectNameOf } from "../../worker/durable/response-id.ts";
 import { loadResponseLog } from "../../worker/durable/response-log-storage.ts";
 import type { RunnableTool } from "../../src/index.ts";
-import { providerNames } from "../../worker/providers/index.ts";
+import { providerNames } from "../../worker/upstream/providers/index.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import { framesOf, restart, runExpiryAlarm, settled } from "./durable-support.ts";
 import {

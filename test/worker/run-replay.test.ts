@@ -11,7 +11,7 @@ import {
   openaiResponsesMultiply,
   openaiWeatherTwoCities,
 } from "../support/conversations/index.ts";
-import { providerNames } from "../../worker/providers/index.ts";
+import { providerNames } from "../../worker/upstream/providers/index.ts";
 import { runRoute, type RunEvent } from "../../worker/routes/run.ts";
 import { demoTools } from "../../worker/demo-tools/index.ts";
 import { ManualTimers, testEnv, worker } from "./support.ts";

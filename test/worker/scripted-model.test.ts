@@ -1,4 +1,4 @@
-// The scripted model of the offline run mode (worker/replay/scripted/): for each of the seven
+// The scripted model of the offline run mode (worker/upstream/replay/scripted/): for each of the seven
 // protocols the library reads, its answers decoded by streamToolCalls with that provider give the
 // planned calls and the text; each message is one frame of the provider's framing, shaped like
 // the recorded ones (the same keys in the same order as the recordings of shared/fixtures); and
@@ -18,13 +18,13 @@ import {
   type Provider,
   type ToolCallEvent,
 } from "../../src/index.ts";
-import { answerFrom, planCalls } from "../../worker/replay/scripted/answers.ts";
-import { readPrompt } from "../../worker/replay/scripted/prompt-reading.ts";
-import { Dice } from "../../worker/replay/scripted/pieces.ts";
-import { scriptedModel, scriptedTurn } from "../../worker/replay/scripted/scripted-model.ts";
-import type { ScriptedTurn } from "../../worker/replay/scripted/script.ts";
-import { readTranscript } from "../../worker/replay/scripted/transcript.ts";
-import { scriptWriters } from "../../worker/replay/scripted/writers/index.ts";
+import { answerFrom, planCalls } from "../../worker/upstream/replay/scripted/answers.ts";
+import { readPrompt } from "../../worker/upstream/replay/scripted/prompt-reading.ts";
+import { Dice } from "../../worker/upstream/replay/scripted/pieces.ts";
+import { scriptedModel, scriptedTurn } from "../../worker/upstream/replay/scripted/scripted-model.ts";
+import type { ScriptedTurn } from "../../worker/upstream/replay/scripted/script.ts";
+import { readTranscript } from "../../worker/upstream/replay/scripted/transcript.ts";
+import { scriptWriters } from "../../worker/upstream/replay/scripted/writers/index.ts";
 import { fixturesOf } from "../support/fixtures.ts";
 import { ManualTimers } from "./support.ts";
 

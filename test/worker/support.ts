@@ -6,7 +6,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { createFetchHandler } from "../../worker/app.ts";
 import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
 import { responseObject } from "../../worker/durable/response-id.ts";
-import { providerNames } from "../../worker/providers/index.ts";
+import { providerNames } from "../../worker/upstream/providers/index.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import type { Env } from "../../worker/env.ts";
 import type { TimerHandle, Timers } from "../../worker/runtime.ts";

@@ -5,7 +5,7 @@ import { EVENT_STREAM_HEADERS } from "../response/event-stream.ts";
 import { errorResponse, HttpError } from "../response/json-error.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import { parseRunRequest } from "../request/parse-run-request.ts";
-import { providerNames } from "../providers/index.ts";
+import { providerNames } from "../upstream/providers/index.ts";
 import { openEventBatches } from "../routes/stream.ts";
 import { openRunEvents, toRunEvent } from "../routes/run.ts";
 import { platformRuntime, type Runtime, type TimerHandle } from "../runtime.ts";

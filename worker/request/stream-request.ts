@@ -1,6 +1,6 @@
 /**
  * The request shape of `POST /v1/stream`, one for every provider. The Worker translates it into
- * the provider's own request (see worker/providers/).
+ * the provider's own request (see worker/upstream/providers/).
  *
  * On the wire (JSON, snake_case like the providers' APIs):
  *

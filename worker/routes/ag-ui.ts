@@ -1,7 +1,7 @@
 import { AGUIEncoder, type RunnableTool } from "../../src/index.ts";
 import type { Env } from "../env.ts";
 import { protocolPost } from "../http/protocol-post.ts";
-import { providerNames } from "../providers/index.ts";
+import { providerNames } from "../upstream/providers/index.ts";
 import { parseAGUIRequest } from "../request/ag-ui-request.ts";
 import { agUIErrorResponse } from "../response/ag-ui-error.ts";
 import type { Runtime } from "../runtime.ts";

@@ -1,7 +1,7 @@
 import { OpenAIChatEncoder, readOpenAIChatCompletion } from "../../src/index.ts";
 import type { Env } from "../env.ts";
 import { protocolPost } from "../http/protocol-post.ts";
-import { providerNames } from "../providers/index.ts";
+import { providerNames } from "../upstream/providers/index.ts";
 import { parseChatCompletionRequest } from "../request/chat-completion-request.ts";
 import { HttpError } from "../response/json-error.ts";
 import { openAIErrorResponse } from "../response/openai-error.ts";

@@ -2,10 +2,10 @@ import { runToolLoop, type LoopFinishEvent, type RunnableTool, type ToolLoopEven
 import type { Env, Settings } from "../env.ts";
 import { guardedPost } from "../http/guarded-post.ts";
 import type { HttpError } from "../response/json-error.ts";
-import { providerNames, upstreamProvider, type WorkerProvider } from "../providers/index.ts";
-import { providerTarget } from "../providers/target.ts";
-import type { ProviderHttpRequest } from "../providers/upstream-provider.ts";
-import { SCRIPTED_MODEL, scriptedModel } from "../replay/scripted/scripted-model.ts";
+import { providerNames, upstreamProvider, type WorkerProvider } from "../upstream/providers/index.ts";
+import { providerTarget } from "../upstream/providers/target.ts";
+import type { ProviderHttpRequest } from "../upstream/providers/upstream-provider.ts";
+import { SCRIPTED_MODEL, scriptedModel } from "../upstream/replay/scripted/scripted-model.ts";
 import { parseRunRequest, type RunRequest } from "../request/parse-run-request.ts";
 import type { Runtime } from "../runtime.ts";
 import { demoTools } from "../demo-tools/index.ts";

@@ -13,10 +13,10 @@ import { EVENT_STREAM_HEADERS, eventStreamBodyOfBatches } from "../response/even
 import { HttpError } from "../response/json-error.ts";
 import { withoutProviderData, withoutProviderDataInBatches } from "../response/without-provider-data.ts";
 import { guardedPost } from "../http/guarded-post.ts";
-import { providerNames, upstreamProvider } from "../providers/index.ts";
-import { providerTarget } from "../providers/target.ts";
-import { pickRecording } from "../replay/recording.ts";
-import { replayUpstream } from "../replay/replay-upstream.ts";
+import { providerNames, upstreamProvider } from "../upstream/providers/index.ts";
+import { providerTarget } from "../upstream/providers/target.ts";
+import { pickRecording } from "../upstream/replay/recording.ts";
+import { replayUpstream } from "../upstream/replay/replay-upstream.ts";
 import { parseStreamRequest } from "../request/parse-stream-request.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import type { Runtime } from "../runtime.ts";

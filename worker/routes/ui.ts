@@ -2,7 +2,7 @@ import { UI_MESSAGE_STREAM_HEADERS, UIMessageEncoder, type RunnableTool } from "
 import { readSettings, type Env } from "../env.ts";
 import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import { protocolPost } from "../http/protocol-post.ts";
-import { providerNames } from "../providers/index.ts";
+import { providerNames } from "../upstream/providers/index.ts";
 import { parseUIRequest } from "../request/ui-request.ts";
 import { asHttpError, HttpError } from "../response/json-error.ts";
 import { uiMessageErrorResponse } from "../response/ui-message-error.ts";

@@ -1,5 +1,5 @@
 import { HttpError } from "../response/json-error.ts";
-import type { ProviderHttpRequest } from "../providers/upstream-provider.ts";
+import type { ProviderHttpRequest } from "./providers/upstream-provider.ts";
 import type { Timers } from "../runtime.ts";
 import { withIdleTimeout } from "./idle-timeout.ts";
 

@@ -1,4 +1,4 @@
-import type { Provider } from "../../../../src/index.ts";
+import type { Provider } from "../../../../../src/index.ts";
 import type { ScriptWriter } from "../script.ts";
 import { writeAnthropic } from "./anthropic.ts";
 import { writeBedrock } from "./bedrock.ts";

@@ -1,7 +1,7 @@
-import type { Provider } from "../../src/index.ts";
-import type { Env, ProviderKeyVar } from "../env.ts";
+import type { Provider } from "../../../src/index.ts";
+import type { Env, ProviderKeyVar } from "../../env.ts";
 import type { Recording } from "../replay/recording.ts";
-import type { JsonObject, StreamRequest } from "../request/stream-request.ts";
+import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import type { AwsCredentials } from "./aws-sigv4.ts";
 
 /** Where and with what key a provider is called. */
@@ -44,8 +44,8 @@ export type ProviderCredentials = Omit<ProviderTarget, "baseUrl">;
 
 /**
  * One provider the Worker can call, `P` being the library's name of its wire protocol. Adding
- * a provider that the library reads is one object of this shape in worker/providers/ and one
- * line in worker/providers/index.ts.
+ * a provider that the library reads is one object of this shape in worker/upstream/providers/ and one
+ * line in worker/upstream/providers/index.ts.
  */
 export interface UpstreamProvider<P extends string = Provider> {
   /** The library's name of the wire protocol of the response (`streamToolCalls`' `provider`). */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { JsonValue, Provider } from "../../../src/index.ts";
+import type { JsonValue, Provider } from "../../../../src/index.ts";
 
 /** A call of an earlier turn. */
 export interface TranscriptCall {

@@ -1,6 +1,6 @@
-import { invalidField } from "../response/json-error.ts";
+import { invalidField } from "../../response/json-error.ts";
 import { anthropicRecordings } from "../replay/recordings/anthropic.ts";
-import type { JsonObject, Message, StreamRequest, ToolChoice } from "../request/stream-request.ts";
+import type { JsonObject, Message, StreamRequest, ToolChoice } from "../../request/stream-request.ts";
 import { asObject, toTurns } from "./conversation.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
 

@@ -1,6 +1,6 @@
-import { invalidField } from "../response/json-error.ts";
+import { invalidField } from "../../response/json-error.ts";
 import { openaiResponsesRecordings } from "../replay/recordings/openai-responses.ts";
-import type { JsonObject, Message, StreamRequest, ToolChoice } from "../request/stream-request.ts";
+import type { JsonObject, Message, StreamRequest, ToolChoice } from "../../request/stream-request.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
 
 /** The OpenAI Responses API (`POST /responses`), at `OPENAI_BASE_URL` with `OPENAI_API_KEY`. */

@@ -15,8 +15,8 @@
  *
  * @module
  */
-import type { Provider } from "../../../src/index.ts";
-import type { Timers } from "../../runtime.ts";
+import type { Provider } from "../../../../src/index.ts";
+import type { Timers } from "../../../runtime.ts";
 import { replayEvents } from "../replay-upstream.ts";
 import { answerFrom, helpText, planCalls, toolPlan } from "./answers.ts";
 import { Dice, seedOf, tokens } from "./pieces.ts";

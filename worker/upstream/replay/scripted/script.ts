@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JsonValue } from "../../../src/index.ts";
+import type { JsonValue } from "../../../../src/index.ts";
 import type { Dice } from "./pieces.ts";
 
 /** A call the scripted model makes to one of the Worker's tools. */

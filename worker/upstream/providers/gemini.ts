@@ -1,6 +1,12 @@
-import { invalidField } from "../response/json-error.ts";
+import { invalidField } from "../../response/json-error.ts";
 import { geminiRecordings } from "../replay/recordings/gemini.ts";
-import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice } from "../request/stream-request.ts";
+import type {
+  AssistantToolCall,
+  JsonObject,
+  Message,
+  StreamRequest,
+  ToolChoice,
+} from "../../request/stream-request.ts";
 import { asObject, toTurns } from "./conversation.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
 

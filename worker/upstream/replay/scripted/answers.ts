@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { JsonValue } from "../../../src/index.ts";
+import type { JsonValue } from "../../../../src/index.ts";
 import { readPrompt, type Ask } from "./prompt-reading.ts";
 import type { ScriptedCall } from "./script.ts";
 import type { TranscriptCall, TranscriptResult } from "./transcript.ts";

@@ -1,4 +1,4 @@
-import { nonEmpty, SettingsError, type Env } from "../env.ts";
+import { nonEmpty, SettingsError, type Env } from "../../env.ts";
 import type { ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
 
 /** Where a request goes: the provider with its credentials, or the replay upstream (`live: false`). */

@@ -1,5 +1,5 @@
-import { nonEmpty, type Env } from "../env.ts";
-import { invalidField } from "../response/json-error.ts";
+import { nonEmpty, type Env } from "../../env.ts";
+import { invalidField } from "../../response/json-error.ts";
 import { ollamaRecordings } from "../replay/recordings/ollama.ts";
 import type {
   AssistantToolCall,
@@ -7,7 +7,7 @@ import type {
   Message,
   StreamRequest,
   ToolDefinition,
-} from "../request/stream-request.ts";
+} from "../../request/stream-request.ts";
 import { asObject } from "./conversation.ts";
 import type {
   ProviderCredentials,

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../../../../src/index.ts";
+import type { JsonValue } from "../../../../../src/index.ts";
 import { bedrockEvent } from "../event-stream-writer.ts";
 import { bedrockPadding, type Dice, jsonPieces, textPieces, tokens } from "../pieces.ts";
 import type { ScriptedTurn, WireStream } from "../script.ts";

@@ -1,4 +1,4 @@
-import type { Provider } from "../../src/index.ts";
+import type { Provider } from "../../../src/index.ts";
 import { anthropic } from "./anthropic.ts";
 import { bedrock } from "./bedrock.ts";
 import { cohere } from "./cohere.ts";

@@ -1,4 +1,4 @@
-import type { JsonValue } from "../../../../src/index.ts";
+import type { JsonValue } from "../../../../../src/index.ts";
 import { type Dice, HEX, jsonPieces, obfuscation, textPieces, tokens } from "../pieces.ts";
 import { sseEvent, textChunks, type ScriptedTurn, type WireStream } from "../script.ts";
 

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import type { JsonValue } from "../../src/index.ts";
-import type { JsonObject, Message } from "../request/stream-request.ts";
+import type { JsonValue } from "../../../src/index.ts";
+import type { JsonObject, Message } from "../../request/stream-request.ts";
 
 /** A turn of the conversation: the user's (results of calls included) or the model's. */
 export interface Turn {

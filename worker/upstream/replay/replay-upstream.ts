@@ -1,4 +1,4 @@
-import { sleep, type Timers } from "../runtime.ts";
+import { sleep, type Timers } from "../../runtime.ts";
 import { replayDelay } from "./pacing.ts";
 import { recordingChunks, type Recording } from "./recording.ts";
 

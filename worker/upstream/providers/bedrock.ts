@@ -1,7 +1,7 @@
-import { nonEmpty, SettingsError, type Env } from "../env.ts";
-import { invalidField } from "../response/json-error.ts";
+import { nonEmpty, SettingsError, type Env } from "../../env.ts";
+import { invalidField } from "../../response/json-error.ts";
 import { bedrockRecordings } from "../replay/recordings/bedrock.ts";
-import type { JsonObject, Message, StreamRequest, ToolChoice } from "../request/stream-request.ts";
+import type { JsonObject, Message, StreamRequest, ToolChoice } from "../../request/stream-request.ts";
 import { signAwsRequest } from "./aws-sigv4.ts";
 import { asObject, toTurns, type Turn } from "./conversation.ts";
 import type {

@@ -1,6 +1,6 @@
-import { invalidField } from "../response/json-error.ts";
+import { invalidField } from "../../response/json-error.ts";
 import { cohereRecordings } from "../replay/recordings/cohere.ts";
-import type { JsonObject, Message, StreamRequest, ToolDefinition } from "../request/stream-request.ts";
+import type { JsonObject, Message, StreamRequest, ToolDefinition } from "../../request/stream-request.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
 
 /** Cohere's v2 Chat API (`POST /v2/chat`), streaming SSE with `event:` names. */
