@@ -3,7 +3,7 @@
  * normalized tool-call events over SSE, `POST /v1/run` runs the Worker's tools in a loop, and
  * `POST /v1/chat/completions`, `POST /v1/ui` and `POST /v1/ag-ui` answer in the OpenAI, AI SDK
  * and AG-UI protocols; `GET /` is a demo page, `GET /healthz` a health check.
- * See the README's "Run the Worker" and wrangler.toml for settings and secrets.
+ * See worker/README.md and wrangler.toml for settings and secrets.
  *
  * @module
  */
