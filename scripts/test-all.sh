@@ -41,7 +41,9 @@ run_vitest() { # name projects...
 node scripts/bundle-fixtures.mjs || { echo "!! fixtures could not be bundled"; failed=$((failed + 1)); }
 
 echo "== typecheck"
-if tsc -p tsconfig.json --noEmit && tsc -p test/tsconfig.json --noEmit && npm run --silent typecheck:worker; then passed=$((passed + 1)); else
+# typescript/bin/tsc, not the tsc on PATH: with the npm aliases typescript-5.0 and typescript-7 installed,
+# node_modules/.bin/tsc may link to any of the three (npm links one of the colliding bins).
+if node node_modules/typescript/bin/tsc -p tsconfig.json --noEmit && node node_modules/typescript/bin/tsc -p test/tsconfig.json --noEmit && npm run --silent typecheck:worker; then passed=$((passed + 1)); else
   echo "!! typecheck failed"; failed=$((failed + 1)); fi
 
 run_vitest node node
