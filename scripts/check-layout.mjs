@@ -19,17 +19,19 @@ export const MAX_LINES = 350; // 300 again once the files the formatter grew are
 
 /**
  * The stage folders in the order of the chain. Equal ranks are independent of each other:
- * `providers` and `json` both build on `shared` and `framing` and never import each other.
+ * `providers` and `json` both build on `shared` and `framing` and never import each other;
+ * `schema` builds on `json` (the early checks listen to its parser).
  */
 export const RANKS = {
   shared: 0, // the vocabulary every stage shares: deltas, events, errors, JSON values
   framing: 1, // bytes -> framed messages
   providers: 2, // framed messages -> normalized deltas, one folder per wire protocol
-  json: 2, // incremental parsing, repair, schema checks: the accumulator's plug-ins
-  accumulate: 3, // normalized deltas -> accumulated events
-  pipeline: 4, // the whole chain in one call (streamToolCalls)
-  tools: 5, // events -> tool results, the agent loop
-  encode: 6, // events -> a client protocol's bytes, and back
+  json: 2, // incremental parsing, the grammar, repair, error positions
+  schema: 3, // tool schemas and their checks (final and early, on the json parser): the accumulator's plug-ins
+  accumulate: 4, // normalized deltas -> accumulated events
+  pipeline: 5, // the whole chain in one call (streamToolCalls)
+  tools: 6, // events -> tool results, the agent loop
+  encode: 7, // events -> a client protocol's bytes, and back
 };
 
 const failures = [];

@@ -68,7 +68,7 @@ export type { Repair } from "./accumulate/arguments-buffer.ts";
 export { eventStep, type AccumulatorTransformer, type EventSink, type EventStep } from "./accumulate/event-step.ts";
 export { toolCallTimings } from "./accumulate/tool-call-timings.ts";
 export { validateToolCalls } from "./accumulate/validate-tool-calls.ts";
-export { DEFAULT_VALIDATION_TIMEOUT_MS, type ValidationTimeoutOptions } from "./json/standard-schema.ts";
+export { DEFAULT_VALIDATION_TIMEOUT_MS, type ValidationTimeoutOptions } from "./schema/standard-schema.ts";
 // The accumulator's plug-ins: each is bundled only when passed (see ToolCallAccumulatorOptions).
 export { IncrementalJsonParser } from "./json/incremental-json-parser.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
@@ -78,7 +78,7 @@ export {
   type ToolDefinition,
   type ToolSchema,
   type ValidatorToolDefinition,
-} from "./json/tool-schema.ts";
+} from "./schema/tool-schema.ts";
 export type {
   DeepPartial,
   InferToolArguments,
@@ -91,13 +91,13 @@ export type {
   TypedToolCall,
   TypedToolCallDeltaEvent,
   TypedToolCallEvent,
-} from "./json/tool-types.ts";
+} from "./schema/tool-types.ts";
 export {
   earlySchemaValidator,
   type EarlyValidation,
   type EarlyValidationOptions,
   type EarlyValidationTarget,
-} from "./json/early-validation.ts";
+} from "./schema/early-validation.ts";
 // Stage 4, encode: events to SSE bytes and back.
 export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./encode/tool-call-event-decoder-stream.ts";
 export {

@@ -84,7 +84,7 @@ export {
   type EarlyValidation,
   type EarlyValidationOptions,
   type EarlyValidationTarget,
-} from "./json/early-validation.ts";
+} from "./schema/early-validation.ts";
 export { jsonErrorPosition } from "./json/json-error-position.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
 export {
@@ -95,12 +95,12 @@ export {
   type ToolDefinition,
   type ToolSchema,
   type ValidatorToolDefinition,
-} from "./json/tool-schema.ts";
+} from "./schema/tool-schema.ts";
 export {
   DEFAULT_VALIDATION_TIMEOUT_MS,
   standardJsonSchema,
   type ValidationTimeoutOptions,
-} from "./json/standard-schema.ts";
+} from "./schema/standard-schema.ts";
 export type {
   DeepPartial,
   InferToolArguments,
@@ -113,7 +113,7 @@ export type {
   TypedToolCall,
   TypedToolCallDeltaEvent,
   TypedToolCallEvent,
-} from "./json/tool-types.ts";
+} from "./schema/tool-types.ts";
 // Stage 3, accumulate: deltas to events.
 export {
   ArgumentsBuffer,

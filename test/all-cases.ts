@@ -23,8 +23,8 @@ import "./providers/prototype-keys.cases.ts";
 // JSON: incremental parsing, repair, schema checks.
 import "./json/incremental-json-parser.cases.ts";
 import "./json/json-repair-and-schema.cases.ts";
-import "./json/standard-schema.cases.ts";
-import "./json/early-validation.cases.ts";
+import "./schema/standard-schema.cases.ts";
+import "./schema/early-validation.cases.ts";
 // Accumulate: deltas to events.
 import "./accumulate/partial-arguments.cases.ts";
 import "./accumulate/accumulator-snapshot.cases.ts";

@@ -1,6 +1,6 @@
-import type { EarlyValidation } from "../json/early-validation.ts";
+import type { EarlyValidation } from "../schema/early-validation.ts";
 import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
-import type { ToolArgumentsValidator } from "../json/tool-schema.ts";
+import type { ToolArgumentsValidator } from "../schema/tool-schema.ts";
 import type { Repair } from "./arguments-buffer.ts";
 
 /** Options of the accumulator. */

@@ -3,8 +3,8 @@ import {
   validateWithin,
   type StandardOutcome,
   type ValidationTimeoutOptions,
-} from "../json/standard-schema.ts";
-import type { ToolDefinition } from "../json/tool-schema.ts";
+} from "../schema/standard-schema.ts";
+import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type {
   AbortEvent,
   CompletedToolCallEvent,

@@ -1,6 +1,6 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
-import type { ValidationTimeoutOptions } from "../json/standard-schema.ts";
-import type { ToolDefinition } from "../json/tool-schema.ts";
+import type { ValidationTimeoutOptions } from "../schema/standard-schema.ts";
+import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { Provider } from "../providers/registry.ts";
 import type { StreamLimits } from "./stream-limits.ts";

@@ -1,5 +1,5 @@
-import type { ToolDefinition } from "../json/tool-schema.ts";
-import { isStandardSchema, standardJsonSchema } from "../json/standard-schema.ts";
+import type { ToolDefinition } from "../schema/tool-schema.ts";
+import { isStandardSchema, standardJsonSchema } from "../schema/standard-schema.ts";
 import type { Provider } from "../providers/registry.ts";
 import type { RunnableTool } from "./runnable-tool.ts";
 import { parametersOf } from "./tool-outcome.ts";

@@ -4,7 +4,7 @@ import type { StreamLimits } from "../pipeline/stream-limits.ts";
 import { assistantMessage, toolResultMessages } from "../providers/messages.ts";
 import type { Provider } from "../providers/registry.ts";
 import type { ToolResult } from "../providers/turn.ts";
-import type { ToolDefinition, ToolSchema } from "../json/tool-schema.ts";
+import type { ToolDefinition, ToolSchema } from "../schema/tool-schema.ts";
 import type { AbortEvent, FinishEvent, InvalidToolCall, ToolCall, ToolCallViolationEvent } from "../shared/events.ts";
 import type { LoopFinishReason, ToolLoopEvent } from "./loop-events.ts";
 import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";

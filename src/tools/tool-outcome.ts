@@ -1,4 +1,4 @@
-import { standardJsonSchema } from "../json/standard-schema.ts";
+import { standardJsonSchema } from "../schema/standard-schema.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { SchemaViolation } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";

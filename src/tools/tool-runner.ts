@@ -1,6 +1,6 @@
 import { validatedWith } from "../accumulate/validate-tool-calls.ts";
-import { MAX_TIMER_MS, validateWithin, type StandardOutcome } from "../json/standard-schema.ts";
-import { checkToolArguments, type ToolSchema } from "../json/tool-schema.ts";
+import { MAX_TIMER_MS, validateWithin, type StandardOutcome } from "../schema/standard-schema.ts";
+import { checkToolArguments, type ToolSchema } from "../schema/tool-schema.ts";
 import type {
   AbortEvent,
   CompletedToolCallEvent,

@@ -1,5 +1,5 @@
 // The reference for early schema validation: a slow checker, written to be obviously right
-// rather than fast, that the incremental one (src/json/schema-watcher.ts) is compared with.
+// rather than fast, that the incremental one (src/schema/schema-watcher.ts) is compared with.
 //
 // It re-parses each whole prefix into a tree of values that may still be open, then asks of the
 // tree, top down, whether the schema can still be met, by one plain rule per keyword. It shares

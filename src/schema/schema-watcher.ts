@@ -1,7 +1,7 @@
 import type { SchemaViolation } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
-import type { JsonParserListener } from "./json-grammar.ts";
+import type { JsonParserListener } from "../json/json-grammar.ts";
 import { codePoints, sameJson, type ToolSchema } from "./tool-schema.ts";
 
 /**

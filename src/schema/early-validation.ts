@@ -1,6 +1,6 @@
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { AbortReason, ToolCallEvent } from "../shared/events.ts";
-import { IncrementalJsonParser } from "./incremental-json-parser.ts";
+import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import { SchemaWatcher } from "./schema-watcher.ts";
 import { schemasByName, type ToolDefinition } from "./tool-schema.ts";
 

@@ -6,7 +6,7 @@ import {
   type SchemaViolation,
   type ToolSchema,
 } from "../../src/index.ts";
-import { SchemaWatcher } from "../../src/json/schema-watcher.ts";
+import { SchemaWatcher } from "../../src/schema/schema-watcher.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import {
   changedValue,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { schemasByName, standardJsonSchema, toolSchemaValidator, type StandardSchemaV1 } from "../../src/index.ts";
-import { describeIssue, isStandardSchema, validateStandard } from "../../src/json/standard-schema.ts";
+import { describeIssue, isStandardSchema, validateStandard } from "../../src/schema/standard-schema.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { asyncWeather, syncWeather } from "../support/validators.ts";
 
