@@ -1,12 +1,13 @@
 import type { Env } from "./env.ts";
 import { asHttpError, errorResponse } from "./response/json-error.ts";
-import { healthzRoute } from "./routes/healthz.ts";
-import { pageRoute } from "./routes/page.ts";
-import { resumeRoute, streamRoute } from "./routes/stream.ts";
-import { runRoute } from "./routes/run.ts";
-import { agUIRoute } from "./routes/ag-ui.ts";
-import { chatCompletionsRoute } from "./routes/chat-completions.ts";
-import { uiResumeRoute, uiRoute } from "./routes/ui.ts";
+import { healthzRoute } from "./http/healthz.ts";
+import { pageRoute } from "./page/route.ts";
+import { resumeRoute } from "./protocols/tool-call-events/resume-route.ts";
+import { runRoute } from "./protocols/tool-call-events/run-route.ts";
+import { streamRoute } from "./protocols/tool-call-events/stream-route.ts";
+import { agUIRoute } from "./protocols/ag-ui/route.ts";
+import { chatCompletionsRoute } from "./protocols/openai-chat/route.ts";
+import { uiResumeRoute, uiRoute } from "./protocols/ui-message/route.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** The Worker's fetch handler over an injected {@link Runtime} (tests pass fakes). */

@@ -15,4 +15,4 @@ const fetch = createFetchHandler(platformRuntime);
 
 export default { fetch } satisfies ExportedHandler<Env>;
 
-export { ResponseBuffer } from "./durable/response-buffer.ts";
+export { ResponseBuffer } from "./resumable/response-buffer.ts";

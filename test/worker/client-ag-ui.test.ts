@@ -6,7 +6,7 @@
 // agent raises; a client that goes away cancels the provider request.
 import { HttpAgent, type Message } from "@ag-ui/client";
 import { describe, expect, it } from "vitest";
-import { agUIRoute } from "../../worker/routes/ag-ui.ts";
+import { agUIRoute } from "../../worker/protocols/ag-ui/route.ts";
 import { demoTools } from "../../worker/demo-tools/index.ts";
 import { post, referenceCalls, replays, streamCalls, TOOL, workerFetch } from "./client-support.ts";
 import {

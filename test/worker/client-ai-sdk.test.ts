@@ -10,7 +10,7 @@ import * as ai5 from "ai-v5";
 import * as ai6 from "ai";
 import * as ai7 from "ai-v7";
 import { describe, expect, it } from "vitest";
-import { uiRoute } from "../../worker/routes/ui.ts";
+import { uiRoute } from "../../worker/protocols/ui-message/route.ts";
 import { demoTools } from "../../worker/demo-tools/index.ts";
 import { post, referenceCalls, replays, streamCalls, TOOL, workerFetch } from "./client-support.ts";
 import {

@@ -2,9 +2,9 @@
 // run until a condition holds (round trips into it, no timer).
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
-import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
-import { keyedStore } from "../../worker/durable/keyed-store.ts";
-import { loadResponseLog } from "../../worker/durable/response-log-storage.ts";
+import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
+import { keyedStore } from "../../worker/resumable/keyed-store.ts";
+import { loadResponseLog } from "../../worker/resumable/response-log-storage.ts";
 import { objectOf } from "./support.ts";
 
 /**

@@ -4,7 +4,7 @@ import { createParser } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
 import { joinDeltas } from "../../src/index.ts";
 import { createFetchHandler } from "../../worker/app.ts";
-import type { RunEvent } from "../../worker/routes/run.ts";
+import type { RunEvent } from "../../worker/services/tool-loop.ts";
 import {
   chatChunk,
   eventually,

@@ -57,7 +57,7 @@ describe("a provider's error payload inside the stream is not passed on", () => 
 });
 
 it("a provider-error message that is not one of the library's sentences is replaced by the Worker's", async () => {
-  const { withoutProviderData } = await import("../../worker/response/without-provider-data.ts");
+  const { withoutProviderData } = await import("../../worker/services/without-provider-data.ts");
   const list = [
     {
       type: "error",

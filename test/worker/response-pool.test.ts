@@ -4,11 +4,11 @@
 // expired on its own.
 import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { Expiries } from "../../worker/durable/expiries.ts";
-import { deleteResponse, keyedStore } from "../../worker/durable/keyed-store.ts";
-import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
-import { newResponseId, objectNameOf } from "../../worker/durable/response-id.ts";
-import { loadResponseLog } from "../../worker/durable/response-log-storage.ts";
+import { Expiries } from "../../worker/resumable/expiries.ts";
+import { deleteResponse, keyedStore } from "../../worker/resumable/keyed-store.ts";
+import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
+import { newResponseId, objectNameOf } from "../../worker/resumable/response-id.ts";
+import { loadResponseLog } from "../../worker/resumable/response-log-storage.ts";
 import type { RunnableTool } from "../../src/index.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";

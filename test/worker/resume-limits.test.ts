@@ -4,8 +4,8 @@
 // runInDurableObject, so no test waits for time to pass.
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
-import { ResponseLog, toBatch, type LogStep } from "../../worker/durable/response-log.ts";
+import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
+import { ResponseLog, toBatch, type LogStep } from "../../worker/resumable/response-log.ts";
 import {
   chatChunk,
   FakeUpstream,

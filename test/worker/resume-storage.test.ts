@@ -6,9 +6,9 @@
 // upstream and the clock are injected. A restart mid-response: resume-restart.test.ts.
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
-import { toBatch } from "../../worker/durable/response-log.ts";
-import { keyedStore } from "../../worker/durable/keyed-store.ts";
+import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
+import { toBatch } from "../../worker/resumable/response-log.ts";
+import { keyedStore } from "../../worker/resumable/keyed-store.ts";
 import {
   CHUNK_BYTES,
   loadResponseLog,
@@ -16,7 +16,7 @@ import {
   splitBytes,
   type FrameStore,
   type StoredLog,
-} from "../../worker/durable/response-log-storage.ts";
+} from "../../worker/resumable/response-log-storage.ts";
 import {
   chatChunk,
   FakeUpstream,

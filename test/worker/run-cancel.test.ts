@@ -2,7 +2,8 @@
 // that fails, the step limit, and a client that goes away (mid-tool and mid-step).
 import { describe, expect, it } from "vitest";
 import type { RunnableTool } from "../../src/index.ts";
-import { runRoute, type RunEvent } from "../../worker/routes/run.ts";
+import { runRoute } from "../../worker/protocols/tool-call-events/run-route.ts";
+import type { RunEvent } from "../../worker/services/tool-loop.ts";
 import { demoTools } from "../../worker/demo-tools/index.ts";
 import { createParser } from "eventsource-parser";
 import { eventually, ManualTimers, openAIChunks, testEnv } from "./support.ts";

@@ -12,7 +12,8 @@ import {
   openaiWeatherTwoCities,
 } from "../support/conversations/index.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
-import { runRoute, type RunEvent } from "../../worker/routes/run.ts";
+import { runRoute } from "../../worker/protocols/tool-call-events/run-route.ts";
+import type { RunEvent } from "../../worker/services/tool-loop.ts";
 import { demoTools } from "../../worker/demo-tools/index.ts";
 import { ManualTimers, testEnv, worker } from "./support.ts";
 import { createParser } from "eventsource-parser";

@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { JsonValue, RunnableTool } from "../../src/index.ts";
-import type { ResponseBuffer } from "../../worker/durable/response-buffer.ts";
+import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
 import { framesOf, restart, settled, storedFrames } from "./durable-support.ts";
 import {
   chatChunk,

@@ -1,19 +1,18 @@
-import { AGUIEncoder, type RunnableTool } from "../../src/index.ts";
-import type { Env } from "../env.ts";
-import { protocolPost } from "../http/protocol-post.ts";
-import { providerNames } from "../upstream/providers/index.ts";
-import { parseAGUIRequest } from "../request/ag-ui-request.ts";
-import { agUIErrorResponse } from "../response/ag-ui-error.ts";
-import type { Runtime } from "../runtime.ts";
-import { demoTools } from "../demo-tools/index.ts";
-import { answerHeaders, encodeAnswer, openClientBatches } from "./client-events.ts";
-
-const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+import { AGUIEncoder, type RunnableTool } from "../../../src/index.ts";
+import type { Env } from "../../env.ts";
+import { protocolPost } from "../protocol-post.ts";
+import { providerNames } from "../../upstream/providers/index.ts";
+import { parseAGUIRequest } from "./request.ts";
+import { agUIErrorResponse } from "./error.ts";
+import type { Runtime } from "../../runtime.ts";
+import { demoTools } from "../../demo-tools/index.ts";
+import { openClientBatches } from "../../services/client-events.ts";
+import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 
 /**
  * `POST /v1/ag-ui`: AG-UI events over SSE for `HttpAgent` of `@ag-ui/client` (and CopilotKit),
  * in front of every provider the Worker serves. The request is a `RunAgentInput`, with `model`
- * and the Worker's options in `forwardedProps` (see request/ag-ui-request.ts); with
+ * and the Worker's options in `forwardedProps` (see request.ts); with
  * `forwardedProps.run: true` the Worker runs its own tools at the edge and loops, and each
  * final result is a `TOOL_CALL_RESULT` (a streaming tool's results so far are CUSTOM
  * `tool-result-preliminary` events).
@@ -32,6 +31,6 @@ export function agUIRoute(
     const parsed = parseAGUIRequest(body, providerNames, tools);
     const { batches, headers } = await openClientBatches(parsed, request, env, settings, runtime);
     const answer = encodeAnswer(batches, new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId }));
-    return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
+    return new Response(answer, { headers: answerHeaders(cors, SSE_HEADERS, headers) });
   });
 }

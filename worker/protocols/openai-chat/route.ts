@@ -1,14 +1,13 @@
-import { OpenAIChatEncoder, readOpenAIChatCompletion } from "../../src/index.ts";
-import type { Env } from "../env.ts";
-import { protocolPost } from "../http/protocol-post.ts";
-import { providerNames } from "../upstream/providers/index.ts";
-import { parseChatCompletionRequest } from "../request/chat-completion-request.ts";
-import { HttpError } from "../response/json-error.ts";
-import { openAIErrorResponse } from "../response/openai-error.ts";
-import type { Runtime } from "../runtime.ts";
-import { answerHeaders, encodeAnswer, openClientBatches, openClientEvents } from "./client-events.ts";
-
-const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" };
+import { OpenAIChatEncoder, readOpenAIChatCompletion } from "../../../src/index.ts";
+import type { Env } from "../../env.ts";
+import { protocolPost } from "../protocol-post.ts";
+import { providerNames } from "../../upstream/providers/index.ts";
+import { parseChatCompletionRequest } from "./request.ts";
+import { HttpError } from "../../response/json-error.ts";
+import { openAIErrorResponse } from "./error.ts";
+import type { Runtime } from "../../runtime.ts";
+import { openClientBatches, openClientEvents } from "../../services/client-events.ts";
+import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 
 /**
  * `POST /v1/chat/completions`: an OpenAI-compatible endpoint in front of every provider the
@@ -19,7 +18,7 @@ const SSE = { "content-type": "text/event-stream; charset=utf-8", "cache-control
  * provider error before the finish is then a 502 in OpenAI's error shape).
  *
  * The checks, limits, replay and cancellation are those of `POST /v1/stream`; errors before the
- * answer are in OpenAI's shape (see response/openai-error.ts).
+ * answer are in OpenAI's shape (see error.ts).
  */
 export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
   return protocolPost(request, env, openAIErrorResponse, async (body, settings, cors) => {
@@ -36,7 +35,7 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
         batches,
         new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage }),
       );
-      return new Response(answer, { headers: answerHeaders(cors, SSE, headers) });
+      return new Response(answer, { headers: answerHeaders(cors, SSE_HEADERS, headers) });
     }
     const { events, headers } = await openClientEvents(
       { mode: "stream", request: chat.request },

@@ -28,8 +28,8 @@
  *
  * @module
  */
-import type { RunnableTool } from "../../src/index.ts";
-import { invalidField } from "../response/json-error.ts";
+import type { RunnableTool } from "../../../src/index.ts";
+import { invalidField } from "../../response/json-error.ts";
 import {
   arrayAt,
   idAt,
@@ -38,11 +38,11 @@ import {
   runFlag,
   stringAt,
   toolCallAt,
-  type ClientRequest,
   type WireMessage,
-} from "./client-request.ts";
-import { own, tooDeep, tooDeepError } from "./json-fields.ts";
-import { providerModel } from "./provider-model.ts";
+} from "../client-request.ts";
+import type { ClientRequest } from "../../services/client-events.ts";
+import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import { providerModel } from "../provider-model.ts";
 
 /** A validated `POST /v1/ag-ui` request. */
 export type AGUIRequest = ClientRequest & { threadId: string; runId: string };

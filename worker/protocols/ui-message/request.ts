@@ -28,8 +28,8 @@
  *
  * @module
  */
-import type { JsonValue, RunnableTool } from "../../src/index.ts";
-import { HttpError, invalidField } from "../response/json-error.ts";
+import type { JsonValue, RunnableTool } from "../../../src/index.ts";
+import { HttpError, invalidField } from "../../response/json-error.ts";
 import {
   arrayAt,
   idAt,
@@ -38,11 +38,11 @@ import {
   resultText,
   runFlag,
   stringAt,
-  type ClientRequest,
   type WireMessage,
-} from "./client-request.ts";
-import { isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
-import { providerModel } from "./provider-model.ts";
+} from "../client-request.ts";
+import type { ClientRequest } from "../../services/client-events.ts";
+import { isObject, own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import { providerModel } from "../provider-model.ts";
 
 /** A validated `POST /v1/ui` request. */
 export type UIRequest = ClientRequest & {

@@ -1,18 +1,21 @@
-import { runToolLoop, type LoopFinishEvent, type RunnableTool, type ToolLoopEvent } from "../../src/index.ts";
+/**
+ * The tool loop at the edge, as `POST /v1/run`, the client protocols' run mode and the resumable
+ * runs make it: the library's `runToolLoop` over the provider (or, without its key, the scripted
+ * model), with the Worker's tools.
+ *
+ * @module
+ */
+import { runToolLoop, type LoopFinishEvent, type ToolLoopEvent } from "../../src/index.ts";
 import type { Env, Settings } from "../env.ts";
-import { guardedPost } from "../http/guarded-post.ts";
 import type { HttpError } from "../response/json-error.ts";
-import { providerNames, upstreamProvider, type WorkerProvider } from "../upstream/providers/index.ts";
+import { upstreamProvider, type WorkerProvider } from "../upstream/providers/index.ts";
 import { providerTarget } from "../upstream/providers/target.ts";
 import type { ProviderHttpRequest } from "../upstream/providers/upstream-provider.ts";
 import { SCRIPTED_MODEL, scriptedModel } from "../upstream/replay/scripted/scripted-model.ts";
-import { parseRunRequest, type RunRequest } from "../request/parse-run-request.ts";
+import type { RunRequest } from "../request/parse-run-request.ts";
 import type { Runtime } from "../runtime.ts";
-import { demoTools } from "../demo-tools/index.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
-import { EVENT_STREAM_HEADERS, eventStreamBody } from "../response/event-stream.ts";
-import { withoutProviderData } from "../response/without-provider-data.ts";
-import { responsePool, startResumableRun } from "./resume.ts";
+import { withoutProviderData } from "./without-provider-data.ts";
 
 /** Where each provider's request body keeps the conversation. */
 const CONVERSATION_FIELD: { readonly [P in WorkerProvider]: string } = {
@@ -31,60 +34,6 @@ const TOOL_CONCURRENCY = 4;
 const TOOL_TIMEOUT_MS = 5_000;
 /** Largest tool result sent back to the model, in UTF-8 bytes. */
 const MAX_RESULT_BYTES = 8 * 1024;
-
-/**
- * `POST /v1/run`: the request of `POST /v1/stream`, with `tools` naming the Worker's own tools
- * (worker/demo-tools/). The Worker runs the loop at the edge: it calls the model, runs each tool the
- * moment its call completes, sends the results back in the provider's shape and calls again,
- * until the model answers without calls or `max_steps` calls were made. Every event of every
- * step is one SSE frame, tagged with its `step`; each step ends with `step-finish` (the messages
- * it added) and the run with `loop-finish` (`steps`, `reason`).
- *
- * Checks, errors and headers are those of `/v1/stream`: the first model call is made before the
- * answer starts, so that its failures are JSON errors; a later one that fails ends the stream
- * with an `error` event and `loop-finish` of reason `call-failed`. A client that goes away
- * cancels the loop, the provider request in flight and the running tools.
- *
- * With the `RESPONSES` Durable Objects the run is resumable like `/v1/stream`: it runs in one of
- * the pool's objects, its id comes back in `x-response-id`, `GET /v1/run/<id>` with
- * `Last-Event-ID` gets the rest (a client that goes away no longer cancels it: the detached limit
- * does), and a `POST` of the same body with `x-response-id` retries it, each tool call running at
- * most once per call id (`worker/durable/recorded-tools.ts`).
- *
- * `tools` is the set the route offers (the demo tools unless a test passes others).
- */
-export function runRoute(
-  request: Request,
-  env: Env,
-  runtime: Runtime,
-  tools: Readonly<Record<string, RunnableTool>> = demoTools({ timers: runtime.timers }),
-): Promise<Response> {
-  return guardedPost(request, env, (body, settings, cors) => {
-    const run = parseRunRequest(body, providerNames, tools);
-    if (env.RESPONSES)
-      return startResumableRun(request, JSON.stringify(body), responsePool(request, env.RESPONSES, settings), cors);
-    return startRun(request, run, env, settings, runtime, cors);
-  });
-}
-
-async function startRun(
-  request: Request,
-  run: RunRequest,
-  env: Env,
-  settings: Settings,
-  runtime: Runtime,
-  cors: Record<string, string>,
-): Promise<Response> {
-  // The run ends when the client goes away (its request's signal, or the answer's body cancelled).
-  const runController = new AbortController();
-  request.signal?.addEventListener("abort", () => runController.abort(request.signal.reason), { once: true });
-  const { events, headers } = await openRunEvents(run, env, settings, runtime, runController);
-  const frames = events.pipeThrough(
-    new TransformStream<ToolLoopEvent, RunEvent>({ transform: (event, out) => out.enqueue(toRunEvent(event)) }),
-  );
-  const body = cancelling(eventStreamBody(frames), runController);
-  return new Response(body, { headers: { ...cors, ...EVENT_STREAM_HEADERS, ...headers } });
-}
 
 /**
  * Starts the tool loop of a validated run request: calls the provider (or, without its key, the
@@ -176,7 +125,7 @@ function linkedController(signal: AbortSignal): AbortController {
 }
 
 /** `stream`, aborting `controller` when its reader cancels (the client went away). */
-function cancelling<T>(stream: ReadableStream<T>, controller: AbortController): ReadableStream<T> {
+export function cancelling<T>(stream: ReadableStream<T>, controller: AbortController): ReadableStream<T> {
   const reader = stream.getReader();
   return new ReadableStream<T>(
     {

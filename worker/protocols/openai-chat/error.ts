@@ -10,13 +10,13 @@
  *
  * `type` follows OpenAI: `invalid_request_error` for the client's mistakes (401 included, as
  * OpenAI answers a bad key), `rate_limit_exceeded` for 429, `server_error` for the Worker's and
- * the provider's failures. `code` is the Worker's code (see json-error.ts), `param` the field at
+ * the provider's failures. `code` is the Worker's code (see worker/response/json-error.ts), `param` the field at
  * fault or `null`. Errors inside the stream are chunks with an `error` member, written by the
  * library's encoder.
  *
  * @module
  */
-import type { HttpError } from "./json-error.ts";
+import type { HttpError } from "../../response/json-error.ts";
 
 /** The body of an OpenAI error response. */
 export interface OpenAIErrorBody {

@@ -1,6 +1,6 @@
 import type { Env, Settings } from "../env.ts";
 import { asHttpError, type HttpError } from "../response/json-error.ts";
-import { guardedPost } from "./guarded-post.ts";
+import { guardedPost } from "../http/guarded-post.ts";
 
 /**
  * {@link guardedPost} for an endpoint of a client protocol: the same checks (CORS, method, token,
@@ -18,4 +18,10 @@ export async function protocolPost(
   } catch (error) {
     return render(asHttpError(error));
   }
+}
+
+/** The message, and the field at fault when the message does not name it already. */
+export function withField(error: HttpError): string {
+  const { message, field } = error.body;
+  return field && !message.includes(`\`${field}\``) ? `${message} (field: ${field})` : message;
 }

@@ -1,20 +1,21 @@
-import { UI_MESSAGE_STREAM_HEADERS, UIMessageEncoder, type RunnableTool } from "../../src/index.ts";
-import { readSettings, type Env } from "../env.ts";
-import { corsHeaders, preflightResponse } from "../http/cors.ts";
-import { protocolPost } from "../http/protocol-post.ts";
-import { providerNames } from "../upstream/providers/index.ts";
-import { parseUIRequest } from "../request/ui-request.ts";
-import { asHttpError, HttpError } from "../response/json-error.ts";
-import { uiMessageErrorResponse } from "../response/ui-message-error.ts";
-import type { Runtime } from "../runtime.ts";
-import { demoTools } from "../demo-tools/index.ts";
-import { answerHeaders, encodeAnswer, openClientBatches } from "./client-events.ts";
+import { UI_MESSAGE_STREAM_HEADERS, UIMessageEncoder, type RunnableTool } from "../../../src/index.ts";
+import { readSettings, type Env } from "../../env.ts";
+import { corsHeaders, preflightResponse } from "../../http/cors.ts";
+import { protocolPost } from "../protocol-post.ts";
+import { providerNames } from "../../upstream/providers/index.ts";
+import { parseUIRequest } from "./request.ts";
+import { asHttpError, HttpError } from "../../response/json-error.ts";
+import { uiMessageErrorResponse } from "./error.ts";
+import type { Runtime } from "../../runtime.ts";
+import { demoTools } from "../../demo-tools/index.ts";
+import { openClientBatches } from "../../services/client-events.ts";
+import { answerHeaders, encodeAnswer } from "../client-answer.ts";
 
 /**
  * `POST /v1/ui`: the Vercel AI SDK's UI message stream (protocol v1) for `useChat` and
  * `DefaultChatTransport`, in front of every provider the Worker serves. The request is what the
  * transport sends, with `model` (and `tools`, `run`, ...) from its `body` option (see
- * request/ui-request.ts); with `run: true` the Worker runs its own tools at the edge and loops,
+ * request.ts); with `run: true` the Worker runs its own tools at the edge and loops,
  * and the answer carries each step and each tool's output.
  *
  * The stream is written for every reader from ai 5.0 on (`minVersion: 5`: no fields ai 5 rejects;

@@ -10,12 +10,12 @@
  */
 import type { JsonValue, RunnableTool } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
-import { own, tooDeep, tooDeepError } from "./json-fields.ts";
-import { parseRunRequest, type RunRequest } from "./parse-run-request.ts";
-import { parseStreamRequest } from "./parse-stream-request.ts";
-import type { StreamRequest } from "./stream-request.ts";
+import { own, tooDeep, tooDeepError } from "../request/json-fields.ts";
+import { parseRunRequest } from "../request/parse-run-request.ts";
+import { parseStreamRequest } from "../request/parse-stream-request.ts";
+import type { ClientRequest } from "../services/client-events.ts";
 
-/** A message of the `/v1/stream` body (see stream-request.ts). */
+/** A message of the `/v1/stream` body (see worker/request/stream-request.ts). */
 export type WireMessage =
   | { role: "system" | "user"; content: string }
   | { role: "assistant"; content: string; tool_calls: { id: string | null; name: string; arguments: JsonValue }[] }
@@ -37,9 +37,6 @@ export interface RunFields {
   tools?: unknown;
   max_steps?: unknown;
 }
-
-/** A validated client request: one model call, or a tool loop with the Worker's tools. */
-export type ClientRequest = { mode: "stream"; request: StreamRequest } | { mode: "run"; request: RunRequest };
 
 /**
  * Validates a translated request with the rules of `/v1/stream`, or of `/v1/run` when `run` is

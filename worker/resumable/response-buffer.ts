@@ -1,13 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { readyBatches, type RunnableTool } from "../../src/index.ts";
 import { readSettings, type Env, type Settings } from "../env.ts";
-import { EVENT_STREAM_HEADERS } from "../response/event-stream.ts";
+import { EVENT_STREAM_HEADERS } from "../http/event-stream.ts";
 import { errorResponse, HttpError } from "../response/json-error.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import { parseRunRequest } from "../request/parse-run-request.ts";
 import { providerNames } from "../upstream/providers/index.ts";
-import { openEventBatches } from "../routes/stream.ts";
-import { openRunEvents, toRunEvent } from "../routes/run.ts";
+import { openEventBatches } from "../services/model-call.ts";
+import { openRunEvents, toRunEvent } from "../services/tool-loop.ts";
 import { platformRuntime, type Runtime, type TimerHandle } from "../runtime.ts";
 import { demoTools } from "../demo-tools/index.ts";
 import { Expiries } from "./expiries.ts";

@@ -1,9 +1,13 @@
-import { ProtocolEncoderStream, readyBatches, type EncodableEvent, type ProtocolEncoder } from "../../src/index.ts";
+import { readyBatches, type EncodableEvent } from "../../src/index.ts";
 import type { Env, Settings } from "../env.ts";
-import type { ClientRequest } from "../request/client-request.ts";
+import type { RunRequest } from "../request/parse-run-request.ts";
+import type { StreamRequest } from "../request/stream-request.ts";
 import type { Runtime } from "../runtime.ts";
-import { openRunEvents } from "./run.ts";
-import { openEventBatches, openEventStream } from "./stream.ts";
+import { openEventBatches, openEventStream } from "./model-call.ts";
+import { openRunEvents } from "./tool-loop.ts";
+
+/** A validated client request: one model call, or a tool loop with the Worker's tools. */
+export type ClientRequest = { mode: "stream"; request: StreamRequest } | { mode: "run"; request: RunRequest };
 
 /**
  * The events a client-protocol endpoint encodes: one model call, as `POST /v1/stream` makes it,
@@ -61,34 +65,8 @@ export async function openClientBatches(
   return { batches, headers: replayHeader(headers) };
 }
 
-/**
- * The answer's bytes: each array of ready events as one chunk of `encoder`'s protocol, adjacent
- * fragments of one call (or of text) joined into one protocol delta (`joinDeltas`), so a model
- * that streams arguments a few characters at a time costs a delta per network chunk.
- */
-export function encodeAnswer(
-  batches: ReadableStream<readonly EncodableEvent[]>,
-  encoder: ProtocolEncoder<EncodableEvent>,
-): ReadableStream<Uint8Array> {
-  return batches.pipeThrough(new ProtocolEncoderStream(encoder, { joinDeltas: true }));
-}
-
 /** Of `/v1/stream`'s headers, only the replay's name: the protocol brings its own content type. */
 function replayHeader(headers: Record<string, string>): Record<string, string> {
   const replay = headers["x-replay-recording"];
   return replay === undefined ? {} : { "x-replay-recording": replay };
-}
-
-/** The headers of a streamed answer: CORS, the protocol's own, and the replay's name (readable cross-origin). */
-export function answerHeaders(
-  cors: Record<string, string>,
-  protocol: Readonly<Record<string, string>>,
-  extra: Record<string, string>,
-): Record<string, string> {
-  const headers: Record<string, string> = { ...cors, ...protocol, ...extra, "x-content-type-options": "nosniff" };
-  if (cors["access-control-allow-origin"] !== undefined && extra["x-replay-recording"] !== undefined) {
-    headers["access-control-expose-headers"] =
-      `${cors["access-control-expose-headers"] ?? "retry-after"}, x-replay-recording`;
-  }
-  return headers;
 }

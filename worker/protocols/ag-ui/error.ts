@@ -7,8 +7,8 @@
  *
  * @module
  */
-import type { HttpError } from "./json-error.ts";
-import { withField } from "./ui-message-error.ts";
+import type { HttpError } from "../../response/json-error.ts";
+import { withField } from "../protocol-post.ts";
 
 /** An {@link HttpError} as an AG-UI `RUN_ERROR` body. */
 export function agUIErrorResponse(error: HttpError): Response {

@@ -1,4 +1,4 @@
-import { newResponseId, responseObject } from "../durable/response-id.ts";
+import { newResponseId, responseObject } from "./response-id.ts";
 import type { Settings } from "../env.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import { HttpError } from "../response/json-error.ts";

@@ -27,11 +27,11 @@
  *
  * @module
  */
-import { HttpError, invalidField } from "../response/json-error.ts";
-import { arrayAt, idAt, clientRequest, objectAt, stringAt, toolCallAt, type WireMessage } from "./client-request.ts";
-import { own, tooDeep, tooDeepError } from "./json-fields.ts";
-import { providerModel } from "./provider-model.ts";
-import type { StreamRequest } from "./stream-request.ts";
+import { HttpError, invalidField } from "../../response/json-error.ts";
+import { arrayAt, idAt, clientRequest, objectAt, stringAt, toolCallAt, type WireMessage } from "../client-request.ts";
+import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import { providerModel } from "../provider-model.ts";
+import type { StreamRequest } from "../../request/stream-request.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
 export interface ChatCompletionRequest {

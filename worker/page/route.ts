@@ -1,6 +1,6 @@
 import { HttpError } from "../response/json-error.ts";
-import { pageScript, pageStyles } from "../page/generated/assets.ts";
-import { renderPage } from "../page/html.ts";
+import { pageScript, pageStyles } from "./generated/assets.ts";
+import { renderPage } from "./html.ts";
 import { providerNames } from "../upstream/providers/index.ts";
 
 /** The page may load its own script and styles and call its own origin, nothing else. */

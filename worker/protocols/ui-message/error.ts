@@ -7,7 +7,8 @@
  *
  * @module
  */
-import type { HttpError } from "./json-error.ts";
+import type { HttpError } from "../../response/json-error.ts";
+import { withField } from "../protocol-post.ts";
 
 /** An {@link HttpError} as the plain-text message `useChat` shows. */
 export function uiMessageErrorResponse(error: HttpError): Response {
@@ -21,12 +22,6 @@ export function uiMessageErrorResponse(error: HttpError): Response {
       ...exposed(error.headers, "x-error-code"),
     },
   });
-}
-
-/** The message, and the field at fault when the message does not name it already. */
-export function withField(error: HttpError): string {
-  const { message, field } = error.body;
-  return field && !message.includes(`\`${field}\``) ? `${message} (field: ${field})` : message;
 }
 
 /** Lets a cross-origin client read `name` too, when the answer is a CORS one. */

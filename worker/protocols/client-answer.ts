@@ -1,0 +1,38 @@
+/**
+ * How a client protocol's endpoint answers: the events as its encoder's bytes, and the headers.
+ *
+ * @module
+ */
+import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "../../src/index.ts";
+
+/** The headers of a protocol answered as Server-Sent Events. */
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  "content-type": "text/event-stream; charset=utf-8",
+  "cache-control": "no-cache",
+};
+
+/**
+ * The answer's bytes: each array of ready events as one chunk of `encoder`'s protocol, adjacent
+ * fragments of one call (or of text) joined into one protocol delta (`joinDeltas`), so a model
+ * that streams arguments a few characters at a time costs a delta per network chunk.
+ */
+export function encodeAnswer(
+  batches: ReadableStream<readonly EncodableEvent[]>,
+  encoder: ProtocolEncoder<EncodableEvent>,
+): ReadableStream<Uint8Array> {
+  return batches.pipeThrough(new ProtocolEncoderStream(encoder, { joinDeltas: true }));
+}
+
+/** The headers of a streamed answer: CORS, the protocol's own, and the replay's name (readable cross-origin). */
+export function answerHeaders(
+  cors: Record<string, string>,
+  protocol: Readonly<Record<string, string>>,
+  extra: Record<string, string>,
+): Record<string, string> {
+  const headers: Record<string, string> = { ...cors, ...protocol, ...extra, "x-content-type-options": "nosniff" };
+  if (cors["access-control-allow-origin"] !== undefined && extra["x-replay-recording"] !== undefined) {
+    headers["access-control-expose-headers"] =
+      `${cors["access-control-expose-headers"] ?? "retry-after"}, x-replay-recording`;
+  }
+  return headers;
+}

@@ -1,0 +1,40 @@
+import type { Env, Settings } from "../../env.ts";
+import { guardedPost } from "../../http/guarded-post.ts";
+import { eventStreamBodyOfBatches } from "../../http/event-stream.ts";
+import type { HttpError } from "../../response/json-error.ts";
+import { providerNames } from "../../upstream/providers/index.ts";
+import { parseStreamRequest } from "../../request/parse-stream-request.ts";
+import type { StreamRequest } from "../../request/stream-request.ts";
+import { responsePool, startResumableStream } from "../../resumable/response-pool.ts";
+import type { Runtime } from "../../runtime.ts";
+import { openEventBatches } from "../../services/model-call.ts";
+
+/**
+ * `POST /v1/stream`: validates the request, calls the provider (or the replay upstream when
+ * the provider has no key), and answers `text/event-stream` with one SSE event per
+ * accumulated event (`event: <type>`, `id: <sequence>`, `data: <json>`), adjacent fragments of
+ * one call (or of text) from one network chunk joined into one (`joinDeltas`).
+ *
+ * The checks are those of {@link guardedPost}. Errors before the stream are JSON
+ * ({@link HttpError}); after it started they are `error` events followed by `abort`.
+ */
+export function streamRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
+  return guardedPost(request, env, (body, settings, cors) =>
+    startStream(request, parseStreamRequest(body, providerNames), env, settings, runtime, cors),
+  );
+}
+
+async function startStream(
+  request: Request,
+  streamRequest: StreamRequest,
+  env: Env,
+  settings: Settings,
+  runtime: Runtime,
+  cors: Record<string, string>,
+): Promise<Response> {
+  if (env.RESPONSES) return startResumableStream(streamRequest, responsePool(request, env.RESPONSES, settings), cors);
+  const controller = new AbortController();
+  request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
+  const { batches, headers } = await openEventBatches(streamRequest, env, settings, runtime, controller);
+  return new Response(eventStreamBodyOfBatches(batches), { headers: { ...cors, ...headers } });
+}
