@@ -48,7 +48,7 @@ export {
   type Provider,
 } from "./providers/registry.ts";
 export { detectProvider, ProviderDetectStream } from "./providers/provider-detect-stream.ts";
-export { decodeOpenAIChatMessage, OpenAIChatDeltaStream } from "./providers/openai-chat/openai-chat-delta-stream.ts";
+export { OpenAIChatDecoder, OpenAIChatDeltaStream } from "./providers/openai-chat/openai-chat-delta-stream.ts";
 export { openAIChatAssistantMessage, openAIChatToolMessages } from "./providers/openai-chat/openai-chat-messages.ts";
 export {
   OpenAIResponsesDecoder,

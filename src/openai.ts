@@ -17,6 +17,6 @@
  *
  * @module
  */
-export { decodeOpenAIChatMessage, OpenAIChatDeltaStream } from "./providers/openai-chat/openai-chat-delta-stream.ts";
+export { OpenAIChatDecoder, OpenAIChatDeltaStream } from "./providers/openai-chat/openai-chat-delta-stream.ts";
 export { openAIChatAssistantMessage, openAIChatToolMessages } from "./providers/openai-chat/openai-chat-messages.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";

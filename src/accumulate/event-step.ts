@@ -91,8 +91,3 @@ function wrap(
     },
   };
 }
-
-/** A call's key in a step's records: its choice and index, unique within a response. */
-export function callKey(call: { index: number; choice?: number }): string {
-  return `${call.choice ?? 0}:${call.index}`;
-}

@@ -1,5 +1,6 @@
 import type { FinishEvent, InvalidToolCall, ToolCall } from "../shared/events.ts";
-import { callKey as key, eventStep, type EventStep } from "./event-step.ts";
+import { callKey } from "../shared/call-key.ts";
+import { eventStep, type EventStep } from "./event-step.ts";
 
 /** When a call's arguments started and completed, by the injected clock. */
 interface Times {
@@ -30,11 +31,11 @@ export function toolCallTimings(clock: () => number): EventStep {
     const done = new Map<string, Times>();
     return (event) => {
       if (event.type === "tool-call-start") {
-        started.set(key(event), clock());
+        started.set(callKey(event), clock());
         return next(event);
       }
       if (event.type === "tool-call" || event.type === "invalid-tool-call") {
-        const id = key(event);
+        const id = callKey(event);
         const times: Times = { completedAt: clock() };
         const startedAt = started.get(id);
         if (startedAt !== undefined) times.startedAt = startedAt;
@@ -51,7 +52,7 @@ export function toolCallTimings(clock: () => number): EventStep {
 /** The finish event with each call's times on its entry. */
 function finished(event: FinishEvent, done: ReadonlyMap<string, Times>): FinishEvent {
   const stamp = <T extends ToolCall | InvalidToolCall>(call: T): T => {
-    const times = done.get(key(call));
+    const times = done.get(callKey(call));
     return times ? stamped(call, times) : call;
   };
   return { ...event, toolCalls: event.toolCalls.map(stamp), invalidToolCalls: event.invalidToolCalls.map(stamp) };

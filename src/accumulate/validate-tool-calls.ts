@@ -14,10 +14,11 @@ import type {
   ToolCall,
   ToolCallEvent,
 } from "../shared/events.ts";
+import { callKey } from "../shared/call-key.ts";
 import type { JsonValue } from "../shared/json.ts";
 import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
 import { withChoice } from "../shared/values.ts";
-import { callKey, eventStep, type EventSink, type EventStep } from "./event-step.ts";
+import { eventStep, type EventSink, type EventStep } from "./event-step.ts";
 
 /**
  * The validator each `tool-call` event this step made was validated with: a `ToolRunner` given

@@ -1,3 +1,4 @@
+import { callKey } from "../shared/call-key.ts";
 import type { Usage } from "../shared/deltas.ts";
 import type {
   AbortEvent,
@@ -9,7 +10,6 @@ import type {
 import { CallIds, randomId } from "./call-ids.ts";
 import {
   abortError,
-  callKey,
   isLoopEvent,
   ProtocolEncoderStream,
   sseData,

@@ -18,7 +18,8 @@ import {
   type OpenAIChatError,
   type OpenAIChatToolCall,
 } from "./openai-chat-wire.ts";
-import { abortError, callKey, type EncodableEvent } from "./protocol-encoder.ts";
+import { callKey } from "../shared/call-key.ts";
+import { abortError, type EncodableEvent } from "./protocol-encoder.ts";
 
 /** What a non-streaming request gets: the completion, or the error that kept it from finishing. */
 export type OpenAIChatCompletionResult =

@@ -1,3 +1,4 @@
+import { callKey } from "../shared/call-key.ts";
 import type { Usage } from "../shared/deltas.ts";
 import type {
   AbortEvent,
@@ -18,7 +19,6 @@ import {
 } from "./openai-chat-wire.ts";
 import {
   abortError,
-  callKey,
   ProtocolEncoderStream,
   SSE_DONE,
   sseData,

@@ -107,9 +107,6 @@ export const sseData = (value: unknown): string => `data: ${JSON.stringify(value
 /** The `data: [DONE]` frame that ends an OpenAI or AI SDK stream. */
 export const SSE_DONE = "data: [DONE]\n\n";
 
-/** The key of a call within a step: its choice and index, as the accumulator gives them. */
-export const callKey = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;
-
 /** The step an event belongs to, for the tool loop's events; `undefined` for a single response. */
 export const stepOf = (event: EncodableEvent): number | undefined =>
   "step" in event && typeof event.step === "number" && event.type !== "step-finish" ? event.step : undefined;

@@ -1,4 +1,5 @@
 import type { SSEMessage } from "../framing/framing.ts";
+import { callKey } from "../shared/call-key.ts";
 import type { DiscardedToolCall, ToolCallEvent } from "../shared/events.ts";
 import { isRecord } from "../shared/values.ts";
 
@@ -112,12 +113,12 @@ export class ToolCallEventDecoder {
     if (event.type === "tool-call-start") {
       const call: DiscardedToolCall = { index: event.index, id: event.id, name: event.name, rawArguments: "" };
       if (event.choice !== undefined) call.choice = event.choice;
-      this.#open.set(key(event), call);
+      this.#open.set(callKey(event), call);
     } else if (event.type === "tool-call-delta") {
-      const call = this.#open.get(key(event));
+      const call = this.#open.get(callKey(event));
       if (call) call.rawArguments += event.argumentsDelta;
     } else if (event.type === "tool-call" || event.type === "invalid-tool-call") {
-      this.#open.delete(key(event));
+      this.#open.delete(callKey(event));
     } else if (event.type === "finish" || event.type === "abort") {
       this.#ended = true;
     }
@@ -181,8 +182,4 @@ function hasKind(value: unknown, kind: FieldKind): boolean {
   if (kind === "array") return Array.isArray(value);
   if (kind === "object") return isRecord(value);
   return typeof value === kind;
-}
-
-function key(event: { index: number; choice?: number }): string {
-  return `${event.choice ?? 0}:${event.index}`;
 }

@@ -1,3 +1,4 @@
+import { callKey } from "../shared/call-key.ts";
 import type { FinishReason } from "../shared/deltas.ts";
 import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
 import type { ToolErrorEvent } from "../tools/tool-events.ts";
@@ -5,7 +6,6 @@ import { CallIds, randomId } from "./call-ids.ts";
 import type { UIMessageEncoderOptions } from "./ui-message-wire.ts";
 import {
   abortError,
-  callKey,
   DISCARDED_CALL_MESSAGE,
   isLoopEvent,
   ProtocolEncoderStream,

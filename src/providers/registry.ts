@@ -1,20 +1,21 @@
-import { AwsEventStreamDecoder } from "../framing/aws-event-stream-decoder-stream.ts";
 import type { FramedMessage } from "../framing/framing.ts";
-import { DetectingFraming } from "../framing/framing-detect-stream.ts";
-import { NdjsonDecoder } from "../framing/ndjson-decoder-stream.ts";
 import type { ProviderDelta } from "../shared/deltas.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
-import { AnthropicDecoder, AnthropicDeltaStream } from "./anthropic/anthropic-delta-stream.ts";
-import { BedrockDecoder, BedrockDeltaStream } from "./bedrock/bedrock-delta-stream.ts";
-import { CohereDecoder, CohereDeltaStream } from "./cohere/cohere-delta-stream.ts";
-import { GeminiDecoder, GeminiDeltaStream } from "./gemini/gemini-delta-stream.ts";
-import { decodeOpenAIChatMessage, OpenAIChatDeltaStream } from "./openai-chat/openai-chat-delta-stream.ts";
-import { OllamaDecoder, OllamaDeltaStream } from "./ollama/ollama-delta-stream.ts";
-import {
-  OpenAIResponsesDecoder,
-  OpenAIResponsesDeltaStream,
-} from "./openai-responses/openai-responses-delta-stream.ts";
-import { ProviderDecoderStream, type Emit, type ProviderDecoder, type ProviderProtocol } from "./provider-decoder.ts";
+import { AnthropicDeltaStream } from "./anthropic/anthropic-delta-stream.ts";
+import { anthropicProtocol } from "./anthropic/anthropic-protocol.ts";
+import { BedrockDeltaStream } from "./bedrock/bedrock-delta-stream.ts";
+import { bedrockProtocol } from "./bedrock/bedrock-protocol.ts";
+import { CohereDeltaStream } from "./cohere/cohere-delta-stream.ts";
+import { cohereProtocol } from "./cohere/cohere-protocol.ts";
+import { GeminiDeltaStream } from "./gemini/gemini-delta-stream.ts";
+import { geminiProtocol } from "./gemini/gemini-protocol.ts";
+import { OllamaDeltaStream } from "./ollama/ollama-delta-stream.ts";
+import { ollamaProtocol } from "./ollama/ollama-protocol.ts";
+import { OpenAIChatDeltaStream } from "./openai-chat/openai-chat-delta-stream.ts";
+import { openAIChatProtocol } from "./openai-chat/openai-chat-protocol.ts";
+import { OpenAIResponsesDeltaStream } from "./openai-responses/openai-responses-delta-stream.ts";
+import { openAIResponsesProtocol } from "./openai-responses/openai-responses-protocol.ts";
+import { type Emit, type ProviderDecoder, ProviderDecoderStream, type ProviderProtocol } from "./provider-decoder.ts";
 
 /**
  * The wire protocols tool-call-stream reads: `openai` is Chat Completions and every compatible
@@ -44,36 +45,22 @@ export const PROVIDERS: readonly Provider[] = [
   "ollama",
 ];
 
-/** A decoder whose `decode` takes the `emit` per call, made into a {@link ProviderDecoder}. */
-function bound(decoder: { decode(message: FramedMessage, emit: Emit): void }, emit: Emit): ProviderDecoder {
-  return { decode: (message) => decoder.decode(message, emit), end() {} };
+/** What the registry holds of one built-in provider: its protocol and its stage. */
+interface ProviderEntry {
+  readonly protocol: ProviderProtocol;
+  /** The provider's own stage class, so that `createProviderDeltaStream("anthropic")` is an `AnthropicDeltaStream`. */
+  readonly DeltaStream: new () => ProviderDecoderStream;
 }
 
-/**
- * The built-in protocols. Bedrock's bodies are always the AWS event stream and Ollama's NDJSON;
- * the others are Server-Sent Events, read through {@link DetectingFraming} so that a Gemini JSON
- * array (or a body that is plainly another framing) is read as what it is.
- */
-const PROTOCOLS: { readonly [P in Provider]: ProviderProtocol } = {
-  openai: {
-    name: "openai",
-    framing: DetectingFraming,
-    createDecoder: (emit) => ({ decode: (message) => decodeOpenAIChatMessage(message, emit), end() {} }),
-  },
-  "openai-responses": {
-    name: "openai-responses",
-    framing: DetectingFraming,
-    createDecoder: (emit) => new OpenAIResponsesDecoder(emit),
-  },
-  anthropic: {
-    name: "anthropic",
-    framing: DetectingFraming,
-    createDecoder: (emit) => bound(new AnthropicDecoder(), emit),
-  },
-  gemini: { name: "gemini", framing: DetectingFraming, createDecoder: (emit) => bound(new GeminiDecoder(), emit) },
-  bedrock: { name: "bedrock", framing: AwsEventStreamDecoder, createDecoder: (emit) => new BedrockDecoder(emit) },
-  cohere: { name: "cohere", framing: DetectingFraming, createDecoder: (emit) => new CohereDecoder(emit) },
-  ollama: { name: "ollama", framing: NdjsonDecoder, createDecoder: (emit) => new OllamaDecoder(emit) },
+/** The built-in providers: mapped over {@link Provider}, so a name without an entry does not compile. */
+const PROVIDER_ENTRIES: { readonly [P in Provider]: ProviderEntry } = {
+  openai: { protocol: openAIChatProtocol, DeltaStream: OpenAIChatDeltaStream },
+  "openai-responses": { protocol: openAIResponsesProtocol, DeltaStream: OpenAIResponsesDeltaStream },
+  anthropic: { protocol: anthropicProtocol, DeltaStream: AnthropicDeltaStream },
+  gemini: { protocol: geminiProtocol, DeltaStream: GeminiDeltaStream },
+  bedrock: { protocol: bedrockProtocol, DeltaStream: BedrockDeltaStream },
+  cohere: { protocol: cohereProtocol, DeltaStream: CohereDeltaStream },
+  ollama: { protocol: ollamaProtocol, DeltaStream: OllamaDeltaStream },
 };
 
 /** Throws a typed error for a name that is not a {@link Provider} (reachable only from JavaScript or a cast). */
@@ -99,7 +86,7 @@ export function providerProtocol(provider: Provider | ProviderProtocol): Provide
   if (typeof provider === "object" && provider !== null && typeof provider.createDecoder === "function")
     return provider;
   assertProvider(String(provider));
-  return PROTOCOLS[provider as Provider];
+  return PROVIDER_ENTRIES[provider as Provider].protocol;
 }
 
 /**
@@ -131,22 +118,9 @@ export function createProviderDecoder(provider: Provider | ProviderProtocol, emi
 export function createProviderDeltaStream(
   provider: Provider | ProviderProtocol,
 ): TransformStream<FramedMessage, ProviderDelta> {
-  const protocol = providerProtocol(provider);
-  switch (protocol) {
-    case PROTOCOLS.openai:
-      return new OpenAIChatDeltaStream();
-    case PROTOCOLS["openai-responses"]:
-      return new OpenAIResponsesDeltaStream();
-    case PROTOCOLS.anthropic:
-      return new AnthropicDeltaStream();
-    case PROTOCOLS.gemini:
-      return new GeminiDeltaStream();
-    case PROTOCOLS.bedrock:
-      return new BedrockDeltaStream();
-    case PROTOCOLS.cohere:
-      return new CohereDeltaStream();
-    case PROTOCOLS.ollama:
-      return new OllamaDeltaStream();
+  if (typeof provider === "string") {
+    assertProvider(provider);
+    return new PROVIDER_ENTRIES[provider].DeltaStream();
   }
-  return new ProviderDecoderStream(protocol.createDecoder);
+  return new ProviderDecoderStream(providerProtocol(provider).createDecoder);
 }

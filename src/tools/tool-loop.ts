@@ -5,6 +5,7 @@ import { assistantMessage, toolResultMessages } from "../providers/messages.ts";
 import type { Provider } from "../providers/registry.ts";
 import type { ToolResult } from "../providers/turn.ts";
 import type { ToolDefinition, ToolSchema } from "../schema/tool-schema.ts";
+import { callKey } from "../shared/call-key.ts";
 import type { AbortEvent, FinishEvent, InvalidToolCall, ToolCall, ToolCallViolationEvent } from "../shared/events.ts";
 import type { LoopFinishReason, ToolLoopEvent } from "./loop-events.ts";
 import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";
@@ -241,9 +242,9 @@ class StepRecord {
     } else if (cut && event.type === "tool-call-violation") cut.violation = event;
     if (event.type === "finish" || event.type === "abort") this.terminal = event;
     else if (event.type === "tool-result" && !event.preliminary)
-      this.#outcomes.set(key(event), { output: event.result });
+      this.#outcomes.set(callKey(event), { output: event.result });
     else if (event.type === "tool-error")
-      this.#outcomes.set(key(event), { output: event.error.message, isError: true });
+      this.#outcomes.set(callKey(event), { output: event.error.message, isError: true });
   }
 
   /**
@@ -256,7 +257,7 @@ class StepRecord {
     if (!this.#cut || terminal?.type !== "abort" || terminal.reason !== "schema-violation") return undefined;
     const { violation, ...turn } = this.#cut;
     if (!violation) return undefined;
-    const stopped = terminal.discarded.find((call) => key(call) === key(violation));
+    const stopped = terminal.discarded.find((call) => callKey(call) === callKey(violation));
     if (!stopped) return undefined;
     return { ...turn, invalidToolCalls: [...turn.invalidToolCalls, { ...stopped, error: violation.error }] };
   }
@@ -265,7 +266,7 @@ class StepRecord {
   results(calls: readonly ToolCall[]): ToolResult[] {
     const results: ToolResult[] = [];
     for (const call of calls) {
-      const outcome = this.#outcomes.get(key(call));
+      const outcome = this.#outcomes.get(callKey(call));
       if (outcome) results.push({ call, ...outcome });
     }
     return results;
@@ -307,8 +308,6 @@ function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToo
   }
   return picked;
 }
-
-const key = (call: { index: number; choice?: number }): string => `${call.choice ?? 0}:${call.index}`;
 
 /** The turn's calls in index order, invalid ones included (with `{}` arguments) so that their errors have a call to answer. */
 function turnCalls(finish: Pick<FinishEvent, "toolCalls" | "invalidToolCalls">): ToolCall[] {

@@ -71,28 +71,24 @@ group("Pipeline fast paths", (test) => {
           // The same data after one space is parsed the same way, but never by the fast path.
           const decodeAll = (prefix: string): ProviderDelta[] => {
             const out: ProviderDelta[] = [];
-            const decoder = new AnthropicDecoder();
-            const emit = (delta: ProviderDelta): void => void out.push(delta);
+            const decoder = new AnthropicDecoder((delta) => out.push(delta));
             for (const index of [0, 1, 2]) {
-              decoder.decode(
-                {
-                  event: "content_block_start",
-                  data: JSON.stringify({
-                    type: "content_block_start",
-                    index,
-                    content_block: { type: "tool_use", id: `t${index}`, name: "f", input: {} },
-                  }),
-                },
-                emit,
-              );
+              decoder.decode({
+                event: "content_block_start",
+                data: JSON.stringify({
+                  type: "content_block_start",
+                  index,
+                  content_block: { type: "tool_use", id: `t${index}`, name: "f", input: {} },
+                }),
+              });
             }
             for (const [data, event] of messages) {
               const message: SSEMessage = { data: prefix + data };
               if (event !== undefined) message.event = event;
-              decoder.decode(message, emit);
+              decoder.decode(message);
             }
             for (const index of [0, 1, 2])
-              decoder.decode({ data: JSON.stringify({ type: "content_block_stop", index }) }, emit);
+              decoder.decode({ data: JSON.stringify({ type: "content_block_stop", index }) });
             return out;
           };
           assertEquals(decodeAll(""), decodeAll(" "), JSON.stringify(messages));

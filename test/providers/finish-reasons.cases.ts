@@ -1,22 +1,31 @@
 import {
   AnthropicDecoder,
-  decodeOpenAIChatMessage,
   GeminiDecoder,
   normalizeFinishReason,
+  OpenAIChatDecoder,
   OpenAIResponsesDecoder,
+  type Emit,
+  type ProviderDecoder,
   type ProviderDelta,
   type SSEMessage,
 } from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { accumulate, chatChunk } from "../support/streams.ts";
 
-/** The finish deltas a decoder emits for the given messages. */
+/** The finish deltas a new decoder emits for the given payloads (as messages of `event`, if given). */
 function finishes(
-  decode: (message: SSEMessage, emit: (delta: ProviderDelta) => void) => void,
+  create: (emit: Emit) => ProviderDecoder,
   payloads: unknown[],
+  event?: string,
 ): [string | null, string | undefined][] {
   const out: ProviderDelta[] = [];
-  for (const payload of payloads) decode({ data: JSON.stringify(payload) }, (delta) => out.push(delta));
+  const decoder = create((delta) => out.push(delta));
+  for (const payload of payloads) {
+    const message: SSEMessage = { data: JSON.stringify(payload) };
+    if (event !== undefined) message.event = event;
+    decoder.decode(message);
+  }
+  decoder.end();
   return out.flatMap((delta) =>
     delta.type === "finish" ? [[delta.rawReason, delta.reason] as [string | null, string | undefined]] : [],
   );
@@ -35,7 +44,7 @@ group("Finish reasons: each stage normalizes its own provider's values", (test) 
       "completed",
       "insufficient_system_resource",
       "a_new_reason",
-    ].map((raw) => finishes(decodeOpenAIChatMessage, [chatChunk({}, raw)])[0]);
+    ].map((raw) => finishes((emit) => new OpenAIChatDecoder(emit), [chatChunk({}, raw)])[0]);
     assertEquals(got, [
       ["stop", "stop"],
       ["tool_calls", "tool-calls"],
@@ -51,24 +60,23 @@ group("Finish reasons: each stage normalizes its own provider's values", (test) 
   });
 
   test("Anthropic, Gemini and Responses stages set the reason on their finish delta", () => {
-    const anthropic = new AnthropicDecoder();
     assertEquals(
       finishes(
-        (m, e) => anthropic.decode({ ...m, event: "message_delta" }, e),
+        (emit) => new AnthropicDecoder(emit),
         [{ type: "message_delta", delta: { stop_reason: "tool_use" } }],
+        "message_delta",
       ),
       [["tool_use", "tool-calls"]],
     );
-    const gemini = new GeminiDecoder();
     assertEquals(
       finishes(
-        (m, e) => gemini.decode(m, e),
+        (emit) => new GeminiDecoder(emit),
         [{ candidates: [{ content: { parts: [{ text: "x" }] }, finishReason: "SAFETY" }] }],
       ),
       [["SAFETY", "content-filter"]],
     );
     const responses = (payload: unknown): [string | null, string | undefined][] =>
-      finishes((m, e) => new OpenAIResponsesDecoder(e).decode(m), [payload]);
+      finishes((emit) => new OpenAIResponsesDecoder(emit), [payload]);
     assertEquals(responses({ type: "response.completed", response: { status: "completed" } }), [["completed", "stop"]]);
     assertEquals(
       responses({

@@ -3,11 +3,13 @@
 // through its prototype.
 import {
   AnthropicDecoder,
-  decodeOpenAIChatMessage,
   GeminiDecoder,
   normalizeFinishReason,
+  OpenAIChatDecoder,
   OpenAIResponsesDecoder,
   repairJson,
+  type Emit,
+  type ProviderDecoder,
   type ProviderDelta,
   type SSEMessage,
 } from "../../src/index.ts";
@@ -16,26 +18,25 @@ import { chatChunk } from "../support/streams.ts";
 
 const PROTOTYPE_NAMES = ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__", "__defineGetter__"];
 
-function decodeAll(
-  decode: (message: SSEMessage, emit: (delta: ProviderDelta) => void) => void,
-  messages: SSEMessage[],
-): ProviderDelta[] {
+/** What a new decoder emits for the messages, through to its end. */
+function decodeAll(create: (emit: Emit) => ProviderDecoder, messages: SSEMessage[]): ProviderDelta[] {
   const out: ProviderDelta[] = [];
-  for (const message of messages) decode(message, (delta) => out.push(delta));
+  const decoder = create((delta) => out.push(delta));
+  for (const message of messages) decoder.decode(message);
+  decoder.end();
   return out;
 }
 
 group("Prototype member names in provider values", (test) => {
   test("an Anthropic content block whose type is a prototype member is not a tool call", () => {
     for (const type of PROTOTYPE_NAMES) {
-      const decoder = new AnthropicDecoder();
       const block = {
         type: "content_block_start",
         index: 0,
         content_block: { type, id: "toolu_1", name: "f", input: {} },
       };
       const deltas = decodeAll(
-        (m, e) => decoder.decode(m, e),
+        (emit) => new AnthropicDecoder(emit),
         [{ event: "content_block_start", data: JSON.stringify(block) }],
       );
       assertEquals(deltas, [], `block type ${type}`);
@@ -62,20 +63,21 @@ group("Prototype member names in provider values", (test) => {
 
   test("a finish reason that is a prototype member normalizes to other in every stage and in normalizeFinishReason", () => {
     for (const raw of PROTOTYPE_NAMES) {
-      const chat = decodeAll(decodeOpenAIChatMessage, [{ data: JSON.stringify(chatChunk({}, raw)) }]);
+      const chat = decodeAll((emit) => new OpenAIChatDecoder(emit), [{ data: JSON.stringify(chatChunk({}, raw)) }]);
       assertEquals(chat, [{ type: "finish", rawReason: raw, reason: "other" }], `chat ${raw}`);
-      const anthropic = new AnthropicDecoder();
       const delta = { type: "message_delta", delta: { stop_reason: raw } };
       assertEquals(
-        decodeAll((m, e) => anthropic.decode(m, e), [{ event: "message_delta", data: JSON.stringify(delta) }]).filter(
-          (d) => d.type === "finish",
-        ),
+        decodeAll(
+          (emit) => new AnthropicDecoder(emit),
+          [{ event: "message_delta", data: JSON.stringify(delta) }],
+        ).filter((d) => d.type === "finish"),
         [{ type: "finish", rawReason: raw, reason: "other" }],
       );
-      const gemini = new GeminiDecoder();
       const chunk = { candidates: [{ content: { role: "model", parts: [{ text: "a" }] }, finishReason: raw }] };
       assertEquals(
-        decodeAll((m, e) => gemini.decode(m, e), [{ data: JSON.stringify(chunk) }]).filter((d) => d.type === "finish"),
+        decodeAll((emit) => new GeminiDecoder(emit), [{ data: JSON.stringify(chunk) }]).filter(
+          (d) => d.type === "finish",
+        ),
         [{ type: "finish", rawReason: raw, reason: "other" }],
       );
       assertEquals(normalizeFinishReason(raw, false), "other", `normalizeFinishReason ${raw}`);

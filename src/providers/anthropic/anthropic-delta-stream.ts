@@ -2,7 +2,7 @@ import type { SSEMessage } from "../../framing/framing.ts";
 import type { Usage } from "../../shared/deltas.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
-import { ProviderDecoderStream, type Emit } from "../provider-decoder.ts";
+import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
 
@@ -46,10 +46,7 @@ interface ToolBlock {
 export class AnthropicDeltaStream extends ProviderDecoderStream {
   /** Creates the stage. */
   constructor() {
-    super((emit) => {
-      const decoder = new AnthropicDecoder();
-      return { decode: (message) => decoder.decode(message, emit), end() {} };
-    });
+    super((emit) => new AnthropicDecoder(emit));
   }
 }
 
@@ -58,19 +55,27 @@ export class AnthropicDeltaStream extends ProviderDecoderStream {
  *
  * @example
  * ```ts
- * const decoder = new AnthropicDecoder();
  * const deltas: ProviderDelta[] = [];
- * for (const message of messages) decoder.decode(message, (delta) => deltas.push(delta));
+ * const decoder = new AnthropicDecoder((delta) => deltas.push(delta));
+ * for (const message of messages) decoder.decode(message);
+ * decoder.end();
  * ```
  */
-export class AnthropicDecoder {
+export class AnthropicDecoder implements ProviderDecoder {
+  readonly #emit: Emit;
   readonly #toolBlocks = new Map<number, ToolBlock>();
   #inputUsage: Record<string, unknown> = {};
   /** The open thinking block: its index, text so far and signature (its text is kept only until its stop). */
   #thinking: { index: number; text: string; signature?: string } | undefined;
 
+  /** Creates a decoder for one response that reports through `emit`. */
+  constructor(emit: Emit) {
+    this.#emit = emit;
+  }
+
   /** Decodes one SSE message. */
-  decode(message: SSEMessage, emit: Emit): void {
+  decode(message: SSEMessage): void {
+    const emit = this.#emit;
     const event = message.event;
     if ((event === undefined || event === "content_block_delta") && this.#onInputJsonDelta(message.data, emit)) return;
     const payload = readJsonObject(message, emit);
@@ -95,6 +100,9 @@ export class AnthropicDecoder {
     }
     // `ping` and event types added later are ignored, as Anthropic's versioning policy asks.
   }
+
+  /** The input ended: a block still open has no stop and is left to the accumulator's end. */
+  end(): void {}
 
   #onMessageStart(payload: Record<string, unknown>, emit: Emit): void {
     const usage = isRecord(payload["message"]) ? payload["message"]["usage"] : undefined;

@@ -62,7 +62,7 @@ export class BedrockDecoder implements ProviderDecoder {
     if (type === "exception" || type === "error") return this.#onException(message, type);
     if (this.#invoke) return this.#onChunk(message, this.#invoke);
     if (this.#converse) return this.#converse.decode(message);
-    if (message.event === "chunk") return this.#onChunk(message, (this.#invoke = new AnthropicDecoder()));
+    if (message.event === "chunk") return this.#onChunk(message, (this.#invoke = new AnthropicDecoder(this.#emit)));
     (this.#converse = new BedrockConverseDecoder(this.#emit)).decode(message);
   }
 
@@ -81,7 +81,7 @@ export class BedrockDecoder implements ProviderDecoder {
         error: { code: "malformed-payload", message: "A chunk's bytes are not base64; it was skipped." },
       });
     }
-    anthropic.decode({ data }, this.#emit);
+    anthropic.decode({ data });
   }
 
   #onException(message: FramedMessage, type: "exception" | "error"): void {

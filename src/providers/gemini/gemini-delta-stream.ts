@@ -2,7 +2,7 @@ import type { SSEMessage } from "../../framing/framing.ts";
 import type { ToolCallChunkDelta } from "../../shared/deltas.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
-import { ProviderDecoderStream, type Emit } from "../provider-decoder.ts";
+import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { GEMINI_FINISH_REASONS } from "./gemini-finish-reasons.ts";
 import { applyPartialArg, type Container } from "./gemini-partial-args.ts";
@@ -35,10 +35,7 @@ interface StreamedCall {
 export class GeminiDeltaStream extends ProviderDecoderStream {
   /** Creates the stage. */
   constructor() {
-    super((emit) => {
-      const decoder = new GeminiDecoder();
-      return { decode: (message) => decoder.decode(message, emit), end() {} };
-    });
+    super((emit) => new GeminiDecoder(emit));
   }
 }
 
@@ -47,17 +44,31 @@ export class GeminiDeltaStream extends ProviderDecoderStream {
  *
  * @example
  * ```ts
- * const decoder = new GeminiDecoder();
  * const deltas: ProviderDelta[] = [];
- * for (const message of messages) decoder.decode(message, (delta) => deltas.push(delta));
+ * const decoder = new GeminiDecoder((delta) => deltas.push(delta));
+ * for (const message of messages) decoder.decode(message);
+ * decoder.end();
  * ```
  */
-export class GeminiDecoder {
+export class GeminiDecoder implements ProviderDecoder {
+  readonly #emit: Emit;
   readonly #nextIndex = new Map<number, number>();
   readonly #streamed = new Map<number, StreamedCall>();
 
+  /** Creates a decoder for one response that reports through `emit`. */
+  constructor(emit: Emit) {
+    this.#emit = emit;
+  }
+
+  /**
+   * The input ended. Gemini sends no end marker, so nothing is emitted here: a call still open
+   * (Vertex's `willContinue` without its closing part) is left to the accumulator's end.
+   */
+  end(): void {}
+
   /** Decodes one SSE message. */
-  decode(message: SSEMessage, emit: Emit): void {
+  decode(message: SSEMessage): void {
+    const emit = this.#emit;
     const payload = readJsonObject(message, emit);
     if (!payload) return;
     if (isRecord(payload["error"])) {

@@ -3,7 +3,7 @@ import type { ToolCallChunkDelta, Usage } from "../../shared/deltas.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
 import { ANTHROPIC_FINISH_REASONS } from "../anthropic/anthropic-finish-reasons.ts";
 import { providerError, readJsonObject } from "../payload.ts";
-import { ProviderDecoderStream, type Emit } from "../provider-decoder.ts";
+import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat-finish-reasons.ts";
 
@@ -21,23 +21,43 @@ import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat-finish-reasons.ts";
 export class OpenAIChatDeltaStream extends ProviderDecoderStream {
   /** Creates the stage. */
   constructor() {
-    super((emit) => ({ decode: (message) => decodeOpenAIChatMessage(message, emit), end() {} }));
+    super((emit) => new OpenAIChatDecoder(emit));
   }
 }
 
 /**
- * Decodes one SSE message of a Chat Completions stream.
+ * The pure decoder behind {@link OpenAIChatDeltaStream}. It holds nothing between messages (each
+ * chunk is complete), so one instance can read any number of messages of one response.
  *
  * @example
  * ```ts
  * const deltas: ProviderDelta[] = [];
- * decodeOpenAIChatMessage({ data: '{"choices":[{"index":0,"delta":{"content":"Hi"}}]}' }, (delta) => deltas.push(delta));
+ * const decoder = new OpenAIChatDecoder((delta) => deltas.push(delta));
+ * decoder.decode({ data: '{"choices":[{"index":0,"delta":{"content":"Hi"}}]}' });
+ * decoder.end();
  * // deltas: [{ type: "text-delta", text: "Hi" }]
  * ```
  */
-export function decodeOpenAIChatMessage(message: SSEMessage, emit: Emit): void {
+export class OpenAIChatDecoder implements ProviderDecoder {
+  readonly #emit: Emit;
+
+  /** Creates a decoder that reports through `emit`. */
+  constructor(emit: Emit) {
+    this.#emit = emit;
+  }
+
+  /** Decodes one SSE message of a Chat Completions stream. */
+  decode(message: SSEMessage): void {
+    decodeMessage(message, this.#emit);
+  }
+
+  /** The input ended: nothing is held. */
+  end(): void {}
+}
+
+function decodeMessage(message: SSEMessage, emit: Emit): void {
   const lines = joinedChunks(message);
-  if (lines) return lines.forEach((line) => decodeOpenAIChatMessage(line, emit));
+  if (lines) return lines.forEach((line) => decodeMessage(line, emit));
   if (message.data.trim() === "[DONE]") return emit({ type: "done" });
   const chunk = readJsonObject(message, emit);
   if (!chunk) return;

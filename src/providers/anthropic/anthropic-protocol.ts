@@ -1,0 +1,20 @@
+import { DetectingFraming } from "../../framing/framing-detect-stream.ts";
+import type { ProviderProtocol } from "../provider-decoder.ts";
+import { AnthropicDecoder } from "./anthropic-delta-stream.ts";
+
+/**
+ * The protocol of Anthropic Messages: its bodies are Server-Sent Events, read through
+ * `DetectingFraming` so that a body that is plainly another framing (a Gemini JSON array) is read
+ * as what it is, and its decoder is {@link AnthropicDecoder}. `streamToolCalls` takes it as its
+ * `provider` like the name, and the registry maps the name to it.
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: anthropicProtocol })) console.log(event.type);
+ * ```
+ */
+export const anthropicProtocol: ProviderProtocol = {
+  name: "anthropic",
+  framing: DetectingFraming,
+  createDecoder: (emit) => new AnthropicDecoder(emit),
+};

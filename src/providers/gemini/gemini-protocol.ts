@@ -1,0 +1,20 @@
+import { DetectingFraming } from "../../framing/framing-detect-stream.ts";
+import type { ProviderProtocol } from "../provider-decoder.ts";
+import { GeminiDecoder } from "./gemini-delta-stream.ts";
+
+/**
+ * The protocol of Gemini and Vertex AI `streamGenerateContent`: its bodies are Server-Sent Events,
+ * read through `DetectingFraming` so that a body that is plainly another framing (a Gemini JSON
+ * array) is read as what it is, and its decoder is {@link GeminiDecoder}. `streamToolCalls` takes
+ * it as its `provider` like the name, and the registry maps the name to it.
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: geminiProtocol })) console.log(event.type);
+ * ```
+ */
+export const geminiProtocol: ProviderProtocol = {
+  name: "gemini",
+  framing: DetectingFraming,
+  createDecoder: (emit) => new GeminiDecoder(emit),
+};
