@@ -1,7 +1,11 @@
 // Checks the npm package as it would be published (issue 8). Needs `npm run build` first.
 //   1. `npm pack --dry-run` lists only intended files: package.json, README.md, LICENSE,
-//      CHANGELOG.md, dist/*.{js,js.map,d.ts,d.ts.map}, src/*.ts; and everything the exports map,
-//      the declaration maps and the source maps point at is in it.
+//      CHANGELOG.md, dist/*.{js,d.ts}; everything the exports map points at is in it, every module
+//      has its declarations, and `prepack` builds (so `npm pack` or `npm publish` without a prior
+//      build cannot ship a package without dist/). No source maps and no src/: maps would point
+//      at src/*.ts, which Deno refuses to run from node_modules and bundlers would not need; the
+//      TypeScript source is on JSR and in the repository, and dist/ is readable ES2022 with its
+//      comments (scripts/check-tarball.mjs installs and uses the packed tarball).
 //   2. publint (strict: warnings fail too).
 //   3. @arethetypeswrong/cli with the esm-only profile (CommonJS resolution is out of scope).
 // Prints one line per check and exits 1 if any failed.
@@ -29,8 +33,7 @@ const allowed = [
   /^README\.md$/,
   /^LICENSE$/,
   /^CHANGELOG\.md$/,
-  /^dist\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(js|js\.map|d\.ts|d\.ts\.map)$/,
-  /^src\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.ts$/,
+  /^dist\/(?:[a-z0-9-]+\/)*[a-z0-9-]+\.(js|d\.ts)$/,
 ];
 const unexpected = [...files].filter((file) => !allowed.some((pattern) => pattern.test(file)));
 if (unexpected.length > 0) failures.push(`npm pack would ship unintended files: ${unexpected.join(", ")}`);
@@ -42,16 +45,17 @@ for (const [subpath, target] of Object.entries(pkg.exports)) {
     for (const file of Object.values(target)) required.add(normalize(file));
   }
 }
-for (const file of files) {
-  if (!file.endsWith(".map")) continue;
-  const map = JSON.parse(readFileSync(join(root, file), "utf8"));
-  for (const source of map.sources) required.add(normalize(join(dirname(file), map.sourceRoot ?? "", source)));
-  if (file.endsWith(".d.ts.map")) required.add(file.replace(/\.d\.ts\.map$/, ".d.ts"));
-}
-for (const file of files) if (file.endsWith(".d.ts")) required.add(`${file}.map`);
+for (const file of files) if (file.endsWith(".js")) required.add(file.replace(/\.js$/, ".d.ts"));
 const missing = [...required].filter((file) => !files.has(file));
 if (missing.length > 0)
   failures.push(`npm pack would leave out files that the package points at: ${missing.join(", ")}`);
+if (!/\bnpm run build\b/.test(pkg.scripts?.prepack ?? ""))
+  failures.push(`package.json "prepack" does not run the build: npm pack without dist/ would ship a broken package`);
+for (const field of ["repository", "homepage", "bugs", "keywords", "engines"])
+  if (pkg[field] === undefined) failures.push(`package.json has no "${field}"`);
+for (const file of files)
+  if (/sourceMappingURL=/.test(file.endsWith(".js") ? readFileSync(join(root, file), "utf8") : ""))
+    failures.push(`${file} points at a source map the package does not ship`);
 if (pkg.sideEffects !== false) failures.push(`package.json "sideEffects" is not false`);
 if (pkg.type !== "module") failures.push(`package.json "type" is not "module"`);
 if (JSON.stringify(Object.keys(pkg.dependencies ?? {})) !== JSON.stringify(["eventsource-parser"])) {

@@ -8,8 +8,13 @@
 //   - a provider subpath's bundle holds a source file of another provider (the reason the
 //     subpaths exist: a Worker that only reads OpenAI streams bundles nothing of the others).
 // Needs `npm run build` first (it measures dist/, which is what the package ships).
-// Usage: node scripts/size.mjs [--json]
-import { existsSync, readFileSync } from "node:fs";
+// With `--package <dir>`, it measures the package as installed in the project <dir> (what
+// scripts/check-tarball.mjs does with the packed tarball), resolved as a consumer's bundler does.
+// With `--readme`, it also checks the README's size table against what it measured (each figure
+// within 2% or 100 B, so small changes do not each need a README edit, but a stale table fails);
+// `--write-readme` rewrites the table's figures.
+// Usage: node scripts/size.mjs [--json] [--package <dir>] [--readme | --write-readme]
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -71,6 +76,11 @@ const MULTI_PROVIDER = [
 ];
 
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const packageArgument = process.argv.indexOf("--package");
+/** The consumer project the installed package is measured in, or undefined to measure this checkout's dist/. */
+const project = packageArgument === -1 ? undefined : process.argv[packageArgument + 1];
+/** Where the built modules are, as esbuild's metafile names them (relative to its working directory). */
+const distPrefix = project === undefined ? "dist/" : `node_modules/${pkg.name}/dist/`;
 
 /** Resolves `tool-call-stream/<subpath>` through the package's own exports map, as a consumer's bundler does. */
 const selfReference = {
@@ -88,7 +98,7 @@ const selfReference = {
 async function measure(source, { external = [] } = {}) {
   const result = await esbuild.build({
     external,
-    stdin: { contents: source, resolveDir: root, loader: "js", sourcefile: "entry.js" },
+    stdin: { contents: source, resolveDir: project ?? root, loader: "js", sourcefile: "entry.js" },
     bundle: true,
     minify: true,
     format: "esm",
@@ -97,8 +107,8 @@ async function measure(source, { external = [] } = {}) {
     write: false,
     metafile: true,
     logLevel: "silent",
-    absWorkingDir: root,
-    plugins: [selfReference],
+    absWorkingDir: project ?? root,
+    plugins: project === undefined ? [selfReference] : [],
   });
   const code = result.outputFiles[0].contents;
   const inputs = Object.entries(Object.values(result.metafile.outputs)[0].inputs).map(([path, input]) => ({
@@ -113,8 +123,12 @@ function chainSource(provider) {
   return `export { ${framing}, ${stage}, ToolCallAccumulatorStream } from "${pkg.name}/${provider}";\n`;
 }
 
-if (!existsSync(join(root, "dist", "index.js"))) {
-  console.error("size: dist/ is missing; run `npm run build` first.");
+if (project === undefined ? !existsSync(join(root, "dist", "index.js")) : !existsSync(join(project, distPrefix))) {
+  console.error(
+    project === undefined
+      ? "size: dist/ is missing; run `npm run build` first."
+      : `size: ${project} has no ${distPrefix}`,
+  );
   process.exit(1);
 }
 
@@ -154,7 +168,9 @@ function foreignInputs(bundle, provider) {
       .filter((name) => !shared.includes(name)),
     ...MULTI_PROVIDER,
   ];
-  return bundle.inputs.map((input) => input.path).filter((path) => foreign.some((name) => path === `dist/${name}.js`));
+  return bundle.inputs
+    .map((input) => input.path)
+    .filter((path) => foreign.some((name) => path === `${distPrefix}${name}.js`));
 }
 for (const provider of providers) {
   const whole = await measure(`export * from "${pkg.name}/${provider}";\n`);
@@ -226,5 +242,55 @@ if (failures.length > 0 && !process.argv.includes("--json")) {
     console.log(`  ${String(bytes).padStart(6)}  ${path}`);
   }
 }
+if (process.argv.includes("--readme") || process.argv.includes("--write-readme")) readmeTable(rows);
 for (const failure of failures) console.error(`!! size: ${failure}`);
 process.exit(failures.length > 0 ? 1 : 0);
+
+/**
+ * The README's size table against the rows measured: each provider's core chain (with
+ * eventsource-parser, and the library's own code) and the range of the extra provider stages.
+ * A figure is stale when it is off by more than 2% and 100 B; `--write-readme` rewrites them.
+ */
+function readmeTable(rows) {
+  const path = join(root, "README.md");
+  const readme = readFileSync(path, "utf8");
+  const gzipped = (what) => rows.find((row) => row.what === what)?.gzipped;
+  const format = (bytes) => bytes.toLocaleString("en-US");
+  const close = (shown, measured) => Math.abs(shown - measured) <= Math.max(100, measured * 0.02);
+  const extras = rows.filter((row) => row.what.startsWith("+ ")).map((row) => row.gzipped);
+  let seen = 0;
+  const stale = [];
+  const updated = readme.replace(
+    /^\| ([^|\n]+?) \| ([0-9,]+)( to ([0-9,]+))?( [^|\n]*)? \|( ([0-9,]+))? \|/gm,
+    (line, label, ...rest) => {
+      const [first, , second, note = "", , third] = rest;
+      const chain = /^core chain, `[^`/]+\/([a-z-]+)`/.exec(label);
+      let want;
+      if (chain) want = [gzipped(`core chain, ${chain[1]}`), gzipped(`core chain, ${chain[1]}, own code`)];
+      else if (label === "each extra provider stage" && second !== undefined)
+        want = [Math.min(...extras), Math.max(...extras)];
+      else return line;
+      seen++;
+      const shown = [first, second ?? third].map((figure) => Number(figure.replaceAll(",", "")));
+      if (want.some((figure) => figure === undefined)) {
+        stale.push(`README size table: no measurement for "${label}"`);
+        return line;
+      }
+      if (!shown.every((figure, i) => close(figure, want[i])))
+        stale.push(
+          `README size table: "${label}" shows ${shown.map(format).join(" and ")}, measured ${want.map(format).join(" and ")}`,
+        );
+      return chain
+        ? `| ${label} | ${format(want[0])} | ${format(want[1])} |`
+        : `| ${label} | ${format(want[0])} to ${format(want[1])}${note} | |`;
+    },
+  );
+  if (seen === 0) failures.push("README.md has no size table rows this script recognizes");
+  if (process.argv.includes("--write-readme")) {
+    writeFileSync(path, updated);
+    console.log(`README.md: ${seen} size rows written`);
+  } else {
+    failures.push(...stale);
+    if (stale.length === 0) console.log(`README.md: ${seen} size rows match the measurement`);
+  }
+}

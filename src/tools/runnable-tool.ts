@@ -15,9 +15,14 @@ export interface ToolHandlerContext {
  * What a handler gives: its result, at once or as a promise; or, from an async generator (any
  * async iterable), a result that grows: each value it yields is a `tool-result` marked
  * `preliminary` that replaces the one before, and the value it returns is the final one (the last
- * value it yielded when it returns nothing).
+ * value it yielded when it returns nothing). The iterable is written out, not as
+ * `AsyncIterable<JsonValue, JsonValue | void>`, because `AsyncIterable` takes one type argument
+ * before TypeScript 5.6, and the package's types must compile with TypeScript 5.0.
  */
-export type ToolHandlerResult = JsonValue | Promise<JsonValue> | AsyncIterable<JsonValue, JsonValue | void>;
+export type ToolHandlerResult =
+  | JsonValue
+  | Promise<JsonValue>
+  | { [Symbol.asyncIterator](): AsyncIterator<JsonValue, JsonValue | void> };
 
 /**
  * A tool the runner can run: a handler plus what a loop sends to the model about it. `Args` is
