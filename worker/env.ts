@@ -8,6 +8,16 @@
 export interface Env {
   /** Secret: the bearer token clients must send. */
   CLIENT_TOKEN?: string;
+  /**
+   * `"true"`: without `CLIENT_TOKEN`, answer requests without a token while no provider key (nor
+   * `OLLAMA_BASE_URL`) is set, so every answer is a replay. `npm start` sets it; never deploy it.
+   */
+  OPEN_ACCESS?: string;
+  /**
+   * Secret: the key that signs response ids (HMAC-SHA-256), so only ids this Worker minted reach a
+   * Durable Object. Unset, each isolate makes its own, and an id holds only in its isolate.
+   */
+  RESPONSE_ID_SECRET?: string;
   /** Secret: key for `openai` and `openai-responses`. */
   OPENAI_API_KEY?: string;
   /** Secret: key for `anthropic`. */
@@ -88,7 +98,7 @@ export type ProviderKeyVar = (typeof PROVIDER_KEY_VARS)[number];
 
 /**
  * True when any provider key is set, or an Ollama server (which takes none), so that a real
- * provider may be reachable. Every key counts, served provider or not: the open localhost mode
+ * provider may be reachable. Every key counts, served provider or not: the open mode (`OPEN_ACCESS`)
  * must never coexist with a real provider.
  */
 export function anyProviderKey(env: Env): boolean {
@@ -98,6 +108,10 @@ export function anyProviderKey(env: Env): boolean {
 /** The settings, parsed and checked. */
 export interface Settings {
   clientToken: string | undefined;
+  /** `RESPONSE_ID_SECRET`, when set. */
+  responseIdSecret: string | undefined;
+  /** `OPEN_ACCESS` is `"true"`. */
+  openAccess: boolean;
   corsAllowOrigins: readonly string[];
   maxBodyBytes: number;
   maxToolCalls: number;
@@ -142,6 +156,8 @@ export class SettingsError extends Error {
 export function readSettings(env: Env): Settings {
   return {
     clientToken: nonEmpty(env.CLIENT_TOKEN),
+    openAccess: flag(env, "OPEN_ACCESS"),
+    responseIdSecret: nonEmpty(env.RESPONSE_ID_SECRET),
     corsAllowOrigins: (env.CORS_ALLOW_ORIGINS ?? "")
       .split(",")
       .map((origin) => origin.trim())
@@ -164,6 +180,14 @@ export function readSettings(env: Env): Settings {
 /** A secret or variable that is set and not blank. */
 export function nonEmpty(value: string | undefined): string | undefined {
   return value !== undefined && value.trim() !== "" ? value : undefined;
+}
+
+/** A `"true"`/`"false"` variable (unset or empty: false); anything else is a {@link SettingsError}. */
+function flag(env: Env, name: "OPEN_ACCESS"): boolean {
+  const raw = env[name]?.trim() ?? "";
+  if (raw === "" || raw === "false") return false;
+  if (raw === "true") return true;
+  throw new SettingsError(`${name} must be "true" or "false".`);
 }
 
 type NumericVar =

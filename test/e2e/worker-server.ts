@@ -29,13 +29,14 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Runs `wrangler dev` (its [build] step bundles the page first) with every provider key blanked,
- * so the page is served by the replay upstream even where a `.dev.vars` holds real keys.
+ * Runs `wrangler dev` (its [build] step bundles the page first) as `npm start` does (in the open
+ * replay mode, `OPEN_ACCESS`) with every provider key blanked, so the page is served by the replay
+ * upstream even where a `.dev.vars` holds real keys.
  */
 export async function startWorker(vars: Record<string, string>, timeoutMs: number): Promise<WorkerServer> {
   const port = await freePort();
   const blank = [...PROVIDER_KEY_VARS, "OLLAMA_BASE_URL", "CLIENT_TOKEN"].map((name) => `${name}:`);
-  const assigned = Object.entries(vars).map(([name, value]) => `${name}:${value}`);
+  const assigned = Object.entries({ OPEN_ACCESS: "true", ...vars }).map(([name, value]) => `${name}:${value}`);
   const args = [
     join(root, "node_modules", "wrangler", "bin", "wrangler.js"),
     "dev",

@@ -71,7 +71,7 @@ describe("GET / (the demo page)", () => {
 });
 
 describe("POST /v1/stream through the deployed entry point", () => {
-  it("streams the replay default on localhost with the settings of wrangler.toml", async () => {
+  it("a bare `wrangler dev` (wrangler.toml's settings, no CLIENT_TOKEN, no OPEN_ACCESS) answers 401 on localhost", async () => {
     const response = await get("/v1/stream", {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -81,10 +81,9 @@ describe("POST /v1/stream through the deployed entry point", () => {
         messages: [{ role: "user", content: "Tigers game in Detroit?" }],
       }),
     });
-    expect(response.status).toBe(200);
-    expect(response.headers.get("x-replay-recording")).toBe("chat-parallel-tool-calls-two-functions");
-    const text = await response.text();
-    expect(text).toMatch(/^event: tool-call-start\nid: 0\ndata: \{/);
-    expect(text).toContain("event: finish\nid: ");
+    expect(response.status).toBe(401);
+    const body = await response.text();
+    expect(JSON.parse(body)).toMatchObject({ error: { code: "unauthorized" } });
+    expect(body).not.toMatch(/CLIENT_TOKEN|configured|OPEN_ACCESS/);
   });
 });

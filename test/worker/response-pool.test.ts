@@ -7,7 +7,12 @@ import { describe, expect, it } from "vitest";
 import { Expiries } from "../../worker/resumable/expiries.ts";
 import { deleteResponse, keyedStore } from "../../worker/resumable/keyed-store.ts";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
-import { newResponseId, objectNameOf } from "../../worker/resumable/response-id.ts";
+import {
+  mintedResponseObject,
+  newResponseId,
+  objectNameOf,
+  responseIdKey,
+} from "../../worker/resumable/response-id.ts";
 import { loadResponseLog } from "../../worker/resumable/response-log-storage.ts";
 import type { RunnableTool } from "../../src/index.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
@@ -19,6 +24,7 @@ import {
   liveOpenAI,
   ManualTimers,
   newTestResponseId,
+  testMac,
   objectOf,
   openAIChunks,
   readSSE,
@@ -33,33 +39,70 @@ import {
 const UUID = "1b4e28ba-2fa1-41d2-883f-0016d3cca427";
 
 describe("response ids name their pool object", () => {
-  it("a new id is <place>-<slot>.<uuid>: the colo in lower case (any without one), a slot below the pool size", () => {
-    expect(newResponseId("SJC", 16)).toMatch(/^sjc-\d{1,2}\.[0-9a-f-]{36}$/);
+  it("a new id is <place>-<slot>.<uuid>.<mac>: the colo in lower case (any without one), a slot below the pool size", async () => {
+    const key = await responseIdKey(undefined);
+    expect(await newResponseId("SJC", 16, key)).toMatch(/^sjc-\d{1,2}\.[0-9a-f-]{36}\.[\w-]{22}$/);
     for (const colo of [undefined, "", "sjc1", "S C", 42, "../x"])
-      expect(newResponseId(colo, 16)).toMatch(/^any-\d{1,2}\.[0-9a-f-]{36}$/);
-    const slots = new Set(Array.from({ length: 400 }, () => Number(objectNameOf(newResponseId("AMS", 4))!.slice(4))));
+      expect(await newResponseId(colo, 16, key)).toMatch(/^any-\d{1,2}\.[0-9a-f-]{36}\.[\w-]{22}$/);
+    const ids = await Promise.all(Array.from({ length: 400 }, () => newResponseId("AMS", 4, key)));
+    const slots = new Set(ids.map((id) => Number(objectNameOf(id)!.slice(4))));
     expect([...slots].sort()).toEqual([0, 1, 2, 3]);
-    expect(new Set(Array.from({ length: 50 }, () => objectNameOf(newResponseId("AMS", 1))))).toEqual(
-      new Set(["ams-0"]),
-    );
+    const single = await Promise.all(Array.from({ length: 50 }, () => newResponseId("AMS", 1, key)));
+    expect(new Set(single.map(objectNameOf))).toEqual(new Set(["ams-0"]));
   });
 
   it("only a well-formed id names an object", () => {
-    expect(objectNameOf(`sjc-3.${UUID}`)).toBe("sjc-3");
-    expect(objectNameOf(`any-9999.${UUID}`)).toBe("any-9999");
+    const mac = "x1Vb0kq7Qd2aY3mT9cW8pA";
+    expect(objectNameOf(`sjc-3.${UUID}.${mac}`)).toBe("sjc-3");
+    expect(objectNameOf(`any-9999.${UUID}.${mac}`)).toBe("any-9999");
     for (const bad of [
       UUID,
-      `SJC-3.${UUID}`,
-      `sjc-10000.${UUID}`,
-      `sjc-3.${UUID}x`,
-      `sjc-3.${UUID.toUpperCase()}`,
-      `sj-3.${UUID}`,
-      `sjc-3:${UUID}`,
+      `sjc-3.${UUID}`,
+      `SJC-3.${UUID}.${mac}`,
+      `sjc-10000.${UUID}.${mac}`,
+      `sjc-3.${UUID}x.${mac}`,
+      `sjc-3.${UUID.toUpperCase()}.${mac}`,
+      `sj-3.${UUID}.${mac}`,
+      `sjc-3:${UUID}.${mac}`,
+      `sjc-3.${UUID}.${mac}x`,
+      `sjc-3.${UUID}.${mac.slice(1)}`,
       "",
       "not-an-id",
     ]) {
       expect(objectNameOf(bad)).toBeUndefined();
     }
+  });
+
+  it("only an id this Worker minted, with its key and within the pool, reaches an object", async () => {
+    let touched = 0;
+    const spy = new Proxy(responses, {
+      get(target, name) {
+        touched++;
+        const member = Reflect.get(target, name) as unknown;
+        return typeof member === "function" ? member.bind(target) : member;
+      },
+    });
+    const key = await responseIdKey("the deploy's secret");
+    const id = await newResponseId("SJC", 16, key);
+    expect(await mintedResponseObject(spy, id, 16, key)).toBeDefined();
+    expect(touched).toBeGreaterThan(0);
+    touched = 0;
+    const [unsigned, mac] = [id.slice(0, id.lastIndexOf(".")), id.slice(id.lastIndexOf(".") + 1)];
+    const flipped = `${unsigned}.${mac[0] === "A" ? "B" : "A"}${mac.slice(1)}`;
+    const elsewhere = `${unsigned.replace(/^sjc-\d+/, "ams-1")}.${mac}`;
+    const outside = await newResponseId("SJC", 1000, key);
+    for (const [forged, objects, withKey] of [
+      [flipped, 16, key],
+      [elsewhere, 16, key],
+      [`${unsigned}.${testMac()}`, 16, key],
+      [id, 16, await responseIdKey("another secret")],
+      [id, 16, await responseIdKey(undefined)],
+      [outside, Number(objectNameOf(outside)!.slice(4)), key],
+      [unsigned, 16, key],
+    ] as const) {
+      expect(await mintedResponseObject(spy, forged, objects, withKey)).toBeUndefined();
+    }
+    expect(touched).toBe(0);
   });
 });
 
@@ -67,7 +110,7 @@ describe("one object's storage, many responses", () => {
   it("keyedStore keeps each response's keys apart; deleteResponse drops one response's and nothing else", async () => {
     const stub = objectOf(newTestResponseId());
     await runInDurableObject(stub, (_instance, state) => {
-      const [a, b] = [`sjc-1.${UUID}`, `sjc-1.${UUID.replace("1b", "2c")}`];
+      const [a, b] = [`sjc-1.${UUID}.${testMac()}`, `sjc-1.${UUID.replace("1b", "2c")}.${testMac()}`];
       const [first, second] = [keyedStore(state.storage.kv, a), keyedStore(state.storage.kv, b)];
       first.put("log:meta", 1);
       first.put("log:b:1", "x");
@@ -114,7 +157,7 @@ describe("one object's storage, many responses", () => {
 /** Two responses started in one object: `a` finishes, `b` stalls after its first chunk. */
 async function twoInOneObject() {
   const pool = newTestResponseId().split(".")[0]!;
-  const [a, b] = [`${pool}.${crypto.randomUUID()}`, `${pool}.${crypto.randomUUID()}`];
+  const [a, b] = [`${pool}.${crypto.randomUUID()}.${testMac()}`, `${pool}.${crypto.randomUUID()}.${testMac()}`];
   const stub = objectOf(a);
   expect(objectOf(b).id.toString()).toBe(stub.id.toString());
   // In the order they are started: b, then a.
@@ -326,7 +369,7 @@ describe("the pool through the routes", () => {
     const env = testEnv({ RESPONSES: responses, RESPONSE_OBJECTS: "1" });
     const located = new Request(streamRequest(validBody()), { cf: { colo: "AMS" } } as RequestInit);
     const started = await app.call(located, env);
-    expect(started.headers.get("x-response-id")).toMatch(/^ams-0\.[0-9a-f-]{36}$/);
+    expect(started.headers.get("x-response-id")).toMatch(/^ams-0\.[0-9a-f-]{36}\.[\w-]{22}$/);
     await started.text();
     const both = await Promise.all([
       app.call(streamRequest(validBody()), env),

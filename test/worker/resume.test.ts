@@ -1,14 +1,17 @@
 // Resumable responses through the RESPONSES Durable Objects: a client that disconnects at any
 // point and reconnects with Last-Event-ID gets exactly the rest, with no second provider call.
 import { describe, expect, it } from "vitest";
+import { objectNameOf } from "../../worker/resumable/response-id.ts";
 import {
   FakeUpstream,
+  newTestResponseId,
   objectOf,
   readSSE,
   readThenDisconnect,
   responses,
   streamRequest,
   testEnv,
+  testMac,
   validBody,
   worker,
 } from "./support.ts";
@@ -41,7 +44,7 @@ describe("resumable responses (Durable Objects)", () => {
       for (const cut of cutPoints(whole.length, provider.length * 7919, 4)) {
         const started = await app.call(streamRequest(validBody({ provider })), env);
         const id = started.headers.get("x-response-id")!;
-        expect(id).toMatch(/^any-\d{1,2}\.[0-9a-f-]{36}$/);
+        expect(id).toMatch(/^any-\d{1,2}\.[0-9a-f-]{36}\.[\w-]{22}$/);
         const before = await readThenDisconnect(started, cut);
         const resumed = await app.call(resumeRequest(id, before.at(-1)?.id ?? "-1"), env);
         expect(resumed.status).toBe(200);
@@ -61,12 +64,35 @@ describe("resumable responses (Durable Objects)", () => {
     expect(again).toEqual(all);
   });
 
-  it("an unknown id is 404 unknown_response; an id not of our shape too", async () => {
-    for (const id of [crypto.randomUUID(), "not-an-id"]) {
+  it("an unknown id is 404 unknown_response; an id not of our shape, or not minted here, too", async () => {
+    const started = await app.call(streamRequest(validBody()), env);
+    const minted = started.headers.get("x-response-id")!;
+    await started.text();
+    const unsigned = minted.slice(0, minted.lastIndexOf("."));
+    for (const id of [crypto.randomUUID(), "not-an-id", newTestResponseId(), `${unsigned}.${testMac()}`]) {
       const response = await app.call(resumeRequest(id, "3"), env);
       expect(response.status).toBe(404);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe("unknown_response");
     }
+    // Signed with the isolate's key when RESPONSE_ID_SECRET is unset: another secret refuses it,
+    // and so does a smaller pool (its slot is past the end).
+    const slot = Number(objectNameOf(minted)!.split("-")[1]);
+    for (const other of [{ RESPONSE_ID_SECRET: "another" }, { RESPONSE_OBJECTS: String(slot) }]) {
+      if (other.RESPONSE_OBJECTS === "0") continue;
+      const response = await app.call(resumeRequest(minted, "0"), { ...env, ...other });
+      expect(response.status).toBe(404);
+    }
+    expect((await app.call(resumeRequest(minted, "0"), env)).status).toBe(200);
+  });
+
+  it("with RESPONSE_ID_SECRET set, ids are signed with it: any isolate that holds it accepts them", async () => {
+    const signed = { ...env, RESPONSE_ID_SECRET: "deploy-secret" };
+    const started = await app.call(streamRequest(validBody()), signed);
+    const id = started.headers.get("x-response-id")!;
+    const all = (await readSSE(started)).messages;
+    expect((await app.call(resumeRequest(id, "-1"), env)).status).toBe(404);
+    const resumed = await app.call(resumeRequest(id, "-1"), { ...signed });
+    expect((await readSSE(resumed)).messages).toEqual(all);
   });
 
   it("a Last-Event-ID past the end or malformed is a clear error", async () => {

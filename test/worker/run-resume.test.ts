@@ -239,7 +239,7 @@ describe("resumable runs through the routes", () => {
     const started = await app.call(runRequest(), env);
     expect(started.status).toBe(200);
     const id = started.headers.get("x-response-id")!;
-    expect(id).toMatch(/^any-\d{1,2}\.[0-9a-f-]{36}$/);
+    expect(id).toMatch(/^any-\d{1,2}\.[0-9a-f-]{36}\.[\w-]{22}$/);
     expect(started.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const whole = (await readSSE(started)).messages;
     expect(whole.at(-1)!.event).toBe("loop-finish");

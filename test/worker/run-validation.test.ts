@@ -127,11 +127,11 @@ describe("POST /v1/run authentication", () => {
     await ok.body?.cancel();
   });
 
-  it("without CLIENT_TOKEN, only the replay on localhost is open: a provider key or another host needs a token", async () => {
+  it("without CLIENT_TOKEN, only the replay with OPEN_ACCESS is open: a provider key or no OPEN_ACCESS needs a token", async () => {
     await expectError(await call(runRequest(runBody()), testEnv({ OPENAI_API_KEY: "sk-live" })), 401, {
       code: "unauthorized",
     });
-    await expectError(await call(runRequest(runBody(), { host: "run.example.workers.dev" })), 401, {
+    await expectError(await call(runRequest(runBody()), testEnv({ OPEN_ACCESS: "false" })), 401, {
       code: "unauthorized",
     });
   });

@@ -56,17 +56,53 @@ describe("POST /v1/stream client authentication", () => {
     );
   });
 
-  it("without CLIENT_TOKEN, the replay default runs open on localhost, 127.0.0.1 and [::1] only", async () => {
+  it("without CLIENT_TOKEN, the replay runs open only when OPEN_ACCESS asks for it, whatever the Host", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
-    for (const host of ["localhost:8787", "127.0.0.1:8787", "[::1]:8787"]) {
-      const response = await worker(upstream).call(streamRequest(validBody(), { host }));
+    for (const host of ["localhost:8787", "tool-call-stream.example.workers.dev", "192.168.1.20:8787"]) {
+      const response = await worker(upstream).call(streamRequest(validBody(), { host }), testEnv());
       expect(response.status).toBe(200);
       expect(response.headers.get("x-replay-recording")).toBeTruthy();
       await response.body?.cancel();
     }
-    for (const host of ["tool-call-stream.example.workers.dev", "192.168.1.20:8787", "localhost.example.com"]) {
-      await expectUnauthorized(await worker(upstream).call(streamRequest(validBody(), { host })), upstream);
+    // A bare `wrangler dev` (OPEN_ACCESS unset or "false") refuses localhost, 127.0.0.1 and [::1] too.
+    const { OPEN_ACCESS: _open, ...unset } = testEnv();
+    for (const env of [unset, testEnv({ OPEN_ACCESS: "false" }), testEnv({ OPEN_ACCESS: "" })]) {
+      for (const host of ["localhost:8787", "127.0.0.1:8787", "[::1]:8787"]) {
+        const response = await worker(upstream).call(streamRequest(validBody(), { host }), env);
+        await expectUnauthorized(response, upstream);
+      }
     }
+  });
+
+  it("the 401 of a Worker without CLIENT_TOKEN is the 401 of a missing token: it does not advertise the setup", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
+    const unconfigured = await worker(upstream).call(streamRequest(validBody()), testEnv({ OPEN_ACCESS: "false" }));
+    const configured = await worker(upstream).call(
+      streamRequest(validBody()),
+      testEnv({ CLIENT_TOKEN: "s3cret-token", OPEN_ACCESS: "false" }),
+    );
+    expect(unconfigured.status).toBe(401);
+    expect(await unconfigured.text()).toBe(await configured.text());
+    expect([...unconfigured.headers]).toEqual([...configured.headers]);
+  });
+
+  it("OPEN_ACCESS with a provider key set still needs the token", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
+    for (const key of ["OPENAI_API_KEY", "AWS_ACCESS_KEY_ID", "OLLAMA_BASE_URL"] as const) {
+      const response = await worker(upstream).call(
+        streamRequest(validBody()),
+        testEnv({ OPEN_ACCESS: "true", [key]: "x" }),
+      );
+      await expectUnauthorized(response, upstream);
+    }
+  });
+
+  it("an OPEN_ACCESS that is neither true nor false is a 500 naming the variable, never an open Worker", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
+    const response = await worker(upstream).call(streamRequest(validBody()), testEnv({ OPEN_ACCESS: "yes" }));
+    expect(response.status).toBe(500);
+    expect(await response.text()).toContain("OPEN_ACCESS");
+    expect(upstream.requests).toHaveLength(0);
   });
 
   it("a blank CLIENT_TOKEN counts as not set, never as the empty token", async () => {

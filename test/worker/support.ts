@@ -5,7 +5,7 @@ import { env as bindings } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { createFetchHandler } from "../../worker/app.ts";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
-import { responseObject } from "../../worker/resumable/response-id.ts";
+import { newResponseId, objectNameOf, responseIdKey } from "../../worker/resumable/response-id.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import type { Env } from "../../worker/env.ts";
@@ -177,13 +177,14 @@ export class FakeUpstream {
 }
 
 /**
- * The bindings of wrangler.toml with test overrides (secrets set to `undefined` stay unset).
+ * The bindings of wrangler.toml with test overrides (secrets set to `undefined` stay unset), in the
+ * open replay mode of `npm start` (`OPEN_ACCESS`), which still needs no provider key to be set.
  * Without the `RESPONSES` Durable Objects, so that responses run here on the injected fakes;
  * the resume tests pass `{ RESPONSES: responses }` to go through them.
  */
 export function testEnv(overrides: Partial<Env> = {}): Env {
   const { RESPONSES: _resumable, ...rest } = bindings as Env;
-  return { ...rest, REPLAY_DELAY_MS: "0", ...overrides };
+  return { ...rest, REPLAY_DELAY_MS: "0", OPEN_ACCESS: "true", ...overrides };
 }
 
 /** The Durable Object namespace of resumable responses, from wrangler.toml. */
@@ -271,25 +272,47 @@ export const liveOpenAI = {
 
 /**
  * A new response id whose pool object no other test uses (a random place and slot): a test that
- * drives the object directly owns it.
+ * drives the object directly owns it. Its MAC is random: the object checks only the shape (the
+ * Worker checks the MAC before it calls an object).
  */
 export function newTestResponseId(): string {
   const letters = Array.from(crypto.getRandomValues(new Uint8Array(3)), (byte) =>
     String.fromCharCode(97 + (byte % 26)),
   ).join("");
-  return `${letters}-${crypto.getRandomValues(new Uint16Array(1))[0]! % 10_000}.${crypto.randomUUID()}`;
+  const slot = crypto.getRandomValues(new Uint16Array(1))[0]! % 10_000;
+  return `${letters}-${slot}.${crypto.randomUUID()}.${testMac()}`;
 }
 
-/** The stub of the object that runs response `id`. */
+/**
+ * A response id minted like the Worker's own (signed with this isolate's key, in a pool of
+ * `RESPONSE_OBJECTS` 16) whose pool object no other test uses (a random place), so that the
+ * routes accept it too.
+ */
+export async function mintedTestResponseId(): Promise<string> {
+  const letters = Array.from(crypto.getRandomValues(new Uint8Array(3)), (byte) =>
+    String.fromCharCode(97 + (byte % 26)),
+  ).join("");
+  return newResponseId(letters, 16, await responseIdKey(undefined));
+}
+
+/** 22 base64url characters: a MAC's shape. */
+export function testMac(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
+
+/** The stub of the object that runs response `id` (directly: tests that drive an object own it). */
 export function objectOf(id: string): DurableObjectStub {
-  const stub = responseObject(responses, id);
-  if (!stub) throw new Error(`not a response id: ${id}`);
-  return stub;
+  const name = objectNameOf(id);
+  if (name === undefined) throw new Error(`not a response id: ${id}`);
+  return responses.get(responses.idFromName(name));
 }
 
 /** Starts a response in a Durable Object of its own on the fake upstream and the clock. */
 export async function startResponse(upstream: FakeUpstream, clock: Timers, overrides: Partial<Env> = {}) {
-  const id = newTestResponseId();
+  const id = await mintedTestResponseId();
   const stub = objectOf(id);
   await runInDurableObject(stub, (instance: ResponseBuffer) =>
     instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...liveOpenAI, ...overrides }),

@@ -1,12 +1,16 @@
+import { anyProviderKey, type Env, type Settings } from "../env.ts";
 import { HttpError } from "../response/json-error.ts";
 
 /**
  * Bearer-token authentication of clients against the `CLIENT_TOKEN` secret.
  *
- * Without a token configured, the Worker runs open only when it cannot reach a real provider
- * (no provider key is set, so every answer is a replayed recording) and the request is
- * addressed to localhost: `wrangler dev` on a fresh clone works at once, and a deployed Worker
- * (which is never reached under a localhost name) or one holding a key always demands a token.
+ * Without a token configured, the Worker runs open only when told to (`OPEN_ACCESS = "true"`,
+ * which `npm start` passes to `wrangler dev`) and no real provider is reachable (no provider key,
+ * no `OLLAMA_BASE_URL`: every answer is a replayed recording). Nothing about the request counts:
+ * a `Host` header is whatever the client or a proxy in front wrote, so it proves nothing about
+ * where the request came from. A bare `wrangler dev`, or a deploy without `CLIENT_TOKEN`, answers
+ * every request 401 with the same message a missing token gets, so a stranger learns nothing of
+ * the setup; the misconfiguration is logged instead.
  *
  * @module
  */
@@ -15,22 +19,43 @@ import { HttpError } from "../response/json-error.ts";
 export interface AuthContext {
   /** The configured `CLIENT_TOKEN`, if any. */
   clientToken: string | undefined;
-  /** True when no provider key is set: only the replay upstream is reachable. */
-  replayOnly: boolean;
+  /** True when the open mode was asked for (`OPEN_ACCESS`) and no real provider is reachable. */
+  open: boolean;
 }
 
-const LOCAL_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+/**
+ * The {@link AuthContext} of a Worker's bindings: open only when `OPEN_ACCESS` asks for it and no
+ * provider key (or Ollama server) is set.
+ *
+ * @example
+ * ```ts
+ * await authenticate(request, authContext(env, readSettings(env)));
+ * ```
+ */
+export function authContext(env: Env, settings: Settings): AuthContext {
+  return { clientToken: settings.clientToken, open: settings.openAccess && !anyProviderKey(env) };
+}
 
 /** Resolves when the request may proceed; rejects with 401 `unauthorized` otherwise. */
 export async function authenticate(request: Request, context: AuthContext): Promise<void> {
   if (context.clientToken === undefined) {
-    if (context.replayOnly && LOCAL_HOSTNAMES.has(new URL(request.url).hostname)) return;
-    throw unauthorized("No CLIENT_TOKEN secret is configured; set one to accept requests.");
+    if (context.open) return;
+    warnNoToken();
+    throw unauthorized();
   }
   const presented = bearerToken(request.headers.get("authorization"));
-  if (presented === undefined || !(await equalInConstantTime(presented, context.clientToken))) {
-    throw unauthorized("Send the client token as `Authorization: Bearer <token>`.");
-  }
+  if (presented === undefined || !(await equalInConstantTime(presented, context.clientToken))) throw unauthorized();
+}
+
+let warned = false;
+
+/** Once per isolate: the operator reads it in `wrangler tail` or the dev console, a client never does. */
+function warnNoToken(): void {
+  if (warned) return;
+  warned = true;
+  console.warn(
+    "tool-call-stream: no CLIENT_TOKEN secret is set, so every request is refused (401). Set one, or run `npm start` for the open replay mode.",
+  );
 }
 
 function bearerToken(header: string | null): string | undefined {
@@ -52,10 +77,11 @@ async function equalInConstantTime(a: string, b: string): Promise<boolean> {
   return crypto.subtle.timingSafeEqual(hashA, hashB);
 }
 
-function unauthorized(message: string): HttpError {
+/** The one 401 of every refusal: it says what to send, never what the Worker lacks. */
+function unauthorized(): HttpError {
   return new HttpError(
     401,
-    { code: "unauthorized", message },
+    { code: "unauthorized", message: "Send the client token as `Authorization: Bearer <token>`." },
     { "www-authenticate": 'Bearer realm="tool-call-stream"' },
   );
 }

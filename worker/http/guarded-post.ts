@@ -1,5 +1,5 @@
-import { anyProviderKey, readSettings, type Env, type Settings } from "../env.ts";
-import { authenticate } from "./auth.ts";
+import { readSettings, type Env, type Settings } from "../env.ts";
+import { authContext, authenticate } from "./auth.ts";
 import { corsHeaders, preflightResponse } from "./cors.ts";
 import { HttpError } from "../response/json-error.ts";
 import { readJsonBody } from "./read-json-body.ts";
@@ -23,7 +23,7 @@ export async function guardedPost(
     if (request.method !== "POST") {
       throw new HttpError(405, { code: "method_not_allowed", message: "Use POST." }, { allow: "POST, OPTIONS" });
     }
-    await authenticate(request, { clientToken: settings.clientToken, replayOnly: !anyProviderKey(env) });
+    await authenticate(request, authContext(env, settings));
     return await handle(await readJsonBody(request, settings.maxBodyBytes), settings, cors);
   } catch (error) {
     if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });

@@ -76,7 +76,7 @@ export function renderPage(providers: readonly string[]): string {
 </fieldset>
 <p><label for="token">Client token</label>
 <input id="token" name="token" type="password" autocomplete="off" aria-describedby="token-hint">
-<span id="token-hint" class="hint">The Worker's <code>CLIENT_TOKEN</code>. Not needed for the replay on localhost.</span></p>
+<span id="token-hint" class="hint">The Worker's <code>CLIENT_TOKEN</code>. Not needed for the replay of <code>npm start</code>.</span></p>
 <div class="actions">
 <button type="submit" id="send">Send</button>
 <button type="button" id="stop" disabled>Stop</button>

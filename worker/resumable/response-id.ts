@@ -6,52 +6,115 @@
  * is a SQLite file created and synced: about a quarter of a short resumable response's CPU, see
  * BENCHMARKS.md), concurrent responses bill one object's duration, and an object named after the
  * location it was first used from is placed near it. The id names its object, so a resume from
- * anywhere reaches it: `<place>-<n>.<uuid>`, e.g. `sjc-3.1b4e28ba-2fa1-41d2-883f-0016d3cca427`
- * (`<place>` is the colo's code, lower case, or `any` when the request has none).
+ * anywhere reaches it: `<place>-<slot>.<uuid>.<mac>`, e.g.
+ * `sjc-3.1b4e28ba-2fa1-41d2-883f-0016d3cca427.x1Vb0kq7Qd2aY3mT9cW8pA` (`<place>` is the colo's
+ * code, lower case, or `any` when the request has none).
+ *
+ * Only ids this Worker minted reach an object: `<mac>` is the first 16 bytes of an HMAC-SHA-256
+ * of the rest (base64url), keyed by the `RESPONSE_ID_SECRET` secret, and the slot must be below
+ * `RESPONSE_OBJECTS`. Anything else is refused before a stub is made, so a client can neither
+ * name objects outside the pool (each a new SQLite database) nor guess an id. Without the secret,
+ * each isolate makes a key of its own: ids then hold only in the isolate that minted them (fine
+ * for `wrangler dev`; deployed, set the secret, or a resume reaching another isolate is a 404).
  *
  * @module
  */
 
-const RESPONSE_ID = /^((?:[a-z]{3}|any)-\d{1,4})\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const RESPONSE_ID =
+  /^(((?:[a-z]{3}|any)-(\d{1,4}))\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([\w-]{22})$/;
+
+/** Bytes of the HMAC kept in an id: 128 bits, past guessing. */
+const MAC_BYTES = 16;
+
+/** The key of the isolate, made once, when `RESPONSE_ID_SECRET` is not set. */
+let isolateKey: Promise<CryptoKey> | undefined;
+/** The key of the last secret seen: settings are the same on every request of an isolate. */
+let secretKey: { secret: string; key: Promise<CryptoKey> } | undefined;
 
 /**
- * A new response id in one of `objects` pool objects of the request's location (`colo`, from
- * `request.cf`), picked at random.
+ * The key that signs and checks response ids: from `secret` (`RESPONSE_ID_SECRET`) when set, else
+ * one made at random for this isolate.
  *
  * @example
  * ```ts
- * newResponseId("SJC", 16); // "sjc-3.1b4e28ba-2fa1-41d2-883f-0016d3cca427"
+ * const key = await responseIdKey(env.RESPONSE_ID_SECRET);
  * ```
  */
-export function newResponseId(colo: unknown, objects: number): string {
-  const place = typeof colo === "string" && /^[A-Za-z]{3}$/.test(colo) ? colo.toLowerCase() : "any";
-  const slot = crypto.getRandomValues(new Uint32Array(1))[0]! % objects;
-  return `${place}-${slot}.${crypto.randomUUID()}`;
+export function responseIdKey(secret: string | undefined): Promise<CryptoKey> {
+  const usage = ["sign"] as const;
+  const algorithm = { name: "HMAC", hash: "SHA-256" };
+  if (secret === undefined) {
+    isolateKey ??= crypto.subtle.importKey("raw", crypto.getRandomValues(new Uint8Array(32)), algorithm, false, [
+      ...usage,
+    ]);
+    return isolateKey;
+  }
+  if (secretKey?.secret !== secret) {
+    const key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), algorithm, false, [...usage]);
+    secretKey = { secret, key };
+  }
+  return secretKey.key;
 }
 
 /**
- * The name of the pool object that runs response `id`, or `undefined` when `id` is not a
- * response id.
+ * A new response id in one of `objects` pool objects of the request's location (`colo`, from
+ * `request.cf`), picked at random, signed with `key`.
  *
  * @example
  * ```ts
- * objectNameOf("sjc-3.1b4e28ba-2fa1-41d2-883f-0016d3cca427"); // "sjc-3"
+ * await newResponseId("SJC", 16, key); // "sjc-3.1b4e28ba-2fa1-41d2-883f-0016d3cca427.x1Vb0kq7Qd2aY3mT9cW8pA"
+ * ```
+ */
+export async function newResponseId(colo: unknown, objects: number, key: CryptoKey): Promise<string> {
+  const place = typeof colo === "string" && /^[A-Za-z]{3}$/.test(colo) ? colo.toLowerCase() : "any";
+  const slot = crypto.getRandomValues(new Uint32Array(1))[0]! % objects;
+  const unsigned = `${place}-${slot}.${crypto.randomUUID()}`;
+  return `${unsigned}.${await mac(unsigned, key)}`;
+}
+
+/**
+ * The name of the pool object that runs response `id`, or `undefined` when `id` does not have a
+ * response id's shape. The shape only: what a Durable Object checks of the ids the Worker
+ * verified ({@link mintedResponseObject}) before passing them on.
+ *
+ * @example
+ * ```ts
+ * objectNameOf("sjc-3.1b4e28ba-2fa1-41d2-883f-0016d3cca427.x1Vb0kq7Qd2aY3mT9cW8pA"); // "sjc-3"
  * objectNameOf("nope"); // undefined
  * ```
  */
 export function objectNameOf(id: string): string | undefined {
-  return RESPONSE_ID.exec(id)?.[1];
+  return RESPONSE_ID.exec(id)?.[2];
 }
 
 /**
- * The stub of the object that runs response `id`, or `undefined` when `id` is not a response id.
+ * The stub of the object that runs response `id`, or `undefined` unless this Worker minted `id`
+ * (its MAC checks with `key`) within a pool of `objects`: nothing else reaches an object.
  *
  * @example
  * ```ts
- * const stub = responseObject(env.RESPONSES, id);
+ * const stub = await mintedResponseObject(env.RESPONSES, id, settings.responseObjects, key);
+ * if (!stub) return notFound();
  * ```
  */
-export function responseObject(namespace: DurableObjectNamespace, id: string): DurableObjectStub | undefined {
-  const name = objectNameOf(id);
-  return name === undefined ? undefined : namespace.get(namespace.idFromName(name));
+export async function mintedResponseObject(
+  namespace: DurableObjectNamespace,
+  id: string,
+  objects: number,
+  key: CryptoKey,
+): Promise<DurableObjectStub | undefined> {
+  const match = RESPONSE_ID.exec(id);
+  if (!match || Number(match[3]) >= objects) return undefined;
+  const expected = new TextEncoder().encode(await mac(match[1]!, key));
+  const given = new TextEncoder().encode(match[4]!);
+  if (!crypto.subtle.timingSafeEqual(expected, given)) return undefined;
+  return namespace.get(namespace.idFromName(match[2]!));
+}
+
+/** The id's MAC: the first {@link MAC_BYTES} of its HMAC-SHA-256, base64url without padding (22 characters). */
+async function mac(unsigned: string, key: CryptoKey): Promise<string> {
+  const signature = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(unsigned)));
+  let binary = "";
+  for (const byte of signature.subarray(0, MAC_BYTES)) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }

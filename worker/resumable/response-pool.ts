@@ -1,4 +1,4 @@
-import { newResponseId, responseObject } from "./response-id.ts";
+import { mintedResponseObject, newResponseId, responseIdKey } from "./response-id.ts";
 import type { Settings } from "../env.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import { HttpError } from "../response/json-error.ts";
@@ -11,6 +11,8 @@ export interface ResponsePool {
   colo: unknown;
   /** How many objects the pool has (`RESPONSE_OBJECTS`). */
   objects: number;
+  /** The key that signs and checks response ids (`RESPONSE_ID_SECRET`, or the isolate's own). */
+  key: CryptoKey;
 }
 
 /**
@@ -18,11 +20,20 @@ export interface ResponsePool {
  *
  * @example
  * ```ts
- * if (env.RESPONSES) return startResumableStream(streamRequest, responsePool(request, env.RESPONSES, settings), cors);
+ * if (env.RESPONSES) return startResumableStream(streamRequest, await responsePool(request, env.RESPONSES, settings), cors);
  * ```
  */
-export function responsePool(request: Request, namespace: DurableObjectNamespace, settings: Settings): ResponsePool {
-  return { namespace, colo: (request.cf as { colo?: unknown } | undefined)?.colo, objects: settings.responseObjects };
+export async function responsePool(
+  request: Request,
+  namespace: DurableObjectNamespace,
+  settings: Settings,
+): Promise<ResponsePool> {
+  return {
+    namespace,
+    colo: (request.cf as { colo?: unknown } | undefined)?.colo,
+    objects: settings.responseObjects,
+    key: await responseIdKey(settings.responseIdSecret),
+  };
 }
 
 /**
@@ -36,8 +47,8 @@ export async function startResumableStream(
   pool: ResponsePool,
   cors: Record<string, string>,
 ): Promise<Response> {
-  const id = newResponseId(pool.colo, pool.objects);
-  const answer = await stubOf(pool.namespace, id).fetch(`https://response-buffer/start?id=${id}`, {
+  const id = await newResponseId(pool.colo, pool.objects, pool.key);
+  const answer = await (await stubOf(pool, id)).fetch(`https://response-buffer/start?id=${id}`, {
     method: "POST",
     body: JSON.stringify(streamRequest),
   });
@@ -57,8 +68,8 @@ export async function startResumableRun(
   cors: Record<string, string>,
 ): Promise<Response> {
   const retried = request.headers.get("x-response-id");
-  const id = retried ?? newResponseId(pool.colo, pool.objects);
-  const answer = await stubOf(pool.namespace, id).fetch(
+  const id = retried ?? (await newResponseId(pool.colo, pool.objects, pool.key));
+  const answer = await (await stubOf(pool, id)).fetch(
     `https://response-buffer/run?id=${id}&retry=${retried === null ? 0 : 1}`,
     { method: "POST", body },
   );
@@ -69,10 +80,10 @@ export async function startResumableRun(
 export async function resumeStream(
   request: Request,
   id: string,
-  responses: DurableObjectNamespace,
+  pool: ResponsePool,
   cors: Record<string, string>,
 ): Promise<Response> {
-  const stub = stubOf(responses, id);
+  const stub = await stubOf(pool, id);
   const raw = request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("lastEventId") ?? "-1";
   const lastSeen = /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
   if (!Number.isSafeInteger(lastSeen) || lastSeen < -1)
@@ -88,9 +99,9 @@ export async function resumeStream(
   });
 }
 
-/** The object that runs response `id`; 404 when `id` is not a response id (it names no object). */
-function stubOf(namespace: DurableObjectNamespace, id: string): DurableObjectStub {
-  const stub = responseObject(namespace, id);
+/** The object that runs response `id`; 404 when this Worker did not mint `id` for this pool (before any object is touched). */
+async function stubOf(pool: ResponsePool, id: string): Promise<DurableObjectStub> {
+  const stub = await mintedResponseObject(pool.namespace, id, pool.objects, pool.key);
   if (!stub)
     throw new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
   return stub;

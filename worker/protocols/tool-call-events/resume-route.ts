@@ -1,8 +1,8 @@
-import { anyProviderKey, readSettings, type Env } from "../../env.ts";
-import { authenticate } from "../../http/auth.ts";
+import { readSettings, type Env } from "../../env.ts";
+import { authContext, authenticate } from "../../http/auth.ts";
 import { corsHeaders, preflightResponse } from "../../http/cors.ts";
 import { HttpError } from "../../response/json-error.ts";
-import { resumeStream } from "../../resumable/response-pool.ts";
+import { responsePool, resumeStream } from "../../resumable/response-pool.ts";
 
 /**
  * `GET /v1/stream/<id>` (and `/v1/run/<id>`) resumes a resumable response after the
@@ -22,10 +22,10 @@ export async function resumeRoute(request: Request, id: string, env: Env): Promi
         { allow: "GET, DELETE, OPTIONS" },
       );
     }
-    await authenticate(request, { clientToken: settings.clientToken, replayOnly: !anyProviderKey(env) });
+    await authenticate(request, authContext(env, settings));
     if (!env.RESPONSES)
       throw new HttpError(404, { code: "unknown_response", message: "This Worker keeps no responses for resume." });
-    return await resumeStream(request, id, env.RESPONSES, cors);
+    return await resumeStream(request, id, await responsePool(request, env.RESPONSES, settings), cors);
   } catch (error) {
     if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });
     throw error;

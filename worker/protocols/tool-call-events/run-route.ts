@@ -36,10 +36,15 @@ export function runRoute(
   runtime: Runtime,
   tools: Readonly<Record<string, RunnableTool>> = demoTools({ timers: runtime.timers }),
 ): Promise<Response> {
-  return guardedPost(request, env, (body, settings, cors) => {
+  return guardedPost(request, env, async (body, settings, cors) => {
     const run = parseRunRequest(body, providerNames, tools);
     if (env.RESPONSES)
-      return startResumableRun(request, JSON.stringify(body), responsePool(request, env.RESPONSES, settings), cors);
+      return startResumableRun(
+        request,
+        JSON.stringify(body),
+        await responsePool(request, env.RESPONSES, settings),
+        cors,
+      );
     return startRun(request, run, env, settings, runtime, cors);
   });
 }

@@ -32,7 +32,8 @@ async function startStream(
   runtime: Runtime,
   cors: Record<string, string>,
 ): Promise<Response> {
-  if (env.RESPONSES) return startResumableStream(streamRequest, responsePool(request, env.RESPONSES, settings), cors);
+  if (env.RESPONSES)
+    return startResumableStream(streamRequest, await responsePool(request, env.RESPONSES, settings), cors);
   const controller = new AbortController();
   request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
   const { batches, headers } = await openEventBatches(streamRequest, env, settings, runtime, controller);
