@@ -7,10 +7,13 @@ import { parsePartialJson } from "ai";
 import OpenAI from "openai";
 import {
   createProviderDecoder,
+  providerProtocol,
+  repairJson,
   SSEDecoder,
   streamToolCallBatches,
   streamToolCalls,
   ToolCallAccumulator,
+  ToolCallChain,
   type ToolDefinition,
 } from "../src/index.ts";
 import type { Body } from "./bodies.ts";
@@ -194,6 +197,26 @@ export const oursCores: Contender = async (chunks, framing) => {
   sse.end();
   decoder.end();
   accumulator.end();
+  return calls;
+};
+
+/**
+ * The chain's synchronous core (`ToolCallChain`, what `streamToolCalls` wraps: framing, decoder,
+ * accumulator, with `repair` as `streamToolCalls` has it) fed from the body stream.
+ */
+export const oursChain: Contender = async (chunks, framing) => {
+  let calls = 0;
+  const chain = new ToolCallChain(providerProtocol(framing), (event) => void (event.type === "tool-call" && calls++), {
+    maxArgumentsBytes: 64 * 1024 * 1024,
+    repair: repairJson,
+  });
+  const reader = streamOf(chunks).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chain.feed(value);
+  }
+  chain.end();
   return calls;
 };
 

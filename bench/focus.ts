@@ -2,18 +2,17 @@
 // round runs every contender once on the same input, in rotating order, so that load from other
 // processes falls on all of them alike; the figure is the median of the per-round ratios.
 // Run: node bench/focus.ts [scenario-substring]   (BENCH_ROUNDS=n, default 15)
-import { floor, floorOfArray, ours, oursBatched, oursCores, type Contender } from "./contenders.ts";
-import { networkChunks } from "./bodies.ts";
-import { benchScenarios } from "./scenarios.ts";
+import { floor, floorOfArray, ours, oursBatched, oursChain, oursCores, type Contender } from "./contenders.ts";
+import { benchScenarios, scenarioChunks } from "./scenarios.ts";
 
 const rounds = Number(process.env["BENCH_ROUNDS"] ?? 15);
 const filter = process.argv[2] ?? "";
-const encoder = new TextEncoder();
 const contenders: [string, Contender][] = [
   ["floor", floor],
   ["floor without the body stream", floorOfArray],
   ["tool-call-stream", ours(false)],
   ["streamToolCallBatches", oursBatched],
+  ["the core (ToolCallChain)", oursChain],
   ["pure cores with callbacks", oursCores],
   ["tool-call-stream (partial)", ours(true)],
   ["tool-call-stream (early validation)", ours(false, true)],
@@ -24,7 +23,7 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 
 for (const scenario of benchScenarios(false)) {
   if (!scenario.name.includes(filter)) continue;
-  const chunks = networkChunks(encoder.encode(scenario.body.sse), scenario.chunkSize);
+  const chunks = scenarioChunks(scenario);
   const expected = await floor(chunks, scenario.body.framing);
   const times = contenders.map(() => [] as number[]);
   for (const [, contender] of contenders) {

@@ -5,15 +5,25 @@
 // once, in rotating order) and their ratio is the median of the per-round ratios, so that load
 // from other processes falls on all of them alike. Peers, far slower, are measured after, on
 // their own, and their ratio is their median over the floor's median.
-import { networkChunks, type Body } from "./bodies.ts";
-import { aiSdk, anthropicSdk, floor, floorOfArray, openaiNode, ours, type Contender } from "./contenders.ts";
-import { benchScenarios, type Scenario } from "./scenarios.ts";
+import type { Body } from "./bodies.ts";
+import {
+  aiSdk,
+  anthropicSdk,
+  floor,
+  floorOfArray,
+  openaiNode,
+  ours,
+  oursBatched,
+  oursChain,
+  oursCores,
+  type Contender,
+} from "./contenders.ts";
+import { benchScenarios, scenarioChunks, type Scenario } from "./scenarios.ts";
 
 const quick = process.env["BENCH_QUICK"] === "1";
 const budgetMs = Number(process.env["BENCH_BUDGET_MS"] ?? (quick ? 300 : 1500));
 /** A contender slower than this on one run is not run on larger inputs of the scenario family (quadratic peers). */
 const giveUpMs = 8000;
-const encoder = new TextEncoder();
 
 type Mode = "off" | "on" | "-";
 
@@ -25,6 +35,9 @@ const interleaved: [string, Contender, Mode][] = [
   ["tool-call-stream (partial)", ours(true), "on"],
   ["tool-call-stream (early validation)", ours(false, true), "off"],
   ["tool-call-stream (early + partial)", ours(true, true), "on"],
+  ["streamToolCallBatches", oursBatched, "off"],
+  ["the core (ToolCallChain)", oursChain, "off"],
+  ["the cores wired by hand", oursCores, "off"],
 ];
 
 function peers(framing: Body["framing"]): [string, Contender, Mode][] {
@@ -100,7 +113,7 @@ const results: Result[] = [];
 const gaveUp = new Set<string>();
 for (const scenario of benchScenarios(quick)) {
   const { framing } = scenario.body;
-  const chunks = networkChunks(encoder.encode(scenario.body.sse), scenario.chunkSize);
+  const chunks = scenarioChunks(scenario);
   const expected = await floorOfArray(chunks, framing);
   const measured = await measureInterleaved(
     interleaved.map(([, contender]) => contender),
@@ -141,7 +154,7 @@ const lines: string[] = [];
 
 // The targets at a glance: tool-call-stream's ratio to the floor on every scenario.
 lines.push(
-  "\n### Summary: tool-call-stream as a multiple of the floor\n\n| scenario | partial off | partial on | early validation | early + partial | floor ms | floor without the body stream, x floor |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+  "\n### Summary: tool-call-stream as a multiple of the floor\n\n| scenario | partial off | partial on | early validation | early + partial | batches | the core | cores by hand | floor ms | floor without the body stream, x floor |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
 );
 for (const scenario of new Set(results.map((r) => r.scenario))) {
   const row = (name: string): Result => results.find((r) => r.scenario === scenario && r.name === name)!;
@@ -150,6 +163,9 @@ for (const scenario of new Set(results.map((r) => r.scenario))) {
     "tool-call-stream (partial)",
     "tool-call-stream (early validation)",
     "tool-call-stream (early + partial)",
+    "streamToolCallBatches",
+    "the core (ToolCallChain)",
+    "the cores wired by hand",
   ].map((name) => row(name).ratio!.toFixed(2));
   lines.push(
     `| ${scenario.name} | ${ratios.join(" | ")} | ${row("floor").ms!.toFixed(2)} | ${row("floor without the body stream").ratio!.toFixed(2)} |`,

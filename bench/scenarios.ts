@@ -1,11 +1,14 @@
 // The benchmark scenarios of issue 3, shared by `run.ts` (with the peers) and `focus.ts`.
-import { anthropic, argumentsOf, fragments, openAIChat, responses, type Body } from "./bodies.ts";
+import { anthropic, argumentsOf, fragments, networkChunks, openAIChat, responses, type Body } from "./bodies.ts";
 
-/** One input: its SSE body, the size of the network chunks it arrives in, and its family for the growth fit. */
+/**
+ * One input: its SSE body, the size of the network chunks it arrives in (`"event"`: one SSE event
+ * per chunk, as a model streaming token by token sends them), and its family for the growth fit.
+ */
 export interface Scenario {
   name: string;
   body: Body;
-  chunkSize: number;
+  chunkSize: number | "event";
   family: string;
   size?: number;
 }
@@ -63,6 +66,19 @@ export function benchScenarios(quick: boolean): Scenario[] {
       });
     }
   }
+  // Token by token (issue 29): one event per network chunk.
+  list.push({
+    name: "8 parallel calls x 2 KB, 6-char fragments, one event per chunk",
+    family: "paced-parallel",
+    chunkSize: "event",
+    body: { framing: "openai", sse: openAIChat([], sequential) },
+  });
+  list.push({
+    name: "1 call, 50 KB, 4-char fragments, one event per chunk (anthropic)",
+    family: "paced-anthropic",
+    chunkSize: "event",
+    body: { framing: "anthropic", sse: oneCall("anthropic", fragments(argumentsOf(51_200), 4)) },
+  });
   // 7-byte network chunks cut inside most multi-byte characters of the arguments.
   for (const framing of FRAMINGS) {
     const sse = oneCall(framing, fragments(argumentsOf(51_200), 4));
@@ -74,4 +90,14 @@ export function benchScenarios(quick: boolean): Scenario[] {
     });
   }
   return list;
+}
+
+/** The network chunks of a scenario's body. */
+export function scenarioChunks(scenario: Scenario): Uint8Array[] {
+  const encoder = new TextEncoder();
+  if (scenario.chunkSize !== "event") return networkChunks(encoder.encode(scenario.body.sse), scenario.chunkSize);
+  return scenario.body.sse
+    .split(/(?<=\n\n)/)
+    .filter((event) => event !== "")
+    .map((event) => encoder.encode(event));
 }

@@ -143,3 +143,4 @@ export type {
   ToolCallViolationEvent,
 } from "./shared/events.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";
+export { ToolCallChain, type ToolCallChainOptions } from "./pipeline/tool-call-chain.ts";

@@ -32,6 +32,7 @@ import "./accumulate/cut-calls.cases.ts";
 import "./accumulate/validate-tool-calls.cases.ts";
 import "./accumulate/early-validation.cases.ts";
 // Pipeline: the whole chain in one call.
+import "./pipeline/tool-call-chain.cases.ts";
 import "./pipeline/stream-tool-calls.cases.ts";
 import "./pipeline/truncation.cases.ts";
 import "./pipeline/fault-matrix.cases.ts";

@@ -11,12 +11,12 @@ export interface ToolCallAccumulatorOptions {
    * memory, one per byte for ASCII JSON.
    * @defaultValue 4194304
    */
-  maxArgumentsBytes?: number;
+  maxArgumentsBytes?: number | undefined;
   /**
    * Most tool calls in one response.
    * @defaultValue 1024
    */
-  maxToolCalls?: number;
+  maxToolCalls?: number | undefined;
   /**
    * Plug-in: pass {@link IncrementalJsonParser} to give each `tool-call-delta` the arguments
    * parsed so far (`partialArguments`), built incrementally in time linear in the arguments. The
@@ -57,7 +57,7 @@ export interface ToolCallAccumulatorOptions {
    * Deepest nesting of objects and arrays in arguments.
    * @defaultValue 64
    */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
 }
 
 /**

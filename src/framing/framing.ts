@@ -57,7 +57,7 @@ export interface FramingOptions {
    * For the AWS event stream it bounds a message's total length, in bytes.
    * @defaultValue 4194304
    */
-  maxEventBytes?: number;
+  maxEventBytes?: number | undefined;
   /**
    * The body's content type, when known (`streamToolCalls` passes the response's): a framing
    * that reads several formats ({@link DetectingFraming}) chooses by it. The others ignore it.

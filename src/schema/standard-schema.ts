@@ -23,11 +23,11 @@ export interface ValidationTimeoutOptions {
    * `timeout` error), so a validator that never settles cannot hold the stream (`Infinity`: no limit).
    * @defaultValue 10000
    */
-  validationTimeoutMs?: number;
+  validationTimeoutMs?: number | undefined;
   /** The timer behind the bound. @defaultValue `globalThis.setTimeout` */
-  setTimeout?: (callback: () => void, ms: number) => unknown;
+  setTimeout?: ((callback: () => void, ms: number) => unknown) | undefined;
   /** Clears a timer made by `setTimeout`. @defaultValue `globalThis.clearTimeout` */
-  clearTimeout?: (handle: unknown) => void;
+  clearTimeout?: ((handle: unknown) => void) | undefined;
 }
 
 /**

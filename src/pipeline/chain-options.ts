@@ -1,0 +1,43 @@
+import { toolCallTimings } from "../accumulate/tool-call-timings.ts";
+import { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
+import type { EventStep } from "../accumulate/event-step.ts";
+import { earlySchemaValidator } from "../schema/early-validation.ts";
+import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
+import { jsonErrorPosition } from "../json/json-error-position.ts";
+import { repairJson } from "../json/json-repair.ts";
+import { toolSchemaValidator } from "../schema/tool-schema.ts";
+import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
+import type { ToolCallChainOptions } from "./tool-call-chain.ts";
+
+/**
+ * The chain's options for `streamToolCalls`' options: each stage given its own, the switches made
+ * plug-ins (`partialArguments`, `repair`, the tools' checks) and the steps after the accumulator
+ * (timings taken as each event is made, then the validators, which may hold events back).
+ */
+export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChainOptions, "onStop" | "contentType"> {
+  const { tools, clock, maxDepth } = options;
+  const steps: EventStep[] = [];
+  if (clock) steps.push(toolCallTimings(clock));
+  if (tools)
+    steps.push(
+      validateToolCalls(tools, {
+        validationTimeoutMs: options.validationTimeoutMs,
+        setTimeout: options.setTimeout,
+        clearTimeout: options.clearTimeout,
+      }),
+    );
+  return {
+    maxEventBytes: options.maxEventBytes,
+    maxArgumentsBytes: options.maxArgumentsBytes,
+    maxToolCalls: options.maxToolCalls,
+    maxDepth,
+    partialArguments: options.partialArguments === true ? IncrementalJsonParser : undefined,
+    repair: options.repair === false ? (text) => ({ ok: false, position: jsonErrorPosition(text) }) : repairJson,
+    validate: tools && toolSchemaValidator(tools),
+    earlyValidation:
+      tools && options.earlyValidation
+        ? earlySchemaValidator(tools, { abortOnViolation: options.abortOnViolation, maxDepth })
+        : undefined,
+    steps,
+  };
+}

@@ -1,0 +1,189 @@
+import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
+import type { EventSink, EventStep } from "../accumulate/event-step.ts";
+import { ToolCallAccumulator } from "../accumulate/tool-call-accumulator.ts";
+import type { FramedMessage, Framing } from "../framing/framing.ts";
+import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
+import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
+import { toErrorInfo, type StreamErrorInfo } from "../shared/errors.ts";
+import type { ToolCallEvent } from "../shared/events.ts";
+
+/** Options of {@link ToolCallChain}: each stage's own, given to it alone. */
+export interface ToolCallChainOptions extends ToolCallAccumulatorOptions {
+  /**
+   * The framing's limit: largest message it holds while waiting for its end (see `FramingOptions`).
+   * @defaultValue 4194304
+   */
+  maxEventBytes?: number | undefined;
+  /** The body's content type, for a framing that reads several formats (`DetectingFraming`). */
+  contentType?: string | undefined;
+  /**
+   * Steps after the accumulator, in this order (the first listed sees each event first):
+   * `toolCallTimings`, `validateToolCalls`, or your own made with `eventStep`.
+   * @defaultValue none
+   */
+  steps?: readonly EventStep[] | undefined;
+  /**
+   * Called once when the chain stops before its input ended (the framing could not read the
+   * bytes, a limit was exceeded, a call violated its schema with `abortOnViolation`): the place
+   * to cancel the input. The chain has emitted its `abort` by then.
+   * @defaultValue none
+   */
+  onStop?: ((reason: unknown) => void) | undefined;
+}
+
+/**
+ * The whole chain as one synchronous core: bytes (or framed messages) in, accumulated events out
+ * through `emit`. It owns the protocol's framing and decoder, the accumulator and the steps after
+ * it, and knows nothing of streams: `streamToolCalls` and `streamToolCallBatches` are thin pull
+ * adapters around it, and a caller that drives the input itself (a callback API, an SDK's parsed
+ * chunks) can use it directly.
+ *
+ * Messages cut from a chunk are queued and decoded by `feed` (all of them, or as many as it is
+ * told), so a caller that must hand out events one message at a time (live partial arguments)
+ * decodes the rest later with `decode`. A step may hold events back (an asynchronous validation):
+ * `held` is then a promise that settles once they have gone out; read no more input meanwhile.
+ *
+ * It never throws for what it is fed: a framing that cannot read the bytes, or an exceeded limit,
+ * ends it with an `error` and an `abort` after everything before the fault, and calls `onStop`.
+ *
+ * @example
+ * ```ts
+ * const events: ToolCallEvent[] = [];
+ * const chain = new ToolCallChain(providerProtocol("openai"), (event) => events.push(event), { repair: repairJson });
+ * for await (const chunk of body) chain.feed(chunk);
+ * chain.end(); // events end with the `finish`
+ * ```
+ */
+export class ToolCallChain {
+  readonly #framing: Framing;
+  readonly #decoder: ProviderDecoder;
+  readonly #accumulator: ToolCallAccumulator;
+  readonly #sink: EventSink;
+  readonly #onStop: ((reason: unknown) => void) | undefined;
+  /** Messages framed and not decoded yet; `#next` is the first not decoded. */
+  readonly #messages: FramedMessage[] = [];
+  #next = 0;
+  /** What the steps said of the last event: a promise while they hold events back. */
+  #held: PromiseLike<void> | void = undefined;
+  #stopped = false;
+
+  /** Creates the chain of `protocol` (its framing, SSE when it names none, and its decoder). */
+  constructor(protocol: ProviderProtocol, emit: (event: ToolCallEvent) => void, options: ToolCallChainOptions = {}) {
+    const { maxEventBytes, contentType, steps = [], onStop, ...accumulatorOptions } = options;
+    this.#onStop = onStop;
+    // The first step listed sees each event first, so it wraps all the others.
+    let sink: EventSink = emit;
+    for (let i = steps.length - 1; i >= 0; i--) sink = steps[i]!(sink as (event: ToolCallEvent) => void);
+    this.#sink = sink;
+    this.#accumulator = new ToolCallAccumulator(
+      (event) => void (this.#held = sink(event)),
+      accumulatorOptions,
+      () => this.#stop("the accumulator stopped the stream"),
+    );
+    const accumulator = this.#accumulator;
+    this.#decoder = protocol.createDecoder((delta) => accumulator.push(delta));
+    const Framing = protocol.framing ?? SSEDecoder;
+    this.#framing = new Framing((message) => void this.#messages.push(message), { maxEventBytes, contentType });
+  }
+
+  /** True once the `finish` or `abort` has been made (it may still be held by a step). */
+  get closed(): boolean {
+    return this.#accumulator.closed;
+  }
+
+  /** A promise while a step holds events back, settling once they have gone out; else `undefined`. */
+  get held(): PromiseLike<void> | undefined {
+    return this.#held || undefined;
+  }
+
+  /** How many framed messages wait to be decoded. */
+  get queued(): number {
+    return this.#messages.length - this.#next;
+  }
+
+  /** Waits until the steps hold nothing back. */
+  async released(): Promise<void> {
+    while (this.#held) {
+      const waiting = this.#held;
+      await waiting;
+      if (this.#held === waiting) this.#held = undefined;
+    }
+  }
+
+  /** Feeds one network chunk, then decodes up to `messages` of the queued messages (all by default). */
+  feed(chunk: Uint8Array, messages: number = Number.POSITIVE_INFINITY): void {
+    if (this.#stopped) return;
+    try {
+      this.#framing.feed(chunk);
+    } catch (error) {
+      return this.#failFraming(error);
+    }
+    this.decode(messages);
+  }
+
+  /** Feeds one message framed elsewhere (the framing is skipped), decoding it after those queued. */
+  push(message: FramedMessage): void {
+    if (this.#stopped) return;
+    this.#messages.push(message);
+    this.decode();
+  }
+
+  /** Decodes up to `max` queued messages; returns how many are still queued. */
+  decode(max: number = Number.POSITIVE_INFINITY): number {
+    const messages = this.#messages;
+    const until = Math.min(messages.length, this.#next + max);
+    while (this.#next < until) this.#decoder.decode(messages[this.#next++]!);
+    if (this.#next === messages.length) messages.length = this.#next = 0;
+    return messages.length - this.#next;
+  }
+
+  /** The input ended: the framing's last message, the decoder's, then the `finish` (or `abort` when the provider did not finish). */
+  end(): void {
+    if (this.#stopped) return;
+    try {
+      this.#framing.end();
+    } catch (error) {
+      return this.#failFraming(error);
+    }
+    this.decode();
+    this.#decoder.end();
+    this.#accumulator.end();
+  }
+
+  /**
+   * The input failed (a network error, an HTTP error status): an `error` event, then an `abort`
+   * (reason `provider-error` for `http-error`, `limit-exceeded` for `event-too-large`, else
+   * `stream-failed`) after everything already queued.
+   */
+  fail(error: StreamErrorInfo): void {
+    this.decode();
+    this.#accumulator.push({ type: "error", error });
+    const reason =
+      error.code === "http-error"
+        ? "provider-error"
+        : error.code === "event-too-large"
+          ? "limit-exceeded"
+          : "stream-failed";
+    this.#accumulator.abort(reason, error);
+    this.#stopped = true;
+  }
+
+  /** The consumer stopped it (`signal`): an `abort` of reason `cancelled`, replacing a finish still held. */
+  abort(reason: "cancelled" = "cancelled"): void {
+    this.#stopped = true;
+    if (!this.#accumulator.closed) this.#accumulator.abort(reason);
+    // The finish may be made already and wait behind a validator: the abort replaces it.
+    else if (this.#held) this.#sink({ type: "abort", reason, discarded: [] });
+  }
+
+  #failFraming(error: unknown): void {
+    // Everything before the fault is still delivered, then the chain ends.
+    this.fail(toErrorInfo(error));
+    this.#stop(error);
+  }
+
+  #stop(reason: unknown): void {
+    this.#stopped = true;
+    this.#onStop?.(reason);
+  }
+}

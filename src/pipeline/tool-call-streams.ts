@@ -1,0 +1,126 @@
+import type { TypedToolCallEvent } from "../schema/tool-types.ts";
+import type { ToolDefinition } from "../schema/tool-schema.ts";
+import type { ProviderProtocol } from "../providers/provider-decoder.ts";
+import type { ToolCallEvent } from "../shared/events.ts";
+import { chainOptions } from "./chain-options.ts";
+import { ChainPump, type ChainInput } from "./chain-pump.ts";
+import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
+
+/** Options of a `streamToolCalls` bound to one protocol: those of `streamToolCalls` but `provider`. */
+export type ProtocolStreamOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]> = Omit<
+  StreamToolCallsOptions<Tools>,
+  "provider"
+>;
+
+/** Most events in one array of `streamToolCallBatches` before it is passed on, ready chunks or not. */
+const MAX_BATCH = 4096;
+
+/**
+ * The pull adapter of events: `streamToolCalls` over the chain of `protocol`. A pull reads until
+ * it produced an event (a pull that enqueues nothing is not repeated); each network chunk goes
+ * through the chain's synchronous core in one call, so a delta costs no stream hop between stages.
+ * With partial arguments, one message per step, so that a live `partialArguments` value is not
+ * advanced by later messages before the consumer read the event carrying it.
+ *
+ * @example
+ * ```ts
+ * const events = toolCallEventStream(providerProtocol("openai"), response, { tools });
+ * ```
+ */
+export function toolCallEventStream<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
+  protocol: ProviderProtocol,
+  input: ChainInput,
+  options: ProtocolStreamOptions<Tools> = {},
+): ReadableStream<TypedToolCallEvent<Tools>> {
+  const stepwise = options.partialArguments === true;
+  let pump: ChainPump;
+  let enqueued = 0;
+  let ready: Promise<void> = Promise.resolve();
+  let started = false;
+  return new ReadableStream<ToolCallEvent>(
+    {
+      start(controller) {
+        const emit = (event: ToolCallEvent): void => {
+          enqueued++;
+          controller.enqueue(event);
+        };
+        pump = new ChainPump(input, protocol, chainOptions(options), emit, () => controller.close(), options.signal);
+        // workerd may call pull before an async start settles, so pull waits for this itself
+        // (only until it has settled: an await per pull costs a turn of the microtask queue).
+        ready = pump.start().then(() => void (started = true));
+        return ready;
+      },
+      async pull() {
+        if (!started) await ready;
+        const before = enqueued;
+        while (!pump.closed && enqueued === before) {
+          const step = pump.advance(stepwise, false);
+          if (step !== true) await step;
+        }
+      },
+      cancel: (reason) => pump.cancel(reason),
+    },
+    { highWaterMark: 0 }, // produce only on demand: nothing runs ahead of the consumer
+  ) as ReadableStream<TypedToolCallEvent<Tools>>;
+}
+
+/**
+ * The pull adapter of arrays: `streamToolCallBatches` over the chain of `protocol`. A pull reads
+ * on while the body has its next chunk ready (up to a bound) and passes on what it made as one
+ * array; the first message's events go out alone, as early as they would one by one.
+ *
+ * @example
+ * ```ts
+ * const batches = toolCallBatchStream(providerProtocol("anthropic"), response);
+ * ```
+ */
+export function toolCallBatchStream<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
+  protocol: ProviderProtocol,
+  input: ChainInput,
+  options: ProtocolStreamOptions<Tools> = {},
+): ReadableStream<TypedToolCallEvent<Tools>[]> {
+  const stepwise = options.partialArguments === true;
+  let pump: ChainPump;
+  let enqueued = 0;
+  let batch: ToolCallEvent[] = [];
+  let flush = (): void => {};
+  let ready: Promise<void> = Promise.resolve();
+  let started = false;
+  return new ReadableStream<ToolCallEvent[]>(
+    {
+      start(controller) {
+        flush = () => {
+          if (batch.length === 0) return;
+          controller.enqueue(batch);
+          batch = [];
+        };
+        const emit = (event: ToolCallEvent): void => {
+          enqueued++;
+          batch.push(event);
+        };
+        const close = (): void => {
+          flush();
+          controller.close();
+        };
+        pump = new ChainPump(input, protocol, chainOptions(options), emit, close, options.signal);
+        ready = pump.start().then(() => void (started = true));
+        return ready;
+      },
+      async pull() {
+        if (!started) await ready;
+        // Events a validator released after the last pull ended go out before anything is read.
+        if (batch.length > 0) return flush();
+        const before = enqueued;
+        while (!pump.closed && (enqueued === before || (before > 0 && batch.length < MAX_BATCH))) {
+          // After this pull's first event, read on only if the next chunk is ready.
+          let step = pump.advance(stepwise || enqueued === 0, enqueued !== before);
+          if (typeof step !== "boolean") step = await step;
+          if (!step) break;
+        }
+        flush();
+      },
+      cancel: (reason) => pump.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  ) as ReadableStream<TypedToolCallEvent<Tools>[]>;
+}
