@@ -33,6 +33,9 @@
 // Linux only (/proc). Usage: npm run bench:worker
 //   BENCH_PACE=full,event,tokens BENCH_BODIES=openai,anthropic,responses (or tiny, alone)
 //   BENCH_RESUMABLE=0 (leave the resumable Worker out) PACE_EVENTS=3 PACE_MS=5 (the tokens pace)
+//   BENCH_DETAIL=1: the reference routes between the chain and the Worker at the paced paces too
+//   BENCH_BEFORE=<another copy of the repository>: its targets too, alternating with this tree's
+//   in every round, and the after / before ratios per target (what a change gained, in one run)
 import { readFileSync } from "node:fs";
 import {
   type BenchBody,
@@ -51,6 +54,10 @@ import {
 import { PACE_EVENTS, PACE_MS, type Pace, sseEvents, startUpstream } from "../bench/worker/upstream.ts";
 
 const RESUMABLE = process.env["BENCH_RESUMABLE"] !== "0";
+/** BENCH_DETAIL=1: the paced paces measure the reference routes between the chain and the Worker too (as the full pace does). */
+const DETAIL = process.env["BENCH_DETAIL"] === "1";
+/** Another copy of the repository (the tree before a change): its targets are measured too, alternating with this tree's. */
+const BEFORE = process.env["BENCH_BEFORE"];
 const PACES = (process.env["BENCH_PACE"] ?? "full,event,tokens").split(",") as Pace[];
 const TICK_MS = 1000 / Number(process.env["CLK_TCK"] ?? 100);
 const SIZES: Record<Pace, { n: number; rounds: number }> = {
@@ -109,12 +116,13 @@ function runsOf(body: BenchBody, pace: Pace, targets: Targets, origin: string): 
     ref("pass-through", "pass", "bytes", pace === "tokens" && targets.pass ? targets.pass : reference),
   ];
   if (!RESUMABLE) runs[1] = { ...runs[1]!, name: "(resumable not measured)", url: "" };
-  if (pace !== "full") return runs;
+  if (pace !== "full" && !DETAIL) return runs;
   return [
     ...runs,
     ref("chain alone, batched", "batches", "number"),
     ref("chain + SSE encoding (bare)", "sse", "frames"),
     ref("... + idle timeout (bare)", "idle", "frames"),
+    ref("... + provider-data strip", "strip", "frames"),
     {
       name: "upstream direct",
       target: reference,
@@ -133,102 +141,138 @@ async function batch(run: Run, n: number, ttfb: number[]): Promise<number> {
   return ((cpuTicks(pids) - before) * TICK_MS) / n;
 }
 
+/** A tree's targets: this worktree ("after"), or BENCH_BEFORE's copy ("before"). */
+interface Tree {
+  label: string;
+  targets: Targets;
+}
+
+/** The figures of one body at one pace: per tree, per run, per round. */
 interface Result {
   body: BenchBody;
   pace: Pace;
-  runs: Run[];
-  cpu: number[][];
+  labels: string[];
+  runs: Run[][];
+  cpu: number[][][];
 }
 
-async function measure(body: BenchBody, pace: Pace, runs: Run[]): Promise<Result> {
+async function measure(body: BenchBody, pace: Pace, trees: readonly Tree[], origin: string): Promise<Result> {
   const { n, rounds } = SIZES[pace];
-  const cpu = runs.map(() => [] as number[]);
-  const ttfb = runs.map(() => [] as number[]);
-  const events = runs.map(() => 0);
-  for (const [k, run] of runs.entries()) if (run.url) events[k] = (await request(run.url, run.init, run.count)).events; // warm up
+  const runs = trees.map((tree) => runsOf(body, pace, tree.targets, origin));
+  const cpu = runs.map((list) => list.map(() => [] as number[]));
+  const ttfb = runs.map((list) => list.map(() => [] as number[]));
+  const events = runs.map((list) => list.map(() => 0));
+  for (const [t, list] of runs.entries())
+    for (const [k, run] of list.entries())
+      if (run.url) events[t]![k] = (await request(run.url, run.init, run.count)).events; // warm up
   for (let round = 0; round < rounds; round++) {
-    const live = [...runs.entries()].filter(([, run]) => run.url);
-    if (pace === "tokens") {
-      const figures = await Promise.all(live.map(([k, run]) => batch(run, n, ttfb[k]!)));
-      live.forEach(([k], i) => cpu[k]!.push(figures[i]!));
-    } else
-      for (const [k, run] of live) {
-        const figure = await batch(run, n, ttfb[k]!);
-        if (run.name !== "upstream direct") cpu[k]!.push(figure);
-      }
+    // Each target of each tree, the trees alternating (their order turned round by round).
+    const order = round % 2 === 0 ? [...trees.keys()] : [...trees.keys()].reverse();
+    const live = runs[0]!.flatMap((_, k) => order.map((t) => [t, k] as const)).filter(([t, k]) => runs[t]![k]!.url);
+    // At the tokens pace the four targets of the issue (each its own workerd) run at once; the
+    // reference routes (BENCH_DETAIL) share the reference workerd, so they run one after another.
+    const together = pace === "tokens" ? live.filter(([, k]) => k < 4) : [];
+    const figures = await Promise.all(together.map(([t, k]) => batch(runs[t]![k]!, n, ttfb[t]![k]!)));
+    together.forEach(([t, k], i) => cpu[t]![k]!.push(figures[i]!));
+    for (const [t, k] of live) {
+      if (pace === "tokens" && k < 4) continue;
+      const figure = await batch(runs[t]![k]!, n, ttfb[t]![k]!);
+      if (runs[t]![k]!.name !== "upstream direct") cpu[t]![k]!.push(figure);
+    }
   }
+  const result: Result = { body, pace, labels: trees.map((tree) => tree.label), runs, cpu };
   const upstreamEvents = sseEvents(body.bytes).length;
-  console.log(
-    `\n${body.name}, ${PACE_NAMES[pace]} (${(body.bytes.length / 1024).toFixed(0)} KiB, ${upstreamEvents} upstream events, ${events[2]} events from the chain, ${events[0]} SSE frames from the Worker)`,
-  );
-  for (const [k, run] of runs.entries()) {
-    if (!run.url) continue;
-    const values = cpu[k]!;
-    const figure = values.length
-      ? `CPU ${median(values).toFixed(1)} ms/response (rounds ${Math.min(...values).toFixed(1)} to ${Math.max(...values).toFixed(1)}), ${((1000 * median(values)) / upstreamEvents).toFixed(1)} us/event, `
-      : "";
-    console.log(`  ${run.name.padEnd(28)} ${figure}TTFB median ${median(ttfb[k]!).toFixed(1)} ms`);
-  }
-  const result = { body, pace, runs, cpu };
-  for (const k of RESUMABLE ? [0, 1] : [0])
+  for (const [t, list] of runs.entries()) {
     console.log(
-      `  ${runs[k]!.name}: x${ratio(result, k, 2)} the chain, x${ratio(result, k, 3)} the pass-through${pace === "full" ? `, x${ratio(result, k, 4)} the batched chain` : ""}`,
+      `\n${trees.length > 1 ? `[${trees[t]!.label}] ` : ""}${body.name}, ${PACE_NAMES[pace]} (${(body.bytes.length / 1024).toFixed(0)} KiB, ${upstreamEvents} upstream events, ${events[t]![2]} events from the chain, ${events[t]![0]} SSE frames from the Worker)`,
     );
-  console.log(`  chain alone: x${ratio(result, 2, 3)} the pass-through`);
+    for (const [k, run] of list.entries()) {
+      if (!run.url) continue;
+      const values = cpu[t]![k]!;
+      const figure = values.length
+        ? `CPU ${median(values).toFixed(1)} ms/response (rounds ${Math.min(...values).toFixed(1)} to ${Math.max(...values).toFixed(1)}), ${((1000 * median(values)) / upstreamEvents).toFixed(1)} us/event, `
+        : "";
+      console.log(`  ${run.name.padEnd(28)} ${figure}TTFB median ${median(ttfb[t]![k]!).toFixed(1)} ms`);
+    }
+    for (const k of RESUMABLE ? [0, 1] : [0])
+      console.log(
+        `  ${list[k]!.name}: x${ratio(cpu[t]![k]!, cpu[t]![2]!)} the chain, x${ratio(cpu[t]![k]!, cpu[t]![3]!)} the pass-through${list.length > 4 ? `, x${ratio(cpu[t]![k]!, cpu[t]![4]!)} the batched chain` : ""}`,
+      );
+    console.log(`  chain alone: x${ratio(cpu[t]![2]!, cpu[t]![3]!)} the pass-through`);
+  }
   return result;
 }
 
 /** The median of the per-round ratios (each round measures the targets back to back, or at once). */
-function ratio(result: Result, k: number, of: number): string {
-  const values = result.cpu[k]!;
-  if (values.length === 0) return "-";
-  return median(values.map((value, round) => value / result.cpu[of]![round]!)).toFixed(2);
+function ratio(values: readonly number[], of: readonly number[]): string {
+  if (values.length === 0 || of.length === 0) return "-";
+  return median(values.map((value, round) => value / of[round]!)).toFixed(2);
 }
 
 function summary(results: readonly Result[]): void {
   console.log(
     "\nSide by side (CPU ms per response, medians; ratios: medians of the per-round ratios)\n" +
-      "| pace | body | plain | resumable | chain alone | pass-through | plain / chain | resumable / chain | chain / pass |\n" +
-      "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| pace | body | tree | plain | resumable | chain alone | pass-through | plain / chain | resumable / chain | chain / pass |\n" +
+      "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   );
-  for (const result of results) {
-    const ms = (k: number): string => (result.cpu[k]!.length ? median(result.cpu[k]!).toFixed(1) : "-");
-    const name = result.body.name.split(":")[0];
-    console.log(
-      `| ${result.pace} | ${name} | ${ms(0)} | ${ms(1)} | ${ms(2)} | ${ms(3)} | ${ratio(result, 0, 2)} | ${ratio(result, 1, 2)} | ${ratio(result, 2, 3)} |`,
-    );
+  for (const { body, pace, labels, cpu } of results)
+    for (const [t, label] of labels.entries()) {
+      const c = cpu[t]!;
+      const ms = (k: number): string => (c[k]!.length ? median(c[k]!).toFixed(1) : "-");
+      console.log(
+        `| ${pace} | ${body.name.split(":")[0]} | ${label} | ${ms(0)} | ${ms(1)} | ${ms(2)} | ${ms(3)} | ${ratio(c[0]!, c[2]!)} | ${ratio(c[1]!, c[2]!)} | ${ratio(c[2]!, c[3]!)} |`,
+      );
+    }
+  if (results[0]?.labels.length !== 2) return;
+  console.log(
+    "\nAfter / before (the median of the per-round ratios of CPU per response)\n" +
+      "| pace | body | plain | resumable | chain alone | pass-through |\n| --- | --- | ---: | ---: | ---: | ---: |",
+  );
+  for (const { body, pace, cpu } of results) {
+    const [after, before] = cpu as [number[][], number[][]];
+    const cells = [0, 1, 2, 3].map((k) => ratio(after[k]!, before[k]!));
+    console.log(`| ${pace} | ${body.name.split(":")[0]} | ${cells.join(" | ")} |`);
   }
+}
+
+async function startTree(label: string, cwd: string, origin: string, started: Target[]): Promise<Tree> {
+  const start = async (name: string, config: string, vars: Record<string, string>): Promise<Target> => {
+    const target = await startWrangler(`${label}-${name}`, config, vars, cwd);
+    started.push(target);
+    return target;
+  };
+  // One at a time: several bundlers at once on a small machine start slowly.
+  return {
+    label,
+    targets: {
+      worker: await start("worker", "wrangler.toml", workerVars(origin)),
+      plain: await start("plain", "bench/worker/wrangler.plain.toml", workerVars(origin)),
+      reference: await start("reference", "bench/worker/wrangler.toml", { UPSTREAM: origin }),
+      pass: PACES.includes("tokens")
+        ? await start("pass", "bench/worker/wrangler.toml", { UPSTREAM: origin })
+        : undefined,
+    },
+  };
 }
 
 async function main(): Promise<void> {
   const list = benchBodies(process.env["BENCH_BODIES"]?.split(","));
   const upstream = await startUpstream(list);
   const started: Target[] = [];
-  const start = async (name: string, config: string, vars: Record<string, string>): Promise<Target> => {
-    const target = await startWrangler(name, config, vars);
-    started.push(target);
-    return target;
-  };
   try {
-    // One at a time: several bundlers at once on a small machine start slowly.
-    const targets: Targets = {
-      worker: await start("worker", "wrangler.toml", workerVars(upstream.origin)),
-      plain: await start("plain", "bench/worker/wrangler.plain.toml", workerVars(upstream.origin)),
-      reference: await start("reference", "bench/worker/wrangler.toml", { UPSTREAM: upstream.origin }),
-      pass: PACES.includes("tokens")
-        ? await start("pass", "bench/worker/wrangler.toml", { UPSTREAM: upstream.origin })
-        : undefined,
-    };
+    const trees = [await startTree(BEFORE ? "after" : "this tree", ".", upstream.origin, started)];
+    if (BEFORE) trees.push(await startTree("before", BEFORE, upstream.origin, started));
     const cores = readFileSync("/proc/cpuinfo", "utf8")
       .split("\n")
       .filter((line) => line.startsWith("processor")).length;
     console.log(`bench:worker  paces ${PACES.join(", ")}, node ${process.version}, ${cores} cores`);
+    if (BEFORE) console.log(`  after: this tree; before: ${BEFORE}; measured alternately`);
     for (const pace of PACES)
       console.log(`  ${pace}: ${SIZES[pace].n} responses a batch, ${SIZES[pace].rounds} rounds`);
     const results: Result[] = [];
     for (const pace of PACES) {
       upstream.pace = pace;
-      for (const body of list) results.push(await measure(body, pace, runsOf(body, pace, targets, upstream.origin)));
+      for (const body of list) results.push(await measure(body, pace, trees, upstream.origin));
     }
     summary(results);
   } finally {

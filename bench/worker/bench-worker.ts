@@ -7,11 +7,15 @@
 //   GET /sse/<path>    answers `streamToolCallBatches` encoded by `ToolCallEventEncoderStream`: the
 //                      chain and the Worker's SSE encoding with nothing else of the Worker's route;
 //   GET /idle/<path>   the same behind the Worker's idle timeout on the upstream body
-//                      (worker/upstream/idle-timeout.ts), to tell its share.
+//                      (worker/upstream/idle-timeout.ts), to tell its share;
+//   GET /strip/<path>  the same with the Worker's provider-data stripping between the chain and
+//                      the encoder (worker/response/without-provider-data.ts): the plain route's
+//                      stages without its request handling.
 // UPSTREAM (a var set by the script) is the local upstream's origin, http://127.0.0.1:<port>.
 // Never deployed: wrangler.toml here has no routes and the script only runs it with `wrangler dev`.
 import { withIdleTimeout } from "../../worker/upstream/idle-timeout.ts";
 import { platformRuntime } from "../../worker/runtime.ts";
+import { withoutProviderDataInBatches } from "../../worker/response/without-provider-data.ts";
 import { streamToolCallBatches, streamToolCalls, ToolCallEventEncoderStream, type Provider } from "../../src/index.ts";
 
 interface BenchEnv {
@@ -30,16 +34,15 @@ export default {
     const [, mode, ...rest] = url.pathname.split("/");
     const path = rest.join("/");
     const provider = PROVIDERS[path.replace(/^v1\//, "")];
-    if (
-      provider === undefined ||
-      (mode !== "chain" && mode !== "batches" && mode !== "pass" && mode !== "sse" && mode !== "idle")
-    )
+    if (provider === undefined || !["chain", "batches", "pass", "sse", "idle", "strip"].includes(mode ?? ""))
       return new Response("not found", { status: 404 });
     const upstream = await fetch(`${env.UPSTREAM}/${path}`, { method: "POST", body: "{}" });
     if (mode === "pass") return new Response(upstream.body, { headers: { "content-type": "text/event-stream" } });
-    if (mode === "idle") {
+    if (mode === "idle" || mode === "strip") {
       const body = withIdleTimeout(upstream.body!, { ms: 120_000, timers: platformRuntime.timers, onStop: () => {} });
-      return new Response(streamToolCallBatches(body, { provider }).pipeThrough(new ToolCallEventEncoderStream()), {
+      const batches = streamToolCallBatches(body, { provider });
+      const events = mode === "strip" ? withoutProviderDataInBatches(batches) : batches;
+      return new Response(events.pipeThrough(new ToolCallEventEncoderStream()), {
         headers: { "content-type": "text/event-stream" },
       });
     }

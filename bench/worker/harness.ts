@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { anthropic, argumentsOf, fragments, openAIChat, responses } from "../bodies.ts";
 
 export const TOKEN = "bench-client-token";
@@ -93,8 +93,16 @@ export interface Target {
   persist: string;
 }
 
-/** Starts `wrangler dev -c config` on a free port of 127.0.0.1 and waits for its workerd. */
-export async function startWrangler(name: string, config: string, vars: Record<string, string>): Promise<Target> {
+/**
+ * Starts `wrangler dev -c config` on a free port of 127.0.0.1 and waits for its workerd; `cwd`:
+ * the tree it runs (another copy of the repository, to measure two trees in one run).
+ */
+export async function startWrangler(
+  name: string,
+  config: string,
+  vars: Record<string, string>,
+  cwd = ".",
+): Promise<Target> {
   const port = await freePort();
   const inspector = await freePort();
   const persist = mkdtempSync(join(tmpdir(), `bench-worker-${name}-`));
@@ -102,7 +110,8 @@ export async function startWrangler(name: string, config: string, vars: Record<s
   args.push("--inspector-port", String(inspector), "--persist-to", persist);
   args.push("--show-interactive-dev-session=false", "--log-level", "warn");
   for (const [key, value] of Object.entries(vars)) args.push("--var", `${key}:${value}`);
-  const child = spawn(join("node_modules", ".bin", "wrangler"), args, {
+  const child = spawn(resolve(cwd, "node_modules", ".bin", "wrangler"), args, {
+    cwd,
     // Its stderr is shown only if it fails to start (esbuild's watcher complains when stopped).
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1" },
