@@ -23,7 +23,8 @@ export interface ChunkReader {
  * Memory stays that of the data: the buffer starts at 16 KiB, doubles while reads fill it and
  * halves again while they use little of it, so a body that sends a little at a time holds 16 KiB
  * while it waits; a read that used less than a quarter of its buffer is copied out, so a chunk
- * never holds a buffer much larger than itself. Any other stream is read with its default reader.
+ * never holds a buffer much larger than itself, and the buffer it was copied from serves the next
+ * read (a model streaming token by token costs no buffer per read). Any other stream is read with its default reader.
  *
  * @example
  * ```ts
@@ -39,9 +40,13 @@ export function chunkReader(body: ReadableStream<Uint8Array>): ChunkReader {
     return body.getReader();
   }
   let size = MIN_READ;
+  /** The buffer the last small read was copied out of: the next read's, while the size holds. */
+  let spare: Uint8Array | undefined;
   return {
     async read() {
-      const { done, value } = await reader.read(new Uint8Array(size));
+      const view = spare?.byteLength === size ? spare : new Uint8Array(size);
+      spare = undefined;
+      const { done, value } = await reader.read(view);
       if (done || value === undefined) return { done: true, value: undefined };
       const used = value.byteLength;
       const buffer = size;
@@ -51,7 +56,10 @@ export function chunkReader(body: ReadableStream<Uint8Array>): ChunkReader {
           : used * 8 < buffer
             ? Math.max(buffer / 2, MIN_READ)
             : buffer;
-      return { done: false, value: used * 4 < buffer ? value.slice() : value };
+      if (used * 4 >= buffer) return { done: false, value };
+      // Token by token every read is small: one buffer serves them all, not a fresh one zeroed per read.
+      spare = new Uint8Array(value.buffer);
+      return { done: false, value: value.slice() };
     },
     cancel: (reason) => reader.cancel(reason),
   };

@@ -67,13 +67,21 @@ group("chunkReader", (test) => {
     const reader = chunkReader(stream);
     let read = 0;
     while (read < big.byteLength) read += (await reader.read()).value!.byteLength;
-    // Now a token at a time: each read is copied out of whatever buffer it landed in.
+    // Now a token at a time: each read is copied out of whatever buffer it landed in, and the
+    // buffer goes on to the next read, so no chunk shares it.
+    const small: Uint8Array[] = [];
     for (let i = 0; i < 6; i++) {
       controller.enqueue(new Uint8Array([i]));
       const { value } = await reader.read();
       assertEquals([...value!], [i]);
       assertEquals(value!.buffer.byteLength, 1, "a one-byte chunk holds one byte");
+      small.push(value!);
     }
+    assertEquals(
+      small.map((chunk) => chunk[0]),
+      [0, 1, 2, 3, 4, 5],
+      "later reads leave earlier chunks as they were",
+    );
   });
 
   test("a byte stream that has one small chunk and then waits: the read gives that chunk, and the next read waits", async () => {
