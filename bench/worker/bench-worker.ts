@@ -9,13 +9,13 @@
 //   GET /idle/<path>   the same behind the Worker's idle timeout on the upstream body
 //                      (worker/upstream/idle-timeout.ts), to tell its share;
 //   GET /strip/<path>  the same with the Worker's provider-data stripping between the chain and
-//                      the encoder (worker/response/without-provider-data.ts): the plain route's
+//                      the encoder (worker/services/without-provider-data.ts): the plain route's
 //                      stages without its request handling.
 // UPSTREAM (a var set by the script) is the local upstream's origin, http://127.0.0.1:<port>.
 // Never deployed: wrangler.toml here has no routes and the script only runs it with `wrangler dev`.
 import { withIdleTimeout } from "../../worker/upstream/idle-timeout.ts";
 import { platformRuntime } from "../../worker/runtime.ts";
-import { withoutProviderDataInBatches } from "../../worker/response/without-provider-data.ts";
+import { withoutProviderDataInBatches } from "../../worker/services/without-provider-data.ts";
 import { streamToolCallBatches, streamToolCalls, ToolCallEventEncoderStream, type Provider } from "../../src/index.ts";
 
 interface BenchEnv {

@@ -179,7 +179,11 @@ async function twoInOneObject() {
   let next = 0;
   const fetch = (request: Request): Promise<Response> => upstreams[next++]!.fetch(request);
   await runInDurableObject(stub, (instance: ResponseBuffer) =>
-    instance.useRuntime({ fetch, timers: new ManualTimers() }, { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000" }),
+    // Every chunk written as it comes (no write window on this manual clock).
+    instance.useRuntime(
+      { fetch, timers: new ManualTimers() },
+      { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000", RESUME_WRITE_MS: "0" },
+    ),
   );
   const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
   const start = (id: string) => stub.fetch(`https://response-buffer/start?id=${id}`, { method: "POST", body });

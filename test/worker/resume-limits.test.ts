@@ -66,9 +66,11 @@ describe("resumable responses: the detached limit", () => {
   it("a client that comes back before the limit disarms it; leaving again re-arms it", async () => {
     const upstream = stalled();
     const clock = new ManualTimers();
+    // Every chunk written as it comes (no write window on this manual clock): this is about the detach timer.
     const { stub, response, attach } = await startResponse(upstream, clock, {
       DETACHED_LIMIT_MS: "7000",
       IDLE_TIMEOUT_MS: "60000",
+      RESUME_WRITE_MS: "0",
     });
     const detached = clock.whenScheduled(7000);
     const before = await readThenDisconnect(response, 1);

@@ -74,8 +74,9 @@ function seeded(seed: number): (bound: number) => number {
 /** Sends the run (or its retry) to the object `id`, its runtime and tools injected first. */
 async function post(id: string, tools: Record<string, RunnableTool>, retry: boolean, text = body) {
   const stub = objectOf(id);
+  const clock = new ManualTimers();
   await runInDurableObject(stub, (instance: ResponseBuffer) =>
-    instance.useRuntime({ fetch: model, timers: new ManualTimers() }, liveOpenAI, tools),
+    instance.useRuntime({ fetch: model, timers: clock }, liveOpenAI, tools),
   );
   const response = await stub.fetch(`https://response-buffer/run?id=${id}&retry=${retry ? 1 : 0}`, {
     method: "POST",
@@ -84,6 +85,8 @@ async function post(id: string, tools: Record<string, RunnableTool>, retry: bool
   return {
     stub,
     response,
+    /** Closes the log's write window (RESUME_WRITE_MS): what waits in it is written. */
+    closeWindow: () => runInDurableObject(stub, () => clock.fireWhere((ms) => ms <= 25)),
     attach: (after: number) => stub.fetch(`https://response-buffer/attach?id=${id}&after=${after}`),
   };
 }
@@ -156,7 +159,7 @@ describe("resumable runs: a restart while tools run", () => {
       const random = seeded(seed * 7_919);
       const { tools, runs, gates } = countingTool();
       const id = newTestResponseId();
-      const { stub, response } = await post(id, tools, false);
+      const { stub, response, closeWindow } = await post(id, tools, false);
       await response.body!.cancel("client disconnected");
       expect(await settled(stub, () => gates.size === 2)).toBe(true);
       // Seeded: none, one or both calls finish before the restart.
@@ -166,6 +169,7 @@ describe("resumable runs: a restart while tools run", () => {
       const written = await (async () => {
         let frames: string[] = [];
         const caughtUp = async () => {
+          await closeWindow();
           frames = await storedFrames(id);
           const events = await eventsOf(frames);
           const results = events.filter((event) => event.type === "tool-result").length;

@@ -1,6 +1,7 @@
 import { formatToolCallEvent, joinDeltas } from "../../src/index.ts";
 import type { LogCursor, ResponseLog } from "./response-log.ts";
 import type { LogWriter } from "./response-log-storage.ts";
+import type { TimerHandle, Timers } from "../runtime.ts";
 
 /**
  * How the frames of a resumable response move: from the events into its log and its storage
@@ -12,60 +13,78 @@ import type { LogWriter } from "./response-log-storage.ts";
 /** Any event union discriminated on `type` (stream events, run events). */
 export type AnyEvent = { readonly type: string };
 
-/** Pending frame units past which the pump writes without waiting for the upstream to pause. */
+/** Pending frame units past which the pump writes without waiting for its window to close. */
 const FLUSH_UNITS = 64 * 1024;
-/** What a race against a read that has not settled yet resolves to (a settled read wins it). */
-const NOT_READY = Symbol("not ready");
-const notReady: Promise<typeof NOT_READY> = Promise.resolve(NOT_READY);
+
+/** Options of {@link pumpIntoLog}. */
+export interface PumpOptions {
+  /** The clock and the timer that closes a write window. */
+  timers: Timers;
+  /**
+   * The least time between two writes of the log, in milliseconds (`RESUME_WRITE_MS`): frames
+   * that come sooner after a write wait together for the window to close, so a model that
+   * streams faster than one write per window costs one storage write (and one body chunk per
+   * client) per window instead of one per network chunk, that is per token. A frame that comes
+   * later than this after the last write is written at once: the first one always, and every one
+   * of a slow model. 0 writes each network chunk's frames as they come.
+   */
+  groupMs: number;
+}
 
 /**
  * Reads the batches of events to the end, one SSE frame per event (adjacent fragments of one call
- * or of text joined, as on the plain path), and appends the frames to `log` and `writer` when the
- * upstream has nothing more ready (so a model's pace adds no latency) or once `FLUSH_UNITS` are
- * pending (batches ready back to back cost one write per 64 Ki units, not one each; a fetch
- * body's next read is never ready at once, so in workerd a write is one upstream read, up to 64
- * KiB). Clients see only what was appended, hence stored: a restart never loses a frame a client
- * has seen. A client that lags the whole log behind holds the reading back. Ends the log and its
- * storage however the reading ends.
+ * or of text joined, as on the plain path), and appends the frames to `log` and `writer` together,
+ * at most one write per `groupMs` (frames that come within the window after a write are written
+ * when it closes, or once `FLUSH_UNITS` are pending), so that a model streaming token by token
+ * costs a write per window, not per token, and a frame waits at most `groupMs`. Clients see
+ * only what was appended, hence stored, in the same synchronous step (the output gate then holds
+ * the bytes until the write is durable): a restart never loses a frame a client has seen; it
+ * loses the frames still waiting for their window, which no client has seen. A client that lags
+ * the whole log behind holds the reading back. Ends the log and its storage however the reading ends.
  *
  * @example
  * ```ts
- * ctx.waitUntil(pumpIntoLog(batches, log, writer));
+ * ctx.waitUntil(pumpIntoLog(batches, log, writer, { timers: platformRuntime.timers, groupMs: 25 }));
  * ```
  */
 export async function pumpIntoLog(
   batches: ReadableStream<readonly AnyEvent[]>,
   log: ResponseLog,
   writer: LogWriter,
+  options: PumpOptions,
 ): Promise<void> {
+  const { timers, groupMs } = options;
   const reader = batches.getReader();
   let pending: string[] = [];
   let units = 0;
   let next = log.next;
-  const flush = async (): Promise<void> => {
-    if (pending.length > 0) writer.append(log.append(pending));
+  let lastWrite = Number.NEGATIVE_INFINITY;
+  let timer: TimerHandle | undefined;
+  const write = (): void => {
+    if (timer !== undefined) timers.clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    writer.append(log.append(pending));
     pending = [];
     units = 0;
-    if (log.full) await log.room();
+    lastWrite = timers.now();
   };
   try {
     for (;;) {
-      const read = reader.read();
-      let result = await Promise.race([read, notReady]);
-      if (result === NOT_READY) {
-        await flush();
-        result = await read;
-      }
+      if (log.full) await log.room();
+      const result = await reader.read();
       if (result.done) break;
       for (const event of joinDeltas(result.value)) {
         const frame = formatToolCallEvent(event, next++);
         pending.push(frame);
         units += frame.length;
       }
-      if (units >= FLUSH_UNITS) await flush();
+      const wait = lastWrite + groupMs - timers.now();
+      if (wait <= 0 || units >= FLUSH_UNITS) write();
+      else timer ??= timers.setTimeout(write, wait);
     }
   } finally {
-    if (pending.length > 0) writer.append(log.append(pending));
+    write();
     log.finish();
     writer.end();
   }

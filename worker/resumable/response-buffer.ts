@@ -245,7 +245,10 @@ export class ResponseBuffer extends DurableObject<Env> {
     expiry: number,
   ): Promise<void> {
     try {
-      await pumpIntoLog(batches, running.log, writer);
+      await pumpIntoLog(batches, running.log, writer, {
+        timers: this.#runtime.timers,
+        groupMs: this.#settings().resumeWriteMs,
+      });
     } finally {
       this.#clearDetachTimer(running);
       // From now on the log is served from storage; readers still attached hold it until they end.
