@@ -98,7 +98,8 @@ export const DEFAULT_MAX_STEPS: number = 8;
 export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
   const { provider, signal: outer } = options;
   const requested = options.maxSteps ?? DEFAULT_MAX_STEPS;
-  const maxSteps = Math.max(requested, 1); // NaN would never stop
+  // biome-ignore lint/complexity/useMathMinMax: Math.max(NaN, 1) is NaN, which would never stop
+  const maxSteps = requested >= 1 ? requested : 1;
   const controller = new AbortController();
   const onOuterAbort = (): void => controller.abort(outer?.reason);
   const messages: unknown[] = [...options.messages];

@@ -227,7 +227,8 @@ export class ToolRunner {
 
   #drain(): void {
     const concurrency = this.#options.concurrency ?? DEFAULT_TOOL_CONCURRENCY;
-    const limit = Math.max(concurrency, 1); // NaN or 0 would never run anything
+    // biome-ignore lint/complexity/useMathMinMax: Math.max(NaN, 1) is NaN, which would never run anything
+    const limit = concurrency >= 1 ? concurrency : 1;
     while (this.#running < limit && this.#queue.length > 0) this.#start(this.#queue.shift()!);
   }
 
