@@ -186,7 +186,13 @@ for (const subpath of Object.keys(pkg.exports).filter((s) => s === "." || !(s.sl
 }
 // Each client-protocol encoder alone, as a server that answers one protocol bundles it (no budget:
 // encoders are not in the core chain).
-for (const stage of ["OpenAIChatEncoderStream", "UIMessageEncoderStream", "AGUIEncoderStream"]) {
+for (const stage of [
+  "OpenAIChatEncoderStream",
+  "UIMessageEncoderStream",
+  "AGUIEncoderStream",
+  "AnthropicMessagesEncoderStream",
+  "OpenAIResponsesEncoderStream",
+]) {
   rows.push({
     what: `encoder ${stage} (${pkg.name}/encode)`,
     ...(await measure(`export { ${stage} } from "${pkg.name}/encode";\n`)),

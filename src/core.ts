@@ -136,6 +136,7 @@ export type {
   SchemaViolation,
   TextDeltaEvent,
   ReasoningDeltaEvent,
+  ReasoningPartEvent,
   ToolCall,
   ToolCallDeltaEvent,
   ToolCallEvent,

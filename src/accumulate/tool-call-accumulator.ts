@@ -97,7 +97,7 @@ export class ToolCallAccumulator {
         return this.#enqueue(withChoice({ type: delta.type, text: delta.text }, delta.choice));
       case "reasoning-part":
         (this.#s.reasoningParts ??= []).push(delta.part);
-        return;
+        return this.#enqueue({ type: "reasoning-part", part: delta.part });
       case "tool-call-chunk":
         return this.#onChunk(delta);
       case "tool-call-end":

@@ -10,6 +10,7 @@ type FieldKind = "string" | "number" | "object" | "array";
 const REQUIRED_FIELDS: Readonly<Record<EventType, readonly (readonly [string, FieldKind])[]>> = {
   "text-delta": [["text", "string"]],
   "reasoning-delta": [["text", "string"]],
+  "reasoning-part": [["part", "object"]],
   "tool-call-start": [
     ["index", "number"],
     ["name", "string"],

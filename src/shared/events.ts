@@ -94,6 +94,7 @@ export type AbortReason =
 export type ToolCallEvent =
   | TextDeltaEvent
   | ReasoningDeltaEvent
+  | ReasoningPartEvent
   | ToolCallStartEvent
   | ToolCallDeltaEvent
   | CompletedToolCallEvent
@@ -121,6 +122,20 @@ export interface ReasoningDeltaEvent {
   text: string;
   /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
+}
+
+/**
+ * A reasoning block completed, with what the provider needs back on the next turn (Anthropic's
+ * signature or redacted data, a Responses reasoning item's id and encrypted content), emitted
+ * where the provider ended the block: after its text's `reasoning-delta`s and before what follows
+ * it, so that an encoder of another protocol can close the block with its signature in place
+ * (the `finish` lists the same parts again, for the next turn's messages).
+ */
+export interface ReasoningPartEvent {
+  /** The kind of event: always `reasoning-part`. */
+  type: "reasoning-part";
+  /** The block, as the provider gave it. */
+  part: ReasoningPart;
 }
 
 /** A call began: emitted once per call, when its name is known. */

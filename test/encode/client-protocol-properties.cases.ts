@@ -5,6 +5,8 @@
 import fc from "fast-check";
 import {
   AGUIEncoderStream,
+  AnthropicMessagesEncoderStream,
+  OpenAIResponsesEncoderStream,
   OpenAIChatEncoderStream,
   ProtocolEncoderStream,
   streamToolCalls,
@@ -20,6 +22,7 @@ import {
   fixtureEvents,
   generatedDeltas,
 } from "../support/encoders.ts";
+import { readMessagesEvents, readResponsesEvents } from "../support/agent-protocol-readers.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import {
@@ -71,6 +74,9 @@ group("client-protocol encoders: batching", (test) => {
       openai: () => new OpenAIChatEncoderStream({ model: "m", created: 1, generateId: countingIds() }),
       ui: () => new UIMessageEncoderStream({ generateId: countingIds() }),
       "ag-ui": () => new AGUIEncoderStream({ threadId: "t", runId: "r", generateId: countingIds() }),
+      anthropic: () => new AnthropicMessagesEncoderStream({ model: "m", id: "msg_1", generateId: countingIds() }),
+      responses: () =>
+        new OpenAIResponsesEncoderStream({ model: "m", id: "resp_1", createdAt: 1, generateId: countingIds() }),
     };
     for (const make of Object.values(stages)) {
       const one = decode(
@@ -135,6 +141,38 @@ group("client-protocol encoders: generated streams", (test) => {
             calls.map((c) => c.id),
             expected,
           );
+        }
+
+        // One block (item) open at a time: interleaved calls and text come out whole, in start order.
+        const messages = readMessagesEvents(encodeAll(ENCODERS.anthropic(), events));
+        assertEquals(Boolean(messages.error), cut, "an error event exactly when the response was cut");
+        const responses = readResponsesEvents(encodeAll(ENCODERS.responses(), events));
+        assertEquals(
+          responses.terminal === "response.failed",
+          cut,
+          "response.failed exactly when the response was cut",
+        );
+        if (!cut) {
+          const blocks = messages.content.flatMap((block) => (block.type === "tool_use" ? [block] : []));
+          assertEquals(
+            blocks.map((c) => [c.name, c.json]),
+            expected.map((c) => [c.name, c.rawArguments === "" ? "{}" : c.rawArguments]),
+          );
+          assertCallIds(
+            blocks.map((c) => c.id),
+            expected,
+          );
+          assertEquals(
+            responses.calls.map((c) => [c.name, c.arguments]),
+            expected.map((c) => [c.name, c.rawArguments]),
+          );
+          assertCallIds(
+            responses.calls.map((c) => c.id),
+            expected,
+          );
+          const text = events.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join("");
+          assertEquals(responses.text, text);
+          assertEquals(messages.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join(""), text);
         }
       }),
       { seed: 1515, numRuns: 150 },
@@ -234,6 +272,8 @@ group("client-protocol encoder stages: streams done right", (test) => {
     openai: () => new OpenAIChatEncoderStream({ model: "m" }),
     ui: () => new UIMessageEncoderStream(),
     "ag-ui": () => new AGUIEncoderStream({ threadId: "t", runId: "r" }),
+    anthropic: () => new AnthropicMessagesEncoderStream({ model: "m" }),
+    responses: () => new OpenAIResponsesEncoderStream({ model: "m" }),
   };
   const sse = fixture("openai", "chat-single-tool-call-strict-usage").text;
   const chunks = sse.split(/(?<=\n\n)/).map((frame) => bytes(frame));

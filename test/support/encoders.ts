@@ -3,6 +3,8 @@
 import fc from "fast-check";
 import {
   AGUIEncoder,
+  AnthropicMessagesEncoder,
+  OpenAIResponsesEncoder,
   encodeEvents,
   OpenAIChatEncoder,
   streamToolCalls,
@@ -23,8 +25,17 @@ export function countingIds(): () => string {
   return () => `id${++n}`;
 }
 
-/** The three encoders, each with fixed ids and clock, by protocol name. */
-export const ENCODERS: Record<"openai" | "ui" | "ag-ui", () => ProtocolEncoder<EncodableEvent>> = {
+/** The options of the two agent-protocol encoders (and their non-streaming readers) in the cases. */
+export const AGENT_OPTIONS = {
+  anthropic: () => ({ model: "test-model", id: "msg_test", generateId: countingIds() }),
+  responses: () => ({ model: "test-model", id: "resp_test", createdAt: 1_700_000_000, generateId: countingIds() }),
+};
+
+/** The encoders, each with fixed ids and clock, by protocol name. */
+export const ENCODERS: Record<
+  "openai" | "ui" | "ag-ui" | "anthropic" | "responses",
+  () => ProtocolEncoder<EncodableEvent>
+> = {
   openai: () =>
     new OpenAIChatEncoder({
       model: "test-model",
@@ -34,6 +45,8 @@ export const ENCODERS: Record<"openai" | "ui" | "ag-ui", () => ProtocolEncoder<E
     }),
   ui: () => new UIMessageEncoder({ messageId: "msg_test", generateId: countingIds() }),
   "ag-ui": () => new AGUIEncoder({ threadId: "thread_1", runId: "run_1", generateId: countingIds() }),
+  anthropic: () => new AnthropicMessagesEncoder(AGENT_OPTIONS.anthropic()),
+  responses: () => new OpenAIResponsesEncoder(AGENT_OPTIONS.responses()),
 };
 
 /** Encodes events with a fresh encoder into the whole body. */

@@ -115,6 +115,6 @@ group("AnthropicDeltaStream rules", (test) => {
         { type: "message_stop" },
       ),
     );
-    assertEquals(types(events), ["reasoning-delta", "text-delta", "finish"]);
+    assertEquals(types(events), ["reasoning-delta", "reasoning-part", "text-delta", "finish"]);
   });
 });

@@ -1,0 +1,189 @@
+import { callKey } from "../shared/call-key.ts";
+import type { AbortEvent, FinishEvent } from "../shared/events.ts";
+import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
+import { CallIds, randomId } from "./call-ids.ts";
+import {
+  anthropicError,
+  anthropicStopReason,
+  anthropicUsage,
+  type AnthropicContentBlock,
+  type AnthropicMessagesEncoderOptions,
+  type AnthropicStreamEvent,
+} from "./anthropic-messages-wire.ts";
+import { abortError, type EncodableEvent } from "./protocol-encoder.ts";
+
+/** The message of an input that ended without a finish or an abort. */
+export const INPUT_ENDED = { code: "input-ended", message: "The response ended before it finished." };
+
+/**
+ * The library's events to Messages stream events (objects), the rules both the SSE encoder and
+ * the non-streaming reader follow: `message_start` first, blocks through a {@link BlockSequencer}
+ * (indices 0, 1, 2, ... in the order they open, one open at a time), one `message_delta`, then
+ * `message_stop`; or an `error` event, after which nothing is written.
+ */
+export class AnthropicMessageEvents {
+  readonly #emit: (event: AnthropicStreamEvent) => void;
+  readonly #options: AnthropicMessagesEncoderOptions;
+  readonly #ids: CallIds;
+  readonly #blocks: BlockSequencer;
+  readonly #skipped = new Set<string>();
+  #started = false;
+  #calls = 0;
+  #ended = false;
+
+  /** Writes through `emit`. */
+  constructor(emit: (event: AnthropicStreamEvent) => void, options: AnthropicMessagesEncoderOptions) {
+    this.#emit = emit;
+    this.#options = options;
+    this.#ids = new CallIds(options.generateId ?? randomId);
+    this.#blocks = new BlockSequencer({
+      open: (block) =>
+        this.#emit({ type: "content_block_start", index: block.index, content_block: opening(block, this.#ids) }),
+      delta: (block, fragment) => {
+        // A free-text call's input goes whole at its end, as the JSON object a Messages tool takes.
+        if (block.kind !== "call" || !block.textInput)
+          this.#emit({ type: "content_block_delta", index: block.index, delta: delta(block, fragment) });
+      },
+      close: (block) => this.#close(block),
+    });
+  }
+
+  /** True once `message_stop` or an `error` went out. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Takes one event. */
+  add(event: EncodableEvent): void {
+    if (this.#ended || ("choice" in event && event.choice !== undefined && event.choice !== 0)) return;
+    if ("step" in event && typeof event.step === "number" && event.step > 0) return; // one message: a loop's first step
+    switch (event.type) {
+      case "text-delta":
+      case "reasoning-delta":
+        this.#start();
+        return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
+      case "reasoning-part":
+        this.#start();
+        return this.#blocks.reasoningPart(event.part);
+      case "tool-call-start":
+      case "tool-call":
+      case "invalid-tool-call": {
+        const key = callKey(event);
+        if (event.type !== "invalid-tool-call" && event.providerExecuted) this.#skipped.add(key);
+        if (this.#skipped.has(key)) return;
+        this.#start();
+        if (event.type === "tool-call-start") return this.#blocks.startCall(event);
+        return this.#blocks.endCall(event);
+      }
+      case "tool-call-delta":
+        return this.#blocks.callDelta(callKey(event), event.argumentsDelta);
+      case "finish":
+        return event.reason === "error"
+          ? this.#fail({ code: "provider-error", message: "The provider ended the response with an error." })
+          : this.#finish(event);
+      case "error":
+        if (event.error.code === "provider-error") this.#fail(event.error);
+        return;
+      case "abort":
+        return this.#fail(abortError(event as AbortEvent));
+    }
+  }
+
+  /** The input ended: an error unless the message already ended. */
+  end(): void {
+    if (!this.#ended) this.#fail(INPUT_ENDED);
+  }
+
+  #start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const id = this.#options.id ?? `msg_${(this.#options.generateId ?? randomId)()}`;
+    this.#emit({
+      type: "message_start",
+      message: {
+        id,
+        type: "message",
+        role: "assistant",
+        model: this.#options.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 0, output_tokens: 0 },
+      },
+    });
+  }
+
+  #close(block: SequencedBlock): void {
+    if (block.kind === "reasoning" && block.part?.type === "signed")
+      this.#emit({
+        type: "content_block_delta",
+        index: block.index,
+        delta: { type: "signature_delta", signature: block.part.signature },
+      });
+    if (block.kind === "call") {
+      this.#calls++;
+      const sent = block.sent.join("");
+      const rest = remainder(sent, block.completion?.rawArguments ?? sent, block.textInput);
+      if (rest !== "") this.#emit({ type: "content_block_delta", index: block.index, delta: delta(block, rest) });
+    }
+    this.#emit({ type: "content_block_stop", index: block.index });
+  }
+
+  #finish(event: FinishEvent): void {
+    this.#start();
+    this.#blocks.finish();
+    const usage = anthropicUsage(event.usage);
+    this.#emit({
+      type: "message_delta",
+      delta: { stop_reason: anthropicStopReason(event.reason, event.rawReason, this.#calls > 0), stop_sequence: null },
+      usage: event.usage?.inputTokens === undefined ? { output_tokens: usage.output_tokens } : usage,
+    });
+    this.#emit({ type: "message_stop" });
+    this.#ended = true;
+  }
+
+  #fail(error: { code: string; message: string }): void {
+    this.#start();
+    this.#emit({ type: "error", error: anthropicError(error) });
+    this.#ended = true;
+  }
+}
+
+/** The `content_block` of a `content_block_start`: empty, its content follows as deltas. */
+function opening(block: SequencedBlock, ids: CallIds): AnthropicContentBlock {
+  switch (block.kind) {
+    case "text":
+      return { type: "text", text: "" };
+    case "reasoning":
+      return { type: "thinking", thinking: "", signature: "" };
+    case "redacted":
+      return { type: "redacted_thinking", data: block.part.data };
+    case "call":
+      return {
+        type: "tool_use",
+        id: ids.assign(callKey(block.start), block.start.id),
+        name: block.start.name,
+        input: {},
+      };
+  }
+}
+
+type BlockDelta = Extract<AnthropicStreamEvent, { type: "content_block_delta" }>["delta"];
+
+function delta(block: SequencedBlock, fragment: string): BlockDelta {
+  if (block.kind === "reasoning") return { type: "thinking_delta", thinking: fragment };
+  if (block.kind === "call") return { type: "input_json_delta", partial_json: fragment };
+  return { type: "text_delta", text: fragment };
+}
+
+/**
+ * What a call's `partial_json` still lacks at its end: the rest when the final arguments extend
+ * what streamed, `{}` for a call with no arguments (the concatenation must parse), the whole
+ * input as `{"input": ...}` for a free-text call (Messages tools take JSON objects only). A
+ * provider that replaced its streamed arguments cannot be told in a protocol that only appends.
+ */
+function remainder(sent: string, final: string, text: boolean): string {
+  if (text) return JSON.stringify({ input: final });
+  if (final === "" && sent === "") return "{}";
+  return final !== sent && final.startsWith(sent) ? final.slice(sent.length) : "";
+}

@@ -1,0 +1,117 @@
+import { DEFAULT_MAX_TEXT_BYTES } from "../accumulate/accumulator-options.ts";
+import { AnthropicMessageEvents } from "./anthropic-message-events.ts";
+import {
+  anthropicError,
+  type AnthropicError,
+  type AnthropicMessage,
+  type AnthropicMessagesEncoderOptions,
+  type AnthropicStreamEvent,
+} from "./anthropic-messages-wire.ts";
+import type { EncodableEvent } from "./protocol-encoder.ts";
+import { readToAnswer, TextBudget, type AnswerBuilder } from "./read-to-answer.ts";
+
+/** What a non-streaming Messages request gets: the message, or the error that kept it from finishing. */
+export type AnthropicMessageResult =
+  /** The response finished: the `message` object to send as JSON. */
+  | { type: "message"; message: AnthropicMessage }
+  /** A provider error, a failed response, an abort or a response past the limit: the `error` member of the body to send. */
+  | { type: "error"; error: AnthropicError };
+
+/** Options of {@link readAnthropicMessage}. */
+export interface AnthropicMessageOptions extends AnthropicMessagesEncoderOptions {
+  /**
+   * Largest text the message holds: text, reasoning and call arguments together, in characters
+   * (UTF-16 code units). Past it the result is an error and the input is cancelled: a response
+   * that never ends cannot grow the object without bound.
+   * @defaultValue 4194304 (`DEFAULT_MAX_TEXT_BYTES`)
+   */
+  maxTextBytes?: number;
+}
+
+/**
+ * The Messages stream events applied to a message, as `@anthropic-ai/sdk`'s `MessageStream`
+ * applies them: so the non-streaming object is, by construction, what a streaming client of the
+ * same events would have built.
+ */
+class AnthropicMessageBuilder implements AnswerBuilder<AnthropicMessageResult> {
+  readonly #events: AnthropicMessageEvents;
+  readonly #budget: TextBudget;
+  readonly #json: string[] = [];
+  #message: AnthropicMessage | undefined;
+  #result: AnthropicMessageResult | undefined;
+
+  constructor(options: AnthropicMessageOptions) {
+    this.#budget = new TextBudget(options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES);
+    this.#events = new AnthropicMessageEvents((event) => this.#apply(event), options);
+  }
+
+  get settled(): boolean {
+    return this.#result !== undefined;
+  }
+
+  add(event: EncodableEvent): void {
+    if (this.#result) return;
+    if (!this.#budget.take(event)) this.#result = { type: "error", error: anthropicError(this.#budget.error) };
+    else this.#events.add(event);
+  }
+
+  result(): AnthropicMessageResult {
+    if (!this.#result) this.#events.end();
+    return this.#result!;
+  }
+
+  #apply(event: AnthropicStreamEvent): void {
+    const message = this.#message;
+    if (event.type === "message_start") this.#message = { ...event.message, content: [] };
+    else if (event.type === "error") this.#result = { type: "error", error: event.error };
+    else if (!message) return;
+    else if (event.type === "content_block_start") {
+      message.content.push({ ...event.content_block });
+      this.#json.length = 0;
+    } else if (event.type === "content_block_delta") {
+      const block = message.content[event.index]!;
+      const delta = event.delta;
+      if (block.type === "text" && delta.type === "text_delta") block.text += delta.text;
+      else if (block.type === "thinking" && delta.type === "thinking_delta") block.thinking += delta.thinking;
+      else if (block.type === "thinking" && delta.type === "signature_delta") block.signature = delta.signature;
+      else if (block.type === "tool_use" && delta.type === "input_json_delta") this.#json.push(delta.partial_json);
+    } else if (event.type === "content_block_stop") {
+      const block = message.content[event.index]!;
+      if (block.type === "tool_use") block.input = parseInput(this.#json.join(""));
+    } else if (event.type === "message_delta") {
+      message.stop_reason = event.delta.stop_reason;
+      message.usage = { input_tokens: event.usage.input_tokens ?? 0, output_tokens: event.usage.output_tokens };
+    } else if (event.type === "message_stop") this.#result = { type: "message", message };
+  }
+}
+
+/** A call's input: its JSON object; arguments that are not JSON (an invalid call) stay as their text. */
+function parseInput(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // The model's own text, as the stream sent it: the client sees what the model wrote.
+    return text;
+  }
+}
+
+/**
+ * Reads a stream of events to its end and builds the non-streaming Messages response from them,
+ * with the same rules as {@link AnthropicMessagesEncoder} (the same blocks in the same order, the
+ * same ids, `stop_reason` and usage). Cancelling is the caller's: abort the `signal` given to
+ * `streamToolCalls`. Once the answer can only be an error (text past `maxTextBytes`, a provider
+ * error, an abort), it cancels `events` and returns the error without reading the rest.
+ *
+ * @example
+ * ```ts
+ * const result = await readAnthropicMessage(streamToolCalls(upstream, { provider: "gemini" }), { model: "claude-sonnet-4-5" });
+ * if (result.type === "message") return Response.json(result.message);
+ * return Response.json({ type: "error", error: result.error }, { status: 502 });
+ * ```
+ */
+export function readAnthropicMessage(
+  events: ReadableStream<EncodableEvent | readonly EncodableEvent[]>,
+  options: AnthropicMessageOptions,
+): Promise<AnthropicMessageResult> {
+  return readToAnswer(events, new AnthropicMessageBuilder(options));
+}

@@ -1,0 +1,142 @@
+/**
+ * The Anthropic Messages wire shapes the encoders write, in the API's own snake_case, and the
+ * mappings from the library's normalized values back to them.
+ *
+ * @module
+ */
+import type { FinishReason, Usage } from "../shared/deltas.ts";
+
+/** Options of {@link AnthropicMessagesEncoder}, its stage and {@link readAnthropicMessage}. */
+export interface AnthropicMessagesEncoderOptions {
+  /** The `model` the message names (what the client asked for). */
+  model: string;
+  /**
+   * The message id.
+   * @defaultValue `msg_` and a generated token
+   */
+  id?: string;
+  /**
+   * Makes the tokens of generated ids: the message id, and call ids a provider does not give.
+   * @defaultValue {@link randomId}
+   */
+  generateId?: () => string;
+}
+
+/** A `stop_reason` of the Messages API. */
+export type AnthropicStopReason = "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "refusal";
+
+/** Token usage as the Messages API reports it. */
+export interface AnthropicUsage {
+  /** Input tokens (0 in `message_start`, where the encoder does not know them yet). */
+  input_tokens: number;
+  /** Output tokens. */
+  output_tokens: number;
+}
+
+/** A content block of an assistant message. */
+export type AnthropicContentBlock =
+  | {
+      /** Visible text. */
+      type: "text";
+      /** The text. */
+      text: string;
+    }
+  | {
+      /** Reasoning. */
+      type: "thinking";
+      /** The reasoning text. */
+      thinking: string;
+      /** The provider's signature of it (`""` when the provider gave none). */
+      signature: string;
+    }
+  | {
+      /** Reasoning the provider encrypted. */
+      type: "redacted_thinking";
+      /** The provider's opaque data. */
+      data: string;
+    }
+  | {
+      /** A call for the client to run. */
+      type: "tool_use";
+      /** The provider's call id, or a generated one. */
+      id: string;
+      /** The tool's name. */
+      name: string;
+      /** The arguments. */
+      input: unknown;
+    };
+
+/** A non-streaming Messages response, and what `message_start` carries (with `content: []`). */
+export interface AnthropicMessage {
+  /** `msg_...`. */
+  id: string;
+  /** Always `message`. */
+  type: "message";
+  /** Always `assistant`. */
+  role: "assistant";
+  /** The model named in the options. */
+  model: string;
+  /** The blocks, in order. */
+  content: AnthropicContentBlock[];
+  /** Why the message ended; `null` in `message_start`. */
+  stop_reason: AnthropicStopReason | null;
+  /** Always `null`: the library does not know which stop sequence matched. */
+  stop_sequence: null;
+  /** Token usage. */
+  usage: AnthropicUsage;
+}
+
+/** The `error` member of an Anthropic error body (`{"type": "error", "error": ...}`), and of an in-stream `error` event. */
+export interface AnthropicError {
+  /** `api_error` for what goes wrong inside a stream, `invalid_request_error` for a bad request, ... */
+  type: string;
+  /** The library's sentence and code, never the provider's text. */
+  message: string;
+}
+
+/** One event of a Messages stream, as the encoders write it. */
+export type AnthropicStreamEvent =
+  | { type: "message_start"; message: AnthropicMessage }
+  | { type: "content_block_start"; index: number; content_block: AnthropicContentBlock }
+  | {
+      type: "content_block_delta";
+      index: number;
+      delta:
+        | { type: "text_delta"; text: string }
+        | { type: "thinking_delta"; thinking: string }
+        | { type: "signature_delta"; signature: string }
+        | { type: "input_json_delta"; partial_json: string };
+    }
+  | { type: "content_block_stop"; index: number }
+  | {
+      type: "message_delta";
+      delta: { stop_reason: AnthropicStopReason; stop_sequence: null };
+      usage: { output_tokens: number; input_tokens?: number };
+    }
+  | { type: "message_stop" }
+  | { type: "error"; error: AnthropicError };
+
+/** The `stop_reason` of a finish: `tool_use` whenever a call was shown, as clients run calls only then. */
+export function anthropicStopReason(
+  reason: FinishReason,
+  rawReason: string | null,
+  called: boolean,
+): AnthropicStopReason {
+  if (called) return "tool_use";
+  if (reason === "length") return "max_tokens";
+  if (reason === "content-filter") return "refusal";
+  return rawReason === "stop_sequence" ? "stop_sequence" : "end_turn";
+}
+
+/** The usage numbers of the Messages API (integers; 0 where the provider gave none). */
+export function anthropicUsage(usage: Usage | undefined): AnthropicUsage {
+  return { input_tokens: tokens(usage?.inputTokens), output_tokens: tokens(usage?.outputTokens) };
+}
+
+const tokens = (value: number | undefined): number =>
+  value !== undefined && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+
+/** An error as the Messages API shows it: the library's message with its code, never the provider's text. */
+export function anthropicError(error: { code: string; message: string }): AnthropicError {
+  return { type: "api_error", message: `${error.message} (${error.code})` };
+}

@@ -1,0 +1,175 @@
+import { callKey } from "../shared/call-key.ts";
+import type { ReasoningPart } from "../shared/deltas.ts";
+import type { CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
+
+/** One block of a response as a one-block-at-a-time protocol shows it. */
+export type SequencedBlock =
+  | (BlockBase & { kind: "text" })
+  | (BlockBase & {
+      kind: "reasoning";
+      /** The provider's part for this block (a signature, a Responses item), once it came. */
+      part?: ReasoningPart;
+    })
+  | (BlockBase & { kind: "redacted"; part: Extract<ReasoningPart, { type: "redacted" }> })
+  | (BlockBase & {
+      kind: "call";
+      start: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent;
+      /** The call's input is free text (Responses `custom_tool_call`), not JSON. */
+      textInput: boolean;
+      /** The call's end, once it came. */
+      completion?: CompletedToolCallEvent | InvalidToolCallEvent;
+    });
+
+interface BlockBase {
+  /** The block's position among the blocks shown, from 0, assigned when it opens. */
+  index: number;
+  /** Fragments that came while an earlier block was open, sent when this one opens. */
+  pending: string[];
+  /** Every fragment sent, joined once at the close (a call's arguments, a block's text). */
+  sent: string[];
+  /** Nothing more will come for it. */
+  done: boolean;
+  /** Its opening went out. */
+  opened: boolean;
+}
+
+/** What a protocol writes for the blocks, in order: each opened, its fragments, closed. */
+export interface BlockSink {
+  /** The block becomes the open one (its `index` is set). */
+  open(block: SequencedBlock): void;
+  /** A fragment of the open block's text or arguments (already recorded in `sent`). */
+  delta(block: SequencedBlock, fragment: string): void;
+  /** The open block is complete. */
+  close(block: SequencedBlock): void;
+}
+
+/**
+ * Puts a response's content in the order of protocols that show one block at a time (Anthropic
+ * Messages content blocks, OpenAI Responses output items as Codex reads them): text, reasoning
+ * and calls each become a block, blocks open in the order their content began, and only the
+ * first unfinished one streams. Content of a later block (a second call whose fragments
+ * interleave with the first's, text after a call that is still streaming) waits in that block
+ * until the blocks before it close, then goes out at once; nothing is reordered within a block
+ * and nothing is lost. A text or reasoning block ends when other content begins (or a reasoning
+ * part closes it), a call at its `tool-call` or `invalid-tool-call`.
+ */
+export class BlockSequencer {
+  readonly #sink: BlockSink;
+  readonly #blocks: SequencedBlock[] = [];
+  readonly #calls = new Map<string, Extract<SequencedBlock, { kind: "call" }>>();
+  #head = 0;
+  #opened = 0;
+
+  /** Writes through `sink`. */
+  constructor(sink: BlockSink) {
+    this.#sink = sink;
+  }
+
+  /** The blocks shown so far and those waiting, in order. */
+  get blocks(): readonly SequencedBlock[] {
+    return this.#blocks;
+  }
+
+  /** True when no block is waiting or open. */
+  get idle(): boolean {
+    return this.#head === this.#blocks.length;
+  }
+
+  /** A fragment of visible text or reasoning. */
+  text(kind: "text" | "reasoning", text: string): void {
+    if (text === "") return;
+    const tail = this.#blocks.at(-1);
+    const block = tail?.kind === kind && !tail.done ? tail : this.#push({ ...base(), kind });
+    this.#fragment(block, text);
+  }
+
+  /** A reasoning part: it closes the reasoning block it belongs to, or is a block of its own. */
+  reasoningPart(part: ReasoningPart): void {
+    const tail = this.#blocks.at(-1);
+    if (part.type === "redacted") {
+      this.#push({ ...base(), kind: "redacted", part });
+    } else if (tail?.kind === "reasoning" && !tail.done && tail.part === undefined) {
+      tail.part = part;
+    } else {
+      this.#push({ ...base(), kind: "reasoning", part });
+    }
+    this.#end(this.#blocks.at(-1)!);
+  }
+
+  /** A call began (or completed without a start). */
+  startCall(event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent): void {
+    const key = callKey(event);
+    if (this.#calls.has(key)) return;
+    const textInput = event.type !== "invalid-tool-call" && event.inputFormat === "text";
+    const block = { ...base(), kind: "call" as const, start: event, textInput };
+    this.#calls.set(key, block);
+    this.#push(block);
+  }
+
+  /** A fragment of a call's arguments. */
+  callDelta(key: string, fragment: string): void {
+    const block = this.#calls.get(key);
+    if (block && !block.done && fragment !== "") this.#fragment(block, fragment);
+  }
+
+  /** A call completed. */
+  endCall(event: CompletedToolCallEvent | InvalidToolCallEvent): void {
+    this.startCall(event);
+    const block = this.#calls.get(callKey(event))!;
+    if (block.done) return;
+    block.completion = event;
+    this.#end(block);
+  }
+
+  /** A call is known by its key: started and not forgotten. */
+  hasCall(key: string): boolean {
+    return this.#calls.has(key);
+  }
+
+  /** The end of the content: open text and reasoning close; calls close only at their own end. */
+  finish(): void {
+    const tail = this.#blocks.at(-1);
+    if (tail && tail.kind !== "call" && !tail.done) this.#end(tail);
+  }
+
+  #push<B extends SequencedBlock>(block: B): B {
+    const tail = this.#blocks.at(-1);
+    this.#blocks.push(block);
+    if (tail && tail.kind !== "call" && !tail.done) this.#end(tail);
+    else this.#advance();
+    return block;
+  }
+
+  #fragment(block: SequencedBlock, fragment: string): void {
+    if (block.opened && this.#blocks[this.#head] === block) {
+      block.sent.push(fragment);
+      this.#sink.delta(block, fragment);
+    } else block.pending.push(fragment);
+  }
+
+  #end(block: SequencedBlock): void {
+    block.done = true;
+    this.#advance();
+  }
+
+  /** Opens the first unfinished block with what it holds, closing each finished one on the way. */
+  #advance(): void {
+    for (let block = this.#blocks[this.#head]; block; block = this.#blocks[this.#head]) {
+      if (!block.opened) {
+        block.opened = true;
+        block.index = this.#opened++;
+        this.#sink.open(block);
+        for (const fragment of block.pending) {
+          block.sent.push(fragment);
+          this.#sink.delta(block, fragment);
+        }
+        block.pending = [];
+      }
+      if (!block.done) return;
+      this.#sink.close(block);
+      this.#head++;
+    }
+  }
+}
+
+const base = (): BlockBase => ({ index: -1, pending: [], sent: [], done: false, opened: false });

@@ -1,0 +1,250 @@
+import { callKey } from "../shared/call-key.ts";
+import type { ReasoningPart } from "../shared/deltas.ts";
+import type { AbortEvent, FinishEvent } from "../shared/events.ts";
+import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
+import { CallIds, randomId } from "./call-ids.ts";
+import {
+  ownEncryptedContent,
+  responsesUsage,
+  type OpenAIResponse,
+  type OpenAIResponsesEncoderOptions,
+  type OpenAIResponsesError,
+  type OpenAIResponsesOutputItem,
+  type OpenAIResponsesOutputText,
+} from "./openai-responses-wire.ts";
+import { abortError, type EncodableEvent } from "./protocol-encoder.ts";
+
+/** One event of a Responses stream: its `type`, its `sequence_number`, and the fields of that type. */
+export interface OpenAIResponsesStreamEvent {
+  /** The event type (`response.created`, `response.output_text.delta`, ...). */
+  type: string;
+  /** 0, 1, 2, ... in the order written. */
+  sequence_number: number;
+  /** The fields of the type. */
+  [field: string]: unknown;
+}
+
+/** The terminal events: the last of every stream. */
+export const TERMINAL_EVENTS: ReadonlySet<string> = new Set([
+  "response.completed",
+  "response.incomplete",
+  "response.failed",
+]);
+
+/**
+ * The library's events to Responses stream events (objects), the rules both the SSE encoder and
+ * the non-streaming reader follow: `response.created` and `response.in_progress` first, output
+ * items through a {@link BlockSequencer} (appended one at a time, each added, streamed and done
+ * before the next), then `response.completed`, `.incomplete` or `.failed` with the whole output.
+ */
+export class OpenAIResponseEvents {
+  readonly #emit: (event: OpenAIResponsesStreamEvent) => void;
+  readonly #generate: () => string;
+  readonly #encrypted: (part: ReasoningPart) => string | undefined;
+  readonly #ids: CallIds;
+  readonly #blocks: BlockSequencer;
+  readonly #response: OpenAIResponse;
+  readonly #skipped = new Set<string>();
+  /** Each open block's item, by the block's index (its `output_index`). */
+  readonly #items: OpenAIResponsesOutputItem[] = [];
+  #sequence = 0;
+  #started = false;
+  #ended = false;
+
+  /** Writes through `emit`. */
+  constructor(emit: (event: OpenAIResponsesStreamEvent) => void, options: OpenAIResponsesEncoderOptions) {
+    this.#emit = emit;
+    this.#generate = options.generateId ?? randomId;
+    this.#encrypted = options.encryptedContent ?? ownEncryptedContent;
+    this.#ids = new CallIds(this.#generate);
+    this.#response = {
+      id: options.id ?? `resp_${this.#generate()}`,
+      object: "response",
+      created_at: options.createdAt ?? Math.floor(Date.now() / 1000),
+      status: "in_progress",
+      error: null,
+      incomplete_details: null,
+      model: options.model,
+      output: [],
+      parallel_tool_calls: true,
+      tool_choice: "auto",
+      tools: [],
+      usage: null,
+    };
+    this.#blocks = new BlockSequencer({
+      open: (block) => this.#open(block),
+      delta: (block, fragment) => this.#delta(block, fragment),
+      close: (block) => this.#close(block),
+    });
+  }
+
+  /** True once the terminal event went out. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** Takes one event. */
+  add(event: EncodableEvent): void {
+    if (this.#ended || ("choice" in event && event.choice !== undefined && event.choice !== 0)) return;
+    if ("step" in event && typeof event.step === "number" && event.step > 0) return; // one response: a loop's first step
+    this.#start();
+    switch (event.type) {
+      case "text-delta":
+      case "reasoning-delta":
+        return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
+      case "reasoning-part":
+        return this.#blocks.reasoningPart(event.part);
+      case "tool-call-start":
+      case "tool-call":
+      case "invalid-tool-call": {
+        const key = callKey(event);
+        if (event.type !== "invalid-tool-call" && event.providerExecuted) this.#skipped.add(key);
+        if (this.#skipped.has(key)) return;
+        if (event.type === "tool-call-start") return this.#blocks.startCall(event);
+        return this.#blocks.endCall(event);
+      }
+      case "tool-call-delta":
+        return this.#blocks.callDelta(callKey(event), event.argumentsDelta);
+      case "finish":
+        return event.reason === "error"
+          ? this.fail({ code: "provider-error", message: "The provider ended the response with an error." })
+          : this.#finish(event);
+      case "error":
+        if (event.error.code === "provider-error") this.fail(event.error);
+        return;
+      case "abort":
+        return this.fail(abortError(event as AbortEvent));
+    }
+  }
+
+  /** The input ended: a failed response unless it already ended. */
+  end(): void {
+    this.#start();
+    if (!this.#ended) this.fail({ code: "input-ended", message: "The response ended before it finished." });
+  }
+
+  #send(type: string, fields: Record<string, unknown>): void {
+    this.#emit({ type, sequence_number: this.#sequence++, ...fields });
+  }
+
+  #start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    this.#send("response.created", { response: structuredClone(this.#response) });
+    this.#send("response.in_progress", { response: structuredClone(this.#response) });
+  }
+
+  #open(block: SequencedBlock): void {
+    const id = `${PREFIX[block.kind === "call" && block.textInput ? "custom" : block.kind]}_${this.#generate()}`;
+    const item: OpenAIResponsesOutputItem =
+      block.kind === "text"
+        ? { type: "message", id, status: "in_progress", role: "assistant", content: [] }
+        : block.kind === "call"
+          ? {
+              ...(block.textInput
+                ? { type: "custom_tool_call" as const, input: "" }
+                : { type: "function_call" as const, arguments: "" }),
+              id,
+              status: "in_progress",
+              call_id: this.#ids.assign(callKey(block.start), block.start.id),
+              name: block.start.name,
+            }
+          : { type: "reasoning", id, summary: [] };
+    this.#items[block.index] = item;
+    this.#send("response.output_item.added", { output_index: block.index, item: structuredClone(item) });
+    if (item.type === "message") this.#send("response.content_part.added", this.#part(block, item, ""));
+  }
+
+  /** The fields of a `content_part` event of a message's one `output_text` part. */
+  #part(block: SequencedBlock, item: OpenAIResponsesOutputItem, text: string): Record<string, unknown> {
+    return {
+      item_id: item.id,
+      output_index: block.index,
+      content_index: 0,
+      part: outputText(text),
+    };
+  }
+
+  #delta(block: SequencedBlock, delta: string): void {
+    const item = this.#items[block.index]!;
+    const at = { item_id: item.id, output_index: block.index };
+    if (item.type === "message")
+      return this.#send("response.output_text.delta", { ...at, content_index: 0, delta, logprobs: [] });
+    if (item.type === "function_call") return this.#send("response.function_call_arguments.delta", { ...at, delta });
+    if (item.type === "custom_tool_call") return this.#send("response.custom_tool_call_input.delta", { ...at, delta });
+    if (block.sent.length === 1)
+      this.#send("response.reasoning_summary_part.added", { ...at, summary_index: 0, part: summary("") });
+    this.#send("response.reasoning_summary_text.delta", { ...at, summary_index: 0, delta });
+  }
+
+  #close(block: SequencedBlock): void {
+    const item = this.#items[block.index]!;
+    const at = { item_id: item.id, output_index: block.index };
+    const text = block.sent.join("");
+    if (item.type === "message") {
+      this.#send("response.output_text.done", { ...at, content_index: 0, text, logprobs: [] });
+      this.#send("response.content_part.done", this.#part(block, item, text));
+      Object.assign(item, { status: "completed", content: [outputText(text)] });
+    } else if (item.type === "function_call" || item.type === "custom_tool_call") {
+      // The arguments as the provider completed them (a `.done` value may extend or replace what streamed).
+      const final = block.kind === "call" && block.completion ? block.completion.rawArguments : text;
+      if (item.type === "function_call") {
+        this.#send("response.function_call_arguments.done", { ...at, name: item.name, arguments: final });
+        Object.assign(item, { status: "completed", arguments: final });
+      } else {
+        this.#send("response.custom_tool_call_input.done", { ...at, input: final });
+        Object.assign(item, { status: "completed", input: final });
+      }
+    } else if (item.type === "reasoning") {
+      if (text !== "") {
+        this.#send("response.reasoning_summary_text.done", { ...at, summary_index: 0, text });
+        this.#send("response.reasoning_summary_part.done", { ...at, summary_index: 0, part: summary(text) });
+        item.summary = [summary(text)];
+      }
+      const part = block.kind === "reasoning" || block.kind === "redacted" ? block.part : undefined;
+      const encrypted = part && this.#encrypted(part);
+      if (encrypted !== undefined) item.encrypted_content = encrypted;
+    }
+    this.#response.output.push(item);
+    this.#send("response.output_item.done", { output_index: block.index, item: structuredClone(item) });
+  }
+
+  #finish(event: FinishEvent): void {
+    this.#blocks.finish();
+    const incomplete =
+      event.reason === "length"
+        ? "max_output_tokens"
+        : event.reason === "content-filter"
+          ? "content_filter"
+          : undefined;
+    this.#response.status = incomplete ? "incomplete" : "completed";
+    if (incomplete) this.#response.incomplete_details = { reason: incomplete };
+    this.#response.usage = responsesUsage(event.usage);
+    this.#terminal(incomplete ? "response.incomplete" : "response.completed");
+  }
+
+  /** Ends with a failed response: its output is what completed; a call cut short is never shown done (a client would run it). */
+  fail(error: OpenAIResponsesError): void {
+    if (this.#ended) return;
+    this.#start();
+    this.#response.status = "failed";
+    this.#response.error = { code: error.code, message: error.message };
+    this.#terminal("response.failed");
+  }
+
+  #terminal(type: string): void {
+    this.#ended = true;
+    this.#send(type, { response: this.#response });
+  }
+}
+
+const PREFIX = { text: "msg", reasoning: "rs", redacted: "rs", call: "fc", custom: "ctc" } as const;
+
+const outputText = (text: string): OpenAIResponsesOutputText => ({
+  type: "output_text",
+  text,
+  annotations: [],
+  logprobs: [],
+});
+
+const summary = (text: string): { type: "summary_text"; text: string } => ({ type: "summary_text", text });

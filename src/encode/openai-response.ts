@@ -1,0 +1,71 @@
+import { DEFAULT_MAX_TEXT_BYTES } from "../accumulate/accumulator-options.ts";
+import { OpenAIResponseEvents, TERMINAL_EVENTS } from "./openai-response-events.ts";
+import type { OpenAIResponse, OpenAIResponsesEncoderOptions } from "./openai-responses-wire.ts";
+import type { EncodableEvent } from "./protocol-encoder.ts";
+import { readToAnswer, TextBudget, type AnswerBuilder } from "./read-to-answer.ts";
+
+/**
+ * What a non-streaming Responses request gets: the response object, whose `status` says how it
+ * ended (`completed`, `incomplete`, or `failed` with its `error`: the library's code and message).
+ */
+export type OpenAIResponseResult = { type: "response"; response: OpenAIResponse };
+
+/** Options of {@link readOpenAIResponse}. */
+export interface OpenAIResponseOptions extends OpenAIResponsesEncoderOptions {
+  /**
+   * Largest text the response holds: text, reasoning and call arguments together, in characters
+   * (UTF-16 code units). Past it the response is `failed` (code `text-too-large`) and the input
+   * is cancelled: a response that never ends cannot grow the object without bound.
+   * @defaultValue 4194304 (`DEFAULT_MAX_TEXT_BYTES`)
+   */
+  maxTextBytes?: number;
+}
+
+/** Keeps the terminal event's response: the whole output, by construction what a streaming client would have built. */
+class OpenAIResponseBuilder implements AnswerBuilder<OpenAIResponseResult> {
+  readonly #events: OpenAIResponseEvents;
+  readonly #budget: TextBudget;
+  #response: OpenAIResponse | undefined;
+
+  constructor(options: OpenAIResponseOptions) {
+    this.#budget = new TextBudget(options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES);
+    this.#events = new OpenAIResponseEvents((event) => {
+      if (TERMINAL_EVENTS.has(event.type)) this.#response = event["response"] as OpenAIResponse;
+    }, options);
+  }
+
+  get settled(): boolean {
+    return this.#response !== undefined;
+  }
+
+  add(event: EncodableEvent): void {
+    if (this.#response) return;
+    if (this.#budget.take(event)) this.#events.add(event);
+    else this.#events.fail(this.#budget.error);
+  }
+
+  result(): OpenAIResponseResult {
+    if (!this.#response) this.#events.end();
+    return { type: "response", response: this.#response! };
+  }
+}
+
+/**
+ * Reads a stream of events to its end and builds the non-streaming Responses answer from them,
+ * with the same rules as {@link OpenAIResponsesEncoder} (the same items in the same order, the
+ * same ids and usage). Cancelling is the caller's: abort the `signal` given to
+ * `streamToolCalls`. Once the response failed (text past `maxTextBytes`, a provider error, an
+ * abort), it cancels `events` and returns it without reading the rest.
+ *
+ * @example
+ * ```ts
+ * const { response } = await readOpenAIResponse(streamToolCalls(upstream, { provider: "anthropic" }), { model: "gpt-5" });
+ * return Response.json(response, { status: response.status === "failed" ? 502 : 200 });
+ * ```
+ */
+export function readOpenAIResponse(
+  events: ReadableStream<EncodableEvent | readonly EncodableEvent[]>,
+  options: OpenAIResponseOptions,
+): Promise<OpenAIResponseResult> {
+  return readToAnswer(events, new OpenAIResponseBuilder(options));
+}

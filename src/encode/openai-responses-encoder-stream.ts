@@ -1,0 +1,90 @@
+import type { OpenAIResponsesEncoderOptions } from "./openai-responses-wire.ts";
+import { OpenAIResponseEvents, type OpenAIResponsesStreamEvent } from "./openai-response-events.ts";
+import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "./protocol-encoder.ts";
+
+/**
+ * The pure core of {@link OpenAIResponsesEncoderStream}: events to an OpenAI Responses stream, as
+ * the API streams it and openai-node's `ResponseStream`, Codex, the Agents SDK and the AI SDK's
+ * Responses model read it. Every frame is `event: <type>` and `data:` with the same `type` and
+ * a `sequence_number` that counts from 0.
+ *
+ * - `response.created`, then `response.in_progress` (the response with `status: "in_progress"`
+ *   and no output).
+ * - The content as output items appended one at a time (`output_index` 0, 1, 2, ... in the order
+ *   they began), each `response.output_item.added`, its events (all with its `item_id` and
+ *   `output_index`), `response.output_item.done` with the complete item. Content of a later
+ *   item that arrives while an earlier one is open (parallel calls whose fragments interleave)
+ *   waits for its turn; nothing is lost or reordered within an item.
+ * - Text is a `message` item with one `output_text` part (`content_part.added`,
+ *   `output_text.delta`, `output_text.done`, `content_part.done`); reasoning a `reasoning` item
+ *   with one summary part (`reasoning_summary_part.added`, `reasoning_summary_text.delta`,
+ *   `.done`, `reasoning_summary_part.done`) and `encrypted_content` when the provider gave one
+ *   (see `encryptedContent` to carry another provider's state).
+ * - Each call is a `function_call` item (`call_id`, `name`), its arguments as
+ *   `function_call_arguments.delta` then `.done` with the whole text; a free-text call a
+ *   `custom_tool_call` (`custom_tool_call_input.delta`, `.done`). A call without an id (Gemini),
+ *   or whose id was already used, gets a generated `call_...` id; calls the provider ran itself
+ *   (`providerExecuted`) are left out: a Responses client runs every call it sees.
+ * - The `finish` becomes `response.completed` (or `response.incomplete` with
+ *   `incomplete_details` for a length or content-filter stop) with the whole `output` and integer
+ *   `usage`. A provider error, a `finish` of reason `error`, an abort (or an input that ends
+ *   without a finish) is `response.failed` with `error: {code, message}` (the library's, never
+ *   the provider's text); a call cut short is not in its output. Nothing is written after the
+ *   terminal event.
+ * - Choices other than the first, a tool loop's later steps and events of other types are not
+ *   shown.
+ *
+ * @example
+ * ```ts
+ * const encoder = new OpenAIResponsesEncoder({ model: "gpt-5" });
+ * const out: string[] = [];
+ * for await (const event of streamToolCalls(response, { provider: "anthropic" })) encoder.encode(event, out);
+ * encoder.end(out);
+ * out.join(""); // 'event: response.created\ndata: {"type":"response.created","sequence_number":0,...}\n\n...'
+ * ```
+ */
+export class OpenAIResponsesEncoder implements ProtocolEncoder<EncodableEvent> {
+  readonly #events: OpenAIResponseEvents;
+  #out: string[] = [];
+
+  /** Creates the core; see {@link OpenAIResponsesEncoderOptions}. */
+  constructor(options: OpenAIResponsesEncoderOptions) {
+    this.#events = new OpenAIResponseEvents((event) => this.#out.push(responsesFrame(event)), options);
+  }
+
+  /** Appends the frames of one event to `out`. */
+  encode(event: EncodableEvent, out: string[]): void {
+    this.#out = out;
+    this.#events.add(event);
+  }
+
+  /** Appends what an input that ended without a finish or an abort leaves to say: `response.failed`. */
+  end(out: string[]): void {
+    this.#out = out;
+    this.#events.end();
+  }
+}
+
+/** One Responses SSE frame: the `event:` line names the JSON's `type`. */
+const responsesFrame = (event: OpenAIResponsesStreamEvent): string =>
+  `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+
+/**
+ * Events to an OpenAI Responses stream (`text/event-stream`): put it after `streamToolCalls` to
+ * answer openai-node's `responses.stream()`, Codex or any Responses client in any provider's
+ * place. See {@link OpenAIResponsesEncoder} for what each event becomes. Takes one event or an
+ * array of the events that are ready (one output chunk per array).
+ *
+ * @example
+ * ```ts
+ * const body = readyBatches(streamToolCalls(upstream, { provider: "anthropic", signal: request.signal }))
+ *   .pipeThrough(new OpenAIResponsesEncoderStream({ model: "gpt-5" }));
+ * return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
+ * ```
+ */
+export class OpenAIResponsesEncoderStream extends ProtocolEncoderStream<EncodableEvent> {
+  /** Creates the stage; see {@link OpenAIResponsesEncoderOptions}. */
+  constructor(options: OpenAIResponsesEncoderOptions) {
+    super(new OpenAIResponsesEncoder(options));
+  }
+}

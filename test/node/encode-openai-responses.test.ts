@@ -1,0 +1,105 @@
+// openai-node and the AI SDK's OpenAI Responses model read what OpenAIResponsesEncoderStream
+// writes: for every recorded provider stream, `responses.stream(...).finalResponse()`,
+// `responses.create({stream: true})` and `responses.create()` (against readOpenAIResponse's
+// object) give the calls the events gave, and `streamText` of `@ai-sdk/openai` (its Responses
+// model) reads them as tool calls; a failed response is `status: "failed"` with the library's
+// code. A fetch stub serves the bytes: no network.
+import { createOpenAI } from "@ai-sdk/openai";
+import { jsonSchema, streamText, tool } from "ai";
+import OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import {
+  OpenAIResponsesEncoderStream,
+  readOpenAIResponse,
+  type EncodableEvent,
+  type ToolCallEvent,
+} from "../../src/index.ts";
+import { AGENT_OPTIONS, failed, fixtureEvents } from "../support/encoders.ts";
+import { supportedProvider } from "../support/fixture-provider.ts";
+import { allFixtures } from "../support/fixtures.ts";
+import { assertCallIds, expectedCalls } from "../support/protocol-readers.ts";
+import { fromChunks } from "../support/streams.ts";
+
+const fixtures = allFixtures.filter((fixture) => supportedProvider(fixture) !== undefined);
+const BASE_URL = "http://127.0.0.1:9/v1";
+
+/** A client whose every request is answered with `respond()`'s body. */
+const client = (respond: () => Response): OpenAI =>
+  new OpenAI({ apiKey: "test", baseURL: BASE_URL, maxRetries: 0, fetch: async () => respond() });
+
+const sse = (events: readonly ToolCallEvent[]): Response =>
+  new Response(fromChunks(events).pipeThrough(new OpenAIResponsesEncoderStream(AGENT_OPTIONS.responses())), {
+    headers: { "content-type": "text/event-stream" },
+  });
+const request = { model: "test-model", input: "hi" };
+const callsOf = (output: readonly { type: string }[]) =>
+  output.flatMap((item) =>
+    item.type === "function_call" ? [item as { type: string; call_id: string; name: string; arguments: string }] : [],
+  );
+
+describe("openai-node reads OpenAIResponsesEncoderStream", () => {
+  for (const fixture of fixtures) {
+    it(`${fixture.provider}/${fixture.name}: stream().finalResponse(), create({stream: true}) and create() give the events' calls`, async () => {
+      const events = await fixtureEvents(fixture);
+      const expected = expectedCalls(events);
+      const final = await client(() => sse(events))
+        .responses.stream(request)
+        .finalResponse();
+      if (failed(events) || events.at(-1)?.type !== "finish") {
+        expect(final.status).toBe("failed");
+        expect(final.error?.code).toMatch(/^[a-z-]+$/);
+        return;
+      }
+      const calls = callsOf(final.output);
+      expect(calls.map((c) => [c.name, c.arguments])).toEqual(expected.map((c) => [c.name, c.rawArguments]));
+      assertCallIds(
+        calls.map((c) => c.call_id),
+        expected,
+      );
+      expect(final.output_text).toBe(
+        events.flatMap((e) => (e.type === "text-delta" && !e.choice ? [e.text] : [])).join(""),
+      );
+      const finish = events.at(-1);
+      if (finish?.type === "finish") expect(final.usage?.output_tokens).toBe(finish.usage?.outputTokens ?? 0);
+
+      // create({stream: true}): calls taken from output_item.done, as Codex takes them.
+      const stream = await client(() => sse(events)).responses.create({ ...request, stream: true });
+      const done: { name: string; arguments: string }[] = [];
+      for await (const event of stream)
+        if (event.type === "response.output_item.done" && event.item.type === "function_call")
+          done.push({ name: event.item.name, arguments: event.item.arguments });
+      expect(done).toEqual(calls.map((c) => ({ name: c.name, arguments: c.arguments })));
+
+      // create() against the non-streaming object built from the same events.
+      const { response } = await readOpenAIResponse(fromChunks<EncodableEvent>(events), AGENT_OPTIONS.responses());
+      const created = await client(() => Response.json(response)).responses.create(request);
+      // (finalResponse() adds its own parsed_arguments: the fields the wire carries are compared.)
+      const fields = (list: ReturnType<typeof callsOf>) => list.map((c) => [c.call_id, c.name, c.arguments]);
+      expect(fields(callsOf(created.output))).toEqual(fields(calls));
+      expect(created.status).toBe(final.status);
+      expect(created.output_text).toBe(final.output_text);
+    });
+  }
+});
+
+describe("@ai-sdk/openai (Responses) streamText reads OpenAIResponsesEncoderStream", () => {
+  for (const fixture of fixtures) {
+    it(`${fixture.provider}/${fixture.name}: the tool calls and the text`, async () => {
+      const events = await fixtureEvents(fixture);
+      if (failed(events) || events.at(-1)?.type !== "finish") return;
+      const provider = createOpenAI({ apiKey: "test", baseURL: BASE_URL, fetch: async () => sse(events) });
+      const tools = Object.fromEntries(
+        expectedCalls(events).map((call) => [call.name, tool({ inputSchema: jsonSchema({}) })]),
+      );
+      const result = streamText({ model: provider.responses("gpt-5"), prompt: "hi", tools });
+      const calls = await result.toolCalls;
+      const expected = expectedCalls(events).filter((call) => !call.invalid);
+      expect(calls.filter((c) => !c.invalid).map((c) => [c.toolName, c.input])).toEqual(
+        expected.map((c) => [c.name, c.rawArguments === "" ? {} : c.arguments]),
+      );
+      expect(await result.text).toBe(
+        events.flatMap((e) => (e.type === "text-delta" && !e.choice ? [e.text] : [])).join(""),
+      );
+    });
+  }
+});

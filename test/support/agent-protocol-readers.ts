@@ -1,0 +1,422 @@
+// Strict readers of the two agent protocols the encoders write (Anthropic Messages, OpenAI
+// Responses), runtime-neutral: each parses the bytes as the protocol documents them, fails on
+// anything the protocol or its strict clients (@anthropic-ai/sdk's MessageStream, openai-node's
+// ResponseStream, Codex) reject, and returns what a client would have built.
+import { createParser } from "eventsource-parser";
+import { assert, assertEquals } from "./harness.ts";
+
+/** The frames of an SSE body: each names its event, and its data is JSON whose `type` is that name. */
+export function namedFrames(text: string): Record<string, unknown>[] {
+  const frames: Record<string, unknown>[] = [];
+  const parser = createParser({
+    onEvent(message) {
+      assert(message.id === undefined, "no id: field");
+      assert(message.event !== undefined, `every frame names its event (${message.data.slice(0, 60)})`);
+      const data = JSON.parse(message.data) as Record<string, unknown>;
+      assertEquals(data["type"], message.event, "the event: line matches the JSON type");
+      frames.push(data);
+    },
+  });
+  parser.feed(text);
+  parser.reset({ consume: true });
+  return frames;
+}
+
+function keysWithin(value: unknown, required: readonly string[], optional: readonly string[], what: string): void {
+  assert(typeof value === "object" && value !== null && !Array.isArray(value), `${what} is an object`);
+  const record = value as Record<string, unknown>;
+  for (const key of required) assert(key in record, `${what} lacks ${key}: ${JSON.stringify(value)}`);
+  for (const key of Object.keys(record))
+    assert(required.includes(key) || optional.includes(key), `${what} has an undocumented field ${key}`);
+}
+
+const isCount = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
+
+// ---------------------------------------------------------------------------------------------
+// Anthropic Messages.
+
+/** A content block as a Messages client builds it; a call's `json` is its concatenated `partial_json`. */
+export type MessagesBlock =
+  | { type: "text"; text: string }
+  | { type: "thinking"; thinking: string; signature: string }
+  | { type: "redacted_thinking"; data: string }
+  | { type: "tool_use"; id: string; name: string; json: string; input?: unknown };
+
+/** What a Messages client read. */
+export interface MessagesReading {
+  id: string;
+  model: string;
+  content: MessagesBlock[];
+  stopReason?: string;
+  usage?: Record<string, number>;
+  error?: { type: string; message: string };
+}
+
+const BLOCK_FIELDS: Record<string, readonly string[]> = {
+  text: ["type", "text"],
+  thinking: ["type", "thinking", "signature"],
+  redacted_thinking: ["type", "data"],
+  tool_use: ["type", "id", "name", "input"],
+};
+const DELTA_OF: Record<string, readonly string[]> = {
+  text: ["text_delta"],
+  thinking: ["thinking_delta", "signature_delta"],
+  tool_use: ["input_json_delta"],
+  redacted_thinking: [],
+};
+const STOP_REASONS = ["end_turn", "max_tokens", "stop_sequence", "tool_use", "refusal", "pause_turn"];
+
+/** Reads a Messages stream with the rules the API documents and the SDKs enforce. */
+export function readMessagesEvents(text: string): MessagesReading {
+  const frames = namedFrames(text).filter((frame) => frame["type"] !== "ping");
+  const first = frames[0];
+  assertEquals(first?.["type"], "message_start", "message_start comes first");
+  const message = first!["message"] as Record<string, unknown>;
+  keysWithin(
+    message,
+    ["id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage"],
+    [],
+    "message",
+  );
+  assertEquals([message["type"], message["role"], message["content"]], ["message", "assistant", []]);
+  assertEquals([message["stop_reason"], message["stop_sequence"]], [null, null]);
+  keysWithin(message["usage"], ["input_tokens", "output_tokens"], [], "message_start usage");
+  const reading: MessagesReading = { id: message["id"] as string, model: message["model"] as string, content: [] };
+  let open: number | undefined;
+  let signed = false;
+  let ended = false;
+  for (const frame of frames.slice(1)) {
+    const type = frame["type"] as string;
+    assert(!ended, `nothing after message_stop or error (got ${type})`);
+    if (type === "error") {
+      keysWithin(frame, ["type", "error"], [], "error event");
+      keysWithin(frame["error"], ["type", "message"], [], "error");
+      reading.error = frame["error"] as { type: string; message: string };
+      ended = true;
+    } else if (type === "content_block_start") {
+      keysWithin(frame, ["type", "index", "content_block"], [], type);
+      assert(open === undefined, "one block open at a time");
+      assert(reading.stopReason === undefined, "no block after message_delta");
+      assertEquals(frame["index"], reading.content.length, "block indices are 0, 1, 2, ... without gaps");
+      const block = frame["content_block"] as Record<string, unknown>;
+      const fields = BLOCK_FIELDS[block["type"] as string];
+      assert(fields, `a known block type (${String(block["type"])})`);
+      keysWithin(block, fields, [], `${String(block["type"])} block`);
+      if (block["type"] === "text") assertEquals(block["text"], "", "a text block starts empty");
+      if (block["type"] === "thinking") assertEquals([block["thinking"], block["signature"]], ["", ""]);
+      if (block["type"] === "tool_use") {
+        assertEquals(block["input"], {}, "a tool_use block starts with input: {}");
+        assert(typeof block["id"] === "string" && block["id"] !== "", "a tool_use block has an id");
+        reading.content.push({ type: "tool_use", id: block["id"] as string, name: block["name"] as string, json: "" });
+      } else reading.content.push({ ...(block as unknown as MessagesBlock) });
+      open = frame["index"] as number;
+      signed = false;
+    } else if (type === "content_block_delta") {
+      keysWithin(frame, ["type", "index", "delta"], [], type);
+      assertEquals(frame["index"], open, "a delta of the open block");
+      const block = reading.content[open!]!;
+      const delta = frame["delta"] as Record<string, unknown>;
+      assert(
+        DELTA_OF[block.type]!.includes(delta["type"] as string),
+        `${String(delta["type"])} in a ${block.type} block`,
+      );
+      assert(!signed, "nothing after a thinking block's signature");
+      if (block.type === "text") keysWithin(delta, ["type", "text"], [], "text_delta"), (block.text += delta["text"]);
+      else if (block.type === "tool_use")
+        keysWithin(delta, ["type", "partial_json"], [], "input_json_delta"), (block.json += delta["partial_json"]);
+      else if (block.type === "thinking" && delta["type"] === "thinking_delta")
+        keysWithin(delta, ["type", "thinking"], [], "thinking_delta"), (block.thinking += delta["thinking"]);
+      else if (block.type === "thinking") {
+        keysWithin(delta, ["type", "signature"], [], "signature_delta");
+        block.signature = delta["signature"] as string;
+        signed = true;
+      }
+    } else if (type === "content_block_stop") {
+      keysWithin(frame, ["type", "index"], [], type);
+      assertEquals(frame["index"], open, "content_block_stop of the open block");
+      const block = reading.content[open!]!;
+      if (block.type === "tool_use")
+        try {
+          block.input = JSON.parse(block.json);
+        } catch {
+          // Left without `input`: the caller decides whether this call was expected to parse.
+        }
+      open = undefined;
+    } else if (type === "message_delta") {
+      keysWithin(frame, ["type", "delta", "usage"], [], type);
+      assert(reading.stopReason === undefined, "one message_delta");
+      assert(open === undefined, "message_delta after every block closed");
+      keysWithin(frame["delta"], ["stop_reason", "stop_sequence"], [], "message_delta.delta");
+      const reason = (frame["delta"] as Record<string, unknown>)["stop_reason"] as string;
+      assert(STOP_REASONS.includes(reason), `a documented stop_reason (${reason})`);
+      const called = reading.content.some((block) => block.type === "tool_use");
+      assertEquals(reason === "tool_use", called, "stop_reason tool_use exactly when a tool_use block was sent");
+      keysWithin(frame["usage"], ["output_tokens"], ["input_tokens"], "message_delta usage");
+      for (const value of Object.values(frame["usage"] as object)) assert(isCount(value), "usage counts are integers");
+      reading.stopReason = reason;
+      reading.usage = frame["usage"] as Record<string, number>;
+    } else if (type === "message_stop") {
+      keysWithin(frame, ["type"], [], type);
+      assert(reading.stopReason !== undefined, "message_stop after message_delta");
+      ended = true;
+    } else assert(false, `a documented event type (${type})`);
+  }
+  assert(ended, "the stream ends with message_stop or error");
+  return reading;
+}
+
+// ---------------------------------------------------------------------------------------------
+// OpenAI Responses.
+
+/** An output item as a Responses client builds it. */
+export type ResponsesItem = Record<string, unknown> & { type: string; id: string };
+
+/** What a Responses client read. */
+export interface ResponsesReading {
+  /** The terminal event's type. */
+  terminal: "response.completed" | "response.incomplete" | "response.failed";
+  response: Record<string, unknown>;
+  /** The items as the events built them, done or not. */
+  items: ResponsesItem[];
+  text: string;
+  calls: { id: string; name: string; arguments: string; custom: boolean }[];
+}
+
+const ITEM_SCOPED: Record<string, readonly string[]> = {
+  "response.content_part.added": ["content_index", "part"],
+  "response.content_part.done": ["content_index", "part"],
+  "response.output_text.delta": ["content_index", "delta", "logprobs"],
+  "response.output_text.done": ["content_index", "text", "logprobs"],
+  "response.function_call_arguments.delta": ["delta"],
+  "response.function_call_arguments.done": ["arguments"],
+  "response.custom_tool_call_input.delta": ["delta"],
+  "response.custom_tool_call_input.done": ["input"],
+  "response.reasoning_summary_part.added": ["summary_index", "part"],
+  "response.reasoning_summary_part.done": ["summary_index", "part"],
+  "response.reasoning_summary_text.delta": ["summary_index", "delta"],
+  "response.reasoning_summary_text.done": ["summary_index", "text"],
+};
+const ITEM_OF: Record<string, string> = {
+  content_part: "message",
+  output_text: "message",
+  function_call_arguments: "function_call",
+  custom_tool_call_input: "custom_tool_call",
+  reasoning_summary_part: "reasoning",
+  reasoning_summary_text: "reasoning",
+};
+const ITEM_FIELDS: Record<string, readonly [readonly string[], readonly string[]]> = {
+  message: [["type", "id", "status", "role", "content"], []],
+  function_call: [["type", "id", "status", "call_id", "name", "arguments"], []],
+  custom_tool_call: [["type", "id", "status", "call_id", "name", "input"], []],
+  reasoning: [
+    ["type", "id", "summary"],
+    ["encrypted_content", "content", "status"],
+  ],
+};
+const RESPONSE_FIELDS = [
+  "id",
+  "object",
+  "created_at",
+  "status",
+  "error",
+  "incomplete_details",
+  "model",
+  "output",
+  "usage",
+];
+const RESPONSE_OPTIONAL = [
+  "parallel_tool_calls",
+  "tool_choice",
+  "tools",
+  "instructions",
+  "metadata",
+  "temperature",
+  "top_p",
+  "max_output_tokens",
+  "previous_response_id",
+  "reasoning",
+  "store",
+  "text",
+  "truncation",
+  "user",
+];
+
+function checkResponse(response: unknown, status: string, id?: string): Record<string, unknown> {
+  keysWithin(response, RESPONSE_FIELDS, RESPONSE_OPTIONAL, "response");
+  const r = response as Record<string, unknown>;
+  assertEquals([r["object"], r["status"]], ["response", status]);
+  assert(Number.isInteger(r["created_at"]), "created_at is an integer");
+  if (id !== undefined) assertEquals(r["id"], id, "the same response id throughout");
+  return r;
+}
+
+/** Reads a Responses stream with the rules openai-node's ResponseStream, Codex and the API reference hold it to. */
+export function readResponsesEvents(text: string): ResponsesReading {
+  const frames = namedFrames(text);
+  assertEquals(
+    frames.slice(0, 2).map((frame) => frame["type"]),
+    ["response.created", "response.in_progress"],
+    "response.created, then response.in_progress",
+  );
+  const id = checkResponse(frames[0]!["response"], "in_progress")["id"] as string;
+  checkResponse(frames[1]!["response"], "in_progress", id);
+  assertEquals((frames[0]!["response"] as { output: unknown[] }).output, [], "no output yet");
+  let sequence = -1;
+  const items: ResponsesItem[] = [];
+  const done = new Set<number>();
+  const ids = new Set<string>();
+  const state: { text: string[]; args: string[]; parts: number[] } = { text: [], args: [], parts: [] };
+  let terminal: ResponsesReading | undefined;
+  for (const frame of frames) {
+    const type = frame["type"] as string;
+    assert(terminal === undefined, `nothing after the terminal event (got ${type})`);
+    assert(
+      Number.isInteger(frame["sequence_number"]) && (frame["sequence_number"] as number) > sequence,
+      "sequence_number strictly increases",
+    );
+    sequence = frame["sequence_number"] as number;
+    if (type === "response.created" || type === "response.in_progress") {
+      keysWithin(frame, ["type", "sequence_number", "response"], [], type);
+    } else if (type === "response.output_item.added" || type === "response.output_item.done") {
+      keysWithin(frame, ["type", "sequence_number", "output_index", "item"], [], type);
+      const item = frame["item"] as ResponsesItem;
+      const fields = ITEM_FIELDS[item.type];
+      assert(fields, `a documented item type (${item.type})`);
+      keysWithin(item, fields[0], fields[1], `${item.type} item`);
+      const at = frame["output_index"] as number;
+      if (type === "response.output_item.added") {
+        assertEquals(at, items.length, "output_item.added appends: output_index is the output's length");
+        assert(typeof item.id === "string" && item.id !== "" && !ids.has(item.id), "a fresh non-empty item id");
+        ids.add(item.id);
+        if (item.type === "function_call" || item.type === "custom_tool_call")
+          assert(typeof item["call_id"] === "string" && item["call_id"] !== "", "a call_id");
+        items.push(structuredClone(item));
+        state.text[at] = "";
+        state.args[at] = "";
+        state.parts[at] = 0;
+      } else {
+        assert(items[at] && !done.has(at), "output_item.done of an open item");
+        assertEquals([item.id, item.type], [items[at]!.id, items[at]!.type], "the same item");
+        if (item.type === "function_call")
+          assertEquals(item["arguments"], items[at]!["arguments"], "done carries the whole arguments");
+        if (item.type === "custom_tool_call")
+          assertEquals(item["input"], items[at]!["input"], "done carries the whole input");
+        if (item.type === "message")
+          assertEquals(item["content"], items[at]!["content"], "done carries every content part");
+        items[at] = structuredClone(item);
+        done.add(at);
+      }
+    } else if (type in ITEM_SCOPED) {
+      keysWithin(
+        frame,
+        ["type", "sequence_number", "item_id", "output_index", ...ITEM_SCOPED[type]!],
+        type === "response.function_call_arguments.done" ? ["name"] : [],
+        type,
+      );
+      const at = frame["output_index"] as number;
+      const item = items[at];
+      assert(item && !done.has(at), `${type} of an open item`);
+      assertEquals(frame["item_id"], item.id, "item_id names the item at output_index");
+      assertEquals(item.type, ITEM_OF[type.split(".")[1]!], `${type} in a ${item.type} item`);
+      readItemEvent(type, frame, item, state, at);
+    } else if (type === "response.completed" || type === "response.incomplete" || type === "response.failed") {
+      keysWithin(frame, ["type", "sequence_number", "response"], [], type);
+      const status = type === "response.failed" ? "failed" : type === "response.completed" ? "completed" : "incomplete";
+      const response = checkResponse(frame["response"], status, id);
+      if (type !== "response.failed") {
+        assertEquals(done.size, items.length, "every item is done before the response completes");
+        keysWithin(
+          response["usage"],
+          ["input_tokens", "output_tokens", "total_tokens"],
+          ["input_tokens_details", "output_tokens_details"],
+          "usage",
+        );
+        for (const key of ["input_tokens", "output_tokens", "total_tokens"])
+          assert(isCount((response["usage"] as Record<string, unknown>)[key]), `usage.${key} is an integer`);
+        assertEquals(response["error"], null);
+        if (type === "response.incomplete")
+          keysWithin(response["incomplete_details"], ["reason"], [], "incomplete_details");
+      } else keysWithin(response["error"], ["code", "message"], [], "error");
+      assertEquals(
+        response["output"],
+        items.filter((_, i) => done.has(i)),
+        "the output is every item done, in order",
+      );
+      const calls = items.filter(
+        (item, i) => done.has(i) && (item.type === "function_call" || item.type === "custom_tool_call"),
+      );
+      terminal = {
+        terminal: type,
+        response,
+        items,
+        text: items
+          .filter((item) => item.type === "message")
+          .map((item) => (item["content"] as { text: string }[]).map((part) => part.text).join(""))
+          .join(""),
+        calls: calls.map((item) => ({
+          id: item["call_id"] as string,
+          name: item["name"] as string,
+          arguments: (item["arguments"] ?? item["input"]) as string,
+          custom: item.type === "custom_tool_call",
+        })),
+      };
+    } else assert(false, `a documented event type (${type})`);
+  }
+  assert(terminal, "the stream ends with response.completed, .incomplete or .failed");
+  return terminal;
+}
+
+function readItemEvent(
+  type: string,
+  frame: Record<string, unknown>,
+  item: ResponsesItem,
+  state: { text: string[]; args: string[]; parts: number[] },
+  at: number,
+): void {
+  const content = item["content"] as Record<string, unknown>[] | undefined;
+  const summary = item["summary"] as Record<string, unknown>[] | undefined;
+  switch (type) {
+    case "response.content_part.added":
+      assertEquals(frame["content_index"], content!.length, "content parts append");
+      assertEquals(frame["part"], { type: "output_text", text: "", annotations: [], logprobs: [] });
+      content!.push({ ...(frame["part"] as object), open: true });
+      return;
+    case "response.output_text.delta":
+    case "response.output_text.done":
+    case "response.content_part.done": {
+      const part = content![frame["content_index"] as number];
+      assert(part?.["open"] === true, `${type} of an open content part`);
+      if (type === "response.output_text.delta") part["text"] += frame["delta"] as string;
+      else if (type === "response.output_text.done")
+        assertEquals(frame["text"], part["text"], "output_text.done has the whole text"), (part["done"] = true);
+      else {
+        assert(part["done"] === true, "content_part.done after output_text.done");
+        content![frame["content_index"] as number] = structuredClone(frame["part"] as Record<string, unknown>);
+        assertEquals(frame["part"], { type: "output_text", text: part["text"], annotations: [], logprobs: [] });
+      }
+      return;
+    }
+    case "response.function_call_arguments.delta":
+    case "response.custom_tool_call_input.delta":
+      state.args[at] += frame["delta"] as string;
+      item[item.type === "function_call" ? "arguments" : "input"] = state.args[at];
+      return;
+    case "response.function_call_arguments.done":
+    case "response.custom_tool_call_input.done":
+      item[item.type === "function_call" ? "arguments" : "input"] =
+        frame[item.type === "function_call" ? "arguments" : "input"];
+      return;
+    case "response.reasoning_summary_part.added":
+      assertEquals(frame["summary_index"], summary!.length, "summary parts append");
+      assertEquals(frame["part"], { type: "summary_text", text: "" });
+      summary!.push({ type: "summary_text", text: "" });
+      return;
+    default: {
+      const part = summary![frame["summary_index"] as number];
+      assert(part, `${type} of a summary part that was added`);
+      if (type === "response.reasoning_summary_text.delta") part["text"] += frame["delta"] as string;
+      else if (type === "response.reasoning_summary_text.done") assertEquals(frame["text"], part["text"]);
+      else assertEquals(frame["part"], part);
+    }
+  }
+}
