@@ -24,7 +24,9 @@ import "./providers/prototype-keys.cases.ts";
 import "./json/incremental-json-parser.cases.ts";
 import "./json/json-repair-and-schema.cases.ts";
 import "./schema/standard-schema.cases.ts";
+import "./schema/tool-schema.cases.ts";
 import "./schema/early-validation.cases.ts";
+import "./schema/json-schema-suite.cases.ts";
 // Accumulate: deltas to events.
 import "./accumulate/partial-arguments.cases.ts";
 import "./accumulate/accumulator-snapshot.cases.ts";

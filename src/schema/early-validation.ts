@@ -1,6 +1,7 @@
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { AbortReason, ToolCallEvent } from "../shared/events.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
+import { compileSchema } from "./compiled-schema.ts";
 import { SchemaWatcher } from "./schema-watcher.ts";
 import { schemasByName, type ToolDefinition } from "./tool-schema.ts";
 
@@ -19,6 +20,11 @@ export interface EarlyValidationOptions {
    * @defaultValue 64
    */
   maxDepth?: number | undefined;
+  /**
+   * Check `format` (as the final check does with the same option): pass the same value to both.
+   * @defaultValue false
+   */
+  assertFormats?: boolean | undefined;
 }
 
 /** What the early-validation plug-in may do to the accumulator it is plugged into. */
@@ -79,6 +85,9 @@ export function earlySchemaValidator(
   options: EarlyValidationOptions = {},
 ): EarlyValidation {
   const schemas = schemasByName(tools);
+  const compile = { assertFormats: options.assertFormats };
+  // Compiled here, once per request: every call of the tool then shares it.
+  for (const schema of schemas.values()) compileSchema(schema, compile);
   return (enqueue, accumulator, terminate) => {
     const watched = new Map<number, { name: string; parser: IncrementalJsonParser; watcher: SchemaWatcher }>();
     const depth = options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth };
@@ -89,8 +98,8 @@ export function earlySchemaValidator(
       enqueue(event);
       if (event.type === "tool-call-start") {
         const schema = schemas.get(event.name);
-        if (!schema || event.providerExecuted || event.inputFormat === "text") return;
-        const watcher = new SchemaWatcher(schema);
+        if (schema === undefined || event.providerExecuted || event.inputFormat === "text") return;
+        const watcher = new SchemaWatcher(schema, compile);
         watched.set(key(event), {
           name: event.name,
           watcher,

@@ -1,32 +1,45 @@
+import type { JsonParserListener } from "../json/json-grammar.ts";
 import type { SchemaViolation } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
-import { isRecord } from "../shared/values.ts";
-import type { JsonParserListener } from "../json/json-grammar.ts";
-import { codePoints, sameJson, type ToolSchema } from "./tool-schema.ts";
+import { MAX_IN_PLACE, meets } from "./check-arguments.ts";
+import { type CompileOptions, compileSchema } from "./compiled-schema.ts";
+import { matchesPattern, type SchemaNode } from "./schema-node.ts";
+import { allowedFailure, codePoints, numberFailure, sameJson, stringFailure } from "./schema-keywords.ts";
 
 /**
  * The schema checks that run while arguments stream, on an {@link IncrementalJsonParser}'s events.
  *
- * Each open value keeps the schemas it may still match (its candidates: one, or one per `anyOf`
- * branch, under each candidate of its parent). A check that fails kills a candidate; a value
- * whose candidates under one parent candidate are all dead kills that one in turn; when none is
- * left for the top value, no continuation of the text can match and `violation` is set, once.
- * Every check is one the final `checkToolArguments` makes too, at the first event that decides
- * it, so a value that ends up valid never gets a violation. Keywords it does not know allow
- * anything; `patternProperties` turns off the `additionalProperties: false` check and
- * `prefixItems` (or an `items` list) the `items` check, which they loosen.
+ * Each open value keeps the conditions it must still meet, as a small tree per schema that
+ * applies to it: a check of one schema's own keywords (a leaf), all of several (`$ref`, `allOf`,
+ * and a schema's own keywords beside its `anyOf`/`oneOf`), or one of several (`anyOf`, `oneOf`,
+ * `nullable`). A check that fails kills its leaf; a dead leaf kills an "all" above it, and an
+ * "one of" whose members are all dead; a dead top condition of a value kills the leaf of its
+ * parent value that asked for it; when the top of the arguments dies, no continuation of the
+ * text can match and `violation` is set, once. Every check is one the final check
+ * (`checkToolArguments`) makes too, at the first event that decides it, so a value that ends up
+ * valid never gets a violation. What is left to the final check: `pattern`, `format`,
+ * `minLength` and `multipleOf`-like checks until their value closes; `not`, `if`, `contains`,
+ * `uniqueItems`, `dependentSchemas`, and `oneOf` matching more than one.
  *
  * @module
  */
 
-/** One schema a value may still match, under one candidate of its parent (`owner`). */
-interface Candidate {
-  schema: Schema;
+/** One condition on a value: a leaf (one schema's own keywords) or a group. */
+interface Condition {
+  /** The schema whose own keywords a leaf checks; `undefined` for a group. */
+  schema: SchemaNode | undefined;
+  /** Groups: 1 all of, 2 one of (`anyOf`), 3 one of (`oneOf`). */
+  group: number;
+  /** The group above it in the same value, or -1 for a top condition. */
+  parent: number;
+  /** A top condition: the leaf of the parent value that asked for it (-1 at the top of the arguments). */
   owner: number;
   live: boolean;
+  /** One-of groups: members still alive. */
+  left: number;
   /** A string: the `enum`/`const` strings it may still become (absent when any string will do). */
   strings?: string[] | undefined;
-  /** An object with `additionalProperties: false`: the property names the key being read may still become. */
+  /** An object with `additionalProperties: false` and no `patternProperties`: the property names the key being read may still become. */
   names?: string[] | undefined;
 }
 
@@ -34,13 +47,13 @@ interface Candidate {
 interface OpenValue {
   path: string;
   first: number;
-  candidates: Candidate[];
+  conditions: Condition[];
   /** Arrays: items begun. */
   items: number;
   /** Objects: the keys read. */
   keys: Set<string> | undefined;
-  /** Objects: the candidates and path of the member whose key was just read. */
-  next: Candidate[] | undefined;
+  /** Objects: the conditions and path of the member whose key was just read. */
+  next: Condition[] | undefined;
   nextPath: string;
   /** Strings and keys: characters already checked, code points counted in them, and the last one's code. */
   checked: number;
@@ -48,47 +61,51 @@ interface OpenValue {
   last: number;
 }
 
-type Schema = ToolSchema & Record<string, unknown>;
-
-const ANY: Schema = {};
-const NULL: Schema = { type: "null" };
-const TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
-/** Most candidates one value keeps; past it, the value is not checked early (the final check still is). */
-const MAX_CANDIDATES = 64;
+const ANY = compileSchema(true);
+const NULL = compileSchema({ type: "null" });
+/** Most conditions one value keeps; past it, the value is not checked early (the final check still is). */
+const MAX_CONDITIONS = 64;
+const NONE_OF = ["", "", "Matches none of the allowed shapes (anyOf).", "Matches none of the allowed shapes (oneOf)."];
 
 /** The early checker of one call's arguments against its tool's schema: a parser listener. */
 export class SchemaWatcher implements JsonParserListener {
   /** The first violation, once no continuation can match; then it stops looking. */
   violation: SchemaViolation | undefined;
-  readonly #schema: unknown;
+  readonly #schema: SchemaNode;
   readonly #stack: OpenValue[] = [];
 
-  constructor(schema: ToolSchema) {
-    this.#schema = schema;
+  /** `schema`: the tool's JSON Schema (compiled once per schema object and kept). */
+  constructor(schema: unknown, options: CompileOptions = {}) {
+    this.#schema = compileSchema(schema, options);
   }
 
   begin(first: number): void {
     if (this.violation) return;
     const depth = this.#stack.length;
     const parent = this.#stack[depth - 1];
-    let candidates: Candidate[] = [];
+    let conditions: Condition[] = [];
     let path = "";
-    if (!parent) candidates = flatten(this.#schema, 0);
+    if (!parent) expand(this.#schema, -1, -1, 0, conditions);
     else if (parent.first === 0x5b) {
-      path = `${parent.path}/${parent.items++}`;
-      for (const [i, c] of parent.candidates.entries()) {
-        if (!c.live) continue;
-        if (typeof c.schema.maxItems === "number" && parent.items > c.schema.maxItems)
-          this.#kill(depth - 1, c, parent.path, `Expected at most ${c.schema.maxItems} items.`);
-        else flatten(itemsOf(c.schema), i, candidates);
+      path = `${parent.path}/${parent.items}`;
+      const index = parent.items++;
+      for (const [i, c] of parent.conditions.entries()) {
+        const s = c.schema;
+        if (!c.live || !s) continue;
+        if (s.maxItems !== undefined && parent.items > s.maxItems)
+          this.#kill(depth - 1, c, parent.path, `Expected at most ${s.maxItems} items.`);
+        else {
+          const item = s.prefixItems && index < s.prefixItems.length ? s.prefixItems[index] : s.items;
+          if (item) expand(item, i, -1, 0, conditions);
+        }
       }
       if (this.violation) return;
-    } else [candidates, path] = [parent.next ?? [], parent.nextPath];
-    if (candidates.length > MAX_CANDIDATES) candidates = [{ schema: ANY, owner: 0, live: true }];
+    } else [conditions, path] = [parent.next ?? [], parent.nextPath];
+    if (conditions.length > MAX_CONDITIONS) conditions = [];
     const value: OpenValue = {
       path,
       first,
-      candidates,
+      conditions,
       items: 0,
       keys: first === 0x7b ? new Set() : undefined,
       next: undefined,
@@ -98,7 +115,7 @@ export class SchemaWatcher implements JsonParserListener {
       last: 0,
     };
     this.#stack.push(value);
-    for (const c of candidates) if (!this.violation) this.#start(depth, value, c);
+    for (const c of conditions) if (c.schema && c.live && !this.violation) this.#start(depth, value, c);
   }
 
   key(name: string): void {
@@ -110,10 +127,34 @@ export class SchemaWatcher implements JsonParserListener {
     object.checked = 0;
     object.keys!.add(name);
     object.nextPath = `${object.path}/${pointerToken(name)}`;
-    const next: Candidate[] = (object.next = []);
-    for (const [i, c] of object.candidates.entries()) {
+    const next: Condition[] = (object.next = []);
+    for (const [i, c] of object.conditions.entries()) {
+      const s = c.schema;
       c.names = undefined;
-      if (c.live) flatten(propertyOf(c.schema, name), i, next);
+      if (!c.live || !s || this.violation) continue;
+      if (s.maxProperties !== undefined && object.keys!.size > s.maxProperties) {
+        this.#kill(depth, c, object.path, `Expected at most ${s.maxProperties} properties.`);
+        continue;
+      }
+      if (s.propertyNames && !meets(name, s.propertyNames)) {
+        this.#kill(depth, c, object.path, "A property name the schema does not allow.");
+        continue;
+      }
+      let matched = false;
+      const property = s.properties?.get(name);
+      if (property) {
+        matched = true;
+        expand(property, i, -1, 0, next);
+      }
+      for (const [pattern, schema] of s.patternProperties ?? []) {
+        if (!matchesPattern(pattern, name)) continue;
+        matched = true;
+        expand(schema, i, -1, 0, next);
+      }
+      const extra = s.additionalProperties;
+      if (matched || !extra) continue;
+      if (extra.never) this.#kill(depth, c, object.path, "A property the schema does not allow.");
+      else expand(extra, i, -1, 0, next);
     }
   }
 
@@ -130,45 +171,52 @@ export class SchemaWatcher implements JsonParserListener {
     const open = this.#stack[depth]!;
     // A string's end brings what no `partial` told: the rest of it (one slice per string).
     if (typeof value === "string") this.#checkString(depth, value.slice(open.checked), true);
-    else for (const c of open.candidates) if (c.live && !this.violation) this.#finish(depth, open, c, value);
+    for (const c of open.conditions) if (c.schema && c.live && !this.violation) this.#finish(depth, open, c, value);
     this.#stack.pop();
   }
 
   /** The checks a value's first character decides: its type, and whether an allowed value has that type. */
-  #start(depth: number, value: OpenValue, c: Candidate): void {
+  #start(depth: number, value: OpenValue, c: Condition): void {
     const { first } = value;
-    if (first === 0x6e && c.schema.nullable === true) return void (c.schema = ANY);
+    const s = c.schema!;
+    if (s.never) return this.#kill(depth, c, value.path, "Expected no value here (the schema is false).");
+    if (first === 0x6e && s.nullable) return void (c.schema = ANY);
     const kind = KINDS[first] ?? "number";
-    const types = typesOf(c.schema);
-    if (types && !types.some((type) => type === kind || (type === "integer" && kind === "number"))) {
-      return this.#kill(depth, c, value.path, `Expected ${types.join(" or ")}, found ${kind}.`);
+    if (s.types && !s.types.some((type) => type === kind || (type === "integer" && kind === "number"))) {
+      return this.#kill(depth, c, value.path, `Expected ${s.types.join(" or ")}, found ${kind}.`);
     }
-    const allowed = allowedOf(c.schema);
+    const allowed = s.allowed;
     if (!allowed) return;
-    if (!allowed.some((option) => fits(option, first)))
-      return this.#kill(depth, c, value.path, allowedMessage(c.schema));
+    if (!allowed.some((option) => fits(option, first))) return this.#kill(depth, c, value.path, allowedFailure(s)[1]);
     if (first === 0x22) c.strings = allowed.filter((option): option is string => typeof option === "string");
   }
 
-  /** The checks a closed number, literal, object or array decides. */
-  #finish(depth: number, open: OpenValue, c: Candidate, value: JsonValue): void {
-    const s = c.schema;
+  /** The checks a closed value decides. */
+  #finish(depth: number, open: OpenValue, c: Condition, value: JsonValue): void {
+    const s = c.schema!;
     const fail = (message: string, path = open.path): void => this.#kill(depth, c, path, message);
     if (typeof value === "number") {
-      const types = typesOf(s);
-      if (types && !types.includes("number") && !Number.isInteger(value)) return fail("Expected an integer.");
-      if (typeof s.minimum === "number" && value < s.minimum) return fail(`Expected at least ${s.minimum}.`);
-      if (typeof s.maximum === "number" && value > s.maximum) return fail(`Expected at most ${s.maximum}.`);
+      if (s.types && !s.types.includes("number") && !Number.isInteger(value)) return fail("Expected an integer.");
+      const failure = numberFailure(value, s);
+      if (failure) return fail(failure[1]);
+    } else if (typeof value === "string") {
+      // maxLength and enum were checked as the string streamed.
+      const failure = stringFailure(value, s);
+      return failure ? fail(failure[1]) : undefined;
     } else if (open.keys) {
-      const missing = Array.isArray(s.required)
-        ? s.required.find((key) => typeof key === "string" && !open.keys!.has(key))
-        : undefined;
+      const missing = s.required.find((key) => !open.keys!.has(key));
       if (missing !== undefined)
         return fail("A required property is missing.", `${open.path}/${pointerToken(missing)}`);
-    } else if (Array.isArray(value) && typeof s.minItems === "number" && value.length < s.minItems)
+      for (const [key, needs] of s.dependentRequired ?? []) {
+        const lacking = open.keys.has(key) ? needs.find((other) => !open.keys!.has(other)) : undefined;
+        if (lacking !== undefined)
+          return fail("A property another one requires is missing.", `${open.path}/${pointerToken(lacking)}`);
+      }
+      if (s.minProperties !== undefined && open.keys.size < s.minProperties)
+        return fail(`Expected at least ${s.minProperties} properties.`);
+    } else if (Array.isArray(value) && s.minItems !== undefined && value.length < s.minItems)
       return fail(`Expected at least ${s.minItems} items.`);
-    const allowed = allowedOf(s);
-    if (allowed && !allowed.some((option) => sameJson(option, value))) fail(allowedMessage(s));
+    if (s.allowed && !s.allowed.some((option) => sameJson(option, value))) fail(allowedFailure(s)[1]);
   }
 
   /** A string's length and `enum`/`const` prefix, on the characters `added` since the last check; `done` when it closed. */
@@ -177,57 +225,46 @@ export class SchemaWatcher implements JsonParserListener {
     const from = open.checked;
     open.checked += added.length;
     let counted = false;
-    for (const c of open.candidates) {
-      if (!c.live || this.violation) continue;
+    for (const c of open.conditions) {
+      if (!c.live || this.violation || !c.schema) continue;
       const max = c.schema.maxLength;
-      if (typeof max === "number" && !counted) {
+      if (max !== undefined && !counted) {
         counted = true;
         open.points = codePoints(added, open.points, open.last);
         if (added !== "") open.last = added.charCodeAt(added.length - 1);
       }
-      if (typeof max === "number" && open.points > max)
+      if (max !== undefined && open.points > max)
         this.#kill(depth, c, open.path, `Expected at most ${max} characters.`);
       else if (c.strings && (c.strings = narrow(c.strings, added, from, done)).length === 0)
-        this.#kill(depth, c, open.path, allowedMessage(c.schema));
+        this.#kill(depth, c, open.path, allowedFailure(c.schema)[1]);
     }
   }
 
-  /** A key's characters `added` since the last check, against `additionalProperties: false`. */
+  /** A key's characters `added` since the last check, against `additionalProperties: false` (without `patternProperties`, which is checked when the key is whole). */
   #checkKey(depth: number, object: OpenValue, added: string, done: boolean): void {
     const from = object.checked;
     object.checked += added.length;
-    for (const c of object.candidates) {
-      if (
-        !c.live ||
-        this.violation ||
-        c.schema.additionalProperties !== false ||
-        c.schema.patternProperties !== undefined
-      )
-        continue;
-      c.names = narrow(
-        c.names ?? Object.keys(isRecord(c.schema.properties) ? c.schema.properties : {}),
-        added,
-        from,
-        done,
-      );
+    for (const c of object.conditions) {
+      const s = c.schema;
+      if (!c.live || this.violation || !s || !s.additionalProperties?.never || s.patternProperties) continue;
+      c.names = narrow(c.names ?? [...(s.properties?.keys() ?? [])], added, from, done);
       if (c.names.length === 0) this.#kill(depth, c, object.path, "A property the schema does not allow.");
     }
   }
 
-  /** A candidate failed: its owner fails when it has no candidate left in this value, up to the top. */
-  #kill(depth: number, c: Candidate, path: string, message: string): void {
+  /** A condition failed: the group above it, or the leaf of the parent value above a top one, in turn. */
+  #kill(depth: number, c: Condition, path: string, message: string): void {
     if (!c.live || this.violation) return;
     c.live = false;
-    // Counted only here, on the way to a violation: nothing is kept per owner on the common path.
     const value = this.#stack[depth]!;
-    const siblings = value.candidates.filter((other) => other.owner === c.owner);
-    if (siblings.some((other) => other.live)) return;
-    const why =
-      siblings.length > 1
-        ? { path: value.path, message: "Matches none of the allowed shapes (anyOf)." }
-        : { path, message };
-    if (depth === 0) this.violation = { code: "schema-mismatch", message: why.message, path: why.path };
-    else this.#kill(depth - 1, this.#stack[depth - 1]!.candidates[c.owner]!, why.path, why.message);
+    if (c.parent >= 0) {
+      const group = value.conditions[c.parent]!;
+      if (group.group !== 1 && --group.left > 0) return;
+      const why = group.group === 1 ? { path, message } : { path: value.path, message: NONE_OF[group.group]! };
+      return this.#kill(depth, group, why.path, why.message);
+    }
+    if (depth === 0) this.violation = { code: "schema-mismatch", message, path };
+    else this.#kill(depth - 1, this.#stack[depth - 1]!.conditions[c.owner]!, path, message);
   }
 }
 
@@ -240,43 +277,46 @@ const KINDS: Record<number, string> = {
   110: "null",
 };
 
-/** A schema's alternatives: its `anyOf` branches (and `null` when it is `nullable`), or itself. */
-function flatten(schema: unknown, owner: number, out: Candidate[] = []): Candidate[] {
-  if (!isRecord(schema)) out.push({ schema: ANY, owner, live: true });
-  else if (Array.isArray(schema["anyOf"]) && schema["anyOf"].length > 0) {
-    if (schema["nullable"] === true) out.push({ schema: NULL, owner, live: true });
-    for (const branch of schema["anyOf"]) flatten(branch, owner, out);
-  } else out.push({ schema: schema as Schema, owner, live: true });
-  return out;
-}
-
-/** The `type` list, or `undefined` when absent or naming a type it does not know (then not checked). */
-function typesOf(schema: Schema): string[] | undefined {
-  const type: unknown = schema.type;
-  const types = typeof type === "string" ? [type] : Array.isArray(type) ? type : undefined;
-  return types?.every((name) => TYPES.has(name)) ? types : undefined;
-}
-
-/** The values `enum` and `const` together allow, or `undefined` when they do not restrict. */
-function allowedOf(schema: Schema): JsonValue[] | undefined {
-  const list = Array.isArray(schema.enum) ? schema.enum : undefined;
-  if (schema.const === undefined) return list;
-  const only = schema.const;
-  return (list ?? [only]).filter((option) => sameJson(option, only));
-}
-
-function allowedMessage(schema: Schema): string {
-  const list = Array.isArray(schema.enum) ? schema.enum : [schema.const];
-  const shown = list
-    .slice(0, 10)
-    .map((option) => JSON.stringify(option))
-    .join(", ");
-  return list.length === 1 ? `Expected ${shown}.` : `Expected one of ${shown}${list.length > 10 ? ", ..." : ""}.`;
+/**
+ * Adds the conditions of `schema` to `out` (under the group `parent`, or as a top condition of
+ * `owner`): a leaf for its own keywords, all of its `$ref` and `allOf`, one of its `anyOf`, one of
+ * its `oneOf`, and one of `null` and the rest when it is `nullable`. A `$ref` cycle that never goes
+ * into the value stops where the final check stops following it, accepting there.
+ */
+function expand(schema: SchemaNode, owner: number, parent: number, hops: number, out: Condition[]): void {
+  if (out.length > MAX_CONDITIONS) return;
+  const add = (node: SchemaNode | undefined, group: number, under: number): number => {
+    out.push({ schema: node, group, parent: under, owner, live: true, left: 0 });
+    return out.length - 1;
+  };
+  const inPlace = [schema.ref, ...(schema.allOf ?? [])].filter((node) => node !== undefined);
+  const parts = (schema.own ? 1 : 0) + inPlace.length + (schema.anyOf ? 1 : 0) + (schema.oneOf ? 1 : 0);
+  // Past the in-place limit the final check accepts, so nothing may be checked there.
+  if (hops > MAX_IN_PLACE) return void add(ANY, 0, parent);
+  if (schema.any || parts <= (schema.own ? 1 : 0)) return void add(schema, 0, parent);
+  let under = parent;
+  if (schema.nullable) {
+    under = add(undefined, 2, under);
+    out[under]!.left = 2;
+    add(NULL, 0, under);
+  }
+  if (parts > 1) under = add(undefined, 1, under);
+  if (schema.own) add({ ...schema, nullable: false }, 0, under);
+  for (const node of inPlace) expand(node, owner, under, hops + 1, out);
+  for (const [list, group] of [
+    [schema.anyOf, 2],
+    [schema.oneOf, 3],
+  ] as const) {
+    if (!list) continue;
+    const at = add(undefined, group, under);
+    out[at]!.left = list.length;
+    for (const branch of list) expand(branch, owner, at, hops + 1, out);
+  }
 }
 
 /** Whether a value that begins with `first` can be `option`. */
 function fits(option: JsonValue, first: number): boolean {
-  if (first === 0x7b) return isRecord(option);
+  if (first === 0x7b) return typeof option === "object" && option !== null && !Array.isArray(option);
   if (first === 0x5b) return Array.isArray(option);
   if (first === 0x22) return typeof option === "string";
   if (first === 0x74 || first === 0x66) return option === (first === 0x74);
@@ -295,16 +335,4 @@ function narrow(options: string[], added: string, from: number, done: boolean): 
 /** A key as a JSON Pointer token (RFC 6901): `~` and `/` escaped. */
 function pointerToken(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-function itemsOf(schema: Schema): unknown {
-  return schema.prefixItems === undefined && isRecord(schema.items) ? schema.items : ANY;
-}
-
-function propertyOf(schema: Schema, name: string): unknown {
-  const properties = schema.properties;
-  if (isRecord(properties) && Object.hasOwn(properties, name)) return properties[name];
-  return schema.patternProperties === undefined && isRecord(schema.additionalProperties)
-    ? schema.additionalProperties
-    : ANY;
 }

@@ -1,5 +1,7 @@
 import type { JsonValue } from "../shared/json.ts";
 import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
+import { checkArguments } from "./check-arguments.ts";
+import { compileSchema } from "./compiled-schema.ts";
 import { isStandardSchema, standardJsonSchema } from "./standard-schema.ts";
 
 /** The subset of JSON Schema that strict tool definitions use (arrays `readonly`, so that a schema written `as const` fits). */
@@ -32,6 +34,60 @@ export interface ToolSchema {
   maxLength?: number;
   /** OpenAPI's (and Gemini's) way to allow `null` besides the other types: `null` then passes every check. */
   nullable?: boolean;
+  /** The fewest characters a string may have, in Unicode code points. */
+  minLength?: number;
+  /** A regular expression (ECMAScript, `u` flag, not anchored) a string must match. */
+  pattern?: string;
+  /** A format name: an annotation, checked only with `assertFormats`. */
+  format?: string;
+  /** A number must be a multiple of it. */
+  multipleOf?: number;
+  /** A number must be greater than it. */
+  exclusiveMinimum?: number;
+  /** A number must be less than it. */
+  exclusiveMaximum?: number;
+  /** The schemas of the first items of an array, by position (`items` then checks the rest). */
+  prefixItems?: readonly (ToolSchema | boolean)[];
+  /** An array's items must all differ. */
+  uniqueItems?: boolean;
+  /** At least one item (`minContains`, at most `maxContains`) must match it. */
+  contains?: ToolSchema | boolean;
+  /** The fewest items that match `contains`. */
+  minContains?: number;
+  /** The most items that match `contains`. */
+  maxContains?: number;
+  /** The schemas of the properties whose names match a pattern (ECMAScript, `u` flag). */
+  patternProperties?: Record<string, ToolSchema | boolean>;
+  /** The schema every property name must match. */
+  propertyNames?: ToolSchema | boolean;
+  /** The fewest properties an object may have. */
+  minProperties?: number;
+  /** The most properties an object may have. */
+  maxProperties?: number;
+  /** The properties required when a property is present, by its name. */
+  dependentRequired?: Record<string, readonly string[]>;
+  /** The schemas an object must also match when a property is present, by its name. */
+  dependentSchemas?: Record<string, ToolSchema | boolean>;
+  /** The value must match every one of these schemas. */
+  allOf?: readonly (ToolSchema | boolean)[];
+  /** The value must match exactly one of these schemas. */
+  oneOf?: readonly (ToolSchema | boolean)[];
+  /** The value must not match this schema. */
+  not?: ToolSchema | boolean;
+  /** When the value matches `if`, it must match `then`; otherwise `else`. */
+  if?: ToolSchema | boolean;
+  /** See `if`. */
+  then?: ToolSchema | boolean;
+  /** See `if`. */
+  else?: ToolSchema | boolean;
+  /** A local reference (`#/$defs/name`, `#/definitions/name`, a JSON Pointer into the tool's schema); remote ones are not followed. */
+  $ref?: string;
+  /** Schemas for `$ref`s to name. */
+  $defs?: Record<string, ToolSchema | boolean>;
+  /** Draft 7's `$defs`. */
+  definitions?: Record<string, ToolSchema | boolean>;
+  /** What the value is, for the model. */
+  description?: string;
 }
 
 /**
@@ -79,13 +135,13 @@ export function schemasByName(tools: readonly ToolDefinition[]): Map<string, Too
   const schemas = new Map<string, ToolSchema>();
   for (const tool of tools) {
     if ("function" in tool) {
-      if (tool.function.parameters) schemas.set(tool.function.name, tool.function.parameters);
+      if (tool.function.parameters != null) schemas.set(tool.function.name, tool.function.parameters);
     } else if ("schema" in tool && isStandardSchema(tool.schema)) {
       const schema = standardJsonSchema(tool.schema);
       if (schema) schemas.set(tool.name, schema as ToolSchema);
     } else if ("input_schema" in tool) {
-      if (tool.input_schema) schemas.set(tool.name, tool.input_schema);
-    } else if ("parameters" in tool && tool.parameters) schemas.set(tool.name, tool.parameters);
+      if (tool.input_schema != null) schemas.set(tool.name, tool.input_schema);
+    } else if ("parameters" in tool && tool.parameters != null) schemas.set(tool.name, tool.parameters);
   }
   return schemas;
 }
@@ -128,22 +184,58 @@ export type ToolArgumentsValidator = (name: string, value: JsonValue) => string[
  *   .pipeThrough(new ToolCallAccumulatorStream({ validate: toolSchemaValidator(tools) }));
  * ```
  */
-export function toolSchemaValidator(tools: readonly ToolDefinition[]): ToolArgumentsValidator {
+export function toolSchemaValidator(
+  tools: readonly ToolDefinition[],
+  options: ToolSchemaCheckOptions = {},
+): ToolArgumentsValidator {
   const schemas = schemasByName(tools.filter((tool) => !("schema" in tool && isStandardSchema(tool.schema))));
   const names = new Set(tools.map(toolName));
+  // Compiled here, once per request: every call of the tool then shares it.
+  for (const schema of schemas.values()) compileSchema(schema, options);
   return (name, value) => {
     const schema = schemas.get(name);
-    if (!schema) return names.has(name) ? undefined : [`${name} is not one of the request's tools`];
-    const issues = checkToolArguments(value, schema);
+    if (schema === undefined) return names.has(name) ? undefined : [`${name} is not one of the request's tools`];
+    const issues = checkArguments(value, schema, options);
     return issues.length > 0 ? issues : undefined;
   };
 }
 
+/** Options of {@link checkToolArguments} and {@link toolSchemaValidator}. */
+export interface ToolSchemaCheckOptions {
+  /**
+   * Check `format` for `date-time`, `date`, `time`, `email`, `uri`, `uuid`, `ipv4` and `ipv6`
+   * (other formats stay annotations). By default `format` is an annotation, as JSON Schema's
+   * default is.
+   * @defaultValue false
+   */
+  assertFormats?: boolean | undefined;
+  /** The name of the value in the issues. @defaultValue "$" */
+  path?: string | undefined;
+}
+
 /**
- * Checks a value against a tool schema: types (with `integer`, nullable type arrays and
- * `nullable: true`), `required`, `properties`, `additionalProperties: false`, `enum`, `const`,
- * `items`, `anyOf`, `minItems`/`maxItems`, `minimum`/`maximum`, `maxLength`. Other keywords are
- * not checked. Returns readable reasons, one per violation (empty when valid).
+ * Checks a value against a tool's JSON Schema (draft 2020-12; where draft 7 differs, 2020-12 is
+ * followed, and draft 7's own forms are read where 2020-12 gives them no meaning): `type` (with
+ * `integer` and type lists), `nullable: true` (OpenAPI's and Gemini's), `enum`, `const`,
+ * `minimum`/`maximum`, `exclusiveMinimum`/`exclusiveMaximum`, `multipleOf`,
+ * `minLength`/`maxLength` (in code points), `pattern` (ECMAScript with the `u` flag; a pattern
+ * longer than 1,000 characters or not valid is ignored, a string longer than 10,000 never
+ * matches), `format` (an annotation unless `assertFormats`), `required`, `properties`,
+ * `patternProperties`, `additionalProperties`, `propertyNames`, `minProperties`/`maxProperties`,
+ * `dependentRequired`, `dependentSchemas` (and draft 7's `dependencies`), `items`, `prefixItems`
+ * (and draft 7's `items` list with `additionalItems`), `minItems`/`maxItems`, `uniqueItems`,
+ * `contains` with `minContains`/`maxContains`, `allOf`, `anyOf`, `oneOf`, `not`,
+ * `if`/`then`/`else`, boolean schemas, and local `$ref`s (`#/$defs/...`, `#/definitions/...`, any
+ * JSON Pointer into the schema; a `$ref` cycle that never goes into the value stops after 64
+ * steps). Every keyword applies together with its siblings. Other keywords (`$dynamicRef`,
+ * `$anchor`, `$id`-relative and remote references, `unevaluatedProperties`/`unevaluatedItems`,
+ * the content keywords) are ignored: they never reject a value.
+ *
+ * Never throws: a schema or keyword it cannot read accepts (use `checkToolSchema` to refuse such
+ * a schema at the request). The schema is compiled on first use and kept for that schema object
+ * (do not change a schema once it has been used). The issues are readable reasons, at most 20
+ * and then one that counts the rest, each at most 300 characters; an `enum` of more than 5
+ * values is counted, not listed, and a message never quotes the arguments beyond their keys.
  *
  * @example
  * ```ts
@@ -151,108 +243,10 @@ export function toolSchemaValidator(tools: readonly ToolDefinition[]): ToolArgum
  * // ["$.unit is required", "$.city must be string, not number"]
  * ```
  */
-export function checkToolArguments(value: JsonValue, schema: ToolSchema, path = "$"): string[] {
-  if (value === null && schema.nullable === true) return [];
-  if (schema.anyOf) {
-    const branches = schema.anyOf.map((branch) => checkToolArguments(value, branch, path));
-    return branches.some((issues) => issues.length === 0) ? [] : [`${path} matches none of the allowed shapes`];
-  }
-  const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
-  if (types && !types.some((type) => hasType(value, type)))
-    return [`${path} must be ${types.join(" or ")}, not ${typeOf(value)}`];
-  const issues: string[] = [];
-  if (schema.enum && !schema.enum.some((option) => sameJson(option, value)))
-    issues.push(`${path} must be one of ${schema.enum.map((o) => JSON.stringify(o)).join(", ")}`);
-  if (schema.const !== undefined && !sameJson(schema.const, value))
-    issues.push(`${path} must be ${JSON.stringify(schema.const)}`);
-  if (typeof value === "number") {
-    if (typeof schema.minimum === "number" && value < schema.minimum)
-      issues.push(`${path} must be at least ${schema.minimum}`);
-    if (typeof schema.maximum === "number" && value > schema.maximum)
-      issues.push(`${path} must be at most ${schema.maximum}`);
-  } else if (typeof value === "string") {
-    if (typeof schema.maxLength === "number" && codePoints(value) > schema.maxLength)
-      issues.push(`${path} must have at most ${schema.maxLength} characters`);
-  } else if (Array.isArray(value)) {
-    if (schema.minItems !== undefined && value.length < schema.minItems)
-      issues.push(`${path} must have at least ${schema.minItems} items`);
-    if (schema.maxItems !== undefined && value.length > schema.maxItems)
-      issues.push(`${path} must have at most ${schema.maxItems} items`);
-    if (schema.items)
-      value.forEach((item, i) => issues.push(...checkToolArguments(item, schema.items!, `${path}[${i}]`)));
-  } else if (value !== null && typeof value === "object") issues.push(...checkObject(value, schema, path));
-  return issues;
-}
-
-function checkObject(value: { [key: string]: JsonValue }, schema: ToolSchema, path: string): string[] {
-  const issues: string[] = [];
-  const properties = schema.properties ?? {};
-  for (const key of schema.required ?? []) if (!Object.hasOwn(value, key)) issues.push(`${path}.${key} is required`);
-  for (const [key, member] of Object.entries(value)) {
-    const propertySchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
-    if (propertySchema) issues.push(...checkToolArguments(member, propertySchema, `${path}.${key}`));
-    else if (schema.additionalProperties === false) issues.push(`${path}.${key} is not allowed`);
-    else if (typeof schema.additionalProperties === "object")
-      issues.push(...checkToolArguments(member, schema.additionalProperties, `${path}.${key}`));
-  }
-  return issues;
-}
-
-/**
- * The length of a string in Unicode code points (a lone surrogate counts as one), as `maxLength`
- * counts: `before` code points came before it, the last of which had the code `previous`.
- */
-export function codePoints(text: string, before = 0, previous = 0): number {
-  let count = before;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    // A low surrogate right after a high one is the second half of one code point.
-    if (!(code >= 0xdc00 && code <= 0xdfff && isHighSurrogate(i > 0 ? text.charCodeAt(i - 1) : previous))) count++;
-  }
-  return count;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function hasType(value: JsonValue, type: string): boolean {
-  if (type === "integer") return Number.isInteger(value);
-  return typeOf(value) === type;
-}
-
-function typeOf(value: JsonValue): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  return typeof value === "object" ? "object" : typeof value;
-}
-
-/**
- * JSON Schema's equality of two instances, for `enum` and `const`: objects with the same members
- * whatever their key order, arrays item by item in order, numbers by value.
- *
- * @example
- * ```ts
- * sameJson({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }); // true
- * sameJson([1, 2], [2, 1]); // false
- * ```
- */
-export function sameJson(a: JsonValue, b: JsonValue): boolean {
-  if (a === b) return true;
-  if (
-    typeof a !== "object" ||
-    typeof b !== "object" ||
-    a === null ||
-    b === null ||
-    Array.isArray(a) !== Array.isArray(b)
-  )
-    return false;
-  if (Array.isArray(a))
-    return a.length === (b as JsonValue[]).length && a.every((item, i) => sameJson(item, (b as JsonValue[])[i]!));
-  const keys = Object.keys(a);
-  const other = b as Record<string, JsonValue>;
-  return (
-    keys.length === Object.keys(other).length &&
-    keys.every((key) => Object.hasOwn(other, key) && sameJson((a as Record<string, JsonValue>)[key]!, other[key]!))
-  );
+export function checkToolArguments(
+  value: JsonValue,
+  schema: ToolSchema,
+  options: ToolSchemaCheckOptions = {},
+): string[] {
+  return checkArguments(value, schema, options);
 }

@@ -244,25 +244,90 @@ group("Early schema validation (SchemaWatcher on IncrementalJsonParser events)",
     });
   });
 
-  test("keywords it does not support allow anything early, and the ones that loosen others turn those off", () => {
+  test("what needs the whole value waits for it, and nothing decided early is one the final check would not say", () => {
     const schema = {
       type: "object",
       properties: {
         a: { type: "string", pattern: "^x", format: "email", minLength: 5 },
-        b: { oneOf: [{ type: "string" }], allOf: [{ type: "number" }], not: {}, $ref: "#/x" },
-        c: { type: "array", prefixItems: [{ type: "string" }], items: { type: "number" } },
+        b: { not: { type: "number" } },
+        c: { type: "array", prefixItems: [{ type: "string" }], items: { type: "number" }, uniqueItems: true },
         d: { type: "object", patternProperties: { "^x": {} }, additionalProperties: false },
         e: { type: ["string", "any"] },
-        f: { items: [{ type: "string" }] },
+        f: { items: [{ type: "string" }], contains: { type: "number" } },
+        g: { oneOf: [{ type: "number" }, { type: "integer" }] },
+        h: { $ref: "https://example.com/remote.json" },
       },
     } as unknown as ToolSchema;
-    const text = '{"a": "y", "b": 1, "c": ["s", 1], "d": {"xyz": true}, "e": 1, "f": [1]}';
+    // Each of b, c, f and g is invalid, but only the final check says so: nothing is reported early.
+    const text = '{"b": 1, "c": ["s", 1, 1], "d": {"xyz": true}, "e": 1, "f": ["s"], "g": 1, "h": 0';
     for (let cut = 0; cut <= text.length; cut++)
       assertEquals(
         watch(schema, [text.slice(0, cut), text.slice(cut)].filter(Boolean)).violation,
         undefined,
         `cut at ${cut}`,
       );
+    assertEquals(
+      checkToolArguments(JSON.parse(`${text}}`), schema),
+      [
+        "$.b must not match the schema in not",
+        "$.c must have items that are all different",
+        "$.f must have at least 1 items that match its contains",
+        "$.g matches more than one of the allowed shapes (oneOf)",
+      ],
+      "the final check rejects each",
+    );
+    // A string's pattern and minLength are decided when it closes, by the final check's own rules.
+    assertEquals(firstViolation(schema, '{"a": "xy@z"}'), {
+      code: "schema-mismatch",
+      path: "/a",
+      message: "Expected at least 5 characters.",
+    });
+    assertEquals(firstViolation(schema, '{"a": "yyy@zz"}')?.message, "Expected to match its pattern.");
+    assertEquals(firstViolation(schema, '{"a": "xyyzz"}'), undefined, "format is an annotation by default");
+    assertEquals(firstViolation(schema, '{"d": {"yz": 1}}')?.message, "A property the schema does not allow.");
+  });
+
+  test("anyOf, oneOf, allOf and $ref are conditions beside the schema's other keywords", () => {
+    const schema = {
+      type: "object",
+      properties: { a: {}, b: {}, c: {}, n: { $ref: "#/$defs/small" }, t: { $ref: "#/$defs/tree" } },
+      required: ["a"],
+      additionalProperties: false,
+      anyOf: [{ required: ["b"] }, { required: ["c"] }],
+      $defs: {
+        small: { type: "integer", allOf: [{ minimum: 0 }, { maximum: 9 }], oneOf: [{ enum: [1, 2] }, { enum: [3] }] },
+        tree: { type: "object", properties: { kids: { type: "array", items: { $ref: "#/$defs/tree" } } } },
+      },
+    } as unknown as ToolSchema;
+    assertEquals(
+      firstViolation(schema, '{"a": 1, "b": 1, "zzz": true}')?.message,
+      "A property the schema does not allow.",
+    );
+    assertEquals(firstViolation(schema, '{"a": 1, "b": 1}'), undefined);
+    assertEquals(firstViolation(schema, '{"a": 1}')?.message, "Matches none of the allowed shapes (anyOf).");
+    assertEquals(firstViolation(schema, '{"a": 1, "b": 1, "n": 12}'), {
+      code: "schema-mismatch",
+      path: "/n",
+      message: "Expected at most 9.",
+    });
+    assertEquals(
+      firstViolation(schema, '{"a": 1, "b": 1, "n": 4}')?.message,
+      "Matches none of the allowed shapes (oneOf).",
+    );
+    assertEquals(firstViolation(schema, '{"a": 1, "b": 1, "n": 2, "t": {"kids": [{"kids": []}]}}'), undefined);
+    assertEquals(firstViolation(schema, '{"a": 1, "b": 1, "t": {"kids": [{"kids": [1]}]}}'), {
+      code: "schema-mismatch",
+      path: "/t/kids/0/kids/0",
+      message: "Expected object, found number.",
+    });
+    assertEquals(
+      firstViolation({ type: "string", anyOf: [{ maxLength: 2 }, { maxLength: 5 }] }, "3")?.message,
+      "Expected string, found number.",
+    );
+    assertEquals(
+      firstViolation({ type: "object", properties: { x: false } } as unknown as ToolSchema, '{"x": 1}')?.path,
+      "/x",
+    );
   });
 
   test("enum and const of objects compare whatever the key order (JSON Schema equality); arrays in order", () => {

@@ -264,11 +264,15 @@ function allowedValues(s: Schema): JsonValue[] | undefined {
 
 function allowedText(s: Schema): string {
   const list = Array.isArray(s["enum"]) ? (s["enum"] as JsonValue[]) : [s["const"] as JsonValue];
+  // Past 5 values the list is counted, not quoted; each value quoted at most 40 characters.
+  if (list.length > 5) return `Expected one of the ${list.length.toLocaleString("en-US")} allowed values.`;
   const shown = list
-    .slice(0, 10)
-    .map((value) => JSON.stringify(value))
+    .map((value) => {
+      const text = JSON.stringify(value);
+      return text.length <= 40 ? text : `${text.slice(0, 39)}…`;
+    })
     .join(", ");
-  return list.length === 1 ? `Expected ${shown}.` : `Expected one of ${shown}${list.length > 10 ? ", ..." : ""}.`;
+  return list.length === 1 ? `Expected ${shown}.` : `Expected one of ${shown}.`;
 }
 
 function pointerToken(key: string): string {

@@ -1,0 +1,311 @@
+import type { JsonValue } from "../shared/json.ts";
+import { compileSchema } from "./compiled-schema.ts";
+import { matchesPattern, type SchemaNode } from "./schema-node.ts";
+import {
+  allowedFailure,
+  codePoints,
+  hasType,
+  sameJson,
+  type KeywordFailure,
+  numberFailure,
+  stringFailure,
+  thousands,
+  typeOf,
+} from "./schema-keywords.ts";
+
+/**
+ * The final check of a call's arguments against its tool's compiled schema: every keyword with
+ * its siblings (`anyOf`, `oneOf`, `allOf`, `$ref` are conditions beside the others, never in
+ * their place), issues bounded in number and length.
+ *
+ * @module
+ */
+
+/** The most issues one check reports; past it, one last issue counts the rest. */
+export const MAX_ISSUES = 20;
+/** The longest issue, in UTF-16 code units (a long path is cut in its middle). */
+export const MAX_ISSUE_LENGTH = 300;
+/** The most schema-against-value steps one check takes (nested `anyOf`s can multiply them); past it the call is rejected. */
+export const MAX_CHECK_STEPS = 2_000_000;
+/**
+ * The most in-place schemas (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`) followed on one value
+ * without going into it: past it (a `$ref` cycle), the schema there accepts the value.
+ */
+export const MAX_IN_PLACE = 64;
+/** The most characters of a key in a path. */
+const KEY_LENGTH = 40;
+
+/** A value's place, built into text only when an issue names it. */
+type Path = { readonly up: Path; readonly key: string | number } | undefined;
+
+interface Run {
+  issues: string[];
+  more: number;
+  steps: number;
+  root: string;
+}
+
+/** Options of {@link checkArguments}. */
+export interface CheckArgumentsOptions {
+  /** The name of the top value in the issues. @defaultValue "$" */
+  path?: string | undefined;
+  /** Check `format` (date-time, date, time, email, uri, uuid, ipv4, ipv6) rather than read it as an annotation. @defaultValue false */
+  assertFormats?: boolean | undefined;
+}
+
+/** The issues of a value against a schema (raw, compiled on first use and kept), bounded; empty when valid. */
+export function checkArguments(value: JsonValue, schema: unknown, options: CheckArgumentsOptions = {}): string[] {
+  const node = compileSchema(schema, { assertFormats: options.assertFormats });
+  const run: Run = { issues: [], more: 0, steps: MAX_CHECK_STEPS, root: options.path ?? "$" };
+  walk(value, node, undefined, run, 0);
+  if (run.steps < 0) return [`${run.root} could not be checked in ${thousands(MAX_CHECK_STEPS)} steps of its schema`];
+  if (run.more > 0) run.issues.push(`and ${thousands(run.more)} more`);
+  return run.issues;
+}
+
+/** Whether a value meets a compiled schema (the final check's verdict, without its issues). */
+export function meets(value: JsonValue, node: SchemaNode): boolean {
+  const run: Run = { issues: [], more: 0, steps: MAX_CHECK_STEPS, root: "$" };
+  return walk(value, node, undefined, run, 0, true) || run.steps < 0;
+}
+
+function render(run: Run, path: Path, tail = ""): string {
+  const parts: string[] = [];
+  for (let at = path; at; at = at.up) {
+    const key = at.key;
+    parts.push(
+      typeof key === "number" ? `[${key}]` : `.${key.length > KEY_LENGTH ? `${key.slice(0, KEY_LENGTH - 1)}…` : key}`,
+    );
+  }
+  return run.root + parts.reverse().join("") + tail;
+}
+
+function report(run: Run, quiet: boolean, path: Path, text: string | KeywordFailure): void {
+  if (quiet) return;
+  if (run.issues.length >= MAX_ISSUES) {
+    run.more++;
+    return;
+  }
+  let issue = `${render(run, path)} ${typeof text === "string" ? text : text[0]}`;
+  if (issue.length > MAX_ISSUE_LENGTH) issue = `${issue.slice(0, 150)}…${issue.slice(-(MAX_ISSUE_LENGTH - 151))}`;
+  run.issues.push(issue);
+}
+
+/**
+ * Checks `value` at `path` against `s`; reports into `run` unless `quiet` (a branch of `anyOf`,
+ * `oneOf`, `not`, `if`, `contains`, where only the verdict matters), then stops at the first failure.
+ */
+function walk(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: number, quiet = false): boolean {
+  if (--run.steps < 0) return false;
+  if (s.any || hops > MAX_IN_PLACE) return true;
+  if (s.never) {
+    report(run, quiet, path, "is not allowed");
+    return false;
+  }
+  if (value === null && s.nullable) return true;
+  if (s.types && !s.types.some((type) => hasType(value, type))) {
+    report(run, quiet, path, `must be ${s.types.join(" or ")}, not ${typeOf(value)}`);
+    return false;
+  }
+  let ok = true;
+  const fail = (text: string | KeywordFailure, at: Path = path): boolean => {
+    report(run, quiet, at, text);
+    ok = false;
+    return quiet; // stop at once when only the verdict matters
+  };
+  if (s.allowed && !s.allowed.some((option) => sameJson(option, value)) && fail(allowedFailure(s))) return false;
+  let failure: KeywordFailure | undefined;
+  if (typeof value === "number") failure = numberFailure(value, s);
+  else if (typeof value === "string") {
+    if (s.maxLength !== undefined && codePoints(value) > s.maxLength)
+      failure = [`must have at most ${s.maxLength} characters`, ""];
+    else failure = stringFailure(value, s);
+  } else if (Array.isArray(value)) {
+    if (!checkArray(value, s, path, run, quiet)) ok = false;
+  } else if (value !== null && typeof value === "object") {
+    if (!checkObject(value, s, path, run, hops, quiet)) ok = false;
+  }
+  if (failure && fail(failure)) return false;
+  if (!ok && quiet) return false;
+  return checkInPlace(value, s, path, run, hops, quiet) && ok;
+}
+
+/** `$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`: more conditions on the same value. */
+function checkInPlace(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: number, quiet: boolean): boolean {
+  let ok = true;
+  const next = hops + 1;
+  if (s.ref && !walk(value, s.ref, path, run, next, quiet)) {
+    if (quiet) return false;
+    ok = false;
+  }
+  for (const branch of s.allOf ?? []) {
+    if (!walk(value, branch, path, run, next, quiet)) {
+      if (quiet) return false;
+      ok = false;
+    }
+  }
+  if (s.anyOf && !s.anyOf.some((branch) => walk(value, branch, path, run, next, true))) {
+    report(run, quiet, path, "matches none of the allowed shapes");
+    if (quiet) return false;
+    ok = false;
+  }
+  if (s.oneOf) {
+    let matched = 0;
+    let exact = true;
+    for (const branch of s.oneOf) {
+      if (!walk(value, branch, path, run, next, true)) continue;
+      exact &&= branch.exact;
+      if (++matched > 1 && exact) break;
+    }
+    // "More than one" only when the branches that matched hold nothing ignored (which may have made them match).
+    if (matched === 0 || (matched > 1 && exact)) {
+      report(run, quiet, path, `matches ${matched === 0 ? "none" : "more than one"} of the allowed shapes (oneOf)`);
+      if (quiet) return false;
+      ok = false;
+    }
+  }
+  // A schema under `not` that holds ignored keywords may match more than it should: not checked.
+  if (s.not?.exact && walk(value, s.not, path, run, next, true)) {
+    report(run, quiet, path, "must not match the schema in not");
+    if (quiet) return false;
+    ok = false;
+  }
+  if (s.ifSchema?.exact && (s.thenSchema || s.elseSchema)) {
+    const branch = walk(value, s.ifSchema, path, run, next, true) ? s.thenSchema : s.elseSchema;
+    if (branch && !walk(value, branch, path, run, next, quiet)) ok = false;
+  }
+  return ok;
+}
+
+function checkArray(value: JsonValue[], s: SchemaNode, path: Path, run: Run, quiet: boolean): boolean {
+  let ok = true;
+  const fail = (text: string): boolean => {
+    report(run, quiet, path, text);
+    ok = false;
+    return quiet;
+  };
+  if (s.minItems !== undefined && value.length < s.minItems && fail(`must have at least ${s.minItems} items`))
+    return false;
+  if (s.maxItems !== undefined && value.length > s.maxItems && fail(`must have at most ${s.maxItems} items`))
+    return false;
+  if (s.uniqueItems && !allDifferent(value) && fail("must have items that are all different")) return false;
+  const prefix = s.prefixItems ?? [];
+  for (let i = 0; i < value.length; i++) {
+    const schema = i < prefix.length ? prefix[i] : s.items;
+    if (schema && !walk(value[i]!, schema, { up: path, key: i }, run, 0, quiet)) {
+      if (quiet) return false;
+      ok = false;
+    }
+  }
+  if (s.contains) {
+    let matched = 0;
+    for (const item of value) if (walk(item, s.contains, undefined, run, 0, true)) matched++;
+    if (matched < s.minContains && fail(`must have at least ${s.minContains} items that match its contains`))
+      return false;
+    if (
+      s.maxContains !== undefined &&
+      s.contains.exact &&
+      matched > s.maxContains &&
+      fail(`must have at most ${s.maxContains} items that match its contains`)
+    )
+      return false;
+  }
+  return ok;
+}
+
+/** JSON Schema's uniqueness: no two items equal (objects whatever their key order; 1 and 1.0 the same). */
+function allDifferent(items: JsonValue[]): boolean {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const key = canonical(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
+}
+
+function canonical(value: JsonValue): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  return `{${Object.keys(value)
+    .sort()
+    .map((key) => `${JSON.stringify(key)}:${canonical(value[key]!)}`)
+    .join(",")}}`;
+}
+
+function checkObject(
+  value: { [key: string]: JsonValue },
+  s: SchemaNode,
+  path: Path,
+  run: Run,
+  hops: number,
+  quiet: boolean,
+): boolean {
+  let ok = true;
+  const fail = (text: string, at: Path = path): boolean => {
+    report(run, quiet, at, text);
+    ok = false;
+    return quiet;
+  };
+  for (const key of s.required) if (!Object.hasOwn(value, key) && fail("is required", { up: path, key })) return false;
+  for (const [key, needs] of s.dependentRequired ?? []) {
+    if (!Object.hasOwn(value, key)) continue;
+    for (const other of needs)
+      if (
+        !Object.hasOwn(value, other) &&
+        fail(`is required when ${key.slice(0, KEY_LENGTH)} is present`, { up: path, key: other })
+      )
+        return false;
+  }
+  const keys = Object.keys(value);
+  if (
+    s.minProperties !== undefined &&
+    keys.length < s.minProperties &&
+    fail(`must have at least ${s.minProperties} properties`)
+  )
+    return false;
+  if (
+    s.maxProperties !== undefined &&
+    keys.length > s.maxProperties &&
+    fail(`must have at most ${s.maxProperties} properties`)
+  )
+    return false;
+  for (const key of keys) {
+    const at: Path = { up: path, key };
+    if (s.propertyNames && !walk(key, s.propertyNames, at, run, 0, true) && fail("is not an allowed property name", at))
+      return false;
+    const member = value[key]!;
+    let matched = false;
+    const property = s.properties?.get(key);
+    if (property) {
+      matched = true;
+      if (!walk(member, property, at, run, 0, quiet)) {
+        if (quiet) return false;
+        ok = false;
+      }
+    }
+    for (const [pattern, schema] of s.patternProperties ?? []) {
+      if (!matchesPattern(pattern, key)) continue;
+      matched = true;
+      if (!walk(member, schema, at, run, 0, quiet)) {
+        if (quiet) return false;
+        ok = false;
+      }
+    }
+    const extra = s.additionalProperties;
+    if (matched || !extra) continue;
+    if (extra.never) {
+      if (fail("is not allowed", at)) return false;
+    } else if (!walk(member, extra, at, run, 0, quiet)) {
+      if (quiet) return false;
+      ok = false;
+    }
+  }
+  for (const [key, schema] of s.dependentSchemas ?? []) {
+    if (Object.hasOwn(value, key) && !walk(value, schema, path, run, hops + 1, quiet)) {
+      if (quiet) return false;
+      ok = false;
+    }
+  }
+  return ok;
+}

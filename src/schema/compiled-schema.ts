@@ -1,0 +1,280 @@
+import type { JsonValue } from "../shared/json.ts";
+import { isRecord } from "../shared/values.ts";
+import { sameJson } from "./schema-keywords.ts";
+import {
+  blank,
+  compilePattern,
+  MAX_SCHEMA_DEPTH,
+  MAX_SCHEMA_NODES,
+  ASSERTED_FORMATS,
+  type SchemaNode,
+} from "./schema-node.ts";
+
+export type { SchemaNode } from "./schema-node.ts";
+
+/**
+ * A tool's JSON Schema compiled once (per schema object, per request): every keyword the checks
+ * read, read once and checked for its shape, local `$ref`s resolved, patterns built. A keyword
+ * whose value is not of the shape the spec gives it is ignored here (the schema is still usable:
+ * the checks are total), and reported at the request by `checkToolSchema`.
+ *
+ * Drafts: tool schemas rarely say theirs, so where draft 7 and 2020-12 differ this follows
+ * 2020-12 (`$ref` applies beside its siblings, `prefixItems`/`items`, `dependentRequired`); the
+ * draft 7 forms 2020-12 gives no other meaning (an `items` list with `additionalItems`,
+ * `dependencies`, `definitions`) are read too.
+ *
+ * @module
+ */
+
+const TYPES = new Set(["object", "array", "string", "number", "integer", "boolean", "null"]);
+/** The keywords the checks read, and those that never restrict (annotations, declarations). */
+const KNOWN = new Set(
+  (
+    "type enum const nullable minimum maximum exclusiveMinimum exclusiveMaximum multipleOf minLength maxLength " +
+    "pattern format items prefixItems additionalItems minItems maxItems uniqueItems contains minContains " +
+    "maxContains properties patternProperties additionalProperties required minProperties maxProperties " +
+    "dependentRequired dependentSchemas dependencies propertyNames $ref $defs definitions allOf anyOf oneOf not " +
+    "if then else title description default examples $comment deprecated readOnly writeOnly contentMediaType " +
+    "contentEncoding contentSchema $schema $anchor $dynamicAnchor"
+  ).split(" "),
+);
+
+/** How a schema is compiled. */
+export interface CompileOptions {
+  /** Check `format` for the formats of {@link ASSERTED_FORMATS}; otherwise `format` is an annotation. */
+  assertFormats?: boolean | undefined;
+}
+
+const cache = new WeakMap<object, SchemaNode>();
+const assertingCache = new WeakMap<object, SchemaNode>();
+
+/**
+ * The compiled form of a schema, built on first use and kept per schema object (so every call of
+ * a request, and both checks, share it). Never throws: what cannot be read accepts anything.
+ */
+export function compileSchema(schema: unknown, options: CompileOptions = {}): SchemaNode {
+  if (typeof schema !== "object" || schema === null) return compileRoot(schema, options);
+  const store = options.assertFormats ? assertingCache : cache;
+  let node = store.get(schema);
+  if (!node) store.set(schema, (node = compileRoot(schema, options)));
+  return node;
+}
+
+interface Context {
+  root: unknown;
+  refs: Map<string, SchemaNode>;
+  count: number;
+  assertFormats: boolean;
+}
+
+function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
+  const context: Context = { root: schema, refs: new Map(), count: 0, assertFormats: options.assertFormats === true };
+  try {
+    return compile(schema, context, 0);
+  } catch {
+    // A schema object whose reading throws (a getter, a proxy): the checks are total, so it accepts anything.
+    return { ...blank(false), exact: false };
+  }
+}
+
+/** `schema[key]` when it is an own key (a schema's `__proto__` or `constructor` is data, not the prototype's). */
+function own(schema: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(schema, key) ? schema[key] : undefined;
+}
+
+function count(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
+}
+
+function finite(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+function compile(schema: unknown, context: Context, depth: number): SchemaNode {
+  if (typeof schema === "boolean") return blank(!schema);
+  // What cannot be read, or is past the limits, accepts anything (and is not exact).
+  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES)
+    return { ...blank(false), exact: false };
+  const node = blank(false);
+  const kids: SchemaNode[] = [];
+  const child = (value: unknown): SchemaNode => {
+    const kid = compile(value, context, depth + 1);
+    kids.push(kid);
+    return kid;
+  };
+  const sub = (value: unknown): SchemaNode | undefined => (value === undefined ? undefined : child(value));
+  const list = (value: unknown): SchemaNode[] | undefined =>
+    Array.isArray(value) && value.length > 0 ? value.map(child) : undefined;
+  const map = (value: unknown): [string, SchemaNode][] | undefined =>
+    isRecord(value) ? Object.keys(value).map((key) => [key, child(value[key])]) : undefined;
+
+  const type = own(schema, "type");
+  const types = typeof type === "string" ? [type] : Array.isArray(type) ? type : undefined;
+  // A type name it does not know leaves `type` unchecked rather than rejecting what the tool may accept.
+  if (types?.every((name) => typeof name === "string" && TYPES.has(name))) node.types = types as string[];
+  node.nullable = own(schema, "nullable") === true;
+  const list_ = own(schema, "enum");
+  const constant = own(schema, "const");
+  const options = Array.isArray(list_) ? (list_ as JsonValue[]) : undefined;
+  if (constant !== undefined)
+    node.allowed = (options ?? [constant as JsonValue]).filter((option) => sameJson(option, constant as JsonValue));
+  else node.allowed = options;
+  node.minimum = finite(own(schema, "minimum"));
+  node.maximum = finite(own(schema, "maximum"));
+  node.exclusiveMinimum = finite(own(schema, "exclusiveMinimum"));
+  node.exclusiveMaximum = finite(own(schema, "exclusiveMaximum"));
+  const multipleOf = finite(own(schema, "multipleOf"));
+  node.multipleOf = multipleOf !== undefined && multipleOf > 0 ? multipleOf : undefined;
+  node.minLength = count(own(schema, "minLength"));
+  node.maxLength = count(own(schema, "maxLength"));
+  node.pattern = compilePattern(own(schema, "pattern"));
+  const format = own(schema, "format");
+  if (context.assertFormats && typeof format === "string" && ASSERTED_FORMATS.includes(format)) node.format = format;
+
+  node.minItems = count(own(schema, "minItems"));
+  node.maxItems = count(own(schema, "maxItems"));
+  node.uniqueItems = own(schema, "uniqueItems") === true;
+  const items = own(schema, "items");
+  const prefixItems = own(schema, "prefixItems");
+  if (Array.isArray(prefixItems)) {
+    node.prefixItems = list(prefixItems) ?? [];
+    node.items = sub(items);
+  } else if (Array.isArray(items)) {
+    // Draft 7's tuple form: 2020-12 gives an `items` list no meaning, so reading it as draft 7 does is safe.
+    node.prefixItems = list(items) ?? [];
+    node.items = sub(own(schema, "additionalItems"));
+  } else node.items = sub(items);
+  node.contains = sub(own(schema, "contains"));
+  node.minContains = count(own(schema, "minContains")) ?? 1;
+  node.maxContains = count(own(schema, "maxContains"));
+
+  const properties = map(own(schema, "properties"));
+  if (properties) node.properties = new Map(properties);
+  const patterns = own(schema, "patternProperties");
+  if (isRecord(patterns)) {
+    node.patternProperties = Object.keys(patterns).flatMap((key) => {
+      const pattern = compilePattern(key);
+      return pattern ? [[pattern, child(patterns[key])] as const] : [];
+    });
+  }
+  node.additionalProperties = sub(own(schema, "additionalProperties"));
+  const required = own(schema, "required");
+  if (Array.isArray(required)) node.required = required.filter((key): key is string => typeof key === "string");
+  node.minProperties = count(own(schema, "minProperties"));
+  node.maxProperties = count(own(schema, "maxProperties"));
+  readDependencies(schema, node, child);
+  node.propertyNames = sub(own(schema, "propertyNames"));
+
+  const ref = own(schema, "$ref");
+  if (typeof ref === "string") kids.push((node.ref = resolve(ref, context)));
+  node.allOf = list(own(schema, "allOf"));
+  node.anyOf = list(own(schema, "anyOf"));
+  node.oneOf = list(own(schema, "oneOf"));
+  node.not = sub(own(schema, "not"));
+  node.ifSchema = sub(own(schema, "if"));
+  node.thenSchema = sub(own(schema, "then"));
+  node.elseSchema = sub(own(schema, "else"));
+  node.exact =
+    Object.keys(schema).every((key) => KNOWN.has(key)) &&
+    (own(schema, "pattern") === undefined || node.pattern !== undefined) &&
+    (!isRecord(patterns) || node.patternProperties?.length === Object.keys(patterns).length) &&
+    kids.every((kid) => kid.exact);
+  return finishNode(node);
+}
+
+/** `dependentRequired`, `dependentSchemas`, and draft 7's `dependencies` (a list is the first, a schema the second). */
+function readDependencies(
+  schema: Record<string, unknown>,
+  node: SchemaNode,
+  child: (value: unknown) => SchemaNode,
+): void {
+  const required: [string, string[]][] = [];
+  const schemas: [string, SchemaNode][] = [];
+  const read = (table: unknown, lists: boolean, schemasToo: boolean): void => {
+    if (!isRecord(table)) return;
+    for (const key of Object.keys(table)) {
+      const value = table[key];
+      if (Array.isArray(value) && lists)
+        required.push([key, value.filter((name): name is string => typeof name === "string")]);
+      else if (schemasToo && (isRecord(value) || typeof value === "boolean")) schemas.push([key, child(value)]);
+    }
+  };
+  read(own(schema, "dependentRequired"), true, false);
+  read(own(schema, "dependentSchemas"), false, true);
+  read(own(schema, "dependencies"), true, true);
+  if (required.length > 0) node.dependentRequired = required;
+  if (schemas.length > 0) node.dependentSchemas = schemas;
+}
+
+function finishNode(node: SchemaNode): SchemaNode {
+  const n = node;
+  n.own =
+    n.types !== undefined ||
+    n.nullable ||
+    n.allowed !== undefined ||
+    [
+      n.minimum,
+      n.maximum,
+      n.exclusiveMinimum,
+      n.exclusiveMaximum,
+      n.multipleOf,
+      n.minLength,
+      n.maxLength,
+      n.pattern,
+      n.format,
+      n.minItems,
+      n.maxItems,
+      n.prefixItems,
+      n.items,
+      n.contains,
+      n.properties,
+      n.patternProperties,
+      n.additionalProperties,
+      n.minProperties,
+      n.maxProperties,
+      n.dependentRequired,
+      n.dependentSchemas,
+      n.propertyNames,
+    ].some((value) => value !== undefined) ||
+    n.uniqueItems ||
+    n.required.length > 0;
+  n.any = !n.own && [n.ref, n.allOf, n.anyOf, n.oneOf, n.not, n.ifSchema].every((value) => value === undefined);
+  return n;
+}
+
+/**
+ * A local `$ref` (`#`, `#/$defs/name`, `#/definitions/name`, or any JSON Pointer into the same
+ * schema), compiled once per pointer; a remote or dangling one accepts anything.
+ */
+function resolve(ref: string, context: Context): SchemaNode {
+  const known = context.refs.get(ref);
+  if (known) return known;
+  const target = pointerTarget(context.root, ref);
+  if (target === undefined) return { ...blank(false), exact: false };
+  // Registered before it is compiled, so that a recursive reference finds it.
+  const node = blank(false);
+  context.refs.set(ref, node);
+  Object.assign(node, compile(target, context, 1));
+  return node;
+}
+
+/** The value a local reference points to, or `undefined`. */
+export function pointerTarget(root: unknown, ref: string): unknown {
+  if (!ref.startsWith("#")) return undefined;
+  let pointer: string;
+  try {
+    pointer = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  if (pointer === "") return root;
+  if (!pointer.startsWith("/")) return undefined; // an anchor name: only with $anchor, which is not read
+  let at: unknown = root;
+  for (const token of pointer.slice(1).split("/")) {
+    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(key)) at = at[Number(key)];
+    else if (isRecord(at) && Object.hasOwn(at, key)) at = at[key];
+    else return undefined;
+  }
+  return at;
+}

@@ -1,0 +1,146 @@
+/**
+ * The compiled form of a tool's JSON Schema ({@link SchemaNode}), its limits, and its patterns.
+ *
+ * @module
+ */
+import type { JsonValue } from "../shared/json.ts";
+
+/** One compiled schema. Fields absent (`undefined`) do not restrict. */
+export interface SchemaNode {
+  /** No keyword restricts: `true`, `{}`, or only keywords the checks do not read. */
+  any: boolean;
+  /** `false`: nothing is valid. */
+  never: boolean;
+  /** Whether it has checks of its own beside its in-place applicators (`$ref`, `allOf`, `anyOf`, `oneOf`, ...). */
+  own: boolean;
+  /**
+   * Whether it (and every schema in it) holds only keywords the checks read or annotations: a
+   * schema that is not exact may accept more than JSON Schema would, so where accepting more
+   * would reject more (under `not`, in an `if`, for `oneOf`'s "more than one" and `maxContains`),
+   * the check is skipped rather than risk rejecting a valid value.
+   */
+  exact: boolean;
+  types: readonly string[] | undefined;
+  nullable: boolean;
+  /** `enum` and `const` together: the only values allowed. */
+  allowed: readonly JsonValue[] | undefined;
+  minimum: number | undefined;
+  maximum: number | undefined;
+  exclusiveMinimum: number | undefined;
+  exclusiveMaximum: number | undefined;
+  multipleOf: number | undefined;
+  minLength: number | undefined;
+  maxLength: number | undefined;
+  pattern: RegExp | undefined;
+  format: string | undefined;
+  minItems: number | undefined;
+  maxItems: number | undefined;
+  uniqueItems: boolean;
+  prefixItems: readonly SchemaNode[] | undefined;
+  items: SchemaNode | undefined;
+  contains: SchemaNode | undefined;
+  minContains: number;
+  maxContains: number | undefined;
+  properties: ReadonlyMap<string, SchemaNode> | undefined;
+  patternProperties: readonly (readonly [RegExp, SchemaNode])[] | undefined;
+  additionalProperties: SchemaNode | undefined;
+  required: readonly string[];
+  minProperties: number | undefined;
+  maxProperties: number | undefined;
+  dependentRequired: readonly (readonly [string, readonly string[]])[] | undefined;
+  dependentSchemas: readonly (readonly [string, SchemaNode])[] | undefined;
+  propertyNames: SchemaNode | undefined;
+  ref: SchemaNode | undefined;
+  allOf: readonly SchemaNode[] | undefined;
+  anyOf: readonly SchemaNode[] | undefined;
+  oneOf: readonly SchemaNode[] | undefined;
+  not: SchemaNode | undefined;
+  /** `if`, `then`, `else` (named apart: an object with a `then` is taken for a promise). */
+  ifSchema: SchemaNode | undefined;
+  thenSchema: SchemaNode | undefined;
+  elseSchema: SchemaNode | undefined;
+}
+
+/** The longest `pattern` (in UTF-16 code units) compiled; a longer one is ignored (and refused by `checkToolSchema`). */
+export const MAX_PATTERN_LENGTH = 1_000;
+/** The longest string (in UTF-16 code units) tested against a `pattern`; a longer one does not match. */
+export const MAX_PATTERN_INPUT = 10_000;
+/** The deepest nesting of a schema compiled; deeper schemas accept anything there. */
+export const MAX_SCHEMA_DEPTH = 64;
+/** The most schemas compiled for one tool; past it, the rest accept anything. */
+export const MAX_SCHEMA_NODES = 20_000;
+/** The formats asserted when `assertFormats` is on. */
+export const ASSERTED_FORMATS: readonly string[] = [
+  "date-time",
+  "date",
+  "time",
+  "email",
+  "uri",
+  "uuid",
+  "ipv4",
+  "ipv6",
+];
+/** A schema with no keyword (`true`), or `false` (`never`). */
+export function blank(never: boolean): SchemaNode {
+  return {
+    any: !never,
+    never,
+    own: never,
+    exact: true,
+    types: undefined,
+    nullable: false,
+    allowed: undefined,
+    minimum: undefined,
+    maximum: undefined,
+    exclusiveMinimum: undefined,
+    exclusiveMaximum: undefined,
+    multipleOf: undefined,
+    minLength: undefined,
+    maxLength: undefined,
+    pattern: undefined,
+    format: undefined,
+    minItems: undefined,
+    maxItems: undefined,
+    uniqueItems: false,
+    prefixItems: undefined,
+    items: undefined,
+    contains: undefined,
+    minContains: 1,
+    maxContains: undefined,
+    properties: undefined,
+    patternProperties: undefined,
+    additionalProperties: undefined,
+    required: [],
+    minProperties: undefined,
+    maxProperties: undefined,
+    dependentRequired: undefined,
+    dependentSchemas: undefined,
+    propertyNames: undefined,
+    ref: undefined,
+    allOf: undefined,
+    anyOf: undefined,
+    oneOf: undefined,
+    not: undefined,
+    ifSchema: undefined,
+    thenSchema: undefined,
+    elseSchema: undefined,
+  };
+}
+
+/**
+ * A pattern as ECMAScript with the `u` flag (as JSON Schema says), or `undefined` when it is not
+ * a string, too long, or not a valid regular expression.
+ */
+export function compilePattern(pattern: unknown): RegExp | undefined {
+  if (typeof pattern !== "string" || pattern.length > MAX_PATTERN_LENGTH) return undefined;
+  try {
+    return new RegExp(pattern, "u");
+  } catch {
+    return undefined; // refused at the request by checkToolSchema; here the keyword is ignored
+  }
+}
+
+/** Whether a string matches a pattern; a string longer than {@link MAX_PATTERN_INPUT} never does. */
+export function matchesPattern(pattern: RegExp, text: string): boolean {
+  return text.length <= MAX_PATTERN_INPUT && pattern.test(text);
+}

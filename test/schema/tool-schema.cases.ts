@@ -1,0 +1,164 @@
+import { checkToolArguments, type JsonValue, type ToolSchema } from "../../src/index.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+
+const check = (value: JsonValue, schema: unknown, options = {}): string[] =>
+  checkToolArguments(value, schema as ToolSchema, options);
+
+group("checkToolArguments: every keyword applies with its siblings", (test) => {
+  test("anyOf is one more condition, not a replacement for the schema's other keywords", () => {
+    const schema = {
+      type: "object",
+      properties: { a: {}, b: {}, c: {} },
+      required: ["a"],
+      additionalProperties: false,
+      anyOf: [{ required: ["b"] }, { required: ["c"] }],
+    };
+    assertEquals(check({ b: 1, zzz: true }, schema), ["$.a is required", "$.zzz is not allowed"]);
+    assertEquals(check({ a: 1, c: 1 }, schema), []);
+    assertEquals(check({ a: 1 }, schema), ["$ matches none of the allowed shapes"]);
+    assertEquals(check(3, { type: "string", anyOf: [{ maxLength: 2 }, { maxLength: 5 }] }), [
+      "$ must be string, not number",
+    ]);
+  });
+
+  test("patternProperties beside additionalProperties: false allows the keys its patterns match", () => {
+    const schema = { properties: { foo: {}, bar: {} }, patternProperties: { "^v": {} }, additionalProperties: false };
+    assertEquals(check({ foo: 1, vroom: 2 }, schema), []);
+    assertEquals(check({ foo: 1, hello: 2 }, schema), ["$.hello is not allowed"]);
+    const both = { properties: { foo: { type: "string" } }, patternProperties: { o$: { maxLength: 1 } } };
+    assertEquals(
+      check({ foo: "ab" }, both),
+      ["$.foo must have at most 1 characters"],
+      "a property and a pattern both apply",
+    );
+  });
+
+  test("prefixItems checks the first items, items only the rest", () => {
+    const schema = { prefixItems: [{ type: "string" }], items: { type: "integer" } };
+    assertEquals(check(["x", 2, 3], schema), []);
+    assertEquals(check(["x", "y"], schema), ["$[1] must be integer, not string"]);
+    assertEquals(check([1], { items: [{ type: "string" }], additionalItems: false }), [
+      "$[0] must be string, not number",
+    ]);
+    assertEquals(check(["a", 1], { items: [{ type: "string" }], additionalItems: false }), ["$[1] is not allowed"]);
+  });
+
+  test("local $refs resolve to $defs and definitions, recursively, and a cycle that never goes into the value ends", () => {
+    const tree = {
+      $defs: {
+        node: { type: "object", properties: { v: { type: "integer" }, kids: { items: { $ref: "#/$defs/node" } } } },
+      },
+      $ref: "#/$defs/node",
+    };
+    assertEquals(check({ v: 1, kids: [{ v: 2, kids: [] }] }, tree), []);
+    assertEquals(check({ v: 1, kids: [{ v: 2, kids: [{ v: "x" }] }] }, tree), [
+      "$.kids[0].kids[0].v must be integer, not string",
+    ]);
+    assertEquals(
+      check({ a: "x" }, { properties: { a: { $ref: "#/definitions/n" } }, definitions: { n: { type: "number" } } }),
+      ["$.a must be number, not string"],
+    );
+    assertEquals(check(1, { $ref: "#" }), [], "a schema that is only a reference to itself accepts");
+    assertEquals(check(1, { allOf: [{ $ref: "#" }], type: "string" }), ["$ must be string, not number"]);
+    assertEquals(check(1, { $ref: "https://example.com/s.json" }), [], "a remote reference is not followed");
+  });
+
+  test("allOf, oneOf, not, if/then/else and boolean schemas", () => {
+    assertEquals(check(5, { allOf: [{ minimum: 1 }, { maximum: 3 }] }), ["$ must be at most 3"]);
+    assertEquals(check(1, { oneOf: [{ type: "integer" }, { minimum: 0 }] }), [
+      "$ matches more than one of the allowed shapes (oneOf)",
+    ]);
+    assertEquals(check(-1.5, { oneOf: [{ type: "integer" }, { minimum: 0 }] }), [
+      "$ matches none of the allowed shapes (oneOf)",
+    ]);
+    assertEquals(check(-1, { oneOf: [{ type: "integer" }, { minimum: 0 }] }), []);
+    assertEquals(check("x", { not: { type: "string" } }), ["$ must not match the schema in not"]);
+    const conditional = {
+      if: { properties: { k: { const: "a" } } },
+      then: { required: ["a"] },
+      else: { required: ["b"] },
+    };
+    assertEquals(check({ k: "a" }, conditional), ["$.a is required"]);
+    assertEquals(check({ k: "z" }, conditional), ["$.b is required"]);
+    assertEquals(check({ x: 1 }, { properties: { x: false } }), ["$.x is not allowed"]);
+    assertEquals(check({ x: 1 }, true), []);
+    assertEquals(check({ x: 1 }, false), ["$ is not allowed"]);
+  });
+
+  test("strings: pattern (ECMAScript, u flag), minLength in code points, format an annotation unless asserted", () => {
+    assertEquals(check("abc", { pattern: "^a" }), []);
+    assertEquals(check("xbc", { pattern: "^a" }), ["$ must match its pattern"]);
+    assertEquals(check("😀", { pattern: "^.$" }), [], "u flag: . is one code point");
+    assertEquals(check("😀😀", { minLength: 3 }), ["$ must have at least 3 characters"]);
+    assertEquals(check("😀😀", { maxLength: 2 }), []);
+    assertEquals(
+      check("a".repeat(10_001), { pattern: "a" }),
+      ["$ must match its pattern"],
+      "past 10,000 characters, no match",
+    );
+    assertEquals(check("x", { pattern: "(" }), [], "an invalid pattern is ignored (refused by checkToolSchema)");
+    assertEquals(check("not a date", { format: "date" }), []);
+    const asserted = { assertFormats: true };
+    for (const [format, good, bad] of [
+      ["date-time", "2026-02-28T10:00:00.5+01:00", "2026-02-29T10:00:00Z"],
+      ["date", "2024-02-29", "2024-13-01"],
+      ["time", "23:59:60Z", "24:00:00Z"],
+      ["email", "a.b+c@example.com", "a@@b"],
+      ["uri", "https://example.com/a?b#c", "/relative"],
+      ["uuid", "123e4567-e89b-12d3-a456-426614174000", "123e4567e89b12d3a456426614174000"],
+      ["ipv4", "192.168.0.1", "256.1.1.1"],
+      ["ipv6", "::ffff:192.168.0.1", "1:2:3:4:5:6:7:8:9"],
+    ] as const) {
+      assertEquals(check(good, { format }, asserted), [], `${format}: ${good}`);
+      assertEquals(check(bad, { format }, asserted), [`$ must be a valid ${format}`], `${format}: ${bad}`);
+    }
+  });
+
+  test("numbers, arrays and objects: the rest of the keywords", () => {
+    assertEquals(check(0.0075, { multipleOf: 0.0001 }), []);
+    assertEquals(check(0.00751, { multipleOf: 0.0001 }), ["$ must be a multiple of 0.0001"]);
+    assertEquals(check(3, { exclusiveMinimum: 3 }), ["$ must be greater than 3"]);
+    assertEquals(check(3, { exclusiveMaximum: 3 }), ["$ must be less than 3"]);
+    assertEquals(
+      check(
+        [
+          { a: 1, b: 2 },
+          { b: 2, a: 1 },
+        ],
+        { uniqueItems: true },
+      ),
+      ["$ must have items that are all different"],
+    );
+    assertEquals(check([1, "1"], { uniqueItems: true }), []);
+    assertEquals(check([1, 2, 3], { contains: { minimum: 2 }, maxContains: 1 }), [
+      "$ must have at most 1 items that match its contains",
+    ]);
+    assertEquals(check({}, { minProperties: 1 }), ["$ must have at least 1 properties"]);
+    assertEquals(check({ a: 1, b: 2 }, { maxProperties: 1 }), ["$ must have at most 1 properties"]);
+    assertEquals(check({ a: 1 }, { dependentRequired: { a: ["b"] } }), ["$.b is required when a is present"]);
+    assertEquals(check({ abc: 1 }, { propertyNames: { maxLength: 2 } }), ["$.abc is not an allowed property name"]);
+    assertEquals(check(null, { type: "string", nullable: true }), []);
+  });
+
+  test("a schema it cannot read never throws: what it does not understand accepts", () => {
+    for (const schema of [
+      { enum: "abc" },
+      { anyOf: "x" },
+      { properties: { city: { enum: 5 } } },
+      { properties: { city: { anyOf: [null] } } },
+      { required: "city" },
+      { items: 3, minimum: "1", type: 7 },
+      null,
+      "string",
+      [1, 2],
+    ]) {
+      for (const value of [{ city: "x" }, "x", null, [1]] as JsonValue[]) {
+        const issues = check(value, schema);
+        assert(issues.length <= 1, `${JSON.stringify(schema)} on ${JSON.stringify(value)}: ${JSON.stringify(issues)}`);
+      }
+    }
+    let deep: unknown = { type: "string" };
+    for (let i = 0; i < 10_000; i++) deep = { items: deep };
+    assertEquals(check([[["x"]]], deep), [], "a schema nested past 64 levels accepts there");
+  });
+});
