@@ -44,9 +44,11 @@ export {
   createProviderDecoder,
   createProviderDeltaStream,
   PROVIDERS,
+  providerKit,
   providerProtocol,
   type Provider,
 } from "./providers/registry.ts";
+export type { ProviderKit, ToolEntry } from "./providers/provider-kit.ts";
 export { detectProvider, ProviderDetectStream } from "./providers/provider-detect-stream.ts";
 export { OpenAIChatDecoder, OpenAIChatDeltaStream } from "./providers/openai-chat/openai-chat-delta-stream.ts";
 export { openAIChatAssistantMessage, openAIChatToolMessages } from "./providers/openai-chat/openai-chat-messages.ts";

@@ -1,11 +1,4 @@
-import { anthropicAssistantMessage, anthropicToolResultMessage } from "./anthropic/anthropic-messages.ts";
-import { bedrockAssistantMessage, bedrockToolResultMessage } from "./bedrock/bedrock-messages.ts";
-import { cohereAssistantMessage, cohereToolMessages } from "./cohere/cohere-messages.ts";
-import { geminiFunctionResponseContent, geminiModelContent } from "./gemini/gemini-messages.ts";
-import { ollamaAssistantMessage, ollamaToolMessages } from "./ollama/ollama-messages.ts";
-import { openAIChatAssistantMessage, openAIChatToolMessages } from "./openai-chat/openai-chat-messages.ts";
-import { responsesInputItems, responsesToolOutputs } from "./openai-responses/openai-responses-messages.ts";
-import type { Provider } from "./registry.ts";
+import { providerKit, type Provider } from "./registry.ts";
 import type { AssistantTurn, ToolResult } from "./turn.ts";
 
 /**
@@ -21,13 +14,7 @@ export function assistantMessage(
   provider: Provider,
   turn: AssistantTurn,
 ): Record<string, unknown> | Record<string, unknown>[] {
-  if (provider === "anthropic") return anthropicAssistantMessage(turn);
-  if (provider === "gemini") return geminiModelContent(turn);
-  if (provider === "openai-responses") return responsesInputItems(turn);
-  if (provider === "bedrock") return bedrockAssistantMessage(turn);
-  if (provider === "cohere") return cohereAssistantMessage(turn);
-  if (provider === "ollama") return ollamaAssistantMessage(turn);
-  return openAIChatAssistantMessage(turn);
+  return providerKit(provider).assistantMessage(turn);
 }
 
 /**
@@ -40,11 +27,5 @@ export function assistantMessage(
  * ```
  */
 export function toolResultMessages(provider: Provider, results: readonly ToolResult[]): Record<string, unknown>[] {
-  if (provider === "anthropic") return [anthropicToolResultMessage(results)];
-  if (provider === "gemini") return [geminiFunctionResponseContent(results)];
-  if (provider === "openai-responses") return responsesToolOutputs(results);
-  if (provider === "bedrock") return [bedrockToolResultMessage(results)];
-  if (provider === "cohere") return cohereToolMessages(results);
-  if (provider === "ollama") return ollamaToolMessages(results);
-  return openAIChatToolMessages(results);
+  return providerKit(provider).toolResultMessages(results);
 }

@@ -1,21 +1,15 @@
 import type { FramedMessage } from "../framing/framing.ts";
 import type { ProviderDelta } from "../shared/deltas.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
-import { AnthropicDeltaStream } from "./anthropic/anthropic-delta-stream.ts";
-import { anthropicProtocol } from "./anthropic/anthropic-protocol.ts";
-import { BedrockDeltaStream } from "./bedrock/bedrock-delta-stream.ts";
-import { bedrockProtocol } from "./bedrock/bedrock-protocol.ts";
-import { CohereDeltaStream } from "./cohere/cohere-delta-stream.ts";
-import { cohereProtocol } from "./cohere/cohere-protocol.ts";
-import { GeminiDeltaStream } from "./gemini/gemini-delta-stream.ts";
-import { geminiProtocol } from "./gemini/gemini-protocol.ts";
-import { OllamaDeltaStream } from "./ollama/ollama-delta-stream.ts";
-import { ollamaProtocol } from "./ollama/ollama-protocol.ts";
-import { OpenAIChatDeltaStream } from "./openai-chat/openai-chat-delta-stream.ts";
-import { openAIChatProtocol } from "./openai-chat/openai-chat-protocol.ts";
-import { OpenAIResponsesDeltaStream } from "./openai-responses/openai-responses-delta-stream.ts";
-import { openAIResponsesProtocol } from "./openai-responses/openai-responses-protocol.ts";
+import { anthropicKit } from "./anthropic/anthropic-kit.ts";
+import { bedrockKit } from "./bedrock/bedrock-kit.ts";
+import { cohereKit } from "./cohere/cohere-kit.ts";
+import { geminiKit } from "./gemini/gemini-kit.ts";
+import { ollamaKit } from "./ollama/ollama-kit.ts";
+import { openAIChatKit } from "./openai-chat/openai-chat-kit.ts";
+import { openAIResponsesKit } from "./openai-responses/openai-responses-kit.ts";
 import { type Emit, type ProviderDecoder, ProviderDecoderStream, type ProviderProtocol } from "./provider-decoder.ts";
+import type { ProviderKit } from "./provider-kit.ts";
 
 /**
  * The wire protocols tool-call-stream reads: `openai` is Chat Completions and every compatible
@@ -45,23 +39,34 @@ export const PROVIDERS: readonly Provider[] = [
   "ollama",
 ];
 
-/** What the registry holds of one built-in provider: its protocol and its stage. */
-interface ProviderEntry {
-  readonly protocol: ProviderProtocol;
-  /** The provider's own stage class, so that `createProviderDeltaStream("anthropic")` is an `AnthropicDeltaStream`. */
-  readonly DeltaStream: new () => ProviderDecoderStream;
-}
-
-/** The built-in providers: mapped over {@link Provider}, so a name without an entry does not compile. */
-const PROVIDER_ENTRIES: { readonly [P in Provider]: ProviderEntry } = {
-  openai: { protocol: openAIChatProtocol, DeltaStream: OpenAIChatDeltaStream },
-  "openai-responses": { protocol: openAIResponsesProtocol, DeltaStream: OpenAIResponsesDeltaStream },
-  anthropic: { protocol: anthropicProtocol, DeltaStream: AnthropicDeltaStream },
-  gemini: { protocol: geminiProtocol, DeltaStream: GeminiDeltaStream },
-  bedrock: { protocol: bedrockProtocol, DeltaStream: BedrockDeltaStream },
-  cohere: { protocol: cohereProtocol, DeltaStream: CohereDeltaStream },
-  ollama: { protocol: ollamaProtocol, DeltaStream: OllamaDeltaStream },
+/**
+ * The built-in providers, one kit each. Mapped over {@link Provider}, so a name without a kit, or
+ * a kit without one of its pieces, does not compile; every dispatcher is a lookup here.
+ */
+const KITS: { readonly [P in Provider]: ProviderKit } = {
+  openai: openAIChatKit,
+  "openai-responses": openAIResponsesKit,
+  anthropic: anthropicKit,
+  gemini: geminiKit,
+  bedrock: bedrockKit,
+  cohere: cohereKit,
+  ollama: ollamaKit,
 };
+
+/**
+ * The kit of a built-in provider: its protocol and stage, its tool definitions, the field of its
+ * conversation, and its next turn's messages. Throws `unknown-provider` for another name.
+ *
+ * @example
+ * ```ts
+ * const kit = providerKit("gemini");
+ * const body = { contents, tools: kit.toolDefinitions([{ name: "get_weather", parameters: { type: "object" } }]) };
+ * ```
+ */
+export function providerKit(provider: Provider): ProviderKit {
+  assertProvider(String(provider));
+  return KITS[provider];
+}
 
 /** Throws a typed error for a name that is not a {@link Provider} (reachable only from JavaScript or a cast). */
 export function assertProvider(provider: string): asserts provider is Provider {
@@ -86,7 +91,7 @@ export function providerProtocol(provider: Provider | ProviderProtocol): Provide
   if (typeof provider === "object" && provider !== null && typeof provider.createDecoder === "function")
     return provider;
   assertProvider(String(provider));
-  return PROVIDER_ENTRIES[provider as Provider].protocol;
+  return KITS[provider as Provider].protocol;
 }
 
 /**
@@ -120,7 +125,7 @@ export function createProviderDeltaStream(
 ): TransformStream<FramedMessage, ProviderDelta> {
   if (typeof provider === "string") {
     assertProvider(provider);
-    return new PROVIDER_ENTRIES[provider].DeltaStream();
+    return new KITS[provider].DeltaStream();
   }
   return new ProviderDecoderStream(providerProtocol(provider).createDecoder);
 }

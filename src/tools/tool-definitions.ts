@@ -1,17 +1,9 @@
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import { isStandardSchema, standardJsonSchema } from "../schema/standard-schema.ts";
-import type { Provider } from "../providers/registry.ts";
+import type { ToolEntry } from "../providers/provider-kit.ts";
+import { providerKit, type Provider } from "../providers/registry.ts";
 import type { RunnableTool } from "./runnable-tool.ts";
 import { parametersOf } from "./tool-outcome.ts";
-
-/** One tool as every provider's definition needs it. */
-interface Entry {
-  name: string;
-  description?: string;
-  parameters: Record<string, unknown>;
-  /** The parameters are a validator's JSON Schema (draft-07), not a schema written for the provider. */
-  fromValidator?: true;
-}
 
 /** The parameters of a tool that gives none: any object (a new one each time: the caller may change it). */
 const anyObject = (): Record<string, unknown> => ({ type: "object", properties: {} });
@@ -43,29 +35,18 @@ export function toolDefinitions(
   provider: Provider,
   tools: Readonly<Record<string, RunnableTool>> | readonly ToolDefinition[],
 ): Record<string, unknown>[] {
-  const entries: Entry[] = isList(tools)
+  const entries: ToolEntry[] = isList(tools)
     ? tools.map(fromDefinition)
     : Object.entries(tools).map(([name, tool]) => ({
         name,
         ...(tool.description !== undefined ? { description: tool.description } : {}),
         parameters: parametersOf(tool) ?? anyObject(),
+        // A validator's JSON Schema (draft-07), not a schema written for the provider.
         ...(tool.parameters === undefined && tool.schema && standardJsonSchema(tool.schema)
-          ? { fromValidator: true as const }
+          ? { jsonSchema: true }
           : {}),
       }));
-  if (provider === "gemini") {
-    const declarations = entries.map(({ parameters, fromValidator, ...rest }) => ({
-      ...rest,
-      [fromValidator ? "parametersJsonSchema" : "parameters"]: parameters,
-    }));
-    return declarations.length > 0 ? [{ functionDeclarations: declarations }] : [];
-  }
-  const plain = entries.map(({ fromValidator: _fromValidator, ...entry }) => entry);
-  if (provider === "anthropic") return plain.map(({ parameters, ...rest }) => ({ ...rest, input_schema: parameters }));
-  if (provider === "bedrock")
-    return plain.map(({ parameters, ...rest }) => ({ toolSpec: { ...rest, inputSchema: { json: parameters } } }));
-  if (provider === "openai-responses") return plain.map((entry) => ({ type: "function", ...entry }));
-  return plain.map((entry) => ({ type: "function", function: entry }));
+  return providerKit(provider).toolDefinitions(entries);
 }
 
 function isList(
@@ -75,7 +56,7 @@ function isList(
 }
 
 /** A definition in any shape, as the entry every provider's shape is made from. */
-function fromDefinition(tool: ToolDefinition): Entry {
+function fromDefinition(tool: ToolDefinition): ToolEntry {
   const source = ("function" in tool ? tool.function : tool) as {
     name: string;
     description?: unknown;
@@ -90,6 +71,6 @@ function fromDefinition(tool: ToolDefinition): Entry {
     name: source.name,
     ...(typeof source.description === "string" ? { description: source.description } : {}),
     parameters: (parameters as Record<string, unknown> | undefined) ?? anyObject(),
-    ...(validator ? { fromValidator: true as const } : {}),
+    ...(validator ? { jsonSchema: true } : {}),
   };
 }

@@ -1,0 +1,22 @@
+import type { ProviderKit } from "../provider-kit.ts";
+import { AnthropicDeltaStream } from "./anthropic-delta-stream.ts";
+import { anthropicAssistantMessage, anthropicToolResultMessage } from "./anthropic-messages.ts";
+import { anthropicProtocol } from "./anthropic-protocol.ts";
+import { anthropicToolDefinitions } from "./anthropic-tools.ts";
+
+/**
+ * The kit of Anthropic Messages: its protocol and stage, its tool definitions, and its next turn.
+ *
+ * @example
+ * ```ts
+ * const tools = anthropicKit.toolDefinitions([{ name: "get_weather", parameters: { type: "object" } }]);
+ * ```
+ */
+export const anthropicKit: ProviderKit = {
+  protocol: anthropicProtocol,
+  DeltaStream: AnthropicDeltaStream,
+  conversationField: "messages",
+  toolDefinitions: anthropicToolDefinitions,
+  assistantMessage: anthropicAssistantMessage,
+  toolResultMessages: (results) => [anthropicToolResultMessage(results)],
+};

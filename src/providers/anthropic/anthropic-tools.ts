@@ -1,0 +1,13 @@
+import { namedTool, type ToolEntry } from "../provider-kit.ts";
+
+/**
+ * The tools as a request to Anthropic Messages: `{ name, description, input_schema }`.
+ *
+ * @example
+ * ```ts
+ * const tools = anthropicToolDefinitions([{ name: "get_weather", description: "The weather in a city.", parameters: { type: "object" } }]);
+ * ```
+ */
+export function anthropicToolDefinitions(tools: readonly ToolEntry[]): Record<string, unknown>[] {
+  return tools.map((tool) => ({ ...namedTool(tool), input_schema: tool.parameters }));
+}

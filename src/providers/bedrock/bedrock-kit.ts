@@ -1,0 +1,22 @@
+import type { ProviderKit } from "../provider-kit.ts";
+import { BedrockDeltaStream } from "./bedrock-delta-stream.ts";
+import { bedrockAssistantMessage, bedrockToolResultMessage } from "./bedrock-messages.ts";
+import { bedrockProtocol } from "./bedrock-protocol.ts";
+import { bedrockToolDefinitions } from "./bedrock-tools.ts";
+
+/**
+ * The kit of Amazon Bedrock (Converse): its protocol and stage, its tool definitions, and its next turn.
+ *
+ * @example
+ * ```ts
+ * const tools = bedrockKit.toolDefinitions([{ name: "get_weather", parameters: { type: "object" } }]);
+ * ```
+ */
+export const bedrockKit: ProviderKit = {
+  protocol: bedrockProtocol,
+  DeltaStream: BedrockDeltaStream,
+  conversationField: "messages",
+  toolDefinitions: bedrockToolDefinitions,
+  assistantMessage: bedrockAssistantMessage,
+  toolResultMessages: (results) => [bedrockToolResultMessage(results)],
+};

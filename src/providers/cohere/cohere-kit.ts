@@ -1,0 +1,22 @@
+import type { ProviderKit } from "../provider-kit.ts";
+import { CohereDeltaStream } from "./cohere-delta-stream.ts";
+import { cohereAssistantMessage, cohereToolMessages } from "./cohere-messages.ts";
+import { cohereProtocol } from "./cohere-protocol.ts";
+import { cohereToolDefinitions } from "./cohere-tools.ts";
+
+/**
+ * The kit of Cohere v2 chat: its protocol and stage, its tool definitions, and its next turn.
+ *
+ * @example
+ * ```ts
+ * const tools = cohereKit.toolDefinitions([{ name: "get_weather", parameters: { type: "object" } }]);
+ * ```
+ */
+export const cohereKit: ProviderKit = {
+  protocol: cohereProtocol,
+  DeltaStream: CohereDeltaStream,
+  conversationField: "messages",
+  toolDefinitions: cohereToolDefinitions,
+  assistantMessage: cohereAssistantMessage,
+  toolResultMessages: cohereToolMessages,
+};

@@ -1,0 +1,22 @@
+import type { ProviderKit } from "../provider-kit.ts";
+import { GeminiDeltaStream } from "./gemini-delta-stream.ts";
+import { geminiModelContent, geminiFunctionResponseContent } from "./gemini-messages.ts";
+import { geminiProtocol } from "./gemini-protocol.ts";
+import { geminiToolDefinitions } from "./gemini-tools.ts";
+
+/**
+ * The kit of Gemini and Vertex AI: its protocol and stage, its tool definitions, and its next turn.
+ *
+ * @example
+ * ```ts
+ * const tools = geminiKit.toolDefinitions([{ name: "get_weather", parameters: { type: "object" } }]);
+ * ```
+ */
+export const geminiKit: ProviderKit = {
+  protocol: geminiProtocol,
+  DeltaStream: GeminiDeltaStream,
+  conversationField: "contents",
+  toolDefinitions: geminiToolDefinitions,
+  assistantMessage: geminiModelContent,
+  toolResultMessages: (results) => [geminiFunctionResponseContent(results)],
+};

@@ -1,0 +1,13 @@
+import { namedTool, type ToolEntry } from "../provider-kit.ts";
+
+/**
+ * The tools as a request to Ollama: the Chat Completions shape, `{ type: "function", function: { name, description, parameters } }`.
+ *
+ * @example
+ * ```ts
+ * const tools = ollamaToolDefinitions([{ name: "get_weather", description: "The weather in a city.", parameters: { type: "object" } }]);
+ * ```
+ */
+export function ollamaToolDefinitions(tools: readonly ToolEntry[]): Record<string, unknown>[] {
+  return tools.map((tool) => ({ type: "function", function: { ...namedTool(tool), parameters: tool.parameters } }));
+}

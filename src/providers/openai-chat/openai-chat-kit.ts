@@ -1,0 +1,22 @@
+import type { ProviderKit } from "../provider-kit.ts";
+import { OpenAIChatDeltaStream } from "./openai-chat-delta-stream.ts";
+import { openAIChatAssistantMessage, openAIChatToolMessages } from "./openai-chat-messages.ts";
+import { openAIChatProtocol } from "./openai-chat-protocol.ts";
+import { openAIChatToolDefinitions } from "./openai-chat-tools.ts";
+
+/**
+ * The kit of OpenAI Chat Completions and every compatible server: its protocol and stage, its tool definitions, and its next turn.
+ *
+ * @example
+ * ```ts
+ * const tools = openAIChatKit.toolDefinitions([{ name: "get_weather", parameters: { type: "object" } }]);
+ * ```
+ */
+export const openAIChatKit: ProviderKit = {
+  protocol: openAIChatProtocol,
+  DeltaStream: OpenAIChatDeltaStream,
+  conversationField: "messages",
+  toolDefinitions: openAIChatToolDefinitions,
+  assistantMessage: openAIChatAssistantMessage,
+  toolResultMessages: openAIChatToolMessages,
+};

@@ -1,0 +1,22 @@
+import type { ProviderKit } from "../provider-kit.ts";
+import { OpenAIResponsesDeltaStream } from "./openai-responses-delta-stream.ts";
+import { responsesInputItems, responsesToolOutputs } from "./openai-responses-messages.ts";
+import { openAIResponsesProtocol } from "./openai-responses-protocol.ts";
+import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
+
+/**
+ * The kit of the OpenAI Responses API: its protocol and stage, its tool definitions, and its next turn.
+ *
+ * @example
+ * ```ts
+ * const tools = openAIResponsesKit.toolDefinitions([{ name: "get_weather", parameters: { type: "object" } }]);
+ * ```
+ */
+export const openAIResponsesKit: ProviderKit = {
+  protocol: openAIResponsesProtocol,
+  DeltaStream: OpenAIResponsesDeltaStream,
+  conversationField: "input",
+  toolDefinitions: openAIResponsesToolDefinitions,
+  assistantMessage: responsesInputItems,
+  toolResultMessages: responsesToolOutputs,
+};

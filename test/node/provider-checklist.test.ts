@@ -1,0 +1,51 @@
+// A new provider is one folder plus one registry line in the library, and the places CONTRIBUTING's
+// "A provider protocol" lists: this test holds every Provider to that list, so a provider that
+// misses one of them fails here (the registry and the Worker's upstream table are mapped types, so
+// a missing kit or upstream line is a compile error first).
+import { existsSync, readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { PROVIDERS, type Provider } from "../../src/index.ts";
+import { allFixtures } from "../support/fixtures.ts";
+import { protocolOf } from "../support/fixture-provider.ts";
+
+/** The folder of a provider under src/providers/: its name, but Chat Completions' is `openai-chat`. */
+const folderOf = (provider: Provider): string => (provider === "openai" ? "openai-chat" : provider);
+/** The pieces of a provider's folder, each a file named after the folder. */
+const PIECES = ["delta-stream", "finish-reasons", "messages", "tools", "protocol", "kit"];
+
+const read = (path: string): string => readFileSync(path, "utf8");
+const packageJson = JSON.parse(read("package.json")) as { exports: Record<string, unknown>; scripts: { docs: string } };
+const denoJson = JSON.parse(read("deno.json")) as { exports: Record<string, string> };
+const registry = read("src/providers/registry.ts");
+const sizeScript = read("scripts/size.mjs");
+const sizeProviders = sizeScript.slice(
+  sizeScript.indexOf("const PROVIDERS = {"),
+  sizeScript.indexOf("const MULTI_PROVIDER"),
+);
+
+describe("every provider is in every place CONTRIBUTING lists", () => {
+  for (const provider of PROVIDERS) {
+    const folder = folderOf(provider);
+    it(`${provider}: its folder, its registry line, its entry module and subpath, its size lists, its tests and recordings`, () => {
+      const missing = [
+        ...PIECES.map((piece) => `src/providers/${folder}/${folder}-${piece}.ts`).filter((path) => !existsSync(path)),
+        ...(registry.includes(`"./${folder}/${folder}-kit.ts"`) ? [] : ["its kit in src/providers/registry.ts"]),
+        ...(existsSync(`src/${provider}.ts`) ? [] : [`src/${provider}.ts`]),
+        ...(`./${provider}` in packageJson.exports ? [] : ["package.json exports"]),
+        ...(denoJson.exports[`./${provider}`] === `./src/${provider}.ts` ? [] : ["deno.json exports"]),
+        ...(packageJson.scripts.docs.includes(` src/${provider}.ts `) ? [] : ["the docs script"]),
+        ...(new RegExp(`^\\s+"?${provider}"?: \\{`, "m").test(sizeProviders) ? [] : ["scripts/size.mjs PROVIDERS"]),
+        ...(existsSync(`test/providers/${folder}`) ? [] : [`test/providers/${folder}/`]),
+        ...(allFixtures.some((fixture) => protocolOf(fixture) === provider) ? [] : ["a recording read as it"]),
+      ];
+      expect(missing).toEqual([]);
+    });
+  }
+
+  it("the list above can fail: a name that is not a provider misses every place", () => {
+    const folder = "acme";
+    expect(existsSync(`src/providers/${folder}/${folder}-kit.ts`)).toBe(false);
+    expect(`./${folder}` in packageJson.exports).toBe(false);
+    expect(new RegExp(`^\\s+"?${folder}"?: \\{`, "m").test(sizeProviders)).toBe(false);
+  });
+});

@@ -1,0 +1,119 @@
+// One record per provider (issue 23): every Provider has a kit with every piece, the dispatchers
+// are lookups in it (never a fallback to another provider's shape), and each kit's own pieces
+// make what the provider takes.
+import {
+  assistantMessage,
+  createProviderDecoder,
+  createProviderDeltaStream,
+  PROVIDERS,
+  ProviderDecoderStream,
+  providerKit,
+  providerProtocol,
+  toolDefinitions,
+  ToolCallStreamError,
+  toolResultMessages,
+  type AssistantTurn,
+  type Provider,
+  type ProviderDelta,
+  type ToolResult,
+} from "../../src/index.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+
+const turn: AssistantTurn = {
+  text: "Looking it up.",
+  toolCalls: [
+    { index: 0, id: "call_1", name: "get_weather", arguments: { city: "Oslo" }, rawArguments: '{"city":"Oslo"}' },
+  ],
+};
+const results: ToolResult[] = [{ call: { id: "call_1", name: "get_weather" }, output: { celsius: 4 } }];
+const weather = { name: "get_weather", description: "The weather in a city.", parameters: { type: "object" } };
+
+/** The error a call throws, or undefined. */
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+group("Provider kits", (test) => {
+  test("every Provider has a kit with every piece, named after it", () => {
+    for (const provider of PROVIDERS) {
+      const kit = providerKit(provider);
+      assertEquals(kit.protocol.name, provider, `${provider}: the protocol's name`);
+      assert(typeof kit.protocol.createDecoder === "function", `${provider}: a decoder factory`);
+      assert(new kit.DeltaStream() instanceof ProviderDecoderStream, `${provider}: a stage`);
+      assert(kit.conversationField !== "", `${provider}: a conversation field`);
+      assertEquals(kit.toolDefinitions([]).length, 0, `${provider}: no tools, no definitions`);
+      assert(kit.toolDefinitions([weather]).length === 1, `${provider}: one definition for one tool`);
+      const message = kit.assistantMessage(turn);
+      assert(Array.isArray(message) ? message.length > 0 : typeof message === "object", `${provider}: a turn`);
+      assert(kit.toolResultMessages(results).length > 0, `${provider}: the results`);
+    }
+  });
+
+  test("the dispatchers are lookups in the kit", () => {
+    for (const provider of PROVIDERS) {
+      const kit = providerKit(provider);
+      assertEquals(providerProtocol(provider), kit.protocol, provider);
+      assert(createProviderDeltaStream(provider) instanceof kit.DeltaStream, `${provider}: its own stage class`);
+      assertEquals(toolDefinitions(provider, [weather]), kit.toolDefinitions([weather]), provider);
+      assertEquals(assistantMessage(provider, turn), kit.assistantMessage(turn), provider);
+      assertEquals(toolResultMessages(provider, results), kit.toolResultMessages(results), provider);
+      const deltas: ProviderDelta[] = [];
+      const decoder = createProviderDecoder(provider, (delta) => deltas.push(delta));
+      decoder.end();
+      assertEquals(deltas, [], `${provider}: a decoder that saw nothing emits nothing at its end`);
+    }
+  });
+
+  test("a name that is not a Provider is unknown-provider everywhere, never the OpenAI shape", () => {
+    const name = "openai-compatible" as Provider;
+    for (const run of [
+      () => providerKit(name),
+      () => toolDefinitions(name, [weather]),
+      () => assistantMessage(name, turn),
+      () => toolResultMessages(name, results),
+      () => createProviderDeltaStream(name),
+    ]) {
+      const error = thrown(run);
+      assert(error instanceof ToolCallStreamError && error.code === "unknown-provider", String(error));
+    }
+  });
+
+  test("each kit's tool definitions are its provider's shape; Gemini sends full JSON Schema as parametersJsonSchema", () => {
+    const shapes: Record<Provider, unknown> = {
+      openai: [{ type: "function", function: weather }],
+      "openai-responses": [{ type: "function", ...weather }],
+      anthropic: [{ name: weather.name, description: weather.description, input_schema: weather.parameters }],
+      gemini: [{ functionDeclarations: [weather] }],
+      bedrock: [
+        {
+          toolSpec: { name: weather.name, description: weather.description, inputSchema: { json: weather.parameters } },
+        },
+      ],
+      cohere: [{ type: "function", function: weather }],
+      ollama: [{ type: "function", function: weather }],
+    };
+    for (const provider of PROVIDERS)
+      assertEquals(providerKit(provider).toolDefinitions([weather]), shapes[provider], provider);
+    assertEquals(
+      providerKit("gemini").toolDefinitions([{ name: "f", parameters: { type: "object" }, jsonSchema: true }]),
+      [{ functionDeclarations: [{ name: "f", parametersJsonSchema: { type: "object" } }] }],
+    );
+  });
+
+  test("each kit names the field its conversation goes in", () => {
+    assertEquals(Object.fromEntries(PROVIDERS.map((provider) => [provider, providerKit(provider).conversationField])), {
+      openai: "messages",
+      "openai-responses": "input",
+      anthropic: "messages",
+      gemini: "contents",
+      bedrock: "messages",
+      cohere: "messages",
+      ollama: "messages",
+    });
+  });
+});
