@@ -1,43 +1,101 @@
-// Bundles the recorded provider streams of ../shared/fixtures (or $TOOL_CALL_STREAM_FIXTURES)
-// into test/generated/fixtures.json, so that every runtime (Node, workerd, Deno, Chromium)
-// imports them as JSON without a file system.
+// Bundles the data the tests read from ../shared (beside the repository, not in it) into
+// test/generated/, so that every runtime (Node, workerd, Deno, Chromium) imports it as JSON without
+// a file system. Each data set is a folder with an environment variable to point elsewhere; its
+// bundle is always written (empty when the folder is absent), and test/generated/shared-data.json
+// says which sets were found, so the tests that need a missing set are skipped by name (the
+// harness's `needs`, or `describe.skipIf` in vitest files) with one line saying how many and
+// where the data goes, instead of failing. A clone without ../shared passes `npm test`; CI has it.
+// A new data set is one entry in DATA_SETS (its test support module reads `<name>.json`).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import "./bundle-schema-suite.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const source = resolve(process.env.TOOL_CALL_STREAM_FIXTURES ?? join(root, "..", "shared", "fixtures"));
-if (!existsSync(source)) {
-  console.error(`No fixtures at ${source}: set TOOL_CALL_STREAM_FIXTURES to the recorded streams folder.`);
-  process.exit(1);
-}
+const generated = join(root, "test", "generated");
+
 /**
- * The framing of each body by its extension. Text bodies are stored as text; binary ones (the AWS
- * event stream) as base64, so that every runtime loads them as the exact bytes.
+ * The framing of each recorded body by its extension. Text bodies are stored as text; binary ones
+ * (the AWS event stream) as base64, so that every runtime loads them as the exact bytes.
  */
 const FORMATS = { ".sse": "sse", ".bin": "event-stream", ".ndjson": "ndjson", ".json": "json-array" };
-const fixtures = [];
-for (const provider of readdirSync(source, { withFileTypes: true })) {
-  if (!provider.isDirectory()) continue;
-  for (const file of readdirSync(join(source, provider.name)).sort()) {
-    if (file.endsWith(".expected.json")) continue;
-    const extension = Object.keys(FORMATS).find((ext) => file.endsWith(ext));
-    if (!extension) continue;
-    const name = file.slice(0, -extension.length);
-    const expectedPath = join(source, provider.name, `${name}.expected.json`);
-    if (!existsSync(expectedPath)) continue;
-    const body = readFileSync(join(source, provider.name, file));
-    const format = FORMATS[extension];
-    fixtures.push({
-      provider: provider.name,
-      name,
-      format,
-      ...(format === "event-stream" ? { base64: body.toString("base64") } : { text: body.toString("utf8") }),
-      expected: JSON.parse(readFileSync(expectedPath, "utf8")),
-    });
+
+/** The recorded provider streams, each with its `.expected.json`. */
+function bundleRecordings(source) {
+  const fixtures = [];
+  for (const provider of readdirSync(source, { withFileTypes: true })) {
+    if (!provider.isDirectory()) continue;
+    for (const file of readdirSync(join(source, provider.name)).sort()) {
+      if (file.endsWith(".expected.json")) continue;
+      const extension = Object.keys(FORMATS).find((ext) => file.endsWith(ext));
+      if (!extension) continue;
+      const name = file.slice(0, -extension.length);
+      const expectedPath = join(source, provider.name, `${name}.expected.json`);
+      if (!existsSync(expectedPath)) continue;
+      const body = readFileSync(join(source, provider.name, file));
+      const format = FORMATS[extension];
+      fixtures.push({
+        provider: provider.name,
+        name,
+        format,
+        ...(format === "event-stream" ? { base64: body.toString("base64") } : { text: body.toString("utf8") }),
+        expected: JSON.parse(readFileSync(expectedPath, "utf8")),
+      });
+    }
   }
+  return { data: { fixtures }, count: `${fixtures.length} recorded streams` };
 }
-mkdirSync(join(root, "test", "generated"), { recursive: true });
-writeFileSync(join(root, "test", "generated", "fixtures.json"), JSON.stringify(fixtures));
-console.log(`Bundled ${fixtures.length} recorded streams from ${source}.`);
+
+/** The keyword files of draft 2020-12 and draft 7 of the official JSON Schema Test Suite. */
+function bundleSchemaSuite(source) {
+  const files = [];
+  for (const draft of ["draft2020-12", "draft7"]) {
+    if (!existsSync(join(source, draft))) continue;
+    for (const file of readdirSync(join(source, draft)).sort()) {
+      if (!file.endsWith(".json")) continue;
+      files.push({ draft, file, groups: JSON.parse(readFileSync(join(source, draft, file), "utf8")) });
+    }
+  }
+  return { data: { files }, count: `${files.length} JSON Schema Test Suite files` };
+}
+
+/**
+ * Each data set: its name (the key in shared-data.json, the file `<name>.json`), what it is, its
+ * folder under ../shared, the variable that overrides it, what its bundle holds when it is absent,
+ * and the function that bundles it from its folder.
+ */
+const DATA_SETS = [
+  {
+    name: "recordings",
+    what: "recorded provider streams",
+    folder: "fixtures",
+    variable: "TOOL_CALL_STREAM_FIXTURES",
+    empty: { fixtures: [] },
+    bundle: bundleRecordings,
+  },
+  {
+    name: "json-schema-suite",
+    what: "JSON Schema Test Suite files",
+    folder: "vectors/json-schema-suite",
+    variable: "TOOL_CALL_STREAM_SCHEMA_SUITE",
+    empty: { files: [] },
+    bundle: bundleSchemaSuite,
+  },
+];
+
+mkdirSync(generated, { recursive: true });
+const manifest = {};
+for (const set of DATA_SETS) {
+  const source = resolve(process.env[set.variable] ?? join(root, "..", "shared", set.folder));
+  const available = existsSync(source);
+  const where = `../shared/${set.folder} (or set ${set.variable})`;
+  const bundled = available ? set.bundle(source) : { data: set.empty };
+  writeFileSync(join(generated, `${set.name}.json`), JSON.stringify({ available, source, ...bundled.data }));
+  manifest[set.name] = { available, what: set.what, where };
+  console.log(
+    available
+      ? `Bundled ${bundled.count} from ${relative(root, source) || "."}.`
+      : `No ${set.what} at ${source}: the tests that need them are skipped. Put them at ${where} to run those tests.`,
+  );
+}
+writeFileSync(join(generated, "shared-data.json"), JSON.stringify(manifest));

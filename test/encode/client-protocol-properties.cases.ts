@@ -23,7 +23,7 @@ import {
   generatedDeltas,
 } from "../support/encoders.ts";
 import { readMessagesEvents, readResponsesEvents } from "../support/agent-protocol-readers.ts";
-import { allFixtures } from "../support/fixtures.ts";
+import { recording } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import {
   assertCallIds,
@@ -36,8 +36,7 @@ import { eventually, recordingSource } from "../support/sources.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
 const protocols = Object.keys(ENCODERS) as (keyof typeof ENCODERS)[];
-const fixture = (provider: string, name: string) =>
-  allFixtures.find((f) => f.provider === provider && f.name === name)!;
+const fixture = recording;
 const decode = (chunks: readonly Uint8Array[]): string =>
   chunks.map((chunk) => new TextDecoder().decode(chunk)).join("");
 
@@ -65,7 +64,7 @@ group("client-protocol encoders: batching", (test) => {
         }),
         { seed: 15, numRuns: 40 },
       );
-    });
+    }).needs("recordings");
   }
 
   test("one event at a time and all events in one array give the same bytes through each stage", async () => {
@@ -86,7 +85,7 @@ group("client-protocol encoders: batching", (test) => {
       assertEquals(decode(all), one);
       assert(all.length <= 2, "one array in, one chunk out (and the closing one)");
     }
-  });
+  }).needs("recordings");
 });
 
 group("client-protocol encoders: generated streams", (test) => {
@@ -211,13 +210,13 @@ group("client-protocol encoders: forward compatibility and violations", (test) =
         encodeAll(ENCODERS[protocol](), withUnknown as EncodableEvent[]),
         encodeAll(ENCODERS[protocol](), events),
       );
-    });
+    }).needs("recordings");
   }
 
   test("openai: a tool-call-violation shows nothing (Chat Completions has no place for it)", async () => {
     const { events, marked } = await withViolation();
     assertEquals(encodeAll(ENCODERS.openai(), marked), encodeAll(ENCODERS.openai(), events));
-  });
+  }).needs("recordings");
 
   test("ui: a tool-call-violation is one transient data-tool-call-violation part right after the fragment that settled it", async () => {
     const { events, marked } = await withViolation();
@@ -242,7 +241,7 @@ group("client-protocol encoders: forward compatibility and violations", (test) =
       shown.filter((frame) => frame !== added[0]),
       plain,
     );
-  });
+  }).needs("recordings");
 
   test("ag-ui: a tool-call-violation is one CUSTOM event, between that call's TOOL_CALL_ARGS", async () => {
     const { events, marked } = await withViolation();
@@ -264,7 +263,7 @@ group("client-protocol encoders: forward compatibility and violations", (test) =
       readAGUIEvents(shown.map((frame) => `${frame}\n\n`).join("")).error === undefined,
       "the strict reader accepts it",
     );
-  });
+  }).needs("recordings");
 });
 
 group("client-protocol encoder stages: streams done right", (test) => {
@@ -290,6 +289,6 @@ group("client-protocol encoder stages: streams done right", (test) => {
       );
       await reader.cancel("client went away");
       await eventually(() => source.cancelled !== undefined, "the cancel reaches the source");
-    });
+    }).needs("recordings");
   }
 });

@@ -114,7 +114,7 @@ group("joinDeltas", (test) => {
       ),
       { seed: 24, numRuns: 40 },
     );
-  });
+  }).needs("recordings");
 
   test("the client protocols: what each strict reader builds from joined batches is what it builds from every fragment", async () => {
     const readers = { openai: readChatChunks, ui: (t: string) => readUIChunks(t), "ag-ui": readAGUIEvents } as const;

@@ -69,7 +69,7 @@ group("readyBatches", (test) => {
       ),
       { seed: 16, numRuns: 40 },
     );
-  });
+  }).needs("recordings");
 
   test("the events of one network chunk become one batch, and the batches hold every event in order", async () => {
     const fixture = recordings.find((f) => f.text.split("\n\n").length > 8)!;
@@ -79,7 +79,7 @@ group("readyBatches", (test) => {
     assertEquals(batches.flat(), all);
     // The whole body is one chunk: its events are all ready after the first one.
     assert(batches.length <= 2, `one chunk, ${batches.length} batches`);
-  });
+  }).needs("recordings");
 
   test("an upstream that sends one chunk and then waits: its events reach the client before the next chunk", async () => {
     const fixture = recordings.find((f) => f.text.split("\n\n").length > 8)!;
@@ -115,7 +115,7 @@ group("readyBatches", (test) => {
     );
     const whole = await collect(streamToolCalls(fromChunks([fixture.body]), { provider }));
     assertEquals(received + rest, whole.map((e, id) => formatToolCallEvent(e, id)).join(""));
-  });
+  }).needs("recordings");
 
   test("a source that fails passes on what it gave first, then errors", async () => {
     const events: ToolCallEvent[] = [

@@ -135,5 +135,5 @@ group("chunkReader", (test) => {
       ),
       { seed: 64, numRuns: 60 },
     );
-  });
+  }).needs("recordings");
 });

@@ -1,5 +1,5 @@
 import { streamToolCalls, type Provider, type ToolCallEvent } from "../../src/index.ts";
-import { allFixtures, summarize } from "../support/fixtures.ts";
+import { recording, summarize } from "../support/fixtures.ts";
 import { assertEquals, group } from "../support/harness.ts";
 import { collect, fromChunks } from "../support/streams.ts";
 
@@ -11,8 +11,7 @@ const CONTENT_TYPES: Record<string, string> = {
   "json-array": "application/json; charset=UTF-8",
 };
 
-const fixture = (provider: string, name: string) =>
-  allFixtures.find((f) => f.provider === provider && f.name === name)!;
+const fixture = recording;
 
 group("streamToolCalls: the framing from the provider, the content type and the first bytes", (test) => {
   test("each non-SSE recording, as a Response with its provider's content type, with and without the provider option", async () => {
@@ -45,7 +44,7 @@ group("streamToolCalls: the framing from the provider, the content type and the 
     const fromArray = await collect(streamToolCalls(fromChunks([array.body]), { provider: "gemini" }));
     assertEquals(calls(fromSSE), calls(fromArray));
     assertEquals(calls(fromArray).length, 2);
-  });
+  }).needs("recordings");
 
   test('a Gemini JSON array element {"error": ...} is a provider error', async () => {
     const body = new TextEncoder().encode(
@@ -76,5 +75,5 @@ group("streamToolCalls: the framing from the provider, the content type and the 
       [events.at(-2)?.type, last?.type === "abort" && last.reason, last?.type === "abort" && last.error?.code],
       ["error", "stream-failed", "malformed-frame"],
     );
-  });
+  }).needs("recordings");
 });

@@ -55,14 +55,14 @@ group("streamToolCallBatches", (test) => {
       ),
       { seed: 16, numRuns: 80 },
     );
-  });
+  }).needs("recordings");
 
   test("a body in one chunk: the first message's events go out alone, the rest of the chunk in one array", async () => {
     const fixture = recordings.find((f) => f.provider === "openai" && f.text.split("\n\n").length > 10)!;
     const batches = await collect(streamToolCallBatches(fromChunks([fixture.body]), { provider: "openai" }));
     assert(batches.length <= 3, `${batches.length} arrays`);
     assert(batches[0]!.length <= 2, "the first event (with any other of its message) alone");
-  });
+  }).needs("recordings");
 
   test("an upstream that sends one chunk and waits: its events come before the next chunk is given", async () => {
     const source = recordingSource(callChunks());

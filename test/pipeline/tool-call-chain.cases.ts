@@ -66,7 +66,7 @@ group("ToolCallChain", (test) => {
       ),
       { seed: 23, numRuns: 60 },
     );
-  });
+  }).needs("recordings");
 
   test("feed decodes as many messages as it is told; decode takes the rest, one at a time if asked", () => {
     const { chain, events } = chainOf();

@@ -11,12 +11,12 @@ import {
   type FinishEvent,
   type Provider,
 } from "../../src/index.ts";
-import { allFixtures } from "../support/fixtures.ts";
+import { recording } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { collect, fromChunks } from "../support/streams.ts";
 
 async function finishOf(provider: string, name: string, option: Provider): Promise<FinishEvent> {
-  const fixture = allFixtures.find((f) => f.provider === provider && f.name === name)!;
+  const fixture = recording(provider, name);
   const final = (await collect(streamToolCalls(fromChunks([fixture.body]), { provider: option }))).at(-1);
   assert(final?.type === "finish", "the recording finishes");
   return final;
@@ -43,7 +43,7 @@ group("Message helpers", (test) => {
     assertEquals(openAIChatToolMessages([{ call: turn.toolCalls[0]!, output: { temp: 12 } }]), [
       { role: "tool", tool_call_id: turn.toolCalls[0]!.id, content: '{"temp":12}' },
     ]);
-  });
+  }).needs("recordings");
 
   test("Anthropic: tool_use blocks with input objects after the text; results as one user message", async () => {
     const turn = await finishOf("anthropic", "text-then-tool-use-with-ping", "anthropic");
@@ -58,7 +58,7 @@ group("Message helpers", (test) => {
       role: "user",
       content: [{ type: "tool_result", tool_use_id: turn.toolCalls[0]!.id, content: "boom", is_error: true }],
     });
-  });
+  }).needs("recordings");
 
   test("Gemini: functionCall parts keep their thought signature; responses are objects", async () => {
     const turn = await finishOf("gemini", "function-call-gemini-3-thought-signature", "gemini");
@@ -73,7 +73,7 @@ group("Message helpers", (test) => {
       role: "user",
       parts: [{ functionResponse: { name: turn.toolCalls[0]!.name, response: { result: "sunny" } } }],
     });
-  });
+  }).needs("recordings");
 
   test("Responses: function_call items use the call_id; outputs are function_call_output items", async () => {
     const turn = await finishOf("openai-responses", "parallel-function-calls", "openai-responses");
@@ -85,7 +85,7 @@ group("Message helpers", (test) => {
     assertEquals(responsesToolOutputs([{ call: turn.toolCalls[0]!, output: ["a"] }]), [
       { type: "function_call_output", call_id: turn.toolCalls[0]!.id, output: '["a"]' },
     ]);
-  });
+  }).needs("recordings");
 
   test("calls the provider ran itself are left out of the next request", () => {
     const turn = {

@@ -1,5 +1,6 @@
-// The recorded provider streams of ../shared/fixtures, bundled as JSON by scripts/bundle-fixtures.mjs.
-import fixtures from "../generated/fixtures.json" with { type: "json" };
+// The recorded provider streams of ../shared/fixtures, bundled as JSON by scripts/bundle-fixtures.mjs
+// (none when the folder is absent: the cases that read them say `needs: ["recordings"]`).
+import recordings from "../generated/recordings.json" with { type: "json" };
 import type { ToolCallEvent } from "../../src/index.ts";
 
 /** The framing of a recorded body, from its file's extension. */
@@ -46,7 +47,10 @@ export interface Expected {
 }
 
 /** Every recorded stream. */
-export const allFixtures: Fixture[] = (fixtures as StoredFixture[]).map(load);
+export const allFixtures: Fixture[] = (recordings.fixtures as StoredFixture[]).map(load);
+
+/** Whether the recordings were found (a vitest file skips what reads them: `describe.skipIf(!recordingsAvailable)`). */
+export const recordingsAvailable: boolean = recordings.available;
 
 /** The recordings of these provider folders. */
 export function fixturesOf(...providers: string[]): Fixture[] {
@@ -88,4 +92,25 @@ export function summarize(events: readonly ToolCallEvent[]): Expected {
   };
   if (error !== undefined) summary.error = error;
   return summary;
+}
+
+const absent: Fixture = {
+  provider: "",
+  name: "",
+  format: "sse",
+  body: new Uint8Array(),
+  text: "",
+  expected: { text: "", toolCalls: [], finishReason: null },
+};
+
+/**
+ * One recording by its folder and name. Without the recordings (a clone without ../shared), an
+ * empty stand-in, so that a case file that picks its recordings at load time still loads: its cases
+ * say `needs: ["recordings"]` and are skipped. With them, a name that is not there throws.
+ */
+export function recording(provider: string, name: string): Fixture {
+  if (!recordingsAvailable) return absent;
+  const found = allFixtures.find((f) => f.provider === provider && f.name === name);
+  if (found === undefined) throw new Error(`No recording ${provider}/${name} in the bundled fixtures`);
+  return found;
 }

@@ -1,19 +1,59 @@
 // A runtime-neutral test registry: case files register cases here, and one thin runner per
 // runtime (vitest for Node, workerd and Chromium; Deno.test for Deno) runs the same list.
+import type { SharedData } from "./shared-data.ts";
 
 /** One test case, runnable in every runtime. */
 export interface TestCase {
   group: string;
   name: string;
   run: () => void | Promise<void>;
+  /** The data sets of ../shared the case reads: when one is absent, the runners skip it by name. */
+  needs?: SharedData[];
 }
 
 /** Every registered case, in registration order. */
 export const cases: TestCase[] = [];
 
-/** Registers the cases of one group: `define((name, run) => ...)`. */
-export function group(name: string, define: (test: (caseName: string, run: TestCase["run"]) => void) => void): void {
-  define((caseName, run) => cases.push({ group: name, name: caseName, run }));
+/** What a case (or every case of a group) needs to run. */
+export interface CaseOptions {
+  needs?: SharedData[];
+}
+
+/** What `test` returns: `.needs("recordings")` after a case says it reads the recordings. */
+export interface RegisteredCase {
+  needs(...sets: SharedData[]): void;
+}
+
+/**
+ * Registers the cases of one group: `define((name, run) => ...)`. A case that reads the recorded
+ * streams says so, `test(name, run).needs("recordings")` (or the whole group, with
+ * `{ needs: ["recordings"] }` as the third argument of `group`), so a clone without ../shared
+ * skips it by name instead of failing.
+ */
+export function group(
+  name: string,
+  define: (test: (caseName: string, run: TestCase["run"]) => RegisteredCase) => void,
+  options: CaseOptions = {},
+): void {
+  define((caseName, run) => {
+    const testCase: TestCase = {
+      group: name,
+      name: caseName,
+      run,
+      ...(options.needs ? { needs: [...options.needs] } : {}),
+    };
+    cases.push(testCase);
+    return {
+      needs: (...sets) => {
+        testCase.needs = [...(testCase.needs ?? []), ...sets];
+      },
+    };
+  });
+}
+
+/** Registers a case file that cannot load without data it needs as one case named after it, so the runners skip it by name. */
+export function skippedFile(file: string, needs: SharedData[]): void {
+  cases.push({ group: file, name: "every case of this file (it reads the data as it loads)", run: () => {}, needs });
 }
 
 /** Throws when `condition` is false. */

@@ -163,7 +163,7 @@ group("runToolLoop against recorded conversations", (test) => {
       [search!.id, weather!.id],
     );
     assertEquals(last(events).reason, "max-steps");
-  });
+  }).needs("recordings");
 
   test("Cohere: step 2 sends the turn with its tool plan (the reasoning the model streamed) and one tool message per call", async () => {
     const calls = allFixtures.find((f) => f.provider === "cohere" && f.name === "tool-plan-then-parallel-tool-calls")!;
@@ -195,7 +195,7 @@ group("runToolLoop against recorded conversations", (test) => {
       { role: "tool", tool_call_id: attractions!.id, content: "Golden Gate Bridge" },
     ]);
     assertEquals([last(events).reason, last(events).steps], ["no-tool-calls", 2]);
-  });
+  }).needs("recordings");
 });
 
 group("runToolLoop events and limits", (test) => {

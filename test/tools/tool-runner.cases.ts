@@ -303,7 +303,7 @@ group("ToolRunnerStream scheduling", (test) => {
         .sort(),
       fixture.expected.toolCalls.map((c) => [c.id, c.name, `ran ${c.name}`]).sort(),
     );
-  });
+  }).needs("recordings");
 });
 
 group("ToolRunnerStream cancellation", (test) => {

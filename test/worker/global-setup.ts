@@ -9,7 +9,7 @@ const path = (relative: string): string => fileURLToPath(new URL(relative, impor
 
 export default function setup(): void {
   execFileSync(process.execPath, [path("../../scripts/build-page.mjs")], { stdio: "inherit" });
-  if (!existsSync(path("../generated/fixtures.json"))) {
+  if (!existsSync(path("../generated/shared-data.json"))) {
     execFileSync(process.execPath, [path("../../scripts/bundle-fixtures.mjs")], { stdio: "inherit" });
   }
 }

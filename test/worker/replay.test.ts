@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fixturesOf, summarize } from "../support/fixtures.ts";
+import { fixturesOf, recordingsAvailable, summarize } from "../support/fixtures.ts";
 import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
 import { replayDelay } from "../../worker/upstream/replay/pacing.ts";
 import { pickRecording, recordingChunks } from "../../worker/upstream/replay/recording.ts";
@@ -21,7 +21,7 @@ async function chunksOf(response: Response): Promise<Uint8Array[]> {
   return chunks;
 }
 
-describe("the replay upstream (no provider key)", () => {
+describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", () => {
   for (const [provider, upstream] of Object.entries(upstreamProviders)) {
     for (const recording of upstream.recordings) {
       it(`${provider}: "${recording.name}" streams the events of the recorded fixture`, async () => {

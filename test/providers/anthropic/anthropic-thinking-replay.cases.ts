@@ -9,7 +9,7 @@ import {
   type ReasoningPart,
   type ToolLoopEvent,
 } from "../../../src/index.ts";
-import { allFixtures } from "../../support/fixtures.ts";
+import { allFixtures, recording as recordingOf } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { feed, finishOf, providerDeltas } from "../../support/accumulator-runs.ts";
 import { collect } from "../../support/streams.ts";
@@ -19,8 +19,7 @@ import { replayModel } from "../../support/tool-fakes.ts";
 // `thinking` blocks (text and signature) and `redacted_thinking` blocks (data), as streamed, in
 // order, before its text and `tool_use` blocks.
 
-const recording = (name: string): string =>
-  allFixtures.find((f) => f.provider === "anthropic" && f.name === name)!.text;
+const recording = (name: string): string => recordingOf("anthropic", name).text;
 
 /** The recorded thinking-then-tool-use stream (thinking block 0 with a `signature_delta`, tool_use block 1). */
 const recorded = recording("thinking-then-tool-use");

@@ -10,7 +10,7 @@ import {
   type ToolLoopEvent,
 } from "../../../src/index.ts";
 import { openaiResponsesMultiply } from "../../support/conversations/openai-responses-multiply.ts";
-import { allFixtures } from "../../support/fixtures.ts";
+import { recording as recordingOf } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { feed, finishOf, providerDeltas } from "../../support/accumulator-runs.ts";
 import { collect } from "../../support/streams.ts";
@@ -20,8 +20,7 @@ import { replayModel } from "../../support/tool-fakes.ts";
 // input item must follow the `reasoning` item the model produced before it, and with
 // `store: false` that item must carry its `encrypted_content`.
 
-const recording = (name: string): string =>
-  allFixtures.find((f) => f.provider === "openai-responses" && f.name === name)!.text;
+const recording = (name: string): string => recordingOf("openai-responses", name).text;
 
 /** The `item` of the recording's `response.output_item.done` event for its reasoning item, as recorded. */
 function doneReasoningItem(sse: string): { id: string; encrypted_content?: string; summary: unknown[] } {
