@@ -1,5 +1,5 @@
 // The official JSON Schema Test Suite (draft 2020-12 and draft 7 keyword files, bundled by
-// scripts/bundle-schema-suite.mjs) run through both schema checks, with each schema as a tool's
+// scripts/bundle-fixtures.mjs) run through both schema checks, with each schema as a tool's
 // parameters: the final check (toolSchemaValidator) and the early one (SchemaWatcher on an
 // IncrementalJsonParser, fed the instance one character at a time).
 import suite from "../generated/json-schema-suite.json" with { type: "json" };
