@@ -77,6 +77,7 @@ export {
   type ToolArgumentsValidator,
   type ToolDefinition,
   type ToolSchema,
+  type ToolSchemaCheckOptions,
   type ValidatorToolDefinition,
 } from "./schema/tool-schema.ts";
 export type {

@@ -89,6 +89,7 @@ export {
 } from "./schema/early-validation.ts";
 export { jsonErrorPosition } from "./json/json-error-position.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
+export { checkToolSchema, type ToolSchemaIssue } from "./schema/check-tool-schema.ts";
 export {
   checkToolArguments,
   schemasByName,
@@ -96,6 +97,7 @@ export {
   type ToolArgumentsValidator,
   type ToolDefinition,
   type ToolSchema,
+  type ToolSchemaCheckOptions,
   type ValidatorToolDefinition,
 } from "./schema/tool-schema.ts";
 export {

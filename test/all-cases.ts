@@ -24,6 +24,7 @@ import "./json/incremental-json-parser.cases.ts";
 import "./json/json-repair-and-schema.cases.ts";
 import "./schema/standard-schema.cases.ts";
 import "./schema/tool-schema.cases.ts";
+import "./schema/bounded-reports.cases.ts";
 import "./schema/early-validation.cases.ts";
 import "./schema/json-schema-suite.cases.ts";
 // Accumulate: deltas to events.

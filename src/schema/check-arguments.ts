@@ -1,4 +1,5 @@
 import type { JsonValue } from "../shared/json.ts";
+import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
 import { compileSchema } from "./compiled-schema.ts";
 import { matchesPattern, type SchemaNode } from "./schema-node.ts";
 import {
@@ -9,7 +10,6 @@ import {
   type KeywordFailure,
   numberFailure,
   stringFailure,
-  thousands,
   typeOf,
 } from "./schema-keywords.ts";
 
@@ -21,10 +21,6 @@ import {
  * @module
  */
 
-/** The most issues one check reports; past it, one last issue counts the rest. */
-export const MAX_ISSUES = 20;
-/** The longest issue, in UTF-16 code units (a long path is cut in its middle). */
-export const MAX_ISSUE_LENGTH = 300;
 /** The most schema-against-value steps one check takes (nested `anyOf`s can multiply them); past it the call is rejected. */
 export const MAX_CHECK_STEPS = 2_000_000;
 /**
@@ -86,9 +82,7 @@ function report(run: Run, quiet: boolean, path: Path, text: string | KeywordFail
     run.more++;
     return;
   }
-  let issue = `${render(run, path)} ${typeof text === "string" ? text : text[0]}`;
-  if (issue.length > MAX_ISSUE_LENGTH) issue = `${issue.slice(0, 150)}…${issue.slice(-(MAX_ISSUE_LENGTH - 151))}`;
-  run.issues.push(issue);
+  run.issues.push(boundIssue(`${render(run, path)} ${typeof text === "string" ? text : text[0]}`));
 }
 
 /**

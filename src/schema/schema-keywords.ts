@@ -1,5 +1,6 @@
 import type { JsonValue } from "../shared/json.ts";
 import { matchesPattern, type SchemaNode } from "./schema-node.ts";
+import { thousands } from "./bounded-issues.ts";
 import { meetsFormat } from "./formats.ts";
 
 /**
@@ -78,11 +79,6 @@ export function allowedFailure(s: SchemaNode): KeywordFailure {
 function shortJson(value: JsonValue): string {
   const text = JSON.stringify(value) ?? "null";
   return text.length <= LISTED_LENGTH ? text : `${text.slice(0, LISTED_LENGTH - 1)}…`;
-}
-
-/** `2000` as `2,000`, the same in every runtime (no locale). */
-export function thousands(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "../shared/standard-schema.ts";
 import { isRecord } from "../shared/values.ts";
+import { boundIssues, MAX_ISSUES } from "./bounded-issues.ts";
 
 /**
  * Reading an application's own validators (Standard Schema v1: zod 4, valibot, arktype, ...):
@@ -177,7 +178,11 @@ function toOutcome(result: StandardSchemaV1.Result<unknown>): StandardOutcome {
   if (result.issues)
     return {
       ok: false,
-      issues: result.issues.length > 0 ? result.issues.map(describeIssue) : ["$: rejected by the validator"],
+      // Bounded: a validator may report every item of a long array, each with its whole enum.
+      issues:
+        result.issues.length > 0
+          ? boundIssues(result.issues.slice(0, MAX_ISSUES).map(describeIssue), result.issues.length)
+          : ["$: rejected by the validator"],
     };
   return { ok: true, value: result.value };
 }

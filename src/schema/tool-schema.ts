@@ -2,6 +2,7 @@ import type { JsonValue } from "../shared/json.ts";
 import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
 import { checkArguments } from "./check-arguments.ts";
 import { compileSchema } from "./compiled-schema.ts";
+import { notOneOfTheTools } from "./unknown-tool.ts";
 import { isStandardSchema, standardJsonSchema } from "./standard-schema.ts";
 
 /** The subset of JSON Schema that strict tool definitions use (arrays `readonly`, so that a schema written `as const` fits). */
@@ -194,7 +195,7 @@ export function toolSchemaValidator(
   for (const schema of schemas.values()) compileSchema(schema, options);
   return (name, value) => {
     const schema = schemas.get(name);
-    if (schema === undefined) return names.has(name) ? undefined : [`${name} is not one of the request's tools`];
+    if (schema === undefined) return names.has(name) ? undefined : [notOneOfTheTools(name)];
     const issues = checkArguments(value, schema, options);
     return issues.length > 0 ? issues : undefined;
   };

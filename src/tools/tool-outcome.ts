@@ -1,3 +1,4 @@
+import { boundIssue } from "../schema/bounded-issues.ts";
 import { standardJsonSchema } from "../schema/standard-schema.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { SchemaViolation } from "../shared/events.ts";
@@ -116,7 +117,7 @@ export function toolErrorInfo(
         code,
         message:
           names.length > 0
-            ? `No tool of that name exists. Call one of: ${names.join(", ")}.`
+            ? `No tool of that name exists. Call one of: ${listNames(names, 20)}.`
             : "No tools are available; answer without calling one.",
         retryable: false,
       };
@@ -149,8 +150,18 @@ export function callCancelled(reason?: string): ToolErrorInfo {
 }
 
 function listIssues(issues: readonly string[]): string {
-  const shown = issues.slice(0, MAX_ISSUES).join("; ");
-  return issues.length > MAX_ISSUES ? `${shown}; and ${issues.length - MAX_ISSUES} more` : shown;
+  // The checks end a long list with "and N more": counted here with the ones not shown.
+  const counted = /^and ([\d,]+) more$/.exec(issues.at(-1) ?? "");
+  const real = counted ? issues.slice(0, -1) : issues;
+  const rest = real.length - Math.min(real.length, MAX_ISSUES) + (counted ? Number(counted[1]!.replace(/,/g, "")) : 0);
+  const shown = real.slice(0, MAX_ISSUES).map(boundIssue).join("; ");
+  return rest > 0 ? `${shown}; and ${rest} more` : shown;
+}
+
+/** At most `max` names, each cut to 64 characters, then how many more: a message stays short whatever the request holds. */
+function listNames(names: readonly string[], max: number): string {
+  const shown = names.slice(0, max).map((name) => (name.length > 64 ? `${name.slice(0, 63)}…` : name));
+  return names.length > max ? `${shown.join(", ")} and ${names.length - max} more` : shown.join(", ");
 }
 
 function expected(tool: DescribedTool): string {
@@ -158,6 +169,6 @@ function expected(tool: DescribedTool): string {
   const required = parameters?.["required"];
   const names = Array.isArray(required) ? required.filter((name): name is string => typeof name === "string") : [];
   if (names.length > 0)
-    return `Send one JSON object with the required fields ${names.join(", ")}, matching the tool's parameters.`;
+    return `Send one JSON object with the required fields ${listNames(names, 10)}, matching the tool's parameters.`;
   return parameters || tool.schema ? "Send one JSON object matching the tool's parameters." : "Send one JSON object.";
 }

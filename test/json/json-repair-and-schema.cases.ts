@@ -145,6 +145,7 @@ group("Tool schema checks", (test) => {
         unknown.error.issues?.[0] === "get_weather is not one of the request's tools",
       "unknown tool",
     );
+    assertEquals(unknown.error.message, "get_weather is not one of the request's tools", "the message says so too");
   });
 
   test("a tool listed without a schema accepts any arguments", async () => {

@@ -1,0 +1,178 @@
+import { isRecord } from "../shared/values.ts";
+import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
+import { pointerTarget } from "./compiled-schema.ts";
+import { compilePattern, MAX_PATTERN_LENGTH, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
+
+/** One problem of a tool's schema, at the field that has it. */
+export interface ToolSchemaIssue {
+  /** The field, from the `path` given: `tools[0].parameters.properties.city.enum`. */
+  path: string;
+  /** What is wrong with it. */
+  message: string;
+}
+
+/** Keywords whose value is one schema. */
+const ONE = [
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "additionalProperties",
+  "additionalItems",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+];
+/** Keywords whose value is a non-empty list of schemas. */
+const LIST = ["allOf", "anyOf", "oneOf", "prefixItems"];
+/** Keywords whose value is an object of schemas. */
+const MAP = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"];
+/** Keywords whose value is a number. */
+const NUMBERS = ["minimum", "maximum"];
+/** Keywords whose value is a count (a non-negative integer). */
+const COUNTS = [
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "minProperties",
+  "maxProperties",
+  "minContains",
+  "maxContains",
+];
+
+/**
+ * Checks a tool's JSON Schema before it is used, as a server checks a request: every keyword the
+ * checks read has the shape JSON Schema gives it (`enum` an array, `anyOf`/`allOf`/`oneOf` lists
+ * of schemas, `properties` an object of schemas, `required` a list of strings, numbers and counts
+ * where they go, `pattern` and `patternProperties` valid ECMAScript regular expressions of at most
+ * 1,000 characters, `$ref` a local reference that points into the schema), and the schema holds at
+ * most 20,000 schemas nested at most 64 deep. Returns the problems, each at its field's path from
+ * `path` (at most 20, then one that counts the rest); empty when the schema can be used.
+ *
+ * The checks of arguments (`checkToolArguments`, `earlySchemaValidator`) never throw on a schema
+ * that fails this: they ignore what they cannot read. This is for answering the sender, by field.
+ *
+ * @example
+ * ```ts
+ * import { checkToolSchema } from "tool-call-stream";
+ *
+ * checkToolSchema({ type: "object", properties: { city: { enum: "Paris" } } }, "tools[0].parameters");
+ * // [{ path: "tools[0].parameters.properties.city.enum", message: "must be an array" }]
+ * ```
+ */
+export function checkToolSchema(schema: unknown, path = "parameters"): ToolSchemaIssue[] {
+  const state = { issues: [] as ToolSchemaIssue[], more: 0, nodes: 0 };
+  const report = (at: string, message: string): void => {
+    if (state.issues.length < MAX_ISSUES) state.issues.push({ path: boundIssue(at), message });
+    else state.more++;
+  };
+  const visit = (value: unknown, at: string, depth: number): void => {
+    if (typeof value === "boolean") return;
+    if (!isRecord(value)) return report(at, "must be a schema (an object or a boolean)");
+    if (depth > MAX_SCHEMA_DEPTH) return report(at, `nests deeper than ${MAX_SCHEMA_DEPTH} schemas`);
+    if (++state.nodes === MAX_SCHEMA_NODES + 1) report(path, `holds more than ${thousands(MAX_SCHEMA_NODES)} schemas`);
+    if (state.nodes > MAX_SCHEMA_NODES) return;
+    const field = (key: string): string => `${at}${member(key)}`;
+    const has = (key: string): boolean => Object.hasOwn(value, key);
+    for (const key of ONE) if (has(key)) visit(value[key], field(key), depth + 1);
+    for (const key of LIST) {
+      if (!has(key)) continue;
+      const list = value[key];
+      if (!Array.isArray(list) || list.length === 0) report(field(key), "must be a non-empty array of schemas");
+      else list.forEach((item, i) => visit(item, `${field(key)}[${i}]`, depth + 1));
+    }
+    for (const key of MAP) {
+      if (!has(key)) continue;
+      const map = value[key];
+      if (!isRecord(map)) report(field(key), "must be an object of schemas");
+      else for (const name of Object.keys(map)) visit(map[name], `${field(key)}${member(name)}`, depth + 1);
+    }
+    if (has("items")) {
+      const items = value["items"];
+      // Draft 7's tuple form is a list of schemas.
+      if (Array.isArray(items)) items.forEach((item, i) => visit(item, `${field("items")}[${i}]`, depth + 1));
+      else visit(items, field("items"), depth + 1);
+    }
+    const dependencies = value["dependencies"];
+    if (isRecord(dependencies))
+      for (const name of Object.keys(dependencies))
+        if (!Array.isArray(dependencies[name]))
+          visit(dependencies[name], `${field("dependencies")}${member(name)}`, depth + 1);
+    checkScalars(value, field, report);
+    if (isRecord(value["patternProperties"]))
+      for (const key of Object.keys(value["patternProperties"]))
+        if (!compilePattern(key)) report(`${field("patternProperties")}${member(key)}`, patternProblem(key));
+    if (has("$ref")) {
+      const ref = value["$ref"];
+      if (typeof ref !== "string") report(field("$ref"), "must be a string");
+      else if (!ref.startsWith("#"))
+        report(field("$ref"), "must be a local reference (#/$defs/...): remote ones are not followed");
+      else if (pointerTarget(schema, ref) === undefined) report(field("$ref"), "points to nothing in the schema");
+    }
+  };
+  try {
+    visit(schema, path, 0);
+  } catch {
+    // A schema object whose reading throws (a getter, a proxy) is not JSON: one issue says so.
+    return [{ path, message: "could not be read as JSON" }];
+  }
+  if (state.more > 0) state.issues.push({ path, message: `and ${thousands(state.more)} more problems` });
+  return state.issues;
+}
+
+function checkScalars(
+  value: Record<string, unknown>,
+  field: (key: string) => string,
+  report: (at: string, message: string) => void,
+): void {
+  const has = (key: string): boolean => Object.hasOwn(value, key);
+  const type = value["type"];
+  if (
+    has("type") &&
+    typeof type !== "string" &&
+    !(Array.isArray(type) && type.length > 0 && type.every((name) => typeof name === "string"))
+  )
+    report(field("type"), "must be a string or a non-empty array of strings");
+  if (has("enum") && !Array.isArray(value["enum"])) report(field("enum"), "must be an array");
+  const required = value["required"];
+  if (has("required") && !(Array.isArray(required) && required.every((name) => typeof name === "string")))
+    report(field("required"), "must be an array of strings");
+  for (const key of NUMBERS) if (has(key) && !Number.isFinite(value[key])) report(field(key), "must be a number");
+  // Draft 4 wrote exclusiveMinimum/Maximum as booleans beside minimum/maximum: still a number's bound, not an error.
+  for (const key of ["exclusiveMinimum", "exclusiveMaximum"])
+    if (has(key) && !Number.isFinite(value[key]) && typeof value[key] !== "boolean")
+      report(field(key), "must be a number");
+  if (has("multipleOf") && !((value["multipleOf"] as number) > 0 && Number.isFinite(value["multipleOf"])))
+    report(field("multipleOf"), "must be a number greater than 0");
+  for (const key of COUNTS)
+    if (has(key) && !(Number.isInteger(value[key]) && (value[key] as number) >= 0))
+      report(field(key), "must be a non-negative integer");
+  for (const key of ["uniqueItems", "nullable"])
+    if (has(key) && typeof value[key] !== "boolean") report(field(key), "must be a boolean");
+  if (has("format") && typeof value["format"] !== "string") report(field("format"), "must be a string");
+  if (has("pattern") && !compilePattern(value["pattern"])) report(field("pattern"), patternProblem(value["pattern"]));
+  const dependentRequired = value["dependentRequired"];
+  if (
+    has("dependentRequired") &&
+    !(
+      isRecord(dependentRequired) &&
+      Object.values(dependentRequired).every((list) => Array.isArray(list) && list.every((n) => typeof n === "string"))
+    )
+  )
+    report(field("dependentRequired"), "must be an object of arrays of strings");
+}
+
+function patternProblem(pattern: unknown): string {
+  if (typeof pattern !== "string") return "must be a string";
+  if (pattern.length > MAX_PATTERN_LENGTH) return `is longer than ${thousands(MAX_PATTERN_LENGTH)} characters`;
+  return "is not a valid regular expression (ECMAScript, u flag)";
+}
+
+/** A key as a path segment: `.name` when it reads as a name, else `["..."]`. */
+function member(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key)
+    ? `.${key}`
+    : `[${JSON.stringify(key.length > 40 ? `${key.slice(0, 39)}…` : key)}]`;
+}
