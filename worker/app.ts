@@ -8,6 +8,9 @@ import { streamRoute } from "./protocols/tool-call-events/stream-route.ts";
 import { agUIRoute } from "./protocols/ag-ui/route.ts";
 import { chatCompletionsRoute } from "./protocols/openai-chat/route.ts";
 import { uiResumeRoute, uiRoute } from "./protocols/ui-message/route.ts";
+import { countTokensRoute, messagesRoute } from "./protocols/anthropic-messages/route.ts";
+import { modelsRoute } from "./protocols/models-route.ts";
+import { responsesRoute } from "./protocols/openai-responses/route.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** The Worker's fetch handler over an injected {@link Runtime} (tests pass fakes). */
@@ -25,6 +28,11 @@ export function createFetchHandler(runtime: Runtime): (request: Request, env: En
       if (pathname === "/v1/ui") return await uiRoute(request, env, runtime);
       if (/^\/v1\/ui\/[^/]+\/stream$/.test(pathname)) return uiResumeRoute(request, env);
       if (pathname === "/v1/ag-ui") return await agUIRoute(request, env, runtime);
+      // The agent protocols: Anthropic Messages (Claude Code), OpenAI Responses (Codex).
+      if (pathname === "/v1/messages") return await messagesRoute(request, env, runtime);
+      if (pathname === "/v1/messages/count_tokens") return countTokensRoute();
+      if (pathname === "/v1/responses") return await responsesRoute(request, env, runtime);
+      if (pathname === "/v1/models") return await modelsRoute(request, env);
       if (pathname === "/healthz") return healthzRoute(request);
       return pageRoute(request);
     } catch (error) {

@@ -55,6 +55,17 @@ export interface Env {
   CORS_ALLOW_ORIGINS?: string;
   /** Largest request body, in bytes. */
   MAX_BODY_BYTES?: string | number;
+  /**
+   * Largest request body of the agent endpoints (`/v1/messages`, `/v1/responses`), in bytes: an
+   * agent sends its whole session every turn (Claude Code's first request is about 49 KB).
+   */
+  MAX_AGENT_BODY_BYTES?: string | number;
+  /**
+   * Model names the agent endpoints map to `<provider>/<model>`, comma-separated `name=target`
+   * pairs (`claude-sonnet-4-5=openai/gpt-5,claude-haiku-*=gemini/gemini-2.5-flash`); a name ending
+   * in `*` matches every name it begins, and `*` alone every name not matched before.
+   */
+  MODEL_ALIASES?: string;
   /** Most tool calls in one response. */
   MAX_TOOL_CALLS?: string | number;
   /** Largest arguments text of one call, in characters (UTF-16 code units). */
@@ -116,6 +127,8 @@ export interface Settings {
   openAccess: boolean;
   corsAllowOrigins: readonly string[];
   maxBodyBytes: number;
+  maxAgentBodyBytes: number;
+  modelAliases: string | undefined;
   maxToolCalls: number;
   maxArgumentsBytes: number;
   maxEventBytes: number;
@@ -133,6 +146,7 @@ export interface Settings {
 /** Defaults for variables that are not set. */
 export const DEFAULT_SETTINGS = {
   maxBodyBytes: 256 * 1024,
+  maxAgentBodyBytes: 8 * 1024 * 1024,
   maxToolCalls: 64,
   maxArgumentsBytes: 256 * 1024,
   maxEventBytes: 1024 * 1024,
@@ -167,6 +181,8 @@ export function readSettings(env: Env): Settings {
       .map((origin) => origin.trim())
       .filter((origin) => origin !== ""),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", DEFAULT_SETTINGS.maxBodyBytes, 1),
+    maxAgentBodyBytes: integer(env, "MAX_AGENT_BODY_BYTES", DEFAULT_SETTINGS.maxAgentBodyBytes, 1),
+    modelAliases: nonEmpty(env.MODEL_ALIASES),
     maxToolCalls: integer(env, "MAX_TOOL_CALLS", DEFAULT_SETTINGS.maxToolCalls, 1),
     maxArgumentsBytes: integer(env, "MAX_ARGUMENTS_BYTES", DEFAULT_SETTINGS.maxArgumentsBytes, 1),
     maxEventBytes: integer(env, "MAX_EVENT_BYTES", DEFAULT_SETTINGS.maxEventBytes, 1),
@@ -197,6 +213,7 @@ function flag(env: Env, name: "OPEN_ACCESS"): boolean {
 
 type NumericVar =
   | "MAX_BODY_BYTES"
+  | "MAX_AGENT_BODY_BYTES"
   | "MAX_TOOL_CALLS"
   | "MAX_ARGUMENTS_BYTES"
   | "MAX_EVENT_BYTES"

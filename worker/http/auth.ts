@@ -43,7 +43,8 @@ export async function authenticate(request: Request, context: AuthContext): Prom
     warnNoToken();
     throw unauthorized();
   }
-  const presented = bearerToken(request.headers.get("authorization"));
+  // Anthropic clients send the key as `x-api-key` (Claude Code's ANTHROPIC_API_KEY), OpenAI clients as a bearer token.
+  const presented = bearerToken(request.headers.get("authorization")) ?? nonBlank(request.headers.get("x-api-key"));
   if (presented === undefined || !(await equalInConstantTime(presented, context.clientToken))) throw unauthorized();
 }
 
@@ -56,6 +57,11 @@ function warnNoToken(): void {
   console.warn(
     "tool-call-stream: no CLIENT_TOKEN secret is set, so every request is refused (401). Set one, or run `npm start` for the open replay mode.",
   );
+}
+
+function nonBlank(header: string | null): string | undefined {
+  const value = header?.trim();
+  return value === undefined || value === "" ? undefined : value;
 }
 
 function bearerToken(header: string | null): string | undefined {
@@ -81,7 +87,10 @@ async function equalInConstantTime(a: string, b: string): Promise<boolean> {
 function unauthorized(): HttpError {
   return new HttpError(
     401,
-    { code: "unauthorized", message: "Send the client token as `Authorization: Bearer <token>`." },
+    {
+      code: "unauthorized",
+      message: "Send the client token as `Authorization: Bearer <token>` or `x-api-key: <token>`.",
+    },
     { "www-authenticate": 'Bearer realm="tool-call-stream"' },
   );
 }

@@ -15,6 +15,10 @@ export async function guardedPost(
   request: Request,
   env: Env,
   handle: (body: unknown, settings: Settings, cors: Record<string, string>) => Promise<Response>,
+  bodyLimit: (settings: Settings) => { bytes: number; name: string } = (settings) => ({
+    bytes: settings.maxBodyBytes,
+    name: "MAX_BODY_BYTES",
+  }),
 ): Promise<Response> {
   const settings = readSettings(env);
   const cors = corsHeaders(request, settings.corsAllowOrigins);
@@ -24,7 +28,8 @@ export async function guardedPost(
       throw new HttpError(405, { code: "method_not_allowed", message: "Use POST." }, { allow: "POST, OPTIONS" });
     }
     await authenticate(request, authContext(env, settings));
-    return await handle(await readJsonBody(request, settings.maxBodyBytes), settings, cors);
+    const limit = bodyLimit(settings);
+    return await handle(await readJsonBody(request, limit.bytes, limit.name), settings, cors);
   } catch (error) {
     if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });
     throw error;

@@ -6,7 +6,7 @@ import { HttpError } from "../response/json-error.ts";
  * at the limit. Non-JSON media types get 415: this also means a cross-origin page cannot send
  * the body as a CORS "simple request" without a preflight.
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(request: Request, maxBytes: number, limitName = "MAX_BODY_BYTES"): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
     throw new HttpError(415, {
@@ -15,8 +15,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     });
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw tooLarge(maxBytes);
-  const text = await readText(request.body, maxBytes);
+  if (declared > maxBytes) throw tooLarge(maxBytes, limitName);
+  const text = await readText(request.body, maxBytes, limitName);
   try {
     return JSON.parse(text);
   } catch {
@@ -24,7 +24,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
 }
 
-async function readText(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+async function readText(body: ReadableStream<Uint8Array> | null, maxBytes: number, limitName: string): Promise<string> {
   if (!body) return "";
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -36,15 +36,15 @@ async function readText(body: ReadableStream<Uint8Array> | null, maxBytes: numbe
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw tooLarge(maxBytes);
+      throw tooLarge(maxBytes, limitName);
     }
     text += decoder.decode(value, { stream: true });
   }
 }
 
-function tooLarge(maxBytes: number): HttpError {
+function tooLarge(maxBytes: number, limitName: string): HttpError {
   return new HttpError(413, {
     code: "body_too_large",
-    message: `The request body exceeds the limit of ${maxBytes} bytes (MAX_BODY_BYTES).`,
+    message: `The request body exceeds the limit of ${maxBytes} bytes (${limitName}).`,
   });
 }

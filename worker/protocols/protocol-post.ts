@@ -12,9 +12,10 @@ export async function protocolPost(
   env: Env,
   render: (error: HttpError) => Response,
   handle: (body: unknown, settings: Settings, cors: Record<string, string>) => Promise<Response>,
+  bodyLimit?: (settings: Settings) => { bytes: number; name: string },
 ): Promise<Response> {
   try {
-    return await guardedPost(request, env, handle);
+    return await guardedPost(request, env, handle, bodyLimit);
   } catch (error) {
     return render(asHttpError(error));
   }

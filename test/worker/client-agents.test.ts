@@ -1,0 +1,345 @@
+// The agent protocols against the Worker in workerd, the real SDKs' `fetch` pointed at its handler:
+// @anthropic-ai/sdk on POST /v1/messages and openai-node on POST /v1/responses, for every recording
+// the Worker replays (the calls of /v1/stream for the same request), a second turn with the tool
+// results that reaches each provider in its own format, MODEL_ALIASES, x-api-key, the agent body
+// limit, errors in each protocol's shape naming the field by its path, and the keep-alive frame.
+import Anthropic, { AuthenticationError, BadRequestError, NotFoundError } from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import type { Env } from "../../worker/env.ts";
+import { withKeepAlive } from "../../worker/protocols/keep-alive.ts";
+import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
+import { recordingChunks } from "../../worker/upstream/replay/recording.ts";
+import { post, referenceCalls, replays, streamCalls, TOOL, workerFetch } from "./client-support.ts";
+import { chatChunk, FakeUpstream, liveOpenAI, ManualTimers, openAIChunks, testEnv, worker } from "./support.ts";
+
+const anthropic = (options: { apiKey?: string; fetch?: typeof fetch } = {}) =>
+  new Anthropic({
+    baseURL: "http://localhost:8787",
+    apiKey: options.apiKey ?? "anything-on-localhost",
+    fetch: options.fetch ?? workerFetch(),
+    maxRetries: 0,
+  });
+const openai = (options: { apiKey?: string; fetch?: typeof fetch } = {}) =>
+  new OpenAI({
+    baseURL: "http://localhost:8787/v1",
+    apiKey: options.apiKey ?? "anything-on-localhost",
+    fetch: options.fetch ?? workerFetch(),
+    maxRetries: 0,
+  });
+const messagesTool = {
+  name: TOOL.name,
+  description: TOOL.description,
+  input_schema: { ...TOOL.parameters, type: "object" as const },
+};
+const responsesTool = { type: "function" as const, strict: false, ...TOOL };
+
+describe("@anthropic-ai/sdk against POST /v1/messages, every recording of every provider", () => {
+  for (const { provider, recording, prompt } of replays) {
+    it(`${provider} (${recording.name}): stream().finalMessage(), create({stream: true}) and create() give the calls of /v1/stream`, async () => {
+      const reference = await streamCalls(provider, prompt);
+      const expected = referenceCalls(reference.finish);
+      const request = {
+        model: `${provider}/test-model`,
+        max_tokens: 1024,
+        messages: [{ role: "user" as const, content: prompt }],
+        tools: [messagesTool],
+      };
+      const final = await anthropic().messages.stream(request).finalMessage();
+      expect(final.model).toBe(`${provider}/test-model`);
+      const calls = final.content.flatMap((block) => (block.type === "tool_use" ? [block] : []));
+      expect(calls.map((call) => [call.name, call.input])).toEqual(expected.map((call) => [call.name, call.arguments]));
+      calls.forEach((call, i) => expect(call.id).toBe(expected[i]!.id ?? call.id));
+      expect(final.stop_reason).toBe(expected.length > 0 ? "tool_use" : final.stop_reason);
+      const text = final.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
+      expect(text).toBe(reference.finish.text);
+
+      const stream = await anthropic().messages.create({ ...request, stream: true });
+      const names: string[] = [];
+      for await (const event of stream)
+        if (event.type === "content_block_start" && event.content_block.type === "tool_use")
+          names.push(event.content_block.name);
+      expect(names).toEqual(expected.map((call) => call.name));
+
+      const message = await anthropic().messages.create(request);
+      const whole = message.content.flatMap((block) => (block.type === "tool_use" ? [block] : []));
+      expect(whole.map((call) => [call.name, call.input])).toEqual(calls.map((call) => [call.name, call.input]));
+      expect(message.stop_reason).toBe(final.stop_reason);
+    });
+  }
+});
+
+describe("openai-node against POST /v1/responses, every recording of every provider", () => {
+  for (const { provider, recording, prompt } of replays) {
+    it(`${provider} (${recording.name}): stream().finalResponse(), create({stream: true}) and create() give the calls of /v1/stream`, async () => {
+      const reference = await streamCalls(provider, prompt);
+      const expected = referenceCalls(reference.finish);
+      const request = { model: `${provider}/test-model`, input: prompt, tools: [responsesTool] };
+      const final = await openai().responses.stream(request).finalResponse();
+      expect([final.status, final.model]).toEqual(["completed", `${provider}/test-model`]);
+      const calls = final.output.flatMap((item) => (item.type === "function_call" ? [item] : []));
+      expect(calls.map((call) => [call.name, call.arguments])).toEqual(
+        expected.map((call) => [call.name, call.rawArguments]),
+      );
+      calls.forEach((call, i) => expect(call.call_id).toBe(expected[i]!.id ?? call.call_id));
+      expect(final.output_text).toBe(reference.finish.text);
+
+      const stream = await openai().responses.create({ ...request, stream: true });
+      const done: string[] = [];
+      for await (const event of stream)
+        if (event.type === "response.output_item.done" && event.item.type === "function_call")
+          done.push(event.item.name);
+      expect(done).toEqual(expected.map((call) => call.name));
+
+      const response = await openai().responses.create(request);
+      const whole = response.output.flatMap((item) => (item.type === "function_call" ? [item] : []));
+      expect(whole.map((call) => [call.name, call.arguments])).toEqual(
+        calls.map((call) => [call.name, call.arguments]),
+      );
+    });
+  }
+});
+
+/** Each provider live against a fake upstream that answers with its first recording, and how its request carries a tool result. */
+const LIVE: Record<string, { env: Partial<Env>; result: string }> = {
+  openai: { env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "https://provider.test/v1" }, result: '"role":"tool"' },
+  "openai-responses": {
+    env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "https://provider.test/v1" },
+    result: '"type":"function_call_output"',
+  },
+  anthropic: {
+    env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "https://provider.test/v1" },
+    result: '"type":"tool_result"',
+  },
+  gemini: {
+    env: { GEMINI_API_KEY: "k", GEMINI_BASE_URL: "https://provider.test/v1beta" },
+    result: '"functionResponse"',
+  },
+  bedrock: {
+    env: { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "secret", AWS_REGION: "us-west-2" },
+    result: '"toolResult"',
+  },
+  cohere: { env: { COHERE_API_KEY: "k", COHERE_BASE_URL: "https://provider.test/v2" }, result: '"role":"tool"' },
+  ollama: { env: { OLLAMA_BASE_URL: "https://provider.test" }, result: '"role":"tool"' },
+};
+
+function liveUpstream(provider: string): FakeUpstream {
+  const recording = upstreamProviders[provider as keyof typeof upstreamProviders].recordings[0]!;
+  const contentType = recording.contentType ?? "text/event-stream; charset=utf-8";
+  return new FakeUpstream({
+    kind: "sse",
+    chunks: recordingChunks(recording),
+    headers: { "content-type": contentType },
+  });
+}
+
+describe("a second turn with the tool results reaches each provider in its own format", () => {
+  for (const provider of Object.keys(upstreamProviders)) {
+    const live = LIVE[provider]!;
+    it(`${provider}: a Messages tool_result and a Responses function_call_output`, async () => {
+      const env = testEnv({ ...live.env, CLIENT_TOKEN: "t" });
+      const upstream = liveUpstream(provider);
+      await anthropic({ apiKey: "t", fetch: workerFetch({ env, upstream }) }).messages.create({
+        model: `${provider}/test-model`,
+        max_tokens: 512,
+        tools: [messagesTool],
+        messages: [
+          { role: "user", content: "Look up Paris." },
+          {
+            role: "assistant",
+            content: [{ type: "tool_use", id: "toolu_01", name: "lookup", input: { query: "Paris" } }],
+          },
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: "toolu_01", content: [{ type: "text", text: "18 degrees" }] },
+              { type: "text", text: "And now?" },
+            ],
+          },
+        ],
+      });
+      await openai({ apiKey: "t", fetch: workerFetch({ env, upstream }) }).responses.create({
+        model: `${provider}/test-model`,
+        tools: [responsesTool],
+        input: [
+          { role: "user", content: [{ type: "input_text", text: "Look up Paris." }] },
+          { type: "function_call", call_id: "call_01", name: "lookup", arguments: '{"query":"Paris"}' },
+          { type: "function_call_output", call_id: "call_01", output: "18 degrees" },
+        ],
+      });
+      expect(upstream.requests).toHaveLength(2);
+      for (const seen of upstream.requests) {
+        const body = JSON.stringify(seen.body);
+        expect(body).toContain(live.result);
+        expect(body).toContain("18 degrees");
+        expect(body).toContain("lookup");
+      }
+    });
+  }
+});
+
+describe("the agent endpoints: names, keys, limits and errors in each protocol's shape", () => {
+  it("MODEL_ALIASES routes a client's own model names (exact, prefix*, *), and x-api-key is the token", async () => {
+    const env = testEnv({
+      CLIENT_TOKEN: "t",
+      MODEL_ALIASES: "claude-sonnet-4-5=anthropic/m,claude-haiku-*=gemini/m,*=openai/gpt-4o-mini",
+    });
+    const sdk = anthropic({ apiKey: "t", fetch: workerFetch({ env }) });
+    for (const model of ["claude-sonnet-4-5", "claude-haiku-4-5-20251001", "gpt-5"]) {
+      const message = await sdk.messages.create({ model, max_tokens: 64, messages: [{ role: "user", content: "hi" }] });
+      expect(message.model).toBe(model);
+    }
+    const models = await sdk.models.list();
+    expect(models.data.map((model) => model.id)).toEqual(["claude-sonnet-4-5"]);
+    const wrong = await anthropic({ apiKey: "wrong", fetch: workerFetch({ env }) })
+      .messages.create({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "hi" }] })
+      .catch((error: unknown) => error);
+    expect(wrong).toBeInstanceOf(AuthenticationError);
+  });
+
+  it("an unmapped name is 404 not_found_error saying how to name a model; a bad block is 400 naming its path", async () => {
+    const sdk = anthropic();
+    const missing = await sdk.messages
+      .create({ model: "claude-opus-9", max_tokens: 64, messages: [{ role: "user", content: "hi" }] })
+      .catch((error: unknown) => error);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect((missing as NotFoundError).message).toContain("<provider>/<model>");
+    const bad = await sdk.messages
+      .create({
+        model: "openai/m",
+        max_tokens: 64,
+        messages: [{ role: "user", content: [{ type: "video", source: {} } as never] }],
+      })
+      .catch((error: unknown) => error);
+    expect(bad).toBeInstanceOf(BadRequestError);
+    expect((bad as BadRequestError).message).toContain("messages[0].content[0].type");
+    const response = await worker().call(post("/v1/messages/count_tokens", {}), testEnv());
+    expect([response.status, ((await response.json()) as { type: string }).type]).toEqual([404, "error"]);
+  });
+
+  it("Responses: previous_response_id and built-in tools are 400s naming them; web_search is dropped", async () => {
+    const sdk = openai();
+    const previous = await sdk.responses
+      .create({ model: "openai/m", input: "hi", previous_response_id: "resp_1" })
+      .catch((error: unknown) => error);
+    expect(previous).toMatchObject({ status: 400, param: "previous_response_id" });
+    const builtIn = await sdk.responses
+      .create({ model: "openai/m", input: "hi", tools: [{ type: "file_search", vector_store_ids: ["v"] }] })
+      .catch((error: unknown) => error);
+    expect(builtIn).toMatchObject({ status: 400, param: "tools[0].type" });
+    const searched = await sdk.responses.create({ model: "openai/m", input: "hi", tools: [{ type: "web_search" }] });
+    expect(searched.status).toBe("completed");
+  });
+
+  it("Responses: a custom tool goes to the provider as a function of one string, and its call comes back as a custom_tool_call with the text", async () => {
+    const patch = "*** Begin Patch\n*** Add File: a.txt\n+hi\n*** End Patch";
+    const args = JSON.stringify({ input: patch });
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: openAIChunks([
+        chatChunk({
+          tool_calls: [{ index: 0, id: "call_p", function: { name: "apply_patch", arguments: args.slice(0, 9) } }],
+        }),
+        chatChunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(9) } }] }),
+        chatChunk({}, "tool_calls"),
+      ]),
+    });
+    const sdk = openai({
+      apiKey: "t",
+      fetch: workerFetch({ env: testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t" }), upstream }),
+    });
+    const final = await sdk.responses
+      .stream({
+        model: "openai/gpt-4o-mini",
+        input: "Add a.txt",
+        tools: [{ type: "custom", name: "apply_patch", description: "Apply a patch." }],
+      })
+      .finalResponse();
+    expect(final.output).toMatchObject([
+      { type: "custom_tool_call", call_id: "call_p", name: "apply_patch", input: patch },
+    ]);
+    const sent = upstream.requests[0]!.body as { tools: { function: { name: string; parameters: unknown } }[] };
+    expect(sent.tools[0]!.function).toMatchObject({
+      name: "apply_patch",
+      parameters: { type: "object", properties: { input: { type: "string" } }, required: ["input"] },
+    });
+    // The next turn sends the call and its output back; the provider sees a function call and a tool message.
+    await sdk.responses.create({
+      model: "openai/gpt-4o-mini",
+      tools: [{ type: "custom", name: "apply_patch" }],
+      input: [
+        { type: "custom_tool_call", call_id: "call_p", name: "apply_patch", input: patch },
+        { type: "custom_tool_call_output", call_id: "call_p", output: "Done." },
+      ],
+    });
+    const next = JSON.stringify(upstream.requests[1]!.body);
+    expect(next).toContain(JSON.stringify(JSON.stringify({ input: patch })));
+    expect(next).toContain('"role":"tool"');
+  });
+
+  it("Messages: a tool_result with is_error tells the provider it failed", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "ok" }, "stop")]) });
+    await anthropic({
+      apiKey: "t",
+      fetch: workerFetch({ env: testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t" }), upstream }),
+    }).messages.create({
+      model: "openai/gpt-4o-mini",
+      max_tokens: 64,
+      messages: [
+        { role: "user", content: "Look up Paris." },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_01", name: "lookup", input: {} }] },
+        {
+          role: "user",
+          content: [{ type: "tool_result", tool_use_id: "toolu_01", content: "timeout", is_error: true }],
+        },
+      ],
+    });
+    expect(JSON.stringify(upstream.requests[0]!.body)).toContain('"content":"Error: timeout"');
+  });
+
+  it("the agent endpoints take a body past MAX_BODY_BYTES up to MAX_AGENT_BODY_BYTES; /v1/chat/completions does not", async () => {
+    const env = testEnv({ MAX_BODY_BYTES: 1000, MAX_AGENT_BODY_BYTES: 200_000 });
+    const long = "x".repeat(50_000);
+    const ok = await worker().call(
+      post("/v1/messages", { model: "openai/m", max_tokens: 64, messages: [{ role: "user", content: long }] }),
+      env,
+    );
+    expect(ok.status).toBe(200);
+    const chat = await worker().call(
+      post("/v1/chat/completions", { model: "openai/m", messages: [{ role: "user", content: long }] }),
+      env,
+    );
+    expect(chat.status).toBe(413);
+    const tooLong = await worker().call(
+      post("/v1/messages", {
+        model: "openai/m",
+        max_tokens: 64,
+        messages: [{ role: "user", content: long.repeat(5) }],
+      }),
+      env,
+    );
+    expect(tooLong.status).toBe(413);
+    expect(await tooLong.json()).toMatchObject({ type: "error", error: { type: "request_too_large" } });
+  });
+
+  it("a keep-alive frame goes out after 15 s of silence between chunks, never before the first", async () => {
+    const timers = new ManualTimers();
+    let push: ((chunk: Uint8Array) => void) | undefined;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        push = (chunk) => controller.enqueue(chunk);
+      },
+    });
+    const reader = withKeepAlive(body, ": ping\n\n", timers).getReader();
+    const first = reader.read();
+    await Promise.resolve();
+    expect(timers.handlesOf(15_000)).toEqual([]);
+    push!(new TextEncoder().encode("event: a\n\n"));
+    expect(new TextDecoder().decode((await first).value)).toBe("event: a\n\n");
+    const scheduled = timers.whenScheduled(15_000);
+    const second = reader.read();
+    await scheduled;
+    for (const handle of timers.handlesOf(15_000)) timers.fire(handle);
+    expect(new TextDecoder().decode((await second).value)).toBe(": ping\n\n");
+  });
+});

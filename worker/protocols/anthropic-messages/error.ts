@@ -1,0 +1,34 @@
+/**
+ * Errors of `/v1/messages` before its stream starts, in Anthropic's own shape, so that
+ * `@anthropic-ai/sdk` raises its usual classes (`BadRequestError` for 400,
+ * `AuthenticationError` for 401, `NotFoundError` for 404, `RateLimitError` for 429, ...) and
+ * Claude Code shows the message:
+ *
+ * ```json
+ * {"type": "error", "error": {"type": "invalid_request_error", "message": "... (field: messages[1].content[0].type)"}}
+ * ```
+ *
+ * The message names the field at fault by its path. Errors inside the stream are `event: error`
+ * frames, written by the library's encoder.
+ *
+ * @module
+ */
+import type { HttpError } from "../../response/json-error.ts";
+import { withField } from "../protocol-post.ts";
+
+/** Anthropic's error `type` for an HTTP status. */
+function errorType(status: number): string {
+  if (status === 401) return "authentication_error";
+  if (status === 403) return "permission_error";
+  if (status === 404) return "not_found_error";
+  if (status === 413) return "request_too_large";
+  if (status === 429) return "rate_limit_error";
+  if (status === 529) return "overloaded_error";
+  return status >= 500 ? "api_error" : "invalid_request_error";
+}
+
+/** An {@link HttpError} as Anthropic's JSON error, with its status and headers. */
+export function anthropicErrorResponse(error: HttpError): Response {
+  const body = { type: "error", error: { type: errorType(error.status), message: withField(error) } };
+  return Response.json(body, { status: error.status, headers: { "cache-control": "no-store", ...error.headers } });
+}

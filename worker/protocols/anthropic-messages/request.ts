@@ -1,0 +1,182 @@
+/**
+ * The request of `POST /v1/messages`: Anthropic's Messages body, with `model` as
+ * `<provider>/<model>` or a `MODEL_ALIASES` name:
+ *
+ * ```jsonc
+ * {
+ *   "model": "openai/gpt-5",
+ *   "max_tokens": 1024,
+ *   "system": "Be brief.",                                     // or [{ "type": "text", "text": ... }]
+ *   "messages": [
+ *     { "role": "user", "content": "Weather in Paris?" },      // or blocks
+ *     { "role": "assistant", "content": [{ "type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": { "city": "Paris" } }] },
+ *     { "role": "user", "content": [{ "type": "tool_result", "tool_use_id": "toolu_1", "content": "18 °C" }] }
+ *   ],
+ *   "tools": [{ "name": "get_weather", "description": "...", "input_schema": { ... } }],
+ *   "tool_choice": { "type": "auto" },                        // any, tool, none; disable_parallel_tool_use
+ *   "stream": true
+ * }
+ * ```
+ *
+ * What an agent also sends (Claude Code: `thinking`, `metadata`, `context_management`,
+ * `output_config`, cache-control marks, server tools, ...) is accepted and, where the provider has
+ * no counterpart, ignored: never a 400. Thinking blocks of earlier turns are not sent back to the
+ * provider. Images and documents are a 400 naming their block.
+ *
+ * @module
+ */
+import type { JsonValue } from "../../../src/index.ts";
+import { invalidField } from "../../response/json-error.ts";
+import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import type { StreamRequest } from "../../request/stream-request.ts";
+import { agentModel } from "../agent-model.ts";
+import { arrayAt, clientRequest, idAt, objectAt, stringAt, toolNameAt, type WireMessage } from "../client-request.ts";
+
+/** A validated `POST /v1/messages` request. */
+export interface MessagesRequest {
+  request: StreamRequest;
+  /** The `model` as the client sent it, echoed in the message. */
+  model: string;
+  stream: boolean;
+}
+
+/** Validates a parsed Messages body; throws a 400 `HttpError` naming the field at fault by its path. */
+export function parseMessagesRequest(
+  body: unknown,
+  providers: readonly string[],
+  aliases: string | undefined,
+): MessagesRequest {
+  const fields = objectAt(body, "", "a JSON object");
+  const deep = tooDeep(fields);
+  if (deep !== undefined) throw tooDeepError(deep);
+  const { provider, model } = agentModel(own(fields, "model"), providers, aliases);
+  const stream = own(fields, "stream") ?? false;
+  if (typeof stream !== "boolean") throw invalidField("stream", "`stream` must be true or false.");
+  const messages: WireMessage[] = [];
+  const system = own(fields, "system");
+  if (system !== undefined && system !== null) messages.push({ role: "system", content: textOf(system, "system") });
+  arrayAt(own(fields, "messages"), "messages").forEach((message, i) =>
+    messages.push(...toWire(message, `messages[${i}]`)),
+  );
+  const tools = own(fields, "tools") ?? undefined;
+  const { request } = clientRequest(
+    {
+      provider,
+      model,
+      messages,
+      tools: tools === undefined ? undefined : toolsOf(tools),
+      tool_choice: toolChoice(own(fields, "tool_choice")),
+      max_tokens: own(fields, "max_tokens") ?? undefined,
+      temperature: own(fields, "temperature") ?? undefined,
+    },
+    undefined,
+    providers,
+    {},
+    (field) => {
+      if (field === "provider") return "model";
+      return field.replace(/^(tools\[\d+\])\.parameters$/, "$1.input_schema");
+    },
+  );
+  return { request, model: own(fields, "model") as string, stream };
+}
+
+/** A `system` or a block list's text: a string, or its `text` blocks (cache-control marks and citations ignored). */
+function textOf(value: unknown, path: string): string {
+  if (typeof value === "string") return value;
+  return arrayAt(value, path)
+    .map((block, i) => {
+      const fields = objectAt(block, `${path}[${i}]`);
+      if (own(fields, "type") !== "text")
+        throw invalidField(`${path}[${i}].type`, "Only text blocks are supported here.");
+      return stringAt(own(fields, "text"), `${path}[${i}].text`);
+    })
+    .join("\n");
+}
+
+/** One Messages message as `/v1/stream` messages: a user turn's tool results first (as tool messages), then its text. */
+function toWire(value: unknown, path: string): WireMessage[] {
+  const message = objectAt(value, path);
+  const role = own(message, "role");
+  const content = own(message, "content");
+  if (role !== "user" && role !== "assistant") throw invalidField(`${path}.role`, "`role` must be user or assistant.");
+  if (typeof content === "string") return [role === "user" ? { role, content } : { role, content, tool_calls: [] }];
+  const blocks = arrayAt(content, `${path}.content`).map((block, i) => objectAt(block, `${path}.content[${i}]`));
+  const text: string[] = [];
+  const out: WireMessage[] = [];
+  const calls: { id: string; name: string; arguments: JsonValue }[] = [];
+  blocks.forEach((block, i) => {
+    const at = `${path}.content[${i}]`;
+    const type = own(block, "type");
+    if (type === "text") text.push(stringAt(own(block, "text"), `${at}.text`));
+    else if (type === "tool_result" && role === "user") {
+      const result = own(block, "content");
+      const body = result === undefined || result === null ? "" : toolResultText(result, `${at}.content`);
+      const error = own(block, "is_error") === true;
+      out.push({
+        role: "tool",
+        tool_call_id: idAt(own(block, "tool_use_id"), `${at}.tool_use_id`),
+        // The flag has no field of its own in every provider's format: the text says it.
+        content: error ? `Error: ${body}` : body,
+      });
+    } else if (type === "tool_use" && role === "assistant") {
+      const input = own(block, "input");
+      calls.push({
+        id: idAt(own(block, "id"), `${at}.id`),
+        name: toolNameAt(own(block, "name"), `${at}.name`),
+        arguments: (input ?? {}) as JsonValue,
+      });
+    } else if (type === "thinking" || type === "redacted_thinking" || type === "server_tool_use") {
+      // Earlier reasoning and server-side tool blocks: nothing another provider can take back.
+    } else if (typeof type === "string" && type.endsWith("_tool_result")) {
+      // Results of a server tool (web search, ...) the provider ran: not a client's tool result.
+    } else
+      throw invalidField(
+        `${at}.type`,
+        `A ${role} message takes text${role === "user" ? " and tool_result" : ", thinking and tool_use"} blocks.`,
+      );
+  });
+  if (role === "assistant") return [{ role, content: text.join(""), tool_calls: calls }];
+  if (text.length > 0 || out.length === 0) out.push({ role: "user", content: text.join("\n") });
+  return out;
+}
+
+/** A tool result's text: a string, or its text blocks (an image in it is named, not sent). */
+function toolResultText(value: unknown, path: string): string {
+  if (typeof value === "string") return value;
+  return arrayAt(value, path)
+    .map((block, i) => {
+      const fields = objectAt(block, `${path}[${i}]`);
+      return own(fields, "type") === "text"
+        ? stringAt(own(fields, "text"), `${path}[${i}].text`)
+        : `[${String(own(fields, "type"))} omitted]`;
+    })
+    .join("\n");
+}
+
+/** Client tools as `/v1/stream` tools; server tools (web search, code execution, ...: a `type` other than `custom`) are left to the provider that has them, here none. */
+function toolsOf(value: unknown): unknown {
+  return arrayAt(value, "tools").flatMap((tool, i) => {
+    const fields = objectAt(tool, `tools[${i}]`);
+    const type = own(fields, "type");
+    if (type !== undefined && type !== null && type !== "custom") return [];
+    const description = own(fields, "description");
+    return [
+      {
+        name: own(fields, "name"),
+        ...(typeof description === "string" ? { description } : {}),
+        parameters: own(fields, "input_schema") ?? { type: "object" },
+      },
+    ];
+  });
+}
+
+/** Anthropic's `tool_choice` as `/v1/stream`'s (`disable_parallel_tool_use` has no counterpart everywhere: ignored). */
+function toolChoice(value: unknown): unknown {
+  if (value === undefined || value === null) return undefined;
+  const choice = objectAt(value, "tool_choice");
+  const type = own(choice, "type");
+  if (type === "auto" || type === "none") return type;
+  if (type === "any") return "required";
+  if (type === "tool") return { name: toolNameAt(own(choice, "name"), "tool_choice.name") };
+  throw invalidField("tool_choice.type", "`tool_choice.type` must be auto, any, tool or none.");
+}

@@ -1,0 +1,63 @@
+import { AnthropicMessagesEncoder, readAnthropicMessage } from "../../../src/index.ts";
+import type { Env } from "../../env.ts";
+import { HttpError } from "../../response/json-error.ts";
+import type { Runtime } from "../../runtime.ts";
+import { openClientBatches, openClientEvents } from "../../services/client-events.ts";
+import { providerNames } from "../../upstream/providers/index.ts";
+import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
+import { withKeepAlive } from "../keep-alive.ts";
+import { protocolPost } from "../protocol-post.ts";
+import { anthropicErrorResponse } from "./error.ts";
+import { parseMessagesRequest } from "./request.ts";
+
+/** Anthropic's keep-alive frame, which its SDKs skip. */
+const PING = 'event: ping\ndata: {"type":"ping"}\n\n';
+
+/**
+ * `POST /v1/messages` (also with `?beta=true`): an Anthropic Messages endpoint in front of every
+ * provider the Worker serves, so that `@anthropic-ai/sdk` and Claude Code
+ * (`ANTHROPIC_BASE_URL=<worker>`, `ANTHROPIC_API_KEY=<CLIENT_TOKEN>`) run on any of them. With
+ * `stream: true` the answer is the Messages event stream, with an `event: ping` after 15 s of
+ * silence; without it, one `message` object built from the same events (a failure is then a 502
+ * in Anthropic's error shape). The body may be up to `MAX_AGENT_BODY_BYTES`; every other check,
+ * limit, replay and cancellation is that of `POST /v1/stream`.
+ */
+export function messagesRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
+  return protocolPost(
+    request,
+    env,
+    anthropicErrorResponse,
+    async (body, settings, cors) => {
+      const parsed = parseMessagesRequest(body, providerNames, settings.modelAliases);
+      const client = { mode: "stream" as const, request: parsed.request };
+      if (parsed.stream) {
+        const { batches, headers } = await openClientBatches(client, request, env, settings, runtime);
+        const answer = encodeAnswer(batches, new AnthropicMessagesEncoder({ model: parsed.model }));
+        return new Response(withKeepAlive(answer, PING, runtime.timers), {
+          headers: answerHeaders(cors, SSE_HEADERS, headers),
+        });
+      }
+      const { events, headers } = await openClientEvents(client, request, env, settings, runtime, {
+        stopOnAbort: true,
+      });
+      const result = await readAnthropicMessage(events, {
+        model: parsed.model,
+        maxTextBytes: settings.maxCompletionBytes,
+      });
+      const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
+      if (result.type === "message") return Response.json(result.message, { headers: json });
+      return Response.json({ type: "error", error: result.error }, { status: 502, headers: json });
+    },
+    (settings) => ({ bytes: settings.maxAgentBodyBytes, name: "MAX_AGENT_BODY_BYTES" }),
+  );
+}
+
+/** `POST /v1/messages/count_tokens`: not served, in Anthropic's shape (Claude Code then estimates). */
+export function countTokensRoute(): Response {
+  return anthropicErrorResponse(
+    new HttpError(404, {
+      code: "not_found",
+      message: "This Worker does not count tokens: /v1/messages/count_tokens is not served.",
+    }),
+  );
+}

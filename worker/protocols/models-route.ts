@@ -1,0 +1,38 @@
+import { readSettings, type Env } from "../env.ts";
+import { authContext, authenticate } from "../http/auth.ts";
+import { corsHeaders, preflightResponse } from "../http/cors.ts";
+import { asHttpError, HttpError } from "../response/json-error.ts";
+import { aliasNames } from "./agent-model.ts";
+import { anthropicErrorResponse } from "./anthropic-messages/error.ts";
+import { openAIErrorResponse } from "./openai-chat/error.ts";
+
+/**
+ * `GET /v1/models`: the names a client may send as `model` without knowing a provider's ids,
+ * the `MODEL_ALIASES` names, in Anthropic's list shape when the request carries
+ * `anthropic-version` (as `@anthropic-ai/sdk` and Claude Code send it) and in OpenAI's
+ * otherwise. Any `<provider>/<model>` works too; the Worker lists no provider's catalogue.
+ */
+export async function modelsRoute(request: Request, env: Env): Promise<Response> {
+  const anthropic = request.headers.has("anthropic-version");
+  try {
+    const settings = readSettings(env);
+    const cors = corsHeaders(request, settings.corsAllowOrigins);
+    if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins);
+    if (request.method !== "GET")
+      throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, OPTIONS" });
+    await authenticate(request, authContext(env, settings));
+    const names = aliasNames(settings.modelAliases);
+    const headers = { ...cors, "cache-control": "no-store" };
+    if (anthropic) {
+      const data = names.map((id) => ({ type: "model", id, display_name: id, created_at: "1970-01-01T00:00:00Z" }));
+      return Response.json(
+        { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null },
+        { headers },
+      );
+    }
+    const data = names.map((id) => ({ id, object: "model", created: 0, owned_by: "tool-call-stream" }));
+    return Response.json({ object: "list", data }, { headers });
+  } catch (error) {
+    return (anthropic ? anthropicErrorResponse : openAIErrorResponse)(asHttpError(error));
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * The request of `POST /v1/responses`: OpenAI's Responses body, with `model` as
+ * `<provider>/<model>` or a `MODEL_ALIASES` name:
+ *
+ * ```jsonc
+ * {
+ *   "model": "anthropic/claude-sonnet-4-5",
+ *   "instructions": "Be brief.",
+ *   "input": [                                                  // or a string: one user message
+ *     { "role": "user", "content": [{ "type": "input_text", "text": "Weather in Paris?" }] },
+ *     { "type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": "{\"city\":\"Paris\"}" },
+ *     { "type": "function_call_output", "call_id": "call_1", "output": "18 °C" }
+ *   ],
+ *   "tools": [{ "type": "function", "name": "get_weather", "parameters": { ... } }, { "type": "custom", "name": "apply_patch" }],
+ *   "tool_choice": "auto",
+ *   "stream": true
+ * }
+ * ```
+ *
+ * A `custom` tool (free text, such as Codex's `apply_patch`) goes to the provider as a function
+ * with one string parameter, `input`, and its calls come back as `custom_tool_call` items with
+ * the text. What the official clients send that changes nothing here (`store`, `include`,
+ * `reasoning`, `parallel_tool_calls`, `prompt_cache_key`, `text`, `metadata`, `user`, ...) is
+ * accepted. `web_search` tools are dropped (clients offer them by default); the other built-in
+ * tools (`file_search`, `computer_use_preview`, `code_interpreter`, `image_generation`, `mcp`,
+ * `local_shell`) are a 400 naming them, as is `previous_response_id`: the Worker keeps no state.
+ *
+ * @module
+ */
+import type { JsonValue } from "../../../src/index.ts";
+import { invalidField } from "../../response/json-error.ts";
+import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import type { StreamRequest } from "../../request/stream-request.ts";
+import { agentModel } from "../agent-model.ts";
+import {
+  argumentsOf,
+  arrayAt,
+  clientRequest,
+  idAt,
+  objectAt,
+  resultText,
+  stringAt,
+  toolNameAt,
+  type WireMessage,
+} from "../client-request.ts";
+
+/** A validated `POST /v1/responses` request. */
+export interface ResponsesRequest {
+  request: StreamRequest;
+  /** The `model` as the client sent it, echoed in the response. */
+  model: string;
+  stream: boolean;
+  /** The names of the `custom` tools, whose calls go back as `custom_tool_call` items. */
+  customTools: ReadonlySet<string>;
+}
+
+/** The parameter a `custom` tool's free text travels in, for providers that only have function tools. */
+export const CUSTOM_INPUT = "input";
+
+const DROPPED_TOOLS = new Set(["web_search", "web_search_preview", "web_search_preview_2025_03_11"]);
+
+/** Validates a parsed Responses body; throws a 400 `HttpError` naming the field at fault by its path. */
+export function parseResponsesRequest(
+  body: unknown,
+  providers: readonly string[],
+  aliases: string | undefined,
+): ResponsesRequest {
+  const fields = objectAt(body, "", "a JSON object");
+  const deep = tooDeep(fields);
+  if (deep !== undefined) throw tooDeepError(deep);
+  for (const key of ["previous_response_id", "conversation"])
+    if (own(fields, key) !== undefined && own(fields, key) !== null)
+      throw invalidField(
+        key,
+        `\`${key}\` is not supported: this Worker keeps no state; send the whole conversation in \`input\`.`,
+      );
+  if (own(fields, "background") === true)
+    throw invalidField(
+      "background",
+      "`background` is not supported: send `stream: true` to read the response as it is written.",
+    );
+  const { provider, model } = agentModel(own(fields, "model"), providers, aliases);
+  const stream = own(fields, "stream") ?? false;
+  if (typeof stream !== "boolean") throw invalidField("stream", "`stream` must be true or false.");
+  const messages: WireMessage[] = [];
+  const instructions = own(fields, "instructions");
+  if (typeof instructions === "string" && instructions !== "") messages.push({ role: "system", content: instructions });
+  const input = own(fields, "input");
+  if (typeof input === "string") messages.push({ role: "user", content: input });
+  else arrayAt(input, "input").forEach((item, i) => addItem(messages, item, `input[${i}]`));
+  const customTools = new Set<string>();
+  const tools = own(fields, "tools") ?? undefined;
+  const { request } = clientRequest(
+    {
+      provider,
+      model,
+      messages,
+      tools: tools === undefined ? undefined : toolsOf(tools, customTools),
+      tool_choice: toolChoice(own(fields, "tool_choice")),
+      max_tokens: own(fields, "max_output_tokens") ?? undefined,
+      temperature: own(fields, "temperature") ?? undefined,
+    },
+    undefined,
+    providers,
+    {},
+    (field) => (field === "provider" ? "model" : field === "max_tokens" ? "max_output_tokens" : field),
+  );
+  return { request, model: own(fields, "model") as string, stream, customTools };
+}
+
+/** One input item into the `/v1/stream` messages: a call joins the assistant message before it. */
+function addItem(messages: WireMessage[], value: unknown, path: string): void {
+  const item = objectAt(value, path);
+  const type = own(item, "type") ?? "message";
+  const last = messages.at(-1);
+  const assistant = (): Extract<WireMessage, { role: "assistant" }> => {
+    if (last?.role === "assistant") return last;
+    const message: WireMessage = { role: "assistant", content: "", tool_calls: [] };
+    messages.push(message);
+    return message;
+  };
+  if (type === "message") {
+    const role = own(item, "role");
+    const content = textOf(own(item, "content"), `${path}.content`);
+    if (role === "assistant") assistant().content += content;
+    else if (role === "user") messages.push({ role: "user", content });
+    else if (role === "system" || role === "developer") messages.push({ role: "system", content });
+    else throw invalidField(`${path}.role`, "`role` must be user, assistant, system or developer.");
+  } else if (type === "function_call" || type === "custom_tool_call") {
+    const call = {
+      id: idAt(own(item, "call_id"), `${path}.call_id`),
+      name: toolNameAt(own(item, "name"), `${path}.name`),
+      arguments:
+        type === "function_call"
+          ? argumentsOf(stringAt(own(item, "arguments") ?? "{}", `${path}.arguments`), `${path}.arguments`)
+          : ({ [CUSTOM_INPUT]: stringAt(own(item, "input"), `${path}.input`) } as JsonValue),
+    };
+    assistant().tool_calls.push(call);
+  } else if (type === "function_call_output" || type === "custom_tool_call_output") {
+    const output = own(item, "output");
+    messages.push({
+      role: "tool",
+      tool_call_id: idAt(own(item, "call_id"), `${path}.call_id`),
+      content:
+        typeof output === "string" || !Array.isArray(output) ? resultText(output) : textOf(output, `${path}.output`),
+    });
+  } else if (type === "reasoning" || type === "web_search_call") {
+    // Earlier reasoning and the provider's own searches: nothing another provider can take back.
+  } else
+    throw invalidField(
+      `${path}.type`,
+      "An input item is a message, function_call, function_call_output, custom_tool_call, custom_tool_call_output or reasoning.",
+    );
+}
+
+/** A message's text: a string, or its text parts (`input_text`, `output_text`, `text`). */
+function textOf(value: unknown, path: string): string {
+  if (typeof value === "string") return value;
+  return arrayAt(value, path)
+    .map((part, i) => {
+      const fields = objectAt(part, `${path}[${i}]`);
+      const type = own(fields, "type");
+      if (type === "input_text" || type === "output_text" || type === "text")
+        return stringAt(own(fields, "text"), `${path}[${i}].text`);
+      if (type === "refusal") return stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
+      throw invalidField(`${path}[${i}].type`, "Only text content parts are supported.");
+    })
+    .join("");
+}
+
+/** Function and custom tools as `/v1/stream` tools; `web_search` dropped, other built-in tools refused by path. */
+function toolsOf(value: unknown, customTools: Set<string>): unknown {
+  return arrayAt(value, "tools").flatMap((tool, i) => {
+    const at = `tools[${i}]`;
+    const fields = objectAt(tool, at);
+    const type = own(fields, "type");
+    const description = own(fields, "description");
+    const described = typeof description === "string" ? { description } : {};
+    if (type === "function")
+      return [{ name: own(fields, "name"), ...described, parameters: own(fields, "parameters") ?? { type: "object" } }];
+    if (type === "custom") {
+      const name = toolNameAt(own(fields, "name"), `${at}.name`);
+      customTools.add(name);
+      const parameters = {
+        type: "object",
+        properties: { [CUSTOM_INPUT]: { type: "string", description: "The tool's input, as free text." } },
+        required: [CUSTOM_INPUT],
+      };
+      return [{ name, ...described, parameters }];
+    }
+    if (typeof type === "string" && DROPPED_TOOLS.has(type)) return [];
+    throw invalidField(
+      `${at}.type`,
+      "Only `function` and `custom` tools are supported (built-in tools run on OpenAI's servers).",
+    );
+  });
+}
+
+/** The Responses `tool_choice` as `/v1/stream`'s. */
+function toolChoice(value: unknown): unknown {
+  if (value === undefined || value === null) return undefined;
+  if (value === "auto" || value === "none" || value === "required") return value;
+  const choice = objectAt(value, "tool_choice", "auto, none, required or an object");
+  const type = own(choice, "type");
+  if (type === "function" || type === "custom") return { name: toolNameAt(own(choice, "name"), "tool_choice.name") };
+  if (type === "allowed_tools") return own(choice, "mode") === "required" ? "required" : "auto";
+  throw invalidField("tool_choice.type", "`tool_choice.type` must be function, custom or allowed_tools.");
+}

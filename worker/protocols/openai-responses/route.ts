@@ -1,0 +1,61 @@
+import { OpenAIResponsesEncoder, readOpenAIResponse, type EncodableEvent } from "../../../src/index.ts";
+import type { Env } from "../../env.ts";
+import type { Runtime } from "../../runtime.ts";
+import { openClientBatches, openClientEvents } from "../../services/client-events.ts";
+import { providerNames } from "../../upstream/providers/index.ts";
+import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
+import { withKeepAlive } from "../keep-alive.ts";
+import { openAIErrorResponse } from "../openai-chat/error.ts";
+import { protocolPost } from "../protocol-post.ts";
+import { customCalls } from "./custom-calls.ts";
+import { parseResponsesRequest } from "./request.ts";
+
+/** An SSE comment: every SSE reader skips it. */
+const KEEP_ALIVE = ": keep-alive\n\n";
+
+/**
+ * `POST /v1/responses`: an OpenAI Responses endpoint in front of every provider the Worker
+ * serves, so that openai-node's `responses.stream()`, the Agents SDK, `@ai-sdk/openai` and Codex
+ * (a model provider with `base_url = "<worker>/v1"` and `wire_api = "responses"`) run on any of
+ * them. With `stream: true` the answer is the Responses event stream, with an SSE comment after
+ * 15 s of silence; without it, one `response` object built from the same events (a failed one
+ * with status 502). The body may be up to `MAX_AGENT_BODY_BYTES`; every other check, limit,
+ * replay and cancellation is that of `POST /v1/stream`; errors before the answer are in
+ * OpenAI's shape.
+ */
+export function responsesRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
+  return protocolPost(
+    request,
+    env,
+    openAIErrorResponse,
+    async (body, settings, cors) => {
+      const parsed = parseResponsesRequest(body, providerNames, settings.modelAliases);
+      const client = { mode: "stream" as const, request: parsed.request };
+      if (parsed.stream) {
+        const { batches, headers } = await openClientBatches(client, request, env, settings, runtime);
+        const answer = encodeAnswer(
+          customCalls(batches, parsed.customTools),
+          new OpenAIResponsesEncoder({ model: parsed.model }),
+        );
+        return new Response(withKeepAlive(answer, KEEP_ALIVE, runtime.timers), {
+          headers: answerHeaders(cors, SSE_HEADERS, headers),
+        });
+      }
+      const { events, headers } = await openClientEvents(client, request, env, settings, runtime, {
+        stopOnAbort: true,
+      });
+      const batches = events.pipeThrough(
+        new TransformStream<EncodableEvent, readonly EncodableEvent[]>({
+          transform: (event, controller) => controller.enqueue([event]),
+        }),
+      );
+      const { response } = await readOpenAIResponse(customCalls(batches, parsed.customTools), {
+        model: parsed.model,
+        maxTextBytes: settings.maxCompletionBytes,
+      });
+      const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
+      return Response.json(response, { status: response.status === "failed" ? 502 : 200, headers: json });
+    },
+    (settings) => ({ bytes: settings.maxAgentBodyBytes, name: "MAX_AGENT_BODY_BYTES" }),
+  );
+}
