@@ -15,7 +15,7 @@ export default {
       },
       body: JSON.stringify({ ...input, stream: true }),
     });
-    if (!upstream.ok || !upstream.body) {
+    if (!upstream.ok || upstream.body === null) {
       // A wrong key (401), an unknown model (404), a rate limit (429, with retry-after): the
       // provider's status and error object, not a 200 whose stream ends at once.
       const headers = new Headers({ "content-type": upstream.headers.get("content-type") ?? "application/json" });

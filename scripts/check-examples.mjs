@@ -6,9 +6,16 @@
 //   browser examples/browser.html served over HTTP and loaded in headless Chromium (Debian's
 //           chromium through playwright-core, as the browser test project does)
 //   readme  `node examples/print-events.ts` prints exactly the output README.md shows for it
-// Usage: node scripts/check-examples.mjs [node] [deno] [browser] [readme]   (all by default)
+//   worker  examples/worker.ts (the README's Worker) with `fetch` replaced by a recording: it
+//           streams the recording's events, passes a provider's error on with its status (and
+//           retry-after), and answers 400 for a GET, an empty, a malformed or a non-object body
+//   docs    every code block of README.md, docs/*.md and worker/README.md marked
+//           `<!-- example: examples/NAME -->` is that file, byte for byte, and every block marked
+//           `<!-- output: examples/NAME -->` is what the file prints (under the Node 24 of the dev
+//           dependencies, which runs TypeScript)
+// Usage: node scripts/check-examples.mjs [node] [deno] [browser] [readme] [worker] [docs]   (all by default)
 import { execFileSync, execSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,9 +48,52 @@ const parseLines = (output) =>
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line));
 
+/** The Node 24 of the dev dependencies, which runs the TypeScript examples (the system's may be older). */
+const node24 = join(root, "node_modules", ".bin", "node");
+
+/** Runs examples/worker.ts's handler against a replaced `fetch`; prints what it answered as JSON. */
+const WORKER_HARNESS = `
+import { readFileSync } from "node:fs";
+import { SSEDecoderStream, ToolCallEventDecoderStream } from "tool-call-stream/core";
+const { default: worker } = await import("./examples/worker.ts");
+const recording = readFileSync("examples/recordings/anthropic-text-then-tool-use.sse");
+let upstream;
+const sent = [];
+globalThis.fetch = async (url, init) => (sent.push({ url: String(url), headers: init.headers, body: init.body }), upstream());
+const env = { ANTHROPIC_API_KEY: "sk-test" };
+const call = (init) => worker.fetch(new Request("http://127.0.0.1/", init), env);
+const post = (body) => call({ method: "POST", body });
+const request = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 256, messages: [{ role: "user", content: "Hi" }] });
+const out = {};
+upstream = () => new Response(recording, { headers: { "content-type": "text/event-stream" } });
+const ok = await post(request);
+const events = [];
+for await (const event of ok.body.pipeThrough(new SSEDecoderStream()).pipeThrough(new ToolCallEventDecoderStream())) events.push(event);
+out.stream = { status: ok.status, type: ok.headers.get("content-type"), events, sent: sent.at(-1) };
+const providerError = { type: "error", error: { type: "rate_limit_error", message: "Number of requests has exceeded your rate limit." } };
+upstream = () => Response.json(providerError, { status: 429, headers: { "retry-after": "7" } });
+const limited = await post(request);
+out.limited = { status: limited.status, retryAfter: limited.headers.get("retry-after"), body: await limited.text(), expected: JSON.stringify(providerError) };
+upstream = () => Response.json({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } }, { status: 401 });
+out.unauthorized = { status: (await post(request)).status };
+const before = sent.length;
+out.bad = [];
+for (const init of [{ method: "GET" }, { method: "POST" }, { method: "POST", body: "{" }, { method: "POST", body: "[]" }, { method: "POST", body: "null" }])
+  out.bad.push((await call(init)).status);
+out.badReachedUpstream = sent.length - before;
+console.log(JSON.stringify(out));
+`;
+
+/** The blocks of a markdown file marked `<!-- example: FILE -->` or `<!-- output: FILE -->`, with what they hold. */
+function markedBlocks(markdown) {
+  return [...markdown.matchAll(/<!-- (example|output): (\S+) -->\n+```[a-z]*\n([\s\S]*?)```/g)].map(
+    ([, kind, file, text]) => ({ kind, file, text }),
+  );
+}
+
 const checks = {
   readme() {
-    const output = execFileSync(process.execPath, [join(root, "examples", "print-events.ts")], {
+    const output = execFileSync(node24, [join(root, "examples", "print-events.ts")], {
       cwd: root,
       encoding: "utf8",
     });
@@ -72,6 +122,50 @@ const checks = {
       env,
     });
     return verify(parseLines(output), expected("anthropic-text-then-tool-use"));
+  },
+  worker() {
+    const output = execFileSync(node24, ["--input-type=module", "-e", WORKER_HARNESS], { cwd: root, encoding: "utf8" });
+    const { stream, limited, unauthorized, bad, badReachedUpstream } = JSON.parse(output);
+    const events = stream.events.map((e) => (e.type === "finish" ? { type: e.type, calls: e.toolCalls.length } : e));
+    const problems = verify(events, expected("anthropic-text-then-tool-use")).map((p) => `the stream: ${p}`);
+    if (stream.status !== 200 || stream.type !== "text/event-stream")
+      problems.push(`the stream is ${stream.status} ${stream.type}`);
+    const sentBody = JSON.parse(stream.sent.body);
+    if (sentBody.stream !== true || stream.sent.headers["x-api-key"] !== "sk-test")
+      problems.push("the provider request lacks stream: true or the key");
+    if (limited.status !== 429 || limited.retryAfter !== "7" || limited.body !== limited.expected)
+      problems.push(`a 429 with retry-after became ${JSON.stringify(limited)}`);
+    if (unauthorized.status !== 401) problems.push(`a 401 from the provider became ${unauthorized.status}`);
+    if (bad.some((status) => status !== 400))
+      problems.push(`GET, empty, malformed, array and null bodies answered ${bad.join(", ")}, not 400`);
+    if (badReachedUpstream !== 0) problems.push(`${badReachedUpstream} bad request(s) reached the provider`);
+    return problems;
+  },
+  docs() {
+    const problems = [];
+    const files = [
+      "README.md",
+      "worker/README.md",
+      ...readdirSync(join(root, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
+    let blocks = 0;
+    for (const markdown of files) {
+      for (const { kind, file, text } of markedBlocks(readFileSync(join(root, markdown), "utf8"))) {
+        blocks++;
+        const want =
+          kind === "example"
+            ? readFileSync(join(root, file), "utf8")
+            : execFileSync(node24, [join(root, file)], { cwd: root, encoding: "utf8" });
+        if (text !== want)
+          problems.push(
+            `${markdown}: the ${kind} block of ${file} is not ${kind === "example" ? "the file" : "what it prints"}:\n${text}instead of\n${want}`,
+          );
+      }
+    }
+    if (blocks === 0) problems.push("no marked example or output block in the docs");
+    return problems;
   },
   async browser() {
     const { chromium } = await import("playwright-core");

@@ -46,7 +46,7 @@ node scripts/bundle-fixtures.mjs || { echo "!! the shared test data could not be
 echo "== typecheck"
 # typescript/bin/tsc, not the tsc on PATH: with the npm aliases typescript-5.0 and typescript-7 installed,
 # node_modules/.bin/tsc may link to any of the three (npm links one of the colliding bins).
-if node node_modules/typescript/bin/tsc -p tsconfig.json --noEmit && node node_modules/typescript/bin/tsc -p test/tsconfig.json --noEmit && npm run --silent typecheck:worker; then passed=$((passed + 1)); else
+if node node_modules/typescript/bin/tsc -p tsconfig.json --noEmit && node node_modules/typescript/bin/tsc -p test/tsconfig.json --noEmit && node node_modules/typescript/bin/tsc -p examples/tsconfig.json && npm run --silent typecheck:worker; then passed=$((passed + 1)); else
   echo "!! typecheck failed"; failed=$((failed + 1)); fi
 
 run_vitest node node
@@ -91,6 +91,8 @@ run_check "example: node" node scripts/check-examples.mjs node
 run_check "example: deno" node scripts/check-examples.mjs deno
 run_check "example: browser" node scripts/check-examples.mjs browser
 run_check "example: README output" node scripts/check-examples.mjs readme
+run_check "example: Worker" node scripts/check-examples.mjs worker
+run_check "examples in the docs" node scripts/check-examples.mjs docs
 
 missing=$(node -e '
   const sets = Object.values(JSON.parse(require("fs").readFileSync("test/generated/shared-data.json", "utf8")));
