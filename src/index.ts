@@ -48,7 +48,14 @@ export {
   providerProtocol,
   type Provider,
 } from "./providers/registry.ts";
-export type { ProviderKit, ToolEntry } from "./providers/provider-kit.ts";
+export type { ProviderKit } from "./providers/provider-kit.ts";
+export type {
+  ProviderRequest,
+  RequestMessage,
+  RequestToolCall,
+  RequestToolChoice,
+  ToolEntry,
+} from "./providers/request.ts";
 export { detectProvider, ProviderDetectStream } from "./providers/provider-detect-stream.ts";
 export { OpenAIChatDecoder, OpenAIChatDeltaStream } from "./providers/openai-chat/openai-chat-delta-stream.ts";
 export { openAIChatAssistantMessage, openAIChatToolMessages } from "./providers/openai-chat/openai-chat-messages.ts";

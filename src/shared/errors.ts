@@ -52,7 +52,9 @@ export type ErrorCode =
   /** A tool's own asynchronous validator did not settle within `validationTimeoutMs`. */
   | "validation-timeout"
   /** The response's text and reasoning exceeded `maxTextBytes`. */
-  | "text-too-large";
+  | "text-too-large"
+  /** A request a provider cannot be sent as it is (`path` names the field): a kit's `requestBody`. */
+  | "invalid-request";
 
 /**
  * A plain, serializable description of an error carried by an `error`, `abort` or
@@ -72,7 +74,10 @@ export interface StreamErrorInfo {
   position?: number;
   /** Readable reasons (for `schema-mismatch`). */
   issues?: string[];
-  /** Where in the arguments, as a JSON Pointer (for a `schema-mismatch` found while they streamed). */
+  /**
+   * Where: in the arguments, as a JSON Pointer (for a `schema-mismatch` found while they
+   * streamed), or the request's field, as `messages[2].tool_call_id` (for `invalid-request`).
+   */
   path?: string;
 }
 

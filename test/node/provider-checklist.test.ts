@@ -11,7 +11,7 @@ import { protocolOf } from "../support/fixture-provider.ts";
 /** The folder of a provider under src/providers/: its name, but Chat Completions' is `openai-chat`. */
 const folderOf = (provider: Provider): string => (provider === "openai" ? "openai-chat" : provider);
 /** The pieces of a provider's folder, each a file named after the folder. */
-const PIECES = ["delta-stream", "finish-reasons", "messages", "tools", "protocol", "kit"];
+const PIECES = ["delta-stream", "finish-reasons", "messages", "tools", "request", "protocol", "kit"];
 
 const read = (path: string): string => readFileSync(path, "utf8");
 const packageJson = JSON.parse(read("package.json")) as { exports: Record<string, unknown>; scripts: { docs: string } };

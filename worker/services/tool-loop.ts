@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { runToolLoop, type LoopFinishEvent, type ToolLoopEvent } from "../../src/index.ts";
+import { providerKit, runToolLoop, type LoopFinishEvent, type ToolLoopEvent } from "../../src/index.ts";
 import type { Env, Settings } from "../env.ts";
 import type { HttpError } from "../response/json-error.ts";
-import { upstreamProvider, type WorkerProvider } from "../upstream/providers/index.ts";
+import { upstreamProvider } from "../upstream/providers/index.ts";
 import { providerTarget } from "../upstream/providers/target.ts";
 import type { ProviderHttpRequest } from "../upstream/providers/upstream-provider.ts";
 import { SCRIPTED_MODEL, scriptedModel } from "../upstream/replay/scripted/scripted-model.ts";
@@ -16,17 +16,6 @@ import type { RunRequest } from "../request/parse-run-request.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { withoutProviderData } from "./without-provider-data.ts";
-
-/** Where each provider's request body keeps the conversation. */
-const CONVERSATION_FIELD: { readonly [P in WorkerProvider]: string } = {
-  openai: "messages",
-  anthropic: "messages",
-  gemini: "contents",
-  "openai-responses": "input",
-  bedrock: "messages",
-  cohere: "messages",
-  ollama: "messages",
-};
 
 /** Most tool handlers of one run running at once. */
 const TOOL_CONCURRENCY = 4;
@@ -52,7 +41,7 @@ export async function openRunEvents(
   const provider = upstreamProvider(run.provider);
   const { target, live } = providerTarget(provider, env);
   const http = provider.buildRequest(run, target);
-  const field = CONVERSATION_FIELD[provider.protocol];
+  const field = providerKit(provider.protocol).conversationField;
   const messages = http.body[field];
   if (!Array.isArray(messages)) throw new Error("A provider request has no conversation field.");
   const send = live

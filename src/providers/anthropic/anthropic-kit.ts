@@ -2,10 +2,12 @@ import type { ProviderKit } from "../provider-kit.ts";
 import { AnthropicDeltaStream } from "./anthropic-delta-stream.ts";
 import { anthropicAssistantMessage, anthropicToolResultMessage } from "./anthropic-messages.ts";
 import { anthropicProtocol } from "./anthropic-protocol.ts";
+import { anthropicRequestBody } from "./anthropic-request.ts";
 import { anthropicToolDefinitions } from "./anthropic-tools.ts";
 
 /**
- * The kit of Anthropic Messages: its protocol and stage, its tool definitions, and its next turn.
+ * The kit of Anthropic Messages: its protocol and stage, the request body a server sends it,
+ * its tool definitions, and its next turn.
  *
  * @example
  * ```ts
@@ -16,6 +18,7 @@ export const anthropicKit: ProviderKit = {
   protocol: anthropicProtocol,
   DeltaStream: AnthropicDeltaStream,
   conversationField: "messages",
+  requestBody: anthropicRequestBody,
   toolDefinitions: anthropicToolDefinitions,
   assistantMessage: anthropicAssistantMessage,
   toolResultMessages: (results) => [anthropicToolResultMessage(results)],

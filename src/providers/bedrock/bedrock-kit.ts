@@ -2,10 +2,12 @@ import type { ProviderKit } from "../provider-kit.ts";
 import { BedrockDeltaStream } from "./bedrock-delta-stream.ts";
 import { bedrockAssistantMessage, bedrockToolResultMessage } from "./bedrock-messages.ts";
 import { bedrockProtocol } from "./bedrock-protocol.ts";
+import { bedrockRequestBody } from "./bedrock-request.ts";
 import { bedrockToolDefinitions } from "./bedrock-tools.ts";
 
 /**
- * The kit of Amazon Bedrock (Converse): its protocol and stage, its tool definitions, and its next turn.
+ * The kit of Amazon Bedrock (Converse): its protocol and stage, the request body a server sends it,
+ * its tool definitions, and its next turn.
  *
  * @example
  * ```ts
@@ -16,6 +18,7 @@ export const bedrockKit: ProviderKit = {
   protocol: bedrockProtocol,
   DeltaStream: BedrockDeltaStream,
   conversationField: "messages",
+  requestBody: bedrockRequestBody,
   toolDefinitions: bedrockToolDefinitions,
   assistantMessage: bedrockAssistantMessage,
   toolResultMessages: (results) => [bedrockToolResultMessage(results)],

@@ -2,10 +2,12 @@ import type { ProviderKit } from "../provider-kit.ts";
 import { CohereDeltaStream } from "./cohere-delta-stream.ts";
 import { cohereAssistantMessage, cohereToolMessages } from "./cohere-messages.ts";
 import { cohereProtocol } from "./cohere-protocol.ts";
+import { cohereRequestBody } from "./cohere-request.ts";
 import { cohereToolDefinitions } from "./cohere-tools.ts";
 
 /**
- * The kit of Cohere v2 chat: its protocol and stage, its tool definitions, and its next turn.
+ * The kit of Cohere v2 chat: its protocol and stage, the request body a server sends it,
+ * its tool definitions, and its next turn.
  *
  * @example
  * ```ts
@@ -16,6 +18,7 @@ export const cohereKit: ProviderKit = {
   protocol: cohereProtocol,
   DeltaStream: CohereDeltaStream,
   conversationField: "messages",
+  requestBody: cohereRequestBody,
   toolDefinitions: cohereToolDefinitions,
   assistantMessage: cohereAssistantMessage,
   toolResultMessages: cohereToolMessages,

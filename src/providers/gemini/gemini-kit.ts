@@ -2,10 +2,12 @@ import type { ProviderKit } from "../provider-kit.ts";
 import { GeminiDeltaStream } from "./gemini-delta-stream.ts";
 import { geminiModelContent, geminiFunctionResponseContent } from "./gemini-messages.ts";
 import { geminiProtocol } from "./gemini-protocol.ts";
+import { geminiRequestBody } from "./gemini-request.ts";
 import { geminiToolDefinitions } from "./gemini-tools.ts";
 
 /**
- * The kit of Gemini and Vertex AI: its protocol and stage, its tool definitions, and its next turn.
+ * The kit of Gemini and Vertex AI: its protocol and stage, the request body a server sends it,
+ * its tool definitions, and its next turn.
  *
  * @example
  * ```ts
@@ -16,6 +18,7 @@ export const geminiKit: ProviderKit = {
   protocol: geminiProtocol,
   DeltaStream: GeminiDeltaStream,
   conversationField: "contents",
+  requestBody: geminiRequestBody,
   toolDefinitions: geminiToolDefinitions,
   assistantMessage: geminiModelContent,
   toolResultMessages: (results) => [geminiFunctionResponseContent(results)],

@@ -12,13 +12,7 @@ import { own, type AssistantTurn, type ToolResult } from "../turn.ts";
  */
 export function geminiModelContent(turn: AssistantTurn): Record<string, unknown> {
   const parts: Record<string, unknown>[] = turn.text ? [{ text: turn.text }] : [];
-  for (const call of own(turn.toolCalls)) {
-    const signature = call.providerMetadata?.["thoughtSignature"];
-    parts.push({
-      functionCall: { name: call.name, args: call.arguments, ...(call.id !== null ? { id: call.id } : {}) },
-      ...(typeof signature === "string" ? { thoughtSignature: signature } : {}),
-    });
-  }
+  for (const call of own(turn.toolCalls)) parts.push(functionCallPart(call, call.arguments));
   return { role: "model", parts };
 }
 
@@ -48,5 +42,22 @@ export function geminiFunctionResponseContent(results: readonly ToolResult[]): R
         },
       };
     }),
+  };
+}
+
+/** A call of an earlier turn as a `functionCall` part, with the `args` given. */
+export function functionCallPart(
+  call: {
+    readonly id: string | null;
+    readonly name: string;
+    readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+  },
+  args: unknown,
+): Record<string, unknown> {
+  const signature = call.providerMetadata?.["thoughtSignature"];
+  return {
+    functionCall: { name: call.name, args, ...(call.id !== null ? { id: call.id } : {}) },
+    // Gemini 3 refuses a function call sent back without the thought signature it came with.
+    ...(typeof signature === "string" ? { thoughtSignature: signature } : {}),
   };
 }

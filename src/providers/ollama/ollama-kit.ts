@@ -2,10 +2,12 @@ import type { ProviderKit } from "../provider-kit.ts";
 import { OllamaDeltaStream } from "./ollama-delta-stream.ts";
 import { ollamaAssistantMessage, ollamaToolMessages } from "./ollama-messages.ts";
 import { ollamaProtocol } from "./ollama-protocol.ts";
+import { ollamaRequestBody } from "./ollama-request.ts";
 import { ollamaToolDefinitions } from "./ollama-tools.ts";
 
 /**
- * The kit of Ollama's native chat API: its protocol and stage, its tool definitions, and its next turn.
+ * The kit of Ollama's native chat API: its protocol and stage, the request body a server sends it,
+ * its tool definitions, and its next turn.
  *
  * @example
  * ```ts
@@ -16,6 +18,7 @@ export const ollamaKit: ProviderKit = {
   protocol: ollamaProtocol,
   DeltaStream: OllamaDeltaStream,
   conversationField: "messages",
+  requestBody: ollamaRequestBody,
   toolDefinitions: ollamaToolDefinitions,
   assistantMessage: ollamaAssistantMessage,
   toolResultMessages: ollamaToolMessages,

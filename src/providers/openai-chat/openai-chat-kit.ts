@@ -2,10 +2,12 @@ import type { ProviderKit } from "../provider-kit.ts";
 import { OpenAIChatDeltaStream } from "./openai-chat-delta-stream.ts";
 import { openAIChatAssistantMessage, openAIChatToolMessages } from "./openai-chat-messages.ts";
 import { openAIChatProtocol } from "./openai-chat-protocol.ts";
+import { openAIChatRequestBody } from "./openai-chat-request.ts";
 import { openAIChatToolDefinitions } from "./openai-chat-tools.ts";
 
 /**
- * The kit of OpenAI Chat Completions and every compatible server: its protocol and stage, its tool definitions, and its next turn.
+ * The kit of OpenAI Chat Completions and every compatible server: its protocol and stage, the request body a server sends it,
+ * its tool definitions, and its next turn.
  *
  * @example
  * ```ts
@@ -16,6 +18,7 @@ export const openAIChatKit: ProviderKit = {
   protocol: openAIChatProtocol,
   DeltaStream: OpenAIChatDeltaStream,
   conversationField: "messages",
+  requestBody: openAIChatRequestBody,
   toolDefinitions: openAIChatToolDefinitions,
   assistantMessage: openAIChatAssistantMessage,
   toolResultMessages: openAIChatToolMessages,

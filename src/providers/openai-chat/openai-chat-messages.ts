@@ -11,13 +11,9 @@ import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.
  * ```
  */
 export function openAIChatAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
-  const calls = own(turn.toolCalls).map((call) => ({
-    id: idOf(call),
-    type: "function",
-    function: { name: call.name, arguments: call.rawArguments || JSON.stringify(call.arguments) },
-    // Gemini's OpenAI endpoint needs its thought signature back on the call.
-    ...(call.providerMetadata?.["extra_content"] ? { extra_content: call.providerMetadata["extra_content"] } : {}),
-  }));
+  const calls = own(turn.toolCalls).map((call) =>
+    chatToolCall(idOf(call), call.name, call.rawArguments || JSON.stringify(call.arguments), call.providerMetadata),
+  );
   return {
     role: "assistant",
     content: turn.text ? turn.text : null,
@@ -36,4 +32,21 @@ export function openAIChatAssistantMessage(turn: AssistantTurn): Record<string, 
  */
 export function openAIChatToolMessages(results: readonly ToolResult[]): Record<string, unknown>[] {
   return results.map((result) => ({ role: "tool", tool_call_id: idOf(result.call), content: asText(result.output) }));
+}
+
+/** A call of an earlier turn as an assistant message's `tool_calls` entry (arguments as JSON text). */
+export function chatToolCall(
+  id: string,
+  name: string,
+  args: string,
+  providerMetadata: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
+  const extra = providerMetadata?.["extra_content"];
+  return {
+    id,
+    type: "function",
+    function: { name, arguments: args },
+    // Gemini's OpenAI endpoint needs its thought signature back on the call.
+    ...(extra !== undefined ? { extra_content: extra } : {}),
+  };
 }

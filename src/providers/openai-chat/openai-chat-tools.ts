@@ -1,4 +1,4 @@
-import { namedTool, type ToolEntry } from "../provider-kit.ts";
+import { namedTool, type ToolEntry } from "../request.ts";
 
 /**
  * The tools as a request to OpenAI Chat Completions: `{ type: "function", function: { name, description, parameters } }`.

@@ -1,9 +1,8 @@
 import { nonEmpty, SettingsError, type Env } from "../../env.ts";
-import { invalidField } from "../../response/json-error.ts";
 import { bedrockRecordings } from "../replay/recordings/bedrock.ts";
-import type { JsonObject, Message, StreamRequest, ToolChoice } from "../../request/stream-request.ts";
+import type { StreamRequest } from "../../request/stream-request.ts";
 import { signAwsRequest } from "./aws-sigv4.ts";
-import { asObject, toTurns, type Turn } from "./conversation.ts";
+import { requestBody } from "./request-body.ts";
 import type {
   AwsSigning,
   ProviderCredentials,
@@ -60,26 +59,11 @@ function region(env: Env): string {
 
 /** The ConverseStream request; signed when the target has AWS credentials. */
 export function buildBedrockRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest {
-  const messages = toTurns(request.messages, toBlocks);
-  const body: JsonObject = { messages: messages.map((m) => ({ role: m.role, content: m.content })) };
-  const system = request.messages.flatMap((m) =>
-    m.role === "system" && m.content !== "" ? [{ text: m.content }] : [],
-  );
-  if (system.length > 0) body["system"] = system;
-  const toolConfig = toToolConfig(request, messages);
-  if (toolConfig) body["toolConfig"] = toolConfig;
-  const inferenceConfig: JsonObject = {};
-  if (request.maxTokens !== undefined) inferenceConfig["maxTokens"] = request.maxTokens;
-  if (request.temperature !== undefined) {
-    if (request.temperature > 1) throw invalidField("temperature", "Bedrock models accept a temperature from 0 to 1.");
-    inferenceConfig["temperature"] = request.temperature;
-  }
-  if (Object.keys(inferenceConfig).length > 0) body["inferenceConfig"] = inferenceConfig;
   const http: ProviderHttpRequest = {
     // Model ids have `:` and ARNs `/`: the id is one path segment, encoded (and signed encoded twice).
     url: `${target.baseUrl}/model/${encodeURIComponent(request.model)}/converse-stream`,
     headers: { "content-type": "application/json" },
-    body,
+    body: requestBody("bedrock", request),
     responseType: "application/vnd.amazon.eventstream",
   };
   if (target.aws) http.sign = signer(target.aws);
@@ -94,62 +78,4 @@ function signer(aws: AwsSigning): NonNullable<ProviderHttpRequest["sign"]> {
       { region: aws.region, service: SERVICE },
       { date: new Date(aws.now()) },
     );
-}
-
-/**
- * A message's content blocks: earlier calls `toolUse` blocks, their results `toolResult` blocks
- * in the user's turn (turns alternate; {@link toTurns} merges them and drops empty ones).
- */
-function toBlocks(message: Exclude<Message, { role: "system" }>, path: string): JsonObject[] {
-  if (message.role === "tool") {
-    if (message.toolCallId === undefined)
-      throw invalidField(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
-    return [{ toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content }] } }];
-  }
-  // Converse refuses a blank text block.
-  const text: JsonObject[] = message.content.trim() === "" ? [] : [{ text: message.content }];
-  if (message.role === "user") return text;
-  return [
-    ...text,
-    ...message.toolCalls.map((call, j): JsonObject => {
-      if (call.id === null)
-        throw invalidField(`${path}.tool_calls[${j}].id`, "This provider needs the id of every earlier tool call.");
-      return { toolUse: { toolUseId: call.id, name: call.name, input: asObject(call.arguments) } };
-    }),
-  ];
-}
-
-/**
- * `toolConfig.tools` of `toolSpec`s. Converse has no "none": without tools the model cannot call
- * one, but a conversation that holds `toolUse` or `toolResult` blocks must list its tools.
- */
-function toToolConfig(request: StreamRequest, turns: readonly Turn[]): JsonObject | undefined {
-  const hasToolBlocks = turns.some((turn) => turn.content.some((block) => "toolUse" in block || "toolResult" in block));
-  if (request.tools.length === 0) {
-    if (hasToolBlocks)
-      throw invalidField("tools", "Bedrock needs the tools listed when the conversation has earlier tool calls.");
-    return undefined;
-  }
-  if (request.toolChoice?.type === "none") {
-    if (hasToolBlocks)
-      throw invalidField(
-        "tool_choice",
-        'Bedrock cannot forbid tool calls in a conversation that has earlier calls; omit `tool_choice` or use "auto".',
-      );
-    return undefined;
-  }
-  const tools = request.tools.map(({ name, description, parameters }) => ({
-    toolSpec:
-      description === undefined
-        ? { name, inputSchema: { json: parameters } }
-        : { name, description, inputSchema: { json: parameters } },
-  }));
-  const config: JsonObject = { tools };
-  if (request.toolChoice) config["toolChoice"] = toolChoice(request.toolChoice);
-  return config;
-}
-
-function toolChoice(choice: Exclude<ToolChoice, { type: "none" }>): JsonObject {
-  if (choice.type === "tool") return { tool: { name: choice.name } };
-  return choice.type === "required" ? { any: {} } : { auto: {} };
 }

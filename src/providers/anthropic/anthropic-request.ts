@@ -1,0 +1,69 @@
+import {
+  asObject,
+  callId,
+  requestError,
+  resultId,
+  systemText,
+  toTurns,
+  type Fields,
+  type ProviderRequest,
+  type RequestMessage,
+  type RequestToolChoice,
+} from "../request.ts";
+import { anthropicToolDefinitions } from "./anthropic-tools.ts";
+
+/** The Messages API requires `max_tokens`; this is used when the request gives none. */
+const DEFAULT_MAX_TOKENS = 4096;
+
+/**
+ * The body of a streaming Messages request (`POST /v1/messages`): alternating turns, the system
+ * messages in `system`, tool results as `tool_result` blocks of the user's turn.
+ *
+ * @example
+ * ```ts
+ * const body = anthropicRequestBody({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], tools: [] });
+ * ```
+ */
+export function anthropicRequestBody(request: ProviderRequest): Fields {
+  const system = systemText(request.messages);
+  const body: Fields = {
+    model: request.model,
+    max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+    messages: toTurns(request.messages, toBlocks).map((turn) => ({ role: turn.role, content: turn.content })),
+    stream: true,
+  };
+  if (system !== "") body["system"] = system;
+  if (request.tools.length > 0) body["tools"] = anthropicToolDefinitions(request.tools);
+  if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice);
+  if (request.temperature !== undefined) {
+    if (request.temperature > 1) throw requestError("temperature", "Anthropic accepts a temperature from 0 to 1.");
+    body["temperature"] = request.temperature;
+  }
+  return body;
+}
+
+/** A message's content blocks; tool results travel in the user's turn as `tool_result` blocks. */
+function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: string): Fields[] {
+  // The API refuses empty text blocks.
+  const text: Fields[] =
+    message.content === "" || message.role === "tool" ? [] : [{ type: "text", text: message.content }];
+  if (message.role === "user") return text;
+  if (message.role === "tool")
+    return [{ type: "tool_result", tool_use_id: resultId(message, path), content: message.content }];
+  return [
+    ...text,
+    ...message.toolCalls.map(
+      (call, j): Fields => ({
+        type: "tool_use",
+        id: callId(call, `${path}.tool_calls[${j}]`),
+        name: call.name,
+        input: asObject(call.arguments),
+      }),
+    ),
+  ];
+}
+
+function toolChoice(choice: RequestToolChoice): Fields {
+  if (choice.type === "required") return { type: "any" };
+  return choice.type === "tool" ? { type: "tool", name: choice.name } : { type: choice.type };
+}

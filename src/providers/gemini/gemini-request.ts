@@ -1,0 +1,76 @@
+import {
+  asObject,
+  requestError,
+  systemText,
+  toTurns,
+  type Fields,
+  type ProviderRequest,
+  type RequestMessage,
+  type RequestToolChoice,
+} from "../request.ts";
+import { functionCallPart } from "./gemini-messages.ts";
+import { geminiToolDefinitions } from "./gemini-tools.ts";
+
+/**
+ * The body of a streaming `streamGenerateContent` request (the model is in the URL,
+ * `models/{model}:streamGenerateContent?alt=sse`): the turns as `contents` (the model's role is
+ * `model`), the system messages as `systemInstruction`, the limits in `generationConfig`.
+ *
+ * @example
+ * ```ts
+ * const body = geminiRequestBody({ model: "gemini-2.5-flash", messages: [{ role: "user", content: "Hi" }], tools: [] });
+ * ```
+ */
+export function geminiRequestBody(request: ProviderRequest): Fields {
+  const system = systemText(request.messages);
+  const body: Fields = { contents: toContents(request.messages) };
+  if (system !== "") body["systemInstruction"] = { parts: [{ text: system }] };
+  if (request.tools.length > 0) body["tools"] = geminiToolDefinitions(request.tools);
+  if (request.toolChoice) body["toolConfig"] = { functionCallingConfig: toolChoice(request.toolChoice) };
+  const generationConfig: Fields = {};
+  if (request.maxTokens !== undefined) generationConfig["maxOutputTokens"] = request.maxTokens;
+  if (request.temperature !== undefined) generationConfig["temperature"] = request.temperature;
+  if (Object.keys(generationConfig).length > 0) body["generationConfig"] = generationConfig;
+  return body;
+}
+
+/** Turns become contents; results of calls go back as `functionResponse` parts in a user turn. */
+function toContents(messages: readonly RequestMessage[]): Fields[] {
+  const namesById = new Map<string, string>();
+  const partsOf = (message: Exclude<RequestMessage, { role: "system" }>, path: string): Fields[] => {
+    if (message.role === "assistant") {
+      for (const call of message.toolCalls) if (call.id !== null) namesById.set(call.id, call.name);
+      return [
+        ...(message.content === "" ? [] : [{ text: message.content }]),
+        // `args` is a Struct: arguments that were not an object go back as `{}`.
+        ...message.toolCalls.map((call) => functionCallPart(call, asObject(call.arguments))),
+      ];
+    }
+    if (message.role === "tool") {
+      const name = message.name ?? (message.toolCallId === undefined ? undefined : namesById.get(message.toolCallId));
+      if (name === undefined) throw requestError(`${path}.name`, "Gemini needs the function `name` of a tool result.");
+      return [{ functionResponse: { name, response: responseObject(message.content) } }];
+    }
+    return [{ text: message.content }];
+  };
+  return toTurns(messages, partsOf).map((turn) => ({
+    role: turn.role === "assistant" ? "model" : "user",
+    parts: turn.content,
+  }));
+}
+
+/** `functionResponse.response` must be an object: a JSON object result is used as it is. */
+function responseObject(content: string): Fields {
+  let value: unknown;
+  try {
+    value = JSON.parse(content);
+  } catch {
+    return { result: content };
+  }
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Fields) : { result: content };
+}
+
+function toolChoice(choice: RequestToolChoice): Fields {
+  if (choice.type === "tool") return { mode: "ANY", allowedFunctionNames: [choice.name] };
+  return { mode: choice.type === "required" ? "ANY" : choice.type.toUpperCase() };
+}

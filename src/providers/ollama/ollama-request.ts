@@ -1,0 +1,64 @@
+import {
+  asObject,
+  requestError,
+  type Fields,
+  type ProviderRequest,
+  type RequestMessage,
+  type RequestToolCall,
+} from "../request.ts";
+import { ollamaToolDefinitions } from "./ollama-tools.ts";
+
+/**
+ * The body of a streaming `POST /api/chat` request (NDJSON answers). Ollama cannot be made to
+ * call a tool: a `required` or named tool choice is an `invalid-request`.
+ *
+ * @example
+ * ```ts
+ * const body = ollamaRequestBody({ model: "qwen3", messages: [{ role: "user", content: "Hi" }], tools: [] });
+ * ```
+ */
+export function ollamaRequestBody(request: ProviderRequest): Fields {
+  const choice = request.toolChoice?.type;
+  if (choice === "required" || choice === "tool")
+    throw requestError("tool_choice", 'Ollama cannot be made to call a tool; use "auto" or "none".');
+  const body: Fields = { model: request.model, messages: toOllamaMessages(request.messages), stream: true };
+  // Without a tool_choice in the API, "none" offers no tools.
+  if (request.tools.length > 0 && choice !== "none") body["tools"] = ollamaToolDefinitions(request.tools);
+  const options: Fields = {};
+  if (request.maxTokens !== undefined) options["num_predict"] = request.maxTokens;
+  if (request.temperature !== undefined) options["temperature"] = request.temperature;
+  if (Object.keys(options).length > 0) body["options"] = options;
+  return body;
+}
+
+/** Results name their tool (`tool_name`): from the message, else from the earlier call of that id. */
+function toOllamaMessages(messages: readonly RequestMessage[]): Fields[] {
+  const namesById = new Map<string, string>();
+  return messages.map((message, i): Fields => {
+    switch (message.role) {
+      case "system":
+      case "user":
+        return { role: message.role, content: message.content };
+      case "assistant": {
+        for (const call of message.toolCalls) if (call.id !== null) namesById.set(call.id, call.name);
+        const out: Fields = { role: "assistant", content: message.content };
+        if (message.toolCalls.length > 0) out["tool_calls"] = message.toolCalls.map(toOllamaCall);
+        return out;
+      }
+      case "tool": {
+        const name = message.name ?? (message.toolCallId === undefined ? undefined : namesById.get(message.toolCallId));
+        if (name === undefined)
+          throw requestError(`messages[${i}].name`, "Ollama needs the `name` of the tool a result is for.");
+        const out: Fields = { role: "tool", content: message.content, tool_name: name };
+        if (message.toolCallId !== undefined) out["tool_call_id"] = message.toolCallId;
+        return out;
+      }
+    }
+  });
+}
+
+/** Arguments go back as an object, as Ollama sent them; the id only when the call had one. */
+function toOllamaCall(call: RequestToolCall): Fields {
+  const fn: Fields = { name: call.name, arguments: asObject(call.arguments) };
+  return call.id === null ? { function: fn } : { id: call.id, function: fn };
+}

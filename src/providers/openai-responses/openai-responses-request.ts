@@ -1,0 +1,60 @@
+import {
+  callId,
+  resultId,
+  type Fields,
+  type ProviderRequest,
+  type RequestMessage,
+  type RequestToolChoice,
+} from "../request.ts";
+import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
+
+/**
+ * The body of a streaming `POST /responses` request: the conversation as input items (messages,
+ * `function_call` and `function_call_output`).
+ *
+ * @example
+ * ```ts
+ * const body = openAIResponsesRequestBody({ model: "gpt-5", messages: [{ role: "user", content: "Hi" }], tools: [] });
+ * ```
+ */
+export function openAIResponsesRequestBody(request: ProviderRequest): Fields {
+  const body: Fields = {
+    model: request.model,
+    input: request.messages.flatMap((message, i) => toInputItems(message, `messages[${i}]`)),
+    stream: true,
+  };
+  if (request.tools.length > 0) {
+    // Responses makes function tools strict by default, which rejects most hand-written schemas.
+    body["tools"] = openAIResponsesToolDefinitions(request.tools).map((tool) => ({ ...tool, strict: false }));
+  }
+  if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice);
+  if (request.maxTokens !== undefined) body["max_output_tokens"] = request.maxTokens;
+  if (request.temperature !== undefined) body["temperature"] = request.temperature;
+  return body;
+}
+
+function toInputItems(message: RequestMessage, path: string): Fields[] {
+  switch (message.role) {
+    case "system":
+    case "user":
+      return [{ role: message.role, content: message.content }];
+    case "assistant": {
+      const items: Fields[] = message.content === "" ? [] : [{ role: "assistant", content: message.content }];
+      message.toolCalls.forEach((call, i) => {
+        items.push({
+          type: "function_call",
+          call_id: callId(call, `${path}.tool_calls[${i}]`),
+          name: call.name,
+          arguments: JSON.stringify(call.arguments),
+        });
+      });
+      return items;
+    }
+    case "tool":
+      return [{ type: "function_call_output", call_id: resultId(message, path), output: message.content }];
+  }
+}
+
+function toolChoice(choice: RequestToolChoice): Fields | string {
+  return choice.type === "tool" ? { type: "function", name: choice.name } : choice.type;
+}

@@ -1,0 +1,145 @@
+/**
+ * The request a server sends a provider, in one shape for every provider: the conversation (with
+ * the calls of earlier turns and their results), the tools, the tool choice and the sampling
+ * limits. Each kit's `requestBody` turns it into its provider's body; what a provider cannot be
+ * sent is an `invalid-request` error that names the field.
+ *
+ * @module
+ */
+import type { JsonValue } from "../shared/json.ts";
+import { ToolCallStreamError } from "../shared/errors.ts";
+
+/** One tool as every provider's definition is made from it. */
+export interface ToolEntry {
+  /** The function name the model calls. */
+  readonly name: string;
+  /** What the tool does, for the model. */
+  readonly description?: string | undefined;
+  /** The JSON Schema of the arguments. */
+  readonly parameters: Record<string, unknown>;
+  /**
+   * The parameters are JSON Schema as written (a validator's JSON Schema, or a client's), not a
+   * schema written for one provider's subset of it: a provider with such a subset (Gemini's
+   * OpenAPI `parameters`) sends it where full JSON Schema is taken.
+   */
+  readonly jsonSchema?: boolean | undefined;
+}
+
+/**
+ * A streaming request in every provider's terms; the model's name goes in the body or, for Gemini
+ * and Bedrock, in the URL, which is the caller's.
+ */
+export interface ProviderRequest {
+  /** The model's name. */
+  readonly model: string;
+  /** The conversation so far. */
+  readonly messages: readonly RequestMessage[];
+  /** The tools the model may call. */
+  readonly tools: readonly ToolEntry[];
+  /** Whether and which tool the model must call. */
+  readonly toolChoice?: RequestToolChoice | undefined;
+  /** The longest answer, in tokens. */
+  readonly maxTokens?: number | undefined;
+  /** The sampling temperature. */
+  readonly temperature?: number | undefined;
+}
+
+/** One message of a {@link ProviderRequest}'s conversation. */
+export type RequestMessage =
+  | { readonly role: "system"; readonly content: string }
+  | { readonly role: "user"; readonly content: string }
+  | { readonly role: "assistant"; readonly content: string; readonly toolCalls: readonly RequestToolCall[] }
+  | {
+      readonly role: "tool";
+      /** The call this answers; `name` alone identifies it for providers whose calls have no id (Gemini). */
+      readonly toolCallId?: string | undefined;
+      readonly name?: string | undefined;
+      readonly content: string;
+    };
+
+/** A call of an earlier turn, as `finish.toolCalls` reports it. */
+export interface RequestToolCall {
+  readonly id: string | null;
+  readonly name: string;
+  readonly arguments: JsonValue;
+  /** Data the provider needs back (a Gemini thought signature), as the stream reported it. */
+  readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** Whether and which tool the model must call. */
+export type RequestToolChoice =
+  | { readonly type: "auto" }
+  | { readonly type: "none" }
+  | { readonly type: "required" }
+  | { readonly type: "tool"; readonly name: string };
+
+/** A JSON object of a request body. */
+export type Fields = Record<string, unknown>;
+
+/** The error of a request a provider cannot be sent: `path` names the field. */
+export function requestError(path: string, message: string): ToolCallStreamError {
+  return new ToolCallStreamError({ code: "invalid-request", message, path });
+}
+
+/** The system messages' text, joined by a blank line ("" when there are none). */
+export function systemText(messages: readonly RequestMessage[]): string {
+  return messages.flatMap((m) => (m.role === "system" ? [m.content] : [])).join("\n\n");
+}
+
+/** A turn of a conversation that alternates between two roles: the user's (results of calls included) or the model's. */
+export interface Turn {
+  role: "user" | "assistant";
+  content: Fields[];
+}
+
+/**
+ * Messages as turns, for the providers whose conversations alternate between two roles
+ * (Anthropic, Bedrock's Converse, Gemini): `blocksOf` gives each message's blocks (`path` is its
+ * field, for errors), tool results are the user's, and consecutive turns of one role are merged,
+ * since the results of parallel calls must all sit in the one user turn after the calls. System
+ * messages are left out (each provider has a field of its own for them), and so is a turn that
+ * would be empty.
+ */
+export function toTurns(
+  messages: readonly RequestMessage[],
+  blocksOf: (message: Exclude<RequestMessage, { role: "system" }>, path: string) => Fields[],
+): Turn[] {
+  const turns: Turn[] = [];
+  messages.forEach((message, i) => {
+    if (message.role === "system") return;
+    const role = message.role === "assistant" ? "assistant" : "user";
+    const blocks = blocksOf(message, `messages[${i}]`);
+    const last = turns.at(-1);
+    if (last?.role === role) last.content.push(...blocks);
+    else if (blocks.length > 0) turns.push({ role, content: blocks });
+  });
+  return turns;
+}
+
+/**
+ * An earlier call's arguments as the providers take them back: a JSON object (Anthropic's
+ * `tool_use.input`, Converse's `toolUse.input`, Gemini's `functionCall.args`, Ollama's
+ * `arguments`). Arguments that were not one (text the model wrote that is not JSON, an array)
+ * go back as `{}`.
+ */
+export function asObject(value: JsonValue): { [key: string]: JsonValue } {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? value : {};
+}
+
+/** The id of an earlier call, which providers that correlate results by id need. */
+export function callId(call: RequestToolCall, path: string): string {
+  if (call.id === null) throw requestError(`${path}.id`, "This provider needs the id of every earlier tool call.");
+  return call.id;
+}
+
+/** The call a tool message answers, which providers that correlate results by id need. */
+export function resultId(message: { readonly toolCallId?: string | undefined }, path: string): string {
+  if (message.toolCallId === undefined)
+    throw requestError(`${path}.tool_call_id`, "This provider needs `tool_call_id` on tool messages.");
+  return message.toolCallId;
+}
+
+/** The tool's name and, when it has one, its description: what every provider's definition starts with. */
+export function namedTool(tool: ToolEntry): { name: string; description?: string } {
+  return tool.description === undefined ? { name: tool.name } : { name: tool.name, description: tool.description };
+}
