@@ -2,7 +2,6 @@ import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import { chunkReader, type ChunkReader } from "../shared/chunk-reader.ts";
 import { toErrorInfo, type StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
-import { settlesSoon } from "../shared/settles-soon.ts";
 import { readErrorBody } from "./error-body.ts";
 import { ToolCallChain, type ToolCallChainOptions } from "./tool-call-chain.ts";
 
@@ -67,18 +66,40 @@ export class ChainPump {
   }
 
   /**
-   * One step: waits while a step holds events back, else decodes queued messages (one with
-   * `one`), else reads the next chunk and feeds it. Returns `false` only with `readyOnly`, when the
-   * body has no chunk ready (the read is kept for the next step); a promise while it waits.
+   * The work a step can do at once: decodes queued messages (one with `one`) and returns `true`;
+   * else a promise while a step holds events back (then step again); else `false`: read.
    */
-  advance(one: boolean, readyOnly: boolean): Promise<boolean> | boolean {
+  work(one: boolean): PromiseLike<void> | boolean {
     const chain = this.#chain;
-    if (chain.held) return chain.released().then(() => true);
-    if (chain.queued > 0) {
-      chain.decode(one ? 1 : undefined);
-      return true;
-    }
-    return this.#read(one, readyOnly);
+    if (chain.held) return chain.released();
+    if (chain.queued === 0) return false;
+    chain.decode(one ? 1 : undefined);
+    return true;
+  }
+
+  /** The next chunk of the body (a read an earlier step gave up waiting for, if any). */
+  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    const read = this.#pending ?? this.#reader!.read();
+    this.#pending = undefined;
+    return read;
+  }
+
+  /** Keeps a read that was not ready for the next step. */
+  keep(read: Promise<ReadableStreamReadResult<Uint8Array>>): void {
+    this.#pending = read;
+  }
+
+  /**
+   * Takes what a read gave: a chunk is fed (and one or all of its messages decoded); the end ends
+   * the chain, then (a promise) waits for what the steps hold and closes; an error of the read
+   * ends the chain with an `error` and an `abort`.
+   */
+  take(result: ReadableStreamReadResult<Uint8Array> | { error: unknown }, one: boolean): Promise<void> | undefined {
+    if (this.closed) return;
+    if ("error" in result) return void this.#fail(toErrorInfo(result.error));
+    if (!result.done) return void this.#chain.feed(result.value, one ? 1 : undefined);
+    this.#chain.end();
+    return this.#chain.released().then(() => this.#finish());
   }
 
   /** The output was cancelled: the body is cancelled too (which stops a fetch). */
@@ -86,35 +107,6 @@ export class ChainPump {
     this.closed = true;
     this.#signal?.removeEventListener("abort", this.#onAbort);
     await this.#reader?.cancel(reason);
-  }
-
-  async #read(one: boolean, readyOnly: boolean): Promise<boolean> {
-    const chain = this.#chain;
-    let result: ReadableStreamReadResult<Uint8Array>;
-    try {
-      if (!readyOnly) {
-        result = await (this.#pending ?? this.#reader!.read());
-        this.#pending = undefined;
-      } else {
-        const read = this.#pending ?? this.#reader!.read();
-        if (!(await settlesSoon(read))) {
-          this.#pending = read;
-          return false;
-        }
-        this.#pending = undefined;
-        result = await read;
-      }
-    } catch (error) {
-      if (!this.closed) this.#fail(toErrorInfo(error));
-      return true;
-    }
-    if (this.closed) return true;
-    if (result.done) {
-      chain.end();
-      await chain.released();
-      this.#finish();
-    } else chain.feed(result.value, one ? 1 : undefined);
-    return true;
   }
 
   readonly #onAbort = (): void => {

@@ -2,6 +2,7 @@ import type { TypedToolCallEvent } from "../schema/tool-types.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
+import { settlesSoon } from "../shared/settles-soon.ts";
 import { chainOptions } from "./chain-options.ts";
 import { ChainPump, type ChainInput } from "./chain-pump.ts";
 import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
@@ -54,8 +55,20 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
         if (!started) await ready;
         const before = enqueued;
         while (!pump.closed && enqueued === before) {
-          const step = pump.advance(stepwise, false);
-          if (step !== true) await step;
+          const work = pump.work(stepwise);
+          if (work === true) continue;
+          if (work !== false) {
+            await work;
+            continue;
+          }
+          let result: ReadableStreamReadResult<Uint8Array> | { error: unknown };
+          try {
+            result = await pump.read();
+          } catch (error) {
+            result = { error };
+          }
+          const ended = pump.take(result, stepwise);
+          if (ended) await ended;
         }
       },
       cancel: (reason) => pump.cancel(reason),
@@ -112,10 +125,28 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
         if (batch.length > 0) return flush();
         const before = enqueued;
         while (!pump.closed && (enqueued === before || (before > 0 && batch.length < MAX_BATCH))) {
-          // After this pull's first event, read on only if the next chunk is ready.
-          let step = pump.advance(stepwise || enqueued === 0, enqueued !== before);
-          if (typeof step !== "boolean") step = await step;
-          if (!step) break;
+          // The first message's events of a response go out alone, as early as one by one.
+          const one = stepwise || enqueued === 0;
+          const work = pump.work(one);
+          if (work === true) continue;
+          if (work !== false) {
+            await work;
+            continue;
+          }
+          let result: ReadableStreamReadResult<Uint8Array> | { error: unknown };
+          try {
+            const read = pump.read();
+            // Events to pass on: read on only if the next chunk is ready, else the next pull takes it.
+            if (enqueued !== before && !(await settlesSoon(read))) {
+              pump.keep(read);
+              break;
+            }
+            result = await read;
+          } catch (error) {
+            result = { error };
+          }
+          const ended = pump.take(result, one);
+          if (ended) await ended;
         }
         flush();
       },
