@@ -65,7 +65,7 @@ export type {
 export { restoreAccumulator, snapshotAccumulator } from "./accumulate/accumulator-snapshot.ts";
 export type { Repair } from "./accumulate/arguments-buffer.ts";
 // The steps after the accumulator (its `output` plug-ins): timings, the tools' own validators.
-export { eventStep, type AccumulatorTransformer, type EventSink, type EventStep } from "./accumulate/event-step.ts";
+export { eventStep, type EventSink, type EventStep } from "./accumulate/event-step.ts";
 export { toolCallTimings } from "./accumulate/tool-call-timings.ts";
 export { validateToolCalls } from "./accumulate/validate-tool-calls.ts";
 export { DEFAULT_VALIDATION_TIMEOUT_MS, type ValidationTimeoutOptions } from "./schema/standard-schema.ts";
@@ -103,6 +103,7 @@ export {
 export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./encode/tool-call-event-decoder-stream.ts";
 export {
   formatToolCallEvent,
+  ToolCallEventEncoder,
   ToolCallEventEncoderStream,
   type ToolCallEventEncoderStreamOptions,
 } from "./encode/tool-call-event-encoder-stream.ts";

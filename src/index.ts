@@ -152,7 +152,7 @@ export type {
   SavedToolCall,
 } from "./accumulate/accumulator-state.ts";
 export { restoreAccumulator, snapshotAccumulator } from "./accumulate/accumulator-snapshot.ts";
-export { eventStep, type AccumulatorTransformer, type EventSink, type EventStep } from "./accumulate/event-step.ts";
+export { eventStep, type EventSink, type EventStep } from "./accumulate/event-step.ts";
 export { toolCallTimings } from "./accumulate/tool-call-timings.ts";
 export { validateToolCalls } from "./accumulate/validate-tool-calls.ts";
 // The whole chain in one call.
@@ -195,6 +195,7 @@ export type { LoopFinishEvent, LoopFinishReason, StepFinishEvent, ToolLoopEvent 
 export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./encode/tool-call-event-decoder-stream.ts";
 export {
   formatToolCallEvent,
+  ToolCallEventEncoder,
   ToolCallEventEncoderStream,
   type ToolCallEventEncoderStreamOptions,
 } from "./encode/tool-call-event-encoder-stream.ts";

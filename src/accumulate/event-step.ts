@@ -1,8 +1,4 @@
-import type { ProviderDelta } from "../shared/deltas.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
-
-/** The transformer of `ToolCallAccumulatorStream`, which an {@link EventStep} wraps. */
-export type AccumulatorTransformer = Transformer<ProviderDelta, ToolCallEvent>;
 
 /** What a step does with each event; it returns a promise while it holds events back. */
 export type EventSink = (event: ToolCallEvent) => PromiseLike<void> | void;
@@ -15,18 +11,19 @@ export type EventSink = (event: ToolCallEvent) => PromiseLike<void> | void;
  * been passed on. Steps: {@link toolCallTimings}, {@link validateToolCalls}, or your own made
  * with {@link eventStep}.
  *
- * A step is used in one of two ways:
- * - given `next` (a function passing an event on), it returns the function that takes each
- *   event: around a {@link ToolCallAccumulator}'s `enqueue`, or in `streamToolCalls`;
- * - given a transformer, it wraps it: the `output` plug-ins of `ToolCallAccumulatorStream`,
- *   which then reads no more input, and does not close, until held events have passed on.
+ * Given `next` (the function passing an event on), a step returns the function that takes each
+ * event. That is the one way steps are put after the accumulator: the `output` of
+ * `ToolCallAccumulatorStream`, the `steps` of `ToolCallChain`, and `streamToolCalls` (for its
+ * `clock` and `tools`) all compose them with {@link composeSteps}, and read no more input while
+ * they hold events.
+ *
+ * @example
+ * ```ts
+ * const step: EventStep = toolCallTimings(() => performance.now());
+ * const take = step((event) => console.log(event)); // what takes each event
+ * ```
  */
-export interface EventStep {
-  /** The step around a function that passes events on. */
-  (next: (event: ToolCallEvent) => void): EventSink;
-  /** The step around the accumulator stage's transformer. */
-  (transformer: AccumulatorTransformer): AccumulatorTransformer;
-}
+export type EventStep = (next: (event: ToolCallEvent) => void) => EventSink;
 
 /**
  * Makes an {@link EventStep} of a function that, given `next`, returns what takes each event.
@@ -41,53 +38,58 @@ export interface EventStep {
  * ```
  */
 export function eventStep(make: (next: (event: ToolCallEvent) => void) => EventSink): EventStep {
-  function step(next: (event: ToolCallEvent) => void): EventSink;
-  function step(transformer: AccumulatorTransformer): AccumulatorTransformer;
-  function step(target: ((event: ToolCallEvent) => void) | AccumulatorTransformer): EventSink | AccumulatorTransformer {
-    return typeof target === "function" ? make(target) : wrap(target, make);
-  }
-  return step;
+  return make;
 }
 
 /**
- * The step as a transformer around `inner`: `inner` is given a controller whose `enqueue` is the
- * step, and `transform`/`flush` wait for what `inner` waits for, then for what the step holds.
+ * The steps around `emit`, as one function taking each event: the first listed sees each event
+ * first. It returns a promise while any step holds events back.
+ *
+ * @example
+ * ```ts
+ * const take = composeSteps([toolCallTimings(clock), validateToolCalls(tools)], (event) => controller.enqueue(event));
+ * const accumulator = new ToolCallAccumulator((event) => void take(event));
+ * ```
  */
-function wrap(
-  inner: AccumulatorTransformer,
-  make: (next: (event: ToolCallEvent) => void) => EventSink,
-): AccumulatorTransformer {
-  let controller!: TransformStreamDefaultController<ToolCallEvent>;
-  const sink = make((event) => controller.enqueue(event));
-  /** What the step said of the last event it took: a promise while it holds some. */
-  let held: PromiseLike<void> | void;
-  const inside: TransformStreamDefaultController<ToolCallEvent> = {
-    get desiredSize() {
-      return controller.desiredSize;
-    },
-    enqueue(event: ToolCallEvent) {
-      held = sink(event);
-    },
-    error: (reason?: unknown) => controller.error(reason),
-    terminate: () => controller.terminate(),
+export function composeSteps(steps: readonly EventStep[], emit: (event: ToolCallEvent) => void): EventSink {
+  let sink: EventSink = emit;
+  // A step's `next` is typed as returning nothing: what the steps after it return (their hold) is
+  // still passed back through it, as `eventStep` asks of every step.
+  for (let i = steps.length - 1; i >= 0; i--) sink = steps[i]!(sink as (event: ToolCallEvent) => void);
+  return sink;
+}
+
+/**
+ * Tracks what a sink made by {@link composeSteps} says of the events it takes: `take` records it,
+ * `released` waits until nothing is held back.
+ *
+ * @example
+ * ```ts
+ * const hold = new StepHold(composeSteps(steps, emit));
+ * accumulator = new ToolCallAccumulator(hold.take);
+ * await hold.released();
+ * ```
+ */
+export class StepHold {
+  /** What the steps said of the last event: a promise while they hold events back. */
+  held: PromiseLike<void> | undefined = undefined;
+  readonly sink: EventSink;
+
+  constructor(sink: EventSink) {
+    this.sink = sink;
+  }
+
+  /** Passes one event to the steps. */
+  readonly take = (event: ToolCallEvent): void => {
+    this.held = this.sink(event) || undefined;
   };
-  const after = (waited: PromiseLike<void> | void): Promise<void> | void => {
-    // An earlier step may pass events on to this one while `inner` waits: wait for those then.
-    if (waited) return Promise.resolve(waited).then(() => held);
-    if (held) return Promise.resolve(held);
-  };
-  return {
-    start(started) {
-      controller = started;
-      return inner.start?.(inside);
-    },
-    transform(chunk) {
-      held = undefined;
-      return after(inner.transform?.(chunk, inside));
-    },
-    flush() {
-      held = undefined;
-      return after(inner.flush?.(inside));
-    },
-  };
+
+  /** Waits until the steps hold nothing back. */
+  async released(): Promise<void> {
+    while (this.held) {
+      const waiting = this.held;
+      await waiting;
+      if (this.held === waiting) this.held = undefined;
+    }
+  }
 }

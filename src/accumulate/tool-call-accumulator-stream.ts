@@ -1,7 +1,7 @@
 import type { ProviderDelta } from "../shared/deltas.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import type { ToolCallAccumulatorOptions } from "./accumulator-options.ts";
-import type { AccumulatorTransformer, EventStep } from "./event-step.ts";
+import { composeSteps, StepHold, type EventStep } from "./event-step.ts";
 import { ToolCallAccumulator } from "./tool-call-accumulator.ts";
 
 /** Options of {@link ToolCallAccumulatorStream}: those of the accumulator it wraps, and the steps after it. */
@@ -70,25 +70,23 @@ export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, To
     // Made here, not in `start`: some runtimes (workerd) call `start` only later, and a snapshot
     // may be restored into the stream as soon as it exists.
     let controller: TransformStreamDefaultController<ToolCallEvent>;
-    const accumulator = new ToolCallAccumulator(
-      (event) => controller.enqueue(event),
-      options,
-      () => controller.terminate(),
-    );
-    // Each step wraps the transformer so far: the first listed sees the events first.
-    super(
-      (options.output ?? []).reduce<AccumulatorTransformer>((inner, step) => step(inner), {
-        start(started) {
-          controller = started;
-        },
-        transform(delta) {
-          accumulator.push(delta);
-        },
-        flush() {
-          accumulator.end();
-        },
-      }),
-    );
+    const { output = [], ...accumulatorOptions } = options;
+    const hold = new StepHold(composeSteps(output, (event) => controller.enqueue(event)));
+    const accumulator = new ToolCallAccumulator(hold.take, accumulatorOptions, () => controller.terminate());
+    // While a step holds events back, the stage reads no more input and does not close.
+    super({
+      start(started) {
+        controller = started;
+      },
+      transform(delta) {
+        accumulator.push(delta);
+        if (hold.held) return hold.released();
+      },
+      flush() {
+        accumulator.end();
+        if (hold.held) return hold.released();
+      },
+    });
     this.#accumulator = accumulator;
   }
 }

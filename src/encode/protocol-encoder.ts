@@ -55,7 +55,7 @@ export interface ProtocolEncoderStreamOptions {
    * protocol delta per run of a call's arguments (or of text) that one network chunk held.
    * @defaultValue false
    */
-  joinDeltas?: boolean;
+  joinDeltas?: boolean | undefined;
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { ToolCallEvent } from "../shared/events.ts";
-import { joinDeltas } from "./join-deltas.ts";
-import { Utf8Writer } from "./utf8-writer.ts";
+import { ProtocolEncoderStream, type ProtocolEncoder } from "./protocol-encoder.ts";
 
 /** Options of {@link ToolCallEventEncoderStream}. */
 export interface ToolCallEventEncoderStreamOptions {
@@ -9,7 +8,7 @@ export interface ToolCallEventEncoderStreamOptions {
    * a response after a `Last-Event-ID` starts at the id after the last one the client saw.
    * @defaultValue 0
    */
-  firstId?: number;
+  firstId?: number | undefined;
   /**
    * Join the adjacent fragments within each input array ({@link joinDeltas}): one frame per run
    * of a call's `tool-call-delta`s (or of `text-delta`s) that one network chunk held, not one per
@@ -17,7 +16,7 @@ export interface ToolCallEventEncoderStreamOptions {
    * parses, a fraction of the frames. Single events (not arrays) are never joined.
    * @defaultValue false
    */
-  joinDeltas?: boolean;
+  joinDeltas?: boolean | undefined;
 }
 
 /**
@@ -65,6 +64,43 @@ function deltaJson(event: Record<string, unknown>): string | undefined {
 }
 
 /**
+ * The pure core of {@link ToolCallEventEncoderStream}, a {@link ProtocolEncoder} like the other
+ * client protocols' encoders: each event as one SSE frame named after its type, with ids counting
+ * up by one from `firstId`. The end adds nothing.
+ *
+ * @example
+ * ```ts
+ * const encoder = new ToolCallEventEncoder({ firstId: 7 });
+ * const out: string[] = [];
+ * for (const event of readyEvents) encoder.encode(event, out);
+ * socket.send(out.join("")); // frames with ids 7, 8, ...
+ * ```
+ */
+export class ToolCallEventEncoder<E extends { readonly type: string } = ToolCallEvent> implements ProtocolEncoder<E> {
+  #id: number;
+
+  /** Creates the encoder; its first frame has the id `firstId` (0 by default). */
+  constructor(options: Pick<ToolCallEventEncoderStreamOptions, "firstId"> = {}) {
+    const id = options.firstId ?? 0;
+    if (!Number.isSafeInteger(id) || id < 0) throw new RangeError("firstId must be a non-negative integer.");
+    this.#id = id;
+  }
+
+  /** The id the next frame gets. */
+  get nextId(): number {
+    return this.#id;
+  }
+
+  /** Appends the frame of `event`. */
+  encode(event: E, out: string[]): void {
+    out.push(formatToolCallEvent(event, this.#id++));
+  }
+
+  /** The protocol has no closing frame. */
+  end(_out: string[]): void {}
+}
+
+/**
  * Accumulated events to SSE bytes: the stage a server puts after `streamToolCalls` to send the
  * events to a browser or any SSE client, one frame per event (or per run of fragments, with
  * `joinDeltas`). It takes one event or an array of
@@ -87,25 +123,11 @@ function deltaJson(event: Record<string, unknown>): string | undefined {
  * return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
  * ```
  */
-export class ToolCallEventEncoderStream<E extends { readonly type: string } = ToolCallEvent> extends TransformStream<
-  E | readonly E[],
-  Uint8Array
-> {
+export class ToolCallEventEncoderStream<
+  E extends { readonly type: string } = ToolCallEvent,
+> extends ProtocolEncoderStream<E> {
   /** Creates the stage; see {@link ToolCallEventEncoderStreamOptions}. */
   constructor(options: ToolCallEventEncoderStreamOptions = {}) {
-    let id = options.firstId ?? 0;
-    if (!Number.isSafeInteger(id) || id < 0) throw new RangeError("firstId must be a non-negative integer.");
-    const join = options.joinDeltas === true;
-    const bytes = new Utf8Writer();
-    super({
-      transform(input, controller) {
-        if (!Array.isArray(input)) return controller.enqueue(bytes.encode(formatToolCallEvent(input as E, id++)));
-        if (input.length === 0) return;
-        let text = "";
-        for (const event of join ? joinDeltas(input as readonly E[]) : (input as readonly E[]))
-          text += formatToolCallEvent(event, id++);
-        controller.enqueue(bytes.encode(text));
-      },
-    });
+    super(new ToolCallEventEncoder<E>(options), { joinDeltas: options.joinDeltas });
   }
 }

@@ -1,5 +1,5 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
-import type { EventSink, EventStep } from "../accumulate/event-step.ts";
+import { composeSteps, StepHold, type EventStep } from "../accumulate/event-step.ts";
 import { ToolCallAccumulator } from "../accumulate/tool-call-accumulator.ts";
 import type { FramedMessage, Framing } from "../framing/framing.ts";
 import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
@@ -58,27 +58,20 @@ export class ToolCallChain {
   readonly #framing: Framing;
   readonly #decoder: ProviderDecoder;
   readonly #accumulator: ToolCallAccumulator;
-  readonly #sink: EventSink;
+  readonly #hold: StepHold;
   readonly #onStop: ((reason: unknown) => void) | undefined;
   /** Messages framed and not decoded yet; `#next` is the first not decoded. */
   readonly #messages: FramedMessage[] = [];
   #next = 0;
-  /** What the steps said of the last event: a promise while they hold events back. */
-  #held: PromiseLike<void> | void = undefined;
   #stopped = false;
 
   /** Creates the chain of `protocol` (its framing, SSE when it names none, and its decoder). */
   constructor(protocol: ProviderProtocol, emit: (event: ToolCallEvent) => void, options: ToolCallChainOptions = {}) {
     const { maxEventBytes, contentType, steps = [], onStop, ...accumulatorOptions } = options;
     this.#onStop = onStop;
-    // The first step listed sees each event first, so it wraps all the others.
-    let sink: EventSink = emit;
-    for (let i = steps.length - 1; i >= 0; i--) sink = steps[i]!(sink as (event: ToolCallEvent) => void);
-    this.#sink = sink;
-    this.#accumulator = new ToolCallAccumulator(
-      (event) => void (this.#held = sink(event)),
-      accumulatorOptions,
-      () => this.#stop("the accumulator stopped the stream"),
+    this.#hold = new StepHold(composeSteps(steps, emit));
+    this.#accumulator = new ToolCallAccumulator(this.#hold.take, accumulatorOptions, () =>
+      this.#stop("the accumulator stopped the stream"),
     );
     const accumulator = this.#accumulator;
     this.#decoder = protocol.createDecoder((delta) => accumulator.push(delta));
@@ -93,7 +86,7 @@ export class ToolCallChain {
 
   /** A promise while a step holds events back, settling once they have gone out; else `undefined`. */
   get held(): PromiseLike<void> | undefined {
-    return this.#held || undefined;
+    return this.#hold.held;
   }
 
   /** How many framed messages wait to be decoded. */
@@ -102,12 +95,8 @@ export class ToolCallChain {
   }
 
   /** Waits until the steps hold nothing back. */
-  async released(): Promise<void> {
-    while (this.#held) {
-      const waiting = this.#held;
-      await waiting;
-      if (this.#held === waiting) this.#held = undefined;
-    }
+  released(): Promise<void> {
+    return this.#hold.released();
   }
 
   /** Feeds one network chunk, then decodes up to `messages` of the queued messages (all by default). */
@@ -173,7 +162,7 @@ export class ToolCallChain {
     this.#stopped = true;
     if (!this.#accumulator.closed) this.#accumulator.abort(reason);
     // The finish may be made already and wait behind a validator: the abort replaces it.
-    else if (this.#held) this.#sink({ type: "abort", reason, discarded: [] });
+    else if (this.#hold.held) this.#hold.take({ type: "abort", reason, discarded: [] });
   }
 
   #failFraming(error: unknown): void {
