@@ -238,7 +238,8 @@ function finishNode(node: SchemaNode): SchemaNode {
     ].some((value) => value !== undefined) ||
     n.uniqueItems ||
     n.required.length > 0;
-  n.any = !n.own && [n.ref, n.allOf, n.anyOf, n.oneOf, n.not, n.ifSchema].every((value) => value === undefined);
+  n.inPlace = n.ref !== undefined || n.allOf !== undefined || n.anyOf !== undefined || n.oneOf !== undefined;
+  n.any = !n.own && !n.inPlace && n.not === undefined && n.ifSchema === undefined;
   return n;
 }
 

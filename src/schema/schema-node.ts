@@ -20,6 +20,8 @@ export interface SchemaNode {
    * the check is skipped rather than risk rejecting a valid value.
    */
   exact: boolean;
+  /** Whether it has `$ref`, `allOf`, `anyOf` or `oneOf` (the early check's fast path is for schemas without). */
+  inPlace: boolean;
   types: readonly string[] | undefined;
   nullable: boolean;
   /** `enum` and `const` together: the only values allowed. */
@@ -87,6 +89,7 @@ export function blank(never: boolean): SchemaNode {
     never,
     own: never,
     exact: true,
+    inPlace: false,
     types: undefined,
     nullable: false,
     allowed: undefined,

@@ -285,6 +285,11 @@ const KINDS: Record<number, string> = {
  */
 function expand(schema: SchemaNode, owner: number, parent: number, hops: number, out: Condition[]): void {
   if (out.length > MAX_CONDITIONS) return;
+  // The common case, on every value: one leaf, nothing built.
+  if (!schema.inPlace) {
+    out.push({ schema: hops > MAX_IN_PLACE ? ANY : schema, group: 0, parent, owner, live: true, left: 0 });
+    return;
+  }
   const add = (node: SchemaNode | undefined, group: number, under: number): number => {
     out.push({ schema: node, group, parent: under, owner, live: true, left: 0 });
     return out.length - 1;
