@@ -7,7 +7,6 @@ import {
   DEFAULT_MAX_TOOL_CALLS,
   type ToolCallAccumulatorOptions,
 } from "./accumulator-options.ts";
-import { notOneOfTheTools } from "../schema/unknown-tool.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
 import { ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
@@ -241,10 +240,7 @@ export class ToolCallAccumulator {
         ...base,
         error: {
           code: "schema-mismatch",
-          message:
-            issues.length === 1 && issues[0] === notOneOfTheTools(call.name)
-              ? issues[0]
-              : `The tool arguments do not match the schema of ${call.name}.`,
+          message: issues.message ?? `The tool arguments do not match the schema of ${call.name}.`,
           issues,
         },
       });

@@ -2,7 +2,6 @@ import type { JsonValue } from "../shared/json.ts";
 import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
 import { checkArguments } from "./check-arguments.ts";
 import { compileSchema } from "./compiled-schema.ts";
-import { notOneOfTheTools } from "./unknown-tool.ts";
 import { isStandardSchema, standardJsonSchema } from "./standard-schema.ts";
 
 /** The subset of JSON Schema that strict tool definitions use (arrays `readonly`, so that a schema written `as const` fits). */
@@ -161,9 +160,14 @@ export function toolName(tool: ToolDefinition): string {
 
 /**
  * Checks the final arguments of a completed call: readable reasons when they are rejected,
- * `undefined` when they are accepted. The `validate` plug-in of `ToolCallAccumulator`.
+ * `undefined` when they are accepted. The `validate` plug-in of `ToolCallAccumulator`. The
+ * reasons' `message`, when set, is the error's message in place of "The tool arguments do not
+ * match the schema of ..." (a call to a tool the request did not declare says so).
  */
-export type ToolArgumentsValidator = (name: string, value: JsonValue) => string[] | undefined;
+export type ToolArgumentsValidator = (
+  name: string,
+  value: JsonValue,
+) => (string[] & { message?: string | undefined }) | undefined;
 
 /**
  * The `validate` plug-in for the request's tools (OpenAI, Responses or Anthropic shape): a call
@@ -195,9 +199,13 @@ export function toolSchemaValidator(
   for (const schema of schemas.values()) compileSchema(schema, options);
   return (name, value) => {
     const schema = schemas.get(name);
-    if (schema === undefined) return names.has(name) ? undefined : [notOneOfTheTools(name)];
-    const issues = checkArguments(value, schema, options);
-    return issues.length > 0 ? issues : undefined;
+    if (schema !== undefined) {
+      const issues = checkArguments(value, schema, options);
+      return issues.length > 0 ? issues : undefined;
+    }
+    if (names.has(name)) return undefined;
+    const unknown = `${name} is not one of the request's tools`;
+    return Object.assign([unknown], { message: unknown });
   };
 }
 
