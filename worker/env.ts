@@ -90,8 +90,8 @@ export interface Env {
   RESUME_MAX_BYTES?: string | number;
   /** How many `RESPONSES` objects per location share the resumable responses (1 to 1000). */
   RESPONSE_OBJECTS?: string | number;
-  /** Least milliseconds between two storage writes of a resumable response's log (0 to 1000; 0: every network chunk). */
-  RESUME_WRITE_MS?: string | number;
+  /** Least milliseconds between two writes of a streamed answer's body and of a resumable response's log (0 to 1000; 0: every network chunk). */
+  WRITE_WINDOW_MS?: string | number;
 }
 
 /** The secrets that hold provider keys and credentials. */
@@ -140,7 +140,7 @@ export interface Settings {
   resumeMaxEvents: number;
   resumeMaxBytes: number;
   responseObjects: number;
-  resumeWriteMs: number;
+  writeWindowMs: number;
 }
 
 /** Defaults for variables that are not set. */
@@ -158,7 +158,7 @@ export const DEFAULT_SETTINGS = {
   resumeMaxEvents: 20_000,
   resumeMaxBytes: 8 * 1024 * 1024,
   responseObjects: 16,
-  resumeWriteMs: 25,
+  writeWindowMs: 25,
 } as const;
 
 /** A variable that is set to a value the Worker cannot use. */
@@ -194,7 +194,7 @@ export function readSettings(env: Env): Settings {
     resumeMaxEvents: integer(env, "RESUME_MAX_EVENTS", DEFAULT_SETTINGS.resumeMaxEvents, 1),
     resumeMaxBytes: integer(env, "RESUME_MAX_BYTES", DEFAULT_SETTINGS.resumeMaxBytes, 1),
     responseObjects: integer(env, "RESPONSE_OBJECTS", DEFAULT_SETTINGS.responseObjects, 1, 1000),
-    resumeWriteMs: integer(env, "RESUME_WRITE_MS", DEFAULT_SETTINGS.resumeWriteMs, 0, 1000),
+    writeWindowMs: integer(env, "WRITE_WINDOW_MS", DEFAULT_SETTINGS.writeWindowMs, 0, 1000),
   };
 }
 
@@ -225,7 +225,7 @@ type NumericVar =
   | "RESUME_MAX_EVENTS"
   | "RESUME_MAX_BYTES"
   | "RESPONSE_OBJECTS"
-  | "RESUME_WRITE_MS";
+  | "WRITE_WINDOW_MS";
 
 function integer(env: Env, name: NumericVar, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];

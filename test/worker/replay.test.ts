@@ -82,7 +82,8 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
 
   it("paces events like a model, on the injected clock: nothing arrives before its delay has passed", async () => {
     const timers = new ManualTimers();
-    const env = testEnv({ REPLAY_DELAY_MS: "40", IDLE_TIMEOUT_MS: String(IDLE) });
+    // No write window: the only short timers are the pacing's.
+    const env = testEnv({ REPLAY_DELAY_MS: "40", IDLE_TIMEOUT_MS: String(IDLE), WRITE_WINDOW_MS: "0" });
     const response = await worker(undefined, timers).call(
       streamRequest(validBody({ messages: [{ role: "user", content: "capital of the UK" }] })),
       env,

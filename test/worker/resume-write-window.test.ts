@@ -1,4 +1,4 @@
-// The write window of a resumable response's log (RESUME_WRITE_MS): frames that come within the
+// The write window of a resumable response's log (WRITE_WINDOW_MS): frames that come within the
 // window after a write wait for it to close and are written together, one storage write and one
 // chunk to each client; the first frame, and any that come after the window, are written at
 // once. A client sees only what was written, so a restart loses only frames no client saw.
@@ -50,7 +50,7 @@ async function windowed() {
     now: () => now,
   };
   await runInDurableObject(stub, (instance: ResponseBuffer) =>
-    instance.useRuntime({ fetch, timers: clock }, { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000", RESUME_WRITE_MS: "25" }),
+    instance.useRuntime({ fetch, timers: clock }, { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000", WRITE_WINDOW_MS: "25" }),
   );
   const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
   const response = await stub.fetch(`https://response-buffer/start?id=${id}`, { method: "POST", body });

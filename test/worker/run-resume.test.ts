@@ -85,7 +85,7 @@ async function post(id: string, tools: Record<string, RunnableTool>, retry: bool
   return {
     stub,
     response,
-    /** Closes the log's write window (RESUME_WRITE_MS): what waits in it is written. */
+    /** Closes the log's write window (WRITE_WINDOW_MS): what waits in it is written. */
     closeWindow: () => runInDurableObject(stub, () => clock.fireWhere((ms) => ms <= 25)),
     attach: (after: number) => stub.fetch(`https://response-buffer/attach?id=${id}&after=${after}`),
   };

@@ -7,10 +7,22 @@ import { recording, recordingsAvailable } from "../support/fixtures.ts";
 import { dataFrames } from "../support/protocol-readers.ts";
 import { collect, fromChunks, bytes } from "../support/streams.ts";
 import { post } from "./client-support.ts";
-import { FakeUpstream, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
+import {
+  eventually,
+  FakeUpstream,
+  ManualTimers,
+  readSSE,
+  settled,
+  streamRequest,
+  testEnv,
+  validBody,
+  worker,
+} from "./support.ts";
 
 const fixture = recording("openai", "chat-parallel-tool-calls-two-functions");
-const env = testEnv({ OPENAI_API_KEY: "sk-test-0123456789abcdef", CLIENT_TOKEN: "t" });
+// Without a write window (WRITE_WINDOW_MS=0), each upstream chunk's events go out as they come;
+// with one, those that come within the window after a write wait for it to close (the last case).
+const env = testEnv({ OPENAI_API_KEY: "sk-test-0123456789abcdef", CLIENT_TOKEN: "t", WRITE_WINDOW_MS: "0" });
 const auth = { headers: { authorization: "Bearer t" } };
 const frames = fixture.text.split("\n\n").filter((frame) => frame !== "");
 /** The first half of the recording, whole SSE events. */
@@ -105,5 +117,39 @@ describe.skipIf(!recordingsAvailable)("the Worker's answers are written by the b
     }
     expect(chunks).toBeLessThan(events.length);
     await reader.cancel();
+  });
+
+  it("/v1/stream with a write window: what comes within it after the first write reaches the client in one chunk when it closes, while the upstream stalls", async () => {
+    const pieces = Array.from({ length: 9 }, (_, i) => head.slice((i * head.length) / 9, ((i + 1) * head.length) / 9));
+    const upstream = new FakeUpstream({ kind: "sse", chunks: pieces, then: "stall" });
+    const clock = new ManualTimers();
+    const response = await worker(upstream, clock).call(
+      streamRequest(validBody(), auth),
+      testEnv({ OPENAI_API_KEY: "sk-test-0123456789abcdef", CLIENT_TOKEN: "t", WRITE_WINDOW_MS: "25" }),
+    );
+    const events: ToolCallEvent[] = (await collect(streamToolCalls(fromChunks([bytes(head)])))).filter(
+      (e) => !terminal.has(e.type),
+    );
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value, { stream: true });
+    const first = (await readSSE(new Response(text))).events.length;
+    expect(first).toBeGreaterThan(0);
+    // The rest came, and waits for the window (one timer for all of it).
+    expect(await eventually(() => upstream.pulled === pieces.length)).toBe(true);
+    await settled();
+    expect(clock.pendingDelays.filter((ms) => ms === 25)).toHaveLength(1);
+    let arrived = false;
+    const next = reader.read().then((step) => ((arrived = true), step));
+    await settled();
+    expect(arrived).toBe(false);
+    clock.fireWhere((ms) => ms === 25);
+    text += decoder.decode((await next).value, { stream: true });
+    const received = (await readSSE(new Response(text))).events;
+    expect(JSON.stringify(joinDeltas(received))).toBe(JSON.stringify(joinDeltas(events)));
+    // One frame per run of fragments of the window, not one per piece.
+    expect(received.length).toBeLessThan(events.length);
+    await reader.cancel();
+    expect(upstream.cancelled).toBeDefined();
   });
 });

@@ -50,7 +50,8 @@ describe("POST /v1/stream after the stream started", () => {
     const timers = new ManualTimers();
     const response = await worker(upstream, timers).call(
       streamRequest(validBody(), auth),
-      liveEnv({ IDLE_TIMEOUT_MS: "5000" }),
+      // Each chunk written as it comes (no write window): only the idle timer is armed.
+      liveEnv({ IDLE_TIMEOUT_MS: "5000", WRITE_WINDOW_MS: "0" }),
     );
     const reader = response.body!.getReader();
     let received = "";

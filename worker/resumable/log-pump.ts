@@ -21,7 +21,7 @@ export interface PumpOptions {
   /** The clock and the timer that closes a write window. */
   timers: Timers;
   /**
-   * The least time between two writes of the log, in milliseconds (`RESUME_WRITE_MS`): frames
+   * The least time between two writes of the log, in milliseconds (`WRITE_WINDOW_MS`): frames
    * that come sooner after a write wait together for the window to close, so a model that
    * streams faster than one write per window costs one storage write (and one body chunk per
    * client) per window instead of one per network chunk, that is per token. A frame that comes

@@ -157,9 +157,9 @@ export class ResponseBuffer extends DurableObject<Env> {
   async #startStream(id: string, streamRequest: StreamRequest): Promise<Response> {
     if (this.#running.has(id) || this.#opening.has(id) || loadMeta(this.#store(id))) throw ALREADY_STARTED();
     const env = { ...this.env, ...this.#overrides };
-    // The chain's own batches (the events of one network chunk each): no per-event stage between it and the log.
+    // The chain's own batches (the events of one network chunk each): the pump groups them by its write window.
     return this.#begin(id, "stream", false, (controller) =>
-      openEventBatches(streamRequest, env, this.#settings(), this.#runtime, controller, true),
+      openEventBatches(streamRequest, env, this.#settings(), this.#runtime, controller, true, 0),
     );
   }
 
@@ -247,7 +247,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     try {
       await pumpIntoLog(batches, running.log, writer, {
         timers: this.#runtime.timers,
-        groupMs: this.#settings().resumeWriteMs,
+        groupMs: this.#settings().writeWindowMs,
       });
     } finally {
       this.#clearDetachTimer(running);

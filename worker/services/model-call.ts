@@ -23,6 +23,7 @@ import { replayUpstream } from "../upstream/replay/replay-upstream.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
+import { windowedBatches } from "./write-window.ts";
 import { withoutProviderData, withoutProviderDataInBatches } from "./without-provider-data.ts";
 
 /**
@@ -44,9 +45,10 @@ export async function openEventStream(
 }
 
 /**
- * {@link openEventStream} with the events in arrays, one per network chunk of the provider's
- * body (`streamToolCallBatches`): what a route that encodes them to bytes reads, one chunk of its
- * answer per array and no read per event.
+ * {@link openEventStream} with the events in arrays (`streamToolCallBatches`), at most one per
+ * `windowMs` (`WRITE_WINDOW_MS` by default; {@link windowedBatches}): what a route that encodes
+ * them to bytes reads, one chunk of its answer per array and no read per event. A caller that
+ * groups the arrays itself (the resumable log's writes) passes 0: one array per network chunk.
  */
 export async function openEventBatches(
   streamRequest: StreamRequest,
@@ -55,9 +57,14 @@ export async function openEventBatches(
   runtime: Runtime,
   controller: AbortController,
   withSignal = false,
+  windowMs: number = settings.writeWindowMs,
 ): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
   const { body, options, headers } = await openChain(streamRequest, env, settings, runtime, controller, withSignal);
-  return { batches: withoutProviderDataInBatches(streamToolCallBatches(body, options)), headers };
+  const batches = withoutProviderDataInBatches(streamToolCallBatches(body, options));
+  return {
+    batches: windowMs > 0 ? windowedBatches(batches, { timers: runtime.timers, ms: windowMs }) : batches,
+    headers,
+  };
 }
 
 /** The provider's body (or the replay's), the chain's options for this request, and the headers to answer with. */
