@@ -54,14 +54,17 @@ export type EarlyValidation = (
  *
  * Decided as soon as decidable: a value's type (at its first character), a string no
  * `enum`/`const` value begins with (before it closes), a key `additionalProperties: false` does
- * not allow (by its beginning), `maxLength` and `maxItems` (the moment they are exceeded), a
- * number's `minimum`/`maximum` and `integer` type (when it closes), `required` (when its object
- * closes), `minItems`, and `enum`/`const` of other values (when they close), at any depth
- * (`properties`, `additionalProperties`, `items`). `anyOf`, type lists and `nullable` keep every
- * alternative alive until none is left. A value that ends up valid never gets a violation, however
- * it is split: every check is one `checkToolArguments` makes too. Keywords not listed allow
- * anything early (the final check is unchanged); `patternProperties` turns off the
- * `additionalProperties: false` check and `prefixItems` the `items` check, since they loosen them.
+ * not allow (by its beginning), `maxLength`, `maxItems` and `maxProperties` (the moment they are
+ * exceeded), `propertyNames` (when a key is whole), a number's bounds, `multipleOf` and `integer`
+ * type and a string's `minLength`, `pattern` and asserted `format` (when they close), `required`,
+ * `dependentRequired` and `minProperties` (when their object closes), `minItems`, and
+ * `enum`/`const` of other values (when they close), at any depth (`properties`,
+ * `patternProperties`, `additionalProperties`, `prefixItems`, `items`, local `$ref`s). `anyOf`,
+ * `oneOf`, type lists and `nullable` keep every alternative alive until none is left; `allOf`,
+ * `$ref` and the schema's own keywords beside them must all hold. A value that ends up valid never
+ * gets a violation, however it is split: every check is one `checkToolArguments` makes too.
+ * `not`, `if`/`then`/`else`, `dependentSchemas`, `uniqueItems`, `contains` and a `oneOf` that
+ * matches more than one are left to the final check.
  *
  * Calls without a schema, calls the provider ran itself and free-text input are not checked; nor
  * are calls that were already open when the accumulator was restored from a snapshot.
