@@ -13,6 +13,27 @@ import { modelsRoute } from "./protocols/models-route.ts";
 import { responsesRoute } from "./protocols/openai-responses/route.ts";
 import type { Runtime } from "./runtime.ts";
 
+/**
+ * Every route the handler below serves, in its order: the 404 of an unknown path lists them, and
+ * a test requests each to prove none is missing or stale.
+ */
+export const ROUTES: readonly string[] = [
+  "POST /v1/stream",
+  "GET|DELETE /v1/stream/<id>",
+  "POST /v1/run",
+  "GET|DELETE /v1/run/<id>",
+  "POST /v1/chat/completions",
+  "POST /v1/ui",
+  "GET /v1/ui/<chat-id>/stream",
+  "POST /v1/ag-ui",
+  "POST /v1/messages",
+  "POST /v1/messages/count_tokens",
+  "POST /v1/responses",
+  "GET /v1/models",
+  "GET /healthz",
+  "GET /",
+];
+
 /** The Worker's fetch handler over an injected {@link Runtime} (tests pass fakes). */
 export function createFetchHandler(runtime: Runtime): (request: Request, env: Env) => Promise<Response> {
   return async (request, env) => {
@@ -34,7 +55,7 @@ export function createFetchHandler(runtime: Runtime): (request: Request, env: En
       if (pathname === "/v1/responses") return await responsesRoute(request, env, runtime);
       if (pathname === "/v1/models") return await modelsRoute(request, env);
       if (pathname === "/healthz") return healthzRoute(request);
-      return pageRoute(request);
+      return pageRoute(request, ROUTES);
     } catch (error) {
       return errorResponse(asHttpError(error));
     }

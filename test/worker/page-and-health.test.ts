@@ -1,6 +1,10 @@
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import appSource from "../../worker/app.ts?raw";
+import { ROUTES } from "../../worker/app.ts";
+import { DEFAULT_PROMPT, DEFAULT_TOOLS } from "../../worker/page/html.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
+import { readSSE, streamRequest, testEnv, worker } from "./support.ts";
 
 // These go through the Worker's real default export and wrangler.toml, as `wrangler dev` runs it.
 const self = (exports as unknown as { default: { fetch: (request: Request) => Promise<Response> } }).default;
@@ -68,6 +72,24 @@ describe("GET / (the demo page)", () => {
     expect(await missing.json()).toMatchObject({ error: { code: "not_found" } });
     expect((await get("/", { method: "DELETE" })).status).toBe(405);
   });
+
+  it("the 404 lists every route, and each route it lists is served (none answers not_found)", async () => {
+    const { error } = (await (await get("/nope")).json()) as { error: { message: string } };
+    for (const route of ROUTES) expect(error.message).toContain(route);
+    for (const route of ROUTES) {
+      const [methods, path] = route.split(" ") as [string, string];
+      const response = await get(path.replace(/<[^>]+>/g, "x"), { method: methods.split("|")[0]! });
+      const body = response.headers.get("content-type")?.includes("json") ? await response.json() : {};
+      expect(body, route).not.toMatchObject({ error: { code: "not_found" } });
+    }
+    // And every path the dispatch tests is in the list (a new route cannot be left out of the 404).
+    const paths = ROUTES.map((route) => route.slice(route.indexOf(" ") + 1));
+    for (const [, path] of appSource.matchAll(/pathname(?: === |\.startsWith\()"([^"]+)"/g))
+      expect(
+        paths.some((listed) => listed.startsWith(path!)),
+        path,
+      ).toBe(true);
+  });
 });
 
 describe("POST /v1/stream through the deployed entry point", () => {
@@ -86,4 +108,23 @@ describe("POST /v1/stream through the deployed entry point", () => {
     expect(JSON.parse(body)).toMatchObject({ error: { code: "unauthorized" } });
     expect(body).not.toMatch(/CLIENT_TOKEN|configured|OPEN_ACCESS/);
   });
+});
+
+describe("the page's defaults", () => {
+  for (const provider of providerNames) {
+    it(`${provider}: the default prompt and tools with early_validation, offline, mark no call invalid`, async () => {
+      const body = {
+        provider,
+        model: "m",
+        messages: [{ role: "user", content: DEFAULT_PROMPT }],
+        tools: DEFAULT_TOOLS,
+        early_validation: true,
+      };
+      const { events } = await readSSE(await worker().call(streamRequest(body), testEnv()));
+      expect(
+        events.filter((event) => event.type === "tool-call-violation" || event.type === "invalid-tool-call"),
+      ).toEqual([]);
+      expect(events.at(-1)?.type).toBe("finish");
+    });
+  }
 });

@@ -126,3 +126,34 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
     expect(await eventually(() => timers.pending === 0)).toBe(true);
   });
 });
+
+describe("a request without tools, offline", () => {
+  for (const provider of Object.keys(upstreamProviders)) {
+    it(`${provider}: POST /v1/stream gets the scripted model's text, never a call`, async () => {
+      const response = await worker().call(streamRequest(validBody({ provider, tools: [] })));
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-replay-recording")).toBe("scripted-model");
+      const { events } = await readSSE(response);
+      expect(events.filter((event) => event.type.startsWith("tool-call"))).toEqual([]);
+      expect(events.at(-1)).toMatchObject({ type: "finish", reason: "stop", toolCalls: [] });
+      expect(events.some((event) => event.type === "text-delta")).toBe(true);
+    });
+  }
+
+  it("POST /v1/chat/completions without tools answers text, with no tool_calls", async () => {
+    const response = await worker().call(
+      new Request("http://localhost:8787/v1/chat/completions", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "Hello" }] }),
+      }),
+    );
+    expect(response.status).toBe(200);
+    const completion = (await response.json()) as {
+      choices: { message: { content: string | null; tool_calls?: unknown }; finish_reason: string }[];
+    };
+    expect(completion.choices[0]!.message.tool_calls).toBeUndefined();
+    expect(completion.choices[0]!.message.content).toContain("scripted model");
+    expect(completion.choices[0]!.finish_reason).toBe("stop");
+  });
+});

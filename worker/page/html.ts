@@ -16,18 +16,31 @@ export const PAGE_PROVIDERS: readonly PageProvider[] = [
   { name: "ollama", label: "Ollama (native /api/chat)", model: "llama3.2" },
 ];
 
-/** Tools the page sends with a prompt; editable on the page. */
-const DEFAULT_TOOLS = [
-  {
-    name: "get_weather",
-    description: "Current weather in a city",
-    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
-  },
+/** The arguments of a tool that takes a city. */
+const CITY = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+
+/** The prompt the page starts with. */
+export const DEFAULT_PROMPT = "Is there a Tigers game in Detroit today, and what is the weather there?";
+
+/**
+ * The tools the page sends with a prompt (editable on the page): those that the recording the
+ * default prompt picks calls, for every provider, with the arguments it sends, so that ticking
+ * `early_validation` on the untouched page marks no call invalid (test/worker/page-and-health.test.ts).
+ */
+export const DEFAULT_TOOLS: readonly { name: string; description: string; parameters: object }[] = [
   {
     name: "search",
     description: "Search the web",
     parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
   },
+  {
+    name: "weather",
+    description: "Current weather in a city",
+    parameters: { type: "object", properties: { city: { type: "string" }, location: { type: "string" } } },
+  },
+  { name: "get_weather", description: "Current weather in a city", parameters: CITY },
+  { name: "get_temperature", description: "Current temperature in a city", parameters: CITY },
+  { name: "cityAttractions", description: "Things to see in a city", parameters: CITY },
 ];
 
 /**
@@ -63,7 +76,7 @@ export function renderPage(providers: readonly string[]): string {
 <input id="model" name="model" value="${model}" required autocomplete="off" spellcheck="false"></p>
 </div>
 <p><label for="prompt">Prompt</label>
-<textarea id="prompt" name="prompt" rows="3" required>Is there a Tigers game in Detroit today, and what is the weather there?</textarea></p>
+<textarea id="prompt" name="prompt" rows="3" required>${escapeHtml(DEFAULT_PROMPT)}</textarea></p>
 <details>
 <summary>Tools sent with the prompt</summary>
 <p><label for="tools">Tool definitions (JSON array of <code>{name, description, parameters}</code>)</label>

@@ -21,14 +21,14 @@ const FAVICON =
 
 const COMMON = { "x-content-type-options": "nosniff", "referrer-policy": "no-referrer" };
 
-/** `GET /` (the demo page) and its two assets; anything else is a JSON 404. */
-export function pageRoute(request: Request): Response {
+/** `GET /` (the demo page) and its assets; anything else is a JSON 404 that lists the Worker's `routes`. */
+export function pageRoute(request: Request, routes: readonly string[]): Response {
   const { pathname } = new URL(request.url);
   const asset = assets()[pathname];
   if (!asset)
     throw new HttpError(404, {
       code: "not_found",
-      message: "No such route: try GET /, GET /healthz or POST /v1/stream.",
+      message: `No such route. The routes: ${routes.join(", ")}.`,
     });
   if (request.method !== "GET" && request.method !== "HEAD") {
     throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, HEAD" });

@@ -20,6 +20,7 @@ import { upstreamProvider } from "../upstream/providers/index.ts";
 import { providerTarget } from "../upstream/providers/target.ts";
 import { pickRecording } from "../upstream/replay/recording.ts";
 import { replayUpstream } from "../upstream/replay/replay-upstream.ts";
+import { SCRIPTED_MODEL, scriptedModel } from "../upstream/replay/scripted/scripted-model.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
@@ -79,10 +80,17 @@ async function openChain(
   const provider = upstreamProvider(streamRequest.provider);
   const { target, live } = providerTarget(provider, env);
   const http = provider.buildRequest(streamRequest, target);
-  const recording = live ? undefined : pickRecording(provider.recordings, lastUserText(streamRequest));
-  const send = recording
-    ? replayUpstream(recording, { delayMs: settings.replayDelayMs, timers: runtime.timers })
-    : runtime.fetch;
+  // Offline, a request with tools gets the recording its prompt picks; one without tools gets the
+  // scripted model's text answer (in the provider's wire format), since every recording of some
+  // providers makes calls, and a tool-less request must never be answered with calls.
+  const replay = { delayMs: settings.replayDelayMs, timers: runtime.timers };
+  const scripted = !live && streamRequest.tools.length === 0;
+  const recording = live || scripted ? undefined : pickRecording(provider.recordings, lastUserText(streamRequest));
+  const send = scripted
+    ? scriptedModel(provider.protocol, replay)
+    : recording
+      ? replayUpstream(recording, replay)
+      : runtime.fetch;
   const body = await openUpstream(http, {
     send,
     timers: runtime.timers,
@@ -106,6 +114,7 @@ async function openChain(
   };
   const headers = { ...EVENT_STREAM_HEADERS };
   if (recording) headers["x-replay-recording"] = recording.name;
+  if (scripted) headers["x-replay-recording"] = SCRIPTED_MODEL;
   return { body, options, headers };
 }
 
