@@ -20,6 +20,7 @@
  */
 export { AwsEventStreamDecoder, AwsEventStreamDecoderStream } from "./framing/aws-event-stream-decoder-stream.ts";
 export type { EventStreamHeaderValue, FramedMessage } from "./framing/framing.ts";
+export { crc32 } from "./framing/crc32.ts";
 export { BedrockDecoder, BedrockDeltaStream } from "./providers/bedrock/bedrock-delta-stream.ts";
 export { BedrockConverseDecoder } from "./providers/bedrock/bedrock-converse.ts";
 export { bedrockAssistantMessage, bedrockToolResultMessage } from "./providers/bedrock/bedrock-messages.ts";

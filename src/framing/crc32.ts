@@ -16,7 +16,16 @@ const TABLE: Uint32Array = /* @__PURE__ */ (() => {
   return table;
 })();
 
-/** CRC-32 of `bytes[start, end)`, as an unsigned 32-bit integer. */
+/**
+ * CRC-32 of `bytes[start, end)`, as an unsigned 32-bit integer: what a writer of the AWS event
+ * stream puts after a message's prelude and at its end.
+ *
+ * @example
+ * ```ts
+ * const bytes = new TextEncoder().encode("123456789");
+ * crc32(bytes, 0, bytes.length); // 0xcbf43926
+ * ```
+ */
 export function crc32(bytes: Uint8Array, start: number, end: number): number {
   let crc = -1;
   for (let i = start; i < end; i++) crc = TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);

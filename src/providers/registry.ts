@@ -22,24 +22,6 @@ import type { ProviderKit } from "./provider-kit.ts";
 export type Provider = "openai" | "openai-responses" | "anthropic" | "gemini" | "bedrock" | "cohere" | "ollama";
 
 /**
- * Every {@link Provider}, for validation and messages.
- *
- * @example
- * ```ts
- * if (!(PROVIDERS as readonly string[]).includes(body.provider)) return new Response("unknown provider", { status: 400 });
- * ```
- */
-export const PROVIDERS: readonly Provider[] = [
-  "openai",
-  "openai-responses",
-  "anthropic",
-  "gemini",
-  "bedrock",
-  "cohere",
-  "ollama",
-];
-
-/**
  * The built-in providers, one kit each. Mapped over {@link Provider}, so a name without a kit, or
  * a kit without one of its pieces, does not compile; every dispatcher is a lookup here.
  */
@@ -54,8 +36,9 @@ const KITS: { readonly [P in Provider]: ProviderKit } = {
 };
 
 /**
- * The kit of a built-in provider: its protocol and stage, its tool definitions, the field of its
- * conversation, and its next turn's messages. Throws `unknown-provider` for another name.
+ * The kit of a built-in provider: its protocol and stage, the request body a server sends it, its
+ * tool definitions, the field of its conversation, and its next turn's messages. Throws
+ * `unknown-provider` for another name.
  *
  * @example
  * ```ts
@@ -67,6 +50,17 @@ export function providerKit(provider: Provider): ProviderKit {
   assertProvider(String(provider));
   return KITS[provider];
 }
+
+/**
+ * Every {@link Provider}, for validation and messages: the names of the registry's kits, in its
+ * order, so a provider is listed exactly where it has a kit.
+ *
+ * @example
+ * ```ts
+ * if (!(PROVIDERS as readonly string[]).includes(body.provider)) return new Response("unknown provider", { status: 400 });
+ * ```
+ */
+export const PROVIDERS: readonly Provider[] = /* @__PURE__ */ Object.keys(KITS) as Provider[];
 
 /** Throws a typed error for a name that is not a {@link Provider} (reachable only from JavaScript or a cast). */
 export function assertProvider(provider: string): asserts provider is Provider {

@@ -59,8 +59,11 @@ export type RequestMessage =
 
 /** A call of an earlier turn, as `finish.toolCalls` reports it. */
 export interface RequestToolCall {
+  /** The call's id; `null` where the provider gave none (Gemini), which providers that correlate results by id refuse. */
   readonly id: string | null;
+  /** The function called. */
   readonly name: string;
+  /** The parsed arguments. */
   readonly arguments: JsonValue;
   /** Data the provider needs back (a Gemini thought signature), as the stream reported it. */
   readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { crc32 } from "../../../../src/framing/crc32.ts";
+import { crc32 } from "../../../../src/bedrock.ts";
 
 const utf8 = new TextEncoder();
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { JsonValue, Provider } from "../../../../src/index.ts";
+import { type JsonValue, type Provider, providerKit } from "../../../../src/index.ts";
 
 /** A call of an earlier turn. */
 export interface TranscriptCall {
@@ -43,7 +43,8 @@ type Json = { [key: string]: JsonValue };
 /** The transcript of a request body of `provider`'s wire format; unreadable parts are skipped. */
 export function readTranscript(provider: Provider, body: unknown): Transcript {
   const request = object(body);
-  const entries = READERS[provider](request);
+  // The conversation is in the field the provider's kit writes it to.
+  const entries = READERS[provider](request[providerKit(provider).conversationField]);
   let last = entries.length - 1;
   while (last >= 0 && entries[last]!.kind !== "prompt") last--;
   const prompt = last >= 0 ? (entries[last] as { text: string }).text : "";
@@ -59,23 +60,20 @@ export function readTranscript(provider: Provider, body: unknown): Transcript {
 
 const chatTools = (request: Json) => list(request["tools"]).map((tool) => definition(object(object(tool)["function"])));
 
-const READERS: { readonly [P in Provider]: (request: Json) => Entry[] } = {
-  openai: (request) => list(request["messages"]).flatMap(chatEntries),
-  ollama: (request) => list(request["messages"]).flatMap(chatEntries),
-  cohere: (request) => list(request["messages"]).flatMap(chatEntries),
-  "openai-responses": (request) =>
-    (typeof request["input"] === "string"
-      ? [{ role: "user", content: request["input"] }]
-      : list(request["input"])
-    ).flatMap((value): Entry[] => {
+const READERS: { readonly [P in Provider]: (conversation: JsonValue | undefined) => Entry[] } = {
+  openai: (messages) => list(messages).flatMap(chatEntries),
+  ollama: (messages) => list(messages).flatMap(chatEntries),
+  cohere: (messages) => list(messages).flatMap(chatEntries),
+  "openai-responses": (input) =>
+    (typeof input === "string" ? [{ role: "user", content: input }] : list(input)).flatMap((value): Entry[] => {
       const item = object(value);
       if (item["role"] === "user") return [{ kind: "prompt", text: text(item["content"]) }];
       if (item["type"] === "function_call") return [call(item["call_id"], item["name"], parse(item["arguments"]))];
       if (item["type"] === "function_call_output") return [result(item["call_id"], null, item["output"], false)];
       return [];
     }),
-  anthropic: (request) =>
-    list(request["messages"]).flatMap((value): Entry[] => {
+  anthropic: (messages) =>
+    list(messages).flatMap((value): Entry[] => {
       const message = object(value);
       if (typeof message["content"] === "string")
         return message["role"] === "user" ? [{ kind: "prompt", text: message["content"] }] : [];
@@ -87,8 +85,8 @@ const READERS: { readonly [P in Provider]: (request: Json) => Entry[] } = {
         .map((b) => result(b["tool_use_id"], null, b["content"], b["is_error"] === true));
       return results.length > 0 ? results : [{ kind: "prompt", text: text(blocks) }];
     }),
-  gemini: (request) =>
-    list(request["contents"]).flatMap((value): Entry[] => {
+  gemini: (contents) =>
+    list(contents).flatMap((value): Entry[] => {
       const content = object(value);
       const parts = list(content["parts"]).map(object);
       if (content["role"] === "model")
@@ -106,8 +104,8 @@ const READERS: { readonly [P in Provider]: (request: Json) => Entry[] } = {
         return result(r["id"], r["name"], wrapped ? response["result"] : response, false);
       });
     }),
-  bedrock: (request) =>
-    list(request["messages"]).flatMap((value): Entry[] => {
+  bedrock: (messages) =>
+    list(messages).flatMap((value): Entry[] => {
       const message = object(value);
       const blocks = list(message["content"]).map(object);
       if (message["role"] === "assistant")
