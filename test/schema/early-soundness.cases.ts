@@ -1,0 +1,90 @@
+// The early rule on every keyword, with generated schemas that mix them (siblings beside anyOf,
+// oneOf and allOf, local $refs, patterns, boolean schemas, prefixItems, patternProperties with
+// additionalProperties: false) and arbitrary JSON split anywhere: whenever the early check reports
+// a violation, the final check rejects the whole value too.
+import fc from "fast-check";
+import { checkToolArguments, IncrementalJsonParser, type JsonValue, type ToolSchema } from "../../src/index.ts";
+import { SchemaWatcher } from "../../src/schema/schema-watcher.ts";
+import { assert, group } from "../support/harness.ts";
+import { fragmentsOf } from "../support/schema-arbitraries.ts";
+
+type Schema = Record<string, unknown> | boolean;
+const KEYS = ["a", "ab", "b", "x1", "__proto__"];
+
+const schemaOf: fc.Memo<Schema> = fc.memo((depth) => {
+  const sub = depth > 1 ? schemaOf(depth - 1) : fc.constantFrom<Schema>(true, false, {}, { type: "string" });
+  const list = fc.array(sub, { minLength: 1, maxLength: 3 });
+  const keyword = fc.oneof(
+    fc.record({ type: fc.constantFrom("object", "array", "string", "number", "integer", "boolean", "null") }),
+    fc.record({ type: fc.constantFrom(["string", "null"], ["integer", "array"]) }),
+    fc.record({ nullable: fc.constant(true) }),
+    fc.record({ enum: fc.constantFrom(["ab", "abc", 1], [1, 2.5, null], [{ a: 1 }, [1]]) }),
+    fc.record({ const: fc.constantFrom("a", 0, { a: [1] }) }),
+    fc.record({ minimum: fc.integer({ min: -3, max: 3 }) }),
+    fc.record({ exclusiveMaximum: fc.integer({ min: -3, max: 3 }) }),
+    fc.record({ multipleOf: fc.constantFrom(2, 0.5, 0.1) }),
+    fc.record({ minLength: fc.nat(3) }),
+    fc.record({ maxLength: fc.nat(3) }),
+    fc.record({ pattern: fc.constantFrom("^a", "b$", "^\\p{L}+$", "\\d") }),
+    fc.record({ format: fc.constantFrom("date", "email") }),
+    fc.record({ minItems: fc.nat(2) }),
+    fc.record({ maxItems: fc.nat(2) }),
+    fc.record({ uniqueItems: fc.constant(true) }),
+    fc.record({ items: sub }),
+    fc.record({ prefixItems: list }),
+    fc.record({ contains: sub, maxContains: fc.nat(2) }),
+    fc.record({ required: fc.uniqueArray(fc.constantFrom(...KEYS), { maxLength: 2 }) }),
+    fc.record({ properties: fc.dictionary(fc.constantFrom(...KEYS), sub, { maxKeys: 3 }) }),
+    fc.record({ patternProperties: fc.dictionary(fc.constantFrom("^a", "1$"), sub, { maxKeys: 2 }) }),
+    fc.record({ additionalProperties: fc.oneof(fc.constant(false), sub) }),
+    fc.record({ propertyNames: fc.constantFrom<Schema>({ maxLength: 1 }, { pattern: "^a" }) }),
+    fc.record({ minProperties: fc.nat(2) }),
+    fc.record({ maxProperties: fc.nat(2) }),
+    fc.record({ dependentRequired: fc.constant({ a: ["b"] }) }),
+    fc.record({ anyOf: list }),
+    fc.record({ oneOf: list }),
+    fc.record({ allOf: list }),
+    fc.record({ not: sub }),
+    fc.record({ if: sub, then: sub }),
+    fc.record({ $ref: fc.constantFrom("#", "#/$defs/d", "#/$defs/nowhere") }),
+  );
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constantFrom<Schema>(true, false) },
+    {
+      weight: 4,
+      arbitrary: fc.array(keyword, { minLength: 1, maxLength: 4 }).map((parts) => Object.assign({}, ...parts)),
+    },
+  );
+});
+
+const toolSchema = fc
+  .tuple(schemaOf(3), schemaOf(2))
+  .map(([schema, def]) => (typeof schema === "boolean" ? schema : { ...schema, $defs: { d: def } }));
+
+group("Early schema validation: every violation is one the final check reports", (test) => {
+  test("generated schemas of every keyword against arbitrary JSON, split anywhere", () => {
+    let violations = 0;
+    fc.assert(
+      fc.property(
+        toolSchema,
+        fc.jsonValue({ maxDepth: 3 }),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (schema, value, cuts) => {
+          const text = JSON.stringify(value);
+          const watcher = new SchemaWatcher(schema);
+          const parser = new IncrementalJsonParser({ listener: watcher });
+          for (const fragment of fragmentsOf(text, cuts)) parser.feed(fragment);
+          if (!watcher.violation) return;
+          violations++;
+          const issues = checkToolArguments(JSON.parse(text) as JsonValue, schema as ToolSchema);
+          assert(
+            issues.length > 0,
+            `early ${JSON.stringify(watcher.violation)} but the final check accepts ${text} against ${JSON.stringify(schema)}`,
+          );
+        },
+      ),
+      { seed: 2701, numRuns: 3000 },
+    );
+    assert(violations > 500, `the early check reports often enough to prove something (${violations})`);
+  });
+});
