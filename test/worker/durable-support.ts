@@ -13,7 +13,10 @@ import { objectOf } from "./support.ts";
  * returns a stub of object `id` (a stub of an object that was reset is broken) after checking
  * that it meets a new instance.
  */
-export async function restart(id: string, stub: DurableObjectStub): Promise<DurableObjectStub> {
+export async function restart(
+  id: string,
+  stub: DurableObjectStub<ResponseBuffer>,
+): Promise<DurableObjectStub<ResponseBuffer>> {
   const before = await runInDurableObject(stub, (instance: ResponseBuffer) => instance);
   await abortAllDurableObjects();
   const fresh = objectOf(id);
@@ -25,7 +28,7 @@ export async function restart(id: string, stub: DurableObjectStub): Promise<Dura
  * Runs the object's alarm as if every expiry set in it had passed (`runDurableObjectAlarm` fires
  * the alarm at once, before its time): true when an alarm was set.
  */
-export async function runExpiryAlarm(stub: DurableObjectStub): Promise<boolean> {
+export async function runExpiryAlarm(stub: DurableObjectStub<ResponseBuffer>): Promise<boolean> {
   await runInDurableObject(stub, (instance: ResponseBuffer) =>
     instance.useAlarmClock(() => Date.now() + 24 * 60 * 60 * 1000),
   );
@@ -38,7 +41,7 @@ export async function runExpiryAlarm(stub: DurableObjectStub): Promise<boolean> 
 
 /** Lets the object run (a round trip into it at a time, no timer) until `check` holds. */
 export async function settled(
-  stub: DurableObjectStub,
+  stub: DurableObjectStub<ResponseBuffer>,
   check: () => boolean | Promise<boolean>,
   rounds = 200,
 ): Promise<boolean> {

@@ -13,10 +13,13 @@ import {
   objectNameOf,
   responseIdKey,
 } from "../../worker/resumable/response-id.ts";
+import { attach as attachTo } from "../../worker/resumable/response-pool.ts";
 import { loadResponseLog } from "../../worker/resumable/response-log-storage.ts";
 import type { RunnableTool } from "../../src/index.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
+import { parseRunRequest } from "../../worker/request/parse-run-request.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
+import { runStart } from "../../worker/resumable/run-start.ts";
 import { framesOf, restart, runExpiryAlarm, settled } from "./durable-support.ts";
 import {
   chatChunk,
@@ -28,6 +31,7 @@ import {
   objectOf,
   openAIChunks,
   readSSE,
+  responseObjects,
   responses,
   streamRequest,
   testEnv,
@@ -185,9 +189,9 @@ async function twoInOneObject() {
       { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000", WRITE_WINDOW_MS: "0" },
     ),
   );
-  const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
-  const start = (id: string) => stub.fetch(`https://response-buffer/start?id=${id}`, { method: "POST", body });
-  const attach = (id: string, after = -1) => stub.fetch(`https://response-buffer/attach?id=${id}&after=${after}`);
+  const request = parseStreamRequest(validBody(), providerNames);
+  const start = async (id: string) => (await stub.startStream(id, request)) ?? (await attachTo(stub, id, -1));
+  const attach = (id: string, after = -1) => attachTo(stub, id, after);
   const second = await start(b);
   const reader = second.body!.getReader();
   const secondFirst = new TextDecoder().decode((await reader.read()).value);
@@ -220,9 +224,9 @@ describe("two responses in one object", () => {
 
   it("a cancel stops only its own response", async () => {
     const { stub, a, b, reader, upstreams } = await twoInOneObject();
-    expect((await stub.fetch(`https://response-buffer/cancel?id=${a}`, { method: "POST" })).status).toBe(204);
+    await stub.cancel(a);
     expect(upstreams[0]!.cancelled).toBeUndefined();
-    expect((await stub.fetch(`https://response-buffer/cancel?id=${b}`, { method: "POST" })).status).toBe(204);
+    await stub.cancel(b);
     let text = "";
     for (let step = await reader.read(); !step.done; step = await reader.read())
       text += new TextDecoder().decode(step.value);
@@ -253,7 +257,7 @@ describe("two responses in one object", () => {
     await reader.cancel();
     await abortAllDurableObjects();
     // A stub of an object that was reset is broken: a new one reaches the fresh instance.
-    const attach = (id: string) => objectOf(id).fetch(`https://response-buffer/attach?id=${id}&after=-1`);
+    const attach = (id: string) => attachTo(objectOf(id), id, -1);
     expect(framesOf(await (await attach(a)).text())).toEqual(first);
     const cut = framesOf(await (await attach(b)).text());
     expect(cut.slice(0, written.length)).toEqual(written);
@@ -265,12 +269,8 @@ describe("two responses in one object", () => {
 
   it("a response id that does not name an object is 404 at the object too", async () => {
     const stub = objectOf(newTestResponseId());
-    for (const url of [
-      "https://response-buffer/attach?after=-1",
-      `https://response-buffer/attach?id=${UUID}&after=-1`,
-      "https://response-buffer/cancel?id=x",
-    ]) {
-      const answer = await stub.fetch(url, { method: url.includes("cancel") ? "POST" : "GET" });
+    for (const id of ["", UUID, "x"]) {
+      const answer = await attachTo(stub, id, -1);
       expect(answer.status).toBe(404);
       expect(await answer.json()).toEqual({
         error: { code: "unknown_response", message: "No response with this id is in flight or recent." },
@@ -282,7 +282,7 @@ describe("two responses in one object", () => {
 describe("an object of the layout before the pool", () => {
   it("its expiry alarm, which lands in the pooled object's code, still drops its unprefixed log", async () => {
     // A response id of the old layout was a bare UUID naming its own object.
-    const stub = responses.get(responses.idFromName(crypto.randomUUID()));
+    const stub = responseObjects.get(responseObjects.idFromName(crypto.randomUUID()));
     await runInDurableObject(stub, async (_instance, state) => {
       state.storage.kv.put("log:meta", {
         version: 2,
@@ -331,8 +331,12 @@ describe("the expiry alarm and a run being retried", () => {
       messages: [{ role: "user", content: "Count." }],
       tools: ["count"],
     });
-    const run = (stub: DurableObjectStub, retry: number) =>
-      stub.fetch(`https://response-buffer/run?id=${id}&retry=${retry}`, { method: "POST", body });
+    const run = async (stub: DurableObjectStub<ResponseBuffer>, retry: number) =>
+      (await stub.startRun(
+        id,
+        runStart(parseRunRequest(JSON.parse(body), providerNames, { count }), body),
+        retry === 1,
+      )) ?? (await attachTo(stub, id, -1));
     const stub = objectOf(id);
     await runInDurableObject(stub, (instance: ResponseBuffer) =>
       instance.useRuntime({ fetch: model, timers: new ManualTimers() }, liveOpenAI, { count }),

@@ -6,6 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { joinDeltas, type ToolCallEvent } from "../../src/index.ts";
+import { attach as attachTo } from "../../worker/resumable/response-pool.ts";
 import { framesOf, restart, settled, storedFrames } from "./durable-support.ts";
 import { chatChunk, FakeUpstream, ManualTimers, openAIChunks, readSSE, startResponse, weatherCall } from "./support.ts";
 
@@ -69,7 +70,7 @@ describe("resume after a restart mid-response", () => {
       const clock = new ManualTimers();
       const { id, stub, response } = await startResponse(upstream, clock, { IDLE_TIMEOUT_MS: "60000" });
       let current = stub;
-      const attach = (after: number) => current.fetch(`https://response-buffer/attach?id=${id}&after=${after}`);
+      const attach = (after: number) => attachTo(current, id, after);
       // The client reads the first chunk (a batch), and more below.
       const reader = response.body!.getReader();
       const decoder = new TextDecoder();

@@ -49,11 +49,11 @@ const storedOf = (id: string): Promise<StoredLog | undefined> =>
 const storedFrames = async (id: string): Promise<string[]> =>
   ((await storedOf(id))?.batches ?? []).flatMap((batch) => framesOf(batch.text));
 /** Every key in the object's storage (all of it is one response's, or the expiry index). */
-const keysOf = (stub: DurableObjectStub): Promise<string[]> =>
+const keysOf = (stub: DurableObjectStub<ResponseBuffer>): Promise<string[]> =>
   runInDurableObject(stub, (_instance, state) => [...state.storage.kv.list()].map(([key]) => key));
 
 /** Evicts the object for real, and checks that the next request meets a new instance. */
-async function evict(stub: DurableObjectStub): Promise<void> {
+async function evict(stub: DurableObjectStub<ResponseBuffer>): Promise<void> {
   const before = await runInDurableObject(stub, (instance: ResponseBuffer) => instance);
   await evictDurableObject(stub);
   const after = await runInDurableObject(stub, (instance: ResponseBuffer) => instance);

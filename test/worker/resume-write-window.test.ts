@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
 import { keyedStore } from "../../worker/resumable/keyed-store.ts";
 import { loadResponseLog } from "../../worker/resumable/response-log-storage.ts";
+import { attach } from "../../worker/resumable/response-pool.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import type { Timers } from "../../worker/runtime.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
@@ -52,8 +53,8 @@ async function windowed() {
   await runInDurableObject(stub, (instance: ResponseBuffer) =>
     instance.useRuntime({ fetch, timers: clock }, { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000", WRITE_WINDOW_MS: "25" }),
   );
-  const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
-  const response = await stub.fetch(`https://response-buffer/start?id=${id}`, { method: "POST", body });
+  const request = parseStreamRequest(validBody(), providerNames);
+  const response = (await stub.startStream(id, request)) ?? (await attach(stub, id, -1));
   return {
     id,
     stub,
@@ -140,14 +141,14 @@ describe("the write window of a resumable response's log", () => {
     expect(await r.stored()).toEqual([seen]);
 
     const fresh = await restart(r.id, r.stub);
-    const resumed = await fresh.fetch(`https://response-buffer/attach?id=${r.id}&after=0`);
+    const resumed = await attach(fresh, r.id, 0);
     const { messages, events } = await readSSE(resumed);
     expect(messages.map((message) => message.id)).toEqual(["1", "2"]);
     expect(events).toMatchObject([
       { type: "error", error: { code: "interrupted" } },
       { type: "abort", reason: "stream-failed" },
     ]);
-    const whole = await (await fresh.fetch(`https://response-buffer/attach?id=${r.id}&after=-1`)).text();
+    const whole = await (await attach(fresh, r.id, -1)).text();
     expect(framesOf(whole).slice(0, 1)).toEqual(seen);
   });
 });

@@ -7,6 +7,10 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { JsonValue, RunnableTool } from "../../src/index.ts";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
+import { runStart } from "../../worker/resumable/run-start.ts";
+import { attach as attachTo } from "../../worker/resumable/response-pool.ts";
+import { parseRunRequest } from "../../worker/request/parse-run-request.ts";
+import { providerNames } from "../../worker/upstream/providers/index.ts";
 import { framesOf, restart, settled, storedFrames } from "./durable-support.ts";
 import {
   chatChunk,
@@ -78,16 +82,14 @@ async function post(id: string, tools: Record<string, RunnableTool>, retry: bool
   await runInDurableObject(stub, (instance: ResponseBuffer) =>
     instance.useRuntime({ fetch: model, timers: clock }, liveOpenAI, tools),
   );
-  const response = await stub.fetch(`https://response-buffer/run?id=${id}&retry=${retry ? 1 : 0}`, {
-    method: "POST",
-    body: text,
-  });
+  const run = runStart(parseRunRequest(JSON.parse(text), providerNames, tools), text);
+  const response = (await stub.startRun(id, run, retry)) ?? (await attachTo(stub, id, -1));
   return {
     stub,
     response,
     /** Closes the log's write window (WRITE_WINDOW_MS): what waits in it is written. */
     closeWindow: () => runInDurableObject(stub, () => clock.fireWhere((ms) => ms <= 25)),
-    attach: (after: number) => stub.fetch(`https://response-buffer/attach?id=${id}&after=${after}`),
+    attach: (after: number) => attachTo(stub, id, after),
   };
 }
 
@@ -181,9 +183,7 @@ describe("resumable runs: a restart while tools run", () => {
 
       const fresh = await restart(id, stub);
       const lastSeen = random(written.length + 1) - 1;
-      const rest = framesOf(
-        await (await fresh.fetch(`https://response-buffer/attach?id=${id}&after=${lastSeen}`)).text(),
-      );
+      const rest = framesOf(await (await attachTo(fresh, id, lastSeen)).text());
       const whole = [...written.slice(0, lastSeen + 1), ...rest];
       const ids = (await readSSE(new Response(whole.join("")))).messages.map((m) => Number(m.id));
       expect(ids).toEqual([...ids.keys()]);

@@ -6,6 +6,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { createFetchHandler } from "../../worker/app.ts";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
 import { newResponseId, objectNameOf, responseIdKey } from "../../worker/resumable/response-id.ts";
+import { attach as attachTo } from "../../worker/resumable/response-pool.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import type { Env } from "../../worker/env.ts";
@@ -189,6 +190,8 @@ export function testEnv(overrides: Partial<Env> = {}): Env {
 
 /** The Durable Object namespace of resumable responses, from wrangler.toml. */
 export const responses: DurableObjectNamespace = (bindings as Env).RESPONSES!;
+/** The same namespace with its class, for RPC (`RESPONSES` is bound to `ResponseBuffer` in wrangler.toml). */
+export const responseObjects = responses as unknown as DurableObjectNamespace<ResponseBuffer>;
 
 /** A Worker over the fakes; `call` sends one request to it. */
 export function worker(
@@ -304,10 +307,10 @@ export function testMac(): string {
 }
 
 /** The stub of the object that runs response `id` (directly: tests that drive an object own it). */
-export function objectOf(id: string): DurableObjectStub {
+export function objectOf(id: string): DurableObjectStub<ResponseBuffer> {
   const name = objectNameOf(id);
   if (name === undefined) throw new Error(`not a response id: ${id}`);
-  return responses.get(responses.idFromName(name));
+  return responseObjects.get(responseObjects.idFromName(name));
 }
 
 /** Starts a response in a Durable Object of its own on the fake upstream and the clock. */
@@ -317,9 +320,9 @@ export async function startResponse(upstream: FakeUpstream, clock: Timers, overr
   await runInDurableObject(stub, (instance: ResponseBuffer) =>
     instance.useRuntime({ fetch: upstream.fetch, timers: clock }, { ...liveOpenAI, ...overrides }),
   );
-  const body = JSON.stringify(parseStreamRequest(validBody(), providerNames));
-  const response = await stub.fetch(`https://response-buffer/start?id=${id}`, { method: "POST", body });
-  const attach = (after: number) => stub.fetch(`https://response-buffer/attach?id=${id}&after=${after}`);
+  const response =
+    (await stub.startStream(id, parseStreamRequest(validBody(), providerNames))) ?? (await attachTo(stub, id, -1));
+  const attach = (after: number) => attachTo(stub, id, after);
   return { id, stub, response, attach };
 }
 

@@ -4,11 +4,9 @@ import { readSettings, type Env, type Settings } from "../env.ts";
 import { EVENT_STREAM_HEADERS } from "../http/event-stream.ts";
 import { errorResponse, HttpError } from "../response/json-error.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
-import { parseRunRequest } from "../request/parse-run-request.ts";
-import { providerNames } from "../upstream/providers/index.ts";
 import { openEventBatches } from "../services/model-call.ts";
 import { openRunEvents, toRunEvent } from "../services/tool-loop.ts";
-import { platformRuntime, type Runtime, type TimerHandle } from "../runtime.ts";
+import { platformRuntime, type Runtime } from "../runtime.ts";
 import { demoTools } from "../demo-tools/index.ts";
 import { Expiries } from "./expiries.ts";
 import { endInterruptedLog } from "./interrupted.ts";
@@ -17,6 +15,8 @@ import { deleteResponse, keyedStore } from "./keyed-store.ts";
 import { recordedTools } from "./recorded-tools.ts";
 import { objectNameOf } from "./response-id.ts";
 import { ResponseLog, type ResponseLogLimits } from "./response-log.ts";
+import { RunningResponse } from "./running-response.ts";
+import { runRequestOf, type RunStart } from "./run-start.ts";
 import { loadMeta, loadResponseLog, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
 
 /**
@@ -33,14 +33,6 @@ const UNKNOWN = (): HttpError =>
 const ALREADY_STARTED = (): HttpError =>
   new HttpError(409, { code: "invalid_request", message: "This response has already started." });
 
-/** A response running in this object: its log is in memory (a finished one is in storage only). */
-interface Running {
-  readonly log: ResponseLog;
-  readonly headers: Record<string, string>;
-  readonly upstream: AbortController;
-  detachTimer: TimerHandle | undefined;
-}
-
 /**
  * Runs resumable responses (`/v1/stream`) and runs (`/v1/run`), any number at once, each under
  * its own keys (`keyed-store.ts`); the object is one of a small pool per location
@@ -48,7 +40,7 @@ interface Running {
  * once, keeps the frames in a bounded {@link ResponseLog}, and serves any number of clients from
  * it: one that reconnects with `Last-Event-ID` gets what it missed, then the live rest. With no
  * client attached a response runs on for `DETACHED_LIMIT_MS`, then is cancelled (its log ends
- * with `abort`). A finished log is kept `RESUME_TTL_MS` (up to `EXPIRY_SLACK_MS` more); the
+ * with `abort`; `running-response.ts`). A finished log is kept `RESUME_TTL_MS` (up to `EXPIRY_SLACK_MS` more); the
  * object's one alarm serves every expiry (`expiries.ts`).
  *
  * The frames move in batches (`log-pump.ts`) and are written to storage as they come
@@ -57,9 +49,13 @@ interface Running {
  * (`interrupted.ts`). A finished log is in storage only: recent responses cost storage, not
  * memory. A run records each tool call's outcome (`recorded-tools.ts`), so a retry of a run a
  * restart cut never runs a call id twice.
+ *
+ * Routes call it through the RPC methods of its stub, `startStream`, `startRun` and `cancel`
+ * (`response-pool.ts`), with requests their route validated; clients read a response through
+ * its `fetch` (`GET /attach`), an HTTP body.
  */
 export class ResponseBuffer extends DurableObject<Env> {
-  readonly #running = new Map<string, Running>();
+  readonly #running = new Map<string, RunningResponse>();
   /** Responses whose provider request is being opened (not running yet): a cancel aborts it, a second start is refused. */
   readonly #opening = new Map<string, AbortController>();
   #runtime: Runtime = platformRuntime;
@@ -68,7 +64,7 @@ export class ResponseBuffer extends DurableObject<Env> {
   #alarmClock: () => number = Date.now;
 
   /**
-   * Tests only (through `runInDurableObject`; no route reaches it): replaces the network, the
+   * Tests only (through `runInDurableObject`; no route calls it): replaces the network, the
    * clock and the run's tools, and overrides bindings (limits), for the responses started after
    * (CONVENTIONS.md point 8).
    */
@@ -92,22 +88,51 @@ export class ResponseBuffer extends DurableObject<Env> {
   }
 
   /**
-   * Every route names its response, `?id=<response id>`: `/start` (POST, the validated stream
-   * request), `/run?retry=0|1` (POST, the run's body), `/attach?after=N`, `/cancel` (POST).
+   * Starts resumable response `id` of a validated stream request. Resolves to `undefined` once it
+   * runs (its clients then read it through {@link fetch}), or to a JSON error (409 when `id` has
+   * already started, the upstream's errors before the stream).
+   */
+  startStream(id: string, request: StreamRequest): Promise<Response | undefined> {
+    return this.#answer(id, () => this.#startStream(id, request));
+  }
+
+  /**
+   * Starts resumable run `id` (see {@link RunStart}), or with `retry` retries it: a run that is
+   * running or finished is read from the start, one a restart cut runs the loop again, each call
+   * id answering from its record. Resolves like {@link startStream}.
+   */
+  startRun(id: string, run: RunStart, retry: boolean): Promise<Response | undefined> {
+    return this.#answer(id, () => this.#startRun(id, run, retry));
+  }
+
+  /** Cancels response `id` (its log ends with `abort`); nothing happens for one that is not running. */
+  cancel(id: string): void {
+    (this.#running.get(id)?.upstream ?? this.#opening.get(id))?.abort("cancelled by the client");
+  }
+
+  /**
+   * `GET /attach?id=<response id>&after=<event id>`: one more client of a response, the frames
+   * after `after` (-1: all), then live; or a JSON error. The one thing not an RPC method: a
+   * client's body must cross as an HTTP body, whose source learns at once that its reader went
+   * away. A stream returned over RPC tells its source only at its next write (workerd PR 7298),
+   * so a client leaving a response whose provider is silent would never start its detached limit.
    */
   override async fetch(request: Request): Promise<Response> {
     const { pathname, searchParams } = new URL(request.url);
+    const id = searchParams.get("id") ?? "";
+    const answer = await this.#answer(id, async () => {
+      if (request.method !== "GET" || pathname !== "/attach")
+        throw new HttpError(404, { code: "not_found", message: "No such route." });
+      return this.#attach(id, Number(searchParams.get("after") ?? "-1"));
+    });
+    return answer ?? new Response(null, { status: 204 });
+  }
+
+  /** The answer of `act` for response `id`, its failures as JSON errors (RPC would drop an `HttpError`'s fields). */
+  async #answer(id: string, act: () => Promise<Response | undefined>): Promise<Response | undefined> {
     try {
-      const id = searchParams.get("id") ?? "";
       if (objectNameOf(id) === undefined) throw UNKNOWN();
-      if (pathname === "/start") return await this.#startStream(id, (await request.json()) as StreamRequest);
-      if (pathname === "/run") return await this.#startRun(id, await request.text(), searchParams.get("retry") === "1");
-      if (pathname === "/attach") return this.#attach(id, Number(searchParams.get("after") ?? "-1"));
-      if (pathname === "/cancel") {
-        (this.#running.get(id)?.upstream ?? this.#opening.get(id))?.abort("cancelled by the client");
-        return new Response(null, { status: 204 });
-      }
-      throw new HttpError(404, { code: "not_found", message: "No such route." });
+      return await act();
     } catch (error) {
       if (error instanceof HttpError) return errorResponse(error);
       return errorResponse(
@@ -154,7 +179,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     return keyedStore(this.ctx.storage.kv, id);
   }
 
-  async #startStream(id: string, streamRequest: StreamRequest): Promise<Response> {
+  async #startStream(id: string, streamRequest: StreamRequest): Promise<undefined> {
     if (this.#running.has(id) || this.#opening.has(id) || loadMeta(this.#store(id))) throw ALREADY_STARTED();
     const env = { ...this.env, ...this.#overrides };
     // The chain's own batches (the events of one network chunk each): the pump groups them by its write window.
@@ -163,40 +188,35 @@ export class ResponseBuffer extends DurableObject<Env> {
     );
   }
 
-  /**
-   * A run: a new one, or a retry (`retry`) of this one. A retry of a run that is running or
-   * finished reads it from the start; of a run a restart cut, runs the loop again, each call id
-   * answering from its record.
-   */
-  async #startRun(id: string, body: string, retry: boolean): Promise<Response> {
+  async #startRun(id: string, run: RunStart, retry: boolean): Promise<undefined> {
     const store = this.#store(id);
     const meta = loadMeta(store);
     if (retry && !meta) throw UNKNOWN();
     if ((!retry && meta) || this.#opening.has(id)) throw ALREADY_STARTED();
-    if (retry && store.get(RUN_BODY_KEY) !== body)
+    if (retry && store.get(RUN_BODY_KEY) !== run.body)
       throw new HttpError(409, {
         code: "invalid_request",
         message: "A retry must send the same request as the run it retries.",
       });
-    if (this.#running.has(id) || (meta?.done && !meta.interrupted)) return this.#attach(id, -1);
+    // Running or finished: its clients read it from the start.
+    if (this.#running.has(id) || (meta?.done && !meta.interrupted)) return;
     const env = { ...this.env, ...this.#overrides };
     const tools = recordedTools(this.#tools ?? demoTools({ timers: this.#runtime.timers }), store);
-    const run = parseRunRequest(JSON.parse(body), providerNames, tools);
-    const response = await this.#begin(id, "run", meta !== undefined, async (controller) => {
-      const { events, headers } = await openRunEvents(run, env, this.#settings(), this.#runtime, controller);
+    const request = runRequestOf(run, tools);
+    await this.#begin(id, "run", meta !== undefined, async (controller) => {
+      const { events, headers } = await openRunEvents(request, env, this.#settings(), this.#runtime, controller);
       const runEvents = events.pipeThrough(
         new TransformStream({ transform: (event, out) => out.enqueue(toRunEvent(event)) }),
       );
       return { batches: readyBatches(runEvents), headers: { ...EVENT_STREAM_HEADERS, ...headers } };
     });
     // Kept once the run started (a first model call that fails leaves nothing behind).
-    store.put(RUN_BODY_KEY, body);
-    return response;
+    store.put(RUN_BODY_KEY, run.body);
   }
 
   /**
    * Opens the events of response `id` (errors before the stream are thrown as JSON errors), then
-   * runs them into the log and the first client; `replacing` when an earlier log is stored (a run
+   * runs them into the log, which its clients read; `replacing` when an earlier log is stored (a run
    * retried after a restart cut it).
    */
   async #begin(
@@ -206,7 +226,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     open: (
       controller: AbortController,
     ) => Promise<{ batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> }>,
-  ): Promise<Response> {
+  ): Promise<undefined> {
     const upstream = new AbortController();
     this.#opening.set(id, upstream);
     let opened: { batches: ReadableStream<readonly AnyEvent[]>; headers: Record<string, string> };
@@ -217,7 +237,14 @@ export class ResponseBuffer extends DurableObject<Env> {
     }
     const { batches, headers } = opened;
     const limits = this.#limits();
-    const running: Running = { log: new ResponseLog(limits), headers, upstream, detachTimer: undefined };
+    const { detachedLimitMs } = this.#settings();
+    const running = new RunningResponse(
+      new ResponseLog(limits),
+      headers,
+      upstream,
+      this.#runtime.timers,
+      detachedLimitMs,
+    );
     this.#running.set(id, running);
     const writer = new LogWriter(this.#store(id), limits);
     // The expiry is set now, so a log that a restart cuts is dropped too (it moves on while the
@@ -230,7 +257,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     const armed = earliest ? this.ctx.storage.setAlarm(expiry) : undefined;
     // A batch: the events of one upstream chunk (stream) or every loop event ready (run); never one held back.
     this.ctx.waitUntil(this.#pump(id, running, batches, writer, expiry).finally(() => armed));
-    return this.#attach(id, -1);
+    return undefined;
   }
 
   /**
@@ -239,7 +266,7 @@ export class ResponseBuffer extends DurableObject<Env> {
    */
   async #pump(
     id: string,
-    running: Running,
+    running: RunningResponse,
     batches: ReadableStream<readonly AnyEvent[]>,
     writer: LogWriter,
     expiry: number,
@@ -250,9 +277,12 @@ export class ResponseBuffer extends DurableObject<Env> {
         groupMs: this.#settings().writeWindowMs,
       });
     } finally {
-      this.#clearDetachTimer(running);
-      // From now on the log is served from storage; readers still attached hold it until they end.
-      if (this.#running.get(id) === running) this.#running.delete(id);
+      running.ended();
+      // From now on the log is served from storage (once the first client took its place in
+      // memory); readers still attached hold it until they end.
+      running.afterFirst(() => {
+        if (this.#running.get(id) === running) this.#running.delete(id);
+      });
       // Kept at least RESUME_TTL_MS from now: a longer response moves its expiry.
       const later = Date.now() + this.#settings().resumeTtlMs;
       if (later > expiry && new Expiries(this.ctx.storage.kv).set(id, later)) await this.ctx.storage.setAlarm(later);
@@ -264,7 +294,9 @@ export class ResponseBuffer extends DurableObject<Env> {
    * here, once, with the `interrupted` error, and that ending stored so every resume sees the same
    * ids).
    */
-  #currentLog(id: string): { log: ResponseLog; headers: Record<string, string>; running?: Running } | undefined {
+  #currentLog(
+    id: string,
+  ): { log: ResponseLog; headers: Record<string, string>; running?: RunningResponse } | undefined {
     const running = this.#running.get(id);
     if (running) return { log: running.log, headers: running.headers, running };
     const store = this.#store(id);
@@ -297,26 +329,7 @@ export class ResponseBuffer extends DurableObject<Env> {
         message: "The events after this Last-Event-ID are no longer kept.",
       });
     }
-    if (running) this.#clearDetachTimer(running);
-    const body = logBody(log.open(lastSeen), () => {
-      if (running) this.#onDetach(running);
-    });
+    const body = logBody(running ? running.reader(lastSeen) : log.open(lastSeen), () => running?.left());
     return new Response(body, { headers });
-  }
-
-  /** The last client left a running response: cancel it if nobody comes back in time. */
-  #onDetach(running: Running): void {
-    const { log } = running;
-    if (log.done || log.readers > 0 || running.detachTimer !== undefined) return;
-    const { detachedLimitMs } = this.#settings();
-    running.detachTimer = this.#runtime.timers.setTimeout(() => {
-      running.detachTimer = undefined;
-      if (!log.done && log.readers === 0) running.upstream.abort("no client attached");
-    }, detachedLimitMs);
-  }
-
-  #clearDetachTimer(running: Running): void {
-    if (running.detachTimer !== undefined) this.#runtime.timers.clearTimeout(running.detachTimer);
-    running.detachTimer = undefined;
   }
 }

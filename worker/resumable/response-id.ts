@@ -97,12 +97,12 @@ export function objectNameOf(id: string): string | undefined {
  * if (!stub) return notFound();
  * ```
  */
-export async function mintedResponseObject(
-  namespace: DurableObjectNamespace,
+export async function mintedResponseObject<T extends Rpc.DurableObjectBranded | undefined>(
+  namespace: DurableObjectNamespace<T>,
   id: string,
   objects: number,
   key: CryptoKey,
-): Promise<DurableObjectStub | undefined> {
+): Promise<DurableObjectStub<T> | undefined> {
   const match = RESPONSE_ID.exec(id);
   if (!match || Number(match[3]) >= objects) return undefined;
   const expected = new TextEncoder().encode(await mac(match[1]!, key));

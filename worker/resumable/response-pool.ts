@@ -1,7 +1,17 @@
-import { mintedResponseObject, newResponseId, responseIdKey } from "./response-id.ts";
 import type { Settings } from "../env.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import { HttpError } from "../response/json-error.ts";
+import type { ResponseBuffer } from "./response-buffer.ts";
+import { mintedResponseObject, newResponseId, responseIdKey } from "./response-id.ts";
+import type { RunStart } from "./run-start.ts";
+
+/**
+ * How a route reaches the resumable responses: it starts and cancels them through the RPC methods
+ * of the `ResponseBuffer` that runs each (`startStream`, `startRun`, `cancel`), reads them through
+ * its `fetch` ({@link attach}), and adds its own headers to the answer.
+ *
+ * @module
+ */
 
 /** Where resumable responses start: the `RESPONSES` namespace, and the pool to pick an object from. */
 export interface ResponsePool {
@@ -48,31 +58,27 @@ export async function startResumableStream(
   cors: Record<string, string>,
 ): Promise<Response> {
   const id = await newResponseId(pool.colo, pool.objects, pool.key);
-  const answer = await (await stubOf(pool, id)).fetch(`https://response-buffer/start?id=${id}`, {
-    method: "POST",
-    body: JSON.stringify(streamRequest),
-  });
+  const stub = await stubOf(pool, id);
+  const answer = (await stub.startStream(id, streamRequest)) ?? (await attach(stub, id, -1));
   return withHeaders(answer, { ...cors, "x-response-id": id, "access-control-expose-headers": "x-response-id" });
 }
 
 /**
- * Starts a resumable run (`POST /v1/run`, its body already validated) like
+ * Starts a resumable run (`POST /v1/run`, validated by its route) like
  * {@link startResumableStream}; with an `x-response-id` request header, retries that run
  * instead (the same body, or 409): a run still running or finished is read from its start, one
  * a restart cut runs again without running any tool call twice.
  */
 export async function startResumableRun(
   request: Request,
-  body: string,
+  run: RunStart,
   pool: ResponsePool,
   cors: Record<string, string>,
 ): Promise<Response> {
   const retried = request.headers.get("x-response-id");
   const id = retried ?? (await newResponseId(pool.colo, pool.objects, pool.key));
-  const answer = await (await stubOf(pool, id)).fetch(
-    `https://response-buffer/run?id=${id}&retry=${retried === null ? 0 : 1}`,
-    { method: "POST", body },
-  );
+  const stub = await stubOf(pool, id);
+  const answer = (await stub.startRun(id, run, retried !== null)) ?? (await attach(stub, id, -1));
   return withHeaders(answer, { ...cors, "x-response-id": id, "access-control-expose-headers": "x-response-id" });
 }
 
@@ -91,17 +97,34 @@ export async function resumeStream(
       code: "invalid_request",
       message: "Last-Event-ID must be an event id of this response.",
     });
-  if (request.method === "DELETE")
-    return withHeaders(await stub.fetch(`https://response-buffer/cancel?id=${id}`, { method: "POST" }), cors);
-  return withHeaders(await stub.fetch(`https://response-buffer/attach?id=${id}&after=${lastSeen}`), {
-    ...cors,
-    "x-response-id": id,
-  });
+  if (request.method === "DELETE") {
+    await stub.cancel(id);
+    return new Response(null, { status: 204, headers: cors });
+  }
+  return withHeaders(await attach(stub, id, lastSeen), { ...cors, "x-response-id": id });
 }
 
-/** The object that runs response `id`; 404 when this Worker did not mint `id` for this pool (before any object is touched). */
-async function stubOf(pool: ResponsePool, id: string): Promise<DurableObjectStub> {
-  const stub = await mintedResponseObject(pool.namespace, id, pool.objects, pool.key);
+/**
+ * A client's body of response `id`: the frames after event id `after` (-1: all), then live, or a
+ * JSON error (`ResponseBuffer.fetch`).
+ *
+ * @example
+ * ```ts
+ * const body = await attach(stub, id, Number(lastEventId));
+ * ```
+ */
+export function attach(stub: DurableObjectStub<ResponseBuffer>, id: string, after: number): Promise<Response> {
+  return stub.fetch(`https://response-buffer/attach?id=${encodeURIComponent(id)}&after=${after}`);
+}
+
+/**
+ * The object that runs response `id`; 404 when this Worker did not mint `id` for this pool (before
+ * any object is touched). `RESPONSES` is bound to the `ResponseBuffer` class in wrangler.toml;
+ * `Env` declares it without its class, since the bindings sit below every feature folder.
+ */
+async function stubOf(pool: ResponsePool, id: string): Promise<DurableObjectStub<ResponseBuffer>> {
+  const namespace = pool.namespace as unknown as DurableObjectNamespace<ResponseBuffer>;
+  const stub = await mintedResponseObject(namespace, id, pool.objects, pool.key);
   if (!stub)
     throw new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
   return stub;

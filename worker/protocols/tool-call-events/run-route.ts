@@ -6,6 +6,7 @@ import { guardedPost } from "../../http/guarded-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { parseRunRequest, type RunRequest } from "../../request/parse-run-request.ts";
 import { responsePool, startResumableRun } from "../../resumable/response-pool.ts";
+import { runStart } from "../../resumable/run-start.ts";
 import type { Runtime } from "../../runtime.ts";
 import { cancelling, openRunEvents, type RunEvent, toRunEvent } from "../../services/tool-loop.ts";
 
@@ -41,7 +42,7 @@ export function runRoute(
     if (env.RESPONSES)
       return startResumableRun(
         request,
-        JSON.stringify(body),
+        runStart(run, JSON.stringify(body)),
         await responsePool(request, env.RESPONSES, settings),
         cors,
       );
