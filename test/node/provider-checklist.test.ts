@@ -1,7 +1,8 @@
 // A new provider is one folder plus one registry line in the library, and the places CONTRIBUTING's
-// "A provider protocol" lists: this test holds every Provider to that list, so a provider that
-// misses one of them fails here (the registry and the Worker's upstream table are mapped types, so
-// a missing kit or upstream line is a compile error first).
+// "A provider protocol" and "A Worker upstream" list: this test holds every Provider to those
+// lists, so a provider that misses one of them fails here (the registry, the Worker's upstream
+// table and the scripted model's writers are mapped types, so a missing kit, upstream line or
+// writer is a compile error first).
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PROVIDERS, type Provider } from "../../src/index.ts";
@@ -39,6 +40,20 @@ describe("every provider is in every place CONTRIBUTING lists", () => {
         ...(!recordingsAvailable || allFixtures.some((fixture) => protocolOf(fixture) === provider)
           ? []
           : ["a recording read as it"]),
+      ];
+      expect(missing).toEqual([]);
+    });
+  }
+
+  const page = read("worker/page/html.ts");
+  for (const provider of PROVIDERS) {
+    const folder = folderOf(provider);
+    it(`${provider}: its Worker upstream, its scripted-model writer and its entry on the page`, () => {
+      const missing = [
+        ...[`worker/upstream/providers/${folder}.ts`, `worker/upstream/replay/scripted/writers/${folder}.ts`].filter(
+          (path) => !existsSync(path),
+        ),
+        ...(page.includes(`{ name: "${provider}",`) ? [] : ["PAGE_PROVIDERS (worker/page/html.ts)"]),
       ];
       expect(missing).toEqual([]);
     });
