@@ -85,6 +85,7 @@ run_check jsr deno publish --dry-run --allow-dirty
 run_check docs bash -c 'node scripts/check-docs.mjs && npm run --silent docs >/dev/null'
 run_check layout node scripts/check-layout.mjs
 run_check lint biome check --max-diagnostics=50 .
+run_check "dead code (knip)" knip --no-progress
 run_check size node scripts/size.mjs --readme
 run_check tarball node scripts/check-tarball.mjs
 run_check "example: node" node scripts/check-examples.mjs node

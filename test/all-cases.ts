@@ -63,11 +63,12 @@ import { skippedFile } from "./support/harness.ts";
 import { sharedData } from "./support/shared-data.ts";
 // Case files that read the recordings as they load: without ../shared, each is one case named
 // after the file, skipped.
-for (const file of [
-  "./providers/anthropic/anthropic-thinking-replay.cases.ts",
-  "./providers/openai-responses/openai-responses-reasoning-replay.cases.ts",
-]) {
-  if (sharedData.recordings.available) await import(file);
-  else skippedFile(file, ["recordings"]);
+// (Literal imports, so that bundlers and the dead-code check see them.)
+if (sharedData.recordings.available) {
+  await import("./providers/anthropic/anthropic-thinking-replay.cases.ts");
+  await import("./providers/openai-responses/openai-responses-reasoning-replay.cases.ts");
+} else {
+  skippedFile("./providers/anthropic/anthropic-thinking-replay.cases.ts", ["recordings"]);
+  skippedFile("./providers/openai-responses/openai-responses-reasoning-replay.cases.ts", ["recordings"]);
 }
 export { cases } from "./support/harness.ts";

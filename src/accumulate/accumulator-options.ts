@@ -86,4 +86,4 @@ export const DEFAULT_MAX_TOOL_CALLS: number = 1024;
  * await readOpenAIChatCompletion(events, { model: "m", maxTextBytes: DEFAULT_MAX_TEXT_BYTES / 4 });
  * ```
  */
-export const DEFAULT_MAX_TEXT_BYTES: number = DEFAULT_MAX_ARGUMENTS_BYTES;
+export const DEFAULT_MAX_TEXT_BYTES: number = 4 * 1024 * 1024;

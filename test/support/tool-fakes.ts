@@ -149,30 +149,6 @@ export function openSource<T>(): OpenSource<T> {
   };
 }
 
-/** Reads until an event passes `match`, returning everything read; fails when the stream ends first. */
-export async function readUntil<T>(
-  reader: ReadableStreamDefaultReader<T>,
-  match: (value: T) => boolean,
-  seen: T[] = [],
-): Promise<T[]> {
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) throw new Error(`the stream ended before the awaited event; read ${JSON.stringify(seen)}`);
-    seen.push(value);
-    if (match(value)) return seen;
-  }
-}
-
-/** Reads what is left of a stream through a reader already taken. */
-export async function readAll<T>(reader: ReadableStreamDefaultReader<T>): Promise<T[]> {
-  const out: T[] = [];
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return out;
-    out.push(value);
-  }
-}
-
 /** A stream read continuously in the background, as a consumer awaiting its next event does. */
 export interface LiveReader<T> {
   /** Everything read so far. */
