@@ -45,6 +45,8 @@ export async function startWorker(vars: Record<string, string>, timeoutMs: numbe
     "--ip",
     "127.0.0.1",
   ];
+  // A free inspector port too: two `wrangler dev` (two e2e files, or another checkout's) never share 9229.
+  args.push("--inspector-port", String(await freePort()));
   args.push("--show-interactive-dev-session=false", "--log-level", "warn", "--var", ...blank, ...assigned);
   const child = spawn(process.execPath, args, {
     cwd: root,

@@ -213,11 +213,21 @@ describe("the agent endpoints: names, keys, limits and errors in each protocol's
       .catch((error: unknown) => error);
     expect(bad).toBeInstanceOf(BadRequestError);
     expect((bad as BadRequestError).message).toContain("messages[0].content[0].type");
+    // A system message inside the conversation (Claude Code's environment, for a model it does not know) is taken.
+    const system = await sdk.messages.create({
+      model: "openai/m",
+      max_tokens: 64,
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "system", content: [{ type: "text", text: "Be brief." }] } as never,
+      ],
+    });
+    expect(system.type).toBe("message");
     const response = await worker().call(post("/v1/messages/count_tokens", {}), testEnv());
     expect([response.status, ((await response.json()) as { type: string }).type]).toEqual([404, "error"]);
   });
 
-  it("Responses: previous_response_id and built-in tools are 400s naming them; web_search is dropped", async () => {
+  it("Responses: previous_response_id and built-in tools are 400s naming them; web_search and namespace tools are dropped", async () => {
     const sdk = openai();
     const previous = await sdk.responses
       .create({ model: "openai/m", input: "hi", previous_response_id: "resp_1" })
@@ -227,7 +237,12 @@ describe("the agent endpoints: names, keys, limits and errors in each protocol's
       .create({ model: "openai/m", input: "hi", tools: [{ type: "file_search", vector_store_ids: ["v"] }] })
       .catch((error: unknown) => error);
     expect(builtIn).toMatchObject({ status: 400, param: "tools[0].type" });
-    const searched = await sdk.responses.create({ model: "openai/m", input: "hi", tools: [{ type: "web_search" }] });
+    // Codex offers both by default: a web search and a namespace of sub-agent functions.
+    const searched = await sdk.responses.create({
+      model: "openai/m",
+      input: "hi",
+      tools: [{ type: "web_search" }, { type: "namespace", name: "multi_agent_v1", tools: [] } as never],
+    });
     expect(searched.status).toBe("completed");
   });
 

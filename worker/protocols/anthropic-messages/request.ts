@@ -98,7 +98,10 @@ function toWire(value: unknown, path: string): WireMessage[] {
   const message = objectAt(value, path);
   const role = own(message, "role");
   const content = own(message, "content");
-  if (role !== "user" && role !== "assistant") throw invalidField(`${path}.role`, "`role` must be user or assistant.");
+  // Instructions inside the conversation (Claude Code sends its environment so for a model it does not know).
+  if (role === "system") return [{ role, content: textOf(content, `${path}.content`) }];
+  if (role !== "user" && role !== "assistant")
+    throw invalidField(`${path}.role`, "`role` must be user, assistant or system.");
   if (typeof content === "string") return [role === "user" ? { role, content } : { role, content, tool_calls: [] }];
   const blocks = arrayAt(content, `${path}.content`).map((block, i) => objectAt(block, `${path}.content[${i}]`));
   const text: string[] = [];

@@ -21,7 +21,7 @@
  * with one string parameter, `input`, and its calls come back as `custom_tool_call` items with
  * the text. What the official clients send that changes nothing here (`store`, `include`,
  * `reasoning`, `parallel_tool_calls`, `prompt_cache_key`, `text`, `metadata`, `user`, ...) is
- * accepted. `web_search` tools are dropped (clients offer them by default); the other built-in
+ * accepted. `web_search` tools and `namespace` groups are dropped (Codex offers them by default); the other built-in
  * tools (`file_search`, `computer_use_preview`, `code_interpreter`, `image_generation`, `mcp`,
  * `local_shell`) are a 400 naming them, as is `previous_response_id`: the Worker keeps no state.
  *
@@ -57,7 +57,12 @@ export interface ResponsesRequest {
 /** The parameter a `custom` tool's free text travels in, for providers that only have function tools. */
 export const CUSTOM_INPUT = "input";
 
-const DROPPED_TOOLS = new Set(["web_search", "web_search_preview", "web_search_preview_2025_03_11"]);
+/**
+ * Tools dropped rather than refused, because clients send them by default: `web_search` (Codex,
+ * the Agents SDK), and `namespace` groups of functions (Codex's sub-agent tools), whose calls
+ * carry a `namespace` this Worker does not return.
+ */
+const DROPPED_TOOLS = new Set(["web_search", "web_search_preview", "web_search_preview_2025_03_11", "namespace"]);
 
 /** Validates a parsed Responses body; throws a 400 `HttpError` naming the field at fault by its path. */
 export function parseResponsesRequest(
