@@ -4,7 +4,7 @@
  * Responses share a small pool of objects per Cloudflare location instead of one object each:
  * a response in a live object costs no object start and no new database (locally, a new object
  * is a SQLite file created and synced: about a quarter of a short resumable response's CPU, see
- * BENCHMARKS.md), concurrent responses bill one object's duration, and an object named after the
+ * docs/benchmarks-history.md), concurrent responses bill one object's duration, and an object named after the
  * location it was first used from is placed near it. The id names its object, so a resume from
  * anywhere reaches it: `<place>-<slot>.<uuid>.<mac>`, e.g.
  * `sjc-3.1b4e28ba-2fa1-41d2-883f-0016d3cca427.x1Vb0kq7Qd2aY3mT9cW8pA` (`<place>` is the colo's

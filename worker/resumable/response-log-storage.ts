@@ -18,7 +18,7 @@ import type { LogBatch, ResponseLogLimits } from "./response-log.ts";
  *   frame weighs (local workerd does not enforce that limit).
  * - UTF-8, not the string: V8 serializes a string that holds any character past Latin-1 at two
  *   bytes a unit, so arguments with one accent or emoji doubled what was written (measured:
- *   BENCHMARKS.md). Frames are well-formed text (their JSON escapes lone surrogates), so the bytes
+ *   docs/benchmarks-history.md). Frames are well-formed text (their JSON escapes lone surrogates), so the bytes
  *   decode back exactly, and a value may end inside a character: the parts are joined before
  *   decoding.
  * - Reads are synchronous too, so a fresh instance rebuilds the log inside the resume request,
