@@ -86,6 +86,7 @@ run_check docs bash -c 'node scripts/check-docs.mjs && npm run --silent docs >/d
 run_check layout node scripts/check-layout.mjs
 run_check lint biome check --max-diagnostics=50 .
 run_check "dead code (knip)" knip --no-progress
+run_check "test map" node scripts/test-map.mjs
 run_check size node scripts/size.mjs --readme
 run_check tarball node scripts/check-tarball.mjs
 run_check "example: node" node scripts/check-examples.mjs node
