@@ -2,7 +2,7 @@
  * Running tools at the edge: {@link ToolRunnerStream} runs each completed call with its
  * registered handler the moment it completes, and {@link runToolLoop} calls the model again with
  * the results until a turn ends without tool calls. The loop reads every provider, so this
- * subpath bundles all four provider stages.
+ * subpath bundles every provider stage.
  *
  * @example
  * ```ts

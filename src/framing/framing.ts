@@ -1,7 +1,7 @@
 /**
- * The framing stage's contract: bytes in, messages out. Every framing (Server-Sent Events today;
- * any other wire framing beside it) implements {@link Framing}, so a provider stage reads the
- * messages of any framing without knowing which one cut them.
+ * The framing stage's contract: bytes in, messages out. Every framing (Server-Sent Events, the
+ * AWS event stream, NDJSON, JSON arrays, and any of your own) implements {@link Framing}, so a
+ * provider stage reads the messages of any framing without knowing which one cut them.
  *
  * @module
  */
