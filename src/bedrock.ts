@@ -26,3 +26,10 @@ export { BedrockConverseDecoder } from "./providers/bedrock/bedrock-converse.ts"
 export { bedrockAssistantMessage, bedrockToolResultMessage } from "./providers/bedrock/bedrock-messages.ts";
 export { ToolCallAccumulatorStream } from "./accumulate/tool-call-accumulator-stream.ts";
 export type { ToolCallEvent } from "./shared/events.ts";
+export {
+  bedrockToolCallBatches as streamToolCallBatches,
+  bedrockToolCalls as streamToolCalls,
+  type ProtocolStreamToolCallBatches,
+  type ProtocolStreamToolCalls,
+} from "./pipeline/provider-stream-tool-calls.ts";
+export type { ProtocolStreamOptions } from "./pipeline/tool-call-streams.ts";

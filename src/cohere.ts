@@ -19,3 +19,10 @@
 export { CohereDecoder, CohereDeltaStream } from "./providers/cohere/cohere-delta-stream.ts";
 export { cohereAssistantMessage, cohereToolMessages } from "./providers/cohere/cohere-messages.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";
+export {
+  cohereToolCallBatches as streamToolCallBatches,
+  cohereToolCalls as streamToolCalls,
+  type ProtocolStreamToolCallBatches,
+  type ProtocolStreamToolCalls,
+} from "./pipeline/provider-stream-tool-calls.ts";
+export type { ProtocolStreamOptions } from "./pipeline/tool-call-streams.ts";

@@ -22,3 +22,10 @@ export { GeminiDecoder, GeminiDeltaStream } from "./providers/gemini/gemini-delt
 export { geminiFunctionResponseContent, geminiModelContent } from "./providers/gemini/gemini-messages.ts";
 export { JsonArrayDecoder, JsonArrayDecoderStream } from "./framing/json-array-decoder-stream.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";
+export {
+  geminiToolCallBatches as streamToolCallBatches,
+  geminiToolCalls as streamToolCalls,
+  type ProtocolStreamToolCallBatches,
+  type ProtocolStreamToolCalls,
+} from "./pipeline/provider-stream-tool-calls.ts";
+export type { ProtocolStreamOptions } from "./pipeline/tool-call-streams.ts";

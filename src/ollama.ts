@@ -22,3 +22,10 @@ export { OllamaDecoder, OllamaDeltaStream } from "./providers/ollama/ollama-delt
 export { ollamaAssistantMessage, ollamaToolMessages } from "./providers/ollama/ollama-messages.ts";
 export { ToolCallAccumulatorStream } from "./accumulate/tool-call-accumulator-stream.ts";
 export type { ToolCallEvent } from "./shared/events.ts";
+export {
+  ollamaToolCallBatches as streamToolCallBatches,
+  ollamaToolCalls as streamToolCalls,
+  type ProtocolStreamToolCallBatches,
+  type ProtocolStreamToolCalls,
+} from "./pipeline/provider-stream-tool-calls.ts";
+export type { ProtocolStreamOptions } from "./pipeline/tool-call-streams.ts";

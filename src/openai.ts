@@ -20,3 +20,10 @@
 export { OpenAIChatDecoder, OpenAIChatDeltaStream } from "./providers/openai-chat/openai-chat-delta-stream.ts";
 export { openAIChatAssistantMessage, openAIChatToolMessages } from "./providers/openai-chat/openai-chat-messages.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";
+export {
+  openAIChatToolCallBatches as streamToolCallBatches,
+  openAIChatToolCalls as streamToolCalls,
+  type ProtocolStreamToolCallBatches,
+  type ProtocolStreamToolCalls,
+} from "./pipeline/provider-stream-tool-calls.ts";
+export type { ProtocolStreamOptions } from "./pipeline/tool-call-streams.ts";

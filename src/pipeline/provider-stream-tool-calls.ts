@@ -1,0 +1,83 @@
+import { anthropicProtocol } from "../providers/anthropic/anthropic-protocol.ts";
+import { bedrockProtocol } from "../providers/bedrock/bedrock-protocol.ts";
+import { cohereProtocol } from "../providers/cohere/cohere-protocol.ts";
+import { geminiProtocol } from "../providers/gemini/gemini-protocol.ts";
+import { ollamaProtocol } from "../providers/ollama/ollama-protocol.ts";
+import { openAIChatProtocol } from "../providers/openai-chat/openai-chat-protocol.ts";
+import { openAIResponsesProtocol } from "../providers/openai-responses/openai-responses-protocol.ts";
+import type { ProviderProtocol } from "../providers/provider-decoder.ts";
+import type { ToolDefinition } from "../schema/tool-schema.ts";
+import type { TypedToolCallEvent } from "../schema/tool-types.ts";
+import type { ChainInput } from "./chain-pump.ts";
+import { type ProtocolStreamOptions, toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
+
+// Each provider subpath exports these as its `streamToolCalls` and `streamToolCallBatches`: the
+// same functions as the main entry's, bound to one protocol, so that a bundle holds that provider
+// alone (the main entry's reads the `provider` option through the registry of all of them).
+
+/**
+ * `streamToolCalls` bound to one protocol: the options of `streamToolCalls` but `provider`.
+ *
+ * @example
+ * ```ts
+ * import { streamToolCalls } from "tool-call-stream/anthropic";
+ * for await (const event of streamToolCalls(response)) if (event.type === "tool-call") run(event);
+ * ```
+ */
+export type ProtocolStreamToolCalls = <const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
+  input: ChainInput,
+  options?: ProtocolStreamOptions<Tools>,
+) => ReadableStream<TypedToolCallEvent<Tools>>;
+
+/**
+ * `streamToolCallBatches` bound to one protocol: the options of `streamToolCalls` but `provider`.
+ *
+ * @example
+ * ```ts
+ * import { streamToolCallBatches } from "tool-call-stream/openai";
+ * const batches = streamToolCallBatches(response);
+ * ```
+ */
+export type ProtocolStreamToolCallBatches = <const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
+  input: ChainInput,
+  options?: ProtocolStreamOptions<Tools>,
+) => ReadableStream<TypedToolCallEvent<Tools>[]>;
+
+const events =
+  (protocol: ProviderProtocol): ProtocolStreamToolCalls =>
+  (input, options) =>
+    toolCallEventStream(protocol, input, options);
+const batches =
+  (protocol: ProviderProtocol): ProtocolStreamToolCallBatches =>
+  (input, options) =>
+    toolCallBatchStream(protocol, input, options);
+
+/** `streamToolCalls` for OpenAI Chat Completions and compatible servers (`tool-call-stream/openai`). */
+export const openAIChatToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(openAIChatProtocol);
+/** `streamToolCallBatches` for OpenAI Chat Completions and compatible servers. */
+export const openAIChatToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(openAIChatProtocol);
+/** `streamToolCalls` for the OpenAI Responses API (`tool-call-stream/openai-responses`). */
+export const openAIResponsesToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(openAIResponsesProtocol);
+/** `streamToolCallBatches` for the OpenAI Responses API. */
+export const openAIResponsesToolCallBatches: ProtocolStreamToolCallBatches =
+  /* @__PURE__ */ batches(openAIResponsesProtocol);
+/** `streamToolCalls` for Anthropic Messages (`tool-call-stream/anthropic`). */
+export const anthropicToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(anthropicProtocol);
+/** `streamToolCallBatches` for Anthropic Messages. */
+export const anthropicToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(anthropicProtocol);
+/** `streamToolCalls` for Gemini and Vertex AI (`tool-call-stream/gemini`). */
+export const geminiToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(geminiProtocol);
+/** `streamToolCallBatches` for Gemini and Vertex AI. */
+export const geminiToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(geminiProtocol);
+/** `streamToolCalls` for Amazon Bedrock (`tool-call-stream/bedrock`). */
+export const bedrockToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(bedrockProtocol);
+/** `streamToolCallBatches` for Amazon Bedrock. */
+export const bedrockToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(bedrockProtocol);
+/** `streamToolCalls` for Cohere v2 chat (`tool-call-stream/cohere`). */
+export const cohereToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(cohereProtocol);
+/** `streamToolCallBatches` for Cohere v2 chat. */
+export const cohereToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(cohereProtocol);
+/** `streamToolCalls` for Ollama's `/api/chat` (`tool-call-stream/ollama`). */
+export const ollamaToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(ollamaProtocol);
+/** `streamToolCallBatches` for Ollama's `/api/chat`. */
+export const ollamaToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(ollamaProtocol);
