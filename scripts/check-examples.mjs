@@ -13,9 +13,13 @@
 //           `<!-- example: examples/NAME -->` is that file, byte for byte, and every block marked
 //           `<!-- output: examples/NAME -->` is what the file prints (under the Node 24 of the dev
 //           dependencies, which runs TypeScript)
-// Usage: node scripts/check-examples.mjs [node] [deno] [browser] [readme] [worker] [docs]   (all by default)
-import { execFileSync, execSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+//   snippets the README's other TypeScript blocks that import the package type-check against the
+//           source (strict, with the free names they leave to the reader declared: `messages`,
+//           `tools`, ...), so a renamed export or option cannot leave them behind
+// Usage: node scripts/check-examples.mjs [node] [deno] [browser] [readme] [worker] [docs] [snippets]   (all by default)
+import { execFileSync, execSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import { dirname, extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -91,7 +95,61 @@ function markedBlocks(markdown) {
   );
 }
 
+/** What the README's snippets leave to the reader: the request's parts and the app's own functions. */
+const SNIPPET_GLOBALS = `declare global {
+  const key: string;
+  const messages: unknown[];
+  const tools: { type: "function"; function: { name: string; parameters: Record<string, unknown> } }[];
+  const input: unknown[];
+  const contents: unknown[];
+  const functionDeclarations: unknown[];
+  const Deno: { env: { get(name: string): string | undefined } };
+}
+export {};
+`;
+
 const checks = {
+  snippets() {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const blocks = [...readme.matchAll(/(<!-- example: \S+ -->\n+)?```ts\n([\s\S]*?)```/g)]
+      .filter(([, marked, code]) => !marked && /from "tool-call-stream[/"]/.test(code))
+      .map((match) => ({ line: readme.slice(0, match.index).split("\n").length + 1, code: match[2] }));
+    if (blocks.length === 0) return ["README.md has no TypeScript snippet that imports the package"];
+    const dir = mkdtempSync(join(tmpdir(), "readme-snippets-"));
+    try {
+      writeFileSync(join(dir, "globals.d.ts"), SNIPPET_GLOBALS);
+      for (const block of blocks) writeFileSync(join(dir, `line-${block.line}.ts`), `${block.code}export {};\n`);
+      const src = join(root, "src");
+      writeFileSync(
+        join(dir, "tsconfig.json"),
+        JSON.stringify({
+          compilerOptions: {
+            target: "ES2022",
+            module: "ESNext",
+            moduleResolution: "Bundler",
+            lib: ["ES2022", "DOM", "DOM.Iterable", "DOM.AsyncIterable"],
+            types: ["node"],
+            typeRoots: [join(root, "node_modules", "@types")],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            allowImportingTsExtensions: true,
+            paths: { "tool-call-stream": [join(src, "index.ts")], "tool-call-stream/*": [join(src, "*.ts")] },
+          },
+          include: ["*.ts"],
+        }),
+      );
+      const tsc = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", dir], {
+        encoding: "utf8",
+      });
+      if (tsc.status === 0) return [];
+      return [
+        `README.md snippets (line-N.ts is the block at line N):\n${tsc.stdout.replace(/^.*?(line-\d+\.ts)/gm, "$1")}`,
+      ];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
   readme() {
     const output = execFileSync(node24, [join(root, "examples", "print-events.ts")], {
       cwd: root,

@@ -95,6 +95,7 @@ run_check "example: browser" node scripts/check-examples.mjs browser
 run_check "example: README output" node scripts/check-examples.mjs readme
 run_check "example: Worker" node scripts/check-examples.mjs worker
 run_check "examples in the docs" node scripts/check-examples.mjs docs
+run_check "README snippets type-check" node scripts/check-examples.mjs snippets
 
 missing=$(node -e '
   const sets = Object.values(JSON.parse(require("fs").readFileSync("test/generated/shared-data.json", "utf8")));
