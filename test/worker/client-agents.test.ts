@@ -292,6 +292,62 @@ describe("the agent endpoints: names, keys, limits and errors in each protocol's
     expect(next).toContain('"role":"tool"');
   });
 
+  it("Gemini's thought signature rides in the call id and reaches Gemini again on the next turn, through both protocols", async () => {
+    const signature = "CiQBjz1rX+signed/thought==";
+    const gemini = {
+      candidates: [
+        {
+          content: {
+            role: "model",
+            parts: [{ functionCall: { name: "lookup", args: { query: "Paris" } }, thoughtSignature: signature }],
+          },
+          finishReason: "STOP",
+        },
+      ],
+    };
+    const upstream = new FakeUpstream({ kind: "sse", chunks: [`data: ${JSON.stringify(gemini)}\r\n\r\n`] });
+    const env = testEnv({ GEMINI_API_KEY: "k", GEMINI_BASE_URL: "https://provider.test/v1beta", CLIENT_TOKEN: "t" });
+    const messages = anthropic({ apiKey: "t", fetch: workerFetch({ env, upstream }) });
+    const first = await messages.messages
+      .stream({
+        model: "gemini/m",
+        max_tokens: 64,
+        tools: [messagesTool],
+        messages: [{ role: "user", content: "Look up Paris." }],
+      })
+      .finalMessage();
+    const call = first.content.find((block) => block.type === "tool_use")!;
+    expect(call).toMatchObject({ name: "lookup", input: { query: "Paris" } });
+    expect(call.id).toMatch(/^call_[A-Za-z0-9]+__ts_[A-Za-z0-9_-]+$/);
+    await messages.messages.create({
+      model: "gemini/m",
+      max_tokens: 64,
+      tools: [messagesTool],
+      messages: [
+        { role: "user", content: "Look up Paris." },
+        { role: "assistant", content: [call] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: "18 degrees" }] },
+      ],
+    });
+    expect(JSON.stringify(upstream.requests[1]!.body)).toContain(`"thoughtSignature":${JSON.stringify(signature)}`);
+
+    const responses = openai({ apiKey: "t", fetch: workerFetch({ env, upstream }) });
+    const final = await responses.responses
+      .stream({ model: "gemini/m", tools: [responsesTool], input: "Look up Paris." })
+      .finalResponse();
+    const item = final.output.find((entry) => entry.type === "function_call")!;
+    await responses.responses.create({
+      model: "gemini/m",
+      tools: [responsesTool],
+      input: [
+        { role: "user", content: "Look up Paris." },
+        { type: "function_call", call_id: item.call_id, name: item.name, arguments: item.arguments },
+        { type: "function_call_output", call_id: item.call_id, output: "18 degrees" },
+      ],
+    });
+    expect(JSON.stringify(upstream.requests[3]!.body)).toContain(`"thoughtSignature":${JSON.stringify(signature)}`);
+  });
+
   it("Messages: a tool_result with is_error tells the provider it failed", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "ok" }, "stop")]) });
     await anthropic({

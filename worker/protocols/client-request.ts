@@ -18,7 +18,17 @@ import type { ClientRequest } from "../services/client-events.ts";
 /** A message of the `/v1/stream` body (see worker/request/stream-request.ts). */
 export type WireMessage =
   | { role: "system" | "user"; content: string }
-  | { role: "assistant"; content: string; tool_calls: { id: string | null; name: string; arguments: JsonValue }[] }
+  | {
+      role: "assistant";
+      content: string;
+      tool_calls: {
+        id: string | null;
+        name: string;
+        arguments: JsonValue;
+        /** Data the provider needs back (a Gemini thought signature). */
+        providerMetadata?: { [key: string]: JsonValue };
+      }[];
+    }
   | { role: "tool"; tool_call_id: string; content: string };
 
 /** The fields of a `/v1/stream` body a client protocol fills in; absent ones stay absent. */

@@ -30,6 +30,7 @@ import { invalidField } from "../../response/json-error.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { agentModel } from "../agent-model.ts";
+import { signatureOfId } from "../thought-signatures.ts";
 import { arrayAt, clientRequest, idAt, objectAt, stringAt, toolNameAt, type WireMessage } from "../client-request.ts";
 
 /** A validated `POST /v1/messages` request. */
@@ -106,7 +107,7 @@ function toWire(value: unknown, path: string): WireMessage[] {
   const blocks = arrayAt(content, `${path}.content`).map((block, i) => objectAt(block, `${path}.content[${i}]`));
   const text: string[] = [];
   const out: WireMessage[] = [];
-  const calls: { id: string; name: string; arguments: JsonValue }[] = [];
+  const calls: Extract<WireMessage, { role: "assistant" }>["tool_calls"] = [];
   blocks.forEach((block, i) => {
     const at = `${path}.content[${i}]`;
     const type = own(block, "type");
@@ -123,10 +124,12 @@ function toWire(value: unknown, path: string): WireMessage[] {
       });
     } else if (type === "tool_use" && role === "assistant") {
       const input = own(block, "input");
+      const id = idAt(own(block, "id"), `${at}.id`);
       calls.push({
-        id: idAt(own(block, "id"), `${at}.id`),
+        id,
         name: toolNameAt(own(block, "name"), `${at}.name`),
         arguments: (input ?? {}) as JsonValue,
+        ...signatureOfId(id),
       });
     } else if (type === "thinking" || type === "redacted_thinking" || type === "server_tool_use") {
       // Earlier reasoning and server-side tool blocks: nothing another provider can take back.

@@ -9,6 +9,7 @@ import { withKeepAlive } from "../keep-alive.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
+import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
 
 /** Anthropic's keep-alive frame, which its SDKs skip. */
 const PING = 'event: ping\ndata: {"type":"ping"}\n\n';
@@ -32,7 +33,10 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
       const client = { mode: "stream" as const, request: parsed.request };
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, request, env, settings, runtime);
-        const answer = encodeAnswer(batches, new AnthropicMessagesEncoder({ model: parsed.model }));
+        const answer = encodeAnswer(
+          agentBatches(parsed.request.provider, batches),
+          new AnthropicMessagesEncoder({ model: parsed.model }),
+        );
         return new Response(withKeepAlive(answer, PING, runtime.timers), {
           headers: answerHeaders(cors, SSE_HEADERS, headers),
         });
@@ -40,7 +44,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
       const { events, headers } = await openClientEvents(client, request, env, settings, runtime, {
         stopOnAbort: true,
       });
-      const result = await readAnthropicMessage(events, {
+      const result = await readAnthropicMessage(agentBatches(parsed.request.provider, batchesOfOne(events)), {
         model: parsed.model,
         maxTextBytes: settings.maxCompletionBytes,
       });

@@ -32,6 +32,7 @@ import { invalidField } from "../../response/json-error.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { agentModel } from "../agent-model.ts";
+import { signatureOfId } from "../thought-signatures.ts";
 import {
   argumentsOf,
   arrayAt,
@@ -132,8 +133,10 @@ function addItem(messages: WireMessage[], value: unknown, path: string): void {
     else if (role === "system" || role === "developer") messages.push({ role: "system", content });
     else throw invalidField(`${path}.role`, "`role` must be user, assistant, system or developer.");
   } else if (type === "function_call" || type === "custom_tool_call") {
+    const id = idAt(own(item, "call_id"), `${path}.call_id`);
     const call = {
-      id: idAt(own(item, "call_id"), `${path}.call_id`),
+      id,
+      ...signatureOfId(id),
       name: toolNameAt(own(item, "name"), `${path}.name`),
       arguments:
         type === "function_call"

@@ -1,4 +1,4 @@
-import { OpenAIResponsesEncoder, readOpenAIResponse, type EncodableEvent } from "../../../src/index.ts";
+import { OpenAIResponsesEncoder, readOpenAIResponse } from "../../../src/index.ts";
 import type { Env } from "../../env.ts";
 import type { Runtime } from "../../runtime.ts";
 import { openClientBatches, openClientEvents } from "../../services/client-events.ts";
@@ -9,6 +9,7 @@ import { openAIErrorResponse } from "../openai-chat/error.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { customCalls } from "./custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
+import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
 
 /** An SSE comment: every SSE reader skips it. */
 const KEEP_ALIVE = ": keep-alive\n\n";
@@ -34,7 +35,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, request, env, settings, runtime);
         const answer = encodeAnswer(
-          customCalls(batches, parsed.customTools),
+          customCalls(agentBatches(parsed.request.provider, batches), parsed.customTools),
           new OpenAIResponsesEncoder({ model: parsed.model }),
         );
         return new Response(withKeepAlive(answer, KEEP_ALIVE, runtime.timers), {
@@ -44,11 +45,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       const { events, headers } = await openClientEvents(client, request, env, settings, runtime, {
         stopOnAbort: true,
       });
-      const batches = events.pipeThrough(
-        new TransformStream<EncodableEvent, readonly EncodableEvent[]>({
-          transform: (event, controller) => controller.enqueue([event]),
-        }),
-      );
+      const batches = agentBatches(parsed.request.provider, batchesOfOne(events));
       const { response } = await readOpenAIResponse(customCalls(batches, parsed.customTools), {
         model: parsed.model,
         maxTextBytes: settings.maxCompletionBytes,
