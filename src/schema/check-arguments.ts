@@ -145,14 +145,15 @@ function checkInPlace(value: JsonValue, s: SchemaNode, path: Path, run: Run, hop
   }
   if (s.oneOf) {
     let matched = 0;
-    let exact = true;
+    let certain = 0;
     for (const branch of s.oneOf) {
       if (!walk(value, branch, path, run, next, true)) continue;
-      exact &&= branch.exact;
-      if (++matched > 1 && exact) break;
+      matched++;
+      // A branch holding ignored keywords may match only because they were ignored: counted as
+      // certain only when exact, and "more than one" needs two certain matches.
+      if (branch.exact && ++certain > 1) break;
     }
-    // "More than one" only when the branches that matched hold nothing ignored (which may have made them match).
-    if (matched === 0 || (matched > 1 && exact)) {
+    if (matched === 0 || certain > 1) {
       report(run, quiet, path, `matches ${matched === 0 ? "none" : "more than one"} of the allowed shapes (oneOf)`);
       if (quiet) return false;
       ok = false;

@@ -73,7 +73,7 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
     return compile(schema, context, 0);
   } catch {
     // A schema object whose reading throws (a getter, a proxy): the checks are total, so it accepts anything.
-    return { ...blank(false), exact: false };
+    return { ...blank(false), exact: false, decided: false };
   }
 }
 
@@ -94,7 +94,7 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   if (typeof schema === "boolean") return blank(!schema);
   // What cannot be read, or is past the limits, accepts anything (and is not exact).
   if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES)
-    return { ...blank(false), exact: false };
+    return { ...blank(false), exact: false, decided: false };
   const node = blank(false);
   const kids: SchemaNode[] = [];
   const child = (value: unknown): SchemaNode => {
@@ -179,6 +179,11 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
     (own(schema, "pattern") === undefined || node.pattern !== undefined) &&
     (!isRecord(patterns) || node.patternProperties?.length === Object.keys(patterns).length) &&
     kids.every((kid) => kid.exact);
+  node.decided =
+    node.exact &&
+    !node.uniqueItems &&
+    [node.contains, node.dependentSchemas, node.not, node.ifSchema].every((value) => value === undefined) &&
+    kids.every((kid) => kid.decided);
   return finishNode(node);
 }
 
@@ -251,9 +256,10 @@ function resolve(ref: string, context: Context): SchemaNode {
   const known = context.refs.get(ref);
   if (known) return known;
   const target = pointerTarget(context.root, ref);
-  if (target === undefined) return { ...blank(false), exact: false };
+  if (target === undefined) return { ...blank(false), exact: false, decided: false };
   // Registered before it is compiled, so that a recursive reference finds it.
-  const node = blank(false);
+  // Not decided while it is compiled: a schema that reaches it again is in a cycle.
+  const node = { ...blank(false), decided: false };
   context.refs.set(ref, node);
   Object.assign(node, compile(target, context, 1));
   return node;

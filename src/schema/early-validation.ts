@@ -60,11 +60,13 @@ export type EarlyValidation = (
  * `dependentRequired` and `minProperties` (when their object closes), `minItems`, and
  * `enum`/`const` of other values (when they close), at any depth (`properties`,
  * `patternProperties`, `additionalProperties`, `prefixItems`, `items`, local `$ref`s). `anyOf`,
- * `oneOf`, type lists and `nullable` keep every alternative alive until none is left; `allOf`,
+ * `oneOf`, type lists and `nullable` keep every alternative alive until none is left (and a
+ * `oneOf` two of whose branches match, when the value closes, is reported if those branches hold
+ * only keywords decided early); `allOf`,
  * `$ref` and the schema's own keywords beside them must all hold. A value that ends up valid never
  * gets a violation, however it is split: every check is one `checkToolArguments` makes too.
- * `not`, `if`/`then`/`else`, `dependentSchemas`, `uniqueItems`, `contains` and a `oneOf` that
- * matches more than one are left to the final check.
+ * `not`, `if`/`then`/`else`, `dependentSchemas`, `uniqueItems` and `contains` are left to the
+ * final check.
  *
  * Calls without a schema, calls the provider ran itself and free-text input are not checked; nor
  * are calls that were already open when the accumulator was restored from a snapshot.

@@ -20,6 +20,12 @@ export interface SchemaNode {
    * the check is skipped rather than risk rejecting a valid value.
    */
   exact: boolean;
+  /**
+   * Whether the early check decides all of it by the time a value closes (it is exact, and
+   * neither it nor a schema in it has `not`, `if`, `dependentSchemas`, `uniqueItems`, `contains`
+   * or a `$ref` cycle): then a `oneOf` branch still alive at the close certainly matches.
+   */
+  decided: boolean;
   /** Whether it has `$ref`, `allOf`, `anyOf` or `oneOf` (the early check's fast path is for schemas without). */
   inPlace: boolean;
   types: readonly string[] | undefined;
@@ -89,6 +95,7 @@ export function blank(never: boolean): SchemaNode {
     never,
     own: never,
     exact: true,
+    decided: true,
     inPlace: false,
     types: undefined,
     nullable: false,

@@ -1,9 +1,10 @@
 import type { JsonParserListener } from "../json/json-grammar.ts";
 import type { SchemaViolation } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
-import { MAX_IN_PLACE, meets } from "./check-arguments.ts";
+import { meets } from "./check-arguments.ts";
 import { type CompileOptions, compileSchema } from "./compiled-schema.ts";
 import { matchesPattern, type SchemaNode } from "./schema-node.ts";
+import { ANY, type Condition, cutOffs, expand, MAX_CONDITIONS } from "./watch-conditions.ts";
 import { allowedFailure, codePoints, numberFailure, sameJson, stringFailure } from "./schema-keywords.ts";
 
 /**
@@ -18,30 +19,12 @@ import { allowedFailure, codePoints, numberFailure, sameJson, stringFailure } fr
  * text can match and `violation` is set, once. Every check is one the final check
  * (`checkToolArguments`) makes too, at the first event that decides it, so a value that ends up
  * valid never gets a violation. What is left to the final check: `pattern`, `format`,
- * `minLength` and `multipleOf`-like checks until their value closes; `not`, `if`, `contains`,
- * `uniqueItems`, `dependentSchemas`, and `oneOf` matching more than one.
+ * `minLength` and `multipleOf`-like checks until their value closes (and `oneOf` matching more
+ * than one, when the branches that match are decided early); `not`, `if`, `contains`,
+ * `uniqueItems` and `dependentSchemas`.
  *
  * @module
  */
-
-/** One condition on a value: a leaf (one schema's own keywords) or a group. */
-interface Condition {
-  /** The schema whose own keywords a leaf checks; `undefined` for a group. */
-  schema: SchemaNode | undefined;
-  /** Groups: 1 all of, 2 one of (`anyOf`), 3 one of (`oneOf`). */
-  group: number;
-  /** The group above it in the same value, or -1 for a top condition. */
-  parent: number;
-  /** A top condition: the leaf of the parent value that asked for it (-1 at the top of the arguments). */
-  owner: number;
-  live: boolean;
-  /** One-of groups: members still alive. */
-  left: number;
-  /** A string: the `enum`/`const` strings it may still become (absent when any string will do). */
-  strings?: string[] | undefined;
-  /** An object with `additionalProperties: false` and no `patternProperties`: the property names the key being read may still become. */
-  names?: string[] | undefined;
-}
 
 /** One value being read. */
 interface OpenValue {
@@ -59,12 +42,10 @@ interface OpenValue {
   checked: number;
   points: number;
   last: number;
+  /** {@link cutOffs} when it began: a change by its close means part of it was not checked. */
+  cuts: number;
 }
 
-const ANY = compileSchema(true);
-const NULL = compileSchema({ type: "null" });
-/** Most conditions one value keeps; past it, the value is not checked early (the final check still is). */
-const MAX_CONDITIONS = 64;
 const NONE_OF = ["", "", "Matches none of the allowed shapes (anyOf).", "Matches none of the allowed shapes (oneOf)."];
 
 /** The early checker of one call's arguments against its tool's schema: a parser listener. */
@@ -101,7 +82,10 @@ export class SchemaWatcher implements JsonParserListener {
       }
       if (this.violation) return;
     } else [conditions, path] = [parent.next ?? [], parent.nextPath];
-    if (conditions.length > MAX_CONDITIONS) conditions = [];
+    if (conditions.length > MAX_CONDITIONS) {
+      conditions = [];
+      cutOffs.count++;
+    }
     const value: OpenValue = {
       path,
       first,
@@ -113,6 +97,7 @@ export class SchemaWatcher implements JsonParserListener {
       checked: 0,
       points: 0,
       last: 0,
+      cuts: cutOffs.count,
     };
     this.#stack.push(value);
     for (const c of conditions) if (c.schema && c.live && !this.violation) this.#start(depth, value, c);
@@ -172,6 +157,7 @@ export class SchemaWatcher implements JsonParserListener {
     // A string's end brings what no `partial` told: the rest of it (one slice per string).
     if (typeof value === "string") this.#checkString(depth, value.slice(open.checked), true);
     for (const c of open.conditions) if (c.schema && c.live && !this.violation) this.#finish(depth, open, c, value);
+    if (open.cuts === cutOffs.count) this.#moreThanOne(depth, open);
     this.#stack.pop();
   }
 
@@ -217,6 +203,20 @@ export class SchemaWatcher implements JsonParserListener {
     } else if (Array.isArray(value) && s.minItems !== undefined && value.length < s.minItems)
       return fail(`Expected at least ${s.minItems} items.`);
     if (s.allowed && !s.allowed.some((option) => sameJson(option, value))) fail(allowedFailure(s)[1]);
+  }
+
+  /** At a value's close: a `oneOf` two of whose branches are alive and all decided matches more than one. */
+  #moreThanOne(depth: number, open: OpenValue): void {
+    const { conditions } = open;
+    // Inner groups first (a group comes before its members): a nested oneOf's verdict is known
+    // before the oneOf around it counts its members.
+    for (let i = conditions.length - 1; i >= 0; i--) {
+      const group = conditions[i]!;
+      if (group.group !== 3 || !group.live || group.left < 2 || this.violation) continue;
+      let certain = 0;
+      for (const member of conditions) if (member.parent === i && member.live && member.decided) certain++;
+      if (certain > 1) this.#kill(depth, group, open.path, "Matches more than one of the allowed shapes (oneOf).");
+    }
   }
 
   /** A string's length and `enum`/`const` prefix, on the characters `added` since the last check; `done` when it closed. */
@@ -276,48 +276,6 @@ const KINDS: Record<number, string> = {
   102: "boolean",
   110: "null",
 };
-
-/**
- * Adds the conditions of `schema` to `out` (under the group `parent`, or as a top condition of
- * `owner`): a leaf for its own keywords, all of its `$ref` and `allOf`, one of its `anyOf`, one of
- * its `oneOf`, and one of `null` and the rest when it is `nullable`. A `$ref` cycle that never goes
- * into the value stops where the final check stops following it, accepting there.
- */
-function expand(schema: SchemaNode, owner: number, parent: number, hops: number, out: Condition[]): void {
-  if (out.length > MAX_CONDITIONS) return;
-  // The common case, on every value: one leaf, nothing built.
-  if (!schema.inPlace) {
-    out.push({ schema: hops > MAX_IN_PLACE ? ANY : schema, group: 0, parent, owner, live: true, left: 0 });
-    return;
-  }
-  const add = (node: SchemaNode | undefined, group: number, under: number): number => {
-    out.push({ schema: node, group, parent: under, owner, live: true, left: 0 });
-    return out.length - 1;
-  };
-  const inPlace = [schema.ref, ...(schema.allOf ?? [])].filter((node) => node !== undefined);
-  const parts = (schema.own ? 1 : 0) + inPlace.length + (schema.anyOf ? 1 : 0) + (schema.oneOf ? 1 : 0);
-  // Past the in-place limit the final check accepts, so nothing may be checked there.
-  if (hops > MAX_IN_PLACE) return void add(ANY, 0, parent);
-  if (schema.any || parts <= (schema.own ? 1 : 0)) return void add(schema, 0, parent);
-  let under = parent;
-  if (schema.nullable) {
-    under = add(undefined, 2, under);
-    out[under]!.left = 2;
-    add(NULL, 0, under);
-  }
-  if (parts > 1) under = add(undefined, 1, under);
-  if (schema.own) add({ ...schema, nullable: false }, 0, under);
-  for (const node of inPlace) expand(node, owner, under, hops + 1, out);
-  for (const [list, group] of [
-    [schema.anyOf, 2],
-    [schema.oneOf, 3],
-  ] as const) {
-    if (!list) continue;
-    const at = add(undefined, group, under);
-    out[at]!.left = list.length;
-    for (const branch of list) expand(branch, owner, at, hops + 1, out);
-  }
-}
 
 /** Whether a value that begins with `first` can be `option`. */
 function fits(option: JsonValue, first: number): boolean {

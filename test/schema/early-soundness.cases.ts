@@ -83,8 +83,25 @@ group("Early schema validation: every violation is one the final check reports",
           );
         },
       ),
-      { seed: 2701, numRuns: 3000 },
+      { seed: 11, numRuns: 10000 },
     );
     assert(violations > 500, `the early check reports often enough to prove something (${violations})`);
+  });
+});
+
+group("Early schema validation: a oneOf inside a oneOf", (test) => {
+  test("the inner oneOf's verdict comes before the outer one counts its branches", () => {
+    // Found by the property above: the inner oneOf matches twice, so its branch fails, and the
+    // outer oneOf matches once ("" is valid); counting the outer first said "more than one".
+    const schema = {
+      oneOf: [{ maxLength: 0 }, { oneOf: [{ prefixItems: [true] }, { additionalProperties: false }] }],
+    };
+    const watcher = new SchemaWatcher(schema);
+    new IncrementalJsonParser({ listener: watcher }).feed('""');
+    assert(watcher.violation === undefined, JSON.stringify(watcher.violation));
+    assert(checkToolArguments("", schema as ToolSchema).length === 0, "valid");
+    const both = new SchemaWatcher({ oneOf: [{ maxLength: 0 }, { type: "string" }] });
+    new IncrementalJsonParser({ listener: both }).feed('"" ');
+    assert(both.violation?.message === "Matches more than one of the allowed shapes (oneOf).", "two branches match");
   });
 });

@@ -1,0 +1,91 @@
+import { MAX_IN_PLACE } from "./check-arguments.ts";
+import { compileSchema } from "./compiled-schema.ts";
+import type { SchemaNode } from "./schema-node.ts";
+
+/**
+ * The conditions the early check keeps per value ({@link Condition}) and how a schema becomes
+ * them ({@link expand}): the tree of all-of and one-of groups over leaves of own keywords.
+ *
+ * @module
+ */
+
+/** One condition on a value: a leaf (one schema's own keywords) or a group. */
+export interface Condition {
+  /** The schema whose own keywords a leaf checks; `undefined` for a group. */
+  schema: SchemaNode | undefined;
+  /** Groups: 1 all of, 2 one of (`anyOf`), 3 one of (`oneOf`). */
+  group: number;
+  /** The group above it in the same value, or -1 for a top condition. */
+  parent: number;
+  /** A top condition: the leaf of the parent value that asked for it (-1 at the top of the arguments). */
+  owner: number;
+  live: boolean;
+  /** One-of groups: members still alive. */
+  left: number;
+  /** Alive at its value's close, it certainly holds (the schema it stands for is all decided early). */
+  decided: boolean;
+  /** A string: the `enum`/`const` strings it may still become (absent when any string will do). */
+  strings?: string[] | undefined;
+  /** An object with `additionalProperties: false` and no `patternProperties`: the property names the key being read may still become. */
+  names?: string[] | undefined;
+}
+
+/** A schema that accepts anything: what a condition cut short stands for. */
+export const ANY: SchemaNode = compileSchema(true);
+const NULL = compileSchema({ type: "null" });
+/** Most conditions one value keeps; past it, the value is not checked early (the final check still is). */
+export const MAX_CONDITIONS = 64;
+/**
+ * How many times a value's conditions were cut short (past {@link MAX_CONDITIONS}, or a `$ref`
+ * cycle at {@link MAX_IN_PLACE}), in any watcher: a `oneOf` says "more than one" at a value's
+ * close only when none was cut while it was read.
+ */
+export const cutOffs = { count: 0 };
+
+/**
+ * Adds the conditions of `schema` to `out` (under the group `parent`, or as a top condition of
+ * `owner`): a leaf for its own keywords, all of its `$ref` and `allOf`, one of its `anyOf`, one of
+ * its `oneOf`, and one of `null` and the rest when it is `nullable`. A `$ref` cycle that never goes
+ * into the value stops where the final check stops following it, accepting there.
+ */
+export function expand(schema: SchemaNode, owner: number, parent: number, hops: number, out: Condition[]): void {
+  if (out.length > MAX_CONDITIONS) return;
+  // The common case, on every value: one leaf, nothing built.
+  if (!schema.inPlace) {
+    const cut = hops > MAX_IN_PLACE;
+    if (cut) cutOffs.count++;
+    out.push({ schema: cut ? ANY : schema, group: 0, parent, owner, live: true, left: 0, decided: schema.decided });
+    return;
+  }
+  const decided = schema.decided;
+  const add = (node: SchemaNode | undefined, group: number, under: number): number => {
+    out.push({ schema: node, group, parent: under, owner, live: true, left: 0, decided });
+    return out.length - 1;
+  };
+  const inPlace = [schema.ref, ...(schema.allOf ?? [])].filter((node) => node !== undefined);
+  const parts = (schema.own ? 1 : 0) + inPlace.length + (schema.anyOf ? 1 : 0) + (schema.oneOf ? 1 : 0);
+  // Past the in-place limit the final check accepts, so nothing may be checked there.
+  if (hops > MAX_IN_PLACE) {
+    cutOffs.count++;
+    return void add(ANY, 0, parent);
+  }
+  if (schema.any || parts <= (schema.own ? 1 : 0)) return void add(schema, 0, parent);
+  let under = parent;
+  if (schema.nullable) {
+    under = add(undefined, 2, under);
+    out[under]!.left = 2;
+    add(NULL, 0, under);
+  }
+  if (parts > 1) under = add(undefined, 1, under);
+  if (schema.own) add({ ...schema, nullable: false }, 0, under);
+  for (const node of inPlace) expand(node, owner, under, hops + 1, out);
+  for (const [list, group] of [
+    [schema.anyOf, 2],
+    [schema.oneOf, 3],
+  ] as const) {
+    if (!list) continue;
+    const at = add(undefined, group, under);
+    out[at]!.left = list.length;
+    for (const branch of list) expand(branch, owner, at, hops + 1, out);
+  }
+}
