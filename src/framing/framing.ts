@@ -38,6 +38,11 @@ export interface FramedMessage {
   headers?: Readonly<Record<string, EventStreamHeaderValue>> | undefined;
   /** The body ended before the terminator of this message. */
   truncated?: true;
+  /**
+   * The payload already parsed: an object an SDK yielded (`streamToolCalls` given an SDK's
+   * stream). Decoders read it instead of parsing `data`, which is then empty.
+   */
+  value?: unknown;
 }
 
 /** The value of one AWS event-stream header (see {@link FramedMessage.headers}). */

@@ -1,12 +1,52 @@
+import type { FramedMessage } from "../framing/framing.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
-import { chunkReader, type ChunkReader } from "../shared/chunk-reader.ts";
+import { chunkReader } from "../shared/chunk-reader.ts";
 import { toErrorInfo, type StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { readErrorBody } from "./error-body.ts";
 import { ToolCallChain, type ToolCallChainOptions } from "./tool-call-chain.ts";
 
-/** What the pump reads: a `Response` (its status checked, its content type given to the framing) or a body. */
-export type ChainInput = Response | ReadableStream<Uint8Array>;
+/**
+ * What an SDK's streaming call yields: its parsed chunks or events, as an async iterable (an
+ * SDK's `Stream`) or a `ReadableStream` of objects.
+ */
+export type ProviderChunks = AsyncIterable<object> | ReadableStream<object>;
+
+/**
+ * What the pump reads: a `Response` (its status checked, its content type given to the framing),
+ * a body, or an SDK's parsed chunks ({@link ProviderChunks}), which skip the framing.
+ */
+export type ChainInput = Response | ReadableStream<Uint8Array> | ProviderChunks;
+
+/** A read of the input: bytes, or an SDK's object. */
+export type InputRead = ReadableStreamReadResult<unknown>;
+
+/** How the pump reads its input: a reader's `read` and `cancel`. */
+interface InputReader {
+  read(): Promise<InputRead>;
+  cancel(reason?: unknown): Promise<void>;
+}
+
+/** The message of an SDK's object when the protocol does not say: the object is the payload. */
+const payloadMessage = (value: unknown): FramedMessage => ({ data: "", value });
+
+/**
+ * A reader of an async iterable. Cancelling calls the iterator's `return()` (an SDK's stream
+ * aborts its request there) without waiting for it: a read still pending may never settle.
+ */
+function iterableReader(iterable: AsyncIterable<unknown>): InputReader {
+  const iterator = iterable[Symbol.asyncIterator]();
+  return {
+    read: async () => {
+      const result = await iterator.next();
+      return result.done ? { done: true, value: undefined } : { done: false, value: result.value };
+    },
+    cancel: async () => {
+      const returned = iterator.return?.();
+      if (returned) void Promise.resolve(returned).catch(() => {});
+    },
+  };
+}
 
 /**
  * A {@link ToolCallChain} fed from a body, one step at a time: what both pull adapters
@@ -17,12 +57,13 @@ export type ChainInput = Response | ReadableStream<Uint8Array>;
 export class ChainPump {
   readonly #chain: ToolCallChain;
   readonly #response: Response | undefined;
-  readonly #body: ReadableStream<Uint8Array> | null;
+  readonly #body: ReadableStream<unknown> | AsyncIterable<unknown> | null;
+  readonly #messageOf: (value: unknown) => FramedMessage;
   readonly #signal: AbortSignal | undefined;
   readonly #close: () => void;
-  #reader: ChunkReader | undefined;
+  #reader: InputReader | undefined;
   /** A read not ready when the last step gave up on it: the next step takes it. */
-  #pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  #pending: Promise<InputRead> | undefined;
   /** The output is closed (or cancelled): nothing more goes out. */
   closed = false;
 
@@ -35,10 +76,13 @@ export class ChainPump {
     signal: AbortSignal | undefined,
   ) {
     // Duck-typed rather than `instanceof`: a Response from another realm or fetch polyfill
-    // (workerd's test runner, undici in Node) is still a Response.
-    const response = typeof (input as ReadableStream).getReader === "function" ? undefined : (input as Response);
+    // (workerd's test runner, undici in Node) is still a Response. A Response is not iterable;
+    // a stream and an SDK's stream are.
+    const body = typeof (input as ReadableStream).getReader === "function" || Symbol.asyncIterator in input;
+    const response = body ? undefined : (input as Response);
     this.#response = response;
-    this.#body = response ? response.body : (input as ReadableStream<Uint8Array>);
+    this.#body = response ? response.body : (input as ReadableStream<unknown> | AsyncIterable<unknown>);
+    this.#messageOf = protocol.messageOf ?? payloadMessage;
     this.#signal = signal;
     this.#close = close;
     this.#chain = new ToolCallChain(protocol, emit, {
@@ -60,7 +104,11 @@ export class ChainPump {
       this.#chain.end();
       return this.#finish();
     }
-    this.#reader = chunkReader(this.#body);
+    const body = this.#body;
+    this.#reader =
+      typeof (body as ReadableStream).getReader === "function"
+        ? (chunkReader(body as ReadableStream<Uint8Array>) as InputReader)
+        : iterableReader(body as AsyncIterable<unknown>);
     if (this.#signal?.aborted) return this.#onAbort();
     this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
   }
@@ -78,14 +126,14 @@ export class ChainPump {
   }
 
   /** The next chunk of the body (a read an earlier step gave up waiting for, if any). */
-  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+  read(): Promise<InputRead> {
     const read = this.#pending ?? this.#reader!.read();
     this.#pending = undefined;
     return read;
   }
 
   /** Keeps a read that was not ready for the next step. */
-  keep(read: Promise<ReadableStreamReadResult<Uint8Array>>): void {
+  keep(read: Promise<InputRead>): void {
     this.#pending = read;
   }
 
@@ -94,10 +142,20 @@ export class ChainPump {
    * the chain, then (a promise) waits for what the steps hold and closes; an error of the read
    * ends the chain with an `error` and an `abort`.
    */
-  take(result: ReadableStreamReadResult<Uint8Array> | { error: unknown }, one: boolean): Promise<void> | undefined {
+  take(result: InputRead | { error: unknown }, one: boolean): Promise<void> | undefined {
     if (this.closed) return;
     if ("error" in result) return void this.#fail(toErrorInfo(result.error));
-    if (!result.done) return void this.#chain.feed(result.value, one ? 1 : undefined);
+    if (!result.done) {
+      const value = result.value;
+      if (ArrayBuffer.isView(value)) return void this.#chain.feed(value as Uint8Array, one ? 1 : undefined);
+      let message: FramedMessage;
+      try {
+        message = this.#messageOf(value);
+      } catch (error) {
+        return void this.#fail(toErrorInfo(error));
+      }
+      return void this.#chain.push(message);
+    }
     this.#chain.end();
     return this.#chain.released().then(() => this.#finish());
   }

@@ -4,6 +4,8 @@ import { DetectingFraming } from "../framing/framing-detect-stream.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import { DetectingDecoder } from "../providers/provider-detect-stream.ts";
 import { providerProtocol, type Provider } from "../providers/registry.ts";
+import { ToolCallStreamError } from "../shared/errors.ts";
+import type { ChainInput } from "./chain-pump.ts";
 import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
 
@@ -35,7 +37,7 @@ import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts
  * ```
  */
 export function streamToolCalls<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
-  input: Response | ReadableStream<Uint8Array>,
+  input: ChainInput,
   options: StreamToolCallsOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>> {
   return toolCallEventStream<Tools>(protocolOf(options.provider), input, options);
@@ -58,7 +60,7 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
  * ```
  */
 export function streamToolCallBatches<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
-  input: Response | ReadableStream<Uint8Array>,
+  input: ChainInput,
   options: StreamToolCallsOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>[]> {
   return toolCallBatchStream<Tools>(protocolOf(options.provider), input, options);
@@ -72,6 +74,13 @@ const DETECTING: ProviderProtocol = {
   name: "detected",
   framing: DetectingFraming,
   createDecoder: (emit) => new DetectingDecoder(emit),
+  // An SDK's objects are not told apart: Bedrock's and Cohere's need their provider's reading.
+  messageOf: () => {
+    throw new ToolCallStreamError({
+      code: "unknown-provider",
+      message: "An SDK's chunks are read only with the `provider` option naming their provider.",
+    });
+  },
 };
 
 /**

@@ -4,7 +4,7 @@ import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { settlesSoon } from "../shared/settles-soon.ts";
 import { chainOptions } from "./chain-options.ts";
-import { ChainPump, type ChainInput } from "./chain-pump.ts";
+import { ChainPump, type ChainInput, type InputRead } from "./chain-pump.ts";
 import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 
 /** Options of a `streamToolCalls` bound to one protocol: those of `streamToolCalls` but `provider`. */
@@ -61,7 +61,7 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
             await work;
             continue;
           }
-          let result: ReadableStreamReadResult<Uint8Array> | { error: unknown };
+          let result: InputRead | { error: unknown };
           try {
             result = await pump.read();
           } catch (error) {
@@ -133,7 +133,7 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
             await work;
             continue;
           }
-          let result: ReadableStreamReadResult<Uint8Array> | { error: unknown };
+          let result: InputRead | { error: unknown };
           try {
             const read = pump.read();
             // Events to pass on: read on only if the next chunk is ready, else the next pull takes it.

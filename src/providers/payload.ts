@@ -10,11 +10,13 @@ import type { Emit } from "./provider-decoder.ts";
  * on; the payload itself is never put in the message.
  */
 export function readJsonObject(message: FramedMessage, emit: Emit): Record<string, unknown> | undefined {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(message.data);
-  } catch {
-    // Left undefined: reported below, as a truncated event when the body ended inside it.
+  let payload: unknown = message.value;
+  if (payload === undefined) {
+    try {
+      payload = JSON.parse(message.data);
+    } catch {
+      // Left undefined: reported below, as a truncated event when the body ended inside it.
+    }
   }
   if (isRecord(payload)) return payload;
   emit({

@@ -71,6 +71,12 @@ export interface ProviderProtocol {
   readonly framing?: FramingClass | undefined;
   /** Creates the decoder for one response. */
   createDecoder(emit: Emit): ProviderDecoder;
+  /**
+   * The message of one object an SDK yielded (its parsed chunk or event), for `streamToolCalls`
+   * given an SDK's stream instead of bytes.
+   * @defaultValue `{ data: "", value }`: the object is the payload the wire would carry
+   */
+  readonly messageOf?: ((value: unknown) => FramedMessage) | undefined;
 }
 
 /**

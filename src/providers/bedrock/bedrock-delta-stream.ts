@@ -87,12 +87,14 @@ export class BedrockDecoder implements ProviderDecoder {
   #onException(message: FramedMessage, type: "exception" | "error"): void {
     const headers = message.headers!;
     const name = String(message.event ?? type);
-    let detail: unknown;
-    try {
-      detail = JSON.parse(message.data);
-    } catch {
-      // An error message carries its text in a header; a payload that is not JSON is kept as text.
-      detail = message.data;
+    let detail: unknown = message.value;
+    if (detail === undefined) {
+      try {
+        detail = JSON.parse(message.data);
+      } catch {
+        // An error message carries its text in a header; a payload that is not JSON is kept as text.
+        detail = message.data;
+      }
     }
     if (!isRecord(detail)) detail = { message: type === "error" ? headers[":error-message"] : detail };
     this.#emit(providerError({ [name]: detail }, `The provider reported ${name} inside the stream.`));
@@ -101,6 +103,7 @@ export class BedrockDecoder implements ProviderDecoder {
 
 /** The UTF-8 text of a base64 string (throws for anything else). */
 function utf8FromBase64(value: unknown, utf8: TextDecoder): string {
+  if (value instanceof Uint8Array) return utf8.decode(value); // the AWS SDK's chunk.bytes
   if (typeof value !== "string") throw new TypeError("not a string");
   const binary = atob(value);
   const bytes = new Uint8Array(binary.length);

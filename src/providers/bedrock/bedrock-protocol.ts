@@ -1,6 +1,7 @@
 import { AwsEventStreamDecoder } from "../../framing/aws-event-stream-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { BedrockDecoder } from "./bedrock-delta-stream.ts";
+import { bedrockMessageOf } from "./bedrock-objects.ts";
 
 /**
  * The protocol of Amazon Bedrock ConverseStream and InvokeModelWithResponseStream: its bodies are
@@ -16,4 +17,5 @@ export const bedrockProtocol: ProviderProtocol = {
   name: "bedrock",
   framing: AwsEventStreamDecoder,
   createDecoder: (emit) => new BedrockDecoder(emit),
+  messageOf: bedrockMessageOf,
 };

@@ -1,6 +1,7 @@
 import { DetectingFraming } from "../../framing/framing-detect-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { CohereDecoder } from "./cohere-delta-stream.ts";
+import { cohereMessageOf } from "./cohere-objects.ts";
 
 /**
  * The protocol of Cohere v2 chat: its bodies are Server-Sent Events, read through
@@ -17,4 +18,5 @@ export const cohereProtocol: ProviderProtocol = {
   name: "cohere",
   framing: DetectingFraming,
   createDecoder: (emit) => new CohereDecoder(emit),
+  messageOf: cohereMessageOf,
 };
