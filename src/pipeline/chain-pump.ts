@@ -59,6 +59,9 @@ export class ChainPump {
   readonly #response: Response | undefined;
   readonly #body: ReadableStream<unknown> | AsyncIterable<unknown> | null;
   readonly #messageOf: (value: unknown) => FramedMessage;
+  readonly #endOfObjects: FramedMessage | undefined;
+  /** The input gave an SDK's objects (not bytes). */
+  #objects = false;
   readonly #signal: AbortSignal | undefined;
   readonly #close: () => void;
   #reader: InputReader | undefined;
@@ -83,6 +86,7 @@ export class ChainPump {
     this.#response = response;
     this.#body = response ? response.body : (input as ReadableStream<unknown> | AsyncIterable<unknown>);
     this.#messageOf = protocol.messageOf ?? payloadMessage;
+    this.#endOfObjects = protocol.endOfObjects;
     this.#signal = signal;
     this.#close = close;
     this.#chain = new ToolCallChain(protocol, emit, {
@@ -152,10 +156,13 @@ export class ChainPump {
       try {
         message = this.#messageOf(value);
       } catch (error) {
+        void this.#reader?.cancel(error).catch(() => {});
         return void this.#fail(toErrorInfo(error));
       }
+      this.#objects = true;
       return void this.#chain.push(message);
     }
+    if (this.#objects && this.#endOfObjects) this.#chain.push(this.#endOfObjects);
     this.#chain.end();
     return this.#chain.released().then(() => this.#finish());
   }

@@ -77,6 +77,11 @@ export interface ProviderProtocol {
    * @defaultValue `{ data: "", value }`: the object is the payload the wire would carry
    */
   readonly messageOf?: ((value: unknown) => FramedMessage) | undefined;
+  /**
+   * The message an SDK's stream stands for when it ends normally, when the SDK drops the wire's
+   * last message (openai-node reads Chat Completions' `[DONE]` and yields nothing for it).
+   */
+  readonly endOfObjects?: FramedMessage | undefined;
 }
 
 /**

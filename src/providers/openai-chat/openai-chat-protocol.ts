@@ -17,4 +17,7 @@ export const openAIChatProtocol: ProviderProtocol = {
   name: "openai",
   framing: DetectingFraming,
   createDecoder: (emit) => new OpenAIChatDecoder(emit),
+  // openai-node consumes the `[DONE]` that ends the body and ends its stream there (a network
+  // error throws instead), so its normal end stands for `[DONE]`.
+  endOfObjects: { data: "[DONE]" },
 };

@@ -1,0 +1,235 @@
+// streamToolCalls given an SDK's parsed chunks instead of bytes (issue 28): every recording, its
+// payloads parsed as the provider's SDK yields them, gives the events its bytes give; faults of
+// the iterator lose nothing; cancelling returns the iterator (which aborts an SDK's request).
+import {
+  AwsEventStreamDecoderStream,
+  JsonArrayDecoderStream,
+  NdjsonDecoderStream,
+  SSEDecoderStream,
+  streamToolCallBatches,
+  streamToolCalls,
+  type FramedMessage,
+  type Provider,
+  type ToolCallEvent,
+} from "../../src/index.ts";
+import { supportedProvider } from "../support/fixture-provider.ts";
+import { allFixtures, type Fixture } from "../support/fixtures.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+import { chatChunk, collect, fromChunks } from "../support/streams.ts";
+
+const FRAMINGS = {
+  sse: SSEDecoderStream,
+  ndjson: NdjsonDecoderStream,
+  "json-array": JsonArrayDecoderStream,
+  "event-stream": AwsEventStreamDecoderStream,
+} as const;
+
+/** `tool_calls` -> `toolCalls`, as cohere-ai's serializers name the wire's fields. */
+function camelKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(camelKeys);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
+      camelKeys(item),
+    ]),
+  );
+}
+
+/** The bytes of a base64 string (the AWS SDK hands an InvokeModel chunk's `bytes` over decoded). */
+function fromBase64(text: string): Uint8Array {
+  const binary = atob(text);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+/** One framed message as the provider's SDK yields it, or `undefined` for one it never yields. */
+function sdkObject(provider: Provider, message: FramedMessage): object | undefined {
+  if (provider === "bedrock") {
+    const payload = JSON.parse(message.data) as Record<string, unknown>;
+    const name = String(message.event ?? message.headers?.[":exception-type"]);
+    if (name === "chunk") return { chunk: { bytes: fromBase64(String(payload["bytes"])) } };
+    return { [name]: payload };
+  }
+  if (message.data.trim() === "[DONE]" || message.event === "ping") return undefined; // the SDKs skip these
+  const payload = JSON.parse(message.data) as object;
+  return provider === "cohere" ? (camelKeys(payload) as object) : payload;
+}
+
+/**
+ * The recordings an SDK reads without throwing: every payload parses and the provider reported no
+ * error (an SDK throws at an error event; that path is the iterator's fault, tested below).
+ */
+async function sdkRecordings(): Promise<{ fixture: Fixture; provider: Provider; objects: object[] }[]> {
+  const runs = [];
+  for (const fixture of allFixtures) {
+    const provider = supportedProvider(fixture);
+    if (provider === undefined || fixture.expected.error !== undefined) continue;
+    const messages = await collect(fromChunks([fixture.body]).pipeThrough(new FRAMINGS[fixture.format]()));
+    try {
+      const objects = messages.map((message) => sdkObject(provider, message)).filter((o) => o !== undefined);
+      runs.push({ fixture, provider, objects });
+    } catch {
+      // A payload that is not JSON: an SDK would throw there.
+    }
+  }
+  return runs;
+}
+
+/** An async generator over `objects`, counting `return()` calls (an SDK's stream aborts its request there). */
+function sdkStream(objects: readonly object[], fault?: { after: number; error: Error }) {
+  const state = { returned: 0 };
+  async function* generate(): AsyncGenerator<object> {
+    try {
+      for (const [i, object] of objects.entries()) {
+        if (fault && i === fault.after) throw fault.error;
+        yield object;
+      }
+    } finally {
+      state.returned++;
+    }
+  }
+  return { stream: generate(), state };
+}
+
+const CALL_CHUNKS = [
+  chatChunk({ content: "Checking." }),
+  chatChunk({
+    tool_calls: [
+      { index: 0, id: "call_1", type: "function", function: { name: "get_weather", arguments: '{"city":' } },
+    ],
+  }),
+  chatChunk({ tool_calls: [{ index: 0, function: { arguments: '"Oslo"}' } }] }),
+  chatChunk({}, "tool_calls"),
+] as object[];
+
+const types = (events: readonly ToolCallEvent[]): string[] => events.map((event) => event.type);
+
+group("streamToolCalls from an SDK's parsed chunks", (test) => {
+  test("every recording, as its SDK yields it, gives the events of its bytes", async () => {
+    const runs = await sdkRecordings();
+    assert(runs.length > 40, `only ${runs.length} recordings`);
+    for (const { fixture, provider, objects } of runs) {
+      const fromBytes = await collect(streamToolCalls(fromChunks([fixture.body]), { provider }));
+      const fromObjects = await collect(streamToolCalls(sdkStream(objects).stream, { provider }));
+      assertEquals(fromObjects, fromBytes, `${fixture.provider}/${fixture.name}`);
+    }
+    const providers = new Set(runs.map((run) => run.provider));
+    assertEquals([...providers].sort(), [
+      "anthropic",
+      "bedrock",
+      "cohere",
+      "gemini",
+      "ollama",
+      "openai",
+      "openai-responses",
+    ]);
+  }).needs("recordings");
+
+  test("a ReadableStream of objects, and the batches, read the same", async () => {
+    const events = await collect(streamToolCalls(fromChunks(CALL_CHUNKS), { provider: "openai" }));
+    assertEquals(types(events), [
+      "text-delta",
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-delta",
+      "tool-call",
+      "finish",
+    ]);
+    const batches = await collect(streamToolCallBatches(sdkStream(CALL_CHUNKS).stream, { provider: "openai" }));
+    assertEquals(batches.flat(), events);
+  });
+
+  test("the objects are read as they are: no copy through JSON text, and never changed", async () => {
+    const chunks = structuredClone(CALL_CHUNKS);
+    await collect(streamToolCalls(sdkStream(chunks).stream, { provider: "openai" }));
+    assertEquals(chunks, CALL_CHUNKS);
+  });
+
+  test("without `provider`, an SDK's chunks are an unknown-provider error and an abort", async () => {
+    const { stream, state } = sdkStream(CALL_CHUNKS);
+    const events = await collect(streamToolCalls(stream));
+    assertEquals(types(events), ["error", "abort"]);
+    assert(events[0]?.type === "error" && events[0].error.code === "unknown-provider", "unknown-provider");
+    assertEquals(state.returned, 1);
+  });
+
+  test("an iterator that throws: what came before is delivered, the open call discarded, then error and abort", async () => {
+    const { stream } = sdkStream(CALL_CHUNKS, { after: 3, error: new Error("socket hang up") });
+    const events = await collect(streamToolCalls(stream, { provider: "openai" }));
+    assertEquals(types(events), [
+      "text-delta",
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-delta",
+      "error",
+      "abort",
+    ]);
+    const [error, abort] = events.slice(-2);
+    assert(error?.type === "error" && error.error.code === "stream-failed", "stream-failed");
+    assert(abort?.type === "abort" && abort.discarded.length === 1, "the half call is discarded");
+  });
+
+  test("the signal returns the iterator (an SDK aborts its request there) and ends with abort", async () => {
+    const controller = new AbortController();
+    let returned = 0;
+    let index = 0;
+    // A stream that gives one chunk, then waits for ever, as a stalled provider does.
+    const stalled: AsyncIterable<object> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () =>
+          index++ === 0 ? Promise.resolve({ done: false, value: CALL_CHUNKS[0]! }) : new Promise<never>(() => {}),
+        return: async () => {
+          returned++;
+          return { done: true, value: undefined };
+        },
+      }),
+    };
+    const reader = streamToolCalls(stalled, { provider: "openai", signal: controller.signal }).getReader();
+    assertEquals((await reader.read()).value?.type, "text-delta");
+    const next = reader.read();
+    controller.abort();
+    const rest: ToolCallEvent[] = [];
+    for (let r = await next; !r.done; r = await reader.read()) rest.push(r.value);
+    assertEquals(types(rest), ["abort"]);
+    assertEquals(returned, 1);
+  });
+
+  test("cancelling the events returns the iterator", async () => {
+    const { stream, state } = sdkStream(CALL_CHUNKS);
+    const reader = streamToolCalls(stream, { provider: "openai" }).getReader();
+    await reader.read();
+    await reader.cancel();
+    assertEquals(state.returned, 1);
+  });
+
+  test("limits count the same as for bytes: maxToolCalls and maxArgumentsBytes", async () => {
+    for (const options of [{ maxToolCalls: 0 }, { maxArgumentsBytes: 4 }]) {
+      const fromObjects = await collect(
+        streamToolCalls(sdkStream(CALL_CHUNKS).stream, { provider: "openai", ...options }),
+      );
+      const bytes = new TextEncoder().encode(CALL_CHUNKS.map((c) => `data: ${JSON.stringify(c)}\n\n`).join(""));
+      const fromBytes = await collect(streamToolCalls(fromChunks([bytes]), { provider: "openai", ...options }));
+      assertEquals(fromObjects, fromBytes);
+      assertEquals(fromObjects.at(-1)?.type, "abort");
+    }
+  });
+
+  test("Bedrock: an exception member is the provider's error, as its exception message is", async () => {
+    const events = await collect(
+      streamToolCalls(
+        sdkStream([
+          { messageStart: { role: "assistant" } },
+          { contentBlockDelta: { contentBlockIndex: 0, delta: { text: "Hi" } } },
+          { throttlingException: { message: "Too many requests" } },
+        ]).stream,
+        { provider: "bedrock" },
+      ),
+    );
+    const error = events.find((event) => event.type === "error");
+    assert(error?.type === "error" && error.error.code === "provider-error", "provider-error");
+    assertEquals(error.error.data, { throttlingException: { message: "Too many requests" } });
+    assertEquals(events[0], { type: "text-delta", text: "Hi" });
+  });
+});
