@@ -96,8 +96,11 @@ export interface AnthropicError {
 
 /** One event of a Messages stream, as the encoders write it. */
 export type AnthropicStreamEvent =
+  /** First and once: the message with `content: []`. */
   | { type: "message_start"; message: AnthropicMessage }
+  /** A block opens at the next index, empty: its content follows as deltas. */
   | { type: "content_block_start"; index: number; content_block: AnthropicContentBlock }
+  /** A fragment of the open block, of its own type. */
   | {
       type: "content_block_delta";
       index: number;
@@ -107,13 +110,17 @@ export type AnthropicStreamEvent =
         | { type: "signature_delta"; signature: string }
         | { type: "input_json_delta"; partial_json: string };
     }
+  /** The open block is complete. */
   | { type: "content_block_stop"; index: number }
+  /** Once, after every block: why the message ended, and the usage. */
   | {
       type: "message_delta";
       delta: { stop_reason: AnthropicStopReason; stop_sequence: null };
       usage: { output_tokens: number; input_tokens?: number };
     }
+  /** Last: nothing follows. */
   | { type: "message_stop" }
+  /** A failure, in band: nothing follows. */
   | { type: "error"; error: AnthropicError };
 
 /** The `stop_reason` of a finish: `tool_use` whenever a call was shown, as clients run calls only then. */

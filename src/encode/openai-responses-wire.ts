@@ -64,32 +64,53 @@ export interface OpenAIResponsesOutputText {
 /** An output item of a response. */
 export type OpenAIResponsesOutputItem =
   | {
+      /** Visible text. */
       type: "message";
+      /** `msg_...`, generated. */
       id: string;
+      /** `completed` once done. */
       status: "in_progress" | "completed" | "incomplete";
+      /** Always `assistant`. */
       role: "assistant";
+      /** One `output_text` part. */
       content: OpenAIResponsesOutputText[];
     }
   | {
+      /** Reasoning. */
       type: "reasoning";
+      /** `rs_...`, generated. */
       id: string;
+      /** The reasoning text as one summary part (none when the provider gave no text). */
       summary: { type: "summary_text"; text: string }[];
+      /** The provider's encrypted reasoning, to send back unchanged; absent when there is none. */
       encrypted_content?: string;
     }
   | {
+      /** A call for the client to run. */
       type: "function_call";
+      /** `fc_...`, generated: the item's id, not the call's. */
       id: string;
+      /** `completed` once done. */
       status: "in_progress" | "completed";
+      /** The provider's call id, or a generated `call_...` one: what the output item answering it names. */
       call_id: string;
+      /** The function name. */
       name: string;
+      /** The arguments text as the model wrote it (invalid JSON stays as it was). */
       arguments: string;
     }
   | {
+      /** A call of a free-text tool (Codex's `apply_patch`). */
       type: "custom_tool_call";
+      /** `ctc_...`, generated. */
       id: string;
+      /** `completed` once done. */
       status: "in_progress" | "completed";
+      /** The provider's call id, or a generated `call_...` one. */
       call_id: string;
+      /** The tool's name. */
       name: string;
+      /** The input text. */
       input: string;
     };
 
@@ -103,17 +124,29 @@ export interface OpenAIResponsesError {
 
 /** A response object: in `response.created` (empty), and whole in the terminal event and the non-streaming answer. */
 export interface OpenAIResponse {
+  /** `resp_...`: the `id` option, or generated. */
   id: string;
+  /** Always `response`. */
   object: "response";
+  /** In seconds since the epoch. */
   created_at: number;
+  /** How the response ended (`in_progress` until then). */
   status: "in_progress" | "completed" | "incomplete" | "failed";
+  /** Why it failed; `null` otherwise. */
   error: OpenAIResponsesError | null;
+  /** Why it is incomplete (a length or content-filter stop); `null` otherwise. */
   incomplete_details: { reason: "max_output_tokens" | "content_filter" } | null;
+  /** The model named in the options. */
   model: string;
+  /** Every item done, in order. */
   output: OpenAIResponsesOutputItem[];
+  /** Always `true`. */
   parallel_tool_calls: boolean;
+  /** Always `auto`. */
   tool_choice: "auto";
+  /** Always empty: the encoder does not know the request's tools. */
   tools: [];
+  /** Token usage once the response completed; `null` before. */
   usage: OpenAIResponsesUsage | null;
 }
 
