@@ -123,6 +123,7 @@ function runsOf(body: BenchBody, pace: Pace, targets: Targets, origin: string): 
     ref("chain + SSE encoding (bare)", "sse", "frames"),
     ref("... + idle timeout (bare)", "idle", "frames"),
     ref("... + provider-data strip", "strip", "frames"),
+    ref("... + write window (25 ms)", "window", "frames"),
     {
       name: "upstream direct",
       target: reference,

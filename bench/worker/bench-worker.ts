@@ -10,12 +10,15 @@
 //                      (worker/upstream/idle-timeout.ts), to tell its share;
 //   GET /strip/<path>  the same with the Worker's provider-data stripping between the chain and
 //                      the encoder (worker/services/without-provider-data.ts): the plain route's
-//                      stages without its request handling.
+//                      stages without its request handling before the write window;
+//   GET /window/<path> the same with the write window (worker/services/write-window.ts, 25 ms)
+//                      between the chain and the stripping, as the plain route has them.
 // UPSTREAM (a var set by the script) is the local upstream's origin, http://127.0.0.1:<port>.
 // Never deployed: wrangler.toml here has no routes and the script only runs it with `wrangler dev`.
 import { withIdleTimeout } from "../../worker/upstream/idle-timeout.ts";
 import { platformRuntime } from "../../worker/runtime.ts";
 import { withoutProviderDataInBatches } from "../../worker/services/without-provider-data.ts";
+import { windowedBatches } from "../../worker/services/write-window.ts";
 import { streamToolCallBatches, streamToolCalls, ToolCallEventEncoderStream, type Provider } from "../../src/index.ts";
 
 interface BenchEnv {
@@ -34,15 +37,18 @@ export default {
     const [, mode, ...rest] = url.pathname.split("/");
     const path = rest.join("/");
     const provider = PROVIDERS[path.replace(/^v1\//, "")];
-    if (provider === undefined || !["chain", "batches", "pass", "sse", "idle", "strip"].includes(mode ?? ""))
+    if (provider === undefined || !["chain", "batches", "pass", "sse", "idle", "strip", "window"].includes(mode ?? ""))
       return new Response("not found", { status: 404 });
     const upstream = await fetch(`${env.UPSTREAM}/${path}`, { method: "POST", body: "{}" });
     if (mode === "pass") return new Response(upstream.body, { headers: { "content-type": "text/event-stream" } });
-    if (mode === "idle" || mode === "strip") {
-      const body = withIdleTimeout(upstream.body!, { ms: 120_000, timers: platformRuntime.timers, onStop: () => {} });
+    if (mode === "idle" || mode === "strip" || mode === "window") {
+      const { timers } = platformRuntime;
+      const body = withIdleTimeout(upstream.body!, { ms: 120_000, timers, onStop: () => {} });
       const batches = streamToolCallBatches(body, { provider });
-      const events = mode === "strip" ? withoutProviderDataInBatches(batches) : batches;
-      return new Response(events.pipeThrough(new ToolCallEventEncoderStream()), {
+      const windowed = mode === "window" ? windowedBatches(batches, { timers, ms: 25 }) : batches;
+      const events = mode === "idle" ? windowed : withoutProviderDataInBatches(windowed);
+      // The window's fragments joined, as the Worker's encoder joins them.
+      return new Response(events.pipeThrough(new ToolCallEventEncoderStream({ joinDeltas: mode === "window" })), {
         headers: { "content-type": "text/event-stream" },
       });
     }

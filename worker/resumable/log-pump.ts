@@ -13,34 +13,36 @@ import type { TimerHandle, Timers } from "../runtime.ts";
 /** Any event union discriminated on `type` (stream events, run events). */
 export type AnyEvent = { readonly type: string };
 
-/** Pending frame units past which the pump writes without waiting for its window to close. */
-const FLUSH_UNITS = 64 * 1024;
+/** Pending events past which the pump writes without waiting for its window to close. */
+const MAX_PENDING = 4096;
 
 /** Options of {@link pumpIntoLog}. */
 export interface PumpOptions {
   /** The clock and the timer that closes a write window. */
   timers: Timers;
   /**
-   * The least time between two writes of the log, in milliseconds (`WRITE_WINDOW_MS`): frames
+   * The least time between two writes of the log, in milliseconds (`WRITE_WINDOW_MS`): events
    * that come sooner after a write wait together for the window to close, so a model that
    * streams faster than one write per window costs one storage write (and one body chunk per
-   * client) per window instead of one per network chunk, that is per token. A frame that comes
+   * client) per window instead of one per network chunk, that is per token. An event that comes
    * later than this after the last write is written at once: the first one always, and every one
-   * of a slow model. 0 writes each network chunk's frames as they come.
+   * of a slow model. 0 writes each array as it comes (arrays already grouped by the same window,
+   * `windowedBatches`).
    */
   groupMs: number;
 }
 
 /**
- * Reads the batches of events to the end, one SSE frame per event (adjacent fragments of one call
- * or of text joined, as on the plain path), and appends the frames to `log` and `writer` together,
- * at most one write per `groupMs` (frames that come within the window after a write are written
- * when it closes, or once `FLUSH_UNITS` are pending), so that a model streaming token by token
- * costs a write per window, not per token, and a frame waits at most `groupMs`. Clients see
- * only what was appended, hence stored, in the same synchronous step (the output gate then holds
- * the bytes until the write is durable): a restart never loses a frame a client has seen; it
- * loses the frames still waiting for their window, which no client has seen. A client that lags
- * the whole log behind holds the reading back. Ends the log and its storage however the reading ends.
+ * Reads the arrays of events to the end and appends them to `log` and `writer` together as SSE
+ * frames, at most one write per `groupMs` (events that come within the window after a write are
+ * written when it closes, or once `MAX_PENDING` wait), one frame per event of a write with
+ * adjacent fragments of one call (or of text) joined, as on the plain path; so a model streaming
+ * token by token costs a write, and a frame, per window, not per token, and an event waits at
+ * most `groupMs`. Clients see only what was appended, hence stored, in the same synchronous step
+ * (the output gate then holds the bytes until the write is durable): a restart never loses a frame
+ * a client has seen; it loses the events still waiting for their window, which no client has seen.
+ * A client that lags the whole log behind holds the reading back. Ends the log and its storage
+ * however the reading ends.
  *
  * @example
  * ```ts
@@ -55,18 +57,17 @@ export async function pumpIntoLog(
 ): Promise<void> {
   const { timers, groupMs } = options;
   const reader = batches.getReader();
-  let pending: string[] = [];
-  let units = 0;
-  let next = log.next;
+  let pending: AnyEvent[] = [];
   let lastWrite = Number.NEGATIVE_INFINITY;
   let timer: TimerHandle | undefined;
   const write = (): void => {
     if (timer !== undefined) timers.clearTimeout(timer);
     timer = undefined;
     if (pending.length === 0) return;
-    writer.append(log.append(pending));
+    let next = log.next;
+    const frames = joinDeltas(pending).map((event) => formatToolCallEvent(event, next++));
+    writer.append(log.append(frames));
     pending = [];
-    units = 0;
     lastWrite = timers.now();
   };
   try {
@@ -74,13 +75,9 @@ export async function pumpIntoLog(
       if (log.full) await log.room();
       const result = await reader.read();
       if (result.done) break;
-      for (const event of joinDeltas(result.value)) {
-        const frame = formatToolCallEvent(event, next++);
-        pending.push(frame);
-        units += frame.length;
-      }
+      for (const event of result.value) pending.push(event);
       const wait = lastWrite + groupMs - timers.now();
-      if (wait <= 0 || units >= FLUSH_UNITS) write();
+      if (wait <= 0 || pending.length >= MAX_PENDING) write();
       else timer ??= timers.setTimeout(write, wait);
     }
   } finally {

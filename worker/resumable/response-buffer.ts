@@ -182,9 +182,9 @@ export class ResponseBuffer extends DurableObject<Env> {
   async #startStream(id: string, streamRequest: StreamRequest): Promise<undefined> {
     if (this.#running.has(id) || this.#opening.has(id) || loadMeta(this.#store(id))) throw ALREADY_STARTED();
     const env = { ...this.env, ...this.#overrides };
-    // The chain's own batches (the events of one network chunk each): the pump groups them by its write window.
+    // Arrays already one per write window (windowedBatches): the pump writes each as it comes.
     return this.#begin(id, "stream", false, (controller) =>
-      openEventBatches(streamRequest, env, this.#settings(), this.#runtime, controller, true, 0),
+      openEventBatches(streamRequest, env, this.#settings(), this.#runtime, controller, true),
     );
   }
 
@@ -255,8 +255,10 @@ export class ResponseBuffer extends DurableObject<Env> {
       return new Expiries(this.ctx.storage.kv).set(id, expiry);
     });
     const armed = earliest ? this.ctx.storage.setAlarm(expiry) : undefined;
-    // A batch: the events of one upstream chunk (stream) or every loop event ready (run); never one held back.
-    this.ctx.waitUntil(this.#pump(id, running, batches, writer, expiry).finally(() => armed));
+    // A stream's arrays come one per write window already (windowedBatches); a run's (every loop
+    // event ready) are grouped by the pump's own window.
+    const groupMs = kind === "stream" ? 0 : this.#settings().writeWindowMs;
+    this.ctx.waitUntil(this.#pump(id, running, batches, writer, expiry, groupMs).finally(() => armed));
     return undefined;
   }
 
@@ -270,12 +272,10 @@ export class ResponseBuffer extends DurableObject<Env> {
     batches: ReadableStream<readonly AnyEvent[]>,
     writer: LogWriter,
     expiry: number,
+    groupMs: number,
   ): Promise<void> {
     try {
-      await pumpIntoLog(batches, running.log, writer, {
-        timers: this.#runtime.timers,
-        groupMs: this.#settings().writeWindowMs,
-      });
+      await pumpIntoLog(batches, running.log, writer, { timers: this.#runtime.timers, groupMs });
     } finally {
       running.ended();
       // From now on the log is served from storage (once the first client took its place in

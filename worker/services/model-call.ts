@@ -48,8 +48,8 @@ export async function openEventStream(
 /**
  * {@link openEventStream} with the events in arrays (`streamToolCallBatches`), at most one per
  * `windowMs` (`WRITE_WINDOW_MS` by default; {@link windowedBatches}): what a route that encodes
- * them to bytes reads, one chunk of its answer per array and no read per event. A caller that
- * groups the arrays itself (the resumable log's writes) passes 0: one array per network chunk.
+ * them to bytes reads, one chunk of its answer (or one write of a resumable log) per array and no
+ * read per event. 0: one array per network chunk.
  */
 export async function openEventBatches(
   streamRequest: StreamRequest,
@@ -61,11 +61,10 @@ export async function openEventBatches(
   windowMs: number = settings.writeWindowMs,
 ): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
   const { body, options, headers } = await openChain(streamRequest, env, settings, runtime, controller, withSignal);
-  const batches = withoutProviderDataInBatches(streamToolCallBatches(body, options));
-  return {
-    batches: windowMs > 0 ? windowedBatches(batches, { timers: runtime.timers, ms: windowMs }) : batches,
-    headers,
-  };
+  const batches = streamToolCallBatches(body, options);
+  // Windowed first, so that each later stage runs once per window, not once per network chunk.
+  const windowed = windowMs > 0 ? windowedBatches(batches, { timers: runtime.timers, ms: windowMs }) : batches;
+  return { batches: withoutProviderDataInBatches(windowed), headers };
 }
 
 /** The provider's body (or the replay's), the chain's options for this request, and the headers to answer with. */
