@@ -76,6 +76,8 @@ export interface Env {
   MAX_COMPLETION_BYTES?: string | number;
   /** Longest wait for the provider's headers or its next chunk, in milliseconds. */
   IDLE_TIMEOUT_MS?: string | number;
+  /** Longest a whole response may take (every model call and tool of a run included), in milliseconds. */
+  MAX_RESPONSE_MS?: string | number;
   /** Mean delay between the events of a replayed recording, in milliseconds (0: no pacing). */
   REPLAY_DELAY_MS?: string | number;
   /** Durable Objects that keep each response's events for resume; absent: streams are not resumable. */
@@ -134,6 +136,7 @@ export interface Settings {
   maxEventBytes: number;
   maxCompletionBytes: number;
   idleTimeoutMs: number;
+  maxResponseMs: number;
   replayDelayMs: number;
   detachedLimitMs: number;
   resumeTtlMs: number;
@@ -152,6 +155,7 @@ export const DEFAULT_SETTINGS = {
   maxEventBytes: 1024 * 1024,
   maxCompletionBytes: 1024 * 1024,
   idleTimeoutMs: 120_000,
+  maxResponseMs: 600_000,
   replayDelayMs: 40,
   detachedLimitMs: 120_000,
   resumeTtlMs: 300_000,
@@ -188,6 +192,7 @@ export function readSettings(env: Env): Settings {
     maxEventBytes: integer(env, "MAX_EVENT_BYTES", DEFAULT_SETTINGS.maxEventBytes, 1),
     maxCompletionBytes: integer(env, "MAX_COMPLETION_BYTES", DEFAULT_SETTINGS.maxCompletionBytes, 1),
     idleTimeoutMs: integer(env, "IDLE_TIMEOUT_MS", DEFAULT_SETTINGS.idleTimeoutMs, 1),
+    maxResponseMs: integer(env, "MAX_RESPONSE_MS", DEFAULT_SETTINGS.maxResponseMs, 1),
     replayDelayMs: integer(env, "REPLAY_DELAY_MS", DEFAULT_SETTINGS.replayDelayMs, 0),
     detachedLimitMs: integer(env, "DETACHED_LIMIT_MS", DEFAULT_SETTINGS.detachedLimitMs, 0),
     resumeTtlMs: integer(env, "RESUME_TTL_MS", DEFAULT_SETTINGS.resumeTtlMs, 0),
@@ -219,6 +224,7 @@ type NumericVar =
   | "MAX_EVENT_BYTES"
   | "MAX_COMPLETION_BYTES"
   | "IDLE_TIMEOUT_MS"
+  | "MAX_RESPONSE_MS"
   | "REPLAY_DELAY_MS"
   | "DETACHED_LIMIT_MS"
   | "RESUME_TTL_MS"

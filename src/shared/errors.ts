@@ -54,7 +54,14 @@ export type ErrorCode =
   /** The response's text and reasoning exceeded `maxTextBytes`. */
   | "text-too-large"
   /** A request a provider cannot be sent as it is (`path` names the field): a kit's `requestBody`. */
-  | "invalid-request";
+  | "invalid-request"
+  /**
+   * The provider made no event for the application's idle timeout (keep-alives, which make none,
+   * do not count); the application ended the stream (the Worker's `IDLE_TIMEOUT_MS`).
+   */
+  | "idle-timeout"
+  /** The response ran past the application's overall deadline (the Worker's `MAX_RESPONSE_MS`). */
+  | "deadline-exceeded";
 
 /**
  * A plain, serializable description of an error carried by an `error`, `abort` or

@@ -1,3 +1,4 @@
+import { HEARTBEAT_MS } from "../../worker/http/heartbeat.ts";
 import { describe, expect, it } from "vitest";
 import { fixturesOf, recordingsAvailable, summarize } from "../support/fixtures.ts";
 import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
@@ -78,12 +79,19 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
   // The idle timeout runs on the same clock, set far above any pacing delay so that the test
   // lets only the pacing timers fire.
   const IDLE = 999_999;
-  const pacing = (ms: number) => ms !== IDLE;
+  const DEADLINE = 9_999_999;
+  // Neither the idle timeout, the deadline nor the heartbeat to the client.
+  const pacing = (ms: number) => ms !== IDLE && ms !== DEADLINE && ms !== HEARTBEAT_MS;
 
   it("paces events like a model, on the injected clock: nothing arrives before its delay has passed", async () => {
     const timers = new ManualTimers();
     // No write window: the only short timers are the pacing's.
-    const env = testEnv({ REPLAY_DELAY_MS: "40", IDLE_TIMEOUT_MS: String(IDLE), WRITE_WINDOW_MS: "0" });
+    const env = testEnv({
+      REPLAY_DELAY_MS: "40",
+      IDLE_TIMEOUT_MS: String(IDLE),
+      WRITE_WINDOW_MS: "0",
+      MAX_RESPONSE_MS: String(DEADLINE),
+    });
     const response = await worker(undefined, timers).call(
       streamRequest(validBody({ messages: [{ role: "user", content: "capital of the UK" }] })),
       env,
@@ -113,7 +121,7 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
 
   it("the replay stops pacing when the client goes away", async () => {
     const timers = new ManualTimers();
-    const env = testEnv({ REPLAY_DELAY_MS: "40", IDLE_TIMEOUT_MS: String(IDLE) });
+    const env = testEnv({ REPLAY_DELAY_MS: "40", IDLE_TIMEOUT_MS: String(IDLE), MAX_RESPONSE_MS: String(DEADLINE) });
     const response = await worker(undefined, timers).call(streamRequest(validBody()), env);
     const reader = response.body!.getReader();
     const first = reader.read();

@@ -129,6 +129,8 @@ describe("resumable responses: cancel", () => {
     for (let r = await reader.read(); !r.done; r = await reader.read()) rest += new TextDecoder().decode(r.value);
     const { events } = await readSSE(new Response(rest));
     expect(events.at(-1)).toMatchObject({ type: "abort", reason: "cancelled", discarded: [{ id: "call_1" }] });
+    // A client's cancel is no failure: no error event (a timeout's ends the stream with one).
+    expect(events.some((event) => event.type === "error")).toBe(false);
   });
 });
 

@@ -144,6 +144,8 @@ describe("resumable responses after an eviction", () => {
         headers: Object.fromEntries(headers),
         limits: { maxFrames: 20_000, maxBytes: 8_388_608 },
         done: true,
+        // Every frame kept: a resume is served from the batch holding its next frame.
+        window: { first: 0, next: whole.length },
       });
       expect(await storedFrames(id)).toEqual(whole);
       // Finished: served from storage only, nothing held in memory.

@@ -366,13 +366,13 @@ describe.skipIf(!recordingsAvailable)("POST /v1/stream: Bedrock, Cohere and Olla
     const response = await worker(upstream, timers).call(requestOf(c), envOf(c, { IDLE_TIMEOUT_MS: "5000" }));
     const reader = response.body!.getReader();
     let received = new TextDecoder().decode((await reader.read()).value);
-    expect(await eventually(() => timers.pending === 1)).toBe(true);
+    expect(await eventually(() => timers.handlesOf(5000).length === 1)).toBe(true);
     await settled();
-    timers.fireAll();
+    timers.fire(timers.handlesOf(5000)[0]!);
     for (let r = await reader.read(); !r.done; r = await reader.read()) received += new TextDecoder().decode(r.value);
     const { events } = await readSSE(new Response(received));
     expect(events.map((e) => e.type)).toEqual(["text-delta", "error", "abort"]);
-    expect(events[1]).toMatchObject({ error: { code: "stream-failed" } });
+    expect(events[1]).toMatchObject({ error: { code: "idle-timeout" } });
     expect(await eventually(() => upstream.cancelled !== undefined)).toBe(true);
   });
 });

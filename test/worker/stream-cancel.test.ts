@@ -57,18 +57,22 @@ describe("POST /v1/stream after the stream started", () => {
     let received = "";
     while ((received.match(/event: text-delta/g) ?? []).length < 2)
       received += new TextDecoder().decode((await reader.read()).value);
-    // Both chunks are through; the Worker now waits for the third, and only that wait is armed.
-    expect(await eventually(() => timers.pending === 1)).toBe(true);
-    expect(new Set(timers.scheduled)).toEqual(new Set([5000]));
+    // Both chunks are through; the Worker now waits for the third, and only that wait is armed
+    // (beside the response's deadline, MAX_RESPONSE_MS, and the heartbeat to the client).
+    expect(await eventually(() => timers.pending === 3)).toBe(true);
+    expect(new Set(timers.scheduled)).toEqual(new Set([5000, 600_000, 15_000]));
     expect(upstream.cancelled).toBeUndefined();
     await settled();
-    timers.fireAll();
+    timers.fire(timers.handlesOf(5000)[0]!);
     for (let r = await reader.read(); !r.done; r = await reader.read()) received += new TextDecoder().decode(r.value);
     const { events } = await readSSE(new Response(received));
     expect(events.map((e) => e.type)).toEqual(["text-delta", "text-delta", "error", "abort"]);
     expect(events[2]).toEqual({
       type: "error",
-      error: { code: "stream-failed", message: "The provider sent nothing for 5000 ms; the stream was ended." },
+      error: {
+        code: "idle-timeout",
+        message: "The provider sent no event for 5000 ms (keep-alives do not count); the stream was ended.",
+      },
     });
     expect(events[3]).toMatchObject({ type: "abort", reason: "stream-failed" });
     expect(upstream.cancelled).toBeDefined();

@@ -25,6 +25,11 @@ async function answer(
   return { response, text: await response.clone().text(), upstream };
 }
 
+/** The fake's bytes answer carries no content type (the case under test). */
+function upstreamHadNoType(body: string): boolean {
+  return new Response(new TextEncoder().encode(body)).headers.get("content-type") === null;
+}
+
 function expectNoLeak(text: string): void {
   expect(text).not.toContain(key);
   expect(text).not.toContain("SECRETKEY");
@@ -119,6 +124,14 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     expectNoLeak(text);
   });
 
+  it("a 200 without a content type is no more an event stream: 502 upstream_error, even with SSE in its body", async () => {
+    const sse = 'data: {"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\n';
+    const { response, text } = await answer({ kind: "response", status: 200, body: sse, bytes: true });
+    expect(upstreamHadNoType(sse)).toBe(true);
+    expect(response.status).toBe(502);
+    expect(JSON.parse(text)).toMatchObject({ error: { code: "upstream_error", upstreamStatus: 200 } });
+  });
+
   it("a network error is 502 upstream_unreachable", async () => {
     const { response, text } = await answer({ kind: "network-error" });
     expect(response.status).toBe(502);
@@ -134,9 +147,10 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
       testEnv({ OPENAI_API_KEY: key, CLIENT_TOKEN: "t", IDLE_TIMEOUT_MS: "30000" }),
     );
     await arrived;
-    expect(timers.pending).toBe(1);
-    expect(timers.scheduled).toEqual([30000]);
-    timers.fireAll();
+    // The wait for the headers, beside the response's deadline (MAX_RESPONSE_MS).
+    expect(timers.pending).toBe(2);
+    expect(timers.scheduled).toEqual([600_000, 30000]);
+    timers.fire(timers.handlesOf(30000)[0]!);
     const response = await pending;
     expect(response.status).toBe(504);
     expect(await response.json()).toMatchObject({ error: { code: "upstream_timeout" } });

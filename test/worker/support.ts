@@ -50,6 +50,15 @@ export class ManualTimers implements Timers {
     timer?.callback();
   }
 
+  /** Fires the waiting timer that is due first (the earliest scheduled among equals); false when none waits. */
+  fireNext(): boolean {
+    let first: [number, { due: number }] | undefined;
+    for (const entry of this.#pending) if (!first || entry[1].due < first[1].due) first = entry;
+    if (!first) return false;
+    this.fire(first[0]);
+    return true;
+  }
+
   /** The manual clock: it moves only when a timer is fired. */
   now(): number {
     return this.#now;
@@ -102,10 +111,25 @@ export type UpstreamAnswer =
       chunks: readonly (string | Uint8Array)[];
       status?: number;
       headers?: Record<string, string>;
-      then?: "close" | "stall" | "fail";
+      /**
+       * After the chunks: end the body (`close`), never answer again (`stall`), break the
+       * connection (`fail`), or send `keepAlive` (an SSE comment unless given) every
+       * `keepAliveMs` of the upstream's timers for ever (`keep-alive`: a model that stalls
+       * behind keep-alives, as Anthropic's `ping` or OpenRouter's `: OPENROUTER PROCESSING`).
+       */
+      then?: "close" | "stall" | "fail" | "keep-alive";
+      keepAlive?: string;
+      keepAliveMs?: number;
       bytes?: true;
     }
-  | { kind: "response"; status: number; body: string; headers?: Record<string, string> }
+  | {
+      kind: "response";
+      status: number;
+      body: string;
+      headers?: Record<string, string>;
+      /** Sent as bytes: a `Response` of a string gets a `text/plain` content type of its own, of bytes none. */
+      bytes?: true;
+    }
   | { kind: "network-error" }
   | { kind: "hang" };
 
@@ -119,8 +143,14 @@ export class FakeUpstream {
   answer: UpstreamAnswer;
   readonly #arrived: Array<(seen: SeenRequest) => void> = [];
 
-  constructor(answer: UpstreamAnswer) {
+  /** How many keep-alives were sent, over all requests. */
+  keepAlives = 0;
+  readonly #timers: Timers | undefined;
+
+  /** `timers` paces the `keep-alive` mode. */
+  constructor(answer: UpstreamAnswer, timers?: Timers) {
     this.answer = answer;
+    this.#timers = timers;
   }
 
   /** Resolves when the next request reaches the upstream (no polling, no timers). */
@@ -142,7 +172,10 @@ export class FakeUpstream {
       });
     }
     if (answer.kind === "response")
-      return new Response(answer.body, { status: answer.status, headers: answer.headers ?? {} });
+      return new Response(answer.bytes ? new TextEncoder().encode(answer.body) : answer.body, {
+        status: answer.status,
+        headers: answer.headers ?? {},
+      });
     return new Response(this.#body(answer), {
       status: answer.status ?? 200,
       headers: answer.headers ?? { "content-type": "text/event-stream" },
@@ -164,10 +197,26 @@ export class FakeUpstream {
         return controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk.slice());
       }
       if (answer.then === "stall") return new Promise<void>(() => {});
+      if (answer.then === "keep-alive") {
+        const timers = this.#timers;
+        if (!timers) throw new Error("the keep-alive mode needs the upstream's timers");
+        return new Promise<void>((resolve) => {
+          timers.setTimeout(() => {
+            // A body the Worker cancelled meanwhile takes nothing more.
+            if (!cancelled) {
+              this.keepAlives++;
+              controller.enqueue(encoder.encode(answer.keepAlive ?? ": keep-alive\n\n"));
+            }
+            resolve();
+          }, answer.keepAliveMs ?? 10_000);
+        });
+      }
       if (answer.then === "fail") return controller.error(new TypeError("Network connection lost."));
       controller.close();
     };
+    let cancelled = false;
     const cancel = (reason: unknown): void => {
+      cancelled = true;
       this.cancelled = { reason };
     };
     // A byte stream is what a real fetch body is: the chain reads it with large (BYOB) reads.

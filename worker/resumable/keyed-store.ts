@@ -1,11 +1,11 @@
-import type { FrameStore } from "./response-log-storage.ts";
+import type { FrameStore, KvListOptions } from "./response-log-storage.ts";
 
 /** The part of `SyncKvStorage` (`ctx.storage.kv`) a {@link keyedStore} reads. */
 export interface KvStorage {
   get(key: string): unknown;
   put(key: string, value: unknown): void;
   delete(key: string): boolean;
-  list(options?: { prefix?: string; start?: string; end?: string; limit?: number }): Iterable<[string, unknown]>;
+  list(options?: KvListOptions): Iterable<[string, unknown]>;
 }
 
 /**
@@ -26,8 +26,14 @@ export function keyedStore(kv: KvStorage, id: string): FrameStore {
     put: (key, value) => kv.put(base + key, value),
     delete: (key) => kv.delete(base + key),
     *list(options) {
-      for (const [key, value] of kv.list({ prefix: base + (options?.prefix ?? "") }))
-        yield [key.slice(base.length), value];
+      const { prefix = "", start, end, ...rest } = options ?? {};
+      const range = {
+        prefix: base + prefix,
+        ...(start !== undefined ? { start: base + start } : {}),
+        ...(end !== undefined ? { end: base + end } : {}),
+        ...rest,
+      };
+      for (const [key, value] of kv.list(range)) yield [key.slice(base.length), value];
     },
   };
 }

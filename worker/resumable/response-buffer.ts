@@ -4,6 +4,7 @@ import { readSettings, type Env, type Settings } from "../env.ts";
 import { EVENT_STREAM_HEADERS } from "../http/event-stream.ts";
 import { errorResponse, HttpError } from "../response/json-error.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
+import { withHeartbeat } from "../http/heartbeat.ts";
 import { openEventBatches } from "../services/model-call.ts";
 import { openRunEvents, toRunEvent } from "../services/tool-loop.ts";
 import { platformRuntime, type Runtime } from "../runtime.ts";
@@ -18,6 +19,7 @@ import { ResponseLog, type ResponseLogLimits } from "./response-log.ts";
 import { RunningResponse } from "./running-response.ts";
 import { runRequestOf, type RunStart } from "./run-start.ts";
 import { loadMeta, loadResponseLog, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
+import { storedLogCursor } from "./stored-cursor.ts";
 
 /**
  * How much later than `RESUME_TTL_MS` from its start a response's expiry is first set: a response
@@ -320,6 +322,16 @@ export class ResponseBuffer extends DurableObject<Env> {
    * back once it lags the whole log behind).
    */
   #attach(id: string, lastSeen: number): Response {
+    // A finished log is read from storage from the client's frame on, a batch per client read.
+    const stored = this.#running.has(id) ? undefined : storedLogCursor(this.#store(id), lastSeen);
+    if (stored)
+      return new Response(
+        withHeartbeat(
+          logBody(stored.cursor, () => {}),
+          this.#runtime.timers,
+        ),
+        stored,
+      );
     const current = this.#currentLog(id);
     if (!current) throw UNKNOWN();
     const { log, headers, running } = current;
@@ -329,7 +341,11 @@ export class ResponseBuffer extends DurableObject<Env> {
         message: "The events after this Last-Event-ID are no longer kept.",
       });
     }
-    const body = logBody(running ? running.reader(lastSeen) : log.open(lastSeen), () => running?.left());
+    // The heartbeat finds a client that vanished while nothing is written (keep-alives upstream).
+    const body = withHeartbeat(
+      logBody(running ? running.reader(lastSeen) : log.open(lastSeen), () => running?.left()),
+      this.#runtime.timers,
+    );
     return new Response(body, { headers });
   }
 }

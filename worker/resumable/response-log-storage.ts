@@ -64,6 +64,12 @@ export interface StoredMeta {
   done: boolean;
   /** True when it ended because a restart cut it (a run retried then runs again). */
   interrupted?: true;
+  /**
+   * Once done: the oldest frame kept and the frame after the last, so that a resume is served from
+   * the batch holding its next frame on, never by loading the whole log (absent in logs an older
+   * Worker wrote, and in one a restart cut: those are loaded whole).
+   */
+  window?: { first: number; next: number };
 }
 
 /** The stored log: its header and its batches. */
@@ -81,12 +87,21 @@ interface StoredPart {
   ends?: number[];
 }
 
+/** The options of `SyncKvStorage.list` used here: `start` inclusive, `end` exclusive, in key order or `reverse`. */
+export interface KvListOptions {
+  prefix?: string;
+  start?: string;
+  end?: string;
+  reverse?: boolean;
+  limit?: number;
+}
+
 /** The part of `SyncKvStorage` (`ctx.storage.kv`) used here. */
 export interface FrameStore {
   get(key: string): unknown;
   put(key: string, value: unknown): void;
   delete(key: string): boolean;
-  list(options?: { prefix?: string }): Iterable<[string, unknown]>;
+  list(options?: KvListOptions): Iterable<[string, unknown]>;
 }
 
 /**
@@ -175,10 +190,15 @@ export class LogWriter {
     }
   }
 
-  /** Marks the log ended (`interrupted`: by a restart). */
-  end(interrupted = false): void {
+  /** Marks the log ended (`interrupted`: by a restart), with the window of frames it keeps when known. */
+  end(interrupted = false, window?: { first: number; next: number }): void {
     if (!this.#meta) throw new Error("The response log was never begun.");
-    this.#meta = { ...this.#meta, done: true, ...(interrupted ? { interrupted: true as const } : {}) };
+    this.#meta = {
+      ...this.#meta,
+      done: true,
+      ...(interrupted ? { interrupted: true as const } : {}),
+      ...(window ? { window } : {}),
+    };
     this.#store.put(META_KEY, this.#meta);
   }
 }
@@ -206,17 +226,52 @@ export function loadResponseLog(store: FrameStore): StoredLog | undefined {
     } else if (last?.first === part.first) last.parts.push(part.bytes);
     else throw incomplete();
   }
-  const batches = stored.map(({ first, parts, ends }): LogBatch => {
-    let text: string;
-    try {
-      text = STRICT_UTF8.decode(parts.length === 1 ? parts[0] : joined(parts));
-    } catch {
-      throw incomplete();
-    }
-    if (ends.at(-1) !== text.length) throw incomplete();
-    return { first, text, ends };
-  });
+  const batches = stored.map(({ first, parts, ends }): LogBatch => ({ first, text: decodeParts(parts, ends), ends }));
   return { meta, batches };
+}
+
+/** A batch's text from its parts, checked against its frame ends: a lost part is an incomplete log. */
+function decodeParts(parts: readonly Uint8Array[], ends: readonly number[]): string {
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(parts.length === 1 ? parts[0] : joined(parts));
+  } catch {
+    throw incomplete();
+  }
+  if (ends.at(-1) !== text.length) throw incomplete();
+  return text;
+}
+
+/**
+ * The stored batch that holds frame `frame`, read alone (its parts, nothing else), or `undefined`
+ * when no kept batch holds it: what a resume of a finished log reads, one batch per client read.
+ *
+ * @example
+ * ```ts
+ * const batch = loadBatchHolding(store, lastSeen + 1); // { first, text, ends } | undefined
+ * ```
+ */
+export function loadBatchHolding(store: FrameStore, frame: number): LogBatch | undefined {
+  // The last part of the batch with the greatest first frame at or before `frame`.
+  const [found] = store.list({ prefix: BATCH_PREFIX, end: batchKey(frame + 1, 0), reverse: true, limit: 1 });
+  if (!found) return undefined;
+  const [key, last] = found as [string, StoredPart];
+  const { first } = last;
+  // A batch of one value (most are) is read once; a longer one, its earlier parts too.
+  const parts = last.ends
+    ? [last]
+    : [...store.list({ start: batchKey(first, 0), end: key })].map(([, value]) => value as StoredPart).concat(last);
+  const ends = parts[0]?.ends;
+  if (!ends) throw incomplete();
+  if (first + ends.length <= frame) return undefined;
+  return {
+    first,
+    text: decodeParts(
+      parts.map((part) => part.bytes),
+      ends,
+    ),
+    ends,
+  };
 }
 
 /**

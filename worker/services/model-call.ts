@@ -25,6 +25,7 @@ import type { StreamRequest } from "../request/stream-request.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { windowedBatches } from "./write-window.ts";
+import { ResponseWatch } from "../upstream/response-watch.ts";
 import { withoutProviderData, withoutProviderDataInBatches } from "./without-provider-data.ts";
 
 /**
@@ -41,8 +42,15 @@ export async function openEventStream(
   controller: AbortController,
   withSignal = false,
 ): Promise<{ events: ReadableStream<ToolCallEvent>; headers: Record<string, string> }> {
-  const { body, options, headers } = await openChain(streamRequest, env, settings, runtime, controller, withSignal);
-  return { events: withoutProviderData(streamToolCalls(body, options)), headers };
+  const { body, options, headers, watch } = await openChain(
+    streamRequest,
+    env,
+    settings,
+    runtime,
+    controller,
+    withSignal,
+  );
+  return { events: watch.events(withoutProviderData(streamToolCalls(body, options))), headers };
 }
 
 /**
@@ -60,9 +68,17 @@ export async function openEventBatches(
   withSignal = false,
   windowMs: number = settings.writeWindowMs,
 ): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
-  const { body, options, headers } = await openChain(streamRequest, env, settings, runtime, controller, withSignal);
-  const batches = streamToolCallBatches(body, options);
-  // Windowed first, so that each later stage runs once per window, not once per network chunk.
+  const { body, options, headers, watch } = await openChain(
+    streamRequest,
+    env,
+    settings,
+    runtime,
+    controller,
+    withSignal,
+  );
+  // Progress is noted as the chain makes the events (before any window holds them); windowed
+  // next, so that each later stage runs once per window, not once per network chunk.
+  const batches = watch.events(streamToolCallBatches(body, options));
   const windowed = windowMs > 0 ? windowedBatches(batches, { timers: runtime.timers, ms: windowMs }) : batches;
   return { batches: withoutProviderDataInBatches(windowed), headers };
 }
@@ -75,7 +91,12 @@ async function openChain(
   runtime: Runtime,
   controller: AbortController,
   withSignal: boolean,
-): Promise<{ body: ReadableStream<Uint8Array>; options: StreamToolCallsOptions; headers: Record<string, string> }> {
+): Promise<{
+  body: ReadableStream<Uint8Array>;
+  options: StreamToolCallsOptions;
+  headers: Record<string, string>;
+  watch: ResponseWatch;
+}> {
   const provider = upstreamProvider(streamRequest.provider);
   const { target, live } = providerTarget(provider, env);
   const http = provider.buildRequest(streamRequest, target);
@@ -90,12 +111,20 @@ async function openChain(
     : recording
       ? replayUpstream(recording, replay)
       : runtime.fetch;
-  const body = await openUpstream(http, {
-    send,
-    timers: runtime.timers,
-    idleTimeoutMs: settings.idleTimeoutMs,
-    controller,
-  });
+  const watch = responseWatch(settings, runtime);
+  let body: ReadableStream<Uint8Array>;
+  try {
+    body = await openUpstream(http, {
+      send,
+      timers: runtime.timers,
+      idleTimeoutMs: settings.idleTimeoutMs,
+      controller,
+      watch,
+    });
+  } catch (error) {
+    watch.end();
+    throw error;
+  }
   const options: StreamToolCallsOptions = {
     provider: provider.protocol,
     maxToolCalls: settings.maxToolCalls,
@@ -114,7 +143,16 @@ async function openChain(
   const headers = { ...EVENT_STREAM_HEADERS };
   if (recording) headers["x-replay-recording"] = recording.name;
   if (scripted) headers["x-replay-recording"] = SCRIPTED_MODEL;
-  return { body, options, headers };
+  return { body, options, headers, watch };
+}
+
+/** The clocks of one response: `IDLE_TIMEOUT_MS` between events, `MAX_RESPONSE_MS` in all. */
+export function responseWatch(settings: Settings, runtime: Runtime): ResponseWatch {
+  return new ResponseWatch({
+    timers: runtime.timers,
+    idleTimeoutMs: settings.idleTimeoutMs,
+    maxResponseMs: settings.maxResponseMs,
+  });
 }
 
 function lastUserText(request: StreamRequest): string {

@@ -15,6 +15,7 @@ import { SCRIPTED_MODEL, scriptedModel } from "../upstream/replay/scripted/scrip
 import type { RunRequest } from "../request/parse-run-request.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
+import { responseWatch } from "./model-call.ts";
 import { withoutProviderData } from "./without-provider-data.ts";
 
 /** Most tool handlers of one run running at once. */
@@ -47,13 +48,27 @@ export async function openRunEvents(
   const send = live
     ? runtime.fetch
     : scriptedModel(provider.protocol, { delayMs: settings.replayDelayMs, timers: runtime.timers });
+  // One idle timeout and one deadline for the whole run: every model call is read under them.
+  const watch = responseWatch(settings, runtime);
   const open = (body: ProviderHttpRequest["body"], signal: AbortSignal): Promise<ReadableStream<Uint8Array>> =>
     openUpstream(
       { ...http, body },
-      { send, timers: runtime.timers, idleTimeoutMs: settings.idleTimeoutMs, controller: linkedController(signal) },
+      {
+        send,
+        timers: runtime.timers,
+        idleTimeoutMs: settings.idleTimeoutMs,
+        controller: linkedController(signal),
+        watch,
+      },
     );
 
-  let first: ReadableStream<Uint8Array> | undefined = await open(http.body, runController.signal);
+  let first: ReadableStream<Uint8Array> | undefined;
+  try {
+    first = await open(http.body, runController.signal);
+  } catch (error) {
+    watch.end();
+    throw error;
+  }
   runController.signal.addEventListener("abort", () => void first?.cancel().catch(() => {}), { once: true });
 
   const events = runToolLoop({
@@ -87,7 +102,7 @@ export async function openRunEvents(
     },
   });
   return {
-    events: withoutProviderData(cancelling(events, runController)),
+    events: watch.events(withoutProviderData(cancelling(events, runController))),
     headers: live ? {} : { "x-replay-recording": SCRIPTED_MODEL },
   };
 }

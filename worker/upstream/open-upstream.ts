@@ -1,17 +1,22 @@
 import { HttpError } from "../response/json-error.ts";
 import type { ProviderHttpRequest } from "./providers/upstream-provider.ts";
 import type { Timers } from "../runtime.ts";
-import { withIdleTimeout } from "./idle-timeout.ts";
+import type { ResponseWatch } from "./response-watch.ts";
 
 /** Options of {@link openUpstream}. */
 export interface OpenUpstreamOptions {
   /** Sends the request: the platform's `fetch`, or the replay upstream. */
   send: (request: Request) => Promise<Response>;
   timers: Timers;
-  /** Longest wait for the headers, and then for each chunk, in milliseconds. */
+  /** Longest wait for the headers, in milliseconds (`IDLE_TIMEOUT_MS`; the body's clocks are `watch`'s). */
   idleTimeoutMs: number;
-  /** Aborts the upstream fetch; the caller aborts it when the client goes away. */
+  /**
+   * The client's cancel: aborting it aborts the provider request. A timeout aborts the request
+   * without aborting this, so the events end with an `error` rather than a `cancelled` abort.
+   */
   controller: AbortController;
+  /** The response's idle timeout and deadline, which the body is read under. */
+  watch: ResponseWatch;
 }
 
 /**
@@ -22,10 +27,10 @@ export interface OpenUpstreamOptions {
  * | ----------------------------- | ------------------------------- |
  * | 401, 403                      | 502 `upstream_auth_failed`      |
  * | 429                           | 429 `upstream_rate_limited`, with its `Retry-After` |
- * | 5xx, or a 200 not of the request's `responseType` | 502 `upstream_error` |
+ * | 5xx, or a 200 not of the request's `responseType` (or of none) | 502 `upstream_error` |
  * | other 4xx                     | 502 `upstream_rejected`         |
  * | network error                 | 502 `upstream_unreachable`      |
- * | no headers within the timeout | 504 `upstream_timeout`          |
+ * | no headers within the timeout or the response's deadline | 504 `upstream_timeout` |
  *
  * The provider's body is never read into the answer: error bodies can echo the key.
  */
@@ -33,41 +38,46 @@ export async function openUpstream(
   http: ProviderHttpRequest,
   options: OpenUpstreamOptions,
 ): Promise<ReadableStream<Uint8Array>> {
-  const { controller, timers, idleTimeoutMs } = options;
+  const { controller, timers, idleTimeoutMs, watch } = options;
   const body = JSON.stringify(http.body);
   // Signed before the clock starts: the signature covers the body exactly as it is sent.
   const headers = http.sign ? { ...http.headers, ...(await http.sign(http.url, http.headers, body)) } : http.headers;
-  let timedOut = false;
+  // The provider request's own controller: the client's cancel aborts it, and so do the clocks.
+  const request = new AbortController();
+  const cancel = (): void => request.abort(controller.signal.reason);
+  if (controller.signal.aborted) cancel();
+  else controller.signal.addEventListener("abort", cancel, { once: true });
+  let timedOut: string | undefined;
   const timer = timers.setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error("upstream timeout"));
+    timedOut = `The provider did not answer within ${idleTimeoutMs} ms.`;
+    request.abort(new Error("upstream timeout"));
   }, idleTimeoutMs);
+  const unwatch = watch.onTimeout((error) => {
+    timedOut = error.message;
+    request.abort(error);
+  });
   let response: Response;
   try {
     // Redirects are not followed: key headers such as `x-api-key` would go along to the new host.
-    const request = new Request(http.url, {
-      method: "POST",
-      headers,
-      body,
-      signal: controller.signal,
-      redirect: "manual",
-    });
-    response = await options.send(request);
+    response = await options.send(
+      new Request(http.url, { method: "POST", headers, body, signal: request.signal, redirect: "manual" }),
+    );
   } catch {
-    controller.abort();
-    throw timedOut
-      ? upstream(504, "upstream_timeout", `The provider did not answer within ${idleTimeoutMs} ms.`)
+    request.abort();
+    throw timedOut !== undefined
+      ? upstream(504, "upstream_timeout", timedOut)
       : upstream(502, "upstream_unreachable", "The provider could not be reached.");
   } finally {
     timers.clearTimeout(timer);
+    unwatch();
   }
   const failure = statusError(response, http.responseType ?? "text/event-stream");
   if (failure || !response.body) {
     await response.body?.cancel();
-    controller.abort();
+    request.abort();
     throw failure ?? upstream(502, "upstream_error", "The provider answered without a body.", response.status);
   }
-  return withIdleTimeout(response.body, { ms: idleTimeoutMs, timers, onStop: () => controller.abort() });
+  return watch.body(response.body, () => request.abort());
 }
 
 function statusError(response: Response, mediaType: string): HttpError | undefined {
@@ -103,8 +113,10 @@ function statusError(response: Response, mediaType: string): HttpError | undefin
       status,
     );
   }
+  // A 200 without a content type is no more the stream than one of another type (an HTML error
+  // page of a proxy, a JSON error of a gateway that forgot the header).
   const type = response.headers.get("content-type");
-  if (type !== null && !type.toLowerCase().includes(mediaType)) {
+  if (type === null || !type.toLowerCase().includes(mediaType)) {
     return upstream(502, "upstream_error", "The provider did not answer with a stream.", status);
   }
   return undefined;

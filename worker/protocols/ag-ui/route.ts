@@ -30,7 +30,11 @@ export function agUIRoute(
   return protocolPost(request, env, agUIErrorResponse, async (body, settings, cors) => {
     const parsed = parseAGUIRequest(body, providerNames, tools);
     const { batches, headers } = await openClientBatches(parsed, request, env, settings, runtime);
-    const answer = encodeAnswer(batches, new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId }));
+    const answer = encodeAnswer(
+      batches,
+      new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId }),
+      runtime.timers,
+    );
     return new Response(answer, { headers: answerHeaders(cors, SSE_HEADERS, headers) });
   });
 }

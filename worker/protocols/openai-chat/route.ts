@@ -34,6 +34,7 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
       const answer = encodeAnswer(
         batches,
         new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage }),
+        runtime.timers,
       );
       return new Response(answer, { headers: answerHeaders(cors, SSE_HEADERS, headers) });
     }

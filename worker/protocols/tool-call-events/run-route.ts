@@ -2,6 +2,7 @@ import type { RunnableTool, ToolLoopEvent } from "../../../src/index.ts";
 import { demoTools } from "../../demo-tools/index.ts";
 import type { Env, Settings } from "../../env.ts";
 import { EVENT_STREAM_HEADERS, eventStreamBody } from "../../http/event-stream.ts";
+import { withHeartbeat } from "../../http/heartbeat.ts";
 import { guardedPost } from "../../http/guarded-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { parseRunRequest, type RunRequest } from "../../request/parse-run-request.ts";
@@ -65,6 +66,6 @@ async function startRun(
   const frames = events.pipeThrough(
     new TransformStream<ToolLoopEvent, RunEvent>({ transform: (event, out) => out.enqueue(toRunEvent(event)) }),
   );
-  const body = cancelling(eventStreamBody(frames), runController);
+  const body = withHeartbeat(cancelling(eventStreamBody(frames), runController), runtime.timers);
   return new Response(body, { headers: { ...cors, ...EVENT_STREAM_HEADERS, ...headers } });
 }

@@ -1,6 +1,7 @@
 import type { Env, Settings } from "../../env.ts";
 import { guardedPost } from "../../http/guarded-post.ts";
 import { eventStreamBodyOfBatches } from "../../http/event-stream.ts";
+import { withHeartbeat } from "../../http/heartbeat.ts";
 import type { HttpError } from "../../response/json-error.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { parseStreamRequest } from "../../request/parse-stream-request.ts";
@@ -37,5 +38,7 @@ async function startStream(
   const controller = new AbortController();
   request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
   const { batches, headers } = await openEventBatches(streamRequest, env, settings, runtime, controller);
-  return new Response(eventStreamBodyOfBatches(batches), { headers: { ...cors, ...headers } });
+  return new Response(withHeartbeat(eventStreamBodyOfBatches(batches), runtime.timers), {
+    headers: { ...cors, ...headers },
+  });
 }

@@ -37,6 +37,7 @@ export function uiRoute(
         minVersion: 5,
         ...(parsed.messageId !== undefined ? { messageId: parsed.messageId } : {}),
       }),
+      runtime.timers,
     );
     return new Response(answer, { headers: answerHeaders(cors, UI_MESSAGE_STREAM_HEADERS, headers) });
   });

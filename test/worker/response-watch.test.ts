@@ -1,0 +1,217 @@
+// The clocks of a response: the idle timeout counts events (keep-alive bytes do not reset it) and
+// keeps one timer for the whole response, not one per read: the timer that fires while a later
+// wait is younger waits again for what is left, ends the body only when the provider made no event
+// for the full time, and is cleared at the end. The deadline ends it whatever flows.
+import { describe, expect, it } from "vitest";
+import { ToolCallStreamError } from "../../src/index.ts";
+import type { Timers } from "../../worker/runtime.ts";
+import { ResponseWatch } from "../../worker/upstream/response-watch.ts";
+
+/** A clock the test sets, and the timers waiting on it. */
+class Clock implements Timers {
+  time = 0;
+  readonly waiting = new Map<number, { callback: () => void; due: number }>();
+  #next = 1;
+  setTimeout(callback: () => void, ms: number): number {
+    this.waiting.set(this.#next, { callback, due: this.time + ms });
+    return this.#next++;
+  }
+  clearTimeout(handle: unknown): void {
+    this.waiting.delete(handle as number);
+  }
+  now(): number {
+    return this.time;
+  }
+  /** Moves the clock to `time` and fires the timers due by then. */
+  advance(time: number): void {
+    this.time = time;
+    for (const [handle, timer] of [...this.waiting]) {
+      if (timer.due > time) continue;
+      this.waiting.delete(handle);
+      timer.callback();
+    }
+  }
+}
+
+/** A body whose chunks the test pushes. */
+function pushed(): {
+  body: ReadableStream<Uint8Array>;
+  push: (text: string) => void;
+  close: () => void;
+  cancelled: () => boolean;
+} {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>(
+    { start: (c) => void (controller = c), cancel: () => void (cancelled = true) },
+    { highWaterMark: 0 },
+  );
+  return {
+    body,
+    push: (text) => controller.enqueue(new TextEncoder().encode(text)),
+    close: () => controller.close(),
+    cancelled: () => cancelled,
+  };
+}
+
+const turns = async (): Promise<void> => {
+  for (let i = 0; i < 20; i++) await null;
+};
+
+const HOUR = 3_600_000;
+const watchOn = (clock: Clock, maxResponseMs = HOUR) =>
+  new ResponseWatch({ timers: clock, idleTimeoutMs: 1000, maxResponseMs });
+/** The due times of the timers that are not the deadline. */
+const idleDues = (clock: Clock, deadline = HOUR) =>
+  [...clock.waiting.values()].map((timer) => timer.due).filter((due) => due !== deadline);
+
+describe("ResponseWatch: the idle timeout", () => {
+  it("keep-alive bytes do not restart the clock: a provider that sends only them is ended after the limit, with idle-timeout", async () => {
+    const clock = new Clock();
+    const source = pushed();
+    let stops = 0;
+    const reader = watchOn(clock)
+      .body(source.body, () => void stops++)
+      .getReader();
+    const first = reader.read();
+    await turns();
+    clock.time = 600;
+    source.push(": keep-alive\n\n");
+    expect(new TextDecoder().decode((await first).value)).toBe(": keep-alive\n\n");
+    const second = reader.read();
+    await turns();
+    expect(idleDues(clock)).toEqual([1000]);
+    clock.advance(1000);
+    const error = await second.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(ToolCallStreamError);
+    expect((error as ToolCallStreamError).code).toBe("idle-timeout");
+    expect(stops).toBe(1);
+    expect(source.cancelled()).toBe(true);
+    expect(clock.waiting.size).toBe(0);
+  });
+
+  it("an event restarts it: the timer armed before gives the next wait its whole limit, one timer at a time", async () => {
+    const clock = new Clock();
+    const source = pushed();
+    const watch = watchOn(clock);
+    let stops = 0;
+    const reader = watch.body(source.body, () => void stops++).getReader();
+    const first = reader.read();
+    await turns();
+    clock.time = 600;
+    source.push("data: {}\n\n");
+    await first;
+    const second = reader.read();
+    watch.progress(); // the chain made an event of the chunk while the next read waits
+    await turns();
+    expect(idleDues(clock)).toEqual([1000]);
+    clock.advance(1000); // the first wait's timer; the second has waited 400 ms
+    await turns();
+    expect(stops).toBe(0);
+    expect(idleDues(clock)).toEqual([1600]);
+    clock.advance(1600);
+    await expect(second).rejects.toBeInstanceOf(ToolCallStreamError);
+    expect(stops).toBe(1);
+  });
+
+  it("no idle timer while no read waits (a slow client holds the reads back), none once the response ends", async () => {
+    const clock = new Clock();
+    const source = pushed();
+    const watch = watchOn(clock);
+    const reader = watch.body(source.body, () => {}).getReader();
+    const first = reader.read();
+    await turns();
+    source.push("a");
+    await first;
+    watch.progress();
+    clock.advance(5000); // no read waits: the timer lapses without ending anything or arming another
+    expect(idleDues(clock)).toEqual([]);
+    const second = reader.read();
+    await turns();
+    expect(idleDues(clock)).toEqual([6000]);
+    source.close();
+    expect((await second).done).toBe(true);
+    watch.end();
+    expect(clock.waiting.size).toBe(0);
+  });
+
+  it("a byte stream (what a fetch body is, read with large reads): what queued comes as one chunk, and a timeout while a read is pending cancels the source", async () => {
+    const clock = new Clock();
+    let controller!: ReadableByteStreamController;
+    let cancelled: unknown;
+    const body = new ReadableStream({
+      type: "bytes",
+      start: (c) => void (controller = c),
+      cancel: (reason) => void (cancelled = reason),
+    });
+    let stops = 0;
+    const reader = watchOn(clock)
+      .body(body, () => void stops++)
+      .getReader();
+    for (const piece of ["a", "bc", "def"]) controller.enqueue(new TextEncoder().encode(piece));
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("abcdef");
+    const pending = reader.read();
+    await turns();
+    clock.advance(1000);
+    await expect(pending).rejects.toBeInstanceOf(ToolCallStreamError);
+    expect(stops).toBe(1);
+    await turns();
+    expect(cancelled).toBeInstanceOf(ToolCallStreamError);
+    expect(clock.waiting.size).toBe(0);
+  });
+});
+
+describe("ResponseWatch: the deadline", () => {
+  it("ends the response at MAX_RESPONSE_MS however steadily events flow, with deadline-exceeded; a body opened after it fails at once", async () => {
+    const clock = new Clock();
+    const source = pushed();
+    const watch = watchOn(clock, 2500);
+    let stops = 0;
+    const reader = watch.body(source.body, () => void stops++).getReader();
+    for (let t = 500; t < 2500; t += 500) {
+      const read = reader.read();
+      await turns();
+      clock.advance(t);
+      source.push("data: {}\n\n");
+      await read;
+      watch.progress();
+    }
+    const last = reader.read();
+    await turns();
+    clock.advance(2500);
+    const error = await last.then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect((error as ToolCallStreamError).code).toBe("deadline-exceeded");
+    expect((error as ToolCallStreamError).message).toContain("MAX_RESPONSE_MS");
+    expect(stops).toBe(1);
+    expect(clock.waiting.size).toBe(0);
+    let laterStops = 0;
+    const later = watch.body(pushed().body, () => void laterStops++).getReader();
+    await expect(later.read()).rejects.toMatchObject({ code: "deadline-exceeded" });
+    expect(laterStops).toBe(1);
+  });
+
+  it("events() notes progress per event or non-empty batch, and its end clears both clocks", async () => {
+    const clock = new Clock();
+    const watch = watchOn(clock);
+    const events = watch.events(
+      new ReadableStream<number[]>({
+        start(controller) {
+          controller.enqueue([]);
+          controller.enqueue([1]);
+          controller.close();
+        },
+      }),
+    );
+    expect(clock.waiting.size).toBe(1);
+    const read: number[][] = [];
+    for await (const batch of events) read.push(batch);
+    expect(read).toEqual([[], [1]]);
+    expect(clock.waiting.size).toBe(0);
+  });
+});

@@ -1,0 +1,124 @@
+// A resume of a finished response costs work proportional to what it sends: it reads the stored
+// batch that holds the frame after its Last-Event-ID, then one batch per read of the client, never
+// the whole log (an 8 MB log resumed at its end once cost a whole decode on the object's one thread).
+// Storage reads and the bytes decoded are counted through the store the cursor reads.
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { keyedStore } from "../../worker/resumable/keyed-store.ts";
+import { toBatch } from "../../worker/resumable/response-log.ts";
+import { LogWriter, type FrameStore } from "../../worker/resumable/response-log-storage.ts";
+import { storedLogCursor } from "../../worker/resumable/stored-cursor.ts";
+import { newTestResponseId, objectOf } from "./support.ts";
+
+const BATCHES = 200;
+const FRAMES_PER_BATCH = 10;
+const FRAMES = BATCHES * FRAMES_PER_BATCH;
+const frame = (n: number): string =>
+  `event: text-delta\nid: ${n}\ndata: {"type":"text-delta","text":"${"x".repeat(40)}"}\n\n`;
+
+/** `store`, counting the values it hands out and their stored bytes. */
+function counting(store: FrameStore) {
+  const seen = { values: 0, bytes: 0 };
+  const count = (value: unknown): void => {
+    seen.values++;
+    seen.bytes += (value as { bytes?: Uint8Array } | undefined)?.bytes?.length ?? 0;
+  };
+  const wrapped: FrameStore = {
+    get: (key) => {
+      const value = store.get(key);
+      count(value);
+      return value;
+    },
+    put: (key, value) => store.put(key, value),
+    delete: (key) => store.delete(key),
+    *list(options) {
+      for (const entry of store.list(options)) {
+        count(entry[1]);
+        yield entry;
+      }
+    },
+  };
+  return { store: wrapped, seen };
+}
+
+/** A finished log of BATCHES batches written to a fresh object's storage, then `check` on it. */
+function withFinishedLog<T>(check: (store: FrameStore) => T | Promise<T>): Promise<T> {
+  const id = newTestResponseId();
+  return runInDurableObject(objectOf(id), async (_instance, state) => {
+    const store = keyedStore(state.storage.kv, id);
+    const writer = new LogWriter(store, { maxFrames: 1_000_000, maxBytes: 1 << 30 });
+    writer.begin("stream", { "content-type": "text/event-stream" });
+    for (let b = 0; b < BATCHES; b++) {
+      const first = b * FRAMES_PER_BATCH;
+      writer.append(
+        toBatch(
+          first,
+          Array.from({ length: FRAMES_PER_BATCH }, (_, i) => frame(first + i)),
+        ),
+      );
+    }
+    writer.end(false, { first: 0, next: FRAMES });
+    return check(store);
+  });
+}
+
+async function readAll(cursor: { read(): Promise<{ type: string; text?: string }> }): Promise<string> {
+  let text = "";
+  for (let step = await cursor.read(); step.type === "frames"; step = await cursor.read()) text += step.text;
+  return text;
+}
+
+describe("resuming a finished response from storage", () => {
+  it("a resume that sends nothing reads the header alone; one that sends the last frames reads their batch alone", async () => {
+    await withFinishedLog(async (store) => {
+      const nothing = counting(store);
+      expect(await readAll(storedLogCursor(nothing.store, FRAMES - 1)!.cursor)).toBe("");
+      expect(nothing.seen).toEqual({ values: 1, bytes: 0 });
+
+      const lastTwo = counting(store);
+      const text = await readAll(storedLogCursor(lastTwo.store, FRAMES - 3)!.cursor);
+      expect(text).toBe(frame(FRAMES - 2) + frame(FRAMES - 1));
+      // The header and the batch's one value: one batch of the 200 read and decoded.
+      expect(lastTwo.seen.values).toBe(2);
+      const lastBatch = Array.from({ length: FRAMES_PER_BATCH }, (_, i) => frame(FRAMES - FRAMES_PER_BATCH + i));
+      expect(lastTwo.seen.bytes).toBe(new TextEncoder().encode(lastBatch.join("")).length);
+    });
+  });
+
+  it("each read of the client reads one batch more; a client that leaves reads nothing more", async () => {
+    await withFinishedLog(async (store) => {
+      const { store: counted, seen } = counting(store);
+      const { cursor } = storedLogCursor(counted, 94)!;
+      const first = await cursor.read();
+      expect(first).toEqual({
+        type: "frames",
+        text: Array.from({ length: 5 }, (_, i) => frame(95 + i)).join(""),
+      });
+      const afterOne = seen.values;
+      expect(await cursor.read()).toEqual({
+        type: "frames",
+        text: Array.from({ length: FRAMES_PER_BATCH }, (_, i) => frame(100 + i)).join(""),
+      });
+      expect(seen.values - afterOne).toBe(1);
+      cursor.close();
+      const afterClose = seen.values;
+      expect(await cursor.read()).toEqual({ type: "end" });
+      expect(seen.values).toBe(afterClose);
+    });
+  });
+
+  it("the whole log resumed from its start is every frame in order, exactly", async () => {
+    await withFinishedLog(async (store) => {
+      const text = await readAll(storedLogCursor(store, -1)!.cursor);
+      expect(text).toBe(Array.from({ length: FRAMES }, (_, i) => frame(i)).join(""));
+    });
+  });
+
+  it("outside the window is 410 without reading a batch", async () => {
+    await withFinishedLog(async (store) => {
+      const { store: counted, seen } = counting(store);
+      expect(() => storedLogCursor(counted, FRAMES)).toThrow(expect.objectContaining({ status: 410 }));
+      expect(seen).toEqual({ values: 1, bytes: 0 });
+    });
+  });
+});

@@ -1,0 +1,52 @@
+import { HttpError } from "../response/json-error.ts";
+import type { LogCursor } from "./response-log.ts";
+import { type FrameStore, loadBatchHolding, loadMeta } from "./response-log-storage.ts";
+
+/**
+ * A resume of a finished response, served from storage from where the client is: the batch that
+ * holds the frame after `Last-Event-ID`, then the next batch at each read of the client, never the
+ * whole log. A resume that sends nothing reads the header alone, and one that sends the last
+ * frames reads their batch alone, whatever the log weighs; a slow client reads no further than it
+ * takes, and a client that leaves reads nothing more. The log's window (its oldest kept frame and
+ * the end), written in its header when it finished, answers 410 without reading a batch.
+ *
+ * `undefined` when the log is not one to serve this way: not stored, still running elsewhere, cut
+ * by a restart (ended on its first resume, from the whole log) or written by an older Worker
+ * without its window.
+ *
+ * @example
+ * ```ts
+ * const stored = storedLogCursor(keyedStore(ctx.storage.kv, id), lastSeen);
+ * if (stored) return new Response(logBody(stored.cursor, () => {}), { headers: stored.headers });
+ * ```
+ */
+export function storedLogCursor(
+  store: FrameStore,
+  lastSeen: number,
+): { cursor: LogCursor; headers: Record<string, string> } | undefined {
+  const meta = loadMeta(store);
+  if (!meta?.done || meta.interrupted || !meta.window) return undefined;
+  const { first, next: end } = meta.window;
+  if (!Number.isInteger(lastSeen) || lastSeen + 1 < first || lastSeen >= end) {
+    throw new HttpError(410, {
+      code: "resume_window_passed",
+      message: "The events after this Last-Event-ID are no longer kept.",
+    });
+  }
+  let next = lastSeen + 1;
+  let closed = false;
+  const cursor: LogCursor = {
+    read: async () => {
+      if (closed || next >= end) return { type: "end" };
+      const batch = loadBatchHolding(store, next);
+      if (!batch) return { type: "end" }; // expired meanwhile: the alarm deleted it
+      const skipped = next - batch.first;
+      next = batch.first + batch.ends.length;
+      return { type: "frames", text: skipped === 0 ? batch.text : batch.text.slice(batch.ends[skipped - 1]) };
+    },
+    close: () => {
+      closed = true;
+    },
+  };
+  return { cursor, headers: meta.headers };
+}

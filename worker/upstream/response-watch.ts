@@ -1,0 +1,222 @@
+import { ToolCallStreamError } from "../../src/index.ts";
+import { chunkReader } from "../../src/shared/chunk-reader.ts";
+import type { TimerHandle, Timers } from "../runtime.ts";
+
+/** Options of {@link ResponseWatch}. */
+export interface ResponseWatchOptions {
+  timers: Timers;
+  /** Longest wait for the next event (`IDLE_TIMEOUT_MS`), in milliseconds. */
+  idleTimeoutMs: number;
+  /** Longest a whole response may take (`MAX_RESPONSE_MS`), in milliseconds, from the watch's start. */
+  maxResponseMs: number;
+}
+
+/**
+ * The two clocks of one response: the idle timeout and the overall deadline. Every provider body
+ * of the response (one, or one per model call of a run) is read through {@link ResponseWatch.body},
+ * and its events are passed through {@link ResponseWatch.events}, which tells the watch that the
+ * provider made progress.
+ *
+ * The idle clock counts decoded events, not bytes: SSE comments, Anthropic's `ping` and
+ * OpenRouter's `: OPENROUTER PROCESSING` arrive as bytes and make no event, so a model that
+ * stalls behind keep-alives is ended all the same. The clock runs from the first read of the
+ * provider after the last event, only while the Worker waits on the provider: a slow client holds
+ * the reads back and stops nothing. One timer at a time, not one per read: when it fires it ends
+ * the response if the wait is `idleTimeoutMs` old, or waits again for what is left.
+ *
+ * Either clock ends the response the same way: the body being read errors with a
+ * `ToolCallStreamError` (`idle-timeout` or `deadline-exceeded`), which the chain turns into an
+ * `error` event and then an `abort` listing the open calls, and the provider request is aborted.
+ * That is not the client's cancel signal, so a timed-out response never reads as `cancelled`.
+ *
+ * @example
+ * ```ts
+ * const watch = new ResponseWatch({ timers, idleTimeoutMs: 120_000, maxResponseMs: 600_000 });
+ * const events = watch.events(streamToolCalls(watch.body(response.body!, () => controller.abort()), options));
+ * ```
+ */
+export class ResponseWatch {
+  readonly #timers: Timers;
+  readonly #idleTimeoutMs: number;
+  /** When the wait for the next event began, or undefined when an event came with no read waiting. */
+  #since: number | undefined;
+  /** Reads of a provider body waiting now. */
+  #reads = 0;
+  #idle: TimerHandle | undefined;
+  #deadline: TimerHandle | undefined;
+  #failure: ToolCallStreamError | undefined;
+  #ended = false;
+  readonly #stops = new Set<(error: ToolCallStreamError) => void>();
+
+  constructor(options: ResponseWatchOptions) {
+    this.#timers = options.timers;
+    this.#idleTimeoutMs = options.idleTimeoutMs;
+    const { maxResponseMs } = options;
+    this.#deadline = this.#timers.setTimeout(() => {
+      this.#deadline = undefined;
+      this.#fail(
+        new ToolCallStreamError({
+          code: "deadline-exceeded",
+          message: `The response took longer than ${maxResponseMs} ms (MAX_RESPONSE_MS); the stream was ended.`,
+        }),
+      );
+    }, maxResponseMs);
+  }
+
+  /** The error that ended the response, once a clock ran out. */
+  get failure(): ToolCallStreamError | undefined {
+    return this.#failure;
+  }
+
+  /**
+   * Calls `stop` with the error when a clock runs out (at once if one has); returns what
+   * unregisters it. What waits for a provider's headers registers here.
+   */
+  onTimeout(stop: (error: ToolCallStreamError) => void): () => void {
+    if (this.#failure) {
+      stop(this.#failure);
+      return () => {};
+    }
+    this.#stops.add(stop);
+    return () => void this.#stops.delete(stop);
+  }
+
+  /** The provider made an event: the idle clock starts again from the next read. */
+  progress(): void {
+    this.#since = this.#reads > 0 ? this.#timers.now() : undefined;
+  }
+
+  /** The response ended (its events closed, errored or were cancelled): no timer fires after this. */
+  end(): void {
+    this.#ended = true;
+    this.#clear();
+  }
+
+  /**
+   * A provider body read under the watch: errored when a clock runs out, and `onStop` (which
+   * aborts the provider request) called then or when the reader cancels (the client went away).
+   * The source's cancel is not awaited: a source stuck in a read may never settle it.
+   */
+  body(source: ReadableStream<Uint8Array>, onStop: () => void): ReadableStream<Uint8Array> {
+    // A fetch body in large reads: what the upstream has ready, up to 64 KiB, per chunk.
+    const reader = chunkReader(source);
+    let output: ReadableStreamDefaultController<Uint8Array> | undefined;
+    let done = false;
+    let unregister = (): void => {};
+    const finish = (reason: unknown): void => {
+      done = true;
+      unregister();
+      onStop();
+      reader.cancel(reason).catch(() => undefined);
+    };
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          output = controller;
+          // A clock that ran out already (a run's next model call after the deadline) stops this at once.
+          unregister = this.onTimeout((error) => {
+            if (done) return;
+            output?.error(error);
+            finish(error);
+          });
+        },
+        pull: async (controller) => {
+          this.#readStarts();
+          let result: ReadableStreamReadResult<Uint8Array>;
+          try {
+            result = await reader.read();
+          } catch (error) {
+            if (done) return;
+            done = true;
+            unregister();
+            throw error;
+          } finally {
+            this.#reads--;
+          }
+          // After a timeout the stream has errored already (and the cancelled read says done).
+          if (done) return;
+          if (!result.done) return controller.enqueue(result.value);
+          done = true;
+          unregister();
+          controller.close();
+        },
+        cancel: (reason) => {
+          if (!done) finish(reason);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+
+  /**
+   * `stream` as it is, each chunk read from it (an event, or a non-empty array of events) noted as
+   * progress; its end, error or cancel ends the watch. Read as the chain makes them (no queue of
+   * its own), so progress is noted when an event is made, not when a slow client takes it.
+   */
+  events<T>(stream: ReadableStream<T>): ReadableStream<T> {
+    const reader = stream.getReader();
+    return new ReadableStream<T>(
+      {
+        pull: async (controller) => {
+          let result: ReadableStreamReadResult<T>;
+          try {
+            result = await reader.read();
+          } catch (error) {
+            this.end();
+            throw error;
+          }
+          if (result.done) {
+            this.end();
+            return controller.close();
+          }
+          if (!Array.isArray(result.value) || result.value.length > 0) this.progress();
+          controller.enqueue(result.value);
+        },
+        cancel: async (reason) => {
+          this.end();
+          await reader.cancel(reason);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+
+  #readStarts(): void {
+    this.#reads++;
+    this.#since ??= this.#timers.now();
+    if (this.#idle === undefined && !this.#ended && !this.#failure) {
+      this.#idle = this.#timers.setTimeout(() => this.#check(), this.#since + this.#idleTimeoutMs - this.#timers.now());
+    }
+  }
+
+  #check(): void {
+    this.#idle = undefined;
+    // No read waits now: the next one arms the timer again.
+    if (this.#ended || this.#failure || this.#reads === 0 || this.#since === undefined) return;
+    const left = this.#since + this.#idleTimeoutMs - this.#timers.now();
+    if (left > 0) {
+      this.#idle = this.#timers.setTimeout(() => this.#check(), left);
+      return;
+    }
+    this.#fail(
+      new ToolCallStreamError({
+        code: "idle-timeout",
+        message: `The provider sent no event for ${this.#idleTimeoutMs} ms (keep-alives do not count); the stream was ended.`,
+      }),
+    );
+  }
+
+  #fail(error: ToolCallStreamError): void {
+    if (this.#ended || this.#failure) return;
+    this.#failure = error;
+    this.#clear();
+    for (const stop of [...this.#stops]) stop(error);
+    this.#stops.clear();
+  }
+
+  #clear(): void {
+    if (this.#idle !== undefined) this.#timers.clearTimeout(this.#idle);
+    if (this.#deadline !== undefined) this.#timers.clearTimeout(this.#deadline);
+    this.#idle = this.#deadline = undefined;
+  }
+}
