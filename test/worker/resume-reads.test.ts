@@ -57,7 +57,7 @@ function withFinishedLog<T>(check: (store: FrameStore) => T | Promise<T>): Promi
         ),
       );
     }
-    writer.end(false, { first: 0, next: FRAMES });
+    writer.end();
     return check(store);
   });
 }

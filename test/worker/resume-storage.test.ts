@@ -11,6 +11,7 @@ import { toBatch } from "../../worker/resumable/response-log.ts";
 import { keyedStore } from "../../worker/resumable/keyed-store.ts";
 import {
   CHUNK_BYTES,
+  loadBatchHolding,
   loadResponseLog,
   LogWriter,
   splitBytes,
@@ -292,8 +293,13 @@ describe("response log storage", () => {
         headers: { "content-type": "text/event-stream" },
         limits: { maxFrames: 100, maxBytes: 1000 },
         done: true,
+        window: { first: 0, next: frames.length },
       });
       expect(stored.batches).toEqual([toBatch(0, frames.slice(0, 2)), toBatch(2, frames.slice(2))]);
+      // One batch alone, its one-byte values joined: what a resume of a finished log reads.
+      expect(loadBatchHolding(state.storage.kv, 1)).toEqual(toBatch(0, frames.slice(0, 2)));
+      expect(loadBatchHolding(state.storage.kv, frames.length - 1)).toEqual(toBatch(2, frames.slice(2)));
+      expect(loadBatchHolding(state.storage.kv, frames.length)).toBeUndefined();
       // A value lost inside the emoji (bytes 7 to 10) leaves bytes that are not UTF-8; one lost elsewhere, a short text.
       for (const lost of [8, 1]) {
         writer.begin("stream", {}, true);

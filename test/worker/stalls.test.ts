@@ -160,16 +160,38 @@ describe("a stall after one chunk is an error on every path", () => {
     expect(upstream.requests[0]!.signal.aborted).toBe(true);
   });
 
-  for (const [name, body, says] of [
-    ["chat", { ...endpoints["chat"]!.valid(), stream: true }, /"code":"idle-timeout"/],
-    ["ui", endpoints["ui"]!.valid(), /idle-timeout|sent no event/],
-    ["agui", endpoints["agui"]!.valid(), /"type":"RUN_ERROR"[^\n]*(idle-timeout|sent no event)/],
+  const parameters = { type: "object", properties: { city: { type: "string" } } };
+  for (const [path, body, says] of [
+    ["/v1/chat/completions", { ...endpoints["chat"]!.valid(), stream: true }, /"code":"idle-timeout"/],
+    ["/v1/ui", endpoints["ui"]!.valid(), /idle-timeout|sent no event/],
+    ["/v1/ag-ui", endpoints["agui"]!.valid(), /"type":"RUN_ERROR"[^\n]*(idle-timeout|sent no event)/],
+    [
+      "/v1/messages",
+      {
+        model: "openai/gpt-4o-mini",
+        max_tokens: 256,
+        stream: true,
+        messages: [{ role: "user", content: "Weather in Paris?" }],
+        tools: [{ name: "get_weather", input_schema: parameters }],
+      },
+      /event: error\n[^\n]*(idle-timeout|sent no event)/,
+    ],
+    [
+      "/v1/responses",
+      {
+        model: "openai/gpt-4o-mini",
+        stream: true,
+        input: "Weather in Paris?",
+        tools: [{ type: "function", name: "get_weather", parameters }],
+      },
+      /response\.failed[^\n]*\n[^\n]*(idle-timeout|sent no event)/,
+    ],
   ] as const) {
-    it(`${endpoints[name]!.path}: the protocol's error names the idle timeout`, async () => {
+    it(`${path}: the protocol's error names the idle timeout`, async () => {
       const timers = new ManualTimers();
       const upstream = provider(timers, "stall");
       const response = await worker(upstream, timers).call(
-        new Request(`http://localhost:8787${endpoints[name]!.path}`, {
+        new Request(`http://localhost:8787${path}`, {
           method: "POST",
           headers: { "content-type": "application/json", ...auth },
           body: JSON.stringify(body),

@@ -4,8 +4,6 @@
  * @module
  */
 import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "../../src/index.ts";
-import { withHeartbeat } from "../http/heartbeat.ts";
-import type { Timers } from "../runtime.ts";
 
 /** The headers of a protocol answered as Server-Sent Events. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
@@ -16,16 +14,15 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 /**
  * The answer's bytes: each array of ready events as one chunk of `encoder`'s protocol, adjacent
  * fragments of one call (or of text) joined into one protocol delta (`joinDeltas`), so a model
- * that streams arguments a few characters at a time costs a delta per network chunk. An SSE
- * comment goes out after each `HEARTBEAT_MS` of silence, so a client that left is found
- * ({@link withHeartbeat}): every protocol answered here is SSE.
+ * that streams arguments a few characters at a time costs a delta per network chunk. The route
+ * wraps it in its silence frame: `withHeartbeat` (an SSE comment) or `withKeepAlive` (the agent
+ * protocols' own), so a client that left is found on the write.
  */
 export function encodeAnswer(
   batches: ReadableStream<readonly EncodableEvent[]>,
   encoder: ProtocolEncoder<EncodableEvent>,
-  timers: Timers,
 ): ReadableStream<Uint8Array> {
-  return withHeartbeat(batches.pipeThrough(new ProtocolEncoderStream(encoder, { joinDeltas: true })), timers);
+  return batches.pipeThrough(new ProtocolEncoderStream(encoder, { joinDeltas: true }));
 }
 
 /** The headers of a streamed answer: CORS, the protocol's own, and the replay's name (readable cross-origin). */

@@ -83,7 +83,7 @@ export async function pumpIntoLog(
   } finally {
     write();
     log.finish();
-    writer.end(false, { first: log.first, next: log.next });
+    writer.end();
   }
 }
 

@@ -139,10 +139,12 @@ export class LogWriter {
   readonly #limits: ResponseLogLimits;
   readonly #chunkBytes: number;
   /** The batches written and not yet deleted, oldest first. */
-  readonly #kept: Array<{ first: number; frames: number; units: number; parts: number }> = [];
+  readonly #kept: Array<{ first: number; frames: number; units: number; parts: number; ends: readonly number[] }> = [];
   #frames = 0;
   #units = 0;
   #meta: StoredMeta | undefined;
+  /** False for a log loaded back to be ended (a restart cut it): its batches were not written here. */
+  #wroteAll = true;
 
   /** A writer over `store`, keeping what `limits` allow. */
   constructor(store: FrameStore, limits: ResponseLogLimits, chunkBytes: number = CHUNK_BYTES) {
@@ -161,6 +163,7 @@ export class LogWriter {
   /** Goes on writing a log loaded back from storage (to end one a restart cut). */
   reopen(meta: StoredMeta): void {
     this.#meta = meta;
+    this.#wroteAll = false;
   }
 
   /** Writes one batch, and deletes the oldest batches that fell out of the bounds. */
@@ -175,7 +178,13 @@ export class LogWriter {
           : { first: batch.first, bytes }) satisfies StoredPart,
       ),
     );
-    this.#kept.push({ first: batch.first, frames: batch.ends.length, units: batch.text.length, parts: parts.length });
+    this.#kept.push({
+      first: batch.first,
+      frames: batch.ends.length,
+      units: batch.text.length,
+      parts: parts.length,
+      ends: batch.ends,
+    });
     this.#frames += batch.ends.length;
     this.#units += batch.text.length;
     // The oldest batch goes once the newer ones alone fill the bounds: none of its frames is kept.
@@ -190,9 +199,10 @@ export class LogWriter {
     }
   }
 
-  /** Marks the log ended (`interrupted`: by a restart), with the window of frames it keeps when known. */
-  end(interrupted = false, window?: { first: number; next: number }): void {
+  /** Marks the log ended (`interrupted`: by a restart), with the window of frames it keeps when it wrote them all. */
+  end(interrupted = false): void {
     if (!this.#meta) throw new Error("The response log was never begun.");
+    const window = this.#wroteAll ? this.#window() : undefined;
     this.#meta = {
       ...this.#meta,
       done: true,
@@ -200,6 +210,26 @@ export class LogWriter {
       ...(window ? { window } : {}),
     };
     this.#store.put(META_KEY, this.#meta);
+  }
+
+  /**
+   * The frames a resume may start after, as `ResponseLog.restore` trims the stored batches: the
+   * newest within the bounds, the newest frame whatever its size. Only the oldest kept batch can
+   * hold frames past them (the rest were deleted whole), so this walks at most that batch.
+   */
+  #window(): { first: number; next: number } {
+    const oldest = this.#kept[0];
+    if (!oldest) return { first: 0, next: 0 };
+    const next = oldest.first + this.#frames;
+    let first = oldest.first;
+    let units = this.#units;
+    while (next - first > 1 && (next - first > this.#limits.maxFrames || units > this.#limits.maxBytes)) {
+      const index = first - oldest.first;
+      if (index >= oldest.ends.length) break;
+      units -= oldest.ends[index]! - (index === 0 ? 0 : oldest.ends[index - 1]!);
+      first++;
+    }
+    return { first, next };
   }
 }
 

@@ -1,3 +1,4 @@
+import { withHeartbeat } from "../../http/heartbeat.ts";
 import { AGUIEncoder, type RunnableTool } from "../../../src/index.ts";
 import type { Env } from "../../env.ts";
 import { protocolPost } from "../protocol-post.ts";
@@ -30,11 +31,7 @@ export function agUIRoute(
   return protocolPost(request, env, agUIErrorResponse, async (body, settings, cors) => {
     const parsed = parseAGUIRequest(body, providerNames, tools);
     const { batches, headers } = await openClientBatches(parsed, request, env, settings, runtime);
-    const answer = encodeAnswer(
-      batches,
-      new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId }),
-      runtime.timers,
-    );
-    return new Response(answer, { headers: answerHeaders(cors, SSE_HEADERS, headers) });
+    const answer = encodeAnswer(batches, new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId }));
+    return new Response(withHeartbeat(answer, runtime.timers), { headers: answerHeaders(cors, SSE_HEADERS, headers) });
   });
 }

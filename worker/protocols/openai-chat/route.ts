@@ -1,3 +1,4 @@
+import { withHeartbeat } from "../../http/heartbeat.ts";
 import { OpenAIChatEncoder, readOpenAIChatCompletion } from "../../../src/index.ts";
 import type { Env } from "../../env.ts";
 import { protocolPost } from "../protocol-post.ts";
@@ -34,9 +35,10 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
       const answer = encodeAnswer(
         batches,
         new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage }),
-        runtime.timers,
       );
-      return new Response(answer, { headers: answerHeaders(cors, SSE_HEADERS, headers) });
+      return new Response(withHeartbeat(answer, runtime.timers), {
+        headers: answerHeaders(cors, SSE_HEADERS, headers),
+      });
     }
     const { events, headers } = await openClientEvents(
       { mode: "stream", request: chat.request },

@@ -1,3 +1,4 @@
+import { withHeartbeat } from "../../http/heartbeat.ts";
 import { UI_MESSAGE_STREAM_HEADERS, UIMessageEncoder, type RunnableTool } from "../../../src/index.ts";
 import { readSettings, type Env } from "../../env.ts";
 import { corsHeaders, preflightResponse } from "../../http/cors.ts";
@@ -37,9 +38,10 @@ export function uiRoute(
         minVersion: 5,
         ...(parsed.messageId !== undefined ? { messageId: parsed.messageId } : {}),
       }),
-      runtime.timers,
     );
-    return new Response(answer, { headers: answerHeaders(cors, UI_MESSAGE_STREAM_HEADERS, headers) });
+    return new Response(withHeartbeat(answer, runtime.timers), {
+      headers: answerHeaders(cors, UI_MESSAGE_STREAM_HEADERS, headers),
+    });
   });
 }
 
