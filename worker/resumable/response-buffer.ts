@@ -19,7 +19,7 @@ import { ResponseLog, type ResponseLogLimits } from "./response-log.ts";
 import { RunningResponse } from "./running-response.ts";
 import { runRequestOf, type RunStart } from "./run-start.ts";
 import { loadMeta, loadResponseLog, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
-import { storedLogCursor } from "./stored-cursor.ts";
+import { storedLogResponse } from "./stored-cursor.ts";
 
 /**
  * How much later than `RESUME_TTL_MS` from its start a response's expiry is first set: a response
@@ -323,15 +323,8 @@ export class ResponseBuffer extends DurableObject<Env> {
    */
   #attach(id: string, lastSeen: number): Response {
     // A finished log is read from storage from the client's frame on, a batch per client read.
-    const stored = this.#running.has(id) ? undefined : storedLogCursor(this.#store(id), lastSeen);
-    if (stored)
-      return new Response(
-        withHeartbeat(
-          logBody(stored.cursor, () => {}),
-          this.#runtime.timers,
-        ),
-        stored,
-      );
+    const stored = this.#running.has(id) ? undefined : storedLogResponse(this.#store(id), lastSeen, this.#runtime);
+    if (stored) return stored;
     const current = this.#currentLog(id);
     if (!current) throw UNKNOWN();
     const { log, headers, running } = current;

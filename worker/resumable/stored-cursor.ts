@@ -1,4 +1,7 @@
+import { withHeartbeat } from "../http/heartbeat.ts";
 import { HttpError } from "../response/json-error.ts";
+import type { Runtime } from "../runtime.ts";
+import { logBody } from "./log-pump.ts";
 import type { LogCursor } from "./response-log.ts";
 import { type FrameStore, loadBatchHolding, loadMeta } from "./response-log-storage.ts";
 
@@ -49,4 +52,26 @@ export function storedLogCursor(
     },
   };
   return { cursor, headers: meta.headers };
+}
+
+/**
+ * The answer to a resume of a finished log ({@link storedLogCursor}), with the heartbeat of every
+ * streamed answer; `undefined` when the log is not one to serve this way.
+ *
+ * @example
+ * ```ts
+ * const stored = storedLogResponse(keyedStore(ctx.storage.kv, id), lastSeen, runtime);
+ * if (stored) return stored;
+ * ```
+ */
+export function storedLogResponse(store: FrameStore, lastSeen: number, runtime: Runtime): Response | undefined {
+  const stored = storedLogCursor(store, lastSeen);
+  if (!stored) return undefined;
+  return new Response(
+    withHeartbeat(
+      logBody(stored.cursor, () => {}),
+      runtime.timers,
+    ),
+    { headers: stored.headers },
+  );
 }
