@@ -8,9 +8,9 @@ import { ToolCallChain, type ToolCallChainOptions } from "./tool-call-chain.ts";
 
 /**
  * What an SDK's streaming call yields: its parsed chunks or events, as an async iterable (an
- * SDK's `Stream`) or a `ReadableStream` of objects.
+ * SDK's `Stream`), a `ReadableStream` of objects, or objects already at hand (an array).
  */
-export type ProviderChunks = AsyncIterable<object> | ReadableStream<object>;
+export type ProviderChunks = AsyncIterable<object> | Iterable<object> | ReadableStream<object>;
 
 /**
  * What the pump reads: a `Response` (its status checked, its content type given to the framing),
@@ -34,8 +34,8 @@ const payloadMessage = (value: unknown): FramedMessage => ({ data: "", value });
  * A reader of an async iterable. Cancelling calls the iterator's `return()` (an SDK's stream
  * aborts its request there) without waiting for it: a read still pending may never settle.
  */
-function iterableReader(iterable: AsyncIterable<unknown>): InputReader {
-  const iterator = iterable[Symbol.asyncIterator]();
+function iterableReader(iterable: AsyncIterable<unknown> | Iterable<unknown>): InputReader {
+  const iterator = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
   return {
     read: async () => {
       const result = await iterator.next();
@@ -57,7 +57,7 @@ function iterableReader(iterable: AsyncIterable<unknown>): InputReader {
 export class ChainPump {
   readonly #chain: ToolCallChain;
   readonly #response: Response | undefined;
-  readonly #body: ReadableStream<unknown> | AsyncIterable<unknown> | null;
+  readonly #body: ReadableStream<unknown> | AsyncIterable<unknown> | Iterable<unknown> | null;
   readonly #messageOf: (value: unknown) => FramedMessage;
   readonly #endOfObjects: FramedMessage | undefined;
   /** The input gave an SDK's objects (not bytes). */
@@ -81,10 +81,15 @@ export class ChainPump {
     // Duck-typed rather than `instanceof`: a Response from another realm or fetch polyfill
     // (workerd's test runner, undici in Node) is still a Response. A Response is not iterable;
     // a stream and an SDK's stream are.
-    const body = typeof (input as ReadableStream).getReader === "function" || Symbol.asyncIterator in input;
+    const body =
+      typeof (input as ReadableStream).getReader === "function" ||
+      Symbol.asyncIterator in input ||
+      Symbol.iterator in input;
     const response = body ? undefined : (input as Response);
     this.#response = response;
-    this.#body = response ? response.body : (input as ReadableStream<unknown> | AsyncIterable<unknown>);
+    this.#body = response
+      ? response.body
+      : (input as ReadableStream<unknown> | AsyncIterable<unknown> | Iterable<unknown>);
     this.#messageOf = protocol.messageOf ?? payloadMessage;
     this.#endOfObjects = protocol.endOfObjects;
     this.#signal = signal;
@@ -112,7 +117,7 @@ export class ChainPump {
     this.#reader =
       typeof (body as ReadableStream).getReader === "function"
         ? (chunkReader(body as ReadableStream<Uint8Array>) as InputReader)
-        : iterableReader(body as AsyncIterable<unknown>);
+        : iterableReader(body as AsyncIterable<unknown> | Iterable<unknown>);
     if (this.#signal?.aborted) return this.#onAbort();
     this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
   }

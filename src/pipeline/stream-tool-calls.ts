@@ -19,6 +19,11 @@ import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts
  * `Response` becomes an `error` event of code `http-error` with the provider's error object.
  * Cancelling the returned stream cancels the body, which stops the fetch.
  *
+ * `input` may also be an SDK's stream of parsed chunks (`ProviderChunks`: openai-node,
+ * `@anthropic-ai/sdk`, `@google/genai`, the AWS SDK's ConverseStream, cohere-ai, ollama), read by
+ * the same decoders with the `provider` option naming their provider; cancelling calls the
+ * iterator's `return()`, which aborts the SDK's request.
+ *
  * @example
  * ```ts
  * const response = await fetch("https://api.openai.com/v1/chat/completions", { method: "POST", headers, body });
@@ -26,6 +31,12 @@ import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts
  *   if (event.type === "text-delta") write(event.text);
  *   if (event.type === "tool-call") await run(event.name, event.arguments);
  * }
+ * ```
+ *
+ * @example An SDK's stream: its parsed chunks, read without a round trip through JSON text (`provider` required)
+ * ```ts
+ * const stream = await openai.chat.completions.create({ model, messages, tools, stream: true });
+ * for await (const event of streamToolCalls(stream, { provider: "openai" })) console.log(event.type);
  * ```
  *
  * @example Tools given by validators type the calls

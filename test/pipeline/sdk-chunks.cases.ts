@@ -127,7 +127,7 @@ group("streamToolCalls from an SDK's parsed chunks", (test) => {
     ]);
   }).needs("recordings");
 
-  test("a ReadableStream of objects, and the batches, read the same", async () => {
+  test("a ReadableStream of objects, an array, and the batches, read the same", async () => {
     const events = await collect(streamToolCalls(fromChunks(CALL_CHUNKS), { provider: "openai" }));
     assertEquals(types(events), [
       "text-delta",
@@ -139,6 +139,7 @@ group("streamToolCalls from an SDK's parsed chunks", (test) => {
     ]);
     const batches = await collect(streamToolCallBatches(sdkStream(CALL_CHUNKS).stream, { provider: "openai" }));
     assertEquals(batches.flat(), events);
+    assertEquals(await collect(streamToolCalls(CALL_CHUNKS, { provider: "openai" })), events);
   });
 
   test("the objects are read as they are: no copy through JSON text, and never changed", async () => {
