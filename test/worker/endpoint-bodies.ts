@@ -127,6 +127,70 @@ export const endpoints: Record<string, Endpoint> = {
       return { code: code!, message, ...(field !== undefined ? { field } : {}) };
     },
   },
+  messages: {
+    path: "/v1/messages",
+    valid: () =>
+      structuredClone({
+        model: "openai/gpt-4o-mini",
+        max_tokens: 1024,
+        system: "Be brief.",
+        messages: [
+          { role: "user", content: "Weather in Paris?" },
+          {
+            role: "assistant",
+            content: [{ type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } }],
+          },
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: "18" }], is_error: false },
+            ],
+          },
+        ],
+        tools: [{ name: "get_weather", input_schema: PARAMETERS }],
+        tool_choice: { type: "auto" },
+      }),
+    expectError: async (response) => {
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      const body = (await response.json()) as { type: string; error: { type: string; message: string } };
+      expect(Object.keys(body)).toEqual(["type", "error"]);
+      expect(body).toEqual({ type: "error", error: { type: expect.any(String), message: expect.any(String) } });
+      const field = /\(field: (.+)\)$/.exec(body.error.message)?.[1] ?? /^`([^`]+)`/.exec(body.error.message)?.[1];
+      return { code: body.error.type, message: body.error.message, ...(field !== undefined ? { field } : {}) };
+    },
+  },
+  responses: {
+    path: "/v1/responses",
+    valid: () =>
+      structuredClone({
+        model: "openai/gpt-4o-mini",
+        instructions: "Be brief.",
+        input: [
+          { role: "user", content: [{ type: "input_text", text: "Weather in Paris?" }] },
+          { type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Paris"}' },
+          { type: "function_call_output", call_id: "call_1", output: '{"celsius": 18}' },
+        ],
+        tools: [
+          { type: "function", name: "get_weather", parameters: PARAMETERS, strict: false },
+          { type: "custom", name: "apply_patch" },
+        ],
+        tool_choice: "auto",
+      }),
+    expectError: async (response) => {
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      const body = (await response.json()) as {
+        error: { message: string; type: string; param: string | null; code: string };
+      };
+      expect(Object.keys(body)).toEqual(["error"]);
+      expect(body.error).toEqual({
+        message: expect.any(String),
+        type: expect.any(String),
+        param: body.error.param === null ? null : expect.any(String),
+        code: expect.any(String),
+      });
+      return { code: body.error.code, field: body.error.param, message: body.error.message };
+    },
+  },
   agui: {
     path: "/v1/ag-ui",
     valid: () =>
