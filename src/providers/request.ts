@@ -55,6 +55,8 @@ export type RequestMessage =
       readonly toolCallId?: string | undefined;
       readonly name?: string | undefined;
       readonly content: string;
+      /** The tool failed: `content` is its error. Anthropic and Bedrock flag the result; elsewhere the text says it. */
+      readonly isError?: boolean | undefined;
     };
 
 /** A call of an earlier turn, as `finish.toolCalls` reports it. */

@@ -348,24 +348,32 @@ describe("the agent endpoints: names, keys, limits and errors in each protocol's
     expect(JSON.stringify(upstream.requests[3]!.body)).toContain(`"thoughtSignature":${JSON.stringify(signature)}`);
   });
 
-  it("Messages: a tool_result with is_error tells the provider it failed", async () => {
-    const upstream = new FakeUpstream({ kind: "sse", chunks: openAIChunks([chatChunk({ content: "ok" }, "stop")]) });
-    await anthropic({
-      apiKey: "t",
-      fetch: workerFetch({ env: testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t" }), upstream }),
-    }).messages.create({
-      model: "openai/gpt-4o-mini",
-      max_tokens: 64,
-      messages: [
-        { role: "user", content: "Look up Paris." },
-        { role: "assistant", content: [{ type: "tool_use", id: "toolu_01", name: "lookup", input: {} }] },
-        {
-          role: "user",
-          content: [{ type: "tool_result", tool_use_id: "toolu_01", content: "timeout", is_error: true }],
-        },
-      ],
-    });
-    expect(JSON.stringify(upstream.requests[0]!.body)).toContain('"content":"Error: timeout"');
+  it("Messages: a tool_result with is_error reaches Anthropic as is_error and Bedrock as status error; other providers read it in the text", async () => {
+    const cases: [string, string][] = [
+      ["openai", '"content":"Error: timeout"'],
+      ["anthropic", '"content":"timeout","is_error":true'],
+      ["bedrock", '"content":[{"text":"timeout"}],"status":"error"'],
+    ];
+    for (const [provider, expected] of cases) {
+      const upstream = liveUpstream(provider);
+      await anthropic({
+        apiKey: "t",
+        fetch: workerFetch({ env: testEnv({ ...LIVE[provider]!.env, CLIENT_TOKEN: "t" }), upstream }),
+      }).messages.create({
+        model: `${provider}/m`,
+        max_tokens: 64,
+        tools: [messagesTool],
+        messages: [
+          { role: "user", content: "Look up Paris." },
+          { role: "assistant", content: [{ type: "tool_use", id: "toolu_01", name: "lookup", input: {} }] },
+          {
+            role: "user",
+            content: [{ type: "tool_result", tool_use_id: "toolu_01", content: "timeout", is_error: true }],
+          },
+        ],
+      });
+      expect(JSON.stringify(upstream.requests[0]!.body)).toContain(expected);
+    }
   });
 
   it("the agent endpoints take a body past MAX_BODY_BYTES up to MAX_AGENT_BODY_BYTES; /v1/chat/completions does not", async () => {

@@ -29,7 +29,7 @@ export type WireMessage =
         providerMetadata?: { [key: string]: JsonValue };
       }[];
     }
-  | { role: "tool"; tool_call_id: string; content: string };
+  | { role: "tool"; tool_call_id: string; content: string; is_error?: true };
 
 /** The fields of a `/v1/stream` body a client protocol fills in; absent ones stay absent. */
 export interface WireRequest {

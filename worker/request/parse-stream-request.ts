@@ -136,6 +136,10 @@ function parseToolMessage(value: Record<string, unknown>, path: string): Message
   const message: Message = { role: "tool", content: typeof content === "string" ? content : JSON.stringify(content) };
   if (id !== undefined) message.toolCallId = id;
   if (name !== undefined) message.name = name;
+  const error = own(value, "is_error");
+  if (error !== undefined && error !== null && typeof error !== "boolean")
+    throw invalidField(`${path}.is_error`, "`is_error` must be true or false.");
+  if (error === true) message.isError = true;
   return message;
 }
 

@@ -14,7 +14,7 @@
  *     // a previous turn: the calls as the stream's `finish.toolCalls` listed them ...
  *     { "role": "assistant", "content": "", "tool_calls": [{ "id": "call_1", "name": "get_weather", "arguments": { "city": "Paris" } }] },
  *     // ... and their results
- *     { "role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "{\"celsius\": 18}" }
+ *     { "role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "{\"celsius\": 18}" }   // "is_error": true for a failure
  *   ],
  *   "tools": [{ "name": "get_weather", "description": "Current weather", "parameters": { "type": "object", "properties": { "city": { "type": "string" } } } }],
  *   "tool_choice": "auto",            // "auto" | "none" | "required" | { "name": "get_weather" }
@@ -87,6 +87,8 @@ export interface ToolMessage {
   toolCallId?: string;
   name?: string;
   content: string;
+  /** The tool failed (`is_error: true`): Anthropic and Bedrock are told so; other providers read it in the text. */
+  isError?: true;
 }
 
 /** A function the model may call. */

@@ -49,7 +49,14 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
     message.content === "" || message.role === "tool" ? [] : [{ type: "text", text: message.content }];
   if (message.role === "user") return text;
   if (message.role === "tool")
-    return [{ type: "tool_result", tool_use_id: resultId(message, path), content: message.content }];
+    return [
+      {
+        type: "tool_result",
+        tool_use_id: resultId(message, path),
+        content: message.content,
+        ...(message.isError ? { is_error: true } : {}),
+      },
+    ];
   return [
     ...text,
     ...message.toolCalls.map(

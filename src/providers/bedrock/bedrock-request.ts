@@ -47,7 +47,15 @@ export function bedrockRequestBody(request: ProviderRequest): Fields {
  */
 function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: string): Fields[] {
   if (message.role === "tool")
-    return [{ toolResult: { toolUseId: resultId(message, path), content: [{ text: message.content }] } }];
+    return [
+      {
+        toolResult: {
+          toolUseId: resultId(message, path),
+          content: [{ text: message.content }],
+          ...(message.isError ? { status: "error" } : {}),
+        },
+      },
+    ];
   // Converse refuses a blank text block.
   const text: Fields[] = message.content.trim() === "" ? [] : [{ text: message.content }];
   if (message.role === "user") return text;

@@ -33,6 +33,9 @@ import { agentModel } from "../agent-model.ts";
 import { signatureOfId } from "../thought-signatures.ts";
 import { arrayAt, clientRequest, idAt, objectAt, stringAt, toolNameAt, type WireMessage } from "../client-request.ts";
 
+/** The providers whose tool results carry an error flag of their own (`is_error`, Bedrock's `status: "error"`). */
+const NATIVE_ERRORS: ReadonlySet<string> = new Set(["anthropic", "bedrock"]);
+
 /** A validated `POST /v1/messages` request. */
 export interface MessagesRequest {
   request: StreamRequest;
@@ -57,7 +60,7 @@ export function parseMessagesRequest(
   const system = own(fields, "system");
   if (system !== undefined && system !== null) messages.push({ role: "system", content: textOf(system, "system") });
   arrayAt(own(fields, "messages"), "messages").forEach((message, i) =>
-    messages.push(...toWire(message, `messages[${i}]`)),
+    messages.push(...toWire(message, `messages[${i}]`, NATIVE_ERRORS.has(provider))),
   );
   const tools = own(fields, "tools") ?? undefined;
   const { request } = clientRequest(
@@ -95,7 +98,7 @@ function textOf(value: unknown, path: string): string {
 }
 
 /** One Messages message as `/v1/stream` messages: a user turn's tool results first (as tool messages), then its text. */
-function toWire(value: unknown, path: string): WireMessage[] {
+function toWire(value: unknown, path: string, nativeErrors: boolean): WireMessage[] {
   const message = objectAt(value, path);
   const role = own(message, "role");
   const content = own(message, "content");
@@ -116,12 +119,10 @@ function toWire(value: unknown, path: string): WireMessage[] {
       const result = own(block, "content");
       const body = result === undefined || result === null ? "" : toolResultText(result, `${at}.content`);
       const error = own(block, "is_error") === true;
-      out.push({
-        role: "tool",
-        tool_call_id: idAt(own(block, "tool_use_id"), `${at}.tool_use_id`),
-        // The flag has no field of its own in every provider's format: the text says it.
-        content: error ? `Error: ${body}` : body,
-      });
+      const id = idAt(own(block, "tool_use_id"), `${at}.tool_use_id`);
+      // Anthropic and Bedrock take the flag; in the other providers' formats the text says it.
+      if (error && nativeErrors) out.push({ role: "tool", tool_call_id: id, content: body, is_error: true });
+      else out.push({ role: "tool", tool_call_id: id, content: error ? `Error: ${body}` : body });
     } else if (type === "tool_use" && role === "assistant") {
       const input = own(block, "input");
       const id = idAt(own(block, "id"), `${at}.id`);
