@@ -179,6 +179,28 @@ for (const provider of providers) {
   if (leaked.length > 0)
     failures.push(`${pkg.name}/${provider} bundles ${leaked.join(", ")}, which belong to other providers`);
 }
+// streamToolCalls from a provider's subpath (bound to its protocol: issue 24), and from the main
+// entry, which reads the `provider` option through the registry of every provider. No budget of
+// its own: it carries every feature of the one call (repair, partial values, schema checks, early
+// validation, the pump); the check is that it holds no other provider's decoder.
+for (const provider of providers) {
+  const source = `export { streamToolCalls } from "${pkg.name}/${provider}";\n`;
+  const bound = await measure(source);
+  rows.push({ what: `streamToolCalls, ${provider}`, ...bound });
+  rows.push({
+    what: `streamToolCalls, ${provider}, own code`,
+    ...(await measure(source, { external: ["eventsource-parser"] })),
+  });
+  const decoders = foreignInputs(bound, provider).filter((path) => path.includes("/providers/"));
+  if (decoders.length > 0)
+    failures.push(`streamToolCalls from ${pkg.name}/${provider} bundles ${decoders.join(", ")}, of other providers`);
+}
+const mainEntry = `export { streamToolCalls } from "${pkg.name}";\n`;
+rows.push({ what: "streamToolCalls, main entry", ...(await measure(mainEntry)) });
+rows.push({
+  what: "streamToolCalls, main entry, own code",
+  ...(await measure(mainEntry, { external: ["eventsource-parser"] })),
+});
 for (const subpath of Object.keys(pkg.exports).filter((s) => s === "." || !(s.slice(2) in PROVIDERS))) {
   if (subpath === "./package.json") continue;
   const name = subpath === "." ? pkg.name : `${pkg.name}/${subpath.slice(2)}`;
@@ -270,9 +292,10 @@ function readmeTable(rows) {
     /^\| ([^|\n]+?) \| ([0-9,]+)( to ([0-9,]+))?( [^|\n]*)? \|( ([0-9,]+))? \|/gm,
     (line, label, ...rest) => {
       const [first, , second, note = "", , third] = rest;
-      const chain = /^core chain, `[^`/]+\/([a-z-]+)`/.exec(label);
+      const chain = /^(core chain|`streamToolCalls`), `[^`/]+(?:\/([a-z-]+))?`/.exec(label);
+      const what = chain && `${chain[1] === "core chain" ? "core chain" : "streamToolCalls"}, ${chain[2] ?? "main entry"}`;
       let want;
-      if (chain) want = [gzipped(`core chain, ${chain[1]}`), gzipped(`core chain, ${chain[1]}, own code`)];
+      if (what) want = [gzipped(what), gzipped(`${what}, own code`)];
       else if (label === "each extra provider stage" && second !== undefined)
         want = [Math.min(...extras), Math.max(...extras)];
       else return line;
@@ -286,7 +309,7 @@ function readmeTable(rows) {
         stale.push(
           `README size table: "${label}" shows ${shown.map(format).join(" and ")}, measured ${want.map(format).join(" and ")}`,
         );
-      return chain
+      return what
         ? `| ${label} | ${format(want[0])} | ${format(want[1])} |`
         : `| ${label} | ${format(want[0])} to ${format(want[1])}${note} | |`;
     },
