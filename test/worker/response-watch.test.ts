@@ -2,10 +2,10 @@
 // keeps one timer for the whole response, not one per read: the timer that fires while a later
 // wait is younger waits again for what is left, ends the body only when the provider made no event
 // for the full time, and is cleared at the end. The deadline ends it whatever flows.
-import { describe, expect, it } from "vitest";
-import { ToolCallStreamError } from "../../src/index.ts";
+import { describe, expect, it, vi } from "vitest";
+import { ToolCallStreamError, type ToolCallEvent } from "../../src/index.ts";
 import type { Timers } from "../../worker/runtime.ts";
-import { ResponseWatch } from "../../worker/upstream/response-watch.ts";
+import { failureEvents, ResponseWatch } from "../../worker/upstream/response-watch.ts";
 
 /** A clock the test sets, and the timers waiting on it. */
 class Clock implements Timers {
@@ -207,11 +207,49 @@ describe("ResponseWatch: the deadline", () => {
           controller.close();
         },
       }),
+      () => [],
     );
     expect(clock.waiting.size).toBe(1);
     const read: number[][] = [];
     for await (const batch of events) read.push(batch);
     expect(read).toEqual([[], [1]]);
+    expect(clock.waiting.size).toBe(0);
+  });
+});
+
+describe("ResponseWatch: a throw inside the chain", () => {
+  it("a step that throws ends the events with error and abort (never a cut stream), aborts the provider, and logs name and stack without the message", async () => {
+    const clock = new Clock();
+    const watch = watchOn(clock);
+    const source = pushed();
+    let stops = 0;
+    const body = watch.body(source.body, () => void stops++);
+    const bodyReader = body.getReader();
+    const pending = bodyReader.read();
+    await turns();
+    let pulls = 0;
+    // A deliberately throwing step between the chain and the client: its second pull throws.
+    const throwing = new ReadableStream<ToolCallEvent[]>({
+      pull(controller) {
+        if (pulls++ === 0) return controller.enqueue([{ type: "text-delta", text: "Hi" }]);
+        throw new TypeError('Unexpected token in {"secret":"prompt text"}');
+      },
+    });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const read: ToolCallEvent[][] = [];
+    for await (const batch of watch.events(throwing, (error) => [failureEvents(error)])) read.push(batch);
+    expect(read.map((batch) => batch.map((event) => event.type))).toEqual([["text-delta"], ["error", "abort"]]);
+    expect(read[1]![0]).toEqual({
+      type: "error",
+      error: { code: "stream-failed", message: "The Worker failed while streaming the response." },
+    });
+    expect(stops).toBe(1);
+    await expect(pending).rejects.toMatchObject({ code: "stream-failed" });
+    expect(logged).toHaveBeenCalledTimes(1);
+    const line = String(logged.mock.calls[0]![0]);
+    logged.mockRestore();
+    expect(line).toMatch(/^tool-call-stream: unexpected TypeError in the response's events\n\s+at /);
+    expect(line).not.toContain("secret");
     expect(clock.waiting.size).toBe(0);
   });
 });

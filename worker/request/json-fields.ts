@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { checkToolSchema } from "../../src/index.ts";
 import { invalidField, type HttpError } from "../response/json-error.ts";
 
 /** Deepest nesting of arrays and objects a request may have: more is refused before anything recurses over it. */
@@ -62,4 +63,24 @@ export function jsonPath(path: readonly (string | number)[]): string {
     if (/^[A-Za-z_$][\w$-]{0,63}$/.test(key)) return text === "" ? key : `${text}.${key}`;
     return `${text}[${/^[\w .-]{0,64}$/.test(key) ? JSON.stringify(key) : '"…"'}]`;
   }, "");
+}
+
+/**
+ * A tool's JSON Schema checked before anything uses it (`checkToolSchema`: `enum` an array,
+ * `anyOf` a list of schemas, `properties` an object of schemas, numbers where numbers go, bounded
+ * size and depth): a 400 naming the first field at fault by its path from `path`, as the client
+ * wrote it (`tools[0].parameters.properties.city.enum`), so a schema the validators cannot read
+ * never reaches them. The message names the field and says what it must be, never its value.
+ *
+ * @example
+ * ```ts
+ * checkParameters(parameters, "tools[0].parameters"); // throws a 400 for { enum: "abc" }
+ * ```
+ */
+export function checkParameters(schema: unknown, path: string): void {
+  const issues = checkToolSchema(schema, path);
+  const first = issues[0];
+  if (!first) return;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more problems in this schema)` : "";
+  throw invalidField(first.path, `\`${first.path}\` ${first.message}${more}.`);
 }

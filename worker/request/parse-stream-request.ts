@@ -1,6 +1,6 @@
 import type { JsonValue } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
-import { isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
+import { checkParameters, isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
 import type {
   AssistantToolCall,
   JsonObject,
@@ -169,6 +169,7 @@ function parseTool(value: unknown, path: string): ToolDefinition {
   const parameters = own(fn, "parameters");
   if (parameters !== undefined) {
     if (!isObject(parameters)) throw invalidField(`${path}.parameters`, "`parameters` must be a JSON Schema object.");
+    checkParameters(parameters, `${path}.parameters`);
     tool.parameters = parameters as JsonObject;
   }
   return tool;

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { logUnexpected } from "./log-error.ts";
 import { SettingsError } from "../env.ts";
 
 /** The error codes of the HTTP API. */
@@ -78,11 +79,13 @@ export function invalidField(field: string, message: string): HttpError {
 
 /**
  * Any failure as an {@link HttpError}: a misconfigured variable is 500 `worker_misconfigured`
- * (its message names the variable), anything unexpected a 500 that says nothing about internals.
+ * (its message names the variable), anything unexpected a 500 that says nothing about internals,
+ * logged with its name and stack (never its message: {@link logUnexpected}).
  */
 export function asHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (error instanceof SettingsError)
     return new HttpError(500, { code: "worker_misconfigured", message: error.message });
+  logUnexpected(error, "a request");
   return new HttpError(500, { code: "internal_error", message: "The Worker failed to handle the request." });
 }

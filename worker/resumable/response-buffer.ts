@@ -2,7 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { readyBatches, type RunnableTool } from "../../src/index.ts";
 import { readSettings, type Env, type Settings } from "../env.ts";
 import { EVENT_STREAM_HEADERS } from "../http/event-stream.ts";
-import { errorResponse, HttpError } from "../response/json-error.ts";
+import { asHttpError, errorResponse, HttpError } from "../response/json-error.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import { withHeartbeat } from "../http/heartbeat.ts";
 import { openEventBatches } from "../services/model-call.ts";
@@ -136,10 +136,8 @@ export class ResponseBuffer extends DurableObject<Env> {
       if (objectNameOf(id) === undefined) throw UNKNOWN();
       return await act();
     } catch (error) {
-      if (error instanceof HttpError) return errorResponse(error);
-      return errorResponse(
-        new HttpError(500, { code: "internal_error", message: "The Worker failed to handle the request." }),
-      );
+      // Unexpected ones are logged (name and stack) by asHttpError.
+      return errorResponse(asHttpError(error));
     }
   }
 

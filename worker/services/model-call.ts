@@ -25,7 +25,7 @@ import type { StreamRequest } from "../request/stream-request.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { windowedBatches } from "./write-window.ts";
-import { ResponseWatch } from "../upstream/response-watch.ts";
+import { failureEvents, ResponseWatch } from "../upstream/response-watch.ts";
 import { withoutProviderData, withoutProviderDataInBatches } from "./without-provider-data.ts";
 
 /**
@@ -50,7 +50,7 @@ export async function openEventStream(
     controller,
     withSignal,
   );
-  return { events: watch.events(withoutProviderData(streamToolCalls(body, options))), headers };
+  return { events: watch.events(withoutProviderData(streamToolCalls(body, options)), failureEvents), headers };
 }
 
 /**
@@ -78,7 +78,7 @@ export async function openEventBatches(
   );
   // Progress is noted as the chain makes the events (before any window holds them); windowed
   // next, so that each later stage runs once per window, not once per network chunk.
-  const batches = watch.events(streamToolCallBatches(body, options));
+  const batches = watch.events(streamToolCallBatches(body, options), (error) => [failureEvents(error)]);
   const windowed = windowMs > 0 ? windowedBatches(batches, { timers: runtime.timers, ms: windowMs }) : batches;
   return { batches: withoutProviderDataInBatches(windowed), headers };
 }

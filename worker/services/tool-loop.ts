@@ -15,6 +15,7 @@ import { SCRIPTED_MODEL, scriptedModel } from "../upstream/replay/scripted/scrip
 import type { RunRequest } from "../request/parse-run-request.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
+import { failureEvents } from "../upstream/response-watch.ts";
 import { responseWatch } from "./model-call.ts";
 import { withoutProviderData } from "./without-provider-data.ts";
 
@@ -102,7 +103,10 @@ export async function openRunEvents(
     },
   });
   return {
-    events: watch.events(withoutProviderData(cancelling(events, runController))),
+    events: watch.events(withoutProviderData(cancelling(events, runController)), (error, last) => {
+      const step = last && "step" in last ? last.step : 1;
+      return failureEvents(error).map((event) => ({ ...event, step }) as ToolLoopEvent);
+    }),
     headers: live ? {} : { "x-replay-recording": SCRIPTED_MODEL },
   };
 }

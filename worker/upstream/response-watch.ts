@@ -1,4 +1,5 @@
-import { ToolCallStreamError } from "../../src/index.ts";
+import { ToolCallStreamError, type StreamErrorInfo, type ToolCallEvent } from "../../src/index.ts";
+import { logUnexpected } from "../response/log-error.ts";
 import { chunkReader } from "../../src/shared/chunk-reader.ts";
 import type { TimerHandle, Timers } from "../runtime.ts";
 
@@ -152,9 +153,19 @@ export class ResponseWatch {
    * `stream` as it is, each chunk read from it (an event, or a non-empty array of events) noted as
    * progress; its end, error or cancel ends the watch. Read as the chain makes them (no queue of
    * its own), so progress is noted when an event is made, not when a slow client takes it.
+   *
+   * The chain never errors its output (a failure is an `error` event and an `abort`), so an error
+   * here is a bug (a step, a validator, a decoder that threw): it is logged (name and stack), the
+   * provider request aborted, and the stream ends with what `ending` makes of a `stream-failed`
+   * error (the `error` and `abort` events, given the last chunk read), never cut short, so a client
+   * never gets an empty or truncated 200.
    */
-  events<T>(stream: ReadableStream<T>): ReadableStream<T> {
+  events<T>(
+    stream: ReadableStream<T>,
+    ending: (error: StreamErrorInfo, last: T | undefined) => readonly T[],
+  ): ReadableStream<T> {
     const reader = stream.getReader();
+    let last: T | undefined;
     return new ReadableStream<T>(
       {
         pull: async (controller) => {
@@ -162,14 +173,22 @@ export class ResponseWatch {
           try {
             result = await reader.read();
           } catch (error) {
+            logUnexpected(error, "the response's events");
+            const info: StreamErrorInfo = {
+              code: "stream-failed",
+              message: "The Worker failed while streaming the response.",
+            };
+            this.#fail(new ToolCallStreamError(info));
             this.end();
-            throw error;
+            for (const item of ending(info, last)) controller.enqueue(item);
+            return controller.close();
           }
           if (result.done) {
             this.end();
             return controller.close();
           }
           if (!Array.isArray(result.value) || result.value.length > 0) this.progress();
+          last = result.value;
           controller.enqueue(result.value);
         },
         cancel: async (reason) => {
@@ -219,4 +238,20 @@ export class ResponseWatch {
     if (this.#deadline !== undefined) this.#timers.clearTimeout(this.#deadline);
     this.#idle = this.#deadline = undefined;
   }
+}
+
+/**
+ * The `error` and `abort` that end a response whose events failed unexpectedly
+ * ({@link ResponseWatch.events}); the open calls are not known there, so none is listed.
+ *
+ * @example
+ * ```ts
+ * const events = watch.events(chain, (error) => failureEvents(error));
+ * ```
+ */
+export function failureEvents(error: StreamErrorInfo): [ToolCallEvent, ToolCallEvent] {
+  return [
+    { type: "error", error },
+    { type: "abort", reason: "stream-failed", discarded: [], error },
+  ];
 }

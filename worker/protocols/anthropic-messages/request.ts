@@ -78,7 +78,7 @@ export function parseMessagesRequest(
     {},
     (field) => {
       if (field === "provider") return "model";
-      return field.replace(/^(tools\[\d+\])\.parameters$/, "$1.input_schema");
+      return field.replace(/^(tools\[\d+\])\.parameters(?=$|[.[])/, "$1.input_schema");
     },
   );
   return { request, model: own(fields, "model") as string, stream };

@@ -128,7 +128,7 @@ export function parseChatCompletionRequest(body: unknown, providers: readonly st
       if (field === "provider") return "model";
       if (field === "max_tokens")
         return own(fields, "max_completion_tokens") != null ? "max_completion_tokens" : "max_tokens";
-      return field.replace(/^(tools\[\d+\])\.(name|description|parameters)$/, "$1.function.$2");
+      return field.replace(/^(tools\[\d+\])\.(name|description|parameters)(?=$|[.[])/, "$1.function.$2");
     },
   );
   return { request, model: own(fields, "model") as string, stream, includeUsage };

@@ -29,7 +29,7 @@
  */
 import type { JsonValue } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
-import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import { checkParameters, isObject, own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { agentModel } from "../agent-model.ts";
 import { signatureOfId } from "../thought-signatures.ts";
@@ -184,8 +184,12 @@ function toolsOf(value: unknown, customTools: Set<string>): unknown {
     const type = own(fields, "type");
     const description = own(fields, "description");
     const described = typeof description === "string" ? { description } : {};
-    if (type === "function")
-      return [{ name: own(fields, "name"), ...described, parameters: own(fields, "parameters") ?? { type: "object" } }];
+    if (type === "function") {
+      // Checked here, at the client's index: dropped tools shift the indexes of the translated body.
+      const parameters = own(fields, "parameters") ?? { type: "object" };
+      if (isObject(parameters)) checkParameters(parameters, `${at}.parameters`);
+      return [{ name: own(fields, "name"), ...described, parameters }];
+    }
     if (type === "custom") {
       const name = toolNameAt(own(fields, "name"), `${at}.name`);
       customTools.add(name);

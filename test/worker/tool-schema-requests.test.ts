@@ -1,0 +1,138 @@
+// Tool schemas are checked at the request: every endpoint that takes tools answers a schema the
+// validators could not read (an `enum` that is not an array, an `anyOf` that is not a list of
+// schemas) with a 400 in its protocol's shape, naming the field by its path as that protocol
+// writes it; the provider is never called. (Before, such a schema crashed validation mid-stream
+// and the client got an empty 200.)
+import { describe, expect, it } from "vitest";
+import { endpoints } from "./endpoint-bodies.ts";
+import { FakeUpstream, testEnv, worker } from "./support.ts";
+
+/** The broken schemas of issue 26, and the path of the fault inside `parameters`. */
+const broken: ReadonlyArray<[Record<string, unknown>, string]> = [
+  [{ type: "object", properties: { city: { enum: "abc" } } }, ".properties.city.enum"],
+  [{ type: "object", properties: { city: { anyOf: "x" } } }, ".properties.city.anyOf"],
+  [{ type: "object", properties: { city: { enum: 5 } } }, ".properties.city.enum"],
+  [{ type: "object", properties: { city: { anyOf: [null] } } }, ".properties.city.anyOf[0]"],
+  [{ enum: "abc" }, ".enum"],
+];
+
+type Case = {
+  path: string;
+  body: (parameters: Record<string, unknown>) => Record<string, unknown>;
+  /** Where `parameters` is, as this protocol writes it. */
+  at: string;
+  /** The field the error names, as this endpoint says it. */
+  fieldOf: (response: Response) => Promise<string | null | undefined>;
+};
+
+const withTool =
+  (name: string, edit: (body: Record<string, unknown>, p: Record<string, unknown>) => void) =>
+  (parameters: Record<string, unknown>) => {
+    const body = endpoints[name]!.valid();
+    edit(body, parameters);
+    return body;
+  };
+const toolsOf = (body: Record<string, unknown>) => body["tools"] as Array<Record<string, unknown>>;
+const viaExpectError = (name: string) => async (response: Response) =>
+  (await endpoints[name]!.expectError(response)).field;
+/** The path in backticks at the start of the message (the agent protocols' errors have no field member). */
+const fromMessage = async (response: Response): Promise<string | undefined> =>
+  /`([^`]+)`/.exec(await response.text())?.[1];
+
+const cases: Case[] = [
+  {
+    path: "/v1/stream",
+    body: withTool("stream", (body, p) => void (toolsOf(body)[0]!["parameters"] = p)),
+    at: "tools[0].parameters",
+    fieldOf: viaExpectError("stream"),
+  },
+  {
+    path: "/v1/stream",
+    body: withTool("validated", (body, p) => void (toolsOf(body)[0]!["parameters"] = p)),
+    at: "tools[0].parameters",
+    fieldOf: viaExpectError("validated"),
+  },
+  {
+    path: "/v1/chat/completions",
+    body: withTool(
+      "chat",
+      (body, p) => void ((toolsOf(body)[0]!["function"] as Record<string, unknown>)["parameters"] = p),
+    ),
+    at: "tools[0].function.parameters",
+    fieldOf: viaExpectError("chat"),
+  },
+  {
+    path: "/v1/ui",
+    body: withTool("ui", (body, p) => void (toolsOf(body)[0]!["parameters"] = p)),
+    at: "tools[0].parameters",
+    fieldOf: viaExpectError("ui"),
+  },
+  {
+    path: "/v1/ag-ui",
+    body: withTool("agui", (body, p) => void (toolsOf(body)[0]!["parameters"] = p)),
+    at: "tools[0].parameters",
+    fieldOf: viaExpectError("agui"),
+  },
+  {
+    path: "/v1/messages",
+    body: (parameters) => ({
+      model: "openai/gpt-4o-mini",
+      max_tokens: 256,
+      messages: [{ role: "user", content: "Weather in Paris?" }],
+      tools: [{ name: "get_weather", input_schema: parameters }],
+    }),
+    at: "tools[0].input_schema",
+    fieldOf: fromMessage,
+  },
+  {
+    path: "/v1/responses",
+    // A built-in tool the Worker drops comes first: the path keeps the client's index.
+    body: (parameters) => ({
+      model: "openai/gpt-4o-mini",
+      input: "Weather in Paris?",
+      tools: [{ type: "web_search" }, { type: "function", name: "get_weather", parameters }],
+    }),
+    at: "tools[1].parameters",
+    fieldOf: async (response) => ((await response.json()) as { error: { param: string | null } }).error.param,
+  },
+];
+
+describe("tool schemas checked at the request", () => {
+  for (const c of cases) {
+    it(`${c.path}: a schema the validators cannot read is a 400 naming ${c.at}... in the protocol's shape, and no provider call`, async () => {
+      for (const [parameters, inside] of broken) {
+        const upstream = new FakeUpstream({ kind: "hang" });
+        const response = await worker(upstream).call(
+          new Request(`http://localhost:8787${c.path}`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(c.body(parameters)),
+          }),
+          testEnv(),
+        );
+        expect(response.status).toBe(400);
+        expect(await c.fieldOf(response)).toBe(`${c.at}${inside}`);
+        expect(upstream.requests).toHaveLength(0);
+      }
+    });
+  }
+
+  it("a schema with many problems names the first and counts the rest, in a bounded message", async () => {
+    const properties = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`p${i}`, { enum: i }]));
+    const response = await worker().call(
+      new Request("http://localhost:8787/v1/stream", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(
+          withTool("stream", (body, p) => void (toolsOf(body)[0]!["parameters"] = p))({ type: "object", properties }),
+        ),
+      }),
+      testEnv(),
+    );
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { field: string; message: string } };
+    expect(error.field).toBe("tools[0].parameters.properties.p0.enum");
+    expect(error.message).toMatch(/more problems/);
+    expect(error.message.length).toBeLessThan(600);
+  });
+});
