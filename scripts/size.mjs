@@ -293,7 +293,8 @@ function readmeTable(rows) {
     (line, label, ...rest) => {
       const [first, , second, note = "", , third] = rest;
       const chain = /^(core chain|`streamToolCalls`), `[^`/]+(?:\/([a-z-]+))?`/.exec(label);
-      const what = chain && `${chain[1] === "core chain" ? "core chain" : "streamToolCalls"}, ${chain[2] ?? "main entry"}`;
+      const what =
+        chain && `${chain[1] === "core chain" ? "core chain" : "streamToolCalls"}, ${chain[2] ?? "main entry"}`;
       let want;
       if (what) want = [gzipped(what), gzipped(`${what}, own code`)];
       else if (label === "each extra provider stage" && second !== undefined)
