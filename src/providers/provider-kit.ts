@@ -19,8 +19,10 @@ import type { AssistantTurn, ToolResult } from "./turn.ts";
  * ```ts
  * const kit = providerKit("anthropic");
  * const body = kit.requestBody({ model, messages: [{ role: "user", content: "Weather in Oslo?" }], tools: [{ name: "get_weather", parameters: { type: "object" } }] });
- * // after the response's finish event and the calls' results:
- * body[kit.conversationField].push(kit.assistantMessage(finish), ...kit.toolResultMessages(results));
+ * // after the response's finish event and the calls' results, the next request:
+ * const conversation = body[kit.conversationField] as unknown[];
+ * const turn = kit.assistantMessage(finish);
+ * conversation.push(...(Array.isArray(turn) ? turn : [turn]), ...kit.toolResultMessages(results));
  * ```
  */
 export interface ProviderKit {
