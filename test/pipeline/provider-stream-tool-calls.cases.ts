@@ -36,7 +36,7 @@ group("streamToolCalls per provider", (test) => {
       assertEquals((await collect(subpath.streamToolCallBatches(chunks()))).flat(), expected, fixture.name);
     }
     assert(seen.size > 0, "recordings were read");
-  });
+  }).needs("recordings");
 
   test("a subpath's streamToolCalls reads its own protocol whatever the body looks like: no detection", async () => {
     // A body the detection would take for Chat Completions, read as Anthropic: nothing of it is Anthropic's.
