@@ -97,6 +97,17 @@ run_check "example: Worker" node scripts/check-examples.mjs worker
 run_check "examples in the docs" node scripts/check-examples.mjs docs
 run_check "README snippets type-check" node scripts/check-examples.mjs snippets
 
+# A clone without ../shared must pass too: the shared suite once more in Node with the data hidden
+# (a case that reads the recordings without saying so fails here), then the data bundled again.
+without_shared() {
+  TOOL_CALL_STREAM_FIXTURES=/nonexistent TOOL_CALL_STREAM_SCHEMA_SUITE=/nonexistent \
+    vitest run --project node test/runtime/suite.test.ts --reporter=dot
+  local status=$?
+  node scripts/bundle-fixtures.mjs >/dev/null
+  return $status
+}
+run_check "the suite without ../shared (Node)" without_shared
+
 missing=$(node -e '
   const sets = Object.values(JSON.parse(require("fs").readFileSync("test/generated/shared-data.json", "utf8")));
   console.log(sets.filter((set) => !set.available).map((set) => `${set.what} at ${set.where}`).join(" and "));
