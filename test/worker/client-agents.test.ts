@@ -376,6 +376,32 @@ describe("the agent endpoints: names, keys, limits and errors in each protocol's
     }
   });
 
+  it("?beta=true and anthropic-beta: the client's version and betas reach Anthropic, and no other provider", async () => {
+    for (const provider of ["anthropic", "openai"]) {
+      const upstream = liveUpstream(provider);
+      const sdk = anthropic({
+        apiKey: "t",
+        fetch: workerFetch({ env: testEnv({ ...LIVE[provider]!.env, CLIENT_TOKEN: "t" }), upstream }),
+      });
+      const message = await sdk.beta.messages.create({
+        model: `${provider}/m`,
+        max_tokens: 64,
+        betas: ["fine-grained-tool-streaming-2025-05-14"],
+        messages: [{ role: "user", content: "hi" }],
+      });
+      expect(message.type).toBe("message");
+      const headers = upstream.requests[0]!.headers;
+      expect(headers.get("anthropic-beta")).toBe(
+        provider === "anthropic" ? "fine-grained-tool-streaming-2025-05-14" : null,
+      );
+      // The SDK's own version date, not the Worker's default.
+      if (provider === "anthropic") {
+        expect(headers.get("anthropic-version")).toMatch(/^20\d\d-\d\d-\d\d$/);
+        expect(headers.get("anthropic-version")).not.toBe("2023-06-01");
+      }
+    }
+  });
+
   it("the agent endpoints take a body past MAX_BODY_BYTES up to MAX_AGENT_BODY_BYTES; /v1/chat/completions does not", async () => {
     const env = testEnv({ MAX_BODY_BYTES: 1000, MAX_AGENT_BODY_BYTES: 200_000 });
     const long = "x".repeat(50_000);

@@ -48,6 +48,11 @@ export interface StreamRequest {
   earlyValidation?: true;
   /** With `earlyValidation`: cancel the provider request at the first violation. */
   abortOnViolation?: true;
+  /**
+   * The `anthropic-version` and `anthropic-beta` an Anthropic client sent (`POST /v1/messages`),
+   * forwarded when the provider is Anthropic; never read from a `/v1/stream` body.
+   */
+  anthropicHeaders?: { [name: string]: string };
 }
 
 /** One message of the conversation. */

@@ -11,6 +11,16 @@ import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
 import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
 
+/** The version and betas a Messages client sent, bounded, for an Anthropic upstream. */
+function anthropicHeaders(headers: Headers): { [name: string]: string } | undefined {
+  const out: { [name: string]: string } = {};
+  for (const name of ["anthropic-version", "anthropic-beta"]) {
+    const value = headers.get(name);
+    if (value !== null && value.length <= 1024 && /^[\x20-\x7e]*$/.test(value)) out[name] = value;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /** Anthropic's keep-alive frame, which its SDKs skip. */
 const PING = 'event: ping\ndata: {"type":"ping"}\n\n';
 
@@ -30,6 +40,8 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
     anthropicErrorResponse,
     async (body, settings, cors) => {
       const parsed = parseMessagesRequest(body, providerNames, settings.modelAliases);
+      const forwarded = anthropicHeaders(request.headers);
+      if (parsed.request.provider === "anthropic" && forwarded) parsed.request.anthropicHeaders = forwarded;
       const client = { mode: "stream" as const, request: parsed.request };
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, request, env, settings, runtime);

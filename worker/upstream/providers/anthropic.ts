@@ -20,6 +20,8 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
     headers: {
       "x-api-key": target.apiKey,
       "anthropic-version": "2023-06-01",
+      // A Messages client's own version and betas (Claude Code's), as Anthropic's gateway contract asks.
+      ...request.anthropicHeaders,
       "content-type": "application/json",
       accept: "text/event-stream",
     },
