@@ -38,6 +38,16 @@ describe("POST /v1/stream request validation", () => {
       code: "invalid_request",
       field: "model",
     });
+    // A `.`, `..` or empty path segment would be normalized out of the provider's URL (Bedrock's
+    // /model/{id}/converse-stream, Gemini's /models/{id}): never sent.
+    for (const model of [".", "..", "a/./b", "a//b", "/a", "a/", "models/."]) {
+      for (const provider of ["bedrock", "gemini", "openai"]) {
+        await expectError(await call(streamRequest(validBody({ provider, model }))), 400, {
+          code: "invalid_request",
+          field: "model",
+        });
+      }
+    }
     await expectError(await call(streamRequest(validBody({ messages: undefined }))), 400, {
       code: "invalid_request",
       field: "messages",

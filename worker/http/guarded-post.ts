@@ -3,6 +3,7 @@ import { authContext, authenticate } from "./auth.ts";
 import { corsHeaders, preflightResponse } from "./cors.ts";
 import { HttpError } from "../response/json-error.ts";
 import { readJsonBody } from "./read-json-body.ts";
+import { platformRuntime, type Timers } from "../runtime.ts";
 
 /**
  * The checks every `POST` endpoint that calls a provider runs, cheapest and most protective
@@ -19,6 +20,7 @@ export async function guardedPost(
     bytes: settings.maxBodyBytes,
     name: "MAX_BODY_BYTES",
   }),
+  timers: Timers = platformRuntime.timers,
 ): Promise<Response> {
   const settings = readSettings(env);
   const cors = corsHeaders(request, settings.corsAllowOrigins);
@@ -29,7 +31,7 @@ export async function guardedPost(
     }
     await authenticate(request, authContext(env, settings));
     const limit = bodyLimit(settings);
-    return await handle(await readJsonBody(request, limit.bytes, limit.name), settings, cors);
+    return await handle(await readJsonBody(request, limit.bytes, limit.name, timers), settings, cors);
   } catch (error) {
     if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });
     throw error;

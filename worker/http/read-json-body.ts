@@ -1,12 +1,25 @@
 import { HttpError } from "../response/json-error.ts";
+import { sleep, type Timers } from "../runtime.ts";
+
+/**
+ * Longest a request body may take to arrive, in milliseconds: a body sent at one byte a second is
+ * not read for ever (MAX_BODY_BYTES, 256 KiB, arrives in time at about 9 KB/s).
+ */
+export const BODY_READ_MS = 30_000;
 
 /**
  * Reads a JSON request body of at most `maxBytes`. The size is checked while reading, not only
  * from `Content-Length` (chunked bodies have none, and the header can lie), and reading stops
  * at the limit. Non-JSON media types get 415: this also means a cross-origin page cannot send
- * the body as a CORS "simple request" without a preflight.
+ * the body as a CORS "simple request" without a preflight. The whole body must arrive within
+ * {@link BODY_READ_MS} on `timers` (408 `request_timeout` past it).
  */
-export async function readJsonBody(request: Request, maxBytes: number, limitName = "MAX_BODY_BYTES"): Promise<unknown> {
+export async function readJsonBody(
+  request: Request,
+  maxBytes: number,
+  limitName = "MAX_BODY_BYTES",
+  timers?: Timers,
+): Promise<unknown> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
     throw new HttpError(415, {
@@ -16,7 +29,7 @@ export async function readJsonBody(request: Request, maxBytes: number, limitName
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge(maxBytes, limitName);
-  const text = await readText(request.body, maxBytes, limitName);
+  const text = await readText(request.body, maxBytes, limitName, timers);
   try {
     return JSON.parse(text);
   } catch {
@@ -24,21 +37,47 @@ export async function readJsonBody(request: Request, maxBytes: number, limitName
   }
 }
 
-async function readText(body: ReadableStream<Uint8Array> | null, maxBytes: number, limitName: string): Promise<string> {
+async function readText(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  limitName: string,
+  timers: Timers | undefined,
+): Promise<string> {
   if (!body) return "";
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let size = 0;
   let text = "";
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge(maxBytes, limitName);
+  const stop = new AbortController();
+  const late = timers
+    ? sleep(timers, BODY_READ_MS, stop.signal).then(
+        () => {
+          reader.cancel("the request body was too slow").catch(() => undefined);
+          throw new HttpError(408, {
+            code: "request_timeout",
+            message: `The request body did not arrive within ${BODY_READ_MS / 1000} s.`,
+          });
+        },
+        () => undefined,
+      )
+    : undefined;
+  try {
+    return await (late ? Promise.race([readAll(), late as Promise<never>]) : readAll());
+  } finally {
+    stop.abort();
+  }
+
+  async function readAll(): Promise<string> {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return text + decoder.decode();
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel();
+        throw tooLarge(maxBytes, limitName);
+      }
+      text += decoder.decode(value, { stream: true });
     }
-    text += decoder.decode(value, { stream: true });
   }
 }
 

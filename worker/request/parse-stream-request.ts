@@ -63,6 +63,10 @@ export function parseStreamRequest(body: unknown, providers: readonly string[]):
     throw invalidField("model", "`model` is required: a model id such as gpt-4o-mini.");
   if (!MODEL.test(model) || model.includes(".."))
     throw invalidField("model", "`model` has characters no model id has.");
+  // The model goes into the provider's URL path (Bedrock's /model/{id}/, Gemini's /models/{id}):
+  // a `.` or empty segment there is normalized away and would shorten the path the Worker signs.
+  if (model.split("/").some((segment) => segment === "" || segment === "."))
+    throw invalidField("model", "`model` has an empty or `.` path segment, which no model id has.");
   const tools = parseTools(own(body, "tools"));
   const request: StreamRequest = { provider, model, messages: parseMessages(own(body, "messages")), tools };
   if (own(body, "tool_choice") !== undefined) request.toolChoice = parseToolChoice(own(body, "tool_choice"), tools);

@@ -38,17 +38,23 @@ export function runRoute(
   runtime: Runtime,
   tools: Readonly<Record<string, RunnableTool>> = demoTools({ timers: runtime.timers }),
 ): Promise<Response> {
-  return guardedPost(request, env, async (body, settings, cors) => {
-    const run = parseRunRequest(body, providerNames, tools);
-    if (env.RESPONSES)
-      return startResumableRun(
-        request,
-        runStart(run, JSON.stringify(body)),
-        await responsePool(request, env.RESPONSES, settings),
-        cors,
-      );
-    return startRun(request, run, env, settings, runtime, cors);
-  });
+  return guardedPost(
+    request,
+    env,
+    async (body, settings, cors) => {
+      const run = parseRunRequest(body, providerNames, tools);
+      if (env.RESPONSES)
+        return startResumableRun(
+          request,
+          runStart(run, JSON.stringify(body)),
+          await responsePool(request, env.RESPONSES, settings),
+          cors,
+        );
+      return startRun(request, run, env, settings, runtime, cors);
+    },
+    undefined,
+    runtime.timers,
+  );
 }
 
 async function startRun(

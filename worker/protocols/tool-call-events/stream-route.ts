@@ -20,8 +20,13 @@ import { openEventBatches } from "../../services/model-call.ts";
  * ({@link HttpError}); after it started they are `error` events followed by `abort`.
  */
 export function streamRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
-  return guardedPost(request, env, (body, settings, cors) =>
-    startStream(request, parseStreamRequest(body, providerNames), env, settings, runtime, cors),
+  return guardedPost(
+    request,
+    env,
+    (body, settings, cors) =>
+      startStream(request, parseStreamRequest(body, providerNames), env, settings, runtime, cors),
+    undefined,
+    runtime.timers,
   );
 }
 
