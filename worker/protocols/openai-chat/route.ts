@@ -1,3 +1,4 @@
+import { noReadablePayload, tallyPayloads } from "../../services/payload-tally.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
 import { OpenAIChatEncoder, readOpenAIChatCompletion } from "../../../src/index.ts";
 import type { Env } from "../../env.ts";
@@ -49,10 +50,12 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
       { stopOnAbort: true },
     );
     // The library's bound on the text it holds (characters, as every size limit here) cancels the provider past it.
-    const result = await readOpenAIChatCompletion(events, {
+    const tally = tallyPayloads(events);
+    const result = await readOpenAIChatCompletion(tally.events, {
       model: chat.model,
       maxTextBytes: settings.maxCompletionBytes,
     });
+    if (tally.unreadable()) throw noReadablePayload();
     if (result.type === "error" && result.error.code === "text-too-large") {
       const message = `The completion exceeds the limit of ${settings.maxCompletionBytes} characters (MAX_COMPLETION_BYTES); send \`stream: true\` to receive it as it is written.`;
       throw new HttpError(502, { code: "completion_too_large", message });

@@ -1,0 +1,41 @@
+// A bad upstream is an error: a non-streaming answer built from no readable payload is a 502 in the
+// protocol's shape, never a 200 with an empty completion; one readable payload among bad ones is
+// still an answer.
+import { describe, expect, it } from "vitest";
+import { endpoints } from "./endpoint-bodies.ts";
+import { chatChunk, FakeUpstream, liveOpenAI, openAIChunks, testEnv, worker } from "./support.ts";
+
+const env = testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t" });
+const ask = (upstream: FakeUpstream) =>
+  worker(upstream).call(
+    new Request("http://localhost:8787/v1/chat/completions", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer t" },
+      body: JSON.stringify({ ...endpoints["chat"]!.valid(), stream: false }),
+    }),
+    env,
+  );
+
+describe("POST /v1/chat/completions (not streamed) over unreadable payloads", () => {
+  it("only unreadable payloads, then [DONE]: 502 upstream_error in OpenAI's shape", async () => {
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: ["data: not json\n\n", 'data: {"choices": 5}\n\n', "data: {oops\n\n", "data: [DONE]\n\n"],
+    });
+    const response = await ask(upstream);
+    expect(response.status).toBe(502);
+    const body = (await response.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("upstream_error");
+    expect(body.error.message).not.toMatch(/oops|not json/);
+  });
+
+  it("one readable payload among unreadable ones is still a completion", async () => {
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: ["data: not json\n\n", ...openAIChunks([chatChunk({ content: "Hi" }, "stop")])],
+    });
+    const response = await ask(upstream);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ choices: [{ message: { content: "Hi" } }] });
+  });
+});

@@ -1,0 +1,56 @@
+import type { EncodableEvent } from "../../src/index.ts";
+import { HttpError } from "../response/json-error.ts";
+
+/** What the model said: an answer built from none of these holds nothing the provider meant. */
+const SAID = new Set(["text-delta", "reasoning-delta", "tool-call-start", "tool-call", "invalid-tool-call"]);
+
+/**
+ * `events` as they are, tallied: a non-streaming answer reads them all, then asks
+ * {@link PayloadTally.unreadable}. A provider that sent only payloads the decoder could not read
+ * (each an in-band `malformed-payload` error, the stream then finished) must not become a `200`
+ * with an empty answer: the route answers 502 in its protocol's shape ({@link noReadablePayload}).
+ *
+ * @example
+ * ```ts
+ * const tally = tallyPayloads(events);
+ * const result = await readOpenAIChatCompletion(tally.events, options);
+ * if (tally.unreadable()) throw noReadablePayload();
+ * ```
+ */
+export function tallyPayloads<E extends EncodableEvent>(events: ReadableStream<E>): PayloadTally<E> {
+  let said = 0;
+  let malformed = 0;
+  const tallied = events.pipeThrough(
+    new TransformStream<E, E>({
+      transform(event, controller) {
+        if (SAID.has(event.type)) said++;
+        else if (event.type === "error" && (event as { error?: { code?: string } }).error?.code === "malformed-payload")
+          malformed++;
+        controller.enqueue(event);
+      },
+    }),
+  );
+  return { events: tallied, unreadable: () => said === 0 && malformed > 0 };
+}
+
+/** The tallied events and what they held. */
+export interface PayloadTally<E> {
+  events: ReadableStream<E>;
+  /** True when the provider's payloads were all unreadable: nothing said, at least one malformed. */
+  unreadable(): boolean;
+}
+
+/**
+ * The 502 of an answer built from no readable payload.
+ *
+ * @example
+ * ```ts
+ * if (tally.unreadable()) throw noReadablePayload();
+ * ```
+ */
+export function noReadablePayload(): HttpError {
+  return new HttpError(502, {
+    code: "upstream_error",
+    message: "The provider answered, but none of its payloads could be read.",
+  });
+}
