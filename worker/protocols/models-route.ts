@@ -4,7 +4,7 @@ import { corsHeaders, preflightResponse } from "../http/cors.ts";
 import { asHttpError, HttpError } from "../response/json-error.ts";
 import { aliasNames } from "./agent-model.ts";
 import { anthropicErrorResponse } from "./anthropic-messages/error.ts";
-import { openAIErrorResponse } from "./openai-chat/error.ts";
+import { openAIErrorResponse } from "./openai-error.ts";
 
 /**
  * `GET /v1/models`: the names a client may send as `model` without knowing a provider's ids,

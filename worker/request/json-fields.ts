@@ -12,9 +12,15 @@ import { invalidField, type HttpError } from "../response/json-error.ts";
 /** Deepest nesting of arrays and objects a request may have: more is refused before anything recurses over it. */
 export const MAX_DEPTH = 64;
 
-// The library's own-key readers, under the names the request parsers use: `own(record, key)` is
-// `record[key]` when `key` is one of its own keys, `isObject` is true for a JSON object.
-export { ownValue as own, isRecord as isObject } from "../../src/shared/values.ts";
+/** `record[key]` when `key` is one of `record`'s own keys, else `undefined` (never a member of `Object.prototype`). */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** True for a JSON object (not `null`, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /**
  * The path of the first array or object nested deeper than {@link MAX_DEPTH} levels in `value`

@@ -1,14 +1,7 @@
-import type { JsonValue } from "../../src/index.ts";
+import type { JsonValue, ToolEntry } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import { checkParameters, isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
-import type {
-  AssistantToolCall,
-  JsonObject,
-  Message,
-  StreamRequest,
-  ToolChoice,
-  ToolDefinition,
-} from "./stream-request.ts";
+import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice } from "./stream-request.ts";
 
 /** Bounds that keep one request from costing the Worker (or the provider bill) without limit. */
 const MAX_MESSAGES = 1000;
@@ -147,7 +140,7 @@ function parseToolMessage(value: Record<string, unknown>, path: string): Message
   return message;
 }
 
-function parseTools(value: unknown): ToolDefinition[] {
+function parseTools(value: unknown): ToolEntry[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw invalidField("tools", "`tools` must be an array.");
   if (value.length > MAX_TOOLS) throw invalidField("tools", `\`tools\` has more than ${MAX_TOOLS} entries.`);
@@ -157,7 +150,7 @@ function parseTools(value: unknown): ToolDefinition[] {
   return tools;
 }
 
-function parseTool(value: unknown, path: string): ToolDefinition {
+function parseTool(value: unknown, path: string): ToolEntry {
   // The Chat Completions form nests the definition under `function`.
   const fn =
     isObject(value) && own(value, "type") === "function" && isObject(own(value, "function"))
@@ -167,19 +160,17 @@ function parseTool(value: unknown, path: string): ToolDefinition {
   const name = own(fn, "name");
   if (typeof name !== "string" || !TOOL_NAME.test(name))
     throw invalidField(`${path}.name`, "`name` must be 1-64 letters, digits, _ or -, starting with a letter or _.");
-  const tool: ToolDefinition = { name, parameters: { type: "object", properties: {} } };
-  const description = own(fn, "description");
-  if (description !== undefined) tool.description = requiredString(description, `${path}.description`);
-  const parameters = own(fn, "parameters");
-  if (parameters !== undefined) {
-    if (!isObject(parameters)) throw invalidField(`${path}.parameters`, "`parameters` must be a JSON Schema object.");
-    checkParameters(parameters, `${path}.parameters`);
-    tool.parameters = parameters as JsonObject;
-  }
-  return tool;
+  const raw = own(fn, "description");
+  const description = raw === undefined ? undefined : requiredString(raw, `${path}.description`);
+  const given = own(fn, "parameters");
+  if (given !== undefined && !isObject(given))
+    throw invalidField(`${path}.parameters`, "`parameters` must be a JSON Schema object.");
+  if (given !== undefined) checkParameters(given, `${path}.parameters`);
+  const parameters = (given ?? { type: "object", properties: {} }) as JsonObject;
+  return { name, ...(description !== undefined ? { description } : {}), parameters };
 }
 
-function parseToolChoice(value: unknown, tools: readonly ToolDefinition[]): ToolChoice {
+function parseToolChoice(value: unknown, tools: readonly ToolEntry[]): ToolChoice {
   if (value === "auto" || value === "none") return { type: value };
   if (value === "required" || value === "any") {
     if (tools.length === 0) throw invalidField("tool_choice", "`tool_choice` requires a tool, but `tools` is empty.");

@@ -30,7 +30,7 @@
  *
  * @module
  */
-import type { JsonValue } from "../../src/index.ts";
+import type { JsonValue, ToolEntry } from "../../src/index.ts";
 
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
@@ -40,7 +40,8 @@ export interface StreamRequest {
   provider: string;
   model: string;
   messages: Message[];
-  tools: ToolDefinition[];
+  /** The functions the model may call: the library's own `ToolEntry`, as every provider's kit takes it. */
+  tools: ToolEntry[];
   toolChoice?: ToolChoice;
   maxTokens?: number;
   temperature?: number;
@@ -94,14 +95,6 @@ export interface ToolMessage {
   content: string;
   /** The tool failed (`is_error: true`): Anthropic and Bedrock are told so; other providers read it in the text. */
   isError?: true;
-}
-
-/** A function the model may call. */
-export interface ToolDefinition {
-  name: string;
-  description?: string;
-  /** JSON Schema of the arguments. */
-  parameters: JsonObject;
 }
 
 /** Whether and which tool the model must call. */

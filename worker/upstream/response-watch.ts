@@ -1,6 +1,6 @@
+import { chunkReader } from "../../src/core.ts";
 import { ToolCallStreamError, type StreamErrorInfo, type ToolCallEvent } from "../../src/index.ts";
 import { logUnexpected } from "../response/log-error.ts";
-import { chunkReader } from "../../src/shared/chunk-reader.ts";
 import type { TimerHandle, Timers } from "../runtime.ts";
 
 /** Options of {@link ResponseWatch}. */

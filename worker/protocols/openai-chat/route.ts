@@ -6,7 +6,7 @@ import { protocolPost } from "../protocol-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { parseChatCompletionRequest } from "./request.ts";
 import { HttpError } from "../../response/json-error.ts";
-import { openAIErrorResponse } from "./error.ts";
+import { openAIErrorResponse } from "../openai-error.ts";
 import type { Runtime } from "../../runtime.ts";
 import { openClientBatches, openClientEvents } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
@@ -20,7 +20,7 @@ import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
  * provider error before the finish is then a 502 in OpenAI's error shape).
  *
  * The checks, limits, replay and cancellation are those of `POST /v1/stream`; errors before the
- * answer are in OpenAI's shape (see error.ts).
+ * answer are in OpenAI's shape (see ../openai-error.ts).
  */
 export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
   return protocolPost(request, env, openAIErrorResponse, async (body, settings, cors) => {

@@ -5,7 +5,7 @@ import { openClientBatches, openClientEvents } from "../../services/client-event
 import { providerNames } from "../../upstream/providers/index.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { withKeepAlive } from "../keep-alive.ts";
-import { openAIErrorResponse } from "../openai-chat/error.ts";
+import { openAIErrorResponse } from "../openai-error.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { customCalls } from "./custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";

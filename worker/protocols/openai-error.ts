@@ -1,5 +1,6 @@
 /**
- * Errors of `POST /v1/chat/completions` before its stream starts, in OpenAI's own shape, so that
+ * Errors of `POST /v1/chat/completions` and `POST /v1/responses` (and `GET /v1/models` for an
+ * OpenAI client) before the answer starts, in OpenAI's own shape, shared by both protocols, so that
  * every OpenAI SDK raises its usual exception (openai-node: `BadRequestError` for 400,
  * `AuthenticationError` for 401, `RateLimitError` for 429, ... with `error.code` and
  * `error.param`):
@@ -10,13 +11,13 @@
  *
  * `type` follows OpenAI: `invalid_request_error` for the client's mistakes (401 included, as
  * OpenAI answers a bad key), `rate_limit_exceeded` for 429, `server_error` for the Worker's and
- * the provider's failures. `code` is the Worker's code (see worker/response/json-error.ts), `param` the field at
- * fault or `null`. Errors inside the stream are chunks with an `error` member, written by the
- * library's encoder.
+ * the provider's failures. `code` is the Worker's code (see worker/response/json-error.ts),
+ * `param` the field at fault or `null`. Errors inside the stream are written by the library's
+ * encoder of each protocol.
  *
  * @module
  */
-import type { HttpError } from "../../response/json-error.ts";
+import type { HttpError } from "../response/json-error.ts";
 
 /** The body of an OpenAI error response. */
 export interface OpenAIErrorBody {
