@@ -39,3 +39,29 @@ describe("POST /v1/chat/completions (not streamed) over unreadable payloads", ()
     expect(await response.json()).toMatchObject({ choices: [{ message: { content: "Hi" } }] });
   });
 });
+
+describe("the agent endpoints (not streamed) over unreadable payloads", () => {
+  const unreadable = ["data: not json\n\n", 'data: {"choices": 5}\n\n', "data: [DONE]\n\n"];
+  for (const [path, body] of [
+    ["/v1/messages", { model: "openai/gpt-4o-mini", max_tokens: 64, messages: [{ role: "user", content: "Hi" }] }],
+    ["/v1/responses", { model: "openai/gpt-4o-mini", input: "Hi" }],
+  ] as const) {
+    it(`${path}: 502 in the protocol's error shape, without the payloads`, async () => {
+      const response = await worker(new FakeUpstream({ kind: "sse", chunks: unreadable })).call(
+        new Request(`http://localhost:8787${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer t" },
+          body: JSON.stringify(body),
+        }),
+        env,
+      );
+      expect(response.status).toBe(502);
+      const text = await response.text();
+      expect(text).toContain("none of its payloads could be read");
+      expect(text).not.toMatch(/not json|choices/);
+      if (path === "/v1/messages")
+        expect(JSON.parse(text)).toMatchObject({ type: "error", error: { type: expect.any(String) } });
+      else expect(JSON.parse(text)).toMatchObject({ error: { code: "upstream_error" } });
+    });
+  }
+});

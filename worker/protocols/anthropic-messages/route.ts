@@ -1,3 +1,4 @@
+import { noReadablePayload, tallyPayloads } from "../../services/payload-tally.ts";
 import { AnthropicMessagesEncoder, readAnthropicMessage } from "../../../src/index.ts";
 import type { Env } from "../../env.ts";
 import { HttpError } from "../../response/json-error.ts";
@@ -56,10 +57,12 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
       const { events, headers } = await openClientEvents(client, request, env, settings, runtime, {
         stopOnAbort: true,
       });
-      const result = await readAnthropicMessage(agentBatches(parsed.request.provider, batchesOfOne(events)), {
+      const tally = tallyPayloads(events);
+      const result = await readAnthropicMessage(agentBatches(parsed.request.provider, batchesOfOne(tally.events)), {
         model: parsed.model,
         maxTextBytes: settings.maxCompletionBytes,
       });
+      if (tally.unreadable()) throw noReadablePayload();
       const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
       if (result.type === "message") return Response.json(result.message, { headers: json });
       return Response.json({ type: "error", error: result.error }, { status: 502, headers: json });

@@ -1,3 +1,4 @@
+import { noReadablePayload, tallyPayloads } from "../../services/payload-tally.ts";
 import { OpenAIResponsesEncoder, readOpenAIResponse } from "../../../src/index.ts";
 import type { Env } from "../../env.ts";
 import type { Runtime } from "../../runtime.ts";
@@ -45,11 +46,13 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       const { events, headers } = await openClientEvents(client, request, env, settings, runtime, {
         stopOnAbort: true,
       });
-      const batches = agentBatches(parsed.request.provider, batchesOfOne(events));
+      const tally = tallyPayloads(events);
+      const batches = agentBatches(parsed.request.provider, batchesOfOne(tally.events));
       const { response } = await readOpenAIResponse(customCalls(batches, parsed.customTools), {
         model: parsed.model,
         maxTextBytes: settings.maxCompletionBytes,
       });
+      if (tally.unreadable()) throw noReadablePayload();
       const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
       return Response.json(response, { status: response.status === "failed" ? 502 : 200, headers: json });
     },
