@@ -150,7 +150,7 @@ export const ours =
     const options = {
       provider: framing,
       partialArguments,
-      maxArgumentsBytes: 64 * 1024 * 1024,
+      maxArgumentsLength: 64 * 1024 * 1024,
       ...(earlyValidation ? { tools: WRITE_FILE, earlyValidation } : {}),
     };
     const reader = streamToolCalls(streamOf(chunks), options).getReader();
@@ -168,7 +168,7 @@ export const oursBatched: Contender = async (chunks, framing) => {
   let calls = 0;
   const reader = streamToolCallBatches(streamOf(chunks), {
     provider: framing,
-    maxArgumentsBytes: 64 * 1024 * 1024,
+    maxArgumentsLength: 64 * 1024 * 1024,
   }).getReader();
   for (;;) {
     const { done, value } = await reader.read();
@@ -184,7 +184,7 @@ export const oursBatched: Contender = async (chunks, framing) => {
 export const oursCores: Contender = async (chunks, framing) => {
   let calls = 0;
   const accumulator = new ToolCallAccumulator((event) => void (event.type === "tool-call" && calls++), {
-    maxArgumentsBytes: 64 * 1024 * 1024,
+    maxArgumentsLength: 64 * 1024 * 1024,
   });
   const decoder = createProviderDecoder(framing, (delta) => accumulator.push(delta));
   const sse = new SSEDecoder((message) => decoder.decode(message));
@@ -207,8 +207,8 @@ export const oursCores: Contender = async (chunks, framing) => {
 export const oursChain: Contender = async (chunks, framing) => {
   let calls = 0;
   const chain = new ToolCallChain(providerProtocol(framing), (event) => void (event.type === "tool-call" && calls++), {
-    maxArgumentsBytes: 64 * 1024 * 1024,
-    repair: repairJson,
+    maxArgumentsLength: 64 * 1024 * 1024,
+    repairer: repairJson,
   });
   const reader = streamOf(chunks).getReader();
   for (;;) {

@@ -130,7 +130,7 @@ const oursChain: Contender = async (chunks) => {
   let calls = 0;
   const reader = streamToolCalls(streamOf(chunks), {
     provider: "bedrock",
-    maxArgumentsBytes: 64 * 1024 * 1024,
+    maxArgumentsLength: 64 * 1024 * 1024,
   }).getReader();
   for (;;) {
     const { done, value } = await reader.read();

@@ -23,7 +23,7 @@
 export { chunkReader, type ChunkReader } from "./shared/chunk-reader.ts";
 // Stage 1, framing: bytes to messages.
 export {
-  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_EVENT_LENGTH,
   FramingStream,
   type FramedMessage,
   type Framing,
@@ -48,8 +48,8 @@ export type { Provider } from "./providers/registry.ts";
 export type { AssistantTurn, ToolResult } from "./providers/turn.ts";
 // Stage 3, accumulate: deltas to events.
 export {
-  DEFAULT_MAX_ARGUMENTS_BYTES,
-  DEFAULT_MAX_TEXT_BYTES,
+  DEFAULT_MAX_ARGUMENTS_LENGTH,
+  DEFAULT_MAX_TEXT_LENGTH,
   DEFAULT_MAX_TOOL_CALLS,
   type ToolCallAccumulatorOptions,
 } from "./accumulate/accumulator-options.ts";
@@ -149,3 +149,4 @@ export type {
 } from "./shared/events.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";
 export { ToolCallChain, type ToolCallChainOptions } from "./pipeline/tool-call-chain.ts";
+export type { Timers } from "./shared/timers.ts";

@@ -19,7 +19,7 @@
  */
 // Stage 1, framing: bytes to messages.
 export {
-  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_EVENT_LENGTH,
   FramingStream,
   type FramedMessage,
   type Framing,
@@ -135,8 +135,8 @@ export {
 } from "./accumulate/arguments-buffer.ts";
 export { parseArguments } from "./accumulate/parse-arguments.ts";
 export {
-  DEFAULT_MAX_ARGUMENTS_BYTES,
-  DEFAULT_MAX_TEXT_BYTES,
+  DEFAULT_MAX_ARGUMENTS_LENGTH,
+  DEFAULT_MAX_TEXT_LENGTH,
   DEFAULT_MAX_TOOL_CALLS,
   type ToolCallAccumulatorOptions,
 } from "./accumulate/accumulator-options.ts";
@@ -302,3 +302,4 @@ export type {
   ToolCallStartEvent,
   ToolCallViolationEvent,
 } from "./shared/events.ts";
+export type { Timers } from "./shared/timers.ts";

@@ -50,3 +50,4 @@ export type {
   ToolRunnerEvent,
 } from "./tools/tool-events.ts";
 export type { LoopFinishEvent, LoopFinishReason, StepFinishEvent, ToolLoopEvent } from "./tools/loop-events.ts";
+export type { Timers } from "./shared/timers.ts";

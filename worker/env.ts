@@ -69,11 +69,11 @@ export interface Env {
   /** Most tool calls in one response. */
   MAX_TOOL_CALLS?: string | number;
   /** Largest arguments text of one call, in characters (UTF-16 code units). */
-  MAX_ARGUMENTS_BYTES?: string | number;
+  MAX_ARGUMENTS_LENGTH?: string | number;
   /** Largest message of the provider (an SSE event, an NDJSON line, an AWS event-stream message), in characters or bytes. */
-  MAX_EVENT_BYTES?: string | number;
+  MAX_EVENT_LENGTH?: string | number;
   /** Largest text (and reasoning) a non-streaming Chat Completion collects, in characters (UTF-16 units, as every size limit here). */
-  MAX_COMPLETION_BYTES?: string | number;
+  MAX_COMPLETION_LENGTH?: string | number;
   /** Longest wait for the provider's headers or its next chunk, in milliseconds. */
   IDLE_TIMEOUT_MS?: string | number;
   /** Longest a whole response may take (every model call and tool of a run included), in milliseconds. */
@@ -132,9 +132,9 @@ export interface Settings {
   maxAgentBodyBytes: number;
   modelAliases: string | undefined;
   maxToolCalls: number;
-  maxArgumentsBytes: number;
-  maxEventBytes: number;
-  maxCompletionBytes: number;
+  maxArgumentsLength: number;
+  maxEventLength: number;
+  maxCompletionLength: number;
   idleTimeoutMs: number;
   maxResponseMs: number;
   replayDelayMs: number;
@@ -151,9 +151,9 @@ export const DEFAULT_SETTINGS = {
   maxBodyBytes: 256 * 1024,
   maxAgentBodyBytes: 8 * 1024 * 1024,
   maxToolCalls: 64,
-  maxArgumentsBytes: 256 * 1024,
-  maxEventBytes: 1024 * 1024,
-  maxCompletionBytes: 1024 * 1024,
+  maxArgumentsLength: 256 * 1024,
+  maxEventLength: 1024 * 1024,
+  maxCompletionLength: 1024 * 1024,
   idleTimeoutMs: 120_000,
   maxResponseMs: 600_000,
   replayDelayMs: 40,
@@ -188,9 +188,9 @@ export function readSettings(env: Env): Settings {
     maxAgentBodyBytes: integer(env, "MAX_AGENT_BODY_BYTES", DEFAULT_SETTINGS.maxAgentBodyBytes, 1),
     modelAliases: nonEmpty(env.MODEL_ALIASES),
     maxToolCalls: integer(env, "MAX_TOOL_CALLS", DEFAULT_SETTINGS.maxToolCalls, 1),
-    maxArgumentsBytes: integer(env, "MAX_ARGUMENTS_BYTES", DEFAULT_SETTINGS.maxArgumentsBytes, 1),
-    maxEventBytes: integer(env, "MAX_EVENT_BYTES", DEFAULT_SETTINGS.maxEventBytes, 1),
-    maxCompletionBytes: integer(env, "MAX_COMPLETION_BYTES", DEFAULT_SETTINGS.maxCompletionBytes, 1),
+    maxArgumentsLength: integer(env, "MAX_ARGUMENTS_LENGTH", DEFAULT_SETTINGS.maxArgumentsLength, 1),
+    maxEventLength: integer(env, "MAX_EVENT_LENGTH", DEFAULT_SETTINGS.maxEventLength, 1),
+    maxCompletionLength: integer(env, "MAX_COMPLETION_LENGTH", DEFAULT_SETTINGS.maxCompletionLength, 1),
     idleTimeoutMs: integer(env, "IDLE_TIMEOUT_MS", DEFAULT_SETTINGS.idleTimeoutMs, 1),
     maxResponseMs: integer(env, "MAX_RESPONSE_MS", DEFAULT_SETTINGS.maxResponseMs, 1),
     replayDelayMs: integer(env, "REPLAY_DELAY_MS", DEFAULT_SETTINGS.replayDelayMs, 0),
@@ -220,9 +220,9 @@ type NumericVar =
   | "MAX_BODY_BYTES"
   | "MAX_AGENT_BODY_BYTES"
   | "MAX_TOOL_CALLS"
-  | "MAX_ARGUMENTS_BYTES"
-  | "MAX_EVENT_BYTES"
-  | "MAX_COMPLETION_BYTES"
+  | "MAX_ARGUMENTS_LENGTH"
+  | "MAX_EVENT_LENGTH"
+  | "MAX_COMPLETION_LENGTH"
   | "IDLE_TIMEOUT_MS"
   | "MAX_RESPONSE_MS"
   | "REPLAY_DELAY_MS"

@@ -7,11 +7,11 @@ import type { Repair } from "./arguments-buffer.ts";
 export interface ToolCallAccumulatorOptions {
   /**
    * Largest arguments text of one call, in characters (UTF-16 code units, as `String.length`
-   * counts them, and as `maxEventBytes` and eventsource-parser's `maxBufferSize` do): a bound on
+   * counts them, and as `maxEventLength` and eventsource-parser's `maxBufferSize` do): a bound on
    * memory, one per byte for ASCII JSON.
    * @defaultValue 4194304
    */
-  maxArgumentsBytes?: number | undefined;
+  maxArgumentsLength?: number | undefined;
   /**
    * Most tool calls in one response.
    * @defaultValue 1024
@@ -25,17 +25,17 @@ export interface ToolCallAccumulatorOptions {
    * (`streamToolCalls` takes `partialArguments: true` instead.)
    * @defaultValue none
    */
-  partialArguments?: typeof IncrementalJsonParser | undefined;
+  partialParser?: typeof IncrementalJsonParser | undefined;
   /**
    * Plug-in: pass `repairJson` to repair common model mistakes in arguments at completion
    * (trailing commas, single quotes, unquoted keys, Python literals, a code fence; a value cut
    * short only when the provider finished normally), reported in `tool-call.repairs`, and to give
    * arguments it cannot repair the `position` of the error. Without it, invalid JSON is an
-   * `invalid-tool-call` of code `invalid-json` (with a position only when `partialArguments` is on).
+   * `invalid-tool-call` of code `invalid-json` (with a position only with `partialParser`).
    * (`streamToolCalls` repairs by default.)
    * @defaultValue none
    */
-  repair?: Repair | undefined;
+  repairer?: Repair | undefined;
   /**
    * Plug-in: checks the final arguments of each call, e.g. `toolSchemaValidator(tools)` for the
    * request's tools; a rejected call is an `invalid-tool-call` of code `schema-mismatch` with the
@@ -43,7 +43,7 @@ export interface ToolCallAccumulatorOptions {
    * (`streamToolCalls` takes `tools` instead.)
    * @defaultValue none
    */
-  validate?: ToolArgumentsValidator | undefined;
+  validator?: ToolArgumentsValidator | undefined;
   /**
    * Plug-in: pass `earlySchemaValidator(tools)` to check each call's arguments against its tool's
    * schema while they stream: a `tool-call-violation` follows the fragment after which they can
@@ -52,7 +52,7 @@ export interface ToolCallAccumulatorOptions {
    * and `abortOnViolation` instead.)
    * @defaultValue none
    */
-  earlyValidation?: EarlyValidation | undefined;
+  earlyValidator?: EarlyValidation | undefined;
   /**
    * Deepest nesting of objects and arrays in arguments.
    * @defaultValue 64
@@ -61,14 +61,14 @@ export interface ToolCallAccumulatorOptions {
 }
 
 /**
- * Default for {@link ToolCallAccumulatorOptions.maxArgumentsBytes}.
+ * Default for {@link ToolCallAccumulatorOptions.maxArgumentsLength}.
  *
  * @example
  * ```ts
- * new ToolCallAccumulatorStream({ maxArgumentsBytes: DEFAULT_MAX_ARGUMENTS_BYTES / 4 });
+ * new ToolCallAccumulatorStream({ maxArgumentsLength: DEFAULT_MAX_ARGUMENTS_LENGTH / 4 });
  * ```
  */
-export const DEFAULT_MAX_ARGUMENTS_BYTES: number = 4 * 1024 * 1024;
+export const DEFAULT_MAX_ARGUMENTS_LENGTH: number = 4 * 1024 * 1024;
 /**
  * Default for {@link ToolCallAccumulatorOptions.maxToolCalls}.
  *
@@ -79,11 +79,11 @@ export const DEFAULT_MAX_ARGUMENTS_BYTES: number = 4 * 1024 * 1024;
  */
 export const DEFAULT_MAX_TOOL_CALLS: number = 1024;
 /**
- * Default of `maxTextBytes` of `readOpenAIChatCompletion` (and `OpenAIChatCompletionBuilder`).
+ * Default of `maxTextLength` of `readOpenAIChatCompletion` (and `OpenAIChatCompletionBuilder`).
  *
  * @example
  * ```ts
- * await readOpenAIChatCompletion(events, { model: "m", maxTextBytes: DEFAULT_MAX_TEXT_BYTES / 4 });
+ * await readOpenAIChatCompletion(events, { model: "m", maxTextLength: DEFAULT_MAX_TEXT_LENGTH / 4 });
  * ```
  */
-export const DEFAULT_MAX_TEXT_BYTES: number = 4 * 1024 * 1024;
+export const DEFAULT_MAX_TEXT_LENGTH: number = 4 * 1024 * 1024;

@@ -49,7 +49,7 @@ export let streamAccumulator: (stream: ToolCallAccumulatorStream) => ToolCallAcc
  * ```ts
  * import { IncrementalJsonParser, repairJson, toolSchemaValidator } from "tool-call-stream/core";
  *
- * new ToolCallAccumulatorStream({ partialArguments: IncrementalJsonParser, repair: repairJson, validate: toolSchemaValidator(tools) });
+ * new ToolCallAccumulatorStream({ partialParser: IncrementalJsonParser, repairer: repairJson, validator: toolSchemaValidator(tools) });
  * ```
  *
  * @example Steps after the accumulator: timings, and the tools' own validators (zod, valibot, ...)

@@ -3,7 +3,7 @@ import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { AbortReason, DiscardedToolCall, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
 import { withChoice } from "../shared/values.ts";
 import {
-  DEFAULT_MAX_ARGUMENTS_BYTES,
+  DEFAULT_MAX_ARGUMENTS_LENGTH,
   DEFAULT_MAX_TOOL_CALLS,
   type ToolCallAccumulatorOptions,
 } from "./accumulator-options.ts";
@@ -37,7 +37,7 @@ export let accumulatorInternals: (accumulator: ToolCallAccumulator) => {
  * @example
  * ```ts
  * const events: ToolCallEvent[] = [];
- * const accumulator = new ToolCallAccumulator((event) => events.push(event), { repair: repairJson });
+ * const accumulator = new ToolCallAccumulator((event) => events.push(event), { repairer: repairJson });
  * accumulator.push({ type: "tool-call-chunk", index: 0, id: "call_1", name: "get_weather", argumentsDelta: '{"city":' });
  * accumulator.push({ type: "tool-call-chunk", index: 0, argumentsDelta: ' "Paris"}' });
  * accumulator.push({ type: "finish", rawReason: "tool_calls" });
@@ -72,11 +72,11 @@ export class ToolCallAccumulator {
     onTerminate: () => void = () => {},
   ) {
     // The early-validation plug-in sees every event first, and adds its own.
-    this.#enqueue = options.earlyValidation?.(enqueue, this, onTerminate) ?? enqueue;
+    this.#enqueue = options.earlyValidator?.(enqueue, this, onTerminate) ?? enqueue;
     this.#onTerminate = onTerminate;
     this.#options = options;
     this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, {
-      parser: options.partialArguments,
+      parser: options.partialParser,
       maxDepth: options.maxDepth,
     });
   }
@@ -145,7 +145,7 @@ export class ToolCallAccumulator {
     // match that, since anything appended to a closed value other than white space is invalid.
     const fragment = call.args.isClosedValue && delta.argumentsDelta === call.args.text ? "" : delta.argumentsDelta;
     if (fragment) {
-      const max = this.#options.maxArgumentsBytes ?? DEFAULT_MAX_ARGUMENTS_BYTES;
+      const max = this.#options.maxArgumentsLength ?? DEFAULT_MAX_ARGUMENTS_LENGTH;
       if (call.args.text.length + fragment.length > max) {
         return this.#fail({
           code: "arguments-too-large",
@@ -206,7 +206,7 @@ export class ToolCallAccumulator {
       call.choice,
     );
     this.#enqueue(
-      this.#options.partialArguments && call.inputFormat !== "text"
+      this.#options.partialParser && call.inputFormat !== "text"
         ? { ...event, partialArguments: call.args.partialValue }
         : event,
     );
@@ -229,12 +229,12 @@ export class ToolCallAccumulator {
     const parsed =
       call.inputFormat === "text"
         ? { ok: true as const, value: call.args.text }
-        : call.args.parse({ repair: this.#options.repair, closeTruncated, cut });
+        : call.args.parse({ repair: this.#options.repairer, closeTruncated, cut });
     if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
     const issues =
       call.inputFormat === "text" || call.providerExecuted
         ? undefined
-        : this.#options.validate?.(call.name, parsed.value);
+        : this.#options.validator?.(call.name, parsed.value);
     if (issues)
       return this.#invalid({
         ...base,

@@ -50,7 +50,7 @@ export const validatedWith: WeakMap<object, StandardSchemaV1> = new WeakMap();
  * import { z } from "zod";
  *
  * const tools = [{ name: "get_weather", schema: z.object({ city: z.string(), unit: z.enum(["c", "f"]).default("c") }) }];
- * const events = deltas.pipeThrough(new ToolCallAccumulatorStream({ validate: toolSchemaValidator(tools), output: [validateToolCalls(tools)] }));
+ * const events = deltas.pipeThrough(new ToolCallAccumulatorStream({ validator: toolSchemaValidator(tools), output: [validateToolCalls(tools)] }));
  * for await (const event of events) if (event.type === "tool-call") console.log(event.arguments); // { city: "Paris", unit: "c" }
  * ```
  */

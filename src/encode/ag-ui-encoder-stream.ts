@@ -28,18 +28,18 @@ export interface AGUIEncoderOptions {
    * The id of the (first) assistant message; a tool loop's later steps get generated ones.
    * @defaultValue `msg_` and a generated token
    */
-  messageId?: string;
+  messageId?: string | undefined;
   /**
    * Send reasoning as AG-UI 1.0's `REASONING_*` events. Readers of AG-UI before its reasoning
    * events (which reject event types they do not know) need `false`.
    * @defaultValue true
    */
-  reasoning?: boolean;
+  reasoning?: boolean | undefined;
   /**
    * Makes the tokens of generated ids: message ids, and call ids a provider does not give.
    * @defaultValue {@link randomId}
    */
-  generateId?: () => string;
+  generateId?: (() => string) | undefined;
 }
 
 interface AGUICall {

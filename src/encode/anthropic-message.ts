@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_TEXT_BYTES } from "../accumulate/accumulator-options.ts";
+import { DEFAULT_MAX_TEXT_LENGTH } from "../accumulate/accumulator-options.ts";
 import { AnthropicMessageEvents } from "./anthropic-message-events.ts";
 import {
   anthropicError,
@@ -23,9 +23,9 @@ export interface AnthropicMessageOptions extends AnthropicMessagesEncoderOptions
    * Largest text the message holds: text, reasoning and call arguments together, in characters
    * (UTF-16 code units). Past it the result is an error and the input is cancelled: a response
    * that never ends cannot grow the object without bound.
-   * @defaultValue 4194304 (`DEFAULT_MAX_TEXT_BYTES`)
+   * @defaultValue 4194304 (`DEFAULT_MAX_TEXT_LENGTH`)
    */
-  maxTextBytes?: number;
+  maxTextLength?: number | undefined;
 }
 
 /**
@@ -41,7 +41,7 @@ class AnthropicMessageBuilder implements AnswerBuilder<AnthropicMessageResult> {
   #result: AnthropicMessageResult | undefined;
 
   constructor(options: AnthropicMessageOptions) {
-    this.#budget = new TextBudget(options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES);
+    this.#budget = new TextBudget(options.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH);
     this.#events = new AnthropicMessageEvents((event) => this.#apply(event), options);
   }
 
@@ -99,7 +99,7 @@ function parseInput(text: string): unknown {
  * Reads a stream of events to its end and builds the non-streaming Messages response from them,
  * with the same rules as {@link AnthropicMessagesEncoder} (the same blocks in the same order, the
  * same ids, `stop_reason` and usage). Cancelling is the caller's: abort the `signal` given to
- * `streamToolCalls`. Once the answer can only be an error (text past `maxTextBytes`, a provider
+ * `streamToolCalls`. Once the answer can only be an error (text past `maxTextLength`, a provider
  * error, an abort), it cancels `events` and returns the error without reading the rest.
  *
  * @example

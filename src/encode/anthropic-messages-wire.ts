@@ -14,12 +14,12 @@ export interface AnthropicMessagesEncoderOptions {
    * The message id.
    * @defaultValue `msg_` and a generated token
    */
-  id?: string;
+  id?: string | undefined;
   /**
    * Makes the tokens of generated ids: the message id, and call ids a provider does not give.
    * @defaultValue {@link randomId}
    */
-  generateId?: () => string;
+  generateId?: (() => string) | undefined;
 }
 
 /** A `stop_reason` of the Messages API. */

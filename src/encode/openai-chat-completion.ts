@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_TEXT_BYTES } from "../accumulate/accumulator-options.ts";
+import { DEFAULT_MAX_TEXT_LENGTH } from "../accumulate/accumulator-options.ts";
 import type { FinishReason, Usage } from "../shared/deltas.ts";
 import type {
   CompletedToolCallEvent,
@@ -32,12 +32,12 @@ export type OpenAIChatCompletionResult =
 export interface OpenAIChatCompletionOptions extends OpenAIChatEncoderOptions {
   /**
    * Largest text the completion holds: the text and reasoning of every choice together, in
-   * characters (UTF-16 code units, as the accumulator's `maxArgumentsBytes` counts them). Past
+   * characters (UTF-16 code units, as the accumulator's `maxArgumentsLength` counts them). Past
    * it the result is an error of code `text-too-large`, and `readOpenAIChatCompletion` cancels
    * its input: a response that never ends cannot grow the object without bound.
-   * @defaultValue 4194304 (`DEFAULT_MAX_TEXT_BYTES`)
+   * @defaultValue 4194304 (`DEFAULT_MAX_TEXT_LENGTH`)
    */
-  maxTextBytes?: number;
+  maxTextLength?: number | undefined;
 }
 
 interface ChoiceParts {
@@ -75,7 +75,7 @@ export class OpenAIChatCompletionBuilder {
 
   /** Creates the builder; `includeUsage` does not apply (usage is in the object whenever known). */
   constructor(options: OpenAIChatCompletionOptions) {
-    this.#maxText = options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES;
+    this.#maxText = options.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH;
     const { id, created, generate } = resolveOptions(options);
     this.#base = { id, created, model: options.model };
     this.#ids = new CallIds(generate);
@@ -208,7 +208,7 @@ export class OpenAIChatCompletionBuilder {
 /**
  * Reads a stream of events to its end and builds the non-streaming answer with
  * {@link OpenAIChatCompletionBuilder}. Cancelling is the caller's: abort the `signal` given to
- * `streamToolCalls`. Once the answer can only be an error (text past `maxTextBytes`, a provider
+ * `streamToolCalls`. Once the answer can only be an error (text past `maxTextLength`, a provider
  * error, an abort), it cancels `events` and returns it without reading the rest.
  *
  * @example

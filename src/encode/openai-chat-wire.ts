@@ -101,25 +101,25 @@ export interface OpenAIChatEncoderOptions {
    * The completion id of every chunk.
    * @defaultValue `chatcmpl-` and a generated token
    */
-  id?: string;
+  id?: string | undefined;
   /**
    * `created`, in Unix seconds.
    * @defaultValue the time the encoder was made
    */
-  created?: number;
+  created?: number | undefined;
   /**
    * Send usage as a last chunk with `choices: []` before `[DONE]`, as `stream_options:
    * {include_usage: true}` asks; only when the provider reported usage. The non-streaming
    * completion always carries usage when known.
    * @defaultValue false
    */
-  includeUsage?: boolean;
+  includeUsage?: boolean | undefined;
   /**
    * Makes the tokens of generated ids: call ids a provider does not give (Gemini), or repeats,
    * and the default completion id. Inject one for reproducible output.
    * @defaultValue {@link randomId}
    */
-  generateId?: () => string;
+  generateId?: (() => string) | undefined;
 }
 
 /** The options with their defaults, and the chunk prefix they fix. */

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_TEXT_BYTES } from "../accumulate/accumulator-options.ts";
+import { DEFAULT_MAX_TEXT_LENGTH } from "../accumulate/accumulator-options.ts";
 import { OpenAIResponseEvents, TERMINAL_EVENTS } from "./openai-response-events.ts";
 import type { OpenAIResponse, OpenAIResponsesEncoderOptions } from "./openai-responses-wire.ts";
 import type { EncodableEvent } from "./protocol-encoder.ts";
@@ -16,9 +16,9 @@ export interface OpenAIResponseOptions extends OpenAIResponsesEncoderOptions {
    * Largest text the response holds: text, reasoning and call arguments together, in characters
    * (UTF-16 code units). Past it the response is `failed` (code `text-too-large`) and the input
    * is cancelled: a response that never ends cannot grow the object without bound.
-   * @defaultValue 4194304 (`DEFAULT_MAX_TEXT_BYTES`)
+   * @defaultValue 4194304 (`DEFAULT_MAX_TEXT_LENGTH`)
    */
-  maxTextBytes?: number;
+  maxTextLength?: number | undefined;
 }
 
 /** Keeps the terminal event's response: the whole output, by construction what a streaming client would have built. */
@@ -28,7 +28,7 @@ class OpenAIResponseBuilder implements AnswerBuilder<OpenAIResponseResult> {
   #response: OpenAIResponse | undefined;
 
   constructor(options: OpenAIResponseOptions) {
-    this.#budget = new TextBudget(options.maxTextBytes ?? DEFAULT_MAX_TEXT_BYTES);
+    this.#budget = new TextBudget(options.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH);
     this.#events = new OpenAIResponseEvents((event) => {
       if (TERMINAL_EVENTS.has(event.type)) this.#response = event["response"] as OpenAIResponse;
     }, options);
@@ -54,7 +54,7 @@ class OpenAIResponseBuilder implements AnswerBuilder<OpenAIResponseResult> {
  * Reads a stream of events to its end and builds the non-streaming Responses answer from them,
  * with the same rules as {@link OpenAIResponsesEncoder} (the same items in the same order, the
  * same ids and usage). Cancelling is the caller's: abort the `signal` given to
- * `streamToolCalls`. Once the response failed (text past `maxTextBytes`, a provider error, an
+ * `streamToolCalls`. Once the response failed (text past `maxTextLength`, a provider error, an
  * abort), it cancels `events` and returns it without reading the rest.
  *
  * @example

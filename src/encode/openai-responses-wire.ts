@@ -14,25 +14,25 @@ export interface OpenAIResponsesEncoderOptions {
    * The response id.
    * @defaultValue `resp_` and a generated token
    */
-  id?: string;
+  id?: string | undefined;
   /**
    * `created_at`, in seconds since the epoch.
    * @defaultValue the current time
    */
-  createdAt?: number;
+  createdAt?: number | undefined;
   /**
    * Makes the tokens of generated ids: the response's, each output item's, and call ids a
    * provider does not give.
    * @defaultValue {@link randomId}
    */
-  generateId?: () => string;
+  generateId?: (() => string) | undefined;
   /**
    * The `encrypted_content` of the reasoning item a reasoning part becomes: a server that wants
    * another provider's opaque reasoning state back on the next turn (an Anthropic signature)
    * encodes it here, since Responses clients send `encrypted_content` back unchanged.
    * @defaultValue a Responses item's own `encryptedContent`; nothing for other parts
    */
-  encryptedContent?: (part: ReasoningPart) => string | undefined;
+  encryptedContent?: ((part: ReasoningPart) => string | undefined) | undefined;
 }
 
 /** Token usage as the Responses API reports it. */

@@ -7,7 +7,7 @@ export interface ReadyBatchesOptions {
    * yields batches of bounded size and the consumer's backpressure still reaches it.
    * @defaultValue 1024
    */
-  maxItems?: number;
+  maxItems?: number | undefined;
 }
 
 /**

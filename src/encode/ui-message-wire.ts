@@ -23,7 +23,7 @@ export const UI_MESSAGE_STREAM_HEADERS: Readonly<Record<string, string>> = Objec
 /** Options of {@link UIMessageEncoder} and {@link UIMessageEncoderStream}. */
 export interface UIMessageEncoderOptions {
   /** The id of the assistant message, sent on `start`; without it the client makes one. */
-  messageId?: string;
+  messageId?: string | undefined;
   /**
    * The oldest major version of the `ai` package that reads the stream. ai 5 validates every
    * chunk against the types it knows (before 5.0.92 also refusing unknown fields): with `5`, the
@@ -32,10 +32,10 @@ export interface UIMessageEncoderOptions {
    * is a `tool-output-error`).
    * @defaultValue 6
    */
-  minVersion?: 5 | 6;
+  minVersion?: 5 | 6 | undefined;
   /**
    * Makes the tokens of generated call ids (Gemini gives none; a repeated id would merge two calls).
    * @defaultValue `randomId`
    */
-  generateId?: () => string;
+  generateId?: (() => string) | undefined;
 }

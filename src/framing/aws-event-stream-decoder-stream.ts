@@ -1,7 +1,7 @@
 import { ToolCallStreamError } from "../shared/errors.ts";
 import { crc32 } from "./crc32.ts";
 import {
-  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_EVENT_LENGTH,
   FramingStream,
   type FramedMessage,
   type Framing,
@@ -27,7 +27,7 @@ const SMALLEST = PRELUDE + 4;
  *
  * A checksum that does not match, a length that is impossible or a header that runs past its
  * section errors the stream with a `ToolCallStreamError` of code `malformed-frame`; a message
- * longer than `maxEventBytes` bytes with `event-too-large`; a body that ends inside a message with
+ * longer than `maxEventLength` bytes with `event-too-large`; a body that ends inside a message with
  * `truncated-event`. Every message complete before the fault has been delivered.
  *
  * @example
@@ -71,7 +71,7 @@ export class AwsEventStreamDecoder implements Framing {
   /** Creates a decoder that reports each message to `onMessage`. */
   constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}) {
     this.#onMessage = onMessage;
-    this.#limit = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    this.#limit = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   }
 
   /** Feeds the next network chunk. */

@@ -1,6 +1,6 @@
 import { AwsEventStreamDecoder } from "./aws-event-stream-decoder-stream.ts";
 import {
-  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_EVENT_LENGTH,
   FramingStream,
   type FramedMessage,
   type Framing,
@@ -63,7 +63,7 @@ export class FramingDetectStream extends FramingStream {
 /**
  * The synchronous core of {@link FramingDetectStream}: a {@link Framing} for any of the built-in
  * framings, told from the content type and the first bytes. White space before the first byte
- * that tells is held (up to `maxEventBytes`) and given to the framing chosen.
+ * that tells is held (up to `maxEventLength`) and given to the framing chosen.
  *
  * @example
  * ```ts
@@ -96,7 +96,7 @@ export class DetectingFraming implements Framing {
     while (at < chunk.length && isSpace(chunk[at]!)) at++;
     if (at === chunk.length) {
       this.#heldBytes += chunk.length;
-      if (this.#heldBytes > (this.#options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES)) this.#choose(SSEDecoder);
+      if (this.#heldBytes > (this.#options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH)) this.#choose(SSEDecoder);
       else this.#held.push(chunk.slice());
       if (!this.#framing) return;
     } else this.#choose(detectFraming(this.#options.contentType, chunk[at]!));

@@ -57,12 +57,14 @@ export type SSEMessage = FramedMessage;
 /** Options every framing takes: its limit on what it holds while waiting for a message's end. */
 export interface FramingOptions {
   /**
-   * Largest message (for SSE: line or event), in characters, held while waiting for its end. Past
-   * it the framing throws (its stream errors) with a `ToolCallStreamError` of code `event-too-large`.
-   * For the AWS event stream it bounds a message's total length, in bytes.
+   * Longest message held while waiting for its end: for the text framings (SSE: a line or an
+   * event; NDJSON, a JSON array) its length in characters (UTF-16 code units, as `String.length`
+   * and eventsource-parser's `maxBufferSize` count); for the AWS event stream, a binary framing
+   * with no characters, the message's total length as its prelude gives it, in bytes. Past it the
+   * framing throws (its stream errors) with a `ToolCallStreamError` of code `event-too-large`.
    * @defaultValue 4194304
    */
-  maxEventBytes?: number | undefined;
+  maxEventLength?: number | undefined;
   /**
    * The body's content type, when known (`streamToolCalls` passes the response's): a framing
    * that reads several formats ({@link DetectingFraming}) chooses by it. The others ignore it.
@@ -71,14 +73,14 @@ export interface FramingOptions {
 }
 
 /**
- * Default for {@link FramingOptions.maxEventBytes}.
+ * Default for {@link FramingOptions.maxEventLength}.
  *
  * @example
  * ```ts
- * new SSEDecoderStream({ maxEventBytes: DEFAULT_MAX_EVENT_BYTES / 4 });
+ * new SSEDecoderStream({ maxEventLength: DEFAULT_MAX_EVENT_LENGTH / 4 });
  * ```
  */
-export const DEFAULT_MAX_EVENT_BYTES: number = 4 * 1024 * 1024;
+export const DEFAULT_MAX_EVENT_LENGTH: number = 4 * 1024 * 1024;
 
 /**
  * The synchronous core of a framing stage: network chunks in with `feed`, each complete message
@@ -109,7 +111,7 @@ export interface Framing {
  * @example
  * ```ts
  * const framing: FramingClass = SSEDecoder;
- * const core = new framing((message) => console.log(message.data), { maxEventBytes: 1 << 20 });
+ * const core = new framing((message) => console.log(message.data), { maxEventLength: 1 << 20 });
  * ```
  */
 export type FramingClass = new (onMessage: (message: FramedMessage) => void, options?: FramingOptions) => Framing;
@@ -120,7 +122,7 @@ export type FramingClass = new (onMessage: (message: FramedMessage) => void, opt
  *
  * @example
  * ```ts
- * const messages = response.body!.pipeThrough(new FramingStream(SSEDecoder, { maxEventBytes: 1 << 20 }));
+ * const messages = response.body!.pipeThrough(new FramingStream(SSEDecoder, { maxEventLength: 1 << 20 }));
  * ```
  */
 export class FramingStream extends TransformStream<Uint8Array, FramedMessage> {

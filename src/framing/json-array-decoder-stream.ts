@@ -1,6 +1,6 @@
 import { ToolCallStreamError } from "../shared/errors.ts";
 import {
-  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_EVENT_LENGTH,
   FramingStream,
   type FramedMessage,
   type Framing,
@@ -36,7 +36,7 @@ const CLOSE_BRACE = 0x7d;
  * (nothing is scanned twice). A bare top-level object (an error body, or several objects one
  * after another) is delivered as one message each. An element the body ends inside is delivered
  * with `truncated: true`, and the provider stage reports it as a `truncated-event`. An element
- * longer than `maxEventBytes` characters errors the stream with `event-too-large`; anything
+ * longer than `maxEventLength` characters errors the stream with `event-too-large`; anything
  * but white space and exactly one `,` between two elements (no comma, two, one before the first
  * element or after the last, anything else) errors it with `malformed-frame`, after every element
  * before the fault.
@@ -89,7 +89,7 @@ export class JsonArrayDecoder implements Framing {
   /** Creates a decoder that reports each element to `onMessage`. */
   constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}) {
     this.#onMessage = onMessage;
-    this.#limit = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    this.#limit = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   }
 
   /** Feeds the next network chunk. */

@@ -1,6 +1,6 @@
 import { ToolCallStreamError } from "../shared/errors.ts";
 import {
-  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_EVENT_LENGTH,
   FramingStream,
   type FramedMessage,
   type Framing,
@@ -12,7 +12,7 @@ import {
  * streams) to framed messages: one message per line, its `data` the line without its line end
  * (LF or CRLF). Blank lines are skipped. A final line the body ends without a newline is
  * delivered with `truncated: true`: the provider stage uses it when it is complete JSON and
- * reports it as a `truncated-event` otherwise. A line longer than `maxEventBytes` characters
+ * reports it as a `truncated-event` otherwise. A line longer than `maxEventLength` characters
  * errors the stream with `event-too-large`.
  *
  * @example
@@ -56,7 +56,7 @@ export class NdjsonDecoder implements Framing {
   /** Creates a decoder that reports each line to `onMessage`. */
   constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}) {
     this.#onMessage = onMessage;
-    this.#limit = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    this.#limit = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   }
 
   /** Feeds the next network chunk. */

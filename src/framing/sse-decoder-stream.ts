@@ -1,7 +1,7 @@
 import { createParser, type EventSourceParser } from "eventsource-parser";
 import { ToolCallStreamError } from "../shared/errors.ts";
 import {
-  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_EVENT_LENGTH,
   FramingStream,
   type Framing,
   type FramingOptions,
@@ -60,7 +60,7 @@ export class SSEDecoder implements Framing {
 
   /** Creates a decoder that reports each message to `onMessage`. */
   constructor(onMessage: (message: SSEMessage) => void, options: SSEDecoderStreamOptions = {}) {
-    const limit = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    const limit = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
     this.#parser = createParser({
       maxBufferSize: limit,
       onEvent: (message) => {

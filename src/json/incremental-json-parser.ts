@@ -17,7 +17,7 @@ export type { JsonParseFailure, JsonParserListener } from "./json-grammar.ts";
 /** Options of {@link IncrementalJsonParser}. */
 export interface IncrementalJsonParserOptions {
   /** Deepest nesting of objects and arrays; deeper input is an error. @defaultValue 64 */
-  maxDepth?: number;
+  maxDepth?: number | undefined;
   /** Told of each value as it is read, for checks while the text streams (early schema validation). @defaultValue none */
   listener?: JsonParserListener | undefined;
 }

@@ -22,19 +22,18 @@ export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChai
     steps.push(
       validateToolCalls(tools, {
         validationTimeoutMs: options.validationTimeoutMs,
-        setTimeout: options.setTimeout,
-        clearTimeout: options.clearTimeout,
+        timers: options.timers,
       }),
     );
   return {
-    maxEventBytes: options.maxEventBytes,
-    maxArgumentsBytes: options.maxArgumentsBytes,
+    maxEventLength: options.maxEventLength,
+    maxArgumentsLength: options.maxArgumentsLength,
     maxToolCalls: options.maxToolCalls,
     maxDepth,
-    partialArguments: options.partialArguments === true ? IncrementalJsonParser : undefined,
-    repair: options.repair === false ? (text) => ({ ok: false, position: jsonErrorPosition(text) }) : repairJson,
-    validate: tools && toolSchemaValidator(tools),
-    earlyValidation:
+    partialParser: options.partialArguments === true ? IncrementalJsonParser : undefined,
+    repairer: options.repair === false ? (text) => ({ ok: false, position: jsonErrorPosition(text) }) : repairJson,
+    validator: tools && toolSchemaValidator(tools),
+    earlyValidator:
       tools && options.earlyValidation
         ? earlySchemaValidator(tools, { abortOnViolation: options.abortOnViolation, maxDepth })
         : undefined,

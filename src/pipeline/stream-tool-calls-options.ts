@@ -9,7 +9,7 @@ import type { StreamLimits } from "./stream-limits.ts";
 export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>
   extends StreamLimits,
     ValidationTimeoutOptions,
-    Omit<ToolCallAccumulatorOptions, "partialArguments" | "repair" | "validate" | "earlyValidation"> {
+    Omit<ToolCallAccumulatorOptions, "partialParser" | "repairer" | "validator" | "earlyValidator"> {
   /**
    * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
    * incrementally in time linear in the arguments (the accumulator's `partialArguments` plug-in,
@@ -17,7 +17,7 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * copy it (`structuredClone`) to keep it. Off, arguments are parsed once at the end.
    * @defaultValue false
    */
-  partialArguments?: boolean;
+  partialArguments?: boolean | undefined;
   /**
    * Repair common model mistakes in arguments at completion with `repairJson` (trailing commas,
    * single quotes, unquoted keys, Python literals, a code fence; a value cut short only when the
@@ -25,7 +25,7 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * not valid JSON in the end are an `invalid-tool-call` with the `position` of the error.
    * @defaultValue true
    */
-  repair?: boolean;
+  repair?: boolean | undefined;
   /**
    * The request's tools (OpenAI, Responses or Anthropic shape, or `{ name, schema }` with the
    * application's own validator: zod 4, valibot, arktype, any Standard Schema v1): final
@@ -35,14 +35,14 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * at most `validationTimeoutMs`), and a violation, or a name that is not a tool, is an `invalid-tool-call`. Written `as const` or
    * given by validators, the tools also type the events: `tool-call` narrows by `name`.
    */
-  tools?: Tools;
+  tools?: Tools | undefined;
   /**
    * The clock that times each call's arguments (milliseconds, e.g. `() => performance.now()`):
    * `startedAt` (the first argument fragment) and `completedAt` on `tool-call`,
    * `invalid-tool-call` and the `finish` lists ({@link toolCallTimings}). Without it, no times.
    * @defaultValue none
    */
-  clock?: () => number;
+  clock?: (() => number) | undefined;
   /**
    * With `tools`: check each call's arguments against its tool's schema while they stream
    * (`earlySchemaValidator`, an incremental check in time linear in the arguments). A
@@ -50,14 +50,14 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * per call; the call streams on and ends as an `invalid-tool-call`. A valid call never gets one.
    * @defaultValue false
    */
-  earlyValidation?: boolean;
+  earlyValidation?: boolean | undefined;
   /**
    * With `earlyValidation`: at the first violation, cancel the body (so the provider stops
    * generating, and billing, a call that cannot be used) and end the stream with an `abort` of
    * reason `schema-violation` (its `error` is the violation), after every event before it.
    * @defaultValue false
    */
-  abortOnViolation?: boolean;
+  abortOnViolation?: boolean | undefined;
   /**
    * The wire protocol of the body: a built-in provider's name (`openai`, `openai-responses`,
    * `anthropic`, `gemini`, `bedrock`, `cohere`, `ollama`), or a {@link ProviderProtocol} of the
@@ -69,7 +69,7 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * with an `unknown-provider` error.
    * @defaultValue detected from the stream
    */
-  provider?: Provider | ProviderProtocol;
+  provider?: Provider | ProviderProtocol | undefined;
   /** Aborting it stops reading, cancels the body (which stops the fetch) and ends with `abort`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }

@@ -13,7 +13,7 @@ export interface ToolCallChainOptions extends ToolCallAccumulatorOptions {
    * The framing's limit: largest message it holds while waiting for its end (see `FramingOptions`).
    * @defaultValue 4194304
    */
-  maxEventBytes?: number | undefined;
+  maxEventLength?: number | undefined;
   /** The body's content type, for a framing that reads several formats (`DetectingFraming`). */
   contentType?: string | undefined;
   /**
@@ -49,7 +49,7 @@ export interface ToolCallChainOptions extends ToolCallAccumulatorOptions {
  * @example
  * ```ts
  * const events: ToolCallEvent[] = [];
- * const chain = new ToolCallChain(providerProtocol("openai"), (event) => events.push(event), { repair: repairJson });
+ * const chain = new ToolCallChain(providerProtocol("openai"), (event) => events.push(event), { repairer: repairJson });
  * for await (const chunk of body) chain.feed(chunk);
  * chain.end(); // events end with the `finish`
  * ```
@@ -67,7 +67,7 @@ export class ToolCallChain {
 
   /** Creates the chain of `protocol` (its framing, SSE when it names none, and its decoder). */
   constructor(protocol: ProviderProtocol, emit: (event: ToolCallEvent) => void, options: ToolCallChainOptions = {}) {
-    const { maxEventBytes, contentType, steps = [], onStop, ...accumulatorOptions } = options;
+    const { maxEventLength, contentType, steps = [], onStop, ...accumulatorOptions } = options;
     this.#onStop = onStop;
     this.#hold = new StepHold(composeSteps(steps, emit));
     this.#accumulator = new ToolCallAccumulator(this.#hold.take, accumulatorOptions, () =>
@@ -76,7 +76,7 @@ export class ToolCallChain {
     const accumulator = this.#accumulator;
     this.#decoder = protocol.createDecoder((delta) => accumulator.push(delta));
     const Framing = protocol.framing ?? SSEDecoder;
-    this.#framing = new Framing((message) => void this.#messages.push(message), { maxEventBytes, contentType });
+    this.#framing = new Framing((message) => void this.#messages.push(message), { maxEventLength, contentType });
   }
 
   /** True once the `finish` or `abort` has been made (it may still be held by a step). */

@@ -79,8 +79,8 @@ export type EarlyValidation = (
  *   .pipeThrough(new SSEDecoderStream())
  *   .pipeThrough(new OpenAIChatDeltaStream())
  *   .pipeThrough(new ToolCallAccumulatorStream({
- *     validate: toolSchemaValidator(tools),
- *     earlyValidation: earlySchemaValidator(tools, { abortOnViolation: true }),
+ *     validator: toolSchemaValidator(tools),
+ *     earlyValidator: earlySchemaValidator(tools, { abortOnViolation: true }),
  *   }));
  * for await (const event of events) if (event.type === "tool-call-violation") console.log(event.name, event.error.path);
  * ```

@@ -1,6 +1,7 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "../shared/standard-schema.ts";
 import { isRecord } from "../shared/values.ts";
 import { boundIssues, MAX_ISSUES } from "./bounded-issues.ts";
+import { platformTimers, type Timers } from "../shared/timers.ts";
 
 /**
  * Reading an application's own validators (Standard Schema v1: zod 4, valibot, arktype, ...):
@@ -25,10 +26,8 @@ export interface ValidationTimeoutOptions {
    * @defaultValue 10000
    */
   validationTimeoutMs?: number | undefined;
-  /** The timer behind the bound. @defaultValue `globalThis.setTimeout` */
-  setTimeout?: ((callback: () => void, ms: number) => unknown) | undefined;
-  /** Clears a timer made by `setTimeout`. @defaultValue `globalThis.clearTimeout` */
-  clearTimeout?: ((handle: unknown) => void) | undefined;
+  /** The timers behind the bound (a manual clock in tests). @defaultValue `globalThis`'s */
+  timers?: Timers | undefined;
 }
 
 /**
@@ -60,8 +59,9 @@ export function validateWithin(
   const outcome = validateStandard(schema, value);
   const ms = options.validationTimeoutMs ?? DEFAULT_VALIDATION_TIMEOUT_MS;
   if (!(outcome instanceof Promise) || !(ms <= MAX_TIMER_MS)) return outcome;
-  const set = options.setTimeout ?? ((callback: () => void, delay: number) => setTimeout(callback, delay));
-  const clear = options.clearTimeout ?? ((handle: unknown) => clearTimeout(handle as number));
+  const timers = options.timers ?? platformTimers;
+  const set = (callback: () => void, delay: number): unknown => timers.setTimeout(callback, delay);
+  const clear = (handle: unknown): void => timers.clearTimeout(handle);
   let timer: unknown;
   const expired = new Promise<StandardOutcome>(
     (resolve) =>

@@ -186,7 +186,7 @@ export type ToolArgumentsValidator = (
  * const events = body
  *   .pipeThrough(new SSEDecoderStream())
  *   .pipeThrough(new OpenAIChatDeltaStream())
- *   .pipeThrough(new ToolCallAccumulatorStream({ validate: toolSchemaValidator(tools) }));
+ *   .pipeThrough(new ToolCallAccumulatorStream({ validator: toolSchemaValidator(tools) }));
  * ```
  */
 export function toolSchemaValidator(

@@ -21,7 +21,7 @@ export type ErrorCode =
   | "http-error"
   /** The input stream failed (network error, or an upstream stage errored). */
   | "stream-failed"
-  /** One SSE event or line, NDJSON line, JSON array element or event-stream message exceeded `maxEventBytes`. */
+  /** One SSE event or line, NDJSON line, JSON array element or event-stream message exceeded `maxEventLength`. */
   | "event-too-large"
   /**
    * Bytes a framing cannot read, which end the stream: an AWS event-stream checksum that does not
@@ -29,7 +29,7 @@ export type ErrorCode =
    * anything but white space and exactly one comma between two elements.
    */
   | "malformed-frame"
-  /** One call's arguments exceeded `maxArgumentsBytes`. */
+  /** One call's arguments exceeded `maxArgumentsLength`. */
   | "arguments-too-large"
   /** More calls than `maxToolCalls` in one response. */
   | "too-many-tool-calls"
@@ -51,7 +51,7 @@ export type ErrorCode =
   | "schema-mismatch"
   /** A tool's own asynchronous validator did not settle within `validationTimeoutMs`. */
   | "validation-timeout"
-  /** The response's text and reasoning exceeded `maxTextBytes`. */
+  /** The response's text and reasoning exceeded `maxTextLength`. */
   | "text-too-large"
   /** A request a provider cannot be sent as it is (`path` names the field): a kit's `requestBody`. */
   | "invalid-request"

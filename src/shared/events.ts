@@ -85,7 +85,7 @@ export type AbortReason =
   | "stream-failed"
   /** The input ended after a provider error, without a finish. */
   | "provider-error"
-  /** A configured limit was exceeded (`maxEventBytes`, `maxArgumentsBytes`, `maxToolCalls`). */
+  /** A configured limit was exceeded (`maxEventLength`, `maxArgumentsLength`, `maxToolCalls`). */
   | "limit-exceeded"
   /** With `abortOnViolation`, a call's arguments stopped matching its tool's schema (`tool-call-violation`). */
   | "schema-violation";

@@ -2,6 +2,7 @@ import type { ToolCall } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
 import type { ToolApprovalRequestEvent } from "./tool-events.ts";
+import type { Timers } from "../shared/timers.ts";
 
 /** What a handler is given besides the arguments. */
 export interface ToolHandlerContext {
@@ -84,40 +85,38 @@ export interface ToolRunnerOptions {
    * Most handlers running at once; further calls wait in arrival order.
    * @defaultValue 4
    */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /**
    * Time a handler may take before its signal is aborted and the call gives a `timeout` error
    * (`Infinity`: no limit).
    * @defaultValue 30000
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * Largest result, in UTF-8 bytes of its JSON text (of the text itself for a string): a larger one
    * is cut to fit, ends with a `[truncated ...]` marker and is flagged `truncated: true`.
    * @defaultValue 16384
    */
-  maxResultBytes?: number;
+  maxResultBytes?: number | undefined;
   /** Decides approval requests; without it the caller answers with `approve(id)` / `deny(id, reason)`. */
-  approve?: (request: ToolApprovalRequestEvent) => boolean | Promise<boolean>;
+  approve?: ((request: ToolApprovalRequestEvent) => boolean | Promise<boolean>) | undefined;
   /** Aborting it aborts every running handler; unfinished and later calls give a `cancelled` error. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * The clock that times each run (milliseconds, e.g. `() => performance.now()`): with it, each
    * `tool-result` (preliminary ones too) and each `tool-error` of a handler that ran carries
    * `durationMs`, the time since the handler started. `runToolLoop` also times the arguments with it.
    * @defaultValue none
    */
-  clock?: () => number;
+  clock?: (() => number) | undefined;
   /**
    * Time a tool's asynchronous validator (`schema`) may take on a call's arguments before the call
    * gives a retryable `timeout` error without running (`Infinity`: no limit).
    * @defaultValue 10000 (`DEFAULT_VALIDATION_TIMEOUT_MS`)
    */
-  validationTimeoutMs?: number;
-  /** The timer behind timeouts (injected in tests). @defaultValue `globalThis.setTimeout` */
-  setTimeout?: (callback: () => void, ms: number) => unknown;
-  /** Clears a timer made by `setTimeout`. @defaultValue `globalThis.clearTimeout` */
-  clearTimeout?: (handle: unknown) => void;
+  validationTimeoutMs?: number | undefined;
+  /** The timers behind the timeouts (a manual clock in tests). @defaultValue `globalThis`'s */
+  timers?: Timers | undefined;
 }
 
 /**

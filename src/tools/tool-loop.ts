@@ -39,9 +39,9 @@ export interface ToolLoopOptions
    * Most model calls in one run.
    * @defaultValue 8
    */
-  maxSteps?: number;
+  maxSteps?: number | undefined;
   /** Aborting it aborts the request in flight and the running handlers, and ends the loop (`cancelled`). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** The stream of {@link runToolLoop}, with the control of each running call. */
@@ -277,8 +277,8 @@ class StepRecord {
 /** The options of `streamToolCalls` among the loop's; with `earlyValidation`, the tools' parameters are its `tools`. */
 function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToolCallsOptions {
   const {
-    maxEventBytes,
-    maxArgumentsBytes,
+    maxEventLength,
+    maxArgumentsLength,
     maxToolCalls,
     partialArguments,
     repair,
@@ -289,8 +289,8 @@ function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToo
   } = options;
   const picked: StreamToolCallsOptions = { provider: options.provider, signal };
   for (const [name, value] of Object.entries({
-    maxEventBytes,
-    maxArgumentsBytes,
+    maxEventLength,
+    maxArgumentsLength,
     maxToolCalls,
     partialArguments,
     repair,

@@ -21,6 +21,7 @@ import {
 import type { ToolApprovalRequestEvent, ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
 import { callCancelled, describeToolError, describeViolation, toolErrorInfo } from "./tool-outcome.ts";
 import { runHandler, type HandlerOutcome, type Room } from "./tool-run.ts";
+import { platformTimers } from "../shared/timers.ts";
 
 interface Job {
   call: ToolCall;
@@ -237,10 +238,10 @@ export class ToolRunner {
     this.#running++;
     const controller = (job.controller = new AbortController());
     const ms = job.tool.timeoutMs ?? this.#options.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-    const setTimer = this.#options.setTimeout ?? ((callback: () => void, delay: number) => setTimeout(callback, delay));
+    const timers = this.#options.timers ?? platformTimers;
     // Platform timers fire at once for a delay past 2^31 - 1 ms; such a limit means none.
     if (ms <= MAX_TIMER_MS) {
-      job.timer = setTimer(() => {
+      job.timer = timers.setTimeout(() => {
         job.timer = undefined;
         const reason = new DOMException(`The tool did not finish within ${ms} ms.`, "TimeoutError");
         this.#settle(job, { type: "tool-error", error: toolErrorInfo("timeout", [], ms) }, reason);
@@ -287,8 +288,7 @@ export class ToolRunner {
   }
 
   #stop(job: Job, reason: unknown): void {
-    if (job.timer !== undefined)
-      (this.#options.clearTimeout ?? ((handle: unknown) => clearTimeout(handle as number)))(job.timer);
+    if (job.timer !== undefined) (this.#options.timers ?? platformTimers).clearTimeout(job.timer);
     job.timer = undefined;
     if (reason !== undefined || this.#stopped) job.controller?.abort(reason);
     job.halt?.();

@@ -46,7 +46,7 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
           .pipeThrough(new FramingDetectStream())
           .pipeThrough(createProviderDeltaStream(provider)),
       );
-      const options = { partialArguments: IncrementalJsonParser };
+      const options = { partialParser: IncrementalJsonParser };
       const unbroken = feed(deltas, true, undefined, options).events;
       for (let cut = 0; cut <= deltas.length; cut++) {
         const first = feed(deltas.slice(0, cut), false, undefined, options);
@@ -78,11 +78,11 @@ group("ToolCallAccumulator snapshot and restore", (test) => {
       };
       const inOrder = decodeAll(messages);
       assertEquals(decodeAll(shuffled), inOrder, "the reorderer puts the shuffled events back in order");
-      const unbroken = feed(inOrder, true, undefined, { partialArguments: IncrementalJsonParser }).events;
+      const unbroken = feed(inOrder, true, undefined, { partialParser: IncrementalJsonParser }).events;
       let heldAtSomeCut = false;
       for (let cut = 0; cut <= shuffled.length; cut++) {
         const events: ToolCallEvent[] = [];
-        const options = { partialArguments: IncrementalJsonParser };
+        const options = { partialParser: IncrementalJsonParser };
         const keep = (event: ToolCallEvent): void => void events.push(structuredClone(event));
         let current = new ToolCallAccumulator(keep, options);
         let emitted = 0;

@@ -42,8 +42,8 @@ function accumulateCall(schema: ToolSchema, fragments: readonly string[], abortO
   ];
   const events: ToolCallEvent[] = [];
   const accumulator = new ToolCallAccumulator((event) => events.push(event), {
-    validate: toolSchemaValidator(tools),
-    earlyValidation: earlySchemaValidator(tools, { abortOnViolation }),
+    validator: toolSchemaValidator(tools),
+    earlyValidator: earlySchemaValidator(tools, { abortOnViolation }),
   });
   const deltas: ProviderDelta[] = [
     { type: "tool-call-chunk", index: 1, id: "call_g", name: "g", argumentsDelta: '{"q":' },
@@ -258,7 +258,7 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
     );
     const events = await collect(
       source.pipeThrough(
-        new ToolCallAccumulatorStream({ earlyValidation: earlySchemaValidator(TOOLS, { abortOnViolation: true }) }),
+        new ToolCallAccumulatorStream({ earlyValidator: earlySchemaValidator(TOOLS, { abortOnViolation: true }) }),
       ),
     );
     assertEquals(types(events), ["text-delta", "tool-call-start", "tool-call-delta", "tool-call-violation", "abort"]);

@@ -51,7 +51,7 @@ function countingSource(deltas: readonly ProviderDelta[]): {
 }
 
 const stage = (tools: readonly ToolDefinition[]): ToolCallAccumulatorStream =>
-  new ToolCallAccumulatorStream({ validate: toolSchemaValidator(tools), output: [validateToolCalls(tools)] });
+  new ToolCallAccumulatorStream({ validator: toolSchemaValidator(tools), output: [validateToolCalls(tools)] });
 
 const types = (events: readonly ToolCallEvent[]): string[] => events.map((e) => e.type);
 

@@ -96,7 +96,7 @@ group("OpenAIChatEncoder rules", (test) => {
     );
   });
 
-  test("readOpenAIChatCompletion holds at most maxTextBytes of text: past it, a text-too-large error, and the endless input is cancelled", async () => {
+  test("readOpenAIChatCompletion holds at most maxTextLength of text: past it, a text-too-large error, and the endless input is cancelled", async () => {
     let pulled = 0;
     let cancelled = false;
     const endless = new ReadableStream<EncodableEvent>({
@@ -109,7 +109,7 @@ group("OpenAIChatEncoder rules", (test) => {
             ),
       cancel: () => void (cancelled = true),
     });
-    const result = await readOpenAIChatCompletion(endless, { model: "m", created: 1, maxTextBytes: 100 });
+    const result = await readOpenAIChatCompletion(endless, { model: "m", created: 1, maxTextLength: 100 });
     assert(result.type === "error", "an error");
     assertEquals(
       [result.error.code, result.error.message],
@@ -121,7 +121,7 @@ group("OpenAIChatEncoder rules", (test) => {
         { type: "text-delta", text: "x".repeat(100) },
         finish({ reason: "stop", rawReason: "stop" }),
       ]),
-      { model: "m", created: 1, maxTextBytes: 100 },
+      { model: "m", created: 1, maxTextLength: 100 },
     );
     assert(
       fits.type === "completion" && fits.completion.choices[0]!.message.content === "x".repeat(100),

@@ -164,9 +164,9 @@ group("AwsEventStreamDecoderStream", (test) => {
     }
   });
 
-  test("a message longer than maxEventBytes is event-too-large as soon as its prelude arrives", () => {
+  test("a message longer than maxEventLength is event-too-large as soon as its prelude arrives", () => {
     const big = eventMessage("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "x".repeat(2000) } });
-    const { messages, error } = frame([two, big.subarray(0, 12)], { maxEventBytes: 1024 });
+    const { messages, error } = frame([two, big.subarray(0, 12)], { maxEventLength: 1024 });
     assertEquals([messages.length, error?.code], [2, "event-too-large"]);
   });
 

@@ -91,7 +91,7 @@ group("SSEDecoderStream", (test) => {
 
   test("SSEDecoder: past the limit it throws event-too-large, and throws it again on the next feed", () => {
     const messages: SSEMessage[] = [];
-    const decoder = new SSEDecoder((message) => messages.push(message), { maxEventBytes: 8 });
+    const decoder = new SSEDecoder((message) => messages.push(message), { maxEventLength: 8 });
     decoder.feed(bytes("data: ok\n\n"));
     const codeOf = (run: () => void): unknown => {
       try {
@@ -115,7 +115,7 @@ group("SSEDecoderStream", (test) => {
       "event-too-large",
     );
     assertEquals(messages, [{ data: "ok" }]);
-    const split = new SSEDecoder(() => {}, { maxEventBytes: 12 });
+    const split = new SSEDecoder(() => {}, { maxEventLength: 12 });
     split.feed(bytes("data: 0123"));
     assertEquals(
       codeOf(() => split.feed(bytes("456789"))),

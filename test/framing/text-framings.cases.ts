@@ -62,9 +62,9 @@ group("NdjsonDecoderStream", (test) => {
     assertAnySplit(NdjsonDecoder, '{"message":{"content":"杭州"},"done":false}\r\n{"done":true}\n');
   });
 
-  test("a line longer than maxEventBytes is event-too-large, after the lines before it", () => {
+  test("a line longer than maxEventLength is event-too-large, after the lines before it", () => {
     const result = frame(NdjsonDecoder, [bytes('{"a":1}\n{"b":"'), bytes("x".repeat(50)), bytes('"}\n')], {
-      maxEventBytes: 32,
+      maxEventLength: 32,
     });
     assertEquals(result, { messages: [{ data: '{"a":1}' }], error: "event-too-large" });
   });
@@ -183,14 +183,14 @@ group("JsonArrayDecoderStream", (test) => {
     );
   });
 
-  test("an element longer than maxEventBytes is event-too-large, split across chunks or not", () => {
+  test("an element longer than maxEventLength is event-too-large, split across chunks or not", () => {
     const long = `[{"a":1},{"b":"${"x".repeat(100)}"}]`;
-    assertEquals(frame(JsonArrayDecoder, [bytes(long)], { maxEventBytes: 64 }), {
+    assertEquals(frame(JsonArrayDecoder, [bytes(long)], { maxEventLength: 64 }), {
       messages: [{ data: '{"a":1}' }],
       error: "event-too-large",
     });
     assertEquals(
-      frame(JsonArrayDecoder, splitAt(bytes(long), [20, 40, 60, 80]), { maxEventBytes: 64 }).error,
+      frame(JsonArrayDecoder, splitAt(bytes(long), [20, 40, 60, 80]), { maxEventLength: 64 }).error,
       "event-too-large",
     );
   });

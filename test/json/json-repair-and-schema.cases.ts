@@ -184,16 +184,16 @@ group("Accumulator plug-ins", (test) => {
     assert(final(events)?.type === "tool-call", "not checked without validate");
   });
 
-  test("repair: repairJson repairs and reports the position of what it cannot repair", async () => {
-    const repaired = final(await accumulate("{'city': 'Paris'}", { repair: repairJson }));
+  test("repairer: repairJson repairs and reports the position of what it cannot repair", async () => {
+    const repaired = final(await accumulate("{'city': 'Paris'}", { repairer: repairJson }));
     assert(repaired?.type === "tool-call", "repaired");
     assertEquals([repaired.arguments, repaired.repairs], [{ city: "Paris" }, ["single-quotes"]]);
-    const invalid = final(await accumulate('{"x": @tru', { repair: repairJson }));
+    const invalid = final(await accumulate('{"x": @tru', { repairer: repairJson }));
     assert(invalid?.type === "invalid-tool-call" && invalid.error.position === 6, "position 6");
   });
 
-  test("partialArguments: IncrementalJsonParser gives live values and the error position", async () => {
-    const events = await accumulate('{"x": @tru', { partialArguments: IncrementalJsonParser });
+  test("partialParser: IncrementalJsonParser gives live values and the error position", async () => {
+    const events = await accumulate('{"x": @tru', { partialParser: IncrementalJsonParser });
     const delta = events.find((e) => e.type === "tool-call-delta");
     assert(delta?.type === "tool-call-delta" && "partialArguments" in delta, "partial value present");
     const invalid = final(events);
@@ -203,14 +203,14 @@ group("Accumulator plug-ins", (test) => {
     );
   });
 
-  test("validate: toolSchemaValidator(tools) checks final arguments", async () => {
+  test("validator: toolSchemaValidator(tools) checks final arguments", async () => {
     const bad = final(
-      await accumulate('{"city": "Paris", "unit": "kelvin"}', { validate: toolSchemaValidator([weather]) }),
+      await accumulate('{"city": "Paris", "unit": "kelvin"}', { validator: toolSchemaValidator([weather]) }),
     );
     assert(bad?.type === "invalid-tool-call" && bad.error.code === "schema-mismatch", "schema-mismatch");
     assertEquals(bad.error.issues, ['$.unit must be one of "c", "f"']);
     const good = final(
-      await accumulate('{"city": "Paris", "unit": "c"}', { validate: toolSchemaValidator([weather]) }),
+      await accumulate('{"city": "Paris", "unit": "c"}', { validator: toolSchemaValidator([weather]) }),
     );
     assert(good?.type === "tool-call", "valid");
   });

@@ -31,7 +31,7 @@ class JsonSeqFraming implements Framing {
 
   constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}) {
     this.#onMessage = onMessage;
-    this.#limit = options.maxEventBytes ?? 1 << 20;
+    this.#limit = options.maxEventLength ?? 1 << 20;
   }
 
   feed(chunk: Uint8Array): void {
@@ -148,7 +148,7 @@ group("A protocol of your own: Framing and ProviderDecoder", (test) => {
     const events: ToolCallEvent[] = await collect(
       streamToolCalls(fromChunks([bytes(body.slice(0, body.indexOf("\x1e", 1))), bytes(long)]), {
         provider: gateway,
-        maxEventBytes: 100,
+        maxEventLength: 100,
       }),
     );
     assertEquals(

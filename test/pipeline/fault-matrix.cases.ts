@@ -392,10 +392,10 @@ for (const provider of providers) {
   );
   faultAfterPrefix(
     "a data line over the size limit",
-    "an event larger than maxEventBytes arrives while a call is open",
+    "an event larger than maxEventLength arrives while a call is open",
     (g) => g.text("y".repeat(3000)).join(""),
     (b) => discardedOpen(b, "abort:limit-exceeded:event-too-large", ["event-too-large"]),
-    { maxEventBytes: 1024 },
+    { maxEventLength: 1024 },
   );
   faultAfterPrefix(
     "a provider error event mid-call",

@@ -205,8 +205,8 @@ group("streamToolCalls from an SDK's parsed chunks", (test) => {
     assertEquals(state.returned, 1);
   });
 
-  test("limits count the same as for bytes: maxToolCalls and maxArgumentsBytes", async () => {
-    for (const options of [{ maxToolCalls: 0 }, { maxArgumentsBytes: 4 }]) {
+  test("limits count the same as for bytes: maxToolCalls and maxArgumentsLength", async () => {
+    for (const options of [{ maxToolCalls: 0 }, { maxArgumentsLength: 4 }]) {
       const fromObjects = await collect(
         streamToolCalls(sdkStream(CALL_CHUNKS).stream, { provider: "openai", ...options }),
       );

@@ -105,7 +105,7 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     assert(events[0]?.type === "error" && events[0].error.data === undefined, "no data");
   });
 
-  test("maxArgumentsBytes: error and abort with the call discarded, and the source is cancelled", async () => {
+  test("maxArgumentsLength: error and abort with the call discarded, and the source is cancelled", async () => {
     const big = "x".repeat(50);
     const chunks = [
       chatChunk({ content: "before" }),
@@ -114,7 +114,7 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
       chatChunk({}, "tool_calls"),
     ].map((p) => bytes(`data: ${JSON.stringify(p)}\n\n`));
     const source = recordingSource(chunks);
-    const events = await collect(streamToolCalls(source.stream, { maxArgumentsBytes: 80 }));
+    const events = await collect(streamToolCalls(source.stream, { maxArgumentsLength: 80 }));
     assertEquals(types(events), ["text-delta", "tool-call-start", "tool-call-delta", "error", "abort"]);
     const final = events.at(-1);
     assert(
@@ -128,7 +128,7 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     await eventually(() => source.cancelled !== undefined, "the source saw the cancel");
   });
 
-  test("maxArgumentsBytes counts characters (UTF-16 code units), the unit of maxEventBytes", async () => {
+  test("maxArgumentsLength counts characters (UTF-16 code units), the unit of maxEventLength", async () => {
     // 12 code units (杭 and 州 one each, 𝄞 two); in UTF-8 it would be 18 bytes.
     const sse = openAISSE([
       chatChunk(
@@ -136,9 +136,9 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
         "tool_calls",
       ),
     ]);
-    const fits = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 12 }));
+    const fits = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsLength: 12 }));
     assertEquals(types(fits).at(-1), "finish");
-    const over = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsBytes: 11 }));
+    const over = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxArgumentsLength: 11 }));
     assertEquals(types(over).at(-1), "abort");
   });
 
@@ -157,9 +157,9 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     );
   });
 
-  test("maxEventBytes: an oversized SSE line ends with error and abort, after the events before it", async () => {
+  test("maxEventLength: an oversized SSE line ends with error and abort, after the events before it", async () => {
     const sse = `${openAISSE([chatChunk({ content: "ok" })], false)}data: ${JSON.stringify(chatChunk({ content: "y".repeat(5000) }))}\n\n`;
-    const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxEventBytes: 1000 }));
+    const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxEventLength: 1000 }));
     assertEquals(types(events), ["text-delta", "error", "abort"]);
     const final = events.at(-1);
     assert(

@@ -35,7 +35,7 @@ function chainOf(options: ConstructorParameters<typeof ToolCallChain>[2] = {}): 
 } {
   const events: ToolCallEvent[] = [];
   return {
-    chain: new ToolCallChain(openai, (event) => events.push(event), { repair: repairJson, ...options }),
+    chain: new ToolCallChain(openai, (event) => events.push(event), { repairer: repairJson, ...options }),
     events,
   };
 }
@@ -57,7 +57,7 @@ group("ToolCallChain", (test) => {
           );
           const events: ToolCallEvent[] = [];
           const chain = new ToolCallChain(providerProtocol(provider), (event) => events.push(event), {
-            repair: repairJson,
+            repairer: repairJson,
           });
           for (const chunk of chunks) chain.feed(chunk);
           chain.end();
@@ -92,7 +92,7 @@ group("ToolCallChain", (test) => {
 
   test("bytes the framing cannot hold: everything before, then error and abort, onStop once, later input ignored", () => {
     const stops: unknown[] = [];
-    const { chain, events } = chainOf({ maxEventBytes: 280, onStop: (reason) => stops.push(reason) });
+    const { chain, events } = chainOf({ maxEventLength: 280, onStop: (reason) => stops.push(reason) });
     chain.feed(bytes(CALL.slice(0, CALL.indexOf("\n\n") + 2)));
     chain.feed(bytes(`data: ${"x".repeat(400)}`));
     chain.feed(bytes(CALL));
@@ -107,7 +107,7 @@ group("ToolCallChain", (test) => {
 
   test("a limit of the accumulator stops the chain and calls onStop", () => {
     const stops: unknown[] = [];
-    const { chain, events } = chainOf({ maxArgumentsBytes: 4, onStop: (reason) => stops.push(reason) });
+    const { chain, events } = chainOf({ maxArgumentsLength: 4, onStop: (reason) => stops.push(reason) });
     chain.feed(bytes(CALL));
     assertEquals(types(events), ["error", "abort"]);
     assertEquals(stops.length, 1);

@@ -149,8 +149,7 @@ group("streamToolCalls with a validator that never settles", (test) => {
         provider: "openai",
         tools,
         validationTimeoutMs: 500,
-        setTimeout: timers.setTimeout,
-        clearTimeout: timers.clearTimeout,
+        timers,
       }),
     );
     await eventually(() => validator.pending.length === 1, "validating");
@@ -193,8 +192,7 @@ group("streamToolCalls with a validator that never settles", (test) => {
       streamToolCalls(recordingSource(body("get_weather", '{"city": "Oslo"}')).stream, {
         provider: "openai",
         tools: [{ name: "get_weather", schema: validator }],
-        setTimeout: timers.setTimeout,
-        clearTimeout: timers.clearTimeout,
+        timers,
       }),
     );
     await eventually(() => validator.pending.length === 1, "validating");

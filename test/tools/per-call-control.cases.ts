@@ -181,7 +181,7 @@ group("ToolRunnerStream streaming handlers", (test) => {
     const out = live(
       source.stream.pipeThrough(
         new ToolRunnerStream({
-          ...timers,
+          timers,
           timeoutMs: 1_000,
           maxResultBytes: 80,
           tools: {
@@ -384,8 +384,7 @@ group("ToolRunnerStream timings and validators", (test) => {
     const runner = new ToolRunnerStream({
       tools: { get_weather: { schema: validator, run: () => ++ran } },
       validationTimeoutMs: 200,
-      setTimeout: timers.setTimeout,
-      clearTimeout: timers.clearTimeout,
+      timers,
     });
     const out = live(source.stream.pipeThrough(runner));
     source.push(toolCall(0, "get_weather", { city: "Oslo" }));

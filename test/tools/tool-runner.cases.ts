@@ -125,7 +125,7 @@ group("ToolRunnerStream handlers", (test) => {
     const tool = controlledTool({ timeoutMs: 250 });
     const source = openSource<ToolCallEvent>();
     const out = live(
-      source.stream.pipeThrough(new ToolRunnerStream({ tools: { slow: tool }, timeoutMs: 10_000, ...timers })),
+      source.stream.pipeThrough(new ToolRunnerStream({ tools: { slow: tool }, timeoutMs: 10_000, timers })),
     );
     source.push(toolCall(0, "slow", {}));
     await eventually(() => tool.runs.length === 1, "started");
@@ -150,7 +150,7 @@ group("ToolRunnerStream handlers", (test) => {
 
   test("a result that settles before the timeout clears its timer", async () => {
     const timers = manualTimers();
-    const events = await run([toolCall(0, "now", {}), finish], { tools: { now: { run: () => "12:00" } }, ...timers });
+    const events = await run([toolCall(0, "now", {}), finish], { tools: { now: { run: () => "12:00" } }, timers });
     assertEquals(
       outcomes(events).map((e) => e.type),
       ["tool-result"],

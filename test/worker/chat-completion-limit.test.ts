@@ -1,10 +1,10 @@
 // A non-streaming Chat Completion is held whole before it is sent: its text is bounded by
-// MAX_COMPLETION_BYTES, past which the answer is OpenAI's error shape and the provider is cancelled.
+// MAX_COMPLETION_LENGTH, past which the answer is OpenAI's error shape and the provider is cancelled.
 import { describe, expect, it } from "vitest";
 import { post } from "./client-support.ts";
 import { chatChunk, eventually, FakeUpstream, liveOpenAI, testEnv, worker } from "./support.ts";
 
-const env = (limit: string) => testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t", MAX_COMPLETION_BYTES: limit });
+const env = (limit: string) => testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t", MAX_COMPLETION_LENGTH: limit });
 const request = (stream?: boolean) =>
   post(
     "/v1/chat/completions",
@@ -23,14 +23,14 @@ const endless = () =>
     then: "stall",
   });
 
-describe("POST /v1/chat/completions without stream: MAX_COMPLETION_BYTES", () => {
+describe("POST /v1/chat/completions without stream: MAX_COMPLETION_LENGTH", () => {
   it("past the limit (in characters), the answer is a 502 completion_too_large in OpenAI's shape and the provider request is cancelled", async () => {
     const upstream = endless();
     const response = await worker(upstream).call(request(), env("50"));
     expect(response.status).toBe(502);
     expect(await response.json()).toEqual({
       error: {
-        message: expect.stringContaining("MAX_COMPLETION_BYTES"),
+        message: expect.stringContaining("MAX_COMPLETION_LENGTH"),
         type: "server_error",
         param: null,
         code: "completion_too_large",

@@ -107,7 +107,7 @@ describe("POST /v1/stream after the stream started", () => {
     expect(upstream.pulled).toBeLessThan(chunks.length);
   });
 
-  it("MAX_ARGUMENTS_BYTES ends the stream with error and abort and cancels the upstream", async () => {
+  it("MAX_ARGUMENTS_LENGTH ends the stream with error and abort and cancels the upstream", async () => {
     const parts = ['{"city":', '"Paris, France, Europe', '"}'].map((text, i) =>
       chunk({
         tool_calls: [
@@ -124,7 +124,7 @@ describe("POST /v1/stream after the stream started", () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks });
     const response = await worker(upstream).call(
       streamRequest(validBody(), auth),
-      liveEnv({ MAX_ARGUMENTS_BYTES: "16" }),
+      liveEnv({ MAX_ARGUMENTS_LENGTH: "16" }),
     );
     const { events } = await readSSE(response);
     expect(events.at(-2)).toMatchObject({ type: "error", error: { code: "arguments-too-large" } });
@@ -136,7 +136,7 @@ describe("POST /v1/stream after the stream started", () => {
 });
 
 describe("POST /v1/stream provider event size", () => {
-  it("a provider SSE event over MAX_EVENT_BYTES ends the stream with error and abort and cancels the upstream", async () => {
+  it("a provider SSE event over MAX_EVENT_LENGTH ends the stream with error and abort and cancels the upstream", async () => {
     const chunks = [
       ...openAIChunks([chunk({ content: "ok" })]).slice(0, 1),
       `data: ${JSON.stringify(chunk({ content: "x".repeat(5000) }))}\n\n`,
@@ -145,7 +145,7 @@ describe("POST /v1/stream provider event size", () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks });
     const response = await worker(upstream).call(
       streamRequest(validBody(), auth),
-      liveEnv({ MAX_EVENT_BYTES: "1000" }),
+      liveEnv({ MAX_EVENT_LENGTH: "1000" }),
     );
     const { events } = await readSSE(response);
     expect(events.map((e) => e.type)).toEqual(["text-delta", "error", "abort"]);

@@ -128,8 +128,8 @@ async function openChain(
   const options: StreamToolCallsOptions = {
     provider: provider.protocol,
     maxToolCalls: settings.maxToolCalls,
-    maxArgumentsBytes: settings.maxArgumentsBytes,
-    maxEventBytes: settings.maxEventBytes,
+    maxArgumentsLength: settings.maxArgumentsLength,
+    maxEventLength: settings.maxEventLength,
     ...(withSignal ? { signal: controller.signal } : {}),
     // The request's tools are checked only when it asks: without, a call is passed on as the model made it.
     ...(streamRequest.earlyValidation

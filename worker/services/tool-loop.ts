@@ -84,11 +84,10 @@ export async function openRunEvents(
     // Nobody can approve a call over this one-way stream: a tool that needs approval is denied
     // (the model reads why) rather than left waiting until the client gives up.
     approve: () => false,
-    setTimeout: (callback, ms) => runtime.timers.setTimeout(callback, ms),
-    clearTimeout: (handle) => runtime.timers.clearTimeout(handle),
+    timers: runtime.timers,
     maxToolCalls: settings.maxToolCalls,
-    maxArgumentsBytes: settings.maxArgumentsBytes,
-    maxEventBytes: settings.maxEventBytes,
+    maxArgumentsLength: settings.maxArgumentsLength,
+    maxEventLength: settings.maxEventLength,
     ...(run.earlyValidation ? { earlyValidation: true, abortOnViolation: run.abortOnViolation === true } : {}),
     async call({ step, messages: conversationSoFar, signal }) {
       const body =

@@ -14,7 +14,7 @@ export interface OpenAIResponsesDeltaStreamOptions {
    * as an `error` (code `sequence-gap`) and the stream goes on.
    * @defaultValue 64
    */
-  reorderWindow?: number;
+  reorderWindow?: number | undefined;
 }
 
 type Payload = Record<string, unknown>;

@@ -305,7 +305,7 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
     const events = await run(
       [call({ index: 0, id: "a", function: { name: "f", arguments: '{"x": @tru' } }), finish()],
       true,
-      { repair: repairJson },
+      { repairer: repairJson },
     );
     const invalid = events.find((e) => e.type === "invalid-tool-call");
     assert(invalid && invalid.type === "invalid-tool-call", "an invalid-tool-call event");

@@ -60,7 +60,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
       const tally = tallyPayloads(events);
       const result = await readAnthropicMessage(agentBatches(parsed.request.provider, batchesOfOne(tally.events)), {
         model: parsed.model,
-        maxTextBytes: settings.maxCompletionBytes,
+        maxTextLength: settings.maxCompletionLength,
       });
       if (tally.unreadable()) throw noReadablePayload();
       const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);

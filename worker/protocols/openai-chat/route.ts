@@ -53,11 +53,11 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     const tally = tallyPayloads(events);
     const result = await readOpenAIChatCompletion(tally.events, {
       model: chat.model,
-      maxTextBytes: settings.maxCompletionBytes,
+      maxTextLength: settings.maxCompletionLength,
     });
     if (tally.unreadable()) throw noReadablePayload();
     if (result.type === "error" && result.error.code === "text-too-large") {
-      const message = `The completion exceeds the limit of ${settings.maxCompletionBytes} characters (MAX_COMPLETION_BYTES); send \`stream: true\` to receive it as it is written.`;
+      const message = `The completion exceeds the limit of ${settings.maxCompletionLength} characters (MAX_COMPLETION_LENGTH); send \`stream: true\` to receive it as it is written.`;
       throw new HttpError(502, { code: "completion_too_large", message });
     }
     const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);

@@ -50,7 +50,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       const batches = agentBatches(parsed.request.provider, batchesOfOne(tally.events));
       const { response } = await readOpenAIResponse(customCalls(batches, parsed.customTools), {
         model: parsed.model,
-        maxTextBytes: settings.maxCompletionBytes,
+        maxTextLength: settings.maxCompletionLength,
       });
       if (tally.unreadable()) throw noReadablePayload();
       const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
