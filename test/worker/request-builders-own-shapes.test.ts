@@ -1,5 +1,5 @@
 // The request builders of the upstreams that are not OpenAI-shaped: Bedrock ConverseStream,
-// Cohere v2 and Ollama's /api/chat, from the same second turn as providers.test.ts (an earlier
+// Cohere v2 and Ollama's /api/chat, from the same second turn as request-builders.test.ts (an earlier
 // assistant turn with two calls, and their results).
 import { AwsV4Signer } from "aws4fetch";
 import { describe, expect, it } from "vitest";
