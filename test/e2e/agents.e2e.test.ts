@@ -6,7 +6,7 @@
 // of the agent's shell tool and turn 2, which must carry the command's output, with text that
 // repeats it. No network: both agents run with a HOME of their own and their traffic off.
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -49,6 +49,13 @@ const OUTPUT = "OUT-42-";
 const command = (tag: string): string => `echo OUT-$((6*7))-${tag}`;
 
 let fake: FakeProvider | undefined;
+/** The agents' homes and working directories, removed at the end. */
+const scratch: string[] = [];
+const tempDir = (prefix: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+};
 let server: WorkerServer | undefined;
 
 /** The fake's call: the agent's own shell tool, with the command the prompt asked for. */
@@ -72,13 +79,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await fake?.stop();
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
 }, 30_000);
 
 /** The environment of an agent: Node 24 first on PATH, a HOME of its own, nothing inherited that names a key. */
 function agentEnv(extra: Record<string, string>): Record<string, string> {
   return {
     PATH: `${bin}:${process.env["PATH"] ?? ""}`,
-    HOME: mkdtempSync(join(tmpdir(), "agent-home-")),
+    HOME: tempDir("agent-home-"),
     LANG: "C.UTF-8",
     ...extra,
   };
@@ -92,7 +100,7 @@ describe("Claude Code runs its Bash tool through POST /v1/messages", () => {
   for (const provider of PROVIDERS) {
     it(`${provider}: claude -p calls Bash, runs it, and its answer reads the command's output`, async () => {
       const tag = `claude-${provider}`;
-      const cwd = mkdtempSync(join(tmpdir(), "agent-cwd-"));
+      const cwd = tempDir("agent-cwd-");
       const { stdout } = await run(
         join(bin, "claude"),
         [
@@ -154,7 +162,7 @@ describe("Claude Code runs its Bash tool through POST /v1/messages", () => {
         "claude-sonnet-4-5",
       ],
       {
-        cwd: mkdtempSync(join(tmpdir(), "agent-cwd-")),
+        cwd: tempDir("agent-cwd-"),
         timeout: 50_000,
         env: agentEnv({
           ANTHROPIC_BASE_URL: server!.url,
@@ -175,7 +183,7 @@ describe("Codex runs its shell tool through POST /v1/responses", () => {
   for (const provider of PROVIDERS) {
     it(`${provider}: codex exec calls exec_command, runs it, and its answer reads the command's output`, async () => {
       const tag = `codex-${provider}`;
-      const home = mkdtempSync(join(tmpdir(), "codex-home-"));
+      const home = tempDir("codex-home-");
       writeFileSync(
         join(home, "config.toml"),
         [
@@ -201,7 +209,7 @@ describe("Codex runs its shell tool through POST /v1/responses", () => {
           `Run \`${command(tag)}\` with your shell tool and tell me what it printed.`,
         ],
         {
-          cwd: mkdtempSync(join(tmpdir(), "agent-cwd-")),
+          cwd: tempDir("agent-cwd-"),
           timeout: 50_000,
           env: agentEnv({ CODEX_HOME: home, WORKER_TOKEN: TOKEN }),
         },
