@@ -4,6 +4,7 @@ import type { RunRequest } from "../request/parse-run-request.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import type { Runtime } from "../runtime.ts";
 import { openEventBatches, openEventStream } from "./model-call.ts";
+import { failUnreadable } from "./payload-tally.ts";
 import { openRunEvents } from "./tool-loop.ts";
 
 /** A validated client request: one model call, or a tool loop with the Worker's tools. */
@@ -62,7 +63,7 @@ export async function openClientBatches(
     return { batches: readyBatches<EncodableEvent>(events), headers };
   }
   const { batches, headers } = await openEventBatches(parsed.request, env, settings, runtime, controller);
-  return { batches, headers: replayHeader(headers) };
+  return { batches: failUnreadable(batches), headers: replayHeader(headers) };
 }
 
 /** Of `/v1/stream`'s headers, only the replay's name: the protocol brings its own content type. */

@@ -54,3 +54,49 @@ export function noReadablePayload(): HttpError {
     message: "The provider answered, but none of its payloads could be read.",
   });
 }
+
+/**
+ * `events` with a finish that follows only unreadable payloads turned into an `error` and an
+ * `abort`: a streamed answer cannot become a 502 once its headers are out, so the protocol's own
+ * in-band error (Messages' `event: error`, Responses' `response.failed`, AG-UI's `RUN_ERROR`, a
+ * chat stream's error) says it, instead of an empty success that reads as "the model said
+ * nothing". The criterion is {@link PayloadTally.unreadable}'s; everything else passes unchanged.
+ *
+ * @example
+ * ```ts
+ * const answer = encodeAnswer(failUnreadable(batches), new AnthropicMessagesEncoder({ model }));
+ * ```
+ */
+export function failUnreadable<E extends EncodableEvent>(
+  batches: ReadableStream<readonly E[]>,
+): ReadableStream<readonly (E | EncodableEvent)[]> {
+  let said = 0;
+  let malformed = 0;
+  return batches.pipeThrough(
+    new TransformStream<readonly E[], readonly (E | EncodableEvent)[]>({
+      transform(batch, controller) {
+        const out: (E | EncodableEvent)[] = [];
+        for (const event of batch) {
+          if (SAID.has(event.type)) said++;
+          else if (
+            event.type === "error" &&
+            (event as { error?: { code?: string } }).error?.code === "malformed-payload"
+          )
+            malformed++;
+          if (event.type === "finish" && said === 0 && malformed > 0) out.push(...UNREADABLE_END);
+          else out.push(event);
+        }
+        controller.enqueue(out);
+      },
+    }),
+  );
+}
+
+const UNREADABLE = {
+  code: "malformed-payload",
+  message: "The provider answered, but none of its payloads could be read.",
+} as const;
+const UNREADABLE_END: readonly EncodableEvent[] = [
+  { type: "error", error: UNREADABLE },
+  { type: "abort", reason: "provider-error", discarded: [], error: UNREADABLE },
+];
