@@ -8,6 +8,7 @@ import {
   type ToolCallAccumulatorOptions,
 } from "./accumulator-options.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
+import { finishEvent } from "./finish-event.ts";
 import { ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
 /**
@@ -277,20 +278,7 @@ export class ToolCallAccumulator {
   #finish(): void {
     this.#completeAll();
     this.#s.closed = true;
-    const byIndex = (a: { index: number; choice?: number }, b: { index: number; choice?: number }): number =>
-      (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index;
-    const {
-      finishSeen: _finishSeen,
-      providerErrorSeen: _providerErrorSeen,
-      closed: _closed,
-      reason = "other",
-      ...fields
-    } = this.#s;
-    fields.toolCalls.sort(byIndex);
-    fields.invalidToolCalls.sort(byIndex);
-    // A normal stop with complete calls is `tool-calls`: OpenAI says `stop` when `tool_choice` forces a function, Gemini always says `STOP`.
-    const calls = fields.toolCalls.length > 0 && (reason === "stop" || this.#s.reason === undefined);
-    this.#enqueue({ type: "finish", reason: calls ? "tool-calls" : reason, ...fields });
+    this.#enqueue(finishEvent(this.#s));
   }
 
   #fail(error: StreamErrorInfo): void {

@@ -1,0 +1,30 @@
+import type { FinishEvent } from "../shared/events.ts";
+import type { AccumulatorState } from "./accumulator-state.ts";
+
+/** Orders calls by choice, then index. */
+const byIndex = (a: { index: number; choice?: number }, b: { index: number; choice?: number }): number =>
+  (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index;
+
+/**
+ * The `finish` event of an accumulator's state: its fields in their order, the calls sorted by
+ * choice and index, and the reason normalized.
+ *
+ * @example
+ * ```ts
+ * enqueue(finishEvent(state));
+ * ```
+ */
+export function finishEvent(state: AccumulatorState): FinishEvent {
+  const {
+    finishSeen: _finishSeen,
+    providerErrorSeen: _providerErrorSeen,
+    closed: _closed,
+    reason = "other",
+    ...fields
+  } = state;
+  fields.toolCalls.sort(byIndex);
+  fields.invalidToolCalls.sort(byIndex);
+  // A normal stop with complete calls is `tool-calls`: OpenAI says `stop` when `tool_choice` forces a function, Gemini always says `STOP`.
+  const calls = fields.toolCalls.length > 0 && (reason === "stop" || state.reason === undefined);
+  return { type: "finish", reason: calls ? "tool-calls" : reason, ...fields };
+}
