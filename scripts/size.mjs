@@ -64,7 +64,9 @@ const PROVIDERS = {
   ollama: {
     framing: "NdjsonDecoderStream",
     stage: "OllamaDeltaStream",
-    own: ["providers/ollama/ollama-delta-stream", "framing/ndjson-decoder-stream"],
+    // The NDJSON framing is not Ollama's alone: the text providers' TextFraming reads an SDK's
+    // toReadableStream() NDJSON with it.
+    own: ["providers/ollama/ollama-delta-stream"],
   },
 };
 /** Files that select between providers, which no single-provider bundle needs. */

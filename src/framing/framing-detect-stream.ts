@@ -1,15 +1,6 @@
 import { AwsEventStreamDecoder } from "./aws-event-stream-decoder-stream.ts";
-import {
-  DEFAULT_MAX_EVENT_LENGTH,
-  FramingStream,
-  type FramedMessage,
-  type Framing,
-  type FramingClass,
-  type FramingOptions,
-} from "./framing.ts";
-import { JsonArrayDecoder } from "./json-array-decoder-stream.ts";
-import { NdjsonDecoder } from "./ndjson-decoder-stream.ts";
-import { SSEDecoder } from "./sse-decoder-stream.ts";
+import { FramingStream, type FramingClass, type FramingOptions } from "./framing.ts";
+import { detectTextFraming, isSpace, TextFraming } from "./text-framing.ts";
 
 /**
  * The framing of a body, from its content type and its first byte that is not white space:
@@ -35,9 +26,7 @@ export function detectFraming(contentType: string | undefined, firstByte: number
   const type = contentType?.split(";")[0]?.trim().toLowerCase();
   if (type === "application/vnd.amazon.eventstream" || (firstByte < 0x20 && !isSpace(firstByte)))
     return AwsEventStreamDecoder;
-  if (firstByte === 0x5b) return JsonArrayDecoder;
-  if (firstByte === 0x7b) return type === "application/json" ? JsonArrayDecoder : NdjsonDecoder;
-  return SSEDecoder;
+  return detectTextFraming(contentType, firstByte);
 }
 
 /**
@@ -73,49 +62,9 @@ export class FramingDetectStream extends FramingStream {
  * framing.end(); // messages: [{ data: '{"done":true}' }]
  * ```
  */
-export class DetectingFraming implements Framing {
-  readonly #onMessage: (message: FramedMessage) => void;
-  readonly #options: FramingOptions;
-  /** White space seen before the first byte that tells. */
-  readonly #held: Uint8Array[] = [];
-  #heldBytes = 0;
-  #framing: Framing | undefined;
-  /** The framing chosen, once told. */
-  chosen: FramingClass | undefined;
-
-  /** Creates a framing that reports each message to `onMessage`. */
-  constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}) {
-    this.#onMessage = onMessage;
-    this.#options = options;
+export class DetectingFraming extends TextFraming {
+  /** Picks the framing, the AWS event stream included, by {@link detectFraming}. */
+  protected override detect(contentType: string | undefined, firstByte: number): FramingClass {
+    return detectFraming(contentType, firstByte);
   }
-
-  /** Feeds the next network chunk. */
-  feed(chunk: Uint8Array): void {
-    if (this.#framing) return this.#framing.feed(chunk);
-    let at = 0;
-    while (at < chunk.length && isSpace(chunk[at]!)) at++;
-    if (at === chunk.length) {
-      this.#heldBytes += chunk.length;
-      if (this.#heldBytes > (this.#options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH)) this.#choose(SSEDecoder);
-      else this.#held.push(chunk.slice());
-      if (!this.#framing) return;
-    } else this.#choose(detectFraming(this.#options.contentType, chunk[at]!));
-    this.#framing!.feed(chunk);
-  }
-
-  /** The body ended. */
-  end(): void {
-    // A body of white space only: any framing reads it as nothing.
-    this.#framing?.end();
-  }
-
-  #choose(framing: FramingClass): void {
-    this.chosen = framing;
-    this.#framing = new framing(this.#onMessage, this.#options);
-    for (const chunk of this.#held.splice(0)) this.#framing.feed(chunk);
-  }
-}
-
-function isSpace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }

@@ -52,32 +52,144 @@ const batches =
   (input, options) =>
     toolCallBatchStream(protocol, input, options);
 
-/** `streamToolCalls` for OpenAI Chat Completions and compatible servers (`tool-call-stream/openai`). */
+/**
+ * `streamToolCalls` for OpenAI Chat Completions and compatible servers (`tool-call-stream/openai`).
+ *
+ * @example
+ * ```ts
+ * import { streamToolCalls } from "tool-call-stream/openai";
+ * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
+ * ```
+ */
 export const openAIChatToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(openAIChatProtocol);
-/** `streamToolCallBatches` for OpenAI Chat Completions and compatible servers. */
+/**
+ * `streamToolCallBatches` for OpenAI Chat Completions and compatible servers.
+ *
+ * @example
+ * ```ts
+ * import { streamToolCallBatches } from "tool-call-stream/openai";
+ * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
+ * ```
+ */
 export const openAIChatToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(openAIChatProtocol);
-/** `streamToolCalls` for the OpenAI Responses API (`tool-call-stream/openai-responses`). */
+/**
+ * `streamToolCalls` for the OpenAI Responses API (`tool-call-stream/openai-responses`).
+ *
+ * @example
+ * ```ts
+ * import { streamToolCalls } from "tool-call-stream/openai-responses";
+ * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
+ * ```
+ */
 export const openAIResponsesToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(openAIResponsesProtocol);
-/** `streamToolCallBatches` for the OpenAI Responses API. */
+/**
+ * `streamToolCallBatches` for the OpenAI Responses API.
+ *
+ * @example
+ * ```ts
+ * import { streamToolCallBatches } from "tool-call-stream/openai-responses";
+ * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
+ * ```
+ */
 export const openAIResponsesToolCallBatches: ProtocolStreamToolCallBatches =
   /* @__PURE__ */ batches(openAIResponsesProtocol);
-/** `streamToolCalls` for Anthropic Messages (`tool-call-stream/anthropic`). */
+/**
+ * `streamToolCalls` for Anthropic Messages (`tool-call-stream/anthropic`).
+ *
+ * @example
+ * ```ts
+ * import { streamToolCalls } from "tool-call-stream/anthropic";
+ * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
+ * ```
+ */
 export const anthropicToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(anthropicProtocol);
-/** `streamToolCallBatches` for Anthropic Messages. */
+/**
+ * `streamToolCallBatches` for Anthropic Messages.
+ *
+ * @example
+ * ```ts
+ * import { streamToolCallBatches } from "tool-call-stream/anthropic";
+ * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
+ * ```
+ */
 export const anthropicToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(anthropicProtocol);
-/** `streamToolCalls` for Gemini and Vertex AI (`tool-call-stream/gemini`). */
+/**
+ * `streamToolCalls` for Gemini and Vertex AI (`tool-call-stream/gemini`).
+ *
+ * @example
+ * ```ts
+ * import { streamToolCalls } from "tool-call-stream/gemini";
+ * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
+ * ```
+ */
 export const geminiToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(geminiProtocol);
-/** `streamToolCallBatches` for Gemini and Vertex AI. */
+/**
+ * `streamToolCallBatches` for Gemini and Vertex AI.
+ *
+ * @example
+ * ```ts
+ * import { streamToolCallBatches } from "tool-call-stream/gemini";
+ * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
+ * ```
+ */
 export const geminiToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(geminiProtocol);
-/** `streamToolCalls` for Amazon Bedrock (`tool-call-stream/bedrock`). */
+/**
+ * `streamToolCalls` for Amazon Bedrock (`tool-call-stream/bedrock`).
+ *
+ * @example
+ * ```ts
+ * import { streamToolCalls } from "tool-call-stream/bedrock";
+ * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
+ * ```
+ */
 export const bedrockToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(bedrockProtocol);
-/** `streamToolCallBatches` for Amazon Bedrock. */
+/**
+ * `streamToolCallBatches` for Amazon Bedrock.
+ *
+ * @example
+ * ```ts
+ * import { streamToolCallBatches } from "tool-call-stream/bedrock";
+ * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
+ * ```
+ */
 export const bedrockToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(bedrockProtocol);
-/** `streamToolCalls` for Cohere v2 chat (`tool-call-stream/cohere`). */
+/**
+ * `streamToolCalls` for Cohere v2 chat (`tool-call-stream/cohere`).
+ *
+ * @example
+ * ```ts
+ * import { streamToolCalls } from "tool-call-stream/cohere";
+ * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
+ * ```
+ */
 export const cohereToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(cohereProtocol);
-/** `streamToolCallBatches` for Cohere v2 chat. */
+/**
+ * `streamToolCallBatches` for Cohere v2 chat.
+ *
+ * @example
+ * ```ts
+ * import { streamToolCallBatches } from "tool-call-stream/cohere";
+ * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
+ * ```
+ */
 export const cohereToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(cohereProtocol);
-/** `streamToolCalls` for Ollama's `/api/chat` (`tool-call-stream/ollama`). */
+/**
+ * `streamToolCalls` for Ollama's `/api/chat` (`tool-call-stream/ollama`).
+ *
+ * @example
+ * ```ts
+ * import { streamToolCalls } from "tool-call-stream/ollama";
+ * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
+ * ```
+ */
 export const ollamaToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(ollamaProtocol);
-/** `streamToolCallBatches` for Ollama's `/api/chat`. */
+/**
+ * `streamToolCallBatches` for Ollama's `/api/chat`.
+ *
+ * @example
+ * ```ts
+ * import { streamToolCallBatches } from "tool-call-stream/ollama";
+ * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
+ * ```
+ */
 export const ollamaToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(ollamaProtocol);

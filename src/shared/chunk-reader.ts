@@ -41,10 +41,10 @@ export function chunkReader(body: ReadableStream<Uint8Array>): ChunkReader {
   }
   let size = MIN_READ;
   /** The buffer the last small read was copied out of: the next read's, while the size holds. */
-  let spare: Uint8Array | undefined;
+  let spare: Uint8Array<ArrayBuffer> | undefined;
   return {
     async read() {
-      const view = spare?.byteLength === size ? spare : new Uint8Array(size);
+      const view: Uint8Array<ArrayBuffer> = spare?.byteLength === size ? spare : new Uint8Array(size);
       spare = undefined;
       const { done, value } = await reader.read(view);
       if (done || value === undefined) return { done: true, value: undefined };

@@ -1,10 +1,10 @@
-import { DetectingFraming } from "../../framing/framing-detect-stream.ts";
+import { TextFraming } from "../../framing/text-framing.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { AnthropicDecoder } from "./anthropic-delta-stream.ts";
 
 /**
  * The protocol of Anthropic Messages: its bodies are Server-Sent Events, read through
- * `DetectingFraming` so that a body that is plainly another framing (a Gemini JSON array) is read
+ * `TextFraming` so that a body that is plainly another text framing (a Gemini JSON array) is read
  * as what it is, and its decoder is {@link AnthropicDecoder}. `streamToolCalls` takes it as its
  * `provider` like the name, and the registry maps the name to it.
  *
@@ -15,6 +15,6 @@ import { AnthropicDecoder } from "./anthropic-delta-stream.ts";
  */
 export const anthropicProtocol: ProviderProtocol = {
   name: "anthropic",
-  framing: DetectingFraming,
+  framing: TextFraming,
   createDecoder: (emit) => new AnthropicDecoder(emit),
 };

@@ -1,10 +1,10 @@
-import { DetectingFraming } from "../../framing/framing-detect-stream.ts";
+import { TextFraming } from "../../framing/text-framing.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { GeminiDecoder } from "./gemini-delta-stream.ts";
 
 /**
  * The protocol of Gemini and Vertex AI `streamGenerateContent`: its bodies are Server-Sent Events,
- * read through `DetectingFraming` so that a body that is plainly another framing (a Gemini JSON
+ * read through `TextFraming` so that a body that is plainly another text framing (a Gemini JSON
  * array) is read as what it is, and its decoder is {@link GeminiDecoder}. `streamToolCalls` takes
  * it as its `provider` like the name, and the registry maps the name to it.
  *
@@ -15,6 +15,6 @@ import { GeminiDecoder } from "./gemini-delta-stream.ts";
  */
 export const geminiProtocol: ProviderProtocol = {
   name: "gemini",
-  framing: DetectingFraming,
+  framing: TextFraming,
   createDecoder: (emit) => new GeminiDecoder(emit),
 };

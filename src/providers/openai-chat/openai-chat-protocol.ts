@@ -1,10 +1,10 @@
-import { DetectingFraming } from "../../framing/framing-detect-stream.ts";
+import { TextFraming } from "../../framing/text-framing.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { OpenAIChatDecoder } from "./openai-chat-delta-stream.ts";
 
 /**
  * The protocol of Chat Completions (OpenAI and every compatible server): its bodies are Server-Sent
- * Events, read through `DetectingFraming` so that a body that is plainly another framing (a Gemini
+ * Events, read through `TextFraming` so that a body that is plainly another text framing (a Gemini
  * JSON array) is read as what it is, and its decoder is {@link OpenAIChatDecoder}.
  * `streamToolCalls` takes it as its `provider` like the name, and the registry maps the name to it.
  *
@@ -15,7 +15,7 @@ import { OpenAIChatDecoder } from "./openai-chat-delta-stream.ts";
  */
 export const openAIChatProtocol: ProviderProtocol = {
   name: "openai",
-  framing: DetectingFraming,
+  framing: TextFraming,
   createDecoder: (emit) => new OpenAIChatDecoder(emit),
   // openai-node consumes the `[DONE]` that ends the body and ends its stream there (a network
   // error throws instead), so its normal end stands for `[DONE]`.
