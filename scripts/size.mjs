@@ -24,12 +24,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const KiB = 1024;
 /**
  * Issue 8's budget, gzipped: the core chain for one SSE provider with eventsource-parser (about
- * 1.2 KiB of it) within 6 KiB, each extra provider stage within 2 KiB; issue 14's: a Bedrock chain
+ * 1.2 KiB of it) within 6.25 KiB (6 KiB until issue 23), each extra provider stage within 2 KiB; issue 14's: a Bedrock chain
  * (event-stream framing + Bedrock stage, which reads InvokeModel's Claude events with the
  * Anthropic decoder, + accumulator) within 7 KiB. The library's own code of each chain is shown
  * too, without a budget of its own.
  */
-export const BUDGET = { chain: 6 * KiB, bedrockChain: 7 * KiB, extraProvider: 2 * KiB };
+// Raised from 6 KiB to 6.25 KiB in issue 23's round: the steps after the accumulator waited on
+// through one StepHold (one way to put them, 266 B minified), the reasoning-part event that closes
+// a signed thinking block in place (issue 25) and the undeclared-tool message (issue 24) brought
+// the gzipped SSE chains from 6,117 to about 6,300 B.
+export const BUDGET = { chain: 6.25 * KiB, bedrockChain: 7 * KiB, extraProvider: 2 * KiB };
 
 /**
  * Each provider subpath: its framing and provider stages, the source files that only it may
