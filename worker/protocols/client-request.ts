@@ -53,7 +53,8 @@ export interface RunFields {
  * given. A 400 names the field in the client's protocol: `rename` turns a field of the `/v1/stream`
  * body (`provider`, `max_tokens`, `tools[0].name`) into its path in the protocol. The protocol
  * parsers check every message themselves, so a message's field never needs renaming; should one
- * slip through, the error names `messages`, never a path of the translated body.
+ * slip through, the error names `messages` (renamed: `input` for Responses), never a path of the
+ * translated body.
  */
 export function clientRequest(
   wire: WireRequest,
@@ -71,7 +72,7 @@ export function clientRequest(
   } catch (error) {
     const field = error instanceof HttpError ? error.body.field : undefined;
     if (field === undefined || !(error instanceof HttpError)) throw error;
-    const named = field.startsWith("messages[") ? "messages" : rename(field);
+    const named = rename(field.startsWith("messages[") ? "messages" : field);
     const message = error.body.message.replaceAll(`\`${field}\``, `\`${named}\``);
     throw new HttpError(error.status, { ...error.body, message, field: named }, error.headers);
   }

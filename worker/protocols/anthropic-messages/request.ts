@@ -59,8 +59,9 @@ export function parseMessagesRequest(
   const messages: WireMessage[] = [];
   const system = own(fields, "system");
   if (system !== undefined && system !== null) messages.push({ role: "system", content: textOf(system, "system") });
+  const calls = new Set<string>();
   arrayAt(own(fields, "messages"), "messages").forEach((message, i) =>
-    messages.push(...toWire(message, `messages[${i}]`, NATIVE_ERRORS.has(provider))),
+    messages.push(...toWire(message, `messages[${i}]`, NATIVE_ERRORS.has(provider), calls)),
   );
   const tools = own(fields, "tools") ?? undefined;
   const { request } = clientRequest(
@@ -97,8 +98,13 @@ function textOf(value: unknown, path: string): string {
     .join("\n");
 }
 
-/** One Messages message as `/v1/stream` messages: a user turn's tool results first (as tool messages), then its text. */
-function toWire(value: unknown, path: string, nativeErrors: boolean): WireMessage[] {
+/**
+ * One Messages message as `/v1/stream` messages: a user turn's tool results first (as tool
+ * messages), then its text. `calls` holds the ids of the earlier turns' `tool_use` blocks: a
+ * result for none of them is a 400 at its id, as Anthropic answers it (and Gemini and Ollama,
+ * which need the call's name, could not be sent it).
+ */
+function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<string>): WireMessage[] {
   const message = objectAt(value, path);
   const role = own(message, "role");
   const content = own(message, "content");
@@ -110,7 +116,7 @@ function toWire(value: unknown, path: string, nativeErrors: boolean): WireMessag
   const blocks = arrayAt(content, `${path}.content`).map((block, i) => objectAt(block, `${path}.content[${i}]`));
   const text: string[] = [];
   const out: WireMessage[] = [];
-  const calls: Extract<WireMessage, { role: "assistant" }>["tool_calls"] = [];
+  const toolCalls: Extract<WireMessage, { role: "assistant" }>["tool_calls"] = [];
   blocks.forEach((block, i) => {
     const at = `${path}.content[${i}]`;
     const type = own(block, "type");
@@ -120,13 +126,19 @@ function toWire(value: unknown, path: string, nativeErrors: boolean): WireMessag
       const body = result === undefined || result === null ? "" : toolResultText(result, `${at}.content`);
       const error = own(block, "is_error") === true;
       const id = idAt(own(block, "tool_use_id"), `${at}.tool_use_id`);
+      if (!calls.has(id))
+        throw invalidField(
+          `${at}.tool_use_id`,
+          "`tool_use_id` names no tool_use block of an earlier assistant message.",
+        );
       // Anthropic and Bedrock take the flag; in the other providers' formats the text says it.
       if (error && nativeErrors) out.push({ role: "tool", tool_call_id: id, content: body, is_error: true });
       else out.push({ role: "tool", tool_call_id: id, content: error ? `Error: ${body}` : body });
     } else if (type === "tool_use" && role === "assistant") {
       const input = own(block, "input");
       const id = idAt(own(block, "id"), `${at}.id`);
-      calls.push({
+      calls.add(id);
+      toolCalls.push({
         id,
         name: toolNameAt(own(block, "name"), `${at}.name`),
         arguments: (input ?? {}) as JsonValue,
@@ -142,7 +154,7 @@ function toWire(value: unknown, path: string, nativeErrors: boolean): WireMessag
         `A ${role} message takes text${role === "user" ? " and tool_result" : ", thinking and tool_use"} blocks.`,
       );
   });
-  if (role === "assistant") return [{ role, content: text.join(""), tool_calls: calls }];
+  if (role === "assistant") return [{ role, content: text.join(""), tool_calls: toolCalls }];
   if (text.length > 0 || out.length === 0) out.push({ role: "user", content: text.join("\n") });
   return out;
 }

@@ -93,7 +93,10 @@ export function parseResponsesRequest(
   if (typeof instructions === "string" && instructions !== "") messages.push({ role: "system", content: instructions });
   const input = own(fields, "input");
   if (typeof input === "string") messages.push({ role: "user", content: input });
-  else arrayAt(input, "input").forEach((item, i) => addItem(messages, item, `input[${i}]`));
+  else {
+    const calls = new Set<string>();
+    arrayAt(input, "input").forEach((item, i) => addItem(messages, item, `input[${i}]`, calls));
+  }
   const customTools = new Set<string>();
   const tools = own(fields, "tools") ?? undefined;
   const { request } = clientRequest(
@@ -109,13 +112,25 @@ export function parseResponsesRequest(
     undefined,
     providers,
     {},
-    (field) => (field === "provider" ? "model" : field === "max_tokens" ? "max_output_tokens" : field),
+    (field) =>
+      field === "provider"
+        ? "model"
+        : field === "max_tokens"
+          ? "max_output_tokens"
+          : field === "messages"
+            ? "input"
+            : field,
   );
   return { request, model: own(fields, "model") as string, stream, customTools };
 }
 
-/** One input item into the `/v1/stream` messages: a call joins the assistant message before it. */
-function addItem(messages: WireMessage[], value: unknown, path: string): void {
+/**
+ * One input item into the `/v1/stream` messages: a call joins the assistant message before it.
+ * `calls` holds the earlier items' call ids: an output for none of them is a 400 at its
+ * `call_id`, as OpenAI answers it (and Gemini and Ollama, which need the call's name, could not be
+ * sent it).
+ */
+function addItem(messages: WireMessage[], value: unknown, path: string, calls: Set<string>): void {
   const item = objectAt(value, path);
   const type = own(item, "type") ?? "message";
   const last = messages.at(-1);
@@ -134,6 +149,7 @@ function addItem(messages: WireMessage[], value: unknown, path: string): void {
     else throw invalidField(`${path}.role`, "`role` must be user, assistant, system or developer.");
   } else if (type === "function_call" || type === "custom_tool_call") {
     const id = idAt(own(item, "call_id"), `${path}.call_id`);
+    calls.add(id);
     const call = {
       id,
       ...signatureOfId(id),
@@ -146,9 +162,11 @@ function addItem(messages: WireMessage[], value: unknown, path: string): void {
     assistant().tool_calls.push(call);
   } else if (type === "function_call_output" || type === "custom_tool_call_output") {
     const output = own(item, "output");
+    const id = idAt(own(item, "call_id"), `${path}.call_id`);
+    if (!calls.has(id)) throw invalidField(`${path}.call_id`, "`call_id` names no call of an earlier input item.");
     messages.push({
       role: "tool",
-      tool_call_id: idAt(own(item, "call_id"), `${path}.call_id`),
+      tool_call_id: id,
       content:
         typeof output === "string" || !Array.isArray(output) ? resultText(output) : textOf(output, `${path}.output`),
     });

@@ -1,0 +1,91 @@
+// A 400 of the agent endpoints names the field by its path in the client's own request, never a
+// path of the translated /v1/stream body: a tool result whose id names no earlier call (which
+// Anthropic and OpenAI refuse too, and which Gemini and Ollama cannot be sent: they need the
+// call's name) is a 400 at its id, and an empty Responses `input` is a 400 naming `input`.
+import Anthropic, { BadRequestError as AnthropicBadRequest } from "@anthropic-ai/sdk";
+import OpenAI, { BadRequestError as OpenAIBadRequest } from "openai";
+import { describe, expect, it } from "vitest";
+import { workerFetch } from "./client-support.ts";
+
+const anthropic = new Anthropic({ baseURL: "http://localhost:8787", apiKey: "x", fetch: workerFetch(), maxRetries: 0 });
+const openai = new OpenAI({ baseURL: "http://localhost:8787/v1", apiKey: "x", fetch: workerFetch(), maxRetries: 0 });
+const providers = ["openai", "openai-responses", "anthropic", "gemini", "bedrock", "cohere", "ollama"];
+const weather = { name: "get_weather", input_schema: { type: "object" as const } };
+
+describe("/v1/messages: a tool_result for no earlier tool_use", () => {
+  for (const provider of providers) {
+    it(`${provider}: 400 naming messages[2].content[0].tool_use_id`, async () => {
+      const error = await anthropic.messages
+        .create({
+          model: `${provider}/m`,
+          max_tokens: 64,
+          tools: [weather],
+          messages: [
+            { role: "user", content: "hi" },
+            { role: "assistant", content: "ok" },
+            { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_none", content: "r" }] },
+          ],
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AnthropicBadRequest);
+      expect((error as Error).message).toContain("messages[2].content[0].tool_use_id");
+    });
+  }
+
+  it("a result for a call of an earlier turn still reaches every provider", async () => {
+    for (const provider of providers) {
+      const message = await anthropic.messages.create({
+        model: `${provider}/m`,
+        max_tokens: 64,
+        tools: [weather],
+        messages: [
+          { role: "user", content: "hi" },
+          { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "get_weather", input: {} }] },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "sunny" }] },
+        ],
+      });
+      expect(message.type).toBe("message");
+    }
+  });
+});
+
+describe("/v1/responses: paths of the client's input", () => {
+  for (const provider of providers) {
+    it(`${provider}: a function_call_output for no earlier call is a 400 at input[1].call_id`, async () => {
+      const error = await openai.responses
+        .create({
+          model: `${provider}/m`,
+          tools: [{ type: "function", name: "get_weather", parameters: { type: "object" }, strict: false }],
+          input: [
+            { role: "user", content: "hi" },
+            { type: "function_call_output", call_id: "call_none", output: "r" },
+          ],
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpenAIBadRequest);
+      expect((error as OpenAIBadRequest).param).toBe("input[1].call_id");
+    });
+  }
+
+  it("an empty input is a 400 naming input", async () => {
+    const error = await openai.responses.create({ model: "openai/m", input: [] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAIBadRequest);
+    expect((error as OpenAIBadRequest).param).toBe("input");
+    expect((error as Error).message).not.toContain("messages");
+  });
+
+  it("a custom_tool_call_output for an earlier custom_tool_call still reaches every provider", async () => {
+    for (const provider of providers) {
+      const response = await openai.responses.create({
+        model: `${provider}/m`,
+        tools: [{ type: "custom", name: "apply_patch" }],
+        input: [
+          { role: "user", content: "hi" },
+          { type: "custom_tool_call", call_id: "call_1", name: "apply_patch", input: "*** Begin Patch" },
+          { type: "custom_tool_call_output", call_id: "call_1", output: "done" },
+        ],
+      });
+      expect(response.object).toBe("response");
+    }
+  });
+});
