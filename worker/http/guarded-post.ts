@@ -3,7 +3,8 @@ import { authContext, authenticate } from "./auth.ts";
 import { corsHeaders, preflightResponse } from "./cors.ts";
 import { HttpError } from "../response/json-error.ts";
 import { readJsonBody } from "./read-json-body.ts";
-import { platformRuntime, type Timers } from "../runtime.ts";
+import type { Runtime } from "../runtime.ts";
+import type { RequestContext } from "./request-context.ts";
 
 /**
  * The checks every `POST` endpoint that calls a provider runs, cheapest and most protective
@@ -15,12 +16,12 @@ import { platformRuntime, type Timers } from "../runtime.ts";
 export async function guardedPost(
   request: Request,
   env: Env,
-  handle: (body: unknown, settings: Settings, cors: Record<string, string>) => Promise<Response>,
+  runtime: Runtime,
+  handle: (body: unknown, context: RequestContext) => Promise<Response>,
   bodyLimit: (settings: Settings) => { bytes: number; name: string } = (settings) => ({
     bytes: settings.maxBodyBytes,
     name: "MAX_BODY_BYTES",
   }),
-  timers: Timers = platformRuntime.timers,
 ): Promise<Response> {
   const settings = readSettings(env);
   const cors = corsHeaders(request, settings.corsAllowOrigins);
@@ -31,7 +32,8 @@ export async function guardedPost(
     }
     await authenticate(request, authContext(env, settings));
     const limit = bodyLimit(settings);
-    return await handle(await readJsonBody(request, limit.bytes, limit.name, timers), settings, cors);
+    const body = await readJsonBody(request, limit.bytes, limit.name, runtime.timers);
+    return await handle(body, { request, env, settings, runtime, cors });
   } catch (error) {
     if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });
     throw error;

@@ -1,6 +1,8 @@
 import type { Env, Settings } from "../env.ts";
 import { asHttpError, type HttpError } from "../response/json-error.ts";
 import { guardedPost } from "../http/guarded-post.ts";
+import type { RequestContext } from "../http/request-context.ts";
+import type { Runtime } from "../runtime.ts";
 
 /**
  * {@link guardedPost} for an endpoint of a client protocol: the same checks (CORS, method, token,
@@ -10,12 +12,13 @@ import { guardedPost } from "../http/guarded-post.ts";
 export async function protocolPost(
   request: Request,
   env: Env,
+  runtime: Runtime,
   render: (error: HttpError) => Response,
-  handle: (body: unknown, settings: Settings, cors: Record<string, string>) => Promise<Response>,
+  handle: (body: unknown, context: RequestContext) => Promise<Response>,
   bodyLimit?: (settings: Settings) => { bytes: number; name: string },
 ): Promise<Response> {
   try {
-    return await guardedPost(request, env, handle, bodyLimit);
+    return await guardedPost(request, env, runtime, handle, bodyLimit);
   } catch (error) {
     return render(asHttpError(error));
   }

@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import { readyBatches, type RunnableTool } from "../../src/index.ts";
 import { readSettings, type Env, type Settings } from "../env.ts";
 import { EVENT_STREAM_HEADERS } from "../http/event-stream.ts";
+import type { WorkerContext } from "../http/request-context.ts";
 import { asHttpError, errorResponse, HttpError } from "../response/json-error.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import { withHeartbeat } from "../http/heartbeat.ts";
@@ -165,8 +166,14 @@ export class ResponseBuffer extends DurableObject<Env> {
     else if (this.#running.size === 0 && this.#opening.size === 0) await this.ctx.storage.deleteAll();
   }
 
+  /** What the services run with here: the bindings with the tests' overrides, and the runtime. */
+  #context(): WorkerContext {
+    const env = { ...this.env, ...this.#overrides };
+    return { env, settings: readSettings(env), runtime: this.#runtime };
+  }
+
   #settings(): Settings {
-    return readSettings({ ...this.env, ...this.#overrides });
+    return this.#context().settings;
   }
 
   #limits(): ResponseLogLimits {
@@ -181,10 +188,9 @@ export class ResponseBuffer extends DurableObject<Env> {
 
   async #startStream(id: string, streamRequest: StreamRequest): Promise<undefined> {
     if (this.#running.has(id) || this.#opening.has(id) || loadMeta(this.#store(id))) throw ALREADY_STARTED();
-    const env = { ...this.env, ...this.#overrides };
     // Arrays already one per write window (windowedBatches): the pump writes each as it comes.
     return this.#begin(id, "stream", false, (controller) =>
-      openEventBatches(streamRequest, env, this.#settings(), this.#runtime, controller, true),
+      openEventBatches(streamRequest, this.#context(), controller, true),
     );
   }
 
@@ -200,11 +206,10 @@ export class ResponseBuffer extends DurableObject<Env> {
       });
     // Running or finished: its clients read it from the start.
     if (this.#running.has(id) || (meta?.done && !meta.interrupted)) return;
-    const env = { ...this.env, ...this.#overrides };
     const tools = recordedTools(this.#tools ?? demoTools({ timers: this.#runtime.timers }), store);
     const request = runRequestOf(run, tools);
     await this.#begin(id, "run", meta !== undefined, async (controller) => {
-      const { events, headers } = await openRunEvents(request, env, this.#settings(), this.#runtime, controller);
+      const { events, headers } = await openRunEvents(request, this.#context(), controller);
       const runEvents = events.pipeThrough(
         new TransformStream({ transform: (event, out) => out.enqueue(toRunEvent(event)) }),
       );

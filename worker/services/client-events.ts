@@ -1,8 +1,7 @@
 import { readyBatches, type EncodableEvent } from "../../src/index.ts";
-import type { Env, Settings } from "../env.ts";
+import type { RequestContext } from "../http/request-context.ts";
 import type { RunRequest } from "../request/parse-run-request.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
-import type { Runtime } from "../runtime.ts";
 import { openEventBatches, openEventStream } from "./model-call.ts";
 import { failUnreadable } from "./payload-tally.ts";
 import { openRunEvents } from "./tool-loop.ts";
@@ -21,25 +20,16 @@ export type ClientRequest = { mode: "stream"; request: StreamRequest } | { mode:
  */
 export async function openClientEvents(
   parsed: ClientRequest,
-  request: Request,
-  env: Env,
-  settings: Settings,
-  runtime: Runtime,
+  context: RequestContext,
   options: { stopOnAbort?: boolean } = {},
 ): Promise<{ events: ReadableStream<EncodableEvent>; headers: Record<string, string> }> {
+  const { request } = context;
   const controller = new AbortController();
   request.signal?.addEventListener("abort", () => controller.abort(request.signal.reason), { once: true });
-  if (parsed.mode === "run") return openRunEvents(parsed.request, env, settings, runtime, controller);
+  if (parsed.mode === "run") return openRunEvents(parsed.request, context, controller);
   // With `stopOnAbort`, the events end with an `abort` as soon as the client goes away, for an
   // answer that is read whole before anything is sent (a non-streaming completion).
-  const { events, headers } = await openEventStream(
-    parsed.request,
-    env,
-    settings,
-    runtime,
-    controller,
-    options.stopOnAbort ?? false,
-  );
+  const { events, headers } = await openEventStream(parsed.request, context, controller, options.stopOnAbort ?? false);
   return { events, headers: replayHeader(headers) };
 }
 
@@ -51,18 +41,16 @@ export async function openClientEvents(
  */
 export async function openClientBatches(
   parsed: ClientRequest,
-  request: Request,
-  env: Env,
-  settings: Settings,
-  runtime: Runtime,
+  context: RequestContext,
 ): Promise<{ batches: ReadableStream<readonly EncodableEvent[]>; headers: Record<string, string> }> {
+  const { request } = context;
   const controller = new AbortController();
   request.signal?.addEventListener("abort", () => controller.abort(request.signal.reason), { once: true });
   if (parsed.mode === "run") {
-    const { events, headers } = await openRunEvents(parsed.request, env, settings, runtime, controller);
+    const { events, headers } = await openRunEvents(parsed.request, context, controller);
     return { batches: readyBatches<EncodableEvent>(events), headers };
   }
-  const { batches, headers } = await openEventBatches(parsed.request, env, settings, runtime, controller);
+  const { batches, headers } = await openEventBatches(parsed.request, context, controller);
   return { batches: failUnreadable(batches), headers: replayHeader(headers) };
 }
 

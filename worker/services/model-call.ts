@@ -13,7 +13,7 @@ import {
   type ToolCallEvent,
   type ToolSchema,
 } from "../../src/index.ts";
-import type { Env, Settings } from "../env.ts";
+import type { Settings } from "../env.ts";
 import { EVENT_STREAM_HEADERS } from "../http/event-stream.ts";
 import type { HttpError } from "../response/json-error.ts";
 import { upstreamProvider } from "../upstream/providers/index.ts";
@@ -22,6 +22,7 @@ import { pickRecording } from "../upstream/replay/recording.ts";
 import { replayUpstream } from "../upstream/replay/replay-upstream.ts";
 import { SCRIPTED_MODEL, scriptedModel } from "../upstream/replay/scripted/scripted-model.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
+import type { WorkerContext } from "../http/request-context.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { windowedBatches } from "./write-window.ts";
@@ -36,20 +37,11 @@ import { withoutProviderData, withoutProviderDataInBatches } from "./without-pro
  */
 export async function openEventStream(
   streamRequest: StreamRequest,
-  env: Env,
-  settings: Settings,
-  runtime: Runtime,
+  context: WorkerContext,
   controller: AbortController,
   withSignal = false,
 ): Promise<{ events: ReadableStream<ToolCallEvent>; headers: Record<string, string> }> {
-  const { body, options, headers, watch } = await openChain(
-    streamRequest,
-    env,
-    settings,
-    runtime,
-    controller,
-    withSignal,
-  );
+  const { body, options, headers, watch } = await openChain(streamRequest, context, controller, withSignal);
   return { events: watch.events(withoutProviderData(streamToolCalls(body, options)), failureEvents), headers };
 }
 
@@ -61,34 +53,23 @@ export async function openEventStream(
  */
 export async function openEventBatches(
   streamRequest: StreamRequest,
-  env: Env,
-  settings: Settings,
-  runtime: Runtime,
+  context: WorkerContext,
   controller: AbortController,
   withSignal = false,
-  windowMs: number = settings.writeWindowMs,
+  windowMs: number = context.settings.writeWindowMs,
 ): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
-  const { body, options, headers, watch } = await openChain(
-    streamRequest,
-    env,
-    settings,
-    runtime,
-    controller,
-    withSignal,
-  );
+  const { body, options, headers, watch } = await openChain(streamRequest, context, controller, withSignal);
   // Progress is noted as the chain makes the events (before any window holds them); windowed
   // next, so that each later stage runs once per window, not once per network chunk.
   const batches = watch.events(streamToolCallBatches(body, options), (error) => [failureEvents(error)]);
-  const windowed = windowMs > 0 ? windowedBatches(batches, { timers: runtime.timers, ms: windowMs }) : batches;
+  const windowed = windowMs > 0 ? windowedBatches(batches, { timers: context.runtime.timers, ms: windowMs }) : batches;
   return { batches: withoutProviderDataInBatches(windowed), headers };
 }
 
 /** The provider's body (or the replay's), the chain's options for this request, and the headers to answer with. */
 async function openChain(
   streamRequest: StreamRequest,
-  env: Env,
-  settings: Settings,
-  runtime: Runtime,
+  context: WorkerContext,
   controller: AbortController,
   withSignal: boolean,
 ): Promise<{
@@ -97,6 +78,7 @@ async function openChain(
   headers: Record<string, string>;
   watch: ResponseWatch;
 }> {
+  const { env, settings, runtime } = context;
   const provider = upstreamProvider(streamRequest.provider);
   const { target, live } = providerTarget(provider, env);
   const http = provider.buildRequest(streamRequest, target);

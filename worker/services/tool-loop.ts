@@ -6,14 +6,13 @@
  * @module
  */
 import { providerKit, runToolLoop, type LoopFinishEvent, type ToolLoopEvent } from "../../src/index.ts";
-import type { Env, Settings } from "../env.ts";
 import type { HttpError } from "../response/json-error.ts";
 import { upstreamProvider } from "../upstream/providers/index.ts";
 import { providerTarget } from "../upstream/providers/target.ts";
 import type { ProviderHttpRequest } from "../upstream/providers/upstream-provider.ts";
 import { SCRIPTED_MODEL, scriptedModel } from "../upstream/replay/scripted/scripted-model.ts";
 import type { RunRequest } from "../request/parse-run-request.ts";
-import type { Runtime } from "../runtime.ts";
+import type { WorkerContext } from "../http/request-context.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { failureEvents } from "../upstream/response-watch.ts";
 import { responseWatch } from "./model-call.ts";
@@ -35,11 +34,10 @@ const MAX_RESULT_BYTES = 8 * 1024;
  */
 export async function openRunEvents(
   run: RunRequest,
-  env: Env,
-  settings: Settings,
-  runtime: Runtime,
+  context: WorkerContext,
   runController: AbortController,
 ): Promise<{ events: ReadableStream<ToolLoopEvent>; headers: Record<string, string> }> {
+  const { env, settings, runtime } = context;
   const provider = upstreamProvider(run.provider);
   const { target, live } = providerTarget(provider, env);
   const http = provider.buildRequest(run, target);

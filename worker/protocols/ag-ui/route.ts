@@ -28,9 +28,10 @@ export function agUIRoute(
   runtime: Runtime,
   tools: Readonly<Record<string, RunnableTool>> = demoTools(),
 ): Promise<Response> {
-  return protocolPost(request, env, agUIErrorResponse, async (body, settings, cors) => {
+  return protocolPost(request, env, runtime, agUIErrorResponse, async (body, context) => {
+    const { cors } = context;
     const parsed = parseAGUIRequest(body, providerNames, tools);
-    const { batches, headers } = await openClientBatches(parsed, request, env, settings, runtime);
+    const { batches, headers } = await openClientBatches(parsed, context);
     const answer = encodeAnswer(batches, new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId }));
     return new Response(withHeartbeat(answer, runtime.timers), { headers: answerHeaders(cors, SSE_HEADERS, headers) });
   });

@@ -38,14 +38,16 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
   return protocolPost(
     request,
     env,
+    runtime,
     anthropicErrorResponse,
-    async (body, settings, cors) => {
+    async (body, context) => {
+      const { settings, cors } = context;
       const parsed = parseMessagesRequest(body, providerNames, settings.modelAliases);
       const forwarded = anthropicHeaders(request.headers);
       if (parsed.request.provider === "anthropic" && forwarded) parsed.request.anthropicHeaders = forwarded;
       const client = { mode: "stream" as const, request: parsed.request };
       if (parsed.stream) {
-        const { batches, headers } = await openClientBatches(client, request, env, settings, runtime);
+        const { batches, headers } = await openClientBatches(client, context);
         const answer = encodeAnswer(
           agentBatches(parsed.request.provider, batches),
           new AnthropicMessagesEncoder({ model: parsed.model }),
@@ -54,7 +56,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
           headers: answerHeaders(cors, SSE_HEADERS, headers),
         });
       }
-      const { events, headers } = await openClientEvents(client, request, env, settings, runtime, {
+      const { events, headers } = await openClientEvents(client, context, {
         stopOnAbort: true,
       });
       const tally = tallyPayloads(events);

@@ -23,16 +23,11 @@ import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
  * answer are in OpenAI's shape (see ../openai-error.ts).
  */
 export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
-  return protocolPost(request, env, openAIErrorResponse, async (body, settings, cors) => {
+  return protocolPost(request, env, runtime, openAIErrorResponse, async (body, context) => {
+    const { settings, cors } = context;
     const chat = parseChatCompletionRequest(body, providerNames);
     if (chat.stream) {
-      const { batches, headers } = await openClientBatches(
-        { mode: "stream", request: chat.request },
-        request,
-        env,
-        settings,
-        runtime,
-      );
+      const { batches, headers } = await openClientBatches({ mode: "stream", request: chat.request }, context);
       const answer = encodeAnswer(
         batches,
         new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage }),
@@ -41,14 +36,9 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
         headers: answerHeaders(cors, SSE_HEADERS, headers),
       });
     }
-    const { events, headers } = await openClientEvents(
-      { mode: "stream", request: chat.request },
-      request,
-      env,
-      settings,
-      runtime,
-      { stopOnAbort: true },
-    );
+    const { events, headers } = await openClientEvents({ mode: "stream", request: chat.request }, context, {
+      stopOnAbort: true,
+    });
     // The library's bound on the text it holds (characters, as every size limit here) cancels the provider past it.
     const tally = tallyPayloads(events);
     const result = await readOpenAIChatCompletion(tally.events, {

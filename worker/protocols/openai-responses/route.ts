@@ -29,12 +29,14 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
   return protocolPost(
     request,
     env,
+    runtime,
     openAIErrorResponse,
-    async (body, settings, cors) => {
+    async (body, context) => {
+      const { settings, cors } = context;
       const parsed = parseResponsesRequest(body, providerNames, settings.modelAliases);
       const client = { mode: "stream" as const, request: parsed.request };
       if (parsed.stream) {
-        const { batches, headers } = await openClientBatches(client, request, env, settings, runtime);
+        const { batches, headers } = await openClientBatches(client, context);
         const answer = encodeAnswer(
           customCalls(agentBatches(parsed.request.provider, batches), parsed.customTools),
           new OpenAIResponsesEncoder({ model: parsed.model }),
@@ -43,7 +45,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
           headers: answerHeaders(cors, SSE_HEADERS, headers),
         });
       }
-      const { events, headers } = await openClientEvents(client, request, env, settings, runtime, {
+      const { events, headers } = await openClientEvents(client, context, {
         stopOnAbort: true,
       });
       const tally = tallyPayloads(events);

@@ -1,9 +1,10 @@
 import type { RunnableTool, ToolLoopEvent } from "../../../src/index.ts";
 import { demoTools } from "../../demo-tools/index.ts";
-import type { Env, Settings } from "../../env.ts";
+import type { Env } from "../../env.ts";
 import { EVENT_STREAM_HEADERS, eventStreamBody } from "../../http/event-stream.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
 import { guardedPost } from "../../http/guarded-post.ts";
+import type { RequestContext } from "../../http/request-context.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { parseRunRequest, type RunRequest } from "../../request/parse-run-request.ts";
 import { responsePool, startResumableRun } from "../../resumable/response-pool.ts";
@@ -38,37 +39,22 @@ export function runRoute(
   runtime: Runtime,
   tools: Readonly<Record<string, RunnableTool>> = demoTools({ timers: runtime.timers }),
 ): Promise<Response> {
-  return guardedPost(
-    request,
-    env,
-    async (body, settings, cors) => {
-      const run = parseRunRequest(body, providerNames, tools);
-      if (env.RESPONSES)
-        return startResumableRun(
-          request,
-          runStart(run, JSON.stringify(body)),
-          await responsePool(request, env.RESPONSES, settings),
-          cors,
-        );
-      return startRun(request, run, env, settings, runtime, cors);
-    },
-    undefined,
-    runtime.timers,
-  );
+  return guardedPost(request, env, runtime, async (body, context) => {
+    const run = parseRunRequest(body, providerNames, tools);
+    if (env.RESPONSES) {
+      const pool = await responsePool(request, env.RESPONSES, context.settings);
+      return startResumableRun(request, runStart(run, JSON.stringify(body)), pool, context.cors);
+    }
+    return startRun(run, context);
+  });
 }
 
-async function startRun(
-  request: Request,
-  run: RunRequest,
-  env: Env,
-  settings: Settings,
-  runtime: Runtime,
-  cors: Record<string, string>,
-): Promise<Response> {
+async function startRun(run: RunRequest, context: RequestContext): Promise<Response> {
+  const { request, runtime, cors } = context;
   // The run ends when the client goes away (its request's signal, or the answer's body cancelled).
   const runController = new AbortController();
   request.signal?.addEventListener("abort", () => runController.abort(request.signal.reason), { once: true });
-  const { events, headers } = await openRunEvents(run, env, settings, runtime, runController);
+  const { events, headers } = await openRunEvents(run, context, runController);
   const frames = events.pipeThrough(
     new TransformStream<ToolLoopEvent, RunEvent>({ transform: (event, out) => out.enqueue(toRunEvent(event)) }),
   );

@@ -1,5 +1,6 @@
-import type { Env, Settings } from "../../env.ts";
+import type { Env } from "../../env.ts";
 import { guardedPost } from "../../http/guarded-post.ts";
+import type { RequestContext } from "../../http/request-context.ts";
 import { eventStreamBodyOfBatches } from "../../http/event-stream.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
 import type { HttpError } from "../../response/json-error.ts";
@@ -20,29 +21,18 @@ import { openEventBatches } from "../../services/model-call.ts";
  * ({@link HttpError}); after it started they are `error` events followed by `abort`.
  */
 export function streamRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
-  return guardedPost(
-    request,
-    env,
-    (body, settings, cors) =>
-      startStream(request, parseStreamRequest(body, providerNames), env, settings, runtime, cors),
-    undefined,
-    runtime.timers,
+  return guardedPost(request, env, runtime, (body, context) =>
+    startStream(parseStreamRequest(body, providerNames), context),
   );
 }
 
-async function startStream(
-  request: Request,
-  streamRequest: StreamRequest,
-  env: Env,
-  settings: Settings,
-  runtime: Runtime,
-  cors: Record<string, string>,
-): Promise<Response> {
+async function startStream(streamRequest: StreamRequest, context: RequestContext): Promise<Response> {
+  const { request, env, settings, runtime, cors } = context;
   if (env.RESPONSES)
     return startResumableStream(streamRequest, await responsePool(request, env.RESPONSES, settings), cors);
   const controller = new AbortController();
   request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
-  const { batches, headers } = await openEventBatches(streamRequest, env, settings, runtime, controller);
+  const { batches, headers } = await openEventBatches(streamRequest, context, controller);
   return new Response(withHeartbeat(eventStreamBodyOfBatches(batches), runtime.timers), {
     headers: { ...cors, ...headers },
   });

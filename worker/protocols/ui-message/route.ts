@@ -29,9 +29,10 @@ export function uiRoute(
   runtime: Runtime,
   tools: Readonly<Record<string, RunnableTool>> = demoTools(),
 ): Promise<Response> {
-  return protocolPost(request, env, uiMessageErrorResponse, async (body, settings, cors) => {
+  return protocolPost(request, env, runtime, uiMessageErrorResponse, async (body, context) => {
+    const { cors } = context;
     const parsed = parseUIRequest(body, providerNames, tools);
-    const { batches, headers } = await openClientBatches(parsed, request, env, settings, runtime);
+    const { batches, headers } = await openClientBatches(parsed, context);
     const answer = encodeAnswer(
       batches,
       new UIMessageEncoder({
