@@ -12,7 +12,7 @@ import type { JsonValue, RunnableTool } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import { own, tooDeep, tooDeepError } from "../request/json-fields.ts";
 import { parseRunRequest } from "../request/parse-run-request.ts";
-import { parseStreamRequest } from "../request/parse-stream-request.ts";
+import { parseStreamRequest, type RequestBounds, STREAM_BOUNDS } from "../request/parse-stream-request.ts";
 import type { ClientRequest } from "../services/client-events.ts";
 
 /** A message of the `/v1/stream` body (see worker/request/stream-request.ts). */
@@ -62,11 +62,12 @@ export function clientRequest(
   providers: readonly string[],
   available: Readonly<Record<string, RunnableTool>>,
   rename: (field: string) => string = (field) => field,
+  bounds: RequestBounds = STREAM_BOUNDS,
 ): ClientRequest {
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(wire)) if (value !== undefined) body[key] = value;
   try {
-    if (!run) return { mode: "stream", request: parseStreamRequest(body, providers) };
+    if (!run) return { mode: "stream", request: parseStreamRequest(body, providers, bounds) };
     if (run.max_steps !== undefined) body["max_steps"] = run.max_steps;
     return { mode: "run", request: parseRunRequest({ ...body, tools: run.tools }, providers, available) };
   } catch (error) {

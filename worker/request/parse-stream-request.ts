@@ -3,9 +3,40 @@ import { HttpError, invalidField } from "../response/json-error.ts";
 import { checkParameters, isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
 import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice } from "./stream-request.ts";
 
-/** Bounds that keep one request from costing the Worker (or the provider bill) without limit. */
-const MAX_MESSAGES = 1000;
-const MAX_TOOLS = 128;
+/**
+ * How many messages and tools one request may hold.
+ *
+ * @example
+ * ```ts
+ * const request = parseStreamRequest(body, providerNames, { messages: 1000, tools: 128 });
+ * ```
+ */
+export interface RequestBounds {
+  messages: number;
+  tools: number;
+}
+
+/**
+ * Bounds that keep one request from costing the Worker (or the provider bill) without limit.
+ *
+ * @example
+ * ```ts
+ * parseStreamRequest(body, providerNames, STREAM_BOUNDS); // the default
+ * ```
+ */
+export const STREAM_BOUNDS: RequestBounds = { messages: 1000, tools: 128 };
+
+/**
+ * The agent endpoints' bounds: an agent sends its whole session every turn (Codex two items per
+ * tool call, Claude Code some 40 tools and more with MCP servers), so a conversation there is
+ * bounded by MAX_AGENT_BODY_BYTES first; these counts only stop a body of tiny entries.
+ *
+ * @example
+ * ```ts
+ * clientRequest(wire, undefined, providerNames, {}, rename, AGENT_BOUNDS);
+ * ```
+ */
+export const AGENT_BOUNDS: RequestBounds = { messages: 100_000, tools: 1024 };
 const FIELDS = new Set([
   "provider",
   "model",
@@ -29,7 +60,11 @@ const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
  * stream-request.ts) and normalizes it. Throws a 400 {@link HttpError} that names the field at
  * fault; messages never repeat the client's values.
  */
-export function parseStreamRequest(body: unknown, providers: readonly string[]): StreamRequest {
+export function parseStreamRequest(
+  body: unknown,
+  providers: readonly string[],
+  bounds: RequestBounds = STREAM_BOUNDS,
+): StreamRequest {
   if (!isObject(body)) throw invalidField("", "The request body must be a JSON object.");
   const deep = tooDeep(body);
   if (deep !== undefined) throw tooDeepError(deep);
@@ -60,8 +95,9 @@ export function parseStreamRequest(body: unknown, providers: readonly string[]):
   // a `.` or empty segment there is normalized away and would shorten the path the Worker signs.
   if (model.split("/").some((segment) => segment === "" || segment === "."))
     throw invalidField("model", "`model` has an empty or `.` path segment, which no model id has.");
-  const tools = parseTools(own(body, "tools"));
-  const request: StreamRequest = { provider, model, messages: parseMessages(own(body, "messages")), tools };
+  const tools = parseTools(own(body, "tools"), bounds.tools);
+  const messages = parseMessages(own(body, "messages"), bounds.messages);
+  const request: StreamRequest = { provider, model, messages, tools };
   if (own(body, "tool_choice") !== undefined) request.toolChoice = parseToolChoice(own(body, "tool_choice"), tools);
   if (own(body, "max_tokens") !== undefined)
     request.maxTokens = boundedInteger(own(body, "max_tokens"), "max_tokens", 1, 1_000_000);
@@ -79,11 +115,10 @@ export function parseStreamRequest(body: unknown, providers: readonly string[]):
   return request;
 }
 
-function parseMessages(value: unknown): Message[] {
+function parseMessages(value: unknown, max: number): Message[] {
   if (!Array.isArray(value) || value.length === 0)
     throw invalidField("messages", "`messages` is required: a non-empty array.");
-  if (value.length > MAX_MESSAGES)
-    throw invalidField("messages", `\`messages\` has more than ${MAX_MESSAGES} entries.`);
+  if (value.length > max) throw invalidField("messages", `\`messages\` has more than ${max} entries.`);
   return value.map((message, i) => parseMessage(message, `messages[${i}]`));
 }
 
@@ -140,10 +175,10 @@ function parseToolMessage(value: Record<string, unknown>, path: string): Message
   return message;
 }
 
-function parseTools(value: unknown): ToolEntry[] {
+function parseTools(value: unknown, max: number): ToolEntry[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw invalidField("tools", "`tools` must be an array.");
-  if (value.length > MAX_TOOLS) throw invalidField("tools", `\`tools\` has more than ${MAX_TOOLS} entries.`);
+  if (value.length > max) throw invalidField("tools", `\`tools\` has more than ${max} entries.`);
   const tools = value.map((tool, i) => parseTool(tool, `tools[${i}]`));
   const names = new Set(tools.map((tool) => tool.name));
   if (names.size !== tools.length) throw invalidField("tools", "Two tools have the same name.");

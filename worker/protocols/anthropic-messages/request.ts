@@ -28,6 +28,7 @@
 import type { JsonValue } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { agentModel } from "../agent-model.ts";
 import { signatureOfId } from "../thought-signatures.ts";
@@ -81,6 +82,7 @@ export function parseMessagesRequest(
       if (field === "provider") return "model";
       return field.replace(/^(tools\[\d+\])\.parameters(?=$|[.[])/, "$1.input_schema");
     },
+    AGENT_BOUNDS,
   );
   return { request, model: own(fields, "model") as string, stream };
 }

@@ -29,6 +29,7 @@
  */
 import type { JsonValue } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
+import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import { checkParameters, isObject, own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { agentModel } from "../agent-model.ts";
@@ -120,6 +121,7 @@ export function parseResponsesRequest(
           : field === "messages"
             ? "input"
             : field,
+    AGENT_BOUNDS,
   );
   return { request, model: own(fields, "model") as string, stream, customTools };
 }
