@@ -6,8 +6,8 @@
 //   GET /pass/<path>   answers the upstream's body unchanged (a pass-through of the same bytes);
 //   GET /sse/<path>    answers `streamToolCallBatches` encoded by `ToolCallEventEncoderStream`: the
 //                      chain and the Worker's SSE encoding with nothing else of the Worker's route;
-//   GET /idle/<path>   the same behind the Worker's idle timeout on the upstream body
-//                      (worker/upstream/idle-timeout.ts), to tell its share;
+//   GET /idle/<path>   the same behind the Worker's idle timeout and deadline (the body and the
+//                      events read through worker/upstream/response-watch.ts), to tell their share;
 //   GET /strip/<path>  the same with the Worker's provider-data stripping between the chain and
 //                      the encoder (worker/services/without-provider-data.ts): the plain route's
 //                      stages without its request handling before the write window;
@@ -15,7 +15,7 @@
 //                      between the chain and the stripping, as the plain route has them.
 // UPSTREAM (a var set by the script) is the local upstream's origin, http://127.0.0.1:<port>.
 // Never deployed: wrangler.toml here has no routes and the script only runs it with `wrangler dev`.
-import { withIdleTimeout } from "../../worker/upstream/idle-timeout.ts";
+import { ResponseWatch } from "../../worker/upstream/response-watch.ts";
 import { platformRuntime } from "../../worker/runtime.ts";
 import { withoutProviderDataInBatches } from "../../worker/services/without-provider-data.ts";
 import { windowedBatches } from "../../worker/services/write-window.ts";
@@ -43,8 +43,9 @@ export default {
     if (mode === "pass") return new Response(upstream.body, { headers: { "content-type": "text/event-stream" } });
     if (mode === "idle" || mode === "strip" || mode === "window") {
       const { timers } = platformRuntime;
-      const body = withIdleTimeout(upstream.body!, { ms: 120_000, timers, onStop: () => {} });
-      const batches = streamToolCallBatches(body, { provider });
+      const watch = new ResponseWatch({ timers, idleTimeoutMs: 120_000, maxResponseMs: 600_000 });
+      const body = watch.body(upstream.body!, () => {});
+      const batches = watch.events(streamToolCallBatches(body, { provider }), () => []);
       const windowed = mode === "window" ? windowedBatches(batches, { timers, ms: 25 }) : batches;
       const events = mode === "idle" ? windowed : withoutProviderDataInBatches(windowed);
       // The window's fragments joined, as the Worker's encoder joins them.
