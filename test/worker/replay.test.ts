@@ -1,3 +1,4 @@
+import { BODY_READ_MS } from "../../worker/http/read-json-body.ts";
 import { HEARTBEAT_MS } from "../../worker/http/heartbeat.ts";
 import { describe, expect, it } from "vitest";
 import { fixturesOf, recordingsAvailable, summarize } from "../support/fixtures.ts";
@@ -80,8 +81,8 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
   // lets only the pacing timers fire.
   const IDLE = 999_999;
   const DEADLINE = 9_999_999;
-  // Neither the idle timeout, the deadline nor the heartbeat to the client.
-  const pacing = (ms: number) => ms !== IDLE && ms !== DEADLINE && ms !== HEARTBEAT_MS;
+  // Neither the idle timeout, the deadline, the heartbeat to the client nor the body's deadline.
+  const pacing = (ms: number) => ms !== IDLE && ms !== DEADLINE && ms !== HEARTBEAT_MS && ms !== BODY_READ_MS;
 
   it("paces events like a model, on the injected clock: nothing arrives before its delay has passed", async () => {
     const timers = new ManualTimers();

@@ -1,3 +1,4 @@
+import { BODY_READ_MS } from "../../worker/http/read-json-body.ts";
 import { describe, expect, it } from "vitest";
 import {
   FakeUpstream,
@@ -147,9 +148,10 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
       testEnv({ OPENAI_API_KEY: key, CLIENT_TOKEN: "t", IDLE_TIMEOUT_MS: "30000" }),
     );
     await arrived;
-    // The wait for the headers, beside the response's deadline (MAX_RESPONSE_MS).
+    // The wait for the headers, beside the response's deadline (MAX_RESPONSE_MS); the request
+    // body's deadline came first and was cleared once the body was read.
     expect(timers.pending).toBe(2);
-    expect(timers.scheduled).toEqual([600_000, 30000]);
+    expect(timers.scheduled).toEqual([BODY_READ_MS, 600_000, 30000]);
     timers.fire(timers.handlesOf(30000)[0]!);
     const response = await pending;
     expect(response.status).toBe(504);
