@@ -29,6 +29,8 @@ export class AnthropicMessageEvents {
   readonly #skipped = new Set<string>();
   #started = false;
   #calls = 0;
+  /** Calls shown whose arguments never parsed (a call cut short). */
+  #invalidCalls = 0;
   #ended = false;
 
   /** Writes through `emit`. */
@@ -122,6 +124,7 @@ export class AnthropicMessageEvents {
       });
     if (block.kind === "call") {
       this.#calls++;
+      if (block.completion?.type === "invalid-tool-call") this.#invalidCalls++;
       const sent = block.sent.join("");
       const rest = remainder(sent, block.completion?.rawArguments ?? sent, block.textInput);
       if (rest !== "") this.#emit({ type: "content_block_delta", index: block.index, delta: delta(block, rest) });
@@ -135,7 +138,16 @@ export class AnthropicMessageEvents {
     const usage = anthropicUsage(event.usage);
     this.#emit({
       type: "message_delta",
-      delta: { stop_reason: anthropicStopReason(event.reason, event.rawReason, this.#calls > 0), stop_sequence: null },
+      delta: {
+        // A call cut by a length stop cannot be run: `max_tokens`, as Anthropic itself reports a
+        // response that ran out inside a tool_use block, so no client runs its partial input.
+        stop_reason: anthropicStopReason(
+          event.reason,
+          event.rawReason,
+          this.#calls > 0 && !(event.reason === "length" && this.#invalidCalls > 0),
+        ),
+        stop_sequence: null,
+      },
       usage: event.usage?.inputTokens === undefined ? { output_tokens: usage.output_tokens } : usage,
     });
     this.#emit({ type: "message_stop" });

@@ -23,8 +23,8 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   Messages client runs every `tool_use` it sees. A free-text call (Responses
  *   `custom_tool_call`) is `{"input": <text>}`.
  * - The `finish` becomes one `message_delta` with `stop_reason` (`tool_use` whenever a call was
- *   shown, else `end_turn`, `max_tokens`, `stop_sequence` or `refusal`) and `usage`, then
- *   `message_stop`, after which nothing is written.
+ *   shown, `max_tokens` if a length limit cut one, else `end_turn`, `max_tokens`, `stop_sequence` or
+ *   `refusal`) and `usage`, then `message_stop`, after which nothing is written.
  * - A provider error, a `finish` of reason `error`, an abort (or an input that ends without a
  *   finish) is an in-band `event: error` with `{"type": "error", "error": {"type": "api_error",
  *   "message"}}` (the library's message and code, never the provider's text), and the stream

@@ -123,7 +123,7 @@ export type AnthropicStreamEvent =
   /** A failure, in band: nothing follows. */
   | { type: "error"; error: AnthropicError };
 
-/** The `stop_reason` of a finish: `tool_use` whenever a call was shown, as clients run calls only then. */
+/** The `stop_reason` of a finish: `tool_use` whenever a call that can run was shown, as clients run calls only then. */
 export function anthropicStopReason(
   reason: FinishReason,
   rawReason: string | null,

@@ -74,8 +74,10 @@ group("AnthropicMessagesEncoder over every recorded stream", (test) => {
         signed,
         "signed and redacted thinking pass through, in order",
       );
+      // A call the length limit cut (never parsed) ends as Anthropic ends it: max_tokens, so no client runs it.
+      const cut = finish.reason === "length" && expected.some((call) => call.invalid);
       const reason =
-        expected.length > 0
+        expected.length > 0 && !cut
           ? "tool_use"
           : { length: "max_tokens", "content-filter": "refusal" }[finish.reason as string];
       assertEquals(reading.stopReason, reason ?? (finish.rawReason === "stop_sequence" ? "stop_sequence" : "end_turn"));
