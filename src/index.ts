@@ -232,39 +232,33 @@ export type {
 export { UIMessageEncoder, UIMessageEncoderStream } from "./encode/ui-message-encoder-stream.ts";
 export { UI_MESSAGE_STREAM_HEADERS, type UIMessageEncoderOptions } from "./encode/ui-message-wire.ts";
 export { AGUIEncoder, AGUIEncoderStream, type AGUIEncoderOptions } from "./encode/ag-ui-encoder-stream.ts";
+// The agents' protocols, as `tool-call-stream/encode` exports them.
 export {
   AnthropicMessagesEncoder,
   AnthropicMessagesEncoderStream,
-} from "./encode/anthropic-messages-encoder-stream.ts";
-export {
+  OpenAIResponsesEncoder,
+  OpenAIResponsesEncoderStream,
   readAnthropicMessage,
+  readOpenAIResponse,
+  type AnthropicContentBlock,
+  type AnthropicError,
+  type AnthropicMessage,
   type AnthropicMessageOptions,
   type AnthropicMessageResult,
-} from "./encode/anthropic-message.ts";
-export type {
-  AnthropicContentBlock,
-  AnthropicError,
-  AnthropicMessage,
-  AnthropicMessagesEncoderOptions,
-  AnthropicStopReason,
-  AnthropicStreamEvent,
-  AnthropicUsage,
-} from "./encode/anthropic-messages-wire.ts";
-export { OpenAIResponsesEncoder, OpenAIResponsesEncoderStream } from "./encode/openai-responses-encoder-stream.ts";
-export {
-  readOpenAIResponse,
+  type AnthropicMessagesEncoderOptions,
+  type AnthropicStopReason,
+  type AnthropicStreamEvent,
+  type AnthropicUsage,
+  type OpenAIResponse,
   type OpenAIResponseOptions,
   type OpenAIResponseResult,
-} from "./encode/openai-response.ts";
-export type { OpenAIResponsesStreamEvent } from "./encode/openai-response-events.ts";
-export type {
-  OpenAIResponse,
-  OpenAIResponsesEncoderOptions,
-  OpenAIResponsesError,
-  OpenAIResponsesOutputItem,
-  OpenAIResponsesOutputText,
-  OpenAIResponsesUsage,
-} from "./encode/openai-responses-wire.ts";
+  type OpenAIResponsesEncoderOptions,
+  type OpenAIResponsesError,
+  type OpenAIResponsesOutputItem,
+  type OpenAIResponsesOutputText,
+  type OpenAIResponsesStreamEvent,
+  type OpenAIResponsesUsage,
+} from "./encode.ts";
 // The vocabulary every stage shares.
 export { ToolCallStreamError, type ErrorCode, type StreamErrorInfo } from "./shared/errors.ts";
 export type { JsonValue } from "./shared/json.ts";
