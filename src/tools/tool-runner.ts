@@ -1,6 +1,4 @@
-import { validatedWith } from "../accumulate/validate-tool-calls.ts";
-import { MAX_TIMER_MS, validateWithin, type StandardOutcome } from "../schema/standard-schema.ts";
-import { checkToolArguments, type ToolSchema } from "../schema/tool-schema.ts";
+import { MAX_TIMER_MS, type StandardOutcome } from "../schema/standard-schema.ts";
 import type {
   AbortEvent,
   CompletedToolCallEvent,
@@ -19,23 +17,10 @@ import {
   type ToolRunnerOptions,
 } from "./runnable-tool.ts";
 import type { ToolApprovalRequestEvent, ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
+import { argumentsVerdict, denied, outcomeEvent, type Job } from "./tool-job.ts";
 import { callCancelled, describeToolError, describeViolation, toolErrorInfo } from "./tool-outcome.ts";
 import { runHandler, type HandlerOutcome, type Room } from "./tool-run.ts";
 import { platformTimers } from "../shared/timers.ts";
-
-interface Job {
-  call: ToolCall;
-  tool: RunnableTool;
-  /** The handler's arguments: the call's, or its validator's output. */
-  args: unknown;
-  state: "validating" | "approval" | "queued" | "running";
-  controller?: AbortController;
-  timer?: unknown;
-  /** When the handler started, by the `clock`. */
-  startedAt?: number;
-  /** Stops a handler that streams its result. */
-  halt?: () => void;
-}
 
 /**
  * The tool-running state machine, free of streams: `push` every accumulated event, and it emits
@@ -144,20 +129,9 @@ export class ToolRunner {
     if (this.#options.signal?.aborted) return this.#fail(call, toolErrorInfo("cancelled"));
     const job: Job = { call: plain, tool, args: call.arguments, state: "validating" };
     this.#jobs.add(job);
-    const verdict = this.#check(call, tool);
+    const verdict = argumentsVerdict(call, tool, this.#options);
     if (verdict instanceof Promise) verdict.then((settled) => this.#checked(job, settled));
     else this.#checked(job, verdict);
-  }
-
-  /** The tool's verdict on a call's arguments: its validator's (the event may already carry its output), else its JSON Schema's. */
-  #check(call: CompletedToolCallEvent, tool: RunnableTool): StandardOutcome | Promise<StandardOutcome> {
-    if (call.inputFormat === "text") return { ok: true, value: call.arguments };
-    if (tool.schema)
-      return validatedWith.get(call) === tool.schema
-        ? { ok: true, value: call.arguments }
-        : validateWithin(tool.schema, call.arguments, this.#options);
-    const issues = tool.parameters ? checkToolArguments(call.arguments, tool.parameters as ToolSchema) : [];
-    return issues.length > 0 ? { ok: false, issues } : { ok: true, value: call.arguments };
   }
 
   #checked(job: Job, verdict: StandardOutcome): void {
@@ -255,7 +229,7 @@ export class ToolRunner {
       this.#options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
       (outcome, preliminary) => {
         if (!preliminary) this.#settle(job, outcome);
-        else if (this.#jobs.has(job)) this.#emit(this.#outcomeEvent(job, { ...outcome, preliminary: true }));
+        else if (this.#jobs.has(job)) this.#emit(outcomeEvent(job, { ...outcome, preliminary: true }, this.#options));
       },
       this.#room,
     );
@@ -267,19 +241,9 @@ export class ToolRunner {
     if (job.state === "running") this.#running--;
     else if (job.state === "queued") this.#queue.splice(this.#queue.indexOf(job), 1);
     this.#stop(job, abortReason);
-    this.#emit(this.#outcomeEvent(job, outcome));
+    this.#emit(outcomeEvent(job, outcome, this.#options));
     this.#drain();
     this.#wake();
-  }
-
-  /** The event of an outcome: the call's index, id, name and choice, and with a clock the time since the handler started. */
-  #outcomeEvent(job: Job, outcome: HandlerOutcome & { preliminary?: true }): ToolRunnerEvent {
-    const { index, id, name, choice } = job.call;
-    const event = { ...outcome, index, id, name, ...(choice !== undefined ? { choice } : {}) } as ToolRunnerEvent & {
-      durationMs?: number;
-    };
-    if (job.startedAt !== undefined) event.durationMs = this.#options.clock!() - job.startedAt;
-    return event;
   }
 
   #fail(call: Pick<ToolCall, "index" | "id" | "name" | "choice">, error: ToolErrorInfo): void {
@@ -321,8 +285,4 @@ export class ToolRunner {
     if (this.#jobs.size > 0 && !this.#stopped) return;
     for (const resolve of this.#waiters.splice(0)) resolve();
   }
-}
-
-function denied(reason?: string): ToolErrorInfo {
-  return toolErrorInfo("denied", [], 0, reason);
 }

@@ -1,0 +1,72 @@
+// What one step of the tool loop said: its terminal event, each call's outcome, and the turn's calls.
+import type { ToolResult } from "../providers/turn.ts";
+import { callKey } from "../shared/call-key.ts";
+import type { AbortEvent, FinishEvent, InvalidToolCall, ToolCall, ToolCallViolationEvent } from "../shared/events.ts";
+import type { ToolRunnerEvent } from "./tool-events.ts";
+
+/** What one step's events said: the terminal event and each call's outcome, by choice and index. */
+export class StepRecord {
+  terminal: FinishEvent | AbortEvent | undefined;
+  readonly #outcomes = new Map<string, Omit<ToolResult, "call">>();
+  /** For a turn cut at a schema violation (`earlyValidation` with `abortOnViolation`): what a finish would have listed. */
+  readonly #cut:
+    | {
+        text: string;
+        reasoning: string;
+        toolCalls: ToolCall[];
+        invalidToolCalls: InvalidToolCall[];
+        violation?: ToolCallViolationEvent;
+      }
+    | undefined;
+
+  constructor(cuts: boolean) {
+    this.#cut = cuts ? { text: "", reasoning: "", toolCalls: [], invalidToolCalls: [] } : undefined;
+  }
+
+  see(event: ToolRunnerEvent): void {
+    const cut = this.#cut;
+    if (cut && event.type === "text-delta" && event.choice === undefined) cut.text += event.text;
+    else if (cut && event.type === "reasoning-delta" && event.choice === undefined) cut.reasoning += event.text;
+    else if (cut && (event.type === "tool-call" || event.type === "invalid-tool-call")) {
+      const { type: _type, ...call } = event;
+      if ("arguments" in call) cut.toolCalls.push(call);
+      else cut.invalidToolCalls.push(call);
+    } else if (cut && event.type === "tool-call-violation") cut.violation = event;
+    if (event.type === "finish" || event.type === "abort") this.terminal = event;
+    else if (event.type === "tool-result" && !event.preliminary)
+      this.#outcomes.set(callKey(event), { output: event.result });
+    else if (event.type === "tool-error")
+      this.#outcomes.set(callKey(event), { output: event.error.message, isError: true });
+  }
+
+  /**
+   * The turn of a step the stream stopped at a schema violation (`abortOnViolation`), as the
+   * finish it did not reach: its text, the calls that completed, and the stopped call (answered by
+   * the runner with what was wrong). Other calls still open are left out: they have no answer.
+   */
+  cutTurn(): Pick<FinishEvent, "text" | "reasoning" | "toolCalls" | "invalidToolCalls"> | undefined {
+    const { terminal } = this;
+    if (!this.#cut || terminal?.type !== "abort" || terminal.reason !== "schema-violation") return undefined;
+    const { violation, ...turn } = this.#cut;
+    if (!violation) return undefined;
+    const stopped = terminal.discarded.find((call) => callKey(call) === callKey(violation));
+    if (!stopped) return undefined;
+    return { ...turn, invalidToolCalls: [...turn.invalidToolCalls, { ...stopped, error: violation.error }] };
+  }
+
+  /** The outcomes of `calls`, in their order; a call with none (never run) is left out. */
+  results(calls: readonly ToolCall[]): ToolResult[] {
+    const results: ToolResult[] = [];
+    for (const call of calls) {
+      const outcome = this.#outcomes.get(callKey(call));
+      if (outcome) results.push({ call, ...outcome });
+    }
+    return results;
+  }
+}
+
+/** The turn's calls in index order, invalid ones included (with `{}` arguments) so that their errors have a call to answer. */
+export function turnCalls(finish: Pick<FinishEvent, "toolCalls" | "invalidToolCalls">): ToolCall[] {
+  const invalid = finish.invalidToolCalls.map(({ error: _error, ...call }): ToolCall => ({ ...call, arguments: {} }));
+  return [...finish.toolCalls, ...invalid].sort((a, b) => a.index - b.index);
+}

@@ -1,0 +1,58 @@
+// One call the ToolRunner took: its job, the verdict on its arguments, and the events of its outcome.
+import { validatedWith } from "../accumulate/validate-tool-calls.ts";
+import { validateWithin, type StandardOutcome } from "../schema/standard-schema.ts";
+import { checkToolArguments, type ToolSchema } from "../schema/tool-schema.ts";
+import type { CompletedToolCallEvent, ToolCall } from "../shared/events.ts";
+import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";
+import type { ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
+import { toolErrorInfo } from "./tool-outcome.ts";
+import type { HandlerOutcome } from "./tool-run.ts";
+
+/** One call the runner took, from its validation to its outcome. */
+export interface Job {
+  call: ToolCall;
+  tool: RunnableTool;
+  /** The handler's arguments: the call's, or its validator's output. */
+  args: unknown;
+  state: "validating" | "approval" | "queued" | "running";
+  controller?: AbortController;
+  timer?: unknown;
+  /** When the handler started, by the `clock`. */
+  startedAt?: number;
+  /** Stops a handler that streams its result. */
+  halt?: () => void;
+}
+
+/** The tool's verdict on a call's arguments: its validator's (the event may already carry its output), else its JSON Schema's. */
+export function argumentsVerdict(
+  call: CompletedToolCallEvent,
+  tool: RunnableTool,
+  options: ToolRunnerOptions,
+): StandardOutcome | Promise<StandardOutcome> {
+  if (call.inputFormat === "text") return { ok: true, value: call.arguments };
+  if (tool.schema)
+    return validatedWith.get(call) === tool.schema
+      ? { ok: true, value: call.arguments }
+      : validateWithin(tool.schema, call.arguments, options);
+  const issues = tool.parameters ? checkToolArguments(call.arguments, tool.parameters as ToolSchema) : [];
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value: call.arguments };
+}
+
+/** The event of an outcome: the call's index, id, name and choice, and with a clock the time since the handler started. */
+export function outcomeEvent(
+  job: Job,
+  outcome: HandlerOutcome & { preliminary?: true },
+  options: ToolRunnerOptions,
+): ToolRunnerEvent {
+  const { index, id, name, choice } = job.call;
+  const event = { ...outcome, index, id, name, ...(choice !== undefined ? { choice } : {}) } as ToolRunnerEvent & {
+    durationMs?: number;
+  };
+  if (job.startedAt !== undefined) event.durationMs = options.clock!() - job.startedAt;
+  return event;
+}
+
+/** The error of a call refused approval; the model reads `reason`. */
+export function denied(reason?: string): ToolErrorInfo {
+  return toolErrorInfo("denied", [], 0, reason);
+}
