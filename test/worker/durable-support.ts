@@ -4,7 +4,7 @@ import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } fro
 import { expect } from "vitest";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
 import { keyedStore } from "../../worker/resumable/keyed-store.ts";
-import { loadResponseLog } from "../../worker/resumable/response-log-storage.ts";
+import { loadResponseLog } from "../../worker/resumable/response-log-reads.ts";
 import { objectOf } from "./support.ts";
 
 /**

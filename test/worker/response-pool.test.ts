@@ -14,7 +14,7 @@ import {
   responseIdKey,
 } from "../../worker/resumable/response-id.ts";
 import { attach as attachTo } from "../../worker/resumable/response-pool.ts";
-import { loadResponseLog } from "../../worker/resumable/response-log-storage.ts";
+import { loadResponseLog } from "../../worker/resumable/response-log-reads.ts";
 import type { RunnableTool } from "../../src/index.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
 import { parseRunRequest } from "../../worker/request/parse-run-request.ts";

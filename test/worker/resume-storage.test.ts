@@ -9,10 +9,9 @@ import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
 import { toBatch } from "../../worker/resumable/response-log.ts";
 import { keyedStore } from "../../worker/resumable/keyed-store.ts";
+import { loadBatchHolding, loadResponseLog } from "../../worker/resumable/response-log-reads.ts";
 import {
   CHUNK_BYTES,
-  loadBatchHolding,
-  loadResponseLog,
   LogWriter,
   splitBytes,
   type FrameStore,

@@ -7,7 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ResponseBuffer } from "../../worker/resumable/response-buffer.ts";
 import { keyedStore } from "../../worker/resumable/keyed-store.ts";
-import { loadResponseLog } from "../../worker/resumable/response-log-storage.ts";
+import { loadResponseLog } from "../../worker/resumable/response-log-reads.ts";
 import { attach } from "../../worker/resumable/response-pool.ts";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import type { Timers } from "../../worker/runtime.ts";

@@ -5,22 +5,22 @@ import { EVENT_STREAM_HEADERS } from "../http/event-stream.ts";
 import type { WorkerContext } from "../http/request-context.ts";
 import { asHttpError, errorResponse, HttpError } from "../response/json-error.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
-import { withHeartbeat } from "../http/heartbeat.ts";
 import { openEventBatches } from "../services/model-call.ts";
 import { openRunEvents, toRunEvent } from "../services/tool-loop.ts";
 import { platformRuntime, type Runtime } from "../runtime.ts";
 import { demoTools } from "../demo-tools/index.ts";
 import { Expiries } from "./expiries.ts";
-import { endInterruptedLog } from "./interrupted.ts";
-import { logBody, pumpIntoLog, type AnyEvent } from "./log-pump.ts";
-import { deleteResponse, keyedStore } from "./keyed-store.ts";
+import { expireDue } from "./expiry-alarm.ts";
+import { pumpIntoLog, type AnyEvent } from "./log-pump.ts";
+import { keyedStore } from "./keyed-store.ts";
 import { recordedTools } from "./recorded-tools.ts";
 import { objectNameOf } from "./response-id.ts";
 import { ResponseLog, type ResponseLogLimits } from "./response-log.ts";
 import { RunningResponse } from "./running-response.ts";
 import { runRequestOf, type RunStart } from "./run-start.ts";
-import { loadMeta, loadResponseLog, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
+import { loadMeta, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
 import { storedLogResponse } from "./stored-cursor.ts";
+import { liveLogResponse, restoreStoredLog, UNKNOWN, type CurrentLog } from "./stored-log-attach.ts";
 
 /**
  * How much later than `RESUME_TTL_MS` from its start a response's expiry is first set: a response
@@ -31,8 +31,6 @@ const EXPIRY_SLACK_MS = 60_000;
 
 /** Where a run's request body is kept (under its response's keys), to tell a retry of the same run from another. */
 const RUN_BODY_KEY = "run:body";
-const UNKNOWN = (): HttpError =>
-  new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
 const ALREADY_STARTED = (): HttpError =>
   new HttpError(409, { code: "invalid_request", message: "This response has already started." });
 
@@ -148,22 +146,9 @@ export class ResponseBuffer extends DurableObject<Env> {
    * it), is kept `RESUME_TTL_MS` more. Then waits for the next expiry.
    */
   override async alarm(): Promise<void> {
-    const { kv } = this.ctx.storage;
-    const expiries = new Expiries(kv);
-    const now = this.#alarmClock();
-    for (const id of expiries.due(now)) {
-      if (this.#running.has(id) || this.#opening.has(id)) {
-        expiries.set(id, now + this.#settings().resumeTtlMs);
-      } else {
-        deleteResponse(kv, id);
-        expiries.forget(id);
-      }
-    }
-    const next = expiries.next();
-    if (next !== undefined) await this.ctx.storage.setAlarm(next);
-    // Nothing left to expire, so nothing here is kept: this also clears an object of the
-    // one-per-response layout (its keys unprefixed, no index), whose own alarm lands here.
-    else if (this.#running.size === 0 && this.#opening.size === 0) await this.ctx.storage.deleteAll();
+    const live = (id: string): boolean => this.#running.has(id) || this.#opening.has(id);
+    const idle = (): boolean => this.#running.size === 0 && this.#opening.size === 0;
+    await expireDue(this.ctx.storage, this.#alarmClock(), this.#settings().resumeTtlMs, live, idle);
   }
 
   /** What the services run with here: the bindings with the tests' overrides, and the runtime. */
@@ -294,54 +279,17 @@ export class ResponseBuffer extends DurableObject<Env> {
     }
   }
 
-  /**
-   * Response `id`'s running log, or its stored one (finished, or cut by a restart: then ended
-   * here, once, with the `interrupted` error, and that ending stored so every resume sees the same
-   * ids).
-   */
-  #currentLog(
-    id: string,
-  ): { log: ResponseLog; headers: Record<string, string>; running?: RunningResponse } | undefined {
+  /** Response `id`'s running log, or its stored one ({@link restoreStoredLog}). */
+  #currentLog(id: string): CurrentLog | undefined {
     const running = this.#running.get(id);
     if (running) return { log: running.log, headers: running.headers, running };
-    const store = this.#store(id);
-    const stored = loadResponseLog(store);
-    if (!stored) return undefined;
-    const log = ResponseLog.restore(stored.meta.limits, stored.batches, stored.meta.done);
-    if (!stored.meta.done) {
-      const expiry = Date.now() + this.#settings().resumeTtlMs;
-      const earliest = this.ctx.storage.transactionSync(() => {
-        endInterruptedLog(log, stored.meta, store);
-        return new Expiries(this.ctx.storage.kv).set(id, expiry);
-      });
-      if (earliest) this.ctx.waitUntil(this.ctx.storage.setAlarm(expiry));
-    }
-    return { log, headers: stored.meta.headers };
+    return restoreStoredLog(this.ctx, id, this.#store(id), this.#settings().resumeTtlMs);
   }
 
-  /**
-   * One client's body: the frames after `lastSeen`, pulled from the log as the client reads
-   * them, one chunk per batch (a slow client holds no queue of its own, and holds the provider
-   * back once it lags the whole log behind).
-   */
+  /** One client's body: the frames after `lastSeen` ({@link liveLogResponse}). */
   #attach(id: string, lastSeen: number): Response {
     // A finished log is read from storage from the client's frame on, a batch per client read.
     const stored = this.#running.has(id) ? undefined : storedLogResponse(this.#store(id), lastSeen, this.#runtime);
-    if (stored) return stored;
-    const current = this.#currentLog(id);
-    if (!current) throw UNKNOWN();
-    const { log, headers, running } = current;
-    if (!Number.isInteger(lastSeen) || !log.canResumeAfter(lastSeen)) {
-      throw new HttpError(410, {
-        code: "resume_window_passed",
-        message: "The events after this Last-Event-ID are no longer kept.",
-      });
-    }
-    // The heartbeat finds a client that vanished while nothing is written (keep-alives upstream).
-    const body = withHeartbeat(
-      logBody(running ? running.reader(lastSeen) : log.open(lastSeen), () => running?.left()),
-      this.#runtime.timers,
-    );
-    return new Response(body, { headers });
+    return stored ?? liveLogResponse(this.#currentLog(id), lastSeen, this.#runtime.timers);
   }
 }

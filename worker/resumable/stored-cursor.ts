@@ -3,7 +3,8 @@ import { HttpError } from "../response/json-error.ts";
 import type { Runtime } from "../runtime.ts";
 import { logBody } from "./log-pump.ts";
 import type { LogCursor } from "./response-log.ts";
-import { type FrameStore, loadBatchHolding, loadMeta } from "./response-log-storage.ts";
+import { loadBatchHolding } from "./response-log-reads.ts";
+import { type FrameStore, loadMeta } from "./response-log-storage.ts";
 
 /**
  * A resume of a finished response, served from storage from where the client is: the batch that
