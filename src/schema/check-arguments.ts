@@ -1,6 +1,7 @@
 import type { JsonValue } from "../shared/json.ts";
 import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
 import { compileSchema } from "./compiled-schema.ts";
+import { allDifferent } from "./unique-items.ts";
 import { matchesPattern, type SchemaNode } from "./schema-node.ts";
 import {
   allowedFailure,
@@ -206,26 +207,6 @@ function checkArray(value: JsonValue[], s: SchemaNode, path: Path, run: Run, qui
       return false;
   }
   return ok;
-}
-
-/** JSON Schema's uniqueness: no two items equal (objects whatever their key order; 1 and 1.0 the same). */
-function allDifferent(items: JsonValue[]): boolean {
-  const seen = new Set<string>();
-  for (const item of items) {
-    const key = canonical(item);
-    if (seen.has(key)) return false;
-    seen.add(key);
-  }
-  return true;
-}
-
-function canonical(value: JsonValue): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  return `{${Object.keys(value)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonical(value[key]!)}`)
-    .join(",")}}`;
 }
 
 function checkObject(

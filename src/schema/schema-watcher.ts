@@ -4,6 +4,7 @@ import type { JsonValue } from "../shared/json.ts";
 import { meets } from "./check-arguments.ts";
 import { type CompileOptions, compileSchema } from "./compiled-schema.ts";
 import { matchesPattern, type SchemaNode } from "./schema-node.ts";
+import { fits, KINDS, narrow, pointerToken } from "./watch-text.ts";
 import { ANY, type Condition, cutOffs, expand, MAX_CONDITIONS } from "./watch-conditions.ts";
 import { allowedFailure, codePoints, numberFailure, sameJson, stringFailure } from "./schema-keywords.ts";
 
@@ -266,36 +267,4 @@ export class SchemaWatcher implements JsonParserListener {
     if (depth === 0) this.violation = { code: "schema-mismatch", message, path };
     else this.#kill(depth - 1, this.#stack[depth - 1]!.conditions[c.owner]!, path, message);
   }
-}
-
-const KINDS: Record<number, string> = {
-  123: "object",
-  91: "array",
-  34: "string",
-  116: "boolean",
-  102: "boolean",
-  110: "null",
-};
-
-/** Whether a value that begins with `first` can be `option`. */
-function fits(option: JsonValue, first: number): boolean {
-  if (first === 0x7b) return typeof option === "object" && option !== null && !Array.isArray(option);
-  if (first === 0x5b) return Array.isArray(option);
-  if (first === 0x22) return typeof option === "string";
-  if (first === 0x74 || first === 0x66) return option === (first === 0x74);
-  if (first === 0x6e) return option === null;
-  return typeof option === "number";
-}
-
-/** The strings of `options` that still begin with the text checked so far followed by `added` (that equal it, when `done`). */
-function narrow(options: string[], added: string, from: number, done: boolean): string[] {
-  const length = from + added.length;
-  return options.filter(
-    (option) => (done ? option.length === length : option.length >= length) && option.startsWith(added, from),
-  );
-}
-
-/** A key as a JSON Pointer token (RFC 6901): `~` and `/` escaped. */
-function pointerToken(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
