@@ -60,9 +60,12 @@ export type {
   OpenAIChatToolCall,
   OpenAIChatUsage,
 } from "./encode/openai-chat-wire.ts";
-export { UIMessageEncoder, UIMessageEncoderStream } from "./encode/ui-message-encoder-stream.ts";
+export { UIMessageEncoder } from "./encode/ui-message-encoder.ts";
+export { UIMessageEncoderStream } from "./encode/ui-message-encoder-stream.ts";
 export { UI_MESSAGE_STREAM_HEADERS, type UIMessageEncoderOptions } from "./encode/ui-message-wire.ts";
-export { AGUIEncoder, AGUIEncoderStream, type AGUIEncoderOptions } from "./encode/ag-ui-encoder-stream.ts";
+export { AGUIEncoder } from "./encode/ag-ui-encoder.ts";
+export { AGUIEncoderStream } from "./encode/ag-ui-encoder-stream.ts";
+export type { AGUIEncoderOptions } from "./encode/ag-ui-wire.ts";
 export {
   AnthropicMessagesEncoder,
   AnthropicMessagesEncoderStream,

@@ -229,9 +229,9 @@ export type {
   OpenAIChatToolCall,
   OpenAIChatUsage,
 } from "./encode/openai-chat-wire.ts";
-export { UIMessageEncoder, UIMessageEncoderStream } from "./encode/ui-message-encoder-stream.ts";
+export { UIMessageEncoder, UIMessageEncoderStream } from "./encode.ts";
 export { UI_MESSAGE_STREAM_HEADERS, type UIMessageEncoderOptions } from "./encode/ui-message-wire.ts";
-export { AGUIEncoder, AGUIEncoderStream, type AGUIEncoderOptions } from "./encode/ag-ui-encoder-stream.ts";
+export { AGUIEncoder, AGUIEncoderStream, type AGUIEncoderOptions } from "./encode.ts";
 // The agents' protocols, as `tool-call-stream/encode` exports them.
 export {
   AnthropicMessagesEncoder,

@@ -1,5 +1,6 @@
 /**
- * The AI SDK UI message stream's response headers and the options of its encoder.
+ * The AI SDK UI message stream's response headers, the options of its encoder, and a call as
+ * the encoder's client knows it.
  *
  * @module
  */
@@ -38,4 +39,14 @@ export interface UIMessageEncoderOptions {
    * @defaultValue `randomId`
    */
   generateId?: (() => string) | undefined;
+}
+
+/** A call as the client knows it. */
+export interface UICall {
+  id: string;
+  name: string;
+  /** `tool-input-start` went out. */
+  started: boolean;
+  /** `tool-input-available` or `tool-input-error` went out. */
+  ended: boolean;
 }

@@ -1,0 +1,279 @@
+import { callKey } from "../shared/call-key.ts";
+import type { Usage } from "../shared/deltas.ts";
+import type {
+  AbortEvent,
+  CompletedToolCallEvent,
+  InvalidToolCallEvent,
+  ToolCallDeltaEvent,
+  ToolCallStartEvent,
+} from "../shared/events.ts";
+import { CallIds, randomId } from "./call-ids.ts";
+import { tokenUsage, type AGUIEncoderOptions } from "./ag-ui-wire.ts";
+import {
+  abortError,
+  isLoopEvent,
+  sseData,
+  stepOf,
+  type EncodableEvent,
+  type ProtocolEncoder,
+} from "./protocol-encoder.ts";
+
+interface AGUICall {
+  id: string;
+  /** The argument fragments sent, joined once at the end to check they are the whole. */
+  sent: string[];
+  ended: boolean;
+}
+
+/**
+ * The pure core of {@link AGUIEncoderStream}: events to AG-UI events, as `data:` frames with LF
+ * line ends (the framing `@ag-ui/client` splits on), in the order its event verifier enforces:
+ *
+ * - `RUN_STARTED {threadId, runId}` first;
+ * - the assistant's text as one message, `TEXT_MESSAGE_START {messageId, role: "assistant"}`,
+ *   `TEXT_MESSAGE_CONTENT`, and `TEXT_MESSAGE_END` when the response (or the step) finishes;
+ * - reasoning as a reasoning span and message (`REASONING_START`, `REASONING_MESSAGE_START
+ *   {role: "reasoning"}`, `REASONING_MESSAGE_CONTENT`, `REASONING_MESSAGE_END`, `REASONING_END`),
+ *   closed when text or a call begins;
+ * - each call as `TOOL_CALL_START {toolCallId, toolCallName, parentMessageId}` (the assistant
+ *   message, so that all calls of a response land in it), `TOOL_CALL_ARGS` per fragment, and
+ *   `TOOL_CALL_END` when it completes (an invalid call too: its arguments are what the model
+ *   sent). A call without an id gets a generated one; calls the provider ran itself are left out;
+ * - with tools run at the edge: `TOOL_CALL_RESULT {messageId, toolCallId, content, role: "tool"}`
+ *   for a result (JSON text unless it is a string) or a tool error (its message, as the model reads it),
+ *   one per call: a streaming tool's results so far (`preliminary`), which AG-UI has no event for,
+ *   are `CUSTOM {name: "tool-result-preliminary", value: {toolCallId, content}}` events
+ *   (`onCustomEvent`), each replacing the one before;
+ * - `RUN_FINISHED {threadId, runId}` at the end, with every message and call closed (token
+ *   `usage` when the provider reported it); or `RUN_ERROR {message, code}` for a provider error
+ *   or an abort, after which nothing is sent. A call the response cut short is never ended.
+ *
+ * Choices other than the first are not shown, nor events of a type the encoder does not know.
+ * A tool loop's steps each get their own assistant message.
+ *
+ * @example
+ * ```ts
+ * const encoder = new AGUIEncoder({ threadId: input.threadId, runId: input.runId });
+ * const out: string[] = [];
+ * for (const event of events) encoder.encode(event, out);
+ * encoder.end(out);
+ * out.join(""); // 'data: {"type":"RUN_STARTED","threadId":"t1","runId":"r1"}\n\n...'
+ * ```
+ */
+export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
+  readonly #run: { threadId: string; runId: string };
+  readonly #reasoning: boolean;
+  readonly #generate: () => string;
+  readonly #ids: CallIds;
+  readonly #calls = new Map<string, AGUICall>();
+  readonly #skipped = new Set<string>();
+  readonly #usage: Usage[] = [];
+  #messageId: string;
+  #started = false;
+  #step: number | undefined;
+  #text = false;
+  #reasoningIds: { span: string; message: string } | undefined;
+  #ended = false;
+
+  /** Creates the core; see {@link AGUIEncoderOptions}. */
+  constructor(options: AGUIEncoderOptions) {
+    this.#run = { threadId: options.threadId, runId: options.runId };
+    this.#reasoning = options.reasoning ?? true;
+    this.#generate = options.generateId ?? randomId;
+    this.#ids = new CallIds(this.#generate);
+    this.#messageId = options.messageId ?? this.#newMessageId();
+  }
+
+  /** Appends the AG-UI events of one event to `out`. */
+  encode(event: EncodableEvent, out: string[]): void {
+    if (this.#ended || ("choice" in event && event.choice !== undefined && event.choice !== 0)) return;
+    this.#begin(event, out);
+    switch (event.type) {
+      case "text-delta":
+        return this.#textDelta(event.text, out);
+      case "reasoning-delta":
+        return this.#reasoningDelta(event.text, out);
+      case "tool-call-start":
+        return void this.#start(event, out);
+      case "tool-call-delta":
+        return this.#args(event, out);
+      case "tool-call-violation": {
+        // AG-UI has no event for it: a CUSTOM event, which clients receive through `onCustomEvent`.
+        const call = this.#calls.get(callKey(event));
+        if (call && !call.ended)
+          out.push(
+            sseData({
+              type: "CUSTOM",
+              name: "tool-call-violation",
+              value: { toolCallId: call.id, path: event.error.path, message: event.error.message },
+            }),
+          );
+        return;
+      }
+      case "tool-call":
+      case "invalid-tool-call":
+        return this.#end(event, out);
+      case "tool-result":
+        return this.#result(
+          callKey(event),
+          typeof event.result === "string" ? event.result : JSON.stringify(event.result),
+          out,
+          event.preliminary,
+        );
+      case "tool-error":
+        return this.#result(callKey(event), event.error.message, out);
+      case "error":
+        if (event.error.code === "provider-error") this.#fail(event.error, out);
+        return;
+      case "finish":
+        if (event.usage) this.#usage.push(event.usage);
+        return this.#closeMessages(out);
+      case "abort":
+        return this.#fail(abortError(event as AbortEvent), out);
+      case "step-finish":
+        return this.#closeMessages(out);
+      case "loop-finish":
+        return this.end(out);
+    }
+  }
+
+  /** Appends `RUN_FINISHED` once every message is closed, or `RUN_ERROR` if a call is still open. */
+  end(out: string[]): void {
+    if (this.#ended) return;
+    this.#open(out);
+    this.#closeMessages(out);
+    if ([...this.#calls.values()].some((call) => !call.ended))
+      return this.#fail({ code: "input-ended", message: "The response ended before it finished." }, out);
+    const usage = this.#usage.map(tokenUsage);
+    out.push(sseData({ type: "RUN_FINISHED", ...this.#run, ...(usage.length > 0 ? { usage } : {}) }));
+    this.#ended = true;
+  }
+
+  #newMessageId(): string {
+    return `msg_${this.#generate()}`;
+  }
+
+  #open(out: string[]): void {
+    if (this.#started) return;
+    this.#started = true;
+    out.push(sseData({ type: "RUN_STARTED", ...this.#run }));
+  }
+
+  /** `RUN_STARTED` once; each step of a tool loop is a new assistant message. */
+  #begin(event: EncodableEvent, out: string[]): void {
+    this.#open(out);
+    if (isLoopEvent(event)) return;
+    const step = stepOf(event);
+    if (step === this.#step) return;
+    if (this.#step !== undefined) {
+      this.#closeMessages(out);
+      this.#messageId = this.#newMessageId();
+      this.#ids.nextStep();
+      this.#calls.clear();
+      this.#skipped.clear();
+    }
+    this.#step = step;
+  }
+
+  #textDelta(delta: string, out: string[]): void {
+    if (delta === "") return;
+    this.#closeReasoning(out);
+    if (!this.#text) out.push(sseData({ type: "TEXT_MESSAGE_START", messageId: this.#messageId, role: "assistant" }));
+    this.#text = true;
+    out.push(sseData({ type: "TEXT_MESSAGE_CONTENT", messageId: this.#messageId, delta }));
+  }
+
+  #reasoningDelta(delta: string, out: string[]): void {
+    if (delta === "" || !this.#reasoning) return;
+    if (!this.#reasoningIds) {
+      this.#reasoningIds = { span: this.#newMessageId(), message: this.#newMessageId() };
+      out.push(sseData({ type: "REASONING_START", messageId: this.#reasoningIds.span }));
+      out.push(sseData({ type: "REASONING_MESSAGE_START", messageId: this.#reasoningIds.message, role: "reasoning" }));
+    }
+    out.push(sseData({ type: "REASONING_MESSAGE_CONTENT", messageId: this.#reasoningIds.message, delta }));
+  }
+
+  #closeReasoning(out: string[]): void {
+    if (!this.#reasoningIds) return;
+    out.push(sseData({ type: "REASONING_MESSAGE_END", messageId: this.#reasoningIds.message }));
+    out.push(sseData({ type: "REASONING_END", messageId: this.#reasoningIds.span }));
+    this.#reasoningIds = undefined;
+  }
+
+  #closeMessages(out: string[]): void {
+    this.#closeReasoning(out);
+    if (this.#text) out.push(sseData({ type: "TEXT_MESSAGE_END", messageId: this.#messageId }));
+    this.#text = false;
+  }
+
+  #start(
+    event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent,
+    out: string[],
+    args = "",
+  ): AGUICall | undefined {
+    const key = callKey(event);
+    if (event.type !== "invalid-tool-call" && event.providerExecuted) {
+      this.#skipped.add(key);
+      return undefined;
+    }
+    this.#closeReasoning(out);
+    const call: AGUICall = { id: this.#ids.assign(key, event.id), sent: [], ended: false };
+    this.#calls.set(key, call);
+    out.push(
+      sseData({
+        type: "TOOL_CALL_START",
+        toolCallId: call.id,
+        toolCallName: event.name,
+        parentMessageId: this.#messageId,
+      }),
+    );
+    if (args !== "") this.#send(call, args, out);
+    return call;
+  }
+
+  #send(call: AGUICall, delta: string, out: string[]): void {
+    call.sent.push(delta);
+    out.push(sseData({ type: "TOOL_CALL_ARGS", toolCallId: call.id, delta }));
+  }
+
+  #args(event: ToolCallDeltaEvent, out: string[]): void {
+    const call = this.#calls.get(callKey(event));
+    if (call && !call.ended && event.argumentsDelta !== "") this.#send(call, event.argumentsDelta, out);
+  }
+
+  #end(event: CompletedToolCallEvent | InvalidToolCallEvent, out: string[]): void {
+    const key = callKey(event);
+    if (this.#skipped.has(key)) return;
+    const known = this.#calls.get(key);
+    const call = known ?? this.#start(event, out, event.rawArguments);
+    if (!call || call.ended) return;
+    const sent = call.sent.join("");
+    // Final arguments that extend what streamed are sent in full; AG-UI only appends, so a replacement cannot be told.
+    if (known && sent !== event.rawArguments && event.rawArguments.startsWith(sent))
+      this.#send(call, event.rawArguments.slice(sent.length), out);
+    call.sent = [];
+    call.ended = true;
+    out.push(sseData({ type: "TOOL_CALL_END", toolCallId: call.id }));
+  }
+
+  /** AG-UI has one result per call (each is a tool message): a streaming tool's results so far go as CUSTOM events. */
+  #result(key: string, content: string, out: string[], preliminary?: true): void {
+    const call = this.#calls.get(key);
+    if (!call?.ended) return;
+    const value = { toolCallId: call.id, content };
+    out.push(
+      sseData(
+        preliminary
+          ? { type: "CUSTOM", name: "tool-result-preliminary", value }
+          : { type: "TOOL_CALL_RESULT", messageId: this.#newMessageId(), ...value, role: "tool" },
+      ),
+    );
+  }
+
+  /** `RUN_ERROR`, after closing the text and reasoning (complete as far as they went); a call cut short stays open. */
+  #fail(error: { code: string; message: string }, out: string[]): void {
+    this.#closeMessages(out);
+    out.push(sseData({ type: "RUN_ERROR", message: error.message, code: error.code }));
+    this.#ended = true;
+  }
+}

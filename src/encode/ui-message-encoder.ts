@@ -1,0 +1,298 @@
+import { callKey } from "../shared/call-key.ts";
+import type { FinishReason } from "../shared/deltas.ts";
+import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
+import type { ToolErrorEvent } from "../tools/tool-events.ts";
+import { CallIds, randomId } from "./call-ids.ts";
+import type { UICall, UIMessageEncoderOptions } from "./ui-message-wire.ts";
+import {
+  abortError,
+  DISCARDED_CALL_MESSAGE,
+  isLoopEvent,
+  SSE_DONE,
+  sseData,
+  stepOf,
+  type EncodableEvent,
+  type ProtocolEncoder,
+} from "./protocol-encoder.ts";
+
+/**
+ * The pure core of {@link UIMessageEncoderStream}: events to the AI SDK's UI message stream
+ * (protocol v1, the `data:` frames `useChat` and `readUIMessageStream` read), writing only the
+ * documented fields of each chunk, each delta after its start:
+ *
+ * - `start` (with `messageId` when given), then `start-step` for the response (one per step of
+ *   a tool loop, each closed by `finish-step`);
+ * - text as `text-start` / `text-delta` / `text-end` and reasoning as `reasoning-*`, a part
+ *   closed when another kind of content begins, so the parts keep the response's order;
+ * - each call as `tool-input-start {toolCallId, toolName}`, `tool-input-delta` per fragment,
+ *   then `tool-input-available {input}` (the parsed arguments), or `tool-input-error` with the
+ *   raw text and the reason for an invalid call or one the response cut short; provider-executed
+ *   calls carry `providerExecuted: true`; a call without an id gets a generated one;
+ * - with tools run at the edge (`ToolRunnerStream`, `runToolLoop`): `tool-output-available`
+ *   (with `preliminary: true` for a streaming tool's results so far; the final one without it),
+ *   `tool-output-error`, `tool-approval-request` (`approvalId` is the call id) and
+ *   `tool-output-denied` for a denied call;
+ * - a provider error as `error {errorText}` (the library's message, never the provider's text);
+ * - at the end (of the input, or `loop-finish`): `finish-step`, `finish {finishReason}`,
+ *   `data: [DONE]`. A cancelled response ends with `abort` and `[DONE]` instead; any other
+ *   abort with `error`, then the closing chunks with `finishReason: "error"`.
+ *
+ * Choices other than the first are not shown (the protocol has one message), nor events of a
+ * type the encoder does not know.
+ *
+ * @example
+ * ```ts
+ * const encoder = new UIMessageEncoder({ messageId: "msg_1" });
+ * const out: string[] = [];
+ * for (const event of events) encoder.encode(event, out);
+ * encoder.end(out);
+ * out.join(""); // 'data: {"type":"start","messageId":"msg_1"}\n\ndata: {"type":"start-step"}\n\n...'
+ * ```
+ */
+export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
+  readonly #messageId: string | undefined;
+  readonly #v5: boolean;
+  readonly #ids: CallIds;
+  readonly #calls = new Map<string, UICall>();
+  #started = false;
+  #stepOpen = false;
+  #step: number | undefined;
+  #part: { kind: "text" | "reasoning"; id: string } | undefined;
+  #parts = 0;
+  #finishReason: FinishReason | undefined;
+  #errorSent = false;
+  #ended = false;
+
+  /** Creates the core; see {@link UIMessageEncoderOptions}. */
+  constructor(options: UIMessageEncoderOptions = {}) {
+    this.#messageId = options.messageId;
+    this.#v5 = options.minVersion === 5;
+    this.#ids = new CallIds(options.generateId ?? randomId);
+  }
+
+  /** Appends the chunks of one event to `out`. */
+  encode(event: EncodableEvent, out: string[]): void {
+    if (this.#ended || ("choice" in event && event.choice !== undefined && event.choice !== 0)) return;
+    this.#begin(event, out);
+    switch (event.type) {
+      case "text-delta":
+      case "reasoning-delta":
+        return this.#content(event.type === "text-delta" ? "text" : "reasoning", event.text, out);
+      case "tool-call-start":
+        return this.#start(event, out);
+      case "tool-call-delta": {
+        const call = this.#calls.get(callKey(event));
+        if (call?.started && !call.ended && event.argumentsDelta !== "")
+          out.push(sseData({ type: "tool-input-delta", toolCallId: call.id, inputTextDelta: event.argumentsDelta }));
+        return;
+      }
+      case "tool-call-violation": {
+        // A transient data part (ai 5+): `onData` sees it, the message keeps no copy. Not a
+        // `tool-input-error`, which later input deltas would turn back into streaming input; the
+        // call's `invalid-tool-call` gives that at its end.
+        const call = this.#calls.get(callKey(event));
+        if (call?.started) {
+          const data = {
+            toolCallId: call.id,
+            toolName: call.name,
+            path: event.error.path,
+            message: event.error.message,
+          };
+          out.push(sseData({ type: "data-tool-call-violation", id: call.id, data, transient: true }));
+        }
+        return;
+      }
+      case "tool-call":
+        return this.#available(event, out);
+      case "invalid-tool-call":
+        return this.#inputError(this.#call(event), event.rawArguments, event.error.message, out);
+      case "tool-result":
+        return this.#output(
+          callKey(event),
+          (toolCallId) => ({
+            type: "tool-output-available",
+            toolCallId,
+            output: event.result,
+            ...(event.preliminary ? { preliminary: true } : {}),
+          }),
+          out,
+        );
+      case "tool-error":
+        return this.#toolError(event, out);
+      case "tool-approval-request":
+        // ai 5 has no approvals: the denial or the result that follows tells its readers the outcome.
+        if (!this.#v5)
+          this.#output(
+            callKey(event),
+            (toolCallId) => ({ type: "tool-approval-request", approvalId: toolCallId, toolCallId }),
+            out,
+          );
+        return;
+      case "error":
+        if (event.error.code === "provider-error") this.#error(event.error.message, out);
+        return;
+      case "finish":
+        this.#closePart(out);
+        this.#finishReason = event.reason;
+        return;
+      case "abort":
+        return this.#abort(event as AbortEvent, out);
+      case "step-finish":
+        this.#closePart(out);
+        return this.#closeStep(out);
+      case "loop-finish":
+        return event.reason === "cancelled" ? this.#cancelled(out) : this.end(out);
+    }
+  }
+
+  /** Appends the closing chunks: the open part and step, `finish`, `[DONE]`. */
+  end(out: string[]): void {
+    if (this.#ended) return;
+    this.#open(out);
+    this.#closePart(out);
+    this.#closeStep(out);
+    const reason = this.#v5 || this.#finishReason === undefined ? {} : { finishReason: this.#finishReason };
+    out.push(sseData({ type: "finish", ...reason }), SSE_DONE);
+    this.#ended = true;
+  }
+
+  #open(out: string[]): void {
+    if (this.#started) return;
+    this.#started = true;
+    out.push(
+      sseData(this.#messageId === undefined ? { type: "start" } : { type: "start", messageId: this.#messageId }),
+    );
+  }
+
+  /** `start` once, and a step around every event of content: a new one when a loop's step changes. */
+  #begin(event: EncodableEvent, out: string[]): void {
+    this.#open(out);
+    if (isLoopEvent(event)) return;
+    const step = stepOf(event);
+    if (step !== this.#step) {
+      if (this.#step !== undefined) this.#ids.nextStep();
+      this.#closePart(out);
+      this.#closeStep(out);
+      this.#step = step;
+      this.#calls.clear();
+    }
+    if (!this.#stepOpen) {
+      this.#stepOpen = true;
+      out.push(sseData({ type: "start-step" }));
+    }
+  }
+
+  #closeStep(out: string[]): void {
+    if (!this.#stepOpen) return;
+    this.#stepOpen = false;
+    out.push(sseData({ type: "finish-step" }));
+  }
+
+  #content(kind: "text" | "reasoning", text: string, out: string[]): void {
+    if (text === "") return;
+    if (this.#part?.kind !== kind) {
+      this.#closePart(out);
+      this.#part = { kind, id: `${kind}-${++this.#parts}` };
+      out.push(sseData({ type: `${kind}-start`, id: this.#part.id }));
+    }
+    out.push(sseData({ type: `${kind}-delta`, id: this.#part.id, delta: text }));
+  }
+
+  #closePart(out: string[]): void {
+    if (!this.#part) return;
+    out.push(sseData({ type: `${this.#part.kind}-end`, id: this.#part.id }));
+    this.#part = undefined;
+  }
+
+  #call(event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent): UICall {
+    const key = callKey(event);
+    let call = this.#calls.get(key);
+    if (!call)
+      this.#calls.set(
+        key,
+        (call = { id: this.#ids.assign(key, event.id), name: event.name, started: false, ended: false }),
+      );
+    return call;
+  }
+
+  #start(event: ToolCallStartEvent | CompletedToolCallEvent, out: string[]): void {
+    this.#closePart(out);
+    const call = this.#call(event);
+    if (call.started) return;
+    call.started = true;
+    out.push(
+      sseData({
+        type: "tool-input-start",
+        toolCallId: call.id,
+        toolName: call.name,
+        ...(event.providerExecuted ? { providerExecuted: true } : {}),
+        ...(event.inputFormat === "text" && !this.#v5 ? { inputEncoding: "text" } : {}),
+      }),
+    );
+  }
+
+  #available(event: CompletedToolCallEvent, out: string[]): void {
+    this.#start(event, out);
+    const call = this.#call(event);
+    call.ended = true;
+    const executed = event.providerExecuted ? { providerExecuted: true } : {};
+    out.push(
+      sseData({
+        type: "tool-input-available",
+        toolCallId: call.id,
+        toolName: call.name,
+        input: event.arguments,
+        ...executed,
+      }),
+    );
+  }
+
+  #inputError(call: UICall, input: string, errorText: string, out: string[]): void {
+    this.#closePart(out);
+    call.ended = true;
+    out.push(sseData({ type: "tool-input-error", toolCallId: call.id, toolName: call.name, input, errorText }));
+  }
+
+  /** A chunk about a call whose input the client has; processUIMessageStream throws on any other id. */
+  #output(key: string, chunk: (toolCallId: string) => Record<string, unknown>, out: string[]): void {
+    const call = this.#calls.get(key);
+    if (!call?.ended) return;
+    this.#closePart(out);
+    out.push(sseData(chunk(call.id)));
+  }
+
+  #toolError(event: ToolErrorEvent, out: string[]): void {
+    const denied = event.error.code === "denied" && !this.#v5;
+    const errorText = event.error.message;
+    this.#output(
+      callKey(event),
+      (toolCallId) =>
+        denied ? { type: "tool-output-denied", toolCallId } : { type: "tool-output-error", toolCallId, errorText },
+      out,
+    );
+  }
+
+  #error(errorText: string, out: string[]): void {
+    this.#closePart(out);
+    if (!this.#errorSent) out.push(sseData({ type: "error", errorText }));
+    this.#errorSent = true;
+  }
+
+  #abort(event: AbortEvent, out: string[]): void {
+    this.#closePart(out);
+    for (const discarded of event.discarded) {
+      const call = this.#calls.get(callKey(discarded));
+      if (call?.started && !call.ended) this.#inputError(call, discarded.rawArguments, DISCARDED_CALL_MESSAGE, out);
+    }
+    if (event.reason === "cancelled") return this.#cancelled(out);
+    this.#error(abortError(event).message, out);
+    this.#finishReason = "error";
+    this.end(out);
+  }
+
+  #cancelled(out: string[]): void {
+    this.#closePart(out);
+    out.push(sseData({ type: "abort" }), SSE_DONE);
+    this.#ended = true;
+  }
+}
