@@ -23,7 +23,14 @@ import ts from "typescript";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const src = join(root, "src");
-export const MAX_LINES = 350; // 300 again once the files the formatter grew are split (issue 23)
+export const MAX_LINES = 300;
+/**
+ * Modules allowed past MAX_LINES, each with why. The incremental parser's per-character loop and
+ * the private methods it calls stay in one class: splitting them would put a call across modules
+ * on the hottest path of early validation and partial arguments.
+ */
+const LONGER = new Map([["src/json/incremental-json-parser.ts", 320]]);
+const capOf = (path) => LONGER.get(path) ?? MAX_LINES;
 
 /**
  * The stage folders in the order of the chain. Equal ranks are independent of each other:
@@ -99,7 +106,8 @@ const graph = new Map();
 for (const path of modules) {
   const text = readFileSync(path, "utf8");
   const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-  if (lines > MAX_LINES) failures.push(`${relative(root, path)} has ${lines} lines (at most ${MAX_LINES})`);
+  if (lines > capOf(relative(root, path)))
+    failures.push(`${relative(root, path)} has ${lines} lines (at most ${capOf(relative(root, path))})`);
   const imports = ts
     .preProcessFile(text, true, false)
     .importedFiles.map((ref) => ref.fileName)
@@ -143,7 +151,8 @@ const placeOf = (path) => {
 for (const path of workerModules) {
   const text = readFileSync(path, "utf8");
   const lines = text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-  if (lines > MAX_LINES) failures.push(`${relative(root, path)} has ${lines} lines (at most ${MAX_LINES})`);
+  if (lines > capOf(relative(root, path)))
+    failures.push(`${relative(root, path)} has ${lines} lines (at most ${capOf(relative(root, path))})`);
   const targets = ts
     .preProcessFile(text, true, false)
     .importedFiles.map((ref) => ref.fileName)
@@ -190,7 +199,7 @@ for (const path of [...modules, ...workerModules]) if (!state.has(path)) visit(p
 const folders = new Set(modules.map(stageOf).filter(Boolean));
 if (failures.length === 0)
   console.log(
-    `layout: ${modules.length} modules in ${folders.size} stage folders and ${entries.size} entry modules, ${workerModules.length} Worker modules in ${Object.keys(WORKER_RANKS).length} folders; no module over ${MAX_LINES} lines, no cycle, imports along the chain and the Worker's ranks`,
+    `layout: ${modules.length} modules in ${folders.size} stage folders and ${entries.size} entry modules, ${workerModules.length} Worker modules in ${Object.keys(WORKER_RANKS).length} folders; no module over ${MAX_LINES} lines (${LONGER.size} allowed more, with why), no cycle, imports along the chain and the Worker's ranks`,
   );
 for (const failure of failures) console.error(`!! layout: ${failure}`);
 process.exit(failures.length > 0 ? 1 : 0);
