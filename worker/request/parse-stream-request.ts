@@ -4,17 +4,22 @@ import { checkParameters, isObject, own, tooDeep, tooDeepError } from "./json-fi
 import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice } from "./stream-request.ts";
 
 /**
- * How many messages and tools one request may hold.
+ * How many messages and tools one request may hold, and the tool names it takes.
  *
  * @example
  * ```ts
- * const request = parseStreamRequest(body, providerNames, { messages: 1000, tools: 128 });
+ * const request = parseStreamRequest(body, providerNames, { ...STREAM_BOUNDS, messages: 10 });
  * ```
  */
 export interface RequestBounds {
   messages: number;
   tools: number;
+  /** A tool name this request may hold. */
+  toolName: RegExp;
 }
+
+// The intersection of what OpenAI, Anthropic and Gemini accept as a function name.
+const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 /**
  * Bounds that keep one request from costing the Worker (or the provider bill) without limit.
@@ -24,19 +29,21 @@ export interface RequestBounds {
  * parseStreamRequest(body, providerNames, STREAM_BOUNDS); // the default
  * ```
  */
-export const STREAM_BOUNDS: RequestBounds = { messages: 1000, tools: 128 };
+export const STREAM_BOUNDS: RequestBounds = { messages: 1000, tools: 128, toolName: TOOL_NAME };
 
 /**
  * The agent endpoints' bounds: an agent sends its whole session every turn (Codex two items per
  * tool call, Claude Code some 40 tools and more with MCP servers), so a conversation there is
- * bounded by MAX_AGENT_BODY_BYTES first; these counts only stop a body of tiny entries.
+ * bounded by MAX_AGENT_BODY_BYTES first; these counts only stop a body of tiny entries. Their tool
+ * names were made to fit the provider's own rule (worker/protocols/tool-names.ts), so here a name
+ * only has to fit the widest of those rules (Anthropic's 128 characters, Gemini's dots and colons).
  *
  * @example
  * ```ts
  * clientRequest(wire, undefined, providerNames, {}, rename, AGENT_BOUNDS);
  * ```
  */
-export const AGENT_BOUNDS: RequestBounds = { messages: 100_000, tools: 1024 };
+export const AGENT_BOUNDS: RequestBounds = { messages: 100_000, tools: 1024, toolName: /^[A-Za-z0-9_.:-]{1,128}$/ };
 const FIELDS = new Set([
   "provider",
   "model",
@@ -52,8 +59,6 @@ const FIELDS = new Set([
 // Model ids of every supported vendor fit (`claude-sonnet-4-5`, `meta-llama/Llama-3.3-70B`,
 // `qwen2.5-coder:7b`, `@cf/meta/llama-3.1-8b`); nothing that could change a URL's meaning does.
 const MODEL = /^[A-Za-z0-9@._:/+-]{1,200}$/;
-// The intersection of what OpenAI, Anthropic and Gemini accept as a function name.
-const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 /**
  * Validates a parsed `POST /v1/stream` body against the documented shape (see
@@ -95,8 +100,8 @@ export function parseStreamRequest(
   // a `.` or empty segment there is normalized away and would shorten the path the Worker signs.
   if (model.split("/").some((segment) => segment === "" || segment === "."))
     throw invalidField("model", "`model` has an empty or `.` path segment, which no model id has.");
-  const tools = parseTools(own(body, "tools"), bounds.tools);
-  const messages = parseMessages(own(body, "messages"), bounds.messages);
+  const tools = parseTools(own(body, "tools"), bounds);
+  const messages = parseMessages(own(body, "messages"), bounds);
   const request: StreamRequest = { provider, model, messages, tools };
   if (own(body, "tool_choice") !== undefined) request.toolChoice = parseToolChoice(own(body, "tool_choice"), tools);
   if (own(body, "max_tokens") !== undefined)
@@ -115,14 +120,15 @@ export function parseStreamRequest(
   return request;
 }
 
-function parseMessages(value: unknown, max: number): Message[] {
+function parseMessages(value: unknown, bounds: RequestBounds): Message[] {
   if (!Array.isArray(value) || value.length === 0)
     throw invalidField("messages", "`messages` is required: a non-empty array.");
-  if (value.length > max) throw invalidField("messages", `\`messages\` has more than ${max} entries.`);
-  return value.map((message, i) => parseMessage(message, `messages[${i}]`));
+  if (value.length > bounds.messages)
+    throw invalidField("messages", `\`messages\` has more than ${bounds.messages} entries.`);
+  return value.map((message, i) => parseMessage(message, `messages[${i}]`, bounds.toolName));
 }
 
-function parseMessage(value: unknown, path: string): Message {
+function parseMessage(value: unknown, path: string, toolName: RegExp): Message {
   if (!isObject(value)) throw invalidField(path, "Each message must be an object.");
   const role = own(value, "role");
   if (role === "system" || role === "user")
@@ -134,19 +140,23 @@ function parseMessage(value: unknown, path: string): Message {
         : requiredString(own(value, "content"), `${path}.content`);
     const calls = own(value, "tool_calls") ?? [];
     if (!Array.isArray(calls)) throw invalidField(`${path}.tool_calls`, "`tool_calls` must be an array.");
-    return { role, content, toolCalls: calls.map((call, i) => parseAssistantCall(call, `${path}.tool_calls[${i}]`)) };
+    return {
+      role,
+      content,
+      toolCalls: calls.map((call, i) => parseAssistantCall(call, `${path}.tool_calls[${i}]`, toolName)),
+    };
   }
-  if (role === "tool") return parseToolMessage(value, path);
+  if (role === "tool") return parseToolMessage(value, path, toolName);
   throw invalidField(`${path}.role`, "`role` must be system, user, assistant or tool.");
 }
 
-function parseAssistantCall(value: unknown, path: string): AssistantToolCall {
+function parseAssistantCall(value: unknown, path: string, toolName: RegExp): AssistantToolCall {
   if (!isObject(value)) throw invalidField(path, "Each tool call must be an object.");
   const id = own(value, "id");
   if (id !== null && id !== undefined && typeof id !== "string")
     throw invalidField(`${path}.id`, "`id` must be a string or null.");
   const name = own(value, "name");
-  if (typeof name !== "string" || !TOOL_NAME.test(name))
+  if (typeof name !== "string" || !toolName.test(name))
     throw invalidField(`${path}.name`, "`name` must be a function name.");
   const call: AssistantToolCall = { id: id ?? null, name, arguments: (own(value, "arguments") ?? {}) as JsonValue };
   const metadata = own(value, "providerMetadata");
@@ -154,12 +164,12 @@ function parseAssistantCall(value: unknown, path: string): AssistantToolCall {
   return call;
 }
 
-function parseToolMessage(value: Record<string, unknown>, path: string): Message {
+function parseToolMessage(value: Record<string, unknown>, path: string, toolName: RegExp): Message {
   const id = own(value, "tool_call_id");
   const name = own(value, "name");
   if (id !== undefined && typeof id !== "string")
     throw invalidField(`${path}.tool_call_id`, "`tool_call_id` must be a string.");
-  if (name !== undefined && (typeof name !== "string" || !TOOL_NAME.test(name)))
+  if (name !== undefined && (typeof name !== "string" || !toolName.test(name)))
     throw invalidField(`${path}.name`, "`name` must be a function name.");
   if (id === undefined && name === undefined)
     throw invalidField(path, "A tool message needs `tool_call_id` (or, for calls without ids, `name`).");
@@ -175,17 +185,17 @@ function parseToolMessage(value: Record<string, unknown>, path: string): Message
   return message;
 }
 
-function parseTools(value: unknown, max: number): ToolEntry[] {
+function parseTools(value: unknown, bounds: RequestBounds): ToolEntry[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw invalidField("tools", "`tools` must be an array.");
-  if (value.length > max) throw invalidField("tools", `\`tools\` has more than ${max} entries.`);
-  const tools = value.map((tool, i) => parseTool(tool, `tools[${i}]`));
+  if (value.length > bounds.tools) throw invalidField("tools", `\`tools\` has more than ${bounds.tools} entries.`);
+  const tools = value.map((tool, i) => parseTool(tool, `tools[${i}]`, bounds.toolName));
   const names = new Set(tools.map((tool) => tool.name));
   if (names.size !== tools.length) throw invalidField("tools", "Two tools have the same name.");
   return tools;
 }
 
-function parseTool(value: unknown, path: string): ToolEntry {
+function parseTool(value: unknown, path: string, toolName: RegExp): ToolEntry {
   // The Chat Completions form nests the definition under `function`.
   const fn =
     isObject(value) && own(value, "type") === "function" && isObject(own(value, "function"))
@@ -193,7 +203,7 @@ function parseTool(value: unknown, path: string): ToolEntry {
       : value;
   if (!isObject(fn)) throw invalidField(path, "Each tool must be an object.");
   const name = own(fn, "name");
-  if (typeof name !== "string" || !TOOL_NAME.test(name))
+  if (typeof name !== "string" || !toolName.test(name))
     throw invalidField(`${path}.name`, "`name` must be 1-64 letters, digits, _ or -, starting with a letter or _.");
   const raw = own(fn, "description");
   const description = raw === undefined ? undefined : requiredString(raw, `${path}.description`);

@@ -30,9 +30,14 @@ import { invalidField } from "../../response/json-error.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
+import { upstreamProvider, upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
 import { signatureOfId } from "../thought-signatures.ts";
-import { arrayAt, clientRequest, idAt, objectAt, stringAt, toolNameAt, type WireMessage } from "../client-request.ts";
+import { arrayAt, clientRequest, idAt, objectAt, stringAt, type WireMessage } from "../client-request.ts";
+import { toolNameIn, type ToolNames, withProviderNames } from "../tool-names.ts";
+
+/** The tool names Anthropic takes, which a Messages client may send. */
+const NAMES = upstreamProviders.anthropic.toolNames;
 
 /** The providers whose tool results carry an error flag of their own (`is_error`, Bedrock's `status: "error"`). */
 const NATIVE_ERRORS: ReadonlySet<string> = new Set(["anthropic", "bedrock"]);
@@ -43,6 +48,8 @@ export interface MessagesRequest {
   /** The `model` as the client sent it, echoed in the message. */
   model: string;
   stream: boolean;
+  /** The tool names as the provider is sent them, and back. */
+  names: ToolNames;
 }
 
 /** Validates a parsed Messages body; throws a 400 `HttpError` naming the field at fault by its path. */
@@ -65,7 +72,7 @@ export function parseMessagesRequest(
     messages.push(...toWire(message, `messages[${i}]`, NATIVE_ERRORS.has(provider), calls)),
   );
   const tools = own(fields, "tools") ?? undefined;
-  const { request } = clientRequest(
+  const { wire, names } = withProviderNames(
     {
       provider,
       model,
@@ -75,6 +82,10 @@ export function parseMessagesRequest(
       max_tokens: own(fields, "max_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
     },
+    upstreamProvider(provider).toolNames,
+  );
+  const { request } = clientRequest(
+    wire,
     undefined,
     providers,
     {},
@@ -84,7 +95,7 @@ export function parseMessagesRequest(
     },
     AGENT_BOUNDS,
   );
-  return { request, model: own(fields, "model") as string, stream };
+  return { request, model: own(fields, "model") as string, stream, names };
 }
 
 /** A `system` or a block list's text: a string, or its `text` blocks (cache-control marks and citations ignored). */
@@ -142,7 +153,7 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
       calls.add(id);
       toolCalls.push({
         id,
-        name: toolNameAt(own(block, "name"), `${at}.name`),
+        name: toolNameIn(own(block, "name"), `${at}.name`, NAMES),
         arguments: (input ?? {}) as JsonValue,
         ...signatureOfId(id),
       });
@@ -183,7 +194,7 @@ function toolsOf(value: unknown): unknown {
     const description = own(fields, "description");
     return [
       {
-        name: own(fields, "name"),
+        name: toolNameIn(own(fields, "name"), `tools[${i}].name`, NAMES),
         ...(typeof description === "string" ? { description } : {}),
         parameters: own(fields, "input_schema") ?? { type: "object" },
       },
@@ -198,6 +209,6 @@ function toolChoice(value: unknown): unknown {
   const type = own(choice, "type");
   if (type === "auto" || type === "none") return type;
   if (type === "any") return "required";
-  if (type === "tool") return { name: toolNameAt(own(choice, "name"), "tool_choice.name") };
+  if (type === "tool") return { name: toolNameIn(own(choice, "name"), "tool_choice.name", NAMES) };
   throw invalidField("tool_choice.type", "`tool_choice.type` must be auto, any, tool or none.");
 }

@@ -11,6 +11,7 @@ import { protocolPost } from "../protocol-post.ts";
 import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
 import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
+import { clientNames } from "../tool-names.ts";
 
 /** The version and betas a Messages client sent, bounded, for an Anthropic upstream. */
 function anthropicHeaders(headers: Headers): { [name: string]: string } | undefined {
@@ -49,7 +50,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, context);
         const answer = encodeAnswer(
-          agentBatches(parsed.request.provider, batches),
+          clientNames(agentBatches(parsed.request.provider, batches), parsed.names),
           new AnthropicMessagesEncoder({ model: parsed.model }),
         );
         return new Response(withKeepAlive(answer, PING, runtime.timers), {
@@ -60,7 +61,8 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
         stopOnAbort: true,
       });
       const tally = tallyPayloads(events);
-      const result = await readAnthropicMessage(agentBatches(parsed.request.provider, batchesOfOne(tally.events)), {
+      const batches = clientNames(agentBatches(parsed.request.provider, batchesOfOne(tally.events)), parsed.names);
+      const result = await readAnthropicMessage(batches, {
         model: parsed.model,
         maxTextLength: settings.maxCompletionLength,
       });

@@ -32,6 +32,7 @@ import { invalidField } from "../../response/json-error.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import { checkParameters, isObject, own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
+import { upstreamProvider, upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
 import { signatureOfId } from "../thought-signatures.ts";
 import {
@@ -42,9 +43,12 @@ import {
   objectAt,
   resultText,
   stringAt,
-  toolNameAt,
   type WireMessage,
 } from "../client-request.ts";
+import { toolNameIn, type ToolNames, withProviderNames } from "../tool-names.ts";
+
+/** The tool names OpenAI takes, which a Responses client may send. */
+const NAMES = upstreamProviders["openai-responses"].toolNames;
 
 /** A validated `POST /v1/responses` request. */
 export interface ResponsesRequest {
@@ -54,6 +58,8 @@ export interface ResponsesRequest {
   stream: boolean;
   /** The names of the `custom` tools, whose calls go back as `custom_tool_call` items. */
   customTools: ReadonlySet<string>;
+  /** The tool names as the provider is sent them, and back. */
+  names: ToolNames;
 }
 
 /** The parameter a `custom` tool's free text travels in, for providers that only have function tools. */
@@ -100,7 +106,7 @@ export function parseResponsesRequest(
   }
   const customTools = new Set<string>();
   const tools = own(fields, "tools") ?? undefined;
-  const { request } = clientRequest(
+  const { wire, names } = withProviderNames(
     {
       provider,
       model,
@@ -110,6 +116,10 @@ export function parseResponsesRequest(
       max_tokens: own(fields, "max_output_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
     },
+    upstreamProvider(provider).toolNames,
+  );
+  const { request } = clientRequest(
+    wire,
     undefined,
     providers,
     {},
@@ -123,7 +133,7 @@ export function parseResponsesRequest(
             : field,
     AGENT_BOUNDS,
   );
-  return { request, model: own(fields, "model") as string, stream, customTools };
+  return { request, model: own(fields, "model") as string, stream, customTools, names };
 }
 
 /**
@@ -155,7 +165,7 @@ function addItem(messages: WireMessage[], value: unknown, path: string, calls: S
     const call = {
       id,
       ...signatureOfId(id),
-      name: toolNameAt(own(item, "name"), `${path}.name`),
+      name: toolNameIn(own(item, "name"), `${path}.name`, NAMES),
       arguments:
         type === "function_call"
           ? argumentsOf(stringAt(own(item, "arguments") ?? "{}", `${path}.arguments`), `${path}.arguments`)
@@ -208,10 +218,10 @@ function toolsOf(value: unknown, customTools: Set<string>): unknown {
       // Checked here, at the client's index: dropped tools shift the indexes of the translated body.
       const parameters = own(fields, "parameters") ?? { type: "object" };
       if (isObject(parameters)) checkParameters(parameters, `${at}.parameters`);
-      return [{ name: own(fields, "name"), ...described, parameters }];
+      return [{ name: toolNameIn(own(fields, "name"), `${at}.name`, NAMES), ...described, parameters }];
     }
     if (type === "custom") {
-      const name = toolNameAt(own(fields, "name"), `${at}.name`);
+      const name = toolNameIn(own(fields, "name"), `${at}.name`, NAMES);
       customTools.add(name);
       const parameters = {
         type: "object",
@@ -234,7 +244,8 @@ function toolChoice(value: unknown): unknown {
   if (value === "auto" || value === "none" || value === "required") return value;
   const choice = objectAt(value, "tool_choice", "auto, none, required or an object");
   const type = own(choice, "type");
-  if (type === "function" || type === "custom") return { name: toolNameAt(own(choice, "name"), "tool_choice.name") };
+  if (type === "function" || type === "custom")
+    return { name: toolNameIn(own(choice, "name"), "tool_choice.name", NAMES) };
   if (type === "allowed_tools") return own(choice, "mode") === "required" ? "required" : "auto";
   throw invalidField("tool_choice.type", "`tool_choice.type` must be function, custom or allowed_tools.");
 }

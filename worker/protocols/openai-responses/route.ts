@@ -11,6 +11,7 @@ import { protocolPost } from "../protocol-post.ts";
 import { customCalls } from "./custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
 import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
+import { clientNames } from "../tool-names.ts";
 
 /** An SSE comment: every SSE reader skips it. */
 const KEEP_ALIVE = ": keep-alive\n\n";
@@ -38,7 +39,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, context);
         const answer = encodeAnswer(
-          customCalls(agentBatches(parsed.request.provider, batches), parsed.customTools),
+          customCalls(clientNames(agentBatches(parsed.request.provider, batches), parsed.names), parsed.customTools),
           new OpenAIResponsesEncoder({ model: parsed.model }),
         );
         return new Response(withKeepAlive(answer, KEEP_ALIVE, runtime.timers), {
@@ -49,7 +50,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
         stopOnAbort: true,
       });
       const tally = tallyPayloads(events);
-      const batches = agentBatches(parsed.request.provider, batchesOfOne(tally.events));
+      const batches = clientNames(agentBatches(parsed.request.provider, batchesOfOne(tally.events)), parsed.names);
       const { response } = await readOpenAIResponse(customCalls(batches, parsed.customTools), {
         model: parsed.model,
         maxTextLength: settings.maxCompletionLength,

@@ -1,7 +1,10 @@
 import { anthropicRecordings } from "../replay/recordings/anthropic.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { requestBody } from "./request-body.ts";
-import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
+import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider, ToolNameRule } from "./upstream-provider.ts";
+
+// Anthropic's Messages API: `^[a-zA-Z0-9_-]{1,128}$` (its 400 quotes the pattern).
+const ANTHROPIC_NAMES: ToolNameRule = { maxLength: 128, char: /[A-Za-z0-9_-]/, first: /[A-Za-z0-9_-]/ };
 
 /** The Anthropic Messages API (`POST /v1/messages`). */
 export const anthropic: UpstreamProvider<"anthropic"> = {
@@ -10,6 +13,7 @@ export const anthropic: UpstreamProvider<"anthropic"> = {
   baseUrlVar: "ANTHROPIC_BASE_URL",
   defaultBaseUrl: "https://api.anthropic.com/v1",
   buildRequest: buildAnthropicRequest,
+  toolNames: ANTHROPIC_NAMES,
   recordings: anthropicRecordings,
 };
 

@@ -8,8 +8,12 @@ import type {
   ProviderCredentials,
   ProviderHttpRequest,
   ProviderTarget,
+  ToolNameRule,
   UpstreamProvider,
 } from "./upstream-provider.ts";
+
+// Bedrock Converse's ToolSpecification: length 1 to 64, pattern `[a-zA-Z0-9_-]+`.
+const BEDROCK_NAMES: ToolNameRule = { maxLength: 64, char: /[A-Za-z0-9_-]/, first: /[A-Za-z0-9_-]/ };
 
 /** The region when `AWS_REGION` is not set. */
 const DEFAULT_REGION = "us-east-1";
@@ -32,6 +36,7 @@ export const bedrock: UpstreamProvider<"bedrock"> = {
   defaultBaseUrl: (env) => `https://bedrock-runtime.${region(env)}.amazonaws.com`,
   credentials: bedrockCredentials,
   buildRequest: buildBedrockRequest,
+  toolNames: BEDROCK_NAMES,
   recordings: bedrockRecordings,
 };
 

@@ -1,7 +1,11 @@
 import { cohereRecordings } from "../replay/recordings/cohere.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { requestBody } from "./request-body.ts";
-import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
+import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider, ToolNameRule } from "./upstream-provider.ts";
+
+// Cohere documents "only a-z, A-Z, 0-9, _ and must not begin with a digit" (its Tool type; the v2
+// ToolV2Function says nothing more) and no length: the 64 of the other providers is kept.
+const COHERE_NAMES: ToolNameRule = { maxLength: 64, char: /[A-Za-z0-9_]/, first: /[A-Za-z_]/ };
 
 /** Cohere's v2 Chat API (`POST /v2/chat`), streaming SSE with `event:` names. */
 export const cohere: UpstreamProvider<"cohere"> = {
@@ -10,6 +14,7 @@ export const cohere: UpstreamProvider<"cohere"> = {
   baseUrlVar: "COHERE_BASE_URL",
   defaultBaseUrl: "https://api.cohere.com/v2",
   buildRequest: buildCohereRequest,
+  toolNames: COHERE_NAMES,
   recordings: cohereRecordings,
 };
 

@@ -1,7 +1,11 @@
 import { geminiRecordings } from "../replay/recordings/gemini.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { requestBody } from "./request-body.ts";
-import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
+import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider, ToolNameRule } from "./upstream-provider.ts";
+
+// Gemini's FunctionDeclaration: "must start with a letter or an underscore; a-z, A-Z, 0-9, underscores,
+// dots, colons and dashes, with a maximum length of 64".
+const GEMINI_NAMES: ToolNameRule = { maxLength: 64, char: /[A-Za-z0-9_.:-]/, first: /[A-Za-z_]/ };
 
 /** The Gemini API (`models/{model}:streamGenerateContent?alt=sse`). */
 export const gemini: UpstreamProvider<"gemini"> = {
@@ -10,6 +14,7 @@ export const gemini: UpstreamProvider<"gemini"> = {
   baseUrlVar: "GEMINI_BASE_URL",
   defaultBaseUrl: "https://generativelanguage.googleapis.com/v1beta",
   buildRequest: buildGeminiRequest,
+  toolNames: GEMINI_NAMES,
   recordings: geminiRecordings,
 };
 

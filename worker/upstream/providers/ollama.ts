@@ -6,8 +6,13 @@ import type {
   ProviderCredentials,
   ProviderHttpRequest,
   ProviderTarget,
+  ToolNameRule,
   UpstreamProvider,
 } from "./upstream-provider.ts";
+
+// Ollama documents no rule (the model's chat template reads the name): names go as the agent
+// protocols take them, Anthropic's rule being the widest.
+const OLLAMA_NAMES: ToolNameRule = { maxLength: 128, char: /[A-Za-z0-9_-]/, first: /[A-Za-z0-9_-]/ };
 
 /**
  * Ollama's native chat API (`POST /api/chat`), streaming NDJSON. Ollama takes no key: setting
@@ -21,6 +26,7 @@ export const ollama: UpstreamProvider<"ollama"> = {
   defaultBaseUrl: "http://localhost:11434",
   credentials: ollamaCredentials,
   buildRequest: buildOllamaRequest,
+  toolNames: OLLAMA_NAMES,
   recordings: ollamaRecordings,
 };
 

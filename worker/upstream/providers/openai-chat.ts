@@ -1,7 +1,18 @@
 import { openaiRecordings } from "../replay/recordings/openai.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { requestBody } from "./request-body.ts";
-import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
+import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider, ToolNameRule } from "./upstream-provider.ts";
+
+/**
+ * OpenAI's function names (Chat Completions and Responses alike): "a-z, A-Z, 0-9, or underscores and
+ * dashes, with a maximum length of 64".
+ *
+ * @example
+ * ```ts
+ * const responses = { ...openaiChat, toolNames: OPENAI_NAMES };
+ * ```
+ */
+export const OPENAI_NAMES: ToolNameRule = { maxLength: 64, char: /[A-Za-z0-9_-]/, first: /[A-Za-z0-9_-]/ };
 
 /**
  * OpenAI Chat Completions, and every server that speaks it (set `OPENAI_BASE_URL` to Groq,
@@ -13,6 +24,7 @@ export const openaiChat: UpstreamProvider<"openai"> = {
   baseUrlVar: "OPENAI_BASE_URL",
   defaultBaseUrl: "https://api.openai.com/v1",
   buildRequest: buildOpenAIChatRequest,
+  toolNames: OPENAI_NAMES,
   recordings: openaiRecordings,
 };
 

@@ -1,5 +1,6 @@
 import { openaiResponsesRecordings } from "../replay/recordings/openai-responses.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
+import { OPENAI_NAMES } from "./openai-chat.ts";
 import { requestBody } from "./request-body.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
 
@@ -10,6 +11,7 @@ export const openaiResponses: UpstreamProvider<"openai-responses"> = {
   baseUrlVar: "OPENAI_BASE_URL",
   defaultBaseUrl: "https://api.openai.com/v1",
   buildRequest: buildOpenAIResponsesRequest,
+  toolNames: OPENAI_NAMES,
   recordings: openaiResponsesRecordings,
 };
 

@@ -39,6 +39,24 @@ export interface ProviderHttpRequest {
   sign?: (url: string, headers: Readonly<Record<string, string>>, body: string) => Promise<Record<string, string>>;
 }
 
+/**
+ * The tool (function) names a provider takes, as its API reference documents them. The agent
+ * endpoints send a name that breaks the rule under a shortened one (worker/protocols/tool-names.ts).
+ *
+ * @example
+ * ```ts
+ * const openai: ToolNameRule = { maxLength: 64, char: /[A-Za-z0-9_-]/, first: /[A-Za-z0-9_-]/ };
+ * ```
+ */
+export interface ToolNameRule {
+  /** The longest name, in characters. */
+  maxLength: number;
+  /** One character a name may hold. */
+  char: RegExp;
+  /** One character a name may begin with. */
+  first: RegExp;
+}
+
 /** What a provider is called with when it is configured: its key, or its AWS signing. */
 export type ProviderCredentials = Omit<ProviderTarget, "baseUrl">;
 
@@ -64,6 +82,8 @@ export interface UpstreamProvider<P extends string = Provider> {
   credentials?: (env: Env) => ProviderCredentials | undefined;
   /** Builds the streaming request; throws a 400 `HttpError` for what this provider cannot express. */
   buildRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest;
+  /** The tool names it takes; the agent endpoints shorten a longer or other name to fit it. */
+  toolNames: ToolNameRule;
   /** What the replay upstream answers with when no key is set; the first is the default. */
   recordings: readonly Recording[];
 }
