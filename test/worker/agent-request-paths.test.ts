@@ -89,3 +89,51 @@ describe("/v1/responses: paths of the client's input", () => {
     }
   });
 });
+
+describe("a tool_choice naming no tool of the request is a 400 at tool_choice.name", () => {
+  it("/v1/messages: tool_choice { type: tool, name } names the field as the other 400s do", async () => {
+    for (const provider of providers) {
+      const error = await anthropic.messages
+        .create({
+          model: `${provider}/m`,
+          max_tokens: 64,
+          tools: [weather],
+          tool_choice: { type: "tool", name: "get_time" },
+          messages: [{ role: "user", content: "hi" }],
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AnthropicBadRequest);
+      expect((error as AnthropicBadRequest).error).toEqual({
+        type: "error",
+        error: { type: "invalid_request_error", message: "`tool_choice.name` names no tool of `tools`." },
+      });
+    }
+  });
+
+  it("/v1/responses: a function or custom tool_choice, param tool_choice.name", async () => {
+    for (const type of ["function", "custom"] as const) {
+      const error = await openai.responses
+        .create({
+          model: "gemini/m",
+          tools: [{ type: "function", name: "get_weather", parameters: { type: "object" }, strict: false }],
+          tool_choice: { type, name: "get_time" },
+          input: "hi",
+        })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpenAIBadRequest);
+      expect((error as OpenAIBadRequest).param).toBe("tool_choice.name");
+      expect((error as Error).message).toContain("`tool_choice.name` names no tool of `tools`.");
+    }
+  });
+
+  it("a tool_choice naming a tool of the request still reaches the provider", async () => {
+    const message = await anthropic.messages.create({
+      model: "openai/m",
+      max_tokens: 64,
+      tools: [weather],
+      tool_choice: { type: "tool", name: "get_weather" },
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(message.type).toBe("message");
+  });
+});

@@ -108,6 +108,22 @@ export function toolNameAt(value: unknown, path: string): string {
   return value;
 }
 
+/** A tool definition a client protocol's parser gives the `/v1/stream` body. */
+export interface WireTool {
+  name: string;
+  description?: string;
+  parameters: unknown;
+}
+
+/**
+ * A `tool_choice` naming a tool: the name when it is one of `tools`, else a 400 at `path` (the
+ * client's own path, `tool_choice.name`, not the translated body's `tool_choice`).
+ */
+export function chosenToolAt(name: string, tools: readonly WireTool[] | undefined, path: string): { name: string } {
+  if (!tools?.some((tool) => tool.name === name)) throw invalidField(path, `\`${path}\` names no tool of \`tools\`.`);
+  return { name };
+}
+
 /** An id (of a call, or the call a result answers): a non-empty string, or a 400 naming `path`. */
 export function idAt(value: unknown, path: string): string {
   if (typeof value !== "string" || value === "")

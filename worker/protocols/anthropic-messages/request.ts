@@ -33,7 +33,16 @@ import type { StreamRequest } from "../../request/stream-request.ts";
 import { upstreamProvider, upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
 import { signatureOfId } from "../thought-signatures.ts";
-import { arrayAt, clientRequest, idAt, objectAt, stringAt, type WireMessage } from "../client-request.ts";
+import {
+  arrayAt,
+  chosenToolAt,
+  clientRequest,
+  idAt,
+  objectAt,
+  stringAt,
+  type WireMessage,
+  type WireTool,
+} from "../client-request.ts";
 import { toolNameIn, type ToolNames, withProviderNames } from "../tool-names.ts";
 
 /** The tool names Anthropic takes, which a Messages client may send. */
@@ -71,14 +80,15 @@ export function parseMessagesRequest(
   arrayAt(own(fields, "messages"), "messages").forEach((message, i) =>
     messages.push(...toWire(message, `messages[${i}]`, NATIVE_ERRORS.has(provider), calls)),
   );
-  const tools = own(fields, "tools") ?? undefined;
+  const given = own(fields, "tools") ?? undefined;
+  const tools = given === undefined ? undefined : toolsOf(given);
   const { wire, names } = withProviderNames(
     {
       provider,
       model,
       messages,
-      tools: tools === undefined ? undefined : toolsOf(tools),
-      tool_choice: toolChoice(own(fields, "tool_choice")),
+      tools,
+      tool_choice: toolChoice(own(fields, "tool_choice"), tools),
       max_tokens: own(fields, "max_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
     },
@@ -186,7 +196,7 @@ function toolResultText(value: unknown, path: string): string {
 }
 
 /** Client tools as `/v1/stream` tools; server tools (web search, code execution, ...: a `type` other than `custom`) are left to the provider that has them, here none. */
-function toolsOf(value: unknown): unknown {
+function toolsOf(value: unknown): WireTool[] {
   return arrayAt(value, "tools").flatMap((tool, i) => {
     const fields = objectAt(tool, `tools[${i}]`);
     const type = own(fields, "type");
@@ -203,12 +213,13 @@ function toolsOf(value: unknown): unknown {
 }
 
 /** Anthropic's `tool_choice` as `/v1/stream`'s (`disable_parallel_tool_use` has no counterpart everywhere: ignored). */
-function toolChoice(value: unknown): unknown {
+function toolChoice(value: unknown, tools: readonly WireTool[] | undefined): unknown {
   if (value === undefined || value === null) return undefined;
   const choice = objectAt(value, "tool_choice");
   const type = own(choice, "type");
   if (type === "auto" || type === "none") return type;
   if (type === "any") return "required";
-  if (type === "tool") return { name: toolNameIn(own(choice, "name"), "tool_choice.name", NAMES) };
+  if (type === "tool")
+    return chosenToolAt(toolNameIn(own(choice, "name"), "tool_choice.name", NAMES), tools, "tool_choice.name");
   throw invalidField("tool_choice.type", "`tool_choice.type` must be auto, any, tool or none.");
 }

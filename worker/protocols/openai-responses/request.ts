@@ -38,12 +38,14 @@ import { signatureOfId } from "../thought-signatures.ts";
 import {
   argumentsOf,
   arrayAt,
+  chosenToolAt,
   clientRequest,
   idAt,
   objectAt,
   resultText,
   stringAt,
   type WireMessage,
+  type WireTool,
 } from "../client-request.ts";
 import { toolNameIn, type ToolNames, withProviderNames } from "../tool-names.ts";
 
@@ -105,14 +107,15 @@ export function parseResponsesRequest(
     arrayAt(input, "input").forEach((item, i) => addItem(messages, item, `input[${i}]`, calls));
   }
   const customTools = new Set<string>();
-  const tools = own(fields, "tools") ?? undefined;
+  const given = own(fields, "tools") ?? undefined;
+  const tools = given === undefined ? undefined : toolsOf(given, customTools);
   const { wire, names } = withProviderNames(
     {
       provider,
       model,
       messages,
-      tools: tools === undefined ? undefined : toolsOf(tools, customTools),
-      tool_choice: toolChoice(own(fields, "tool_choice")),
+      tools,
+      tool_choice: toolChoice(own(fields, "tool_choice"), tools),
       max_tokens: own(fields, "max_output_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
     },
@@ -207,7 +210,7 @@ function textOf(value: unknown, path: string): string {
 }
 
 /** Function and custom tools as `/v1/stream` tools; `web_search` dropped, other built-in tools refused by path. */
-function toolsOf(value: unknown, customTools: Set<string>): unknown {
+function toolsOf(value: unknown, customTools: Set<string>): WireTool[] {
   return arrayAt(value, "tools").flatMap((tool, i) => {
     const at = `tools[${i}]`;
     const fields = objectAt(tool, at);
@@ -239,13 +242,13 @@ function toolsOf(value: unknown, customTools: Set<string>): unknown {
 }
 
 /** The Responses `tool_choice` as `/v1/stream`'s. */
-function toolChoice(value: unknown): unknown {
+function toolChoice(value: unknown, tools: readonly WireTool[] | undefined): unknown {
   if (value === undefined || value === null) return undefined;
   if (value === "auto" || value === "none" || value === "required") return value;
   const choice = objectAt(value, "tool_choice", "auto, none, required or an object");
   const type = own(choice, "type");
   if (type === "function" || type === "custom")
-    return { name: toolNameIn(own(choice, "name"), "tool_choice.name", NAMES) };
+    return chosenToolAt(toolNameIn(own(choice, "name"), "tool_choice.name", NAMES), tools, "tool_choice.name");
   if (type === "allowed_tools") return own(choice, "mode") === "required" ? "required" : "auto";
   throw invalidField("tool_choice.type", "`tool_choice.type` must be function, custom or allowed_tools.");
 }
