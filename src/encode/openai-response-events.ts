@@ -50,6 +50,8 @@ export class OpenAIResponseEvents {
   #sequence = 0;
   #started = false;
   #ended = false;
+  /** The response is being cut (a length stop, a failure): the item still open ends `incomplete`. */
+  #cut = false;
 
   /** Writes through `emit`. */
   constructor(emit: (event: OpenAIResponsesStreamEvent) => void, options: OpenAIResponsesEncoderOptions) {
@@ -184,7 +186,7 @@ export class OpenAIResponseEvents {
     if (item.type === "message") {
       this.#send("response.output_text.done", { ...at, content_index: 0, text, logprobs: [] });
       this.#send("response.content_part.done", this.#part(block, item, text));
-      Object.assign(item, { status: "completed", content: [outputText(text)] });
+      Object.assign(item, { status: this.#cut ? "incomplete" : "completed", content: [outputText(text)] });
     } else if (item.type === "function_call" || item.type === "custom_tool_call") {
       // The arguments as the provider completed them (a `.done` value may extend or replace what streamed).
       const final = block.kind === "call" && block.completion ? block.completion.rawArguments : text;
@@ -204,29 +206,50 @@ export class OpenAIResponseEvents {
       const part = block.kind === "reasoning" || block.kind === "redacted" ? block.part : undefined;
       const encrypted = part && this.#encrypted(part);
       if (encrypted !== undefined) item.encrypted_content = encrypted;
+      if (this.#cut) item.status = "incomplete";
     }
     this.#response.output.push(item);
     this.#send("response.output_item.done", { output_index: block.index, item: structuredClone(item) });
   }
 
   #finish(event: FinishEvent): void {
-    this.#blocks.finish();
     const incomplete =
       event.reason === "length"
         ? "max_output_tokens"
         : event.reason === "content-filter"
           ? "content_filter"
           : undefined;
+    this.#cut = incomplete !== undefined;
+    this.#blocks.finish();
     this.#response.status = incomplete ? "incomplete" : "completed";
     if (incomplete) this.#response.incomplete_details = { reason: incomplete };
     this.#response.usage = responsesUsage(event.usage);
     this.#terminal(incomplete ? "response.incomplete" : "response.completed");
   }
 
-  /** Ends with a failed response: its output is what completed; a call cut short is never shown done (a client would run it). */
+  /**
+   * Ends with a failed response in which every item added has its end: an open message or
+   * reasoning item is closed as `incomplete` (its `.done` events, then `output_item.done`), as the
+   * API ends an item a stop cut. A call cut short is in the output as `incomplete` with the
+   * arguments that came, but never sent `output_item.done`: Codex runs every `function_call` it
+   * is sent done, whatever its status.
+   */
   fail(error: OpenAIResponsesError): void {
     if (this.#ended) return;
     this.#start();
+    this.#cut = true;
+    this.#blocks.finish();
+    const open = this.#blocks.blocks.find((block) => block.opened && block.index === this.#response.output.length);
+    const item = open && this.#items[open.index];
+    if (open && item && (item.type === "function_call" || item.type === "custom_tool_call")) {
+      const sent = open.sent.join("");
+      Object.assign(
+        item,
+        { status: "incomplete" },
+        item.type === "function_call" ? { arguments: sent } : { input: sent },
+      );
+      this.#response.output.push(item);
+    }
     this.#response.status = "failed";
     this.#response.error = { code: error.code, message: error.message };
     this.#terminal("response.failed");

@@ -26,10 +26,13 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   or whose id was already used, gets a generated `call_...` id; calls the provider ran itself
  *   (`providerExecuted`) are left out: a Responses client runs every call it sees.
  * - The `finish` becomes `response.completed` (or `response.incomplete` with
- *   `incomplete_details` for a length or content-filter stop) with the whole `output` and integer
- *   `usage`. A provider error, a `finish` of reason `error`, an abort (or an input that ends
- *   without a finish) is `response.failed` with `error: {code, message}` (the library's, never
- *   the provider's text); a call cut short is not in its output. Nothing is written after the
+ *   `incomplete_details` for a length or content-filter stop, the item it cut `incomplete`) with
+ *   the whole `output` and integer `usage`. A provider error, a `finish` of reason `error`, an
+ *   abort (or an input that ends without a finish) is `response.failed` with
+ *   `error: {code, message}` (the library's, never the provider's text): an open message or
+ *   reasoning item is closed first with `status: "incomplete"`, and a call cut short is in the
+ *   failed output as `incomplete` with the arguments that came, but never sent
+ *   `output_item.done` (Codex runs every call it is sent done). Nothing is written after the
  *   terminal event.
  * - Choices other than the first, a tool loop's later steps and events of other types are not
  *   shown.

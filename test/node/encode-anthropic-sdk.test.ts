@@ -113,6 +113,43 @@ describe.skipIf(!recordingsAvailable)("@anthropic-ai/sdk reads AnthropicMessages
   });
 });
 
+describe("a provider error after open content blocks, as Anthropic ends such a stream", () => {
+  // Anthropic's streaming reference ends a failed stream with one `event: error` and nothing
+  // after it: no content_block_stop for the open block, no message_delta, no message_stop. The
+  // SDK throws at that frame, so a half-written tool_use is never handed over as a call.
+  const events: ToolCallEvent[] = [
+    { type: "text-delta", text: "Running it." },
+    { type: "tool-call-start", index: 0, id: "toolu_1", name: "Bash" },
+    { type: "tool-call-delta", index: 0, id: "toolu_1", argumentsDelta: '{"command":"rm', closed: false },
+    { type: "error", error: { code: "provider-error", message: "The provider reported an error inside the stream." } },
+    {
+      type: "abort",
+      reason: "provider-error",
+      discarded: [{ index: 0, id: "toolu_1", name: "Bash", rawArguments: "" }],
+    },
+  ];
+
+  it("the stream ends at event: error with the tool_use block open, and the SDK throws an APIError there", async () => {
+    const text = await sse(events).text();
+    const names = [...text.matchAll(/^event: (\w+)$/gm)].map((match) => match[1]);
+    expect(names.slice(-4)).toEqual(["content_block_stop", "content_block_start", "content_block_delta", "error"]);
+    expect(text).toContain('"type":"tool_use"');
+    const seen: string[] = [];
+    const thrown = await (async () => {
+      for await (const event of await client(() => sse(events)).messages.create({ ...request, stream: true }))
+        seen.push(event.type);
+    })().catch((error: unknown) => error);
+    expect(thrown).toBeInstanceOf(APIError);
+    expect(seen).not.toContain("message_stop");
+    expect(seen.filter((type) => type === "content_block_stop")).toHaveLength(1); // the text block, before the call began
+    const final = await client(() => sse(events))
+      .messages.stream(request)
+      .finalMessage()
+      .catch((error: unknown) => error);
+    expect(final).toBeInstanceOf(APIError);
+  });
+});
+
 describe.skipIf(!recordingsAvailable)("@ai-sdk/anthropic streamText reads AnthropicMessagesEncoderStream", () => {
   for (const fixture of fixtures) {
     it(`${fixture.provider}/${fixture.name}: the tool calls and the text`, async () => {

@@ -82,6 +82,86 @@ describe.skipIf(!recordingsAvailable)("openai-node reads OpenAIResponsesEncoderS
   }
 });
 
+describe("openai-node reads a Responses stream that fails mid-answer as a failure, every item closed", () => {
+  const providerError = {
+    type: "error",
+    error: { code: "provider-error", message: "The provider reported an error inside the stream." },
+  } as const;
+  const abort = { type: "abort", reason: "provider-error", discarded: [] } as const;
+  /** The events of the stream, as openai-node's `responses.create({stream: true})` yields them. */
+  const eventsOf = async (events: readonly ToolCallEvent[]) => {
+    const out: { type: string; item?: { type: string; status?: string } }[] = [];
+    for await (const event of await client(() => sse(events)).responses.create({ ...request, stream: true }))
+      out.push(event);
+    return out;
+  };
+
+  it("an open message is closed as incomplete (its done events, then output_item.done) before response.failed", async () => {
+    const events: ToolCallEvent[] = [
+      { type: "text-delta", text: "The answer is" },
+      providerError,
+      { ...abort, discarded: [] },
+    ];
+    const seen = await eventsOf(events);
+    expect(seen.map((e) => e.type).slice(-5)).toEqual([
+      "response.output_text.delta",
+      "response.output_text.done",
+      "response.content_part.done",
+      "response.output_item.done",
+      "response.failed",
+    ]);
+    expect(seen.at(-2)!.item).toMatchObject({ type: "message", status: "incomplete" });
+    const final = await client(() => sse(events))
+      .responses.stream(request)
+      .finalResponse();
+    expect([final.status, final.error?.code]).toEqual(["failed", "provider-error"]);
+    expect(final.output).toMatchObject([
+      { type: "message", status: "incomplete", content: [{ type: "output_text", text: "The answer is" }] },
+    ]);
+    const { response } = await readOpenAIResponse(fromChunks<EncodableEvent>(events), AGENT_OPTIONS.responses());
+    expect(response).toMatchObject({ status: "failed", output: [{ type: "message", status: "incomplete" }] });
+  });
+
+  it("a length stop ends the message it cut as incomplete, in response.incomplete", async () => {
+    const finish = {
+      type: "finish",
+      reason: "length",
+      rawReason: "length",
+      toolCalls: [],
+      invalidToolCalls: [],
+      text: "The answer is",
+      reasoning: "",
+    } as const;
+    const final = await client(() => sse([{ type: "text-delta", text: "The answer is" }, finish]))
+      .responses.stream(request)
+      .finalResponse();
+    expect([final.status, final.incomplete_details?.reason]).toEqual(["incomplete", "max_output_tokens"]);
+    expect(final.output).toMatchObject([{ type: "message", status: "incomplete" }]);
+  });
+
+  it("a call cut short is in the failed output as incomplete with what came, never sent output_item.done", async () => {
+    const events: ToolCallEvent[] = [
+      { type: "text-delta", text: "Looking." },
+      { type: "tool-call-start", index: 0, id: "call_1", name: "shell" },
+      { type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta: '{"cmd":"rm', closed: false },
+      providerError,
+      { ...abort, discarded: [{ index: 0, id: "call_1", name: "shell", rawArguments: '{"cmd":"rm' }] },
+    ];
+    const seen = await eventsOf(events);
+    const done = seen.filter((e) => e.type === "response.output_item.done").map((e) => e.item);
+    expect(done).toMatchObject([{ type: "message", status: "completed" }]);
+    expect(seen.at(-1)!.type).toBe("response.failed");
+    const final = await client(() => sse(events))
+      .responses.stream(request)
+      .finalResponse();
+    expect(final.status).toBe("failed");
+    expect(final.output).toMatchObject([
+      { type: "message", status: "completed" },
+      { type: "function_call", call_id: "call_1", name: "shell", status: "incomplete", arguments: '{"cmd":"rm' },
+    ]);
+  });
+});
+
 describe.skipIf(!recordingsAvailable)(
   "@ai-sdk/openai (Responses) streamText reads OpenAIResponsesEncoderStream",
   () => {

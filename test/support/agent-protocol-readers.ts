@@ -343,10 +343,24 @@ export function readResponsesEvents(text: string): ResponsesReading {
         if (type === "response.incomplete")
           keysWithin(response["incomplete_details"], ["reason"], [], "incomplete_details");
       } else keysWithin(response["error"], ["code", "message"], [], "error");
+      if (type === "response.completed")
+        assert(
+          items.every((item) => item["status"] !== "incomplete"),
+          "no item of a completed response is incomplete",
+        );
+      // A failed response lists every item added: a call cut short is there as incomplete, never sent done.
+      for (const [i, item] of items.entries())
+        if (!done.has(i))
+          assert(
+            type === "response.failed" && (item.type === "function_call" || item.type === "custom_tool_call"),
+            "only a call cut short by a failure is left without output_item.done",
+          );
       assertEquals(
         response["output"],
-        items.filter((_, i) => done.has(i)),
-        "the output is every item done, in order",
+        type === "response.failed"
+          ? items.map((item, i) => (done.has(i) ? item : { ...item, status: "incomplete" }))
+          : items.filter((_, i) => done.has(i)),
+        "the output is every item done (and, failed, the call cut short), in order",
       );
       const calls = items.filter(
         (item, i) => done.has(i) && (item.type === "function_call" || item.type === "custom_tool_call"),
