@@ -5,9 +5,8 @@
  * bytes -> SSEDecoderStream -> OpenAIChatDeltaStream -> ToolCallAccumulatorStream -> events
  * ```
  *
- * The root entry holds every stage and every provider; the subpaths (`/core`, `/openai`,
- * `/anthropic`, `/gemini`, `/openai-responses`, `/bedrock`, `/cohere`, `/ollama`, `/tools`,
- * `/encode`) hold a part each, for smaller bundles.
+ * The root entry holds every stage and every provider; the subpaths (`/core`, `/openai`, `/anthropic`, `/gemini`,
+ * `/openai-responses`, `/bedrock`, `/cohere`, `/ollama`, `/tools`, `/encode`) hold a part each, for smaller bundles.
  *
  * @example
  * ```ts
@@ -57,6 +56,7 @@ export type {
   RequestToolChoice,
   ToolEntry,
 } from "./providers/request.ts";
+export { effortOfBudget, reasoningBudget, type ReasoningEffort, type RequestReasoning } from "./providers/reasoning.ts";
 export { detectProvider, ProviderDetectStream } from "./providers/provider-detect-stream.ts";
 export { OpenAIChatDecoder, OpenAIChatDeltaStream } from "./providers/openai-chat/openai-chat-delta-stream.ts";
 export { openAIChatAssistantMessage, openAIChatToolMessages } from "./providers/openai-chat/openai-chat-messages.ts";
@@ -201,7 +201,8 @@ export {
   ToolCallEventEncoderStream,
   type ToolCallEventEncoderStreamOptions,
 } from "./encode/tool-call-event-encoder-stream.ts";
-// Encode: events to the client protocols (OpenAI Chat Completions, AI SDK UI messages, AG-UI).
+// Encode: events to the client protocols (OpenAI Chat Completions, AI SDK UI messages, AG-UI, and the
+// agents' Anthropic Messages and OpenAI Responses, as `tool-call-stream/encode` exports them).
 export {
   encodeEvents,
   ProtocolEncoderStream,
@@ -232,7 +233,6 @@ export type {
 export { UIMessageEncoder, UIMessageEncoderStream } from "./encode.ts";
 export { UI_MESSAGE_STREAM_HEADERS, type UIMessageEncoderOptions } from "./encode/ui-message-wire.ts";
 export { AGUIEncoder, AGUIEncoderStream, type AGUIEncoderOptions } from "./encode.ts";
-// The agents' protocols, as `tool-call-stream/encode` exports them.
 export {
   AnthropicMessagesEncoder,
   AnthropicMessagesEncoderStream,

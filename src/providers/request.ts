@@ -6,8 +6,10 @@
  *
  * @module
  */
+import type { ReasoningPart } from "../shared/deltas.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
+import type { RequestReasoning } from "./reasoning.ts";
 
 /** One tool as every provider's definition is made from it. */
 export interface ToolEntry {
@@ -42,13 +44,25 @@ export interface ProviderRequest {
   readonly maxTokens?: number | undefined;
   /** The sampling temperature. */
   readonly temperature?: number | undefined;
+  /** Whether and how much the model reasons, in each provider's own knob (see {@link RequestReasoning}); absent: the provider's default. */
+  readonly reasoning?: RequestReasoning | undefined;
 }
 
 /** One message of a {@link ProviderRequest}'s conversation. */
 export type RequestMessage =
   | { readonly role: "system"; readonly content: string }
   | { readonly role: "user"; readonly content: string }
-  | { readonly role: "assistant"; readonly content: string; readonly toolCalls: readonly RequestToolCall[] }
+  | {
+      readonly role: "assistant";
+      readonly content: string;
+      readonly toolCalls: readonly RequestToolCall[];
+      /**
+       * The turn's reasoning as `finish.reasoningParts` gave it: Anthropic and Claude on Bedrock
+       * take back their signed and redacted blocks, OpenAI Responses its reasoning items; the
+       * other providers are sent none.
+       */
+      readonly reasoningParts?: readonly ReasoningPart[] | undefined;
+    }
   | {
       readonly role: "tool";
       /** The call this answers; `name` alone identifies it for providers whose calls have no id (Gemini). */

@@ -40,6 +40,8 @@ export interface WireRequest {
   tool_choice?: unknown;
   max_tokens?: unknown;
   temperature?: unknown;
+  /** `/v1/stream`'s `reasoning` (worker/request/parse-reasoning.ts). */
+  reasoning?: unknown;
 }
 
 /** Run mode: the Worker's tools by name, run at the edge in a loop, as `POST /v1/run` does. */

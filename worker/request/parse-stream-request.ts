@@ -1,5 +1,6 @@
 import type { JsonValue, ToolEntry } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
+import { parseReasoning } from "./parse-reasoning.ts";
 import { checkParameters, isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
 import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice } from "./stream-request.ts";
 
@@ -52,6 +53,7 @@ const FIELDS = new Set([
   "tool_choice",
   "max_tokens",
   "temperature",
+  "reasoning",
   "stream",
   "early_validation",
   "abort_on_violation",
@@ -108,6 +110,7 @@ export function parseStreamRequest(
     request.maxTokens = boundedInteger(own(body, "max_tokens"), "max_tokens", 1, 1_000_000);
   if (own(body, "temperature") !== undefined)
     request.temperature = boundedNumber(own(body, "temperature"), "temperature", 0, 2);
+  if (own(body, "reasoning") !== undefined) request.reasoning = parseReasoning(own(body, "reasoning"));
   if (optionalBoolean(own(body, "early_validation"), "early_validation")) request.earlyValidation = true;
   if (optionalBoolean(own(body, "abort_on_violation"), "abort_on_violation")) {
     if (!request.earlyValidation)

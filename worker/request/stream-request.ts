@@ -20,6 +20,7 @@
  *   "tool_choice": "auto",            // "auto" | "none" | "required" | { "name": "get_weather" }
  *   "max_tokens": 1024,               // optional
  *   "temperature": 0.2,               // optional
+ *   "reasoning": { "type": "on", "effort": "high" },  // optional: see parse-reasoning.ts
  *   "early_validation": true,         // optional: check each call against its tool's parameters while
  *                                     // it streams; a `tool-call-violation` event says where it went wrong
  *   "abort_on_violation": true        // optional, with early_validation: stop the provider at the violation
@@ -30,7 +31,7 @@
  *
  * @module
  */
-import type { JsonValue, ToolEntry } from "../../src/index.ts";
+import type { JsonValue, RequestReasoning, ToolEntry } from "../../src/index.ts";
 
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
@@ -45,6 +46,8 @@ export interface StreamRequest {
   toolChoice?: ToolChoice;
   maxTokens?: number;
   temperature?: number;
+  /** Whether and how much the model reasons (`reasoning`, see worker/request/parse-reasoning.ts); absent: the provider's default. */
+  reasoning?: RequestReasoning;
   /** Check each call's arguments against its tool's `parameters` while they stream. */
   earlyValidation?: true;
   /** With `earlyValidation`: cancel the provider request at the first violation. */

@@ -10,6 +10,7 @@ import {
   type RequestMessage,
   type RequestToolChoice,
 } from "../request.ts";
+import { anthropicThinking } from "../reasoning.ts";
 import { anthropicToolDefinitions } from "./anthropic-tools.ts";
 
 /** The Messages API requires `max_tokens`; this is used when the request gives none. */
@@ -26,16 +27,23 @@ const DEFAULT_MAX_TOKENS = 4096;
  */
 export function anthropicRequestBody(request: ProviderRequest): Fields {
   const system = systemText(request.messages);
+  const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
   const body: Fields = {
     model: request.model,
-    max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+    max_tokens: maxTokens,
     messages: toTurns(request.messages, toBlocks).map((turn) => ({ role: turn.role, content: turn.content })),
     stream: true,
   };
   if (system !== "") body["system"] = system;
   if (request.tools.length > 0) body["tools"] = anthropicToolDefinitions(request.tools);
   if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice);
-  if (request.temperature !== undefined) {
+  const thinking = anthropicThinking(request, maxTokens);
+  if (thinking) {
+    body["thinking"] = thinking.thinking;
+    if (thinking.effort !== undefined) body["output_config"] = { effort: thinking.effort };
+  }
+  // Thinking is refused with a temperature other than 1: the client's temperature gives way.
+  else if (request.temperature !== undefined) {
     if (request.temperature > 1) throw requestError("temperature", "Anthropic accepts a temperature from 0 to 1.");
     body["temperature"] = request.temperature;
   }

@@ -10,7 +10,11 @@ import {
   type RequestToolChoice,
   type Turn,
 } from "../request.ts";
+import { anthropicThinking } from "../reasoning.ts";
 import { bedrockToolDefinitions } from "./bedrock-tools.ts";
+
+/** The answer's length sent with thinking when the request gives none: the budget must be below it. */
+const DEFAULT_CLAUDE_MAX_TOKENS = 4096;
 
 /**
  * The body of a ConverseStream request (the model is in the URL,
@@ -33,7 +37,15 @@ export function bedrockRequestBody(request: ProviderRequest): Fields {
   if (toolConfig) body["toolConfig"] = toolConfig;
   const inferenceConfig: Fields = {};
   if (request.maxTokens !== undefined) inferenceConfig["maxTokens"] = request.maxTokens;
-  if (request.temperature !== undefined) {
+  // Claude on Bedrock thinks as on Anthropic; Converse has no knob of its own for it.
+  const thinking = /claude/i.test(request.model)
+    ? anthropicThinking(request, request.maxTokens ?? DEFAULT_CLAUDE_MAX_TOKENS)
+    : undefined;
+  if (thinking) {
+    inferenceConfig["maxTokens"] ??= DEFAULT_CLAUDE_MAX_TOKENS;
+    // Only `thinking`: an adaptive request's effort (Anthropic's `output_config`) is not one of Converse's fields.
+    body["additionalModelRequestFields"] = { thinking: thinking.thinking };
+  } else if (request.temperature !== undefined) {
     if (request.temperature > 1) throw requestError("temperature", "Bedrock models accept a temperature from 0 to 1.");
     inferenceConfig["temperature"] = request.temperature;
   }

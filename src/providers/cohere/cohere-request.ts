@@ -1,4 +1,5 @@
 import { callId, resultId, type Fields, type ProviderRequest, type RequestMessage } from "../request.ts";
+import { reasoningBudget } from "../reasoning.ts";
 import { cohereToolDefinitions } from "./cohere-tools.ts";
 
 /**
@@ -24,6 +25,9 @@ export function cohereRequestBody(request: ProviderRequest): Fields {
   else if (choice?.type === "required" || choice?.type === "tool") body["tool_choice"] = "REQUIRED";
   if (request.maxTokens !== undefined) body["max_tokens"] = request.maxTokens;
   if (request.temperature !== undefined) body["temperature"] = request.temperature;
+  // Cohere's reasoning models reason by default; a budget bounds it.
+  if (request.reasoning?.type === "on")
+    body["thinking"] = { type: "enabled", token_budget: reasoningBudget(request.reasoning) };
   return body;
 }
 

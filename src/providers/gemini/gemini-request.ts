@@ -9,6 +9,7 @@ import {
   type RequestToolChoice,
 } from "../request.ts";
 import { functionCallPart } from "./gemini-messages.ts";
+import { reasoningBudget, type RequestReasoning } from "../reasoning.ts";
 import { geminiToolDefinitions } from "./gemini-tools.ts";
 
 /**
@@ -30,6 +31,8 @@ export function geminiRequestBody(request: ProviderRequest): Fields {
   const generationConfig: Fields = {};
   if (request.maxTokens !== undefined) generationConfig["maxOutputTokens"] = request.maxTokens;
   if (request.temperature !== undefined) generationConfig["temperature"] = request.temperature;
+  if (request.reasoning?.type === "on")
+    generationConfig["thinkingConfig"] = thinkingConfig(request.model, request.reasoning);
   if (Object.keys(generationConfig).length > 0) body["generationConfig"] = generationConfig;
   return body;
 }
@@ -73,4 +76,21 @@ function responseObject(content: string): Fields {
 function toolChoice(choice: RequestToolChoice): Fields {
   if (choice.type === "tool") return { mode: "ANY", allowedFunctionNames: [choice.name] };
   return { mode: choice.type === "required" ? "ANY" : choice.type.toUpperCase() };
+}
+
+/** Gemini 2.5's budgets top out at 24,576 tokens (Flash; Pro takes up to 32,768). */
+const MAX_THINKING_BUDGET = 24_576;
+
+/**
+ * `thinkingConfig`: thoughts included in the stream (as `thought: true` parts), at a budget for
+ * Gemini 2.5 and a level for Gemini 3 (which takes `low` and `high` on every model; a budget
+ * there is only kept for backward compatibility).
+ */
+function thinkingConfig(model: string, reasoning: Extract<RequestReasoning, { type: "on" }>): Fields {
+  if (/gemini-[3-9]/.test(model))
+    return {
+      includeThoughts: true,
+      thinkingLevel: reasoning.effort === "minimal" || reasoning.effort === "low" ? "low" : "high",
+    };
+  return { includeThoughts: true, thinkingBudget: Math.min(reasoningBudget(reasoning), MAX_THINKING_BUDGET) };
 }

@@ -6,6 +6,7 @@ import {
   type RequestMessage,
   type RequestToolCall,
 } from "../request.ts";
+import type { RequestReasoning } from "../reasoning.ts";
 import { ollamaToolDefinitions } from "./ollama-tools.ts";
 
 /**
@@ -28,6 +29,8 @@ export function ollamaRequestBody(request: ProviderRequest): Fields {
   if (request.maxTokens !== undefined) options["num_predict"] = request.maxTokens;
   if (request.temperature !== undefined) options["temperature"] = request.temperature;
   if (Object.keys(options).length > 0) body["options"] = options;
+  if (request.reasoning !== undefined && request.reasoning.type !== "adaptive")
+    body["think"] = think(request.model, request.reasoning);
   return body;
 }
 
@@ -61,4 +64,15 @@ function toOllamaMessages(messages: readonly RequestMessage[]): Fields[] {
 function toOllamaCall(call: RequestToolCall): Fields {
   const fn: Fields = { name: call.name, arguments: asObject(call.arguments) };
   return call.id === null ? { function: fn } : { id: call.id, function: fn };
+}
+
+/**
+ * `think`: on or off, or for gpt-oss (which reasons at a level and ignores `true`) its level,
+ * `low`, `medium` or `high`.
+ */
+function think(model: string, reasoning: Exclude<RequestReasoning, { type: "adaptive" }>): boolean | string {
+  if (reasoning.type === "off") return false;
+  if (!model.includes("gpt-oss")) return true;
+  if (reasoning.effort === "minimal" || reasoning.effort === "low") return "low";
+  return reasoning.effort === "medium" ? "medium" : "high";
 }

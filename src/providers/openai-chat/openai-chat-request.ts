@@ -31,6 +31,9 @@ export function openAIChatRequestBody(request: ProviderRequest): Fields {
   if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice);
   if (request.maxTokens !== undefined) body["max_tokens"] = request.maxTokens;
   if (request.temperature !== undefined) body["temperature"] = request.temperature;
+  // Only an effort the client set: Chat has no "the model decides" mode, and a model that does not
+  // reason refuses the field.
+  if (request.reasoning?.type === "on") body["reasoning_effort"] = request.reasoning.effort;
   return body;
 }
 

@@ -30,6 +30,13 @@ export function openAIResponsesRequestBody(request: ProviderRequest): Fields {
   if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice);
   if (request.maxTokens !== undefined) body["max_output_tokens"] = request.maxTokens;
   if (request.temperature !== undefined) body["temperature"] = request.temperature;
+  if (request.reasoning?.type === "on") {
+    const { effort, summary } = request.reasoning;
+    body["reasoning"] = summary === undefined ? { effort } : { effort, summary };
+    // The reasoning items come back with their encrypted content, which the next turn can carry
+    // back whether or not the provider stored the response.
+    body["include"] = ["reasoning.encrypted_content"];
+  }
   return body;
 }
 

@@ -18,9 +18,10 @@
  * }
  * ```
  *
- * What an agent also sends (Claude Code: `thinking`, `metadata`, `context_management`,
- * `output_config`, cache-control marks, server tools, ...) is accepted and, where the provider has
- * no counterpart, ignored: never a 400. Thinking blocks of earlier turns are not sent back to the
+ * `thinking` (with `output_config.effort`) becomes the provider's reasoning knob
+ * (worker/protocols/client-reasoning.ts). What an agent also sends (Claude Code: `metadata`,
+ * `context_management`, cache-control marks, server tools, ...) is accepted and, where the
+ * provider has no counterpart, ignored: never a 400. Thinking blocks of earlier turns are not sent back to the
  * provider. Images and documents are a 400 naming their block.
  *
  * @module
@@ -32,6 +33,7 @@ import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { upstreamProvider, upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
+import { messagesReasoning } from "../client-reasoning.ts";
 import { signatureOfId } from "../thought-signatures.ts";
 import {
   arrayAt,
@@ -91,6 +93,7 @@ export function parseMessagesRequest(
       tool_choice: toolChoice(own(fields, "tool_choice"), tools),
       max_tokens: own(fields, "max_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
+      reasoning: messagesReasoning(own(fields, "thinking"), own(fields, "output_config")),
     },
     upstreamProvider(provider).toolNames,
   );

@@ -19,8 +19,9 @@
  *
  * A `custom` tool (free text, such as Codex's `apply_patch`) goes to the provider as a function
  * with one string parameter, `input`, and its calls come back as `custom_tool_call` items with
- * the text. What the official clients send that changes nothing here (`store`, `include`,
- * `reasoning`, `parallel_tool_calls`, `prompt_cache_key`, `text`, `metadata`, `user`, ...) is
+ * the text. `reasoning.effort` becomes the provider's reasoning knob
+ * (worker/protocols/client-reasoning.ts). What the official clients send that changes nothing
+ * here (`store`, `include`, `parallel_tool_calls`, `prompt_cache_key`, `text`, `metadata`, `user`, ...) is
  * accepted. `web_search` tools and `namespace` groups are dropped (Codex offers them by default); the other built-in
  * tools (`file_search`, `computer_use_preview`, `code_interpreter`, `image_generation`, `mcp`,
  * `local_shell`) are a 400 naming them, as is `previous_response_id`: the Worker keeps no state.
@@ -34,6 +35,7 @@ import { checkParameters, isObject, own, tooDeep, tooDeepError } from "../../req
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { upstreamProvider, upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
+import { responsesReasoning } from "../client-reasoning.ts";
 import { signatureOfId } from "../thought-signatures.ts";
 import {
   argumentsOf,
@@ -118,6 +120,7 @@ export function parseResponsesRequest(
       tool_choice: toolChoice(own(fields, "tool_choice"), tools),
       max_tokens: own(fields, "max_output_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
+      reasoning: responsesReasoning(own(fields, "reasoning")),
     },
     upstreamProvider(provider).toolNames,
   );

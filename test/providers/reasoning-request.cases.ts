@@ -1,0 +1,159 @@
+// Reasoning in each provider's own knob (src/providers/reasoning.ts): one effort <-> budget
+// mapping, each kit's field, and Anthropic's rules (budget below max_tokens, no forced tool, no
+// temperature, the signed thinking of a tool loop's turn).
+import {
+  effortOfBudget,
+  providerKit,
+  reasoningBudget,
+  type Provider,
+  type ProviderRequest,
+  type RequestMessage,
+  type RequestReasoning,
+} from "../../src/index.ts";
+import { assertEquals, group } from "../support/harness.ts";
+
+const weather = { name: "get_weather", parameters: { type: "object" } };
+const ask: RequestMessage[] = [{ role: "user", content: "Weather in Paris?" }];
+const body = (provider: Provider, request: Partial<ProviderRequest>) =>
+  providerKit(provider).requestBody({ model: "m-1", messages: ask, tools: [weather], ...request });
+const high: RequestReasoning = { type: "on", effort: "high" };
+
+/** A tool loop: the model called get_weather (with `parts` before it), and the result ends the conversation. */
+function toolLoop(parts: NonNullable<Extract<RequestMessage, { role: "assistant" }>["reasoningParts"]>) {
+  const messages: RequestMessage[] = [
+    ...ask,
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "toolu_1", name: "get_weather", arguments: { city: "Paris" } }],
+      reasoningParts: parts,
+    },
+    { role: "tool", toolCallId: "toolu_1", content: "18 °C" },
+  ];
+  return messages;
+}
+
+group("Reasoning: the effort <-> budget mapping", (test) => {
+  test("each effort has a budget, and a budget maps back to low, medium or high", () => {
+    const budgets = (["minimal", "low", "medium", "high", "xhigh", "max"] as const).map((effort) =>
+      reasoningBudget({ type: "on", effort }),
+    );
+    assertEquals(budgets, [1024, 4096, 16_384, 32_768, 49_152, 65_536]);
+    assertEquals([1024, 8191, 8192, 24_575, 24_576, 31_999, 65_536].map(effortOfBudget), [
+      "low",
+      "low",
+      "medium",
+      "medium",
+      "high",
+      "high",
+      "high",
+    ]);
+    assertEquals(reasoningBudget({ type: "on", effort: "high", budgetTokens: 5000 }), 5000);
+  });
+});
+
+group("Reasoning: each provider's knob", (test) => {
+  test("an effort is each provider's own field", () => {
+    const on: RequestReasoning = { type: "on", effort: "medium", summary: "auto" };
+    assertEquals(body("openai", { reasoning: on })["reasoning_effort"], "medium");
+    const responses = body("openai-responses", { reasoning: on });
+    assertEquals(responses["reasoning"], { effort: "medium", summary: "auto" });
+    assertEquals(responses["include"], ["reasoning.encrypted_content"]);
+    assertEquals(body("anthropic", { reasoning: on, maxTokens: 32_000 })["thinking"], {
+      type: "enabled",
+      budget_tokens: 16_384,
+    });
+    assertEquals(body("gemini", { reasoning: on })["generationConfig"], {
+      thinkingConfig: { includeThoughts: true, thinkingBudget: 16_384 },
+    });
+    assertEquals(body("gemini", { model: "gemini-3-pro-preview", reasoning: on })["generationConfig"], {
+      thinkingConfig: { includeThoughts: true, thinkingLevel: "high" },
+    });
+    assertEquals(body("cohere", { reasoning: on })["thinking"], { type: "enabled", token_budget: 16_384 });
+    assertEquals(body("ollama", { reasoning: on })["think"], true);
+    assertEquals(body("ollama", { model: "gpt-oss:20b", reasoning: on })["think"], "medium");
+    assertEquals(body("ollama", { reasoning: { type: "off" } })["think"], false);
+    const claude = body("bedrock", { model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0", reasoning: on });
+    assertEquals(claude["additionalModelRequestFields"], { thinking: { type: "enabled", budget_tokens: 4095 } });
+    assertEquals(claude["inferenceConfig"], { maxTokens: 4096 });
+  });
+
+  test("a budget goes as it is where budgets are taken, as its effort elsewhere; Gemini 2.5 caps it", () => {
+    const budget: RequestReasoning = { type: "on", effort: effortOfBudget(31_999), budgetTokens: 31_999 };
+    assertEquals(body("anthropic", { reasoning: budget, maxTokens: 32_000 })["thinking"], {
+      type: "enabled",
+      budget_tokens: 31_999,
+    });
+    assertEquals(body("openai", { reasoning: budget })["reasoning_effort"], "high");
+    assertEquals(body("gemini", { reasoning: budget })["generationConfig"], {
+      thinkingConfig: { includeThoughts: true, thinkingBudget: 24_576 },
+    });
+  });
+
+  test("adaptive and off leave every provider but Anthropic its default, but Ollama (off)", () => {
+    const providers: Provider[] = ["openai", "openai-responses", "gemini", "cohere", "ollama", "bedrock"];
+    const adaptive: RequestReasoning = { type: "adaptive", effort: "high" };
+    for (const provider of providers)
+      assertEquals(body(provider, { reasoning: adaptive }), body(provider, {}), `${provider}: adaptive`);
+    for (const provider of providers.filter((p) => p !== "ollama"))
+      assertEquals(body(provider, { reasoning: { type: "off" } }), body(provider, {}), `${provider}: off`);
+    assertEquals(body("anthropic", { reasoning: { type: "off" } }), body("anthropic", {}));
+    assertEquals(body("bedrock", { model: "amazon.nova-pro-v1:0", reasoning: high }), body("bedrock", {}));
+  });
+});
+
+group("Reasoning: Anthropic's rules for thinking", (test) => {
+  test("the budget stays below max_tokens, and under 1,024 tokens thinking is left out", () => {
+    assertEquals(body("anthropic", { reasoning: high, maxTokens: 8000 })["thinking"], {
+      type: "enabled",
+      budget_tokens: 7999,
+    });
+    assertEquals(body("anthropic", { reasoning: high, maxTokens: 1024 })["thinking"], undefined);
+  });
+
+  test("a forced tool leaves thinking out; thinking leaves the temperature out", () => {
+    for (const toolChoice of [{ type: "required" }, { type: "tool", name: "get_weather" }] as const)
+      assertEquals(body("anthropic", { reasoning: high, toolChoice })["thinking"], undefined);
+    const hot = body("anthropic", { reasoning: high, temperature: 0.2 });
+    assertEquals([hot["temperature"], hot["thinking"] !== undefined], [undefined, true]);
+    assertEquals(body("anthropic", { temperature: 0.2 })["temperature"], 0.2);
+  });
+
+  test("tool results after a turn without signed thinking leave thinking out; with it, thinking stays", () => {
+    assertEquals(body("anthropic", { reasoning: high, messages: toolLoop([]) })["thinking"], undefined);
+    const signed = body("anthropic", {
+      reasoning: high,
+      messages: toolLoop([{ type: "signed", text: "Let me check.", signature: "sig" }]),
+    });
+    assertEquals(signed["thinking"], { type: "enabled", budget_tokens: 4095 });
+    const redacted = body("anthropic", { reasoning: high, messages: toolLoop([{ type: "redacted", data: "opaque" }]) });
+    assertEquals(redacted["thinking"], { type: "enabled", budget_tokens: 4095 });
+  });
+});
+
+group("Reasoning: adaptive thinking on the Claude models that have it", (test) => {
+  test("Opus and Sonnet 4.6 and later think adaptively at the effort; earlier models at a budget", () => {
+    const on: RequestReasoning = { type: "on", effort: "minimal", budgetTokens: 2048 };
+    for (const model of ["claude-opus-4-7", "claude-sonnet-4-6", "claude-opus-5"]) {
+      const adaptive = body("anthropic", { model, reasoning: { type: "adaptive", effort: "xhigh" } });
+      assertEquals([adaptive["thinking"], adaptive["output_config"]], [{ type: "adaptive" }, { effort: "xhigh" }]);
+      const budget = body("anthropic", { model, reasoning: on });
+      assertEquals([budget["thinking"], budget["output_config"]], [{ type: "adaptive" }, { effort: "low" }], model);
+    }
+    const bedrock = body("bedrock", { model: "global.anthropic.claude-opus-4-6-v1", reasoning: on });
+    assertEquals(bedrock["additionalModelRequestFields"], { thinking: { type: "adaptive" } });
+    for (const model of ["claude-sonnet-4-5", "claude-opus-4-5-20251101", "claude-haiku-4-5", "claude-3-7-sonnet"]) {
+      const earlier = body("anthropic", {
+        model,
+        maxTokens: 32_000,
+        reasoning: { type: "adaptive", effort: "medium" },
+      });
+      assertEquals(
+        [earlier["thinking"], earlier["output_config"]],
+        [{ type: "enabled", budget_tokens: 16_384 }, undefined],
+      );
+      const none = body("anthropic", { model, maxTokens: 32_000, reasoning: { type: "adaptive" } });
+      assertEquals(none["thinking"], { type: "enabled", budget_tokens: 31_999 }, model);
+    }
+  });
+});

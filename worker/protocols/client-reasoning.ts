@@ -1,0 +1,50 @@
+/**
+ * How the agent protocols ask for reasoning, as `/v1/stream`'s `reasoning` (worker/request/parse-reasoning.ts),
+ * which each provider's kit turns into its own knob (src/providers/reasoning.ts has the mapping):
+ *
+ * - Messages: `thinking: {type: "enabled", budget_tokens}` is reasoning at that budget (Claude
+ *   Code sends 31,999 for the Claude names it knows); `{type: "adaptive"}`, with
+ *   `output_config.effort` when given, lets the model decide (Claude Code's default for a name
+ *   it does not know, `<provider>/<model>` included); `{type: "disabled"}` is off.
+ * - Responses: `reasoning.effort` is reasoning at that effort, `none` is off; `reasoning.summary`
+ *   rides along. A `reasoning` without an effort (Codex's for a model it does not know) leaves
+ *   the provider its default.
+ *
+ * Anything else (a mode this Worker does not know, Anthropic's `display`) is the provider's default, never a 400.
+ *
+ * @module
+ */
+import { isObject, own } from "../request/json-fields.ts";
+import { budgetAt, effortAt } from "../request/parse-reasoning.ts";
+
+/** `/v1/stream`'s `reasoning`, as the agent endpoints fill it in. */
+export type WireReasoning =
+  | { type: "on"; effort?: string; budget_tokens?: number; summary?: string }
+  | { type: "adaptive"; effort?: string }
+  | { type: "off" };
+
+const SUMMARIES: ReadonlySet<unknown> = new Set(["auto", "concise", "detailed"]);
+
+/** A Messages request's `thinking` and `output_config` as `/v1/stream`'s `reasoning`; a bad budget or effort is a 400 at its path. */
+export function messagesReasoning(thinking: unknown, outputConfig: unknown): WireReasoning | undefined {
+  if (!isObject(thinking)) return undefined;
+  const type = own(thinking, "type");
+  if (type === "disabled") return { type: "off" };
+  if (type === "enabled")
+    return { type: "on", budget_tokens: budgetAt(own(thinking, "budget_tokens"), "thinking.budget_tokens") };
+  if (type !== "adaptive") return undefined;
+  const effort = isObject(outputConfig) ? own(outputConfig, "effort") : undefined;
+  if (effort === undefined || effort === null) return { type };
+  return { type, effort: effortAt(effort, "output_config.effort") };
+}
+
+/** A Responses request's `reasoning` as `/v1/stream`'s; a bad effort is a 400 at `reasoning.effort`. */
+export function responsesReasoning(reasoning: unknown): WireReasoning | undefined {
+  if (!isObject(reasoning)) return undefined;
+  const effort = own(reasoning, "effort");
+  if (effort === undefined || effort === null) return undefined;
+  if (effort === "none") return { type: "off" };
+  const summary = own(reasoning, "summary");
+  const on: WireReasoning = { type: "on", effort: effortAt(effort, "reasoning.effort") };
+  return SUMMARIES.has(summary) ? { ...on, summary: summary as string } : on;
+}
