@@ -26,4 +26,4 @@ export {
   type ProtocolStreamToolCallBatches,
   type ProtocolStreamToolCalls,
 } from "./pipeline/provider-stream-tool-calls.ts";
-export type { ProtocolStreamOptions } from "./pipeline/tool-call-streams.ts";
+export type { ProtocolBatchOptions, ProtocolStreamOptions } from "./pipeline/tool-call-streams.ts";

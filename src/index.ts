@@ -158,7 +158,7 @@ export { toolCallTimings } from "./accumulate/tool-call-timings.ts";
 export { validateToolCalls } from "./accumulate/validate-tool-calls.ts";
 // The whole chain in one call.
 export { streamToolCallBatches, streamToolCalls } from "./pipeline/stream-tool-calls.ts";
-export type { StreamToolCallsOptions } from "./pipeline/stream-tool-calls-options.ts";
+export type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./pipeline/stream-tool-calls-options.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";
 export type { ChainInput, ProviderChunks } from "./pipeline/chain-pump.ts";
 export { ToolCallChain, type ToolCallChainOptions } from "./pipeline/tool-call-chain.ts";

@@ -47,6 +47,7 @@ import "./pipeline/custom-protocol.cases.ts";
 import "./pipeline/framing-choice.cases.ts";
 import "./pipeline/validator-tools.cases.ts";
 import "./pipeline/stream-tool-call-batches.cases.ts";
+import "./pipeline/batch-window.cases.ts";
 import "./pipeline/chunk-reader.cases.ts";
 import "./pipeline/sdk-chunks.cases.ts";
 // Tools: running calls, the loop.

@@ -92,8 +92,14 @@ export interface Env {
   RESUME_MAX_BYTES?: string | number;
   /** How many `RESPONSES` objects per location share the resumable responses (1 to 1000). */
   RESPONSE_OBJECTS?: string | number;
-  /** Least milliseconds between two writes of a streamed answer's body and of a resumable response's log (0 to 1000; 0: every network chunk). */
+  /** Least milliseconds between two writes of a streamed answer's body (0 to 1000; 0: every network chunk). */
   WRITE_WINDOW_MS?: string | number;
+  /**
+   * Least milliseconds between two writes of a resumable response's log (0 to 1000): each is one
+   * storage write (a billed row) and one chunk to its clients, so it is longer than a plain
+   * answer's window; the first events, and any after a pause this long, are written at once.
+   */
+  RESUME_WRITE_WINDOW_MS?: string | number;
 }
 
 /** The secrets that hold provider keys and credentials. */
@@ -144,6 +150,7 @@ export interface Settings {
   resumeMaxBytes: number;
   responseObjects: number;
   writeWindowMs: number;
+  resumeWriteWindowMs: number;
 }
 
 /** Defaults for variables that are not set. */
@@ -163,6 +170,7 @@ export const DEFAULT_SETTINGS = {
   resumeMaxBytes: 8 * 1024 * 1024,
   responseObjects: 16,
   writeWindowMs: 25,
+  resumeWriteWindowMs: 100,
 } as const;
 
 /** A variable that is set to a value the Worker cannot use. */
@@ -200,6 +208,7 @@ export function readSettings(env: Env): Settings {
     resumeMaxBytes: integer(env, "RESUME_MAX_BYTES", DEFAULT_SETTINGS.resumeMaxBytes, 1),
     responseObjects: integer(env, "RESPONSE_OBJECTS", DEFAULT_SETTINGS.responseObjects, 1, 1000),
     writeWindowMs: integer(env, "WRITE_WINDOW_MS", DEFAULT_SETTINGS.writeWindowMs, 0, 1000),
+    resumeWriteWindowMs: integer(env, "RESUME_WRITE_WINDOW_MS", DEFAULT_SETTINGS.resumeWriteWindowMs, 0, 1000),
   };
 }
 
@@ -231,7 +240,8 @@ type NumericVar =
   | "RESUME_MAX_EVENTS"
   | "RESUME_MAX_BYTES"
   | "RESPONSE_OBJECTS"
-  | "WRITE_WINDOW_MS";
+  | "WRITE_WINDOW_MS"
+  | "RESUME_WRITE_WINDOW_MS";
 
 function integer(env: Env, name: NumericVar, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];

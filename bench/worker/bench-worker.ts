@@ -11,14 +11,13 @@
 //   GET /strip/<path>  the same with the Worker's provider-data stripping between the chain and
 //                      the encoder (worker/services/without-provider-data.ts): the plain route's
 //                      stages without its request handling before the write window;
-//   GET /window/<path> the same with the write window (worker/services/write-window.ts, 25 ms)
+//   GET /window/<path> the same with the chain's write window (`batchWindowMs`, 25 ms)
 //                      between the chain and the stripping, as the plain route has them.
 // UPSTREAM (a var set by the script) is the local upstream's origin, http://127.0.0.1:<port>.
 // Never deployed: wrangler.toml here has no routes and the script only runs it with `wrangler dev`.
 import { ResponseWatch } from "../../worker/upstream/response-watch.ts";
 import { platformRuntime } from "../../worker/runtime.ts";
 import { withoutProviderDataInBatches } from "../../worker/services/without-provider-data.ts";
-import { windowedBatches } from "../../worker/services/write-window.ts";
 import { streamToolCallBatches, streamToolCalls, ToolCallEventEncoderStream, type Provider } from "../../src/index.ts";
 
 interface BenchEnv {
@@ -45,9 +44,9 @@ export default {
       const { timers } = platformRuntime;
       const watch = new ResponseWatch({ timers, idleTimeoutMs: 120_000, maxResponseMs: 600_000 });
       const body = watch.body(upstream.body!, () => {});
-      const batches = watch.events(streamToolCallBatches(body, { provider }), () => []);
-      const windowed = mode === "window" ? windowedBatches(batches, { timers, ms: 25 }) : batches;
-      const events = mode === "idle" ? windowed : withoutProviderDataInBatches(windowed);
+      const batchWindowMs = mode === "window" ? 25 : 0;
+      const batches = watch.events(streamToolCallBatches(body, { provider, batchWindowMs, timers }), () => []);
+      const events = mode === "idle" ? batches : withoutProviderDataInBatches(batches);
       // The window's fragments joined, as the Worker's encoder joins them.
       return new Response(events.pipeThrough(new ToolCallEventEncoderStream({ joinDeltas: mode === "window" })), {
         headers: { "content-type": "text/event-stream" },

@@ -70,6 +70,8 @@ export function workerVars(origin: string): Record<string, string> {
     OPENAI_API_KEY: "bench-key",
     ANTHROPIC_API_KEY: "bench-key",
     CLIENT_TOKEN: TOKEN,
+    // BENCH_WRITE_WINDOW_MS: the Worker's WRITE_WINDOW_MS for this run (its own default otherwise).
+    ...(process.env["BENCH_WRITE_WINDOW_MS"] ? { WRITE_WINDOW_MS: process.env["BENCH_WRITE_WINDOW_MS"] } : {}),
   };
 }
 

@@ -41,8 +41,10 @@ function iterableReader(iterable: AsyncIterable<unknown> | Iterable<unknown>): I
       const result = await iterator.next();
       return result.done ? { done: true, value: undefined } : { done: false, value: result.value };
     },
-    cancel: async () => {
-      const returned = iterator.return?.();
+    cancel: async (reason) => {
+      // The reason goes along as `return`'s value: an iterator of the application's own (a body
+      // read under a watch) passes it on to what it cancels; an SDK's ignores it.
+      const returned = iterator.return?.(reason);
       if (returned) void Promise.resolve(returned).catch(() => {});
     },
   };

@@ -9,7 +9,12 @@ import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { TypedToolCallEvent } from "../schema/tool-types.ts";
 import type { ChainInput } from "./chain-pump.ts";
-import { type ProtocolStreamOptions, toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
+import {
+  type ProtocolBatchOptions,
+  type ProtocolStreamOptions,
+  toolCallBatchStream,
+  toolCallEventStream,
+} from "./tool-call-streams.ts";
 
 // Each provider subpath exports these as its `streamToolCalls` and `streamToolCallBatches`: the
 // same functions as the main entry's, bound to one protocol, so that a bundle holds that provider
@@ -30,7 +35,7 @@ export type ProtocolStreamToolCalls = <const Tools extends readonly ToolDefiniti
 ) => ReadableStream<TypedToolCallEvent<Tools>>;
 
 /**
- * `streamToolCallBatches` bound to one protocol: the options of `streamToolCalls` but `provider`.
+ * `streamToolCallBatches` bound to one protocol: the options of `streamToolCallBatches` but `provider`.
  *
  * @example
  * ```ts
@@ -40,7 +45,7 @@ export type ProtocolStreamToolCalls = <const Tools extends readonly ToolDefiniti
  */
 export type ProtocolStreamToolCallBatches = <const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
   input: ChainInput,
-  options?: ProtocolStreamOptions<Tools>,
+  options?: ProtocolBatchOptions<Tools>,
 ) => ReadableStream<TypedToolCallEvent<Tools>[]>;
 
 const events =

@@ -73,3 +73,22 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
   /** Aborting it stops reading, cancels the body (which stops the fetch) and ends with `abort`. */
   signal?: AbortSignal | undefined;
 }
+
+/**
+ * Options of {@link streamToolCallBatches}: those of {@link streamToolCalls}, and a write window.
+ * `Tools` is the type of its `tools`.
+ */
+export interface StreamToolCallBatchesOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>
+  extends StreamToolCallsOptions<Tools> {
+  /**
+   * At most one array per this many milliseconds: events made sooner after the last array wait,
+   * while the body is read on, and go together when the window closes (one timer of `timers`
+   * per window that holds events; `timers.now` the clock, `Date.now` without it). An array made
+   * after a quiet window goes at once, the first always, so nothing waits when the model is slow.
+   * For a server writing a client's body: a model streaming token by token then costs one chunk
+   * (one encode, one write, one pass through every later stage) per window instead of per token.
+   * 0 passes each array as soon as the body has nothing more ready.
+   * @defaultValue 0
+   */
+  batchWindowMs?: number | undefined;
+}

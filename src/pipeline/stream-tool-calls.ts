@@ -6,7 +6,7 @@ import { DetectingDecoder } from "../providers/provider-detect-stream.ts";
 import { providerProtocol, type Provider } from "../providers/registry.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
 import type { ChainInput } from "./chain-pump.ts";
-import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
+import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
 
 /**
@@ -72,7 +72,7 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
  */
 export function streamToolCallBatches<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
   input: ChainInput,
-  options: StreamToolCallsOptions<Tools> = {},
+  options: StreamToolCallBatchesOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>[]> {
   return toolCallBatchStream<Tools>(protocolOf(options.provider), input, options);
 }

@@ -5,11 +5,18 @@ import type { ToolCallEvent } from "../shared/events.ts";
 import { settlesSoon } from "../shared/settles-soon.ts";
 import { chainOptions } from "./chain-options.ts";
 import { ChainPump, type ChainInput, type InputRead } from "./chain-pump.ts";
-import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
+import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
+import { platformTimers } from "../shared/timers.ts";
 
 /** Options of a `streamToolCalls` bound to one protocol: those of `streamToolCalls` but `provider`. */
 export type ProtocolStreamOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]> = Omit<
   StreamToolCallsOptions<Tools>,
+  "provider"
+>;
+
+/** Options of a `streamToolCallBatches` bound to one protocol: those of `streamToolCallBatches` but `provider`. */
+export type ProtocolBatchOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]> = Omit<
+  StreamToolCallBatchesOptions<Tools>,
   "provider"
 >;
 
@@ -80,32 +87,51 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
 /**
  * The pull adapter of arrays: `streamToolCallBatches` over the chain of `protocol`. A pull reads
  * on while the body has its next chunk ready (up to a bound) and passes on what it made as one
- * array; the first message's events go out alone, as early as they would one by one.
+ * array; the first message's events go out alone, as early as they would one by one. With
+ * `batchWindowMs`, an array made within the window after the last one is held while the pull
+ * reads on, and a timer passes it on when the window closes (the pull ends then, so a consumer
+ * that does not read holds at most one array in the queue and nothing more is read).
  *
  * @example
  * ```ts
- * const batches = toolCallBatchStream(providerProtocol("anthropic"), response);
+ * const batches = toolCallBatchStream(providerProtocol("anthropic"), response, { batchWindowMs: 25 });
  * ```
  */
 export function toolCallBatchStream<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
   protocol: ProviderProtocol,
   input: ChainInput,
-  options: ProtocolStreamOptions<Tools> = {},
+  options: ProtocolBatchOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>[]> {
   const stepwise = options.partialArguments === true;
+  const windowMs = options.batchWindowMs ?? 0;
+  const timers = options.timers ?? platformTimers;
+  const now = (): number => (timers.now ? timers.now() : Date.now());
   let pump: ChainPump;
   let enqueued = 0;
   let batch: ToolCallEvent[] = [];
+  /** Arrays passed on: a pull ends once one went (by itself, or by the window's timer). */
+  let passed = 0;
+  let lastPassed = Number.NEGATIVE_INFINITY;
+  let timer: unknown;
   let flush = (): void => {};
+  const clear = (): void => {
+    if (timer !== undefined) timers.clearTimeout(timer);
+    timer = undefined;
+  };
+  /** An array now would come within the window after the last one. */
+  const holding = (): boolean => windowMs > 0 && now() - lastPassed < windowMs;
   let ready: Promise<void> = Promise.resolve();
   let started = false;
   return new ReadableStream<ToolCallEvent[]>(
     {
       start(controller) {
         flush = () => {
+          clear();
           if (batch.length === 0) return;
           controller.enqueue(batch);
           batch = [];
+          passed++;
+          if (windowMs > 0) lastPassed = now();
         };
         const emit = (event: ToolCallEvent): void => {
           enqueued++;
@@ -121,10 +147,16 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
       },
       async pull() {
         if (!started) await ready;
-        // Events a validator released after the last pull ended go out before anything is read.
-        if (batch.length > 0) return flush();
+        // Events a validator released, or a window held, after the last pull ended: they go now,
+        // or when their window closes while this pull reads on.
+        if (batch.length > 0 && !holding()) return flush();
         const before = enqueued;
-        while (!pump.closed && (enqueued === before || (before > 0 && batch.length < MAX_BATCH))) {
+        const passedBefore = passed;
+        while (
+          !pump.closed &&
+          passed === passedBefore &&
+          (enqueued === before || (before > 0 && batch.length < MAX_BATCH))
+        ) {
           // The first message's events of a response go out alone, as early as one by one.
           const one = stepwise || enqueued === 0;
           const work = pump.work(one);
@@ -136,10 +168,14 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
           let result: InputRead | { error: unknown };
           try {
             const read = pump.read();
-            // Events to pass on: read on only if the next chunk is ready, else the next pull takes it.
-            if (enqueued !== before && !(await settlesSoon(read))) {
-              pump.keep(read);
-              break;
+            // Events to pass on: a window holds them while this reads on (its timer passes them
+            // on), else read on only if the next chunk is ready.
+            if (batch.length > 0) {
+              if (holding()) timer ??= timers.setTimeout(flush, lastPassed + windowMs - now());
+              else if (!(await settlesSoon(read))) {
+                pump.keep(read);
+                break;
+              }
             }
             result = await read;
           } catch (error) {
@@ -148,9 +184,12 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
           const ended = pump.take(result, one);
           if (ended) await ended;
         }
-        flush();
+        if (passed === passedBefore && !(batch.length < MAX_BATCH && holding() && !pump.closed)) flush();
       },
-      cancel: (reason) => pump.cancel(reason),
+      cancel: (reason) => {
+        clear();
+        return pump.cancel(reason);
+      },
     },
     { highWaterMark: 0 },
   ) as ReadableStream<TypedToolCallEvent<Tools>[]>;

@@ -14,6 +14,8 @@ export interface Timers {
   setTimeout(callback: () => void, ms: number): unknown;
   /** Cancels a timer made by `setTimeout`. */
   clearTimeout(handle: unknown): void;
+  /** The clock of these timers, in milliseconds (what a write window measures); `Date.now` when absent. */
+  now?: (() => number) | undefined;
 }
 
 /** The platform's timers, looked up when used (a test may replace `globalThis`'s). */

@@ -205,6 +205,35 @@ group("streamToolCalls from an SDK's parsed chunks", (test) => {
     assertEquals(state.returned, 1);
   });
 
+  test("an async iterable of byte chunks (a Node Readable, a body read under a watch) is read as bytes; a cancel's reason reaches its return()", async () => {
+    const body = new TextEncoder().encode(CALL_CHUNKS.map((c) => `data: ${JSON.stringify(c)}\n\n`).join(""));
+    const pieces = [body.subarray(0, 7), body.subarray(7, 40), body.subarray(40)];
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      yield* pieces;
+    }
+    assertEquals(
+      await collect(streamToolCalls(chunks(), { provider: "openai" })),
+      await collect(streamToolCalls(fromChunks(pieces), { provider: "openai" })),
+    );
+    const reasons: unknown[] = [];
+    const first = new TextEncoder().encode(`data: ${JSON.stringify(CALL_CHUNKS[0])}\n\n`);
+    let index = 0;
+    // One message, then a wait for ever, as a stalled provider.
+    const endless: AsyncIterable<Uint8Array> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => (index++ === 0 ? Promise.resolve({ done: false, value: first }) : new Promise<never>(() => {})),
+        return: async (reason?: unknown) => {
+          reasons.push(reason);
+          return { done: true, value: undefined };
+        },
+      }),
+    };
+    const reader = streamToolCalls(endless, { provider: "openai" }).getReader();
+    await reader.read();
+    await reader.cancel("client went away");
+    assertEquals(reasons, ["client went away"]);
+  });
+
   test("limits count the same as for bytes: maxToolCalls and maxArgumentsLength", async () => {
     for (const options of [{ maxToolCalls: 0 }, { maxArgumentsLength: 4 }]) {
       const fromObjects = await collect(

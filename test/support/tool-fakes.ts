@@ -6,6 +6,8 @@ import type { CompletedToolCallEvent, JsonValue, RunnableTool, ToolHandlerContex
 export interface ManualTimers {
   setTimeout: (callback: () => void, ms: number) => unknown;
   clearTimeout: (handle: unknown) => void;
+  /** The clock, in milliseconds from 0 (what a write window measures). */
+  now(): number;
   /** Moves the clock forward, firing every timer that falls due. */
   advance(ms: number): void;
   /** The delays of the timers still pending. */
@@ -25,6 +27,7 @@ export function manualTimers(): ManualTimers {
     clearTimeout(handle) {
       timers.delete(handle as number);
     },
+    now: () => now,
     advance(ms) {
       now += ms;
       for (const [handle, timer] of [...timers].sort((a, b) => a[1].at - b[1].at)) {

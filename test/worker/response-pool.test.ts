@@ -186,7 +186,7 @@ async function twoInOneObject() {
     // Every chunk written as it comes (no write window on this manual clock).
     instance.useRuntime(
       { fetch, timers: new ManualTimers() },
-      { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000", WRITE_WINDOW_MS: "0" },
+      { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000", RESUME_WRITE_WINDOW_MS: "0" },
     ),
   );
   const request = parseStreamRequest(validBody(), providerNames);

@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { ToolCallStreamError, type ToolCallEvent } from "../../src/index.ts";
 import type { Timers } from "../../worker/runtime.ts";
-import { failureEvents, ResponseWatch } from "../../worker/upstream/response-watch.ts";
+import { failureEvents, ResponseWatch, streamOf } from "../../worker/upstream/response-watch.ts";
 
 /** A clock the test sets, and the timers waiting on it. */
 class Clock implements Timers {
@@ -70,9 +70,7 @@ describe("ResponseWatch: the idle timeout", () => {
     const clock = new Clock();
     const source = pushed();
     let stops = 0;
-    const reader = watchOn(clock)
-      .body(source.body, () => void stops++)
-      .getReader();
+    const reader = streamOf(watchOn(clock).body(source.body, () => void stops++)).getReader();
     const first = reader.read();
     await turns();
     clock.time = 600;
@@ -98,7 +96,7 @@ describe("ResponseWatch: the idle timeout", () => {
     const source = pushed();
     const watch = watchOn(clock);
     let stops = 0;
-    const reader = watch.body(source.body, () => void stops++).getReader();
+    const reader = streamOf(watch.body(source.body, () => void stops++)).getReader();
     const first = reader.read();
     await turns();
     clock.time = 600;
@@ -121,7 +119,7 @@ describe("ResponseWatch: the idle timeout", () => {
     const clock = new Clock();
     const source = pushed();
     const watch = watchOn(clock);
-    const reader = watch.body(source.body, () => {}).getReader();
+    const reader = streamOf(watch.body(source.body, () => {})).getReader();
     const first = reader.read();
     await turns();
     source.push("a");
@@ -148,12 +146,11 @@ describe("ResponseWatch: the idle timeout", () => {
       cancel: (reason) => void (cancelled = reason),
     });
     let stops = 0;
-    const reader = watchOn(clock)
-      .body(body, () => void stops++)
-      .getReader();
+    // Read as the chain reads it: the iterator itself, no stream between.
+    const chunks = watchOn(clock).body(body, () => void stops++);
     for (const piece of ["a", "bc", "def"]) controller.enqueue(new TextEncoder().encode(piece));
-    expect(new TextDecoder().decode((await reader.read()).value)).toBe("abcdef");
-    const pending = reader.read();
+    expect(new TextDecoder().decode((await chunks.next()).value)).toBe("abcdef");
+    const pending = chunks.next();
     await turns();
     clock.advance(1000);
     await expect(pending).rejects.toBeInstanceOf(ToolCallStreamError);
@@ -170,7 +167,7 @@ describe("ResponseWatch: the deadline", () => {
     const source = pushed();
     const watch = watchOn(clock, 2500);
     let stops = 0;
-    const reader = watch.body(source.body, () => void stops++).getReader();
+    const reader = streamOf(watch.body(source.body, () => void stops++)).getReader();
     for (let t = 500; t < 2500; t += 500) {
       const read = reader.read();
       await turns();
@@ -191,7 +188,7 @@ describe("ResponseWatch: the deadline", () => {
     expect(stops).toBe(1);
     expect(clock.waiting.size).toBe(0);
     let laterStops = 0;
-    const later = watch.body(pushed().body, () => void laterStops++).getReader();
+    const later = streamOf(watch.body(pushed().body, () => void laterStops++)).getReader();
     await expect(later.read()).rejects.toMatchObject({ code: "deadline-exceeded" });
     expect(laterStops).toBe(1);
   });
@@ -224,7 +221,7 @@ describe("ResponseWatch: a throw inside the chain", () => {
     const source = pushed();
     let stops = 0;
     const body = watch.body(source.body, () => void stops++);
-    const bodyReader = body.getReader();
+    const bodyReader = streamOf(body).getReader();
     const pending = bodyReader.read();
     await turns();
     let pulls = 0;

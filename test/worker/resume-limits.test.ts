@@ -70,7 +70,7 @@ describe("resumable responses: the detached limit", () => {
     const { stub, response, attach } = await startResponse(upstream, clock, {
       DETACHED_LIMIT_MS: "7000",
       IDLE_TIMEOUT_MS: "60000",
-      WRITE_WINDOW_MS: "0",
+      RESUME_WRITE_WINDOW_MS: "0",
     });
     const detached = clock.whenScheduled(7000);
     const before = await readThenDisconnect(response, 1);

@@ -76,9 +76,9 @@ describe("resume after a restart mid-response", () => {
       const decoder = new TextDecoder();
       let text = decoder.decode((await reader.read()).value, { stream: true });
       expect(await settled(stub, () => upstream.pulled === cut)).toBe(true);
-      // Seeded: the log's write window (WRITE_WINDOW_MS) closes before the cut, or the frames
+      // Seeded: the log's write window (RESUME_WRITE_WINDOW_MS) closes before the cut, or the frames
       // after the first write still wait in it (then no client has seen them, and they are lost).
-      if (random(2) === 0) await runInDurableObject(stub, () => clock.fireWhere((ms) => ms <= 25));
+      if (random(2) === 0) await runInDurableObject(stub, () => clock.fireWhere((ms) => ms <= 100));
       const written = await storedFrames(id);
       expect(written.length).toBeGreaterThan(0);
       // What was written is the reference run's beginning: no gap, no duplicate.

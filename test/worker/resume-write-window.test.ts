@@ -1,4 +1,4 @@
-// The write window of a resumable response's log (WRITE_WINDOW_MS): frames that come within the
+// The write window of a resumable response's log (RESUME_WRITE_WINDOW_MS): frames that come within the
 // window after a write wait for it to close and are written together, one storage write and one
 // chunk to each client; the first frame, and any that come after the window, are written at
 // once. A client sees only what was written, so a restart loses only frames no client saw.
@@ -51,7 +51,10 @@ async function windowed() {
     now: () => now,
   };
   await runInDurableObject(stub, (instance: ResponseBuffer) =>
-    instance.useRuntime({ fetch, timers: clock }, { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000", WRITE_WINDOW_MS: "25" }),
+    instance.useRuntime(
+      { fetch, timers: clock },
+      { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000", RESUME_WRITE_WINDOW_MS: "25" },
+    ),
   );
   const request = parseStreamRequest(validBody(), providerNames);
   const response = (await stub.startStream(id, request)) ?? (await attach(stub, id, -1));

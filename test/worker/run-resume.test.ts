@@ -87,8 +87,8 @@ async function post(id: string, tools: Record<string, RunnableTool>, retry: bool
   return {
     stub,
     response,
-    /** Closes the log's write window (WRITE_WINDOW_MS): what waits in it is written. */
-    closeWindow: () => runInDurableObject(stub, () => clock.fireWhere((ms) => ms <= 25)),
+    /** Closes the log's write window (RESUME_WRITE_WINDOW_MS): what waits in it is written. */
+    closeWindow: () => runInDurableObject(stub, () => clock.fireWhere((ms) => ms <= 100)),
     attach: (after: number) => attachTo(stub, id, after),
   };
 }

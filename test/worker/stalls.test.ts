@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ToolCallEvent } from "../../src/index.ts";
-import type { Env } from "../../worker/env.ts";
+import { DEFAULT_SETTINGS, type Env } from "../../worker/env.ts";
 import { HEARTBEAT_MS } from "../../worker/http/heartbeat.ts";
 import { endpoints } from "./endpoint-bodies.ts";
 import {
@@ -26,6 +26,11 @@ import {
 } from "./support.ts";
 
 const auth = { authorization: "Bearer t" };
+// The idle clock runs from when the last events were passed on: the write window holds the events
+// of the chunks after the first for up to its length (WRITE_WINDOW_MS, a resumable response's
+// RESUME_WRITE_WINDOW_MS), so a timeout comes that much after the provider's last event.
+const WINDOW = DEFAULT_SETTINGS.writeWindowMs;
+const RESUME_WINDOW = DEFAULT_SETTINGS.resumeWriteWindowMs;
 const live = (overrides: Partial<Env> = {}): Env => testEnv({ ...liveOpenAI, CLIENT_TOKEN: "t", ...overrides });
 const decoder = new TextDecoder();
 
@@ -83,13 +88,13 @@ describe("a provider that sends only keep-alives is ended by the idle timeout", 
     expect(events[3]).toMatchObject({ error: { code: "idle-timeout" } });
     expect(events[4]).toMatchObject({ reason: "stream-failed", discarded: [{ id: "call_1" }] });
     // Six keep-alives came (one every 10 s); none kept the stalled model alive past 60 s.
-    expect(upstream.keepAlives).toBe(5);
-    expect(timers.now()).toBe(60_000);
+    expect(upstream.keepAlives).toBe(6);
+    expect(timers.now()).toBe(60_000 + WINDOW);
     expect(upstream.requests[0]!.signal.aborted).toBe(true);
     expect(upstream.cancelled).toBeDefined();
-    // Nothing to send for 15 s at a time: the heartbeat's SSE comments went out (at 15, 30 and
-    // 45 s; the idle timeout, due at 60 s too, was set first).
-    expect(text.match(/^: keep-alive$/gm)).toHaveLength(3);
+    // Nothing to send for 15 s at a time: the heartbeat's SSE comments went out, 15, 30, 45 and 60 s
+    // after the last write (the idle timeout, due then too, was armed again after the heartbeat).
+    expect(text.match(/^: keep-alive$/gm)).toHaveLength(4);
     // The Worker left no timer behind (what waits is the fake provider's next keep-alive).
     expect(timers.pendingDelays.filter((ms) => ms !== 10_000)).toEqual([]);
   });
@@ -102,7 +107,7 @@ describe("a provider that sends only keep-alives is ended by the idle timeout", 
     expect(typesOf(events).slice(-2)).toEqual(["error", "abort"]);
     expect(events.at(-2)).toMatchObject({ error: { code: "idle-timeout" } });
     expect(events.at(-1)).toMatchObject({ reason: "stream-failed", discarded: [{ id: "call_1" }] });
-    expect(timers.now()).toBe(30_000);
+    expect(timers.now()).toBe(30_000 + RESUME_WINDOW);
     expect(upstream.requests[0]!.signal.aborted).toBe(true);
   });
 });
@@ -201,7 +206,7 @@ describe("a stall after one chunk is an error on every path", () => {
       expect(response.status).toBe(200);
       const text = await readWhileTimePasses(response.body!, timers);
       expect(text).toMatch(says);
-      expect(timers.now()).toBe(20_000);
+      expect(timers.now()).toBe(20_000 + WINDOW);
       expect(upstream.requests[0]!.signal.aborted).toBe(true);
     });
   }

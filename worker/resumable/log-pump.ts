@@ -21,13 +21,13 @@ export interface PumpOptions {
   /** The clock and the timer that closes a write window. */
   timers: Timers;
   /**
-   * The least time between two writes of the log, in milliseconds (`WRITE_WINDOW_MS`): events
+   * The least time between two writes of the log, in milliseconds (`RESUME_WRITE_WINDOW_MS`): events
    * that come sooner after a write wait together for the window to close, so a model that
    * streams faster than one write per window costs one storage write (and one body chunk per
    * client) per window instead of one per network chunk, that is per token. An event that comes
    * later than this after the last write is written at once: the first one always, and every one
    * of a slow model. 0 writes each array as it comes (arrays already grouped by the same window,
-   * `windowedBatches`).
+   * the chain's `batchWindowMs`).
    */
   groupMs: number;
 }

@@ -173,9 +173,10 @@ export class ResponseBuffer extends DurableObject<Env> {
 
   async #startStream(id: string, streamRequest: StreamRequest): Promise<undefined> {
     if (this.#running.has(id) || this.#opening.has(id) || loadMeta(this.#store(id))) throw ALREADY_STARTED();
-    // Arrays already one per write window (windowedBatches): the pump writes each as it comes.
+    // Arrays already one per log write window (the chain's own): the pump writes each as it comes.
+    const context = this.#context();
     return this.#begin(id, "stream", false, (controller) =>
-      openEventBatches(streamRequest, this.#context(), controller, true),
+      openEventBatches(streamRequest, context, controller, true, context.settings.resumeWriteWindowMs),
     );
   }
 
@@ -245,9 +246,9 @@ export class ResponseBuffer extends DurableObject<Env> {
       return new Expiries(this.ctx.storage.kv).set(id, expiry);
     });
     const armed = earliest ? this.ctx.storage.setAlarm(expiry) : undefined;
-    // A stream's arrays come one per write window already (windowedBatches); a run's (every loop
+    // A stream's arrays come one per write window already (the chain's own); a run's (every loop
     // event ready) are grouped by the pump's own window.
-    const groupMs = kind === "stream" ? 0 : this.#settings().writeWindowMs;
+    const groupMs = kind === "stream" ? 0 : this.#settings().resumeWriteWindowMs;
     this.ctx.waitUntil(this.#pump(id, running, batches, writer, expiry, groupMs).finally(() => armed));
     return undefined;
   }

@@ -25,8 +25,7 @@ import type { StreamRequest } from "../request/stream-request.ts";
 import type { WorkerContext } from "../http/request-context.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
-import { windowedBatches } from "./write-window.ts";
-import { failureEvents, ResponseWatch } from "../upstream/response-watch.ts";
+import { failureEvents, ResponseWatch, type WatchedBody } from "../upstream/response-watch.ts";
 import { withoutProviderData, withoutProviderDataInBatches } from "./without-provider-data.ts";
 
 /**
@@ -47,7 +46,7 @@ export async function openEventStream(
 
 /**
  * {@link openEventStream} with the events in arrays (`streamToolCallBatches`), at most one per
- * `windowMs` (`WRITE_WINDOW_MS` by default; {@link windowedBatches}): what a route that encodes
+ * `windowMs` (`WRITE_WINDOW_MS` by default; the chain's `batchWindowMs`): what a route that encodes
  * them to bytes reads, one chunk of its answer (or one write of a resumable log) per array and no
  * read per event. 0: one array per network chunk.
  */
@@ -59,11 +58,11 @@ export async function openEventBatches(
   windowMs: number = context.settings.writeWindowMs,
 ): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
   const { body, options, headers, watch } = await openChain(streamRequest, context, controller, withSignal);
-  // Progress is noted as the chain makes the events (before any window holds them); windowed
-  // next, so that each later stage runs once per window, not once per network chunk.
-  const batches = watch.events(streamToolCallBatches(body, options), (error) => [failureEvents(error)]);
-  const windowed = windowMs > 0 ? windowedBatches(batches, { timers: context.runtime.timers, ms: windowMs }) : batches;
-  return { batches: withoutProviderDataInBatches(windowed), headers };
+  // Windowed inside the chain's own read loop, so that each later stage runs once per window, not
+  // once per network chunk; progress is then noted per window, at most `windowMs` late.
+  const chain = streamToolCallBatches(body, { ...options, batchWindowMs: windowMs, timers: context.runtime.timers });
+  const batches = watch.events(chain, (error) => [failureEvents(error)]);
+  return { batches: withoutProviderDataInBatches(batches), headers };
 }
 
 /** The provider's body (or the replay's), the chain's options for this request, and the headers to answer with. */
@@ -73,7 +72,7 @@ async function openChain(
   controller: AbortController,
   withSignal: boolean,
 ): Promise<{
-  body: ReadableStream<Uint8Array>;
+  body: WatchedBody;
   options: StreamToolCallsOptions;
   headers: Record<string, string>;
   watch: ResponseWatch;
@@ -94,7 +93,7 @@ async function openChain(
       ? replayUpstream(recording, replay)
       : runtime.fetch;
   const watch = responseWatch(settings, runtime);
-  let body: ReadableStream<Uint8Array>;
+  let body: WatchedBody;
   try {
     body = await openUpstream(http, {
       send,

@@ -14,7 +14,7 @@ import { SCRIPTED_MODEL, scriptedModel } from "../upstream/replay/scripted/scrip
 import type { RunRequest } from "../request/parse-run-request.ts";
 import type { WorkerContext } from "../http/request-context.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
-import { failureEvents } from "../upstream/response-watch.ts";
+import { failureEvents, streamOf, type WatchedBody } from "../upstream/response-watch.ts";
 import { responseWatch } from "./model-call.ts";
 import { withoutProviderData } from "./without-provider-data.ts";
 
@@ -49,7 +49,7 @@ export async function openRunEvents(
     : scriptedModel(provider.protocol, { delayMs: settings.replayDelayMs, timers: runtime.timers });
   // One idle timeout and one deadline for the whole run: every model call is read under them.
   const watch = responseWatch(settings, runtime);
-  const open = (body: ProviderHttpRequest["body"], signal: AbortSignal): Promise<ReadableStream<Uint8Array>> =>
+  const open = (body: ProviderHttpRequest["body"], signal: AbortSignal): Promise<WatchedBody> =>
     openUpstream(
       { ...http, body },
       {
@@ -61,14 +61,14 @@ export async function openRunEvents(
       },
     );
 
-  let first: ReadableStream<Uint8Array> | undefined;
+  let first: WatchedBody | undefined;
   try {
     first = await open(http.body, runController.signal);
   } catch (error) {
     watch.end();
     throw error;
   }
-  runController.signal.addEventListener("abort", () => void first?.cancel().catch(() => {}), { once: true });
+  runController.signal.addEventListener("abort", () => void first?.return?.().catch(() => {}), { once: true });
 
   const events = runToolLoop({
     provider: provider.protocol,
@@ -96,7 +96,7 @@ export async function openRunEvents(
               signal,
             );
       first = undefined;
-      return new Response(body, { headers: { "content-type": http.responseType ?? "text/event-stream" } });
+      return new Response(streamOf(body), { headers: { "content-type": http.responseType ?? "text/event-stream" } });
     },
   });
   return {

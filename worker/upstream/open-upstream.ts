@@ -1,7 +1,7 @@
 import { HttpError } from "../response/json-error.ts";
 import type { ProviderHttpRequest } from "./providers/upstream-provider.ts";
 import type { Timers } from "../runtime.ts";
-import type { ResponseWatch } from "./response-watch.ts";
+import type { ResponseWatch, WatchedBody } from "./response-watch.ts";
 
 /** Options of {@link openUpstream}. */
 export interface OpenUpstreamOptions {
@@ -34,10 +34,7 @@ export interface OpenUpstreamOptions {
  *
  * The provider's body is never read into the answer: error bodies can echo the key.
  */
-export async function openUpstream(
-  http: ProviderHttpRequest,
-  options: OpenUpstreamOptions,
-): Promise<ReadableStream<Uint8Array>> {
+export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstreamOptions): Promise<WatchedBody> {
   const { controller, timers, idleTimeoutMs, watch } = options;
   const body = JSON.stringify(http.body);
   // Signed before the clock starts: the signature covers the body exactly as it is sent.

@@ -33,7 +33,7 @@ export interface ResponseWatchOptions {
  * @example
  * ```ts
  * const watch = new ResponseWatch({ timers, idleTimeoutMs: 120_000, maxResponseMs: 600_000 });
- * const events = watch.events(streamToolCalls(watch.body(response.body!, () => controller.abort()), options));
+ * const events = watch.events(streamToolCalls(watch.body(response.body!, () => controller.abort()), options), failureEvents);
  * ```
  */
 export class ResponseWatch {
@@ -94,15 +94,18 @@ export class ResponseWatch {
   }
 
   /**
-   * A provider body read under the watch: errored when a clock runs out, and `onStop` (which
-   * aborts the provider request) called then or when the reader cancels (the client went away).
-   * The source's cancel is not awaited: a source stuck in a read may never settle it.
+   * A provider body read under the watch, as the async iterable of its chunks the chain reads
+   * directly (a chunk then costs no pass through a stream of its own, which token by token is a
+   * pass per token): a read fails with the clock's error when one runs out, and `onStop` (which
+   * aborts the provider request) is called then or when the reader stops early (`return()`: the
+   * client went away). The source's cancel is not awaited: a source stuck in a read may never
+   * settle it.
    */
-  body(source: ReadableStream<Uint8Array>, onStop: () => void): ReadableStream<Uint8Array> {
+  body(source: ReadableStream<Uint8Array>, onStop: () => void): WatchedBody {
     // A fetch body in large reads: what the upstream has ready, up to 64 KiB, per chunk.
     const reader = chunkReader(source);
-    let output: ReadableStreamDefaultController<Uint8Array> | undefined;
     let done = false;
+    let failure: ToolCallStreamError | undefined;
     let unregister = (): void => {};
     const finish = (reason: unknown): void => {
       done = true;
@@ -110,49 +113,50 @@ export class ResponseWatch {
       onStop();
       reader.cancel(reason).catch(() => undefined);
     };
-    return new ReadableStream<Uint8Array>(
-      {
-        start: (controller) => {
-          output = controller;
-          // A clock that ran out already (a run's next model call after the deadline) stops this at once.
-          unregister = this.onTimeout((error) => {
-            if (done) return;
-            output?.error(error);
-            finish(error);
-          });
-        },
-        pull: async (controller) => {
-          this.#readStarts();
-          let result: ReadableStreamReadResult<Uint8Array>;
-          try {
-            result = await reader.read();
-          } catch (error) {
-            if (done) return;
-            done = true;
-            unregister();
-            throw error;
-          } finally {
-            this.#reads--;
-          }
-          // After a timeout the stream has errored already (and the cancelled read says done).
-          if (done) return;
-          if (!result.done) return controller.enqueue(result.value);
-          done = true;
-          unregister();
-          controller.close();
-        },
-        cancel: (reason) => {
-          if (!done) finish(reason);
-        },
+    // A clock that ran out already (a run's next model call after the deadline) stops this at once;
+    // one that runs out during a read cancels it, and the read (which then says done) fails.
+    unregister = this.onTimeout((error) => {
+      if (done) return;
+      failure = error;
+      finish(error);
+    });
+    const end = (): IteratorResult<Uint8Array> => {
+      done = true;
+      unregister();
+      return { done: true, value: undefined };
+    };
+    const iterator: AsyncIterableIterator<Uint8Array> = {
+      next: async () => {
+        if (failure) throw failure;
+        if (done) return { done: true, value: undefined };
+        this.#readStarts();
+        let result: ReadableStreamReadResult<Uint8Array>;
+        try {
+          result = await reader.read();
+        } catch (error) {
+          if (failure) throw failure;
+          end();
+          throw error;
+        } finally {
+          this.#reads--;
+        }
+        if (failure) throw failure;
+        return result.done ? end() : { done: false, value: result.value };
       },
-      { highWaterMark: 0 },
-    );
+      return: async (reason?: unknown) => {
+        if (!done) finish(reason);
+        return { done: true, value: undefined };
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
   }
 
   /**
    * `stream` as it is, each chunk read from it (an event, or a non-empty array of events) noted as
    * progress; its end, error or cancel ends the watch. Read as the chain makes them (no queue of
-   * its own), so progress is noted when an event is made, not when a slow client takes it.
+   * its own), so progress is noted when the chain passes events on (with its write window, when
+   * the window closes: at most `batchWindowMs` after they were made), not when a slow client takes them.
    *
    * The chain never errors its output (a failure is an `error` event and an `abort`), so an error
    * here is a bug (a step, a validator, a decoder that threw): it is logged (name and stack), the
@@ -238,6 +242,32 @@ export class ResponseWatch {
     if (this.#deadline !== undefined) this.#timers.clearTimeout(this.#deadline);
     this.#idle = this.#deadline = undefined;
   }
+}
+
+/** A provider body read under a {@link ResponseWatch}: its chunks, read one `next()` at a time; `return()` stops it. */
+export type WatchedBody = AsyncIterableIterator<Uint8Array>;
+
+/**
+ * A watched body as a stream, for what needs one (the body of a `Response`): pulled as it is
+ * read, and cancelling it stops the body.
+ *
+ * @example
+ * ```ts
+ * return new Response(streamOf(watch.body(response.body!, () => controller.abort())), { headers });
+ * ```
+ */
+export function streamOf(body: WatchedBody): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: async (controller) => {
+        const result = await body.next();
+        if (result.done) controller.close();
+        else controller.enqueue(result.value);
+      },
+      cancel: async (reason) => void (await body.return?.(reason)),
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 /**
