@@ -63,6 +63,7 @@ import "./encode/client-protocol-rules.cases.ts";
 import "./encode/agent-protocols-fixtures.cases.ts";
 import "./encode/ready-batches.cases.ts";
 import "./encode/join-deltas.cases.ts";
+import "./encode/agent-reasoning-state.cases.ts";
 import { skippedFile } from "./support/harness.ts";
 import { sharedData } from "./support/shared-data.ts";
 // Case files that read the recordings as they load: without ../shared, each is one case named

@@ -1,4 +1,5 @@
 import { callKey } from "../shared/call-key.ts";
+import type { ReasoningPart } from "../shared/deltas.ts";
 import type { AbortEvent, FinishEvent } from "../shared/events.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { CallIds, randomId } from "./call-ids.ts";
@@ -6,6 +7,7 @@ import {
   anthropicError,
   anthropicStopReason,
   anthropicUsage,
+  ownSignature,
   type AnthropicContentBlock,
   type AnthropicMessagesEncoderOptions,
   type AnthropicStreamEvent,
@@ -24,6 +26,7 @@ export const INPUT_ENDED = { code: "input-ended", message: "The response ended b
 export class AnthropicMessageEvents {
   readonly #emit: (event: AnthropicStreamEvent) => void;
   readonly #options: AnthropicMessagesEncoderOptions;
+  readonly #signature: (part: ReasoningPart) => string | undefined;
   readonly #ids: CallIds;
   readonly #blocks: BlockSequencer;
   readonly #skipped = new Set<string>();
@@ -37,6 +40,7 @@ export class AnthropicMessageEvents {
   constructor(emit: (event: AnthropicStreamEvent) => void, options: AnthropicMessagesEncoderOptions) {
     this.#emit = emit;
     this.#options = options;
+    this.#signature = options.signature ?? ownSignature;
     this.#ids = new CallIds(options.generateId ?? randomId);
     this.#blocks = new BlockSequencer({
       open: (block) =>
@@ -116,12 +120,9 @@ export class AnthropicMessageEvents {
   }
 
   #close(block: SequencedBlock): void {
-    if (block.kind === "reasoning" && block.part?.type === "signed")
-      this.#emit({
-        type: "content_block_delta",
-        index: block.index,
-        delta: { type: "signature_delta", signature: block.part.signature },
-      });
+    const signature = block.kind === "reasoning" && block.part ? this.#signature(block.part) : undefined;
+    if (signature !== undefined)
+      this.#emit({ type: "content_block_delta", index: block.index, delta: { type: "signature_delta", signature } });
     if (block.kind === "call") {
       this.#calls++;
       if (block.completion?.type === "invalid-tool-call") this.#invalidCalls++;

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { FinishReason, Usage } from "../shared/deltas.ts";
+import type { FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
 
 /** Options of {@link AnthropicMessagesEncoder}, its stage and {@link readAnthropicMessage}. */
 export interface AnthropicMessagesEncoderOptions {
@@ -20,6 +20,13 @@ export interface AnthropicMessagesEncoderOptions {
    * @defaultValue {@link randomId}
    */
   generateId?: (() => string) | undefined;
+  /**
+   * The `signature` of the thinking block a reasoning part becomes: a server that wants another
+   * provider's opaque reasoning state back on the next turn (an OpenAI Responses item's
+   * encrypted content) encodes it here, since Messages clients send thinking blocks back unchanged.
+   * @defaultValue a signed part's own `signature`; nothing for other parts
+   */
+  signature?: ((part: ReasoningPart) => string | undefined) | undefined;
 }
 
 /** A `stop_reason` of the Messages API. */
@@ -147,3 +154,7 @@ const tokens = (value: number | undefined): number =>
 export function anthropicError(error: { code: string; message: string }): AnthropicError {
   return { type: "api_error", message: `${error.message} (${error.code})` };
 }
+
+/** The default `signature` of a reasoning part: a signed block's own. */
+export const ownSignature = (part: ReasoningPart): string | undefined =>
+  part.type === "signed" ? part.signature : undefined;

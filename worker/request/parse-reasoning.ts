@@ -12,7 +12,13 @@
  *
  * @module
  */
-import { effortOfBudget, type ReasoningEffort, type RequestReasoning } from "../../src/index.ts";
+import {
+  effortOfBudget,
+  type JsonValue,
+  type ReasoningEffort,
+  type ReasoningPart,
+  type RequestReasoning,
+} from "../../src/index.ts";
 import { invalidField } from "../response/json-error.ts";
 import { isObject, own } from "./json-fields.ts";
 
@@ -58,4 +64,32 @@ export function budgetAt(value: unknown, path: string): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_BUDGET)
     throw invalidField(path, `\`${path}\` must be an integer from 1 to ${MAX_BUDGET}.`);
   return value;
+}
+
+/**
+ * One of an assistant message's `reasoning_parts`, as the stream's `finish.reasoningParts` gave
+ * it (`{type: "signed", text, signature}`, `{type: "redacted", data}` or
+ * `{type: "item", id, encryptedContent?, summary?}`), or a 400 naming `path`.
+ */
+export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
+  const at = (field: string) => (path === "" ? field : `${path}.${field}`);
+  if (!isObject(value)) throw invalidField(path, `\`${path}\` must be a reasoning part: an object with a \`type\`.`);
+  const type = own(value, "type");
+  const text = (field: string, empty = false): string => {
+    const given = own(value, field);
+    if (typeof given !== "string" || (!empty && given === ""))
+      throw invalidField(at(field), `\`${at(field)}\` must be a${empty ? "" : " non-empty"} string.`);
+    return given;
+  };
+  if (type === "signed") return { type, text: text("text", true), signature: text("signature") };
+  if (type === "redacted") return { type, data: text("data") };
+  if (type !== "item") throw invalidField(at("type"), `\`${at("type")}\` must be signed, redacted or item.`);
+  const part: ReasoningPart = { type, id: text("id") };
+  if (own(value, "encryptedContent") !== undefined) part.encryptedContent = text("encryptedContent");
+  const summary = own(value, "summary");
+  if (summary !== undefined) {
+    if (!Array.isArray(summary)) throw invalidField(at("summary"), `\`${at("summary")}\` must be an array.`);
+    part.summary = summary as JsonValue[];
+  }
+  return part;
 }

@@ -10,6 +10,7 @@ import { withKeepAlive } from "../keep-alive.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
+import { messagesSignature } from "../reasoning-state.ts";
 import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
 import { clientNames } from "../tool-names.ts";
 
@@ -51,7 +52,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
         const { batches, headers } = await openClientBatches(client, context);
         const answer = encodeAnswer(
           clientNames(agentBatches(parsed.request.provider, batches), parsed.names),
-          new AnthropicMessagesEncoder({ model: parsed.model }),
+          new AnthropicMessagesEncoder({ model: parsed.model, signature: messagesSignature }),
         );
         return new Response(withKeepAlive(answer, PING, runtime.timers), {
           headers: answerHeaders(cors, SSE_HEADERS, headers),
@@ -64,6 +65,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
       const batches = clientNames(agentBatches(parsed.request.provider, batchesOfOne(tally.events)), parsed.names);
       const result = await readAnthropicMessage(batches, {
         model: parsed.model,
+        signature: messagesSignature,
         maxTextLength: settings.maxCompletionLength,
       });
       if (tally.unreadable()) throw noReadablePayload();

@@ -10,6 +10,7 @@ import { openAIErrorResponse } from "../openai-error.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { customCalls } from "./custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
+import { responsesEncryptedContent } from "../reasoning-state.ts";
 import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
 import { clientNames } from "../tool-names.ts";
 
@@ -40,7 +41,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
         const { batches, headers } = await openClientBatches(client, context);
         const answer = encodeAnswer(
           customCalls(clientNames(agentBatches(parsed.request.provider, batches), parsed.names), parsed.customTools),
-          new OpenAIResponsesEncoder({ model: parsed.model }),
+          new OpenAIResponsesEncoder({ model: parsed.model, encryptedContent: responsesEncryptedContent }),
         );
         return new Response(withKeepAlive(answer, KEEP_ALIVE, runtime.timers), {
           headers: answerHeaders(cors, SSE_HEADERS, headers),
@@ -53,6 +54,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       const batches = clientNames(agentBatches(parsed.request.provider, batchesOfOne(tally.events)), parsed.names);
       const { response } = await readOpenAIResponse(customCalls(batches, parsed.customTools), {
         model: parsed.model,
+        encryptedContent: responsesEncryptedContent,
         maxTextLength: settings.maxCompletionLength,
       });
       if (tally.unreadable()) throw noReadablePayload();
