@@ -7,11 +7,20 @@ import Anthropic, { AuthenticationError, BadRequestError, NotFoundError } from "
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../worker/env.ts";
-import { withKeepAlive } from "../../worker/protocols/keep-alive.ts";
+import { HEARTBEAT_MS, withHeartbeat } from "../../worker/http/heartbeat.ts";
 import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
 import { recordingChunks } from "../../worker/upstream/replay/recording.ts";
 import { post, referenceCalls, replays, streamCalls, TOOL, workerFetch } from "./client-support.ts";
-import { chatChunk, FakeUpstream, liveOpenAI, ManualTimers, openAIChunks, testEnv, worker } from "./support.ts";
+import {
+  chatChunk,
+  FakeUpstream,
+  liveOpenAI,
+  ManualTimers,
+  openAIChunks,
+  settled,
+  testEnv,
+  worker,
+} from "./support.ts";
 
 const anthropic = (options: { apiKey?: string; fetch?: typeof fetch } = {}) =>
   new Anthropic({
@@ -435,16 +444,21 @@ describe("the agent endpoints: names, keys, limits and errors in each protocol's
         push = (chunk) => controller.enqueue(chunk);
       },
     });
-    const reader = withKeepAlive(body, ": ping\n\n", timers).getReader();
-    const first = reader.read();
-    await Promise.resolve();
-    expect(timers.handlesOf(15_000)).toEqual([]);
+    const reader = withHeartbeat(body, timers, { frame: ": ping\n\n", afterFirstChunk: true }).getReader();
+    let firstRead = false;
+    const first = reader.read().then((result) => ((firstRead = true), result));
+    // 15 s of silence before the first chunk: no frame (the protocol's first event comes first).
+    await settled();
+    for (const handle of timers.handlesOf(HEARTBEAT_MS)) timers.fire(handle);
+    await settled();
+    expect(firstRead).toBe(false);
     push!(new TextEncoder().encode("event: a\n\n"));
     expect(new TextDecoder().decode((await first).value)).toBe("event: a\n\n");
-    const scheduled = timers.whenScheduled(15_000);
     const second = reader.read();
-    await scheduled;
-    for (const handle of timers.handlesOf(15_000)) timers.fire(handle);
+    await settled(); // the read is waiting
+    timers.fireNext(); // 15 s after the first chunk
     expect(new TextDecoder().decode((await second).value)).toBe(": ping\n\n");
+    await reader.cancel();
+    expect(timers.pending).toBe(0);
   });
 });

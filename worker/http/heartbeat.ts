@@ -10,33 +10,51 @@ export const HEARTBEAT_MS = 15_000;
 /** An SSE comment line: every SSE reader skips it (the spec's lines starting with a colon). */
 const HEARTBEAT = ": keep-alive\n\n";
 
+/** Options of {@link withHeartbeat}. */
+export interface HeartbeatOptions {
+  /**
+   * Milliseconds of silence before a frame. Claude Code's stream watchdog fires after about 20 s,
+   * proxies and load balancers after 30 to 100 s.
+   * @defaultValue {@link HEARTBEAT_MS}
+   */
+  everyMs?: number;
+  /** The frame written: an SSE comment by default; a protocol's own (Anthropic's `event: ping`). */
+  frame?: string;
+  /** No frame before the body's first chunk: the protocol's own first event must come first (Anthropic's `message_start`). */
+  afterFirstChunk?: boolean;
+}
+
 /**
- * `body` (an SSE answer) with an SSE comment written whenever it has written nothing for
- * `everyMs` while its reader waits. A client that went away is only found when the runtime
- * writes to its connection: without this, a provider that sends only keep-alives (which make no
- * event) or a tool that runs long leaves nothing to write, and the response runs on for nobody.
- * With it, the failed write cancels the body within `everyMs`, which cancels the provider request
- * (or, for a resumable response, starts its detach limit).
+ * `body` (an SSE answer) with a frame (an SSE comment, or the protocol's own keep-alive) written
+ * whenever it has written nothing for `everyMs` while its reader waits. A client that went away
+ * is only found when the runtime writes to its connection: without this, a provider that sends
+ * only keep-alives (which make no event) or a tool that runs long leaves nothing to write, and the
+ * response runs on for nobody. With it, the failed write cancels the body within `everyMs`, which
+ * cancels the provider request (or, for a resumable response, starts its detach limit). And a
+ * client's own stream watchdog never cuts a healthy response that is slow to say something.
  *
- * One timer at a time: each write notes the time, and the timer, when it fires, writes only if
- * nothing was written for `everyMs`, else waits for what is left. A reader that is not waiting
- * (a slow client, its write in progress) gets no comment: that write finds it gone.
+ * One timer at a time, not one per read: each write notes the time, and the timer, when it fires,
+ * writes only if nothing was written for `everyMs`, else waits for what is left. A reader that is
+ * not waiting (a slow client, its write in progress) gets no frame: that write finds it gone.
  *
  * @example
  * ```ts
  * return new Response(withHeartbeat(eventStreamBodyOfBatches(batches), runtime.timers), { headers });
+ * const messages = withHeartbeat(answer, runtime.timers, { frame: "event: ping\ndata: {\"type\":\"ping\"}\n\n", afterFirstChunk: true });
  * ```
  */
 export function withHeartbeat(
   body: ReadableStream<Uint8Array>,
   timers: Timers,
-  everyMs: number = HEARTBEAT_MS,
+  options: HeartbeatOptions = {},
 ): ReadableStream<Uint8Array> {
+  const { everyMs = HEARTBEAT_MS, frame = HEARTBEAT, afterFirstChunk = false } = options;
   const reader = body.getReader();
-  const encoder = new TextEncoder();
+  const bytes = new TextEncoder().encode(frame);
   let lastWrite = timers.now();
   let timer: TimerHandle | undefined;
   let waiting = false;
+  let started = !afterFirstChunk;
   let done = false;
   const stop = (): void => {
     done = true;
@@ -50,8 +68,8 @@ export function withHeartbeat(
           timer = undefined;
           if (done) return;
           const left = lastWrite + everyMs - timers.now();
-          if (left <= 0 && waiting) {
-            controller.enqueue(encoder.encode(HEARTBEAT));
+          if (left <= 0 && waiting && started) {
+            controller.enqueue(bytes);
             lastWrite = timers.now();
           }
           timer = timers.setTimeout(beat, left > 0 ? left : everyMs);
@@ -74,6 +92,7 @@ export function withHeartbeat(
           stop();
           return controller.close();
         }
+        started = true;
         lastWrite = timers.now();
         controller.enqueue(result.value);
       },

@@ -15,8 +15,8 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
  * The answer's bytes: each array of ready events as one chunk of `encoder`'s protocol, adjacent
  * fragments of one call (or of text) joined into one protocol delta (`joinDeltas`), so a model
  * that streams arguments a few characters at a time costs a delta per network chunk. The route
- * wraps it in its silence frame: `withHeartbeat` (an SSE comment) or `withKeepAlive` (the agent
- * protocols' own), so a client that left is found on the write.
+ * wraps it in `withHeartbeat` (an SSE comment, or the agent protocols' own frame after their
+ * first event), so a client that left is found on the write.
  */
 export function encodeAnswer(
   batches: ReadableStream<readonly EncodableEvent[]>,

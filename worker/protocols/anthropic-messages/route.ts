@@ -6,7 +6,7 @@ import type { Runtime } from "../../runtime.ts";
 import { openClientBatches, openClientEvents } from "../../services/client-events.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
-import { withKeepAlive } from "../keep-alive.ts";
+import { withHeartbeat } from "../../http/heartbeat.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
@@ -54,7 +54,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
           clientNames(agentBatches(parsed.request.provider, batches), parsed.names),
           new AnthropicMessagesEncoder({ model: parsed.model, signature: messagesSignature }),
         );
-        return new Response(withKeepAlive(answer, PING, runtime.timers), {
+        return new Response(withHeartbeat(answer, runtime.timers, { frame: PING, afterFirstChunk: true }), {
           headers: answerHeaders(cors, SSE_HEADERS, headers),
         });
       }

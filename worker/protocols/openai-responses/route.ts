@@ -5,7 +5,7 @@ import type { Runtime } from "../../runtime.ts";
 import { openClientBatches, openClientEvents } from "../../services/client-events.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
-import { withKeepAlive } from "../keep-alive.ts";
+import { withHeartbeat } from "../../http/heartbeat.ts";
 import { openAIErrorResponse } from "../openai-error.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { customCalls } from "./custom-calls.ts";
@@ -15,7 +15,6 @@ import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
 import { clientNames } from "../tool-names.ts";
 
 /** An SSE comment: every SSE reader skips it. */
-const KEEP_ALIVE = ": keep-alive\n\n";
 
 /**
  * `POST /v1/responses`: an OpenAI Responses endpoint in front of every provider the Worker
@@ -43,7 +42,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
           customCalls(clientNames(agentBatches(parsed.request.provider, batches), parsed.names), parsed.customTools),
           new OpenAIResponsesEncoder({ model: parsed.model, encryptedContent: responsesEncryptedContent }),
         );
-        return new Response(withKeepAlive(answer, KEEP_ALIVE, runtime.timers), {
+        return new Response(withHeartbeat(answer, runtime.timers, { afterFirstChunk: true }), {
           headers: answerHeaders(cors, SSE_HEADERS, headers),
         });
       }
