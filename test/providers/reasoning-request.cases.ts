@@ -157,3 +157,49 @@ group("Reasoning: adaptive thinking on the Claude models that have it", (test) =
     }
   });
 });
+
+group("Reasoning: each provider takes back its own kind of reasoning, and only that", (test) => {
+  const signed = { type: "signed" as const, text: "Let me check.", signature: "sig" };
+  const redacted = { type: "redacted" as const, data: "opaque" };
+  const item = { type: "item" as const, id: "rs_1", encryptedContent: "gAAAA", summary: [] };
+  const bare = { type: "item" as const, id: "rs_2" };
+  const turn = (provider: Provider, model = "m-1") => {
+    const sent = body(provider, { model, messages: toolLoop([signed, item, redacted, bare]) });
+    return JSON.stringify(sent[providerKit(provider).conversationField]);
+  };
+
+  test("Anthropic: the signed and redacted blocks, first in the turn; Claude on Bedrock: the same as reasoningContent", () => {
+    const anthropic = body("anthropic", { messages: toolLoop([signed, item, redacted, bare]) });
+    assertEquals((anthropic["messages"] as { content: unknown[] }[])[1]!.content, [
+      { type: "thinking", thinking: "Let me check.", signature: "sig" },
+      { type: "redacted_thinking", data: "opaque" },
+      { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Paris" } },
+    ]);
+    const bedrock = body("bedrock", {
+      model: "anthropic.claude-sonnet-4-5",
+      messages: toolLoop([signed, item, redacted]),
+    });
+    assertEquals((bedrock["messages"] as { content: unknown[] }[])[1]!.content, [
+      { reasoningContent: { reasoningText: { text: "Let me check.", signature: "sig" } } },
+      { reasoningContent: { redactedContent: "opaque" } },
+      { toolUse: { toolUseId: "toolu_1", name: "get_weather", input: { city: "Paris" } } },
+    ]);
+    assertEquals(turn("bedrock", "amazon.nova-pro-v1:0").includes("reasoningContent"), false);
+  });
+
+  test("OpenAI Responses: the items with encrypted content, before the calls they reasoned for", () => {
+    const input = body("openai-responses", { messages: toolLoop([signed, item, redacted, bare]) })["input"];
+    assertEquals((input as unknown[]).slice(1, 3), [
+      { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "gAAAA" },
+      { type: "function_call", call_id: "toolu_1", name: "get_weather", arguments: '{"city":"Paris"}' },
+    ]);
+    const alone: RequestMessage[] = [...ask, { role: "assistant", content: "", toolCalls: [], reasoningParts: [item] }];
+    assertEquals(JSON.stringify(body("openai-responses", { messages: alone })).includes("reasoning"), false);
+  });
+
+  test("the other providers are sent no reasoning state", () => {
+    for (const provider of ["openai", "gemini", "cohere", "ollama"] as const)
+      for (const state of ["sig", "opaque", "gAAAA", "rs_"])
+        assertEquals(turn(provider).includes(state), false, provider);
+  });
+});

@@ -1,8 +1,8 @@
 // A provider's reasoning reaches an agent in the agent's own protocol, read by the real SDKs: a
 // Messages client gets thinking blocks (Anthropic's signature as it is, an OpenAI reasoning item
 // sealed into the signature) and redacted thinking; a Responses client gets reasoning items with
-// their summary (OpenAI's encrypted content as it is, Anthropic's signed and redacted blocks
-// sealed into `encrypted_content`). Gemini's thoughts come as unsigned thinking and summaries.
+// their summary, the state sealed into `encrypted_content` (Anthropic's signed and redacted blocks,
+// OpenAI's item with the id its encrypted content is bound to). Gemini's thoughts come as unsigned thinking and summaries.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -87,13 +87,15 @@ describe("a provider's reasoning in the agent's protocol", () => {
     expect(unsealPart(redacted!.encrypted_content!)).toEqual({ type: "redacted", data: REDACTED });
   });
 
-  it("OpenAI Responses: Responses reads the item's encrypted content as it came; Messages reads it sealed", async () => {
+  it("OpenAI Responses: both read the item sealed, with the provider's id its encrypted content is bound to", async () => {
     const { message, output } = clients("openai-responses", responsesReasoningStream);
     const items = await output();
-    expect(items[0]).toMatchObject({
-      type: "reasoning",
+    expect(items[0]).toMatchObject({ type: "reasoning", summary: [{ type: "summary_text", text: THOUGHT }] });
+    expect(unsealPart((items[0] as OpenAI.Responses.ResponseReasoningItem).encrypted_content!)).toEqual({
+      type: "item",
+      id: "rs_1",
+      encryptedContent: ENCRYPTED,
       summary: [{ type: "summary_text", text: THOUGHT }],
-      encrypted_content: ENCRYPTED,
     });
     expect(items[1]).toMatchObject({ type: "function_call", call_id: "call_1", arguments: '{"query":"Paris"}' });
     const [thinking, call] = (await message()).content;

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { JsonValue, RunnableTool } from "../../src/index.ts";
+import type { JsonValue, ReasoningPart, RunnableTool } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import { own, tooDeep, tooDeepError } from "../request/json-fields.ts";
 import { parseRunRequest } from "../request/parse-run-request.ts";
@@ -28,6 +28,8 @@ export type WireMessage =
         /** Data the provider needs back (a Gemini thought signature). */
         providerMetadata?: { [key: string]: JsonValue };
       }[];
+      /** The turn's reasoning a provider takes back (worker/protocols/reasoning-state.ts). */
+      reasoning_parts?: ReasoningPart[];
     }
   | { role: "tool"; tool_call_id: string; content: string; is_error?: true };
 

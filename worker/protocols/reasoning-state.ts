@@ -1,11 +1,11 @@
 /**
  * The reasoning a provider needs back, carried through whichever agent protocol the client speaks.
  * Each protocol has one opaque field its clients echo unchanged: a Messages thinking block's
- * `signature` and a Responses reasoning item's `encrypted_content`. A provider's own state goes
- * in its own protocol's field as it is (Anthropic's signature, OpenAI's encrypted content); in
- * the other protocol it goes sealed, `tcs1.` and the part as base64url JSON: an Anthropic signed
- * or redacted block as a Responses item's `encrypted_content`, an OpenAI reasoning item (with
- * its encrypted content) as a thinking block's `signature`. Coming back, a sealed value is opened
+ * `signature` and a Responses reasoning item's `encrypted_content`. Anthropic's signature goes in
+ * a thinking block as it is; everything else goes sealed, `tcs1.` and the part as base64url JSON:
+ * an Anthropic signed or redacted block, or an OpenAI reasoning item with its id (to which OpenAI
+ * binds its encrypted content; the encoder gives the item an id of its own), as a Responses item's
+ * `encrypted_content`, and an OpenAI reasoning item as a thinking block's `signature`. Coming back, a sealed value is opened
  * into the part it was, and each provider's request takes only its own kind
  * (src/providers/reasoning.ts, the kits' request bodies).
  *
@@ -14,7 +14,7 @@
  *
  * @module
  */
-import type { ReasoningPart } from "../../src/index.ts";
+import type { JsonValue, ReasoningPart } from "../../src/index.ts";
 import { reasoningPartAt } from "../request/parse-reasoning.ts";
 
 const MARK = "tcs1.";
@@ -48,7 +48,39 @@ export function messagesSignature(part: ReasoningPart): string | undefined {
   return part.type === "item" && part.encryptedContent !== undefined ? sealPart(part) : undefined;
 }
 
-/** The `encrypted_content` option of the Responses encoder: OpenAI's own, an Anthropic block sealed. */
+/**
+ * The `encrypted_content` option of the Responses encoder: every part sealed, OpenAI's own items
+ * too. OpenAI binds an item's encrypted content to the item's id, and the encoder gives the item
+ * an id of its own (it opens the item before the provider's id is known): the seal keeps the
+ * provider's id with its content.
+ */
 export function responsesEncryptedContent(part: ReasoningPart): string | undefined {
-  return part.type === "item" ? part.encryptedContent : sealPart(part);
+  return part.type === "item" && part.encryptedContent === undefined ? undefined : sealPart(part);
+}
+/**
+ * The part a Messages thinking block carries back: a sealed one opened, else a signed block of
+ * Anthropic's (one without a signature, from a provider that signs nothing, carries nothing).
+ */
+export function thinkingPart(text: string, signature: string): ReasoningPart | undefined {
+  if (signature === "") return undefined;
+  return unsealPart(signature) ?? { type: "signed", text, signature };
+}
+
+/**
+ * The part a Responses reasoning item carries back: a sealed one opened, else OpenAI's item with
+ * its encrypted content (an item without one cannot be sent back: an id alone names a stored
+ * response this Worker cannot know is there).
+ */
+export function reasoningItemPart(
+  id: string,
+  encrypted: string | undefined,
+  summary: unknown,
+): ReasoningPart | undefined {
+  if (encrypted === undefined || encrypted === "") return undefined;
+  const sealed = unsealPart(encrypted);
+  if (sealed) return sealed;
+  if (id === "") return undefined;
+  return Array.isArray(summary)
+    ? { type: "item", id, encryptedContent: encrypted, summary: summary as JsonValue[] }
+    : { type: "item", id, encryptedContent: encrypted };
 }

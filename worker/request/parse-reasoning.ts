@@ -93,3 +93,8 @@ export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
   }
   return part;
 }
+/** An assistant message's `reasoning_parts`: an array of {@link reasoningPartAt}'s parts, or a 400 naming `path`. */
+export function reasoningPartsAt(value: unknown, path: string): ReasoningPart[] {
+  if (!Array.isArray(value)) throw invalidField(path, `\`${path}\` must be an array.`);
+  return value.map((part, i) => reasoningPartAt(part, `${path}[${i}]`));
+}

@@ -1,6 +1,6 @@
 import type { JsonValue, ToolEntry } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
-import { parseReasoning } from "./parse-reasoning.ts";
+import { parseReasoning, reasoningPartsAt } from "./parse-reasoning.ts";
 import { checkParameters, isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
 import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice } from "./stream-request.ts";
 
@@ -143,11 +143,15 @@ function parseMessage(value: unknown, path: string, toolName: RegExp): Message {
         : requiredString(own(value, "content"), `${path}.content`);
     const calls = own(value, "tool_calls") ?? [];
     if (!Array.isArray(calls)) throw invalidField(`${path}.tool_calls`, "`tool_calls` must be an array.");
-    return {
+    const message: Message = {
       role,
       content,
       toolCalls: calls.map((call, i) => parseAssistantCall(call, `${path}.tool_calls[${i}]`, toolName)),
     };
+    const parts = own(value, "reasoning_parts");
+    if (parts !== undefined && parts !== null)
+      message.reasoningParts = reasoningPartsAt(parts, `${path}.reasoning_parts`);
+    return message;
   }
   if (role === "tool") return parseToolMessage(value, path, toolName);
   throw invalidField(`${path}.role`, "`role` must be system, user, assistant or tool.");

@@ -13,6 +13,7 @@
  *     { "role": "user", "content": "Weather in Paris?" },
  *     // a previous turn: the calls as the stream's `finish.toolCalls` listed them ...
  *     { "role": "assistant", "content": "", "tool_calls": [{ "id": "call_1", "name": "get_weather", "arguments": { "city": "Paris" } }] },
+ *     // (with "reasoning_parts": finish.reasoningParts, when the provider needs its reasoning back)
  *     // ... and their results
  *     { "role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "{\"celsius\": 18}" }   // "is_error": true for a failure
  *   ],
@@ -31,7 +32,7 @@
  *
  * @module
  */
-import type { JsonValue, RequestReasoning, ToolEntry } from "../../src/index.ts";
+import type { JsonValue, ReasoningPart, RequestReasoning, ToolEntry } from "../../src/index.ts";
 
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
@@ -79,6 +80,11 @@ export interface AssistantMessage {
   role: "assistant";
   content: string;
   toolCalls: AssistantToolCall[];
+  /**
+   * The turn's reasoning as `finish.reasoningParts` gave it (`reasoning_parts`): Anthropic and
+   * Claude on Bedrock take back their signed and redacted blocks, OpenAI Responses its items.
+   */
+  reasoningParts?: ReasoningPart[];
 }
 
 /** A call the model made, as `finish.toolCalls` reports it. */

@@ -10,6 +10,7 @@ import {
   type RequestMessage,
   type RequestToolChoice,
 } from "../request.ts";
+import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
 import { anthropicToolDefinitions } from "./anthropic-tools.ts";
 
@@ -66,6 +67,7 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
       },
     ];
   return [
+    ...thinkingBlocks(message.reasoningParts),
     ...text,
     ...message.toolCalls.map(
       (call, j): Fields => ({
@@ -76,6 +78,17 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
       }),
     ),
   ];
+}
+
+/**
+ * The turn's signed and redacted thinking, first in the turn and unchanged, as extended thinking
+ * with tools requires; other providers' reasoning (an OpenAI item) is not Anthropic's to take.
+ */
+function thinkingBlocks(parts: readonly ReasoningPart[] | undefined): Fields[] {
+  return (parts ?? []).flatMap((part): Fields[] => {
+    if (part.type === "signed") return [{ type: "thinking", thinking: part.text, signature: part.signature }];
+    return part.type === "redacted" ? [{ type: "redacted_thinking", data: part.data }] : [];
+  });
 }
 
 function toolChoice(choice: RequestToolChoice): Fields {

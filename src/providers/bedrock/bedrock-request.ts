@@ -10,6 +10,7 @@ import {
   type RequestToolChoice,
   type Turn,
 } from "../request.ts";
+import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
 import { bedrockToolDefinitions } from "./bedrock-tools.ts";
 
@@ -27,7 +28,8 @@ const DEFAULT_CLAUDE_MAX_TOKENS = 4096;
  * ```
  */
 export function bedrockRequestBody(request: ProviderRequest): Fields {
-  const messages = toTurns(request.messages, toBlocks);
+  const claude = /claude/i.test(request.model);
+  const messages = toTurns(request.messages, (message, path) => toBlocks(message, path, claude));
   const body: Fields = { messages: messages.map((m) => ({ role: m.role, content: m.content })) };
   const system = request.messages.flatMap((m) =>
     m.role === "system" && m.content !== "" ? [{ text: m.content }] : [],
@@ -38,9 +40,7 @@ export function bedrockRequestBody(request: ProviderRequest): Fields {
   const inferenceConfig: Fields = {};
   if (request.maxTokens !== undefined) inferenceConfig["maxTokens"] = request.maxTokens;
   // Claude on Bedrock thinks as on Anthropic; Converse has no knob of its own for it.
-  const thinking = /claude/i.test(request.model)
-    ? anthropicThinking(request, request.maxTokens ?? DEFAULT_CLAUDE_MAX_TOKENS)
-    : undefined;
+  const thinking = claude ? anthropicThinking(request, request.maxTokens ?? DEFAULT_CLAUDE_MAX_TOKENS) : undefined;
   if (thinking) {
     inferenceConfig["maxTokens"] ??= DEFAULT_CLAUDE_MAX_TOKENS;
     // Only `thinking`: an adaptive request's effort (Anthropic's `output_config`) is not one of Converse's fields.
@@ -57,7 +57,7 @@ export function bedrockRequestBody(request: ProviderRequest): Fields {
  * A message's content blocks: earlier calls `toolUse` blocks, their results `toolResult` blocks
  * in the user's turn (turns alternate; `toTurns` merges them and drops empty ones).
  */
-function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: string): Fields[] {
+function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: string, claude: boolean): Fields[] {
   if (message.role === "tool")
     return [
       {
@@ -72,6 +72,7 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
   const text: Fields[] = message.content.trim() === "" ? [] : [{ text: message.content }];
   if (message.role === "user") return text;
   return [
+    ...(claude ? reasoningBlocks(message.reasoningParts) : []),
     ...text,
     ...message.toolCalls.map(
       (call, j): Fields => ({
@@ -83,6 +84,18 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
       }),
     ),
   ];
+}
+
+/**
+ * Claude's signed and redacted thinking of the turn, first and unchanged, as extended thinking
+ * with tools requires (the other models on Converse sign nothing: they are sent none).
+ */
+function reasoningBlocks(parts: readonly ReasoningPart[] | undefined): Fields[] {
+  return (parts ?? []).flatMap((part): Fields[] => {
+    if (part.type === "signed")
+      return [{ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } }];
+    return part.type === "redacted" ? [{ reasoningContent: { redactedContent: part.data } }] : [];
+  });
 }
 
 /**

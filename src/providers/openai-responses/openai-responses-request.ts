@@ -6,6 +6,7 @@ import {
   type RequestMessage,
   type RequestToolChoice,
 } from "../request.ts";
+import type { ReasoningPart } from "../../shared/deltas.ts";
 import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 
 /**
@@ -46,7 +47,11 @@ function toInputItems(message: RequestMessage, path: string): Fields[] {
     case "user":
       return [{ role: message.role, content: message.content }];
     case "assistant": {
-      const items: Fields[] = message.content === "" ? [] : [{ role: "assistant", content: message.content }];
+      // Reasoning items go back before what they reasoned for, and only with it: an item with
+      // nothing after it is refused.
+      const said = message.content !== "" || message.toolCalls.length > 0;
+      const items: Fields[] = said ? reasoningItems(message.reasoningParts) : [];
+      if (message.content !== "") items.push({ role: "assistant", content: message.content });
       message.toolCalls.forEach((call, i) => {
         items.push({
           type: "function_call",
@@ -60,6 +65,18 @@ function toInputItems(message: RequestMessage, path: string): Fields[] {
     case "tool":
       return [{ type: "function_call_output", call_id: resultId(message, path), output: message.content }];
   }
+}
+
+/**
+ * The turn's reasoning items with their encrypted content, which a reasoning model uses across a
+ * tool loop whether or not its response was stored; other providers' reasoning is not OpenAI's to take.
+ */
+function reasoningItems(parts: readonly ReasoningPart[] | undefined): Fields[] {
+  return (parts ?? []).flatMap((part): Fields[] =>
+    part.type === "item" && part.encryptedContent !== undefined
+      ? [{ type: "reasoning", id: part.id, summary: part.summary ?? [], encrypted_content: part.encryptedContent }]
+      : [],
+  );
 }
 
 function toolChoice(choice: RequestToolChoice): Fields | string {

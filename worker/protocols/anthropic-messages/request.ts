@@ -21,12 +21,12 @@
  * `thinking` (with `output_config.effort`) becomes the provider's reasoning knob
  * (worker/protocols/client-reasoning.ts). What an agent also sends (Claude Code: `metadata`,
  * `context_management`, cache-control marks, server tools, ...) is accepted and, where the
- * provider has no counterpart, ignored: never a 400. Thinking blocks of earlier turns are not sent back to the
- * provider. Images and documents are a 400 naming their block.
+ * provider has no counterpart, ignored: never a 400. The thinking blocks of earlier turns go back
+ * to the provider that takes them (worker/protocols/reasoning-state.ts). Images and documents are a 400 naming their block.
  *
  * @module
  */
-import type { JsonValue } from "../../../src/index.ts";
+import type { JsonValue, ReasoningPart } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
@@ -34,6 +34,7 @@ import type { StreamRequest } from "../../request/stream-request.ts";
 import { upstreamProvider, upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
 import { messagesReasoning } from "../client-reasoning.ts";
+import { thinkingPart } from "../reasoning-state.ts";
 import { signatureOfId } from "../thought-signatures.ts";
 import {
   arrayAt,
@@ -143,6 +144,7 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
   const text: string[] = [];
   const out: WireMessage[] = [];
   const toolCalls: Extract<WireMessage, { role: "assistant" }>["tool_calls"] = [];
+  const parts: ReasoningPart[] = [];
   blocks.forEach((block, i) => {
     const at = `${path}.content[${i}]`;
     const type = own(block, "type");
@@ -170,8 +172,11 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
         arguments: (input ?? {}) as JsonValue,
         ...signatureOfId(id),
       });
-    } else if (type === "thinking" || type === "redacted_thinking" || type === "server_tool_use") {
-      // Earlier reasoning and server-side tool blocks: nothing another provider can take back.
+    } else if (type === "thinking" || type === "redacted_thinking") {
+      const part = role === "assistant" ? reasoningOf(block, at) : undefined;
+      if (part) parts.push(part);
+    } else if (type === "server_tool_use") {
+      // A server-side tool's call: the provider ran it, no client's call.
     } else if (typeof type === "string" && type.endsWith("_tool_result")) {
       // Results of a server tool (web search, ...) the provider ran: not a client's tool result.
     } else
@@ -180,9 +185,26 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
         `A ${role} message takes text${role === "user" ? " and tool_result" : ", thinking and tool_use"} blocks.`,
       );
   });
-  if (role === "assistant") return [{ role, content: text.join(""), tool_calls: toolCalls }];
+  if (role === "assistant")
+    return [
+      { role, content: text.join(""), tool_calls: toolCalls, ...(parts.length > 0 ? { reasoning_parts: parts } : {}) },
+    ];
   if (text.length > 0 || out.length === 0) out.push({ role: "user", content: text.join("\n") });
   return out;
+}
+
+/**
+ * The reasoning an earlier `thinking` or `redacted_thinking` block carries back (a signed or
+ * sealed signature, redacted data), or undefined for one without state (an unsigned block).
+ */
+function reasoningOf(block: Record<string, unknown>, at: string): ReasoningPart | undefined {
+  if (own(block, "type") === "thinking")
+    return thinkingPart(
+      stringAt(own(block, "thinking") ?? "", `${at}.thinking`),
+      stringAt(own(block, "signature") ?? "", `${at}.signature`),
+    );
+  const data = stringAt(own(block, "data"), `${at}.data`);
+  return data === "" ? undefined : { type: "redacted", data };
 }
 
 /** A tool result's text: a string, or its text blocks (an image in it is named, not sent). */

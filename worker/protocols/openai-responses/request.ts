@@ -20,7 +20,8 @@
  * A `custom` tool (free text, such as Codex's `apply_patch`) goes to the provider as a function
  * with one string parameter, `input`, and its calls come back as `custom_tool_call` items with
  * the text. `reasoning.effort` becomes the provider's reasoning knob
- * (worker/protocols/client-reasoning.ts). What the official clients send that changes nothing
+ * (worker/protocols/client-reasoning.ts), and the `encrypted_content` of earlier `reasoning`
+ * items goes back to the provider that takes it (worker/protocols/reasoning-state.ts). What the official clients send that changes nothing
  * here (`store`, `include`, `parallel_tool_calls`, `prompt_cache_key`, `text`, `metadata`, `user`, ...) is
  * accepted. `web_search` tools and `namespace` groups are dropped (Codex offers them by default); the other built-in
  * tools (`file_search`, `computer_use_preview`, `code_interpreter`, `image_generation`, `mcp`,
@@ -36,6 +37,7 @@ import type { StreamRequest } from "../../request/stream-request.ts";
 import { upstreamProvider, upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
 import { responsesReasoning } from "../client-reasoning.ts";
+import { reasoningItemPart } from "../reasoning-state.ts";
 import { signatureOfId } from "../thought-signatures.ts";
 import {
   argumentsOf,
@@ -188,8 +190,17 @@ function addItem(messages: WireMessage[], value: unknown, path: string, calls: S
       content:
         typeof output === "string" || !Array.isArray(output) ? resultText(output) : textOf(output, `${path}.output`),
     });
-  } else if (type === "reasoning" || type === "web_search_call") {
-    // Earlier reasoning and the provider's own searches: nothing another provider can take back.
+  } else if (type === "reasoning") {
+    // Its state, when it has some, opens (or joins) the assistant turn it reasoned for.
+    const encrypted = own(item, "encrypted_content");
+    const part = reasoningItemPart(
+      typeof own(item, "id") === "string" ? (own(item, "id") as string) : "",
+      typeof encrypted === "string" ? encrypted : undefined,
+      own(item, "summary"),
+    );
+    if (part) (assistant().reasoning_parts ??= []).push(part);
+  } else if (type === "web_search_call") {
+    // The provider's own search: nothing another provider can take back.
   } else
     throw invalidField(
       `${path}.type`,
