@@ -89,10 +89,16 @@ export function effortOfBudget(budget: number): ReasoningEffort {
 
 /** Anthropic's smallest thinking budget. */
 const MIN_THINKING_BUDGET = 1024;
+/**
+ * The longest answer sent with thinking when the request sets none: the smallest output limit of
+ * the Claude models that think (Opus 4 and 4.1 take 32,000 tokens).
+ */
+const MAX_THINKING_ANSWER = 32_000;
 
 /** What {@link anthropicThinking} reads of a request. */
 interface ThinkingRequest {
   readonly model: string;
+  readonly maxTokens?: number | undefined;
   readonly reasoning?: RequestReasoning | undefined;
   readonly toolChoice?: { readonly type: string } | undefined;
   readonly messages: readonly {
@@ -111,12 +117,13 @@ const ADAPTIVE_MODEL = /(?:opus|sonnet|haiku)-4[-.][6-9]|(?:opus|sonnet|haiku)-[
 
 /**
  * Anthropic's `thinking` (the Messages API, and Claude on Bedrock in `additionalModelRequestFields`)
- * for a request whose answer may be `maxTokens` long, or undefined when none is to be sent:
+ * and the `max_tokens` to send with it, or undefined when no thinking is to be sent:
  * - a model that thinks adaptively gets `{type: "adaptive"}` and the effort (`output_config.effort`,
  *   `minimal` as `low`); an earlier model `{type: "enabled", budget_tokens}`, the budget being the
  *   client's own or its effort's (`high` for an adaptive request without one);
- * - a budget must be at least 1,024 tokens and below `max_tokens`: it is lowered to
- *   `maxTokens - 1`, and thinking is left out when even that is under 1,024;
+ * - thinking counts in `max_tokens`: a request that sets it keeps it, and the budget must be below
+ *   it (lowered to `maxTokens - 1`, and thinking left out when even that is under 1,024); a request
+ *   that sets none gets the effort's budget plus `answerTokens` for the answer, at most 32,000;
  * - a `toolChoice` that forces a tool is refused with thinking: thinking is left out;
  * - with thinking, the assistant turn whose tool results end the conversation must start with its
  *   signed or redacted thinking blocks: when it has none (it ran without thinking, or came from a
@@ -124,19 +131,22 @@ const ADAPTIVE_MODEL = /(?:opus|sonnet|haiku)-4[-.][6-9]|(?:opus|sonnet|haiku)-[
  */
 export function anthropicThinking(
   request: ThinkingRequest,
-  maxTokens: number,
-): { thinking: Record<string, unknown>; effort?: ReasoningEffort } | undefined {
+  answerTokens: number,
+): { thinking: Record<string, unknown>; effort?: ReasoningEffort; maxTokens: number } | undefined {
   const { reasoning, toolChoice } = request;
   if (reasoning === undefined || reasoning.type === "off") return undefined;
   if (toolChoice?.type === "required" || toolChoice?.type === "tool" || !signedToolLoop(request.messages))
     return undefined;
+  const on = reasoning.type === "on" ? reasoning : { type: "on" as const, effort: reasoning.effort ?? "high" };
+  const maxTokens = request.maxTokens ?? Math.min(reasoningBudget(on) + answerTokens, MAX_THINKING_ANSWER);
   if (ADAPTIVE_MODEL.test(request.model)) {
     const effort = reasoning.effort === "minimal" ? "low" : reasoning.effort;
-    return effort === undefined ? { thinking: { type: "adaptive" } } : { thinking: { type: "adaptive" }, effort };
+    const thinking = { type: "adaptive" };
+    return effort === undefined ? { thinking, maxTokens } : { thinking, effort, maxTokens };
   }
-  const on = reasoning.type === "on" ? reasoning : { type: "on" as const, effort: reasoning.effort ?? "high" };
-  const budget = Math.min(reasoningBudget(on), maxTokens - 1);
-  return budget < MIN_THINKING_BUDGET ? undefined : { thinking: { type: "enabled", budget_tokens: budget } };
+  const room = request.maxTokens === undefined ? maxTokens - answerTokens : maxTokens - 1;
+  const budget = Math.min(reasoningBudget(on), room);
+  return budget < MIN_THINKING_BUDGET ? undefined : { thinking: { type: "enabled", budget_tokens: budget }, maxTokens };
 }
 
 /** The conversation does not end in tool results, or the turn that made the calls carries signed thinking. */

@@ -74,8 +74,8 @@ group("Reasoning: each provider's knob", (test) => {
     assertEquals(body("ollama", { model: "gpt-oss:20b", reasoning: on })["think"], "medium");
     assertEquals(body("ollama", { reasoning: { type: "off" } })["think"], false);
     const claude = body("bedrock", { model: "us.anthropic.claude-sonnet-4-5-20250929-v1:0", reasoning: on });
-    assertEquals(claude["additionalModelRequestFields"], { thinking: { type: "enabled", budget_tokens: 4095 } });
-    assertEquals(claude["inferenceConfig"], { maxTokens: 4096 });
+    assertEquals(claude["additionalModelRequestFields"], { thinking: { type: "enabled", budget_tokens: 16_384 } });
+    assertEquals(claude["inferenceConfig"], { maxTokens: 20_480 });
   });
 
   test("a budget goes as it is where budgets are taken, as its effort elsewhere; Gemini 2.5 caps it", () => {
@@ -103,7 +103,24 @@ group("Reasoning: each provider's knob", (test) => {
 });
 
 group("Reasoning: Anthropic's rules for thinking", (test) => {
-  test("the budget stays below max_tokens, and under 1,024 tokens thinking is left out", () => {
+  test("without max_tokens the answer gets 4,096 tokens beyond the budget, at most 32,000 in all", () => {
+    const sent = (effort: "minimal" | "medium" | "high") => {
+      const request = body("anthropic", { reasoning: { type: "on", effort } });
+      return [request["max_tokens"], (request["thinking"] as { budget_tokens: number }).budget_tokens];
+    };
+    assertEquals(
+      [sent("minimal"), sent("medium"), sent("high")],
+      [
+        [5120, 1024],
+        [20_480, 16_384],
+        [32_000, 27_904],
+      ],
+    );
+    const adaptive = body("anthropic", { model: "claude-opus-4-7", reasoning: { type: "adaptive", effort: "low" } });
+    assertEquals(adaptive["max_tokens"], 8192);
+  });
+
+  test("the budget stays below the request's max_tokens, and under 1,024 tokens thinking is left out", () => {
     assertEquals(body("anthropic", { reasoning: high, maxTokens: 8000 })["thinking"], {
       type: "enabled",
       budget_tokens: 7999,
@@ -125,9 +142,9 @@ group("Reasoning: Anthropic's rules for thinking", (test) => {
       reasoning: high,
       messages: toolLoop([{ type: "signed", text: "Let me check.", signature: "sig" }]),
     });
-    assertEquals(signed["thinking"], { type: "enabled", budget_tokens: 4095 });
+    assertEquals(signed["thinking"], { type: "enabled", budget_tokens: 27_904 });
     const redacted = body("anthropic", { reasoning: high, messages: toolLoop([{ type: "redacted", data: "opaque" }]) });
-    assertEquals(redacted["thinking"], { type: "enabled", budget_tokens: 4095 });
+    assertEquals(redacted["thinking"], { type: "enabled", budget_tokens: 27_904 });
   });
 });
 

@@ -85,16 +85,16 @@ const BUDGET_KNOB: Record<string, Record<string, unknown>> = {
   ollama: { think: true },
 };
 
-/** Codex's `reasoning` with an effort (and no max_output_tokens: Anthropic's default 4,096 bounds the budget). */
+/** Codex's `reasoning` with an effort, and no max_output_tokens: Claude gets the budget and 4,096 tokens for the answer. */
 const CODEX_REASONING = { reasoning: { effort: "low", summary: "auto" }, include: ["reasoning.encrypted_content"] };
 const EFFORT_KNOB: Record<string, Record<string, unknown>> = {
   openai: { reasoning_effort: "low" },
   "openai-responses": { reasoning: { effort: "low", summary: "auto" }, include: ["reasoning.encrypted_content"] },
-  anthropic: { thinking: { type: "enabled", budget_tokens: 4095 } },
+  anthropic: { thinking: { type: "enabled", budget_tokens: 4096 }, max_tokens: 8192 },
   gemini: { generationConfig: { thinkingConfig: { includeThoughts: true, thinkingBudget: 4096 } } },
   bedrock: {
-    additionalModelRequestFields: { thinking: { type: "enabled", budget_tokens: 4095 } },
-    inferenceConfig: { maxTokens: 4096 },
+    additionalModelRequestFields: { thinking: { type: "enabled", budget_tokens: 4096 } },
+    inferenceConfig: { maxTokens: 8192 },
   },
   cohere: { thinking: { type: "enabled", token_budget: 4096 } },
   ollama: { think: true },

@@ -28,17 +28,16 @@ const DEFAULT_MAX_TOKENS = 4096;
  */
 export function anthropicRequestBody(request: ProviderRequest): Fields {
   const system = systemText(request.messages);
-  const maxTokens = request.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const thinking = anthropicThinking(request, DEFAULT_MAX_TOKENS);
   const body: Fields = {
     model: request.model,
-    max_tokens: maxTokens,
+    max_tokens: thinking?.maxTokens ?? request.maxTokens ?? DEFAULT_MAX_TOKENS,
     messages: toTurns(request.messages, toBlocks).map((turn) => ({ role: turn.role, content: turn.content })),
     stream: true,
   };
   if (system !== "") body["system"] = system;
   if (request.tools.length > 0) body["tools"] = anthropicToolDefinitions(request.tools);
   if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice);
-  const thinking = anthropicThinking(request, maxTokens);
   if (thinking) {
     body["thinking"] = thinking.thinking;
     if (thinking.effort !== undefined) body["output_config"] = { effort: thinking.effort };

@@ -14,7 +14,7 @@ import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
 import { bedrockToolDefinitions } from "./bedrock-tools.ts";
 
-/** The answer's length sent with thinking when the request gives none: the budget must be below it. */
+/** The answer's length, beyond the thinking budget, sent with thinking when the request gives none. */
 const DEFAULT_CLAUDE_MAX_TOKENS = 4096;
 
 /**
@@ -40,9 +40,9 @@ export function bedrockRequestBody(request: ProviderRequest): Fields {
   const inferenceConfig: Fields = {};
   if (request.maxTokens !== undefined) inferenceConfig["maxTokens"] = request.maxTokens;
   // Claude on Bedrock thinks as on Anthropic; Converse has no knob of its own for it.
-  const thinking = claude ? anthropicThinking(request, request.maxTokens ?? DEFAULT_CLAUDE_MAX_TOKENS) : undefined;
+  const thinking = claude ? anthropicThinking(request, DEFAULT_CLAUDE_MAX_TOKENS) : undefined;
   if (thinking) {
-    inferenceConfig["maxTokens"] ??= DEFAULT_CLAUDE_MAX_TOKENS;
+    inferenceConfig["maxTokens"] = thinking.maxTokens;
     // Only `thinking`: an adaptive request's effort (Anthropic's `output_config`) is not one of Converse's fields.
     body["additionalModelRequestFields"] = { thinking: thinking.thinking };
   } else if (request.temperature !== undefined) {
