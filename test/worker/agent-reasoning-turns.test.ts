@@ -1,8 +1,8 @@
 // Two turns with the real SDKs: the reasoning a provider gave on turn 1, echoed back by the client
 // as its protocol has it, reaches the provider on turn 2 in the provider's own shape (Anthropic's
-// signed and redacted thinking before its tool_use, OpenAI's reasoning item with its encrypted
-// content before its function_call), also when the client speaks the other protocol; a provider
-// that cannot take it back is sent none.
+// signed and redacted thinking before its tool_use, Claude on Bedrock the same as reasoningContent,
+// OpenAI's reasoning item with its encrypted content before its function_call), also when the
+// client speaks the other protocol; a provider that cannot take it back is sent none.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -142,6 +142,33 @@ describe("reasoning carried from one turn to the next", () => {
     ]);
     // Anthropic refuses thinking on a tool loop whose turn has none: it is left out.
     expect(claude).not.toHaveProperty("thinking");
+  });
+
+  it("Messages on Claude on Bedrock: the signed and redacted thinking go back as reasoningContent before the toolUse", async () => {
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    const env = { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "secret", AWS_REGION: "us-west-2" };
+    const fetch = workerFetch({ env: testEnv({ ...env, CLIENT_TOKEN: "t" }), upstream });
+    await new Anthropic({ baseURL: "http://localhost:8787", apiKey: "t", fetch, maxRetries: 0 }).messages
+      .stream({
+        model: "bedrock/us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        max_tokens: 32_000,
+        thinking: { type: "enabled", budget_tokens: 16_000 },
+        tools: [{ name: "lookup", input_schema: schema }],
+        messages: [
+          { role: "user", content: ask },
+          { role: "assistant", content: anthropicTurn as Anthropic.ContentBlockParam[] },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: RESULT }] },
+        ],
+      })
+      .finalMessage()
+      .catch(() => undefined);
+    const body = upstream.requests[0]!.body;
+    expect((body["messages"] as { content: unknown[] }[])[1]!.content).toEqual([
+      { reasoningContent: { reasoningText: { text: THOUGHT, signature: SIGNATURE } } },
+      { reasoningContent: { redactedContent: REDACTED } },
+      { toolUse: { toolUseId: "toolu_1", name: "lookup", input: { query: "Paris" } } },
+    ]);
+    expect(body["additionalModelRequestFields"]).toEqual({ thinking: { type: "enabled", budget_tokens: 16_000 } });
   });
 
   it("POST /v1/stream takes finish.reasoningParts back as an assistant message's reasoning_parts", async () => {
