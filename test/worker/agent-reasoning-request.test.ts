@@ -153,6 +153,39 @@ describe("reasoning asked for by an agent reaches each provider in its own knob"
   });
 });
 
+describe("POST /v1/chat/completions takes reasoning_effort as the same effort", () => {
+  it("OpenAI is sent it as it is, Anthropic a budget; none is off, and a bad value a 400 at reasoning_effort", async () => {
+    const sent = async (provider: string, effort: string) => {
+      const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+      const env = testEnv({ ...LIVE[provider]!.env, CLIENT_TOKEN: "t" });
+      const sdk = new OpenAI({
+        baseURL: "http://localhost:8787/v1",
+        apiKey: "t",
+        fetch: workerFetch({ env, upstream }),
+        maxRetries: 0,
+      });
+      const error = await sdk.chat.completions
+        .create({
+          model: `${provider}/${LIVE[provider]!.model}`,
+          messages: [{ role: "user", content: "Think, then answer." }],
+          reasoning_effort: effort as "high",
+        })
+        .catch((e: unknown) => e);
+      return { body: upstream.requests[0]?.body, error };
+    };
+    expect((await sent("openai", "high")).body).toMatchObject({ reasoning_effort: "high" });
+    expect((await sent("openai", "none")).body).not.toHaveProperty("reasoning_effort");
+    expect((await sent("anthropic", "low")).body).toMatchObject({
+      thinking: { type: "enabled", budget_tokens: 4096 },
+      max_tokens: 8192,
+    });
+    const bad = await sent("openai", "extreme");
+    expect(bad.body).toBeUndefined();
+    expect(bad.error).toBeInstanceOf(BadRequestError);
+    expect((bad.error as BadRequestError).param).toBe("reasoning_effort");
+  });
+});
+
 describe("POST /v1/stream takes reasoning as its own field", () => {
   const env = () => testEnv({ ...LIVE["openai"]!.env, CLIENT_TOKEN: "t" });
   const auth = { headers: { authorization: "Bearer t" } };

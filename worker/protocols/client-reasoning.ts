@@ -8,7 +8,7 @@
  *   it does not know, `<provider>/<model>` included); `{type: "disabled"}` is off.
  * - Responses: `reasoning.effort` is reasoning at that effort, `none` is off; `reasoning.summary`
  *   rides along. A `reasoning` without an effort (Codex's for a model it does not know) leaves
- *   the provider its default.
+ *   the provider its default. Chat Completions' `reasoning_effort` is the same effort.
  *
  * Anything else (a mode this Worker does not know, Anthropic's `display`) is the provider's default, never a 400.
  *
@@ -41,10 +41,17 @@ export function messagesReasoning(thinking: unknown, outputConfig: unknown): Wir
 /** A Responses request's `reasoning` as `/v1/stream`'s; a bad effort is a 400 at `reasoning.effort`. */
 export function responsesReasoning(reasoning: unknown): WireReasoning | undefined {
   if (!isObject(reasoning)) return undefined;
-  const effort = own(reasoning, "effort");
+  const on = effortReasoning(own(reasoning, "effort"), "reasoning.effort");
+  const summary = own(reasoning, "summary");
+  return on?.type === "on" && SUMMARIES.has(summary) ? { ...on, summary: summary as string } : on;
+}
+
+/**
+ * A reasoning effort as `/v1/stream`'s `reasoning` (Responses' `reasoning.effort`, Chat
+ * Completions' `reasoning_effort`): absent, `none` (off), or a level; anything else is a 400 at `path`.
+ */
+export function effortReasoning(effort: unknown, path: string): WireReasoning | undefined {
   if (effort === undefined || effort === null) return undefined;
   if (effort === "none") return { type: "off" };
-  const summary = own(reasoning, "summary");
-  const on: WireReasoning = { type: "on", effort: effortAt(effort, "reasoning.effort") };
-  return SUMMARIES.has(summary) ? { ...on, summary: summary as string } : on;
+  return { type: "on", effort: effortAt(effort, path) };
 }

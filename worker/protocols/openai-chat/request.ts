@@ -16,7 +16,8 @@
  *   "stream": true,                                            // absent or false: one chat.completion object
  *   "stream_options": { "include_usage": true },
  *   "max_completion_tokens": 1024,                            // or max_tokens
- *   "temperature": 0.2
+ *   "temperature": 0.2,
+ *   "reasoning_effort": "low"                                 // optional: each provider's own knob (client-reasoning.ts)
  * }
  * ```
  *
@@ -30,6 +31,7 @@
 import { HttpError, invalidField } from "../../response/json-error.ts";
 import { arrayAt, idAt, clientRequest, objectAt, stringAt, toolCallAt, type WireMessage } from "../client-request.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import { effortReasoning } from "../client-reasoning.ts";
 import { providerModel } from "../provider-model.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 
@@ -53,6 +55,7 @@ const USED = new Set([
   "max_tokens",
   "max_completion_tokens",
   "temperature",
+  "reasoning_effort",
 ]);
 /** Parameters that only concern OpenAI's own bookkeeping or sampling details a gateway may leave to the provider. */
 const IGNORED = new Set([
@@ -120,6 +123,7 @@ export function parseChatCompletionRequest(body: unknown, providers: readonly st
       tool_choice: own(fields, "tool_choice") ?? undefined,
       max_tokens: own(fields, "max_completion_tokens") ?? own(fields, "max_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
+      reasoning: effortReasoning(own(fields, "reasoning_effort"), "reasoning_effort"),
     },
     undefined,
     providers,
