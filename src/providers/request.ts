@@ -62,6 +62,8 @@ export type RequestMessage =
        * other providers are sent none.
        */
       readonly reasoningParts?: readonly ReasoningPart[] | undefined;
+      /** The turn's reasoning text (`finish.reasoning`): Ollama takes it back as `thinking`; the others are sent none. */
+      readonly reasoning?: string | undefined;
     }
   | {
       readonly role: "tool";

@@ -214,9 +214,17 @@ group("Reasoning: each provider takes back its own kind of reasoning, and only t
     assertEquals(JSON.stringify(body("openai-responses", { messages: alone })).includes("reasoning"), false);
   });
 
-  test("the other providers are sent no reasoning state", () => {
+  test("the other providers are sent no reasoning state; Ollama takes the reasoning text back as thinking", () => {
     for (const provider of ["openai", "gemini", "cohere", "ollama"] as const)
       for (const state of ["sig", "opaque", "gAAAA", "rs_"])
         assertEquals(turn(provider).includes(state), false, provider);
+    const thought: RequestMessage[] = [
+      ...ask,
+      { role: "assistant", content: "Sunny.", toolCalls: [], reasoning: "Paris is usually mild." },
+    ];
+    const ollama = body("ollama", { messages: thought })["messages"] as Record<string, unknown>[];
+    assertEquals(ollama[1], { role: "assistant", content: "Sunny.", thinking: "Paris is usually mild." });
+    for (const provider of ["openai", "openai-responses", "anthropic", "gemini", "bedrock", "cohere"] as const)
+      assertEquals(JSON.stringify(body(provider, { messages: thought })).includes("mild"), false, provider);
   });
 });

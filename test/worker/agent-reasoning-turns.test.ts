@@ -171,6 +171,53 @@ describe("reasoning carried from one turn to the next", () => {
     expect(body["additionalModelRequestFields"]).toEqual({ thinking: { type: "enabled", budget_tokens: 16_000 } });
   });
 
+  it("Ollama takes the thinking text back: an unsigned thinking block, a reasoning item's summary", async () => {
+    const env = testEnv({ OLLAMA_BASE_URL: "https://provider.test", CLIENT_TOKEN: "t" });
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    const fetch = workerFetch({ env, upstream });
+    const history = {
+      role: "user" as const,
+      content: [{ type: "tool_result" as const, tool_use_id: "call_1", content: RESULT }],
+    };
+    await new Anthropic({ baseURL: "http://localhost:8787", apiKey: "t", fetch, maxRetries: 0 }).messages
+      .stream({
+        model: "ollama/gpt-oss:20b",
+        max_tokens: 1024,
+        tools: [{ name: "lookup", input_schema: schema }],
+        messages: [
+          { role: "user", content: ask },
+          {
+            role: "assistant",
+            content: [
+              { type: "thinking", thinking: THOUGHT, signature: "" },
+              { type: "tool_use", id: "call_1", name: "lookup", input: { query: "Paris" } },
+            ],
+          },
+          history,
+        ],
+      })
+      .finalMessage()
+      .catch(() => undefined);
+    await new OpenAI({ baseURL: "http://localhost:8787/v1", apiKey: "t", fetch, maxRetries: 0 }).responses
+      .create({
+        model: "ollama/gpt-oss:20b",
+        tools: [{ type: "function", name: "lookup", strict: false, parameters: schema }],
+        input: [
+          { role: "user", content: ask },
+          { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: THOUGHT }] },
+          { type: "function_call", call_id: "call_1", name: "lookup", arguments: '{"query":"Paris"}' },
+          { type: "function_call_output", call_id: "call_1", output: RESULT },
+        ],
+      })
+      .catch(() => undefined);
+    expect(upstream.requests).toHaveLength(2);
+    for (const { body } of upstream.requests)
+      expect((body["messages"] as Record<string, unknown>[])[1]).toMatchObject({
+        role: "assistant",
+        thinking: THOUGHT,
+      });
+  });
+
   it("POST /v1/stream takes finish.reasoningParts back as an assistant message's reasoning_parts", async () => {
     const upstream = anthropicThinkingStream();
     const env = testEnv({ ...ENV["anthropic"]!, CLIENT_TOKEN: "t" });
@@ -206,5 +253,18 @@ describe("reasoning carried from one turn to the next", () => {
     expect(((await bad.json()) as { error: { field: string } }).error.field).toBe(
       "messages[1].reasoning_parts[0].signature",
     );
+    const text = await call(
+      streamRequest(
+        validBody({
+          messages: [
+            { role: "user", content: ask },
+            { role: "assistant", content: "", reasoning: 5 },
+          ],
+        }),
+        auth,
+      ),
+      env,
+    );
+    expect(((await text.json()) as { error: { field: string } }).error.field).toBe("messages[1].reasoning");
   });
 });

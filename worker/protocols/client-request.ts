@@ -30,6 +30,8 @@ export type WireMessage =
       }[];
       /** The turn's reasoning a provider takes back (worker/protocols/reasoning-state.ts). */
       reasoning_parts?: ReasoningPart[];
+      /** The turn's reasoning text, which Ollama takes back. */
+      reasoning?: string;
     }
   | { role: "tool"; tool_call_id: string; content: string; is_error?: true };
 

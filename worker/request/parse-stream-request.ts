@@ -151,6 +151,9 @@ function parseMessage(value: unknown, path: string, toolName: RegExp): Message {
     const parts = own(value, "reasoning_parts");
     if (parts !== undefined && parts !== null)
       message.reasoningParts = reasoningPartsAt(parts, `${path}.reasoning_parts`);
+    const reasoning = own(value, "reasoning");
+    if (reasoning !== undefined && reasoning !== null && reasoning !== "")
+      message.reasoning = requiredString(reasoning, `${path}.reasoning`);
     return message;
   }
   if (role === "tool") return parseToolMessage(value, path, toolName);

@@ -13,7 +13,7 @@
  *     { "role": "user", "content": "Weather in Paris?" },
  *     // a previous turn: the calls as the stream's `finish.toolCalls` listed them ...
  *     { "role": "assistant", "content": "", "tool_calls": [{ "id": "call_1", "name": "get_weather", "arguments": { "city": "Paris" } }] },
- *     // (with "reasoning_parts": finish.reasoningParts, when the provider needs its reasoning back)
+ *     // (with "reasoning_parts": finish.reasoningParts and "reasoning": finish.reasoning, which providers take back)
  *     // ... and their results
  *     { "role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "{\"celsius\": 18}" }   // "is_error": true for a failure
  *   ],
@@ -85,6 +85,8 @@ export interface AssistantMessage {
    * Claude on Bedrock take back their signed and redacted blocks, OpenAI Responses its items.
    */
   reasoningParts?: ReasoningPart[];
+  /** The turn's reasoning text (`reasoning`, the stream's `finish.reasoning`): Ollama takes it back as `thinking`. */
+  reasoning?: string;
 }
 
 /** A call the model made, as `finish.toolCalls` reports it. */

@@ -45,6 +45,8 @@ function toOllamaMessages(messages: readonly RequestMessage[]): Fields[] {
       case "assistant": {
         for (const call of message.toolCalls) if (call.id !== null) namesById.set(call.id, call.name);
         const out: Fields = { role: "assistant", content: message.content };
+        // A thinking model (gpt-oss, qwen3) reads its own earlier reasoning back, as Ollama's chat template renders it.
+        if (message.reasoning) out["thinking"] = message.reasoning;
         if (message.toolCalls.length > 0) out["tool_calls"] = message.toolCalls.map(toOllamaCall);
         return out;
       }

@@ -145,6 +145,7 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
   const out: WireMessage[] = [];
   const toolCalls: Extract<WireMessage, { role: "assistant" }>["tool_calls"] = [];
   const parts: ReasoningPart[] = [];
+  const thoughts: string[] = [];
   blocks.forEach((block, i) => {
     const at = `${path}.content[${i}]`;
     const type = own(block, "type");
@@ -173,8 +174,10 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
         ...signatureOfId(id),
       });
     } else if (type === "thinking" || type === "redacted_thinking") {
-      const part = role === "assistant" ? reasoningOf(block, at) : undefined;
+      if (role !== "assistant") return;
+      const part = reasoningOf(block, at);
       if (part) parts.push(part);
+      if (type === "thinking") thoughts.push(stringAt(own(block, "thinking") ?? "", `${at}.thinking`));
     } else if (type === "server_tool_use") {
       // A server-side tool's call: the provider ran it, no client's call.
     } else if (typeof type === "string" && type.endsWith("_tool_result")) {
@@ -185,10 +188,12 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
         `A ${role} message takes text${role === "user" ? " and tool_result" : ", thinking and tool_use"} blocks.`,
       );
   });
-  if (role === "assistant")
-    return [
-      { role, content: text.join(""), tool_calls: toolCalls, ...(parts.length > 0 ? { reasoning_parts: parts } : {}) },
-    ];
+  if (role === "assistant") {
+    const message: WireMessage = { role, content: text.join(""), tool_calls: toolCalls };
+    if (parts.length > 0) message.reasoning_parts = parts;
+    if (thoughts.join("") !== "") message.reasoning = thoughts.join("");
+    return [message];
+  }
   if (text.length > 0 || out.length === 0) out.push({ role: "user", content: text.join("\n") });
   return out;
 }

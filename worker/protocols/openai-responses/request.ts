@@ -198,7 +198,10 @@ function addItem(messages: WireMessage[], value: unknown, path: string, calls: S
       typeof encrypted === "string" ? encrypted : undefined,
       own(item, "summary"),
     );
-    if (part) (assistant().reasoning_parts ??= []).push(part);
+    const turn = assistant();
+    if (part) (turn.reasoning_parts ??= []).push(part);
+    const summary = summaryText(own(item, "summary"));
+    if (summary !== "") turn.reasoning = turn.reasoning === undefined ? summary : `${turn.reasoning}\n\n${summary}`;
   } else if (type === "web_search_call") {
     // The provider's own search: nothing another provider can take back.
   } else
@@ -206,6 +209,14 @@ function addItem(messages: WireMessage[], value: unknown, path: string, calls: S
       `${path}.type`,
       "An input item is a message, function_call, function_call_output, custom_tool_call, custom_tool_call_output or reasoning.",
     );
+}
+
+/** A reasoning item's summary as text (its `summary_text` parts), which Ollama takes back as `thinking`. */
+function summaryText(summary: unknown): string {
+  if (!Array.isArray(summary)) return "";
+  return summary
+    .flatMap((part) => (isObject(part) && typeof own(part, "text") === "string" ? [own(part, "text") as string] : []))
+    .join("\n");
 }
 
 /** A message's text: a string, or its text parts (`input_text`, `output_text`, `text`). */
