@@ -5,7 +5,7 @@
 import Anthropic, { BadRequestError as AnthropicBadRequest } from "@anthropic-ai/sdk";
 import OpenAI, { BadRequestError as OpenAIBadRequest } from "openai";
 import { describe, expect, it } from "vitest";
-import { ToolNames } from "../../worker/protocols/tool-names.ts";
+import { ToolNames } from "../../worker/upstream/tool-names.ts";
 import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
 import { recordingChunks } from "../../worker/upstream/replay/recording.ts";
 import { workerFetch } from "./client-support.ts";

@@ -1,4 +1,4 @@
-// The tool names of the agent protocols against each provider's rule (worker/protocols/tool-names.ts):
+// The tool names of the agent protocols against each provider's rule (worker/upstream/tool-names.ts):
 // a name that fits goes as it is; one that does not goes under a short name that fits, is the same
 // on every turn, differs from every other name of the request and reads like the name; the
 // provider's events come back with the client's names.
@@ -6,14 +6,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { EncodableEvent } from "../../src/index.ts";
 import type { WireRequest } from "../../worker/protocols/client-request.ts";
-import {
-  clientNames,
-  fitsRule,
-  shortName,
-  ToolNames,
-  toolNameIn,
-  withProviderNames,
-} from "../../worker/protocols/tool-names.ts";
+import { toolNameIn, withProviderNames } from "../../worker/protocols/tool-names.ts";
+import { clientNames, fitsRule, shortName, ToolNames } from "../../worker/upstream/tool-names.ts";
 import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
 import { collect, fromChunks } from "../support/streams.ts";
 

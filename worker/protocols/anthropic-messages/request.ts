@@ -46,7 +46,8 @@ import {
   type WireMessage,
   type WireTool,
 } from "../client-request.ts";
-import { toolNameIn, type ToolNames, withProviderNames } from "../tool-names.ts";
+import { toolNameIn, withProviderNames } from "../tool-names.ts";
+import type { ToolNames } from "../../upstream/tool-names.ts";
 
 /** The tool names Anthropic takes, which a Messages client may send. */
 const NAMES = upstreamProviders.anthropic.toolNames;

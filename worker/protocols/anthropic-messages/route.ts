@@ -12,7 +12,7 @@ import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
 import { messagesSignature } from "../reasoning-state.ts";
 import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
-import { clientNames } from "../tool-names.ts";
+import { clientNames } from "../../upstream/tool-names.ts";
 
 /** The version and betas a Messages client sent, bounded, for an Anthropic upstream. */
 function anthropicHeaders(headers: Headers): { [name: string]: string } | undefined {

@@ -51,7 +51,8 @@ import {
   type WireMessage,
   type WireTool,
 } from "../client-request.ts";
-import { toolNameIn, type ToolNames, withProviderNames } from "../tool-names.ts";
+import { toolNameIn, withProviderNames } from "../tool-names.ts";
+import type { ToolNames } from "../../upstream/tool-names.ts";
 
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;

@@ -12,7 +12,7 @@ import { customCalls } from "./custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
 import { responsesEncryptedContent } from "../reasoning-state.ts";
 import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
-import { clientNames } from "../tool-names.ts";
+import { clientNames } from "../../upstream/tool-names.ts";
 
 /** An SSE comment: every SSE reader skips it. */
 

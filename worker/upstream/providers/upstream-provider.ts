@@ -41,7 +41,7 @@ export interface ProviderHttpRequest {
 
 /**
  * The tool (function) names a provider takes, as its API reference documents them. The agent
- * endpoints send a name that breaks the rule under a shortened one (worker/protocols/tool-names.ts).
+ * endpoints send a name that breaks the rule under a shortened one (worker/upstream/tool-names.ts).
  *
  * @example
  * ```ts
