@@ -14,7 +14,10 @@
 //              per array of events: the cheaper floor the Worker itself builds on), /pass/...
 //              answers the upstream bytes unchanged, /sse/ and /idle/ the Worker's encoding (and
 //              idle timeout) alone;
-//   pass       a second reference, for the pass-through of the `tokens` pace (below).
+//   pass       a second reference, for the pass-through of the `tokens` pace (below);
+//   messages, responses  the real Worker without the Durable Object again, each its own workerd:
+//              the agent endpoints POST /v1/messages (Claude Code's protocol) and /v1/responses
+//              (Codex's) in front of the same provider body (`model` "<provider>/bench-model").
 // The real Worker reaches the local upstream through its ordinary settings (OPENAI_BASE_URL,
 // ANTHROPIC_BASE_URL and keys passed with `--var` for this run only; no code path of its own).
 //
@@ -26,9 +29,10 @@
 //           every target; TTFB from sending the request to the first body byte, median, beside the
 //           upstream's own;
 //   event   BENCH_PACED_N (6) responses a batch, BENCH_PACED_ROUNDS (3) rounds, as above, on the
-//           four targets of the issue (plain, resumable, chain alone, pass-through);
-//   tokens  the same four at once (each its own workerd, each one response at a time): the paced
-//           upstream leaves them idle most of the time, and load from elsewhere falls on all four.
+//           four targets of the issue (plain, resumable, chain alone, pass-through) and the two
+//           agent endpoints;
+//   tokens  the same six at once (each its own workerd, each one response at a time): the paced
+//           upstream leaves them idle most of the time, and load from elsewhere falls on all six.
 //
 // Linux only (/proc). Usage: npm run bench:worker
 //   BENCH_PACE=full,event,tokens BENCH_BODIES=openai,anthropic,responses (or tiny, alone)
@@ -38,6 +42,7 @@
 //   in every round, and the after / before ratios per target (what a change gained, in one run)
 import { readFileSync } from "node:fs";
 import {
+  agentInit,
   type BenchBody,
   benchBodies,
   type Count,
@@ -92,9 +97,16 @@ interface Targets {
   plain: Target;
   reference: Target;
   pass: Target | undefined;
+  messages: Target;
+  responses: Target;
 }
 
-/** The runs of one body at one pace; the first four are plain, resumable, chain alone, pass-through. */
+/**
+ * The runs of one body at one pace: plain, resumable, chain alone, pass-through (issue 29's four),
+ * then the two agent endpoints (each its own workerd, so that at the `tokens` pace all six run at once).
+ */
+const ISSUE_RUNS = 6;
+
 function runsOf(body: BenchBody, pace: Pace, targets: Targets, origin: string): Run[] {
   const { worker, plain, reference } = targets;
   const ref = (name: string, route: string, count: Count, target = reference): Run => ({
@@ -116,6 +128,13 @@ function runsOf(body: BenchBody, pace: Pace, targets: Targets, origin: string): 
     stream("Worker /v1/stream resumable", worker),
     ref("chain alone", "chain", "number"),
     ref("pass-through", "pass", "bytes", pace === "tokens" && targets.pass ? targets.pass : reference),
+    ...(["messages", "responses"] as const).map((endpoint) => ({
+      name: `Worker /v1/${endpoint} (agents)`,
+      target: targets[endpoint],
+      url: `http://127.0.0.1:${targets[endpoint].port}/v1/${endpoint}`,
+      init: agentInit(body, endpoint),
+      count: "frames" as const,
+    })),
   ];
   if (!RESUMABLE) runs[1] = { ...runs[1]!, name: "(resumable not measured)", url: "" };
   if (pace !== "full" && !DETAIL) return runs;
@@ -172,13 +191,13 @@ async function measure(body: BenchBody, pace: Pace, trees: readonly Tree[], orig
     // Each target of each tree, the trees alternating (their order turned round by round).
     const order = round % 2 === 0 ? [...trees.keys()] : [...trees.keys()].reverse();
     const live = runs[0]!.flatMap((_, k) => order.map((t) => [t, k] as const)).filter(([t, k]) => runs[t]![k]!.url);
-    // At the tokens pace the four targets of the issue (each its own workerd) run at once; the
+    // At the tokens pace the four targets of the issue and the two agent endpoints (each its own workerd) run at once; the
     // reference routes (BENCH_DETAIL) share the reference workerd, so they run one after another.
-    const together = pace === "tokens" ? live.filter(([, k]) => k < 4) : [];
+    const together = pace === "tokens" ? live.filter(([, k]) => k < ISSUE_RUNS) : [];
     const figures = await Promise.all(together.map(([t, k]) => batch(runs[t]![k]!, n, ttfb[t]![k]!)));
     together.forEach(([t, k], i) => cpu[t]![k]!.push(figures[i]!));
     for (const [t, k] of live) {
-      if (pace === "tokens" && k < 4) continue;
+      if (pace === "tokens" && k < ISSUE_RUNS) continue;
       const figure = await batch(runs[t]![k]!, n, ttfb[t]![k]!);
       if (runs[t]![k]!.name !== "upstream direct") cpu[t]![k]!.push(figure);
     }
@@ -197,9 +216,9 @@ async function measure(body: BenchBody, pace: Pace, trees: readonly Tree[], orig
         : "";
       console.log(`  ${run.name.padEnd(28)} ${figure}TTFB median ${median(ttfb[t]![k]!).toFixed(1)} ms`);
     }
-    for (const k of RESUMABLE ? [0, 1] : [0])
+    for (const k of RESUMABLE ? [0, 1, 4, 5] : [0, 4, 5])
       console.log(
-        `  ${list[k]!.name}: x${ratio(cpu[t]![k]!, cpu[t]![2]!)} the chain, x${ratio(cpu[t]![k]!, cpu[t]![3]!)} the pass-through${list.length > 4 ? `, x${ratio(cpu[t]![k]!, cpu[t]![4]!)} the batched chain` : ""}`,
+        `  ${list[k]!.name}: x${ratio(cpu[t]![k]!, cpu[t]![2]!)} the chain, x${ratio(cpu[t]![k]!, cpu[t]![3]!)} the pass-through${list.length > ISSUE_RUNS ? `, x${ratio(cpu[t]![k]!, cpu[t]![ISSUE_RUNS]!)} the batched chain` : ""}`,
       );
     console.log(`  chain alone: x${ratio(cpu[t]![2]!, cpu[t]![3]!)} the pass-through`);
   }
@@ -215,25 +234,25 @@ function ratio(values: readonly number[], of: readonly number[]): string {
 function summary(results: readonly Result[]): void {
   console.log(
     "\nSide by side (CPU ms per response, medians; ratios: medians of the per-round ratios)\n" +
-      "| pace | body | tree | plain | resumable | chain alone | pass-through | plain / chain | resumable / chain | chain / pass |\n" +
-      "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| pace | body | tree | plain | resumable | chain alone | pass-through | plain / chain | resumable / chain | chain / pass | /v1/messages / chain | /v1/responses / chain |\n" +
+      "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   );
   for (const { body, pace, labels, cpu } of results)
     for (const [t, label] of labels.entries()) {
       const c = cpu[t]!;
       const ms = (k: number): string => (c[k]!.length ? median(c[k]!).toFixed(1) : "-");
       console.log(
-        `| ${pace} | ${body.name.split(":")[0]} | ${label} | ${ms(0)} | ${ms(1)} | ${ms(2)} | ${ms(3)} | ${ratio(c[0]!, c[2]!)} | ${ratio(c[1]!, c[2]!)} | ${ratio(c[2]!, c[3]!)} |`,
+        `| ${pace} | ${body.name.split(":")[0]} | ${label} | ${ms(0)} | ${ms(1)} | ${ms(2)} | ${ms(3)} | ${ratio(c[0]!, c[2]!)} | ${ratio(c[1]!, c[2]!)} | ${ratio(c[2]!, c[3]!)} | ${ratio(c[4]!, c[2]!)} | ${ratio(c[5]!, c[2]!)} |`,
       );
     }
   if (results[0]?.labels.length !== 2) return;
   console.log(
     "\nAfter / before (the median of the per-round ratios of CPU per response)\n" +
-      "| pace | body | plain | resumable | chain alone | pass-through |\n| --- | --- | ---: | ---: | ---: | ---: |",
+      "| pace | body | plain | resumable | chain alone | pass-through | /v1/messages | /v1/responses |\n| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
   );
   for (const { body, pace, cpu } of results) {
     const [after, before] = cpu as [number[][], number[][]];
-    const cells = [0, 1, 2, 3].map((k) => ratio(after[k]!, before[k]!));
+    const cells = [0, 1, 2, 3, 4, 5].map((k) => ratio(after[k]!, before[k]!));
     console.log(`| ${pace} | ${body.name.split(":")[0]} | ${cells.join(" | ")} |`);
   }
 }
@@ -254,6 +273,8 @@ async function startTree(label: string, cwd: string, origin: string, started: Ta
       pass: PACES.includes("tokens")
         ? await start("pass", "bench/worker/wrangler.toml", { UPSTREAM: origin })
         : undefined,
+      messages: await start("messages", "bench/worker/wrangler.plain.toml", workerVars(origin)),
+      responses: await start("responses", "bench/worker/wrangler.plain.toml", workerVars(origin)),
     },
   };
 }

@@ -233,3 +233,36 @@ export function streamInit(body: Pick<BenchBody, "provider">): RequestInit {
 
 export const median = (values: readonly number[]): number =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** The agent endpoints the bench measures: Anthropic Messages (Claude Code's) and OpenAI Responses (Codex's). */
+export type AgentEndpoint = "messages" | "responses";
+
+/**
+ * The real Worker's request to an agent endpoint for a body's provider (`model` as
+ * `<provider>/<model>`, the client token as each protocol's clients send a key): the same tool
+ * and prompt as {@link streamInit}, so the same upstream body answers.
+ */
+export function agentInit(body: Pick<BenchBody, "provider">, endpoint: AgentEndpoint): RequestInit {
+  const model = `${body.provider}/bench-model`;
+  const description = "Writes a file.";
+  const payload =
+    endpoint === "messages"
+      ? {
+          model,
+          max_tokens: 4096,
+          stream: true,
+          messages: [{ role: "user", content: "Write the file." }],
+          tools: [{ name: "write_file", description, input_schema: { type: "object" } }],
+        }
+      : {
+          model,
+          stream: true,
+          input: "Write the file.",
+          tools: [{ type: "function", name: "write_file", description, parameters: { type: "object" } }],
+        };
+  const key: Record<string, string> =
+    endpoint === "messages"
+      ? { "x-api-key": TOKEN, "anthropic-version": "2023-06-01" }
+      : { authorization: `Bearer ${TOKEN}` };
+  return { method: "POST", headers: { ...key, "content-type": "application/json" }, body: JSON.stringify(payload) };
+}
