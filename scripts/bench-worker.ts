@@ -13,7 +13,8 @@
 //              and counts the events, /batches/... the same with `streamToolCallBatches` (one read
 //              per array of events: the cheaper floor the Worker itself builds on), /pass/...
 //              answers the upstream bytes unchanged, /sse/ and /idle/ the Worker's encoding (and
-//              idle timeout) alone;
+//              idle timeout) alone, /read/ and /parse/ the floors under the chain in workerd (the
+//              body read in JavaScript; and its payloads JSON.parse-d);
 //   pass       a second reference, for the pass-through of the `tokens` pace (below);
 //   messages, responses  the real Worker without the Durable Object again, each its own workerd:
 //              the agent endpoints POST /v1/messages (Claude Code's protocol) and /v1/responses
@@ -141,6 +142,8 @@ function runsOf(body: BenchBody, pace: Pace, targets: Targets, origin: string): 
   return [
     ...runs,
     ref("chain alone, batched", "batches", "number"),
+    ref("floor: JS reads of the body", "read", "number"),
+    ref("floor: reads + JSON.parse", "parse", "number"),
     ref("chain + SSE encoding (bare)", "sse", "frames"),
     ref("... + idle timeout (bare)", "idle", "frames"),
     ref("... + provider-data strip", "strip", "frames"),
@@ -220,7 +223,11 @@ async function measure(body: BenchBody, pace: Pace, trees: readonly Tree[], orig
       console.log(
         `  ${list[k]!.name}: x${ratio(cpu[t]![k]!, cpu[t]![2]!)} the chain, x${ratio(cpu[t]![k]!, cpu[t]![3]!)} the pass-through${list.length > ISSUE_RUNS ? `, x${ratio(cpu[t]![k]!, cpu[t]![ISSUE_RUNS]!)} the batched chain` : ""}`,
       );
-    console.log(`  chain alone: x${ratio(cpu[t]![2]!, cpu[t]![3]!)} the pass-through`);
+    const floors =
+      list.length > ISSUE_RUNS
+        ? `, x${ratio(cpu[t]![2]!, cpu[t]![ISSUE_RUNS + 1]!)} the JS reads, x${ratio(cpu[t]![2]!, cpu[t]![ISSUE_RUNS + 2]!)} the reads + JSON.parse`
+        : "";
+    console.log(`  chain alone: x${ratio(cpu[t]![2]!, cpu[t]![3]!)} the pass-through${floors}`);
   }
   return result;
 }
