@@ -220,7 +220,8 @@ describe("POST /v1/ag-ui: errors before the stream are RUN_ERROR bodies the agen
       /run mode/,
     );
     await rejected(
-      { messages: [user("hi")], tools: [{ ...TOOL, name: "two words" }], forwardedProps: { model: "openai/m" } },
+      // AG-UI names a tool with any string: the Worker bounds it at 128 characters.
+      { messages: [user("hi")], tools: [{ ...TOOL, name: "x".repeat(129) }], forwardedProps: { model: "openai/m" } },
       400,
       "invalid_request",
       /field: tools\[0\]\.name/,

@@ -309,7 +309,11 @@ describe("POST /v1/ui: errors before the stream are the text useChat shows", () 
       await send({
         ...valid,
         messages: [
-          { id: "a", role: "assistant", parts: [{ type: "tool-x y", toolCallId: "c", state: "output-available" }] },
+          {
+            id: "a",
+            role: "assistant",
+            parts: [{ type: `tool-${"x".repeat(129)}`, toolCallId: "c", state: "output-available" }],
+          },
         ],
       }),
       400,

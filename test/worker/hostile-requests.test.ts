@@ -187,8 +187,8 @@ describe("errors name the field in the client protocol's terms", () => {
   it("/v1/ui: the UI message's fields", async () => {
     expect((await fieldOf("ui", (b) => (b.max_tokens = 0))).field).toBe("max_tokens");
     expect((await fieldOf("ui", (b) => (b.model = "openai/a..b"))).field).toBe("model");
-    expect((await fieldOf("ui", (b) => (b.tools[0].name = "has space"))).field).toBe("tools[0].name");
-    expect((await fieldOf("ui", (b) => (b.messages[1].parts[1].type = "tool-has space"))).field).toBe(
+    expect((await fieldOf("ui", (b) => (b.tools[0].name = "x".repeat(129)))).field).toBe("tools[0].name");
+    expect((await fieldOf("ui", (b) => (b.messages[1].parts[1].type = `tool-${"x".repeat(129)}`))).field).toBe(
       "messages[1].parts[1].type",
     );
     expect((await fieldOf("ui", (b) => Object.assign(b, { run: true, tools: ["nope"] }))).field).toBe("tools[0]");
@@ -201,7 +201,7 @@ describe("errors name the field in the client protocol's terms", () => {
       "forwardedProps.tool_choice",
     );
     expect((await fieldOf("agui", (b) => (b.forwardedProps.model = "openai/a..b"))).field).toBe("forwardedProps.model");
-    expect((await fieldOf("agui", (b) => (b.messages[1].toolCalls[0].function.name = "has space"))).field).toBe(
+    expect((await fieldOf("agui", (b) => (b.messages[1].toolCalls[0].function.name = "\u0007bell"))).field).toBe(
       "messages[1].toolCalls[0].function.name",
     );
     expect(

@@ -75,7 +75,7 @@ export function clientRequest(
   try {
     if (!run) return { mode: "stream", request: parseStreamRequest(body, providers, bounds) };
     if (run.max_steps !== undefined) body["max_steps"] = run.max_steps;
-    return { mode: "run", request: parseRunRequest({ ...body, tools: run.tools }, providers, available) };
+    return { mode: "run", request: parseRunRequest({ ...body, tools: run.tools }, providers, available, bounds) };
   } catch (error) {
     const field = error instanceof HttpError ? error.body.field : undefined;
     if (field === undefined || !(error instanceof HttpError)) throw error;
@@ -104,13 +104,33 @@ export function stringAt(value: unknown, path: string): string {
   return value;
 }
 
-/** A function name (the rule of `/v1/stream`: 1-64 letters, digits, _ or -, not starting with a digit or -), or a 400 naming `path`. */
-export function toolNameAt(value: unknown, path: string): string {
-  if (typeof value !== "string" || !/^[A-Za-z_][A-Za-z0-9_-]{0,63}$/.test(value))
-    throw invalidField(
-      path,
-      `\`${path}\` must be a function name: 1-64 letters, digits, _ or -, starting with a letter or _.`,
-    );
+/**
+ * The tool names OpenAI's Chat Completions takes: "a-z, A-Z, 0-9, or underscores and dashes, with
+ * a maximum length of 64" (a leading digit or dash included). A provider with a stricter rule gets
+ * a short name (worker/upstream/tool-names.ts).
+ */
+export const CHAT_BOUNDS: RequestBounds = {
+  ...STREAM_BOUNDS,
+  toolName: /^[A-Za-z0-9_-]{1,64}$/,
+  toolNameRule: "1 to 64 letters, digits, _ or -",
+};
+
+/**
+ * The tool names of the AI SDK (`/v1/ui`) and AG-UI (`/v1/ag-ui`): both type a tool's name as any
+ * string (the AI SDK's `ToolSet` keys, AG-UI's `Tool.name: string`), so any is taken up to the
+ * longest a provider takes (Anthropic's 128; MCP's naming guidance says the same), control
+ * characters aside. Every provider gets a short name it takes.
+ */
+export const ANY_NAME_BOUNDS: RequestBounds = {
+  ...STREAM_BOUNDS,
+  toolName: /^\P{Cc}{1,128}$/u,
+  toolNameRule: "1 to 128 characters, no control characters",
+};
+
+/** A tool name by `bounds`' rule, or a 400 naming `path`. */
+export function toolNameAt(value: unknown, path: string, bounds: RequestBounds): string {
+  if (typeof value !== "string" || !bounds.toolName.test(value))
+    throw invalidField(path, `\`${path}\` must be a tool name: ${bounds.toolNameRule}.`);
   return value;
 }
 
@@ -162,15 +182,20 @@ export function argumentsOf(text: string, path: string): JsonValue {
 
 /**
  * A tool call a client sends back in the OpenAI shape, `{id, function: {name, arguments}}`
- * (Chat Completions' `tool_calls` and AG-UI's `toolCalls` alike), or a 400 naming the field at fault.
+ * (Chat Completions' `tool_calls` and AG-UI's `toolCalls` alike), its name by `bounds`' rule, or a
+ * 400 naming the field at fault.
  */
-export function toolCallAt(value: unknown, path: string): { id: string; name: string; arguments: JsonValue } {
+export function toolCallAt(
+  value: unknown,
+  path: string,
+  bounds: RequestBounds,
+): { id: string; name: string; arguments: JsonValue } {
   const call = objectAt(value, path);
   const fn = objectAt(own(call, "function"), `${path}.function`);
   const args = `${path}.function.arguments`;
   return {
     id: idAt(own(call, "id"), `${path}.id`),
-    name: toolNameAt(own(fn, "name"), `${path}.function.name`),
+    name: toolNameAt(own(fn, "name"), `${path}.function.name`, bounds),
     arguments: argumentsOf(stringAt(own(fn, "arguments") ?? "{}", args), args),
   };
 }

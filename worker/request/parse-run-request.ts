@@ -18,7 +18,7 @@
  */
 import type { RunnableTool } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
-import { parseStreamRequest } from "./parse-stream-request.ts";
+import { parseStreamRequest, type RequestBounds, STREAM_BOUNDS } from "./parse-stream-request.ts";
 import type { JsonObject, StreamRequest } from "./stream-request.ts";
 
 /** Most model calls one run may make: a request cannot keep the Worker (or the bill) going. */
@@ -36,12 +36,14 @@ export interface RunRequest extends StreamRequest {
  * Validates a parsed `POST /v1/run` body. `tools` must be an array of the names in `available`
  * (each at most once); their definitions (description, JSON Schema) are what the provider
  * request lists. Everything else is checked as `parseStreamRequest` checks it, with the same
- * 400 errors; messages never repeat the client's values.
+ * 400 errors; messages never repeat the client's values. `bounds` are those of `/v1/stream` unless
+ * a client protocol's run mode brings its own (its tool names in earlier turns).
  */
 export function parseRunRequest(
   body: unknown,
   providers: readonly string[],
   available: Readonly<Record<string, RunnableTool>>,
+  bounds: RequestBounds = STREAM_BOUNDS,
 ): RunRequest {
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw invalidField("", "The request body must be a JSON object.");
@@ -52,7 +54,7 @@ export function parseRunRequest(
     ...(tool.description !== undefined ? { description: tool.description } : {}),
     parameters: (tool.parameters ?? { type: "object", properties: {} }) as JsonObject,
   }));
-  const request = parseStreamRequest({ ...rest, tools: definitions }, providers);
+  const request = parseStreamRequest({ ...rest, tools: definitions }, providers, bounds);
   return { ...request, enabled, maxSteps: maxSteps === undefined ? MAX_RUN_STEPS : parseMaxSteps(maxSteps) };
 }
 

@@ -15,11 +15,17 @@ import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice 
 export interface RequestBounds {
   messages: number;
   tools: number;
-  /** A tool name this request may hold. */
+  /** A tool name this request may hold: the client protocol's rule (the provider's is met later, worker/upstream/tool-names.ts). */
   toolName: RegExp;
+  /** {@link toolName} in words, for the 400 of a name that breaks it. */
+  toolNameRule: string;
 }
 
-// The intersection of what OpenAI, Anthropic and Gemini accept as a function name.
+/**
+ * `/v1/stream`'s and `/v1/run`'s tool names (the intersection of what OpenAI, Anthropic and Gemini
+ * take, as documented since the first release); a provider with a stricter rule (Cohere: no `-`)
+ * gets a short name.
+ */
 const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 /**
@@ -30,7 +36,12 @@ const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
  * parseStreamRequest(body, providerNames, STREAM_BOUNDS); // the default
  * ```
  */
-export const STREAM_BOUNDS: RequestBounds = { messages: 1000, tools: 128, toolName: TOOL_NAME };
+export const STREAM_BOUNDS: RequestBounds = {
+  messages: 1000,
+  tools: 128,
+  toolName: TOOL_NAME,
+  toolNameRule: "1 to 64 letters, digits, _ or -, starting with a letter or _",
+};
 
 /**
  * The agent endpoints' bounds: an agent sends its whole session every turn (Codex two items per
@@ -44,7 +55,12 @@ export const STREAM_BOUNDS: RequestBounds = { messages: 1000, tools: 128, toolNa
  * clientRequest(wire, undefined, providerNames, {}, rename, AGENT_BOUNDS);
  * ```
  */
-export const AGENT_BOUNDS: RequestBounds = { messages: 100_000, tools: 1024, toolName: /^[A-Za-z0-9_.:-]{1,128}$/ };
+export const AGENT_BOUNDS: RequestBounds = {
+  messages: 100_000,
+  tools: 1024,
+  toolName: /^[A-Za-z0-9_.:-]{1,128}$/,
+  toolNameRule: "1 to 128 letters, digits, _, -, . or :",
+};
 const FIELDS = new Set([
   "provider",
   "model",
@@ -128,10 +144,10 @@ function parseMessages(value: unknown, bounds: RequestBounds): Message[] {
     throw invalidField("messages", "`messages` is required: a non-empty array.");
   if (value.length > bounds.messages)
     throw invalidField("messages", `\`messages\` has more than ${bounds.messages} entries.`);
-  return value.map((message, i) => parseMessage(message, `messages[${i}]`, bounds.toolName));
+  return value.map((message, i) => parseMessage(message, `messages[${i}]`, bounds));
 }
 
-function parseMessage(value: unknown, path: string, toolName: RegExp): Message {
+function parseMessage(value: unknown, path: string, bounds: RequestBounds): Message {
   if (!isObject(value)) throw invalidField(path, "Each message must be an object.");
   const role = own(value, "role");
   if (role === "system" || role === "user")
@@ -146,7 +162,7 @@ function parseMessage(value: unknown, path: string, toolName: RegExp): Message {
     const message: Message = {
       role,
       content,
-      toolCalls: calls.map((call, i) => parseAssistantCall(call, `${path}.tool_calls[${i}]`, toolName)),
+      toolCalls: calls.map((call, i) => parseAssistantCall(call, `${path}.tool_calls[${i}]`, bounds)),
     };
     const parts = own(value, "reasoning_parts");
     if (parts !== undefined && parts !== null)
@@ -156,31 +172,30 @@ function parseMessage(value: unknown, path: string, toolName: RegExp): Message {
       message.reasoning = requiredString(reasoning, `${path}.reasoning`);
     return message;
   }
-  if (role === "tool") return parseToolMessage(value, path, toolName);
+  if (role === "tool") return parseToolMessage(value, path, bounds);
   throw invalidField(`${path}.role`, "`role` must be system, user, assistant or tool.");
 }
 
-function parseAssistantCall(value: unknown, path: string, toolName: RegExp): AssistantToolCall {
+function parseAssistantCall(value: unknown, path: string, bounds: RequestBounds): AssistantToolCall {
   if (!isObject(value)) throw invalidField(path, "Each tool call must be an object.");
   const id = own(value, "id");
   if (id !== null && id !== undefined && typeof id !== "string")
     throw invalidField(`${path}.id`, "`id` must be a string or null.");
   const name = own(value, "name");
-  if (typeof name !== "string" || !toolName.test(name))
-    throw invalidField(`${path}.name`, "`name` must be a function name.");
+  if (typeof name !== "string" || !bounds.toolName.test(name)) throw toolNameError(`${path}.name`, bounds);
   const call: AssistantToolCall = { id: id ?? null, name, arguments: (own(value, "arguments") ?? {}) as JsonValue };
   const metadata = own(value, "providerMetadata");
   if (isObject(metadata)) call.providerMetadata = metadata as JsonObject;
   return call;
 }
 
-function parseToolMessage(value: Record<string, unknown>, path: string, toolName: RegExp): Message {
+function parseToolMessage(value: Record<string, unknown>, path: string, bounds: RequestBounds): Message {
   const id = own(value, "tool_call_id");
   const name = own(value, "name");
   if (id !== undefined && typeof id !== "string")
     throw invalidField(`${path}.tool_call_id`, "`tool_call_id` must be a string.");
-  if (name !== undefined && (typeof name !== "string" || !toolName.test(name)))
-    throw invalidField(`${path}.name`, "`name` must be a function name.");
+  if (name !== undefined && (typeof name !== "string" || !bounds.toolName.test(name)))
+    throw toolNameError(`${path}.name`, bounds);
   if (id === undefined && name === undefined)
     throw invalidField(path, "A tool message needs `tool_call_id` (or, for calls without ids, `name`).");
   const content = own(value, "content");
@@ -199,13 +214,13 @@ function parseTools(value: unknown, bounds: RequestBounds): ToolEntry[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw invalidField("tools", "`tools` must be an array.");
   if (value.length > bounds.tools) throw invalidField("tools", `\`tools\` has more than ${bounds.tools} entries.`);
-  const tools = value.map((tool, i) => parseTool(tool, `tools[${i}]`, bounds.toolName));
+  const tools = value.map((tool, i) => parseTool(tool, `tools[${i}]`, bounds));
   const names = new Set(tools.map((tool) => tool.name));
   if (names.size !== tools.length) throw invalidField("tools", "Two tools have the same name.");
   return tools;
 }
 
-function parseTool(value: unknown, path: string, toolName: RegExp): ToolEntry {
+function parseTool(value: unknown, path: string, bounds: RequestBounds): ToolEntry {
   // The Chat Completions form nests the definition under `function`.
   const fn =
     isObject(value) && own(value, "type") === "function" && isObject(own(value, "function"))
@@ -213,8 +228,7 @@ function parseTool(value: unknown, path: string, toolName: RegExp): ToolEntry {
       : value;
   if (!isObject(fn)) throw invalidField(path, "Each tool must be an object.");
   const name = own(fn, "name");
-  if (typeof name !== "string" || !toolName.test(name))
-    throw invalidField(`${path}.name`, "`name` must be 1-64 letters, digits, _ or -, starting with a letter or _.");
+  if (typeof name !== "string" || !bounds.toolName.test(name)) throw toolNameError(`${path}.name`, bounds);
   const raw = own(fn, "description");
   const description = raw === undefined ? undefined : requiredString(raw, `${path}.description`);
   const given = own(fn, "parameters");
@@ -239,6 +253,10 @@ function parseToolChoice(value: unknown, tools: readonly ToolEntry[]): ToolChoic
   if (!tools.some((tool) => tool.name === named))
     throw invalidField("tool_choice", "`tool_choice` names a tool that is not in `tools`.");
   return { type: "tool", name: named };
+}
+
+function toolNameError(path: string, bounds: RequestBounds): HttpError {
+  return invalidField(path, `\`name\` must be a tool name: ${bounds.toolNameRule}.`);
 }
 
 function requiredString(value: unknown, path: string): string {

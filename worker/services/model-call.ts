@@ -25,6 +25,7 @@ import type { StreamRequest } from "../request/stream-request.ts";
 import type { WorkerContext } from "../http/request-context.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
+import { clientEventNames, clientNames, type ToolNames, withProviderToolNames } from "../upstream/tool-names.ts";
 import { failureEvents, ResponseWatch, type WatchedBody } from "../upstream/response-watch.ts";
 import { withoutProviderData, withoutProviderDataInBatches } from "./without-provider-data.ts";
 
@@ -40,8 +41,9 @@ export async function openEventStream(
   controller: AbortController,
   withSignal = false,
 ): Promise<{ events: ReadableStream<ToolCallEvent>; headers: Record<string, string> }> {
-  const { body, options, headers, watch } = await openChain(streamRequest, context, controller, withSignal);
-  return { events: watch.events(withoutProviderData(streamToolCalls(body, options)), failureEvents), headers };
+  const { body, options, headers, watch, names } = await openChain(streamRequest, context, controller, withSignal);
+  const events = watch.events(withoutProviderData(streamToolCalls(body, options)), failureEvents);
+  return { events: clientEventNames(events, names), headers };
 }
 
 /**
@@ -57,15 +59,19 @@ export async function openEventBatches(
   withSignal = false,
   windowMs: number = context.settings.writeWindowMs,
 ): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
-  const { body, options, headers, watch } = await openChain(streamRequest, context, controller, withSignal);
+  const { body, options, headers, watch, names } = await openChain(streamRequest, context, controller, withSignal);
   // Windowed inside the chain's own read loop, so that each later stage runs once per window, not
   // once per network chunk; progress is then noted per window, at most `windowMs` late.
   const chain = streamToolCallBatches(body, { ...options, batchWindowMs: windowMs, timers: context.runtime.timers });
   const batches = watch.events(chain, (error) => [failureEvents(error)]);
-  return { batches: withoutProviderDataInBatches(batches), headers };
+  return { batches: clientNames(withoutProviderDataInBatches(batches), names), headers };
 }
 
-/** The provider's body (or the replay's), the chain's options for this request, and the headers to answer with. */
+/**
+ * The provider's body (or the replay's), the chain's options for this request, the headers to
+ * answer with, and the tool names the provider was sent (a name it refuses goes under a short one,
+ * worker/upstream/tool-names.ts; the events get the client's back).
+ */
 async function openChain(
   streamRequest: StreamRequest,
   context: WorkerContext,
@@ -76,11 +82,13 @@ async function openChain(
   options: StreamToolCallsOptions;
   headers: Record<string, string>;
   watch: ResponseWatch;
+  names: ToolNames;
 }> {
   const { env, settings, runtime } = context;
   const provider = upstreamProvider(streamRequest.provider);
   const { target, live } = providerTarget(provider, env);
-  const http = provider.buildRequest(streamRequest, target);
+  const { request: sent, names } = withProviderToolNames(streamRequest, provider.toolNames);
+  const http = provider.buildRequest(sent, target);
   // Offline, a request with tools gets the recording its prompt picks; one without tools gets the
   // scripted model's text answer (in the provider's wire format), since every recording of some
   // providers makes calls, and a tool-less request must never be answered with calls.
@@ -115,7 +123,7 @@ async function openChain(
     // The request's tools are checked only when it asks: without, a call is passed on as the model made it.
     ...(streamRequest.earlyValidation
       ? {
-          tools: streamRequest.tools.map((tool) => ({ name: tool.name, parameters: tool.parameters as ToolSchema })),
+          tools: sent.tools.map((tool) => ({ name: tool.name, parameters: tool.parameters as ToolSchema })),
           earlyValidation: true,
           abortOnViolation: streamRequest.abortOnViolation === true,
         }
@@ -124,7 +132,7 @@ async function openChain(
   const headers = { ...EVENT_STREAM_HEADERS };
   if (recording) headers["x-replay-recording"] = recording.name;
   if (scripted) headers["x-replay-recording"] = SCRIPTED_MODEL;
-  return { body, options, headers, watch };
+  return { body, options, headers, watch, names };
 }
 
 /** The clocks of one response: `IDLE_TIMEOUT_MS` between events, `MAX_RESPONSE_MS` in all. */

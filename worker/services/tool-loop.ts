@@ -14,6 +14,7 @@ import { SCRIPTED_MODEL, scriptedModel } from "../upstream/replay/scripted/scrip
 import type { RunRequest } from "../request/parse-run-request.ts";
 import type { WorkerContext } from "../http/request-context.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
+import { clientEventNames, withProviderToolNames } from "../upstream/tool-names.ts";
 import { failureEvents, streamOf, type WatchedBody } from "../upstream/response-watch.ts";
 import { responseWatch } from "./model-call.ts";
 import { withoutProviderData } from "./without-provider-data.ts";
@@ -40,7 +41,9 @@ export async function openRunEvents(
   const { env, settings, runtime } = context;
   const provider = upstreamProvider(run.provider);
   const { target, live } = providerTarget(provider, env);
-  const http = provider.buildRequest(run, target);
+  // The Worker's tools fit every provider's rule; an earlier turn's call may not, and goes under a short name.
+  const { request: sent, names } = withProviderToolNames(run, provider.toolNames);
+  const http = provider.buildRequest(sent, target);
   const field = providerKit(provider.protocol).conversationField;
   const messages = http.body[field];
   if (!Array.isArray(messages)) throw new Error("A provider request has no conversation field.");
@@ -73,7 +76,9 @@ export async function openRunEvents(
   const events = runToolLoop({
     provider: provider.protocol,
     messages,
-    tools: run.enabled,
+    tools: names.renamed
+      ? Object.fromEntries(Object.entries(run.enabled).map(([name, tool]) => [names.toProvider(name), tool]))
+      : run.enabled,
     maxSteps: run.maxSteps,
     signal: runController.signal,
     concurrency: TOOL_CONCURRENCY,
@@ -100,10 +105,13 @@ export async function openRunEvents(
     },
   });
   return {
-    events: watch.events(withoutProviderData(cancelling(events, runController)), (error, last) => {
-      const step = last && "step" in last ? last.step : 1;
-      return failureEvents(error).map((event) => ({ ...event, step }) as ToolLoopEvent);
-    }),
+    events: clientEventNames(
+      watch.events(withoutProviderData(cancelling(events, runController)), (error, last) => {
+        const step = last && "step" in last ? last.step : 1;
+        return failureEvents(error).map((event) => ({ ...event, step }) as ToolLoopEvent);
+      }),
+      names,
+    ),
     headers: live ? {} : { "x-replay-recording": SCRIPTED_MODEL },
   };
 }

@@ -1,18 +1,22 @@
 /**
- * Tool names across the agent protocols. A Messages client may name a tool with up to 128
- * characters (Claude Code's MCP tools are `mcp__<server>__<tool>`), a Responses client with up to
- * 64, and the provider behind the Worker may take fewer, or fewer characters (Cohere no `-`,
- * Gemini no leading digit): each provider's rule is its `toolNames` (worker/upstream/providers/).
+ * Tool names between a client and the provider. Each client protocol takes names by its own rule
+ * (a Messages client up to 128 characters, as Claude Code's MCP tools `mcp__<server>__<tool>` need;
+ * a Chat Completions client a leading digit; the AI SDK and AG-UI any string), and the provider
+ * behind the Worker may take fewer, or fewer characters (Cohere no `-`, Gemini no leading digit):
+ * each provider's rule is its `toolNames` (worker/upstream/providers/).
  * A name that breaks the provider's rule goes to it under a short name: the name with each
  * character the provider refuses as `_`, cut to its head and tail around a hash of the whole name,
  * `mcp__plugin_chrome-d_a03334b9_tools__performance_analyze_insight`. The short name is a function of
  * the name alone (a second hash only if two names of one request would meet), so the same name
  * gets the same short name on every turn; the calls the provider makes get their client names
- * back before the encoder sees them.
+ * back before the encoder sees them. Every model call goes through {@link withProviderToolNames}
+ * (worker/services/), so every endpoint, resumable or not, run or not, sends only names the
+ * provider takes.
  *
  * @module
  */
 import type { EncodableEvent } from "../../src/index.ts";
+import type { Message, StreamRequest } from "../request/stream-request.ts";
 import type { ToolNameRule } from "./providers/upstream-provider.ts";
 
 /** The hash's length in a short name: 8 hex digits, 32 bits. */
@@ -95,8 +99,55 @@ export class ToolNames {
 const named = (value: unknown): value is { name: string } =>
   typeof value === "object" && value !== null && typeof (value as { name?: unknown }).name === "string";
 
+/** Every tool name of a request: its tools, the calls and results of earlier turns, a `tool_choice` naming one. */
+function namesOf(request: StreamRequest): string[] {
+  const names = request.tools.map((tool) => tool.name);
+  for (const message of request.messages) {
+    if (message.role === "assistant") names.push(...message.toolCalls.map((call) => call.name));
+    if (message.role === "tool" && message.name !== undefined) names.push(message.name);
+  }
+  if (request.toolChoice?.type === "tool") names.push(request.toolChoice.name);
+  return names;
+}
+
+/**
+ * `request` with every tool name the provider is sent fitting its `rule`: the tools, the calls of
+ * earlier turns, the results that name their call and a `tool_choice` naming a tool, renamed
+ * alike (a call's `id`, which pairs it with its result, is kept). The same request when every
+ * name fits.
+ *
+ * @example
+ * ```ts
+ * const { request: sent, names } = withProviderToolNames(request, provider.toolNames);
+ * const http = provider.buildRequest(sent, target);
+ * ```
+ */
+export function withProviderToolNames<R extends StreamRequest>(
+  request: R,
+  rule: ToolNameRule,
+): { request: R; names: ToolNames } {
+  const names = new ToolNames(namesOf(request), rule);
+  if (!names.renamed) return { request, names };
+  const to = (name: string): string => names.toProvider(name);
+  const message = (entry: Message): Message => {
+    if (entry.role === "assistant")
+      return { ...entry, toolCalls: entry.toolCalls.map((call) => ({ ...call, name: to(call.name) })) };
+    return entry.role === "tool" && entry.name !== undefined ? { ...entry, name: to(entry.name) } : entry;
+  };
+  const choice = request.toolChoice;
+  return {
+    names,
+    request: {
+      ...request,
+      tools: request.tools.map((tool) => ({ ...tool, name: to(tool.name) })),
+      messages: request.messages.map(message),
+      ...(choice?.type === "tool" ? { toolChoice: { type: "tool", name: to(choice.name) } } : {}),
+    },
+  };
+}
+
 /** An event with the client's names of the calls it holds. */
-function clientEvent(event: EncodableEvent, names: ToolNames): EncodableEvent {
+function clientEvent<E extends EncodableEvent>(event: E, names: ToolNames): E {
   if (event.type === "finish")
     return {
       ...event,
@@ -105,18 +156,45 @@ function clientEvent(event: EncodableEvent, names: ToolNames): EncodableEvent {
     };
   if (event.type === "abort")
     return { ...event, discarded: event.discarded.map((call) => ({ ...call, name: names.toClient(call.name) })) };
-  return named(event) ? ({ ...event, name: names.toClient(event.name) } as EncodableEvent) : event;
+  return named(event) ? { ...event, name: names.toClient(event.name) } : event;
 }
 
-/** The provider's events with the client's tool names, for the encoder of the client's protocol. */
-export function clientNames(
-  batches: ReadableStream<readonly EncodableEvent[]>,
+/**
+ * The provider's events, in arrays, with the client's tool names, for the encoder of the client's
+ * protocol. The same stream when no name was renamed.
+ *
+ * @example
+ * ```ts
+ * const batches = clientNames(await openBatches(sent), names);
+ * ```
+ */
+export function clientNames<E extends EncodableEvent>(
+  batches: ReadableStream<readonly E[]>,
   names: ToolNames,
-): ReadableStream<readonly EncodableEvent[]> {
-  if (!names.renamed) return batches;
+): ReadableStream<E[]> {
+  // Unchanged, the arrays are the caller's own: typed as they came (mutable from the chain).
+  if (!names.renamed) return batches as ReadableStream<E[]>;
   return batches.pipeThrough(
-    new TransformStream<readonly EncodableEvent[], readonly EncodableEvent[]>({
+    new TransformStream<readonly E[], E[]>({
       transform: (batch, controller) => controller.enqueue(batch.map((event) => clientEvent(event, names))),
     }),
+  );
+}
+
+/**
+ * {@link clientNames} for events one at a time (a completion read whole, the tool loop).
+ *
+ * @example
+ * ```ts
+ * const events = clientEventNames(await openEvents(sent), names);
+ * ```
+ */
+export function clientEventNames<E extends EncodableEvent>(
+  events: ReadableStream<E>,
+  names: ToolNames,
+): ReadableStream<E> {
+  if (!names.renamed) return events;
+  return events.pipeThrough(
+    new TransformStream<E, E>({ transform: (event, controller) => controller.enqueue(clientEvent(event, names)) }),
   );
 }

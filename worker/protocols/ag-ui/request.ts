@@ -31,6 +31,7 @@
 import type { RunnableTool } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import {
+  ANY_NAME_BOUNDS,
   arrayAt,
   idAt,
   clientRequest,
@@ -109,6 +110,7 @@ export function parseAGUIRequest(
         return `forwardedProps.${field}`;
       return field;
     },
+    ANY_NAME_BOUNDS,
   );
   return { ...parsed, threadId, runId };
 }
@@ -140,7 +142,7 @@ function toWire(value: unknown, path: string): WireMessage[] {
       {
         role: "assistant",
         content,
-        tool_calls: calls.map((call, j) => toolCallAt(call, `${path}.toolCalls[${j}]`)),
+        tool_calls: calls.map((call, j) => toolCallAt(call, `${path}.toolCalls[${j}]`, ANY_NAME_BOUNDS)),
       },
     ];
   }

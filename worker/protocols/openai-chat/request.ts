@@ -29,7 +29,16 @@
  * @module
  */
 import { HttpError, invalidField } from "../../response/json-error.ts";
-import { arrayAt, idAt, clientRequest, objectAt, stringAt, toolCallAt, type WireMessage } from "../client-request.ts";
+import {
+  arrayAt,
+  CHAT_BOUNDS,
+  idAt,
+  clientRequest,
+  objectAt,
+  stringAt,
+  toolCallAt,
+  type WireMessage,
+} from "../client-request.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import { effortReasoning } from "../client-reasoning.ts";
 import { providerModel } from "../provider-model.ts";
@@ -134,6 +143,7 @@ export function parseChatCompletionRequest(body: unknown, providers: readonly st
         return own(fields, "max_completion_tokens") != null ? "max_completion_tokens" : "max_tokens";
       return field.replace(/^(tools\[\d+\])\.(name|description|parameters)(?=$|[.[])/, "$1.function.$2");
     },
+    CHAT_BOUNDS,
   );
   return { request, model: own(fields, "model") as string, stream, includeUsage };
 }
@@ -167,7 +177,7 @@ function toWire(value: unknown, path: string): WireMessage {
         const type = own(objectAt(call, at), "type");
         if (type !== undefined && type !== "function")
           throw invalidField(`${at}.type`, "Only `function` tool calls can be sent back.");
-        return toolCallAt(call, at);
+        return toolCallAt(call, at, CHAT_BOUNDS);
       }),
     };
   }

@@ -31,6 +31,7 @@
 import type { JsonValue, RunnableTool } from "../../../src/index.ts";
 import { HttpError, invalidField } from "../../response/json-error.ts";
 import {
+  ANY_NAME_BOUNDS,
   arrayAt,
   idAt,
   clientRequest,
@@ -63,7 +64,6 @@ const FIELDS = new Set([
   "max_tokens",
   "temperature",
 ]);
-const TOOL_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 /** Tool part states that carry an outcome the model must see with its call. */
 const OUTCOMES = new Set(["output-available", "output-error", "output-denied"]);
 
@@ -104,6 +104,7 @@ export function parseUIRequest(
     providers,
     available,
     (field) => (field === "provider" ? "model" : field),
+    ANY_NAME_BOUNDS,
   );
   const last = list.at(-1) as Record<string, unknown> | undefined;
   const id = last === undefined ? undefined : own(last, "id");
@@ -165,11 +166,8 @@ function toolExchange(
   name: string,
   path: string,
 ): { call: { id: string; name: string; arguments: JsonValue }; result: WireMessage } | undefined {
-  if (!TOOL_NAME.test(name))
-    throw invalidField(
-      `${path}.type`,
-      "A tool part must name a function: letters, digits, _ or -, starting with a letter or _.",
-    );
+  if (!ANY_NAME_BOUNDS.toolName.test(name))
+    throw invalidField(`${path}.type`, `A tool part must name a tool: ${ANY_NAME_BOUNDS.toolNameRule}.`);
   const id = idAt(own(part, "toolCallId"), `${path}.toolCallId`);
   const state = stringAt(own(part, "state"), `${path}.state`);
   if (!OUTCOMES.has(state) || own(part, "providerExecuted") === true) return undefined;
