@@ -5,9 +5,15 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { EncodableEvent } from "../../src/index.ts";
-import type { WireRequest } from "../../worker/protocols/client-request.ts";
-import { toolNameIn, withProviderNames } from "../../worker/protocols/tool-names.ts";
-import { clientNames, fitsRule, shortName, ToolNames } from "../../worker/upstream/tool-names.ts";
+import type { StreamRequest } from "../../worker/request/stream-request.ts";
+import { toolNameIn } from "../../worker/protocols/tool-names.ts";
+import {
+  clientNames,
+  fitsRule,
+  shortName,
+  ToolNames,
+  withProviderToolNames,
+} from "../../worker/upstream/tool-names.ts";
 import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
 import { collect, fromChunks } from "../support/streams.ts";
 
@@ -87,28 +93,32 @@ describe("ToolNames", () => {
 });
 
 describe("the names of a request and of its answer", () => {
-  const wire: WireRequest = {
+  const request: StreamRequest = {
     provider: "openai",
     model: "m",
-    tools: [{ name: MCP, parameters: { type: "object" } }, { name: "lookup" }],
-    tool_choice: { name: MCP },
+    tools: [
+      { name: MCP, parameters: { type: "object" } },
+      { name: "lookup", parameters: { type: "object" } },
+    ],
+    toolChoice: { type: "tool", name: MCP },
     messages: [
       { role: "user", content: "hi" },
-      { role: "assistant", content: "", tool_calls: [{ id: "toolu_1", name: MCP, arguments: {} }] },
-      { role: "tool", tool_call_id: "toolu_1", content: "ok" },
+      { role: "assistant", content: "", toolCalls: [{ id: "toolu_1", name: MCP, arguments: {} }] },
+      { role: "tool", toolCallId: "toolu_1", name: MCP, content: "ok" },
     ],
   };
 
-  it("withProviderNames renames the tools, the calls of earlier turns and tool_choice alike", () => {
-    const { wire: sent, names } = withProviderNames(wire, openai);
+  it("withProviderToolNames renames the tools, the calls of earlier turns, their results and tool_choice alike", () => {
+    const { request: sent, names } = withProviderToolNames(request, openai);
     const short = names.toProvider(MCP);
     expect(short).not.toBe(MCP);
-    expect(sent.tools).toEqual([{ name: short, parameters: { type: "object" } }, { name: "lookup" }]);
-    expect(sent.tool_choice).toEqual({ name: short });
-    expect(sent.messages[1]).toMatchObject({ tool_calls: [{ id: "toolu_1", name: short }] });
+    expect(sent.tools.map((tool) => tool.name)).toEqual([short, "lookup"]);
+    expect(sent.toolChoice).toEqual({ type: "tool", name: short });
+    expect(sent.messages[1]).toMatchObject({ toolCalls: [{ id: "toolu_1", name: short }] });
+    expect(sent.messages[2]).toEqual({ role: "tool", toolCallId: "toolu_1", name: short, content: "ok" });
     expect(JSON.stringify(sent)).not.toContain(MCP);
-    // For Anthropic the name fits: nothing changes.
-    expect(withProviderNames(wire, upstreamProviders.anthropic.toolNames).wire).toBe(wire);
+    // For Anthropic the name fits: the request is the same object.
+    expect(withProviderToolNames(request, upstreamProviders.anthropic.toolNames).request).toBe(request);
   });
 
   it("clientNames gives the provider's events back with the client's names, finish and abort included", async () => {

@@ -47,8 +47,9 @@ export const STREAM_BOUNDS: RequestBounds = {
  * The agent endpoints' bounds: an agent sends its whole session every turn (Codex two items per
  * tool call, Claude Code some 40 tools and more with MCP servers), so a conversation there is
  * bounded by MAX_AGENT_BODY_BYTES first; these counts only stop a body of tiny entries. Their tool
- * names were made to fit the provider's own rule (worker/upstream/tool-names.ts), so here a name
- * only has to fit the widest of those rules (Anthropic's 128 characters, Gemini's dots and colons).
+ * names were checked by the protocol's own rule (Anthropic's 128 characters for Messages, OpenAI's
+ * 64 for Responses), so here a name only has to fit the widest of the providers' rules; the model
+ * call sends the provider a short name where its rule refuses one (worker/upstream/tool-names.ts).
  *
  * @example
  * ```ts

@@ -31,7 +31,7 @@ import { invalidField } from "../../response/json-error.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
-import { upstreamProvider, upstreamProviders } from "../../upstream/providers/index.ts";
+import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
 import { messagesReasoning } from "../client-reasoning.ts";
 import { thinkingPart } from "../reasoning-state.ts";
@@ -46,8 +46,7 @@ import {
   type WireMessage,
   type WireTool,
 } from "../client-request.ts";
-import { toolNameIn, withProviderNames } from "../tool-names.ts";
-import type { ToolNames } from "../../upstream/tool-names.ts";
+import { toolNameIn } from "../tool-names.ts";
 
 /** The tool names Anthropic takes, which a Messages client may send. */
 const NAMES = upstreamProviders.anthropic.toolNames;
@@ -61,8 +60,6 @@ export interface MessagesRequest {
   /** The `model` as the client sent it, echoed in the message. */
   model: string;
   stream: boolean;
-  /** The tool names as the provider is sent them, and back. */
-  names: ToolNames;
 }
 
 /** Validates a parsed Messages body; throws a 400 `HttpError` naming the field at fault by its path. */
@@ -86,7 +83,7 @@ export function parseMessagesRequest(
   );
   const given = own(fields, "tools") ?? undefined;
   const tools = given === undefined ? undefined : toolsOf(given);
-  const { wire, names } = withProviderNames(
+  const { request } = clientRequest(
     {
       provider,
       model,
@@ -97,10 +94,6 @@ export function parseMessagesRequest(
       temperature: own(fields, "temperature") ?? undefined,
       reasoning: messagesReasoning(own(fields, "thinking"), own(fields, "output_config")),
     },
-    upstreamProvider(provider).toolNames,
-  );
-  const { request } = clientRequest(
-    wire,
     undefined,
     providers,
     {},
@@ -110,7 +103,7 @@ export function parseMessagesRequest(
     },
     AGENT_BOUNDS,
   );
-  return { request, model: own(fields, "model") as string, stream, names };
+  return { request, model: own(fields, "model") as string, stream };
 }
 
 /** A `system` or a block list's text: a string, or its `text` blocks (cache-control marks and citations ignored). */

@@ -12,7 +12,6 @@ import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
 import { messagesSignature } from "../reasoning-state.ts";
 import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
-import { clientNames } from "../../upstream/tool-names.ts";
 
 /** The version and betas a Messages client sent, bounded, for an Anthropic upstream. */
 function anthropicHeaders(headers: Headers): { [name: string]: string } | undefined {
@@ -51,7 +50,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, context);
         const answer = encodeAnswer(
-          clientNames(agentBatches(parsed.request.provider, batches), parsed.names),
+          agentBatches(parsed.request.provider, batches),
           new AnthropicMessagesEncoder({ model: parsed.model, signature: messagesSignature }),
         );
         return new Response(withHeartbeat(answer, runtime.timers, { frame: PING, afterFirstChunk: true }), {
@@ -62,7 +61,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
         stopOnAbort: true,
       });
       const tally = tallyPayloads(events);
-      const batches = clientNames(agentBatches(parsed.request.provider, batchesOfOne(tally.events)), parsed.names);
+      const batches = agentBatches(parsed.request.provider, batchesOfOne(tally.events));
       const result = await readAnthropicMessage(batches, {
         model: parsed.model,
         signature: messagesSignature,

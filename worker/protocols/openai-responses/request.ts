@@ -34,7 +34,7 @@ import { invalidField } from "../../response/json-error.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import { checkParameters, isObject, own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
-import { upstreamProvider, upstreamProviders } from "../../upstream/providers/index.ts";
+import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
 import { responsesReasoning } from "../client-reasoning.ts";
 import { reasoningItemPart } from "../reasoning-state.ts";
@@ -51,8 +51,7 @@ import {
   type WireMessage,
   type WireTool,
 } from "../client-request.ts";
-import { toolNameIn, withProviderNames } from "../tool-names.ts";
-import type { ToolNames } from "../../upstream/tool-names.ts";
+import { toolNameIn } from "../tool-names.ts";
 
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;
@@ -65,8 +64,6 @@ export interface ResponsesRequest {
   stream: boolean;
   /** The names of the `custom` tools, whose calls go back as `custom_tool_call` items. */
   customTools: ReadonlySet<string>;
-  /** The tool names as the provider is sent them, and back. */
-  names: ToolNames;
 }
 
 /** The parameter a `custom` tool's free text travels in, for providers that only have function tools. */
@@ -114,7 +111,7 @@ export function parseResponsesRequest(
   const customTools = new Set<string>();
   const given = own(fields, "tools") ?? undefined;
   const tools = given === undefined ? undefined : toolsOf(given, customTools);
-  const { wire, names } = withProviderNames(
+  const { request } = clientRequest(
     {
       provider,
       model,
@@ -125,10 +122,6 @@ export function parseResponsesRequest(
       temperature: own(fields, "temperature") ?? undefined,
       reasoning: responsesReasoning(own(fields, "reasoning")),
     },
-    upstreamProvider(provider).toolNames,
-  );
-  const { request } = clientRequest(
-    wire,
     undefined,
     providers,
     {},
@@ -142,7 +135,7 @@ export function parseResponsesRequest(
             : field,
     AGENT_BOUNDS,
   );
-  return { request, model: own(fields, "model") as string, stream, customTools, names };
+  return { request, model: own(fields, "model") as string, stream, customTools };
 }
 
 /**

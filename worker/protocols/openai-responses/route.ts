@@ -12,7 +12,6 @@ import { customCalls } from "./custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
 import { responsesEncryptedContent } from "../reasoning-state.ts";
 import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
-import { clientNames } from "../../upstream/tool-names.ts";
 
 /** An SSE comment: every SSE reader skips it. */
 
@@ -39,7 +38,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, context);
         const answer = encodeAnswer(
-          customCalls(clientNames(agentBatches(parsed.request.provider, batches), parsed.names), parsed.customTools),
+          customCalls(agentBatches(parsed.request.provider, batches), parsed.customTools),
           new OpenAIResponsesEncoder({ model: parsed.model, encryptedContent: responsesEncryptedContent }),
         );
         return new Response(withHeartbeat(answer, runtime.timers, { afterFirstChunk: true }), {
@@ -50,7 +49,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
         stopOnAbort: true,
       });
       const tally = tallyPayloads(events);
-      const batches = clientNames(agentBatches(parsed.request.provider, batchesOfOne(tally.events)), parsed.names);
+      const batches = agentBatches(parsed.request.provider, batchesOfOne(tally.events));
       const { response } = await readOpenAIResponse(customCalls(batches, parsed.customTools), {
         model: parsed.model,
         encryptedContent: responsesEncryptedContent,
