@@ -11,7 +11,8 @@ import type {
 } from "./upstream-provider.ts";
 
 // Ollama documents no rule (the model's chat template reads the name): names go as the agent
-// protocols take them, Anthropic's rule being the widest.
+// protocols take them, Anthropic's rule being the widest; anything else (an AI SDK or AG-UI name
+// with a space or a dot) goes short, as a template may not expect it.
 const OLLAMA_NAMES: ToolNameRule = { maxLength: 128, char: /[A-Za-z0-9_-]/, first: /[A-Za-z0-9_-]/ };
 
 /**

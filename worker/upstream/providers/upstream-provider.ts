@@ -40,8 +40,8 @@ export interface ProviderHttpRequest {
 }
 
 /**
- * The tool (function) names a provider takes, as its API reference documents them. The agent
- * endpoints send a name that breaks the rule under a shortened one (worker/upstream/tool-names.ts).
+ * The tool (function) names a provider takes, as its API reference documents them. Every model
+ * call sends a name that breaks the rule under a shortened one (worker/upstream/tool-names.ts).
  *
  * @example
  * ```ts
@@ -82,7 +82,7 @@ export interface UpstreamProvider<P extends string = Provider> {
   credentials?: (env: Env) => ProviderCredentials | undefined;
   /** Builds the streaming request; throws a 400 `HttpError` for what this provider cannot express. */
   buildRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest;
-  /** The tool names it takes; the agent endpoints shorten a longer or other name to fit it. */
+  /** The tool names it takes; every model call shortens a longer or other name to fit it. */
   toolNames: ToolNameRule;
   /** What the replay upstream answers with when no key is set; the first is the default. */
   recordings: readonly Recording[];
