@@ -119,8 +119,9 @@ describe.each([COHERE_REFUSED, GEMINI_REFUSED])("a name $provider refuses: $name
 });
 
 describe("each client protocol's own rule", () => {
-  it("Chat Completions takes OpenAI's 64 characters and no more; the AI SDK and AG-UI take any string up to 128 characters", async () => {
-    const fetch = workerFetch({ env: COHERE_REFUSED.env, upstream: COHERE_REFUSED.upstream() });
+  it("Chat Completions takes OpenAI's 64 characters and no more; the AI SDK takes a name with spaces, which Cohere gets with _", async () => {
+    const upstream = COHERE_REFUSED.upstream();
+    const fetch = workerFetch({ env: COHERE_REFUSED.env, upstream });
     const client = new OpenAI({ baseURL: "http://localhost:8787/v1", apiKey: "t", fetch, maxRetries: 0 });
     const tooLong = await client.chat.completions
       .create({
@@ -141,6 +142,8 @@ describe("each client protocol's own rule", () => {
       }),
     });
     expect(spaced.status).toBe(200);
-    await spaced.body?.cancel();
+    await spaced.text();
+    expect(sentNames(upstream.requests.at(-1)!.body)).toEqual([shortOf("cohere", "weather in Paris")]);
+    expect(shortOf("cohere", "weather in Paris")).toMatch(/^weather_in_Paris_[0-9a-f]{8}$/);
   });
 });
