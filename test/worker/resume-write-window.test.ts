@@ -53,7 +53,8 @@ async function windowed() {
   await runInDurableObject(stub, (instance: ResponseBuffer) =>
     instance.useRuntime(
       { fetch, timers: clock },
-      { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000", RESUME_WRITE_WINDOW_MS: "25" },
+      // The log's own window, not the plain answers' (WRITE_WINDOW_MS), which a resumable response never uses.
+      { ...liveOpenAI, IDLE_TIMEOUT_MS: "60000", RESUME_WRITE_WINDOW_MS: "40", WRITE_WINDOW_MS: "25" },
     ),
   );
   const request = parseStreamRequest(validBody(), providerNames);
@@ -94,17 +95,17 @@ describe("the write window of a resumable response's log", () => {
     expect(framesOf(decoder.decode((await reader.read()).value))).toHaveLength(1);
     expect(await r.stored()).toHaveLength(1);
 
-    // 10 ms after that write: two network chunks, held for the rest of the window (15 ms).
+    // 10 ms after that write: two network chunks, held for the rest of the window (30 ms).
     r.at(10);
     await r.send(checking, call);
-    expect(r.timers.pendingDelays).toContain(15);
+    expect(r.timers.pendingDelays).toContain(30);
     let arrived = false;
     const next = reader.read().then((step) => ((arrived = true), step));
     await settled(r.stub, () => arrived, 30);
     expect(arrived).toBe(false);
     expect(await r.stored()).toHaveLength(1);
 
-    await r.closeWindow(15);
+    await r.closeWindow(30);
     const together = framesOf(decoder.decode((await next).value));
     expect(await eventsOf(together)).toMatchObject([
       { type: "text-delta", text: "Checking. " },
@@ -122,7 +123,7 @@ describe("the write window of a resumable response's log", () => {
       { type: "tool-call-delta", argumentsDelta: '"Paris"}' },
     ]);
     expect(await r.stored()).toHaveLength(3);
-    expect(r.timers.pendingDelays).not.toContain(25);
+    expect(r.timers.pendingDelays).not.toContain(40);
 
     // The end writes what waits without waiting for the window.
     r.at(510);

@@ -1,0 +1,27 @@
+// The write windows' settings: their defaults, their bounds, and a clear error for a bad value.
+import { describe, expect, it } from "vitest";
+import { DEFAULT_SETTINGS, readSettings, SettingsError } from "../../worker/env.ts";
+import { testEnv } from "./support.ts";
+
+describe("the write windows' settings", () => {
+  it("unset: 25 ms for a plain answer, 100 ms for a resumable response's log", () => {
+    const { WRITE_WINDOW_MS: _plain, RESUME_WRITE_WINDOW_MS: _log, ...unset } = testEnv({});
+    const settings = readSettings(unset);
+    expect(settings.writeWindowMs).toBe(25);
+    expect(settings.resumeWriteWindowMs).toBe(100);
+    expect(DEFAULT_SETTINGS.resumeWriteWindowMs).toBeGreaterThan(DEFAULT_SETTINGS.writeWindowMs);
+  });
+
+  it("each is read on its own, from 0 to 1000", () => {
+    const settings = readSettings(testEnv({ WRITE_WINDOW_MS: "0", RESUME_WRITE_WINDOW_MS: "1000" }));
+    expect(settings.writeWindowMs).toBe(0);
+    expect(settings.resumeWriteWindowMs).toBe(1000);
+  });
+
+  it("a value out of bounds, or not an integer, is a SettingsError naming the variable", () => {
+    for (const value of ["1001", "-1", "25.5", "soon"]) {
+      expect(() => readSettings(testEnv({ RESUME_WRITE_WINDOW_MS: value }))).toThrow(SettingsError);
+      expect(() => readSettings(testEnv({ RESUME_WRITE_WINDOW_MS: value }))).toThrow(/RESUME_WRITE_WINDOW_MS/);
+    }
+  });
+});
