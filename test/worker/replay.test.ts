@@ -149,6 +149,31 @@ describe("a request without tools, offline", () => {
     });
   }
 
+  for (const provider of Object.keys(upstreamProviders)) {
+    it(`${provider}: a request that ends with tool results gets the scripted model's answer from them, never the recording's calls again`, async () => {
+      const body = validBody({
+        provider,
+        messages: [
+          { role: "user", content: "What is the weather in Paris?" },
+          {
+            role: "assistant",
+            content: "",
+            tool_calls: [{ id: "call_1", name: "get_weather", arguments: { city: "Paris" } }],
+          },
+          { role: "tool", tool_call_id: "call_1", name: "get_weather", content: '{"celsius": 18}' },
+        ],
+      });
+      const response = await worker().call(streamRequest(body));
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-replay-recording")).toBe("scripted-model");
+      const { events } = await readSSE(response);
+      expect(events.filter((event) => event.type.startsWith("tool-call"))).toEqual([]);
+      const text = events.map((event) => (event.type === "text-delta" ? event.text : "")).join("");
+      expect(text).toContain("18");
+      expect(events.at(-1)).toMatchObject({ type: "finish", reason: "stop" });
+    });
+  }
+
   it("POST /v1/chat/completions without tools answers text, with no tool_calls", async () => {
     const response = await worker().call(
       new Request("http://localhost:8787/v1/chat/completions", {

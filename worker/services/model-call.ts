@@ -91,9 +91,11 @@ async function openChain(
   const http = provider.buildRequest(sent, target);
   // Offline, a request with tools gets the recording its prompt picks; one without tools gets the
   // scripted model's text answer (in the provider's wire format), since every recording of some
-  // providers makes calls, and a tool-less request must never be answered with calls.
+  // providers makes calls, and a tool-less request must never be answered with calls. So does one
+  // that carries tool results last: the recording would make the same calls again, and a client
+  // that runs tools (an agent, openai-node's runTools) would loop until it gave up.
   const replay = { delayMs: settings.replayDelayMs, timers: runtime.timers };
-  const scripted = !live && streamRequest.tools.length === 0;
+  const scripted = !live && (streamRequest.tools.length === 0 || streamRequest.messages.at(-1)?.role === "tool");
   const recording = live || scripted ? undefined : pickRecording(provider.recordings, lastUserText(streamRequest));
   const send = scripted
     ? scriptedModel(provider.protocol, replay)
