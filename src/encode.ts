@@ -8,7 +8,11 @@
  *   / {@link readOpenAIChatCompletion} for the non-streaming `chat.completion` object;
  * - {@link UIMessageEncoderStream}: the Vercel AI SDK's UI message stream (`useChat`,
  *   `readUIMessageStream`), with {@link UI_MESSAGE_STREAM_HEADERS};
- * - {@link AGUIEncoderStream}: AG-UI events over SSE (`@ag-ui/client`, CopilotKit).
+ * - {@link AGUIEncoderStream}: AG-UI events over SSE (`@ag-ui/client`, CopilotKit);
+ * - {@link AnthropicMessagesEncoderStream}: Anthropic Messages events (Claude Code,
+ *   `@anthropic-ai/sdk`), and {@link readAnthropicMessage} for the non-streaming message;
+ * - {@link OpenAIResponsesEncoderStream}: OpenAI Responses events (Codex, openai-node's
+ *   `responses.stream`), and {@link readOpenAIResponse} for the non-streaming response.
  *
  * Each is a pure core (`encode(event, out)`, `end(out)`) and a stage that takes one event or an
  * array of ready events and writes one chunk per input. The library's own SSE event codec

@@ -114,10 +114,10 @@ describe("resuming a finished response from storage", () => {
     });
   });
 
-  it("outside the window is 410 without reading a batch", async () => {
+  it("an id past the last event is 400 (never sent, not dropped) without reading a batch", async () => {
     await withFinishedLog(async (store) => {
       const { store: counted, seen } = counting(store);
-      expect(() => storedLogCursor(counted, FRAMES)).toThrow(expect.objectContaining({ status: 410 }));
+      expect(() => storedLogCursor(counted, FRAMES)).toThrow(expect.objectContaining({ status: 400 }));
       expect(seen).toEqual({ values: 1, bytes: 0 });
     });
   });

@@ -158,7 +158,14 @@ describe("resumable responses after an eviction", () => {
         expect([...resumed.headers]).toEqual(headers);
         expect(framesOf(await resumed.text())).toEqual(whole.slice(lastSeen + 1));
       }
-      expect((await attach(whole.length)).status).toBe(410);
+      const past = await attach(whole.length);
+      expect(past.status).toBe(400);
+      expect(await past.json()).toMatchObject({
+        error: {
+          code: "invalid_request",
+          message: `Last-Event-ID ${whole.length} is past the last event this response sent (${whole.length - 1}).`,
+        },
+      });
     });
   }
 

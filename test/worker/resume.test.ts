@@ -99,7 +99,9 @@ describe("resumable responses (Durable Objects)", () => {
     const started = await app.call(streamRequest(validBody()), env);
     const id = started.headers.get("x-response-id")!;
     await started.text();
-    expect((await app.call(resumeRequest(id, "100000"), env)).status).toBe(410);
+    const past = await app.call(resumeRequest(id, "100000"), env);
+    expect(past.status).toBe(400);
+    expect(await past.json()).toMatchObject({ error: { code: "invalid_request" } });
     expect((await app.call(resumeRequest(id, "abc"), env)).status).toBe(400);
   });
 

@@ -57,7 +57,7 @@ export class RunningResponse {
   }
 
   /**
-   * A client's cursor, the frames after `lastSeen` (checked with `log.canResumeAfter`): the place
+   * A client's cursor, the frames after `lastSeen` (checked with `resumeRefusal`): the place
    * held for the first client when it asks from the start. A client attached disarms the detached
    * limit.
    */

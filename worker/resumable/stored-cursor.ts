@@ -1,10 +1,10 @@
 import { withHeartbeat } from "../http/heartbeat.ts";
-import { HttpError } from "../response/json-error.ts";
 import type { Runtime } from "../runtime.ts";
 import { logBody } from "./log-pump.ts";
 import type { LogCursor } from "./response-log.ts";
 import { loadBatchHolding } from "./response-log-reads.ts";
 import { type FrameStore, loadMeta } from "./response-log-storage.ts";
+import { resumeRefusal } from "./resume-point.ts";
 
 /**
  * A resume of a finished response, served from storage from where the client is: the batch that
@@ -31,12 +31,8 @@ export function storedLogCursor(
   const meta = loadMeta(store);
   if (!meta?.done || meta.interrupted || !meta.window) return undefined;
   const { first, next: end } = meta.window;
-  if (!Number.isInteger(lastSeen) || lastSeen + 1 < first || lastSeen >= end) {
-    throw new HttpError(410, {
-      code: "resume_window_passed",
-      message: "The events after this Last-Event-ID are no longer kept.",
-    });
-  }
+  const refused = resumeRefusal(lastSeen, first, end);
+  if (refused) throw refused;
   let next = lastSeen + 1;
   let closed = false;
   const cursor: LogCursor = {

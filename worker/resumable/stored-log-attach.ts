@@ -8,6 +8,7 @@ import { ResponseLog } from "./response-log.ts";
 import { loadResponseLog } from "./response-log-reads.ts";
 import type { FrameStore } from "./response-log-storage.ts";
 import type { RunningResponse } from "./running-response.ts";
+import { resumeRefusal } from "./resume-point.ts";
 
 /**
  * How a client attaches to a response's log in `response-buffer.ts`: a stored log restored (one a
@@ -80,12 +81,8 @@ export function liveLogResponse(
 ): Response {
   if (!current) throw UNKNOWN();
   const { log, headers, running } = current;
-  if (!Number.isInteger(lastSeen) || !log.canResumeAfter(lastSeen)) {
-    throw new HttpError(410, {
-      code: "resume_window_passed",
-      message: "The events after this Last-Event-ID are no longer kept.",
-    });
-  }
+  const refused = resumeRefusal(lastSeen, log.first, log.next);
+  if (refused) throw refused;
   // The heartbeat finds a client that vanished while nothing is written (keep-alives upstream).
   const body = withHeartbeat(
     logBody(running ? running.reader(lastSeen) : log.open(lastSeen), () => running?.left()),
