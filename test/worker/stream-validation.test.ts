@@ -70,6 +70,15 @@ describe("POST /v1/stream request validation", () => {
     await expectError(await call(streamRequest(validBody({ tools: [{ name: "has space" }] }))), 400, {
       field: "tools[0].name",
     });
+    // The Chat Completions form: the field is named where it is, under `function`.
+    const nested = [{ type: "function", function: { name: "has space", parameters: { type: "object" } } }];
+    await expectError(await call(streamRequest(validBody({ tools: nested }))), 400, {
+      field: "tools[0].function.name",
+    });
+    const badSchema = [{ type: "function", function: { name: "ok", parameters: "DEEP" } }];
+    await expectError(await call(streamRequest(validBody({ tools: badSchema }))), 400, {
+      field: "tools[0].function.parameters",
+    });
     await expectError(await call(streamRequest(validBody({ tools: [{ name: "a" }, { name: "a" }] }))), 400, {
       field: "tools",
     });

@@ -221,12 +221,11 @@ function parseTools(value: unknown, bounds: RequestBounds): ToolEntry[] {
   return tools;
 }
 
-function parseTool(value: unknown, path: string, bounds: RequestBounds): ToolEntry {
-  // The Chat Completions form nests the definition under `function`.
-  const fn =
-    isObject(value) && own(value, "type") === "function" && isObject(own(value, "function"))
-      ? own(value, "function")
-      : value;
+function parseTool(value: unknown, toolPath: string, bounds: RequestBounds): ToolEntry {
+  // The Chat Completions form nests the definition under `function`: its fields' paths do too.
+  const nested = isObject(value) && own(value, "type") === "function" && isObject(own(value, "function"));
+  const fn = nested ? own(value, "function") : value;
+  const path = nested ? `${toolPath}.function` : toolPath;
   if (!isObject(fn)) throw invalidField(path, "Each tool must be an object.");
   const name = own(fn, "name");
   if (typeof name !== "string" || !bounds.toolName.test(name)) throw toolNameError(`${path}.name`, bounds);
