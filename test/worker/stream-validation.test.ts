@@ -79,6 +79,11 @@ describe("POST /v1/stream request validation", () => {
     await expectError(await call(streamRequest(validBody({ tools: badSchema }))), 400, {
       field: "tools[0].function.parameters",
     });
+    // Another API's name for the schema is named, never silently dropped.
+    const misnamed = [{ name: "get_weather", inputSchema: { type: "object" } }];
+    await expectError(await call(streamRequest(validBody({ tools: misnamed }))), 400, {
+      field: "tools[0].inputSchema",
+    });
     await expectError(await call(streamRequest(validBody({ tools: [{ name: "a" }, { name: "a" }] }))), 400, {
       field: "tools",
     });

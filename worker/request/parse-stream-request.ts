@@ -232,6 +232,11 @@ function parseTool(value: unknown, toolPath: string, bounds: RequestBounds): Too
   const raw = own(fn, "description");
   const description = raw === undefined ? undefined : requiredString(raw, `${path}.description`);
   const given = own(fn, "parameters");
+  // Other APIs' names for the schema (Anthropic's, the AI SDK's, MCP's): a tool sent with one would
+  // silently lose its schema, so it is named instead.
+  const misnamed = ["input_schema", "inputSchema", "schema"].find((key) => own(fn, key) !== undefined);
+  if (given === undefined && misnamed !== undefined)
+    throw invalidField(`${path}.${misnamed}`, `The tool's JSON Schema goes in \`parameters\`, not \`${misnamed}\`.`);
   if (given !== undefined && !isObject(given))
     throw invalidField(`${path}.parameters`, "`parameters` must be a JSON Schema object.");
   if (given !== undefined) checkParameters(given, `${path}.parameters`);
