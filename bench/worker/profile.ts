@@ -4,8 +4,9 @@
 // one workerd, the time goes.
 //
 //   node bench/worker/profile.ts plain stream <body> [N]    the real Worker's POST /v1/stream, without the Durable Object
+//   node bench/worker/profile.ts plain messages|responses <body> [N]  the agent endpoints, the same way
 //   node bench/worker/profile.ts resumable stream <body> [N]  the same through the RESPONSES Durable Object
-//   node bench/worker/profile.ts reference <route> <body> [N]  bench-worker.ts: route chain | batches | sse | idle | pass
+//   node bench/worker/profile.ts reference <route> <body> [N]  bench-worker.ts: route chain | batches | sse | idle | strip | window | pass | read | parse
 //
 // <body>: openai | anthropic | responses | tiny (the bodies of bench:worker). PACE=full|event|tokens
 // (bench/worker/upstream.ts; default full) is the upstream's pace. TOP=<rows> (default 40),
@@ -15,7 +16,7 @@
 // jobs, stream plumbing in C++) that V8 cannot put on a JS function.
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { benchBodies, startWrangler, stopWrangler, streamInit, workerVars } from "./harness.ts";
+import { agentInit, benchBodies, startWrangler, stopWrangler, streamInit, workerVars } from "./harness.ts";
 import { type Pace, startUpstream } from "./upstream.ts";
 
 const [which, route, name, count] = process.argv.slice(2);
@@ -46,7 +47,12 @@ const { port, inspector } = target;
 
 try {
   const url = plain ? `http://127.0.0.1:${port}/v1/${route}` : `http://127.0.0.1:${port}/${route}/v1/${body.path}`;
-  const init: RequestInit = plain ? streamInit(body) : {};
+  // The agent endpoints take their own protocols' requests; /v1/stream the Worker's own.
+  const init: RequestInit = !plain
+    ? {}
+    : route === "messages" || route === "responses"
+      ? agentInit(body, route)
+      : streamInit(body);
   const once = async (): Promise<void> => {
     const response = await fetch(url, init);
     if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
