@@ -46,6 +46,12 @@ export interface ProviderRequest {
   readonly temperature?: number | undefined;
   /** Whether and how much the model reasons, in each provider's own knob (see {@link RequestReasoning}); absent: the provider's default. */
   readonly reasoning?: RequestReasoning | undefined;
+  /**
+   * OpenAI Responses' `store`: whether the provider keeps the response (false for a client that
+   * must not leave it there; its reasoning then comes back only as encrypted content). The other
+   * providers have no such setting and are sent nothing. Absent: the provider's default.
+   */
+  readonly store?: boolean | undefined;
 }
 
 /** One message of a {@link ProviderRequest}'s conversation. */

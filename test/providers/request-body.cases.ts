@@ -100,6 +100,10 @@ group("Provider kits: request bodies", (test) => {
     ]);
     const responses = providerKit("openai-responses").requestBody(secondTurn("c"));
     assertEquals(responses["tools"], [{ type: "function", ...weather, strict: false }]);
+    // `store` is OpenAI Responses' alone: passed on when given, never sent to another provider.
+    assertEquals(responses["store"], undefined);
+    assertEquals(providerKit("openai-responses").requestBody(secondTurn("c", { store: false }))["store"], false);
+    assertEquals(providerKit("openai").requestBody(secondTurn("c", { store: false }))["store"], undefined);
     const cohere = providerKit("cohere").requestBody(
       secondTurn("c", {
         tools: [weather, { name: "other", parameters: {} }],

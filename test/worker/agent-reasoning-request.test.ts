@@ -210,3 +210,24 @@ describe("POST /v1/stream takes reasoning as its own field", () => {
     expect(upstream.requests).toHaveLength(1);
   });
 });
+
+describe("a Responses client's store", () => {
+  it("store: false (Codex sends it) reaches an OpenAI Responses upstream; absent, none is sent; other providers never get one", async () => {
+    expect((await responsesBody("openai-responses", { store: false }))["store"]).toBe(false);
+    expect(await responsesBody("openai-responses", {})).not.toHaveProperty("store");
+    for (const provider of ["openai", "anthropic", "gemini", "cohere", "ollama"])
+      expect(await responsesBody(provider, { store: false })).not.toHaveProperty("store");
+  });
+
+  it("a store that is not a boolean is a 400 at store", async () => {
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    const env = testEnv({ ...LIVE["openai-responses"]!.env, CLIENT_TOKEN: "t" });
+    const sdk = new OpenAI({ baseURL: "http://localhost:8787/v1", apiKey: "t", fetch: workerFetch({ env, upstream }) });
+    const error = await sdk.responses
+      .create({ model: "openai-responses/gpt-5", input: "Hi", store: "no" as unknown as boolean })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect((error as BadRequestError).param).toBe("store");
+    expect(upstream.requests).toHaveLength(0);
+  });
+});

@@ -49,6 +49,8 @@ export interface StreamRequest {
   temperature?: number;
   /** Whether and how much the model reasons (`reasoning`, see worker/request/parse-reasoning.ts); absent: the provider's default. */
   reasoning?: RequestReasoning;
+  /** OpenAI Responses' `store`, as a Responses client sent it (`POST /v1/responses`); never read from a `/v1/stream` body. */
+  store?: boolean;
   /** Check each call's arguments against its tool's `parameters` while they stream. */
   earlyValidation?: true;
   /** With `earlyValidation`: cancel the provider request at the first violation. */

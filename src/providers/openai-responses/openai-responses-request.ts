@@ -31,6 +31,7 @@ export function openAIResponsesRequestBody(request: ProviderRequest): Fields {
   if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice);
   if (request.maxTokens !== undefined) body["max_output_tokens"] = request.maxTokens;
   if (request.temperature !== undefined) body["temperature"] = request.temperature;
+  if (request.store !== undefined) body["store"] = request.store;
   if (request.reasoning?.type === "on") {
     const { effort, summary } = request.reasoning;
     body["reasoning"] = summary === undefined ? { effort } : { effort, summary };

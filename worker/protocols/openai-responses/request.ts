@@ -21,8 +21,9 @@
  * with one string parameter, `input`, and its calls come back as `custom_tool_call` items with
  * the text. `reasoning.effort` becomes the provider's reasoning knob
  * (worker/protocols/client-reasoning.ts), and the `encrypted_content` of earlier `reasoning`
- * items goes back to the provider that takes it (worker/protocols/reasoning-state.ts). What the official clients send that changes nothing
- * here (`store`, `include`, `parallel_tool_calls`, `prompt_cache_key`, `text`, `metadata`, `user`, ...) is
+ * items goes back to the provider that takes it (worker/protocols/reasoning-state.ts); `store`
+ * goes to an OpenAI Responses upstream. What the official clients send that changes nothing
+ * here (`include`, `parallel_tool_calls`, `prompt_cache_key`, `text`, `metadata`, `user`, ...) is
  * accepted. `web_search` tools and `namespace` groups are dropped (Codex offers them by default); the other built-in
  * tools (`file_search`, `computer_use_preview`, `code_interpreter`, `image_generation`, `mcp`,
  * `local_shell`) are a 400 naming them, as is `previous_response_id`: the Worker keeps no state.
@@ -135,6 +136,11 @@ export function parseResponsesRequest(
             : field,
     AGENT_BOUNDS,
   );
+  // Whether OpenAI keeps the response (Codex sends `store: false`): passed on to an OpenAI
+  // Responses upstream, which otherwise stores every call; the other providers have no such setting.
+  const store = own(fields, "store") ?? undefined;
+  if (store !== undefined && typeof store !== "boolean") throw invalidField("store", "`store` must be true or false.");
+  if (store !== undefined) request.store = store;
   return { request, model: own(fields, "model") as string, stream, customTools };
 }
 
