@@ -6,7 +6,10 @@ import {
   LITERALS,
   Mode,
   NUMBER,
-  NUMBER_PREFIX,
+  numberFailureOffset,
+  partialNumber,
+  placeInSlot,
+  wordModeOf,
   type Frame,
   type JsonParseFailure,
   type JsonParserListener,
@@ -81,11 +84,9 @@ export class IncrementalJsonParser {
 
   /** The value parsed so far (a live view; `undefined` before any value began). */
   get value(): JsonValue | undefined {
+    const partial = this.#mode === Mode.Number ? partialNumber(this.#token) : undefined;
     if (this.#mode === Mode.String && !this.#tokenIsKey) this.#place(this.#token);
-    else if (this.#mode === Mode.Number && NUMBER_PREFIX.test(this.#token)) {
-      const partial = Number.parseFloat(this.#token);
-      if (!Number.isNaN(partial)) this.#place(partial);
-    }
+    else if (partial !== undefined) this.#place(partial);
     return this.#root;
   }
 
@@ -153,12 +154,7 @@ export class IncrementalJsonParser {
   #startValue(code: number, i: number, at: number, frame: Frame | undefined): number {
     if (code === 0x5d && frame?.empty && Array.isArray(frame.value)) return this.#close(i);
     const container = code === 0x7b || code === 0x5b;
-    const word =
-      code === 0x2d || (code >= 0x30 && code <= 0x39)
-        ? Mode.Number
-        : code === 0x74 || code === 0x66 || code === 0x6e
-          ? Mode.Literal
-          : undefined;
+    const word = wordModeOf(code);
     if (!container && word === undefined && code !== 0x22) this.#fail("invalid-json", at);
     else if (container && this.#stack.length >= this.#maxDepth) this.#fail("too-deep", at);
     else this.#listener?.begin(code);
@@ -266,12 +262,7 @@ export class IncrementalJsonParser {
       if (literal !== undefined) this.#completeScalar(literal);
       else this.#fail("invalid-json", at);
     } else if (NUMBER.test(token)) this.#completeScalar(Number(token));
-    else {
-      // The first character that cannot continue a number (`01` fails at the `1`), else the end.
-      let valid = 1;
-      while (valid <= token.length && NUMBER_PREFIX.test(token.slice(0, valid))) valid++;
-      this.#fail("invalid-json", valid <= token.length ? at - token.length + valid - 1 : at);
-    }
+    else this.#fail("invalid-json", numberFailureOffset(token, at));
   }
 
   #completeScalar(value: JsonValue): void {
@@ -280,18 +271,11 @@ export class IncrementalJsonParser {
     this.#advance();
   }
 
-  /** Puts a value in its slot: the root, the pending object member, or the next array item. */
+  /** Puts a value in its slot: the root, or the innermost container's pending slot. */
   #place(value: JsonValue): void {
     const frame = this.#stack[this.#stack.length - 1];
-    if (!frame) {
-      this.#root = value;
-      return;
-    }
-    if (Array.isArray(frame.value)) frame.value[frame.slot as number] = value;
-    // A `__proto__` key must be an own property, never the prototype setter.
-    else if (frame.slot === "__proto__")
-      Object.defineProperty(frame.value, "__proto__", { value, writable: true, enumerable: true, configurable: true });
-    else frame.value[frame.slot as string] = value;
+    if (frame) placeInSlot(frame, value);
+    else this.#root = value;
   }
 
   /** A member or item ended: move to the next slot. */

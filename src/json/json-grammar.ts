@@ -78,6 +78,20 @@ export const ESCAPES: Record<string, string> = {
   t: "\t",
 };
 
+/**
+ * The mode a value that starts with `code` is read in when it is a number (`-` or a digit) or a
+ * literal (`t`, `f`, `n`), else `undefined`.
+ *
+ * @example
+ * ```ts
+ * wordModeOf("-".charCodeAt(0)) === Mode.Number; // true
+ * ```
+ */
+export function wordModeOf(code: number): typeof Mode.Number | typeof Mode.Literal | undefined {
+  if (code === 0x2d || (code >= 0x30 && code <= 0x39)) return Mode.Number;
+  return code === 0x74 || code === 0x66 || code === 0x6e ? Mode.Literal : undefined;
+}
+
 /** Characters that can continue a number or literal. */
 export function isWordChar(code: number): boolean {
   return (
@@ -88,4 +102,51 @@ export function isWordChar(code: number): boolean {
     code === 0x2d ||
     code === 0x45
   );
+}
+
+/**
+ * Puts `value` in `frame`'s pending slot: the next array item, or the member of the key just read.
+ * A `__proto__` key becomes an own property, never the prototype setter, as with `JSON.parse`.
+ *
+ * @example
+ * ```ts
+ * const frame: Frame = { value: {}, slot: "__proto__", expectKey: false, empty: false };
+ * placeInSlot(frame, 1); // frame.value has an own "__proto__" member
+ * ```
+ */
+export function placeInSlot(frame: Frame, value: JsonValue): void {
+  if (Array.isArray(frame.value)) frame.value[frame.slot as number] = value;
+  else if (frame.slot === "__proto__")
+    Object.defineProperty(frame.value, "__proto__", { value, writable: true, enumerable: true, configurable: true });
+  else frame.value[frame.slot as string] = value;
+}
+
+/**
+ * Where a number token that is not a JSON number fails, given `at`, the offset just past it: the
+ * first character that cannot continue a number (`01` fails at the `1`), else its end.
+ *
+ * @example
+ * ```ts
+ * numberFailureOffset("01", 12); // 11
+ * ```
+ */
+export function numberFailureOffset(token: string, at: number): number {
+  let valid = 1;
+  while (valid <= token.length && NUMBER_PREFIX.test(token.slice(0, valid))) valid++;
+  return valid <= token.length ? at - token.length + valid - 1 : at;
+}
+
+/**
+ * The value of a number still being read, as far as it goes (`-1.` is -1), or `undefined` while
+ * it has no digit yet (`-`) or cannot be a number.
+ *
+ * @example
+ * ```ts
+ * partialNumber("-1.") === -1; // true
+ * ```
+ */
+export function partialNumber(token: string): number | undefined {
+  if (!NUMBER_PREFIX.test(token)) return undefined;
+  const value = Number.parseFloat(token);
+  return Number.isNaN(value) ? undefined : value;
 }

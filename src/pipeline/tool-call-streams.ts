@@ -184,7 +184,9 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
           const ended = pump.take(result, one);
           if (ended) await ended;
         }
-        if (passed === passedBefore && !(batch.length < MAX_BATCH && holding() && !pump.closed)) flush();
+        // Unless the window's timer passed an array on meanwhile, what was made goes now: the loop
+        // ends holding events only when they are due (nothing ready, window closed) or too many.
+        if (passed === passedBefore) flush();
       },
       cancel: (reason) => {
         clear();
