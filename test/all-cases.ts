@@ -10,6 +10,7 @@ import "./providers/openai-chat/openai-chat-quirks.cases.ts";
 import "./providers/anthropic/anthropic-rules.cases.ts";
 import "./providers/gemini/gemini-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-rules.cases.ts";
+import "./providers/openai-responses/openai-responses-built-in-calls.cases.ts";
 import "./providers/bedrock/bedrock-rules.cases.ts";
 import "./providers/cohere/cohere-rules.cases.ts";
 import "./providers/ollama/ollama-rules.cases.ts";

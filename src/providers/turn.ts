@@ -24,8 +24,12 @@ export interface AssistantTurn {
 
 /** The outcome of running one call. */
 export interface ToolResult {
-  /** The call this answers. */
-  call: Pick<ToolCall, "id" | "name" | "inputFormat">;
+  /**
+   * The call this answers: its id and name, and, when it has them, its input format, its
+   * `providerMetadata` and its arguments (an OpenAI Responses built-in call's result is an item
+   * of its own kind, made from them).
+   */
+  call: Pick<ToolCall, "id" | "name" | "inputFormat"> & Partial<Pick<ToolCall, "providerMetadata" | "arguments">>;
   /** What the tool returned: text, or any JSON value. */
   output: JsonValue;
   /** The tool failed; `output` says why. */

@@ -4,6 +4,7 @@ import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
+import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
 import { RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
 import { SequenceReorderer } from "./sequence-reorderer.ts";
 
@@ -32,7 +33,9 @@ const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_
  * Events are put back in `sequence_number` order within a bounded window; exact duplicates are
  * dropped and a gap that never fills is reported rather than waited for. A `reasoning` item, at
  * its `output_item.done`, becomes a `reasoning-part` delta (its id, `encrypted_content` and
- * `summary`), in stream order: a manually passed-back turn must repeat it before its calls.
+ * `summary`), in stream order: a manually passed-back turn must repeat it before its calls. The
+ * built-in client tools' items (`apply_patch_call`, `shell_call`, `local_shell_call`) are calls
+ * the application runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}).
  *
  * @example
  * ```ts
@@ -65,10 +68,12 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   readonly #reorderer: SequenceReorderer<Payload>;
   /** Output index of each call item, by item id, for events that carry only `item_id`. */
   readonly #itemIndex = new Map<string, number>();
+  readonly #builtIns: ResponsesBuiltInCalls;
 
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit, options: OpenAIResponsesDeltaStreamOptions = {}) {
     this.#emit = emit;
+    this.#builtIns = new ResponsesBuiltInCalls(emit);
     this.#reorderer = new SequenceReorderer<Payload>(
       options.reorderWindow ?? 64,
       (payload) => this.#onEvent(payload),
@@ -105,7 +110,16 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
         return this.#onItemAdded(event);
       case "response.function_call_arguments.delta":
       case "response.custom_tool_call_input.delta":
+      case "response.mcp_call_arguments.delta":
         return this.#onArguments(event, text);
+      case "response.apply_patch_call_operation_diff.delta":
+        return this.#onBuiltIn(event, (index) => text !== undefined && this.#builtIns.diffDelta(index, text));
+      case "response.apply_patch_call_operation_diff.done":
+        return this.#onBuiltIn(event, (index) => this.#builtIns.diffDone(index, event["diff"]));
+      case "response.shell_call_command.added":
+      case "response.shell_call_command.done":
+      case "response.shell_call_command.delta":
+        return this.#onCommand(event, type.slice(type.lastIndexOf(".") + 1) as "added" | "delta" | "done");
       case "response.function_call_arguments.done":
         return this.#onArgumentsDone(event, event["arguments"]);
       case "response.custom_tool_call_input.done":
@@ -133,6 +147,11 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const item = event["item"];
     const index = event["output_index"];
     if (!isRecord(item) || typeof index !== "number") return;
+    if (this.#builtIns.added(item, index)) {
+      const itemId = nonEmptyString(item["id"]);
+      if (itemId !== undefined) this.#itemIndex.set(itemId, index);
+      return;
+    }
     const text = ownValue(CALL_ITEMS, String(item["type"]));
     if (text === undefined) return;
     const itemId = nonEmptyString(item["id"]);
@@ -161,9 +180,24 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       this.#emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
   }
 
+  #onBuiltIn(event: Payload, then: (index: number) => unknown): void {
+    const index = this.#indexOf(event);
+    if (index !== undefined) then(index);
+  }
+
+  /** A `shell_call_command` event: it has an `output_index` and a `command_index`, no `item_id`. */
+  #onCommand(event: Payload, phase: "added" | "delta" | "done"): void {
+    const index = this.#indexOf(event);
+    const command = event["command_index"];
+    const text = phase === "delta" ? event["delta"] : event["command"];
+    if (index !== undefined && typeof command === "number" && Number.isInteger(command) && command >= 0)
+      this.#builtIns.command(index, command, typeof text === "string" ? text : undefined, phase);
+  }
+
+  /** A call's end; an MCP call's arguments end before it ran, and the call ends with its item, which holds its output. */
   #onArgumentsDone(event: Payload, final: unknown): void {
     const index = this.#indexOf(event);
-    if (index === undefined) return;
+    if (index === undefined || this.#builtIns.has(index)) return;
     this.#emit(
       typeof final === "string" ? { type: "tool-call-end", index, arguments: final } : { type: "tool-call-end", index },
     );
@@ -173,6 +207,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   #onItemDone(event: Payload): void {
     const item = event["item"];
     if (!isRecord(item)) return;
+    const index = this.#indexOf(event);
+    if (index !== undefined && this.#builtIns.done(item, index)) return;
     const id = nonEmptyString(item["id"]);
     if (item["type"] === "reasoning" && id !== undefined) {
       const encryptedContent = nonEmptyString(item["encrypted_content"]);

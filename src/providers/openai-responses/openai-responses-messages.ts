@@ -1,9 +1,15 @@
-import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
+import type { ToolCall } from "../../shared/events.ts";
+import type { JsonValue } from "../../shared/json.ts";
+import { isRecord } from "../../shared/values.ts";
+import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
 
 /**
  * OpenAI Responses: the input items that replay the turn: its `reasoning` items (from
  * `reasoningParts`, in order, with `encrypted_content` when it came, as a reasoning model requires
- * before its calls), then `message`, `function_call` and `custom_tool_call` items.
+ * before its calls), then `message`, `function_call` and `custom_tool_call` items; a built-in
+ * tool's call goes back as the item it came as (`apply_patch_call` with its `operation`,
+ * `shell_call` with its `action`, `local_shell_call`), and an `mcp_call`, which OpenAI ran, with
+ * its output.
  *
  * @example
  * ```ts
@@ -24,23 +30,32 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
     });
   }
   if (turn.text) items.push({ type: "message", role: "assistant", content: turn.text });
-  for (const call of own(turn.toolCalls)) {
-    items.push(
-      call.inputFormat === "text"
-        ? { type: "custom_tool_call", call_id: idOf(call), name: call.name, input: call.rawArguments }
-        : {
-            type: "function_call",
-            call_id: idOf(call),
-            name: call.name,
-            arguments: call.rawArguments || JSON.stringify(call.arguments),
-          },
-    );
+  for (const call of turn.toolCalls) {
+    const builtIn = builtInItem(call);
+    if (builtIn) items.push(builtIn);
+    else if (call.providerExecuted) continue;
+    else
+      items.push(
+        call.inputFormat === "text"
+          ? { type: "custom_tool_call", call_id: idOf(call), name: call.name, input: call.rawArguments }
+          : {
+              type: "function_call",
+              call_id: idOf(call),
+              name: call.name,
+              arguments: call.rawArguments || JSON.stringify(call.arguments),
+            },
+      );
   }
   return items;
 }
 
 /**
- * OpenAI Responses: one `function_call_output` (or `custom_tool_call_output`) item per result.
+ * OpenAI Responses: one output item per result: `function_call_output` (or
+ * `custom_tool_call_output`); for a built-in tool's call, `apply_patch_call_output` (`failed`
+ * when the result is an error), `shell_call_output` (the result as it is when it is a list of
+ * `{ stdout, stderr, outcome }`, else its text as the stdout of a command that exited 0, or the
+ * stderr of one that exited 1 for an error; with the action's `max_output_length`) or
+ * `local_shell_call_output`.
  *
  * @example
  * ```ts
@@ -48,9 +63,96 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
  * ```
  */
 export function responsesToolOutputs(results: readonly ToolResult[]): Record<string, unknown>[] {
-  return results.map((result) => ({
-    type: result.call.inputFormat === "text" ? "custom_tool_call_output" : "function_call_output",
-    call_id: idOf(result.call),
-    output: asText(result.output),
-  }));
+  return results.map((result) => {
+    const call_id = idOf(result.call);
+    switch (builtInType(result.call)) {
+      case "apply_patch_call":
+        return {
+          type: "apply_patch_call_output",
+          call_id,
+          status: result.isError ? "failed" : "completed",
+          output: asText(result.output),
+        };
+      case "shell_call": {
+        const limit = isRecord(result.call.arguments) ? result.call.arguments["max_output_length"] : undefined;
+        return {
+          type: "shell_call_output",
+          call_id,
+          output: shellOutput(result),
+          ...(typeof limit === "number" ? { max_output_length: limit } : {}),
+        };
+      }
+      case "local_shell_call":
+        return { type: "local_shell_call_output", id: call_id, output: asText(result.output) };
+      default:
+        return {
+          type: result.call.inputFormat === "text" ? "custom_tool_call_output" : "function_call_output",
+          call_id,
+          output: asText(result.output),
+        };
+    }
+  });
+}
+
+type CallFields = Pick<ToolCall, "providerMetadata">;
+
+/** The output item a built-in call came as (`providerMetadata.responsesItem`), if it did. */
+function itemOf(call: CallFields): Record<string, unknown> | undefined {
+  const item = call.providerMetadata?.["responsesItem"];
+  return isRecord(item) ? item : undefined;
+}
+
+const builtInType = (call: CallFields): unknown => itemOf(call)?.["type"];
+
+/** A built-in call as its input item; undefined for a function or custom call. */
+function builtInItem(call: ToolCall): Record<string, unknown> | undefined {
+  const item = itemOf(call);
+  const type = item?.["type"];
+  if (item === undefined || typeof type !== "string") return undefined;
+  const status = item["status"] === "in_progress" || item["status"] === "incomplete" ? item["status"] : "completed";
+  const caller = isRecord(item["caller"]) ? { caller: item["caller"] } : {};
+  switch (type) {
+    case "apply_patch_call":
+      return { type, call_id: idOf(call), operation: call.arguments, status, ...caller };
+    case "shell_call": {
+      const environment = isRecord(item["environment"]) ? { environment: item["environment"] } : {};
+      return { type, call_id: idOf(call), action: call.arguments, status, ...environment, ...caller };
+    }
+    case "local_shell_call":
+      return { type, id: item["id"], call_id: idOf(call), action: call.arguments, status };
+    case "mcp_call":
+      return {
+        type,
+        id: item["id"] ?? idOf(call),
+        name: call.name,
+        arguments: call.rawArguments,
+        server_label: item["server_label"],
+        ...outcome(item),
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** An MCP call's `output` and `error`, where it has them. */
+function outcome(item: Record<string, unknown>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const key of ["output", "error", "status", "approval_request_id"])
+    if (item[key] !== undefined && item[key] !== null) fields[key] = item[key];
+  return fields;
+}
+
+/** A shell result as `shell_call_output.output`: one entry per command. */
+function shellOutput(result: ToolResult): JsonValue[] {
+  const output = result.output;
+  if (Array.isArray(output) && output.length > 0 && output.every((entry) => isRecord(entry) && "outcome" in entry))
+    return output;
+  const text = asText(output);
+  return [
+    {
+      stdout: result.isError ? "" : text,
+      stderr: result.isError ? text : "",
+      outcome: { type: "exit", exit_code: result.isError ? 1 : 0 },
+    },
+  ];
 }

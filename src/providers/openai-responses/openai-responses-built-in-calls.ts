@@ -1,0 +1,172 @@
+import type { ToolCallChunkDelta } from "../../shared/deltas.ts";
+import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
+import type { Emit } from "../provider-decoder.ts";
+
+type Item = Record<string, unknown>;
+
+/**
+ * The Responses output items of OpenAI's built-in tools that stream as calls, by item type: the
+ * name the call gets (the tool's type, which is the name an application registers it under; an
+ * MCP call keeps its tool's name) and the field of the item that is the call's input.
+ */
+const BUILT_IN: Record<string, { name?: string; input: string }> = {
+  apply_patch_call: { name: "apply_patch", input: "operation" },
+  shell_call: { name: "shell", input: "action" },
+  local_shell_call: { name: "local_shell", input: "action" },
+  mcp_call: { input: "arguments" },
+};
+
+/** What streamed of one built-in call so far. */
+interface Open {
+  type: string;
+  /** apply_patch: the operation of `output_item.added` (its type and path lead the arguments). */
+  operation?: Item;
+  /** apply_patch: the arguments' prefix went out, the diff's string is open. */
+  diffOpen?: boolean;
+  /** apply_patch: the diff of `operation_diff.done`, for an item that ends without its operation. */
+  diff?: string;
+  /** shell: how many commands opened, and whether the last one's string is still open. */
+  commands?: number;
+  commandOpen?: boolean;
+}
+
+/** One fragment of JSON string content: `JSON.stringify` of the text without its quotes. */
+const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
+
+/**
+ * The built-in client tools of OpenAI Responses (`apply_patch_call`, `shell_call`,
+ * `local_shell_call`) and its MCP calls, as the decoder's calls: an `apply_patch_call`'s arguments
+ * are its `operation` (`{ type, path, diff }`, the diff from the
+ * `apply_patch_call_operation_diff` deltas), a `shell_call`'s its `action` (`{ commands, ... }`,
+ * the commands from the `shell_call_command` events, which carry an `output_index` and a
+ * `command_index` and no `item_id`), a `local_shell_call`'s its `action`, whole at its end. Each
+ * completes at its `output_item.done`, whose item gives the final arguments, in the key order
+ * that streamed, so what streamed is their prefix. The item's other fields (its `type`, `id`,
+ * `status`, `caller`, `environment`; an MCP call's `server_label`, `output` and `error`) are the
+ * call's `providerMetadata.responsesItem`, which the next turn's items are made from. An
+ * `mcp_call` ran on OpenAI's side: it is `providerExecuted`, named after the MCP tool, and
+ * completes at its `output_item.done` too, so that its output is on it.
+ *
+ * @example
+ * ```ts
+ * const calls = new ResponsesBuiltInCalls((delta) => deltas.push(delta));
+ * calls.added({ type: "shell_call", id: "sh_1", call_id: "call_1", action: { commands: [] } }, 0);
+ * calls.command(0, 0, "ls", "added");
+ * ```
+ */
+export class ResponsesBuiltInCalls {
+  readonly #emit: Emit;
+  /** The open built-in calls, by output index. */
+  readonly #open = new Map<number, Open>();
+
+  /** Reports through `emit`. */
+  constructor(emit: Emit) {
+    this.#emit = emit;
+  }
+
+  /** The output index is an open built-in call. */
+  has(index: number): boolean {
+    return this.#open.has(index);
+  }
+
+  /** `output_item.added`: opens the call when the item is a built-in one; false when it is not. */
+  added(item: Item, index: number): boolean {
+    const type = String(item["type"]);
+    const kind = ownValue(BUILT_IN, type);
+    if (kind === undefined) return false;
+    const id = nonEmptyString(item["call_id"]) ?? nonEmptyString(item["id"]);
+    const name = kind.name ?? nonEmptyString(item["name"]);
+    const operation = item["operation"];
+    this.#open.set(index, { type, ...(isRecord(operation) ? { operation } : {}) });
+    const chunk: ToolCallChunkDelta = { type: "tool-call-chunk", index, providerMetadata: metadataOf(item) };
+    if (id !== undefined) chunk.id = id;
+    if (name !== undefined) chunk.name = name;
+    if (type === "mcp_call") chunk.providerExecuted = true;
+    this.#emit(chunk);
+    return true;
+  }
+
+  /** `apply_patch_call_operation_diff.delta`: a fragment of the operation's diff. */
+  diffDelta(index: number, delta: string): void {
+    const open = this.#open.get(index);
+    if (open?.type !== "apply_patch_call") return;
+    let text = escaped(delta);
+    if (!open.diffOpen) {
+      open.diffOpen = true;
+      const { type, path } = open.operation ?? {};
+      text = `${JSON.stringify({ type, path }).slice(0, -1)}${type === undefined && path === undefined ? "" : ","}"diff":"${text}`;
+    }
+    this.#emit({ type: "tool-call-chunk", index, argumentsDelta: text });
+  }
+
+  /** `apply_patch_call_operation_diff.done`: the whole diff, kept for an item that ends without its operation. */
+  diffDone(index: number, diff: unknown): void {
+    const open = this.#open.get(index);
+    if (open?.type === "apply_patch_call" && typeof diff === "string") open.diff = diff;
+  }
+
+  /**
+   * `shell_call_command.added` / `.delta` / `.done`: a command of the call at `index` opened,
+   * grew, or ended. Commands stream one after another; an event for a command already closed
+   * changes nothing (the item at the end has the commands as they are).
+   */
+  command(index: number, commandIndex: number, text: string | undefined, phase: "added" | "delta" | "done"): void {
+    const open = this.#open.get(index);
+    if (open?.type !== "shell_call") return;
+    const opened = open.commands ?? 0;
+    let out = "";
+    if (commandIndex >= opened) {
+      if (phase === "done") return;
+      if (open.commandOpen) out += '"';
+      out += `${opened === 0 ? '{"commands":[' : ","}"`;
+      open.commands = commandIndex + 1;
+      open.commandOpen = true;
+    } else if (commandIndex !== opened - 1 || !open.commandOpen) return;
+    if (phase === "done") {
+      out += '"';
+      open.commandOpen = false;
+    } else if (text !== undefined) out += escaped(text);
+    if (out !== "") this.#emit({ type: "tool-call-chunk", index, argumentsDelta: out });
+  }
+
+  /** `output_item.done`: completes the built-in call at `index` with the item's input; false when it is none. */
+  done(item: Item, index: number): boolean {
+    const open = this.#open.get(index);
+    const kind = ownValue(BUILT_IN, String(item["type"]));
+    if (open === undefined || kind === undefined) return false;
+    this.#open.delete(index);
+    this.#emit({ type: "tool-call-chunk", index, providerMetadata: metadataOf(item) });
+    const input = item[kind.input];
+    const final =
+      open.type === "mcp_call"
+        ? typeof input === "string"
+          ? input
+          : undefined
+        : open.type === "apply_patch_call"
+          ? operationText(isRecord(input) ? input : { ...open.operation, diff: open.diff })
+          : isRecord(input)
+            ? actionText(input, open.type === "shell_call" ? "commands" : "command")
+            : undefined;
+    this.#emit(
+      final === undefined ? { type: "tool-call-end", index } : { type: "tool-call-end", index, arguments: final },
+    );
+    return true;
+  }
+}
+
+/** The item without its input and call id: what the next turn's item needs besides the call's arguments. */
+function metadataOf(item: Item): Record<string, unknown> {
+  const { operation: _o, action: _a, arguments: _r, call_id: _c, name: _n, ...rest } = item;
+  return { responsesItem: rest };
+}
+
+/** An operation as JSON, `type`, `path` and `diff` first, as its prefix streamed. */
+function operationText(operation: Item): string {
+  const { type, path, diff, ...rest } = operation;
+  return JSON.stringify({ type, path, diff, ...rest });
+}
+
+/** An action as JSON, its command list first, as its prefix streamed. */
+function actionText(action: Item, first: string): string {
+  return JSON.stringify({ [first]: action[first], ...action });
+}
