@@ -61,6 +61,36 @@ function bundleSchemaSuite(source) {
 }
 
 /**
+ * Other projects' recordings (../shared/external-fixtures/<source>/manifest.json): each entry of
+ * each manifest with its body as text (one payload a line, or the raw HTTP body for `"wire": "raw"`)
+ * and the result THAT project expects; the test support rebuilds the wire bytes.
+ */
+function bundleExternalFixtures(source) {
+  const fixtures = [];
+  for (const folder of readdirSync(source, { withFileTypes: true })) {
+    const manifestPath = join(source, folder.name, "manifest.json");
+    if (!folder.isDirectory() || !existsSync(manifestPath)) continue;
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+    for (const entry of manifest.fixtures) {
+      const file = entry.file.split("/").pop();
+      fixtures.push({
+        source: folder.name,
+        provider: entry.provider,
+        name: file.replace(/\.(chunks\.txt|sse)$/, ""),
+        wire: entry.wire === "raw" ? "raw" : "chunks",
+        text: readFileSync(join(source, folder.name, entry.file), "utf8"),
+        expected: JSON.parse(readFileSync(join(source, folder.name, entry.expected), "utf8")),
+        origin: `${entry.repo}@${entry.commit.slice(0, 7)}:${entry.path}`,
+        ...(entry.note ? { note: entry.note } : {}),
+        ...(entry.disputed ? { disputed: entry.disputed } : {}),
+      });
+    }
+  }
+  fixtures.sort((a, b) => `${a.source}/${a.name}`.localeCompare(`${b.source}/${b.name}`));
+  return { data: { fixtures }, count: `${fixtures.length} other projects' recordings` };
+}
+
+/**
  * Each data set: its name (the key in shared-data.json, the file `<name>.json`), what it is, its
  * folder under ../shared, the variable that overrides it, what its bundle holds when it is absent,
  * and the function that bundles it from its folder.
@@ -81,6 +111,14 @@ const DATA_SETS = [
     variable: "TOOL_CALL_STREAM_SCHEMA_SUITE",
     empty: { files: [] },
     bundle: bundleSchemaSuite,
+  },
+  {
+    name: "external-fixtures",
+    what: "other projects' recorded streams",
+    folder: "external-fixtures",
+    variable: "TOOL_CALL_STREAM_EXTERNAL_FIXTURES",
+    empty: { fixtures: [] },
+    bundle: bundleExternalFixtures,
   },
 ];
 

@@ -100,7 +100,7 @@ run_check "README snippets type-check" node scripts/check-examples.mjs snippets
 # A clone without ../shared must pass too: the shared suite once more in Node with the data hidden
 # (a case that reads the recordings without saying so fails here), then the data bundled again.
 without_shared() {
-  TOOL_CALL_STREAM_FIXTURES=/nonexistent TOOL_CALL_STREAM_SCHEMA_SUITE=/nonexistent \
+  TOOL_CALL_STREAM_FIXTURES=/nonexistent TOOL_CALL_STREAM_SCHEMA_SUITE=/nonexistent TOOL_CALL_STREAM_EXTERNAL_FIXTURES=/nonexistent \
     vitest run --project node test/runtime/suite.test.ts --reporter=dot
   local status=$?
   node scripts/bundle-fixtures.mjs >/dev/null

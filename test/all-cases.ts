@@ -51,6 +51,7 @@ import "./pipeline/stream-tool-call-batches.cases.ts";
 import "./pipeline/batch-window.cases.ts";
 import "./pipeline/chunk-reader.cases.ts";
 import "./pipeline/sdk-chunks.cases.ts";
+import "./pipeline/external-fixtures.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";

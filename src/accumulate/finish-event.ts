@@ -24,7 +24,12 @@ export function finishEvent(state: AccumulatorState): FinishEvent {
   } = state;
   fields.toolCalls.sort(byIndex);
   fields.invalidToolCalls.sort(byIndex);
-  // A normal stop with complete calls is `tool-calls`: OpenAI says `stop` when `tool_choice` forces a function, Gemini always says `STOP`.
-  const calls = fields.toolCalls.length > 0 && (reason === "stop" || state.reason === undefined);
-  return { type: "finish", reason: calls ? "tool-calls" : reason, ...fields };
+  // `tool-calls` says the client has calls to answer: a normal stop with complete calls is one
+  // (OpenAI says `stop` when `tool_choice` forces a function, Gemini always says `STOP`); calls the
+  // provider ran itself alone (Anthropic's web search, code execution, MCP) are not.
+  const clientCalls = fields.toolCalls.some((call) => !call.providerExecuted);
+  const providerCallsOnly = !clientCalls && fields.invalidToolCalls.length === 0 && fields.toolCalls.length > 0;
+  const toolCalls = clientCalls && (reason === "stop" || state.reason === undefined);
+  const normalized = toolCalls ? "tool-calls" : providerCallsOnly && reason === "tool-calls" ? "stop" : reason;
+  return { type: "finish", reason: normalized, ...fields };
 }

@@ -1,5 +1,5 @@
 import type { SSEMessage } from "../../framing/framing.ts";
-import type { Usage } from "../../shared/deltas.ts";
+import type { FinishDelta, Usage } from "../../shared/deltas.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
@@ -67,6 +67,8 @@ export class AnthropicDecoder implements ProviderDecoder {
   #inputUsage: Record<string, unknown> = {};
   /** The open thinking block: its index, text so far and signature (its text is kept only until its stop). */
   #thinking: { index: number; text: string; signature?: string } | undefined;
+  /** A `stop_reason` that `message_start` already carried (a programmatic tool calling continuation), until a `message_delta` says otherwise. */
+  #startReason: string | undefined;
 
   /** Creates a decoder for one response that reports through `emit`. */
   constructor(emit: Emit) {
@@ -94,7 +96,7 @@ export class AnthropicDecoder implements ProviderDecoder {
       case "message_delta":
         return this.#onMessageDelta(payload, emit);
       case "message_stop":
-        return emit({ type: "done" });
+        return this.#onMessageStop(emit);
       case "error":
         return emit(providerError(payload));
     }
@@ -104,12 +106,37 @@ export class AnthropicDecoder implements ProviderDecoder {
   /** The input ended: a block still open has no stop and is left to the accumulator's end. */
   end(): void {}
 
+  /**
+   * The message's usage, and the blocks it already holds: a programmatic tool calling
+   * continuation comes as a `message_start` whose `content` holds the `tool_use` (with its
+   * `caller`) and whose `stop_reason` is set, then `message_stop`. Each block is read as if it had
+   * streamed whole at its position, before any block that streams after it.
+   */
   #onMessageStart(payload: Record<string, unknown>, emit: Emit): void {
-    const usage = isRecord(payload["message"]) ? payload["message"]["usage"] : undefined;
-    if (!isRecord(usage)) return;
-    this.#inputUsage = usage;
-    const normalized = anthropicUsage(usage);
-    if (normalized) emit({ type: "usage", usage: normalized });
+    const message = payload["message"];
+    if (!isRecord(message)) return;
+    const usage = message["usage"];
+    if (isRecord(usage)) {
+      this.#inputUsage = usage;
+      const normalized = anthropicUsage(usage);
+      if (normalized) emit({ type: "usage", usage: normalized });
+    }
+    const content = message["content"];
+    if (Array.isArray(content))
+      content.forEach((block: unknown, index) => {
+        this.#onBlockStart({ index, content_block: block }, emit);
+        this.#onBlockStop({ index }, emit);
+      });
+    const reason = message["stop_reason"];
+    if (typeof reason === "string") this.#startReason = reason;
+  }
+
+  /** The end of the message: the finish a continuation's `message_start` carried, when no `message_delta` gave one. */
+  #onMessageStop(emit: Emit): void {
+    const reason = this.#startReason;
+    this.#startReason = undefined;
+    if (reason !== undefined) emit(anthropicFinish(reason));
+    emit({ type: "done" });
   }
 
   #onBlockStart(payload: Record<string, unknown>, emit: Emit): void {
@@ -217,9 +244,15 @@ export class AnthropicDecoder implements ProviderDecoder {
       const normalized = anthropicUsage({ ...this.#inputUsage, ...withoutNulls(usage) });
       if (normalized) emit({ type: "usage", usage: normalized });
     }
-    if (typeof reason === "string")
-      emit({ type: "finish", rawReason: reason, reason: ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other" });
+    if (typeof reason !== "string") return;
+    this.#startReason = undefined;
+    emit(anthropicFinish(reason));
   }
+}
+
+/** The finish delta of a `stop_reason`. */
+function anthropicFinish(reason: string): FinishDelta {
+  return { type: "finish", rawReason: reason, reason: ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other" };
 }
 
 /** `{ [key]: value }` when the value is present, else nothing (for exact optional properties). */
