@@ -22,7 +22,7 @@ import {
  * @module
  */
 
-/** The most schema-against-value steps one check takes (nested `anyOf`s can multiply them); past it the call is rejected. */
+/** The most steps one check takes (a schema against a value, an instruction of a pattern's matcher; nested `anyOf`s can multiply them); past it the call is rejected. */
 export const MAX_CHECK_STEPS = 2_000_000;
 /**
  * The most in-place schemas (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`) followed on one value
@@ -114,7 +114,7 @@ function walk(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: numbe
   else if (typeof value === "string") {
     if (s.maxLength !== undefined && codePoints(value) > s.maxLength)
       failure = [`must have at most ${s.maxLength} characters`, ""];
-    else failure = stringFailure(value, s);
+    else failure = stringFailure(value, s, run);
   } else if (Array.isArray(value)) {
     if (!checkArray(value, s, path, run, quiet)) ok = false;
   } else if (value !== null && typeof value === "object") {
@@ -261,7 +261,7 @@ function checkObject(
       }
     }
     for (const [pattern, schema] of s.patternProperties ?? []) {
-      if (!matchesPattern(pattern, key)) continue;
+      if (!matchesPattern(pattern, key, run)) continue;
       matched = true;
       if (!walk(member, schema, at, run, 0, quiet)) {
         if (quiet) return false;

@@ -1,7 +1,8 @@
 import { isRecord } from "../shared/values.ts";
 import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
 import { pointerTarget } from "./compiled-schema.ts";
-import { compilePattern, MAX_PATTERN_LENGTH, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
+import { linearPattern } from "./pattern/linear-pattern.ts";
+import { MAX_PATTERN_LENGTH, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
 
 /** One problem of a tool's schema, at the field that has it. */
 export interface ToolSchemaIssue {
@@ -47,7 +48,8 @@ const COUNTS = [
  * checks read has the shape JSON Schema gives it (`enum` an array, `anyOf`/`allOf`/`oneOf` lists
  * of schemas, `properties` an object of schemas, `required` a list of strings, numbers and counts
  * where they go, `pattern` and `patternProperties` valid ECMAScript regular expressions of at most
- * 1,000 characters, `$ref` a local reference that points into the schema), and the schema holds at
+ * 1,000 characters that run in linear time (no backreference, lookahead or lookbehind, at most
+ * 20,000 instructions once counted repetitions are written out), `$ref` a local reference that points into the schema), and the schema holds at
  * most 20,000 schemas nested at most 64 deep. Returns the problems, each at its field's path from
  * `path` (at most 20, then one that counts the rest); empty when the schema can be used.
  *
@@ -102,8 +104,10 @@ export function checkToolSchema(schema: unknown, path = "parameters"): ToolSchem
           visit(dependencies[name], `${field("dependencies")}${member(name)}`, depth + 1);
     checkScalars(value, field, report);
     if (isRecord(value["patternProperties"]))
-      for (const key of Object.keys(value["patternProperties"]))
-        if (!compilePattern(key)) report(`${field("patternProperties")}${member(key)}`, patternProblem(key));
+      for (const key of Object.keys(value["patternProperties"])) {
+        const problem = patternProblem(key);
+        if (problem) report(`${field("patternProperties")}${member(key)}`, problem);
+      }
     if (has("$ref")) {
       const ref = value["$ref"];
       if (typeof ref !== "string") report(field("$ref"), "must be a string");
@@ -152,7 +156,8 @@ function checkScalars(
   for (const key of ["uniqueItems", "nullable"])
     if (has(key) && typeof value[key] !== "boolean") report(field(key), "must be a boolean");
   if (has("format") && typeof value["format"] !== "string") report(field("format"), "must be a string");
-  if (has("pattern") && !compilePattern(value["pattern"])) report(field("pattern"), patternProblem(value["pattern"]));
+  const problem = has("pattern") ? patternProblem(value["pattern"]) : undefined;
+  if (problem) report(field("pattern"), problem);
   const dependentRequired = value["dependentRequired"];
   if (
     has("dependentRequired") &&
@@ -164,10 +169,12 @@ function checkScalars(
     report(field("dependentRequired"), "must be an object of arrays of strings");
 }
 
-function patternProblem(pattern: unknown): string {
+/** What keeps a pattern from the linear-time matcher (not valid, a backreference, lookaround, too large), if anything. */
+function patternProblem(pattern: unknown): string | undefined {
   if (typeof pattern !== "string") return "must be a string";
   if (pattern.length > MAX_PATTERN_LENGTH) return `is longer than ${thousands(MAX_PATTERN_LENGTH)} characters`;
-  return "is not a valid regular expression (ECMAScript, u flag)";
+  const read = linearPattern(pattern);
+  return read.type === "refused" ? read.reason : undefined;
 }
 
 /** A key as a path segment: `.name` when it reads as a name, else `["..."]`. */

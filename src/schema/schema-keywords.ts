@@ -1,4 +1,5 @@
 import type { JsonValue } from "../shared/json.ts";
+import type { StepBudget } from "./pattern/pattern-vm.ts";
 import { matchesPattern, type SchemaNode } from "./schema-node.ts";
 import { thousands } from "./bounded-issues.ts";
 import { meetsFormat } from "./formats.ts";
@@ -44,12 +45,13 @@ function isMultiple(value: number, factor: number): boolean {
 
 /**
  * The failure of a string's `minLength`, `pattern` and `format` (its `maxLength` and `enum` are
- * checked apart, as they stream), or `undefined`.
+ * checked apart, as they stream), or `undefined`. The pattern's work is taken from `budget`; when
+ * it runs out (`budget.steps < 0`), the pattern is not counted as failed: the caller stops there.
  */
-export function stringFailure(value: string, s: SchemaNode): KeywordFailure | undefined {
+export function stringFailure(value: string, s: SchemaNode, budget: StepBudget): KeywordFailure | undefined {
   if (s.minLength !== undefined && codePoints(value) < s.minLength)
     return [`must have at least ${s.minLength} characters`, `Expected at least ${s.minLength} characters.`];
-  if (s.pattern && !matchesPattern(s.pattern, value))
+  if (s.pattern && !matchesPattern(s.pattern, value, budget) && budget.steps >= 0)
     return ["must match its pattern", "Expected to match its pattern."];
   if (s.format !== undefined && !meetsFormat(s.format, value))
     return [`must be a valid ${s.format}`, `Expected a valid ${s.format}.`];

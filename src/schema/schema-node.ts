@@ -4,6 +4,8 @@
  * @module
  */
 import type { JsonValue } from "../shared/json.ts";
+import { type LinearPattern, linearPattern } from "./pattern/linear-pattern.ts";
+import type { StepBudget } from "./pattern/pattern-vm.ts";
 
 /** One compiled schema. Fields absent (`undefined`) do not restrict. */
 export interface SchemaNode {
@@ -39,7 +41,7 @@ export interface SchemaNode {
   multipleOf: number | undefined;
   minLength: number | undefined;
   maxLength: number | undefined;
-  pattern: RegExp | undefined;
+  pattern: LinearPattern | undefined;
   format: string | undefined;
   minItems: number | undefined;
   maxItems: number | undefined;
@@ -50,7 +52,7 @@ export interface SchemaNode {
   minContains: number;
   maxContains: number | undefined;
   properties: ReadonlyMap<string, SchemaNode> | undefined;
-  patternProperties: readonly (readonly [RegExp, SchemaNode])[] | undefined;
+  patternProperties: readonly (readonly [LinearPattern, SchemaNode])[] | undefined;
   additionalProperties: SchemaNode | undefined;
   required: readonly string[];
   minProperties: number | undefined;
@@ -138,19 +140,22 @@ export function blank(never: boolean): SchemaNode {
 }
 
 /**
- * A pattern as ECMAScript with the `u` flag (as JSON Schema says), or `undefined` when it is not
- * a string, too long, or not a valid regular expression.
+ * A pattern as ECMAScript with the `u` flag (as JSON Schema says), for the linear-time matcher,
+ * or `undefined` when it is not a string, too long, not a valid regular expression, or not one
+ * the matcher runs (backreferences, lookaround, more than `MAX_INSTRUCTIONS` once counted
+ * repetitions are written out): `checkToolSchema` refuses those, the checks ignore them.
  */
-export function compilePattern(pattern: unknown): RegExp | undefined {
+export function compilePattern(pattern: unknown): LinearPattern | undefined {
   if (typeof pattern !== "string" || pattern.length > MAX_PATTERN_LENGTH) return undefined;
-  try {
-    return new RegExp(pattern, "u");
-  } catch {
-    return undefined; // refused at the request by checkToolSchema; here the keyword is ignored
-  }
+  const read = linearPattern(pattern);
+  return read.type === "pattern" ? read.pattern : undefined;
 }
 
-/** Whether a string matches a pattern; a string longer than {@link MAX_PATTERN_INPUT} never does. */
-export function matchesPattern(pattern: RegExp, text: string): boolean {
-  return text.length <= MAX_PATTERN_INPUT && pattern.test(text);
+/**
+ * Whether a string matches a pattern; a string longer than {@link MAX_PATTERN_INPUT} never does.
+ * The matcher's work is taken from `budget`: when it runs out, `false`, and `budget.steps` is
+ * below zero (the caller's check could not be finished, which is not a failure to match).
+ */
+export function matchesPattern(pattern: LinearPattern, text: string, budget: StepBudget): boolean {
+  return text.length <= MAX_PATTERN_INPUT && pattern.test(text, budget);
 }

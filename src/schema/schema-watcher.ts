@@ -1,7 +1,7 @@
 import type { JsonParserListener } from "../json/json-grammar.ts";
 import type { SchemaViolation } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
-import { meets } from "./check-arguments.ts";
+import { MAX_CHECK_STEPS, meets } from "./check-arguments.ts";
 import { type CompileOptions, compileSchema } from "./compiled-schema.ts";
 import { matchesPattern, type SchemaNode } from "./schema-node.ts";
 import { fits, KINDS, narrow, pointerToken } from "./watch-text.ts";
@@ -55,6 +55,9 @@ export class SchemaWatcher implements JsonParserListener {
   violation: SchemaViolation | undefined;
   readonly #schema: SchemaNode;
   readonly #stack: OpenValue[] = [];
+  /** The patterns' work, for the whole call; once spent, the watcher stops looking (and accepts). */
+  readonly #budget = { steps: MAX_CHECK_STEPS };
+  #spent = false;
 
   /** `schema`: the tool's JSON Schema (compiled once per schema object and kept). */
   constructor(schema: unknown, options: CompileOptions = {}) {
@@ -62,7 +65,7 @@ export class SchemaWatcher implements JsonParserListener {
   }
 
   begin(first: number): void {
-    if (this.violation) return;
+    if (this.violation || this.#spent) return;
     const depth = this.#stack.length;
     const parent = this.#stack[depth - 1];
     let conditions: Condition[] = [];
@@ -105,7 +108,7 @@ export class SchemaWatcher implements JsonParserListener {
   }
 
   key(name: string): void {
-    if (this.violation) return;
+    if (this.violation || this.#spent) return;
     const depth = this.#stack.length - 1;
     const object = this.#stack[depth]!;
     this.#checkKey(depth, object, name.slice(object.checked), true);
@@ -133,7 +136,10 @@ export class SchemaWatcher implements JsonParserListener {
         expand(property, i, -1, 0, next);
       }
       for (const [pattern, schema] of s.patternProperties ?? []) {
-        if (!matchesPattern(pattern, name)) continue;
+        if (!matchesPattern(pattern, name, this.#budget)) {
+          if (this.#budget.steps < 0) return void (this.#spent = true);
+          continue;
+        }
         matched = true;
         expand(schema, i, -1, 0, next);
       }
@@ -145,19 +151,20 @@ export class SchemaWatcher implements JsonParserListener {
   }
 
   partial(added: string, isKey: boolean): void {
-    if (this.violation) return;
+    if (this.violation || this.#spent) return;
     const depth = this.#stack.length - 1;
     if (isKey) this.#checkKey(depth, this.#stack[depth]!, added, false);
     else this.#checkString(depth, added, false);
   }
 
   end(value: JsonValue): void {
-    if (this.violation) return;
+    if (this.violation || this.#spent) return;
     const depth = this.#stack.length - 1;
     const open = this.#stack[depth]!;
     // A string's end brings what no `partial` told: the rest of it (one slice per string).
     if (typeof value === "string") this.#checkString(depth, value.slice(open.checked), true);
     for (const c of open.conditions) if (c.schema && c.live && !this.violation) this.#finish(depth, open, c, value);
+    if (this.#spent) return;
     if (open.cuts === cutOffs.count) this.#moreThanOne(depth, open);
     this.#stack.pop();
   }
@@ -188,7 +195,8 @@ export class SchemaWatcher implements JsonParserListener {
       if (failure) return fail(failure[1]);
     } else if (typeof value === "string") {
       // maxLength and enum were checked as the string streamed.
-      const failure = stringFailure(value, s);
+      const failure = stringFailure(value, s, this.#budget);
+      if (this.#budget.steps < 0) return void (this.#spent = true);
       return failure ? fail(failure[1]) : undefined;
     } else if (open.keys) {
       const missing = s.required.find((key) => !open.keys!.has(key));

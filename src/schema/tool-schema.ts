@@ -227,9 +227,10 @@ export interface ToolSchemaCheckOptions {
  * followed, and draft 7's own forms are read where 2020-12 gives them no meaning): `type` (with
  * `integer` and type lists), `nullable: true` (OpenAPI's and Gemini's), `enum`, `const`,
  * `minimum`/`maximum`, `exclusiveMinimum`/`exclusiveMaximum`, `multipleOf`,
- * `minLength`/`maxLength` (in code points), `pattern` (ECMAScript with the `u` flag; a pattern
- * longer than 1,000 characters or not valid is ignored, a string longer than 10,000 never
- * matches), `format` (an annotation unless `assertFormats`), `required`, `properties`,
+ * `minLength`/`maxLength` (in code points), `pattern` (ECMAScript with the `u` flag, run in
+ * linear time, never by backtracking; a pattern longer than 1,000 characters, not valid, or
+ * needing backtracking (backreferences, lookaround) is ignored, a string longer than 10,000
+ * never matches), `format` (an annotation unless `assertFormats`), `required`, `properties`,
  * `patternProperties`, `additionalProperties`, `propertyNames`, `minProperties`/`maxProperties`,
  * `dependentRequired`, `dependentSchemas` (and draft 7's `dependencies`), `items`, `prefixItems`
  * (and draft 7's `items` list with `additionalItems`), `minItems`/`maxItems`, `uniqueItems`,

@@ -14,6 +14,10 @@ const broken: ReadonlyArray<[Record<string, unknown>, string]> = [
   [{ type: "object", properties: { city: { enum: 5 } } }, ".properties.city.enum"],
   [{ type: "object", properties: { city: { anyOf: [null] } } }, ".properties.city.anyOf[0]"],
   [{ enum: "abc" }, ".enum"],
+  // Patterns a linear-time matcher cannot run (issue 33): refused, never run by backtracking.
+  [{ type: "object", properties: { code: { pattern: "^(a)\\1$" } } }, ".properties.code.pattern"],
+  [{ type: "object", properties: { code: { pattern: "^(?!x)" } } }, ".properties.code.pattern"],
+  [{ type: "object", properties: { code: { pattern: "(a{1000}){1000}" } } }, ".properties.code.pattern"],
 ];
 
 type Case = {

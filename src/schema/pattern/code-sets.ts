@@ -1,0 +1,52 @@
+/**
+ * Sets of one code point: what a class (`[a-z]`, `[^\p{L}\d]`), a class escape (`\d`, `\s`,
+ * `\w`, `\p{...}`) or `.` of a pattern matches. ECMAScript's exact meaning of each (its
+ * whitespace, its Unicode property tables, the runtime's Unicode version) is the runtime's own:
+ * the atom alone, anchored (`^(?:[a-z])$`, `u` flag), is tested on one code point at a time,
+ * which no backtracking can make slow. Answers for ASCII are kept.
+ *
+ * @module
+ */
+
+/** What one code point is tested against. */
+export interface CodeSet {
+  /** Whether the set holds `code` (a code point; a lone surrogate is one too). */
+  has(code: number): boolean;
+}
+
+/** The codes below it have their answers kept. */
+const KEPT = 128;
+
+class NativeSet implements CodeSet {
+  readonly #regex: RegExp;
+  /** 0: not asked yet, 1: not in the set, 2: in it. */
+  readonly #kept = new Uint8Array(KEPT);
+
+  constructor(atom: string) {
+    this.#regex = new RegExp(`^(?:${atom})$`, "u");
+  }
+
+  has(code: number): boolean {
+    if (code >= KEPT) return this.#regex.test(String.fromCodePoint(code));
+    let known = this.#kept[code]!;
+    if (known === 0) known = this.#kept[code] = this.#regex.test(String.fromCharCode(code)) ? 2 : 1;
+    return known === 2;
+  }
+}
+
+/** The set of one atom of a pattern already found valid (`[...]`, `\d`, `\p{L}`...), as the runtime reads it. */
+export function nativeSet(atom: string): CodeSet {
+  return new NativeSet(atom);
+}
+
+/** `.` without the `s` flag: any code point but the line terminators. */
+export const DOT: CodeSet = {
+  has: (code) => code !== 0x0a && code !== 0x0d && code !== 0x2028 && code !== 0x2029,
+};
+
+/** Whether a code point is a word character of `\b` (`u` flag without `i`: ASCII letters, digits, `_`). */
+export function isWordCode(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f
+  );
+}

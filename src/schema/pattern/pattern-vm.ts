@@ -1,0 +1,143 @@
+import { isWordCode } from "./code-sets.ts";
+import { ASSERT, CODE, JUMP, MATCH, type Program, SET, SPLIT } from "./pattern-program.ts";
+import { BOUNDARY, END, NOT_BOUNDARY, START } from "./pattern-syntax.ts";
+
+/**
+ * The matcher: a Pike VM that reads the string once, code point by code point, holding each
+ * instruction at most once per position, so its work is at most (code points + 1) x (about
+ * twice the instructions), whatever the pattern and the string. Every instruction it follows
+ * and every thread it moves is a step taken from the caller's budget.
+ *
+ * @module
+ */
+
+/** The work a check may still do, counted down by whoever does it. */
+export interface StepBudget {
+  /** Steps left; below zero, the work stopped unfinished. */
+  steps: number;
+}
+
+const EXHAUSTED = -1;
+const MATCHED = 1;
+
+/** One test's moving parts, on one object so the closure below is a plain function. */
+interface Run {
+  readonly program: Program;
+  readonly text: string;
+  steps: number;
+  generation: number;
+  /** Threads in the list being filled. */
+  count: number;
+}
+
+/** Whether the program matches somewhere in `text` (search, as `RegExp.prototype.test`); `false` when the budget ran out. */
+export function runProgram(program: Program, text: string, budget: StepBudget): boolean {
+  const { op, arg, sets, anchored } = program;
+  let [current, next] = program.lists;
+  if (program.generation > 0x3fff_ffff) {
+    program.marks.fill(0);
+    program.generation = 0;
+  }
+  const run: Run = { program, text, steps: budget.steps, generation: ++program.generation, count: 0 };
+  let before = -1;
+  for (let at = 0; ; ) {
+    const code = at < text.length ? text.codePointAt(at)! : -1;
+    if (at === 0 || !anchored) {
+      const found = close(run, current, 0, at, before, code);
+      if (found !== 0) return finish(budget, run, found);
+    }
+    if (code < 0 || (run.count === 0 && anchored)) return finish(budget, run, 0);
+    const width = code > 0xffff ? 2 : 1;
+    const after = at + width < text.length ? text.codePointAt(at + width)! : -1;
+    const threads = run.count;
+    run.count = 0;
+    run.generation = ++program.generation;
+    for (let i = 0; i < threads; i++) {
+      const pc = current[i]!;
+      if (--run.steps < 0) return finish(budget, run, EXHAUSTED);
+      const kind = op[pc];
+      if (kind === CODE ? arg[pc] !== code : kind === SET && !sets[arg[pc]!]!.has(code)) continue;
+      const found = close(run, next, pc + 1, at + width, code, after);
+      if (found !== 0) return finish(budget, run, found);
+    }
+    const swap = current;
+    current = next;
+    next = swap;
+    before = code;
+    at += width;
+  }
+}
+
+/**
+ * Adds to `list` the instructions that read a code point reachable from `pc` without reading
+ * one, at position `at` between the code points `before` and `after` (-1: none); `MATCHED` as
+ * soon as the match is reachable, `EXHAUSTED` when the steps run out.
+ */
+function close(run: Run, list: Int32Array, pc: number, at: number, before: number, after: number): number {
+  const { op, arg, alt, marks, stack } = run.program;
+  const generation = run.generation;
+  if (marks[pc] === generation) return 0;
+  marks[pc] = generation;
+  stack[0] = pc;
+  let top = 1;
+  let steps = run.steps;
+  let count = run.count;
+  let found = 0;
+  while (top > 0) {
+    const from = stack[--top]!;
+    if (--steps < 0) {
+      found = EXHAUSTED;
+      break;
+    }
+    let to = -1;
+    switch (op[from]) {
+      case MATCH:
+        found = MATCHED;
+        top = 0;
+        continue;
+      case JUMP:
+        to = arg[from]!;
+        break;
+      case SPLIT: {
+        to = arg[from]!;
+        const also = alt[from]!;
+        if (marks[also] !== generation) {
+          marks[also] = generation;
+          stack[top++] = also;
+        }
+        break;
+      }
+      case ASSERT:
+        if (holds(arg[from]!, at, run.text.length, before, after)) to = from + 1;
+        break;
+      default:
+        list[count++] = from;
+    }
+    if (to >= 0 && marks[to] !== generation) {
+      marks[to] = generation;
+      stack[top++] = to;
+    }
+  }
+  run.steps = steps;
+  run.count = count;
+  return found;
+}
+
+function finish(budget: StepBudget, run: Run, found: number): boolean {
+  budget.steps = run.steps;
+  return found === MATCHED;
+}
+function holds(kind: number, at: number, length: number, before: number, after: number): boolean {
+  switch (kind) {
+    case START:
+      return at === 0;
+    case END:
+      return at === length;
+    case BOUNDARY:
+      return isWordCode(before) !== isWordCode(after);
+    case NOT_BOUNDARY:
+      return isWordCode(before) === isWordCode(after);
+    default:
+      return false;
+  }
+}
