@@ -27,7 +27,9 @@ export class LinearPattern {
   /**
    * Whether the pattern matches somewhere in `text`, as `new RegExp(source, "u").test(text)`;
    * `false` as soon as `budget.steps` falls below zero (the caller then cannot tell). The program
-   * is built at the first test, its instructions charged to that test's budget.
+   * is built at the first test, its instructions charged to that test's budget: the memory a
+   * pattern holds (12 bytes an instruction, beside the matcher's one shared working memory) is
+   * paid for in steps by the call that first needs it.
    */
   test(text: string, budget: StepBudget): boolean {
     if (!this.#program) {

@@ -22,7 +22,7 @@ export const JUMP = 4;
 /** The pattern matched. */
 export const MATCH = 5;
 
-/** The instructions, in parallel arrays, and the scratch lists the matcher reuses. */
+/** The instructions, in parallel arrays (12 bytes an instruction). */
 export interface Program {
   readonly op: Int32Array;
   readonly arg: Int32Array;
@@ -30,13 +30,6 @@ export interface Program {
   readonly sets: readonly CodeSet[];
   /** Whether every match begins at the string's start (the pattern begins with `^`): one start thread only. */
   readonly anchored: boolean;
-  /** The threads at the current and at the next code point. */
-  readonly lists: readonly [Int32Array, Int32Array];
-  /** The generation an instruction was last put in a list at, so it is put there once per code point. */
-  readonly marks: Int32Array;
-  /** The instructions still to follow in one closure. */
-  readonly stack: Int32Array;
-  generation: number;
 }
 
 /** The program of a tree (its `size` instructions and a final `MATCH`). */
@@ -103,17 +96,7 @@ export function compileProgram(tree: PatternNode): Program {
   };
   emit(tree);
   put(MATCH);
-  return {
-    op,
-    arg,
-    alt,
-    sets,
-    anchored: startsAnchored(tree),
-    lists: [new Int32Array(length), new Int32Array(length)],
-    marks: new Int32Array(length),
-    stack: new Int32Array(length),
-    generation: 0,
-  };
+  return { op, arg, alt, sets, anchored: startsAnchored(tree) };
 }
 
 /** Whether a match must begin at the string's start: the tree begins with `^` on every path. */

@@ -20,9 +20,33 @@ export interface StepBudget {
 const EXHAUSTED = -1;
 const MATCHED = 1;
 
+/**
+ * The matcher's working memory, shared by every program (a test never runs inside another: the
+ * only calls out are to a set's native `RegExp`), grown to the largest program run.
+ */
+interface Scratch {
+  /** The threads at the current and at the next code point. */
+  readonly lists: readonly [Int32Array, Int32Array];
+  /** The generation an instruction was last put in a list at, so it is put there once per code point. */
+  readonly marks: Int32Array;
+  /** The instructions still to follow in one closure. */
+  readonly stack: Int32Array;
+  generation: number;
+}
+let shared: Scratch | undefined;
+
+function scratchFor(length: number): Scratch {
+  if (shared && shared.marks.length >= length && shared.generation < 0x3fff_ffff) return shared;
+  const size = Math.max(length, shared?.marks.length ?? 0);
+  const array = (): Int32Array => new Int32Array(size);
+  shared = { lists: [array(), array()], marks: array(), stack: array(), generation: 0 };
+  return shared;
+}
+
 /** One test's moving parts, on one object so the closure below is a plain function. */
 interface Run {
   readonly program: Program;
+  readonly scratch: Scratch;
   readonly text: string;
   steps: number;
   generation: number;
@@ -33,12 +57,9 @@ interface Run {
 /** Whether the program matches somewhere in `text` (search, as `RegExp.prototype.test`); `false` when the budget ran out. */
 export function runProgram(program: Program, text: string, budget: StepBudget): boolean {
   const { op, arg, sets, anchored } = program;
-  let [current, next] = program.lists;
-  if (program.generation > 0x3fff_ffff) {
-    program.marks.fill(0);
-    program.generation = 0;
-  }
-  const run: Run = { program, text, steps: budget.steps, generation: ++program.generation, count: 0 };
+  const scratch = scratchFor(op.length);
+  let [current, next] = scratch.lists;
+  const run: Run = { program, scratch, text, steps: budget.steps, generation: ++scratch.generation, count: 0 };
   let before = -1;
   for (let at = 0; ; ) {
     const code = at < text.length ? text.codePointAt(at)! : -1;
@@ -51,7 +72,7 @@ export function runProgram(program: Program, text: string, budget: StepBudget): 
     const after = at + width < text.length ? text.codePointAt(at + width)! : -1;
     const threads = run.count;
     run.count = 0;
-    run.generation = ++program.generation;
+    run.generation = ++scratch.generation;
     for (let i = 0; i < threads; i++) {
       const pc = current[i]!;
       if (--run.steps < 0) return finish(budget, run, EXHAUSTED);
@@ -74,7 +95,8 @@ export function runProgram(program: Program, text: string, budget: StepBudget): 
  * soon as the match is reachable, `EXHAUSTED` when the steps run out.
  */
 function close(run: Run, list: Int32Array, pc: number, at: number, before: number, after: number): number {
-  const { op, arg, alt, marks, stack } = run.program;
+  const { op, arg, alt } = run.program;
+  const { marks, stack } = run.scratch;
   const generation = run.generation;
   if (marks[pc] === generation) return 0;
   marks[pc] = generation;
