@@ -227,5 +227,13 @@ group("Linear-time patterns (issue 33)", (test) => {
     const watcher = new SchemaWatcher(costly);
     new IncrementalJsonParser({ listener: watcher }).feed(JSON.stringify({ code: text }));
     assertEquals(watcher.violation, undefined, "the early check stops looking and accepts");
+    // The same on a key: a patternProperties pattern whose steps run out neither matches the key
+    // nor leaves it to additionalProperties: false.
+    const keys = { type: "object", patternProperties: { "a{0,5000}b": {} }, additionalProperties: false } as const;
+    const keyIssues = checkToolArguments({ [text]: 1 }, keys);
+    assert(keyIssues.length === 1 && /could not be checked/.test(keyIssues[0]!), JSON.stringify(keyIssues));
+    const keyWatcher = new SchemaWatcher(keys);
+    new IncrementalJsonParser({ listener: keyWatcher }).feed(JSON.stringify({ [text]: 1 }));
+    assertEquals(keyWatcher.violation, undefined);
   });
 });
