@@ -53,6 +53,7 @@ import "./pipeline/batch-window.cases.ts";
 import "./pipeline/chunk-reader.cases.ts";
 import "./pipeline/sdk-chunks.cases.ts";
 import "./pipeline/external-fixtures.cases.ts";
+import "./pipeline/hostile-sdk-objects.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";

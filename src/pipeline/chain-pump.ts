@@ -1,7 +1,7 @@
 import type { FramedMessage } from "../framing/framing.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import { chunkReader } from "../shared/chunk-reader.ts";
-import { toErrorInfo, type StreamErrorInfo } from "../shared/errors.ts";
+import { toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { readErrorBody } from "./error-body.ts";
 import { ToolCallChain, type ToolCallChainOptions } from "./tool-call-chain.ts";
@@ -19,13 +19,19 @@ export type ProviderChunks = AsyncIterable<object> | Iterable<object> | Readable
 export type ChainInput = Response | ReadableStream<Uint8Array> | ProviderChunks;
 
 /** A read of the input: bytes, or an SDK's object. */
-export type InputRead = ReadableStreamReadResult<unknown>;
+export type InputRead = { done: false; value: unknown } | { done: true; value?: undefined };
 
 /** How the pump reads its input: a reader's `read` and `cancel`. */
 interface InputReader {
   read(): Promise<InputRead>;
   cancel(reason?: unknown): Promise<void>;
 }
+
+/** The error of an SDK's object that could not be read. */
+const UNREADABLE: StreamErrorInfo = {
+  code: "malformed-payload",
+  message: "An SDK's chunk could not be read; the stream ended.",
+};
 
 /** The message of an SDK's object when the protocol does not say: the object is the payload. */
 const payloadMessage = (value: unknown): FramedMessage => ({ data: "", value });
@@ -43,9 +49,14 @@ function iterableReader(iterable: AsyncIterable<unknown> | Iterable<unknown>): I
     },
     cancel: async (reason) => {
       // The reason goes along as `return`'s value: an iterator of the application's own (a body
-      // read under a watch) passes it on to what it cancels; an SDK's ignores it.
-      const returned = iterator.return?.(reason);
-      if (returned) void Promise.resolve(returned).catch(() => {});
+      // read under a watch) passes it on to what it cancels; an SDK's ignores it. A `return` that
+      // throws or rejects has nothing left to stop: the stream has ended either way.
+      try {
+        const returned = iterator.return?.(reason);
+        if (returned) void Promise.resolve(returned).catch(() => {});
+      } catch {
+        return;
+      }
     },
   };
 }
@@ -62,6 +73,8 @@ export class ChainPump {
   readonly #body: ReadableStream<unknown> | AsyncIterable<unknown> | Iterable<unknown> | null;
   readonly #messageOf: (value: unknown) => FramedMessage;
   readonly #endOfObjects: FramedMessage | undefined;
+  /** What inspecting or opening the input threw. */
+  #inputError: unknown;
   /** The input gave an SDK's objects (not bytes). */
   #objects = false;
   readonly #signal: AbortSignal | undefined;
@@ -83,10 +96,16 @@ export class ChainPump {
     // Duck-typed rather than `instanceof`: a Response from another realm or fetch polyfill
     // (workerd's test runner, undici in Node) is still a Response. A Response is not iterable;
     // a stream and an SDK's stream are.
-    const body =
-      typeof (input as ReadableStream).getReader === "function" ||
-      Symbol.asyncIterator in input ||
-      Symbol.iterator in input;
+    let body = true;
+    try {
+      body =
+        typeof (input as ReadableStream).getReader === "function" ||
+        Symbol.asyncIterator in input ||
+        Symbol.iterator in input;
+    } catch (error) {
+      // A Proxy whose trap throws: `start` ends the chain with the error.
+      this.#inputError = error;
+    }
     const response = body ? undefined : (input as Response);
     this.#response = response;
     this.#body = response
@@ -116,10 +135,15 @@ export class ChainPump {
       return this.#finish();
     }
     const body = this.#body;
-    this.#reader =
-      typeof (body as ReadableStream).getReader === "function"
-        ? (chunkReader(body as ReadableStream<Uint8Array>) as InputReader)
-        : iterableReader(body as AsyncIterable<unknown> | Iterable<unknown>);
+    try {
+      if (this.#inputError !== undefined) throw this.#inputError;
+      this.#reader =
+        typeof (body as ReadableStream).getReader === "function"
+          ? (chunkReader(body as ReadableStream<Uint8Array>) as InputReader)
+          : iterableReader(body as AsyncIterable<unknown> | Iterable<unknown>);
+    } catch (error) {
+      return this.#fail(toErrorInfo(error));
+    }
     if (this.#signal?.aborted) return this.#onAbort();
     this.#signal?.addEventListener("abort", this.#onAbort, { once: true });
   }
@@ -163,8 +187,9 @@ export class ChainPump {
       try {
         message = this.#messageOf(value);
       } catch (error) {
+        // An SDK's object whose getter or Proxy trap threw: not a payload (the error may quote it).
         void this.#reader?.cancel(error).catch(() => {});
-        return void this.#fail(toErrorInfo(error));
+        return void this.#fail(error instanceof ToolCallStreamError ? error.info : UNREADABLE);
       }
       this.#objects = true;
       return void this.#chain.push(message);

@@ -4,7 +4,7 @@ import { ToolCallAccumulator } from "../accumulate/tool-call-accumulator.ts";
 import type { FramedMessage, Framing } from "../framing/framing.ts";
 import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
 import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
-import { toErrorInfo, type StreamErrorInfo } from "../shared/errors.ts";
+import { toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 
 /** Options of {@link ToolCallChain}: each stage's own, given to it alone. */
@@ -43,7 +43,8 @@ export interface ToolCallChainOptions extends ToolCallAccumulatorOptions {
  * decodes the rest later with `decode`. A step may hold events back (an asynchronous validation):
  * `held` is then a promise that settles once they have gone out; read no more input meanwhile.
  *
- * It never throws for what it is fed: a framing that cannot read the bytes, or an exceeded limit,
+ * It never throws for what it is fed: a framing that cannot read the bytes, a message that cannot
+ * be decoded (an SDK's object whose getter throws, arguments with a cycle), or an exceeded limit,
  * ends it with an `error` and an `abort` after everything before the fault, and calls `onStop`.
  *
  * @example
@@ -64,6 +65,11 @@ export class ToolCallChain {
   readonly #messages: FramedMessage[] = [];
   #next = 0;
   #stopped = false;
+  /**
+   * A delta is with the accumulator and the steps: what throws then was thrown after the decoder
+   * (left set by a throw, which `#failDecoding` reads).
+   */
+  #emitting = false;
 
   /** Creates the chain of `protocol` (its framing, SSE when it names none, and its decoder). */
   constructor(protocol: ProviderProtocol, emit: (event: ToolCallEvent) => void, options: ToolCallChainOptions = {}) {
@@ -74,7 +80,11 @@ export class ToolCallChain {
       this.#stop("the accumulator stopped the stream"),
     );
     const accumulator = this.#accumulator;
-    this.#decoder = protocol.createDecoder((delta) => accumulator.push(delta));
+    this.#decoder = protocol.createDecoder((delta) => {
+      this.#emitting = true;
+      accumulator.push(delta);
+      this.#emitting = false;
+    });
     const Framing = protocol.framing ?? SSEDecoder;
     this.#framing = new Framing((message) => void this.#messages.push(message), { maxEventLength, contentType });
   }
@@ -121,7 +131,12 @@ export class ToolCallChain {
   decode(max: number = Number.POSITIVE_INFINITY): number {
     const messages = this.#messages;
     const until = Math.min(messages.length, this.#next + max);
-    while (this.#next < until) this.#decoder.decode(messages[this.#next++]!);
+    try {
+      while (this.#next < until) this.#decoder.decode(messages[this.#next++]!);
+    } catch (error) {
+      this.#failDecoding(error);
+      return 0;
+    }
     if (this.#next === messages.length) messages.length = this.#next = 0;
     return messages.length - this.#next;
   }
@@ -135,7 +150,12 @@ export class ToolCallChain {
       return this.#failFraming(error);
     }
     this.decode();
-    this.#decoder.end();
+    if (this.#stopped) return;
+    try {
+      this.#decoder.end();
+    } catch (error) {
+      return this.#failDecoding(error);
+    }
     this.#accumulator.end();
   }
 
@@ -146,6 +166,8 @@ export class ToolCallChain {
    */
   fail(error: StreamErrorInfo): void {
     this.decode();
+    // A queued message that could not be decoded has ended the chain already.
+    if (this.#stopped) return;
     this.#accumulator.push({ type: "error", error });
     const reason =
       error.code === "http-error"
@@ -168,6 +190,27 @@ export class ToolCallChain {
   #failFraming(error: unknown): void {
     // Everything before the fault is still delivered, then the chain ends.
     this.fail(toErrorInfo(error));
+    this.#stop(error);
+  }
+
+  /**
+   * A message could not be decoded: an SDK's object whose getter or Proxy trap threw, arguments
+   * that are not JSON data (a cycle, a BigInt), or a step after the decoder that threw. The
+   * messages after it are dropped, the chain ends as for bytes it cannot frame, and the input is
+   * cancelled (an SDK's iterator returned, which aborts its request). The thrown error's message
+   * is never passed on: it may quote the data.
+   */
+  #failDecoding(error: unknown): void {
+    const after = this.#emitting;
+    this.#emitting = false;
+    this.#messages.length = this.#next = 0;
+    this.fail(
+      error instanceof ToolCallStreamError
+        ? error.info
+        : after
+          ? { code: "stream-failed", message: "A step after the decoder threw; the stream ended." }
+          : { code: "malformed-payload", message: "A provider message could not be read; the stream ended." },
+    );
     this.#stop(error);
   }
 

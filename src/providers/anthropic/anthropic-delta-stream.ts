@@ -1,5 +1,6 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import type { FinishDelta, Usage } from "../../shared/deltas.ts";
+import { jsonText } from "../../shared/json-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
@@ -157,7 +158,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     if (providerExecuted === undefined) return;
     const input = block["input"];
     this.#toolBlocks.set(index, {
-      initialInput: isRecord(input) && Object.keys(input).length > 0 ? JSON.stringify(input) : undefined,
+      initialInput: isRecord(input) && Object.keys(input).length > 0 ? jsonText(input) : undefined,
       streamed: false,
     });
     emit({

@@ -1,4 +1,5 @@
 import type { FramedMessage } from "../../framing/framing.ts";
+import { jsonText } from "../../shared/json-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { readJsonObject } from "../payload.ts";
 import type { Emit } from "../provider-decoder.ts";
@@ -136,7 +137,7 @@ export class BedrockConverseDecoder {
     const toolUse = delta["toolUse"];
     if (isRecord(toolUse) && block.tool) {
       const input = toolUse["input"];
-      const fragment = typeof input === "string" ? input : isRecord(input) ? JSON.stringify(input) : "";
+      const fragment = typeof input === "string" ? input : isRecord(input) ? (jsonText(input) ?? "") : "";
       if (fragment !== "") emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
     }
     const reasoning = delta["reasoningContent"];

@@ -1,5 +1,6 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import type { ToolCallChunkDelta } from "../../shared/deltas.ts";
+import { jsonText } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
@@ -133,7 +134,8 @@ export class GeminiDecoder implements ProviderDecoder {
       this.#streamed.set(choice, { index, args: Object.create(null) as Container });
       return this.#continue(call, choice, emit);
     }
-    chunk.argumentsDelta = JSON.stringify(isRecord(call["args"]) ? call["args"] : {});
+    const args = call["args"];
+    chunk.argumentsDelta = (isRecord(args) && jsonText(args)) || "{}";
     emit(chunk);
     emit(withChoice({ type: "tool-call-end", index }, choice));
   }
@@ -151,6 +153,6 @@ export class GeminiDecoder implements ProviderDecoder {
     const open = this.#streamed.get(choice);
     if (!open) return;
     this.#streamed.delete(choice);
-    emit(withChoice({ type: "tool-call-end", index: open.index, arguments: JSON.stringify(open.args) }, choice));
+    emit(withChoice({ type: "tool-call-end", index: open.index, arguments: jsonText(open.args)! }, choice));
   }
 }

@@ -1,4 +1,5 @@
 import type { FramedMessage } from "../../framing/framing.ts";
+import { jsonText } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
@@ -98,14 +99,16 @@ export class OllamaDecoder implements ProviderDecoder {
   #onCall(call: Record<string, unknown>): void {
     const fn = isRecord(call["function"]) ? call["function"] : {};
     const args = fn["arguments"];
+    const id = nonEmptyString(call["id"]);
+    const name = nonEmptyString(fn["name"]);
     const index = this.#calls++;
     this.#emit({
       type: "tool-call-chunk",
       index,
-      ...(nonEmptyString(call["id"]) !== undefined ? { id: call["id"] as string } : {}),
-      ...(nonEmptyString(fn["name"]) !== undefined ? { name: fn["name"] as string } : {}),
+      ...(id !== undefined ? { id } : {}),
+      ...(name !== undefined ? { name } : {}),
       // Older servers and some gateways send the arguments as a JSON string, as OpenAI does.
-      argumentsDelta: typeof args === "string" ? args : JSON.stringify(args ?? {}),
+      argumentsDelta: typeof args === "string" ? args : (jsonText(args ?? {}) ?? ""),
     });
     this.#emit({ type: "tool-call-end", index });
   }

@@ -1,5 +1,6 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import type { ToolCallChunkDelta, Usage } from "../../shared/deltas.ts";
+import { jsonText } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
 import { ANTHROPIC_FINISH_REASONS } from "../anthropic/anthropic-finish-reasons.ts";
 import { providerError, readJsonObject } from "../payload.ts";
@@ -146,7 +147,7 @@ function toolCallChunk(call: Record<string, unknown>, choice: number): ToolCallC
   if (name !== undefined) chunk.name = name;
   // Some servers send arguments as an object rather than JSON text.
   const args = fn["arguments"];
-  const text = typeof args === "string" ? args : isRecord(args) ? JSON.stringify(args) : undefined;
+  const text = typeof args === "string" ? args : isRecord(args) ? jsonText(args) : undefined;
   if (text) chunk.argumentsDelta = text;
   // Gemini's OpenAI endpoint puts the thought signature on the call; it must go back next turn.
   if (isRecord(call["extra_content"])) chunk.providerMetadata = { extra_content: call["extra_content"] };
