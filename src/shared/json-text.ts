@@ -47,7 +47,8 @@ export function jsonText(value: unknown): string | undefined {
   const enter = (node: object): void => {
     if (++top === UNTRACKED_DEPTH && !open) open = new Set(nodes.slice(0, top));
     if (open) {
-      if (open.has(node)) throw unreadable("Tool arguments given as an object hold a cycle; they cannot be written as JSON.");
+      if (open.has(node))
+        throw unreadable("Tool arguments given as an object hold a cycle; they cannot be written as JSON.");
       open.add(node);
     }
     const names = Array.isArray(node) ? undefined : Object.keys(node);
@@ -83,7 +84,8 @@ export function jsonText(value: unknown): string | undefined {
     }
     if (typeof item === "string") out += item;
     else enter(item);
-    if (out.length > MAX_JSON_TEXT) throw unreadable("Tool arguments given as an object are too large to write as JSON.");
+    if (out.length > MAX_JSON_TEXT)
+      throw unreadable("Tool arguments given as an object are too large to write as JSON.");
   }
   return out;
 }
