@@ -141,6 +141,33 @@ describe("early_validation and abort_on_violation", () => {
     expect((await readSSE(resumed)).messages).toEqual(messages);
   });
 
+  it("issue 33's backtracking patterns finish: the early and the final check of a pattern run in linear time", async () => {
+    // On a backtracking RegExp each of these ran for longer than any test waits (2^40 paths).
+    const tool = {
+      name: "get_weather",
+      parameters: {
+        type: "object",
+        properties: { city: { type: "string", pattern: "^(a+)+$" } },
+        patternProperties: { "^(?:.?){40}(?:.?){40}$x": { type: "number" } },
+      },
+    };
+    const chunks = openAIChunks([
+      call('{"city": "', "call_1"),
+      call(`${"a".repeat(40)}!"}`),
+      chatChunk({}, "tool_calls"),
+    ]);
+    const upstream = new FakeUpstream({ kind: "sse", chunks });
+    const { events } = await readSSE(
+      await worker(upstream).call(streamRequest(validBody({ tools: [tool], early_validation: true }), auth), liveEnv()),
+    );
+    expect(events.find((event) => event.type === "tool-call-violation")).toMatchObject({
+      error: { message: "Expected to match its pattern.", path: "/city" },
+    });
+    expect(events.find((event) => event.type === "invalid-tool-call")).toMatchObject({
+      error: { issues: ["$.city must match its pattern"] },
+    });
+  });
+
   it("without early_validation a call is passed on as the model made it", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: badCall });
     const { events } = await readSSE(
