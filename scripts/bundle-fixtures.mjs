@@ -60,6 +60,12 @@ function bundleSchemaSuite(source) {
   return { data: { files }, count: `${files.length} JSON Schema Test Suite files` };
 }
 
+/** The Open Responses OpenAPI document (its response and streaming-event schemas), as text. */
+function bundleOpenResponses(source) {
+  const text = readFileSync(join(source, "openapi.json"), "utf8");
+  return { data: { text }, count: "the Open Responses OpenAPI document" };
+}
+
 /**
  * Other projects' recordings (../shared/external-fixtures/<source>/manifest.json): each entry of
  * each manifest with its body as text (one payload a line, or the raw HTTP body for `"wire": "raw"`)
@@ -119,6 +125,14 @@ const DATA_SETS = [
     variable: "TOOL_CALL_STREAM_EXTERNAL_FIXTURES",
     empty: { fixtures: [] },
     bundle: bundleExternalFixtures,
+  },
+  {
+    name: "open-responses",
+    what: "the Open Responses OpenAPI document",
+    folder: "conformance/open-responses",
+    variable: "TOOL_CALL_STREAM_OPEN_RESPONSES",
+    empty: { text: "{}" },
+    bundle: bundleOpenResponses,
   },
 ];
 

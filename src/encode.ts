@@ -95,6 +95,12 @@ export {
   type OpenAIResponseResult,
 } from "./encode/openai-response.ts";
 export type { OpenAIResponsesStreamEvent } from "./encode/openai-response-events.ts";
+export {
+  RESPONSE_SETTINGS_DEFAULTS,
+  type OpenAIResponseSettings,
+  type OpenAIResponseText,
+  type OpenAIResponseTool,
+} from "./encode/openai-response-settings.ts";
 export type {
   OpenAIResponse,
   OpenAIResponsesEncoderOptions,

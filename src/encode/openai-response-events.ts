@@ -12,6 +12,7 @@ import {
   type OpenAIResponsesOutputItem,
   type OpenAIResponsesOutputText,
 } from "./openai-responses-wire.ts";
+import { responseSettings } from "./openai-response-settings.ts";
 import { abortError, type EncodableEvent } from "./protocol-encoder.ts";
 
 /** One event of a Responses stream: its `type`, its `sequence_number`, and the fields of that type. */
@@ -41,6 +42,7 @@ export class OpenAIResponseEvents {
   readonly #emit: (event: OpenAIResponsesStreamEvent) => void;
   readonly #generate: () => string;
   readonly #encrypted: (part: ReasoningPart) => string | undefined;
+  readonly #now: () => number;
   readonly #ids: CallIds;
   readonly #blocks: BlockSequencer;
   readonly #response: OpenAIResponse;
@@ -59,19 +61,19 @@ export class OpenAIResponseEvents {
     this.#generate = options.generateId ?? randomId;
     this.#encrypted = options.encryptedContent ?? ownEncryptedContent;
     this.#ids = new CallIds(this.#generate);
+    this.#now = options.now ?? Date.now;
     this.#response = {
       id: options.id ?? `resp_${this.#generate()}`,
       object: "response",
-      created_at: options.createdAt ?? Math.floor(Date.now() / 1000),
+      created_at: options.createdAt ?? Math.floor(this.#now() / 1000),
+      completed_at: null,
       status: "in_progress",
       error: null,
       incomplete_details: null,
       model: options.model,
       output: [],
-      parallel_tool_calls: true,
-      tool_choice: "auto",
-      tools: [],
       usage: null,
+      ...responseSettings(options.settings),
     };
     this.#blocks = new BlockSequencer({
       open: (block) => this.#open(block),
@@ -223,6 +225,7 @@ export class OpenAIResponseEvents {
     this.#blocks.finish();
     this.#response.status = incomplete ? "incomplete" : "completed";
     if (incomplete) this.#response.incomplete_details = { reason: incomplete };
+    else this.#response.completed_at = Math.floor(this.#now() / 1000);
     this.#response.usage = responsesUsage(event.usage);
     this.#terminal(incomplete ? "response.incomplete" : "response.completed");
   }
@@ -252,6 +255,15 @@ export class OpenAIResponseEvents {
     }
     this.#response.status = "failed";
     this.#response.error = { code: error.code, message: error.message };
+    // "Any error incurred while streaming will be followed by a `response.failed` event" (Open Responses).
+    this.#send("error", {
+      error: {
+        type: error.code === "provider-error" ? "model_error" : "server_error",
+        code: error.code,
+        message: error.message,
+        param: null,
+      },
+    });
     this.#terminal("response.failed");
   }
 

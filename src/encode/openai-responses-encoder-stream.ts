@@ -1,5 +1,5 @@
 import type { OpenAIResponsesEncoderOptions } from "./openai-responses-wire.ts";
-import { OpenAIResponseEvents, type OpenAIResponsesStreamEvent } from "./openai-response-events.ts";
+import { OpenAIResponseEvents, TERMINAL_EVENTS, type OpenAIResponsesStreamEvent } from "./openai-response-events.ts";
 import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "./protocol-encoder.ts";
 
 /**
@@ -29,11 +29,12 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   `incomplete_details` for a length or content-filter stop, the item it cut `incomplete`) with
  *   the whole `output` and integer `usage`. A provider error, a `finish` of reason `error`, an
  *   abort (or an input that ends without a finish) is `response.failed` with
- *   `error: {code, message}` (the library's, never the provider's text): an open message or
+ *   `error: {code, message}` (the library's, never the provider's text), after an `error` event
+ *   with the same code (`error: {type, code, message, param}`): an open message or
  *   reasoning item is closed first with `status: "incomplete"`, and a call cut short is in the
  *   failed output as `incomplete` with the arguments that came, but never sent
  *   `output_item.done` (Codex runs every call it is sent done). Nothing is written after the
- *   terminal event.
+ *   terminal event but `data: [DONE]`.
  * - Choices other than the first, a tool loop's later steps and events of other types are not
  *   shown.
  *
@@ -68,9 +69,13 @@ export class OpenAIResponsesEncoder implements ProtocolEncoder<EncodableEvent> {
   }
 }
 
-/** One Responses SSE frame: the `event:` line names the JSON's `type`. */
+/**
+ * One Responses SSE frame: the `event:` line names the JSON's `type`. The terminal event is
+ * followed by `data: [DONE]`: "The terminal event MUST be the literal string `[DONE]`" (Open
+ * Responses), which openai-node, the AI SDK and Codex skip.
+ */
 const responsesFrame = (event: OpenAIResponsesStreamEvent): string =>
-  `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+  `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n${TERMINAL_EVENTS.has(event.type) ? "data: [DONE]\n\n" : ""}`;
 
 /**
  * Events to an OpenAI Responses stream (`text/event-stream`): put it after `streamToolCalls` to

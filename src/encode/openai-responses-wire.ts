@@ -5,6 +5,7 @@
  * @module
  */
 import type { ReasoningPart, Usage } from "../shared/deltas.ts";
+import type { OpenAIResponseSettings } from "./openai-response-settings.ts";
 
 /** Options of {@link OpenAIResponsesEncoder}, its stage and {@link readOpenAIResponse}. */
 export interface OpenAIResponsesEncoderOptions {
@@ -33,6 +34,18 @@ export interface OpenAIResponsesEncoderOptions {
    * @defaultValue a Responses item's own `encryptedContent`; nothing for other parts
    */
   encryptedContent?: ((part: ReasoningPart) => string | undefined) | undefined;
+  /**
+   * What the response object repeats of its request (`instructions`, `tools`, `tool_choice`,
+   * `temperature`, `metadata`, `store`, ...), in every snapshot; a setting not given is its
+   * zero value (see {@link RESPONSE_SETTINGS_DEFAULTS}).
+   * @defaultValue every setting at its default
+   */
+  settings?: { readonly [K in keyof OpenAIResponseSettings]?: OpenAIResponseSettings[K] | undefined } | undefined;
+  /**
+   * The clock of `completed_at`, in milliseconds since the epoch.
+   * @defaultValue `Date.now`
+   */
+  now?: (() => number) | undefined;
 }
 
 /** Token usage as the Responses API reports it. */
@@ -124,14 +137,19 @@ export interface OpenAIResponsesError {
   message: string;
 }
 
-/** A response object: in `response.created` (empty), and whole in the terminal event and the non-streaming answer. */
-export interface OpenAIResponse {
+/**
+ * A response object (Open Responses' `ResponseResource`): in `response.created` (empty), and whole
+ * in the terminal event and the non-streaming answer, with the settings of its request.
+ */
+export interface OpenAIResponse extends OpenAIResponseSettings {
   /** `resp_...`: the `id` option, or generated. */
   id: string;
   /** Always `response`. */
   object: "response";
   /** In seconds since the epoch. */
   created_at: number;
+  /** When it completed, in seconds since the epoch; `null` until then, and for a failed or incomplete response. */
+  completed_at: number | null;
   /** How the response ended (`in_progress` until then). */
   status: "in_progress" | "completed" | "incomplete" | "failed";
   /** Why it failed; `null` otherwise. */
@@ -142,12 +160,6 @@ export interface OpenAIResponse {
   model: string;
   /** Every item done, in order. */
   output: OpenAIResponsesOutputItem[];
-  /** Always `true`. */
-  parallel_tool_calls: boolean;
-  /** Always `auto`. */
-  tool_choice: "auto";
-  /** Always empty: the encoder does not know the request's tools. */
-  tools: [];
   /** Token usage once the response completed; `null` before. */
   usage: OpenAIResponsesUsage | null;
 }

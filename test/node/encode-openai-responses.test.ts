@@ -2,8 +2,9 @@
 // writes: for every recorded provider stream, `responses.stream(...).finalResponse()`,
 // `responses.create({stream: true})` and `responses.create()` (against readOpenAIResponse's
 // object) give the calls the events gave, and `streamText` of `@ai-sdk/openai` (its Responses
-// model) reads them as tool calls; a failed response is `status: "failed"` with the library's
-// code. A fetch stub serves the bytes: no network.
+// model) reads them as tool calls; a failed response is an `error` event with the library's code,
+// which openai-node throws as an APIError, then `response.failed`. A fetch stub serves the bytes:
+// no network.
 import { createOpenAI } from "@ai-sdk/openai";
 import { jsonSchema, streamText, tool } from "ai";
 import OpenAI from "openai";
@@ -42,14 +43,22 @@ describe.skipIf(!recordingsAvailable)("openai-node reads OpenAIResponsesEncoderS
     it(`${fixture.provider}/${fixture.name}: stream().finalResponse(), create({stream: true}) and create() give the events' calls`, async () => {
       const events = await fixtureEvents(fixture);
       const expected = expectedCalls(events);
+      if (failed(events) || events.at(-1)?.type !== "finish") {
+        // openai-node throws the error event; create() reads the failed object.
+        await expect(
+          client(() => sse(events))
+            .responses.stream(request)
+            .finalResponse(),
+        ).rejects.toMatchObject({
+          code: expect.stringMatching(/^[a-z-]+$/),
+        });
+        const { response } = await readOpenAIResponse(fromChunks<EncodableEvent>(events), AGENT_OPTIONS.responses());
+        expect([response.status, response.error?.code]).toEqual(["failed", expect.stringMatching(/^[a-z-]+$/)]);
+        return;
+      }
       const final = await client(() => sse(events))
         .responses.stream(request)
         .finalResponse();
-      if (failed(events) || events.at(-1)?.type !== "finish") {
-        expect(final.status).toBe("failed");
-        expect(final.error?.code).toMatch(/^[a-z-]+$/);
-        return;
-      }
       const calls = callsOf(final.output);
       expect(calls.map((c) => [c.name, c.arguments])).toEqual(expected.map((c) => [c.name, c.rawArguments]));
       assertCallIds(
@@ -88,13 +97,28 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
     error: { code: "provider-error", message: "The provider reported an error inside the stream." },
   } as const;
   const abort = { type: "abort", reason: "provider-error", discarded: [] } as const;
-  /** The events of the stream, as openai-node's `responses.create({stream: true})` yields them. */
+  /**
+   * The events of the stream, as openai-node's `responses.create({stream: true})` yields them, up to
+   * the `error` event it throws, then `response.failed` (read off the wire, after the error).
+   */
   const eventsOf = async (events: readonly ToolCallEvent[]) => {
     const out: { type: string; item?: { type: string; status?: string } }[] = [];
-    for await (const event of await client(() => sse(events)).responses.create({ ...request, stream: true }))
-      out.push(event);
+    const thrown = await (async () => {
+      for await (const event of await client(() => sse(events)).responses.create({ ...request, stream: true }))
+        out.push(event);
+    })().catch((error: unknown) => error);
+    expect(thrown).toMatchObject({ code: "provider-error", type: "model_error" });
+    const text = await new Response(sse(events).body).text();
+    const terminal = text
+      .split("\n\n")
+      .filter((frame) => frame.startsWith("event: "))
+      .at(-1)!;
+    out.push(JSON.parse(terminal.slice(terminal.indexOf("data: ") + 6)));
     return out;
   };
+  /** The failed response, from the non-streaming reader (openai-node's `finalResponse()` throws the error event). */
+  const failedResponse = async (events: readonly ToolCallEvent[]) =>
+    (await readOpenAIResponse(fromChunks<EncodableEvent>(events), AGENT_OPTIONS.responses())).response;
 
   it("an open message is closed as incomplete (its done events, then output_item.done) before response.failed", async () => {
     const events: ToolCallEvent[] = [
@@ -111,15 +135,11 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
       "response.failed",
     ]);
     expect(seen.at(-2)!.item).toMatchObject({ type: "message", status: "incomplete" });
-    const final = await client(() => sse(events))
-      .responses.stream(request)
-      .finalResponse();
+    const final = await failedResponse(events);
     expect([final.status, final.error?.code]).toEqual(["failed", "provider-error"]);
     expect(final.output).toMatchObject([
       { type: "message", status: "incomplete", content: [{ type: "output_text", text: "The answer is" }] },
     ]);
-    const { response } = await readOpenAIResponse(fromChunks<EncodableEvent>(events), AGENT_OPTIONS.responses());
-    expect(response).toMatchObject({ status: "failed", output: [{ type: "message", status: "incomplete" }] });
   });
 
   it("a length stop ends the message it cut as incomplete, in response.incomplete", async () => {
@@ -151,9 +171,7 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
     const done = seen.filter((e) => e.type === "response.output_item.done").map((e) => e.item);
     expect(done).toMatchObject([{ type: "message", status: "completed" }]);
     expect(seen.at(-1)!.type).toBe("response.failed");
-    const final = await client(() => sse(events))
-      .responses.stream(request)
-      .finalResponse();
+    const final = await failedResponse(events);
     expect(final.status).toBe("failed");
     expect(final.output).toMatchObject([
       { type: "message", status: "completed" },

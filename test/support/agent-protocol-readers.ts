@@ -219,46 +219,60 @@ const ITEM_FIELDS: Record<string, readonly [readonly string[], readonly string[]
     ["encrypted_content", "content", "status"],
   ],
 };
+/** Every field Open Responses' `ResponseResource` requires. */
 const RESPONSE_FIELDS = [
   "id",
   "object",
   "created_at",
+  "completed_at",
   "status",
-  "error",
   "incomplete_details",
   "model",
-  "output",
-  "usage",
-];
-const RESPONSE_OPTIONAL = [
-  "parallel_tool_calls",
-  "tool_choice",
-  "tools",
-  "instructions",
-  "metadata",
-  "temperature",
-  "top_p",
-  "max_output_tokens",
   "previous_response_id",
-  "reasoning",
-  "store",
-  "text",
+  "instructions",
+  "output",
+  "error",
+  "tools",
+  "tool_choice",
   "truncation",
-  "user",
+  "parallel_tool_calls",
+  "text",
+  "top_p",
+  "presence_penalty",
+  "frequency_penalty",
+  "top_logprobs",
+  "temperature",
+  "reasoning",
+  "usage",
+  "max_output_tokens",
+  "max_tool_calls",
+  "store",
+  "background",
+  "service_tier",
+  "metadata",
+  "safety_identifier",
+  "prompt_cache_key",
 ];
+const RESPONSE_OPTIONAL = ["user"];
 
 function checkResponse(response: unknown, status: string, id?: string): Record<string, unknown> {
   keysWithin(response, RESPONSE_FIELDS, RESPONSE_OPTIONAL, "response");
   const r = response as Record<string, unknown>;
   assertEquals([r["object"], r["status"]], ["response", status]);
   assert(Number.isInteger(r["created_at"]), "created_at is an integer");
+  if (status === "completed") assert(Number.isInteger(r["completed_at"]), "a completed response has completed_at");
+  else assertEquals(r["completed_at"], null, "completed_at is null until the response completes");
   if (id !== undefined) assertEquals(r["id"], id, "the same response id throughout");
   return r;
 }
 
 /** Reads a Responses stream with the rules openai-node's ResponseStream, Codex and the API reference hold it to. */
 export function readResponsesEvents(text: string): ResponsesReading {
-  const frames = namedFrames(text);
+  // "The terminal event MUST be the literal string `[DONE]`" (Open Responses): a data-only frame, last.
+  const DONE = "data: [DONE]\n\n";
+  assert(text.endsWith(DONE), "the stream ends with data: [DONE]");
+  assertEquals(text.indexOf("[DONE]"), text.length - DONE.length + "data: ".length, "[DONE] comes once, last");
+  const frames = namedFrames(text.slice(0, -DONE.length));
   assertEquals(
     frames.slice(0, 2).map((frame) => frame["type"]),
     ["response.created", "response.in_progress"],
@@ -273,9 +287,11 @@ export function readResponsesEvents(text: string): ResponsesReading {
   const ids = new Set<string>();
   const state: { text: string[]; args: string[]; parts: number[] } = { text: [], args: [], parts: [] };
   let terminal: ResponsesReading | undefined;
+  let errored = false;
   for (const frame of frames) {
     const type = frame["type"] as string;
     assert(terminal === undefined, `nothing after the terminal event (got ${type})`);
+    assert(!errored || type === "response.failed", `an error event is followed by response.failed (got ${type})`);
     assert(
       Number.isInteger(frame["sequence_number"]) && (frame["sequence_number"] as number) > sequence,
       "sequence_number strictly increases",
@@ -283,6 +299,10 @@ export function readResponsesEvents(text: string): ResponsesReading {
     sequence = frame["sequence_number"] as number;
     if (type === "response.created" || type === "response.in_progress") {
       keysWithin(frame, ["type", "sequence_number", "response"], [], type);
+    } else if (type === "error") {
+      keysWithin(frame, ["type", "sequence_number", "error"], [], type);
+      keysWithin(frame["error"], ["type", "code", "message", "param"], [], "error");
+      errored = true;
     } else if (type === "response.output_item.added" || type === "response.output_item.done") {
       keysWithin(frame, ["type", "sequence_number", "output_index", "item"], [], type);
       const item = frame["item"] as ResponsesItem;
@@ -342,7 +362,10 @@ export function readResponsesEvents(text: string): ResponsesReading {
         assertEquals(response["error"], null);
         if (type === "response.incomplete")
           keysWithin(response["incomplete_details"], ["reason"], [], "incomplete_details");
-      } else keysWithin(response["error"], ["code", "message"], [], "error");
+      } else {
+        keysWithin(response["error"], ["code", "message"], [], "error");
+        assert(errored, "response.failed follows an error event");
+      }
       if (type === "response.completed")
         assert(
           items.every((item) => item["status"] !== "incomplete"),

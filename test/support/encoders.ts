@@ -28,7 +28,13 @@ export function countingIds(): () => string {
 /** The options of the two agent-protocol encoders (and their non-streaming readers) in the cases. */
 export const AGENT_OPTIONS = {
   anthropic: () => ({ model: "test-model", id: "msg_test", generateId: countingIds() }),
-  responses: () => ({ model: "test-model", id: "resp_test", createdAt: 1_700_000_000, generateId: countingIds() }),
+  responses: () => ({
+    model: "test-model",
+    id: "resp_test",
+    createdAt: 1_700_000_000,
+    now: () => 1_700_000_002_000,
+    generateId: countingIds(),
+  }),
 };
 
 /** The encoders, each with fixed ids and clock, by protocol name. */

@@ -87,7 +87,9 @@ async function responsesTurns(from: string, to: string, stream: () => FakeUpstre
         { type: "function_call_output", call_id: call.call_id, output: RESULT },
       ],
     })
-    .finalResponse();
+    .finalResponse()
+    // Only the request matters: the answer may be in another provider's format, a failed response.
+    .catch(() => undefined);
   return upstream.requests[0]!.body;
 }
 

@@ -50,10 +50,10 @@ describe("only unreadable payloads from the provider", () => {
     expect(events).not.toContain("message_delta");
   });
 
-  it("/v1/responses: stream().finalResponse() is failed and create() throws 502", async () => {
-    const final = await openai(unreadable()).responses.stream(response).finalResponse();
-    expect(final.status).toBe("failed");
-    expect(final.error?.message).toMatch(/payloads could be read/);
+  it("/v1/responses: stream().finalResponse() throws the error event and create() throws 502", async () => {
+    await expect(openai(unreadable()).responses.stream(response).finalResponse()).rejects.toThrow(
+      /payloads could be read/,
+    );
     await expect(openai(unreadable()).responses.create(response)).rejects.toMatchObject({ status: 502 });
   });
 

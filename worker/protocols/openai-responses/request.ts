@@ -22,9 +22,11 @@
  * the text. `reasoning.effort` becomes the provider's reasoning knob
  * (worker/protocols/client-reasoning.ts), and the `encrypted_content` of earlier `reasoning`
  * items goes back to the provider that takes it (worker/protocols/reasoning-state.ts); `store`
- * goes to an OpenAI Responses upstream. What the official clients send that changes nothing
- * here (`include`, `parallel_tool_calls`, `prompt_cache_key`, `text`, `metadata`, `user`, ...) is
- * accepted. `web_search` tools and `namespace` groups are dropped (Codex offers them by default); the other built-in
+ * goes to an OpenAI Responses upstream. What the response repeats of the request (`metadata`,
+ * `text`, `top_p`, ...: ./settings.ts) is checked; the rest the official clients send that
+ * changes nothing here (`include`, `user`, ...) is accepted. `tool_choice: {type:
+ * "allowed_tools"}` sends the provider only the listed tools (./allowed-calls.ts drops a call of
+ * another). `web_search` tools and `namespace` groups are dropped (Codex offers them by default); the other built-in
  * tools (`file_search`, `computer_use_preview`, `code_interpreter`, `image_generation`, `mcp`,
  * `local_shell`) are a 400 naming them, as is `previous_response_id`: the Worker keeps no state.
  *
@@ -53,6 +55,8 @@ import {
   type WireTool,
 } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
+import { allowedToolsOf } from "./allowed-calls.ts";
+import { type ResponseSettings, settingsOf } from "./settings.ts";
 
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;
@@ -65,6 +69,10 @@ export interface ResponsesRequest {
   stream: boolean;
   /** The names of the `custom` tools, whose calls go back as `custom_tool_call` items. */
   customTools: ReadonlySet<string>;
+  /** With `tool_choice: {type: "allowed_tools"}`, the tools the model may call (./allowed-calls.ts). */
+  allowedTools?: ReadonlySet<string>;
+  /** What the response repeats of the request. */
+  settings: ResponseSettings;
 }
 
 /** The parameter a `custom` tool's free text travels in, for providers that only have function tools. */
@@ -111,7 +119,9 @@ export function parseResponsesRequest(
   }
   const customTools = new Set<string>();
   const given = own(fields, "tools") ?? undefined;
-  const tools = given === undefined ? undefined : toolsOf(given, customTools);
+  const offered = given === undefined ? undefined : toolsOf(given, customTools);
+  const allowedTools = allowedToolsOf(own(fields, "tool_choice"), offered);
+  const tools = allowedTools ? offered?.filter((tool) => allowedTools.has(tool.name)) : offered;
   const { request } = clientRequest(
     {
       provider,
@@ -141,7 +151,9 @@ export function parseResponsesRequest(
   const store = own(fields, "store") ?? undefined;
   if (store !== undefined && typeof store !== "boolean") throw invalidField("store", "`store` must be true or false.");
   if (store !== undefined) request.store = store;
-  return { request, model: own(fields, "model") as string, stream, customTools };
+  const settings = settingsOf(fields);
+  const chosen = { request, model: own(fields, "model") as string, stream, customTools, settings };
+  return allowedTools ? { ...chosen, allowedTools } : chosen;
 }
 
 /**
@@ -274,6 +286,11 @@ function toolChoice(value: unknown, tools: readonly WireTool[] | undefined): unk
   const type = own(choice, "type");
   if (type === "function" || type === "custom")
     return chosenToolAt(toolNameIn(own(choice, "name"), "tool_choice.name", NAMES), tools, "tool_choice.name");
-  if (type === "allowed_tools") return own(choice, "mode") === "required" ? "required" : "auto";
+  if (type === "allowed_tools") {
+    const mode = own(choice, "mode") ?? "auto";
+    if (mode !== "auto" && mode !== "required" && mode !== "none")
+      throw invalidField("tool_choice.mode", "`tool_choice.mode` must be auto, required or none.");
+    return mode;
+  }
   throw invalidField("tool_choice.type", "`tool_choice.type` must be function, custom or allowed_tools.");
 }

@@ -8,6 +8,7 @@ import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
 import { openAIErrorResponse } from "../openai-error.ts";
 import { protocolPost } from "../protocol-post.ts";
+import { allowedCalls } from "./allowed-calls.ts";
 import { customCalls } from "./custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
 import { responsesEncryptedContent } from "../reasoning-state.ts";
@@ -38,8 +39,15 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, context);
         const answer = encodeAnswer(
-          customCalls(agentBatches(parsed.request.provider, batches), parsed.customTools),
-          new OpenAIResponsesEncoder({ model: parsed.model, encryptedContent: responsesEncryptedContent }),
+          allowedCalls(
+            customCalls(agentBatches(parsed.request.provider, batches), parsed.customTools),
+            parsed.allowedTools,
+          ),
+          new OpenAIResponsesEncoder({
+            model: parsed.model,
+            encryptedContent: responsesEncryptedContent,
+            settings: parsed.settings,
+          }),
         );
         return new Response(withHeartbeat(answer, runtime.timers, { afterFirstChunk: true }), {
           headers: answerHeaders(cors, SSE_HEADERS, headers),
@@ -50,11 +58,15 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       });
       const tally = tallyPayloads(events);
       const batches = agentBatches(parsed.request.provider, batchesOfOne(tally.events));
-      const { response } = await readOpenAIResponse(customCalls(batches, parsed.customTools), {
-        model: parsed.model,
-        encryptedContent: responsesEncryptedContent,
-        maxTextLength: settings.maxCompletionLength,
-      });
+      const { response } = await readOpenAIResponse(
+        allowedCalls(customCalls(batches, parsed.customTools), parsed.allowedTools),
+        {
+          model: parsed.model,
+          encryptedContent: responsesEncryptedContent,
+          maxTextLength: settings.maxCompletionLength,
+          settings: parsed.settings,
+        },
+      );
       if (tally.unreadable()) throw noReadablePayload();
       const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
       return Response.json(response, { status: response.status === "failed" ? 502 : 200, headers: json });

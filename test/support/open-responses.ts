@@ -1,0 +1,102 @@
+// The Open Responses specification as an oracle (../shared/conformance/open-responses, bundled by
+// scripts/bundle-fixtures.mjs): its OpenAPI schemas of the response object (`ResponseResource`) and
+// of the streaming events (the oneOf of `POST /responses`' text/event-stream answer), checked with
+// the library's own JSON Schema check (`checkToolArguments`: `$ref` into the document, `oneOf`,
+// `anyOf`, `enum`, `required`), and the rules of its text that a schema cannot say: the `event:`
+// line matches the data's `type`, no `id:`, `sequence_number` counts up, `[DONE]` is the terminal
+// event, an `error` event comes right before `response.failed`.
+import { createParser, type EventSourceMessage } from "eventsource-parser";
+import bundle from "../generated/open-responses.json" with { type: "json" };
+import { checkToolArguments, type JsonValue, type ToolSchema } from "../../src/index.ts";
+
+/** The OpenAPI document (an empty object when ../shared was absent at bundling). */
+const document = JSON.parse(bundle.text) as {
+  components?: { schemas?: Record<string, unknown> };
+  paths?: Record<string, { post: { responses: Record<string, { content: Record<string, { schema: unknown }> }> } }>;
+};
+
+/** A schema of the document, with its components, so that its `$ref`s resolve. */
+const schemaOf = (schema: unknown): ToolSchema =>
+  ({ ...(schema as object), components: document.components }) as unknown as ToolSchema;
+
+const answers = () => document.paths!["/responses"]!.post.responses["200"]!.content;
+
+/** The issues of a response object against `ResponseResource`; empty when it conforms. */
+export function responseIssues(value: unknown, path = "response"): string[] {
+  return checkToolArguments(value as JsonValue, schemaOf(answers()["application/json"]!.schema), { path });
+}
+
+/**
+ * The issues of one streaming event against the spec's oneOf of events; empty when it conforms.
+ * The events' `type` enums are disjoint, so the one member that can match is the one of its type:
+ * checked against that member alone, the issues say what is wrong in it.
+ */
+export function eventIssues(value: unknown): string[] {
+  const type = (value as { type?: unknown })?.type;
+  const members = (answers()["text/event-stream"]!.schema as { oneOf: { $ref: string }[] }).oneOf;
+  const member = members.find((ref) => {
+    const schema = document.components!.schemas![ref.$ref.split("/").at(-1)!] as {
+      properties: { type: { enum: string[] } };
+    };
+    return schema.properties.type.enum.includes(type as string);
+  });
+  if (member === undefined) return [`${String(type)} is not a streaming event of the spec`];
+  return checkToolArguments(value as JsonValue, schemaOf(member), { path: type as string });
+}
+
+/** What a conformance check of one streamed answer found. */
+export interface StreamReading {
+  /** Every issue: schema issues of each event and of the final response, and broken stream rules. */
+  issues: string[];
+  /** The events, parsed, in order. */
+  events: Record<string, unknown>[];
+  /** The response of the terminal event (`response.completed`, `.incomplete` or `.failed`), if any. */
+  response: Record<string, unknown> | undefined;
+}
+
+const TERMINAL = new Set(["response.completed", "response.incomplete", "response.failed"]);
+
+/** Checks a streamed `POST /responses` answer against the spec: its headers, every event, `[DONE]` last. */
+export async function readConformingStream(answer: Response): Promise<StreamReading> {
+  const issues: string[] = [];
+  if (!answer.headers.get("content-type")?.startsWith("text/event-stream"))
+    issues.push(`content-type ${answer.headers.get("content-type")}, not text/event-stream`);
+  const messages: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (message) => messages.push(message) });
+  parser.feed(await answer.text());
+  const events: Record<string, unknown>[] = [];
+  let response: Record<string, unknown> | undefined;
+  let sequence = -1;
+  messages.forEach((message, i) => {
+    if (message.id !== undefined) issues.push("an event has an id: field (servers SHOULD NOT use id)");
+    if (message.data === "[DONE]") {
+      if (i !== messages.length - 1) issues.push("[DONE] is not the terminal event");
+      return;
+    }
+    const event = JSON.parse(message.data) as Record<string, unknown>;
+    events.push(event);
+    if (message.event !== event["type"]) issues.push(`event: ${message.event} does not match type ${event["type"]}`);
+    issues.push(...eventIssues(event));
+    const number = event["sequence_number"];
+    if (typeof number !== "number" || number <= sequence) issues.push(`sequence_number ${number} after ${sequence}`);
+    sequence = typeof number === "number" ? number : sequence;
+    if (event["type"] === "response.failed" && events.at(-2)?.["type"] !== "error")
+      issues.push("response.failed does not follow an error event");
+    if (TERMINAL.has(event["type"] as string)) response = event["response"] as Record<string, unknown>;
+  });
+  if (messages.at(-1)?.data !== "[DONE]") issues.push("the stream does not end with [DONE]");
+  if (response === undefined) issues.push("no terminal event");
+  return { issues, events, response };
+}
+
+/** Checks a non-streaming `POST /responses` answer: JSON, and a `ResponseResource`. */
+export async function readConformingResponse(
+  answer: Response,
+): Promise<{ issues: string[]; response: Record<string, unknown> }> {
+  const issues: string[] = [];
+  if (!answer.headers.get("content-type")?.startsWith("application/json"))
+    issues.push(`content-type ${answer.headers.get("content-type")}, not application/json`);
+  const response = (await answer.json()) as Record<string, unknown>;
+  issues.push(...responseIssues(response));
+  return { issues, response };
+}

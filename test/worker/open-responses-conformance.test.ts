@@ -1,0 +1,135 @@
+// Open Responses conformance of POST /v1/responses in workerd, in front of every provider: the
+// cases of the spec's compliance suite (a basic text answer, streamed, a system prompt, a function
+// tool called, streamed, a multi-turn history), each against a fake of the provider answering in
+// its own wire format (the scripted model's writers) and against the offline replay, plus a fault
+// mid-stream. Every event and every response object is checked against the spec's own OpenAPI
+// schemas (test/support/open-responses.ts), and the stream against the rules of its text.
+import { describe, expect, it } from "vitest";
+import type { Provider } from "../../src/index.ts";
+import type { Env } from "../../worker/env.ts";
+import { readConformingResponse, readConformingStream } from "../support/open-responses.ts";
+import { sharedData } from "../support/shared-data.ts";
+import { post } from "./client-support.ts";
+import { AUTH, LIVE, live, scripted } from "./open-responses-support.ts";
+import { FakeUpstream, testEnv, worker } from "./support.ts";
+
+const PROVIDERS = Object.keys(LIVE) as Provider[];
+
+const WEATHER = {
+  type: "function",
+  name: "get_weather",
+  description: "Get the current weather for a location",
+  parameters: {
+    type: "object",
+    properties: { location: { type: "string", description: "The city and state" } },
+    required: ["location"],
+  },
+};
+const user = (content: string) => ({ type: "message", role: "user", content });
+
+/** The compliance cases: a request, whether it streams, and whether its answer holds a call. */
+const CASES: { id: string; body: Record<string, unknown>; stream: boolean; call: boolean }[] = [
+  { id: "basic-response", body: { input: [user("Say hello in three words.")] }, stream: false, call: false },
+  { id: "streaming-response", body: { input: [user("Count from 1 to 5.")] }, stream: true, call: false },
+  {
+    id: "system-prompt",
+    body: { input: [{ type: "message", role: "system", content: "Answer as a pirate." }, user("Say hello.")] },
+    stream: false,
+    call: false,
+  },
+  {
+    id: "tool-calling",
+    body: { input: [user("Weather in San Francisco?")], tools: [WEATHER] },
+    stream: false,
+    call: true,
+  },
+  {
+    id: "tool-calling-streaming",
+    body: { input: [user("Weather in San Francisco?")], tools: [WEATHER] },
+    stream: true,
+    call: true,
+  },
+  {
+    id: "multi-turn",
+    body: {
+      input: [
+        user("My name is Alice."),
+        { type: "message", role: "assistant", content: "Hello Alice!" },
+        user("What is my name?"),
+      ],
+    },
+    stream: false,
+    call: false,
+  },
+];
+
+/** Sends a case and checks its answer; the issues found, the final response. */
+async function conformance(
+  provider: Provider,
+  body: Record<string, unknown>,
+  stream: boolean,
+  upstream: FakeUpstream,
+  env: Env,
+) {
+  const answer = await worker(upstream).call(
+    post("/v1/responses", { model: `${provider}/test-model`, ...body, stream }, AUTH),
+    env,
+  );
+  expect(answer.status).toBe(200);
+  return stream ? readConformingStream(answer) : readConformingResponse(answer);
+}
+
+/** The output items of `type` (any type for `""`). */
+const calls = (response: Record<string, unknown> | undefined, type = "function_call") =>
+  ((response?.["output"] ?? []) as { type: string }[]).filter((item) => type === "" || item.type === type);
+
+describe.skipIf(!sharedData["open-responses"].available)("Open Responses conformance of /v1/responses", () => {
+  for (const provider of PROVIDERS) {
+    describe(provider, () => {
+      for (const { id, body, stream, call } of CASES) {
+        it(`${id}, live: every event and the response conform`, async () => {
+          const turn = call
+            ? { calls: [{ name: "get_weather", arguments: { location: "San Francisco, CA" } }] }
+            : { text: "Ahoy there, friend!" };
+          const { issues, response } = await conformance(
+            provider,
+            body,
+            stream,
+            scripted(provider, turn),
+            live(provider),
+          );
+          expect(issues).toEqual([]);
+          expect(response?.["status"]).toBe("completed");
+          expect(calls(response, "").length).toBeGreaterThan(0);
+          expect(calls(response).length).toBe(call ? 1 : 0);
+        });
+
+        it(`${id}, offline replay: every event and the response conform`, async () => {
+          const { issues, response } = await conformance(
+            provider,
+            body,
+            stream,
+            new FakeUpstream({ kind: "hang" }),
+            testEnv(),
+          );
+          expect(issues).toEqual([]);
+          expect(response?.["status"]).toBe("completed");
+          expect(calls(response, "").length).toBeGreaterThan(0);
+        });
+      }
+
+      it("a connection broken mid-answer: an error event, then response.failed, then [DONE]", async () => {
+        const upstream = scripted(provider, { text: "Ahoy there, friend! ".repeat(20) }, true);
+        const { issues, response, events } = await readConformingStream(
+          await worker(upstream).call(
+            post("/v1/responses", { model: `${provider}/test-model`, input: "Hi", stream: true }, AUTH),
+            live(provider),
+          ),
+        );
+        expect(issues).toEqual([]);
+        expect(events.slice(-2).map((event) => event["type"])).toEqual(["error", "response.failed"]);
+        expect(response?.["status"]).toBe("failed");
+      });
+    });
+  }
+});

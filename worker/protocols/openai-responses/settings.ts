@@ -1,0 +1,158 @@
+/**
+ * What a `POST /v1/responses` response repeats of its request: Open Responses' `ResponseResource`
+ * requires every setting (`instructions`, `tools`, `tool_choice`, `text`, `temperature`, `top_p`,
+ * `metadata`, ...) with the request's value or its zero value, in every snapshot. Each is checked
+ * here (a 400 naming it), since it is echoed and, with `store`, kept.
+ *
+ * `top_p`, `presence_penalty`, `frequency_penalty`, `top_logprobs`, `truncation` and `text` are
+ * echoed as sent but not passed to the provider (the Worker's one request has no field for them);
+ * `service_tier` is always `default`, the one tier there is; `background` always `false` (a 400
+ * in the request).
+ *
+ * @module
+ */
+import type { OpenAIResponseSettings, OpenAIResponsesEncoderOptions, OpenAIResponseTool } from "../../../src/encode.ts";
+import { invalidField } from "../../response/json-error.ts";
+import { isObject, own } from "../../request/json-fields.ts";
+
+/** The settings a response repeats: a field left `undefined` is its default. */
+export type ResponseSettings = NonNullable<OpenAIResponsesEncoderOptions["settings"]>;
+
+/** OpenAI's bounds of `metadata`: 16 pairs, keys up to 64 characters, values up to 512. */
+const METADATA = { pairs: 16, key: 64, value: 512 } as const;
+/** The longest `safety_identifier`, `prompt_cache_key` or `instructions`-free string setting kept. */
+const MAX_SETTING_LENGTH = 512;
+
+/** The settings a response repeats of `fields` (the request body), each checked. */
+export function settingsOf(fields: Record<string, unknown>): ResponseSettings {
+  const given = (key: string): unknown => own(fields, key) ?? undefined;
+  const instructions = given("instructions");
+  if (instructions !== undefined && typeof instructions !== "string")
+    throw invalidField("instructions", "`instructions` must be a string.");
+  return {
+    instructions: instructions ?? null,
+    tools: echoedTools(given("tools")),
+    tool_choice: (given("tool_choice") as OpenAIResponseSettings["tool_choice"] | undefined) ?? "auto",
+    truncation: oneOf(given("truncation"), "truncation", ["auto", "disabled"]),
+    parallel_tool_calls: boolean(given("parallel_tool_calls"), "parallel_tool_calls"),
+    text: textOf(given("text")),
+    top_p: numberIn(given("top_p"), "top_p", 0, 1),
+    presence_penalty: numberIn(given("presence_penalty"), "presence_penalty", -2, 2),
+    frequency_penalty: numberIn(given("frequency_penalty"), "frequency_penalty", -2, 2),
+    top_logprobs: integerIn(given("top_logprobs"), "top_logprobs", 0, 20),
+    temperature: given("temperature") as number | undefined,
+    reasoning: reasoningOf(given("reasoning")),
+    max_output_tokens: (given("max_output_tokens") as number | undefined) ?? null,
+    max_tool_calls: integerIn(given("max_tool_calls"), "max_tool_calls", 1, Number.MAX_SAFE_INTEGER) ?? null,
+    service_tier: stringOf(given("service_tier"), "service_tier") === undefined ? undefined : "default",
+    metadata: metadataOf(given("metadata")),
+    safety_identifier: stringOf(given("safety_identifier"), "safety_identifier") ?? null,
+    prompt_cache_key: stringOf(given("prompt_cache_key"), "prompt_cache_key") ?? null,
+  };
+}
+
+/** The request's function and custom tools as the response lists them (`toolsOf` checked them first). */
+function echoedTools(tools: unknown): OpenAIResponseTool[] {
+  if (!Array.isArray(tools)) return [];
+  return tools.flatMap((tool): OpenAIResponseTool[] => {
+    if (!isObject(tool)) return [];
+    const type = own(tool, "type");
+    if (type === "function") {
+      const description = own(tool, "description");
+      const parameters = own(tool, "parameters");
+      const strict = own(tool, "strict");
+      return [
+        {
+          type: "function",
+          name: own(tool, "name") as string,
+          description: typeof description === "string" ? description : null,
+          parameters: isObject(parameters) ? parameters : null,
+          strict: typeof strict === "boolean" ? strict : null,
+        },
+      ];
+    }
+    return type === "custom" ? [{ ...tool, type }] : [];
+  });
+}
+
+function oneOf(value: unknown, field: string, values: readonly string[]): string | undefined {
+  if (value === undefined || (typeof value === "string" && values.includes(value))) return value;
+  throw invalidField(field, `\`${field}\` must be ${values.join(" or ")}.`);
+}
+
+function boolean(value: unknown, field: string): boolean | undefined {
+  if (value === undefined || typeof value === "boolean") return value;
+  throw invalidField(field, `\`${field}\` must be true or false.`);
+}
+
+function numberIn(value: unknown, field: string, min: number, max: number): number | undefined {
+  if (value === undefined || (typeof value === "number" && value >= min && value <= max)) return value;
+  throw invalidField(field, `\`${field}\` must be a number from ${min} to ${max}.`);
+}
+
+function integerIn(value: unknown, field: string, min: number, max: number): number | undefined {
+  if (value === undefined || (Number.isSafeInteger(value) && (value as number) >= min && (value as number) <= max))
+    return value as number | undefined;
+  throw invalidField(field, `\`${field}\` must be a whole number from ${min}${max < 1e6 ? ` to ${max}` : " up"}.`);
+}
+
+function stringOf(value: unknown, field: string): string | undefined {
+  if (value === undefined || (typeof value === "string" && value.length <= MAX_SETTING_LENGTH)) return value;
+  throw invalidField(field, `\`${field}\` must be a string of at most ${MAX_SETTING_LENGTH} characters.`);
+}
+
+/** `text`: its `format` (`text`, `json_object`, or `json_schema` with its fields) and `verbosity`. */
+function textOf(value: unknown): OpenAIResponseSettings["text"] | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) throw invalidField("text", "`text` must be an object.");
+  const format = own(value, "format") ?? { type: "text" };
+  if (!isObject(format)) throw invalidField("text.format", "`text.format` must be an object.");
+  const type = own(format, "type");
+  const verbosity = oneOf(own(value, "verbosity") ?? undefined, "text.verbosity", ["low", "medium", "high"]);
+  const shown = verbosity === undefined ? {} : { verbosity };
+  if (type === "text" || type === "json_object") return { format: { type }, ...shown };
+  if (type !== "json_schema")
+    throw invalidField("text.format.type", "`text.format.type` must be text, json_object or json_schema.");
+  const name = own(format, "name");
+  if (typeof name !== "string") throw invalidField("text.format.name", "`text.format.name` must be a string.");
+  const description = own(format, "description");
+  const schema = own(format, "schema");
+  const strict = own(format, "strict");
+  return {
+    format: {
+      type,
+      name,
+      description: typeof description === "string" ? description : null,
+      schema: isObject(schema) ? schema : null,
+      strict: strict === true,
+    },
+    ...shown,
+  };
+}
+
+/** `reasoning` as the response repeats it: `{effort, summary}`, either `null` when not given. */
+function reasoningOf(value: unknown): OpenAIResponseSettings["reasoning"] {
+  if (!isObject(value)) return null;
+  const effort = own(value, "effort");
+  const summary = own(value, "summary") ?? own(value, "generate_summary");
+  return {
+    effort: typeof effort === "string" ? effort : null,
+    summary: typeof summary === "string" ? summary : null,
+  };
+}
+
+/** `metadata`: up to 16 string pairs, as OpenAI bounds it (kept with a stored response). */
+function metadataOf(value: unknown): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) throw invalidField("metadata", "`metadata` must be an object of strings.");
+  const entries = Object.entries(value);
+  if (entries.length > METADATA.pairs)
+    throw invalidField("metadata", `\`metadata\` holds at most ${METADATA.pairs} pairs.`);
+  for (const [key, entry] of entries)
+    if (key.length > METADATA.key || typeof entry !== "string" || entry.length > METADATA.value)
+      throw invalidField(
+        "metadata",
+        `\`metadata\` keys are at most ${METADATA.key} characters and its values strings of at most ${METADATA.value}.`,
+      );
+  return Object.fromEntries(entries) as Record<string, string>;
+}
