@@ -64,7 +64,8 @@ export interface ReasoningDelta {
  * Anthropic extended thinking and tools, a signed block (its text with the provider's signature)
  * or a redacted block (only its opaque data); with OpenAI Responses, a reasoning item (its id,
  * summary and, when requested, encrypted content), which must precede the turn's function calls
- * when the conversation is passed back manually. A `finish` event lists them in the order they
+ * when the conversation is passed back manually; with a thinking model on Chat Completions, the
+ * field its reasoning streamed in. A `finish` event lists them in the order they
  * streamed; each provider's message builder uses only its own kinds.
  *
  * @example
@@ -98,6 +99,18 @@ export type ReasoningPart =
       encryptedContent?: string;
       /** The item's summary parts, verbatim. */
       summary?: JsonValue[];
+    }
+  | {
+      /**
+       * The kind of part: reasoning a Chat Completions provider streamed in a field of the message
+       * (DeepSeek, Kimi, GLM, Qwen, MiniMax, OpenRouter, Groq), which it takes back in the same
+       * field of the assistant message (DeepSeek answers a tool loop without it with a 400).
+       */
+      type: "field";
+      /** The field as the stream named it, and as the next request's assistant message carries it. */
+      field: "reasoning_content" | "reasoning" | "reasoning_details";
+      /** The whole text; for `reasoning_details`, the detail objects, each one's streamed fragments merged. */
+      value: string | JsonValue[];
     };
 
 /**

@@ -5,7 +5,9 @@
  * a thinking block as it is; everything else goes sealed, `tcs1.` and the part as base64url JSON:
  * an Anthropic signed or redacted block, or an OpenAI reasoning item with its id (to which OpenAI
  * binds its encrypted content; the encoder gives the item an id of its own), as a Responses item's
- * `encrypted_content`, and an OpenAI reasoning item as a thinking block's `signature`. Coming back, a sealed value is opened
+ * `encrypted_content`, and an OpenAI reasoning item as a thinking block's `signature`; a Chat
+ * Completions thinking model's reasoning field (DeepSeek's `reasoning_content`, which it refuses a
+ * tool loop without) goes sealed in either. Coming back, a sealed value is opened
  * into the part it was, and each provider's request takes only its own kind
  * (src/providers/reasoning.ts, the kits' request bodies).
  *
@@ -42,9 +44,13 @@ export function unsealPart(value: string): ReasoningPart | undefined {
   }
 }
 
-/** The `signature` option of the Messages encoder: Anthropic's own, an OpenAI item sealed. */
+/**
+ * The `signature` option of the Messages encoder: Anthropic's own, an OpenAI item sealed, and the
+ * reasoning field of a Chat Completions thinking model (DeepSeek's `reasoning_content`) sealed.
+ */
 export function messagesSignature(part: ReasoningPart): string | undefined {
   if (part.type === "signed") return part.signature;
+  if (part.type === "field") return sealPart(part);
   return part.type === "item" && part.encryptedContent !== undefined ? sealPart(part) : undefined;
 }
 

@@ -69,7 +69,8 @@ export function budgetAt(value: unknown, path: string): number {
 /**
  * One of an assistant message's `reasoning_parts`, as the stream's `finish.reasoningParts` gave
  * it (`{type: "signed", text, signature}`, `{type: "redacted", data}` or
- * `{type: "item", id, encryptedContent?, summary?}`), or a 400 naming `path`.
+ * `{type: "item", id, encryptedContent?, summary?}` or `{type: "field", field, value}`), or a 400
+ * naming `path`.
  */
 export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
   const at = (field: string) => (path === "" ? field : `${path}.${field}`);
@@ -83,7 +84,8 @@ export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
   };
   if (type === "signed") return { type, text: text("text", true), signature: text("signature") };
   if (type === "redacted") return { type, data: text("data") };
-  if (type !== "item") throw invalidField(at("type"), `\`${at("type")}\` must be signed, redacted or item.`);
+  if (type === "field") return fieldPart(value, at);
+  if (type !== "item") throw invalidField(at("type"), `\`${at("type")}\` must be signed, redacted, item or field.`);
   const part: ReasoningPart = { type, id: text("id") };
   if (own(value, "encryptedContent") !== undefined) part.encryptedContent = text("encryptedContent");
   const summary = own(value, "summary");
@@ -93,6 +95,20 @@ export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
   }
   return part;
 }
+const FIELDS: ReadonlySet<string> = new Set(["reasoning_content", "reasoning", "reasoning_details"]);
+
+/** A Chat Completions reasoning field's part: its field's name, and a string (or, for `reasoning_details`, an array). */
+function fieldPart(value: Record<string, unknown>, at: (field: string) => string): ReasoningPart {
+  const field = own(value, "field");
+  if (typeof field !== "string" || !FIELDS.has(field))
+    throw invalidField(at("field"), `\`${at("field")}\` must be reasoning_content, reasoning or reasoning_details.`);
+  const given = own(value, "value");
+  const details = field === "reasoning_details";
+  if (details ? !Array.isArray(given) : typeof given !== "string")
+    throw invalidField(at("value"), `\`${at("value")}\` must be ${details ? "an array" : "a string"}.`);
+  return { type: "field", field: field as "reasoning_content", value: given as string | JsonValue[] };
+}
+
 /** An assistant message's `reasoning_parts`: an array of {@link reasoningPartAt}'s parts, or a 400 naming `path`. */
 export function reasoningPartsAt(value: unknown, path: string): ReasoningPart[] {
   if (!Array.isArray(value)) throw invalidField(path, `\`${path}\` must be an array.`);

@@ -7,6 +7,7 @@ import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat-finish-reasons.ts";
+import { ChatReasoningFields } from "./openai-chat-reasoning.ts";
 
 /**
  * OpenAI Chat Completions chunks to normalized deltas, for OpenAI and every compatible vendor
@@ -27,8 +28,9 @@ export class OpenAIChatDeltaStream extends ProviderDecoderStream {
 }
 
 /**
- * The pure decoder behind {@link OpenAIChatDeltaStream}. It holds nothing between messages (each
- * chunk is complete), so one instance can read any number of messages of one response.
+ * The pure decoder behind {@link OpenAIChatDeltaStream}: one instance per response. Each chunk is
+ * complete; what it holds between them is the first choice's reasoning, by the field it came in,
+ * which it reports as `reasoning-part`s where the reasoning ends (see {@link ChatReasoningFields}).
  *
  * @example
  * ```ts
@@ -41,25 +43,33 @@ export class OpenAIChatDeltaStream extends ProviderDecoderStream {
  */
 export class OpenAIChatDecoder implements ProviderDecoder {
   readonly #emit: Emit;
+  readonly #reasoning: ChatReasoningFields;
 
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit) {
     this.#emit = emit;
+    this.#reasoning = new ChatReasoningFields(emit);
   }
 
   /** Decodes one SSE message of a Chat Completions stream. */
   decode(message: SSEMessage): void {
-    decodeMessage(message, this.#emit);
+    decodeMessage(message, this.#emit, this.#reasoning);
   }
 
-  /** The input ended: nothing is held. */
+  /**
+   * The input ended. Reasoning still held is dropped, not reported: without a finish the response
+   * was cut, and a part claims the whole reasoning of a turn that can only be retried.
+   */
   end(): void {}
 }
 
-function decodeMessage(message: SSEMessage, emit: Emit): void {
+function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoningFields): void {
   const lines = joinedChunks(message);
-  if (lines) return lines.forEach((line) => decodeMessage(line, emit));
-  if (message.data.trim() === "[DONE]") return emit({ type: "done" });
+  if (lines) return lines.forEach((line) => decodeMessage(line, emit, reasoning));
+  if (message.data.trim() === "[DONE]") {
+    reasoning.flush();
+    return emit({ type: "done" });
+  }
   const chunk = readJsonObject(message, emit);
   if (!chunk) return;
   // Groq sends `event: error` with an OpenAI-style body; OpenRouter puts `error` next to choices.
@@ -67,7 +77,7 @@ function decodeMessage(message: SSEMessage, emit: Emit): void {
     emit(providerError(message.event === "error" ? chunk : chunk["error"]));
   }
   const choices = arrayOf(chunk["choices"]);
-  for (const choice of choices) if (isRecord(choice)) decodeChoice(choice, emit);
+  for (const choice of choices) if (isRecord(choice)) decodeChoice(choice, emit, reasoning);
   // Groq puts usage in `x_groq`, Moonshot (Kimi) in the choice.
   const xGroq = chunk["x_groq"];
   const first = choices[0];
@@ -78,11 +88,18 @@ function decodeMessage(message: SSEMessage, emit: Emit): void {
   if (usage) emit({ type: "usage", usage });
 }
 
-function decodeChoice(choice: Record<string, unknown>, emit: Emit): void {
+function decodeChoice(choice: Record<string, unknown>, emit: Emit, reasoning: ChatReasoningFields): void {
   const index = typeof choice["index"] === "number" ? choice["index"] : 0;
   const delta = choice["delta"];
+  const reason = choice["finish_reason"];
+  const finished = typeof reason === "string" && reason !== "";
   if (isRecord(delta)) {
     decodeReasoning(delta, index, emit);
+    if (index === 0) {
+      reasoning.add(delta);
+      // What follows the reasoning ends it: its parts go out before the text or call.
+      if (nonEmptyString(delta["content"]) !== undefined || Array.isArray(delta["tool_calls"])) reasoning.flush();
+    }
     decodeContent(delta["content"], index, emit);
     if (Array.isArray(delta["tool_calls"])) {
       for (const call of delta["tool_calls"]) if (isRecord(call)) emit(toolCallChunk(call, index));
@@ -90,8 +107,8 @@ function decodeChoice(choice: Record<string, unknown>, emit: Emit): void {
     // The legacy `function_call` is one call without an index.
     if (isRecord(delta["function_call"])) emit(toolCallChunk({ index: 0, function: delta["function_call"] }, index));
   }
-  const reason = choice["finish_reason"];
-  if (typeof reason === "string" && reason !== "")
+  if (finished && index === 0) reasoning.flush();
+  if (finished)
     emit(
       withChoice(
         {

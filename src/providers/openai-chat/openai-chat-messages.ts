@@ -1,7 +1,13 @@
+import type { ReasoningPart } from "../../shared/deltas.ts";
+import type { JsonValue } from "../../shared/json.ts";
 import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
 
 /**
- * OpenAI Chat Completions: one assistant message with `tool_calls` (arguments as a JSON string).
+ * OpenAI Chat Completions: one assistant message with `tool_calls` (arguments as a JSON string),
+ * and the reasoning of a thinking model in the field it streamed in (`reasoning_content`,
+ * `reasoning`, `reasoning_details`: the turn's `field` reasoning parts), which DeepSeek, Kimi,
+ * GLM, Qwen, MiniMax and OpenRouter need back in a tool loop; a turn whose stream had none of
+ * these fields is sent none, as a strict server (OpenAI, Groq) requires.
  *
  * @example
  * ```ts
@@ -17,8 +23,26 @@ export function openAIChatAssistantMessage(turn: AssistantTurn): Record<string, 
   return {
     role: "assistant",
     content: turn.text ? turn.text : null,
+    ...reasoningFields(turn.reasoningParts),
     ...(calls.length > 0 ? { tool_calls: calls } : {}),
   };
+}
+
+/**
+ * The assistant message's reasoning fields from a turn's `field` parts: each field as its stream
+ * named it, the texts of one field joined, its details listed in order; the other parts are other
+ * providers' and left out.
+ */
+export function reasoningFields(parts: readonly ReasoningPart[] | undefined): Record<string, JsonValue> {
+  const fields: Record<string, JsonValue> = {};
+  for (const part of parts ?? []) {
+    if (part.type !== "field") continue;
+    const previous = fields[part.field];
+    if (typeof part.value === "string")
+      fields[part.field] = typeof previous === "string" ? previous + part.value : part.value;
+    else fields[part.field] = Array.isArray(previous) ? [...previous, ...part.value] : [...part.value];
+  }
+  return fields;
 }
 
 /**

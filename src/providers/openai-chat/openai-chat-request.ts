@@ -6,7 +6,7 @@ import {
   type RequestMessage,
   type RequestToolChoice,
 } from "../request.ts";
-import { chatToolCall } from "./openai-chat-messages.ts";
+import { chatToolCall, reasoningFields } from "./openai-chat-messages.ts";
 import { openAIChatToolDefinitions } from "./openai-chat-tools.ts";
 
 /**
@@ -43,7 +43,13 @@ function toChatMessage(message: RequestMessage, path: string): Fields {
     case "user":
       return { role: message.role, content: message.content };
     case "assistant": {
-      const out: Fields = { role: "assistant", content: message.content === "" ? null : message.content };
+      // A thinking model's reasoning goes back in the field it streamed in (DeepSeek refuses a tool
+      // loop without its `reasoning_content`); a server that streamed none is sent none.
+      const out: Fields = {
+        role: "assistant",
+        content: message.content === "" ? null : message.content,
+        ...reasoningFields(message.reasoningParts),
+      };
       if (message.toolCalls.length > 0) {
         out["tool_calls"] = message.toolCalls.map((call, i) =>
           chatToolCall(

@@ -103,7 +103,7 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
     );
   });
 
-  test("finish carries reasoningParts in order; streams without signed or redacted blocks have no such field", async () => {
+  test("finish carries reasoningParts in order; streams without signed or redacted blocks have none of them", async () => {
     const finish = await finishOf(withRedacted, "anthropic");
     assertEquals(finish.reasoningParts, expectedParts);
     assertEquals(finish.reasoning, thinkingText);
@@ -119,7 +119,8 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
     const xai = allFixtures.find((f) => f.provider === "xai" && f.name === "chat-tool-call-reasoning-content-usage")!;
     const openai = await finishOf(xai.text, "openai");
     assert(openai.reasoning !== "", "the OpenAI-compatible recording has reasoning text");
-    assertEquals("reasoningParts" in openai, false, "OpenAI-compatible reasoning");
+    // OpenAI-compatible reasoning has no signed block: only the field it streamed in, for its own next turn.
+    assertEquals(openai.reasoningParts, [{ type: "field", field: "reasoning_content", value: openai.reasoning }]);
   });
 
   test("anthropicAssistantMessage: thinking, then redacted_thinking, then text, then tool_use, exactly", async () => {

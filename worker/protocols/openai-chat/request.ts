@@ -24,10 +24,13 @@
  * Fields that change nothing here are accepted (`user`, `metadata`, `store`, `seed`,
  * `parallel_tool_calls`, ...), and so are the others OpenAI documents when they hold their
  * neutral value (`n: 1`, `top_p: 1`, ...); anything else is a 400 that names it, as OpenAI
- * answers an unknown parameter. `null` is the same as absent.
+ * answers an unknown parameter. `null` is the same as absent. An assistant message's
+ * `reasoning_content` (DeepSeek, Kimi, GLM, Qwen), `reasoning` or `reasoning_details` (MiniMax,
+ * OpenRouter) goes back to a Chat Completions provider in the same field.
  *
  * @module
  */
+import type { JsonValue, ReasoningPart } from "../../../src/index.ts";
 import { HttpError, invalidField } from "../../response/json-error.ts";
 import {
   arrayAt,
@@ -172,6 +175,7 @@ function toWire(value: unknown, path: string): WireMessage {
     return {
       role: "assistant",
       content,
+      ...reasoningOf(message, path),
       tool_calls: calls.map((call, j) => {
         const at = `${path}.tool_calls[${j}]`;
         const type = own(objectAt(call, at), "type");
@@ -182,6 +186,36 @@ function toWire(value: unknown, path: string): WireMessage {
     };
   }
   throw invalidField(`${path}.role`, "`role` must be system, developer, user, assistant or tool.");
+}
+
+/**
+ * A thinking model's reasoning, as a client of DeepSeek, Kimi, GLM, MiniMax or OpenRouter sends
+ * its assistant message back (`reasoning_content`, `reasoning`, `reasoning_details`): each field
+ * becomes a reasoning part of that field, which goes back to a Chat Completions provider in the
+ * same field, and the text is the turn's reasoning (which Ollama takes back).
+ */
+function reasoningOf(
+  message: Record<string, unknown>,
+  path: string,
+): Pick<Extract<WireMessage, { role: "assistant" }>, "reasoning_parts" | "reasoning"> {
+  const parts: Extract<ReasoningPart, { type: "field" }>[] = [];
+  for (const field of ["reasoning_content", "reasoning"] as const) {
+    const value = own(message, field);
+    if (value !== undefined && value !== null && value !== "")
+      parts.push({ type: "field", field, value: stringAt(value, `${path}.${field}`) });
+  }
+  const details = own(message, "reasoning_details");
+  if (details !== undefined && details !== null)
+    parts.push({
+      type: "field",
+      field: "reasoning_details",
+      value: arrayAt(details, `${path}.reasoning_details`) as JsonValue[],
+    });
+  const text = parts.find((part) => typeof part.value === "string")?.value;
+  return {
+    ...(parts.length > 0 ? { reasoning_parts: parts } : {}),
+    ...(typeof text === "string" ? { reasoning: text } : {}),
+  };
 }
 
 /** A message's text: a string, or its `text` (and `refusal`) parts; other parts (images, audio, files) are refused. */

@@ -1,0 +1,90 @@
+import type { ReasoningPart } from "../../shared/deltas.ts";
+import type { JsonValue } from "../../shared/json.ts";
+import { isRecord, nonEmptyString } from "../../shared/values.ts";
+import type { Emit } from "../provider-decoder.ts";
+
+type Field = "reasoning_content" | "reasoning" | "reasoning_details";
+/** The fields, in the order their parts are reported. */
+const FIELDS: readonly Field[] = ["reasoning_content", "reasoning", "reasoning_details"];
+/** The fields of a detail that stream in fragments; the others (`type`, `id`, `format`, `signature`, `index`) are kept as they come. */
+const FRAGMENTS = ["text", "summary", "data"];
+
+/**
+ * What a Chat Completions stream's first choice reasoned, kept in the field it came in: a
+ * thinking model takes it back in the same field of the assistant message on the next request
+ * (DeepSeek: "the reasoning_content must be fully passed back to the API in all subsequent
+ * requests", else a 400; Kimi, GLM and Qwen the same `reasoning_content`; MiniMax and OpenRouter
+ * `reasoning_details`, whose entries carry signatures; Groq and OpenRouter `reasoning`). Only the
+ * fields the stream used go back: a strict server (OpenAI, Groq) refuses the others. At the
+ * reasoning's end (the choice's first text or call, its finish, or `[DONE]`) each
+ * field becomes a `reasoning-part` of type `field`: the text whole, the details with each one's
+ * fragments joined (merged by their `index`, or by their `type` when they have none).
+ *
+ * @example
+ * ```ts
+ * const reasoning = new ChatReasoningFields((delta) => deltas.push(delta));
+ * reasoning.add({ reasoning_content: "The user wants " });
+ * reasoning.add({ reasoning_content: "the weather." });
+ * reasoning.flush(); // one reasoning-part: { type: "field", field: "reasoning_content", value: "The user wants the weather." }
+ * ```
+ */
+export class ChatReasoningFields {
+  readonly #emit: Emit;
+  #texts: Partial<Record<"reasoning_content" | "reasoning", string[]>> = {};
+  #details: Record<string, JsonValue>[] | undefined;
+  /** The key of each merged detail, by its position in `#details`. */
+  #keys: string[] = [];
+
+  /** Reports through `emit`. */
+  constructor(emit: Emit) {
+    this.#emit = emit;
+  }
+
+  /** Takes a delta's reasoning fields. */
+  add(delta: Record<string, unknown>): void {
+    for (const field of ["reasoning_content", "reasoning"] as const) {
+      const text = nonEmptyString(delta[field]);
+      if (text !== undefined) (this.#texts[field] ??= []).push(text);
+    }
+    const details = delta["reasoning_details"];
+    if (Array.isArray(details)) for (const detail of details) if (isRecord(detail)) this.#detail(detail);
+  }
+
+  /** The reasoning ended: one part per field that streamed, and nothing held. */
+  flush(): void {
+    const parts: ReasoningPart[] = [];
+    for (const field of FIELDS) {
+      if (field === "reasoning_details") {
+        if (this.#details !== undefined) parts.push({ type: "field", field, value: this.#details });
+      } else {
+        const text = this.#texts[field];
+        if (text !== undefined) parts.push({ type: "field", field, value: text.join("") });
+      }
+    }
+    this.#texts = {};
+    this.#details = undefined;
+    this.#keys = [];
+    for (const part of parts) this.#emit({ type: "reasoning-part", part });
+  }
+
+  #detail(detail: Record<string, unknown>): void {
+    const details = (this.#details ??= []);
+    const index = detail["index"];
+    const key = typeof index === "number" ? `#${index}` : `type:${String(detail["type"])}`;
+    const at = this.#keys.lastIndexOf(key);
+    const same = at !== -1 && (typeof index === "number" || at === details.length - 1);
+    const target: Record<string, JsonValue> = same ? details[at]! : {};
+    if (!same) {
+      details.push(target);
+      this.#keys.push(key);
+    }
+    for (const [name, value] of Object.entries(detail)) {
+      if (value === undefined || value === null) continue;
+      const previous = target[name];
+      target[name] =
+        FRAGMENTS.includes(name) && typeof value === "string" && typeof previous === "string"
+          ? previous + value
+          : (value as JsonValue);
+    }
+  }
+}

@@ -1,0 +1,203 @@
+import fc from "fast-check";
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions/completions";
+import {
+  assistantMessage,
+  openAIChatAssistantMessage,
+  providerKit,
+  streamToolCalls,
+  type FinishEvent,
+  type ReasoningPart,
+  type ToolCallEvent,
+} from "../../../src/index.ts";
+import { recording } from "../../support/fixtures.ts";
+import { assert, assertEquals, group } from "../../support/harness.ts";
+import { assertEventInvariants } from "../../support/invariants.ts";
+import { bytes, chatChunk, collect, fromChunks, openAISSE, splitAt } from "../../support/streams.ts";
+
+// Thinking models on Chat Completions take their reasoning back in the field it streamed in: the
+// next turn's assistant message carries it (DeepSeek: "the reasoning_content must be fully passed
+// back to the API in all subsequent requests", else a 400), and a stream that used none sends none.
+
+/** DeepSeek's, Kimi's, GLM's and Qwen's field, MiniMax's and OpenRouter's details. */
+type ThinkingAssistantMessage = ChatCompletionAssistantMessageParam & {
+  reasoning_content?: string;
+  reasoning?: string;
+  reasoning_details?: unknown[];
+};
+
+const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks(chunks), { provider: "openai" }));
+
+async function finishOfBody(body: Uint8Array): Promise<FinishEvent> {
+  const events = await run([body]);
+  assertEventInvariants(events);
+  const finish = events.at(-1);
+  assert(finish?.type === "finish", "the stream finishes");
+  return finish;
+}
+
+const call = (id: string, args: string) => ({
+  tool_calls: [{ index: 0, id, type: "function", function: { name: "lookup", arguments: args } }],
+});
+
+/** A MiniMax-style stream (`reasoning_split`): the thinking in `reasoning_details` fragments, then a call. */
+const detailsStream = openAISSE([
+  chatChunk({ role: "assistant", content: "" }),
+  chatChunk({
+    reasoning_details: [{ type: "reasoning.text", id: "r1", format: "MiniMax-response-v1", index: 0, text: "Need " }],
+  }),
+  chatChunk({ reasoning_details: [{ type: "reasoning.text", index: 0, text: "the tides." }] }),
+  chatChunk({ reasoning_details: [{ type: "reasoning.encrypted", index: 1, data: "EnC" }] }),
+  chatChunk({ reasoning_details: [{ type: "reasoning.encrypted", index: 1, data: "rYpT", signature: null }] }),
+  chatChunk(call("call_1", '{"q":"tides"}')),
+  chatChunk({}, "tool_calls"),
+]);
+
+/** Kimi-style: reasoning_content, a call, and reasoning again after it within the same message. */
+const interleavedStream = openAISSE([
+  chatChunk({ role: "assistant", reasoning_content: "First " }),
+  chatChunk({ reasoning_content: "thought." }),
+  chatChunk(call("call_1", '{"q":"a"}')),
+  chatChunk({ reasoning_content: " Then more." }),
+  chatChunk({}, "tool_calls"),
+]);
+
+group("OpenAI Chat reasoning fields for the next turn", (test) => {
+  test("DeepSeek (recorded): the assistant message carries reasoning_content, whole, with the tool_calls", async () => {
+    const fixture = recording("deepseek", "reasoner-reasoning-content-tool-call");
+    const finish = await finishOfBody(fixture.body);
+    assert(finish.reasoning.length > 100, "the recording reasons");
+    assertEquals(finish.reasoningParts, [{ type: "field", field: "reasoning_content", value: finish.reasoning }]);
+    const call0 = finish.toolCalls[0]!;
+    const expected: ThinkingAssistantMessage = {
+      role: "assistant",
+      content: null,
+      reasoning_content: finish.reasoning,
+      tool_calls: [{ id: call0.id!, type: "function", function: { name: "weather", arguments: call0.rawArguments } }],
+    };
+    assertEquals(assistantMessage("openai", finish), expected);
+  }).needs("recordings");
+
+  test("Groq gpt-oss (recorded): reasoning goes back as `reasoning`, never as reasoning_content", async () => {
+    const finish = await finishOfBody(recording("groq", "gpt-oss-reasoning-tool-call").body);
+    const message = openAIChatAssistantMessage(finish) as unknown as ThinkingAssistantMessage;
+    assertEquals(
+      Object.keys(message).filter((key) => key.startsWith("reasoning")),
+      ["reasoning"],
+    );
+    assertEquals(message.reasoning, finish.reasoning);
+  }).needs("recordings");
+
+  test("OpenRouter gpt-5 (recorded): the encrypted reasoning_details entry goes back as it came", async () => {
+    const fixture = recording("openrouter", "gpt-5-tool-call-empty-arguments");
+    const finish = await finishOfBody(fixture.body);
+    const message = openAIChatAssistantMessage(finish) as unknown as ThinkingAssistantMessage;
+    const details = message.reasoning_details as Record<string, unknown>[];
+    assertEquals(details.length, 1);
+    assertEquals(
+      [details[0]!["type"], details[0]!["id"], details[0]!["format"]],
+      ["reasoning.encrypted", "rs_045e88aab38b0b380168ef5f84fa288196b4d9de6d834742a3", "openai-responses-v1"],
+    );
+    assert(fixture.text.includes(String(details[0]!["data"])), "the encrypted data as recorded");
+  }).needs("recordings");
+
+  test("OpenAI (recorded, no reasoning): no reasoning field, as a strict server requires", async () => {
+    const finish = await finishOfBody(recording("openai", "chat-parallel-tool-calls-usage").body);
+    assertEquals(finish.reasoningParts, undefined);
+    const message: ChatCompletionMessageParam = openAIChatAssistantMessage(
+      finish,
+    ) as unknown as ChatCompletionMessageParam;
+    assertEquals(
+      Object.keys(message).filter((key) => key.startsWith("reasoning")),
+      [],
+    );
+  }).needs("recordings");
+
+  test("reasoning_details fragments are merged by index, each entry's other fields kept, and end before the call", async () => {
+    const events = await run([bytes(detailsStream)]);
+    const parts = events.flatMap((e) => (e.type === "reasoning-part" ? [e.part] : []));
+    const details = [
+      { type: "reasoning.text", id: "r1", format: "MiniMax-response-v1", index: 0, text: "Need the tides." },
+      { type: "reasoning.encrypted", index: 1, data: "EnCrYpT" },
+    ];
+    assertEquals(parts, [{ type: "field", field: "reasoning_details", value: details }]);
+    const partAt = events.findIndex((e) => e.type === "reasoning-part");
+    const startAt = events.findIndex((e) => e.type === "tool-call-start");
+    assert(partAt < startAt, "the part ends the reasoning, before the call");
+    const finish = events.at(-1) as FinishEvent;
+    assertEquals(
+      (openAIChatAssistantMessage(finish) as unknown as ThinkingAssistantMessage).reasoning_details,
+      details,
+    );
+  });
+
+  test("reasoning after a call is a second part of the same field; the message joins them", async () => {
+    const finish = await finishOfBody(bytes(interleavedStream));
+    assertEquals(finish.reasoningParts, [
+      { type: "field", field: "reasoning_content", value: "First thought." },
+      { type: "field", field: "reasoning_content", value: " Then more." },
+    ]);
+    assertEquals(
+      (openAIChatAssistantMessage(finish) as unknown as ThinkingAssistantMessage).reasoning_content,
+      "First thought. Then more.",
+    );
+  });
+
+  test("only the first choice's reasoning is kept for the next turn", async () => {
+    const body = openAISSE([
+      { choices: [{ index: 0, delta: { reasoning_content: "zero" } }] },
+      { choices: [{ index: 1, delta: { reasoning_content: "one" } }] },
+      { choices: [{ index: 0, delta: { content: "A" }, finish_reason: "stop" }] },
+      { choices: [{ index: 1, delta: { content: "B" }, finish_reason: "stop" }] },
+    ]);
+    const finish = await finishOfBody(bytes(body));
+    assertEquals(finish.reasoningParts, [{ type: "field", field: "reasoning_content", value: "zero" }]);
+  });
+
+  test("the request body of a server carries the parts in the assistant message", () => {
+    const parts: ReasoningPart[] = [
+      { type: "field", field: "reasoning_content", value: "Look it up." },
+      { type: "signed", text: "not ours", signature: "sig" },
+    ];
+    const body = providerKit("openai").requestBody({
+      model: "deepseek-reasoner",
+      messages: [
+        { role: "user", content: "Tides?" },
+        {
+          role: "assistant",
+          content: "",
+          reasoningParts: parts,
+          toolCalls: [{ id: "call_1", name: "lookup", arguments: { q: "tides" } }],
+        },
+        { role: "tool", toolCallId: "call_1", content: "low at 6" },
+      ],
+      tools: [],
+    });
+    const expected: ThinkingAssistantMessage = {
+      role: "assistant",
+      content: null,
+      reasoning_content: "Look it up.",
+      tool_calls: [{ id: "call_1", type: "function", function: { name: "lookup", arguments: '{"q":"tides"}' } }],
+    };
+    assertEquals((body["messages"] as unknown[])[1], expected);
+  });
+
+  for (const [name, body] of [
+    ["details", detailsStream],
+    ["interleaved", interleavedStream],
+  ] as const) {
+    test(`${name}: any split of the bytes gives the same events`, async () => {
+      const data = bytes(body);
+      const whole = await run([data]);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 30 }), async (cuts) => {
+          assertEquals(await run(splitAt(data, cuts)), whole);
+        }),
+        { seed: 35, numRuns: 12 },
+      );
+    });
+  }
+});

@@ -1,0 +1,247 @@
+// A thinking model on Chat Completions (DeepSeek, Kimi, GLM) refuses a tool loop whose assistant
+// turn lacks its `reasoning_content` ("the reasoning_content must be fully passed back to the API in
+// all subsequent requests ... the API will return a 400 error"). A fake of such a provider, strict
+// as DeepSeek is, behind the Worker's `openai` upstream: each client protocol's own SDK runs a tool
+// loop of two turns, echoing turn 1 as its protocol has it, and turn 2 reaches the provider with the
+// reasoning in its field. A client that drops it gets the provider's refusal, so the fake can fail.
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import { createFetchHandler } from "../../worker/app.ts";
+import type { FinishEvent } from "../../src/index.ts";
+import { chatChunk } from "../support/streams.ts";
+import { ManualTimers, openAIChunks, readSSE, streamRequest, testEnv } from "./support.ts";
+
+const THINKING = "The user wants the weather in Paris; call lookup.";
+const AFTER = "The tool said 18 degrees.";
+const ANSWER = "It is 18 degrees in Paris.";
+const RESULT = "18 degrees";
+const ask = "Weather in Paris?";
+const schema = { type: "object" as const, properties: { query: { type: "string" } } };
+
+/** DeepSeek in thinking mode: a call on turn 1, text once the result came; a 400 for an assistant turn with calls and no reasoning_content. */
+class DeepSeekFake {
+  readonly bodies: Record<string, unknown>[] = [];
+
+  readonly fetch = async (request: Request): Promise<Response> => {
+    const body = (await request.json()) as { messages: Record<string, unknown>[] };
+    this.bodies.push(body);
+    const missing = body.messages.findIndex(
+      (m) => m["role"] === "assistant" && Array.isArray(m["tool_calls"]) && typeof m["reasoning_content"] !== "string",
+    );
+    if (missing !== -1)
+      return Response.json(
+        {
+          error: {
+            message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}.`,
+            type: "invalid_request_error",
+          },
+        },
+        { status: 400 },
+      );
+    const answered = body.messages.at(-1)?.["role"] === "tool";
+    const thinking = answered ? AFTER : THINKING;
+    const chunks = [
+      chatChunk({ role: "assistant", content: null, reasoning_content: "" }),
+      ...thinking.match(/.{1,12}/g)!.map((piece) => chatChunk({ content: null, reasoning_content: piece })),
+      answered
+        ? chatChunk({ content: ANSWER })
+        : chatChunk({
+            tool_calls: [
+              {
+                index: 0,
+                id: "call_ds_1",
+                type: "function",
+                function: { name: "lookup", arguments: '{"query":"Paris"}' },
+              },
+            ],
+          }),
+      chatChunk({}, answered ? "stop" : "tool_calls"),
+    ];
+    return new Response(openAIChunks(chunks).join(""), { headers: { "content-type": "text/event-stream" } });
+  };
+
+  /** The assistant turn of the last request. */
+  lastAssistant(): Record<string, unknown> | undefined {
+    return Array.isArray(this.bodies.at(-1)?.["messages"])
+      ? (this.bodies.at(-1)!["messages"] as Record<string, unknown>[]).find((m) => m["role"] === "assistant")
+      : undefined;
+  }
+}
+
+const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "https://provider.test/v1", CLIENT_TOKEN: "t" });
+function clientFetch(fake: DeepSeekFake): typeof fetch {
+  const handler = createFetchHandler({ fetch: fake.fetch, timers: new ManualTimers() });
+  return (async (input: RequestInfo | URL, init?: RequestInit) =>
+    handler(new Request(input, init), env)) as typeof fetch;
+}
+const MODEL = "openai/deepseek-reasoner";
+const expectedTurn = {
+  role: "assistant",
+  content: null,
+  reasoning_content: THINKING,
+  tool_calls: [{ id: "call_ds_1", type: "function", function: { name: "lookup", arguments: '{"query":"Paris"}' } }],
+};
+
+describe("a DeepSeek-style thinking provider's tool loop through every client protocol", () => {
+  it("/v1/chat/completions: the client's reasoning_content reaches the provider; without it, the provider's 400", async () => {
+    const fake = new DeepSeekFake();
+    const openai = new OpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      fetch: clientFetch(fake),
+      maxRetries: 0,
+    });
+    const tools = [{ type: "function" as const, function: { name: "lookup", parameters: schema } }];
+    const stream = await openai.chat.completions.create({
+      model: MODEL,
+      stream: true,
+      tools,
+      messages: [{ role: "user", content: ask }],
+    });
+    let reasoning = "";
+    const calls: { id: string; name: string; arguments: string }[] = [];
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta as { reasoning_content?: string } & (typeof chunk.choices)[0]["delta"];
+      reasoning += delta?.reasoning_content ?? "";
+      for (const call of delta?.tool_calls ?? [])
+        if (call.id) calls.push({ id: call.id, name: call.function!.name!, arguments: call.function!.arguments ?? "" });
+        else calls.at(-1)!.arguments += call.function?.arguments ?? "";
+    }
+    expect(reasoning).toBe(THINKING);
+    const assistant = {
+      role: "assistant" as const,
+      content: null,
+      tool_calls: calls.map((call) => ({
+        id: call.id,
+        type: "function" as const,
+        function: { name: call.name, arguments: call.arguments },
+      })),
+    };
+    const next = (turn: Record<string, unknown>) =>
+      openai.chat.completions.create({
+        model: MODEL,
+        tools,
+        messages: [
+          { role: "user", content: ask },
+          turn as unknown as OpenAI.Chat.ChatCompletionAssistantMessageParam,
+          { role: "tool", tool_call_id: calls[0]!.id, content: RESULT },
+        ],
+      });
+    const answer = await next({ ...assistant, reasoning_content: reasoning });
+    expect(answer.choices[0]!.message.content).toBe(ANSWER);
+    expect(fake.lastAssistant()).toEqual(expectedTurn);
+    await expect(next(assistant)).rejects.toThrow();
+    expect(fake.lastAssistant()).not.toHaveProperty("reasoning_content");
+  });
+
+  it("/v1/messages (Claude Code's protocol): the thinking block's sealed signature carries the reasoning_content back", async () => {
+    const fake = new DeepSeekFake();
+    const anthropic = new Anthropic({
+      baseURL: "http://localhost:8787",
+      apiKey: "t",
+      fetch: clientFetch(fake),
+      maxRetries: 0,
+    });
+    const request = {
+      model: MODEL,
+      max_tokens: 32_000,
+      thinking: { type: "enabled" as const, budget_tokens: 16_000 },
+      tools: [{ name: "lookup", input_schema: schema }],
+    };
+    const first = await anthropic.messages
+      .stream({ ...request, messages: [{ role: "user", content: ask }] })
+      .finalMessage();
+    expect(first.content.map((block) => block.type)).toEqual(["thinking", "tool_use"]);
+    const thinking = first.content[0] as Anthropic.ThinkingBlock;
+    expect(thinking.thinking).toBe(THINKING);
+    expect(thinking.signature).not.toBe("");
+    const call = first.content[1] as Anthropic.ToolUseBlock;
+    const next = (content: Anthropic.ContentBlockParam[]) =>
+      anthropic.messages
+        .stream({
+          ...request,
+          messages: [
+            { role: "user", content: ask },
+            { role: "assistant", content },
+            { role: "user", content: [{ type: "tool_result", tool_use_id: call.id, content: RESULT }] },
+          ],
+        })
+        .finalMessage();
+    const second = await next(first.content);
+    expect(second.content.find((block) => block.type === "text")).toMatchObject({ text: ANSWER });
+    expect(fake.lastAssistant()).toEqual(expectedTurn);
+    await expect(next([call])).rejects.toThrow();
+  });
+
+  it("/v1/responses (Codex's protocol): the reasoning item's sealed encrypted_content carries the reasoning_content back", async () => {
+    const fake = new DeepSeekFake();
+    const openai = new OpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      fetch: clientFetch(fake),
+      maxRetries: 0,
+    });
+    const request = {
+      model: MODEL,
+      reasoning: { effort: "medium" as const },
+      include: ["reasoning.encrypted_content" as const],
+      store: false,
+      tools: [{ type: "function" as const, name: "lookup", strict: false, parameters: schema }],
+    };
+    const first = await openai.responses.stream({ ...request, input: ask }).finalResponse();
+    expect(first.output.map((item) => item.type)).toEqual(["reasoning", "function_call"]);
+    const call = first.output[1] as OpenAI.Responses.ResponseFunctionToolCall;
+    const echoed = first.output.map((item) => {
+      const { parsed_arguments: _parsed, ...rest } = item as typeof item & { parsed_arguments?: unknown };
+      return rest as OpenAI.Responses.ResponseInputItem;
+    });
+    const next = (items: OpenAI.Responses.ResponseInputItem[]) =>
+      openai.responses
+        .stream({
+          ...request,
+          input: [
+            { role: "user", content: ask },
+            ...items,
+            { type: "function_call_output", call_id: call.call_id, output: RESULT },
+          ],
+        })
+        .finalResponse();
+    const second = await next(echoed);
+    expect(second.output_text).toBe(ANSWER);
+    expect(fake.lastAssistant()).toEqual(expectedTurn);
+    await expect(next(echoed.slice(1))).rejects.toThrow();
+  });
+
+  it("/v1/stream (the Worker's own events): finish.reasoningParts sent back as reasoning_parts", async () => {
+    const fake = new DeepSeekFake();
+    const handler = createFetchHandler({ fetch: fake.fetch, timers: new ManualTimers() });
+    const body = {
+      provider: "openai",
+      model: "deepseek-reasoner",
+      tools: [{ name: "lookup", parameters: schema }],
+      messages: [{ role: "user", content: ask }],
+    };
+    const first = await readSSE(await handler(streamRequest(body, { headers: { authorization: "Bearer t" } }), env));
+    const finish = first.events.at(-1) as FinishEvent;
+    expect(finish.reasoningParts).toEqual([{ type: "field", field: "reasoning_content", value: THINKING }]);
+    const turn = (parts: unknown) => ({
+      ...body,
+      messages: [
+        { role: "user", content: ask },
+        {
+          role: "assistant",
+          content: "",
+          ...(parts ? { reasoning_parts: parts } : {}),
+          tool_calls: finish.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })),
+        },
+        { role: "tool", tool_call_id: finish.toolCalls[0]!.id, content: RESULT },
+      ],
+    });
+    const second = await readSSE(
+      await handler(streamRequest(turn(finish.reasoningParts), { headers: { authorization: "Bearer t" } }), env),
+    );
+    expect((second.events.at(-1) as FinishEvent).text).toBe(ANSWER);
+    expect(fake.lastAssistant()).toEqual(expectedTurn);
+  });
+});
