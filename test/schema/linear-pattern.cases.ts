@@ -41,6 +41,23 @@ function specTest(source: string, text: string): boolean {
   return false;
 }
 
+/** Patterns of the kind tool schemas carry: addresses, identifiers, versions, dates, names. */
+const REAL_PATTERNS = [
+  "^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$",
+  "^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$",
+  "^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$",
+  "^\\+?[1-9]\\d{1,14}$",
+  "^#(?:[0-9a-fA-F]{3}){1,2}$",
+  "^[a-z0-9]+(?:-[a-z0-9]+)*$",
+  "^https?://[^\\s/$.?#].[^\\s]*$",
+  "^\\p{Lu}\\p{Ll}+(?: \\p{Lu}\\p{Ll}+)*$",
+  "(?<area>\\d{3})[- ]?(?<number>\\d{4})",
+  "^(?:[01]\\d|2[0-3]):[0-5]\\d$",
+  "^[\\w.-]{1,64}\\b",
+  "^\\S+$",
+  "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:Z|[+-]\\d{2}:\\d{2})$",
+];
+
 const ATOMS = [
   "a",
   "b",
@@ -127,6 +144,36 @@ group("Linear-time patterns (issue 33)", (test) => {
       { seed: 33, numRuns: 2000 },
     );
     assert(matches > 1500, `enough matches to prove something (${matches})`);
+  });
+
+  test("agrees with RegExp on patterns schemas use, on strings they match and near misses", () => {
+    for (const [i, source] of REAL_PATTERNS.entries()) {
+      const native = new RegExp(source, "u");
+      const pattern = compiled(source);
+      let matching: fc.Arbitrary<string>;
+      try {
+        matching = fc.stringMatching(native);
+      } catch {
+        matching = fc.string(); // a construct fast-check cannot generate from (\\b)
+      }
+      const nearMiss = fc
+        .tuple(matching, fc.nat(), fc.constantFrom("", "a", "Z", "-", ".", " ", "😀", "\n", "9"))
+        .map(([text, at, put]) => {
+          const cut = at % (text.length + 1);
+          return `${text.slice(0, cut)}${put}${text.slice(cut + 1)}`;
+        });
+      let matches = 0;
+      fc.assert(
+        fc.property(fc.oneof(matching, nearMiss, texts), (text) => {
+          const { matched, steps } = run(pattern, text);
+          assertEquals(matched, native.test(text), `${source} on ${JSON.stringify(text)}`);
+          assert(steps <= bound(pattern, text), `${source} on ${JSON.stringify(text)}: ${steps} steps`);
+          if (matched) matches++;
+        }),
+        { seed: 330 + i, numRuns: 300 },
+      );
+      assert(matches >= 60, `${source}: enough matches (${matches})`);
+    }
   });
 
   test("an empty match is tried at code point boundaries only, as ECMA-262 says (V8 also tries inside a pair)", () => {
