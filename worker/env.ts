@@ -53,6 +53,12 @@ export interface Env {
   OLLAMA_BASE_URL?: string;
   /** Origins allowed to call the API from a browser, comma-separated, or `*`. Same-origin always works. */
   CORS_ALLOW_ORIGINS?: string;
+  /**
+   * The `anthropic-beta` values a Messages client may turn on at an Anthropic upstream,
+   * comma-separated (`fine-grained-tool-streaming-2025-05-14,interleaved-thinking-2025-05-14`):
+   * a beta can cost the operator (long context, paid tools), so any other is dropped. Unset: none.
+   */
+  ANTHROPIC_BETAS?: string;
   /** Largest request body, in bytes. */
   MAX_BODY_BYTES?: string | number;
   /**
@@ -134,6 +140,8 @@ export interface Settings {
   /** `OPEN_ACCESS` is `"true"`. */
   openAccess: boolean;
   corsAllowOrigins: readonly string[];
+  /** `ANTHROPIC_BETAS`: the `anthropic-beta` values forwarded to Anthropic. */
+  anthropicBetas: ReadonlySet<string>;
   maxBodyBytes: number;
   maxAgentBodyBytes: number;
   modelAliases: string | undefined;
@@ -188,10 +196,8 @@ export function readSettings(env: Env): Settings {
     clientToken: nonEmpty(env.CLIENT_TOKEN),
     openAccess: flag(env, "OPEN_ACCESS"),
     responseIdSecret: nonEmpty(env.RESPONSE_ID_SECRET),
-    corsAllowOrigins: (env.CORS_ALLOW_ORIGINS ?? "")
-      .split(",")
-      .map((origin) => origin.trim())
-      .filter((origin) => origin !== ""),
+    corsAllowOrigins: commaList(env.CORS_ALLOW_ORIGINS),
+    anthropicBetas: new Set(commaList(env.ANTHROPIC_BETAS)),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", DEFAULT_SETTINGS.maxBodyBytes, 1),
     maxAgentBodyBytes: integer(env, "MAX_AGENT_BODY_BYTES", DEFAULT_SETTINGS.maxAgentBodyBytes, 1),
     modelAliases: nonEmpty(env.MODEL_ALIASES),
@@ -210,6 +216,14 @@ export function readSettings(env: Env): Settings {
     writeWindowMs: integer(env, "WRITE_WINDOW_MS", DEFAULT_SETTINGS.writeWindowMs, 0, 1000),
     resumeWriteWindowMs: integer(env, "RESUME_WRITE_WINDOW_MS", DEFAULT_SETTINGS.resumeWriteWindowMs, 0, 1000),
   };
+}
+
+/** The items of a comma-separated variable, trimmed, the blank ones left out. */
+function commaList(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
 }
 
 /** A secret or variable that is set and not blank. */

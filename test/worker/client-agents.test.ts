@@ -385,29 +385,48 @@ describe("the agent endpoints: names, keys, limits and errors in each protocol's
     }
   });
 
-  it("?beta=true and anthropic-beta: the client's version and betas reach Anthropic, and no other provider", async () => {
-    for (const provider of ["anthropic", "openai"]) {
+  it("?beta=true and anthropic-beta: only the betas ANTHROPIC_BETAS lists reach Anthropic, at the Worker's version, and nothing reaches another provider", async () => {
+    const allowed = "fine-grained-tool-streaming-2025-05-14, interleaved-thinking-2025-05-14";
+    const cases = [
+      // Claude Code's kind of list: one allowed, one paid, one unknown, one allowed twice.
+      {
+        provider: "anthropic",
+        vars: { ANTHROPIC_BETAS: allowed },
+        expected: "fine-grained-tool-streaming-2025-05-14,interleaved-thinking-2025-05-14",
+      },
+      { provider: "anthropic", vars: {}, expected: null },
+      { provider: "anthropic", vars: { ANTHROPIC_BETAS: "context-1m-2025-08-07-not-this" }, expected: null },
+      { provider: "openai", vars: { ANTHROPIC_BETAS: allowed }, expected: null },
+    ];
+    for (const { provider, vars, expected } of cases) {
       const upstream = liveUpstream(provider);
+      const worker = workerFetch({ env: testEnv({ ...LIVE[provider]!.env, ...vars, CLIENT_TOKEN: "t" }), upstream });
       const sdk = anthropic({
         apiKey: "t",
-        fetch: workerFetch({ env: testEnv({ ...LIVE[provider]!.env, CLIENT_TOKEN: "t" }), upstream }),
+        // A version no Worker writes its body for: it must not reach Anthropic.
+        fetch: (input, init) => {
+          const request = new Request(input, init);
+          request.headers.set("anthropic-version", "2099-01-01");
+          return worker(request);
+        },
       });
       const message = await sdk.beta.messages.create({
         model: `${provider}/m`,
         max_tokens: 64,
-        betas: ["fine-grained-tool-streaming-2025-05-14"],
+        betas: [
+          "fine-grained-tool-streaming-2025-05-14",
+          "context-1m-2025-08-07",
+          "made-up-beta",
+          "interleaved-thinking-2025-05-14",
+          "fine-grained-tool-streaming-2025-05-14",
+        ],
         messages: [{ role: "user", content: "hi" }],
       });
       expect(message.type).toBe("message");
       const headers = upstream.requests[0]!.headers;
-      expect(headers.get("anthropic-beta")).toBe(
-        provider === "anthropic" ? "fine-grained-tool-streaming-2025-05-14" : null,
-      );
-      // The SDK's own version date, not the Worker's default.
-      if (provider === "anthropic") {
-        expect(headers.get("anthropic-version")).toMatch(/^20\d\d-\d\d-\d\d$/);
-        expect(headers.get("anthropic-version")).not.toBe("2023-06-01");
-      }
+      expect(headers.get("anthropic-beta"), `${provider} ${JSON.stringify(vars)}`).toBe(expected);
+      // The Worker's version, never the client's.
+      expect(headers.get("anthropic-version")).toBe(provider === "anthropic" ? "2023-06-01" : null);
     }
   });
 

@@ -1,4 +1,4 @@
-// The write windows' settings: their defaults, their bounds, and a clear error for a bad value.
+// The settings read from vars: the write windows (defaults, bounds, a clear error for a bad value), ANTHROPIC_BETAS.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, readSettings, SettingsError } from "../../worker/env.ts";
 import { testEnv } from "./support.ts";
@@ -23,5 +23,16 @@ describe("the write windows' settings", () => {
       expect(() => readSettings(testEnv({ RESUME_WRITE_WINDOW_MS: value }))).toThrow(SettingsError);
       expect(() => readSettings(testEnv({ RESUME_WRITE_WINDOW_MS: value }))).toThrow(/RESUME_WRITE_WINDOW_MS/);
     }
+  });
+});
+
+describe("ANTHROPIC_BETAS", () => {
+  it("unset or blank: no beta; else its comma-separated values, trimmed, blanks left out", () => {
+    expect(readSettings(testEnv({})).anthropicBetas.size).toBe(0);
+    expect(readSettings(testEnv({ ANTHROPIC_BETAS: " , " })).anthropicBetas.size).toBe(0);
+    expect([...readSettings(testEnv({ ANTHROPIC_BETAS: " a-2025-01-01 ,,b-2025-02-02 " })).anthropicBetas]).toEqual([
+      "a-2025-01-01",
+      "b-2025-02-02",
+    ]);
   });
 });

@@ -56,10 +56,11 @@ export interface StreamRequest {
   /** With `earlyValidation`: cancel the provider request at the first violation. */
   abortOnViolation?: true;
   /**
-   * The `anthropic-version` and `anthropic-beta` an Anthropic client sent (`POST /v1/messages`),
-   * forwarded when the provider is Anthropic; never read from a `/v1/stream` body.
+   * The `anthropic-beta` values an Anthropic client sent (`POST /v1/messages`) that
+   * `ANTHROPIC_BETAS` allows, forwarded when the provider is Anthropic; never read from a
+   * `/v1/stream` body.
    */
-  anthropicHeaders?: { [name: string]: string };
+  anthropicBetas?: string[];
 }
 
 /** One message of the conversation. */

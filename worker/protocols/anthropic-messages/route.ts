@@ -13,14 +13,19 @@ import { parseMessagesRequest } from "./request.ts";
 import { messagesSignature } from "../reasoning-state.ts";
 import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
 
-/** The version and betas a Messages client sent, bounded, for an Anthropic upstream. */
-function anthropicHeaders(headers: Headers): { [name: string]: string } | undefined {
-  const out: { [name: string]: string } = {};
-  for (const name of ["anthropic-version", "anthropic-beta"]) {
-    const value = headers.get(name);
-    if (value !== null && value.length <= 1024 && /^[\x20-\x7e]*$/.test(value)) out[name] = value;
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
+/**
+ * The betas a Messages client asked for (`anthropic-beta`, comma-separated, as the SDKs send
+ * `betas`) that the deployment allows (`ANTHROPIC_BETAS`): a beta can bill the operator's key
+ * (long context, paid tools), so no other reaches Anthropic. The client's `anthropic-version` is
+ * never forwarded: the Worker speaks the one version its request builder writes.
+ */
+function allowedBetas(headers: Headers, allowed: ReadonlySet<string>): string[] | undefined {
+  if (allowed.size === 0) return undefined;
+  const betas = (headers.get("anthropic-beta") ?? "")
+    .split(",")
+    .map((beta) => beta.trim())
+    .filter((beta, i, all) => allowed.has(beta) && all.indexOf(beta) === i);
+  return betas.length > 0 ? betas : undefined;
 }
 
 /** Anthropic's keep-alive frame, which its SDKs skip. */
@@ -44,8 +49,8 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
     async (body, context) => {
       const { settings, cors } = context;
       const parsed = parseMessagesRequest(body, providerNames, settings.modelAliases);
-      const forwarded = anthropicHeaders(request.headers);
-      if (parsed.request.provider === "anthropic" && forwarded) parsed.request.anthropicHeaders = forwarded;
+      const betas = allowedBetas(request.headers, settings.anthropicBetas);
+      if (parsed.request.provider === "anthropic" && betas) parsed.request.anthropicBetas = betas;
       const client = { mode: "stream" as const, request: parsed.request };
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, context);

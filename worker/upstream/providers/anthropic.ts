@@ -23,9 +23,10 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
     url: `${target.baseUrl}/messages`,
     headers: {
       "x-api-key": target.apiKey,
+      // Fixed: a client's own version is not forwarded (the body is the Worker's, written for this one).
       "anthropic-version": "2023-06-01",
-      // A Messages client's own version and betas (Claude Code's), as Anthropic's gateway contract asks.
-      ...request.anthropicHeaders,
+      // A Messages client's betas, those the deployment allows (`ANTHROPIC_BETAS`).
+      ...(request.anthropicBetas && { "anthropic-beta": request.anthropicBetas.join(",") }),
       "content-type": "application/json",
       accept: "text/event-stream",
     },
