@@ -18,18 +18,22 @@ export interface CodeSet {
 const KEPT = 128;
 
 class NativeSet implements CodeSet {
-  readonly #regex: RegExp;
+  readonly #atom: string;
+  /** Built at the first code point asked about: a schema's atoms cost a string each until a check reads them. */
+  #regex: RegExp | undefined;
   /** 0: not asked yet, 1: not in the set, 2: in it. */
-  readonly #kept = new Uint8Array(KEPT);
+  #kept: Uint8Array | undefined;
 
   constructor(atom: string) {
-    this.#regex = new RegExp(`^(?:${atom})$`, "u");
+    this.#atom = atom;
   }
 
   has(code: number): boolean {
-    if (code >= KEPT) return this.#regex.test(String.fromCodePoint(code));
-    let known = this.#kept[code]!;
-    if (known === 0) known = this.#kept[code] = this.#regex.test(String.fromCharCode(code)) ? 2 : 1;
+    const regex = (this.#regex ??= new RegExp(`^(?:${this.#atom})$`, "u"));
+    if (code >= KEPT) return regex.test(String.fromCodePoint(code));
+    const kept = (this.#kept ??= new Uint8Array(KEPT));
+    let known = kept[code]!;
+    if (known === 0) known = kept[code] = regex.test(String.fromCharCode(code)) ? 2 : 1;
     return known === 2;
   }
 }

@@ -103,6 +103,8 @@ const ESCAPE =
 class Reader {
   at = 0;
   readonly #source: string;
+  /** One set per distinct atom (`[a-z]` written ten times is one). */
+  readonly #sets = new Map<string, CodeSet>();
 
   constructor(source: string) {
     this.#source = source;
@@ -170,7 +172,7 @@ class Reader {
         const span = CLASS.exec(s)?.[0];
         if (!span) throw new PatternRefusal(REFUSE_UNKNOWN);
         this.at += span.length;
-        return set(nativeSet(span));
+        return this.#set(span);
       }
       case "(":
         return this.#group();
@@ -213,6 +215,12 @@ class Reader {
     if (char === "b") return assertion(BOUNDARY);
     if (char === "B") return assertion(NOT_BOUNDARY);
     if ((char >= "1" && char <= "9") || char === "k") throw new PatternRefusal(REFUSE_BACKREFERENCE);
-    return set(nativeSet(span));
+    return this.#set(span);
+  }
+
+  #set(atom: string): PatternNode {
+    let found = this.#sets.get(atom);
+    if (!found) this.#sets.set(atom, (found = nativeSet(atom)));
+    return set(found);
   }
 }
