@@ -7,6 +7,7 @@ import bundle from "../generated/external-fixtures.json" with { type: "json" };
 import type { FinishReason, Provider, ToolCallEvent } from "../../src/index.ts";
 import { eventMessage } from "./event-stream.ts";
 import { deepEqual } from "./harness.ts";
+import { bytes } from "./streams.ts";
 
 /** One expected call: a field that is absent (or null) is not compared. */
 type ExpectedCall = { id?: string | null; name?: string | null; arguments?: unknown };
@@ -48,7 +49,6 @@ export function externalProvider(fixture: ExternalFixture): Provider {
   return fixture.provider as Provider;
 }
 
-const encoder = new TextEncoder();
 const lines = (text: string): string[] => text.split("\n").filter((line) => line.trim() !== "");
 
 /** The payload lines of each HTTP response: a new one starts at each `message_start` / `response.created` after the first. */
@@ -80,23 +80,23 @@ function wireOf(provider: string, payloads: readonly string[]): Uint8Array<Array
       return out;
     }
     case "ollama":
-      return encoder.encode(payloads.map((line) => `${line}\n`).join(""));
+      return bytes(payloads.map((line) => `${line}\n`).join(""));
     case "anthropic":
     case "openai-responses":
     case "cohere":
-      return encoder.encode(
+      return bytes(
         payloads.map((line) => `event: ${(JSON.parse(line) as { type: string }).type}\ndata: ${line}\n\n`).join(""),
       );
     case "openai":
-      return encoder.encode(`${payloads.map((line) => `data: ${line}\n\n`).join("")}data: [DONE]\n\n`);
+      return bytes(`${payloads.map((line) => `data: ${line}\n\n`).join("")}data: [DONE]\n\n`);
     default:
-      return encoder.encode(payloads.map((line) => `data: ${line}\n\n`).join(""));
+      return bytes(payloads.map((line) => `data: ${line}\n\n`).join(""));
   }
 }
 
 /** The HTTP bodies of a recording, in order. */
 export function externalBodies(fixture: ExternalFixture): Uint8Array<ArrayBuffer>[] {
-  if (fixture.wire === "raw") return [encoder.encode(fixture.text)];
+  if (fixture.wire === "raw") return [bytes(fixture.text)];
   return responses(fixture).map((payloads) => wireOf(fixture.provider, payloads));
 }
 
