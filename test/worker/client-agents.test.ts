@@ -206,13 +206,33 @@ describe("the agent endpoints: names, keys, limits and errors in each protocol's
     expect(wrong).toBeInstanceOf(AuthenticationError);
   });
 
-  it("an unmapped name is 404 not_found_error saying how to name a model; a bad block is 400 naming its path", async () => {
+  it("a name without a provider goes to the protocol's own provider offline or with its key, else is 404 not_found_error saying how to name a model; a bad block is 400 naming its path", async () => {
     const sdk = anthropic();
-    const missing = await sdk.messages
-      .create({ model: "claude-opus-9", max_tokens: 64, messages: [{ role: "user", content: "hi" }] })
-      .catch((error: unknown) => error);
+    const request = { model: "claude-opus-9", max_tokens: 64, messages: [{ role: "user" as const, content: "hi" }] };
+    // Offline, any name is served (by the scripted model), under its own name.
+    expect((await sdk.messages.create(request)).model).toBe("claude-opus-9");
+    // With another provider's key only, the name must be mapped or written <provider>/<model>.
+    const keyed = anthropic({
+      apiKey: "t",
+      fetch: workerFetch({ env: testEnv({ CLIENT_TOKEN: "t", OPENAI_API_KEY: "sk" }) }),
+    });
+    const missing = await keyed.messages.create(request).catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect((missing as NotFoundError).message).toContain("<provider>/<model>");
+    // With Anthropic's key, the agent's own names go to Anthropic.
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    const live = testEnv({ CLIENT_TOKEN: "t", ANTHROPIC_API_KEY: "sk-ant" });
+    const failed = await worker(upstream).call(
+      new Request("http://localhost:8787/v1/messages", {
+        method: "POST",
+        headers: { "x-api-key": "t", "content-type": "application/json" },
+        body: JSON.stringify(request),
+      }),
+      live,
+    );
+    expect(failed.status).toBe(502);
+    expect(upstream.requests[0]!.url).toContain("api.anthropic.com");
+    expect((upstream.requests[0]!.body as { model: string }).model).toBe("claude-opus-9");
     const bad = await sdk.messages
       .create({
         model: "openai/m",

@@ -99,7 +99,7 @@ describe("openai-node against POST /v1/chat/completions, every recording of ever
     const env = testEnv({ CLIENT_TOKEN: "client-secret" });
     const request = {
       model: "openai/gpt-4o-mini",
-      messages: [{ role: "user" as const, content: "What is the capital of the UK?" }],
+      messages: [{ role: "user" as const, content: "Replay chat-tool-call-gpt-4o-mini-usage: the capital of the UK?" }],
       tools,
     };
     const completion = await client({ apiKey: "client-secret", fetch: workerFetch({ env }) }).chat.completions.create(

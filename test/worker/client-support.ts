@@ -8,14 +8,14 @@ import type { Recording } from "../../worker/upstream/replay/recording.ts";
 import type { Timers } from "../../worker/runtime.ts";
 import { FakeUpstream, ManualTimers, readSSE, streamRequest, testEnv, worker } from "./support.ts";
 
-/** Every recording the Worker replays, with a prompt that picks it, by provider. */
+/** Every recording the Worker replays, with a prompt that picks it (by its name), by provider. */
 export const replays: { provider: string; recording: Recording; prompt: string }[] = Object.entries(
   upstreamProviders,
 ).flatMap(([provider, upstream]) =>
   upstream.recordings.map((recording) => ({
     provider,
     recording,
-    prompt: `Tell me about ${recording.keywords.join(" and ")}`,
+    prompt: `Replay ${recording.name}: tell me about ${recording.keywords.join(" and ")}`,
   })),
 );
 

@@ -27,7 +27,7 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
   for (const [provider, upstream] of Object.entries(upstreamProviders)) {
     for (const recording of upstream.recordings) {
       it(`${provider}: "${recording.name}" streams the events of the recorded fixture`, async () => {
-        const prompt = `Tell me about ${recording.keywords.join(" and ")}`;
+        const prompt = `Replay ${recording.name}: tell me about ${recording.keywords.join(" and ")}`;
         const response = await worker().call(
           streamRequest(validBody({ provider, messages: [{ role: "user", content: prompt }] })),
         );
@@ -71,10 +71,29 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
     });
   }
 
-  it("a prompt that names nothing gets the provider's first recording", () => {
+  it("a recording plays when the prompt names it, or mentions its keywords and the request declares every tool it calls", () => {
     const recordings = upstreamProviders.openai.recordings;
-    expect(pickRecording(recordings, "hello")).toBe(recordings[0]);
-    expect(pickRecording(recordings, "What is the CAPITAL of the UK?").name).toBe("chat-tool-call-gpt-4o-mini-usage");
+    const declared = new Set(["get_capital", "search", "weather"]);
+    expect(pickRecording(recordings, "hello", declared)).toBeUndefined();
+    expect(pickRecording(recordings, "What is the CAPITAL of the UK?", declared)?.name).toBe(
+      "chat-tool-call-gpt-4o-mini-usage",
+    );
+    // Its calls are to a tool the request does not declare: the scripted model answers instead.
+    expect(pickRecording(recordings, "What is the capital of the UK?", new Set(["lookup_country"]))).toBeUndefined();
+    expect(pickRecording(recordings, "Tigers game in Detroit?", new Set(["search"]))).toBeUndefined();
+    // Named, it plays whatever the tools.
+    expect(pickRecording(recordings, "replay chat-tool-call-gpt-4o-mini-usage", new Set())?.name).toBe(
+      "chat-tool-call-gpt-4o-mini-usage",
+    );
+  });
+
+  it("each recording lists the tools it calls", async () => {
+    for (const [provider, upstream] of Object.entries(upstreamProviders))
+      for (const recording of upstream.recordings) {
+        const fixture = fixturesOf(provider).find((f) => f.name === recording.name)!;
+        const called = [...new Set(fixture.expected.toolCalls.map((call: { name: string }) => call.name))];
+        expect(recording.tools, `${provider} ${recording.name}`).toEqual(called);
+      }
   });
 
   // The idle timeout runs on the same clock, set far above any pacing delay so that the test
@@ -94,7 +113,7 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
       MAX_RESPONSE_MS: String(DEADLINE),
     });
     const response = await worker(undefined, timers).call(
-      streamRequest(validBody({ messages: [{ role: "user", content: "capital of the UK" }] })),
+      streamRequest(validBody({ messages: [{ role: "user", content: "replay chat-tool-call-gpt-4o-mini-usage" }] })),
       env,
     );
     const reader = response.body!.getReader();

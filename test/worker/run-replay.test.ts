@@ -230,6 +230,21 @@ describe("POST /v1/run offline (no provider key): the scripted model calls the W
   });
 });
 
+describe("POST /v1/run offline: a Worker tool the prompt names but does not phrase as the demo does", () => {
+  it("is filled from its schema (enums in the prompt's order, the prompt's numbers), runs, and its result is answered", async () => {
+    const { events } = await offlineRun("bedrock", "Make a unit table from kg to lb for 1, 5 and 10.", [
+      "unit_table",
+      "current_time",
+    ]);
+    const calls = events.filter((e) => e.type === "tool-call");
+    expect(calls.map((e) => e.type === "tool-call" && [e.step, e.name, e.arguments])).toEqual([
+      [1, "unit_table", { from: "kg", to: "lb", values: [1, 5, 10] }],
+    ]);
+    expect(events.filter((e) => e.type === "tool-error")).toEqual([]);
+    expect(textOf(events)).toContain("10 kg is");
+  });
+});
+
 describe("POST /v1/run: the request of step 2 carries the calls and results of step 1", () => {
   it("openai: two parallel calls run, and the second request has the assistant turn and one tool message per call", async () => {
     const upstream = recordingUpstream(openaiWeatherTwoCities);

@@ -18,7 +18,8 @@ import {
   type Provider,
   type ToolCallEvent,
 } from "../../src/index.ts";
-import { answerFrom, planCalls } from "../../worker/upstream/replay/scripted/answers.ts";
+import { answerFrom } from "../../worker/upstream/replay/scripted/answers.ts";
+import { planCalls } from "../../worker/upstream/replay/scripted/tool-plan.ts";
 import { readPrompt } from "../../worker/upstream/replay/scripted/prompt-reading.ts";
 import { Dice } from "../../worker/upstream/replay/scripted/pieces.ts";
 import { scriptedModel, scriptedTurn } from "../../worker/upstream/replay/scripted/scripted-model.ts";
@@ -237,12 +238,22 @@ describe.skipIf(!recordingsAvailable)("the scripted writers' messages have the r
 
 describe("what the scripted model reads in a prompt", () => {
   it("the demo prompt: the time in Tokyo, 17% of 230 and a marathon in km, in the prompt's order", () => {
-    expect(planCalls(PROMPT, new Set(["current_time", "calculate", "convert_units"]))).toEqual(PLANNED);
+    expect(
+      planCalls(
+        PROMPT,
+        ["current_time", "calculate", "convert_units"].map((name) => ({ name })),
+      ),
+    ).toEqual(PLANNED);
   });
 
   it("only the tools the request offers are called", () => {
-    expect(planCalls(PROMPT, new Set(["calculate"]))).toEqual([PLANNED[1]]);
-    expect(planCalls(PROMPT, new Set())).toEqual([]);
+    expect(
+      planCalls(
+        PROMPT,
+        ["calculate"].map((name) => ({ name })),
+      ),
+    ).toEqual([PLANNED[1]]);
+    expect(planCalls(PROMPT, [])).toEqual([]);
   });
 
   it("common phrasings: several cities, zone names, written-out and spelled arithmetic, conversions both ways", () => {
@@ -398,25 +409,38 @@ describe("the scripted model answers from the results the request carries", () =
 describe("the scripted model's cost is bounded", () => {
   it("reads only the start of a huge prompt (its patterns would take quadratic time on long digit runs) and makes at most 8 calls", () => {
     // Read whole, the digits would end in a conversion ("...999 km to mi").
-    const calls = planCalls(`What is 2 + 2? ${"9".repeat(200_000)} km to mi`, new Set(["calculate", "convert_units"]));
-    expect(calls).toEqual([{ name: "calculate", arguments: { expression: "2 + 2" } }]);
-    const many = planCalls(
-      Array.from({ length: 20 }, (_, i) => `${i + 1} km to mi`).join(", "),
-      new Set(["convert_units"]),
+    const calls = planCalls(
+      `What is 2 + 2? ${"9".repeat(200_000)} km to mi`,
+      ["calculate", "convert_units"].map((name) => ({ name })),
     );
+    expect(calls).toEqual([{ name: "calculate", arguments: { expression: "2 + 2" } }]);
+    const many = planCalls(Array.from({ length: 20 }, (_, i) => `${i + 1} km to mi`).join(", "), [
+      { name: "convert_units" },
+    ]);
     expect(many).toHaveLength(8);
   });
 });
 
 describe("the scripted model and a conversion table tool (unit_table), when a request offers one", () => {
   it("a prompt asking for a table calls unit_table with the units and the values it lists, and the answer lists the rows", () => {
-    expect(planCalls("Make me a table of km to miles for 1, 5 and 10 km.", new Set(["unit_table"]))).toEqual([
-      { name: "unit_table", arguments: { from: "km", to: "mi", values: [1, 5, 10] } },
-    ]);
-    expect(planCalls("A table of °F to celsius?", new Set(["unit_table", "convert_units"]))).toEqual([
-      { name: "unit_table", arguments: { from: "F", to: "C" } },
-    ]);
-    expect(planCalls("Make me a table of km to miles", new Set(["convert_units"]))).toEqual([]);
+    expect(
+      planCalls(
+        "Make me a table of km to miles for 1, 5 and 10 km.",
+        ["unit_table"].map((name) => ({ name })),
+      ),
+    ).toEqual([{ name: "unit_table", arguments: { from: "km", to: "mi", values: [1, 5, 10] } }]);
+    expect(
+      planCalls(
+        "A table of °F to celsius?",
+        ["unit_table", "convert_units"].map((name) => ({ name })),
+      ),
+    ).toEqual([{ name: "unit_table", arguments: { from: "F", to: "C" } }]);
+    expect(
+      planCalls(
+        "Make me a table of km to miles",
+        ["convert_units"].map((name) => ({ name })),
+      ),
+    ).toEqual([]);
     const call = { id: "c1", name: "unit_table", arguments: { from: "km", to: "mi", values: [1, 5] } };
     const result = {
       id: "c1",

@@ -381,8 +381,9 @@ describe.skipIf(!recordingsAvailable)("what makes Bedrock, Cohere and Ollama liv
   it("without their credentials each is answered by its replay, and with any of them the localhost open mode ends", async () => {
     for (const c of cases) {
       const upstream = new FakeUpstream({ kind: "hang" });
+      const replay = [{ role: "user", content: `Replay ${fixtureOf(c).name}` }];
       const replayed = await worker(upstream).call(
-        streamRequest(validBody({ provider: c.provider, model: c.model })),
+        streamRequest(validBody({ provider: c.provider, model: c.model, messages: replay })),
         testEnv(),
       );
       expect(replayed.status).toBe(200);

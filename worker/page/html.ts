@@ -65,7 +65,7 @@ export function renderPage(providers: readonly string[]): string {
 <body>
 <header>
 <h1>tool-call-stream</h1>
-<p>Sends a prompt to <code>POST /v1/stream</code> (or, in run mode, <code>POST /v1/run</code>, where the Worker runs the tools and calls the model again) and shows the normalized events as they arrive: the text, and one card per tool call whose arguments fill in while they stream, with its result under it in run mode. Without a provider key the Worker replays recorded provider streams (the prompt only picks which recording), and in run mode a scripted model calls its tools and answers from their results.</p>
+<p>Sends a prompt to <code>POST /v1/stream</code> (or, in run mode, <code>POST /v1/run</code>, where the Worker runs the tools and calls the model again) and shows the normalized events as they arrive: the text, and one card per tool call whose arguments fill in while they stream, with its result under it in run mode. Without a provider key a scripted model calls the tools you send (arguments valid against their schemas, taken from the prompt), or a recorded provider stream plays when the prompt says <code>replay &lt;name&gt;</code> or asks what it answers with the tools it calls; in run mode the scripted model calls the Worker's tools and answers from their results.</p>
 </header>
 <main>
 <form id="prompt-form" novalidate>

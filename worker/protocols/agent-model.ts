@@ -1,4 +1,7 @@
+import { anyProviderKey, type Env } from "../env.ts";
 import { HttpError } from "../response/json-error.ts";
+import { upstreamProvider } from "../upstream/providers/index.ts";
+import { providerTarget } from "../upstream/providers/target.ts";
 import { providerModel } from "./provider-model.ts";
 
 /**
@@ -7,23 +10,38 @@ import { providerModel } from "./provider-model.ts";
  * sends its own model names (Claude Code does, for its background calls too) is routed without
  * being reconfigured. Aliases are `name=target` pairs separated by commas; a name ending in `*`
  * matches every name it begins (the longest such prefix wins), `*` alone matches any name.
- * An exact name wins over a prefix. A name neither mapped nor `<provider>/<model>` is a 404
- * (`not_found`) saying how to name a model.
+ * An exact name wins over a prefix. A name neither mapped nor `<provider>/<model>` goes to `bare`
+ * (the protocol's own provider, when {@link bareNameProvider} gives it) under that name, else is a
+ * 404 (`not_found`) saying how to name a model.
  */
 export function agentModel(
   value: unknown,
   providers: readonly string[],
   aliases: string | undefined,
+  bare?: string,
 ): { provider: string; model: string } {
   const target = typeof value === "string" ? resolveAlias(value, aliases) : undefined;
   if (target !== undefined) return providerModel(target, providers, "model");
-  if (typeof value === "string" && value !== "" && !providers.includes(value.split("/")[0]!))
+  if (typeof value === "string" && value !== "" && !providers.includes(value.split("/")[0]!)) {
+    if (bare !== undefined) return { provider: bare, model: value };
     throw new HttpError(404, {
       code: "not_found",
       message: `\`model\` names no model of this Worker: use <provider>/<model> (the provider one of: ${providers.join(", ")}), or a name mapped by the MODEL_ALIASES variable.`,
       field: "model",
     });
+  }
   return providerModel(value, providers, "model");
+}
+
+/**
+ * The provider that serves a model name without a provider (`claude-opus-5-5`, as Claude Code
+ * sends it) on an agent endpoint: the protocol's own (`native`: Anthropic for Messages, OpenAI
+ * Responses for Responses) when it has its key, so that the agent's own names reach it, or when
+ * no provider has a key (offline, where the scripted model and the replay serve any name); else
+ * none, and such a name must be mapped (`MODEL_ALIASES`) or written `<provider>/<model>`.
+ */
+export function bareNameProvider(env: Env, native: string): string | undefined {
+  return !anyProviderKey(env) || providerTarget(upstreamProvider(native), env).live ? native : undefined;
 }
 
 /** The `<provider>/<model>` an alias maps `name` to, if any. */

@@ -89,16 +89,25 @@ async function openChain(
   const { target, live } = providerTarget(provider, env);
   const { request: sent, names } = withProviderToolNames(streamRequest, provider.toolNames);
   const http = provider.buildRequest(sent, target);
-  // Offline, a request with tools gets the recording its prompt picks; one without tools gets the
-  // scripted model's text answer (in the provider's wire format), since every recording of some
-  // providers makes calls, and a tool-less request must never be answered with calls. So does one
-  // that carries tool results last: the recording would make the same calls again, and a client
-  // that runs tools (an agent, openai-node's runTools) would loop until it gave up.
+  // Offline, a request with tools gets the recording its prompt names, or one whose calls are all
+  // to the request's tools and whose keywords the prompt mentions (recording.ts); any other gets
+  // the scripted model, which calls the request's own tools with arguments valid against their
+  // schemas (scripted/tool-plan.ts), or answers with text. So does one that carries tool results
+  // last: the scripted model answers them with text, so a client that runs tools (an agent,
+  // openai-node's runTools) gets an answer and stops.
   const replay = { delayMs: settings.replayDelayMs, timers: runtime.timers };
-  const scripted = !live && (streamRequest.tools.length === 0 || streamRequest.messages.at(-1)?.role === "tool");
-  const recording = live || scripted ? undefined : pickRecording(provider.recordings, lastUserText(streamRequest));
+  const answersResults = streamRequest.messages.at(-1)?.role === "tool";
+  const recording =
+    live || answersResults || streamRequest.tools.length === 0
+      ? undefined
+      : pickRecording(
+          provider.recordings,
+          lastUserText(streamRequest),
+          new Set(streamRequest.tools.map((tool) => tool.name)),
+        );
+  const scripted = !live && recording === undefined;
   const send = scripted
-    ? scriptedModel(provider.protocol, replay)
+    ? scriptedModel(provider.protocol, { ...replay, ...(sent.toolChoice ? { toolChoice: sent.toolChoice } : {}) })
     : recording
       ? replayUpstream(recording, replay)
       : runtime.fetch;

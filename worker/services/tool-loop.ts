@@ -49,7 +49,11 @@ export async function openRunEvents(
   if (!Array.isArray(messages)) throw new Error("A provider request has no conversation field.");
   const send = live
     ? runtime.fetch
-    : scriptedModel(provider.protocol, { delayMs: settings.replayDelayMs, timers: runtime.timers });
+    : scriptedModel(provider.protocol, {
+        delayMs: settings.replayDelayMs,
+        timers: runtime.timers,
+        ...(sent.toolChoice ? { toolChoice: sent.toolChoice } : {}),
+      });
   // One idle timeout and one deadline for the whole run: every model call is read under them.
   const watch = responseWatch(settings, runtime);
   const open = (body: ProviderHttpRequest["body"], signal: AbortSignal): Promise<WatchedBody> =>

@@ -67,11 +67,12 @@ export function parseMessagesRequest(
   body: unknown,
   providers: readonly string[],
   aliases: string | undefined,
+  bare?: string,
 ): MessagesRequest {
   const fields = objectAt(body, "", "a JSON object");
   const deep = tooDeep(fields);
   if (deep !== undefined) throw tooDeepError(deep);
-  const { provider, model } = agentModel(own(fields, "model"), providers, aliases);
+  const { provider, model } = agentModel(own(fields, "model"), providers, aliases, bare);
   const stream = own(fields, "stream") ?? false;
   if (typeof stream !== "boolean") throw invalidField("stream", "`stream` must be true or false.");
   const messages: WireMessage[] = [];

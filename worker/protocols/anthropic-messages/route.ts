@@ -7,6 +7,7 @@ import { openClientBatches, openClientEvents } from "../../services/client-event
 import { providerNames } from "../../upstream/providers/index.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
+import { bareNameProvider } from "../agent-model.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
@@ -48,7 +49,12 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
     anthropicErrorResponse,
     async (body, context) => {
       const { settings, cors } = context;
-      const parsed = parseMessagesRequest(body, providerNames, settings.modelAliases);
+      const parsed = parseMessagesRequest(
+        body,
+        providerNames,
+        settings.modelAliases,
+        bareNameProvider(context.env, "anthropic"),
+      );
       const betas = allowedBetas(request.headers, settings.anthropicBetas);
       if (parsed.request.provider === "anthropic" && betas) parsed.request.anthropicBetas = betas;
       const client = { mode: "stream" as const, request: parsed.request };

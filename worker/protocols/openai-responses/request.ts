@@ -90,6 +90,7 @@ export function parseResponsesRequest(
   body: unknown,
   providers: readonly string[],
   aliases: string | undefined,
+  bare?: string,
 ): ResponsesRequest {
   const fields = objectAt(body, "", "a JSON object");
   const deep = tooDeep(fields);
@@ -105,7 +106,7 @@ export function parseResponsesRequest(
       "background",
       "`background` is not supported: send `stream: true` to read the response as it is written.",
     );
-  const { provider, model } = agentModel(own(fields, "model"), providers, aliases);
+  const { provider, model } = agentModel(own(fields, "model"), providers, aliases, bare);
   const stream = own(fields, "stream") ?? false;
   if (typeof stream !== "boolean") throw invalidField("stream", "`stream` must be true or false.");
   const messages: WireMessage[] = [];

@@ -7,6 +7,7 @@ import { providerNames } from "../../upstream/providers/index.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
 import { openAIErrorResponse } from "../openai-error.ts";
+import { bareNameProvider } from "../agent-model.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { allowedCalls } from "./allowed-calls.ts";
 import { customCalls } from "./custom-calls.ts";
@@ -34,7 +35,12 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
     openAIErrorResponse,
     async (body, context) => {
       const { settings, cors } = context;
-      const parsed = parseResponsesRequest(body, providerNames, settings.modelAliases);
+      const parsed = parseResponsesRequest(
+        body,
+        providerNames,
+        settings.modelAliases,
+        bareNameProvider(context.env, "openai-responses"),
+      );
       const client = { mode: "stream" as const, request: parsed.request };
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, context);

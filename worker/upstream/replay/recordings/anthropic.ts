@@ -9,6 +9,7 @@ export const anthropicRecordings: readonly Recording[] = [
     // | `anthropic/parallel-tool-use.sse` | anthropic | claude-sonnet-4-20250514; text block then TWO tool_use blocks (index 1 and 2); whitespace padding inside data JSON | [prism-php/prism `tests/Fixtures/anthropic/stream-common-conversation-with-history-4.json`](https://github.com/prism-php/prism/blob/165e91c1ae12d55b49b24a408727a66df8be8558/tests/Fixtures/anthropic/stream-common-conversation-with-history-4.json) | no (raw SSE body as stored) | real recording |
     name: "parallel-tool-use",
     keywords: ["san diego", "las vegas", "activities", "activity"],
+    tools: ["weather"],
     events: [
       'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_01E22dbzAHpyh3wpB4QbTDid","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":958,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1,"service_tier":"standard"}}      }\n\n',
       'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}      }\n\n',
@@ -41,6 +42,7 @@ export const anthropicRecordings: readonly Recording[] = [
     // | `anthropic/text-then-tool-use-with-ping.sse` | anthropic | claude-sonnet-4-20250514; text block then tool_use block; ping event (payload {"type": "ping"} with a space); empty first input_json_delta; stop_reason tool_use | [anthropics/anthropic-sdk-python `tests/lib/streaming/fixtures/tool_use_response.txt`](https://github.com/anthropics/anthropic-sdk-python/blob/68c62cc7b97e27985eff22d65b9ba1854eea7a53/tests/lib/streaming/fixtures/tool_use_response.txt) | no (raw SSE body as stored) | real recording; appended the final blank line that terminates the last event (missing in the stored file) |
     name: "text-then-tool-use-with-ping",
     keywords: ["paris", "france"],
+    tools: ["get_weather"],
     events: [
       'event: message_start\ndata: {"type":"message_start","message":{"id":"msg_019Q1hrJbZG26Fb9BQhrkHEr","type":"message","role":"assistant","model":"claude-sonnet-4-20250514","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":377,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":1,"service_tier":"standard"}}}\n\n',
       'event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}\n\n',

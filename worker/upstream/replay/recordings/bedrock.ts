@@ -10,6 +10,7 @@ export const bedrockRecordings: readonly Recording[] = [
     // | `bedrock/converse-nova-text-then-tool-use.bin` | Bedrock ConverseStream | `application/vnd.amazon.eventstream` binary frames (prelude, headers, payload, CRC32s) | Nova Micro: a text block (no `contentBlockStart` for text), then a `toolUse` block (`contentBlockStart` with id and name, one `input` delta), `messageStop` `tool_use`, then `metadata` usage; every payload has random `p` padding | [pydantic/pydantic-ai `tests/models/cassettes/test_bedrock/test_bedrock_model_iter_stream.yaml`](https://github.com/pydantic/pydantic-ai/blob/6f991cb24b6ff195cbab3f91a0671917c7b29c5a/tests/models/cassettes/test_bedrock/test_bedrock_model_iter_stream.yaml), interaction 0 | no: the recorded body bytes (base64 in the cassette), both CRCs verified |
     name: "converse-nova-text-then-tool-use",
     keywords: ["temperature", "capital", "france"],
+    tools: ["get_temperature"],
     contentType: "application/vnd.amazon.eventstream",
     binary: true,
     events: [
@@ -46,6 +47,7 @@ export const bedrockRecordings: readonly Recording[] = [
     // | `bedrock/converse-nova-text.bin` | Bedrock ConverseStream | binary event stream | the same conversation's second turn: text only, `end_turn` | same cassette, interaction 1 | no |
     name: "converse-nova-text",
     keywords: ["text only", "no tools", "30°c"],
+    tools: [],
     contentType: "application/vnd.amazon.eventstream",
     binary: true,
     events: [

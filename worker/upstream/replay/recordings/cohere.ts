@@ -9,6 +9,7 @@ export const cohereRecordings: readonly Recording[] = [
     // | `cohere/tool-plan-then-parallel-tool-calls.sse` | Cohere v2 `/v2/chat` | SSE, `event: <type>` | `tool-plan-delta` (reasoning), two calls `tool-call-start` / `tool-call-delta` (no id) / `tool-call-end` keyed by `index`, `message-end` `TOOL_CALL` with billed and token usage | [vercel/ai `packages/cohere/src/__fixtures__/cohere-tool-call.chunks.txt`](https://github.com/vercel/ai/blob/f5eb3c73d26efc6f6e0388fe81127d3b9609de1f/packages/cohere/src/__fixtures__/cohere-tool-call.chunks.txt) | yes: `event: <payload type>\ndata: <line>\n\n` per recorded line |
     name: "tool-plan-then-parallel-tool-calls",
     keywords: ["san francisco", "weather", "attractions"],
+    tools: ["weather", "cityAttractions"],
     events: [
       'event: message-start\ndata: {"id":"2941521a-b87a-45f6-9b0d-235fd66c3025","type":"message-start","delta":{"message":{"role":"assistant","content":[],"tool_plan":"","tool_calls":[],"citations":[]}}}\n\n',
       'event: tool-plan-delta\ndata: {"type":"tool-plan-delta","delta":{"message":{"tool_plan":"I"}}}\n\n',
@@ -64,6 +65,7 @@ export const cohereRecordings: readonly Recording[] = [
     // | `cohere/text.sse` | Cohere v2 | SSE | `content-start` / `content-delta` / `content-end` text, `COMPLETE` | vercel/ai `packages/cohere/src/__fixtures__/cohere-text.chunks.txt` (same commit) | yes, as above |
     name: "text",
     keywords: ["capital", "france", "paris"],
+    tools: [],
     events: [
       'event: message-start\ndata: {"id":"321d178c-2c12-44d3-ae42-2f5510f6b1cc","type":"message-start","delta":{"message":{"role":"assistant","content":[],"tool_plan":"","tool_calls":[],"citations":[]}}}\n\n',
       'event: content-start\ndata: {"type":"content-start","index":0,"delta":{"message":{"content":{"type":"text","text":""}}}}\n\n',

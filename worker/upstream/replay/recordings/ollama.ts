@@ -9,6 +9,7 @@ export const ollamaRecordings: readonly Recording[] = [
     // | `ollama/native-tool-call.ndjson` | Ollama `/api/chat` | NDJSON (`application/x-ndjson`), one JSON object per line | a whole call (arguments an object, no id, no index) on a `done: false` line; the `done: true` line says `done_reason: "stop"` even though the model called a tool | the "Chat request (Streaming with tools)" example of [ollama/ollama `docs/api.md`](https://github.com/ollama/ollama/blob/948f69330acf96a2310f1b53fdfc211731a386d8/docs/api.md) | yes: the documented objects, printed one per line without spaces |
     name: "native-tool-call",
     keywords: ["tokyo", "weather"],
+    tools: ["get_weather"],
     contentType: "application/x-ndjson",
     events: [
       '{"model":"llama3.2","created_at":"2025-07-07T20:22:19.184789Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":"Tokyo"}}}]},"done":false}\n',

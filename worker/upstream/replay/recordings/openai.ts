@@ -9,6 +9,7 @@ export const openaiRecordings: readonly Recording[] = [
     // | `openai/chat-parallel-tool-calls-two-functions.sse` | openai | gpt-4o-2024-08-06; 2 parallel calls to different functions (search, weather); no usage chunk | [prism-php/prism `tests/Fixtures/openai/stream-with-tools-1.sse`](https://github.com/prism-php/prism/blob/e12d70b43dbf98f02f49aee907f06fe0e32e49d0/tests/Fixtures/openai/stream-with-tools-1.sse) | no (raw SSE body as stored) | real recording |
     name: "chat-parallel-tool-calls-two-functions",
     keywords: ["detroit", "tigers", "game", "schedule", "search"],
+    tools: ["search", "weather"],
     events: [
       'data: {"id":"chatcmpl-B5J0vHxVHcEeyNzVSbedz5obwme9R","object":"chat.completion.chunk","created":1740604429,"model":"gpt-4o-2024-08-06","service_tier":"default","system_fingerprint":"fp_eb9dce56a8","choices":[{"index":0,"delta":{"role":"assistant","content":null},"logprobs":null,"finish_reason":null}]}\n\n',
       'data: {"id":"chatcmpl-B5J0vHxVHcEeyNzVSbedz5obwme9R","object":"chat.completion.chunk","created":1740604429,"model":"gpt-4o-2024-08-06","service_tier":"default","system_fingerprint":"fp_eb9dce56a8","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_DwtqVhx8c5yT7s2OKLb2D5hP","type":"function","function":{"name":"search","arguments":""}}]},"logprobs":null,"finish_reason":null}]}\n\n',
@@ -37,6 +38,7 @@ export const openaiRecordings: readonly Recording[] = [
     // | `openai/chat-tool-call-gpt-4o-mini-usage.sse` | openai | gpt-4o-mini-2024-07-18 (2026 recording); single tool call; "usage":null on content chunks, then usage chunk with choices:[]; obfuscation field | [pydantic/pydantic-ai `tests/models/cassettes/test_openai/test_run_stream_sync_streams_real_model.yaml (interaction 0)`](https://github.com/pydantic/pydantic-ai/blob/4fda38988f2939fa6ea9cdefcf120693e10ef491/tests/models/cassettes/test_openai/test_run_stream_sync_streams_real_model.yaml) | no (raw SSE body as stored) | real recording |
     name: "chat-tool-call-gpt-4o-mini-usage",
     keywords: ["capital", "uk", "united kingdom", "london", "britain"],
+    tools: ["get_capital"],
     events: [
       'data: {"id":"chatcmpl-Dx0XpqH8w09uBXwq1zFGYdETjtnEl","object":"chat.completion.chunk","created":1782955817,"model":"gpt-4o-mini-2024-07-18","service_tier":"default","system_fingerprint":"fp_d0469e1700","choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"id":"call_ZR5UUuTt3pf61kjwAJIYdVMj","type":"function","function":{"name":"get_capital","arguments":""}}],"refusal":null},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"C63r"}\n\n',
       'data: {"id":"chatcmpl-Dx0XpqH8w09uBXwq1zFGYdETjtnEl","object":"chat.completion.chunk","created":1782955817,"model":"gpt-4o-mini-2024-07-18","service_tier":"default","system_fingerprint":"fp_d0469e1700","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\\""}}]},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"qfQVOwfh62oUst"}\n\n',

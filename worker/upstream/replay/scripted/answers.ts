@@ -5,45 +5,15 @@
  * @module
  */
 import type { JsonValue } from "../../../../src/index.ts";
-import { readPrompt, type Ask } from "./prompt-reading.ts";
 import type { ScriptedCall } from "./script.ts";
 import type { TranscriptCall, TranscriptResult } from "./transcript.ts";
 
 /** Longest piece of a result quoted in an answer, in characters. */
 const MAX_QUOTE = 240;
-/**
- * How much of a prompt is read: the demo's questions are short, and the prompt reader's patterns
- * take time that grows faster than the text (a long run of digits), so a huge prompt must not
- * cost the Worker more than a short one.
- */
-export const MAX_PROMPT_READ = 1_000;
-/** Most calls one scripted turn makes. */
-const MAX_CALLS = 8;
-
-/** The calls a prompt needs, in the order it asks, to the tools among `offered` (at most 8, from its first 1,000 characters). */
-export function planCalls(prompt: string, offered: ReadonlySet<string>): ScriptedCall[] {
-  return readPrompt(prompt.slice(0, MAX_PROMPT_READ))
-    .filter((ask) => offered.has(ask.tool))
-    .slice(0, MAX_CALLS)
-    .map(callOf);
-}
-
-function callOf(ask: Ask): ScriptedCall {
-  if (ask.tool === "current_time") return { name: ask.tool, arguments: { time_zone: ask.zone } };
-  if (ask.tool === "calculate") return { name: ask.tool, arguments: { expression: ask.expression } };
-  if (ask.tool === "unit_table")
-    return {
-      name: ask.tool,
-      arguments: ask.values ? { from: ask.from, to: ask.to, values: ask.values } : { from: ask.from, to: ask.to },
-    };
-  return { name: ask.tool, arguments: { value: ask.value, from: ask.from, to: ask.to } };
-}
 
 /** Cohere's tool plan: what the model is about to call. */
 export function toolPlan(calls: readonly ScriptedCall[]): string {
-  const names = [...new Set(calls.map((call) => call.name))];
-  const list = names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-  return `I will use ${list} to answer this.`;
+  return `I will use ${listed([...new Set(calls.map((call) => call.name))])} to answer this.`;
 }
 
 /** The answer to a prompt whose tools found nothing to call: what this model can do. */
@@ -54,11 +24,21 @@ export function helpText(offered: ReadonlySet<string>): string {
     offered.has("convert_units") ? 'unit conversions ("How many km is 26.2 mi?")' : undefined,
     offered.has("unit_table") ? 'conversion tables ("A table of km to mi for 1, 5 and 10")' : undefined,
   ].filter((example) => example !== undefined);
-  const can =
-    examples.length > 0
-      ? `It calls the Worker's tools for ${examples.join(", ")}.`
-      : "This request enabled none of the Worker's tools (current_time, calculate, convert_units), so it has nothing to call.";
+  const others = [...offered].filter((name) => !WORKER_TOOLS.has(name));
+  const calls = [
+    examples.length > 0 ? `It calls the Worker's tools for ${examples.join(", ")}.` : undefined,
+    others.length > 0
+      ? `It calls a tool of the request (${listed(others.slice(0, 8))}${others.length > 8 ? ", ..." : ""}) when the prompt names it or gives a value only it takes, with arguments valid against its schema, and answers from the results; this prompt asked for none of them.`
+      : undefined,
+  ].filter((part) => part !== undefined);
+  const can = calls.length > 0 ? calls.join(" ") : "This request offers no tools, so it has nothing to call.";
   return `This is the Worker's scripted model, which answers when no provider key is set. ${can} Set a provider key to talk to a real model.`;
+}
+
+const WORKER_TOOLS = new Set(["current_time", "calculate", "convert_units", "unit_table"]);
+
+function listed(names: readonly string[]): string {
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 /** The answer written from each call and the result it got (matched by id, else by name in order). */

@@ -137,6 +137,13 @@ export function readPrompt(prompt: string): Ask[] {
   return asks.sort((a, b) => a.at - b.at);
 }
 
+/** The IANA zone of a place the prompt names ("Tokyo", "new york"), or a zone written as one ("Europe/Paris"). */
+export function zoneOf(name: string): string | undefined {
+  if (/^[A-Z][A-Za-z_]+\/[A-Za-z_]+(?:\/[A-Za-z_]+)?$/.test(name)) return name;
+  const key = name.toLowerCase();
+  return Object.hasOwn(PLACES, key) ? PLACES[key] : undefined;
+}
+
 function timeAsks(prompt: string): Ask[] {
   if (!TIME_WORDS.test(prompt)) return [];
   const lower = prompt.toLowerCase();

@@ -1,11 +1,15 @@
 /**
- * The scripted model: the offline stand-in for a provider in run mode (`POST /v1/run`, and
- * `run: true` on `/v1/ui` and `/v1/ag-ui`) when no provider key is set. It reads the provider
- * request the Worker built (or the tool loop's next one), and answers in that provider's real
- * wire format:
+ * The scripted model: the offline stand-in for a provider when no provider key is set, on every
+ * endpoint (a request with tools whose prompt picks no recording, one without tools, one that
+ * carries tool results, and run mode: `POST /v1/run`, `run: true` on `/v1/ui` and `/v1/ag-ui`).
+ * It reads the provider request the Worker built (or the tool loop's next one), and answers in
+ * that provider's real wire format:
  *
- * 1. a prompt about the time somewhere, arithmetic or a unit conversion gets calls to the
- *    Worker's own tools (`current_time`, `calculate`, `convert_units`), those the request offers;
+ * 1. a prompt gets calls to the tools the request offers that it asks for (./tool-plan.ts): the
+ *    Worker's own tools by the phrasings it knows ("What time is it in Tokyo?"), any other tool
+ *    that the prompt names or gives a value only it takes, with arguments valid against the
+ *    tool's schema, taken from the prompt where they fit ("Where is my order ORD-1234?" gives
+ *    `lookup_order` `{"order_id": "ORD-1234"}`);
  * 2. the request that carries their results gets a text answer written from those results, as
  *    the tools really returned them (an error is said to be one);
  * 3. anything else gets a text saying what this model can do.
@@ -18,9 +22,10 @@
 import type { Provider } from "../../../../src/index.ts";
 import type { Timers } from "../../../runtime.ts";
 import { replayEvents } from "../replay-upstream.ts";
-import { answerFrom, helpText, planCalls, toolPlan } from "./answers.ts";
+import { answerFrom, helpText, toolPlan } from "./answers.ts";
 import { Dice, seedOf, tokens } from "./pieces.ts";
 import type { ScriptedTurn } from "./script.ts";
+import { planCalls, type ScriptedToolChoice } from "./tool-plan.ts";
 import { readTranscript } from "./transcript.ts";
 import { scriptWriters } from "./writers/index.ts";
 
@@ -34,6 +39,8 @@ export interface ScriptedModelOptions {
   timers: Timers;
   /** The clock of `created` fields. @defaultValue `Date.now` */
   now?: () => number;
+  /** The request's `tool_choice`: `none` calls nothing, `required` or a named tool calls one whatever the prompt. @defaultValue auto */
+  toolChoice?: ScriptedToolChoice;
 }
 
 /** A stand-in for `fetch` that answers `provider`'s requests as the scripted model. */
@@ -50,7 +57,7 @@ export function scriptedModel(
     } catch {
       body = undefined; // not a request the Worker built: it reads as an empty conversation
     }
-    const turn = scriptedTurn(provider, body, modelOf(body, request.url), tokens(text), now());
+    const turn = scriptedTurn(provider, body, modelOf(body, request.url), tokens(text), now(), options.toolChoice);
     const wire = scriptWriters[provider](turn, new Dice(seedOf(`${provider}\n${text}`)));
     return replayEvents(SCRIPTED_MODEL, wire.chunks, request.signal, options, wire.contentType);
   };
@@ -63,13 +70,14 @@ export function scriptedTurn(
   model: string,
   inputTokens: number,
   now: number,
+  toolChoice?: ScriptedToolChoice,
 ): ScriptedTurn {
   const transcript = readTranscript(provider, body);
   const offered = new Set(transcript.tools.map((tool) => tool.name));
   const base = { model, inputTokens, tools: transcript.tools, now, plan: "" };
   if (transcript.results.length > 0)
     return { ...base, text: answerFrom(transcript.calls, transcript.results), calls: [] };
-  const calls = planCalls(transcript.prompt, offered);
+  const calls = planCalls(transcript.prompt, transcript.tools, toolChoice, now);
   if (calls.length === 0) return { ...base, text: helpText(offered), calls: [] };
   return { ...base, text: "", plan: toolPlan(calls), calls };
 }

@@ -1,0 +1,167 @@
+/**
+ * The values the scripted model tries for a string, a number or a boolean of a tool's arguments,
+ * best first: what the prompt holds that fits the property (by its name: a `city` takes a place,
+ * a `time_zone` a zone, an `order_id` a token with digits; by its pattern or format: any token
+ * that matches), then the schema's `default` and `examples`, then a value its `format` or its
+ * `pattern` describes, then the prompt's own words. The caller keeps the first that its tool's
+ * schema accepts.
+ *
+ * @module
+ */
+import type { JsonValue } from "../../../../../src/index.ts";
+import { zoneOf } from "../prompt-reading.ts";
+import { samplePattern } from "./pattern-sample.ts";
+import type { PromptValues } from "./prompt-values.ts";
+
+/** A JSON Schema object, as the scripted model reads one. */
+export type Schema = { [key: string]: JsonValue };
+
+/** What a property's name says it holds. */
+type Hint = "place" | "zone" | "email" | "url" | "date" | "path" | "text" | "name" | "id" | "count";
+
+/** Property names and what they hold: the first that matches wins. */
+const HINTS: readonly [RegExp, Hint][] = [
+  [/(?:time_?zone|^tz$|zone)/i, "zone"],
+  [/(?:city|location|place|town|destination|origin|country|region|address|where|state|venue)/i, "place"],
+  [/e_?mail/i, "email"],
+  [/(?:url|uri|link|website|href)/i, "url"],
+  [/(?:date|day|when)/i, "date"],
+  [/(?:path|file|dir|folder)/i, "path"],
+  [/(?:id$|_id|number|code|sku|ref|key|order|ticket|invoice|account|tracking)/i, "id"],
+  [
+    /(?:query|^q$|search|question|text|prompt|message|content|input|topic|keyword|term|body|instruction|request)/i,
+    "text",
+  ],
+  [/(?:name|title|person|user|who|customer|author)/i, "name"],
+  [/(?:count|limit|^n$|num|quantity|amount|max|min|top|size|days|hours|age|year)/i, "count"],
+];
+
+/** What a property's name says it holds, if anything. */
+export function hintOf(key: string | undefined): Hint | undefined {
+  return key === undefined ? undefined : HINTS.find(([pattern]) => pattern.test(key))?.[1];
+}
+
+/** Strings of the prompt that fit a property by its name, its pattern or its format. */
+export function promptStrings(schema: Schema, key: string | undefined, values: PromptValues): string[] {
+  const hint = hintOf(key);
+  const format = typeof schema["format"] === "string" ? schema["format"] : undefined;
+  const withDigits = values.tokens.filter((token) => /\d/.test(token));
+  const found: string[] = [];
+  if (hint === "zone") {
+    found.push(...[...values.names, ...values.tokens].flatMap((name) => zoneOf(name) ?? []));
+  }
+  if (hint === "place") found.push(...values.names);
+  if (hint === "email" || format === "email") found.push(...values.emails);
+  if (hint === "url" || format === "uri" || format === "url") found.push(...values.urls);
+  if (hint === "date" || format === "date") found.push(...values.dates);
+  if (hint === "path") found.push(...values.tokens.filter((token) => /[/.]/.test(token) && !/^https?:/i.test(token)));
+  if (hint === "id") found.push(...withDigits);
+  if (hint === "name") found.push(...values.quoted, ...values.names);
+  if (hint === "text") found.push(...values.quoted, values.text);
+  // A pattern says what it takes better than a name: any token may match it.
+  if (typeof schema["pattern"] === "string") found.push(...withDigits, ...values.tokens, ...values.names);
+  return [...new Set(found.filter((value) => value !== ""))];
+}
+
+/** Strings the schema itself offers: its default, its examples, then its format's or its pattern's shape. */
+export function schemaStrings(schema: Schema, now: number, variant = 0): string[] {
+  const found: JsonValue[] = [schema["default"] ?? null, ...list(schema["examples"])];
+  const iso = new Date(now).toISOString();
+  const formats: Record<string, string> = {
+    "date-time": iso,
+    date: iso.slice(0, 10),
+    time: `${iso.slice(11, 19)}Z`,
+    email: "user@example.com",
+    "idn-email": "user@example.com",
+    uri: "https://example.com/",
+    url: "https://example.com/",
+    "uri-reference": "https://example.com/",
+    iri: "https://example.com/",
+    hostname: "example.com",
+    uuid: "00000000-0000-4000-8000-000000000000",
+    ipv4: "192.0.2.1",
+    ipv6: "2001:db8::1",
+    duration: "P1D",
+  };
+  const format = typeof schema["format"] === "string" ? formats[schema["format"]] : undefined;
+  if (format !== undefined) found.push(format);
+  if (typeof schema["pattern"] === "string") found.push(samplePattern(schema["pattern"], variant) ?? null);
+  return found.filter((value): value is string => typeof value === "string");
+}
+
+/** The prompt's own words for a string nothing else fills: a quoted phrase, a name, the prompt; cut or padded to the schema's lengths. */
+export function fallbackStrings(schema: Schema, values: PromptValues): string[] {
+  const min = typeof schema["minLength"] === "number" ? schema["minLength"] : 0;
+  const max = typeof schema["maxLength"] === "number" ? schema["maxLength"] : Number.POSITIVE_INFINITY;
+  return [...values.quoted, ...values.names, values.text, "example"].map((value) => {
+    const points = [...value].slice(0, max);
+    while (points.length < min) points.push("x");
+    return points.join("");
+  });
+}
+
+/** Numbers to try: the prompt's, the schema's default and examples, then its bounds and small numbers. */
+export function numberCandidates(schema: Schema, values: PromptValues, integer: boolean): number[] {
+  const n = (key: string): number | undefined =>
+    typeof schema[key] === "number" ? (schema[key] as number) : undefined;
+  const step = n("multipleOf");
+  const min =
+    n("minimum") ?? (n("exclusiveMinimum") === undefined ? undefined : n("exclusiveMinimum")! + (integer ? 1 : 0.5));
+  const max =
+    n("maximum") ?? (n("exclusiveMaximum") === undefined ? undefined : n("exclusiveMaximum")! - (integer ? 1 : 0.5));
+  const found: (number | undefined)[] = [
+    ...values.numbers,
+    ...[schema["default"], ...list(schema["examples"])].map((v) => (typeof v === "number" ? v : undefined)),
+    min,
+    max,
+    step,
+    1,
+    0,
+  ];
+  if (step !== undefined && min !== undefined) found.push(Math.ceil(min / step) * step);
+  if (min !== undefined && max !== undefined) found.push((min + max) / 2);
+  return found.flatMap((value) => {
+    if (value === undefined || !Number.isFinite(value)) return [];
+    return integer ? [Math.round(value), Math.ceil(value), Math.floor(value)] : [value];
+  });
+}
+
+/** The enum values the prompt names (their words, any case), in the prompt's order ("from kg to lb": kg, lb). */
+export function namedOptions(options: readonly JsonValue[], values: PromptValues): JsonValue[] {
+  return options
+    .map((option) => ({ option, at: position(option, values) }))
+    .filter(({ at }) => at >= 0)
+    .sort((a, b) => a.at - b.at)
+    .map(({ option }) => option);
+}
+
+/** The enum value the prompt names (its words, any case), else the schema's default, else the first. */
+export function enumValue(schema: Schema, options: readonly JsonValue[], values: PromptValues): JsonValue {
+  const named = options.find((option) => names(option, values));
+  if (named !== undefined) return named;
+  const fallback = schema["default"];
+  if (fallback !== undefined && options.some((option) => JSON.stringify(option) === JSON.stringify(fallback)))
+    return fallback;
+  return options[0] ?? null;
+}
+
+/** Whether the prompt names one of the enum's values. */
+export function enumNamed(options: readonly JsonValue[], values: PromptValues): boolean {
+  return options.some((option) => names(option, values));
+}
+
+/** Whether the prompt's words hold a string option's words, in order ("in-progress" in "what is in progress"). */
+function names(option: JsonValue, values: PromptValues): boolean {
+  return position(option, values) >= 0;
+}
+
+/** Where the prompt's words hold a string option's words, or -1. */
+function position(option: JsonValue, values: PromptValues): number {
+  if (typeof option !== "string") return -1;
+  const words = option.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  return words === null ? -1 : ` ${values.words.join(" ")} `.indexOf(` ${words.join(" ")} `);
+}
+
+export function list(value: JsonValue | undefined): JsonValue[] {
+  return Array.isArray(value) ? value : [];
+}

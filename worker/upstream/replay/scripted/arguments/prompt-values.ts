@@ -1,0 +1,98 @@
+/**
+ * The values a prompt holds, as the scripted model reads them to fill a tool's arguments: words
+ * and tokens (`ORD-1234`, `a@b.org`), standalone numbers, quoted phrases, dates, URLs, emails,
+ * and places (a capitalized name after "in", "at", "for", ...: "weather in Paris" gives `Paris`).
+ * Deliberately small and linear: every pattern here runs once over at most
+ * {@link MAX_PROMPT_READ}'s 1,000 characters, with no nested quantifier.
+ *
+ * @module
+ */
+
+/** What {@link readValues} finds in a prompt, each list in the prompt's order. */
+export interface PromptValues {
+  /** The prompt, trimmed, without a trailing question mark. */
+  text: string;
+  /** Its lower-case words (letters and digits), for matching tool names. */
+  words: string[];
+  /** Tokens without spaces (`ORD-1234`, `#42`, `README.md`), punctuation around them trimmed. */
+  tokens: string[];
+  /** Numbers standing alone (not part of a token such as `ORD-1234`). */
+  numbers: number[];
+  /** Text in quotes. */
+  quoted: string[];
+  /** Names a place or a thing is called by: capitalized words after a preposition, then other capitalized words. */
+  names: string[];
+  /** `https://...` URLs. */
+  urls: string[];
+  /** Email addresses. */
+  emails: string[];
+  /** Dates written `YYYY-MM-DD`. */
+  dates: string[];
+}
+
+/** Words of a prompt that say nothing about which tool it needs. */
+const STOP_WORDS = new Set(
+  (
+    "a an and are as at be by can could do does for from get give how i in is it me my of on or please " +
+    "show tell that the there this to us use using was we what when where which who why will with would you your"
+  ).split(" "),
+);
+
+/** The values of `prompt` (its first 1,000 characters, which the caller has cut). */
+export function readValues(prompt: string): PromptValues {
+  const text = prompt.trim().replace(/\?+$/, "").trim();
+  const tokens = [...prompt.matchAll(/[^\s]+/g)]
+    .map((m) => m[0].replace(/^[("'`[{<]+|[)"'`\]}>,;:!?.]+$/g, ""))
+    .filter((token) => token !== "");
+  return {
+    text,
+    words: [...prompt.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]),
+    tokens,
+    numbers: [...prompt.matchAll(/(?<![\p{L}\p{N}_.-])-?\d+(?:\.\d+)?(?![\p{L}\p{N}_-]|\.\d)/gu)].map((m) =>
+      Number(m[0]),
+    ),
+    quoted: [...prompt.matchAll(/"([^"\n]{1,200})"|“([^”\n]{1,200})”|'([^'\n]{1,200})'(?!\w)/g)].map(
+      (m) => m[1] ?? m[2] ?? m[3] ?? "",
+    ),
+    names: names(prompt),
+    urls: tokens.filter((token) => /^https?:\/\/\S+$/i.test(token)),
+    emails: tokens.filter((token) => /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i.test(token)),
+    dates: [...prompt.matchAll(/\b\d{4}-\d{2}-\d{2}\b/g)].map((m) => m[0]),
+  };
+}
+
+/** Whether a word of the prompt says something (not "the", "what", ...). */
+export function meaningful(word: string): boolean {
+  return word.length > 1 && !STOP_WORDS.has(word);
+}
+
+/**
+ * Capitalized names: first those after "in", "at", "for", "to", "from", "near" or "of" (a place,
+ * whatever its case: "weather in paris" gives `Paris`), then any other run of capitalized words
+ * that does not start the sentence.
+ */
+function names(prompt: string): string[] {
+  const found: string[] = [];
+  const add = (name: string): void => {
+    const clean = name.trim();
+    if (clean !== "" && !STOP_WORDS.has(clean.toLowerCase()) && !found.includes(clean)) found.push(clean);
+  };
+  const NAME = "\\p{L}[\\p{L}'’.-]*";
+  const after = new RegExp(`\\b(?:in|at|for|to|from|near|of)\\s+(${NAME}(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,3})`, "gu");
+  for (const match of prompt.matchAll(after)) {
+    const words = match[1]!.split(/\s+/);
+    // A lower-case word after the preposition is a place only when it is the last word or the
+    // next is not a plain word: "weather in paris" yes, "in the morning" no (a stop word).
+    if (STOP_WORDS.has(words[0]!.toLowerCase())) continue;
+    add(words.map(capitalize).join(" "));
+  }
+  for (const match of prompt.matchAll(/(?<![.?!]\s|^)\b\p{Lu}[\p{L}'’-]*(?:\s+\p{Lu}[\p{L}'’-]*){0,3}/gu)) {
+    if (!/[\p{Ll}]/u.test(match[0])) continue; // ORD, UK, an acronym: a token, not a name
+    add(match[0]);
+  }
+  return found;
+}
+
+function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}

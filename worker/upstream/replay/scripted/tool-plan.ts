@@ -1,0 +1,130 @@
+/**
+ * Which of the request's tools the scripted model calls for a prompt, and with what arguments.
+ *
+ * 1. The Worker's own tools (`current_time`, `calculate`, `convert_units`, `unit_table`) by the
+ *    phrasings the prompt reader knows ("What time is it in Tokyo?", "17% of 230"), when the
+ *    request offers them and their schema takes those arguments.
+ * 2. Any other tool whose name the prompt names ("Where is my **order** ORD-1234?" and
+ *    `lookup_order`; "**weather** in Paris" and `get_weather`), or for which the prompt holds a
+ *    value only it takes (a token its pattern matches, a value of its `enum`), best first.
+ * 3. With `tool_choice` requiring a call (`required`, or a tool by name) and nothing found, the
+ *    named tool or the first.
+ *
+ * Arguments come from ./arguments/schema-fill.ts: always valid against the tool's schema, or the
+ * tool is not called. `tool_choice: "none"` calls nothing.
+ *
+ * @module
+ */
+import { checkToolArguments, type JsonValue, type ToolSchema } from "../../../../src/index.ts";
+import { fillArguments, promptFits } from "./arguments/schema-fill.ts";
+import { meaningful, readValues, type PromptValues } from "./arguments/prompt-values.ts";
+import { type Ask, readPrompt } from "./prompt-reading.ts";
+import type { ScriptedCall } from "./script.ts";
+
+/**
+ * How much of a prompt is read: the demo's questions are short, and the prompt reader's patterns
+ * take time that grows faster than the text (a long run of digits), so a huge prompt must not
+ * cost the Worker more than a short one.
+ */
+export const MAX_PROMPT_READ = 1_000;
+/** Most calls one scripted turn makes. */
+const MAX_CALLS = 8;
+
+/** A tool the request offers, as the scripted model reads it. */
+export interface OfferedTool {
+  name: string;
+  description?: string;
+  parameters?: JsonValue;
+}
+
+/** What the request's `tool_choice` allows: any call or none (`auto`), no call, at least one, or one tool. */
+export type ScriptedToolChoice =
+  | { type: "auto" }
+  | { type: "none" }
+  | { type: "required" }
+  | { type: "tool"; name: string };
+
+/** Words of tool names that say nothing about what the tool is for. */
+const GENERIC = new Set("get set do run make fetch find tool call query api func function".split(" "));
+
+/**
+ * The calls a prompt needs, in the order it asks, to the tools among `offered` (at most 8, from
+ * its first 1,000 characters); `now` dates the dates nobody gave.
+ */
+export function planCalls(
+  prompt: string,
+  offered: readonly OfferedTool[],
+  choice: ScriptedToolChoice = { type: "auto" },
+  now = 0,
+): ScriptedCall[] {
+  if (choice.type === "none" || offered.length === 0) return [];
+  const read = prompt.slice(0, MAX_PROMPT_READ);
+  const allowed = choice.type === "tool" ? offered.filter((tool) => tool.name === choice.name) : offered;
+  const byName = new Map(allowed.map((tool) => [tool.name, tool]));
+  const calls: ScriptedCall[] = readPrompt(read)
+    .map(callOf)
+    .filter((call) => byName.has(call.name) && fits(call.arguments, byName.get(call.name)!.parameters));
+  const values = readValues(read);
+  const scored = allowed
+    .filter((tool) => !calls.some((call) => call.name === tool.name))
+    .map((tool) => ({ tool, ...score(tool, values) }))
+    .filter(({ total }) => total > 0)
+    .sort((a, b) => b.total - a.total);
+  // Tools the prompt names or gives a value only they take; failing those, the one its words describe best.
+  const chosen = scored.filter(({ strong }) => strong);
+  const picks = (chosen.length > 0 ? chosen : scored.slice(0, 1)).map(({ tool }) => tool);
+  if (calls.length === 0 && picks.length === 0 && choice.type !== "auto" && allowed[0]) picks.push(allowed[0]);
+  for (const tool of picks) {
+    const args = fillArguments(tool.parameters, values, now);
+    if (args !== undefined) calls.push({ name: tool.name, arguments: args });
+  }
+  return calls.slice(0, MAX_CALLS);
+}
+
+/** How well a tool fits a prompt: its name's words in the prompt count most, then a value only it takes, then its description's words. */
+function score(tool: OfferedTool, values: PromptValues): { total: number; strong: boolean } {
+  const prompt = values.words.filter(meaningful);
+  const named = wordsOf(tool.name).filter((word) => !GENERIC.has(word) && prompt.some((p) => sameWord(p, word))).length;
+  const fits = promptFits(tool.parameters, values) ? 1 : 0;
+  const described = new Set(
+    wordsOf(tool.description ?? "").filter((word) => word.length >= 5 && meaningful(word) && prompt.includes(word)),
+  ).size;
+  // A description is long and general (an agent's tools describe everything): two words, or it says nothing.
+  const total = 3 * named + 2 * fits + (described >= 2 ? described : 0);
+  return { total, strong: named > 0 || fits > 0 };
+}
+
+/** The lower-case words of a name or a text: `lookup_order`, `getWeather`, `get-weather` give `lookup order`, `get weather`. */
+function wordsOf(text: string): string[] {
+  return [
+    ...text
+      .replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")
+      .toLowerCase()
+      .matchAll(/[\p{L}\p{N}]+/gu),
+  ].map((m) => m[0]);
+}
+
+/** One word, or one the other begins (at least 4 letters): `order` and `orders`, `weather`. */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [short, long] = a.length < b.length ? [a, b] : [b, a];
+  return short.length >= 4 && long.startsWith(short);
+}
+
+/** Whether arguments the prompt reader wrote fit the tool's schema as the request declares it. */
+function fits(args: { [key: string]: JsonValue }, parameters: JsonValue | undefined): boolean {
+  if (parameters === undefined || typeof parameters !== "object" || parameters === null || Array.isArray(parameters))
+    return true;
+  return checkToolArguments(args, parameters as ToolSchema).length === 0;
+}
+
+function callOf(ask: Ask): ScriptedCall {
+  if (ask.tool === "current_time") return { name: ask.tool, arguments: { time_zone: ask.zone } };
+  if (ask.tool === "calculate") return { name: ask.tool, arguments: { expression: ask.expression } };
+  if (ask.tool === "unit_table")
+    return {
+      name: ask.tool,
+      arguments: ask.values ? { from: ask.from, to: ask.to, values: ask.values } : { from: ask.from, to: ask.to },
+    };
+  return { name: ask.tool, arguments: { value: ask.value, from: ask.from, to: ask.to } };
+}
