@@ -7,6 +7,7 @@ import { samplePattern } from "../../worker/upstream/replay/scripted/arguments/p
 import { readValues } from "../../worker/upstream/replay/scripted/arguments/prompt-values.ts";
 import { fillArguments } from "../../worker/upstream/replay/scripted/arguments/schema-fill.ts";
 import { planCalls } from "../../worker/upstream/replay/scripted/tool-plan.ts";
+import { readTranscript } from "../../worker/upstream/replay/scripted/transcript.ts";
 
 const NOW = Date.UTC(2026, 11, 2, 9, 30);
 const valid = (value: JsonValue, schema: object) =>
@@ -214,5 +215,32 @@ describe("which of the request's tools a prompt calls", () => {
     }));
     expect(planCalls("Say hello in French", agent)).toEqual([]);
     expect(planCalls("Read README.md", agent).map((call) => call.name)).toEqual(["Read"]);
+  });
+});
+
+describe("the prompt an agent's request carries", () => {
+  it("is the user's own words: not Claude Code's system-reminder blocks nor a system turn after it", () => {
+    const body = {
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "<system-reminder>\nSkills: Agent, ListAgents, Write.\n</system-reminder>" },
+            { type: "text", text: "Read /tmp/work-agent/README.md" },
+          ],
+        },
+        { role: "system", content: [{ type: "text", text: "# Environment\nWrite files in /tmp/work-agent." }] },
+      ],
+    };
+    const transcript = readTranscript("anthropic", body);
+    expect(transcript.prompt).toBe("Read /tmp/work-agent/README.md");
+    const tools = ["Agent", "ListAgents", "Read", "Write"].map((name) => ({
+      name,
+      parameters: { type: "object", properties: { file_path: { type: "string" } }, required: ["file_path"] },
+    }));
+    // The path's "work-agent" names no tool: only Read is called.
+    expect(planCalls(transcript.prompt, tools)).toEqual([
+      { name: "Read", arguments: { file_path: "/tmp/work-agent/README.md" } },
+    ]);
   });
 });

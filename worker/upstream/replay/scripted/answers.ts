@@ -74,14 +74,17 @@ function sentence(call: TranscriptCall, result: TranscriptResult): string {
   }
   const quoted = typeof result.content === "string" ? result.content : JSON.stringify(result.content);
   const cut = quoted.length > MAX_QUOTE ? `${quoted.slice(0, MAX_QUOTE)}…` : quoted;
-  return result.isError || looksLikeError(result.content)
+  return result.isError || looksLikeError(call.name, result.content)
     ? `${call.name} could not answer: ${cut}`
-    : `${call.name} returned ${cut}.`;
+    : `${call.name} returned ${cut.trimEnd()}${/[.!?]$/.test(cut.trimEnd()) ? "" : "."}`;
 }
 
-/** A result that is plain text where the tool returns an object is the error message the loop sent back. */
-function looksLikeError(content: JsonValue): boolean {
-  return typeof content === "string";
+/**
+ * A result of one of the Worker's tools that is plain text where the tool returns an object is
+ * the error message the loop sent back; any other tool may answer with text.
+ */
+function looksLikeError(name: string, content: JsonValue): boolean {
+  return WORKER_TOOLS.has(name) && typeof content === "string";
 }
 
 function object(value: JsonValue): { [key: string]: JsonValue } {

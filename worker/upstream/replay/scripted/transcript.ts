@@ -47,7 +47,7 @@ export function readTranscript(provider: Provider, body: unknown): Transcript {
   const entries = READERS[provider](request[providerKit(provider).conversationField]);
   let last = entries.length - 1;
   while (last >= 0 && entries[last]!.kind !== "prompt") last--;
-  const prompt = last >= 0 ? (entries[last] as { text: string }).text : "";
+  const prompt = last >= 0 ? withoutReminders((entries[last] as { text: string }).text) : "";
   const after = entries.slice(last + 1);
   const strip = <T extends { kind: string }>({ kind: _kind, ...rest }: T): Omit<T, "kind"> => rest;
   return {
@@ -56,6 +56,24 @@ export function readTranscript(provider: Provider, body: unknown): Transcript {
     results: after.flatMap((entry) => (entry.kind === "result" ? [strip(entry)] : [])),
     tools: TOOLS[provider](request),
   };
+}
+
+/**
+ * The prompt without what an agent adds to the user's turn for the model (Claude Code's
+ * `<system-reminder>` blocks: its skills, its agents, the date), which is not what the user asked.
+ */
+function withoutReminders(text: string): string {
+  const open = "<system-reminder>";
+  const close = "</system-reminder>";
+  let out = "";
+  let at = 0;
+  for (let start = text.indexOf(open); start >= 0; start = text.indexOf(open, at)) {
+    const end = text.indexOf(close, start);
+    if (end < 0) break;
+    out += text.slice(at, start);
+    at = end + close.length;
+  }
+  return (out + text.slice(at)).trim();
 }
 
 const chatTools = (request: Json) => list(request["tools"]).map((tool) => definition(object(object(tool)["function"])));
@@ -83,7 +101,8 @@ const READERS: { readonly [P in Provider]: (conversation: JsonValue | undefined)
       const results = blocks
         .filter((b) => b["type"] === "tool_result")
         .map((b) => result(b["tool_use_id"], null, b["content"], b["is_error"] === true));
-      return results.length > 0 ? results : [{ kind: "prompt", text: text(blocks) }];
+      // A system turn inside the conversation (Claude Code's environment) is not the prompt.
+      return results.length > 0 || message["role"] !== "user" ? results : [{ kind: "prompt", text: text(blocks) }];
     }),
   gemini: (contents) =>
     list(contents).flatMap((value): Entry[] => {

@@ -12,7 +12,7 @@
 export interface PromptValues {
   /** The prompt, trimmed, without a trailing question mark. */
   text: string;
-  /** Its lower-case words (letters and digits), for matching tool names. */
+  /** Its lower-case words (letters and digits, outside paths, URLs and email addresses), for matching tool names. */
   words: string[];
   /** Tokens without spaces (`ORD-1234`, `#42`, `README.md`), punctuation around them trimmed. */
   tokens: string[];
@@ -46,7 +46,10 @@ export function readValues(prompt: string): PromptValues {
     .filter((token) => token !== "");
   return {
     text,
-    words: [...prompt.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]),
+    // Paths, URLs and addresses are values, not words: "fh-agent-cwd" in a path names no `Agent` tool.
+    words: tokens
+      .filter((token) => !/[/\\@]|^https?:/i.test(token))
+      .flatMap((token) => [...token.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0])),
     tokens,
     numbers: [...prompt.matchAll(/(?<![\p{L}\p{N}_.-])-?\d+(?:\.\d+)?(?![\p{L}\p{N}_-]|\.\d)/gu)].map((m) =>
       Number(m[0]),

@@ -1,0 +1,84 @@
+// `npm start`: says what the local Worker runs on (offline, on the scripted model and the
+// recordings; or the providers it has keys for), where, and how to switch; then runs `wrangler
+// dev` in the open replay mode (`--var OPEN_ACCESS:true`, which the Worker honours only while no
+// provider key is set) with the arguments given after `--` (`npm start -- --port 8788`,
+// `npm start -- --var CLIENT_TOKEN:secret`). The keys are read where wrangler dev reads them: the
+// git-ignored `.dev.vars` and `--var` arguments. Nothing here is part of the Worker.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+
+/** Provider of each key (worker/env.ts PROVIDER_KEY_VARS; Ollama's switch is its base URL). */
+const KEYS = {
+  OPENAI_API_KEY: "openai, openai-responses",
+  ANTHROPIC_API_KEY: "anthropic",
+  GEMINI_API_KEY: "gemini",
+  COHERE_API_KEY: "cohere",
+  AWS_ACCESS_KEY_ID: "bedrock",
+  OLLAMA_BASE_URL: "ollama",
+};
+
+/** The variables `.dev.vars` and the `--var NAME:value` arguments set, non-empty. */
+function vars() {
+  const set = new Map();
+  const file = join(root, ".dev.vars");
+  if (existsSync(file))
+    for (const line of readFileSync(file, "utf8").split(/\r?\n/)) {
+      const match = /^\s*([A-Z0-9_]+)\s*=\s*"?([^"]*)"?\s*$/.exec(line);
+      if (match) set.set(match[1], match[2]);
+    }
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== "--var") continue;
+    for (let j = i + 1; j < args.length && !args[j].startsWith("--"); j++) {
+      const at = args[j].indexOf(":");
+      if (at > 0) set.set(args[j].slice(0, at), args[j].slice(at + 1));
+    }
+  }
+  return new Map([...set].filter(([, value]) => value.trim() !== ""));
+}
+
+const set = vars();
+const portAt = args.findIndex((arg) => arg === "--port" || arg.startsWith("--port="));
+const port = portAt < 0 ? "8787" : args[portAt].includes("=") ? args[portAt].split("=")[1] : args[portAt + 1];
+const url = `http://localhost:${port}`;
+const live = Object.entries(KEYS).filter(([name]) => set.has(name));
+const banner =
+  live.length === 0
+    ? [
+        `tool-call-stream Worker at ${url}: offline (no provider key set). Any model name is answered by the scripted`,
+        'model, which calls your request\'s own tools and answers their results (a recording on "replay <name>");',
+        "no CLIENT_TOKEN needed.",
+        "To use a real model: put a key in .dev.vars (e.g. OPENAI_API_KEY=sk-..., with CLIENT_TOKEN=<any secret>) and restart.",
+      ]
+    : [
+        `tool-call-stream Worker at ${url}: live for ${live.map(([, provider]) => provider).join(", ")} (keys in .dev.vars or --var); the other providers offline.`,
+        set.has("CLIENT_TOKEN")
+          ? "Clients send CLIENT_TOKEN as their API key."
+          : "No CLIENT_TOKEN is set, so every request is refused: add CLIENT_TOKEN=<any secret> to .dev.vars.",
+        "To run offline: remove the provider keys from .dev.vars and restart.",
+      ];
+
+const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
+const child = spawn(process.execPath, [wrangler, "dev", "--var", "OPEN_ACCESS:true", ...args], {
+  cwd: root,
+  stdio: ["inherit", "pipe", "inherit"],
+  env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+});
+// The mode goes after wrangler's own start-up lines, where it is read: once it says it is ready.
+let shown = false;
+let seen = "";
+child.stdout.on("data", (chunk) => {
+  process.stdout.write(chunk);
+  if (shown) return;
+  seen = (seen + chunk.toString()).slice(-4096);
+  if (/Ready on/.test(seen)) {
+    shown = true;
+    process.stdout.write(`\n${banner.join("\n")}\n\n`);
+  }
+});
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
+child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
