@@ -232,19 +232,20 @@ export class ToolCallAccumulator {
         ? { ok: true as const, value: call.args.text }
         : call.args.parse({ repair: this.#options.repairer, closeTruncated, cut });
     if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
+    const { index, choice } = call;
     const issues =
       call.inputFormat === "text" || call.providerExecuted
         ? undefined
-        : this.#options.validator?.(call.name, parsed.value);
-    if (issues)
-      return this.#invalid({
-        ...base,
-        error: {
-          code: "schema-mismatch",
-          message: issues.message ?? `The tool arguments do not match the schema of ${call.name}.`,
-          issues,
-        },
-      });
+        : this.#options.validator?.(call.name, parsed.value, {
+            response: this,
+            index,
+            choice,
+            length: call.args.text.length,
+          });
+    if (issues) {
+      const message = issues.message ?? `The tool arguments do not match the schema of ${call.name}.`;
+      return this.#invalid({ ...base, error: { code: issues.code ?? "schema-mismatch", message, issues } });
+    }
     const toolCall: ToolCall = { ...base, arguments: parsed.value, ...(parsed.repairs && { repairs: parsed.repairs }) };
     this.#s.toolCalls.push(toolCall);
     this.#enqueue({ type: "tool-call", ...toolCall });

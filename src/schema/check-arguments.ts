@@ -1,5 +1,7 @@
 import type { JsonValue } from "../shared/json.ts";
-import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
+import { thousands } from "./bounded-issues.ts";
+import { isAllowed } from "./allowed-values.ts";
+import { CheckBudget } from "./check-budget.ts";
 import { compileSchema } from "./compiled-schema.ts";
 import { allDifferent } from "./unique-items.ts";
 import { matchesPattern, type SchemaNode } from "./schema-node.ts";
@@ -7,12 +9,12 @@ import {
   allowedFailure,
   codePoints,
   hasType,
-  sameJson,
   type KeywordFailure,
   numberFailure,
   stringFailure,
   typeOf,
 } from "./schema-keywords.ts";
+import { KEY_LENGTH, type Path, report, type Run } from "./check-run.ts";
 
 /**
  * The final check of a call's arguments against its tool's compiled schema: every keyword with
@@ -22,68 +24,48 @@ import {
  * @module
  */
 
-/** The most steps one check takes (a schema against a value, an instruction of a pattern's matcher; nested `anyOf`s can multiply them); past it the call is rejected. */
-export const MAX_CHECK_STEPS = 2_000_000;
 /**
  * The most in-place schemas (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`) followed on one value
  * without going into it: past it (a `$ref` cycle), the schema there accepts the value.
  */
 export const MAX_IN_PLACE = 64;
-/** The most characters of a key in a path. */
-const KEY_LENGTH = 40;
-
-/** A value's place, built into text only when an issue names it. */
-type Path = { readonly up: Path; readonly key: string | number } | undefined;
-
-interface Run {
-  issues: string[];
-  more: number;
-  steps: number;
-  root: string;
-}
-
 /** Options of {@link checkArguments}. */
 export interface CheckArgumentsOptions {
   /** The name of the top value in the issues. @defaultValue "$" */
   path?: string | undefined;
   /** Check `format` (date-time, date, time, email, uri, uuid, ipv4, ipv6) rather than read it as an annotation. @defaultValue false */
   assertFormats?: boolean | undefined;
+  /** The call's work budget (shared with its early check); by default, the most a call may have. */
+  budget?: CheckBudget | undefined;
 }
 
-/** The issues of a value against a schema (raw, compiled on first use and kept), bounded; empty when valid. */
+/**
+ * The issues of a value against a schema (raw, compiled on first use and kept), bounded; empty
+ * when valid. When the budget runs out (or had run out before), the one issue says the value
+ * could not be checked, and `budget.exhausted` is true.
+ */
 export function checkArguments(value: JsonValue, schema: unknown, options: CheckArgumentsOptions = {}): string[] {
   const node = compileSchema(schema, { assertFormats: options.assertFormats });
-  const run: Run = { issues: [], more: 0, steps: MAX_CHECK_STEPS, root: options.path ?? "$" };
-  walk(value, node, undefined, run, 0);
-  if (run.steps < 0) return [`${run.root} could not be checked in ${thousands(MAX_CHECK_STEPS)} steps of its schema`];
+  const run: Run = {
+    issues: [],
+    more: 0,
+    budget: options.budget ?? new CheckBudget(Number.POSITIVE_INFINITY),
+    root: options.path ?? "$",
+  };
+  if (!run.budget.exhausted) walk(value, node, undefined, run, 0);
+  if (run.budget.exhausted)
+    return [`${run.root} could not be checked within its budget of ${thousands(run.budget.granted)} steps`];
   if (run.more > 0) run.issues.push(`and ${thousands(run.more)} more`);
   return run.issues;
 }
 
-/** Whether a value meets a compiled schema (the final check's verdict, without its issues). */
-export function meets(value: JsonValue, node: SchemaNode): boolean {
-  const run: Run = { issues: [], more: 0, steps: MAX_CHECK_STEPS, root: "$" };
-  return walk(value, node, undefined, run, 0, true) || run.steps < 0;
-}
-
-function render(run: Run, path: Path, tail = ""): string {
-  const parts: string[] = [];
-  for (let at = path; at; at = at.up) {
-    const key = at.key;
-    parts.push(
-      typeof key === "number" ? `[${key}]` : `.${key.length > KEY_LENGTH ? `${key.slice(0, KEY_LENGTH - 1)}…` : key}`,
-    );
-  }
-  return run.root + parts.reverse().join("") + tail;
-}
-
-function report(run: Run, quiet: boolean, path: Path, text: string | KeywordFailure): void {
-  if (quiet) return;
-  if (run.issues.length >= MAX_ISSUES) {
-    run.more++;
-    return;
-  }
-  run.issues.push(boundIssue(`${render(run, path)} ${typeof text === "string" ? text : text[0]}`));
+/**
+ * Whether a value meets a compiled schema (the final check's verdict, without its issues), its
+ * work charged to `budget`; `true` when the budget runs out (the early check then accepts).
+ */
+export function meets(value: JsonValue, node: SchemaNode, budget: CheckBudget): boolean {
+  const run: Run = { issues: [], more: 0, budget, root: "$" };
+  return walk(value, node, undefined, run, 0, true) || budget.exhausted;
 }
 
 /**
@@ -91,7 +73,8 @@ function report(run: Run, quiet: boolean, path: Path, text: string | KeywordFail
  * `oneOf`, `not`, `if`, `contains`, where only the verdict matters), then stops at the first failure.
  */
 function walk(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: number, quiet = false): boolean {
-  if (--run.steps < 0) return false;
+  const budget = run.budget;
+  if (--budget.steps < 0) return false;
   if (s.any || hops > MAX_IN_PLACE) return true;
   if (s.never) {
     report(run, quiet, path, "is not allowed");
@@ -108,13 +91,16 @@ function walk(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: numbe
     ok = false;
     return quiet; // stop at once when only the verdict matters
   };
-  if (s.allowed && !s.allowed.some((option) => sameJson(option, value)) && fail(allowedFailure(s))) return false;
+  if (s.allowedValues) {
+    const allowed = isAllowed(s.allowedValues, value, budget);
+    if (allowed === undefined || (!allowed && fail(allowedFailure(s)))) return false;
+  }
   let failure: KeywordFailure | undefined;
   if (typeof value === "number") failure = numberFailure(value, s);
   else if (typeof value === "string") {
-    if (s.maxLength !== undefined && codePoints(value) > s.maxLength)
+    if (s.maxLength !== undefined && codePoints(value, 0, 0, budget) > s.maxLength)
       failure = [`must have at most ${s.maxLength} characters`, ""];
-    else failure = stringFailure(value, s, run);
+    else failure = stringFailure(value, s, budget);
   } else if (Array.isArray(value)) {
     if (!checkArray(value, s, path, run, quiet)) ok = false;
   } else if (value !== null && typeof value === "object") {
@@ -184,7 +170,7 @@ function checkArray(value: JsonValue[], s: SchemaNode, path: Path, run: Run, qui
     return false;
   if (s.maxItems !== undefined && value.length > s.maxItems && fail(`must have at most ${s.maxItems} items`))
     return false;
-  if (s.uniqueItems && !allDifferent(value) && fail("must have items that are all different")) return false;
+  if (s.uniqueItems && !allDifferent(value, run.budget) && fail("must have items that are all different")) return false;
   const prefix = s.prefixItems ?? [];
   for (let i = 0; i < value.length; i++) {
     const schema = i < prefix.length ? prefix[i] : s.items;
@@ -223,9 +209,12 @@ function checkObject(
     ok = false;
     return quiet;
   };
+  const budget = run.budget;
+  budget.steps -= s.required.length + (s.dependentRequired?.length ?? 0) + (s.dependentSchemas?.length ?? 0);
   for (const key of s.required) if (!Object.hasOwn(value, key) && fail("is required", { up: path, key })) return false;
   for (const [key, needs] of s.dependentRequired ?? []) {
     if (!Object.hasOwn(value, key)) continue;
+    budget.steps -= needs.length;
     for (const other of needs)
       if (
         !Object.hasOwn(value, other) &&
@@ -234,6 +223,7 @@ function checkObject(
         return false;
   }
   const keys = Object.keys(value);
+  budget.steps -= keys.length;
   if (
     s.minProperties !== undefined &&
     keys.length < s.minProperties &&
@@ -247,6 +237,7 @@ function checkObject(
   )
     return false;
   for (const key of keys) {
+    if (budget.exhausted) return false;
     const at: Path = { up: path, key };
     if (s.propertyNames && !walk(key, s.propertyNames, at, run, 0, true) && fail("is not an allowed property name", at))
       return false;
@@ -261,7 +252,7 @@ function checkObject(
       }
     }
     for (const [pattern, schema] of s.patternProperties ?? []) {
-      if (!matchesPattern(pattern, key, run)) continue;
+      if (!matchesPattern(pattern, key, budget)) continue;
       matched = true;
       if (!walk(member, schema, at, run, 0, quiet)) {
         if (quiet) return false;

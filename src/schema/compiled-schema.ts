@@ -1,9 +1,12 @@
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
-import { sameJson } from "./schema-keywords.ts";
+import { allowedValues } from "./allowed-values.ts";
+import { count, finite, own, readDependencies } from "./schema-reading.ts";
+import type { StepBudget } from "./pattern/pattern-vm.ts";
 import {
   blank,
   compilePattern,
+  MAX_COMPILE_STEPS,
   MAX_SCHEMA_DEPTH,
   MAX_SCHEMA_NODES,
   ASSERTED_FORMATS,
@@ -62,13 +65,22 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Sc
 
 interface Context {
   root: unknown;
-  refs: Map<string, SchemaNode>;
+  /** The schemas `$ref`s reached, by the value they point to (however the pointer is spelled). */
+  refs: Map<unknown, SchemaNode>;
   count: number;
+  /** The work of the compilation: a step per keyword, per item of a keyword's list, per character of a pointer or a pattern. */
+  budget: StepBudget;
   assertFormats: boolean;
 }
 
 function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
-  const context: Context = { root: schema, refs: new Map(), count: 0, assertFormats: options.assertFormats === true };
+  const context: Context = {
+    root: schema,
+    refs: new Map(),
+    count: 0,
+    budget: { steps: MAX_COMPILE_STEPS },
+    assertFormats: options.assertFormats === true,
+  };
   try {
     return compile(schema, context, 0);
   } catch {
@@ -77,24 +89,18 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
   }
 }
 
-/** `schema[key]` when it is an own key (a schema's `__proto__` or `constructor` is data, not the prototype's). */
-function own(schema: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(schema, key) ? schema[key] : undefined;
-}
-
-function count(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
-}
-
-function finite(value: unknown): number | undefined {
-  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+/** What cannot be read, or is past the limits, accepts anything (and is not exact). */
+function unread(): SchemaNode {
+  return { ...blank(false), exact: false, decided: false };
 }
 
 function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   if (typeof schema === "boolean") return blank(!schema);
-  // What cannot be read, or is past the limits, accepts anything (and is not exact).
-  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES)
-    return { ...blank(false), exact: false, decided: false };
+  const budget = context.budget;
+  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH || ++context.count > MAX_SCHEMA_NODES || budget.steps < 0)
+    return unread();
+  const keys = Object.keys(schema);
+  budget.steps -= 1 + keys.length;
   const node = blank(false);
   const kids: SchemaNode[] = [];
   const child = (value: unknown): SchemaNode => {
@@ -107,18 +113,22 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
     Array.isArray(value) && value.length > 0 ? value.map(child) : undefined;
   const map = (value: unknown): [string, SchemaNode][] | undefined =>
     isRecord(value) ? Object.keys(value).map((key) => [key, child(value[key])]) : undefined;
+  const strings = (value: unknown[]): string[] => {
+    budget.steps -= value.length;
+    return [...new Set(value.filter((item): item is string => typeof item === "string"))];
+  };
 
   const type = own(schema, "type");
   const types = typeof type === "string" ? [type] : Array.isArray(type) ? type : undefined;
   // A type name it does not know leaves `type` unchecked rather than rejecting what the tool may accept.
-  if (types?.every((name) => typeof name === "string" && TYPES.has(name))) node.types = types as string[];
+  if (types?.every((name) => typeof name === "string" && TYPES.has(name))) node.types = strings(types);
   node.nullable = own(schema, "nullable") === true;
   const list_ = own(schema, "enum");
-  const constant = own(schema, "const");
-  const options = Array.isArray(list_) ? (list_ as JsonValue[]) : undefined;
-  if (constant !== undefined)
-    node.allowed = (options ?? [constant as JsonValue]).filter((option) => sameJson(option, constant as JsonValue));
-  else node.allowed = options;
+  const constant = own(schema, "const") as JsonValue | undefined;
+  if (Array.isArray(list_) || constant !== undefined) {
+    const read = allowedValues(Array.isArray(list_) ? (list_ as JsonValue[]) : undefined, constant, budget);
+    [node.allowed, node.allowedValues] = [read.values, read.allowed];
+  }
   node.minimum = finite(own(schema, "minimum"));
   node.maximum = finite(own(schema, "maximum"));
   node.exclusiveMinimum = finite(own(schema, "exclusiveMinimum"));
@@ -127,7 +137,11 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   node.multipleOf = multipleOf !== undefined && multipleOf > 0 ? multipleOf : undefined;
   node.minLength = count(own(schema, "minLength"));
   node.maxLength = count(own(schema, "maxLength"));
-  node.pattern = compilePattern(own(schema, "pattern"));
+  const pattern = (value: unknown) => {
+    if (typeof value === "string") budget.steps -= value.length;
+    return compilePattern(value);
+  };
+  node.pattern = pattern(own(schema, "pattern"));
   const format = own(schema, "format");
   if (context.assertFormats && typeof format === "string" && ASSERTED_FORMATS.includes(format)) node.format = format;
 
@@ -149,20 +163,23 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   node.maxContains = count(own(schema, "maxContains"));
 
   const properties = map(own(schema, "properties"));
-  if (properties) node.properties = new Map(properties);
+  if (properties) {
+    node.properties = new Map(properties);
+    node.propertyKeys = [...node.properties.keys()].sort();
+  }
   const patterns = own(schema, "patternProperties");
   if (isRecord(patterns)) {
     node.patternProperties = Object.keys(patterns).flatMap((key) => {
-      const pattern = compilePattern(key);
-      return pattern ? [[pattern, child(patterns[key])] as const] : [];
+      const compiled = pattern(key);
+      return compiled ? [[compiled, child(patterns[key])] as const] : [];
     });
   }
   node.additionalProperties = sub(own(schema, "additionalProperties"));
   const required = own(schema, "required");
-  if (Array.isArray(required)) node.required = required.filter((key): key is string => typeof key === "string");
+  if (Array.isArray(required)) node.required = strings(required);
   node.minProperties = count(own(schema, "minProperties"));
   node.maxProperties = count(own(schema, "maxProperties"));
-  readDependencies(schema, node, child);
+  readDependencies(schema, node, child, strings);
   node.propertyNames = sub(own(schema, "propertyNames"));
 
   const ref = own(schema, "$ref");
@@ -174,8 +191,10 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   node.ifSchema = sub(own(schema, "if"));
   node.thenSchema = sub(own(schema, "then"));
   node.elseSchema = sub(own(schema, "else"));
+  // Past the budget, what was read may be incomplete (an `enum` cut short): it accepts anything.
+  if (budget.steps < 0) return unread();
   node.exact =
-    Object.keys(schema).every((key) => KNOWN.has(key)) &&
+    keys.every((key) => KNOWN.has(key)) &&
     (own(schema, "pattern") === undefined || node.pattern !== undefined) &&
     (!isRecord(patterns) || node.patternProperties?.length === Object.keys(patterns).length) &&
     kids.every((kid) => kid.exact);
@@ -185,30 +204,6 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
     [node.contains, node.dependentSchemas, node.not, node.ifSchema].every((value) => value === undefined) &&
     kids.every((kid) => kid.decided);
   return finishNode(node);
-}
-
-/** `dependentRequired`, `dependentSchemas`, and draft 7's `dependencies` (a list is the first, a schema the second). */
-function readDependencies(
-  schema: Record<string, unknown>,
-  node: SchemaNode,
-  child: (value: unknown) => SchemaNode,
-): void {
-  const required: [string, string[]][] = [];
-  const schemas: [string, SchemaNode][] = [];
-  const read = (table: unknown, lists: boolean, schemasToo: boolean): void => {
-    if (!isRecord(table)) return;
-    for (const key of Object.keys(table)) {
-      const value = table[key];
-      if (Array.isArray(value) && lists)
-        required.push([key, value.filter((name): name is string => typeof name === "string")]);
-      else if (schemasToo && (isRecord(value) || typeof value === "boolean")) schemas.push([key, child(value)]);
-    }
-  };
-  read(own(schema, "dependentRequired"), true, false);
-  read(own(schema, "dependentSchemas"), false, true);
-  read(own(schema, "dependencies"), true, true);
-  if (required.length > 0) node.dependentRequired = required;
-  if (schemas.length > 0) node.dependentSchemas = schemas;
 }
 
 function finishNode(node: SchemaNode): SchemaNode {
@@ -250,17 +245,19 @@ function finishNode(node: SchemaNode): SchemaNode {
 
 /**
  * A local `$ref` (`#`, `#/$defs/name`, `#/definitions/name`, or any JSON Pointer into the same
- * schema), compiled once per pointer; a remote or dangling one accepts anything.
+ * schema), compiled once per schema it points to, however the pointer is spelled (`#/$defs/a`,
+ * `#/%24defs/a`, `#/$defs/%61` are one); a remote or dangling one accepts anything.
  */
 function resolve(ref: string, context: Context): SchemaNode {
-  const known = context.refs.get(ref);
-  if (known) return known;
+  context.budget.steps -= 1 + ref.length;
   const target = pointerTarget(context.root, ref);
-  if (target === undefined) return { ...blank(false), exact: false, decided: false };
+  if (target === undefined) return unread();
+  const known = context.refs.get(target);
+  if (known) return known;
   // Registered before it is compiled, so that a recursive reference finds it.
   // Not decided while it is compiled: a schema that reaches it again is in a cycle.
   const node = { ...blank(false), decided: false };
-  context.refs.set(ref, node);
+  context.refs.set(target, node);
   Object.assign(node, compile(target, context, 1));
   return node;
 }

@@ -1,6 +1,7 @@
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { AbortReason, ToolCallEvent } from "../shared/events.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
+import { budgetKey, type CheckBudget, responseBudgets } from "./check-budget.ts";
 import { compileSchema } from "./compiled-schema.ts";
 import { SchemaWatcher } from "./schema-watcher.ts";
 import { schemasByName, type ToolDefinition } from "./tool-schema.ts";
@@ -71,6 +72,11 @@ export type EarlyValidation = (
  * Calls without a schema, calls the provider ran itself and free-text input are not checked; nor
  * are calls that were already open when the accumulator was restored from a snapshot.
  *
+ * Bounded: its work is charged to the call's budget (`CheckBudget`: 20,000 steps plus 50 per
+ * character of the arguments so far, at most 2,000,000), which the final check shares. When it
+ * runs out, the early check stops and reports nothing; the final check then makes the call an
+ * `invalid-tool-call` of code `validation-budget-exceeded`.
+ *
  * @example
  * ```ts
  * import { earlySchemaValidator, toolSchemaValidator, ToolCallAccumulatorStream } from "tool-call-stream/core";
@@ -94,9 +100,14 @@ export function earlySchemaValidator(
   // Compiled here, once per request: every call of the tool then shares it.
   for (const schema of schemas.values()) compileSchema(schema, compile);
   return (enqueue, accumulator, terminate) => {
-    const watched = new Map<number, { name: string; parser: IncrementalJsonParser; watcher: SchemaWatcher }>();
+    const watched = new Map<
+      number,
+      { name: string; parser: IncrementalJsonParser; watcher: SchemaWatcher; budget: CheckBudget; length: number }
+    >();
     const depth = options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth };
     let stopped = false;
+    // The call's budget, which the final check (told of this accumulator) shares.
+    const budgets = responseBudgets(accumulator);
     return (event) => {
       // After the abort, the accumulator may still be completing calls in the same call stack.
       if (stopped) return;
@@ -104,19 +115,23 @@ export function earlySchemaValidator(
       if (event.type === "tool-call-start") {
         const schema = schemas.get(event.name);
         if (schema === undefined || event.providerExecuted || event.inputFormat === "text") return;
-        const watcher = new SchemaWatcher(schema, compile);
-        watched.set(key(event), {
+        const budget = budgets.of(budgetKey(event.index, event.choice));
+        const watcher = new SchemaWatcher(schema, { ...compile, budget });
+        watched.set(budgetKey(event.index, event.choice), {
           name: event.name,
           watcher,
           parser: new IncrementalJsonParser({ ...depth, listener: watcher }),
+          budget,
+          length: 0,
         });
       } else if (event.type === "tool-call-delta") {
-        const call = watched.get(key(event));
+        const call = watched.get(budgetKey(event.index, event.choice));
         if (!call) return;
+        call.budget.allow((call.length += event.argumentsDelta.length));
         call.parser.feed(event.argumentsDelta);
         const error = call.watcher.violation;
         if (!error) return;
-        watched.delete(key(event));
+        watched.delete(budgetKey(event.index, event.choice));
         const { index, id, choice } = event;
         // The name is the start's: a delta does not carry it.
         enqueue({
@@ -131,13 +146,9 @@ export function earlySchemaValidator(
         accumulator.abort("schema-violation", error);
         stopped = true;
         terminate();
-      } else if (event.type === "tool-call" || event.type === "invalid-tool-call") watched.delete(key(event));
+      } else if (event.type === "tool-call" || event.type === "invalid-tool-call")
+        watched.delete(budgetKey(event.index, event.choice));
       else if (event.type === "finish" || event.type === "abort") watched.clear();
     };
   };
-}
-
-/** A call's key: a number, so that no string is built per fragment (indexes stay far below 2^32). */
-function key(event: { index: number; choice?: number }): number {
-  return (event.choice ?? 0) * 2 ** 32 + event.index;
 }

@@ -35,12 +35,29 @@ export function numberFailure(value: number, s: SchemaNode): KeywordFailure | un
   return undefined;
 }
 
+/**
+ * Whether `value` is a whole multiple of `factor`, exactly, in decimal: each number is read as
+ * the shortest decimal that JavaScript writes for it (the literal of the JSON text, `0.0075`, not
+ * the binary fraction near it), so that `0.0075` is a multiple of `0.0001` and `1e10` one of
+ * `1e-300`, where a division in floating point is inexact or overflows. A few big-integer steps
+ * (the exponents of finite numbers are within ±324).
+ */
 function isMultiple(value: number, factor: number): boolean {
-  if (Number.isInteger(value) && Number.isInteger(factor)) return value % factor === 0;
-  const quotient = value / factor;
-  if (!Number.isFinite(quotient)) return false;
-  // Binary fractions: 0.0075 / 0.0001 is 74.99999999999999, a multiple all the same.
-  return Math.abs(quotient - Math.round(quotient)) <= 1e-9 * Math.max(1, Math.abs(quotient));
+  if (Number.isSafeInteger(value) && Number.isSafeInteger(factor)) return value % factor === 0;
+  const [a, ea] = decimal(value);
+  const [b, eb] = decimal(factor);
+  const e = Math.min(ea, eb);
+  return (a * 10n ** BigInt(ea - e)) % (b * 10n ** BigInt(eb - e)) === 0n;
+}
+
+/** A finite number as `digits × 10^exponent`, from the shortest decimal JavaScript writes for it. */
+function decimal(n: number): [digits: bigint, exponent: number] {
+  const text = String(Math.abs(n)); // "4.5", "1e-300", "1.5e+21", "12391239123"
+  const e = text.indexOf("e");
+  const mantissa = e < 0 ? text : text.slice(0, e);
+  const dot = mantissa.indexOf(".");
+  const exponent = (e < 0 ? 0 : Number(text.slice(e + 1))) - (dot < 0 ? 0 : mantissa.length - dot - 1);
+  return [BigInt(dot < 0 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1)), exponent];
 }
 
 /**
@@ -49,11 +66,11 @@ function isMultiple(value: number, factor: number): boolean {
  * it runs out (`budget.steps < 0`), the pattern is not counted as failed: the caller stops there.
  */
 export function stringFailure(value: string, s: SchemaNode, budget: StepBudget): KeywordFailure | undefined {
-  if (s.minLength !== undefined && codePoints(value) < s.minLength)
+  if (s.minLength !== undefined && codePoints(value, 0, 0, budget) < s.minLength)
     return [`must have at least ${s.minLength} characters`, `Expected at least ${s.minLength} characters.`];
   if (s.pattern && !matchesPattern(s.pattern, value, budget) && budget.steps >= 0)
     return ["must match its pattern", "Expected to match its pattern."];
-  if (s.format !== undefined && !meetsFormat(s.format, value))
+  if (s.format !== undefined && (budget.steps -= 1 + value.length) >= 0 && !meetsFormat(s.format, value))
     return [`must be a valid ${s.format}`, `Expected a valid ${s.format}.`];
   return undefined;
 }
@@ -85,9 +102,11 @@ function shortJson(value: JsonValue): string {
 
 /**
  * The length of a string in Unicode code points (a lone surrogate counts as one), as `maxLength`
- * counts: `before` code points came before it, the last of which had the code `previous`.
+ * counts: `before` code points came before it, the last of which had the code `previous`; the
+ * reading charged to `budget` (a step per 8 characters).
  */
-export function codePoints(text: string, before = 0, previous = 0): number {
+export function codePoints(text: string, before: number, previous: number, budget: StepBudget): number {
+  budget.steps -= 1 + (text.length >> 3);
   let count = before;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -112,34 +131,4 @@ export function typeOf(value: JsonValue): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   return typeof value === "object" ? "object" : typeof value;
-}
-
-/**
- * JSON Schema's equality of two instances, for `enum` and `const`: objects with the same members
- * whatever their key order, arrays item by item in order, numbers by value.
- *
- * @example
- * ```ts
- * sameJson({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 }); // true
- * sameJson([1, 2], [2, 1]); // false
- * ```
- */
-export function sameJson(a: JsonValue, b: JsonValue): boolean {
-  if (a === b) return true;
-  if (
-    typeof a !== "object" ||
-    typeof b !== "object" ||
-    a === null ||
-    b === null ||
-    Array.isArray(a) !== Array.isArray(b)
-  )
-    return false;
-  if (Array.isArray(a))
-    return a.length === (b as JsonValue[]).length && a.every((item, i) => sameJson(item, (b as JsonValue[])[i]!));
-  const keys = Object.keys(a);
-  const other = b as Record<string, JsonValue>;
-  return (
-    keys.length === Object.keys(other).length &&
-    keys.every((key) => Object.hasOwn(other, key) && sameJson((a as Record<string, JsonValue>)[key]!, other[key]!))
-  );
 }

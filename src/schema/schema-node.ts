@@ -6,6 +6,7 @@
 import type { JsonValue } from "../shared/json.ts";
 import { type LinearPattern, linearPattern } from "./pattern/linear-pattern.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
+import type { AllowedValues } from "./allowed-values.ts";
 
 /** One compiled schema. Fields absent (`undefined`) do not restrict. */
 export interface SchemaNode {
@@ -32,8 +33,10 @@ export interface SchemaNode {
   inPlace: boolean;
   types: readonly string[] | undefined;
   nullable: boolean;
-  /** `enum` and `const` together: the only values allowed. */
+  /** `enum` and `const` together: the only values allowed (as listed, for messages). */
   allowed: readonly JsonValue[] | undefined;
+  /** The same, as sets and a sorted list of strings (set when `allowed` is). */
+  allowedValues: AllowedValues | undefined;
   minimum: number | undefined;
   maximum: number | undefined;
   exclusiveMinimum: number | undefined;
@@ -52,6 +55,8 @@ export interface SchemaNode {
   minContains: number;
   maxContains: number | undefined;
   properties: ReadonlyMap<string, SchemaNode> | undefined;
+  /** The names of `properties`, sorted by UTF-16 code units (the early check narrows a key by binary search). */
+  propertyKeys: readonly string[] | undefined;
   patternProperties: readonly (readonly [LinearPattern, SchemaNode])[] | undefined;
   additionalProperties: SchemaNode | undefined;
   required: readonly string[];
@@ -79,6 +84,13 @@ export const MAX_PATTERN_INPUT = 10_000;
 export const MAX_SCHEMA_DEPTH = 64;
 /** The most schemas compiled for one tool; past it, the rest accept anything. */
 export const MAX_SCHEMA_NODES = 20_000;
+/**
+ * The most work compiling one tool's schema takes (a step per keyword, per item of a keyword's
+ * list or object, per character of a `pattern` or `$ref`): past it, the rest accepts anything.
+ * Each schema is compiled once (a `$ref` once per schema it points to), so a schema parsed
+ * from JSON takes about a step per byte at most.
+ */
+export const MAX_COMPILE_STEPS = 4_000_000;
 /** The formats asserted when `assertFormats` is on. */
 export const ASSERTED_FORMATS: readonly string[] = [
   "date-time",
@@ -102,6 +114,7 @@ export function blank(never: boolean): SchemaNode {
     types: undefined,
     nullable: false,
     allowed: undefined,
+    allowedValues: undefined,
     minimum: undefined,
     maximum: undefined,
     exclusiveMinimum: undefined,
@@ -120,6 +133,7 @@ export function blank(never: boolean): SchemaNode {
     minContains: 1,
     maxContains: undefined,
     properties: undefined,
+    propertyKeys: undefined,
     patternProperties: undefined,
     additionalProperties: undefined,
     required: [],

@@ -1,12 +1,14 @@
 import type { JsonParserListener } from "../json/json-grammar.ts";
 import type { SchemaViolation } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
-import { MAX_CHECK_STEPS, meets } from "./check-arguments.ts";
+import { isAllowed, kindBit } from "./allowed-values.ts";
+import { meets } from "./check-arguments.ts";
+import { CheckBudget } from "./check-budget.ts";
 import { type CompileOptions, compileSchema } from "./compiled-schema.ts";
 import { matchesPattern, type SchemaNode } from "./schema-node.ts";
-import { fits, KINDS, narrow, pointerToken } from "./watch-text.ts";
-import { ANY, type Condition, cutOffs, expand, MAX_CONDITIONS } from "./watch-conditions.ts";
-import { allowedFailure, codePoints, numberFailure, sameJson, stringFailure } from "./schema-keywords.ts";
+import { KINDS, narrow, pointerToken } from "./watch-text.ts";
+import { ANY, type Condition, cutOffs, expand, MAX_CONDITIONS, type OpenValue } from "./watch-conditions.ts";
+import { allowedFailure, codePoints, numberFailure, stringFailure } from "./schema-keywords.ts";
 
 /**
  * The schema checks that run while arguments stream, on an {@link IncrementalJsonParser}'s events.
@@ -24,30 +26,21 @@ import { allowedFailure, codePoints, numberFailure, sameJson, stringFailure } fr
  * than one, when the branches that match are decided early); `not`, `if`, `contains`,
  * `uniqueItems` and `dependentSchemas`.
  *
+ * Its work is charged to the call's budget ({@link CheckBudget}): a step per condition made, per
+ * schema applied to a key, per character a pattern reads or an `enum` comparison looks at. When
+ * the budget runs out it stops checking and never reports a violation: the final check, which
+ * shares the budget, then says the arguments could not be checked.
+ *
  * @module
  */
 
-/** One value being read. */
-interface OpenValue {
-  path: string;
-  first: number;
-  conditions: Condition[];
-  /** Arrays: items begun. */
-  items: number;
-  /** Objects: the keys read. */
-  keys: Set<string> | undefined;
-  /** Objects: the conditions and path of the member whose key was just read. */
-  next: Condition[] | undefined;
-  nextPath: string;
-  /** Strings and keys: characters already checked, code points counted in them, and the last one's code. */
-  checked: number;
-  points: number;
-  last: number;
-  /** {@link cutOffs} when it began: a change by its close means part of it was not checked. */
-  cuts: number;
-}
-
 const NONE_OF = ["", "", "Matches none of the allowed shapes (anyOf).", "Matches none of the allowed shapes (oneOf)."];
+
+/** Options of {@link SchemaWatcher}: how the schema is compiled, and the call's budget. */
+export interface SchemaWatcherOptions extends CompileOptions {
+  /** The call's work budget, grown by the caller as the arguments arrive (`allow`); by default, the most a call may have. */
+  budget?: CheckBudget | undefined;
+}
 
 /** The early checker of one call's arguments against its tool's schema: a parser listener. */
 export class SchemaWatcher implements JsonParserListener {
@@ -55,22 +48,27 @@ export class SchemaWatcher implements JsonParserListener {
   violation: SchemaViolation | undefined;
   readonly #schema: SchemaNode;
   readonly #stack: OpenValue[] = [];
-  /** The patterns' work, for the whole call; once spent, the watcher stops looking (and accepts). */
-  readonly #budget = { steps: MAX_CHECK_STEPS };
-  #spent = false;
+  readonly #budget: CheckBudget;
 
   /** `schema`: the tool's JSON Schema (compiled once per schema object and kept). */
-  constructor(schema: unknown, options: CompileOptions = {}) {
+  constructor(schema: unknown, options: SchemaWatcherOptions = {}) {
     this.#schema = compileSchema(schema, options);
+    this.#budget = options.budget ?? new CheckBudget(Number.POSITIVE_INFINITY);
+  }
+
+  /** Whether it stopped looking: a violation was found, or the budget ran out. */
+  get #stopped(): boolean {
+    return this.violation !== undefined || this.#budget.steps < 0;
   }
 
   begin(first: number): void {
-    if (this.violation || this.#spent) return;
+    if (this.#stopped) return;
+    const budget = this.#budget;
     const depth = this.#stack.length;
     const parent = this.#stack[depth - 1];
     let conditions: Condition[] = [];
     let path = "";
-    if (!parent) expand(this.#schema, -1, -1, 0, conditions);
+    if (!parent) expand(this.#schema, -1, -1, 0, conditions, budget);
     else if (parent.first === 0x5b) {
       path = `${parent.path}/${parent.items}`;
       const index = parent.items++;
@@ -81,10 +79,10 @@ export class SchemaWatcher implements JsonParserListener {
           this.#kill(depth - 1, c, parent.path, `Expected at most ${s.maxItems} items.`);
         else {
           const item = s.prefixItems && index < s.prefixItems.length ? s.prefixItems[index] : s.items;
-          if (item) expand(item, i, -1, 0, conditions);
+          if (item) expand(item, i, -1, 0, conditions, budget);
         }
       }
-      if (this.violation) return;
+      if (this.#stopped) return;
     } else [conditions, path] = [parent.next ?? [], parent.nextPath];
     if (conditions.length > MAX_CONDITIONS) {
       conditions = [];
@@ -104,15 +102,16 @@ export class SchemaWatcher implements JsonParserListener {
       cuts: cutOffs.count,
     };
     this.#stack.push(value);
-    for (const c of conditions) if (c.schema && c.live && !this.violation) this.#start(depth, value, c);
+    for (const c of conditions) if (c.schema && c.live && !this.#stopped) this.#start(depth, value, c);
   }
 
   key(name: string): void {
-    if (this.violation || this.#spent) return;
+    if (this.#stopped) return;
+    const budget = this.#budget;
     const depth = this.#stack.length - 1;
     const object = this.#stack[depth]!;
     this.#checkKey(depth, object, name.slice(object.checked), true);
-    if (this.violation) return;
+    if (this.#stopped) return;
     object.checked = 0;
     object.keys!.add(name);
     object.nextPath = `${object.path}/${pointerToken(name)}`;
@@ -120,12 +119,12 @@ export class SchemaWatcher implements JsonParserListener {
     for (const [i, c] of object.conditions.entries()) {
       const s = c.schema;
       c.names = undefined;
-      if (!c.live || !s || this.violation) continue;
+      if (!c.live || !s || this.#stopped) continue;
       if (s.maxProperties !== undefined && object.keys!.size > s.maxProperties) {
         this.#kill(depth, c, object.path, `Expected at most ${s.maxProperties} properties.`);
         continue;
       }
-      if (s.propertyNames && !meets(name, s.propertyNames)) {
+      if (s.propertyNames && !meets(name, s.propertyNames, budget)) {
         this.#kill(depth, c, object.path, "A property name the schema does not allow.");
         continue;
       }
@@ -133,38 +132,34 @@ export class SchemaWatcher implements JsonParserListener {
       const property = s.properties?.get(name);
       if (property) {
         matched = true;
-        expand(property, i, -1, 0, next);
+        expand(property, i, -1, 0, next, budget);
       }
       for (const [pattern, schema] of s.patternProperties ?? []) {
-        if (!matchesPattern(pattern, name, this.#budget)) {
-          if (this.#budget.steps < 0) return void (this.#spent = true);
-          continue;
-        }
+        if (!matchesPattern(pattern, name, budget)) continue;
         matched = true;
-        expand(schema, i, -1, 0, next);
+        expand(schema, i, -1, 0, next, budget);
       }
       const extra = s.additionalProperties;
       if (matched || !extra) continue;
       if (extra.never) this.#kill(depth, c, object.path, "A property the schema does not allow.");
-      else expand(extra, i, -1, 0, next);
+      else expand(extra, i, -1, 0, next, budget);
     }
   }
 
   partial(added: string, isKey: boolean): void {
-    if (this.violation || this.#spent) return;
+    if (this.#stopped) return;
     const depth = this.#stack.length - 1;
     if (isKey) this.#checkKey(depth, this.#stack[depth]!, added, false);
     else this.#checkString(depth, added, false);
   }
 
   end(value: JsonValue): void {
-    if (this.violation || this.#spent) return;
+    if (this.#stopped) return;
     const depth = this.#stack.length - 1;
     const open = this.#stack[depth]!;
     // A string's end brings what no `partial` told: the rest of it (one slice per string).
     if (typeof value === "string") this.#checkString(depth, value.slice(open.checked), true);
-    for (const c of open.conditions) if (c.schema && c.live && !this.violation) this.#finish(depth, open, c, value);
-    if (this.#spent) return;
+    for (const c of open.conditions) if (c.schema && c.live && !this.#stopped) this.#finish(depth, open, c, value);
     if (open.cuts === cutOffs.count) this.#moreThanOne(depth, open);
     this.#stack.pop();
   }
@@ -179,10 +174,10 @@ export class SchemaWatcher implements JsonParserListener {
     if (s.types && !s.types.some((type) => type === kind || (type === "integer" && kind === "number"))) {
       return this.#kill(depth, c, value.path, `Expected ${s.types.join(" or ")}, found ${kind}.`);
     }
-    const allowed = s.allowed;
+    const allowed = s.allowedValues;
     if (!allowed) return;
-    if (!allowed.some((option) => fits(option, first))) return this.#kill(depth, c, value.path, allowedFailure(s)[1]);
-    if (first === 0x22) c.strings = allowed.filter((option): option is string => typeof option === "string");
+    if (!(allowed.kinds & kindBit(first))) return this.#kill(depth, c, value.path, allowedFailure(s)[1]);
+    if (first === 0x22) c.strings = { lo: 0, hi: allowed.strings.length };
   }
 
   /** The checks a closed value decides. */
@@ -196,13 +191,14 @@ export class SchemaWatcher implements JsonParserListener {
     } else if (typeof value === "string") {
       // maxLength and enum were checked as the string streamed.
       const failure = stringFailure(value, s, this.#budget);
-      if (this.#budget.steps < 0) return void (this.#spent = true);
       return failure ? fail(failure[1]) : undefined;
     } else if (open.keys) {
+      this.#budget.steps -= s.required.length + (s.dependentRequired?.length ?? 0);
       const missing = s.required.find((key) => !open.keys!.has(key));
       if (missing !== undefined)
         return fail("A required property is missing.", `${open.path}/${pointerToken(missing)}`);
       for (const [key, needs] of s.dependentRequired ?? []) {
+        this.#budget.steps -= needs.length;
         const lacking = open.keys.has(key) ? needs.find((other) => !open.keys!.has(other)) : undefined;
         if (lacking !== undefined)
           return fail("A property another one requires is missing.", `${open.path}/${pointerToken(lacking)}`);
@@ -211,20 +207,22 @@ export class SchemaWatcher implements JsonParserListener {
         return fail(`Expected at least ${s.minProperties} properties.`);
     } else if (Array.isArray(value) && s.minItems !== undefined && value.length < s.minItems)
       return fail(`Expected at least ${s.minItems} items.`);
-    if (s.allowed && !s.allowed.some((option) => sameJson(option, value))) fail(allowedFailure(s)[1]);
+    if (s.allowedValues && isAllowed(s.allowedValues, value, this.#budget) === false) fail(allowedFailure(s)[1]);
   }
 
   /** At a value's close: a `oneOf` two of whose branches are alive and all decided matches more than one. */
   #moreThanOne(depth: number, open: OpenValue): void {
     const { conditions } = open;
-    // Inner groups first (a group comes before its members): a nested oneOf's verdict is known
-    // before the oneOf around it counts its members.
-    for (let i = conditions.length - 1; i >= 0; i--) {
-      const group = conditions[i]!;
-      if (group.group !== 3 || !group.live || group.left < 2 || this.violation) continue;
-      let certain = 0;
-      for (const member of conditions) if (member.parent === i && member.live && member.decided) certain++;
-      if (certain > 1) this.#kill(depth, group, open.path, "Matches more than one of the allowed shapes (oneOf).");
+    if (!conditions.some((c) => c.group === 3)) return;
+    // Inner groups first (a group comes before its members, so backwards): a nested oneOf's
+    // verdict is known before the oneOf around it counts its members, and a member's liveness is
+    // settled by the time it is counted (a kill only reaches groups before it). One pass.
+    const certain: number[] = new Array(conditions.length).fill(0);
+    for (let i = conditions.length - 1; i >= 0 && !this.#stopped; i--) {
+      const c = conditions[i]!;
+      if (c.group === 3 && c.live && c.left >= 2 && certain[i]! > 1)
+        this.#kill(depth, c, open.path, "Matches more than one of the allowed shapes (oneOf).");
+      if (c.live && c.decided && c.parent >= 0) certain[c.parent]!++;
     }
   }
 
@@ -234,18 +232,22 @@ export class SchemaWatcher implements JsonParserListener {
     const from = open.checked;
     open.checked += added.length;
     let counted = false;
+    const budget = this.#budget;
+    budget.steps--;
     for (const c of open.conditions) {
-      if (!c.live || this.violation || !c.schema) continue;
+      if (!c.live || this.#stopped || !c.schema) continue;
       const max = c.schema.maxLength;
       if (max !== undefined && !counted) {
         counted = true;
-        open.points = codePoints(added, open.points, open.last);
+        open.points = codePoints(added, open.points, open.last, budget);
         if (added !== "") open.last = added.charCodeAt(added.length - 1);
       }
       if (max !== undefined && open.points > max)
         this.#kill(depth, c, open.path, `Expected at most ${max} characters.`);
-      else if (c.strings && (c.strings = narrow(c.strings, added, from, done)).length === 0)
-        this.#kill(depth, c, open.path, allowedFailure(c.schema)[1]);
+      else if (c.strings) {
+        narrow(c.schema.allowedValues!.strings, c.strings, added, from, done, budget);
+        if (c.strings.lo >= c.strings.hi) this.#kill(depth, c, open.path, allowedFailure(c.schema)[1]);
+      }
     }
   }
 
@@ -253,17 +255,21 @@ export class SchemaWatcher implements JsonParserListener {
   #checkKey(depth: number, object: OpenValue, added: string, done: boolean): void {
     const from = object.checked;
     object.checked += added.length;
+    this.#budget.steps--;
     for (const c of object.conditions) {
       const s = c.schema;
-      if (!c.live || this.violation || !s || !s.additionalProperties?.never || s.patternProperties) continue;
-      c.names = narrow(c.names ?? [...(s.properties?.keys() ?? [])], added, from, done);
-      if (c.names.length === 0) this.#kill(depth, c, object.path, "A property the schema does not allow.");
+      if (!c.live || this.#stopped || !s || !s.additionalProperties?.never || s.patternProperties) continue;
+      const names = s.propertyKeys ?? [];
+      c.names ??= { lo: 0, hi: names.length };
+      narrow(names, c.names, added, from, done, this.#budget);
+      if (c.names.lo >= c.names.hi) this.#kill(depth, c, object.path, "A property the schema does not allow.");
     }
   }
 
   /** A condition failed: the group above it, or the leaf of the parent value above a top one, in turn. */
   #kill(depth: number, c: Condition, path: string, message: string): void {
-    if (!c.live || this.violation) return;
+    // Past the budget, a check may have failed for want of steps: nothing is reported.
+    if (!c.live || this.#stopped) return;
     c.live = false;
     const value = this.#stack[depth]!;
     if (c.parent >= 0) {

@@ -1,7 +1,9 @@
 import type { JsonValue } from "../shared/json.ts";
 import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
 import { checkArguments } from "./check-arguments.ts";
+import { budgetKey, CheckBudget, responseBudgets } from "./check-budget.ts";
 import { compileSchema } from "./compiled-schema.ts";
+import { thousands } from "./bounded-issues.ts";
 import { isStandardSchema, standardJsonSchema } from "./standard-schema.ts";
 
 /** The subset of JSON Schema that strict tool definitions use (arrays `readonly`, so that a schema written `as const` fits). */
@@ -160,14 +162,22 @@ export function toolName(tool: ToolDefinition): string {
 
 /**
  * Checks the final arguments of a completed call: readable reasons when they are rejected,
- * `undefined` when they are accepted. The `validate` plug-in of `ToolCallAccumulator`. The
- * reasons' `message`, when set, is the error's message in place of "The tool arguments do not
- * match the schema of ..." (a call to a tool the request did not declare says so).
+ * `undefined` when they are accepted. The `validate` plug-in of `ToolCallAccumulator`, which
+ * says which `call` it is: the response it belongs to (the accumulator itself, which the early
+ * check is given too, so that the two checks of a call share its work budget), its event `index`
+ * and `choice`, and the length of its arguments text. The reasons' `message`, when set, is the
+ * error's message in place of "The tool arguments do not match the schema of ..." (a call to a
+ * tool the request did not declare says so); their `code`, when set, the error's code in place
+ * of `schema-mismatch` (`validation-budget-exceeded`: the check ran out of the call's work
+ * budget, so the arguments could not be checked).
  */
 export type ToolArgumentsValidator = (
   name: string,
   value: JsonValue,
-) => (string[] & { message?: string | undefined }) | undefined;
+  call?: { response: object; index: number; choice: number; length: number },
+) =>
+  | (string[] & { message?: string | undefined; code?: "schema-mismatch" | "validation-budget-exceeded" | undefined })
+  | undefined;
 
 /**
  * The `validate` plug-in for the request's tools (OpenAI, Responses or Anthropic shape): a call
@@ -197,11 +207,17 @@ export function toolSchemaValidator(
   const names = new Set(tools.map(toolName));
   // Compiled here, once per request: every call of the tool then shares it.
   for (const schema of schemas.values()) compileSchema(schema, options);
-  return (name, value) => {
+  return (name, value, call) => {
     const schema = schemas.get(name);
     if (schema !== undefined) {
-      const issues = checkArguments(value, schema, options);
-      return issues.length > 0 ? issues : undefined;
+      const check = (budget: CheckBudget): ReturnType<ToolArgumentsValidator> => {
+        const issues = checkArguments(value, schema, { ...options, budget });
+        if (!budget.exhausted) return issues.length > 0 ? issues : undefined;
+        const message = `The arguments of ${name} could not be checked against its schema within their work budget of ${thousands(budget.granted)} steps.`;
+        return Object.assign(issues, { message, code: "validation-budget-exceeded" as const });
+      };
+      if (!call) return check(new CheckBudget(Number.POSITIVE_INFINITY));
+      return responseBudgets(call.response).judge(budgetKey(call.index, call.choice), call.length, check);
     }
     if (names.has(name)) return undefined;
     const unknown = `${name} is not one of the request's tools`;

@@ -1,22 +1,32 @@
 /** The `uniqueItems` check: whether no two items of an array are equal as JSON. */
 import type { JsonValue } from "../shared/json.ts";
+import { canonicalJson, type CheckBudget } from "./check-budget.ts";
 
-/** JSON Schema's uniqueness: no two items equal (objects whatever their key order; 1 and 1.0 the same). */
-export function allDifferent(items: JsonValue[]): boolean {
+/** The verdicts already given, per array, per budget (one call's): each array is looked at once, however many schemas ask. */
+const verdicts = new WeakMap<CheckBudget, WeakMap<JsonValue[], boolean>>();
+
+/**
+ * JSON Schema's uniqueness: no two items equal (objects whatever their key order; 1 and 1.0 the
+ * same), by the items' canonical forms, each built once per call and charged to `budget`. When
+ * the budget runs out, `true` (the check then reports that it could not be checked).
+ */
+export function allDifferent(items: JsonValue[], budget: CheckBudget): boolean {
+  let known = verdicts.get(budget);
+  if (!known) verdicts.set(budget, (known = new WeakMap()));
+  const verdict = known.get(items);
+  budget.steps--;
+  if (verdict !== undefined) return verdict;
   const seen = new Set<string>();
+  let unique = true;
   for (const item of items) {
-    const key = canonical(item);
-    if (seen.has(key)) return false;
+    const key = canonicalJson(item, budget);
+    if (key === undefined) return true;
+    if (seen.has(key)) {
+      unique = false;
+      break;
+    }
     seen.add(key);
   }
-  return true;
-}
-
-function canonical(value: JsonValue): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  return `{${Object.keys(value)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonical(value[key]!)}`)
-    .join(",")}}`;
+  known.set(items, unique);
+  return unique;
 }

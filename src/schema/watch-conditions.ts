@@ -1,6 +1,8 @@
 import { MAX_IN_PLACE } from "./check-arguments.ts";
+import type { StepBudget } from "./pattern/pattern-vm.ts";
 import { compileSchema } from "./compiled-schema.ts";
 import type { SchemaNode } from "./schema-node.ts";
+import type { Range } from "./watch-text.ts";
 
 /**
  * The conditions the early check keeps per value ({@link Condition}) and how a schema becomes
@@ -24,10 +26,30 @@ export interface Condition {
   left: number;
   /** Alive at its value's close, it certainly holds (the schema it stands for is all decided early). */
   decided: boolean;
-  /** A string: the `enum`/`const` strings it may still become (absent when any string will do). */
-  strings?: string[] | undefined;
-  /** An object with `additionalProperties: false` and no `patternProperties`: the property names the key being read may still become. */
-  names?: string[] | undefined;
+  /** A string: the `enum`/`const` strings it may still become, a range of the schema's sorted ones (absent when any string will do). */
+  strings?: Range | undefined;
+  /** An object with `additionalProperties: false` and no `patternProperties`: the property names the key being read may still become, a range of the sorted ones. */
+  names?: Range | undefined;
+}
+
+/** One value being read by the early check, with its conditions. */
+export interface OpenValue {
+  path: string;
+  first: number;
+  conditions: Condition[];
+  /** Arrays: items begun. */
+  items: number;
+  /** Objects: the keys read. */
+  keys: Set<string> | undefined;
+  /** Objects: the conditions and path of the member whose key was just read. */
+  next: Condition[] | undefined;
+  nextPath: string;
+  /** Strings and keys: characters already checked, code points counted in them, and the last one's code. */
+  checked: number;
+  points: number;
+  last: number;
+  /** {@link cutOffs} when it began: a change by its close means part of it was not checked. */
+  cuts: number;
 }
 
 /** A schema that accepts anything: what a condition cut short stands for. */
@@ -46,10 +68,18 @@ export const cutOffs = { count: 0 };
  * Adds the conditions of `schema` to `out` (under the group `parent`, or as a top condition of
  * `owner`): a leaf for its own keywords, all of its `$ref` and `allOf`, one of its `anyOf`, one of
  * its `oneOf`, and one of `null` and the rest when it is `nullable`. A `$ref` cycle that never goes
- * into the value stops where the final check stops following it, accepting there.
+ * into the value stops where the final check stops following it, accepting there. Each schema it
+ * looks at is charged to `budget`.
  */
-export function expand(schema: SchemaNode, owner: number, parent: number, hops: number, out: Condition[]): void {
-  if (out.length > MAX_CONDITIONS) return;
+export function expand(
+  schema: SchemaNode,
+  owner: number,
+  parent: number,
+  hops: number,
+  out: Condition[],
+  budget: StepBudget,
+): void {
+  if (out.length > MAX_CONDITIONS || --budget.steps < 0) return;
   // The common case, on every value: one leaf, nothing built.
   if (!schema.inPlace) {
     const cut = hops > MAX_IN_PLACE;
@@ -62,8 +92,9 @@ export function expand(schema: SchemaNode, owner: number, parent: number, hops: 
     out.push({ schema: node, group, parent: under, owner, live: true, left: 0, decided });
     return out.length - 1;
   };
-  const inPlace = [schema.ref, ...(schema.allOf ?? [])].filter((node) => node !== undefined);
-  const parts = (schema.own ? 1 : 0) + inPlace.length + (schema.anyOf ? 1 : 0) + (schema.oneOf ? 1 : 0);
+  const allOf = schema.allOf ?? [];
+  const parts =
+    (schema.own ? 1 : 0) + (schema.ref ? 1 : 0) + allOf.length + (schema.anyOf ? 1 : 0) + (schema.oneOf ? 1 : 0);
   // Past the in-place limit the final check accepts, so nothing may be checked there.
   if (hops > MAX_IN_PLACE) {
     cutOffs.count++;
@@ -78,7 +109,11 @@ export function expand(schema: SchemaNode, owner: number, parent: number, hops: 
   }
   if (parts > 1) under = add(undefined, 1, under);
   if (schema.own) add({ ...schema, nullable: false }, 0, under);
-  for (const node of inPlace) expand(node, owner, under, hops + 1, out);
+  if (schema.ref) expand(schema.ref, owner, under, hops + 1, out, budget);
+  for (const node of allOf) {
+    if (out.length > MAX_CONDITIONS) return;
+    expand(node, owner, under, hops + 1, out, budget);
+  }
   for (const [list, group] of [
     [schema.anyOf, 2],
     [schema.oneOf, 3],
@@ -86,6 +121,9 @@ export function expand(schema: SchemaNode, owner: number, parent: number, hops: 
     if (!list) continue;
     const at = add(undefined, group, under);
     out[at]!.left = list.length;
-    for (const branch of list) expand(branch, owner, at, hops + 1, out);
+    for (const branch of list) {
+      if (out.length > MAX_CONDITIONS) return;
+      expand(branch, owner, at, hops + 1, out, budget);
+    }
   }
 }

@@ -51,6 +51,12 @@ export type ErrorCode =
   | "schema-mismatch"
   /** A tool's own asynchronous validator did not settle within `validationTimeoutMs`. */
   | "validation-timeout"
+  /**
+   * A call's schema checks ran out of their work budget (a constant plus a multiple of the
+   * length of its arguments, see `CheckBudget`): its arguments could not be checked, so the call
+   * is not delivered as valid. A schema or arguments built to be costly; `issues` says so.
+   */
+  | "validation-budget-exceeded"
   /** The response's text and reasoning exceeded `maxTextLength`. */
   | "text-too-large"
   /** A request a provider cannot be sent as it is (`path` names the field): a kit's `requestBody`. */
@@ -79,7 +85,7 @@ export interface StreamErrorInfo {
   status?: number;
   /** Character offset in the raw arguments where parsing failed (for `invalid-json`). */
   position?: number;
-  /** Readable reasons (for `schema-mismatch`). */
+  /** Readable reasons (for `schema-mismatch` and `validation-budget-exceeded`). */
   issues?: string[];
   /**
    * Where: in the arguments, as a JSON Pointer (for a `schema-mismatch` found while they

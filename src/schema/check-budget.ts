@@ -1,0 +1,164 @@
+import type { JsonValue } from "../shared/json.ts";
+import type { StepBudget } from "./pattern/pattern-vm.ts";
+
+/**
+ * The work budget of a call's schema checks: one per call, shared by the early check, the final
+ * check and everything they call (`propertyNames`, `enum`, `uniqueItems`, the regex engine), sized
+ * from the call's arguments, and counted down by real work. A response's calls draw their final
+ * checks from one pool ({@link ResponseBudgets}), so that no response holds its thread for long.
+ *
+ * @module
+ */
+
+/** The steps every call's checks may take, whatever the length of its arguments. */
+export const CHECK_STEPS_BASE = 20_000;
+/** The steps each character of a call's arguments adds to its budget. */
+export const CHECK_STEPS_PER_CHARACTER = 50;
+/** The most steps one call's checks take (early and final together), however long its arguments. */
+export const MAX_CALL_CHECK_STEPS = 2_000_000;
+/** The most steps the final checks of one response's calls take together (early checks aside, which run as the arguments stream, a fragment at a time). */
+export const MAX_RESPONSE_CHECK_STEPS = 8_000_000;
+
+/**
+ * The budget of one call's checks: {@link CHECK_STEPS_BASE} plus
+ * {@link CHECK_STEPS_PER_CHARACTER} per character of its arguments (UTF-16 code units), at most
+ * {@link MAX_CALL_CHECK_STEPS}, granted as the arguments arrive ({@link CheckBudget.allow}).
+ *
+ * @example
+ * ```ts
+ * const budget = new CheckBudget();
+ * budget.allow('{"city":"Paris"}'.length); // 20,000 + 50 x 16 steps
+ * checkToolArguments({ city: "Paris" }, schema, { budget });
+ * budget.exhausted; // false
+ * ```
+ */
+export class CheckBudget {
+  /** The steps left; below 0, exhausted. */
+  steps: number;
+  /** The steps granted so far. */
+  granted: number;
+  /** Canonical forms of the values checked (arrays and objects), each built once per call. */
+  readonly canonical: WeakMap<object, string> = new WeakMap();
+  readonly #cap: number;
+
+  /** A budget of `characters` characters of arguments (more may be allowed later), at most `cap` steps. */
+  constructor(characters = 0, cap: number = MAX_CALL_CHECK_STEPS) {
+    this.#cap = cap;
+    this.steps = this.granted = Math.min(cap, CHECK_STEPS_BASE);
+    this.allow(characters);
+  }
+
+  /** The arguments are `characters` long now: the budget grows to match (it never shrinks). */
+  allow(characters: number): void {
+    const total = Math.min(this.#cap, CHECK_STEPS_BASE + CHECK_STEPS_PER_CHARACTER * characters);
+    if (total <= this.granted) return;
+    this.steps += total - this.granted;
+    this.granted = total;
+  }
+
+  /** Whether the checks ran out of steps (then the value could not be checked). */
+  get exhausted(): boolean {
+    return this.steps < 0;
+  }
+
+  /** The steps taken so far. */
+  get spent(): number {
+    return this.granted - this.steps;
+  }
+}
+
+/**
+ * The budgets of one response's calls: each call's own ({@link CheckBudget}, by its key), and a
+ * pool of {@link MAX_RESPONSE_CHECK_STEPS} the final checks draw from, so that a response whose
+ * calls all complete at once (at its finish) checks them in a bounded time.
+ */
+class ResponseBudgets {
+  readonly #calls = new Map<number, CheckBudget>();
+  #left = MAX_RESPONSE_CHECK_STEPS;
+
+  /** The budget of the call of key `key` (created at first use). */
+  of(key: number): CheckBudget {
+    let budget = this.#calls.get(key);
+    if (!budget) this.#calls.set(key, (budget = new CheckBudget()));
+    return budget;
+  }
+
+  /**
+   * Runs a call's final check (`check`), its arguments `characters` long, with what is left of
+   * the call's budget, at most what the response has left; then the final check's steps are
+   * taken from the response's pool, and the call's budget dropped.
+   */
+  judge<T>(key: number, characters: number, check: (budget: CheckBudget) => T): T {
+    const budget = this.of(key);
+    budget.allow(characters);
+    if (budget.steps > this.#left) budget.steps = Math.max(0, this.#left);
+    const before = budget.steps;
+    try {
+      return check(budget);
+    } finally {
+      this.#left -= before - budget.steps;
+      this.#calls.delete(key);
+    }
+  }
+}
+
+const responses = new WeakMap<object, ResponseBudgets>();
+
+/**
+ * The budgets of the calls of one response, by the object that stands for it (the accumulator:
+ * the early-validation plug-in is given it, and the validator is told it with each call).
+ */
+export function responseBudgets(response: object): ResponseBudgets {
+  let budgets = responses.get(response);
+  if (!budgets) responses.set(response, (budgets = new ResponseBudgets()));
+  return budgets;
+}
+
+/** A call's key in a response: a number, so that no string is built per fragment (indexes stay far below 2^32). */
+export function budgetKey(index: number, choice = 0): number {
+  return choice * 2 ** 32 + index;
+}
+
+/**
+ * A value's canonical JSON (object keys sorted, numbers as JavaScript writes them, so `1` and
+ * `1.0` are one), for `enum`, `const` and `uniqueItems`: equal values as JSON Schema says have
+ * equal forms. Arrays' and objects' forms are kept in `budget` (built once per value), each
+ * charged per element and character; `undefined` when the budget runs out.
+ */
+export function canonicalJson(value: JsonValue, budget: CheckBudget | StepBudget): string | undefined {
+  if (value === null || typeof value !== "object") {
+    budget.steps -= 1 + (typeof value === "string" ? value.length >> 4 : 0);
+    // JSON has no infinity, but JSON.parse reads 1e400 as one: never the same as null.
+    return typeof value === "number" && !Number.isFinite(value) ? String(value) : JSON.stringify(value);
+  }
+  const memo = budget instanceof CheckBudget ? budget.canonical : undefined;
+  const known = memo?.get(value);
+  if (known !== undefined) {
+    budget.steps--;
+    return known;
+  }
+  let text: string;
+  if (Array.isArray(value)) {
+    const parts: string[] = [];
+    for (const item of value) {
+      const part = canonicalJson(item, budget);
+      if (part === undefined || budget.steps < 0) return undefined;
+      parts.push(part);
+    }
+    text = `[${parts.join(",")}]`;
+  } else {
+    const keys = Object.keys(value).sort();
+    budget.steps -= keys.length;
+    const parts: string[] = [];
+    for (const key of keys) {
+      const part = canonicalJson(value[key]!, budget);
+      if (part === undefined || budget.steps < 0) return undefined;
+      parts.push(`${JSON.stringify(key)}:${part}`);
+    }
+    text = `{${parts.join(",")}}`;
+  }
+  budget.steps -= text.length >> 4;
+  if (budget.steps < 0) return undefined;
+  memo?.set(value, text);
+  return text;
+}

@@ -1,0 +1,45 @@
+import type { CheckBudget } from "./check-budget.ts";
+import { boundIssue, MAX_ISSUES } from "./bounded-issues.ts";
+import type { KeywordFailure } from "./schema-keywords.ts";
+
+/**
+ * One run of the final check: the issues it found (bounded), the budget it draws from, and how
+ * an issue names the place of a value.
+ *
+ * @module
+ */
+
+/** The most characters of a key in a path. */
+export const KEY_LENGTH = 40;
+
+/** A value's place, built into text only when an issue names it. */
+export type Path = { readonly up: Path; readonly key: string | number } | undefined;
+
+/** The state of one final check. */
+export interface Run {
+  issues: string[];
+  more: number;
+  budget: CheckBudget;
+  root: string;
+}
+
+function render(run: Run, path: Path): string {
+  const parts: string[] = [];
+  for (let at = path; at; at = at.up) {
+    const key = at.key;
+    parts.push(
+      typeof key === "number" ? `[${key}]` : `.${key.length > KEY_LENGTH ? `${key.slice(0, KEY_LENGTH - 1)}…` : key}`,
+    );
+  }
+  return run.root + parts.reverse().join("");
+}
+
+/** Reports an issue at `path` (unless `quiet`: a branch where only the verdict matters), at most {@link MAX_ISSUES}, then counted. */
+export function report(run: Run, quiet: boolean, path: Path, text: string | KeywordFailure): void {
+  if (quiet) return;
+  if (run.issues.length >= MAX_ISSUES) {
+    run.more++;
+    return;
+  }
+  run.issues.push(boundIssue(`${render(run, path)} ${typeof text === "string" ? text : text[0]}`));
+}

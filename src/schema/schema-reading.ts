@@ -1,0 +1,48 @@
+import { isRecord } from "../shared/values.ts";
+import type { SchemaNode } from "./schema-node.ts";
+
+/**
+ * How the compilation reads a schema's keywords: own keys only, counts and finite numbers of the
+ * right shape, and the dependency keywords of 2020-12 and draft 7.
+ *
+ * @module
+ */
+
+/** `schema[key]` when it is an own key (a schema's `__proto__` or `constructor` is data, not the prototype's). */
+export function own(schema: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(schema, key) ? schema[key] : undefined;
+}
+
+/** A count (`minLength`, `maxItems`, ...): a finite number at least 0, rounded down; otherwise `undefined`. */
+export function count(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined;
+}
+
+/** A finite number, or `undefined`. */
+export function finite(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/** `dependentRequired`, `dependentSchemas`, and draft 7's `dependencies` (a list is the first, a schema the second). */
+export function readDependencies(
+  schema: Record<string, unknown>,
+  node: SchemaNode,
+  child: (value: unknown) => SchemaNode,
+  strings: (value: unknown[]) => string[],
+): void {
+  const required: [string, string[]][] = [];
+  const schemas: [string, SchemaNode][] = [];
+  const read = (table: unknown, lists: boolean, schemasToo: boolean): void => {
+    if (!isRecord(table)) return;
+    for (const key of Object.keys(table)) {
+      const value = table[key];
+      if (Array.isArray(value) && lists) required.push([key, strings(value)]);
+      else if (schemasToo && (isRecord(value) || typeof value === "boolean")) schemas.push([key, child(value)]);
+    }
+  };
+  read(own(schema, "dependentRequired"), true, false);
+  read(own(schema, "dependentSchemas"), false, true);
+  read(own(schema, "dependencies"), true, true);
+  if (required.length > 0) node.dependentRequired = required;
+  if (schemas.length > 0) node.dependentSchemas = schemas;
+}

@@ -1,0 +1,285 @@
+// One work budget per call (issue 33): the early and the final check share it, it is sized from
+// the arguments, every unit of real work is charged to it, and what runs out is refused with its
+// own code, never a hang. Each case asserts a count of charged steps, of reads, or a refusal;
+// none asserts a time.
+import {
+  checkToolArguments,
+  earlySchemaValidator,
+  type JsonValue,
+  streamToolCalls,
+  ToolCallAccumulator,
+  type ToolCallEvent,
+  type ToolDefinition,
+  type ToolSchema,
+  toolSchemaValidator,
+} from "../../src/index.ts";
+import {
+  CheckBudget,
+  CHECK_STEPS_BASE,
+  CHECK_STEPS_PER_CHARACTER,
+  MAX_CALL_CHECK_STEPS,
+  MAX_RESPONSE_CHECK_STEPS,
+  budgetKey,
+  responseBudgets,
+} from "../../src/schema/check-budget.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
+
+interface Outcome {
+  events: ToolCallEvent[];
+  /** The budget of each call, as the final check got it (spent: early and final together). */
+  budgets: CheckBudget[];
+  /** The steps each final check took. */
+  finalSteps: number[];
+}
+
+/** Calls of one tool through the accumulator with both checks, each call's arguments in `fragments`. */
+function run(schema: ToolSchema, calls: readonly (readonly string[])[], abortOnViolation = false): Outcome {
+  const tools: ToolDefinition[] = [{ type: "function", function: { name: "t", parameters: schema } }];
+  const inner = toolSchemaValidator(tools);
+  const budgets: CheckBudget[] = [];
+  const finalSteps: number[] = [];
+  const events: ToolCallEvent[] = [];
+  let pool = MAX_RESPONSE_CHECK_STEPS;
+  const accumulator = new ToolCallAccumulator((event) => events.push(event), {
+    earlyValidator: earlySchemaValidator(tools, { abortOnViolation }),
+    validator: (name, value, call) => {
+      const budget = responseBudgets(call!.response).of(budgetKey(call!.index, call!.choice));
+      budgets.push(budget);
+      budget.allow(call!.length);
+      // What the final check starts with: the call's steps left, at most what the response has left.
+      const before = Math.min(budget.steps, Math.max(0, pool));
+      const issues = inner(name, value, call);
+      finalSteps.push(before - budget.steps);
+      pool -= before - budget.steps;
+      return issues;
+    },
+  });
+  for (const [index, fragments] of calls.entries())
+    for (const [i, argumentsDelta] of fragments.entries())
+      accumulator.push({
+        type: "tool-call-chunk",
+        index,
+        argumentsDelta,
+        ...(i === 0 ? { id: `c${index}`, name: "t" } : {}),
+      });
+  accumulator.push({ type: "finish", rawReason: "tool_calls" });
+  accumulator.end();
+  return { events, budgets, finalSteps };
+}
+
+const chars = (text: string): string[] => [...text];
+const only = (events: ToolCallEvent[], type: ToolCallEvent["type"]): ToolCallEvent[] =>
+  events.filter((event) => event.type === type);
+const codeOf = (events: ToolCallEvent[]): string | undefined => {
+  const invalid = events.find((event) => event.type === "invalid-tool-call");
+  return invalid?.type === "invalid-tool-call" ? invalid.error.code : undefined;
+};
+
+/** A binary tree of `anyOf`s `depth` deep whose every leaf is `leaf`, as `$ref`s (a few hundred bytes). */
+function refTree(depth: number, leaf: ToolSchema): Record<string, ToolSchema> {
+  const defs: Record<string, ToolSchema> = { [`n${depth}`]: leaf };
+  for (let i = 0; i < depth; i++)
+    defs[`n${i}`] = { anyOf: [{ $ref: `#/$defs/n${i + 1}` }, { $ref: `#/$defs/n${i + 1}`, minLength: 0 }] };
+  return defs;
+}
+
+/** Counts the reads of an object's (or array's) members: the work done on it, observed from outside. */
+function counted<T extends object>(target: T, tally: { reads: number }): T {
+  return new Proxy(target, {
+    get(object, key, receiver) {
+      tally.reads++;
+      return Reflect.get(object, key, receiver);
+    },
+    ownKeys(object) {
+      tally.reads++;
+      return Reflect.ownKeys(object);
+    },
+  });
+}
+
+group("One work budget per call, charged by real work (issue 33)", (test) => {
+  test("the budget: 20,000 steps plus 50 per character of arguments, at most 2,000,000, growing as they stream", () => {
+    const budget = new CheckBudget();
+    assertEquals(budget.steps, CHECK_STEPS_BASE);
+    budget.allow(100);
+    assertEquals(budget.granted, CHECK_STEPS_BASE + 100 * CHECK_STEPS_PER_CHARACTER);
+    budget.allow(50); // never shrinks
+    assertEquals(budget.granted, CHECK_STEPS_BASE + 100 * CHECK_STEPS_PER_CHARACTER);
+    budget.allow(10_000_000);
+    assertEquals(budget.granted, MAX_CALL_CHECK_STEPS);
+    assert(!budget.exhausted, "not spent");
+    budget.steps = -1;
+    assert(budget.exhausted, "below 0: exhausted");
+  });
+
+  test("early propertyNames under anyOf of 63 branches: one budget for every key and branch, then a refusal, never a hang", () => {
+    const schema: ToolSchema = {
+      type: "object",
+      anyOf: Array.from({ length: 63 }, () => ({ propertyNames: { $ref: "#/$defs/n0" } })),
+      $defs: refTree(24, { pattern: "^z" }),
+    };
+    for (const abortOnViolation of [false, true]) {
+      const { events, budgets } = run(schema, [chars('{"city":"Tokyo","unit":"c"}')], abortOnViolation);
+      // 2^24 leaves per branch, 63 branches: nothing finishes that within one call's budget.
+      assertEquals(only(events, "tool-call-violation").length, 0, "the early check stops without a violation");
+      assertEquals(only(events, "abort").length, 0, "and never aborts a call it could not judge");
+      assertEquals(codeOf(events), "validation-budget-exceeded");
+      const invalid = only(events, "invalid-tool-call")[0];
+      assert(invalid?.type === "invalid-tool-call" && invalid.error.issues?.[0]?.includes("could not be checked"), "");
+      assertEquals(budgets[0]!.granted, CHECK_STEPS_BASE + 27 * CHECK_STEPS_PER_CHARACTER);
+      assertEquals(events.at(-1)?.type, "finish");
+    }
+  });
+
+  test("a 30,000-value enum: a valid call takes tens of steps per value, early and final (a set, and a sorted list by binary search)", () => {
+    const values = Array.from({ length: 30_000 }, (_, i) => `value-${i}`);
+    const one = run({ type: "object", properties: { v: { enum: values } } }, [chars('{"v":"value-29999"}')]);
+    assertEquals(only(one.events, "tool-call").length, 1);
+    assert(one.budgets[0]!.spent < 1_000, `one value streamed a character at a time: ${one.budgets[0]!.spent} steps`);
+    const items = values.slice(0, 5_000);
+    const text = JSON.stringify({ v: items });
+    const many = run({ type: "object", properties: { v: { type: "array", items: { enum: values } } } }, [
+      text.match(/.{1,7}/g)!,
+    ]);
+    assertEquals(only(many.events, "tool-call").length, 1);
+    // Two binary searches per fragment (about 30 comparisons); a scan of the list per value would
+    // take 15,000 steps.
+    assert(many.budgets[0]!.spent < 150 * items.length, `5,000 values: ${many.budgets[0]!.spent} steps`);
+  });
+
+  test("object and array enum values are compared by canonical form: key order and 1.0 do not matter", () => {
+    const schema: ToolSchema = { enum: [{ a: 1, b: [1, { c: null }] }, [1, 2], "x"] };
+    assertEquals(checkToolArguments({ b: [1.0, { c: null }], a: 1 }, schema), []);
+    assertEquals(checkToolArguments([1, 2], schema), []);
+    assertEquals(checkToolArguments([2, 1], schema), ['$ must be one of {"a":1,"b":[1,{"c":null}]}, [1,2], "x"']);
+    assertEquals(checkToolArguments("[1,2]", schema).length, 1);
+    assertEquals(checkToolArguments({ a: 1, b: [1, { c: null }] }, { const: { b: [1, { c: null }], a: 1 } }), []);
+  });
+
+  test("uniqueItems under anyOf of 63 branches: each array's items are read once, not once per branch", () => {
+    const schema: ToolSchema = {
+      anyOf: Array.from({ length: 63 }, () => ({ type: "array", uniqueItems: true, items: { type: "string" } })),
+    } as ToolSchema;
+    const items = Array.from({ length: 10_000 }, (_, i) => ({ n: i }));
+    const { events, budgets } = run(schema, [[JSON.stringify(items)]]);
+    assertEquals(codeOf(events), "schema-mismatch", "checked, and rejected (the items are not strings)");
+    assert(budgets[0]!.spent < 10 * items.length, `${budgets[0]!.spent} steps for ${items.length} items`);
+    const tally = { reads: 0 };
+    const value = counted(
+      items.map((item) => counted(item, tally)),
+      tally,
+    );
+    checkToolArguments(value as JsonValue, schema);
+    // The array's length and items, each item's keys and member: a few reads each (sizing the
+    // budget, canonical forms, the items' schema), where 63 branches each reading them would be 190.
+    assert(tally.reads < 10 * items.length, `${tally.reads} reads of ${items.length} items`);
+  });
+
+  test("4,096 spellings of one $ref compile its schema once", () => {
+    const tally = { reads: 0 };
+    const name = "abcdefghijkl";
+    const spell = (mask: number): string =>
+      [...name].map((c, i) => (mask & (1 << i) ? `%${c.charCodeAt(0).toString(16)}` : c)).join("");
+    const target = counted({ type: "string", enum: counted([...Array(1000).keys()].map(String), tally) }, tally);
+    const properties = Object.fromEntries(
+      Array.from({ length: 4096 }, (_, mask) => [`p${mask}`, { $ref: `#/$defs/${spell(mask)}` }]),
+    );
+    const schema = { type: "object", properties, $defs: { [name]: target } } as ToolSchema;
+    assertEquals(checkToolArguments({ p0: "7", p4095: "999" }, schema), []);
+    assertEquals(checkToolArguments({ p17: "x" }, schema), ["$.p17 must be one of the 1,000 allowed values"]);
+    assert(tally.reads < 5_000, `the target and its 1,000-value enum: ${tally.reads} reads`);
+  });
+
+  test("a pattern over a 10 KB string in a $ref tree: charged per character read, then refused", () => {
+    const schema: ToolSchema = { $ref: "#/$defs/n0", $defs: refTree(20, { pattern: "^b" }) };
+    const text = JSON.stringify("a".repeat(10_000));
+    const { events, budgets, finalSteps } = run(schema, [text.match(/.{1,100}/g)!]);
+    assertEquals(codeOf(events), "validation-budget-exceeded");
+    assertEquals(budgets[0]!.granted, CHECK_STEPS_BASE + text.length * CHECK_STEPS_PER_CHARACTER);
+    // One pattern test past the budget at most: each reads at most 10,000 characters.
+    assert(finalSteps[0]! <= budgets[0]!.granted + 10_002, `${finalSteps[0]} steps`);
+  });
+
+  test("a response's final checks draw from one pool: 8 costly calls take at most 8,000,000 steps together", () => {
+    const schema: ToolSchema = { $ref: "#/$defs/n0", $defs: refTree(30, { pattern: "^b" }) };
+    const text = JSON.stringify("a".repeat(60_000)); // each call may take 2,000,000 steps
+    const calls = Array.from({ length: 8 }, () => [text]);
+    const { events, finalSteps } = run(schema, calls);
+    assertEquals(only(events, "invalid-tool-call").length, 8);
+    assert(
+      only(events, "invalid-tool-call").every(
+        (event) => event.type === "invalid-tool-call" && event.error.code === "validation-budget-exceeded",
+      ),
+      "all refused as unchecked",
+    );
+    const total = finalSteps.reduce((a, b) => a + b, 0);
+    assert(total <= MAX_RESPONSE_CHECK_STEPS + 8 * 60_010, `${total} steps for 8 calls`);
+    assert(
+      finalSteps.slice(4).every((steps) => steps <= 60_010),
+      `the pool is spent: ${finalSteps.join(", ")}`,
+    );
+  });
+
+  test("a key streamed a character at a time against 20,000 properties and additionalProperties: false", () => {
+    const properties = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`property_${i}`, {}]));
+    const schema: ToolSchema = { type: "object", properties, additionalProperties: false };
+    const ok = run(schema, [chars('{"property_19999":1,"property_7":2}')]);
+    assertEquals(only(ok.events, "tool-call").length, 1);
+    assert(ok.budgets[0]!.spent < 1_500, `${ok.budgets[0]!.spent} steps`);
+    const bad = run(schema, [chars('{"property_7":2,"propertx')]);
+    assertEquals(only(bad.events, "tool-call-violation").length, 1, "an unknown key is still flagged early");
+  });
+});
+
+group("multipleOf, exactly in decimal (issue 33)", (test) => {
+  test("the numbers' decimal digits decide, where a division in floating point overflows or rounds", () => {
+    const valid: [number, number][] = [
+      [1e10, 1e-300],
+      [0.0075, 0.0001],
+      [0.3, 0.1],
+      [4.5, 1.5],
+      [-4.5, 1.5],
+      [12391239123, 1e-8],
+      [1e308, 1e300],
+      [0, 0.7],
+      [2.5e-320, 5e-324],
+    ];
+    for (const [value, factor] of valid)
+      assertEquals(checkToolArguments(value, { multipleOf: factor }), [], `${value} of ${factor}`);
+    const invalid: [number, number][] = [
+      [0.00751, 0.0001],
+      [1e308, 0.123456789],
+      [35, 1.5],
+      [1e-300, 1e10],
+      [0.30000000000000004, 0.1],
+    ];
+    for (const [value, factor] of invalid)
+      assertEquals(checkToolArguments(value, { multipleOf: factor }).length, 1, `${value} of ${factor}`);
+  });
+
+  test("the early check never cancels a valid call under abortOnViolation", async () => {
+    const tools: ToolDefinition[] = [
+      {
+        type: "function",
+        function: { name: "t", parameters: { type: "object", properties: { n: { multipleOf: 1e-300 } } } },
+      },
+    ];
+    const body = openAISSE([
+      chatChunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "t", arguments: '{"n": 1e10}' } }] }),
+      chatChunk({}, "tool_calls"),
+    ]);
+    const events = await collect(
+      streamToolCalls(fromChunks([bytes(body)]), {
+        provider: "openai",
+        tools,
+        earlyValidation: true,
+        abortOnViolation: true,
+      }),
+    );
+    assertEquals(
+      events.map((event) => event.type).filter((type) => type !== "tool-call-delta"),
+      ["tool-call-start", "tool-call", "finish"],
+    );
+  });
+});
