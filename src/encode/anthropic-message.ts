@@ -80,7 +80,7 @@ class AnthropicMessageBuilder implements AnswerBuilder<AnthropicMessageResult> {
       if (block.type === "tool_use") block.input = parseInput(this.#json.join(""));
     } else if (event.type === "message_delta") {
       message.stop_reason = event.delta.stop_reason;
-      message.usage = { input_tokens: event.usage.input_tokens ?? 0, output_tokens: event.usage.output_tokens };
+      message.usage = { ...event.usage, input_tokens: event.usage.input_tokens ?? 0 };
     } else if (event.type === "message_stop") this.#result = { type: "message", message };
   }
 }

@@ -34,10 +34,14 @@ export type AnthropicStopReason = "end_turn" | "max_tokens" | "stop_sequence" | 
 
 /** Token usage as the Messages API reports it. */
 export interface AnthropicUsage {
-  /** Input tokens (0 in `message_start`, where the encoder does not know them yet). */
+  /** Input tokens, the cached ones left out as Anthropic counts them (0 in `message_start`, where the encoder does not know them yet). */
   input_tokens: number;
   /** Output tokens. */
   output_tokens: number;
+  /** Input tokens read from the cache; only when the provider reported them. */
+  cache_read_input_tokens?: number;
+  /** Input tokens written to the cache; only when the provider reported them. */
+  cache_creation_input_tokens?: number;
 }
 
 /** A content block of an assistant message. */
@@ -123,7 +127,12 @@ export type AnthropicStreamEvent =
   | {
       type: "message_delta";
       delta: { stop_reason: AnthropicStopReason; stop_sequence: null };
-      usage: { output_tokens: number; input_tokens?: number };
+      usage: {
+        output_tokens: number;
+        input_tokens?: number;
+        cache_read_input_tokens?: number;
+        cache_creation_input_tokens?: number;
+      };
     }
   /** Last: nothing follows. */
   | { type: "message_stop" }
@@ -144,7 +153,15 @@ export function anthropicStopReason(
 
 /** The usage numbers of the Messages API (integers; 0 where the provider gave none). */
 export function anthropicUsage(usage: Usage | undefined): AnthropicUsage {
-  return { input_tokens: tokens(usage?.inputTokens), output_tokens: tokens(usage?.outputTokens) };
+  const read = tokens(usage?.cacheReadTokens);
+  const written = tokens(usage?.cacheWriteTokens);
+  const out: AnthropicUsage = {
+    input_tokens: Math.max(0, tokens(usage?.inputTokens) - read - written),
+    output_tokens: tokens(usage?.outputTokens),
+  };
+  if (usage?.cacheReadTokens !== undefined) out.cache_read_input_tokens = read;
+  if (usage?.cacheWriteTokens !== undefined) out.cache_creation_input_tokens = written;
+  return out;
 }
 
 const tokens = (value: number | undefined): number =>

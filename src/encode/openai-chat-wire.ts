@@ -18,6 +18,10 @@ export interface OpenAIChatUsage {
   completion_tokens: number;
   /** Both. */
   total_tokens: number;
+  /** Of the input, the tokens read from the provider's cache; only when it reported them. */
+  prompt_tokens_details?: { cached_tokens: number };
+  /** Of the output, the reasoning tokens; only when the provider reported them. */
+  completion_tokens_details?: { reasoning_tokens: number };
 }
 
 /**
@@ -147,11 +151,14 @@ export function openAIFinishReason(reason: FinishReason, hasCalls: boolean): Ope
 export function openAIUsage(usage: Usage): OpenAIChatUsage {
   const prompt = usage.inputTokens ?? 0;
   const completion = usage.outputTokens ?? 0;
-  return {
+  const out: OpenAIChatUsage = {
     prompt_tokens: prompt,
     completion_tokens: completion,
     total_tokens: usage.totalTokens ?? prompt + completion,
   };
+  if (usage.cacheReadTokens !== undefined) out.prompt_tokens_details = { cached_tokens: usage.cacheReadTokens };
+  if (usage.reasoningTokens !== undefined) out.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens };
+  return out;
 }
 
 /** The error object of one failure inside a stream. */

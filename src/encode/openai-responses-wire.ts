@@ -52,11 +52,11 @@ export interface OpenAIResponsesEncoderOptions {
 export interface OpenAIResponsesUsage {
   /** Input tokens. */
   input_tokens: number;
-  /** Always `{cached_tokens: 0}`: the library does not know cache hits. */
+  /** Of the input, the tokens read from the provider's cache (0 when it reported none). */
   input_tokens_details: { cached_tokens: number };
   /** Output tokens. */
   output_tokens: number;
-  /** Always `{reasoning_tokens: 0}`. */
+  /** Of the output, the reasoning tokens (0 when the provider reported none). */
   output_tokens_details: { reasoning_tokens: number };
   /** Both. */
   total_tokens: number;
@@ -170,9 +170,9 @@ export function responsesUsage(usage: Usage | undefined): OpenAIResponsesUsage {
   const output = tokens(usage?.outputTokens);
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: tokens(usage?.cacheReadTokens) },
     output_tokens: output,
-    output_tokens_details: { reasoning_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: tokens(usage?.reasoningTokens) },
     total_tokens: usage?.totalTokens !== undefined ? tokens(usage.totalTokens) : input + output,
   };
 }

@@ -39,15 +39,47 @@ export function readUsage(
   inputKeys: readonly string[],
   outputKeys: readonly string[],
   totalKeys: readonly string[],
+  details: UsageDetailKeys = {},
 ): Usage | undefined {
   if (!isRecord(raw)) return undefined;
   const usage: Usage = { raw };
-  const input = pick(raw, inputKeys);
+  const cacheRead = pickPath(raw, details.cacheRead);
+  const cacheWrite = pickPath(raw, details.cacheWrite);
+  const reasoning = pickPath(raw, details.reasoning);
+  // A provider that counts cached input apart from its input has it added: inputTokens is every input token.
+  const apart = details.cacheApart ? (cacheRead ?? 0) + (cacheWrite ?? 0) : 0;
+  const given = pick(raw, inputKeys);
+  const input = given === undefined ? undefined : given + apart;
   const output = pick(raw, outputKeys);
   const total = pick(raw, totalKeys);
   if (input !== undefined) usage.inputTokens = input;
   if (output !== undefined) usage.outputTokens = output;
   if (total !== undefined) usage.totalTokens = total;
   else if (input !== undefined && output !== undefined) usage.totalTokens = input + output;
+  if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
+  if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
+  if (reasoning !== undefined) usage.reasoningTokens = reasoning;
   return usage;
+}
+
+/** Where a provider's usage object holds its cache and reasoning counts (dotted paths), for {@link readUsage}. */
+export interface UsageDetailKeys {
+  /** Input tokens read from the cache (`prompt_tokens_details.cached_tokens`). */
+  cacheRead?: readonly string[];
+  /** Input tokens written to the cache. */
+  cacheWrite?: readonly string[];
+  /** Output tokens spent reasoning. */
+  reasoning?: readonly string[];
+  /** The provider's input count leaves the cached tokens out (Anthropic, Bedrock). */
+  cacheApart?: boolean;
+}
+
+/** The first of `paths` (`a.b`) that holds a finite number. */
+function pickPath(source: Record<string, unknown>, paths: readonly string[] = []): number | undefined {
+  for (const path of paths) {
+    let at: unknown = source;
+    for (const key of path.split(".")) at = isRecord(at) && Object.hasOwn(at, key) ? at[key] : undefined;
+    if (typeof at === "number" && Number.isFinite(at)) return at;
+  }
+  return undefined;
 }

@@ -15,6 +15,17 @@ export interface Usage {
   outputTokens?: number;
   /** Total tokens, as reported or as input + output. */
   totalTokens?: number;
+  /**
+   * Of the input tokens, those read from the provider's prompt cache (OpenAI `cached_tokens`,
+   * Anthropic `cache_read_input_tokens`, Gemini `cachedContentTokenCount`, Bedrock
+   * `cacheReadInputTokens`), when it reported them. `inputTokens` counts them: a provider that
+   * counts them apart (Anthropic, Bedrock) has them added.
+   */
+  cacheReadTokens?: number;
+  /** Of the input tokens, those written to the prompt cache (Anthropic `cache_creation_input_tokens`, Bedrock `cacheWriteInputTokens`); counted in `inputTokens` too. */
+  cacheWriteTokens?: number;
+  /** Of the output tokens, those the model spent reasoning (OpenAI `reasoning_tokens`), when reported. */
+  reasoningTokens?: number;
   /** The provider's usage object, verbatim. */
   raw: unknown;
 }

@@ -157,7 +157,12 @@ export function readMessagesEvents(text: string): MessagesReading {
         calls.length > 0 && !cut,
         "stop_reason tool_use exactly when a tool_use block was sent (max_tokens when the limit cut one)",
       );
-      keysWithin(frame["usage"], ["output_tokens"], ["input_tokens"], "message_delta usage");
+      keysWithin(
+        frame["usage"],
+        ["output_tokens"],
+        ["input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"],
+        "message_delta usage",
+      );
       for (const value of Object.values(frame["usage"] as object)) assert(isCount(value), "usage counts are integers");
       reading.stopReason = reason;
       reading.usage = frame["usage"] as Record<string, number>;

@@ -79,7 +79,7 @@ export function readChatChunks(text: string): ChatReading {
       keysWithin(
         chunk["usage"] as Record<string, unknown>,
         ["prompt_tokens", "completion_tokens", "total_tokens"],
-        [],
+        ["prompt_tokens_details", "completion_tokens_details"],
         "usage",
       );
       assert(

@@ -268,5 +268,9 @@ function withoutNulls(usage: Record<string, unknown>): Record<string, unknown> {
 
 /** Anthropic usage: input and output tokens (the total is their sum). */
 function anthropicUsage(raw: unknown): Usage | undefined {
-  return readUsage(raw, ["input_tokens"], ["output_tokens"], []);
+  return readUsage(raw, ["input_tokens"], ["output_tokens"], [], {
+    cacheRead: ["cache_read_input_tokens"],
+    cacheWrite: ["cache_creation_input_tokens"],
+    cacheApart: true,
+  });
 }

@@ -172,7 +172,11 @@ export class BedrockConverseDecoder {
   }
 
   #onMetadata(payload: Payload): void {
-    const usage = readUsage(payload["usage"], ["inputTokens"], ["outputTokens"], ["totalTokens"]);
+    const usage = readUsage(payload["usage"], ["inputTokens"], ["outputTokens"], ["totalTokens"], {
+      cacheRead: ["cacheReadInputTokens"],
+      cacheWrite: ["cacheWriteInputTokens"],
+      cacheApart: true,
+    });
     if (usage) this.#emit({ type: "usage", usage });
     // The last event of a response: after the stop, nothing more is coming.
     if (this.#finished) this.#emit({ type: "done" });

@@ -85,6 +85,7 @@ export class GeminiDecoder implements ProviderDecoder {
       ["promptTokenCount"],
       ["candidatesTokenCount"],
       ["totalTokenCount"],
+      { cacheRead: ["cachedContentTokenCount"] },
     );
     if (usage?.totalTokens !== undefined) emit({ type: "usage", usage });
     const feedback = payload["promptFeedback"];

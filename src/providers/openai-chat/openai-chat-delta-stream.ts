@@ -174,7 +174,10 @@ function toolCallChunk(call: Record<string, unknown>, choice: number): ToolCallC
 /** Chat Completions usage (Groq's `x_groq.usage` has the same shape). */
 function chatUsage(raw: unknown): Usage | undefined {
   // Some compatible servers name the counts the Responses/Anthropic way.
-  return readUsage(raw, ["prompt_tokens", "input_tokens"], ["completion_tokens", "output_tokens"], ["total_tokens"]);
+  return readUsage(raw, ["prompt_tokens", "input_tokens"], ["completion_tokens", "output_tokens"], ["total_tokens"], {
+    cacheRead: ["prompt_tokens_details.cached_tokens", "input_tokens_details.cached_tokens"],
+    reasoning: ["completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens"],
+  });
 }
 
 /**

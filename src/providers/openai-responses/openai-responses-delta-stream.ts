@@ -229,7 +229,10 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
 
   #onEnd(event: Payload): void {
     const response = isRecord(event["response"]) ? event["response"] : {};
-    const usage = readUsage(response["usage"], ["input_tokens"], ["output_tokens"], ["total_tokens"]);
+    const usage = readUsage(response["usage"], ["input_tokens"], ["output_tokens"], ["total_tokens"], {
+      cacheRead: ["input_tokens_details.cached_tokens"],
+      reasoning: ["output_tokens_details.reasoning_tokens"],
+    });
     if (usage) this.#emit({ type: "usage", usage });
     if (event["type"] === "response.failed" && isRecord(response["error"])) {
       this.#emit(providerError(response["error"], "The provider reported that the response failed."));

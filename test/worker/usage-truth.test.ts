@@ -1,0 +1,135 @@
+// Usage that tells the truth on every client protocol: the input, output, cache and reasoning
+// tokens a provider reported reach /v1/messages (the final message_delta, cached input apart as
+// Anthropic counts it), /v1/responses (response.completed, cached and reasoning details) and
+// /v1/chat/completions (the usage chunk of stream_options.include_usage), never zeros in their
+// place.
+import { describe, expect, it } from "vitest";
+import { post } from "./client-support.ts";
+import { AUTH, live } from "./open-responses-support.ts";
+import { chatChunk, FakeUpstream, openAIChunks, worker } from "./support.ts";
+
+const sse = (events: [string, unknown][]) =>
+  events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+
+/** Anthropic: 5 fresh input tokens, 100 read from the cache, 20 written to it; 7 out. */
+const anthropic = () =>
+  new FakeUpstream({
+    kind: "sse",
+    chunks: sse([
+      [
+        "message_start",
+        {
+          type: "message_start",
+          message: {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model: "claude",
+            content: [],
+            usage: { input_tokens: 5, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 1 },
+          },
+        },
+      ],
+      ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
+      ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi." } }],
+      ["content_block_stop", { type: "content_block_stop", index: 0 }],
+      ["message_delta", { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 7 } }],
+      ["message_stop", { type: "message_stop" }],
+    ]),
+  });
+
+/** OpenAI Chat: 50 input tokens of which 40 cached, 30 out of which 20 reasoning. */
+const openai = () =>
+  new FakeUpstream({
+    kind: "sse",
+    chunks: openAIChunks([
+      chatChunk({ role: "assistant", content: "Hi." }),
+      chatChunk({}, "stop"),
+      {
+        choices: [],
+        usage: {
+          prompt_tokens: 50,
+          completion_tokens: 30,
+          total_tokens: 80,
+          prompt_tokens_details: { cached_tokens: 40 },
+          completion_tokens_details: { reasoning_tokens: 20 },
+        },
+      },
+    ]),
+  });
+
+const UPSTREAMS = { anthropic, openai } as const;
+const EXPECTED = {
+  anthropic: {
+    messages: { input_tokens: 5, output_tokens: 7, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 },
+    responses: {
+      input_tokens: 125,
+      input_tokens_details: { cached_tokens: 100 },
+      output_tokens: 7,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 132,
+    },
+    chat: {
+      prompt_tokens: 125,
+      completion_tokens: 7,
+      total_tokens: 132,
+      prompt_tokens_details: { cached_tokens: 100 },
+    },
+  },
+  openai: {
+    messages: { input_tokens: 10, output_tokens: 30, cache_read_input_tokens: 40 },
+    responses: {
+      input_tokens: 50,
+      input_tokens_details: { cached_tokens: 40 },
+      output_tokens: 30,
+      output_tokens_details: { reasoning_tokens: 20 },
+      total_tokens: 80,
+    },
+    chat: {
+      prompt_tokens: 50,
+      completion_tokens: 30,
+      total_tokens: 80,
+      prompt_tokens_details: { cached_tokens: 40 },
+      completion_tokens_details: { reasoning_tokens: 20 },
+    },
+  },
+};
+
+/** The JSON of every `data:` line but `[DONE]`. */
+const data = async (answer: Response) =>
+  (await answer.text())
+    .split("\n")
+    .filter((line) => line.startsWith("data: ") && line !== "data: [DONE]")
+    .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+
+describe("usage as the provider reported it, on every client protocol", () => {
+  for (const provider of ["anthropic", "openai"] as const) {
+    const call = (path: string, body: Record<string, unknown>) =>
+      worker(UPSTREAMS[provider]()).call(post(path, { model: `${provider}/m`, ...body }, AUTH), live(provider));
+    const messages = [{ role: "user", content: "Hi" }];
+
+    it(`${provider} -> /v1/messages: the final message_delta has input, output and cache tokens`, async () => {
+      const events = await data(await call("/v1/messages", { max_tokens: 64, stream: true, messages }));
+      expect(events.find((event) => event["type"] === "message_delta")?.["usage"]).toEqual(EXPECTED[provider].messages);
+      const whole = (await (await call("/v1/messages", { max_tokens: 64, messages })).json()) as { usage: unknown };
+      expect(whole.usage).toEqual(EXPECTED[provider].messages);
+    });
+
+    it(`${provider} -> /v1/responses: response.completed has input, output, cached and reasoning tokens`, async () => {
+      const events = await data(await call("/v1/responses", { input: "Hi", stream: true }));
+      const completed = events.find((event) => event["type"] === "response.completed");
+      expect((completed?.["response"] as { usage: unknown }).usage).toEqual(EXPECTED[provider].responses);
+      const whole = (await (await call("/v1/responses", { input: "Hi" })).json()) as { usage: unknown };
+      expect(whole.usage).toEqual(EXPECTED[provider].responses);
+    });
+
+    it(`${provider} -> /v1/chat/completions: the include_usage chunk and the completion have them`, async () => {
+      const chunks = await data(
+        await call("/v1/chat/completions", { messages, stream: true, stream_options: { include_usage: true } }),
+      );
+      expect(chunks.at(-1)?.["usage"]).toEqual(EXPECTED[provider].chat);
+      const whole = (await (await call("/v1/chat/completions", { messages })).json()) as { usage: unknown };
+      expect(whole.usage).toEqual(EXPECTED[provider].chat);
+    });
+  }
+});
