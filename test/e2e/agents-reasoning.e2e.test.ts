@@ -10,9 +10,12 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ITEM, type ReasoningProvider, SIGNATURE, startReasoningProvider, THOUGHT } from "./reasoning-provider.ts";
+import { agentBinDir } from "./agent-clis.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), "..", ".."), "node_modules", ".bin");
+/** Where `claude` and `codex` are (installed by the first test that needs them: ./agent-clis.ts). */
+let agents = bin;
 const TOKEN = "agent-client-token";
 const OUTPUT = "OUT-42-";
 const command = (tag: string): string => `echo OUT-$((6*7))-${tag}`;
@@ -49,7 +52,7 @@ function run(file: string, args: readonly string[], env: Record<string, string>)
 
 const claude = (tag: string, model: string) =>
   run(
-    join(bin, "claude"),
+    join(agents, "claude"),
     ["-p", `Run \`${command(tag)}\` with the Bash tool.`, "--allowedTools", "Bash", "--model", model],
     { ANTHROPIC_BASE_URL: server!.url, ANTHROPIC_API_KEY: TOKEN, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1" },
   );
@@ -74,7 +77,7 @@ function codex(tag: string, model: string) {
     ].join("\n"),
   );
   return run(
-    join(bin, "codex"),
+    join(agents, "codex"),
     [
       "exec",
       "--skip-git-repo-check",
@@ -115,9 +118,10 @@ function expectReasoningItem(body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
+  agents = await agentBinDir();
   fake = await startReasoningProvider(OUTPUT);
   server = await startWorker({ ...fake.vars, CLIENT_TOKEN: TOKEN, OPEN_ACCESS: "false" }, 90_000);
-}, 120_000);
+}, 720_000); // the first run installs the agents (./agent-clis.ts)
 
 afterAll(async () => {
   await server?.stop();

@@ -13,10 +13,13 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptedCall } from "../../worker/upstream/replay/scripted/script.ts";
 import { startFakeProvider, type FakeProvider } from "./fake-provider.ts";
+import { agentBinDir } from "./agent-clis.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = join(root, "node_modules", ".bin");
+/** Where `claude` and `codex` are (installed by the first test that needs them: ./agent-clis.ts). */
+let agents = bin;
 
 /**
  * Runs an agent to its end with stdin closed (`codex exec` otherwise waits to read a prompt from
@@ -69,12 +72,13 @@ function shellCall(body: string): ScriptedCall | undefined {
 }
 
 beforeAll(async () => {
+  agents = await agentBinDir();
   fake = await startFakeProvider(shellCall, OUTPUT);
   server = await startWorker(
     { ...fake.vars, CLIENT_TOKEN: TOKEN, OPEN_ACCESS: "false", MODEL_ALIASES: "claude-*=anthropic/fake-model" },
     90_000,
   );
-}, 120_000);
+}, 720_000); // the first run installs the agents (./agent-clis.ts)
 
 afterAll(async () => {
   await server?.stop();
@@ -102,7 +106,7 @@ describe("Claude Code runs its Bash tool through POST /v1/messages", () => {
       const tag = `claude-${provider}`;
       const cwd = tempDir("agent-cwd-");
       const { stdout } = await run(
-        join(bin, "claude"),
+        join(agents, "claude"),
         [
           "-p",
           `Run \`${command(tag)}\` with the Bash tool and tell me what it printed.`,
@@ -150,7 +154,7 @@ describe("Claude Code runs its Bash tool through POST /v1/messages", () => {
   it("a model name of Claude Code's own goes where MODEL_ALIASES maps it", async () => {
     const tag = "claude-alias";
     const { stdout } = await run(
-      join(bin, "claude"),
+      join(agents, "claude"),
       [
         "-p",
         `Run \`${command(tag)}\` with the Bash tool.`,
@@ -201,7 +205,7 @@ describe("Codex runs its shell tool through POST /v1/responses", () => {
         ].join("\n"),
       );
       const { stdout } = await run(
-        join(bin, "codex"),
+        join(agents, "codex"),
         [
           "exec",
           "--skip-git-repo-check",

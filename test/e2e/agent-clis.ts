@@ -1,0 +1,51 @@
+// The agents' CLIs (Claude Code, Codex: about 850 MB) are not dependencies of the package: the
+// end-to-end tests that run them install them here, once, into a cache of the checkout
+// (node_modules/.cache/agent-clis/, with `npm install` from the registry), at the versions below.
+// A checkout that has them in node_modules/.bin already (an install from before they moved here)
+// uses those. Installed in a directory of its own and renamed into place, so two test files that
+// ask at once never see half an install.
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const cache = join(root, "node_modules", ".cache", "agent-clis");
+
+/** The agents the tests run, at the versions they were tested with. */
+export const AGENT_PACKAGES = { "@anthropic-ai/claude-code": "2.1.332", "@openai/codex": "0.171.0" } as const;
+
+/** The directory holding the `claude` and `codex` commands, installed first if they are not there. */
+export async function agentBinDir(): Promise<string> {
+  const own = join(root, "node_modules", ".bin");
+  if (existsSync(join(own, "claude")) && existsSync(join(own, "codex"))) return own;
+  const bin = join(cache, "node_modules", ".bin");
+  if (existsSync(join(bin, "claude")) && existsSync(join(bin, "codex"))) return bin;
+  mkdirSync(dirname(cache), { recursive: true });
+  const staging = mkdtempSync(`${cache}-`);
+  try {
+    writeFileSync(
+      join(staging, "package.json"),
+      JSON.stringify({
+        private: true,
+        dependencies: AGENT_PACKAGES,
+        // Claude Code's install script sets up its native build.
+        allowScripts: { "@anthropic-ai/claude-code": true },
+      }),
+    );
+    await promisify(execFile)("npm", ["install", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error"], {
+      cwd: staging,
+      timeout: 600_000,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    try {
+      renameSync(staging, cache);
+    } catch (error) {
+      if (!existsSync(join(bin, "claude"))) throw error; // another file installed them meanwhile
+    }
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return bin;
+}
