@@ -45,7 +45,7 @@ export function pickRecording(
   const text = prompt.toLowerCase();
   const head = text.slice(0, 1_000); // a recording is named at the start, and the pattern need not read a huge prompt
   const named = recordings.find((recording) =>
-    new RegExp(`\\breplay:? ${escape(recording.name.toLowerCase())}(?![\\w.-])`).test(head),
+    new RegExp(`\\breplay:? ${escapeRegExp(recording.name.toLowerCase())}(?![\\w.-])`).test(head),
   );
   if (named) return named;
   let best: Recording | undefined;
@@ -58,6 +58,6 @@ export function pickRecording(
   return best;
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
