@@ -4,8 +4,10 @@
 //   1. imports every subpath of the exports map and reads a recorded stream through the chain,
 //      under the system's `node` (Node 20 here) and the Node 24 of the dev dependencies;
 //   2. type-checks a consumer of every subpath without skipLibCheck, with the oldest TypeScript
-//      the package supports (5.0, node_modules/typescript-5.0) and the newest (7,
-//      node_modules/typescript-7), under `nodenext` and `bundler` resolution;
+//      the package supports (5.0, node_modules/typescript-5.0), the 5.x it is built with, and the
+//      newest (7, node_modules/typescript-7): with the DOM lib under `nodenext` and `bundler`
+//      resolution, and as a Node-only project (lib ES2022, types node, no DOM); then with Deno's
+//      types (`deno check`);
 //   3. bundles each subpath with esbuild against the size budget (scripts/size.mjs --package).
 // Prints one line per check and exits 1 if any failed. Usage: node scripts/check-tarball.mjs [--keep]
 import { execFileSync, spawnSync } from "node:child_process";
@@ -20,6 +22,11 @@ const work = mkdtempSync(join(tmpdir(), "tool-call-stream-tarball-"));
 const project = join(work, "consumer");
 const failures = [];
 const quiet = { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] };
+
+/** The version of an installed dev dependency (`typescript`: the 5.x the repository builds with). */
+function readVersion(name) {
+  return JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version;
+}
 
 /** Runs a command; a failure is recorded with its output, never thrown. */
 function run(label, command, args, options = {}) {
@@ -131,32 +138,70 @@ export async function names(response: Response): Promise<string[]> {
 }
 `,
   );
+  // The set-ups the README names: a browser or Worker project (DOM), a Node-only server project
+  // (lib ES2022 and @types/node, no DOM: nothing in the package's types may need a DOM-only name
+  // such as ReadableStreamReadResult), each strict and without skipLibCheck.
+  const nodeTypes = join(root, "node_modules", "@types");
+  const setups = [
+    ...["nodenext", "bundler"].map((resolution) => ({ name: `DOM, ${resolution}`, resolution, dom: true })),
+    { name: "Node only: lib ES2022, types node", resolution: "nodenext", dom: false },
+  ];
   for (const [typescript, version] of [
     ["typescript-5.0", "5.0"],
+    ["typescript", readVersion("typescript")],
     ["typescript-7", "7"],
   ]) {
     const tsc = join(root, "node_modules", typescript, "bin", "tsc");
     const asyncIterable = version !== "5.0";
-    for (const resolution of ["nodenext", "bundler"]) {
-      const config = `tsconfig.${version}.${resolution}.json`;
+    for (const [i, setup] of setups.entries()) {
+      const config = `tsconfig.${version}.${i}.json`;
       writeFileSync(
         join(project, config),
         JSON.stringify({
           compilerOptions: {
             target: "ES2022",
-            module: resolution === "bundler" ? "ESNext" : "NodeNext",
-            moduleResolution: resolution,
-            lib: ["ES2022", "DOM", "DOM.Iterable", ...(asyncIterable ? ["DOM.AsyncIterable"] : [])],
-            types: [],
+            module: setup.resolution === "bundler" ? "ESNext" : "NodeNext",
+            moduleResolution: setup.resolution,
+            lib: setup.dom
+              ? ["ES2022", "DOM", "DOM.Iterable", ...(asyncIterable ? ["DOM.AsyncIterable"] : [])]
+              : ["ES2022"],
+            types: setup.dom ? [] : ["node"],
+            ...(setup.dom ? {} : { typeRoots: [nodeTypes] }),
             strict: true,
             noEmit: true,
           },
           files: ["consumer.ts", ...(asyncIterable ? ["consumer-for-await.ts"] : [])],
         }),
       );
-      run(`tsc ${version} (${resolution}, no skipLibCheck)`, "node", [tsc, "-p", config], { cwd: project });
+      const label = `tsc ${version} (${setup.name}, no skipLibCheck)`;
+      if (setup.dom || version !== "5.0") {
+        run(label, "node", [tsc, "-p", config], { cwd: project });
+        continue;
+      }
+      // @types/node (26 here) needs a newer TypeScript than 5.0 for its own files (Disposable,
+      // Symbol.dispose): under 5.0 only an error outside @types/node counts.
+      const result = spawnSync("node", [tsc, "-p", config], { ...quiet, cwd: project });
+      const errors = `${result.stdout}`.split("\n").filter((line) => /error TS\d+/.test(line));
+      const ours = errors.filter((line) => !line.includes("node_modules/@types/node/"));
+      if (result.status !== 0 && errors.length === 0)
+        failures.push(`${label} failed:\n${result.stdout}${result.stderr}`);
+      else if (ours.length > 0) failures.push(`${label} failed:\n${ours.join("\n")}`);
+      else
+        console.log(
+          `tarball: ${label}: ok (${errors.length - ours.length} errors inside @types/node itself left aside)`,
+        );
     }
   }
+
+  // Deno's types: `deno check` of the consumer in the installed project, as a Deno user of the
+  // npm package checks it (Deno's own TypeScript and its web types, no DOM lib).
+  writeFileSync(join(project, "deno.json"), JSON.stringify({ nodeModulesDir: "manual" }));
+  run(
+    "deno check (Deno's types)",
+    join(root, "node_modules", ".bin", "deno"),
+    ["check", "consumer.ts", "consumer-for-await.ts"],
+    { cwd: project },
+  );
 
   // 3. Each subpath bundled from the installed package, against the size budget.
   const sizes = run("esbuild bundles within the size budget", "node", [

@@ -19,7 +19,7 @@ export type ProviderChunks = AsyncIterable<object> | Iterable<object> | Readable
 export type ChainInput = Response | ReadableStream<Uint8Array> | ProviderChunks;
 
 /** A read of the input: bytes, or an SDK's object. */
-export type InputRead = { done: false; value: unknown } | { done: true; value?: undefined };
+export type InputRead = { done: false; value: unknown } | { done: true; value?: unknown };
 
 /** How the pump reads its input: a reader's `read` and `cancel`. */
 interface InputReader {

@@ -3,10 +3,17 @@ const MAX_READ = 64 * 1024;
 /** The least: the buffer of a body that sends a little at a time (what a waiting read holds). */
 const MIN_READ = 16 * 1024;
 
+/**
+ * A read of a {@link ChunkReader}: a chunk, or the end. Spelled out rather than the DOM lib's
+ * `ReadableStreamReadResult`, which a Node-only project (`lib: ["ES2022"]`, `types: ["node"]`)
+ * does not have.
+ */
+export type ChunkRead = { done: false; value: Uint8Array } | { done: true; value?: Uint8Array | undefined };
+
 /** What the chain reads a body with: a default reader's `read` and `cancel`. */
 export interface ChunkReader {
   /** The next chunk; `done` at the end. */
-  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  read(): Promise<ChunkRead>;
   /** Cancels the body (and with a fetch body, the request). */
   cancel(reason?: unknown): Promise<void>;
 }

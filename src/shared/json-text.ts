@@ -16,10 +16,12 @@ const UNTRACKED_DEPTH = 64;
 /** The prototypes of plain objects: theirs are written member by member, with no other check. */
 const PLAIN = new Set<unknown>([Object.prototype, null]);
 
-const BIGINT = "Tool arguments given as an object hold a BigInt; they cannot be written as JSON.";
-
-const unreadable = (message: string): ToolCallStreamError =>
-  new ToolCallStreamError({ code: "malformed-payload", message });
+/** The error of arguments given as an object that hold `what`, which JSON cannot write. */
+const unreadable = (what: string): ToolCallStreamError =>
+  new ToolCallStreamError({
+    code: "malformed-payload",
+    message: `Tool arguments given as an object hold ${what}; they cannot be written as JSON.`,
+  });
 
 /**
  * `JSON.stringify(value)` for a value a provider's data gave as an object (Ollama's, Gemini's,
@@ -47,8 +49,7 @@ export function jsonText(value: unknown): string | undefined {
   const enter = (node: object): void => {
     if (++top === UNTRACKED_DEPTH && !open) open = new Set(nodes.slice(0, top));
     if (open) {
-      if (open.has(node))
-        throw unreadable("Tool arguments given as an object hold a cycle; they cannot be written as JSON.");
+      if (open.has(node)) throw unreadable("a cycle");
       open.add(node);
     }
     const names = Array.isArray(node) ? undefined : Object.keys(node);
@@ -84,8 +85,7 @@ export function jsonText(value: unknown): string | undefined {
     }
     if (typeof item === "string") out += item;
     else enter(item);
-    if (out.length > MAX_JSON_TEXT)
-      throw unreadable("Tool arguments given as an object are too large to write as JSON.");
+    if (out.length > MAX_JSON_TEXT) throw unreadable("more than 32 Mi characters");
   }
   return out;
 }
@@ -104,13 +104,13 @@ function leaf(value: unknown, key: string | number): string | object | typeof OM
     case "boolean":
       return value ? "true" : "false";
     case "bigint":
-      throw unreadable(BIGINT);
+      throw unreadable("a BigInt");
     case "object":
       if (value === null) return "null";
       if (Array.isArray(value) || PLAIN.has(Object.getPrototypeOf(value))) return value;
       // A boxed primitive is its value, as for JSON.stringify (which cannot recurse into one).
       if (value instanceof Number || value instanceof String || value instanceof Boolean) return JSON.stringify(value);
-      if (value instanceof BigInt) throw unreadable(BIGINT);
+      if (value instanceof BigInt) throw unreadable("a BigInt");
       return value;
     default:
       return OMIT;
