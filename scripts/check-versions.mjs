@@ -1,6 +1,6 @@
 // The version is one number everywhere (issue 8): package.json, deno.json, and the newest released
-// entry of CHANGELOG.md ("## [x.y.z] - YYYY-MM-DD", after "## [Unreleased]") must agree and be
-// semver; and deno.json's subpath exports must be the same as package.json's, pointing at the
+// entry of CHANGELOG.md ("## [x.y.z] - YYYY-MM-DD", after "## [Unreleased]"; before the first
+// release, "## x.y.z (unreleased)") must agree and be semver; and deno.json's subpath exports must be the same as package.json's, pointing at the
 // sources that dist/ is built from, and the `docs` script documents every one of them. Exits 1 with one line per disagreement.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -19,8 +19,12 @@ if (deno.version !== pkg.version)
 
 const headings = [...read("CHANGELOG.md").matchAll(/^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?\s*$/gm)];
 const released = headings.filter((heading) => heading[1] !== "Unreleased");
-if (released.length === 0) failures.push("CHANGELOG.md has no released version heading");
-else {
+// Before the first release no heading is dated: the version is the one that release will carry,
+// and the changelog says it is not out yet.
+if (released.length === 0) {
+  if (!new RegExp(`^## ${pkg.version.replaceAll(".", "\\.")} \\(unreleased\\)\\s*$`, "m").test(read("CHANGELOG.md")))
+    failures.push(`CHANGELOG.md has no released version heading, nor "## ${pkg.version} (unreleased)"`);
+} else {
   const [, version, date] = released[0];
   if (version !== pkg.version)
     failures.push(`CHANGELOG.md's newest version ${version} differs from package.json ${pkg.version}`);

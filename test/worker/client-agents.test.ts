@@ -199,7 +199,14 @@ describe("the agent endpoints: names, keys, limits and errors in each protocol's
       expect(message.model).toBe(model);
     }
     const models = await sdk.models.list();
-    expect(models.data.map((model) => model.id)).toEqual(["claude-sonnet-4-5"]);
+    // The aliases, and offline (no provider key) the scripted model that serves any name.
+    expect(models.data.map((model) => model.id)).toEqual([
+      "claude-sonnet-4-5",
+      "scripted-model",
+      ...Object.keys(upstreamProviders).map((provider) => `${provider}/scripted-model`),
+    ]);
+    const keyed = anthropic({ apiKey: "t", fetch: workerFetch({ env: { ...env, GEMINI_API_KEY: "g" } }) });
+    expect((await keyed.models.list()).data.map((model) => model.id)).toEqual(["claude-sonnet-4-5"]);
     const wrong = await anthropic({ apiKey: "wrong", fetch: workerFetch({ env }) })
       .messages.create({ model: "claude-sonnet-4-5", max_tokens: 64, messages: [{ role: "user", content: "hi" }] })
       .catch((error: unknown) => error);
