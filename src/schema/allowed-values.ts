@@ -19,8 +19,14 @@ export interface AllowedValues {
   readonly composites: ReadonlySet<string>;
   /** The kinds of value allowed, as bits of {@link kindBit}. */
   readonly kinds: number;
-  /** The allowed strings, sorted by UTF-16 code units, each once. */
-  readonly strings: readonly string[];
+  /** The allowed strings, sorted by UTF-16 code units, each once: built when the early check first needs them ({@link sortedStrings}). */
+  strings?: readonly string[];
+}
+
+/** The allowed strings, sorted by UTF-16 code units, each once (sorted at the first call, then kept). */
+export function sortedStrings(allowed: AllowedValues): readonly string[] {
+  allowed.strings ??= [...allowed.primitives].filter((value): value is string => typeof value === "string").sort();
+  return allowed.strings;
 }
 
 /** The kinds of value as bits, by the first character of their JSON text (a number otherwise). */
@@ -63,8 +69,7 @@ export function allowedValues(
       if (form !== undefined) composites.add(form);
     } else primitives.add(value);
   }
-  const strings = [...primitives].filter((value): value is string => typeof value === "string").sort();
-  return { values, allowed: { primitives, composites, kinds, strings } };
+  return { values, allowed: { primitives, composites, kinds } };
 }
 
 /**

@@ -48,8 +48,12 @@ export class CheckBudget {
     this.allow(characters);
   }
 
-  /** The arguments are `characters` long now: the budget grows to match (it never shrinks). */
+  /**
+   * The arguments are `characters` long now: the budget grows to match (it never shrinks). Once
+   * exhausted it stays so: a check that ran out stopped, and what it skipped is not done later.
+   */
   allow(characters: number): void {
+    if (this.steps < 0) return;
     const total = Math.min(this.#cap, CHECK_STEPS_BASE + CHECK_STEPS_PER_CHARACTER * characters);
     if (total <= this.granted) return;
     this.steps += total - this.granted;

@@ -163,10 +163,7 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   node.maxContains = count(own(schema, "maxContains"));
 
   const properties = map(own(schema, "properties"));
-  if (properties) {
-    node.properties = new Map(properties);
-    node.propertyKeys = [...node.properties.keys()].sort();
-  }
+  if (properties) node.properties = new Map(properties);
   const patterns = own(schema, "patternProperties");
   if (isRecord(patterns)) {
     node.patternProperties = Object.keys(patterns).flatMap((key) => {

@@ -55,8 +55,6 @@ export interface SchemaNode {
   minContains: number;
   maxContains: number | undefined;
   properties: ReadonlyMap<string, SchemaNode> | undefined;
-  /** The names of `properties`, sorted by UTF-16 code units (the early check narrows a key by binary search). */
-  propertyKeys: readonly string[] | undefined;
   patternProperties: readonly (readonly [LinearPattern, SchemaNode])[] | undefined;
   additionalProperties: SchemaNode | undefined;
   required: readonly string[];
@@ -133,7 +131,6 @@ export function blank(never: boolean): SchemaNode {
     minContains: 1,
     maxContains: undefined,
     properties: undefined,
-    propertyKeys: undefined,
     patternProperties: undefined,
     additionalProperties: undefined,
     required: [],
@@ -172,4 +169,18 @@ export function compilePattern(pattern: unknown): LinearPattern | undefined {
  */
 export function matchesPattern(pattern: LinearPattern, text: string, budget: StepBudget): boolean {
   return text.length <= MAX_PATTERN_INPUT && pattern.test(text, budget);
+}
+
+const sortedKeys = new WeakMap<ReadonlyMap<string, SchemaNode>, readonly string[]>();
+
+/**
+ * The names of a schema's `properties`, sorted by UTF-16 code units, for the early check's
+ * narrowing of a key: sorted at the first call, then kept (by the map, which the copies of a
+ * node share).
+ */
+export function propertyKeys(node: SchemaNode): readonly string[] {
+  if (!node.properties) return [];
+  let keys = sortedKeys.get(node.properties);
+  if (!keys) sortedKeys.set(node.properties, (keys = [...node.properties.keys()].sort()));
+  return keys;
 }

@@ -1,11 +1,11 @@
 import type { JsonParserListener } from "../json/json-grammar.ts";
 import type { SchemaViolation } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
-import { isAllowed, kindBit } from "./allowed-values.ts";
+import { isAllowed, kindBit, sortedStrings } from "./allowed-values.ts";
 import { meets } from "./check-arguments.ts";
 import { CheckBudget } from "./check-budget.ts";
 import { type CompileOptions, compileSchema } from "./compiled-schema.ts";
-import { matchesPattern, type SchemaNode } from "./schema-node.ts";
+import { matchesPattern, propertyKeys, type SchemaNode } from "./schema-node.ts";
 import { KINDS, narrow, pointerToken } from "./watch-text.ts";
 import { ANY, type Condition, cutOffs, expand, MAX_CONDITIONS, type OpenValue } from "./watch-conditions.ts";
 import { allowedFailure, codePoints, numberFailure, stringFailure } from "./schema-keywords.ts";
@@ -177,7 +177,7 @@ export class SchemaWatcher implements JsonParserListener {
     const allowed = s.allowedValues;
     if (!allowed) return;
     if (!(allowed.kinds & kindBit(first))) return this.#kill(depth, c, value.path, allowedFailure(s)[1]);
-    if (first === 0x22) c.strings = { lo: 0, hi: allowed.strings.length };
+    if (first === 0x22) c.strings = { lo: 0, hi: sortedStrings(allowed).length };
   }
 
   /** The checks a closed value decides. */
@@ -245,7 +245,7 @@ export class SchemaWatcher implements JsonParserListener {
       if (max !== undefined && open.points > max)
         this.#kill(depth, c, open.path, `Expected at most ${max} characters.`);
       else if (c.strings) {
-        narrow(c.schema.allowedValues!.strings, c.strings, added, from, done, budget);
+        narrow(sortedStrings(c.schema.allowedValues!), c.strings, added, from, done, budget);
         if (c.strings.lo >= c.strings.hi) this.#kill(depth, c, open.path, allowedFailure(c.schema)[1]);
       }
     }
@@ -259,7 +259,7 @@ export class SchemaWatcher implements JsonParserListener {
     for (const c of object.conditions) {
       const s = c.schema;
       if (!c.live || this.#stopped || !s || !s.additionalProperties?.never || s.patternProperties) continue;
-      const names = s.propertyKeys ?? [];
+      const names = propertyKeys(s);
       c.names ??= { lo: 0, hi: names.length };
       narrow(names, c.names, added, from, done, this.#budget);
       if (c.names.lo >= c.names.hi) this.#kill(depth, c, object.path, "A property the schema does not allow.");

@@ -119,17 +119,37 @@ group("One work budget per call, charged by real work (issue 33)", (test) => {
       anyOf: Array.from({ length: 63 }, () => ({ propertyNames: { $ref: "#/$defs/n0" } })),
       $defs: refTree(24, { pattern: "^z" }),
     };
-    for (const abortOnViolation of [false, true]) {
-      const { events, budgets } = run(schema, [chars('{"city":"Tokyo","unit":"c"}')], abortOnViolation);
+    // Split a character at a time, and 8 at a time with values after the budget ran out (the
+    // budget grows with them, but once spent it stays spent: the watcher's state is not resumed).
+    const text = '{"city":"Tokyo","unit":"c"}';
+    const nested = '{"city":"Tokyo","unit":"c","days":[1,{"a":2}],"more":{"x":"y"}}';
+    const splits: [string[], number][] = [
+      [chars(text), text.length],
+      [nested.match(/.{1,8}/g)!, nested.length],
+    ];
+    for (const [abortOnViolation, [fragments, length]] of [
+      [false, splits[0]!],
+      [true, splits[0]!],
+      [false, splits[1]!],
+    ] as const) {
+      const { events, budgets } = run(schema, [fragments], abortOnViolation);
       // 2^24 leaves per branch, 63 branches: nothing finishes that within one call's budget.
       assertEquals(only(events, "tool-call-violation").length, 0, "the early check stops without a violation");
       assertEquals(only(events, "abort").length, 0, "and never aborts a call it could not judge");
       assertEquals(codeOf(events), "validation-budget-exceeded");
       const invalid = only(events, "invalid-tool-call")[0];
       assert(invalid?.type === "invalid-tool-call" && invalid.error.issues?.[0]?.includes("could not be checked"), "");
-      assertEquals(budgets[0]!.granted, CHECK_STEPS_BASE + 27 * CHECK_STEPS_PER_CHARACTER);
+      assert(budgets[0]!.granted <= CHECK_STEPS_BASE + length * CHECK_STEPS_PER_CHARACTER, "sized by the arguments");
       assertEquals(events.at(-1)?.type, "finish");
     }
+    // Smaller: the budget runs out as a value begins, and grows again with the next fragments.
+    const small: ToolSchema = {
+      type: "object",
+      anyOf: Array.from({ length: 8 }, () => ({ propertyNames: { $ref: "#/$defs/n0" } })),
+      $defs: refTree(12, { pattern: "^z" }),
+    };
+    const five = JSON.stringify({ city: "Tokyo", unit: "c", days: 3, lang: "ja", mode: "x" });
+    assertEquals(codeOf(run(small, [five.match(/.{1,8}/g)!]).events), "validation-budget-exceeded");
   });
 
   test("a 30,000-value enum: a valid call takes tens of steps per value, early and final (a set, and a sorted list by binary search)", () => {
