@@ -74,6 +74,8 @@ export interface AccumulatorSnapshot {
   reasoning: string;
   /** True once the accumulator emitted its `finish` or `abort`. */
   closed: boolean;
+  /** The calls the provider withdrew so far, once one was. */
+  withdrawnToolCalls?: InvalidToolCall[];
   /** The reasoning parts so far (signed, redacted, or reasoning items), once one came. */
   reasoningParts?: ReasoningPart[];
 }

@@ -1,6 +1,6 @@
 import type { ProviderDelta, ToolCallChunkDelta, ToolCallEndDelta } from "../shared/deltas.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
-import type { AbortReason, DiscardedToolCall, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
+import type { AbortReason, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
 import { withChoice } from "../shared/values.ts";
 import {
   DEFAULT_MAX_ARGUMENTS_LENGTH,
@@ -9,7 +9,7 @@ import {
 } from "./accumulator-options.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
 import { finishEvent } from "./finish-event.ts";
-import { ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
+import { summary, ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
 /**
  * An accumulator's state and call registry, for the snapshot functions (accumulator-snapshot.ts)
@@ -167,6 +167,7 @@ export class ToolCallAccumulator {
   #onEnd(delta: ToolCallEndDelta): void {
     const call = this.#registry.find(delta.choice ?? 0, delta.index);
     if (!call) return;
+    if (delta.withdrawn) return this.#withdraw(call);
     const final = delta.arguments;
     if (final !== undefined && final !== call.args.text) {
       // The provider's final arguments win. When they extend what streamed (or nothing
@@ -251,6 +252,14 @@ export class ToolCallAccumulator {
     this.#enqueue({ type: "tool-call", ...toolCall });
   }
 
+  /** A call the provider withdrew: closed unparsed, an `invalid-tool-call` (closing what streamed), listed apart. */
+  #withdraw(call: OpenToolCall): void {
+    this.#registry.close(call);
+    const error = { code: "withdrawn" as const, message: "The provider withdrew this call: it must not run." };
+    (this.#s.withdrawnToolCalls ??= []).push({ ...summary(call), error });
+    this.#enqueue({ type: "invalid-tool-call", ...summary(call), error });
+  }
+
   #invalid(call: InvalidToolCall): void {
     this.#s.invalidToolCalls.push(call);
     this.#enqueue({ type: "invalid-tool-call", ...call });
@@ -287,9 +296,4 @@ export class ToolCallAccumulator {
     this.abort("limit-exceeded", error);
     this.#onTerminate();
   }
-}
-
-/** What every report of a call has: its index, id, name, arguments text and choice. */
-function summary(call: OpenToolCall): DiscardedToolCall {
-  return withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
 }

@@ -1,5 +1,7 @@
 import { ArgumentsBuffer, type ArgumentsBufferOptions } from "./arguments-buffer.ts";
 import type { ToolCallChunkDelta } from "../shared/deltas.ts";
+import type { DiscardedToolCall } from "../shared/events.ts";
+import { withChoice } from "../shared/values.ts";
 
 /** The accumulator's state of one call that has not completed yet. */
 export interface OpenToolCall {
@@ -169,6 +171,11 @@ function mergeName(call: OpenToolCall, name: string): string {
   if (call.name === "" || name.startsWith(call.name)) return name;
   if (call.name.endsWith(name) || call.args.text !== "") return call.name;
   return call.name + name;
+}
+
+/** What every report of a call has: its index, id, name, arguments text and choice. */
+export function summary(call: OpenToolCall): DiscardedToolCall {
+  return withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
 }
 
 /** Copies `providerExecuted` and `inputFormat` from a fragment onto its call, or from a call onto an event, when set. */

@@ -30,7 +30,7 @@ export interface AnthropicMessagesEncoderOptions {
 }
 
 /** A `stop_reason` of the Messages API. */
-export type AnthropicStopReason = "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "refusal";
+export type AnthropicStopReason = "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "pause_turn" | "refusal";
 
 /** Token usage as the Messages API reports it. */
 export interface AnthropicUsage {
@@ -148,6 +148,7 @@ export function anthropicStopReason(
   if (called) return "tool_use";
   if (reason === "length") return "max_tokens";
   if (reason === "content-filter") return "refusal";
+  if (reason === "pause") return "pause_turn";
   return rawReason === "stop_sequence" ? "stop_sequence" : "end_turn";
 }
 

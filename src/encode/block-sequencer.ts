@@ -85,6 +85,8 @@ export class BlockSequencer {
 
   /** A reasoning part: it closes the reasoning block it belongs to, or is a block of its own. */
   reasoningPart(part: ReasoningPart): void {
+    // A provider's own kept block (Anthropic's compaction, fallback) is not a client protocol's to show.
+    if (part.type === "block") return;
     const tail = this.#blocks.at(-1);
     if (part.type === "redacted") {
       this.#push({ ...base(), kind: "redacted", part });

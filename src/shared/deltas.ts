@@ -30,8 +30,12 @@ export interface Usage {
   raw: unknown;
 }
 
-/** Normalized reason a response finished. The provider's value is kept as `rawReason`. */
-export type FinishReason = "stop" | "tool-calls" | "length" | "content-filter" | "error" | "other";
+/**
+ * Normalized reason a response finished. The provider's value is kept as `rawReason`. `pause`:
+ * the provider paused a long turn of its own tools (Anthropic `pause_turn`); send the turn back as
+ * it is, with no new user message, and it continues (`runToolLoop` does).
+ */
+export type FinishReason = "stop" | "tool-calls" | "length" | "content-filter" | "pause" | "error" | "other";
 
 /**
  * A normalized provider delta: what every provider stage produces and the
@@ -122,6 +126,15 @@ export type ReasoningPart =
       field: "reasoning_content" | "reasoning" | "reasoning_details";
       /** The whole text; for `reasoning_details`, the detail objects, each one's streamed fragments merged. */
       value: string | JsonValue[];
+    }
+  | {
+      /**
+       * The kind of part: a block of the turn the provider must get back as it came, in its
+       * place (Anthropic's `compaction` summary, a `fallback` boundary between two models).
+       */
+      type: "block";
+      /** The block, verbatim (its own `type` says which). */
+      block: { [key: string]: JsonValue };
     };
 
 /**
@@ -175,6 +188,11 @@ export interface ToolCallEndDelta {
   index: number;
   /** The final arguments text, when the provider sends it; it replaces the accumulated text. */
   arguments?: string;
+  /**
+   * The provider withdrew the call instead of ending it (Anthropic: the `tool_use` right before a
+   * `fallback` block, which the refusal may have cut off): it is reported as withdrawn, never run.
+   */
+  withdrawn?: true;
 }
 
 /** The provider's finish reason for one choice; completes that choice's open calls. */

@@ -37,6 +37,11 @@ export type ErrorCode =
   | "invalid-json"
   /** A call that completed without a function name. */
   | "missing-name"
+  /**
+   * A call the provider withdrew (Anthropic: the `tool_use` right before a `fallback` block, which
+   * the refusal that led to the fallback may have cut off): never run it, never answer it.
+   */
+  | "withdrawn"
   /** The provider could not be told from the option or the first event. */
   | "unknown-provider"
   /** A `sequence_number` never arrived within the reorder window (Responses API). */

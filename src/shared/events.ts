@@ -238,6 +238,11 @@ export interface FinishEvent {
   toolCalls: ToolCall[];
   /** Every call whose arguments could not be used, in index order. */
   invalidToolCalls: InvalidToolCall[];
+  /**
+   * The calls the provider withdrew (error `withdrawn`), when there were any: each came as an
+   * `invalid-tool-call`, is in neither list above, and is not to be run, answered or sent back.
+   */
+  withdrawnToolCalls?: InvalidToolCall[];
   /** The visible text of the first choice. */
   text: string;
   /** The reasoning text of the first choice. */

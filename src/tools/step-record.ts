@@ -28,6 +28,7 @@ export class StepRecord {
     if (cut && event.type === "text-delta" && event.choice === undefined) cut.text += event.text;
     else if (cut && event.type === "reasoning-delta" && event.choice === undefined) cut.reasoning += event.text;
     else if (cut && (event.type === "tool-call" || event.type === "invalid-tool-call")) {
+      if (event.type === "invalid-tool-call" && event.error.code === "withdrawn") return;
       const { type: _type, ...call } = event;
       if ("arguments" in call) cut.toolCalls.push(call);
       else cut.invalidToolCalls.push(call);

@@ -66,7 +66,8 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * The agent loop: calls the model, streams its events through a {@link ToolRunnerStream} (so
  * each tool starts the moment its call completes), then appends the assistant turn and the tool
  * results in the provider's own shape (`assistantMessage`, `toolResultMessages`) and calls the
- * model again, until a step ends without a call to run or `maxSteps` calls were made.
+ * model again, until a step ends without a call to run (a turn the provider paused, Anthropic's
+ * `pause_turn`, is sent back as it is and goes on) or `maxSteps` calls were made.
  *
  * Every event of every step comes out of one stream tagged with its `step` (from 1); each step
  * ends with `step-finish` (the messages it adds) and the loop with one `loop-finish` (why, and the
@@ -194,7 +195,9 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     if (own.length > 0) added.push(...toolResultMessages(provider, record.results(own)));
     messages.push(...added);
     out.enqueue({ type: "step-finish", step, messages: added });
-    if (own.length === 0) finish(out, "no-tool-calls");
+    // A paused turn (Anthropic `pause_turn`) continues when sent back as it is.
+    const paused = terminal?.type === "finish" && terminal.reason === "pause";
+    if (own.length === 0 && !paused) finish(out, "no-tool-calls");
     else if (controller.signal.aborted) finish(out, "cancelled");
     else if (step >= maxSteps) finish(out, "max-steps");
   }

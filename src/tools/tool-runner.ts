@@ -66,7 +66,8 @@ export class ToolRunner {
   push(event: ToolCallEvent): void {
     this.#emit(event);
     if (event.type === "tool-call") this.#take(event);
-    else if (event.type === "invalid-tool-call") this.#reject(event);
+    // A call the provider withdrew is not to be answered at all.
+    else if (event.type === "invalid-tool-call" && event.error.code !== "withdrawn") this.#reject(event);
     else if (event.type === "tool-call-violation") this.#violation = event;
     else if (event.type === "abort" && event.reason === "schema-violation") this.#stoppedAtViolation(event);
   }

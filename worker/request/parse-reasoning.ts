@@ -68,9 +68,10 @@ export function budgetAt(value: unknown, path: string): number {
 
 /**
  * One of an assistant message's `reasoning_parts`, as the stream's `finish.reasoningParts` gave
- * it (`{type: "signed", text, signature}`, `{type: "redacted", data}` or
- * `{type: "item", id, encryptedContent?, summary?}` or `{type: "field", field, value}`), or a 400
- * naming `path`.
+ * it (`{type: "signed", text, signature}`, `{type: "redacted", data}`,
+ * `{type: "item", id, encryptedContent?, summary?}`, `{type: "field", field, value}` or
+ * `{type: "block", block}` with an Anthropic `compaction` or `fallback` block), or a 400 naming
+ * `path`.
  */
 export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
   const at = (field: string) => (path === "" ? field : `${path}.${field}`);
@@ -85,7 +86,9 @@ export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
   if (type === "signed") return { type, text: text("text", true), signature: text("signature") };
   if (type === "redacted") return { type, data: text("data") };
   if (type === "field") return fieldPart(value, at);
-  if (type !== "item") throw invalidField(at("type"), `\`${at("type")}\` must be signed, redacted, item or field.`);
+  if (type === "block") return { type, block: keptBlockAt(own(value, "block"), at("block")) };
+  if (type !== "item")
+    throw invalidField(at("type"), `\`${at("type")}\` must be signed, redacted, item, field or block.`);
   const part: ReasoningPart = { type, id: text("id") };
   if (own(value, "encryptedContent") !== undefined) part.encryptedContent = text("encryptedContent");
   const summary = own(value, "summary");
@@ -95,6 +98,7 @@ export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
   }
   return part;
 }
+
 const FIELDS: ReadonlySet<string> = new Set(["reasoning_content", "reasoning", "reasoning_details"]);
 
 /** A Chat Completions reasoning field's part: its field's name, and a string (or, for `reasoning_details`, an array). */
@@ -107,6 +111,16 @@ function fieldPart(value: Record<string, unknown>, at: (field: string) => string
   if (details ? !Array.isArray(given) : typeof given !== "string")
     throw invalidField(at("value"), `\`${at("value")}\` must be ${details ? "an array" : "a string"}.`);
   return { type: "field", field: field as "reasoning_content", value: given as string | JsonValue[] };
+}
+
+/** The block types a `{type: "block"}` part may carry: Anthropic's, sent back to it as they came. */
+const KEPT_BLOCKS: ReadonlySet<unknown> = new Set(["compaction", "fallback"]);
+
+/** A kept Anthropic block (`compaction`, `fallback`) as it came, or a 400 naming `path`. */
+export function keptBlockAt(value: unknown, path: string): { [key: string]: JsonValue } {
+  if (!isObject(value) || !KEPT_BLOCKS.has(own(value, "type")))
+    throw invalidField(path, `\`${path}\` must be a compaction or fallback block.`);
+  return value as { [key: string]: JsonValue };
 }
 
 /** An assistant message's `reasoning_parts`: an array of {@link reasoningPartAt}'s parts, or a 400 naming `path`. */

@@ -6,6 +6,7 @@ import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
+import { AnthropicKeptBlocks } from "./anthropic-kept-blocks.ts";
 
 /** Content blocks that are tool calls: the application runs `tool_use`, the provider the others. */
 const TOOL_BLOCKS: Record<string, boolean> = { tool_use: false, server_tool_use: true, mcp_tool_use: true };
@@ -22,19 +23,24 @@ interface ToolBlock {
   /** A non-empty `input` sent whole at the block's start, used when no `partial_json` follows. */
   initialInput: string | undefined;
   streamed: boolean;
+  /** A server tool's call (`server_tool_use`, `mcp_tool_use`): never withdrawn, its end never held. */
+  providerExecuted: boolean;
 }
 
 /**
  * Anthropic Messages streaming events to normalized deltas (also Vertex AI and Bedrock when they
  * serve the same SSE).
  *
- * A tool call completes at its block's `content_block_stop`, not at the end of the message, and
- * its index is the block index. An `event: error` can arrive after HTTP 200 and the connection
- * then closes without `message_stop`: the error is delivered and the accumulator aborts with the
- * open calls discarded. Thinking text becomes `reasoning-delta`; at a thinking block's stop, when
- * it carried a `signature`, its whole text and signature become a `reasoning-part` delta, and a
- * `redacted_thinking` block's `data` becomes one at its start, in block order: with extended
- * thinking, the next request's assistant turn must carry them back before its `tool_use` blocks.
+ * A tool call completes once the model moved on from its block (the next block's start, or the
+ * message's end), not at the end of the message, and its index is the block index: a `fallback`
+ * block next (server-side fallback to another model after a refusal) withdraws it instead, since
+ * the refusal may have cut it off. Its `caller` (programmatic tool calling) is kept on its
+ * `providerMetadata`. Blocks already in `message_start.message.content` (a programmatic tool
+ * calling continuation) are read as if they had streamed. An `event: error` can arrive after
+ * HTTP 200 and the connection then closes without `message_stop`: the error is delivered and the
+ * accumulator aborts with the open calls discarded. Thinking, redacted thinking, compaction and
+ * fallback blocks become `reasoning-part`s in block order (see {@link AnthropicKeptBlocks}): the
+ * next request's assistant turn carries them back.
  *
  * @example
  * ```ts
@@ -66,8 +72,13 @@ export class AnthropicDecoder implements ProviderDecoder {
   readonly #emit: Emit;
   readonly #toolBlocks = new Map<number, ToolBlock>();
   #inputUsage: Record<string, unknown> = {};
-  /** The open thinking block: its index, text so far and signature (its text is kept only until its stop). */
-  #thinking: { index: number; text: string; signature?: string } | undefined;
+  readonly #kept = new AnthropicKeptBlocks();
+  /**
+   * A `tool_use` block that stopped, its end held until the next block starts or the message
+   * ends: a `fallback` block next withdraws it (the refusal may have cut it off), as the SDK's
+   * streaming tool runner drops it.
+   */
+  #held: number | undefined;
   /** A `stop_reason` that `message_start` already carried (a programmatic tool calling continuation), until a `message_delta` says otherwise. */
   #startReason: string | undefined;
 
@@ -104,8 +115,28 @@ export class AnthropicDecoder implements ProviderDecoder {
     // `ping` and event types added later are ignored, as Anthropic's versioning policy asks.
   }
 
-  /** The input ended: a block still open has no stop and is left to the accumulator's end. */
+  /**
+   * The input ended: a block still open, and a held call, are left to the accumulator's end (a
+   * reply cut off closes its last call too, so its stop alone does not complete it).
+   */
   end(): void {}
+
+  /** The held call's end, now that the model moved on. */
+  #release(emit: Emit): void {
+    if (this.#held === undefined) return;
+    emit({ type: "tool-call-end", index: this.#held });
+    this.#held = undefined;
+  }
+
+  /** A `fallback` block started: the call right before it, held or still open, is withdrawn. */
+  #withdraw(emit: Emit): void {
+    const open = [...this.#toolBlocks].filter(([, block]) => !block.providerExecuted).map(([index]) => index);
+    for (const index of this.#held === undefined ? open : [this.#held, ...open]) {
+      this.#toolBlocks.delete(index);
+      emit({ type: "tool-call-end", index, withdrawn: true });
+    }
+    this.#held = undefined;
+  }
 
   /**
    * The message's usage, and the blocks it already holds: a programmatic tool calling
@@ -134,6 +165,7 @@ export class AnthropicDecoder implements ProviderDecoder {
 
   /** The end of the message: the finish a continuation's `message_start` carried, when no `message_delta` gave one. */
   #onMessageStop(emit: Emit): void {
+    this.#release(emit);
     const reason = this.#startReason;
     this.#startReason = undefined;
     if (reason !== undefined) emit(anthropicFinish(reason));
@@ -144,48 +176,39 @@ export class AnthropicDecoder implements ProviderDecoder {
     const index = payload["index"];
     const block = payload["content_block"];
     if (typeof index !== "number" || !isRecord(block)) return;
+    if (block["type"] === "fallback") this.#withdraw(emit);
+    else this.#release(emit);
     const text = nonEmptyString(block["text"]);
     if (block["type"] === "text" && text !== undefined) emit({ type: "text-delta", text });
-    const thinking = nonEmptyString(block["thinking"]);
-    if (block["type"] === "thinking") {
-      if (thinking !== undefined) emit({ type: "reasoning-delta", text: thinking });
-      this.#thinking = { index, text: thinking ?? "", ...optional("signature", nonEmptyString(block["signature"])) };
-    }
-    const data = nonEmptyString(block["data"]);
-    if (block["type"] === "redacted_thinking" && data !== undefined)
-      emit({ type: "reasoning-part", part: { type: "redacted", data } });
+    if (this.#kept.start(index, block, emit)) return;
     const providerExecuted = ownValue(TOOL_BLOCKS, String(block["type"]));
     if (providerExecuted === undefined) return;
     const input = block["input"];
     this.#toolBlocks.set(index, {
       initialInput: isRecord(input) && Object.keys(input).length > 0 ? jsonText(input) : undefined,
       streamed: false,
+      providerExecuted,
     });
+    // Programmatic tool calling: who made the call (the model, or a code execution tool by id) goes back with it.
+    const caller = block["caller"];
     emit({
       type: "tool-call-chunk",
       index,
       ...optional("id", nonEmptyString(block["id"])),
       ...optional("name", nonEmptyString(block["name"])),
       ...(providerExecuted ? { providerExecuted: true as const } : {}),
+      ...(isRecord(caller) ? { providerMetadata: { caller } } : {}),
     });
   }
 
   #onBlockDelta(payload: Record<string, unknown>, emit: Emit): void {
     const index = payload["index"];
     const delta = payload["delta"];
-    if (typeof index !== "number" || !isRecord(delta)) return;
-    const thinking = this.#thinking?.index === index ? this.#thinking : undefined;
-    const signature = nonEmptyString(delta["signature"]);
-    if (delta["type"] === "signature_delta" && thinking && signature !== undefined)
-      thinking.signature = (thinking.signature ?? "") + signature;
-    const text =
-      nonEmptyString(delta["text"]) ?? nonEmptyString(delta["thinking"]) ?? nonEmptyString(delta["partial_json"]);
+    if (typeof index !== "number" || !isRecord(delta) || this.#kept.delta(index, delta, emit)) return;
+    const text = nonEmptyString(delta["text"]) ?? nonEmptyString(delta["partial_json"]);
     if (text === undefined) return;
     if (delta["type"] === "text_delta") emit({ type: "text-delta", text });
-    else if (delta["type"] === "thinking_delta") {
-      if (thinking) thinking.text += text;
-      emit({ type: "reasoning-delta", text });
-    } else if (delta["type"] === "input_json_delta") {
+    else if (delta["type"] === "input_json_delta") {
       const block = this.#toolBlocks.get(index);
       if (!block) return;
       block.streamed = true;
@@ -222,18 +245,14 @@ export class AnthropicDecoder implements ProviderDecoder {
   #onBlockStop(payload: Record<string, unknown>, emit: Emit): void {
     const index = payload["index"];
     if (typeof index !== "number") return;
-    const thinking = this.#thinking;
-    if (thinking?.index === index) {
-      this.#thinking = undefined;
-      if (thinking.signature !== undefined)
-        emit({ type: "reasoning-part", part: { type: "signed", text: thinking.text, signature: thinking.signature } });
-    }
+    this.#kept.stop(index, emit);
     const block = this.#toolBlocks.get(index);
     if (!block) return;
     this.#toolBlocks.delete(index);
     if (!block.streamed && block.initialInput !== undefined)
       emit({ type: "tool-call-chunk", index, argumentsDelta: block.initialInput });
-    emit({ type: "tool-call-end", index });
+    if (block.providerExecuted) emit({ type: "tool-call-end", index });
+    else this.#held = index;
   }
 
   #onMessageDelta(payload: Record<string, unknown>, emit: Emit): void {
@@ -245,6 +264,7 @@ export class AnthropicDecoder implements ProviderDecoder {
       const normalized = anthropicUsage({ ...this.#inputUsage, ...withoutNulls(usage) });
       if (normalized) emit({ type: "usage", usage: normalized });
     }
+    this.#release(emit);
     if (typeof reason !== "string") return;
     this.#startReason = undefined;
     emit(anthropicFinish(reason));

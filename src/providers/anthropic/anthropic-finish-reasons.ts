@@ -8,4 +8,6 @@ export const ANTHROPIC_FINISH_REASONS: FinishReasons = {
   max_tokens: "length",
   model_context_window_exceeded: "length",
   refusal: "content-filter",
+  // A server tool's long turn, paused: sent back as it is, the turn continues.
+  pause_turn: "pause",
 };

@@ -1,9 +1,29 @@
 import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
 
 /**
- * Anthropic Messages: an assistant message of the turn's `thinking` and `redacted_thinking`
- * blocks (from `reasoningParts`, in order, as extended thinking with tools requires), a text
- * block, and `tool_use` blocks (input as an object).
+ * The `caller` a `tool_use` came with (programmatic tool calling: the model, or a code execution
+ * tool by id), kept on the call's `providerMetadata`, to echo on the next turn.
+ *
+ * @example
+ * ```ts
+ * const block = { type: "tool_use", id: call.id, name: call.name, input: call.arguments, ...callerOf(call) };
+ * ```
+ */
+export function callerOf(call: { readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined }): {
+  caller?: unknown;
+} {
+  const caller = call.providerMetadata?.["caller"];
+  return caller !== null && typeof caller === "object" ? { caller } : {};
+}
+
+/**
+ * Anthropic Messages: an assistant message of the turn's `thinking`, `redacted_thinking`,
+ * `compaction` and `fallback` blocks (from `reasoningParts`, in order, as extended thinking with
+ * tools requires and as the refusals-and-fallback guide asks: a `fallback` block between the two
+ * models' thinking), a text block, and `tool_use` blocks (input as an object, with the `caller`
+ * the call came with). A call the provider withdrew (`finish.withdrawnToolCalls`: the `tool_use`
+ * a fallback may have cut off) is not in `toolCalls`, so it is left out, and no `tool_result`
+ * answers it.
  *
  * @example
  * ```ts
@@ -17,10 +37,11 @@ export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, u
   for (const part of turn.reasoningParts ?? []) {
     if (part.type === "redacted") content.push({ type: "redacted_thinking", data: part.data });
     else if (part.type === "signed") content.push({ type: "thinking", thinking: part.text, signature: part.signature });
+    else if (part.type === "block") content.push(part.block);
   }
   if (turn.text) content.push({ type: "text", text: turn.text });
   for (const call of own(turn.toolCalls))
-    content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments });
+    content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) });
   return { role: "assistant", content };
 }
 

@@ -12,6 +12,7 @@ import {
 } from "../request.ts";
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
+import { callerOf } from "./anthropic-messages.ts";
 import { anthropicToolDefinitions } from "./anthropic-tools.ts";
 
 /** The Messages API requires `max_tokens`; this is used when the request gives none. */
@@ -74,18 +75,21 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
         id: callId(call, `${path}.tool_calls[${j}]`),
         name: call.name,
         input: asObject(call.arguments),
+        ...callerOf(call),
       }),
     ),
   ];
 }
 
 /**
- * The turn's signed and redacted thinking, first in the turn and unchanged, as extended thinking
- * with tools requires; other providers' reasoning (an OpenAI item) is not Anthropic's to take.
+ * The turn's signed and redacted thinking and its kept blocks (`compaction`, `fallback`), first in
+ * the turn, in order and unchanged, as extended thinking with tools requires; other providers'
+ * reasoning (an OpenAI item) is not Anthropic's to take.
  */
 function thinkingBlocks(parts: readonly ReasoningPart[] | undefined): Fields[] {
   return (parts ?? []).flatMap((part): Fields[] => {
     if (part.type === "signed") return [{ type: "thinking", thinking: part.text, signature: part.signature }];
+    if (part.type === "block") return [part.block];
     return part.type === "redacted" ? [{ type: "redacted_thinking", data: part.data }] : [];
   });
 }

@@ -32,7 +32,18 @@ const end = [
 const types = (events: ToolCallEvent[]): string[] => events.map((e) => e.type);
 
 group("AnthropicDeltaStream rules", (test) => {
-  test("a tool call completes at its content_block_stop, before the message ends", async () => {
+  test("a reply cut off right after a tool_use block's stop: the call is discarded, not run (a cut reply closes its last call too)", async () => {
+    const events = await run("anthropic", anthropic(start, toolStart(1, "toolu_1"), json(1, '{"q":"x"}'), stop(1)));
+    const last = events.at(-1);
+    assert(last?.type === "abort", "the stream aborts");
+    assertEquals(
+      last.discarded.map((call) => call.id),
+      ["toolu_1"],
+    );
+    assert(!events.some((e) => e.type === "tool-call"), "no call to run");
+  });
+
+  test("a tool call completes once the model moves on from its block (the next block, or the message's end), before the finish", async () => {
     const events = await run(
       "anthropic",
       anthropic(start, toolStart(1, "toolu_1"), json(1, '{"q":'), json(1, '"x"}'), stop(1), ...end),

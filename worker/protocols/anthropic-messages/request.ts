@@ -28,7 +28,8 @@
  */
 import type { JsonValue, ReasoningPart } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
-import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import { isObject, own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import { keptBlockAt } from "../../request/parse-reasoning.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
@@ -162,17 +163,25 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
       const input = own(block, "input");
       const id = idAt(own(block, "id"), `${at}.id`);
       calls.add(id);
+      // Programmatic tool calling: who made the call goes back with it.
+      const caller = own(block, "caller");
+      const signature = signatureOfId(id);
       toolCalls.push({
         id,
         name: toolNameIn(own(block, "name"), `${at}.name`, NAMES),
         arguments: (input ?? {}) as JsonValue,
-        ...signatureOfId(id),
+        ...(isObject(caller)
+          ? { providerMetadata: { ...signature.providerMetadata, caller: caller as JsonValue } }
+          : signature),
       });
     } else if (type === "thinking" || type === "redacted_thinking") {
       if (role !== "assistant") return;
       const part = reasoningOf(block, at);
       if (part) parts.push(part);
       if (type === "thinking") thoughts.push(stringAt(own(block, "thinking") ?? "", `${at}.thinking`));
+    } else if ((type === "compaction" || type === "fallback") && role === "assistant") {
+      // Anthropic's kept blocks go back to it as they came, in order with the thinking.
+      parts.push({ type: "block", block: keptBlockAt(block, at) });
     } else if (type === "server_tool_use") {
       // A server-side tool's call: the provider ran it, no client's call.
     } else if (typeof type === "string" && type.endsWith("_tool_result")) {
@@ -180,7 +189,7 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
     } else
       throw invalidField(
         `${at}.type`,
-        `A ${role} message takes text${role === "user" ? " and tool_result" : ", thinking and tool_use"} blocks.`,
+        `A ${role} message takes text${role === "user" ? " and tool_result" : ", thinking, tool_use, compaction and fallback"} blocks.`,
       );
   });
   if (role === "assistant") {

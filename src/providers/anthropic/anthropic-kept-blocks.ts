@@ -1,0 +1,108 @@
+import type { JsonValue } from "../../shared/json.ts";
+import { nonEmptyString } from "../../shared/values.ts";
+import type { Emit } from "../provider-decoder.ts";
+
+/** A block kept whole until its stop: its index and the fields it came with, updated by its deltas. */
+interface OpenBlock {
+  index: number;
+  block: { [key: string]: JsonValue };
+}
+
+/**
+ * The blocks of Anthropic's turn that go back on the next request as they came, read from their
+ * events: a `thinking` block's text and signature (a `reasoning-part` at its stop, when it was
+ * signed), a `redacted_thinking` block's data (at its start), a `compaction` block (at its stop,
+ * its summary and `encrypted_content` as the last `compaction_delta` gave them: the delta carries
+ * the block's final value, as the SDK's accumulator assigns it; "Users should round-trip these
+ * blocks", says its Param doc), and a `fallback` block (at its start: it carries no deltas, and
+ * goes back in its place, the boundary between two models' output). Thinking text also streams
+ * as `reasoning-delta`s.
+ *
+ * @example
+ * ```ts
+ * const kept = new AnthropicKeptBlocks();
+ * kept.start(0, { type: "thinking", thinking: "" }, emit);
+ * kept.delta(0, { type: "thinking_delta", thinking: "Let me check." }, emit);
+ * kept.delta(0, { type: "signature_delta", signature: "EqQBCg..." }, emit);
+ * kept.stop(0, emit); // a reasoning-part { type: "signed", text: "Let me check.", signature: "EqQBCg..." }
+ * ```
+ */
+export class AnthropicKeptBlocks {
+  /** The open thinking block: its index, text so far and signature (its text is kept only until its stop). */
+  #thinking: { index: number; text: string; signature?: string } | undefined;
+  /** The open compaction block. */
+  #compaction: OpenBlock | undefined;
+
+  /** A block started; true when it is one of these. */
+  start(index: number, block: Record<string, unknown>, emit: Emit): boolean {
+    switch (block["type"]) {
+      case "thinking": {
+        const thinking = nonEmptyString(block["thinking"]);
+        if (thinking !== undefined) emit({ type: "reasoning-delta", text: thinking });
+        const signature = nonEmptyString(block["signature"]);
+        this.#thinking = { index, text: thinking ?? "", ...(signature !== undefined ? { signature } : {}) };
+        return true;
+      }
+      case "redacted_thinking": {
+        const data = nonEmptyString(block["data"]);
+        if (data !== undefined) emit({ type: "reasoning-part", part: { type: "redacted", data } });
+        return true;
+      }
+      case "compaction":
+        this.#compaction = { index, block: jsonObject(block) };
+        return true;
+      case "fallback":
+        emit({ type: "reasoning-part", part: { type: "block", block: jsonObject(block) } });
+        return true;
+    }
+    return false;
+  }
+
+  /** A delta of one of these blocks; true when it was one. */
+  delta(index: number, delta: Record<string, unknown>, emit: Emit): boolean {
+    const thinking = this.#thinking?.index === index ? this.#thinking : undefined;
+    const compaction = this.#compaction?.index === index ? this.#compaction : undefined;
+    const signature = nonEmptyString(delta["signature"]);
+    switch (delta["type"]) {
+      case "thinking_delta": {
+        const text = nonEmptyString(delta["thinking"]);
+        if (text === undefined) return true;
+        if (thinking) thinking.text += text;
+        emit({ type: "reasoning-delta", text });
+        return true;
+      }
+      case "signature_delta":
+        if (thinking && signature !== undefined) thinking.signature = (thinking.signature ?? "") + signature;
+        if (compaction && signature !== undefined)
+          compaction.block["signature"] = `${compaction.block["signature"] ?? ""}${signature}`;
+        return true;
+      case "compaction_delta":
+        if (!compaction) return true;
+        compaction.block["content"] = (delta["content"] ?? null) as JsonValue;
+        if (Object.hasOwn(delta, "encrypted_content"))
+          compaction.block["encrypted_content"] = (delta["encrypted_content"] ?? null) as JsonValue;
+        return true;
+    }
+    return false;
+  }
+
+  /** A block stopped: a signed thinking block or a compaction block becomes its `reasoning-part`. */
+  stop(index: number, emit: Emit): void {
+    const thinking = this.#thinking;
+    if (thinking?.index === index) {
+      this.#thinking = undefined;
+      if (thinking.signature !== undefined)
+        emit({ type: "reasoning-part", part: { type: "signed", text: thinking.text, signature: thinking.signature } });
+    }
+    const compaction = this.#compaction;
+    if (compaction?.index === index) {
+      this.#compaction = undefined;
+      emit({ type: "reasoning-part", part: { type: "block", block: compaction.block } });
+    }
+  }
+}
+
+/** A block's fields as JSON (it came from `JSON.parse`, so every value is one). */
+function jsonObject(block: Record<string, unknown>): { [key: string]: JsonValue } {
+  return { ...block } as { [key: string]: JsonValue };
+}

@@ -1,0 +1,120 @@
+// Claude Code's conversation through `/v1/messages` to an Anthropic upstream keeps what Anthropic
+// needs back (issue 34): a `tool_use`'s `caller` (programmatic tool calling), and the `compaction`
+// and `fallback` blocks in their place among the thinking blocks, asserted on the exact body the
+// fake Anthropic receives; and the Worker's answer to a server-tools-only turn ends `end_turn`.
+import Anthropic from "@anthropic-ai/sdk";
+import type { BetaMessageParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
+import { describe, expect, it } from "vitest";
+import { workerFetch } from "./client-support.ts";
+import { FakeUpstream, testEnv } from "./support.ts";
+
+const env = testEnv({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "https://provider.test/v1", CLIENT_TOKEN: "t" });
+const sdk = (upstream: FakeUpstream): Anthropic =>
+  new Anthropic({
+    baseURL: "http://localhost:8787",
+    apiKey: "t",
+    fetch: workerFetch({ env, upstream }),
+    maxRetries: 0,
+  });
+
+const CALLER = { type: "code_execution_20250825", tool_id: "srvtoolu_code_1" } as const;
+const FALLBACK = {
+  type: "fallback",
+  from: { model: "claude-fable-5" },
+  to: { model: "claude-opus-4-8" },
+  trigger: { type: "refusal", category: "cyber" },
+} as const;
+const COMPACTION = { type: "compaction", content: "Earlier: planning a trip.", encrypted_content: "ENC1" } as const;
+
+const sse = (...payloads: Record<string, unknown>[]): string[] =>
+  payloads.map((p) => `event: ${String(p["type"])}\ndata: ${JSON.stringify(p)}\n\n`);
+
+describe("/v1/messages to an Anthropic upstream: caller, compaction and fallback blocks", () => {
+  it("the next turn sends the tool_use with its caller, and the compaction and fallback blocks in place", async () => {
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    const assistant: BetaMessageParam = {
+      role: "assistant",
+      content: [
+        COMPACTION,
+        { type: "thinking", thinking: "Refused model.", signature: "sigA" },
+        FALLBACK,
+        { type: "thinking", thinking: "Fallback model.", signature: "sigB" },
+        { type: "text", text: "Rolling." },
+        { type: "tool_use", id: "toolu_roll_1", name: "rollDie", input: { player: "p1" }, caller: CALLER },
+      ],
+    };
+    await sdk(upstream)
+      .beta.messages.create({
+        model: "anthropic/claude-x",
+        max_tokens: 1024,
+        stream: true,
+        tools: [{ name: "rollDie", input_schema: { type: "object", properties: { player: { type: "string" } } } }],
+        messages: [
+          { role: "user", content: "Play dice." },
+          assistant,
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_roll_1", content: "4" }] },
+        ],
+      })
+      .catch(() => undefined);
+    const sent = upstream.requests[0]!.body as { messages: BetaMessageParam[] };
+    expect(sent.messages[1]).toEqual(assistant);
+    expect(sent.messages[2]).toEqual({
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "toolu_roll_1", content: "4" }],
+    });
+  });
+
+  it("a block that is not Anthropic's to keep is a 400 naming it", async () => {
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    const error = await sdk(upstream)
+      .messages.create({
+        model: "anthropic/claude-x",
+        max_tokens: 1024,
+        messages: [
+          { role: "user", content: "Hi" },
+          { role: "assistant", content: [{ type: "mystery", data: "x" } as never] },
+        ],
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(String((error as Error).message)).toContain("messages[1].content[0].type");
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it("an upstream turn of server tools alone ends end_turn for the client, not tool_use", async () => {
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: sse(
+        { type: "message_start", message: { id: "m", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "tides" } },
+        },
+        { type: "content_block_stop", index: 0 },
+        {
+          type: "content_block_start",
+          index: 1,
+          content_block: { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
+        },
+        { type: "content_block_stop", index: 1 },
+        { type: "content_block_start", index: 2, content_block: { type: "text", text: "High tide at 14:05." } },
+        { type: "content_block_stop", index: 2 },
+        { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 9 } },
+        { type: "message_stop" },
+      ),
+    });
+    const message = await sdk(upstream)
+      .messages.stream({
+        model: "anthropic/claude-x",
+        max_tokens: 1024,
+        messages: [{ role: "user", content: "Tides?" }],
+      })
+      .finalMessage();
+    expect(message.stop_reason).toBe("end_turn");
+    expect(message.content.filter((block) => block.type === "tool_use")).toEqual([]);
+    expect(message.content.filter((block) => block.type === "text").map((block) => block.text)).toEqual([
+      "High tide at 14:05.",
+    ]);
+  });
+});
