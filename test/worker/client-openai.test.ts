@@ -140,7 +140,13 @@ describe("POST /v1/chat/completions: errors before the stream in OpenAI's shape"
     expect(unknown).toMatchObject({ status: 400, code: "unknown_provider", param: "model" });
     expect(unknown.message).toContain("openai, openai-responses, anthropic, gemini");
     expect(unknown.message).not.toContain("mistral");
-    expect(await bad(sdk.chat.completions.create({ ...valid, model: "gpt-4o" } as never))).toMatchObject({
+    // A name alone is OpenAI's offline (any name is served) or with its key; with other keys only, a 400.
+    expect((await sdk.chat.completions.create({ ...valid, model: "gpt-4o" })).model).toBe("gpt-4o");
+    const keyed = client({
+      apiKey: "t",
+      fetch: workerFetch({ env: testEnv({ CLIENT_TOKEN: "t", GEMINI_API_KEY: "g" }) }),
+    });
+    expect(await bad(keyed.chat.completions.create({ ...valid, model: "gpt-4o" } as never))).toMatchObject({
       code: "unknown_provider",
       param: "model",
     });

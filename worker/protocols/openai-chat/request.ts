@@ -96,7 +96,11 @@ const NEUTRAL: Readonly<Record<string, (value: unknown) => boolean>> = {
 };
 
 /** Validates a parsed Chat Completions body; throws a 400 {@link HttpError} naming the field at fault. */
-export function parseChatCompletionRequest(body: unknown, providers: readonly string[]): ChatCompletionRequest {
+export function parseChatCompletionRequest(
+  body: unknown,
+  providers: readonly string[],
+  bare?: string,
+): ChatCompletionRequest {
   const fields = objectAt(body, "", "a JSON object");
   const deep = tooDeep(fields);
   if (deep !== undefined) throw tooDeepError(deep);
@@ -110,7 +114,7 @@ export function parseChatCompletionRequest(body: unknown, providers: readonly st
       : "The request has a parameter this endpoint does not support.";
     throw new HttpError(400, { code: "unknown_field", message, field: name });
   }
-  const { provider, model } = providerModel(own(fields, "model"), providers);
+  const { provider, model } = providerModel(own(fields, "model"), providers, "model", bare);
   const stream = optionalBoolean(own(fields, "stream"), "stream");
   const options = own(fields, "stream_options") ?? undefined;
   if (options !== undefined && !stream)

@@ -4,6 +4,7 @@ import { OpenAIChatEncoder, readOpenAIChatCompletion } from "../../../src/index.
 import type { Env } from "../../env.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
+import { bareNameProvider } from "../agent-model.ts";
 import { parseChatCompletionRequest } from "./request.ts";
 import { HttpError } from "../../response/json-error.ts";
 import { openAIErrorResponse } from "../openai-error.ts";
@@ -13,7 +14,8 @@ import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 
 /**
  * `POST /v1/chat/completions`: an OpenAI-compatible endpoint in front of every provider the
- * Worker serves, `model` being `<provider>/<model>`; `new OpenAI({ baseURL: "<worker>/v1",
+ * Worker serves, `model` being `<provider>/<model>` (or a name alone, OpenAI's, offline or with
+ * its key: agent-model.ts bareNameProvider); `new OpenAI({ baseURL: "<worker>/v1",
  * apiKey: CLIENT_TOKEN })` just works. With `stream: true` the answer is the
  * `chat.completion.chunk` stream (usage last with `stream_options.include_usage`, then
  * `data: [DONE]`); without it, one `chat.completion` object built from the same events (a
@@ -25,7 +27,7 @@ import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
   return protocolPost(request, env, runtime, openAIErrorResponse, async (body, context) => {
     const { settings, cors } = context;
-    const chat = parseChatCompletionRequest(body, providerNames);
+    const chat = parseChatCompletionRequest(body, providerNames, bareNameProvider(context.env, "openai"));
     if (chat.stream) {
       const { batches, headers } = await openClientBatches({ mode: "stream", request: chat.request }, context);
       const answer = encodeAnswer(
