@@ -1,14 +1,15 @@
-// The Worker README's examples answer offline what the README shows: each `console` block's curl
+// The Worker's examples in worker/README.md and README.md answer offline what they show: each `console` block's curl
 // request is sent to the Worker (no provider key, as `npm start` runs it) and the events the
 // README prints for it (the complete calls and the finish; how fragments fall into deltas depends
 // on the pacing) are among those it answers; the run example's answer is written from its tools'
 // results; the AG-UI snippet's call is the one its comment shows.
 import { describe, expect, it } from "vitest";
+import mainReadme from "../../README.md?raw";
 import readme from "../../worker/README.md?raw";
 import { ManualTimers, worker } from "./support.ts";
 
 /** Each `console` block that starts with `$ curl`: the request and the output shown. */
-const examples = [...readme.matchAll(/```console\n\$ (curl (?:[^\n]*\\\n)*[^\n]*)\n([\s\S]*?)```/g)].map(
+const examples = [...(readme + mainReadme).matchAll(/```console\n\$ (curl (?:[^\n]*\\\n)*[^\n]*)\n([\s\S]*?)```/g)].map(
   ([, command, output]) => {
     const path = /http:\/\/localhost:8787(\/[^\s']+)/.exec(command!)?.[1];
     const body = /-d '([^']*)'/.exec(command!)?.[1];
@@ -33,7 +34,7 @@ const send = (path: string, body: string) =>
 
 describe("worker/README.md's examples, offline", () => {
   it("has curl examples with output", () => {
-    expect(examples.length).toBeGreaterThanOrEqual(2);
+    expect(examples.length).toBeGreaterThanOrEqual(3);
     for (const example of examples) expect(example.shown.length, example.body).toBeGreaterThan(0);
   });
 
