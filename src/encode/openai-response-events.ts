@@ -3,6 +3,7 @@ import type { ReasoningPart } from "../shared/deltas.ts";
 import type { AbortEvent, FinishEvent } from "../shared/events.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { CallIds, randomId } from "./call-ids.ts";
+import { BuiltInCalls } from "./openai-responses-built-in.ts";
 import {
   ownEncryptedContent,
   responsesUsage,
@@ -44,6 +45,7 @@ export class OpenAIResponseEvents {
   readonly #encrypted: (part: ReasoningPart) => string | undefined;
   readonly #now: () => number;
   readonly #ids: CallIds;
+  readonly #builtIns: BuiltInCalls;
   readonly #blocks: BlockSequencer;
   readonly #response: OpenAIResponse;
   readonly #skipped = new Set<string>();
@@ -61,6 +63,7 @@ export class OpenAIResponseEvents {
     this.#generate = options.generateId ?? randomId;
     this.#encrypted = options.encryptedContent ?? ownEncryptedContent;
     this.#ids = new CallIds(this.#generate);
+    this.#builtIns = new BuiltInCalls(options.builtInTools);
     this.#now = options.now ?? Date.now;
     this.#response = {
       id: options.id ?? `resp_${this.#generate()}`,
@@ -139,6 +142,7 @@ export class OpenAIResponseEvents {
   }
 
   #open(block: SequencedBlock): void {
+    if (this.#builtIns.defers(block)) return;
     const id = `${PREFIX[block.kind === "call" && block.textInput ? "custom" : block.kind]}_${this.#generate()}`;
     const item: OpenAIResponsesOutputItem =
       block.kind === "text"
@@ -170,6 +174,7 @@ export class OpenAIResponseEvents {
   }
 
   #delta(block: SequencedBlock, delta: string): void {
+    if (this.#builtIns.holds(block)) return;
     const item = this.#items[block.index]!;
     const at = { item_id: item.id, output_index: block.index };
     if (item.type === "message")
@@ -182,6 +187,12 @@ export class OpenAIResponseEvents {
   }
 
   #close(block: SequencedBlock): void {
+    if (this.#builtIns.holds(block) && block.kind === "call") {
+      const callId = this.#ids.assign(callKey(block.start), block.start.id);
+      const item = this.#builtIns.write(block, this.#generate(), callId, (type, fields) => this.#send(type, fields));
+      if (item) return void this.#response.output.push(item);
+      this.#open(block);
+    }
     const item = this.#items[block.index]!;
     const at = { item_id: item.id, output_index: block.index };
     const text = block.sent.join("");

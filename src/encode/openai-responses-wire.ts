@@ -46,6 +46,14 @@ export interface OpenAIResponsesEncoderOptions {
    * @defaultValue `Date.now`
    */
   now?: (() => number) | undefined;
+  /**
+   * The OpenAI Responses built-in tools the client offered (`apply_patch`, `shell`, `local_shell`):
+   * a call of one of these names (a provider's function of that name, or the built-in call of an
+   * OpenAI Responses upstream) is written as the tool's own item (`apply_patch_call` with its
+   * `operation`, `shell_call` with its `action`, `local_shell_call`), whole at the call's end.
+   * @defaultValue none: every call is a `function_call` (or `custom_tool_call`)
+   */
+  builtInTools?: ReadonlySet<string> | undefined;
 }
 
 /** Token usage as the Responses API reports it. */
@@ -127,6 +135,22 @@ export type OpenAIResponsesOutputItem =
       name: string;
       /** The input text. */
       input: string;
+    }
+  | {
+      /** A call of a built-in tool the client runs: `apply_patch_call`, `shell_call` or `local_shell_call`. */
+      type: "apply_patch_call" | "shell_call" | "local_shell_call";
+      /** `apc_...`, `sh_...` or `lsh_...`, generated. */
+      id: string;
+      /** `completed` once done. */
+      status: "in_progress" | "completed";
+      /** The provider's call id, or a generated `call_...` one. */
+      call_id: string;
+      /** apply_patch: `{ type, path, diff }`. */
+      operation?: Record<string, unknown>;
+      /** shell: `{ commands, timeout_ms, max_output_length }`; local_shell: `{ type: "exec", command, ... }`. */
+      action?: Record<string, unknown>;
+      /** shell: where the commands run (`null`: the client decides). */
+      environment?: unknown;
     };
 
 /** The `error` of a failed response: the library's code and message, never the provider's text. */

@@ -25,6 +25,13 @@ export interface ToolEntry {
    * OpenAPI `parameters`) sends it where full JSON Schema is taken.
    */
   readonly jsonSchema?: boolean | undefined;
+  /**
+   * The OpenAI Responses built-in tool this entry stands for, as the Responses API takes it
+   * (`{ type: "apply_patch" }`, `{ type: "shell", environment }`, `{ type: "local_shell" }`): an
+   * OpenAI Responses request sends it as it is, and the turn's calls of it and their results as
+   * its own items; every other provider is sent the function that `name` and `parameters` describe.
+   */
+  readonly openAIResponsesTool?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**

@@ -29,7 +29,10 @@ export interface ToolResult {
    * `providerMetadata` and its arguments (an OpenAI Responses built-in call's result is an item
    * of its own kind, made from them).
    */
-  call: Pick<ToolCall, "id" | "name" | "inputFormat"> & Partial<Pick<ToolCall, "providerMetadata" | "arguments">>;
+  call: Pick<ToolCall, "id" | "name" | "inputFormat"> & {
+    providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+    arguments?: JsonValue | undefined;
+  };
   /** What the tool returned: text, or any JSON value. */
   output: JsonValue;
   /** The tool failed; `output` says why. */

@@ -1,4 +1,3 @@
-import type { ToolCall } from "../../shared/events.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
@@ -63,38 +62,49 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
  * ```
  */
 export function responsesToolOutputs(results: readonly ToolResult[]): Record<string, unknown>[] {
-  return results.map((result) => {
-    const call_id = idOf(result.call);
-    switch (builtInType(result.call)) {
-      case "apply_patch_call":
-        return {
-          type: "apply_patch_call_output",
-          call_id,
-          status: result.isError ? "failed" : "completed",
-          output: asText(result.output),
-        };
-      case "shell_call": {
-        const limit = isRecord(result.call.arguments) ? result.call.arguments["max_output_length"] : undefined;
-        return {
-          type: "shell_call_output",
-          call_id,
-          output: shellOutput(result),
-          ...(typeof limit === "number" ? { max_output_length: limit } : {}),
-        };
-      }
-      case "local_shell_call":
-        return { type: "local_shell_call_output", id: call_id, output: asText(result.output) };
-      default:
-        return {
-          type: result.call.inputFormat === "text" ? "custom_tool_call_output" : "function_call_output",
-          call_id,
-          output: asText(result.output),
-        };
-    }
-  });
+  return results.map(toolOutput);
 }
 
-type CallFields = Pick<ToolCall, "providerMetadata">;
+/**
+ * One result as its output item: a built-in call's (by its `providerMetadata.responsesItem`) of
+ * its own kind, else `function_call_output` or `custom_tool_call_output`.
+ *
+ * @example
+ * ```ts
+ * const item = toolOutput({ call, output: "done" });
+ * ```
+ */
+export function toolOutput(result: ToolResult): Record<string, unknown> {
+  const call_id = idOf(result.call);
+  switch (builtInType(result.call)) {
+    case "apply_patch_call":
+      return {
+        type: "apply_patch_call_output",
+        call_id,
+        status: result.isError ? "failed" : "completed",
+        output: asText(result.output),
+      };
+    case "shell_call": {
+      const limit = isRecord(result.call.arguments) ? result.call.arguments["max_output_length"] : undefined;
+      return {
+        type: "shell_call_output",
+        call_id,
+        output: shellOutput(result),
+        ...(typeof limit === "number" ? { max_output_length: limit } : {}),
+      };
+    }
+    case "local_shell_call":
+      return { type: "local_shell_call_output", id: call_id, output: asText(result.output) };
+    default:
+      return {
+        type: result.call.inputFormat === "text" ? "custom_tool_call_output" : "function_call_output",
+        call_id,
+        output: asText(result.output),
+      };
+  }
+}
+
+type CallFields = { providerMetadata?: Readonly<Record<string, unknown>> | undefined };
 
 /** The output item a built-in call came as (`providerMetadata.responsesItem`), if it did. */
 function itemOf(call: CallFields): Record<string, unknown> | undefined {
@@ -104,8 +114,22 @@ function itemOf(call: CallFields): Record<string, unknown> | undefined {
 
 const builtInType = (call: CallFields): unknown => itemOf(call)?.["type"];
 
-/** A built-in call as its input item; undefined for a function or custom call. */
-function builtInItem(call: ToolCall): Record<string, unknown> | undefined {
+/**
+ * A built-in call as its input item (`apply_patch_call`, `shell_call`, `local_shell_call`,
+ * `mcp_call`), by its `providerMetadata.responsesItem`; undefined for a function or custom call.
+ *
+ * @example
+ * ```ts
+ * const item = builtInItem({ id: "call_1", name: "shell", arguments: { commands: ["ls"] }, rawArguments: "", providerMetadata: { responsesItem: { type: "shell_call" } } });
+ * ```
+ */
+export function builtInItem(call: {
+  id: string | null;
+  name: string;
+  arguments: JsonValue;
+  rawArguments?: string;
+  providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+}): Record<string, unknown> | undefined {
   const item = itemOf(call);
   const type = item?.["type"];
   if (item === undefined || typeof type !== "string") return undefined;
@@ -125,7 +149,7 @@ function builtInItem(call: ToolCall): Record<string, unknown> | undefined {
         type,
         id: item["id"] ?? idOf(call),
         name: call.name,
-        arguments: call.rawArguments,
+        arguments: call.rawArguments ?? JSON.stringify(call.arguments),
         server_label: item["server_label"],
         ...outcome(item),
       };

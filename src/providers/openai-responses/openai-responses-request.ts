@@ -4,9 +4,12 @@ import {
   type Fields,
   type ProviderRequest,
   type RequestMessage,
+  type RequestToolCall,
   type RequestToolChoice,
 } from "../request.ts";
 import type { ReasoningPart } from "../../shared/deltas.ts";
+import type { JsonValue } from "../../shared/json.ts";
+import { builtInItem, toolOutput } from "./openai-responses-messages.ts";
 import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 
 /**
@@ -21,14 +24,16 @@ import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 export function openAIResponsesRequestBody(request: ProviderRequest): Fields {
   const body: Fields = {
     model: request.model,
-    input: request.messages.flatMap((message, i) => toInputItems(message, `messages[${i}]`)),
+    input: inputItems(request.messages),
     stream: true,
   };
   if (request.tools.length > 0) {
-    // Responses makes function tools strict by default, which rejects most hand-written schemas.
-    body["tools"] = openAIResponsesToolDefinitions(request.tools).map((tool) => ({ ...tool, strict: false }));
+    // Responses makes function tools strict by default, which rejects most hand-written schemas. A
+    // built-in tool (apply_patch, shell) goes as the Responses API takes it.
+    const functions = openAIResponsesToolDefinitions(request.tools);
+    body["tools"] = request.tools.map((entry, i) => entry.openAIResponsesTool ?? { ...functions[i], strict: false });
   }
-  if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice);
+  if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice, request.tools);
   if (request.maxTokens !== undefined) body["max_output_tokens"] = request.maxTokens;
   if (request.temperature !== undefined) body["temperature"] = request.temperature;
   if (request.store !== undefined) body["store"] = request.store;
@@ -42,7 +47,16 @@ export function openAIResponsesRequestBody(request: ProviderRequest): Fields {
   return body;
 }
 
-function toInputItems(message: RequestMessage, path: string): Fields[] {
+/** The conversation as input items; a result of a built-in tool's call is an item of its kind. */
+function inputItems(messages: readonly RequestMessage[]): Fields[] {
+  const calls = new Map<string, RequestToolCall>();
+  return messages.flatMap((message, i) => {
+    if (message.role === "assistant") for (const call of message.toolCalls) if (call.id) calls.set(call.id, call);
+    return toInputItems(message, `messages[${i}]`, calls);
+  });
+}
+
+function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<string, RequestToolCall>): Fields[] {
   switch (message.role) {
     case "system":
     case "user":
@@ -54,6 +68,9 @@ function toInputItems(message: RequestMessage, path: string): Fields[] {
       const items: Fields[] = said ? reasoningItems(message.reasoningParts) : [];
       if (message.content !== "") items.push({ role: "assistant", content: message.content });
       message.toolCalls.forEach((call, i) => {
+        const id = callId(call, `${path}.tool_calls[${i}]`);
+        const builtIn = builtInItem({ ...call, id });
+        if (builtIn) return items.push(builtIn);
         items.push({
           type: "function_call",
           call_id: callId(call, `${path}.tool_calls[${i}]`),
@@ -63,8 +80,15 @@ function toInputItems(message: RequestMessage, path: string): Fields[] {
       });
       return items;
     }
-    case "tool":
-      return [{ type: "function_call_output", call_id: resultId(message, path), output: message.content }];
+    case "tool": {
+      const id = resultId(message, path);
+      const call = calls.get(id);
+      const output =
+        call && builtInItem(call)
+          ? toolOutput({ call, output: resultValue(message.content), ...(message.isError ? { isError: true } : {}) })
+          : undefined;
+      return [output ?? { type: "function_call_output", call_id: id, output: message.content }];
+    }
   }
 }
 
@@ -80,6 +104,19 @@ function reasoningItems(parts: readonly ReasoningPart[] | undefined): Fields[] {
   );
 }
 
-function toolChoice(choice: RequestToolChoice): Fields | string {
-  return choice.type === "tool" ? { type: "function", name: choice.name } : choice.type;
+function toolChoice(choice: RequestToolChoice, tools: ProviderRequest["tools"]): Fields | string {
+  if (choice.type !== "tool") return choice.type;
+  const builtIn = tools.find((tool) => tool.name === choice.name)?.openAIResponsesTool?.["type"];
+  // The built-in tools OpenAI can be made to call: `ToolChoiceApplyPatch`, `ToolChoiceShell`.
+  return builtIn === "apply_patch" || builtIn === "shell" ? { type: builtIn } : { type: "function", name: choice.name };
+}
+
+/** A result's text as the value its item takes: the JSON list a shell's output came as, else the text. */
+function resultValue(content: string): JsonValue {
+  if (!content.startsWith("[")) return content;
+  try {
+    return JSON.parse(content) as JsonValue;
+  } catch {
+    return content;
+  }
 }

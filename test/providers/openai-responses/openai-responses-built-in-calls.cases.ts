@@ -2,6 +2,8 @@ import fc from "fast-check";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import {
   assistantMessage,
+  encodeEvents,
+  OpenAIResponsesEncoder,
   streamToolCalls,
   toolResultMessages,
   type FinishEvent,
@@ -128,6 +130,34 @@ group("OpenAIResponsesDeltaStream built-in tools", (test) => {
       );
     });
   }
+});
+
+group("OpenAIResponsesEncoder builtInTools", (test) => {
+  for (const [name, body] of [
+    ["apply_patch", applyPatchStream],
+    ["shell", shellStream],
+    ["local_shell", localShellStream],
+  ] as const) {
+    test(`${name}: the calls written as the tool's own items read back as the same calls`, async () => {
+      const events = await run([bytes(body)]);
+      const encoder = new OpenAIResponsesEncoder({ model: "m", builtInTools: new Set([name]) });
+      const again = await run([bytes(encodeEvents(encoder, events, true))]);
+      const calls = (list: ToolCallEvent[]) =>
+        list.flatMap((e) =>
+          e.type === "tool-call"
+            ? [[e.id, e.name, e.arguments, (e.providerMetadata?.["responsesItem"] as { type: string }).type]]
+            : [],
+        );
+      assertEquals(calls(again), calls(events));
+      assertEquals(again.at(-1)?.type, "finish");
+    });
+  }
+
+  test("without builtInTools, the same calls are function calls", async () => {
+    const events = await run([bytes(shellStream)]);
+    const text = encodeEvents(new OpenAIResponsesEncoder({ model: "m" }), events, true);
+    assert(text.includes('"type":"function_call"') && !text.includes('"type":"shell_call"'), "a function_call item");
+  });
 });
 
 group("OpenAI Responses next turn of built-in tools", (test) => {

@@ -26,9 +26,11 @@
  * `text`, `top_p`, ...: ./settings.ts) is checked; the rest the official clients send that
  * changes nothing here (`include`, `user`, ...) is accepted. `tool_choice: {type:
  * "allowed_tools"}` sends the provider only the listed tools (./allowed-calls.ts drops a call of
- * another). `web_search` tools and `namespace` groups are dropped (Codex offers them by default); the other built-in
- * tools (`file_search`, `computer_use_preview`, `code_interpreter`, `image_generation`, `mcp`,
- * `local_shell`) are a 400 naming them, as is `previous_response_id`: the Worker keeps no state.
+ * another). `apply_patch`, `shell` and `local_shell`, which the client runs, go to every provider
+ * (./built-in-tools.ts); `web_search` tools and `namespace` groups are dropped (Codex offers them
+ * by default); the other built-in tools (`file_search`, `computer_use_preview`,
+ * `code_interpreter`, `image_generation`, `mcp`) are a 400 naming them, as is
+ * `previous_response_id`: the Worker keeps no state.
  *
  * @module
  */
@@ -56,6 +58,8 @@ import {
 } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { allowedToolsOf } from "./allowed-calls.ts";
+import { addBuiltInItem, builtInToolOf, chosenBuiltIn, withBuiltInTools } from "./built-in-tools.ts";
+import { summaryText, textOf } from "./input-text.ts";
 import { type ResponseSettings, settingsOf } from "./settings.ts";
 
 /** The tool names OpenAI takes, which a Responses client may send. */
@@ -69,6 +73,8 @@ export interface ResponsesRequest {
   stream: boolean;
   /** The names of the `custom` tools, whose calls go back as `custom_tool_call` items. */
   customTools: ReadonlySet<string>;
+  /** The built-in tools the client runs (`apply_patch`, `shell`, `local_shell`), whose calls go back as their items. */
+  builtInTools: ReadonlySet<string>;
   /** With `tool_choice: {type: "allowed_tools"}`, the tools the model may call (./allowed-calls.ts). */
   allowedTools?: ReadonlySet<string>;
   /** What the response repeats of the request. */
@@ -118,9 +124,9 @@ export function parseResponsesRequest(
     const calls = new Set<string>();
     arrayAt(input, "input").forEach((item, i) => addItem(messages, item, `input[${i}]`, calls));
   }
-  const customTools = new Set<string>();
+  const [customTools, builtIns] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
   const given = own(fields, "tools") ?? undefined;
-  const offered = given === undefined ? undefined : toolsOf(given, customTools);
+  const offered = given === undefined ? undefined : toolsOf(given, customTools, builtIns);
   const allowedTools = allowedToolsOf(own(fields, "tool_choice"), offered);
   const tools = allowedTools ? offered?.filter((tool) => allowedTools.has(tool.name)) : offered;
   const { request } = clientRequest(
@@ -152,8 +158,16 @@ export function parseResponsesRequest(
   const store = own(fields, "store") ?? undefined;
   if (store !== undefined && typeof store !== "boolean") throw invalidField("store", "`store` must be true or false.");
   if (store !== undefined) request.store = store;
-  const settings = settingsOf(fields);
-  const chosen = { request, model: own(fields, "model") as string, stream, customTools, settings };
+  withBuiltInTools(request, builtIns);
+  const builtInTools = new Set(builtIns.keys());
+  const chosen = {
+    request,
+    model: own(fields, "model") as string,
+    stream,
+    customTools,
+    builtInTools,
+    settings: settingsOf(fields),
+  };
   return allowedTools ? { ...chosen, allowedTools } : chosen;
 }
 
@@ -217,38 +231,15 @@ function addItem(messages: WireMessage[], value: unknown, path: string, calls: S
     if (summary !== "") turn.reasoning = turn.reasoning === undefined ? summary : `${turn.reasoning}\n\n${summary}`;
   } else if (type === "web_search_call") {
     // The provider's own search: nothing another provider can take back.
-  } else
+  } else if (!addBuiltInItem(type, item, path, assistant, messages, calls))
     throw invalidField(
       `${path}.type`,
-      "An input item is a message, function_call, function_call_output, custom_tool_call, custom_tool_call_output or reasoning.",
+      "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, or reasoning.",
     );
 }
 
-/** A reasoning item's summary as text (its `summary_text` parts), which Ollama takes back as `thinking`. */
-function summaryText(summary: unknown): string {
-  if (!Array.isArray(summary)) return "";
-  return summary
-    .flatMap((part) => (isObject(part) && typeof own(part, "text") === "string" ? [own(part, "text") as string] : []))
-    .join("\n");
-}
-
-/** A message's text: a string, or its text parts (`input_text`, `output_text`, `text`). */
-function textOf(value: unknown, path: string): string {
-  if (typeof value === "string") return value;
-  return arrayAt(value, path)
-    .map((part, i) => {
-      const fields = objectAt(part, `${path}[${i}]`);
-      const type = own(fields, "type");
-      if (type === "input_text" || type === "output_text" || type === "text")
-        return stringAt(own(fields, "text"), `${path}[${i}].text`);
-      if (type === "refusal") return stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
-      throw invalidField(`${path}[${i}].type`, "Only text content parts are supported.");
-    })
-    .join("");
-}
-
-/** Function and custom tools as `/v1/stream` tools; `web_search` dropped, other built-in tools refused by path. */
-function toolsOf(value: unknown, customTools: Set<string>): WireTool[] {
+/** Function, custom and the client's built-in tools as `/v1/stream` tools; `web_search` dropped, other built-in tools refused by path. */
+function toolsOf(value: unknown, customTools: Set<string>, builtIns: Map<string, Record<string, unknown>>): WireTool[] {
   return arrayAt(value, "tools").flatMap((tool, i) => {
     const at = `tools[${i}]`;
     const fields = objectAt(tool, at);
@@ -271,10 +262,11 @@ function toolsOf(value: unknown, customTools: Set<string>): WireTool[] {
       };
       return [{ name, ...described, parameters }];
     }
-    if (typeof type === "string" && DROPPED_TOOLS.has(type)) return [];
+    const builtIn = builtInToolOf(type, fields, builtIns);
+    if (builtIn || (typeof type === "string" && DROPPED_TOOLS.has(type))) return builtIn ? [builtIn] : [];
     throw invalidField(
       `${at}.type`,
-      "Only `function` and `custom` tools are supported (built-in tools run on OpenAI's servers).",
+      "Only `function`, `custom`, `apply_patch`, `shell` and `local_shell` tools are supported (other built-in tools run on OpenAI's servers).",
     );
   });
 }
@@ -287,11 +279,15 @@ function toolChoice(value: unknown, tools: readonly WireTool[] | undefined): unk
   const type = own(choice, "type");
   if (type === "function" || type === "custom")
     return chosenToolAt(toolNameIn(own(choice, "name"), "tool_choice.name", NAMES), tools, "tool_choice.name");
+  if (chosenBuiltIn(type)) return chosenToolAt(chosenBuiltIn(type)!, tools, "tool_choice.type");
   if (type === "allowed_tools") {
     const mode = own(choice, "mode") ?? "auto";
     if (mode !== "auto" && mode !== "required" && mode !== "none")
       throw invalidField("tool_choice.mode", "`tool_choice.mode` must be auto, required or none.");
     return mode;
   }
-  throw invalidField("tool_choice.type", "`tool_choice.type` must be function, custom or allowed_tools.");
+  throw invalidField(
+    "tool_choice.type",
+    "`tool_choice.type` must be function, custom, apply_patch, shell or allowed_tools.",
+  );
 }

@@ -53,6 +53,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
             model: parsed.model,
             encryptedContent: responsesEncryptedContent,
             settings: parsed.settings,
+            builtInTools: parsed.builtInTools,
           }),
         );
         return new Response(withHeartbeat(answer, runtime.timers, { afterFirstChunk: true }), {
@@ -71,6 +72,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
           encryptedContent: responsesEncryptedContent,
           maxTextLength: settings.maxCompletionLength,
           settings: parsed.settings,
+          builtInTools: parsed.builtInTools,
         },
       );
       if (tally.unreadable()) throw noReadablePayload();

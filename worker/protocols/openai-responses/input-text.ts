@@ -1,0 +1,31 @@
+/**
+ * The text of a Responses input item: a message's content and a reasoning item's summary.
+ *
+ * @module
+ */
+import { invalidField } from "../../response/json-error.ts";
+import { isObject, own } from "../../request/json-fields.ts";
+import { arrayAt, objectAt, stringAt } from "../client-request.ts";
+
+/** A reasoning item's summary as text (its `summary_text` parts), which Ollama takes back as `thinking`. */
+export function summaryText(summary: unknown): string {
+  if (!Array.isArray(summary)) return "";
+  return summary
+    .flatMap((part) => (isObject(part) && typeof own(part, "text") === "string" ? [own(part, "text") as string] : []))
+    .join("\n");
+}
+
+/** A message's text: a string, or its text parts (`input_text`, `output_text`, `text`). */
+export function textOf(value: unknown, path: string): string {
+  if (typeof value === "string") return value;
+  return arrayAt(value, path)
+    .map((part, i) => {
+      const fields = objectAt(part, `${path}[${i}]`);
+      const type = own(fields, "type");
+      if (type === "input_text" || type === "output_text" || type === "text")
+        return stringAt(own(fields, "text"), `${path}[${i}].text`);
+      if (type === "refusal") return stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
+      throw invalidField(`${path}[${i}].type`, "Only text content parts are supported.");
+    })
+    .join("");
+}
