@@ -130,7 +130,7 @@ export class ResponseWatch {
         if (failure) throw failure;
         if (done) return { done: true, value: undefined };
         this.#readStarts();
-        let result: ReadableStreamReadResult<Uint8Array>;
+        let result: Awaited<ReturnType<typeof reader.read>>;
         try {
           result = await reader.read();
         } catch (error) {
