@@ -58,6 +58,7 @@ import "./pipeline/chunk-reader.cases.ts";
 import "./pipeline/sdk-chunks.cases.ts";
 import "./pipeline/external-fixtures.cases.ts";
 import "./pipeline/hostile-sdk-objects.cases.ts";
+import "./pipeline/declared-tools.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";

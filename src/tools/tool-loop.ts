@@ -71,7 +71,8 @@ export const DEFAULT_MAX_STEPS: number = 8;
  *
  * Every event of every step comes out of one stream tagged with its `step` (from 1); each step
  * ends with `step-finish` (the messages it adds) and the loop with one `loop-finish` (why, and the
- * whole conversation). Invalid and unknown calls are answered with their `tool-error` so the
+ * whole conversation). A call to a tool the loop does not have is an `invalid-tool-call` (its
+ * tools are a contract); invalid and unknown calls are answered with their `tool-error` so the
  * model can correct itself. With `earlyValidation`, each call is checked against its tool's
  * `parameters` while it streams; with `abortOnViolation` too, a step whose call can no longer
  * match is cut there (the request is cancelled), and the loop at once sends the turn as far as
@@ -214,7 +215,7 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
 
 type Output = ReadableStreamDefaultController<ToolLoopEvent>;
 
-/** The options of `streamToolCalls` among the loop's; with `earlyValidation`, the tools' parameters are its `tools`. */
+/** The options of `streamToolCalls` among the loop's: its tools' names as `tools`, with their parameters under `earlyValidation`. */
 function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToolCallsOptions {
   const {
     maxEventLength,
@@ -241,12 +242,12 @@ function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToo
   })) {
     if (value !== undefined) (picked as Record<string, unknown>)[name] = value;
   }
-  if (earlyValidation) {
-    picked.tools = Object.entries(options.tools).map(
-      ([name, tool]): ToolDefinition =>
-        tool.parameters ? { name, parameters: tool.parameters as ToolSchema } : { name },
-    );
-  }
+  // The loop's tools are a contract: a call to any other name is an `invalid-tool-call`. Their
+  // parameters are checked by the chain only with `earlyValidation` (else by each tool's runner).
+  picked.tools = Object.entries(options.tools).map(
+    ([name, tool]): ToolDefinition =>
+      earlyValidation && tool.parameters ? { name, parameters: tool.parameters as ToolSchema } : { name },
+  );
   return picked;
 }
 
