@@ -281,6 +281,11 @@ describe("GET / in headless Chromium against the replay upstream", () => {
           { name: "search", parameters: { type: "object", properties: { query: { type: "string", maxLength: 12 } } } },
         ]),
       );
+    // The recording whose first call's query passes 12 characters, asked for by name: offline, the
+    // scripted model would call the declared tool with a query valid against its schema.
+    await page
+      .getByLabel("Prompt")
+      .fill("replay chat-parallel-tool-calls-two-functions: is there a Tigers game in Detroit today?");
     await page.getByLabel(/abort_on_violation/).check();
     expect(await page.getByLabel(/early_validation/).isChecked()).toBe(true);
     await page.getByRole("button", { name: "Send" }).click();

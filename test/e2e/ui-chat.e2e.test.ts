@@ -114,7 +114,8 @@ describe("the AI SDK's chat class in headless Chromium against POST /v1/ui", () 
 
   it("one model call (gemini replay): the call arrives as a tool part in state input-available with its input", async () => {
     const { page, problems } = await openChat("model=gemini/gemini-2.5-flash");
-    await page.getByLabel("Prompt").fill("What is the capital of France?");
+    // The recording asked for by name: the app declares its own tools, which the scripted model would call instead.
+    await page.getByLabel("Prompt").fill("replay function-call-gemini-2.0-flash: what is the capital of France?");
     await page.getByRole("button", { name: "Send" }).click();
     await page.locator(".message.assistant .tool").waitFor();
     await page.locator('#status[data-status="ready"]').waitFor();

@@ -71,8 +71,11 @@ export function planCalls(
     .filter(({ total }) => total > 0)
     .sort((a, b) => b.total - a.total);
   // Tools the prompt names or gives a value only they take; failing those, the one its words describe best.
-  const chosen = scored.filter(({ strong }) => strong);
-  const picks = (chosen.length > 0 ? chosen : scored.slice(0, 1)).map(({ tool }) => tool);
+  // Once a phrasing the prompt reader knows chose the calls, only a tool the prompt names is added:
+  // a value the chosen calls already take (a unit for convert_units) asks for no other tool.
+  const chosen = scored.filter(({ strong, named }) => (calls.length > 0 ? named : strong));
+  const fallback = calls.length > 0 ? [] : scored.slice(0, 1);
+  const picks = (chosen.length > 0 ? chosen : fallback).map(({ tool }) => tool);
   if (calls.length === 0 && picks.length === 0 && choice.type !== "auto" && allowed[0]) picks.push(allowed[0]);
   for (const tool of picks) {
     const args = fillArguments(tool.parameters, values, now);
@@ -82,7 +85,7 @@ export function planCalls(
 }
 
 /** How well a tool fits a prompt: its name's words in the prompt count most, then a value only it takes, then its description's words. */
-function score(tool: OfferedTool, values: PromptValues): { total: number; strong: boolean } {
+function score(tool: OfferedTool, values: PromptValues): { total: number; strong: boolean; named: boolean } {
   const prompt = values.words.filter(meaningful);
   const named = wordsOf(tool.name).filter((word) => !GENERIC.has(word) && prompt.some((p) => sameWord(p, word))).length;
   const fits = promptFits(tool.parameters, values) ? 1 : 0;
@@ -91,7 +94,7 @@ function score(tool: OfferedTool, values: PromptValues): { total: number; strong
   ).size;
   // A description is long and general (an agent's tools describe everything): two words, or it says nothing.
   const total = 3 * named + 2 * fits + (described >= 2 ? described : 0);
-  return { total, strong: named > 0 || fits > 0 };
+  return { total, strong: named > 0 || fits > 0, named: named > 0 };
 }
 
 /** The lower-case words of a name or a text: `lookup_order`, `getWeather`, `get-weather` give `lookup order`, `get weather`. */
