@@ -32,6 +32,12 @@ export interface ToolEntry {
    * its own items; every other provider is sent the function that `name` and `parameters` describe.
    */
   readonly openAIResponsesTool?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * Anthropic's `eager_input_streaming` for this tool: true streams its input as it is generated
+   * (types inferred on the fly), false turns that off even with the fine-grained tool streaming
+   * beta. Absent: the provider's default. The other providers have no such setting.
+   */
+  readonly eagerInputStreaming?: boolean | undefined;
 }
 
 /**

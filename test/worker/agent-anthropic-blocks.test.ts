@@ -64,6 +64,27 @@ describe("/v1/messages to an Anthropic upstream: caller, compaction and fallback
     });
   });
 
+  it("a tool's eager_input_streaming reaches Anthropic's tools as Claude Code set it", async () => {
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    await sdk(upstream)
+      .messages.create({
+        model: "anthropic/claude-x",
+        max_tokens: 1024,
+        stream: true,
+        tools: [
+          { name: "Write", input_schema: { type: "object" }, eager_input_streaming: true },
+          { name: "Read", input_schema: { type: "object" } },
+        ],
+        messages: [{ role: "user", content: "Write it." }],
+      })
+      .catch(() => undefined);
+    const tools = (upstream.requests[0]!.body as { tools: Record<string, unknown>[] }).tools;
+    expect(tools.map((tool) => [tool["name"], tool["eager_input_streaming"]])).toEqual([
+      ["Write", true],
+      ["Read", undefined],
+    ]);
+  });
+
   it("a block that is not Anthropic's to keep is a 400 naming it", async () => {
     const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
     const error = await sdk(upstream)

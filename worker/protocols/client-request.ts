@@ -139,6 +139,8 @@ export interface WireTool {
   name: string;
   description?: string;
   parameters: unknown;
+  /** Anthropic's per-tool fine-grained streaming, passed on as the tool entry's `eagerInputStreaming`. */
+  eager_input_streaming?: boolean;
 }
 
 /**

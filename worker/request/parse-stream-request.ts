@@ -241,7 +241,11 @@ function parseTool(value: unknown, toolPath: string, bounds: RequestBounds): Too
     throw invalidField(`${path}.parameters`, "`parameters` must be a JSON Schema object.");
   if (given !== undefined) checkParameters(given, `${path}.parameters`);
   const parameters = (given ?? { type: "object", properties: {} }) as JsonObject;
-  return { name, ...(description !== undefined ? { description } : {}), parameters };
+  const eager = own(fn, "eager_input_streaming"); // Anthropic's per-tool fine-grained streaming
+  if (eager !== undefined && typeof eager !== "boolean")
+    throw invalidField(`${path}.eager_input_streaming`, "`eager_input_streaming` must be true or false.");
+  const entry: ToolEntry = { name, ...(description !== undefined ? { description } : {}), parameters };
+  return eager === undefined ? entry : { ...entry, eagerInputStreaming: eager };
 }
 
 function parseToolChoice(value: unknown, tools: readonly ToolEntry[]): ToolChoice {

@@ -7,6 +7,7 @@ import type {
   BetaCompactionBlockParam,
   BetaFallbackBlockParam,
   BetaMessageParam,
+  BetaToolUnion,
   BetaToolUseBlockParam,
 } from "@anthropic-ai/sdk/resources/beta/messages/messages";
 import fc from "fast-check";
@@ -258,6 +259,24 @@ group("Anthropic turn blocks: programmatic tool calling, server tools, fallback,
       { role: "assistant", content: [{ type: "text", text: "Searching. " }] },
     ];
     assertEquals(sent[1], continued);
+  });
+
+  test("eager_input_streaming on a tool definition reaches Anthropic's tools as the entry sets it", () => {
+    const body = providerKit("anthropic").requestBody({
+      model: "claude-sonnet-4-5",
+      messages: [{ role: "user", content: "Write the file." }],
+      tools: [
+        { name: "write_file", parameters: { type: "object" }, eagerInputStreaming: true },
+        { name: "read_file", parameters: { type: "object" }, eagerInputStreaming: false },
+        { name: "list", parameters: { type: "object" } },
+      ],
+    });
+    const tools: BetaToolUnion[] = [
+      { name: "write_file", input_schema: { type: "object" }, eager_input_streaming: true },
+      { name: "read_file", input_schema: { type: "object" }, eager_input_streaming: false },
+      { name: "list", input_schema: { type: "object" } },
+    ];
+    assertEquals(body["tools"], tools);
   });
 
   for (const [name, body] of Object.entries({

@@ -236,11 +236,14 @@ function toolsOf(value: unknown): WireTool[] {
     const type = own(fields, "type");
     if (type !== undefined && type !== null && type !== "custom") return [];
     const description = own(fields, "description");
+    // Claude Code's fine-grained tool streaming, per tool: Anthropic takes it, the others ignore it.
+    const eager = own(fields, "eager_input_streaming");
     return [
       {
         name: toolNameIn(own(fields, "name"), `tools[${i}].name`, NAMES),
         ...(typeof description === "string" ? { description } : {}),
         parameters: own(fields, "input_schema") ?? { type: "object" },
+        ...(typeof eager === "boolean" ? { eager_input_streaming: eager } : {}),
       },
     ];
   });
