@@ -19,8 +19,21 @@ const generated = join(root, "test", "generated");
  */
 const FORMATS = { ".sse": "sse", ".bin": "event-stream", ".ndjson": "ndjson", ".json": "json-array" };
 
-/** The recorded provider streams, each with its `.expected.json`. */
+/**
+ * Streams of a protocol no real capture of is available, built from its documentation's examples
+ * and its SDK's types (each folder's README.md says from what): in the repository, bundled with
+ * the recordings whether or not ../shared is there, after them.
+ */
+const documented = join(root, "test", "recordings");
+
+/** The recorded provider streams (and the documented ones), each with its `.expected.json`. */
 function bundleRecordings(source) {
+  const fixtures = [...(source === undefined ? [] : readFixtures(source)), ...readFixtures(documented)];
+  return { data: { fixtures }, count: `${fixtures.length} recorded streams` };
+}
+
+/** The streams of one folder of provider folders. */
+function readFixtures(source) {
   const fixtures = [];
   for (const provider of readdirSync(source, { withFileTypes: true })) {
     if (!provider.isDirectory()) continue;
@@ -42,7 +55,7 @@ function bundleRecordings(source) {
       });
     }
   }
-  return { data: { fixtures }, count: `${fixtures.length} recorded streams` };
+  return fixtures;
 }
 
 /** The keyword files of draft 2020-12 and draft 7 of the official JSON Schema Test Suite. */
@@ -107,7 +120,7 @@ const DATA_SETS = [
     what: "recorded provider streams",
     folder: "fixtures",
     variable: "TOOL_CALL_STREAM_FIXTURES",
-    empty: { fixtures: [] },
+    empty: () => bundleRecordings(undefined).data,
     bundle: bundleRecordings,
   },
   {
@@ -115,7 +128,7 @@ const DATA_SETS = [
     what: "JSON Schema Test Suite files",
     folder: "vectors/json-schema-suite",
     variable: "TOOL_CALL_STREAM_SCHEMA_SUITE",
-    empty: { files: [] },
+    empty: () => ({ files: [] }),
     bundle: bundleSchemaSuite,
   },
   {
@@ -123,7 +136,7 @@ const DATA_SETS = [
     what: "other projects' recorded streams",
     folder: "external-fixtures",
     variable: "TOOL_CALL_STREAM_EXTERNAL_FIXTURES",
-    empty: { fixtures: [] },
+    empty: () => ({ fixtures: [] }),
     bundle: bundleExternalFixtures,
   },
   {
@@ -131,7 +144,7 @@ const DATA_SETS = [
     what: "the Open Responses OpenAPI document",
     folder: "conformance/open-responses",
     variable: "TOOL_CALL_STREAM_OPEN_RESPONSES",
-    empty: { text: "{}" },
+    empty: () => ({ text: "{}" }),
     bundle: bundleOpenResponses,
   },
 ];
@@ -142,7 +155,7 @@ for (const set of DATA_SETS) {
   const source = resolve(process.env[set.variable] ?? join(root, "..", "shared", set.folder));
   const available = existsSync(source);
   const where = `../shared/${set.folder} (or set ${set.variable})`;
-  const bundled = available ? set.bundle(source) : { data: set.empty };
+  const bundled = available ? set.bundle(source) : { data: set.empty() };
   writeFileSync(join(generated, `${set.name}.json`), JSON.stringify({ available, source, ...bundled.data }));
   manifest[set.name] = { available, what: set.what, where };
   console.log(

@@ -80,6 +80,10 @@ const PROVIDERS = {
     budget: BUDGET.bedrockChain,
   },
   cohere: { stage: "CohereDeltaStream", own: ["providers/cohere/cohere-delta-stream"] },
+  "gemini-interactions": {
+    stage: "GeminiInteractionsDeltaStream",
+    own: ["providers/gemini-interactions/gemini-interactions-delta-stream"],
+  },
   ollama: {
     framing: "NdjsonDecoderStream",
     stage: "OllamaDeltaStream",

@@ -5,8 +5,7 @@
  * bytes -> SSEDecoderStream -> OpenAIChatDeltaStream -> ToolCallAccumulatorStream -> events
  * ```
  *
- * The root entry holds every stage and every provider; the subpaths (`/core`, `/openai`, `/anthropic`, `/gemini`,
- * `/openai-responses`, `/bedrock`, `/cohere`, `/ollama`, `/tools`, `/encode`) hold a part each, for smaller bundles.
+ * The root entry holds every stage and provider; the subpaths (`/core`, `/tools`, `/encode`, one per provider) a part each.
  *
  * @example
  * ```ts
@@ -71,6 +70,7 @@ export { AnthropicDecoder, AnthropicDeltaStream } from "./providers/anthropic/an
 export { anthropicAssistantMessage, anthropicToolResultMessage } from "./providers/anthropic/anthropic-messages.ts";
 export { GeminiDecoder, GeminiDeltaStream } from "./providers/gemini/gemini-delta-stream.ts";
 export { geminiFunctionResponseContent, geminiModelContent } from "./providers/gemini/gemini-messages.ts";
+export { GeminiInteractionsDeltaStream } from "./providers/gemini-interactions/gemini-interactions-delta-stream.ts";
 export { BedrockDecoder, BedrockDeltaStream } from "./providers/bedrock/bedrock-delta-stream.ts";
 export { BedrockConverseDecoder } from "./providers/bedrock/bedrock-converse.ts";
 export { bedrockAssistantMessage, bedrockToolResultMessage } from "./providers/bedrock/bedrock-messages.ts";

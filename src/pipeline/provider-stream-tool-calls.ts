@@ -2,6 +2,7 @@ import { anthropicProtocol } from "../providers/anthropic/anthropic-protocol.ts"
 import { bedrockProtocol } from "../providers/bedrock/bedrock-protocol.ts";
 import { cohereProtocol } from "../providers/cohere/cohere-protocol.ts";
 import { geminiProtocol } from "../providers/gemini/gemini-protocol.ts";
+import { geminiInteractionsProtocol } from "../providers/gemini-interactions/gemini-interactions-protocol.ts";
 import { ollamaProtocol } from "../providers/ollama/ollama-protocol.ts";
 import { openAIChatProtocol } from "../providers/openai-chat/openai-chat-protocol.ts";
 import { openAIResponsesProtocol } from "../providers/openai-responses/openai-responses-protocol.ts";
@@ -198,3 +199,24 @@ export const ollamaToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(o
  * ```
  */
 export const ollamaToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(ollamaProtocol);
+/**
+ * `streamToolCalls` for Gemini's Interactions API (`tool-call-stream/gemini-interactions`).
+ *
+ * @example
+ * ```ts
+ * import { streamToolCalls } from "tool-call-stream/gemini-interactions";
+ * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
+ * ```
+ */
+export const geminiInteractionsToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(geminiInteractionsProtocol);
+/**
+ * `streamToolCallBatches` for Gemini's Interactions API.
+ *
+ * @example
+ * ```ts
+ * import { streamToolCallBatches } from "tool-call-stream/gemini-interactions";
+ * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
+ * ```
+ */
+export const geminiInteractionsToolCallBatches: ProtocolStreamToolCallBatches =
+  /* @__PURE__ */ batches(geminiInteractionsProtocol);

@@ -1,35 +1,32 @@
-import { ANTHROPIC_FINISH_REASONS } from "./anthropic/anthropic-finish-reasons.ts";
-import { BEDROCK_FINISH_REASONS } from "./bedrock/bedrock-finish-reasons.ts";
-import { COHERE_FINISH_REASONS } from "./cohere/cohere-finish-reasons.ts";
-import { GEMINI_FINISH_REASONS } from "./gemini/gemini-finish-reasons.ts";
-import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat/openai-chat-finish-reasons.ts";
-import { RESPONSES_FINISH_REASONS } from "./openai-responses/openai-responses-finish-reasons.ts";
 import type { FinishReason } from "../shared/deltas.ts";
 import { ownValue } from "../shared/values.ts";
+import { providerKit, PROVIDERS } from "./registry.ts";
 
 /**
  * Normalizes a provider's finish reason, whichever provider sent it (the stages do this with their
- * own table). A response that stopped normally with complete calls is `tool-calls`: OpenAI says
- * `stop` when `tool_choice` forces a function, Gemini always says `STOP`.
+ * own table): the first kit of the registry whose table lists the raw value gives it, so a provider
+ * added to the registry is known here too. A response that stopped normally with complete calls is
+ * `tool-calls`: OpenAI says `stop` when `tool_choice` forces a function, Gemini always says `STOP`.
  *
  * @example
  * ```ts
  * normalizeFinishReason("tool_calls", true); // "tool-calls"
  * normalizeFinishReason("STOP", true); // "tool-calls": Gemini says STOP after calls
  * normalizeFinishReason("max_tokens", false); // "length"
+ * normalizeFinishReason("requires_action", true); // "tool-calls": Gemini Interactions' status
  * ```
  */
 export function normalizeFinishReason(raw: string | null, hasToolCalls: boolean): FinishReason {
-  const reason =
-    raw === null
-      ? "other"
-      : (ownValue(OPENAI_CHAT_FINISH_REASONS, raw) ??
-        ownValue(ANTHROPIC_FINISH_REASONS, raw) ??
-        ownValue(GEMINI_FINISH_REASONS, raw) ??
-        ownValue(RESPONSES_FINISH_REASONS, raw) ??
-        ownValue(BEDROCK_FINISH_REASONS, raw) ??
-        ownValue(COHERE_FINISH_REASONS, raw) ??
-        "other");
+  let reason: FinishReason = "other";
+  if (raw !== null) {
+    for (const provider of PROVIDERS) {
+      const found = ownValue(providerKit(provider).finishReasons, raw);
+      if (found !== undefined) {
+        reason = found;
+        break;
+      }
+    }
+  }
   if (hasToolCalls && (reason === "stop" || raw === null)) return "tool-calls";
   return reason;
 }

@@ -40,6 +40,7 @@ const COHERE_EVENTS = new Set([
  * detectProvider({ event: "message_start", data: '{"type":"message_start","message":{}}' }); // "anthropic"
  * detectProvider({ data: "[DONE]" }); // "openai"
  * detectProvider({ data: '{"model":"llama3.2","message":{"role":"assistant","content":""},"done":false}' }); // "ollama"
+ * detectProvider({ event: "interaction.created", data: '{"event_type":"interaction.created","interaction":{"id":"v1_1"}}' }); // "gemini-interactions"
  * ```
  */
 export function detectProvider(message: FramedMessage): Provider | null | undefined {
@@ -63,6 +64,9 @@ export function detectProvider(message: FramedMessage): Provider | null | undefi
   if (type !== undefined && ANTHROPIC_EVENTS.has(type)) return "anthropic";
   if (type !== undefined && COHERE_EVENTS.has(type)) return "cohere";
   if (type?.startsWith("response.")) return "openai-responses";
+  // Gemini Interactions names each event in `event_type` (`interaction.created`, `step.delta`, the legacy `content.delta`).
+  if (typeof payload["event_type"] === "string" && /^(?:interaction|step|content)\./.test(payload["event_type"]))
+    return "gemini-interactions";
   if ("candidates" in payload || "promptFeedback" in payload || "usageMetadata" in payload) return "gemini";
   if ("choices" in payload || String(payload["object"]).startsWith("chat.completion")) return "openai";
   if (isRecord(payload["message"]) && typeof payload["done"] === "boolean") return "ollama";

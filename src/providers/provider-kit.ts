@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { FinishReason } from "../shared/deltas.ts";
 import type { ProviderDecoderStream, ProviderProtocol } from "./provider-decoder.ts";
 import type { ProviderRequest, ToolEntry } from "./request.ts";
 import type { AssistantTurn, ToolResult } from "./turn.ts";
@@ -30,6 +31,8 @@ export interface ProviderKit {
   readonly protocol: ProviderProtocol;
   /** Its stage (`new kit.DeltaStream()` reads framed messages into deltas). */
   readonly DeltaStream: new () => ProviderDecoderStream;
+  /** Its raw finish reasons, normalized (what `normalizeFinishReason` looks a raw value up in). */
+  readonly finishReasons: Readonly<Record<string, FinishReason>>;
   /**
    * The body of a streaming request to it. The URL and the headers are the caller's (Gemini and
    * Bedrock take the model in the URL, not in the body). Throws a `ToolCallStreamError` of code

@@ -5,6 +5,7 @@ import { anthropicKit } from "./anthropic/anthropic-kit.ts";
 import { bedrockKit } from "./bedrock/bedrock-kit.ts";
 import { cohereKit } from "./cohere/cohere-kit.ts";
 import { geminiKit } from "./gemini/gemini-kit.ts";
+import { geminiInteractionsKit } from "./gemini-interactions/gemini-interactions-kit.ts";
 import { ollamaKit } from "./ollama/ollama-kit.ts";
 import { openAIChatKit } from "./openai-chat/openai-chat-kit.ts";
 import { openAIResponsesKit } from "./openai-responses/openai-responses-kit.ts";
@@ -15,11 +16,19 @@ import type { ProviderKit } from "./provider-kit.ts";
  * The wire protocols tool-call-stream reads: `openai` is Chat Completions and every compatible
  * vendor (Mistral's native API included), `openai-responses` the Responses API, `anthropic` the
  * Messages API, `gemini` Gemini and Vertex AI `streamGenerateContent` (SSE with `alt=sse`, a JSON
- * array without), `bedrock` Amazon Bedrock ConverseStream and InvokeModelWithResponseStream (AWS
+ * array without), `gemini-interactions` Gemini's Interactions API (`POST /v1beta/interactions`), `bedrock` Amazon Bedrock ConverseStream and InvokeModelWithResponseStream (AWS
  * event stream), `cohere` Cohere v2 chat, `ollama` Ollama's native `/api/chat` (NDJSON). Any other
  * protocol can be read through a {@link ProviderProtocol} of its own.
  */
-export type Provider = "openai" | "openai-responses" | "anthropic" | "gemini" | "bedrock" | "cohere" | "ollama";
+export type Provider =
+  | "openai"
+  | "openai-responses"
+  | "anthropic"
+  | "gemini"
+  | "bedrock"
+  | "cohere"
+  | "ollama"
+  | "gemini-interactions";
 
 /**
  * The built-in providers, one kit each. Mapped over {@link Provider}, so a name without a kit, or
@@ -33,6 +42,7 @@ const KITS: { readonly [P in Provider]: ProviderKit } = {
   bedrock: bedrockKit,
   cohere: cohereKit,
   ollama: ollamaKit,
+  "gemini-interactions": geminiInteractionsKit,
 };
 
 /**

@@ -61,8 +61,9 @@ export interface ProviderRequest {
   readonly reasoning?: RequestReasoning | undefined;
   /**
    * OpenAI Responses' `store`: whether the provider keeps the response (false for a client that
-   * must not leave it there; its reasoning then comes back only as encrypted content). The other
-   * providers have no such setting and are sent nothing. Absent: the provider's default.
+   * must not leave it there; its reasoning then comes back only as encrypted content). Gemini's
+   * Interactions API takes the same `store`; the other providers have no such setting and are sent
+   * nothing. Absent: the provider's default.
    */
   readonly store?: boolean | undefined;
 }

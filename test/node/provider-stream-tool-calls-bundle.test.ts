@@ -13,6 +13,7 @@ const PROVIDERS = {
   bedrock: "bedrock",
   cohere: "cohere",
   ollama: "ollama",
+  "gemini-interactions": "gemini-interactions",
 } as const;
 /** Bedrock reads Claude's InvokeModel events with the Anthropic decoder. */
 const SHARES: Record<string, string[]> = { bedrock: ["anthropic"] };

@@ -138,6 +138,17 @@ const SDKS: {
       }),
   },
   {
+    name: "@google/genai interactions.create({ stream: true })",
+    provider: "gemini-interactions",
+    fixtures: () => recordings("gemini-interactions", ["sse"]),
+    call: async () =>
+      (await new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: baseURL } }).interactions.create({
+        model: "gemini-3-flash-preview",
+        input: "hi",
+        stream: true,
+      })) as AsyncIterable<object>,
+  },
+  {
     name: "@aws-sdk/client-bedrock-runtime ConverseStreamCommand",
     provider: "bedrock",
     fixtures: () => recordings("bedrock", ["event-stream"], /^converse/),

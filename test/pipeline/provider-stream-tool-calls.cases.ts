@@ -3,6 +3,7 @@ import * as anthropic from "../../src/anthropic.ts";
 import * as bedrock from "../../src/bedrock.ts";
 import * as cohere from "../../src/cohere.ts";
 import * as gemini from "../../src/gemini.ts";
+import * as geminiInteractions from "../../src/gemini-interactions.ts";
 import { type Provider, streamToolCalls } from "../../src/index.ts";
 import * as ollama from "../../src/ollama.ts";
 import * as openai from "../../src/openai.ts";
@@ -20,6 +21,7 @@ const SUBPATHS: Record<Provider, Pick<typeof openai, "streamToolCalls" | "stream
   bedrock,
   cohere,
   ollama,
+  "gemini-interactions": geminiInteractions,
 };
 
 group("streamToolCalls per provider", (test) => {

@@ -4,6 +4,8 @@ import {
   normalizeFinishReason,
   OpenAIChatDecoder,
   OpenAIResponsesDecoder,
+  PROVIDERS,
+  providerKit,
   type Emit,
   type ProviderDecoder,
   type ProviderDelta,
@@ -99,6 +101,14 @@ group("Finish reasons: each stage normalizes its own provider's values", (test) 
       ],
       ["stop", "stop", "tool-calls", "stop", "other"],
     );
+  });
+
+  test("normalizeFinishReason knows every kit's table, a provider added to the registry included", () => {
+    for (const provider of PROVIDERS)
+      for (const [raw, reason] of Object.entries(providerKit(provider).finishReasons))
+        assertEquals(normalizeFinishReason(raw, false), reason, `${provider}: ${raw}`);
+    assertEquals(normalizeFinishReason("requires_action", true), "tool-calls");
+    assertEquals(normalizeFinishReason("requires_continuation", false), "length");
   });
 });
 

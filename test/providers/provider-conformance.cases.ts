@@ -10,7 +10,15 @@ const run = (chunks: Uint8Array[], provider: Provider): Promise<ToolCallEvent[]>
   collect(streamToolCalls(fromChunks(chunks), { provider }));
 
 // The Chat Completions recordings have their own file (openai-chat-conformance.cases.ts).
-for (const protocol of ["anthropic", "gemini", "openai-responses", "bedrock", "cohere", "ollama"]) {
+for (const protocol of [
+  "anthropic",
+  "gemini",
+  "openai-responses",
+  "bedrock",
+  "cohere",
+  "ollama",
+  "gemini-interactions",
+]) {
   group(`${protocol} conformance (recorded streams)`, (test) => {
     for (const fixture of allFixtures.filter((f) => protocolOf(f) === protocol)) {
       const provider = supportedProvider(fixture);

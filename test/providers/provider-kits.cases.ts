@@ -96,6 +96,7 @@ group("Provider kits", (test) => {
       ],
       cohere: [{ type: "function", function: weather }],
       ollama: [{ type: "function", function: weather }],
+      "gemini-interactions": [{ type: "function", ...weather }],
     };
     for (const provider of PROVIDERS)
       assertEquals(providerKit(provider).toolDefinitions([weather]), shapes[provider], provider);
@@ -114,6 +115,7 @@ group("Provider kits", (test) => {
       bedrock: "messages",
       cohere: "messages",
       ollama: "messages",
+      "gemini-interactions": "input",
     });
   });
 });

@@ -58,6 +58,7 @@ group("Provider kits: request bodies", (test) => {
       cohere: true,
       gemini: false,
       ollama: false,
+      "gemini-interactions": true,
     };
     for (const provider of PROVIDERS) {
       const error = invalid(() => providerKit(provider).requestBody(secondTurn(null)));

@@ -17,6 +17,8 @@ const FOLDER_PROTOCOLS: Readonly<Record<string, Provider>> = {
   lmstudio: "openai-responses",
   bedrock: "bedrock",
   cohere: "cohere",
+  // Built from the documentation's and the SDK's shapes (test/recordings/gemini-interactions/README.md).
+  "gemini-interactions": "gemini-interactions",
 };
 
 /** Folders of OpenAI-compatible servers: Chat Completions, or the Responses API for a recording named `responses-*`. */

@@ -1,4 +1,5 @@
 import type { ProviderKit } from "../provider-kit.ts";
+import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
 import { AnthropicDeltaStream } from "./anthropic-delta-stream.ts";
 import { anthropicAssistantMessage, anthropicToolResultMessage } from "./anthropic-messages.ts";
 import { anthropicProtocol } from "./anthropic-protocol.ts";
@@ -17,6 +18,7 @@ import { anthropicToolDefinitions } from "./anthropic-tools.ts";
 export const anthropicKit: ProviderKit = {
   protocol: anthropicProtocol,
   DeltaStream: AnthropicDeltaStream,
+  finishReasons: ANTHROPIC_FINISH_REASONS,
   conversationField: "messages",
   requestBody: anthropicRequestBody,
   toolDefinitions: anthropicToolDefinitions,

@@ -1,4 +1,5 @@
 import type { ProviderKit } from "../provider-kit.ts";
+import { BEDROCK_FINISH_REASONS } from "./bedrock-finish-reasons.ts";
 import { BedrockDeltaStream } from "./bedrock-delta-stream.ts";
 import { bedrockAssistantMessage, bedrockToolResultMessage } from "./bedrock-messages.ts";
 import { bedrockProtocol } from "./bedrock-protocol.ts";
@@ -17,6 +18,7 @@ import { bedrockToolDefinitions } from "./bedrock-tools.ts";
 export const bedrockKit: ProviderKit = {
   protocol: bedrockProtocol,
   DeltaStream: BedrockDeltaStream,
+  finishReasons: BEDROCK_FINISH_REASONS,
   conversationField: "messages",
   requestBody: bedrockRequestBody,
   toolDefinitions: bedrockToolDefinitions,

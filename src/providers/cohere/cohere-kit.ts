@@ -1,4 +1,5 @@
 import type { ProviderKit } from "../provider-kit.ts";
+import { COHERE_FINISH_REASONS } from "./cohere-finish-reasons.ts";
 import { CohereDeltaStream } from "./cohere-delta-stream.ts";
 import { cohereAssistantMessage, cohereToolMessages } from "./cohere-messages.ts";
 import { cohereProtocol } from "./cohere-protocol.ts";
@@ -17,6 +18,7 @@ import { cohereToolDefinitions } from "./cohere-tools.ts";
 export const cohereKit: ProviderKit = {
   protocol: cohereProtocol,
   DeltaStream: CohereDeltaStream,
+  finishReasons: COHERE_FINISH_REASONS,
   conversationField: "messages",
   requestBody: cohereRequestBody,
   toolDefinitions: cohereToolDefinitions,

@@ -1,4 +1,5 @@
 import type { ProviderKit } from "../provider-kit.ts";
+import { GEMINI_FINISH_REASONS } from "./gemini-finish-reasons.ts";
 import { GeminiDeltaStream } from "./gemini-delta-stream.ts";
 import { geminiModelContent, geminiFunctionResponseContent } from "./gemini-messages.ts";
 import { geminiProtocol } from "./gemini-protocol.ts";
@@ -17,6 +18,7 @@ import { geminiToolDefinitions } from "./gemini-tools.ts";
 export const geminiKit: ProviderKit = {
   protocol: geminiProtocol,
   DeltaStream: GeminiDeltaStream,
+  finishReasons: GEMINI_FINISH_REASONS,
   conversationField: "contents",
   requestBody: geminiRequestBody,
   toolDefinitions: geminiToolDefinitions,

@@ -1,4 +1,5 @@
 import type { ProviderKit } from "../provider-kit.ts";
+import { OLLAMA_FINISH_REASONS } from "./ollama-finish-reasons.ts";
 import { OllamaDeltaStream } from "./ollama-delta-stream.ts";
 import { ollamaAssistantMessage, ollamaToolMessages } from "./ollama-messages.ts";
 import { ollamaProtocol } from "./ollama-protocol.ts";
@@ -17,6 +18,7 @@ import { ollamaToolDefinitions } from "./ollama-tools.ts";
 export const ollamaKit: ProviderKit = {
   protocol: ollamaProtocol,
   DeltaStream: OllamaDeltaStream,
+  finishReasons: OLLAMA_FINISH_REASONS,
   conversationField: "messages",
   requestBody: ollamaRequestBody,
   toolDefinitions: ollamaToolDefinitions,

@@ -1,4 +1,5 @@
 import type { ProviderKit } from "../provider-kit.ts";
+import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat-finish-reasons.ts";
 import { OpenAIChatDeltaStream } from "./openai-chat-delta-stream.ts";
 import { openAIChatAssistantMessage, openAIChatToolMessages } from "./openai-chat-messages.ts";
 import { openAIChatProtocol } from "./openai-chat-protocol.ts";
@@ -17,6 +18,7 @@ import { openAIChatToolDefinitions } from "./openai-chat-tools.ts";
 export const openAIChatKit: ProviderKit = {
   protocol: openAIChatProtocol,
   DeltaStream: OpenAIChatDeltaStream,
+  finishReasons: OPENAI_CHAT_FINISH_REASONS,
   conversationField: "messages",
   requestBody: openAIChatRequestBody,
   toolDefinitions: openAIChatToolDefinitions,

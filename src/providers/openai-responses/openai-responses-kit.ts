@@ -1,4 +1,5 @@
 import type { ProviderKit } from "../provider-kit.ts";
+import { RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
 import { OpenAIResponsesDeltaStream } from "./openai-responses-delta-stream.ts";
 import { responsesInputItems, responsesToolOutputs } from "./openai-responses-messages.ts";
 import { openAIResponsesProtocol } from "./openai-responses-protocol.ts";
@@ -17,6 +18,7 @@ import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 export const openAIResponsesKit: ProviderKit = {
   protocol: openAIResponsesProtocol,
   DeltaStream: OpenAIResponsesDeltaStream,
+  finishReasons: RESPONSES_FINISH_REASONS,
   conversationField: "input",
   requestBody: openAIResponsesRequestBody,
   toolDefinitions: openAIResponsesToolDefinitions,

@@ -1,0 +1,240 @@
+import type { SSEMessage } from "../../framing/framing.ts";
+import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
+import { providerError, readJsonObject } from "../payload.ts";
+import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { readUsage } from "../usage.ts";
+import { GEMINI_INTERACTIONS_FINISH_REASONS } from "./gemini-interactions-finish-reasons.ts";
+
+type Payload = Record<string, unknown>;
+
+/** An open step of the interaction, by its `index`. */
+type OpenStep =
+  | { kind: "call"; streamed: boolean; initial?: string | undefined; whole?: string | undefined }
+  | { kind: "thought"; text: string; signature?: string | undefined };
+
+/** The fields a delta may carry an argument fragment in: `arguments_delta` documents `arguments`; `partial_arguments` is the docs' other spelling. */
+const FRAGMENT_FIELDS = ["arguments", "partial_arguments", "arguments_delta"] as const;
+
+/**
+ * Gemini's Interactions API (`POST /v1beta/interactions` with `stream: true`) to normalized deltas.
+ *
+ * An interaction streams steps: `step.start` names the step (`model_output`, `thought`,
+ * `function_call` with its `id`, `name` and empty `arguments`), `step.delta`s fill it (`text`,
+ * `thought_summary`, `thought_signature`, and a call's argument text as `arguments_delta`),
+ * `step.stop` ends it, all by the step's `index`, which is the call's index. `interaction.completed`
+ * ends the response with its `status` (`requires_action` when calls wait for results) and usage.
+ * The legacy spelling (`interaction.start`, `content.start`/`content.delta`/`content.stop` with a
+ * `content` in place of `step`, `interaction.complete`, a `function_call` delta carrying the whole
+ * `arguments` object) is read the same way. A call's `signature`, if any, is kept on its
+ * `providerMetadata` and a thought step's signature becomes a `signed` reasoning part: both must
+ * go back on the next turn when the conversation is sent whole. Server-side tool steps
+ * (`google_search_call`, `code_execution_call`, ...) are the provider's to run and are not calls.
+ * Each event's `event_id` is where `GET /v1beta/interactions/{id}?stream=true&last_event_id=`
+ * resumes; the final `event: done` / `data: [DONE]` is skipped.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new GeminiInteractionsDeltaStream())
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class GeminiInteractionsDeltaStream extends ProviderDecoderStream {
+  /** Creates the stage. */
+  constructor() {
+    super((emit) => new GeminiInteractionsDecoder(emit));
+  }
+}
+
+/**
+ * The pure decoder behind {@link GeminiInteractionsDeltaStream}: one instance per response.
+ *
+ * @example
+ * ```ts
+ * const deltas: ProviderDelta[] = [];
+ * const decoder = new GeminiInteractionsDecoder((delta) => deltas.push(delta));
+ * for (const message of messages) decoder.decode(message);
+ * decoder.end();
+ * ```
+ */
+export class GeminiInteractionsDecoder implements ProviderDecoder {
+  readonly #emit: Emit;
+  readonly #steps = new Map<number, OpenStep>();
+  #calls = 0;
+
+  /** Creates a decoder for one response that reports through `emit`. */
+  constructor(emit: Emit) {
+    this.#emit = emit;
+  }
+
+  /** The input ended: a step still open is left to the accumulator, which discards a call without its end. */
+  end(): void {}
+
+  /** Decodes one SSE message. */
+  decode(message: SSEMessage): void {
+    if (message.value === undefined && message.data.trim() === "[DONE]") return;
+    const payload = readJsonObject(message, this.#emit);
+    if (!payload) return;
+    const type = nonEmptyString(payload["event_type"]) ?? message.event ?? nonEmptyString(payload["type"]);
+    const index = typeof payload["index"] === "number" ? payload["index"] : undefined;
+    switch (type) {
+      case "step.start":
+      case "content.start":
+        if (index !== undefined) this.#onStart(index, payload["step"] ?? payload["content"]);
+        return;
+      case "step.delta":
+      case "content.delta":
+        if (index !== undefined && isRecord(payload["delta"])) this.#onDelta(index, payload["delta"]);
+        return;
+      case "step.stop":
+      case "content.stop":
+        if (index !== undefined) this.#onStop(index);
+        return;
+      case "interaction.completed":
+      case "interaction.complete":
+        return this.#onCompleted(isRecord(payload["interaction"]) ? payload["interaction"] : {});
+      case "error":
+        return this.#emit(providerError(payload));
+    }
+  }
+
+  #onStart(index: number, step: unknown): void {
+    if (!isRecord(step)) return;
+    const kind = step["type"];
+    if (kind === "function_call") {
+      this.#calls++;
+      const id = nonEmptyString(step["id"]);
+      const name = nonEmptyString(step["name"]);
+      const signature = nonEmptyString(step["signature"]);
+      this.#emit({
+        type: "tool-call-chunk",
+        index,
+        ...(id !== undefined ? { id } : {}),
+        ...(name !== undefined ? { name } : {}),
+        ...(signature !== undefined ? { providerMetadata: { signature } } : {}),
+      });
+      const args = step["arguments"];
+      const initial = isRecord(args) && Object.keys(args).length > 0 ? JSON.stringify(args) : undefined;
+      this.#steps.set(index, { kind: "call", streamed: false, initial });
+      return;
+    }
+    if (kind === "thought") {
+      const thought: OpenStep = { kind: "thought", text: "", signature: nonEmptyString(step["signature"]) };
+      this.#steps.set(index, thought);
+      for (const part of arrayOf(step["summary"])) this.#reasoning(thought, isRecord(part) ? part["text"] : undefined);
+      return;
+    }
+    // A model output that starts with its content (the legacy `content.start` of text does).
+    if (kind === "model_output") for (const part of arrayOf(step["content"])) this.#text(part);
+    else if (kind === "text") this.#text(step);
+  }
+
+  #onDelta(index: number, delta: Payload): void {
+    const open = this.#steps.get(index);
+    switch (delta["type"]) {
+      case "text":
+        return this.#text(delta);
+      case "thought_summary":
+      case "thought":
+        return this.#reasoning(
+          this.#thought(index, open),
+          isRecord(delta["content"]) ? delta["content"]["text"] : (delta["thought"] ?? delta["text"]),
+        );
+      case "thought_signature": {
+        const signature = nonEmptyString(delta["signature"]);
+        if (signature !== undefined) this.#thought(index, open).signature = signature;
+        return;
+      }
+      case "arguments_delta":
+      case "partial_arguments":
+        return this.#onFragment(index, open, delta);
+      case "function_call":
+        return this.#onWholeCall(index, open, delta);
+    }
+  }
+
+  #onFragment(index: number, open: OpenStep | undefined, delta: Payload): void {
+    const fragment = FRAGMENT_FIELDS.map((field) => delta[field]).find((value) => typeof value === "string");
+    if (typeof fragment !== "string" || fragment === "") return;
+    if (open?.kind === "call") open.streamed = true;
+    this.#emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
+  }
+
+  /** A `function_call` delta carries the call whole (the legacy spelling, and calls whose arguments are not streamed). */
+  #onWholeCall(index: number, open: OpenStep | undefined, delta: Payload): void {
+    const call: OpenStep = open?.kind === "call" ? open : { kind: "call", streamed: false };
+    if (open?.kind !== "call") {
+      // No `start` named it: this delta does.
+      this.#calls++;
+      this.#steps.set(index, call);
+      const id = nonEmptyString(delta["id"]);
+      const name = nonEmptyString(delta["name"]);
+      this.#emit({
+        type: "tool-call-chunk",
+        index,
+        ...(id !== undefined ? { id } : {}),
+        ...(name !== undefined ? { name } : {}),
+      });
+    }
+    const signature = nonEmptyString(delta["signature"]);
+    if (signature !== undefined) this.#emit({ type: "tool-call-chunk", index, providerMetadata: { signature } });
+    const args = delta["arguments"];
+    if (isRecord(args) && call.kind === "call") call.whole = JSON.stringify(args);
+  }
+
+  #onStop(index: number): void {
+    const open = this.#steps.get(index);
+    if (!open) return;
+    this.#steps.delete(index);
+    if (open.kind === "thought") {
+      if (open.signature !== undefined)
+        this.#emit({ type: "reasoning-part", part: { type: "signed", text: open.text, signature: open.signature } });
+      return;
+    }
+    // What the arguments are: the streamed text; else the whole object a delta or the start carried.
+    if (open.streamed) {
+      if (open.whole === undefined) return this.#emit({ type: "tool-call-end", index });
+      return this.#emit({ type: "tool-call-end", index, arguments: open.whole });
+    }
+    this.#emit({ type: "tool-call-chunk", index, argumentsDelta: open.whole ?? open.initial ?? "{}" });
+    this.#emit({ type: "tool-call-end", index });
+  }
+
+  #onCompleted(interaction: Payload): void {
+    // A step the stream never stopped is stopped here, so that its call or signature is not lost.
+    for (const index of [...this.#steps.keys()]) this.#onStop(index);
+    const usage = readUsage(interaction["usage"], ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"]);
+    if (usage) this.#emit({ type: "usage", usage });
+    const status = nonEmptyString(interaction["status"]) ?? null;
+    if (status === "failed" && isRecord(interaction["error"]))
+      this.#emit(providerError(interaction["error"], "The provider reported that the interaction failed."));
+    const reason = status === null ? "stop" : (ownValue(GEMINI_INTERACTIONS_FINISH_REASONS, status) ?? "other");
+    // `requires_action` without a call the client can answer is not a turn of calls.
+    this.#emit({
+      type: "finish",
+      rawReason: status,
+      reason: reason === "tool-calls" && this.#calls === 0 ? "other" : reason,
+    });
+    this.#emit({ type: "done" });
+  }
+
+  /** The thought step at `index`, opened if a delta came for one that never started. */
+  #thought(index: number, open: OpenStep | undefined): Extract<OpenStep, { kind: "thought" }> {
+    if (open?.kind === "thought") return open;
+    const thought: OpenStep = { kind: "thought", text: "" };
+    this.#steps.set(index, thought);
+    return thought;
+  }
+
+  #reasoning(thought: Extract<OpenStep, { kind: "thought" }>, text: unknown): void {
+    if (typeof text !== "string" || text === "") return;
+    thought.text += text;
+    this.#emit({ type: "reasoning-delta", text });
+  }
+
+  #text(content: unknown): void {
+    const text = isRecord(content) && content["type"] === "text" ? nonEmptyString(content["text"]) : undefined;
+    if (text !== undefined) this.#emit({ type: "text-delta", text });
+  }
+}

@@ -1,0 +1,16 @@
+import type { FinishReasons } from "../payload.ts";
+
+/**
+ * Gemini Interactions: the interaction's `status` at `interaction.completed`. `requires_action` is
+ * a turn that ended on `function_call` steps the client must answer; `incomplete`,
+ * `budget_exceeded` and `requires_continuation` ended at a limit (the last two can be continued).
+ */
+export const GEMINI_INTERACTIONS_FINISH_REASONS: FinishReasons = {
+  completed: "stop",
+  requires_action: "tool-calls",
+  incomplete: "length",
+  budget_exceeded: "length",
+  requires_continuation: "length",
+  failed: "error",
+  cancelled: "other",
+};

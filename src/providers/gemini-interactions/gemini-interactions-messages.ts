@@ -1,0 +1,87 @@
+import type { ReasoningPart } from "../../shared/deltas.ts";
+import type { JsonValue } from "../../shared/json.ts";
+import { asObject } from "../request.ts";
+import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
+
+/**
+ * Gemini Interactions: the steps that replay the turn in the next request's `input`, when the
+ * conversation is sent whole (with `store: false`, or without `previous_interaction_id`): its
+ * `thought` steps with their signatures (from `signed` reasoning parts, in order), a
+ * `model_output` step of its text, and its `function_call` steps, each with its `signature` when
+ * it came with one. With `previous_interaction_id` the server holds the turn: send only the results.
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: "gemini-interactions" })) {
+ *   if (event.type === "finish") input.push(...geminiInteractionsSteps(event));
+ * }
+ * ```
+ */
+export function geminiInteractionsSteps(turn: AssistantTurn): Record<string, unknown>[] {
+  const steps = thoughtSteps(turn.reasoningParts);
+  if (turn.text) steps.push({ type: "model_output", content: [{ type: "text", text: turn.text }] });
+  for (const call of own(turn.toolCalls)) steps.push(functionCallStep(call, idOf(call), asObject(call.arguments)));
+  return steps;
+}
+
+/**
+ * Gemini Interactions: one `function_result` step per result, by the call's `call_id`.
+ *
+ * @example
+ * ```ts
+ * input.push(...geminiInteractionsResults([{ call, output: { temperature: 21 } }]));
+ * ```
+ */
+export function geminiInteractionsResults(results: readonly ToolResult[]): Record<string, unknown>[] {
+  return results.map((result) =>
+    functionResultStep(idOf(result.call), result.call.name, result.output, result.isError),
+  );
+}
+
+/** A call of an earlier turn as a `function_call` step, with the signature it came with. */
+export function functionCallStep(
+  call: { readonly name: string; readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined },
+  id: string,
+  args: Record<string, JsonValue>,
+): Record<string, unknown> {
+  const signature = call.providerMetadata?.["signature"];
+  return {
+    type: "function_call",
+    id,
+    name: call.name,
+    arguments: args,
+    ...(typeof signature === "string" ? { signature } : {}),
+  };
+}
+
+/** A result as a `function_result` step: text or a JSON object as they are, any other value as its JSON text. */
+export function functionResultStep(
+  callId: string,
+  name: string | undefined,
+  output: JsonValue,
+  isError: boolean | undefined,
+): Record<string, unknown> {
+  const result = typeof output === "object" && output !== null && !Array.isArray(output) ? output : asText(output);
+  return {
+    type: "function_result",
+    call_id: callId,
+    ...(name !== undefined ? { name } : {}),
+    result,
+    ...(isError ? { is_error: true } : {}),
+  };
+}
+
+/** The turn's signed reasoning as `thought` steps; other kinds of parts are other providers'. */
+export function thoughtSteps(parts: readonly ReasoningPart[] | undefined): Record<string, unknown>[] {
+  return (parts ?? []).flatMap((part) =>
+    part.type === "signed"
+      ? [
+          {
+            type: "thought",
+            signature: part.signature,
+            ...(part.text !== "" ? { summary: [{ type: "text", text: part.text }] } : {}),
+          },
+        ]
+      : [],
+  );
+}

@@ -1,0 +1,20 @@
+import { TextFraming } from "../../framing/text-framing.ts";
+import type { ProviderProtocol } from "../provider-decoder.ts";
+import { GeminiInteractionsDecoder } from "./gemini-interactions-delta-stream.ts";
+
+/**
+ * The protocol of Gemini's Interactions API: its bodies are Server-Sent Events, read through
+ * `TextFraming` so that a body that is plainly another text framing is read as what it is, and its
+ * decoder is {@link GeminiInteractionsDecoder}. `streamToolCalls` takes it as its `provider` like
+ * the name, and the registry maps the name to it.
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: geminiInteractionsProtocol })) console.log(event.type);
+ * ```
+ */
+export const geminiInteractionsProtocol: ProviderProtocol = {
+  name: "gemini-interactions",
+  framing: TextFraming,
+  createDecoder: (emit) => new GeminiInteractionsDecoder(emit),
+};
