@@ -46,7 +46,16 @@ function run(
   });
 }
 const TOKEN = "agent-client-token";
-const PROVIDERS = ["openai", "openai-responses", "anthropic", "gemini", "bedrock", "cohere", "ollama"];
+const PROVIDERS = [
+  "openai",
+  "openai-responses",
+  "anthropic",
+  "gemini",
+  "bedrock",
+  "cohere",
+  "ollama",
+  "gemini-interactions",
+];
 /** What the command prints starts so; the prompt holds only the command (`$((6*7))`), so a request holds it only once the tool ran. */
 const OUTPUT = "OUT-42-";
 const command = (tag: string): string => `echo OUT-$((6*7))-${tag}`;

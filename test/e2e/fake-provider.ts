@@ -1,4 +1,4 @@
-// A fake of all seven providers on 127.0.0.1 for the agent tests: each request is answered in the
+// A fake of every provider on 127.0.0.1 for the agent tests: each request is answered in the
 // provider's own wire format (the Worker's scripted writers), told apart by its path. A request
 // that offers a shell tool and carries no result of it yet gets a call of that tool; any other
 // request (the turn after the tool ran, an agent's background calls) gets text that repeats
@@ -15,6 +15,7 @@ const ROUTES: [RegExp, keyof typeof scriptWriters][] = [
   [/^\/openai\/v1\/responses$/, "openai-responses"],
   [/^\/anthropic\/v1\/messages$/, "anthropic"],
   [/^\/gemini\/v1beta\/models\/[^/]+:streamGenerateContent$/, "gemini"],
+  [/^\/gemini\/v1beta\/interactions$/, "gemini-interactions"],
   [/^\/bedrock\/model\/[^/]+\/converse-stream$/, "bedrock"],
   [/^\/cohere\/v2\/chat$/, "cohere"],
   [/^\/ollama\/api\/chat$/, "ollama"],

@@ -22,6 +22,10 @@ const LIVE: Record<string, { env: Partial<Env>; model: string }> = {
   },
   cohere: { env: { COHERE_API_KEY: "k", COHERE_BASE_URL: "https://provider.test/v2" }, model: "command-a-reasoning" },
   ollama: { env: { OLLAMA_BASE_URL: "https://provider.test" }, model: "qwen3:8b" },
+  "gemini-interactions": {
+    env: { GEMINI_API_KEY: "k", GEMINI_BASE_URL: "https://provider.test/v1beta" },
+    model: "gemini-3-flash-preview",
+  },
 };
 
 /** The body `provider` receives for a streamed Messages request with `extra` (the fake answers 500: only the request matters). */
@@ -83,6 +87,7 @@ const BUDGET_KNOB: Record<string, Record<string, unknown>> = {
   bedrock: { additionalModelRequestFields: { thinking: { type: "enabled", budget_tokens: 31_999 } } },
   cohere: { thinking: { type: "enabled", token_budget: 31_999 } },
   ollama: { think: true },
+  "gemini-interactions": { generation_config: { thinking_level: "high", thinking_summaries: "auto" } },
 };
 
 /** Codex's `reasoning` with an effort, and no max_output_tokens: Claude gets the budget and 4,096 tokens for the answer. */
@@ -98,6 +103,7 @@ const EFFORT_KNOB: Record<string, Record<string, unknown>> = {
   },
   cohere: { thinking: { type: "enabled", token_budget: 4096 } },
   ollama: { think: true },
+  "gemini-interactions": { generation_config: { thinking_level: "low", thinking_summaries: "auto" } },
 };
 
 describe("reasoning asked for by an agent reaches each provider in its own knob", () => {

@@ -130,6 +130,10 @@ const LIVE: Record<string, { env: Partial<Env>; result: string }> = {
   },
   cohere: { env: { COHERE_API_KEY: "k", COHERE_BASE_URL: "https://provider.test/v2" }, result: '"role":"tool"' },
   ollama: { env: { OLLAMA_BASE_URL: "https://provider.test" }, result: '"role":"tool"' },
+  "gemini-interactions": {
+    env: { GEMINI_API_KEY: "k", GEMINI_BASE_URL: "https://provider.test/v1beta" },
+    result: '"type":"function_result"',
+  },
 };
 
 function liveUpstream(provider: string): FakeUpstream {

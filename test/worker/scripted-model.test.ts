@@ -62,6 +62,7 @@ const ID_SHAPES: Record<Provider, RegExp | null> = {
   bedrock: /^tooluse_[A-Za-z0-9_-]{22}$/,
   cohere: /^[a-z_]+_[a-z0-9]{12}$/,
   ollama: null,
+  "gemini-interactions": /^[a-z0-9]{8}$/,
 };
 
 const CONTENT_TYPES: Record<Provider, string> = {
@@ -72,6 +73,7 @@ const CONTENT_TYPES: Record<Provider, string> = {
   bedrock: "application/vnd.amazon.eventstream",
   cohere: "text/event-stream",
   ollama: "application/x-ndjson",
+  "gemini-interactions": "text/event-stream",
 };
 
 async function decode(provider: Provider, turn: ScriptedTurn, seed = 7): Promise<ToolCallEvent[]> {
@@ -208,6 +210,7 @@ const SHAPES: Record<Provider, string[]> = {
   bedrock: ["converse-nova-text-then-tool-use", "converse-nova-text"],
   cohere: ["tool-plan-then-parallel-tool-calls", "text"],
   ollama: ["native-tool-call"],
+  "gemini-interactions": ["docs-function-call-with-google-search", "docs-text-with-thought"],
 };
 
 describe.skipIf(!recordingsAvailable)("the scripted writers' messages have the recorded shapes", () => {
@@ -317,10 +320,12 @@ function afterResults(
     bedrock: { role: "user", content: [{ text: PROMPT }] },
     cohere: { role: "user", content: PROMPT },
     ollama: { role: "user", content: PROMPT },
+    "gemini-interactions": { type: "user_input", content: [{ type: "text", text: PROMPT }] },
   };
   const conversation = [prompt[provider], ...turn.flat()];
   if (provider === "gemini") return { contents: conversation };
-  if (provider === "openai-responses") return { model: "test-model", input: conversation };
+  if (provider === "openai-responses" || provider === "gemini-interactions")
+    return { model: "test-model", input: conversation };
   return { model: "test-model", messages: conversation };
 }
 
@@ -333,6 +338,7 @@ describe("the scripted model answers from the results the request carries", () =
     bedrock: (i) => `tooluse_${i}`,
     cohere: (i) => `calculate_${i}`,
     ollama: () => null,
+    "gemini-interactions": (i) => `fc${i}`,
   };
   const results = [
     {

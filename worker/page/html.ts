@@ -11,6 +11,7 @@ export const PAGE_PROVIDERS: readonly PageProvider[] = [
   { name: "openai-responses", label: "OpenAI Responses", model: "gpt-4o-mini" },
   { name: "anthropic", label: "Anthropic Messages", model: "claude-sonnet-4-5" },
   { name: "gemini", label: "Google Gemini", model: "gemini-2.5-flash" },
+  { name: "gemini-interactions", label: "Gemini Interactions API", model: "gemini-3-flash-preview" },
   { name: "bedrock", label: "Amazon Bedrock (ConverseStream)", model: "amazon.nova-micro-v1:0" },
   { name: "cohere", label: "Cohere (v2 Chat)", model: "command-a-03-2025" },
   { name: "ollama", label: "Ollama (native /api/chat)", model: "llama3.2" },
@@ -38,7 +39,12 @@ export const DEFAULT_TOOLS: readonly { name: string; description: string; parame
     description: "Current weather in a city",
     parameters: { type: "object", properties: { city: { type: "string" }, location: { type: "string" } } },
   },
-  { name: "get_weather", description: "Current weather in a city", parameters: CITY },
+  {
+    name: "get_weather",
+    description: "Current weather in a city",
+    // Gemini Interactions' recordings call it with a `location`, as its docs do.
+    parameters: { type: "object", properties: { city: { type: "string" }, location: { type: "string" } } },
+  },
   { name: "get_temperature", description: "Current temperature in a city", parameters: CITY },
   { name: "cityAttractions", description: "Things to see in a city", parameters: CITY },
 ];

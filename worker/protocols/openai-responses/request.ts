@@ -154,7 +154,7 @@ export function parseResponsesRequest(
     AGENT_BOUNDS,
   );
   // Whether OpenAI keeps the response (Codex sends `store: false`): passed on to an OpenAI
-  // Responses upstream, which otherwise stores every call; the other providers have no such setting.
+  // Responses or Gemini Interactions upstream, which otherwise stores every call; the others have no such setting.
   const store = own(fields, "store") ?? undefined;
   if (store !== undefined && typeof store !== "boolean") throw invalidField("store", "`store` must be true or false.");
   if (store !== undefined) request.store = store;

@@ -3,6 +3,7 @@ import { anthropic } from "./anthropic.ts";
 import { bedrock } from "./bedrock.ts";
 import { cohere } from "./cohere.ts";
 import { gemini } from "./gemini.ts";
+import { geminiInteractions } from "./gemini-interactions.ts";
 import { ollama } from "./ollama.ts";
 import { openaiChat } from "./openai-chat.ts";
 import { openaiResponses } from "./openai-responses.ts";
@@ -24,6 +25,7 @@ export const upstreamProviders: { readonly [P in WorkerProvider]: UpstreamProvid
   bedrock,
   cohere,
   ollama,
+  "gemini-interactions": geminiInteractions,
 };
 
 /** The names clients may send as `provider`. */

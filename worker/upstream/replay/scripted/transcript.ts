@@ -1,5 +1,5 @@
 /**
- * Reads a provider request body (any of the seven wire formats, as the Worker's request builders
+ * Reads a provider request body (any of the library's wire formats, as the Worker's request builders
  * and the library's next-turn builders write them) into what the scripted model needs: the last
  * prompt, the calls made and the results sent back since, and the tools offered.
  *
@@ -123,6 +123,15 @@ const READERS: { readonly [P in Provider]: (conversation: JsonValue | undefined)
         return result(r["id"], r["name"], wrapped ? response["result"] : response, false);
       });
     }),
+  "gemini-interactions": (input) =>
+    (typeof input === "string" ? [{ type: "user_input", content: input }] : list(input)).flatMap((value): Entry[] => {
+      const step = object(value);
+      if (step["type"] === "user_input") return [{ kind: "prompt", text: text(step["content"]) }];
+      if (step["type"] === "function_call") return [call(step["id"], step["name"], step["arguments"])];
+      if (step["type"] === "function_result")
+        return [result(step["call_id"], step["name"], step["result"], step["is_error"] === true)];
+      return [];
+    }),
   bedrock: (messages) =>
     list(messages).flatMap((value): Entry[] => {
       const message = object(value);
@@ -159,6 +168,8 @@ const TOOLS: { readonly [P in Provider]: (request: Json) => Transcript["tools"] 
         }),
       ),
     ),
+  "gemini-interactions": (request) =>
+    list(request["tools"]).flatMap((tool) => (object(tool)["type"] === "function" ? [definition(object(tool))] : [])),
   bedrock: (request) =>
     list(object(request["toolConfig"])["tools"]).map((tool) => {
       const spec = object(object(tool)["toolSpec"]);

@@ -4,6 +4,7 @@ import { writeAnthropic } from "./anthropic.ts";
 import { writeBedrock } from "./bedrock.ts";
 import { writeCohere } from "./cohere.ts";
 import { writeGemini } from "./gemini.ts";
+import { writeGeminiInteractions } from "./gemini-interactions.ts";
 import { writeOllama } from "./ollama.ts";
 import { writeOpenAIChat } from "./openai-chat.ts";
 import { writeOpenAIResponses } from "./openai-responses.ts";
@@ -21,4 +22,5 @@ export const scriptWriters: { readonly [P in Provider]: ScriptWriter } = {
   bedrock: writeBedrock,
   cohere: writeCohere,
   ollama: writeOllama,
+  "gemini-interactions": writeGeminiInteractions,
 };
