@@ -52,6 +52,15 @@ function sdkStream(objects: readonly object[]) {
   return { stream: generate(), state };
 }
 
+/** A Gemini Interactions `text` delta whose text throws when read. */
+const throwingText = (): { readonly type: "text"; readonly text: string } =>
+  Object.defineProperty({ type: "text" }, "text", {
+    enumerable: true,
+    get: () => {
+      throw new Error(SECRET);
+    },
+  }) as { readonly type: "text"; readonly text: string };
+
 /** One chunk per provider that gives a text delta "Hi" (with what must come before it). */
 const TEXT: Record<Provider, object[]> = {
   openai: [chatChunk({ content: "Hi" })],
@@ -77,6 +86,10 @@ const TEXT: Record<Provider, object[]> = {
   ],
   cohere: [{ type: "content-delta", index: 0, delta: { message: { content: { text: "Hi" } } } }],
   ollama: [{ model: "m", message: { role: "assistant", content: "Hi" }, done: false }],
+  "gemini-interactions": [
+    { event_type: "step.start", index: 0, step: { type: "model_output" } },
+    { event_type: "step.delta", index: 0, delta: { type: "text", text: "Hi" } },
+  ],
 };
 
 /** One chunk per provider that gives a whole call whose arguments are `args`, an object. */
@@ -106,6 +119,12 @@ const CALL: Partial<Record<Provider, (args: unknown) => object[]>> = {
       done: false,
     },
     { message: { role: "assistant", content: "" }, done: true, done_reason: "stop" },
+  ],
+  "gemini-interactions": (args) => [
+    { event_type: "step.start", index: 1, step: { type: "function_call", id: "c1", name: "f", arguments: {} } },
+    { event_type: "step.delta", index: 1, delta: { type: "function_call", id: "c1", name: "f", arguments: args } },
+    { event_type: "step.stop", index: 1 },
+    { event_type: "interaction.completed", interaction: { id: "v1_1", status: "requires_action" } },
   ],
 };
 
@@ -175,6 +194,7 @@ group("SDK objects that throw or are not JSON data end the stream as any fault d
         },
         done: false,
       },
+      "gemini-interactions": { event_type: "step.delta", index: 0, delta: throwingText() },
     };
     for (const [provider, text] of Object.entries(TEXT) as [Provider, object[]][])
       await endsWith(provider, [...text, chunks[provider]], "malformed-payload", provider);

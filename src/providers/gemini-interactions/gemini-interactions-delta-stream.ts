@@ -1,4 +1,5 @@
 import type { SSEMessage } from "../../framing/framing.ts";
+import { jsonText } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
@@ -115,7 +116,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
         ...(signature !== undefined ? { providerMetadata: { signature } } : {}),
       });
       const args = step["arguments"];
-      const initial = isRecord(args) && Object.keys(args).length > 0 ? JSON.stringify(args) : undefined;
+      const initial = isRecord(args) && Object.keys(args).length > 0 ? jsonText(args) : undefined;
       this.#steps.set(index, { kind: "call", streamed: false, initial });
       return;
     }
@@ -180,7 +181,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     const signature = nonEmptyString(delta["signature"]);
     if (signature !== undefined) this.#emit({ type: "tool-call-chunk", index, providerMetadata: { signature } });
     const args = delta["arguments"];
-    if (isRecord(args) && call.kind === "call") call.whole = JSON.stringify(args);
+    if (isRecord(args) && call.kind === "call") call.whole = jsonText(args);
   }
 
   #onStop(index: number): void {
