@@ -16,6 +16,7 @@ export const LIVE: Record<Provider, Partial<Env>> = {
   bedrock: { AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "secret", AWS_REGION: "us-west-2" },
   cohere: { COHERE_API_KEY: "k", COHERE_BASE_URL: "https://provider.test/v2" },
   ollama: { OLLAMA_BASE_URL: "https://provider.test" },
+  "gemini-interactions": { GEMINI_API_KEY: "k", GEMINI_BASE_URL: "https://provider.test/v1beta" },
 };
 /** The Worker's settings with `provider` live (a key set ends the open mode: a client token is needed). */
 export const live = (provider: Provider): Env => testEnv({ ...LIVE[provider], CLIENT_TOKEN: "t" });
