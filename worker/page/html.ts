@@ -39,12 +39,7 @@ export const DEFAULT_TOOLS: readonly { name: string; description: string; parame
     description: "Current weather in a city",
     parameters: { type: "object", properties: { city: { type: "string" }, location: { type: "string" } } },
   },
-  {
-    name: "get_weather",
-    description: "Current weather in a city",
-    // Gemini Interactions' recordings call it with a `location`, as its docs do.
-    parameters: { type: "object", properties: { city: { type: "string" }, location: { type: "string" } } },
-  },
+  { name: "get_weather", description: "Current weather in a city", parameters: CITY },
   { name: "get_temperature", description: "Current temperature in a city", parameters: CITY },
   { name: "cityAttractions", description: "Things to see in a city", parameters: CITY },
 ];

@@ -8,7 +8,8 @@ export const geminiInteractionsRecordings: readonly Recording[] = [
   {
     // Source (test/recordings/gemini-interactions/docs-function-call-with-google-search.sse): the streaming page's "Streaming with multiple tools" REST output, byte for byte: a server-side google_search step, a thought signature, one get_weather function_call, requires_action.
     name: "docs-function-call-with-google-search",
-    keywords: ["mountain", "europe", "elbrus", "search"],
+    keywords: ["mountain", "europe", "elbrus"],
+    tools: ["get_weather"],
     events: [
       'event: interaction.created\ndata: {"interaction":{"id":"v1_...","status":"in_progress","object":"interaction","model":"gemini-3-flash-preview"},"event_type":"interaction.created"}\n\n',
       'event: interaction.status_update\ndata: {"interaction_id":"v1_...","status":"in_progress","event_type":"interaction.status_update"}\n\n',
@@ -31,7 +32,8 @@ export const geminiInteractionsRecordings: readonly Recording[] = [
   {
     // Source (test/recordings/gemini-interactions/sdk-parallel-calls-chunked-arguments.sse): built from @google/genai 3.3.0's types: a thought summary and signature, text, two get_weather calls with signatures and chunked arguments.
     name: "sdk-parallel-calls-chunked-arguments",
-    keywords: ["oslo", "lima", "weather"],
+    keywords: ["oslo", "lima"],
+    tools: ["get_weather"],
     events: [
       'event: interaction.created\ndata: {"event_type":"interaction.created","interaction":{"id":"v1_parallel","status":"in_progress","object":"interaction","model":"gemini-3-flash-preview"},"event_id":"evt_001"}\n\n',
       'event: step.start\ndata: {"event_type":"step.start","index":0,"step":{"type":"thought"},"event_id":"evt_002"}\n\n',
@@ -62,6 +64,7 @@ export const geminiInteractionsRecordings: readonly Recording[] = [
     // Source (test/recordings/gemini-interactions/docs-text-with-thought.sse): the streaming page's first REST output: a thought signature, then text.
     name: "docs-text-with-thought",
     keywords: ["count", "numbers", "text only"],
+    tools: [],
     events: [
       'event: interaction.created\ndata: {"interaction":{"id":"v1_...","status":"in_progress","object":"interaction","model":"gemini-3-flash-preview"},"event_type":"interaction.created"}\n\n',
       'event: interaction.status_update\ndata: {"interaction_id":"v1_...","status":"in_progress","event_type":"interaction.status_update"}\n\n',
