@@ -103,6 +103,12 @@ const CALL: Record<Provider, object[]> = {
     },
     { message: { role: "assistant", content: "" }, done: true, done_reason: "stop" },
   ],
+  "gemini-interactions": [
+    { event_type: "step.start", index: 0, step: { type: "function_call", id: "c1", name: "search", arguments: {} } },
+    { event_type: "step.delta", index: 0, delta: { type: "arguments_delta", arguments: '{"q":"x"}' } },
+    { event_type: "step.stop", index: 0 },
+    { event_type: "interaction.completed", interaction: { id: "v1_1", status: "requires_action" } },
+  ],
 };
 
 const SCHEMA = { type: "object", properties: { order_id: { type: "string", pattern: "^ORD-[0-9]+$" } } } as const;
