@@ -83,7 +83,7 @@ describe("openai-node 6 and 7 send the same Responses request", () => {
   it("the bodies the Worker receives are equal", async () => {
     const bodies: unknown[] = [];
     for (const OpenAI of Object.values(MAJORS)) {
-      const fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const fetch = (async (_input: RequestInfo | URL, init?: RequestInit) => {
         bodies.push(JSON.parse(String(init?.body)));
         return worker().call(post("/v1/responses", JSON.parse(String(init?.body))));
       }) as typeof globalThis.fetch;

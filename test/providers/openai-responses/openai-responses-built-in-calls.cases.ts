@@ -145,7 +145,14 @@ group("OpenAIResponsesEncoder builtInTools", (test) => {
       const calls = (list: ToolCallEvent[]) =>
         list.flatMap((e) =>
           e.type === "tool-call"
-            ? [[e.id, e.name, e.arguments, (e.providerMetadata?.["responsesItem"] as { type: string }).type]]
+            ? [
+                [
+                  e.id,
+                  e.name,
+                  e.arguments,
+                  (e.providerMetadata?.["responsesItem"] as { type: string } | undefined)?.type,
+                ],
+              ]
             : [],
         );
       assertEquals(calls(again), calls(events));
