@@ -1,3 +1,5 @@
+import type { JsonWriter } from "../shared/json-text.ts";
+
 /**
  * The framing stage's contract: bytes in, messages out. Every framing (Server-Sent Events, the
  * AWS event stream, NDJSON, JSON arrays, and any of your own) implements {@link Framing}, so a
@@ -43,6 +45,13 @@ export interface FramedMessage {
    * stream). Decoders read it instead of parsing `data`, which is then empty.
    */
   value?: unknown;
+  /**
+   * How the decoder writes an object of `value` (a call's arguments) as JSON text: the SDK path
+   * gives `JSON.stringify`'s rules for any object (`toJSON`, boxed values, a cycle or a BigInt
+   * refused at once). Without it, objects are written as the JSON data `JSON.parse` gives, so
+   * that the byte path carries no more than it needs.
+   */
+  jsonText?: JsonWriter | undefined;
 }
 
 /** The value of one AWS event-stream header (see {@link FramedMessage.headers}). */

@@ -4,6 +4,7 @@ import { chunkReader } from "../shared/chunk-reader.ts";
 import { toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { readErrorBody } from "./error-body.ts";
+import { objectJsonText } from "./object-json-text.ts";
 import { ToolCallChain, type ToolCallChainOptions } from "./tool-call-chain.ts";
 
 /**
@@ -33,8 +34,11 @@ const UNREADABLE: StreamErrorInfo = {
   message: "An SDK's chunk could not be read; the stream ended.",
 };
 
-/** The message of an SDK's object when the protocol does not say: the object is the payload. */
-const payloadMessage = (value: unknown): FramedMessage => ({ data: "", value });
+/**
+ * The message of an SDK's object when the protocol does not say: the object is the payload. Its
+ * objects are written by {@link objectJsonText}, which an SDK's objects need (not JSON data).
+ */
+const payloadMessage = (value: unknown): FramedMessage => ({ data: "", value, jsonText: objectJsonText });
 
 /**
  * A reader of an async iterable. Cancelling calls the iterator's `return()` (an SDK's stream
@@ -111,7 +115,8 @@ export class ChainPump {
     this.#body = response
       ? response.body
       : (input as ReadableStream<unknown> | AsyncIterable<unknown> | Iterable<unknown>);
-    this.#messageOf = protocol.messageOf ?? payloadMessage;
+    const messageOf = protocol.messageOf;
+    this.#messageOf = messageOf ? (value) => ({ ...messageOf(value), jsonText: objectJsonText }) : payloadMessage;
     this.#endOfObjects = protocol.endOfObjects;
     this.#signal = signal;
     this.#close = close;

@@ -4,6 +4,7 @@
 // the SDK iterator returned. Arguments too deep are the accumulator's `too-deep`, as in text.
 import fc from "fast-check";
 import { streamToolCallBatches, streamToolCalls, type Provider, type ToolCallEvent } from "../../src/index.ts";
+import { objectJsonText } from "../../src/pipeline/object-json-text.ts";
 import { jsonText } from "../../src/shared/json-text.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, chatChunk as chatChunkOf, collect, fromChunks } from "../support/streams.ts";
@@ -293,7 +294,35 @@ group("SDK objects that throw or are not JSON data end the stream as any fault d
   });
 });
 
-group("jsonText writes what JSON.stringify writes, with a stack of its own", (test) => {
+group("objectJsonText and jsonText write what JSON.stringify writes, with a stack of their own", (test) => {
+  test("jsonText (the byte path's): any JSON data as JSON.stringify writes it, 100,000 levels deep too", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => assertEquals(jsonText(v), JSON.stringify(v))),
+      { seed: 36, numRuns: 300 },
+    );
+    const text = `${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`;
+    assertEquals(jsonText(JSON.parse(text)), text);
+  });
+
+  test("jsonText never hangs on what is not JSON data: a cycle or a BigInt throws", () => {
+    const cycle: Record<string, unknown> = {};
+    cycle["self"] = cycle;
+    let code: string | undefined;
+    try {
+      jsonText(cycle);
+    } catch (error) {
+      code = (error as { code?: string }).code;
+    }
+    assertEquals(code, "malformed-payload");
+    let threw = false;
+    try {
+      jsonText({ n: 1n });
+    } catch {
+      threw = true;
+    }
+    assert(threw, "a BigInt throws");
+  });
+
   test("any JSON value, with undefined, functions, non-finite numbers, toJSON and boxed values inside", () => {
     const odd = fc.constantFrom<unknown>(
       undefined,
@@ -318,7 +347,7 @@ group("jsonText writes what JSON.stringify writes, with a stack of its own", (te
       ),
     })).node;
     fc.assert(
-      fc.property(value, (v) => assertEquals(jsonText(v), JSON.stringify(v))),
+      fc.property(value, (v) => assertEquals(objectJsonText(v), JSON.stringify(v))),
       { seed: 33, numRuns: 400 },
     );
   });
@@ -329,7 +358,7 @@ group("jsonText writes what JSON.stringify writes, with a stack of its own", (te
     for (let i = 0; i < 6; i++) wide = [wide, wide];
     let code: string | undefined;
     try {
-      jsonText(wide);
+      objectJsonText(wide);
     } catch (error) {
       code = (error as { code?: string }).code;
     }

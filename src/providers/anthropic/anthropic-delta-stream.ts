@@ -1,6 +1,6 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import type { FinishDelta, Usage } from "../../shared/deltas.ts";
-import { jsonText } from "../../shared/json-text.ts";
+import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
@@ -70,6 +70,8 @@ export class AnthropicDeltaStream extends ProviderDecoderStream {
  */
 export class AnthropicDecoder implements ProviderDecoder {
   readonly #emit: Emit;
+  /** How this response's objects are written as JSON text (its messages' own writer, or `jsonText`). */
+  #write: JsonWriter = jsonText;
   readonly #toolBlocks = new Map<number, ToolBlock>();
   #inputUsage: Record<string, unknown> = {};
   readonly #kept = new AnthropicKeptBlocks();
@@ -89,6 +91,7 @@ export class AnthropicDecoder implements ProviderDecoder {
 
   /** Decodes one SSE message. */
   decode(message: SSEMessage): void {
+    this.#write = message.jsonText ?? jsonText;
     const emit = this.#emit;
     const event = message.event;
     if ((event === undefined || event === "content_block_delta") && this.#onInputJsonDelta(message.data, emit)) return;
@@ -185,7 +188,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     if (providerExecuted === undefined) return;
     const input = block["input"];
     this.#toolBlocks.set(index, {
-      initialInput: isRecord(input) && Object.keys(input).length > 0 ? jsonText(input) : undefined,
+      initialInput: isRecord(input) && Object.keys(input).length > 0 ? this.#write(input) : undefined,
       streamed: false,
       providerExecuted,
     });

@@ -1,5 +1,5 @@
 import type { FramedMessage } from "../../framing/framing.ts";
-import { jsonText } from "../../shared/json-text.ts";
+import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { readJsonObject } from "../payload.ts";
 import type { Emit } from "../provider-decoder.ts";
@@ -52,6 +52,8 @@ type Payload = Record<string, unknown>;
  */
 export class BedrockConverseDecoder {
   readonly #emit: Emit;
+  /** How this response's objects are written as JSON text (its messages' own writer, or `jsonText`). */
+  #write: JsonWriter = jsonText;
   readonly #blocks = new Map<number, Block>();
   readonly #stopped = new Set<number>();
   #finished = false;
@@ -63,6 +65,7 @@ export class BedrockConverseDecoder {
 
   /** Decodes one event. */
   decode(message: FramedMessage): void {
+    this.#write = message.jsonText ?? jsonText;
     let payload: Payload | undefined = readJsonObject(message, this.#emit);
     if (!payload) return;
     let event = message.event;
@@ -137,7 +140,7 @@ export class BedrockConverseDecoder {
     const toolUse = delta["toolUse"];
     if (isRecord(toolUse) && block.tool) {
       const input = toolUse["input"];
-      const fragment = typeof input === "string" ? input : isRecord(input) ? (jsonText(input) ?? "") : "";
+      const fragment = typeof input === "string" ? input : isRecord(input) ? (this.#write(input) ?? "") : "";
       if (fragment !== "") emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
     }
     const reasoning = delta["reasoningContent"];

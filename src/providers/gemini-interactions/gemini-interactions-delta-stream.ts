@@ -1,5 +1,5 @@
 import type { SSEMessage } from "../../framing/framing.ts";
-import { jsonText } from "../../shared/json-text.ts";
+import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
@@ -61,6 +61,8 @@ export class GeminiInteractionsDeltaStream extends ProviderDecoderStream {
  */
 export class GeminiInteractionsDecoder implements ProviderDecoder {
   readonly #emit: Emit;
+  /** How this response's objects are written as JSON text (its messages' own writer, or `jsonText`). */
+  #write: JsonWriter = jsonText;
   readonly #steps = new Map<number, OpenStep>();
   #calls = 0;
 
@@ -74,6 +76,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
 
   /** Decodes one SSE message. */
   decode(message: SSEMessage): void {
+    this.#write = message.jsonText ?? jsonText;
     if (message.value === undefined && message.data.trim() === "[DONE]") return;
     const payload = readJsonObject(message, this.#emit);
     if (!payload) return;
@@ -116,7 +119,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
         ...(signature !== undefined ? { providerMetadata: { signature } } : {}),
       });
       const args = step["arguments"];
-      const initial = isRecord(args) && Object.keys(args).length > 0 ? jsonText(args) : undefined;
+      const initial = isRecord(args) && Object.keys(args).length > 0 ? this.#write(args) : undefined;
       this.#steps.set(index, { kind: "call", streamed: false, initial });
       return;
     }
@@ -181,7 +184,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     const signature = nonEmptyString(delta["signature"]);
     if (signature !== undefined) this.#emit({ type: "tool-call-chunk", index, providerMetadata: { signature } });
     const args = delta["arguments"];
-    if (isRecord(args) && call.kind === "call") call.whole = jsonText(args);
+    if (isRecord(args) && call.kind === "call") call.whole = this.#write(args);
   }
 
   #onStop(index: number): void {

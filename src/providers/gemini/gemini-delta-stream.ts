@@ -1,6 +1,6 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import type { ToolCallChunkDelta } from "../../shared/deltas.ts";
-import { jsonText } from "../../shared/json-text.ts";
+import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
@@ -53,6 +53,8 @@ export class GeminiDeltaStream extends ProviderDecoderStream {
  */
 export class GeminiDecoder implements ProviderDecoder {
   readonly #emit: Emit;
+  /** How this response's objects are written as JSON text (its messages' own writer, or `jsonText`). */
+  #write: JsonWriter = jsonText;
   readonly #nextIndex = new Map<number, number>();
   readonly #streamed = new Map<number, StreamedCall>();
 
@@ -69,6 +71,7 @@ export class GeminiDecoder implements ProviderDecoder {
 
   /** Decodes one SSE message. */
   decode(message: SSEMessage): void {
+    this.#write = message.jsonText ?? jsonText;
     const emit = this.#emit;
     const payload = readJsonObject(message, emit);
     if (!payload) return;
@@ -136,7 +139,7 @@ export class GeminiDecoder implements ProviderDecoder {
       return this.#continue(call, choice, emit);
     }
     const args = call["args"];
-    chunk.argumentsDelta = (isRecord(args) && jsonText(args)) || "{}";
+    chunk.argumentsDelta = (isRecord(args) && this.#write(args)) || "{}";
     emit(chunk);
     emit(withChoice({ type: "tool-call-end", index }, choice));
   }
@@ -154,6 +157,6 @@ export class GeminiDecoder implements ProviderDecoder {
     const open = this.#streamed.get(choice);
     if (!open) return;
     this.#streamed.delete(choice);
-    emit(withChoice({ type: "tool-call-end", index: open.index, arguments: jsonText(open.args)! }, choice));
+    emit(withChoice({ type: "tool-call-end", index: open.index, arguments: this.#write(open.args)! }, choice));
   }
 }

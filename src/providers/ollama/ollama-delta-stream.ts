@@ -1,5 +1,5 @@
 import type { FramedMessage } from "../../framing/framing.ts";
-import { jsonText } from "../../shared/json-text.ts";
+import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
@@ -57,6 +57,8 @@ export class OllamaDeltaStream extends ProviderDecoderStream {
  */
 export class OllamaDecoder implements ProviderDecoder {
   readonly #emit: Emit;
+  /** How this response's objects are written as JSON text (its messages' own writer, or `jsonText`). */
+  #write: JsonWriter = jsonText;
   #calls = 0;
 
   /** Creates a decoder that reports through `emit`. */
@@ -66,6 +68,7 @@ export class OllamaDecoder implements ProviderDecoder {
 
   /** Decodes one NDJSON line. */
   decode(message: FramedMessage): void {
+    this.#write = message.jsonText ?? jsonText;
     const emit = this.#emit;
     const payload = readJsonObject(message, emit);
     if (!payload) return;
@@ -108,7 +111,7 @@ export class OllamaDecoder implements ProviderDecoder {
       ...(id !== undefined ? { id } : {}),
       ...(name !== undefined ? { name } : {}),
       // Older servers and some gateways send the arguments as a JSON string, as OpenAI does.
-      argumentsDelta: typeof args === "string" ? args : (jsonText(args ?? {}) ?? ""),
+      argumentsDelta: typeof args === "string" ? args : (this.#write(args ?? {}) ?? ""),
     });
     this.#emit({ type: "tool-call-end", index });
   }

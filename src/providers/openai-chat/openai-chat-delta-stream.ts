@@ -1,6 +1,6 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import type { ToolCallChunkDelta, Usage } from "../../shared/deltas.ts";
-import { jsonText } from "../../shared/json-text.ts";
+import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
 import { ANTHROPIC_FINISH_REASONS } from "../anthropic/anthropic-finish-reasons.ts";
 import { providerError, readJsonObject } from "../payload.ts";
@@ -77,7 +77,8 @@ function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoning
     emit(providerError(message.event === "error" ? chunk : chunk["error"]));
   }
   const choices = arrayOf(chunk["choices"]);
-  for (const choice of choices) if (isRecord(choice)) decodeChoice(choice, emit, reasoning);
+  const write = message.jsonText ?? jsonText;
+  for (const choice of choices) if (isRecord(choice)) decodeChoice(choice, emit, reasoning, write);
   // Groq puts usage in `x_groq`, Moonshot (Kimi) in the choice.
   const xGroq = chunk["x_groq"];
   const first = choices[0];
@@ -88,7 +89,12 @@ function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoning
   if (usage) emit({ type: "usage", usage });
 }
 
-function decodeChoice(choice: Record<string, unknown>, emit: Emit, reasoning: ChatReasoningFields): void {
+function decodeChoice(
+  choice: Record<string, unknown>,
+  emit: Emit,
+  reasoning: ChatReasoningFields,
+  write: JsonWriter,
+): void {
   const index = typeof choice["index"] === "number" ? choice["index"] : 0;
   const delta = choice["delta"];
   const reason = choice["finish_reason"];
@@ -102,10 +108,11 @@ function decodeChoice(choice: Record<string, unknown>, emit: Emit, reasoning: Ch
     }
     decodeContent(delta["content"], index, emit);
     if (Array.isArray(delta["tool_calls"])) {
-      for (const call of delta["tool_calls"]) if (isRecord(call)) emit(toolCallChunk(call, index));
+      for (const call of delta["tool_calls"]) if (isRecord(call)) emit(toolCallChunk(call, index, write));
     }
     // The legacy `function_call` is one call without an index.
-    if (isRecord(delta["function_call"])) emit(toolCallChunk({ index: 0, function: delta["function_call"] }, index));
+    if (isRecord(delta["function_call"]))
+      emit(toolCallChunk({ index: 0, function: delta["function_call"] }, index, write));
   }
   if (finished && index === 0) reasoning.flush();
   if (finished)
@@ -154,7 +161,7 @@ function emitText(type: "text-delta" | "reasoning-delta", text: unknown, choice:
   if (typeof text === "string" && text !== "") emit(withChoice({ type, text }, choice));
 }
 
-function toolCallChunk(call: Record<string, unknown>, choice: number): ToolCallChunkDelta {
+function toolCallChunk(call: Record<string, unknown>, choice: number, write: JsonWriter): ToolCallChunkDelta {
   const fn = isRecord(call["function"]) ? call["function"] : {};
   const chunk: ToolCallChunkDelta = withChoice({ type: "tool-call-chunk" }, choice);
   if (typeof call["index"] === "number") chunk.index = call["index"];
@@ -164,7 +171,7 @@ function toolCallChunk(call: Record<string, unknown>, choice: number): ToolCallC
   if (name !== undefined) chunk.name = name;
   // Some servers send arguments as an object rather than JSON text.
   const args = fn["arguments"];
-  const text = typeof args === "string" ? args : isRecord(args) ? jsonText(args) : undefined;
+  const text = typeof args === "string" ? args : isRecord(args) ? write(args) : undefined;
   if (text) chunk.argumentsDelta = text;
   // Gemini's OpenAI endpoint puts the thought signature on the call; it must go back next turn.
   if (isRecord(call["extra_content"])) chunk.providerMetadata = { extra_content: call["extra_content"] };
