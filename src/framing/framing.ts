@@ -1,5 +1,3 @@
-import type { JsonWriter } from "../shared/json-text.ts";
-
 /**
  * The framing stage's contract: bytes in, messages out. Every framing (Server-Sent Events, the
  * AWS event stream, NDJSON, JSON arrays, and any of your own) implements {@link Framing}, so a
@@ -51,7 +49,7 @@ export interface FramedMessage {
    * refused at once). Without it, objects are written as the JSON data `JSON.parse` gives, so
    * that the byte path carries no more than it needs.
    */
-  jsonText?: JsonWriter | undefined;
+  jsonText?: ((value: unknown) => string | undefined) | undefined;
 }
 
 /** The value of one AWS event-stream header (see {@link FramedMessage.headers}). */

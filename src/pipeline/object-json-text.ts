@@ -7,8 +7,8 @@ const OMIT = Symbol("omit");
 /** How deep a value is written before the objects being written are tracked for a cycle. */
 const UNTRACKED_DEPTH = 64;
 
-/** An object or array being written: the node, an object's keys (an array has none), the next key or index. */
-type Frame = [node: Record<string | number, unknown>, keys: string[] | undefined, next: number];
+/** An object or array being written: the node, an object's keys (an array has none), the next key or index, whether a member was written. */
+type Frame = [node: Record<string | number, unknown>, keys: string[] | undefined, next: number, wrote: boolean];
 
 /**
  * `JSON.stringify(value)` for an object an SDK gave (Ollama's, Gemini's, Bedrock's and
@@ -43,7 +43,7 @@ export function objectJsonText(value: unknown): string | undefined {
         open.add(item);
       }
       const keys = Array.isArray(item) ? undefined : Object.keys(item);
-      stack.push([item as Frame[0], keys, 0]);
+      stack.push([item as Frame[0], keys, 0, false]);
       out += keys ? "{" : "[";
     }
     if (out.length > MAX_JSON_TEXT) throw unreadable("more than 32 Mi characters");
@@ -67,8 +67,8 @@ export function objectJsonText(value: unknown): string | undefined {
         break;
       }
       if (item === OMIT) continue;
-      // No member written yet exactly when the node's `{` is the last character.
-      out += `${out.endsWith("{") ? "" : ","}${JSON.stringify(key)}:`;
+      out += `${frame[3] ? "," : ""}${JSON.stringify(key)}:`;
+      frame[3] = true;
       break;
     }
   }
