@@ -20,7 +20,7 @@
  * @module
  */
 // How the chain reads a body: large reads of what is ready (the Worker's idle timeout reads its upstream so).
-export { chunkReader, type ChunkReader } from "./shared/chunk-reader.ts";
+export { type ChunkRead, chunkReader, type ChunkReader } from "./shared/chunk-reader.ts";
 // Stage 1, framing: bytes to messages.
 export {
   DEFAULT_MAX_EVENT_LENGTH,
