@@ -243,4 +243,16 @@ describe("the prompt an agent's request carries", () => {
       { name: "Read", arguments: { file_path: "/tmp/work-agent/README.md" } },
     ]);
   });
+
+  it("a client's self-nesting schema (arrays of 12 through a $ref, 16 deep) is filled within a bounded count of values, not 12^16", () => {
+    const schema = {
+      type: "object",
+      properties: { grid: { $ref: "#/$defs/row" } },
+      required: ["grid"],
+      $defs: { row: { type: "array", minItems: 12, items: { $ref: "#/$defs/row" } } },
+    };
+    // Before the total, this never returned; now it returns (arguments or none) after at most 2,000 values.
+    const args = fillArguments(schema as JsonValue, readValues("fill the grid"), NOW);
+    expect(args === undefined || JSON.stringify(args).split("[").length <= 2_001).toBe(true);
+  });
 });

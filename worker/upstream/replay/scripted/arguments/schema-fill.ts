@@ -31,6 +31,11 @@ const MAX_DEPTH = 16;
 const MAX_REFS = 16;
 /** Most items written in one array. */
 const MAX_ITEMS = 12;
+/**
+ * Most values written for one tool, in all: a client's schema nests arrays and `anyOf`s through
+ * `$ref`s, and without a total the fan-out grows as items^depth (12^16 values).
+ */
+const MAX_VALUES = 2_000;
 
 /**
  * Arguments for a tool whose parameters are `parameters` (an object schema; absent: no
@@ -87,6 +92,8 @@ class Filler {
   readonly root: Schema;
   readonly values: PromptValues;
   readonly now: number;
+  /** Values written so far (see {@link MAX_VALUES}). */
+  written = 0;
 
   constructor(root: Schema, values: PromptValues, now: number) {
     this.root = root;
@@ -117,7 +124,7 @@ class Filler {
   }
 
   value(schema: JsonValue, key: string | undefined, depth: number): JsonValue {
-    if (depth > MAX_DEPTH) return null;
+    if (depth > MAX_DEPTH || ++this.written > MAX_VALUES) return null;
     const s = this.resolve(schema);
     if ("const" in s) return s["const"]!;
     if (Array.isArray(s["enum"])) {
