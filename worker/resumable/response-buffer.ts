@@ -9,9 +9,9 @@ import { openEventBatches } from "../services/model-call.ts";
 import { openRunEvents, toRunEvent } from "../services/tool-loop.ts";
 import { platformRuntime, type Runtime } from "../runtime.ts";
 import { demoTools } from "../demo-tools/index.ts";
-import { Expiries } from "./expiries.ts";
 import { expireDue } from "./expiry-alarm.ts";
-import { pumpIntoLog, type AnyEvent } from "./log-pump.ts";
+import type { AnyEvent } from "./log-pump.ts";
+import { beginStoredLog, pumpToEnd } from "./log-lifetime.ts";
 import { keyedStore } from "./keyed-store.ts";
 import { recordedTools } from "./recorded-tools.ts";
 import { objectNameOf } from "./response-id.ts";
@@ -21,13 +21,6 @@ import { runRequestOf, type RunStart } from "./run-start.ts";
 import { loadMeta, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
 import { storedLogResponse } from "./stored-cursor.ts";
 import { liveLogResponse, restoreStoredLog, UNKNOWN, type CurrentLog } from "./stored-log-attach.ts";
-
-/**
- * How much later than `RESUME_TTL_MS` from its start a response's expiry is first set: a response
- * that ends within this time keeps it (one expiry write per response, not two), and is kept at
- * least `RESUME_TTL_MS` after its end all the same.
- */
-const EXPIRY_SLACK_MS = 60_000;
 
 /** Where a run's request body is kept (under its response's keys), to tell a retry of the same run from another. */
 const RUN_BODY_KEY = "run:body";
@@ -41,7 +34,7 @@ const ALREADY_STARTED = (): HttpError =>
  * once, keeps the frames in a bounded {@link ResponseLog}, and serves any number of clients from
  * it: one that reconnects with `Last-Event-ID` gets what it missed, then the live rest. With no
  * client attached a response runs on for `DETACHED_LIMIT_MS`, then is cancelled (its log ends
- * with `abort`; `running-response.ts`). A finished log is kept `RESUME_TTL_MS` (up to `EXPIRY_SLACK_MS` more); the
+ * with `abort`; `running-response.ts`). A finished log is kept `RESUME_TTL_MS` (`log-lifetime.ts`); the
  * object's one alarm serves every expiry (`expiries.ts`).
  *
  * The frames move in batches (`log-pump.ts`) and are written to storage as they come
@@ -228,7 +221,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     }
     const { batches, headers } = opened;
     const limits = this.#limits();
-    const { detachedLimitMs } = this.#settings();
+    const { detachedLimitMs, resumeTtlMs, resumeWriteWindowMs } = this.#settings();
     const running = new RunningResponse(
       new ResponseLog(limits),
       headers,
@@ -238,46 +231,16 @@ export class ResponseBuffer extends DurableObject<Env> {
     );
     this.#running.set(id, running);
     const writer = new LogWriter(this.#store(id), limits);
-    // The expiry is set now, so a log that a restart cuts is dropped too (it moves on while the
-    // response runs); in the same turn as the header, so both land in one commit.
-    const expiry = Date.now() + this.#settings().resumeTtlMs + EXPIRY_SLACK_MS;
-    const earliest = this.ctx.storage.transactionSync(() => {
-      writer.begin(kind, headers, replacing);
-      return new Expiries(this.ctx.storage.kv).set(id, expiry);
-    });
-    const armed = earliest ? this.ctx.storage.setAlarm(expiry) : undefined;
+    const { expiry, armed } = beginStoredLog(this.ctx.storage, id, writer, kind, headers, replacing, resumeTtlMs);
     // A stream's arrays come one per write window already (the chain's own); a run's (every loop
     // event ready) are grouped by the pump's own window.
-    const groupMs = kind === "stream" ? 0 : this.#settings().resumeWriteWindowMs;
-    this.ctx.waitUntil(this.#pump(id, running, batches, writer, expiry, groupMs).finally(() => armed));
+    const groupMs = kind === "stream" ? 0 : resumeWriteWindowMs;
+    const release = (): void => {
+      if (this.#running.get(id) === running) this.#running.delete(id);
+    };
+    const options = { timers: this.#runtime.timers, groupMs, resumeTtlMs, expiry, release };
+    this.ctx.waitUntil(pumpToEnd(this.ctx.storage, id, running, batches, writer, options).finally(() => armed));
     return undefined;
-  }
-
-  /**
-   * Runs response `id`'s events into its log and storage to the end, whether or not a client is
-   * attached ({@link pumpIntoLog}); then it is served from storage.
-   */
-  async #pump(
-    id: string,
-    running: RunningResponse,
-    batches: ReadableStream<readonly AnyEvent[]>,
-    writer: LogWriter,
-    expiry: number,
-    groupMs: number,
-  ): Promise<void> {
-    try {
-      await pumpIntoLog(batches, running.log, writer, { timers: this.#runtime.timers, groupMs });
-    } finally {
-      running.ended();
-      // From now on the log is served from storage (once the first client took its place in
-      // memory); readers still attached hold it until they end.
-      running.afterFirst(() => {
-        if (this.#running.get(id) === running) this.#running.delete(id);
-      });
-      // Kept at least RESUME_TTL_MS from now: a longer response moves its expiry.
-      const later = Date.now() + this.#settings().resumeTtlMs;
-      if (later > expiry && new Expiries(this.ctx.storage.kv).set(id, later)) await this.ctx.storage.setAlarm(later);
-    }
   }
 
   /** Response `id`'s running log, or its stored one ({@link restoreStoredLog}). */
