@@ -11,6 +11,7 @@ import { uiResumeRoute, uiRoute } from "./protocols/ui-message/route.ts";
 import { countTokensRoute, messagesRoute } from "./protocols/anthropic-messages/route.ts";
 import { modelsRoute } from "./protocols/models-route.ts";
 import { responsesRoute } from "./protocols/openai-responses/route.ts";
+import { storedResponseRoute } from "./protocols/openai-responses/stored-route.ts";
 import type { Runtime } from "./runtime.ts";
 
 /**
@@ -29,6 +30,9 @@ export const ROUTES: readonly string[] = [
   "POST /v1/messages",
   "POST /v1/messages/count_tokens",
   "POST /v1/responses",
+  "GET|DELETE /v1/responses/<id>",
+  "GET /v1/responses/<id>/input_items",
+  "POST /v1/responses/<id>/cancel",
   "GET /v1/models",
   "GET /healthz",
   "GET /",
@@ -53,6 +57,10 @@ export function createFetchHandler(runtime: Runtime): (request: Request, env: En
       if (pathname === "/v1/messages") return await messagesRoute(request, env, runtime);
       if (pathname === "/v1/messages/count_tokens") return countTokensRoute();
       if (pathname === "/v1/responses") return await responsesRoute(request, env, runtime);
+      if (pathname.startsWith("/v1/responses/")) {
+        const stored = await storedResponseRoute(request, env);
+        if (stored) return stored;
+      }
       if (pathname === "/v1/models") return await modelsRoute(request, env);
       if (pathname === "/healthz") return healthzRoute(request);
       return pageRoute(request, ROUTES);

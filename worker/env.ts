@@ -100,6 +100,10 @@ export interface Env {
   RESPONSE_OBJECTS?: string | number;
   /** Least milliseconds between two writes of a streamed answer's body (0 to 1000; 0: every network chunk). */
   WRITE_WINDOW_MS?: string | number;
+  /** How long a stored `/v1/responses` response (`store`, `previous_response_id`) is kept, in milliseconds. */
+  STORE_TTL_MS?: string | number;
+  /** Largest stored `/v1/responses` response (its input and output as JSON, UTF-8 bytes); a larger one is not stored. */
+  MAX_STORED_RESPONSE_BYTES?: string | number;
   /**
    * Least milliseconds between two writes of a resumable response's log (0 to 1000): each is one
    * storage write (a billed row) and one chunk to its clients, so it is longer than a plain
@@ -159,6 +163,8 @@ export interface Settings {
   responseObjects: number;
   writeWindowMs: number;
   resumeWriteWindowMs: number;
+  storeTtlMs: number;
+  maxStoredResponseBytes: number;
 }
 
 /** Defaults for variables that are not set. */
@@ -179,6 +185,8 @@ export const DEFAULT_SETTINGS = {
   responseObjects: 16,
   writeWindowMs: 25,
   resumeWriteWindowMs: 100,
+  storeTtlMs: 30 * 24 * 60 * 60 * 1000,
+  maxStoredResponseBytes: 2 * 1024 * 1024,
 } as const;
 
 /** A variable that is set to a value the Worker cannot use. */
@@ -215,6 +223,14 @@ export function readSettings(env: Env): Settings {
     responseObjects: integer(env, "RESPONSE_OBJECTS", DEFAULT_SETTINGS.responseObjects, 1, 1000),
     writeWindowMs: integer(env, "WRITE_WINDOW_MS", DEFAULT_SETTINGS.writeWindowMs, 0, 1000),
     resumeWriteWindowMs: integer(env, "RESUME_WRITE_WINDOW_MS", DEFAULT_SETTINGS.resumeWriteWindowMs, 0, 1000),
+    storeTtlMs: integer(env, "STORE_TTL_MS", DEFAULT_SETTINGS.storeTtlMs, 1),
+    maxStoredResponseBytes: integer(
+      env,
+      "MAX_STORED_RESPONSE_BYTES",
+      DEFAULT_SETTINGS.maxStoredResponseBytes,
+      1,
+      32 * 1024 * 1024,
+    ),
   };
 }
 
@@ -255,7 +271,9 @@ type NumericVar =
   | "RESUME_MAX_BYTES"
   | "RESPONSE_OBJECTS"
   | "WRITE_WINDOW_MS"
-  | "RESUME_WRITE_WINDOW_MS";
+  | "RESUME_WRITE_WINDOW_MS"
+  | "STORE_TTL_MS"
+  | "MAX_STORED_RESPONSE_BYTES";
 
 function integer(env: Env, name: NumericVar, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];

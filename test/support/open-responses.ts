@@ -27,6 +27,15 @@ export function responseIssues(value: unknown, path = "response"): string[] {
 }
 
 /**
+ * The issues of an item against the spec's `ItemField` (a message, a function call or its output, a
+ * reasoning item, a compaction): what `GET /responses/{id}/input_items` lists, as OpenAI defines
+ * that endpoint (the spec defines only `POST /responses`, but its items are the same).
+ */
+export function itemIssues(value: unknown, path = "item"): string[] {
+  return checkToolArguments(value as JsonValue, schemaOf({ $ref: "#/components/schemas/ItemField" }), { path });
+}
+
+/**
  * The issues of one streaming event against the spec's oneOf of events; empty when it conforms.
  * The events' `type` enums are disjoint, so the one member that can match is the one of its type:
  * checked against that member alone, the issues say what is wrong in it.

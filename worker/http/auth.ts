@@ -48,6 +48,25 @@ export async function authenticate(request: Request, context: AuthContext): Prom
   if (presented === undefined || !(await equalInConstantTime(presented, context.clientToken))) throw unauthorized();
 }
 
+/**
+ * Who owns what a request stores (`/v1/responses` with `store`): a hash of the client token it
+ * presented (empty in the open mode, which has none), so a stored response is found only with
+ * the token that stored it, and a rotated `CLIENT_TOKEN` leaves the old ones unreadable. Call it
+ * after {@link authenticate}.
+ *
+ * @example
+ * ```ts
+ * const owner = await tokenOwner(request); // "x1Vb0kq7Qd2aY3mT9cW8pA"
+ * ```
+ */
+export async function tokenOwner(request: Request): Promise<string> {
+  const presented = bearerToken(request.headers.get("authorization")) ?? nonBlank(request.headers.get("x-api-key"));
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`owner:${presented ?? ""}`));
+  let binary = "";
+  for (const byte of new Uint8Array(digest).subarray(0, 16)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
 let warned = false;
 
 /** Once per isolate: the operator reads it in `wrangler tail` or the dev console, a client never does. */

@@ -20,6 +20,7 @@ import { RunningResponse } from "./running-response.ts";
 import { runRequestOf, type RunStart } from "./run-start.ts";
 import { loadMeta, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
 import { storedLogResponse } from "./stored-cursor.ts";
+import { storedResponseOp, type StoredResponseAnswer, type StoredResponseOp } from "./stored-responses.ts";
 import { liveLogResponse, restoreStoredLog, UNKNOWN, type CurrentLog } from "./stored-log-attach.ts";
 
 /** Where a run's request body is kept (under its response's keys), to tell a retry of the same run from another. */
@@ -43,6 +44,9 @@ const ALREADY_STARTED = (): HttpError =>
  * (`interrupted.ts`). A finished log is in storage only: recent responses cost storage, not
  * memory. A run records each tool call's outcome (`recorded-tools.ts`), so a retry of a run a
  * restart cut never runs a call id twice.
+ *
+ * It also keeps the stored `/v1/responses` responses of its pool slot (`storedResponses`,
+ * `stored-responses.ts`), under their own keys and the same alarm.
  *
  * Routes call it through the RPC methods of its stub, `startStream`, `startRun` and `cancel`
  * (`response-pool.ts`), with requests their route validated; clients read a response through
@@ -102,6 +106,11 @@ export class ResponseBuffer extends DurableObject<Env> {
   /** Cancels response `id` (its log ends with `abort`); nothing happens for one that is not running. */
   cancel(id: string): void {
     (this.#running.get(id)?.upstream ?? this.#opening.get(id))?.abort("cancelled by the client");
+  }
+
+  /** Keeps, reads or forgets a stored `/v1/responses` response of this object (`stored-responses.ts`). */
+  storedResponses(op: StoredResponseOp): Promise<StoredResponseAnswer> {
+    return storedResponseOp(this.ctx.storage, op, Date.now());
   }
 
   /**

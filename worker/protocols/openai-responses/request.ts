@@ -29,8 +29,9 @@
  * another). `apply_patch`, `shell` and `local_shell`, which the client runs, go to every provider
  * (./built-in-tools.ts); `web_search` tools and `namespace` groups are dropped (Codex offers them
  * by default); the other built-in tools (`file_search`, `computer_use_preview`,
- * `code_interpreter`, `image_generation`, `mcp`) are a 400 naming them, as is
- * `previous_response_id`: the Worker keeps no state.
+ * `code_interpreter`, `image_generation`, `mcp`) are a 400 naming them. `previous_response_id`
+ * and `item_reference` items are read from the stored responses before (./conversation.ts): the
+ * parser takes the previous response's items as `earlier`, and refuses them without it.
  *
  * @module
  */
@@ -97,15 +98,16 @@ export function parseResponsesRequest(
   providers: readonly string[],
   aliases: string | undefined,
   bare?: string,
+  earlier?: readonly unknown[],
 ): ResponsesRequest {
   const fields = objectAt(body, "", "a JSON object");
   const deep = tooDeep(fields);
   if (deep !== undefined) throw tooDeepError(deep);
-  for (const key of ["previous_response_id", "conversation"])
+  for (const key of earlier ? ["conversation"] : ["previous_response_id", "conversation"])
     if (own(fields, key) !== undefined && own(fields, key) !== null)
       throw invalidField(
         key,
-        `\`${key}\` is not supported: this Worker keeps no state; send the whole conversation in \`input\`.`,
+        `\`${key}\` is not supported${key === "conversation" ? "" : " without stored responses (the `RESPONSES` binding)"}: send the whole conversation in \`input\`.`,
       );
   if (own(fields, "background") === true)
     throw invalidField(
@@ -119,11 +121,11 @@ export function parseResponsesRequest(
   const instructions = own(fields, "instructions");
   if (typeof instructions === "string" && instructions !== "") messages.push({ role: "system", content: instructions });
   const input = own(fields, "input");
+  const calls = new Set<string>();
+  // The stored input and output of `previous_response_id` (./conversation.ts), before this turn's.
+  for (const item of earlier ?? []) addItem(messages, item, "previous_response_id", calls);
   if (typeof input === "string") messages.push({ role: "user", content: input });
-  else {
-    const calls = new Set<string>();
-    arrayAt(input, "input").forEach((item, i) => addItem(messages, item, `input[${i}]`, calls));
-  }
+  else arrayAt(input, "input").forEach((item, i) => addItem(messages, item, `input[${i}]`, calls));
   const [customTools, builtIns] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
   const given = own(fields, "tools") ?? undefined;
   const offered = given === undefined ? undefined : toolsOf(given, customTools, builtIns);

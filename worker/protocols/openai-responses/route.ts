@@ -14,6 +14,10 @@ import { customCalls } from "./custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
 import { responsesEncryptedContent } from "../reasoning-state.ts";
 import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
+import { readConversation } from "./conversation.ts";
+import { KeepingEncoder, keepingOf, keepResponse } from "./keep-response.ts";
+import { clientResponseId, itemIds } from "./stored-ids.ts";
+import { storedResponsesOf, storing } from "./stored-route.ts";
 
 /** An SSE comment: every SSE reader skips it. */
 
@@ -25,7 +29,10 @@ import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
  * 15 s of silence; without it, one `response` object built from the same events (a failed one
  * with status 502). The body may be up to `MAX_AGENT_BODY_BYTES`; every other check, limit,
  * replay and cancellation is that of `POST /v1/stream`; errors before the answer are in
- * OpenAI's shape.
+ * OpenAI's shape. With the `RESPONSES` binding a response is stored unless the request says
+ * `store: false` (./keep-response.ts), and `previous_response_id` and `item_reference` items are
+ * read from the stored ones (./conversation.ts); without it, or with `store: false`, nothing is
+ * stored and the request costs no storage.
  */
 export function responsesRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
   return protocolPost(
@@ -35,27 +42,38 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
     openAIErrorResponse,
     async (body, context) => {
       const { settings, cors } = context;
+      const stored = storing(body) ? await storedResponsesOf(context) : undefined;
+      const conversation = await readConversation(body, stored);
       const parsed = parseResponsesRequest(
-        body,
+        conversation.body,
         providerNames,
         settings.modelAliases,
         bareNameProvider(context.env, "openai-responses"),
+        conversation.earlier,
       );
+      const keeping =
+        stored && (await keepingOf(conversation.body as Record<string, unknown>, conversation.earlier, stored));
+      const options = {
+        model: parsed.model,
+        encryptedContent: responsesEncryptedContent,
+        settings: {
+          ...parsed.settings,
+          store: !!keeping,
+          previous_response_id: conversation.previousResponseId ?? null,
+        },
+        builtInTools: parsed.builtInTools,
+        ...(keeping ? { id: clientResponseId(keeping.id), generateId: itemIds(keeping.id) } : {}),
+      };
       const client = { mode: "stream" as const, request: parsed.request };
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, context);
-        const answer = encodeAnswer(
-          allowedCalls(
-            customCalls(agentBatches(parsed.request.provider, batches), parsed.customTools),
-            parsed.allowedTools,
-          ),
-          new OpenAIResponsesEncoder({
-            model: parsed.model,
-            encryptedContent: responsesEncryptedContent,
-            settings: parsed.settings,
-            builtInTools: parsed.builtInTools,
-          }),
+        const chosen = allowedCalls(
+          customCalls(agentBatches(parsed.request.provider, batches), parsed.customTools),
+          parsed.allowedTools,
         );
+        const encoder = new OpenAIResponsesEncoder(options);
+        const keeper = keeping && new KeepingEncoder(encoder, keeping);
+        const answer = keeper ? keeper.keptAnswer(encodeAnswer(chosen, keeper)) : encodeAnswer(chosen, encoder);
         return new Response(withHeartbeat(answer, runtime.timers, { afterFirstChunk: true }), {
           headers: answerHeaders(cors, SSE_HEADERS, headers),
         });
@@ -67,15 +85,10 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       const batches = agentBatches(parsed.request.provider, batchesOfOne(tally.events));
       const { response } = await readOpenAIResponse(
         allowedCalls(customCalls(batches, parsed.customTools), parsed.allowedTools),
-        {
-          model: parsed.model,
-          encryptedContent: responsesEncryptedContent,
-          maxTextLength: settings.maxCompletionLength,
-          settings: parsed.settings,
-          builtInTools: parsed.builtInTools,
-        },
+        { ...options, maxTextLength: settings.maxCompletionLength },
       );
       if (tally.unreadable()) throw noReadablePayload();
+      if (keeping) await keepResponse(keeping, response);
       const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
       return Response.json(response, { status: response.status === "failed" ? 502 : 200, headers: json });
     },

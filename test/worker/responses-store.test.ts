@@ -1,0 +1,270 @@
+// Conversation state at the edge, in workerd with the RESPONSES Durable Objects: a /v1/responses
+// response is stored at its end (`store`, the default), `previous_response_id` and
+// `item_reference` items read it back on the next turn (what the provider is sent is checked in
+// its own shape), across a restart of every object; GET, DELETE, input_items and cancel answer as
+// OpenAI's API does, their objects checked against the Open Responses schemas; an unknown,
+// forged, expired, deleted or other token's id is a 404 naming the field.
+import { abortAllDurableObjects } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { Provider } from "../../src/index.ts";
+import type { Env } from "../../worker/env.ts";
+import { itemIssues, readConformingResponse, readConformingStream, responseIssues } from "../support/open-responses.ts";
+import { storedIdOfResponse } from "../../worker/protocols/openai-responses/stored-ids.ts";
+import { sharedData } from "../support/shared-data.ts";
+import { post } from "./client-support.ts";
+import { runExpiryAlarm } from "./durable-support.ts";
+import { AUTH, live, scripted } from "./open-responses-support.ts";
+import { type FakeUpstream, objectOf, responses, worker } from "./support.ts";
+
+const WEATHER = {
+  type: "function",
+  name: "get_weather",
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+};
+const stored = (provider: Provider, overrides: Partial<Env> = {}): Env => ({
+  ...live(provider),
+  RESPONSES: responses,
+  ...overrides,
+});
+const CALL = { calls: [{ name: "get_weather", arguments: { city: "Paris" } }] };
+const schemas = sharedData["open-responses"].available;
+
+/** A Worker on one fake upstream whose answer is set per turn. */
+function conversation(provider: Provider, env = stored(provider)) {
+  let upstream: FakeUpstream = scripted(provider, CALL);
+  const app = worker(upstream);
+  const send = (body: Record<string, unknown>, headers = AUTH.headers) =>
+    app.call(post("/v1/responses", { model: `${provider}/test-model`, tools: [WEATHER], ...body }, { headers }), env);
+  const get = (path: string, method = "GET", headers = AUTH.headers) =>
+    app.call(new Request(`http://localhost:8787/v1/responses/${path}`, { method, headers }), env);
+  return {
+    send,
+    get,
+    answer: (turn: Parameters<typeof scripted>[1]) => {
+      const next = scripted(provider, turn);
+      upstream.answer = next.answer;
+      return upstream;
+    },
+    upstream: () => upstream,
+    reset: (next: FakeUpstream) => {
+      upstream = next;
+    },
+  };
+}
+
+const json = async (response: Response) => (await response.json()) as Record<string, unknown>;
+const outputOf = (response: Record<string, unknown>) => response["output"] as Record<string, unknown>[];
+/** `id` with its character at `at` (from the end) changed: its MAC no longer checks. */
+const forge = (id: string, at: number) => {
+  const i = id.length - at;
+  return `${id.slice(0, i)}${id[i] === "A" ? "B" : "A"}${id.slice(i + 1)}`;
+};
+
+describe("stored /v1/responses: previous_response_id", () => {
+  for (const provider of ["anthropic", "openai", "gemini", "bedrock"] as Provider[]) {
+    it(`${provider}: turn 2 continues from turn 1's stored input and output, and says so`, async () => {
+      const chat = conversation(provider);
+      const first = await readConformingStream(
+        await chat.send({ input: "Weather in Paris?", instructions: "Be brief.", stream: true }),
+      );
+      expect(first.issues).toEqual([]);
+      expect(first.response).toMatchObject({ status: "completed", store: true, previous_response_id: null });
+      const call = outputOf(first.response!).find((item) => item["type"] === "function_call")!;
+      const upstream = chat.answer({ text: "It is sunny in Paris." });
+      const second = await chat.send({
+        previous_response_id: first.response!["id"],
+        input: [{ type: "function_call_output", call_id: call["call_id"], output: "18 °C, sunny" }],
+      });
+      const { issues, response } = await readConformingResponse(second);
+      expect(issues).toEqual([]);
+      expect(response).toMatchObject({ status: "completed", store: true, previous_response_id: first.response!["id"] });
+      // The provider read the earlier turn: the question, the call and its result (not turn 1's instructions).
+      const sent = JSON.stringify(upstream.requests.at(-1)!.body);
+      for (const part of ["Weather in Paris?", "get_weather", "18 °C, sunny"]) expect(sent).toContain(part);
+      expect(sent).not.toContain("Be brief.");
+    });
+  }
+
+  it("survives a restart of every object: the stored response is read from storage", async () => {
+    const chat = conversation("anthropic");
+    const first = await json(await chat.send({ input: "Weather in Paris?" }));
+    await abortAllDurableObjects();
+    const call = outputOf(first).find((item) => item["type"] === "function_call")!;
+    const upstream = chat.answer({ text: "Sunny." });
+    const second = await chat.send({
+      previous_response_id: first["id"],
+      input: [{ type: "function_call_output", call_id: call["call_id"], output: "18 °C" }],
+    });
+    expect(second.status).toBe(200);
+    expect(JSON.stringify(upstream.requests.at(-1)!.body)).toContain("Weather in Paris?");
+    const fetched = await json(await chat.get(first["id"] as string));
+    expect(fetched).toEqual(first);
+  });
+
+  it("chains: turn 3 reads turns 1 and 2 through turn 2 alone", async () => {
+    const chat = conversation("openai");
+    const first = await json(await chat.send({ input: "My name is Alice." }));
+    chat.answer({ text: "Hello Alice." });
+    const second = await json(await chat.send({ previous_response_id: first["id"], input: "I live in Paris." }));
+    const upstream = chat.answer({ text: "Alice, in Paris." });
+    await chat.send({ previous_response_id: second["id"], input: "Who am I?" });
+    const sent = JSON.stringify(upstream.requests.at(-1)!.body);
+    for (const part of ["My name is Alice.", "I live in Paris.", "Hello Alice.", "Who am I?"])
+      expect(sent).toContain(part);
+  });
+});
+
+describe("stored /v1/responses: item_reference", () => {
+  it("an item_reference is the stored item it names, where it stands: a call and its reasoning reach the provider", async () => {
+    const chat = conversation("anthropic");
+    const first = await json(await chat.send({ input: "Weather in Paris?" }));
+    const items = outputOf(first);
+    const call = items.find((item) => item["type"] === "function_call")!;
+    const upstream = chat.answer({ text: "Sunny." });
+    const second = await chat.send({
+      input: [
+        { role: "user", content: "Weather in Paris?" },
+        ...items.map((item) => ({ type: "item_reference", id: item["id"] })),
+        { type: "function_call_output", call_id: call["call_id"], output: "18 °C" },
+      ],
+    });
+    expect(second.status).toBe(200);
+    const body = upstream.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+    const assistant = body.messages.find((message) => message.role === "assistant")!;
+    expect(JSON.stringify(assistant.content)).toContain(call["call_id"] as string);
+    expect(JSON.stringify(assistant.content)).toContain("Paris");
+  });
+
+  it("an unknown, forged or other token's item is a 404 naming the item", async () => {
+    const chat = conversation("anthropic");
+    const first = await json(await chat.send({ input: "Weather in Paris?" }));
+    const id = outputOf(first)[0]!["id"] as string;
+    const forged = forge(id, 2);
+    for (const [reference, headers] of [
+      ["msg_nope", AUTH.headers],
+      [forged, AUTH.headers],
+      [`${id.slice(0, -1)}9`, AUTH.headers],
+    ] as const) {
+      const answer = await chat.send({ input: [{ type: "item_reference", id: reference }] }, headers);
+      expect(answer.status).toBe(404);
+      expect((await json(answer))["error"]).toMatchObject({ param: "input[0].id", type: "invalid_request_error" });
+    }
+    const other = conversation("anthropic", stored("anthropic", { CLIENT_TOKEN: "other" }));
+    const foreign = await other.send({ input: [{ type: "item_reference", id }] }, { authorization: "Bearer other" });
+    expect(foreign.status).toBe(404);
+  });
+});
+
+describe("stored /v1/responses: GET, DELETE, input_items, cancel", () => {
+  it.skipIf(!schemas)(
+    "GET is the response object; input_items lists what the model read, each an ItemField",
+    async () => {
+      const chat = conversation("gemini");
+      const first = await json(await chat.send({ input: "Weather in Paris?", metadata: { user: "42" } }));
+      const call = outputOf(first).find((item) => item["type"] === "function_call")!;
+      chat.answer({ text: "Sunny." });
+      const second = await json(
+        await chat.send({
+          previous_response_id: first["id"],
+          input: [{ type: "function_call_output", call_id: call["call_id"], output: "18 °C" }],
+        }),
+      );
+      const fetched = await json(await chat.get(second["id"] as string));
+      expect(fetched).toEqual(second);
+      expect(responseIssues(fetched)).toEqual([]);
+      const list = await json(await chat.get(`${second["id"]}/input_items?order=asc`));
+      const data = list["data"] as Record<string, unknown>[];
+      expect(data.map((item) => item["type"])).toEqual(["message", "function_call", "function_call_output"]);
+      expect(data.flatMap((item, i) => itemIssues(item, `data[${i}]`))).toEqual([]);
+      expect(list).toMatchObject({
+        object: "list",
+        has_more: false,
+        first_id: data[0]!["id"],
+        last_id: data[2]!["id"],
+      });
+      // Newest first by default, a page at a time.
+      const page = await json(await chat.get(`${second["id"]}/input_items?limit=2`));
+      expect((page["data"] as { id: string }[]).map((item) => item.id)).toEqual([data[2]!["id"], data[1]!["id"]]);
+      expect(page["has_more"]).toBe(true);
+      const rest = await json(await chat.get(`${second["id"]}/input_items?limit=2&after=${data[1]!["id"]}`));
+      expect(rest).toMatchObject({ data: [data[0]], has_more: false });
+      const bad = await chat.get(`${second["id"]}/input_items?limit=101`);
+      expect([bad.status, ((await json(bad))["error"] as { param: string }).param]).toEqual([400, "limit"]);
+    },
+  );
+
+  it("DELETE answers OpenAI's deletion object, then the id is a 404 everywhere", async () => {
+    const chat = conversation("anthropic");
+    const first = await json(await chat.send({ input: "Weather in Paris?" }));
+    const id = first["id"] as string;
+    const cancel = await chat.get(`${id}/cancel`, "POST");
+    expect(cancel.status).toBe(400);
+    const deleted = await chat.get(id, "DELETE");
+    expect(await json(deleted)).toEqual({ id, object: "response", deleted: true });
+    for (const [path, method] of [
+      [id, "GET"],
+      [id, "DELETE"],
+      [`${id}/input_items`, "GET"],
+      [`${id}/cancel`, "POST"],
+    ] as const) {
+      const answer = await chat.get(path, method);
+      expect(answer.status).toBe(404);
+    }
+    const next = await chat.send({ previous_response_id: id, input: "Hi" });
+    expect([next.status, ((await json(next))["error"] as { param: string }).param]).toEqual([
+      404,
+      "previous_response_id",
+    ]);
+  });
+
+  it("an unknown, forged, other token's or expired id is a 404 naming previous_response_id", async () => {
+    const chat = conversation("anthropic", stored("anthropic", { STORE_TTL_MS: "60000" }));
+    const first = await json(await chat.send({ input: "Weather in Paris?" }));
+    const id = first["id"] as string;
+    const other = conversation("anthropic", stored("anthropic", { CLIENT_TOKEN: "rotated" }));
+    const cases: [string, Response][] = [
+      ["unknown", await chat.send({ previous_response_id: "resp_123", input: "Hi" })],
+      ["forged", await chat.send({ previous_response_id: forge(id, 1), input: "Hi" })],
+      ["other token", await other.send({ previous_response_id: id, input: "Hi" }, { authorization: "Bearer rotated" })],
+      ["other token, GET", await other.get(id, "GET", { authorization: "Bearer rotated" })],
+    ];
+    expect(await runExpiryAlarm(objectOf(storedIdOfResponse(id)!))).toBe(true);
+    cases.push(["expired", await chat.send({ previous_response_id: id, input: "Hi" })]);
+    cases.push(["expired, GET", await chat.get(id)]);
+    for (const [name, answer] of cases) {
+      const error = (await json(answer))["error"] as { param: string; type: string };
+      expect([name, answer.status, error.type]).toEqual([name, 404, "invalid_request_error"]);
+      expect(["previous_response_id", "response_id"]).toContain(error.param);
+    }
+  });
+});
+
+describe("stored /v1/responses: what is not stored", () => {
+  it("store: false stores nothing: the response says so and its id is unknown", async () => {
+    const chat = conversation("anthropic");
+    const response = await json(await chat.send({ input: "Weather in Paris?", store: false }));
+    expect(response["store"]).toBe(false);
+    expect((await chat.get(response["id"] as string)).status).toBe(404);
+  });
+
+  it("past MAX_STORED_RESPONSE_BYTES: not stored by default, a 400 naming store when asked for", async () => {
+    const chat = conversation("anthropic", stored("anthropic", { MAX_STORED_RESPONSE_BYTES: "2000" }));
+    const input = "x".repeat(3000);
+    const response = await json(await chat.send({ input }));
+    expect(response["store"]).toBe(false);
+    const asked = await chat.send({ input, store: true });
+    expect([asked.status, ((await json(asked))["error"] as { param: string }).param]).toEqual([400, "store"]);
+  });
+
+  it("without the RESPONSES binding: previous_response_id is a 400 naming it, GET a 404", async () => {
+    const chat = conversation("anthropic", live("anthropic"));
+    const response = await json(await chat.send({ input: "Weather in Paris?" }));
+    expect(response["store"]).toBe(false);
+    const next = await chat.send({ previous_response_id: response["id"], input: "Hi" });
+    expect([next.status, ((await json(next))["error"] as { param: string }).param]).toEqual([
+      400,
+      "previous_response_id",
+    ]);
+    expect((await chat.get(response["id"] as string)).status).toBe(404);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * Conversation state at the edge for `POST /v1/responses`: a request's `previous_response_id`
+ * and `item_reference` items read from the stored responses (`worker/resumable/stored-responses.ts`),
+ * and what a response stores for the next turn.
+ *
+ * A stored response keeps its response object (its output with the reasoning items and their
+ * `encrypted_content`, its calls, `instructions` and the settings it repeats) and its input: the
+ * items the model read, those of the previous response included and item references resolved,
+ * each with an `id` and a `status` (./stored-ids.ts), as `GET /v1/responses/<id>/input_items`
+ * lists them. A request with `previous_response_id` is answered as if it had sent that input and
+ * output before its own `input` (not its `instructions`, which OpenAI does not carry over either);
+ * an `item_reference` is replaced, where it stands, by the stored item it names (in the response
+ * its id names). Both reach every provider as if the client had sent the items.
+ *
+ * @module
+ */
+import { HttpError, invalidField } from "../../response/json-error.ts";
+import { isObject, own } from "../../request/json-fields.ts";
+import type { StoredResponses } from "../../resumable/stored-response-pool.ts";
+import { inputItemId, storedIdOfItem, storedIdOfResponse } from "./stored-ids.ts";
+
+/** What a stored response holds: the response object and the input the model read. */
+export interface StoredRecord {
+  /** The response object, as `GET /v1/responses/<id>` answers it. */
+  response: Record<string, unknown> & { output: unknown[] };
+  /** Every item the model read, with an `id` and a `status` each. */
+  input: Record<string, unknown>[];
+}
+
+/** A request's conversation, read from the stored responses. */
+export interface Conversation {
+  /** The body, its `item_reference` items replaced by the items they name. */
+  body: unknown;
+  /** The input and output of the previous response, when the request named one. */
+  earlier: Record<string, unknown>[] | undefined;
+  /** The `previous_response_id` sent, when it was. */
+  previousResponseId: string | undefined;
+}
+
+/** The 404 of an id that names no stored response (unknown, expired, deleted, or another token's). */
+export const unknownStored = (field: string, what: string): HttpError =>
+  new HttpError(404, {
+    code: "unknown_response",
+    message: `No stored ${what} has this id: unknown, expired, deleted, or stored with another client token.`,
+    field,
+  });
+
+/**
+ * Reads the stored responses `body` names (its `previous_response_id`, the responses of its
+ * `item_reference` items: one read per object) and resolves them. Without `stored` (no
+ * `RESPONSES` binding), or with nothing to read, the body is as sent: the parser refuses what it
+ * cannot take.
+ *
+ * @example
+ * ```ts
+ * const { body: resolved, earlier } = await readConversation(body, stored);
+ * ```
+ */
+export async function readConversation(body: unknown, stored: StoredResponses | undefined): Promise<Conversation> {
+  const none: Conversation = { body, earlier: undefined, previousResponseId: undefined };
+  if (!stored || !isObject(body)) return none;
+  const previous = own(body, "previous_response_id") ?? undefined;
+  const input = own(body, "input");
+  const references = Array.isArray(input)
+    ? input.flatMap((item, i) => (isObject(item) && own(item, "type") === "item_reference" ? [i] : []))
+    : [];
+  if (previous === undefined && references.length === 0) return none;
+  if (previous !== undefined && typeof previous !== "string")
+    throw invalidField("previous_response_id", "`previous_response_id` must be a string.");
+  const previousId = previous === undefined ? undefined : storedIdOfResponse(previous);
+  if (previous !== undefined && previousId === undefined) throw unknownStored("previous_response_id", "response");
+  const wanted = references.map((i) => {
+    const id = own((input as Record<string, unknown>[])[i]!, "id");
+    if (typeof id !== "string") throw invalidField(`input[${i}].id`, "An `item_reference` needs the `id` of an item.");
+    const from = storedIdOfItem(id);
+    if (from === undefined) throw unknownStored(`input[${i}].id`, "item");
+    return { i, id, from };
+  });
+  const texts = await stored.read([...(previousId ? [previousId] : []), ...wanted.map(({ from }) => from)]);
+  const records = new Map<string, StoredRecord>();
+  const record = (id: string): StoredRecord | undefined => {
+    const text = texts.get(id);
+    if (text !== undefined && !records.has(id)) records.set(id, JSON.parse(text) as StoredRecord);
+    return records.get(id);
+  };
+  const before = previousId === undefined ? undefined : record(previousId);
+  if (previousId !== undefined && !before) throw unknownStored("previous_response_id", "response");
+  let resolved = body;
+  if (wanted.length > 0) {
+    const items = [...(input as unknown[])];
+    for (const { i, id, from } of wanted) {
+      const found = record(from);
+      const item =
+        found && [...found.input, ...found.response.output].find((one) => isObject(one) && own(one, "id") === id);
+      if (item === undefined) throw unknownStored(`input[${i}].id`, "item");
+      items[i] = item;
+    }
+    resolved = { ...body, input: items };
+  }
+  return {
+    body: resolved,
+    earlier: before ? [...before.input, ...(before.response.output as Record<string, unknown>[])] : undefined,
+    previousResponseId: previous,
+  };
+}
+
+/** The id prefix of an input item the Worker names, by its type. */
+const PREFIXES: Readonly<Record<string, string>> = {
+  message: "msg",
+  function_call: "fc",
+  function_call_output: "fco",
+  custom_tool_call: "ctc",
+  custom_tool_call_output: "ctco",
+  reasoning: "rs",
+};
+
+/**
+ * The input items stored with response `storedId`: the earlier ones (already stored), then the
+ * request's, each with an `id` (the client's, or one naming this response) and a `status`, a
+ * message's text as a content part, as OpenAI lists input items.
+ *
+ * @example
+ * ```ts
+ * const input = storedInput(storedId, conversation.earlier, resolvedBody);
+ * ```
+ */
+export function storedInput(
+  storedId: string,
+  earlier: readonly Record<string, unknown>[] | undefined,
+  body: unknown,
+): Record<string, unknown>[] {
+  const given = isObject(body) ? own(body, "input") : undefined;
+  const items = typeof given === "string" ? [{ role: "user", content: given }] : Array.isArray(given) ? given : [];
+  return [
+    ...(earlier ?? []),
+    ...items.map((value, n): Record<string, unknown> => {
+      const item = { ...(value as Record<string, unknown>) };
+      const type = typeof item["type"] === "string" ? item["type"] : "message";
+      item["type"] = type;
+      if (typeof item["id"] !== "string") item["id"] = inputItemId(storedId, PREFIXES[type] ?? "item", n);
+      if (type === "reasoning") item["summary"] ??= [];
+      else item["status"] ??= "completed";
+      if (type === "message" && typeof item["content"] === "string") {
+        const text = item["content"];
+        item["content"] = [
+          item["role"] === "assistant" ? { type: "output_text", text, annotations: [] } : { type: "input_text", text },
+        ];
+      }
+      return item;
+    }),
+  ];
+}

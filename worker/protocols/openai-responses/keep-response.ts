@@ -1,0 +1,140 @@
+/**
+ * How a `POST /v1/responses` response is stored (`store`, the default): once, when it completed,
+ * never per event, and before the client sees its end, so that a client that reads
+ * `response.completed` and sends the next turn at once (the AI SDK's tool loop) finds it. A
+ * request with `store: false` costs nothing of this.
+ *
+ * @module
+ */
+import type { EncodableEvent, OpenAIResponse, ProtocolEncoder } from "../../../src/index.ts";
+import { invalidField } from "../../response/json-error.ts";
+import { logUnexpected } from "../../response/log-error.ts";
+import type { StoredResponses } from "../../resumable/stored-response-pool.ts";
+import { storedInput } from "./conversation.ts";
+
+/** A response to store: where, under which id, and its input (as JSON text, measured once). */
+export interface Keeping {
+  stored: StoredResponses;
+  /** The stored id (./stored-ids.ts). */
+  id: string;
+  /** The stored input, as JSON. */
+  inputText: string;
+}
+
+/**
+ * Whether and where the response to `body` is stored: not without `stored` (no `RESPONSES`
+ * binding) or with `store: false`; not when its input alone is past `MAX_STORED_RESPONSE_BYTES`,
+ * which is a 400 naming `store` when the client sent `store: true`.
+ *
+ * @example
+ * ```ts
+ * const keeping = await keepingOf(resolved, conversation.earlier, stored);
+ * ```
+ */
+export async function keepingOf(
+  body: Record<string, unknown>,
+  earlier: readonly Record<string, unknown>[] | undefined,
+  stored: StoredResponses | undefined,
+): Promise<Keeping | undefined> {
+  const asked = body["store"];
+  if (!stored || asked === false) return undefined;
+  const id = await stored.newId();
+  const inputText = JSON.stringify(storedInput(id, earlier, body));
+  if (stored.fits(inputText)) return { stored, id, inputText };
+  if (asked === true)
+    throw invalidField(
+      "store",
+      `The conversation is larger than a stored response may be (MAX_STORED_RESPONSE_BYTES, ${stored.maxBytes} bytes): send \`store: false\` and the whole conversation in \`input\`.`,
+    );
+  return undefined;
+}
+
+/**
+ * Stores `response` (completed or incomplete; a failed one is not kept) with its input. A
+ * response past `MAX_STORED_RESPONSE_BYTES` with its output is not kept; a storage failure is
+ * logged, and the client still gets its answer.
+ *
+ * @example
+ * ```ts
+ * if (keeping) await keepResponse(keeping, response);
+ * ```
+ */
+export async function keepResponse(
+  keeping: Keeping,
+  response: OpenAIResponse | Record<string, unknown>,
+): Promise<void> {
+  const { status } = response as { status?: unknown };
+  if (status !== "completed" && status !== "incomplete") return;
+  try {
+    await keeping.stored.keep(keeping.id, `{"input":${keeping.inputText},"response":${JSON.stringify(response)}}`);
+  } catch (error) {
+    logUnexpected(error, "storing a response");
+  }
+}
+
+const TERMINAL = ["event: response.completed\n", "event: response.incomplete\n"];
+
+/**
+ * An encoder's answer that stores its response: `encoder`'s terminal frame (`response.completed`
+ * or `.incomplete`) is read back once, and the bytes that carry it wait until the response is
+ * stored. Wrap the encoder with it, then the bytes with {@link KeepingEncoder.keptAnswer}.
+ *
+ * @example
+ * ```ts
+ * const keeper = new KeepingEncoder(new OpenAIResponsesEncoder(options), keeping);
+ * const body = keeper.keptAnswer(encodeAnswer(batches, keeper));
+ * ```
+ */
+export class KeepingEncoder implements ProtocolEncoder<EncodableEvent> {
+  readonly #inner: ProtocolEncoder<EncodableEvent>;
+  readonly #keeping: Keeping;
+  #terminal: string | undefined;
+  #kept = false;
+
+  /** Wraps `inner`, which writes the response `keeping` stores. */
+  constructor(inner: ProtocolEncoder<EncodableEvent>, keeping: Keeping) {
+    this.#inner = inner;
+    this.#keeping = keeping;
+  }
+
+  /** The inner encoder's frames, its terminal one noted. */
+  encode(event: EncodableEvent, out: string[]): void {
+    const from = out.length;
+    this.#inner.encode(event, out);
+    this.#note(out, from);
+  }
+
+  /** The inner encoder's end, its terminal one noted. */
+  end(out: string[]): void {
+    const from = out.length;
+    this.#inner.end(out);
+    this.#note(out, from);
+  }
+
+  /** `bytes` (this encoder's answer), each chunk from the terminal frame's on passed once the response is stored. */
+  keptAnswer(bytes: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+    return bytes.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform: async (chunk, controller) => {
+          if (this.#terminal !== undefined && !this.#kept) {
+            this.#kept = true;
+            await keepResponse(this.#keeping, responseOfFrame(this.#terminal));
+          }
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+  }
+
+  #note(out: readonly string[], from: number): void {
+    for (let i = from; i < out.length && this.#terminal === undefined; i++)
+      if (TERMINAL.some((start) => out[i]!.startsWith(start))) this.#terminal = out[i];
+  }
+}
+
+/** The response of a terminal frame (`event: ...\ndata: {"type":...,"response":{...}}\n\n`). */
+function responseOfFrame(frame: string): Record<string, unknown> {
+  const start = frame.indexOf("\ndata: ") + "\ndata: ".length;
+  const data = JSON.parse(frame.slice(start, frame.indexOf("\n", start))) as { response: Record<string, unknown> };
+  return data.response;
+}

@@ -1,0 +1,138 @@
+import { readSettings, type Env } from "../../env.ts";
+import { authContext, authenticate, tokenOwner } from "../../http/auth.ts";
+import { corsHeaders, preflightResponse } from "../../http/cors.ts";
+import type { RequestContext } from "../../http/request-context.ts";
+import { asHttpError, HttpError } from "../../response/json-error.ts";
+import { isObject, own } from "../../request/json-fields.ts";
+import { responsePool } from "../../resumable/response-pool.ts";
+import { StoredResponses } from "../../resumable/stored-response-pool.ts";
+import { openAIErrorResponse } from "../openai-error.ts";
+import { type StoredRecord, unknownStored } from "./conversation.ts";
+import { storedIdOfResponse } from "./stored-ids.ts";
+
+/**
+ * The stored responses' own endpoints, as OpenAI's Responses API has them (the Open Responses
+ * specification defines only `POST /responses`): `GET /v1/responses/<id>` (the response object),
+ * `DELETE /v1/responses/<id>` (`{id, object: "response", deleted: true}`),
+ * `GET /v1/responses/<id>/input_items` (a list of the items the model read, `after`, `limit` 1 to
+ * 100 (default 20) and `order` `asc` or `desc` (the default)), and `POST /v1/responses/<id>/cancel`,
+ * which OpenAI allows only for a `background` response: this Worker runs none, so it is a 400
+ * for a stored response. An unknown, expired, deleted or another token's id is a 404; errors are
+ * in OpenAI's shape. Same authentication and CORS as `POST /v1/responses`.
+ *
+ * @module
+ */
+
+/**
+ * True when the response to `body` may touch the stored responses: unless it says `store: false`
+ * and names no `previous_response_id` and no `item_reference`, which then cost no storage at all.
+ *
+ * @example
+ * ```ts
+ * const stored = storing(body) ? await storedResponsesOf(context) : undefined;
+ * ```
+ */
+export function storing(body: unknown): boolean {
+  if (!isObject(body)) return false;
+  if (own(body, "store") !== false) return true;
+  if ((own(body, "previous_response_id") ?? null) !== null) return true;
+  const input = own(body, "input");
+  return Array.isArray(input) && input.some((item) => isObject(item) && own(item, "type") === "item_reference");
+}
+
+/**
+ * The stored responses of the request's client token, or `undefined` without the `RESPONSES` binding.
+ *
+ * @example
+ * ```ts
+ * const stored = await storedResponsesOf(context);
+ * ```
+ */
+export async function storedResponsesOf(
+  context: Pick<RequestContext, "request" | "env" | "settings">,
+): Promise<StoredResponses | undefined> {
+  const { request, env, settings } = context;
+  if (!env.RESPONSES) return undefined;
+  return new StoredResponses(await responsePool(request, env.RESPONSES, settings), await tokenOwner(request), settings);
+}
+
+const PATH = /^\/v1\/responses\/([^/]+)(\/input_items|\/cancel)?$/;
+
+/**
+ * `GET`/`DELETE /v1/responses/<id>`, `GET /v1/responses/<id>/input_items` and
+ * `POST /v1/responses/<id>/cancel`; `undefined` for another path.
+ *
+ * @example
+ * ```ts
+ * const answer = await storedResponseRoute(request, env); // in the router, before the 404
+ * ```
+ */
+export async function storedResponseRoute(request: Request, env: Env): Promise<Response | undefined> {
+  const url = new URL(request.url);
+  const match = PATH.exec(url.pathname);
+  if (!match) return undefined;
+  const [, id, action = ""] = match;
+  const settings = readSettings(env);
+  const cors = corsHeaders(request, settings.corsAllowOrigins);
+  const methods = action === "" ? "GET, DELETE" : action === "/cancel" ? "POST" : "GET";
+  try {
+    if (request.method === "OPTIONS")
+      return preflightResponse(request, settings.corsAllowOrigins, `${methods}, OPTIONS`);
+    if (!methods.split(", ").includes(request.method))
+      throw new HttpError(
+        405,
+        { code: "method_not_allowed", message: `Use ${methods}.` },
+        { allow: `${methods}, OPTIONS` },
+      );
+    await authenticate(request, authContext(env, settings));
+    const stored = await storedResponsesOf({ request, env, settings });
+    const storedId = storedIdOfResponse(decodeURIComponent(id!));
+    const headers = { ...cors, "cache-control": "no-store" };
+    if (!stored || storedId === undefined) throw unknownStored("response_id", "response");
+    if (request.method === "DELETE") {
+      if (!(await stored.forget(storedId))) throw unknownStored("response_id", "response");
+      return Response.json({ id, object: "response", deleted: true }, { headers });
+    }
+    const text = (await stored.read([storedId])).get(storedId);
+    if (text === undefined) throw unknownStored("response_id", "response");
+    const record = JSON.parse(text) as StoredRecord;
+    if (action === "/cancel")
+      throw new HttpError(400, {
+        code: "invalid_request",
+        message:
+          "Only a response created with `background: true` can be cancelled; this Worker runs none in the background.",
+      });
+    if (action === "") return Response.json(record.response, { headers });
+    return Response.json(inputItemList(record.input, url.searchParams), { headers });
+  } catch (error) {
+    const failure = asHttpError(error);
+    return openAIErrorResponse(new HttpError(failure.status, failure.body, { ...failure.headers, ...cors }));
+  }
+}
+
+/** A page of `items` as OpenAI lists input items: `order` (default `desc`), after item `after`, `limit` (1 to 100, default 20). */
+function inputItemList(items: readonly Record<string, unknown>[], query: URLSearchParams): Record<string, unknown> {
+  const order = query.get("order") ?? "desc";
+  if (order !== "asc" && order !== "desc") throw invalidQuery("order", "`order` must be asc or desc.");
+  const limitText = query.get("limit") ?? "20";
+  const limit = /^\d{1,3}$/.test(limitText) ? Number(limitText) : Number.NaN;
+  if (!(limit >= 1 && limit <= 100)) throw invalidQuery("limit", "`limit` must be an integer from 1 to 100.");
+  const ordered = order === "asc" ? items : [...items].reverse();
+  const after = query.get("after");
+  let start = 0;
+  if (after !== null) {
+    start = ordered.findIndex((item) => item["id"] === after) + 1;
+    if (start === 0) throw invalidQuery("after", "`after` names no input item of this response.");
+  }
+  const data = ordered.slice(start, start + limit);
+  return {
+    object: "list",
+    data,
+    first_id: data[0]?.["id"] ?? null,
+    last_id: data.at(-1)?.["id"] ?? null,
+    has_more: start + limit < ordered.length,
+  };
+}
+
+const invalidQuery = (field: string, message: string): HttpError =>
+  new HttpError(400, { code: "invalid_request", message, field });

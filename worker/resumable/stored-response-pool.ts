@@ -1,0 +1,100 @@
+import type { Settings } from "../env.ts";
+import type { ResponseBuffer } from "./response-buffer.ts";
+import { mintedResponseObject, newResponseId, objectNameOf } from "./response-id.ts";
+import type { ResponsePool } from "./response-pool.ts";
+import type { StoredResponseOp } from "./stored-responses.ts";
+
+/**
+ * How a route reaches the stored `/v1/responses` responses: in the pool objects of the
+ * resumable responses (`response-pool.ts`), each named by a response id this Worker minted and
+ * signed (`response-id.ts`), for one owner (the hash of the client token, `tokenOwner`). An id
+ * this Worker did not mint never reaches an object; another owner's, an expired or an unknown
+ * response reads as absent.
+ *
+ * @example
+ * ```ts
+ * const stored = new StoredResponses(await responsePool(request, env.RESPONSES, settings), await tokenOwner(request), settings);
+ * const id = await stored.newId();
+ * await stored.keep(id, JSON.stringify(record));
+ * (await stored.read([id])).get(id); // the text, for the same owner
+ * ```
+ */
+export class StoredResponses {
+  readonly #pool: ResponsePool;
+  readonly #owner: string;
+  readonly #ttlMs: number;
+  readonly #maxBytes: number;
+
+  /** The stored responses of `owner` in `pool`, kept `STORE_TTL_MS`, up to `MAX_STORED_RESPONSE_BYTES` each. */
+  constructor(pool: ResponsePool, owner: string, settings: Pick<Settings, "storeTtlMs" | "maxStoredResponseBytes">) {
+    this.#pool = pool;
+    this.#owner = owner;
+    this.#ttlMs = settings.storeTtlMs;
+    this.#maxBytes = settings.maxStoredResponseBytes;
+  }
+
+  /** The largest response stored, in UTF-8 bytes of its JSON text (`MAX_STORED_RESPONSE_BYTES`). */
+  get maxBytes(): number {
+    return this.#maxBytes;
+  }
+
+  /** A new id, in one of the pool's objects, picked at random. */
+  newId(): Promise<string> {
+    return newResponseId(this.#pool.colo, this.#pool.objects, this.#pool.key);
+  }
+
+  /** True when `text` fits {@link StoredResponses.maxBytes} (a UTF-16 unit is at least one UTF-8 byte, at most three). */
+  fits(text: string): boolean {
+    if (text.length > this.#maxBytes) return false;
+    return text.length * 3 <= this.#maxBytes || new TextEncoder().encode(text).byteLength <= this.#maxBytes;
+  }
+
+  /**
+   * Keeps response `id`'s JSON `text` for `STORE_TTL_MS`: false, and nothing written, when it does
+   * not {@link StoredResponses.fits} or `id` is not this Worker's.
+   */
+  async keep(id: string, text: string): Promise<boolean> {
+    const stub = await this.#stub(id);
+    if (!stub || !this.fits(text)) return false;
+    const answer = await stub.storedResponses({ type: "keep", id, owner: this.#owner, text, ttlMs: this.#ttlMs });
+    return answer.type === "done" && answer.found;
+  }
+
+  /** The texts of the responses of `ids` that this owner stored (one call per object): absent ones are left out. */
+  async read(ids: Iterable<string>): Promise<Map<string, string>> {
+    const byObject = new Map<string, { stub: DurableObjectStub<ResponseBuffer>; ids: string[] }>();
+    for (const id of new Set(ids)) {
+      const stub = await this.#stub(id);
+      const name = objectNameOf(id);
+      if (!stub || name === undefined) continue;
+      const group = byObject.get(name) ?? { stub, ids: [] };
+      group.ids.push(id);
+      byObject.set(name, group);
+    }
+    const found = new Map<string, string>();
+    await Promise.all(
+      [...byObject.values()].map(async ({ stub, ids: group }) => {
+        const answer = await stub.storedResponses({ type: "read", ids: group, owner: this.#owner });
+        if (answer.type !== "texts") return;
+        answer.texts.forEach((text, i) => {
+          if (text !== null) found.set(group[i]!, text);
+        });
+      }),
+    );
+    return found;
+  }
+
+  /** Deletes response `id`: false when this owner has no such response. */
+  async forget(id: string): Promise<boolean> {
+    const stub = await this.#stub(id);
+    if (!stub) return false;
+    const answer = await stub.storedResponses({ type: "forget", id, owner: this.#owner } satisfies StoredResponseOp);
+    return answer.type === "done" && answer.found;
+  }
+
+  /** The object of `id`, when this Worker minted it for this pool. */
+  #stub(id: string): Promise<DurableObjectStub<ResponseBuffer> | undefined> {
+    const namespace = this.#pool.namespace as unknown as DurableObjectNamespace<ResponseBuffer>;
+    return mintedResponseObject(namespace, id, this.#pool.objects, this.#pool.key);
+  }
+}
