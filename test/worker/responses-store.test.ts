@@ -13,6 +13,14 @@ import { storedIdOfResponse } from "../../worker/protocols/openai-responses/stor
 import { sharedData } from "../support/shared-data.ts";
 import { post } from "./client-support.ts";
 import { runExpiryAlarm } from "./durable-support.ts";
+import {
+  anthropicThinkingStream,
+  ENCRYPTED,
+  REDACTED,
+  responsesReasoningStream,
+  SIGNATURE,
+  THOUGHT,
+} from "./reasoning-streams.ts";
 import { AUTH, live, scripted } from "./open-responses-support.ts";
 import { type FakeUpstream, objectOf, responses, worker } from "./support.ts";
 
@@ -153,6 +161,54 @@ describe("stored /v1/responses: item_reference", () => {
     const foreign = await other.send({ input: [{ type: "item_reference", id }] }, { authorization: "Bearer other" });
     expect(foreign.status).toBe(404);
   });
+});
+
+describe("stored /v1/responses: reasoning state", () => {
+  const LOOKUP = { type: "function", name: "lookup", parameters: { type: "object", properties: {} } };
+  /** Turn 1 on a reasoning stream, turn 2 by `previous_response_id` or by references: the body the provider got on turn 2. */
+  async function turns(provider: Provider, stream: () => FakeUpstream, byReference: boolean) {
+    const env = stored(provider);
+    const send = (upstream: FakeUpstream, body: Record<string, unknown>) =>
+      worker(upstream).call(
+        post(
+          "/v1/responses",
+          { model: `${provider}/test-model`, tools: [LOOKUP], reasoning: { effort: "high" }, ...body },
+          AUTH,
+        ),
+        env,
+      );
+    const first = await json(await send(stream(), { input: "Weather in Paris?" }));
+    const items = outputOf(first);
+    const call = items.find((item) => item["type"] === "function_call")!;
+    const result = { type: "function_call_output", call_id: call["call_id"], output: "18 °C" };
+    const upstream = scripted(provider, { text: "Sunny." });
+    const second = await send(
+      upstream,
+      byReference
+        ? {
+            input: [
+              { role: "user", content: "Weather in Paris?" },
+              ...items.map((item) => ({ type: "item_reference", id: item["id"] })),
+              result,
+            ],
+          }
+        : { previous_response_id: first["id"], input: [result] },
+    );
+    expect(second.status).toBe(200);
+    expect(items.filter((item) => item["type"] === "reasoning").length).toBeGreaterThan(0);
+    return JSON.stringify(upstream.requests[0]!.body);
+  }
+
+  for (const byReference of [false, true]) {
+    const how = byReference ? "item_reference" : "previous_response_id";
+    it(`Anthropic's signed and redacted thinking reach Anthropic again (${how})`, async () => {
+      const body = await turns("anthropic", anthropicThinkingStream, byReference);
+      for (const part of [SIGNATURE, REDACTED, THOUGHT]) expect(body).toContain(part);
+    });
+    it(`OpenAI's encrypted reasoning reaches OpenAI Responses again (${how})`, async () => {
+      expect(await turns("openai-responses", responsesReasoningStream, byReference)).toContain(ENCRYPTED);
+    });
+  }
 });
 
 describe("stored /v1/responses: GET, DELETE, input_items, cancel", () => {
