@@ -60,13 +60,13 @@ async function run(options: {
 }
 
 describe("@ag-ui/client HttpAgent.runAgent against POST /v1/ag-ui, every recording of every provider the Worker serves", () => {
-  for (const { provider, recording, prompt } of replays) {
+  for (const { provider, recording, prompt, tools } of replays) {
     it(`${provider} (${recording.name}): the new assistant message's toolCalls are the calls of /v1/stream`, async () => {
-      const reference = await streamCalls(provider, prompt);
+      const reference = await streamCalls(provider, prompt, tools);
       const expected = referenceCalls(reference.finish);
       const { result, error, runErrors } = await run({
         messages: [user(prompt)],
-        tools: [TOOL],
+        tools,
         forwardedProps: { model: `${provider}/test-model` },
       });
       expect([error, runErrors]).toEqual([undefined, []]);

@@ -44,15 +44,15 @@ const messagesTool = {
 const responsesTool = { type: "function" as const, strict: false, ...TOOL };
 
 describe("@anthropic-ai/sdk against POST /v1/messages, every recording of every provider", () => {
-  for (const { provider, recording, prompt } of replays) {
+  for (const { provider, recording, prompt, tools } of replays) {
     it(`${provider} (${recording.name}): stream().finalMessage(), create({stream: true}) and create() give the calls of /v1/stream`, async () => {
-      const reference = await streamCalls(provider, prompt);
+      const reference = await streamCalls(provider, prompt, tools);
       const expected = referenceCalls(reference.finish);
       const request = {
         model: `${provider}/test-model`,
         max_tokens: 1024,
         messages: [{ role: "user" as const, content: prompt }],
-        tools: [messagesTool],
+        tools: tools.map(({ name, description, parameters }) => ({ name, description, input_schema: parameters })),
       };
       const final = await anthropic().messages.stream(request).finalMessage();
       expect(final.model).toBe(`${provider}/test-model`);
@@ -79,11 +79,15 @@ describe("@anthropic-ai/sdk against POST /v1/messages, every recording of every 
 });
 
 describe("openai-node against POST /v1/responses, every recording of every provider", () => {
-  for (const { provider, recording, prompt } of replays) {
+  for (const { provider, recording, prompt, tools } of replays) {
     it(`${provider} (${recording.name}): stream().finalResponse(), create({stream: true}) and create() give the calls of /v1/stream`, async () => {
-      const reference = await streamCalls(provider, prompt);
+      const reference = await streamCalls(provider, prompt, tools);
       const expected = referenceCalls(reference.finish);
-      const request = { model: `${provider}/test-model`, input: prompt, tools: [responsesTool] };
+      const request = {
+        model: `${provider}/test-model`,
+        input: prompt,
+        tools: tools.map((tool) => ({ ...responsesTool, ...tool })),
+      };
       const final = await openai().responses.stream(request).finalResponse();
       expect([final.status, final.model]).toEqual(["completed", `${provider}/test-model`]);
       const calls = final.output.flatMap((item) => (item.type === "function_call" ? [item] : []));

@@ -12,7 +12,7 @@ import * as ai7 from "ai-v7";
 import { describe, expect, it } from "vitest";
 import { uiRoute } from "../../worker/protocols/ui-message/route.ts";
 import { demoTools } from "../../worker/demo-tools/index.ts";
-import { post, referenceCalls, replays, streamCalls, TOOL, workerFetch } from "./client-support.ts";
+import { post, referenceCalls, replays, streamCalls, workerFetch } from "./client-support.ts";
 import {
   chatChunk,
   eventually,
@@ -73,11 +73,11 @@ async function chat(
 
 for (const [name, sdk] of versions) {
   describe(`${name}: DefaultChatTransport + readUIMessageStream against POST /v1/ui`, () => {
-    for (const { provider, recording, prompt } of replays) {
+    for (const { provider, recording, prompt, tools: declared } of replays) {
       it(`${provider} (${recording.name}): tool parts with the inputs of /v1/stream, input-available`, async () => {
-        const reference = await streamCalls(provider, prompt);
+        const reference = await streamCalls(provider, prompt, declared);
         const expected = referenceCalls(reference.finish);
-        const { tools, text, errors } = await chat(sdk, { model: `${provider}/test-model`, tools: [TOOL] }, [
+        const { tools, text, errors } = await chat(sdk, { model: `${provider}/test-model`, tools: declared }, [
           userMessage(prompt),
         ]);
         expect(errors).toEqual([]);

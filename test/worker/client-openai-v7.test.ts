@@ -20,13 +20,13 @@ for (const [major, OpenAI] of Object.entries(MAJORS)) {
     new OpenAI({ baseURL: "http://localhost:8787/v1", apiKey, fetch, maxRetries: 0 }) as unknown as OpenAI6;
 
   describe(`openai-node ${major} against the Worker, every recording of every provider`, () => {
-    for (const { provider, recording, prompt } of replays) {
+    for (const { provider, recording, prompt, tools } of replays) {
       it(`${provider} (${recording.name}): /v1/responses and /v1/chat/completions give the calls of /v1/stream`, async () => {
-        const reference = await streamCalls(provider, prompt);
+        const reference = await streamCalls(provider, prompt, tools);
         const expected = referenceCalls(reference.finish).map((call) => [call.name, call.rawArguments]);
         const model = `${provider}/test-model`;
 
-        const request = { model, input: prompt, tools: [responsesTool] };
+        const request = { model, input: prompt, tools: tools.map((tool) => ({ ...responsesTool, ...tool })) };
         const final = await client().responses.stream(request).finalResponse();
         expect([final.status, final.model, final.output_text]).toEqual(["completed", model, reference.finish.text]);
         const calls = final.output.flatMap((item) => (item.type === "function_call" ? [item] : []));
@@ -39,7 +39,11 @@ for (const [major, OpenAI] of Object.entries(MAJORS)) {
         const whole = await client().responses.create(request);
         expect(whole.output.flatMap((item) => (item.type === "function_call" ? [item.name] : []))).toEqual(done);
 
-        const chat = { model, messages: [{ role: "user" as const, content: prompt }], tools: [chatTool] };
+        const chat = {
+          model,
+          messages: [{ role: "user" as const, content: prompt }],
+          tools: tools.map((tool) => ({ ...chatTool, function: tool })),
+        };
         const names: string[] = [];
         let usage: unknown;
         for await (const chunk of await client().chat.completions.create({

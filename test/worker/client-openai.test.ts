@@ -37,15 +37,15 @@ const callsOf = (message: { tool_calls?: unknown[] | undefined | null }) =>
   }));
 
 describe("openai-node against POST /v1/chat/completions, every recording of every provider the Worker serves", () => {
-  for (const { provider, recording, prompt } of replays) {
+  for (const { provider, recording, prompt, tools: declared } of replays) {
     it(`${provider} (${recording.name}): stream().finalChatCompletion(), create({stream: true}) and create() give the calls of /v1/stream`, async () => {
-      const reference = await streamCalls(provider, prompt);
+      const reference = await streamCalls(provider, prompt, declared);
       expect(reference.recording).toBe(recording.name);
       const expected = referenceCalls(reference.finish);
       const request = {
         model: `${provider}/test-model`,
         messages: [{ role: "user" as const, content: prompt }],
-        tools,
+        tools: declared.map((tool) => ({ type: "function" as const, function: tool })),
       };
 
       const final = await client()

@@ -6,25 +6,36 @@ import type { Env } from "../../worker/env.ts";
 import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
 import type { Recording } from "../../worker/upstream/replay/recording.ts";
 import type { Timers } from "../../worker/runtime.ts";
-import { FakeUpstream, ManualTimers, readSSE, streamRequest, testEnv, worker } from "./support.ts";
+import { declaredTools, FakeUpstream, ManualTimers, readSSE, streamRequest, testEnv, worker } from "./support.ts";
 
-/** Every recording the Worker replays, with a prompt that picks it (by its name), by provider. */
-export const replays: { provider: string; recording: Recording; prompt: string }[] = Object.entries(
-  upstreamProviders,
-).flatMap(([provider, upstream]) =>
-  upstream.recordings.map((recording) => ({
-    provider,
-    recording,
-    prompt: `Replay ${recording.name}: tell me about ${recording.keywords.join(" and ")}`,
-  })),
-);
+/** A tool definition, as each request offers it. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: { type: "object"; properties?: Record<string, unknown> };
+}
 
-/** A tool definition each request offers (the replay answers whatever tools are offered). */
-export const TOOL = {
+/** A tool definition each request offers. */
+export const TOOL: ToolDefinition = {
   name: "lookup",
   description: "Look something up.",
   parameters: { type: "object", properties: { query: { type: "string" } } },
 };
+
+/**
+ * Every recording the Worker replays, with a prompt that picks it (by its name), by provider, and
+ * the tools a request declares for it: {@link TOOL} and each tool the recording calls (a call to a
+ * tool the request did not declare is an `invalid-tool-call`: the request's tools are a contract).
+ */
+export const replays: { provider: string; recording: Recording; prompt: string; tools: ToolDefinition[] }[] =
+  Object.entries(upstreamProviders).flatMap(([provider, upstream]) =>
+    upstream.recordings.map((recording) => ({
+      provider,
+      recording,
+      prompt: `Replay ${recording.name}: tell me about ${recording.keywords.join(" and ")}`,
+      tools: [TOOL, ...declaredTools(recording.tools.filter((name) => name !== TOOL.name))],
+    })),
+  );
 
 /** A `fetch` that sends every request to the Worker's handler, as a client on localhost would. */
 export function workerFetch(options: { env?: Env; upstream?: FakeUpstream; timers?: Timers } = {}): typeof fetch {
@@ -37,10 +48,11 @@ export function workerFetch(options: { env?: Env; upstream?: FakeUpstream; timer
 export async function streamCalls(
   provider: string,
   prompt: string,
+  tools: readonly ToolDefinition[] = [TOOL],
   env: Env = testEnv(),
 ): Promise<{ finish: FinishEvent; recording: string | null }> {
   const response = await worker().call(
-    streamRequest({ provider, model: "test-model", messages: [{ role: "user", content: prompt }], tools: [TOOL] }),
+    streamRequest({ provider, model: "test-model", messages: [{ role: "user", content: prompt }], tools }),
     env,
   );
   const { events } = await readSSE(response);

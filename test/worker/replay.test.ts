@@ -6,7 +6,16 @@ import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
 import { replayDelay } from "../../worker/upstream/replay/pacing.ts";
 import { pickRecording, recordingChunks } from "../../worker/upstream/replay/recording.ts";
 import { replayUpstream } from "../../worker/upstream/replay/replay-upstream.ts";
-import { ManualTimers, eventually, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
+import {
+  declaredTools,
+  ManualTimers,
+  eventually,
+  readSSE,
+  streamRequest,
+  testEnv,
+  validBody,
+  worker,
+} from "./support.ts";
 
 function concat(chunks: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
@@ -29,7 +38,13 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
       it(`${provider}: "${recording.name}" streams the events of the recorded fixture`, async () => {
         const prompt = `Replay ${recording.name}: tell me about ${recording.keywords.join(" and ")}`;
         const response = await worker().call(
-          streamRequest(validBody({ provider, messages: [{ role: "user", content: prompt }] })),
+          streamRequest(
+            validBody({
+              provider,
+              messages: [{ role: "user", content: prompt }],
+              tools: declaredTools(["get_weather", ...recording.tools]),
+            }),
+          ),
         );
         expect(response.status).toBe(200);
         expect(response.headers.get("x-replay-recording")).toBe(recording.name);

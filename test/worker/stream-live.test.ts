@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { joinDeltas, streamToolCalls } from "../../src/index.ts";
 import { recording, recordingsAvailable, summarize } from "../support/fixtures.ts";
 import { collect, fromChunks } from "../support/streams.ts";
-import { FakeUpstream, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
+import { FakeUpstream, fixtureTools, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
 
 const fixture = recording("openai", "chat-parallel-tool-calls-two-functions");
 const key = "sk-test-0123456789abcdef";
@@ -11,7 +11,9 @@ describe.skipIf(!recordingsAvailable)("POST /v1/stream with a provider key", () 
   it("sends the Chat Completions request with the key and streams the library's events, each call's fragments from one network chunk in one frame", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: [fixture.text] });
     const response = await worker(upstream).call(
-      streamRequest(validBody(), { headers: { authorization: "Bearer client-secret" } }),
+      streamRequest(validBody({ tools: fixtureTools(fixture) }), {
+        headers: { authorization: "Bearer client-secret" },
+      }),
       testEnv({ OPENAI_API_KEY: key, CLIENT_TOKEN: "client-secret" }),
     );
     expect(response.status).toBe(200);

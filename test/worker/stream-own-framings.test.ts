@@ -11,6 +11,7 @@ import { exceptionMessage, converse, concat } from "../support/event-stream.ts";
 import { fixturesOf, recordingsAvailable, summarize } from "../support/fixtures.ts";
 import { collect } from "../support/streams.ts";
 import {
+  declaredTools,
   eventually,
   FakeUpstream,
   ManualTimers,
@@ -71,9 +72,12 @@ const cases: Case[] = [
 
 const auth = { headers: { authorization: "Bearer t" } };
 const envOf = (c: Case, overrides: Partial<Env> = {}) => testEnv({ ...c.env, CLIENT_TOKEN: "t", ...overrides });
-const requestOf = (c: Case, overrides: Record<string, unknown> = {}) =>
-  streamRequest(validBody({ provider: c.provider, model: c.model, ...overrides }), auth);
 const fixtureOf = (c: Case) => fixturesOf(c.provider).find((f) => f.name === c.fixture)!;
+/** The request's tools: get_weather, and those the case's recording calls (all there is without the recordings). */
+const toolsOf = (c: Case) =>
+  declaredTools(["get_weather", ...(fixtureOf(c)?.expected.toolCalls.map((call) => call.name) ?? [])]);
+const requestOf = (c: Case, overrides: Record<string, unknown> = {}) =>
+  streamRequest(validBody({ provider: c.provider, model: c.model, tools: toolsOf(c), ...overrides }), auth);
 
 /** The body in chunks of `size` bytes: binary messages and UTF-8 text split anywhere. */
 function chunked(body: Uint8Array, size: number): Uint8Array[] {
@@ -167,7 +171,7 @@ describe.skipIf(!recordingsAvailable)("POST /v1/stream to Bedrock, Cohere and Ol
     expect(JSON.parse(sent.texts[0]!)).toEqual(seen.body);
     expect(seen.body).toMatchObject({
       messages: [{ role: "user", content: [{ text: "What is the weather in Paris?" }] }],
-      toolConfig: { tools: [{ toolSpec: { name: "get_weather" } }] },
+      toolConfig: { tools: toolsOf(c).map((tool) => ({ toolSpec: { name: tool.name } })) },
     });
   });
 
@@ -383,7 +387,7 @@ describe.skipIf(!recordingsAvailable)("what makes Bedrock, Cohere and Ollama liv
       const upstream = new FakeUpstream({ kind: "hang" });
       const replay = [{ role: "user", content: `Replay ${fixtureOf(c).name}` }];
       const replayed = await worker(upstream).call(
-        streamRequest(validBody({ provider: c.provider, model: c.model, messages: replay })),
+        streamRequest(validBody({ provider: c.provider, model: c.model, messages: replay, tools: toolsOf(c) })),
         testEnv(),
       );
       expect(replayed.status).toBe(200);

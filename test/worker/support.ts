@@ -276,6 +276,28 @@ export function validBody(overrides: Record<string, unknown> = {}): Record<strin
   };
 }
 
+/**
+ * Tools declared by name, each taking any object: what a request declares for a recording it
+ * replays (a live fixture or a replay it names), since the Worker ends a call to any tool the
+ * request did not declare as an `invalid-tool-call` (the request's tools are a contract).
+ */
+export function declaredTools(
+  names: Iterable<string>,
+): { name: string; description: string; parameters: { type: "object" } }[] {
+  return [...new Set(names)].map((name) => ({
+    name,
+    description: `The recording's ${name}.`,
+    parameters: { type: "object" },
+  }));
+}
+
+/** {@link declaredTools} for the tools a fixture calls (its expected calls' names). */
+export function fixtureTools(fixture: {
+  expected: { toolCalls: readonly { name: string }[] };
+}): ReturnType<typeof declaredTools> {
+  return declaredTools(fixture.expected.toolCalls.map((call) => call.name));
+}
+
 /** Reads an SSE response with eventsource-parser: the raw messages and the events they carry. */
 export async function readSSE(
   response: Response,

@@ -131,14 +131,17 @@ async function openChain(
     maxArgumentsLength: settings.maxArgumentsLength,
     maxEventLength: settings.maxEventLength,
     ...(withSignal ? { signal: controller.signal } : {}),
-    // The request's tools are checked only when it asks: without, a call is passed on as the model made it.
+    // The request's tools are a contract: a call to any other name is an `invalid-tool-call`
+    // (a request without tools keeps every call). Their parameters are checked only when it asks.
     ...(streamRequest.earlyValidation
       ? {
           tools: sent.tools.map((tool) => ({ name: tool.name, parameters: tool.parameters as ToolSchema })),
           earlyValidation: true,
           abortOnViolation: streamRequest.abortOnViolation === true,
         }
-      : {}),
+      : sent.tools.length > 0
+        ? { tools: sent.tools.map((tool) => ({ name: tool.name })) }
+        : {}),
   };
   const headers = { ...EVENT_STREAM_HEADERS };
   if (recording) headers["x-replay-recording"] = recording.name;
