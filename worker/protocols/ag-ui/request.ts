@@ -13,7 +13,7 @@
  *   "tools": [{ "name": "get_weather", "description": "...", "parameters": { ... } }],   // the client's tools
  *   "context": [{ "description": "User's city", "value": "Paris" }],                     // sent as a system message
  *   "forwardedProps": {
- *     "model": "anthropic/claude-sonnet-4-5",   // <provider>/<model>
+ *     "model": "anthropic/claude-sonnet-4-5",   // <provider>/<model>, or a name alone (OpenAI's, offline or with its key)
  *     "run": false,                             // true: run the Worker's tools at the edge and loop, as /v1/run
  *     "tools": ["current_time"],                // run mode: the Worker's tools to offer
  *     "max_steps": 4, "tool_choice": "auto", "max_tokens": 1024, "temperature": 0.2
@@ -53,6 +53,7 @@ export function parseAGUIRequest(
   body: unknown,
   providers: readonly string[],
   available: Readonly<Record<string, RunnableTool>>,
+  bare?: string,
 ): AGUIRequest {
   const input = objectAt(body, "", "a JSON object (RunAgentInput)");
   const deep = tooDeep(input);
@@ -63,7 +64,7 @@ export function parseAGUIRequest(
     own(input, "forwardedProps") === undefined || own(input, "forwardedProps") === null
       ? {}
       : objectAt(own(input, "forwardedProps"), "forwardedProps");
-  const { provider, model } = providerModel(own(props, "model"), providers, "forwardedProps.model");
+  const { provider, model } = providerModel(own(props, "model"), providers, "forwardedProps.model", bare);
   const run = runFlag(own(props, "run"), "forwardedProps.run");
   const clientTools =
     own(input, "tools") === undefined || own(input, "tools") === null ? [] : arrayAt(own(input, "tools"), "tools");

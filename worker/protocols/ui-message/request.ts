@@ -13,7 +13,7 @@
  *       { "type": "step-start" },
  *       { "type": "text", "text": "18 °C." } ] }
  *   ],
- *   "model": "gemini/gemini-2.5-flash",   // <provider>/<model>
+ *   "model": "gemini/gemini-2.5-flash",   // <provider>/<model>, or a name alone (OpenAI's, offline or with its key)
  *   "tools": [{ "name": "get_weather", "parameters": { ... } }],   // definitions; with run: the Worker's tool names
  *   "run": false,                         // true: run the Worker's tools at the edge and loop, as /v1/run
  *   "max_steps": 4,                       // run mode only
@@ -72,6 +72,7 @@ export function parseUIRequest(
   body: unknown,
   providers: readonly string[],
   available: Readonly<Record<string, RunnableTool>>,
+  bare?: string,
 ): UIRequest {
   const fields = objectAt(body, "", "a JSON object");
   const deep = tooDeep(fields);
@@ -84,7 +85,7 @@ export function parseUIRequest(
         field: /^[A-Za-z0-9_.-]{1,64}$/.test(key) ? key : "(unprintable)",
       });
   }
-  const { provider, model } = providerModel(own(fields, "model"), providers);
+  const { provider, model } = providerModel(own(fields, "model"), providers, "model", bare);
   const run = runFlag(own(fields, "run"), "run");
   if (!run && own(fields, "max_steps") !== undefined)
     throw invalidField("max_steps", "`max_steps` applies to run mode only (`run: true`).");

@@ -4,6 +4,7 @@ import { readSettings, type Env } from "../../env.ts";
 import { corsHeaders, preflightResponse } from "../../http/cors.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
+import { bareNameProvider } from "../agent-model.ts";
 import { parseUIRequest } from "./request.ts";
 import { asHttpError, HttpError } from "../../response/json-error.ts";
 import { uiMessageErrorResponse } from "./error.ts";
@@ -31,7 +32,7 @@ export function uiRoute(
 ): Promise<Response> {
   return protocolPost(request, env, runtime, uiMessageErrorResponse, async (body, context) => {
     const { cors } = context;
-    const parsed = parseUIRequest(body, providerNames, tools);
+    const parsed = parseUIRequest(body, providerNames, tools, bareNameProvider(context.env, "openai"));
     const { batches, headers } = await openClientBatches(parsed, context);
     const answer = encodeAnswer(
       batches,

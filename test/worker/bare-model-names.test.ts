@@ -1,0 +1,103 @@
+// A model name alone (`gpt-4o`, no provider) on /v1/ui and /v1/ag-ui, as on /v1/chat/completions:
+// offline any name is served (the scripted model answers, there is nothing to map); with
+// OpenAI's key it is OpenAI's model, sent as given; with other providers' keys only it is a 400
+// unknown_provider naming the field, in the protocol's error shape, and nothing is sent.
+import { describe, expect, it } from "vitest";
+import type { Env } from "../../worker/env.ts";
+import { FakeUpstream, testEnv, worker } from "./support.ts";
+
+const TOOL = { name: "lookup_order", parameters: { type: "object", properties: { order_id: { type: "string" } } } };
+const PROMPT = "Where is my order ORD-1234?";
+
+const endpoints = [
+  {
+    path: "/v1/ui",
+    field: "model",
+    body: (model: string) => ({
+      id: "chat-1",
+      trigger: "submit-message",
+      model,
+      tools: [TOOL],
+      messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: PROMPT }] }],
+    }),
+    error: async (response: Response) => ({ code: response.headers.get("x-error-code"), text: await response.text() }),
+  },
+  {
+    path: "/v1/ag-ui",
+    field: "forwardedProps.model",
+    body: (model: string) => ({
+      threadId: "t1",
+      runId: "r1",
+      state: {},
+      context: [],
+      tools: [TOOL],
+      messages: [{ id: "m1", role: "user", content: PROMPT }],
+      forwardedProps: { model },
+    }),
+    error: async (response: Response) => {
+      const body = (await response.json()) as { type: string; code: string; message: string };
+      expect(body.type).toBe("RUN_ERROR");
+      return { code: body.code, text: body.message };
+    },
+  },
+] as const;
+
+const send = (path: string, body: unknown, env: Env, upstream = new FakeUpstream({ kind: "hang" })) =>
+  worker(upstream).call(
+    new Request(`http://localhost:8787${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer t" },
+      body: JSON.stringify(body),
+    }),
+    env,
+  );
+
+describe("a model name alone on /v1/ui and /v1/ag-ui, as on /v1/chat/completions", () => {
+  for (const endpoint of endpoints) {
+    it(`${endpoint.path}: offline, any name is served by the scripted model, which calls the request's tool`, async () => {
+      for (const model of ["gpt-4o", "claude-opus-5-5", "my-own-model"]) {
+        const response = await send(endpoint.path, endpoint.body(model), testEnv());
+        expect(response.status, model).toBe(200);
+        expect(response.headers.get("x-replay-recording")).toBe("scripted-model");
+        const text = await response.text();
+        expect(text).toContain("lookup_order");
+        expect(text).toContain("ORD-1234");
+      }
+    });
+
+    it(`${endpoint.path}: with OpenAI's key, the name is OpenAI's model, sent as given`, async () => {
+      const upstream = new FakeUpstream({
+        kind: "sse",
+        chunks: [
+          'data: {"choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":"stop"}]}\n\n',
+          "data: [DONE]\n\n",
+        ],
+      });
+      const env = testEnv({ OPENAI_API_KEY: "sk-test", CLIENT_TOKEN: "t" });
+      const response = await send(endpoint.path, endpoint.body("gpt-4o"), env, upstream);
+      expect(response.status).toBe(200);
+      await response.text();
+      expect(upstream.requests.map((request) => [request.url, request.body["model"]])).toEqual([
+        ["https://api.openai.com/v1/chat/completions", "gpt-4o"],
+      ]);
+    });
+
+    it(`${endpoint.path}: with other providers' keys only, a 400 unknown_provider naming ${endpoint.field}`, async () => {
+      const upstream = new FakeUpstream({ kind: "hang" });
+      const env = testEnv({ GEMINI_API_KEY: "g", CLIENT_TOKEN: "t" });
+      const response = await send(endpoint.path, endpoint.body("gpt-4o"), env, upstream);
+      expect(response.status).toBe(400);
+      const { code, text } = await endpoint.error(response);
+      expect(code).toBe("unknown_provider");
+      expect(text).toContain(endpoint.field);
+      expect(text).toContain("<provider>/<model>");
+      expect(upstream.requests).toHaveLength(0);
+      // A name written with its provider reaches that provider.
+      const gemini = new FakeUpstream({ kind: "response", status: 503, body: "{}" });
+      await (await send(endpoint.path, endpoint.body("gemini/gemini-2.5-flash"), env, gemini)).text();
+      expect(gemini.requests.map((request) => new URL(request.url).host)).toEqual([
+        "generativelanguage.googleapis.com",
+      ]);
+    });
+  }
+});
