@@ -1,0 +1,312 @@
+// What `npm run bench:load` (bench/load/run.ts) and its soak test (test/e2e/load-soak.e2e.test.ts)
+// share: the scripted providers in a process of their own, the built Worker and the pass-through
+// each served by Miniflare (one workerd each), the workloads, a load generator at a fixed
+// concurrency that checks every answer, and the workerd's CPU time and memory from /proc.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { type AnswerShape, answerMatches, FIRST_CONTENT, readAnswer } from "./answers.ts";
+import { type ExpectedCall, LOAD_TOOL, type LoadProvider, type LoadSize, loadBodies, UPSTREAM_PATHS } from "./bodies.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+export const TOKEN = "load-client-token";
+
+/** The scripted providers' process and its origin. */
+export interface Providers {
+  origin: string;
+  child: ChildProcess;
+}
+
+/** Starts bench/load/providers.ts in a Node process of its own and waits for its origin. */
+export async function startProviders(): Promise<Providers> {
+  const child = spawn(process.execPath, [join(ROOT, "bench/load/providers.ts")], { stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise<string>((done, fail) => {
+    child.once("exit", (code) => fail(new Error(`the scripted providers exited (${code})`)));
+    createInterface({ input: child.stdout! }).once("line", done);
+  });
+  return { origin: (JSON.parse(line) as { origin: string }).origin, child };
+}
+
+/** One workerd under Miniflare: its URL, its processes, and what starting it took. */
+export interface Served {
+  name: string;
+  mf: Miniflare;
+  url: string;
+  pids: number[];
+  /** From the Miniflare constructor to the first answer read whole (ms). */
+  coldStartMs: number;
+}
+
+/** The `[vars]` of wrangler.toml, as `wrangler dev` and a deploy give them to the Worker. */
+function wranglerVars(): Record<string, string> {
+  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+  const section = toml.slice(toml.indexOf("\n[vars]") + 7).split(/\n\[/)[0] ?? "";
+  const vars: Record<string, string> = {};
+  for (const match of section.matchAll(/^([A-Z_]+) = "(.*)"$/gm)) vars[match[1]!] = match[2]!;
+  return vars;
+}
+
+/**
+ * Builds the Worker as `wrangler deploy` would (`--dry-run --outdir`: its build command, then the
+ * bundle) and the pass-through with esbuild; returns the scripts' paths and a cleanup. `before`:
+ * another copy of the repository, whose Worker is built too (to measure two trees in one run).
+ */
+export async function buildWorkers(
+  before?: string,
+): Promise<{ worker: string; pass: string; before?: string; remove: () => void }> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-load-"));
+  const bin = join(ROOT, "node_modules/.bin");
+  const wrangler = (cwd: string, out: string): void =>
+    void execFileSync(join(bin, "wrangler"), ["deploy", "--dry-run", "--outdir", join(dir, out)], {
+    cwd,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, PATH: `${bin}:${process.env["PATH"]}`, WRANGLER_SEND_METRICS: "false", CI: "1" },
+  });
+  wrangler(ROOT, "worker");
+  if (before) wrangler(resolve(before), "before");
+  const { build } = await import("esbuild");
+  await build({
+    entryPoints: [join(ROOT, "bench/load/pass-through.ts")],
+    outfile: join(dir, "pass", "index.js"),
+    bundle: true,
+    format: "esm",
+    target: "es2022",
+    logLevel: "warning",
+  });
+  return {
+    worker: join(dir, "worker", "index.js"),
+    pass: join(dir, "pass", "index.js"),
+    ...(before ? { before: join(dir, "before", "index.js") } : {}),
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** LOAD_WORKER_VARS="WRITE_WINDOW_MS=0,..." : the Worker's settings changed for one run. */
+function extraVars(): Record<string, string> {
+  const pairs = (process.env["LOAD_WORKER_VARS"] ?? "").split(",").filter((pair) => pair.includes("="));
+  return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
+}
+
+/** The pids of the processes named workerd. */
+function workerdProcesses(): Set<number> {
+  const pids = new Set<number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "workerd") pids.add(Number(entry));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return pids;
+}
+
+/**
+ * Serves `script` with Miniflare in a workerd of its own: the real Worker (`worker`: wrangler.toml's
+ * vars, compatibility settings and its `RESPONSES` Durable Object, the providers' origin as its
+ * base URLs) or the pass-through. Cold start: from here to the first answer of `first` read whole.
+ */
+export async function serve(
+  name: string,
+  script: string,
+  kind: "worker" | "pass",
+  origin: string,
+  first: Workload,
+): Promise<Served> {
+  const before = workerdProcesses();
+  const started = performance.now();
+  const common = { name: kind, modules: true, modulesRoot: dirname(script), scriptPath: script, compatibilityDate: "2026-11-01" };
+  const worker =
+    kind === "worker"
+      ? {
+          ...common,
+          compatibilityFlags: ["enable_request_signal"],
+          bindings: {
+            ...wranglerVars(),
+            CLIENT_TOKEN: TOKEN,
+            OPENAI_API_KEY: "load-key",
+            ANTHROPIC_API_KEY: "load-key",
+            OPENAI_BASE_URL: `${origin}/v1`,
+            ANTHROPIC_BASE_URL: `${origin}/v1`,
+            ...extraVars(),
+          },
+          durableObjects: { RESPONSES: { className: "ResponseBuffer", useSQLite: true } },
+        }
+      : { ...common, bindings: { UPSTREAM: origin } };
+  const mf = new Miniflare(convertV4MiniflareOptions({ host: "127.0.0.1", port: 0, workers: [worker] }));
+  const url = (await mf.ready).href.replace(/\/$/, "");
+  const served: Served = { name, mf, url, pids: [], coldStartMs: 0 };
+  const answer = await send(served, first, kind);
+  if (!answer.ok) throw new Error(`${name}: the first request failed: ${answer.error ?? "a malformed answer"}`);
+  served.coldStartMs = performance.now() - started;
+  served.pids = [...workerdProcesses()].filter((pid) => !before.has(pid));
+  if (served.pids.length === 0) throw new Error(`${name}: no workerd process found`);
+  return served;
+}
+
+/** One kind of request of the bench. */
+export interface Workload {
+  name: string;
+  provider: LoadProvider;
+  size: LoadSize;
+  /** The Worker's endpoint. */
+  path: string;
+  /** The Worker's answer, and the upstream's (what the pass-through and the direct request read). */
+  shape: AnswerShape;
+  upstreamShape: AnswerShape;
+  /** The client's body to the Worker. */
+  body: Record<string, unknown>;
+  expected: ExpectedCall[];
+}
+
+/** The workloads by name: chat streamed and not, messages, responses (small answers), and the 10 KB call. */
+export function workloads(): Record<string, Workload> {
+  const bodies = loadBodies();
+  const user = "Write my todo list to notes/todo.md.";
+  const chatTool = { type: "function", function: LOAD_TOOL };
+  const chat = (size: LoadSize, stream: boolean): Record<string, unknown> => ({
+    model: `openai/${size}`,
+    messages: [{ role: "user", content: user }],
+    tools: [chatTool],
+    ...(stream ? { stream: true } : {}),
+  });
+  const { parameters, ...named } = LOAD_TOOL;
+  const messages = {
+    model: "anthropic/small",
+    max_tokens: 1024,
+    stream: true,
+    messages: [{ role: "user", content: user }],
+    tools: [{ ...named, input_schema: parameters }],
+  };
+  const responses = (extra: Record<string, unknown>): Record<string, unknown> => ({
+    model: "openai-responses/small",
+    stream: true,
+    input: user,
+    tools: [{ type: "function", ...LOAD_TOOL }],
+    ...extra,
+  });
+  const make = (
+    name: string,
+    provider: LoadProvider,
+    size: LoadSize,
+    path: string,
+    shape: AnswerShape,
+    body: Record<string, unknown>,
+  ): Workload => {
+    const upstreamShape: AnswerShape =
+      provider === "openai" ? "chat" : provider === "anthropic" ? "messages" : "responses";
+    return { name, provider, size, path, shape, upstreamShape, body, expected: bodies[provider][size].calls };
+  };
+  const list = [
+    make("chat-stream", "openai", "small", "/v1/chat/completions", "chat", chat("small", true)),
+    make("chat", "openai", "small", "/v1/chat/completions", "chat-json", chat("small", false)),
+    make("messages", "anthropic", "small", "/v1/messages", "messages", messages),
+    make("responses", "openai-responses", "small", "/v1/responses", "responses", responses({})),
+    make("responses-no-store", "openai-responses", "small", "/v1/responses", "responses", responses({ store: false })),
+    make("tool-args-10k", "openai", "big", "/v1/chat/completions", "chat", chat("big", true)),
+  ];
+  return Object.fromEntries(list.map((workload) => [workload.name, workload]));
+}
+
+/** What one request measured. */
+export interface Sample {
+  ok: boolean;
+  /** The answer came (HTTP 200, read whole) but its calls or its ending were wrong. */
+  malformed: boolean;
+  error?: string;
+  totalMs: number;
+  firstContentMs: number;
+}
+
+/** A request as each target gets it: the Worker its client body, the pass-through and the upstream the provider's. */
+function requestOf(target: Served | "direct", workload: Workload, kind: "worker" | "pass", origin: string) {
+  const upstreamBody = JSON.stringify({ model: workload.size, stream: true, messages: [] });
+  if (target === "direct") return { url: `${origin}${UPSTREAM_PATHS[workload.provider]}`, body: upstreamBody };
+  if (kind === "pass") return { url: `${target.url}${UPSTREAM_PATHS[workload.provider]}`, body: upstreamBody };
+  return { url: `${target.url}${workload.path}`, body: JSON.stringify(workload.body) };
+}
+
+const decoder = new TextDecoder();
+
+/** Sends one request of `workload` to `target` (or to the upstream itself) and checks its answer. */
+export async function send(
+  target: Served | "direct",
+  workload: Workload,
+  kind: "worker" | "pass",
+  origin = "",
+): Promise<Sample> {
+  const { url, body } = requestOf(target, workload, kind, origin);
+  const shape = target !== "direct" && kind === "worker" ? workload.shape : workload.upstreamShape;
+  const marker = FIRST_CONTENT[shape];
+  const headers: Record<string, string> = { "content-type": "application/json", authorization: `Bearer ${TOKEN}` };
+  if (workload.path === "/v1/messages") headers["anthropic-version"] = "2023-06-01";
+  const start = performance.now();
+  let firstContentMs = -1;
+  try {
+    const response = await fetch(url, { method: "POST", headers, body });
+    if (!response.ok || !response.body) {
+      return { ok: false, malformed: false, error: `HTTP ${response.status} ${await response.text()}`, totalMs: 0, firstContentMs: 0 };
+    }
+    let text = "";
+    for await (const chunk of response.body) {
+      const from = Math.max(0, text.length - 64);
+      text += decoder.decode(chunk as Uint8Array, { stream: true });
+      if (firstContentMs < 0 && (marker === null || marker.test(text.slice(from)))) firstContentMs = performance.now() - start;
+    }
+    const totalMs = performance.now() - start;
+    const answer = readAnswer(shape, text);
+    const ok = answerMatches(answer, workload.expected);
+    return { ok, malformed: !ok, totalMs, firstContentMs: firstContentMs < 0 ? totalMs : firstContentMs };
+  } catch (error) {
+    return { ok: false, malformed: false, error: String(error), totalMs: 0, firstContentMs: 0 };
+  }
+}
+
+/** `n` requests of `workload` to `target`, `concurrency` at a time; the samples and the wall time. */
+export async function load(
+  target: Served | "direct",
+  workload: Workload,
+  kind: "worker" | "pass",
+  origin: string,
+  concurrency: number,
+  n: number,
+): Promise<{ samples: Sample[]; wallMs: number }> {
+  const samples: Sample[] = [];
+  let next = 0;
+  const start = performance.now();
+  const client = async (): Promise<void> => {
+    while (next < n) {
+      next++;
+      samples.push(await send(target, workload, kind, origin));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, n) }, client));
+  return { samples, wallMs: performance.now() - start };
+}
+
+/** utime + stime of `pids` (/proc/<pid>/stat fields 14 and 15), in clock ticks. */
+export function cpuTicks(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks;
+}
+
+/** Resident memory of `pids` (VmRSS), in MiB. */
+export function rssMiB(pids: readonly number[]): number {
+  let kib = 0;
+  for (const pid of pids) kib += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  return kib / 1024;
+}
+
+/** The value at quantile `q` of `values` (nearest rank). */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
+}

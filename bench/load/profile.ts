@@ -1,0 +1,146 @@
+// A CPU profile of one small request, stage by stage: the built Worker under Miniflare (as in
+// `npm run bench:load`), a workload's requests one at a time, profiled over the inspector (Chrome
+// DevTools Protocol: Profiler.start, N requests, Profiler.stop). Each sample goes to the innermost
+// function on its stack that belongs to a stage (STAGES below, by the bundled script's function
+// names, which the build keeps), else to the runtime (promise jobs, stream plumbing and I/O in
+// C++ that V8 cannot put on a JavaScript function, the garbage collector). Also the top functions
+// by self time.
+//   node bench/load/profile.ts [workload] [N]     (workload of bench/load/harness.ts, default chat-stream; N 300)
+// The profiler slows the isolate (samples every 50 us): read shares, not absolute times.
+import { createRequire } from "node:module";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { buildWorkers, load, startProviders, TOKEN, workloads } from "./harness.ts";
+
+const [name = "chat-stream", count = "300"] = process.argv.slice(2);
+const N = Number(count);
+const INTERVAL_US = 50;
+const MAX_SAMPLE_US = 4 * INTERVAL_US;
+
+/** Stages by the functions that do their work (the innermost match wins). */
+const STAGES: [string, RegExp][] = [
+  ["settings (env vars read)", /^(readSettings|integer|list|aliases|modelAliases|parseModelAliases|readAliases)$/],
+  ["auth", /^(authenticate|equalInConstantTime|bearerToken|authContext|anyProviderKey)$/],
+  ["CORS", /^(corsHeaders|preflightResponse)$/],
+  ["body read and JSON.parse", /^(readJsonBody|readText|readAll|sleep)$/],
+  [
+    "request checks (protocol body, tools, schemas, limits)",
+    /^(parse\w*Request|clientRequest|parseStreamRequest|\w*Tools?$|checkDepth|depthOf|\w*Schema\w*|read\w*Messages?|parse\w*)$/,
+  ],
+  ["provider request (tool names, body, headers)", /^(withProviderToolNames|buildRequest|requestBody|\w*RequestBody|providerTarget|upstreamProvider|\w*Request$)$/],
+  ["upstream fetch and its watch", /^(openUpstream|fetch|responseWatch|ResponseWatch|next|readStarts|#readStarts|check|#check)$/],
+  ["the chain (framing, decoder, accumulator)", /^(ChainPump|work|take|read|pull|toolCallBatchStream|streamToolCallBatches|\w*Decoder\w*|\w*Framing\w*|\w*Accumulat\w*|feed|push|emit|decode|\w*Delta\w*)$/],
+  ["provider data strip, tool names back", /^(withoutProviderData\w*|strip\w*|clientNames|clientEventNames|agentBatches|allowedCalls|customCalls)$/],
+  ["the encoder", /^(\w*Encoder\w*|encode|encodeAnswer|joinDeltas|end)$/],
+  ["writes and keep-alive", /^(withHeartbeat|beat|stop|answerHeaders|enqueue)$/],
+  ["Durable Object and storage", /^(responsePool|startResumable\w*|newResponseId|responseIdKey|mintedResponseObject|stubOf|attach|ResponseBuffer|\w*Log\w*|keyedStore)$/],
+];
+
+const providers = await startProviders();
+const built = await buildWorkers();
+const inspectorPort = 9229 + Math.floor(Math.random() * 500);
+const workload = workloads()[name];
+if (!workload) throw new Error(`no workload ${name}`);
+const mf = new Miniflare(
+  convertV4MiniflareOptions({
+    host: "127.0.0.1",
+    port: 0,
+    inspectorPort,
+    workers: [
+      {
+        name: "worker",
+        modules: true,
+        modulesRoot: built.worker.replace(/\/[^/]+$/, ""),
+        scriptPath: built.worker,
+        compatibilityDate: "2026-11-01",
+        compatibilityFlags: ["enable_request_signal"],
+        bindings: {
+          CLIENT_TOKEN: TOKEN,
+          OPENAI_API_KEY: "k",
+          ANTHROPIC_API_KEY: "k",
+          OPENAI_BASE_URL: `${providers.origin}/v1`,
+          ANTHROPIC_BASE_URL: `${providers.origin}/v1`,
+        },
+        durableObjects: { RESPONSES: { className: "ResponseBuffer", useSQLite: true } },
+      },
+    ],
+  }),
+);
+try {
+  const url = (await mf.ready).href.replace(/\/$/, "");
+  const served = { name: "Worker", mf, url, pids: [], coldStartMs: 0 };
+  await load(served, workload, "worker", providers.origin, 1, 50); // warm up (JIT)
+  const WebSocket = createRequire(import.meta.url)("ws");
+  const pages = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as {
+    webSocketDebuggerUrl: string;
+    title?: string;
+  }[];
+  const page = pages.find((p) => p.title?.includes("worker")) ?? pages[0]!;
+  const socket = new WebSocket(page.webSocketDebuggerUrl, { headers: { origin: "http://127.0.0.1" } });
+  await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
+  let lastId = 0;
+  const replies = new Map<number, (result: unknown) => void>();
+  socket.on("message", (data: unknown) => {
+    const message = JSON.parse(String(data)) as { id: number; result?: unknown; error?: unknown };
+    replies.get(message.id)?.(message.result ?? message.error);
+    replies.delete(message.id);
+  });
+  const send = (method: string, params: object = {}): Promise<any> =>
+    new Promise((resolve) => {
+      replies.set(++lastId, resolve);
+      socket.send(JSON.stringify({ id: lastId, method, params }));
+    });
+  await send("Profiler.enable");
+  await send("Profiler.setSamplingInterval", { interval: INTERVAL_US });
+  await send("Profiler.start");
+  const { samples } = await load(served, workload, "worker", providers.origin, 1, N);
+  const { profile } = await send("Profiler.stop");
+  socket.close();
+  if (samples.some((s) => !s.ok)) throw new Error("a request failed while profiling");
+
+  interface Node {
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    children?: number[];
+  }
+  const nodes = new Map<number, Node>((profile.nodes as Node[]).map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of nodes.values()) for (const child of node.children ?? []) parent.set(child, node.id);
+  const clean = (fn: string): string => fn.replace(/^#/, "").replace(/^(get |set )/, "");
+  const stageOf = new Map<number, string>();
+  const stageOfNode = (id: number): string => {
+    const known = stageOf.get(id);
+    if (known) return known;
+    const frame = nodes.get(id)!.callFrame;
+    const fn = clean(frame.functionName);
+    const own = STAGES.find(([, pattern]) => pattern.test(fn))?.[0];
+    const up = parent.get(id);
+    const stage = own ?? (up === undefined ? "runtime (no stage on the stack)" : stageOfNode(up));
+    stageOf.set(id, stage);
+    return stage;
+  };
+  const byStage = new Map<string, number>();
+  const bySelf = new Map<string, number>();
+  let busy = 0;
+  (profile.samples as number[]).forEach((id, i) => {
+    const frame = nodes.get(id)!.callFrame;
+    if (frame.functionName === "(idle)") return;
+    const micros = Math.min((profile.timeDeltas as number[])[i + 1] ?? 0, MAX_SAMPLE_US);
+    busy += micros;
+    const special = /^\((program|garbage collector)\)$/.test(frame.functionName) ? frame.functionName : undefined;
+    const stage = special ?? stageOfNode(id);
+    byStage.set(stage, (byStage.get(stage) ?? 0) + micros);
+    const key = `${frame.functionName || "(anon)"} :${frame.lineNumber + 1}`;
+    bySelf.set(key, (bySelf.get(key) ?? 0) + micros);
+  });
+  const ms = (micros: number): string => (micros / 1000 / N).toFixed(3).padStart(7);
+  const share = (micros: number): string => `${((100 * micros) / busy).toFixed(1).padStart(5)}%`;
+  console.log(`${name}: ${N} requests one at a time, isolate busy ${ms(busy)} ms per request (profiled)\n\nBy stage:`);
+  for (const [stage, micros] of [...byStage].sort((a, b) => b[1] - a[1])) console.log(`${ms(micros)} ms ${share(micros)}  ${stage}`);
+  console.log("\nTop functions by self time:");
+  for (const [key, micros] of [...bySelf].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env["TOP"] ?? 30)))
+    console.log(`${ms(micros)} ms ${share(micros)}  ${key}`);
+} finally {
+  await mf.dispose();
+  providers.child.kill("SIGTERM");
+  built.remove();
+}

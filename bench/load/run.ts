@@ -1,0 +1,176 @@
+// `npm run bench:load`: the Worker under load, measured the way gateways are compared (latency
+// overhead, throughput, memory, cold start at fixed concurrencies), beside a pass-through Worker
+// on the same setup, in one run:
+//   - the scripted providers (bench/load/providers.ts) in a Node process of their own, replaying
+//     recorded bodies (bench/load/bodies.ts) of OpenAI Chat, Anthropic Messages and OpenAI
+//     Responses at full speed;
+//   - the built Worker (`wrangler deploy --dry-run`: the bundle a deploy uploads, with its
+//     Durable Object) served by Miniflare, one workerd; the pass-through (bench/load/pass-through.ts)
+//     served the same way, in a workerd of its own; with LOAD_BEFORE=<another copy of the
+//     repository>, that tree's Worker too, in a third;
+//   - workloads (LOAD_WORKLOADS): chat-stream, chat (not streamed), messages, responses (small
+//     answers: a little text and one tool call), responses-no-store (`store: false`) and
+//     tool-args-10k (one call of 10 KB arguments in 1-6 character fragments, streamed chat);
+//   - concurrency (LOAD_CONCURRENCY) 1, 10 and 50, LOAD_N requests at each (default 200, 500,
+//     1000), the direct request to the upstream first, then each workerd (their order turned at
+//     each step).
+// Per target and step: req/s, p50 / p99 of the total time and of the time to first content
+// (the first text or tool-call delta), the p50 overhead over the direct request, workerd CPU per
+// request (utime + stime of its processes, /proc/<pid>/stat fields 14 and 15, before and after
+// the step, over the requests), and every answer's tool calls compared with the recorded ones
+// (lost: no complete HTTP 200 answer; malformed: the wrong calls, or no proper ending). Memory:
+// RSS idle after warm-up, its peak during c=50 (per concurrent stream) and its growth over the
+// run. Cold start: from the Miniflare constructor to the first answer read whole.
+// CPU per request does not depend on other load on the machine; wall times (req/s, latency) do.
+//   npm run bench:load
+//   LOAD_WORKLOADS=chat-stream,messages LOAD_CONCURRENCY=10 LOAD_N=300 LOAD_BEFORE=../main npm run bench:load
+import { loadavg } from "node:os";
+import {
+  buildWorkers,
+  cpuTicks,
+  load,
+  quantile,
+  rssMiB,
+  type Sample,
+  type Served,
+  serve,
+  startProviders,
+  type Workload,
+  workloads,
+} from "./harness.ts";
+
+const ALL = workloads();
+const NAMES = (process.env["LOAD_WORKLOADS"] ?? "chat-stream,chat,messages,responses,responses-no-store,tool-args-10k").split(",");
+const LEVELS = (process.env["LOAD_CONCURRENCY"] ?? "1,10,50").split(",").map(Number);
+const DEFAULT_N: Record<number, number> = { 1: 200, 10: 500, 50: 1000 };
+const countAt = (c: number): number => Number(process.env["LOAD_N"] ?? DEFAULT_N[c] ?? 20 * c);
+const TICK_MS = 1000 / Number(process.env["CLK_TCK"] ?? 100);
+const BEFORE = process.env["LOAD_BEFORE"];
+
+interface Row {
+  workload: string;
+  c: number;
+  target: string;
+  n: number;
+  reqPerS: number;
+  p50: number;
+  p99: number;
+  ttfc50: number;
+  ttfc99: number;
+  overhead50: number;
+  cpuMs: number;
+  lost: number;
+  malformed: number;
+  peakRss: number;
+}
+
+function summarize(workload: string, c: number, target: string, samples: Sample[], wallMs: number, direct: number): Omit<Row, "cpuMs" | "peakRss"> {
+  const good = samples.filter((s) => s.ok);
+  const p50 = quantile(good.map((s) => s.totalMs), 0.5);
+  return {
+    workload,
+    c,
+    target,
+    n: samples.length,
+    reqPerS: (samples.length * 1000) / wallMs,
+    p50,
+    p99: quantile(good.map((s) => s.totalMs), 0.99),
+    ttfc50: quantile(good.map((s) => s.firstContentMs), 0.5),
+    ttfc99: quantile(good.map((s) => s.firstContentMs), 0.99),
+    overhead50: p50 - direct,
+    lost: samples.filter((s) => !s.ok && !s.malformed).length,
+    malformed: samples.filter((s) => s.malformed).length,
+  };
+}
+
+const f1 = (x: number): string => (Number.isFinite(x) ? x.toFixed(1) : "-");
+const f2 = (x: number): string => (Number.isFinite(x) ? x.toFixed(2) : "-");
+
+async function main(): Promise<void> {
+  console.log(`bench:load, ${new Date().toISOString()}, load average ${loadavg().map(f2).join(" ")}`);
+  const providers = await startProviders();
+  const built = await buildWorkers(BEFORE);
+  const origin = providers.origin;
+  const served: { served: Served; kind: "worker" | "pass" }[] = [];
+  try {
+    const first = ALL[NAMES[0]!]!;
+    served.push({ served: await serve("pass-through", built.pass, "pass", origin, first), kind: "pass" });
+    served.push({ served: await serve("Worker", built.worker, "worker", origin, first), kind: "worker" });
+    if (built.before)
+      served.push({ served: await serve("Worker before", built.before, "worker", origin, first), kind: "worker" });
+    for (const { served: s } of served) console.log(`cold start ${s.name}: ${f1(s.coldStartMs)} ms (workerd pids ${s.pids.join(", ")})`);
+    // Warm up: every workload on every target.
+    for (const name of NAMES)
+      for (const { served: s, kind } of served) await load(s, ALL[name]!, kind, origin, 5, 50);
+    const idle = served.map(({ served: s }) => rssMiB(s.pids));
+    const rows: Row[] = [];
+    let served0 = 0;
+    for (const name of NAMES) {
+      const workload: Workload = ALL[name]!;
+      for (const [step, c] of LEVELS.entries()) {
+        const n = countAt(c);
+        const direct = await load("direct", workload, "pass", origin, c, n);
+        const directP50 = quantile(direct.samples.filter((s) => s.ok).map((s) => s.totalMs), 0.5);
+        rows.push({ ...summarize(name, c, "direct", direct.samples, direct.wallMs, directP50), cpuMs: Number.NaN, peakRss: Number.NaN });
+        const order = step % 2 === 0 ? served : [...served].reverse();
+        for (const { served: s, kind } of order) {
+          let peak = 0;
+          const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(s.pids))), 100);
+          const before = cpuTicks(s.pids);
+          const { samples, wallMs } = await load(s, workload, kind, origin, c, n);
+          const cpuMs = ((cpuTicks(s.pids) - before) * TICK_MS) / n;
+          clearInterval(sampler);
+          served0 += n;
+          rows.push({ ...summarize(name, c, s.name, samples, wallMs, directP50), cpuMs, peakRss: Math.max(peak, rssMiB(s.pids)) });
+          const failed = samples.find((x) => !x.ok);
+          if (failed) console.log(`  ${s.name} ${name} c=${c}: first failure: ${failed.error ?? "malformed answer"}`);
+        }
+      }
+      printWorkload(rows.filter((row) => row.workload === name), workload);
+    }
+    printRatios(rows, served.map(({ served: s }) => s.name));
+    console.log("\nMemory (workerd RSS, MiB)\n| target | idle after warm-up | peak at c=50 | per concurrent stream at c=50 | after the run | growth per 1,000 requests |\n| --- | ---: | ---: | ---: | ---: | ---: |");
+    const perTarget = served0 / served.length;
+    for (const [i, { served: s }] of served.entries()) {
+      const at50 = rows.filter((row) => row.target === s.name && row.c === 50).map((row) => row.peakRss);
+      const peak = at50.length ? Math.max(...at50) : Number.NaN;
+      const after = rssMiB(s.pids);
+      console.log(`| ${s.name} | ${f1(idle[i]!)} | ${f1(peak)} | ${f2((peak - idle[i]!) / 50)} | ${f1(after)} | ${f2(((after - idle[i]!) * 1000) / perTarget)} |`);
+    }
+    const lost = rows.reduce((sum, row) => sum + row.lost, 0);
+    const malformed = rows.reduce((sum, row) => sum + row.malformed, 0);
+    const total = rows.reduce((sum, row) => sum + row.n, 0);
+    console.log(`\nLost ${lost}, malformed ${malformed}, of ${total} answers (direct requests included). Load average at the end ${loadavg().map(f2).join(" ")}.`);
+    if (lost + malformed > 0) process.exitCode = 1;
+  } finally {
+    for (const { served: s } of served) await s.mf.dispose();
+    providers.child.kill("SIGTERM");
+    built.remove();
+  }
+}
+
+function printWorkload(rows: readonly Row[], workload: Workload): void {
+  console.log(`\n${workload.name}: POST ${workload.path}, the ${workload.size} ${workload.provider} body\n| c | target | req/s | p50 ms | p99 ms | first content p50 | p99 | overhead p50 ms | workerd CPU ms/req | lost | malformed |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
+  for (const r of rows)
+    console.log(`| ${r.c} | ${r.target} | ${r.reqPerS.toFixed(0)} | ${f1(r.p50)} | ${f1(r.p99)} | ${f1(r.ttfc50)} | ${f1(r.ttfc99)} | ${r.target === "direct" ? "-" : f1(r.overhead50)} | ${f2(r.cpuMs)} | ${r.lost} | ${r.malformed} |`);
+}
+
+/** Worker / pass-through, side by side: CPU per request, req/s, p50 overhead; the same for the tree before. */
+function printRatios(rows: readonly Row[], names: readonly string[]): void {
+  const others = names.filter((name) => name !== "pass-through");
+  const head = others.map((name) => `${name} CPU / pass | ${name} req/s / pass | ${name} overhead p50 / pass`).join(" | ");
+  console.log(`\nSide by side (ratios to the pass-through in the same step)\n| workload | c | ${head} |\n| --- | ---: |${" ---: | ---: | ---: |".repeat(others.length)}`);
+  const keys = [...new Set(rows.map((row) => `${row.workload}\u0000${row.c}`))];
+  for (const key of keys) {
+    const [workload, c] = key.split("\u0000");
+    const at = (target: string): Row | undefined => rows.find((r) => r.workload === workload && String(r.c) === c && r.target === target);
+    const pass = at("pass-through")!;
+    const cells = others.map((name) => {
+      const row = at(name)!;
+      return `${f2(row.cpuMs / pass.cpuMs)} | ${f2(row.reqPerS / pass.reqPerS)} | ${f2(row.overhead50 / pass.overhead50)}`;
+    });
+    console.log(`| ${workload} | ${c} | ${cells.join(" | ")} |`);
+  }
+}
+
+await main();
