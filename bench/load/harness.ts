@@ -90,18 +90,25 @@ function extraVars(): Record<string, string> {
   return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]));
 }
 
-/** The pids of the processes named workerd. */
+/** The pids of the processes named workerd that this process started (its descendants). */
 function workerdProcesses(): Set<number> {
-  const pids = new Set<number>();
+  const parent = new Map<number, number>();
+  const workerd: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "workerd") pids.add(Number(entry));
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === "workerd") workerd.push(Number(entry));
     } catch {
       // the process ended meanwhile
     }
   }
-  return pids;
+  const mine = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  return new Set(workerd.filter(mine));
 }
 
 /**
