@@ -1,4 +1,5 @@
-import { readyBatches, ToolCallEventEncoderStream } from "../../src/index.ts";
+import { readyBatches, ToolCallEventEncoder, ToolCallEventEncoderStream } from "../../src/index.ts";
+import { encodeBatches } from "./batch-map.ts";
 
 /**
  * The Worker's own response format: events as Server-Sent Events frames (`event: <type>`,
@@ -35,5 +36,5 @@ export function eventStreamBodyOfBatches<E extends { readonly type: string }>(
   batches: ReadableStream<readonly E[]>,
   firstId = 0,
 ): ReadableStream<Uint8Array> {
-  return batches.pipeThrough(new ToolCallEventEncoderStream<E>({ firstId, joinDeltas: true }));
+  return encodeBatches(batches, new ToolCallEventEncoder<E>({ firstId }));
 }

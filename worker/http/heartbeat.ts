@@ -1,4 +1,5 @@
 import type { TimerHandle, Timers } from "../runtime.ts";
+import { mappedSource } from "./batch-map.ts";
 
 /**
  * How often a streamed answer that has nothing to say sends an SSE comment, in milliseconds.
@@ -36,6 +37,9 @@ export interface HeartbeatOptions {
  * One timer at a time, not one per read: each write notes the time, and the timer, when it fires,
  * writes only if nothing was written for `everyMs`, else waits for what is left. A reader that is
  * not waiting (a slow client, its write in progress) gets no frame: that write finds it gone.
+ * A `body` made by `mapChunks` (the steps from the chain's events to the protocol's bytes) is read
+ * here through its steps, from the stream under them: the answer is this one stream over the
+ * events, not one per step. Like a pipe, it reads one chunk ahead of its reader.
  *
  * @example
  * ```ts
@@ -49,13 +53,15 @@ export function withHeartbeat(
   options: HeartbeatOptions = {},
 ): ReadableStream<Uint8Array> {
   const { everyMs = HEARTBEAT_MS, frame = HEARTBEAT, afterFirstChunk = false } = options;
-  const reader = body.getReader();
+  const { source, map, end } = mappedSource(body);
+  const reader = source.getReader();
   const bytes = new TextEncoder().encode(frame);
   let lastWrite = timers.now();
   let timer: TimerHandle | undefined;
   let waiting = false;
   let started = !afterFirstChunk;
   let done = false;
+  let ahead: Promise<ReadableStreamReadResult<unknown>> | undefined;
   const stop = (): void => {
     done = true;
     if (timer !== undefined) timers.clearTimeout(timer);
@@ -78,23 +84,37 @@ export function withHeartbeat(
       },
       async pull(controller) {
         waiting = true;
-        let result: ReadableStreamReadResult<Uint8Array>;
+        let chunk: Uint8Array | undefined;
+        let last: Uint8Array[] | undefined;
         try {
-          result = await reader.read();
+          while (chunk === undefined) {
+            const result = await (ahead ?? reader.read());
+            ahead = undefined;
+            if (done) return;
+            if (result.done) {
+              last = end();
+              break;
+            }
+            chunk = map(result.value);
+          }
         } catch (error) {
           stop();
+          reader.cancel(error).catch(() => undefined);
           throw error;
         } finally {
           waiting = false;
         }
-        if (done) return;
-        if (result.done) {
+        if (last) {
           stop();
+          for (const bytes of last) controller.enqueue(bytes);
           return controller.close();
         }
         started = true;
         lastWrite = timers.now();
-        controller.enqueue(result.value);
+        controller.enqueue(chunk!);
+        // The next chunk is read while this one is written, as a pipe reads one ahead.
+        ahead = reader.read();
+        ahead.catch(() => undefined);
       },
       cancel(reason) {
         stop();

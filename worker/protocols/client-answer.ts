@@ -3,7 +3,8 @@
  *
  * @module
  */
-import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "../../src/index.ts";
+import type { EncodableEvent, ProtocolEncoder } from "../../src/index.ts";
+import { encodeBatches } from "../http/batch-map.ts";
 
 /** The headers of a protocol answered as Server-Sent Events. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
@@ -16,13 +17,14 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
  * fragments of one call (or of text) joined into one protocol delta (`joinDeltas`), so a model
  * that streams arguments a few characters at a time costs a delta per network chunk. The route
  * wraps it in `withHeartbeat` (an SSE comment, or the agent protocols' own frame after their
- * first event), so a client that left is found on the write.
+ * first event), so a client that left is found on the write; the encoder is a step of the
+ * heartbeat's one stream over the events (`mapChunks`), not a stream of its own.
  */
 export function encodeAnswer(
   batches: ReadableStream<readonly EncodableEvent[]>,
   encoder: ProtocolEncoder<EncodableEvent>,
 ): ReadableStream<Uint8Array> {
-  return batches.pipeThrough(new ProtocolEncoderStream(encoder, { joinDeltas: true }));
+  return encodeBatches(batches, encoder);
 }
 
 /** The headers of a streamed answer: CORS, the protocol's own, and the replay's name (readable cross-origin). */

@@ -1,5 +1,6 @@
 import type { EncodableEvent } from "../../src/index.ts";
 import { HttpError } from "../response/json-error.ts";
+import { mapChunks } from "../http/batch-map.ts";
 
 /** What the model said: an answer built from none of these holds nothing the provider meant. */
 const SAID = new Set(["text-delta", "reasoning-delta", "tool-call-start", "tool-call", "invalid-tool-call"]);
@@ -72,24 +73,17 @@ export function failUnreadable<E extends EncodableEvent>(
 ): ReadableStream<readonly (E | EncodableEvent)[]> {
   let said = 0;
   let malformed = 0;
-  return batches.pipeThrough(
-    new TransformStream<readonly E[], readonly (E | EncodableEvent)[]>({
-      transform(batch, controller) {
-        const out: (E | EncodableEvent)[] = [];
-        for (const event of batch) {
-          if (SAID.has(event.type)) said++;
-          else if (
-            event.type === "error" &&
-            (event as { error?: { code?: string } }).error?.code === "malformed-payload"
-          )
-            malformed++;
-          if (event.type === "finish" && said === 0 && malformed > 0) out.push(...UNREADABLE_END);
-          else out.push(event);
-        }
-        controller.enqueue(out);
-      },
-    }),
-  );
+  return mapChunks(batches, (batch): readonly (E | EncodableEvent)[] => {
+    const out: (E | EncodableEvent)[] = [];
+    for (const event of batch) {
+      if (SAID.has(event.type)) said++;
+      else if (event.type === "error" && (event as { error?: { code?: string } }).error?.code === "malformed-payload")
+        malformed++;
+      if (event.type === "finish" && said === 0 && malformed > 0) out.push(...UNREADABLE_END);
+      else out.push(event);
+    }
+    return out;
+  });
 }
 
 const UNREADABLE = {

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { mapChunks } from "../http/batch-map.ts";
 
 /** Events without `error.data`; everything else passes unchanged, with backpressure and cancellation. */
 export function withoutProviderData<E extends { readonly type: string }>(events: ReadableStream<E>): ReadableStream<E> {
@@ -26,11 +27,7 @@ export function withoutProviderData<E extends { readonly type: string }>(events:
 export function withoutProviderDataInBatches<E extends { readonly type: string }>(
   batches: ReadableStream<readonly E[]>,
 ): ReadableStream<E[]> {
-  return batches.pipeThrough(
-    new TransformStream<readonly E[], E[]>({ transform: (batch, out) => out.enqueue(strippedAll(batch)) }, undefined, {
-      highWaterMark: 0,
-    }),
-  );
+  return mapChunks(batches, strippedAll);
 }
 
 function strippedAll<E extends { readonly type: string }>(batch: readonly E[]): E[] {

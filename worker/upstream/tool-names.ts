@@ -16,6 +16,7 @@
  * @module
  */
 import type { EncodableEvent } from "../../src/index.ts";
+import { mapChunks } from "../http/batch-map.ts";
 import type { Message, StreamRequest } from "../request/stream-request.ts";
 import type { ToolNameRule } from "./providers/upstream-provider.ts";
 
@@ -174,11 +175,7 @@ export function clientNames<E extends EncodableEvent>(
 ): ReadableStream<E[]> {
   // Unchanged, the arrays are the caller's own: typed as they came (mutable from the chain).
   if (!names.renamed) return batches as ReadableStream<E[]>;
-  return batches.pipeThrough(
-    new TransformStream<readonly E[], E[]>({
-      transform: (batch, controller) => controller.enqueue(batch.map((event) => clientEvent(event, names))),
-    }),
-  );
+  return mapChunks(batches, (batch) => batch.map((event) => clientEvent(event, names)));
 }
 
 /**

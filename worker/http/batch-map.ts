@@ -1,0 +1,138 @@
+/**
+ * Synchronous steps over a stream's chunks that cost one stream in all, not one each: an answer
+ * goes from the chain's arrays of events through a few steps (the provider data stripped, the
+ * tool names given back, an unreadable provider told, the protocol's encoder) to the bytes the
+ * client gets. As `TransformStream`s each step would be a pipe of its own (a read, a write and
+ * their promises per chunk, and two streams and a pipe to set up per response); as {@link mapChunks}
+ * they compose into one function over the first stream, and the last reader of the answer
+ * ({@link mappedSource}, `withHeartbeat`) reads that stream through it, once per chunk.
+ *
+ * @module
+ */
+import { joinDeltas, type ProtocolEncoder } from "../../src/index.ts";
+
+/** A stream made by {@link mapChunks}: the stream it reads and the steps composed over it. */
+export interface MappedSource<O> {
+  /** The first stream under every step. */
+  source: ReadableStream<unknown>;
+  /** Every step at once, over one chunk of `source`; `undefined`: nothing to pass on for it. */
+  map: (chunk: unknown) => O | undefined;
+  /** What the steps add when `source` ends (each already through the steps after it). */
+  end: () => O[];
+}
+
+const mapped = new WeakMap<ReadableStream<unknown>, MappedSource<unknown>>();
+
+/**
+ * `stream` with `map` over each chunk (and `end`, when it ends, for a step that holds something
+ * back, like an encoder's last frame); a step that returns `undefined` passes nothing on for that
+ * chunk (an encoder with no bytes to write yet). The result is a stream of its own, so it reads like any
+ * stream; a step over it composes with it instead of reading it (the source is locked only when
+ * the last stream is read). A step that throws errors the stream and cancels the source.
+ *
+ * @example
+ * ```ts
+ * const stripped = mapChunks(batches, (batch) => batch.map(strip));
+ * const bytes = mapChunks(stripped, (batch) => encode(batch), () => encode.end());
+ * ```
+ */
+export function mapChunks<I, O>(
+  stream: ReadableStream<I>,
+  map: (chunk: I) => O | undefined,
+  end?: () => O | undefined,
+): ReadableStream<O> {
+  const inner = mapped.get(stream) as MappedSource<I> | undefined;
+  const ending = (out: O[]): O[] => {
+    const last = end?.();
+    if (last !== undefined) out.push(last);
+    return out;
+  };
+  const step: MappedSource<O> = inner
+    ? {
+        source: inner.source,
+        map: (chunk) => {
+          const value = inner.map(chunk);
+          return value === undefined ? undefined : map(value);
+        },
+        end: () => {
+          const out: O[] = [];
+          for (const chunk of inner.end()) {
+            const value = map(chunk);
+            if (value !== undefined) out.push(value);
+          }
+          return ending(out);
+        },
+      }
+    : { source: stream, map: map as (chunk: unknown) => O | undefined, end: () => ending([]) };
+  const out = readMapped(step);
+  mapped.set(out, step as MappedSource<unknown>);
+  return out;
+}
+
+/** The steps composed over `stream` and the stream they read; `stream` itself when it was not made by {@link mapChunks}. */
+export function mappedSource<O>(stream: ReadableStream<O>): MappedSource<O> {
+  return (mapped.get(stream) as MappedSource<O> | undefined) ?? { source: stream, map: (chunk) => chunk as O, end: () => [] };
+}
+
+/** Reads `step.source` through its steps, a chunk per pull; the source is locked at the first pull. */
+function readMapped<O>(step: MappedSource<O>): ReadableStream<O> {
+  let reader: ReadableStreamDefaultReader<unknown> | undefined;
+  return new ReadableStream<O>(
+    {
+      async pull(controller) {
+        reader ??= step.source.getReader();
+        try {
+          for (;;) {
+            const result = await reader.read();
+            if (result.done) break;
+            const value = step.map(result.value);
+            if (value !== undefined) return controller.enqueue(value);
+          }
+          for (const chunk of step.end()) controller.enqueue(chunk);
+          controller.close();
+        } catch (error) {
+          reader.cancel(error).catch(() => undefined);
+          throw error;
+        }
+      },
+      cancel: (reason) => (reader ? reader.cancel(reason) : step.source.cancel(reason)),
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/**
+ * Arrays of events as a protocol's bytes, one chunk per array (none for an array that writes
+ * nothing) and the encoder's last frames at the end, adjacent fragments of one call (or of the
+ * text) joined into one delta ({@link joinDeltas}): what `ProtocolEncoderStream` with `joinDeltas`
+ * writes, as a step of {@link mapChunks}.
+ *
+ * @example
+ * ```ts
+ * const body = withHeartbeat(encodeBatches(batches, new ToolCallEventEncoder()), runtime.timers);
+ * ```
+ */
+export function encodeBatches<E extends { readonly type: string }>(
+  batches: ReadableStream<readonly E[]>,
+  encoder: ProtocolEncoder<E>,
+): ReadableStream<Uint8Array> {
+  const utf8 = new TextEncoder();
+  const out: string[] = [];
+  const take = (): Uint8Array | undefined => {
+    if (out.length === 0) return undefined;
+    const text = out.join("");
+    out.length = 0;
+    return utf8.encode(text);
+  };
+  return mapChunks(
+    batches,
+    (batch) => {
+      for (const event of joinDeltas(batch)) encoder.encode(event, out);
+      return take();
+    },
+    () => {
+      encoder.end(out);
+      return take();
+    },
+  );
+}
