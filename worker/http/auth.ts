@@ -94,12 +94,18 @@ function bearerToken(header: string | null): string | undefined {
  * platform's `timingSafeEqual`.
  */
 async function equalInConstantTime(a: string, b: string): Promise<boolean> {
-  const encoder = new TextEncoder();
-  const [hashA, hashB] = await Promise.all([
-    crypto.subtle.digest("SHA-256", encoder.encode(a)),
-    crypto.subtle.digest("SHA-256", encoder.encode(b)),
-  ]);
+  const [hashA, hashB] = await Promise.all([sha256(a), tokenHash(b)]);
   return crypto.subtle.timingSafeEqual(hashA, hashB);
+}
+
+const sha256 = (text: string): Promise<ArrayBuffer> => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+
+/** The client token's hash, made once per isolate (per token: a test may change it), not per request. */
+let known: { token: string; hash: Promise<ArrayBuffer> } | undefined;
+
+function tokenHash(token: string): Promise<ArrayBuffer> {
+  if (known?.token !== token) known = { token, hash: sha256(token) };
+  return known.hash;
 }
 
 /** The one 401 of every refusal: it says what to send, never what the Worker lacks. */

@@ -1,5 +1,5 @@
 import { HttpError } from "../response/json-error.ts";
-import { sleep, type Timers } from "../runtime.ts";
+import type { Timers } from "../runtime.ts";
 
 /**
  * Longest a request body may take to arrive, in milliseconds: a body sent at one byte a second is
@@ -48,23 +48,21 @@ async function readText(
   const decoder = new TextDecoder();
   let size = 0;
   let text = "";
-  const stop = new AbortController();
-  const late = timers
-    ? sleep(timers, BODY_READ_MS, stop.signal).then(
-        () => {
-          reader.cancel("the request body was too slow").catch(() => undefined);
-          throw new HttpError(408, {
-            code: "request_timeout",
-            message: `The request body did not arrive within ${BODY_READ_MS / 1000} s.`,
-          });
-        },
-        () => undefined,
-      )
-    : undefined;
+  // One timer, cleared when the body is in: past it the reading is cancelled (a pending read then
+  // ends) and the request is a 408.
+  let late = false;
+  const timer = timers?.setTimeout(() => {
+    late = true;
+    reader.cancel("the request body was too slow").catch(() => undefined);
+  }, BODY_READ_MS);
   try {
-    return await (late ? Promise.race([readAll(), late as Promise<never>]) : readAll());
+    const all = await readAll();
+    if (late) throw slow();
+    return all;
+  } catch (error) {
+    throw late ? slow() : error;
   } finally {
-    stop.abort();
+    if (timer !== undefined) timers!.clearTimeout(timer);
   }
 
   async function readAll(): Promise<string> {
@@ -79,6 +77,13 @@ async function readText(
       text += decoder.decode(value, { stream: true });
     }
   }
+}
+
+function slow(): HttpError {
+  return new HttpError(408, {
+    code: "request_timeout",
+    message: `The request body did not arrive within ${BODY_READ_MS / 1000} s.`,
+  });
 }
 
 function tooLarge(maxBytes: number, limitName: string): HttpError {
