@@ -51,7 +51,7 @@ export function readAnswer(shape: AnswerShape, text: string): ReadAnswer {
   let complete = false;
   for (const payload of payloads) {
     if (payload === "[DONE]") {
-      complete = shape === "chat";
+      if (shape === "chat") complete = true;
       continue;
     }
     const event = payload as Json;
