@@ -76,7 +76,9 @@ export function loadBodies(): Record<LoadProvider, Record<LoadSize, LoadBody>> {
         plan: "",
         calls: [call],
         inputTokens: 42,
-        tools: [{ name: LOAD_TOOL.name, description: LOAD_TOOL.description, parameters: LOAD_TOOL.parameters as JsonValue }],
+        tools: [
+          { name: LOAD_TOOL.name, description: LOAD_TOOL.description, parameters: LOAD_TOOL.parameters as JsonValue },
+        ],
         now: Date.UTC(2026, 10, 27),
       },
       new Dice(size === "small" ? 1 : 2),

@@ -9,7 +9,14 @@ import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { type AnswerShape, answerMatches, FIRST_CONTENT, readAnswer } from "./answers.ts";
-import { type ExpectedCall, LOAD_TOOL, type LoadProvider, type LoadSize, loadBodies, UPSTREAM_PATHS } from "./bodies.ts";
+import {
+  type ExpectedCall,
+  LOAD_TOOL,
+  type LoadProvider,
+  type LoadSize,
+  loadBodies,
+  UPSTREAM_PATHS,
+} from "./bodies.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 export const TOKEN = "load-client-token";
@@ -22,7 +29,9 @@ export interface Providers {
 
 /** Starts bench/load/providers.ts in a Node process of its own and waits for its origin. */
 export async function startProviders(): Promise<Providers> {
-  const child = spawn(process.execPath, [join(ROOT, "bench/load/providers.ts")], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [join(ROOT, "bench/load/providers.ts")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const line = await new Promise<string>((done, fail) => {
     child.once("exit", (code) => fail(new Error(`the scripted providers exited (${code})`)));
     createInterface({ input: child.stdout! }).once("line", done);
@@ -61,10 +70,10 @@ export async function buildWorkers(
   const bin = join(ROOT, "node_modules/.bin");
   const wrangler = (cwd: string, out: string): void =>
     void execFileSync(join(bin, "wrangler"), ["deploy", "--dry-run", "--outdir", join(dir, out)], {
-    cwd,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, PATH: `${bin}:${process.env["PATH"]}`, WRANGLER_SEND_METRICS: "false", CI: "1" },
-  });
+      cwd,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, PATH: `${bin}:${process.env["PATH"]}`, WRANGLER_SEND_METRICS: "false", CI: "1" },
+    });
   wrangler(ROOT, "worker");
   if (before) wrangler(resolve(before), "before");
   const { build } = await import("esbuild");
@@ -125,7 +134,13 @@ export async function serve(
 ): Promise<Served> {
   const before = workerdProcesses();
   const started = performance.now();
-  const common = { name: kind, modules: true, modulesRoot: dirname(script), scriptPath: script, compatibilityDate: "2026-11-01" };
+  const common = {
+    name: kind,
+    modules: true,
+    modulesRoot: dirname(script),
+    scriptPath: script,
+    compatibilityDate: "2026-11-01",
+  };
   const worker =
     kind === "worker"
       ? {
@@ -255,13 +270,20 @@ export async function send(
   try {
     const response = await fetch(url, { method: "POST", headers, body });
     if (!response.ok || !response.body) {
-      return { ok: false, malformed: false, error: `HTTP ${response.status} ${await response.text()}`, totalMs: 0, firstContentMs: 0 };
+      return {
+        ok: false,
+        malformed: false,
+        error: `HTTP ${response.status} ${await response.text()}`,
+        totalMs: 0,
+        firstContentMs: 0,
+      };
     }
     let text = "";
     for await (const chunk of response.body) {
       const from = Math.max(0, text.length - 64);
       text += decoder.decode(chunk as Uint8Array, { stream: true });
-      if (firstContentMs < 0 && (marker === null || marker.test(text.slice(from)))) firstContentMs = performance.now() - start;
+      if (firstContentMs < 0 && (marker === null || marker.test(text.slice(from))))
+        firstContentMs = performance.now() - start;
     }
     const totalMs = performance.now() - start;
     const answer = readAnswer(shape, text);

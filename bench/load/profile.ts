@@ -26,13 +26,28 @@ const STAGES: [string, RegExp][] = [
     "request checks (protocol body, tools, schemas, limits)",
     /^(parse\w*Request|clientRequest|parseStreamRequest|\w*Tools?$|checkDepth|depthOf|\w*Schema\w*|read\w*Messages?|parse\w*)$/,
   ],
-  ["provider request (tool names, body, headers)", /^(withProviderToolNames|buildRequest|requestBody|\w*RequestBody|providerTarget|upstreamProvider|\w*Request$)$/],
-  ["upstream fetch and its watch", /^(openUpstream|fetch|responseWatch|ResponseWatch|next|readStarts|#readStarts|check|#check)$/],
-  ["the chain (framing, decoder, accumulator)", /^(ChainPump|work|take|read|pull|toolCallBatchStream|streamToolCallBatches|\w*Decoder\w*|\w*Framing\w*|\w*Accumulat\w*|feed|push|emit|decode|\w*Delta\w*)$/],
-  ["provider data strip, tool names back", /^(withoutProviderData\w*|strip\w*|clientNames|clientEventNames|agentBatches|allowedCalls|customCalls)$/],
+  [
+    "provider request (tool names, body, headers)",
+    /^(withProviderToolNames|buildRequest|requestBody|\w*RequestBody|providerTarget|upstreamProvider|\w*Request$)$/,
+  ],
+  [
+    "upstream fetch and its watch",
+    /^(openUpstream|fetch|responseWatch|ResponseWatch|next|readStarts|#readStarts|check|#check)$/,
+  ],
+  [
+    "the chain (framing, decoder, accumulator)",
+    /^(ChainPump|work|take|read|pull|toolCallBatchStream|streamToolCallBatches|\w*Decoder\w*|\w*Framing\w*|\w*Accumulat\w*|feed|push|emit|decode|\w*Delta\w*)$/,
+  ],
+  [
+    "provider data strip, tool names back",
+    /^(withoutProviderData\w*|strip\w*|clientNames|clientEventNames|agentBatches|allowedCalls|customCalls)$/,
+  ],
   ["the encoder", /^(\w*Encoder\w*|encode|encodeAnswer|joinDeltas|end)$/],
   ["writes and keep-alive", /^(withHeartbeat|beat|stop|answerHeaders|enqueue)$/],
-  ["Durable Object and storage", /^(responsePool|startResumable\w*|newResponseId|responseIdKey|mintedResponseObject|stubOf|attach|ResponseBuffer|\w*Log\w*|keyedStore)$/],
+  [
+    "Durable Object and storage",
+    /^(responsePool|startResumable\w*|newResponseId|responseIdKey|mintedResponseObject|stubOf|attach|ResponseBuffer|\w*Log\w*|keyedStore)$/,
+  ],
 ];
 
 const providers = await startProviders();
@@ -135,7 +150,8 @@ try {
   const ms = (micros: number): string => (micros / 1000 / N).toFixed(3).padStart(7);
   const share = (micros: number): string => `${((100 * micros) / busy).toFixed(1).padStart(5)}%`;
   console.log(`${name}: ${N} requests one at a time, isolate busy ${ms(busy)} ms per request (profiled)\n\nBy stage:`);
-  for (const [stage, micros] of [...byStage].sort((a, b) => b[1] - a[1])) console.log(`${ms(micros)} ms ${share(micros)}  ${stage}`);
+  for (const [stage, micros] of [...byStage].sort((a, b) => b[1] - a[1]))
+    console.log(`${ms(micros)} ms ${share(micros)}  ${stage}`);
   console.log("\nTop functions by self time:");
   for (const [key, micros] of [...bySelf].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env["TOP"] ?? 30)))
     console.log(`${ms(micros)} ms ${share(micros)}  ${key}`);

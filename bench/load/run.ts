@@ -40,7 +40,9 @@ import {
 } from "./harness.ts";
 
 const ALL = workloads();
-const NAMES = (process.env["LOAD_WORKLOADS"] ?? "chat-stream,chat,messages,responses,responses-no-store,tool-args-10k").split(",");
+const NAMES = (
+  process.env["LOAD_WORKLOADS"] ?? "chat-stream,chat,messages,responses,responses-no-store,tool-args-10k"
+).split(",");
 const LEVELS = (process.env["LOAD_CONCURRENCY"] ?? "1,10,50").split(",").map(Number);
 const DEFAULT_N: Record<number, number> = { 1: 200, 10: 500, 50: 1000 };
 const countAt = (c: number): number => Number(process.env["LOAD_N"] ?? DEFAULT_N[c] ?? 20 * c);
@@ -64,9 +66,19 @@ interface Row {
   peakRss: number;
 }
 
-function summarize(workload: string, c: number, target: string, samples: Sample[], wallMs: number, direct: number): Omit<Row, "cpuMs" | "peakRss"> {
+function summarize(
+  workload: string,
+  c: number,
+  target: string,
+  samples: Sample[],
+  wallMs: number,
+  direct: number,
+): Omit<Row, "cpuMs" | "peakRss"> {
   const good = samples.filter((s) => s.ok);
-  const p50 = quantile(good.map((s) => s.totalMs), 0.5);
+  const p50 = quantile(
+    good.map((s) => s.totalMs),
+    0.5,
+  );
   return {
     workload,
     c,
@@ -74,9 +86,18 @@ function summarize(workload: string, c: number, target: string, samples: Sample[
     n: samples.length,
     reqPerS: (samples.length * 1000) / wallMs,
     p50,
-    p99: quantile(good.map((s) => s.totalMs), 0.99),
-    ttfc50: quantile(good.map((s) => s.firstContentMs), 0.5),
-    ttfc99: quantile(good.map((s) => s.firstContentMs), 0.99),
+    p99: quantile(
+      good.map((s) => s.totalMs),
+      0.99,
+    ),
+    ttfc50: quantile(
+      good.map((s) => s.firstContentMs),
+      0.5,
+    ),
+    ttfc99: quantile(
+      good.map((s) => s.firstContentMs),
+      0.99,
+    ),
     overhead50: p50 - direct,
     lost: samples.filter((s) => !s.ok && !s.malformed).length,
     malformed: samples.filter((s) => s.malformed).length,
@@ -98,10 +119,10 @@ async function main(): Promise<void> {
     served.push({ served: await serve("Worker", built.worker, "worker", origin, first), kind: "worker" });
     if (built.before)
       served.push({ served: await serve("Worker before", built.before, "worker", origin, first), kind: "worker" });
-    for (const { served: s } of served) console.log(`cold start ${s.name}: ${f1(s.coldStartMs)} ms (workerd pids ${s.pids.join(", ")})`);
+    for (const { served: s } of served)
+      console.log(`cold start ${s.name}: ${f1(s.coldStartMs)} ms (workerd pids ${s.pids.join(", ")})`);
     // Warm up: every workload on every target.
-    for (const name of NAMES)
-      for (const { served: s, kind } of served) await load(s, ALL[name]!, kind, origin, 5, 50);
+    for (const name of NAMES) for (const { served: s, kind } of served) await load(s, ALL[name]!, kind, origin, 5, 50);
     const idle = served.map(({ served: s }) => rssMiB(s.pids));
     const rows: Row[] = [];
     let served0 = 0;
@@ -111,8 +132,15 @@ async function main(): Promise<void> {
         // The 10 KB call's bodies are about a megabyte each: a quarter of the requests.
         const n = Math.max(20, Math.round(countAt(c) / (workload.size === "big" ? 4 : 1)));
         const direct = await load("direct", workload, "pass", origin, c, n);
-        const directP50 = quantile(direct.samples.filter((s) => s.ok).map((s) => s.totalMs), 0.5);
-        rows.push({ ...summarize(name, c, "direct", direct.samples, direct.wallMs, directP50), cpuMs: Number.NaN, peakRss: Number.NaN });
+        const directP50 = quantile(
+          direct.samples.filter((s) => s.ok).map((s) => s.totalMs),
+          0.5,
+        );
+        rows.push({
+          ...summarize(name, c, "direct", direct.samples, direct.wallMs, directP50),
+          cpuMs: Number.NaN,
+          peakRss: Number.NaN,
+        });
         const order = step % 2 === 0 ? served : [...served].reverse();
         for (const { served: s, kind } of order) {
           let peak = 0;
@@ -122,26 +150,42 @@ async function main(): Promise<void> {
           const cpuMs = ((cpuTicks(s.pids) - before) * TICK_MS) / n;
           clearInterval(sampler);
           served0 += n;
-          rows.push({ ...summarize(name, c, s.name, samples, wallMs, directP50), cpuMs, peakRss: Math.max(peak, rssMiB(s.pids)) });
+          rows.push({
+            ...summarize(name, c, s.name, samples, wallMs, directP50),
+            cpuMs,
+            peakRss: Math.max(peak, rssMiB(s.pids)),
+          });
           const failed = samples.find((x) => !x.ok);
           if (failed) console.log(`  ${s.name} ${name} c=${c}: first failure: ${failed.error ?? "malformed answer"}`);
         }
       }
-      printWorkload(rows.filter((row) => row.workload === name), workload);
+      printWorkload(
+        rows.filter((row) => row.workload === name),
+        workload,
+      );
     }
-    printRatios(rows, served.map(({ served: s }) => s.name));
-    console.log("\nMemory (workerd RSS, MiB)\n| target | idle after warm-up | peak at c=50 | per concurrent stream at c=50 | after the run | growth per 1,000 requests |\n| --- | ---: | ---: | ---: | ---: | ---: |");
+    printRatios(
+      rows,
+      served.map(({ served: s }) => s.name),
+    );
+    console.log(
+      "\nMemory (workerd RSS, MiB)\n| target | idle after warm-up | peak at c=50 | per concurrent stream at c=50 | after the run | growth per 1,000 requests |\n| --- | ---: | ---: | ---: | ---: | ---: |",
+    );
     const perTarget = served0 / served.length;
     for (const [i, { served: s }] of served.entries()) {
       const at50 = rows.filter((row) => row.target === s.name && row.c === 50).map((row) => row.peakRss);
       const peak = at50.length ? Math.max(...at50) : Number.NaN;
       const after = rssMiB(s.pids);
-      console.log(`| ${s.name} | ${f1(idle[i]!)} | ${f1(peak)} | ${f2((peak - idle[i]!) / 50)} | ${f1(after)} | ${f2(((after - idle[i]!) * 1000) / perTarget)} |`);
+      console.log(
+        `| ${s.name} | ${f1(idle[i]!)} | ${f1(peak)} | ${f2((peak - idle[i]!) / 50)} | ${f1(after)} | ${f2(((after - idle[i]!) * 1000) / perTarget)} |`,
+      );
     }
     const lost = rows.reduce((sum, row) => sum + row.lost, 0);
     const malformed = rows.reduce((sum, row) => sum + row.malformed, 0);
     const total = rows.reduce((sum, row) => sum + row.n, 0);
-    console.log(`\nLost ${lost}, malformed ${malformed}, of ${total} answers (direct requests included). Load average at the end ${loadavg().map(f2).join(" ")}.`);
+    console.log(
+      `\nLost ${lost}, malformed ${malformed}, of ${total} answers (direct requests included). Load average at the end ${loadavg().map(f2).join(" ")}.`,
+    );
     if (lost + malformed > 0) process.exitCode = 1;
   } finally {
     for (const { served: s } of served) await s.mf.dispose();
@@ -151,20 +195,29 @@ async function main(): Promise<void> {
 }
 
 function printWorkload(rows: readonly Row[], workload: Workload): void {
-  console.log(`\n${workload.name}: POST ${workload.path}, the ${workload.size} ${workload.provider} body\n| c | target | req/s | p50 ms | p99 ms | first content p50 | p99 | overhead p50 ms | workerd CPU ms/req | lost | malformed |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
+  console.log(
+    `\n${workload.name}: POST ${workload.path}, the ${workload.size} ${workload.provider} body\n| c | target | req/s | p50 ms | p99 ms | first content p50 | p99 | overhead p50 ms | workerd CPU ms/req | lost | malformed |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
+  );
   for (const r of rows)
-    console.log(`| ${r.c} | ${r.target} | ${r.reqPerS.toFixed(0)} | ${f1(r.p50)} | ${f1(r.p99)} | ${f1(r.ttfc50)} | ${f1(r.ttfc99)} | ${r.target === "direct" ? "-" : f1(r.overhead50)} | ${f2(r.cpuMs)} | ${r.lost} | ${r.malformed} |`);
+    console.log(
+      `| ${r.c} | ${r.target} | ${r.reqPerS.toFixed(0)} | ${f1(r.p50)} | ${f1(r.p99)} | ${f1(r.ttfc50)} | ${f1(r.ttfc99)} | ${r.target === "direct" ? "-" : f1(r.overhead50)} | ${f2(r.cpuMs)} | ${r.lost} | ${r.malformed} |`,
+    );
 }
 
 /** Worker / pass-through, side by side: CPU per request, req/s, p50 overhead; the same for the tree before. */
 function printRatios(rows: readonly Row[], names: readonly string[]): void {
   const others = names.filter((name) => name !== "pass-through");
-  const head = others.map((name) => `${name} CPU / pass | ${name} req/s / pass | ${name} overhead p50 / pass`).join(" | ");
-  console.log(`\nSide by side (ratios to the pass-through in the same step)\n| workload | c | ${head} |\n| --- | ---: |${" ---: | ---: | ---: |".repeat(others.length)}`);
+  const head = others
+    .map((name) => `${name} CPU / pass | ${name} req/s / pass | ${name} overhead p50 / pass`)
+    .join(" | ");
+  console.log(
+    `\nSide by side (ratios to the pass-through in the same step)\n| workload | c | ${head} |\n| --- | ---: |${" ---: | ---: | ---: |".repeat(others.length)}`,
+  );
   const keys = [...new Set(rows.map((row) => `${row.workload}\u0000${row.c}`))];
   for (const key of keys) {
     const [workload, c] = key.split("\u0000");
-    const at = (target: string): Row | undefined => rows.find((r) => r.workload === workload && String(r.c) === c && r.target === target);
+    const at = (target: string): Row | undefined =>
+      rows.find((r) => r.workload === workload && String(r.c) === c && r.target === target);
     const pass = at("pass-through")!;
     const cells = others.map((name) => {
       const row = at(name)!;

@@ -71,7 +71,9 @@ export function mapChunks<I, O>(
 
 /** The steps composed over `stream` and the stream they read; `stream` itself when it was not made by {@link mapChunks}. */
 export function mappedSource<O>(stream: ReadableStream<O>): MappedSource<O> {
-  return (mapped.get(stream) as MappedSource<O> | undefined) ?? { source: stream, map: (chunk) => chunk as O, end: () => [] };
+  return (
+    (mapped.get(stream) as MappedSource<O> | undefined) ?? { source: stream, map: (chunk) => chunk as O, end: () => [] }
+  );
 }
 
 /** Reads `step.source` through its steps, a chunk per pull; the source is locked at the first pull. */
