@@ -12,7 +12,9 @@
 //   docs    every code block of README.md, docs/*.md and worker/README.md marked
 //           `<!-- example: examples/NAME -->` is that file, byte for byte, and every block marked
 //           `<!-- output: examples/NAME -->` is what the file prints (under the Node 24 of the dev
-//           dependencies, which runs TypeScript)
+//           dependencies, which runs TypeScript), its requests to http://localhost:8787 answered
+//           by the Worker's own Chat Completions endpoint offline, as `npm start` serves it (the
+//           scripted model calls the request's tools)
 //   snippets the README's other TypeScript blocks that import the package type-check against the
 //           source (strict, with the free names they leave to the reader declared: `messages`,
 //           `tools`, ...), so a renamed export or option cannot leave them behind
@@ -22,7 +24,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import { dirname, extname, join, normalize, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const expected = (name) =>
@@ -86,6 +88,27 @@ for (const init of [{ method: "GET" }, { method: "POST" }, { method: "POST", bod
   out.bad.push((await call(init)).status);
 out.badReachedUpstream = sent.length - before;
 console.log(JSON.stringify(out));
+`;
+
+/**
+ * Runs an example (its path the first argument) with its requests to the local Worker
+ * (`http://localhost:8787`, where `npm start` serves it) answered in this process by the Worker's
+ * Chat Completions route, offline (no provider key, the open localhost mode `npm start` runs in);
+ * any other request is the network's.
+ */
+const OFFLINE_WORKER_HARNESS = `
+import { pathToFileURL } from "node:url";
+const { chatCompletionsRoute } = await import(${JSON.stringify(pathToFileURL(join(root, "worker", "protocols", "openai-chat", "route.ts")).href)});
+const { platformRuntime } = await import(${JSON.stringify(pathToFileURL(join(root, "worker", "runtime.ts")).href)});
+const network = globalThis.fetch;
+globalThis.fetch = async (input, init) => {
+  const request = new Request(input, init);
+  const url = new URL(request.url);
+  if (url.origin !== "http://localhost:8787") return network(request);
+  if (url.pathname !== "/v1/chat/completions") return new Response("not served here", { status: 404 });
+  return chatCompletionsRoute(request, { OPEN_ACCESS: "true" }, platformRuntime);
+};
+await import(pathToFileURL(process.argv[1]).href);
 `;
 
 /** The blocks of a markdown file marked `<!-- example: FILE -->` or `<!-- output: FILE -->`, with what they hold. */
@@ -215,7 +238,10 @@ const checks = {
         const want =
           kind === "example"
             ? readFileSync(join(root, file), "utf8")
-            : execFileSync(node24, [join(root, file)], { cwd: root, encoding: "utf8" });
+            : execFileSync(node24, ["--input-type=module", "-e", OFFLINE_WORKER_HARNESS, join(root, file)], {
+                cwd: root,
+                encoding: "utf8",
+              });
         if (text !== want)
           problems.push(
             `${markdown}: the ${kind} block of ${file} is not ${kind === "example" ? "the file" : "what it prints"}:\n${text}instead of\n${want}`,
