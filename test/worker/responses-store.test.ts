@@ -312,6 +312,20 @@ describe("stored /v1/responses: what is not stored", () => {
     expect([asked.status, ((await json(asked))["error"] as { param: string }).param]).toEqual([400, "store"]);
   });
 
+  it("what a request reads of the store is bounded by MAX_AGENT_BODY_BYTES: past it a 400 naming the field", async () => {
+    const chat = conversation("anthropic", stored("anthropic", { MAX_AGENT_BODY_BYTES: "3000" }));
+    const first = await json(await chat.send({ input: "x".repeat(2500) }));
+    expect(first["store"]).toBe(true);
+    const next = await chat.send({ previous_response_id: first["id"], input: "Hi" });
+    expect([next.status, ((await json(next))["error"] as { param: string }).param]).toEqual([
+      400,
+      "previous_response_id",
+    ]);
+    const id = outputOf(first)[0]!["id"];
+    const referenced = await chat.send({ input: [{ type: "item_reference", id }] });
+    expect([referenced.status, ((await json(referenced))["error"] as { param: string }).param]).toEqual([400, "input"]);
+  });
+
   it("without the RESPONSES binding: previous_response_id is a 400 naming it, GET a 404", async () => {
     const chat = conversation("anthropic", live("anthropic"));
     const response = await json(await chat.send({ input: "Weather in Paris?" }));

@@ -1,4 +1,5 @@
 import type { Settings } from "../env.ts";
+import { invalidField } from "../response/json-error.ts";
 import type { ResponseBuffer } from "./response-buffer.ts";
 import { mintedResponseObject, newResponseId, objectNameOf } from "./response-id.ts";
 import type { ResponsePool } from "./response-pool.ts";
@@ -16,7 +17,7 @@ import type { StoredResponseOp } from "./stored-responses.ts";
  * const stored = new StoredResponses(await responsePool(request, env.RESPONSES, settings), await tokenOwner(request), settings);
  * const id = await stored.newId();
  * await stored.keep(id, JSON.stringify(record));
- * (await stored.read([id])).get(id); // the text, for the same owner
+ * (await stored.read([id], { maxLength: 8 << 20, field: "previous_response_id" })).get(id); // its text, for the same owner
  * ```
  */
 export class StoredResponses {
@@ -50,18 +51,27 @@ export class StoredResponses {
   }
 
   /**
-   * Keeps response `id`'s JSON `text` for `STORE_TTL_MS`: false, and nothing written, when it does
-   * not {@link StoredResponses.fits} or `id` is not this Worker's.
+   * Keeps response `id`'s JSON `text` (and, apart, the `earlier` items it continued from) for
+   * `STORE_TTL_MS`: false, and nothing written, when they do not {@link StoredResponses.fits}
+   * together or `id` is not this Worker's.
    */
-  async keep(id: string, text: string): Promise<boolean> {
+  async keep(id: string, text: string, earlier?: string): Promise<boolean> {
     const stub = await this.#stub(id);
-    if (!stub || !this.fits(text)) return false;
-    const answer = await stub.storedResponses({ type: "keep", id, owner: this.#owner, text, ttlMs: this.#ttlMs });
+    if (!stub || !this.fits(earlier === undefined ? text : text + earlier)) return false;
+    const op = { type: "keep", id, owner: this.#owner, text, earlier, ttlMs: this.#ttlMs } as const;
+    const answer = await stub.storedResponses(op);
     return answer.type === "done" && answer.found;
   }
 
-  /** The texts of the responses of `ids` that this owner stored (one call per object): absent ones are left out. */
-  async read(ids: Iterable<string>): Promise<Map<string, string>> {
+  /**
+   * The texts of the responses of `ids` that this owner stored (one call per object), with their
+   * earlier items for those in `withEarlier`: absent ones are left out. Throws a 400 naming
+   * `field` when they come to more than `maxLength` characters in all.
+   */
+  async read(
+    ids: Iterable<string>,
+    options: { withEarlier?: readonly string[]; maxLength: number; field: string },
+  ): Promise<Map<string, { text: string; earlier: string | null }>> {
     const byObject = new Map<string, { stub: DurableObjectStub<ResponseBuffer>; ids: string[] }>();
     for (const id of new Set(ids)) {
       const stub = await this.#stub(id);
@@ -71,10 +81,19 @@ export class StoredResponses {
       group.ids.push(id);
       byObject.set(name, group);
     }
-    const found = new Map<string, string>();
+    const found = new Map<string, { text: string; earlier: string | null }>();
+    // Each object's share of the length, so that all of them together stay within it.
+    const maxLength = Math.floor(options.maxLength / Math.max(1, byObject.size));
+    const withEarlier = options.withEarlier ?? [];
     await Promise.all(
       [...byObject.values()].map(async ({ stub, ids: group }) => {
-        const answer = await stub.storedResponses({ type: "read", ids: group, owner: this.#owner });
+        const op = { type: "read", ids: group, withEarlier, owner: this.#owner, maxLength } as const;
+        const answer = await stub.storedResponses(op);
+        if (answer.type === "too-large")
+          throw invalidField(
+            options.field,
+            `The stored responses this request names come to more than ${options.maxLength} characters: send fewer, or the items themselves.`,
+          );
         if (answer.type !== "texts") return;
         answer.texts.forEach((text, i) => {
           if (text !== null) found.set(group[i]!, text);

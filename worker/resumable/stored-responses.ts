@@ -7,9 +7,12 @@ import { objectNameOf } from "./response-id.ts";
  * `item_reference`, `GET`/`DELETE /v1/responses/<id>`), in the object's storage beside the
  * resumable logs: each under its id's keys (`r:<id>:stored:*`, `keyed-store.ts`), so the alarm
  * that drops a log past its time drops a stored response the same way (`expiries.ts`). A response
- * is written once, when it completed: its JSON text in pieces of at most {@link PIECE_LENGTH}
- * characters (a stored value has a size limit) and a header naming its owner (a hash of the
- * client token that created it) and its expiry, in one commit. Reads check both: another owner's
+ * is written once, when it completed: its JSON text (the response and the input items of its
+ * request) and, apart, the earlier items it continued from (`previous_response_id`: read only
+ * for the next `previous_response_id` and `input_items`, so that a reference to one of its items
+ * reads its own items alone), each in pieces of at most {@link PIECE_LENGTH} characters (a stored
+ * value has a size limit), and a header naming its owner (a hash of the client token that
+ * created it) and its expiry, in one commit. Reads check both: another owner's
  * or an expired response is as absent as an unknown one.
  *
  * @module
@@ -18,18 +21,28 @@ import { objectNameOf } from "./response-id.ts";
 /** One operation on the stored responses of an object, as the Worker asks it (`ResponseBuffer.storedResponses`). */
 export type StoredResponseOp =
   | {
-      /** Keeps response `id`'s JSON `text` for `owner` until `ttlMs` from now. */
+      /**
+       * Keeps response `id`'s JSON `text` for `owner` until `ttlMs` from now, and the `earlier`
+       * items it continued from (`previous_response_id`), apart: a reference to one of its items
+       * reads `text` alone.
+       */
       type: "keep";
       id: string;
       owner: string;
       text: string;
+      earlier?: string | undefined;
       ttlMs: number;
     }
   | {
-      /** The texts of responses `ids` that `owner` stored and that have not expired. */
+      /**
+       * The texts of responses `ids` that `owner` stored and that have not expired, with their
+       * earlier items for those in `withEarlier`; `too-large` past `maxLength` characters in all.
+       */
       type: "read";
       ids: readonly string[];
+      withEarlier: readonly string[];
       owner: string;
+      maxLength: number;
     }
   | {
       /** Deletes response `id` when `owner` stored it. */
@@ -38,13 +51,20 @@ export type StoredResponseOp =
       owner: string;
     };
 
-/** What a {@link StoredResponseOp} answers: `texts` for a read (`null` where absent), `found` for a keep or a forget. */
-export type StoredResponseAnswer = { type: "texts"; texts: (string | null)[] } | { type: "done"; found: boolean };
+/**
+ * What a {@link StoredResponseOp} answers: `texts` for a read (`null` where absent; `earlier` where
+ * asked for and kept), `too-large` for a read past its length, `found` for a keep or a forget.
+ */
+export type StoredResponseAnswer =
+  | { type: "texts"; texts: ({ text: string; earlier: string | null } | null)[] }
+  | { type: "too-large" }
+  | { type: "done"; found: boolean };
 
-/** A stored response's header. */
+/** A stored response's header: how many pieces its text and its earlier items take. */
 interface StoredHeader {
   owner: string;
   pieces: number;
+  earlierPieces: number;
   expires: number;
 }
 
@@ -55,6 +75,7 @@ interface StoredHeader {
 const PIECE_LENGTH = 512 * 1024;
 const HEADER = "stored:head";
 const piece = (n: number): string => `stored:${n}`;
+const earlierPiece = (n: number): string => `stored:e${n}`;
 
 /**
  * Runs `op` on `storage` at time `now`.
@@ -71,14 +92,22 @@ export async function storedResponseOp(
 ): Promise<StoredResponseAnswer> {
   const { kv } = storage;
   if (op.type === "read") {
-    const texts = op.ids.map((id) => {
+    let length = 0;
+    const texts: ({ text: string; earlier: string | null } | null)[] = [];
+    for (const id of op.ids) {
       const store = keyedStore(kv, id);
-      const head = ownHeader(store.get(HEADER), op.owner, now);
-      if (objectNameOf(id) === undefined || !head) return null;
-      let text = "";
-      for (let n = 0; n < head.pieces; n++) text += store.get(piece(n)) as string;
-      return text;
-    });
+      const head = objectNameOf(id) === undefined ? undefined : ownHeader(store.get(HEADER), op.owner, now);
+      if (!head) {
+        texts.push(null);
+        continue;
+      }
+      const text = joined(store, piece, head.pieces);
+      const earlier =
+        op.withEarlier.includes(id) && head.earlierPieces > 0 ? joined(store, earlierPiece, head.earlierPieces) : null;
+      length += text.length + (earlier?.length ?? 0);
+      if (length > op.maxLength) return { type: "too-large" };
+      texts.push({ text, earlier });
+    }
     return { type: "texts", texts };
   }
   if (objectNameOf(op.id) === undefined) return { type: "done", found: false };
@@ -92,14 +121,32 @@ export async function storedResponseOp(
     return { type: "done", found: true };
   }
   const expires = now + op.ttlMs;
-  const pieces = Math.max(1, Math.ceil(op.text.length / PIECE_LENGTH));
+  const text = split(op.text);
+  const earlier = op.earlier === undefined ? [] : split(op.earlier);
   const earliest = storage.transactionSync(() => {
-    for (let n = 0; n < pieces; n++) store.put(piece(n), op.text.slice(n * PIECE_LENGTH, (n + 1) * PIECE_LENGTH));
-    store.put(HEADER, { owner: op.owner, pieces, expires } satisfies StoredHeader);
+    text.forEach((part, n) => store.put(piece(n), part));
+    earlier.forEach((part, n) => store.put(earlierPiece(n), part));
+    const head: StoredHeader = { owner: op.owner, pieces: text.length, earlierPieces: earlier.length, expires };
+    store.put(HEADER, head);
     return new Expiries(kv).set(op.id, expires);
   });
   if (earliest) await storage.setAlarm(expires);
   return { type: "done", found: true };
+}
+
+/** `text` in pieces of at most {@link PIECE_LENGTH} characters (one, empty, for an empty text). */
+function split(text: string): string[] {
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length || pieces.length === 0; at += PIECE_LENGTH)
+    pieces.push(text.slice(at, at + PIECE_LENGTH));
+  return pieces;
+}
+
+/** The text of `count` pieces named by `key`. */
+function joined(store: { get(key: string): unknown }, key: (n: number) => string, count: number): string {
+  let text = "";
+  for (let n = 0; n < count; n++) text += store.get(key(n)) as string;
+  return text;
 }
 
 /** The header when it is `owner`'s and has not expired at `now`. */

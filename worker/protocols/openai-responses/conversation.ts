@@ -5,9 +5,9 @@
  *
  * A stored response keeps its response object (its output with the reasoning items and their
  * `encrypted_content`, its calls, `instructions` and the settings it repeats) and its input: the
- * items the model read, those of the previous response included and item references resolved,
- * each with an `id` and a `status` (./stored-ids.ts), as `GET /v1/responses/<id>/input_items`
- * lists them. A request with `previous_response_id` is answered as if it had sent that input and
+ * items of its request, item references resolved, each with an `id` and a `status`
+ * (./stored-ids.ts), and apart those of its previous response (its earlier items, input and
+ * output), which `GET /v1/responses/<id>/input_items` lists first. A request with `previous_response_id` is answered as if it had sent that input and
  * output before its own `input` (not its `instructions`, which OpenAI does not carry over either);
  * an `item_reference` is replaced, where it stands, by the stored item it names (in the response
  * its id names). Both reach every provider as if the client had sent the items.
@@ -19,11 +19,14 @@ import { isObject, own } from "../../request/json-fields.ts";
 import type { StoredResponses } from "../../resumable/stored-response-pool.ts";
 import { inputItemId, storedIdOfItem, storedIdOfResponse } from "./stored-ids.ts";
 
-/** What a stored response holds: the response object and the input the model read. */
+/**
+ * What a stored response holds: the response object and the input items of its request (the
+ * earlier items of its `previous_response_id` are kept apart, `worker/resumable/stored-responses.ts`).
+ */
 export interface StoredRecord {
   /** The response object, as `GET /v1/responses/<id>` answers it. */
   response: Record<string, unknown> & { output: unknown[] };
-  /** Every item the model read, with an `id` and a `status` each. */
+  /** The items of its request, with an `id` and a `status` each. */
   input: Record<string, unknown>[];
 }
 
@@ -46,17 +49,22 @@ export const unknownStored = (field: string, what: string): HttpError =>
   });
 
 /**
- * Reads the stored responses `body` names (its `previous_response_id`, the responses of its
- * `item_reference` items: one read per object) and resolves them. Without `stored` (no
+ * Reads the stored responses `body` names (its `previous_response_id` with its earlier items, the
+ * responses of its `item_reference` items without theirs: one read per object, at most
+ * `maxLength` characters in all, else a 400) and resolves them. Without `stored` (no
  * `RESPONSES` binding), or with nothing to read, the body is as sent: the parser refuses what it
  * cannot take.
  *
  * @example
  * ```ts
- * const { body: resolved, earlier } = await readConversation(body, stored);
+ * const { body: resolved, earlier } = await readConversation(body, stored, settings.maxAgentBodyBytes);
  * ```
  */
-export async function readConversation(body: unknown, stored: StoredResponses | undefined): Promise<Conversation> {
+export async function readConversation(
+  body: unknown,
+  stored: StoredResponses | undefined,
+  maxLength: number,
+): Promise<Conversation> {
   const none: Conversation = { body, earlier: undefined, previousResponseId: undefined };
   if (!stored || !isObject(body)) return none;
   const previous = own(body, "previous_response_id") ?? undefined;
@@ -76,10 +84,14 @@ export async function readConversation(body: unknown, stored: StoredResponses | 
     if (from === undefined) throw unknownStored(`input[${i}].id`, "item");
     return { i, id, from };
   });
-  const texts = await stored.read([...(previousId ? [previousId] : []), ...wanted.map(({ from }) => from)]);
+  const texts = await stored.read([...(previousId ? [previousId] : []), ...wanted.map(({ from }) => from)], {
+    withEarlier: previousId ? [previousId] : [],
+    maxLength,
+    field: previousId ? "previous_response_id" : "input",
+  });
   const records = new Map<string, StoredRecord>();
   const record = (id: string): StoredRecord | undefined => {
-    const text = texts.get(id);
+    const text = texts.get(id)?.text;
     if (text !== undefined && !records.has(id)) records.set(id, JSON.parse(text) as StoredRecord);
     return records.get(id);
   };
@@ -97,9 +109,16 @@ export async function readConversation(body: unknown, stored: StoredResponses | 
     }
     resolved = { ...body, input: items };
   }
+  const earlier = (id: string): Record<string, unknown>[] => {
+    const text = texts.get(id)?.earlier;
+    return text ? (JSON.parse(text) as Record<string, unknown>[]) : [];
+  };
   return {
     body: resolved,
-    earlier: before ? [...before.input, ...(before.response.output as Record<string, unknown>[])] : undefined,
+    earlier:
+      before && previousId
+        ? [...earlier(previousId), ...before.input, ...(before.response.output as Record<string, unknown>[])]
+        : undefined,
     previousResponseId: previous,
   };
 }
@@ -115,38 +134,31 @@ const PREFIXES: Readonly<Record<string, string>> = {
 };
 
 /**
- * The input items stored with response `storedId`: the earlier ones (already stored), then the
- * request's, each with an `id` (the client's, or one naming this response) and a `status`, a
- * message's text as a content part, as OpenAI lists input items.
+ * The input items of a request stored with response `storedId`, each with an `id` (the client's,
+ * or one naming this response) and a `status`, a message's text as a content part, as OpenAI
+ * lists input items (the earlier ones of `previous_response_id` are stored apart, as they were).
  *
  * @example
  * ```ts
- * const input = storedInput(storedId, conversation.earlier, resolvedBody);
+ * const input = storedInput(storedId, resolvedBody);
  * ```
  */
-export function storedInput(
-  storedId: string,
-  earlier: readonly Record<string, unknown>[] | undefined,
-  body: unknown,
-): Record<string, unknown>[] {
+export function storedInput(storedId: string, body: unknown): Record<string, unknown>[] {
   const given = isObject(body) ? own(body, "input") : undefined;
   const items = typeof given === "string" ? [{ role: "user", content: given }] : Array.isArray(given) ? given : [];
-  return [
-    ...(earlier ?? []),
-    ...items.map((value, n): Record<string, unknown> => {
-      const item = { ...(value as Record<string, unknown>) };
-      const type = typeof item["type"] === "string" ? item["type"] : "message";
-      item["type"] = type;
-      if (typeof item["id"] !== "string") item["id"] = inputItemId(storedId, PREFIXES[type] ?? "item", n);
-      if (type === "reasoning") item["summary"] ??= [];
-      else item["status"] ??= "completed";
-      if (type === "message" && typeof item["content"] === "string") {
-        const text = item["content"];
-        item["content"] = [
-          item["role"] === "assistant" ? { type: "output_text", text, annotations: [] } : { type: "input_text", text },
-        ];
-      }
-      return item;
-    }),
-  ];
+  return items.map((value, n): Record<string, unknown> => {
+    const item = { ...(value as Record<string, unknown>) };
+    const type = typeof item["type"] === "string" ? item["type"] : "message";
+    item["type"] = type;
+    if (typeof item["id"] !== "string") item["id"] = inputItemId(storedId, PREFIXES[type] ?? "item", n);
+    if (type === "reasoning") item["summary"] ??= [];
+    else item["status"] ??= "completed";
+    if (type === "message" && typeof item["content"] === "string") {
+      const text = item["content"];
+      item["content"] = [
+        item["role"] === "assistant" ? { type: "output_text", text, annotations: [] } : { type: "input_text", text },
+      ];
+    }
+    return item;
+  });
 }

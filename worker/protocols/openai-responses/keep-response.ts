@@ -17,8 +17,10 @@ export interface Keeping {
   stored: StoredResponses;
   /** The stored id (./stored-ids.ts). */
   id: string;
-  /** The stored input, as JSON. */
+  /** The stored input of the request, as JSON. */
   inputText: string;
+  /** The earlier items of its `previous_response_id`, as JSON. */
+  earlierText: string | undefined;
 }
 
 /**
@@ -39,8 +41,10 @@ export async function keepingOf(
   const asked = body["store"];
   if (!stored || asked === false) return undefined;
   const id = await stored.newId();
-  const inputText = JSON.stringify(storedInput(id, earlier, body));
-  if (stored.fits(inputText)) return { stored, id, inputText };
+  const inputText = JSON.stringify(storedInput(id, body));
+  const earlierText = earlier && JSON.stringify(earlier);
+  if (stored.fits(earlierText === undefined ? inputText : inputText + earlierText))
+    return { stored, id, inputText, earlierText };
   if (asked === true)
     throw invalidField(
       "store",
@@ -66,7 +70,8 @@ export async function keepResponse(
   const { status } = response as { status?: unknown };
   if (status !== "completed" && status !== "incomplete") return;
   try {
-    await keeping.stored.keep(keeping.id, `{"input":${keeping.inputText},"response":${JSON.stringify(response)}}`);
+    const text = `{"input":${keeping.inputText},"response":${JSON.stringify(response)}}`;
+    await keeping.stored.keep(keeping.id, text, keeping.earlierText);
   } catch (error) {
     logUnexpected(error, "storing a response");
   }

@@ -43,7 +43,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
     async (body, context) => {
       const { settings, cors } = context;
       const stored = storing(body) ? await storedResponsesOf(context) : undefined;
-      const conversation = await readConversation(body, stored);
+      const conversation = await readConversation(body, stored, settings.maxAgentBodyBytes);
       const parsed = parseResponsesRequest(
         conversation.body,
         providerNames,

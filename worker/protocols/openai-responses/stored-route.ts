@@ -93,9 +93,15 @@ export async function storedResponseRoute(request: Request, env: Env): Promise<R
       if (!(await stored.forget(storedId))) throw unknownStored("response_id", "response");
       return Response.json({ id, object: "response", deleted: true }, { headers });
     }
-    const text = (await stored.read([storedId])).get(storedId);
-    if (text === undefined) throw unknownStored("response_id", "response");
-    const record = JSON.parse(text) as StoredRecord;
+    const listing = action === "/input_items";
+    const options = {
+      withEarlier: listing ? [storedId] : [],
+      maxLength: Number.MAX_SAFE_INTEGER,
+      field: "response_id",
+    };
+    const read = (await stored.read([storedId], options)).get(storedId);
+    if (read === undefined) throw unknownStored("response_id", "response");
+    const record = JSON.parse(read.text) as StoredRecord;
     if (action === "/cancel")
       throw new HttpError(400, {
         code: "invalid_request",
@@ -103,7 +109,8 @@ export async function storedResponseRoute(request: Request, env: Env): Promise<R
           "Only a response created with `background: true` can be cancelled; this Worker runs none in the background.",
       });
     if (action === "") return Response.json(record.response, { headers });
-    return Response.json(inputItemList(record.input, url.searchParams), { headers });
+    const earlier = read.earlier === null ? [] : (JSON.parse(read.earlier) as Record<string, unknown>[]);
+    return Response.json(inputItemList([...earlier, ...record.input], url.searchParams), { headers });
   } catch (error) {
     const failure = asHttpError(error);
     return openAIErrorResponse(new HttpError(failure.status, failure.body, { ...failure.headers, ...cors }));
