@@ -7,6 +7,7 @@ import { parsePartialJson } from "ai";
 import OpenAI from "openai";
 import {
   createProviderDecoder,
+  jsonSchema,
   providerProtocol,
   repairJson,
   SSEDecoder,
@@ -151,7 +152,7 @@ export const ours =
       provider: framing,
       partialArguments,
       maxArgumentsLength: 64 * 1024 * 1024,
-      ...(earlyValidation ? { tools: WRITE_FILE, earlyValidation } : {}),
+      ...(earlyValidation ? { tools: WRITE_FILE, jsonSchema, earlyValidation } : {}),
     };
     const reader = streamToolCalls(streamOf(chunks), options).getReader();
     for (;;) {

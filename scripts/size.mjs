@@ -7,14 +7,16 @@
 //   - an extra provider stage, added to another provider's chain, adds more than 2 KiB, or
 //   - a provider subpath's bundle holds a source file of another provider (the reason the
 //     subpaths exist: a Worker that only reads OpenAI streams bundles nothing of the others), or
-//   - the JSON Schema plug-in (`toolSchemaValidator` + `earlySchemaValidator` from
-//     `tool-call-stream/core`) exceeds 13.5 KiB.
+//   - `streamToolCalls` imported from a provider's subpath (the whole one-call API for that
+//     provider, eventsource-parser included) exceeds its budget (issue 36), or
+//   - the JSON Schema plug-in (`jsonSchema` from `tool-call-stream/schema`, the final and the
+//     early check) exceeds 13.5 KiB.
 // Needs `npm run build` first (it measures dist/, which is what the package ships).
 // With `--package <dir>`, it measures the package as installed in the project <dir> (what
 // scripts/check-tarball.mjs does with the packed tarball), resolved as a consumer's bundler does.
-// With `--readme`, it also checks the README's size table against what it measured (each figure
-// within 2% or 100 B, so small changes do not each need a README edit, but a stale table fails);
-// `--write-readme` rewrites the table's figures.
+// With `--readme`, it also checks the size tables of README.md and docs/performance.md against what
+// it measured (each figure within 2% or 100 B, so small changes do not each need an edit, but a
+// stale table fails); `--write-readme` rewrites the tables' figures.
 // Usage: node scripts/size.mjs [--json] [--package <dir>] [--readme | --write-readme]
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -77,9 +79,10 @@ export const BUDGET = {
   bedrockChain: 8.25 * KiB,
   extraProvider: 2.5 * KiB,
   schemaPlugin: 13.5 * KiB,
+  streamToolCalls: 16 * KiB,
 };
 
-/** The JSON Schema plug-in as a user adds it to a chain: both validators, from `tool-call-stream/core`. */
+/** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */
 const SCHEMA_PLUGIN = "JSON Schema plug-in";
 
 /**
@@ -246,13 +249,13 @@ for (const provider of providers) {
     failures.push(`${pkg.name}/${provider} bundles ${leaked.join(", ")}, which belong to other providers`);
 }
 // streamToolCalls from a provider's subpath (bound to its protocol: issue 24), and from the main
-// entry, which reads the `provider` option through the registry of every provider. No budget of
-// its own: it carries every feature of the one call (repair, partial values, schema checks, early
-// validation, the pump); the check is that it holds no other provider's decoder.
+// entry, which reads the `provider` option through the registry of every provider. From a
+// subpath it has a budget (issue 36): its optional parts (the JSON Schema checks) come as
+// plug-ins the app imports; and it holds no other provider's decoder.
 for (const provider of providers) {
   const source = `export { streamToolCalls } from "${pkg.name}/${provider}";\n`;
   const bound = await measure(source);
-  rows.push({ what: `streamToolCalls, ${provider}`, ...bound });
+  rows.push({ what: `streamToolCalls, ${provider}`, ...bound, budget: BUDGET.streamToolCalls });
   rows.push({
     what: `streamToolCalls, ${provider}, own code`,
     ...(await measure(source, { external: ["eventsource-parser"] })),
@@ -261,13 +264,20 @@ for (const provider of providers) {
   if (decoders.length > 0)
     failures.push(`streamToolCalls from ${pkg.name}/${provider} bundles ${decoders.join(", ")}, of other providers`);
 }
-// The JSON Schema plug-in alone: what importing the two validators adds to a bundle that has none
-// of it (it brings no eventsource-parser: both columns are the library's code).
-const schemaSource = `export { toolSchemaValidator, earlySchemaValidator } from "${pkg.name}/core";\n`;
+// The JSON Schema plug-in alone (it brings no eventsource-parser: both columns are the library's
+// code), and what it adds to one provider's streamToolCalls (the code they share counted once).
+const schemaSource = `export { jsonSchema } from "${pkg.name}/schema";\n`;
 rows.push({ what: SCHEMA_PLUGIN, ...(await measure(schemaSource)), budget: BUDGET.schemaPlugin });
 rows.push({
   what: `${SCHEMA_PLUGIN}, own code`,
   ...(await measure(schemaSource, { external: ["eventsource-parser"] })),
+});
+const withPlugin = await measure(`export { streamToolCalls } from "${pkg.name}/openai";\n${schemaSource}`);
+const openaiCall = rows.find((row) => row.what === "streamToolCalls, openai");
+rows.push({
+  what: `+ ${SCHEMA_PLUGIN} (on streamToolCalls, openai)`,
+  minified: withPlugin.minified - openaiCall.minified,
+  gzipped: withPlugin.gzipped - openaiCall.gzipped,
 });
 const mainEntry = `export { streamToolCalls } from "${pkg.name}";\n`;
 rows.push({ what: "streamToolCalls, main entry", ...(await measure(mainEntry)) });
@@ -349,17 +359,19 @@ if (failures.length > 0 && !process.argv.includes("--json")) {
     console.log(`  ${String(bytes).padStart(6)}  ${path}`);
   }
 }
-if (process.argv.includes("--readme") || process.argv.includes("--write-readme")) readmeTable(rows);
+if (process.argv.includes("--readme") || process.argv.includes("--write-readme"))
+  for (const file of ["README.md", "docs/performance.md"]) sizeTable(file, rows);
 for (const failure of failures) console.error(`!! size: ${failure}`);
 process.exit(failures.length > 0 ? 1 : 0);
 
 /**
- * The README's size table against the rows measured: each provider's core chain (with
- * eventsource-parser, and the library's own code) and the range of the extra provider stages.
- * A figure is stale when it is off by more than 2% and 100 B; `--write-readme` rewrites them.
+ * A size table (README.md's, docs/performance.md's) against the rows measured: each row that
+ * names a provider's core chain or `streamToolCalls` (with eventsource-parser, and the library's
+ * own code), the JSON Schema plug-in, and the range of the extra provider stages. A figure is
+ * stale when it is off by more than 2% and 100 B; `--write-readme` rewrites them.
  */
-function readmeTable(rows) {
-  const path = join(root, "README.md");
+function sizeTable(file, rows) {
+  const path = join(root, file);
   const readme = readFileSync(path, "utf8");
   const gzipped = (what) => rows.find((row) => row.what === what)?.gzipped;
   const format = (bytes) => bytes.toLocaleString("en-US");
@@ -383,24 +395,24 @@ function readmeTable(rows) {
       seen++;
       const shown = [first, second ?? third].map((figure) => Number(figure.replaceAll(",", "")));
       if (want.some((figure) => figure === undefined)) {
-        stale.push(`README size table: no measurement for "${label}"`);
+        stale.push(`${file} size table: no measurement for "${label}"`);
         return line;
       }
       if (!shown.every((figure, i) => close(figure, want[i])))
         stale.push(
-          `README size table: "${label}" shows ${shown.map(format).join(" and ")}, measured ${want.map(format).join(" and ")}`,
+          `${file} size table: "${label}" shows ${shown.map(format).join(" and ")}, measured ${want.map(format).join(" and ")}`,
         );
       return what
         ? `| ${label} | ${format(want[0])} | ${format(want[1])} |`
         : `| ${label} | ${format(want[0])} to ${format(want[1])}${note} | |`;
     },
   );
-  if (seen === 0) failures.push("README.md has no size table rows this script recognizes");
+  if (seen === 0) failures.push(`${file} has no size table rows this script recognizes`);
   if (process.argv.includes("--write-readme")) {
     writeFileSync(path, updated);
-    console.log(`README.md: ${seen} size rows written`);
+    console.log(`${file}: ${seen} size rows written`);
   } else {
     failures.push(...stale);
-    if (stale.length === 0) console.log(`README.md: ${seen} size rows match the measurement`);
+    if (stale.length === 0) console.log(`${file}: ${seen} size rows match the measurement`);
   }
 }

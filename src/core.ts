@@ -83,6 +83,8 @@ export {
   type ToolSchemaCheckOptions,
   type ValidatorToolDefinition,
 } from "./schema/tool-schema.ts";
+export { declaredToolsValidator } from "./schema/tool-definition.ts";
+export type { JsonSchemaPlugin } from "./schema/json-schema-plugin.ts";
 export type {
   DeepPartial,
   InferToolArguments,

@@ -98,6 +98,7 @@ export {
 export { jsonErrorPosition } from "./json/json-error-position.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
 export { checkToolSchema, type ToolSchemaIssue } from "./schema/check-tool-schema.ts";
+export { declaredToolsValidator, jsonSchema, type JsonSchemaPlugin } from "./schema.ts";
 export {
   checkToolArguments,
   schemasByName,
@@ -201,8 +202,7 @@ export {
   ToolCallEventEncoderStream,
   type ToolCallEventEncoderStreamOptions,
 } from "./encode/tool-call-event-encoder-stream.ts";
-// Encode: events to the client protocols (OpenAI Chat Completions, AI SDK UI messages, AG-UI, and the
-// agents' Anthropic Messages and OpenAI Responses, as `tool-call-stream/encode` exports them).
+// Encode: events to the client protocols, as `tool-call-stream/encode` exports them.
 export {
   encodeEvents,
   ProtocolEncoderStream,

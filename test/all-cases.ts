@@ -34,6 +34,7 @@ import "./schema/tool-schema.cases.ts";
 import "./schema/bounded-reports.cases.ts";
 import "./schema/early-validation.cases.ts";
 import "./schema/check-budget.cases.ts";
+import "./schema/json-schema-plugin.cases.ts";
 import "./schema/early-soundness.cases.ts";
 import "./schema/linear-pattern.cases.ts";
 import "./schema/json-schema-suite.cases.ts";

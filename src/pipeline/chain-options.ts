@@ -1,21 +1,26 @@
 import { toolCallTimings } from "../accumulate/tool-call-timings.ts";
 import { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import type { EventStep } from "../accumulate/event-step.ts";
-import { earlySchemaValidator } from "../schema/early-validation.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import { jsonErrorPosition } from "../json/json-error-position.ts";
 import { repairJson } from "../json/json-repair.ts";
-import { toolSchemaValidator } from "../schema/tool-schema.ts";
+import { declaredToolsValidator } from "../schema/tool-definition.ts";
 import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import type { ToolCallChainOptions } from "./tool-call-chain.ts";
 
 /**
  * The chain's options for `streamToolCalls`' options: each stage given its own, the switches made
- * plug-ins (`partialArguments`, `repair`, the tools' checks) and the steps after the accumulator
- * (timings taken as each event is made, then the validators, which may hold events back).
+ * plug-ins (`partialArguments`, `repair`, the tools' checks: their names, or with the `jsonSchema`
+ * plug-in their schemas too) and the steps after the accumulator (timings taken as each event is
+ * made, then the validators, which may hold events back). Throws a `TypeError` for `tools` with
+ * `earlyValidation` and no `jsonSchema` plug-in, which the early check needs.
  */
 export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChainOptions, "onStop" | "contentType"> {
-  const { tools, clock, maxDepth } = options;
+  const { tools, clock, maxDepth, jsonSchema } = options;
+  if (tools && options.earlyValidation && !jsonSchema)
+    throw new TypeError(
+      "earlyValidation checks the tools' JSON Schemas: pass the `jsonSchema` plug-in of tool-call-stream/schema too.",
+    );
   const steps: EventStep[] = [];
   if (clock) steps.push(toolCallTimings(clock));
   if (tools)
@@ -32,10 +37,10 @@ export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChai
     maxDepth,
     partialParser: options.partialArguments === true ? IncrementalJsonParser : undefined,
     repairer: options.repair === false ? (text) => ({ ok: false, position: jsonErrorPosition(text) }) : repairJson,
-    validator: tools && toolSchemaValidator(tools),
+    validator: tools && (jsonSchema ? jsonSchema.validator(tools) : declaredToolsValidator(tools)),
     earlyValidator:
       tools && options.earlyValidation
-        ? earlySchemaValidator(tools, { abortOnViolation: options.abortOnViolation, maxDepth })
+        ? jsonSchema?.earlyValidator(tools, { abortOnViolation: options.abortOnViolation, maxDepth })
         : undefined,
     steps,
   };

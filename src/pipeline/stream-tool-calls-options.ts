@@ -1,4 +1,5 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
+import type { JsonSchemaPlugin } from "../schema/json-schema-plugin.ts";
 import type { ValidationTimeoutOptions } from "../schema/standard-schema.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
@@ -28,14 +29,25 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
   repair?: boolean | undefined;
   /**
    * The request's tools (OpenAI, Responses or Anthropic shape, or `{ name, schema }` with the
-   * application's own validator: zod 4, valibot, arktype, any Standard Schema v1): final
-   * arguments are checked against each tool's JSON Schema ({@link toolSchemaValidator}) or
-   * validated by its validator ({@link validateToolCalls}: `arguments` is then the validator's
-   * output, and an asynchronous validator delays that call's event and the events after it, for
-   * at most `validationTimeoutMs`), and a violation, or a name that is not a tool, is an `invalid-tool-call`. Written `as const` or
-   * given by validators, the tools also type the events: `tool-call` narrows by `name`.
+   * application's own validator: zod 4, valibot, arktype, any Standard Schema v1). A call to a
+   * name that is not one of them is an `invalid-tool-call` whose message names it. A tool given
+   * by a validator has its final arguments validated by it ({@link validateToolCalls}: `arguments`
+   * is then the validator's output, a rejection an `invalid-tool-call` of code `schema-mismatch`,
+   * and an asynchronous validator delays that call's event and the events after it, for at most
+   * `validationTimeoutMs`). The other tools' JSON Schemas are checked only with the `jsonSchema`
+   * plug-in; without it their arguments need only be JSON. Written `as const` or given by
+   * validators, the tools also type the events: `tool-call` narrows by `name`.
    */
   tools?: Tools | undefined;
+  /**
+   * The JSON Schema checker of the tools' schemas: pass `jsonSchema` (from
+   * `tool-call-stream/schema`) to have each call's final arguments checked against its tool's
+   * JSON Schema, a violation an `invalid-tool-call` of code `schema-mismatch` with its `issues`,
+   * and to allow `earlyValidation`. Without it, `tools` checks the calls' names (and the tools
+   * given by a validator validate their calls), and no schema checker is bundled.
+   * @defaultValue none: names checked, JSON Schemas not
+   */
+  jsonSchema?: JsonSchemaPlugin | undefined;
   /**
    * The clock that times each call's arguments (milliseconds, e.g. `() => performance.now()`):
    * `startedAt` (the first argument fragment) and `completedAt` on `tool-call`,
@@ -44,10 +56,11 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    */
   clock?: (() => number) | undefined;
   /**
-   * With `tools`: check each call's arguments against its tool's schema while they stream
-   * (`earlySchemaValidator`, an incremental check in time linear in the arguments). A
-   * `tool-call-violation` event follows the fragment after which they can no longer match, once
-   * per call; the call streams on and ends as an `invalid-tool-call`. A valid call never gets one.
+   * With `tools` and the `jsonSchema` plug-in: check each call's arguments against its tool's
+   * schema while they stream (`earlySchemaValidator`, an incremental check in time linear in the
+   * arguments). A `tool-call-violation` event follows the fragment after which they can no longer
+   * match, once per call; the call streams on and ends as an `invalid-tool-call`. A valid call
+   * never gets one. With `tools` and without the plug-in, `streamToolCalls` throws a `TypeError`.
    * @defaultValue false
    */
   earlyValidation?: boolean | undefined;

@@ -41,6 +41,8 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
   options: ProtocolStreamOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>> {
   const stepwise = options.partialArguments === true;
+  // Made here, not in `start`: options it cannot take throw at the call in every runtime.
+  const chain = chainOptions(options);
   let pump: ChainPump;
   let enqueued = 0;
   let ready: Promise<void> = Promise.resolve();
@@ -52,7 +54,7 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
           enqueued++;
           controller.enqueue(event);
         };
-        pump = new ChainPump(input, protocol, chainOptions(options), emit, () => controller.close(), options.signal);
+        pump = new ChainPump(input, protocol, chain, emit, () => controller.close(), options.signal);
         // workerd may call pull before an async start settles, so pull waits for this itself
         // (only until it has settled: an await per pull costs a turn of the microtask queue).
         ready = pump.start().then(() => void (started = true));
@@ -103,6 +105,7 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
   options: ProtocolBatchOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>[]> {
   const stepwise = options.partialArguments === true;
+  const chain = chainOptions(options);
   const windowMs = options.batchWindowMs ?? 0;
   const timers = options.timers ?? platformTimers;
   const now = (): number => (timers.now ? timers.now() : Date.now());
@@ -141,7 +144,7 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
           flush();
           controller.close();
         };
-        pump = new ChainPump(input, protocol, chainOptions(options), emit, close, options.signal);
+        pump = new ChainPump(input, protocol, chain, emit, close, options.signal);
         ready = pump.start().then(() => void (started = true));
         return ready;
       },

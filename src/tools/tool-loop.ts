@@ -3,6 +3,7 @@ import type { StreamToolCallsOptions } from "../pipeline/stream-tool-calls-optio
 import type { StreamLimits } from "../pipeline/stream-limits.ts";
 import { assistantMessage, toolResultMessages } from "../providers/messages.ts";
 import type { Provider } from "../providers/registry.ts";
+import { jsonSchema } from "../schema/json-schema-plugin.ts";
 import type { ToolDefinition, ToolSchema } from "../schema/tool-schema.ts";
 import type { LoopFinishReason, ToolLoopEvent } from "./loop-events.ts";
 import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";
@@ -243,11 +244,13 @@ function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToo
     if (value !== undefined) (picked as Record<string, unknown>)[name] = value;
   }
   // The loop's tools are a contract: a call to any other name is an `invalid-tool-call`. Their
-  // parameters are checked by the chain only with `earlyValidation` (else by each tool's runner).
+  // parameters are checked by the chain only with `earlyValidation` (else by each tool's runner,
+  // which checks them with the same checker: the loop brings the JSON Schema plug-in itself).
   picked.tools = Object.entries(options.tools).map(
     ([name, tool]): ToolDefinition =>
       earlyValidation && tool.parameters ? { name, parameters: tool.parameters as ToolSchema } : { name },
   );
+  if (earlyValidation) picked.jsonSchema = jsonSchema;
   return picked;
 }
 

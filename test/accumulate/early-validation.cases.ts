@@ -2,6 +2,7 @@ import fc from "fast-check";
 import {
   checkToolArguments,
   earlySchemaValidator,
+  jsonSchema,
   streamToolCalls,
   ToolCallAccumulator,
   ToolCallAccumulatorStream,
@@ -156,6 +157,7 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
     const events = await collect(
       streamToolCalls(fromChunks([bytes(weatherSSE(fragments))]), {
         tools: TOOLS,
+        jsonSchema,
         earlyValidation: true,
         partialArguments: true,
       }),
@@ -200,6 +202,7 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
       const events = await collect(
         streamToolCalls(source.stream, {
           tools: TOOLS,
+          jsonSchema,
           earlyValidation: true,
           abortOnViolation: true,
           partialArguments,
@@ -270,7 +273,7 @@ group("Early validation through the accumulator and streamToolCalls", (test) => 
     const sse = weatherSSE(['{"city": 1}']);
     for (const options of [
       { earlyValidation: true },
-      { earlyValidation: true, tools: [{ name: "get_weather" }, { name: "search" }] },
+      { earlyValidation: true, jsonSchema, tools: [{ name: "get_weather" }, { name: "search" }] },
     ]) {
       const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), options));
       assert(!events.some((event) => event.type === "tool-call-violation"), "no violation");

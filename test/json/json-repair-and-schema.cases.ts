@@ -1,6 +1,7 @@
 import {
   checkToolArguments,
   IncrementalJsonParser,
+  jsonSchema,
   repairJson,
   streamToolCalls,
   ToolCallAccumulatorStream,
@@ -132,14 +133,14 @@ group("Tool schema checks", (test) => {
     );
   });
 
-  test("with tools, a violation or an unknown tool name is an invalid-tool-call with its issues", async () => {
-    const bad = await complete('{"city": "Paris", "unit": "kelvin"}', "tool_calls", { tools: [weather] });
+  test("with tools and the jsonSchema plug-in, a violation or an unknown tool name is an invalid-tool-call with its issues", async () => {
+    const bad = await complete('{"city": "Paris", "unit": "kelvin"}', "tool_calls", { tools: [weather], jsonSchema });
     assert(bad?.type === "invalid-tool-call" && bad.error.code === "schema-mismatch", "schema-mismatch");
     assertEquals(bad.error.issues, ['$.unit must be one of "c", "f"']);
-    const good = await complete('{"city": "Paris", "unit": "c"}', "tool_calls", { tools: [weather] });
+    const good = await complete('{"city": "Paris", "unit": "c"}', "tool_calls", { tools: [weather], jsonSchema });
     assert(good?.type === "tool-call", "valid");
     const anthropicShape = [{ name: "other_tool", input_schema: { type: "object" } }];
-    const unknown = await complete('{"city": "Paris"}', "tool_calls", { tools: anthropicShape });
+    const unknown = await complete('{"city": "Paris"}', "tool_calls", { tools: anthropicShape, jsonSchema });
     assert(
       unknown?.type === "invalid-tool-call" &&
         unknown.error.issues?.[0] === "get_weather is not one of the request's tools",

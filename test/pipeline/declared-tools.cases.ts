@@ -2,6 +2,7 @@
 // call to any other name is an `invalid-tool-call` whose message names it, for every provider,
 // every shape a tool is given in, with or without early validation, one by one or in batches.
 import {
+  jsonSchema,
   runToolLoop,
   streamToolCallBatches,
   streamToolCalls,
@@ -134,14 +135,18 @@ function callEnd(events: readonly ToolCallEvent[], label: string): ToolCallEvent
 }
 
 group("declared tools are a contract: a call to any other name is an invalid-tool-call", (test) => {
-  test("each provider: without tools the call passes; with tools, in every shape, with or without early validation, it is invalid", async () => {
+  test("each provider: without tools the call passes; with tools, in every shape, with or without the JSON Schema plug-in and early validation, it is invalid", async () => {
     for (const [provider, objects] of Object.entries(CALL) as [Provider, object[]][]) {
       const free = callEnd(await collect(streamToolCalls(objects, { provider })), provider);
       assert(free?.type === "tool-call" && free.name === "search", `${provider}: a call without tools`);
       for (const [shape, tool] of Object.entries(SHAPES))
-        for (const earlyValidation of [false, true]) {
-          const label = `${provider}, ${shape}, earlyValidation ${earlyValidation}`;
-          const options: StreamToolCallsOptions = { provider, tools: [tool], earlyValidation };
+        for (const [plugin, earlyValidation] of [
+          [undefined, false],
+          [jsonSchema, false],
+          [jsonSchema, true],
+        ] as const) {
+          const label = `${provider}, ${shape}, ${plugin ? "jsonSchema" : "names alone"}, earlyValidation ${earlyValidation}`;
+          const options: StreamToolCallsOptions = { provider, tools: [tool], jsonSchema: plugin, earlyValidation };
           const events = await collect(streamToolCalls(objects, options));
           const end = callEnd(events, label);
           assert(end?.type === "invalid-tool-call", `${label}: invalid, not ${end?.type}`);

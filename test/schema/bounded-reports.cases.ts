@@ -2,6 +2,7 @@ import { z } from "zod";
 import {
   checkToolArguments,
   checkToolSchema,
+  jsonSchema,
   streamToolCalls,
   type ToolCallEvent,
   type ToolDefinition,
@@ -26,7 +27,9 @@ async function run(args: string, tools: ToolDefinition[], earlyValidation = true
     chatChunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "pick", arguments: args } }] }),
     chatChunk({}, "tool_calls"),
   ]);
-  return collect(streamToolCalls(fromChunks([bytes(body)]), { provider: "openai", tools, earlyValidation }));
+  return collect(
+    streamToolCalls(fromChunks([bytes(body)]), { provider: "openai", tools, earlyValidation, jsonSchema }),
+  );
 }
 
 group("Bounded error reports and total checks (issue 26)", (test) => {

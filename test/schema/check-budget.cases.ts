@@ -5,6 +5,7 @@
 import {
   checkToolArguments,
   earlySchemaValidator,
+  jsonSchema,
   type JsonValue,
   streamToolCalls,
   ToolCallAccumulator,
@@ -293,6 +294,7 @@ group("multipleOf, exactly in decimal (issue 33)", (test) => {
       streamToolCalls(fromChunks([bytes(body)]), {
         provider: "openai",
         tools,
+        jsonSchema,
         earlyValidation: true,
         abortOnViolation: true,
       }),

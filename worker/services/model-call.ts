@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  jsonSchema,
   streamToolCallBatches,
   streamToolCalls,
   type StreamToolCallsOptions,
@@ -131,6 +132,9 @@ async function openChain(
     maxArgumentsLength: settings.maxArgumentsLength,
     maxEventLength: settings.maxEventLength,
     ...(withSignal ? { signal: controller.signal } : {}),
+    // The tools' JSON Schemas are checked wherever the chain has them (the library checks only
+    // their names without the plug-in): the Worker's answers name the violated rule.
+    jsonSchema,
     // The request's tools are a contract: a call to any other name is an `invalid-tool-call`
     // (a request without tools keeps every call). Their parameters are checked only when it asks.
     ...(streamRequest.earlyValidation
