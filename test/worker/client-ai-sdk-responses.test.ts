@@ -132,6 +132,19 @@ describe("the AI SDK's Responses provider runs its tool loops through the stored
     }
   }
 
+  // These providers' scripted turns are calls alone: the SDK sends its calls back whole, and the
+  // loop runs with the store on all the same.
+  for (const provider of ["gemini", "gemini-interactions", "cohere", "ollama"] as Provider[]) {
+    it(`generateText, ${provider}: three steps of calls only`, async () => {
+      const upstream = turns(
+        provider,
+        THREE_STEPS.map(({ calls }) => (calls ? { calls } : { text: "Done." })),
+      );
+      const { reasons, text, cities } = await loop("generateText", stored(provider), "Weather?", upstream, provider);
+      expect([reasons, text, cities]).toEqual([["tool-calls", "tool-calls", "stop"], "Done.", ["Paris", "Tokyo"]]);
+    });
+  }
+
   it("without the RESPONSES binding the second step is refused, naming the item_reference", async () => {
     const upstream = turns("anthropic", THREE_STEPS);
     await expect(loop("generateText", live("anthropic"), "Weather in Paris?", upstream)).rejects.toMatchObject({
