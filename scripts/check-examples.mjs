@@ -15,9 +15,11 @@
 //           dependencies, which runs TypeScript), its requests to http://localhost:8787 answered
 //           by the Worker's own Chat Completions endpoint offline, as `npm start` serves it (the
 //           scripted model calls the request's tools)
-//   snippets the README's other TypeScript blocks that import the package type-check against the
-//           source (strict, with the free names they leave to the reader declared: `messages`,
-//           `tools`, ...), so a renamed export or option cannot leave them behind
+//   snippets the other TypeScript blocks of README.md and docs/*.md that import the package (in
+//           docs/, also the blocks after one, with its imports: a handler shown piece by piece)
+//           type-check against the source (strict, with the free names they leave to the reader
+//           declared: `messages`, `tools`, the SDKs' clients, ...), so a renamed export or option
+//           cannot leave them behind
 // Usage: node scripts/check-examples.mjs [node] [deno] [browser] [readme] [worker] [docs] [snippets]   (all by default)
 import { execFileSync, execSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -118,8 +120,13 @@ function markedBlocks(markdown) {
   );
 }
 
-/** What the README's snippets leave to the reader: the request's parts and the app's own functions. */
-const SNIPPET_GLOBALS = `declare global {
+/**
+ * What the snippets of the README and the docs leave to the reader: the request's parts, the
+ * app's own functions and values, and the SDKs' clients as the app made them (typed \`any\`: the
+ * check is of this package's names and options, not of the SDKs').
+ */
+const SNIPPET_GLOBALS = `import type { ToolCallEvent } from "tool-call-stream";
+declare global {
   const key: string;
   const messages: unknown[];
   const tools: { type: "function"; function: { name: string; parameters: Record<string, unknown> } }[];
@@ -127,21 +134,98 @@ const SNIPPET_GLOBALS = `declare global {
   const contents: unknown[];
   const functionDeclarations: unknown[];
   const Deno: { env: { get(name: string): string | undefined } };
+  const upstream: Response;
+  const request: Request;
+  const response: Response;
+  const stream: boolean;
+  const sse: Record<string, string>;
+  const events: ReadableStream<ToolCallEvent>;
+  const model: string;
+  const url: string;
+  const init: RequestInit;
+  const headers: Record<string, string>;
+  const turns: unknown[];
+  const max_tokens: number;
+  const modelId: string;
+  const toolConfig: unknown;
+  function handle(event: ToolCallEvent): void;
+  function forecast(city: string, unit: "c" | "f", signal: AbortSignal): Promise<{ celsius: number }>;
+  function retry(error: unknown): void;
+  function call(request: { messages: readonly unknown[]; signal: AbortSignal }): Promise<Response>;
+  function convert(value: number, from: string, to: string, signal: AbortSignal): Promise<number>;
+  function render(id: string | null, result: unknown, note: string): void;
+  function run(name: string, args: unknown): void;
+  const openai: any;
+  const anthropic: any;
+  const ai: any;
+  const bedrock: any;
+  const cohere: any;
+  const ollama: any;
+  const ConverseStreamCommand: any;
 }
 export {};
 `;
 
+/** The import statements of a snippet. */
+function importsOf(code) {
+  return [...code.matchAll(/^[ \t]*import [\s\S]*?from "[^"]+";/gm)].map((match) => match[0]);
+}
+
+/** An import statement as one statement per name it binds, keyed by that name. */
+function importedNames(statement) {
+  const named = /import\s+(type\s+)?\{([\s\S]*?)\}\s*from\s*"([^"]+)"/.exec(statement);
+  if (named === null) {
+    const whole = /import\s+(?:\*\s+as\s+)?(\w+)\s+from/.exec(statement);
+    return whole === null ? [] : [[whole[1], statement.trim()]];
+  }
+  const [, type, list, from] = named;
+  return list
+    .split(",")
+    .map((spec) => spec.trim())
+    .filter((spec) => spec !== "")
+    .map((spec) => [spec.split(/\s+/).at(-1), `import ${type ?? ""}{ ${spec} } from "${from}";`]);
+}
+
+/** A snippet as a module: its imports, then the rest as the body of an async function (a route's \`return\`, \`await\`). */
+function snippetModule(code) {
+  const imports = importsOf(code);
+  let body = code;
+  for (const statement of imports) body = body.replace(statement, "");
+  return `${imports.join("\n")}\nexport async function snippet() {\n${body}\n}\n`;
+}
+
 const checks = {
   snippets() {
-    const readme = readFileSync(join(root, "README.md"), "utf8");
-    const blocks = [...readme.matchAll(/(<!-- example: \S+ -->\n+)?```ts\n([\s\S]*?)```/g)]
-      .filter(([, marked, code]) => !marked && /from "tool-call-stream[/"]/.test(code))
-      .map((match) => ({ line: readme.slice(0, match.index).split("\n").length + 1, code: match[2] }));
-    if (blocks.length === 0) return ["README.md has no TypeScript snippet that imports the package"];
+    const markdowns = [
+      "README.md",
+      ...readdirSync(join(root, "docs"))
+        .filter((f) => f.endsWith(".md"))
+        .map((f) => `docs/${f}`),
+    ];
+    // A block that imports the package, and in docs/ each block after it in its file, which goes
+    // on with the imports of the blocks before it (a route's handler shown piece by piece).
+    const blocks = markdowns.flatMap((markdown) => {
+      const text = readFileSync(join(root, markdown), "utf8");
+      const carried = new Map(); // name -> its import, from the blocks before
+      return [...text.matchAll(/(<!-- example: \S+ -->\n+)?```ts\n([\s\S]*?)```/g)].flatMap(
+        ([, marked, code], i, all) => {
+          if (marked) return [];
+          const own = importsOf(code).flatMap(importedNames);
+          const names = new Set(own.map(([name]) => name));
+          const before = [...carried].flatMap(([name, statement]) => (names.has(name) ? [] : [statement])).join("\n");
+          if (markdown.startsWith("docs/")) for (const [name, statement] of own) carried.set(name, statement);
+          if (!/from "tool-call-stream[/"]/.test(before + code)) return [];
+          const line = text.slice(0, all[i].index).split("\n").length + 1;
+          return [{ name: `${markdown.replace(/\W/g, "-")}-line-${line}`, code: `${before}\n${code}` }];
+        },
+      );
+    });
+    if (!blocks.some((block) => block.name.startsWith("README")))
+      return ["README.md has no TypeScript snippet that imports the package"];
     const dir = mkdtempSync(join(tmpdir(), "readme-snippets-"));
     try {
       writeFileSync(join(dir, "globals.d.ts"), SNIPPET_GLOBALS);
-      for (const block of blocks) writeFileSync(join(dir, `line-${block.line}.ts`), `${block.code}export {};\n`);
+      for (const block of blocks) writeFileSync(join(dir, `${block.name}.ts`), snippetModule(block.code));
       const src = join(root, "src");
       writeFileSync(
         join(dir, "tsconfig.json"),
@@ -157,7 +241,11 @@ const checks = {
             noEmit: true,
             skipLibCheck: true,
             allowImportingTsExtensions: true,
-            paths: { "tool-call-stream": [join(src, "index.ts")], "tool-call-stream/*": [join(src, "*.ts")] },
+            paths: {
+              "tool-call-stream": [join(src, "index.ts")],
+              "tool-call-stream/*": [join(src, "*.ts")],
+              "*": [join(root, "node_modules", "*")],
+            },
           },
           include: ["*.ts"],
         }),
@@ -167,7 +255,7 @@ const checks = {
       });
       if (tsc.status === 0) return [];
       return [
-        `README.md snippets (line-N.ts is the block at line N):\n${tsc.stdout.replace(/^.*?(line-\d+\.ts)/gm, "$1")}`,
+        `snippets (FILE-md-line-N.ts is FILE.md's block at line N):\n${tsc.stdout.replace(/^.*?((?:README|docs)-[\w-]*line-\d+\.ts)/gm, "$1")}`,
       ];
     } finally {
       rmSync(dir, { recursive: true, force: true });
