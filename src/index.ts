@@ -55,6 +55,7 @@ export type {
   RequestToolChoice,
   ToolEntry,
 } from "./providers/request.ts";
+export type { RequestContentPart, RequestFilePart, RequestFileSource } from "./providers/request.ts";
 export { effortOfBudget, reasoningBudget, type ReasoningEffort, type RequestReasoning } from "./providers/reasoning.ts";
 export { detectProvider, ProviderDetectStream } from "./providers/provider-detect-stream.ts";
 export { OpenAIChatDecoder, OpenAIChatDeltaStream } from "./providers/openai-chat/openai-chat-delta-stream.ts";
@@ -194,7 +195,7 @@ export type {
   ToolRunnerEvent,
 } from "./tools/tool-events.ts";
 export type { LoopFinishEvent, LoopFinishReason, StepFinishEvent, ToolLoopEvent } from "./tools/loop-events.ts";
-// Encode: events to SSE bytes and back.
+// Encode: events to SSE bytes and back, and to the client protocols (as `tool-call-stream/encode` exports them).
 export { ToolCallEventDecoder, ToolCallEventDecoderStream } from "./encode/tool-call-event-decoder-stream.ts";
 export {
   formatToolCallEvent,
@@ -202,7 +203,6 @@ export {
   ToolCallEventEncoderStream,
   type ToolCallEventEncoderStreamOptions,
 } from "./encode/tool-call-event-encoder-stream.ts";
-// Encode: events to the client protocols, as `tool-call-stream/encode` exports them.
 export {
   encodeEvents,
   ProtocolEncoderStream,

@@ -71,7 +71,13 @@ export interface ProviderRequest {
 /** One message of a {@link ProviderRequest}'s conversation. */
 export type RequestMessage =
   | { readonly role: "system"; readonly content: string }
-  | { readonly role: "user"; readonly content: string }
+  | {
+      readonly role: "user";
+      /** The message's text (its text parts joined, when it has `parts`). */
+      readonly content: string;
+      /** Its content in order, text and files (images, PDFs, ...), when it carries files; absent: `content` alone. */
+      readonly parts?: readonly RequestContentPart[] | undefined;
+    }
   | {
       readonly role: "assistant";
       readonly content: string;
@@ -91,9 +97,37 @@ export type RequestMessage =
       readonly toolCallId?: string | undefined;
       readonly name?: string | undefined;
       readonly content: string;
+      /**
+       * The result in order, text and files (a screenshot a tool took), when it carries files; absent:
+       * `content` alone. A provider whose results hold text only gets the files in a user message
+       * right after the results.
+       */
+      readonly parts?: readonly RequestContentPart[] | undefined;
       /** The tool failed: `content` is its error. Anthropic and Bedrock flag the result; elsewhere the text says it. */
       readonly isError?: boolean | undefined;
     };
+
+/** Where a file's bytes are: in the request as base64, or at a URL the provider fetches. */
+export type RequestFileSource =
+  | { readonly type: "base64"; readonly data: string }
+  | { readonly type: "url"; readonly url: string };
+
+/** An image or another file a user message or a tool result carries. */
+export interface RequestFilePart {
+  /** A file (beside a content list's `text` parts). */
+  readonly type: "file";
+  /** Its IANA media type (`image/png`, `application/pdf`); `image/*` for an image at a URL of unknown type. */
+  readonly mediaType: string;
+  /** Its bytes, or where the provider fetches them. */
+  readonly source: RequestFileSource;
+  /** Its file name, which providers that take documents show the model. */
+  readonly filename?: string | undefined;
+  /** OpenAI's image detail (`low`, `high`, `auto`); the other providers have no such setting. */
+  readonly detail?: "auto" | "low" | "high" | undefined;
+}
+
+/** One part of a message's content, in order: text, or a file. */
+export type RequestContentPart = { readonly type: "text"; readonly text: string } | RequestFilePart;
 
 /** A call of an earlier turn, as `finish.toolCalls` reports it. */
 export interface RequestToolCall {

@@ -10,6 +10,7 @@
  */
 import type { JsonValue, ReasoningPart, RunnableTool } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
+import type { WireFilePart, WirePart } from "../request/file-parts.ts";
 import { own, tooDeep, tooDeepError } from "../request/json-fields.ts";
 import { parseRunRequest } from "../request/parse-run-request.ts";
 import { parseStreamRequest, type RequestBounds, STREAM_BOUNDS } from "../request/parse-stream-request.ts";
@@ -17,7 +18,9 @@ import type { ClientRequest } from "../services/client-events.ts";
 
 /** A message of the `/v1/stream` body (see worker/request/stream-request.ts). */
 export type WireMessage =
-  | { role: "system" | "user"; content: string }
+  | { role: "system"; content: string }
+  /** `content` as parts when the message carries files (worker/request/file-parts.ts). */
+  | { role: "user"; content: string | WirePart[] }
   | {
       role: "assistant";
       content: string;
@@ -33,7 +36,7 @@ export type WireMessage =
       /** The turn's reasoning text, which Ollama takes back. */
       reasoning?: string;
     }
-  | { role: "tool"; tool_call_id: string; content: string; is_error?: true };
+  | { role: "tool"; tool_call_id: string; content: string; is_error?: true; files?: WireFilePart[] };
 
 /** The fields of a `/v1/stream` body a client protocol fills in; absent ones stay absent. */
 export interface WireRequest {

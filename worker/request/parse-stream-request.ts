@@ -1,8 +1,9 @@
-import type { JsonValue, ToolEntry } from "../../src/index.ts";
+import type { ToolEntry } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
-import { parseReasoning, reasoningPartsAt } from "./parse-reasoning.ts";
+import { parseMessages, requiredString, toolNameError } from "./parse-messages.ts";
+import { parseReasoning } from "./parse-reasoning.ts";
 import { checkParameters, isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
-import type { AssistantToolCall, JsonObject, Message, StreamRequest, ToolChoice } from "./stream-request.ts";
+import type { JsonObject, StreamRequest, ToolChoice } from "./stream-request.ts";
 
 /**
  * How many messages and tools one request may hold, and the tool names it takes.
@@ -120,7 +121,7 @@ export function parseStreamRequest(
   if (model.split("/").some((segment) => segment === "" || segment === "."))
     throw invalidField("model", "`model` has an empty or `.` path segment, which no model id has.");
   const tools = parseTools(own(body, "tools"), bounds);
-  const messages = parseMessages(own(body, "messages"), bounds);
+  const messages = parseMessages(own(body, "messages"), bounds, provider);
   const request: StreamRequest = { provider, model, messages, tools };
   if (own(body, "tool_choice") !== undefined) request.toolChoice = parseToolChoice(own(body, "tool_choice"), tools);
   if (own(body, "max_tokens") !== undefined)
@@ -138,77 +139,6 @@ export function parseStreamRequest(
     request.abortOnViolation = true;
   }
   return request;
-}
-
-function parseMessages(value: unknown, bounds: RequestBounds): Message[] {
-  if (!Array.isArray(value) || value.length === 0)
-    throw invalidField("messages", "`messages` is required: a non-empty array.");
-  if (value.length > bounds.messages)
-    throw invalidField("messages", `\`messages\` has more than ${bounds.messages} entries.`);
-  return value.map((message, i) => parseMessage(message, `messages[${i}]`, bounds));
-}
-
-function parseMessage(value: unknown, path: string, bounds: RequestBounds): Message {
-  if (!isObject(value)) throw invalidField(path, "Each message must be an object.");
-  const role = own(value, "role");
-  if (role === "system" || role === "user")
-    return { role, content: requiredString(own(value, "content"), `${path}.content`) };
-  if (role === "assistant") {
-    const content =
-      own(value, "content") === null || own(value, "content") === undefined
-        ? ""
-        : requiredString(own(value, "content"), `${path}.content`);
-    const calls = own(value, "tool_calls") ?? [];
-    if (!Array.isArray(calls)) throw invalidField(`${path}.tool_calls`, "`tool_calls` must be an array.");
-    const message: Message = {
-      role,
-      content,
-      toolCalls: calls.map((call, i) => parseAssistantCall(call, `${path}.tool_calls[${i}]`, bounds)),
-    };
-    const parts = own(value, "reasoning_parts");
-    if (parts !== undefined && parts !== null)
-      message.reasoningParts = reasoningPartsAt(parts, `${path}.reasoning_parts`);
-    const reasoning = own(value, "reasoning");
-    if (reasoning !== undefined && reasoning !== null && reasoning !== "")
-      message.reasoning = requiredString(reasoning, `${path}.reasoning`);
-    return message;
-  }
-  if (role === "tool") return parseToolMessage(value, path, bounds);
-  throw invalidField(`${path}.role`, "`role` must be system, user, assistant or tool.");
-}
-
-function parseAssistantCall(value: unknown, path: string, bounds: RequestBounds): AssistantToolCall {
-  if (!isObject(value)) throw invalidField(path, "Each tool call must be an object.");
-  const id = own(value, "id");
-  if (id !== null && id !== undefined && typeof id !== "string")
-    throw invalidField(`${path}.id`, "`id` must be a string or null.");
-  const name = own(value, "name");
-  if (typeof name !== "string" || !bounds.toolName.test(name)) throw toolNameError(`${path}.name`, bounds);
-  const call: AssistantToolCall = { id: id ?? null, name, arguments: (own(value, "arguments") ?? {}) as JsonValue };
-  const metadata = own(value, "providerMetadata");
-  if (isObject(metadata)) call.providerMetadata = metadata as JsonObject;
-  return call;
-}
-
-function parseToolMessage(value: Record<string, unknown>, path: string, bounds: RequestBounds): Message {
-  const id = own(value, "tool_call_id");
-  const name = own(value, "name");
-  if (id !== undefined && typeof id !== "string")
-    throw invalidField(`${path}.tool_call_id`, "`tool_call_id` must be a string.");
-  if (name !== undefined && (typeof name !== "string" || !bounds.toolName.test(name)))
-    throw toolNameError(`${path}.name`, bounds);
-  if (id === undefined && name === undefined)
-    throw invalidField(path, "A tool message needs `tool_call_id` (or, for calls without ids, `name`).");
-  const content = own(value, "content");
-  if (content === undefined) throw invalidField(`${path}.content`, "`content` is required: the call's result.");
-  const message: Message = { role: "tool", content: typeof content === "string" ? content : JSON.stringify(content) };
-  if (id !== undefined) message.toolCallId = id;
-  if (name !== undefined) message.name = name;
-  const error = own(value, "is_error");
-  if (error !== undefined && error !== null && typeof error !== "boolean")
-    throw invalidField(`${path}.is_error`, "`is_error` must be true or false.");
-  if (error === true) message.isError = true;
-  return message;
 }
 
 function parseTools(value: unknown, bounds: RequestBounds): ToolEntry[] {
@@ -262,15 +192,6 @@ function parseToolChoice(value: unknown, tools: readonly ToolEntry[]): ToolChoic
   if (!tools.some((tool) => tool.name === named))
     throw invalidField("tool_choice", "`tool_choice` names a tool that is not in `tools`.");
   return { type: "tool", name: named };
-}
-
-function toolNameError(path: string, bounds: RequestBounds): HttpError {
-  return invalidField(path, `\`name\` must be a tool name: ${bounds.toolNameRule}.`);
-}
-
-function requiredString(value: unknown, path: string): string {
-  if (typeof value !== "string") throw invalidField(path, `\`${path.split(".").at(-1)}\` must be a string.`);
-  return value;
 }
 
 function optionalBoolean(value: unknown, field: string): boolean {

@@ -11,11 +11,14 @@
  *   "messages": [
  *     { "role": "system", "content": "Be brief." },
  *     { "role": "user", "content": "Weather in Paris?" },
+ *     // or content parts: { "type": "text", "text": ... } and files,
+ *     // { "type": "file", "media_type": "image/png", "data": "<base64>" } or { ..., "url": "https://..." }
  *     // a previous turn: the calls as the stream's `finish.toolCalls` listed them ...
  *     { "role": "assistant", "content": "", "tool_calls": [{ "id": "call_1", "name": "get_weather", "arguments": { "city": "Paris" } }] },
  *     // (with "reasoning_parts": finish.reasoningParts and "reasoning": finish.reasoning, which providers take back)
  *     // ... and their results
  *     { "role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "{\"celsius\": 18}" }   // "is_error": true for a failure
+ *     // (and "files": [file parts] for the files a result carries)
  *   ],
  *   "tools": [{ "name": "get_weather", "description": "Current weather", "parameters": { "type": "object", "properties": { "city": { "type": "string" } } } }],
  *   "tool_choice": "auto",            // "auto" | "none" | "required" | { "name": "get_weather" }
@@ -32,7 +35,7 @@
  *
  * @module
  */
-import type { JsonValue, ReasoningPart, RequestReasoning, ToolEntry } from "../../src/index.ts";
+import type { JsonValue, ReasoningPart, RequestContentPart, RequestReasoning, ToolEntry } from "../../src/index.ts";
 
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
@@ -75,7 +78,10 @@ export interface SystemMessage {
 /** What the user said. */
 export interface UserMessage {
   role: "user";
+  /** Its text (its text parts joined, when it has `parts`). */
   content: string;
+  /** Its text and files in order, when it carries files (worker/request/file-parts.ts). */
+  parts?: RequestContentPart[];
 }
 
 /** An earlier answer of the model, with the calls it made. */
@@ -109,6 +115,8 @@ export interface ToolMessage {
   content: string;
   /** The tool failed (`is_error: true`): Anthropic and Bedrock are told so; other providers read it in the text. */
   isError?: true;
+  /** Its text then its files (`files`), when it carries files. */
+  parts?: RequestContentPart[];
 }
 
 /** Whether and which tool the model must call. */

@@ -20,6 +20,7 @@ export type ErrorCode =
   | "not_found"
   | "method_not_allowed"
   | "body_too_large"
+  | "file_too_large"
   | "request_timeout"
   | "unsupported_media_type"
   | "worker_misconfigured"

@@ -1,3 +1,4 @@
+import { fileKind, fileRefused, fileText, hasFiles, resultBlocks } from "../media.ts";
 import {
   asObject,
   callId,
@@ -7,6 +8,7 @@ import {
   toTurns,
   type Fields,
   type ProviderRequest,
+  type RequestContentPart,
   type RequestMessage,
   type RequestToolChoice,
 } from "../request.ts";
@@ -56,13 +58,14 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
   // The API refuses empty text blocks.
   const text: Fields[] =
     message.content === "" || message.role === "tool" ? [] : [{ type: "text", text: message.content }];
-  if (message.role === "user") return text;
+  if (message.role === "user") return hasFiles(message) ? resultBlocks(message, path, anthropicBlock) : text;
   if (message.role === "tool")
     return [
       {
         type: "tool_result",
         tool_use_id: resultId(message, path),
-        content: message.content,
+        // A result's images and documents sit in its content, with its text.
+        content: hasFiles(message) ? resultBlocks(message, path, anthropicBlock) : message.content,
         ...(message.isError ? { is_error: true } : {}),
       },
     ];
@@ -97,4 +100,39 @@ function thinkingBlocks(parts: readonly ReasoningPart[] | undefined): Fields[] {
 function toolChoice(choice: RequestToolChoice): Fields {
   if (choice.type === "required") return { type: "any" };
   return choice.type === "tool" ? { type: "tool", name: choice.name } : { type: choice.type };
+}
+
+/** The image types Anthropic takes. */
+const IMAGE_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);
+
+/**
+ * A part as an Anthropic content block: an `image` (JPEG, PNG, GIF or WebP, as base64 or a URL
+ * Anthropic fetches), a PDF `document` (base64 or URL), or a plain-text `document` (its text); its
+ * file name is the document's `title`. Anthropic takes no other file.
+ */
+function anthropicBlock(part: RequestContentPart, path: string): Fields {
+  if (part.type === "text") return { type: "text", text: part.text };
+  const { source } = part;
+  const mediaType = part.mediaType.toLowerCase();
+  const kind = fileKind(part);
+  if (kind === "image") {
+    if (source.type === "url") return { type: "image", source: { type: "url", url: source.url } };
+    if (!IMAGE_TYPES.has(mediaType)) throw fileRefused("Anthropic", path, "its images are JPEG, PNG, GIF or WebP");
+    return { type: "image", source: { type: "base64", media_type: mediaType, data: source.data } };
+  }
+  const title = part.filename === undefined ? {} : { title: part.filename };
+  if (kind === "pdf") {
+    const pdf =
+      source.type === "url"
+        ? { type: "url", url: source.url }
+        : { type: "base64", media_type: "application/pdf", data: source.data };
+    return { type: "document", source: pdf, ...title };
+  }
+  if (mediaType === "text/plain" && source.type === "base64")
+    return {
+      type: "document",
+      source: { type: "text", media_type: "text/plain", data: fileText(source.data) },
+      ...title,
+    };
+  throw fileRefused("Anthropic", path, "it takes images, PDFs and plain text (as base64) only");
 }

@@ -1,3 +1,4 @@
+import { fileKind, fileRefused, hasFiles, resultBlocks } from "../media.ts";
 import {
   asObject,
   callId,
@@ -6,6 +7,7 @@ import {
   toTurns,
   type Fields,
   type ProviderRequest,
+  type RequestContentPart,
   type RequestMessage,
   type RequestToolChoice,
   type Turn,
@@ -63,14 +65,15 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
       {
         toolResult: {
           toolUseId: resultId(message, path),
-          content: [{ text: message.content }],
+          // A result's images and documents sit in its content, with its text.
+          content: hasFiles(message) ? resultBlocks(message, path, bedrockBlock) : [{ text: message.content }],
           ...(message.isError ? { status: "error" } : {}),
         },
       },
     ];
   // Converse refuses a blank text block.
   const text: Fields[] = message.content.trim() === "" ? [] : [{ text: message.content }];
-  if (message.role === "user") return text;
+  if (message.role === "user") return hasFiles(message) ? resultBlocks(message, path, bedrockBlock) : text;
   return [
     ...(claude ? reasoningBlocks(message.reasoningParts) : []),
     ...text,
@@ -125,4 +128,58 @@ function toToolConfig(request: ProviderRequest, turns: readonly Turn[]): Fields 
 function toolChoice(choice: Exclude<RequestToolChoice, { type: "none" }>): Fields {
   if (choice.type === "tool") return { tool: { name: choice.name } };
   return choice.type === "required" ? { any: {} } : { auto: {} };
+}
+
+/** Converse's image `format`s, by media type. */
+const IMAGE_FORMATS: Readonly<Record<string, string>> = {
+  "image/png": "png",
+  "image/jpeg": "jpeg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+};
+
+/** Converse's document `format`s, by media type. */
+const DOCUMENT_FORMATS: Readonly<Record<string, string>> = {
+  "application/pdf": "pdf",
+  "text/csv": "csv",
+  "application/msword": "doc",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": "docx",
+  "application/vnd.ms-excel": "xls",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": "xlsx",
+  "text/html": "html",
+  "text/plain": "txt",
+  "text/markdown": "md",
+};
+
+/**
+ * A part as a Converse content block: an `image` or a `document` with its `format` and its bytes
+ * (base64 in JSON) or an `s3://` location, which Bedrock reads itself; a document has a `name`, of
+ * the characters Converse allows. Converse fetches no other URL.
+ */
+function bedrockBlock(part: RequestContentPart, path: string): Fields {
+  if (part.type === "text") return { text: part.text };
+  const { source } = part;
+  if (source.type === "url" && !source.url.startsWith("s3://"))
+    throw fileRefused("Bedrock", path, "it reads files at s3:// locations only");
+  const bytes = source.type === "url" ? { s3Location: { uri: source.url } } : { bytes: source.data };
+  const mediaType = part.mediaType.toLowerCase();
+  if (fileKind(part) === "image") {
+    const format = IMAGE_FORMATS[mediaType];
+    if (!format) throw fileRefused("Bedrock", path, "its images are PNG, JPEG, GIF or WebP");
+    return { image: { format, source: bytes } };
+  }
+  const format = DOCUMENT_FORMATS[mediaType];
+  if (!format) throw fileRefused("Bedrock", path, "its documents are PDF, CSV, DOC(X), XLS(X), HTML, TXT or MD");
+  return { document: { format, name: documentName(part.filename), source: bytes } };
+}
+
+/** A document's name as Converse takes it: letters, digits, single spaces, `-`, `()` and `[]`. */
+function documentName(filename: string | undefined): string {
+  const name = (filename ?? "")
+    .replace(/\.[A-Za-z0-9]+$/, "")
+    .replace(/[^A-Za-z0-9\s\-()[\]]/g, "-")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 200);
+  return name === "" ? "document" : name;
 }

@@ -1,4 +1,12 @@
-import { callId, resultId, type Fields, type ProviderRequest, type RequestMessage } from "../request.ts";
+import { fileKind, fileRefused, fileUrl, filesAfterResults, hasFiles, resultBlocks } from "../media.ts";
+import {
+  callId,
+  resultId,
+  type Fields,
+  type ProviderRequest,
+  type RequestContentPart,
+  type RequestMessage,
+} from "../request.ts";
 import { reasoningBudget } from "../reasoning.ts";
 import { cohereToolDefinitions } from "./cohere-tools.ts";
 
@@ -13,7 +21,7 @@ import { cohereToolDefinitions } from "./cohere-tools.ts";
 export function cohereRequestBody(request: ProviderRequest): Fields {
   const body: Fields = {
     model: request.model,
-    messages: request.messages.map((message, i) => toCohereMessage(message, `messages[${i}]`)),
+    messages: cohereMessages(request.messages),
     stream: true,
   };
   // Cohere's tool_choice is only REQUIRED or NONE: a named tool is required by offering it alone
@@ -31,12 +39,20 @@ export function cohereRequestBody(request: ProviderRequest): Fields {
   return body;
 }
 
+/** The messages; a tool result's images follow the results in a user message (a tool message holds text only). */
+function cohereMessages(messages: readonly RequestMessage[]): Fields[] {
+  const moved = filesAfterResults(messages);
+  return moved.messages.map((message, i) => toCohereMessage(message, moved.pathOf(i)));
+}
+
 /** Roles map one to one; earlier calls carry their arguments as JSON text, results a `tool_call_id`. */
 function toCohereMessage(message: RequestMessage, path: string): Fields {
   switch (message.role) {
     case "system":
-    case "user":
       return { role: message.role, content: message.content };
+    case "user":
+      if (!hasFiles(message)) return { role: message.role, content: message.content };
+      return { role: "user", content: resultBlocks(message, path, coherePart) };
     case "assistant": {
       if (message.toolCalls.length === 0) return { role: "assistant", content: message.content };
       // Cohere's own turns with calls have no content: what the model said before its calls is
@@ -53,4 +69,11 @@ function toCohereMessage(message: RequestMessage, path: string): Fields {
     case "tool":
       return { role: "tool", tool_call_id: resultId(message, path), content: message.content };
   }
+}
+
+/** A part as a Cohere content part: `text`, or an image as `image_url` (a URL or a data URL). Cohere takes no other file. */
+function coherePart(part: RequestContentPart, path: string): Fields {
+  if (part.type === "text") return { type: "text", text: part.text };
+  if (fileKind(part) !== "image") throw fileRefused("Cohere", path, "it takes images only");
+  return { type: "image_url", image_url: { url: fileUrl(part), ...(part.detail ? { detail: part.detail } : {}) } };
 }

@@ -1,3 +1,5 @@
+import { geminiFileUri } from "../gemini/gemini-files.ts";
+import { fileKind, hasFiles, resultBlocks } from "../media.ts";
 import {
   asObject,
   callId,
@@ -5,6 +7,7 @@ import {
   systemText,
   type Fields,
   type ProviderRequest,
+  type RequestContentPart,
   type RequestMessage,
   type RequestToolChoice,
 } from "../request.ts";
@@ -51,7 +54,14 @@ function toSteps(messages: readonly RequestMessage[]): Fields[] {
       case "system":
         return [];
       case "user":
-        return [{ type: "user_input", content: [{ type: "text", text: message.content }] }];
+        return [
+          {
+            type: "user_input",
+            content: hasFiles(message)
+              ? resultBlocks(message, path, interactionsContent)
+              : [{ type: "text", text: message.content }],
+          },
+        ];
       case "assistant": {
         // Thought signatures go back before what they reasoned for, and only with it.
         const said = message.content !== "" || message.toolCalls.length > 0;
@@ -68,7 +78,9 @@ function toSteps(messages: readonly RequestMessage[]): Fields[] {
       case "tool": {
         const id = resultId(message, path);
         const name = message.name ?? namesById.get(id);
-        return [functionResultStep(id, name, message.content, message.isError)];
+        const step = functionResultStep(id, name, message.content, message.isError);
+        // A result with files is a list of content blocks (a screenshot a tool took).
+        return [hasFiles(message) ? { ...step, result: resultBlocks(message, path, interactionsContent) } : step];
       }
     }
   });
@@ -83,4 +95,21 @@ function toolChoice(choice: RequestToolChoice): Fields | string {
 function thinking(reasoning: Extract<RequestReasoning, { type: "on" }>): Fields {
   const low = reasoning.effort === "minimal" || reasoning.effort === "low";
   return { thinking_level: low ? "low" : "high", thinking_summaries: "auto" };
+}
+
+/**
+ * A part as an Interactions content block: `text`, or by its media type an `image`, `audio`,
+ * `video` or `document` with its bytes in `data` or a URI Gemini reads itself in `uri`, and its
+ * `mime_type`.
+ */
+function interactionsContent(part: RequestContentPart, path: string): Fields {
+  if (part.type === "text") return { type: "text", text: part.text };
+  const kind = fileKind(part);
+  const type = kind === "image" || kind === "audio" || kind === "video" ? kind : "document";
+  const { source } = part;
+  const where =
+    source.type === "base64"
+      ? { data: source.data }
+      : { uri: geminiFileUri(part, source.url, path, "Gemini Interactions") };
+  return { type, ...where, mime_type: part.mediaType };
 }

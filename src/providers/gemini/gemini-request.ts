@@ -1,3 +1,4 @@
+import { hasFiles, resultBlocks } from "../media.ts";
 import {
   asObject,
   requestError,
@@ -8,6 +9,7 @@ import {
   type RequestMessage,
   type RequestToolChoice,
 } from "../request.ts";
+import { geminiFilePart } from "./gemini-files.ts";
 import { functionCallPart } from "./gemini-messages.ts";
 import { reasoningBudget, type RequestReasoning } from "../reasoning.ts";
 import { geminiToolDefinitions } from "./gemini-tools.ts";
@@ -52,8 +54,16 @@ function toContents(messages: readonly RequestMessage[]): Fields[] {
     if (message.role === "tool") {
       const name = message.name ?? (message.toolCallId === undefined ? undefined : namesById.get(message.toolCallId));
       if (name === undefined) throw requestError(`${path}.name`, "Gemini needs the function `name` of a tool result.");
-      return [{ functionResponse: { name, response: responseObject(message.content) } }];
+      // A result's files follow it in the same user turn, as parts of their own.
+      const files = (message.parts ?? []).flatMap((part, j) =>
+        part.type === "file" ? [geminiFilePart(part, `${path}.parts[${j}]`)] : [],
+      );
+      return [{ functionResponse: { name, response: responseObject(message.content) } }, ...files];
     }
+    if (hasFiles(message))
+      return resultBlocks(message, path, (part, at) =>
+        part.type === "text" ? { text: part.text } : geminiFilePart(part, at),
+      );
     return [{ text: message.content }];
   };
   return toTurns(messages, partsOf).map((turn) => ({

@@ -1,3 +1,4 @@
+import { fileKind, fileRefused, filesAfterResults, hasFiles } from "../media.ts";
 import {
   asObject,
   requestError,
@@ -37,11 +38,16 @@ export function ollamaRequestBody(request: ProviderRequest): Fields {
 /** Results name their tool (`tool_name`): from the message, else from the earlier call of that id. */
 function toOllamaMessages(messages: readonly RequestMessage[]): Fields[] {
   const namesById = new Map<string, string>();
-  return messages.map((message, i): Fields => {
+  // A tool result's images follow the results in a user message.
+  const moved = filesAfterResults(messages);
+  return moved.messages.map((message, i): Fields => {
     switch (message.role) {
       case "system":
-      case "user":
         return { role: message.role, content: message.content };
+      case "user":
+        return hasFiles(message)
+          ? withImages(message, moved.pathOf(i))
+          : { role: message.role, content: message.content };
       case "assistant": {
         for (const call of message.toolCalls) if (call.id !== null) namesById.set(call.id, call.name);
         const out: Fields = { role: "assistant", content: message.content };
@@ -53,7 +59,7 @@ function toOllamaMessages(messages: readonly RequestMessage[]): Fields[] {
       case "tool": {
         const name = message.name ?? (message.toolCallId === undefined ? undefined : namesById.get(message.toolCallId));
         if (name === undefined)
-          throw requestError(`messages[${i}].name`, "Ollama needs the `name` of the tool a result is for.");
+          throw requestError(`${moved.pathOf(i)}.name`, "Ollama needs the `name` of the tool a result is for.");
         const out: Fields = { role: "tool", content: message.content, tool_name: name };
         if (message.toolCallId !== undefined) out["tool_call_id"] = message.toolCallId;
         return out;
@@ -77,4 +83,18 @@ function think(model: string, reasoning: Exclude<RequestReasoning, { type: "adap
   if (!model.includes("gpt-oss")) return true;
   if (reasoning.effort === "minimal" || reasoning.effort === "low") return "low";
   return reasoning.effort === "medium" ? "medium" : "high";
+}
+
+/** A user message with files: its text as `content`, its images as base64 in `images`; Ollama takes no other file, and no URL. */
+function withImages(message: Extract<RequestMessage, { role: "user" }>, path: string): Fields {
+  const text: string[] = [];
+  const images: string[] = [];
+  (message.parts ?? []).forEach((part, j) => {
+    if (part.type === "text") return text.push(part.text);
+    const at = `${path}.parts[${j}]`;
+    if (fileKind(part) !== "image") throw fileRefused("Ollama", at, "it takes images only");
+    if (part.source.type === "url") throw fileRefused("Ollama", at, "it takes images as base64 only");
+    return images.push(part.source.data);
+  });
+  return { role: "user", content: text.join("\n"), images };
 }

@@ -3,9 +3,11 @@ import {
   resultId,
   type Fields,
   type ProviderRequest,
+  type RequestContentPart,
   type RequestMessage,
   type RequestToolChoice,
 } from "../request.ts";
+import { fileKind, fileRefused, fileUrl, filesAfterResults, hasFiles, resultBlocks } from "../media.ts";
 import { chatToolCall, reasoningFields } from "./openai-chat-messages.ts";
 import { openAIChatToolDefinitions } from "./openai-chat-tools.ts";
 
@@ -22,7 +24,7 @@ import { openAIChatToolDefinitions } from "./openai-chat-tools.ts";
 export function openAIChatRequestBody(request: ProviderRequest): Fields {
   const body: Fields = {
     model: request.model,
-    messages: request.messages.map((message, i) => toChatMessage(message, `messages[${i}]`)),
+    messages: chatMessages(request.messages),
     stream: true,
     // Without it the stream carries no usage.
     stream_options: { include_usage: true },
@@ -37,11 +39,19 @@ export function openAIChatRequestBody(request: ProviderRequest): Fields {
   return body;
 }
 
+/** The messages; a tool result's files follow the results in a user message (a tool message holds text only). */
+function chatMessages(messages: readonly RequestMessage[]): Fields[] {
+  const moved = filesAfterResults(messages);
+  return moved.messages.map((message, i) => toChatMessage(message, moved.pathOf(i)));
+}
+
 function toChatMessage(message: RequestMessage, path: string): Fields {
   switch (message.role) {
     case "system":
-    case "user":
       return { role: message.role, content: message.content };
+    case "user":
+      if (!hasFiles(message)) return { role: message.role, content: message.content };
+      return { role: "user", content: resultBlocks(message, path, chatPart) };
     case "assistant": {
       // A thinking model's reasoning goes back in the field it streamed in (DeepSeek refuses a tool
       // loop without its `reasoning_content`); a server that streamed none is sent none.
@@ -69,4 +79,30 @@ function toChatMessage(message: RequestMessage, path: string): Fields {
 
 function toolChoice(choice: RequestToolChoice): Fields | string {
   return choice.type === "tool" ? { type: "function", function: { name: choice.name } } : choice.type;
+}
+
+/** Audio Chat Completions takes as `input_audio`, by its `format`. */
+const AUDIO_FORMATS: Readonly<Record<string, string>> = {
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/mpeg": "mp3",
+};
+
+/**
+ * A part as a Chat Completions content part: `image_url` (a URL or a data URL, with its
+ * `detail`), a PDF as a `file` part (`file_data`, a data URL, with its name), WAV or MP3 audio as
+ * `input_audio`. Chat takes no file by URL and no other kind of file.
+ */
+function chatPart(part: RequestContentPart, path: string): Fields {
+  if (part.type === "text") return { type: "text", text: part.text };
+  const kind = fileKind(part);
+  if (kind === "image")
+    return { type: "image_url", image_url: { url: fileUrl(part), ...(part.detail ? { detail: part.detail } : {}) } };
+  if (part.source.type === "url")
+    throw fileRefused("OpenAI Chat Completions", path, "it takes files other than images as base64 only");
+  if (kind === "pdf")
+    return { type: "file", file: { filename: part.filename ?? "file.pdf", file_data: fileUrl(part) } };
+  const format = AUDIO_FORMATS[part.mediaType.toLowerCase()];
+  if (format) return { type: "input_audio", input_audio: { data: part.source.data, format } };
+  throw fileRefused("OpenAI Chat Completions", path, "it takes images, PDFs and WAV or MP3 audio only");
 }

@@ -3,12 +3,14 @@ import {
   resultId,
   type Fields,
   type ProviderRequest,
+  type RequestContentPart,
   type RequestMessage,
   type RequestToolCall,
   type RequestToolChoice,
 } from "../request.ts";
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
+import { fileKind, fileUrl, hasFiles, resultBlocks } from "../media.ts";
 import { builtInItem, toolOutput } from "./openai-responses-messages.ts";
 import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 
@@ -59,8 +61,10 @@ function inputItems(messages: readonly RequestMessage[]): Fields[] {
 function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<string, RequestToolCall>): Fields[] {
   switch (message.role) {
     case "system":
-    case "user":
       return [{ role: message.role, content: message.content }];
+    case "user":
+      if (!hasFiles(message)) return [{ role: message.role, content: message.content }];
+      return [{ role: "user", content: resultBlocks(message, path, inputPart) }];
     case "assistant": {
       // Reasoning items go back before what they reasoned for, and only with it: an item with
       // nothing after it is refused.
@@ -87,7 +91,9 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
         call && builtInItem(call)
           ? toolOutput({ call, output: resultValue(message.content), ...(message.isError ? { isError: true } : {}) })
           : undefined;
-      return [output ?? { type: "function_call_output", call_id: id, output: message.content }];
+      // A result with files is a list of input parts (a screenshot a tool took).
+      const value = hasFiles(message) ? resultBlocks(message, path, inputPart) : message.content;
+      return [output ?? { type: "function_call_output", call_id: id, output: value }];
     }
   }
 }
@@ -119,4 +125,16 @@ function resultValue(content: string): JsonValue {
   } catch {
     return content;
   }
+}
+
+/**
+ * A part as a Responses input part: `input_image` (a URL or a data URL, with its `detail`), or
+ * `input_file` (`file_data` as a data URL with its name, or `file_url`), which OpenAI reads itself.
+ */
+function inputPart(part: RequestContentPart): Fields {
+  if (part.type === "text") return { type: "input_text", text: part.text };
+  if (fileKind(part) === "image")
+    return { type: "input_image", image_url: fileUrl(part), detail: part.detail ?? "auto" };
+  if (part.source.type === "url") return { type: "input_file", file_url: part.source.url };
+  return { type: "input_file", filename: part.filename ?? "file", file_data: fileUrl(part) };
 }

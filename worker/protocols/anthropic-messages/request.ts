@@ -22,7 +22,9 @@
  * (worker/protocols/client-reasoning.ts). What an agent also sends (Claude Code: `metadata`,
  * `context_management`, cache-control marks, server tools, ...) is accepted and, where the
  * provider has no counterpart, ignored: never a 400. The thinking blocks of earlier turns go back
- * to the provider that takes them (worker/protocols/reasoning-state.ts). Images and documents are a 400 naming their block.
+ * to the provider that takes them (worker/protocols/reasoning-state.ts). Images and documents, in a
+ * user message or a tool result, go to the provider in its own form (./blocks.ts); one it cannot
+ * take is a 400 naming the block.
  *
  * @module
  */
@@ -47,7 +49,9 @@ import {
   type WireMessage,
   type WireTool,
 } from "../client-request.ts";
+import type { WirePart } from "../../request/file-parts.ts";
 import { toolNameIn } from "../tool-names.ts";
+import { fileOfBlock, isFileBlock } from "./blocks.ts";
 
 /** The tool names Anthropic takes, which a Messages client may send. */
 const NAMES = upstreamProviders.anthropic.toolNames;
@@ -81,7 +85,7 @@ export function parseMessagesRequest(
   if (system !== undefined && system !== null) messages.push({ role: "system", content: textOf(system, "system") });
   const calls = new Set<string>();
   arrayAt(own(fields, "messages"), "messages").forEach((message, i) =>
-    messages.push(...toWire(message, `messages[${i}]`, NATIVE_ERRORS.has(provider), calls)),
+    messages.push(...toWire(message, `messages[${i}]`, provider, calls)),
   );
   const given = own(fields, "tools") ?? undefined;
   const tools = given === undefined ? undefined : toolsOf(given);
@@ -127,7 +131,8 @@ function textOf(value: unknown, path: string): string {
  * result for none of them is a 400 at its id, as Anthropic answers it (and Gemini and Ollama,
  * which need the call's name, could not be sent it).
  */
-function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<string>): WireMessage[] {
+function toWire(value: unknown, path: string, provider: string, calls: Set<string>): WireMessage[] {
+  const nativeErrors = NATIVE_ERRORS.has(provider);
   const message = objectAt(value, path);
   const role = own(message, "role");
   const content = own(message, "content");
@@ -138,6 +143,7 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
   if (typeof content === "string") return [role === "user" ? { role, content } : { role, content, tool_calls: [] }];
   const blocks = arrayAt(content, `${path}.content`).map((block, i) => objectAt(block, `${path}.content[${i}]`));
   const text: string[] = [];
+  const userParts: WirePart[] = [];
   const out: WireMessage[] = [];
   const toolCalls: Extract<WireMessage, { role: "assistant" }>["tool_calls"] = [];
   const parts: ReasoningPart[] = [];
@@ -145,10 +151,17 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
   blocks.forEach((block, i) => {
     const at = `${path}.content[${i}]`;
     const type = own(block, "type");
-    if (type === "text") text.push(stringAt(own(block, "text"), `${at}.text`));
+    if (type === "text") {
+      const said = stringAt(own(block, "text"), `${at}.text`);
+      text.push(said);
+      userParts.push({ type: "text", text: said });
+    } else if (isFileBlock(type) && role === "user") userParts.push(fileOfBlock(block, at, provider));
     else if (type === "tool_result" && role === "user") {
       const result = own(block, "content");
-      const body = result === undefined || result === null ? "" : toolResultText(result, `${at}.content`);
+      const given = result === undefined || result === null ? [] : resultParts(result, `${at}.content`, provider);
+      const body = given.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+      const attached = given.flatMap((part) => (part.type === "file" ? [part] : []));
+      const withFiles = attached.length > 0 ? { files: attached } : {};
       const error = own(block, "is_error") === true;
       const id = idAt(own(block, "tool_use_id"), `${at}.tool_use_id`);
       if (!calls.has(id))
@@ -157,8 +170,9 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
           "`tool_use_id` names no tool_use block of an earlier assistant message.",
         );
       // Anthropic and Bedrock take the flag; in the other providers' formats the text says it.
-      if (error && nativeErrors) out.push({ role: "tool", tool_call_id: id, content: body, is_error: true });
-      else out.push({ role: "tool", tool_call_id: id, content: error ? `Error: ${body}` : body });
+      if (error && nativeErrors)
+        out.push({ role: "tool", tool_call_id: id, content: body, is_error: true, ...withFiles });
+      else out.push({ role: "tool", tool_call_id: id, content: error ? `Error: ${body}` : body, ...withFiles });
     } else if (type === "tool_use" && role === "assistant") {
       const input = own(block, "input");
       const id = idAt(own(block, "id"), `${at}.id`);
@@ -189,7 +203,7 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
     } else
       throw invalidField(
         `${at}.type`,
-        `A ${role} message takes text${role === "user" ? " and tool_result" : ", thinking, tool_use, compaction and fallback"} blocks.`,
+        `A ${role} message takes text${role === "user" ? ", image, document and tool_result" : ", thinking, tool_use, compaction and fallback"} blocks.`,
       );
   });
   if (role === "assistant") {
@@ -198,7 +212,9 @@ function toWire(value: unknown, path: string, nativeErrors: boolean, calls: Set<
     if (thoughts.join("") !== "") message.reasoning = thoughts.join("");
     return [message];
   }
-  if (text.length > 0 || out.length === 0) out.push({ role: "user", content: text.join("\n") });
+  // Images and documents keep their place among the text.
+  const said = userParts.some((part) => part.type === "file") ? userParts : text.join("\n");
+  if (text.length > 0 || out.length === 0 || typeof said !== "string") out.push({ role: "user", content: said });
   return out;
 }
 
@@ -216,17 +232,16 @@ function reasoningOf(block: Record<string, unknown>, at: string): ReasoningPart 
   return data === "" ? undefined : { type: "redacted", data };
 }
 
-/** A tool result's text: a string, or its text blocks (an image in it is named, not sent). */
-function toolResultText(value: unknown, path: string): string {
-  if (typeof value === "string") return value;
-  return arrayAt(value, path)
-    .map((block, i) => {
-      const fields = objectAt(block, `${path}[${i}]`);
-      return own(fields, "type") === "text"
-        ? stringAt(own(fields, "text"), `${path}[${i}].text`)
-        : `[${String(own(fields, "type"))} omitted]`;
-    })
-    .join("\n");
+/** A tool result's content as parts: a string, or its text, image and document blocks (any other block is named, not sent). */
+function resultParts(value: unknown, path: string, provider: string): WirePart[] {
+  if (typeof value === "string") return [{ type: "text", text: value }];
+  return arrayAt(value, path).map((block, i): WirePart => {
+    const fields = objectAt(block, `${path}[${i}]`);
+    const type = own(fields, "type");
+    if (type === "text") return { type: "text", text: stringAt(own(fields, "text"), `${path}[${i}].text`) };
+    if (isFileBlock(type)) return fileOfBlock(fields, `${path}[${i}]`, provider);
+    return { type: "text", text: `[${String(type)} omitted]` };
+  });
 }
 
 /** Client tools as `/v1/stream` tools; server tools (web search, code execution, ...: a `type` other than `custom`) are left to the provider that has them, here none. */

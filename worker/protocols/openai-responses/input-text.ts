@@ -25,7 +25,10 @@ export function textOf(value: unknown, path: string): string {
       if (type === "input_text" || type === "output_text" || type === "text")
         return stringAt(own(fields, "text"), `${path}[${i}].text`);
       if (type === "refusal") return stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
-      throw invalidField(`${path}[${i}].type`, "Only text content parts are supported.");
+      throw invalidField(
+        `${path}[${i}].type`,
+        "Only text parts are supported here (images and files: in a user message or a call output).",
+      );
     })
     .join("");
 }

@@ -32,6 +32,8 @@
  * `code_interpreter`, `image_generation`, `mcp`) are a 400 naming them. `previous_response_id`
  * and `item_reference` items are read from the stored responses before (./conversation.ts): the
  * parser takes the previous response's items as `earlier`, and refuses them without it.
+ * `input_image` and `input_file` parts of user messages and call outputs go to the provider in
+ * its own form (./input-files.ts).
  *
  * @module
  */
@@ -52,7 +54,6 @@ import {
   clientRequest,
   idAt,
   objectAt,
-  resultText,
   stringAt,
   type WireMessage,
   type WireTool,
@@ -60,6 +61,7 @@ import {
 import { toolNameIn } from "../tool-names.ts";
 import { allowedToolsOf } from "./allowed-calls.ts";
 import { addBuiltInItem, builtInToolOf, chosenBuiltIn, withBuiltInTools } from "./built-in-tools.ts";
+import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
 import { type ResponseSettings, settingsOf } from "./settings.ts";
 
@@ -123,9 +125,9 @@ export function parseResponsesRequest(
   const input = own(fields, "input");
   const calls = new Set<string>();
   // The stored input and output of `previous_response_id` (./conversation.ts), before this turn's.
-  for (const item of earlier ?? []) addItem(messages, item, "previous_response_id", calls);
+  for (const item of earlier ?? []) addItem(messages, item, "previous_response_id", calls, provider);
   if (typeof input === "string") messages.push({ role: "user", content: input });
-  else arrayAt(input, "input").forEach((item, i) => addItem(messages, item, `input[${i}]`, calls));
+  else arrayAt(input, "input").forEach((item, i) => addItem(messages, item, `input[${i}]`, calls, provider));
   const [customTools, builtIns] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
   const given = own(fields, "tools") ?? undefined;
   const offered = given === undefined ? undefined : toolsOf(given, customTools, builtIns);
@@ -179,7 +181,7 @@ export function parseResponsesRequest(
  * `call_id`, as OpenAI answers it (and Gemini and Ollama, which need the call's name, could not be
  * sent it).
  */
-function addItem(messages: WireMessage[], value: unknown, path: string, calls: Set<string>): void {
+function addItem(messages: WireMessage[], value: unknown, path: string, calls: Set<string>, provider: string): void {
   const item = objectAt(value, path);
   const type = own(item, "type") ?? "message";
   const last = messages.at(-1);
@@ -191,6 +193,11 @@ function addItem(messages: WireMessage[], value: unknown, path: string, calls: S
   };
   if (type === "message") {
     const role = own(item, "role");
+    // A user message may hold images and files (./input-files.ts); the other roles text only.
+    if (role === "user" && Array.isArray(own(item, "content"))) {
+      const parts = inputParts(own(item, "content"), `${path}.content`, provider);
+      return void messages.push({ role: "user", content: withFiles(parts) ? parts : joinedText(parts) });
+    }
     const content = textOf(own(item, "content"), `${path}.content`);
     if (role === "assistant") assistant().content += content;
     else if (role === "user") messages.push({ role: "user", content });
@@ -213,12 +220,7 @@ function addItem(messages: WireMessage[], value: unknown, path: string, calls: S
     const output = own(item, "output");
     const id = idAt(own(item, "call_id"), `${path}.call_id`);
     if (!calls.has(id)) throw invalidField(`${path}.call_id`, "`call_id` names no call of an earlier input item.");
-    messages.push({
-      role: "tool",
-      tool_call_id: id,
-      content:
-        typeof output === "string" || !Array.isArray(output) ? resultText(output) : textOf(output, `${path}.output`),
-    });
+    messages.push(outputMessage(id, output, `${path}.output`, provider));
   } else if (type === "reasoning") {
     // Its state, when it has some, opens (or joins) the assistant turn it reasoned for.
     const encrypted = own(item, "encrypted_content");

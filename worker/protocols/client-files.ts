@@ -1,0 +1,60 @@
+/**
+ * What the client protocols share to read their images and files into the Worker's one file part
+ * (worker/request/file-parts.ts): media types from a file's name, text as base64, and the 400 of
+ * a file named by an id, since the Worker keeps no files.
+ *
+ * @module
+ */
+import { invalidField, type HttpError } from "../response/json-error.ts";
+import { checkedWireFile, fileFromUrl, type WireFilePart } from "../request/file-parts.ts";
+
+const BY_EXTENSION: Readonly<Record<string, string>> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  pdf: "application/pdf",
+  txt: "text/plain",
+  md: "text/markdown",
+  csv: "text/csv",
+  html: "text/html",
+  json: "application/json",
+};
+
+/** A file's media type from its name's extension (or a URL's path), `fallback` for one it does not tell. */
+export function mediaTypeOfName(name: string | undefined, fallback: string): string {
+  const extension = /\.([A-Za-z0-9]+)(?:[?#].*)?$/.exec(name ?? "")?.[1]?.toLowerCase();
+  return (extension && BY_EXTENSION[extension]) || fallback;
+}
+
+/** Text as the base64 of its UTF-8 bytes (a plain-text document a client sent as text). */
+export function base64OfText(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** The 400 of a file named by an id: the Worker keeps no files, so the bytes or a URL must come in the request. */
+export function fileIdError(path: string): HttpError {
+  return invalidField(
+    path,
+    `\`${path}\` names a stored file: this Worker keeps no files; send the file's bytes (base64) or a URL instead.`,
+  );
+}
+
+/**
+ * A file at a URL or in a `data:` URL (OpenAI's `image_url`, the AI SDK's `url`), checked for
+ * `provider`: `mediaType` is its type when the client gave one, else the data URL's, else the
+ * URL's extension's, else `fallback`.
+ */
+export function fileOfUrl(
+  url: string,
+  path: string,
+  provider: string,
+  fallback: string,
+  extra: Partial<Pick<WireFilePart, "media_type" | "filename" | "detail">> = {},
+): WireFilePart {
+  const source = fileFromUrl(url, path, mediaTypeOfName(url.startsWith("data:") ? "" : url, fallback));
+  return checkedWireFile({ type: "file", ...source, ...extra }, path, provider);
+}

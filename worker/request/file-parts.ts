@@ -1,0 +1,210 @@
+/**
+ * Images and files in a request: the one part type every client protocol's images and files are
+ * read into (the library's `RequestFilePart`), its form in the `/v1/stream` body, and the checks
+ * every file passes wherever it came from: its media type, its base64, its size, and whether the
+ * provider takes it (asked of the provider's own request builder, so the Worker keeps no second
+ * table of what each provider takes). The Worker never fetches a URL: a URL goes to a provider
+ * that reads it itself (OpenAI, Anthropic, Cohere; Gemini its Files API's and `gs://`, Bedrock
+ * `s3://`), and is a 400 for one that needs the bytes.
+ *
+ * @module
+ */
+import {
+  type Provider,
+  providerKit,
+  type RequestContentPart,
+  type RequestFilePart,
+  ToolCallStreamError,
+} from "../../src/index.ts";
+import { HttpError, invalidField } from "../response/json-error.ts";
+import { isObject, own } from "./json-fields.ts";
+
+/**
+ * The most bytes one file may hold, decoded (Anthropic takes images up to 5 MB and PDFs up to
+ * 32 MB a request, Bedrock documents up to 4.5 MB, Gemini 20 MB inline a request): a larger
+ * part is a 413 naming it, before any provider is called.
+ */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** The most bytes of files one request may hold, decoded: past it, a 413 naming `messages`. */
+export const MAX_REQUEST_FILE_BYTES = 20 * 1024 * 1024;
+
+/** A file in the `/v1/stream` body: its media type and its base64 `data` or a `url`. */
+export interface WireFilePart {
+  type: "file";
+  media_type: string;
+  data?: string;
+  url?: string;
+  filename?: string;
+  detail?: "auto" | "low" | "high";
+}
+
+/** A part of a user message's `content` in the `/v1/stream` body. */
+export type WirePart = { type: "text"; text: string } | WireFilePart;
+
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/(?:[a-z0-9][a-z0-9!#$&^_.+-]*|\*)$/;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+// The schemes a provider reads itself; a provider that does not read one refuses it by name.
+const URL_SCHEMES = new Set(["https:", "http:", "gs:", "s3:"]);
+const DETAILS = new Set(["auto", "low", "high"]);
+const FILE_FIELDS = new Set(["type", "media_type", "data", "url", "filename", "detail"]);
+
+/** The decoded size of base64 text. */
+export function decodedBytes(base64: string): number {
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+  return (base64.length / 4) * 3 - padding;
+}
+
+/**
+ * A file a client sent, as the Worker's part, once checked: a media type `type/subtype` (`image/*`
+ * for an image at a URL of unknown type), base64 of at most {@link MAX_FILE_BYTES} decoded bytes or
+ * a URL of a scheme some provider reads, and one `provider` takes; else a 400 (413 for its size)
+ * naming `path`, the client's own path of the part.
+ */
+export function checkedFile(file: WireFilePart, path: string, provider: string): RequestFilePart {
+  const mediaType = file.media_type.toLowerCase();
+  if (!MEDIA_TYPE.test(mediaType))
+    throw invalidField(path, `\`${path}\` needs a media type such as image/png or application/pdf.`);
+  const source = sourceOf(file, path);
+  const part: RequestFilePart = {
+    type: "file",
+    mediaType,
+    source,
+    ...(file.filename !== undefined ? { filename: file.filename } : {}),
+    ...(file.detail !== undefined ? { detail: file.detail } : {}),
+  };
+  const refusal = providerRefusal(provider, part);
+  if (refusal !== undefined) throw invalidField(path, `The provider ${provider} cannot take \`${path}\`: ${refusal}`);
+  return part;
+}
+
+/** A client's file in the `/v1/stream` body's form, once {@link checkedFile} took it: the same file, or a 400 naming `path`. */
+export function checkedWireFile(file: WireFilePart, path: string, provider: string): WireFilePart {
+  checkedFile(file, path, provider);
+  return file;
+}
+
+function sourceOf(file: WireFilePart, path: string): RequestFilePart["source"] {
+  if ((file.data === undefined) === (file.url === undefined))
+    throw invalidField(path, `\`${path}\` needs its bytes as base64 or a URL, not both.`);
+  if (file.url !== undefined) {
+    let scheme: string;
+    try {
+      scheme = new URL(file.url).protocol;
+    } catch {
+      throw invalidField(path, `\`${path}\` has a URL that is not one.`);
+    }
+    if (!URL_SCHEMES.has(scheme))
+      throw invalidField(path, `\`${path}\` has a URL no provider reads: https, gs:// or s3:// only.`);
+    return { type: "url", url: file.url };
+  }
+  const data = file.data ?? "";
+  if (data.length % 4 !== 0 || !BASE64.test(data)) throw invalidField(path, `\`${path}\` has data that is not base64.`);
+  if (decodedBytes(data) > MAX_FILE_BYTES)
+    throw new HttpError(413, {
+      code: "file_too_large",
+      message: `\`${path}\` holds more than ${MAX_FILE_BYTES} bytes; a file may hold at most that many.`,
+      field: path,
+    });
+  return { type: "base64", data };
+}
+
+/** Why `provider` cannot take `part`, in its request builder's words, or undefined when it takes it. */
+function providerRefusal(provider: string, part: RequestFilePart): string | undefined {
+  try {
+    providerKit(provider as Provider).requestBody({
+      model: "model",
+      messages: [{ role: "user", content: "", parts: [part] }],
+      tools: [],
+    });
+  } catch (error) {
+    if (error instanceof ToolCallStreamError && error.code === "invalid-request") return error.message;
+    throw error;
+  }
+  return undefined;
+}
+
+/**
+ * A file part of a `/v1/stream` body (`{type: "file", media_type, data | url, filename?, detail?}`),
+ * checked by {@link checkedFile}.
+ */
+export function wireFileAt(value: unknown, path: string, provider: string): RequestFilePart {
+  if (!isObject(value) || own(value, "type") !== "file") throw invalidField(path, `\`${path}\` must be a file part.`);
+  for (const key of Object.keys(value))
+    if (!FILE_FIELDS.has(key)) throw invalidField(path, `\`${path}\` has a field a file part does not have.`);
+  const [mediaType, data, url, filename, detail] = ["media_type", "data", "url", "filename", "detail"].map((key) =>
+    own(value, key),
+  );
+  if (typeof mediaType !== "string") throw invalidField(`${path}.media_type`, "`media_type` must be a string.");
+  for (const [key, field] of [
+    ["data", data],
+    ["url", url],
+    ["filename", filename],
+  ] as const)
+    if (field !== undefined && typeof field !== "string")
+      throw invalidField(`${path}.${key}`, `\`${key}\` must be a string.`);
+  if (detail !== undefined && !DETAILS.has(detail as string))
+    throw invalidField(`${path}.detail`, "`detail` must be auto, low or high.");
+  const file: WireFilePart = { type: "file", media_type: mediaType };
+  if (data !== undefined) file.data = data as string;
+  if (url !== undefined) file.url = url as string;
+  if (filename !== undefined) file.filename = filename as string;
+  if (detail !== undefined) file.detail = detail as "auto" | "low" | "high";
+  return checkedFile(file, path, provider);
+}
+
+/**
+ * A user message's `content` of the `/v1/stream` body as parts (text and files), or a 400 naming
+ * the part at fault.
+ */
+export function wirePartsAt(value: unknown[], path: string, provider: string): RequestContentPart[] {
+  return value.map((part, i): RequestContentPart => {
+    const at = `${path}[${i}]`;
+    if (isObject(part) && own(part, "type") === "text") {
+      const text = own(part, "text");
+      if (typeof text !== "string") throw invalidField(`${at}.text`, "`text` must be a string.");
+      return { type: "text", text };
+    }
+    return wireFileAt(part, at, provider);
+  });
+}
+
+/** The text of parts, joined: what the message's `content` holds for whatever reads text alone. */
+export function partsText(parts: readonly RequestContentPart[]): string {
+  return parts.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+}
+
+/**
+ * Adds the files' decoded bytes to `total` and returns the sum, or a 413 naming `messages` when
+ * the request holds more than {@link MAX_REQUEST_FILE_BYTES}.
+ */
+export function addFileBytes(total: number, parts: readonly RequestContentPart[] | undefined): number {
+  let sum = total;
+  for (const part of parts ?? [])
+    if (part.type === "file" && part.source.type === "base64") sum += decodedBytes(part.source.data);
+  if (sum > MAX_REQUEST_FILE_BYTES)
+    throw new HttpError(413, {
+      code: "file_too_large",
+      message: `\`messages\` hold more than ${MAX_REQUEST_FILE_BYTES} bytes of files; a request may hold at most that many.`,
+      field: "messages",
+    });
+  return sum;
+}
+
+/**
+ * A `data:` URL (`data:image/png;base64,...`) as a file's media type and base64, a URL as itself
+ * (its media type `fallback`), or a 400 naming `path` for a `data:` URL that is not base64.
+ */
+export function fileFromUrl(
+  url: string,
+  path: string,
+  fallback: string,
+): Pick<WireFilePart, "media_type" | "data" | "url"> {
+  if (!url.startsWith("data:")) return { media_type: fallback, url };
+  const comma = url.indexOf(",");
+  const header = comma < 0 ? "" : url.slice(5, comma);
+  if (!header.endsWith(";base64"))
+    throw invalidField(path, `\`${path}\` must be a base64 data URL (data:<media type>;base64,...) or an https URL.`);
+  const mediaType = header.slice(0, -";base64".length).split(";")[0] ?? "";
+  return { media_type: mediaType === "" ? fallback : mediaType, data: url.slice(comma + 1) };
+}
