@@ -73,7 +73,8 @@ describe("/v1/stream: files in the Worker's own body", () => {
   });
 });
 
-describe("file sizes", () => {
+// Each body holds up to 30 MiB: a minute's room each, as the fuzz tests have, for a loaded machine.
+describe("file sizes", { timeout: 60_000 }, () => {
   // Above the default body limit, so the per-file limit is what stops it.
   const roomy = testEnv({ ...live, MAX_BODY_BYTES: 64 * 1024 * 1024 });
   const base64Of = (bytes: number) => "A".repeat(Math.ceil(bytes / 3) * 4);
