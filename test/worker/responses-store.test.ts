@@ -80,10 +80,8 @@ async function conforming(
     .split("\n")
     .filter((line) => line.startsWith('data: {"type":"response.completed"'))
     .at(-1);
-  return {
-    response:
-      terminal && (JSON.parse(terminal.slice("data: ".length)) as { response: Record<string, unknown> }).response,
-  };
+  if (terminal === undefined) return { response: undefined };
+  return { response: (JSON.parse(terminal.slice("data: ".length)) as { response: Record<string, unknown> }).response };
 }
 const outputOf = (response: Record<string, unknown>) => response["output"] as Record<string, unknown>[];
 /** `id` with its character at `at` (from the end) changed: its MAC no longer checks. */
@@ -180,6 +178,13 @@ describe("stored /v1/responses: item_reference", () => {
       expect(answer.status).toBe(404);
       expect((await json(answer))["error"]).toMatchObject({ param: "input[0].id", type: "invalid_request_error" });
     }
+    // More responses than one request may name: refused before any id is checked or read.
+    const many = Array.from({ length: 1025 }, () => ({
+      type: "item_reference",
+      id: `msg_any-0_${crypto.randomUUID()}_${"A".repeat(22)}0`,
+    }));
+    const refused = await chat.send({ input: many });
+    expect([refused.status, ((await json(refused))["error"] as { param: string }).param]).toEqual([400, "input"]);
     const other = conversation("anthropic", stored("anthropic", { CLIENT_TOKEN: "other" }));
     const foreign = await other.send({ input: [{ type: "item_reference", id }] }, { authorization: "Bearer other" });
     expect(foreign.status).toBe(404);
@@ -294,6 +299,9 @@ describe("stored /v1/responses: GET, DELETE, input_items, cancel", () => {
       404,
       "previous_response_id",
     ]);
+    // A malformed path is a 404 too, never a 500; compact is not served.
+    expect((await chat.get("%E0%A4%A")).status).toBe(404);
+    expect((await chat.get("compact", "POST")).status).toBe(404);
   });
 
   it("an unknown, forged, other token's or expired id is a 404 naming previous_response_id", async () => {

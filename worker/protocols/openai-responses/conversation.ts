@@ -40,6 +40,9 @@ export interface Conversation {
   previousResponseId: string | undefined;
 }
 
+/** The most stored responses the `item_reference` items of one request may name. */
+const MAX_REFERENCED_RESPONSES = 1024;
+
 /** The 404 of an id that names no stored response (unknown, expired, deleted, or another token's). */
 export const unknownStored = (field: string, what: string): HttpError =>
   new HttpError(404, {
@@ -84,6 +87,12 @@ export async function readConversation(
     if (from === undefined) throw unknownStored(`input[${i}].id`, "item");
     return { i, id, from };
   });
+  // Each response named costs a check of its id's MAC and a read: a bounded number per request.
+  if (new Set(wanted.map(({ from }) => from)).size > MAX_REFERENCED_RESPONSES)
+    throw invalidField(
+      "input",
+      `The \`item_reference\` items name more than ${MAX_REFERENCED_RESPONSES} responses: send the items themselves, or \`previous_response_id\`.`,
+    );
   const texts = await stored.read([...(previousId ? [previousId] : []), ...wanted.map(({ from }) => from)], {
     withEarlier: previousId ? [previousId] : [],
     maxLength,

@@ -70,7 +70,8 @@ const PATH = /^\/v1\/responses\/([^/]+)(\/input_items|\/cancel)?$/;
 export async function storedResponseRoute(request: Request, env: Env): Promise<Response | undefined> {
   const url = new URL(request.url);
   const match = PATH.exec(url.pathname);
-  if (!match) return undefined;
+  // `POST /responses/compact` (Open Responses) is not served: the router's 404.
+  if (!match || match[1] === "compact") return undefined;
   const [, id, action = ""] = match;
   const settings = readSettings(env);
   const cors = corsHeaders(request, settings.corsAllowOrigins);
@@ -86,7 +87,8 @@ export async function storedResponseRoute(request: Request, env: Env): Promise<R
       );
     await authenticate(request, authContext(env, settings));
     const stored = await storedResponsesOf({ request, env, settings });
-    const storedId = storedIdOfResponse(decodeURIComponent(id!));
+    // Ids are letters, digits, `_` and `-`: one sent percent-encoded matches none.
+    const storedId = storedIdOfResponse(id!);
     const headers = { ...cors, "cache-control": "no-store" };
     if (!stored || storedId === undefined) throw unknownStored("response_id", "response");
     if (request.method === "DELETE") {
