@@ -11,8 +11,8 @@
 //   - workloads (LOAD_WORKLOADS): chat-stream, chat (not streamed), messages, responses (small
 //     answers: a little text and one tool call), responses-no-store (`store: false`) and
 //     tool-args-10k (one call of 10 KB arguments in 1-6 character fragments, streamed chat);
-//   - concurrency (LOAD_CONCURRENCY) 1, 10 and 50, LOAD_N requests at each (default 200, 500,
-//     1000), the direct request to the upstream first, then each workerd (their order turned at
+//   - concurrency (LOAD_CONCURRENCY) 1, 10 and 50, LOAD_N requests at each (default 200, 400,
+//     500), the direct request to the upstream first, then each workerd (their order turned at
 //     each step).
 // Per target and step: req/s, p50 / p99 of the total time and of the time to first content
 // (the first text or tool-call delta), the p50 overhead over the direct request, workerd CPU per
@@ -44,7 +44,7 @@ const NAMES = (
   process.env["LOAD_WORKLOADS"] ?? "chat-stream,chat,messages,responses,responses-no-store,tool-args-10k"
 ).split(",");
 const LEVELS = (process.env["LOAD_CONCURRENCY"] ?? "1,10,50").split(",").map(Number);
-const DEFAULT_N: Record<number, number> = { 1: 200, 10: 500, 50: 1000 };
+const DEFAULT_N: Record<number, number> = { 1: 200, 10: 400, 50: 500 };
 const countAt = (c: number): number => Number(process.env["LOAD_N"] ?? DEFAULT_N[c] ?? 20 * c);
 const TICK_MS = 1000 / Number(process.env["CLK_TCK"] ?? 100);
 const BEFORE = process.env["LOAD_BEFORE"];
