@@ -18,35 +18,35 @@ const MAX_SAMPLE_US = 4 * INTERVAL_US;
 
 /** Stages by the functions that do their work (the innermost match wins). */
 const STAGES: [string, RegExp][] = [
-  ["settings (env vars read)", /^(readSettings|integer|list|aliases|modelAliases|parseModelAliases|readAliases)$/],
-  ["auth", /^(authenticate|equalInConstantTime|bearerToken|authContext|anyProviderKey)$/],
+  ["settings (env vars read)", /^(readSettings|integer|commaList|nonEmpty|flag)$/],
+  ["auth", /^(authenticate|equalInConstantTime|sha256|tokenHash|bearerToken|authContext|anyProviderKey)$/],
   ["CORS", /^(corsHeaders|preflightResponse)$/],
-  ["body read and JSON.parse", /^(readJsonBody|readText|readAll|sleep)$/],
+  ["body read and JSON.parse", /^(readJsonBody|readText|readAll)$/],
   [
     "request checks (protocol body, tools, schemas, limits)",
-    /^(parse\w*Request|clientRequest|parseStreamRequest|\w*Tools?$|checkDepth|depthOf|\w*Schema\w*|read\w*Messages?|parse\w*)$/,
+    /^(parse\w*Request|clientRequest|\w*Tools?|checkDepth|depthOf|\w*Schema\w*|read\w*Messages?|agentModel|providerModel|bareNameProvider|resolveAlias)$/,
   ],
   [
     "provider request (tool names, body, headers)",
-    /^(withProviderToolNames|buildRequest|requestBody|\w*RequestBody|providerTarget|upstreamProvider|\w*Request$)$/,
+    /^(withProviderToolNames|buildRequest|requestBody|\w*RequestBody|providerTarget|upstreamProvider)$/,
   ],
   [
-    "upstream fetch and its watch",
-    /^(openUpstream|fetch|responseWatch|ResponseWatch|next|readStarts|#readStarts|check|#check)$/,
+    "upstream fetch, its clocks (idle, deadline)",
+    /^(openUpstream|openChain|responseWatch|ResponseWatch|readStarts|check|onTimeout|statusError)$/,
   ],
   [
     "the chain (framing, decoder, accumulator)",
-    /^(ChainPump|work|take|read|pull|toolCallBatchStream|streamToolCallBatches|\w*Decoder\w*|\w*Framing\w*|\w*Accumulat\w*|feed|push|emit|decode|\w*Delta\w*)$/,
+    /^(ChainPump|work|take|keep|settlesSoon|toolCallBatchStream|streamToolCallBatches|decodeMessage|decodeChoice|joinedChunks|\w*Decoder\w*|\w*Framing\w*|\w*Accumulat\w*|\w*Delta\w*)$/,
   ],
   [
     "provider data strip, tool names back",
-    /^(withoutProviderData\w*|strip\w*|clientNames|clientEventNames|agentBatches|allowedCalls|customCalls)$/,
+    /^(withoutProviderData\w*|stripped\w*|clientNames|clientEvent|failUnreadable|agentBatches|allowedCalls|customCalls)$/,
   ],
-  ["the encoder", /^(\w*Encoder\w*|encode|encodeAnswer|joinDeltas|end)$/],
-  ["writes and keep-alive", /^(withHeartbeat|beat|stop|answerHeaders|enqueue)$/],
+  ["the encoder", /^(\w*Encoder\w*|encode|encodeBatches|encodeAnswer|joinDeltas|formatToolCallEvent)$/],
+  ["writes and keep-alive", /^(withHeartbeat|beat|readMapped|mapChunks|answerHeaders)$/],
   [
     "Durable Object and storage",
-    /^(responsePool|startResumable\w*|newResponseId|responseIdKey|mintedResponseObject|stubOf|attach|ResponseBuffer|\w*Log\w*|keyedStore)$/,
+    /^(responsePool|startResumable\w*|newResponseId|responseIdKey|mintedResponseObject|stubOf|attach|ResponseBuffer|\w*Log\w*|keyedStore|keep\w*Response|keepingOf|KeepingEncoder)$/,
   ],
 ];
 

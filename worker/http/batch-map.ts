@@ -69,7 +69,16 @@ export function mapChunks<I, O>(
   return out;
 }
 
-/** The steps composed over `stream` and the stream they read; `stream` itself when it was not made by {@link mapChunks}. */
+/**
+ * The steps composed over `stream` and the stream they read; `stream` itself when it was not made
+ * by {@link mapChunks}.
+ *
+ * @example
+ * ```ts
+ * const { source, map, end } = mappedSource(body);
+ * const reader = source.getReader();
+ * ```
+ */
 export function mappedSource<O>(stream: ReadableStream<O>): MappedSource<O> {
   return (
     (mapped.get(stream) as MappedSource<O> | undefined) ?? { source: stream, map: (chunk) => chunk as O, end: () => [] }
