@@ -11,7 +11,9 @@ import { streamRequest, worker } from "./support.ts";
 const anthropic = new Anthropic({ baseURL: "http://localhost:8787", apiKey: "x", fetch: workerFetch(), maxRetries: 0 });
 const openai = new OpenAI({ baseURL: "http://localhost:8787/v1", apiKey: "x", fetch: workerFetch(), maxRetries: 0 });
 
-describe("a long agent session", () => {
+// Thousands of items through the SDK and the Worker take seconds on a busy machine: a hang guard of
+// 30 s, not vitest's 5 s, so that a slow run is not reported as a failure (nothing here is timed).
+describe("a long agent session", { timeout: 30_000 }, () => {
   it("/v1/responses: 1,500 tool calls (3,001 input items) are answered", async () => {
     const input = [
       { role: "user" as const, content: "hi" },
