@@ -164,6 +164,30 @@ describe("stored /v1/responses: item_reference", () => {
     expect(JSON.stringify(assistant.content)).toContain("Paris");
   });
 
+  it("a tool loop that references every earlier step reads each step's output, not its conversation again", async () => {
+    // The AI SDK's loop: each step sends the question, item_reference items for every earlier
+    // output item and the results. The conversation stays under MAX_AGENT_BODY_BYTES; what the
+    // references read must too (reading each step's whole input again grew with the steps' square).
+    const chat = conversation("anthropic", stored("anthropic", { MAX_AGENT_BODY_BYTES: "40000" }));
+    const input: Record<string, unknown>[] = [{ role: "user", content: "Weather in Paris?" }];
+    for (let step = 1; step <= 8; step++) {
+      const answer = await chat.send({ input });
+      const response = await json(answer);
+      expect([step, answer.status]).toEqual([step, 200]);
+      for (const item of outputOf(response)) input.push({ type: "item_reference", id: item["id"] });
+      const call = outputOf(response).find((item) => item["type"] === "function_call")!;
+      input.push({ type: "function_call_output", call_id: call["call_id"], output: "x".repeat(1500) });
+    }
+    expect(JSON.stringify(input).length).toBeLessThan(20_000);
+    // An input item the Worker named is read back from the response's input all the same.
+    const last = await json(await chat.send({ input }));
+    const listed = (await json(await chat.get(`${last["id"]}/input_items?order=asc`)))["data"] as { id: string }[];
+    const upstream = chat.answer({ text: "Sunny." });
+    const referenced = await chat.send({ input: [{ type: "item_reference", id: listed[0]!.id }] });
+    expect([listed[0]!.id.endsWith("i0"), referenced.status]).toEqual([true, 200]);
+    expect(JSON.stringify(upstream.requests.at(-1)!.body)).toContain("Weather in Paris?");
+  });
+
   it("an unknown, forged or other token's item is a 404 naming the item", async () => {
     const chat = conversation("anthropic");
     const first = await json(await chat.send({ input: "Weather in Paris?" }));
@@ -352,7 +376,9 @@ describe("stored /v1/responses: what is not stored", () => {
       400,
       "previous_response_id",
     ]);
-    const id = outputOf(first)[0]!["id"];
+    // A reference reads the response object (its input is read for an input item alone).
+    const long = await json(await chat.send({ input: "Hi", instructions: "x".repeat(2500) }));
+    const id = outputOf(long)[0]!["id"];
     const referenced = await chat.send({ input: [{ type: "item_reference", id }] });
     expect([referenced.status, ((await json(referenced))["error"] as { param: string }).param]).toEqual([400, "input"]);
   });

@@ -7,10 +7,10 @@ import { objectNameOf } from "./response-id.ts";
  * `item_reference`, `GET`/`DELETE /v1/responses/<id>`), in the object's storage beside the
  * resumable logs: each under its id's keys (`r:<id>:stored:*`, `keyed-store.ts`), so the alarm
  * that drops a log past its time drops a stored response the same way (`expiries.ts`). A response
- * is written once, when it completed: its JSON text (the response and the input items of its
- * request) and, apart, the earlier items it continued from (`previous_response_id`: read only
- * for the next `previous_response_id` and `input_items`, so that a reference to one of its items
- * reads its own items alone), each in pieces of at most {@link PIECE_LENGTH} characters (a stored
+ * is written once, when it completed: its JSON text (the response object) and, apart, the items
+ * the model read (those it continued from by `previous_response_id`, then its request's: read
+ * only for the next `previous_response_id`, `input_items` and a reference to an input item, so
+ * that a reference to one of its output items reads the response alone), each in pieces of at most {@link PIECE_LENGTH} characters (a stored
  * value has a size limit), and a header naming its owner (a hash of the client token that
  * created it) and its expiry, in one commit. Reads check both: another owner's
  * or an expired response is as absent as an unknown one.

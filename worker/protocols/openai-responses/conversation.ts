@@ -4,10 +4,11 @@
  * and what a response stores for the next turn.
  *
  * A stored response keeps its response object (its output with the reasoning items and their
- * `encrypted_content`, its calls, `instructions` and the settings it repeats) and its input: the
- * items of its request, item references resolved, each with an `id` and a `status`
- * (./stored-ids.ts), and apart those of its previous response (its earlier items, input and
- * output), which `GET /v1/responses/<id>/input_items` lists first. A request with `previous_response_id` is answered as if it had sent that input and
+ * `encrypted_content`, its calls, `instructions` and the settings it repeats) and, apart, its
+ * input: the items of its previous response (its earlier items, input and output), then those of
+ * its request, item references resolved, each with an `id` and a `status` (./stored-ids.ts), as
+ * `GET /v1/responses/<id>/input_items` lists them. An `item_reference` to an output item reads
+ * the response object alone, whatever came before it. A request with `previous_response_id` is answered as if it had sent that input and
  * output before its own `input` (not its `instructions`, which OpenAI does not carry over either);
  * an `item_reference` is replaced, where it stands, by the stored item it names (in the response
  * its id names). Both reach every provider as if the client had sent the items.
@@ -20,13 +21,13 @@ import type { StoredResponses } from "../../resumable/stored-response-pool.ts";
 import { inputItemId, storedIdOfItem, storedIdOfResponse } from "./stored-ids.ts";
 
 /**
- * What a stored response holds: the response object and the input items of its request (the
- * earlier items of its `previous_response_id` are kept apart, `worker/resumable/stored-responses.ts`).
+ * What a stored response holds: the response object (its input, the earlier items of its
+ * `previous_response_id` first, is kept apart, `worker/resumable/stored-responses.ts`).
  */
 export interface StoredRecord {
   /** The response object, as `GET /v1/responses/<id>` answers it. */
   response: Record<string, unknown> & { output: unknown[] };
-  /** The items of its request, with an `id` and a `status` each. */
+  /** Empty (a response stored before its input was kept apart held it here). */
   input: Record<string, unknown>[];
 }
 
@@ -53,7 +54,7 @@ export const unknownStored = (field: string, what: string): HttpError =>
 
 /**
  * Reads the stored responses `body` names (its `previous_response_id` with its earlier items, the
- * responses of its `item_reference` items without theirs: one read per object, at most
+ * responses of its `item_reference` items without theirs unless an input item is named: one read per object, at most
  * `maxLength` characters in all, else a 400) and resolves them. Without `stored` (no
  * `RESPONSES` binding), or with nothing to read, the body is as sent: the parser refuses what it
  * cannot take.
@@ -83,9 +84,9 @@ export async function readConversation(
   const wanted = references.map((i) => {
     const id = own((input as Record<string, unknown>[])[i]!, "id");
     if (typeof id !== "string") throw invalidField(`input[${i}].id`, "An `item_reference` needs the `id` of an item.");
-    const from = storedIdOfItem(id);
-    if (from === undefined) throw unknownStored(`input[${i}].id`, "item");
-    return { i, id, from };
+    const named = storedIdOfItem(id);
+    if (named === undefined) throw unknownStored(`input[${i}].id`, "item");
+    return { i, id, from: named.storedId, input: named.input };
   });
   // Each response named costs a check of its id's MAC and a read: a bounded number per request.
   if (new Set(wanted.map(({ from }) => from)).size > MAX_REFERENCED_RESPONSES)
@@ -94,7 +95,8 @@ export async function readConversation(
       `The \`item_reference\` items name more than ${MAX_REFERENCED_RESPONSES} responses: send the items themselves, or \`previous_response_id\`.`,
     );
   const texts = await stored.read([...(previousId ? [previousId] : []), ...wanted.map(({ from }) => from)], {
-    withEarlier: previousId ? [previousId] : [],
+    // A response's input is kept with its earlier items: read for an input item's reference alone.
+    withEarlier: [...(previousId ? [previousId] : []), ...wanted.flatMap(({ from, input }) => (input ? [from] : []))],
     maxLength,
     field: previousId ? "previous_response_id" : "input",
   });
@@ -104,24 +106,27 @@ export async function readConversation(
     if (text !== undefined && !records.has(id)) records.set(id, JSON.parse(text) as StoredRecord);
     return records.get(id);
   };
+  const earlier = (id: string): Record<string, unknown>[] => {
+    const text = texts.get(id)?.earlier;
+    return text ? (JSON.parse(text) as Record<string, unknown>[]) : [];
+  };
   const before = previousId === undefined ? undefined : record(previousId);
   if (previousId !== undefined && !before) throw unknownStored("previous_response_id", "response");
   let resolved = body;
   if (wanted.length > 0) {
     const items = [...(input as unknown[])];
-    for (const { i, id, from } of wanted) {
+    for (const { i, id, from, input: ofInput } of wanted) {
       const found = record(from);
       const item =
-        found && [...found.input, ...found.response.output].find((one) => isObject(one) && own(one, "id") === id);
+        found &&
+        [...found.input, ...(ofInput ? earlier(from) : []), ...found.response.output].find(
+          (one) => isObject(one) && own(one, "id") === id,
+        );
       if (item === undefined) throw unknownStored(`input[${i}].id`, "item");
       items[i] = item;
     }
     resolved = { ...body, input: items };
   }
-  const earlier = (id: string): Record<string, unknown>[] => {
-    const text = texts.get(id)?.earlier;
-    return text ? (JSON.parse(text) as Record<string, unknown>[]) : [];
-  };
   return {
     body: resolved,
     earlier:

@@ -17,10 +17,13 @@ export interface Keeping {
   stored: StoredResponses;
   /** The stored id (./stored-ids.ts). */
   id: string;
-  /** The stored input of the request, as JSON. */
+  /**
+   * The items the model read, as JSON: the earlier items of its `previous_response_id`, then the
+   * stored input of its request. Kept apart from the response, so that an `item_reference` to
+   * one of its output items does not read the conversation before it (the AI SDK references
+   * every earlier step's output: its reads would grow with the square of the steps).
+   */
   inputText: string;
-  /** The earlier items of its `previous_response_id`, as JSON. */
-  earlierText: string | undefined;
 }
 
 /**
@@ -41,10 +44,9 @@ export async function keepingOf(
   const asked = body["store"];
   if (!stored || asked === false) return undefined;
   const id = await stored.newId();
-  const inputText = JSON.stringify(storedInput(id, body));
-  const earlierText = earlier && JSON.stringify(earlier);
-  if (stored.fits(earlierText === undefined ? inputText : inputText + earlierText))
-    return { stored, id, inputText, earlierText };
+  const input = storedInput(id, body);
+  const inputText = JSON.stringify(earlier ? [...earlier, ...input] : input);
+  if (stored.fits(inputText)) return { stored, id, inputText };
   if (asked === true)
     throw invalidField(
       "store",
@@ -70,8 +72,8 @@ export async function keepResponse(
   const { status } = response as { status?: unknown };
   if (status !== "completed" && status !== "incomplete") return;
   try {
-    const text = `{"input":${keeping.inputText},"response":${JSON.stringify(response)}}`;
-    await keeping.stored.keep(keeping.id, text, keeping.earlierText);
+    const text = `{"input":[],"response":${JSON.stringify(response)}}`;
+    await keeping.stored.keep(keeping.id, text, keeping.inputText);
   } catch (error) {
     logUnexpected(error, "storing a response");
   }

@@ -13,7 +13,7 @@
 
 const TOKEN = "((?:[a-z]{3}|any)-\\d{1,4})_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})_([\\w-]{22})";
 const RESPONSE = new RegExp(`^resp_${TOKEN}$`);
-const ITEM = new RegExp(`^[a-z]+_${TOKEN}i?\\d+$`);
+const ITEM = new RegExp(`^[a-z]+_${TOKEN}(i?)\\d+$`);
 
 /** The token of stored response `storedId` in the ids a client sees. */
 const tokenOf = (storedId: string): string => storedId.replaceAll(".", "_");
@@ -45,17 +45,17 @@ export function storedIdOfResponse(id: string): string | undefined {
 }
 
 /**
- * The stored response an item id names (an output item's, or an input item's the Worker named),
- * or `undefined`.
+ * The stored response an item id names (an output item's, or an input item's the Worker named:
+ * `input` true), or `undefined`.
  *
  * @example
  * ```ts
- * storedIdOfItem("fc_sjc-3_1b4e28ba-2fa1-41d2-883f-0016d3cca427_x1Vb0kq7Qd2aY3mT9cW8pA2"); // "sjc-3.1b4e28ba-....x1Vb0kq7Qd2aY3mT9cW8pA"
+ * storedIdOfItem("fc_sjc-3_1b4e28ba-2fa1-41d2-883f-0016d3cca427_x1Vb0kq7Qd2aY3mT9cW8pA2"); // { storedId: "sjc-3.1b4e28ba-....x1Vb0kq7Qd2aY3mT9cW8pA", input: false }
  * ```
  */
-export function storedIdOfItem(id: string): string | undefined {
+export function storedIdOfItem(id: string): { storedId: string; input: boolean } | undefined {
   const match = ITEM.exec(id);
-  return match ? `${match[1]}.${match[2]}.${match[3]}` : undefined;
+  return match ? { storedId: `${match[1]}.${match[2]}.${match[3]}`, input: match[4] === "i" } : undefined;
 }
 
 /**
