@@ -184,7 +184,7 @@ describe("POST /v1/ag-ui: errors before the stream are RUN_ERROR bodies the agen
     expect(error?.message.startsWith(`HTTP ${status}: `)).toBe(true);
   };
 
-  it("an unknown provider, malformed messages, binary content, client tools in run mode: 400 naming the field", async () => {
+  it("an unknown provider, malformed messages, a stored file's content, client tools in run mode: 400 naming the field", async () => {
     await rejected(
       { messages: [user("hi")], forwardedProps: { model: "llama/3" } },
       400,
@@ -198,14 +198,15 @@ describe("POST /v1/ag-ui: errors before the stream are RUN_ERROR bodies the agen
           {
             id: "x",
             role: "user",
-            content: [{ type: "binary", mimeType: "image/png", data: "AA==" }],
+            // Images and documents reach the provider; one stored elsewhere (a `file` source) cannot.
+            content: [{ type: "image", source: { type: "file", value: "file-1" } }],
           } as unknown as Message,
         ],
         forwardedProps: { model: "openai/m" },
       },
       400,
       "invalid_request",
-      /field: messages\[0\]\.content\[0\]\.type/,
+      /`messages\[0\]\.content\[0\]\.source\.value` names a stored file/,
     );
     await rejected(
       { messages: [user("hi")], tools: [TOOL], forwardedProps: { model: "openai/m", run: true } },

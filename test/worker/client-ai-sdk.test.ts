@@ -333,7 +333,7 @@ describe("POST /v1/ui: errors before the stream are the text useChat shows", () 
       await send({ ...valid, messages: [{ id: "u", role: "user", parts: [{ type: "file", url: "data:," }] }] }),
       400,
       "invalid_request",
-      /field: messages\[0\]\.parts\[0\]\.type/,
+      /`messages\[0\]\.parts\[0\]\.mediaType` must be a string/,
     );
     await expectText(
       await send({ ...valid, temperatur: 1 }),

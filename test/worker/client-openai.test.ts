@@ -157,7 +157,7 @@ describe("POST /v1/chat/completions: errors before the stream in OpenAI's shape"
       await bad(
         sdk.chat.completions.create({
           ...valid,
-          messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x.test/a.png" } }] }],
+          messages: [{ role: "user", content: [{ type: "video_url", video_url: { url: "https://x.test/a.mp4" } }] }],
         } as never),
       ),
     ).toMatchObject({

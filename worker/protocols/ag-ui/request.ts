@@ -6,7 +6,7 @@
  * {
  *   "threadId": "thread_1", "runId": "run_1", "state": {},
  *   "messages": [
- *     { "id": "m1", "role": "user", "content": "Weather in Paris?" },      // or [{ "type": "text", "text": ... }]
+ *     { "id": "m1", "role": "user", "content": "Weather in Paris?" },      // or parts: text, image, audio, video, document
  *     { "id": "m2", "role": "assistant", "toolCalls": [{ "id": "call_1", "type": "function", "function": { "name": "get_weather", "arguments": "{\"city\":\"Paris\"}" } }] },
  *     { "id": "m3", "role": "tool", "toolCallId": "call_1", "content": "{\"celsius\": 18}" }
  *   ],
@@ -43,6 +43,8 @@ import {
 } from "../client-request.ts";
 import type { ClientRequest } from "../../services/client-events.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import { checkedWireFile, type WirePart } from "../../request/file-parts.ts";
+import { fileIdError, fileOfUrl } from "../client-files.ts";
 import { providerModel } from "../provider-model.ts";
 
 /** A validated `POST /v1/ag-ui` request. */
@@ -89,7 +91,7 @@ export function parseAGUIRequest(
       ? []
       : arrayAt(own(input, "context"), "context").map((entry, i) => contextLine(entry, `context[${i}]`));
   const messages = arrayAt(own(input, "messages"), "messages").flatMap((message, i) =>
-    toWire(message, `messages[${i}]`),
+    toWire(message, `messages[${i}]`, provider),
   );
   if (context.length > 0) messages.unshift({ role: "system", content: `Context:\n${context.join("\n")}` });
   const parsed = clientRequest(
@@ -116,12 +118,13 @@ export function parseAGUIRequest(
   return { ...parsed, threadId, runId };
 }
 
-function toWire(value: unknown, path: string): WireMessage[] {
+function toWire(value: unknown, path: string, provider: string): WireMessage[] {
   const message = objectAt(value, path);
   const role = own(message, "role");
   if (role === "system" || role === "developer")
     return [{ role: "system", content: stringAt(own(message, "content"), `${path}.content`) }];
-  if (role === "user") return [{ role: "user", content: userText(own(message, "content"), `${path}.content`) }];
+  if (role === "user")
+    return [{ role: "user", content: userContent(own(message, "content"), `${path}.content`, provider) }];
   if (role === "tool") {
     const error = own(message, "error");
     const content =
@@ -154,21 +157,38 @@ function toWire(value: unknown, path: string): WireMessage[] {
   );
 }
 
-/** A user message's text: a string, or its text parts; binary parts are refused. */
-function userText(value: unknown, path: string): string {
+/**
+ * A user message's content: a string, or its parts (AG-UI 1.0's `text`, and `image`, `audio`,
+ * `video` and `document` with a `data` source, base64 with its `mimeType`, or a `url` source); a
+ * `file` source names a file stored elsewhere, which this Worker does not have: a 400.
+ */
+function userContent(value: unknown, path: string, provider: string): string | WirePart[] {
   if (typeof value === "string") return value;
-  return arrayAt(value, path)
-    .map((part, i) => {
-      const fields = objectAt(part, `${path}[${i}]`);
-      if (own(fields, "type") !== "text")
-        throw invalidField(
-          `${path}[${i}].type`,
-          "Only text content is supported; this Worker sends no binary content to the provider.",
-        );
-      return stringAt(own(fields, "text"), `${path}[${i}].text`);
-    })
-    .join("");
+  const parts = arrayAt(value, path).map((part, i): WirePart => {
+    const at = `${path}[${i}]`;
+    const fields = objectAt(part, at);
+    const type = own(fields, "type");
+    if (type === "text") return { type: "text", text: stringAt(own(fields, "text"), `${at}.text`) };
+    if (!MEDIA.has(type as string))
+      throw invalidField(`${at}.type`, "A content part is text, image, audio, video or document.");
+    const source = objectAt(own(fields, "source"), `${at}.source`);
+    const kind = own(source, "type");
+    const given = own(source, "mimeType") ?? undefined;
+    const mimeType = given === undefined ? undefined : stringAt(given, `${at}.source.mimeType`);
+    const value = stringAt(own(source, "value"), `${at}.source.value`);
+    if (kind === "data")
+      return checkedWireFile({ type: "file", media_type: mimeType ?? "", data: value }, `${at}.source`, provider);
+    if (kind === "url")
+      return fileOfUrl(value, `${at}.source`, provider, mimeType ?? `${type === "document" ? "application" : type}/*`);
+    if (kind === "file") throw fileIdError(`${at}.source.value`);
+    throw invalidField(`${at}.source.type`, "A part's source is data, url or file.");
+  });
+  if (parts.some((part) => part.type === "file")) return parts;
+  return parts.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
+
+/** AG-UI 1.0's binary content parts. */
+const MEDIA: ReadonlySet<string> = new Set(["image", "audio", "video", "document"]);
 
 function contextLine(value: unknown, path: string): string {
   const entry = objectAt(value, path);

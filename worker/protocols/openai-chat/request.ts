@@ -7,7 +7,7 @@
  *   "model": "anthropic/claude-sonnet-4-5",
  *   "messages": [
  *     { "role": "system", "content": "Be brief." },           // or "developer"
- *     { "role": "user", "content": "Weather in Paris?" },       // or [{ "type": "text", "text": ... }]
+ *     { "role": "user", "content": "Weather in Paris?" },       // or parts: text, image_url, input_audio, file
  *     { "role": "assistant", "content": null, "tool_calls": [{ "id": "call_1", "type": "function", "function": { "name": "get_weather", "arguments": "{\"city\":\"Paris\"}" } }] },
  *     { "role": "tool", "tool_call_id": "call_1", "content": "{\"celsius\": 18}" }
  *   ],
@@ -45,6 +45,7 @@ import {
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import { effortReasoning } from "../client-reasoning.ts";
 import { providerModel } from "../provider-model.ts";
+import { userContent } from "./content-parts.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
@@ -124,7 +125,7 @@ export function parseChatCompletionRequest(
       ? false
       : optionalBoolean(objectAt(options, "stream_options")["include_usage"], "stream_options.include_usage");
   const messages = arrayAt(own(fields, "messages") ?? undefined, "messages").map((message, i) =>
-    toWire(message, `messages[${i}]`),
+    toWire(message, `messages[${i}]`, provider),
   );
   const tools =
     own(fields, "tools") === undefined || own(fields, "tools") === null
@@ -155,12 +156,14 @@ export function parseChatCompletionRequest(
   return { request, model: own(fields, "model") as string, stream, includeUsage };
 }
 
-function toWire(value: unknown, path: string): WireMessage {
+function toWire(value: unknown, path: string, provider: string): WireMessage {
   const message = objectAt(value, path);
   const role = own(message, "role");
   if (role === "system" || role === "developer")
     return { role: "system", content: textOf(own(message, "content"), `${path}.content`) };
-  if (role === "user") return { role: "user", content: textOf(own(message, "content"), `${path}.content`) };
+  // A user message's images, audio and files (./content-parts.ts); the other roles hold text.
+  if (role === "user")
+    return { role: "user", content: userContent(own(message, "content"), `${path}.content`, provider) };
   if (role === "tool")
     return {
       role: "tool",
@@ -230,7 +233,10 @@ function textOf(value: unknown, path: string): string {
       const fields = objectAt(part, `${path}[${i}]`);
       if (own(fields, "type") === "text") return stringAt(own(fields, "text"), `${path}[${i}].text`);
       if (own(fields, "type") === "refusal") return stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
-      throw invalidField(`${path}[${i}].type`, "Only text content parts are supported.");
+      throw invalidField(
+        `${path}[${i}].type`,
+        "Only text parts are supported here (images and files: in a user message).",
+      );
     })
     .join("");
 }

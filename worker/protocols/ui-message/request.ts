@@ -43,6 +43,8 @@ import {
 } from "../client-request.ts";
 import type { ClientRequest } from "../../services/client-events.ts";
 import { isObject, own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import type { WirePart } from "../../request/file-parts.ts";
+import { fileOfUrl } from "../client-files.ts";
 import { providerModel } from "../provider-model.ts";
 
 /** A validated `POST /v1/ui` request. */
@@ -90,7 +92,7 @@ export function parseUIRequest(
   if (!run && own(fields, "max_steps") !== undefined)
     throw invalidField("max_steps", "`max_steps` applies to run mode only (`run: true`).");
   const list = arrayAt(own(fields, "messages"), "messages");
-  const messages = list.flatMap((message, i) => toWire(message, `messages[${i}]`));
+  const messages = list.flatMap((message, i) => toWire(message, `messages[${i}]`, provider));
   const parsed = clientRequest(
     {
       provider,
@@ -114,17 +116,17 @@ export function parseUIRequest(
     : parsed;
 }
 
-function toWire(value: unknown, path: string): WireMessage[] {
+function toWire(value: unknown, path: string, provider: string): WireMessage[] {
   const message = objectAt(value, path);
   const role = own(message, "role");
   const parts = arrayAt(own(message, "parts"), `${path}.parts`).map((part, j) => objectAt(part, `${path}.parts[${j}]`));
+  // A user message's `file` parts (an image, a PDF: `mediaType` and a URL or data URL) go to the provider.
+  if (role === "user" && parts.some((part) => own(part, "type") === "file"))
+    return [{ role, content: userParts(parts, path, provider) }];
   if (role === "system" || role === "user") {
     parts.forEach((part, j) => {
       if (own(part, "type") === "file")
-        throw invalidField(
-          `${path}.parts[${j}].type`,
-          "Only text parts are supported; this Worker sends no files to the provider.",
-        );
+        throw invalidField(`${path}.parts[${j}].type`, "Only text parts are supported in a system message.");
     });
     return [{ role, content: texts(parts, path) }];
   }
@@ -191,4 +193,23 @@ function texts(parts: readonly Record<string, unknown>[], path: string): string 
       own(part, "type") === "text" ? [stringAt(own(part, "text"), `${path}.parts[${j}].text`)] : [],
     )
     .join("");
+}
+
+/** A user message's text and `file` parts in order (its other parts, such as data parts, are not sent). */
+function userParts(parts: readonly Record<string, unknown>[], path: string, provider: string): WirePart[] {
+  return parts.flatMap((part, j): WirePart[] => {
+    const at = `${path}.parts[${j}]`;
+    const type = own(part, "type");
+    if (type === "text") return [{ type: "text", text: stringAt(own(part, "text"), `${at}.text`) }];
+    if (type !== "file") return [];
+    const mediaType = stringAt(own(part, "mediaType"), `${at}.mediaType`);
+    const filename = own(part, "filename") ?? undefined;
+    const named = filename === undefined ? {} : { filename: stringAt(filename, `${at}.filename`) };
+    return [
+      fileOfUrl(stringAt(own(part, "url"), `${at}.url`), `${at}.url`, provider, mediaType, {
+        media_type: mediaType,
+        ...named,
+      }),
+    ];
+  });
 }
