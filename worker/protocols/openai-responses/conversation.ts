@@ -112,16 +112,23 @@ export async function readConversation(
   };
   const before = previousId === undefined ? undefined : record(previousId);
   if (previousId !== undefined && !before) throw unknownStored("previous_response_id", "response");
+  // Each response's items by id, made once: a request may hold many references to one response.
+  const indexes = new Map<string, Map<unknown, unknown>>();
+  const itemsOf = (from: string): Map<unknown, unknown> => {
+    let index = indexes.get(from);
+    if (index) return index;
+    const found = record(from);
+    index = new Map();
+    for (const one of found ? [...found.input, ...earlier(from), ...found.response.output] : [])
+      if (isObject(one) && !index.has(own(one, "id"))) index.set(own(one, "id"), one);
+    indexes.set(from, index);
+    return index;
+  };
   let resolved = body;
   if (wanted.length > 0) {
     const items = [...(input as unknown[])];
-    for (const { i, id, from, input: ofInput } of wanted) {
-      const found = record(from);
-      const item =
-        found &&
-        [...found.input, ...(ofInput ? earlier(from) : []), ...found.response.output].find(
-          (one) => isObject(one) && own(one, "id") === id,
-        );
+    for (const { i, id, from } of wanted) {
+      const item = itemsOf(from).get(id);
       if (item === undefined) throw unknownStored(`input[${i}].id`, "item");
       items[i] = item;
     }
