@@ -164,6 +164,20 @@ export const ours =
     }
   };
 
+/**
+ * tool-call-stream as its users read it: `for await` over `streamToolCalls(body, { provider })`,
+ * no other option (the async iterator of the returned stream, not a reader).
+ */
+export const oursForAwait: Contender = async (chunks, framing) => {
+  let calls = 0;
+  for await (const event of streamToolCalls(streamOf(chunks), { provider: framing })) {
+    if (event.type === "tool-call") calls++;
+    else if (event.type === "invalid-tool-call" || event.type === "abort")
+      throw new Error(`a valid call was reported: ${event.type}`);
+  }
+  return calls;
+};
+
 /** `streamToolCallBatches`: the same chain, its events read one array per network chunk. */
 export const oursBatched: Contender = async (chunks, framing) => {
   let calls = 0;

@@ -2,7 +2,16 @@
 // round runs every contender once on the same input, in rotating order, so that load from other
 // processes falls on all of them alike; the figure is the median of the per-round ratios.
 // Run: node bench/focus.ts [scenario-substring]   (BENCH_ROUNDS=n, default 15)
-import { floor, floorOfArray, ours, oursBatched, oursChain, oursCores, type Contender } from "./contenders.ts";
+import {
+  floor,
+  floorOfArray,
+  ours,
+  oursBatched,
+  oursChain,
+  oursCores,
+  oursForAwait,
+  type Contender,
+} from "./contenders.ts";
 import { benchScenarios, scenarioChunks } from "./scenarios.ts";
 
 const rounds = Number(process.env["BENCH_ROUNDS"] ?? 15);
@@ -11,6 +20,7 @@ const contenders: [string, Contender][] = [
   ["floor", floor],
   ["floor without the body stream", floorOfArray],
   ["tool-call-stream", ours(false)],
+  ["for await over streamToolCalls", oursForAwait],
   ["streamToolCallBatches", oursBatched],
   ["the core (ToolCallChain)", oursChain],
   ["pure cores with callbacks", oursCores],

@@ -48,6 +48,7 @@ import "./accumulate/early-validation.cases.ts";
 // Pipeline: the whole chain in one call.
 import "./pipeline/tool-call-chain.cases.ts";
 import "./pipeline/stream-tool-calls.cases.ts";
+import "./pipeline/for-await.cases.ts";
 import "./pipeline/provider-stream-tool-calls.cases.ts";
 import "./pipeline/truncation.cases.ts";
 import "./pipeline/fault-matrix.cases.ts";

@@ -147,7 +147,7 @@ export class ToolCallAccumulator {
     const fragment = call.args.isClosedValue && delta.argumentsDelta === call.args.text ? "" : delta.argumentsDelta;
     if (fragment) {
       const max = this.#options.maxArgumentsLength ?? DEFAULT_MAX_ARGUMENTS_LENGTH;
-      if (call.args.text.length + fragment.length > max) {
+      if (call.args.length + fragment.length > max) {
         return this.#fail({
           code: "arguments-too-large",
           message: `Tool call arguments exceeded the limit of ${max} characters.`,
@@ -158,7 +158,7 @@ export class ToolCallAccumulator {
     // The start waits for the first argument fragment (or the completion): until then a name
     // split across fragments may still grow, and the start must carry the whole name.
     if (!call.started) {
-      if (call.name !== "" && call.args.text !== "") this.#start(call);
+      if (call.name !== "" && call.args.length > 0) this.#start(call);
     } else if (fragment) {
       this.#delta(call, fragment);
     }
@@ -241,7 +241,7 @@ export class ToolCallAccumulator {
             response: this,
             index,
             choice,
-            length: call.args.text.length,
+            length: call.args.length,
           });
     if (issues) {
       const message = issues.message ?? `The tool arguments do not match the schema of ${call.name}.`;

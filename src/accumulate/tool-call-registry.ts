@@ -169,7 +169,7 @@ export class ToolCallRegistry {
 /** Joins a split name, keeps a name repeated in full (or resent cumulatively) from doubling. */
 function mergeName(call: OpenToolCall, name: string): string {
   if (call.name === "" || name.startsWith(call.name)) return name;
-  if (call.name.endsWith(name) || call.args.text !== "") return call.name;
+  if (call.name.endsWith(name) || call.args.length > 0) return call.name;
   return call.name + name;
 }
 

@@ -5,6 +5,7 @@ import type { ToolCallEvent } from "../shared/events.ts";
 import { settlesSoon } from "../shared/settles-soon.ts";
 import { chainOptions } from "./chain-options.ts";
 import { ChainPump, type ChainInput, type InputRead } from "./chain-pump.ts";
+import { EventChannel } from "./event-channel.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { platformTimers } from "../shared/timers.ts";
 
@@ -47,43 +48,47 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
   let enqueued = 0;
   let ready: Promise<void> = Promise.resolve();
   let started = false;
-  return new ReadableStream<ToolCallEvent>(
+  const channel = new EventChannel<ToolCallEvent>(async () => {
+    if (!started) await ready;
+    const before = enqueued;
+    while (!pump.closed && enqueued === before) {
+      const work = pump.work(stepwise);
+      if (work === true) continue;
+      if (work !== false) {
+        await work;
+        continue;
+      }
+      let result: InputRead | { error: unknown };
+      try {
+        result = await pump.read();
+      } catch (error) {
+        result = { error };
+      }
+      const ended = pump.take(result, stepwise);
+      if (ended) await ended;
+    }
+  });
+  const stream = new ReadableStream<ToolCallEvent>(
     {
       start(controller) {
+        channel.attach(controller);
         const emit = (event: ToolCallEvent): void => {
           enqueued++;
-          controller.enqueue(event);
+          channel.emit(event);
         };
-        pump = new ChainPump(input, protocol, chain, emit, () => controller.close(), options.signal);
+        pump = new ChainPump(input, protocol, chain, emit, channel.close, options.signal);
         // workerd may call pull before an async start settles, so pull waits for this itself
         // (only until it has settled: an await per pull costs a turn of the microtask queue).
         ready = pump.start().then(() => void (started = true));
         return ready;
       },
-      async pull() {
-        if (!started) await ready;
-        const before = enqueued;
-        while (!pump.closed && enqueued === before) {
-          const work = pump.work(stepwise);
-          if (work === true) continue;
-          if (work !== false) {
-            await work;
-            continue;
-          }
-          let result: InputRead | { error: unknown };
-          try {
-            result = await pump.read();
-          } catch (error) {
-            result = { error };
-          }
-          const ended = pump.take(result, stepwise);
-          if (ended) await ended;
-        }
-      },
+      pull: () => channel.pull(),
       cancel: (reason) => pump.cancel(reason),
     },
     { highWaterMark: 0 }, // produce only on demand: nothing runs ahead of the consumer
-  ) as ReadableStream<TypedToolCallEvent<Tools>>;
+  );
+  // `for await` reads the chain's events without a read of the stream per event (see EventChannel).
+  return channel.install(stream) as ReadableStream<TypedToolCallEvent<Tools>>;
 }
 
 /**

@@ -7,10 +7,15 @@ import type { Emit } from "./provider-decoder.ts";
 /**
  * Parses one message's data as a JSON object. Anything else is reported as an `error` delta
  * (`malformed-payload`, or `truncated-event` for a final event cut short) and the stream goes
- * on; the payload itself is never put in the message.
+ * on; the payload itself is never put in the message. A decoder that parsed `data` already
+ * passes the value as `parsed`.
  */
-export function readJsonObject(message: FramedMessage, emit: Emit): Record<string, unknown> | undefined {
-  let payload: unknown = message.value;
+export function readJsonObject(
+  message: FramedMessage,
+  emit: Emit,
+  parsed: unknown = message.value,
+): Record<string, unknown> | undefined {
+  let payload = parsed;
   if (payload === undefined) {
     try {
       payload = JSON.parse(message.data);

@@ -64,13 +64,21 @@ export class OpenAIChatDecoder implements ProviderDecoder {
 }
 
 function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoningFields): void {
-  const lines = joinedChunks(message);
-  if (lines) return lines.forEach((line) => decodeMessage(line, emit, reasoning));
-  if (message.data.trim() === "[DONE]") {
+  const data = message.data;
+  if (data.trim() === "[DONE]") {
     reasoning.flush();
     return emit({ type: "done" });
   }
-  const chunk = readJsonObject(message, emit);
+  let payload = message.value;
+  if (payload === undefined) {
+    try {
+      payload = JSON.parse(data);
+    } catch {
+      // Left undefined (`readJsonObject` reports it) unless these are chunks joined by single newlines.
+      if (data.includes("\n")) return messageLines(message).forEach((line) => decodeMessage(line, emit, reasoning));
+    }
+  }
+  const chunk = readJsonObject(message, emit, payload);
   if (!chunk) return;
   // Groq sends `event: error` with an OpenAI-style body; OpenRouter puts `error` next to choices.
   if (message.event === "error" || chunk["error"] !== undefined) {
@@ -178,32 +186,27 @@ function toolCallChunk(call: Record<string, unknown>, choice: number, write: Jso
   return chunk;
 }
 
+const INPUT_KEYS = ["prompt_tokens", "input_tokens"];
+const OUTPUT_KEYS = ["completion_tokens", "output_tokens"];
+const TOTAL_KEYS = ["total_tokens"];
+const DETAIL_KEYS = {
+  cacheRead: ["prompt_tokens_details.cached_tokens", "input_tokens_details.cached_tokens"],
+  reasoning: ["completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens"],
+};
+
 /** Chat Completions usage (Groq's `x_groq.usage` has the same shape). */
 function chatUsage(raw: unknown): Usage | undefined {
   // Some compatible servers name the counts the Responses/Anthropic way.
-  return readUsage(raw, ["prompt_tokens", "input_tokens"], ["completion_tokens", "output_tokens"], ["total_tokens"], {
-    cacheRead: ["prompt_tokens_details.cached_tokens", "input_tokens_details.cached_tokens"],
-    reasoning: ["completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens"],
-  });
+  return raw === undefined ? undefined : readUsage(raw, INPUT_KEYS, OUTPUT_KEYS, TOTAL_KEYS, DETAIL_KEYS);
 }
 
 /**
  * Some servers (GLM behind Baseten, Kimi) end a chunk's `data:` line with one newline instead of
  * two, so the SSE rules join several chunks into one event whose lines are each a chunk. Such an
  * event (several lines that do not parse as one JSON value) is split back into one message per
- * line; a value spread over lines that parses whole stays one message.
+ * line (by `decodeMessage`, and provider detection reads the first); a value spread over lines
+ * that parses whole stays one message.
  */
-function joinedChunks(message: SSEMessage): SSEMessage[] | undefined {
-  if (!message.data.includes("\n")) return undefined;
-  try {
-    JSON.parse(message.data);
-    return undefined;
-  } catch {
-    return messageLines(message);
-  }
-}
-
-/** One message per non-empty line of an event's data (see `joinedChunks`; provider detection reads the first). */
 export function messageLines(message: SSEMessage): SSEMessage[] {
   return message.data
     .split("\n")

@@ -34,6 +34,8 @@ export class ChatReasoningFields {
   #details: Record<string, JsonValue>[] | undefined;
   /** The key of each merged detail, by its position in `#details`. */
   #keys: string[] = [];
+  /** A field streamed since the last flush. */
+  #held = false;
 
   /** Reports through `emit`. */
   constructor(emit: Emit) {
@@ -42,16 +44,19 @@ export class ChatReasoningFields {
 
   /** Takes a delta's reasoning fields. */
   add(delta: Record<string, unknown>): void {
-    for (const field of ["reasoning_content", "reasoning"] as const) {
-      const text = nonEmptyString(delta[field]);
-      if (text !== undefined) (this.#texts[field] ??= []).push(text);
-    }
+    const content = nonEmptyString(delta["reasoning_content"]);
+    if (content !== undefined) this.#text("reasoning_content", content);
+    const reasoning = nonEmptyString(delta["reasoning"]);
+    if (reasoning !== undefined) this.#text("reasoning", reasoning);
     const details = delta["reasoning_details"];
     if (Array.isArray(details)) for (const detail of details) if (isRecord(detail)) this.#detail(detail);
   }
 
   /** The reasoning ended: one part per field that streamed, and nothing held. */
   flush(): void {
+    // Called at every text delta and call fragment: nothing to do unless reasoning came.
+    if (!this.#held) return;
+    this.#held = false;
     const parts: ReasoningPart[] = [];
     for (const field of FIELDS) {
       if (field === "reasoning_details") {
@@ -67,7 +72,13 @@ export class ChatReasoningFields {
     for (const part of parts) this.#emit({ type: "reasoning-part", part });
   }
 
+  #text(field: "reasoning_content" | "reasoning", text: string): void {
+    this.#held = true;
+    (this.#texts[field] ??= []).push(text);
+  }
+
   #detail(detail: Record<string, unknown>): void {
+    this.#held = true;
     const details = (this.#details ??= []);
     const index = detail["index"];
     const key = typeof index === "number" ? `#${index}` : `type:${String(detail["type"])}`;
