@@ -149,6 +149,7 @@ export type {
   ToolCallEvent,
   ToolCallStartEvent,
   ToolCallViolationEvent,
+  UsageEvent,
 } from "./shared/events.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";
 export { ToolCallChain, type ToolCallChainOptions } from "./pipeline/tool-call-chain.ts";

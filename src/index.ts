@@ -4,7 +4,6 @@
  * ```
  * bytes -> SSEDecoderStream -> OpenAIChatDeltaStream -> ToolCallAccumulatorStream -> events
  * ```
- *
  * The root entry holds every stage and provider; the subpaths (`/core`, `/tools`, `/encode`, one per provider) a part each.
  *
  * @example
@@ -296,5 +295,6 @@ export type {
   ToolCallEvent,
   ToolCallStartEvent,
   ToolCallViolationEvent,
+  UsageEvent,
 } from "./shared/events.ts";
 export type { Timers } from "./shared/timers.ts";

@@ -61,6 +61,7 @@ import "./pipeline/batch-window.cases.ts";
 import "./pipeline/chunk-reader.cases.ts";
 import "./pipeline/sdk-chunks.cases.ts";
 import "./pipeline/external-fixtures.cases.ts";
+import "./pipeline/early-usage.cases.ts";
 import "./pipeline/hostile-sdk-objects.cases.ts";
 import "./pipeline/declared-tools.cases.ts";
 // Tools: running calls, the loop.
@@ -77,6 +78,7 @@ import "./encode/agent-protocols-fixtures.cases.ts";
 import "./encode/ready-batches.cases.ts";
 import "./encode/join-deltas.cases.ts";
 import "./encode/agent-reasoning-state.cases.ts";
+import "./encode/anthropic-turn-blocks-encoder.cases.ts";
 import { skippedFile } from "./support/harness.ts";
 import { sharedData } from "./support/shared-data.ts";
 // Case files that read the recordings as they load: without ../shared, each is one case named

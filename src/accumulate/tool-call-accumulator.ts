@@ -109,7 +109,8 @@ export class ToolCallAccumulator {
         if (delta.rawReason !== null) this.#s.rawReason = delta.rawReason;
         if (delta.reason || delta.rawReason !== null) this.#s.reason = delta.reason ?? "stop";
         return this.#completeAll(delta.choice ?? 0);
-      case "usage":
+      case "usage": // the first report is news (input tokens before any output); later ones update the finish's
+        if (this.#s.usage === undefined) this.#enqueue({ type: "usage", usage: delta.usage });
         this.#s.usage = delta.usage;
         return;
       case "error":
@@ -184,12 +185,9 @@ export class ToolCallAccumulator {
 
   #start(call: OpenToolCall): void {
     call.started = true;
-    this.#enqueue(
-      withCallFields(
-        withChoice({ type: "tool-call-start" as const, index: call.index, id: call.id, name: call.name }, call.choice),
-        call,
-      ),
-    );
+    const { index, id, name, choice, providerMetadata } = call;
+    const start = withChoice({ type: "tool-call-start" as const, index, id, name }, choice);
+    this.#enqueue(withCallFields(providerMetadata ? { ...start, providerMetadata } : start, call));
     if (call.args.text !== "") {
       this.#delta(call, call.args.text);
     }

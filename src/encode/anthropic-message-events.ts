@@ -1,6 +1,8 @@
 import { callKey } from "../shared/call-key.ts";
-import type { ReasoningPart } from "../shared/deltas.ts";
+import type { ReasoningPart, Usage } from "../shared/deltas.ts";
 import type { AbortEvent, FinishEvent } from "../shared/events.ts";
+import type { JsonValue } from "../shared/json.ts";
+import { isRecord } from "../shared/values.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { CallIds, randomId } from "./call-ids.ts";
 import {
@@ -76,13 +78,17 @@ export class AnthropicMessageEvents {
       case "invalid-tool-call": {
         const key = callKey(event);
         if (event.type !== "invalid-tool-call" && event.providerExecuted) this.#skipped.add(key);
-        if (this.#skipped.has(key)) return;
+        // A call the provider withdrew before anything of it was shown is not shown at all.
+        if (this.#skipped.has(key) || (withdrawn(event) && !this.#blocks.hasCall(key))) return;
         this.#start();
         if (event.type === "tool-call-start") return this.#blocks.startCall(event);
         return this.#blocks.endCall(event);
       }
       case "tool-call-delta":
         return this.#blocks.callDelta(callKey(event), event.argumentsDelta);
+      case "usage":
+        // Only before the first block: a stream that already started waits for the finish's counts.
+        return this.#start(event.usage);
       case "finish":
         return event.reason === "error"
           ? this.#fail({ code: "provider-error", message: "The provider ended the response with an error." })
@@ -100,7 +106,8 @@ export class AnthropicMessageEvents {
     if (!this.#ended) this.#fail(INPUT_ENDED);
   }
 
-  #start(): void {
+  /** `message_start`, once: with the provider's early usage when it came first (Anthropic, Gemini), else zeros. */
+  #start(usage?: Usage): void {
     if (this.#started) return;
     this.#started = true;
     const id = this.#options.id ?? `msg_${(this.#options.generateId ?? randomId)()}`;
@@ -114,7 +121,7 @@ export class AnthropicMessageEvents {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: 0, output_tokens: 0 },
+        usage: anthropicUsage(usage),
       },
     });
   }
@@ -123,7 +130,8 @@ export class AnthropicMessageEvents {
     const signature = block.kind === "reasoning" && block.part ? this.#signature(block.part) : undefined;
     if (signature !== undefined)
       this.#emit({ type: "content_block_delta", index: block.index, delta: { type: "signature_delta", signature } });
-    if (block.kind === "call") {
+    // A withdrawn call (cut off by Anthropic's fallback) went out as Anthropic sent it, but is no call to run.
+    if (block.kind === "call" && !(block.completion && withdrawn(block.completion))) {
       this.#calls++;
       if (block.completion?.type === "invalid-tool-call") this.#invalidCalls++;
       const sent = block.sent.join("");
@@ -171,15 +179,25 @@ function opening(block: SequencedBlock, ids: CallIds): AnthropicContentBlock {
       return { type: "thinking", thinking: "", signature: "" };
     case "redacted":
       return { type: "redacted_thinking", data: block.part.data };
-    case "call":
+    case "kept":
+      // Whole at its start, as the SDK's MessageStream keeps a block: it goes back as it came.
+      return { ...block.part.block } as AnthropicContentBlock;
+    case "call": {
+      const caller = block.start.providerMetadata?.["caller"];
       return {
         type: "tool_use",
         id: ids.assign(callKey(block.start), block.start.id),
         name: block.start.name,
         input: {},
+        // Programmatic tool calling: the client sends the caller back with the call.
+        ...(isRecord(caller) ? { caller: caller as { [key: string]: JsonValue } } : {}),
       };
+    }
   }
 }
+
+const withdrawn = (event: EncodableEvent): boolean =>
+  event.type === "invalid-tool-call" && event.error.code === "withdrawn";
 
 type BlockDelta = Extract<AnthropicStreamEvent, { type: "content_block_delta" }>["delta"];
 

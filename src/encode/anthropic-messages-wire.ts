@@ -5,6 +5,7 @@
  * @module
  */
 import type { FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
+import type { JsonValue } from "../shared/json.ts";
 
 /** Options of {@link AnthropicMessagesEncoder}, its stage and {@link readAnthropicMessage}. */
 export interface AnthropicMessagesEncoderOptions {
@@ -34,7 +35,7 @@ export type AnthropicStopReason = "end_turn" | "max_tokens" | "stop_sequence" | 
 
 /** Token usage as the Messages API reports it. */
 export interface AnthropicUsage {
-  /** Input tokens, the cached ones left out as Anthropic counts them (0 in `message_start`, where the encoder does not know them yet). */
+  /** Input tokens, the cached ones left out as Anthropic counts them (0 in `message_start` unless the provider reported them before any content). */
   input_tokens: number;
   /** Output tokens. */
   output_tokens: number;
@@ -75,6 +76,14 @@ export type AnthropicContentBlock =
       name: string;
       /** The arguments. */
       input: unknown;
+      /** Who made the call, with programmatic tool calling (`{type: "direct"}`, a code execution tool's id), when the provider said. */
+      caller?: { [key: string]: JsonValue };
+    }
+  | {
+      /** A block the provider gets back as it came, in its place: Anthropic's `compaction` summary, a `fallback` boundary. */
+      type: "compaction" | "fallback";
+      /** Its other fields, verbatim. */
+      [key: string]: JsonValue;
     };
 
 /** A non-streaming Messages response, and what `message_start` carries (with `content: []`). */

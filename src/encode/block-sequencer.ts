@@ -11,6 +11,8 @@ export type SequencedBlock =
       part?: ReasoningPart;
     })
   | (BlockBase & { kind: "redacted"; part: Extract<ReasoningPart, { type: "redacted" }> })
+  /** A provider's block that goes back as it came (Anthropic's `compaction`, `fallback`). */
+  | (BlockBase & { kind: "kept"; part: Extract<ReasoningPart, { type: "block" }> })
   | (BlockBase & {
       kind: "call";
       start: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent;
@@ -85,11 +87,11 @@ export class BlockSequencer {
 
   /** A reasoning part: it closes the reasoning block it belongs to, or is a block of its own. */
   reasoningPart(part: ReasoningPart): void {
-    // A provider's own kept block (Anthropic's compaction, fallback) is not a client protocol's to show.
-    if (part.type === "block") return;
     const tail = this.#blocks.at(-1);
     if (part.type === "redacted") {
       this.#push({ ...base(), kind: "redacted", part });
+    } else if (part.type === "block") {
+      this.#push({ ...base(), kind: "kept", part });
     } else if (tail?.kind === "reasoning" && !tail.done && tail.part === undefined) {
       tail.part = part;
     } else {

@@ -100,7 +100,8 @@ export class OpenAIResponseEvents {
       case "reasoning-delta":
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
-        return this.#blocks.reasoningPart(event.part);
+        // A provider's own kept block (Anthropic's compaction, fallback) has no Responses item.
+        return event.part.type === "block" ? undefined : this.#blocks.reasoningPart(event.part);
       case "tool-call-start":
       case "tool-call":
       case "invalid-tool-call": {
@@ -284,7 +285,7 @@ export class OpenAIResponseEvents {
   }
 }
 
-const PREFIX = { text: "msg", reasoning: "rs", redacted: "rs", call: "fc", custom: "ctc" } as const;
+const PREFIX = { text: "msg", reasoning: "rs", redacted: "rs", kept: "rs", call: "fc", custom: "ctc" } as const;
 
 const outputText = (text: string): OpenAIResponsesOutputText => ({
   type: "output_text",

@@ -35,6 +35,7 @@ const REQUIRED_FIELDS: Readonly<Record<EventType, readonly (readonly [string, Fi
     ["name", "string"],
     ["error", "object"],
   ],
+  usage: [["usage", "object"]],
   finish: [
     ["reason", "string"],
     ["toolCalls", "array"],

@@ -100,6 +100,7 @@ export type ToolCallEvent =
   | CompletedToolCallEvent
   | InvalidToolCallEvent
   | ToolCallViolationEvent
+  | UsageEvent
   | FinishEvent
   | ErrorEvent
   | AbortEvent;
@@ -154,6 +155,11 @@ export interface ToolCallStartEvent {
   providerExecuted?: true;
   /** `text` for free-text input (Responses `custom_tool_call`). */
   inputFormat?: "text";
+  /**
+   * Per-call provider data that came before the arguments (Anthropic's `caller`, a Gemini
+   * signature), so that an encoder can open the call with it; the `tool-call` has it all.
+   */
+  providerMetadata?: Record<string, unknown>;
 }
 
 /** A fragment of a call's arguments text. */
@@ -224,6 +230,20 @@ export interface ToolCallViolationEvent {
   error: SchemaViolation;
   /** The choice it belongs to when the provider streams several (`n > 1`); absent for the first choice. */
   choice?: number;
+}
+
+/**
+ * The provider's first report of token usage, as soon as it came: Anthropic (in `message_start`)
+ * and Gemini (on each chunk) report the input tokens before any output, so a server can pass them
+ * on at once (the Messages encoder puts them in `message_start`); OpenAI, Bedrock, Ollama and
+ * Cohere report usage only at the end. Emitted at most once per response, before the `finish`,
+ * whose `usage` holds the final counts (later reports only update those).
+ */
+export interface UsageEvent {
+  /** The kind of event: always `usage`. */
+  type: "usage";
+  /** The counts the provider reported so far (an early report may lack the output tokens). */
+  usage: Usage;
 }
 
 /** The response finished normally. */

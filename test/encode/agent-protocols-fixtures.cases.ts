@@ -32,6 +32,18 @@ const messagesJson = (call: { rawArguments: string }, events: readonly ToolCallE
   return call.rawArguments === "" ? "{}" : call.rawArguments;
 };
 
+/** Each shown call's `caller` (from its `providerMetadata`), in the order the calls began. */
+const callers = (events: readonly ToolCallEvent[]): unknown[] => {
+  const order = new Map<number, unknown>();
+  for (const e of events) {
+    if (e.type !== "tool-call-start" && e.type !== "tool-call" && e.type !== "invalid-tool-call") continue;
+    if (e.choice || (e.type !== "invalid-tool-call" && e.providerExecuted)) continue;
+    if (e.type === "tool-call-start") order.set(e.index, undefined);
+    else order.set(e.index, e.providerMetadata?.["caller"]);
+  }
+  return [...order.values()];
+};
+
 group("AnthropicMessagesEncoder over every recorded stream", (test) => {
   for (const fixture of fixtures) {
     test(`${label(fixture)}: a strict Messages reader gets the accumulator's calls, text, thinking and stop_reason`, async () => {
@@ -55,6 +67,11 @@ group("AnthropicMessagesEncoder over every recorded stream", (test) => {
       assertCallIds(
         calls.map((c) => c.id),
         expected,
+      );
+      // Programmatic tool calling: each call's caller, when the provider gave one, is on its block.
+      assertEquals(
+        calls.map((c) => c.caller),
+        callers(events),
       );
       assertEquals(
         reading.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join(""),
@@ -82,6 +99,11 @@ group("AnthropicMessagesEncoder over every recorded stream", (test) => {
           : { length: "max_tokens", "content-filter": "refusal" }[finish.reason as string];
       assertEquals(reading.stopReason, reason ?? (finish.rawReason === "stop_sequence" ? "stop_sequence" : "end_turn"));
       assertEquals(reading.usage?.["output_tokens"], finish.usage?.outputTokens ?? 0);
+      // The input tokens a provider reported before any content (Anthropic, Gemini) are in message_start.
+      const early = events[0]?.type === "usage" ? events[0].usage : undefined;
+      if (fixture.provider === "anthropic") assert(early?.inputTokens !== undefined, "Anthropic reports usage first");
+      const cached = (early?.cacheReadTokens ?? 0) + (early?.cacheWriteTokens ?? 0);
+      assertEquals(reading.startUsage["input_tokens"], early ? (early.inputTokens ?? 0) - cached : 0);
     });
 
     test(`${label(fixture)}: readAnthropicMessage builds the message a streaming client built`, async () => {
@@ -95,7 +117,13 @@ group("AnthropicMessagesEncoder over every recorded stream", (test) => {
         result.message.content,
         reading.content.map((block) =>
           block.type === "tool_use"
-            ? { type: "tool_use", id: block.id, name: block.name, input: block.input ?? block.json }
+            ? {
+                type: "tool_use",
+                id: block.id,
+                name: block.name,
+                input: block.input ?? block.json,
+                ...("caller" in block ? { caller: block.caller } : {}),
+              }
             : block,
         ),
       );

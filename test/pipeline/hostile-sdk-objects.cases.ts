@@ -145,7 +145,9 @@ function deep(depth: number): Record<string, unknown> {
  */
 async function endsWith(provider: Provider, objects: object[], code: string, label: string): Promise<void> {
   const one = sdkStream(objects);
-  const events = await collect(streamToolCalls(one.stream, { provider }));
+  const all = await collect(streamToolCalls(one.stream, { provider }));
+  // Anthropic's message_start reports usage before the text: not what this checks.
+  const events = all[0]?.type === "usage" ? all.slice(1) : all;
   assertEquals(types(events), ["text-delta", "error", "abort"], `${label}: events`);
   const error = events[1];
   assert(error?.type === "error" && error.error.code === code, `${label}: ${code}, not ${JSON.stringify(error)}`);
@@ -153,7 +155,7 @@ async function endsWith(provider: Provider, objects: object[], code: string, lab
   assertEquals(one.state.returned, 1, `${label}: the iterator is returned`);
   const batched = sdkStream(objects);
   const batches = await collect(streamToolCallBatches(batched.stream, { provider }));
-  assertEquals(batches.flat(), events, `${label}: the batches hold the same events`);
+  assertEquals(batches.flat(), all, `${label}: the batches hold the same events`);
   assertEquals(batched.state.returned, 1, `${label}: the batches' iterator is returned`);
 }
 

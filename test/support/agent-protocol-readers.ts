@@ -40,7 +40,8 @@ export type MessagesBlock =
   | { type: "text"; text: string }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
-  | { type: "tool_use"; id: string; name: string; json: string; input?: unknown };
+  | { type: "tool_use"; id: string; name: string; json: string; input?: unknown; caller?: unknown }
+  | { type: "compaction" | "fallback"; [field: string]: unknown };
 
 /** What a Messages client read. */
 export interface MessagesReading {
@@ -48,6 +49,8 @@ export interface MessagesReading {
   model: string;
   content: MessagesBlock[];
   stopReason?: string;
+  /** `message_start`'s usage. */
+  startUsage: Record<string, number>;
   usage?: Record<string, number>;
   error?: { type: string; message: string };
 }
@@ -57,12 +60,22 @@ const BLOCK_FIELDS: Record<string, readonly string[]> = {
   thinking: ["type", "thinking", "signature"],
   redacted_thinking: ["type", "data"],
   tool_use: ["type", "id", "name", "input"],
+  compaction: ["type"],
+  fallback: ["type"],
+};
+/** The fields a block may have besides those (the Messages API's own, as the SDK types them). */
+const BLOCK_OPTIONAL: Record<string, readonly string[]> = {
+  tool_use: ["caller"],
+  compaction: ["content", "encrypted_content", "signature"],
+  fallback: ["from", "to", "trigger"],
 };
 const DELTA_OF: Record<string, readonly string[]> = {
   text: ["text_delta"],
   thinking: ["thinking_delta", "signature_delta"],
   tool_use: ["input_json_delta"],
   redacted_thinking: [],
+  compaction: [],
+  fallback: [],
 };
 const STOP_REASONS = ["end_turn", "max_tokens", "stop_sequence", "tool_use", "refusal", "pause_turn"];
 
@@ -80,8 +93,19 @@ export function readMessagesEvents(text: string): MessagesReading {
   );
   assertEquals([message["type"], message["role"], message["content"]], ["message", "assistant", []]);
   assertEquals([message["stop_reason"], message["stop_sequence"]], [null, null]);
-  keysWithin(message["usage"], ["input_tokens", "output_tokens"], [], "message_start usage");
-  const reading: MessagesReading = { id: message["id"] as string, model: message["model"] as string, content: [] };
+  keysWithin(
+    message["usage"],
+    ["input_tokens", "output_tokens"],
+    ["cache_read_input_tokens", "cache_creation_input_tokens"],
+    "message_start usage",
+  );
+  for (const value of Object.values(message["usage"] as object)) assert(isCount(value), "usage counts are integers");
+  const reading: MessagesReading = {
+    id: message["id"] as string,
+    model: message["model"] as string,
+    content: [],
+    startUsage: message["usage"] as Record<string, number>,
+  };
   let open: number | undefined;
   let signed = false;
   let ended = false;
@@ -101,13 +125,20 @@ export function readMessagesEvents(text: string): MessagesReading {
       const block = frame["content_block"] as Record<string, unknown>;
       const fields = BLOCK_FIELDS[block["type"] as string];
       assert(fields, `a known block type (${String(block["type"])})`);
-      keysWithin(block, fields, [], `${String(block["type"])} block`);
+      keysWithin(block, fields, BLOCK_OPTIONAL[block["type"] as string] ?? [], `${String(block["type"])} block`);
       if (block["type"] === "text") assertEquals(block["text"], "", "a text block starts empty");
       if (block["type"] === "thinking") assertEquals([block["thinking"], block["signature"]], ["", ""]);
       if (block["type"] === "tool_use") {
         assertEquals(block["input"], {}, "a tool_use block starts with input: {}");
         assert(typeof block["id"] === "string" && block["id"] !== "", "a tool_use block has an id");
-        reading.content.push({ type: "tool_use", id: block["id"] as string, name: block["name"] as string, json: "" });
+        const caller = "caller" in block ? { caller: block["caller"] } : {};
+        reading.content.push({
+          type: "tool_use",
+          id: block["id"] as string,
+          name: block["name"] as string,
+          json: "",
+          ...caller,
+        });
       } else reading.content.push({ ...(block as unknown as MessagesBlock) });
       open = frame["index"] as number;
       signed = false;
@@ -149,7 +180,10 @@ export function readMessagesEvents(text: string): MessagesReading {
       keysWithin(frame["delta"], ["stop_reason", "stop_sequence"], [], "message_delta.delta");
       const reason = (frame["delta"] as Record<string, unknown>)["stop_reason"] as string;
       assert(STOP_REASONS.includes(reason), `a documented stop_reason (${reason})`);
-      const calls = reading.content.filter((block) => block.type === "tool_use");
+      // A tool_use right before a fallback block is the one the refusal cut off: no call to run.
+      const calls = reading.content.filter(
+        (block, i) => block.type === "tool_use" && reading.content[i + 1]?.type !== "fallback",
+      );
       // A call cut by the length limit (input that never parsed) ends as Anthropic ends it: max_tokens.
       const cut = reason === "max_tokens" && calls.some((block) => !("input" in block));
       assertEquals(

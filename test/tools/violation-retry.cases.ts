@@ -182,6 +182,7 @@ group("Early validation in the tool runner and the loop", (test) => {
     assertEquals(
       step1.filter((type) => type !== "tool-result"),
       [
+        "usage",
         "text-delta",
         "tool-call-start",
         "tool-call-delta",

@@ -64,6 +64,75 @@ describe("/v1/messages to an Anthropic upstream: caller, compaction and fallback
     });
   });
 
+  it("the Worker's answer carries the caller and the compaction and fallback blocks, and they come back unchanged", async () => {
+    const thinking = (index: number, text: string, signature: string) => [
+      { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } },
+      { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: text } },
+      { type: "content_block_delta", index, delta: { type: "signature_delta", signature } },
+      { type: "content_block_stop", index },
+    ];
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: sse(
+        { type: "message_start", message: { id: "m", content: [], usage: { input_tokens: 50, output_tokens: 1 } } },
+        { type: "content_block_start", index: 0, content_block: { type: "compaction", content: null } },
+        { type: "content_block_delta", index: 0, delta: { ...COMPACTION, type: "compaction_delta" } },
+        { type: "content_block_stop", index: 0 },
+        ...thinking(1, "Refused model.", "sigA"),
+        { type: "content_block_start", index: 2, content_block: FALLBACK },
+        { type: "content_block_stop", index: 2 },
+        ...thinking(3, "Fallback model.", "sigB"),
+        { type: "content_block_start", index: 4, content_block: { type: "text", text: "Rolling." } },
+        { type: "content_block_stop", index: 4 },
+        {
+          type: "content_block_start",
+          index: 5,
+          content_block: { type: "tool_use", id: "toolu_roll_1", name: "rollDie", input: {}, caller: CALLER },
+        },
+        { type: "content_block_delta", index: 5, delta: { type: "input_json_delta", partial_json: '{"player":"p1"}' } },
+        { type: "content_block_stop", index: 5 },
+        { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 9 } },
+        { type: "message_stop" },
+      ),
+    });
+    const client = sdk(upstream);
+    const tools = [
+      { name: "rollDie", input_schema: { type: "object" as const, properties: { player: { type: "string" } } } },
+    ];
+    const first: BetaMessageParam = { role: "user", content: "Play dice." };
+    const message = await client.beta.messages
+      .stream({ model: "anthropic/claude-x", max_tokens: 1024, tools, messages: [first] })
+      .finalMessage();
+    const expected = [
+      COMPACTION,
+      { type: "thinking", thinking: "Refused model.", signature: "sigA" },
+      FALLBACK,
+      { type: "thinking", thinking: "Fallback model.", signature: "sigB" },
+      { type: "text", text: "Rolling." },
+      { type: "tool_use", id: "toolu_roll_1", name: "rollDie", input: { player: "p1" }, caller: CALLER },
+    ];
+    expect(message.content.map((block) => ({ ...block, citations: undefined }))).toEqual(
+      expected.map((block) => ({ ...block, citations: undefined })),
+    );
+    expect(message.stop_reason).toBe("tool_use");
+    // The next turn, as Claude Code sends it: the message's content back, and the call's result.
+    await client.beta.messages
+      .create({
+        model: "anthropic/claude-x",
+        max_tokens: 1024,
+        stream: true,
+        tools,
+        messages: [
+          first,
+          { role: "assistant", content: message.content },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_roll_1", content: "4" }] },
+        ],
+      })
+      .catch(() => undefined);
+    const sent = upstream.requests[1]!.body as { messages: BetaMessageParam[] };
+    expect(sent.messages[1]).toEqual({ role: "assistant", content: expected });
+  });
+
   it("a tool's eager_input_streaming reaches Anthropic's tools as Claude Code set it", async () => {
     const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
     await sdk(upstream)

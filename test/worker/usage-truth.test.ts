@@ -1,5 +1,6 @@
 // Usage that tells the truth on every client protocol: the input, output, cache and reasoning
-// tokens a provider reported reach /v1/messages (the final message_delta, cached input apart as
+// tokens a provider reported reach /v1/messages (message_start when the provider reported them
+// before any content, as Anthropic and Gemini do; the final message_delta, cached input apart as
 // Anthropic counts it), /v1/responses (response.completed, cached and reasoning details) and
 // /v1/chat/completions (the usage chunk of stream_options.include_usage), never zeros in their
 // place.
@@ -58,7 +59,30 @@ const openai = () =>
     ]),
   });
 
-const UPSTREAMS = { anthropic, openai } as const;
+/** Gemini: the prompt's 12 tokens on the first chunk, with the text; 2 out at the end. */
+const gemini = () =>
+  new FakeUpstream({
+    kind: "sse",
+    chunks: [
+      {
+        candidates: [{ content: { role: "model", parts: [{ text: "Hi" }] } }],
+        usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 1, totalTokenCount: 13 },
+      },
+      {
+        candidates: [{ content: { role: "model", parts: [{ text: "." }] }, finishReason: "STOP" }],
+        usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 2, totalTokenCount: 14 },
+      },
+    ].map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`),
+    headers: { "content-type": "text/event-stream" },
+  });
+
+const UPSTREAMS = { anthropic, openai, gemini } as const;
+/** message_start's usage: what the provider reported before any content (Anthropic, Gemini), else zeros. */
+const START = {
+  anthropic: { input_tokens: 5, output_tokens: 1, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 },
+  openai: { input_tokens: 0, output_tokens: 0 },
+  gemini: { input_tokens: 12, output_tokens: 1 },
+};
 const EXPECTED = {
   anthropic: {
     messages: { input_tokens: 5, output_tokens: 7, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 },
@@ -93,6 +117,17 @@ const EXPECTED = {
       completion_tokens_details: { reasoning_tokens: 20 },
     },
   },
+  gemini: {
+    messages: { input_tokens: 12, output_tokens: 2 },
+    responses: {
+      input_tokens: 12,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 2,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 14,
+    },
+    chat: { prompt_tokens: 12, completion_tokens: 2, total_tokens: 14 },
+  },
 };
 
 /** The JSON of every `data:` line but `[DONE]`. */
@@ -103,10 +138,16 @@ const data = async (answer: Response) =>
     .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
 
 describe("usage as the provider reported it, on every client protocol", () => {
-  for (const provider of ["anthropic", "openai"] as const) {
+  for (const provider of ["anthropic", "openai", "gemini"] as const) {
     const call = (path: string, body: Record<string, unknown>) =>
       worker(UPSTREAMS[provider]()).call(post(path, { model: `${provider}/m`, ...body }, AUTH), live(provider));
     const messages = [{ role: "user", content: "Hi" }];
+
+    it(`${provider} -> /v1/messages: message_start has the input tokens reported before any content`, async () => {
+      const events = await data(await call("/v1/messages", { max_tokens: 64, stream: true, messages }));
+      expect(events[0]?.["type"]).toBe("message_start");
+      expect((events[0]?.["message"] as { usage: unknown } | undefined)?.usage).toEqual(START[provider]);
+    });
 
     it(`${provider} -> /v1/messages: the final message_delta has input, output and cache tokens`, async () => {
       const events = await data(await call("/v1/messages", { max_tokens: 64, stream: true, messages }));

@@ -78,11 +78,7 @@ export class GeminiDecoder implements ProviderDecoder {
     if (isRecord(payload["error"])) {
       emit(providerError(payload["error"]));
     }
-    const candidates = arrayOf(payload["candidates"]);
-    candidates.forEach((candidate, position) => {
-      if (isRecord(candidate))
-        this.#onCandidate(candidate, typeof candidate["index"] === "number" ? candidate["index"] : position, emit);
-    });
+    // Before the chunk's content: the first chunk's prompt count is known before any output is shown.
     const usage = readUsage(
       payload["usageMetadata"],
       ["promptTokenCount"],
@@ -91,6 +87,11 @@ export class GeminiDecoder implements ProviderDecoder {
       { cacheRead: ["cachedContentTokenCount"] },
     );
     if (usage?.totalTokens !== undefined) emit({ type: "usage", usage });
+    const candidates = arrayOf(payload["candidates"]);
+    candidates.forEach((candidate, position) => {
+      if (isRecord(candidate))
+        this.#onCandidate(candidate, typeof candidate["index"] === "number" ? candidate["index"] : position, emit);
+    });
     const feedback = payload["promptFeedback"];
     const blockReason = isRecord(feedback) ? nonEmptyString(feedback["blockReason"]) : undefined;
     if (blockReason !== undefined && candidates.length === 0) {

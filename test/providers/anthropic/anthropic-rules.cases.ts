@@ -48,16 +48,23 @@ group("AnthropicDeltaStream rules", (test) => {
       "anthropic",
       anthropic(start, toolStart(1, "toolu_1"), json(1, '{"q":'), json(1, '"x"}'), stop(1), ...end),
     );
-    assertEquals(types(events), ["tool-call-start", "tool-call-delta", "tool-call-delta", "tool-call", "finish"]);
-    assertEquals((events[3] as { index: number }).index, 1);
+    assertEquals(types(events), [
+      "usage",
+      "tool-call-start",
+      "tool-call-delta",
+      "tool-call-delta",
+      "tool-call",
+      "finish",
+    ]);
+    assertEquals((events[4] as { index: number }).index, 1);
   });
 
   test("an error event after HTTP 200 is delivered; the connection closing then discards the open call", async () => {
     const error = { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
     const events = await run("anthropic", anthropic(start, toolStart(0, "toolu_a"), json(0, '{"q": "ti'), error));
-    assertEquals(types(events), ["tool-call-start", "tool-call-delta", "error", "abort"]);
-    assert(events[2]?.type === "error" && events[2].error.code === "provider-error", "provider-error");
-    assertEquals(events[2].error.data, error);
+    assertEquals(types(events), ["usage", "tool-call-start", "tool-call-delta", "error", "abort"]);
+    assert(events[3]?.type === "error" && events[3].error.code === "provider-error", "provider-error");
+    assertEquals(events[3].error.data, error);
     const final = events.at(-1);
     assert(final?.type === "abort" && final.reason === "provider-error", "abort: provider-error");
     assertEquals(
@@ -102,8 +109,12 @@ group("AnthropicDeltaStream rules", (test) => {
     assertEquals(summarize(events).text, "");
   });
 
-  test("usage merges message_start's input with message_delta's output", async () => {
-    const final = (await run("anthropic", anthropic(start, ...end))).at(-1);
+  test("usage merges message_start's input with message_delta's output; message_start's comes at once, as a usage event", async () => {
+    const events = await run("anthropic", anthropic(start, ...end));
+    assertEquals(types(events), ["usage", "finish"]);
+    assert(events[0]?.type === "usage", "usage first");
+    assertEquals([events[0].usage.inputTokens, events[0].usage.outputTokens], [10, 1]);
+    const final = events.at(-1);
     assert(final?.type === "finish", "finish");
     assertEquals([final.usage?.inputTokens, final.usage?.outputTokens, final.usage?.totalTokens], [10, 30, 40]);
     assertEquals([final.reason, final.rawReason], ["tool-calls", "tool_use"]);
@@ -126,6 +137,6 @@ group("AnthropicDeltaStream rules", (test) => {
         { type: "message_stop" },
       ),
     );
-    assertEquals(types(events), ["reasoning-delta", "reasoning-part", "text-delta", "finish"]);
+    assertEquals(types(events), ["usage", "reasoning-delta", "reasoning-part", "text-delta", "finish"]);
   });
 });

@@ -72,7 +72,7 @@ group("Anthropic turn blocks: programmatic tool calling, server tools, fallback,
     const { events, finish } = await finishOf(programmaticContinuation);
     assertEquals(
       events.map((e) => e.type),
-      ["tool-call-start", "tool-call-delta", "tool-call", "finish"],
+      ["usage", "tool-call-start", "tool-call-delta", "tool-call", "finish"],
     );
     assertEquals([finish.reason, finish.rawReason], ["tool-calls", "tool_use"]);
     assertEquals(calls(finish), [["toolu_roll_2", "rollDie", { player: "p2" }, false]]);

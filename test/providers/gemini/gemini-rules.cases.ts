@@ -64,7 +64,7 @@ group("GeminiDeltaStream rules", (test) => {
       "gemini",
       gemini({ promptFeedback: { blockReason: "OTHER" }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }),
     );
-    assertEquals(types(events), ["error", "finish"]);
+    assertEquals(types(events), ["usage", "error", "finish"]);
     const final = events.at(-1);
     assert(
       final?.type === "finish" && final.reason === "content-filter" && final.rawReason === "OTHER",
