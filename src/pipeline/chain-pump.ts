@@ -1,11 +1,11 @@
-import type { FramedMessage } from "../framing/framing.ts";
+import type { FramedMessage, FramingClass } from "../framing/framing.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import { chunkReader } from "../shared/chunk-reader.ts";
 import { toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { readErrorBody } from "./error-body.ts";
 import { objectJsonText } from "./object-json-text.ts";
-import { ToolCallChain, type ToolCallChainOptions } from "./tool-call-chain.ts";
+import { FramedChain, type ToolCallChainOptions } from "./framed-chain.ts";
 
 /**
  * What an SDK's streaming call yields: its parsed chunks or events, as an async iterable (an
@@ -72,7 +72,7 @@ function iterableReader(iterable: AsyncIterable<unknown> | Iterable<unknown>): I
  * and calls `close` once the chain has ended and nothing is held back. Not exported by the package.
  */
 export class ChainPump {
-  readonly #chain: ToolCallChain;
+  readonly #chain: FramedChain;
   readonly #response: Response | undefined;
   readonly #body: ReadableStream<unknown> | AsyncIterable<unknown> | Iterable<unknown> | null;
   readonly #messageOf: (value: unknown) => FramedMessage;
@@ -92,6 +92,7 @@ export class ChainPump {
   constructor(
     input: ChainInput,
     protocol: ProviderProtocol,
+    framing: FramingClass,
     options: Omit<ToolCallChainOptions, "onStop" | "contentType">,
     emit: (event: ToolCallEvent) => void,
     close: () => void,
@@ -120,7 +121,7 @@ export class ChainPump {
     this.#endOfObjects = protocol.endOfObjects;
     this.#signal = signal;
     this.#close = close;
-    this.#chain = new ToolCallChain(protocol, emit, {
+    this.#chain = new FramedChain(protocol, framing, emit, {
       ...options,
       contentType: response?.headers.get("content-type") ?? undefined,
       onStop: (reason) => {

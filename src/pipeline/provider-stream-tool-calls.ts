@@ -19,7 +19,8 @@ import {
 
 // Each provider subpath exports these as its `streamToolCalls` and `streamToolCallBatches`: the
 // same functions as the main entry's, bound to one protocol, so that a bundle holds that provider
-// alone (the main entry's reads the `provider` option through the registry of all of them).
+// alone (the main entry's reads the `provider` option through the registry of all of them). Each
+// built-in protocol names its framing, so none brings the SSE default of a protocol that names none.
 
 /**
  * `streamToolCalls` bound to one protocol: the options of `streamToolCalls` but `provider`.
@@ -52,11 +53,11 @@ export type ProtocolStreamToolCallBatches = <const Tools extends readonly ToolDe
 const events =
   (protocol: ProviderProtocol): ProtocolStreamToolCalls =>
   (input, options) =>
-    toolCallEventStream(protocol, input, options);
+    toolCallEventStream(protocol, protocol.framing!, input, options);
 const batches =
   (protocol: ProviderProtocol): ProtocolStreamToolCallBatches =>
   (input, options) =>
-    toolCallBatchStream(protocol, input, options);
+    toolCallBatchStream(protocol, protocol.framing!, input, options);
 
 /**
  * `streamToolCalls` for OpenAI Chat Completions and compatible servers (`tool-call-stream/openai`).

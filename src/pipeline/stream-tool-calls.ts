@@ -1,6 +1,7 @@
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { TypedToolCallEvent } from "../schema/tool-types.ts";
 import { DetectingFraming } from "../framing/framing-detect-stream.ts";
+import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import { DetectingDecoder } from "../providers/provider-detect-stream.ts";
 import { providerProtocol, type Provider } from "../providers/registry.ts";
@@ -51,7 +52,8 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
   input: ChainInput,
   options: StreamToolCallsOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>> {
-  return toolCallEventStream<Tools>(protocolOf(options.provider), input, options);
+  const protocol = protocolOf(options.provider);
+  return toolCallEventStream<Tools>(protocol, protocol.framing ?? SSEDecoder, input, options);
 }
 
 /**
@@ -74,7 +76,8 @@ export function streamToolCallBatches<const Tools extends readonly ToolDefinitio
   input: ChainInput,
   options: StreamToolCallBatchesOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>[]> {
-  return toolCallBatchStream<Tools>(protocolOf(options.provider), input, options);
+  const protocol = protocolOf(options.provider);
+  return toolCallBatchStream<Tools>(protocol, protocol.framing ?? SSEDecoder, input, options);
 }
 
 /**

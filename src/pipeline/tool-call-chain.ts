@@ -1,35 +1,11 @@
-import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
-import { composeSteps, StepHold, type EventStep } from "../accumulate/event-step.ts";
-import { ToolCallAccumulator } from "../accumulate/tool-call-accumulator.ts";
-import type { FramedMessage, Framing } from "../framing/framing.ts";
 import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
-import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
-import { toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
+import type { ProviderProtocol } from "../providers/provider-decoder.ts";
+import type { FramedMessage } from "../framing/framing.ts";
+import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
+import { FramedChain, type ToolCallChainOptions } from "./framed-chain.ts";
 
-/** Options of {@link ToolCallChain}: each stage's own, given to it alone. */
-export interface ToolCallChainOptions extends ToolCallAccumulatorOptions {
-  /**
-   * The framing's limit: largest message it holds while waiting for its end (see `FramingOptions`).
-   * @defaultValue 4194304
-   */
-  maxEventLength?: number | undefined;
-  /** The body's content type, for a framing that reads several formats (`DetectingFraming`). */
-  contentType?: string | undefined;
-  /**
-   * Steps after the accumulator, in this order (the first listed sees each event first):
-   * `toolCallTimings`, `validateToolCalls`, or your own made with `eventStep`.
-   * @defaultValue none
-   */
-  steps?: readonly EventStep[] | undefined;
-  /**
-   * Called once when the chain stops before its input ended (the framing could not read the
-   * bytes, a limit was exceeded, a call violated its schema with `abortOnViolation`): the place
-   * to cancel the input. The chain has emitted its `abort` by then.
-   * @defaultValue none
-   */
-  onStop?: ((reason: unknown) => void) | undefined;
-}
+export type { ToolCallChainOptions } from "./framed-chain.ts";
 
 /**
  * The whole chain as one synchronous core: bytes (or framed messages) in, accumulated events out
@@ -56,107 +32,51 @@ export interface ToolCallChainOptions extends ToolCallAccumulatorOptions {
  * ```
  */
 export class ToolCallChain {
-  readonly #framing: Framing;
-  readonly #decoder: ProviderDecoder;
-  readonly #accumulator: ToolCallAccumulator;
-  readonly #hold: StepHold;
-  readonly #onStop: ((reason: unknown) => void) | undefined;
-  /** Messages framed and not decoded yet; `#next` is the first not decoded. */
-  readonly #messages: FramedMessage[] = [];
-  #next = 0;
-  #stopped = false;
-  /**
-   * A delta is with the accumulator and the steps: what throws then was thrown after the decoder
-   * (left set by a throw, which `#failDecoding` reads).
-   */
-  #emitting = false;
+  readonly #chain: FramedChain;
 
   /** Creates the chain of `protocol` (its framing, SSE when it names none, and its decoder). */
   constructor(protocol: ProviderProtocol, emit: (event: ToolCallEvent) => void, options: ToolCallChainOptions = {}) {
-    const { maxEventLength, contentType, steps = [], onStop, ...accumulatorOptions } = options;
-    this.#onStop = onStop;
-    this.#hold = new StepHold(composeSteps(steps, emit));
-    this.#accumulator = new ToolCallAccumulator(this.#hold.take, accumulatorOptions, () =>
-      this.#stop("the accumulator stopped the stream"),
-    );
-    const accumulator = this.#accumulator;
-    this.#decoder = protocol.createDecoder((delta) => {
-      this.#emitting = true;
-      accumulator.push(delta);
-      this.#emitting = false;
-    });
-    const Framing = protocol.framing ?? SSEDecoder;
-    this.#framing = new Framing((message) => void this.#messages.push(message), { maxEventLength, contentType });
+    this.#chain = new FramedChain(protocol, protocol.framing ?? SSEDecoder, emit, options);
   }
 
   /** True once the `finish` or `abort` has been made (it may still be held by a step). */
   get closed(): boolean {
-    return this.#accumulator.closed;
+    return this.#chain.closed;
   }
 
   /** A promise while a step holds events back, settling once they have gone out; else `undefined`. */
   get held(): PromiseLike<void> | undefined {
-    return this.#hold.held;
+    return this.#chain.held;
   }
 
   /** How many framed messages wait to be decoded. */
   get queued(): number {
-    return this.#messages.length - this.#next;
+    return this.#chain.queued;
   }
 
   /** Waits until the steps hold nothing back. */
   released(): Promise<void> {
-    return this.#hold.released();
+    return this.#chain.released();
   }
 
   /** Feeds one network chunk, then decodes up to `messages` of the queued messages (all by default). */
-  feed(chunk: Uint8Array, messages: number = Number.POSITIVE_INFINITY): void {
-    if (this.#stopped) return;
-    try {
-      this.#framing.feed(chunk);
-    } catch (error) {
-      return this.#failFraming(error);
-    }
-    this.decode(messages);
+  feed(chunk: Uint8Array, messages?: number): void {
+    this.#chain.feed(chunk, messages);
   }
 
   /** Feeds one message framed elsewhere (the framing is skipped), decoding it after those queued. */
   push(message: FramedMessage): void {
-    if (this.#stopped) return;
-    this.#messages.push(message);
-    this.decode();
+    this.#chain.push(message);
   }
 
   /** Decodes up to `max` queued messages; returns how many are still queued. */
-  decode(max: number = Number.POSITIVE_INFINITY): number {
-    const messages = this.#messages;
-    const until = Math.min(messages.length, this.#next + max);
-    try {
-      while (this.#next < until) this.#decoder.decode(messages[this.#next++]!);
-    } catch (error) {
-      this.#failDecoding(error);
-      return 0;
-    }
-    if (this.#next === messages.length) messages.length = this.#next = 0;
-    return messages.length - this.#next;
+  decode(max?: number): number {
+    return this.#chain.decode(max);
   }
 
   /** The input ended: the framing's last message, the decoder's, then the `finish` (or `abort` when the provider did not finish). */
   end(): void {
-    if (this.#stopped) return;
-    try {
-      this.#framing.end();
-    } catch (error) {
-      return this.#failFraming(error);
-    }
-    this.decode();
-    if (this.#stopped) return;
-    try {
-      this.#decoder.end();
-    } catch (error) {
-      return this.#failDecoding(error);
-    }
-    this.#accumulator.end();
+    this.#chain.end();
   }
 
   /**
@@ -165,57 +85,11 @@ export class ToolCallChain {
    * `stream-failed`) after everything already queued.
    */
   fail(error: StreamErrorInfo): void {
-    this.decode();
-    // A queued message that could not be decoded has ended the chain already.
-    if (this.#stopped) return;
-    this.#accumulator.push({ type: "error", error });
-    const reason =
-      error.code === "http-error"
-        ? "provider-error"
-        : error.code === "event-too-large"
-          ? "limit-exceeded"
-          : "stream-failed";
-    this.#accumulator.abort(reason, error);
-    this.#stopped = true;
+    this.#chain.fail(error);
   }
 
   /** The consumer stopped it (`signal`): an `abort` of reason `cancelled`, replacing a finish still held. */
   abort(reason: "cancelled" = "cancelled"): void {
-    this.#stopped = true;
-    if (!this.#accumulator.closed) this.#accumulator.abort(reason);
-    // The finish may be made already and wait behind a validator: the abort replaces it.
-    else if (this.#hold.held) this.#hold.take({ type: "abort", reason, discarded: [] });
-  }
-
-  #failFraming(error: unknown): void {
-    // Everything before the fault is still delivered, then the chain ends.
-    this.fail(toErrorInfo(error));
-    this.#stop(error);
-  }
-
-  /**
-   * A message could not be decoded: an SDK's object whose getter or Proxy trap threw, arguments
-   * that are not JSON data (a cycle, a BigInt), or a step after the decoder that threw. The
-   * messages after it are dropped, the chain ends as for bytes it cannot frame, and the input is
-   * cancelled (an SDK's iterator returned, which aborts its request). The thrown error's message
-   * is never passed on: it may quote the data.
-   */
-  #failDecoding(error: unknown): void {
-    const after = this.#emitting;
-    this.#emitting = false;
-    this.#messages.length = this.#next = 0;
-    this.fail(
-      error instanceof ToolCallStreamError
-        ? error.info
-        : after
-          ? { code: "stream-failed", message: "A step after the decoder threw; the stream ended." }
-          : { code: "malformed-payload", message: "A provider message could not be read; the stream ended." },
-    );
-    this.#stop(error);
-  }
-
-  #stop(reason: unknown): void {
-    this.#stopped = true;
-    this.#onStop?.(reason);
+    this.#chain.abort(reason);
   }
 }

@@ -1,5 +1,6 @@
 import type { TypedToolCallEvent } from "../schema/tool-types.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
+import type { FramingClass } from "../framing/framing.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { settlesSoon } from "../shared/settles-soon.ts";
@@ -25,7 +26,9 @@ export type ProtocolBatchOptions<Tools extends readonly ToolDefinition[] = reado
 const MAX_BATCH = 4096;
 
 /**
- * The pull adapter of events: `streamToolCalls` over the chain of `protocol`. A pull reads until
+ * The pull adapter of events: `streamToolCalls` over the chain of `protocol`, read with `framing`
+ * (the protocol's own, or SSE for one that names none: the caller's choice, so that a bundle
+ * holds no framing it does not read). A pull reads until
  * it produced an event (a pull that enqueues nothing is not repeated); each network chunk goes
  * through the chain's synchronous core in one call, so a delta costs no stream hop between stages.
  * With partial arguments, one message per step, so that a live `partialArguments` value is not
@@ -33,11 +36,12 @@ const MAX_BATCH = 4096;
  *
  * @example
  * ```ts
- * const events = toolCallEventStream(providerProtocol("openai"), response, { tools });
+ * const events = toolCallEventStream(openAIChatProtocol, TextFraming, response, { tools });
  * ```
  */
 export function toolCallEventStream<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
   protocol: ProviderProtocol,
+  framing: FramingClass,
   input: ChainInput,
   options: ProtocolStreamOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>> {
@@ -76,7 +80,7 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
           enqueued++;
           channel.emit(event);
         };
-        pump = new ChainPump(input, protocol, chain, emit, channel.close, options.signal);
+        pump = new ChainPump(input, protocol, framing, chain, emit, channel.close, options.signal);
         // workerd may call pull before an async start settles, so pull waits for this itself
         // (only until it has settled: an await per pull costs a turn of the microtask queue).
         ready = pump.start().then(() => void (started = true));
@@ -101,11 +105,12 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
  *
  * @example
  * ```ts
- * const batches = toolCallBatchStream(providerProtocol("anthropic"), response, { batchWindowMs: 25 });
+ * const batches = toolCallBatchStream(anthropicProtocol, TextFraming, response, { batchWindowMs: 25 });
  * ```
  */
 export function toolCallBatchStream<const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
   protocol: ProviderProtocol,
+  framing: FramingClass,
   input: ChainInput,
   options: ProtocolBatchOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>[]> {
@@ -149,7 +154,7 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
           flush();
           controller.close();
         };
-        pump = new ChainPump(input, protocol, chain, emit, close, options.signal);
+        pump = new ChainPump(input, protocol, framing, chain, emit, close, options.signal);
         ready = pump.start().then(() => void (started = true));
         return ready;
       },
