@@ -1,6 +1,6 @@
 // Open Responses conformance of POST /v1/responses in workerd, in front of every provider: the
 // cases of the spec's compliance suite (a basic text answer, streamed, a system prompt, a function
-// tool called, streamed, a multi-turn history), each against a fake of the provider answering in
+// tool called, streamed, an image in the input, a multi-turn history), each against a fake of the provider answering in
 // its own wire format (the scripted model's writers) and against the offline replay, plus a fault
 // mid-stream. Every event and every response object is checked against the spec's own OpenAPI
 // schemas (test/support/open-responses.ts), and the stream against the rules of its text.
@@ -48,6 +48,29 @@ const CASES: { id: string; body: Record<string, unknown>; stream: boolean; call:
     body: { input: [user("Weather in San Francisco?")], tools: [WEATHER] },
     stream: true,
     call: true,
+  },
+  {
+    // A 4x4 blue PNG of our own as a data URL (the suite's case sends one too): base64 bytes every
+    // provider takes, so no provider needs a URL fetched.
+    id: "image-input",
+    body: {
+      input: [
+        {
+          type: "message",
+          role: "user",
+          content: [
+            { type: "input_text", text: "What do you see in this image? Answer in one sentence." },
+            {
+              type: "input_image",
+              image_url:
+                "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAQAAAAECAIAAAAmkwkpAAAAEElEQVR42mNQSDgARwzEcQD+QxQBBBkyzAAAAABJRU5ErkJggg==",
+            },
+          ],
+        },
+      ],
+    },
+    stream: false,
+    call: false,
   },
   {
     id: "multi-turn",
