@@ -126,6 +126,11 @@ export type ReasoningPart =
       field: "reasoning_content" | "reasoning" | "reasoning_details";
       /** The whole text; for `reasoning_details`, the detail objects, each one's streamed fragments merged. */
       value: string | JsonValue[];
+      /**
+       * The model that streamed it (the chunks' `model`), when they named one: a request body
+       * sends the field only to a model of the same family, as another provider may refuse it.
+       */
+      model?: string;
     }
   | {
       /**

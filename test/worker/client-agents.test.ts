@@ -3,6 +3,7 @@
 // the Worker replays (the calls of /v1/stream for the same request), a second turn with the tool
 // results that reaches each provider in its own format, MODEL_ALIASES, x-api-key, the agent body
 // limit, errors in each protocol's shape naming the field by its path, and the keep-alive frame.
+import { callIdOf } from "../../worker/protocols/thought-signatures.ts";
 import Anthropic, { AuthenticationError, BadRequestError, NotFoundError } from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -58,7 +59,8 @@ describe("@anthropic-ai/sdk against POST /v1/messages, every recording of every 
       expect(final.model).toBe(`${provider}/test-model`);
       const calls = final.content.flatMap((block) => (block.type === "tool_use" ? [block] : []));
       expect(calls.map((call) => [call.name, call.input])).toEqual(expected.map((call) => [call.name, call.arguments]));
-      calls.forEach((call, i) => expect(call.id).toBe(expected[i]!.id ?? call.id));
+      // A Gemini Interactions call's id carries its signature after the provider's (thought-signatures.ts).
+      calls.forEach((call, i) => expect(callIdOf(call.id)).toBe(expected[i]!.id ?? call.id));
       expect(final.stop_reason).toBe(expected.length > 0 ? "tool_use" : final.stop_reason);
       const text = final.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
       expect(text).toBe(reference.finish.text);
@@ -94,7 +96,7 @@ describe("openai-node against POST /v1/responses, every recording of every provi
       expect(calls.map((call) => [call.name, call.arguments])).toEqual(
         expected.map((call) => [call.name, call.rawArguments]),
       );
-      calls.forEach((call, i) => expect(call.call_id).toBe(expected[i]!.id ?? call.call_id));
+      calls.forEach((call, i) => expect(callIdOf(call.call_id)).toBe(expected[i]!.id ?? call.call_id));
       expect(final.output_text).toBe(reference.finish.text);
 
       const stream = await openai().responses.create({ ...request, stream: true });

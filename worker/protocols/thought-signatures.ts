@@ -1,57 +1,113 @@
 /**
- * Gemini's thought signatures across the agent protocols. Gemini signs the function calls of a
- * thinking model and refuses the next turn unless each signature comes back on its call; a
- * Messages or Responses client never sends a signature back on its own, but it does echo every
- * call id. So a Gemini call's id carries its signature (`call_<token>__ts_<base64url>`), and an id
- * of that shape coming back restores it as the call's `providerMetadata`. Gemini calls have no ids
- * of their own, so nothing of the provider's is replaced.
+ * Gemini's signatures across the agent protocols. Gemini signs the function calls of a thinking
+ * model, and Gemini's Interactions API each `function_call` step, and both refuse the next turn
+ * unless each signature comes back on its call; a Messages or Responses client never sends a
+ * signature back on its own, but it does echo every call id. So a signed call's id carries its
+ * signature, and an id of that shape coming back restores it as the call's `providerMetadata`:
+ * a Gemini call (which has no id of its own, so nothing of the provider's is replaced) gets
+ * `call_<token>__ts_<base64url>`, its `thoughtSignature`; an Interactions call keeps its own id in
+ * front, `<id>__is_<base64url>`, and gets its id back with its `signature`.
  *
  * @module
  */
 import type { EncodableEvent, JsonValue } from "../../src/index.ts";
 
+/** The mark of a Gemini call's id, and of a Gemini Interactions call's. */
 const MARK = "__ts_";
+const STEP_MARK = "__is_";
 
-/** The id of a call that carries `signature`: a fresh token, then the signature in base64url. */
-export function idWithSignature(signature: string): string {
+const base64url = (text: string): string => {
   let binary = "";
-  for (const byte of new TextEncoder().encode(signature)) binary += String.fromCharCode(byte);
-  const encoded = btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-  return `call_${crypto.randomUUID().replaceAll("-", "")}${MARK}${encoded}`;
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+};
+
+/** The id of a Gemini call that carries `signature`: a fresh token, then the signature in base64url. */
+export function idWithSignature(signature: string): string {
+  return `call_${crypto.randomUUID().replaceAll("-", "")}${MARK}${base64url(signature)}`;
 }
 
-/** The `providerMetadata` a call id carries back, if it is one of {@link idWithSignature}'s. */
-export function signatureOfId(id: string): { providerMetadata?: { [key: string]: JsonValue } } {
-  const at = id.indexOf(MARK);
-  if (!id.startsWith("call_") || at < 0) return {};
-  const encoded = id
-    .slice(at + MARK.length)
-    .replaceAll("-", "+")
-    .replaceAll("_", "/");
+/** The id of a Gemini Interactions call that carries `signature`: its own id, then the signature. */
+export function stepIdWithSignature(id: string, signature: string): string {
+  return `${id}${STEP_MARK}${base64url(signature)}`;
+}
+
+/** The text a base64url string holds, or undefined when it is not one of UTF-8 text. */
+function fromBase64url(encoded: string): string | undefined {
   try {
-    const binary = atob(encoded + "=".repeat((4 - (encoded.length % 4)) % 4));
-    const signature = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
+    const binary = atob(
+      `${encoded.replaceAll("-", "+").replaceAll("_", "/")}${"=".repeat((4 - (encoded.length % 4)) % 4)}`,
+    );
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(
       Uint8Array.from(binary, (c) => c.charCodeAt(0)),
     );
-    return { providerMetadata: { thoughtSignature: signature } };
   } catch {
     // Not one of ours after all (a client's own id that happens to hold the mark): an id like any other.
-    return {};
+    return undefined;
   }
+}
+
+/** The signature part of an Interactions call's id, and the provider's id before it, if it is one. */
+function stepSignature(id: string): { id: string; signature: string } | undefined {
+  const at = id.lastIndexOf(STEP_MARK);
+  if (at <= 0) return undefined;
+  const signature = fromBase64url(id.slice(at + STEP_MARK.length));
+  return signature === undefined ? undefined : { id: id.slice(0, at), signature };
+}
+
+/** The call id the provider knows for an id a client echoed: an Interactions call's own, else the id as it is. */
+export function callIdOf(id: string): string {
+  return stepSignature(id)?.id ?? id;
+}
+
+/** The `providerMetadata` a call id carries back, if it is one of {@link idWithSignature}'s or {@link stepIdWithSignature}'s. */
+export function signatureOfId(id: string): { providerMetadata?: { [key: string]: JsonValue } } {
+  const step = stepSignature(id);
+  if (step) return { providerMetadata: { signature: step.signature } };
+  const at = id.indexOf(MARK);
+  if (!id.startsWith("call_") || at < 0) return {};
+  const signature = fromBase64url(id.slice(at + MARK.length));
+  return signature === undefined ? {} : { providerMetadata: { thoughtSignature: signature } };
 }
 
 const keyOf = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;
 
+/** How one provider's calls carry their signatures: which calls wait for theirs, and the id that carries one. */
+interface Carrier {
+  /** A call that may be signed: its events wait from its start to its end. */
+  holds(start: { id: string | null }): boolean;
+  /** The signature at the call's end, if it has one. */
+  signature(metadata: Record<string, unknown> | undefined): unknown;
+  /** The id that carries it. */
+  id(signature: string, id: string | null): string;
+}
+
+const CARRIERS: Readonly<Record<string, Carrier>> = {
+  gemini: {
+    holds: (start) => start.id === null,
+    signature: (metadata) => metadata?.["thoughtSignature"],
+    id: (signature) => idWithSignature(signature),
+  },
+  "gemini-interactions": {
+    holds: (start) => start.id !== null,
+    signature: (metadata) => metadata?.["signature"],
+    id: (signature, id) => stepIdWithSignature(id!, signature),
+  },
+};
+
 /**
- * Gemini's events with each signed call's id set to one that carries its signature. The id goes
- * out when the call starts and the signature comes with its end, so from a call's start to its end
- * the events wait (Gemini sends a call whole, in one chunk: in practice nothing waits).
+ * A Gemini provider's events with each signed call's id set to one that carries its signature.
+ * The id goes out when the call starts: a call signed by then (Gemini sends a call whole, in one
+ * chunk, and an Interactions call's signature comes with its step's start) gets it at once;
+ * otherwise its events wait from its start to its end, where the signature comes.
  */
 export function carrySignatures(
   batches: ReadableStream<readonly EncodableEvent[]>,
+  carrier: Carrier,
 ): ReadableStream<readonly EncodableEvent[]> {
   let held: EncodableEvent[] | undefined;
   const open = new Set<string>();
+  const renamed = new Map<string, string>();
   const release = (out: EncodableEvent[]): void => {
     if (held) out.push(...held);
     held = undefined;
@@ -62,12 +118,21 @@ export function carrySignatures(
       transform(batch, controller) {
         const out: EncodableEvent[] = [];
         for (let event of batch) {
-          if (event.type === "tool-call-start" && event.id === null) open.add(keyOf(event));
-          else if ((event.type === "tool-call" || event.type === "invalid-tool-call") && open.has(keyOf(event))) {
+          const early = event.type === "tool-call-start" ? carrier.signature(event.providerMetadata) : undefined;
+          if (event.type === "tool-call-start" && carrier.holds(event) && typeof early === "string") {
+            // Signed at its start: its id goes out at once, and its end gets the same.
+            const id = carrier.id(early, event.id);
+            renamed.set(keyOf(event), id);
+            event = { ...event, id };
+          } else if (event.type === "tool-call-start" && carrier.holds(event)) open.add(keyOf(event));
+          else if ((event.type === "tool-call" || event.type === "invalid-tool-call") && renamed.has(keyOf(event))) {
+            event = { ...event, id: renamed.get(keyOf(event))! };
+            renamed.delete(keyOf(event));
+          } else if ((event.type === "tool-call" || event.type === "invalid-tool-call") && open.has(keyOf(event))) {
             open.delete(keyOf(event));
-            const signature = event.providerMetadata?.["thoughtSignature"];
+            const signature = carrier.signature(event.providerMetadata);
             if (typeof signature === "string" && held) {
-              const id = idWithSignature(signature);
+              const id = carrier.id(signature, event.id);
               const key = keyOf(event);
               held = held.map((e) => (e.type === "tool-call-start" && keyOf(e) === key ? { ...e, id } : e));
               event = { ...event, id };
@@ -102,5 +167,6 @@ export function agentBatches(
   provider: string,
   batches: ReadableStream<readonly EncodableEvent[]>,
 ): ReadableStream<readonly EncodableEvent[]> {
-  return provider === "gemini" ? carrySignatures(batches) : batches;
+  const carrier = Object.hasOwn(CARRIERS, provider) ? CARRIERS[provider] : undefined;
+  return carrier ? carrySignatures(batches, carrier) : batches;
 }

@@ -110,7 +110,15 @@ function fieldPart(value: Record<string, unknown>, at: (field: string) => string
   const details = field === "reasoning_details";
   if (details ? !Array.isArray(given) : typeof given !== "string")
     throw invalidField(at("value"), `\`${at("value")}\` must be ${details ? "an array" : "a string"}.`);
-  return { type: "field", field: field as "reasoning_content", value: given as string | JsonValue[] };
+  const model = own(value, "model");
+  if (model !== undefined && typeof model !== "string")
+    throw invalidField(at("model"), `\`${at("model")}\` must be a string.`);
+  const part: ReasoningPart = {
+    type: "field",
+    field: field as "reasoning_content",
+    value: given as string | JsonValue[],
+  };
+  return model === undefined ? part : { ...part, model };
 }
 
 /** The block types a `{type: "block"}` part may carry: Anthropic's, sent back to it as they came. */

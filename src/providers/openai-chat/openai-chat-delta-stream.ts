@@ -84,6 +84,7 @@ function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoning
   if (message.event === "error" || chunk["error"] !== undefined) {
     emit(providerError(message.event === "error" ? chunk : chunk["error"]));
   }
+  reasoning.model(chunk["model"]);
   const choices = arrayOf(chunk["choices"]);
   const write = message.jsonText ?? jsonText;
   for (const choice of choices) if (isRecord(choice)) decodeChoice(choice, emit, reasoning, write);

@@ -36,10 +36,17 @@ export class ChatReasoningFields {
   #keys: string[] = [];
   /** A field streamed since the last flush. */
   #held = false;
+  /** The model the chunks named, once one did. */
+  #model: string | undefined;
 
   /** Reports through `emit`. */
   constructor(emit: Emit) {
     this.#emit = emit;
+  }
+
+  /** Takes the model a chunk names (every chunk of a stream names the same). */
+  model(model: unknown): void {
+    if (typeof model === "string" && model !== "") this.#model = model;
   }
 
   /** Takes a delta's reasoning fields. */
@@ -57,7 +64,7 @@ export class ChatReasoningFields {
     // Called at every text delta and call fragment: nothing to do unless reasoning came.
     if (!this.#held) return;
     this.#held = false;
-    const parts: ReasoningPart[] = [];
+    const parts: Extract<ReasoningPart, { type: "field" }>[] = [];
     for (const field of FIELDS) {
       if (field === "reasoning_details") {
         if (this.#details !== undefined) parts.push({ type: "field", field, value: this.#details });
@@ -69,7 +76,8 @@ export class ChatReasoningFields {
     this.#texts = {};
     this.#details = undefined;
     this.#keys = [];
-    for (const part of parts) this.#emit({ type: "reasoning-part", part });
+    for (const part of parts)
+      this.#emit({ type: "reasoning-part", part: this.#model ? { ...part, model: this.#model } : part });
   }
 
   #text(field: "reasoning_content" | "reasoning", text: string): void {
@@ -98,4 +106,34 @@ export class ChatReasoningFields {
           : (value as JsonValue);
     }
   }
+}
+
+/**
+ * The names of model families that take a reasoning field back, each with the marks a model's
+ * name carries (an `org/` prefix and a version aside): a field goes back to its own family only.
+ */
+const FAMILIES: readonly (readonly [string, ...string[]])[] = [
+  ["deepseek"],
+  ["kimi", "moonshot"],
+  ["glm", "zhipu"],
+  ["qwen", "qwq"],
+  ["minimax"],
+  ["gpt-oss"],
+  ["grok"],
+];
+
+/**
+ * The family of a model, for a reasoning field's way back: a known family's name (DeepSeek's
+ * `deepseek-reasoner` and `deepseek-chat` are one), else the name itself without its `org/`
+ * prefix (the same model only).
+ *
+ * @example
+ * ```ts
+ * reasoningFamily("deepseek-reasoner") === reasoningFamily("deepseek-chat"); // true
+ * reasoningFamily("moonshotai/kimi-k2-thinking"); // "kimi"
+ * ```
+ */
+export function reasoningFamily(model: string): string {
+  const name = model.toLowerCase().slice(model.lastIndexOf("/") + 1);
+  return FAMILIES.find((marks) => marks.some((mark) => name.includes(mark)))?.[0] ?? name;
 }

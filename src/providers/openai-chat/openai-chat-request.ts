@@ -9,6 +9,7 @@ import {
 } from "../request.ts";
 import { fileKind, fileRefused, fileUrl, filesAfterResults, hasFiles, resultBlocks } from "../media.ts";
 import { chatToolCall, reasoningFields } from "./openai-chat-messages.ts";
+import { reasoningFamily } from "./openai-chat-reasoning.ts";
 import { openAIChatToolDefinitions } from "./openai-chat-tools.ts";
 
 /**
@@ -24,7 +25,7 @@ import { openAIChatToolDefinitions } from "./openai-chat-tools.ts";
 export function openAIChatRequestBody(request: ProviderRequest): Fields {
   const body: Fields = {
     model: request.model,
-    messages: chatMessages(request.messages),
+    messages: chatMessages(request.messages, request.model),
     stream: true,
     // Without it the stream carries no usage.
     stream_options: { include_usage: true },
@@ -40,12 +41,12 @@ export function openAIChatRequestBody(request: ProviderRequest): Fields {
 }
 
 /** The messages; a tool result's files follow the results in a user message (a tool message holds text only). */
-function chatMessages(messages: readonly RequestMessage[]): Fields[] {
+function chatMessages(messages: readonly RequestMessage[], model: string): Fields[] {
   const moved = filesAfterResults(messages);
-  return moved.messages.map((message, i) => toChatMessage(message, moved.pathOf(i)));
+  return moved.messages.map((message, i) => toChatMessage(message, moved.pathOf(i), model));
 }
 
-function toChatMessage(message: RequestMessage, path: string): Fields {
+function toChatMessage(message: RequestMessage, path: string, model: string): Fields {
   switch (message.role) {
     case "system":
       return { role: message.role, content: message.content };
@@ -54,11 +55,16 @@ function toChatMessage(message: RequestMessage, path: string): Fields {
       return { role: "user", content: resultBlocks(message, path, chatPart) };
     case "assistant": {
       // A thinking model's reasoning goes back in the field it streamed in (DeepSeek refuses a tool
-      // loop without its `reasoning_content`); a server that streamed none is sent none.
+      // loop without its `reasoning_content`); a server that streamed none is sent none, and a
+      // model of another family (Groq, OpenAI after DeepSeek) none of another's: they refuse it.
+      const family = reasoningFamily(model);
+      const parts = message.reasoningParts?.filter(
+        (part) => part.type !== "field" || part.model === undefined || reasoningFamily(part.model) === family,
+      );
       const out: Fields = {
         role: "assistant",
         content: message.content === "" ? null : message.content,
-        ...reasoningFields(message.reasoningParts),
+        ...reasoningFields(parts),
       };
       if (message.toolCalls.length > 0) {
         out["tool_calls"] = message.toolCalls.map((call, i) =>

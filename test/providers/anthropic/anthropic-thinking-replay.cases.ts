@@ -120,7 +120,9 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
     const openai = await finishOf(xai.text, "openai");
     assert(openai.reasoning !== "", "the OpenAI-compatible recording has reasoning text");
     // OpenAI-compatible reasoning has no signed block: only the field it streamed in, for its own next turn.
-    assertEquals(openai.reasoningParts, [{ type: "field", field: "reasoning_content", value: openai.reasoning }]);
+    assertEquals(openai.reasoningParts, [
+      { type: "field", field: "reasoning_content", value: openai.reasoning, model: "grok-3-mini" },
+    ]);
   });
 
   test("anthropicAssistantMessage: thinking, then redacted_thinking, then text, then tool_use, exactly", async () => {

@@ -12,6 +12,7 @@ import {
   type ReasoningPart,
   type ToolCallEvent,
 } from "../../../src/index.ts";
+import { reasoningFamily } from "../../../src/providers/openai-chat/openai-chat-reasoning.ts";
 import { recording } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants } from "../../support/invariants.ts";
@@ -70,7 +71,9 @@ group("OpenAI Chat reasoning fields for the next turn", (test) => {
     const fixture = recording("deepseek", "reasoner-reasoning-content-tool-call");
     const finish = await finishOfBody(fixture.body);
     assert(finish.reasoning.length > 100, "the recording reasons");
-    assertEquals(finish.reasoningParts, [{ type: "field", field: "reasoning_content", value: finish.reasoning }]);
+    assertEquals(finish.reasoningParts, [
+      { type: "field", field: "reasoning_content", value: finish.reasoning, model: "deepseek-reasoner" },
+    ]);
     const call0 = finish.toolCalls[0]!;
     const expected: ThinkingAssistantMessage = {
       role: "assistant",
@@ -183,6 +186,70 @@ group("OpenAI Chat reasoning fields for the next turn", (test) => {
       tool_calls: [{ id: "call_1", type: "function", function: { name: "lookup", arguments: '{"q":"tides"}' } }],
     };
     assertEquals((body["messages"] as unknown[])[1], expected);
+  });
+
+  test("the field goes back to its own model family only: DeepSeek's reasoning_content to DeepSeek, not to Groq or OpenAI", async () => {
+    const fixture = recording("deepseek", "reasoner-reasoning-content-tool-call");
+    const finish = await finishOfBody(fixture.body);
+    const bodyFor = (model: string, parts = finish.reasoningParts) =>
+      (
+        providerKit("openai").requestBody({
+          model,
+          messages: [
+            { role: "user", content: "Weather?" },
+            {
+              role: "assistant",
+              content: "",
+              reasoningParts: parts,
+              toolCalls: finish.toolCalls.map((c) => ({ id: c.id!, name: c.name, arguments: c.arguments })),
+            },
+            ...finish.toolCalls.map((c) => ({ role: "tool" as const, toolCallId: c.id!, content: "sunny" })),
+          ],
+          tools: [],
+        })["messages"] as Record<string, unknown>[]
+      )[1]!;
+    for (const model of ["deepseek-reasoner", "deepseek-chat", "deepseek/deepseek-v3.2"])
+      assertEquals(bodyFor(model)["reasoning_content"], finish.reasoning, model);
+    for (const model of ["llama-3.3-70b-versatile", "openai/gpt-oss-120b", "gpt-4.1", "kimi-k2-thinking"])
+      assert(!Object.keys(bodyFor(model)).some((key) => key.startsWith("reasoning")), `no reasoning field to ${model}`);
+    // A part that names no model (built by hand, or a client's own) goes where it is sent, as before.
+    const named = finish.reasoningParts![0]!;
+    assert(named.type === "field", "a field part");
+    const { model: _model, ...unnamed } = named;
+    assertEquals(bodyFor("gpt-4.1", [unnamed])["reasoning_content"], finish.reasoning);
+  }).needs("recordings");
+
+  test("Groq gpt-oss's `reasoning` goes back to gpt-oss elsewhere, not to DeepSeek", async () => {
+    const finish = await finishOfBody(recording("groq", "gpt-oss-reasoning-tool-call").body);
+    const part = finish.reasoningParts?.find((p) => p.type === "field");
+    assertEquals(part?.type === "field" ? part.model : undefined, "openai/gpt-oss-120b");
+    const fields = (model: string) =>
+      Object.keys(
+        (
+          providerKit("openai").requestBody({
+            model,
+            messages: [{ role: "assistant", content: "", reasoningParts: finish.reasoningParts, toolCalls: [] }],
+            tools: [],
+          })["messages"] as Record<string, unknown>[]
+        )[0]!,
+      ).filter((key) => key.startsWith("reasoning"));
+    assertEquals(fields("gpt-oss-120b"), ["reasoning"]);
+    assertEquals(fields("deepseek-chat"), []);
+  }).needs("recordings");
+
+  test("reasoningFamily: a known family's marks, else the model itself without its org/ prefix", () => {
+    assertEquals(
+      [
+        "deepseek-reasoner",
+        "moonshotai/Kimi-K2-Thinking",
+        "z-ai/glm-4.6",
+        "qwq-32b",
+        "MiniMax-M2",
+        "gpt-4.1",
+        "org/llama-4",
+      ].map(reasoningFamily),
+      ["deepseek", "kimi", "glm", "qwen", "minimax", "gpt-4.1", "llama-4"],
+    );
   });
 
   for (const [name, body] of [

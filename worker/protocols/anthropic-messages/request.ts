@@ -38,7 +38,7 @@ import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
 import { messagesReasoning } from "../client-reasoning.ts";
 import { thinkingPart } from "../reasoning-state.ts";
-import { signatureOfId } from "../thought-signatures.ts";
+import { callIdOf, signatureOfId } from "../thought-signatures.ts";
 import {
   arrayAt,
   chosenToolAt,
@@ -170,9 +170,11 @@ function toWire(value: unknown, path: string, provider: string, calls: Set<strin
           "`tool_use_id` names no tool_use block of an earlier assistant message.",
         );
       // Anthropic and Bedrock take the flag; in the other providers' formats the text says it.
+      // The id the provider knows (an Interactions call's own, its signature left on the call).
+      const call = callIdOf(id);
       if (error && nativeErrors)
-        out.push({ role: "tool", tool_call_id: id, content: body, is_error: true, ...withFiles });
-      else out.push({ role: "tool", tool_call_id: id, content: error ? `Error: ${body}` : body, ...withFiles });
+        out.push({ role: "tool", tool_call_id: call, content: body, is_error: true, ...withFiles });
+      else out.push({ role: "tool", tool_call_id: call, content: error ? `Error: ${body}` : body, ...withFiles });
     } else if (type === "tool_use" && role === "assistant") {
       const input = own(block, "input");
       const id = idAt(own(block, "id"), `${at}.id`);
@@ -181,7 +183,7 @@ function toWire(value: unknown, path: string, provider: string, calls: Set<strin
       const caller = own(block, "caller");
       const signature = signatureOfId(id);
       toolCalls.push({
-        id,
+        id: callIdOf(id),
         name: toolNameIn(own(block, "name"), `${at}.name`, NAMES),
         arguments: (input ?? {}) as JsonValue,
         ...(isObject(caller)

@@ -46,7 +46,7 @@ import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
 import { responsesReasoning } from "../client-reasoning.ts";
 import { reasoningItemPart } from "../reasoning-state.ts";
-import { signatureOfId } from "../thought-signatures.ts";
+import { callIdOf, signatureOfId } from "../thought-signatures.ts";
 import {
   argumentsOf,
   arrayAt,
@@ -207,7 +207,7 @@ function addItem(messages: WireMessage[], value: unknown, path: string, calls: S
     const id = idAt(own(item, "call_id"), `${path}.call_id`);
     calls.add(id);
     const call = {
-      id,
+      id: callIdOf(id),
       ...signatureOfId(id),
       name: toolNameIn(own(item, "name"), `${path}.name`, NAMES),
       arguments:
@@ -220,7 +220,7 @@ function addItem(messages: WireMessage[], value: unknown, path: string, calls: S
     const output = own(item, "output");
     const id = idAt(own(item, "call_id"), `${path}.call_id`);
     if (!calls.has(id)) throw invalidField(`${path}.call_id`, "`call_id` names no call of an earlier input item.");
-    messages.push(outputMessage(id, output, `${path}.output`, provider));
+    messages.push(outputMessage(callIdOf(id), output, `${path}.output`, provider));
   } else if (type === "reasoning") {
     // Its state, when it has some, opens (or joins) the assistant turn it reasoned for.
     const encrypted = own(item, "encrypted_content");
