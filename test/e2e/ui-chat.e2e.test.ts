@@ -114,7 +114,8 @@ describe("the AI SDK's chat class in headless Chromium against POST /v1/ui", () 
 
   it("one model call (gemini replay): the call arrives as a tool part in state input-available with its input", async () => {
     const { page, problems } = await openChat("model=gemini/gemini-2.5-flash");
-    // The recording asked for by name: the app declares its own tools, which the scripted model would call instead.
+    // The recording asked for by name (the page declares its tool, get_capital: declared tools are a
+    // contract, so a call to any other is an error); without it the scripted model calls the app's tools.
     await page.getByLabel("Prompt").fill("replay function-call-gemini-2.0-flash: what is the capital of France?");
     await page.getByRole("button", { name: "Send" }).click();
     await page.locator(".message.assistant .tool").waitFor();

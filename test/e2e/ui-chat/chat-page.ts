@@ -42,6 +42,7 @@ class PageChat extends AbstractChat<UIMessage> {
   }
 }
 
+// Declared tools are a contract: the replayed recording's call (get_capital) is one of the app's.
 const tools = run
   ? ["current_time", "calculate", "convert_units"]
   : [
@@ -49,6 +50,11 @@ const tools = run
         name: "get_weather",
         description: "Current weather in a city",
         parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+      },
+      {
+        name: "get_capital",
+        description: "The capital city of a country",
+        parameters: { type: "object", properties: { country: { type: "string" } }, required: ["country"] },
       },
     ];
 const state = new PageState();
