@@ -1,6 +1,7 @@
 // Claude Code and Codex, unchanged, carry a reasoning model's state through the Worker from one
-// turn to the next: turn 1 of a fake Anthropic (signed thinking) or OpenAI Responses (a reasoning
-// item with encrypted content) calls the agent's shell tool; the agent runs it and sends turn 2,
+// turn to the next: turn 1 of a fake Anthropic (signed thinking), OpenAI Responses (a reasoning
+// item with encrypted content) or DeepSeek-style Chat Completions (`reasoning_content`, which it
+// answers a 400 without: ./deepseek-provider.ts) calls the agent's shell tool; the agent runs it and sends turn 2,
 // which must reach the provider with that state in the provider's own shape, whichever protocol
 // the agent speaks (the Worker seals one provider's state into the other protocol's opaque field).
 import { spawn } from "node:child_process";
@@ -11,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ITEM, type ReasoningProvider, SIGNATURE, startReasoningProvider, THOUGHT } from "./reasoning-provider.ts";
 import { agentBinDir } from "./agent-clis.ts";
+import { DEEPSEEK_CALL_ID, DEEPSEEK_THOUGHT } from "./deepseek-provider.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), "..", ".."), "node_modules", ".bin");
@@ -117,6 +119,18 @@ function expectReasoningItem(body: Record<string, unknown>) {
   expect(input[at + 1]).toMatchObject({ type: "function_call", call_id: "call_e2e" });
 }
 
+/**
+ * DeepSeek's turn 2: the assistant message of the call carries the reasoning in
+ * `reasoning_content`, exactly as it streamed, and no request of the loop was refused.
+ */
+function expectReasoningContent(body: Record<string, unknown>) {
+  const turns = body["messages"] as Record<string, unknown>[];
+  const assistant = turns.find((turn) => turn["role"] === "assistant" && Array.isArray(turn["tool_calls"]))!;
+  expect(assistant["reasoning_content"]).toBe(DEEPSEEK_THOUGHT.join(""));
+  expect(assistant["tool_calls"]).toMatchObject([{ id: DEEPSEEK_CALL_ID, type: "function" }]);
+  expect(fake!.bodies.filter(({ status }) => status !== 200)).toEqual([]);
+}
+
 beforeAll(async () => {
   agents = await agentBinDir();
   fake = await startReasoningProvider(OUTPUT);
@@ -150,5 +164,15 @@ describe("agents carry a reasoning model's state to its next turn through the Wo
     const body = secondTurn("codex-responses");
     expectReasoningItem(body);
     expect(body["reasoning"]).toEqual({ effort: "medium", summary: "auto" });
+  });
+
+  it("Claude Code on a DeepSeek-style thinking model: its reasoning_content, sealed in the thinking block's signature", async () => {
+    await claude("cc-deepseek", "openai/deepseek-reasoner");
+    expectReasoningContent(secondTurn("cc-deepseek"));
+  });
+
+  it("Codex on a DeepSeek-style thinking model: its reasoning_content, sealed in the reasoning item's encrypted_content", async () => {
+    await codex("codex-deepseek", "openai/deepseek-reasoner");
+    expectReasoningContent(secondTurn("codex-deepseek"));
   });
 });

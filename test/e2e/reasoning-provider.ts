@@ -1,9 +1,11 @@
-// A fake Anthropic and OpenAI Responses on 127.0.0.1 whose models reason: turn 1 is signed thinking
-// (Anthropic) or a reasoning item with encrypted content (OpenAI) and then a call of the agent's
-// shell tool; turn 2 (the request that carries the tool's output) is text. Every body is kept, so
+// A fake Anthropic, OpenAI Responses and DeepSeek (Chat Completions) on 127.0.0.1 whose models
+// reason: turn 1 is signed thinking (Anthropic), a reasoning item with encrypted content (OpenAI)
+// or `reasoning_content` deltas (DeepSeek) and then a call of the agent's shell tool; turn 2 (the
+// request that carries the tool's output) is text. Every body is kept, with the status it got, so
 // a test can read what turn 2 carried back.
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
+import { deepseekAnswer } from "./deepseek-provider.ts";
 
 /** The thinking both models write. */
 export const THOUGHT = "I should run it.";
@@ -15,7 +17,7 @@ export const ITEM = { id: "rs_e2e_original", encrypted: "gAAAA-e2e-encrypted" };
 /** The running fake: the base URLs for the Worker's variables, and every body it was sent. */
 export interface ReasoningProvider {
   vars: Record<string, string>;
-  bodies: { path: string; body: Record<string, unknown> }[];
+  bodies: { path: string; body: Record<string, unknown>; status: number }[];
   stop(): Promise<void>;
 }
 
@@ -23,7 +25,7 @@ const sse = (events: Record<string, unknown>[]): string =>
   events.map((event) => `event: ${String(event["type"])}\ndata: ${JSON.stringify(event)}\n\n`).join("");
 
 /** The agent's shell tool, by the tools the request offers: Claude Code's Bash or Codex's exec_command. */
-function shellCall(body: string, marker: string): { name: string; input: Record<string, string> } | undefined {
+export function shellCall(body: string, marker: string): { name: string; input: Record<string, string> } | undefined {
   if (body.includes(marker)) return undefined;
   const asked = body.match(/echo OUT-\$\(\(6\*7\)\)-[a-z0-9-]+/)?.[0];
   if (asked === undefined) return undefined;
@@ -150,16 +152,26 @@ function responsesAnswer(call: ReturnType<typeof shellCall>): string {
 /** Starts the fake; `marker` is the text whose presence in a request means the tool already ran. */
 export async function startReasoningProvider(marker: string): Promise<ReasoningProvider> {
   const bodies: ReasoningProvider["bodies"] = [];
+  /** DeepSeek's reasoning of each call it made, by the call's id: what its next requests must carry back. */
+  const reasoned = new Map<string, string>();
   const server: Server = createServer((request, response) => {
     let raw = "";
     request.setEncoding("utf8");
     request.on("data", (chunk: string) => (raw += chunk));
     request.on("end", () => {
       const path = request.url ?? "";
-      bodies.push({ path, body: JSON.parse(raw || "{}") as Record<string, unknown> });
+      const body = JSON.parse(raw || "{}") as Record<string, unknown>;
       const call = shellCall(raw, marker);
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      response.end(path.endsWith("/responses") ? responsesAnswer(call) : anthropicAnswer(call));
+      const answer = path.endsWith("/chat/completions")
+        ? deepseekAnswer(body, call, reasoned)
+        : {
+            status: 200,
+            type: "text/event-stream",
+            body: path.endsWith("/responses") ? responsesAnswer(call) : anthropicAnswer(call),
+          };
+      bodies.push({ path, body, status: answer.status });
+      response.writeHead(answer.status, { "content-type": answer.type });
+      response.end(answer.body);
     });
   });
   server.listen(0, "127.0.0.1");

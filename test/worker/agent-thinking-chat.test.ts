@@ -3,7 +3,8 @@
 // all subsequent requests ... the API will return a 400 error"). A fake of such a provider, strict
 // as DeepSeek is, behind the Worker's `openai` upstream: each client protocol's own SDK runs a tool
 // loop of two turns, echoing turn 1 as its protocol has it, and turn 2 reaches the provider with the
-// reasoning in its field. A client that drops it gets the provider's refusal, so the fake can fail.
+// reasoning in its field. A client that drops it (the Worker cannot make it up) gets the provider's
+// refusal as a 400 `reasoning_required` in its protocol's error shape, so the fake can fail.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -33,8 +34,10 @@ class DeepSeekFake {
       return Response.json(
         {
           error: {
-            message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}.`,
+            message: `Missing \`reasoning_content\` field in the assistant message at message index ${missing}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls`,
             type: "invalid_request_error",
+            param: null,
+            code: "invalid_request_error",
           },
         },
         { status: 400 },
@@ -131,7 +134,9 @@ describe("a DeepSeek-style thinking provider's tool loop through every client pr
     const answer = await next({ ...assistant, reasoning_content: reasoning });
     expect(answer.choices[0]!.message.content).toBe(ANSWER);
     expect(fake.lastAssistant()).toEqual(expectedTurn);
-    await expect(next(assistant)).rejects.toThrow();
+    const refused = await next(assistant).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(refused).toMatchObject({ status: 400, code: "reasoning_required", type: "invalid_request_error" });
     expect(fake.lastAssistant()).not.toHaveProperty("reasoning_content");
   });
 
@@ -171,7 +176,9 @@ describe("a DeepSeek-style thinking provider's tool loop through every client pr
     const second = await next(first.content);
     expect(second.content.find((block) => block.type === "text")).toMatchObject({ text: ANSWER });
     expect(fake.lastAssistant()).toEqual(expectedTurn);
-    await expect(next([call])).rejects.toThrow();
+    const refused = await next([call]).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((refused as Error).message).toContain("reasoning");
   });
 
   it("/v1/responses (Codex's protocol): the reasoning item's sealed encrypted_content carries the reasoning_content back", async () => {
@@ -210,7 +217,8 @@ describe("a DeepSeek-style thinking provider's tool loop through every client pr
     const second = await next(echoed);
     expect(second.output_text).toBe(ANSWER);
     expect(fake.lastAssistant()).toEqual(expectedTurn);
-    await expect(next(echoed.slice(1))).rejects.toThrow();
+    const refused = await next(echoed.slice(1)).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ status: 400, code: "reasoning_required" });
   });
 
   it("/v1/stream (the Worker's own events): finish.reasoningParts sent back as reasoning_parts", async () => {

@@ -2,6 +2,7 @@ import { BODY_READ_MS } from "../../worker/http/read-json-body.ts";
 import { describe, expect, it } from "vitest";
 import {
   FakeUpstream,
+  settled,
   ManualTimers,
   streamRequest,
   testEnv,
@@ -100,6 +101,56 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     expect(response.status).toBe(502);
     expect(JSON.parse(text)).toMatchObject({ error: { code: "upstream_rejected", upstreamStatus: 404 } });
     expectNoLeak(text);
+  });
+
+  // A thinking model's refusal of a history whose tool turn lost its reasoning, in each
+  // provider's words (DeepSeek's now and before, on its Anthropic endpoint too, Kimi, Anthropic):
+  // the client's to fix, so a 400 of the Worker's own words, not a 502 an agent retries.
+  const refusals = [
+    "The `reasoning_content` in the thinking mode must be passed back to the API.",
+    "Missing `reasoning_content` field in the assistant message at message index 2. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls",
+    "The `content[].thinking` in the thinking mode must be passed back to the API.",
+    "thinking is enabled but reasoning_content is missing in assistant tool call message at index 2",
+    "messages.1.content.0.type: Expected `thinking` or `redacted_thinking`, but found `tool_use`. When `thinking` is enabled, a final `assistant` message must start with a thinking block.",
+  ];
+  for (const message of refusals) {
+    it(`a 400 refusing a tool turn without its reasoning is 400 reasoning_required: ${message.slice(0, 40)}...`, async () => {
+      const body = JSON.stringify({
+        error: {
+          message: `${message} (${key})`,
+          type: "invalid_request_error",
+          param: null,
+          code: "invalid_request_error",
+        },
+      });
+      const { response, text } = await answer({ kind: "response", status: 400, body });
+      expect(response.status).toBe(400);
+      expect(JSON.parse(text)).toEqual({
+        error: { code: "reasoning_required", message: expect.stringContaining("reasoning"), upstreamStatus: 400 },
+      });
+      expectNoLeak(text);
+      expect(text).not.toContain("thinking mode");
+    });
+  }
+
+  it("a 4xx whose body stalls is cut off by IDLE_TIMEOUT_MS: 502 upstream_rejected", async () => {
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      status: 400,
+      chunks: ['{"error": {"message": "The '],
+      then: "stall",
+    });
+    const timers = new ManualTimers();
+    const pending = worker(upstream, timers).call(
+      request(),
+      testEnv({ OPENAI_API_KEY: key, CLIENT_TOKEN: "t", IDLE_TIMEOUT_MS: "30000" }),
+    );
+    for (let i = 0; i < 100 && upstream.pulled === 0; i++) await settled();
+    expect(upstream.pulled).toBe(1); // the error body's first bytes were read; the rest never comes
+    timers.fire(timers.handlesOf(30000)[0]!);
+    const response = await pending;
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({ error: { code: "upstream_rejected", upstreamStatus: 400 } });
   });
 
   it("a redirect is not followed (key headers would go along) and is 502 upstream_rejected", async () => {

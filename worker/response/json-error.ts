@@ -28,6 +28,7 @@ export type ErrorCode =
   | "upstream_auth_failed"
   | "upstream_rate_limited"
   | "upstream_rejected"
+  | "reasoning_required"
   | "upstream_error"
   | "upstream_unreachable"
   | "upstream_timeout"

@@ -28,11 +28,14 @@ export interface OpenUpstreamOptions {
  * | 401, 403                      | 502 `upstream_auth_failed`      |
  * | 429                           | 429 `upstream_rate_limited`, with its `Retry-After` |
  * | 5xx, or a 200 not of the request's `responseType` (or of none) | 502 `upstream_error` |
+ * | 4xx refusing a request for a tool turn's reasoning it did not get back | 400 `reasoning_required` |
  * | other 4xx                     | 502 `upstream_rejected`         |
  * | network error                 | 502 `upstream_unreachable`      |
  * | no headers within the timeout or the response's deadline | 504 `upstream_timeout` |
  *
- * The provider's body is never read into the answer: error bodies can echo the key.
+ * The provider's body is never read into the answer: error bodies can echo the key. A 4xx body's
+ * first {@link REFUSAL_BYTES} bytes are read only to tell {@link REASONING_REFUSALS} apart, which
+ * are the client's to fix (a 400 of the Worker's own words, not retried as a 502 is).
  */
 export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstreamOptions): Promise<WatchedBody> {
   const { controller, timers, idleTimeoutMs, watch } = options;
@@ -54,11 +57,14 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
     request.abort(error);
   });
   let response: Response;
+  let refusal: HttpError | undefined;
   try {
     // Redirects are not followed: key headers such as `x-api-key` would go along to the new host.
     response = await options.send(
       new Request(http.url, { method: "POST", headers, body, signal: request.signal, redirect: "manual" }),
     );
+    // Under the same clocks: a provider that stalls in its error body is cut off as in its headers.
+    refusal = await reasoningRefusal(response, request.signal);
   } catch {
     request.abort();
     throw timedOut !== undefined
@@ -68,7 +74,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
     timers.clearTimeout(timer);
     unwatch();
   }
-  const failure = statusError(response, http.responseType ?? "text/event-stream");
+  const failure = refusal ?? statusError(response, http.responseType ?? "text/event-stream");
   if (failure || !response.body) {
     await response.body?.cancel();
     request.abort();
@@ -117,6 +123,76 @@ function statusError(response: Response, mediaType: string): HttpError | undefin
     return upstream(502, "upstream_error", "The provider did not answer with a stream.", status);
   }
   return undefined;
+}
+
+/** How much of a 4xx body is read to recognize a refusal: the providers' error objects are far smaller. */
+const REFUSAL_BYTES = 16 * 1024;
+
+/**
+ * The refusals of a thinking model whose earlier tool turn came back without its reasoning, as
+ * the providers word them: DeepSeek ("The \`reasoning_content\` in the thinking mode must be passed
+ * back to the API.", earlier "Missing \`reasoning_content\` field in the assistant message at
+ * message index 2", and on its Anthropic endpoint "The \`content[].thinking\` in the thinking mode
+ * must be passed back"), Kimi ("thinking is enabled but reasoning_content is missing in assistant
+ * tool call message"), Anthropic ("a final \`assistant\` message must start with a thinking block").
+ */
+const REASONING_REFUSALS: readonly RegExp[] = [
+  /`?(reasoning_content|content\[\]\.thinking)`? in the thinking mode must be passed back/i,
+  /missing `?reasoning_content`? field/i,
+  /reasoning_content is missing/i,
+  /must start with a thinking block/i,
+];
+
+/**
+ * A 400 `reasoning_required` when the provider's 4xx refuses a conversation for a tool turn's
+ * missing reasoning: the client dropped it (a Chat Completions client that does not send
+ * `reasoning_content` back, thinking blocks or reasoning items left out), and the Worker cannot
+ * make it up. Else the 502 {@link statusError} gave.
+ */
+async function reasoningRefusal(response: Response, signal: AbortSignal): Promise<HttpError | undefined> {
+  const { status } = response;
+  if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 429 || !response.body)
+    return undefined;
+  const text = await prefix(response.body, REFUSAL_BYTES, signal);
+  if (!REASONING_REFUSALS.some((refusal) => refusal.test(text))) return undefined;
+  return new HttpError(400, {
+    code: "reasoning_required",
+    message:
+      "The provider requires the reasoning of each earlier assistant turn that made tool calls to come back as it " +
+      "streamed, and this request's history lacks it: send the assistant turns back whole (Chat Completions: the " +
+      "message's reasoning_content; Messages: its thinking blocks with their signatures; Responses: its reasoning " +
+      "items with their encrypted_content). The Worker cannot make it up.",
+    upstreamStatus: status,
+  });
+}
+
+/**
+ * The first `max` bytes of a body as text, or what came of them before `signal` aborted (the rest
+ * is not read; the caller cancels the body).
+ */
+async function prefix(body: ReadableStream<Uint8Array>, max: number, signal: AbortSignal): Promise<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let read = 0;
+  const stop = (): void => void reader.cancel().catch(() => undefined);
+  if (signal.aborted) stop();
+  else signal.addEventListener("abort", stop, { once: true });
+  try {
+    while (read < max) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const part = value.subarray(0, max - read);
+      read += part.length;
+      text += decoder.decode(part, { stream: true });
+    }
+  } catch {
+    // A body cut short tells nothing more: what came is all there is to read.
+  } finally {
+    signal.removeEventListener("abort", stop);
+    reader.releaseLock();
+  }
+  return text;
 }
 
 /** `Retry-After` is delay-seconds or an HTTP date; anything else is not passed on. */
