@@ -1,6 +1,5 @@
 import type { JsonRepair, JsonValue } from "../shared/json.ts";
 import { ownValue } from "../shared/values.ts";
-import { IncrementalJsonParser } from "./incremental-json-parser.ts";
 import { jsonErrorPosition } from "./json-error-position.ts";
 
 export type { JsonRepair };
@@ -13,13 +12,15 @@ export type RepairResult = { ok: true; value: JsonValue; repairs: JsonRepair[] }
 
 const PYTHON: Record<string, string> = { True: "true", False: "false", None: "null" };
 const FENCE = /^\s*```[a-zA-Z]*\s*\n?([\s\S]*?)\n?\s*```\s*$/;
+/** Deepest nesting a repair gives back (the accumulator's default `maxDepth`): deeper text is not repaired. */
+const MAX_DEPTH = 64;
 
 /**
  * Repairs the mistakes models make in tool arguments: a markdown code fence around the JSON,
  * Python's `True`/`False`/`None`, single-quoted strings and keys, unquoted keys, trailing commas,
  * and (only when `closeTruncated`, i.e. the provider finished normally) a value cut short, closed
- * at the end. One pass over the text plus one parse; the result is built by
- * {@link IncrementalJsonParser}, so hostile keys stay ordinary own properties.
+ * at the end. One pass over the text plus one `JSON.parse` (so hostile keys stay ordinary own
+ * properties), of text nested at most 64 deep.
  *
  * It is the `repair` plug-in of `ToolCallAccumulator`/`ToolCallAccumulatorStream` (on by default
  * in `streamToolCalls`), which also reports its `position` for arguments it cannot repair.
@@ -35,11 +36,14 @@ export function repairJson(text: string, options: { closeTruncated: boolean }): 
   const fenced = FENCE.exec(text);
   if (fenced) repairs.add("code-fence");
   const rewritten = rewrite(fenced ? fenced[1]! : text, repairs, options.closeTruncated);
-  const parser = new IncrementalJsonParser();
-  if (rewritten !== undefined) parser.feed(rewritten);
-  if (rewritten === undefined || !parser.end() || repairs.size === 0)
-    return { ok: false, position: jsonErrorPosition(text) };
-  return { ok: true, value: parser.value!, repairs: [...repairs] };
+  if (rewritten !== undefined && repairs.size > 0) {
+    try {
+      return { ok: true, value: JSON.parse(rewritten) as JsonValue, repairs: [...repairs] };
+    } catch {
+      // not repaired: the position of the original text's error below
+    }
+  }
+  return { ok: false, position: jsonErrorPosition(text) };
 }
 
 /** One pass that rewrites outside strings and converts single-quoted strings; `undefined` when cut short and not allowed to close. */
@@ -78,9 +82,9 @@ function rewrite(text: string, repairs: Set<JsonRepair>, closeTruncated: boolean
       i += word.length;
       continue;
     }
-    if (char === "{") open.push("}");
-    else if (char === "[") open.push("]");
-    else if (char === "}" || char === "]") open.pop();
+    if (char === "{" || char === "[") {
+      if (open.push(char === "{" ? "}" : "]") > MAX_DEPTH) return undefined;
+    } else if (char === "}" || char === "]") open.pop();
     else if (char === "," && /^\s*[}\]]/.test(text.slice(i + 1, i + 1 + 64))) {
       repairs.add("trailing-commas");
       i++;

@@ -1,7 +1,6 @@
 import { toolCallTimings } from "../accumulate/tool-call-timings.ts";
 import { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import type { EventStep } from "../accumulate/event-step.ts";
-import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import { jsonErrorPosition } from "../json/json-error-position.ts";
 import { repairJson } from "../json/json-repair.ts";
 import { declaredToolsValidator } from "../schema/tool-definition.ts";
@@ -13,13 +12,19 @@ import type { ToolCallChainOptions } from "./tool-call-chain.ts";
  * plug-ins (`partialArguments`, `repair`, the tools' checks: their names, or with the `jsonSchema`
  * plug-in their schemas too) and the steps after the accumulator (timings taken as each event is
  * made, then the validators, which may hold events back). Throws a `TypeError` for `tools` with
- * `earlyValidation` and no `jsonSchema` plug-in, which the early check needs.
+ * `earlyValidation` and no `jsonSchema` plug-in, which the early check needs, and for
+ * `partialArguments: true`, which only the main entry's `streamToolCalls` turns into the parser.
  */
 export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChainOptions, "onStop" | "contentType"> {
   const { tools, clock, maxDepth, jsonSchema } = options;
   if (tools && options.earlyValidation && !jsonSchema)
     throw new TypeError(
       "earlyValidation checks the tools' JSON Schemas: pass the `jsonSchema` plug-in of tool-call-stream/schema too.",
+    );
+  const partial = options.partialArguments;
+  if (partial === true)
+    throw new TypeError(
+      "partialArguments takes the parser here: pass `partialArguments: IncrementalJsonParser` (from tool-call-stream/core).",
     );
   const steps: EventStep[] = [];
   if (clock) steps.push(toolCallTimings(clock));
@@ -35,7 +40,7 @@ export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChai
     maxArgumentsLength: options.maxArgumentsLength,
     maxToolCalls: options.maxToolCalls,
     maxDepth,
-    partialParser: options.partialArguments === true ? IncrementalJsonParser : undefined,
+    partialParser: partial || undefined,
     repairer: options.repair === false ? (text) => ({ ok: false, position: jsonErrorPosition(text) }) : repairJson,
     validator: tools && (jsonSchema ? jsonSchema.validator(tools) : declaredToolsValidator(tools)),
     earlyValidator:

@@ -1,4 +1,5 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
+import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import type { JsonSchemaPlugin } from "../schema/json-schema-plugin.ts";
 import type { ValidationTimeoutOptions } from "../schema/standard-schema.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
@@ -13,12 +14,15 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
     Omit<ToolCallAccumulatorOptions, "partialParser" | "repairer" | "validator" | "earlyValidator"> {
   /**
    * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
-   * incrementally in time linear in the arguments (the accumulator's `partialArguments` plug-in,
-   * {@link IncrementalJsonParser}). The value is live: valid until the next event of that call;
-   * copy it (`structuredClone`) to keep it. Off, arguments are parsed once at the end.
+   * incrementally in time linear in the arguments by the parser given here,
+   * {@link IncrementalJsonParser} (from `tool-call-stream/core`), the accumulator's `partialParser`
+   * plug-in, so that a bundle that does not use it holds no parser. `true` takes it from the main
+   * entry (`tool-call-stream`), whose `streamToolCalls` bundles it; a provider subpath's
+   * `streamToolCalls` then throws a `TypeError`. The value is live: valid until the next event of
+   * that call; copy it (`structuredClone`) to keep it. Off, arguments are parsed once at the end.
    * @defaultValue false
    */
-  partialArguments?: boolean | undefined;
+  partialArguments?: boolean | typeof IncrementalJsonParser | undefined;
   /**
    * Repair common model mistakes in arguments at completion with `repairJson` (trailing commas,
    * single quotes, unquoted keys, Python literals, a code fence; a value cut short only when the

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { TypedToolCallEvent } from "../schema/tool-types.ts";
+import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import { DetectingFraming } from "../framing/framing-detect-stream.ts";
 import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
@@ -53,7 +54,7 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
   options: StreamToolCallsOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>> {
   const protocol = protocolOf(options.provider);
-  return toolCallEventStream<Tools>(protocol, protocol.framing ?? SSEDecoder, input, options);
+  return toolCallEventStream<Tools>(protocol, protocol.framing ?? SSEDecoder, input, withPlugins(options));
 }
 
 /**
@@ -77,7 +78,7 @@ export function streamToolCallBatches<const Tools extends readonly ToolDefinitio
   options: StreamToolCallBatchesOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>[]> {
   const protocol = protocolOf(options.provider);
-  return toolCallBatchStream<Tools>(protocol, protocol.framing ?? SSEDecoder, input, options);
+  return toolCallBatchStream<Tools>(protocol, protocol.framing ?? SSEDecoder, input, withPlugins(options));
 }
 
 /**
@@ -105,4 +106,13 @@ const DETECTING: ProviderProtocol = {
  */
 function protocolOf(provider: Provider | ProviderProtocol | undefined): ProviderProtocol {
   return provider === undefined ? DETECTING : providerProtocol(provider);
+}
+
+/**
+ * The main entry's options with the plug-ins it bundles: `partialArguments: true` is the
+ * incremental parser (a provider subpath's `streamToolCalls` takes the parser itself, so that a
+ * bundle without partial values holds none).
+ */
+function withPlugins<Options extends StreamToolCallsOptions<readonly ToolDefinition[]>>(options: Options): Options {
+  return options.partialArguments === true ? { ...options, partialArguments: IncrementalJsonParser } : options;
 }

@@ -45,7 +45,7 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
   input: ChainInput,
   options: ProtocolStreamOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>> {
-  const stepwise = options.partialArguments === true;
+  const stepwise = !!options.partialArguments;
   // Made here, not in `start`: options it cannot take throw at the call in every runtime.
   const chain = chainOptions(options);
   let pump: ChainPump;
@@ -114,7 +114,7 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
   input: ChainInput,
   options: ProtocolBatchOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>[]> {
-  const stepwise = options.partialArguments === true;
+  const stepwise = !!options.partialArguments;
   const chain = chainOptions(options);
   const windowMs = options.batchWindowMs ?? 0;
   const timers = options.timers ?? platformTimers;

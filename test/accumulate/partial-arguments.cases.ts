@@ -1,4 +1,5 @@
-import { streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
+import { IncrementalJsonParser, streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
+import { streamToolCalls as openAIToolCalls } from "../../src/openai.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, summarize } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
@@ -82,5 +83,29 @@ group("Partial arguments on tool-call-delta", (test) => {
     const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { partialArguments: true }));
     const invalid = events.find((e) => e.type === "invalid-tool-call");
     assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "trailing-data", "trailing-data");
+  });
+
+  test("a provider subpath's streamToolCalls takes the parser as the plug-in, and `true` is a TypeError naming it", async () => {
+    const sse = openAISSE([
+      chatChunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: '{"a": [1' } }] }),
+      chatChunk({ tool_calls: [{ index: 0, function: { arguments: "]}" } }] }, "tool_calls"),
+    ]);
+    const events = await collect(
+      openAIToolCalls(fromChunks([bytes(sse)]), { partialArguments: IncrementalJsonParser }),
+    );
+    assertEquals(
+      events.flatMap((e) => (e.type === "tool-call-delta" ? [JSON.stringify(e.partialArguments)] : [])),
+      ['{"a":[1]}', '{"a":[1]}'],
+    );
+    let thrown: unknown;
+    try {
+      openAIToolCalls(fromChunks([bytes(sse)]), { partialArguments: true });
+    } catch (error) {
+      thrown = error;
+    }
+    assert(
+      thrown instanceof TypeError && thrown.message.includes("IncrementalJsonParser"),
+      "a TypeError naming the parser",
+    );
   });
 });

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { IncrementalJsonParser, type JsonValue } from "../../src/index.ts";
+import { IncrementalJsonParser, jsonErrorPosition, type JsonValue } from "../../src/index.ts";
 import { assert, assertEquals, deepEqual, group } from "../support/harness.ts";
 
 /** Every JSON value shape: escapes, surrogate pairs, exponents, nesting, hostile keys, non-ASCII. */
@@ -159,5 +159,49 @@ group("IncrementalJsonParser", (test) => {
     const parser = new IncrementalJsonParser({ maxDepth: 3 });
     parser.feed("[[[[1]]]]");
     assertEquals(parser.failure, { reason: "too-deep", offset: 3 });
+  });
+
+  test("jsonErrorPosition, a scan that builds nothing, gives the parser's offset on any text (JSON cut, spliced and corrupted)", () => {
+    const pieces = [
+      "{",
+      "}",
+      "[",
+      "]",
+      ",",
+      ":",
+      '"',
+      "\\",
+      "\\u00g",
+      "\\x",
+      "u",
+      "01",
+      "-",
+      ".",
+      "e",
+      "+",
+      " ",
+      "\n",
+      "\u0001",
+    ];
+    const words = ["tru", "trux", "true", "nul", "fals", "1.5e3", "-0", "T", "x", "é", '"k":'];
+    const text = fc
+      .tuple(
+        fc.json(),
+        fc.array(fc.tuple(fc.nat(), fc.constantFrom(...pieces, ...words, ""), fc.boolean()), { maxLength: 3 }),
+      )
+      .map(([json, edits]) =>
+        edits.reduce((t, [at, piece, cut]) => {
+          const i = at % (t.length + 1);
+          return cut ? t.slice(0, i) + piece : t.slice(0, i) + piece + t.slice(i + 1);
+        }, json),
+      );
+    fc.assert(
+      fc.property(text, (t) => {
+        const parser = new IncrementalJsonParser({ maxDepth: Number.POSITIVE_INFINITY });
+        parser.feed(t);
+        assertEquals(jsonErrorPosition(t), parser.failure?.offset ?? t.length, JSON.stringify(t));
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
