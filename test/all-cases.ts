@@ -53,6 +53,7 @@ import "./pipeline/provider-stream-tool-calls.cases.ts";
 import "./pipeline/truncation.cases.ts";
 import "./pipeline/fault-matrix.cases.ts";
 import "./pipeline/pipeline-fast-paths.cases.ts";
+import "./pipeline/openai-chat-fast-chunk.cases.ts";
 import "./pipeline/custom-protocol.cases.ts";
 import "./pipeline/framing-choice.cases.ts";
 import "./pipeline/validator-tools.cases.ts";

@@ -6,6 +6,7 @@ import { ANTHROPIC_FINISH_REASONS } from "../anthropic/anthropic-finish-reasons.
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
+import { FastChunkReader } from "./openai-chat-fast-chunk.ts";
 import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat-finish-reasons.ts";
 import { ChatReasoningFields } from "./openai-chat-reasoning.ts";
 
@@ -44,6 +45,7 @@ export class OpenAIChatDeltaStream extends ProviderDecoderStream {
 export class OpenAIChatDecoder implements ProviderDecoder {
   readonly #emit: Emit;
   readonly #reasoning: ChatReasoningFields;
+  readonly #fast = new FastChunkReader();
 
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit) {
@@ -53,6 +55,11 @@ export class OpenAIChatDecoder implements ProviderDecoder {
 
   /** Decodes one SSE message of a Chat Completions stream. */
   decode(message: SSEMessage): void {
+    const data = message.data;
+    if (message.value === undefined && message.event !== "error" && data.charCodeAt(0) === 123) {
+      const fast = this.#fast.read(data);
+      if (fast) return decodeFastChunk(fast.model, fast.call, fast.text, this.#emit, this.#reasoning);
+    }
     decodeMessage(message, this.#emit, this.#reasoning);
   }
 
@@ -96,6 +103,28 @@ function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoning
     (isRecord(xGroq) ? chatUsage(xGroq["usage"]) : undefined) ??
     (isRecord(first) ? chatUsage(first["usage"]) : undefined);
   if (usage) emit({ type: "usage", usage });
+}
+
+/** What {@link decodeChoice} does with a chunk {@link readFastChunk} read: one text delta or argument fragment of choice 0. */
+function decodeFastChunk(
+  model: string,
+  call: number | undefined,
+  text: string,
+  emit: Emit,
+  reasoning: ChatReasoningFields,
+): void {
+  reasoning.model(model);
+  if (call === undefined) {
+    if (text === "") return;
+    reasoning.flush();
+    return emit({ type: "text-delta", text });
+  }
+  reasoning.flush();
+  emit(
+    text === ""
+      ? { type: "tool-call-chunk", index: call }
+      : { type: "tool-call-chunk", index: call, argumentsDelta: text },
+  );
 }
 
 function decodeChoice(

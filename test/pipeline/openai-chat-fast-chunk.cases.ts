@@ -1,0 +1,126 @@
+// The OpenAI Chat decoder's fast path (a chunk of OpenAI's own serialization read without its
+// payload object) gives exactly what the full parse gives, near misses included.
+import fc from "fast-check";
+import { OpenAIChatDecoder, type ProviderDelta, type SSEMessage } from "../../src/index.ts";
+import { FastChunkReader } from "../../src/providers/openai-chat/openai-chat-fast-chunk.ts";
+import { assertEquals, group } from "../support/harness.ts";
+
+/** Strings for the envelope and the literal: escapes, quotes, backslash runs, controls, non-ASCII. */
+const text = fc.oneof(
+  fc.string({ unit: "grapheme", maxLength: 8 }),
+  fc.constantFrom("", '"', "\\", '\\"', "\\\\", '{"a":', "}}]}", "\n", "杭州 😀", "\u2028", "\ud800"),
+);
+
+/** A JSON string literal of `value`, sometimes with `\u` escapes or broken on purpose. */
+const anyLiteral = fc.tuple(text, fc.constantFrom("json", "unicode", "raw", "unclosed")).map(([value, how]) => {
+  if (how === "json") return JSON.stringify(value);
+  if (how === "unicode")
+    return `"${[...value].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}"`;
+  if (how === "raw") return `"${value}"`;
+  return `"${value}`;
+});
+
+/** Mostly what OpenAI sends (so the fast path is taken), else anything above. */
+const literal = fc.oneof(
+  { weight: 6, arbitrary: fc.stringMatching(/^[a-zA-Z0-9_-]{0,12}$/).map((value) => JSON.stringify(value)) },
+  { weight: 1, arbitrary: anyLiteral },
+);
+const integer = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom("0", "1", "12", "1795737600") },
+  { weight: 1, arbitrary: fc.constantFrom("01", "-1", "1.0", "1e0", "9999999999", "") },
+);
+const usually = <T>(good: T, ...bad: T[]): fc.Arbitrary<T> =>
+  fc.oneof({ weight: 6, arbitrary: fc.constant(good) }, { weight: 1, arbitrary: fc.constantFrom(...bad) });
+
+/** One chunk as OpenAI serializes it (its optional fields present or not), or a near miss. */
+const chunkData = fc
+  .record({
+    id: literal,
+    object: usually('"chat.completion.chunk"', '"chat.completion"', '"chat.completion.chunk" '),
+    created: integer,
+    model: literal,
+    tier: fc.option(literal, { nil: undefined }),
+    fingerprint: fc.option(fc.oneof(literal, fc.constant("null")), { nil: undefined }),
+    choice: usually("0", "1", "00", "-0"),
+    delta: fc.oneof(
+      { weight: 3, arbitrary: fc.oneof(literal, anyLiteral).map((value) => `{"content":${value}}`) },
+      {
+        weight: 3,
+        arbitrary: fc
+          .tuple(integer, fc.oneof(literal, anyLiteral))
+          .map(([index, value]) => `{"tool_calls":[{"index":${index},"function":{"arguments":${value}}}]}`),
+      },
+      fc.constantFrom(
+        '{"content":"a","role":"assistant"}',
+        '{"content":null}',
+        '{"content":1}',
+        '{"tool_calls":[{"index":0,"function":{"arguments":"a"}},{"index":1,"function":{"arguments":"b"}}]}',
+        '{"tool_calls":[{"index":0,"function":{"arguments":"a","name":"f"}}]}',
+        '{"reasoning_content":"r"}',
+      ),
+    ),
+    finish: usually("null", '"stop"', '"tool_calls"'),
+    usage: fc.oneof(
+      fc.constantFrom(undefined, "null"),
+      usually(undefined, '{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3}', "1"),
+    ),
+    obfuscation: fc.option(literal, { nil: undefined }),
+    trailer: usually("", " ", "}", ',"x":1', "\n"),
+  })
+  .map((c) => {
+    let data = `{"id":${c.id},"object":${c.object},"created":${c.created},"model":${c.model}`;
+    if (c.tier !== undefined) data += `,"service_tier":${c.tier}`;
+    if (c.fingerprint !== undefined) data += `,"system_fingerprint":${c.fingerprint}`;
+    data += `,"choices":[{"index":${c.choice},"delta":${c.delta},"logprobs":null,"finish_reason":${c.finish}}]`;
+    if (c.usage !== undefined) data += `,"usage":${c.usage}`;
+    if (c.obfuscation !== undefined) data += `,"obfuscation":${c.obfuscation}`;
+    return `${data}}${c.trailer}`;
+  });
+
+/** A reasoning chunk, so that the fast path's text and calls end held reasoning as the full parse does. */
+const REASONING =
+  '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"reasoning_content":"think"},"logprobs":null,"finish_reason":null}]}';
+
+group("OpenAI Chat fast path", (test) => {
+  test("a chunk read without its payload object gives what the full parse gives", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(chunkData, fc.constant(REASONING)), fc.constantFrom(undefined, "error")), {
+          maxLength: 10,
+        }),
+        (messages) => {
+          // The same data after one space is parsed the same way, but never by the fast path.
+          const decodeAll = (prefix: string): unknown[] => {
+            const out: ProviderDelta[] = [];
+            const decoder = new OpenAIChatDecoder((delta) => out.push(delta));
+            for (const [data, event] of messages) {
+              const message: SSEMessage = { data: prefix + data };
+              if (event !== undefined) message.event = event;
+              decoder.decode(message);
+            }
+            decoder.decode({ data: "[DONE]" });
+            return out.map((delta) => (delta.type === "error" ? { type: "error", code: delta.error.code } : delta));
+          };
+          assertEquals(decodeAll(""), decodeAll(" "), JSON.stringify(messages));
+        },
+      ),
+      { seed: 37, numRuns: 600 },
+    );
+  });
+
+  test("OpenAI's own chunks, and many of the generated ones, take the fast path", () => {
+    const data =
+      '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1795737600,"model":"gpt","service_tier":"default","system_fingerprint":"fp_1","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{\\"a"}}]},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"x"}';
+    const reader = new FastChunkReader();
+    assertEquals(reader.read(data), { model: "gpt", call: 1, text: '{"a' });
+    // Again with the envelope it keeps, and another envelope after it.
+    assertEquals(reader.read(data), { model: "gpt", call: 1, text: '{"a' });
+    assertEquals(reader.read(data.replace('"gpt"', '"gpt-2"')), { model: "gpt-2", call: 1, text: '{"a' });
+    assertEquals(reader.read(` ${data}`), undefined);
+    // The property above compares both paths only where the fast one is taken.
+    const taken = fc
+      .sample(chunkData, { seed: 37, numRuns: 1000 })
+      .filter((d) => new FastChunkReader().read(d) !== undefined);
+    assertEquals(taken.length > 50, true, `${taken.length} of 1000 generated chunks read fast`);
+  });
+});
