@@ -10,6 +10,7 @@ import type { Provider } from "../../src/index.ts";
 import type { Env } from "../../worker/env.ts";
 import { itemIssues, readConformingResponse, readConformingStream, responseIssues } from "../support/open-responses.ts";
 import { storedIdOfResponse } from "../../worker/protocols/openai-responses/stored-ids.ts";
+import { objectNameOf } from "../../worker/resumable/response-id.ts";
 import { sharedData } from "../support/shared-data.ts";
 import { post } from "./client-support.ts";
 import { runExpiryAlarm } from "./durable-support.ts";
@@ -381,6 +382,33 @@ describe("stored /v1/responses: what is not stored", () => {
     const id = outputOf(long)[0]!["id"];
     const referenced = await chat.send({ input: [{ type: "item_reference", id }] });
     expect([referenced.status, ((await json(referenced))["error"] as { param: string }).param]).toEqual([400, "input"]);
+  });
+
+  it("that bound is the whole request's, however its responses spread over the pool's objects", async () => {
+    // One response near the bound, one small, in two different objects: together they fit, so the
+    // request is served (an even split of the bound between the objects refused the large one).
+    const chat = conversation(
+      "anthropic",
+      stored("anthropic", { MAX_AGENT_BODY_BYTES: "9000", RESPONSE_OBJECTS: "1000" }),
+    );
+    const objectOf = (response: Record<string, unknown>) => {
+      const name = objectNameOf(storedIdOfResponse(response["id"] as string) ?? "");
+      expect(name).toBeDefined();
+      return name;
+    };
+    const long = await json(await chat.send({ input: "Hi", instructions: "x".repeat(5500) }));
+    let short = await json(await chat.send({ input: "Hi" }));
+    for (let tries = 0; objectOf(short) === objectOf(long) && tries < 50; tries++)
+      short = await json(await chat.send({ input: "Hi" }));
+    const references = [long, short].map((response) => ({ type: "item_reference", id: outputOf(response)[0]!["id"] }));
+    const upstream = chat.answer({ text: "Sunny." });
+    const both = await chat.send({ input: references });
+    expect(both.status).toBe(200);
+    expect(JSON.stringify(upstream.requests.at(-1)!.body)).toContain("get_weather");
+    // Past the bound in all, it is refused all the same.
+    const again = await json(await chat.send({ input: "Hi", instructions: "y".repeat(5500) }));
+    const over = await chat.send({ input: [...references, { type: "item_reference", id: outputOf(again)[0]!["id"] }] });
+    expect([over.status, ((await json(over))["error"] as { param: string }).param]).toEqual([400, "input"]);
   });
 
   it("without the RESPONSES binding: previous_response_id is a 400 naming it, GET a 404", async () => {

@@ -49,10 +49,11 @@ export async function authenticate(request: Request, context: AuthContext): Prom
 }
 
 /**
- * Who owns what a request stores (`/v1/responses` with `store`): a hash of the client token it
- * presented (empty in the open mode, which has none), so a stored response is found only with
- * the token that stored it, and a rotated `CLIENT_TOKEN` leaves the old ones unreadable. Call it
- * after {@link authenticate}.
+ * Who owns what a request stores (`/v1/responses` with `store`): a hash of the token the request
+ * presented, so a stored response is found only with the token that stored it, and a rotated
+ * `CLIENT_TOKEN` leaves the old ones unreadable. In the open mode no token is checked, so the
+ * owner is the hash of whatever key the client sends (or of none): two local clients with
+ * different keys do not read each other's responses. Call it after {@link authenticate}.
  *
  * @example
  * ```ts

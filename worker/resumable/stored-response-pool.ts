@@ -82,24 +82,25 @@ export class StoredResponses {
       byObject.set(name, group);
     }
     const found = new Map<string, { text: string; earlier: string | null }>();
-    // Each object's share of the length, so that all of them together stay within it.
-    const maxLength = Math.floor(options.maxLength / Math.max(1, byObject.size));
     const withEarlier = options.withEarlier ?? [];
-    await Promise.all(
-      [...byObject.values()].map(async ({ stub, ids: group }) => {
-        const op = { type: "read", ids: group, withEarlier, owner: this.#owner, maxLength } as const;
-        const answer = await stub.storedResponses(op);
-        if (answer.type === "too-large")
-          throw invalidField(
-            options.field,
-            `The stored responses this request names come to more than ${options.maxLength} characters: send fewer, or the items themselves.`,
-          );
-        if (answer.type !== "texts") return;
-        answer.texts.forEach((text, i) => {
-          if (text !== null) found.set(group[i]!, text);
-        });
-      }),
-    );
+    // One object after the other, each given what the ones before it left of the length: an even
+    // split would refuse one object's large share that the whole length allows.
+    let left = options.maxLength;
+    for (const { stub, ids: group } of byObject.values()) {
+      const op = { type: "read", ids: group, withEarlier, owner: this.#owner, maxLength: left } as const;
+      const answer = await stub.storedResponses(op);
+      if (answer.type === "too-large")
+        throw invalidField(
+          options.field,
+          `The stored responses this request names come to more than ${options.maxLength} characters: send fewer, or the items themselves.`,
+        );
+      if (answer.type !== "texts") continue;
+      answer.texts.forEach((text, i) => {
+        if (text === null) return;
+        found.set(group[i]!, text);
+        left -= text.text.length + (text.earlier?.length ?? 0);
+      });
+    }
     return found;
   }
 
