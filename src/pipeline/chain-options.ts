@@ -1,8 +1,8 @@
 import { toolCallTimings } from "../accumulate/tool-call-timings.ts";
-import { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import type { EventStep } from "../accumulate/event-step.ts";
 import { jsonErrorPosition } from "../json/json-error-position.ts";
 import { repairJson } from "../json/json-repair.ts";
+import { isStandardSchema } from "../schema/standard-schema.ts";
 import { declaredToolsValidator } from "../schema/tool-definition.ts";
 import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import type { ToolCallChainOptions } from "./tool-call-chain.ts";
@@ -12,8 +12,10 @@ import type { ToolCallChainOptions } from "./tool-call-chain.ts";
  * plug-ins (`partialArguments`, `repair`, the tools' checks: their names, or with the `jsonSchema`
  * plug-in their schemas too) and the steps after the accumulator (timings taken as each event is
  * made, then the validators, which may hold events back). Throws a `TypeError` for `tools` with
- * `earlyValidation` and no `jsonSchema` plug-in, which the early check needs, and for
- * `partialArguments: true`, which only the main entry's `streamToolCalls` turns into the parser.
+ * `earlyValidation` and no `jsonSchema` plug-in, which the early check needs, for a tool given by
+ * a validator without the `validateToolCalls` plug-in, which runs it, and for
+ * `partialArguments: true`: only the main entry's `streamToolCalls` bundles both (its own
+ * defaults), so that a provider's bundle holds neither unless the app imports it.
  */
 export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChainOptions, "onStop" | "contentType"> {
   const { tools, clock, maxDepth, jsonSchema } = options;
@@ -28,12 +30,13 @@ export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChai
     );
   const steps: EventStep[] = [];
   if (clock) steps.push(toolCallTimings(clock));
-  if (tools)
-    steps.push(
-      validateToolCalls(tools, {
-        validationTimeoutMs: options.validationTimeoutMs,
-        timers: options.timers,
-      }),
+  const validate = options.validateToolCalls;
+  if (tools && validate)
+    steps.push(validate(tools, { validationTimeoutMs: options.validationTimeoutMs, timers: options.timers }));
+  const given = validate ? undefined : tools?.find((tool) => "schema" in tool && isStandardSchema(tool.schema));
+  if (given)
+    throw new TypeError(
+      `The tool ${(given as { name: string }).name} is given by a validator: pass the \`validateToolCalls\` plug-in (from tool-call-stream/core) to run it.`,
     );
   return {
     maxEventLength: options.maxEventLength,

@@ -1,4 +1,5 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
+import type { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import type { JsonSchemaPlugin } from "../schema/json-schema-plugin.ts";
 import type { ValidationTimeoutOptions } from "../schema/standard-schema.ts";
@@ -35,7 +36,7 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * The request's tools (OpenAI, Responses or Anthropic shape, or `{ name, schema }` with the
    * application's own validator: zod 4, valibot, arktype, any Standard Schema v1). A call to a
    * name that is not one of them is an `invalid-tool-call` whose message names it. A tool given
-   * by a validator has its final arguments validated by it ({@link validateToolCalls}: `arguments`
+   * by a validator has its final arguments validated by it (the `validateToolCalls` plug-in: `arguments`
    * is then the validator's output, a rejection an `invalid-tool-call` of code `schema-mismatch`,
    * and an asynchronous validator delays that call's event and the events after it, for at most
    * `validationTimeoutMs`). The other tools' JSON Schemas are checked only with the `jsonSchema`
@@ -43,6 +44,17 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * validators, the tools also type the events: `tool-call` narrows by `name`.
    */
   tools?: Tools | undefined;
+  /**
+   * The step that runs the validators of the tools given by one (`{ name, schema }`, any Standard
+   * Schema v1): pass `validateToolCalls` (from `tool-call-stream/core`). Each such call's final
+   * arguments are then validated by it, `arguments` is its output, a rejection an
+   * `invalid-tool-call` of code `schema-mismatch`, and an asynchronous validator delays that call's
+   * event and the events after it (for at most `validationTimeoutMs`). The main entry's
+   * `streamToolCalls` brings it itself; a provider subpath's throws a `TypeError` for `tools` with
+   * a validator and without it, so that a bundle without validators holds no step.
+   * @defaultValue none (the main entry's: `validateToolCalls`)
+   */
+  validateToolCalls?: typeof validateToolCalls | undefined;
   /**
    * The JSON Schema checker of the tools' schemas: pass `jsonSchema` (from
    * `tool-call-stream/schema`) to have each call's final arguments checked against its tool's

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { TypedToolCallEvent } from "../schema/tool-types.ts";
+import { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import { DetectingFraming } from "../framing/framing-detect-stream.ts";
 import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
@@ -110,9 +111,14 @@ function protocolOf(provider: Provider | ProviderProtocol | undefined): Provider
 
 /**
  * The main entry's options with the plug-ins it bundles: `partialArguments: true` is the
- * incremental parser (a provider subpath's `streamToolCalls` takes the parser itself, so that a
- * bundle without partial values holds none).
+ * incremental parser, and the tools given by a validator are run by `validateToolCalls` (a
+ * provider subpath's `streamToolCalls` takes both as plug-ins, so that a bundle holds them only
+ * when the app imports them).
  */
 function withPlugins<Options extends StreamToolCallsOptions<readonly ToolDefinition[]>>(options: Options): Options {
-  return options.partialArguments === true ? { ...options, partialArguments: IncrementalJsonParser } : options;
+  return {
+    ...options,
+    partialArguments: options.partialArguments === true ? IncrementalJsonParser : options.partialArguments,
+    validateToolCalls: options.validateToolCalls ?? validateToolCalls,
+  };
 }

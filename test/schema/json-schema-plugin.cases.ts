@@ -4,6 +4,7 @@
 // that bundles one provider calls them.
 import * as anthropic from "../../src/anthropic.ts";
 import * as gemini from "../../src/gemini.ts";
+import { validateToolCalls } from "../../src/core.ts";
 import type { ToolCallEvent, ToolDefinition } from "../../src/index.ts";
 import * as openai from "../../src/openai.ts";
 import { jsonSchema } from "../../src/schema.ts";
@@ -105,7 +106,7 @@ group("the JSON Schema plug-in (tool-call-stream/schema)", (test) => {
       }
   });
 
-  test("arguments that are not JSON are invalid without it; a tool given by a validator is still validated by it", async () => {
+  test("arguments that are not JSON are invalid without it; a tool given by a validator is validated by it with the validateToolCalls plug-in", async () => {
     const body = (args: string) =>
       fromChunks([
         bytes(
@@ -131,13 +132,29 @@ group("the JSON Schema plug-in (tool-call-stream/schema)", (test) => {
       },
     };
     const tools = [{ name: "get_weather", schema: validator }];
-    const rejected = ending(await collect(openai.streamToolCalls(body(JSON.stringify(BAD)), { tools })), "validator");
+    let thrown: unknown;
+    try {
+      openai.streamToolCalls(body("{}"), { tools });
+    } catch (error) {
+      thrown = error;
+    }
+    assert(
+      thrown instanceof TypeError && thrown.message.includes("validateToolCalls"),
+      "without the validateToolCalls plug-in, a TypeError naming it",
+    );
+    const rejected = ending(
+      await collect(openai.streamToolCalls(body(JSON.stringify(BAD)), { tools, validateToolCalls })),
+      "validator",
+    );
     assert(
       rejected?.type === "invalid-tool-call" && rejected.error.code === "schema-mismatch",
       "the validator rejects",
     );
     assertEquals(rejected.error.issues, ["$.city: city must be a string"]);
-    const accepted = ending(await collect(openai.streamToolCalls(body('{"city": "Oslo"}'), { tools })), "validator");
+    const accepted = ending(
+      await collect(openai.streamToolCalls(body('{"city": "Oslo"}'), { tools, validateToolCalls })),
+      "validator",
+    );
     assert(accepted?.type === "tool-call", "the validator accepts");
     assertEquals(accepted.arguments, { city: "Oslo", checked: true }, "its output is the arguments");
   });
