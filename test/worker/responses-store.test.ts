@@ -368,6 +368,20 @@ describe("stored /v1/responses: what is not stored", () => {
     expect([asked.status, ((await json(asked))["error"] as { param: string }).param]).toEqual([400, "store"]);
   });
 
+  for (const stream of [false, true])
+    it(`an answer whose output takes it past MAX_STORED_RESPONSE_BYTES says store: false (stream: ${stream})`, async () => {
+      const chat = conversation("anthropic", stored("anthropic", { MAX_STORED_RESPONSE_BYTES: "2000" }));
+      chat.answer({ text: "y".repeat(3000) });
+      const { response } = await conforming(await chat.send({ input: "Hi", stream }), stream);
+      expect([response?.["status"], response?.["store"]]).toEqual(["completed", false]);
+      expect((await chat.get(response!["id"] as string)).status).toBe(404);
+      // One that fits is stored and says so.
+      chat.answer({ text: "Sunny." });
+      const { response: kept } = await conforming(await chat.send({ input: "Hi", stream }), stream);
+      expect(kept?.["store"]).toBe(true);
+      expect((await chat.get(kept!["id"] as string)).status).toBe(200);
+    });
+
   it("what a request reads of the store is bounded by MAX_AGENT_BODY_BYTES: past it a 400 naming the field", async () => {
     const chat = conversation("anthropic", stored("anthropic", { MAX_AGENT_BODY_BYTES: "3000" }));
     const first = await json(await chat.send({ input: "x".repeat(2500) }));

@@ -56,30 +56,45 @@ export async function keepingOf(
 }
 
 /**
- * Stores `response` (completed or incomplete; a failed one is not kept) with its input. A
- * response past `MAX_STORED_RESPONSE_BYTES` with its output is not kept; a storage failure is
- * logged, and the client still gets its answer.
+ * Stores `response` (completed or incomplete; a failed one is not kept) with its input, and says
+ * whether it was kept. A response past `MAX_STORED_RESPONSE_BYTES` with its output is not kept;
+ * a storage failure is logged, and the client still gets its answer. One that was not kept must
+ * say `store: false` (its id is unknown to the next turn): {@link unkept}.
  *
  * @example
  * ```ts
- * if (keeping) await keepResponse(keeping, response);
+ * if (keeping && !(await keepResponse(keeping, response))) unkept(response);
  * ```
  */
 export async function keepResponse(
   keeping: Keeping,
   response: OpenAIResponse | Record<string, unknown>,
-): Promise<void> {
+): Promise<boolean> {
   const { status } = response as { status?: unknown };
-  if (status !== "completed" && status !== "incomplete") return;
+  if (status !== "completed" && status !== "incomplete") return false;
   try {
     const text = `{"input":[],"response":${JSON.stringify(response)}}`;
-    await keeping.stored.keep(keeping.id, text, keeping.inputText);
+    return await keeping.stored.keep(keeping.id, text, keeping.inputText);
   } catch (error) {
     logUnexpected(error, "storing a response");
+    return false;
   }
 }
 
-const TERMINAL = ["event: response.completed\n", "event: response.incomplete\n"];
+/**
+ * Marks `response` as not stored (`store: false`), as it was not, though asked to be.
+ *
+ * @example
+ * ```ts
+ * unkept(response).store; // false
+ * ```
+ */
+export function unkept<T extends object>(response: T): T {
+  (response as { store?: boolean }).store = false;
+  return response;
+}
+
+const TERMINAL = ["event: response.completed\n", "event: response.incomplete\n", "event: response.failed\n"];
 
 /**
  * An encoder's answer that stores its response: `encoder`'s terminal frame (`response.completed`
@@ -123,9 +138,14 @@ export class KeepingEncoder implements ProtocolEncoder<EncodableEvent> {
     return bytes.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform: async (chunk, controller) => {
-          if (this.#terminal !== undefined && !this.#kept) {
+          const terminal = this.#terminal;
+          if (terminal !== undefined && !this.#kept) {
             this.#kept = true;
-            await keepResponse(this.#keeping, responseOfFrame(this.#terminal));
+            const frame = parseFrame(terminal);
+            if (!(await keepResponse(this.#keeping, frame.data.response))) {
+              unkept(frame.data.response);
+              chunk = replaced(chunk, terminal, `${frame.head}${JSON.stringify(frame.data)}${frame.tail}`);
+            }
           }
           controller.enqueue(chunk);
         },
@@ -140,8 +160,17 @@ export class KeepingEncoder implements ProtocolEncoder<EncodableEvent> {
 }
 
 /** The response of a terminal frame (`event: ...\ndata: {"type":...,"response":{...}}\n\n`). */
-function responseOfFrame(frame: string): Record<string, unknown> {
+function parseFrame(frame: string): { head: string; data: { response: Record<string, unknown> }; tail: string } {
   const start = frame.indexOf("\ndata: ") + "\ndata: ".length;
-  const data = JSON.parse(frame.slice(start, frame.indexOf("\n", start))) as { response: Record<string, unknown> };
-  return data.response;
+  const end = frame.indexOf("\n", start);
+  const data = JSON.parse(frame.slice(start, end)) as { response: Record<string, unknown> };
+  return { head: frame.slice(0, start), data, tail: frame.slice(end) };
+}
+
+/** `chunk` with the frame `from` in it written as `to` (a frame is never split across chunks). */
+function replaced(chunk: Uint8Array, from: string, to: string): Uint8Array {
+  const text = new TextDecoder().decode(chunk);
+  const at = text.indexOf(from);
+  if (at < 0) return chunk;
+  return new TextEncoder().encode(text.slice(0, at) + to + text.slice(at + from.length));
 }

@@ -15,7 +15,7 @@ import { parseResponsesRequest } from "./request.ts";
 import { responsesEncryptedContent } from "../reasoning-state.ts";
 import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
 import { readConversation } from "./conversation.ts";
-import { KeepingEncoder, keepingOf, keepResponse } from "./keep-response.ts";
+import { KeepingEncoder, keepingOf, keepResponse, unkept } from "./keep-response.ts";
 import { clientResponseId, itemIds } from "./stored-ids.ts";
 import { storedResponsesOf, storing } from "./stored-route.ts";
 
@@ -88,7 +88,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
         { ...options, maxTextLength: settings.maxCompletionLength },
       );
       if (tally.unreadable()) throw noReadablePayload();
-      if (keeping) await keepResponse(keeping, response);
+      if (keeping && !(await keepResponse(keeping, response))) unkept(response);
       const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
       return Response.json(response, { status: response.status === "failed" ? 502 : 200, headers: json });
     },
