@@ -6,6 +6,7 @@ import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provi
 import { readUsage } from "../usage.ts";
 import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
 import { RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
+import { ResponsesFastDelta } from "./responses-fast-delta.ts";
 import { SequenceReorderer } from "./sequence-reorderer.ts";
 
 /** Options of {@link OpenAIResponsesDeltaStream}. */
@@ -69,6 +70,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   /** Output index of each call item, by item id, for events that carry only `item_id`. */
   readonly #itemIndex = new Map<string, number>();
   readonly #builtIns: ResponsesBuiltInCalls;
+  readonly #fast = new ResponsesFastDelta();
 
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit, options: OpenAIResponsesDeltaStreamOptions = {}) {
@@ -90,7 +92,9 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
 
   /** Decodes one SSE message. */
   decode(message: SSEMessage): void {
-    const payload = readJsonObject(message, this.#emit);
+    // The delta events, nearly all of a stream, without building their payload objects.
+    const payload =
+      (message.value === undefined && this.#fast.read(message.data)) || readJsonObject(message, this.#emit);
     if (!payload) return;
     if (payload["type"] === undefined && message.event !== undefined) payload["type"] = message.event;
     const sequence = payload["sequence_number"];

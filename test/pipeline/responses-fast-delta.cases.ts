@@ -1,0 +1,124 @@
+// The Responses decoder's fast path (a delta event of OpenAI's own serialization read without its
+// payload object) gives exactly what the full parse gives, near misses included.
+import fc from "fast-check";
+import { OpenAIResponsesDecoder, type ProviderDelta } from "../../src/index.ts";
+import { ResponsesFastDelta } from "../../src/providers/openai-responses/responses-fast-delta.ts";
+import { assertEquals, group } from "../support/harness.ts";
+
+/** Strings for the ids and the delta: escapes, quotes, backslash runs, controls, non-ASCII. */
+const text = fc.oneof(
+  fc.string({ unit: "grapheme", maxLength: 8 }),
+  fc.constantFrom("", '"', "\\", '\\"', "\\\\", '{"a":', '"}', "\n", "杭州 😀", "\u2028", "\ud800"),
+);
+
+/** A JSON string literal of `value`, sometimes with `\u` escapes or broken on purpose. */
+const anyLiteral = fc.tuple(text, fc.constantFrom("json", "unicode", "raw", "unclosed")).map(([value, how]) => {
+  if (how === "json") return JSON.stringify(value);
+  if (how === "unicode")
+    return `"${[...value].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}"`;
+  if (how === "raw") return `"${value}"`;
+  return `"${value}`;
+});
+
+/** Mostly what OpenAI sends (so that the fast path is taken), else anything above. */
+const literal = fc.oneof(
+  { weight: 6, arbitrary: fc.stringMatching(/^[a-zA-Z0-9_-]{0,12}$/).map((value) => JSON.stringify(value)) },
+  { weight: 1, arbitrary: anyLiteral },
+);
+const integer = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom("0", "1", "2", "12", "40") },
+  { weight: 1, arbitrary: fc.constantFrom("01", "-1", "1.0", "1e0", "9999999999999999", "") },
+);
+const usually = <T>(good: T, ...bad: T[]): fc.Arbitrary<T> =>
+  fc.oneof({ weight: 6, arbitrary: fc.constant(good) }, { weight: 1, arbitrary: fc.constantFrom(...bad) });
+
+/** One delta event as OpenAI serializes it (its optional fields present or not), or a near miss. */
+const eventData = fc
+  .record({
+    type: fc.oneof(
+      fc.constantFrom(
+        "response.function_call_arguments.delta",
+        "response.output_text.delta",
+        "response.reasoning_summary_text.delta",
+        "response.refusal.delta",
+      ),
+      fc.constantFrom("response.custom_tool_call_input.delta", "response.output_text.done", "response.x.delta"),
+    ),
+    sequence: fc.option(integer, { nil: undefined }),
+    itemId: literal,
+    index: integer,
+    swapped: fc.boolean(),
+    part: fc.option(fc.tuple(fc.constantFrom("content_index", "summary_index"), integer), { nil: undefined }),
+    delta: fc.oneof(literal, anyLiteral, fc.constantFrom("null", "1", '["a"]')),
+    logprobs: fc.option(usually("[]", "[1]", "null"), { nil: undefined }),
+    obfuscation: fc.option(literal, { nil: undefined }),
+    trailer: usually("", " ", "}", ',"x":1', "\n"),
+  })
+  .map((e) => {
+    let data = `{"type":"${e.type}"`;
+    if (e.sequence !== undefined) data += `,"sequence_number":${e.sequence}`;
+    const item = `"item_id":${e.itemId}`;
+    const index = `"output_index":${e.index}`;
+    data += e.swapped ? `,${index},${item}` : `,${item},${index}`;
+    if (e.part !== undefined) data += `,"${e.part[0]}":${e.part[1]}`;
+    data += `,"delta":${e.delta}`;
+    if (e.logprobs !== undefined) data += `,"logprobs":${e.logprobs}`;
+    if (e.obfuscation !== undefined) data += `,"obfuscation":${e.obfuscation}`;
+    return `${data}}${e.trailer}`;
+  });
+
+/** The item the deltas belong to, so that argument fragments reach a call. */
+const ADDED = (index: number) =>
+  `{"type":"response.output_item.added","sequence_number":0,"output_index":${index},"item":{"id":"fc_1","type":"function_call","call_id":"call_1","name":"f","arguments":""}}`;
+
+group("OpenAI Responses fast path", (test) => {
+  test("a delta event read without its payload object gives what the full parse gives", () => {
+    fc.assert(
+      fc.property(fc.array(eventData, { maxLength: 10 }), fc.constantFrom(0, 1, 2), (events, index) => {
+        // The same data after one space is parsed the same way, but never by the fast path.
+        const decodeAll = (prefix: string): unknown[] => {
+          const out: ProviderDelta[] = [];
+          const decoder = new OpenAIResponsesDecoder((delta) => out.push(delta));
+          decoder.decode({ data: ADDED(index) });
+          for (const data of events) decoder.decode({ data: prefix + data });
+          decoder.end();
+          return out.map((delta) => (delta.type === "error" ? { type: "error", code: delta.error.code } : delta));
+        };
+        assertEquals(decodeAll(""), decodeAll(" "), JSON.stringify(events));
+      }),
+      { seed: 37, numRuns: 600 },
+    );
+  });
+
+  test("OpenAI's own delta events, and many of the generated ones, take the fast path", () => {
+    const data =
+      '{"type":"response.function_call_arguments.delta","sequence_number":5,"item_id":"fc_1","output_index":1,"delta":"{\\"a","obfuscation":"x"}';
+    const expected = {
+      type: "response.function_call_arguments.delta",
+      sequence_number: 5,
+      item_id: "fc_1",
+      output_index: 1,
+      delta: '{"a',
+    };
+    const reader = new ResponsesFastDelta();
+    assertEquals(reader.read(data), expected);
+    // Again with the start and the middle it keeps, then another item, then the other order.
+    assertEquals(reader.read(data.replace(":5,", ":6,")), { ...expected, sequence_number: 6 });
+    assertEquals(reader.read(data.replace('"fc_1","output_index":1', '"fc_2","output_index":2')), {
+      ...expected,
+      item_id: "fc_2",
+      output_index: 2,
+    });
+    assertEquals(
+      reader.read(data.replace('"item_id":"fc_1","output_index":1', '"output_index":1,"item_id":"fc_1"')),
+      expected,
+    );
+    assertEquals(reader.read(` ${data}`), undefined);
+    assertEquals(reader.read(data.replace('"obfuscation":"x"', '"obfuscation":"x","y":1')), undefined);
+    // The property above compares both paths only where the fast one is taken.
+    const taken = fc
+      .sample(eventData, { seed: 37, numRuns: 1000 })
+      .filter((d) => new ResponsesFastDelta().read(d) !== undefined);
+    assertEquals(taken.length > 50, true, `${taken.length} of 1000 generated events read fast`);
+  });
+});
