@@ -79,6 +79,9 @@ export const BUDGET = {
   anthropicChain: 7.5 * KiB,
   responsesChain: 8 * KiB,
   bedrockChain: 8.25 * KiB,
+  // Gemini Interactions: its built-in tools' steps as provider-executed calls with their results
+  // (gemini-interactions-server-steps.ts, issue 34): 7,087 -> 7,741 B.
+  interactionsChain: 7.75 * KiB,
   extraProvider: 2.5 * KiB,
   schemaPlugin: 13.5 * KiB,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
@@ -131,7 +134,11 @@ const PROVIDERS = {
   cohere: { stage: "CohereDeltaStream", own: ["providers/cohere/cohere-delta-stream"] },
   "gemini-interactions": {
     stage: "GeminiInteractionsDeltaStream",
-    own: ["providers/gemini-interactions/gemini-interactions-delta-stream"],
+    own: [
+      "providers/gemini-interactions/gemini-interactions-delta-stream",
+      "providers/gemini-interactions/gemini-interactions-server-steps",
+    ],
+    budget: BUDGET.interactionsChain,
   },
   ollama: {
     framing: "NdjsonDecoderStream",

@@ -18,6 +18,7 @@ import "./providers/bedrock/bedrock-server-tools.cases.ts";
 import "./providers/cohere/cohere-rules.cases.ts";
 import "./providers/ollama/ollama-rules.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-rules.cases.ts";
+import "./providers/gemini-interactions/gemini-interactions-server-steps.cases.ts";
 import "./providers/provider-conformance.cases.ts";
 import "./providers/provider-detect.cases.ts";
 import "./providers/messages.cases.ts";

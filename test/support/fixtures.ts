@@ -41,7 +41,7 @@ function load(stored: StoredFixture): Fixture {
 /** The `.expected.json` shape (see shared/fixtures/README.md). */
 export interface Expected {
   text: string;
-  toolCalls: { id: string | null; name: string; arguments: unknown }[];
+  toolCalls: { id: string | null; name: string; arguments: unknown; providerExecuted?: true }[];
   finishReason: string | null;
   error?: unknown;
 }
@@ -59,18 +59,24 @@ export function fixturesOf(...providers: string[]): Fixture[] {
 
 /**
  * Reduces an event sequence to the `.expected.json` shape: visible text, every complete call
- * (invalid ones as `{invalid: true, raw}`) in order of first appearance, the raw finish reason,
+ * (invalid ones as `{invalid: true, raw}`, the provider's own marked `providerExecuted: true`) in index order, the raw finish reason,
  * and the first provider error.
  */
 export function summarize(events: readonly ToolCallEvent[]): Expected {
-  const calls: { index: number; id: string | null; name: string; arguments: unknown }[] = [];
+  const calls: { index: number; id: string | null; name: string; arguments: unknown; providerExecuted?: true }[] = [];
   let text = "";
   let finishReason: string | null = null;
   let error: unknown;
   for (const event of events) {
     if (event.type === "text-delta" && !event.choice) text += event.text;
     if (event.type === "tool-call")
-      calls.push({ index: event.index, id: event.id, name: event.name, arguments: event.arguments });
+      calls.push({
+        index: event.index,
+        id: event.id,
+        name: event.name,
+        arguments: event.arguments,
+        ...(event.providerExecuted ? { providerExecuted: true as const } : {}),
+      });
     if (event.type === "invalid-tool-call") {
       calls.push({
         index: event.index,
@@ -85,9 +91,7 @@ export function summarize(events: readonly ToolCallEvent[]): Expected {
   }
   const summary: Expected = {
     text,
-    toolCalls: calls
-      .sort((a, b) => a.index - b.index)
-      .map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
+    toolCalls: calls.sort((a, b) => a.index - b.index).map(({ index: _index, ...call }) => call),
     finishReason,
   };
   if (error !== undefined) summary.error = error;

@@ -61,16 +61,23 @@ export async function streamCalls(
   return { finish, recording: response.headers.get("x-replay-recording") };
 }
 
-/** The calls of a finish as `{id, name, arguments}`, ids of providers that give none left out. */
+/**
+ * The calls of a finish as `{id, name, arguments}`, ids of providers that give none left out: the
+ * calls a client gets, which are not the provider's own (built-in tools it ran) unless the
+ * protocol shows those too (`withProviderExecuted`: the AI SDK's UI stream does).
+ */
 export function referenceCalls(
   finish: FinishEvent,
+  withProviderExecuted = false,
 ): { id: string | null; name: string; arguments: unknown; rawArguments: string }[] {
-  return finish.toolCalls.map((call) => ({
-    id: call.id,
-    name: call.name,
-    arguments: call.arguments,
-    rawArguments: call.rawArguments,
-  }));
+  return finish.toolCalls
+    .filter((call) => withProviderExecuted || !call.providerExecuted)
+    .map((call) => ({
+      id: call.id,
+      name: call.name,
+      arguments: call.arguments,
+      rawArguments: call.rawArguments,
+    }));
 }
 
 /** A `POST` with a JSON body (or a raw one) to a path of the Worker on localhost. */

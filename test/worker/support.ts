@@ -291,11 +291,11 @@ export function declaredTools(
   }));
 }
 
-/** {@link declaredTools} for the tools a fixture calls (its expected calls' names). */
+/** {@link declaredTools} for the tools a fixture calls (its expected calls' names; not the provider's own tools, which it runs). */
 export function fixtureTools(fixture: {
-  expected: { toolCalls: readonly { name: string }[] };
+  expected: { toolCalls: readonly { name: string; providerExecuted?: true }[] };
 }): ReturnType<typeof declaredTools> {
-  return declaredTools(fixture.expected.toolCalls.map((call) => call.name));
+  return declaredTools(fixture.expected.toolCalls.flatMap((call) => (call.providerExecuted ? [] : [call.name])));
 }
 
 /** Reads an SSE response with eventsource-parser: the raw messages and the events they carry. */

@@ -5,6 +5,7 @@ import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { GEMINI_INTERACTIONS_FINISH_REASONS } from "./gemini-interactions-finish-reasons.ts";
+import { InteractionsServerSteps } from "./gemini-interactions-server-steps.ts";
 
 type Payload = Record<string, unknown>;
 
@@ -28,8 +29,11 @@ const FRAGMENT_FIELDS = ["arguments", "partial_arguments", "arguments_delta"] as
  * `content` in place of `step`, `interaction.complete`, a `function_call` delta carrying the whole
  * `arguments` object) is read the same way. A call's `signature`, if any, is kept on its
  * `providerMetadata` and a thought step's signature becomes a `signed` reasoning part: both must
- * go back on the next turn when the conversation is sent whole. Server-side tool steps
- * (`google_search_call`, `code_execution_call`, ...) are the provider's to run and are not calls.
+ * go back on the next turn when the conversation is sent whole; a signature that comes after the
+ * call's start (a `thought_signature` delta, or a `signature` on a later delta of the step) is
+ * the call's too. Server-side tool steps (`google_search_call`, `code_execution_call`,
+ * `url_context_call`, ...) are the provider's to run: `providerExecuted` calls completed with
+ * their `*_result` step (see {@link InteractionsServerSteps}), never calls for the client.
  * Each event's `event_id` is where `GET /v1beta/interactions/{id}?stream=true&last_event_id=`
  * resumes; the final `event: done` / `data: [DONE]` is skipped.
  *
@@ -64,11 +68,13 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
   /** How this response's objects are written as JSON text (its messages' own writer, or `jsonText`). */
   #write: JsonWriter = jsonText;
   readonly #steps = new Map<number, OpenStep>();
+  readonly #server: InteractionsServerSteps;
   #calls = 0;
 
   /** Creates a decoder for one response that reports through `emit`. */
   constructor(emit: Emit) {
     this.#emit = emit;
+    this.#server = new InteractionsServerSteps(emit, jsonText);
   }
 
   /** The input ended: a step still open is left to the accumulator, which discards a call without its end. */
@@ -77,6 +83,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
   /** Decodes one SSE message. */
   decode(message: SSEMessage): void {
     this.#write = message.jsonText ?? jsonText;
+    this.#server.writer = this.#write;
     if (message.value === undefined && message.data.trim() === "[DONE]") return;
     const payload = readJsonObject(message, this.#emit);
     if (!payload) return;
@@ -104,7 +111,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
   }
 
   #onStart(index: number, step: unknown): void {
-    if (!isRecord(step)) return;
+    if (!isRecord(step) || this.#server.start(index, step)) return;
     const kind = step["type"];
     if (kind === "function_call") {
       this.#calls++;
@@ -135,7 +142,12 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
   }
 
   #onDelta(index: number, delta: Payload): void {
+    if (this.#server.has(index)) return this.#server.delta(index, delta);
     const open = this.#steps.get(index);
+    // A call's signature after its start: on a `thought_signature` delta, or on any delta of its step.
+    const signature = open?.kind === "call" ? nonEmptyString(delta["signature"]) : undefined;
+    if (signature !== undefined) this.#emit({ type: "tool-call-chunk", index, providerMetadata: { signature } });
+    if (open?.kind === "call" && delta["type"] === "thought_signature") return;
     switch (delta["type"]) {
       case "text":
         return this.#text(delta);
@@ -181,13 +193,14 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
         ...(name !== undefined ? { name } : {}),
       });
     }
-    const signature = nonEmptyString(delta["signature"]);
+    const signature = open?.kind === "call" ? undefined : nonEmptyString(delta["signature"]);
     if (signature !== undefined) this.#emit({ type: "tool-call-chunk", index, providerMetadata: { signature } });
     const args = delta["arguments"];
     if (isRecord(args) && call.kind === "call") call.whole = this.#write(args);
   }
 
   #onStop(index: number): void {
+    if (this.#server.has(index)) return this.#server.stop(index);
     const open = this.#steps.get(index);
     if (!open) return;
     this.#steps.delete(index);
@@ -208,6 +221,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
   #onCompleted(interaction: Payload): void {
     // A step the stream never stopped is stopped here, so that its call or signature is not lost.
     for (const index of [...this.#steps.keys()]) this.#onStop(index);
+    this.#server.complete();
     const usage = readUsage(interaction["usage"], ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"]);
     if (usage) this.#emit({ type: "usage", usage });
     const status = nonEmptyString(interaction["status"]) ?? null;

@@ -1,12 +1,15 @@
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
+import { isRecord } from "../../shared/values.ts";
 import { asObject } from "../request.ts";
+import { isServerCall } from "./gemini-interactions-server-steps.ts";
 import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
 
 /**
  * Gemini Interactions: the steps that replay the turn in the next request's `input`, when the
- * conversation is sent whole (with `store: false`, or without `previous_interaction_id`): its
- * `thought` steps with their signatures (from `signed` reasoning parts, in order), a
+ * conversation is sent whole (with `store: false`, or without `previous_interaction_id`): the
+ * steps of the built-in tools the provider ran (each call step and its result step, as they
+ * streamed, signatures included), its `thought` steps with their signatures (from `signed` reasoning parts, in order), a
  * `model_output` step of its text, and its `function_call` steps, each with its `signature` when
  * it came with one. With `previous_interaction_id` the server holds the turn: send only the results.
  *
@@ -18,7 +21,8 @@ import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.
  * ```
  */
 export function geminiInteractionsSteps(turn: AssistantTurn): Record<string, unknown>[] {
-  const steps = thoughtSteps(turn.reasoningParts);
+  const steps = serverSteps(turn.toolCalls);
+  steps.push(...thoughtSteps(turn.reasoningParts));
   if (turn.text) steps.push({ type: "model_output", content: [{ type: "text", text: turn.text }] });
   for (const call of own(turn.toolCalls)) steps.push(functionCallStep(call, idOf(call), asObject(call.arguments)));
   return steps;
@@ -84,4 +88,46 @@ export function thoughtSteps(parts: readonly ReasoningPart[] | undefined): Recor
         ]
       : [],
   );
+}
+
+/** A call the provider ran, as its stream recorded it: its call step (a server tool's), if it is one. */
+const serverStepOf = (call: {
+  readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+}): Record<string, unknown> | undefined => {
+  const step = call.providerMetadata?.["step"];
+  return isRecord(step) && isServerCall(step["type"]) ? step : undefined;
+};
+
+/**
+ * A call of an earlier turn is a built-in tool's the provider ran, sent back as its own steps.
+ *
+ * @example
+ * ```ts
+ * const own = finish.toolCalls.filter((call) => !isServerStepCall(call));
+ * ```
+ */
+export const isServerStepCall = (call: {
+  readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+}): boolean => serverStepOf(call) !== undefined;
+
+/**
+ * The calls the provider ran, each as its call step and its result step, as they streamed.
+ *
+ * @example
+ * ```ts
+ * input.push(...serverSteps(finish.toolCalls)); // google_search_call, google_search_result, ...
+ * ```
+ */
+export function serverSteps(
+  calls: readonly { readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined }[],
+): Record<string, unknown>[] {
+  const steps: Record<string, unknown>[] = [];
+  for (const call of calls) {
+    const step = serverStepOf(call);
+    if (!step) continue;
+    steps.push(step);
+    const result = call.providerMetadata?.["result"];
+    if (isRecord(result)) steps.push(result);
+  }
+  return steps;
 }

@@ -12,7 +12,13 @@ import {
   type RequestToolChoice,
 } from "../request.ts";
 import type { RequestReasoning } from "../reasoning.ts";
-import { functionCallStep, functionResultStep, thoughtSteps } from "./gemini-interactions-messages.ts";
+import {
+  functionCallStep,
+  functionResultStep,
+  isServerStepCall,
+  serverSteps,
+  thoughtSteps,
+} from "./gemini-interactions-messages.ts";
 import { geminiInteractionsToolDefinitions } from "./gemini-interactions-tools.ts";
 
 /**
@@ -65,10 +71,12 @@ function toSteps(messages: readonly RequestMessage[]): Fields[] {
       case "assistant": {
         // Thought signatures go back before what they reasoned for, and only with it.
         const said = message.content !== "" || message.toolCalls.length > 0;
-        const steps = said ? thoughtSteps(message.reasoningParts) : [];
+        // The built-in tools the provider ran come back as their call and result steps, first.
+        const steps = said ? [...serverSteps(message.toolCalls), ...thoughtSteps(message.reasoningParts)] : [];
         if (message.content !== "")
           steps.push({ type: "model_output", content: [{ type: "text", text: message.content }] });
         message.toolCalls.forEach((call, j) => {
+          if (isServerStepCall(call)) return;
           const id = callId(call, `${path}.tool_calls[${j}]`);
           namesById.set(id, call.name);
           steps.push(functionCallStep(call, id, asObject(call.arguments)));

@@ -130,27 +130,6 @@ group("GeminiInteractionsDeltaStream rules", (test) => {
     );
   });
 
-  test("server-side tool steps are the provider's to run: no call, and completed is stop", async () => {
-    const events = await run(
-      sse([
-        created,
-        { event_type: "step.start", index: 0, step: { id: "s1", type: "google_search_call" } },
-        {
-          event_type: "step.delta",
-          index: 0,
-          delta: { type: "google_search_call", arguments: { queries: ["tides"] } },
-        },
-        stop(0),
-        { event_type: "step.start", index: 1, step: { type: "model_output" } },
-        { event_type: "step.delta", index: 1, delta: { type: "text", text: "High at 6." } },
-        stop(1),
-        completed("completed"),
-      ]),
-    );
-    const finish = finishOf(events);
-    assertEquals([finish.reason, finish.toolCalls.length, finish.text], ["stop", 0, "High at 6."]);
-  });
-
   test("requires_action without a call the client can answer is not tool-calls", async () => {
     assertEquals(finishOf(await run(sse([created, completed("requires_action")]))).reason, "other");
   });
