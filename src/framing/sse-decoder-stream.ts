@@ -1,4 +1,3 @@
-import { createParser, type EventSourceParser } from "eventsource-parser";
 import { ToolCallStreamError } from "../shared/errors.ts";
 import {
   DEFAULT_MAX_EVENT_LENGTH,
@@ -17,8 +16,11 @@ export interface SSEDecoderStreamOptions extends FramingOptions {}
  * Bytes to Server-Sent Events: the first stage of the chain.
  *
  * UTF-8 is decoded by the platform's streaming `TextDecoder` (a character split across chunks
- * stays whole) and framing follows the SSE spec through eventsource-parser (CR, LF and CRLF
- * line ends, a BOM, comments, `retry:`, `data:` with or without a space).
+ * stays whole, a BOM is dropped) and framed as the WHATWG HTML spec's event stream parsing says:
+ * CR, LF and CRLF line ends (a CRLF split across chunks is one), comments, `data:` with or without
+ * the one space, multi-line data joined by LF, `event:` and `id:` (one holding NULL ignored),
+ * `retry:` and unknown fields ignored, an event dispatched at a blank line when it has data. Each
+ * message carries the `event` and `id` fields of its own event (none carried over from the last).
  *
  * One deliberate departure from the spec: the spec drops an event the body ends without its
  * blank line, but real gateways end that way. Such a final event is delivered with
@@ -52,33 +54,23 @@ export class SSEDecoderStream extends FramingStream {
  */
 export class SSEDecoder implements Framing {
   readonly #decoder = new TextDecoder();
-  readonly #parser: EventSourceParser;
-  #atEnd = false;
-  /** The text so far ends with CR: the parser holds it, since an LF may follow to make a CRLF. */
+  readonly #onMessage: (message: SSEMessage) => void;
+  readonly #limit: number;
+  /** The start of a line whose end has not come yet. */
+  #line = "";
+  /** The event's `data:` lines joined by LF; `undefined` before its first. */
+  #data: string | undefined;
+  #event: string | undefined;
+  #id: string | undefined;
+  /** The text so far ends with CR: an LF that begins the next one makes it a CRLF (one line end). */
   #endsWithCR = false;
+  #atEnd = false;
   #failure: ToolCallStreamError | undefined;
 
   /** Creates a decoder that reports each message to `onMessage`. */
   constructor(onMessage: (message: SSEMessage) => void, options: SSEDecoderStreamOptions = {}) {
-    const limit = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
-    this.#parser = createParser({
-      maxBufferSize: limit,
-      onEvent: (message) => {
-        // The parser bounds what it buffers across chunks; an event that arrived whole in
-        // one large chunk is held to the same limit.
-        if (message.data.length > limit) throw (this.#failure = tooLarge(limit));
-        const out: SSEMessage = { data: message.data };
-        if (message.event !== undefined) out.event = message.event;
-        if (message.id !== undefined) out.id = message.id;
-        if (this.#atEnd) out.truncated = true;
-        onMessage(out);
-      },
-      onError: (error) => {
-        // Unknown fields and bad `retry:` values are ignored as the spec says; only the
-        // buffer limit stops the stream, since the parser cannot go on after it.
-        if (error.type === "max-buffer-size-exceeded") throw (this.#failure = tooLarge(limit));
-      },
-    });
+    this.#onMessage = onMessage;
+    this.#limit = options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH;
   }
 
   /** Feeds the next network chunk. */
@@ -89,20 +81,69 @@ export class SSEDecoder implements Framing {
   /** The body ended: a final event without its blank line is delivered, marked `truncated`. */
   end(): void {
     this.#feedText(this.#decoder.decode());
-    // A CR that ended the body ended its line: the LF makes that a CRLF for the parser, so an
-    // event the CR completed is not taken for one cut short.
-    if (this.#endsWithCR) this.#feedText("\n");
     this.#atEnd = true;
+    // The line and the event the body left open end here (an LF after a final CR completes its CRLF).
     this.#feedText("\n\n");
   }
 
   #feedText(text: string): void {
-    if (text === "") return;
     if (this.#failure) throw this.#failure;
-    this.#endsWithCR = text.endsWith("\r");
-    // A limit throws from inside the parser's callbacks; the failure is kept, so that a later
-    // feed throws it again instead of going on with a parser stopped half-way.
-    this.#parser.feed(text);
+    if (text === "") return;
+    let start = this.#endsWithCR && text.charCodeAt(0) === 0x0a ? 1 : 0;
+    this.#endsWithCR = text.charCodeAt(text.length - 1) === 0x0d;
+    // The next LF, CR and colon at or after `start` (-1: none left), each searched again only once
+    // passed: one scan of the text for each, whatever its lines.
+    let lf = -2;
+    let cr = -2;
+    let colon = -2;
+    for (;;) {
+      if (lf !== -1 && lf < start) lf = text.indexOf("\n", start);
+      if (cr !== -1 && cr < start) cr = text.indexOf("\r", start);
+      const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr;
+      if (end === -1) break;
+      if (this.#line === "") {
+        if (colon !== -1 && colon < start) colon = text.indexOf(":", start);
+        this.#field(text, start, end, colon);
+      } else {
+        const line = this.#line + text.slice(start, end);
+        this.#line = "";
+        this.#field(line, 0, line.length, line.indexOf(":"));
+      }
+      start = end === cr && lf === cr + 1 ? lf + 1 : end + 1;
+    }
+    if (start < text.length) this.#line += text.slice(start);
+    // What is held across chunks (an open line, the data of an open event) stays within the limit.
+    if (this.#line.length + (this.#data?.length ?? 0) > this.#limit) throw (this.#failure = tooLarge(this.#limit));
+  }
+
+  /**
+   * The line `text[start, end)`, `colon` the first colon at or after `start`: a field, a comment
+   * (`:` first), or a blank line, which dispatches the event.
+   */
+  #field(text: string, start: number, end: number, colon: number): void {
+    if (start === end) return this.#dispatch();
+    if (colon === start) return;
+    if (colon === -1 || colon > end) colon = end;
+    const name = text.slice(start, colon);
+    const value = colon === end ? "" : text.slice(colon + (text.charCodeAt(colon + 1) === 0x20 ? 2 : 1), end);
+    if (name === "data") this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
+    else if (name === "event") this.#event = value || undefined;
+    else if (name === "id" && !value.includes("\0")) this.#id = value;
+    // `retry:` (a reconnection time, the client's) and unknown fields are ignored, as the spec says.
+  }
+
+  /** A blank line: the event goes out if it has data; its fields are reset either way. */
+  #dispatch(): void {
+    const data = this.#data;
+    if (data !== undefined) {
+      if (data.length > this.#limit) throw (this.#failure = tooLarge(this.#limit));
+      const out: SSEMessage = { data };
+      if (this.#event !== undefined) out.event = this.#event;
+      if (this.#id !== undefined) out.id = this.#id;
+      if (this.#atEnd) out.truncated = true;
+      this.#onMessage(out);
+    }
+    this.#data = this.#event = this.#id = undefined;
   }
 }
 

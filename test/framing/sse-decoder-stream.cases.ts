@@ -1,3 +1,5 @@
+import { createParser } from "eventsource-parser";
+import fc from "fast-check";
 import {
   SSEDecoder,
   streamToolCalls,
@@ -124,6 +126,74 @@ group("SSEDecoderStream", (test) => {
     assertEquals(
       codeOf(() => split.feed(bytes("\n\n"))),
       "event-too-large",
+    );
+  });
+
+  test("a CRLF split across chunks is one line end; a CR that ends a chunk ends its line at once", () => {
+    const messages: SSEMessage[] = [];
+    const decoder = new SSEDecoder((message) => messages.push(message));
+    decoder.feed(bytes("data: 1\r"));
+    decoder.feed(bytes("\ndata: 2\r\n\r"));
+    // The CR that ended the chunk was the blank line: the event is out before the body goes on.
+    assertEquals(messages, [{ data: "1\n2" }]);
+    decoder.feed(bytes("\nid: a\0b\nid\nevent:\ndata\n\n"));
+    decoder.end();
+    assertEquals(messages, [{ data: "1\n2" }, { id: "", data: "" }]);
+  });
+
+  test("property: any SSE text under any chunking gives what eventsource-parser gives for the whole text", () => {
+    const line = fc.constantFrom(
+      "data: a",
+      "data:b",
+      "data:  c",
+      "data",
+      "data:",
+      "event: x",
+      "event:",
+      "id: 1",
+      "id:\0",
+      "id",
+      "retry: 5",
+      "retry: x",
+      ": comment",
+      ":",
+      "foo: bar",
+      " data: z",
+      "data: é😀",
+      "",
+    );
+    const text = fc
+      .array(fc.tuple(line, fc.constantFrom("\n", "\r\n", "\r", "")), { maxLength: 10 })
+      .map((lines) => lines.map(([l, eol]) => l + eol).join(""));
+    fc.assert(
+      fc.property(text, fc.array(fc.nat(), { maxLength: 4 }), (sse, cuts) => {
+        const all = bytes(sse);
+        const at = [...new Set(cuts.map((cut) => cut % (all.length + 1)))].sort((a, b) => a - b);
+        const messages: SSEMessage[] = [];
+        const decoder = new SSEDecoder((message) => messages.push(message));
+        let from = 0;
+        for (const cut of [...at, all.length]) {
+          decoder.feed(all.slice(from, cut));
+          from = cut;
+        }
+        decoder.end();
+        const expected: SSEMessage[] = [];
+        let atEnd = false;
+        const parser = createParser({
+          onEvent: ({ data, event, id }) =>
+            expected.push({
+              data,
+              ...(event !== undefined && { event }),
+              ...(id !== undefined && { id }),
+              ...(atEnd && { truncated: true as const }),
+            }),
+        });
+        parser.feed(sse.endsWith("\r") ? `${sse}\n` : sse);
+        atEnd = true;
+        parser.feed("\n\n");
+        assertEquals(messages, expected, JSON.stringify(sse));
+      }),
+      { numRuns: 2000 },
     );
   });
 });
