@@ -13,6 +13,7 @@ import "./providers/anthropic/anthropic-turn-blocks.cases.ts";
 import "./providers/gemini/gemini-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-built-in-calls.cases.ts";
+import "./providers/openai-responses/openai-responses-programmatic.cases.ts";
 import "./providers/bedrock/bedrock-rules.cases.ts";
 import "./providers/bedrock/bedrock-server-tools.cases.ts";
 import "./providers/cohere/cohere-rules.cases.ts";

@@ -37,6 +37,11 @@ const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_
  * `summary`), in stream order: a manually passed-back turn must repeat it before its calls. The
  * built-in client tools' items (`apply_patch_call`, `shell_call`, `local_shell_call`) are calls
  * the application runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}).
+ * With programmatic tool calling, a `function_call` made by a program carries a `caller`
+ * (`{ type: "program", caller_id }`), kept on the call's `providerMetadata.responsesItem`, and the
+ * `program` item that made it (its `code` and the `fingerprint` that "must be round-tripped") on
+ * its `providerMetadata.responsesProgram`: the next turn sends the program item back before its
+ * calls, and each call with its caller.
  *
  * @example
  * ```ts
@@ -71,6 +76,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   readonly #itemIndex = new Map<string, number>();
   readonly #builtIns: ResponsesBuiltInCalls;
   readonly #fast = new ResponsesFastDelta();
+  /** The `program` items that completed (programmatic tool calling), by their `call_id`, as a call's metadata field. */
+  readonly #programs = new Map<string, { responsesProgram: Payload }>();
 
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit, options: OpenAIResponsesDeltaStreamOptions = {}) {
@@ -162,12 +169,22 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     if (itemId !== undefined) this.#itemIndex.set(itemId, index);
     const id = nonEmptyString(item["call_id"]) ?? itemId;
     const name = nonEmptyString(item["name"]);
+    // Programmatic tool calling: the call's `caller`, and the program item that made it.
+    const caller = item["caller"];
     this.#emit({
       type: "tool-call-chunk",
       index,
       ...(id !== undefined ? { id } : {}),
       ...(name !== undefined ? { name } : {}),
       ...(text ? { inputFormat: "text" as const } : {}),
+      ...(isRecord(caller)
+        ? {
+            providerMetadata: {
+              responsesItem: { type: item["type"], caller },
+              ...this.#programs.get(String(caller["caller_id"])),
+            },
+          }
+        : {}),
     });
   }
 
@@ -214,6 +231,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const index = this.#indexOf(event);
     if (index !== undefined && this.#builtIns.done(item, index)) return;
     const id = nonEmptyString(item["id"]);
+    if (item["type"] === "program") return void this.#programs.set(String(item["call_id"]), { responsesProgram: item });
     if (item["type"] === "reasoning" && id !== undefined) {
       const encryptedContent = nonEmptyString(item["encrypted_content"]);
       const summary = item["summary"];

@@ -8,7 +8,8 @@ import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
  * before its calls), then `message`, `function_call` and `custom_tool_call` items; a built-in
  * tool's call goes back as the item it came as (`apply_patch_call` with its `operation`,
  * `shell_call` with its `action`, `local_shell_call`), and an `mcp_call`, which OpenAI ran, with
- * its output.
+ * its output. A call a program made (programmatic tool calling) goes back with its `caller`, after
+ * the `program` item that made it, once, with its `fingerprint`.
  *
  * @example
  * ```ts
@@ -29,19 +30,32 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
     });
   }
   if (turn.text) items.push({ type: "message", role: "assistant", content: turn.text });
+  const programs = new Set<unknown>();
   for (const call of turn.toolCalls) {
+    const program = programOf(call);
+    if (program && !programs.has(program["call_id"])) {
+      programs.add(program["call_id"]);
+      items.push(program);
+    }
     const builtIn = builtInItem(call);
     if (builtIn) items.push(builtIn);
     else if (call.providerExecuted) continue;
     else
       items.push(
         call.inputFormat === "text"
-          ? { type: "custom_tool_call", call_id: idOf(call), name: call.name, input: call.rawArguments }
+          ? {
+              type: "custom_tool_call",
+              call_id: idOf(call),
+              name: call.name,
+              input: call.rawArguments,
+              ...callerOf(call),
+            }
           : {
               type: "function_call",
               call_id: idOf(call),
               name: call.name,
               arguments: call.rawArguments || JSON.stringify(call.arguments),
+              ...callerOf(call),
             },
       );
   }
@@ -54,7 +68,8 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
  * when the result is an error), `shell_call_output` (the result as it is when it is a list of
  * `{ stdout, stderr, outcome }`, else its text as the stdout of a command that exited 0, or the
  * stderr of one that exited 1 for an error; with the action's `max_output_length`) or
- * `local_shell_call_output`.
+ * `local_shell_call_output`. An output of a call a program made carries the call's `caller`, so
+ * that it goes back to the program.
  *
  * @example
  * ```ts
@@ -76,6 +91,7 @@ export function responsesToolOutputs(results: readonly ToolResult[]): Record<str
  */
 export function toolOutput(result: ToolResult): Record<string, unknown> {
   const call_id = idOf(result.call);
+  const caller = callerOf(result.call);
   switch (builtInType(result.call)) {
     case "apply_patch_call":
       return {
@@ -83,6 +99,7 @@ export function toolOutput(result: ToolResult): Record<string, unknown> {
         call_id,
         status: result.isError ? "failed" : "completed",
         output: asText(result.output),
+        ...caller,
       };
     case "shell_call": {
       const limit = isRecord(result.call.arguments) ? result.call.arguments["max_output_length"] : undefined;
@@ -91,6 +108,7 @@ export function toolOutput(result: ToolResult): Record<string, unknown> {
         call_id,
         output: shellOutput(result),
         ...(typeof limit === "number" ? { max_output_length: limit } : {}),
+        ...caller,
       };
     }
     case "local_shell_call":
@@ -100,6 +118,7 @@ export function toolOutput(result: ToolResult): Record<string, unknown> {
         type: result.call.inputFormat === "text" ? "custom_tool_call_output" : "function_call_output",
         call_id,
         output: asText(result.output),
+        ...caller,
       };
   }
 }
@@ -113,6 +132,34 @@ function itemOf(call: CallFields): Record<string, unknown> | undefined {
 }
 
 const builtInType = (call: CallFields): unknown => itemOf(call)?.["type"];
+
+/**
+ * The `caller` a function or custom tool call came with (`providerMetadata.responsesItem.caller`:
+ * `{ type: "program", caller_id }` for a call a program made), to send back on its item.
+ *
+ * @example
+ * ```ts
+ * const item = { type: "function_call", call_id: "call_1", name: "lookup", arguments: "{}", ...callerOf(call) };
+ * ```
+ */
+export function callerOf(call: CallFields): { caller?: Record<string, unknown> } {
+  const caller = itemOf(call)?.["caller"];
+  return isRecord(caller) ? { caller } : {};
+}
+
+/**
+ * The `program` item that made a call (`providerMetadata.responsesProgram`), which goes back
+ * before the call, as it came: its `fingerprint` "must be round-tripped".
+ *
+ * @example
+ * ```ts
+ * const program = programOf(call); // { type: "program", id: "cm_1", call_id: "call_p", code: "...", fingerprint: "..." }
+ * ```
+ */
+export function programOf(call: CallFields): Record<string, unknown> | undefined {
+  const program = call.providerMetadata?.["responsesProgram"];
+  return isRecord(program) && program["type"] === "program" ? program : undefined;
+}
 
 /**
  * A built-in call as its input item (`apply_patch_call`, `shell_call`, `local_shell_call`,

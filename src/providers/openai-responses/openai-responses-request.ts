@@ -11,7 +11,7 @@ import {
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { fileKind, fileUrl, hasFiles, resultBlocks } from "../media.ts";
-import { builtInItem, toolOutput } from "./openai-responses-messages.ts";
+import { builtInItem, callerOf, programOf, toolOutput } from "./openai-responses-messages.ts";
 import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 
 /**
@@ -71,15 +71,23 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
       const said = message.content !== "" || message.toolCalls.length > 0;
       const items: Fields[] = said ? reasoningItems(message.reasoningParts) : [];
       if (message.content !== "") items.push({ role: "assistant", content: message.content });
+      const programs = new Set<unknown>();
       message.toolCalls.forEach((call, i) => {
         const id = callId(call, `${path}.tool_calls[${i}]`);
+        // A program's calls (programmatic tool calling) go after the program item, sent once.
+        const program = programOf(call);
+        if (program && !programs.has(program["call_id"])) {
+          programs.add(program["call_id"]);
+          items.push(program);
+        }
         const builtIn = builtInItem({ ...call, id });
         if (builtIn) return items.push(builtIn);
         items.push({
           type: "function_call",
-          call_id: callId(call, `${path}.tool_calls[${i}]`),
+          call_id: id,
           name: call.name,
           arguments: JSON.stringify(call.arguments),
+          ...callerOf(call),
         });
       });
       return items;
@@ -93,7 +101,7 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
           : undefined;
       // A result with files is a list of input parts (a screenshot a tool took).
       const value = hasFiles(message) ? resultBlocks(message, path, inputPart) : message.content;
-      return [output ?? { type: "function_call_output", call_id: id, output: value }];
+      return [output ?? { type: "function_call_output", call_id: id, output: value, ...(call ? callerOf(call) : {}) }];
     }
   }
 }
