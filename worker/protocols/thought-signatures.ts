@@ -153,15 +153,6 @@ export function carrySignatures(
   );
 }
 
-/** One event at a time as batches of one, for the answers read whole (`stream: false`). */
-export function batchesOfOne(events: ReadableStream<EncodableEvent>): ReadableStream<readonly EncodableEvent[]> {
-  return events.pipeThrough(
-    new TransformStream<EncodableEvent, readonly EncodableEvent[]>({
-      transform: (event, controller) => controller.enqueue([event]),
-    }),
-  );
-}
-
 /** The events of `provider` with what the agent protocols need on top: Gemini's signatures carried in call ids. */
 export function agentBatches(
   provider: string,

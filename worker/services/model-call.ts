@@ -15,6 +15,7 @@ import {
   type ToolSchema,
 } from "../../src/index.ts";
 import type { Settings } from "../env.ts";
+import { mapChunks } from "../http/batch-map.ts";
 import { EVENT_STREAM_HEADERS } from "../http/event-stream.ts";
 import type { HttpError } from "../response/json-error.ts";
 import { upstreamProvider } from "../upstream/providers/index.ts";
@@ -26,32 +27,20 @@ import type { StreamRequest } from "../request/stream-request.ts";
 import type { WorkerContext } from "../http/request-context.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
-import { clientEventNames, clientNames, type ToolNames, withProviderToolNames } from "../upstream/tool-names.ts";
+import { clientNames, type ToolNames, withProviderToolNames } from "../upstream/tool-names.ts";
 import { failureEvents, ResponseWatch, type WatchedBody } from "../upstream/response-watch.ts";
-import { withoutProviderData, withoutProviderDataInBatches } from "./without-provider-data.ts";
+import { withoutProviderDataInBatches } from "./without-provider-data.ts";
 
 /**
- * Calls the provider (or the replay upstream) and returns its accumulated events, with the
- * headers to answer with. `controller` aborts the provider request; with `withSignal`, it also
- * ends the events with an `abort` that lists the calls still open (a detached response cancelled
- * by the Durable Object). Throws {@link HttpError} for upstream failures before the stream starts.
- */
-export async function openEventStream(
-  streamRequest: StreamRequest,
-  context: WorkerContext,
-  controller: AbortController,
-  withSignal = false,
-): Promise<{ events: ReadableStream<ToolCallEvent>; headers: Record<string, string> }> {
-  const { body, options, headers, watch, names } = await openChain(streamRequest, context, controller, withSignal);
-  const events = watch.events(withoutProviderData(streamToolCalls(body, options)), failureEvents);
-  return { events: clientEventNames(events, names), headers };
-}
-
-/**
- * {@link openEventStream} with the events in arrays (`streamToolCallBatches`), at most one per
+ * Calls the provider (or the replay upstream) and returns its accumulated events, without the
+ * provider's own error data and with the client's tool names, with the headers to answer with.
+ * `controller` aborts the provider request; with `withSignal`, it also ends the events with an
+ * `abort` that lists the calls still open (a detached response cancelled by the Durable Object, an
+ * answer read whole whose client went away). Throws {@link HttpError} for upstream failures before
+ * the stream starts. The events come in arrays (`streamToolCallBatches`), at most one per
  * `windowMs` (`WRITE_WINDOW_MS` by default; the chain's `batchWindowMs`): what a route that encodes
  * them to bytes reads, one chunk of its answer (or one write of a resumable log) per array and no
- * read per event. 0: one array per network chunk.
+ * read per event. 0: one array per network chunk, or per run of chunks ready together.
  */
 export async function openEventBatches(
   streamRequest: StreamRequest,
@@ -65,6 +54,25 @@ export async function openEventBatches(
   // once per network chunk; progress is then noted per window, at most `windowMs` late.
   const chain = streamToolCallBatches(body, { ...options, batchWindowMs: windowMs, timers: context.runtime.timers });
   const batches = watch.events(chain, (error) => [failureEvents(error)]);
+  return { batches: clientNames(withoutProviderDataInBatches(batches), names), headers };
+}
+
+/**
+ * {@link openEventBatches} for an answer read whole before anything is sent: one event per array,
+ * each read from the chain as the reader asks for it (`streamToolCalls`, which reads the body only
+ * on demand), so that a limit the reader checks (`MAX_COMPLETION_LENGTH`) cancels the provider at
+ * the event that passed it, no chunk read ahead. The Worker's steps over them (the provider data
+ * stripped, the tool names given back, the route's tally) compose into one function over that
+ * stream: one read per event in all. The events end with an `abort` when `controller` aborts.
+ */
+export async function openAnswerEvents(
+  streamRequest: StreamRequest,
+  context: WorkerContext,
+  controller: AbortController,
+): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
+  const { body, options, headers, watch, names } = await openChain(streamRequest, context, controller, true);
+  const events = watch.events(streamToolCalls(body, options), failureEvents);
+  const batches = mapChunks(events, (event): ToolCallEvent[] => [event]);
   return { batches: clientNames(withoutProviderDataInBatches(batches), names), headers };
 }
 

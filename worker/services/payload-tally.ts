@@ -6,37 +6,35 @@ import { mapChunks } from "../http/batch-map.ts";
 const SAID = new Set(["text-delta", "reasoning-delta", "tool-call-start", "tool-call", "invalid-tool-call"]);
 
 /**
- * `events` as they are, tallied: a non-streaming answer reads them all, then asks
+ * `batches` as they are, tallied: a non-streaming answer reads them all, then asks
  * {@link PayloadTally.unreadable}. A provider that sent only payloads the decoder could not read
  * (each an in-band `malformed-payload` error, the stream then finished) must not become a `200`
  * with an empty answer: the route answers 502 in its protocol's shape ({@link noReadablePayload}).
  *
  * @example
  * ```ts
- * const tally = tallyPayloads(events);
+ * const tally = tallyPayloads(batches);
  * const result = await readOpenAIChatCompletion(tally.events, options);
  * if (tally.unreadable()) throw noReadablePayload();
  * ```
  */
-export function tallyPayloads<E extends EncodableEvent>(events: ReadableStream<E>): PayloadTally<E> {
+export function tallyPayloads<E extends EncodableEvent>(batches: ReadableStream<readonly E[]>): PayloadTally<E> {
   let said = 0;
   let malformed = 0;
-  const tallied = events.pipeThrough(
-    new TransformStream<E, E>({
-      transform(event, controller) {
-        if (SAID.has(event.type)) said++;
-        else if (event.type === "error" && (event as { error?: { code?: string } }).error?.code === "malformed-payload")
-          malformed++;
-        controller.enqueue(event);
-      },
-    }),
-  );
+  const tallied = mapChunks(batches, (batch) => {
+    for (const event of batch) {
+      if (SAID.has(event.type)) said++;
+      else if (event.type === "error" && (event as { error?: { code?: string } }).error?.code === "malformed-payload")
+        malformed++;
+    }
+    return batch;
+  });
   return { events: tallied, unreadable: () => said === 0 && malformed > 0 };
 }
 
 /** The tallied events and what they held. */
 export interface PayloadTally<E> {
-  events: ReadableStream<E>;
+  events: ReadableStream<readonly E[]>;
   /** True when the provider's payloads were all unreadable: nothing said, at least one malformed. */
   unreadable(): boolean;
 }

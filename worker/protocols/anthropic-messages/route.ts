@@ -3,7 +3,7 @@ import { AnthropicMessagesEncoder, readAnthropicMessage } from "../../../src/ind
 import type { Env } from "../../env.ts";
 import { HttpError } from "../../response/json-error.ts";
 import type { Runtime } from "../../runtime.ts";
-import { openClientBatches, openClientEvents } from "../../services/client-events.ts";
+import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
@@ -12,7 +12,7 @@ import { protocolPost } from "../protocol-post.ts";
 import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
 import { messagesSignature } from "../reasoning-state.ts";
-import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
+import { agentBatches } from "../thought-signatures.ts";
 
 /**
  * The betas a Messages client asked for (`anthropic-beta`, comma-separated, as the SDKs send
@@ -68,11 +68,10 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
           headers: answerHeaders(cors, SSE_HEADERS, headers),
         });
       }
-      const { events, headers } = await openClientEvents(client, context, {
-        stopOnAbort: true,
-      });
-      const tally = tallyPayloads(events);
-      const batches = agentBatches(parsed.request.provider, batchesOfOne(tally.events));
+      const answer = await openClientAnswer(client, context);
+      const { headers } = answer;
+      const tally = tallyPayloads(answer.batches);
+      const batches = agentBatches(parsed.request.provider, tally.events);
       const result = await readAnthropicMessage(batches, {
         model: parsed.model,
         signature: messagesSignature,

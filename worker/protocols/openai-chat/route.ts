@@ -9,7 +9,7 @@ import { parseChatCompletionRequest } from "./request.ts";
 import { HttpError } from "../../response/json-error.ts";
 import { openAIErrorResponse } from "../openai-error.ts";
 import type { Runtime } from "../../runtime.ts";
-import { openClientBatches, openClientEvents } from "../../services/client-events.ts";
+import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 
 /**
@@ -38,11 +38,9 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
         headers: answerHeaders(cors, SSE_HEADERS, headers),
       });
     }
-    const { events, headers } = await openClientEvents({ mode: "stream", request: chat.request }, context, {
-      stopOnAbort: true,
-    });
+    const { batches, headers } = await openClientAnswer({ mode: "stream", request: chat.request }, context);
     // The library's bound on the text it holds (characters, as every size limit here) cancels the provider past it.
-    const tally = tallyPayloads(events);
+    const tally = tallyPayloads(batches);
     const result = await readOpenAIChatCompletion(tally.events, {
       model: chat.model,
       maxTextLength: settings.maxCompletionLength,

@@ -2,7 +2,7 @@ import { noReadablePayload, tallyPayloads } from "../../services/payload-tally.t
 import { OpenAIResponsesEncoder, readOpenAIResponse } from "../../../src/index.ts";
 import type { Env } from "../../env.ts";
 import type { Runtime } from "../../runtime.ts";
-import { openClientBatches, openClientEvents } from "../../services/client-events.ts";
+import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
@@ -13,7 +13,7 @@ import { allowedCalls } from "./allowed-calls.ts";
 import { customCalls } from "./custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
 import { responsesEncryptedContent } from "../reasoning-state.ts";
-import { agentBatches, batchesOfOne } from "../thought-signatures.ts";
+import { agentBatches } from "../thought-signatures.ts";
 import { readConversation } from "./conversation.ts";
 import { KeepingEncoder, keepingOf, keepResponse, unkept } from "./keep-response.ts";
 import { clientResponseId, itemIds } from "./stored-ids.ts";
@@ -78,11 +78,10 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
           headers: answerHeaders(cors, SSE_HEADERS, headers),
         });
       }
-      const { events, headers } = await openClientEvents(client, context, {
-        stopOnAbort: true,
-      });
-      const tally = tallyPayloads(events);
-      const batches = agentBatches(parsed.request.provider, batchesOfOne(tally.events));
+      const answer = await openClientAnswer(client, context);
+      const { headers } = answer;
+      const tally = tallyPayloads(answer.batches);
+      const batches = agentBatches(parsed.request.provider, tally.events);
       const { response } = await readOpenAIResponse(
         allowedCalls(customCalls(batches, parsed.customTools), parsed.allowedTools),
         { ...options, maxTextLength: settings.maxCompletionLength },
