@@ -37,8 +37,17 @@ const chunkData = fc
   .record({
     id: literal,
     object: usually('"chat.completion.chunk"', '"chat.completion"', '"chat.completion.chunk" '),
-    created: integer,
-    model: literal,
+    created: fc.option(integer, { nil: undefined }),
+    model: fc.option(literal, { nil: undefined }),
+    // Fields of other servers' envelopes: ignored ones, and the ones the decoder reads (never fast).
+    extra: fc.option(
+      fc.tuple(
+        fc.constantFrom("provider", "model", "error", "usage", "x_groq", "choices", "Model", "a-b"),
+        fc.oneof(literal, integer, fc.constantFrom("null", "{}", "[]", "true")),
+      ),
+      { nil: undefined },
+    ),
+    logprobs: usually(true, false),
     tier: fc.option(literal, { nil: undefined }),
     fingerprint: fc.option(fc.oneof(literal, fc.constant("null")), { nil: undefined }),
     choice: usually("0", "1", "00", "-0"),
@@ -68,10 +77,14 @@ const chunkData = fc
     trailer: usually("", " ", "}", ',"x":1', "\n"),
   })
   .map((c) => {
-    let data = `{"id":${c.id},"object":${c.object},"created":${c.created},"model":${c.model}`;
+    let data = `{"id":${c.id},"object":${c.object}`;
+    if (c.created !== undefined) data += `,"created":${c.created}`;
+    if (c.model !== undefined) data += `,"model":${c.model}`;
+    if (c.extra !== undefined) data += `,"${c.extra[0]}":${c.extra[1]}`;
     if (c.tier !== undefined) data += `,"service_tier":${c.tier}`;
     if (c.fingerprint !== undefined) data += `,"system_fingerprint":${c.fingerprint}`;
-    data += `,"choices":[{"index":${c.choice},"delta":${c.delta},"logprobs":null,"finish_reason":${c.finish}}]`;
+    const logprobs = c.logprobs ? '"logprobs":null,' : "";
+    data += `,"choices":[{"index":${c.choice},"delta":${c.delta},${logprobs}"finish_reason":${c.finish}}]`;
     if (c.usage !== undefined) data += `,"usage":${c.usage}`;
     if (c.obfuscation !== undefined) data += `,"obfuscation":${c.obfuscation}`;
     return `${data}}${c.trailer}`;

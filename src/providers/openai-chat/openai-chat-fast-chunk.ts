@@ -2,23 +2,30 @@
 const PLAIN = '"[^"\\\\\\x00-\\x1f]*"';
 
 /**
- * OpenAI's serialization of a chunk's envelope, from its start to its first choice's delta: the
- * envelope's strings without escapes, integers without sign or leading zero. Every chunk of a
- * stream has the same one, so the last one matched is compared before this is run again.
+ * One field of a chunk's envelope that the decoder does not read (anything but `choices`, `error`,
+ * `usage` and Groq's `x_groq`; `model` is read from the envelope once it matched): a string without
+ * escapes, an integer without sign or leading zero, or `null`.
  */
-const ENVELOPE = new RegExp(
-  `^\\{"id":${PLAIN},"object":"chat\\.completion\\.chunk","created":(?:0|[1-9]\\d{0,15}),"model":(${PLAIN})` +
-    `(?:,"service_tier":${PLAIN})?(?:,"system_fingerprint":${PLAIN})?,"choices":\\[\\{"index":0,"delta":\\{`,
-);
+const FIELD = `"(?!(?:choices|error|usage|x_groq)")[a-z_]{1,32}":(?:${PLAIN}|0|[1-9]\\d{0,15}|null)`;
+
+/**
+ * A chunk's envelope, from its start to its first choice's delta: a few such fields, in any order,
+ * then `choices` (OpenAI's `id`, `object`, `created`, `model`, `service_tier`,
+ * `system_fingerprint`, and what compatible servers send instead). Every chunk of a stream has the
+ * same one, so the last one matched is compared before this is run again.
+ */
+const ENVELOPE = new RegExp(`^\\{(?:${FIELD},){0,12}"choices":\\[\\{"index":0,"delta":\\{`);
+const CHOICES = '"choices":[{"index":0,"delta":{';
 
 /** The delta's only field up to its string literal's opening quote: a text delta, or one call's argument fragment. */
 const CONTENT = '"content":"';
 const CALL = '"tool_calls":[{"index":';
 const ARGUMENTS = ',"function":{"arguments":"';
-/** What follows the literal, before the envelope's optional last fields and its closing brace. */
-const CHOICE_END = ',"logprobs":null,"finish_reason":null}]';
-const TEXT_END = `}${CHOICE_END}`;
-const CALL_END = `}}]}${CHOICE_END}`;
+/** What follows the literal, before the envelope's optional last fields and its closing brace: the delta's end, `logprobs` (OpenAI's, optional), `finish_reason`. */
+const TEXT_END = "}";
+const CALL_END = "}}]}";
+const LOGPROBS = ',"logprobs":null';
+const CHOICE_END = ',"finish_reason":null}]';
 const USAGE = ',"usage":null';
 const OBFUSCATION = ',"obfuscation":"';
 
@@ -76,7 +83,10 @@ export class FastChunkReader {
       }
       this.#misses = 0;
       known = this.#envelope = envelope[0];
-      this.#model = envelope[1]!.slice(1, -1);
+      // The fields before `choices`, as an object of their own: a repeated `model` is its last value, as in the full parse.
+      const fields = known.slice(0, -CHOICES.length);
+      const model = (JSON.parse(fields.length > 1 ? `${fields.slice(0, -1)}}` : "{}") as { model?: unknown }).model;
+      this.#model = typeof model === "string" ? model : "";
     }
     // Plain comparisons and one scan: V8's regular expressions cost more than a parse here.
     let at = known.length;
@@ -99,6 +109,9 @@ export class FastChunkReader {
     at = Math.abs(end);
     if (data.slice(at, at + close.length) !== close) return undefined;
     at += close.length;
+    if (data.slice(at, at + LOGPROBS.length) === LOGPROBS) at += LOGPROBS.length;
+    if (data.slice(at, at + CHOICE_END.length) !== CHOICE_END) return undefined;
+    at += CHOICE_END.length;
     if (data.slice(at, at + USAGE.length) === USAGE) at += USAGE.length;
     if (data.slice(at, at + OBFUSCATION.length) === OBFUSCATION) {
       at = literalEnd(data, at + OBFUSCATION.length - 1);
