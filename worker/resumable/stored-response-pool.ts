@@ -25,6 +25,8 @@ export class StoredResponses {
   readonly #owner: string;
   readonly #ttlMs: number;
   readonly #maxBytes: number;
+  /** The id {@link StoredResponses.newId} minted last: its MAC is not checked again. */
+  #minted: string | undefined;
 
   /** The stored responses of `owner` in `pool`, kept `STORE_TTL_MS`, up to `MAX_STORED_RESPONSE_BYTES` each. */
   constructor(pool: ResponsePool, owner: string, settings: Pick<Settings, "storeTtlMs" | "maxStoredResponseBytes">) {
@@ -40,8 +42,10 @@ export class StoredResponses {
   }
 
   /** A new id, in one of the pool's objects, picked at random. */
-  newId(): Promise<string> {
-    return newResponseId(this.#pool.colo, this.#pool.objects, this.#pool.key);
+  async newId(): Promise<string> {
+    const id = await newResponseId(this.#pool.colo, this.#pool.objects, this.#pool.key);
+    this.#minted = id;
+    return id;
   }
 
   /** True when `text` fits {@link StoredResponses.maxBytes} (a UTF-16 unit is at least one UTF-8 byte, at most three). */
@@ -113,8 +117,10 @@ export class StoredResponses {
   }
 
   /** The object of `id`, when this Worker minted it for this pool. */
-  #stub(id: string): Promise<DurableObjectStub<ResponseBuffer> | undefined> {
+  async #stub(id: string): Promise<DurableObjectStub<ResponseBuffer> | undefined> {
     const namespace = this.#pool.namespace as unknown as DurableObjectNamespace<ResponseBuffer>;
+    const name = id === this.#minted ? objectNameOf(id) : undefined;
+    if (name !== undefined) return namespace.get(namespace.idFromName(name));
     return mintedResponseObject(namespace, id, this.#pool.objects, this.#pool.key);
   }
 }

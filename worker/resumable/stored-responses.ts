@@ -60,12 +60,17 @@ export type StoredResponseAnswer =
   | { type: "too-large" }
   | { type: "done"; found: boolean };
 
-/** A stored response's header: how many pieces its text and its earlier items take. */
+/**
+ * A stored response's header: how many pieces its text and its earlier items take, or (a response
+ * and earlier items of one piece each, nearly every one) the texts themselves, in the one row.
+ */
 interface StoredHeader {
   owner: string;
   pieces: number;
   earlierPieces: number;
   expires: number;
+  text?: string;
+  earlier?: string;
 }
 
 /**
@@ -101,9 +106,10 @@ export async function storedResponseOp(
         texts.push(null);
         continue;
       }
-      const text = joined(store, piece, head.pieces);
-      const earlier =
-        op.withEarlier.includes(id) && head.earlierPieces > 0 ? joined(store, earlierPiece, head.earlierPieces) : null;
+      const text = head.text ?? joined(store, piece, head.pieces);
+      const earlier = !op.withEarlier.includes(id)
+        ? null
+        : (head.earlier ?? (head.earlierPieces > 0 ? joined(store, earlierPiece, head.earlierPieces) : null));
       length += text.length + (earlier?.length ?? 0);
       if (length > op.maxLength) return { type: "too-large" };
       texts.push({ text, earlier });
@@ -124,9 +130,16 @@ export async function storedResponseOp(
   const text = split(op.text);
   const earlier = op.earlier === undefined ? [] : split(op.earlier);
   const earliest = storage.transactionSync(() => {
-    text.forEach((part, n) => store.put(piece(n), part));
-    earlier.forEach((part, n) => store.put(earlierPiece(n), part));
-    const head: StoredHeader = { owner: op.owner, pieces: text.length, earlierPieces: earlier.length, expires };
+    const head: StoredHeader = { owner: op.owner, pieces: 0, earlierPieces: 0, expires };
+    if (text.length === 1 && earlier.length <= 1) {
+      head.text = text[0]!;
+      if (op.earlier !== undefined) head.earlier = earlier[0]!;
+    } else {
+      text.forEach((part, n) => store.put(piece(n), part));
+      earlier.forEach((part, n) => store.put(earlierPiece(n), part));
+      head.pieces = text.length;
+      head.earlierPieces = earlier.length;
+    }
     store.put(HEADER, head);
     return new Expiries(kv).set(op.id, expires);
   });
