@@ -4,7 +4,6 @@ import { chunkReader } from "../shared/chunk-reader.ts";
 import { toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { readErrorBody } from "./error-body.ts";
-import { objectJsonText } from "./object-json-text.ts";
 import { FramedChain, type ToolCallChainOptions } from "./framed-chain.ts";
 
 /**
@@ -36,9 +35,9 @@ const UNREADABLE: StreamErrorInfo = {
 
 /**
  * The message of an SDK's object when the protocol does not say: the object is the payload. Its
- * objects are written by {@link objectJsonText}, which an SDK's objects need (not JSON data).
+ * objects are written by the protocol's `jsonText` (an SDK's objects are not JSON data).
  */
-const payloadMessage = (value: unknown): FramedMessage => ({ data: "", value, jsonText: objectJsonText });
+const payloadMessage = (value: unknown): FramedMessage => ({ data: "", value });
 
 /**
  * A reader of an async iterable. Cancelling calls the iterator's `return()` (an SDK's stream
@@ -116,8 +115,8 @@ export class ChainPump {
     this.#body = response
       ? response.body
       : (input as ReadableStream<unknown> | AsyncIterable<unknown> | Iterable<unknown>);
-    const messageOf = protocol.messageOf;
-    this.#messageOf = messageOf ? (value) => ({ ...messageOf(value), jsonText: objectJsonText }) : payloadMessage;
+    const { messageOf = payloadMessage, jsonText } = protocol;
+    this.#messageOf = jsonText ? (value) => ({ ...messageOf(value), jsonText }) : messageOf;
     this.#endOfObjects = protocol.endOfObjects;
     this.#signal = signal;
     this.#close = close;

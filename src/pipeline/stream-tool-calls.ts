@@ -8,6 +8,7 @@ import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import { DetectingDecoder } from "../providers/provider-detect-stream.ts";
 import { providerProtocol, type Provider } from "../providers/registry.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
+import { objectJsonText } from "../shared/object-json-text.ts";
 import type { ChainInput } from "./chain-pump.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
@@ -106,7 +107,10 @@ const DETECTING: ProviderProtocol = {
  * and the first bytes.
  */
 function protocolOf(provider: Provider | ProviderProtocol | undefined): ProviderProtocol {
-  return provider === undefined ? DETECTING : providerProtocol(provider);
+  if (provider === undefined) return DETECTING;
+  const protocol = providerProtocol(provider);
+  // An SDK's objects are written by `JSON.stringify`'s rules for a protocol of the application's own too.
+  return typeof provider === "string" || protocol.jsonText ? protocol : { ...protocol, jsonText: objectJsonText };
 }
 
 /**

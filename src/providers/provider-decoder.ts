@@ -7,6 +7,7 @@
  * @module
  */
 import type { FramedMessage, FramingClass } from "../framing/framing.ts";
+import type { JsonWriter } from "../shared/json-text.ts";
 import type { ProviderDelta } from "../shared/deltas.ts";
 
 /** Where a provider decoder sends its normalized deltas. */
@@ -82,6 +83,16 @@ export interface ProviderProtocol {
    * last message (openai-node reads Chat Completions' `[DONE]` and yields nothing for it).
    */
   readonly endOfObjects?: FramedMessage | undefined;
+  /**
+   * How the decoder writes an SDK's objects (a call's arguments given as an object) as JSON text:
+   * `streamToolCalls` gives it to each message of an SDK's stream as `FramedMessage.jsonText`. The
+   * built-in protocols whose decoders write objects name the library's writer (`JSON.stringify`'s
+   * rules, `toJSON` and cycles included, with a stack of its own), so that the bundle of a protocol
+   * whose arguments are always text holds none; the main entry's `streamToolCalls` gives it to a
+   * protocol of the application's own that names none.
+   * @defaultValue none: the decoder's own
+   */
+  readonly jsonText?: JsonWriter | undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
 // the SDK iterator returned. Arguments too deep are the accumulator's `too-deep`, as in text.
 import fc from "fast-check";
 import { streamToolCallBatches, streamToolCalls, type Provider, type ToolCallEvent } from "../../src/index.ts";
-import { objectJsonText } from "../../src/pipeline/object-json-text.ts";
+import { objectJsonText } from "../../src/shared/object-json-text.ts";
 import { jsonText } from "../../src/shared/json-text.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, chatChunk as chatChunkOf, collect, fromChunks } from "../support/streams.ts";

@@ -1,3 +1,4 @@
+import { objectJsonText } from "../../shared/object-json-text.ts";
 import { TextFraming } from "../../framing/text-framing.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { AnthropicDecoder } from "./anthropic-delta-stream.ts";
@@ -17,4 +18,5 @@ export const anthropicProtocol: ProviderProtocol = {
   name: "anthropic",
   framing: TextFraming,
   createDecoder: (emit) => new AnthropicDecoder(emit),
+  jsonText: objectJsonText,
 };

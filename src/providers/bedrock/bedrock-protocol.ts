@@ -1,3 +1,4 @@
+import { objectJsonText } from "../../shared/object-json-text.ts";
 import { AwsEventStreamDecoder } from "../../framing/aws-event-stream-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { BedrockDecoder } from "./bedrock-delta-stream.ts";
@@ -17,5 +18,6 @@ export const bedrockProtocol: ProviderProtocol = {
   name: "bedrock",
   framing: AwsEventStreamDecoder,
   createDecoder: (emit) => new BedrockDecoder(emit),
+  jsonText: objectJsonText,
   messageOf: bedrockMessageOf,
 };

@@ -1,3 +1,4 @@
+import { objectJsonText } from "../../shared/object-json-text.ts";
 import { TextFraming } from "../../framing/text-framing.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { GeminiInteractionsDecoder } from "./gemini-interactions-delta-stream.ts";
@@ -17,4 +18,5 @@ export const geminiInteractionsProtocol: ProviderProtocol = {
   name: "gemini-interactions",
   framing: TextFraming,
   createDecoder: (emit) => new GeminiInteractionsDecoder(emit),
+  jsonText: objectJsonText,
 };

@@ -1,3 +1,4 @@
+import { objectJsonText } from "../../shared/object-json-text.ts";
 import { TextFraming } from "../../framing/text-framing.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { GeminiDecoder } from "./gemini-delta-stream.ts";
@@ -17,4 +18,5 @@ export const geminiProtocol: ProviderProtocol = {
   name: "gemini",
   framing: TextFraming,
   createDecoder: (emit) => new GeminiDecoder(emit),
+  jsonText: objectJsonText,
 };

@@ -1,3 +1,4 @@
+import { objectJsonText } from "../../shared/object-json-text.ts";
 import { NdjsonDecoder } from "../../framing/ndjson-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { OllamaDecoder } from "./ollama-delta-stream.ts";
@@ -16,4 +17,5 @@ export const ollamaProtocol: ProviderProtocol = {
   name: "ollama",
   framing: NdjsonDecoder,
   createDecoder: (emit) => new OllamaDecoder(emit),
+  jsonText: objectJsonText,
 };

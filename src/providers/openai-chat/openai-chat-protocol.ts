@@ -1,3 +1,4 @@
+import { objectJsonText } from "../../shared/object-json-text.ts";
 import { TextFraming } from "../../framing/text-framing.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { OpenAIChatDecoder } from "./openai-chat-delta-stream.ts";
@@ -17,6 +18,7 @@ export const openAIChatProtocol: ProviderProtocol = {
   name: "openai",
   framing: TextFraming,
   createDecoder: (emit) => new OpenAIChatDecoder(emit),
+  jsonText: objectJsonText,
   // openai-node consumes the `[DONE]` that ends the body and ends its stream there (a network
   // error throws instead), so its normal end stands for `[DONE]`.
   endOfObjects: { data: "[DONE]" },

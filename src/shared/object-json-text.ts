@@ -1,5 +1,5 @@
-import type { ToolCallStreamError } from "../shared/errors.ts";
-import { MAX_JSON_TEXT, unreadable } from "../shared/json-text.ts";
+import type { ToolCallStreamError } from "./errors.ts";
+import { MAX_JSON_TEXT, unreadable } from "./json-text.ts";
 
 /** A value {@link objectJsonText} leaves out: an object member is skipped, an array item is `null`. */
 const OMIT = Symbol("omit");
