@@ -14,7 +14,7 @@ import {
   type AnthropicMessagesEncoderOptions,
   type AnthropicStreamEvent,
 } from "./anthropic-messages-wire.ts";
-import { abortError, type EncodableEvent } from "./protocol-encoder.ts";
+import { abortError, type EncodableEvent, withdrawn } from "./protocol-encoder.ts";
 
 /** The message of an input that ended without a finish or an abort. */
 export const INPUT_ENDED = { code: "input-ended", message: "The response ended before it finished." };
@@ -195,9 +195,6 @@ function opening(block: SequencedBlock, ids: CallIds): AnthropicContentBlock {
     }
   }
 }
-
-const withdrawn = (event: EncodableEvent): boolean =>
-  event.type === "invalid-tool-call" && event.error.code === "withdrawn";
 
 type BlockDelta = Extract<AnthropicStreamEvent, { type: "content_block_delta" }>["delta"];
 

@@ -14,7 +14,7 @@ import {
   type OpenAIResponsesOutputText,
 } from "./openai-responses-wire.ts";
 import { responseSettings } from "./openai-response-settings.ts";
-import { abortError, type EncodableEvent } from "./protocol-encoder.ts";
+import { abortError, type EncodableEvent, withdrawn } from "./protocol-encoder.ts";
 
 /** One event of a Responses stream: its `type`, its `sequence_number`, and the fields of that type. */
 export interface OpenAIResponsesStreamEvent {
@@ -100,14 +100,16 @@ export class OpenAIResponseEvents {
       case "reasoning-delta":
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
-        // A provider's own kept block (Anthropic's compaction, fallback) has no Responses item.
-        return event.part.type === "block" ? undefined : this.#blocks.reasoningPart(event.part);
+        // A kept block (Anthropic's compaction, fallback): a reasoning item where `encryptedContent` carries it.
+        if (event.part.type === "block" && this.#encrypted(event.part) === undefined) return;
+        return this.#blocks.reasoningPart(event.part);
       case "tool-call-start":
       case "tool-call":
       case "invalid-tool-call": {
         const key = callKey(event);
         if (event.type !== "invalid-tool-call" && event.providerExecuted) this.#skipped.add(key);
-        if (this.#skipped.has(key)) return;
+        // A call the provider withdrew (Anthropic's fallback) before anything of it was shown is not shown at all.
+        if (this.#skipped.has(key) || (withdrawn(event) && !this.#blocks.hasCall(key))) return;
         if (event.type === "tool-call-start") return this.#blocks.startCall(event);
         return this.#blocks.endCall(event);
       }
@@ -217,7 +219,7 @@ export class OpenAIResponseEvents {
         this.#send("response.reasoning_summary_part.done", { ...at, summary_index: 0, part: summary(text) });
         item.summary = [summary(text)];
       }
-      const part = block.kind === "reasoning" || block.kind === "redacted" ? block.part : undefined;
+      const part = "part" in block ? block.part : undefined; // reasoning, redacted or kept
       const encrypted = part && this.#encrypted(part);
       if (encrypted !== undefined) item.encrypted_content = encrypted;
       if (this.#cut) item.status = "incomplete";

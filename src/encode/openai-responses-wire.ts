@@ -30,7 +30,9 @@ export interface OpenAIResponsesEncoderOptions {
   /**
    * The `encrypted_content` of the reasoning item a reasoning part becomes: a server that wants
    * another provider's opaque reasoning state back on the next turn (an Anthropic signature)
-   * encodes it here, since Responses clients send `encrypted_content` back unchanged.
+   * encodes it here, since Responses clients send `encrypted_content` back unchanged. A
+   * provider's own kept block (Anthropic's `compaction` and `fallback`, which Responses has no
+   * item for) becomes a reasoning item of its own, with no summary, only when this gives it a value.
    * @defaultValue a Responses item's own `encryptedContent`; nothing for other parts
    */
   encryptedContent?: ((part: ReasoningPart) => string | undefined) | undefined;

@@ -125,6 +125,10 @@ const ABORT_MESSAGES: Readonly<Record<AbortEvent["reason"], string>> = {
   "schema-violation": "A tool call could no longer match its tool's schema, so the response was stopped.",
 };
 
+/** Whether an event is a call the provider withdrew (Anthropic's fallback cut it off): shown, maybe, but never a call to run. */
+export const withdrawn = (event: EncodableEvent): boolean =>
+  event.type === "invalid-tool-call" && event.error.code === "withdrawn";
+
 /** What an `abort` tells a client: the error that stopped the stream, else its reason. Never the provider's payload. */
 export function abortError(event: AbortEvent): { code: string; message: string } {
   return event.error

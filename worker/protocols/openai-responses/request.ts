@@ -47,6 +47,7 @@ import { agentModel } from "../agent-model.ts";
 import { responsesReasoning } from "../client-reasoning.ts";
 import { reasoningItemPart } from "../reasoning-state.ts";
 import { callIdOf, signatureOfId } from "../thought-signatures.ts";
+import { withdrawnItems } from "./withdrawn-calls.ts";
 import {
   argumentsOf,
   arrayAt,
@@ -123,11 +124,13 @@ export function parseResponsesRequest(
   const instructions = own(fields, "instructions");
   if (typeof instructions === "string" && instructions !== "") messages.push({ role: "system", content: instructions });
   const input = own(fields, "input");
-  const calls = new Set<string>();
-  // The stored input and output of `previous_response_id` (./conversation.ts), before this turn's.
-  for (const item of earlier ?? []) addItem(messages, item, "previous_response_id", calls, provider);
+  const [calls, items] = [new Set<string>(), typeof input === "string" ? [] : arrayAt(input, "input")];
+  // The stored input and output of `previous_response_id` (./conversation.ts), before this turn's;
+  // a call Anthropic's fallback withdrew is left out, with its output (./withdrawn-calls.ts).
+  const [leftBefore, left] = withdrawnItems(earlier ?? [], items);
+  earlier?.forEach((item, i) => leftBefore.has(i) || addItem(messages, item, "previous_response_id", calls, provider));
   if (typeof input === "string") messages.push({ role: "user", content: input });
-  else arrayAt(input, "input").forEach((item, i) => addItem(messages, item, `input[${i}]`, calls, provider));
+  else items.forEach((item, i) => left.has(i) || addItem(messages, item, `input[${i}]`, calls, provider));
   const [customTools, builtIns] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
   const given = own(fields, "tools") ?? undefined;
   const offered = given === undefined ? undefined : toolsOf(given, customTools, builtIns);
