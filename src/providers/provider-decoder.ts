@@ -7,7 +7,6 @@
  * @module
  */
 import type { FramedMessage, FramingClass } from "../framing/framing.ts";
-import type { JsonWriter } from "../shared/json-text.ts";
 import type { ProviderDelta } from "../shared/deltas.ts";
 
 /** Where a provider decoder sends its normalized deltas. */
@@ -92,7 +91,7 @@ export interface ProviderProtocol {
    * protocol of the application's own that names none.
    * @defaultValue none: the decoder's own
    */
-  readonly jsonText?: JsonWriter | undefined;
+  readonly jsonText?: ((value: unknown) => string | undefined) | undefined;
 }
 
 /**
