@@ -11,11 +11,14 @@
 //   headers) behind a linear splitter, then the payload decoded to text: the same work as the row above;
 // - tool-call-stream chain: streamToolCalls(body, { provider: "bedrock" }), complete calls out;
 // - @ai-sdk/amazon-bedrock: its public `doStream` with a fetch that returns the same bytes.
-import { createAmazonBedrock } from "@ai-sdk/amazon-bedrock";
-import { EventStreamCodec } from "@smithy/eventstream-codec";
+// The two contenders' packages are installed on first use (scripts/on-demand.mjs).
+import { onDemandImport } from "../scripts/on-demand.mjs";
 import { AwsEventStreamDecoder, streamToolCalls } from "../src/index.ts";
 import { crc32 } from "../src/framing/crc32.ts";
 import { converseBody } from "./event-stream-body.ts";
+
+const { createAmazonBedrock } = await onDemandImport("@ai-sdk/amazon-bedrock");
+const { EventStreamCodec } = await onDemandImport("@smithy/eventstream-codec");
 
 const quick = process.env["BENCH_QUICK"] === "1";
 const budgetMs = Number(process.env["BENCH_BUDGET_MS"] ?? (quick ? 300 : 1500));

@@ -8,9 +8,10 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { onDemandBin } from "./on-demand.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const deno = join(root, "node_modules", ".bin", "deno");
+const deno = await onDemandBin("deno"); // installed on first use (scripts/on-demand.mjs)
 const { FORCE_COLOR, ...inherited } = process.env; // deno colours its output when FORCE_COLOR is set at all
 const env = {
   ...inherited,

@@ -27,6 +27,7 @@ import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import { dirname, extname, join, normalize, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { onDemandBin } from "./on-demand.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const expected = (name) =>
@@ -278,13 +279,13 @@ const checks = {
     });
     return verify(parseLines(output), expected("openai-chat-parallel-tool-calls"));
   },
-  deno() {
+  async deno() {
     const env = {
       ...process.env,
       NO_COLOR: "1",
       DENO_DIR: process.env.DENO_DIR ?? join(root, "node_modules", ".cache", "deno"),
     };
-    const deno = join(root, "node_modules", ".bin", "deno");
+    const deno = await onDemandBin("deno"); // installed on first use (scripts/on-demand.mjs)
     const output = execFileSync(deno, ["run", "--allow-read", join(root, "examples", "deno.ts")], {
       cwd: root,
       encoding: "utf8",

@@ -13,9 +13,9 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
+import { onDemandBin } from "./on-demand.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const bin = (name) => join(root, "node_modules", ".bin", name);
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const failures = [];
 
@@ -65,12 +65,12 @@ if (JSON.stringify(Object.keys(pkg.dependencies ?? {})) !== JSON.stringify(["eve
 }
 console.log(`npm pack: ${files.size} files, ${packed[0].size} bytes packed (${packed[0].unpackedSize} unpacked)`);
 
-// 2 and 3: publint and attw, each a separate tool run.
+// 2 and 3: publint and attw, each a separate tool run (installed on first use: scripts/on-demand.mjs).
 for (const [name, args] of [
   ["publint", ["--strict"]],
   ["attw", ["--pack", ".", "--profile", "esm-only", "--format", "table-flipped"]],
 ]) {
-  const run = spawnSync(bin(name), args, { cwd: root, encoding: "utf8" });
+  const run = spawnSync(await onDemandBin("package-lint", name), args, { cwd: root, encoding: "utf8" });
   const output = `${run.stdout}${run.stderr}`.trim();
   if (run.status !== 0) {
     console.log(output);

@@ -4,8 +4,8 @@
 //   1. imports every subpath of the exports map and reads a recorded stream through the chain,
 //      under the system's `node` (Node 20 here) and the Node 24 of the dev dependencies;
 //   2. type-checks a consumer of every subpath without skipLibCheck, with the oldest TypeScript
-//      the package supports (5.0, node_modules/typescript-5.0), the 5.x it is built with, and the
-//      newest (7, node_modules/typescript-7): with the DOM lib under `nodenext` and `bundler`
+//      the package supports (5.0), the 5.x it is built with, and the newest (7), the other two
+//      installed on first use (scripts/on-demand.mjs): with the DOM lib under `nodenext` and `bundler`
 //      resolution, and as a Node-only project (lib ES2022, types node, no DOM); then with Deno's
 //      types (`deno check`);
 //   3. bundles each subpath with esbuild against the size budget (scripts/size.mjs --package).
@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureOnDemand, onDemandBin } from "./on-demand.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -146,12 +147,11 @@ export async function names(response: Response): Promise<string[]> {
     ...["nodenext", "bundler"].map((resolution) => ({ name: `DOM, ${resolution}`, resolution, dom: true })),
     { name: "Node only: lib ES2022, types node", resolution: "nodenext", dom: false },
   ];
-  for (const [typescript, version] of [
-    ["typescript-5.0", "5.0"],
-    ["typescript", readVersion("typescript")],
-    ["typescript-7", "7"],
+  for (const [tsc, version] of [
+    [join(await ensureOnDemand("typescript-5.0"), "typescript", "bin", "tsc"), "5.0"],
+    [join(root, "node_modules", "typescript", "bin", "tsc"), readVersion("typescript")],
+    [join(await ensureOnDemand("typescript-7"), "typescript", "bin", "tsc"), "7"],
   ]) {
-    const tsc = join(root, "node_modules", typescript, "bin", "tsc");
     const asyncIterable = version !== "5.0";
     for (const [i, setup] of setups.entries()) {
       const config = `tsconfig.${version}.${i}.json`;
@@ -196,12 +196,9 @@ export async function names(response: Response): Promise<string[]> {
   // Deno's types: `deno check` of the consumer in the installed project, as a Deno user of the
   // npm package checks it (Deno's own TypeScript and its web types, no DOM lib).
   writeFileSync(join(project, "deno.json"), JSON.stringify({ nodeModulesDir: "manual" }));
-  run(
-    "deno check (Deno's types)",
-    join(root, "node_modules", ".bin", "deno"),
-    ["check", "consumer.ts", "consumer-for-await.ts"],
-    { cwd: project },
-  );
+  run("deno check (Deno's types)", await onDemandBin("deno"), ["check", "consumer.ts", "consumer-for-await.ts"], {
+    cwd: project,
+  });
 
   // 3. Each subpath bundled from the installed package, against the size budget.
   const sizes = run("esbuild bundles within the size budget", "node", [

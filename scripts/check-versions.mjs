@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ON_DEMAND } from "./on-demand.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const read = (file) => readFileSync(join(root, file), "utf8");
@@ -59,9 +60,27 @@ if (deno.imports?.["eventsource-parser"] !== `npm:eventsource-parser@${parserRan
   );
 }
 
+// The packages installed on first use (scripts/on-demand.mjs, issue 36) are pinned there, exactly,
+// and are no dev dependency as well (one version, in one place).
+const onDemand = Object.values(ON_DEMAND).flatMap((set) => Object.entries(set.packages));
+for (const [name, version] of onDemand) {
+  if (!/^\d+\.\d+\.\d+$/.test(version)) failures.push(`on-demand ${name}@${version} is not an exact version`);
+  if (pkg.devDependencies?.[name] !== undefined && name !== "typescript")
+    failures.push(`${name} is installed on demand (scripts/on-demand.mjs) and is a dev dependency too`);
+}
+// Wrangler at the version @cloudflare/vitest-plugin pins: two would install two workerd (170 MB each).
+const pluginManifest = join(root, "node_modules", "@cloudflare", "vitest-plugin", "package.json");
+if (existsSync(pluginManifest)) {
+  const pinned = JSON.parse(readFileSync(pluginManifest, "utf8")).dependencies?.wrangler;
+  if (pinned !== undefined && pkg.devDependencies?.wrangler !== pinned)
+    failures.push(
+      `wrangler is ${pkg.devDependencies?.wrangler}, but @cloudflare/vitest-plugin pins ${pinned}: make them one`,
+    );
+}
+
 if (failures.length === 0)
   console.log(
-    `versions: ${pkg.version} in package.json, deno.json and CHANGELOG.md; ${npmSubpaths.length} subpaths in both`,
+    `versions: ${pkg.version} in package.json, deno.json and CHANGELOG.md; ${npmSubpaths.length} subpaths in both; ${onDemand.length} packages on demand pinned`,
   );
 for (const failure of failures) console.error(`!! versions: ${failure}`);
 process.exit(failures.length > 0 ? 1 : 0);

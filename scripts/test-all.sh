@@ -7,6 +7,10 @@ set -u
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH" NO_COLOR=1 FORCE_COLOR=0
 export DENO_DIR="${DENO_DIR:-$PWD/node_modules/.cache/deno}"
+# Deno (its test run, `deno publish --dry-run`, the docs) is no dev dependency: installed here on
+# first use (scripts/on-demand.mjs); if it cannot be, the parts that need it fail and count.
+if deno_bin=$(node scripts/on-demand.mjs --bin-dir deno); then export PATH="$deno_bin:$PATH"; else
+  echo "!! deno could not be installed"; fi
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 passed=0
@@ -44,8 +48,8 @@ run_vitest() { # name projects...
 node scripts/bundle-fixtures.mjs || { echo "!! the shared test data could not be bundled"; failed=$((failed + 1)); }
 
 echo "== typecheck"
-# typescript/bin/tsc, not the tsc on PATH: with the npm aliases typescript-5.0 and typescript-7 installed,
-# node_modules/.bin/tsc may link to any of the three (npm links one of the colliding bins).
+# typescript/bin/tsc, not the tsc on PATH: the one TypeScript the repository builds with, whatever
+# else links a tsc there.
 if node node_modules/typescript/bin/tsc -p tsconfig.json --noEmit && node node_modules/typescript/bin/tsc -p test/tsconfig.json --noEmit && node node_modules/typescript/bin/tsc -p examples/tsconfig.json && npm run --silent typecheck:worker; then passed=$((passed + 1)); else
   echo "!! typecheck failed"; failed=$((failed + 1)); fi
 

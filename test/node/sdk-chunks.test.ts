@@ -5,21 +5,22 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
-import {
-  BedrockRuntimeClient,
-  ConverseStreamCommand,
-  InvokeModelWithResponseStreamCommand,
-} from "@aws-sdk/client-bedrock-runtime";
-import { GoogleGenAI } from "@google/genai";
-import { NodeHttpHandler } from "@smithy/node-http-handler";
-import { CohereClientV2 } from "cohere-ai";
 import { Ollama } from "ollama";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { onDemandImport } from "../../scripts/on-demand.mjs";
 import { streamToolCalls, type Provider, type ToolCallEvent } from "../../src/index.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, recordingsAvailable, summarize, type Fixture } from "../support/fixtures.ts";
 import { collect } from "../support/streams.ts";
+
+// The SDKs only this file uses are no dev dependencies: installed on first use (scripts/on-demand.mjs).
+const { BedrockRuntimeClient, ConverseStreamCommand, InvokeModelWithResponseStreamCommand } = await onDemandImport(
+  "@aws-sdk/client-bedrock-runtime",
+);
+const { GoogleGenAI } = await onDemandImport("@google/genai");
+const { NodeHttpHandler } = await onDemandImport("@smithy/node-http-handler");
+const { CohereClientV2 } = await onDemandImport("cohere-ai");
 
 const CONTENT_TYPES: Record<Fixture["format"], string> = {
   sse: "text/event-stream",
