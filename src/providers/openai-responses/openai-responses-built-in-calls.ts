@@ -14,6 +14,7 @@ const BUILT_IN: Record<string, { name?: string; input: string }> = {
   shell_call: { name: "shell", input: "action" },
   local_shell_call: { name: "local_shell", input: "action" },
   mcp_call: { input: "arguments" },
+  tool_search_call: { name: "tool_search", input: "arguments" },
 };
 
 /** What streamed of one built-in call so far. */
@@ -45,7 +46,10 @@ const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
  * `status`, `caller`, `environment`; an MCP call's `server_label`, `output` and `error`) are the
  * call's `providerMetadata.responsesItem`, which the next turn's items are made from. An
  * `mcp_call` ran on OpenAI's side: it is `providerExecuted`, named after the MCP tool, and
- * completes at its `output_item.done` too, so that its output is on it.
+ * completes at its `output_item.done` too, so that its output is on it. A `tool_search_call` is a
+ * call named `tool_search` whose arguments (an object, not JSON text) come whole with its
+ * `output_item.done`, which opens and completes it at once, with that item's `call_id` (the added
+ * item's may differ): the application runs it when its `execution` is `client`, OpenAI otherwise.
  *
  * @example
  * ```ts
@@ -78,6 +82,7 @@ export class ResponsesBuiltInCalls {
     const name = kind.name ?? nonEmptyString(item["name"]);
     const operation = item["operation"];
     this.#open.set(index, { type, ...(isRecord(operation) ? { operation } : {}) });
+    if (type === "tool_search_call") return true;
     const chunk: ToolCallChunkDelta = { type: "tool-call-chunk", index, providerMetadata: metadataOf(item) };
     if (id !== undefined) chunk.id = id;
     if (name !== undefined) chunk.name = name;
@@ -135,18 +140,29 @@ export class ResponsesBuiltInCalls {
     const kind = ownValue(BUILT_IN, String(item["type"]));
     if (open === undefined || kind === undefined) return false;
     this.#open.delete(index);
-    this.#emit({ type: "tool-call-chunk", index, providerMetadata: metadataOf(item) });
+    const chunk: ToolCallChunkDelta = { type: "tool-call-chunk", index, providerMetadata: metadataOf(item) };
     const input = item[kind.input];
+    if (open.type === "tool_search_call") {
+      const id = nonEmptyString(item["call_id"]) ?? nonEmptyString(item["id"]);
+      if (id !== undefined) chunk.id = id;
+      chunk.name = "tool_search";
+      if (item["execution"] !== "client") chunk.providerExecuted = true;
+    }
+    this.#emit(chunk);
     const final =
       open.type === "mcp_call"
         ? typeof input === "string"
           ? input
           : undefined
-        : open.type === "apply_patch_call"
-          ? operationText(isRecord(input) ? input : { ...open.operation, diff: open.diff })
-          : isRecord(input)
-            ? actionText(input, open.type === "shell_call" ? "commands" : "command")
-            : undefined;
+        : open.type === "tool_search_call"
+          ? isRecord(input)
+            ? JSON.stringify(input)
+            : undefined
+          : open.type === "apply_patch_call"
+            ? operationText(isRecord(input) ? input : { ...open.operation, diff: open.diff })
+            : isRecord(input)
+              ? actionText(input, open.type === "shell_call" ? "commands" : "command")
+              : undefined;
     this.#emit(
       final === undefined ? { type: "tool-call-end", index } : { type: "tool-call-end", index, arguments: final },
     );

@@ -7,7 +7,8 @@ import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
  * `reasoningParts`, in order, with `encrypted_content` when it came, as a reasoning model requires
  * before its calls), then `message`, `function_call` and `custom_tool_call` items; a built-in
  * tool's call goes back as the item it came as (`apply_patch_call` with its `operation`,
- * `shell_call` with its `action`, `local_shell_call`), and an `mcp_call`, which OpenAI ran, with
+ * `shell_call` with its `action`, `local_shell_call`, a client `tool_search_call` with its
+ * `arguments`), and an `mcp_call`, which OpenAI ran, with
  * its output. A call a program made (programmatic tool calling) goes back with its `caller`, after
  * the `program` item that made it, once, with its `fingerprint`.
  *
@@ -68,7 +69,8 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
  * when the result is an error), `shell_call_output` (the result as it is when it is a list of
  * `{ stdout, stderr, outcome }`, else its text as the stdout of a command that exited 0, or the
  * stderr of one that exited 1 for an error; with the action's `max_output_length`) or
- * `local_shell_call_output`. An output of a call a program made carries the call's `caller`, so
+ * `local_shell_call_output`, or `tool_search_output` (the result's tool definitions, a list or
+ * `{ tools }`). An output of a call a program made carries the call's `caller`, so
  * that it goes back to the program.
  *
  * @example
@@ -113,6 +115,8 @@ export function toolOutput(result: ToolResult): Record<string, unknown> {
     }
     case "local_shell_call":
       return { type: "local_shell_call_output", id: call_id, output: asText(result.output) };
+    case "tool_search_call":
+      return { type: "tool_search_output", call_id, execution: "client", tools: loadedTools(result), ...caller };
     default:
       return {
         type: result.call.inputFormat === "text" ? "custom_tool_call_output" : "function_call_output",
@@ -191,6 +195,11 @@ export function builtInItem(call: {
     }
     case "local_shell_call":
       return { type, id: item["id"], call_id: idOf(call), action: call.arguments, status };
+    case "tool_search_call":
+      // One OpenAI ran (`execution: "server"`) is not the client's to send back.
+      return item["execution"] === "client"
+        ? { type, call_id: idOf(call), execution: "client", arguments: call.arguments, status }
+        : undefined;
     case "mcp_call":
       return {
         type,
@@ -211,6 +220,14 @@ function outcome(item: Record<string, unknown>): Record<string, unknown> {
   for (const key of ["output", "error", "status", "approval_request_id"])
     if (item[key] !== undefined && item[key] !== null) fields[key] = item[key];
   return fields;
+}
+
+/** A client tool search's result as `tool_search_output.tools`: the tool definitions it found, as a list or `{ tools }`. */
+function loadedTools(result: ToolResult): JsonValue[] {
+  const output = result.output;
+  if (Array.isArray(output)) return output;
+  const tools = isRecord(output) ? output["tools"] : undefined;
+  return Array.isArray(tools) ? tools : [];
 }
 
 /** A shell result as `shell_call_output.output`: one entry per command. */

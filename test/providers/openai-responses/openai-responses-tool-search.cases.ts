@@ -1,0 +1,157 @@
+// OpenAI Responses tool search: a `tool_search` tool with `execution: "client"` is the
+// application's to run (its `tool_search_call` is answered with a `tool_search_output` listing the
+// tools it loaded); one OpenAI runs (`execution: "server"`) comes with its own output.
+//
+// Provenance: the streams are BUILT BY HAND, in this project's own ids and data, from the
+// documented shapes: the `tool_search_call` item (`call_id`, `execution`, `arguments` an object,
+// `status`) and the `tool_search_output` input item (`call_id`, `execution`, `tools`) of OpenAI's
+// API reference and its generated clients (docs.rs openai-client-base 0.16.0
+// ToolSearchOutputItemParam, RequiredToolSearchOutput: "Supply `tools` using the tool search output
+// input schema, retaining `execution: "client"`"). The shapes, and the added item's `call_id`
+// differing from the done item's, were revealed by vercel/ai's recordings
+// packages/openai/src/responses/__fixtures__/openai-client-tool-search.1.chunks.txt (commit
+// 26012d11da8ec74ba7b22abe1fe973f85e4fa60f, gpt-5.4) and openai-tool-search.1.chunks.txt (commit
+// 5e08d78d197888c709d4d8672b20230b3b94ebe1): the library reported the client tool search as a
+// turn that finished `stop` with no call, so the model's search was never answered.
+import fc from "fast-check";
+import {
+  assistantMessage,
+  streamToolCalls,
+  toolResultMessages,
+  type FinishEvent,
+  type ToolCallEvent,
+} from "../../../src/index.ts";
+import { assert, assertEquals, group } from "../../support/harness.ts";
+import { assertEventInvariants } from "../../support/invariants.ts";
+import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
+import { responsesSse } from "./built-in-calls-recordings.ts";
+
+const response = (status: string) => ({ id: "resp_ts", object: "response", status, output: [] });
+const search = (callId: string, status: string, args: Record<string, unknown>, execution = "client") => ({
+  id: "tsc_81",
+  type: "tool_search_call",
+  status,
+  arguments: args,
+  call_id: callId,
+  execution,
+});
+const GOAL = { goal: "a tool that converts currencies" };
+
+/** A client tool search: its added item has an empty input and a call id the done item replaces. */
+const clientStream = responsesSse([
+  { type: "response.created", response: response("in_progress") },
+  { type: "response.output_item.added", output_index: 0, item: search("call_early", "in_progress", {}) },
+  { type: "response.output_item.done", output_index: 0, item: search("call_final", "completed", GOAL) },
+  { type: "response.completed", response: response("completed") },
+]);
+
+const rates = {
+  type: "function",
+  name: "rates",
+  defer_loading: true,
+  parameters: { type: "object", properties: { from: { type: "string" } } },
+};
+
+/** OpenAI searches (no call id), lists what it loaded, and the model calls a loaded tool. */
+const serverStream = responsesSse([
+  { type: "response.created", response: response("in_progress") },
+  {
+    type: "response.output_item.added",
+    output_index: 0,
+    item: { ...search("", "in_progress", {}, "server"), call_id: null },
+  },
+  {
+    type: "response.output_item.done",
+    output_index: 0,
+    item: { ...search("", "completed", { paths: ["rates"] }, "server"), call_id: null },
+  },
+  {
+    type: "response.output_item.done",
+    output_index: 1,
+    item: {
+      id: "tso_82",
+      type: "tool_search_output",
+      status: "completed",
+      call_id: null,
+      execution: "server",
+      tools: [rates],
+    },
+  },
+  {
+    type: "response.output_item.added",
+    output_index: 2,
+    item: {
+      id: "fc_83",
+      type: "function_call",
+      status: "in_progress",
+      arguments: "",
+      call_id: "call_r",
+      name: "rates",
+    },
+  },
+  { type: "response.function_call_arguments.done", item_id: "fc_83", output_index: 2, arguments: '{"from":"EUR"}' },
+  { type: "response.completed", response: response("completed") },
+]);
+
+const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks(chunks), { provider: "openai-responses" }));
+
+async function finishOf(body: string): Promise<FinishEvent> {
+  const events = await run([bytes(body)]);
+  assertEventInvariants(events, false);
+  const finish = events.at(-1);
+  assert(finish?.type === "finish", "the response finishes");
+  return finish;
+}
+
+group("OpenAIResponsesDeltaStream tool search", (test) => {
+  test("a client tool search is a call named tool_search the app runs, with the done item's call id and arguments", async () => {
+    const finish = await finishOf(clientStream);
+    assertEquals(finish.reason, "tool-calls");
+    assertEquals(
+      finish.toolCalls.map((c) => [c.id, c.name, c.arguments, c.providerExecuted]),
+      [["call_final", "tool_search", GOAL, undefined]],
+    );
+  });
+
+  test("its next turn: the tool_search_call item, and a tool_search_output with the tools the app loaded", async () => {
+    const finish = await finishOf(clientStream);
+    assertEquals(assistantMessage("openai-responses", finish), [
+      { type: "tool_search_call", call_id: "call_final", execution: "client", arguments: GOAL, status: "completed" },
+    ]);
+    const call = finish.toolCalls[0]!;
+    const output = { type: "tool_search_output", call_id: "call_final", execution: "client", tools: [rates] };
+    assertEquals(toolResultMessages("openai-responses", [{ call, output: [rates] }]), [output]);
+    assertEquals(toolResultMessages("openai-responses", [{ call, output: { tools: [rates] } }]), [output]);
+  });
+
+  test("a server tool search is OpenAI's: a providerExecuted call, never sent back; the loaded tool's call is the app's", async () => {
+    const finish = await finishOf(serverStream);
+    assertEquals(finish.reason, "tool-calls");
+    assertEquals(
+      finish.toolCalls.map((c) => [c.id, c.name, c.arguments, c.providerExecuted]),
+      [
+        ["tsc_81", "tool_search", { paths: ["rates"] }, true],
+        ["call_r", "rates", { from: "EUR" }, undefined],
+      ],
+    );
+    assertEquals(assistantMessage("openai-responses", finish), [
+      { type: "function_call", call_id: "call_r", name: "rates", arguments: '{"from":"EUR"}' },
+    ]);
+  });
+
+  for (const [name, body] of [
+    ["client", clientStream],
+    ["server", serverStream],
+  ] as const)
+    test(`${name} tool search: any split of the bytes gives the same events`, async () => {
+      const data = bytes(body);
+      const whole = await run([data]);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 40 }), async (cuts) => {
+          assertEquals(await run(splitAt(data, cuts)), whole);
+        }),
+        { seed: 34, numRuns: 12 },
+      );
+    });
+});
