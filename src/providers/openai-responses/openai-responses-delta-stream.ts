@@ -37,7 +37,9 @@ const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_
  * `summary`), in stream order: a manually passed-back turn must repeat it before its calls. The
  * built-in client tools' items (`apply_patch_call`, `shell_call`, `local_shell_call`) are calls
  * the application runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}).
- * With programmatic tool calling, a `function_call` made by a program carries a `caller`
+ * A `function_call` of a tool that tool search loaded keeps its `namespace` on
+ * `providerMetadata.responsesItem`, which its item must carry back. With programmatic tool
+ * calling, a `function_call` made by a program carries a `caller`
  * (`{ type: "program", caller_id }`), kept on the call's `providerMetadata.responsesItem`, and the
  * `program` item that made it (its `code` and the `fingerprint` that "must be round-tripped") on
  * its `providerMetadata.responsesProgram`: the next turn sends the program item back before its
@@ -169,19 +171,26 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     if (itemId !== undefined) this.#itemIndex.set(itemId, index);
     const id = nonEmptyString(item["call_id"]) ?? itemId;
     const name = nonEmptyString(item["name"]);
-    // Programmatic tool calling: the call's `caller`, and the program item that made it.
+    // What its item must carry back: the `namespace` of a tool that tool search loaded ("Round-trip
+    // the model's function_call item with its namespace field included", OpenAI's 400 says), and,
+    // with programmatic tool calling, the call's `caller` and the program item that made it.
     const caller = item["caller"];
+    const namespace = item["namespace"];
     this.#emit({
       type: "tool-call-chunk",
       index,
       ...(id !== undefined ? { id } : {}),
       ...(name !== undefined ? { name } : {}),
       ...(text ? { inputFormat: "text" as const } : {}),
-      ...(isRecord(caller)
+      ...(isRecord(caller) || typeof namespace === "string"
         ? {
             providerMetadata: {
-              responsesItem: { type: item["type"], caller },
-              ...this.#programs.get(String(caller["caller_id"])),
+              responsesItem: {
+                type: item["type"],
+                ...(typeof namespace === "string" ? { namespace } : {}),
+                ...(isRecord(caller) ? { caller } : {}),
+              },
+              ...(isRecord(caller) ? this.#programs.get(String(caller["caller_id"])) : {}),
             },
           }
         : {}),

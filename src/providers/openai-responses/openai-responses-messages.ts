@@ -49,14 +49,14 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
               call_id: idOf(call),
               name: call.name,
               input: call.rawArguments,
-              ...callerOf(call),
+              ...callFields(call),
             }
           : {
               type: "function_call",
               call_id: idOf(call),
               name: call.name,
               arguments: call.rawArguments || JSON.stringify(call.arguments),
-              ...callerOf(call),
+              ...callFields(call),
             },
       );
   }
@@ -149,6 +149,20 @@ const builtInType = (call: CallFields): unknown => itemOf(call)?.["type"];
 export function callerOf(call: CallFields): { caller?: Record<string, unknown> } {
   const caller = itemOf(call)?.["caller"];
   return isRecord(caller) ? { caller } : {};
+}
+
+/**
+ * What a function or custom tool call's item carries back besides its input: its `namespace` (a
+ * tool that tool search loaded: OpenAI refuses the item without it) and its `caller`.
+ *
+ * @example
+ * ```ts
+ * const item = { type: "function_call", call_id: "call_1", name: "rates", arguments: "{}", ...callFields(call) };
+ * ```
+ */
+export function callFields(call: CallFields): { namespace?: string; caller?: Record<string, unknown> } {
+  const namespace = itemOf(call)?.["namespace"];
+  return { ...(typeof namespace === "string" ? { namespace } : {}), ...callerOf(call) };
 }
 
 /**

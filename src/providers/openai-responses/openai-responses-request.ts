@@ -11,7 +11,7 @@ import {
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { fileKind, fileUrl, hasFiles, resultBlocks } from "../media.ts";
-import { builtInItem, callerOf, programOf, toolOutput } from "./openai-responses-messages.ts";
+import { builtInItem, callerOf, callFields, programOf, toolOutput } from "./openai-responses-messages.ts";
 import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 
 /**
@@ -87,7 +87,7 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
           call_id: id,
           name: call.name,
           arguments: JSON.stringify(call.arguments),
-          ...callerOf(call),
+          ...callFields(call),
         });
       });
       return items;

@@ -12,10 +12,12 @@
 // packages/openai/src/responses/__fixtures__/openai-client-tool-search.1.chunks.txt (commit
 // 26012d11da8ec74ba7b22abe1fe973f85e4fa60f, gpt-5.4) and openai-tool-search.1.chunks.txt (commit
 // 5e08d78d197888c709d4d8672b20230b3b94ebe1): the library reported the client tool search as a
-// turn that finished `stop` with no call, so the model's search was never answered.
+// turn that finished `stop` with no call, so the model's search was never answered; and the call of
+// a tool it loaded went back without its `namespace`, which OpenAI refuses.
 import fc from "fast-check";
 import {
   assistantMessage,
+  providerKit,
   streamToolCalls,
   toolResultMessages,
   type FinishEvent,
@@ -87,6 +89,7 @@ const serverStream = responsesSse([
       arguments: "",
       call_id: "call_r",
       name: "rates",
+      namespace: "rates",
     },
   },
   { type: "response.function_call_arguments.done", item_id: "fc_83", output_index: 2, arguments: '{"from":"EUR"}' },
@@ -135,9 +138,29 @@ group("OpenAIResponsesDeltaStream tool search", (test) => {
         ["call_r", "rates", { from: "EUR" }, undefined],
       ],
     );
-    assertEquals(assistantMessage("openai-responses", finish), [
-      { type: "function_call", call_id: "call_r", name: "rates", arguments: '{"from":"EUR"}' },
-    ]);
+    // The loaded tool's call goes back with its namespace: without it OpenAI answers 400 "Missing
+    // namespace for function_call ... Round-trip the model's function_call item with its namespace
+    // field included" (vercel/ai's recorded error, openai-missing-function-call-namespace-error.1.json,
+    // commit f41714791a2780d6e7667bf98ac54a223e5381d5).
+    const item = {
+      type: "function_call",
+      call_id: "call_r",
+      name: "rates",
+      arguments: '{"from":"EUR"}',
+      namespace: "rates",
+    };
+    assertEquals(assistantMessage("openai-responses", finish), [item]);
+    const loaded = finish.toolCalls[1]!;
+    assertEquals(loaded.providerMetadata, { responsesItem: { type: "function_call", namespace: "rates" } });
+    const body = providerKit("openai-responses").requestBody({
+      model: "m",
+      messages: [
+        { role: "user", content: "EUR rates?" },
+        { role: "assistant", content: "", toolCalls: [loaded] },
+      ],
+      tools: [],
+    });
+    assertEquals((body["input"] as unknown[])[1], item);
   });
 
   for (const [name, body] of [
