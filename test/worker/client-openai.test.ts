@@ -7,6 +7,7 @@
 import OpenAI, { APIError, AuthenticationError, BadRequestError, RateLimitError } from "openai";
 import { describe, expect, it } from "vitest";
 import { post, referenceCalls, replays, streamCalls, TOOL, workerFetch } from "./client-support.ts";
+import { callIdOf } from "../../worker/protocols/thought-signatures.ts";
 import {
   eventually,
   FakeUpstream,
@@ -56,7 +57,8 @@ describe("openai-node against POST /v1/chat/completions, every recording of ever
       expect(calls.map((call) => [call.name, call.arguments])).toEqual(
         expected.map((call) => [call.name, call.rawArguments]),
       );
-      calls.forEach((call, i) => expect(call.id).toBe(expected[i]!.id ?? call.id));
+      // An Interactions call's id carries its signature after the provider's id (thought-signatures.ts).
+      calls.forEach((call, i) => expect(callIdOf(call.id)).toBe(expected[i]!.id ?? call.id));
       // A provider without call ids (Gemini) gets generated ones, unique in the response.
       expect(new Set(calls.map((call) => call.id)).size).toBe(calls.length);
       for (const call of calls) expect(call.id).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -90,7 +92,7 @@ describe("openai-node against POST /v1/chat/completions, every recording of ever
       expect(whole.map((call) => [call.name, call.arguments])).toEqual(
         expected.map((call) => [call.name, call.rawArguments]),
       );
-      whole.forEach((call, i) => expect(call.id).toBe(expected[i]!.id ?? call.id));
+      whole.forEach((call, i) => expect(callIdOf(call.id)).toBe(expected[i]!.id ?? call.id));
       expect(completion.choices[0]!.finish_reason).toBe(final.choices[0]!.finish_reason);
     });
   }

@@ -75,7 +75,7 @@ const keyOf = (event: { index: number; choice?: number }): string => `${event.ch
 /** How one provider's calls carry their signatures: which calls wait for theirs, and the id that carries one. */
 interface Carrier {
   /** A call that may be signed: its events wait from its start to its end. */
-  holds(start: { id: string | null }): boolean;
+  holds(start: { id: string | null; providerExecuted?: true }): boolean;
   /** The signature at the call's end, if it has one. */
   signature(metadata: Record<string, unknown> | undefined): unknown;
   /** The id that carries it. */
@@ -89,7 +89,8 @@ const CARRIERS: Readonly<Record<string, Carrier>> = {
     id: (signature) => idWithSignature(signature),
   },
   "gemini-interactions": {
-    holds: (start) => start.id !== null,
+    // Not a built-in tool's call the provider ran: no client sees it, so nothing waits for it.
+    holds: (start) => start.id !== null && !start.providerExecuted,
     signature: (metadata) => metadata?.["signature"],
     id: (signature, id) => stepIdWithSignature(id!, signature),
   },
@@ -98,8 +99,10 @@ const CARRIERS: Readonly<Record<string, Carrier>> = {
 /**
  * A Gemini provider's events with each signed call's id set to one that carries its signature.
  * The id goes out when the call starts: a call signed by then (Gemini sends a call whole, in one
- * chunk, and an Interactions call's signature comes with its step's start) gets it at once;
- * otherwise its events wait from its start to its end, where the signature comes.
+ * chunk, and an Interactions call's signature may come with its step's start) gets it at once;
+ * otherwise (an Interactions signature on a later delta of the step, or its `thought_signature`
+ * delta) no id of it goes out before its end: its events, and what follows them, wait until
+ * then, so a client never sees the call under an id without the signature.
  */
 export function carrySignatures(
   batches: ReadableStream<readonly EncodableEvent[]>,
@@ -134,7 +137,10 @@ export function carrySignatures(
             if (typeof signature === "string" && held) {
               const id = carrier.id(signature, event.id);
               const key = keyOf(event);
-              held = held.map((e) => (e.type === "tool-call-start" && keyOf(e) === key ? { ...e, id } : e));
+              // Every held event of the call that names it (its start, its deltas) gets the signed id.
+              held = held.map((e) =>
+                "index" in e && "id" in e && keyOf(e) === key ? ({ ...e, id } as EncodableEvent) : e,
+              );
               event = { ...event, id };
             }
           }

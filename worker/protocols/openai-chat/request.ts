@@ -46,6 +46,7 @@ import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import { effortReasoning } from "../client-reasoning.ts";
 import { providerModel } from "../provider-model.ts";
 import { userContent } from "./content-parts.ts";
+import { callIdOf, signatureOfId } from "../thought-signatures.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
@@ -167,7 +168,8 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
   if (role === "tool")
     return {
       role: "tool",
-      tool_call_id: idAt(own(message, "tool_call_id"), `${path}.tool_call_id`),
+      // The id the provider knows (an Interactions call's own, its signature left on the call).
+      tool_call_id: callIdOf(idAt(own(message, "tool_call_id"), `${path}.tool_call_id`)),
       content: textOf(own(message, "content"), `${path}.content`),
     };
   if (role === "assistant") {
@@ -188,7 +190,9 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
         const type = own(objectAt(call, at), "type");
         if (type !== undefined && type !== "function")
           throw invalidField(`${at}.type`, "Only `function` tool calls can be sent back.");
-        return toolCallAt(call, at, CHAT_BOUNDS);
+        // A Gemini call's id carries its signature: the provider gets its own id, the signature on the call.
+        const sent = toolCallAt(call, at, CHAT_BOUNDS);
+        return { ...sent, id: callIdOf(sent.id), ...signatureOfId(sent.id) };
       }),
     };
   }

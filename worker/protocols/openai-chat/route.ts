@@ -11,6 +11,7 @@ import { openAIErrorResponse } from "../openai-error.ts";
 import type { Runtime } from "../../runtime.ts";
 import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
+import { agentBatches } from "../thought-signatures.ts";
 
 /**
  * `POST /v1/chat/completions`: an OpenAI-compatible endpoint in front of every provider the
@@ -19,7 +20,9 @@ import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
  * apiKey: CLIENT_TOKEN })` just works. With `stream: true` the answer is the
  * `chat.completion.chunk` stream (usage last with `stream_options.include_usage`, then
  * `data: [DONE]`); without it, one `chat.completion` object built from the same events (a
- * provider error before the finish is then a 502 in OpenAI's error shape).
+ * provider error before the finish is then a 502 in OpenAI's error shape). A Gemini or Gemini
+ * Interactions call's signature rides in its `tool_calls[].id` (../thought-signatures.ts), which
+ * the client echoes on the next turn, as on `/v1/messages` and `/v1/responses`.
  *
  * The checks, limits, replay and cancellation are those of `POST /v1/stream`; errors before the
  * answer are in OpenAI's shape (see ../openai-error.ts).
@@ -31,7 +34,7 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     if (chat.stream) {
       const { batches, headers } = await openClientBatches({ mode: "stream", request: chat.request }, context);
       const answer = encodeAnswer(
-        batches,
+        agentBatches(chat.request.provider, batches),
         new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage }),
       );
       return new Response(withHeartbeat(answer, runtime.timers), {
@@ -41,7 +44,7 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     const { batches, headers } = await openClientAnswer({ mode: "stream", request: chat.request }, context);
     // The library's bound on the text it holds (characters, as every size limit here) cancels the provider past it.
     const tally = tallyPayloads(batches);
-    const result = await readOpenAIChatCompletion(tally.events, {
+    const result = await readOpenAIChatCompletion(agentBatches(chat.request.provider, tally.events), {
       model: chat.model,
       maxTextLength: settings.maxCompletionLength,
     });
