@@ -64,6 +64,57 @@ describe("/v1/messages to an Anthropic upstream: caller, compaction and fallback
     });
   });
 
+  it("a tool_use right before a fallback block (the call the refusal cut off) is left out, with its tool_result", async () => {
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    const thinkingA = { type: "thinking" as const, thinking: "Refused model.", signature: "sigA" };
+    const thinkingB = { type: "thinking" as const, thinking: "Fallback model.", signature: "sigB" };
+    const ok = { type: "tool_use" as const, id: "toolu_ok", name: "rollDie", input: { player: "p1" } };
+    await sdk(upstream)
+      .beta.messages.create({
+        model: "anthropic/claude-x",
+        max_tokens: 1024,
+        stream: true,
+        tools: [{ name: "rollDie", input_schema: { type: "object", properties: { player: { type: "string" } } } }],
+        messages: [
+          { role: "user", content: "Play dice." },
+          {
+            role: "assistant",
+            content: [
+              thinkingA,
+              { type: "text", text: "Rolling. " },
+              { type: "tool_use", id: "toolu_cut", name: "rollDie", input: { player: "p" } },
+              FALLBACK,
+              thinkingB,
+              { type: "text", text: "Rolling again." },
+              ok,
+            ],
+          },
+          // A client that ran both calls: one message of both results, then one of the cut call's alone.
+          {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: "toolu_cut", content: "3" },
+              { type: "tool_result", tool_use_id: "toolu_ok", content: "4" },
+            ],
+          },
+          { role: "assistant", content: "Done." },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_cut", content: "3" }] },
+          { role: "user", content: "Again?" },
+        ],
+      })
+      .catch(() => undefined);
+    const sent = upstream.requests[0]!.body as { messages: BetaMessageParam[] };
+    expect(sent.messages.slice(1)).toEqual([
+      {
+        role: "assistant",
+        content: [thinkingA, FALLBACK, thinkingB, { type: "text", text: "Rolling. Rolling again." }, ok],
+      },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_ok", content: "4" }] },
+      { role: "assistant", content: [{ type: "text", text: "Done." }] },
+      { role: "user", content: [{ type: "text", text: "Again?" }] },
+    ]);
+  });
+
   it("the Worker's answer carries the caller and the compaction and fallback blocks, and they come back unchanged", async () => {
     const thinking = (index: number, text: string, signature: string) => [
       { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } },

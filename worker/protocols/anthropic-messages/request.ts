@@ -83,9 +83,9 @@ export function parseMessagesRequest(
   const messages: WireMessage[] = [];
   const system = own(fields, "system");
   if (system !== undefined && system !== null) messages.push({ role: "system", content: textOf(system, "system") });
-  const calls = new Set<string>();
+  const [calls, withdrawn] = [new Set<string>(), new Set<string>()];
   arrayAt(own(fields, "messages"), "messages").forEach((message, i) =>
-    messages.push(...toWire(message, `messages[${i}]`, provider, calls)),
+    messages.push(...toWire(message, `messages[${i}]`, provider, calls, withdrawn)),
   );
   const given = own(fields, "tools") ?? undefined;
   const tools = given === undefined ? undefined : toolsOf(given);
@@ -129,9 +129,18 @@ function textOf(value: unknown, path: string): string {
  * One Messages message as `/v1/stream` messages: a user turn's tool results first (as tool
  * messages), then its text. `calls` holds the ids of the earlier turns' `tool_use` blocks: a
  * result for none of them is a 400 at its id, as Anthropic answers it (and Gemini and Ollama,
- * which need the call's name, could not be sent it).
+ * which need the call's name, could not be sent it). A `tool_use` right before a `fallback` block
+ * is the call the refusal may have cut off (the library withdraws it): it is left out, with its
+ * result (`withdrawn` holds its id), as Anthropic's fallback doc asks ("no `tool_result` is sent
+ * for a `tool_use` block you left out").
  */
-function toWire(value: unknown, path: string, provider: string, calls: Set<string>): WireMessage[] {
+function toWire(
+  value: unknown,
+  path: string,
+  provider: string,
+  calls: Set<string>,
+  withdrawn: Set<string>,
+): WireMessage[] {
   const nativeErrors = NATIVE_ERRORS.has(provider);
   const message = objectAt(value, path);
   const role = own(message, "role");
@@ -148,6 +157,7 @@ function toWire(value: unknown, path: string, provider: string, calls: Set<strin
   const toolCalls: Extract<WireMessage, { role: "assistant" }>["tool_calls"] = [];
   const parts: ReasoningPart[] = [];
   const thoughts: string[] = [];
+  let dropped = 0;
   blocks.forEach((block, i) => {
     const at = `${path}.content[${i}]`;
     const type = own(block, "type");
@@ -164,6 +174,7 @@ function toWire(value: unknown, path: string, provider: string, calls: Set<strin
       const withFiles = attached.length > 0 ? { files: attached } : {};
       const error = own(block, "is_error") === true;
       const id = idAt(own(block, "tool_use_id"), `${at}.tool_use_id`);
+      if (withdrawn.has(id)) return void dropped++;
       if (!calls.has(id))
         throw invalidField(
           `${at}.tool_use_id`,
@@ -198,6 +209,11 @@ function toWire(value: unknown, path: string, provider: string, calls: Set<strin
     } else if ((type === "compaction" || type === "fallback") && role === "assistant") {
       // Anthropic's kept blocks go back to it as they came, in order with the thinking.
       parts.push({ type: "block", block: keptBlockAt(block, at) });
+      const before = blocks[i - 1];
+      if (type === "fallback" && before && own(before, "type") === "tool_use") {
+        toolCalls.pop();
+        withdrawn.add(own(before, "id") as string);
+      }
     } else if (type === "server_tool_use") {
       // A server-side tool's call: the provider ran it, no client's call.
     } else if (typeof type === "string" && type.endsWith("_tool_result")) {
@@ -216,7 +232,9 @@ function toWire(value: unknown, path: string, provider: string, calls: Set<strin
   }
   // Images and documents keep their place among the text.
   const said = userParts.some((part) => part.type === "file") ? userParts : text.join("\n");
-  if (text.length > 0 || out.length === 0 || typeof said !== "string") out.push({ role: "user", content: said });
+  // A message of withdrawn calls' results alone is left out whole.
+  if (text.length > 0 || (out.length === 0 && dropped === 0) || typeof said !== "string")
+    out.push({ role: "user", content: said });
   return out;
 }
 
