@@ -26,9 +26,13 @@ export function finishEvent(state: AccumulatorState): FinishEvent {
   fields.invalidToolCalls.sort(byIndex);
   // `tool-calls` says the client has calls to answer: a normal stop with complete calls is one
   // (OpenAI says `stop` when `tool_choice` forces a function, Gemini always says `STOP`); calls the
-  // provider ran itself alone (Anthropic's web search, code execution, MCP) are not.
+  // provider ran itself alone (Anthropic's web search, code execution, MCP), even one whose input
+  // did not parse, are not: the client has nothing to run or answer.
   const clientCalls = fields.toolCalls.some((call) => !call.providerExecuted);
-  const providerCallsOnly = !clientCalls && fields.invalidToolCalls.length === 0 && fields.toolCalls.length > 0;
+  const providerCallsOnly =
+    !clientCalls &&
+    fields.invalidToolCalls.every((call) => call.providerExecuted) &&
+    fields.toolCalls.length + fields.invalidToolCalls.length > 0;
   const toolCalls = clientCalls && (reason === "stop" || state.reason === undefined);
   const normalized = toolCalls ? "tool-calls" : providerCallsOnly && reason === "tool-calls" ? "stop" : reason;
   return { type: "finish", reason: normalized, ...fields };

@@ -55,6 +55,8 @@ export interface InvalidToolCall {
   choice?: number;
   /** Per-call provider data to send back on the next turn (e.g. Gemini thought signatures). */
   providerMetadata?: Record<string, unknown>;
+  /** The provider ran this call itself (a server tool whose input did not parse): the client neither runs nor answers it. */
+  providerExecuted?: true;
   /** With a clock: when the first argument fragment came. */
   startedAt?: number;
   /** With a clock: when the arguments completed. */

@@ -109,6 +109,38 @@ group("AnthropicDeltaStream rules", (test) => {
     assertEquals(summarize(events).text, "");
   });
 
+  // The shape of vercel/ai's recording packages/anthropic/src/__fixtures__/
+  // anthropic-code-execution-20250825-empty-first-delta.chunks.txt (commit f91b535d): a server tool's
+  // input whose deltas (an empty one first) do not make one JSON value, and `stop_reason: tool_use`.
+  test("a turn whose only call is a server tool's, even one whose input did not parse, finishes stop: nothing is the client's", async () => {
+    const events = await run(
+      "anthropic",
+      anthropic(
+        start,
+        toolStart(0, "srvtoolu_2", "server_tool_use"),
+        json(0, ""),
+        json(0, '"q":'),
+        json(0, '"x"}'),
+        stop(0),
+        ...end,
+      ),
+    );
+    const final = events.at(-1);
+    assert(final?.type === "finish", "finish");
+    assertEquals([final.reason, final.rawReason, final.toolCalls.length], ["stop", "tool_use", 0]);
+    assertEquals(
+      final.invalidToolCalls.map((call) => [call.id, call.providerExecuted]),
+      [["srvtoolu_2", true]],
+    );
+    // A client call that did not parse still asks for an answer: the reason stays tool-calls.
+    const client = await run(
+      "anthropic",
+      anthropic(start, toolStart(0, "toolu_3"), json(0, '"q":"x"}'), stop(0), ...end),
+    );
+    const last = client.at(-1);
+    assert(last?.type === "finish" && last.reason === "tool-calls", "tool-calls");
+  });
+
   test("usage merges message_start's input with message_delta's output; message_start's comes at once, as a usage event", async () => {
     const events = await run("anthropic", anthropic(start, ...end));
     assertEquals(types(events), ["usage", "finish"]);
