@@ -2,6 +2,7 @@ import { HttpError } from "../response/json-error.ts";
 import type { ProviderHttpRequest } from "./providers/upstream-provider.ts";
 import type { Timers } from "../runtime.ts";
 import type { ResponseWatch, WatchedBody } from "./response-watch.ts";
+import { resumingBody } from "./resuming-body.ts";
 
 /** Options of {@link openUpstream}. */
 export interface OpenUpstreamOptions {
@@ -61,7 +62,9 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
   try {
     // Redirects are not followed: key headers such as `x-api-key` would go along to the new host.
     response = await options.send(
-      new Request(http.url, { method: "POST", headers, body, signal: request.signal, redirect: "manual" }),
+      http.method === "GET"
+        ? new Request(http.url, { method: "GET", headers, signal: request.signal, redirect: "manual" })
+        : new Request(http.url, { method: "POST", headers, body, signal: request.signal, redirect: "manual" }),
     );
     // Under the same clocks: a provider that stalls in its error body is cut off as in its headers.
     refusal = await reasoningRefusal(response, request.signal);
@@ -80,7 +83,10 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
     request.abort();
     throw failure ?? upstream(502, "upstream_error", "The provider answered without a body.", response.status);
   }
-  return watch.body(response.body, () => request.abort());
+  const watched = watch.body(response.body, () => request.abort());
+  // A stream that can be resumed upstream (Gemini Interactions) goes on from its last event when the connection drops.
+  const { resume } = http;
+  return resume ? resumingBody(watched, (point) => openUpstream(resume(point), options)) : watched;
 }
 
 function statusError(response: Response, mediaType: string): HttpError | undefined {

@@ -1,6 +1,7 @@
 import { geminiInteractionsRecordings } from "../replay/recordings/gemini-interactions.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { requestBody } from "./request-body.ts";
+import type { ResumePoint } from "../resuming-body.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider, ToolNameRule } from "./upstream-provider.ts";
 
 // The Interactions API's function tools take Gemini's function names: "must start with a letter or
@@ -10,7 +11,8 @@ const GEMINI_NAMES: ToolNameRule = { maxLength: 64, char: /[A-Za-z0-9_.:-]/, fir
 /**
  * Gemini's Interactions API (`POST /v1beta/interactions` with `stream: true`), with the Gemini
  * API's key and base URL. The Worker sends the conversation whole in `input` (no
- * `previous_interaction_id`), so every turn stands alone and nothing is resumed upstream.
+ * `previous_interaction_id`), so every turn stands alone; a stream whose connection drops is
+ * resumed after its last `event_id` (worker/upstream/resuming-body.ts) unless `store` is false.
  */
 export const geminiInteractions: UpstreamProvider<"gemini-interactions"> = {
   protocol: "gemini-interactions",
@@ -27,14 +29,26 @@ export const geminiInteractions: UpstreamProvider<"gemini-interactions"> = {
  * reads first (the docs' examples send `2026-05-20`); the legacy `content.*` events are read too.
  */
 export function buildGeminiInteractionsRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest {
+  const headers = {
+    "x-goog-api-key": target.apiKey,
+    accept: "text/event-stream",
+    "api-revision": "2026-05-20",
+  };
   return {
     url: `${target.baseUrl}/interactions`,
-    headers: {
-      "x-goog-api-key": target.apiKey,
-      "content-type": "application/json",
-      accept: "text/event-stream",
-      "api-revision": "2026-05-20",
-    },
+    headers: { ...headers, "content-type": "application/json" },
     body: requestBody("gemini-interactions", request),
+    // A stored interaction (the default) can be read again: a dropped stream resumes after its
+    // last event, as the SDK's interactions.get(id, { stream: true, last_event_id }) does.
+    ...(request.store === false
+      ? {}
+      : {
+          resume: ({ interactionId, lastEventId }: ResumePoint): ProviderHttpRequest => ({
+            method: "GET",
+            url: `${target.baseUrl}/interactions/${encodeURIComponent(interactionId)}?stream=true${lastEventId === undefined ? "" : `&last_event_id=${encodeURIComponent(lastEventId)}`}`,
+            headers,
+            body: {},
+          }),
+        }),
   };
 }

@@ -3,6 +3,7 @@ import type { Env, ProviderKeyVar } from "../../env.ts";
 import type { Recording } from "../replay/recording.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import type { AwsCredentials } from "./aws-sigv4.ts";
+import type { ResumePoint } from "../resuming-body.ts";
 
 /** Where and with what key a provider is called. */
 export interface ProviderTarget {
@@ -25,6 +26,14 @@ export interface AwsSigning {
 /** A provider request, before it becomes a `Request`. */
 export interface ProviderHttpRequest {
   url: string;
+  /** `GET` sends no body (a resumed stream); absent: `POST` with `body`. */
+  method?: "GET";
+  /**
+   * The request that resumes this one's stream after a dropped connection, from the last event
+   * the Worker read (Gemini Interactions: `GET /interactions/{id}?stream=true&last_event_id=`);
+   * absent: a drop ends the stream.
+   */
+  resume?: (point: ResumePoint) => ProviderHttpRequest;
   headers: Record<string, string>;
   body: JsonObject;
   /**

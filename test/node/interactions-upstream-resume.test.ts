@@ -1,0 +1,126 @@
+// The Worker resumes a Gemini Interactions stream whose connection drops mid-stream, after its last
+// event_id (GET /interactions/{id}?stream=true&last_event_id=..., as @google/genai's
+// interactions.get(id, { stream: true, last_event_id }) does), against a fake Interactions server
+// on 127.0.0.1 that cuts the socket in the middle of an event. The stream is
+// test/recordings/gemini-interactions/sdk-calls-signed-after-start, one of its events without an
+// event_id (so the resumed stream sends it again and the Worker must not pass it twice).
+import { timingSafeEqual } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import OpenAI from "openai";
+import { afterEach, describe, expect, it } from "vitest";
+import { createFetchHandler } from "../../worker/app.ts";
+import type { Env } from "../../worker/env.ts";
+import { callIdOf } from "../../worker/protocols/thought-signatures.ts";
+import { platformRuntime } from "../../worker/runtime.ts";
+
+// workerd's crypto.subtle.timingSafeEqual, which the Worker's client-token check uses, from Node's.
+const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (a: ArrayBuffer, b: ArrayBuffer) => boolean };
+subtle.timingSafeEqual ??= (a, b) => timingSafeEqual(new Uint8Array(a), new Uint8Array(b));
+
+const path = new URL("../recordings/gemini-interactions/sdk-calls-signed-after-start.sse", import.meta.url);
+/** The recording's events, the sixth without its event_id. */
+const EVENTS = readFileSync(path, "utf8")
+  .split(/(?<=\n\n)/)
+  .map((event, i) => (i === 5 ? event.replace(/,"event_id":"evt_006"/, "") : event));
+const idOf = (event: string): string | undefined => /"event_id":"([^"]+)"/.exec(event)?.[1];
+
+let server: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/**
+ * A fake Interactions API: each answer (the POST, then each GET) sends the events after the one
+ * its last_event_id names, and `cuts[n]` says after how many of them the n-th answer is cut in
+ * the middle of the next event (the socket destroyed); undefined: the answer ends normally.
+ */
+async function fakeInteractions(cuts: readonly (number | undefined)[]) {
+  const gets: string[] = [];
+  let answers = 0;
+  server = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    let from = 0;
+    if (request.method === "GET") {
+      expect(url.pathname).toBe("/v1beta/interactions/v1_late");
+      expect(url.searchParams.get("stream")).toBe("true");
+      expect(request.headers["x-goog-api-key"]).toBe("AIza-test-0123456789");
+      const last = url.searchParams.get("last_event_id") ?? "";
+      gets.push(last);
+      from = EVENTS.findIndex((event) => idOf(event) === last) + 1;
+    }
+    const cut = cuts[answers++];
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    const events = EVENTS.slice(from, cut === undefined ? undefined : from + cut);
+    response.write(events.join(""));
+    if (cut === undefined) return void response.end();
+    const next = EVENTS[from + cut] ?? "";
+    response.write(next.slice(0, Math.floor(next.length / 2)), () => response.socket?.destroy());
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const env = {
+    GEMINI_API_KEY: "AIza-test-0123456789",
+    GEMINI_BASE_URL: `http://127.0.0.1:${port}/v1beta`,
+    CLIENT_TOKEN: "t",
+  } as Env;
+  const handler = createFetchHandler(platformRuntime);
+  const openai = new OpenAI({
+    baseURL: "http://localhost:8787/v1",
+    apiKey: "t",
+    maxRetries: 0,
+    fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
+      handler(new Request(input, init), env)) as typeof fetch,
+  });
+  return { openai, gets };
+}
+
+const request = {
+  model: "gemini-interactions/gemini-3-flash-preview",
+  messages: [{ role: "user" as const, content: "Weather in Paris and Oslo?" }],
+  tools: [{ type: "function" as const, function: { name: "get_weather", parameters: { type: "object" } } }],
+  stream: true as const,
+};
+
+async function read(
+  openai: OpenAI,
+): Promise<{ text: string; calls: Map<number, { id: string; args: string }>; finish: string | null }> {
+  const calls = new Map<number, { id: string; args: string }>();
+  let text = "";
+  let finish: string | null = null;
+  for await (const chunk of await openai.chat.completions.create(request)) {
+    const choice = chunk.choices[0];
+    text += choice?.delta.content ?? "";
+    for (const call of choice?.delta.tool_calls ?? []) {
+      const seen = calls.get(call.index) ?? { id: "", args: "" };
+      seen.id ||= call.id ?? "";
+      seen.args += call.function?.arguments ?? "";
+      calls.set(call.index, seen);
+    }
+    finish = choice?.finish_reason ?? finish;
+  }
+  return { text, calls, finish };
+}
+
+describe("Gemini Interactions upstream resume (a fake server on 127.0.0.1 that drops the connection)", () => {
+  it("cut twice mid-event: resumed after the last event_id each time; every event once, the calls whole", async () => {
+    // The POST is cut inside the 7th event (after the 6th, which has no id: the GET after evt_005 sends it
+    // again, and it is skipped); the first GET inside its 4th event (after evt_008).
+    const { openai, gets } = await fakeInteractions([6, 3, undefined]);
+    const { text, calls, finish } = await read(openai);
+    expect(gets).toEqual(["evt_005", "evt_008"]);
+    expect(text).toBe("Checking both cities.");
+    expect([...calls.values()].map((call) => [callIdOf(call.id), call.args])).toEqual([
+      ["fc_a1", '{"location":"Paris"}'],
+      ["fc_b2", '{"location":"Oslo"}'],
+    ]);
+    expect(finish).toBe("tool_calls");
+  });
+
+  it("a connection that keeps dropping: resumed at most 3 times, then the stream ends without the cut call", async () => {
+    const { openai, gets } = await fakeInteractions([6, 0, 0, 0, 0]);
+    const { text, calls } = await read(openai).catch(() => ({ text: "", calls: new Map(), finish: null }));
+    expect(gets).toEqual(["evt_005", "evt_005", "evt_005"]);
+    expect([...calls.values()].filter((call) => call.args === '{"location":"Paris"}')).toEqual([]);
+    expect(text === "" || text === "Checking both cities.").toBe(true);
+  });
+});
