@@ -342,7 +342,7 @@ const checks = {
   },
   async browser() {
     const { chromium } = await import("playwright-core");
-    const server = await serveStatic(["examples", "dist", join("node_modules", "eventsource-parser")]);
+    const server = await serveStatic(["examples", "dist"]);
     let executablePath;
     try {
       executablePath = execSync("command -v chromium", { encoding: "utf8" }).trim() || undefined;

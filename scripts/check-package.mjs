@@ -58,11 +58,14 @@ for (const file of files)
     failures.push(`${file} points at a source map the package does not ship`);
 if (pkg.sideEffects !== false) failures.push(`package.json "sideEffects" is not false`);
 if (pkg.type !== "module") failures.push(`package.json "type" is not "module"`);
-if (JSON.stringify(Object.keys(pkg.dependencies ?? {})) !== JSON.stringify(["eventsource-parser"])) {
-  failures.push(
-    `runtime dependencies are ${Object.keys(pkg.dependencies ?? {}).join(", ")}; only eventsource-parser is allowed`,
-  );
-}
+// No runtime dependency: the library frames SSE itself, so an install of the package brings
+// nothing else (TypeScript, for the types, is an optional peer).
+for (const field of ["dependencies", "optionalDependencies"])
+  if (Object.keys(pkg[field] ?? {}).length > 0)
+    failures.push(`package.json has ${field} (${Object.keys(pkg[field]).join(", ")}); the package has none`);
+for (const peer of Object.keys(pkg.peerDependencies ?? {}))
+  if (pkg.peerDependenciesMeta?.[peer]?.optional !== true)
+    failures.push(`package.json's peer dependency ${peer} is not optional; the package needs none`);
 console.log(`npm pack: ${files.size} files, ${packed[0].size} bytes packed (${packed[0].unpackedSize} unpacked)`);
 
 // 2 and 3: publint and attw, each a separate tool run (installed on first use: scripts/on-demand.mjs).

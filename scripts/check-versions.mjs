@@ -53,7 +53,8 @@ const undocumented = Object.values(deno.exports).filter(
 );
 if (undocumented.length > 0)
   failures.push(`the "docs" script does not generate the reference of ${undocumented.join(", ")}`);
-const parserRange = pkg.dependencies?.["eventsource-parser"];
+// The tests compare the library's SSE framing with eventsource-parser in every runtime, Deno included.
+const parserRange = pkg.devDependencies?.["eventsource-parser"];
 if (deno.imports?.["eventsource-parser"] !== `npm:eventsource-parser@${parserRange}`) {
   failures.push(
     `deno.json imports eventsource-parser as ${deno.imports?.["eventsource-parser"]}, not npm:eventsource-parser@${parserRange} as package.json`,
