@@ -4,34 +4,10 @@ import fc from "fast-check";
 import { OpenAIChatDecoder, type ProviderDelta, type SSEMessage } from "../../src/index.ts";
 import { FastChunkReader } from "../../src/providers/openai-chat/openai-chat-fast-chunk.ts";
 import { assertEquals, group } from "../support/harness.ts";
+import { jsonLiterals, usually } from "../support/json-literal-arbitraries.ts";
 
-/** Strings for the envelope and the literal: escapes, quotes, backslash runs, controls, non-ASCII. */
-const text = fc.oneof(
-  fc.string({ unit: "grapheme", maxLength: 8 }),
-  fc.constantFrom("", '"', "\\", '\\"', "\\\\", '{"a":', "}}]}", "\n", "杭州 😀", "\u2028", "\ud800"),
-);
-
-/** A JSON string literal of `value`, sometimes with `\u` escapes or broken on purpose. */
-const anyLiteral = fc.tuple(text, fc.constantFrom("json", "unicode", "raw", "unclosed")).map(([value, how]) => {
-  if (how === "json") return JSON.stringify(value);
-  if (how === "unicode")
-    return `"${[...value].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}"`;
-  if (how === "raw") return `"${value}"`;
-  return `"${value}`;
-});
-
-/** Mostly what OpenAI sends (so the fast path is taken), else anything above. */
-const literal = fc.oneof(
-  { weight: 6, arbitrary: fc.stringMatching(/^[a-zA-Z0-9_-]{0,12}$/).map((value) => JSON.stringify(value)) },
-  { weight: 1, arbitrary: anyLiteral },
-);
-const integer = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom("0", "1", "12", "1795737600") },
-  { weight: 1, arbitrary: fc.constantFrom("01", "-1", "1.0", "1e0", "9999999999", "") },
-);
-const usually = <T>(good: T, ...bad: T[]): fc.Arbitrary<T> =>
-  fc.oneof({ weight: 6, arbitrary: fc.constant(good) }, { weight: 1, arbitrary: fc.constantFrom(...bad) });
-
+const { literal, anyLiteral } = jsonLiterals("}}]}");
+const integer = usually(fc.constantFrom("0", "1", "12", "1795737600"), "01", "-1", "1.0", "1e0", "9999999999", "");
 /** One chunk as OpenAI serializes it (its optional fields present or not), or a near miss. */
 const chunkData = fc
   .record({
