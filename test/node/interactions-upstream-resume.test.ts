@@ -81,22 +81,30 @@ const request = {
   stream: true as const,
 };
 
-async function read(
-  openai: OpenAI,
-): Promise<{ text: string; calls: Map<number, { id: string; args: string }>; finish: string | null }> {
+async function read(openai: OpenAI): Promise<{
+  text: string;
+  calls: Map<number, { id: string; args: string }>;
+  finish: string | null;
+  error?: string;
+}> {
   const calls = new Map<number, { id: string; args: string }>();
   let text = "";
   let finish: string | null = null;
-  for await (const chunk of await openai.chat.completions.create(request)) {
-    const choice = chunk.choices[0];
-    text += choice?.delta.content ?? "";
-    for (const call of choice?.delta.tool_calls ?? []) {
-      const seen = calls.get(call.index) ?? { id: "", args: "" };
-      seen.id ||= call.id ?? "";
-      seen.args += call.function?.arguments ?? "";
-      calls.set(call.index, seen);
+  // What arrived before a stream error is kept beside it: the Worker loses nothing it had.
+  try {
+    for await (const chunk of await openai.chat.completions.create(request)) {
+      const choice = chunk.choices[0];
+      text += choice?.delta.content ?? "";
+      for (const call of choice?.delta.tool_calls ?? []) {
+        const seen = calls.get(call.index) ?? { id: "", args: "" };
+        seen.id ||= call.id ?? "";
+        seen.args += call.function?.arguments ?? "";
+        calls.set(call.index, seen);
+      }
+      finish = choice?.finish_reason ?? finish;
     }
-    finish = choice?.finish_reason ?? finish;
+  } catch (error) {
+    return { text, calls, finish, error: String(error) };
   }
   return { text, calls, finish };
 }
@@ -106,8 +114,8 @@ describe("Gemini Interactions upstream resume (a fake server on 127.0.0.1 that d
     // The POST is cut inside the 7th event (after the 6th, which has no id: the GET after evt_005 sends it
     // again, and it is skipped); the first GET inside its 4th event (after evt_008).
     const { openai, gets } = await fakeInteractions([6, 3, undefined]);
-    const { text, calls, finish } = await read(openai);
-    expect(gets).toEqual(["evt_005", "evt_008"]);
+    const { text, calls, finish, error } = await read(openai);
+    expect([gets, error]).toEqual([["evt_005", "evt_008"], undefined]);
     expect(text).toBe("Checking both cities.");
     expect([...calls.values()].map((call) => [callIdOf(call.id), call.args])).toEqual([
       ["fc_a1", '{"location":"Paris"}'],
@@ -116,11 +124,15 @@ describe("Gemini Interactions upstream resume (a fake server on 127.0.0.1 that d
     expect(finish).toBe("tool_calls");
   });
 
-  it("a connection that keeps dropping: resumed at most 3 times, then the stream ends without the cut call", async () => {
+  it("a connection that keeps dropping: resumed at most 3 times, then a stream error after the text, the cut call never finished", async () => {
     const { openai, gets } = await fakeInteractions([6, 0, 0, 0, 0]);
-    const { text, calls } = await read(openai).catch(() => ({ text: "", calls: new Map(), finish: null }));
+    const { text, calls, finish, error } = await read(openai);
     expect(gets).toEqual(["evt_005", "evt_005", "evt_005"]);
-    expect([...calls.values()].filter((call) => call.args === '{"location":"Paris"}')).toEqual([]);
-    expect(text === "" || text === "Checking both cities.").toBe(true);
+    // The text before the cut arrives; the stream then fails (never a finish that says the calls
+    // are whole), and the cut call's arguments stay the fragment they were: no call to run.
+    expect(text).toBe("Checking both cities.");
+    expect(finish).toBeNull();
+    expect(error).toMatch(/failed before the response finished/);
+    expect([...calls.values()].map((call) => call.args)).toEqual(['{"location":"Par']);
   });
 });
