@@ -12,59 +12,35 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { readConformingStream } from "../support/open-responses.ts";
 import { sharedData } from "../support/shared-data.ts";
+import { anthropicSse, FALLBACK, textBlock, thinkingBlock, toolUseBlock } from "./anthropic-blocks.ts";
 import { post, workerFetch } from "./client-support.ts";
 import { FakeUpstream, testEnv, worker } from "./support.ts";
 
 const env = testEnv({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "https://provider.test/v1", CLIENT_TOKEN: "t" });
 const MODEL = "anthropic/claude-fable-5";
-const FALLBACK = {
-  type: "fallback",
-  from: { model: "claude-fable-5" },
-  to: { model: "claude-opus-4-8" },
-  trigger: { type: "refusal", category: "cyber" },
-};
 const COMPACTION = { type: "compaction", content: "Earlier: the user owns hosts 1 to 3.", encrypted_content: "ENC1" };
 const TOOLS = [
   { type: "function" as const, name: "run_scan", strict: false, parameters: { type: "object", properties: {} } },
   { type: "function" as const, name: "list_hosts", strict: false, parameters: { type: "object", properties: {} } },
 ];
 
-const sse = (...payloads: Record<string, unknown>[]): string[] =>
-  payloads.map((p) => `event: ${String(p["type"])}\ndata: ${JSON.stringify(p)}\n\n`);
-const thinking = (index: number, text: string, signature: string) => [
-  { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } },
-  { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: text } },
-  { type: "content_block_delta", index, delta: { type: "signature_delta", signature } },
-  { type: "content_block_stop", index },
-];
-const text = (index: number, said: string) => [
-  { type: "content_block_start", index, content_block: { type: "text", text: "" } },
-  { type: "content_block_delta", index, delta: { type: "text_delta", text: said } },
-  { type: "content_block_stop", index },
-];
-const call = (index: number, id: string, name: string, json: string) => [
-  { type: "content_block_start", index, content_block: { type: "tool_use", id, name, input: {} } },
-  { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: json } },
-  { type: "content_block_stop", index },
-];
-
 /** The turn: compaction, then the refused model's thinking, text and cut call, the fallback, the fallback model's turn. */
 const fallbackTurn = (): FakeUpstream =>
   new FakeUpstream({
     kind: "sse",
-    chunks: sse(
+    chunks: anthropicSse(
       { type: "message_start", message: { id: "msg_fb", content: [], usage: { input_tokens: 50, output_tokens: 1 } } },
       { type: "content_block_start", index: 0, content_block: { type: "compaction", content: null } },
       { type: "content_block_delta", index: 0, delta: { ...COMPACTION, type: "compaction_delta" } },
       { type: "content_block_stop", index: 0 },
-      ...thinking(1, "The user wants a port scan.", "EqA1sigA"),
-      ...text(2, "Scanning now. "),
-      ...call(3, "toolu_cut", "run_scan", '{"target": "10.0.0.'),
+      ...thinkingBlock(1, "The user wants a port scan.", "EqA1sigA"),
+      ...textBlock(2, "Scanning now. "),
+      ...toolUseBlock(3, "toolu_cut", "run_scan", '{"target": "10.0.0.'),
       { type: "content_block_start", index: 4, content_block: FALLBACK },
       { type: "content_block_stop", index: 4 },
-      ...thinking(5, "Check what the user owns first.", "EqB2sigB"),
-      ...text(6, "Let me check the inventory."),
-      ...call(7, "toolu_ok", "list_hosts", '{"owner": "me"}'),
+      ...thinkingBlock(5, "Check what the user owns first.", "EqB2sigB"),
+      ...textBlock(6, "Let me check the inventory."),
+      ...toolUseBlock(7, "toolu_ok", "list_hosts", '{"owner": "me"}'),
       { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 40 } },
       { type: "message_stop" },
     ),
@@ -124,7 +100,7 @@ describe("Anthropic's compaction and fallback blocks through /v1/responses", () 
     });
     const calls = first.output.filter((item) => item.type === "function_call");
     expect(calls.map((item) => item.name)).toEqual(["run_scan", "list_hosts"]);
-    upstream.answer = { kind: "sse", chunks: sse({ type: "message_stop" }) };
+    upstream.answer = { kind: "sse", chunks: anthropicSse({ type: "message_stop" }) };
     // A client that ran every call it got, the withdrawn one too, and answers them all.
     await openai.responses
       .create({

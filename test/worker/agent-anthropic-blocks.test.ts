@@ -5,6 +5,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { BetaMessageParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
 import { describe, expect, it } from "vitest";
+import { anthropicSse, FALLBACK, thinkingBlock } from "./anthropic-blocks.ts";
 import { workerFetch } from "./client-support.ts";
 import { FakeUpstream, testEnv } from "./support.ts";
 
@@ -18,16 +19,7 @@ const sdk = (upstream: FakeUpstream): Anthropic =>
   });
 
 const CALLER = { type: "code_execution_20250825", tool_id: "srvtoolu_code_1" } as const;
-const FALLBACK = {
-  type: "fallback",
-  from: { model: "claude-fable-5" },
-  to: { model: "claude-opus-4-8" },
-  trigger: { type: "refusal", category: "cyber" },
-} as const;
 const COMPACTION = { type: "compaction", content: "Earlier: planning a trip.", encrypted_content: "ENC1" } as const;
-
-const sse = (...payloads: Record<string, unknown>[]): string[] =>
-  payloads.map((p) => `event: ${String(p["type"])}\ndata: ${JSON.stringify(p)}\n\n`);
 
 describe("/v1/messages to an Anthropic upstream: caller, compaction and fallback blocks", () => {
   it("the next turn sends the tool_use with its caller, and the compaction and fallback blocks in place", async () => {
@@ -116,23 +108,17 @@ describe("/v1/messages to an Anthropic upstream: caller, compaction and fallback
   });
 
   it("the Worker's answer carries the caller and the compaction and fallback blocks, and they come back unchanged", async () => {
-    const thinking = (index: number, text: string, signature: string) => [
-      { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } },
-      { type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: text } },
-      { type: "content_block_delta", index, delta: { type: "signature_delta", signature } },
-      { type: "content_block_stop", index },
-    ];
     const upstream = new FakeUpstream({
       kind: "sse",
-      chunks: sse(
+      chunks: anthropicSse(
         { type: "message_start", message: { id: "m", content: [], usage: { input_tokens: 50, output_tokens: 1 } } },
         { type: "content_block_start", index: 0, content_block: { type: "compaction", content: null } },
         { type: "content_block_delta", index: 0, delta: { ...COMPACTION, type: "compaction_delta" } },
         { type: "content_block_stop", index: 0 },
-        ...thinking(1, "Refused model.", "sigA"),
+        ...thinkingBlock(1, "Refused model.", "sigA"),
         { type: "content_block_start", index: 2, content_block: FALLBACK },
         { type: "content_block_stop", index: 2 },
-        ...thinking(3, "Fallback model.", "sigB"),
+        ...thinkingBlock(3, "Fallback model.", "sigB"),
         { type: "content_block_start", index: 4, content_block: { type: "text", text: "Rolling." } },
         { type: "content_block_stop", index: 4 },
         {
@@ -225,7 +211,7 @@ describe("/v1/messages to an Anthropic upstream: caller, compaction and fallback
   it("an upstream turn of server tools alone ends end_turn for the client, not tool_use", async () => {
     const upstream = new FakeUpstream({
       kind: "sse",
-      chunks: sse(
+      chunks: anthropicSse(
         { type: "message_start", message: { id: "m", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
         {
           type: "content_block_start",
