@@ -28,16 +28,33 @@ export const isServerCall = (type: unknown): type is string =>
 const isServerResult = (type: unknown): type is string =>
   typeof type === "string" && type.endsWith("_result") && type !== "function_result";
 
-/** Merges one delta's fields into a step's: objects key by key, strings and arrays appended, the rest replaced. */
+/** The objects and arrays a step owns (copies of a payload's): merged into in place, not copied again. */
+const owned = new WeakSet<object>();
+
+/** `fields[key]`, a copy the step owns (made once, so that the payload it came from is never changed). */
+function ownedAt<T extends object>(fields: Payload, key: string, value: T): T {
+  if (owned.has(value)) return value;
+  const copy = (Array.isArray(value) ? [...value] : { ...value }) as T;
+  owned.add(copy);
+  fields[key] = copy;
+  return copy;
+}
+
+/**
+ * Merges one delta's fields into a step's: objects key by key, strings and arrays appended, the
+ * rest replaced. Each delta costs its own size: what the step holds is not copied again.
+ */
 function merge(fields: Payload, delta: Payload): void {
   for (const [key, value] of Object.entries(delta)) {
     if (key === "type" || value === "" || value === undefined) continue;
     const before = fields[key];
     if (key === "signature" || key === "is_error") fields[key] = value;
-    else if (isRecord(before) && isRecord(value)) fields[key] = { ...before, ...value };
+    else if (isRecord(before) && isRecord(value)) Object.assign(ownedAt(fields, key, before), value);
     else if (typeof before === "string" && typeof value === "string") fields[key] = before + value;
-    else if (Array.isArray(before) && Array.isArray(value)) fields[key] = [...before, ...value];
-    else fields[key] = value;
+    else if (Array.isArray(before) && Array.isArray(value)) {
+      const items = ownedAt(fields, key, before);
+      for (const item of value) items.push(item);
+    } else fields[key] = value;
   }
 }
 

@@ -69,6 +69,33 @@ group("Gemini Interactions built-in tool steps", (test) => {
     );
   });
 
+  test("a result step streamed in deltas: its array appended and its object merged, delta by delta", async () => {
+    const page = (n: number) => ({ url: `https://example.test/${n}`, status: "success" });
+    const deltas = Array.from({ length: 40 }, (_, n) => ({
+      event_type: "step.delta",
+      index: 1,
+      delta: { type: "url_context_result", result: [page(n)], meta: { [`k${n % 3}`]: n } },
+    }));
+    const events = await run(
+      sse([
+        created,
+        { event_type: "step.start", index: 0, step: { id: "u1", type: "url_context_call", arguments: { urls: [] } } },
+        stop(0),
+        { event_type: "step.start", index: 1, step: { type: "url_context_result", call_id: "u1", result: [] } },
+        ...deltas,
+        stop(1),
+        completed("completed"),
+      ]),
+    );
+    const result = finishOf(events).toolCalls[0]?.providerMetadata?.["result"];
+    assertEquals(result, {
+      type: "url_context_result",
+      call_id: "u1",
+      result: Array.from({ length: 40 }, (_, n) => page(n)),
+      meta: { k0: 39, k1: 37, k2: 38 },
+    });
+  });
+
   test("each built-in tool's call step is a providerExecuted call completed with its result step, never one to run", async () => {
     const events = await run(documented("sdk-server-tool-steps").body);
     const finish = finishOf(events);
