@@ -1,3 +1,5 @@
+import { jsonLiteralEnd } from "../../shared/json-literal.ts";
+
 /** A JSON string without escapes or control characters, quotes included. */
 const PLAIN = '"[^"\\\\\\x00-\\x1f]*"';
 
@@ -103,7 +105,7 @@ export class FastChunkReader {
       at += ARGUMENTS.length - 1;
     } else return undefined;
     const start = at;
-    const end = literalEnd(data, start);
+    const end = jsonLiteralEnd(data, start);
     if (end === 0) return undefined;
     const close = call === undefined ? TEXT_END : CALL_END;
     at = Math.abs(end);
@@ -114,7 +116,7 @@ export class FastChunkReader {
     at += CHOICE_END.length;
     if (data.slice(at, at + USAGE.length) === USAGE) at += USAGE.length;
     if (data.slice(at, at + OBFUSCATION.length) === OBFUSCATION) {
-      at = literalEnd(data, at + OBFUSCATION.length - 1);
+      at = jsonLiteralEnd(data, at + OBFUSCATION.length - 1);
       if (at <= 0) return undefined;
     }
     if (at !== data.length - 1 || data.charCodeAt(at) !== 125) return undefined;
@@ -127,21 +129,4 @@ export class FastChunkReader {
     }
     return { model: this.#model, call, text: text as string };
   }
-}
-
-/**
- * The index just past the string literal opening at `start`: positive when it holds no escape,
- * negative when it does (to be parsed), 0 when it never closes or holds a control character.
- */
-function literalEnd(data: string, start: number): number {
-  let escaped = false;
-  for (let at = start + 1; at < data.length; at++) {
-    const code = data.charCodeAt(at);
-    if (code === 34) return escaped ? -(at + 1) : at + 1;
-    if (code === 92) {
-      escaped = true;
-      at++;
-    } else if (code < 32) return 0;
-  }
-  return 0;
 }

@@ -1,3 +1,5 @@
+import { jsonLiteralEnd } from "../../shared/json-literal.ts";
+
 /** A JSON string's content without escapes or control characters (an id). */
 const PLAIN = '[^"\\\\\\x00-\\x1f]*';
 /** A JSON integer without sign or leading zero, exact as a number. */
@@ -74,12 +76,12 @@ export class ResponsesFastDelta {
       at = MIDDLE.lastIndex;
     }
     const start = at - 1;
-    const end = literalEnd(data, start);
+    const end = jsonLiteralEnd(data, start);
     if (end === 0) return undefined;
     at = Math.abs(end);
     if (data.slice(at, at + LOGPROBS.length) === LOGPROBS) at += LOGPROBS.length;
     if (data.slice(at, at + OBFUSCATION.length) === OBFUSCATION) {
-      at = literalEnd(data, at + OBFUSCATION.length - 1);
+      at = jsonLiteralEnd(data, at + OBFUSCATION.length - 1);
       if (at <= 0) return undefined;
     }
     if (at !== data.length - 1 || data.charCodeAt(at) !== 0x7d) return undefined;
@@ -100,21 +102,4 @@ export class ResponsesFastDelta {
       delta,
     };
   }
-}
-
-/**
- * The index just past the JSON string literal opening at `start`: positive without escapes,
- * negative with (to be parsed), 0 when it does not close or holds a raw control character.
- */
-function literalEnd(data: string, start: number): number {
-  let escaped = false;
-  for (let at = start + 1; at < data.length; at++) {
-    const code = data.charCodeAt(at);
-    if (code === 0x22) return escaped ? -(at + 1) : at + 1;
-    if (code === 0x5c) {
-      escaped = true;
-      at++;
-    } else if (code < 0x20) return 0;
-  }
-  return 0;
 }
