@@ -1,4 +1,6 @@
-import { NUMBER, numberFailureOffset } from "./json-grammar.ts";
+import { isWordChar, LITERALS, Mode, NUMBER, numberFailureOffset, wordModeOf } from "./json-grammar.ts";
+
+const LITERAL_NAMES = Object.keys(LITERALS);
 
 /** What the scan of {@link jsonErrorPosition} expects next. */
 const VALUE = 0;
@@ -70,13 +72,14 @@ export function jsonErrorPosition(text: string): number {
       continue;
     }
     // A number or a literal: it runs to the first character that cannot continue one.
+    const wordMode = wordModeOf(text.charCodeAt(i));
+    if (wordMode === undefined) return i;
     const end = wordEnd(text, i);
     const word = text.slice(i, end);
-    if (/^[tfn]/.test(word)) {
-      if (!["true", "false", "null"].some((literal) => literal.startsWith(word))) return i;
-      if (end < text.length && word !== "true" && word !== "false" && word !== "null") return end;
-    } else if (!/^[-\d]/.test(word)) return i;
-    else if (end < text.length && !NUMBER.test(word)) return numberFailureOffset(word, end);
+    if (wordMode === Mode.Literal) {
+      if (!LITERAL_NAMES.some((literal) => literal.startsWith(word))) return i;
+      if (end < text.length && !LITERAL_NAMES.includes(word)) return end;
+    } else if (end < text.length && !NUMBER.test(word)) return numberFailureOffset(word, end);
     if (end === text.length) return end;
     mode = open.length === 0 ? DONE : AFTER;
     empty = false;
@@ -112,6 +115,6 @@ function stringEnd(text: string, i: number): number {
 
 /** The end of the number or literal that starts at `i`: its first character that cannot continue it. */
 function wordEnd(text: string, i: number): number {
-  while (i < text.length && /[0-9a-z.+\-E]/.test(text[i]!)) i++;
+  while (i < text.length && isWordChar(text.charCodeAt(i))) i++;
   return i;
 }
