@@ -24,7 +24,15 @@ const path = new URL("../recordings/gemini-interactions/sdk-calls-signed-after-s
 const EVENTS = readFileSync(path, "utf8")
   .split(/(?<=\n\n)/)
   .map((event, i) => (i === 5 ? event.replace(/,"event_id":"evt_006"/, "") : event));
-const idOf = (event: string): string | undefined => /"event_id":"([^"]+)"/.exec(event)?.[1];
+/** An event's own event_id: its data's top-level field. */
+const idOf = (event: string): string | undefined => {
+  const data = event.split("\n").find((line) => line.startsWith("data: "));
+  try {
+    return (JSON.parse(data?.slice(6) ?? "") as { event_id?: string }).event_id;
+  } catch {
+    return undefined;
+  }
+};
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -34,7 +42,7 @@ afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => reso
  * its last_event_id names, and `cuts[n]` says after how many of them the n-th answer is cut in
  * the middle of the next event (the socket destroyed); undefined: the answer ends normally.
  */
-async function fakeInteractions(cuts: readonly (number | undefined)[]) {
+async function fakeInteractions(cuts: readonly (number | undefined)[], events: readonly string[] = EVENTS) {
   const gets: string[] = [];
   let answers = 0;
   server = createServer((request, response) => {
@@ -46,14 +54,13 @@ async function fakeInteractions(cuts: readonly (number | undefined)[]) {
       expect(request.headers["x-goog-api-key"]).toBe("AIza-test-0123456789");
       const last = url.searchParams.get("last_event_id") ?? "";
       gets.push(last);
-      from = EVENTS.findIndex((event) => idOf(event) === last) + 1;
+      from = events.findIndex((event) => idOf(event) === last) + 1;
     }
     const cut = cuts[answers++];
     response.writeHead(200, { "content-type": "text/event-stream" });
-    const events = EVENTS.slice(from, cut === undefined ? undefined : from + cut);
-    response.write(events.join(""));
+    response.write(events.slice(from, cut === undefined ? undefined : from + cut).join(""));
     if (cut === undefined) return void response.end();
-    const next = EVENTS[from + cut] ?? "";
+    const next = events[from + cut] ?? "";
     response.write(next.slice(0, Math.floor(next.length / 2)), () => response.socket?.destroy());
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
@@ -122,6 +129,18 @@ describe("Gemini Interactions upstream resume (a fake server on 127.0.0.1 that d
       ["fc_b2", '{"location":"Oslo"}'],
     ]);
     expect(finish).toBe("tool_calls");
+  });
+
+  it("an event_id inside an event's data (a call's arguments) is not the event's: the resume point is its own", async () => {
+    // The call step carries an argument named event_id ahead of the event's own field.
+    const events = EVENTS.map((event, i) =>
+      i === 4 ? event.replace('"arguments":{}', '"arguments":{},"meta":{"event_id":"cal_77"}') : event,
+    );
+    expect(events[4]).toContain('"event_id":"cal_77"');
+    const { openai, gets } = await fakeInteractions([6, 3, undefined], events);
+    const { text, calls, error } = await read(openai);
+    expect([gets, error, text]).toEqual([["evt_005", "evt_008"], undefined, "Checking both cities."]);
+    expect([...calls.values()].map((call) => call.args)).toEqual(['{"location":"Paris"}', '{"location":"Oslo"}']);
   });
 
   it("a connection that keeps dropping: resumed at most 3 times, then a stream error after the text, the cut call never finished", async () => {

@@ -14,9 +14,8 @@ const MAX_RESUMES = 3;
 const MAX_PENDING = 1 << 20;
 
 const decoder = new TextDecoder();
-const EVENT_ID = /"event_id"\s*:\s*"([^"\\]{1,512})"/;
-/** An event after which nothing is left to resume: the interaction's end, an error, the final `[DONE]`. */
-const TERMINAL = /"event_type"\s*:\s*"(?:interaction\.completed|interaction\.complete|error)"|^data:\s*\[DONE\]/m;
+/** The events after which nothing is left to resume: the interaction's end, an error. */
+const TERMINAL_TYPES = new Set(["interaction.completed", "interaction.complete", "error"]);
 
 /** The end of the first complete SSE event in `bytes` from `from` (after its blank line), or -1. */
 function eventEnd(bytes: Uint8Array, from: number): number {
@@ -27,27 +26,88 @@ function eventEnd(bytes: Uint8Array, from: number): number {
   return -1;
 }
 
-const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-};
+/** What resuming needs of one event: read from its data's top level, never from a string inside it. */
+interface EventFacts {
+  /** False for a block without data (a comment, a keep-alive): it is not counted or skipped. */
+  data: boolean;
+  eventId: string | undefined;
+  /** The interaction's end, an error, or the final `[DONE]`. */
+  terminal: boolean;
+  /** The interaction's id, on an `interaction.created` (or legacy `interaction.start`) event. */
+  interactionId: string | undefined;
+}
 
-/** The interaction's id, from an `interaction.created` (or legacy `interaction.start`) event's data. */
-function interactionIdOf(text: string): string | undefined {
-  if (!/interaction\.(?:created|start)/.test(text)) return undefined;
-  const data = text
-    .split(/\r?\n/)
-    .filter((line) => line.startsWith("data:"))
-    .map((line) => line.slice(5).trimStart())
-    .join("\n");
+function factsOf(text: string): EventFacts {
+  const lines = text.split(/\r?\n/).filter((line) => line.startsWith("data:"));
+  const facts: EventFacts = { data: lines.length > 0, eventId: undefined, terminal: false, interactionId: undefined };
+  const data = lines.map((line) => line.slice(5).trimStart()).join("\n");
+  if (data === "[DONE]") return { ...facts, terminal: true };
+  let payload: unknown;
   try {
-    const id = (JSON.parse(data) as { interaction?: { id?: unknown } }).interaction?.id;
-    return typeof id === "string" && id !== "" ? id : undefined;
+    payload = JSON.parse(data);
   } catch {
-    return undefined;
+    return facts;
+  }
+  if (typeof payload !== "object" || payload === null) return facts;
+  const { event_id: eventId, event_type: type, interaction } = payload as Record<string, unknown>;
+  if (typeof eventId === "string" && eventId !== "" && eventId.length <= 512) facts.eventId = eventId;
+  facts.terminal = typeof type === "string" && TERMINAL_TYPES.has(type);
+  if (type === "interaction.created" || type === "interaction.start") {
+    const id = (interaction as { id?: unknown } | undefined)?.id;
+    if (typeof id === "string" && id !== "") facts.interactionId = id;
+  }
+  return facts;
+}
+
+/**
+ * The bytes read but not yet passed on: a buffer that grows by doubling, so a long event in many
+ * small chunks is copied a bounded number of times, and scanned for its end once.
+ */
+class Pending {
+  #bytes = new Uint8Array(0);
+  length = 0;
+  /** How far the bytes were scanned for an event's end without finding one. */
+  #scanned = 0;
+
+  append(chunk: Uint8Array): void {
+    if (this.length + chunk.length > this.#bytes.length) {
+      const grown = new Uint8Array(Math.max(this.#bytes.length * 2, this.length + chunk.length, 4096));
+      grown.set(this.#bytes.subarray(0, this.length));
+      this.#bytes = grown;
+    }
+    this.#bytes.set(chunk, this.length);
+    this.length += chunk.length;
+  }
+
+  /** The complete events, each as `[start, end)` of {@link view}; {@link drop} them once read. */
+  *events(): Generator<[number, number]> {
+    const view = this.view();
+    let start = 0;
+    for (let end = eventEnd(view, Math.max(0, this.#scanned - 2)); end >= 0; end = eventEnd(view, start)) {
+      yield [start, end];
+      start = end;
+    }
+    this.#scanned = this.length;
+  }
+
+  view(): Uint8Array {
+    return this.#bytes.subarray(0, this.length);
+  }
+
+  /** Forgets the first `count` bytes (the events read); the rest was scanned already. */
+  drop(count: number): void {
+    if (count === 0) return;
+    this.#bytes.copyWithin(0, count, this.length);
+    this.length -= count;
+    this.#scanned = this.length;
+  }
+
+  /** Everything pending, copied out, and forgotten. */
+  takeAll(): Uint8Array {
+    const all = this.view().slice();
+    this.length = 0;
+    this.#scanned = 0;
+    return all;
   }
 }
 
@@ -73,10 +133,10 @@ export function resumingBody(
   maxResumes = MAX_RESUMES,
 ): WatchedBody {
   let current = first;
-  let pending: Uint8Array = new Uint8Array(0);
+  const pending = new Pending();
   let interactionId: string | undefined;
   let lastEventId: string | undefined;
-  /** Events passed on since the last one with an `event_id`. */
+  /** Events (with data) passed on since the last one with an `event_id`. */
   let sinceId = 0;
   /** Events of a resumed stream still to drop: they were passed on before the drop. */
   let skip = 0;
@@ -91,9 +151,10 @@ export function resumingBody(
     !stopped &&
     interactionId !== undefined &&
     resumes < maxResumes &&
-    !(error instanceof ToolCallStreamError);
+    !(error instanceof ToolCallStreamError) &&
+    !(error instanceof Error && error.name === "AbortError");
 
-  /** Opens the rest of the stream; false when it cannot be opened. */
+  /** Opens the rest of the stream; false when it cannot be opened (or the reader stopped meanwhile). */
   const resume = async (): Promise<boolean> => {
     resumes++;
     try {
@@ -101,33 +162,40 @@ export function resumingBody(
     } catch {
       return false;
     }
-    pending = new Uint8Array(0);
+    if (stopped) {
+      await current.return?.();
+      return false;
+    }
+    pending.takeAll();
     skip = sinceId;
     return true;
   };
 
-  /** The complete events of `pending` to pass on, noted; the rest stays pending. */
-  const take = (): Uint8Array => {
-    let out: Uint8Array = new Uint8Array(0);
-    let start = 0;
-    for (let end = eventEnd(pending, 0); end >= 0; end = eventEnd(pending, start)) {
-      const event = pending.subarray(start, end);
-      start = end;
-      if (skip > 0) {
-        skip--;
+  /** The complete pending events to pass on (those of a resumed stream already passed on left out), noted. */
+  const take = (): Uint8Array | undefined => {
+    const view = pending.view();
+    let from = 0;
+    let read = 0;
+    for (const [start, end] of pending.events()) {
+      read = end;
+      const facts = factsOf(decoder.decode(view.subarray(start, end)));
+      // A resumed stream's first events are those passed on after the last id, again: dropped,
+      // until one with an id shows the stream went on past them.
+      if (skip > 0 && facts.eventId === undefined) {
+        if (facts.data) skip--;
+        from = end;
         continue;
       }
-      const text = decoder.decode(event);
-      const id = EVENT_ID.exec(text)?.[1];
-      if (id !== undefined) {
-        lastEventId = id;
+      skip = 0;
+      if (facts.eventId !== undefined) {
+        lastEventId = facts.eventId;
         sinceId = 0;
-      } else sinceId++;
-      interactionId ??= interactionIdOf(text);
-      if (TERMINAL.test(text)) ended = true;
-      out = concat(out, event);
+      } else if (facts.data) sinceId++;
+      interactionId ??= facts.interactionId;
+      if (facts.terminal) ended = true;
     }
-    pending = pending.slice(start);
+    const out = from < read ? view.slice(from, read) : undefined;
+    pending.drop(read);
     return out;
   };
 
@@ -144,20 +212,23 @@ export function resumingBody(
         if (result.done) {
           if (resumable() && (await resume())) continue;
           // Not resumed: what is left of a cut event goes on, for the chain to report the cut.
-          const rest = pending;
-          pending = new Uint8Array(0);
+          const rest = pending.takeAll();
           return rest.length > 0 ? { done: false, value: rest } : result;
         }
         if (!tracking) return result;
-        pending = concat(pending, result.value);
+        pending.append(result.value);
         const out = take();
         if (pending.length > MAX_PENDING) {
           tracking = false;
-          const all = concat(out, pending);
-          pending = new Uint8Array(0);
+          const rest = pending.takeAll();
+          const all = out === undefined ? rest : new Uint8Array(out.length + rest.length);
+          if (out !== undefined) {
+            all.set(out);
+            all.set(rest, out.length);
+          }
           return { done: false, value: all };
         }
-        if (out.length > 0) return { done: false, value: out };
+        if (out !== undefined) return { done: false, value: out };
       }
     },
     return: async (reason?: unknown) => {
