@@ -131,7 +131,8 @@ export async function storedResponseOp(
   const earlier = op.earlier === undefined ? [] : split(op.earlier);
   const earliest = storage.transactionSync(() => {
     const head: StoredHeader = { owner: op.owner, pieces: 0, earlierPieces: 0, expires };
-    if (text.length === 1 && earlier.length <= 1) {
+    // In the header's row only when both together fit one piece: a row holds what one piece may.
+    if (text.length === 1 && earlier.length <= 1 && text[0]!.length + (earlier[0]?.length ?? 0) <= PIECE_LENGTH) {
       head.text = text[0]!;
       if (op.earlier !== undefined) head.earlier = earlier[0]!;
     } else {
