@@ -27,7 +27,8 @@ export interface ArgumentsBufferOptions {
 export interface ParseOptions {
   /**
    * Repairs invalid JSON, and says where it failed when it cannot (pass `repairJson`);
-   * without it, invalid JSON is an `invalid-json` error without a position.
+   * without it, invalid JSON is an `invalid-json` error without a position, whose message is
+   * what `JSON.parse` said.
    */
   repair?: Repair | false | undefined;
   /** A value cut short may be closed: only when the provider finished normally. */
@@ -145,18 +146,21 @@ export class ArgumentsBuffer {
     if (trailingAt >= 0) return failure("trailing-data", "continue after a complete JSON value", trailingAt);
     const tooDeepAt = parser ? (parser.failure?.reason === "too-deep" ? parser.failure.offset : -1) : this.#tooDeepAt;
     if (tooDeepAt >= 0) return failure("too-deep", `nest deeper than ${this.#maxDepth} levels`, tooDeepAt);
+    let reason = "";
     if (!parser) {
       try {
         return { ok: true, value: JSON.parse(text) as JsonValue };
-      } catch {
-        // not valid JSON: repaired or reported below
+      } catch (error) {
+        // Not valid JSON: repaired, or reported with what the platform's parser said.
+        reason = `: ${(error as Error).message}`;
       }
     }
     // The parser knows where the text stopped being JSON; without it, the repair plug-in does.
     const repaired = options.repair ? options.repair(text, options) : undefined;
     if (repaired?.ok) return repaired;
     const position = parser ? (parser.failure?.offset ?? text.length) : repaired?.position;
-    return failure("invalid-json", "are not valid JSON", position);
+    // With a position, the message says where; without one, what `JSON.parse` said.
+    return failure("invalid-json", `are not valid JSON${position === undefined ? reason : ""}`, position);
   }
 
   /**

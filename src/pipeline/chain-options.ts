@@ -1,7 +1,5 @@
 import { toolCallTimings } from "../accumulate/tool-call-timings.ts";
 import type { EventStep } from "../accumulate/event-step.ts";
-import { jsonErrorPosition } from "../json/json-error-position.ts";
-import { repairJson } from "../json/json-repair.ts";
 import { isStandardSchema } from "../schema/standard-schema.ts";
 import { declaredToolsValidator } from "../schema/tool-definition.ts";
 import type { StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
@@ -14,8 +12,9 @@ import type { ToolCallChainOptions } from "./tool-call-chain.ts";
  * made, then the validators, which may hold events back). Throws a `TypeError` for `tools` with
  * `earlyValidation` and no `jsonSchema` plug-in, which the early check needs, for a tool given by
  * a validator without the `validateToolCalls` plug-in, which runs it, and for
- * `partialArguments: true`: only the main entry's `streamToolCalls` bundles both (its own
- * defaults), so that a provider's bundle holds neither unless the app imports it.
+ * `partialArguments: true` and `repair: true`: only the main entry's `streamToolCalls` bundles
+ * the parser, the validators' step and the repair (its own defaults), so that a provider's
+ * bundle holds none of them unless the app imports it.
  */
 export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChainOptions, "onStop" | "contentType"> {
   const { tools, clock, maxDepth, jsonSchema } = options;
@@ -28,6 +27,9 @@ export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChai
     throw new TypeError(
       "partialArguments takes the parser here: pass `partialArguments: IncrementalJsonParser` (from tool-call-stream/core).",
     );
+  const repair = options.repair;
+  if (repair === true)
+    throw new TypeError("repair takes the repairer here: pass `repair: repairJson` (from tool-call-stream/core).");
   const steps: EventStep[] = [];
   if (clock) steps.push(toolCallTimings(clock));
   const validate = options.validateToolCalls;
@@ -44,7 +46,7 @@ export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChai
     maxToolCalls: options.maxToolCalls,
     maxDepth,
     partialParser: partial || undefined,
-    repairer: options.repair === false ? (text) => ({ ok: false, position: jsonErrorPosition(text) }) : repairJson,
+    repairer: repair || undefined,
     validator: tools && (jsonSchema ? jsonSchema.validator(tools) : declaredToolsValidator(tools)),
     earlyValidator:
       tools && options.earlyValidation

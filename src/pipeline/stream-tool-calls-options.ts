@@ -1,4 +1,5 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
+import type { Repair } from "../accumulate/arguments-buffer.ts";
 import type { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import type { JsonSchemaPlugin } from "../schema/json-schema-plugin.ts";
@@ -25,13 +26,19 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    */
   partialArguments?: boolean | typeof IncrementalJsonParser | undefined;
   /**
-   * Repair common model mistakes in arguments at completion with `repairJson` (trailing commas,
-   * single quotes, unquoted keys, Python literals, a code fence; a value cut short only when the
-   * provider finished normally), reported in `tool-call.repairs`. Either way, arguments that are
-   * not valid JSON in the end are an `invalid-tool-call` with the `position` of the error.
-   * @defaultValue true
+   * Repair common model mistakes in arguments at completion with the repairer given here,
+   * `repairJson` (from `tool-call-stream/core`: trailing commas, single quotes, unquoted keys,
+   * Python literals, a code fence; a value cut short only when the provider finished normally),
+   * reported in `tool-call.repairs`, and give arguments it cannot repair the `position` of the
+   * error. `true` takes it from the main entry (`tool-call-stream`), whose `streamToolCalls`
+   * repairs by default (`false` turns it off, the position kept); a provider subpath's
+   * `streamToolCalls` repairs only when given `repairJson`, and throws a `TypeError` for `true`,
+   * so that a bundle that does not repair holds no repairer. Without repair, arguments that are
+   * not valid JSON are an `invalid-tool-call` of code `invalid-json` whose message is what
+   * `JSON.parse` said (with a `position` only with `partialArguments`).
+   * @defaultValue the main entry's: `true`; a provider subpath's: off
    */
-  repair?: boolean | undefined;
+  repair?: boolean | Repair | undefined;
   /**
    * The request's tools (OpenAI, Responses or Anthropic shape, or `{ name, schema }` with the
    * application's own validator: zod 4, valibot, arktype, any Standard Schema v1). A call to a

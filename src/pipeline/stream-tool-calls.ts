@@ -1,7 +1,10 @@
+import type { Repair } from "../accumulate/arguments-buffer.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { TypedToolCallEvent } from "../schema/tool-types.ts";
 import { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
+import { jsonErrorPosition } from "../json/json-error-position.ts";
+import { repairJson } from "../json/json-repair.ts";
 import { DetectingFraming } from "../framing/framing-detect-stream.ts";
 import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
@@ -113,16 +116,22 @@ function protocolOf(provider: Provider | ProviderProtocol | undefined): Provider
   return typeof provider === "string" || protocol.jsonText ? protocol : { ...protocol, jsonText: objectJsonText };
 }
 
+/** `repair: false` of the main entry: nothing repaired, the position of the error still given. */
+const positionOnly: Repair = (text) => ({ ok: false, position: jsonErrorPosition(text) });
+
 /**
  * The main entry's options with the plug-ins it bundles: `partialArguments: true` is the
- * incremental parser, and the tools given by a validator are run by `validateToolCalls` (a
- * provider subpath's `streamToolCalls` takes both as plug-ins, so that a bundle holds them only
- * when the app imports them).
+ * incremental parser, repair is on unless `repair: false` (which still gives the position of
+ * arguments that are not JSON), and the tools given by a validator are run by
+ * `validateToolCalls` (a provider subpath's `streamToolCalls` takes each as a plug-in, so that a
+ * bundle holds them only when the app imports them).
  */
 function withPlugins<Options extends StreamToolCallsOptions<readonly ToolDefinition[]>>(options: Options): Options {
+  const { repair } = options;
   return {
     ...options,
     partialArguments: options.partialArguments === true ? IncrementalJsonParser : options.partialArguments,
+    repair: repair === false ? positionOnly : repair === true || repair === undefined ? repairJson : repair,
     validateToolCalls: options.validateToolCalls ?? validateToolCalls,
   };
 }

@@ -4,6 +4,7 @@ import * as bedrock from "../../src/bedrock.ts";
 import * as cohere from "../../src/cohere.ts";
 import * as gemini from "../../src/gemini.ts";
 import * as geminiInteractions from "../../src/gemini-interactions.ts";
+import { repairJson } from "../../src/core.ts";
 import { type Provider, streamToolCalls } from "../../src/index.ts";
 import * as ollama from "../../src/ollama.ts";
 import * as openai from "../../src/openai.ts";
@@ -25,7 +26,7 @@ const SUBPATHS: Record<Provider, Pick<typeof openai, "streamToolCalls" | "stream
 };
 
 group("streamToolCalls per provider", (test) => {
-  test("every recording: the subpath's streamToolCalls and streamToolCallBatches give the main entry's events", async () => {
+  test("every recording: the subpath's streamToolCalls and streamToolCallBatches, given the repair plug-in, give the main entry's events", async () => {
     const seen = new Set<Provider>();
     for (const fixture of allFixtures) {
       const provider = supportedProvider(fixture);
@@ -34,8 +35,9 @@ group("streamToolCalls per provider", (test) => {
       const chunks = () => fromChunks(splitAt(fixture.body, [7, 100, 1000]));
       const expected = await collect(streamToolCalls(chunks(), { provider, maxToolCalls: 64 }));
       const subpath = SUBPATHS[provider];
-      assertEquals(await collect(subpath.streamToolCalls(chunks(), { maxToolCalls: 64 })), expected, fixture.name);
-      assertEquals((await collect(subpath.streamToolCallBatches(chunks()))).flat(), expected, fixture.name);
+      const options = { maxToolCalls: 64, repair: repairJson };
+      assertEquals(await collect(subpath.streamToolCalls(chunks(), options)), expected, fixture.name);
+      assertEquals((await collect(subpath.streamToolCallBatches(chunks(), options))).flat(), expected, fixture.name);
     }
     assert(seen.size > 0, "recordings were read");
   }).needs("recordings");
@@ -48,5 +50,40 @@ group("streamToolCalls per provider", (test) => {
       events.map((event) => event.type),
       ["abort"],
     );
+  });
+
+  test("a subpath's streamToolCalls repairs only with the repair plug-in: without it, arguments that are not JSON are an invalid-tool-call saying what JSON.parse said", async () => {
+    const chunk = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const body = () =>
+      fromChunks([
+        new TextEncoder().encode(
+          chunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: "{'city': 'Paris',}" } }] }) +
+            chunk({}, "tool_calls") +
+            "data: [DONE]\n\n",
+        ),
+      ]);
+    const plain = await collect(openai.streamToolCalls(body()));
+    const invalid = plain.find((event) => event.type === "invalid-tool-call");
+    assert(invalid?.type === "invalid-tool-call" && invalid.error.code === "invalid-json", JSON.stringify(plain));
+    let said = "";
+    try {
+      JSON.parse("{'city': 'Paris',}");
+    } catch (error) {
+      said = (error as Error).message;
+    }
+    assertEquals(invalid.error.message, `The tool arguments are not valid JSON: ${said}.`);
+    const repaired = await collect(openai.streamToolCalls(body(), { repair: repairJson }));
+    const call = repaired.find((event) => event.type === "tool-call");
+    assert(call?.type === "tool-call", JSON.stringify(repaired));
+    assertEquals(call.arguments, { city: "Paris" });
+    assertEquals(call.repairs, ["single-quotes", "trailing-commas"]);
+    let thrown: unknown;
+    try {
+      openai.streamToolCalls(body(), { repair: true });
+    } catch (error) {
+      thrown = error;
+    }
+    assert(thrown instanceof TypeError && thrown.message.includes("repairJson"), String(thrown));
   });
 });
