@@ -25,6 +25,13 @@ export {
   geminiInteractionsResults,
   geminiInteractionsSteps,
 } from "./providers/gemini-interactions/gemini-interactions-messages.ts";
+export type { GeminiInteractionsResumePoint } from "./providers/gemini-interactions/gemini-interactions-event-cursor.ts";
+export {
+  geminiInteractionsResumeUrl,
+  geminiInteractionsResumingBody,
+  type GeminiInteractionsBody,
+  type GeminiInteractionsResumeOptions,
+} from "./providers/gemini-interactions/gemini-interactions-resume.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";
 export {
   geminiInteractionsToolCallBatches as streamToolCallBatches,

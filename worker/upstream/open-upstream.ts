@@ -2,7 +2,7 @@ import { HttpError } from "../response/json-error.ts";
 import type { ProviderHttpRequest } from "./providers/upstream-provider.ts";
 import type { Timers } from "../runtime.ts";
 import type { ResponseWatch, WatchedBody } from "./response-watch.ts";
-import { resumingBody } from "./resuming-body.ts";
+import { geminiInteractionsResumingBody } from "../../src/gemini-interactions.ts";
 
 /** Options of {@link openUpstream}. */
 export interface OpenUpstreamOptions {
@@ -86,7 +86,10 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
   const watched = watch.body(response.body, () => request.abort());
   // A stream that can be resumed upstream (Gemini Interactions) goes on from its last event when the connection drops.
   const { resume } = http;
-  return resume ? resumingBody(watched, (point) => openUpstream(resume(point), options)) : watched;
+  // The library's resuming body: never after the watch's clocks ran out (a ToolCallStreamError) or the reader stopped.
+  return resume
+    ? geminiInteractionsResumingBody(watched, { reopen: (point) => openUpstream(resume(point), options) })
+    : watched;
 }
 
 function statusError(response: Response, mediaType: string): HttpError | undefined {

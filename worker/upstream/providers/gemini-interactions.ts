@@ -1,7 +1,7 @@
 import { geminiInteractionsRecordings } from "../replay/recordings/gemini-interactions.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { requestBody } from "./request-body.ts";
-import type { ResumePoint } from "../resuming-body.ts";
+import { geminiInteractionsResumeUrl, type GeminiInteractionsResumePoint } from "../../../src/gemini-interactions.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider, ToolNameRule } from "./upstream-provider.ts";
 
 // The Interactions API's function tools take Gemini's function names: "must start with a letter or
@@ -12,7 +12,7 @@ const GEMINI_NAMES: ToolNameRule = { maxLength: 64, char: /[A-Za-z0-9_.:-]/, fir
  * Gemini's Interactions API (`POST /v1beta/interactions` with `stream: true`), with the Gemini
  * API's key and base URL. The Worker sends the conversation whole in `input` (no
  * `previous_interaction_id`), so every turn stands alone; a stream whose connection drops is
- * resumed after its last `event_id` (worker/upstream/resuming-body.ts) unless `store` is false.
+ * resumed after its last `event_id` (the library's `geminiInteractionsResumingBody`, in `open-upstream.ts`) unless `store` is false.
  */
 export const geminiInteractions: UpstreamProvider<"gemini-interactions"> = {
   protocol: "gemini-interactions",
@@ -43,9 +43,9 @@ export function buildGeminiInteractionsRequest(request: StreamRequest, target: P
     ...(request.store === false
       ? {}
       : {
-          resume: ({ interactionId, lastEventId }: ResumePoint): ProviderHttpRequest => ({
+          resume: (point: GeminiInteractionsResumePoint): ProviderHttpRequest => ({
             method: "GET",
-            url: `${target.baseUrl}/interactions/${encodeURIComponent(interactionId)}?stream=true${lastEventId === undefined ? "" : `&last_event_id=${encodeURIComponent(lastEventId)}`}`,
+            url: geminiInteractionsResumeUrl(target.baseUrl, point),
             headers,
             body: {},
           }),

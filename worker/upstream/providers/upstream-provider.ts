@@ -3,7 +3,7 @@ import type { Env, ProviderKeyVar } from "../../env.ts";
 import type { Recording } from "../replay/recording.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import type { AwsCredentials } from "./aws-sigv4.ts";
-import type { ResumePoint } from "../resuming-body.ts";
+import type { GeminiInteractionsResumePoint as ResumePoint } from "../../../src/gemini-interactions.ts";
 
 /** Where and with what key a provider is called. */
 export interface ProviderTarget {

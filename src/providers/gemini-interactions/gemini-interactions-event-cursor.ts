@@ -1,18 +1,20 @@
-import { ToolCallStreamError } from "../../src/index.ts";
-import type { WatchedBody } from "./response-watch.ts";
-
-/** Where a dropped Gemini Interactions stream resumes: the interaction, and the last event the client got. */
-export interface ResumePoint {
+/**
+ * Where a dropped Gemini Interactions stream resumes: its interaction, and the last event passed on.
+ *
+ * @example
+ * ```ts
+ * const point: GeminiInteractionsResumePoint = { interactionId: "v1_ChdY...", lastEventId: "evt_005" };
+ * ```
+ */
+export interface GeminiInteractionsResumePoint {
+  /** The interaction's `id`, from its `interaction.created` (legacy `interaction.start`) event. */
   interactionId: string;
-  /** The `event_id` of the last event passed on that had one; absent: from the stream's start. */
+  /** The `event_id` of the last event passed on that had one; absent: resume from the stream's start. */
   lastEventId: string | undefined;
 }
 
-/** How many times one response's stream may be resumed. */
-const MAX_RESUMES = 3;
 /** The longest event tracked (bytes): past it, the body passes through and is no longer resumed. */
 const MAX_PENDING = 1 << 20;
-
 const decoder = new TextDecoder();
 /** The events after which nothing is left to resume: the interaction's end, an error. */
 const TERMINAL_TYPES = new Set(["interaction.completed", "interaction.complete", "error"]);
@@ -112,130 +114,88 @@ class Pending {
 }
 
 /**
- * A Gemini Interactions body that resumes when the connection drops mid-stream: the bytes pass on
- * whole events at a time (a blank line ends each), noting the interaction's id and each event's
- * `event_id`. When the body fails or ends before the interaction's end (`interaction.completed`,
- * an `error` event, `[DONE]`), `reopen` asks for the rest after the last event id (`GET
- * /interactions/{id}?stream=true&last_event_id=...`) and reading goes on there: the half event
- * that was cut is dropped, and events already passed on after the last id (those without one) are
- * skipped from the resumed stream, so nothing is lost or passed twice. At most `maxResumes` times;
- * never after a clock of the response ran out (its error is a `ToolCallStreamError`) or the
- * reader stopped; a reopening that fails ends the body as the drop did.
+ * The pure core of resuming a Gemini Interactions stream: bytes in, whole events out, noting the
+ * interaction's id and each event's `event_id`. After a resume, the events of the new stream that
+ * were passed on already (those after the last id, which had none) are left out, until one with an
+ * id shows the stream went on past them. An event longer than 1 MiB ends the tracking: the bytes
+ * then pass through as they come, and the stream is no longer resumable.
  *
  * @example
  * ```ts
- * const body = resumingBody(first, (point) => openUpstream(resumeRequest(point), options));
+ * const cursor = new InteractionsEventCursor();
+ * const out = cursor.push(chunk); // whole events, or undefined while one is incomplete
+ * if (dropped && cursor.resumable) { cursor.resumed(); read(reopen(cursor.point!)); }
  * ```
  */
-export function resumingBody(
-  first: WatchedBody,
-  reopen: (point: ResumePoint) => Promise<WatchedBody>,
-  maxResumes = MAX_RESUMES,
-): WatchedBody {
-  let current = first;
-  const pending = new Pending();
-  let interactionId: string | undefined;
-  let lastEventId: string | undefined;
+export class InteractionsEventCursor {
+  readonly #pending = new Pending();
+  #interactionId: string | undefined;
+  #lastEventId: string | undefined;
   /** Events (with data) passed on since the last one with an `event_id`. */
-  let sinceId = 0;
+  #sinceId = 0;
   /** Events of a resumed stream still to drop: they were passed on before the drop. */
-  let skip = 0;
-  let resumes = 0;
-  let ended = false;
-  let tracking = true;
-  let stopped = false;
+  #skip = 0;
+  /** The interaction ended (or errored): nothing is left to resume. */
+  #ended = false;
+  #tracking = true;
 
-  const resumable = (error?: unknown): boolean =>
-    tracking &&
-    !ended &&
-    !stopped &&
-    interactionId !== undefined &&
-    resumes < maxResumes &&
-    !(error instanceof ToolCallStreamError) &&
-    !(error instanceof Error && error.name === "AbortError");
+  /** Where to resume: undefined before the interaction's id came, or once nothing is left to resume. */
+  get point(): GeminiInteractionsResumePoint | undefined {
+    if (!this.#tracking || this.#ended || this.#interactionId === undefined) return undefined;
+    return { interactionId: this.#interactionId, lastEventId: this.#lastEventId };
+  }
 
-  /** Opens the rest of the stream; false when it cannot be opened (or the reader stopped meanwhile). */
-  const resume = async (): Promise<boolean> => {
-    resumes++;
-    try {
-      current = await reopen({ interactionId: interactionId!, lastEventId });
-    } catch {
-      return false;
-    }
-    if (stopped) {
-      await current.return?.();
-      return false;
-    }
-    pending.takeAll();
-    skip = sinceId;
-    return true;
-  };
+  /** Takes a chunk: returns the whole events it completes, to pass on (undefined: none yet). */
+  push(chunk: Uint8Array): Uint8Array | undefined {
+    if (!this.#tracking) return chunk;
+    const pending = this.#pending;
+    pending.append(chunk);
+    const out = this.#take();
+    if (pending.length <= MAX_PENDING) return out;
+    this.#tracking = false;
+    const rest = pending.takeAll();
+    if (out === undefined) return rest;
+    const all = new Uint8Array(out.length + rest.length);
+    all.set(out);
+    all.set(rest, out.length);
+    return all;
+  }
 
-  /** The complete pending events to pass on (those of a resumed stream already passed on left out), noted. */
-  const take = (): Uint8Array | undefined => {
+  /** A new stream from {@link point} replaces the dropped one: the half event of the old one is forgotten. */
+  resumed(): void {
+    this.#pending.takeAll();
+    this.#skip = this.#sinceId;
+  }
+
+  /** The bytes of an event never completed (the stream ends without a resume): for the chain to report the cut. */
+  rest(): Uint8Array | undefined {
+    const rest = this.#pending.takeAll();
+    return rest.length > 0 ? rest : undefined;
+  }
+
+  #take(): Uint8Array | undefined {
+    const pending = this.#pending;
     const view = pending.view();
     let from = 0;
     let read = 0;
     for (const [start, end] of pending.events()) {
       read = end;
       const facts = factsOf(decoder.decode(view.subarray(start, end)));
-      // A resumed stream's first events are those passed on after the last id, again: dropped,
-      // until one with an id shows the stream went on past them.
-      if (skip > 0 && facts.eventId === undefined) {
-        if (facts.data) skip--;
+      if (this.#skip > 0 && facts.eventId === undefined) {
+        if (facts.data) this.#skip--;
         from = end;
         continue;
       }
-      skip = 0;
+      this.#skip = 0;
       if (facts.eventId !== undefined) {
-        lastEventId = facts.eventId;
-        sinceId = 0;
-      } else if (facts.data) sinceId++;
-      interactionId ??= facts.interactionId;
-      if (facts.terminal) ended = true;
+        this.#lastEventId = facts.eventId;
+        this.#sinceId = 0;
+      } else if (facts.data) this.#sinceId++;
+      this.#interactionId ??= facts.interactionId;
+      if (facts.terminal) this.#ended = true;
     }
     const out = from < read ? view.slice(from, read) : undefined;
     pending.drop(read);
     return out;
-  };
-
-  const iterator: WatchedBody = {
-    next: async () => {
-      for (;;) {
-        let result: IteratorResult<Uint8Array>;
-        try {
-          result = await current.next();
-        } catch (error) {
-          if (resumable(error) && (await resume())) continue;
-          throw error;
-        }
-        if (result.done) {
-          if (resumable() && (await resume())) continue;
-          // Not resumed: what is left of a cut event goes on, for the chain to report the cut.
-          const rest = pending.takeAll();
-          return rest.length > 0 ? { done: false, value: rest } : result;
-        }
-        if (!tracking) return result;
-        pending.append(result.value);
-        const out = take();
-        if (pending.length > MAX_PENDING) {
-          tracking = false;
-          const rest = pending.takeAll();
-          const all = out === undefined ? rest : new Uint8Array(out.length + rest.length);
-          if (out !== undefined) {
-            all.set(out);
-            all.set(rest, out.length);
-          }
-          return { done: false, value: all };
-        }
-        if (out !== undefined) return { done: false, value: out };
-      }
-    },
-    return: async (reason?: unknown) => {
-      stopped = true;
-      return (await current.return?.(reason)) ?? { done: true, value: undefined };
-    },
-    [Symbol.asyncIterator]: () => iterator,
-  };
-  return iterator;
+  }
 }
