@@ -7,8 +7,11 @@
  * 2. Any other tool whose name the prompt names ("Where is my **order** ORD-1234?" and
  *    `lookup_order`; "**weather** in Paris" and `get_weather`), or for which the prompt holds a
  *    value only it takes (a token its pattern matches, a value of its `enum`), best first.
- * 3. With `tool_choice` requiring a call (`required`, or a tool by name) and nothing found, the
- *    named tool or the first.
+ * 3. Failing those, the tool with a required property whose name says what the prompt holds
+ *    (`city` and "Wie ist das Wetter in Berlin?": a place), or whose description the prompt's words
+ *    match best.
+ * 4. With `tool_choice` requiring a call (`required`, or a tool by name) and nothing written, the
+ *    named tool, or the first whose arguments can be written, best fitting first.
  *
  * Arguments come from ./arguments/schema-fill.ts: always valid against the tool's schema, or the
  * tool is not called. `tool_choice: "none"` calls nothing.
@@ -16,7 +19,8 @@
  * @module
  */
 import { checkToolArguments, type JsonValue, type ToolSchema } from "../../../../src/index.ts";
-import { fillArguments, promptFits } from "./arguments/schema-fill.ts";
+import { promptFits, promptSuits } from "./arguments/prompt-fit.ts";
+import { fillArguments } from "./arguments/schema-fill.ts";
 import { meaningful, readValues, type PromptValues } from "./arguments/prompt-values.ts";
 import { type Ask, readPrompt } from "./prompt-reading.ts";
 import type { ScriptedCall } from "./script.ts";
@@ -76,11 +80,18 @@ export function planCalls(
   const chosen = scored.filter(({ strong, named }) => (calls.length > 0 ? named : strong));
   const fallback = calls.length > 0 ? [] : scored.slice(0, 1);
   const picks = (chosen.length > 0 ? chosen : fallback).map(({ tool }) => tool);
-  if (calls.length === 0 && picks.length === 0 && choice.type !== "auto" && allowed[0]) picks.push(allowed[0]);
   for (const tool of picks) {
     const args = fillArguments(tool.parameters, values, now);
     if (args !== undefined) calls.push({ name: tool.name, arguments: args });
   }
+  // A call is required and none was written: the first tool, best fitting first, whose arguments can be.
+  if (calls.length === 0 && choice.type !== "auto")
+    for (const tool of [...scored.map((s) => s.tool), ...allowed]) {
+      const args = fillArguments(tool.parameters, values, now);
+      if (args === undefined) continue;
+      calls.push({ name: tool.name, arguments: args });
+      break;
+    }
   return calls.slice(0, MAX_CALLS);
 }
 
@@ -89,11 +100,13 @@ function score(tool: OfferedTool, values: PromptValues): { total: number; strong
   const prompt = values.words.filter(meaningful);
   const named = wordsOf(tool.name).filter((word) => !GENERIC.has(word) && prompt.some((p) => sameWord(p, word))).length;
   const fits = promptFits(tool.parameters, values) ? 1 : 0;
+  // What a property's name says it holds, the prompt holds: a place for `city`, in any language.
+  const suits = fits === 0 && promptSuits(tool.parameters, values) ? 1 : 0;
   const described = new Set(
     wordsOf(tool.description ?? "").filter((word) => word.length >= 5 && meaningful(word) && prompt.includes(word)),
   ).size;
   // A description is long and general (an agent's tools describe everything): two words, or it says nothing.
-  const total = 3 * named + 2 * fits + (described >= 2 ? described : 0);
+  const total = 3 * named + 2 * fits + suits + (described >= 2 ? described : 0);
   return { total, strong: named > 0 || fits > 0, named: named > 0 };
 }
 

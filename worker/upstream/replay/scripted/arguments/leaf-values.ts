@@ -58,8 +58,20 @@ export function promptStrings(schema: Schema, key: string | undefined, values: P
   if (hint === "id") found.push(...withDigits);
   if (hint === "name") found.push(...values.quoted, ...values.names);
   if (hint === "text") found.push(...values.quoted, values.text);
-  // A pattern says what it takes better than a name: any token may match it.
-  if (typeof schema["pattern"] === "string") found.push(...withDigits, ...values.tokens, ...values.names);
+  // A time and a date-time from the prompt's clock times ("at 19:30") and dates.
+  const times = values.tokens.flatMap((token) => {
+    const m = /^([01]?\d|2[0-3])[:h.]([0-5]\d)$/.exec(token);
+    return m ? [`${m[1]!.padStart(2, "0")}:${m[2]}:00`] : [];
+  });
+  if (format === "time") found.push(...times.map((time) => `${time}Z`));
+  if (format === "date-time")
+    found.push(...values.dates.flatMap((date) => [...times, "00:00:00"].map((time) => `${date}T${time}Z`)));
+  // Any format (`ipv4`, `hostname`, ...) or pattern takes a token of the prompt that has it, one with
+  // a digit or a sign (`ORD-7`, `@octocat`, `db1.example`) before a plain word.
+  const marked = values.tokens.filter((token) => /[^\p{L}]/u.test(token));
+  if (format !== undefined) found.push(...marked, ...values.tokens);
+  // A pattern says what it takes better than a name.
+  if (typeof schema["pattern"] === "string") found.push(...withDigits, ...marked, ...values.tokens, ...values.names);
   return [...new Set(found.filter((value) => value !== ""))];
 }
 
@@ -155,8 +167,9 @@ function names(option: JsonValue, values: PromptValues): boolean {
   return position(option, values) >= 0;
 }
 
-/** Where the prompt's words hold a string option's words, or -1. */
+/** Where the prompt's words hold a string option's words, or a number option as a number of the prompt ("level 2"), or -1. */
 function position(option: JsonValue, values: PromptValues): number {
+  if (typeof option === "number" && values.numbers.includes(option)) option = String(option);
   if (typeof option !== "string") return -1;
   const words = option.toLowerCase().match(/[\p{L}\p{N}]+/gu);
   return words === null ? -1 : ` ${values.words.join(" ")} `.indexOf(` ${words.join(" ")} `);

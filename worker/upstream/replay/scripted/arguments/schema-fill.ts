@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { checkToolArguments, type JsonValue, type ToolSchema } from "../../../../../src/index.ts";
+import type { JsonValue } from "../../../../../src/index.ts";
 import {
   enumNamed,
   enumValue,
@@ -24,11 +24,10 @@ import {
   schemaStrings,
 } from "./leaf-values.ts";
 import type { PromptValues } from "./prompt-values.ts";
+import { asObject, isObject, merge, SchemaReader, typeOf } from "./schema-parts.ts";
 
 /** Deepest nesting of the arguments written. */
 const MAX_DEPTH = 16;
-/** Most `$ref` steps followed from one schema. */
-const MAX_REFS = 16;
 /** Most items written in one array. */
 const MAX_ITEMS = 12;
 /**
@@ -57,21 +56,8 @@ export function fillArguments(
   return undefined;
 }
 
-/** Whether the prompt gives a required property of `parameters` a value its pattern, format or enum picks out. */
-export function promptFits(parameters: JsonValue | undefined, values: PromptValues): boolean {
-  if (!isObject(parameters) || !isObject(parameters["properties"] ?? null)) return false;
-  const properties = parameters["properties"] as Schema;
-  const filler = new Filler(parameters, values, 0);
-  return list(parameters["required"]).some((key) => {
-    if (typeof key !== "string" || !isObject(properties[key] ?? null)) return false;
-    const schema = filler.resolve(properties[key]!);
-    if (Array.isArray(schema["enum"])) return enumNamed(schema["enum"], values);
-    const specific = typeof schema["pattern"] === "string" || typeof schema["format"] === "string";
-    return specific && promptStrings(schema, key, values).some((value) => filler.accepts(value, schema));
-  });
-}
-
-const EMPTY: PromptValues = {
+/** A prompt with nothing in it: the second try of {@link fillArguments}, from the schema alone. */
+export const EMPTY: PromptValues = {
   text: "",
   words: [],
   tokens: [],
@@ -83,49 +69,38 @@ const EMPTY: PromptValues = {
   dates: [],
 };
 
-class Filler {
+export class Filler extends SchemaReader {
   /** Prompt values given to a property already, so that two properties take two values ("from Paris to Rome"). */
   readonly #used = new Set<string>();
+  /** The `$ref`s being written, outermost first: an array of one of them again writes its fewest items (a tree's `children`). */
+  readonly #refs: string[] = [];
   /** Which item of an array of unique items is being written: another sample of a pattern for each. */
   #variant = 0;
 
-  readonly root: Schema;
   readonly values: PromptValues;
   readonly now: number;
   /** Values written so far (see {@link MAX_VALUES}). */
   written = 0;
 
   constructor(root: Schema, values: PromptValues, now: number) {
-    this.root = root;
+    super(root);
     this.values = values;
     this.now = now;
   }
 
-  /** Whether the library's checker accepts `value` for `schema` (a part of the root, whose `$defs` it may name). */
-  accepts(value: JsonValue, schema: Schema): boolean {
-    const withDefs =
-      schema === this.root
-        ? schema
-        : { ...schema, $defs: this.root["$defs"] ?? {}, definitions: this.root["definitions"] ?? {} };
-    return checkToolArguments(value, withDefs as ToolSchema, { assertFormats: true }).length === 0;
-  }
-
-  /** The schema a `$ref` names, with the siblings of the `$ref`, and `allOf`'s parts merged in. */
-  resolve(schema: JsonValue): Schema {
-    let current: JsonValue = schema;
-    for (let step = 0; step < MAX_REFS && isObject(current) && typeof current["$ref"] === "string"; step++) {
-      const { $ref, ...siblings } = current;
-      current = { ...asObject(this.pointer($ref as string)), ...siblings };
-    }
-    const resolved = asObject(current);
-    if (!Array.isArray(resolved["allOf"])) return resolved;
-    const { allOf, ...rest } = resolved;
-    return (allOf as JsonValue[]).reduce<Schema>((merged, part) => merge(merged, this.resolve(part)), rest);
-  }
-
   value(schema: JsonValue, key: string | undefined, depth: number): JsonValue {
     if (depth > MAX_DEPTH || ++this.written > MAX_VALUES) return null;
-    const s = this.resolve(schema);
+    const ref = isObject(schema) && typeof schema["$ref"] === "string" ? schema["$ref"] : undefined;
+    if (ref === undefined) return this.#write(this.resolve(schema), key, depth);
+    this.#refs.push(ref);
+    try {
+      return this.#write(this.resolve(schema), key, depth);
+    } finally {
+      this.#refs.pop();
+    }
+  }
+
+  #write(s: Schema, key: string | undefined, depth: number): JsonValue {
     if ("const" in s) return s["const"]!;
     if (Array.isArray(s["enum"])) {
       // Two properties of one enum take two of the values the prompt names ("from kg to lb").
@@ -135,9 +110,13 @@ class Filler {
       this.#used.add(`e:${JSON.stringify(picked)}`);
       return picked;
     }
-    const branches = [...list(s["anyOf"]), ...list(s["oneOf"])];
+    // `if`/`then`/`else` are two more branches: the `if` and its `then` together, or the `else`.
+    const conditional = isObject(s["if"] ?? null)
+      ? [merge(this.resolve(s["if"]!), asObject(s["then"] ?? null)), asObject(s["else"] ?? null)]
+      : [];
+    const branches = [...list(s["anyOf"]), ...list(s["oneOf"]), ...conditional];
     if (branches.length > 0) {
-      const { anyOf: _a, oneOf: _o, ...rest } = s;
+      const { anyOf: _a, oneOf: _o, if: _i, then: _t, else: _e, ...rest } = s;
       const tries = branches
         .map((branch) => merge(rest, this.resolve(branch)))
         .sort((a, b) => Number(typeOf(a) === "null") - Number(typeOf(b) === "null"));
@@ -197,17 +176,50 @@ class Filler {
       for (const other of list(dependent[key]))
         if (typeof other === "string" && !wanted.includes(other)) wanted.push(other);
     for (const key of wanted) out[key] = this.value(properties[key] ?? true, key, depth + 1);
+    this.#moreProperties(s, out, minimum, depth);
     return out;
+  }
+
+  /**
+   * Properties beyond the declared ones, up to `minProperties`, where the schema takes them: a name
+   * a `patternProperties` pattern or the `propertyNames` pattern samples (else `key`, `key_2`, ...),
+   * the prompt's tokens that fit first, and a value of `patternProperties` or `additionalProperties`.
+   */
+  #moreProperties(s: Schema, out: Schema, minimum: number, depth: number): void {
+    const names = asObject(s["propertyNames"] ?? null);
+    const patterns: [string | undefined, JsonValue][] = Object.entries(asObject(s["patternProperties"] ?? null));
+    if (s["additionalProperties"] !== false) patterns.push([undefined, s["additionalProperties"] ?? true]);
+    for (let i = 0; Object.keys(out).length < minimum && i < MAX_ITEMS && patterns.length > 0; i++) {
+      const [pattern, schema] = patterns[i % patterns.length]!;
+      const nameSchema: Schema = { ...(pattern === undefined ? names : merge(names, { pattern })), type: "string" };
+      const tried: string[] = [
+        ...this.values.tokens,
+        ...schemaStrings(nameSchema, this.now, i),
+        i === 0 ? "key" : `key_${i + 1}`,
+      ];
+      const name = tried.find((n) => !Object.hasOwn(out, n) && this.accepts(n, nameSchema));
+      if (name !== undefined) out[name] = this.value(schema, name, depth + 1);
+    }
   }
 
   array(s: Schema, key: string | undefined, depth: number): JsonValue {
     const prefix = list(s["prefixItems"]);
-    const items = Array.isArray(s["items"]) ? undefined : (s["items"] ?? true);
+    const items = Array.isArray(s["items"]) || s["items"] === false ? undefined : (s["items"] ?? true);
     const min = typeof s["minItems"] === "number" ? s["minItems"] : 0;
     const max = typeof s["maxItems"] === "number" ? s["maxItems"] : MAX_ITEMS;
-    const itemType = items === undefined ? undefined : typeOf(this.resolve(items));
-    // A list of numbers takes every number of the prompt ("a table for 1, 5 and 10").
-    const fromPrompt = itemType === "number" || itemType === "integer" ? this.values.numbers.length : 1;
+    const resolved = items === undefined ? undefined : this.resolve(items);
+    const itemType = resolved === undefined ? undefined : typeOf(resolved);
+    const options = resolved !== undefined && Array.isArray(resolved["enum"]) ? resolved["enum"] : undefined;
+    // A list of numbers takes every number of the prompt ("a table for 1, 5 and 10"), a list of an
+    // enum every value the prompt names; a list of what is being written (a tree's children) its fewest.
+    const recursive = isObject(items) && typeof items["$ref"] === "string" && this.#refs.includes(items["$ref"]);
+    const fromPrompt = recursive
+      ? 0
+      : options !== undefined
+        ? Math.max(1, namedOptions(options, this.values).length)
+        : itemType === "number" || itemType === "integer"
+          ? this.values.numbers.length
+          : 1;
     const count = Math.min(max, MAX_ITEMS, Math.max(min, prefix.length, items === undefined ? 0 : fromPrompt));
     const out: JsonValue[] = [];
     for (let i = 0; i < count; i++) {
@@ -218,10 +230,25 @@ class Filler {
       let value = this.value(schema, key, depth + 1);
       this.#variant = outer;
       if (s["uniqueItems"] === true && out.some((other) => JSON.stringify(other) === JSON.stringify(value)))
-        value = typeof value === "string" ? `${value} ${i + 1}` : typeof value === "number" ? value + i : value;
+        value = this.#another(value, out, options, i);
       out.push(value);
     }
     return out;
+  }
+
+  /** For an array of unique items, a value other than those of `out`: an enum's next option, the other boolean, a string or number made distinct. */
+  #another(
+    value: JsonValue,
+    out: readonly JsonValue[],
+    options: readonly JsonValue[] | undefined,
+    i: number,
+  ): JsonValue {
+    const taken = new Set(out.map((other) => JSON.stringify(other)));
+    const free = [...(options ?? (typeof value === "boolean" ? [false, true] : []))].find(
+      (option) => !taken.has(JSON.stringify(option)),
+    );
+    if (free !== undefined || options !== undefined || typeof value === "boolean") return free ?? value;
+    return typeof value === "string" ? `${value} ${i + 1}` : typeof value === "number" ? value + i : value;
   }
 
   number(s: Schema, integer: boolean): number {
@@ -245,45 +272,4 @@ class Filler {
     if (fromPrompt.includes(picked)) this.#used.add(picked);
     return picked;
   }
-
-  /** What a local JSON Pointer (`#/$defs/address`) names in the root, or `true` (anything) when nothing. */
-  pointer(ref: string): JsonValue {
-    if (!ref.startsWith("#")) return true;
-    let at: JsonValue = this.root;
-    for (const part of ref.slice(1).split("/").slice(1)) {
-      const name = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
-      if (!isObject(at) || !Object.hasOwn(at, name)) return true;
-      at = at[name]!;
-    }
-    return at;
-  }
-}
-
-/** The type a schema gives its value: the first of a type list that is not `null`, else what its keywords imply. */
-function typeOf(s: Schema): string {
-  const types = Array.isArray(s["type"]) ? s["type"] : s["type"] === undefined ? [] : [s["type"]];
-  const chosen = types.find((type) => type !== "null") ?? types[0];
-  if (typeof chosen === "string") return chosen;
-  if (s["properties"] !== undefined || s["required"] !== undefined) return "object";
-  if (s["items"] !== undefined || s["prefixItems"] !== undefined) return "array";
-  if (s["minimum"] !== undefined || s["maximum"] !== undefined || s["multipleOf"] !== undefined) return "number";
-  return "string";
-}
-
-/** Two schemas as one: `properties` merged, `required` joined, any other keyword of `b` over `a`'s. */
-function merge(a: Schema, b: Schema): Schema {
-  const merged: Schema = { ...a, ...b };
-  if (isObject(a["properties"] ?? null) || isObject(b["properties"] ?? null))
-    merged["properties"] = { ...asObject(a["properties"] ?? null), ...asObject(b["properties"] ?? null) };
-  if (Array.isArray(a["required"]) || Array.isArray(b["required"]))
-    merged["required"] = [...new Set([...list(a["required"]), ...list(b["required"])])];
-  return merged;
-}
-
-function isObject(value: JsonValue | undefined): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function asObject(value: JsonValue): Schema {
-  return isObject(value) ? value : {};
 }

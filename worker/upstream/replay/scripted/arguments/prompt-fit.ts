@@ -1,0 +1,62 @@
+/**
+ * How well a prompt's values fit a tool's parameters, which the tool plan weighs when the prompt
+ * does not name the tool:
+ *
+ * - a **fit**: a required property, or one nested in a required object or in a branch of its
+ *   `oneOf`/`anyOf`, takes a value the prompt gives that its `pattern`, `format`, `enum` or
+ *   `const` picks out ("Pay with my card ending 4242": `method.oneOf[0].kind` is `"card"`, and
+ *   `last4`'s `^\d{4}$` takes `4242`);
+ * - a **hint**: a required property's name says what it holds and the prompt holds one ("Wie ist
+ *   das Wetter in Berlin?" and `city`: a place), which is weaker, and read in any language.
+ *
+ * @module
+ */
+import type { JsonValue } from "../../../../../src/index.ts";
+import { enumNamed, hintOf, list, promptStrings, type Schema } from "./leaf-values.ts";
+import type { PromptValues } from "./prompt-values.ts";
+import { asObject, isObject, SchemaReader } from "./schema-parts.ts";
+
+/** Deepest nesting of objects and branches read. */
+const MAX_DEPTH = 4;
+
+/** Whether the prompt gives a required property of `parameters` (nested ones too) a value its pattern, format, enum or const picks out. */
+export function promptFits(parameters: JsonValue | undefined, values: PromptValues): boolean {
+  if (!isObject(parameters)) return false;
+  const reader = new SchemaReader(parameters);
+  return requiredOf(reader, parameters, 0).some(([key, schema]) => fits(reader, key, schema, values, 0));
+}
+
+/** Whether the prompt holds a value of what a required property's name says it holds: a place, an email, a URL, a date, a path. */
+export function promptSuits(parameters: JsonValue | undefined, values: PromptValues): boolean {
+  if (!isObject(parameters)) return false;
+  const reader = new SchemaReader(parameters);
+  return requiredOf(reader, parameters, 0).some(([key, schema]) => {
+    const hint = hintOf(key);
+    if (hint === undefined || hint === "text" || hint === "name" || hint === "count" || hint === "id") return false;
+    return promptStrings(schema, key, values).some((value) => reader.accepts(value, schema));
+  });
+}
+
+/** The required properties of an object schema (its `allOf` parts' included), resolved. */
+function requiredOf(reader: SchemaReader, schema: JsonValue, depth: number): [string, Schema][] {
+  if (depth > MAX_DEPTH) return [];
+  const s = reader.resolve(schema);
+  const properties = asObject(s["properties"] ?? null);
+  return list(s["required"]).flatMap((key) =>
+    typeof key === "string" && isObject(properties[key] ?? null)
+      ? [[key, reader.resolve(properties[key]!)] as [string, Schema]]
+      : [],
+  );
+}
+
+function fits(reader: SchemaReader, key: string, schema: Schema, values: PromptValues, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  if (Array.isArray(schema["enum"])) return enumNamed(schema["enum"], values);
+  if (typeof schema["const"] === "string") return enumNamed([schema["const"]], values);
+  const nested = [...requiredOf(reader, schema, depth + 1)];
+  for (const branch of [...list(schema["oneOf"]), ...list(schema["anyOf"])])
+    nested.push(...requiredOf(reader, branch, depth + 1));
+  if (nested.some(([k, s]) => fits(reader, k, s, values, depth + 1))) return true;
+  const specific = typeof schema["pattern"] === "string" || typeof schema["format"] === "string";
+  return specific && promptStrings(schema, key, values).some((value) => reader.accepts(value, schema));
+}
