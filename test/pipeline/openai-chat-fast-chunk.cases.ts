@@ -97,15 +97,77 @@ group("OpenAI Chat fast path", (test) => {
     );
   });
 
+  test("chunks of one stream (one envelope, the same text around each literal) read as the full parse reads them", () => {
+    // One envelope, chunk after chunk: what the reader keeps of the last chunk is tried on the next.
+    const ENVELOPE =
+      '{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":';
+    const tail = fc.oneof(
+      fc.constantFrom(
+        ',"logprobs":null,"finish_reason":null}]}',
+        ',"finish_reason":null}]}',
+        ',"logprobs":null,"finish_reason":null}],"usage":null}',
+        ',"logprobs":null,"finish_reason":"stop"}]}',
+        ',"logprobs":null,"finish_reason":null}]} ',
+        ',"logprobs":null,"finish_reason":null}]}}',
+      ),
+      fc
+        .tuple(
+          fc.oneof(literal, anyLiteral, fc.constantFrom('"', '"a', '"\\"', '"a"}x"', '"a"  ')),
+          fc.constantFrom("}", "", "} ", "}}"),
+        )
+        .map(([value, end]) => `,"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":${value}${end}`),
+    );
+    const delta = fc.oneof(
+      fc.oneof(literal, anyLiteral).map((value) => `{"content":${value}}`),
+      fc
+        .tuple(fc.constantFrom("0", "1", "01"), fc.oneof(literal, anyLiteral))
+        .map(([index, value]) => `{"tool_calls":[{"index":${index},"function":{"arguments":${value}}}]}`),
+      fc.constantFrom(
+        '{"content":"a","role":"assistant"}',
+        '{"reasoning_content":"r"}',
+        '{"content":null}',
+        // A fragment followed by what follows a text delta: never read as one.
+        '{"tool_calls":[{"index":0,"function":{"arguments":"a"}',
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(delta, tail), { maxLength: 12 }), (chunks) => {
+        const decodeAll = (prefix: string): unknown[] => {
+          const out: ProviderDelta[] = [];
+          const decoder = new OpenAIChatDecoder((d) => out.push(d));
+          for (const [d, t] of chunks) decoder.decode({ data: prefix + ENVELOPE + d + t });
+          decoder.decode({ data: "[DONE]" });
+          return out.map((d) => (d.type === "error" ? { type: "error", code: d.error.code } : d));
+        };
+        assertEquals(decodeAll(""), decodeAll(" "), JSON.stringify(chunks));
+      }),
+      { seed: 37, numRuns: 600 },
+    );
+  });
+
   test("OpenAI's own chunks, and many of the generated ones, take the fast path", () => {
     const data =
       '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1795737600,"model":"gpt","service_tier":"default","system_fingerprint":"fp_1","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{\\"a"}}]},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"x"}';
     const reader = new FastChunkReader();
-    assertEquals(reader.read(data), { model: "gpt", call: 1, text: '{"a' });
+    const read = (chunk: string) => {
+      const text = reader.read(chunk);
+      return text === undefined ? undefined : { model: reader.model, call: reader.call, text };
+    };
+    assertEquals(read(data), { model: "gpt", call: 1, text: '{"a' });
     // Again with the envelope it keeps, and another envelope after it.
-    assertEquals(reader.read(data), { model: "gpt", call: 1, text: '{"a' });
-    assertEquals(reader.read(data.replace('"gpt"', '"gpt-2"')), { model: "gpt-2", call: 1, text: '{"a' });
-    assertEquals(reader.read(` ${data}`), undefined);
+    assertEquals(read(data), { model: "gpt", call: 1, text: '{"a' });
+    assertEquals(read(data.replace('"gpt"', '"gpt-2"')), { model: "gpt-2", call: 1, text: '{"a' });
+    assertEquals(read(` ${data}`), undefined);
+    // What it keeps of the last chunk (the text before and after its literal) never admits a near miss.
+    assertEquals(read(data.replace('"obfuscation":"x"}', '"obfuscation":"x"} ')), undefined);
+    assertEquals(read(data.replace('"obfuscation":"x"}', '"obfuscation":"x\\"}')), undefined);
+    assertEquals(read(data.replace('"usage":null,"obfuscation":"x"}', '"usage":null}')), {
+      model: "gpt",
+      call: 1,
+      text: '{"a',
+    });
+    assertEquals(read(data.replace('"usage":null,"obfuscation":"x"}', '"usage":null}x"}')), undefined);
+    assertEquals(read(data.replace('{\\"a', "b")), { model: "gpt", call: 1, text: "b" });
     // The property above compares both paths only where the fast one is taken.
     const taken = fc
       .sample(chunkData, { seed: 37, numRuns: 1000 })

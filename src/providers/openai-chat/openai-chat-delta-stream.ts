@@ -57,8 +57,9 @@ export class OpenAIChatDecoder implements ProviderDecoder {
   decode(message: SSEMessage): void {
     const data = message.data;
     if (message.value === undefined && message.event !== "error" && data.charCodeAt(0) === 123) {
-      const fast = this.#fast.read(data);
-      if (fast) return decodeFastChunk(fast.model, fast.call, fast.text, this.#emit, this.#reasoning);
+      const fast = this.#fast;
+      const text = fast.read(data);
+      if (text !== undefined) return decodeFastChunk(fast.model, fast.call, text, this.#emit, this.#reasoning);
     }
     decodeMessage(message, this.#emit, this.#reasoning);
   }
@@ -105,7 +106,7 @@ function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoning
   if (usage) emit({ type: "usage", usage });
 }
 
-/** What {@link decodeChoice} does with a chunk {@link readFastChunk} read: one text delta or argument fragment of choice 0. */
+/** What {@link decodeChoice} does with a chunk {@link FastChunkReader} read: one text delta or argument fragment of choice 0. */
 function decodeFastChunk(
   model: string,
   call: number | undefined,
