@@ -7,6 +7,7 @@
 // by self time.
 //   node bench/load/profile.ts [workload] [N]     (workload of bench/load/harness.ts, default chat-stream; N 300)
 // The profiler slows the isolate (samples every 50 us): read shares, not absolute times.
+import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { buildWorkers, load, startProviders, TOKEN, workloads } from "./harness.ts";
@@ -111,6 +112,8 @@ try {
   const { profile } = await send("Profiler.stop");
   socket.close();
   if (samples.some((s) => !s.ok)) throw new Error("a request failed while profiling");
+  // PROFILE_OUT=<file>: the profile itself too, for Chrome DevTools or a script of your own.
+  if (process.env["PROFILE_OUT"]) writeFileSync(process.env["PROFILE_OUT"], JSON.stringify(profile));
 
   interface Node {
     id: number;
