@@ -117,6 +117,8 @@ export { ToolCallStreamError, type ErrorCode, type StreamErrorInfo } from "./sha
 export type { JsonValue } from "./shared/json.ts";
 export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./shared/standard-schema.ts";
 export type {
+  ApprovalRequest,
+  ApprovalRequestDelta,
   DoneDelta,
   ErrorDelta,
   FinishDelta,
@@ -134,6 +136,7 @@ export type {
 export type {
   AbortEvent,
   AbortReason,
+  ApprovalRequestEvent,
   CompletedToolCallEvent,
   DiscardedToolCall,
   ErrorEvent,

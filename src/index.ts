@@ -1,10 +1,7 @@
 /**
- * tool-call-stream: accumulate streamed LLM tool calls with WHATWG TransformStreams.
- *
- * ```
- * bytes -> SSEDecoderStream -> OpenAIChatDeltaStream -> ToolCallAccumulatorStream -> events
- * ```
- * The root entry holds every stage and provider; the subpaths (`/core`, `/tools`, `/encode`, one per provider) a part each.
+ * tool-call-stream: accumulate streamed LLM tool calls with WHATWG TransformStreams (bytes -> SSEDecoderStream ->
+ * OpenAIChatDeltaStream -> ToolCallAccumulatorStream -> events). The root entry holds every stage and provider; the
+ * subpaths (`/core`, `/tools`, `/encode`, one per provider) a part each.
  *
  * @example
  * ```ts
@@ -66,6 +63,7 @@ export {
 } from "./providers/openai-responses/openai-responses-delta-stream.ts";
 export { SequenceReorderer } from "./providers/openai-responses/sequence-reorderer.ts";
 export { responsesInputItems, responsesToolOutputs } from "./providers/openai-responses/openai-responses-messages.ts";
+export { approvalResponses, type ApprovalAnswer } from "./providers/openai-responses/openai-responses-approvals.ts";
 export { AnthropicDecoder, AnthropicDeltaStream } from "./providers/anthropic/anthropic-delta-stream.ts";
 export { anthropicAssistantMessage, anthropicToolResultMessage } from "./providers/anthropic/anthropic-messages.ts";
 export { GeminiDecoder, GeminiDeltaStream } from "./providers/gemini/gemini-delta-stream.ts";
@@ -262,6 +260,7 @@ export {
 export { ToolCallStreamError, type ErrorCode, type StreamErrorInfo } from "./shared/errors.ts";
 export type { JsonValue } from "./shared/json.ts";
 export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./shared/standard-schema.ts";
+export type { ApprovalRequest, ApprovalRequestDelta } from "./shared/deltas.ts";
 export type {
   DoneDelta,
   ErrorDelta,
@@ -297,4 +296,5 @@ export type {
   ToolCallViolationEvent,
   UsageEvent,
 } from "./shared/events.ts";
+export type { ApprovalRequestEvent } from "./shared/events.ts";
 export type { Timers } from "./shared/timers.ts";

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
+import type { ApprovalRequest, FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
 import type { InvalidToolCall, ToolCall } from "../shared/events.ts";
 
 /** One open call in a {@link AccumulatorSnapshot}: its fields, with the arguments as text. */
@@ -76,6 +76,8 @@ export interface AccumulatorSnapshot {
   closed: boolean;
   /** The calls the provider withdrew so far, once one was. */
   withdrawnToolCalls?: InvalidToolCall[];
+  /** The provider's approval requests so far, once one came. */
+  approvalRequests?: ApprovalRequest[];
   /** The reasoning parts so far (signed, redacted, or reasoning items), once one came. */
   reasoningParts?: ReasoningPart[];
 }

@@ -34,6 +34,15 @@ export function finishEvent(state: AccumulatorState): FinishEvent {
     fields.invalidToolCalls.every((call) => call.providerExecuted) &&
     fields.toolCalls.length + fields.invalidToolCalls.length > 0;
   const toolCalls = clientCalls && (reason === "stop" || state.reason === undefined);
-  const normalized = toolCalls ? "tool-calls" : providerCallsOnly && reason === "tool-calls" ? "stop" : reason;
+  // A turn with approval requests waits on the application's answer, whatever else it holds: a
+  // provider ends it as a normal stop (OpenAI's `completed`), which would end a loop unanswered.
+  const normalized =
+    fields.approvalRequests && (reason === "stop" || reason === "tool-calls" || state.reason === undefined)
+      ? "approval"
+      : toolCalls
+        ? "tool-calls"
+        : providerCallsOnly && reason === "tool-calls"
+          ? "stop"
+          : reason;
   return { type: "finish", reason: normalized, ...fields };
 }

@@ -103,6 +103,9 @@ export class ToolCallAccumulator {
         return this.#onChunk(delta);
       case "tool-call-end":
         return this.#onEnd(delta);
+      case "approval-request":
+        (this.#s.approvalRequests ??= []).push(delta.request);
+        return this.#enqueue({ type: "approval-request", ...delta.request });
       case "finish":
         this.#s.finishSeen = true;
         // The stages normalize the reason; a finish built by hand without one counts as a normal stop.

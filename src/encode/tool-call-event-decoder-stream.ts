@@ -35,6 +35,11 @@ const REQUIRED_FIELDS: Readonly<Record<EventType, readonly (readonly [string, Fi
     ["name", "string"],
     ["error", "object"],
   ],
+  "approval-request": [
+    ["id", "string"],
+    ["name", "string"],
+    ["rawArguments", "string"],
+  ],
   usage: [["usage", "object"]],
   finish: [
     ["reason", "string"],

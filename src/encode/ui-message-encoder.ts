@@ -1,9 +1,8 @@
 import { callKey } from "../shared/call-key.ts";
-import type { FinishReason } from "../shared/deltas.ts";
 import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
 import type { ToolErrorEvent } from "../tools/tool-events.ts";
 import { CallIds, randomId } from "./call-ids.ts";
-import type { UICall, UIMessageEncoderOptions } from "./ui-message-wire.ts";
+import { approvalChunks, UI_FINISH_REASONS, type UICall, type UIMessageEncoderOptions } from "./ui-message-wire.ts";
 import {
   abortError,
   DISCARDED_CALL_MESSAGE,
@@ -30,12 +29,11 @@ import {
  *   calls carry `providerExecuted: true`; a call without an id gets a generated one;
  * - with tools run at the edge (`ToolRunnerStream`, `runToolLoop`): `tool-output-available`
  *   (with `preliminary: true` for a streaming tool's results so far; the final one without it),
- *   `tool-output-error`, `tool-approval-request` (`approvalId` is the call id) and
- *   `tool-output-denied` for a denied call;
+ *   `tool-output-error`, `tool-approval-request` (`approvalId` is the call id), `tool-output-denied`;
+ *   a provider's `approval-request` as a provider-executed tool awaiting approval (`approvalChunks`);
  * - a provider error as `error {errorText}` (the library's message, never the provider's text);
- * - at the end (of the input, or `loop-finish`): `finish-step`, `finish {finishReason}`,
- *   `data: [DONE]`. A cancelled response ends with `abort` and `[DONE]` instead; any other
- *   abort with `error`, then the closing chunks with `finishReason: "error"`.
+ * - at the end (of the input, or `loop-finish`): `finish-step`, `finish {finishReason}` (`UI_FINISH_REASONS`),
+ *   `[DONE]`; a cancelled response with `abort`, `[DONE]`; any other abort with `error`, then those with `error`.
  *
  * Choices other than the first are not shown (the protocol has one message), nor events of a
  * type the encoder does not know.
@@ -59,7 +57,8 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
   #step: number | undefined;
   #part: { kind: "text" | "reasoning"; id: string } | undefined;
   #parts = 0;
-  #finishReason: FinishReason | undefined;
+  /** As the protocol names it. */
+  #finishReason: string | undefined;
   #errorSent = false;
   #ended = false;
 
@@ -128,12 +127,15 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
             out,
           );
         return;
+      case "approval-request":
+        this.#closePart(out);
+        return void out.push(...approvalChunks(event, this.#v5).map(sseData));
       case "error":
         if (event.error.code === "provider-error") this.#error(event.error.message, out);
         return;
       case "finish":
         this.#closePart(out);
-        this.#finishReason = event.reason;
+        this.#finishReason = UI_FINISH_REASONS[event.reason];
         return;
       case "abort":
         return this.#abort(event as AbortEvent, out);

@@ -1,9 +1,12 @@
 /**
- * The AI SDK UI message stream's response headers, the options of its encoder, and a call as
- * the encoder's client knows it.
+ * The AI SDK UI message stream's response headers, the options of its encoder, a call as the
+ * encoder's client knows it, its finish reasons and how it shows a provider's approval request.
  *
  * @module
  */
+import type { FinishReason } from "../shared/deltas.ts";
+import type { ApprovalRequestEvent } from "../shared/events.ts";
+
 /**
  * The response headers of an AI SDK UI message stream: `x-vercel-ai-ui-message-stream: v1`
  * tells `useChat` (`DefaultChatTransport`) the protocol, `x-accel-buffering: no` keeps proxies
@@ -49,4 +52,43 @@ export interface UICall {
   started: boolean;
   /** `tool-input-available` or `tool-input-error` went out. */
   ended: boolean;
+}
+
+/**
+ * The library's finish reasons as the UI message stream's `finish` chunk takes them (the AI SDK's
+ * own: `pause` is `other`, and `approval` a tool step waiting on the user, `tool-calls`).
+ *
+ * @example
+ * ```ts
+ * const chunk = { type: "finish", finishReason: UI_FINISH_REASONS[finish.reason] };
+ * ```
+ */
+export const UI_FINISH_REASONS: Readonly<Record<FinishReason, string>> = {
+  stop: "stop",
+  "tool-calls": "tool-calls",
+  length: "length",
+  "content-filter": "content-filter",
+  pause: "other",
+  approval: "tool-calls",
+  error: "error",
+  other: "other",
+};
+
+/**
+ * A call the provider waits to have approved (OpenAI's MCP approval) as the AI SDK shows one: a
+ * provider-executed dynamic tool whose input is available, then `tool-approval-request` (ai 6+;
+ * ai 5 has no approvals), all under the request's id.
+ *
+ * @example
+ * ```ts
+ * for (const chunk of approvalChunks(event, false)) out.push(sseData(chunk));
+ * ```
+ */
+export function approvalChunks(event: ApprovalRequestEvent, v5: boolean): Record<string, unknown>[] {
+  const call = { toolCallId: event.id, toolName: event.name, providerExecuted: true, dynamic: true };
+  const chunks = [
+    { type: "tool-input-start", ...call },
+    { type: "tool-input-available", ...call, input: event.arguments },
+  ];
+  return v5 ? chunks : [...chunks, { type: "tool-approval-request", approvalId: event.id, toolCallId: event.id }];
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { ReasoningPart } from "../shared/deltas.ts";
+import type { ApprovalRequest, ReasoningPart } from "../shared/deltas.ts";
 import type { ToolCall } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 
@@ -20,6 +20,8 @@ export interface AssistantTurn {
   toolCalls: readonly ToolCall[];
   /** The reasoning parts, in order: Anthropic uses its signed and redacted blocks, OpenAI Responses its reasoning items; the others ignore them. */
   reasoningParts?: readonly ReasoningPart[] | undefined;
+  /** The provider's approval requests (OpenAI Responses' MCP approvals): OpenAI Responses sends them back, after the calls; the others have none. */
+  approvalRequests?: readonly ApprovalRequest[] | undefined;
 }
 
 /** The outcome of running one call. */

@@ -33,9 +33,20 @@ export interface Usage {
 /**
  * Normalized reason a response finished. The provider's value is kept as `rawReason`. `pause`:
  * the provider paused a long turn of its own tools (Anthropic `pause_turn`); send the turn back as
- * it is, with no new user message, and it continues (`runToolLoop` does).
+ * it is, with no new user message, and it continues (`runToolLoop` does). `approval`: the provider
+ * waits for the application to approve or deny calls it would run itself (OpenAI Responses
+ * `mcp_approval_request`, listed in the finish's `approvalRequests`); send the turn back with an
+ * answer to each (`runToolLoop` stops there, as only the application can decide).
  */
-export type FinishReason = "stop" | "tool-calls" | "length" | "content-filter" | "pause" | "error" | "other";
+export type FinishReason =
+  | "stop"
+  | "tool-calls"
+  | "length"
+  | "content-filter"
+  | "pause"
+  | "approval"
+  | "error"
+  | "other";
 
 /**
  * A normalized provider delta: what every provider stage produces and the
@@ -49,6 +60,7 @@ export type ProviderDelta =
   | ReasoningPartDelta
   | ToolCallChunkDelta
   | ToolCallEndDelta
+  | ApprovalRequestDelta
   | FinishDelta
   | UsageDelta
   | ErrorDelta
@@ -198,6 +210,43 @@ export interface ToolCallEndDelta {
    * `fallback` block, which the refusal may have cut off): it is reported as withdrawn, never run.
    */
   withdrawn?: true;
+}
+
+/**
+ * A call the provider would run itself once the application approves it (OpenAI Responses
+ * `mcp_approval_request`): never one the application runs. The next turn sends the request back
+ * (`assistantMessage`) with an answer (`approvalResponses`), approving or denying it.
+ */
+export interface ApprovalRequest {
+  /** The request's id (`mcpr_...`), which the answer names. */
+  id: string;
+  /** The tool the provider would call. */
+  name: string;
+  /** The parsed arguments (empty text is `{}`); `null` when the text is not JSON. */
+  arguments: JsonValue;
+  /** The arguments text exactly as received. */
+  rawArguments: string;
+  /** The label of the MCP server the tool is on, when the provider names one. */
+  serverLabel?: string;
+  /** The provider's item (`responsesItem`), which the next turn sends back. */
+  providerMetadata?: Record<string, unknown>;
+}
+
+/**
+ * The provider asks the application to approve a call it would run itself (OpenAI Responses
+ * `mcp_approval_request`: a remote MCP server's tool whose `require_approval` says so). It is no
+ * call to run: the provider runs it once the next turn approves it.
+ *
+ * @example
+ * ```ts
+ * accumulator.push({ type: "approval-request", request: { id: "mcpr_1", name: "shorten", arguments: { url: "https://example.com" }, rawArguments: '{"url":"https://example.com"}' } });
+ * ```
+ */
+export interface ApprovalRequestDelta {
+  /** The kind of delta: always `approval-request`. */
+  type: "approval-request";
+  /** The request, its arguments parsed by the provider stage. */
+  request: ApprovalRequest;
 }
 
 /** The provider's finish reason for one choice; completes that choice's open calls. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { FinishReason, ReasoningPart, Usage } from "./deltas.ts";
+import type { ApprovalRequest, FinishReason, ReasoningPart, Usage } from "./deltas.ts";
 import type { StreamErrorInfo } from "./errors.ts";
 import type { JsonRepair, JsonValue } from "./json.ts";
 
@@ -102,6 +102,7 @@ export type ToolCallEvent =
   | CompletedToolCallEvent
   | InvalidToolCallEvent
   | ToolCallViolationEvent
+  | ApprovalRequestEvent
   | UsageEvent
   | FinishEvent
   | ErrorEvent
@@ -128,11 +129,10 @@ export interface ReasoningDeltaEvent {
 }
 
 /**
- * A reasoning block completed, with what the provider needs back on the next turn (Anthropic's
- * signature or redacted data, a Responses reasoning item's id and encrypted content), emitted
- * where the provider ended the block: after its text's `reasoning-delta`s and before what follows
- * it, so that an encoder of another protocol can close the block with its signature in place
- * (the `finish` lists the same parts again, for the next turn's messages).
+ * A reasoning block completed, with what the provider needs back on the next turn (Anthropic's signature or redacted
+ * data, a Responses reasoning item's id and encrypted content), emitted where the provider ended the block: after its
+ * text's `reasoning-delta`s and before what follows it, so that an encoder of another protocol can close the block
+ * with its signature in place (the `finish` lists the same parts again, for the next turn's messages).
  */
 export interface ReasoningPartEvent {
   /** The kind of event: always `reasoning-part`. */
@@ -200,6 +200,9 @@ export interface InvalidToolCallEvent extends InvalidToolCall {
   type: "invalid-tool-call";
 }
 
+/** The provider waits for the application to approve a call it would run itself (OpenAI's MCP approvals): never a `tool-call`. */
+export type ApprovalRequestEvent = ApprovalRequest & { /** Always `approval-request`. */ type: "approval-request" };
+
 /**
  * Why a call's arguments can no longer match its tool's schema, found while they streamed: what a
  * `tool-call-violation` event carries (and the `error` of an `abort` of reason `schema-violation`).
@@ -235,11 +238,10 @@ export interface ToolCallViolationEvent {
 }
 
 /**
- * The provider's first report of token usage, as soon as it came: Anthropic (in `message_start`)
- * and Gemini (on each chunk) report the input tokens before any output, so a server can pass them
- * on at once (the Messages encoder puts them in `message_start`); OpenAI, Bedrock, Ollama and
- * Cohere report usage only at the end. Emitted at most once per response, before the `finish`,
- * whose `usage` holds the final counts (later reports only update those).
+ * The provider's first report of token usage, as soon as it came: Anthropic (in `message_start`) and Gemini (on each
+ * chunk) report the input tokens before any output, so a server can pass them on at once (the Messages encoder puts
+ * them in `message_start`); OpenAI, Bedrock, Ollama and Cohere report usage only at the end. Emitted at most once per
+ * response, before the `finish`, whose `usage` holds the final counts (later reports only update those).
  */
 export interface UsageEvent {
   /** The kind of event: always `usage`. */
@@ -265,6 +267,8 @@ export interface FinishEvent {
    * `invalid-tool-call`, is in neither list above, and is not to be run, answered or sent back.
    */
   withdrawnToolCalls?: InvalidToolCall[];
+  /** The calls the provider waits for the application to approve or deny (reason `approval`): answer each (`approvalResponses`). */
+  approvalRequests?: ApprovalRequest[];
   /** The visible text of the first choice. */
   text: string;
   /** The reasoning text of the first choice. */

@@ -21,7 +21,13 @@ export type LoopFinishReason =
   /** The `call` for a step threw or rejected. */
   | "call-failed"
   /** The `signal` fired. */
-  | "cancelled";
+  | "cancelled"
+  /**
+   * A step ended waiting for the application to approve or deny calls the provider would run
+   * (`finish.approvalRequests`, OpenAI Responses' MCP approvals): `messages` holds that turn (and
+   * the results of any calls it ran); add the answers (`approvalResponses`) and run a new loop.
+   */
+  | "approval";
 
 /** The last event of a tool loop. */
 export interface LoopFinishEvent {

@@ -68,7 +68,9 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * each tool starts the moment its call completes), then appends the assistant turn and the tool
  * results in the provider's own shape (`assistantMessage`, `toolResultMessages`) and calls the
  * model again, until a step ends without a call to run (a turn the provider paused, Anthropic's
- * `pause_turn`, is sent back as it is and goes on) or `maxSteps` calls were made.
+ * `pause_turn`, is sent back as it is and goes on), a step waits for the application to approve
+ * calls the provider would run (OpenAI Responses' MCP approvals: `loop-finish` of reason
+ * `approval`, never run nor answered by the loop), or `maxSteps` calls were made.
  *
  * Every event of every step comes out of one stream tagged with its `step` (from 1); each step
  * ends with `step-finish` (the messages it adds) and the loop with one `loop-finish` (why, and the
@@ -192,6 +194,7 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
       toolCalls: calls,
       reasoning: turn.reasoning,
       reasoningParts: terminal?.type === "finish" ? terminal.reasoningParts : undefined,
+      approvalRequests: terminal?.type === "finish" ? terminal.approvalRequests : undefined,
     });
     const added: unknown[] = Array.isArray(assistant) ? [...assistant] : [assistant];
     if (own.length > 0) added.push(...toolResultMessages(provider, record.results(own)));
@@ -199,7 +202,9 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     out.enqueue({ type: "step-finish", step, messages: added });
     // A paused turn (Anthropic `pause_turn`) continues when sent back as it is.
     const paused = terminal?.type === "finish" && terminal.reason === "pause";
-    if (own.length === 0 && !paused) finish(out, "no-tool-calls");
+    // Calls the provider waits to have approved: only the application can answer them.
+    if (terminal?.type === "finish" && terminal.reason === "approval") finish(out, "approval");
+    else if (own.length === 0 && !paused) finish(out, "no-tool-calls");
     else if (controller.signal.aborted) finish(out, "cancelled");
     else if (step >= maxSteps) finish(out, "max-steps");
   }

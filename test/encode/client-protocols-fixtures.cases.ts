@@ -42,7 +42,10 @@ group("OpenAIChatEncoder over every recorded stream", (test) => {
             : undefined;
         assertEquals(
           choice?.finishReason,
-          called ?? { length: "length", "content-filter": "content_filter", other: "stop" }[finish.reason as string],
+          called ??
+            { length: "length", "content-filter": "content_filter", other: "stop", approval: "stop" }[
+              finish.reason as string
+            ],
         );
         assertEquals(reading.usage !== undefined, finish.usage !== undefined, "a usage chunk when usage is known");
       }
@@ -110,7 +113,9 @@ group("UIMessageEncoder over every recorded stream", (test) => {
         expected,
       );
       const last = events.at(-1)!;
-      if (last.type === "finish") assertEquals(reading.finishReason, last.reason);
+      // The AI SDK's reasons: a paused turn is `other`, one waiting for approvals `tool-calls`.
+      const uiReason = (reason: string): string => ({ pause: "other", approval: "tool-calls" })[reason] ?? reason;
+      if (last.type === "finish") assertEquals(reading.finishReason, uiReason(last.reason));
       else assertEquals([reading.finishReason, reading.errors.length], ["error", 1]);
       if (failed(events)) assert(reading.errors.length === 1, "one error chunk for a failed response");
     });

@@ -4,6 +4,7 @@ import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
+import { approvalRequestOf } from "./openai-responses-approvals.ts";
 import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
 import { RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
 import { ResponsesFastDelta } from "./responses-fast-delta.ts";
@@ -43,7 +44,9 @@ const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_
  * (`{ type: "program", caller_id }`), kept on the call's `providerMetadata.responsesItem`, and the
  * `program` item that made it (its `code` and the `fingerprint` that "must be round-tripped") on
  * its `providerMetadata.responsesProgram`: the next turn sends the program item back before its
- * calls, and each call with its caller.
+ * calls, and each call with its caller. An `mcp_approval_request` item (a remote MCP tool OpenAI
+ * runs only once the application approves it) is an `approval-request` delta at its
+ * `output_item.done`, never a call.
  *
  * @example
  * ```ts
@@ -240,6 +243,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const index = this.#indexOf(event);
     if (index !== undefined && this.#builtIns.done(item, index)) return;
     const id = nonEmptyString(item["id"]);
+    const request = item["type"] === "mcp_approval_request" && approvalRequestOf(item);
+    if (request) return this.#emit({ type: "approval-request", request });
     if (item["type"] === "program") return void this.#programs.set(String(item["call_id"]), { responsesProgram: item });
     if (item["type"] === "reasoning" && id !== undefined) {
       const encryptedContent = nonEmptyString(item["encrypted_content"]);

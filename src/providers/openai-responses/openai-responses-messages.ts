@@ -1,6 +1,7 @@
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
+import { approvalRequestItem } from "./openai-responses-approvals.ts";
 
 /**
  * OpenAI Responses: the input items that replay the turn: its `reasoning` items (from
@@ -10,7 +11,8 @@ import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
  * `shell_call` with its `action`, `local_shell_call`, a client `tool_search_call` with its
  * `arguments`), and an `mcp_call`, which OpenAI ran, with
  * its output. A call a program made (programmatic tool calling) goes back with its `caller`, after
- * the `program` item that made it, once, with its `fingerprint`.
+ * the `program` item that made it, once, with its `fingerprint`. The turn's approval requests go
+ * last, as `mcp_approval_request` items, for the answers of `approvalResponses` to follow.
  *
  * @example
  * ```ts
@@ -60,6 +62,7 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
             },
       );
   }
+  for (const request of turn.approvalRequests ?? []) items.push(approvalRequestItem(request));
   return items;
 }
 

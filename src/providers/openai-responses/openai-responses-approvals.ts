@@ -1,0 +1,89 @@
+import type { ApprovalRequest } from "../../shared/deltas.ts";
+import type { JsonValue } from "../../shared/json.ts";
+import { isRecord } from "../../shared/values.ts";
+
+/**
+ * An `mcp_approval_request` output item as the library's request: a remote MCP tool OpenAI calls
+ * only once the application approves it (the `mcp` tool's `require_approval`). Its arguments are
+ * JSON text, parsed here (empty is `{}`; text that is not JSON is `null`, `rawArguments` keeps it);
+ * the item itself is its `providerMetadata.responsesItem`. Undefined for an item without an id or a name.
+ *
+ * @example
+ * ```ts
+ * const request = approvalRequestOf({ type: "mcp_approval_request", id: "mcpr_1", name: "shorten", arguments: "{}", server_label: "links" });
+ * ```
+ */
+export function approvalRequestOf(item: Record<string, unknown>): ApprovalRequest | undefined {
+  const { id, name, arguments: text = "", server_label: label } = item;
+  if (typeof id !== "string" || typeof name !== "string" || typeof text !== "string") return undefined;
+  let parsed: JsonValue;
+  try {
+    parsed = JSON.parse(text.trim() || "{}") as JsonValue;
+  } catch {
+    parsed = null; // not JSON: the request keeps its text
+  }
+  return {
+    id,
+    name,
+    arguments: parsed,
+    rawArguments: text,
+    ...(typeof label === "string" ? { serverLabel: label } : {}),
+    providerMetadata: { responsesItem: item },
+  };
+}
+
+/**
+ * A request as the input item the next turn sends back before its answer (OpenAI matches the
+ * answer's `approval_request_id` to it when the conversation is passed back whole rather than by
+ * `previous_response_id`): `mcp_approval_request` with its id, server label, name and arguments.
+ *
+ * @example
+ * ```ts
+ * input.push(approvalRequestItem(finish.approvalRequests![0]!));
+ * ```
+ */
+export function approvalRequestItem(
+  request: Pick<ApprovalRequest, "id" | "name" | "rawArguments" | "serverLabel" | "providerMetadata">,
+): Record<string, unknown> {
+  const item = request.providerMetadata?.["responsesItem"];
+  const label = request.serverLabel ?? (isRecord(item) ? item["server_label"] : undefined);
+  return {
+    type: "mcp_approval_request",
+    id: request.id,
+    server_label: typeof label === "string" ? label : "",
+    name: request.name,
+    arguments: request.rawArguments,
+  };
+}
+
+/** The application's answer to one {@link ApprovalRequest}. */
+export interface ApprovalAnswer {
+  /** The request answered (its `id` is enough). */
+  readonly request: Pick<ApprovalRequest, "id">;
+  /** Whether the provider may run the call. */
+  readonly approve: boolean;
+  /** Why, for the model (optional). */
+  readonly reason?: string | undefined;
+}
+
+/**
+ * The answers to a turn's approval requests as OpenAI Responses input items,
+ * `mcp_approval_response` (`approval_request_id`, `approve`, `reason` when given), which go after
+ * the turn's items (`assistantMessage("openai-responses", finish)` sends the requests back): on
+ * that next request OpenAI runs each approved call (an `mcp_call` item) and tells the model of
+ * each denied one.
+ *
+ * @example
+ * ```ts
+ * input.push(...assistantMessage("openai-responses", finish));
+ * input.push(...approvalResponses(finish.approvalRequests!.map((request) => ({ request, approve: request.name !== "delete_all" }))));
+ * ```
+ */
+export function approvalResponses(answers: readonly ApprovalAnswer[]): Record<string, unknown>[] {
+  return answers.map(({ request, approve, reason }) => ({
+    type: "mcp_approval_response",
+    approval_request_id: request.id,
+    approve,
+    ...(reason !== undefined ? { reason } : {}),
+  }));
+}
