@@ -1,12 +1,14 @@
-/** The field each joinable event type carries its fragment in (a Map: no inherited keys). */
-const FRAGMENT_KEY: ReadonlyMap<string, string> = new Map([
-  ["text-delta", "text"],
-  ["reasoning-delta", "text"],
-  ["tool-call-delta", "argumentsDelta"],
-]);
+/** The field each joinable event type carries its fragment in; `undefined`: not joinable. */
+function fragmentKey(type: string): string | undefined {
+  return type === "tool-call-delta"
+    ? "argumentsDelta"
+    : type === "text-delta" || type === "reasoning-delta"
+      ? "text"
+      : undefined;
+}
 
 /** Fields that describe the text so far, not the fragment: the later event's value holds for the joined one. */
-const STATE_KEYS = new Set(["closed", "partialArguments"]);
+const isState = (name: string): boolean => name === "closed" || name === "partialArguments";
 
 /**
  * A batch of ready events with each run of adjacent fragments of one stream joined into one event:
@@ -35,36 +37,55 @@ export function joinDeltas<E extends { readonly type: string }>(events: readonly
   let joined: E[] | undefined;
   for (let at = 0; at < events.length; at++) {
     const event = events[at]!;
-    const key = FRAGMENT_KEY.get(event.type);
-    let end = at + 1;
-    if (key !== undefined) while (end < events.length && sameStream(event, events[end]!, key)) end++;
-    if (key === undefined || end === at + 1) {
+    const key = fragmentKey(event.type);
+    const end = key === undefined ? at + 1 : runEnd(events, at, key);
+    if (end === at + 1) {
       joined?.push(event);
       continue;
     }
     joined ??= events.slice(0, at);
     let text = "";
-    for (let part = at; part < end; part++) text += (events[part] as Record<string, unknown>)[key] as string;
-    joined.push({ ...events[end - 1]!, [key]: text });
+    for (let part = at; part < end; part++) text += (events[part] as Record<string, unknown>)[key!] as string;
+    joined.push({ ...events[end - 1]!, [key!]: text });
     at = end - 1;
   }
   return joined ?? events;
 }
 
-/** `b` continues `a`'s stream: the same type, fragments of text, and the same value of every other field. */
-function sameStream(a: { readonly type: string }, b: { readonly type: string }, key: string): boolean {
-  if (a.type !== b.type) return false;
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  if (typeof left[key] !== "string" || typeof right[key] !== "string") return false;
+/**
+ * The end of the run of fragments that starts at `events[at]`: the index of the first event after
+ * it that does not continue its stream (the same type, a string in `key`, the same value of every
+ * other field, no field more or less). The first event's fields are read once, not once per
+ * event after it: each later one costs a load per field and a count of its keys.
+ */
+function runEnd(events: readonly { readonly type: string }[], at: number, key: string): number {
+  const first = events[at] as Record<string, unknown>;
+  if (typeof first[key] !== "string" || at + 1 === events.length) return at + 1;
+  const names: string[] = [];
+  const values: unknown[] = [];
   let keys = 0;
-  for (const name in left) {
+  for (const name in first) {
     keys++;
-    if (name === key || STATE_KEYS.has(name)) continue;
-    const value = left[name];
+    if (name === key || isState(name)) continue;
+    const value = first[name];
     // Only primitives are compared: a field holding an object (unknown to this function) ends the run.
-    if (value !== right[name] || (typeof value === "object" && value !== null) || !(name in right)) return false;
+    if (typeof value === "object" && value !== null) return at + 1;
+    names.push(name);
+    values.push(value);
   }
-  for (const _name in right) keys--;
-  return keys === 0;
+  let end = at + 1;
+  for (; end < events.length; end++) {
+    const next = events[end] as Record<string, unknown>;
+    if (typeof next[key] !== "string") break;
+    let same = true;
+    for (let i = 0; i < names.length && same; i++) {
+      const value = values[i];
+      same = next[names[i]!] === value && (value !== undefined || names[i]! in next);
+    }
+    if (!same) break;
+    let count = 0;
+    for (const _name in next) count++;
+    if (count !== keys) break;
+  }
+  return end;
 }

@@ -88,6 +88,110 @@ group("joinDeltas", (test) => {
     assertEquals(joinDeltas([delta("{"), b]).length, 2, "one without partial arguments does not join one with");
   });
 
+  test("any events: two fragments join exactly when they have the same type, a text, and the same value of every other field", () => {
+    // The rule spelled out pair by pair, against the first fragment of the run.
+    const continues = (a: Record<string, unknown>, b: Record<string, unknown>, key: string): boolean => {
+      if (a["type"] !== b["type"] || typeof a[key] !== "string" || typeof b[key] !== "string") return false;
+      const names = Object.keys(a);
+      if (names.length !== Object.keys(b).length) return false;
+      return names.every((name) => {
+        if (name === key || name === "closed" || name === "partialArguments") return true;
+        const value = a[name];
+        return Object.hasOwn(b, name) && value === b[name] && (typeof value !== "object" || value === null);
+      });
+    };
+    const expected = (events: Record<string, unknown>[]): unknown[] => {
+      const out: unknown[] = [];
+      for (let at = 0; at < events.length; at++) {
+        const type = events[at]!["type"];
+        const key =
+          type === "tool-call-delta"
+            ? "argumentsDelta"
+            : type === "text-delta" || type === "reasoning-delta"
+              ? "text"
+              : "";
+        let end = at + 1;
+        while (key && end < events.length && continues(events[at]!, events[end]!, key)) end++;
+        if (end === at + 1) out.push(events[at]);
+        else
+          out.push({
+            ...events[end - 1],
+            [key]: events
+              .slice(at, end)
+              .map((e) => e[key])
+              .join(""),
+          });
+        at = end - 1;
+      }
+      return out;
+    };
+    // Events that differ from one base in a field or two (a value changed, a field added or left
+    // out), so that nearly equal neighbours are common.
+    const FIELDS = [
+      "type",
+      "index",
+      "id",
+      "argumentsDelta",
+      "text",
+      "closed",
+      "partialArguments",
+      "choice",
+      "step",
+      "other",
+    ];
+    const value = fc.constantFrom<unknown>(
+      0,
+      1,
+      "a",
+      "{",
+      undefined,
+      null,
+      true,
+      { o: 1 },
+      "tool-call-delta",
+      "text-delta",
+    );
+    const change = fc.tuple(fc.constantFrom(...FIELDS), fc.oneof(value, fc.constant("delete")));
+    // A field holding an object ends a run even when the neighbour holds the very same one.
+    const SHARED = { o: 1 };
+    const base: Record<string, unknown> = {
+      type: "tool-call-delta",
+      index: 0,
+      id: "call_1",
+      argumentsDelta: "{",
+      closed: false,
+    };
+    const events = fc
+      .array(
+        fc.tuple(
+          fc.constantFrom(
+            base,
+            { ...base, providerMetadata: SHARED },
+            { type: "text-delta", text: "x" },
+            { type: "reasoning-delta", text: "y", choice: 1 },
+          ),
+          fc.array(change, { maxLength: 2 }),
+        ),
+        { maxLength: 12 },
+      )
+      .map((list) =>
+        list.map(([from, changes]) => {
+          const event: Record<string, unknown> = { ...from };
+          for (const [name, to] of changes) {
+            if (to === "delete") delete event[name];
+            else event[name] = to;
+          }
+          return event;
+        }),
+      );
+    fc.assert(
+      fc.property(events, (list) => {
+        assertEquals(joinDeltas(list as unknown as EncodableEvent[]), expected(list));
+      }),
+      { seed: 37, numRuns: 2000 },
+    );
+  });
+
   test("any batching of a recording: joined frames read back to the same text, calls and order of everything else", async () => {
     await fc.assert(
       fc.asyncProperty(
