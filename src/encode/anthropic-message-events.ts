@@ -3,6 +3,7 @@ import type { ReasoningPart, Usage } from "../shared/deltas.ts";
 import type { AbortEvent, FinishEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
+import { isAnthropicBlock } from "../providers/anthropic/anthropic-messages.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { CallIds, randomId } from "./call-ids.ts";
 import {
@@ -127,7 +128,11 @@ export class AnthropicMessageEvents {
   }
 
   #close(block: SequencedBlock): void {
-    const signature = block.kind === "reasoning" && block.part ? this.#signature(block.part) : undefined;
+    const part =
+      block.kind === "reasoning" || (block.kind === "kept" && !isAnthropicBlock(block.part.block))
+        ? block.part
+        : undefined;
+    const signature = part ? this.#signature(part) : undefined;
     if (signature !== undefined)
       this.#emit({ type: "content_block_delta", index: block.index, delta: { type: "signature_delta", signature } });
     // A withdrawn call (cut off by Anthropic's fallback) went out as Anthropic sent it, but is no call to run.
@@ -180,6 +185,10 @@ function opening(block: SequencedBlock, ids: CallIds): AnthropicContentBlock {
     case "redacted":
       return { type: "redacted_thinking", data: block.part.data };
     case "kept":
+      // Another provider's block (a Gemini Interactions built-in tool's step) is no Messages
+      // block: a thinking block, which carries it in its signature when the `signature` option
+      // gives one (a client sends a thinking block back unchanged).
+      if (!isAnthropicBlock(block.part.block)) return { type: "thinking", thinking: "", signature: "" };
       // Whole at its start, as the SDK's MessageStream keeps a block: it goes back as it came.
       return { ...block.part.block } as AnthropicContentBlock;
     case "call": {

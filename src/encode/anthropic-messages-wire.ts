@@ -24,7 +24,9 @@ export interface AnthropicMessagesEncoderOptions {
   /**
    * The `signature` of the thinking block a reasoning part becomes: a server that wants another
    * provider's opaque reasoning state back on the next turn (an OpenAI Responses item's
-   * encrypted content) encodes it here, since Messages clients send thinking blocks back unchanged.
+   * encrypted content, a Gemini Interactions built-in tool's step kept as a `block` part) encodes
+   * it here, since Messages clients send thinking blocks back unchanged. A `block` part that is not
+   * Anthropic's (`compaction`, `fallback`, which go whole) becomes such a thinking block.
    * @defaultValue a signed part's own `signature`; nothing for other parts
    */
   signature?: ((part: ReasoningPart) => string | undefined) | undefined;

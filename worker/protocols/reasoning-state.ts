@@ -45,12 +45,15 @@ export function unsealPart(value: string): ReasoningPart | undefined {
 }
 
 /**
- * The `signature` option of the Messages encoder: Anthropic's own, an OpenAI item sealed, and the
- * reasoning field of a Chat Completions thinking model (DeepSeek's `reasoning_content`) sealed.
+ * The `signature` option of the Messages encoder: Anthropic's own, an OpenAI item sealed, the
+ * reasoning field of a Chat Completions thinking model (DeepSeek's `reasoning_content`) sealed,
+ * and a Gemini Interactions built-in tool's step (a `block` part) sealed.
  */
 export function messagesSignature(part: ReasoningPart): string | undefined {
   if (part.type === "signed") return part.signature;
-  if (part.type === "field") return sealPart(part);
+  // A `field` part, and a `block` part the encoder writes as a thinking block (a Gemini
+  // Interactions built-in tool's step; Anthropic's own blocks go whole and never come here).
+  if (part.type === "field" || part.type === "block") return sealPart(part);
   return part.type === "item" && part.encryptedContent !== undefined ? sealPart(part) : undefined;
 }
 

@@ -11,6 +11,7 @@
  * @module
  */
 import type { EncodableEvent, JsonValue } from "../../src/index.ts";
+import { interactionsStepParts } from "./interactions-steps.ts";
 
 /** The mark of a Gemini call's id, and of a Gemini Interactions call's. */
 const MARK = "__ts_";
@@ -159,11 +160,15 @@ export function carrySignatures(
   );
 }
 
-/** The events of `provider` with what the agent protocols need on top: Gemini's signatures carried in call ids. */
+/**
+ * The events of `provider` with what the agent protocols need on top: Gemini's signatures carried
+ * in call ids, and Gemini Interactions' built-in tool steps as `block` parts (./interactions-steps.ts).
+ */
 export function agentBatches(
   provider: string,
   batches: ReadableStream<readonly EncodableEvent[]>,
 ): ReadableStream<readonly EncodableEvent[]> {
   const carrier = Object.hasOwn(CARRIERS, provider) ? CARRIERS[provider] : undefined;
-  return carrier ? carrySignatures(batches, carrier) : batches;
+  const carried = carrier ? carrySignatures(batches, carrier) : batches;
+  return provider === "gemini-interactions" ? interactionsStepParts(carried) : carried;
 }

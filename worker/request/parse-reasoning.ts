@@ -70,7 +70,8 @@ export function budgetAt(value: unknown, path: string): number {
  * One of an assistant message's `reasoning_parts`, as the stream's `finish.reasoningParts` gave
  * it (`{type: "signed", text, signature}`, `{type: "redacted", data}`,
  * `{type: "item", id, encryptedContent?, summary?}`, `{type: "field", field, value}` or
- * `{type: "block", block}` with an Anthropic `compaction` or `fallback` block), or a 400 naming
+ * `{type: "block", block}` with an Anthropic `compaction` or `fallback` block or a Gemini
+ * Interactions built-in tool's step), or a 400 naming
  * `path`.
  */
 export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
@@ -124,10 +125,28 @@ function fieldPart(value: Record<string, unknown>, at: (field: string) => string
 /** The block types a `{type: "block"}` part may carry: Anthropic's, sent back to it as they came. */
 const KEPT_BLOCKS: ReadonlySet<unknown> = new Set(["compaction", "fallback"]);
 
-/** A kept Anthropic block (`compaction`, `fallback`) as it came, or a 400 naming `path`. */
+/**
+ * A Gemini Interactions built-in tool's step (`google_search_call`, `code_execution_result`,
+ * `mcp_server_tool_call`, ...: a `*_call` or `*_result` step but the client's own function steps),
+ * which goes back to the Interactions API in its place.
+ */
+const isInteractionsStep = (type: unknown): boolean =>
+  typeof type === "string" &&
+  /^[a-z][a-z0-9_]*_(call|result)$/.test(type) &&
+  type !== "function_call" &&
+  type !== "function_result";
+
+/**
+ * A kept block as it came: Anthropic's (`compaction`, `fallback`), or a Gemini Interactions
+ * built-in tool's step; else a 400 naming `path`.
+ */
 export function keptBlockAt(value: unknown, path: string): { [key: string]: JsonValue } {
-  if (!isObject(value) || !KEPT_BLOCKS.has(own(value, "type")))
-    throw invalidField(path, `\`${path}\` must be a compaction or fallback block.`);
+  const type = isObject(value) ? own(value, "type") : undefined;
+  if (!KEPT_BLOCKS.has(type) && !isInteractionsStep(type))
+    throw invalidField(
+      path,
+      `\`${path}\` must be a compaction or fallback block, or an Interactions built-in tool's step.`,
+    );
   return value as { [key: string]: JsonValue };
 }
 

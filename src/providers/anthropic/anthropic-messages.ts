@@ -1,6 +1,19 @@
 import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
 
 /**
+ * One of Anthropic's blocks that go back whole (`compaction`, `fallback`); another provider's
+ * kept block (a Gemini Interactions built-in tool's step) is not Anthropic's to take.
+ *
+ * @example
+ * ```ts
+ * isAnthropicBlock({ type: "fallback" }); // true
+ * isAnthropicBlock({ type: "google_search_call" }); // false
+ * ```
+ */
+export const isAnthropicBlock = (block: { readonly [key: string]: unknown }): boolean =>
+  block["type"] === "compaction" || block["type"] === "fallback";
+
+/**
  * The `caller` a `tool_use` came with (programmatic tool calling: the model, or a code execution
  * tool by id), kept on the call's `providerMetadata`, to echo on the next turn.
  *
@@ -37,7 +50,7 @@ export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, u
   for (const part of turn.reasoningParts ?? []) {
     if (part.type === "redacted") content.push({ type: "redacted_thinking", data: part.data });
     else if (part.type === "signed") content.push({ type: "thinking", thinking: part.text, signature: part.signature });
-    else if (part.type === "block") content.push(part.block);
+    else if (part.type === "block" && isAnthropicBlock(part.block)) content.push(part.block);
   }
   if (turn.text) content.push({ type: "text", text: turn.text });
   for (const call of own(turn.toolCalls))

@@ -14,7 +14,7 @@ import {
 } from "../request.ts";
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
-import { callerOf } from "./anthropic-messages.ts";
+import { callerOf, isAnthropicBlock } from "./anthropic-messages.ts";
 import { anthropicToolDefinitions } from "./anthropic-tools.ts";
 
 /** The Messages API requires `max_tokens`; this is used when the request gives none. */
@@ -92,7 +92,7 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
 function thinkingBlocks(parts: readonly ReasoningPart[] | undefined): Fields[] {
   return (parts ?? []).flatMap((part): Fields[] => {
     if (part.type === "signed") return [{ type: "thinking", thinking: part.text, signature: part.signature }];
-    if (part.type === "block") return [part.block];
+    if (part.type === "block") return isAnthropicBlock(part.block) ? [part.block] : [];
     return part.type === "redacted" ? [{ type: "redacted_thinking", data: part.data }] : [];
   });
 }

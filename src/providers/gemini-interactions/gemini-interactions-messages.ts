@@ -2,7 +2,7 @@ import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { asObject } from "../request.ts";
-import { isServerCall } from "./gemini-interactions-server-steps.ts";
+import { isServerCall, isServerStep } from "./gemini-interactions-server-steps.ts";
 import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
 
 /**
@@ -75,19 +75,23 @@ export function functionResultStep(
   };
 }
 
-/** The turn's signed reasoning as `thought` steps; other kinds of parts are other providers'. */
+/**
+ * The turn's signed reasoning as `thought` steps, and the built-in tools' steps a client carried
+ * back as `block` parts (a Worker's client protocol), each in its place among them; other kinds
+ * of parts (and other providers' blocks) are other providers'.
+ */
 export function thoughtSteps(parts: readonly ReasoningPart[] | undefined): Record<string, unknown>[] {
-  return (parts ?? []).flatMap((part) =>
-    part.type === "signed"
-      ? [
-          {
-            type: "thought",
-            signature: part.signature,
-            ...(part.text !== "" ? { summary: [{ type: "text", text: part.text }] } : {}),
-          },
-        ]
-      : [],
-  );
+  return (parts ?? []).flatMap((part): Record<string, unknown>[] => {
+    if (part.type === "block") return isServerStep(part.block) ? [part.block] : [];
+    if (part.type !== "signed") return [];
+    return [
+      {
+        type: "thought",
+        signature: part.signature,
+        ...(part.text !== "" ? { summary: [{ type: "text", text: part.text }] } : {}),
+      },
+    ];
+  });
 }
 
 /** A call the provider ran, as its stream recorded it: its call step (a server tool's), if it is one. */

@@ -70,7 +70,10 @@ function toSteps(messages: readonly RequestMessage[]): Fields[] {
         ];
       case "assistant": {
         // Thought signatures go back before what they reasoned for, and only with it.
-        const said = message.content !== "" || message.toolCalls.length > 0;
+        const said =
+          message.content !== "" ||
+          message.toolCalls.length > 0 ||
+          (message.reasoningParts ?? []).some((part) => part.type === "block");
         // The built-in tools the provider ran come back as their call and result steps, first.
         const steps = said ? [...serverSteps(message.toolCalls), ...thoughtSteps(message.reasoningParts)] : [];
         if (message.content !== "")

@@ -28,6 +28,17 @@ export const isServerCall = (type: unknown): type is string =>
 const isServerResult = (type: unknown): type is string =>
   typeof type === "string" && type.endsWith("_result") && type !== "function_result";
 
+/**
+ * A built-in tool's step, its call's or its result's (`google_search_call`, `google_search_result`, ...).
+ *
+ * @example
+ * ```ts
+ * isServerStep({ type: "code_execution_result", call_id: "c1", result: "1024" }); // true
+ * ```
+ */
+export const isServerStep = (step: { readonly [key: string]: unknown }): boolean =>
+  isServerCall(step["type"]) || isServerResult(step["type"]);
+
 /** The objects and arrays a step owns (copies of a payload's): merged into in place, not copied again. */
 const owned = new WeakSet<object>();
 
