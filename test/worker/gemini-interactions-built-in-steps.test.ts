@@ -16,7 +16,10 @@ import { allFixtures } from "../support/fixtures.ts";
 import { collect, fromChunks } from "../support/streams.ts";
 import { anthropicSse, textBlock } from "./anthropic-blocks.ts";
 import { workerFetch } from "./client-support.ts";
-import { FakeUpstream, testEnv } from "./support.ts";
+import { readConformingResponse } from "../support/open-responses.ts";
+import { sharedData } from "../support/shared-data.ts";
+import { post } from "./client-support.ts";
+import { FakeUpstream, responses, testEnv, worker } from "./support.ts";
 
 const env = testEnv({ GEMINI_API_KEY: "AIza-test-0123456789", CLIENT_TOKEN: "t" });
 const MODEL = "gemini-interactions/gemini-3-flash-preview";
@@ -113,6 +116,36 @@ describe("Gemini Interactions built-in tool steps through the client protocols",
         ],
       })
       .catch(() => undefined);
+    const turn = await libraryTurn("docs-function-call-with-google-search");
+    expect(upstream.requests[1]?.body["input"]).toEqual([userInput, ...turn, result]);
+  });
+
+  it("/v1/responses stored (previous_response_id): the stored reasoning items carry the steps to the next turn; the items conform to Open Responses", async () => {
+    const upstream = upstreamOf("docs-function-call-with-google-search");
+    const app = worker(upstream);
+    const stored = { ...env, RESPONSES: responses };
+    const tools = [{ type: "function", name: "get_weather", parameters: SCHEMA }];
+    const send = (body: Record<string, unknown>) =>
+      app.call(
+        post("/v1/responses", { model: MODEL, tools, ...body }, { headers: { authorization: "Bearer t" } }),
+        stored,
+      );
+    const answer = await send({ input: PROMPT });
+    let first: Record<string, unknown>;
+    if (sharedData["open-responses"].available) {
+      const { issues, response } = await readConformingResponse(answer);
+      expect(issues).toEqual([]);
+      first = response!;
+    } else first = (await answer.json()) as Record<string, unknown>;
+    const output = first["output"] as { type: string; call_id?: string }[];
+    expect(output.map((item) => item.type)).toEqual(["reasoning", "reasoning", "reasoning", "function_call"]);
+    const call = output.find((item) => item.type === "function_call")!;
+    await (
+      await send({
+        previous_response_id: first["id"],
+        input: [{ type: "function_call_output", call_id: call.call_id, output: "-12 C" }],
+      })
+    ).text();
     const turn = await libraryTurn("docs-function-call-with-google-search");
     expect(upstream.requests[1]?.body["input"]).toEqual([userInput, ...turn, result]);
   });
