@@ -73,7 +73,10 @@ const KiB = 1024;
 // their payload objects (ResponsesFastDelta, about 600 B gzipped), the most of its `for await` cost.
 export const BUDGET = {
   chain: 7 * KiB,
-  openaiChain: 7.25 * KiB,
+  // Raised from 7.25 KiB in issue 34: the accumulator's hook for OpenAI's parallel wrapper (a
+  // wrapper call held, then replaced by the calls it names; the plug-in, parallel-wrapper.ts, comes
+  // only with tools): 24 B in every chain, OpenAI Chat's 7,418 -> 7,442 B (ef71ade had 6 B left).
+  openaiChain: 7.5 * KiB,
   anthropicChain: 7.5 * KiB,
   responsesChain: 8 * KiB,
   bedrockChain: 8.25 * KiB,

@@ -75,6 +75,7 @@ export { DEFAULT_VALIDATION_TIMEOUT_MS, type ValidationTimeoutOptions } from "./
 // The accumulator's plug-ins: each is bundled only when passed (see ToolCallAccumulatorOptions).
 export { IncrementalJsonParser } from "./json/incremental-json-parser.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
+export { parallelUnwrapper, type CallUnwrapper, type WrapperCall } from "./accumulate/parallel-wrapper.ts";
 export {
   toolSchemaValidator,
   type ToolArgumentsValidator,

@@ -2,6 +2,7 @@ import type { EarlyValidation } from "../schema/early-validation.ts";
 import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import type { ToolArgumentsValidator } from "../schema/tool-schema.ts";
 import type { Repair } from "./arguments-buffer.ts";
+import type { CallUnwrapper } from "./parallel-wrapper.ts";
 
 /** Options of the accumulator. */
 export interface ToolCallAccumulatorOptions {
@@ -53,6 +54,13 @@ export interface ToolCallAccumulatorOptions {
    * @defaultValue none
    */
   earlyValidator?: EarlyValidation | undefined;
+  /**
+   * Plug-in: a call that wraps others (OpenAI's `multi_tool_use.parallel`) is held until it
+   * completes, then replaced by the calls it stands for, each streamed and completed as if sent
+   * alone. (`streamToolCalls` does this for its `tools`.)
+   * @defaultValue none
+   */
+  unwrapper?: CallUnwrapper | undefined;
   /**
    * Deepest nesting of objects and arrays in arguments.
    * @defaultValue 64

@@ -11,11 +11,7 @@ import type { AccumulatorState } from "./accumulator-state.ts";
 import { finishEvent } from "./finish-event.ts";
 import { summary, ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
-/**
- * An accumulator's state and call registry, for the snapshot functions (accumulator-snapshot.ts)
- * only: they live outside the class so that bundles that never snapshot do not carry them. Not
- * exported by the package.
- */
+/** An accumulator's state and registry, for the snapshot functions (outside the class: bundles that never snapshot do not carry them). Not exported by the package. */
 export let accumulatorInternals: (accumulator: ToolCallAccumulator) => {
   state: AccumulatorState;
   registry: ToolCallRegistry;
@@ -27,13 +23,11 @@ export let accumulatorInternals: (accumulator: ToolCallAccumulator) => {
  * {@link ToolCallAccumulatorStream} and `streamToolCalls` are thin wrappers around it.
  *
  * Its core is lean (correlation, limits, completion, `closed`, one `JSON.parse` per call); live
- * partial values, repair and schema checks are plug-ins passed as options, so a bundle holds
- * only those it uses (`streamToolCalls` passes all three).
- *
- * A call completes only on an explicit signal: the provider's end of that call, a finish
- * reason, the end of the response, or the end of input after a finish. When a limit is
- * exceeded it reports an `error` and an `abort`, then calls `onTerminate` so the wrapper stops
- * reading the input.
+ * partial values, repair, schema checks and unwrapping are plug-ins passed as options, so a
+ * bundle holds only those it uses. A call completes only on an explicit signal: the provider's
+ * end of that call, a finish reason, the end of the response, or the end of input after a
+ * finish. Past a limit it reports an `error` and an `abort`, then calls `onTerminate` so the
+ * wrapper stops reading the input.
  *
  * @example
  * ```ts
@@ -159,10 +153,9 @@ export class ToolCallAccumulator {
       }
       call.args.append(fragment);
     }
-    // The start waits for the first argument fragment (or the completion): until then a name
-    // split across fragments may still grow, and the start must carry the whole name.
+    // The start waits for arguments (or the completion): a name split across fragments is whole by then.
     if (!call.started) {
-      if (call.name !== "" && call.args.length > 0) this.#start(call);
+      if (call.name !== "" && call.args.length > 0 && !this.#options.unwrapper?.(call)) this.#start(call);
     } else if (fragment) {
       this.#delta(call, fragment);
     }
@@ -218,6 +211,8 @@ export class ToolCallAccumulator {
   /** Completes a call; `closeTruncated` after a normal finish, `cut` after an abnormal one (`length`, a filter, an error). */
   #complete(call: OpenToolCall, closeTruncated = false, cut = false): void {
     this.#registry.close(call);
+    // A held wrapper pushes the calls it stands for instead, each as if sent alone.
+    if (!call.started && this.#options.unwrapper?.(call, this)) return;
     if (!call.started && call.name !== "") this.#start(call);
     const base: Omit<ToolCall, "arguments"> = summary(call);
     if (call.providerMetadata) base.providerMetadata = call.providerMetadata;
@@ -275,11 +270,7 @@ export class ToolCallAccumulator {
     for (const call of this.#registry.openCalls(choice)) this.#complete(call, normal, finishSeen && !normal);
   }
 
-  /**
-   * The input ended (`done`: with `[DONE]`): finish after the provider's finish, or at `[DONE]`
-   * with no provider error; otherwise abort, discarding what is open (vLLM and llama.cpp send
-   * `[DONE]` after an error that cut a call).
-   */
+  /** The input ended (`done`: with `[DONE]`): finish after the provider's finish, or at `[DONE]` with no provider error; otherwise abort, discarding what is open (vLLM and llama.cpp send `[DONE]` after an error that cut a call). */
   #stop(done: boolean): void {
     const { finishSeen, providerErrorSeen } = this.#s;
     if (finishSeen || (done && !providerErrorSeen)) this.#finish();

@@ -8,7 +8,7 @@ import type { ToolCallChainOptions } from "./tool-call-chain.ts";
 /**
  * The chain's options for `streamToolCalls`' options: each stage given its own, the switches made
  * plug-ins (`partialArguments`, `repair`, the tools' checks: their names, or with the `jsonSchema`
- * plug-in their schemas too) and the steps after the accumulator (timings taken as each event is
+ * plug-in their schemas too; `unwrapParallel`) and the steps after the accumulator (timings taken as each event is
  * made, then the validators, which may hold events back). Throws a `TypeError` for `tools` with
  * `earlyValidation` and no `jsonSchema` plug-in, which the early check needs, for a tool given by
  * a validator without the `validateToolCalls` plug-in, which runs it, and for
@@ -48,6 +48,7 @@ export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChai
     partialParser: partial || undefined,
     repairer: repair || undefined,
     validator: tools && (jsonSchema ? jsonSchema.validator(tools) : declaredToolsValidator(tools)),
+    unwrapper: tools && options.unwrapParallel ? options.unwrapParallel(tools) : undefined,
     earlyValidator:
       tools && options.earlyValidation
         ? jsonSchema?.earlyValidator(tools, { abortOnViolation: options.abortOnViolation, maxDepth })

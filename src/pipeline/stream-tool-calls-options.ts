@@ -1,6 +1,7 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
 import type { Repair } from "../accumulate/arguments-buffer.ts";
 import type { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
+import type { parallelUnwrapper } from "../accumulate/parallel-wrapper.ts";
 import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import type { JsonSchemaPlugin } from "../schema/json-schema-plugin.ts";
 import type { ValidationTimeoutOptions } from "../schema/standard-schema.ts";
@@ -13,7 +14,7 @@ import type { StreamLimits } from "./stream-limits.ts";
 export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>
   extends StreamLimits,
     ValidationTimeoutOptions,
-    Omit<ToolCallAccumulatorOptions, "partialParser" | "repairer" | "validator" | "earlyValidator"> {
+    Omit<ToolCallAccumulatorOptions, "partialParser" | "repairer" | "validator" | "earlyValidator" | "unwrapper"> {
   /**
    * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
    * incrementally in time linear in the arguments by the parser given here,
@@ -62,6 +63,18 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * @defaultValue none (the main entry's: `validateToolCalls`)
    */
   validateToolCalls?: typeof validateToolCalls | undefined;
+  /**
+   * With `tools`, run the calls that a call of OpenAI's undeclared wrapper stands for, with the
+   * plug-in given here, `parallelUnwrapper` (from `tool-call-stream/core`): models sometimes call
+   * `multi_tool_use.parallel` (`parallel` on the Responses API) with `{"tool_uses":
+   * [{"recipient_name": "functions.<tool>", "parameters": {...}}]}` instead of making parallel
+   * calls. The wrapper is held until it completes, then each call it names (every one a declared
+   * tool, or nothing changes) is streamed, checked and completed as if sent alone, with the id
+   * `<wrapper id>_<n>`. The main entry's `streamToolCalls` does this by default (`false` turns it
+   * off); a provider subpath's only when given the plug-in.
+   * @defaultValue the main entry's: `parallelUnwrapper`; a provider subpath's: off
+   */
+  unwrapParallel?: typeof parallelUnwrapper | false | undefined;
   /**
    * The JSON Schema checker of the tools' schemas: pass `jsonSchema` (from
    * `tool-call-stream/schema`) to have each call's final arguments checked against its tool's

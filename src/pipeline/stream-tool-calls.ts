@@ -2,6 +2,7 @@ import type { Repair } from "../accumulate/arguments-buffer.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { TypedToolCallEvent } from "../schema/tool-types.ts";
 import { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
+import { parallelUnwrapper } from "../accumulate/parallel-wrapper.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import { jsonErrorPosition } from "../json/json-error-position.ts";
 import { repairJson } from "../json/json-repair.ts";
@@ -122,8 +123,8 @@ const positionOnly: Repair = (text) => ({ ok: false, position: jsonErrorPosition
 /**
  * The main entry's options with the plug-ins it bundles: `partialArguments: true` is the
  * incremental parser, repair is on unless `repair: false` (which still gives the position of
- * arguments that are not JSON), and the tools given by a validator are run by
- * `validateToolCalls` (a provider subpath's `streamToolCalls` takes each as a plug-in, so that a
+ * arguments that are not JSON), the tools given by a validator are run by `validateToolCalls`,
+ * and a call of OpenAI's parallel wrapper is its calls (`parallelUnwrapper`) (a provider subpath's `streamToolCalls` takes each as a plug-in, so that a
  * bundle holds them only when the app imports them).
  */
 function withPlugins<Options extends StreamToolCallsOptions<readonly ToolDefinition[]>>(options: Options): Options {
@@ -133,5 +134,6 @@ function withPlugins<Options extends StreamToolCallsOptions<readonly ToolDefinit
     partialArguments: options.partialArguments === true ? IncrementalJsonParser : options.partialArguments,
     repair: repair === false ? positionOnly : repair === true || repair === undefined ? repairJson : repair,
     validateToolCalls: options.validateToolCalls ?? validateToolCalls,
+    unwrapParallel: options.unwrapParallel ?? parallelUnwrapper,
   };
 }

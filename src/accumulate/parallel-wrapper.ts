@@ -1,0 +1,84 @@
+import { type ToolDefinition, toolName } from "../schema/tool-definition.ts";
+import type { ProviderDelta } from "../shared/deltas.ts";
+import { withChoice } from "../shared/values.ts";
+
+/** What the unwrapper reads of a call: its name, id, choice and arguments text so far. */
+export interface WrapperCall {
+  /** The tool name the model called. */
+  readonly name: string;
+  /** The call's id (`null` when the provider gave none): the wrapped calls' ids are made from it. */
+  readonly id: string | null;
+  /** The choice it belongs to. */
+  readonly choice: number;
+  /** Its arguments text so far (whole once it completed). */
+  readonly args: { readonly text: string };
+}
+
+/**
+ * Plug-in of the accumulator: a call that wraps others. Asked while the call streams (no
+ * `accumulator`), it says whether the call is held (not started) until it completes; asked at its
+ * completion, it pushes to the accumulator the calls the wrapper stands for, each a whole call
+ * with its end, and says whether it did (if not, the call surfaces as it came).
+ */
+export type CallUnwrapper = (call: WrapperCall, accumulator?: { push(delta: ProviderDelta): void }) => boolean;
+
+/** The names OpenAI models give the wrapper (Chat Completions' `multi_tool_use.parallel`, Responses' `parallel`). */
+const WRAPPERS = new Set(["multi_tool_use.parallel", "parallel"]);
+
+/**
+ * OpenAI models sometimes call a tool nobody declared, `multi_tool_use.parallel` (or `parallel`,
+ * seen from gpt-5 and codex models on the Responses API), whose arguments list the calls they
+ * meant, `{"tool_uses": [{"recipient_name": "functions.get_weather", "parameters": {...}}]}`:
+ * the internal form of parallel calls leaking out. Given the request's tools, such a call of an
+ * undeclared wrapper name whose every entry names a declared tool stands for those calls, which
+ * the accumulator then streams and completes one by one as if the provider had sent them (ids
+ * `<wrapper id>_<n>`); anything else surfaces as it came (an undeclared tool, then). vercel/ai
+ * expands it the same way (its recording issue-19067-parallel-tool-call-wrapper.chunks.txt). The
+ * main entry's `streamToolCalls` passes it by default; a provider subpath's takes it as
+ * `unwrapParallel`.
+ *
+ * @example
+ * ```ts
+ * import { streamToolCalls } from "tool-call-stream/openai-responses";
+ * import { parallelUnwrapper } from "tool-call-stream/core";
+ *
+ * const events = streamToolCalls(response, { tools, unwrapParallel: parallelUnwrapper });
+ * const call = { name: "parallel", id: "call_1", choice: 0, args: { text: '{"tool_uses":[{"recipient_name":"functions.search","parameters":{"q":"x"}}]}' } };
+ * const deltas: ProviderDelta[] = [];
+ * parallelUnwrapper([{ name: "search" }])(call, deltas); // true; deltas: the chunk of call_1_0 (search, {"q":"x"}), its end
+ * ```
+ */
+export function parallelUnwrapper(tools: readonly ToolDefinition[]): CallUnwrapper {
+  const names = new Set(tools.map(toolName));
+  return (call, accumulator) => {
+    const held = WRAPPERS.has(call.name) && !names.has(call.name);
+    if (!accumulator || !held) return held;
+    let value: unknown;
+    try {
+      value = JSON.parse(call.args.text);
+    } catch {
+      return false;
+    }
+    const uses = isObject(value) ? value.tool_uses : undefined;
+    if (!Array.isArray(uses) || uses.length === 0) return false;
+    const deltas: ProviderDelta[] = [];
+    for (const use of uses) {
+      if (!isObject(use) || typeof use.recipient_name !== "string" || !isObject(use.parameters)) return false;
+      const name = use.recipient_name.replace(/^functions\./, "");
+      if (!names.has(name)) return false;
+      // A provider index of its own below 0, which no provider sends: the call gets the next free event index.
+      const index = -1 - deltas.length / 2;
+      const id = `${call.id ?? "call"}_${deltas.length / 2}`;
+      const argumentsDelta = JSON.stringify(use.parameters);
+      deltas.push(
+        withChoice({ type: "tool-call-chunk" as const, index, id, name, argumentsDelta }, call.choice),
+        withChoice({ type: "tool-call-end" as const, index }, call.choice),
+      );
+    }
+    for (const delta of deltas) accumulator.push(delta);
+    return true;
+  };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
