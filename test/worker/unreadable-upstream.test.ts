@@ -2,6 +2,8 @@
 // protocol's shape, never a 200 with an empty completion; one readable payload among bad ones is
 // still an answer.
 import { describe, expect, it } from "vitest";
+import type { EncodableEvent } from "../../src/index.ts";
+import { failUnreadable } from "../../worker/services/payload-tally.ts";
 import { endpoints } from "./endpoint-bodies.ts";
 import { chatChunk, FakeUpstream, liveOpenAI, openAIChunks, testEnv, worker } from "./support.ts";
 
@@ -64,4 +66,41 @@ describe("the agent endpoints (not streamed) over unreadable payloads", () => {
       else expect(JSON.parse(text)).toMatchObject({ error: { code: "upstream_error" } });
     });
   }
+});
+
+describe("failUnreadable (a streamed answer's arrays)", () => {
+  const read = async (batches: EncodableEvent[][]) => {
+    const out: (readonly EncodableEvent[])[] = [];
+    const reader = failUnreadable(
+      new ReadableStream({ start: (c) => (batches.forEach((b) => c.enqueue(b)), c.close()) }),
+    ).getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) out.push(r.value);
+    return out;
+  };
+  const malformed: EncodableEvent = { type: "error", error: { code: "malformed-payload", message: "skipped" } };
+  const finish = {
+    type: "finish",
+    reason: "stop",
+    rawReason: "stop",
+    text: "",
+    toolCalls: [],
+    invalidToolCalls: [],
+  } as unknown as EncodableEvent;
+
+  it("a finish after unreadable payloads only becomes an error and an abort, the events before it in its array kept", async () => {
+    const [batch] = await read([[malformed, malformed, finish]]);
+    expect(batch!.map((e) => e.type)).toEqual(["error", "error", "error", "abort"]);
+    expect(batch!.slice(0, 2)).toEqual([malformed, malformed]);
+    expect(batch![2]).toMatchObject({
+      error: { message: "The provider answered, but none of its payloads could be read." },
+    });
+  });
+
+  it("an array with nothing to replace passes as it is; a finish after a readable payload stays", async () => {
+    const text: EncodableEvent = { type: "text-delta", text: "Hi" };
+    const first = [malformed, text];
+    const batches = await read([first, [finish]]);
+    expect(batches[0]).toBe(first);
+    expect(batches[1]!.map((e) => e.type)).toEqual(["finish"]);
+  });
 });

@@ -72,15 +72,17 @@ export function failUnreadable<E extends EncodableEvent>(
   let said = 0;
   let malformed = 0;
   return mapChunks(batches, (batch): readonly (E | EncodableEvent)[] => {
-    const out: (E | EncodableEvent)[] = [];
-    for (const event of batch) {
+    // A copy only for the array whose finish is replaced: the others (thousands of fragments) pass as they are.
+    let out: (E | EncodableEvent)[] | undefined;
+    for (let i = 0; i < batch.length; i++) {
+      const event = batch[i]!;
       if (SAID.has(event.type)) said++;
       else if (event.type === "error" && (event as { error?: { code?: string } }).error?.code === "malformed-payload")
         malformed++;
-      if (event.type === "finish" && said === 0 && malformed > 0) out.push(...UNREADABLE_END);
-      else out.push(event);
+      if (event.type === "finish" && said === 0 && malformed > 0) (out ??= batch.slice(0, i)).push(...UNREADABLE_END);
+      else out?.push(event);
     }
-    return out;
+    return out ?? batch;
   });
 }
 
