@@ -126,7 +126,14 @@ describe("early_validation and abort_on_violation", () => {
     ];
     const started = await app.call(
       streamRequest(
-        validBody({ tools, early_validation: true, messages: [{ role: "user", content: "Tigers game in Detroit?" }] }),
+        // Named: a recording whose calls the tools' schemas refuse is never picked by its keywords.
+        validBody({
+          tools,
+          early_validation: true,
+          messages: [
+            { role: "user", content: "replay chat-parallel-tool-calls-two-functions: Tigers game in Detroit?" },
+          ],
+        }),
       ),
       env,
     );

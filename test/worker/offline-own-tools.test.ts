@@ -78,7 +78,9 @@ describe("offline, every protocol calls the request's own tool with schema-valid
       expect(finish.toolCalls).toHaveLength(1);
       const call = finish.toolCalls[0]!;
       expectCall(call.name, call.arguments);
-      const id = call.id ?? "call_1";
+      // The event's own id, sent back as it is: null for a provider without call ids (Gemini,
+      // Ollama), which the tool message then names by `name` (a 400 before).
+      const id = call.id;
       messages.push(
         { role: "assistant", content: "", tool_calls: [{ id, name: call.name, arguments: call.arguments }] },
         { role: "tool", tool_call_id: id, name: call.name, content: RESULT },

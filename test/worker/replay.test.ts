@@ -86,20 +86,36 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
     });
   }
 
-  it("a recording plays when the prompt names it, or mentions its keywords and the request declares every tool it calls", () => {
+  it("a recording plays when the prompt names it, or mentions its keywords and the request declares every tool it calls", async () => {
     const recordings = upstreamProviders.openai.recordings;
-    const declared = new Set(["get_capital", "search", "weather"]);
-    expect(pickRecording(recordings, "hello", declared)).toBeUndefined();
-    expect(pickRecording(recordings, "What is the CAPITAL of the UK?", declared)?.name).toBe(
-      "chat-tool-call-gpt-4o-mini-usage",
-    );
+    const tools = ["get_capital", "search", "weather"].map((name) => ({ name, parameters: {} }));
+    const pick = (prompt: string, declared = tools, choice?: { type: string }) =>
+      pickRecording(recordings, prompt, declared, "openai", choice).then((recording) => recording?.name);
+    expect(await pick("hello")).toBeUndefined();
+    expect(await pick("What is the CAPITAL of the UK?")).toBe("chat-tool-call-gpt-4o-mini-usage");
     // Its calls are to a tool the request does not declare: the scripted model answers instead.
-    expect(pickRecording(recordings, "What is the capital of the UK?", new Set(["lookup_country"]))).toBeUndefined();
-    expect(pickRecording(recordings, "Tigers game in Detroit?", new Set(["search"]))).toBeUndefined();
+    expect(await pick("What is the capital of the UK?", [{ name: "lookup_country", parameters: {} }])).toBeUndefined();
+    expect(await pick("Tigers game in Detroit?", [{ name: "search", parameters: {} }])).toBeUndefined();
     // Named, it plays whatever the tools.
-    expect(pickRecording(recordings, "replay chat-tool-call-gpt-4o-mini-usage", new Set())?.name).toBe(
-      "chat-tool-call-gpt-4o-mini-usage",
-    );
+    expect(await pick("replay chat-tool-call-gpt-4o-mini-usage", [])).toBe("chat-tool-call-gpt-4o-mini-usage");
+  });
+
+  it("a recording the request could not have asked for does not play: arguments its schema refuses, values the prompt does not name, a tool_choice", async () => {
+    const city = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    const getWeather = [{ name: "get_weather", parameters: city }];
+    const pick = (provider: keyof typeof upstreamProviders, prompt: string, choice?: { type: string }) =>
+      pickRecording(upstreamProviders[provider].recordings, prompt, getWeather, provider, choice).then((r) => r?.name);
+    // Ollama's recording asks for Tokyo's weather: not the answer to Paris's.
+    expect(await pick("ollama", "What's the weather in Paris?")).toBeUndefined();
+    expect(await pick("ollama", "What's the weather in Tokyo?")).toBe("native-tool-call");
+    expect(await pick("ollama", "What's the weather in Tokyo?", { type: "none" })).toBeUndefined();
+    expect(await pick("ollama", "What's the weather in Tokyo?", { type: "required" })).toBeUndefined();
+    // Anthropic's sends `location`, which this `get_weather` does not take.
+    expect(await pick("anthropic", "What's the weather in Paris, France?")).toBeUndefined();
+    const anyWeather = [{ name: "get_weather", parameters: {} }];
+    expect(
+      await pickRecording(upstreamProviders.anthropic.recordings, "Weather in Paris, France?", anyWeather, "anthropic"),
+    ).toMatchObject({ name: "text-then-tool-use-with-ping" });
   });
 
   it("each recording lists the tools it calls", async () => {

@@ -92,10 +92,11 @@ function parseToolMessage(
   bounds: RequestBounds,
   provider: string,
 ): Message {
-  const id = own(value, "tool_call_id");
+  // null is no id: what the `tool-call` event of a provider without call ids (Gemini, Ollama) carries.
+  const id = own(value, "tool_call_id") ?? undefined;
   const name = own(value, "name");
   if (id !== undefined && typeof id !== "string")
-    throw invalidField(`${path}.tool_call_id`, "`tool_call_id` must be a string.");
+    throw invalidField(`${path}.tool_call_id`, "`tool_call_id` must be a string or null.");
   if (name !== undefined && (typeof name !== "string" || !bounds.toolName.test(name)))
     throw toolNameError(`${path}.name`, bounds);
   if (id === undefined && name === undefined)

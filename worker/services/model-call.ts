@@ -98,8 +98,9 @@ async function openChain(
   const { target, live } = providerTarget(provider, env);
   const { request: sent, names } = withProviderToolNames(streamRequest, provider.toolNames);
   const http = provider.buildRequest(sent, target);
-  // Offline, a request with tools gets the recording its prompt names, or one whose calls are all
-  // to the request's tools and whose keywords the prompt mentions (recording.ts); any other gets
+  // Offline, a request with tools gets the recording its prompt names, or, with tool_choice auto,
+  // one whose calls the request could have asked for: to its tools, valid against their schemas,
+  // their short values and the recording's keywords in the prompt (recording.ts); any other gets
   // the scripted model, which calls the request's own tools with arguments valid against their
   // schemas (scripted/tool-plan.ts), or answers with text. So does one that carries tool results
   // last: the scripted model answers them with text, so a client that runs tools (an agent,
@@ -109,10 +110,12 @@ async function openChain(
   const recording =
     live || answersResults || streamRequest.tools.length === 0
       ? undefined
-      : pickRecording(
+      : await pickRecording(
           provider.recordings,
           lastUserText(streamRequest),
-          new Set(streamRequest.tools.map((tool) => tool.name)),
+          streamRequest.tools,
+          provider.protocol,
+          streamRequest.toolChoice,
         );
   const scripted = !live && recording === undefined;
   const send = scripted

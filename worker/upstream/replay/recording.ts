@@ -1,3 +1,12 @@
+import {
+  checkToolArguments,
+  type JsonValue,
+  type Provider,
+  streamToolCalls,
+  type ToolCall,
+  type ToolSchema,
+} from "../../../src/index.ts";
+
 /** A recorded provider response, replayed by the built-in upstream. */
 export interface Recording {
   /** The fixture's name in shared/fixtures. */
@@ -27,35 +36,82 @@ export function recordingChunks(recording: Recording): Uint8Array[] {
   return recording.events.map((event) => Uint8Array.from(atob(event), (c) => c.charCodeAt(0)));
 }
 
+/** A tool of the request, as a recording's calls are checked against it. */
+interface DeclaredTool {
+  readonly name: string;
+  readonly parameters?: Record<string, unknown>;
+}
+
 /**
  * The recording that answers a prompt offline, if any: the one the prompt names ("replay" and its
  * `name`, such as `replay chat-parallel-tool-calls-two-functions`, whatever tools the request
- * declares), else, among
- * those whose every call is to a tool the request declares (`declared`), the one whose keywords
- * the prompt mentions most ("the weather in San Diego"). None when the prompt names none and
- * mentions no keyword of such a recording: the scripted model then calls the request's own tools.
- * A replay cannot answer an arbitrary prompt; this only lets a demo play a recording by asking
- * the question it answers, with the tools it calls.
+ * declares), else, with `tool_choice` auto, the one whose keywords the prompt mentions most among
+ * those the request could have asked for: every call to a tool the request declares, with
+ * arguments valid against that tool's `parameters`, each short value (a city, a country: three
+ * words at most) named by the prompt. "What's the weather in Paris?" with a `get_weather` whose
+ * schema takes `city` gets no recording of Tokyo's weather, nor one that sends `location`: the
+ * scripted model then calls the request's own tools. A replay cannot answer an arbitrary prompt;
+ * this only lets a demo play a recording by asking the question it answers, with the tools it
+ * calls. `protocol` reads the recording's calls.
  */
-export function pickRecording(
+export async function pickRecording(
   recordings: readonly Recording[],
   prompt: string,
-  declared: ReadonlySet<string>,
-): Recording | undefined {
+  tools: readonly DeclaredTool[],
+  protocol: Provider,
+  choice: { type: string } = { type: "auto" },
+): Promise<Recording | undefined> {
   const text = prompt.toLowerCase();
   const head = text.slice(0, 1_000); // a recording is named at the start, and the pattern need not read a huge prompt
   const named = recordings.find((recording) =>
     new RegExp(`\\breplay:? ${escapeRegExp(recording.name.toLowerCase())}(?![\\w.-])`).test(head),
   );
   if (named) return named;
-  let best: Recording | undefined;
-  let bestScore = 0;
-  for (const recording of recordings) {
-    if (recording.tools.length === 0 || !recording.tools.every((tool) => declared.has(tool))) continue;
-    const score = recording.keywords.filter((keyword) => text.includes(keyword)).length;
-    if (score > bestScore) [best, bestScore] = [recording, score];
+  if (choice.type !== "auto") return undefined;
+  const declared = new Map(tools.map((tool) => [tool.name, tool]));
+  const candidates = recordings
+    .filter((recording) => recording.tools.length > 0 && recording.tools.every((tool) => declared.has(tool)))
+    .map((recording) => ({ recording, score: recording.keywords.filter((keyword) => text.includes(keyword)).length }))
+    .filter(({ score }) => score > 0)
+    .sort((a, b) => b.score - a.score);
+  const words = new Set(text.match(/[\p{L}\p{N}]+/gu) ?? []);
+  for (const { recording } of candidates) {
+    const calls = await recordedCalls(recording, protocol);
+    const fits = calls.every((call) => {
+      const parameters = declared.get(call.name)?.parameters;
+      const valid =
+        parameters === undefined || checkToolArguments(call.arguments, parameters as ToolSchema).length === 0;
+      return valid && shortValues(call.arguments).every((value) => value.some((word) => words.has(word)));
+    });
+    if (fits) return recording;
   }
-  return best;
+  return undefined;
+}
+
+/** The calls a recording makes, read by the library. */
+async function recordedCalls(recording: Recording, protocol: Provider): Promise<ToolCall[]> {
+  const chunks = recordingChunks(recording);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
+  for await (const event of streamToolCalls(body, { provider: protocol }))
+    if (event.type === "finish") return event.toolCalls;
+  return [];
+}
+
+/** The words (three letters or more, lower case) of each string of three words at most in `value`. */
+function shortValues(value: JsonValue): string[][] {
+  if (typeof value === "string") {
+    const words = value.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+    const long = words.filter((word) => word.length >= 3);
+    return words.length <= 3 && long.length > 0 ? [long] : [];
+  }
+  if (Array.isArray(value)) return value.flatMap(shortValues);
+  if (typeof value === "object" && value !== null) return Object.values(value).flatMap(shortValues);
+  return [];
 }
 
 function escapeRegExp(text: string): string {
