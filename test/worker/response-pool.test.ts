@@ -132,7 +132,7 @@ describe("one object's storage, many responses", () => {
     });
   });
 
-  it("Expiries: the earliest time first, a later time replaces an earlier one, due up to and including now", async () => {
+  it("Expiries: the earliest time first, a later time replaces an earlier one, due up to and including now, an added entry forgotten by its time", async () => {
     const stub = objectOf(newTestResponseId());
     await runInDurableObject(stub, (_instance, state) => {
       const expiries = new Expiries(state.storage.kv);
@@ -144,12 +144,18 @@ describe("one object's storage, many responses", () => {
       // Moved later: c's entry at 1,000 is gone.
       expect(expiries.set("c", 20_000)).toBe(false);
       expect(expiries.next()).toBe(5_000);
-      expect(expiries.due(4_999)).toEqual([]);
-      expect(expiries.due(5_000)).toEqual(["a"]);
-      expect(expiries.due(100_000)).toEqual(["a", "b", "c"]);
+      const due = (now: number): string[] => expiries.due(now).map((entry) => entry.id);
+      expect(due(4_999)).toEqual([]);
+      expect(expiries.due(5_000)).toEqual([{ id: "a", at: 5_000 }]);
+      expect(due(100_000)).toEqual(["a", "b", "c"]);
       expiries.forget("a");
       expiries.forget("unknown");
-      expect(expiries.due(100_000)).toEqual(["b", "c"]);
+      expect(due(100_000)).toEqual(["b", "c"]);
+      // A stored response's entry: the index alone, forgotten by its time.
+      expiries.add("d", 3_000);
+      expect(expiries.next()).toBe(3_000);
+      expect(expiries.due(4_000)).toEqual([{ id: "d", at: 3_000 }]);
+      expiries.forget("d", 3_000);
       expiries.forget("b");
       expiries.forget("c");
       expect(expiries.next()).toBeUndefined();

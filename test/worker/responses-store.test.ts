@@ -4,7 +4,7 @@
 // its own shape), across a restart of every object; GET, DELETE, input_items and cancel answer as
 // OpenAI's API does, their objects checked against the Open Responses schemas; an unknown,
 // forged, expired, deleted or other token's id is a 404 naming the field.
-import { abortAllDurableObjects } from "cloudflare:test";
+import { abortAllDurableObjects, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
 import type { Env } from "../../worker/env.ts";
@@ -340,7 +340,13 @@ describe("stored /v1/responses: GET, DELETE, input_items, cancel", () => {
       ["other token", await other.send({ previous_response_id: id, input: "Hi" }, { authorization: "Bearer rotated" })],
       ["other token, GET", await other.get(id, "GET", { authorization: "Bearer rotated" })],
     ];
-    expect(await runExpiryAlarm(objectOf(storedIdOfResponse(id)!))).toBe(true);
+    const object = objectOf(storedIdOfResponse(id)!);
+    expect(await runExpiryAlarm(object)).toBe(true);
+    // Dropped whole: its rows and its entry in the expiry index.
+    const left = await runInDurableObject(object, (_instance, state) =>
+      [...state.storage.kv.list()].map(([key]) => key).filter((key) => key.includes(storedIdOfResponse(id)!)),
+    );
+    expect(left).toEqual([]);
     cases.push(["expired", await chat.send({ previous_response_id: id, input: "Hi" })]);
     cases.push(["expired, GET", await chat.get(id)]);
     for (const [name, answer] of cases) {

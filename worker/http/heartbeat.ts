@@ -23,6 +23,12 @@ export interface HeartbeatOptions {
   frame?: string;
   /** No frame before the body's first chunk: the protocol's own first event must come first (Anthropic's `message_start`). */
   afterFirstChunk?: boolean;
+  /**
+   * Each chunk of `body` as it is written, once what it waits for is done: a stored Responses
+   * answer's terminal frame waits until the response is stored. A step of this one stream, not a
+   * stream of its own.
+   */
+  before?: (chunk: Uint8Array) => Uint8Array | Promise<Uint8Array>;
 }
 
 /**
@@ -52,7 +58,7 @@ export function withHeartbeat(
   timers: Timers,
   options: HeartbeatOptions = {},
 ): ReadableStream<Uint8Array> {
-  const { everyMs = HEARTBEAT_MS, frame = HEARTBEAT, afterFirstChunk = false } = options;
+  const { everyMs = HEARTBEAT_MS, frame = HEARTBEAT, afterFirstChunk = false, before } = options;
   const { source, map, end } = mappedSource(body);
   const reader = source.getReader();
   const bytes = new TextEncoder().encode(frame);
@@ -96,6 +102,11 @@ export function withHeartbeat(
               break;
             }
             chunk = map(result.value);
+          }
+          if (before) {
+            if (last) for (let i = 0; i < last.length; i++) last[i] = await before(last[i]!);
+            else chunk = await before(chunk!);
+            if (done) return;
           }
         } catch (error) {
           stop();

@@ -2,8 +2,10 @@ import type { KvStorage } from "./keyed-store.ts";
 
 /**
  * When each response of a pool object is dropped, in the object's storage: an index sorted by
- * time (`exp:<ms>:<id>`, the one alarm of the object set for its earliest entry) and each
- * response's own entry (`exp-of:<id>`), so that a later time replaces the earlier one.
+ * time (`exp:<ms>:<id>`, the one alarm of the object set for its earliest entry) and, for a
+ * response whose time may move (a resumable log), its own entry (`exp-of:<id>`), so that a later
+ * time replaces the earlier one. A stored `/v1/responses` response, whose time never moves, has
+ * the index entry alone ({@link Expiries.add}): one write.
  *
  * @example
  * ```ts
@@ -31,24 +33,34 @@ export class Expiries {
     return this.next() === at;
   }
 
-  /** The responses whose time has come by `now`, earliest first. */
-  due(now: number): string[] {
-    const ids: string[] = [];
-    for (const [, id] of this.#kv.list({ start: INDEX, end: indexKey(now + 1, "") })) ids.push(id as string);
-    return ids;
+  /**
+   * Response `id`, which has no entry yet and whose time never moves (a stored response, its id
+   * just minted), is dropped at `at`: the index entry alone, no read and no own entry. The caller
+   * moves the alarm when it is later than `at` (the alarm is never later than the earliest entry).
+   */
+  add(id: string, at: number): void {
+    this.#kv.put(indexKey(at, id), id);
   }
 
-  /** Forgets response `id`'s entry (it was dropped). */
-  forget(id: string): void {
-    const at = this.#kv.get(ownKey(id));
-    if (typeof at === "number") this.#kv.delete(indexKey(at, id));
+  /** The responses whose time has come by `now`, earliest first, each with its time. */
+  due(now: number): { id: string; at: number }[] {
+    const entries: { id: string; at: number }[] = [];
+    for (const [key, id] of this.#kv.list({ start: INDEX, end: indexKey(now + 1, "") }))
+      entries.push({ id: id as string, at: timeOf(key) });
+    return entries;
+  }
+
+  /** Forgets response `id`'s entry (it was dropped); `at`, its time, for one {@link Expiries.add} made. */
+  forget(id: string, at?: number): void {
+    const own = this.#kv.get(ownKey(id));
+    if (typeof own === "number") this.#kv.delete(indexKey(own, id));
+    if (at !== undefined && at !== own) this.#kv.delete(indexKey(at, id));
     this.#kv.delete(ownKey(id));
   }
 
   /** The earliest time in the index, or `undefined` when it is empty. */
   next(): number | undefined {
-    for (const [key] of this.#kv.list({ prefix: INDEX, limit: 1 }))
-      return Number(key.slice(INDEX.length, INDEX.length + 15));
+    for (const [key] of this.#kv.list({ prefix: INDEX, limit: 1 })) return timeOf(key);
     return undefined;
   }
 }
@@ -57,3 +69,4 @@ const INDEX = "exp:";
 /** Times are zero-padded to 15 digits, so the keys sort by time. */
 const indexKey = (at: number, id: string): string => `${INDEX}${String(at).padStart(15, "0")}:${id}`;
 const ownKey = (id: string): string => `exp-of:${id}`;
+const timeOf = (key: string): number => Number(key.slice(INDEX.length, INDEX.length + 15));

@@ -27,12 +27,12 @@ export async function expireDue(
 ): Promise<void> {
   const { kv } = storage;
   const expiries = new Expiries(kv);
-  for (const id of expiries.due(now)) {
+  for (const { id, at } of expiries.due(now)) {
     if (live(id)) {
       expiries.set(id, now + resumeTtlMs);
     } else {
       deleteResponse(kv, id);
-      expiries.forget(id);
+      expiries.forget(id, at);
     }
   }
   const next = expiries.next();

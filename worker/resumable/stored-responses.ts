@@ -119,17 +119,18 @@ export async function storedResponseOp(
   if (objectNameOf(op.id) === undefined) return { type: "done", found: false };
   const store = keyedStore(kv, op.id);
   if (op.type === "forget") {
-    if (!ownHeader(store.get(HEADER), op.owner, now)) return { type: "done", found: false };
+    const head = ownHeader(store.get(HEADER), op.owner, now);
+    if (!head) return { type: "done", found: false };
     storage.transactionSync(() => {
       deleteResponse(kv, op.id);
-      new Expiries(kv).forget(op.id);
+      new Expiries(kv).forget(op.id, head.expires);
     });
     return { type: "done", found: true };
   }
   const expires = now + op.ttlMs;
   const text = split(op.text);
   const earlier = op.earlier === undefined ? [] : split(op.earlier);
-  const earliest = storage.transactionSync(() => {
+  storage.transactionSync(() => {
     const head: StoredHeader = { owner: op.owner, pieces: 0, earlierPieces: 0, expires };
     // In the header's row only when both together fit one piece: a row holds what one piece may.
     if (text.length === 1 && earlier.length <= 1 && text[0]!.length + (earlier[0]?.length ?? 0) <= PIECE_LENGTH) {
@@ -142,9 +143,12 @@ export async function storedResponseOp(
       head.earlierPieces = earlier.length;
     }
     store.put(HEADER, head);
-    return new Expiries(kv).set(op.id, expires);
+    // The id was just minted (`StoredResponses.newId`) and is kept once: no entry to replace.
+    new Expiries(kv).add(op.id, expires);
   });
-  if (earliest) await storage.setAlarm(expires);
+  // The alarm is never later than the earliest expiry: moved only when this one comes first.
+  const alarm = await storage.getAlarm();
+  if (alarm === null || alarm > expires) await storage.setAlarm(expires);
   return { type: "done", found: true };
 }
 

@@ -66,14 +66,16 @@ export async function keepingOf(
  * if (keeping && !(await keepResponse(keeping, response))) unkept(response);
  * ```
  */
-export async function keepResponse(
-  keeping: Keeping,
-  response: OpenAIResponse | Record<string, unknown>,
-): Promise<boolean> {
+export function keepResponse(keeping: Keeping, response: OpenAIResponse | Record<string, unknown>): Promise<boolean> {
   const { status } = response as { status?: unknown };
-  if (status !== "completed" && status !== "incomplete") return false;
+  if (status !== "completed" && status !== "incomplete") return Promise.resolve(false);
+  return keepJson(keeping, JSON.stringify(response));
+}
+
+/** {@link keepResponse} of a completed or incomplete response already in JSON. */
+async function keepJson(keeping: Keeping, json: string): Promise<boolean> {
   try {
-    const text = `{"input":[],"response":${JSON.stringify(response)}}`;
+    const text = `{"input":[],"response":${json}}`;
     return await keeping.stored.keep(keeping.id, text, keeping.inputText);
   } catch (error) {
     logUnexpected(error, "storing a response");
@@ -97,14 +99,15 @@ export function unkept<T extends object>(response: T): T {
 const TERMINAL = ["event: response.completed\n", "event: response.incomplete\n", "event: response.failed\n"];
 
 /**
- * An encoder's answer that stores its response: `encoder`'s terminal frame (`response.completed`
- * or `.incomplete`) is read back once, and the bytes that carry it wait until the response is
- * stored. Wrap the encoder with it, then the bytes with {@link KeepingEncoder.keptAnswer}.
+ * An encoder whose answer stores its response: `encoder`'s terminal frame (`response.completed`
+ * or `.incomplete`) is noted, and the chunk that carries it waits until the response is stored
+ * ({@link KeepingEncoder.before}, `withHeartbeat`'s `before`: a step of the answer's one stream,
+ * not a stream of its own). The response's JSON is the frame's own text, not parsed back.
  *
  * @example
  * ```ts
  * const keeper = new KeepingEncoder(new OpenAIResponsesEncoder(options), keeping);
- * const body = keeper.keptAnswer(encodeAnswer(batches, keeper));
+ * const body = withHeartbeat(encodeAnswer(batches, keeper), timers, { before: keeper.before });
  * ```
  */
 export class KeepingEncoder implements ProtocolEncoder<EncodableEvent> {
@@ -133,24 +136,27 @@ export class KeepingEncoder implements ProtocolEncoder<EncodableEvent> {
     this.#note(out, from);
   }
 
-  /** `bytes` (this encoder's answer), each chunk from the terminal frame's on passed once the response is stored. */
-  keptAnswer(bytes: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-    return bytes.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform: async (chunk, controller) => {
-          const terminal = this.#terminal;
-          if (terminal !== undefined && !this.#kept) {
-            this.#kept = true;
-            const frame = parseFrame(terminal);
-            if (!(await keepResponse(this.#keeping, frame.data.response))) {
-              unkept(frame.data.response);
-              chunk = replaced(chunk, terminal, `${frame.head}${JSON.stringify(frame.data)}${frame.tail}`);
-            }
-          }
-          controller.enqueue(chunk);
-        },
-      }),
-    );
+  /**
+   * A chunk of this encoder's answer as it is written: the one that carries the terminal frame
+   * once the response is stored (that frame saying `store: false` when it could not be); any
+   * other as it is.
+   */
+  readonly before = (chunk: Uint8Array): Uint8Array | Promise<Uint8Array> => {
+    const terminal = this.#terminal;
+    if (terminal === undefined || this.#kept) return chunk;
+    this.#kept = true;
+    return this.#keep(chunk, terminal);
+  };
+
+  async #keep(chunk: Uint8Array, terminal: string): Promise<Uint8Array> {
+    const own = terminalResponse(terminal);
+    const kept = own
+      ? own.status !== "failed" && (await keepJson(this.#keeping, own.json))
+      : await keepResponse(this.#keeping, parseFrame(terminal).data.response);
+    if (kept) return chunk;
+    const frame = parseFrame(terminal);
+    unkept(frame.data.response);
+    return replaced(chunk, terminal, `${frame.head}${JSON.stringify(frame.data)}${frame.tail}`);
   }
 
   #note(out: readonly string[], from: number): void {
@@ -160,6 +166,22 @@ export class KeepingEncoder implements ProtocolEncoder<EncodableEvent> {
       if (TERMINAL.some((start) => frame.slice(0, start.length) === start)) this.#terminal = frame;
     }
   }
+}
+
+/** A terminal frame's data as the encoder writes it: the response is its last field. */
+const TERMINAL_DATA = /^\{"type":"response\.(completed|incomplete|failed)","sequence_number":\d+,"response":/;
+
+/**
+ * The status and the response's JSON text of a terminal frame written as {@link TERMINAL_DATA}
+ * says (the status is the event's: `response.completed` carries a completed response), or
+ * `undefined` for another shape, which is then parsed.
+ */
+function terminalResponse(frame: string): { status: string; json: string } | undefined {
+  const start = frame.indexOf("\ndata: ") + "\ndata: ".length;
+  const data = frame.slice(start, frame.indexOf("\n", start));
+  const match = TERMINAL_DATA.exec(data);
+  if (!match || data.at(-1) !== "}") return undefined;
+  return { status: match[1]!, json: data.slice(match[0].length, -1) };
 }
 
 /** The response of a terminal frame (`event: ...\ndata: {"type":...,"response":{...}}\n\n`). */

@@ -73,8 +73,9 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
         );
         const encoder = new OpenAIResponsesEncoder(options);
         const keeper = keeping && new KeepingEncoder(encoder, keeping);
-        const answer = keeper ? keeper.keptAnswer(encodeAnswer(chosen, keeper)) : encodeAnswer(chosen, encoder);
-        return new Response(withHeartbeat(answer, runtime.timers, { afterFirstChunk: true }), {
+        const answer = encodeAnswer(chosen, keeper || encoder);
+        const heartbeat = keeper ? { afterFirstChunk: true, before: keeper.before } : { afterFirstChunk: true };
+        return new Response(withHeartbeat(answer, runtime.timers, heartbeat), {
           headers: answerHeaders(cors, SSE_HEADERS, headers),
         });
       }
