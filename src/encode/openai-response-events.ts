@@ -3,15 +3,15 @@ import type { ReasoningPart } from "../shared/deltas.ts";
 import type { AbortEvent, FinishEvent } from "../shared/events.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { CallIds, randomId } from "./call-ids.ts";
-import { BuiltInCalls } from "./openai-responses-built-in.ts";
+import { approvalBlock, approvalItemOf, BuiltInCalls } from "./openai-responses-built-in.ts";
 import {
+  outputText,
   ownEncryptedContent,
   responsesUsage,
   type OpenAIResponse,
   type OpenAIResponsesEncoderOptions,
   type OpenAIResponsesError,
   type OpenAIResponsesOutputItem,
-  type OpenAIResponsesOutputText,
 } from "./openai-responses-wire.ts";
 import { responseSettings } from "./openai-response-settings.ts";
 import { abortError, type EncodableEvent, withdrawn } from "./protocol-encoder.ts";
@@ -115,6 +115,8 @@ export class OpenAIResponseEvents {
       }
       case "tool-call-delta":
         return this.#blocks.callDelta(callKey(event), event.argumentsDelta);
+      case "approval-request": // written whole, in its place: its item goes back as it came
+        return this.#blocks.reasoningPart(approvalBlock(event));
       case "finish":
         return event.reason === "error"
           ? this.fail({ code: "provider-error", message: "The provider ended the response with an error." })
@@ -148,7 +150,8 @@ export class OpenAIResponseEvents {
     if (this.#builtIns.defers(block)) return;
     const id = `${PREFIX[block.kind === "call" && block.textInput ? "custom" : block.kind]}_${this.#generate()}`;
     const item: OpenAIResponsesOutputItem =
-      block.kind === "text"
+      (block.kind === "kept" && approvalItemOf(block.part)) ||
+      (block.kind === "text"
         ? { type: "message", id, status: "in_progress", role: "assistant", content: [] }
         : block.kind === "call"
           ? {
@@ -160,7 +163,7 @@ export class OpenAIResponseEvents {
               call_id: this.#ids.assign(callKey(block.start), block.start.id),
               name: block.start.name,
             }
-          : { type: "reasoning", id, summary: [] };
+          : { type: "reasoning", id, summary: [] });
     this.#items[block.index] = item;
     this.#send("response.output_item.added", { output_index: block.index, item: structuredClone(item) });
     if (item.type === "message") this.#send("response.content_part.added", this.#part(block, item, ""));
@@ -288,12 +291,5 @@ export class OpenAIResponseEvents {
 }
 
 const PREFIX = { text: "msg", reasoning: "rs", redacted: "rs", kept: "rs", call: "fc", custom: "ctc" } as const;
-
-const outputText = (text: string): OpenAIResponsesOutputText => ({
-  type: "output_text",
-  text,
-  annotations: [],
-  logprobs: [],
-});
 
 const summary = (text: string): { type: "summary_text"; text: string } => ({ type: "summary_text", text });

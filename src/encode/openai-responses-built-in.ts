@@ -1,3 +1,5 @@
+import type { ReasoningPart } from "../shared/deltas.ts";
+import type { ApprovalRequestEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import type { SequencedBlock } from "./block-sequencer.ts";
 import type { OpenAIResponsesOutputItem } from "./openai-responses-wire.ts";
@@ -82,4 +84,39 @@ export class BuiltInCalls {
     send("response.output_item.done", { ...at, item: structuredClone(item) });
     return item;
   }
+}
+
+type ApprovalItem = Extract<OpenAIResponsesOutputItem, { type: "mcp_approval_request" }>;
+
+/**
+ * A provider's approval request (OpenAI's MCP approvals) as the block the encoder writes whole: a
+ * kept block (it goes back as it came) holding its `mcp_approval_request` item, under the
+ * provider's own id, which the client's `mcp_approval_response` names.
+ *
+ * @example
+ * ```ts
+ * blocks.reasoningPart(approvalBlock(event)); // then `approvalItemOf(block.part)` in the encoder's `open`
+ * ```
+ */
+export function approvalBlock(event: ApprovalRequestEvent): Extract<ReasoningPart, { type: "block" }> {
+  const item: ApprovalItem = {
+    type: "mcp_approval_request",
+    id: event.id,
+    server_label: event.serverLabel ?? "",
+    name: event.name,
+    arguments: event.rawArguments,
+  };
+  return { type: "block", block: item };
+}
+
+/**
+ * The `mcp_approval_request` item a kept block holds ({@link approvalBlock}); undefined for any other block.
+ *
+ * @example
+ * ```ts
+ * const item = block.kind === "kept" ? approvalItemOf(block.part) : undefined;
+ * ```
+ */
+export function approvalItemOf(part: Extract<ReasoningPart, { type: "block" }>): ApprovalItem | undefined {
+  return part.block["type"] === "mcp_approval_request" ? (structuredClone(part.block) as ApprovalItem) : undefined;
 }

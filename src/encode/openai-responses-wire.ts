@@ -153,6 +153,18 @@ export type OpenAIResponsesOutputItem =
       action?: Record<string, unknown>;
       /** shell: where the commands run (`null`: the client decides). */
       environment?: unknown;
+    }
+  | {
+      /** A remote MCP tool the provider runs once the client approves it (`mcp_approval_response`). */
+      type: "mcp_approval_request";
+      /** The provider's `mcpr_...`, which the client's answer names. */
+      id: string;
+      /** The MCP server's label. */
+      server_label: string;
+      /** The tool's name. */
+      name: string;
+      /** Its arguments, as JSON text. */
+      arguments: string;
     };
 
 /** The `error` of a failed response: the library's code and message, never the provider's text. */
@@ -205,6 +217,21 @@ export function responsesUsage(usage: Usage | undefined): OpenAIResponsesUsage {
 
 const tokens = (value: number | undefined): number =>
   value !== undefined && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+
+/**
+ * A message's one `output_text` part, as the encoder writes it.
+ *
+ * @example
+ * ```ts
+ * const part = outputText("Hello"); // { type: "output_text", text: "Hello", annotations: [], logprobs: [] }
+ * ```
+ */
+export const outputText = (text: string): OpenAIResponsesOutputText => ({
+  type: "output_text",
+  text,
+  annotations: [],
+  logprobs: [],
+});
 
 /** The default `encrypted_content` of a reasoning part: a Responses item's own. */
 export const ownEncryptedContent = (part: ReasoningPart): string | undefined =>

@@ -194,8 +194,17 @@ describe.skipIf(!recordingsAvailable)(
         const result = streamText({ model: provider.responses("gpt-5"), prompt: "hi", tools });
         const calls = await result.toolCalls;
         const expected = expectedCalls(events).filter((call) => !call.invalid);
-        expect(calls.filter((c) => !c.invalid).map((c) => [c.toolName, c.input])).toEqual(
+        expect(calls.filter((c) => !c.invalid && !c.providerExecuted).map((c) => [c.toolName, c.input])).toEqual(
           expected.map((c) => [c.name, c.rawArguments === "" ? {} : c.arguments]),
+        );
+        // A provider's approval request (its mcp_approval_request item) is, to the AI SDK, the MCP
+        // call OpenAI would make, provider-executed, awaiting approval: what it reads from OpenAI itself.
+        expect(calls.filter((c) => c.providerExecuted).map((c) => [c.toolName, c.input])).toEqual(
+          events.flatMap((e) => (e.type === "approval-request" ? [[`mcp.${e.name}`, e.arguments]] : [])),
+        );
+        const approvals = (await result.content).filter((part) => part.type === "tool-approval-request");
+        expect(approvals.map((part) => part.approvalId)).toEqual(
+          events.flatMap((e) => (e.type === "approval-request" ? [e.id] : [])),
         );
         expect(await result.text).toBe(
           events.flatMap((e) => (e.type === "text-delta" && !e.choice ? [e.text] : [])).join(""),

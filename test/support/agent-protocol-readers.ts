@@ -257,6 +257,8 @@ const ITEM_FIELDS: Record<string, readonly [readonly string[], readonly string[]
     ["type", "id", "summary"],
     ["encrypted_content", "content", "status"],
   ],
+  // openai 6's ResponseOutputItem.McpApprovalRequest: every field required, no status.
+  mcp_approval_request: [["type", "id", "server_label", "name", "arguments"], []],
 };
 /** Every field Open Responses' `ResponseResource` requires. */
 const RESPONSE_FIELDS = [

@@ -87,3 +87,27 @@ export function approvalResponses(answers: readonly ApprovalAnswer[]): Record<st
     ...(reason !== undefined ? { reason } : {}),
   }));
 }
+
+/**
+ * An answer given as a result's output: `{ approve, reason? }` or its JSON text (as a tool
+ * message's content carries it); anything else approves nothing.
+ *
+ * @example
+ * ```ts
+ * approvalAnswer('{"approve":true}'); // { approve: true }
+ * ```
+ */
+export function approvalAnswer(output: JsonValue): { approve: boolean; reason?: string } {
+  let value: unknown = output;
+  if (typeof output === "string")
+    try {
+      value = JSON.parse(output);
+    } catch {
+      value = undefined; // not an answer: nothing is approved
+    }
+  const reason = isRecord(value) ? value["reason"] : undefined;
+  return {
+    approve: isRecord(value) && value["approve"] === true,
+    ...(typeof reason === "string" ? { reason } : {}),
+  };
+}

@@ -1,7 +1,7 @@
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
-import { approvalRequestItem } from "./openai-responses-approvals.ts";
+import { approvalAnswer, approvalRequestItem, approvalResponses } from "./openai-responses-approvals.ts";
 
 /**
  * OpenAI Responses: the input items that replay the turn: its `reasoning` items (from
@@ -74,7 +74,9 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
  * stderr of one that exited 1 for an error; with the action's `max_output_length`) or
  * `local_shell_call_output`, or `tool_search_output` (the result's tool definitions, a list or
  * `{ tools }`). An output of a call a program made carries the call's `caller`, so
- * that it goes back to the program.
+ * that it goes back to the program. An answer to an approval request carried as a call (its
+ * `responsesItem` an `mcp_approval_request`, as the Worker carries a client's) is its
+ * `mcp_approval_response`, the output `{ approve, reason }` or its JSON text.
  *
  * @example
  * ```ts
@@ -120,6 +122,8 @@ export function toolOutput(result: ToolResult): Record<string, unknown> {
       return { type: "local_shell_call_output", id: call_id, output: asText(result.output) };
     case "tool_search_call":
       return { type: "tool_search_output", call_id, execution: "client", tools: loadedTools(result), ...caller };
+    case "mcp_approval_request":
+      return approvalResponses([{ request: { id: call_id }, ...approvalAnswer(result.output) }])[0]!;
     default:
       return {
         type: result.call.inputFormat === "text" ? "custom_tool_call_output" : "function_call_output",
@@ -217,6 +221,13 @@ export function builtInItem(call: {
       return item["execution"] === "client"
         ? { type, call_id: idOf(call), execution: "client", arguments: call.arguments, status }
         : undefined;
+    case "mcp_approval_request":
+      return approvalRequestItem({
+        id: typeof item["id"] === "string" ? item["id"] : idOf(call),
+        name: call.name,
+        rawArguments: call.rawArguments || JSON.stringify(call.arguments),
+        serverLabel: typeof item["server_label"] === "string" ? item["server_label"] : "",
+      });
     case "mcp_call":
       return {
         type,

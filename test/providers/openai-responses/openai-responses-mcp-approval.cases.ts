@@ -4,11 +4,13 @@
 // (test/recordings/openai-responses/README.md says from what). Before, the item was ignored: the
 // turn finished `stop` with nothing to answer, and a loop ended with OpenAI still waiting.
 import fc from "fast-check";
-import type { ResponseInputItem } from "openai/resources/responses/responses";
+import type { ResponseInputItem, ResponseOutputItem } from "openai/resources/responses/responses";
 import {
   approvalResponses,
   assistantMessage,
   encodeEvents,
+  OpenAIResponsesEncoder,
+  readOpenAIResponse,
   runToolLoop,
   SSEDecoderStream,
   streamToolCalls,
@@ -166,6 +168,29 @@ group("OpenAIResponsesDeltaStream MCP approvals", (test) => {
       ],
     );
     assertEquals(ui.at(-1), { type: "finish", finishReason: "tool-calls" });
+  });
+
+  test("the Responses encoder writes the request as its own item, in its place, under the provider's id", async () => {
+    const { events } = await finishOf(documented("mcp-approval-request"));
+    const sse = encodeEvents(new OpenAIResponsesEncoder({ model: "m", generateId: () => "x" }), events, true);
+    const item: ResponseOutputItem = REQUEST_ITEM;
+    const frames = sse
+      .split("\n\n")
+      .filter((frame) => frame.includes('"response.output_item.'))
+      .map((frame) => JSON.parse(frame.slice(frame.indexOf("data: ") + 6)) as Record<string, unknown>);
+    assertEquals(
+      frames.map((f) => [f["type"], f["output_index"], (f["item"] as { type: string }).type]),
+      [
+        ["response.output_item.added", 0, "reasoning"],
+        ["response.output_item.done", 0, "reasoning"],
+        ["response.output_item.added", 1, "mcp_approval_request"],
+        ["response.output_item.done", 1, "mcp_approval_request"],
+      ],
+    );
+    assertEquals(frames[3]!["item"], item);
+    const answer = await readOpenAIResponse(fromChunks(events), { model: "m", generateId: () => "x" });
+    assertEquals(answer.response.output.at(-1), item);
+    assertEquals(answer.response.status, "completed");
   });
 
   for (const name of ["mcp-approval-request", "mcp-approval-approved"])

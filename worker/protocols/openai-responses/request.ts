@@ -28,8 +28,10 @@
  * "allowed_tools"}` sends the provider only the listed tools (./allowed-calls.ts drops a call of
  * another). `apply_patch`, `shell` and `local_shell`, which the client runs, go to every provider
  * (./built-in-tools.ts); `web_search` tools and `namespace` groups are dropped (Codex offers them
- * by default); the other built-in tools (`file_search`, `computer_use_preview`,
- * `code_interpreter`, `image_generation`, `mcp`) are a 400 naming them. `previous_response_id`
+ * by default); an `mcp` tool and the MCP items of its turns (`mcp_approval_request` and the
+ * client's `mcp_approval_response`) go to an OpenAI Responses model as they came (./mcp-items.ts);
+ * the other built-in tools (`file_search`, `computer_use_preview`, `code_interpreter`,
+ * `image_generation`, and `mcp` for another provider) are a 400 naming them. `previous_response_id`
  * and `item_reference` items are read from the stored responses before (./conversation.ts): the
  * parser takes the previous response's items as `earlier`, and refuses them without it.
  * `input_image` and `input_file` parts of user messages and call outputs go to the provider in
@@ -40,7 +42,7 @@
 import type { JsonValue } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
-import { checkParameters, isObject, own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
+import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
@@ -48,20 +50,12 @@ import { responsesReasoning } from "../client-reasoning.ts";
 import { reasoningItemPart } from "../reasoning-state.ts";
 import { callIdOf, signatureOfId } from "../thought-signatures.ts";
 import { withdrawnItems } from "./withdrawn-calls.ts";
-import {
-  argumentsOf,
-  arrayAt,
-  chosenToolAt,
-  clientRequest,
-  idAt,
-  objectAt,
-  stringAt,
-  type WireMessage,
-  type WireTool,
-} from "../client-request.ts";
+import { argumentsOf, arrayAt, clientRequest, idAt, objectAt, stringAt, type WireMessage } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { allowedToolsOf } from "./allowed-calls.ts";
-import { addBuiltInItem, builtInToolOf, chosenBuiltIn, withBuiltInTools } from "./built-in-tools.ts";
+import { addBuiltInItem, withBuiltInTools } from "./built-in-tools.ts";
+import { addMcpItem } from "./mcp-items.ts";
+import { CUSTOM_INPUT, toolChoice, toolsOf } from "./request-tools.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
 import { type ResponseSettings, settingsOf } from "./settings.ts";
@@ -85,15 +79,7 @@ export interface ResponsesRequest {
   settings: ResponseSettings;
 }
 
-/** The parameter a `custom` tool's free text travels in, for providers that only have function tools. */
-export const CUSTOM_INPUT = "input";
-
-/**
- * Tools dropped rather than refused, because clients send them by default: `web_search` (Codex,
- * the Agents SDK), and `namespace` groups of functions (Codex's sub-agent tools), whose calls
- * carry a `namespace` this Worker does not return.
- */
-const DROPPED_TOOLS = new Set(["web_search", "web_search_preview", "web_search_preview_2025_03_11", "namespace"]);
+export { CUSTOM_INPUT } from "./request-tools.ts";
 
 /** Validates a parsed Responses body; throws a 400 `HttpError` naming the field at fault by its path. */
 export function parseResponsesRequest(
@@ -133,7 +119,7 @@ export function parseResponsesRequest(
   else items.forEach((item, i) => left.has(i) || addItem(messages, item, `input[${i}]`, calls, provider));
   const [customTools, builtIns] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
   const given = own(fields, "tools") ?? undefined;
-  const offered = given === undefined ? undefined : toolsOf(given, customTools, builtIns);
+  const offered = given === undefined ? undefined : toolsOf(given, customTools, builtIns, provider);
   const allowedTools = allowedToolsOf(own(fields, "tool_choice"), offered);
   const tools = allowedTools ? offered?.filter((tool) => allowedTools.has(tool.name)) : offered;
   const { request } = clientRequest(
@@ -238,63 +224,12 @@ function addItem(messages: WireMessage[], value: unknown, path: string, calls: S
     if (summary !== "") turn.reasoning = turn.reasoning === undefined ? summary : `${turn.reasoning}\n\n${summary}`;
   } else if (type === "web_search_call") {
     // The provider's own search: nothing another provider can take back.
-  } else if (!addBuiltInItem(type, item, path, assistant, messages, calls))
+  } else if (
+    !addBuiltInItem(type, item, path, assistant, messages, calls) &&
+    !addMcpItem(type, item, path, assistant, messages, calls, provider)
+  )
     throw invalidField(
       `${path}.type`,
-      "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, or reasoning.",
+      "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, reasoning, or (to an OpenAI model) an MCP item.",
     );
-}
-
-/** Function, custom and the client's built-in tools as `/v1/stream` tools; `web_search` dropped, other built-in tools refused by path. */
-function toolsOf(value: unknown, customTools: Set<string>, builtIns: Map<string, Record<string, unknown>>): WireTool[] {
-  return arrayAt(value, "tools").flatMap((tool, i) => {
-    const at = `tools[${i}]`;
-    const fields = objectAt(tool, at);
-    const type = own(fields, "type");
-    const description = own(fields, "description");
-    const described = typeof description === "string" ? { description } : {};
-    if (type === "function") {
-      // Checked here, at the client's index: dropped tools shift the indexes of the translated body.
-      const parameters = own(fields, "parameters") ?? { type: "object" };
-      if (isObject(parameters)) checkParameters(parameters, `${at}.parameters`);
-      return [{ name: toolNameIn(own(fields, "name"), `${at}.name`, NAMES), ...described, parameters }];
-    }
-    if (type === "custom") {
-      const name = toolNameIn(own(fields, "name"), `${at}.name`, NAMES);
-      customTools.add(name);
-      const parameters = {
-        type: "object",
-        properties: { [CUSTOM_INPUT]: { type: "string", description: "The tool's input, as free text." } },
-        required: [CUSTOM_INPUT],
-      };
-      return [{ name, ...described, parameters }];
-    }
-    const builtIn = builtInToolOf(type, fields, builtIns);
-    if (builtIn || (typeof type === "string" && DROPPED_TOOLS.has(type))) return builtIn ? [builtIn] : [];
-    throw invalidField(
-      `${at}.type`,
-      "Only `function`, `custom`, `apply_patch`, `shell` and `local_shell` tools are supported (other built-in tools run on OpenAI's servers).",
-    );
-  });
-}
-
-/** The Responses `tool_choice` as `/v1/stream`'s. */
-function toolChoice(value: unknown, tools: readonly WireTool[] | undefined): unknown {
-  if (value === undefined || value === null) return undefined;
-  if (value === "auto" || value === "none" || value === "required") return value;
-  const choice = objectAt(value, "tool_choice", "auto, none, required or an object");
-  const type = own(choice, "type");
-  if (type === "function" || type === "custom")
-    return chosenToolAt(toolNameIn(own(choice, "name"), "tool_choice.name", NAMES), tools, "tool_choice.name");
-  if (chosenBuiltIn(type)) return chosenToolAt(chosenBuiltIn(type)!, tools, "tool_choice.type");
-  if (type === "allowed_tools") {
-    const mode = own(choice, "mode") ?? "auto";
-    if (mode !== "auto" && mode !== "required" && mode !== "none")
-      throw invalidField("tool_choice.mode", "`tool_choice.mode` must be auto, required or none.");
-    return mode;
-  }
-  throw invalidField(
-    "tool_choice.type",
-    "`tool_choice.type` must be function, custom, apply_patch, shell or allowed_tools.",
-  );
 }

@@ -1,0 +1,86 @@
+/**
+ * The tools of `POST /v1/responses` as `/v1/stream`'s (./request.ts reads the rest): function and
+ * `custom` tools, the built-in tools the client runs (./built-in-tools.ts), an OpenAI model's
+ * remote `mcp` tools (./mcp-items.ts), and its `tool_choice`.
+ *
+ * @module
+ */
+import { invalidField } from "../../response/json-error.ts";
+import { checkParameters, isObject, own } from "../../request/json-fields.ts";
+import { upstreamProviders } from "../../upstream/providers/index.ts";
+import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
+import { toolNameIn } from "../tool-names.ts";
+import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
+import { mcpToolOf } from "./mcp-items.ts";
+
+/** The tool names OpenAI takes, which a Responses client may send. */
+const NAMES = upstreamProviders["openai-responses"].toolNames;
+
+/** The parameter a `custom` tool's free text travels in, for providers that only have function tools. */
+export const CUSTOM_INPUT = "input";
+
+/**
+ * Tools dropped rather than refused, because clients send them by default: `web_search` (Codex,
+ * the Agents SDK), and `namespace` groups of functions (Codex's sub-agent tools), whose calls
+ * carry a `namespace` this Worker does not return.
+ */
+const DROPPED_TOOLS = new Set(["web_search", "web_search_preview", "web_search_preview_2025_03_11", "namespace"]);
+
+/** Function, custom and the client's built-in tools as `/v1/stream` tools; `web_search` dropped, other built-in tools refused by path. */
+export function toolsOf(
+  value: unknown,
+  customTools: Set<string>,
+  builtIns: Map<string, Record<string, unknown>>,
+  provider: string,
+): WireTool[] {
+  return arrayAt(value, "tools").flatMap((tool, i) => {
+    const at = `tools[${i}]`;
+    const fields = objectAt(tool, at);
+    const type = own(fields, "type");
+    const description = own(fields, "description");
+    const described = typeof description === "string" ? { description } : {};
+    if (type === "function") {
+      // Checked here, at the client's index: dropped tools shift the indexes of the translated body.
+      const parameters = own(fields, "parameters") ?? { type: "object" };
+      if (isObject(parameters)) checkParameters(parameters, `${at}.parameters`);
+      return [{ name: toolNameIn(own(fields, "name"), `${at}.name`, NAMES), ...described, parameters }];
+    }
+    if (type === "custom") {
+      const name = toolNameIn(own(fields, "name"), `${at}.name`, NAMES);
+      customTools.add(name);
+      const parameters = {
+        type: "object",
+        properties: { [CUSTOM_INPUT]: { type: "string", description: "The tool's input, as free text." } },
+        required: [CUSTOM_INPUT],
+      };
+      return [{ name, ...described, parameters }];
+    }
+    const builtIn = builtInToolOf(type, fields, builtIns) ?? mcpToolOf(type, fields, at, builtIns, provider);
+    if (builtIn || (typeof type === "string" && DROPPED_TOOLS.has(type))) return builtIn ? [builtIn] : [];
+    throw invalidField(
+      `${at}.type`,
+      "Only `function`, `custom`, `apply_patch`, `shell` and `local_shell` tools are supported (other built-in tools run on OpenAI's servers).",
+    );
+  });
+}
+
+/** The Responses `tool_choice` as `/v1/stream`'s. */
+export function toolChoice(value: unknown, tools: readonly WireTool[] | undefined): unknown {
+  if (value === undefined || value === null) return undefined;
+  if (value === "auto" || value === "none" || value === "required") return value;
+  const choice = objectAt(value, "tool_choice", "auto, none, required or an object");
+  const type = own(choice, "type");
+  if (type === "function" || type === "custom")
+    return chosenToolAt(toolNameIn(own(choice, "name"), "tool_choice.name", NAMES), tools, "tool_choice.name");
+  if (chosenBuiltIn(type)) return chosenToolAt(chosenBuiltIn(type)!, tools, "tool_choice.type");
+  if (type === "allowed_tools") {
+    const mode = own(choice, "mode") ?? "auto";
+    if (mode !== "auto" && mode !== "required" && mode !== "none")
+      throw invalidField("tool_choice.mode", "`tool_choice.mode` must be auto, required or none.");
+    return mode;
+  }
+  throw invalidField(
+    "tool_choice.type",
+    "`tool_choice.type` must be function, custom, apply_patch, shell or allowed_tools.",
+  );
+}
