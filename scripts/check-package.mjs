@@ -45,6 +45,13 @@ for (const [subpath, target] of Object.entries(pkg.exports)) {
     for (const file of Object.values(target)) required.add(normalize(file));
   }
 }
+// typesVersions: each subpath's declarations again, for TypeScript's `node10` resolution (what
+// `module: "commonjs"` means in TypeScript 5.x, as `tsc --init` writes it), which reads no exports map.
+const subpathTypes = Object.entries(pkg.exports)
+  .filter(([subpath, target]) => subpath !== "." && typeof target === "object")
+  .map(([subpath, target]) => [subpath.slice(2), [target.types]]);
+if (JSON.stringify(pkg.typesVersions) !== JSON.stringify({ "*": Object.fromEntries(subpathTypes) }))
+  failures.push(`package.json "typesVersions" does not map each subpath of "exports" to its "types", in order`);
 for (const file of files) if (file.endsWith(".js")) required.add(file.replace(/\.js$/, ".d.ts"));
 const missing = [...required].filter((file) => !files.has(file));
 if (missing.length > 0)

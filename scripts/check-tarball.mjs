@@ -2,12 +2,15 @@
 // installs it in a fresh project in a temporary folder (offline: the package has no dependency),
 // then, in that project:
 //   1. imports every subpath of the exports map and reads a recorded stream through the chain,
-//      under the system's `node` (Node 20 here) and the Node 24 of the dev dependencies;
+//      and require()s every subpath from CommonJS, under the system's `node` (Node 20 here) and
+//      the Node 24 of the dev dependencies;
 //   2. type-checks a consumer of every subpath without skipLibCheck, with the oldest TypeScript
 //      the package supports (5.0), the 5.x it is built with, and the newest (7), the other two
 //      installed on first use (scripts/on-demand.mjs): with the DOM lib under `nodenext` and `bundler`
-//      resolution, and as a Node-only project (lib ES2022, types node, no DOM); then with Deno's
-//      types (`deno check`);
+//      resolution, as a Node-only project (lib ES2022, types node, no DOM) under nodenext, node16
+//      and bundler, with exactOptionalPropertyTypes, with lib ES2020, as a CommonJS project
+//      (`module: commonjs`, and a .cts with `import = require()` from TypeScript 5.8); then with
+//      Deno's types (`deno check`);
 //   3. bundles each subpath with esbuild against the size budget (scripts/size.mjs --package).
 // Prints one line per check and exits 1 if any failed. Usage: node scripts/check-tarball.mjs [--keep]
 import { execFileSync, spawnSync } from "node:child_process";
@@ -85,12 +88,22 @@ console.log(process.version + ": " + subpaths.length + " subpaths imported, one 
     .filter((folder) => folder !== "" && !folder.startsWith(join(root, "node_modules")))
     .map((folder) => join(folder, "node"))
     .find((file) => existsSync(file));
+  // From CommonJS: require() of every subpath (Node 20.19+ and 22.12+ load ES modules so).
+  writeFileSync(
+    join(project, "requires.cjs"),
+    `for (const subpath of ${JSON.stringify(subpaths)})
+  if (Object.keys(require(subpath)).length === 0) throw new Error(subpath + " exports nothing");
+console.log(process.version + ": " + ${subpaths.length} + " subpaths required");
+`,
+  );
   for (const [label, node] of [
     ["system node", systemNode ?? "node"],
     ["dev-dependency node", join(root, "node_modules", ".bin", "node")],
   ]) {
-    const output = run(`imports under the ${label}`, node, ["imports.mjs"], { cwd: project });
-    if (output) console.log(`  ${output}`);
+    for (const file of ["imports.mjs", "requires.cjs"]) {
+      const output = run(`${file} under the ${label}`, node, [file], { cwd: project });
+      if (output) console.log(`  ${output}`);
+    }
   }
 
   // 2. A consumer of every subpath, type-checked with the oldest and the newest TypeScript.
@@ -135,13 +148,55 @@ export async function names(response: Response): Promise<string[]> {
 }
 `,
   );
-  // The set-ups the README names: a browser or Worker project (DOM), a Node-only server project
-  // (lib ES2022 and @types/node, no DOM: nothing in the package's types may need a DOM-only name
-  // such as ReadableStreamReadResult), each strict and without skipLibCheck.
+  // A CommonJS consumer: `import x = require(...)`, which TypeScript takes for an ES module from
+  // 5.8 on under module nodenext (Node 20.19+ and 22.12+ load one with require).
+  writeFileSync(
+    join(project, "consumer-require.cts"),
+    `import library = require("${pkg.name}");
+import openai = require("${pkg.name}/openai");
+export const read: typeof library.streamToolCalls = library.streamToolCalls;
+export const stage = new openai.OpenAIChatDeltaStream();
+`,
+  );
+  // The set-ups the README names, each strict and without skipLibCheck: a browser or Worker project
+  // (DOM), a Node-only server project (lib ES2022 and @types/node, no DOM: nothing in the package's
+  // types may need a DOM-only name such as ReadableStreamReadResult) under each resolution, with
+  // the strictest flags, with lib ES2020; a CommonJS project as `tsc --init` writes it (module
+  // commonjs: node10 resolution in 5.x, which reads typesVersions, not exports); a .cts consumer.
   const nodeTypes = join(root, "node_modules", "@types");
+  const strictest = {
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    noImplicitOverride: true,
+    noPropertyAccessFromIndexSignature: true,
+    verbatimModuleSyntax: true,
+  };
   const setups = [
     ...["nodenext", "bundler"].map((resolution) => ({ name: `DOM, ${resolution}`, resolution, dom: true })),
     { name: "Node only: lib ES2022, types node", resolution: "nodenext", dom: false },
+    { name: "Node only, node16", resolution: "node16", dom: false },
+    { name: "Node only, bundler", resolution: "bundler", dom: false },
+    {
+      name: "Node only, exactOptionalPropertyTypes and the other strictest flags",
+      resolution: "nodenext",
+      dom: false,
+      extra: strictest,
+    },
+    {
+      name: "DOM, exactOptionalPropertyTypes",
+      resolution: "bundler",
+      dom: true,
+      extra: { exactOptionalPropertyTypes: true },
+    },
+    { name: "Node only, lib and target ES2020", resolution: "nodenext", dom: false, lib: "ES2020" },
+    { name: "CommonJS as tsc --init writes it", resolution: undefined, module: "CommonJS", dom: false },
+    {
+      name: "CommonJS .cts, import = require()",
+      resolution: "nodenext",
+      dom: false,
+      files: ["consumer-require.cts"],
+      since: 5.8,
+    },
   ];
   for (const [tsc, version] of [
     [join(await ensureOnDemand("typescript-5.0"), "typescript", "bin", "tsc"), "5.0"],
@@ -150,23 +205,27 @@ export async function names(response: Response): Promise<string[]> {
   ]) {
     const asyncIterable = version !== "5.0";
     for (const [i, setup] of setups.entries()) {
+      if (setup.since && Number.parseFloat(version) < setup.since) continue;
       const config = `tsconfig.${version}.${i}.json`;
+      const es = setup.lib ?? "ES2022";
+      const module =
+        setup.module ??
+        (setup.resolution === "bundler" ? "ESNext" : setup.resolution === "node16" ? "Node16" : "NodeNext");
       writeFileSync(
         join(project, config),
         JSON.stringify({
           compilerOptions: {
-            target: "ES2022",
-            module: setup.resolution === "bundler" ? "ESNext" : "NodeNext",
-            moduleResolution: setup.resolution,
-            lib: setup.dom
-              ? ["ES2022", "DOM", "DOM.Iterable", ...(asyncIterable ? ["DOM.AsyncIterable"] : [])]
-              : ["ES2022"],
+            target: es,
+            module,
+            ...(setup.resolution ? { moduleResolution: setup.resolution } : {}),
+            lib: setup.dom ? [es, "DOM", "DOM.Iterable", ...(asyncIterable ? ["DOM.AsyncIterable"] : [])] : [es],
             types: setup.dom ? [] : ["node"],
             ...(setup.dom ? {} : { typeRoots: [nodeTypes] }),
             strict: true,
             noEmit: true,
+            ...setup.extra,
           },
-          files: ["consumer.ts", ...(asyncIterable ? ["consumer-for-await.ts"] : [])],
+          files: setup.files ?? ["consumer.ts", ...(asyncIterable ? ["consumer-for-await.ts"] : [])],
         }),
       );
       const label = `tsc ${version} (${setup.name}, no skipLibCheck)`;
