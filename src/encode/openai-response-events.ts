@@ -38,6 +38,9 @@ export const TERMINAL_EVENTS: ReadonlySet<string> = new Set([
  * the non-streaming reader follow: `response.created` and `response.in_progress` first, output
  * items through a {@link BlockSequencer} (appended one at a time, each added, streamed and done
  * before the next), then `response.completed`, `.incomplete` or `.failed` with the whole output.
+ * An event holds the response and its items as they are when it is emitted, not copies: `emit`
+ * serializes it at once (the SSE encoder) or keeps only the terminal one (the non-streaming
+ * builder), so no snapshot of the response is made per event.
  */
 export class OpenAIResponseEvents {
   readonly #emit: (event: OpenAIResponsesStreamEvent) => void;
@@ -142,8 +145,8 @@ export class OpenAIResponseEvents {
   #start(): void {
     if (this.#started) return;
     this.#started = true;
-    this.#send("response.created", { response: structuredClone(this.#response) });
-    this.#send("response.in_progress", { response: structuredClone(this.#response) });
+    this.#send("response.created", { response: this.#response });
+    this.#send("response.in_progress", { response: this.#response });
   }
 
   #open(block: SequencedBlock): void {
@@ -165,7 +168,7 @@ export class OpenAIResponseEvents {
             }
           : { type: "reasoning", id, summary: [] });
     this.#items[block.index] = item;
-    this.#send("response.output_item.added", { output_index: block.index, item: structuredClone(item) });
+    this.#send("response.output_item.added", { output_index: block.index, item });
     if (item.type === "message") this.#send("response.content_part.added", this.#part(block, item, ""));
   }
 
@@ -228,7 +231,7 @@ export class OpenAIResponseEvents {
       if (this.#cut) item.status = "incomplete";
     }
     this.#response.output.push(item);
-    this.#send("response.output_item.done", { output_index: block.index, item: structuredClone(item) });
+    this.#send("response.output_item.done", { output_index: block.index, item });
   }
 
   #finish(event: FinishEvent): void {

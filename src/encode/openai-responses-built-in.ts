@@ -79,9 +79,9 @@ export class BuiltInCalls {
     if (kind.type === "shell_call")
       item.environment = isObject(metadata) && metadata["environment"] !== undefined ? metadata["environment"] : null;
     item[kind.input] = input;
-    send("response.output_item.added", { ...at, item: structuredClone(item) });
+    send("response.output_item.added", { ...at, item });
     Object.assign(item, { status: "completed", [kind.input]: input });
-    send("response.output_item.done", { ...at, item: structuredClone(item) });
+    send("response.output_item.done", { ...at, item });
     return item;
   }
 }
