@@ -9,6 +9,7 @@ import "./providers/openai-chat/openai-chat-conformance.cases.ts";
 import "./providers/openai-chat/openai-chat-quirks.cases.ts";
 import "./providers/openai-chat/openai-chat-reasoning-fields.cases.ts";
 import "./providers/openai-chat/openai-chat-parallel-wrapper.cases.ts";
+import "./providers/openai-chat/openai-chat-custom-tools.cases.ts";
 import "./providers/anthropic/anthropic-rules.cases.ts";
 import "./providers/anthropic/anthropic-turn-blocks.cases.ts";
 import "./providers/gemini/gemini-rules.cases.ts";

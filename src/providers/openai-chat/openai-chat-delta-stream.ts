@@ -201,15 +201,18 @@ function emitText(type: "text-delta" | "reasoning-delta", text: unknown, choice:
 }
 
 function toolCallChunk(call: Record<string, unknown>, choice: number, write: JsonWriter): ToolCallChunkDelta {
-  const fn = isRecord(call["function"]) ? call["function"] : {};
+  // A custom tool's call (`type: "custom"`) streams its free-text `input` under `custom`.
+  const custom = isRecord(call["custom"]) ? call["custom"] : undefined;
+  const fn = custom ?? (isRecord(call["function"]) ? call["function"] : {});
   const chunk: ToolCallChunkDelta = withChoice({ type: "tool-call-chunk" }, choice);
+  if (custom) chunk.inputFormat = "text";
   if (typeof call["index"] === "number") chunk.index = call["index"];
   const id = nonEmptyString(call["id"]);
   if (id !== undefined) chunk.id = id;
   const name = nonEmptyString(fn["name"]);
   if (name !== undefined) chunk.name = name;
   // Some servers send arguments as an object rather than JSON text.
-  const args = fn["arguments"];
+  const args = custom ? custom["input"] : fn["arguments"];
   const text = typeof args === "string" ? args : isRecord(args) ? write(args) : undefined;
   if (text) chunk.argumentsDelta = text;
   // Gemini's OpenAI endpoint puts the thought signature on the call; it must go back next turn.

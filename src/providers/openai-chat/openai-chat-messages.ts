@@ -18,7 +18,11 @@ import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.
  */
 export function openAIChatAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
   const calls = own(turn.toolCalls).map((call) =>
-    chatToolCall(idOf(call), call.name, call.rawArguments || JSON.stringify(call.arguments), call.providerMetadata),
+    chatToolCall(
+      idOf(call),
+      call,
+      call.inputFormat ? call.rawArguments : call.rawArguments || JSON.stringify(call.arguments),
+    ),
   );
   return {
     role: "assistant",
@@ -58,18 +62,27 @@ export function openAIChatToolMessages(results: readonly ToolResult[]): Record<s
   return results.map((result) => ({ role: "tool", tool_call_id: idOf(result.call), content: asText(result.output) }));
 }
 
-/** A call of an earlier turn as an assistant message's `tool_calls` entry (arguments as JSON text). */
+/**
+ * A call of an earlier turn as an assistant message's `tool_calls` entry: a function's arguments
+ * as JSON text, a custom tool's free-text input (`inputFormat: "text"`) as `{ type: "custom",
+ * custom: { name, input } }`, as OpenAI's Chat Completions takes it back.
+ */
 export function chatToolCall(
   id: string,
-  name: string,
+  call: {
+    readonly name: string;
+    readonly inputFormat?: "text" | undefined;
+    readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+  },
   args: string,
-  providerMetadata: Readonly<Record<string, unknown>> | undefined,
 ): Record<string, unknown> {
-  const extra = providerMetadata?.["extra_content"];
+  const { name } = call;
+  const extra = call.providerMetadata?.["extra_content"];
   return {
     id,
-    type: "function",
-    function: { name, arguments: args },
+    ...(call.inputFormat
+      ? { type: "custom", custom: { name, input: args } }
+      : { type: "function", function: { name, arguments: args } }),
     // Gemini's OpenAI endpoint needs its thought signature back on the call.
     ...(extra !== undefined ? { extra_content: extra } : {}),
   };

@@ -68,12 +68,7 @@ function toChatMessage(message: RequestMessage, path: string, model: string): Fi
       };
       if (message.toolCalls.length > 0) {
         out["tool_calls"] = message.toolCalls.map((call, i) =>
-          chatToolCall(
-            callId(call, `${path}.tool_calls[${i}]`),
-            call.name,
-            JSON.stringify(call.arguments),
-            call.providerMetadata,
-          ),
+          chatToolCall(callId(call, `${path}.tool_calls[${i}]`), call, JSON.stringify(call.arguments)),
         );
       }
       return out;
