@@ -5,6 +5,7 @@
 // asserted; each was a tool not called, or a value not the prompt's, before.
 import { describe, expect, it } from "vitest";
 import { checkToolArguments, type ToolSchema } from "../../src/index.ts";
+import { demoTools } from "../../worker/demo-tools/index.ts";
 import {
   type OfferedTool,
   planCalls,
@@ -180,5 +181,15 @@ describe("which tool a prompt calls, beyond its name", () => {
     };
     expect(plan("hi", [impossible, ...tools], { type: "required" })).toEqual([["get_weather", { city: "hi" }]]);
     expect(plan("hi", [impossible], { type: "required" })).toEqual([]);
+  });
+
+  it("reads no enum value in a word any sentence has, and names no tool apart by a word of a chosen one", () => {
+    const demo = Object.entries(demoTools()).map(([name, tool]) => ({ name, parameters: tool.parameters as object }));
+    // "in" (inches) of convert_units' units is the preposition here: nothing to convert.
+    expect(plan("Wie spät ist es in Tokio?", demo)).toEqual([]);
+    // "unit" names unit_table, which the prompt asks for; convert_units is not asked for too.
+    expect(plan("a unit table from kg to lb for 1, 5 and 10", demo)).toEqual([
+      ["unit_table", { from: "kg", to: "lb", values: [1, 5, 10] }],
+    ]);
   });
 });

@@ -74,10 +74,18 @@ export function planCalls(
     .map((tool) => ({ tool, ...score(tool, values) }))
     .filter(({ total }) => total > 0)
     .sort((a, b) => b.total - a.total);
-  // Tools the prompt names or gives a value only they take; failing those, the one its words describe best.
-  // Once a phrasing the prompt reader knows chose the calls, only a tool the prompt names is added:
-  // a value the chosen calls already take (a unit for convert_units) asks for no other tool.
-  const chosen = scored.filter(({ strong, named }) => (calls.length > 0 ? named : strong));
+  // Tools the prompt names, each by a word no better one's name has ("unit table" calls unit_table,
+  // not convert_units too); else those it gives a value they take; failing those, the one its words
+  // describe best. Once a phrasing the prompt reader knows chose the calls, only a tool the prompt
+  // names is added: a value the chosen calls already take (a unit for convert_units) asks for no other tool.
+  const taken = new Set(calls.flatMap((call) => wordsOf(call.name)));
+  const namesTools = calls.length > 0 || scored.some(({ names }) => names.length > 0);
+  const chosen = scored.filter(({ tool, strong, names }) => {
+    if (!namesTools) return strong;
+    if (!names.some((word) => ![...taken].some((other) => sameWord(other, word)))) return false;
+    for (const word of wordsOf(tool.name)) taken.add(word);
+    return true;
+  });
   const fallback = calls.length > 0 ? [] : scored.slice(0, 1);
   const picks = (chosen.length > 0 ? chosen : fallback).map(({ tool }) => tool);
   for (const tool of picks) {
@@ -96,9 +104,10 @@ export function planCalls(
 }
 
 /** How well a tool fits a prompt: its name's words in the prompt count most, then a value only it takes, then its description's words. */
-function score(tool: OfferedTool, values: PromptValues): { total: number; strong: boolean; named: boolean } {
+function score(tool: OfferedTool, values: PromptValues): { total: number; strong: boolean; names: string[] } {
   const prompt = values.words.filter(meaningful);
-  const named = wordsOf(tool.name).filter((word) => !GENERIC.has(word) && prompt.some((p) => sameWord(p, word))).length;
+  const names = wordsOf(tool.name).filter((word) => !GENERIC.has(word) && prompt.some((p) => sameWord(p, word)));
+  const named = names.length;
   const fits = promptFits(tool.parameters, values) ? 1 : 0;
   // What a property's name says it holds, the prompt holds: a place for `city`, in any language.
   const suits = fits === 0 && promptSuits(tool.parameters, values) ? 1 : 0;
@@ -107,7 +116,7 @@ function score(tool: OfferedTool, values: PromptValues): { total: number; strong
   ).size;
   // A description is long and general (an agent's tools describe everything): two words, or it says nothing.
   const total = 3 * named + 2 * fits + suits + (described >= 2 ? described : 0);
-  return { total, strong: named > 0 || fits > 0, named: named > 0 };
+  return { total, strong: named > 0 || fits > 0, names };
 }
 
 /** The lower-case words of a name or a text: `lookup_order`, `getWeather`, `get-weather` give `lookup order`, `get weather`. */

@@ -11,7 +11,7 @@
 import type { JsonValue } from "../../../../../src/index.ts";
 import { zoneOf } from "../prompt-reading.ts";
 import { samplePattern } from "./pattern-sample.ts";
-import type { PromptValues } from "./prompt-values.ts";
+import { isStopWord, type PromptValues } from "./prompt-values.ts";
 
 /** A JSON Schema object, as the scripted model reads one. */
 export type Schema = { [key: string]: JsonValue };
@@ -157,9 +157,16 @@ export function enumValue(schema: Schema, options: readonly JsonValue[], values:
   return options[0] ?? null;
 }
 
-/** Whether the prompt names one of the enum's values. */
+/**
+ * Whether the prompt names one of the enum's values, one that is not only a word any sentence
+ * has: "in" (inches) is in "Wie spät ist es in Tokio?", and says nothing of a unit there.
+ */
 export function enumNamed(options: readonly JsonValue[], values: PromptValues): boolean {
-  return options.some((option) => names(option, values));
+  return options.some(
+    (option) =>
+      names(option, values) &&
+      (typeof option !== "string" || !(option.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).every(isStopWord)),
+  );
 }
 
 /** Whether the prompt's words hold a string option's words, in order ("in-progress" in "what is in progress"). */

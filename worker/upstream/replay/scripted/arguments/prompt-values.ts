@@ -64,6 +64,11 @@ export function readValues(prompt: string): PromptValues {
   };
 }
 
+/** Whether a word is one that says nothing in a prompt ("in", "to", "the", ...). */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word.toLowerCase());
+}
+
 /** Whether a word of the prompt says something (not "the", "what", ...). */
 export function meaningful(word: string): boolean {
   return word.length > 1 && !STOP_WORDS.has(word);
