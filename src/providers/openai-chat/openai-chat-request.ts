@@ -46,6 +46,17 @@ function chatMessages(messages: readonly RequestMessage[], model: string): Field
   return moved.messages.map((message, i) => toChatMessage(message, moved.pathOf(i), model));
 }
 
+/**
+ * A call's arguments as the text its entry carries: a custom tool's free-text input (a call of
+ * `finish.toolCalls` with `inputFormat: "text"`, whose arguments is that text) as it is, not as a
+ * JSON string literal; a function's arguments as JSON text.
+ */
+function callInput(call: { readonly arguments: unknown; readonly inputFormat?: unknown }): string {
+  return call.inputFormat === "text" && typeof call.arguments === "string"
+    ? call.arguments
+    : JSON.stringify(call.arguments);
+}
+
 function toChatMessage(message: RequestMessage, path: string, model: string): Fields {
   switch (message.role) {
     case "system":
@@ -68,7 +79,7 @@ function toChatMessage(message: RequestMessage, path: string, model: string): Fi
       };
       if (message.toolCalls.length > 0) {
         out["tool_calls"] = message.toolCalls.map((call, i) =>
-          chatToolCall(callId(call, `${path}.tool_calls[${i}]`), call, JSON.stringify(call.arguments)),
+          chatToolCall(callId(call, `${path}.tool_calls[${i}]`), call, callInput(call)),
         );
       }
       return out;

@@ -10,6 +10,7 @@
 import fc from "fast-check";
 import {
   assistantMessage,
+  providerKit,
   streamToolCalls,
   toolResultMessages,
   type FinishEvent,
@@ -75,6 +76,22 @@ group("OpenAI Chat: custom tool calls", (test) => {
     assertEquals(toolResultMessages("openai", results), [
       { role: "tool", tool_call_id: "call_shell_7", content: "result 0" },
       { role: "tool", tool_call_id: "call_tide_8", content: "result 1" },
+    ]);
+  });
+
+  test("the request builder sends finish.toolCalls' custom call back with its text as the input, not a JSON literal of it", async () => {
+    const finish = await finishOf();
+    const body = providerKit("openai").requestBody({
+      model: "gpt-5",
+      messages: [
+        { role: "user", content: "Sum the tides." },
+        { role: "assistant", content: "", toolCalls: finish.toolCalls },
+      ],
+      tools: [],
+    }) as { messages: { tool_calls?: unknown[] }[] };
+    assertEquals(body.messages[1]!.tool_calls, [
+      { id: "call_shell_7", type: "custom", custom: { name: "run_shell", input: SCRIPT } },
+      { id: "call_tide_8", type: "function", function: { name: "tide_table", arguments: '{"harbour":"Roscoff"}' } },
     ]);
   });
 
