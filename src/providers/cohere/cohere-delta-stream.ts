@@ -130,6 +130,9 @@ export class CohereDecoder implements ProviderDecoder {
       ["output_tokens"],
       [],
     );
+    // The prompt tokens served from Cohere's cache sit beside `tokens`, a part of its input count.
+    const cached = raw?.["cached_tokens"];
+    if (usage && typeof cached === "number" && cached >= 0) usage.cacheReadTokens = cached;
     if (usage) this.#emit({ type: "usage", usage: { ...usage, raw } });
     const reason = nonEmptyString(delta["finish_reason"]);
     if (reason !== undefined)

@@ -76,6 +76,32 @@ group("Cohere v2 rules", (test) => {
     assertEquals((finish.usage!.raw as { billed_units: unknown }).billed_units, { input_tokens: 3, output_tokens: 4 });
   });
 
+  // The shape of a Cohere answer vercel/ai recorded (packages/cohere/src/__fixtures__/
+  // issue-22070-cached-usage.chunks.txt, commit 4f0ab874): `cached_tokens` beside `tokens`, the
+  // prompt tokens read from the cache, a part of `tokens.input_tokens`. It was not read.
+  test("the prompt tokens served from the cache (usage.cached_tokens) are the usage's cacheReadTokens", async () => {
+    const usage = {
+      billed_units: { input_tokens: 7, output_tokens: 3 },
+      tokens: { input_tokens: 640, output_tokens: 9 },
+      cached_tokens: 576,
+    };
+    const events = await run([
+      { type: "message-start", id: "m2", delta: { message: { role: "assistant" } } },
+      { type: "content-start", index: 0, delta: { message: { content: { type: "text", text: "" } } } },
+      { type: "content-delta", index: 0, delta: { message: { content: { text: "Done." } } } },
+      { type: "content-end", index: 0 },
+      { type: "message-end", delta: { finish_reason: "COMPLETE", usage } },
+    ]);
+    const finish = finishOf(events);
+    assertEquals(
+      [finish.usage?.inputTokens, finish.usage?.cacheReadTokens, finish.usage?.outputTokens, finish.usage?.totalTokens],
+      [640, 576, 9, 649],
+    );
+    // Without the field, no cache count is made up.
+    const plain = finishOf(await run([messageEnd("COMPLETE")]));
+    assertEquals(plain.usage?.cacheReadTokens, undefined);
+  });
+
   test("the tool plan is reasoning, not visible text, and goes back as tool_plan with the calls", async () => {
     const events = await run([
       { type: "tool-plan-delta", delta: { message: { tool_plan: "I will " } } },
