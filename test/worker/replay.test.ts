@@ -110,8 +110,19 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
     expect(await pick("ollama", "What's the weather in Tokyo?")).toBe("native-tool-call");
     expect(await pick("ollama", "What's the weather in Tokyo?", { type: "none" })).toBeUndefined();
     expect(await pick("ollama", "What's the weather in Tokyo?", { type: "required" })).toBeUndefined();
-    // Anthropic's sends `location`, which this `get_weather` does not take.
+    // Anthropic's sends `location`, which this `get_weather` does not take, required or not.
     expect(await pick("anthropic", "What's the weather in Paris, France?")).toBeUndefined();
+    const optionalCity = [
+      { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } },
+    ];
+    expect(
+      await pickRecording(
+        upstreamProviders.anthropic.recordings,
+        "Weather in Paris, France?",
+        optionalCity,
+        "anthropic",
+      ),
+    ).toBeUndefined();
     const anyWeather = [{ name: "get_weather", parameters: {} }];
     expect(
       await pickRecording(upstreamProviders.anthropic.recordings, "Weather in Paris, France?", anyWeather, "anthropic"),

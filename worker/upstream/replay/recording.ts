@@ -81,7 +81,11 @@ export async function pickRecording(
       const parameters = declared.get(call.name)?.parameters;
       const valid =
         parameters === undefined || checkToolArguments(call.arguments, parameters as ToolSchema).length === 0;
-      return valid && shortValues(call.arguments).every((value) => value.some((word) => words.has(word)));
+      return (
+        valid &&
+        declaresEach(call.arguments, parameters) &&
+        shortValues(call.arguments).every((value) => value.some((word) => words.has(word)))
+      );
     });
     if (fits) return recording;
   }
@@ -100,6 +104,17 @@ async function recordedCalls(recording: Recording, protocol: Provider): Promise<
   for await (const event of streamToolCalls(body, { provider: protocol }))
     if (event.type === "finish") return event.toolCalls;
   return [];
+}
+
+/**
+ * Whether each argument is a property the schema declares, where it declares some: a model names
+ * the properties it is given, so `{"location": ...}` answers no tool whose schema has `city`,
+ * even one that requires nothing.
+ */
+function declaresEach(args: JsonValue, parameters: Record<string, unknown> | undefined): boolean {
+  const properties = parameters?.["properties"];
+  if (typeof properties !== "object" || properties === null || typeof args !== "object" || args === null) return true;
+  return Object.keys(args).every((key) => Object.hasOwn(properties, key));
 }
 
 /** The words (three letters or more, lower case) of each string of three words at most in `value`. */
