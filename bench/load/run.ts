@@ -16,18 +16,20 @@
 //     each step).
 // Per target and step: req/s, p50 / p99 of the total time and of the time to first content
 // (the first text or tool-call delta), the p50 overhead over the direct request, workerd CPU per
-// request (utime + stime of its processes, /proc/<pid>/stat fields 14 and 15, before and after
-// the step, over the requests), and every answer's tool calls compared with the recorded ones
+// request (the run time of its threads, /proc/<pid>/task/*/schedstat, before and after the step,
+// over the requests), and every answer's tool calls compared with the recorded ones
 // (lost: no complete HTTP 200 answer; malformed: the wrong calls, or no proper ending). Memory:
 // RSS idle after warm-up, its peak during c=50 (per concurrent stream) and its growth over the
-// run. Cold start: from the Miniflare constructor to the first answer read whole.
+// run; then a long run (LOAD_LONG requests of the first workload per target, default 3,000) with
+// RSS after each sixth, whose second half tells growth that goes on from what settles. Cold start:
+// from the Miniflare constructor to the first answer read whole.
 // CPU per request does not depend on other load on the machine; wall times (req/s, latency) do.
 //   npm run bench:load
 //   LOAD_WORKLOADS=chat-stream,messages LOAD_CONCURRENCY=10 LOAD_N=300 LOAD_BEFORE=../main npm run bench:load
 import { loadavg } from "node:os";
 import {
   buildWorkers,
-  cpuTicks,
+  cpuMs,
   load,
   quantile,
   rssMiB,
@@ -46,8 +48,9 @@ const NAMES = (
 const LEVELS = (process.env["LOAD_CONCURRENCY"] ?? "1,10,50").split(",").map(Number);
 const DEFAULT_N: Record<number, number> = { 1: 200, 10: 400, 50: 500 };
 const countAt = (c: number): number => Number(process.env["LOAD_N"] ?? DEFAULT_N[c] ?? 20 * c);
-const TICK_MS = 1000 / Number(process.env["CLK_TCK"] ?? 100);
 const BEFORE = process.env["LOAD_BEFORE"];
+/** Requests of the long run that measures memory growth (0: none). */
+const LONG = Number(process.env["LOAD_LONG"] ?? 3000);
 
 interface Row {
   workload: string;
@@ -145,14 +148,14 @@ async function main(): Promise<void> {
         for (const { served: s, kind } of order) {
           let peak = 0;
           const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(s.pids))), 100);
-          const before = cpuTicks(s.pids);
+          const before = cpuMs(s.pids);
           const { samples, wallMs } = await load(s, workload, kind, origin, c, n);
-          const cpuMs = ((cpuTicks(s.pids) - before) * TICK_MS) / n;
+          const cpu = (cpuMs(s.pids) - before) / n;
           clearInterval(sampler);
           served0 += n;
           rows.push({
             ...summarize(name, c, s.name, samples, wallMs, directP50),
-            cpuMs,
+            cpuMs: cpu,
             peakRss: Math.max(peak, rssMiB(s.pids)),
           });
           const failed = samples.find((x) => !x.ok);
@@ -180,6 +183,7 @@ async function main(): Promise<void> {
         `| ${s.name} | ${f1(idle[i]!)} | ${f1(peak)} | ${f2((peak - idle[i]!) / 50)} | ${f1(after)} | ${f2(((after - idle[i]!) * 1000) / perTarget)} |`,
       );
     }
+    if (LONG > 0) await longRun(served, ALL[NAMES[0]!]!, origin);
     const lost = rows.reduce((sum, row) => sum + row.lost, 0);
     const malformed = rows.reduce((sum, row) => sum + row.malformed, 0);
     const total = rows.reduce((sum, row) => sum + row.n, 0);
@@ -191,6 +195,32 @@ async function main(): Promise<void> {
     for (const { served: s } of served) await s.mf.dispose();
     providers.child.kill("SIGTERM");
     built.remove();
+  }
+}
+
+/**
+ * Memory over a long run: LOAD_LONG more requests of the first workload at c=10 on each target,
+ * in six blocks taken in turn, RSS after each; growth per 1,000 requests over the second half,
+ * when what the isolate keeps has had the first half to settle (a leak keeps growing there).
+ */
+async function longRun(served: { served: Served; kind: "worker" | "pass" }[], workload: Workload, origin: string) {
+  const block = Math.round(LONG / 6);
+  const rss = served.map(({ served: s }) => [rssMiB(s.pids)]);
+  let failed = 0;
+  for (let b = 0; b < 6; b++)
+    for (const [i, { served: s, kind }] of served.entries()) {
+      const { samples } = await load(s, workload, kind, origin, 10, block);
+      failed += samples.filter((x) => !x.ok).length;
+      rss[i]!.push(rssMiB(s.pids));
+    }
+  console.log(
+    `\nMemory over a long run: ${6 * block} more requests of ${workload.name} at c=10 per target, workerd RSS (MiB) before and after each sixth (${failed} lost or malformed)\n| target | RSS | growth per 1,000 requests, second half |\n| --- | --- | ---: |`,
+  );
+  for (const [i, { served: s }] of served.entries()) {
+    const series = rss[i]!;
+    console.log(
+      `| ${s.name} | ${series.map(f1).join(", ")} | ${f2(((series[6]! - series[3]!) * 1000) / (3 * block))} |`,
+    );
   }
 }
 
