@@ -140,11 +140,15 @@ export function resolveOptions(options: OpenAIChatEncoderOptions): {
   };
 }
 
-/** The normalized reason as Chat Completions names it; `stop` or `tool-calls` become `tool_calls` only for a choice that made calls. */
+/**
+ * The normalized reason as Chat Completions names it; `stop`, `tool-calls` and `approval` (a turn
+ * that also waits on an approval, whose client calls still run) become `tool_calls` only for a
+ * choice that made calls.
+ */
 export function openAIFinishReason(reason: FinishReason, hasCalls: boolean): OpenAIChatFinishReason {
   if (reason === "length") return "length";
   if (reason === "content-filter") return "content_filter";
-  return hasCalls && (reason === "stop" || reason === "tool-calls") ? "tool_calls" : "stop";
+  return hasCalls && (reason === "stop" || reason === "tool-calls" || reason === "approval") ? "tool_calls" : "stop";
 }
 
 /** Usage in Chat Completions' fields; counts a provider did not report are 0. */

@@ -9,7 +9,9 @@ import {
   approvalResponses,
   assistantMessage,
   encodeEvents,
+  OpenAIChatEncoderStream,
   OpenAIResponsesEncoder,
+  readOpenAIChatCompletion,
   readOpenAIResponse,
   runToolLoop,
   SSEDecoderStream,
@@ -23,7 +25,7 @@ import {
 import { allFixtures, type Fixture } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants } from "../../support/invariants.ts";
-import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
+import { bytes, collect, fromChunks, splitAt, textOf } from "../../support/streams.ts";
 import { replayModel } from "../../support/tool-fakes.ts";
 
 /** A documented stream of test/recordings/openai-responses, always bundled. */
@@ -168,6 +170,39 @@ group("OpenAIResponsesDeltaStream MCP approvals", (test) => {
       ],
     );
     assertEquals(ui.at(-1), { type: "finish", finishReason: "tool-calls" });
+  });
+
+  test("beside a function call of the client's, the Chat encoders finish tool_calls: the client still runs its call", async () => {
+    // The documented stream, with a function call after the request (a turn may hold both).
+    const call = {
+      type: "function_call",
+      id: "fc_tcs_04",
+      call_id: "call_tcs_04",
+      name: "open_ticket",
+      arguments: '{"title":"links"}',
+      status: "completed",
+    };
+    const extra = [
+      { type: "response.output_item.added", sequence_number: 10, output_index: 3, item: { ...call, arguments: "" } },
+      { type: "response.output_item.done", sequence_number: 11, output_index: 3, item: call },
+    ]
+      .map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+      .join("");
+    const text = new TextDecoder().decode(documented("mcp-approval-request").body);
+    const completed = '"type":"response.completed","sequence_number":10';
+    const body = bytes(
+      text
+        .replace("event: response.completed", `${extra}event: response.completed`)
+        .replace(completed, completed.replace("10", "12")),
+    );
+    const events = await run([body]);
+    const finish = events.at(-1) as FinishEvent;
+    assertEquals([finish.reason, finish.toolCalls.map((c) => c.id)], ["approval", ["call_tcs_04"]]);
+    const result = await readOpenAIChatCompletion(fromChunks(events), { model: "m" });
+    assert(result.type === "completion", "a completion");
+    assertEquals(result.completion.choices[0]?.finish_reason, "tool_calls");
+    const sse = textOf(await collect(fromChunks(events).pipeThrough(new OpenAIChatEncoderStream({ model: "m" }))));
+    assert(sse.includes('"finish_reason":"tool_calls"'), sse);
   });
 
   test("the Responses encoder writes the request as its own item, in its place, under the provider's id", async () => {
