@@ -15,7 +15,7 @@ import {
   type AnthropicMessagesEncoderOptions,
   type AnthropicStreamEvent,
 } from "./anthropic-messages-wire.ts";
-import { abortError, type EncodableEvent, withdrawn } from "./protocol-encoder.ts";
+import { abortError, type EncodableEvent, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
 
 /** The message of an input that ended without a finish or an abort. */
 export const INPUT_ENDED = { code: "input-ended", message: "The response ended before it finished." };
@@ -72,13 +72,15 @@ export class AnthropicMessageEvents {
         this.#start();
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
+        if (resultOfSkipped(event.part, this.#skipped)) return;
         this.#start();
         return this.#blocks.reasoningPart(event.part);
       case "tool-call-start":
       case "tool-call":
       case "invalid-tool-call": {
         const key = callKey(event);
-        if (event.type !== "invalid-tool-call" && event.providerExecuted) this.#skipped.add(key);
+        // A provider-executed call is left out, and so is its result (by the call's id).
+        if (event.type !== "invalid-tool-call" && event.providerExecuted) this.#skipped.add(key).add(String(event.id));
         // A call the provider withdrew before anything of it was shown is not shown at all.
         if (this.#skipped.has(key) || (withdrawn(event) && !this.#blocks.hasCall(key))) return;
         this.#start();

@@ -14,7 +14,7 @@ import {
   type OpenAIResponsesOutputItem,
 } from "./openai-responses-wire.ts";
 import { responseSettings } from "./openai-response-settings.ts";
-import { abortError, type EncodableEvent, withdrawn } from "./protocol-encoder.ts";
+import { abortError, type EncodableEvent, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
 
 /** One event of a Responses stream: its `type`, its `sequence_number`, and the fields of that type. */
 export interface OpenAIResponsesStreamEvent {
@@ -105,12 +105,14 @@ export class OpenAIResponseEvents {
       case "reasoning-part":
         // A kept block (Anthropic's compaction, fallback): a reasoning item where `encryptedContent` carries it.
         if (event.part.type === "block" && this.#encrypted(event.part) === undefined) return;
+        if (resultOfSkipped(event.part, this.#skipped)) return;
         return this.#blocks.reasoningPart(event.part);
       case "tool-call-start":
       case "tool-call":
       case "invalid-tool-call": {
         const key = callKey(event);
-        if (event.type !== "invalid-tool-call" && event.providerExecuted) this.#skipped.add(key);
+        // A provider-executed call is left out, and so is its result (by the call's id).
+        if (event.type !== "invalid-tool-call" && event.providerExecuted) this.#skipped.add(key).add(String(event.id));
         // A call the provider withdrew (Anthropic's fallback) before anything of it was shown is not shown at all.
         if (this.#skipped.has(key) || (withdrawn(event) && !this.#blocks.hasCall(key))) return;
         if (event.type === "tool-call-start") return this.#blocks.startCall(event);

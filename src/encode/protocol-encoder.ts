@@ -1,3 +1,4 @@
+import type { ReasoningPart } from "../shared/deltas.ts";
 import type { AbortEvent } from "../shared/events.ts";
 import type { LoopFinishEvent, StepFinishEvent, ToolLoopEvent } from "../tools/loop-events.ts";
 import type { ToolRunnerEvent } from "../tools/tool-events.ts";
@@ -128,6 +129,14 @@ const ABORT_MESSAGES: Readonly<Record<AbortEvent["reason"], string>> = {
 /** Whether an event is a call the provider withdrew (Anthropic's fallback cut it off): shown, maybe, but never a call to run. */
 export const withdrawn = (event: EncodableEvent): boolean =>
   event.type === "invalid-tool-call" && event.error.code === "withdrawn";
+
+/**
+ * Whether a reasoning part is the result of a call the encoder did not show (a kept block naming
+ * it by `tool_use_id`: Anthropic's `web_search_tool_result` of its `server_tool_use`, which the
+ * client protocols leave out): shown alone, a client would send back a result without its call.
+ */
+export const resultOfSkipped = (part: ReasoningPart, skipped: ReadonlySet<string>): boolean =>
+  part.type === "block" && typeof part.block["tool_use_id"] === "string" && skipped.has(part.block["tool_use_id"]);
 
 /** What an `abort` tells a client: the error that stopped the stream, else its reason. Never the provider's payload. */
 export function abortError(event: AbortEvent): { code: string; message: string } {

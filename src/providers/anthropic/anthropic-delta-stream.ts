@@ -6,7 +6,7 @@ import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
-import { AnthropicKeptBlocks } from "./anthropic-kept-blocks.ts";
+import { AnthropicKeptBlocks, callMetadata } from "./anthropic-kept-blocks.ts";
 
 /** Content blocks that are tool calls: the application runs `tool_use`, the provider the others. */
 const TOOL_BLOCKS: Record<string, boolean> = { tool_use: false, server_tool_use: true, mcp_tool_use: true };
@@ -39,8 +39,9 @@ interface ToolBlock {
  * calling continuation) are read as if they had streamed. An `event: error` can arrive after
  * HTTP 200 and the connection then closes without `message_stop`: the error is delivered and the
  * accumulator aborts with the open calls discarded. Thinking, redacted thinking, compaction and
- * fallback blocks become `reasoning-part`s in block order (see {@link AnthropicKeptBlocks}): the
- * next request's assistant turn carries them back.
+ * fallback blocks, and server tools' results (`web_search_tool_result`, `code_execution_tool_result`,
+ * ...), become `reasoning-part`s in block order (see {@link AnthropicKeptBlocks}): the next
+ * request's assistant turn carries them back.
  *
  * @example
  * ```ts
@@ -192,15 +193,13 @@ export class AnthropicDecoder implements ProviderDecoder {
       streamed: false,
       providerExecuted,
     });
-    // Programmatic tool calling: who made the call (the model, or a code execution tool by id) goes back with it.
-    const caller = block["caller"];
     emit({
       type: "tool-call-chunk",
       index,
       ...optional("id", nonEmptyString(block["id"])),
       ...optional("name", nonEmptyString(block["name"])),
       ...(providerExecuted ? { providerExecuted: true as const } : {}),
-      ...(isRecord(caller) ? { providerMetadata: { caller } } : {}),
+      ...callMetadata(block, providerExecuted),
     });
   }
 

@@ -1,5 +1,5 @@
 import type { JsonValue } from "../../shared/json.ts";
-import { nonEmptyString } from "../../shared/values.ts";
+import { isRecord, nonEmptyString } from "../../shared/values.ts";
 import type { Emit } from "../provider-decoder.ts";
 
 /** A block kept whole until its stop: its index and the fields it came with, updated by its deltas. */
@@ -55,7 +55,11 @@ export class AnthropicKeptBlocks {
         emit({ type: "reasoning-part", part: { type: "block", block: jsonObject(block) } });
         return true;
     }
-    return false;
+    // A server tool's result (whole at its start), wherever it comes: right after its call, or in a
+    // later response than the call (a programmatic tool calling continuation's `message_start`).
+    if (!isServerResult(block)) return false;
+    emit({ type: "reasoning-part", part: { type: "block", block: jsonObject(block) } });
+    return true;
   }
 
   /** A delta of one of these blocks; true when it was one. */
@@ -100,6 +104,42 @@ export class AnthropicKeptBlocks {
       emit({ type: "reasoning-part", part: { type: "block", block: compaction.block } });
     }
   }
+}
+
+/**
+ * A server tool's result block (`web_search_tool_result`, `web_fetch_tool_result`,
+ * `code_execution_tool_result`, `bash_code_execution_tool_result`,
+ * `text_editor_code_execution_tool_result`, `tool_search_tool_result`, `mcp_tool_result`, ...):
+ * its type ends in `_tool_result` and it names its call by `tool_use_id`.
+ *
+ * @example
+ * ```ts
+ * isServerResult({ type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] }); // true
+ * ```
+ */
+export function isServerResult(block: Readonly<Record<string, unknown>>): boolean {
+  return String(block["type"]).endsWith("_tool_result") && typeof block["tool_use_id"] === "string";
+}
+
+/**
+ * What a call's block carries back besides its id, name and input: its `caller` (programmatic
+ * tool calling: the model, or a code execution tool by id), and for a server tool's call the
+ * block's other fields (`anthropicBlock`: its `type`, an MCP call's `server_name`), so that the
+ * next turn sends it back as it came.
+ *
+ * @example
+ * ```ts
+ * callMetadata({ type: "mcp_tool_use", id: "mcptoolu_1", name: "echo", input: {}, server_name: "tools" }, true);
+ * // { providerMetadata: { anthropicBlock: { type: "mcp_tool_use", server_name: "tools" } } }
+ * ```
+ */
+export function callMetadata(
+  block: Record<string, unknown>,
+  providerExecuted: boolean,
+): { providerMetadata?: Record<string, unknown> } {
+  const { id: _id, name: _name, input: _input, caller, ...rest } = block;
+  if (!providerExecuted) return isRecord(caller) ? { providerMetadata: { caller } } : {};
+  return { providerMetadata: { ...(isRecord(caller) ? { caller } : {}), anthropicBlock: rest } };
 }
 
 /** A block's fields as JSON (it came from `JSON.parse`, so every value is one). */

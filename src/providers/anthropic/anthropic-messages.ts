@@ -1,7 +1,9 @@
-import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
+import { isRecord } from "../../shared/values.ts";
+import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
+import { isServerResult } from "./anthropic-kept-blocks.ts";
 
 /**
- * One of Anthropic's blocks that go back whole (`compaction`, `fallback`); another provider's
+ * One of Anthropic's blocks that go back whole (`compaction`, `fallback`, a server tool's result); another provider's
  * kept block (a Gemini Interactions built-in tool's step) is not Anthropic's to take.
  *
  * @example
@@ -11,7 +13,7 @@ import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.
  * ```
  */
 export const isAnthropicBlock = (block: { readonly [key: string]: unknown }): boolean =>
-  block["type"] === "compaction" || block["type"] === "fallback";
+  block["type"] === "compaction" || block["type"] === "fallback" || isServerResult(block);
 
 /**
  * The `caller` a `tool_use` came with (programmatic tool calling: the model, or a code execution
@@ -34,7 +36,11 @@ export function callerOf(call: { readonly providerMetadata?: Readonly<Record<str
  * `compaction` and `fallback` blocks (from `reasoningParts`, in order, as extended thinking with
  * tools requires and as the refusals-and-fallback guide asks: a `fallback` block between the two
  * models' thinking), a text block, and `tool_use` blocks (input as an object, with the `caller`
- * the call came with). A call the provider withdrew (`finish.withdrawnToolCalls`: the `tool_use`
+ * the call came with); a server tool's call (`server_tool_use`, `mcp_tool_use`) goes back as the
+ * block it came as, followed by its result (`web_search_tool_result`, ...) when that came in the
+ * turn (a paused turn needs them back), or alone when a call of the turn names it its `caller`
+ * (programmatic tool calling: its result comes in a later response); a result whose call came in
+ * an earlier response stays in its place. A call the provider withdrew (`finish.withdrawnToolCalls`: the `tool_use`
  * a fallback may have cut off) is not in `toolCalls`, so it is left out, and no `tool_result`
  * answers it.
  *
@@ -47,14 +53,34 @@ export function callerOf(call: { readonly providerMetadata?: Readonly<Record<str
  */
 export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
   const content: Record<string, unknown>[] = [];
+  // A server tool's result goes right after its call when the call is of this turn; one whose call
+  // came in an earlier response (a programmatic tool calling continuation) stays in its place.
+  const served = new Set(turn.toolCalls.flatMap((call) => (call.providerExecuted && call.id ? [call.id] : [])));
+  const results = new Map<unknown, Record<string, unknown>[]>();
   for (const part of turn.reasoningParts ?? []) {
     if (part.type === "redacted") content.push({ type: "redacted_thinking", data: part.data });
     else if (part.type === "signed") content.push({ type: "thinking", thinking: part.text, signature: part.signature });
-    else if (part.type === "block" && isAnthropicBlock(part.block)) content.push(part.block);
+    else if (part.type !== "block" || !isAnthropicBlock(part.block)) continue;
+    else if (served.has(part.block["tool_use_id"] as string)) {
+      const id = part.block["tool_use_id"];
+      results.set(id, [...(results.get(id) ?? []), part.block]);
+    } else content.push(part.block);
   }
   if (turn.text) content.push({ type: "text", text: turn.text });
-  for (const call of own(turn.toolCalls))
-    content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) });
+  // A server call goes back with its result, or as the caller of a call of the turn (programmatic
+  // tool calling: its result comes later); one with neither is left out, as Anthropic refuses it
+  // ("tool use ... was found without a corresponding ..._tool_result block").
+  const callers = new Set(turn.toolCalls.map((call) => (callerOf(call).caller as { tool_id?: unknown })?.tool_id));
+  for (const call of turn.toolCalls) {
+    const block = call.providerMetadata?.["anthropicBlock"];
+    if (!call.providerExecuted)
+      content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) });
+    else if (isRecord(block) && (results.has(call.id) || callers.has(call.id)))
+      content.push(
+        { ...block, id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) },
+        ...(results.get(call.id) ?? []),
+      );
+  }
   return { role: "assistant", content };
 }
 

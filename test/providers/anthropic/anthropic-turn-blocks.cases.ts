@@ -62,6 +62,14 @@ group("Anthropic turn blocks: programmatic tool calling, server tools, fallback,
       role: "assistant",
       content: [
         { type: "text", text: "Rolling for both players." },
+        // The code execution call goes back too, as the call's caller: its result comes in a later response.
+        {
+          type: "server_tool_use",
+          id: "srvtoolu_code_1",
+          name: "code_execution",
+          input: { code: 'r = await rollDie({"player": "p1"})' },
+          caller: { type: "direct" },
+        },
         { type: "tool_use", id: "toolu_roll_1", name: "rollDie", input: { player: "p1" }, caller: CODE_CALLER },
       ],
     };
@@ -256,7 +264,15 @@ group("Anthropic turn blocks: programmatic tool calling, server tools, fallback,
     // Step 2 is the conversation with the paused turn last: no user message after it.
     const continued: BetaMessageParam[] = [
       { role: "user", content: "Ferry from Lisbon to Porto?" },
-      { role: "assistant", content: [{ type: "text", text: "Searching. " }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Searching. " },
+          // The server call with its result, as it came (each alone is a 400 from Anthropic).
+          { type: "server_tool_use", id: "srvtoolu_p1", name: "web_search", input: { query: "ferry Lisbon Porto" } },
+          { type: "web_search_tool_result", tool_use_id: "srvtoolu_p1", content: [] },
+        ],
+      },
     ];
     assertEquals(sent[1], continued);
   });

@@ -1,0 +1,165 @@
+// Anthropic server tools' results (`web_search_tool_result`, `code_execution_tool_result`, ...):
+// each is a kept block (a `reasoning-part` of type `block`) in its place, whether it streams or a
+// programmatic tool calling continuation's `message_start.message.content` already holds it, and
+// the next turn sends it back: right after its call when the call is of the turn, in its place when
+// the call came in an earlier response. Before, the result blocks were dropped, and a server call
+// never went back, so a programmatic tool calling turn lost the code execution its calls name.
+//
+// Provenance: built by hand in this project's ids, from the shapes of vercel/ai's recording
+// packages/anthropic/src/__fixtures__/anthropic-programmatic-tool-calling.1.chunks.txt (commit
+// in ../shared/external-fixtures/vercel-ai/manifest.json: the last response starts with a
+// `code_execution_tool_result` block whose call came responses earlier) and of
+// `@anthropic-ai/sdk`'s BetaMessageParam (the types check each next turn below). An unpaired
+// server_tool_use is a 400 from Anthropic ("`web_search` tool use with id ... was found without a
+// corresponding `web_search_tool_result` block", anthropics/anthropic-sdk-python issue 1339).
+import type { BetaMessageParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
+import fc from "fast-check";
+import {
+  AnthropicMessagesEncoder,
+  assistantMessage,
+  encodeEvents,
+  OpenAIResponsesEncoder,
+  streamToolCalls,
+  type FinishEvent,
+  type ToolCallEvent,
+} from "../../../src/index.ts";
+import { assert, assertEquals, group } from "../../support/harness.ts";
+import { assertEventInvariants } from "../../support/invariants.ts";
+import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
+import { anthropicSse } from "./turn-blocks-recordings.ts";
+
+const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks(chunks), { provider: "anthropic" }));
+
+async function finishOf(body: string): Promise<{ events: ToolCallEvent[]; finish: FinishEvent }> {
+  const events = await run([bytes(body)]);
+  assertEventInvariants(events);
+  const finish = events.at(-1);
+  assert(finish?.type === "finish", "the response finishes");
+  return { events, finish };
+}
+
+const message = (content: unknown[] = []) => ({
+  type: "message_start",
+  message: { id: "msg_r", type: "message", role: "assistant", content, stop_reason: null, usage: { input_tokens: 9 } },
+});
+const RESULT = {
+  type: "code_execution_tool_result",
+  tool_use_id: "srvtoolu_code_9",
+  content: { type: "code_execution_result", stdout: "p1: 5, p2: 6\n", stderr: "", return_code: 0, content: [] },
+};
+const textBlock = (index: number, text: string) => [
+  { type: "content_block_start", index, content_block: { type: "text", text: "" } },
+  { type: "content_block_delta", index, delta: { type: "text_delta", text } },
+  { type: "content_block_stop", index },
+];
+const endTurn = [{ type: "message_delta", delta: { stop_reason: "end_turn" } }, { type: "message_stop" }];
+
+/** The last response of a programmatic tool calling run: the code's result, already in message_start, then text. */
+const resultInStart = anthropicSse(message([RESULT]), ...textBlock(1, "Player 2 wins."), ...endTurn);
+/** The same response with the result streamed as a block of its own. */
+const resultStreamed = anthropicSse(
+  message(),
+  { type: "content_block_start", index: 0, content_block: RESULT },
+  { type: "content_block_stop", index: 0 },
+  ...textBlock(1, "Player 2 wins."),
+  ...endTurn,
+);
+
+const SEARCH = { type: "server_tool_use", id: "srvtoolu_ws_1", name: "web_search", input: {} };
+const HITS = {
+  type: "web_search_tool_result",
+  tool_use_id: "srvtoolu_ws_1",
+  content: [{ type: "web_search_result", url: "https://ferries.example", title: "Ferries", encrypted_content: "Eo8B" }],
+};
+/** A web search in one response: text, the search, its result, text. */
+const searched = anthropicSse(
+  message(),
+  ...textBlock(0, "Searching. "),
+  { type: "content_block_start", index: 1, content_block: SEARCH },
+  { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"query":"ferry"}' } },
+  { type: "content_block_stop", index: 1 },
+  { type: "content_block_start", index: 2, content_block: HITS },
+  { type: "content_block_stop", index: 2 },
+  ...textBlock(3, "Three a day."),
+  ...endTurn,
+);
+
+group("Anthropic server tools' results", (test) => {
+  test("a result in message_start.content is surfaced exactly as the same block streamed, before what streams after it", async () => {
+    const fromStart = await finishOf(resultInStart);
+    const streamed = await finishOf(resultStreamed);
+    assertEquals(fromStart.events, streamed.events);
+    assertEquals(
+      fromStart.events.map((e) => e.type),
+      ["usage", "reasoning-part", "text-delta", "finish"],
+    );
+    assertEquals(fromStart.finish.reasoningParts, [{ type: "block", block: RESULT }]);
+    assertEquals([fromStart.finish.reason, fromStart.finish.toolCalls], ["stop", []]);
+  });
+
+  test("its next turn: the result in its place (its call went back with an earlier turn), then the text", async () => {
+    const { finish } = await finishOf(resultInStart);
+    const expected: BetaMessageParam = {
+      role: "assistant",
+      content: [RESULT as never, { type: "text", text: "Player 2 wins." }],
+    };
+    assertEquals(assistantMessage("anthropic", finish), expected);
+  });
+
+  test("a search and its result in one turn: the server call goes back with its result right after it", async () => {
+    const { finish } = await finishOf(searched);
+    assertEquals(
+      finish.toolCalls.map((c) => [c.id, c.name, c.providerExecuted, c.providerMetadata]),
+      [["srvtoolu_ws_1", "web_search", true, { anthropicBlock: { type: "server_tool_use" } }]],
+    );
+    const expected: BetaMessageParam = {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Searching. Three a day." },
+        { type: "server_tool_use", id: "srvtoolu_ws_1", name: "web_search", input: { query: "ferry" } },
+        HITS as never,
+      ],
+    };
+    assertEquals(assistantMessage("anthropic", finish), expected);
+  });
+
+  test("a server call with no result in the turn and no call naming it is left out (Anthropic refuses it alone)", async () => {
+    const cut = searched.replace(/event: content_block_start\ndata: [^\n]*web_search_tool_result[^\n]*\n\n/, "");
+    assert(cut !== searched, "the result block was taken out");
+    const { finish } = await finishOf(cut);
+    assertEquals(assistantMessage("anthropic", finish), {
+      role: "assistant",
+      content: [{ type: "text", text: "Searching. Three a day." }],
+    });
+  });
+
+  test("the encoders leave a result out with its call (a client would send it back alone), and show one whose call came earlier", async () => {
+    const { events } = await finishOf(searched);
+    const messages = encodeEvents(new AnthropicMessagesEncoder({ model: "m" }), events, true);
+    assertEquals([messages.includes("server_tool_use"), messages.includes("web_search_tool_result")], [false, false]);
+    // The Worker seals every kept block for Responses clients; this one is left out all the same.
+    const sealed = { model: "m", generateId: () => "x", encryptedContent: () => "sealed" };
+    assertEquals(encodeEvents(new OpenAIResponsesEncoder(sealed), events, true).includes('"type":"reasoning"'), false);
+    const later = (await finishOf(resultInStart)).events;
+    assert(
+      encodeEvents(new AnthropicMessagesEncoder({ model: "m" }), later, true).includes('"code_execution_tool_result"'),
+      "a result whose call came in an earlier response is shown in its place",
+    );
+  });
+
+  for (const [name, body] of [
+    ["result in message_start", resultInStart],
+    ["search and result", searched],
+  ] as const)
+    test(`${name}: any split of the bytes gives the same events`, async () => {
+      const data = bytes(body);
+      const whole = await run([data]);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 40 }), async (cuts) => {
+          assertEquals(await run(splitAt(data, cuts)), whole);
+        }),
+        { seed: 34, numRuns: 12 },
+      );
+    });
+});
