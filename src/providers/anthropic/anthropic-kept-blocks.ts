@@ -51,13 +51,10 @@ export class AnthropicKeptBlocks {
       case "compaction":
         this.#compaction = { index, block: jsonObject(block) };
         return true;
-      case "fallback":
-        emit({ type: "reasoning-part", part: { type: "block", block: jsonObject(block) } });
-        return true;
     }
-    // A server tool's result (whole at its start), wherever it comes: right after its call, or in a
-    // later response than the call (a programmatic tool calling continuation's `message_start`).
-    if (!isServerResult(block)) return false;
+    // A fallback block, or a server tool's result, whole at its start (wherever it comes: right
+    // after its call, or in a later response, a programmatic tool calling continuation's `message_start`).
+    if (block["type"] !== "fallback" && !isServerResult(block)) return false;
     emit({ type: "reasoning-part", part: { type: "block", block: jsonObject(block) } });
     return true;
   }
@@ -137,9 +134,10 @@ export function callMetadata(
   block: Record<string, unknown>,
   providerExecuted: boolean,
 ): { providerMetadata?: Record<string, unknown> } {
-  const { id: _id, name: _name, input: _input, caller, ...rest } = block;
-  if (!providerExecuted) return isRecord(caller) ? { providerMetadata: { caller } } : {};
-  return { providerMetadata: { ...(isRecord(caller) ? { caller } : {}), anthropicBlock: rest } };
+  const { id: _id, name: _name, input: _input, caller, ...anthropicBlock } = block;
+  const metadata: Record<string, unknown> = providerExecuted ? { anthropicBlock } : {};
+  if (isRecord(caller)) metadata["caller"] = caller;
+  return providerExecuted || isRecord(caller) ? { providerMetadata: metadata } : {};
 }
 
 /** A block's fields as JSON (it came from `JSON.parse`, so every value is one). */
