@@ -192,4 +192,29 @@ describe("which tool a prompt calls, beyond its name", () => {
       ["unit_table", { from: "kg", to: "lb", values: [1, 5, 10] }],
     ]);
   });
+
+  it("calls a tool once per value the prompt lists for its property (parallel calls), not for two properties", () => {
+    const city = { name: "get_weather", parameters: object({ city: { type: "string" } }) };
+    expect(plan("What's the weather in Paris and in Rome?", [city])).toEqual([
+      ["get_weather", { city: "Paris" }],
+      ["get_weather", { city: "Rome" }],
+    ]);
+    expect(plan("Wie ist das Wetter in Berlin und München?", [city])).toHaveLength(2);
+    const order = {
+      name: "lookup_order",
+      parameters: object({ order_id: { type: "string", pattern: "^ORD-[0-9]+$" } }),
+    };
+    expect(plan("Where are my orders ORD-1, ORD-2 and ORD-3?", [order]).map(([, args]) => args)).toEqual([
+      { order_id: "ORD-1" },
+      { order_id: "ORD-2" },
+      { order_id: "ORD-3" },
+    ]);
+    const flights = {
+      name: "search_flights",
+      parameters: object({ origin: { type: "string" }, destination: { type: "string" } }),
+    };
+    expect(plan("Flights from Lisbon to Oslo", [flights])).toEqual([
+      ["search_flights", { origin: "Lisbon", destination: "Oslo" }],
+    ]);
+  });
 });

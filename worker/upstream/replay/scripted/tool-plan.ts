@@ -20,6 +20,7 @@
  */
 import { checkToolArguments, type JsonValue, type ToolSchema } from "../../../../src/index.ts";
 import { promptFits, promptSuits } from "./arguments/prompt-fit.ts";
+import { parallelArguments } from "./arguments/parallel-values.ts";
 import { fillArguments } from "./arguments/schema-fill.ts";
 import { meaningful, readValues, type PromptValues } from "./arguments/prompt-values.ts";
 import { type Ask, readPrompt } from "./prompt-reading.ts";
@@ -90,7 +91,11 @@ export function planCalls(
   const picks = (chosen.length > 0 ? chosen : fallback).map(({ tool }) => tool);
   for (const tool of picks) {
     const args = fillArguments(tool.parameters, values, now);
-    if (args !== undefined) calls.push({ name: tool.name, arguments: args });
+    if (args === undefined) continue;
+    calls.push({ name: tool.name, arguments: args });
+    // "The weather in Paris and in Rome": a call per value the prompt lists.
+    for (const more of parallelArguments(tool.parameters, args, values, read))
+      calls.push({ name: tool.name, arguments: more });
   }
   // A call is required and none was written: the first tool, best fitting first, whose arguments can be.
   if (calls.length === 0 && choice.type !== "auto")
