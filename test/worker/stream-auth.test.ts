@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { FakeUpstream, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
+import { tokenOwner } from "../../worker/http/auth.ts";
+import { responseIdKey } from "../../worker/resumable/response-id.ts";
 
 const sse = ['data: {"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\n', "data: [DONE]\n\n"];
 
@@ -112,5 +114,28 @@ describe("POST /v1/stream client authentication", () => {
       await worker(upstream).call(streamRequest(validBody(), { headers: { authorization: "Bearer " } }), env),
       upstream,
     );
+  });
+});
+
+describe("the isolate's caches of hashes and keys", () => {
+  // workerd cancels a request's wait on a promise another request made once that one ended
+  // ("A promise was resolved or rejected from a different request context than the one it was
+  // created in"; then "The script will never generate a response"): a cache shared by requests
+  // keeps the value made, never a promise another request would await.
+  it("never hand a request a promise made for another: the owner and the id key are values once made", async () => {
+    const request = () => new Request("https://w.example/v1/responses", { headers: { authorization: "Bearer t-1" } });
+    const [first, second] = [tokenOwner(request()), tokenOwner(request())];
+    expect(first).not.toBe(second);
+    expect(await first).toBe(await second);
+    expect(tokenOwner(request())).not.toBe(tokenOwner(request()));
+    for (const secret of [undefined, "id-secret"]) {
+      const [a, b] = [responseIdKey(secret), responseIdKey(secret)];
+      expect(a).not.toBe(b);
+      const sign = async (key: Promise<CryptoKey>) =>
+        Array.from(new Uint8Array(await crypto.subtle.sign("HMAC", await key, new TextEncoder().encode("id"))));
+      // Keys imported side by side while none was kept sign alike: one key per isolate.
+      expect(await sign(a)).toEqual(await sign(b));
+      expect(await sign(responseIdKey(secret))).toEqual(await sign(a));
+    }
   });
 });

@@ -60,16 +60,21 @@ export async function authenticate(request: Request, context: AuthContext): Prom
  * const owner = await tokenOwner(request); // "x1Vb0kq7Qd2aY3mT9cW8pA"
  * ```
  */
-export function tokenOwner(request: Request): Promise<string> {
+export async function tokenOwner(request: Request): Promise<string> {
   const presented =
     bearerToken(request.headers.get("authorization")) ?? nonBlank(request.headers.get("x-api-key")) ?? "";
   // Nearly every request of an isolate presents the one client token: its owner is hashed once.
-  if (lastOwner?.token !== presented) lastOwner = { token: presented, owner: ownerOf(presented) };
-  return lastOwner.owner;
+  // The owner is kept once made, never the promise of it: workerd cancels a request's wait on a
+  // promise another request made when that one ended first ("A promise was resolved or rejected
+  // from a different request context...", then "The script will never generate a response").
+  if (lastOwner?.token === presented) return lastOwner.owner;
+  const owner = await ownerOf(presented);
+  lastOwner = { token: presented, owner };
+  return owner;
 }
 
 /** The owner of the last token {@link tokenOwner} was given. */
-let lastOwner: { token: string; owner: Promise<string> } | undefined;
+let lastOwner: { token: string; owner: string } | undefined;
 
 async function ownerOf(token: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`owner:${token}`));
@@ -112,11 +117,14 @@ async function equalInConstantTime(a: string, b: string): Promise<boolean> {
 const sha256 = (text: string): Promise<ArrayBuffer> => crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
 
 /** The client token's hash, made once per isolate (per token: a test may change it), not per request. */
-let known: { token: string; hash: Promise<ArrayBuffer> } | undefined;
+let known: { token: string; hash: ArrayBuffer } | undefined;
 
-function tokenHash(token: string): Promise<ArrayBuffer> {
-  if (known?.token !== token) known = { token, hash: sha256(token) };
-  return known.hash;
+/** The hash, kept once made (a value, never a promise: see {@link tokenOwner}). */
+async function tokenHash(token: string): Promise<ArrayBuffer> {
+  if (known?.token === token) return known.hash;
+  const hash = await sha256(token);
+  known = { token, hash };
+  return hash;
 }
 
 /** The one 401 of every refusal: it says what to send, never what the Worker lacks. */

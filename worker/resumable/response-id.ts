@@ -26,10 +26,15 @@ const RESPONSE_ID =
 /** Bytes of the HMAC kept in an id: 128 bits, past guessing. */
 const MAC_BYTES = 16;
 
-/** The key of the isolate, made once, when `RESPONSE_ID_SECRET` is not set. */
-let isolateKey: Promise<CryptoKey> | undefined;
-/** The key of the last secret seen: settings are the same on every request of an isolate. */
-let secretKey: { secret: string; key: Promise<CryptoKey> } | undefined;
+/** The raw key of the isolate, drawn once, when `RESPONSE_ID_SECRET` is not set. */
+let isolateRaw: Uint8Array<ArrayBuffer> | undefined;
+/**
+ * The key of the last secret (or of the isolate's raw key) seen: settings are the same on every
+ * request of an isolate. A key, never the promise of one: workerd cancels a request's wait on a
+ * promise another request made when that one ended first, so each request imports its own until
+ * one is kept.
+ */
+let kept: { secret: string | undefined; key: CryptoKey } | undefined;
 
 /**
  * The key that signs and checks response ids: from `secret` (`RESPONSE_ID_SECRET`) when set, else
@@ -40,20 +45,13 @@ let secretKey: { secret: string; key: Promise<CryptoKey> } | undefined;
  * const key = await responseIdKey(env.RESPONSE_ID_SECRET);
  * ```
  */
-export function responseIdKey(secret: string | undefined): Promise<CryptoKey> {
-  const usage = ["sign"] as const;
-  const algorithm = { name: "HMAC", hash: "SHA-256" };
-  if (secret === undefined) {
-    isolateKey ??= crypto.subtle.importKey("raw", crypto.getRandomValues(new Uint8Array(32)), algorithm, false, [
-      ...usage,
-    ]);
-    return isolateKey;
-  }
-  if (secretKey?.secret !== secret) {
-    const key = crypto.subtle.importKey("raw", new TextEncoder().encode(secret), algorithm, false, [...usage]);
-    secretKey = { secret, key };
-  }
-  return secretKey.key;
+export async function responseIdKey(secret: string | undefined): Promise<CryptoKey> {
+  if (kept !== undefined && kept.secret === secret) return kept.key;
+  isolateRaw ??= crypto.getRandomValues(new Uint8Array(32));
+  const raw = secret === undefined ? isolateRaw : new TextEncoder().encode(secret);
+  const key = await crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  kept = { secret, key };
+  return key;
 }
 
 /**
