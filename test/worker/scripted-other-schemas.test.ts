@@ -217,4 +217,20 @@ describe("which tool a prompt calls, beyond its name", () => {
       ["search_flights", { origin: "Lisbon", destination: "Oslo" }],
     ]);
   });
+
+  it("takes a repository's owner and name from `owner/repo`, and calls a tool named by generic words only", () => {
+    const issue = {
+      name: "create_issue",
+      parameters: object({ owner: { type: "string" }, repo: { type: "string" }, title: { type: "string" } }),
+    };
+    expect(plan("Open an issue in octocat/hello-world titled 'Crash on start'", [issue])).toEqual([
+      ["create_issue", { owner: "octocat", repo: "hello-world", title: "Crash on start" }],
+    ]);
+    const query = {
+      name: "run_query",
+      description: "Run a read-only SQL query",
+      parameters: object({ sql: { type: "string" } }),
+    };
+    expect(plan("Run the query SELECT 1", [query])).toHaveLength(1);
+  });
 });

@@ -111,7 +111,9 @@ export function planCalls(
 /** How well a tool fits a prompt: its name's words in the prompt count most, then a value only it takes, then its description's words. */
 function score(tool: OfferedTool, values: PromptValues): { total: number; strong: boolean; names: string[] } {
   const prompt = values.words.filter(meaningful);
-  const names = wordsOf(tool.name).filter((word) => !GENERIC.has(word) && prompt.some((p) => sameWord(p, word)));
+  // A name of generic words only (`run_query`) is named by them.
+  const own = wordsOf(tool.name).filter((word) => !GENERIC.has(word));
+  const names = (own.length > 0 ? own : wordsOf(tool.name)).filter((word) => prompt.some((p) => sameWord(p, word)));
   const named = names.length;
   const fits = promptFits(tool.parameters, values) ? 1 : 0;
   // What a property's name says it holds, the prompt holds: a place for `city`, in any language.

@@ -17,11 +17,14 @@ import { isStopWord, type PromptValues } from "./prompt-values.ts";
 export type Schema = { [key: string]: JsonValue };
 
 /** What a property's name says it holds. */
-type Hint = "place" | "zone" | "email" | "url" | "date" | "path" | "text" | "name" | "id" | "count";
+type Hint = "owner" | "repo" | "place" | "zone" | "email" | "url" | "date" | "path" | "text" | "name" | "id" | "count";
 
 /** Property names and what they hold: the first that matches wins. */
 const HINTS: readonly [RegExp, Hint][] = [
   [/(?:time_?zone|^tz$|zone)/i, "zone"],
+  // A repository's owner and name, from an `owner/repo` of the prompt.
+  [/^(?:owner|org|organization|repo_?owner|user_?name_?or_?org)$/i, "owner"],
+  [/^(?:repo|repository|repo_?name|repository_?name)$/i, "repo"],
   [/(?:city|location|place|town|destination|origin|country|region|address|where|state|venue)/i, "place"],
   [/e_?mail/i, "email"],
   [/(?:url|uri|link|website|href)/i, "url"],
@@ -51,6 +54,10 @@ export function promptStrings(schema: Schema, key: string | undefined, values: P
     found.push(...[...values.names, ...values.tokens].flatMap((name) => zoneOf(name) ?? []));
   }
   if (hint === "place") found.push(...values.names);
+  // `octocat/hello-world`: an owner and a repository, not a path (no leading `/`, one `/`).
+  const slugs = values.tokens.flatMap((token) => /^([\w.-]+)\/([\w.-]+)$/u.exec(token) ?? []);
+  if (hint === "owner" || hint === "repo")
+    for (let i = 0; i < slugs.length; i += 3) found.push(slugs[i + (hint === "owner" ? 1 : 2)]!);
   if (hint === "email" || format === "email") found.push(...values.emails);
   if (hint === "url" || format === "uri" || format === "url") found.push(...values.urls);
   if (hint === "date" || format === "date") found.push(...values.dates);
