@@ -94,6 +94,22 @@ describe("POST /v1/responses with OpenAI's remote MCP approvals", () => {
         { type: "mcp_approval_response", approval_request_id: "mcpr_unknown", approve: true },
       ]),
     ).toBe("input[1].approval_request_id");
+    // An answer names a request and an output a call, never the other way round.
+    const call = { type: "function_call", call_id: "call_7", name: "shorten_local", arguments: "{}" } as const;
+    expect(
+      await refused("openai-responses/gpt-5-mini", [
+        { role: "user", content: ask },
+        call,
+        { type: "mcp_approval_response", approval_request_id: "call_7", approve: true },
+      ]),
+    ).toBe("input[2].approval_request_id");
+    expect(
+      await refused("openai-responses/gpt-5-mini", [
+        { role: "user", content: ask },
+        { type: "mcp_approval_request", id: "mcpr_tcs_02", server_label: "links", name: "shorten", arguments: ARGS },
+        { type: "function_call_output", call_id: "mcpr_tcs_02", output: '{"approve":true}' },
+      ]),
+    ).toBe("input[2].call_id");
     expect(await refused("anthropic/claude-sonnet-4-5", [{ role: "user", content: ask }])).toBe("tools[0].type");
   });
 });

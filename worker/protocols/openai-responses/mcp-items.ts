@@ -70,7 +70,7 @@ export function addMcpItem(
   if (type === "mcp_list_tools") return true;
   if (type === "mcp_approval_response") {
     const id = idAt(own(item, "approval_request_id"), `${path}.approval_request_id`);
-    if (!calls.has(id))
+    if (!calls.has(requestKey(id)))
       throw invalidField(
         `${path}.approval_request_id`,
         "`approval_request_id` names no `mcp_approval_request` of an earlier input item.",
@@ -90,11 +90,15 @@ export function addMcpItem(
     const value = own(item, key);
     if (value !== undefined && value !== null) responsesItem[key] = value as JsonValue;
   }
-  if (type === "mcp_approval_request") calls.add(id);
+  // Kept apart from the calls' ids: an answer names a request, an output a call, never the other.
+  if (type === "mcp_approval_request") calls.add(requestKey(id));
   // The arguments as the item gave them (JSON text), parsed when they parse.
   assistant().tool_calls.push({ id, name, arguments: parsed(args), providerMetadata: { responsesItem } });
   return true;
 }
+
+/** How an approval request's id is kept among the calls' ids, apart from any of them (a NUL first). */
+const requestKey = (id: string): string => `\0mcp:${id}`;
 
 function parsed(text: string): JsonValue {
   try {
