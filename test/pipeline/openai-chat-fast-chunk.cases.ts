@@ -145,6 +145,36 @@ group("OpenAI Chat fast path", (test) => {
     );
   });
 
+  test("a chunk that repeats what was kept of an earlier envelope reads that envelope's model, not the one matched since", () => {
+    // The text kept before a literal begins with its envelope: once another envelope matched (here
+    // in a chunk the fast path then leaves to the full parse), it must never be compared again.
+    const envelope = (model: string) =>
+      `{"id":"c","object":"chat.completion.chunk","created":1,"model":"${model}","choices":[{"index":0,"delta":`;
+    const end = ',"logprobs":null,"finish_reason":null}]}';
+    const messages = [
+      `${envelope("deepseek-reasoner")}{"content":"a"}${end}`,
+      `${envelope("gpt-5")}{"role":"assistant","content":""}${end}`,
+      `${envelope("deepseek-reasoner")}{"reasoning_content":"think"}${end}`,
+      `${envelope("deepseek-reasoner")}{"content":"b"}${end}`,
+    ];
+    const decodeAll = (prefix: string): unknown[] => {
+      const out: ProviderDelta[] = [];
+      const decoder = new OpenAIChatDecoder((d) => out.push(d));
+      for (const data of messages) decoder.decode({ data: prefix + data });
+      decoder.decode({ data: "[DONE]" });
+      return out;
+    };
+    assertEquals(decodeAll(""), decodeAll(" "));
+    const reader = new FastChunkReader();
+    const read = (data: string) => {
+      const text = reader.read(data);
+      return text === undefined ? undefined : { model: reader.model, text };
+    };
+    assertEquals(read(messages[0]!), { model: "deepseek-reasoner", text: "a" });
+    assertEquals(read(messages[1]!), undefined);
+    assertEquals(read(messages[3]!), { model: "deepseek-reasoner", text: "b" });
+  });
+
   test("OpenAI's own chunks, and many of the generated ones, take the fast path", () => {
     const data =
       '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1795737600,"model":"gpt","service_tier":"default","system_fingerprint":"fp_1","choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{\\"a"}}]},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"x"}';
