@@ -234,3 +234,17 @@ describe("which tool a prompt calls, beyond its name", () => {
     expect(plan("Run the query SELECT 1", [query])).toHaveLength(1);
   });
 });
+
+describe("schemas whose references never end, or cannot be read", () => {
+  it("an allOf that names the schema it is in, and a pointer with a malformed escape, give a call, never a crash", () => {
+    const city = { city: { type: "string" } };
+    for (const parameters of [
+      { type: "object", allOf: [{ $ref: "#" }], properties: city, required: ["city"] },
+      { type: "object", properties: { city: { $ref: "#/$defs/a" } }, $defs: { a: { allOf: [{ $ref: "#/$defs/a" }] } } },
+      { type: "object", properties: { city: { $ref: "#/$defs/%E0" } }, $defs: { a: {} } },
+    ])
+      expect(plan("What's the weather in Paris?", [{ name: "get_weather", parameters }], { type: "required" })).toEqual(
+        [["get_weather", { city: "Paris" }]],
+      );
+  });
+});

@@ -58,8 +58,13 @@ export class SchemaReader {
     return checkToolArguments(value, withDefs as ToolSchema, { assertFormats: true }).length === 0;
   }
 
-  /** The schema a `$ref` names, with the siblings of the `$ref`, and `allOf`'s parts merged in. */
-  resolve(schema: JsonValue): Schema {
+  /**
+   * The schema a `$ref` names, with the siblings of the `$ref`, and `allOf`'s parts merged in;
+   * `allOf`s nested deeper than {@link MAX_REFS} (a part that names the schema it is in) are
+   * anything, never a recursion without end.
+   */
+  resolve(schema: JsonValue, depth = 0): Schema {
+    if (depth > MAX_REFS) return {};
     let current: JsonValue = schema;
     for (let step = 0; step < MAX_REFS && isObject(current) && typeof current["$ref"] === "string"; step++) {
       const { $ref, ...siblings } = current;
@@ -68,7 +73,7 @@ export class SchemaReader {
     const resolved = asObject(current);
     if (!Array.isArray(resolved["allOf"])) return resolved;
     const { allOf, ...rest } = resolved;
-    return (allOf as JsonValue[]).reduce<Schema>((merged, part) => merge(merged, this.resolve(part)), rest);
+    return (allOf as JsonValue[]).reduce<Schema>((merged, part) => merge(merged, this.resolve(part, depth + 1)), rest);
   }
 
   /** What a local JSON Pointer (`#/$defs/address`) names in the root, or `true` (anything) when nothing. */
@@ -76,10 +81,19 @@ export class SchemaReader {
     if (!ref.startsWith("#")) return true;
     let at: JsonValue = this.root;
     for (const part of ref.slice(1).split("/").slice(1)) {
-      const name = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
+      const name = decoded(part).replace(/~1/g, "/").replace(/~0/g, "~");
       if (!isObject(at) || !Object.hasOwn(at, name)) return true;
       at = at[name]!;
     }
     return at;
+  }
+}
+
+/** A pointer's part with its %-escapes decoded; as it is when one is malformed (`%E0`), which names nothing then. */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
   }
 }
