@@ -70,7 +70,8 @@ export function budgetAt(value: unknown, path: string): number {
  * One of an assistant message's `reasoning_parts`, as the stream's `finish.reasoningParts` gave
  * it (`{type: "signed", text, signature}`, `{type: "redacted", data}`,
  * `{type: "item", id, encryptedContent?, summary?}`, `{type: "field", field, value}` or
- * `{type: "block", block}` with an Anthropic `compaction` or `fallback` block or a Gemini
+ * `{type: "block", block}` with an Anthropic `compaction` or `fallback` block, an OpenAI tool's
+ * `tool_search_output` or `program_output`, or a Gemini
  * Interactions built-in tool's step), or a 400 naming
  * `path`.
  */
@@ -122,8 +123,11 @@ function fieldPart(value: Record<string, unknown>, at: (field: string) => string
   return model === undefined ? part : { ...part, model };
 }
 
-/** The block types a `{type: "block"}` part may carry: Anthropic's, sent back to it as they came. */
-const KEPT_BLOCKS: ReadonlySet<unknown> = new Set(["compaction", "fallback"]);
+/**
+ * The block types a `{type: "block"}` part may carry: Anthropic's, and the output items of OpenAI's
+ * own tools (a server tool search's, a program's), sent back to each as they came.
+ */
+const KEPT_BLOCKS: ReadonlySet<unknown> = new Set(["compaction", "fallback", "tool_search_output", "program_output"]);
 
 /**
  * A Gemini Interactions built-in tool's step (`google_search_call`, `code_execution_result`,
@@ -137,15 +141,16 @@ const isInteractionsStep = (type: unknown): boolean =>
   type !== "function_result";
 
 /**
- * A kept block as it came: Anthropic's (`compaction`, `fallback`), or a Gemini Interactions
- * built-in tool's step; else a 400 naming `path`.
+ * A kept block as it came: Anthropic's (`compaction`, `fallback`), an OpenAI tool's output
+ * (`tool_search_output`, `program_output`), or a Gemini Interactions built-in tool's step; else a
+ * 400 naming `path`.
  */
 export function keptBlockAt(value: unknown, path: string): { [key: string]: JsonValue } {
   const type = isObject(value) ? own(value, "type") : undefined;
   if (!KEPT_BLOCKS.has(type) && !isInteractionsStep(type))
     throw invalidField(
       path,
-      `\`${path}\` must be a compaction or fallback block, or an Interactions built-in tool's step.`,
+      `\`${path}\` must be a compaction or fallback block, an OpenAI tool's output, or an Interactions built-in tool's step.`,
     );
   return value as { [key: string]: JsonValue };
 }

@@ -1,5 +1,6 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import type { FinishReason } from "../../shared/deltas.ts";
+import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
@@ -46,7 +47,8 @@ const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_
  * its `providerMetadata.responsesProgram`: the next turn sends the program item back before its
  * calls, and each call with its caller. An `mcp_approval_request` item (a remote MCP tool OpenAI
  * runs only once the application approves it) is an `approval-request` delta at its
- * `output_item.done`, never a call.
+ * `output_item.done`, never a call. A server tool's output item (`tool_search_output` of a server
+ * tool search, `program_output`) is a kept block (`reasoning-part` of type `block`), sent back in place.
  *
  * @example
  * ```ts
@@ -246,6 +248,10 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const request = item["type"] === "mcp_approval_request" && approvalRequestOf(item);
     if (request) return this.#emit({ type: "approval-request", request });
     if (item["type"] === "program") return void this.#programs.set(String(item["call_id"]), { responsesProgram: item });
+    // A server tool's output (a server tool search's, a program's): it goes back in its place.
+    const block = item as { [key: string]: JsonValue };
+    if (item["type"] === "tool_search_output" || item["type"] === "program_output")
+      return this.#emit({ type: "reasoning-part", part: { type: "block", block } });
     if (item["type"] === "reasoning" && id !== undefined) {
       const encryptedContent = nonEmptyString(item["encrypted_content"]);
       const summary = item["summary"];

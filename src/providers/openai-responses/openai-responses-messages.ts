@@ -2,6 +2,7 @@ import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
 import { approvalAnswer, approvalRequestItem, approvalResponses } from "./openai-responses-approvals.ts";
+import { ServerOutputs } from "./openai-responses-server-items.ts";
 
 /**
  * OpenAI Responses: the input items that replay the turn: its `reasoning` items (from
@@ -11,7 +12,10 @@ import { approvalAnswer, approvalRequestItem, approvalResponses } from "./openai
  * `shell_call` with its `action`, `local_shell_call`, a client `tool_search_call` with its
  * `arguments`), and an `mcp_call`, which OpenAI ran, with
  * its output. A call a program made (programmatic tool calling) goes back with its `caller`, after
- * the `program` item that made it, once, with its `fingerprint`. The turn's approval requests go
+ * the `program` item that made it, once, with its `fingerprint`, and a program's `program_output`
+ * after its calls (before the text when the program came in an earlier turn); a server tool search
+ * goes back as its `tool_search_call` with the `tool_search_output` that followed it (the kept
+ * blocks of `reasoningParts`). The turn's approval requests go
  * last, as `mcp_approval_request` items, for the answers of `approvalResponses` to follow.
  *
  * @example
@@ -32,6 +36,10 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
       ...(part.encryptedContent !== undefined ? { encrypted_content: part.encryptedContent } : {}),
     });
   }
+  // What OpenAI's own tools output (a server tool search's, a program's) goes back in its place.
+  const outputs = new ServerOutputs(turn.reasoningParts);
+  const ofTurn = new Set(turn.toolCalls.map((call) => programOf(call)?.["call_id"]));
+  items.push(...outputs.before(ofTurn));
   if (turn.text) items.push({ type: "message", role: "assistant", content: turn.text });
   const programs = new Set<unknown>();
   for (const call of turn.toolCalls) {
@@ -42,7 +50,7 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
     }
     const builtIn = builtInItem(call);
     if (builtIn) items.push(builtIn);
-    else if (call.providerExecuted) continue;
+    else if (call.providerExecuted) items.push(...(outputs.afterCall(call) ?? []));
     else
       items.push(
         call.inputFormat === "text"
@@ -62,6 +70,7 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
             },
       );
   }
+  items.push(...outputs.after(ofTurn));
   for (const request of turn.approvalRequests ?? []) items.push(approvalRequestItem(request));
   return items;
 }

@@ -12,6 +12,7 @@ import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { fileKind, fileUrl, hasFiles, resultBlocks } from "../media.ts";
 import { builtInItem, callerOf, callFields, programOf, toolOutput } from "./openai-responses-messages.ts";
+import { ServerOutputs } from "./openai-responses-server-items.ts";
 import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 
 /**
@@ -70,6 +71,10 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
       // nothing after it is refused.
       const said = message.content !== "" || message.toolCalls.length > 0;
       const items: Fields[] = said ? reasoningItems(message.reasoningParts) : [];
+      // What OpenAI's own tools output goes back in its place (./openai-responses-server-items.ts).
+      const outputs = new ServerOutputs(message.reasoningParts);
+      const ofTurn = new Set(message.toolCalls.map((call) => programOf(call)?.["call_id"]));
+      items.push(...outputs.before(ofTurn));
       if (message.content !== "") items.push({ role: "assistant", content: message.content });
       const programs = new Set<unknown>();
       message.toolCalls.forEach((call, i) => {
@@ -82,6 +87,8 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
         }
         const builtIn = builtInItem({ ...call, id });
         if (builtIn) return items.push(builtIn);
+        const server = outputs.afterCall(call);
+        if (server) return items.push(...server);
         items.push({
           type: "function_call",
           call_id: id,
@@ -90,6 +97,7 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
           ...callFields(call),
         });
       });
+      items.push(...outputs.after(ofTurn));
       return items;
     }
     case "tool": {

@@ -14,6 +14,7 @@
 // the library ran the call but dropped the caller and the program item, so the next turn could
 // not give them back.
 import fc from "fast-check";
+import type { ResponseInputItem } from "openai/resources/responses/responses";
 import {
   assistantMessage,
   providerKit,
@@ -71,6 +72,30 @@ const stream = responsesSse([
   {
     type: "response.completed",
     response: { id: "resp_ptc", object: "response", status: "completed", output: [], usage: null },
+  },
+]);
+
+const RESULT = '{"bolt":12,"nut":40}';
+const output = { id: "cmo_74", type: "program_output", status: "completed", call_id: "call_prog", result: "" };
+/**
+ * The response after the calls' outputs: the program's output (`program_output`, its `result`
+ * whole at its `output_item.done`, as vercel/ai's programmatic-tool-calling.3 recording shows
+ * it, commit d6ad96ae0e3b7fbb1a3a9245cc9156fcfb7cdb4a; openai 6's `ResponseOutputItem.ProgramOutput`),
+ * then the answer.
+ */
+const finalStream = responsesSse([
+  { type: "response.created", response: { id: "resp_ptc2", object: "response", status: "in_progress", output: [] } },
+  { type: "response.output_item.added", output_index: 0, item: output },
+  { type: "response.output_item.done", output_index: 0, item: { ...output, result: RESULT } },
+  {
+    type: "response.output_item.added",
+    output_index: 1,
+    item: { id: "msg_75", type: "message", status: "in_progress", role: "assistant", content: [] },
+  },
+  { type: "response.output_text.delta", item_id: "msg_75", output_index: 1, content_index: 0, delta: "52 in stock." },
+  {
+    type: "response.completed",
+    response: { id: "resp_ptc2", object: "response", status: "completed", output: [], usage: null },
   },
 ]);
 
@@ -153,14 +178,40 @@ group("OpenAIResponsesDeltaStream programmatic tool calling", (test) => {
     );
   });
 
-  test("any split of the bytes gives the same events", async () => {
-    const data = bytes(stream);
-    const whole = await run([data]);
-    await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 40 }), async (cuts) => {
-        assertEquals(await run(splitAt(data, cuts)), whole);
-      }),
-      { seed: 34, numRuns: 12 },
-    );
+  test("the program's output, in a later response, goes back in its place before the answer", async () => {
+    const events = await run([bytes(finalStream)]);
+    assertEventInvariants(events);
+    const finish = events.at(-1);
+    assert(finish?.type === "finish", "the response finishes");
+    assertEquals([finish.reason, finish.toolCalls, finish.text], ["stop", [], "52 in stock."]);
+    const expected: ResponseInputItem[] = [
+      { id: "cmo_74", type: "program_output", status: "completed", call_id: "call_prog", result: RESULT },
+      { type: "message", role: "assistant", content: "52 in stock." },
+    ];
+    assertEquals(assistantMessage("openai-responses", finish), expected);
+    const body = providerKit("openai-responses").requestBody({
+      model: "m",
+      messages: [
+        { role: "user", content: "Stock?" },
+        { role: "assistant", content: finish.text, toolCalls: [], reasoningParts: finish.reasoningParts },
+      ],
+      tools: [],
+    });
+    assertEquals((body["input"] as unknown[]).slice(1), [expected[0], { role: "assistant", content: "52 in stock." }]);
   });
+
+  for (const [name, body] of [
+    ["the program's calls", stream],
+    ["the program's output", finalStream],
+  ] as const)
+    test(`${name}: any split of the bytes gives the same events`, async () => {
+      const data = bytes(body);
+      const whole = await run([data]);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 40 }), async (cuts) => {
+          assertEquals(await run(splitAt(data, cuts)), whole);
+        }),
+        { seed: 34, numRuns: 12 },
+      );
+    });
 });

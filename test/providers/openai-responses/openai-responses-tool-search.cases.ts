@@ -15,6 +15,7 @@
 // turn that finished `stop` with no call, so the model's search was never answered; and the call of
 // a tool it loaded went back without its `namespace`, which OpenAI refuses.
 import fc from "fast-check";
+import type { ResponseInputItem, ResponseToolSearchOutputItemParam } from "openai/resources/responses/responses";
 import {
   assistantMessage,
   providerKit,
@@ -128,7 +129,7 @@ group("OpenAIResponsesDeltaStream tool search", (test) => {
     assertEquals(toolResultMessages("openai-responses", [{ call, output: { tools: [rates] } }]), [output]);
   });
 
-  test("a server tool search is OpenAI's: a providerExecuted call, never sent back; the loaded tool's call is the app's", async () => {
+  test("a server tool search is OpenAI's: a providerExecuted call the app does not run; the loaded tool's call is the app's", async () => {
     const finish = await finishOf(serverStream);
     assertEquals(finish.reason, "tool-calls");
     assertEquals(
@@ -149,7 +150,28 @@ group("OpenAIResponsesDeltaStream tool search", (test) => {
       arguments: '{"from":"EUR"}',
       namespace: "rates",
     };
-    assertEquals(assistantMessage("openai-responses", finish), [item]);
+    // The search OpenAI ran goes back with its output, in place, before the call of the tool it
+    // loaded (as openai 6 types them): before, both were left out, and the loaded tool's call went
+    // back without the search that loaded it.
+    const search: ResponseInputItem[] = [
+      {
+        type: "tool_search_call",
+        id: "tsc_81",
+        call_id: null,
+        execution: "server",
+        arguments: { paths: ["rates"] },
+        status: "completed",
+      },
+      {
+        id: "tso_82",
+        type: "tool_search_output",
+        status: "completed",
+        call_id: null,
+        execution: "server",
+        tools: [rates as ResponseToolSearchOutputItemParam["tools"][number]],
+      },
+    ];
+    assertEquals(assistantMessage("openai-responses", finish), [...search, item]);
     const loaded = finish.toolCalls[1]!;
     assertEquals(loaded.providerMetadata, { responsesItem: { type: "function_call", namespace: "rates" } });
     const body = providerKit("openai-responses").requestBody({
@@ -161,6 +183,27 @@ group("OpenAIResponsesDeltaStream tool search", (test) => {
       tools: [],
     });
     assertEquals((body["input"] as unknown[])[1], item);
+    // The request kit sends the turn as assistantMessage does, with the kept output.
+    const whole = providerKit("openai-responses").requestBody({
+      model: "m",
+      messages: [
+        { role: "user", content: "EUR rates?" },
+        { role: "assistant", content: "", toolCalls: finish.toolCalls, reasoningParts: finish.reasoningParts },
+      ],
+      tools: [],
+    });
+    assertEquals((whole["input"] as unknown[]).slice(1), [...search, item]);
+  });
+
+  test("a server search with no output in the turn is left out (OpenAI pairs the two)", async () => {
+    const finish = await finishOf(
+      serverStream.replace(/event: response\.output_item\.done\ndata: [^\n]*tso_82[^\n]*\n\n/, ""),
+    );
+    assertEquals(finish.reasoningParts, undefined);
+    assertEquals(
+      (assistantMessage("openai-responses", finish) as { type: string }[]).map((i) => i.type),
+      ["function_call"],
+    );
   });
 
   for (const [name, body] of [

@@ -1,0 +1,60 @@
+import type { ReasoningPart } from "../../shared/deltas.ts";
+import type { JsonValue } from "../../shared/json.ts";
+import { isRecord } from "../../shared/values.ts";
+
+type Item = Record<string, unknown>;
+type CallFields = { arguments: JsonValue; providerMetadata?: Readonly<Record<string, unknown>> | undefined };
+
+/**
+ * The output items of tools OpenAI ran itself that a turn holds (kept blocks: a server tool
+ * search's `tool_search_output`, a program's `program_output`), as the next turn's input takes
+ * them back in their place: a server tool search's call (`tool_search_call` with `execution:
+ * "server"`, which names no `call_id`) with the output that followed it, in order; a program's
+ * output after its program's calls when the program is of the turn, else before the turn's text.
+ *
+ * @example
+ * ```ts
+ * const outputs = new ServerOutputs(finish.reasoningParts);
+ * items.push(...outputs.before(programs)); // ...then the text, the calls (with `outputs.afterCall(call)`), `outputs.after(programs)`
+ * ```
+ */
+export class ServerOutputs {
+  readonly #searches: Item[] = [];
+  readonly #programs: Item[] = [];
+
+  /** Reads the turn's kept blocks. */
+  constructor(parts: readonly ReasoningPart[] | undefined) {
+    for (const part of parts ?? []) {
+      if (part.type !== "block") continue;
+      if (part.block["type"] === "tool_search_output") this.#searches.push(part.block);
+      else if (part.block["type"] === "program_output") this.#programs.push(part.block);
+    }
+  }
+
+  /** The program outputs whose program came in an earlier turn (not among `programs`, the turn's programs' call ids). */
+  before(programs: ReadonlySet<unknown>): Item[] {
+    return this.#programs.filter((output) => !programs.has(output["call_id"]));
+  }
+
+  /** The program outputs of the turn's own programs, after their calls. */
+  after(programs: ReadonlySet<unknown>): Item[] {
+    return this.#programs.filter((output) => programs.has(output["call_id"]));
+  }
+
+  /**
+   * A server tool search's call as its item, with the output that followed it (nothing for a
+   * server search with no output in the turn: OpenAI pairs the two); undefined for any other call.
+   */
+  afterCall(call: CallFields): Item[] | undefined {
+    const item = call.providerMetadata?.["responsesItem"];
+    if (!isRecord(item) || item["type"] !== "tool_search_call" || item["execution"] === "client") return undefined;
+    const output = this.#searches.shift();
+    if (!output) return [];
+    const id = typeof item["id"] === "string" ? { id: item["id"] } : {};
+    const status = typeof item["status"] === "string" ? item["status"] : "completed";
+    return [
+      { type: "tool_search_call", ...id, call_id: null, execution: "server", arguments: call.arguments, status },
+      output,
+    ];
+  }
+}
