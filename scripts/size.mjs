@@ -152,7 +152,7 @@ const PROVIDERS = {
   ollama: {
     framing: "NdjsonDecoderStream",
     stage: "OllamaDeltaStream",
-    // The NDJSON framing is not Ollama's alone: the text providers' TextFraming reads an SDK's
+    // The NDJSON framing is not Ollama's alone: OpenAI's and Anthropic's SseOrNdjsonFraming reads an SDK's
     // toReadableStream() NDJSON with it.
     own: ["providers/ollama/ollama-delta-stream"],
   },

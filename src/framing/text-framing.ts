@@ -30,17 +30,20 @@ export function detectTextFraming(contentType: string | undefined, firstByte: nu
 }
 
 /**
- * A {@link Framing} for the text framings (SSE, NDJSON, a JSON array), told by
- * {@link detectTextFraming} from the content type and the first bytes: what the protocols of
- * providers whose bodies are text read with. White space before the first byte that tells is held
- * (up to `maxEventLength`) and given to the framing chosen.
+ * A {@link Framing} that reads a body with the framing its `detect` picks from the content type
+ * and the first byte that is not white space: the base of {@link TextFraming}, of the framings of
+ * the built-in text protocols (each picks among its provider's own) and of `DetectingFraming`.
+ * White space before the first byte that tells is held (up to `maxEventLength`, past which the
+ * framing picked is the one for a first byte that is a space, SSE's) and given to the framing chosen.
  *
  * @example
  * ```ts
- * const protocol = { name: "my-gateway", framing: TextFraming, createDecoder: (emit) => new MyDecoder(emit) };
+ * class SseOrNdjson extends ChoosingFraming {
+ *   protected detect(_type: string | undefined, firstByte: number) { return firstByte === 0x7b ? NdjsonDecoder : SSEDecoder; }
+ * }
  * ```
  */
-export class TextFraming implements Framing {
+export abstract class ChoosingFraming implements Framing {
   readonly #onMessage: (message: FramedMessage) => void;
   readonly #options: FramingOptions;
   /** White space seen before the first byte that tells. */
@@ -51,9 +54,7 @@ export class TextFraming implements Framing {
   chosen: FramingClass | undefined;
 
   /** Picks the framing from the content type and the first byte that is not white space. */
-  protected detect(contentType: string | undefined, firstByte: number): FramingClass {
-    return detectTextFraming(contentType, firstByte);
-  }
+  protected abstract detect(contentType: string | undefined, firstByte: number): FramingClass;
 
   /** Creates a framing that reports each message to `onMessage`. */
   constructor(onMessage: (message: FramedMessage) => void, options: FramingOptions = {}) {
@@ -68,7 +69,8 @@ export class TextFraming implements Framing {
     while (at < chunk.length && isSpace(chunk[at]!)) at++;
     if (at === chunk.length) {
       this.#heldBytes += chunk.length;
-      if (this.#heldBytes > (this.#options.maxEventLength ?? DEFAULT_MAX_EVENT_LENGTH)) this.#choose(SSEDecoder);
+      const { contentType, maxEventLength = DEFAULT_MAX_EVENT_LENGTH } = this.#options;
+      if (this.#heldBytes > maxEventLength) this.#choose(this.detect(contentType, 0x20));
       else this.#held.push(chunk.slice());
       if (!this.#framing) return;
     } else this.#choose(this.detect(this.#options.contentType, chunk[at]!));
@@ -85,6 +87,58 @@ export class TextFraming implements Framing {
     this.chosen = framing;
     this.#framing = new framing(this.#onMessage, this.#options);
     for (const chunk of this.#held.splice(0)) this.#framing.feed(chunk);
+  }
+}
+
+/**
+ * A {@link Framing} for the text framings (SSE, NDJSON, a JSON array), told by
+ * {@link detectTextFraming} from the content type and the first bytes: for a body whose text
+ * framing is not known in advance (a gateway of the application's own).
+ *
+ * @example
+ * ```ts
+ * const protocol = { name: "my-gateway", framing: TextFraming, createDecoder: (emit) => new MyDecoder(emit) };
+ * ```
+ */
+export class TextFraming extends ChoosingFraming {
+  /** Picks the framing by {@link detectTextFraming}. */
+  protected detect(contentType: string | undefined, firstByte: number): FramingClass {
+    return detectTextFraming(contentType, firstByte);
+  }
+}
+
+/**
+ * The framing of the protocols whose bodies are SSE, or the NDJSON of an SDK's
+ * `toReadableStream()` (openai-node's and `@anthropic-ai/sdk`'s, one chunk per line): NDJSON when
+ * the first byte that is not white space is `{`, else SSE. No JSON array framing: none of these
+ * providers sends one.
+ *
+ * @example
+ * ```ts
+ * const protocol = { name: "my-openai-gateway", framing: SseOrNdjsonFraming, createDecoder: (emit) => new OpenAIChatDecoder(emit) };
+ * ```
+ */
+export class SseOrNdjsonFraming extends ChoosingFraming {
+  /** `{` is NDJSON, anything else SSE. */
+  protected detect(_contentType: string | undefined, firstByte: number): FramingClass {
+    return firstByte === 0x7b ? NdjsonDecoder : SSEDecoder;
+  }
+}
+
+/**
+ * Gemini's framing: SSE (`alt=sse`), or without it the JSON array `streamGenerateContent` writes
+ * element by element (`[`), or a bare object (`{`, an error body), both read by the JSON array
+ * framing. No NDJSON: Gemini sends none.
+ *
+ * @example
+ * ```ts
+ * const protocol = { name: "my-gemini-gateway", framing: SseOrJsonArrayFraming, createDecoder: (emit) => new GeminiDecoder(emit) };
+ * ```
+ */
+export class SseOrJsonArrayFraming extends ChoosingFraming {
+  /** `[` or `{` is the JSON array framing, anything else SSE. */
+  protected detect(_contentType: string | undefined, firstByte: number): FramingClass {
+    return firstByte === 0x5b || firstByte === 0x7b ? JsonArrayDecoder : SSEDecoder;
   }
 }
 

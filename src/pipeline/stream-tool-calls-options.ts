@@ -111,8 +111,10 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * The wire protocol of the body: a built-in provider's name (`openai`, `openai-responses`,
    * `anthropic`, `gemini`, `bedrock`, `cohere`, `ollama`), or a {@link ProviderProtocol} of the
    * application's own (its decoder, and its framing when the body is not SSE). The framing follows
-   * from it: the AWS event stream for `bedrock`, NDJSON for `ollama`, and for the others SSE or,
-   * as the content type and first bytes say ({@link detectFraming}), Gemini's JSON array. When
+   * from it, its provider's own framings only: the AWS event stream for `bedrock`, NDJSON for
+   * `ollama`, SSE or (a first `[` or `{`) a JSON array for `gemini`, SSE or (a first `{`) the
+   * NDJSON of an SDK's `toReadableStream()` for `openai`, `openai-responses` and `anthropic`, and
+   * SSE for `cohere` and `gemini-interactions`. When
    * absent, the framing is told from the content type and the first bytes, then the protocol from
    * the first message's shape ({@link ProviderDetectStream}); a stream it cannot recognize ends
    * with an `unknown-provider` error.

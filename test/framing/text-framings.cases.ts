@@ -11,6 +11,8 @@ import {
   type FramedMessage,
   type FramingClass,
   type FramingOptions,
+  providerProtocol,
+  type TextFraming,
 } from "../../src/index.ts";
 import { eventMessage } from "../support/event-stream.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
@@ -244,5 +246,22 @@ group("Framing detection", (test) => {
       code = (error as ToolCallStreamError).code;
     }
     assertEquals([detecting.chosen === AwsEventStreamDecoder, code], [true, "malformed-frame"]);
+  });
+
+  test("each built-in text protocol reads its provider's framings only: no detection of the others", () => {
+    const bodies = { sse: "data: {}\n\n", ndjson: '{"a":1}\n', array: '[{"a":1}]' };
+    const chosen = (name: "openai" | "openai-responses" | "anthropic" | "gemini") =>
+      Object.values(bodies).map((body) => {
+        const framing = new (providerProtocol(name).framing as typeof TextFraming)(() => {});
+        framing.feed(bytes(`\n ${body}`));
+        return framing.chosen;
+      });
+    // openai-node's and @anthropic-ai/sdk's toReadableStream() write NDJSON; no SDK of theirs a JSON array.
+    for (const name of ["openai", "openai-responses", "anthropic"] as const)
+      assertEquals(chosen(name), [SSEDecoder, NdjsonDecoder, SSEDecoder], name);
+    // Gemini without alt=sse writes a JSON array (a bare object, its error body, is read by the same framing).
+    assertEquals(chosen("gemini"), [SSEDecoder, JsonArrayDecoder, JsonArrayDecoder], "gemini");
+    for (const name of ["cohere", "gemini-interactions"] as const)
+      assertEquals(providerProtocol(name).framing === SSEDecoder, true, name);
   });
 });

@@ -1,13 +1,13 @@
 import { objectJsonText } from "../../shared/object-json-text.ts";
-import { TextFraming } from "../../framing/text-framing.ts";
+import { SseOrNdjsonFraming } from "../../framing/text-framing.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { AnthropicDecoder } from "./anthropic-delta-stream.ts";
 
 /**
- * The protocol of Anthropic Messages: its bodies are Server-Sent Events, read through
- * `TextFraming` so that a body that is plainly another text framing (a Gemini JSON array) is read
- * as what it is, and its decoder is {@link AnthropicDecoder}. `streamToolCalls` takes it as its
- * `provider` like the name, and the registry maps the name to it.
+ * The protocol of Anthropic Messages: its bodies are Server-Sent Events, or the NDJSON of
+ * `@anthropic-ai/sdk`'s `toReadableStream()` (`SseOrNdjsonFraming`), and its decoder is {@link
+ * AnthropicDecoder}. `streamToolCalls` takes it as its `provider` like the name, and the registry
+ * maps the name to it.
  *
  * @example
  * ```ts
@@ -16,7 +16,7 @@ import { AnthropicDecoder } from "./anthropic-delta-stream.ts";
  */
 export const anthropicProtocol: ProviderProtocol = {
   name: "anthropic",
-  framing: TextFraming,
+  framing: SseOrNdjsonFraming,
   createDecoder: (emit) => new AnthropicDecoder(emit),
   jsonText: objectJsonText,
 };

@@ -1,13 +1,12 @@
 import { objectJsonText } from "../../shared/object-json-text.ts";
-import { TextFraming } from "../../framing/text-framing.ts";
+import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { GeminiInteractionsDecoder } from "./gemini-interactions-delta-stream.ts";
 
 /**
- * The protocol of Gemini's Interactions API: its bodies are Server-Sent Events, read through
- * `TextFraming` so that a body that is plainly another text framing is read as what it is, and its
- * decoder is {@link GeminiInteractionsDecoder}. `streamToolCalls` takes it as its `provider` like
- * the name, and the registry maps the name to it.
+ * The protocol of Gemini's Interactions API: its bodies are Server-Sent Events (`SSEDecoder`), and
+ * its decoder is {@link GeminiInteractionsDecoder}. `streamToolCalls` takes it as its `provider`
+ * like the name, and the registry maps the name to it.
  *
  * @example
  * ```ts
@@ -16,7 +15,7 @@ import { GeminiInteractionsDecoder } from "./gemini-interactions-delta-stream.ts
  */
 export const geminiInteractionsProtocol: ProviderProtocol = {
   name: "gemini-interactions",
-  framing: TextFraming,
+  framing: SSEDecoder,
   createDecoder: (emit) => new GeminiInteractionsDecoder(emit),
   jsonText: objectJsonText,
 };

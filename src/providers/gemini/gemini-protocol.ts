@@ -1,13 +1,13 @@
 import { objectJsonText } from "../../shared/object-json-text.ts";
-import { TextFraming } from "../../framing/text-framing.ts";
+import { SseOrJsonArrayFraming } from "../../framing/text-framing.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { GeminiDecoder } from "./gemini-delta-stream.ts";
 
 /**
- * The protocol of Gemini and Vertex AI `streamGenerateContent`: its bodies are Server-Sent Events,
- * read through `TextFraming` so that a body that is plainly another text framing (a Gemini JSON
- * array) is read as what it is, and its decoder is {@link GeminiDecoder}. `streamToolCalls` takes
- * it as its `provider` like the name, and the registry maps the name to it.
+ * The protocol of Gemini and Vertex AI `streamGenerateContent`: its bodies are Server-Sent Events
+ * (`alt=sse`) or, without it, a JSON array written element by element (`SseOrJsonArrayFraming`),
+ * and its decoder is {@link GeminiDecoder}. `streamToolCalls` takes it as its `provider` like the
+ * name, and the registry maps the name to it.
  *
  * @example
  * ```ts
@@ -16,7 +16,7 @@ import { GeminiDecoder } from "./gemini-delta-stream.ts";
  */
 export const geminiProtocol: ProviderProtocol = {
   name: "gemini",
-  framing: TextFraming,
+  framing: SseOrJsonArrayFraming,
   createDecoder: (emit) => new GeminiDecoder(emit),
   jsonText: objectJsonText,
 };
