@@ -1,4 +1,3 @@
-import { toolCallTimings } from "../accumulate/tool-call-timings.ts";
 import type { EventStep } from "../accumulate/event-step.ts";
 import { isStandardSchema } from "../schema/standard-schema.ts";
 import { declaredToolsValidator } from "../schema/tool-definition.ts";
@@ -12,9 +11,10 @@ import type { ToolCallChainOptions } from "./tool-call-chain.ts";
  * made, then the validators, which may hold events back). Throws a `TypeError` for `tools` with
  * `earlyValidation` and no `jsonSchema` plug-in, which the early check needs, for a tool given by
  * a validator without the `validateToolCalls` plug-in, which runs it, and for
- * `partialArguments: true` and `repair: true`: only the main entry's `streamToolCalls` bundles
- * the parser, the validators' step and the repair (its own defaults), so that a provider's
- * bundle holds none of them unless the app imports it.
+ * `partialArguments: true`, `repair: true` and a `clock` without the `toolCallTimings` step:
+ * only the main entry's `streamToolCalls` bundles the parser, the validators' step, the repair
+ * and the timings (its own defaults), so that a provider's bundle holds none of them unless the
+ * app imports it.
  */
 export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChainOptions, "onStop" | "contentType"> {
   const { tools, clock, maxDepth, jsonSchema } = options;
@@ -31,7 +31,14 @@ export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChai
   if (repair === true)
     throw new TypeError("repair takes the repairer here: pass `repair: repairJson` (from tool-call-stream/core).");
   const steps: EventStep[] = [];
-  if (clock) steps.push(toolCallTimings(clock));
+  if (clock) {
+    const timings = options.toolCallTimings;
+    if (!timings)
+      throw new TypeError(
+        "clock takes the timings step here: pass `toolCallTimings` (from tool-call-stream/core) beside it.",
+      );
+    steps.push(timings(clock));
+  }
   const validate = options.validateToolCalls;
   if (tools && validate)
     steps.push(validate(tools, { validationTimeoutMs: options.validationTimeoutMs, timers: options.timers }));

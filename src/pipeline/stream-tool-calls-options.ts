@@ -1,5 +1,6 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
 import type { Repair } from "../accumulate/arguments-buffer.ts";
+import type { toolCallTimings } from "../accumulate/tool-call-timings.ts";
 import type { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import type { parallelUnwrapper } from "../accumulate/parallel-wrapper.ts";
 import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
@@ -87,10 +88,19 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
   /**
    * The clock that times each call's arguments (milliseconds, e.g. `() => performance.now()`):
    * `startedAt` (the first argument fragment) and `completedAt` on `tool-call`,
-   * `invalid-tool-call` and the `finish` lists ({@link toolCallTimings}). Without it, no times.
+   * `invalid-tool-call` and the `finish` lists, by the `toolCallTimings` step. Without it, no
+   * times. A provider subpath's `streamToolCalls` takes the step as a plug-in beside it.
    * @defaultValue none
    */
   clock?: (() => number) | undefined;
+  /**
+   * The step that stamps the `clock`'s times on the calls: pass `toolCallTimings` (from
+   * `tool-call-stream/core`) with `clock`. The main entry's `streamToolCalls` brings it itself; a
+   * provider subpath's throws a `TypeError` for `clock` without it, so that a bundle without a
+   * clock holds no timings step.
+   * @defaultValue none (the main entry's: `toolCallTimings`)
+   */
+  toolCallTimings?: typeof toolCallTimings | undefined;
   /**
    * With `tools` and the `jsonSchema` plug-in: check each call's arguments against its tool's
    * schema while they stream (`earlySchemaValidator`, an incremental check in time linear in the

@@ -1,6 +1,7 @@
 import type { Repair } from "../accumulate/arguments-buffer.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { TypedToolCallEvent } from "../schema/tool-types.ts";
+import { toolCallTimings } from "../accumulate/tool-call-timings.ts";
 import { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import { parallelUnwrapper } from "../accumulate/parallel-wrapper.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
@@ -123,9 +124,10 @@ const positionOnly: Repair = (text) => ({ ok: false, position: jsonErrorPosition
 /**
  * The main entry's options with the plug-ins it bundles: `partialArguments: true` is the
  * incremental parser, repair is on unless `repair: false` (which still gives the position of
- * arguments that are not JSON), the tools given by a validator are run by `validateToolCalls`,
- * and a call of OpenAI's parallel wrapper is its calls (`parallelUnwrapper`) (a provider subpath's `streamToolCalls` takes each as a plug-in, so that a
- * bundle holds them only when the app imports them).
+ * arguments that are not JSON), the `clock`'s times are stamped by `toolCallTimings`, the tools
+ * given by a validator are run by `validateToolCalls`, and a call of OpenAI's parallel wrapper is
+ * its calls (`parallelUnwrapper`) (a provider subpath's `streamToolCalls` takes each as a plug-in,
+ * so that a bundle holds them only when the app imports them).
  */
 function withPlugins<Options extends StreamToolCallsOptions<readonly ToolDefinition[]>>(options: Options): Options {
   const { repair } = options;
@@ -135,5 +137,6 @@ function withPlugins<Options extends StreamToolCallsOptions<readonly ToolDefinit
     repair: repair === false ? positionOnly : repair === true || repair === undefined ? repairJson : repair,
     validateToolCalls: options.validateToolCalls ?? validateToolCalls,
     unwrapParallel: options.unwrapParallel ?? parallelUnwrapper,
+    toolCallTimings: options.toolCallTimings ?? toolCallTimings,
   };
 }

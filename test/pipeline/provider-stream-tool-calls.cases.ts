@@ -4,7 +4,7 @@ import * as bedrock from "../../src/bedrock.ts";
 import * as cohere from "../../src/cohere.ts";
 import * as gemini from "../../src/gemini.ts";
 import * as geminiInteractions from "../../src/gemini-interactions.ts";
-import { repairJson } from "../../src/core.ts";
+import { repairJson, toolCallTimings } from "../../src/core.ts";
 import { type Provider, streamToolCalls } from "../../src/index.ts";
 import * as ollama from "../../src/ollama.ts";
 import * as openai from "../../src/openai.ts";
@@ -85,5 +85,31 @@ group("streamToolCalls per provider", (test) => {
       thrown = error;
     }
     assert(thrown instanceof TypeError && thrown.message.includes("repairJson"), String(thrown));
+  });
+
+  test("a subpath's streamToolCalls times calls by its clock only with the toolCallTimings plug-in beside it", async () => {
+    const body = () =>
+      fromChunks([
+        new TextEncoder().encode(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: "{}" } }] }, finish_reason: null }] })}\n\n` +
+            `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] })}\n\ndata: [DONE]\n\n`,
+        ),
+      ]);
+    let now = 10;
+    const clock = () => now++;
+    const events = await collect(openai.streamToolCalls(body(), { clock, toolCallTimings }));
+    const call = events.find((event) => event.type === "tool-call");
+    assert(call?.type === "tool-call", JSON.stringify(events));
+    assertEquals([call.startedAt, call.completedAt], [10, 11]);
+    let thrown: unknown;
+    try {
+      openai.streamToolCalls(body(), { clock });
+    } catch (error) {
+      thrown = error;
+    }
+    assert(thrown instanceof TypeError && thrown.message.includes("toolCallTimings"), String(thrown));
+    // Without a clock, no step is needed and no times are given.
+    const plain = (await collect(openai.streamToolCalls(body()))).find((event) => event.type === "tool-call");
+    assert(plain?.type === "tool-call" && plain.startedAt === undefined, JSON.stringify(plain));
   });
 });
