@@ -3,7 +3,8 @@
  * Claude, both in the binary AWS event stream, with its framing stage and the accumulator
  * re-exported so that one import line builds the chain (the rest is in `tool-call-stream/core`).
  * Nothing of the other providers' stages is imported, except the Anthropic decoder that reads
- * InvokeModel's Claude events.
+ * InvokeModel's Claude events (`streamToolCalls` takes it as its `invokeModel` plug-in: a bundle
+ * that reads ConverseStream alone holds none).
  *
  * @example
  * ```ts
@@ -21,7 +22,12 @@
 export { AwsEventStreamDecoder, AwsEventStreamDecoderStream } from "./framing/aws-event-stream-decoder-stream.ts";
 export type { EventStreamHeaderValue, FramedMessage } from "./framing/framing.ts";
 export { crc32 } from "./framing/crc32.ts";
-export { BedrockDecoder, BedrockDeltaStream } from "./providers/bedrock/bedrock-delta-stream.ts";
+export {
+  BedrockDecoder,
+  BedrockDeltaStream,
+  type InvokeModelDecoder,
+} from "./providers/bedrock/bedrock-delta-stream.ts";
+export { AnthropicDecoder } from "./providers/anthropic/anthropic-delta-stream.ts";
 export { BedrockConverseDecoder } from "./providers/bedrock/bedrock-converse.ts";
 export { bedrockAssistantMessage, bedrockToolResultMessage } from "./providers/bedrock/bedrock-messages.ts";
 export { ToolCallAccumulatorStream } from "./accumulate/tool-call-accumulator-stream.ts";
@@ -29,6 +35,7 @@ export type { ToolCallEvent } from "./shared/events.ts";
 export {
   bedrockToolCallBatches as streamToolCallBatches,
   bedrockToolCalls as streamToolCalls,
+  type BedrockOptions,
   type ProtocolStreamToolCallBatches,
   type ProtocolStreamToolCalls,
 } from "./pipeline/provider-stream-tool-calls.ts";

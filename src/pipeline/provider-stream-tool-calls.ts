@@ -1,5 +1,6 @@
 import { anthropicProtocol } from "../providers/anthropic/anthropic-protocol.ts";
-import { bedrockProtocol } from "../providers/bedrock/bedrock-protocol.ts";
+import type { InvokeModelDecoder } from "../providers/bedrock/bedrock-delta-stream.ts";
+import { bedrockProtocolWith } from "../providers/bedrock/bedrock-protocol.ts";
 import { cohereProtocol } from "../providers/cohere/cohere-protocol.ts";
 import { geminiProtocol } from "../providers/gemini/gemini-protocol.ts";
 import { geminiInteractionsProtocol } from "../providers/gemini-interactions/gemini-interactions-protocol.ts";
@@ -23,7 +24,8 @@ import {
 // built-in protocol names its framing, so none brings the SSE default of a protocol that names none.
 
 /**
- * `streamToolCalls` bound to one protocol: the options of `streamToolCalls` but `provider`.
+ * `streamToolCalls` bound to one protocol: the options of `streamToolCalls` but `provider`, and
+ * the protocol's own (`Extra`: Bedrock's `invokeModel`).
  *
  * @example
  * ```ts
@@ -31,9 +33,11 @@ import {
  * for await (const event of streamToolCalls(response)) if (event.type === "tool-call") run(event);
  * ```
  */
-export type ProtocolStreamToolCalls = <const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
+export type ProtocolStreamToolCalls<Extra extends object = Record<never, never>> = <
+  const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[],
+>(
   input: ChainInput,
-  options?: ProtocolStreamOptions<Tools>,
+  options?: ProtocolStreamOptions<Tools> & Extra,
 ) => ReadableStream<TypedToolCallEvent<Tools>>;
 
 /**
@@ -45,10 +49,25 @@ export type ProtocolStreamToolCalls = <const Tools extends readonly ToolDefiniti
  * const batches = streamToolCallBatches(response);
  * ```
  */
-export type ProtocolStreamToolCallBatches = <const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>(
+export type ProtocolStreamToolCallBatches<Extra extends object = Record<never, never>> = <
+  const Tools extends readonly ToolDefinition[] = readonly ToolDefinition[],
+>(
   input: ChainInput,
-  options?: ProtocolBatchOptions<Tools>,
+  options?: ProtocolBatchOptions<Tools> & Extra,
 ) => ReadableStream<TypedToolCallEvent<Tools>[]>;
+
+/** The options of Bedrock's `streamToolCalls` and `streamToolCallBatches` beside the others. */
+export interface BedrockOptions {
+  /**
+   * The decoder of InvokeModelWithResponseStream's chunks (Claude's Anthropic Messages events):
+   * pass `AnthropicDecoder` (from `tool-call-stream/bedrock`). Without it, ConverseStream is read
+   * and an InvokeModel body ends at its first chunk with an `error` of code `unknown-provider`
+   * naming the plug-in (then an `abort`), so that a bundle that reads ConverseStream alone holds
+   * no Anthropic decoder. The main entry's `streamToolCalls` (`provider: "bedrock"`) reads both.
+   * @defaultValue none
+   */
+  invokeModel?: InvokeModelDecoder | undefined;
+}
 
 const events =
   (protocol: ProviderProtocol): ProtocolStreamToolCalls =>
@@ -58,6 +77,18 @@ const batches =
   (protocol: ProviderProtocol): ProtocolStreamToolCallBatches =>
   (input, options) =>
     toolCallBatchStream(protocol, protocol.framing!, input, options);
+
+/** Bedrock's: its protocol made per call, with the `invokeModel` plug-in given (or none). */
+function bedrock<Stream extends typeof toolCallEventStream | typeof toolCallBatchStream>(
+  stream: Stream,
+): Stream extends typeof toolCallEventStream
+  ? ProtocolStreamToolCalls<BedrockOptions>
+  : ProtocolStreamToolCallBatches<BedrockOptions> {
+  return ((input: ChainInput, options?: ProtocolBatchOptions & BedrockOptions) => {
+    const protocol = bedrockProtocolWith(options?.invokeModel);
+    return stream(protocol, protocol.framing!, input, options);
+  }) as never;
+}
 
 /**
  * `streamToolCalls` for OpenAI Chat Completions and compatible servers (`tool-call-stream/openai`).
@@ -149,7 +180,7 @@ export const geminiToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__
  * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
  * ```
  */
-export const bedrockToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(bedrockProtocol);
+export const bedrockToolCalls: ProtocolStreamToolCalls<BedrockOptions> = /* @__PURE__ */ bedrock(toolCallEventStream);
 /**
  * `streamToolCallBatches` for Amazon Bedrock.
  *
@@ -159,7 +190,8 @@ export const bedrockToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(
  * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
  * ```
  */
-export const bedrockToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(bedrockProtocol);
+export const bedrockToolCallBatches: ProtocolStreamToolCallBatches<BedrockOptions> =
+  /* @__PURE__ */ bedrock(toolCallBatchStream);
 /**
  * `streamToolCalls` for Cohere v2 chat (`tool-call-stream/cohere`).
  *

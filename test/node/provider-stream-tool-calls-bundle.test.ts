@@ -15,8 +15,11 @@ const PROVIDERS = {
   ollama: "ollama",
   "gemini-interactions": "gemini-interactions",
 } as const;
-/** Bedrock reads Claude's InvokeModel events with the Anthropic decoder. */
-const SHARES: Record<string, string[]> = { bedrock: ["anthropic"] };
+/**
+ * What a subpath's streamToolCalls may hold of another provider: nothing. (Bedrock reads Claude's
+ * InvokeModel events with the Anthropic decoder only when the app passes it, `invokeModel`.)
+ */
+const SHARES: Record<string, string[]> = {};
 
 /** The provider folders whose decoder or protocol is in the bundle of `streamToolCalls` from `entry`. */
 async function decodersIn(entry: string): Promise<string[]> {

@@ -9,6 +9,7 @@ import { type Provider, streamToolCalls } from "../../src/index.ts";
 import * as ollama from "../../src/ollama.ts";
 import * as openai from "../../src/openai.ts";
 import * as openaiResponses from "../../src/openai-responses.ts";
+import { invokeChunks } from "../support/event-stream.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
@@ -35,7 +36,7 @@ group("streamToolCalls per provider", (test) => {
       const chunks = () => fromChunks(splitAt(fixture.body, [7, 100, 1000]));
       const expected = await collect(streamToolCalls(chunks(), { provider, maxToolCalls: 64 }));
       const subpath = SUBPATHS[provider];
-      const options = { maxToolCalls: 64, repair: repairJson };
+      const options = { maxToolCalls: 64, repair: repairJson, invokeModel: bedrock.AnthropicDecoder };
       assertEquals(await collect(subpath.streamToolCalls(chunks(), options)), expected, fixture.name);
       assertEquals((await collect(subpath.streamToolCallBatches(chunks(), options))).flat(), expected, fixture.name);
     }
@@ -111,5 +112,39 @@ group("streamToolCalls per provider", (test) => {
     // Without a clock, no step is needed and no times are given.
     const plain = (await collect(openai.streamToolCalls(body()))).find((event) => event.type === "tool-call");
     assert(plain?.type === "tool-call" && plain.startedAt === undefined, JSON.stringify(plain));
+  });
+
+  test("Bedrock's streamToolCalls reads InvokeModel's chunks only with the invokeModel plug-in: without it, an unknown-provider error at the first chunk", async () => {
+    const body = () =>
+      fromChunks([
+        invokeChunks([
+          { type: "message_start", message: { usage: { input_tokens: 9, output_tokens: 1 } } },
+          {
+            type: "content_block_start",
+            index: 0,
+            content_block: { type: "tool_use", id: "t1", name: "f", input: {} },
+          },
+          { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"a":1}' } },
+          { type: "content_block_stop", index: 0 },
+          { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 5 } },
+          { type: "message_stop" },
+        ]),
+      ]);
+    const plain = await collect(bedrock.streamToolCalls(body()));
+    const error = plain.find((event) => event.type === "error");
+    assert(error?.type === "error" && error.error.code === "unknown-provider", JSON.stringify(plain));
+    assert(error.error.message.includes("invokeModel: AnthropicDecoder"), error.error.message);
+    assertEquals(plain.at(-1)?.type, "abort");
+    for (const read of [
+      bedrock.streamToolCalls(body(), { invokeModel: bedrock.AnthropicDecoder }),
+      streamToolCalls(body(), { provider: "bedrock" }),
+    ]) {
+      const finish = (await collect(read)).at(-1);
+      assert(finish?.type === "finish", JSON.stringify(finish));
+      assertEquals(
+        finish.toolCalls.map((call) => [call.name, call.arguments]),
+        [["f", { a: 1 }]],
+      );
+    }
   });
 });

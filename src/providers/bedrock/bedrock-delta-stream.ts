@@ -1,4 +1,5 @@
 import type { FramedMessage } from "../../framing/framing.ts";
+import { ToolCallStreamError } from "../../shared/errors.ts";
 import { isRecord } from "../../shared/values.ts";
 import { AnthropicDecoder } from "../anthropic/anthropic-delta-stream.ts";
 import { providerError, readJsonObject } from "../payload.ts";
@@ -27,11 +28,24 @@ import { BedrockConverseDecoder } from "./bedrock-converse.ts";
  * ```
  */
 export class BedrockDeltaStream extends ProviderDecoderStream {
-  /** Creates the stage. */
+  /** Creates the stage (InvokeModel's chunks read by the Anthropic decoder). */
   constructor() {
-    super((emit) => new BedrockDecoder(emit));
+    super((emit) => new BedrockDecoder(emit, AnthropicDecoder));
   }
 }
+
+/**
+ * The decoder of the Anthropic Messages events InvokeModelWithResponseStream's chunks carry for
+ * Claude: `AnthropicDecoder`, given to {@link BedrockDecoder} (and to the `invokeModel` option of
+ * `tool-call-stream/bedrock`'s `streamToolCalls`) as a plug-in, so that a bundle that reads
+ * ConverseStream alone holds no Anthropic decoder.
+ *
+ * @example
+ * ```ts
+ * const invokeModel: InvokeModelDecoder = AnthropicDecoder;
+ * ```
+ */
+export type InvokeModelDecoder = new (emit: Emit) => ProviderDecoder;
 
 /**
  * The pure decoder behind {@link BedrockDeltaStream}: one instance per response.
@@ -46,14 +60,20 @@ export class BedrockDeltaStream extends ProviderDecoderStream {
  */
 export class BedrockDecoder implements ProviderDecoder {
   readonly #emit: Emit;
+  readonly #invokeModel: (new (emit: Emit) => ProviderDecoder) | undefined;
   #converse: BedrockConverseDecoder | undefined;
-  #invoke: AnthropicDecoder | undefined;
+  #invoke: ProviderDecoder | undefined;
   /** One decoder for every chunk's bytes, not one per chunk. */
   readonly #utf8 = new TextDecoder();
 
-  /** Creates a decoder that reports through `emit`. */
-  constructor(emit: Emit) {
+  /**
+   * Creates a decoder that reports through `emit`, reading InvokeModel's chunks with
+   * `invokeModel` (pass `AnthropicDecoder`). Without it, an InvokeModel body throws a
+   * `ToolCallStreamError` of code `unknown-provider` at its first chunk.
+   */
+  constructor(emit: Emit, invokeModel?: new (emit: Emit) => ProviderDecoder) {
     this.#emit = emit;
+    this.#invokeModel = invokeModel;
   }
 
   /** Decodes one event-stream message. */
@@ -62,14 +82,21 @@ export class BedrockDecoder implements ProviderDecoder {
     if (type === "exception" || type === "error") return this.#onException(message, type);
     if (this.#invoke) return this.#onChunk(message, this.#invoke);
     if (this.#converse) return this.#converse.decode(message);
-    if (message.event === "chunk") return this.#onChunk(message, (this.#invoke = new AnthropicDecoder(this.#emit)));
+    if (message.event === "chunk") {
+      if (!this.#invokeModel)
+        throw new ToolCallStreamError({
+          code: "unknown-provider",
+          message: "InvokeModel chunks are read with the `invokeModel: AnthropicDecoder` plug-in.",
+        });
+      return this.#onChunk(message, (this.#invoke = new this.#invokeModel(this.#emit)));
+    }
     (this.#converse = new BedrockConverseDecoder(this.#emit)).decode(message);
   }
 
   /** The input ended: nothing is held. */
   end(): void {}
 
-  #onChunk(message: FramedMessage, anthropic: AnthropicDecoder): void {
+  #onChunk(message: FramedMessage, anthropic: ProviderDecoder): void {
     const payload = readJsonObject(message, this.#emit);
     if (!payload) return;
     let data: string;

@@ -1,7 +1,8 @@
 import { objectJsonText } from "../../shared/object-json-text.ts";
 import { AwsEventStreamDecoder } from "../../framing/aws-event-stream-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
-import { BedrockDecoder } from "./bedrock-delta-stream.ts";
+import { AnthropicDecoder } from "../anthropic/anthropic-delta-stream.ts";
+import { BedrockDecoder, type InvokeModelDecoder } from "./bedrock-delta-stream.ts";
 import { bedrockMessageOf } from "./bedrock-objects.ts";
 
 /**
@@ -14,10 +15,25 @@ import { bedrockMessageOf } from "./bedrock-objects.ts";
  * for await (const event of streamToolCalls(response, { provider: bedrockProtocol })) console.log(event.type);
  * ```
  */
-export const bedrockProtocol: ProviderProtocol = {
-  name: "bedrock",
-  framing: AwsEventStreamDecoder,
-  createDecoder: (emit) => new BedrockDecoder(emit),
-  jsonText: objectJsonText,
-  messageOf: bedrockMessageOf,
-};
+export const bedrockProtocol: ProviderProtocol = /* @__PURE__ */ bedrockProtocolWith(AnthropicDecoder);
+
+/**
+ * The Bedrock protocol reading InvokeModel's chunks with `invokeModel` (none: ConverseStream
+ * alone, an InvokeModel body an `unknown-provider` error): what `tool-call-stream/bedrock`'s
+ * `streamToolCalls` reads with, so that its bundle holds the Anthropic decoder only when the app
+ * passes it.
+ *
+ * @example
+ * ```ts
+ * const converseOnly = bedrockProtocolWith(undefined);
+ * ```
+ */
+export function bedrockProtocolWith(invokeModel: InvokeModelDecoder | undefined): ProviderProtocol {
+  return {
+    name: "bedrock",
+    framing: AwsEventStreamDecoder,
+    createDecoder: (emit) => new BedrockDecoder(emit, invokeModel),
+    jsonText: objectJsonText,
+    messageOf: bedrockMessageOf,
+  };
+}
