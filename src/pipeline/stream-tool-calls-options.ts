@@ -7,6 +7,7 @@ import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import type { JsonSchemaPlugin } from "../schema/json-schema-plugin.ts";
 import type { ValidationTimeoutOptions } from "../schema/standard-schema.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
+import type { FramingClass } from "../framing/framing.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { Provider } from "../providers/registry.ts";
 import type { StreamLimits } from "./stream-limits.ts";
@@ -122,15 +123,24 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * `anthropic`, `gemini`, `bedrock`, `cohere`, `ollama`), or a {@link ProviderProtocol} of the
    * application's own (its decoder, and its framing when the body is not SSE). The framing follows
    * from it, its provider's own framings only: the AWS event stream for `bedrock`, NDJSON for
-   * `ollama`, SSE or (a first `[` or `{`) a JSON array for `gemini`, SSE or (a first `{`) the
-   * NDJSON of an SDK's `toReadableStream()` for `openai`, `openai-responses` and `anthropic`, and
-   * SSE for `cohere` and `gemini-interactions`. When
+   * `ollama`, SSE or (a first `[` or `{`) a JSON array for `gemini`, SSE for the others (and,
+   * in the main entry's, a first `{` the NDJSON of an SDK's `toReadableStream()`). When
    * absent, the framing is told from the content type and the first bytes, then the protocol from
    * the first message's shape ({@link ProviderDetectStream}); a stream it cannot recognize ends
    * with an `unknown-provider` error.
    * @defaultValue detected from the stream
    */
   provider?: Provider | ProviderProtocol | undefined;
+  /**
+   * The framing of the body in place of the protocol's: `NdjsonDecoder` (from
+   * `tool-call-stream/core`, or `tool-call-stream/ollama`) for the NDJSON of chunks an SDK's
+   * `toReadableStream()` writes (openai-node's, `@anthropic-ai/sdk`'s), read with a provider
+   * subpath's `streamToolCalls`, whose protocols read their provider's own framing alone so that
+   * a bundle holds no other. The main entry's reads that NDJSON without it for a named provider
+   * whose bodies are SSE (a first `{`).
+   * @defaultValue the protocol's
+   */
+  framing?: FramingClass | undefined;
   /** Aborting it stops reading, cancels the body (which stops the fetch) and ends with `abort`. */
   signal?: AbortSignal | undefined;
 }

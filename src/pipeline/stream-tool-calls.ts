@@ -9,6 +9,8 @@ import { jsonErrorPosition } from "../json/json-error-position.ts";
 import { repairJson } from "../json/json-repair.ts";
 import { DetectingFraming } from "../framing/framing-detect-stream.ts";
 import { SSEDecoder } from "../framing/sse-decoder-stream.ts";
+import { SseOrNdjsonFraming } from "../framing/text-framing.ts";
+import type { FramingClass } from "../framing/framing.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import { DetectingDecoder } from "../providers/provider-detect-stream.ts";
 import { providerProtocol, type Provider } from "../providers/registry.ts";
@@ -61,7 +63,7 @@ export function streamToolCalls<const Tools extends readonly ToolDefinition[] = 
   options: StreamToolCallsOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>> {
   const protocol = protocolOf(options.provider);
-  return toolCallEventStream<Tools>(protocol, protocol.framing ?? SSEDecoder, input, withPlugins(options));
+  return toolCallEventStream<Tools>(protocol, framingOf(protocol, options.provider), input, withPlugins(options));
 }
 
 /**
@@ -85,7 +87,7 @@ export function streamToolCallBatches<const Tools extends readonly ToolDefinitio
   options: StreamToolCallBatchesOptions<Tools> = {},
 ): ReadableStream<TypedToolCallEvent<Tools>[]> {
   const protocol = protocolOf(options.provider);
-  return toolCallBatchStream<Tools>(protocol, protocol.framing ?? SSEDecoder, input, withPlugins(options));
+  return toolCallBatchStream<Tools>(protocol, framingOf(protocol, options.provider), input, withPlugins(options));
 }
 
 /**
@@ -116,6 +118,16 @@ function protocolOf(provider: Provider | ProviderProtocol | undefined): Provider
   const protocol = providerProtocol(provider);
   // An SDK's objects are written by `JSON.stringify`'s rules for a protocol of the application's own too.
   return typeof provider === "string" || protocol.jsonText ? protocol : { ...protocol, jsonText: objectJsonText };
+}
+
+/**
+ * The framing of a protocol in the main entry: its own, SSE for one of the application's that
+ * names none, and for a built-in one whose bodies are SSE, SSE or (a first `{`) the NDJSON of an
+ * SDK's `toReadableStream()`, which a provider subpath reads with the `framing` option.
+ */
+function framingOf(protocol: ProviderProtocol, provider: Provider | ProviderProtocol | undefined): FramingClass {
+  const framing = protocol.framing ?? SSEDecoder;
+  return framing === SSEDecoder && typeof provider === "string" ? SseOrNdjsonFraming : framing;
 }
 
 /** `repair: false` of the main entry: nothing repaired, the position of the error still given. */

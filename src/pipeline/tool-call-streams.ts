@@ -26,9 +26,9 @@ export type ProtocolBatchOptions<Tools extends readonly ToolDefinition[] = reado
 const MAX_BATCH = 4096;
 
 /**
- * The pull adapter of events: `streamToolCalls` over the chain of `protocol`, read with `framing`
- * (the protocol's own, or SSE for one that names none: the caller's choice, so that a bundle
- * holds no framing it does not read). A pull reads until
+ * The pull adapter of events: `streamToolCalls` over the chain of `protocol`, read with the
+ * `framing` option or else `framing` (the protocol's own, or SSE for one that names none: the
+ * caller's choice, so that a bundle holds no framing it does not read). A pull reads until
  * it produced an event (a pull that enqueues nothing is not repeated); each network chunk goes
  * through the chain's synchronous core in one call, so a delta costs no stream hop between stages.
  * With partial arguments, one message per step, so that a live `partialArguments` value is not
@@ -80,7 +80,7 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
           enqueued++;
           channel.emit(event);
         };
-        pump = new ChainPump(input, protocol, framing, chain, emit, channel.close, options.signal);
+        pump = new ChainPump(input, protocol, options.framing ?? framing, chain, emit, channel.close, options.signal);
         // workerd may call pull before an async start settles, so pull waits for this itself
         // (only until it has settled: an await per pull costs a turn of the microtask queue).
         ready = pump.start().then(() => void (started = true));
@@ -154,7 +154,7 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
           flush();
           controller.close();
         };
-        pump = new ChainPump(input, protocol, framing, chain, emit, close, options.signal);
+        pump = new ChainPump(input, protocol, options.framing ?? framing, chain, emit, close, options.signal);
         ready = pump.start().then(() => void (started = true));
         return ready;
       },

@@ -4,7 +4,7 @@ import * as bedrock from "../../src/bedrock.ts";
 import * as cohere from "../../src/cohere.ts";
 import * as gemini from "../../src/gemini.ts";
 import * as geminiInteractions from "../../src/gemini-interactions.ts";
-import { repairJson, toolCallTimings } from "../../src/core.ts";
+import { NdjsonDecoder, repairJson, toolCallTimings } from "../../src/core.ts";
 import { type Provider, streamToolCalls } from "../../src/index.ts";
 import * as ollama from "../../src/ollama.ts";
 import * as openai from "../../src/openai.ts";
@@ -146,5 +146,27 @@ group("streamToolCalls per provider", (test) => {
         [["f", { a: 1 }]],
       );
     }
+  });
+
+  test("an SDK's toReadableStream() NDJSON: a subpath reads it with the framing option, the main entry by itself; SSE as before", async () => {
+    const chunk = (delta: object, finish: string | null = null) => ({
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    const chunks = [
+      chunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: '{"a":1}' } }] }),
+      chunk({}, "tool_calls"),
+    ];
+    const ndjson = () => fromChunks([new TextEncoder().encode(chunks.map((c) => `${JSON.stringify(c)}\n`).join(""))]);
+    const sse = () =>
+      fromChunks([
+        new TextEncoder().encode(`${chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("")}data: [DONE]\n\n`),
+      ]);
+    const calls = async (events: ReadableStream<{ type: string }>) =>
+      (await collect(events)).filter((event) => event.type === "tool-call").length;
+    assertEquals(await calls(openai.streamToolCalls(ndjson(), { framing: NdjsonDecoder })), 1);
+    assertEquals(await calls(streamToolCalls(ndjson(), { provider: "openai" })), 1);
+    assertEquals(await calls(openai.streamToolCalls(sse())), 1);
+    // Without the option a subpath reads SSE alone: NDJSON lines are no SSE fields, nothing is read.
+    assertEquals(await calls(openai.streamToolCalls(ndjson())), 0);
   });
 });

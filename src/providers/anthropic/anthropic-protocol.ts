@@ -1,13 +1,13 @@
 import { objectJsonText } from "../../shared/object-json-text.ts";
-import { SseOrNdjsonFraming } from "../../framing/text-framing.ts";
+import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { AnthropicDecoder } from "./anthropic-delta-stream.ts";
 
 /**
- * The protocol of Anthropic Messages: its bodies are Server-Sent Events, or the NDJSON of
- * `@anthropic-ai/sdk`'s `toReadableStream()` (`SseOrNdjsonFraming`), and its decoder is {@link
- * AnthropicDecoder}. `streamToolCalls` takes it as its `provider` like the name, and the registry
- * maps the name to it.
+ * The protocol of Anthropic Messages: its bodies are Server-Sent Events (`SSEDecoder`; the NDJSON
+ * of `@anthropic-ai/sdk`'s `toReadableStream()` is read with the `framing` option, or by the main
+ * entry's `streamToolCalls`), and its decoder is {@link AnthropicDecoder}. `streamToolCalls` takes
+ * it as its `provider` like the name, and the registry maps the name to it.
  *
  * @example
  * ```ts
@@ -16,7 +16,7 @@ import { AnthropicDecoder } from "./anthropic-delta-stream.ts";
  */
 export const anthropicProtocol: ProviderProtocol = {
   name: "anthropic",
-  framing: SseOrNdjsonFraming,
+  framing: SSEDecoder,
   createDecoder: (emit) => new AnthropicDecoder(emit),
   jsonText: objectJsonText,
 };

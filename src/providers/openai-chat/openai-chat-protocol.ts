@@ -1,13 +1,13 @@
 import { objectJsonText } from "../../shared/object-json-text.ts";
-import { SseOrNdjsonFraming } from "../../framing/text-framing.ts";
+import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { OpenAIChatDecoder } from "./openai-chat-delta-stream.ts";
 
 /**
  * The protocol of Chat Completions (OpenAI and every compatible server): its bodies are Server-Sent
- * Events, or the NDJSON of openai-node's `toReadableStream()` (`SseOrNdjsonFraming`), and its
- * decoder is {@link OpenAIChatDecoder}. `streamToolCalls` takes it as its `provider` like the name,
- * and the registry maps the name to it.
+ * Events (`SSEDecoder`; the NDJSON of openai-node's `toReadableStream()` is read with the `framing`
+ * option, or by the main entry's `streamToolCalls`), and its decoder is {@link OpenAIChatDecoder}.
+ * `streamToolCalls` takes it as its `provider` like the name, and the registry maps the name to it.
  *
  * @example
  * ```ts
@@ -16,7 +16,7 @@ import { OpenAIChatDecoder } from "./openai-chat-delta-stream.ts";
  */
 export const openAIChatProtocol: ProviderProtocol = {
   name: "openai",
-  framing: SseOrNdjsonFraming,
+  framing: SSEDecoder,
   createDecoder: (emit) => new OpenAIChatDecoder(emit),
   jsonText: objectJsonText,
   // openai-node consumes the `[DONE]` that ends the body and ends its stream there (a network

@@ -1,12 +1,12 @@
-import { SseOrNdjsonFraming } from "../../framing/text-framing.ts";
+import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { OpenAIResponsesDecoder } from "./openai-responses-delta-stream.ts";
 
 /**
- * The protocol of the OpenAI Responses API: its bodies are Server-Sent Events, or the NDJSON of
- * openai-node's `toReadableStream()` (`SseOrNdjsonFraming`), and its decoder is {@link
- * OpenAIResponsesDecoder}. `streamToolCalls` takes it as its `provider` like the name, and the
- * registry maps the name to it.
+ * The protocol of the OpenAI Responses API: its bodies are Server-Sent Events (`SSEDecoder`; the
+ * NDJSON of openai-node's `toReadableStream()` is read with the `framing` option, or by the main
+ * entry's `streamToolCalls`), and its decoder is {@link OpenAIResponsesDecoder}. `streamToolCalls`
+ * takes it as its `provider` like the name, and the registry maps the name to it.
  *
  * @example
  * ```ts
@@ -15,6 +15,6 @@ import { OpenAIResponsesDecoder } from "./openai-responses-delta-stream.ts";
  */
 export const openAIResponsesProtocol: ProviderProtocol = {
   name: "openai-responses",
-  framing: SseOrNdjsonFraming,
+  framing: SSEDecoder,
   createDecoder: (emit) => new OpenAIResponsesDecoder(emit),
 };
