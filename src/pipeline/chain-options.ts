@@ -19,34 +19,23 @@ import type { ToolCallChainOptions } from "./tool-call-chain.ts";
 export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChainOptions, "onStop" | "contentType"> {
   const { tools, clock, maxDepth, jsonSchema } = options;
   if (tools && options.earlyValidation && !jsonSchema)
-    throw new TypeError(
-      "earlyValidation checks the tools' JSON Schemas: pass the `jsonSchema` plug-in of tool-call-stream/schema too.",
-    );
+    throw needs("earlyValidation checks the tools' JSON Schemas", "jsonSchema", "schema");
   const partial = options.partialArguments;
   if (partial === true)
-    throw new TypeError(
-      "partialArguments takes the parser here: pass `partialArguments: IncrementalJsonParser` (from tool-call-stream/core).",
-    );
+    throw needs("partialArguments takes the parser here", "partialArguments: IncrementalJsonParser");
   const repair = options.repair;
-  if (repair === true)
-    throw new TypeError("repair takes the repairer here: pass `repair: repairJson` (from tool-call-stream/core).");
+  if (repair === true) throw needs("repair takes the repairer here", "repair: repairJson");
   const steps: EventStep[] = [];
   if (clock) {
     const timings = options.toolCallTimings;
-    if (!timings)
-      throw new TypeError(
-        "clock takes the timings step here: pass `toolCallTimings` (from tool-call-stream/core) beside it.",
-      );
+    if (!timings) throw needs("clock takes the timings step here", "toolCallTimings");
     steps.push(timings(clock));
   }
   const validate = options.validateToolCalls;
   if (tools && validate)
     steps.push(validate(tools, { validationTimeoutMs: options.validationTimeoutMs, timers: options.timers }));
   const given = validate ? undefined : tools?.find((tool) => "schema" in tool && isStandardSchema(tool.schema));
-  if (given)
-    throw new TypeError(
-      `The tool ${(given as { name: string }).name} is given by a validator: pass the \`validateToolCalls\` plug-in (from tool-call-stream/core) to run it.`,
-    );
+  if (given) throw needs(`The tool ${(given as { name: string }).name} is given by a validator`, "validateToolCalls");
   return {
     maxEventLength: options.maxEventLength,
     maxArgumentsLength: options.maxArgumentsLength,
@@ -62,4 +51,9 @@ export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChai
         : undefined,
     steps,
   };
+}
+
+/** The `TypeError` of an option that needs a plug-in the app passes (the main entry brings its own). */
+function needs(what: string, pass: string, from = "core"): TypeError {
+  return new TypeError(`${what}: pass \`${pass}\` (from tool-call-stream/${from}).`);
 }
