@@ -111,14 +111,20 @@ const DETECTING: ProviderProtocol = {
  * The protocol of the `provider` option. A provider that does not exist is the caller's mistake:
  * said at the call, not as a stream error. A protocol of the application's own without a framing
  * is SSE, as documented; detection (no protocol) and the built-in protocols read the content type
- * and the first bytes.
+ * and the first bytes. A protocol without a writer of an SDK's objects gets `objectJsonText`.
  */
 function protocolOf(provider: Provider | ProviderProtocol | undefined): ProviderProtocol {
   if (provider === undefined) return DETECTING;
   const protocol = providerProtocol(provider);
-  // An SDK's objects are written by `JSON.stringify`'s rules for a protocol of the application's own too.
-  return typeof provider === "string" || protocol.jsonText ? protocol : { ...protocol, jsonText: objectJsonText };
+  if (protocol.jsonText) return protocol;
+  // An SDK's objects are written by `JSON.stringify`'s rules (a provider subpath's, as JSON data).
+  let written = WRITTEN.get(protocol);
+  if (!written) WRITTEN.set(protocol, (written = { ...protocol, jsonText: objectJsonText }));
+  return written;
 }
+
+/** Each protocol with the writer of an SDK's objects, made once. */
+const WRITTEN = new WeakMap<ProviderProtocol, ProviderProtocol>();
 
 /**
  * The framing of a protocol in the main entry: its own, SSE for one of the application's that

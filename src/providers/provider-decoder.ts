@@ -85,10 +85,10 @@ export interface ProviderProtocol {
   /**
    * How the decoder writes an SDK's objects (a call's arguments given as an object) as JSON text:
    * `streamToolCalls` gives it to each message of an SDK's stream as `FramedMessage.jsonText`. The
-   * built-in protocols whose decoders write objects name the library's writer (`JSON.stringify`'s
-   * rules, `toJSON` and cycles included, with a stack of its own), so that the bundle of a protocol
-   * whose arguments are always text holds none; the main entry's `streamToolCalls` gives it to a
-   * protocol of the application's own that names none.
+   * main entry's `streamToolCalls` gives every protocol that names none the library's writer
+   * (`JSON.stringify`'s rules, `toJSON`, boxed primitives and cycles included, with a stack of its
+   * own); a provider subpath's names none, so that its bundle holds none: its decoders write an
+   * SDK's objects as the JSON data the SDKs give (parsed JSON), with the chain's own writer.
    * @defaultValue none: the decoder's own
    */
   readonly jsonText?: ((value: unknown) => string | undefined) | undefined;

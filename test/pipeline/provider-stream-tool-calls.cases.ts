@@ -169,4 +169,31 @@ group("streamToolCalls per provider", (test) => {
     // Without the option a subpath reads SSE alone: NDJSON lines are no SSE fields, nothing is read.
     assertEquals(await calls(openai.streamToolCalls(ndjson())), 0);
   });
+
+  test("an SDK's chunks through a subpath: arguments given as objects are written as the JSON data they are", async () => {
+    const chunks = [
+      {
+        candidates: [
+          {
+            content: {
+              role: "model",
+              parts: [{ functionCall: { name: "f", args: { city: "杭州", n: [1, { deep: null }] } } }],
+            },
+          },
+        ],
+      },
+      { candidates: [{ content: { role: "model", parts: [] }, finishReason: "STOP" }] },
+    ];
+    async function* sdk() {
+      yield* chunks;
+    }
+    for (const read of [gemini.streamToolCalls(sdk()), streamToolCalls(sdk(), { provider: "gemini" })]) {
+      const finish = (await collect(read)).at(-1);
+      assert(finish?.type === "finish", JSON.stringify(finish));
+      assertEquals(
+        finish.toolCalls.map((call) => [call.name, call.rawArguments, call.arguments]),
+        [["f", '{"city":"杭州","n":[1,{"deep":null}]}', { city: "杭州", n: [1, { deep: null }] }]],
+      );
+    }
+  });
 });

@@ -1,4 +1,3 @@
-import { objectJsonText } from "../../shared/object-json-text.ts";
 import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { AnthropicDecoder } from "./anthropic-delta-stream.ts";
@@ -18,5 +17,4 @@ export const anthropicProtocol: ProviderProtocol = {
   name: "anthropic",
   framing: SSEDecoder,
   createDecoder: (emit) => new AnthropicDecoder(emit),
-  jsonText: objectJsonText,
 };

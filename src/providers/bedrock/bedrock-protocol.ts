@@ -1,4 +1,3 @@
-import { objectJsonText } from "../../shared/object-json-text.ts";
 import { AwsEventStreamDecoder } from "../../framing/aws-event-stream-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { AnthropicDecoder } from "../anthropic/anthropic-delta-stream.ts";
@@ -33,7 +32,6 @@ export function bedrockProtocolWith(invokeModel: InvokeModelDecoder | undefined)
     name: "bedrock",
     framing: AwsEventStreamDecoder,
     createDecoder: (emit) => new BedrockDecoder(emit, invokeModel),
-    jsonText: objectJsonText,
     messageOf: bedrockMessageOf,
   };
 }

@@ -1,4 +1,3 @@
-import { objectJsonText } from "../../shared/object-json-text.ts";
 import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { GeminiInteractionsDecoder } from "./gemini-interactions-delta-stream.ts";
@@ -17,5 +16,4 @@ export const geminiInteractionsProtocol: ProviderProtocol = {
   name: "gemini-interactions",
   framing: SSEDecoder,
   createDecoder: (emit) => new GeminiInteractionsDecoder(emit),
-  jsonText: objectJsonText,
 };

@@ -1,4 +1,3 @@
-import { objectJsonText } from "../../shared/object-json-text.ts";
 import { SseOrJsonArrayFraming } from "../../framing/text-framing.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { GeminiDecoder } from "./gemini-delta-stream.ts";
@@ -18,5 +17,4 @@ export const geminiProtocol: ProviderProtocol = {
   name: "gemini",
   framing: SseOrJsonArrayFraming,
   createDecoder: (emit) => new GeminiDecoder(emit),
-  jsonText: objectJsonText,
 };

@@ -1,4 +1,3 @@
-import { objectJsonText } from "../../shared/object-json-text.ts";
 import { NdjsonDecoder } from "../../framing/ndjson-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { OllamaDecoder } from "./ollama-delta-stream.ts";
@@ -17,5 +16,4 @@ export const ollamaProtocol: ProviderProtocol = {
   name: "ollama",
   framing: NdjsonDecoder,
   createDecoder: (emit) => new OllamaDecoder(emit),
-  jsonText: objectJsonText,
 };

@@ -1,4 +1,3 @@
-import { objectJsonText } from "../../shared/object-json-text.ts";
 import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { OpenAIChatDecoder } from "./openai-chat-delta-stream.ts";
@@ -18,7 +17,6 @@ export const openAIChatProtocol: ProviderProtocol = {
   name: "openai",
   framing: SSEDecoder,
   createDecoder: (emit) => new OpenAIChatDecoder(emit),
-  jsonText: objectJsonText,
   // openai-node consumes the `[DONE]` that ends the body and ends its stream there (a network
   // error throws instead), so its normal end stands for `[DONE]`.
   endOfObjects: { data: "[DONE]" },
