@@ -36,11 +36,10 @@ export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChai
     steps.push(validate(tools, { validationTimeoutMs: options.validationTimeoutMs, timers: options.timers }));
   const given = validate ? undefined : tools?.find((tool) => "schema" in tool && isStandardSchema(tool.schema));
   if (given) throw needs(`The tool ${(given as { name: string }).name} is given by a validator`, "validateToolCalls");
+  // The limits (`maxEventLength`, `maxArgumentsLength`, `maxToolCalls`, `maxDepth`) pass as they
+  // are; the stages read their own options and no other.
   return {
-    maxEventLength: options.maxEventLength,
-    maxArgumentsLength: options.maxArgumentsLength,
-    maxToolCalls: options.maxToolCalls,
-    maxDepth,
+    ...options,
     partialParser: partial || undefined,
     repairer: repair || undefined,
     validator: tools && (jsonSchema ? jsonSchema.validator(tools) : declaredToolsValidator(tools)),

@@ -86,7 +86,7 @@ export class BedrockDecoder implements ProviderDecoder {
       if (!this.#invokeModel)
         throw new ToolCallStreamError({
           code: "unknown-provider",
-          message: "InvokeModel chunks are read with the `invokeModel: AnthropicDecoder` plug-in.",
+          message: "InvokeModel chunks need the `invokeModel: AnthropicDecoder` plug-in.",
         });
       return this.#onChunk(message, (this.#invoke = new this.#invokeModel(this.#emit)));
     }
