@@ -233,6 +233,23 @@ describe("which tool a prompt calls, beyond its name", () => {
     };
     expect(plan("Run the query SELECT 1", [query])).toHaveLength(1);
   });
+
+  it("takes a move's source and destination from the prompt's paths, and a trip's from its places", () => {
+    const move = {
+      name: "move_file",
+      parameters: object({ source: { type: "string" }, destination: { type: "string" } }),
+    };
+    expect(plan("Move notes.txt to archive/notes.txt", [move])).toEqual([
+      ["move_file", { source: "notes.txt", destination: "archive/notes.txt" }],
+    ]);
+    const trip = {
+      name: "plan_trip",
+      parameters: object({ origin: { type: "string" }, destination: { type: "string" } }),
+    };
+    expect(plan("Plan a trip from Lisbon to Oslo", [trip])).toEqual([
+      ["plan_trip", { origin: "Lisbon", destination: "Oslo" }],
+    ]);
+  });
 });
 
 describe("schemas whose references never end, or cannot be read", () => {

@@ -50,6 +50,13 @@ export function promptStrings(schema: Schema, key: string | undefined, values: P
   const format = typeof schema["format"] === "string" ? schema["format"] : undefined;
   const withDigits = values.tokens.filter((token) => /\d/.test(token));
   const found: string[] = [];
+  // A move's or a copy's ends are the prompt's paths when it has some ("Move notes.txt to
+  // archive/notes.txt"), a trip's are places.
+  const paths = values.tokens.filter(
+    (token) => /[/.]/.test(token) && !/^https?:|@/i.test(token) && !/^[\d.]+$/.test(token),
+  );
+  if (key !== undefined && /^(?:source|src|dest|destination|target|from|to)(?:_?path)?$/i.test(key))
+    found.push(...paths);
   if (hint === "zone") {
     found.push(...[...values.names, ...values.tokens].flatMap((name) => zoneOf(name) ?? []));
   }
