@@ -222,7 +222,11 @@ describe("GET / in headless Chromium against the replay upstream", () => {
       });
     });
     await page.getByLabel("Provider").selectOption("openai");
-    await page.getByLabel("Prompt").fill("Is there a Tigers game in Detroit today, and what is the weather there?");
+    await page
+      .getByLabel("Prompt")
+      .fill(
+        "replay chat-parallel-tool-calls-two-functions: is there a Tigers game in Detroit today, and what is the weather there?",
+      );
     await page.getByText("Tools sent with the prompt").click();
     const tools = [
       {
