@@ -60,7 +60,7 @@ export type InvokeModelDecoder = new (emit: Emit) => ProviderDecoder;
  */
 export class BedrockDecoder implements ProviderDecoder {
   readonly #emit: Emit;
-  readonly #invokeModel: (new (emit: Emit) => ProviderDecoder) | undefined;
+  readonly #invokeModel: InvokeModelDecoder | undefined;
   #converse: BedrockConverseDecoder | undefined;
   #invoke: ProviderDecoder | undefined;
   /** One decoder for every chunk's bytes, not one per chunk. */
@@ -71,7 +71,7 @@ export class BedrockDecoder implements ProviderDecoder {
    * `invokeModel` (pass `AnthropicDecoder`). Without it, an InvokeModel body throws a
    * `ToolCallStreamError` of code `unknown-provider` at its first chunk.
    */
-  constructor(emit: Emit, invokeModel?: new (emit: Emit) => ProviderDecoder) {
+  constructor(emit: Emit, invokeModel?: InvokeModelDecoder) {
     this.#emit = emit;
     this.#invokeModel = invokeModel;
   }
