@@ -158,5 +158,8 @@ export function geminiInteractionsResumingBody(
 export function geminiInteractionsResumeUrl(baseUrl: string, point: GeminiInteractionsResumePoint): string {
   const { interactionId, lastEventId } = point;
   const after = lastEventId === undefined ? "" : `&last_event_id=${encodeURIComponent(lastEventId)}`;
-  return `${baseUrl.replace(/\/+$/, "")}/interactions/${encodeURIComponent(interactionId)}?stream=true${after}`;
+  // Trailing slashes trimmed by a loop: `/\/+$/` retries at every slash of a long run (quadratic).
+  let end = baseUrl.length;
+  while (end > 0 && baseUrl.charCodeAt(end - 1) === 0x2f) end--;
+  return `${baseUrl.slice(0, end)}/interactions/${encodeURIComponent(interactionId)}?stream=true${after}`;
 }

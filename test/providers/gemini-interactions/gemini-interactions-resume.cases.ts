@@ -229,5 +229,10 @@ group("Gemini Interactions resume after the last event_id", (test) => {
       geminiInteractionsResumeUrl(base, { interactionId: "v1_a", lastEventId: undefined }),
       "https://generativelanguage.googleapis.com/v1beta/interactions/v1_a?stream=true",
     );
+    // Every trailing slash goes (a loop, not a backtracking pattern, so a long run costs its length).
+    assertEquals(
+      geminiInteractionsResumeUrl(`${base}///`, { interactionId: "v1_a", lastEventId: undefined }),
+      "https://generativelanguage.googleapis.com/v1beta/interactions/v1_a?stream=true",
+    );
   });
 });
