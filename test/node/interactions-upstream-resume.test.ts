@@ -14,6 +14,7 @@ import { createFetchHandler } from "../../worker/app.ts";
 import type { Env } from "../../worker/env.ts";
 import { callIdOf } from "../../worker/protocols/thought-signatures.ts";
 import { platformRuntime } from "../../worker/runtime.ts";
+import { readChatStream } from "../support/openai-chat-stream.ts";
 
 // workerd's crypto.subtle.timingSafeEqual, which the Worker's client-token check uses, from Node's.
 const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (a: ArrayBuffer, b: ArrayBuffer) => boolean };
@@ -88,33 +89,7 @@ const request = {
   stream: true as const,
 };
 
-async function read(openai: OpenAI): Promise<{
-  text: string;
-  calls: Map<number, { id: string; args: string }>;
-  finish: string | null;
-  error?: string;
-}> {
-  const calls = new Map<number, { id: string; args: string }>();
-  let text = "";
-  let finish: string | null = null;
-  // What arrived before a stream error is kept beside it: the Worker loses nothing it had.
-  try {
-    for await (const chunk of await openai.chat.completions.create(request)) {
-      const choice = chunk.choices[0];
-      text += choice?.delta.content ?? "";
-      for (const call of choice?.delta.tool_calls ?? []) {
-        const seen = calls.get(call.index) ?? { id: "", args: "" };
-        seen.id ||= call.id ?? "";
-        seen.args += call.function?.arguments ?? "";
-        calls.set(call.index, seen);
-      }
-      finish = choice?.finish_reason ?? finish;
-    }
-  } catch (error) {
-    return { text, calls, finish, error: String(error) };
-  }
-  return { text, calls, finish };
-}
+const read = (openai: OpenAI) => readChatStream(openai, request);
 
 describe("Gemini Interactions upstream resume (a fake server on 127.0.0.1 that drops the connection)", () => {
   it("cut twice mid-event: resumed after the last event_id each time; every event once, the calls whole", async () => {
@@ -124,7 +99,7 @@ describe("Gemini Interactions upstream resume (a fake server on 127.0.0.1 that d
     const { text, calls, finish, error } = await read(openai);
     expect([gets, error]).toEqual([["evt_005", "evt_008"], undefined]);
     expect(text).toBe("Checking both cities.");
-    expect([...calls.values()].map((call) => [callIdOf(call.id), call.args])).toEqual([
+    expect(calls.map((call) => [callIdOf(call.id), call.args])).toEqual([
       ["fc_a1", '{"location":"Paris"}'],
       ["fc_b2", '{"location":"Oslo"}'],
     ]);
@@ -140,7 +115,7 @@ describe("Gemini Interactions upstream resume (a fake server on 127.0.0.1 that d
     const { openai, gets } = await fakeInteractions([6, 3, undefined], events);
     const { text, calls, error } = await read(openai);
     expect([gets, error, text]).toEqual([["evt_005", "evt_008"], undefined, "Checking both cities."]);
-    expect([...calls.values()].map((call) => call.args)).toEqual(['{"location":"Paris"}', '{"location":"Oslo"}']);
+    expect(calls.map((call) => call.args)).toEqual(['{"location":"Paris"}', '{"location":"Oslo"}']);
   });
 
   it("a connection that keeps dropping: resumed at most 3 times, then a stream error after the text, the cut call never finished", async () => {
@@ -152,6 +127,6 @@ describe("Gemini Interactions upstream resume (a fake server on 127.0.0.1 that d
     expect(text).toBe("Checking both cities.");
     expect(finish).toBeNull();
     expect(error).toMatch(/failed before the response finished/);
-    expect([...calls.values()].map((call) => call.args)).toEqual(['{"location":"Par']);
+    expect(calls.map((call) => call.args)).toEqual(['{"location":"Par']);
   });
 });

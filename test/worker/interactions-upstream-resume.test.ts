@@ -11,6 +11,7 @@ import { joinDeltas, streamToolCalls } from "../../src/index.ts";
 import { createFetchHandler } from "../../worker/app.ts";
 import { callIdOf } from "../../worker/protocols/thought-signatures.ts";
 import { allFixtures } from "../support/fixtures.ts";
+import { readChatStream } from "../support/openai-chat-stream.ts";
 import { collect, fromChunks } from "../support/streams.ts";
 import { eventually, ManualTimers, readSSE, settled, streamRequest, testEnv, validBody } from "./support.ts";
 
@@ -91,25 +92,7 @@ async function readChat(handler: ReturnType<typeof fakeInteractions>["handler"])
     fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
       handler(new Request(input, init), env())) as typeof fetch,
   });
-  const calls = new Map<number, { id: string; args: string }>();
-  let text = "";
-  let finish: string | null = null;
-  try {
-    for await (const chunk of await openai.chat.completions.create(chatRequest)) {
-      const choice = chunk.choices[0];
-      text += choice?.delta.content ?? "";
-      for (const call of choice?.delta.tool_calls ?? []) {
-        const seen = calls.get(call.index) ?? { id: "", args: "" };
-        seen.id ||= call.id ?? "";
-        seen.args += call.function?.arguments ?? "";
-        calls.set(call.index, seen);
-      }
-      finish = choice?.finish_reason ?? finish;
-    }
-  } catch (error) {
-    return { text, calls: [...calls.values()], finish, error: String(error) };
-  }
-  return { text, calls: [...calls.values()], finish, error: undefined };
+  return readChatStream(openai, chatRequest);
 }
 
 const streamBody = validBody({ provider: "gemini-interactions", model: "gemini-3-flash-preview" });
