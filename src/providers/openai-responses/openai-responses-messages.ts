@@ -1,3 +1,4 @@
+import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
@@ -36,41 +37,24 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
       ...(part.encryptedContent !== undefined ? { encrypted_content: part.encryptedContent } : {}),
     });
   }
-  // What OpenAI's own tools output (a server tool search's, a program's) goes back in its place.
-  const outputs = new ServerOutputs(turn.reasoningParts);
-  const ofTurn = new Set(turn.toolCalls.map((call) => programOf(call)?.["call_id"]));
-  items.push(...outputs.before(ofTurn));
-  if (turn.text) items.push({ type: "message", role: "assistant", content: turn.text });
-  const programs = new Set<unknown>();
-  for (const call of turn.toolCalls) {
-    const program = programOf(call);
-    if (program && !programs.has(program["call_id"])) {
-      programs.add(program["call_id"]);
-      items.push(program);
-    }
-    const builtIn = builtInItem(call);
-    if (builtIn) items.push(builtIn);
-    else if (call.providerExecuted) items.push(...(outputs.afterCall(call) ?? []));
-    else
-      items.push(
+  const text = turn.text ? { type: "message", role: "assistant", content: turn.text } : undefined;
+  items.push(
+    ...turnItems(turn.reasoningParts, text, turn.toolCalls, (call, outputs) => {
+      const builtIn = builtInItem(call);
+      if (builtIn) return [builtIn];
+      if (call.providerExecuted) return outputs.afterCall(call) ?? [];
+      const item =
         call.inputFormat === "text"
-          ? {
-              type: "custom_tool_call",
-              call_id: idOf(call),
-              name: call.name,
-              input: call.rawArguments,
-              ...callFields(call),
-            }
+          ? { type: "custom_tool_call", call_id: idOf(call), name: call.name, input: call.rawArguments }
           : {
               type: "function_call",
               call_id: idOf(call),
               name: call.name,
               arguments: call.rawArguments || JSON.stringify(call.arguments),
-              ...callFields(call),
-            },
-      );
-  }
-  items.push(...outputs.after(ofTurn));
+            };
+      return [{ ...item, ...callFields(call) }];
+    }),
+  );
   for (const request of turn.approvalRequests ?? []) items.push(approvalRequestItem(request));
   return items;
 }
@@ -165,6 +149,39 @@ const builtInType = (call: CallFields): unknown => itemOf(call)?.["type"];
 export function callerOf(call: CallFields): { caller?: Record<string, unknown> } {
   const caller = itemOf(call)?.["caller"];
   return isRecord(caller) ? { caller } : {};
+}
+
+/**
+ * A turn's items after its reasoning (the library's next turn and the request kit's): earlier
+ * programs' outputs, the text, each call's `callItems` (after its `program` item, sent once), the
+ * turn's own programs' outputs: what OpenAI's tools output goes back in place ({@link ServerOutputs}).
+ *
+ * @example
+ * ```ts
+ * items.push(...turnItems(parts, { role: "assistant", content: "Hi" }, calls, (call) => [functionCallItem(call)]));
+ * ```
+ */
+export function turnItems<Call extends CallFields>(
+  parts: readonly ReasoningPart[] | undefined,
+  text: Record<string, unknown> | undefined,
+  calls: readonly Call[],
+  callItems: (call: Call, outputs: ServerOutputs, index: number) => Record<string, unknown>[],
+): Record<string, unknown>[] {
+  const outputs = new ServerOutputs(parts);
+  const ofTurn = new Set(calls.map((call) => programOf(call)?.["call_id"]));
+  const items = outputs.before(ofTurn);
+  if (text) items.push(text);
+  const programs = new Set<unknown>();
+  calls.forEach((call, index) => {
+    const program = programOf(call);
+    if (program && !programs.has(program["call_id"])) {
+      programs.add(program["call_id"]);
+      items.push(program);
+    }
+    items.push(...callItems(call, outputs, index));
+  });
+  items.push(...outputs.after(ofTurn));
+  return items;
 }
 
 /**

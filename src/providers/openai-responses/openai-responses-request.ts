@@ -11,8 +11,7 @@ import {
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { fileKind, fileUrl, hasFiles, resultBlocks } from "../media.ts";
-import { builtInItem, callerOf, callFields, programOf, toolOutput } from "./openai-responses-messages.ts";
-import { ServerOutputs } from "./openai-responses-server-items.ts";
+import { builtInItem, callerOf, callFields, toolOutput, turnItems } from "./openai-responses-messages.ts";
 import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 
 /**
@@ -71,33 +70,25 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
       // nothing after it is refused.
       const said = message.content !== "" || message.toolCalls.length > 0;
       const items: Fields[] = said ? reasoningItems(message.reasoningParts) : [];
-      // What OpenAI's own tools output goes back in its place (./openai-responses-server-items.ts).
-      const outputs = new ServerOutputs(message.reasoningParts);
-      const ofTurn = new Set(message.toolCalls.map((call) => programOf(call)?.["call_id"]));
-      items.push(...outputs.before(ofTurn));
-      if (message.content !== "") items.push({ role: "assistant", content: message.content });
-      const programs = new Set<unknown>();
-      message.toolCalls.forEach((call, i) => {
-        const id = callId(call, `${path}.tool_calls[${i}]`);
-        // A program's calls (programmatic tool calling) go after the program item, sent once.
-        const program = programOf(call);
-        if (program && !programs.has(program["call_id"])) {
-          programs.add(program["call_id"]);
-          items.push(program);
-        }
-        const builtIn = builtInItem({ ...call, id });
-        if (builtIn) return items.push(builtIn);
-        const server = outputs.afterCall(call);
-        if (server) return items.push(...server);
-        items.push({
-          type: "function_call",
-          call_id: id,
-          name: call.name,
-          arguments: JSON.stringify(call.arguments),
-          ...callFields(call),
-        });
-      });
-      items.push(...outputs.after(ofTurn));
+      const text = message.content !== "" ? { role: "assistant", content: message.content } : undefined;
+      items.push(
+        ...turnItems(message.reasoningParts, text, message.toolCalls, (call, outputs, i) => {
+          const id = callId(call, `${path}.tool_calls[${i}]`);
+          const builtIn = builtInItem({ ...call, id });
+          if (builtIn) return [builtIn];
+          return (
+            outputs.afterCall(call) ?? [
+              {
+                type: "function_call",
+                call_id: id,
+                name: call.name,
+                arguments: JSON.stringify(call.arguments),
+                ...callFields(call),
+              },
+            ]
+          );
+        }),
+      );
       return items;
     }
     case "tool": {
