@@ -25,7 +25,10 @@ const fixture = allFixtures.find(
 async function finishOf(): Promise<FinishEvent> {
   if (!fixture) throw new Error("No documented stream docs-function-call-with-google-search");
   const events = await collect(streamToolCalls(fromChunks([fixture.body]), { provider: "gemini-interactions" }));
-  return events.at(-1) as FinishEvent;
+  const last = events.at(-1);
+  if (last?.type !== "finish")
+    throw new Error(`The documented stream ended with ${last?.type ?? "nothing"}, not a finish`);
+  return last as FinishEvent;
 }
 
 /** The turn as a client carries it back: the built-in call's steps as `block` parts before the thought, the call to run. */
