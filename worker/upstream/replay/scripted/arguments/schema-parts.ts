@@ -44,6 +44,8 @@ const MAX_REFS = 16;
 /** A tool's parameters, read: its `$ref`s resolved and values checked against its parts. */
 export class SchemaReader {
   readonly root: Schema;
+  /** Each `allOf` of the root with its parts merged ({} while they are being read). */
+  readonly #allOfs = new Map<JsonValue[], Schema>();
 
   constructor(root: Schema) {
     this.root = root;
@@ -73,7 +75,21 @@ export class SchemaReader {
     const resolved = asObject(current);
     if (!Array.isArray(resolved["allOf"])) return resolved;
     const { allOf, ...rest } = resolved;
-    return (allOf as JsonValue[]).reduce<Schema>((merged, part) => merge(merged, this.resolve(part, depth + 1)), rest);
+    return merge(rest, this.#parts(allOf as JsonValue[], depth));
+  }
+
+  /**
+   * An `allOf`'s parts merged, once per `allOf` of the root: parts that name one `$def` several
+   * times, nested, are read once each, not once per path to them; a part that names the `allOf`
+   * it is in adds nothing.
+   */
+  #parts(allOf: JsonValue[], depth: number): Schema {
+    const known = this.#allOfs.get(allOf);
+    if (known !== undefined) return known;
+    this.#allOfs.set(allOf, {});
+    const merged = allOf.reduce<Schema>((into, part) => merge(into, this.resolve(part, depth + 1)), {});
+    this.#allOfs.set(allOf, merged);
+    return merged;
   }
 
   /** What a local JSON Pointer (`#/$defs/address`) names in the root, or `true` (anything) when nothing. */

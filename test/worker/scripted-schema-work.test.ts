@@ -1,0 +1,32 @@
+// The scripted model's work on a client's schema is bounded by the schema's size, not by the
+// number of paths through it: `allOf` parts and required properties that name one `$def` several
+// times, nested, are each read a bounded number of times. Counted as `$ref`s followed.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { promptFits } from "../../worker/upstream/replay/scripted/arguments/prompt-fit.ts";
+import { readValues } from "../../worker/upstream/replay/scripted/arguments/prompt-values.ts";
+import { SchemaReader } from "../../worker/upstream/replay/scripted/arguments/schema-parts.ts";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("scripted model: work on a schema's repeated $refs", () => {
+  it("resolves an allOf whose parts name their own $def once per allOf, not once per path", () => {
+    const pointer = vi.spyOn(SchemaReader.prototype, "pointer");
+    const parts = [{ $ref: "#/$defs/a" }, { $ref: "#/$defs/a" }];
+    const root = { $defs: { a: { type: "object", allOf: parts } }, $ref: "#/$defs/a" };
+    const resolved = new SchemaReader(root).resolve(root);
+    expect(resolved["type"]).toBe("object");
+    // 2^17 before (and 3^17, a minute of CPU, with a third part).
+    expect(pointer.mock.calls.length).toBeLessThan(20);
+  });
+
+  it("still finds a fit nested in a $ref", () => {
+    const a = { type: "object", required: ["code"], properties: { code: { type: "string", pattern: "^ORD-\\d+$" } } };
+    const parameters = {
+      type: "object",
+      required: ["order"],
+      properties: { order: { $ref: "#/$defs/a" } },
+      $defs: { a },
+    };
+    expect(promptFits(parameters, readValues("Where is ORD-1234?"))).toBe(true);
+  });
+});
