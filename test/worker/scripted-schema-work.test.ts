@@ -19,6 +19,16 @@ describe("scripted model: work on a schema's repeated $refs", () => {
     expect(pointer.mock.calls.length).toBeLessThan(20);
   });
 
+  it("reads a bounded number of required properties whose $refs repeat one object", () => {
+    const pointer = vi.spyOn(SchemaReader.prototype, "pointer");
+    const required = Array.from({ length: 12 }, (_, i) => `p${i}`);
+    const properties = Object.fromEntries(required.map((key) => [key, { $ref: "#/$defs/a" }]));
+    const a = { type: "object", required, properties };
+    expect(promptFits({ ...a, $defs: { a } }, readValues("hello world"))).toBe(false);
+    // 12^5 paths before.
+    expect(pointer.mock.calls.length).toBeLessThan(1000);
+  });
+
   it("still finds a fit nested in a $ref", () => {
     const a = { type: "object", required: ["code"], properties: { code: { type: "string", pattern: "^ORD-\\d+$" } } };
     const parameters = {

@@ -18,12 +18,15 @@ import { asObject, isObject, SchemaReader } from "./schema-parts.ts";
 
 /** Deepest nesting of objects and branches read. */
 const MAX_DEPTH = 4;
+/** Most properties read for one tool: a schema whose `$ref`s repeat one object reads it once per path. */
+const MAX_READ = 256;
 
 /** Whether the prompt gives a required property of `parameters` (nested ones too) a value its pattern, format, enum or const picks out. */
 export function promptFits(parameters: JsonValue | undefined, values: PromptValues): boolean {
   if (!isObject(parameters)) return false;
   const reader = new SchemaReader(parameters);
-  return requiredOf(reader, parameters, 0).some(([key, schema]) => fits(reader, key, schema, values, 0));
+  const budget = { left: MAX_READ };
+  return requiredOf(reader, parameters, 0).some(([key, schema]) => fits(reader, key, schema, values, 0, budget));
 }
 
 /** Whether the prompt holds a value of what a required property's name says it holds: a place, an email, a URL, a date, a path. */
@@ -49,14 +52,21 @@ function requiredOf(reader: SchemaReader, schema: JsonValue, depth: number): [st
   );
 }
 
-function fits(reader: SchemaReader, key: string, schema: Schema, values: PromptValues, depth: number): boolean {
-  if (depth > MAX_DEPTH) return false;
+function fits(
+  reader: SchemaReader,
+  key: string,
+  schema: Schema,
+  values: PromptValues,
+  depth: number,
+  budget: { left: number },
+): boolean {
+  if (depth > MAX_DEPTH || --budget.left < 0) return false;
   if (Array.isArray(schema["enum"])) return enumNamed(schema["enum"], values);
   if (typeof schema["const"] === "string") return enumNamed([schema["const"]], values);
   const nested = [...requiredOf(reader, schema, depth + 1)];
   for (const branch of [...list(schema["oneOf"]), ...list(schema["anyOf"])])
     nested.push(...requiredOf(reader, branch, depth + 1));
-  if (nested.some(([k, s]) => fits(reader, k, s, values, depth + 1))) return true;
+  if (nested.some(([k, s]) => fits(reader, k, s, values, depth + 1, budget))) return true;
   const specific = typeof schema["pattern"] === "string" || typeof schema["format"] === "string";
   return specific && promptStrings(schema, key, values).some((value) => reader.accepts(value, schema));
 }
