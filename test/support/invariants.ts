@@ -1,4 +1,4 @@
-import type { ToolCallEvent } from "../../src/index.ts";
+import type { FinishEvent, ToolCallEvent } from "../../src/index.ts";
 import { assert, assertEquals } from "./harness.ts";
 
 /**
@@ -65,4 +65,12 @@ export function assertEventInvariants(events: readonly ToolCallEvent[], deltasMa
       assertEquals(event.toolCalls.map(key), completed, "finish lists every complete call in index order");
     }
   }
+}
+
+/** Checks the events' invariants ({@link assertEventInvariants}) and that they end with a `finish`, which it returns. */
+export function assertFinished(events: readonly ToolCallEvent[], deltasMatchArguments = true): FinishEvent {
+  assertEventInvariants(events, deltasMatchArguments);
+  const finish = events.at(-1);
+  assert(finish?.type === "finish", "the response finishes");
+  return finish;
 }

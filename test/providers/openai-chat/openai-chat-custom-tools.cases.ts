@@ -16,8 +16,8 @@ import {
   type FinishEvent,
   type ToolCallEvent,
 } from "../../../src/index.ts";
-import { assert, assertEquals, group } from "../../support/harness.ts";
-import { assertEventInvariants } from "../../support/invariants.ts";
+import { assertEquals, group } from "../../support/harness.ts";
+import { assertFinished } from "../../support/invariants.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE, splitAt } from "../../support/streams.ts";
 
 const SCRIPT = "awk -F, '{ s += $3 } END { print s }' \"tides 2026.csv\"\n";
@@ -42,9 +42,7 @@ const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
 
 async function finishOf(): Promise<FinishEvent> {
   const events = await run([bytes(BODY)]);
-  assertEventInvariants(events);
-  const finish = events.at(-1);
-  assert(finish?.type === "finish", "the response finishes");
+  const finish = assertFinished(events);
   return finish;
 }
 

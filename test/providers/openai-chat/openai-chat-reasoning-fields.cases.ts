@@ -15,7 +15,7 @@ import {
 import { reasoningFamily } from "../../../src/providers/openai-chat/openai-chat-reasoning.ts";
 import { recording } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
-import { assertEventInvariants } from "../../support/invariants.ts";
+import { assertFinished } from "../../support/invariants.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE, splitAt } from "../../support/streams.ts";
 
 // Thinking models on Chat Completions take their reasoning back in the field it streamed in: the
@@ -34,9 +34,7 @@ const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
 
 async function finishOfBody(body: Uint8Array): Promise<FinishEvent> {
   const events = await run([body]);
-  assertEventInvariants(events);
-  const finish = events.at(-1);
-  assert(finish?.type === "finish", "the stream finishes");
+  const finish = assertFinished(events);
   return finish;
 }
 

@@ -10,7 +10,7 @@ import {
   type ToolCallEvent,
 } from "../../../src/index.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
-import { assertEventInvariants } from "../../support/invariants.ts";
+import { assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { applyPatchStream, localShellStream, mcpStream, shellStream } from "./built-in-calls-recordings.ts";
 
@@ -19,9 +19,7 @@ const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
 
 async function finishOf(body: string): Promise<{ events: ToolCallEvent[]; finish: FinishEvent }> {
   const events = await run([bytes(body)]);
-  assertEventInvariants(events);
-  const finish = events.at(-1);
-  assert(finish?.type === "finish", "the response finishes");
+  const finish = assertFinished(events);
   return { events, finish };
 }
 

@@ -24,7 +24,7 @@ import {
 } from "../../../src/index.ts";
 import { allFixtures, type Fixture } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
-import { assertEventInvariants } from "../../support/invariants.ts";
+import { assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt, textOf } from "../../support/streams.ts";
 import { replayModel } from "../../support/tool-fakes.ts";
 
@@ -40,9 +40,7 @@ const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
 
 async function finishOf(fixture: Fixture): Promise<{ events: ToolCallEvent[]; finish: FinishEvent }> {
   const events = await run([fixture.body]);
-  assertEventInvariants(events);
-  const finish = events.at(-1);
-  assert(finish?.type === "finish", "the response finishes");
+  const finish = assertFinished(events);
   return { events, finish };
 }
 

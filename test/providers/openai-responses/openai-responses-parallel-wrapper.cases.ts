@@ -24,7 +24,7 @@ import {
 import { parallelUnwrapper } from "../../../src/core.ts";
 import { streamToolCalls as responsesStreamToolCalls } from "../../../src/openai-responses.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
-import { assertEventInvariants } from "../../support/invariants.ts";
+import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { responsesSse } from "./built-in-calls-recordings.ts";
 
@@ -75,9 +75,7 @@ const run = (chunks: Uint8Array[], options: Partial<StreamToolCallsOptions> = { 
 
 async function finishOf(body: string, options?: Partial<StreamToolCallsOptions>): Promise<FinishEvent> {
   const events = await run([bytes(body)], options);
-  assertEventInvariants(events, false);
-  const finish = events.at(-1);
-  assert(finish?.type === "finish", "the response finishes");
+  const finish = assertFinished(events, false);
   return finish;
 }
 

@@ -24,7 +24,7 @@ import {
   type ToolCallEvent,
 } from "../../../src/index.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
-import { assertEventInvariants } from "../../support/invariants.ts";
+import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { responsesSse } from "./built-in-calls-recordings.ts";
 
@@ -104,9 +104,7 @@ const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
 
 async function finishOf(): Promise<FinishEvent> {
   const events = await run([bytes(stream)]);
-  assertEventInvariants(events);
-  const finish = events.at(-1);
-  assert(finish?.type === "finish", "the response finishes");
+  const finish = assertFinished(events);
   return finish;
 }
 

@@ -24,8 +24,8 @@ import {
   type FinishEvent,
   type ToolCallEvent,
 } from "../../../src/index.ts";
-import { assert, assertEquals, group } from "../../support/harness.ts";
-import { assertEventInvariants } from "../../support/invariants.ts";
+import { assertEquals, group } from "../../support/harness.ts";
+import { assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { responsesSse } from "./built-in-calls-recordings.ts";
 
@@ -102,9 +102,7 @@ const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
 
 async function finishOf(body: string): Promise<FinishEvent> {
   const events = await run([bytes(body)]);
-  assertEventInvariants(events, false);
-  const finish = events.at(-1);
-  assert(finish?.type === "finish", "the response finishes");
+  const finish = assertFinished(events, false);
   return finish;
 }
 
