@@ -36,7 +36,7 @@ function bundleRecordings(source) {
 function readFixtures(source) {
   const fixtures = [];
   for (const provider of readdirSync(source, { withFileTypes: true })) {
-    if (!provider.isDirectory()) continue;
+    if (!provider.isDirectory() || (source === documented && provider.name === "external")) continue;
     for (const file of readdirSync(join(source, provider.name)).sort()) {
       if (file.endsWith(".expected.json")) continue;
       const extension = Object.keys(FORMATS).find((ext) => file.endsWith(ext));
@@ -80,11 +80,25 @@ function bundleOpenResponses(source) {
 }
 
 /**
+ * Other projects' cases rebuilt in this repository (test/recordings/external/<source>/manifest.json,
+ * as ../shared/external-fixtures is laid out; its README.md says how): bundled with the recordings
+ * of ../shared/external-fixtures whether or not that is there, marked `inRepo`.
+ */
+const rebuilt = join(root, "test", "recordings", "external");
+
+/**
  * Other projects' recordings (../shared/external-fixtures/<source>/manifest.json): each entry of
  * each manifest with its body as text (one payload a line, or the raw HTTP body for `"wire": "raw"`)
- * and the result THAT project expects; the test support rebuilds the wire bytes.
+ * and the result THAT project expects; the test support rebuilds the wire bytes. The cases rebuilt
+ * in this repository follow them.
  */
 function bundleExternalFixtures(source) {
+  const fixtures = [...(source === undefined ? [] : readExternal(source, false)), ...readExternal(rebuilt, true)];
+  return { data: { fixtures }, count: `${fixtures.length} other projects' recordings and rebuilt cases` };
+}
+
+/** The entries of every source folder's manifest under one folder. */
+function readExternal(source, inRepo) {
   const fixtures = [];
   for (const folder of readdirSync(source, { withFileTypes: true })) {
     const manifestPath = join(source, folder.name, "manifest.json");
@@ -99,14 +113,15 @@ function bundleExternalFixtures(source) {
         wire: entry.wire === "raw" ? "raw" : "chunks",
         text: readFileSync(join(source, folder.name, entry.file), "utf8"),
         expected: JSON.parse(readFileSync(join(source, folder.name, entry.expected), "utf8")),
-        origin: `${entry.repo}@${entry.commit.slice(0, 7)}:${entry.path}`,
+        origin: entry.commit ? `${entry.repo}@${entry.commit.slice(0, 7)}:${entry.path}` : entry.url,
         ...(entry.note ? { note: entry.note } : {}),
         ...(entry.disputed ? { disputed: entry.disputed } : {}),
+        ...(inRepo ? { inRepo: true } : {}),
       });
     }
   }
   fixtures.sort((a, b) => `${a.source}/${a.name}`.localeCompare(`${b.source}/${b.name}`));
-  return { data: { fixtures }, count: `${fixtures.length} other projects' recordings` };
+  return fixtures;
 }
 
 /**
@@ -136,7 +151,7 @@ const DATA_SETS = [
     what: "other projects' recorded streams",
     folder: "external-fixtures",
     variable: "TOOL_CALL_STREAM_EXTERNAL_FIXTURES",
-    empty: () => ({ fixtures: [] }),
+    empty: () => bundleExternalFixtures(undefined).data,
     bundle: bundleExternalFixtures,
   },
   {

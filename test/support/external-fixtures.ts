@@ -4,7 +4,7 @@
 // Anthropic, Responses and Cohere; AWS event-stream frames for Bedrock; NDJSON lines for Ollama),
 // one body per HTTP response where a file holds several back to back.
 import bundle from "../generated/external-fixtures.json" with { type: "json" };
-import type { FinishReason, Provider, ToolCallEvent } from "../../src/index.ts";
+import { assistantMessage, type FinishReason, type Provider, type ToolCallEvent } from "../../src/index.ts";
 import { eventMessage } from "./event-stream.ts";
 import { deepEqual } from "./harness.ts";
 import { bytes } from "./streams.ts";
@@ -20,6 +20,13 @@ export interface ExternalExpected {
   /** The calls the provider ran itself, where the source lists them (vercel/ai). */
   providerExecutedToolCalls?: ExpectedCall[] | null;
   finishReason: { unified?: string | null; raw?: string | null; notUnified?: string } | null;
+  /**
+   * The next turn `assistantMessage` must build from the last body's finish, as the source (or the
+   * provider's docs) says it goes back: each content block's or input item's `type`, with `:id`
+   * where it carries one (`id`, `call_id`, `tool_use_id`; Chat Completions: `content`,
+   * `reasoning_content` and `tool_call:<id>`). Absent: not compared.
+   */
+  nextTurn?: string[];
 }
 
 /** One recording of another project. */
@@ -39,9 +46,11 @@ export interface ExternalFixture {
   note?: string;
   /** Why this project differs from the source on purpose: run, but not counted. */
   disputed?: string;
+  /** Rebuilt in this repository (test/recordings/external/): runs without ../shared. */
+  inRepo?: boolean;
 }
 
-/** Every recording of every source (none without ../shared/external-fixtures). */
+/** Every recording of every source (only the ones rebuilt in this repository without ../shared/external-fixtures). */
 export const externalFixtures: ExternalFixture[] = bundle.fixtures as ExternalFixture[];
 
 /** The library's provider for a recording's protocol folder. */
@@ -108,13 +117,22 @@ export interface ExternalResult {
   /** Calls the provider ran itself. */
   providerExecuted: { id: string | null; name: string }[];
   finish: { reason: FinishReason; rawReason: string | null } | undefined;
+  /** The last body's finish event, for the next turn. */
+  finishEvent: Extract<ToolCallEvent, { type: "finish" }> | undefined;
 }
 
 /** Reduces the events of each body, in order, to what the expectations compare. */
 export function externalResult(runs: readonly (readonly ToolCallEvent[])[]): ExternalResult {
-  const result: ExternalResult = { text: "", toolCalls: [], providerExecuted: [], finish: undefined };
+  const result: ExternalResult = {
+    text: "",
+    toolCalls: [],
+    providerExecuted: [],
+    finish: undefined,
+    finishEvent: undefined,
+  };
   for (const events of runs) {
     result.finish = undefined;
+    result.finishEvent = undefined;
     for (const event of events) {
       if (event.type === "text-delta" && !event.choice) result.text += event.text;
       if (event.type === "tool-call" && event.providerExecuted)
@@ -127,7 +145,10 @@ export function externalResult(runs: readonly (readonly ToolCallEvent[])[]): Ext
           name: event.name,
           arguments: { invalid: true, raw: event.rawArguments },
         });
-      if (event.type === "finish") result.finish = { reason: event.reason, rawReason: event.rawReason };
+      if (event.type === "finish") {
+        result.finish = { reason: event.reason, rawReason: event.rawReason };
+        result.finishEvent = event;
+      }
     }
   }
   return result;
@@ -198,5 +219,29 @@ export function externalMismatches(result: ExternalResult, fixture: ExternalFixt
         out.push(`finish reason ${result.finish.reason}, which the source rules out`);
     }
   }
+  if (expected.nextTurn) {
+    const turn = result.finishEvent ? nextTurnShape(fixture.provider, result.finishEvent) : [];
+    if (!deepEqual(turn, expected.nextTurn))
+      out.push(`next turn ${JSON.stringify(turn)}, expected ${JSON.stringify(expected.nextTurn)}`);
+  }
   return out;
+}
+
+const entryOf = (part: Record<string, unknown>): string => {
+  const id = part["call_id"] ?? part["id"] ?? part["tool_use_id"];
+  return typeof id === "string" ? `${String(part["type"])}:${id}` : String(part["type"]);
+};
+
+/** The next turn `assistantMessage` builds, as an expectation's `nextTurn` lists it. */
+function nextTurnShape(provider: string, finish: Extract<ToolCallEvent, { type: "finish" }>): string[] {
+  const message = assistantMessage(provider as Provider, finish) as unknown;
+  if (Array.isArray(message)) return (message as Record<string, unknown>[]).map(entryOf);
+  const record = message as Record<string, unknown>;
+  if (Array.isArray(record["content"])) return (record["content"] as Record<string, unknown>[]).map(entryOf);
+  const calls = (record["tool_calls"] ?? []) as { id: string }[];
+  return [
+    ...(record["reasoning_content"] ? ["reasoning_content"] : []),
+    ...(record["content"] ? ["content"] : []),
+    ...calls.map((call) => `tool_call:${call.id}`),
+  ];
 }
