@@ -3,9 +3,10 @@
 // pattern, enums, a nested object, an array of objects) and taken from the prompt where they fit,
 // then answers the tool's result with text: the scripted model (worker/upstream/replay/scripted/).
 // POST /v1/run, which runs the Worker's own tools only: test/worker/run-replay.test.ts.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { checkToolArguments, type ToolSchema } from "../../src/index.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
+import { Filler } from "../../worker/upstream/replay/scripted/arguments/schema-fill.ts";
 import { readSSE, streamRequest, worker } from "./support.ts";
 
 const SCHEMA = {
@@ -206,5 +207,47 @@ describe("offline, every protocol calls the request's own tool with schema-valid
     expectAnswer(
       second.flatMap((event) => (event["type"] === "TEXT_MESSAGE_CONTENT" ? [event["delta"] as string] : [])).join(""),
     );
+  });
+});
+
+describe("a failure of the scripted model itself", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("is a 500 in each protocol's error shape that says nothing of internals, logged, never a 502 upstream_unreachable", async () => {
+    vi.spyOn(Filler.prototype, "value").mockImplementation(() => {
+      throw new TypeError("secret-internals ORD-1234");
+    });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const messages = [{ role: "user", content: PROMPT }];
+    const answers = {
+      "/v1/chat/completions": await post("/v1/chat/completions", {
+        model: "openai/gpt-4o-mini",
+        messages,
+        tools: [{ type: "function", function: TOOL }],
+      }),
+      "/v1/messages": await post("/v1/messages", {
+        model: "claude-opus-5-5",
+        max_tokens: 1024,
+        messages,
+        tools: [{ name: TOOL.name, input_schema: SCHEMA }],
+      }),
+      "/v1/responses": await post("/v1/responses", {
+        model: "gpt-5-codex",
+        input: PROMPT,
+        tools: [{ type: "function", name: TOOL.name, parameters: SCHEMA }],
+      }),
+      "/v1/stream": await worker().call(streamRequest({ provider: "gemini", model: "m", messages, tools: [TOOL] })),
+    };
+    for (const [path, response] of Object.entries(answers)) {
+      const text = await response.text();
+      expect(response.status, path).toBe(500);
+      expect(text, path).not.toMatch(/secret|ORD-1234|upstream_unreachable|TypeError/);
+      const body = JSON.parse(text) as { type?: string; error: { message: string } };
+      expect(body.error.message, path).toMatch(/scripted model failed/);
+      if (path === "/v1/messages") expect(body).toMatchObject({ type: "error", error: { type: "api_error" } });
+    }
+    const lines = logged.mock.calls.map((call) => String(call[0]));
+    expect(lines.filter((line) => line.includes("unexpected TypeError in the offline scripted model"))).toHaveLength(4);
+    expect(lines.join("\n")).not.toContain("secret");
   });
 });

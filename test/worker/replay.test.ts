@@ -129,6 +129,25 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
     ).toMatchObject({ name: "text-then-tool-use-with-ping" });
   });
 
+  it("reads a recording's calls once per isolate, however many requests could pick it, and picks as before", async () => {
+    const [ollama] = upstreamProviders.ollama.recordings.filter((r) => r.name === "native-tool-call");
+    let reads = 0;
+    // The same recording, counting how often its messages are read.
+    const counted = Object.defineProperty({ ...ollama! }, "events", {
+      get: () => {
+        reads++;
+        return ollama!.events;
+      },
+    });
+    const city = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+    const getWeather = [{ name: "get_weather", parameters: city }];
+    const picks = [];
+    for (const prompt of ["What's the weather in Tokyo?", "What's the weather in Paris?", "Weather in Tokyo?"])
+      picks.push((await pickRecording([counted], prompt, getWeather, "ollama"))?.name);
+    expect(picks).toEqual(["native-tool-call", undefined, "native-tool-call"]);
+    expect(reads).toBe(1);
+  });
+
   it("each recording lists the tools it calls", async () => {
     for (const [provider, upstream] of Object.entries(upstreamProviders))
       for (const recording of upstream.recordings) {

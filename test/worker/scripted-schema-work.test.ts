@@ -4,7 +4,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { promptFits } from "../../worker/upstream/replay/scripted/arguments/prompt-fit.ts";
 import { readValues } from "../../worker/upstream/replay/scripted/arguments/prompt-values.ts";
+import { Filler } from "../../worker/upstream/replay/scripted/arguments/schema-fill.ts";
 import { SchemaReader } from "../../worker/upstream/replay/scripted/arguments/schema-parts.ts";
+import { planCalls } from "../../worker/upstream/replay/scripted/tool-plan.ts";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -38,5 +40,22 @@ describe("scripted model: work on a schema's repeated $refs", () => {
       $defs: { a },
     };
     expect(promptFits(parameters, readValues("Where is ORD-1234?"))).toBe(true);
+  });
+
+  it("writes each tool's arguments once when a call is required and none could be written", () => {
+    const value = vi.spyOn(Filler.prototype, "value");
+    // Named by the prompt, so picked first, then tried again by the required call: its two
+    // strings' bounds leave nothing to write.
+    const impossible = {
+      name: "lookup_order",
+      parameters: {
+        type: "object",
+        properties: { x: { type: "string", minLength: 5, maxLength: 2 } },
+        required: ["x"],
+      },
+    };
+    expect(planCalls("Look up my order", [impossible], { type: "required" })).toEqual([]);
+    // Two tries (from the prompt, then from the schema alone), each starting at the root; 6 before.
+    expect(value.mock.calls.filter(([, key, depth]) => key === undefined && depth === 0)).toHaveLength(2);
   });
 });

@@ -32,6 +32,7 @@ export interface OpenUpstreamOptions {
  * | 4xx refusing a request for a tool turn's reasoning it did not get back | 400 `reasoning_required` |
  * | other 4xx                     | 502 `upstream_rejected`         |
  * | network error                 | 502 `upstream_unreachable`      |
+ * | an `HttpError` thrown by `send` (the offline scripted model's own failure) | that error |
  * | no headers within the timeout or the response's deadline | 504 `upstream_timeout` |
  *
  * The provider's body is never read into the answer: error bodies can echo the key. A 4xx body's
@@ -68,8 +69,10 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
     );
     // Under the same clocks: a provider that stalls in its error body is cut off as in its headers.
     refusal = await reasoningRefusal(response, request.signal);
-  } catch {
+  } catch (error) {
     request.abort();
+    // A stand-in for the provider (the offline scripted model) that failed itself says so.
+    if (error instanceof HttpError && timedOut === undefined && !controller.signal.aborted) throw error;
     throw timedOut !== undefined
       ? upstream(504, "upstream_timeout", timedOut)
       : upstream(502, "upstream_unreachable", "The provider could not be reached.");

@@ -92,8 +92,26 @@ export async function pickRecording(
   return undefined;
 }
 
-/** The calls a recording makes, read by the library. */
-async function recordedCalls(recording: Recording, protocol: Provider): Promise<ToolCall[]> {
+/**
+ * The calls each recording makes, per protocol, read once per isolate: the recordings are the
+ * Worker's own constants and never change, and a prompt that could pick one would otherwise run
+ * the library's chain over each candidate on every request. Bounded by the recordings there are
+ * (a weak key: nothing is kept for a recording no longer referenced). The calls are kept, not the
+ * promise of them: workerd ties a pending promise to the request that made it.
+ */
+const readCalls = new WeakMap<Recording, Map<Provider, readonly ToolCall[]>>();
+
+/** The calls a recording makes, read by the library (once per recording and protocol). */
+async function recordedCalls(recording: Recording, protocol: Provider): Promise<readonly ToolCall[]> {
+  const known = readCalls.get(recording)?.get(protocol);
+  if (known !== undefined) return known;
+  const calls = await readRecordedCalls(recording, protocol);
+  const byProtocol = readCalls.get(recording) ?? new Map<Provider, readonly ToolCall[]>();
+  readCalls.set(recording, byProtocol.set(protocol, calls));
+  return calls;
+}
+
+async function readRecordedCalls(recording: Recording, protocol: Provider): Promise<ToolCall[]> {
   const chunks = recordingChunks(recording);
   const body = new ReadableStream<Uint8Array>({
     start(controller) {

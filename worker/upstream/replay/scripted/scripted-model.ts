@@ -14,17 +14,22 @@
  *    the tools really returned them (an error is said to be one);
  * 3. anything else gets a text saying what this model can do.
  *
+ * A failure of its own is an `HttpError` 500 `internal_error` (logged), which the Worker answers
+ * as it is, never as a provider out of reach.
+ *
  * The same request always gets the same bytes (ids, fragments and padding come from a seed of
  * the request), paced like a model on the Worker's timers.
  *
  * @module
  */
 import type { Provider } from "../../../../src/index.ts";
+import { HttpError } from "../../../response/json-error.ts";
+import { logUnexpected } from "../../../response/log-error.ts";
 import type { Timers } from "../../../runtime.ts";
 import { replayEvents } from "../replay-upstream.ts";
 import { answerFrom, helpText, toolPlan } from "./answers.ts";
 import { Dice, seedOf, tokens } from "./pieces.ts";
-import type { ScriptedTurn } from "./script.ts";
+import type { ScriptedTurn, ScriptWriter } from "./script.ts";
 import { planCalls, type ScriptedToolChoice } from "./tool-plan.ts";
 import { readTranscript } from "./transcript.ts";
 import { scriptWriters } from "./writers/index.ts";
@@ -57,8 +62,16 @@ export function scriptedModel(
     } catch {
       body = undefined; // not a request the Worker built: it reads as an empty conversation
     }
-    const turn = scriptedTurn(provider, body, modelOf(body, request.url), tokens(text), now(), options.toolChoice);
-    const wire = scriptWriters[provider](turn, new Dice(seedOf(`${provider}\n${text}`)));
+    let wire: ReturnType<ScriptWriter>;
+    try {
+      const turn = scriptedTurn(provider, body, modelOf(body, request.url), tokens(text), now(), options.toolChoice);
+      wire = scriptWriters[provider](turn, new Dice(seedOf(`${provider}\n${text}`)));
+    } catch (error) {
+      // The model's own bug, not a provider out of reach: a 500 that says nothing of internals
+      // (the request's protocol writes it in its error shape), logged for the operator.
+      logUnexpected(error, "the offline scripted model");
+      throw new HttpError(500, { code: "internal_error", message: "The offline scripted model failed to answer." });
+    }
     return replayEvents(SCRIPTED_MODEL, wire.chunks, request.signal, options, wire.contentType);
   };
 }

@@ -89,8 +89,14 @@ export function planCalls(
   });
   const fallback = calls.length > 0 ? [] : scored.slice(0, 1);
   const picks = (chosen.length > 0 ? chosen : fallback).map(({ tool }) => tool);
+  // Each tool's arguments are written once: a required call tries again only the tools not tried.
+  const filled = new Map<OfferedTool, { [key: string]: JsonValue } | undefined>();
+  const fill = (tool: OfferedTool) => {
+    if (!filled.has(tool)) filled.set(tool, fillArguments(tool.parameters, values, now));
+    return filled.get(tool);
+  };
   for (const tool of picks) {
-    const args = fillArguments(tool.parameters, values, now);
+    const args = fill(tool);
     if (args === undefined) continue;
     calls.push({ name: tool.name, arguments: args });
     // "The weather in Paris and in Rome": a call per value the prompt lists.
@@ -99,8 +105,8 @@ export function planCalls(
   }
   // A call is required and none was written: the first tool, best fitting first, whose arguments can be.
   if (calls.length === 0 && choice.type !== "auto")
-    for (const tool of [...scored.map((s) => s.tool), ...allowed]) {
-      const args = fillArguments(tool.parameters, values, now);
+    for (const tool of new Set([...scored.map((s) => s.tool), ...allowed])) {
+      const args = fill(tool);
       if (args === undefined) continue;
       calls.push({ name: tool.name, arguments: args });
       break;
