@@ -211,8 +211,8 @@ export class ToolCallAccumulator {
   /** Completes a call; `closeTruncated` after a normal finish, `cut` after an abnormal one (`length`, a filter, an error). */
   #complete(call: OpenToolCall, closeTruncated = false, cut = false): void {
     this.#registry.close(call);
-    // A held wrapper pushes the calls it stands for instead, each as if sent alone.
-    if (!call.started && this.#options.unwrapper?.(call, this)) return;
+    // A held wrapper pushes the calls it stands for instead, each as if sent alone (and counted in its place).
+    if (!call.started && this.#options.unwrapper?.(call, this, this.#registry)) return;
     if (!call.started && call.name !== "") this.#start(call);
     const base: Omit<ToolCall, "arguments"> = summary(call);
     if (call.providerMetadata) base.providerMetadata = call.providerMetadata;

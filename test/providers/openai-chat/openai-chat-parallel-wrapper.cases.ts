@@ -35,6 +35,23 @@ const BODY = openAISSE([
   chatChunk({}, "tool_calls"),
 ]);
 
+/**
+ * Two wrappers with no id (a server that leaves `id` out), at indexes 0 and 1, then an ordinary call
+ * with no id either: each wrapper's calls take ids from its own index.
+ */
+const NO_IDS = openAISSE([
+  chatChunk({
+    tool_calls: [{ index: 0, type: "function", function: { name: "multi_tool_use.parallel", arguments: "" } }],
+  }),
+  chatChunk({ tool_calls: [{ index: 0, function: { arguments: ARGS } }] }),
+  chatChunk({
+    tool_calls: [{ index: 1, type: "function", function: { name: "multi_tool_use.parallel", arguments: "" } }],
+  }),
+  chatChunk({ tool_calls: [{ index: 1, function: { arguments: ARGS.replace("Roscoff-Batz", "Brest-Ouessant") } }] }),
+  chatChunk({ tool_calls: [{ index: 2, type: "function", function: { name: "tide_table", arguments: "{}" } }] }),
+  chatChunk({}, "tool_calls"),
+]);
+
 const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
   collect(streamToolCalls(fromChunks(chunks), { provider: "openai", tools: TOOLS }));
 
@@ -57,6 +74,29 @@ group("OpenAI Chat: a `multi_tool_use.parallel` wrapper call", (test) => {
     assertEquals(
       finish.toolCalls.map((call) => call.index),
       [1, 2, 3],
+    );
+  });
+
+  test("two wrappers without ids in one response give their calls ids of their own, under any split of the bytes", async () => {
+    const data = bytes(NO_IDS);
+    const whole = await run([data]);
+    assertEventInvariants(whole);
+    const finish = whole.at(-1) as FinishEvent;
+    assertEquals(
+      finish.toolCalls.map((call) => [call.id, call.name, call.arguments]),
+      [
+        [null, "tide_table", {}],
+        ["call_0_0", "tide_table", { harbour: "Roscoff" }],
+        ["call_0_1", "ferry_times", { route: "Roscoff-Batz" }],
+        ["call_1_0", "tide_table", { harbour: "Roscoff" }],
+        ["call_1_1", "ferry_times", { route: "Brest-Ouessant" }],
+      ],
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 40 }), async (cuts) => {
+        assertEquals(await run(splitAt(data, cuts)), whole);
+      }),
+      { seed: 36, numRuns: 12 },
     );
   });
 

@@ -168,8 +168,14 @@ group("OpenAI Responses: a `parallel` wrapper call", (test) => {
     );
   });
 
-  test("the wrapped calls count toward maxToolCalls: past it, an error and an abort after the calls before", async () => {
+  test("the wrapped calls count toward maxToolCalls, the wrapper not: two wrapped calls fit a limit of 2", async () => {
     const events = await run([bytes(stream())], { tools: TOOLS, maxToolCalls: 2 });
+    assertEventInvariants(events, false);
+    assertEquals(calls(assertFinished(events, false)), calls(await finishOf(stream())));
+  });
+
+  test("past maxToolCalls, the wrapped calls end in an error and an abort after the calls before", async () => {
+    const events = await run([bytes(stream())], { tools: TOOLS, maxToolCalls: 1 });
     assertEventInvariants(events, false);
     assertEquals(
       events.filter((e) => e.type === "tool-call").map((e) => e.id),
@@ -182,7 +188,7 @@ group("OpenAI Responses: a `parallel` wrapper call", (test) => {
 
   test("the plug-in: which names it holds, and which arguments it reads as calls", () => {
     const unwrapper = parallelUnwrapper(TOOLS);
-    const call = (name: string, text = "") => ({ name, id: "call_x", choice: 0, args: { text } });
+    const call = (name: string, text = "") => ({ name, id: "call_x", index: 0, choice: 0, args: { text } });
     assertEquals(
       ["parallel", "multi_tool_use.parallel", "tide_table", "multi_tool_use"].map((name) => unwrapper(call(name))),
       [true, true, false, false],
