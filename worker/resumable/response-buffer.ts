@@ -178,7 +178,7 @@ export class ResponseBuffer extends DurableObject<Env> {
     // Arrays already one per log write window (the chain's own): the pump writes each as it comes.
     const context = this.#context();
     return this.#begin(id, "stream", false, (controller) =>
-      openEventBatches(streamRequest, context, controller, true, context.settings.resumeWriteWindowMs),
+      openEventBatches(streamRequest, context, controller.signal, true, context.settings.resumeWriteWindowMs),
     );
   }
 

@@ -28,14 +28,13 @@ export async function openClientBatches(
   parsed: ClientRequest,
   context: RequestContext,
 ): Promise<{ batches: ReadableStream<readonly EncodableEvent[]>; headers: Record<string, string> }> {
-  const { request } = context;
-  const controller = new AbortController();
-  request.signal?.addEventListener("abort", () => controller.abort(request.signal.reason), { once: true });
+  const { signal } = context.request;
   if (parsed.mode === "run") {
-    const { events, headers } = await openRunEvents(parsed.request, context, controller);
+    const { events, headers } = await openRunEvents(parsed.request, context, runController(signal));
     return { batches: readyBatches<EncodableEvent>(events), headers };
   }
-  const { batches, headers } = await openEventBatches(parsed.request, context, controller);
+  // The client's own signal cancels the provider request: no controller of its own per request.
+  const { batches, headers } = await openEventBatches(parsed.request, context, signal);
   return { batches: failUnreadable(batches), headers: replayHeader(headers) };
 }
 
@@ -49,15 +48,20 @@ export async function openClientAnswer(
   parsed: ClientRequest,
   context: RequestContext,
 ): Promise<{ batches: ReadableStream<readonly EncodableEvent[]>; headers: Record<string, string> }> {
-  const { request } = context;
-  const controller = new AbortController();
-  request.signal?.addEventListener("abort", () => controller.abort(request.signal.reason), { once: true });
+  const { signal } = context.request;
   if (parsed.mode === "run") {
-    const { events, headers } = await openRunEvents(parsed.request, context, controller);
+    const { events, headers } = await openRunEvents(parsed.request, context, runController(signal));
     return { batches: readyBatches<EncodableEvent>(events), headers };
   }
-  const { batches, headers } = await openAnswerEvents(parsed.request, context, controller);
+  const { batches, headers } = await openAnswerEvents(parsed.request, context, signal);
   return { batches, headers: replayHeader(headers) };
+}
+
+/** A run's controller (its loop aborts it when its reader cancels), aborted when the client's request is. */
+function runController(signal: AbortSignal | undefined): AbortController {
+  const controller = new AbortController();
+  signal?.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+  return controller;
 }
 
 /** Of `/v1/stream`'s headers, only the replay's name: the protocol brings its own content type. */

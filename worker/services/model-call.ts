@@ -2,7 +2,8 @@
  * One model call, as every endpoint makes it: the provider request (or, without its key, the
  * replay upstream), read through the library's chain into accumulated events, without the
  * provider's own error data. `POST /v1/stream`, the client protocols and the resumable responses
- * all open their events here.
+ * all open their events here. A call is cancelled by an `AbortSignal`: the client's request's own
+ * where nothing else cancels it (no controller per request to forward it), else its owner's.
  *
  * @module
  */
@@ -34,7 +35,7 @@ import { withoutProviderDataInBatches } from "./without-provider-data.ts";
 /**
  * Calls the provider (or the replay upstream) and returns its accumulated events, without the
  * provider's own error data and with the client's tool names, with the headers to answer with.
- * `controller` aborts the provider request; with `withSignal`, it also ends the events with an
+ * `signal` aborts the provider request; with `withSignal`, it also ends the events with an
  * `abort` that lists the calls still open (a detached response cancelled by the Durable Object, an
  * answer read whole whose client went away). Throws {@link HttpError} for upstream failures before
  * the stream starts. The events come in arrays (`streamToolCallBatches`), at most one per
@@ -45,11 +46,11 @@ import { withoutProviderDataInBatches } from "./without-provider-data.ts";
 export async function openEventBatches(
   streamRequest: StreamRequest,
   context: WorkerContext,
-  controller: AbortController,
+  signal: AbortSignal | undefined,
   withSignal = false,
   windowMs: number = context.settings.writeWindowMs,
 ): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
-  const { body, options, headers, watch, names } = await openChain(streamRequest, context, controller, withSignal);
+  const { body, options, headers, watch, names } = await openChain(streamRequest, context, signal, withSignal);
   // Windowed inside the chain's own read loop, so that each later stage runs once per window, not
   // once per network chunk; progress is then noted per window, at most `windowMs` late.
   const chain = streamToolCallBatches(body, { ...options, batchWindowMs: windowMs, timers: context.runtime.timers });
@@ -63,14 +64,14 @@ export async function openEventBatches(
  * on demand), so that a limit the reader checks (`MAX_COMPLETION_LENGTH`) cancels the provider at
  * the event that passed it, no chunk read ahead. The Worker's steps over them (the provider data
  * stripped, the tool names given back, the route's tally) compose into one function over that
- * stream: one read per event in all. The events end with an `abort` when `controller` aborts.
+ * stream: one read per event in all. The events end with an `abort` when `signal` aborts.
  */
 export async function openAnswerEvents(
   streamRequest: StreamRequest,
   context: WorkerContext,
-  controller: AbortController,
+  signal: AbortSignal | undefined,
 ): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
-  const { body, options, headers, watch, names } = await openChain(streamRequest, context, controller, true);
+  const { body, options, headers, watch, names } = await openChain(streamRequest, context, signal, true);
   const events = watch.events(streamToolCalls(body, options), failureEvents);
   const batches = mapChunks(events, (event): ToolCallEvent[] => [event]);
   return { batches: clientNames(withoutProviderDataInBatches(batches), names), headers };
@@ -84,7 +85,7 @@ export async function openAnswerEvents(
 async function openChain(
   streamRequest: StreamRequest,
   context: WorkerContext,
-  controller: AbortController,
+  signal: AbortSignal | undefined,
   withSignal: boolean,
 ): Promise<{
   body: WatchedBody;
@@ -130,7 +131,7 @@ async function openChain(
       send,
       timers: runtime.timers,
       idleTimeoutMs: settings.idleTimeoutMs,
-      controller,
+      signal,
       watch,
     });
   } catch (error) {
@@ -142,7 +143,7 @@ async function openChain(
     maxToolCalls: settings.maxToolCalls,
     maxArgumentsLength: settings.maxArgumentsLength,
     maxEventLength: settings.maxEventLength,
-    ...(withSignal ? { signal: controller.signal } : {}),
+    ...(withSignal && signal ? { signal } : {}),
     // The tools' JSON Schemas are checked wherever the chain has them (the library checks only
     // their names without the plug-in): the Worker's answers name the violated rule.
     jsonSchema,

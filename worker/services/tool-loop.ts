@@ -63,7 +63,7 @@ export async function openRunEvents(
         send,
         timers: runtime.timers,
         idleTimeoutMs: settings.idleTimeoutMs,
-        controller: linkedController(signal),
+        signal,
         watch,
       },
     );
@@ -131,14 +131,6 @@ export function toRunEvent(event: ToolLoopEvent): RunEvent {
   if (event.type !== "loop-finish") return event;
   const { messages: _conversation, ...rest } = event;
   return rest;
-}
-
-/** An abort controller that also aborts when `signal` does (a step's request ends with the run). */
-function linkedController(signal: AbortSignal): AbortController {
-  const controller = new AbortController();
-  if (signal.aborted) controller.abort(signal.reason);
-  else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
-  return controller;
 }
 
 /** `stream`, aborting `controller` when its reader cancels (the client went away). */

@@ -12,10 +12,12 @@ export interface OpenUpstreamOptions {
   /** Longest wait for the headers, in milliseconds (`IDLE_TIMEOUT_MS`; the body's clocks are `watch`'s). */
   idleTimeoutMs: number;
   /**
-   * The client's cancel: aborting it aborts the provider request. A timeout aborts the request
-   * without aborting this, so the events end with an `error` rather than a `cancelled` abort.
+   * The client's cancel (the client's request's own signal where nothing else cancels: no
+   * controller of its own per request): its abort aborts the provider request. A timeout aborts
+   * the request without aborting this, so the events end with an `error` rather than a
+   * `cancelled` abort.
    */
-  controller: AbortController;
+  signal?: AbortSignal | undefined;
   /** The response's idle timeout and deadline, which the body is read under. */
   watch: ResponseWatch;
 }
@@ -40,15 +42,14 @@ export interface OpenUpstreamOptions {
  * are the client's to fix (a 400 of the Worker's own words, not retried as a 502 is).
  */
 export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstreamOptions): Promise<WatchedBody> {
-  const { controller, timers, idleTimeoutMs, watch } = options;
+  const { signal, timers, idleTimeoutMs, watch } = options;
   const body = JSON.stringify(http.body);
   // Signed before the clock starts: the signature covers the body exactly as it is sent.
   const headers = http.sign ? { ...http.headers, ...(await http.sign(http.url, http.headers, body)) } : http.headers;
   // The provider request's own controller: the client's cancel aborts it, and so do the clocks.
   const request = new AbortController();
-  const cancel = (): void => request.abort(controller.signal.reason);
-  if (controller.signal.aborted) cancel();
-  else controller.signal.addEventListener("abort", cancel, { once: true });
+  if (signal?.aborted) request.abort(signal.reason);
+  else signal?.addEventListener("abort", () => request.abort(signal.reason), { once: true });
   let timedOut: string | undefined;
   const timer = timers.setTimeout(() => {
     timedOut = `The provider did not answer within ${idleTimeoutMs} ms.`;

@@ -30,9 +30,8 @@ async function startStream(streamRequest: StreamRequest, context: RequestContext
   const { request, env, settings, runtime, cors } = context;
   if (env.RESPONSES)
     return startResumableStream(streamRequest, await responsePool(request, env.RESPONSES, settings), cors);
-  const controller = new AbortController();
-  request.signal?.addEventListener("abort", () => controller.abort(), { once: true });
-  const { batches, headers } = await openEventBatches(streamRequest, context, controller);
+  // The client's own signal cancels the provider request: no controller of its own per request.
+  const { batches, headers } = await openEventBatches(streamRequest, context, request.signal);
   return new Response(withHeartbeat(eventStreamBodyOfBatches(batches), runtime.timers), {
     headers: { ...cors, ...headers },
   });
