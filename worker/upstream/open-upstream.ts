@@ -73,7 +73,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
   } catch (error) {
     request.abort();
     // A stand-in for the provider (the offline scripted model) that failed itself says so.
-    if (error instanceof HttpError && timedOut === undefined && !controller.signal.aborted) throw error;
+    if (error instanceof HttpError && timedOut === undefined && !signal?.aborted) throw error;
     throw timedOut !== undefined
       ? upstream(504, "upstream_timeout", timedOut)
       : upstream(502, "upstream_unreachable", "The provider could not be reached.");
