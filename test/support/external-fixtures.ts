@@ -24,7 +24,8 @@ export interface ExternalExpected {
    * The next turn `assistantMessage` must build from the last body's finish, as the source (or the
    * provider's docs) says it goes back: each content block's or input item's `type`, with `:id`
    * where it carries one (`id`, `call_id`, `tool_use_id`; Chat Completions: `content`,
-   * `reasoning_content` and `tool_call:<id>`). Absent: not compared.
+   * `reasoning_content` and `tool_call:<id>`; Gemini: each part's fields joined by `+`, as
+   * `functionCall:<id>+thoughtSignature`). Absent: not compared.
    */
   nextTurn?: string[];
 }
@@ -237,6 +238,16 @@ function nextTurnShape(provider: string, finish: Extract<ToolCallEvent, { type: 
   const message = assistantMessage(provider as Provider, finish) as unknown;
   if (Array.isArray(message)) return (message as Record<string, unknown>[]).map(entryOf);
   const record = message as Record<string, unknown>;
+  // Gemini: each part's fields, the call's id after `functionCall`.
+  if (Array.isArray(record["parts"]))
+    return (record["parts"] as Record<string, unknown>[]).map((part) =>
+      Object.keys(part)
+        .map((key) => {
+          const id = (part[key] as { id?: unknown } | undefined)?.id;
+          return key === "functionCall" && typeof id === "string" ? `${key}:${id}` : key;
+        })
+        .join("+"),
+    );
   if (Array.isArray(record["content"])) return (record["content"] as Record<string, unknown>[]).map(entryOf);
   const calls = (record["tool_calls"] ?? []) as { id: string }[];
   return [

@@ -23,7 +23,9 @@ interface StreamedCall {
  * `partialArgs` (`jsonPath` plus a value; strings are appended while `willContinue`), and close it
  * with an empty `functionCall`. Gemini sends no ids (`id` is `null` unless a `functionCall.id`
  * comes) and no `[DONE]`: the end of input after a `finishReason` finishes the response.
- * A `thoughtSignature` is kept on the call's `providerMetadata`: it must go back next turn.
+ * A `thoughtSignature` is kept on the call's `providerMetadata`: it must go back next turn. One on
+ * another part (Gemini 3 signs a turn without calls in its last part, often an empty text) becomes a
+ * `signed` reasoning part with no text, which the next turn puts back on its text part.
  *
  * @example
  * ```ts
@@ -123,7 +125,12 @@ export class GeminiDecoder implements ProviderDecoder {
     if (text !== undefined)
       emit(withChoice({ type: part["thought"] === true ? "reasoning-delta" : "text-delta", text }, choice));
     const call = part["functionCall"];
-    if (!isRecord(call)) return;
+    if (!isRecord(call)) {
+      const signature = nonEmptyString(part["thoughtSignature"]);
+      if (signature !== undefined && choice === 0)
+        emit({ type: "reasoning-part", part: { type: "signed", text: "", signature } });
+      return;
+    }
     const name = nonEmptyString(call["name"]);
     if (name === undefined) return this.#continue(call, choice, emit);
     this.#close(choice, emit);

@@ -1,7 +1,8 @@
 import { own, type AssistantTurn, type ToolResult } from "../turn.ts";
 
 /**
- * Gemini: a `model` content of a text part and `functionCall` parts, each with its thought signature.
+ * Gemini: a `model` content of a text part and `functionCall` parts, each with its thought signature
+ * (the text part with the signature of a part that was not a call, which Gemini asks back in its part).
  *
  * @example
  * ```ts
@@ -11,7 +12,11 @@ import { own, type AssistantTurn, type ToolResult } from "../turn.ts";
  * ```
  */
 export function geminiModelContent(turn: AssistantTurn): Record<string, unknown> {
-  const parts: Record<string, unknown>[] = turn.text ? [{ text: turn.text }] : [];
+  let signature: string | undefined;
+  for (const part of turn.reasoningParts ?? []) if (part.type === "signed") signature = part.signature;
+  const parts: Record<string, unknown>[] = turn.text
+    ? [{ text: turn.text, ...(signature !== undefined ? { thoughtSignature: signature } : {}) }]
+    : [];
   for (const call of own(turn.toolCalls)) parts.push(functionCallPart(call, call.arguments));
   return { role: "model", parts };
 }

@@ -1,4 +1,4 @@
-import { streamToolCalls, type Provider, type ToolCallEvent } from "../../../src/index.ts";
+import { assistantMessage, streamToolCalls, type Provider, type ToolCallEvent } from "../../../src/index.ts";
 import { summarize } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants } from "../../support/invariants.ts";
@@ -49,6 +49,22 @@ group("GeminiDeltaStream rules", (test) => {
     );
     const call = events.find((e) => e.type === "tool-call");
     assertEquals(call?.type === "tool-call" ? call.providerMetadata : undefined, { thoughtSignature: "c2ln" });
+  });
+
+  test("a thoughtSignature on a part that is no call (an empty text at the end) goes back on the text part", async () => {
+    // Gemini 3 signs a turn without calls in its last part; streamed, that part is often an empty
+    // text (vercel/ai issue 18073). Left out, the next turn loses the model's reasoning context.
+    const events = await run(
+      "gemini",
+      gemini(parts([{ text: "4" }]), parts([{ text: "", thoughtSignature: "c2ln" }], { finishReason: "STOP" })),
+    );
+    const finish = events.at(-1);
+    assert(finish?.type === "finish", "the turn finished");
+    assertEquals(finish.reasoningParts, [{ type: "signed", text: "", signature: "c2ln" }]);
+    assertEquals(assistantMessage("gemini", finish), {
+      role: "model",
+      parts: [{ text: "4", thoughtSignature: "c2ln" }],
+    });
   });
 
   test("thought parts are reasoning, other text is text", async () => {
