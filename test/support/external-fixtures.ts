@@ -25,7 +25,8 @@ export interface ExternalExpected {
    * provider's docs) says it goes back: each content block's or input item's `type`, with `:id`
    * where it carries one (`id`, `call_id`, `tool_use_id`; Chat Completions: `content`,
    * `reasoning_content` and `tool_call:<id>`; Gemini: each part's fields joined by `+`, as
-   * `functionCall:<id>+thoughtSignature`). Absent: not compared.
+   * `functionCall:<id>+thoughtSignature`; Bedrock: each block's one key, as `toolUse:<id>`).
+   * Absent: not compared.
    */
   nextTurn?: string[];
 }
@@ -228,9 +229,12 @@ export function externalMismatches(result: ExternalResult, fixture: ExternalFixt
   return out;
 }
 
+/** A block's or item's `type` (Bedrock: its one key), with its id (`call_id`, `id`, `tool_use_id`, `toolUse.toolUseId`). */
 const entryOf = (part: Record<string, unknown>): string => {
-  const id = part["call_id"] ?? part["id"] ?? part["tool_use_id"];
-  return typeof id === "string" ? `${String(part["type"])}:${id}` : String(part["type"]);
+  const type = part["type"] ?? Object.keys(part)[0];
+  const id =
+    part["call_id"] ?? part["id"] ?? part["tool_use_id"] ?? (part["toolUse"] as { toolUseId?: unknown })?.toolUseId;
+  return typeof id === "string" ? `${String(type)}:${id}` : String(type);
 };
 
 /** The next turn `assistantMessage` builds, as an expectation's `nextTurn` lists it. */
