@@ -179,7 +179,7 @@ describe("which tool a prompt calls, beyond its name", () => {
       name: "impossible",
       parameters: object({ x: { type: "string", minLength: 5, maxLength: 2 } }),
     };
-    expect(plan("hi", [impossible, ...tools], { type: "required" })).toEqual([["get_weather", { city: "hi" }]]);
+    expect(plan("hi", [impossible, ...tools], { type: "required" })).toEqual([["get_weather", { city: "example" }]]);
     expect(plan("hi", [impossible], { type: "required" })).toEqual([]);
   });
 

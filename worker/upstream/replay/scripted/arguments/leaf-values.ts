@@ -10,6 +10,7 @@
  */
 import type { JsonValue } from "../../../../../src/index.ts";
 import { zoneOf } from "../prompt-reading.ts";
+import { keyEnd } from "./directions.ts";
 import { samplePattern } from "./pattern-sample.ts";
 import { isStopWord, type PromptValues } from "./prompt-values.ts";
 
@@ -17,11 +18,25 @@ import { isStopWord, type PromptValues } from "./prompt-values.ts";
 export type Schema = { [key: string]: JsonValue };
 
 /** What a property's name says it holds. */
-type Hint = "owner" | "repo" | "place" | "zone" | "email" | "url" | "date" | "path" | "text" | "name" | "id" | "count";
+type Hint =
+  | "lang"
+  | "owner"
+  | "repo"
+  | "place"
+  | "zone"
+  | "email"
+  | "url"
+  | "date"
+  | "path"
+  | "text"
+  | "name"
+  | "id"
+  | "count";
 
 /** Property names and what they hold: the first that matches wins. */
 const HINTS: readonly [RegExp, Hint][] = [
   [/(?:time_?zone|^tz$|zone)/i, "zone"],
+  [/(?:lang|locale)/i, "lang"],
   // A repository's owner and name, from an `owner/repo` of the prompt.
   [/^(?:owner|org|organization|repo_?owner|user_?name_?or_?org)$/i, "owner"],
   [/^(?:repo|repository|repo_?name|repository_?name)$/i, "repo"],
@@ -61,6 +76,10 @@ export function promptStrings(schema: Schema, key: string | undefined, values: P
     found.push(...[...values.names, ...values.tokens].flatMap((name) => zoneOf(name) ?? []));
   }
   if (hint === "place") found.push(...values.names);
+  // A language by its code first ("into German": `de`), then its name.
+  if (hint === "lang") found.push(...values.languages.flatMap((language) => [language.code, language.name]));
+  // `from` and `to` say nothing of what they hold but that it is one end of a move: a place, a date, a phrase.
+  if (hint === undefined && keyEnd(key) !== undefined) found.push(...values.names, ...values.dates, ...values.quoted);
   // `octocat/hello-world`: an owner and a repository, not a path (no leading `/`, one `/`).
   const slugs = values.tokens.flatMap((token) => /^([\w.-]+)\/([\w.-]+)$/u.exec(token) ?? []);
   if (hint === "owner" || hint === "repo")
@@ -115,11 +134,41 @@ export function schemaStrings(schema: Schema, now: number, variant = 0): string[
   return found.filter((value): value is string => typeof value === "string");
 }
 
-/** The prompt's own words for a string nothing else fills: a quoted phrase, a name, the prompt; cut or padded to the schema's lengths. */
-export function fallbackStrings(schema: Schema, values: PromptValues): string[] {
+/** Hints of properties that hold a short value, never a sentence: a place, a code, a name. */
+const SHORT: ReadonlySet<Hint | undefined> = new Set([
+  "lang",
+  "owner",
+  "repo",
+  "place",
+  "zone",
+  "email",
+  "url",
+  "date",
+  "path",
+  "id",
+  "count",
+]);
+
+/** Whether a property holds a short value (a place, a name, one end of a move, ...), which the whole prompt never is. */
+export function shortField(schema: Schema, key: string | undefined): boolean {
+  const hint = hintOf(key);
+  if (SHORT.has(hint) || (hint === undefined && keyEnd(key) !== undefined)) return true;
+  if (hint === "name" && !/title|subject|summary/i.test(key ?? "")) return true;
+  return typeof schema["maxLength"] === "number" && schema["maxLength"] <= 40;
+}
+
+/**
+ * The prompt's own words for a string nothing else fills: a quoted phrase, a name, the prompt
+ * (never for a {@link shortField}), "example"; cut or padded to the schema's lengths.
+ */
+export function fallbackStrings(schema: Schema, values: PromptValues, key?: string): string[] {
   const min = typeof schema["minLength"] === "number" ? schema["minLength"] : 0;
   const max = typeof schema["maxLength"] === "number" ? schema["maxLength"] : Number.POSITIVE_INFINITY;
-  return [...values.quoted, ...values.names, values.text, "example"].map((value) => {
+  // A language nobody named: the prompt's own, taken to be English.
+  if (hintOf(key) === "lang") return ["en", "English", "example"];
+  const short = shortField(schema, key);
+  const phrases = short ? values.quoted.filter((quoted) => quoted.length <= 60) : values.quoted;
+  return [...phrases, ...values.names, ...(short ? [] : [values.text]), "example"].map((value) => {
     const points = [...value].slice(0, max);
     while (points.length < min) points.push("x");
     return points.join("");

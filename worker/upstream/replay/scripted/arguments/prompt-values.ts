@@ -8,6 +8,8 @@
  * @module
  */
 
+import { languagesOf, type NamedLanguage } from "./directions.ts";
+
 /** What {@link readValues} finds in a prompt, each list in the prompt's order. */
 export interface PromptValues {
   /** The prompt, trimmed, without a trailing question mark. */
@@ -28,6 +30,10 @@ export interface PromptValues {
   emails: string[];
   /** Dates written `YYYY-MM-DD`. */
   dates: string[];
+  /** `text` in lower case, where a value's end of a move is read (./directions.ts). */
+  lower: string;
+  /** The languages it names ("into German"), in its order, with where in `lower`. */
+  languages: NamedLanguage[];
 }
 
 /** Words of a prompt that say nothing about which tool it needs. */
@@ -40,7 +46,11 @@ const STOP_WORDS = new Set(
 
 /** The values of `prompt` (its first 1,000 characters, which the caller has cut). */
 export function readValues(prompt: string): PromptValues {
-  const text = prompt.trim().replace(/\?+$/, "").trim();
+  const text = prompt
+    .trim()
+    .replace(/[?？]+$/, "")
+    .trim();
+  const lower = text.toLowerCase();
   const tokens = [...prompt.matchAll(/[^\s]+/g)]
     .map((m) => m[0].replace(/^[("'`[{<]+|[)"'`\]}>,;:!?.]+$/g, ""))
     .filter((token) => token !== "");
@@ -61,6 +71,8 @@ export function readValues(prompt: string): PromptValues {
     urls: tokens.filter((token) => /^https?:\/\/\S+$/i.test(token)),
     emails: tokens.filter((token) => /^[^\s@]+@[^\s@]+\.[a-z]{2,}$/i.test(token)),
     dates: [...prompt.matchAll(/\b\d{4}-\d{2}-\d{2}\b/g)].map((m) => m[0]),
+    lower,
+    languages: languagesOf(lower),
   };
 }
 
@@ -83,7 +95,8 @@ function names(prompt: string): string[] {
   const found: string[] = [];
   const add = (name: string): void => {
     const clean = name.trim();
-    if (clean !== "" && !STOP_WORDS.has(clean.toLowerCase()) && !found.includes(clean)) found.push(clean);
+    if (clean === "" || STOP_WORDS.has(clean.toLowerCase()) || CJK_TIMES.has(clean)) return;
+    if (!found.includes(clean)) found.push(clean);
   };
   const NAME = "\\p{L}[\\p{L}'’.-]*";
   const after = new RegExp(`\\b(?:in|at|for|to|from|near|of)\\s+(${NAME}(?:\\s+\\p{Lu}[\\p{L}'’.-]*){0,3})`, "gu");
@@ -98,8 +111,21 @@ function names(prompt: string): string[] {
     if (!/[\p{Ll}]/u.test(match[0])) continue; // ORD, UK, an acronym: a token, not a name
     add(match[0]);
   }
+  // Scripts without spaces or case: a name is what a particle follows ("東京の天気", "서울의 날씨")
+  // or a preposition precedes ("从北京到上海"); each pattern reads a bounded run at each place.
+  for (const pattern of CJK_NAMES) for (const match of prompt.matchAll(pattern)) add(match[1]!);
   return found;
 }
+
+/** Days and times a particle follows as it follows a place ("今日の天気"): not names. */
+const CJK_TIMES = new Set(["今日", "明日", "昨日", "今", "今天", "明天", "昨天", "現在", "现在", "오늘", "내일"]);
+
+const CJK_NAMES: readonly RegExp[] = [
+  /([\p{Script=Han}\p{Script=Katakana}ー]{1,12})(?:の|で|へ|から|まで|にある)/gu,
+  /(?:从|從|在|去|到|至|往|飞往)(\p{Script=Han}{2,4}?)(?=的|到|去|[，。？！,.?!\s]|$)/gu,
+  /(\p{Script=Han}{2,4})的/gu,
+  /(\p{Script=Hangul}{1,10}?)(?:의|에서|까지|으로)(?=[\s?.!,]|$)/gu,
+];
 
 function capitalize(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);

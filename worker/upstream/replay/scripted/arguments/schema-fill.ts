@@ -23,6 +23,8 @@ import {
   type Schema,
   schemaStrings,
 } from "./leaf-values.ts";
+import { byEnd, Ends, keyEnd } from "./directions.ts";
+import { pickOption } from "./enum-choice.ts";
 import type { PromptValues } from "./prompt-values.ts";
 import { asObject, isObject, merge, SchemaReader, typeOf } from "./schema-parts.ts";
 
@@ -67,6 +69,8 @@ export const EMPTY: PromptValues = {
   urls: [],
   emails: [],
   dates: [],
+  lower: "",
+  languages: [],
 };
 
 export class Filler extends SchemaReader {
@@ -74,6 +78,8 @@ export class Filler extends SchemaReader {
   readonly #used = new Set<string>();
   /** The `$ref`s being written, outermost first: an array of one of them again writes its fewest items (a tree's `children`). */
   readonly #refs: string[] = [];
+  /** Each prompt value's end of a move, as read. */
+  readonly #ends: Ends;
   /** Which item of an array of unique items is being written: another sample of a pattern for each. */
   #variant = 0;
 
@@ -86,6 +92,7 @@ export class Filler extends SchemaReader {
     super(root);
     this.values = values;
     this.now = now;
+    this.#ends = new Ends(values.lower, values.languages);
   }
 
   value(schema: JsonValue, key: string | undefined, depth: number): JsonValue {
@@ -104,11 +111,8 @@ export class Filler extends SchemaReader {
     if ("const" in s) return s["const"]!;
     if (Array.isArray(s["enum"])) {
       // Two properties of one enum take two of the values the prompt names ("from kg to lb").
-      const named = namedOptions(s["enum"], this.values);
-      const picked = named.find((option) => !this.#used.has(`e:${JSON.stringify(option)}`)) ?? named[0];
-      if (picked === undefined) return enumValue(s, s["enum"], this.values);
-      this.#used.add(`e:${JSON.stringify(picked)}`);
-      return picked;
+      const picked = pickOption(s["enum"], key, this.values, this.#ends, this.#used);
+      return picked === undefined ? enumValue(s, s["enum"], this.values) : picked;
     }
     // `if`/`then`/`else` are two more branches: the `if` and its `then` together, or the `else`.
     const conditional = isObject(s["if"] ?? null)
@@ -259,17 +263,29 @@ export class Filler extends SchemaReader {
     return picked;
   }
 
+  /**
+   * A string: the prompt's values that fit the property not given to another yet, at the end of a
+   * move its name asks for first ("from Paris to Berlin": `to` takes Berlin); then the schema's
+   * own; then the prompt's other words; then values given already, or at the other end.
+   */
   string(s: Schema, key: string | undefined): string {
-    const fromPrompt = promptStrings(s, key, this.values);
-    const fresh = fromPrompt.filter((value) => !this.#used.has(value));
+    const want = keyEnd(key);
+    const endOf = (value: string) => this.#ends.of(value);
+    const fromPrompt = byEnd(promptStrings(s, key, this.values), endOf, want);
+    const fallback = byEnd(fallbackStrings(s, this.values, key), endOf, want);
+    const fresh = (values: string[]) => values.filter((value) => !this.#used.has(value));
+    const own = schemaStrings(s, this.now, this.#variant);
     const ordered = [
-      ...fresh,
-      ...fromPrompt,
-      ...schemaStrings(s, this.now, this.#variant),
-      ...fallbackStrings(s, this.values),
+      ...fresh(fromPrompt.near),
+      ...own,
+      ...fresh(fallback.near),
+      ...fromPrompt.near,
+      ...fallback.near,
+      ...fromPrompt.far,
+      ...fallback.far,
     ];
     const picked = ordered.find((value) => this.accepts(value, s)) ?? ordered[0] ?? "";
-    if (fromPrompt.includes(picked)) this.#used.add(picked);
+    if (!own.includes(picked)) this.#used.add(picked);
     return picked;
   }
 }
