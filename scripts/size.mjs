@@ -102,11 +102,9 @@ export const BUDGET = {
   // (`invokeModel: AnthropicDecoder`), and the writer of an SDK's objects by `JSON.stringify`'s
   // rules (the main entry's); each protocol reads its provider's own framing alone. From 12,974 B
   // (Bedrock's) and 12,796 (OpenAI's) at 0e874b1 to 10,001 and 10,259 (docs/performance.md).
+  // OpenAI Responses' had 10.25 KiB until its built-in tools' items became the `builtInCalls`
+  // plug-in (`ResponsesBuiltInCalls`): 10,373 -> 9,688 B.
   streamToolCalls: 10 * KiB,
-  // OpenAI Responses alone above it: the built-in client tools Codex runs as calls (apply_patch,
-  // shell: about 690 B), the delta events read without their payload objects (issue 37's
-  // ResponsesFastDelta, about 560 B) and the MCP approval requests (issue 34).
-  responsesStreamToolCalls: 10.25 * KiB,
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */
@@ -136,7 +134,6 @@ const PROVIDERS = {
     stage: "OpenAIResponsesDeltaStream",
     own: ["providers/openai-responses/openai-responses-delta-stream", "providers/openai-responses/sequence-reorderer"],
     budget: BUDGET.responsesChain,
-    callsBudget: BUDGET.responsesStreamToolCalls,
   },
   bedrock: {
     framing: "AwsEventStreamDecoderStream",
@@ -282,14 +279,14 @@ for (const provider of providers) {
 // entry, which reads the `provider` option through the registry of every provider. From a
 // subpath it has a budget (issue 36): its optional parts (the JSON Schema checks) come as
 // plug-ins the app imports; and it holds no other provider's decoder.
-// Within 10 KiB (OpenAI Responses 10.25 KiB): what only some apps need comes as a plug-in.
+// Within 10 KiB: what only some apps need comes as a plug-in.
 for (const provider of providers) {
   const source = `export { streamToolCalls } from "${pkg.name}/${provider}";\n`;
   const bound = await measure(source);
   rows.push({
     what: `streamToolCalls, ${provider}`,
     ...bound,
-    budget: PROVIDERS[provider].callsBudget ?? BUDGET.streamToolCalls,
+    budget: BUDGET.streamToolCalls,
   });
   const decoders = foreignInputs(bound, provider).filter((path) => path.includes("/providers/"));
   if (decoders.length > 0)
@@ -397,7 +394,7 @@ function sizeTable(file, rows) {
   const gzipped = (what) => rows.find((row) => row.what === what)?.gzipped;
   const format = (bytes) => bytes.toLocaleString("en-US");
   const close = (shown, measured) => Math.abs(shown - measured) <= Math.max(100, measured * 0.02);
-  const extras = rows.filter((row) => row.what.startsWith("+ ")).map((row) => row.gzipped);
+  const extras = rows.filter((row) => / stage \(on /.test(row.what)).map((row) => row.gzipped);
   let seen = 0;
   const stale = [];
   const updated = readme.replace(

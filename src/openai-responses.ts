@@ -22,12 +22,14 @@ export {
   OpenAIResponsesDeltaStream,
   type OpenAIResponsesDeltaStreamOptions,
 } from "./providers/openai-responses/openai-responses-delta-stream.ts";
+export { ResponsesBuiltInCalls } from "./providers/openai-responses/openai-responses-built-in-calls.ts";
 export { responsesInputItems, responsesToolOutputs } from "./providers/openai-responses/openai-responses-messages.ts";
 export { approvalResponses, type ApprovalAnswer } from "./providers/openai-responses/openai-responses-approvals.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";
 export {
   openAIResponsesToolCallBatches as streamToolCallBatches,
   openAIResponsesToolCalls as streamToolCalls,
+  type OpenAIResponsesOptions,
   type ProtocolStreamToolCallBatches,
   type ProtocolStreamToolCalls,
 } from "./pipeline/provider-stream-tool-calls.ts";

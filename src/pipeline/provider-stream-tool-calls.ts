@@ -6,7 +6,8 @@ import { geminiProtocol } from "../providers/gemini/gemini-protocol.ts";
 import { geminiInteractionsProtocol } from "../providers/gemini-interactions/gemini-interactions-protocol.ts";
 import { ollamaProtocol } from "../providers/ollama/ollama-protocol.ts";
 import { openAIChatProtocol } from "../providers/openai-chat/openai-chat-protocol.ts";
-import { openAIResponsesProtocol } from "../providers/openai-responses/openai-responses-protocol.ts";
+import type { ResponsesBuiltInCalls } from "../providers/openai-responses/openai-responses-built-in-calls.ts";
+import { openAIResponsesProtocolWith } from "../providers/openai-responses/openai-responses-protocol.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { TypedToolCallEvent } from "../schema/tool-types.ts";
@@ -69,6 +70,20 @@ export interface BedrockOptions {
   invokeModel?: InvokeModelDecoder | undefined;
 }
 
+/** The options of OpenAI Responses' `streamToolCalls` and `streamToolCallBatches` beside the others. */
+export interface OpenAIResponsesOptions {
+  /**
+   * The reader of the built-in tools' items as calls (`apply_patch_call`, `shell_call`,
+   * `local_shell_call` that Codex runs, `mcp_call`, `tool_search_call`): pass
+   * `ResponsesBuiltInCalls` (from `tool-call-stream/openai-responses`). Without it, such an item
+   * ends the stream with an `error` of code `unknown-provider` naming the plug-in (then an
+   * `abort`), so that a bundle that reads function calls alone holds no reader of them. The main
+   * entry's `streamToolCalls` (`provider: "openai-responses"`) reads them all.
+   * @defaultValue none
+   */
+  builtInCalls?: typeof ResponsesBuiltInCalls | undefined;
+}
+
 const events =
   (protocol: ProviderProtocol): ProtocolStreamToolCalls =>
   (input, options) =>
@@ -78,17 +93,20 @@ const batches =
   (input, options) =>
     toolCallBatchStream(protocol, protocol.framing!, input, options);
 
-/** Bedrock's: its protocol made per call, with the `invokeModel` plug-in given (or none). */
-function bedrock<Stream extends typeof toolCallEventStream | typeof toolCallBatchStream>(
+/** A protocol made per call with the plug-in its options give (or none): Bedrock's, Responses'. */
+function plugged<Extra extends object, Stream extends typeof toolCallEventStream | typeof toolCallBatchStream>(
+  protocolOf: (options: Extra | undefined) => ProviderProtocol,
   stream: Stream,
-): Stream extends typeof toolCallEventStream
-  ? ProtocolStreamToolCalls<BedrockOptions>
-  : ProtocolStreamToolCallBatches<BedrockOptions> {
-  return ((input: ChainInput, options?: ProtocolBatchOptions & BedrockOptions) => {
-    const protocol = bedrockProtocolWith(options?.invokeModel);
+): Stream extends typeof toolCallEventStream ? ProtocolStreamToolCalls<Extra> : ProtocolStreamToolCallBatches<Extra> {
+  return ((input: ChainInput, options?: ProtocolBatchOptions & Extra) => {
+    const protocol = protocolOf(options);
     return stream(protocol, protocol.framing!, input, options);
   }) as never;
 }
+
+const bedrock = (options: BedrockOptions | undefined): ProviderProtocol => bedrockProtocolWith(options?.invokeModel);
+const responses = (options: OpenAIResponsesOptions | undefined): ProviderProtocol =>
+  openAIResponsesProtocolWith(options?.builtInCalls);
 
 /**
  * `streamToolCalls` for OpenAI Chat Completions and compatible servers (`tool-call-stream/openai`).
@@ -119,7 +137,10 @@ export const openAIChatToolCallBatches: ProtocolStreamToolCallBatches = /* @__PU
  * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
  * ```
  */
-export const openAIResponsesToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(openAIResponsesProtocol);
+export const openAIResponsesToolCalls: ProtocolStreamToolCalls<OpenAIResponsesOptions> = /* @__PURE__ */ plugged(
+  responses,
+  toolCallEventStream,
+);
 /**
  * `streamToolCallBatches` for the OpenAI Responses API.
  *
@@ -129,8 +150,8 @@ export const openAIResponsesToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */
  * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
  * ```
  */
-export const openAIResponsesToolCallBatches: ProtocolStreamToolCallBatches =
-  /* @__PURE__ */ batches(openAIResponsesProtocol);
+export const openAIResponsesToolCallBatches: ProtocolStreamToolCallBatches<OpenAIResponsesOptions> =
+  /* @__PURE__ */ plugged(responses, toolCallBatchStream);
 /**
  * `streamToolCalls` for Anthropic Messages (`tool-call-stream/anthropic`).
  *
@@ -180,7 +201,10 @@ export const geminiToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__
  * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
  * ```
  */
-export const bedrockToolCalls: ProtocolStreamToolCalls<BedrockOptions> = /* @__PURE__ */ bedrock(toolCallEventStream);
+export const bedrockToolCalls: ProtocolStreamToolCalls<BedrockOptions> = /* @__PURE__ */ plugged(
+  bedrock,
+  toolCallEventStream,
+);
 /**
  * `streamToolCallBatches` for Amazon Bedrock.
  *
@@ -190,8 +214,10 @@ export const bedrockToolCalls: ProtocolStreamToolCalls<BedrockOptions> = /* @__P
  * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
  * ```
  */
-export const bedrockToolCallBatches: ProtocolStreamToolCallBatches<BedrockOptions> =
-  /* @__PURE__ */ bedrock(toolCallBatchStream);
+export const bedrockToolCallBatches: ProtocolStreamToolCallBatches<BedrockOptions> = /* @__PURE__ */ plugged(
+  bedrock,
+  toolCallBatchStream,
+);
 /**
  * `streamToolCalls` for Cohere v2 chat (`tool-call-stream/cohere`).
  *

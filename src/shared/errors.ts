@@ -42,7 +42,11 @@ export type ErrorCode =
    * the refusal that led to the fallback may have cut off): never run it, never answer it.
    */
   | "withdrawn"
-  /** The provider could not be told from the option or the first event. */
+  /**
+   * The provider could not be told from the option or the first event, or what it sent needs a
+   * plug-in that was not given (Bedrock's `invokeModel`, OpenAI Responses' `builtInCalls`): the
+   * message names it.
+   */
   | "unknown-provider"
   /** A `sequence_number` never arrived within the reorder window (Responses API). */
   | "sequence-gap"

@@ -36,7 +36,12 @@ group("streamToolCalls per provider", (test) => {
       const chunks = () => fromChunks(splitAt(fixture.body, [7, 100, 1000]));
       const expected = await collect(streamToolCalls(chunks(), { provider, maxToolCalls: 64 }));
       const subpath = SUBPATHS[provider];
-      const options = { maxToolCalls: 64, repair: repairJson, invokeModel: bedrock.AnthropicDecoder };
+      const options = {
+        maxToolCalls: 64,
+        repair: repairJson,
+        invokeModel: bedrock.AnthropicDecoder,
+        builtInCalls: openaiResponses.ResponsesBuiltInCalls,
+      };
       assertEquals(await collect(subpath.streamToolCalls(chunks(), options)), expected, fixture.name);
       assertEquals((await collect(subpath.streamToolCallBatches(chunks(), options))).flat(), expected, fixture.name);
     }

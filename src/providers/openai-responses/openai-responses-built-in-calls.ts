@@ -2,8 +2,6 @@ import type { ToolCallChunkDelta } from "../../shared/deltas.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import type { Emit } from "../provider-decoder.ts";
 
-type Item = Record<string, unknown>;
-
 /**
  * The Responses output items of OpenAI's built-in tools that stream as calls, by item type: the
  * name the call gets (the tool's type, which is the name an application registers it under; an
@@ -21,7 +19,7 @@ const BUILT_IN: Record<string, { name?: string; input: string }> = {
 interface Open {
   type: string;
   /** apply_patch: the operation of `output_item.added` (its type and path lead the arguments). */
-  operation?: Item;
+  operation?: Record<string, unknown>;
   /** apply_patch: the arguments' prefix went out, the diff's string is open. */
   diffOpen?: boolean;
   /** apply_patch: the diff of `operation_diff.done`, for an item that ends without its operation. */
@@ -51,11 +49,17 @@ const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
  * `output_item.done`, which opens and completes it at once, with that item's `call_id` (the added
  * item's may differ): the application runs it when its `execution` is `client`, OpenAI otherwise.
  *
+ * A plug-in of `OpenAIResponsesDecoder` (its `builtInCalls` option), which
+ * `OpenAIResponsesDeltaStream` and the main entry's `streamToolCalls` pass themselves, and
+ * `tool-call-stream/openai-responses`' `streamToolCalls` takes as `builtInCalls`: a bundle that
+ * reads no built-in tool's call holds none of this. Without it, such an item ends the stream with
+ * an `unknown-provider` error naming the plug-in.
+ *
  * @example
  * ```ts
  * const calls = new ResponsesBuiltInCalls((delta) => deltas.push(delta));
  * calls.added({ type: "shell_call", id: "sh_1", call_id: "call_1", action: { commands: [] } }, 0);
- * calls.command(0, 0, "ls", "added");
+ * calls.event("response.shell_call_command.added", { output_index: 0, command_index: 0, command: "ls" }, 0);
  * ```
  */
 export class ResponsesBuiltInCalls {
@@ -74,7 +78,7 @@ export class ResponsesBuiltInCalls {
   }
 
   /** `output_item.added`: opens the call when the item is a built-in one; false when it is not. */
-  added(item: Item, index: number): boolean {
+  added(item: Record<string, unknown>, index: number): boolean {
     const type = String(item["type"]);
     const kind = ownValue(BUILT_IN, type);
     if (kind === undefined) return false;
@@ -91,8 +95,38 @@ export class ResponsesBuiltInCalls {
     return true;
   }
 
-  /** `apply_patch_call_operation_diff.delta`: a fragment of the operation's diff. */
-  diffDelta(index: number, delta: string): void {
+  /**
+   * A built-in call's own streaming event, of the call at `index`: `apply_patch_call_operation_diff.delta`
+   * (a fragment of the operation's diff) and `.done` (the whole diff, kept for an item that ends
+   * without its operation), `shell_call_command.added` / `.delta` / `.done` (which carry a
+   * `command_index`). Any other event changes nothing.
+   */
+  event(type: string, event: Record<string, unknown>, index: number): void {
+    switch (type) {
+      case "response.apply_patch_call_operation_diff.delta": {
+        const delta = nonEmptyString(event["delta"]);
+        return delta === undefined ? undefined : this.#diffDelta(index, delta);
+      }
+      case "response.apply_patch_call_operation_diff.done": {
+        const open = this.#open.get(index);
+        const diff = event["diff"];
+        if (open?.type === "apply_patch_call" && typeof diff === "string") open.diff = diff;
+        return;
+      }
+      case "response.shell_call_command.added":
+      case "response.shell_call_command.delta":
+      case "response.shell_call_command.done": {
+        const phase = type.slice(type.lastIndexOf(".") + 1) as "added" | "delta" | "done";
+        const command = event["command_index"];
+        const text = event[phase === "delta" ? "delta" : "command"];
+        if (typeof command === "number" && Number.isInteger(command) && command >= 0)
+          this.#command(index, command, typeof text === "string" ? text : undefined, phase);
+      }
+    }
+  }
+
+  /** A fragment of an apply_patch operation's diff. */
+  #diffDelta(index: number, delta: string): void {
     const open = this.#open.get(index);
     if (open?.type !== "apply_patch_call") return;
     let text = escaped(delta);
@@ -104,18 +138,12 @@ export class ResponsesBuiltInCalls {
     this.#emit({ type: "tool-call-chunk", index, argumentsDelta: text });
   }
 
-  /** `apply_patch_call_operation_diff.done`: the whole diff, kept for an item that ends without its operation. */
-  diffDone(index: number, diff: unknown): void {
-    const open = this.#open.get(index);
-    if (open?.type === "apply_patch_call" && typeof diff === "string") open.diff = diff;
-  }
-
   /**
-   * `shell_call_command.added` / `.delta` / `.done`: a command of the call at `index` opened,
-   * grew, or ended. Commands stream one after another; an event for a command already closed
-   * changes nothing (the item at the end has the commands as they are).
+   * A command of the shell call at `index` opened, grew, or ended. Commands stream one after
+   * another; an event for a command already closed changes nothing (the item at the end has the
+   * commands as they are).
    */
-  command(index: number, commandIndex: number, text: string | undefined, phase: "added" | "delta" | "done"): void {
+  #command(index: number, commandIndex: number, text: string | undefined, phase: "added" | "delta" | "done"): void {
     const open = this.#open.get(index);
     if (open?.type !== "shell_call") return;
     const opened = open.commands ?? 0;
@@ -135,7 +163,7 @@ export class ResponsesBuiltInCalls {
   }
 
   /** `output_item.done`: completes the built-in call at `index` with the item's input; false when it is none. */
-  done(item: Item, index: number): boolean {
+  done(item: Record<string, unknown>, index: number): boolean {
     const open = this.#open.get(index);
     const kind = ownValue(BUILT_IN, String(item["type"]));
     if (open === undefined || kind === undefined) return false;
@@ -171,18 +199,18 @@ export class ResponsesBuiltInCalls {
 }
 
 /** The item without its input and call id: what the next turn's item needs besides the call's arguments. */
-function metadataOf(item: Item): Record<string, unknown> {
+function metadataOf(item: Record<string, unknown>): Record<string, unknown> {
   const { operation: _o, action: _a, arguments: _r, call_id: _c, name: _n, ...rest } = item;
   return { responsesItem: rest };
 }
 
 /** An operation as JSON, `type`, `path` and `diff` first, as its prefix streamed. */
-function operationText(operation: Item): string {
+function operationText(operation: Record<string, unknown>): string {
   const { type, path, diff, ...rest } = operation;
   return JSON.stringify({ type, path, diff, ...rest });
 }
 
 /** An action as JSON, its command list first, as its prefix streamed. */
-function actionText(action: Item, first: string): string {
+function actionText(action: Record<string, unknown>, first: string): string {
   return JSON.stringify({ [first]: action[first], ...action });
 }

@@ -1,5 +1,6 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import type { FinishReason } from "../../shared/deltas.ts";
+import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
@@ -19,12 +20,24 @@ export interface OpenAIResponsesDeltaStreamOptions {
    * @defaultValue 64
    */
   reorderWindow?: number | undefined;
+  /**
+   * The reader of the built-in tools' items as calls (`apply_patch_call`, `shell_call`,
+   * `local_shell_call`, `mcp_call`, `tool_search_call`): `ResponsesBuiltInCalls` (from
+   * `tool-call-stream/openai-responses`), which `OpenAIResponsesDecoder` takes only when given, so
+   * that a bundle that reads no such call holds none of it. Without it, such an item ends the
+   * stream with an `unknown-provider` error naming it.
+   * @defaultValue `ResponsesBuiltInCalls` in `OpenAIResponsesDeltaStream`, none in `OpenAIResponsesDecoder`
+   */
+  builtInCalls?: typeof ResponsesBuiltInCalls | undefined;
 }
 
 type Payload = Record<string, unknown>;
 
 /** Item types that are tool calls, and whether their input is free text rather than JSON. */
 const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_call: true };
+
+/** The built-in tools' items that are calls, which only the `builtInCalls` plug-in reads. */
+const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "mcp_call", "tool_search_call"];
 
 /**
  * OpenAI Responses API streaming events to normalized deltas (also Azure, DeepSeek and LM Studio
@@ -61,7 +74,7 @@ const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_
 export class OpenAIResponsesDeltaStream extends ProviderDecoderStream {
   /** Creates the stage. */
   constructor(options: OpenAIResponsesDeltaStreamOptions = {}) {
-    super((emit) => new OpenAIResponsesDecoder(emit, options));
+    super((emit) => new OpenAIResponsesDecoder(emit, { builtInCalls: ResponsesBuiltInCalls, ...options }));
   }
 }
 
@@ -81,7 +94,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   readonly #reorderer: SequenceReorderer<Payload>;
   /** Output index of each call item, by item id, for events that carry only `item_id`. */
   readonly #itemIndex = new Map<string, number>();
-  readonly #builtIns: ResponsesBuiltInCalls;
+  readonly #builtIns: ResponsesBuiltInCalls | undefined;
   readonly #fast = new ResponsesFastDelta();
   /** The `program` items that completed (programmatic tool calling), by their `call_id`, as a call's metadata field. */
   readonly #programs = new Map<string, { responsesProgram: Payload }>();
@@ -89,7 +102,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit, options: OpenAIResponsesDeltaStreamOptions = {}) {
     this.#emit = emit;
-    this.#builtIns = new ResponsesBuiltInCalls(emit);
+    this.#builtIns = options.builtInCalls && new options.builtInCalls(emit);
     this.#reorderer = new SequenceReorderer<Payload>(
       options.reorderWindow ?? 64,
       (payload) => this.#onEvent(payload),
@@ -130,14 +143,6 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       case "response.custom_tool_call_input.delta":
       case "response.mcp_call_arguments.delta":
         return this.#onArguments(event, text);
-      case "response.apply_patch_call_operation_diff.delta":
-        return this.#onBuiltIn(event, (index) => text !== undefined && this.#builtIns.diffDelta(index, text));
-      case "response.apply_patch_call_operation_diff.done":
-        return this.#onBuiltIn(event, (index) => this.#builtIns.diffDone(index, event["diff"]));
-      case "response.shell_call_command.added":
-      case "response.shell_call_command.done":
-      case "response.shell_call_command.delta":
-        return this.#onCommand(event, type.slice(type.lastIndexOf(".") + 1) as "added" | "delta" | "done");
       case "response.function_call_arguments.done":
         return this.#onArgumentsDone(event, event["arguments"]);
       case "response.custom_tool_call_input.done":
@@ -158,6 +163,10 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
         return this.#onEnd(event);
       case "error":
         return this.#emit(providerError(event));
+      default: {
+        const index = this.#builtIns && this.#indexOf(event); // a built-in call's own events (diff, commands)
+        if (index !== undefined) this.#builtIns!.event(type, event, index);
+      }
     }
   }
 
@@ -165,15 +174,13 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const item = event["item"];
     const index = event["output_index"];
     if (!isRecord(item) || typeof index !== "number") return;
-    if (this.#builtIns.added(item, index)) {
-      const itemId = nonEmptyString(item["id"]);
-      if (itemId !== undefined) this.#itemIndex.set(itemId, index);
-      return;
-    }
-    const text = ownValue(CALL_ITEMS, String(item["type"]));
-    if (text === undefined) return;
+    const type = String(item["type"]);
+    const builtIn = this.#builtIns ? this.#builtIns.added(item, index) : BUILT_IN_ITEMS.includes(type) && missing(type);
+    const text = ownValue(CALL_ITEMS, type);
+    if (!builtIn && text === undefined) return;
     const itemId = nonEmptyString(item["id"]);
     if (itemId !== undefined) this.#itemIndex.set(itemId, index);
+    if (builtIn) return;
     const id = nonEmptyString(item["call_id"]) ?? itemId;
     const name = nonEmptyString(item["name"]);
     // What its item must carry back: the `namespace` of a tool that tool search loaded ("Round-trip
@@ -215,24 +222,10 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       this.#emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
   }
 
-  #onBuiltIn(event: Payload, then: (index: number) => unknown): void {
-    const index = this.#indexOf(event);
-    if (index !== undefined) then(index);
-  }
-
-  /** A `shell_call_command` event: it has an `output_index` and a `command_index`, no `item_id`. */
-  #onCommand(event: Payload, phase: "added" | "delta" | "done"): void {
-    const index = this.#indexOf(event);
-    const command = event["command_index"];
-    const text = phase === "delta" ? event["delta"] : event["command"];
-    if (index !== undefined && typeof command === "number" && Number.isInteger(command) && command >= 0)
-      this.#builtIns.command(index, command, typeof text === "string" ? text : undefined, phase);
-  }
-
   /** A call's end; an MCP call's arguments end before it ran, and the call ends with its item, which holds its output. */
   #onArgumentsDone(event: Payload, final: unknown): void {
     const index = this.#indexOf(event);
-    if (index === undefined || this.#builtIns.has(index)) return;
+    if (index === undefined || this.#builtIns?.has(index)) return;
     this.#emit(
       typeof final === "string" ? { type: "tool-call-end", index, arguments: final } : { type: "tool-call-end", index },
     );
@@ -243,7 +236,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const item = event["item"];
     if (!isRecord(item)) return;
     const index = this.#indexOf(event);
-    if (index !== undefined && this.#builtIns.done(item, index)) return;
+    if (index !== undefined && this.#builtIns?.done(item, index)) return;
     const id = nonEmptyString(item["id"]);
     const request = item["type"] === "mcp_approval_request" && approvalRequestOf(item);
     if (request) return this.#emit({ type: "approval-request", request });
@@ -287,6 +280,14 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     });
     this.#emit({ type: "done" });
   }
+}
+
+/** A built-in tool's call without the plug-in that reads it: the stream ends, saying what to pass. */
+function missing(type: string): never {
+  throw new ToolCallStreamError({
+    code: "unknown-provider",
+    message: `A ${type} item is a built-in tool's call: pass \`builtInCalls: ResponsesBuiltInCalls\` (from tool-call-stream/openai-responses).`,
+  });
 }
 
 /** `incomplete` says why in `incomplete_details.reason`. */

@@ -9,6 +9,7 @@ import {
   type FinishEvent,
   type ToolCallEvent,
 } from "../../../src/index.ts";
+import * as responses from "../../../src/openai-responses.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
@@ -26,6 +27,30 @@ async function finishOf(body: string): Promise<{ events: ToolCallEvent[]; finish
 const DIFF = "@@ def greet():\n-    print('hi')\n+    print(\"héllo\")\n";
 
 group("OpenAIResponsesDeltaStream built-in tools", (test) => {
+  test("tool-call-stream/openai-responses' streamToolCalls reads them with the builtInCalls plug-in alone: without it, an unknown-provider error naming it after what came before, then an abort", async () => {
+    for (const body of [applyPatchStream, shellStream, localShellStream, mcpStream]) {
+      const expected = await run([bytes(body)]);
+      const options = { builtInCalls: responses.ResponsesBuiltInCalls };
+      assertEquals(await collect(responses.streamToolCalls(fromChunks([bytes(body)]), options)), expected);
+      assertEquals(
+        (await collect(responses.streamToolCallBatches(fromChunks([bytes(body)]), options))).flat(),
+        expected,
+      );
+      const plain = await collect(responses.streamToolCalls(fromChunks(splitAt(bytes(body), [5, 300]))));
+      const errors = plain.filter((event) => event.type === "error");
+      assertEquals(
+        errors.map((event) => event.type === "error" && event.error.code),
+        ["unknown-provider"],
+      );
+      const error = errors[0]!.type === "error" ? errors[0]!.error : undefined;
+      assert(error?.message.includes("builtInCalls: ResponsesBuiltInCalls") === true, String(error?.message));
+      const end = plain.at(-1);
+      assert(end?.type === "abort" && end.error?.code === "unknown-provider", JSON.stringify(end));
+      // What came before the built-in item is delivered as with the plug-in (the shell stream's text).
+      assertEquals(plain.slice(0, -2), expected.slice(0, plain.length - 2));
+    }
+  });
+
   test("apply_patch_call: a call named apply_patch whose arguments are the operation, its diff from the diff deltas", async () => {
     const { events, finish } = await finishOf(applyPatchStream);
     assertEquals(finish.reason, "tool-calls");
