@@ -1,9 +1,9 @@
 import type { FramedMessage, FramingClass } from "../framing/framing.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import { chunkReader } from "../shared/chunk-reader.ts";
+import { httpErrorInfo } from "../shared/error-body.ts";
 import { toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
-import { readErrorBody } from "./error-body.ts";
 import { FramedChain, type ToolCallChainOptions } from "./framed-chain.ts";
 
 /**
@@ -134,7 +134,7 @@ export class ChainPump {
   /** Opens the input: an HTTP error status or a missing body ends the chain at once. */
   async start(): Promise<void> {
     const response = this.#response;
-    if (response && !response.ok) return this.#failHttp(response);
+    if (response && !response.ok) return this.#fail(await httpErrorInfo(response));
     if (!this.#body) {
       this.#chain.end();
       return this.#finish();
@@ -220,17 +220,6 @@ export class ChainPump {
   #fail(error: StreamErrorInfo): void {
     this.#chain.fail(error);
     this.#finish();
-  }
-
-  async #failHttp(response: Response): Promise<void> {
-    const error: StreamErrorInfo = {
-      code: "http-error",
-      status: response.status,
-      message: `The provider answered with HTTP ${response.status}.`,
-    };
-    const data = await readErrorBody(response);
-    if (data !== undefined) error.data = data;
-    this.#fail(error);
   }
 
   #finish(): void {

@@ -1,4 +1,5 @@
 import { chunkReader } from "../../shared/chunk-reader.ts";
+import { httpErrorInfo } from "../../shared/error-body.ts";
 import { ToolCallStreamError } from "../../shared/errors.ts";
 import { InteractionsEventCursor, type GeminiInteractionsResumePoint } from "./gemini-interactions-event-cursor.ts";
 
@@ -22,20 +23,24 @@ export interface GeminiInteractionsResumeOptions {
   maxResumes?: number;
 }
 
-/** The body's chunks as an iterator, whatever it came as; a response that is not a 2xx is an `http-error`. */
+/** A response (duck-typed, as the chain reads one: a Response of another realm is one too), not a body. */
+const isResponse = (body: GeminiInteractionsBody): body is Response =>
+  !("next" in body && typeof body.next === "function") && typeof (body as ReadableStream).getReader !== "function";
+
+/**
+ * The body's chunks as an iterator, whatever it came as. A response that is not a 2xx is the
+ * chain's own `http-error` with the provider's error object, as `streamToolCalls` reports it
+ * for a response it is given.
+ */
+async function open(body: GeminiInteractionsBody): Promise<AsyncIterator<Uint8Array>> {
+  if (isResponse(body) && !body.ok) throw new ToolCallStreamError(await httpErrorInfo(body));
+  return iteratorOf(body);
+}
+
+/** The body's chunks as an iterator (a response's body whatever its status: to cancel it). */
 function iteratorOf(body: GeminiInteractionsBody): AsyncIterator<Uint8Array> {
   if ("next" in body && typeof body.next === "function") return body;
-  let stream: ReadableStream<Uint8Array> | null;
-  if (typeof (body as ReadableStream).getReader === "function") stream = body as ReadableStream<Uint8Array>;
-  else {
-    const { ok, status, body: responseBody } = body as Response;
-    if (!ok) {
-      void responseBody?.cancel().catch(() => {});
-      const message = `The Interactions API answered with HTTP ${status}.`;
-      throw new ToolCallStreamError({ code: "http-error", status, message });
-    }
-    stream = responseBody;
-  }
+  const stream = isResponse(body) ? body.body : (body as ReadableStream<Uint8Array>);
   if (!stream) return { next: async () => ({ done: true, value: undefined }) };
   const reader = chunkReader(stream);
   return {
@@ -96,7 +101,7 @@ export function geminiInteractionsResumingBody(
     resumes++;
     let next: AsyncIterator<Uint8Array>;
     try {
-      next = iteratorOf(await reopen(point));
+      next = await open(await reopen(point));
     } catch {
       return false;
     }
@@ -114,7 +119,7 @@ export function geminiInteractionsResumingBody(
       for (;;) {
         let result: IteratorResult<Uint8Array>;
         try {
-          current ??= iteratorOf(body);
+          current ??= await open(body);
           result = await current.next();
         } catch (error) {
           if (await resume(error)) continue;
@@ -132,7 +137,7 @@ export function geminiInteractionsResumingBody(
     return: async (reason?: unknown) => {
       stopped = true;
       try {
-        // Never read: the body is cancelled as it came (a non-2xx response's already is).
+        // Never read: the body is cancelled as it came (a non-2xx response's was read and cancelled).
         current ??= iteratorOf(body);
       } catch {
         return { done: true, value: undefined };

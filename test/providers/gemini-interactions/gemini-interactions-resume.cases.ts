@@ -202,17 +202,23 @@ group("Gemini Interactions resume after the last event_id", (test) => {
     assertEquals(early.points, []);
   });
 
-  test("a first response that is not a 2xx is an http-error; the reader's cancel cancels the body", async () => {
+  test("a first response that is not a 2xx is the chain's http-error with the provider's error object; the reader's cancel cancels the body", async () => {
+    const body = '{"error":{"code":429,"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED"}}';
+    const refused = () => new Response(body, { status: 429, headers: { "content-type": "application/json" } });
     const got = await read(
-      geminiInteractionsResumingBody(new Response("{}", { status: 429 }), {
-        reopen: () => Promise.reject(new Error("no")),
-      }),
+      geminiInteractionsResumingBody(refused(), { reopen: () => Promise.reject(new Error("no")) }),
     );
+    // The same events as the response given to streamToolCalls itself: the error, with the body's object, then the abort.
+    assertEquals(got, await read(refused()));
     const error = got.find((e) => e.type === "error");
-    assertEquals([error?.type === "error" ? error.error.code : undefined, got.at(-1)?.type], ["http-error", "abort"]);
+    assertEquals(error?.type === "error" ? [error.error.code, error.error.data] : undefined, [
+      "http-error",
+      JSON.parse(body),
+    ]);
+    assertEquals(got.at(-1)?.type, "abort");
     let cancelled: unknown;
-    const body = new ReadableStream<Uint8Array>({ cancel: (reason) => void (cancelled = reason) });
-    const resuming = geminiInteractionsResumingBody(new Response(body), {
+    const stream = new ReadableStream<Uint8Array>({ cancel: (reason) => void (cancelled = reason) });
+    const resuming = geminiInteractionsResumingBody(new Response(stream), {
       reopen: () => Promise.reject(new Error("no")),
     });
     await resuming.return?.("stop");

@@ -1,0 +1,33 @@
+import type { StreamErrorInfo } from "./errors.ts";
+
+/** Most bytes of a non-2xx body read to report the provider's error object. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * The `http-error` of a response that is not a 2xx, with the provider's error object (`data`)
+ * when its body (at most {@link MAX_ERROR_BODY_BYTES} of it) is JSON: what the chain reports, from
+ * a `Response` given to it or from one that a reader of the body opens itself (Gemini
+ * Interactions' resuming body). Not exported by the package.
+ */
+export async function httpErrorInfo(response: Response): Promise<StreamErrorInfo> {
+  const { status, body } = response;
+  const error: StreamErrorInfo = { code: "http-error", status, message: `The provider answered with HTTP ${status}.` };
+  if (!body) return error;
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    while (text.length < MAX_ERROR_BODY_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    // Non-JSON bodies (HTML error pages) are not passed on: they may echo internals.
+    error.data = JSON.parse(text);
+  } catch {
+    return error; // a body that fails or is no JSON: the status alone still says what happened
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+  return error;
+}
