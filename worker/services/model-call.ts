@@ -133,6 +133,8 @@ async function openChain(
       idleTimeoutMs: settings.idleTimeoutMs,
       signal,
       watch,
+      // The chain decodes each chunk before it reads the next.
+      reuse: true,
     });
   } catch (error) {
     watch.end();

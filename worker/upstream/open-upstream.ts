@@ -20,6 +20,11 @@ export interface OpenUpstreamOptions {
   signal?: AbortSignal | undefined;
   /** The response's idle timeout and deadline, which the body is read under. */
   watch: ResponseWatch;
+  /**
+   * The reader decodes each chunk before it asks for the next (the chain itself): the body is read
+   * into one reused buffer (`reusingReader`). Not for a body that is resumed upstream.
+   */
+  reuse?: boolean;
 }
 
 /**
@@ -87,9 +92,10 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
     request.abort();
     throw failure ?? upstream(502, "upstream_error", "The provider answered without a body.", response.status);
   }
-  const watched = watch.body(response.body, () => request.abort());
   // A stream that can be resumed upstream (Gemini Interactions) goes on from its last event when the connection drops.
   const { resume } = http;
+  // The resuming body keeps a cut event's bytes across reads: its chunks are never reused.
+  const watched = watch.body(response.body, () => request.abort(), options.reuse === true && !resume);
   // The library's resuming body: never after the watch's clocks ran out (a ToolCallStreamError) or the reader stopped.
   return resume
     ? geminiInteractionsResumingBody(watched, { reopen: (point) => openUpstream(resume(point), options) })

@@ -1,6 +1,7 @@
 import { chunkReader } from "../../src/core.ts";
 import { ToolCallStreamError, type StreamErrorInfo, type ToolCallEvent } from "../../src/index.ts";
 import { logUnexpected } from "../response/log-error.ts";
+import { reusingReader } from "./reusing-reader.ts";
 import type { TimerHandle, Timers } from "../runtime.ts";
 
 /** Options of {@link ResponseWatch}. */
@@ -101,9 +102,9 @@ export class ResponseWatch {
    * client went away). The source's cancel is not awaited: a source stuck in a read may never
    * settle it.
    */
-  body(source: ReadableStream<Uint8Array>, onStop: () => void): WatchedBody {
+  body(source: ReadableStream<Uint8Array>, onStop: () => void, reuse = false): WatchedBody {
     // A fetch body in large reads: what the upstream has ready, up to 64 KiB, per chunk.
-    const reader = chunkReader(source);
+    const reader = reuse ? reusingReader(source) : chunkReader(source);
     let done = false;
     let failure: ToolCallStreamError | undefined;
     let unregister = (): void => {};
