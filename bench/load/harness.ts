@@ -100,7 +100,7 @@ function extraVars(): Record<string, string> {
 }
 
 /** The pids of the processes named workerd that this process started (its descendants). */
-function workerdProcesses(): Set<number> {
+export function workerdProcesses(): Set<number> {
   const parent = new Map<number, number>();
   const workerd: number[] = [];
   for (const entry of readdirSync("/proc")) {
