@@ -3,9 +3,6 @@ import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, nonEmptyString } from "../../shared/values.ts";
 import type { Emit } from "../provider-decoder.ts";
 
-type Field = "reasoning_content" | "reasoning" | "reasoning_details";
-/** The fields, in the order their parts are reported. */
-const FIELDS: readonly Field[] = ["reasoning_content", "reasoning", "reasoning_details"];
 /** The fields of a detail that stream in fragments; the others (`type`, `id`, `format`, `signature`, `index`) are kept as they come. */
 const FRAGMENTS = ["text", "summary", "data"];
 
@@ -15,7 +12,9 @@ const FRAGMENTS = ["text", "summary", "data"];
  * (DeepSeek: "the reasoning_content must be fully passed back to the API in all subsequent
  * requests", else a 400; Kimi, GLM and Qwen the same `reasoning_content`; MiniMax and OpenRouter
  * `reasoning_details`, whose entries carry signatures; Groq and OpenRouter `reasoning`). Only the
- * fields the stream used go back: a strict server (OpenAI, Groq) refuses the others. At the
+ * fields the stream used go back: a strict server (OpenAI, Groq) refuses the others. An empty
+ * `reasoning_content` (a thinking model's first chunk) counts as the field used: DeepSeek refuses a
+ * call's turn sent back without the field even when the model reasoned nothing. At the
  * reasoning's end (the choice's first text or call, its finish, or `[DONE]`) each
  * field becomes a `reasoning-part` of type `field`: the text whole, the details with each one's
  * fragments joined (merged by their `index`, or by their `type` when they have none).
@@ -38,6 +37,8 @@ export class ChatReasoningFields {
   #held = false;
   /** The model the chunks named, once one did. */
   #model: string | undefined;
+  /** `reasoning_content` came (empty or not) in this stream. */
+  #content = false;
 
   /** Reports through `emit`. */
   constructor(emit: Emit) {
@@ -51,8 +52,12 @@ export class ChatReasoningFields {
 
   /** Takes a delta's reasoning fields. */
   add(delta: Record<string, unknown>): void {
-    const content = nonEmptyString(delta["reasoning_content"]);
-    if (content !== undefined) this.#text("reasoning_content", content);
+    const content = delta["reasoning_content"];
+    // An empty one holds the field only once: some servers send it in every chunk.
+    if (typeof content === "string" && (content || !this.#content)) {
+      this.#content = true;
+      this.#text("reasoning_content", content);
+    }
     const reasoning = nonEmptyString(delta["reasoning"]);
     if (reasoning !== undefined) this.#text("reasoning", reasoning);
     const details = delta["reasoning_details"];
@@ -64,15 +69,13 @@ export class ChatReasoningFields {
     // Called at every text delta and call fragment: nothing to do unless reasoning came.
     if (!this.#held) return;
     this.#held = false;
+    // One part per field, in this order: `reasoning_content`, `reasoning`, `reasoning_details`.
     const parts: Extract<ReasoningPart, { type: "field" }>[] = [];
-    for (const field of FIELDS) {
-      if (field === "reasoning_details") {
-        if (this.#details !== undefined) parts.push({ type: "field", field, value: this.#details });
-      } else {
-        const text = this.#texts[field];
-        if (text !== undefined) parts.push({ type: "field", field, value: text.join("") });
-      }
+    for (const field of ["reasoning_content", "reasoning"] as const) {
+      const text = this.#texts[field];
+      if (text) parts.push({ type: "field", field, value: text.join("") });
     }
+    if (this.#details) parts.push({ type: "field", field: "reasoning_details", value: this.#details });
     this.#texts = {};
     this.#details = undefined;
     this.#keys = [];

@@ -55,6 +55,14 @@ const detailsStream = openAISSE([
   chatChunk({}, "tool_calls"),
 ]);
 
+/** DeepSeek in thinking mode that reasons nothing before its call: only the first chunk's empty field. */
+const emptyReasoningStream = openAISSE([
+  chatChunk({ role: "assistant", content: null, reasoning_content: "" }),
+  chatChunk(call("call_00_a", '{"q":"tides"}')),
+  chatChunk({ content: "", reasoning_content: "" }),
+  chatChunk({}, "tool_calls"),
+]);
+
 /** Kimi-style: reasoning_content, a call, and reasoning again after it within the same message. */
 const interleavedStream = openAISSE([
   chatChunk({ role: "assistant", reasoning_content: "First " }),
@@ -145,6 +153,15 @@ group("OpenAI Chat reasoning fields for the next turn", (test) => {
       (openAIChatAssistantMessage(finish) as unknown as ThinkingAssistantMessage).reasoning_content,
       "First thought. Then more.",
     );
+  });
+
+  test("an empty reasoning_content (thinking mode, nothing reasoned) still goes back once with the calls", async () => {
+    // DeepSeek answers a call's turn sent back without the field with a 400, even when it was empty
+    // (deepseek-ai/deepseek-harness discussions 739 and 1850); a second empty one adds no part.
+    const finish = await finishOfBody(bytes(emptyReasoningStream));
+    assertEquals(finish.reasoningParts, [{ type: "field", field: "reasoning_content", value: "" }]);
+    const message = openAIChatAssistantMessage(finish) as unknown as ThinkingAssistantMessage;
+    assertEquals([message.reasoning_content, message.tool_calls?.length], ["", 1]);
   });
 
   test("only the first choice's reasoning is kept for the next turn", async () => {
@@ -253,6 +270,7 @@ group("OpenAI Chat reasoning fields for the next turn", (test) => {
   for (const [name, body] of [
     ["details", detailsStream],
     ["interleaved", interleavedStream],
+    ["empty reasoning", emptyReasoningStream],
   ] as const) {
     test(`${name}: any split of the bytes gives the same events`, async () => {
       const data = bytes(body);
