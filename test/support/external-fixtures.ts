@@ -255,7 +255,8 @@ function nextTurnShape(provider: string, finish: Extract<ToolCallEvent, { type: 
   if (Array.isArray(record["content"])) return (record["content"] as Record<string, unknown>[]).map(entryOf);
   const calls = (record["tool_calls"] ?? []) as { id: string }[];
   return [
-    ...(record["reasoning_content"] ? ["reasoning_content"] : []),
+    // An empty one counts: DeepSeek refuses a call's turn without the field.
+    ...(typeof record["reasoning_content"] === "string" ? ["reasoning_content"] : []),
     ...(record["content"] ? ["content"] : []),
     ...calls.map((call) => `tool_call:${call.id}`),
   ];
