@@ -122,6 +122,7 @@ export type {
   ApprovalRequestDelta,
   DoneDelta,
   ErrorDelta,
+  ExecutionContainer,
   FinishDelta,
   FinishReason,
   ProviderDelta,

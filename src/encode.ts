@@ -80,6 +80,7 @@ export {
   type AnthropicMessageResult,
 } from "./encode/anthropic-message.ts";
 export type {
+  AnthropicContainer,
   AnthropicContentBlock,
   AnthropicError,
   AnthropicMessage,

@@ -8,7 +8,6 @@
  * import { streamToolCalls } from "tool-call-stream";
  * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
  * ```
- *
  * @module
  */
 // Stage 1, framing: bytes to messages.
@@ -237,6 +236,7 @@ export {
   OpenAIResponsesEncoderStream,
   readAnthropicMessage,
   readOpenAIResponse,
+  type AnthropicContainer,
   type AnthropicContentBlock,
   type AnthropicError,
   type AnthropicMessage,
@@ -260,7 +260,7 @@ export {
 export { ToolCallStreamError, type ErrorCode, type StreamErrorInfo } from "./shared/errors.ts";
 export type { JsonValue } from "./shared/json.ts";
 export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./shared/standard-schema.ts";
-export type { ApprovalRequest, ApprovalRequestDelta } from "./shared/deltas.ts";
+export type { ApprovalRequest, ApprovalRequestDelta, ExecutionContainer } from "./shared/deltas.ts";
 export type {
   DoneDelta,
   ErrorDelta,

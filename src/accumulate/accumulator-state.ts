@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ApprovalRequest, FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
+import type { ApprovalRequest, ExecutionContainer, FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
 import type { InvalidToolCall, ToolCall } from "../shared/events.ts";
 
 /** One open call in a {@link AccumulatorSnapshot}: its fields, with the arguments as text. */
@@ -80,6 +80,8 @@ export interface AccumulatorSnapshot {
   approvalRequests?: ApprovalRequest[];
   /** The reasoning parts so far (signed, redacted, or reasoning items), once one came. */
   reasoningParts?: ReasoningPart[];
+  /** The code-execution container the provider named, once it did. */
+  container?: ExecutionContainer;
 }
 
 /** What an accumulator keeps besides its call registry: a snapshot without `version` and `registry`. */

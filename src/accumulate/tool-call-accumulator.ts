@@ -83,35 +83,39 @@ export class ToolCallAccumulator {
 
   /** Feeds one normalized delta. */
   push(delta: ProviderDelta): void {
-    if (this.#s.closed) return;
+    const s = this.#s;
+    if (s.closed) return;
     switch (delta.type) {
       case "text-delta":
       case "reasoning-delta":
         // The finish carries the first choice's text and reasoning.
-        if (!delta.choice) this.#s[delta.type === "text-delta" ? "text" : "reasoning"] += delta.text;
+        if (!delta.choice) s[delta.type === "text-delta" ? "text" : "reasoning"] += delta.text;
         return this.#enqueue(withChoice({ type: delta.type, text: delta.text }, delta.choice));
       case "reasoning-part":
-        (this.#s.reasoningParts ??= []).push(delta.part);
+        (s.reasoningParts ??= []).push(delta.part);
         return this.#enqueue({ type: "reasoning-part", part: delta.part });
       case "tool-call-chunk":
         return this.#onChunk(delta);
       case "tool-call-end":
         return this.#onEnd(delta);
       case "approval-request":
-        (this.#s.approvalRequests ??= []).push(delta.request);
+        (s.approvalRequests ??= []).push(delta.request);
         return this.#enqueue({ type: "approval-request", ...delta.request });
-      case "finish":
-        this.#s.finishSeen = true;
+      case "finish": {
+        s.finishSeen = true;
         // The stages normalize the reason; a finish built by hand without one counts as a normal stop.
-        if (delta.rawReason !== null) this.#s.rawReason = delta.rawReason;
-        if (delta.reason || delta.rawReason !== null) this.#s.reason = delta.reason ?? "stop";
+        const { rawReason, container } = delta;
+        if (rawReason !== null) s.rawReason = rawReason;
+        if (delta.reason || rawReason !== null) s.reason = delta.reason ?? "stop";
+        if (container) s.container = container;
         return this.#completeAll(delta.choice ?? 0);
+      }
       case "usage": // the first report is news (input tokens before any output); later ones update the finish's
-        if (this.#s.usage === undefined) this.#enqueue({ type: "usage", usage: delta.usage });
-        this.#s.usage = delta.usage;
+        if (s.usage === undefined) this.#enqueue({ type: "usage", usage: delta.usage });
+        s.usage = delta.usage;
         return;
       case "error":
-        if (delta.error.code === "provider-error") this.#s.providerErrorSeen = true;
+        if (delta.error.code === "provider-error") s.providerErrorSeen = true;
         return this.#enqueue({ type: "error", error: delta.error });
       case "done":
         return this.#stop(true);

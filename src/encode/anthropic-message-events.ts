@@ -7,6 +7,7 @@ import { isAnthropicBlock } from "../providers/anthropic/anthropic-messages.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { CallIds, randomId } from "./call-ids.ts";
 import {
+  anthropicContainer,
   anthropicError,
   anthropicStopReason,
   anthropicUsage,
@@ -163,6 +164,8 @@ export class AnthropicMessageEvents {
           this.#calls > 0 && !(event.reason === "length" && this.#invalidCalls > 0),
         ),
         stop_sequence: null,
+        // The container the provider named goes to the client as Anthropic sends it, for its next request.
+        ...(event.container && { container: anthropicContainer(event.container) }),
       },
       usage: event.usage?.inputTokens === undefined ? { output_tokens: usage.output_tokens } : usage,
     });

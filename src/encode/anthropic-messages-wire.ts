@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
+import type { ExecutionContainer, FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
 import type { JsonValue } from "../shared/json.ts";
 
 /** Options of {@link AnthropicMessagesEncoder}, its stage and {@link readAnthropicMessage}. */
@@ -106,6 +106,16 @@ export interface AnthropicMessage {
   stop_sequence: null;
   /** Token usage. */
   usage: AnthropicUsage;
+  /** The code-execution container the message ran in, when the provider named one (set from the `message_delta`). */
+  container?: AnthropicContainer;
+}
+
+/** A message's code-execution container, as Anthropic writes it (`expires_at` when the provider sent it). */
+export interface AnthropicContainer {
+  /** The container's id, which the client sends back as the next request's `container`. */
+  id: string;
+  /** When it expires (ISO 8601). */
+  expires_at?: string;
 }
 
 /** The `error` member of an Anthropic error body (`{"type": "error", "error": ...}`), and of an in-stream `error` event. */
@@ -137,7 +147,7 @@ export type AnthropicStreamEvent =
   /** Once, after every block: why the message ended, and the usage. */
   | {
       type: "message_delta";
-      delta: { stop_reason: AnthropicStopReason; stop_sequence: null };
+      delta: { stop_reason: AnthropicStopReason; stop_sequence: null; container?: AnthropicContainer };
       usage: {
         output_tokens: number;
         input_tokens?: number;
@@ -149,6 +159,19 @@ export type AnthropicStreamEvent =
   | { type: "message_stop" }
   /** A failure, in band: nothing follows. */
   | { type: "error"; error: AnthropicError };
+
+/**
+ * A finish's container as Anthropic writes it.
+ *
+ * @example
+ * ```ts
+ * anthropicContainer({ id: "container_011", expiresAt: "2026-12-02T15:00:00Z" }); // { id: "container_011", expires_at: "2026-12-02T15:00:00Z" }
+ * ```
+ */
+export function anthropicContainer(container: ExecutionContainer): AnthropicContainer {
+  const { id, expiresAt } = container;
+  return expiresAt === undefined ? { id } : { id, expires_at: expiresAt };
+}
 
 /** The `stop_reason` of a finish: `tool_use` whenever a call that can run was shown, as clients run calls only then. */
 export function anthropicStopReason(

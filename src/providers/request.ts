@@ -66,6 +66,13 @@ export interface ProviderRequest {
    * nothing. Absent: the provider's default.
    */
   readonly store?: boolean | undefined;
+  /**
+   * Anthropic's `container`: the id of the code-execution container an earlier response ran in
+   * (`finish.container.id`), so that this turn runs in the same one (its files, and with
+   * programmatic tool calling its interpreter's state, which a continuation needs). The other
+   * providers have no such setting and are sent nothing. Absent: a new container when one is needed.
+   */
+  readonly container?: string | undefined;
 }
 
 /** One message of a {@link ProviderRequest}'s conversation. */

@@ -259,6 +259,22 @@ export interface FinishDelta {
   rawReason: string | null;
   /** The normalized reason (every provider stage sets it); a finish without one counts as a normal `stop`. */
   reason?: FinishReason;
+  /** The code-execution container the response ran in, when it named one (Anthropic's `container`). */
+  container?: ExecutionContainer;
+}
+
+/**
+ * The code-execution container a response ran in (Anthropic's `container`): the next request names its id (`container`) to run in the same one, with its files and interpreter state.
+ * @example
+ * ```ts
+ * if (event.type === "finish" && event.container) body.container = event.container.id;
+ * ```
+ */
+export interface ExecutionContainer {
+  /** The container's id, which the next request sends as `container`. */
+  id: string;
+  /** When the container expires (an ISO 8601 time, as the provider sent it). */
+  expiresAt?: string;
 }
 
 /** Token usage, wherever the provider sent it. The last one wins. */

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ApprovalRequest, FinishReason, ReasoningPart, Usage } from "./deltas.ts";
+import type { ApprovalRequest, ExecutionContainer, FinishReason, ReasoningPart, Usage } from "./deltas.ts";
 import type { StreamErrorInfo } from "./errors.ts";
 import type { JsonRepair, JsonValue } from "./json.ts";
 
@@ -262,10 +262,7 @@ export interface FinishEvent {
   toolCalls: ToolCall[];
   /** Every call whose arguments could not be used, in index order. */
   invalidToolCalls: InvalidToolCall[];
-  /**
-   * The calls the provider withdrew (error `withdrawn`), when there were any: each came as an
-   * `invalid-tool-call`, is in neither list above, and is not to be run, answered or sent back.
-   */
+  /** The calls the provider withdrew (error `withdrawn`), when any: each came as an `invalid-tool-call`, is in neither list above, and is not to be run, answered or sent back. */
   withdrawnToolCalls?: InvalidToolCall[];
   /** The calls the provider waits for the application to approve or deny (reason `approval`): answer each (`approvalResponses`). */
   approvalRequests?: ApprovalRequest[];
@@ -277,6 +274,8 @@ export interface FinishEvent {
   usage?: Usage;
   /** The reasoning blocks to send back, in order, when the provider sent any (Anthropic signed and redacted thinking, OpenAI Responses reasoning items): they go back first in the assistant turn. */
   reasoningParts?: ReasoningPart[];
+  /** The code-execution container the response ran in (Anthropic's `container`): send its `id` as the next request's `container`. */
+  container?: ExecutionContainer;
 }
 
 /** A provider error inside the stream, or a payload that could not be read. The stream goes on. */

@@ -19,6 +19,8 @@ export interface ToolLoopRequest {
   messages: readonly unknown[];
   /** Aborted when the loop is cancelled: pass it to `fetch`. */
   signal: AbortSignal;
+  /** The code-execution container the latest response that named one ran in (Anthropic's `finish.container.id`): send it as the request's `container` (a programmatic tool calling continuation needs it). */
+  container?: string;
 }
 
 /** Options of {@link runToolLoop}. */
@@ -112,6 +114,8 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
   const cuts = options.earlyValidation === true && options.abortOnViolation === true;
   let record = new StepRecord(cuts);
   let finished = false;
+  /** The container the latest response named (`ToolLoopRequest.container`). */
+  let container: string | undefined;
 
   const stream = new ReadableStream<ToolLoopEvent>(
     {
@@ -155,7 +159,13 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     let response: Response;
     try {
       response = await untilAborted(
-        () => options.call({ step, messages: [...messages], signal: controller.signal }),
+        () =>
+          options.call({
+            step,
+            messages: [...messages],
+            signal: controller.signal,
+            ...(container === undefined ? {} : { container }),
+          }),
         controller.signal,
       );
     } catch {
@@ -186,6 +196,7 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
       finish(out, controller.signal.aborted ? "cancelled" : "aborted");
       return;
     }
+    if (terminal?.type === "finish" && terminal.container) container = terminal.container.id;
     const calls = turnCalls(turn);
     const own = calls.filter((call) => !call.providerExecuted);
     // The reasoning goes back too: Cohere's tool plan and Ollama's thinking belong to the turn with the calls.

@@ -52,6 +52,8 @@ export interface MessagesReading {
   /** `message_start`'s usage. */
   startUsage: Record<string, number>;
   usage?: Record<string, number>;
+  /** `message_delta`'s code-execution `container`, when it named one. */
+  container?: { id: string; expires_at?: string };
   error?: { type: string; message: string };
 }
 
@@ -177,8 +179,17 @@ export function readMessagesEvents(text: string): MessagesReading {
       keysWithin(frame, ["type", "delta", "usage"], [], type);
       assert(reading.stopReason === undefined, "one message_delta");
       assert(open === undefined, "message_delta after every block closed");
-      keysWithin(frame["delta"], ["stop_reason", "stop_sequence"], [], "message_delta.delta");
+      keysWithin(frame["delta"], ["stop_reason", "stop_sequence"], ["container"], "message_delta.delta");
       const reason = (frame["delta"] as Record<string, unknown>)["stop_reason"] as string;
+      const container = (frame["delta"] as Record<string, unknown>)["container"];
+      if (container !== undefined) {
+        // The SDK's Container: `id` and `expires_at` strings (and the `skills` loaded, or null).
+        keysWithin(container, ["id"], ["expires_at", "skills"], "message_delta.delta.container");
+        const { id, expires_at } = container as Record<string, unknown>;
+        assert(typeof id === "string" && id !== "", "container.id is a non-empty string");
+        assert(expires_at === undefined || typeof expires_at === "string", "container.expires_at is a string");
+        reading.container = container as { id: string; expires_at?: string };
+      }
       assert(STOP_REASONS.includes(reason), `a documented stop_reason (${reason})`);
       // A tool_use right before a fallback block is the one the refusal cut off: no call to run.
       const calls = reading.content.filter(

@@ -49,6 +49,8 @@ export interface WireRequest {
   temperature?: unknown;
   /** `/v1/stream`'s `reasoning` (worker/request/parse-reasoning.ts). */
   reasoning?: unknown;
+  /** `/v1/stream`'s `container`: Anthropic's code-execution container id. */
+  container?: unknown;
 }
 
 /** Run mode: the Worker's tools by name, run at the edge in a loop, as `POST /v1/run` does. */

@@ -72,6 +72,7 @@ const FIELDS = new Set([
   "max_tokens",
   "temperature",
   "reasoning",
+  "container",
   "stream",
   "early_validation",
   "abort_on_violation",
@@ -129,6 +130,8 @@ export function parseStreamRequest(
   if (own(body, "temperature") !== undefined)
     request.temperature = boundedNumber(own(body, "temperature"), "temperature", 0, 2);
   if (own(body, "reasoning") !== undefined) request.reasoning = parseReasoning(own(body, "reasoning"));
+  const container = own(body, "container");
+  if (container !== undefined) request.container = containerId(container);
   if (optionalBoolean(own(body, "early_validation"), "early_validation")) request.earlyValidation = true;
   if (optionalBoolean(own(body, "abort_on_violation"), "abort_on_violation")) {
     if (!request.earlyValidation)
@@ -139,6 +142,13 @@ export function parseStreamRequest(
     request.abortOnViolation = true;
   }
   return request;
+}
+
+/** A container id: Anthropic's are `container_` and a few dozen letters and digits; the bound keeps a body's text small. */
+function containerId(value: unknown): string {
+  if (typeof value !== "string" || !/^[\w-]{1,256}$/.test(value))
+    throw invalidField("container", "`container` must be a container id: 1 to 256 letters, digits, _ or -.");
+  return value;
 }
 
 function parseTools(value: unknown, bounds: RequestBounds): ToolEntry[] {

@@ -54,6 +54,11 @@ export interface StreamRequest {
   reasoning?: RequestReasoning;
   /** OpenAI Responses' `store`, as a Responses client sent it (`POST /v1/responses`); never read from a `/v1/stream` body. */
   store?: boolean;
+  /**
+   * Anthropic's code-execution container to run in (`container`: the id an earlier answer's
+   * `finish.container` named); the other providers are sent nothing.
+   */
+  container?: string;
   /** Check each call's arguments against its tool's `parameters` while they stream. */
   earlyValidation?: true;
   /** With `earlyValidation`: cancel the provider request at the first violation. */

@@ -96,12 +96,14 @@ export async function openRunEvents(
     maxArgumentsLength: settings.maxArgumentsLength,
     maxEventLength: settings.maxEventLength,
     ...(run.earlyValidation ? { earlyValidation: true, abortOnViolation: run.abortOnViolation === true } : {}),
-    async call({ step, messages: conversationSoFar, signal }) {
+    async call({ step, messages: conversationSoFar, signal, container }) {
+      // The code-execution container a step's answer named, for the next (Anthropic's alone take one).
+      const reuse = container !== undefined && provider.protocol === "anthropic" ? { container } : {};
       const body =
         step === 1 && first
           ? first
           : await open(
-              { ...http.body, [field]: [...conversationSoFar] as ProviderHttpRequest["body"][string] },
+              { ...http.body, [field]: [...conversationSoFar] as ProviderHttpRequest["body"][string], ...reuse },
               signal,
             );
       first = undefined;

@@ -1,11 +1,11 @@
 import type { SSEMessage } from "../../framing/framing.ts";
-import type { FinishDelta, Usage } from "../../shared/deltas.ts";
+import type { ExecutionContainer, Usage } from "../../shared/deltas.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
-import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
+import { anthropicContainer, anthropicFinish } from "./anthropic-finish.ts";
 import { AnthropicKeptBlocks, callMetadata } from "./anthropic-kept-blocks.ts";
 
 /** Content blocks that are tool calls: the application runs `tool_use`, the provider the others. */
@@ -36,7 +36,8 @@ interface ToolBlock {
  * block next (server-side fallback to another model after a refusal) withdraws it instead, since
  * the refusal may have cut it off. Its `caller` (programmatic tool calling) is kept on its
  * `providerMetadata`. Blocks already in `message_start.message.content` (a programmatic tool
- * calling continuation) are read as if they had streamed. An `event: error` can arrive after
+ * calling continuation) are read as if they had streamed. The message's code-execution
+ * `container` (at its start, or in its `message_delta`) goes on the finish. An `event: error` can arrive after
  * HTTP 200 and the connection then closes without `message_stop`: the error is delivered and the
  * accumulator aborts with the open calls discarded. Thinking, redacted thinking, compaction and
  * fallback blocks, and server tools' results (`web_search_tool_result`, `code_execution_tool_result`,
@@ -84,6 +85,8 @@ export class AnthropicDecoder implements ProviderDecoder {
   #held: number | undefined;
   /** A `stop_reason` that `message_start` already carried (a programmatic tool calling continuation), until a `message_delta` says otherwise. */
   #startReason: string | undefined;
+  /** The message's code-execution container, once it named one. */
+  #container: ExecutionContainer | undefined;
 
   /** Creates a decoder for one response that reports through `emit`. */
   constructor(emit: Emit) {
@@ -165,6 +168,7 @@ export class AnthropicDecoder implements ProviderDecoder {
       });
     const reason = message["stop_reason"];
     if (typeof reason === "string") this.#startReason = reason;
+    this.#container = anthropicContainer(message["container"]);
   }
 
   /** The end of the message: the finish a continuation's `message_start` carried, when no `message_delta` gave one. */
@@ -172,7 +176,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     this.#release(emit);
     const reason = this.#startReason;
     this.#startReason = undefined;
-    if (reason !== undefined) emit(anthropicFinish(reason));
+    if (reason !== undefined) emit(anthropicFinish(reason, this.#container));
     emit({ type: "done" });
   }
 
@@ -258,8 +262,9 @@ export class AnthropicDecoder implements ProviderDecoder {
   }
 
   #onMessageDelta(payload: Record<string, unknown>, emit: Emit): void {
-    const delta = payload["delta"];
-    const reason = isRecord(delta) ? delta["stop_reason"] : undefined;
+    const delta = isRecord(payload["delta"]) ? payload["delta"] : {};
+    const reason = delta["stop_reason"];
+    this.#container = anthropicContainer(delta["container"]) ?? this.#container;
     // Output usage comes here; the input side came with message_start, so the two are merged.
     const usage = payload["usage"];
     if (isRecord(usage)) {
@@ -269,13 +274,8 @@ export class AnthropicDecoder implements ProviderDecoder {
     this.#release(emit);
     if (typeof reason !== "string") return;
     this.#startReason = undefined;
-    emit(anthropicFinish(reason));
+    emit(anthropicFinish(reason, this.#container));
   }
-}
-
-/** The finish delta of a `stop_reason`. */
-function anthropicFinish(reason: string): FinishDelta {
-  return { type: "finish", rawReason: reason, reason: ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other" };
 }
 
 /** `{ [key]: value }` when the value is present, else nothing (for exact optional properties). */

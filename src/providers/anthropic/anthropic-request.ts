@@ -22,7 +22,8 @@ const DEFAULT_MAX_TOKENS = 4096;
 
 /**
  * The body of a streaming Messages request (`POST /v1/messages`): alternating turns, the system
- * messages in `system`, tool results as `tool_result` blocks of the user's turn.
+ * messages in `system`, tool results as `tool_result` blocks of the user's turn, and the
+ * code-execution `container` to reuse when the request names one.
  *
  * @example
  * ```ts
@@ -41,6 +42,7 @@ export function anthropicRequestBody(request: ProviderRequest): Fields {
   if (system !== "") body["system"] = system;
   if (request.tools.length > 0) body["tools"] = anthropicToolDefinitions(request.tools);
   if (request.toolChoice) body["tool_choice"] = toolChoice(request.toolChoice);
+  if (request.container !== undefined) body["container"] = request.container;
   if (thinking) {
     body["thinking"] = thinking.thinking;
     if (thinking.effort !== undefined) body["output_config"] = { effort: thinking.effort };

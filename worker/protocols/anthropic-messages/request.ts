@@ -52,6 +52,7 @@ import {
 import type { WirePart } from "../../request/file-parts.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { fileOfBlock, isFileBlock } from "./blocks.ts";
+import { containerOf } from "./container.ts";
 
 /** The tool names Anthropic takes, which a Messages client may send. */
 const NAMES = upstreamProviders.anthropic.toolNames;
@@ -99,6 +100,7 @@ export function parseMessagesRequest(
       max_tokens: own(fields, "max_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
       reasoning: messagesReasoning(own(fields, "thinking"), own(fields, "output_config")),
+      container: containerOf(own(fields, "container")),
     },
     undefined,
     providers,

@@ -1,0 +1,41 @@
+import type { ExecutionContainer, FinishDelta } from "../../shared/deltas.ts";
+import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
+import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
+
+/**
+ * The finish delta of a `stop_reason`, with the message's code-execution container when it named one.
+ *
+ * @example
+ * ```ts
+ * anthropicFinish("tool_use", { id: "container_011" }); // { type: "finish", rawReason: "tool_use", reason: "tool-calls", container: { id: "container_011" } }
+ * ```
+ */
+export function anthropicFinish(reason: string, container: ExecutionContainer | undefined): FinishDelta {
+  const finish: FinishDelta = {
+    type: "finish",
+    rawReason: reason,
+    reason: ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other",
+  };
+  if (container) finish.container = container;
+  return finish;
+}
+
+/**
+ * The code-execution container of a message (`message_start.message.container`, or
+ * `message_delta.delta.container`, which the SDK's accumulator lets replace the start's when it is
+ * not null): its `id` and `expires_at`, or undefined for `null`, an absent field or one without an
+ * id. The `skills` loaded in it are not kept: the next request names the container by its id.
+ *
+ * @example
+ * ```ts
+ * anthropicContainer({ id: "container_011", expires_at: "2026-12-02T15:00:00Z", skills: null });
+ * // { id: "container_011", expiresAt: "2026-12-02T15:00:00Z" }
+ * ```
+ */
+export function anthropicContainer(value: unknown): ExecutionContainer | undefined {
+  if (!isRecord(value)) return undefined;
+  const id = nonEmptyString(value["id"]);
+  if (id === undefined) return undefined;
+  const expiresAt = nonEmptyString(value["expires_at"]);
+  return expiresAt === undefined ? { id } : { id, expiresAt };
+}
