@@ -28,6 +28,7 @@ import "./providers/ollama/ollama-rules.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-rules.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-server-steps.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-resume.cases.ts";
+import "./providers/gemini-interactions/gemini-interactions-event-facts.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-step-parts.cases.ts";
 import "./providers/provider-conformance.cases.ts";
 import "./providers/provider-detect.cases.ts";

@@ -1,3 +1,5 @@
+import { eventFacts } from "./gemini-interactions-event-facts.ts";
+
 /**
  * Where a dropped Gemini Interactions stream resumes: its interaction, and the last event passed on.
  *
@@ -15,9 +17,6 @@ export interface GeminiInteractionsResumePoint {
 
 /** The longest event tracked (bytes): past it, the body passes through and is no longer resumed. */
 const MAX_PENDING = 1 << 20;
-const decoder = new TextDecoder();
-/** The events after which nothing is left to resume: the interaction's end, an error. */
-const TERMINAL_TYPES = new Set(["interaction.completed", "interaction.complete", "error"]);
 
 /** The end of the first complete SSE event in `bytes` from `from` (after its blank line), or -1. */
 function eventEnd(bytes: Uint8Array, from: number): number {
@@ -26,39 +25,6 @@ function eventEnd(bytes: Uint8Array, from: number): number {
     if (bytes[i + 1] === 13 && bytes[i + 2] === 10) return i + 3;
   }
   return -1;
-}
-
-/** What resuming needs of one event: read from its data's top level, never from a string inside it. */
-interface EventFacts {
-  /** False for a block without data (a comment, a keep-alive): it is not counted or skipped. */
-  data: boolean;
-  eventId: string | undefined;
-  /** The interaction's end, an error, or the final `[DONE]`. */
-  terminal: boolean;
-  /** The interaction's id, on an `interaction.created` (or legacy `interaction.start`) event. */
-  interactionId: string | undefined;
-}
-
-function factsOf(text: string): EventFacts {
-  const lines = text.split(/\r?\n/).filter((line) => line.startsWith("data:"));
-  const facts: EventFacts = { data: lines.length > 0, eventId: undefined, terminal: false, interactionId: undefined };
-  const data = lines.map((line) => line.slice(5).trimStart()).join("\n");
-  if (data === "[DONE]") return { ...facts, terminal: true };
-  let payload: unknown;
-  try {
-    payload = JSON.parse(data);
-  } catch {
-    return facts;
-  }
-  if (typeof payload !== "object" || payload === null) return facts;
-  const { event_id: eventId, event_type: type, interaction } = payload as Record<string, unknown>;
-  if (typeof eventId === "string" && eventId !== "" && eventId.length <= 512) facts.eventId = eventId;
-  facts.terminal = typeof type === "string" && TERMINAL_TYPES.has(type);
-  if (type === "interaction.created" || type === "interaction.start") {
-    const id = (interaction as { id?: unknown } | undefined)?.id;
-    if (typeof id === "string" && id !== "") facts.interactionId = id;
-  }
-  return facts;
 }
 
 /**
@@ -180,7 +146,7 @@ export class InteractionsEventCursor {
     let read = 0;
     for (const [start, end] of pending.events()) {
       read = end;
-      const facts = factsOf(decoder.decode(view.subarray(start, end)));
+      const facts = eventFacts(view.subarray(start, end));
       if (this.#skip > 0 && facts.eventId === undefined) {
         if (facts.data) this.#skip--;
         from = end;
