@@ -22,6 +22,7 @@ import { checkToolArguments, type JsonValue, type ToolSchema } from "../../../..
 import { promptFits, promptSuits } from "./arguments/prompt-fit.ts";
 import { parallelArguments } from "./arguments/parallel-values.ts";
 import { fillArguments } from "./arguments/schema-fill.ts";
+import { sameWord as sameStem } from "./arguments/prompt-phrases.ts";
 import { meaningful, readValues, type PromptValues } from "./arguments/prompt-values.ts";
 import { type Ask, readPrompt } from "./prompt-reading.ts";
 import type { ScriptedCall } from "./script.ts";
@@ -48,6 +49,14 @@ export type ScriptedToolChoice =
   | { type: "none" }
   | { type: "required" }
   | { type: "tool"; name: string };
+
+/** Words of tool names that say what the tool does. */
+const VERBS = new Set(
+  (
+    "list create add post send delete remove update edit read write move copy search get set book cancel " +
+    "convert translate resize query run schedule open close merge upload download"
+  ).split(" "),
+);
 
 /** Words of tool names that say nothing about what the tool is for. */
 const GENERIC = new Set("get set do run make fetch find tool call query api func function".split(" "));
@@ -81,12 +90,18 @@ export function planCalls(
   // names is added: a value the chosen calls already take (a unit for convert_units) asks for no other tool.
   const taken = new Set(calls.flatMap((call) => wordsOf(call.name)));
   const namesTools = calls.length > 0 || scored.some(({ names }) => names.length > 0);
-  const chosen = scored.filter(({ tool, strong, names }) => {
-    if (!namesTools) return strong;
-    if (!names.some((word) => ![...taken].some((other) => sameWord(other, word)))) return false;
-    for (const word of wordsOf(tool.name)) taken.add(word);
-    return true;
-  });
+  // Unnamed, the one tool that fits best: a date the prompt gives fits a calendar's and a flight's
+  // tools alike, and a model calls the one it means. A further named tool whose name has a verb
+  // needs that verb too: "Post to Slack channel C01..." asks for no `slack_list_channels`.
+  const chosen = namesTools
+    ? scored.filter(({ tool, names }) => {
+        if (!names.some((word) => ![...taken].some((other) => sameWord(other, word)))) return false;
+        const verb = wordsOf(tool.name).find((word) => VERBS.has(word));
+        if (taken.size > 0 && verb !== undefined && !values.commands.some((word) => sameWord(word, verb))) return false;
+        for (const word of wordsOf(tool.name)) taken.add(word);
+        return true;
+      })
+    : scored.filter(({ strong }) => strong).slice(0, 1);
   const fallback = calls.length > 0 ? [] : scored.slice(0, 1);
   const picks = (chosen.length > 0 ? chosen : fallback).map(({ tool }) => tool);
   // Each tool's arguments are written once: a required call tries again only the tools not tried.
@@ -116,14 +131,22 @@ export function planCalls(
 
 /** How well a tool fits a prompt: its name's words in the prompt count most, then a value only it takes, then its description's words. */
 function score(tool: OfferedTool, values: PromptValues): { total: number; strong: boolean; names: string[] } {
-  const prompt = values.words.filter(meaningful);
-  // A name of generic words only (`run_query`) is named by them.
-  const own = wordsOf(tool.name).filter((word) => !GENERIC.has(word));
-  const names = (own.length > 0 ? own : wordsOf(tool.name)).filter((word) => prompt.some((p) => sameWord(p, word)));
+  // The words that ask, not those of a message, a quoted text or a statement the prompt gives.
+  const prompt = values.commands.filter(meaningful);
+  // A name of generic words only (`run_query`) is named by them; `query_database` by "query" too
+  // when nothing else names it (a generic word of five letters or more).
+  const all = wordsOf(tool.name);
+  const own = all.filter((word) => !GENERIC.has(word));
+  const namedBy = (words: string[]) => words.filter((word) => prompt.some((p) => sameWord(p, word)));
+  let names = namedBy(own.length > 0 ? own : all);
+  if (names.length === 0) names = namedBy(all.filter((word) => GENERIC.has(word) && word.length >= 5));
+  // "PR" names `get_pull_request`: an acronym of the name's own words.
+  const initials = own.length >= 2 ? own.map((word) => word[0]).join("") : "";
+  if (names.length === 0 && initials !== "" && values.acronyms.includes(initials)) names = [initials];
   const named = names.length;
   const fits = promptFits(tool.parameters, values) ? 1 : 0;
   // What a property's name says it holds, the prompt holds: a place for `city`, in any language.
-  const suits = fits === 0 && promptSuits(tool.parameters, values) ? 1 : 0;
+  const suits = fits === 0 ? promptSuits(tool.parameters, values) : 0;
   const described = new Set(
     wordsOf(tool.description ?? "").filter((word) => word.length >= 5 && meaningful(word) && prompt.includes(word)),
   ).size;
@@ -142,11 +165,9 @@ function wordsOf(text: string): string[] {
   ].map((m) => m[0]);
 }
 
-/** One word, or one the other begins (at least 4 letters): `order` and `orders`, `weather`. */
+/** One word, or one the other begins with an ending (at least 4 letters): `order` and `orders`, not `time` and `timeout`. */
 function sameWord(a: string, b: string): boolean {
-  if (a === b) return true;
-  const [short, long] = a.length < b.length ? [a, b] : [b, a];
-  return short.length >= 4 && long.startsWith(short);
+  return a === b || (Math.min(a.length, b.length) >= 4 && sameStem(a, b));
 }
 
 /** Whether arguments the prompt reader wrote fit the tool's schema as the request declares it. */

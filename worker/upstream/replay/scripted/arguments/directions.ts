@@ -29,10 +29,12 @@ export interface NamedLanguage {
 const WINDOW = 48;
 
 const FROM_KEY = new Set(
-  "from origin source src start begin departure depart departing sender old base pickup since".split(" "),
+  "from origin source src start begin departure depart departing sender old base pickup since min after".split(" "),
 );
 const TO_KEY = new Set(
-  "to destination dest target end arrival arrive arriving recipient into new quote dropoff until goal".split(" "),
+  "to destination dest target end arrival arrive arriving recipient into new quote dropoff until goal max before".split(
+    " ",
+  ),
 );
 
 /** The end a property's name asks for (`from`, `origin`, `sourceLang`; `to`, `destination`, `target_lang`), if any. */

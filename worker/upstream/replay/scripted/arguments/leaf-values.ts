@@ -11,6 +11,7 @@
 import type { JsonValue } from "../../../../../src/index.ts";
 import { zoneOf } from "../prompt-reading.ts";
 import { keyEnd } from "./directions.ts";
+import { numberFit } from "./prompt-phrases.ts";
 import { samplePattern } from "./pattern-sample.ts";
 import { isStopWord, type PromptValues } from "./prompt-values.ts";
 
@@ -47,7 +48,7 @@ const HINTS: readonly [RegExp, Hint][] = [
   [/(?:path|file|dir|folder)/i, "path"],
   [/(?:id$|_id|number|code|sku|ref|key|order|ticket|invoice|account|tracking)/i, "id"],
   [
-    /(?:query|^q$|search|question|text|prompt|message|content|input|topic|keyword|term|body|instruction|request)/i,
+    /(?:query|^q$|sql|statement|search|question|text|prompt|message|content|input|topic|keyword|term|body|instruction|request)/i,
     "text",
   ],
   [/(?:name|title|person|user|who|customer|author)/i, "name"],
@@ -87,10 +88,25 @@ export function promptStrings(schema: Schema, key: string | undefined, values: P
   if (hint === "email" || format === "email") found.push(...values.emails);
   if (hint === "url" || format === "uri" || format === "url") found.push(...values.urls);
   if (hint === "date" || format === "date") found.push(...values.dates);
-  if (hint === "path") found.push(...values.tokens.filter((token) => /[/.]/.test(token) && !/^https?:/i.test(token)));
+  // A glob for a `pattern`; a path is none ("files matching *.ts in src": `src`).
+  const globs = values.tokens.filter((token) => /[*?]/.test(token));
+  if (key !== undefined && /pattern|glob|wildcard/i.test(key)) found.push(...globs);
+  if (hint === "path") {
+    found.push(
+      ...values.tokens.filter((token) => /[/.]/.test(token) && !/^https?:/i.test(token) && !/[*?]/.test(token)),
+    );
+    for (const m of values.text.matchAll(/\b(?:in|under|inside|within)\s+([\w./~-]+)/giu))
+      if (!isStopWord(m[1]!)) found.push(m[1]!);
+  }
   if (hint === "id") found.push(...withDigits);
   if (hint === "name") found.push(...values.quoted, ...values.names);
-  if (hint === "text") found.push(...values.quoted, values.text);
+  if (hint === "text") {
+    // An SQL statement for `sql`, else the phrase a search or a message names.
+    const phrases = /sql/i.test(key ?? "")
+      ? values.phrases
+      : values.phrases.filter((p) => !/^(?:select|insert|update|delete|with)\s/i.test(p));
+    found.push(...values.quoted, ...phrases, values.text);
+  }
   // A time and a date-time from the prompt's clock times ("at 19:30") and dates.
   const times = values.tokens.flatMap((token) => {
     const m = /^([01]?\d|2[0-3])[:h.]([0-5]\d)$/.exec(token);
@@ -176,7 +192,7 @@ export function fallbackStrings(schema: Schema, values: PromptValues, key?: stri
 }
 
 /** Numbers to try: the prompt's, the schema's default and examples, then its bounds and small numbers. */
-export function numberCandidates(schema: Schema, values: PromptValues, integer: boolean): number[] {
+export function numberCandidates(schema: Schema, values: PromptValues, integer: boolean, key?: string): number[] {
   const n = (key: string): number | undefined =>
     typeof schema[key] === "number" ? (schema[key] as number) : undefined;
   const step = n("multipleOf");
@@ -184,7 +200,15 @@ export function numberCandidates(schema: Schema, values: PromptValues, integer: 
     n("minimum") ?? (n("exclusiveMinimum") === undefined ? undefined : n("exclusiveMinimum")! + (integer ? 1 : 0.5));
   const max =
     n("maximum") ?? (n("exclusiveMaximum") === undefined ? undefined : n("exclusiveMaximum")! - (integer ? 1 : 0.5));
+  // The numbers whose words say they are this property's first ("for customer 77": `customer_id`).
+  const count = hintOf(key) === "count";
+  const fits = values.numbersInContext
+    .map((number) => ({ value: number.value, fit: numberFit(key, number, count) }))
+    .filter(({ fit }) => fit > 0)
+    .sort((a, b) => b.fit - a.fit)
+    .map(({ value }) => value);
   const found: (number | undefined)[] = [
+    ...fits,
     ...values.numbers,
     ...[schema["default"], ...list(schema["examples"])].map((v) => (typeof v === "number" ? v : undefined)),
     min,

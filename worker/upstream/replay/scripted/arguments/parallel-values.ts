@@ -12,8 +12,8 @@ import { hintOf, list, promptStrings, type Schema } from "./leaf-values.ts";
 import type { PromptValues } from "./prompt-values.ts";
 import { asObject, isObject, SchemaReader } from "./schema-parts.ts";
 
-/** What may join two listed values: a comma, "and" (or "und", "et", "y", "e", "&"), then a preposition. */
-const JOINER = /^[\s,]*(?:(?:and|und|et|y|e|&)\s+)?(?:(?:in|for|of|at|à|en|on)\s+)?$/iu;
+/** What joins two listed values: a comma, "and" (or "und", "et", "y", "e", "&") or both, then a preposition ("in Lisbon in fahrenheit" lists nothing). */
+const JOINER = /^\s*(?:,\s*(?:(?:and|und|et|y|e|&)\s+)?|(?:and|und|et|y|e|&)\s+)(?:(?:in|for|of|at|à|en|on)\s+)?$/iu;
 
 /**
  * The arguments of the further calls a prompt lists values for: `args` with its first required
@@ -48,7 +48,8 @@ function joined(prompt: string, first: string, candidates: readonly string[]): s
   const found: string[] = [];
   const text = prompt.toLowerCase();
   let at = text.indexOf(first.toLowerCase());
-  if (at < 0) return found;
+  // "between X and Y" is a range, not a list.
+  if (at < 0 || /\b(?:between|entre|zwischen)\s+$/.test(text.slice(Math.max(0, at - 12), at))) return found;
   let end = at + first.length;
   for (;;) {
     const next = candidates

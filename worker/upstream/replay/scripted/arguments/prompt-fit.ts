@@ -29,15 +29,24 @@ export function promptFits(parameters: JsonValue | undefined, values: PromptValu
   return requiredOf(reader, parameters, 0).some(([key, schema]) => fits(reader, key, schema, values, 0, budget));
 }
 
-/** Whether the prompt holds a value of what a required property's name says it holds: a place, an email, a URL, a date, a path. */
-export function promptSuits(parameters: JsonValue | undefined, values: PromptValues): boolean {
-  if (!isObject(parameters)) return false;
+/**
+ * How much of a tool the prompt holds values for by what its required properties' names say they
+ * hold (a place, an email, a URL, a date, a path): the share of its required properties that one
+ * such value fills, 0 when none does. `city` alone and a place: 1; `source` and `destination` and
+ * a place: 1/2.
+ */
+export function promptSuits(parameters: JsonValue | undefined, values: PromptValues): number {
+  if (!isObject(parameters)) return 0;
   const reader = new SchemaReader(parameters);
-  return requiredOf(reader, parameters, 0).some(([key, schema]) => {
+  const required = requiredOf(reader, parameters, 0);
+  const suited = required.filter(([key, schema]) => {
     const hint = hintOf(key);
     if (hint === undefined || hint === "text" || hint === "name" || hint === "count" || hint === "id") return false;
-    return promptStrings(schema, key, values).some((value) => reader.accepts(value, schema));
-  });
+    // A path suits only as one ("in München" is a place, not a file).
+    const found = promptStrings(schema, key, values).filter((value) => hint !== "path" || /[/.]/.test(value));
+    return found.some((value) => reader.accepts(value, schema));
+  }).length;
+  return suited === 0 ? 0 : suited / required.length;
 }
 
 /** The required properties of an object schema (its `allOf` parts' included), resolved. */

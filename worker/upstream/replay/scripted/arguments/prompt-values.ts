@@ -9,6 +9,7 @@
  */
 
 import { languagesOf, type NamedLanguage } from "./directions.ts";
+import { type NumberInContext, numbersIn, phrasesIn } from "./prompt-phrases.ts";
 
 /** What {@link readValues} finds in a prompt, each list in the prompt's order. */
 export interface PromptValues {
@@ -18,8 +19,16 @@ export interface PromptValues {
   words: string[];
   /** Tokens without spaces (`ORD-1234`, `#42`, `README.md`), punctuation around them trimmed. */
   tokens: string[];
-  /** Numbers standing alone (not part of a token such as `ORD-1234`). */
+  /** Numbers standing alone (not part of a token such as `ORD-1234`, nor of a clock time), and a `WxH` size's two. */
   numbers: number[];
+  /** The same numbers, each with the words around it. */
+  numbersInContext: NumberInContext[];
+  /** The words that ask for something: `words` without those of quoted text, a message ("saying ...") or an SQL statement. */
+  commands: string[];
+  /** Acronyms (`PR`, `DM`), lower case. */
+  acronyms: string[];
+  /** Phrases a text property takes ("search the web for X": X; an SQL statement). */
+  phrases: string[];
   /** Text in quotes. */
   quoted: string[];
   /** Names a place or a thing is called by: capitalized words after a preposition, then other capitalized words. */
@@ -51,19 +60,22 @@ export function readValues(prompt: string): PromptValues {
     .replace(/[?？]+$/, "")
     .trim();
   const lower = text.toLowerCase();
+  const numbers = numbersIn(prompt);
   const tokens = [...prompt.matchAll(/[^\s]+/g)]
     .map((m) => m[0].replace(/^[("'`[{<]+|[)"'`\]}>,;:!?.]+$/g, ""))
     .filter((token) => token !== "");
   return {
     text,
     // Paths, URLs and addresses are values, not words: "fh-agent-cwd" in a path names no `Agent` tool.
-    words: tokens
-      .filter((token) => !/[/\\@]|^https?:/i.test(token))
-      .flatMap((token) => [...token.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0])),
+    words: wordsOf(tokens),
     tokens,
-    numbers: [...prompt.matchAll(/(?<![\p{L}\p{N}_.-])-?\d+(?:\.\d+)?(?![\p{L}\p{N}_-]|\.\d)/gu)].map((m) =>
-      Number(m[0]),
-    ),
+    commands: wordsOf(commandText(text)),
+    acronyms: tokens
+      .filter((token) => /^[A-Z]{2,4}s?$/.test(token))
+      .map((token) => token.toLowerCase().replace(/s$/, "")),
+    numbers: numbers.map((number) => number.value),
+    numbersInContext: numbers,
+    phrases: phrasesIn(text),
     quoted: [...prompt.matchAll(/"([^"\n]{1,200})"|“([^”\n]{1,200})”|'([^'\n]{1,200})'(?!\w)/g)].map(
       (m) => m[1] ?? m[2] ?? m[3] ?? "",
     ),
@@ -74,6 +86,22 @@ export function readValues(prompt: string): PromptValues {
     lower,
     languages: languagesOf(lower),
   };
+}
+
+/** The lower-case words of tokens, outside paths, URLs and addresses. */
+function wordsOf(tokens: readonly string[] | string): string[] {
+  const list = typeof tokens === "string" ? tokens.split(/\s+/) : tokens;
+  return list
+    .filter((token) => !/[/\\@]|^https?:/i.test(token))
+    .flatMap((token) => [...token.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]));
+}
+
+/** The prompt without what it quotes, a message it dictates ("saying ..." to the next comma) and an SQL statement. */
+function commandText(text: string): string {
+  return text
+    .replace(/"[^"\n]{0,200}"|“[^”\n]{0,200}”|'[^'\n]{0,200}'(?!\w)/g, " ")
+    .replace(/\b(?:saying|says)\s[^,;]*/gi, " ")
+    .replace(/\b(?:select|insert|update|delete)\s[^;]*/gi, " ");
 }
 
 /** Whether a word is one that says nothing in a prompt ("in", "to", "the", ...). */

@@ -25,7 +25,8 @@ import {
 } from "./leaf-values.ts";
 import { byEnd, Ends, keyEnd } from "./directions.ts";
 import { pickOption } from "./enum-choice.ts";
-import type { PromptValues } from "./prompt-values.ts";
+import { flagOf, numberFit } from "./prompt-phrases.ts";
+import { type PromptValues, readValues } from "./prompt-values.ts";
 import { asObject, isObject, merge, SchemaReader, typeOf } from "./schema-parts.ts";
 
 /** Deepest nesting of the arguments written. */
@@ -51,27 +52,13 @@ export function fillArguments(
   if (parameters === undefined || parameters === null || parameters === true) return {};
   if (!isObject(parameters)) return undefined;
   for (const fromPrompt of [true, false]) {
-    const filler: Filler = new Filler(parameters, fromPrompt ? values : EMPTY, now);
+    // Then from the schema alone: an empty prompt.
+    const filler: Filler = new Filler(parameters, fromPrompt ? values : readValues(""), now);
     const args = filler.value(parameters, undefined, 0);
     if (isObject(args) && filler.accepts(args, parameters)) return args;
   }
   return undefined;
 }
-
-/** A prompt with nothing in it: the second try of {@link fillArguments}, from the schema alone. */
-export const EMPTY: PromptValues = {
-  text: "",
-  words: [],
-  tokens: [],
-  numbers: [],
-  quoted: [],
-  names: [],
-  urls: [],
-  emails: [],
-  dates: [],
-  lower: "",
-  languages: [],
-};
 
 export class Filler extends SchemaReader {
   /** Prompt values given to a property already, so that two properties take two values ("from Paris to Rome"). */
@@ -133,11 +120,11 @@ export class Filler extends SchemaReader {
       case "array":
         return this.array(s, key, depth);
       case "integer":
-        return this.number(s, true);
+        return this.number(s, true, key);
       case "number":
-        return this.number(s, false);
+        return this.number(s, false, key);
       case "boolean":
-        return typeof s["default"] === "boolean" ? s["default"] : false;
+        return flagOf(key, this.values.words) ?? (typeof s["default"] === "boolean" ? s["default"] : false);
       case "null":
         return null;
       default:
@@ -152,11 +139,16 @@ export class Filler extends SchemaReader {
     const type = typeOf(s);
     if (type === "string") {
       const hint = hintOf(key);
-      return (
-        hint !== undefined && hint !== "text" && promptStrings(s, key, this.values).some((v) => this.accepts(v, s))
-      );
+      // A format the prompt gives a value of says as much as a name does ("due 2026-12-05" for a `date`).
+      const specific = (hint !== undefined && hint !== "text") || typeof s["format"] === "string";
+      return specific && promptStrings(s, key, this.values).some((v) => this.accepts(v, s));
     }
-    if (type === "number" || type === "integer") return hintOf(key) === "count" && this.values.numbers.length > 0;
+    if (type === "number" || type === "integer")
+      return (
+        (hintOf(key) === "count" && this.values.numbers.length > 0) ||
+        this.values.numbersInContext.some((number) => numberFit(key, number, false) > 0)
+      );
+    if (type === "boolean") return flagOf(key, this.values.words) !== undefined;
     // A list of numbers takes the prompt's ("a table for 1, 5 and 10"); a list of strings what its name says.
     if (type === "array" && !Array.isArray(s["items"]) && s["items"] !== undefined) {
       const items = this.resolve(s["items"]);
@@ -223,7 +215,11 @@ export class Filler extends SchemaReader {
         ? Math.max(1, namedOptions(options, this.values).length)
         : itemType === "number" || itemType === "integer"
           ? this.values.numbers.length
-          : 1;
+          : itemType === "string" &&
+              (typeof resolved!["format"] === "string" || typeof resolved!["pattern"] === "string")
+            ? // A list of addresses, URLs, ids takes each the prompt gives.
+              Math.max(1, promptStrings(resolved!, key, this.values).filter((v) => this.accepts(v, resolved!)).length)
+            : 1;
     const count = Math.min(max, MAX_ITEMS, Math.max(min, prefix.length, items === undefined ? 0 : fromPrompt));
     const out: JsonValue[] = [];
     for (let i = 0; i < count; i++) {
@@ -255,8 +251,8 @@ export class Filler extends SchemaReader {
     return typeof value === "string" ? `${value} ${i + 1}` : typeof value === "number" ? value + i : value;
   }
 
-  number(s: Schema, integer: boolean): number {
-    const candidates = numberCandidates(s, this.values, integer);
+  number(s: Schema, integer: boolean, key?: string): number {
+    const candidates = numberCandidates(s, this.values, integer, key);
     const fresh = candidates.filter((n) => !this.#used.has(`n:${n}`));
     const picked = [...fresh, ...candidates].find((n) => this.accepts(n, s)) ?? candidates[0] ?? 0;
     if (this.values.numbers.includes(picked)) this.#used.add(`n:${picked}`);
