@@ -8,6 +8,7 @@
 //   - Per stream: the heap at the peak of c=50 (largest `usedSize` sampled) over its idle size, and
 //     with HEAP_SNAPSHOTS=<dir> a heap snapshot taken during c=50 (the Worker's), its live objects by
 //     constructor over the idle snapshot's, divided by 50.
+//   - With HEAP_ALLOCATIONS=<n>: what the Worker allocates per request, by function, over n requests.
 //   node bench/load/heap.ts [workload] [N] [blocks]    (default chat-stream 3000 6)
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -152,6 +153,41 @@ function census(text: string): Map<string, { count: number; size: number }> {
   return out;
 }
 
+/**
+ * HEAP_ALLOCATIONS=<n>: what the Worker allocates per request, collected or not, by function
+ * (`HeapProfiler.startSampling`, a sample every 1 KiB allocated), over n requests at c=10.
+ */
+async function allocations(t: Inspected, n: number): Promise<void> {
+  await t.send("HeapProfiler.startSampling", {
+    samplingInterval: 1024,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await load(t.served, workload, t.kind, origin, 10, n);
+  const { profile } = await withRequest(t, "HeapProfiler.stopSampling");
+  interface Node {
+    callFrame: { functionName: string; lineNumber: number };
+    selfSize: number;
+    id: number;
+    children: Node[];
+  }
+  const bySelf = new Map<string, number>();
+  let total = 0;
+  const walk = (node: Node, stack: string): void => {
+    const fn = node.callFrame.functionName || "(anon)";
+    const key = `${fn}:${node.callFrame.lineNumber + 1} < ${stack}`;
+    bySelf.set(key, (bySelf.get(key) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    for (const child of node.children) walk(child, fn);
+  };
+  walk(profile.head as Node, "");
+  console.log(
+    `\n${t.name}: allocated ${(total / 1024 / (n + 1)).toFixed(1)} KiB per request (sampled); by function < its caller:`,
+  );
+  for (const [key, size] of [...bySelf].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env["TOP"] ?? 30)))
+    console.log(`${(size / 1024 / (n + 1)).toFixed(2).padStart(8)} KiB  ${key}`);
+}
+
 try {
   targets.push(await inspected("pass", built.pass, origin, workload));
   targets.push(await inspected("worker", built.worker, origin, workload));
@@ -171,7 +207,7 @@ try {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     })();
-    const running = load(t.served, workload, t.kind, origin, 50, 500);
+    const running = load(t.served, workload, t.kind, origin, 50, workload.size === "big" ? 150 : 500);
     let busySnap = "";
     if (idleSnap) {
       await new Promise((resolve) => setTimeout(resolve, 300));
@@ -196,6 +232,7 @@ try {
         );
     }
   }
+  if (process.env["HEAP_ALLOCATIONS"]) await allocations(targets.at(-1)!, Number(process.env["HEAP_ALLOCATIONS"]));
   // Per request: N at c=10 in blocks, each target in turn.
   const block = Math.round(N / BLOCKS);
   const series = targets.map(() => [] as string[]);
