@@ -1,4 +1,5 @@
 import { ToolCallStreamError } from "../shared/errors.ts";
+import { ownText } from "../shared/kept-text.ts";
 import {
   DEFAULT_MAX_EVENT_LENGTH,
   FramingStream,
@@ -156,7 +157,7 @@ export class JsonArrayDecoder implements Framing {
         throw this.#fail("something other than an element between elements");
     }
     if (this.#inElement && start < text.length) {
-      const rest = text.slice(start);
+      const rest = ownText(text.slice(start));
       this.#size += rest.length;
       if (this.#size > this.#limit) throw this.#tooLarge();
       this.#pieces.push(rest);

@@ -1,4 +1,5 @@
 import { ToolCallStreamError } from "../shared/errors.ts";
+import { ownText } from "../shared/kept-text.ts";
 import {
   DEFAULT_MAX_EVENT_LENGTH,
   FramingStream,
@@ -80,7 +81,7 @@ export class NdjsonDecoder implements Framing {
       start = newline + 1;
     }
     if (start < text.length) {
-      const rest = text.slice(start);
+      const rest = ownText(text.slice(start));
       this.#check(this.#size + rest.length);
       this.#pieces.push(rest);
       this.#size += rest.length;

@@ -1,4 +1,5 @@
 import { ToolCallStreamError } from "../shared/errors.ts";
+import { ownText } from "../shared/kept-text.ts";
 import {
   DEFAULT_MAX_EVENT_LENGTH,
   FramingStream,
@@ -111,7 +112,8 @@ export class SSEDecoder implements Framing {
       }
       start = end === cr && lf === cr + 1 ? lf + 1 : end + 1;
     }
-    if (start < text.length) this.#line += text.slice(start);
+    // Kept past this chunk as a string of its own (empty when the chunk ended a line).
+    this.#line += ownText(text.slice(start));
     // What is held across chunks (an open line, the data of an open event) stays within the limit.
     if (this.#line.length + (this.#data?.length ?? 0) > this.#limit) throw (this.#failure = tooLarge(this.#limit));
   }

@@ -1,4 +1,5 @@
 import { jsonLiteralEnd } from "../../shared/json-literal.ts";
+import { ownText } from "../../shared/kept-text.ts";
 
 /** A JSON string without escapes or control characters, quotes included. */
 const PLAIN = '"[^"\\\\\\x00-\\x1f]*"';
@@ -60,6 +61,8 @@ const MAX_MISSES = 8;
  * ```
  */
 export class FastChunkReader {
+  // What is kept from a chunk for the chunks after it is a string of its own (`ownText`): a slice
+  // of the chunk's data would keep the whole text of the read it came in, for the whole stream.
   /** The last envelope matched, through `"delta":{`, and its model. */
   #envelope: string | undefined;
   #model = "";
@@ -96,7 +99,7 @@ export class FastChunkReader {
     } else {
       start = this.#literalStart(data);
       if (start < 0) return undefined;
-      this.#head = data.slice(0, start + 1);
+      this.#head = ownText(data.slice(0, start + 1));
       this.#headCall = this.call;
     }
     const end = jsonLiteralEnd(data, start);
@@ -107,7 +110,7 @@ export class FastChunkReader {
     if (tail === undefined || text !== this.#tailOfText || data.slice(after, after + tail.length) !== tail) {
       const through = tailEnd(data, after, text ? TEXT_END : CALL_END);
       if (through < 0) return undefined;
-      tail = this.#tail = data.slice(after, through);
+      tail = this.#tail = ownText(data.slice(after, through));
       this.#tailOfText = text;
     }
     if (!lastField(data, after + tail.length, tail)) return undefined;
@@ -133,7 +136,7 @@ export class FastChunkReader {
         return -1;
       }
       this.#misses = 0;
-      known = this.#envelope = envelope[0];
+      known = this.#envelope = ownText(envelope[0]);
       // The head kept began with the envelope before: it is never compared again.
       this.#head = undefined;
       // The fields before `choices`, as an object of their own: a repeated `model` is its last value, as in the full parse.

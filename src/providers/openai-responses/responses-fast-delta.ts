@@ -1,4 +1,5 @@
 import { jsonLiteralEnd } from "../../shared/json-literal.ts";
+import { ownText } from "../../shared/kept-text.ts";
 
 /** A JSON string's content without escapes or control characters (an id). */
 const PLAIN = '[^"\\\\\\x00-\\x1f]*';
@@ -42,6 +43,8 @@ const OBFUSCATION = ',"obfuscation":"';
  * ```
  */
 export class ResponsesFastDelta {
+  // Kept for the events after this one as strings of their own (`ownText`): a match is a slice of
+  // the event's data, which would keep the whole text of the read it came in.
   #head = "";
   #type = "";
   #middle = "";
@@ -55,8 +58,8 @@ export class ResponsesFastDelta {
     if (at === 0 || data.slice(0, at) !== this.#head) {
       const head = HEAD.exec(data);
       if (!head) return undefined;
-      this.#head = head[0];
-      this.#type = head[1]!;
+      this.#head = ownText(head[0]);
+      this.#type = ownText(head[1]!);
       at = this.#head.length;
     }
     const first = at;
@@ -70,8 +73,8 @@ export class ResponsesFastDelta {
       MIDDLE.lastIndex = at;
       const match = MIDDLE.exec(data);
       if (!match) return undefined;
-      this.#middle = match[0];
-      this.#itemId = match[1] ?? match[4]!;
+      this.#middle = ownText(match[0]);
+      this.#itemId = ownText(match[1] ?? match[4]!);
       this.#index = Number(match[2] ?? match[3]);
       at = MIDDLE.lastIndex;
     }

@@ -1,0 +1,80 @@
+// Run by kept-text.test.ts in a Node process of its own (`--expose-gc`): each stage that keeps text
+// past a chunk is fed a chunk cut from a 1 MiB text, the text is dropped, and the strings of 1 to
+// 2 MiB still alive are measured in a heap snapshot. Prints `{ case: bytes }` as JSON.
+import { getHeapSnapshot } from "node:v8";
+import { JsonArrayDecoder } from "../../src/framing/json-array-decoder-stream.ts";
+import { NdjsonDecoder } from "../../src/framing/ndjson-decoder-stream.ts";
+import { SSEDecoder } from "../../src/framing/sse-decoder-stream.ts";
+import { FastChunkReader } from "../../src/providers/openai-chat/openai-chat-fast-chunk.ts";
+import { ResponsesFastDelta } from "../../src/providers/openai-responses/responses-fast-delta.ts";
+
+const MiB = 2 ** 20;
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+const CHAT =
+  '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"gpt-4o","choices":[{"index":0,"delta":{"content":"Hi"},"logprobs":null,"finish_reason":null}]}';
+const RESPONSES =
+  '{"type":"response.output_text.delta","sequence_number":4,"item_id":"msg_0123456789abcdef","output_index":0,"content_index":0,"delta":"Hi","logprobs":[]}';
+
+/** Each case returns what a stream would hold on to, having read text cut from a 1 MiB one. */
+const cases: Record<string, () => unknown> = {
+  // The control: a slice kept as it is holds the whole text (the probe can see it).
+  "a plain slice": () => `${"x".repeat(MiB)}the end of a line not ended yet`.slice(MiB),
+  sse: () => {
+    const decoder = new SSEDecoder(() => {});
+    decoder.feed(bytes(`data: ${"x".repeat(MiB)}\n\ndata: {"the start of the next event`));
+    return decoder;
+  },
+  ndjson: () => {
+    const decoder = new NdjsonDecoder(() => {});
+    decoder.feed(bytes(`{"a":"${"x".repeat(MiB)}"}\n{"the start of the next line":`));
+    return decoder;
+  },
+  "json array": () => {
+    const decoder = new JsonArrayDecoder(() => {});
+    decoder.feed(bytes(`[{"a":"${"x".repeat(MiB)}"},{"the start of the next element":`));
+    return decoder;
+  },
+  "openai chat fast chunk": () => {
+    const reader = new FastChunkReader();
+    if (reader.read(`${"x".repeat(MiB)}${CHAT}`.slice(MiB)) !== "Hi") throw new Error("the chunk was not read");
+    return reader;
+  },
+  "responses fast delta": () => {
+    const reader = new ResponsesFastDelta();
+    if (reader.read(`${"x".repeat(MiB)}${RESPONSES}`.slice(MiB))?.["delta"] !== "Hi")
+      throw new Error("the event was not read");
+    return reader;
+  },
+};
+
+/** The bytes of the strings alive of at least 1 MiB and less than 2 (the texts of the cases, and nothing of Node's). */
+async function heldTexts(): Promise<number> {
+  (globalThis as { gc?: () => void }).gc!();
+  let text = "";
+  for await (const chunk of getHeapSnapshot()) text += chunk;
+  const snapshot = JSON.parse(text) as {
+    snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+    nodes: number[];
+  };
+  const fields = snapshot.snapshot.meta.node_fields;
+  const types = snapshot.snapshot.meta.node_types[0];
+  const [type, size] = [fields.indexOf("type"), fields.indexOf("self_size")];
+  let held = 0;
+  for (let i = 0; i < snapshot.nodes.length; i += fields.length) {
+    const bytes = snapshot.nodes[i + size]!;
+    if (types[snapshot.nodes[i + type]!]!.endsWith("string") && bytes >= MiB && bytes < 2 * MiB) held += bytes;
+  }
+  return held;
+}
+
+const held: unknown[] = [];
+const out: Record<string, number> = {};
+for (const [name, make] of Object.entries(cases)) {
+  const kept = make();
+  // The last match of any regular expression keeps its subject (RegExp.input, one per isolate).
+  /x/.exec("x");
+  out[name] = await heldTexts();
+  held.push(kept);
+  held.length = 0;
+}
+console.log(JSON.stringify(out));
