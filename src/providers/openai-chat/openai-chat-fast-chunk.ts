@@ -63,9 +63,8 @@ const MAX_MISSES = 8;
 export class FastChunkReader {
   // What is kept from a chunk for the chunks after it is a string of its own (`ownText`): a slice
   // of the chunk's data would keep the whole text of the read it came in, for the whole stream.
-  /** The last envelope matched, through `"delta":{`, and its model. */
+  /** The last envelope matched, through `"delta":{` (its model in {@link FastChunkReader.model}). */
   #envelope: string | undefined;
-  #model = "";
   /** Chunks in a row whose envelope is not OpenAI's: past {@link MAX_MISSES}, the stream's is another's and is not matched again. */
   #misses = 0;
   /** The last chunk read through its literal's opening quote, and its call (`undefined`: a text delta). */
@@ -79,11 +78,8 @@ export class FastChunkReader {
    * that call, or `undefined` for a text delta.
    */
   call: number | undefined;
-
-  /** The model of the chunks read (`""` when empty). */
-  get model(): string {
-    return this.#model;
-  }
+  /** The model of the chunks read (`""` when empty), set by {@link FastChunkReader.read}. */
+  model = "";
 
   /**
    * The text or argument fragment of a chunk of the common shape, decoded (its call in
@@ -140,9 +136,9 @@ export class FastChunkReader {
       // The head kept began with the envelope before: it is never compared again.
       this.#head = undefined;
       // The fields before `choices`, as an object of their own: a repeated `model` is its last value, as in the full parse.
-      const fields = known.slice(0, -CHOICES.length);
-      const model = (JSON.parse(fields.length > 1 ? `${fields.slice(0, -1)}}` : "{}") as { model?: unknown }).model;
-      this.#model = typeof model === "string" ? model : "";
+      // (Each field is followed by its comma: a last key of no name, which no field has, closes them.)
+      const model = (JSON.parse(`{${known.slice(1, -CHOICES.length)}"":0}`) as { model?: unknown }).model;
+      this.model = typeof model === "string" ? model : "";
     }
     // Plain comparisons and one scan: V8's regular expressions cost more than a parse here.
     let at = known.length;
@@ -186,6 +182,7 @@ function tailEnd(data: string, at: number, close: string): number {
  */
 function lastField(data: string, at: number, tail: string): boolean {
   if (tail.charCodeAt(tail.length - 1) !== 0x22) return at === data.length;
+  // 0 (the literal does not end) and a negative end (it has escapes) are never the last index.
   const end = jsonLiteralEnd(data, at - 1);
-  return end > 0 ? end === data.length - 1 && data.charCodeAt(end) === 125 : false;
+  return end === data.length - 1 && data.charCodeAt(end) === 125;
 }
