@@ -76,6 +76,14 @@ export { DEFAULT_VALIDATION_TIMEOUT_MS, type ValidationTimeoutOptions } from "./
 export { IncrementalJsonParser } from "./json/incremental-json-parser.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
 export { parallelUnwrapper, type CallUnwrapper, type WrapperCall } from "./accumulate/parallel-wrapper.ts";
+// streamToolCalls' plug-in that reads an SDK's parsed chunks (a provider subpath's takes it as `sdkChunks`).
+export {
+  type InputRead,
+  type InputReader,
+  sdkChunks,
+  type SdkChunkReading,
+  type SdkChunks,
+} from "./pipeline/sdk-chunks.ts";
 export {
   toolSchemaValidator,
   type ToolArgumentsValidator,

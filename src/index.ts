@@ -158,7 +158,7 @@ export { validateToolCalls } from "./accumulate/validate-tool-calls.ts";
 export { streamToolCallBatches, streamToolCalls } from "./pipeline/stream-tool-calls.ts";
 export type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./pipeline/stream-tool-calls-options.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";
-export type { ChainInput, ProviderChunks } from "./pipeline/chain-pump.ts";
+export { type ChainInput, type ProviderChunks, sdkChunks, type SdkChunks } from "./pipeline/sdk-chunks.ts";
 export { ToolCallChain, type ToolCallChainOptions } from "./pipeline/tool-call-chain.ts";
 // Tools: run calls at the edge, loop back to the model.
 export {

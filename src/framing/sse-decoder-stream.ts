@@ -23,9 +23,13 @@ export interface SSEDecoderStreamOptions extends FramingOptions {}
  * `retry:` and unknown fields ignored, an event dispatched at a blank line when it has data. Each
  * message carries the `event` and `id` fields of its own event (none carried over from the last).
  *
- * One deliberate departure from the spec: the spec drops an event the body ends without its
- * blank line, but real gateways end that way. Such a final event is delivered with
- * `truncated: true`, and the provider stage uses it only when its payload is complete.
+ * Two deliberate departures from the spec. The spec drops an event the body ends without its
+ * blank line, but real gateways end that way: such a final event is delivered with
+ * `truncated: true`, and the provider stage uses it only when its payload is complete. And a body
+ * whose first character other than white space is `{` or `[` is JSON (an SDK's
+ * `toReadableStream()` NDJSON, a JSON array), whose lines the spec would skip as unknown fields,
+ * ending with nothing read: it throws a {@link ToolCallStreamError} of code `unknown-provider`
+ * naming the framing that reads it (`framing: NdjsonDecoder` or `JsonArrayDecoder`).
  *
  * @example
  * ```ts
@@ -43,7 +47,7 @@ export class SSEDecoderStream extends FramingStream {
 /**
  * The synchronous core of {@link SSEDecoderStream}, the SSE {@link Framing}: bytes in with `feed`,
  * messages out through `onMessage`, `end()` when the body ended. Throws a {@link ToolCallStreamError} of code
- * `event-too-large` past the limit.
+ * `event-too-large` past the limit, and of code `unknown-provider` for a body that is JSON.
  *
  * @example
  * ```ts
@@ -66,6 +70,8 @@ export class SSEDecoder implements Framing {
   /** The text so far ends with CR: an LF that begins the next one makes it a CRLF (one line end). */
   #endsWithCR = false;
   #atEnd = false;
+  /** A character other than white space came: the body's first tells whether it is JSON. */
+  #begun = false;
   #failure: ToolCallStreamError | undefined;
 
   /** Creates a decoder that reports each message to `onMessage`. */
@@ -90,6 +96,7 @@ export class SSEDecoder implements Framing {
   #feedText(text: string): void {
     if (this.#failure) throw this.#failure;
     if (text === "") return;
+    if (!this.#begun) this.#begin(text);
     let start = this.#endsWithCR && text.charCodeAt(0) === 0x0a ? 1 : 0;
     this.#endsWithCR = text.charCodeAt(text.length - 1) === 0x0d;
     // The next LF, CR and colon at or after `start` (-1: none left), each searched again only once
@@ -116,6 +123,22 @@ export class SSEDecoder implements Framing {
     this.#line += ownText(text.slice(start));
     // What is held across chunks (an open line, the data of an open event) stays within the limit.
     if (this.#line.length + (this.#data?.length ?? 0) > this.#limit) throw (this.#failure = tooLarge(this.#limit));
+  }
+
+  /**
+   * The body's first character that is not white space: `{` or `[` is JSON (an SDK's
+   * `toReadableStream()` NDJSON, a JSON array, an error or a response that is no stream), which
+   * SSE would skip line by line as unknown fields, ending with nothing read: an error naming the
+   * framing that reads it.
+   */
+  #begin(text: string): void {
+    const first = text.trimStart()[0];
+    this.#begun = first !== undefined;
+    if (first === "{" || first === "[")
+      throw (this.#failure = new ToolCallStreamError({
+        code: "unknown-provider",
+        message: `The body is JSON, not Server-Sent Events: it needs \`framing: ${first === "[" ? "JsonArrayDecoder" : "NdjsonDecoder"}\` (from tool-call-stream/core).`,
+      }));
   }
 
   /**

@@ -16,26 +16,26 @@ import type { ToolCallChainOptions } from "./tool-call-chain.ts";
  * and the timings (its own defaults), so that a provider's bundle holds none of them unless the
  * app imports it.
  */
-export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChainOptions, "onStop" | "contentType"> {
+export function chainOptions(
+  options: StreamToolCallsOptions,
+): Omit<ToolCallChainOptions, "onStop" | "contentType"> & Pick<StreamToolCallsOptions, "sdkChunks"> {
   const { tools, clock, maxDepth, jsonSchema } = options;
-  if (tools && options.earlyValidation && !jsonSchema)
-    throw needs("earlyValidation checks the tools' JSON Schemas", "jsonSchema", "schema");
+  if (tools && options.earlyValidation && !jsonSchema) throw needs("earlyValidation", "jsonSchema", "schema");
   const partial = options.partialArguments;
-  if (partial === true)
-    throw needs("partialArguments takes the parser here", "partialArguments: IncrementalJsonParser");
+  if (partial === true) throw needs("partialArguments: true", "partialArguments: IncrementalJsonParser");
   const repair = options.repair;
-  if (repair === true) throw needs("repair takes the repairer here", "repair: repairJson");
+  if (repair === true) throw needs("repair: true", "repair: repairJson");
   const steps: EventStep[] = [];
   if (clock) {
     const timings = options.toolCallTimings;
-    if (!timings) throw needs("clock takes the timings step here", "toolCallTimings");
+    if (!timings) throw needs("clock", "toolCallTimings");
     steps.push(timings(clock));
   }
   const validate = options.validateToolCalls;
   if (tools && validate)
     steps.push(validate(tools, { validationTimeoutMs: options.validationTimeoutMs, timers: options.timers }));
   const given = validate ? undefined : tools?.find((tool) => "schema" in tool && isStandardSchema(tool.schema));
-  if (given) throw needs(`The tool ${(given as { name: string }).name} is given by a validator`, "validateToolCalls");
+  if (given) throw needs(`The tool ${(given as { name: string }).name}, given by a validator,`, "validateToolCalls");
   // The limits (`maxEventLength`, `maxArgumentsLength`, `maxToolCalls`, `maxDepth`) pass as they
   // are; the stages read their own options and no other.
   return {
@@ -54,5 +54,5 @@ export function chainOptions(options: StreamToolCallsOptions): Omit<ToolCallChai
 
 /** The `TypeError` of an option that needs a plug-in the app passes (the main entry brings its own). */
 function needs(what: string, pass: string, from = "core"): TypeError {
-  return new TypeError(`${what}: pass \`${pass}\` (from tool-call-stream/${from}).`);
+  return new TypeError(`${what} needs \`${pass}\` (from tool-call-stream/${from}).`);
 }

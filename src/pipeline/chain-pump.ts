@@ -5,64 +5,15 @@ import { httpErrorInfo } from "../shared/error-body.ts";
 import { toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { FramedChain, type ToolCallChainOptions } from "./framed-chain.ts";
+import type { ChainInput, InputRead, InputReader, SdkChunkReading, SdkChunks } from "./sdk-chunks.ts";
 
-/**
- * What an SDK's streaming call yields: its parsed chunks or events, as an async iterable (an
- * SDK's `Stream`), a `ReadableStream` of objects, or objects already at hand (an array).
- */
-export type ProviderChunks = AsyncIterable<object> | Iterable<object> | ReadableStream<object>;
+export type { ChainInput, InputRead } from "./sdk-chunks.ts";
 
-/**
- * What the pump reads: a `Response` (its status checked, its content type given to the framing),
- * a body, or an SDK's parsed chunks ({@link ProviderChunks}), which skip the framing.
- */
-export type ChainInput = Response | ReadableStream<Uint8Array> | ProviderChunks;
-
-/** A read of the input: bytes, or an SDK's object. */
-export type InputRead = { done: false; value: unknown } | { done: true; value?: unknown };
-
-/** How the pump reads its input: a reader's `read` and `cancel`. */
-interface InputReader {
-  read(): Promise<InputRead>;
-  cancel(reason?: unknown): Promise<void>;
-}
-
-/** The error of an SDK's object that could not be read. */
-const UNREADABLE: StreamErrorInfo = {
-  code: "malformed-payload",
-  message: "An SDK's chunk could not be read; the stream ended.",
+/** The error of an SDK's chunks given without the plug-in that reads them. */
+const NO_SDK_CHUNKS: StreamErrorInfo = {
+  code: "unknown-provider",
+  message: "An SDK's chunks need `sdkChunks` (from tool-call-stream/core).",
 };
-
-/**
- * The message of an SDK's object when the protocol does not say: the object is the payload. Its
- * objects are written by the protocol's `jsonText` (an SDK's objects are not JSON data).
- */
-const payloadMessage = (value: unknown): FramedMessage => ({ data: "", value });
-
-/**
- * A reader of an async iterable. Cancelling calls the iterator's `return()` (an SDK's stream
- * aborts its request there) without waiting for it: a read still pending may never settle.
- */
-function iterableReader(iterable: AsyncIterable<unknown> | Iterable<unknown>): InputReader {
-  const iterator = Symbol.asyncIterator in iterable ? iterable[Symbol.asyncIterator]() : iterable[Symbol.iterator]();
-  return {
-    read: async () => {
-      const result = await iterator.next();
-      return result.done ? { done: true, value: undefined } : { done: false, value: result.value };
-    },
-    cancel: async (reason) => {
-      // The reason goes along as `return`'s value: an iterator of the application's own (a body
-      // read under a watch) passes it on to what it cancels; an SDK's ignores it. A `return` that
-      // throws or rejects has nothing left to stop: the stream has ended either way.
-      try {
-        const returned = iterator.return?.(reason);
-        if (returned) void Promise.resolve(returned).catch(() => {});
-      } catch {
-        return;
-      }
-    },
-  };
-}
 
 /**
  * A {@link ToolCallChain} fed from a body, one step at a time: what both pull adapters
@@ -74,8 +25,8 @@ export class ChainPump {
   readonly #chain: FramedChain;
   readonly #response: Response | undefined;
   readonly #body: ReadableStream<unknown> | AsyncIterable<unknown> | Iterable<unknown> | null;
-  readonly #messageOf: (value: unknown) => FramedMessage;
-  readonly #endOfObjects: FramedMessage | undefined;
+  /** How the protocol's SDK objects are read (the `sdkChunks` plug-in), if given. */
+  readonly #sdk: SdkChunkReading | undefined;
   /** What inspecting or opening the input threw. */
   #inputError: unknown;
   /** The input gave an SDK's objects (not bytes). */
@@ -92,7 +43,7 @@ export class ChainPump {
     input: ChainInput,
     protocol: ProviderProtocol,
     framing: FramingClass,
-    options: Omit<ToolCallChainOptions, "onStop" | "contentType">,
+    options: Omit<ToolCallChainOptions, "onStop" | "contentType"> & { sdkChunks?: SdkChunks | undefined },
     emit: (event: ToolCallEvent) => void,
     close: () => void,
     signal: AbortSignal | undefined,
@@ -115,9 +66,7 @@ export class ChainPump {
     this.#body = response
       ? response.body
       : (input as ReadableStream<unknown> | AsyncIterable<unknown> | Iterable<unknown>);
-    const { messageOf = payloadMessage, jsonText } = protocol;
-    this.#messageOf = jsonText ? (value) => ({ ...messageOf(value), jsonText }) : messageOf;
-    this.#endOfObjects = protocol.endOfObjects;
+    this.#sdk = options.sdkChunks?.(protocol);
     this.#signal = signal;
     this.#close = close;
     this.#chain = new FramedChain(protocol, framing, emit, {
@@ -142,10 +91,10 @@ export class ChainPump {
     const body = this.#body;
     try {
       if (this.#inputError !== undefined) throw this.#inputError;
-      this.#reader =
-        typeof (body as ReadableStream).getReader === "function"
-          ? (chunkReader(body as ReadableStream<Uint8Array>) as InputReader)
-          : iterableReader(body as AsyncIterable<unknown> | Iterable<unknown>);
+      if (typeof (body as ReadableStream).getReader === "function")
+        this.#reader = chunkReader(body as ReadableStream<Uint8Array>) as InputReader;
+      else if (this.#sdk) this.#reader = this.#sdk.reader(body as AsyncIterable<unknown> | Iterable<unknown>);
+      else throw new ToolCallStreamError(NO_SDK_CHUNKS);
     } catch (error) {
       return this.#fail(toErrorInfo(error));
     }
@@ -190,16 +139,18 @@ export class ChainPump {
       if (ArrayBuffer.isView(value)) return void this.#chain.feed(value as Uint8Array, one ? 1 : undefined);
       let message: FramedMessage;
       try {
-        message = this.#messageOf(value);
+        if (!this.#sdk) throw new ToolCallStreamError(NO_SDK_CHUNKS);
+        message = this.#sdk.message(value);
       } catch (error) {
         // An SDK's object whose getter or Proxy trap threw: not a payload (the error may quote it).
         void this.#reader?.cancel(error).catch(() => {});
-        return void this.#fail(error instanceof ToolCallStreamError ? error.info : UNREADABLE);
+        return void this.#fail(toErrorInfo(error));
       }
       this.#objects = true;
       return void this.#chain.push(message);
     }
-    if (this.#objects && this.#endOfObjects) this.#chain.push(this.#endOfObjects);
+    const end = this.#objects && this.#sdk?.end;
+    if (end) this.#chain.push(end);
     this.#chain.end();
     return this.#chain.released().then(() => this.#finish());
   }

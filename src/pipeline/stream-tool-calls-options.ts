@@ -8,6 +8,7 @@ import type { JsonSchemaPlugin } from "../schema/json-schema-plugin.ts";
 import type { ValidationTimeoutOptions } from "../schema/standard-schema.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { FramingClass } from "../framing/framing.ts";
+import type { SdkChunks } from "./sdk-chunks.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { Provider } from "../providers/registry.ts";
 import type { StreamLimits } from "./stream-limits.ts";
@@ -143,6 +144,14 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
   framing?: FramingClass | undefined;
   /** Aborting it stops reading, cancels the body (which stops the fetch) and ends with `abort`. */
   signal?: AbortSignal | undefined;
+  /**
+   * The reader of an SDK's parsed chunks (its `Stream`, an iterable or a `ReadableStream` of
+   * objects): `sdkChunks` (from `tool-call-stream/core`). A provider subpath's `streamToolCalls`
+   * reads them only with it, so that a bundle that reads bytes alone holds none of it; without
+   * it, such an input ends with an `unknown-provider` error naming it.
+   * @defaultValue none (the main entry's: `sdkChunks`)
+   */
+  sdkChunks?: SdkChunks | undefined;
 }
 
 /**

@@ -17,6 +17,7 @@ import { providerProtocol, type Provider } from "../providers/registry.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
 import { objectJsonText } from "../shared/object-json-text.ts";
 import type { ChainInput } from "./chain-pump.ts";
+import { sdkChunks } from "./sdk-chunks.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
 
@@ -156,5 +157,6 @@ function withPlugins<Options extends StreamToolCallsOptions<readonly ToolDefinit
     validateToolCalls: options.validateToolCalls ?? validateToolCalls,
     unwrapParallel: options.unwrapParallel ?? parallelUnwrapper,
     toolCallTimings: options.toolCallTimings ?? toolCallTimings,
+    sdkChunks: options.sdkChunks ?? sdkChunks,
   };
 }

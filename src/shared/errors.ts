@@ -43,8 +43,9 @@ export type ErrorCode =
    */
   | "withdrawn"
   /**
-   * The provider could not be told from the option or the first event, or what it sent needs a
-   * plug-in that was not given (Bedrock's `invokeModel`, OpenAI Responses' `builtInCalls`): the
+   * The provider could not be told from the option or the first event, or the input needs a
+   * plug-in that was not given (Bedrock's `invokeModel`, OpenAI Responses' `builtInCalls`, an SDK's
+   * chunks' `sdkChunks`, the `framing` of a JSON body where Server-Sent Events are read): the
    * message names it.
    */
   | "unknown-provider"

@@ -129,6 +129,38 @@ group("SSEDecoderStream", (test) => {
     );
   });
 
+  test("SSEDecoder: a body whose first character other than white space is { or [ is JSON: unknown-provider naming the framing, thrown again on the next feed", () => {
+    const thrown = (chunks: string[]): unknown => {
+      const decoder = new SSEDecoder(() => {});
+      const errors: unknown[] = [];
+      for (const chunk of chunks)
+        try {
+          decoder.feed(bytes(chunk));
+        } catch (error) {
+          errors.push(error);
+        }
+      try {
+        decoder.end();
+      } catch (error) {
+        errors.push(error);
+      }
+      return errors.map((error) =>
+        error instanceof ToolCallStreamError ? [error.code, /`framing: (\w+)`/.exec(error.message)?.[1]] : error,
+      );
+    };
+    assertEquals(thrown(['{"choices":[]}\n']), [
+      ["unknown-provider", "NdjsonDecoder"],
+      ["unknown-provider", "NdjsonDecoder"],
+    ]);
+    assertEquals(thrown(["\ufeff", " \r\n\t", "[{}]"]), [
+      ["unknown-provider", "JsonArrayDecoder"],
+      ["unknown-provider", "JsonArrayDecoder"],
+    ]);
+    // Only the first character tells: a { later in the body, or in a field, is SSE as ever.
+    assertEquals(thrown(["\n", ': {"a":1}\n', 'data: {"a":1}\n\n{x\n']), []);
+    assertEquals(thrown(["", "   "]), []);
+  });
+
   test("a CRLF split across chunks is one line end; a CR that ends a chunk ends its line at once", () => {
     const messages: SSEMessage[] = [];
     const decoder = new SSEDecoder((message) => messages.push(message));

@@ -4,8 +4,8 @@ import * as bedrock from "../../src/bedrock.ts";
 import * as cohere from "../../src/cohere.ts";
 import * as gemini from "../../src/gemini.ts";
 import * as geminiInteractions from "../../src/gemini-interactions.ts";
-import { NdjsonDecoder, repairJson, toolCallTimings } from "../../src/core.ts";
-import { type Provider, streamToolCalls } from "../../src/index.ts";
+import { JsonArrayDecoder, NdjsonDecoder, repairJson, sdkChunks, toolCallTimings } from "../../src/core.ts";
+import { type Provider, streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
 import * as ollama from "../../src/ollama.ts";
 import * as openai from "../../src/openai.ts";
 import * as openaiResponses from "../../src/openai-responses.ts";
@@ -171,8 +171,87 @@ group("streamToolCalls per provider", (test) => {
     assertEquals(await calls(openai.streamToolCalls(ndjson(), { framing: NdjsonDecoder })), 1);
     assertEquals(await calls(streamToolCalls(ndjson(), { provider: "openai" })), 1);
     assertEquals(await calls(openai.streamToolCalls(sse())), 1);
-    // Without the option a subpath reads SSE alone: NDJSON lines are no SSE fields, nothing is read.
-    assertEquals(await calls(openai.streamToolCalls(ndjson())), 0);
+  });
+
+  test("a JSON body where SSE is read (an SDK's NDJSON on a subpath, a JSON array on the main entry) ends with an unknown-provider error naming the framing to pass", async () => {
+    const chunk = (delta: object, finish: string | null = null) => ({
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    const chunks = [
+      chunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: '{"a":1}' } }] }),
+      chunk({}, "tool_calls"),
+    ];
+    const ndjson = chunks.map((c) => `${JSON.stringify(c)}\n`).join("");
+    const array = `[${chunks.map((c) => JSON.stringify(c)).join(",")}]`;
+    // White space first, split anywhere: the first character that is not white space tells.
+    const body = (text: string) => fromChunks(splitAt(new TextEncoder().encode(` \r\n${text}`), [1, 2, 5]));
+    const cases: [ReadableStream<ToolCallEvent>, string][] = [
+      [openai.streamToolCalls(body(ndjson)), "framing: NdjsonDecoder"],
+      [openaiResponses.streamToolCalls(body(ndjson)), "framing: NdjsonDecoder"],
+      [anthropic.streamToolCalls(body(ndjson)), "framing: NdjsonDecoder"],
+      [streamToolCalls(body(array), { provider: "openai" }), "framing: JsonArrayDecoder"],
+      [cohere.streamToolCalls(body(array)), "framing: JsonArrayDecoder"],
+    ];
+    for (const [read, pass] of cases) {
+      const events = await collect(read);
+      assertEquals(
+        events.map((event) => event.type),
+        ["error", "abort"],
+        pass,
+      );
+      const [error, abort] = events;
+      assert(error?.type === "error" && error.error.code === "unknown-provider", JSON.stringify(error));
+      assert(error.error.message.includes(pass), error.error.message);
+      assert(abort?.type === "abort" && abort.error?.code === "unknown-provider", JSON.stringify(abort));
+    }
+    // With the framing named, the same bodies are read.
+    for (const read of [
+      openai.streamToolCalls(body(ndjson), { framing: NdjsonDecoder }),
+      streamToolCalls(body(array), { provider: "openai", framing: JsonArrayDecoder }),
+    ]) {
+      const finish = (await collect(read)).at(-1);
+      assert(finish?.type === "finish" && finish.toolCalls.length === 1, JSON.stringify(finish));
+    }
+  });
+
+  test("an SDK's chunks: a subpath reads them with the sdkChunks plug-in, the main entry by itself; without it, an unknown-provider error naming it", async () => {
+    const chunks = [
+      { choices: [{ index: 0, delta: { content: "hi" }, finish_reason: null }] },
+      {
+        choices: [
+          {
+            index: 0,
+            delta: { tool_calls: [{ index: 0, id: "c1", function: { name: "f", arguments: '{"a":1}' } }] },
+            finish_reason: null,
+          },
+        ],
+      },
+      { choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] },
+    ];
+    async function* sdk() {
+      yield* chunks;
+    }
+    const objects = () =>
+      new ReadableStream<object>({
+        start(controller) {
+          for (const chunk of chunks) controller.enqueue(chunk);
+          controller.close();
+        },
+      });
+    const expected = await collect(streamToolCalls(sdk(), { provider: "openai" }));
+    assertEquals(expected.at(-1)?.type, "finish");
+    for (const input of [sdk, () => chunks, objects]) {
+      assertEquals(await collect(openai.streamToolCalls(input(), { sdkChunks })), expected);
+      assertEquals((await collect(openai.streamToolCallBatches(input(), { sdkChunks }))).flat(), expected);
+      const plain = await collect(openai.streamToolCalls(input()));
+      assertEquals(
+        plain.map((event) => event.type),
+        ["error", "abort"],
+      );
+      const [error] = plain;
+      assert(error?.type === "error" && error.error.code === "unknown-provider", JSON.stringify(error));
+      assert(error.error.message.includes("sdkChunks"), error.error.message);
+    }
   });
 
   test("an SDK's chunks through a subpath: arguments given as objects are written as the JSON data they are", async () => {
@@ -192,7 +271,7 @@ group("streamToolCalls per provider", (test) => {
     async function* sdk() {
       yield* chunks;
     }
-    for (const read of [gemini.streamToolCalls(sdk()), streamToolCalls(sdk(), { provider: "gemini" })]) {
+    for (const read of [gemini.streamToolCalls(sdk(), { sdkChunks }), streamToolCalls(sdk(), { provider: "gemini" })]) {
       const finish = (await collect(read)).at(-1);
       assert(finish?.type === "finish", JSON.stringify(finish));
       assertEquals(

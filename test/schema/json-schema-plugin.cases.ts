@@ -4,7 +4,7 @@
 // that bundles one provider calls them.
 import * as anthropic from "../../src/anthropic.ts";
 import * as gemini from "../../src/gemini.ts";
-import { validateToolCalls } from "../../src/core.ts";
+import { sdkChunks, validateToolCalls } from "../../src/core.ts";
 import type { ToolCallEvent, ToolDefinition } from "../../src/index.ts";
 import * as openai from "../../src/openai.ts";
 import { jsonSchema } from "../../src/schema.ts";
@@ -23,7 +23,7 @@ const TOOLS: ToolDefinition[] = [{ type: "function", function: { name: "get_weat
 const BAD = { city: 1, unit: "kelvin" };
 const BAD_ISSUES = ["$.city must be string, not number", '$.unit must be one of "c", "f"'];
 
-/** One call `name(BAD)` through a provider subpath's `streamToolCalls`, each call's end, and the finish. */
+/** One call `name(BAD)` through a provider subpath's `streamToolCalls` (bytes, or an SDK's chunks with `sdkChunks`), each call's end, and the finish. */
 const SUBPATHS = {
   openai: (options: object) =>
     openai.streamToolCalls(
@@ -57,7 +57,7 @@ const SUBPATHS = {
         { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: {} },
         { type: "message_stop" },
       ],
-      options,
+      { sdkChunks, ...options },
     ),
   gemini: (options: object) =>
     gemini.streamToolCalls(
@@ -72,7 +72,7 @@ const SUBPATHS = {
           ],
         },
       ],
-      options,
+      { sdkChunks, ...options },
     ),
 };
 
