@@ -30,6 +30,7 @@ import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { clientNames, type ToolNames, withProviderToolNames } from "../upstream/tool-names.ts";
 import { failureEvents, ResponseWatch, type WatchedBody } from "../upstream/response-watch.ts";
+import { fragmentRuns } from "./fragment-runs.ts";
 import { withoutProviderDataInBatches } from "./without-provider-data.ts";
 
 /**
@@ -141,7 +142,9 @@ async function openChain(
     throw error;
   }
   const options: StreamToolCallsOptions = {
-    provider: provider.protocol,
+    // A run of fragments from one read as one delta (what the answer joins them into anyway), except
+    // where early validation reads each provider event.
+    provider: streamRequest.earlyValidation ? provider.protocol : fragmentRuns(provider.protocol),
     maxToolCalls: settings.maxToolCalls,
     maxArgumentsLength: settings.maxArgumentsLength,
     maxEventLength: settings.maxEventLength,
