@@ -93,7 +93,7 @@ export class FramedChain {
   }
 
   /** Feeds one network chunk, then decodes up to `messages` of the queued messages (all by default). */
-  feed(chunk: Uint8Array, messages: number = Number.POSITIVE_INFINITY): void {
+  feed(chunk: Uint8Array, messages: number = Infinity): void {
     if (this.#stopped) return;
     try {
       this.#framing.feed(chunk);
@@ -111,7 +111,7 @@ export class FramedChain {
   }
 
   /** Decodes up to `max` queued messages; returns how many are still queued. */
-  decode(max: number = Number.POSITIVE_INFINITY): number {
+  decode(max: number = Infinity): number {
     const messages = this.#messages;
     const until = Math.min(messages.length, this.#next + max);
     try {
