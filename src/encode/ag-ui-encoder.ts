@@ -17,6 +17,7 @@ import {
   type EncodableEvent,
   type ProtocolEncoder,
 } from "./protocol-encoder.ts";
+import { pushSent } from "./sent-fragments.ts";
 
 interface AGUICall {
   id: string;
@@ -232,7 +233,7 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   }
 
   #send(call: AGUICall, delta: string, out: string[]): void {
-    call.sent.push(delta);
+    pushSent(call.sent, delta);
     out.push(sseData({ type: "TOOL_CALL_ARGS", toolCallId: call.id, delta }));
   }
 

@@ -1,6 +1,7 @@
 import { callKey } from "../shared/call-key.ts";
 import type { ReasoningPart } from "../shared/deltas.ts";
 import type { CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
+import { pushSent } from "./sent-fragments.ts";
 
 /** One block of a response as a one-block-at-a-time protocol shows it. */
 export type SequencedBlock =
@@ -27,7 +28,7 @@ interface BlockBase {
   index: number;
   /** Fragments that came while an earlier block was open, sent when this one opens. */
   pending: string[];
-  /** Every fragment sent, joined once at the close (a call's arguments, a block's text). */
+  /** Every fragment sent (`pushSent`), joined at the close (a call's arguments, a block's text). */
   sent: string[];
   /** Nothing more will come for it. */
   done: boolean;
@@ -146,7 +147,7 @@ export class BlockSequencer {
 
   #fragment(block: SequencedBlock, fragment: string): void {
     if (block.opened && this.#blocks[this.#head] === block) {
-      block.sent.push(fragment);
+      pushSent(block.sent, fragment);
       this.#sink.delta(block, fragment);
     } else block.pending.push(fragment);
   }
@@ -164,7 +165,7 @@ export class BlockSequencer {
         block.index = this.#opened++;
         this.#sink.open(block);
         for (const fragment of block.pending) {
-          block.sent.push(fragment);
+          pushSent(block.sent, fragment);
           this.#sink.delta(block, fragment);
         }
         block.pending = [];

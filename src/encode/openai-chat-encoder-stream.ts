@@ -25,6 +25,7 @@ import {
   type EncodableEvent,
   type ProtocolEncoder,
 } from "./protocol-encoder.ts";
+import { pushSent } from "./sent-fragments.ts";
 
 interface ChoiceState {
   /** `delta.role` went out: it rides on the first delta of the choice. */
@@ -175,7 +176,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
   #argumentsDelta(event: ToolCallDeltaEvent, out: string[]): void {
     const call = this.#calls.get(callKey(event));
     if (!call || event.argumentsDelta === "") return;
-    call.sent.push(event.argumentsDelta);
+    pushSent(call.sent, event.argumentsDelta);
     this.#arguments(event.choice ?? 0, call, event.argumentsDelta, out);
   }
 
