@@ -11,14 +11,15 @@ import { describe, expect, it } from "vitest";
 import { checkToolArguments, type JsonValue, type ToolSchema } from "../../src/index.ts";
 import { type OfferedTool, planCalls } from "../../worker/upstream/replay/scripted/tool-plan.ts";
 import { workerFetch } from "./client-support.ts";
+import { DEVOPS_PROMPTS, DEVOPS_TOOLS } from "./devops-tools.ts";
 import { MCP_PROMPTS, MCP_TOOLS } from "./mcp-tools.ts";
 
 const NOW = Date.UTC(2026, 11, 2, 9, 30);
 
 /** The one call a prompt got: to `tool`, valid, with `args` in its arguments. */
-function expectCall(calls: [string, unknown][], tool: string, args: object): void {
+function expectCall(calls: [string, unknown][], tool: string, args: object, tools = MCP_TOOLS): void {
   expect(calls.map(([name]) => name)).toEqual([tool]);
-  const schema = MCP_TOOLS.find((t) => t.name === tool)!.parameters as ToolSchema;
+  const schema = tools.find((t) => t.name === tool)!.parameters as ToolSchema;
   expect(checkToolArguments(calls[0]![1] as JsonValue, schema, { assertFormats: true })).toEqual([]);
   expect(calls[0]![1]).toMatchObject(args);
 }
@@ -31,6 +32,19 @@ describe("twenty-three MCP-like tools at once, prompts nobody here wrote", () =>
         calls.map((call) => [call.name, call.arguments]),
         tool,
         args,
+      );
+    });
+});
+
+describe("a developer's services at once: Jira, Stripe, Kubernetes, Docker, Notion, Linear, Git, DNS", () => {
+  for (const [prompt, tool, args] of DEVOPS_PROMPTS)
+    it(`${prompt} → ${tool}`, () => {
+      const calls = planCalls(prompt, DEVOPS_TOOLS as OfferedTool[], { type: "auto" }, NOW);
+      expectCall(
+        calls.map((call) => [call.name, call.arguments]),
+        tool,
+        args,
+        DEVOPS_TOOLS,
       );
     });
 });

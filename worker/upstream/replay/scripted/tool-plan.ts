@@ -132,7 +132,9 @@ export function planCalls(
 /** How well a tool fits a prompt: its name's words in the prompt count most, then a value only it takes, then its description's words. */
 function score(tool: OfferedTool, values: PromptValues): { total: number; strong: boolean; names: string[] } {
   // The words that ask, not those of a message, a quoted text or a statement the prompt gives.
-  const prompt = values.commands.filter(meaningful);
+  // Two words may be one of a name's ("look up": `dns_lookup`).
+  const commands = values.commands;
+  const prompt = [...commands.filter(meaningful), ...commands.slice(1).map((word, i) => `${commands[i]}${word}`)];
   // A name of generic words only (`run_query`) is named by them; `query_database` by "query" too
   // when nothing else names it (a generic word of five letters or more).
   const all = wordsOf(tool.name);
@@ -147,11 +149,13 @@ function score(tool: OfferedTool, values: PromptValues): { total: number; strong
   const fits = promptFits(tool.parameters, values) ? 1 : 0;
   // What a property's name says it holds, the prompt holds: a place for `city`, in any language.
   const suits = fits === 0 ? promptSuits(tool.parameters, values) : 0;
-  const described = new Set(
-    wordsOf(tool.description ?? "").filter((word) => word.length >= 5 && meaningful(word) && prompt.includes(word)),
-  ).size;
-  // A description is long and general (an agent's tools describe everything): two words, or it says nothing.
-  const total = 3 * named + 2 * fits + suits + (described >= 2 ? described : 0);
+  const description = wordsOf(tool.description ?? "");
+  const described = new Set(description.filter((word) => word.length >= 5 && meaningful(word) && prompt.includes(word)))
+    .size;
+  // A description is long and general (an agent's tools describe everything): two words, or it
+  // says nothing; one word of a line of ten at most ("Run a container from an image.") says something.
+  const says = described >= 2 || (described === 1 && description.length <= 10);
+  const total = 3 * named + 2 * fits + suits + (says ? described : 0);
   return { total, strong: named > 0 || fits > 0, names };
 }
 

@@ -11,6 +11,7 @@
 import type { JsonValue } from "../../../../../src/index.ts";
 import { zoneOf } from "../prompt-reading.ts";
 import { keyEnd } from "./directions.ts";
+import { HOSTNAME } from "./format-shapes.ts";
 import { numberFit } from "./prompt-phrases.ts";
 import { samplePattern } from "./pattern-sample.ts";
 import { isStopWord, type PromptValues } from "./prompt-values.ts";
@@ -20,6 +21,7 @@ export type Schema = { [key: string]: JsonValue };
 
 /** What a property's name says it holds. */
 type Hint =
+  | "host"
   | "lang"
   | "owner"
   | "repo"
@@ -41,6 +43,7 @@ const HINTS: readonly [RegExp, Hint][] = [
   // A repository's owner and name, from an `owner/repo` of the prompt.
   [/^(?:owner|org|organization|repo_?owner|user_?name_?or_?org)$/i, "owner"],
   [/^(?:repo|repository|repo_?name|repository_?name)$/i, "repo"],
+  [/(?:host|domain)/i, "host"],
   [/(?:city|location|place|town|destination|origin|country|region|address|where|state|venue)/i, "place"],
   [/e_?mail/i, "email"],
   [/(?:url|uri|link|website|href)/i, "url"],
@@ -52,7 +55,7 @@ const HINTS: readonly [RegExp, Hint][] = [
     "text",
   ],
   [/(?:name|title|person|user|who|customer|author)/i, "name"],
-  [/(?:count|limit|^n$|num|quantity|amount|max|min|top|size|days|hours|age|year)/i, "count"],
+  [/(?:count|limit|^n$|num|quantity|amount|max|min|top|size|days|hours|^age$|_age$|year)/i, "count"],
 ];
 
 /** What a property's name says it holds, if anything. */
@@ -65,7 +68,9 @@ export function promptStrings(schema: Schema, key: string | undefined, values: P
   const hint = hintOf(key);
   const format = typeof schema["format"] === "string" ? schema["format"] : undefined;
   const withDigits = values.tokens.filter((token) => /\d/.test(token));
-  const found: string[] = [];
+  // The token the prompt labels with the property's name comes first ("deployment api-server",
+  // "namespace prod"), for a value that is one token (not a text, which quotes its words).
+  const found: string[] = hint === "text" ? [] : labelled(key, values.tokens);
   // A move's or a copy's ends are the prompt's paths when it has some ("Move notes.txt to
   // archive/notes.txt"), a trip's are places.
   const paths = values.tokens.filter(
@@ -77,6 +82,7 @@ export function promptStrings(schema: Schema, key: string | undefined, values: P
     found.push(...[...values.names, ...values.tokens].flatMap((name) => zoneOf(name) ?? []));
   }
   if (hint === "place") found.push(...values.names);
+  if (hint === "host") found.push(...values.tokens.filter((token) => HOSTNAME.test(token) && token.includes(".")));
   // A language by its code first ("into German": `de`), then its name.
   if (hint === "lang") found.push(...values.languages.flatMap((language) => [language.code, language.name]));
   // `from` and `to` say nothing of what they hold but that it is one end of a move: a place, a date, a phrase.
@@ -124,6 +130,24 @@ export function promptStrings(schema: Schema, key: string | undefined, values: P
   return [...new Set(found.filter((value) => value !== ""))];
 }
 
+/** The tokens that follow a word of `key`'s name (three letters at least) in the prompt. */
+function labelled(key: string | undefined, tokens: readonly string[]): string[] {
+  const words = (
+    key
+      ?.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")
+      .toLowerCase()
+      .match(/\p{L}{3,}/gu) ?? []
+  ).filter((word) => !isStopWord(word) && !/^(?:name|type|value|text|the)$/.test(word));
+  if (words.length === 0) return [];
+  const found: string[] = [];
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const token = tokens[i]!.toLowerCase();
+    if (words.some((word) => token === word || token === `${word}s`) && !isStopWord(tokens[i + 1]!))
+      found.push(tokens[i + 1]!);
+  }
+  return found;
+}
+
 /** Strings the schema itself offers: its default, its examples, then its format's or its pattern's shape. */
 export function schemaStrings(schema: Schema, now: number, variant = 0): string[] {
   const found: JsonValue[] = [schema["default"] ?? null, ...list(schema["examples"])];
@@ -152,6 +176,7 @@ export function schemaStrings(schema: Schema, now: number, variant = 0): string[
 
 /** Hints of properties that hold a short value, never a sentence: a place, a code, a name. */
 const SHORT: ReadonlySet<Hint | undefined> = new Set([
+  "host",
   "lang",
   "owner",
   "repo",

@@ -12,9 +12,13 @@
  * @module
  */
 import type { JsonValue } from "../../../../../src/index.ts";
+import { formatShaped } from "./format-shapes.ts";
 import { enumNamed, hintOf, list, promptStrings, type Schema } from "./leaf-values.ts";
 import type { PromptValues } from "./prompt-values.ts";
 import { asObject, isObject, SchemaReader } from "./schema-parts.ts";
+
+/** Plain words: a pattern that takes one of them takes any word of a prompt. */
+const PLAIN = ["hello", "example", "Hello"];
 
 /** Deepest nesting of objects and branches read. */
 const MAX_DEPTH = 4;
@@ -76,6 +80,11 @@ function fits(
   for (const branch of [...list(schema["oneOf"]), ...list(schema["anyOf"])])
     nested.push(...requiredOf(reader, branch, depth + 1));
   if (nested.some(([k, s]) => fits(reader, k, s, values, depth + 1, budget))) return true;
-  const specific = typeof schema["pattern"] === "string" || typeof schema["format"] === "string";
-  return specific && promptStrings(schema, key, values).some((value) => reader.accepts(value, schema));
+  // A pattern any plain word matches (`^[a-z0-9-]+$`) picks nothing out.
+  const selective = typeof schema["pattern"] === "string" && !PLAIN.some((word) => reader.accepts(word, schema));
+  const specific = selective || typeof schema["format"] === "string";
+  return (
+    specific &&
+    promptStrings(schema, key, values).some((value) => formatShaped(schema, value) && reader.accepts(value, schema))
+  );
 }

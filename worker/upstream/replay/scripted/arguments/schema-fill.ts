@@ -25,6 +25,7 @@ import {
 } from "./leaf-values.ts";
 import { byEnd, Ends, keyEnd } from "./directions.ts";
 import { pickOption } from "./enum-choice.ts";
+import { formatShaped } from "./format-shapes.ts";
 import { flagOf, numberFit } from "./prompt-phrases.ts";
 import { type PromptValues, readValues } from "./prompt-values.ts";
 import { asObject, isObject, merge, SchemaReader, typeOf } from "./schema-parts.ts";
@@ -280,7 +281,7 @@ export class Filler extends SchemaReader {
       ...fromPrompt.far,
       ...fallback.far,
     ];
-    const picked = ordered.find((value) => this.accepts(value, s)) ?? ordered[0] ?? "";
+    const picked = ordered.find((value) => formatShaped(s, value) && this.accepts(value, s)) ?? ordered[0] ?? "";
     if (!own.includes(picked)) this.#used.add(picked);
     return picked;
   }
