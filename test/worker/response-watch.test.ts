@@ -1,7 +1,8 @@
-// The clocks of a response: the idle timeout counts events (keep-alive bytes do not reset it) and
-// keeps one timer for the whole response, not one per read: the timer that fires while a later
-// wait is younger waits again for what is left, ends the body only when the provider made no event
-// for the full time, and is cleared at the end. The deadline ends it whatever flows.
+// The clocks of a response: the idle timeout counts events (keep-alive bytes do not reset it), and
+// both clocks keep one timer for the whole response, not one per read nor one per clock: the timer
+// that fires while a later wait is younger waits again for what is left, ends the body only when
+// the provider made no event for the full time, and is cleared at the end. The deadline ends it
+// whatever flows.
 import { describe, expect, it, vi } from "vitest";
 import { ToolCallStreamError, type ToolCallEvent } from "../../src/index.ts";
 import type { Timers } from "../../worker/runtime.ts";
@@ -61,9 +62,8 @@ const turns = async (): Promise<void> => {
 const HOUR = 3_600_000;
 const watchOn = (clock: Clock, maxResponseMs = HOUR) =>
   new ResponseWatch({ timers: clock, idleTimeoutMs: 1000, maxResponseMs });
-/** The due times of the timers that are not the deadline. */
-const idleDues = (clock: Clock, deadline = HOUR) =>
-  [...clock.waiting.values()].map((timer) => timer.due).filter((due) => due !== deadline);
+/** The due times of the timers waiting. */
+const dues = (clock: Clock) => [...clock.waiting.values()].map((timer) => timer.due);
 
 describe("ResponseWatch: the idle timeout", () => {
   it("keep-alive bytes do not restart the clock: a provider that sends only them is ended after the limit, with idle-timeout", async () => {
@@ -78,7 +78,7 @@ describe("ResponseWatch: the idle timeout", () => {
     expect(new TextDecoder().decode((await first).value)).toBe(": keep-alive\n\n");
     const second = reader.read();
     await turns();
-    expect(idleDues(clock)).toEqual([1000]);
+    expect(dues(clock)).toEqual([1000]);
     clock.advance(1000);
     const error = await second.then(
       () => undefined,
@@ -105,17 +105,17 @@ describe("ResponseWatch: the idle timeout", () => {
     const second = reader.read();
     watch.progress(); // the chain made an event of the chunk while the next read waits
     await turns();
-    expect(idleDues(clock)).toEqual([1000]);
+    expect(dues(clock)).toEqual([1000]);
     clock.advance(1000); // the first wait's timer; the second has waited 400 ms
     await turns();
     expect(stops).toBe(0);
-    expect(idleDues(clock)).toEqual([1600]);
+    expect(dues(clock)).toEqual([1600]);
     clock.advance(1600);
     await expect(second).rejects.toBeInstanceOf(ToolCallStreamError);
     expect(stops).toBe(1);
   });
 
-  it("no idle timer while no read waits (a slow client holds the reads back), none once the response ends", async () => {
+  it("while no read waits (a slow client holds the reads back) the timer ends nothing and waits the whole limit again from when it fired; none once the response ends", async () => {
     const clock = new Clock();
     const source = pushed();
     const watch = watchOn(clock);
@@ -125,13 +125,67 @@ describe("ResponseWatch: the idle timeout", () => {
     source.push("a");
     await first;
     watch.progress();
-    clock.advance(5000); // no read waits: the timer lapses without ending anything or arming another
-    expect(idleDues(clock)).toEqual([]);
-    const second = reader.read();
+    clock.advance(5000); // no read waits: the timer ends nothing, and waits the whole limit from now
+    expect(dues(clock)).toEqual([6000]);
+    clock.advance(5500);
+    const second = reader.read(); // this wait's limit (6500) is after the timer: never late for it
     await turns();
-    expect(idleDues(clock)).toEqual([6000]);
+    expect(dues(clock)).toEqual([6000]);
+    clock.advance(6000);
+    expect(dues(clock)).toEqual([6500]);
     source.close();
     expect((await second).done).toBe(true);
+    watch.end();
+    expect(clock.waiting.size).toBe(0);
+  });
+
+  it("a wait that goes on from one whose limit passed while no read waited (bytes, no event) ends at once, not a whole limit later", async () => {
+    const clock = new Clock();
+    const source = pushed();
+    const watch = watchOn(clock);
+    let stops = 0;
+    const reader = streamOf(watch.body(source.body, () => void stops++)).getReader();
+    const first = reader.read();
+    await turns();
+    clock.time = 300;
+    source.push("data: {"); // half an event: no progress, the wait since 0 goes on
+    await first;
+    clock.advance(1200); // no read waits: the timer ends nothing and waits again
+    expect(stops).toBe(0);
+    expect(dues(clock)).toEqual([2200]);
+    const second = reader.read();
+    await turns();
+    expect(dues(clock)).toEqual([1200]); // brought forward to now
+    clock.advance(1200);
+    await expect(second).rejects.toMatchObject({ code: "idle-timeout" });
+    expect(stops).toBe(1);
+    expect(clock.waiting.size).toBe(0);
+  });
+
+  it("the wait for the headers (wait()) is under the same timer: no timer of its own, ended by the idle limit", () => {
+    const clock = new Clock();
+    const watch = watchOn(clock);
+    const stopped: string[] = [];
+    watch.onTimeout((error) => void stopped.push(error.code));
+    const done = watch.wait();
+    expect(clock.waiting.size).toBe(1);
+    clock.advance(999);
+    expect(stopped).toEqual([]);
+    clock.advance(1000);
+    expect(stopped).toEqual(["idle-timeout"]);
+    expect(clock.waiting.size).toBe(0);
+    done();
+  });
+
+  it("a wait for the headers that ended (the provider answered) leaves the timer to end nothing", () => {
+    const clock = new Clock();
+    const watch = watchOn(clock);
+    const stopped: string[] = [];
+    watch.onTimeout((error) => void stopped.push(error.code));
+    watch.wait()();
+    clock.advance(1000);
+    expect(stopped).toEqual([]);
+    expect(dues(clock)).toEqual([2000]);
     watch.end();
     expect(clock.waiting.size).toBe(0);
   });

@@ -130,7 +130,6 @@ async function openChain(
   try {
     body = await openUpstream(http, {
       send,
-      timers: runtime.timers,
       idleTimeoutMs: settings.idleTimeoutMs,
       signal,
       watch,

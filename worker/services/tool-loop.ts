@@ -61,7 +61,6 @@ export async function openRunEvents(
       { ...http, body },
       {
         send,
-        timers: runtime.timers,
         idleTimeoutMs: settings.idleTimeoutMs,
         signal,
         watch,

@@ -1,6 +1,5 @@
 import { HttpError } from "../response/json-error.ts";
 import type { ProviderHttpRequest } from "./providers/upstream-provider.ts";
-import type { Timers } from "../runtime.ts";
 import type { ResponseWatch, WatchedBody } from "./response-watch.ts";
 import { geminiInteractionsResumingBody } from "../../src/gemini-interactions.ts";
 
@@ -8,8 +7,7 @@ import { geminiInteractionsResumingBody } from "../../src/gemini-interactions.ts
 export interface OpenUpstreamOptions {
   /** Sends the request: the platform's `fetch`, or the replay upstream. */
   send: (request: Request) => Promise<Response>;
-  timers: Timers;
-  /** Longest wait for the headers, in milliseconds (`IDLE_TIMEOUT_MS`; the body's clocks are `watch`'s). */
+  /** `IDLE_TIMEOUT_MS`, named by the 504 of a provider that sent no headers within it (the clocks are `watch`'s). */
   idleTimeoutMs: number;
   /**
    * The client's cancel (the client's request's own signal where nothing else cancels: no
@@ -18,7 +16,7 @@ export interface OpenUpstreamOptions {
    * `cancelled` abort.
    */
   signal?: AbortSignal | undefined;
-  /** The response's idle timeout and deadline, which the body is read under. */
+  /** The response's idle timeout and deadline, which the headers are waited for and the body read under. */
   watch: ResponseWatch;
   /**
    * The reader decodes each chunk before it asks for the next (the chain itself): the body is read
@@ -47,7 +45,7 @@ export interface OpenUpstreamOptions {
  * are the client's to fix (a 400 of the Worker's own words, not retried as a 502 is).
  */
 export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstreamOptions): Promise<WatchedBody> {
-  const { signal, timers, idleTimeoutMs, watch } = options;
+  const { signal, idleTimeoutMs, watch } = options;
   const body = JSON.stringify(http.body);
   // Signed before the clock starts: the signature covers the body exactly as it is sent.
   const headers = http.sign ? { ...http.headers, ...(await http.sign(http.url, http.headers, body)) } : http.headers;
@@ -56,12 +54,12 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
   if (signal?.aborted) request.abort(signal.reason);
   else signal?.addEventListener("abort", () => request.abort(signal.reason), { once: true });
   let timedOut: string | undefined;
-  const timer = timers.setTimeout(() => {
-    timedOut = `The provider did not answer within ${idleTimeoutMs} ms.`;
-    request.abort(new Error("upstream timeout"));
-  }, idleTimeoutMs);
+  // The wait for the headers is a wait on the provider, as a read of its body is: under the
+  // watch's idle clock and deadline, its one timer, not a timer of its own.
+  const waited = watch.wait();
   const unwatch = watch.onTimeout((error) => {
-    timedOut = error.message;
+    timedOut =
+      error.code === "idle-timeout" ? `The provider did not answer within ${idleTimeoutMs} ms.` : error.message;
     request.abort(error);
   });
   let response: Response;
@@ -83,7 +81,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
       ? upstream(504, "upstream_timeout", timedOut)
       : upstream(502, "upstream_unreachable", "The provider could not be reached.");
   } finally {
-    timers.clearTimeout(timer);
+    waited();
     unwatch();
   }
   const failure = refusal ?? statusError(response, http.responseType ?? "text/event-stream");

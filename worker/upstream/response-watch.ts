@@ -22,9 +22,12 @@ export interface ResponseWatchOptions {
  * The idle clock counts decoded events, not bytes: SSE comments, Anthropic's `ping` and
  * OpenRouter's `: OPENROUTER PROCESSING` arrive as bytes and make no event, so a model that
  * stalls behind keep-alives is ended all the same. The clock runs from the first read of the
- * provider after the last event, only while the Worker waits on the provider: a slow client holds
- * the reads back and stops nothing. One timer at a time, not one per read: when it fires it ends
- * the response if the wait is `idleTimeoutMs` old, or waits again for what is left.
+ * provider after the last event (or the wait for its headers, {@link ResponseWatch.wait}), only
+ * while the Worker waits on the provider: a slow client holds the reads back and stops nothing.
+ * One timer for both clocks, from the watch's start to its end, not one per read nor one per
+ * clock: set never later than the deadline nor than `idleTimeoutMs` after the wait it sees (or
+ * after now, when none), so it is never late for a wait that begins after it; when it fires it
+ * ends the response if a clock ran out, or waits again for what is left.
  *
  * Either clock ends the response the same way: the body being read errors with a
  * `ToolCallStreamError` (`idle-timeout` or `deadline-exceeded`), which the chain turns into an
@@ -40,12 +43,15 @@ export interface ResponseWatchOptions {
 export class ResponseWatch {
   readonly #timers: Timers;
   readonly #idleTimeoutMs: number;
+  readonly #maxResponseMs: number;
+  /** When the response must have ended: `maxResponseMs` after the watch's start. */
+  readonly #deadline: number;
   /** When the wait for the next event began, or undefined when an event came with no read waiting. */
   #since: number | undefined;
-  /** Reads of a provider body waiting now. */
+  /** Reads of a provider body (or waits for its headers) waiting now. */
   #reads = 0;
-  #idle: TimerHandle | undefined;
-  #deadline: TimerHandle | undefined;
+  /** The one timer of both clocks, armed from the start to the end. */
+  #timer: TimerHandle | undefined;
   #failure: ToolCallStreamError | undefined;
   #ended = false;
   readonly #stops = new Set<(error: ToolCallStreamError) => void>();
@@ -53,16 +59,10 @@ export class ResponseWatch {
   constructor(options: ResponseWatchOptions) {
     this.#timers = options.timers;
     this.#idleTimeoutMs = options.idleTimeoutMs;
-    const { maxResponseMs } = options;
-    this.#deadline = this.#timers.setTimeout(() => {
-      this.#deadline = undefined;
-      this.#fail(
-        new ToolCallStreamError({
-          code: "deadline-exceeded",
-          message: `The response took longer than ${maxResponseMs} ms (MAX_RESPONSE_MS); the stream was ended.`,
-        }),
-      );
-    }, maxResponseMs);
+    this.#maxResponseMs = options.maxResponseMs;
+    const now = this.#timers.now();
+    this.#deadline = now + options.maxResponseMs;
+    this.#arm(now);
   }
 
   /** The error that ended the response, once a clock ran out. */
@@ -81,6 +81,15 @@ export class ResponseWatch {
     }
     this.#stops.add(stop);
     return () => void this.#stops.delete(stop);
+  }
+
+  /**
+   * A wait on the provider that is not a body's read (its headers), under the idle clock as a
+   * read is; returns what ends it.
+   */
+  wait(): () => void {
+    this.#readStarts();
+    return () => void this.#reads--;
   }
 
   /** The provider made an event: the idle clock starts again from the next read. */
@@ -207,27 +216,48 @@ export class ResponseWatch {
 
   #readStarts(): void {
     this.#reads++;
-    this.#since ??= this.#timers.now();
-    if (this.#idle === undefined && !this.#ended && !this.#failure) {
-      this.#idle = this.#timers.setTimeout(() => this.#check(), this.#since + this.#idleTimeoutMs - this.#timers.now());
+    if (this.#since === undefined) {
+      this.#since = this.#timers.now();
+      return;
+    }
+    // A wait that goes on from one whose time ran out while no read waited (bytes came, no event):
+    // the timer, armed for later, is brought forward.
+    if (this.#since + this.#idleTimeoutMs <= this.#timers.now() && this.#timer !== undefined) {
+      this.#timers.clearTimeout(this.#timer);
+      this.#timer = this.#timers.setTimeout(() => this.#check(), 0);
     }
   }
 
+  /** Arms the one timer: at the deadline, or at the idle limit of the wait now (of one starting now, when none) if earlier. */
+  #arm(now: number): void {
+    const waitedFrom = this.#reads > 0 && this.#since !== undefined ? this.#since : now;
+    const at = Math.min(waitedFrom + this.#idleTimeoutMs, this.#deadline);
+    this.#timer = this.#timers.setTimeout(() => this.#check(), Math.max(at - now, 0));
+  }
+
   #check(): void {
-    this.#idle = undefined;
-    // No read waits now: the next one arms the timer again.
-    if (this.#ended || this.#failure || this.#reads === 0 || this.#since === undefined) return;
-    const left = this.#since + this.#idleTimeoutMs - this.#timers.now();
-    if (left > 0) {
-      this.#idle = this.#timers.setTimeout(() => this.#check(), left);
+    this.#timer = undefined;
+    if (this.#ended || this.#failure) return;
+    const now = this.#timers.now();
+    if (now >= this.#deadline) {
+      this.#fail(
+        new ToolCallStreamError({
+          code: "deadline-exceeded",
+          message: `The response took longer than ${this.#maxResponseMs} ms (MAX_RESPONSE_MS); the stream was ended.`,
+        }),
+      );
       return;
     }
-    this.#fail(
-      new ToolCallStreamError({
-        code: "idle-timeout",
-        message: `The provider sent no event for ${this.#idleTimeoutMs} ms (keep-alives do not count); the stream was ended.`,
-      }),
-    );
+    if (this.#reads > 0 && this.#since !== undefined && now >= this.#since + this.#idleTimeoutMs) {
+      this.#fail(
+        new ToolCallStreamError({
+          code: "idle-timeout",
+          message: `The provider sent no event for ${this.#idleTimeoutMs} ms (keep-alives do not count); the stream was ended.`,
+        }),
+      );
+      return;
+    }
+    this.#arm(now);
   }
 
   #fail(error: ToolCallStreamError): void {
@@ -239,9 +269,8 @@ export class ResponseWatch {
   }
 
   #clear(): void {
-    if (this.#idle !== undefined) this.#timers.clearTimeout(this.#idle);
-    if (this.#deadline !== undefined) this.#timers.clearTimeout(this.#deadline);
-    this.#idle = this.#deadline = undefined;
+    if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 }
 
