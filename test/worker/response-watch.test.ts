@@ -6,7 +6,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { ToolCallStreamError, type ToolCallEvent } from "../../src/index.ts";
 import type { Timers } from "../../worker/runtime.ts";
-import { failureEvents, ResponseWatch, streamOf } from "../../worker/upstream/response-watch.ts";
+import { mapChunks } from "../../worker/http/batch-map.ts";
+import { withHeartbeat } from "../../worker/http/heartbeat.ts";
+import { ResponseWatch } from "../../worker/upstream/response-watch.ts";
+import { failureEvents, streamOf } from "../../worker/upstream/watched-body.ts";
 
 /** A clock the test sets, and the timers waiting on it. */
 class Clock implements Timers {
@@ -301,6 +304,65 @@ describe("ResponseWatch: a throw inside the chain", () => {
     logged.mockRestore();
     expect(line).toMatch(/^tool-call-stream: unexpected TypeError in the response's events\n\s+at /);
     expect(line).not.toContain("secret");
+    expect(clock.waiting.size).toBe(0);
+  });
+
+  /** A source whose first pull gives a text delta and whose second throws. */
+  const throwingAfterOne = (): ReadableStream<ToolCallEvent[]> => {
+    let pulls = 0;
+    return new ReadableStream<ToolCallEvent[]>({
+      pull(controller) {
+        if (pulls++ === 0) return controller.enqueue([{ type: "text-delta", text: "Hi" }]);
+        throw new TypeError("a bug");
+      },
+    });
+  };
+
+  it("read through the answer's steps and its heartbeat (the events a step of theirs, no stream of its own), the failure's events are encoded and the answer ends whole", async () => {
+    const clock = new Clock();
+    const watch = watchOn(clock);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const events = watch.events(throwingAfterOne(), (error) => [failureEvents(error)]);
+    const types = mapChunks(events, (batch) => new TextEncoder().encode(`${batch.map((e) => e.type).join(",")};`));
+    const text = await new Response(withHeartbeat(types, clock)).text();
+    logged.mockRestore();
+    expect(text).toBe("text-delta;error,abort;");
+    expect(watch.failure?.code).toBe("stream-failed");
+    expect(clock.waiting.size).toBe(0);
+  });
+
+  it("over steps already (a run's), a throw of one of those steps ends the events with error and abort too", async () => {
+    const clock = new Clock();
+    const watch = watchOn(clock);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    let seen = 0;
+    const step = mapChunks(
+      new ReadableStream<ToolCallEvent[]>({
+        pull: (controller) => controller.enqueue([{ type: "text-delta", text: "Hi" }]),
+      }),
+      (batch) => {
+        if (seen++ > 0) throw new TypeError("a bug in a step");
+        return batch;
+      },
+    );
+    const read: string[][] = [];
+    for await (const batch of watch.events(step, (error) => [failureEvents(error)]))
+      read.push(batch.map((event) => event.type));
+    logged.mockRestore();
+    expect(read).toEqual([["text-delta"], ["error", "abort"]]);
+    expect(clock.waiting.size).toBe(0);
+  });
+
+  it("an answer cancelled by its reader ends the watch: no timer is left", async () => {
+    const clock = new Clock();
+    const watch = watchOn(clock);
+    const events = watch.events(new ReadableStream<ToolCallEvent[]>(), () => []);
+    const reader = withHeartbeat(
+      mapChunks(events, () => new Uint8Array(1)),
+      clock,
+    ).getReader();
+    expect(clock.waiting.size).toBe(2); // the watch's and the heartbeat's
+    await reader.cancel("gone");
     expect(clock.waiting.size).toBe(0);
   });
 });

@@ -19,6 +19,22 @@ export interface MappedSource<O> {
   map: (chunk: unknown) => O | undefined;
   /** What the steps add when `source` ends (each already through the steps after it). */
   end: () => O[];
+  /**
+   * What the steps make of a failed read of `source` (each already through the steps after it),
+   * after which the stream ends as when `source` does (`end`); without it, the failure errors the
+   * stream. A step's own throw is never given to it.
+   */
+  fail?: ((error: unknown) => O[]) | undefined;
+  /** Called when the stream's reader cancels it, before `source` is cancelled. */
+  cancelled?: (() => void) | undefined;
+}
+
+/** What the first step over a stream does besides mapping its chunks (see {@link MappedSource}). */
+export interface SourceHooks<O> {
+  /** The chunks that stand for a failed read of the stream, which then ends. */
+  fail?: (error: unknown) => readonly O[];
+  /** Called when the stream's reader cancels it. */
+  cancelled?: () => void;
 }
 
 const mapped = new WeakMap<ReadableStream<unknown>, MappedSource<unknown>>();
@@ -47,6 +63,15 @@ export function mapChunks<I, O>(
     if (last !== undefined) out.push(last);
     return out;
   };
+  const through = (chunks: readonly I[]): O[] => {
+    const out: O[] = [];
+    for (const chunk of chunks) {
+      const value = map(chunk);
+      if (value !== undefined) out.push(value);
+    }
+    return out;
+  };
+  const innerFail = inner?.fail;
   const step: MappedSource<O> = inner
     ? {
         source: inner.source,
@@ -54,16 +79,45 @@ export function mapChunks<I, O>(
           const value = inner.map(chunk);
           return value === undefined ? undefined : map(value);
         },
-        end: () => {
-          const out: O[] = [];
-          for (const chunk of inner.end()) {
-            const value = map(chunk);
-            if (value !== undefined) out.push(value);
-          }
-          return ending(out);
-        },
+        end: () => ending(through(inner.end())),
+        fail: innerFail && ((error) => through(innerFail(error))),
+        cancelled: inner.cancelled,
       }
     : { source: stream, map: map as (chunk: unknown) => O | undefined, end: () => ending([]) };
+  const out = readMapped(step);
+  mapped.set(out, step as MappedSource<unknown>);
+  return out;
+}
+
+/**
+ * The first step over `stream` (which no step reads yet), as {@link mapChunks} makes it, with what
+ * it does when a read of `stream` fails or its reader cancels: the stream it returns is one step
+ * of the steps after it, not a stream to pass through of its own.
+ *
+ * @example
+ * ```ts
+ * const events = sourceStep(chain, (batch) => batch, () => undefined, { fail: (error) => [failureEvents(error)] });
+ * ```
+ */
+export function sourceStep<I, O>(
+  stream: ReadableStream<I>,
+  map: (chunk: I) => O | undefined,
+  end: () => O | undefined,
+  hooks: SourceHooks<O>,
+): ReadableStream<O> {
+  const { fail, cancelled } = hooks;
+  const ending = (out: O[]): O[] => {
+    const last = end();
+    if (last !== undefined) out.push(last);
+    return out;
+  };
+  const step: MappedSource<O> = {
+    source: stream,
+    map: map as (chunk: unknown) => O | undefined,
+    end: () => ending([]),
+    fail: fail && ((error) => [...fail(error)]),
+    cancelled,
+  };
   const out = readMapped(step);
   mapped.set(out, step as MappedSource<unknown>);
   return out;
@@ -85,6 +139,24 @@ export function mappedSource<O>(stream: ReadableStream<O>): MappedSource<O> {
   );
 }
 
+/**
+ * The next chunk of `reader`, or, when the read fails and the steps have a `fail`, what they make
+ * of the failure followed by their `end` (`failed`); the failure itself otherwise.
+ */
+export async function readSource<O>(
+  reader: ReadableStreamDefaultReader<unknown>,
+  step: MappedSource<O>,
+): Promise<ReadableStreamReadResult<unknown> | { failed: O[] }> {
+  if (!step.fail) return reader.read();
+  try {
+    return await reader.read();
+  } catch (error) {
+    const failed = step.fail(error);
+    for (const chunk of step.end()) failed.push(chunk);
+    return { failed };
+  }
+}
+
 /** Reads `step.source` through its steps, a chunk per pull; the source is locked at the first pull. */
 function readMapped<O>(step: MappedSource<O>): ReadableStream<O> {
   let reader: ReadableStreamDefaultReader<unknown> | undefined;
@@ -94,7 +166,11 @@ function readMapped<O>(step: MappedSource<O>): ReadableStream<O> {
         reader ??= step.source.getReader();
         try {
           for (;;) {
-            const result = await reader.read();
+            const result = await readSource(reader, step);
+            if ("failed" in result) {
+              for (const chunk of result.failed) controller.enqueue(chunk);
+              return controller.close();
+            }
             if (result.done) break;
             const value = step.map(result.value);
             if (value !== undefined) return controller.enqueue(value);
@@ -106,7 +182,10 @@ function readMapped<O>(step: MappedSource<O>): ReadableStream<O> {
           throw error;
         }
       },
-      cancel: (reason) => (reader ? reader.cancel(reason) : step.source.cancel(reason)),
+      cancel: (reason) => {
+        step.cancelled?.();
+        return reader ? reader.cancel(reason) : step.source.cancel(reason);
+      },
     },
     { highWaterMark: 0 },
   );

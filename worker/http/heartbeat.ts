@@ -1,5 +1,5 @@
 import type { TimerHandle, Timers } from "../runtime.ts";
-import { mappedSource } from "./batch-map.ts";
+import { mappedSource, readSource } from "./batch-map.ts";
 
 /**
  * How often a streamed answer that has nothing to say sends an SSE comment, in milliseconds.
@@ -59,7 +59,8 @@ export function withHeartbeat(
   options: HeartbeatOptions = {},
 ): ReadableStream<Uint8Array> {
   const { everyMs = HEARTBEAT_MS, frame = HEARTBEAT, afterFirstChunk = false, before } = options;
-  const { source, map, end } = mappedSource(body);
+  const step = mappedSource(body);
+  const { source, map, end } = step;
   const reader = source.getReader();
   const bytes = new TextEncoder().encode(frame);
   let lastWrite = timers.now();
@@ -67,7 +68,7 @@ export function withHeartbeat(
   let waiting = false;
   let started = !afterFirstChunk;
   let done = false;
-  let ahead: Promise<ReadableStreamReadResult<unknown>> | undefined;
+  let ahead: ReturnType<typeof readSource<Uint8Array>> | undefined;
   const stop = (): void => {
     done = true;
     if (timer !== undefined) timers.clearTimeout(timer);
@@ -94,9 +95,15 @@ export function withHeartbeat(
         let last: Uint8Array[] | undefined;
         try {
           while (chunk === undefined) {
-            const result = await (ahead ?? reader.read());
+            const result = await (ahead ?? readSource(reader, step));
             ahead = undefined;
             if (done) return;
+            // A failed read that the first step makes chunks of (the Worker's error and abort
+            // events): those, then the end.
+            if ("failed" in result) {
+              last = result.failed;
+              break;
+            }
             if (result.done) {
               last = end();
               break;
@@ -124,11 +131,12 @@ export function withHeartbeat(
         lastWrite = timers.now();
         controller.enqueue(chunk!);
         // The next chunk is read while this one is written, as a pipe reads one ahead.
-        ahead = reader.read();
+        ahead = readSource(reader, step);
         ahead.catch(() => undefined);
       },
       cancel(reason) {
         stop();
+        step.cancelled?.();
         return reader.cancel(reason);
       },
     },

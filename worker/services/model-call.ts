@@ -29,7 +29,8 @@ import type { WorkerContext } from "../http/request-context.ts";
 import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { clientNames, type ToolNames, withProviderToolNames } from "../upstream/tool-names.ts";
-import { failureEvents, ResponseWatch, type WatchedBody } from "../upstream/response-watch.ts";
+import { ResponseWatch } from "../upstream/response-watch.ts";
+import { failureEvents, type WatchedBody } from "../upstream/watched-body.ts";
 import { fragmentRuns } from "./fragment-runs.ts";
 import { withoutProviderDataInBatches } from "./without-provider-data.ts";
 

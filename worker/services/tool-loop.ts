@@ -15,7 +15,7 @@ import type { RunRequest } from "../request/parse-run-request.ts";
 import type { WorkerContext } from "../http/request-context.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { clientEventNames, withProviderToolNames } from "../upstream/tool-names.ts";
-import { failureEvents, streamOf, type WatchedBody } from "../upstream/response-watch.ts";
+import { failureEvents, streamOf, type WatchedBody } from "../upstream/watched-body.ts";
 import { responseWatch } from "./model-call.ts";
 import { withoutProviderData } from "./without-provider-data.ts";
 

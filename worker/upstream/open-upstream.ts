@@ -1,6 +1,7 @@
 import { HttpError } from "../response/json-error.ts";
 import type { ProviderHttpRequest } from "./providers/upstream-provider.ts";
-import type { ResponseWatch, WatchedBody } from "./response-watch.ts";
+import type { ResponseWatch } from "./response-watch.ts";
+import type { WatchedBody } from "./watched-body.ts";
 import { geminiInteractionsResumingBody } from "../../src/gemini-interactions.ts";
 
 /** Options of {@link openUpstream}. */

@@ -1,8 +1,10 @@
 import { chunkReader } from "../../src/core.ts";
-import { ToolCallStreamError, type StreamErrorInfo, type ToolCallEvent } from "../../src/index.ts";
+import { ToolCallStreamError, type StreamErrorInfo } from "../../src/index.ts";
+import { mappedSource, sourceStep } from "../http/batch-map.ts";
 import { logUnexpected } from "../response/log-error.ts";
 import { reusingReader } from "./reusing-reader.ts";
 import type { TimerHandle, Timers } from "../runtime.ts";
+import type { WatchedBody } from "./watched-body.ts";
 
 /** Options of {@link ResponseWatch}. */
 export interface ResponseWatchOptions {
@@ -44,7 +46,7 @@ export class ResponseWatch {
   readonly #timers: Timers;
   readonly #idleTimeoutMs: number;
   readonly #maxResponseMs: number;
-  /** When the response must have ended: `maxResponseMs` after the watch's start. */
+  /** `maxResponseMs` after the watch's start. */
   readonly #deadline: number;
   /** When the wait for the next event began, or undefined when an event came with no read waiting. */
   #since: number | undefined;
@@ -178,8 +180,39 @@ export class ResponseWatch {
     stream: ReadableStream<T>,
     ending: (error: StreamErrorInfo, last: T | undefined) => readonly T[],
   ): ReadableStream<T> {
-    const reader = stream.getReader();
     let last: T | undefined;
+    const failed = (error: unknown): readonly T[] => {
+      logUnexpected(error, "the response's events");
+      const info: StreamErrorInfo = {
+        code: "stream-failed",
+        message: "The Worker failed while streaming the response.",
+      };
+      this.#fail(new ToolCallStreamError(info));
+      this.end();
+      return ending(info, last);
+    };
+    // Over the chain, a step of the steps after it (no stream and read of its own per chunk); over
+    // steps (a run's), a stream that reads them, so a throw of theirs is caught here too.
+    if (mappedSource(stream).source !== stream) return this.#eventsStream(stream, failed, (chunk) => (last = chunk));
+    return sourceStep(
+      stream,
+      (chunk) => {
+        if (!Array.isArray(chunk) || chunk.length > 0) this.progress();
+        last = chunk;
+        return chunk;
+      },
+      () => void this.end(),
+      { fail: failed, cancelled: () => this.end() },
+    );
+  }
+
+  /** {@link ResponseWatch.events} as a stream of its own, over a stream made of steps. */
+  #eventsStream<T>(
+    stream: ReadableStream<T>,
+    failed: (error: unknown) => readonly T[],
+    note: (chunk: T) => void,
+  ): ReadableStream<T> {
+    const reader = stream.getReader();
     return new ReadableStream<T>(
       {
         pull: async (controller) => {
@@ -187,14 +220,7 @@ export class ResponseWatch {
           try {
             result = await reader.read();
           } catch (error) {
-            logUnexpected(error, "the response's events");
-            const info: StreamErrorInfo = {
-              code: "stream-failed",
-              message: "The Worker failed while streaming the response.",
-            };
-            this.#fail(new ToolCallStreamError(info));
-            this.end();
-            for (const item of ending(info, last)) controller.enqueue(item);
+            for (const item of failed(error)) controller.enqueue(item);
             return controller.close();
           }
           if (result.done) {
@@ -202,7 +228,7 @@ export class ResponseWatch {
             return controller.close();
           }
           if (!Array.isArray(result.value) || result.value.length > 0) this.progress();
-          last = result.value;
+          note(result.value);
           controller.enqueue(result.value);
         },
         cancel: async (reason) => {
@@ -220,8 +246,7 @@ export class ResponseWatch {
       this.#since = this.#timers.now();
       return;
     }
-    // A wait that goes on from one whose time ran out while no read waited (bytes came, no event):
-    // the timer, armed for later, is brought forward.
+    // Going on from a wait whose limit passed while no read waited (bytes, no event): fire now.
     if (this.#since + this.#idleTimeoutMs <= this.#timers.now() && this.#timer !== undefined) {
       this.#timers.clearTimeout(this.#timer);
       this.#timer = this.#timers.setTimeout(() => this.#check(), 0);
@@ -272,46 +297,4 @@ export class ResponseWatch {
     if (this.#timer !== undefined) this.#timers.clearTimeout(this.#timer);
     this.#timer = undefined;
   }
-}
-
-/** A provider body read under a {@link ResponseWatch}: its chunks, read one `next()` at a time; `return()` stops it. */
-export type WatchedBody = AsyncIterableIterator<Uint8Array>;
-
-/**
- * A watched body as a stream, for what needs one (the body of a `Response`): pulled as it is
- * read, and cancelling it stops the body.
- *
- * @example
- * ```ts
- * return new Response(streamOf(watch.body(response.body!, () => controller.abort())), { headers });
- * ```
- */
-export function streamOf(body: WatchedBody): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>(
-    {
-      pull: async (controller) => {
-        const result = await body.next();
-        if (result.done) controller.close();
-        else controller.enqueue(result.value);
-      },
-      cancel: async (reason) => void (await body.return?.(reason)),
-    },
-    { highWaterMark: 0 },
-  );
-}
-
-/**
- * The `error` and `abort` that end a response whose events failed unexpectedly
- * ({@link ResponseWatch.events}); the open calls are not known there, so none is listed.
- *
- * @example
- * ```ts
- * const events = watch.events(chain, (error) => failureEvents(error));
- * ```
- */
-export function failureEvents(error: StreamErrorInfo): [ToolCallEvent, ToolCallEvent] {
-  return [
-    { type: "error", error },
-    { type: "abort", reason: "stream-failed", discarded: [], error },
-  ];
 }
