@@ -146,9 +146,13 @@ function decodeChoice(
       if (nonEmptyString(delta["content"]) !== undefined || Array.isArray(delta["tool_calls"])) reasoning.flush();
     }
     decodeContent(delta["content"], index, emit);
-    if (Array.isArray(delta["tool_calls"])) {
-      for (const call of delta["tool_calls"]) if (isRecord(call)) emit(toolCallChunk(call, index, write));
-    }
+    // Kimi sends parallel calls without an index, several in a chunk, their later fragments in the
+    // same order and without ids: a call's place in its chunk stands for its index.
+    const calls = delta["tool_calls"];
+    if (Array.isArray(calls))
+      calls.forEach(
+        (call, at) => isRecord(call) && emit(toolCallChunk({ index: calls[1] && at, ...call }, index, write)),
+      );
     // The legacy `function_call` is one call without an index.
     if (isRecord(delta["function_call"]))
       emit(toolCallChunk({ index: 0, function: delta["function_call"] }, index, write));
@@ -170,8 +174,8 @@ function decodeChoice(
 /** Reasoning arrives as `reasoning_content` (DeepSeek, xAI), `reasoning` (Groq, OpenRouter) or
  * only as `reasoning_details` (OpenRouter sends both with the same text, so details are a fallback). */
 function decodeReasoning(delta: Record<string, unknown>, choice: number, emit: Emit): void {
-  const text = nonEmptyString(delta["reasoning_content"]) ?? delta["reasoning"];
-  if (nonEmptyString(text) !== undefined) return emitText("reasoning-delta", text, choice, emit);
+  const text = nonEmptyString(delta["reasoning_content"]) ?? nonEmptyString(delta["reasoning"]);
+  if (text) return emitText("reasoning-delta", text, choice, emit);
   const details = delta["reasoning_details"];
   if (!Array.isArray(details)) return;
   for (const detail of details) {

@@ -13,8 +13,9 @@ const FRAGMENTS = ["text", "summary", "data"];
  * requests", else a 400; Kimi, GLM and Qwen the same `reasoning_content`; MiniMax and OpenRouter
  * `reasoning_details`, whose entries carry signatures; Groq and OpenRouter `reasoning`). Only the
  * fields the stream used go back: a strict server (OpenAI, Groq) refuses the others. An empty
- * `reasoning_content` (a thinking model's first chunk) counts as the field used: DeepSeek refuses a
- * call's turn sent back without the field even when the model reasoned nothing. At the
+ * `reasoning_content` in the message's first chunk (the one with its `role`: a thinking model's)
+ * counts as the field used: DeepSeek refuses a call's turn sent back without the field even when
+ * the model reasoned nothing. At the
  * reasoning's end (the choice's first text or call, its finish, or `[DONE]`) each
  * field becomes a `reasoning-part` of type `field`: the text whole, the details with each one's
  * fragments joined (merged by their `index`, or by their `type` when they have none).
@@ -37,8 +38,6 @@ export class ChatReasoningFields {
   #held = false;
   /** The model the chunks named, once one did. */
   #model: string | undefined;
-  /** `reasoning_content` came (empty or not) in this stream. */
-  #content = false;
 
   /** Reports through `emit`. */
   constructor(emit: Emit) {
@@ -47,17 +46,14 @@ export class ChatReasoningFields {
 
   /** Takes the model a chunk names (every chunk of a stream names the same). */
   model(model: unknown): void {
-    if (typeof model === "string" && model !== "") this.#model = model;
+    this.#model = nonEmptyString(model) ?? this.#model;
   }
 
   /** Takes a delta's reasoning fields. */
   add(delta: Record<string, unknown>): void {
     const content = delta["reasoning_content"];
-    // An empty one holds the field only once: some servers send it in every chunk.
-    if (typeof content === "string" && (content || !this.#content)) {
-      this.#content = true;
-      this.#text("reasoning_content", content);
-    }
+    // An empty one holds the field in the first chunk only: some servers send one in every chunk.
+    if (typeof content === "string" && (content || delta["role"])) this.#text("reasoning_content", content);
     const reasoning = nonEmptyString(delta["reasoning"]);
     if (reasoning !== undefined) this.#text("reasoning", reasoning);
     const details = delta["reasoning_details"];

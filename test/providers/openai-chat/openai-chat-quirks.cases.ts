@@ -176,6 +176,27 @@ group("OpenAI Chat accumulation rules and provider quirks", (test) => {
     ]);
   });
 
+  test("Kimi: parallel calls without an index, their later fragments without ids, are told apart by their place in the chunk", async () => {
+    // vercel/ai's moonshotai-stream-indexless-tool-calls recording: both calls start in one chunk,
+    // both argument fragments come in the next, in the same order (test/recordings/external/).
+    const events = await run([
+      chatChunk({
+        tool_calls: [
+          { id: "weather_0", type: "function", function: { name: "weather", arguments: "" } },
+          { id: "time_1", type: "function", function: { name: "time", arguments: "" } },
+        ],
+      }),
+      chatChunk({
+        tool_calls: [{ function: { arguments: '{"location":"SF"}' } }, { function: { arguments: '{"zone":"UTC"}' } }],
+      }),
+      finish(),
+    ]);
+    assertEquals(summarize(events).toolCalls, [
+      { id: "weather_0", name: "weather", arguments: { location: "SF" } },
+      { id: "time_1", name: "time", arguments: { zone: "UTC" } },
+    ]);
+  });
+
   test("OpenRouter/Kimi: a name repeated in full is not appended again", async () => {
     const events = await run([
       call({ index: 0, id: "0", type: "function", function: { name: "llm_version", arguments: "" } }),
