@@ -19,6 +19,7 @@ import "./providers/openai-responses/openai-responses-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-built-in-calls.cases.ts";
 import "./providers/openai-responses/openai-responses-programmatic.cases.ts";
 import "./providers/openai-responses/openai-responses-tool-search.cases.ts";
+import "./providers/openai-responses/openai-responses-client-items.cases.ts";
 import "./providers/openai-responses/openai-responses-parallel-wrapper.cases.ts";
 import "./providers/openai-responses/openai-responses-mcp-approval.cases.ts";
 import "./providers/bedrock/bedrock-rules.cases.ts";

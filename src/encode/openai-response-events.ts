@@ -3,7 +3,7 @@ import type { ReasoningPart } from "../shared/deltas.ts";
 import type { AbortEvent, FinishEvent } from "../shared/events.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { CallIds, randomId } from "./call-ids.ts";
-import { approvalBlock, approvalItemOf, BuiltInCalls } from "./openai-responses-built-in.ts";
+import { approvalBlock, approvalItemOf, BuiltInCalls, responsesCaller } from "./openai-responses-built-in.ts";
 import {
   outputText,
   ownEncryptedContent,
@@ -38,9 +38,8 @@ export const TERMINAL_EVENTS: ReadonlySet<string> = new Set([
  * the non-streaming reader follow: `response.created` and `response.in_progress` first, output
  * items through a {@link BlockSequencer} (appended one at a time, each added, streamed and done
  * before the next), then `response.completed`, `.incomplete` or `.failed` with the whole output.
- * An event holds the response and its items as they are when it is emitted, not copies: `emit`
- * serializes it at once (the SSE encoder) or keeps only the terminal one (the non-streaming
- * builder), so no snapshot of the response is made per event.
+ * An event holds the response and its items as they are, not copies: `emit` serializes it at once
+ * (the SSE encoder) or keeps only the terminal one (the non-streaming builder).
  */
 export class OpenAIResponseEvents {
   readonly #emit: (event: OpenAIResponsesStreamEvent) => void;
@@ -167,6 +166,7 @@ export class OpenAIResponseEvents {
               status: "in_progress",
               call_id: this.#ids.assign(callKey(block.start), block.start.id),
               name: block.start.name,
+              ...responsesCaller(block.start.providerMetadata),
             }
           : { type: "reasoning", id, summary: [] });
     this.#items[block.index] = item;

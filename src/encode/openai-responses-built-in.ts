@@ -110,6 +110,24 @@ export function approvalBlock(event: ApprovalRequestEvent): Extract<ReasoningPar
 }
 
 /**
+ * The `caller` an OpenAI Responses call came with (programmatic tool calling: `{ type: "program",
+ * caller_id }`, or `{ type: "direct" }`; its `providerMetadata.responsesItem.caller`), for its
+ * `function_call` or `custom_tool_call` item, which the client sends back with it.
+ *
+ * @example
+ * ```ts
+ * const item = { type: "function_call", call_id, name, arguments: "", ...responsesCaller(start.providerMetadata) };
+ * ```
+ */
+export function responsesCaller(metadata: Readonly<Record<string, unknown>> | undefined): {
+  caller?: { [key: string]: JsonValue };
+} {
+  const item = metadata?.["responsesItem"];
+  const caller = isObject(item) ? item["caller"] : undefined;
+  return isObject(caller) ? { caller } : {};
+}
+
+/**
  * The `mcp_approval_request` item a kept block holds ({@link approvalBlock}); undefined for any other block.
  *
  * @example

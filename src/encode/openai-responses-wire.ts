@@ -5,6 +5,7 @@
  * @module
  */
 import type { ReasoningPart, Usage } from "../shared/deltas.ts";
+import type { JsonValue } from "../shared/json.ts";
 import type { OpenAIResponseSettings } from "./openai-response-settings.ts";
 
 /** Options of {@link OpenAIResponsesEncoder}, its stage and {@link readOpenAIResponse}. */
@@ -123,6 +124,8 @@ export type OpenAIResponsesOutputItem =
       name: string;
       /** The arguments text as the model wrote it (invalid JSON stays as it was). */
       arguments: string;
+      /** Who made the call, when the provider said (programmatic tool calling: `{ type: "program", caller_id }`). */
+      caller?: { [key: string]: JsonValue };
     }
   | {
       /** A call of a free-text tool (Codex's `apply_patch`). */
@@ -137,6 +140,8 @@ export type OpenAIResponsesOutputItem =
       name: string;
       /** The input text. */
       input: string;
+      /** Who made the call, when the provider said. */
+      caller?: { [key: string]: JsonValue };
     }
   | {
       /** A call of a built-in tool the client runs: `apply_patch_call`, `shell_call` or `local_shell_call`. */

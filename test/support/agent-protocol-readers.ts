@@ -262,8 +262,9 @@ const ITEM_OF: Record<string, string> = {
 };
 const ITEM_FIELDS: Record<string, readonly [readonly string[], readonly string[]]> = {
   message: [["type", "id", "status", "role", "content"], []],
-  function_call: [["type", "id", "status", "call_id", "name", "arguments"], []],
-  custom_tool_call: [["type", "id", "status", "call_id", "name", "input"], []],
+  // openai 6's ResponseFunctionToolCall and ResponseCustomToolCall: `caller` optional (programmatic tool calling).
+  function_call: [["type", "id", "status", "call_id", "name", "arguments"], ["caller"]],
+  custom_tool_call: [["type", "id", "status", "call_id", "name", "input"], ["caller"]],
   reasoning: [
     ["type", "id", "summary"],
     ["encrypted_content", "content", "status"],

@@ -127,7 +127,13 @@ function fieldPart(value: Record<string, unknown>, at: (field: string) => string
  * The block types a `{type: "block"}` part may carry: Anthropic's, and the output items of OpenAI's
  * own tools (a server tool search's, a program's), sent back to each as they came.
  */
-const KEPT_BLOCKS: ReadonlySet<unknown> = new Set(["compaction", "fallback", "tool_search_output", "program_output"]);
+const KEPT_BLOCKS: ReadonlySet<unknown> = new Set([
+  "compaction",
+  "fallback",
+  "tool_search_call",
+  "tool_search_output",
+  "program_output",
+]);
 
 /**
  * A Gemini Interactions built-in tool's step (`google_search_call`, `code_execution_result`,

@@ -11,6 +11,8 @@ type CallFields = { arguments: JsonValue; providerMetadata?: Readonly<Record<str
  * them back in their place: a server tool search's call (`tool_search_call` with `execution:
  * "server"`, which names no `call_id`) with the output that followed it, in order; a program's
  * output after its program's calls when the program is of the turn, else before the turn's text.
+ * A server search's call kept as a block itself (how the Worker carries a Responses client's
+ * `tool_search_call` item, which names no call to run) goes back with its output before the text.
  *
  * @example
  * ```ts
@@ -21,19 +23,30 @@ type CallFields = { arguments: JsonValue; providerMetadata?: Readonly<Record<str
 export class ServerOutputs {
   readonly #searches: Item[] = [];
   readonly #programs: Item[] = [];
+  /** Server searches kept as blocks, each with the output that followed it. */
+  readonly #keptSearches: Item[] = [];
 
   /** Reads the turn's kept blocks. */
   constructor(parts: readonly ReasoningPart[] | undefined) {
+    let search: Item | undefined;
     for (const part of parts ?? []) {
       if (part.type !== "block") continue;
-      if (part.block["type"] === "tool_search_output") this.#searches.push(part.block);
-      else if (part.block["type"] === "program_output") this.#programs.push(part.block);
+      const type = part.block["type"];
+      if (type === "tool_search_call") search = part.block;
+      else if (type === "tool_search_output" && search) {
+        this.#keptSearches.push(search, part.block);
+        search = undefined;
+      } else if (type === "tool_search_output") this.#searches.push(part.block);
+      else if (type === "program_output") this.#programs.push(part.block);
     }
   }
 
-  /** The program outputs whose program came in an earlier turn (not among `programs`, the turn's programs' call ids). */
+  /**
+   * The server searches kept as blocks, each with its output, then the program outputs whose
+   * program came in an earlier turn (not among `programs`, the turn's programs' call ids).
+   */
   before(programs: ReadonlySet<unknown>): Item[] {
-    return this.#programs.filter((output) => !programs.has(output["call_id"]));
+    return [...this.#keptSearches, ...this.#programs.filter((output) => !programs.has(output["call_id"]))];
   }
 
   /** The program outputs of the turn's own programs, after their calls. */

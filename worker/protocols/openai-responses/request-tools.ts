@@ -12,6 +12,7 @@ import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-reques
 import { toolNameIn } from "../tool-names.ts";
 import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
 import { mcpToolOf } from "./mcp-items.ts";
+import { toolCallingToolOf } from "./program-items.ts";
 
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;
@@ -55,6 +56,9 @@ export function toolsOf(
       };
       return [{ name, ...described, parameters }];
     }
+    // A programmatic tool calling or server search tool is dropped (null) for a provider without it.
+    const calling = toolCallingToolOf(type, fields, at, builtIns, provider);
+    if (calling !== undefined) return calling ? [calling] : [];
     const builtIn = builtInToolOf(type, fields, builtIns) ?? mcpToolOf(type, fields, at, builtIns, provider);
     if (builtIn || (typeof type === "string" && DROPPED_TOOLS.has(type))) return builtIn ? [builtIn] : [];
     throw invalidField(

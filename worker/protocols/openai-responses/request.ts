@@ -30,6 +30,9 @@
  * (./built-in-tools.ts); `web_search` tools and `namespace` groups are dropped (Codex offers them
  * by default); an `mcp` tool and the MCP items of its turns (`mcp_approval_request` and the
  * client's `mcp_approval_response`) go to an OpenAI Responses model as they came (./mcp-items.ts);
+ * programmatic tool calling and tool search (`program`, a call's `caller`, `program_output`,
+ * `tool_search_call` / `tool_search_output`, and their tools) go to OpenAI as they came and are
+ * mapped or left out for the others (./program-items.ts);
  * the other built-in tools (`file_search`, `computer_use_preview`, `code_interpreter`,
  * `image_generation`, and `mcp` for another provider) are a 400 naming them. `previous_response_id`
  * and `item_reference` items are read from the stored responses before (./conversation.ts): the
@@ -55,6 +58,7 @@ import { toolNameIn } from "../tool-names.ts";
 import { allowedToolsOf } from "./allowed-calls.ts";
 import { addBuiltInItem, withBuiltInTools } from "./built-in-tools.ts";
 import { addMcpItem } from "./mcp-items.ts";
+import { addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
 import { CUSTOM_INPUT, toolChoice, toolsOf } from "./request-tools.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
@@ -114,9 +118,10 @@ export function parseResponsesRequest(
   // The stored input and output of `previous_response_id` (./conversation.ts), before this turn's;
   // a call Anthropic's fallback withdrew is left out, with its output (./withdrawn-calls.ts).
   const [leftBefore, left] = withdrawnItems(earlier ?? [], items);
-  earlier?.forEach((item, i) => leftBefore.has(i) || addItem(messages, item, "previous_response_id", calls, provider));
+  const context = { provider, programs: new Map() as Programs };
+  earlier?.forEach((item, i) => leftBefore.has(i) || addItem(messages, item, "previous_response_id", calls, context));
   if (typeof input === "string") messages.push({ role: "user", content: input });
-  else items.forEach((item, i) => left.has(i) || addItem(messages, item, `input[${i}]`, calls, provider));
+  else items.forEach((item, i) => left.has(i) || addItem(messages, item, `input[${i}]`, calls, context));
   const [customTools, builtIns] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
   const given = own(fields, "tools") ?? undefined;
   const offered = given === undefined ? undefined : toolsOf(given, customTools, builtIns, provider);
@@ -170,7 +175,14 @@ export function parseResponsesRequest(
  * `call_id`, as OpenAI answers it (and Gemini and Ollama, which need the call's name, could not be
  * sent it).
  */
-function addItem(messages: WireMessage[], value: unknown, path: string, calls: Set<string>, provider: string): void {
+function addItem(
+  messages: WireMessage[],
+  value: unknown,
+  path: string,
+  calls: Set<string>,
+  context: { provider: string; programs: Programs },
+): void {
+  const { provider } = context;
   const item = objectAt(value, path);
   const type = own(item, "type") ?? "message";
   const last = messages.at(-1);
@@ -195,9 +207,11 @@ function addItem(messages: WireMessage[], value: unknown, path: string, calls: S
   } else if (type === "function_call" || type === "custom_tool_call") {
     const id = idAt(own(item, "call_id"), `${path}.call_id`);
     calls.add(id);
+    // Programmatic tool calling: who made the call, and the program that did, for OpenAI (./program-items.ts).
+    const openAI = callerMetadata(item, path, provider, context.programs);
     const call = {
       id: callIdOf(id),
-      ...signatureOfId(id),
+      ...(openAI ? { providerMetadata: openAI } : signatureOfId(id)),
       name: toolNameIn(own(item, "name"), `${path}.name`, NAMES),
       arguments:
         type === "function_call"
@@ -226,10 +240,11 @@ function addItem(messages: WireMessage[], value: unknown, path: string, calls: S
     // The provider's own search: nothing another provider can take back.
   } else if (
     !addBuiltInItem(type, item, path, assistant, messages, calls) &&
+    !addToolCallingItem(type, item, path, assistant, messages, calls, context) &&
     !addMcpItem(type, item, path, assistant, messages, calls, provider)
   )
     throw invalidField(
       `${path}.type`,
-      "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, reasoning, or (to an OpenAI model) an MCP item.",
+      "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, reasoning, program, program_output, tool_search_call, tool_search_output, or (to an OpenAI model) an MCP item.",
     );
 }

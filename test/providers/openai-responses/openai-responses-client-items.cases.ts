@@ -1,0 +1,114 @@
+// OpenAI Responses items a client sends back on its next turn (issue 34), as the library's request
+// kit and the Responses encoder carry them: a server tool search's `tool_search_call` kept as a
+// block (how the Worker carries a Responses client's item, which names no call to run) goes back
+// with its `tool_search_output` before the turn's calls; a `function_call`'s `caller` reaches a
+// Responses client on the item the encoder writes, so that it comes back with the call.
+//
+// Provenance: BUILT BY HAND from the `openai` SDK 6.49's types (ResponseInputItem.ToolSearchCall:
+// `arguments`, `call_id` null for a server search, `execution: "server"`;
+// ResponseToolSearchOutputItemParam: `tools`; ResponseFunctionToolCall.caller:
+// `{ type: "program", caller_id }`), which the expectations are typed against. The ids, tools and
+// arguments are made up.
+import type { ResponseInputItem } from "openai/resources/responses/responses";
+import { providerKit, streamToolCalls, type EncodableEvent } from "../../../src/index.ts";
+import { readResponsesEvents } from "../../support/agent-protocol-readers.ts";
+import { ENCODERS, encodeAll } from "../../support/encoders.ts";
+import { assertEquals, group } from "../../support/harness.ts";
+import { bytes, collect, fromChunks } from "../../support/streams.ts";
+import { responsesSse } from "./built-in-calls-recordings.ts";
+
+const SEARCH: ResponseInputItem = {
+  type: "tool_search_call",
+  id: "tsc_41",
+  call_id: null,
+  execution: "server",
+  arguments: { query: "currency rates" },
+  status: "completed",
+};
+const FOUND: ResponseInputItem = {
+  type: "tool_search_output",
+  id: "tso_41",
+  call_id: null,
+  execution: "server",
+  status: "completed",
+  tools: [{ type: "function", name: "rates", parameters: { type: "object" }, strict: false }],
+};
+const CALLER = { type: "program" as const, caller_id: "call_prog" };
+
+group("OpenAI Responses: the items a client sends back, through the request kit and the encoder", (test) => {
+  test("a server search kept as blocks goes back as its call and output, before the turn's call", () => {
+    const body = providerKit("openai-responses").requestBody({
+      model: "gpt-5.6",
+      messages: [
+        { role: "user", content: "EUR to JPY?" },
+        {
+          role: "assistant",
+          content: "",
+          reasoningParts: [
+            { type: "block", block: SEARCH as never },
+            { type: "block", block: FOUND as never },
+          ],
+          toolCalls: [{ id: "call_r", name: "rates", arguments: { from: "EUR", to: "JPY" } }],
+        },
+        { role: "tool", toolCallId: "call_r", content: "162.4" },
+      ],
+      tools: [],
+    });
+    const expected: ResponseInputItem[] = [
+      { role: "user", content: "EUR to JPY?" },
+      SEARCH,
+      FOUND,
+      { type: "function_call", call_id: "call_r", name: "rates", arguments: '{"from":"EUR","to":"JPY"}' },
+      { type: "function_call_output", call_id: "call_r", output: "162.4" },
+    ];
+    assertEquals(body["input"], expected);
+  });
+
+  test("a search's output with no kept call stays where it was, after its call (the stream's own shape)", () => {
+    const body = providerKit("openai-responses").requestBody({
+      model: "gpt-5.6",
+      messages: [
+        { role: "user", content: "Hi" },
+        {
+          role: "assistant",
+          content: "Hello.",
+          reasoningParts: [{ type: "block", block: FOUND as never }],
+          toolCalls: [],
+        },
+      ],
+      tools: [],
+    });
+    // A server search's output streams after its providerExecuted call, which a request has not:
+    // alone it has no place, as before.
+    assertEquals(
+      (body["input"] as { type?: string }[]).map((item) => item.type ?? "message"),
+      ["message", "message"],
+    );
+  });
+
+  test("the encoder writes a function_call's caller, as the strict reader and openai 6's type take it", async () => {
+    const item = (args: string, status: string) => ({
+      id: "fc_1",
+      type: "function_call",
+      status,
+      call_id: "call_a",
+      name: "stock",
+      arguments: args,
+      caller: CALLER,
+    });
+    const sse = responsesSse([
+      { type: "response.created", response: { id: "r", object: "response", status: "in_progress", output: [] } },
+      { type: "response.output_item.added", output_index: 0, item: item("", "in_progress") },
+      { type: "response.function_call_arguments.done", item_id: "fc_1", output_index: 0, arguments: '{"item":"bolt"}' },
+      { type: "response.output_item.done", output_index: 0, item: item('{"item":"bolt"}', "completed") },
+      { type: "response.completed", response: { id: "r", object: "response", status: "completed", output: [] } },
+    ]);
+    const events: EncodableEvent[] = await collect(
+      streamToolCalls(fromChunks([bytes(sse)]), { provider: "openai-responses" }),
+    );
+    const reading = readResponsesEvents(encodeAll(ENCODERS.responses(), events));
+    const call = reading.items.find((one) => one.type === "function_call") as Record<string, unknown> | undefined;
+    const typed: Extract<ResponseInputItem, { type: "function_call" }>["caller"] = CALLER;
+    assertEquals(call?.["caller"], typed);
+  });
+});

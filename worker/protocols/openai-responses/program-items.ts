@@ -1,0 +1,139 @@
+/**
+ * Programmatic tool calling and tool search through `POST /v1/responses`, as a Responses client
+ * (Codex, the Agents SDK) sends them back on its next turn: OpenAI's `program` item (the code it
+ * ran, with the `fingerprint` that must round-trip), the `caller` of each `function_call` (or
+ * `custom_tool_call`) it made, its `program_output`, and `tool_search_call` / `tool_search_output`.
+ *
+ * To an OpenAI Responses upstream each goes back as the client sent it, through the library's
+ * request kit: a `program` on the calls that name it (`providerMetadata.responsesProgram`, sent
+ * once before them), a call's `caller` on its `providerMetadata.responsesItem`, a `program_output`
+ * and a server search's call and output as kept blocks in their place, a client search as a call
+ * named `tool_search` (its item on `providerMetadata.responsesItem`) answered by its output. To any
+ * other provider, what OpenAI ran (a program, its output, a server search) is left out, and so is
+ * a call's `caller` (the calls stay, as the model's); a client search stays a call of `tool_search`
+ * with its result. The `tool_search` tool, with `execution: "client"`, is a function of that name
+ * to every provider (an OpenAI upstream is sent it as given); with `execution: "server"`, and the
+ * `programmatic_tool_calling` tool, go to OpenAI as given and are dropped for the others, which
+ * have no such tool.
+ *
+ * @module
+ */
+import type { JsonValue, ReasoningPart } from "../../../src/index.ts";
+import { invalidField } from "../../response/json-error.ts";
+import { isObject, own } from "../../request/json-fields.ts";
+import { idAt, objectAt, stringAt, type WireMessage, type WireTool } from "../client-request.ts";
+
+type Assistant = Extract<WireMessage, { role: "assistant" }>;
+type JsonObject = { [key: string]: JsonValue };
+
+/** The provider that runs programs and server searches, and takes their items back. */
+const OPENAI = "openai-responses";
+
+/** The `program` items of a request, by their `call_id`, which their calls name as `caller.caller_id`. */
+export type Programs = Map<string, JsonObject>;
+
+/**
+ * A `tool_search` or `programmatic_tool_calling` tool as `/v1/stream` tools: the client's search
+ * as the function `tool_search`, the others for an OpenAI upstream only (kept in `builtIns` by
+ * name, sent as given); `null` for a tool dropped, undefined for another type.
+ */
+export function toolCallingToolOf(
+  type: unknown,
+  fields: Record<string, unknown>,
+  at: string,
+  builtIns: Map<string, Record<string, unknown>>,
+  provider: string,
+): WireTool | null | undefined {
+  if (type !== "tool_search" && type !== "programmatic_tool_calling") return undefined;
+  const client = type === "tool_search" && own(fields, "execution") === "client";
+  if (!client && provider !== OPENAI) return null;
+  if (provider === OPENAI) builtIns.set(type, fields);
+  const description = own(fields, "description");
+  const parameters = own(fields, "parameters") ?? { type: "object" };
+  if (!isObject(parameters)) throw invalidField(`${at}.parameters`, "`parameters` must be a JSON Schema object.");
+  return {
+    name: type,
+    description: typeof description === "string" ? description : "Search for tools to load by what they do.",
+    parameters,
+  };
+}
+
+/**
+ * What a `function_call` or `custom_tool_call` item carries for OpenAI besides its input: its
+ * `caller` (and, for a program's call, the `program` item before it), for an OpenAI upstream.
+ */
+export function callerMetadata(
+  item: Record<string, unknown>,
+  path: string,
+  provider: string,
+  programs: Programs,
+): JsonObject | undefined {
+  const caller = own(item, "caller") ?? undefined;
+  if (caller === undefined) return undefined;
+  const fields = objectAt(caller, `${path}.caller`);
+  const type = own(fields, "type");
+  if (type !== "direct" && type !== "program")
+    throw invalidField(`${path}.caller.type`, "`caller.type` must be direct or program.");
+  const program =
+    type === "program" ? programs.get(stringAt(own(fields, "caller_id"), `${path}.caller.caller_id`)) : undefined;
+  if (provider !== OPENAI) return undefined;
+  const responsesItem = { type: String(own(item, "type")), caller: fields as JsonObject };
+  return program ? { responsesItem, responsesProgram: program } : { responsesItem };
+}
+
+/**
+ * A programmatic tool calling or tool search item of the client's input into the conversation;
+ * false when the item is of another type. A client search's call joins the assistant turn and its
+ * output answers it (a 400 at its `call_id` for an output of no earlier call).
+ */
+export function addToolCallingItem(
+  type: unknown,
+  item: Record<string, unknown>,
+  path: string,
+  assistant: () => Assistant,
+  messages: WireMessage[],
+  calls: Set<string>,
+  context: { provider: string; programs: Programs },
+): boolean {
+  const { provider, programs } = context;
+  const kept = (block: Record<string, unknown>): void => {
+    if (provider !== OPENAI) return;
+    const turn = assistant();
+    (turn.reasoning_parts ??= []).push({ type: "block", block: block as JsonObject } satisfies ReasoningPart);
+  };
+  const text = (field: string): string => stringAt(own(item, field), `${path}.${field}`);
+  if (type === "program") {
+    const callId = text("call_id");
+    text("code");
+    text("fingerprint");
+    programs.set(callId, item as JsonObject);
+  } else if (type === "program_output") {
+    text("call_id");
+    text("result");
+    kept(item);
+  } else if (type === "tool_search_call" || type === "tool_search_output") {
+    const client = own(item, "execution") === "client";
+    if (!client) {
+      kept(item);
+      return true;
+    }
+    const id = idAt(own(item, "call_id"), `${path}.call_id`);
+    if (type === "tool_search_call") {
+      calls.add(id);
+      const responsesItem: JsonObject = { type, execution: "client" };
+      for (const key of ["id", "status"]) {
+        const value = own(item, key);
+        if (typeof value === "string") responsesItem[key] = value;
+      }
+      const args = objectAt(own(item, "arguments") ?? {}, `${path}.arguments`) as JsonObject;
+      const metadata = provider === OPENAI ? { providerMetadata: { responsesItem } } : {};
+      assistant().tool_calls.push({ id, name: "tool_search", arguments: args, ...metadata });
+    } else {
+      if (!calls.has(id)) throw invalidField(`${path}.call_id`, "`call_id` names no call of an earlier input item.");
+      const tools = own(item, "tools");
+      if (!Array.isArray(tools)) throw invalidField(`${path}.tools`, "`tools` must be an array of tool definitions.");
+      messages.push({ role: "tool", tool_call_id: id, content: JSON.stringify(tools) });
+    }
+  } else return false;
+  return true;
+}
