@@ -11,8 +11,11 @@
  * which the clients send back unchanged, and the part they carry back goes to the Interactions
  * API as the step, in its place among the turn's thoughts
  * (src/providers/gemini-interactions/gemini-interactions-messages.ts). Chat Completions has no
- * field its clients echo: there the steps are not carried (nor are the thoughts), and the next
- * turn goes without them, which the API accepts.
+ * field its clients echo that could hold them: `content` is the text users read, a call's `id`
+ * exists only in a turn with a client call and a result step (search results, a fetched page) is
+ * too long for one, and `reasoning_content` comes back only from thinking models' clients. There
+ * the steps are not carried (nor are the thoughts), and the next turn goes without them, which
+ * the API accepts (worker/README.md, "Opaque state").
  *
  * @module
  */
