@@ -24,6 +24,15 @@ const cases: Record<string, () => unknown> = {
     decoder.feed(bytes(`data: ${"x".repeat(MiB)}\n\ndata: {"the start of the next event`));
     return decoder;
   },
+  "sse open event": () => {
+    const decoder = new SSEDecoder(() => {});
+    decoder.feed(
+      bytes(
+        `data: ${"x".repeat(MiB)}\n\nevent: content_block_delta\nid: evt_0123456789abcdef\ndata: {"type":"content_block_delta","index":0}\n`,
+      ),
+    );
+    return decoder;
+  },
   ndjson: () => {
     const decoder = new NdjsonDecoder(() => {});
     decoder.feed(bytes(`{"a":"${"x".repeat(MiB)}"}\n{"the start of the next line":`));

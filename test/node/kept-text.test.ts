@@ -1,4 +1,4 @@
-// What a stage keeps past a chunk (an unended line, the envelope a fast reader matched) is a
+// What a stage keeps past a chunk (an unended line, an open SSE event's fields, the envelope a fast reader matched) is a
 // string of its own, never a slice that holds the whole text of the read it was cut from: measured
 // in a heap snapshot of a Node process of its own (kept-text-probe.ts), since no JavaScript API
 // tells a slice from a copy.
@@ -17,6 +17,7 @@ describe("text kept past a chunk", () => {
     const { "a plain slice": _, ...stages } = largest;
     expect(Object.keys(stages)).toEqual([
       "sse",
+      "sse open event",
       "ndjson",
       "json array",
       "openai chat fast chunk",
