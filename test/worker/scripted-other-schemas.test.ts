@@ -93,6 +93,20 @@ describe("schemas the scripted model could not fill before", () => {
     expect(plan("go", [labels], { type: "required" })).toHaveLength(1);
   });
 
+  it("takes the branch of an anyOf the prompt gives a value of (a Unix time, not a date-time of now)", () => {
+    const reminder = {
+      name: "set_reminder",
+      parameters: object({
+        text: { type: "string" },
+        at: { anyOf: [{ type: "string", format: "date-time" }, { type: "integer" }] },
+      }),
+    };
+    expect(plan("Set a reminder to stretch at 1767225600", [reminder])[0]![1]).toMatchObject({ at: 1767225600 });
+    expect(plan("Set a reminder to stretch at 2026-12-24", [reminder])[0]![1]).toMatchObject({
+      at: "2026-12-24T00:00:00Z",
+    });
+  });
+
   it("reads if/then/else as two branches", () => {
     const shipping = {
       name: "set_shipping",

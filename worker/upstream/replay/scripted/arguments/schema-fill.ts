@@ -113,7 +113,9 @@ export class Filler extends SchemaReader {
         .map((branch) => merge(rest, this.resolve(branch)))
         .sort((a, b) => Number(typeOf(a) === "null") - Number(typeOf(b) === "null"));
       const written = tries.map((branch) => this.value(branch, key, depth + 1));
-      return written.find((value) => this.accepts(value, s)) ?? written[0] ?? null;
+      const accepted = written.filter((value) => this.accepts(value, s));
+      // The branch the prompt gave a value ("at 1767225600": the integer of a date-time or a Unix time).
+      return accepted.find((value) => this.#said(value)) ?? accepted[0] ?? written[0] ?? null;
     }
     switch (typeOf(s)) {
       case "object":
@@ -131,6 +133,12 @@ export class Filler extends SchemaReader {
       default:
         return this.string(s, key);
     }
+  }
+
+  /** Whether a number or a string is one the prompt says. */
+  #said(value: JsonValue): boolean {
+    if (typeof value === "number") return this.values.numbers.includes(value);
+    return typeof value === "string" && value !== "" && this.values.lower.includes(value.toLowerCase());
   }
 
   /** Whether the prompt gives an optional property a value of its own. */
