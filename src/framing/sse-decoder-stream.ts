@@ -151,9 +151,9 @@ export class SSEDecoder implements Framing {
     if (colon === -1 || colon > end) colon = end;
     const name = text.slice(start, colon);
     let value = colon === end ? "" : text.slice(colon + (text.charCodeAt(colon + 1) === 0x20 ? 2 : 1), end);
-    // A field the event's blank line does not follow in this text (LF LF, CR CR, CRLF CR) may be
-    // kept past the chunk: a string of its own then, not a slice holding the read's whole text.
-    if (text[end + 1] !== text[end] && text[end + 2] !== "\r") value = ownText(value);
+    // A field the event's blank line does not follow in this text (LF LF, CR CR; CRLF bodies copy
+    // each) may be kept past the chunk: a string of its own then, not a slice of the read's text.
+    if (text[end + 1] !== text[end]) value = ownText(value);
     if (name === "data") this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
     else if (name === "event") this.#event = value || undefined;
     else if (name === "id" && !value.includes("\0")) this.#id = value;
