@@ -189,6 +189,50 @@ describe("POST /v1/responses with programmatic tool calling and tool search item
     expect(out).toMatchObject({ call_id: "call_a", name: "stock", caller: CALLER });
   });
 
+  it("a program OpenAI ran reaches the client sealed before its call, and OpenAI gets it back before the call", async () => {
+    const call = (args: string, status: string) => ({ ...STOCK_CALL, id: "fc_1", status, arguments: args });
+    const first = new FakeUpstream({
+      kind: "sse",
+      chunks: [
+        answer("resp_3", [
+          { type: "response.output_item.added", output_index: 0, item: { ...PROGRAM, code: "" } },
+          { type: "response.output_item.done", output_index: 0, item: PROGRAM },
+          { type: "response.output_item.added", output_index: 1, item: call("", "in_progress") },
+          { type: "response.output_item.done", output_index: 1, item: call('{"item":"bolt"}', "completed") },
+        ]),
+      ],
+    });
+    const stream = client(first).responses.stream({
+      model: "openai-responses/gpt-5.6",
+      input: "Stock of bolts?",
+      tools: TOOLS,
+      store: false,
+    });
+    for await (const _event of stream);
+    const output = (await stream.finalResponse()).output;
+    expect(output.map((item) => item.type)).toEqual(["reasoning", "function_call"]);
+    expect(JSON.stringify(output)).not.toContain("fp-opaque"); // sealed, not shown
+    const second = new FakeUpstream({ kind: "sse", chunks: [answer("resp_4")] });
+    const next = client(second).responses.stream({
+      model: "openai-responses/gpt-5.6",
+      input: [
+        { role: "user", content: "Stock of bolts?" },
+        ...(output as ResponseInputItem[]),
+        { type: "function_call_output", call_id: "call_a", output: "12" },
+      ],
+      tools: TOOLS,
+      store: false,
+    });
+    for await (const _event of next);
+    const body = second.requests[0]!.body as { input: Record<string, unknown>[] };
+    expect(body.input).toEqual([
+      { role: "user", content: "Stock of bolts?" },
+      PROGRAM,
+      { type: "function_call", call_id: "call_a", name: "stock", arguments: '{"item":"bolt"}', caller: CALLER },
+      { type: "function_call_output", call_id: "call_a", output: "12", caller: CALLER },
+    ]);
+  });
+
   it("an item missing what OpenAI requires is a 400 naming its field", async () => {
     const upstream = new FakeUpstream({ kind: "hang" });
     for (const [item, param] of [

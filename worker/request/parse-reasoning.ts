@@ -124,14 +124,16 @@ function fieldPart(value: Record<string, unknown>, at: (field: string) => string
 }
 
 /**
- * The block types a `{type: "block"}` part may carry: Anthropic's, and the output items of OpenAI's
- * own tools (a server tool search's, a program's), sent back to each as they came.
+ * The block types a `{type: "block"}` part may carry: Anthropic's, and the items of OpenAI's own
+ * tools (a server tool search's call and output, a program and its output), sent back to each as
+ * they came.
  */
 const KEPT_BLOCKS: ReadonlySet<unknown> = new Set([
   "compaction",
   "fallback",
   "tool_search_call",
   "tool_search_output",
+  "program",
   "program_output",
 ]);
 

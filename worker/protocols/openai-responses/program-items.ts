@@ -16,9 +16,14 @@
  * `programmatic_tool_calling` tool, go to OpenAI as given and are dropped for the others, which
  * have no such tool.
  *
+ * Going out, a call's `caller` is on its `function_call` (the encoder's), and the `program` item
+ * that made it goes before its first call as a `block` reasoning part, which the client gets as a
+ * `reasoning` item sealing it (worker/protocols/reasoning-state.ts) and sends back before the
+ * call: coming back, it is the program of the calls that name it, as a `program` item would be.
+ *
  * @module
  */
-import type { JsonValue, ReasoningPart } from "../../../src/index.ts";
+import type { EncodableEvent, JsonValue, ReasoningPart } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import { idAt, objectAt, stringAt, type WireMessage, type WireTool } from "../client-request.ts";
@@ -31,6 +36,40 @@ const OPENAI = "openai-responses";
 
 /** The `program` items of a request, by their `call_id`, which their calls name as `caller.caller_id`. */
 export type Programs = Map<string, JsonObject>;
+
+/**
+ * The events with each program an OpenAI call came from (`providerMetadata.responsesProgram`)
+ * before the first of its calls, as a `block` reasoning part; unchanged for another provider.
+ *
+ * @example
+ * ```ts
+ * const batches = programParts(provider, agentBatches(provider, events));
+ * ```
+ */
+export function programParts(
+  provider: string,
+  batches: ReadableStream<readonly EncodableEvent[]>,
+): ReadableStream<readonly EncodableEvent[]> {
+  if (provider !== OPENAI) return batches;
+  const sent = new Set<unknown>();
+  return batches.pipeThrough(
+    new TransformStream<readonly EncodableEvent[], readonly EncodableEvent[]>({
+      transform(batch, controller) {
+        let out: EncodableEvent[] | undefined;
+        batch.forEach((event, i) => {
+          const program = event.type === "tool-call-start" ? event.providerMetadata?.["responsesProgram"] : undefined;
+          if (isObject(program) && !sent.has(program["call_id"])) {
+            sent.add(program["call_id"]);
+            out ??= batch.slice(0, i);
+            out.push({ type: "reasoning-part", part: { type: "block", block: program as JsonObject } });
+          }
+          out?.push(event);
+        });
+        controller.enqueue(out ?? batch);
+      },
+    }),
+  );
+}
 
 /**
  * A `tool_search` or `programmatic_tool_calling` tool as `/v1/stream` tools: the client's search

@@ -232,6 +232,9 @@ function addItem(
       typeof encrypted === "string" ? encrypted : undefined,
       own(item, "summary"),
     );
+    // A program the Worker sealed (./program-items.ts) is the program of the calls that name it.
+    const program = part?.type === "block" && part.block["type"] === "program" ? part.block : undefined;
+    if (program) return void context.programs.set(String(program["call_id"]), program);
     const turn = assistant();
     if (part) (turn.reasoning_parts ??= []).push(part);
     const summary = summaryText(own(item, "summary"));

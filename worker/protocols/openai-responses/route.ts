@@ -14,6 +14,7 @@ import { customCalls } from "./custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
 import { responsesEncryptedContent } from "../reasoning-state.ts";
 import { agentBatches } from "../thought-signatures.ts";
+import { programParts } from "./program-items.ts";
 import { readConversation } from "./conversation.ts";
 import { KeepingEncoder, keepingOf, keepResponse, unkept } from "./keep-response.ts";
 import { clientResponseId, itemIds } from "./stored-ids.ts";
@@ -68,7 +69,10 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, context);
         const chosen = allowedCalls(
-          customCalls(agentBatches(parsed.request.provider, batches), parsed.customTools),
+          customCalls(
+            programParts(parsed.request.provider, agentBatches(parsed.request.provider, batches)),
+            parsed.customTools,
+          ),
           parsed.allowedTools,
         );
         const encoder = new OpenAIResponsesEncoder(options);
@@ -82,7 +86,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       const answer = await openClientAnswer(client, context);
       const { headers } = answer;
       const tally = tallyPayloads(answer.batches);
-      const batches = agentBatches(parsed.request.provider, tally.events);
+      const batches = programParts(parsed.request.provider, agentBatches(parsed.request.provider, tally.events));
       const { response } = await readOpenAIResponse(
         allowedCalls(customCalls(batches, parsed.customTools), parsed.allowedTools),
         { ...options, maxTextLength: settings.maxCompletionLength },
