@@ -14,6 +14,7 @@ import "./providers/anthropic/anthropic-rules.cases.ts";
 import "./providers/anthropic/anthropic-turn-blocks.cases.ts";
 import "./providers/anthropic/anthropic-server-results.cases.ts";
 import "./providers/anthropic/anthropic-container.cases.ts";
+import "./providers/anthropic/anthropic-refusal-turn.cases.ts";
 import "./providers/gemini/gemini-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-built-in-calls.cases.ts";

@@ -2,7 +2,8 @@ import { providerKit, type Provider } from "./registry.ts";
 import type { AssistantTurn, ToolResult } from "./turn.ts";
 
 /**
- * The assistant turn for a provider's next request (an array of items for the Responses API).
+ * The assistant turn for a provider's next request (an array of items for the Responses API; an
+ * empty array for Anthropic when the turn has nothing to send back, as after a refusal before any output).
  *
  * @example
  * ```ts

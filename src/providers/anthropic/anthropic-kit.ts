@@ -22,6 +22,11 @@ export const anthropicKit: ProviderKit = {
   conversationField: "messages",
   requestBody: anthropicRequestBody,
   toolDefinitions: anthropicToolDefinitions,
-  assistantMessage: anthropicAssistantMessage,
+  // Anthropic refuses an assistant message with empty content unless it is the final one (a turn
+  // refused before any output has none): such a turn is left out.
+  assistantMessage: (turn) => {
+    const message = anthropicAssistantMessage(turn);
+    return (message["content"] as unknown[]).length > 0 ? message : [];
+  },
   toolResultMessages: (results) => [anthropicToolResultMessage(results)],
 };

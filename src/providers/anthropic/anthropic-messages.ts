@@ -42,7 +42,8 @@ export function callerOf(call: { readonly providerMetadata?: Readonly<Record<str
  * (programmatic tool calling: its result comes in a later response); a result whose call came in
  * an earlier response stays in its place. A call the provider withdrew (`finish.withdrawnToolCalls`: the `tool_use`
  * a fallback may have cut off) is not in `toolCalls`, so it is left out, and no `tool_result`
- * answers it.
+ * answers it. A turn of none of these (a refusal before any output) gives empty `content`, which
+ * Anthropic refuses but as the last message: `assistantMessage("anthropic", turn)` gives no message then.
  *
  * @example
  * ```ts

@@ -1,0 +1,103 @@
+// The next turn after an Anthropic refusal (issue 34). A refusal (`stop_reason: "refusal"`) may
+// come before any output (`content: []`, the refusals-and-fallback guide's example) or cut the
+// answer off after some text (the streaming-refusals guide's example). Anthropic refuses an
+// assistant message with empty content unless it is the final one, so a turn with nothing to send
+// back is left out; a turn with content goes back as it came (the guides ask the application to
+// remove or rephrase the user's turn that was refused before it continues). The streams are built
+// by hand from those two documented responses; the next turns are typed by the SDK's Param types.
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages/messages";
+import fc from "fast-check";
+import { assistantMessage, providerKit, runToolLoop, streamToolCalls } from "../../../src/index.ts";
+import { assert, assertEquals, group } from "../../support/harness.ts";
+import { assertFinished } from "../../support/invariants.ts";
+import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
+import { anthropicSse } from "./turn-blocks-recordings.ts";
+
+const message = (content: unknown[] = []): Record<string, unknown> => ({
+  type: "message_start",
+  message: { id: "msg_refused", type: "message", role: "assistant", model: "claude-fable-5", content, usage: {} },
+});
+const refusal = {
+  type: "message_delta",
+  delta: {
+    stop_reason: "refusal",
+    stop_sequence: null,
+    stop_details: { type: "refusal", category: "cyber", explanation: "This request was declined." },
+  },
+  usage: { output_tokens: 0 },
+};
+
+/** Refused before any output: no content block at all. */
+const refusedBeforeOutput = anthropicSse(message(), refusal, { type: "message_stop" });
+/** Refused after some text: the streaming-refusals guide's `"Hello.."`. */
+const refusedAfterText = anthropicSse(
+  message(),
+  { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+  { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello.." } },
+  { type: "content_block_stop", index: 0 },
+  refusal,
+  { type: "message_stop" },
+);
+
+const finishOf = async (chunks: Uint8Array[]) =>
+  assertFinished(await collect(streamToolCalls(fromChunks(chunks), { provider: "anthropic" })));
+
+group("Anthropic refusal: the next turn", (test) => {
+  test("refused before any output: no assistant message goes back (empty content is refused)", async () => {
+    const finish = await finishOf([bytes(refusedBeforeOutput)]);
+    assertEquals([finish.reason, finish.rawReason], ["content-filter", "refusal"]);
+    assertEquals(assistantMessage("anthropic", finish), []);
+  });
+
+  test("refused after some text, at any split: the text goes back, never an empty message", async () => {
+    const data = bytes(refusedAfterText);
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 6 }), async (cuts) => {
+        const finish = await finishOf(splitAt(data, cuts));
+        const expected: MessageParam = { role: "assistant", content: [{ type: "text", text: "Hello.." }] };
+        assertEquals(assistantMessage("anthropic", finish), expected);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  test("the tool loop adds no empty assistant message, and the next request has none", async () => {
+    const events = await collect(
+      runToolLoop({
+        provider: "anthropic",
+        messages: [{ role: "user", content: "Scan my network." }],
+        tools: { run_scan: { run: () => "scanned" } },
+        call: () => Promise.resolve(new Response(refusedBeforeOutput)),
+      }),
+    );
+    const last = events.at(-1);
+    assert(last?.type === "loop-finish", "the loop finished");
+    assertEquals(last.reason, "no-tool-calls");
+    assertEquals(last.messages, [{ role: "user", content: "Scan my network." }]);
+    const step = events.find((e) => e.type === "step-finish");
+    assert(step?.type === "step-finish", "the step finished");
+    assertEquals(step.messages, []);
+  });
+
+  test("the request kit drops an assistant turn that would be empty", () => {
+    const body = providerKit("anthropic").requestBody({
+      model: "claude-fable-5",
+      messages: [
+        { role: "user", content: "Scan my network." },
+        { role: "assistant", content: "", toolCalls: [] },
+        { role: "user", content: "Then list my hosts." },
+      ],
+      tools: [],
+    });
+    const expected: MessageParam[] = [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Scan my network." },
+          { type: "text", text: "Then list my hosts." },
+        ],
+      },
+    ];
+    assertEquals(body["messages"], expected);
+  });
+});
