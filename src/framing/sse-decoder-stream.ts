@@ -121,6 +121,11 @@ export class SSEDecoder implements Framing {
     }
     // Kept past this chunk as a string of its own (empty when the chunk ended a line).
     this.#line += ownText(text.slice(start));
+    // So are the fields of an event still open: copied once per chunk, not per event (data of 64 KiB
+    // or more, a read's worth, stays as it is: not copied again on every chunk while it grows).
+    if ((this.#data?.length ?? 0) < 65536) this.#data &&= ownText(this.#data);
+    this.#event &&= ownText(this.#event);
+    this.#id &&= ownText(this.#id);
     // What is held across chunks (an open line, the data of an open event) stays within the limit.
     if (this.#line.length + (this.#data?.length ?? 0) > this.#limit) throw (this.#failure = tooLarge(this.#limit));
   }
@@ -150,10 +155,7 @@ export class SSEDecoder implements Framing {
     if (colon === start) return;
     if (colon === -1 || colon > end) colon = end;
     const name = text.slice(start, colon);
-    let value = colon === end ? "" : text.slice(colon + (text.charCodeAt(colon + 1) === 0x20 ? 2 : 1), end);
-    // A field the event's blank line does not follow in this text (LF LF, CR CR; CRLF bodies copy
-    // each) may be kept past the chunk: a string of its own then, not a slice of the read's text.
-    if (text[end + 1] !== text[end]) value = ownText(value);
+    const value = colon === end ? "" : text.slice(colon + (text.charCodeAt(colon + 1) === 0x20 ? 2 : 1), end);
     if (name === "data") this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
     else if (name === "event") this.#event = value || undefined;
     else if (name === "id" && !value.includes("\0")) this.#id = value;
