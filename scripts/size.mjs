@@ -86,8 +86,10 @@ export const BUDGET = {
   // (gemini-interactions-server-steps.ts, issue 34): 7,087 -> 7,741 B.
   interactionsChain: 7.75 * KiB,
   // Raised from 2.5 KiB in issue 34: OpenAI Responses' stage, the largest, reads MCP approval
-  // requests (`mcp_approval_request` as an `approval-request`, its arguments parsed: 2,495 -> 2,618 B).
-  extraProvider: 2.75 * KiB,
+  // requests (`mcp_approval_request` as an `approval-request`, its arguments parsed: 2,495 -> 2,618 B),
+  // then bounds them as calls (`boundedApprovalRequest`: counted against `maxToolCalls`, arguments
+  // against `maxArgumentsLength`, with the accumulator's errors: 2,780 -> 2,862 B).
+  extraProvider: 2.875 * KiB,
   schemaPlugin: 13.5 * KiB,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the

@@ -41,6 +41,7 @@ export { ChoosingFraming, detectTextFraming, TextFraming } from "./framing/text-
 // Stage 2, providers: the contract a protocol implements (the protocols are in their subpaths).
 export {
   ProviderDecoderStream,
+  type DecoderLimits,
   type Emit,
   type ProviderDecoder,
   type ProviderProtocol,

@@ -23,6 +23,7 @@ import "./providers/openai-responses/openai-responses-tool-search.cases.ts";
 import "./providers/openai-responses/openai-responses-client-items.cases.ts";
 import "./providers/openai-responses/openai-responses-parallel-wrapper.cases.ts";
 import "./providers/openai-responses/openai-responses-mcp-approval.cases.ts";
+import "./providers/openai-responses/openai-responses-approval-limits.cases.ts";
 import "./providers/bedrock/bedrock-rules.cases.ts";
 import "./providers/bedrock/bedrock-server-tools.cases.ts";
 import "./providers/cohere/cohere-rules.cases.ts";

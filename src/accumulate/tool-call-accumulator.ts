@@ -233,14 +233,13 @@ export class ToolCallAccumulator {
         ? { ok: true as const, value: call.args.text }
         : call.args.parse({ repair: this.#options.repairer, closeTruncated, cut });
     if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
-    const { index, choice } = call;
     const issues =
       call.inputFormat === "text" || call.providerExecuted
         ? undefined
         : this.#options.validator?.(call.name, parsed.value, {
             response: this,
-            index,
-            choice,
+            index: call.index,
+            choice: call.choice,
             length: call.args.length,
           });
     if (issues) {
@@ -255,9 +254,12 @@ export class ToolCallAccumulator {
   /** A call the provider withdrew: closed unparsed, an `invalid-tool-call` (closing what streamed), listed apart. */
   #withdraw(call: OpenToolCall): void {
     this.#registry.close(call);
-    const error = { code: "withdrawn" as const, message: "The provider withdrew this call: it must not run." };
-    (this.#s.withdrawnToolCalls ??= []).push({ ...summary(call), error });
-    this.#enqueue({ type: "invalid-tool-call", ...summary(call), error });
+    const withdrawn: InvalidToolCall = {
+      ...summary(call),
+      error: { code: "withdrawn", message: "The provider withdrew this call: it must not run." },
+    };
+    (this.#s.withdrawnToolCalls ??= []).push(withdrawn);
+    this.#enqueue({ type: "invalid-tool-call", ...withdrawn });
   }
 
   #invalid(call: InvalidToolCall): void {

@@ -68,7 +68,7 @@ export class FramedChain {
       this.#emitting = true;
       accumulator.push(delta);
       this.#emitting = false;
-    });
+    }, accumulatorOptions);
     this.#framing = new Framing((message) => void this.#messages.push(message), { maxEventLength, contentType });
   }
 
@@ -155,7 +155,8 @@ export class FramedChain {
     const reason =
       error.code === "http-error"
         ? "provider-error"
-        : error.code === "event-too-large"
+        : // `event-too-large`, or a decoder's `too-many-tool-calls` or `arguments-too-large`.
+          error.code.includes("too-")
           ? "limit-exceeded"
           : "stream-failed";
     this.#accumulator.abort(reason, error);

@@ -33,6 +33,19 @@ export interface ProviderDecoder {
 }
 
 /**
+ * The accumulator's limits, as the chain gives them to a protocol's decoder: a decoder that keeps
+ * items whole apart from the calls (OpenAI Responses' approval requests, which are no calls)
+ * counts them against `maxToolCalls` and bounds their arguments by `maxArgumentsLength`, with the
+ * accumulator's errors (`too-many-tool-calls`, `arguments-too-large`).
+ */
+export interface DecoderLimits {
+  /** As the accumulator's `maxToolCalls`. @defaultValue 1024 */
+  maxToolCalls?: number | undefined;
+  /** As the accumulator's `maxArgumentsLength`. @defaultValue 4194304 */
+  maxArgumentsLength?: number | undefined;
+}
+
+/**
  * A wire protocol that `streamToolCalls` (and {@link ProviderDecoderStream}) can read: its name,
  * its decoder, and the framing of its bodies. Pass one as the `provider` option to read a
  * protocol the library does not ship.
@@ -69,8 +82,11 @@ export interface ProviderProtocol {
    * @defaultValue `SSEDecoder` (Server-Sent Events)
    */
   readonly framing?: FramingClass | undefined;
-  /** Creates the decoder for one response. */
-  createDecoder(emit: Emit): ProviderDecoder;
+  /**
+   * Creates the decoder for one response; `limits` are the accumulator's, for what a decoder keeps
+   * whole apart from the calls (OpenAI Responses' approval requests).
+   */
+  createDecoder(emit: Emit, limits?: DecoderLimits): ProviderDecoder;
   /**
    * The message of one object an SDK yielded (its parsed chunk or event), for `streamToolCalls`
    * given an SDK's stream instead of bytes.

@@ -1,6 +1,42 @@
 import type { ApprovalRequest } from "../../shared/deltas.ts";
+import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
+import type { DecoderLimits } from "../provider-decoder.ts";
+
+/**
+ * The approval request of an `mcp_approval_request` item (see {@link approvalRequestOf}), the
+ * `count`th of its response, bounded as a call is (the provider would make it once approved, and
+ * it is kept whole for the finish): past `maxToolCalls` (counted apart from the calls) or with
+ * arguments longer than `maxArgumentsLength`, checked before they are parsed, a
+ * `ToolCallStreamError` of the accumulator's code and message, which ends the stream with an
+ * `error` and an `abort` of reason `limit-exceeded`.
+ *
+ * @example
+ * ```ts
+ * const request = boundedApprovalRequest({ type: "mcp_approval_request", id: "mcpr_1", name: "shorten", arguments: "{}" }, 1, { maxToolCalls: 8 });
+ * ```
+ */
+export function boundedApprovalRequest(
+  item: Record<string, unknown>,
+  count: number,
+  limits: DecoderLimits,
+): ApprovalRequest | undefined {
+  // The accumulator's defaults (`DEFAULT_MAX_TOOL_CALLS`, `DEFAULT_MAX_ARGUMENTS_LENGTH`).
+  const { maxToolCalls = 1024, maxArgumentsLength = 4194304 } = limits;
+  const text = item["arguments"];
+  if (count > maxToolCalls)
+    throw new ToolCallStreamError({
+      code: "too-many-tool-calls",
+      message: "The response has more tool calls than the limit allows.",
+    });
+  if (typeof text === "string" && text.length > maxArgumentsLength)
+    throw new ToolCallStreamError({
+      code: "arguments-too-large",
+      message: `Tool call arguments exceeded the limit of ${maxArgumentsLength} characters.`,
+    });
+  return approvalRequestOf(item);
+}
 
 /**
  * An `mcp_approval_request` output item as the library's request: a remote MCP tool OpenAI calls

@@ -1,19 +1,18 @@
 import type { SSEMessage } from "../../framing/framing.ts";
-import type { FinishReason } from "../../shared/deltas.ts";
 import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
-import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
-import { approvalRequestOf } from "./openai-responses-approvals.ts";
+import { boundedApprovalRequest } from "./openai-responses-approvals.ts";
 import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
-import { RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
+import { incompleteReason, RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
 import { ResponsesFastDelta } from "./responses-fast-delta.ts";
 import { SequenceReorderer } from "./sequence-reorderer.ts";
 
-/** Options of {@link OpenAIResponsesDeltaStream}. */
-export interface OpenAIResponsesDeltaStreamOptions {
+/** Options of {@link OpenAIResponsesDeltaStream}; `maxToolCalls` and `maxArgumentsLength` bound its approval requests. */
+export interface OpenAIResponsesDeltaStreamOptions extends DecoderLimits {
   /**
    * Most events held while waiting for a missing `sequence_number`; past it the gap is reported
    * as an `error` (code `sequence-gap`) and the stream goes on.
@@ -47,21 +46,21 @@ const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "m
  * index is its `output_index`; it completes at `function_call_arguments.done`, whose final
  * arguments win. `custom_tool_call` items carry free text, kept as a string and never parsed.
  * Events are put back in `sequence_number` order within a bounded window; exact duplicates are
- * dropped and a gap that never fills is reported rather than waited for. A `reasoning` item, at
- * its `output_item.done`, becomes a `reasoning-part` delta (its id, `encrypted_content` and
- * `summary`), in stream order: a manually passed-back turn must repeat it before its calls. The
- * built-in client tools' items (`apply_patch_call`, `shell_call`, `local_shell_call`) are calls
- * the application runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}).
- * A `function_call` of a tool that tool search loaded keeps its `namespace` on
- * `providerMetadata.responsesItem`, which its item must carry back. With programmatic tool
- * calling, a `function_call` made by a program carries a `caller`
- * (`{ type: "program", caller_id }`), kept on the call's `providerMetadata.responsesItem`, and the
- * `program` item that made it (its `code` and the `fingerprint` that "must be round-tripped") on
- * its `providerMetadata.responsesProgram`: the next turn sends the program item back before its
- * calls, and each call with its caller. An `mcp_approval_request` item (a remote MCP tool OpenAI
- * runs only once the application approves it) is an `approval-request` delta at its
- * `output_item.done`, never a call. A server tool's output item (`tool_search_output` of a server
- * tool search, `program_output`) is a kept block (`reasoning-part` of type `block`), sent back in place.
+ * dropped and a gap that never fills is reported rather than waited for. A `reasoning` item, at its
+ * `output_item.done`, becomes a `reasoning-part` delta (its id, `encrypted_content` and `summary`),
+ * in stream order: a manually passed-back turn must repeat it before its calls. The built-in client
+ * tools' items (`apply_patch_call`, `shell_call`, `local_shell_call`) are calls the application
+ * runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}). A
+ * `function_call` of a tool that tool search loaded keeps its `namespace` on
+ * `providerMetadata.responsesItem`, which its item must carry back. With programmatic tool calling,
+ * a `function_call` made by a program carries a `caller` (`{ type: "program", caller_id }`), kept
+ * on the call's `providerMetadata.responsesItem`, and the `program` item that made it (its `code`
+ * and the `fingerprint` that "must be round-tripped") on its `providerMetadata.responsesProgram`:
+ * the next turn sends the program item back before its calls, and each call with its caller. An
+ * `mcp_approval_request` item (a remote MCP tool OpenAI runs only once the application approves it)
+ * is an `approval-request` delta at its `output_item.done`, never a call, and bounded as one
+ * (`ResponsesApprovals`). A server tool's output item (`tool_search_output` of a server tool
+ * search, `program_output`) is a kept block (`reasoning-part` of type `block`), sent back in place.
  *
  * @example
  * ```ts
@@ -96,6 +95,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   readonly #itemIndex = new Map<string, number>();
   readonly #builtIns: ResponsesBuiltInCalls | undefined;
   readonly #fast = new ResponsesFastDelta();
+  readonly #limits: DecoderLimits;
+  #approvals = 0;
   /** The `program` items that completed (programmatic tool calling), by their `call_id`, as a call's metadata field. */
   readonly #programs = new Map<string, { responsesProgram: Payload }>();
 
@@ -103,6 +104,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   constructor(emit: Emit, options: OpenAIResponsesDeltaStreamOptions = {}) {
     this.#emit = emit;
     this.#builtIns = options.builtInCalls && new options.builtInCalls(emit);
+    this.#limits = options;
     this.#reorderer = new SequenceReorderer<Payload>(
       options.reorderWindow ?? 64,
       (payload) => this.#onEvent(payload),
@@ -238,7 +240,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const index = this.#indexOf(event);
     if (index !== undefined && this.#builtIns?.done(item, index)) return;
     const id = nonEmptyString(item["id"]);
-    const request = item["type"] === "mcp_approval_request" && approvalRequestOf(item);
+    const request =
+      item["type"] === "mcp_approval_request" && boundedApprovalRequest(item, ++this.#approvals, this.#limits);
     if (request) return this.#emit({ type: "approval-request", request });
     if (item["type"] === "program") return void this.#programs.set(String(item["call_id"]), { responsesProgram: item });
     // A server tool's output (a server tool search's, a program's): it goes back in its place.
@@ -288,13 +291,4 @@ function missing(type: string): never {
     code: "unknown-provider",
     message: `A ${type} item is a built-in tool's call: pass \`builtInCalls: ResponsesBuiltInCalls\` (from tool-call-stream/openai-responses).`,
   });
-}
-
-/** `incomplete` says why in `incomplete_details.reason`. */
-function incompleteReason(response: Payload): FinishReason | undefined {
-  const details = response["incomplete_details"];
-  const reason = isRecord(details) ? details["reason"] : undefined;
-  if (reason === "max_output_tokens") return "length";
-  if (reason === "content_filter") return "content-filter";
-  return undefined;
 }

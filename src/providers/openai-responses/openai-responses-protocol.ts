@@ -32,6 +32,6 @@ export function openAIResponsesProtocolWith(builtInCalls: typeof ResponsesBuiltI
   return {
     name: "openai-responses",
     framing: SSEDecoder,
-    createDecoder: (emit) => new OpenAIResponsesDecoder(emit, { builtInCalls }),
+    createDecoder: (emit, limits) => new OpenAIResponsesDecoder(emit, { ...limits, builtInCalls }),
   };
 }
