@@ -131,8 +131,7 @@ export class ToolCallAccumulator {
   abort(reason: AbortReason, error?: StreamErrorInfo): void {
     if (this.#s.closed) return;
     this.#s.closed = true;
-    const discarded = this.#registry.drain().map(summary);
-    this.#enqueue({ type: "abort", reason, discarded, ...(error && { error }) });
+    this.#enqueue({ type: "abort", reason, discarded: this.#registry.drain().map(summary), ...(error && { error }) });
   }
 
   #onChunk(delta: ToolCallChunkDelta): void {
