@@ -115,10 +115,17 @@ const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(2);
 
 /**
  * workerd runs an inspector command that needs the isolate's lock (a collection, a snapshot) when
- * a request enters it: one request of the workload goes with it.
+ * a request enters it: requests of the workload go, one at a time, until it has answered.
  */
-const withRequest = async (t: Inspected, method: string, params: object = {}): Promise<any> =>
-  (await Promise.all([t.send(method, params), load(t.served, workload, t.kind, origin, 1, 1)]))[0];
+async function withRequest(t: Inspected, method: string, params: object = {}): Promise<any> {
+  let answered = false;
+  const reply = t.send(method, params).then((result) => {
+    answered = true;
+    return result;
+  });
+  while (!answered) await load(t.served, workload, t.kind, origin, 1, 1);
+  return reply;
+}
 
 async function collected(t: Inspected): Promise<number> {
   await withRequest(t, "HeapProfiler.collectGarbage");
