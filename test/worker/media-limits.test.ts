@@ -48,7 +48,7 @@ describe("/v1/stream: files in the Worker's own body", () => {
     const cases: [unknown, string][] = [
       [{ type: "image", data: PNG }, "messages[0].content[0]"],
       [file({ data: "not base64!" }), "messages[0].content[0]"],
-      [file({ data: "QUJD" + "=".repeat(4) }), "messages[0].content[0]"],
+      [file({ data: `QUJD${"=".repeat(4)}` }), "messages[0].content[0]"],
       [file({ media_type: "png", data: PNG }), "messages[0].content[0]"],
       [file({ data: PNG, url: "https://example.com/a.png" }), "messages[0].content[0]"],
       [file({}), "messages[0].content[0]"],
