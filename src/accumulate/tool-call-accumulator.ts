@@ -272,7 +272,9 @@ export class ToolCallAccumulator {
     // arguments are not `{}` either. (A `[DONE]` with no finish does neither.)
     const { reason, finishSeen } = this.#s;
     const normal = finishSeen && (reason === undefined || reason === "stop" || reason === "tool-calls");
-    for (const call of this.#registry.openCalls(choice)) this.#complete(call, normal, finishSeen && !normal);
+    // A wrapper's calls past the limit abort the response midway: nothing completes after that.
+    for (const call of this.#registry.openCalls(choice))
+      this.#s.closed || this.#complete(call, normal, finishSeen && !normal);
   }
 
   /** The input ended (`done`: with `[DONE]`): finish after the provider's finish, or at `[DONE]` with no provider error; otherwise abort, discarding what is open (vLLM and llama.cpp send `[DONE]` after an error that cut a call). */

@@ -100,6 +100,26 @@ group("OpenAI Chat: a `multi_tool_use.parallel` wrapper call", (test) => {
     );
   });
 
+  test("a wrapper whose calls go past maxToolCalls at the finish ends the response there: no call completes after the abort", async () => {
+    // The ordinary call at index 2 is still open when the first wrapper's second call is one too
+    // many. Read by `for await` (the direct iterator, which queued a call completed after the abort;
+    // a reader's enqueue on the closed stream threw inside the chain instead).
+    const events: ToolCallEvent[] = [];
+    const stream = streamToolCalls(fromChunks([bytes(NO_IDS)]), { provider: "openai", tools: TOOLS, maxToolCalls: 3 });
+    for await (const event of stream as unknown as AsyncIterable<ToolCallEvent>) events.push(event);
+    assertEventInvariants(events);
+    const abort = events.at(-1);
+    assert(abort?.type === "abort" && abort.reason === "limit-exceeded", "the stream ends with the limit's abort");
+    assertEquals(
+      events.filter((event) => event.type === "tool-call").map((event) => event.type === "tool-call" && event.id),
+      ["call_0_0"],
+    );
+    assert(
+      abort.type === "abort" && abort.discarded.some((call) => call.index === 2),
+      "the ordinary call still open is listed as discarded",
+    );
+  });
+
   test("any split of the bytes gives the same events", async () => {
     const data = bytes(BODY);
     const whole = await run([data]);
