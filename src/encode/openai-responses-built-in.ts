@@ -9,10 +9,14 @@ const ITEMS = {
   apply_patch: { type: "apply_patch_call", prefix: "apc", input: "operation" },
   shell: { type: "shell_call", prefix: "sh", input: "action" },
   local_shell: { type: "local_shell_call", prefix: "lsh", input: "action" },
+  tool_search: { type: "tool_search_call", prefix: "ts", input: "arguments" },
 } as const;
 
 type Send = (type: string, fields: Record<string, unknown>) => void;
-type Item = Extract<OpenAIResponsesOutputItem, { type: "apply_patch_call" | "shell_call" | "local_shell_call" }>;
+type Item = Extract<
+  OpenAIResponsesOutputItem,
+  { type: "apply_patch_call" | "shell_call" | "local_shell_call" | "tool_search_call" }
+>;
 
 const isObject = (value: unknown): value is { [key: string]: JsonValue } =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -78,6 +82,7 @@ export class BuiltInCalls {
     const metadata = completion?.type === "tool-call" ? completion.providerMetadata?.["responsesItem"] : undefined;
     if (kind.type === "shell_call")
       item.environment = isObject(metadata) && metadata["environment"] !== undefined ? metadata["environment"] : null;
+    if (kind.type === "tool_search_call") item.execution = "client";
     item[kind.input] = input;
     send("response.output_item.added", { ...at, item });
     Object.assign(item, { status: "completed", [kind.input]: input });

@@ -53,7 +53,8 @@ export interface OpenAIResponsesEncoderOptions {
    * The OpenAI Responses built-in tools the client offered (`apply_patch`, `shell`, `local_shell`):
    * a call of one of these names (a provider's function of that name, or the built-in call of an
    * OpenAI Responses upstream) is written as the tool's own item (`apply_patch_call` with its
-   * `operation`, `shell_call` with its `action`, `local_shell_call`), whole at the call's end.
+   * `operation`, `shell_call` with its `action`, `local_shell_call`, `tool_search_call` with its
+   * `arguments` and `execution: "client"`), whole at the call's end.
    * @defaultValue none: every call is a `function_call` (or `custom_tool_call`)
    */
   builtInTools?: ReadonlySet<string> | undefined;
@@ -144,9 +145,9 @@ export type OpenAIResponsesOutputItem =
       caller?: { [key: string]: JsonValue };
     }
   | {
-      /** A call of a built-in tool the client runs: `apply_patch_call`, `shell_call` or `local_shell_call`. */
-      type: "apply_patch_call" | "shell_call" | "local_shell_call";
-      /** `apc_...`, `sh_...` or `lsh_...`, generated. */
+      /** A call of a built-in tool the client runs: `apply_patch_call`, `shell_call`, `local_shell_call` or `tool_search_call`. */
+      type: "apply_patch_call" | "shell_call" | "local_shell_call" | "tool_search_call";
+      /** `apc_...`, `sh_...`, `lsh_...` or `ts_...`, generated. */
       id: string;
       /** `completed` once done. */
       status: "in_progress" | "completed";
@@ -158,6 +159,10 @@ export type OpenAIResponsesOutputItem =
       action?: Record<string, unknown>;
       /** shell: where the commands run (`null`: the client decides). */
       environment?: unknown;
+      /** tool_search: what to search for. */
+      arguments?: Record<string, unknown>;
+      /** tool_search: always `client` (the client runs the search). */
+      execution?: "client";
     }
   | {
       /** A remote MCP tool the provider runs once the client approves it (`mcp_approval_response`). */

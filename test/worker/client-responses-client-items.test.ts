@@ -9,6 +9,7 @@ import OpenAI from "openai";
 import type { ResponseInputItem, Tool } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { responsesSse } from "../providers/openai-responses/built-in-calls-recordings.ts";
+import { anthropicSse } from "./anthropic-blocks.ts";
 import { workerFetch } from "./client-support.ts";
 import { FakeUpstream, testEnv } from "./support.ts";
 
@@ -231,6 +232,57 @@ describe("POST /v1/responses with programmatic tool calling and tool search item
       { type: "function_call", call_id: "call_a", name: "stock", arguments: '{"item":"bolt"}', caller: CALLER },
       { type: "function_call_output", call_id: "call_a", output: "12", caller: CALLER },
     ]);
+  });
+
+  it("a client search's call reaches the client as a tool_search_call item, from OpenAI and from another provider", async () => {
+    const searched = (item: Record<string, unknown>) => item.type === "tool_search_call";
+    const openAI = new FakeUpstream({
+      kind: "sse",
+      chunks: [
+        answer("resp_5", [
+          {
+            type: "response.output_item.added",
+            output_index: 0,
+            item: { ...CLIENT_SEARCH, id: "tsc_9", arguments: {} },
+          },
+          { type: "response.output_item.done", output_index: 0, item: { ...CLIENT_SEARCH, id: "tsc_9" } },
+        ]),
+      ],
+    });
+    const anthropic = new FakeUpstream({
+      kind: "sse",
+      chunks: anthropicSse(
+        { type: "message_start", message: { id: "m", content: [], usage: { input_tokens: 3 } } },
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "tool_use", id: "toolu_ts", name: "tool_search", input: {} },
+        },
+        {
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "input_json_delta", partial_json: '{"goal":"prices"}' },
+        },
+        { type: "content_block_stop", index: 0 },
+        { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 5 } },
+        { type: "message_stop" },
+      ),
+    });
+    for (const [model, upstream, callId] of [
+      ["openai-responses/gpt-5.6", openAI, "call_ts"],
+      ["anthropic/claude-x", anthropic, "toolu_ts"],
+    ] as const) {
+      const stream = client(upstream).responses.stream({
+        model,
+        input: "Find price tools.",
+        tools: TOOLS,
+        store: false,
+      });
+      for await (const _event of stream);
+      const item = (await stream.finalResponse()).output.find((one) => searched(one as Record<string, unknown>));
+      // openai 6's ResponseToolSearchCall, as the client runs it and answers it with tool_search_output.
+      expect(item).toMatchObject({ call_id: callId, execution: "client", arguments: { goal: "prices" } });
+    }
   });
 
   it("an item missing what OpenAI requires is a 400 naming its field", async () => {

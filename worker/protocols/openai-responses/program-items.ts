@@ -12,7 +12,8 @@
  * other provider, what OpenAI ran (a program, its output, a server search) is left out, and so is
  * a call's `caller` (the calls stay, as the model's); a client search stays a call of `tool_search`
  * with its result. The `tool_search` tool, with `execution: "client"`, is a function of that name
- * to every provider (an OpenAI upstream is sent it as given); with `execution: "server"`, and the
+ * to every provider (an OpenAI upstream is sent it as given), whose calls reach the client as
+ * `tool_search_call` items (`execution: "client"`); with `execution: "server"`, and the
  * `programmatic_tool_calling` tool, go to OpenAI as given and are dropped for the others, which
  * have no such tool.
  *
@@ -86,7 +87,9 @@ export function toolCallingToolOf(
   if (type !== "tool_search" && type !== "programmatic_tool_calling") return undefined;
   const client = type === "tool_search" && own(fields, "execution") === "client";
   if (!client && provider !== OPENAI) return null;
-  if (provider === OPENAI) builtIns.set(type, fields);
+  // Kept by name: OpenAI is sent the tool as given, and a client search's calls, from any
+  // provider, reach the client as `tool_search_call` items (the encoder's `builtInTools`).
+  builtIns.set(type, fields);
   const description = own(fields, "description");
   const parameters = own(fields, "parameters") ?? { type: "object" };
   if (!isObject(parameters)) throw invalidField(`${at}.parameters`, "`parameters` must be a JSON Schema object.");
