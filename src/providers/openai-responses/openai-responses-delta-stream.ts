@@ -36,6 +36,8 @@ type Payload = Record<string, unknown>;
 const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_call: true };
 
 /** The built-in tools' items that are calls, which only the `builtInCalls` plug-in reads. */
+/** Kept whole, sent back in place: server tools' outputs, the items of tools OpenAI ran. */
+const KEPT = /^(tool_search_output|program_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
 const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "mcp_call", "tool_search_call"];
 
 /**
@@ -60,7 +62,7 @@ const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "m
  * `mcp_approval_request` item (a remote MCP tool OpenAI runs only once the application approves it)
  * is an `approval-request` delta at its `output_item.done`, never a call, and bounded as one
  * (`ResponsesApprovals`). A server tool's output item (`tool_search_output` of a server tool
- * search, `program_output`) is a kept block (`reasoning-part` of type `block`), sent back in place.
+ * search, `program_output`) and a tool OpenAI ran (`web_search_call`, ...) are kept blocks, sent back in place.
  *
  * @example
  * ```ts
@@ -244,10 +246,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       item["type"] === "mcp_approval_request" && boundedApprovalRequest(item, ++this.#approvals, this.#limits);
     if (request) return this.#emit({ type: "approval-request", request });
     if (item["type"] === "program") return void this.#programs.set(String(item["call_id"]), { responsesProgram: item });
-    // A server tool's output (a server tool search's, a program's): it goes back in its place.
     const block = item as { [key: string]: JsonValue };
-    if (item["type"] === "tool_search_output" || item["type"] === "program_output")
-      return this.#emit({ type: "reasoning-part", part: { type: "block", block } });
+    if (KEPT.test(String(item["type"]))) return this.#emit({ type: "reasoning-part", part: { type: "block", block } });
     if (item["type"] === "reasoning" && id !== undefined) {
       const encryptedContent = nonEmptyString(item["encrypted_content"]);
       const summary = item["summary"];

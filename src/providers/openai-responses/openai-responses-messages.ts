@@ -3,7 +3,7 @@ import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
 import { approvalAnswer, approvalRequestItem, approvalResponses } from "./openai-responses-approvals.ts";
-import { ServerOutputs } from "./openai-responses-server-items.ts";
+import { serverCallItem, ServerOutputs } from "./openai-responses-server-items.ts";
 
 /**
  * OpenAI Responses: the input items that replay the turn: its `reasoning` items (from
@@ -11,13 +11,12 @@ import { ServerOutputs } from "./openai-responses-server-items.ts";
  * before its calls), then `message`, `function_call` and `custom_tool_call` items; a built-in
  * tool's call goes back as the item it came as (`apply_patch_call` with its `operation`,
  * `shell_call` with its `action`, `local_shell_call`, a client `tool_search_call` with its
- * `arguments`), and an `mcp_call`, which OpenAI ran, with
- * its output. A call a program made (programmatic tool calling) goes back with its `caller`, after
- * the `program` item that made it, once, with its `fingerprint`, and a program's `program_output`
- * after its calls (before the text when the program came in an earlier turn); a server tool search
- * goes back as its `tool_search_call` with the `tool_search_output` that followed it (the kept
- * blocks of `reasoningParts`). The turn's approval requests go
- * last, as `mcp_approval_request` items, for the answers of `approvalResponses` to follow.
+ * `arguments`), and an `mcp_call`, which OpenAI ran, with its output. A call a program made goes
+ * back with its `caller`, after the `program` item that made it, once, with its `fingerprint`, and
+ * a program's `program_output` after its calls (before the text when the program came in an earlier
+ * turn); a server tool search as its `tool_search_call` with the `tool_search_output` that followed
+ * it (kept blocks), and a tool OpenAI ran (`web_search_call`, ...) as its item among the reasoning
+ * items, where it came. Approval requests go last, as `mcp_approval_request` items.
  *
  * @example
  * ```ts
@@ -29,6 +28,7 @@ import { ServerOutputs } from "./openai-responses-server-items.ts";
 export function responsesInputItems(turn: AssistantTurn): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   for (const part of turn.reasoningParts ?? []) {
+    items.push(...serverCallItem(part));
     if (part.type !== "item") continue;
     items.push({
       type: "reasoning",

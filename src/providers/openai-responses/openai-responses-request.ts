@@ -12,6 +12,7 @@ import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { fileKind, fileUrl, hasFiles, resultBlocks } from "../media.ts";
 import { builtInItem, callerOf, callFields, toolOutput, turnItems } from "./openai-responses-messages.ts";
+import { serverCallItem } from "./openai-responses-server-items.ts";
 import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 
 /**
@@ -107,13 +108,14 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
 
 /**
  * The turn's reasoning items with their encrypted content, which a reasoning model uses across a
- * tool loop whether or not its response was stored; other providers' reasoning is not OpenAI's to take.
+ * tool loop whether or not its response was stored, and the items of tools OpenAI ran in their
+ * place among them; other providers' reasoning is not OpenAI's to take.
  */
 function reasoningItems(parts: readonly ReasoningPart[] | undefined): Fields[] {
   return (parts ?? []).flatMap((part): Fields[] =>
     part.type === "item" && part.encryptedContent !== undefined
       ? [{ type: "reasoning", id: part.id, summary: part.summary ?? [], encrypted_content: part.encryptedContent }]
-      : [],
+      : serverCallItem(part),
   );
 }
 

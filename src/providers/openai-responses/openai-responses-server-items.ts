@@ -71,3 +71,20 @@ export class ServerOutputs {
     ];
   }
 }
+
+/**
+ * The item of a tool OpenAI ran (`web_search_call`, `code_interpreter_call`,
+ * `image_generation_call`, `file_search_call`) a kept block holds, as it came, else none: it goes
+ * back among the turn's reasoning items, where it came (a reasoning model refuses a reasoning item
+ * without the item that followed it).
+ *
+ * @example
+ * ```ts
+ * serverCallItem({ type: "block", block: { type: "web_search_call", id: "ws_1", status: "completed" } }); // [that item]
+ * ```
+ */
+export const serverCallItem = (part: ReasoningPart): Item[] =>
+  part.type === "block" &&
+  /^(web_search|code_interpreter|image_generation|file_search)_call$/.test(String(part.block["type"]))
+    ? [part.block]
+    : [];
