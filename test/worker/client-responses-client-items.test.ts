@@ -279,7 +279,9 @@ describe("POST /v1/responses with programmatic tool calling and tool search item
         store: false,
       });
       for await (const _event of stream);
-      const item = (await stream.finalResponse()).output.find((one) => searched(one as unknown as Record<string, unknown>));
+      const item = (await stream.finalResponse()).output.find((one) =>
+        searched(one as unknown as Record<string, unknown>),
+      );
       // openai 6's ResponseToolSearchCall, as the client runs it and answers it with tool_search_output.
       expect(item).toMatchObject({ call_id: callId, execution: "client", arguments: { goal: "prices" } });
     }
