@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ResponseWatch } from "../../worker/upstream/response-watch.ts";
 import { FakeUpstream, streamRequest, testEnv, validBody, worker } from "./support.ts";
 
 const sse = ['data: {"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\n', "data: [DONE]\n\n"];
@@ -56,6 +57,33 @@ describe("POST /v1/stream CORS allow-list", () => {
     expect(bad.status).toBe(400);
     expect(bad.headers.get("access-control-allow-origin")).toBe("https://app.example");
     expect(bad.headers.get("access-control-expose-headers")).toContain("retry-after");
+  });
+
+  describe("a failure the Worker did not expect", () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    it("is a 500 a listed origin can read, in each protocol's shape, not an opaque network error", async () => {
+      vi.spyOn(ResponseWatch.prototype, "events").mockImplementation(() => {
+        throw new TypeError("secret-internals");
+      });
+      const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+      const headers = { origin: "https://app.example" };
+      const upstream = new FakeUpstream({ kind: "sse", chunks: sse });
+      const chat = new Request("http://localhost:8787/v1/chat/completions", {
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }),
+      });
+      for (const request of [streamRequest(validBody(), { headers }), chat]) {
+        const response = await worker(upstream).call(request, env);
+        expect(response.status, request.url).toBe(500);
+        expect(response.headers.get("access-control-allow-origin"), request.url).toBe("https://app.example");
+        const text = await response.text();
+        expect(text, request.url).toContain("internal_error");
+        expect(text, request.url).not.toContain("secret");
+      }
+      expect(logged).toHaveBeenCalledTimes(2);
+    });
   });
 
   it("same-origin requests (the Worker's own page) and requests without Origin need no entry", async () => {

@@ -1,7 +1,7 @@
 import { readSettings, type Env, type Settings } from "../env.ts";
 import { authContext, authenticate } from "./auth.ts";
 import { corsHeaders, preflightResponse } from "./cors.ts";
-import { HttpError } from "../response/json-error.ts";
+import { asHttpError, HttpError } from "../response/json-error.ts";
 import { readJsonBody } from "./read-json-body.ts";
 import type { Runtime } from "../runtime.ts";
 import type { RequestContext } from "./request-context.ts";
@@ -10,8 +10,8 @@ import type { RequestContext } from "./request-context.ts";
  * The checks every `POST` endpoint that calls a provider runs, cheapest and most protective
  * first: CORS preflight, method, client token, then the body within `MAX_BODY_BYTES`. Only then
  * is `handle` given the parsed body; nothing reaches a provider before all of them pass. Errors
- * before the stream are JSON ({@link HttpError}) and carry the CORS headers, so that a browser
- * client can read them.
+ * before the stream are JSON ({@link HttpError}), the unexpected ones a 500 `internal_error`
+ * ({@link asHttpError}), and all carry the CORS headers, so that a browser client can read them.
  */
 export async function guardedPost(
   request: Request,
@@ -35,7 +35,8 @@ export async function guardedPost(
     const body = await readJsonBody(request, limit.bytes, limit.name, runtime.timers);
     return await handle(body, { request, env, settings, runtime, cors });
   } catch (error) {
-    if (error instanceof HttpError) throw new HttpError(error.status, error.body, { ...error.headers, ...cors });
-    throw error;
+    // An unexpected failure too: a 500 without them is an opaque network error to a browser.
+    const failure = asHttpError(error);
+    throw new HttpError(failure.status, failure.body, { ...failure.headers, ...cors });
   }
 }
