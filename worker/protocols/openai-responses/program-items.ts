@@ -154,7 +154,12 @@ export function addToolCallingItem(
     text("result");
     kept(item);
   } else if (type === "tool_search_call" || type === "tool_search_output") {
-    const client = own(item, "execution") === "client";
+    // An output's `execution` is optional (openai 6's param): without it, one that answers a
+    // client search before it is that search's result, never a server search's left out.
+    const execution = own(item, "execution");
+    const client =
+      execution === "client" ||
+      (execution === undefined && type === "tool_search_output" && clientSearchOf(messages, own(item, "call_id")));
     if (!client) {
       kept(item);
       return true;
@@ -178,4 +183,16 @@ export function addToolCallingItem(
     }
   } else return false;
   return true;
+}
+
+/** Whether `id` names a client search's call (a call of `tool_search`) of an earlier item. */
+function clientSearchOf(messages: readonly WireMessage[], id: unknown): boolean {
+  return (
+    typeof id === "string" &&
+    messages.some(
+      (message) =>
+        message.role === "assistant" &&
+        message.tool_calls.some((call) => call.id === id && call.name === "tool_search"),
+    )
+  );
 }
