@@ -78,11 +78,12 @@ export function functionResultStep(
 /**
  * The turn's signed reasoning as `thought` steps, and the built-in tools' steps a client carried
  * back as `block` parts (a Worker's client protocol), each in its place among them; other kinds
- * of parts (and other providers' blocks) are other providers'.
+ * of parts (and other providers' blocks, OpenAI's tool items among them) are other providers'.
  */
 export function thoughtSteps(parts: readonly ReasoningPart[] | undefined): Record<string, unknown>[] {
   return (parts ?? []).flatMap((part): Record<string, unknown>[] => {
-    if (part.type === "block") return isServerStep(part.block) ? [part.block] : [];
+    // OpenAI's tool items (`web_search_call`, `file_search_call`, ...) carry a `status`; no step does.
+    if (part.type === "block") return isServerStep(part.block) && !("status" in part.block) ? [part.block] : [];
     if (part.type !== "signed") return [];
     return [
       {

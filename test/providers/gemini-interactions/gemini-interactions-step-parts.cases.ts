@@ -120,4 +120,31 @@ group("Gemini Interactions built-in steps carried as block parts", (test) => {
       signature: "",
     } as unknown);
   });
+
+  test("the Interactions request leaves out the items of tools OpenAI ran, whose types look like steps", async () => {
+    const openAI: ReasoningPart[] = [
+      {
+        type: "block",
+        block: { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search" } },
+      },
+      { type: "block", block: { type: "file_search_call", id: "fs_1", status: "completed", queries: ["bolts"] } },
+      { type: "block", block: { type: "tool_search_call", id: "tsc_1", status: "completed", arguments: {} } },
+    ];
+    const turn = await carriedTurn();
+    const ownSteps = (turn.reasoningParts ?? []).filter((part) => part.type === "block").length;
+    const body = providerKit("gemini-interactions").requestBody({
+      model: "gemini-3-flash-preview",
+      messages: [
+        { role: "user", content: "Weather on Elbrus?" },
+        { ...turn, reasoningParts: [...openAI, ...(turn.reasoningParts ?? [])] },
+      ],
+      tools: [],
+    });
+    const types = (body["input"] as { type: string }[]).map((step) => step.type);
+    assertEquals(
+      types.filter((type) => /^(web_search|file_search|tool_search)_call$/.test(type)),
+      [],
+    );
+    assertEquals(types.filter((type) => type.startsWith("google_search_")).length, ownSteps);
+  });
 });
