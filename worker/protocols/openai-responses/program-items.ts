@@ -40,7 +40,8 @@ export type Programs = Map<string, JsonObject>;
 
 /**
  * The events with each program an OpenAI call came from (`providerMetadata.responsesProgram`)
- * before the first of its calls, as a `block` reasoning part; unchanged for another provider.
+ * before the first of its calls, and each server tool search OpenAI ran as its `tool_search_call`
+ * item, as `block` reasoning parts; unchanged for another provider.
  *
  * @example
  * ```ts
@@ -59,10 +60,12 @@ export function programParts(
         let out: EncodableEvent[] | undefined;
         batch.forEach((event, i) => {
           const program = event.type === "tool-call-start" ? event.providerMetadata?.["responsesProgram"] : undefined;
-          if (isObject(program) && !sent.has(program["call_id"])) {
-            sent.add(program["call_id"]);
+          const block =
+            isObject(program) && !sent.has(program["call_id"]) ? (program as JsonObject) : serverSearch(event);
+          if (block) {
+            if (block === program) sent.add(block["call_id"]);
             out ??= batch.slice(0, i);
-            out.push({ type: "reasoning-part", part: { type: "block", block: program as JsonObject } });
+            out.push({ type: "reasoning-part", part: { type: "block", block } });
           }
           out?.push(event);
         });
@@ -70,6 +73,26 @@ export function programParts(
       },
     }),
   );
+}
+
+/**
+ * A server tool search OpenAI ran (a `providerExecuted` call of `tool_search`, which the encoder
+ * leaves out: a client runs every call it sees) as its `tool_search_call` item, kept: without it
+ * the `tool_search_output` after it, which the client gets, would go back alone and be left out.
+ */
+function serverSearch(event: EncodableEvent): JsonObject | undefined {
+  const item =
+    event.type === "tool-call" && event.providerExecuted ? event.providerMetadata?.["responsesItem"] : undefined;
+  if (!isObject(item) || item["type"] !== "tool_search_call" || item["execution"] === "client") return undefined;
+  const { id, status } = item;
+  return {
+    type: "tool_search_call",
+    ...(typeof id === "string" ? { id } : {}),
+    call_id: null,
+    execution: "server",
+    arguments: (event as { arguments: JsonValue }).arguments,
+    status: typeof status === "string" ? status : "completed",
+  };
 }
 
 /**
