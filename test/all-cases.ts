@@ -15,6 +15,7 @@ import "./providers/anthropic/anthropic-turn-blocks.cases.ts";
 import "./providers/anthropic/anthropic-server-results.cases.ts";
 import "./providers/anthropic/anthropic-container.cases.ts";
 import "./providers/anthropic/anthropic-refusal-turn.cases.ts";
+import "./providers/anthropic/anthropic-citations.cases.ts";
 import "./providers/gemini/gemini-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-built-in-calls.cases.ts";

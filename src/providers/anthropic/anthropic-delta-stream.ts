@@ -1,11 +1,11 @@
 import type { SSEMessage } from "../../framing/framing.ts";
-import type { ExecutionContainer, Usage } from "../../shared/deltas.ts";
+import type { ExecutionContainer } from "../../shared/deltas.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
-import { readUsage } from "../usage.ts";
-import { anthropicContainer, anthropicFinish } from "./anthropic-finish.ts";
+import { anthropicContainer, anthropicFinish, anthropicUsage } from "./anthropic-finish.ts";
+import { AnthropicCitations } from "./anthropic-citations.ts";
 import { AnthropicKeptBlocks, callMetadata } from "./anthropic-kept-blocks.ts";
 
 /** Content blocks that are tool calls: the application runs `tool_use`, the provider the others. */
@@ -40,9 +40,8 @@ interface ToolBlock {
  * `container` (at its start, or in its `message_delta`) goes on the finish. An `event: error` can arrive after
  * HTTP 200 and the connection then closes without `message_stop`: the error is delivered and the
  * accumulator aborts with the open calls discarded. Thinking, redacted thinking, compaction and
- * fallback blocks, and server tools' results (`web_search_tool_result`, `code_execution_tool_result`,
- * ...), become `reasoning-part`s in block order (see {@link AnthropicKeptBlocks}): the next
- * request's assistant turn carries them back.
+ * fallback blocks, server tools' results (`web_search_tool_result`, ...) and text blocks with citations
+ * become `reasoning-part`s in block order ({@link AnthropicKeptBlocks}, {@link AnthropicCitations}).
  *
  * @example
  * ```ts
@@ -55,7 +54,7 @@ interface ToolBlock {
 export class AnthropicDeltaStream extends ProviderDecoderStream {
   /** Creates the stage. */
   constructor() {
-    super((emit) => new AnthropicDecoder(emit));
+    super((emit) => new AnthropicDecoder(emit, new AnthropicCitations()));
   }
 }
 
@@ -77,6 +76,7 @@ export class AnthropicDecoder implements ProviderDecoder {
   readonly #toolBlocks = new Map<number, ToolBlock>();
   #inputUsage: Record<string, unknown> = {};
   readonly #kept = new AnthropicKeptBlocks();
+  readonly #cited: AnthropicCitations | undefined;
   /**
    * A `tool_use` block that stopped, its end held until the next block starts or the message
    * ends: a `fallback` block next withdraws it (the refusal may have cut it off), as the SDK's
@@ -88,9 +88,10 @@ export class AnthropicDecoder implements ProviderDecoder {
   /** The message's code-execution container, once it named one. */
   #container: ExecutionContainer | undefined;
 
-  /** Creates a decoder for one response that reports through `emit`. */
-  constructor(emit: Emit) {
+  /** Creates a decoder for one response that reports through `emit`, keeping text blocks' citations with `cited` (a plug-in, to keep Bedrock's chain small). */
+  constructor(emit: Emit, cited?: AnthropicCitations) {
     this.#emit = emit;
+    this.#cited = cited;
   }
 
   /** Decodes one SSE message. */
@@ -188,6 +189,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     else this.#release(emit);
     const text = nonEmptyString(block["text"]);
     if (block["type"] === "text" && text !== undefined) emit({ type: "text-delta", text });
+    this.#cited?.start(index, block);
     if (this.#kept.start(index, block, emit)) return;
     const providerExecuted = ownValue(TOOL_BLOCKS, String(block["type"]));
     if (providerExecuted === undefined) return;
@@ -211,6 +213,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     const index = payload["index"];
     const delta = payload["delta"];
     if (typeof index !== "number" || !isRecord(delta) || this.#kept.delta(index, delta, emit)) return;
+    if (this.#cited?.delta(index, delta)) return; // a citation: kept for the block's stop
     const text = nonEmptyString(delta["text"]) ?? nonEmptyString(delta["partial_json"]);
     if (text === undefined) return;
     if (delta["type"] === "text_delta") emit({ type: "text-delta", text });
@@ -252,6 +255,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     const index = payload["index"];
     if (typeof index !== "number") return;
     this.#kept.stop(index, emit);
+    this.#cited?.stop(index, emit);
     const block = this.#toolBlocks.get(index);
     if (!block) return;
     this.#toolBlocks.delete(index);
@@ -268,7 +272,9 @@ export class AnthropicDecoder implements ProviderDecoder {
     // Output usage comes here; the input side came with message_start, so the two are merged.
     const usage = payload["usage"];
     if (isRecord(usage)) {
-      const normalized = anthropicUsage({ ...this.#inputUsage, ...withoutNulls(usage) });
+      // `null` counts are ones the delta does not update: those keep the start's values.
+      const updated = Object.entries(usage).filter(([, value]) => value !== null);
+      const normalized = anthropicUsage({ ...this.#inputUsage, ...Object.fromEntries(updated) });
       if (normalized) emit({ type: "usage", usage: normalized });
     }
     this.#release(emit);
@@ -281,18 +287,4 @@ export class AnthropicDecoder implements ProviderDecoder {
 /** `{ [key]: value }` when the value is present, else nothing (for exact optional properties). */
 function optional<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
   return value === undefined ? {} : ({ [key]: value } as { [P in K]?: string });
-}
-
-/** message_delta usage may carry `null` for counts it does not update; those keep the start's values. */
-function withoutNulls(usage: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(usage).filter(([, value]) => value !== null));
-}
-
-/** Anthropic usage: input and output tokens (the total is their sum). */
-function anthropicUsage(raw: unknown): Usage | undefined {
-  return readUsage(raw, ["input_tokens"], ["output_tokens"], [], {
-    cacheRead: ["cache_read_input_tokens"],
-    cacheWrite: ["cache_creation_input_tokens"],
-    cacheApart: true,
-  });
 }

@@ -1,5 +1,6 @@
-import type { ExecutionContainer, FinishDelta } from "../../shared/deltas.ts";
+import type { ExecutionContainer, FinishDelta, Usage } from "../../shared/deltas.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
+import { readUsage } from "../usage.ts";
 import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
 
 /**
@@ -38,4 +39,20 @@ export function anthropicContainer(value: unknown): ExecutionContainer | undefin
   if (id === undefined) return undefined;
   const expiresAt = nonEmptyString(value["expires_at"]);
   return expiresAt === undefined ? { id } : { id, expiresAt };
+}
+
+/**
+ * Anthropic usage: input and output tokens (the total is their sum), cache reads and writes apart.
+ *
+ * @example
+ * ```ts
+ * anthropicUsage({ input_tokens: 12, output_tokens: 3 }); // { inputTokens: 12, outputTokens: 3, totalTokens: 15 }
+ * ```
+ */
+export function anthropicUsage(raw: Record<string, unknown>): Usage | undefined {
+  return readUsage(raw, ["input_tokens"], ["output_tokens"], [], {
+    cacheRead: ["cache_read_input_tokens"],
+    cacheWrite: ["cache_creation_input_tokens"],
+    cacheApart: true,
+  });
 }

@@ -1,5 +1,6 @@
 import { isRecord } from "../../shared/values.ts";
 import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
+import { anthropicTextBlocks } from "./anthropic-citations.ts";
 import { isServerResult } from "./anthropic-kept-blocks.ts";
 
 /**
@@ -35,7 +36,8 @@ export function callerOf(call: { readonly providerMetadata?: Readonly<Record<str
  * Anthropic Messages: an assistant message of the turn's `thinking`, `redacted_thinking`,
  * `compaction` and `fallback` blocks (from `reasoningParts`, in order, as extended thinking with
  * tools requires and as the refusals-and-fallback guide asks: a `fallback` block between the two
- * models' thinking), a text block, and `tool_use` blocks (input as an object, with the `caller`
+ * models' thinking), the text (a block, or a block per cited text block of the turn with its
+ * `citations`, and the text around them), and `tool_use` blocks (input as an object, with the `caller`
  * the call came with); a server tool's call (`server_tool_use`, `mcp_tool_use`) goes back as the
  * block it came as, followed by its result (`web_search_tool_result`, ...) when that came in the
  * turn (a paused turn needs them back), or alone when a call of the turn names it its `caller`
@@ -67,7 +69,7 @@ export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, u
       results.set(id, [...(results.get(id) ?? []), part.block]);
     } else content.push(part.block);
   }
-  if (turn.text) content.push({ type: "text", text: turn.text });
+  if (turn.text) content.push(...anthropicTextBlocks(turn.text, turn.reasoningParts));
   // A server call goes back with its result, or as the caller of a call of the turn (programmatic
   // tool calling: its result comes later); one with neither is left out, as Anthropic refuses it
   // ("tool use ... was found without a corresponding ..._tool_result block").

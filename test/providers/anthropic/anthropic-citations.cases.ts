@@ -1,0 +1,173 @@
+// Anthropic's citations (documents, search results, web search): a `text` block's citations, in
+// its `content_block_start` or as `citations_delta`s, are kept with the block (a `reasoning-part`
+// of type `block` at its stop), and the next turn sends each cited block back as its own block
+// with its `citations`, in the `TextCitationParam` shape (a response's `file_id` left out), the
+// text around it as before. Before, the citations were dropped and the text blocks merged.
+//
+// Provenance: built by hand from the example stream of Anthropic's "Citations" page
+// (https://platform.claude.com/docs/en/build-with-claude/citations, streaming: a `char_location`
+// citations_delta, then the cited text as a text_delta), with a second response in the shapes of
+// the "Web search tool" page's answer (text, `server_tool_use`, `web_search_tool_result`, a text
+// block citing a `web_search_result_location`); ids, urls and `encrypted_index` made up. The
+// fields each citation type takes back are those of `@anthropic-ai/sdk`'s TextCitationParam, and
+// every next turn is typed against the SDK's `MessageParam`.
+import type { MessageParam } from "@anthropic-ai/sdk/resources/messages/messages";
+import fc from "fast-check";
+import {
+  AnthropicMessagesEncoder,
+  assistantMessage,
+  encodeEvents,
+  OpenAIResponsesEncoder,
+  streamToolCalls,
+  type ToolCallEvent,
+} from "../../../src/index.ts";
+import { assert, assertEquals, group } from "../../support/harness.ts";
+import { assertFinished } from "../../support/invariants.ts";
+import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
+import { anthropicSse } from "./turn-blocks-recordings.ts";
+
+const run = (chunks: Uint8Array[], maxToolCalls?: number): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks(chunks), { provider: "anthropic", ...(maxToolCalls ? { maxToolCalls } : {}) }));
+
+const start = {
+  type: "message_start",
+  message: {
+    id: "msg_c",
+    type: "message",
+    role: "assistant",
+    content: [],
+    stop_reason: null,
+    usage: { input_tokens: 9 },
+  },
+};
+const endTurn = [{ type: "message_delta", delta: { stop_reason: "end_turn" } }, { type: "message_stop" }];
+const CHAR = {
+  type: "char_location" as const,
+  cited_text: "The grass is green. ",
+  document_index: 0,
+  document_title: "My Document",
+  start_char_index: 0,
+  end_char_index: 20,
+  file_id: null,
+};
+/** The Citations page's example: a cited block streamed (its citation first), then a block whole at its start. */
+const documentCited = anthropicSse(
+  start,
+  { type: "content_block_start", index: 0, content_block: { type: "text", text: "", citations: [] } },
+  { type: "content_block_delta", index: 0, delta: { type: "citations_delta", citation: CHAR } },
+  { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "the grass " } },
+  { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "is green" } },
+  { type: "content_block_stop", index: 0 },
+  { type: "content_block_start", index: 1, content_block: { type: "text", text: " and " } },
+  { type: "content_block_stop", index: 1 },
+  ...endTurn,
+);
+
+const WEB = {
+  type: "web_search_result_location" as const,
+  url: "https://ferries.example/timetable",
+  title: "Ferry timetable",
+  encrypted_index: "Eo8BCioIAhgBIiQ",
+  cited_text: "Three crossings a day, at 8:00, 12:00 and 17:00.",
+};
+const SEARCH = { type: "server_tool_use", id: "srvtoolu_ws_1", name: "web_search", input: {} };
+const HITS = {
+  type: "web_search_tool_result",
+  tool_use_id: "srvtoolu_ws_1",
+  content: [{ type: "web_search_result", url: WEB.url, title: WEB.title, encrypted_content: "EqgC", page_age: null }],
+};
+/** A web search answer: text, the search and its result, then a cited block (its citation at its start) and text. */
+const webCited = anthropicSse(
+  start,
+  { type: "content_block_start", index: 0, content_block: { type: "text", text: "I'll look it up." } },
+  { type: "content_block_stop", index: 0 },
+  { type: "content_block_start", index: 1, content_block: SEARCH },
+  { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"query":"ferry"}' } },
+  { type: "content_block_stop", index: 1 },
+  { type: "content_block_start", index: 2, content_block: HITS },
+  { type: "content_block_stop", index: 2 },
+  { type: "content_block_start", index: 3, content_block: { type: "text", text: "", citations: [WEB] } },
+  { type: "content_block_delta", index: 3, delta: { type: "text_delta", text: "There are three a day" } },
+  { type: "content_block_stop", index: 3 },
+  { type: "content_block_start", index: 4, content_block: { type: "text", text: ", the first at 8:00." } },
+  { type: "content_block_stop", index: 4 },
+  ...endTurn,
+);
+
+group("Anthropic citations", (test) => {
+  test("a document's cited block goes back as its own block with its citation, the text after it as before", async () => {
+    const events = await run([bytes(documentCited)]);
+    const finish = assertFinished(events);
+    assertEquals(finish.text, "the grass is green and ");
+    assertEquals(finish.reasoningParts, [
+      { type: "block", block: { type: "text", text: "the grass is green", citations: [CHAR] } },
+    ]);
+    const { file_id: _fileId, ...param } = CHAR;
+    const expected: MessageParam = {
+      role: "assistant",
+      content: [
+        { type: "text", text: "the grass is green", citations: [param] },
+        { type: "text", text: " and " },
+      ],
+    };
+    assertEquals(assistantMessage("anthropic", finish), expected);
+  });
+
+  test("a web search answer: the search with its result, the cited block with its web_search_result_location", async () => {
+    const finish = assertFinished(await run([bytes(webCited)]));
+    assertEquals(finish.text, "I'll look it up.There are three a day, the first at 8:00.");
+    const expected: MessageParam = {
+      role: "assistant",
+      content: [
+        { type: "text", text: "I'll look it up." },
+        { type: "text", text: "There are three a day", citations: [WEB] },
+        { type: "text", text: ", the first at 8:00." },
+        { type: "server_tool_use", id: "srvtoolu_ws_1", name: "web_search", input: { query: "ferry" } },
+        HITS as never,
+      ],
+    };
+    assertEquals(assistantMessage("anthropic", finish), expected);
+  });
+
+  test("the client-protocol encoders show the cited text once, as text, and no block for the citation", async () => {
+    const events = await run([bytes(documentCited)]);
+    const messages = encodeEvents(new AnthropicMessagesEncoder({ model: "m" }), events, true);
+    assertEquals([messages.includes('"thinking"'), messages.split("the grass ").length - 1], [false, 1]);
+    const sealed = { model: "m", generateId: () => "x", encryptedContent: () => "sealed" };
+    assertEquals(encodeEvents(new OpenAIResponsesEncoder(sealed), events, true).includes('"type":"reasoning"'), false);
+  });
+
+  test("citations past maxToolCalls end the stream with too-many-tool-calls, the text before delivered", async () => {
+    const events = await run([bytes(documentCited)], 1);
+    assert(!events.some((e) => e.type === "error"), "one citation is within a limit of 1");
+    const twice = anthropicSse(
+      start,
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "Green.", citations: [CHAR] } },
+      { type: "content_block_delta", index: 0, delta: { type: "citations_delta", citation: CHAR } },
+      ...endTurn,
+    );
+    const cut = await run([bytes(twice)], 1);
+    const error = cut.find((e) => e.type === "error");
+    assertEquals(error?.type === "error" ? error.error.code : undefined, "too-many-tool-calls");
+    assert(
+      cut.some((e) => e.type === "text-delta" && e.text === "Green."),
+      "the text before the fault is delivered",
+    );
+    assertEquals(cut.at(-1)?.type, "abort");
+  });
+
+  for (const [name, body] of [
+    ["document citation", documentCited],
+    ["web search citation", webCited],
+  ] as const)
+    test(`${name}: any split of the bytes gives the same events`, async () => {
+      const data = bytes(body);
+      const whole = await run([data]);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 40 }), async (cuts) => {
+          assertEquals(await run(splitAt(data, cuts)), whole);
+        }),
+        { seed: 34, numRuns: 12 },
+      );
+    });
+});
