@@ -10,23 +10,10 @@ import type { ResponseInputItem, Tool } from "openai/resources/responses/respons
 import { describe, expect, it } from "vitest";
 import { responsesSse } from "../providers/openai-responses/built-in-calls-recordings.ts";
 import { anthropicSse } from "./anthropic-blocks.ts";
-import { workerFetch } from "./client-support.ts";
-import { FakeUpstream, testEnv } from "./support.ts";
+import { openAIClient } from "./client-support.ts";
+import { FakeUpstream } from "./support.ts";
 
-const ENV = testEnv({
-  OPENAI_API_KEY: "k",
-  OPENAI_BASE_URL: "https://provider.test/v1",
-  ANTHROPIC_API_KEY: "a",
-  ANTHROPIC_BASE_URL: "https://anthropic.test/v1",
-  CLIENT_TOKEN: "t",
-});
-const client = (upstream: FakeUpstream) =>
-  new OpenAI({
-    baseURL: "http://localhost:8787/v1",
-    apiKey: "t",
-    fetch: workerFetch({ env: ENV, upstream }),
-    maxRetries: 0,
-  });
+const client = openAIClient;
 
 const PROGRAM: ResponseInputItem = {
   type: "program",

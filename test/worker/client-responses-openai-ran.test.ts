@@ -4,27 +4,13 @@
 // client sent it, in its place after the reasoning item before it (a reasoning model with
 // `store: false` refuses a reasoning item without the item that followed it); another provider
 // gets neither, and no 400. The items are built from openai 6's `ResponseInputItem` types.
-import OpenAI from "openai";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { responsesSse } from "../providers/openai-responses/built-in-calls-recordings.ts";
-import { workerFetch } from "./client-support.ts";
-import { FakeUpstream, testEnv } from "./support.ts";
+import { openAIClient } from "./client-support.ts";
+import { FakeUpstream } from "./support.ts";
 
-const ENV = testEnv({
-  OPENAI_API_KEY: "k",
-  OPENAI_BASE_URL: "https://provider.test/v1",
-  ANTHROPIC_API_KEY: "a",
-  ANTHROPIC_BASE_URL: "https://anthropic.test/v1",
-  CLIENT_TOKEN: "t",
-});
-const client = (upstream: FakeUpstream) =>
-  new OpenAI({
-    baseURL: "http://localhost:8787/v1",
-    apiKey: "t",
-    fetch: workerFetch({ env: ENV, upstream }),
-    maxRetries: 0,
-  });
+const client = openAIClient;
 
 const reasoning = (id: string): ResponseInputItem => ({
   type: "reasoning",

@@ -6,27 +6,13 @@
 // search's call and output go to OpenAI as sent and are left out together for the others; one
 // OpenAI ran reaches the client as its call and output sealed in reasoning items (the call alone
 // was left out, so its output went back alone and was dropped) and goes back to OpenAI whole.
-import OpenAI from "openai";
 import type { ResponseInputItem, Tool } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { responsesSse } from "../providers/openai-responses/built-in-calls-recordings.ts";
-import { workerFetch } from "./client-support.ts";
-import { FakeUpstream, testEnv } from "./support.ts";
+import { openAIClient } from "./client-support.ts";
+import { FakeUpstream } from "./support.ts";
 
-const ENV = testEnv({
-  OPENAI_API_KEY: "k",
-  OPENAI_BASE_URL: "https://provider.test/v1",
-  ANTHROPIC_API_KEY: "a",
-  ANTHROPIC_BASE_URL: "https://anthropic.test/v1",
-  CLIENT_TOKEN: "t",
-});
-const client = (upstream: FakeUpstream) =>
-  new OpenAI({
-    baseURL: "http://localhost:8787/v1",
-    apiKey: "t",
-    fetch: workerFetch({ env: ENV, upstream }),
-    maxRetries: 0,
-  });
+const client = openAIClient;
 
 const TOOLS: Tool[] = [
   { type: "tool_search", execution: "client", description: "Find tools.", parameters: { type: "object" } },

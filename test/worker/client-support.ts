@@ -1,6 +1,7 @@
 // Helpers of the client-protocol tests: the real clients (openai-node, the AI SDK, @ag-ui/client)
 // talk to the Worker's fetch handler through their `fetch` option (no network, no sockets), and
 // what `POST /v1/stream` gives for the same request is the reference.
+import OpenAI from "openai";
 import type { FinishEvent } from "../../src/index.ts";
 import type { Env } from "../../worker/env.ts";
 import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
@@ -42,6 +43,25 @@ export function workerFetch(options: { env?: Env; upstream?: FakeUpstream; timer
   const { call } = worker(options.upstream ?? new FakeUpstream({ kind: "hang" }), options.timers ?? new ManualTimers());
   const env = options.env ?? testEnv();
   return (async (input: RequestInfo | URL, init?: RequestInit) => call(new Request(input, init), env)) as typeof fetch;
+}
+
+/** An env with an OpenAI and an Anthropic upstream on their own fake hosts, and client token `t`. */
+export const OPENAI_ANTHROPIC_ENV: Env = testEnv({
+  OPENAI_API_KEY: "k",
+  OPENAI_BASE_URL: "https://provider.test/v1",
+  ANTHROPIC_API_KEY: "a",
+  ANTHROPIC_BASE_URL: "https://anthropic.test/v1",
+  CLIENT_TOKEN: "t",
+});
+
+/** openai-node as a client of the Worker (token `t`, no retries), its upstream `upstream`. */
+export function openAIClient(upstream: FakeUpstream, env: Env = OPENAI_ANTHROPIC_ENV): OpenAI {
+  return new OpenAI({
+    baseURL: "http://localhost:8787/v1",
+    apiKey: "t",
+    fetch: workerFetch({ env, upstream }),
+    maxRetries: 0,
+  });
 }
 
 /** The calls `POST /v1/stream` gives for a prompt: the reference every protocol must match. */
