@@ -26,7 +26,7 @@ export { AwsEventStreamDecoder, AwsEventStreamDecoderStream } from "./framing/aw
 export { NdjsonDecoder, NdjsonDecoderStream } from "./framing/ndjson-decoder-stream.ts";
 export { JsonArrayDecoder, JsonArrayDecoderStream } from "./framing/json-array-decoder-stream.ts";
 export { DetectingFraming, detectFraming, FramingDetectStream } from "./framing/framing-detect-stream.ts";
-export { ChoosingFraming, detectTextFraming, TextFraming } from "./framing/text-framing.ts";
+export { ChoosingFraming, detectTextFraming, SseOrNdjsonFraming, TextFraming } from "./framing/text-framing.ts";
 // Stage 2, providers: messages to normalized deltas, one folder per wire protocol.
 export {
   ProviderDecoderStream,

@@ -7,29 +7,20 @@
  * @module
  */
 import {
-  ChoosingFraming,
   type FramedMessage,
   type Framing,
-  type FramingClass,
   type FramingOptions,
-  NdjsonDecoder,
   type Provider,
   type ProviderDecoder,
   type ProviderDelta,
   type ProviderProtocol,
   providerProtocol,
   SSEDecoder,
+  SseOrNdjsonFraming,
 } from "../../src/index.ts";
 
 /** The message a framing of {@link fragmentRuns} adds after each chunk's: the decoder's cue to pass its run on. */
 const READ_END: FramedMessage = { data: "" };
-
-/** What `streamToolCalls` reads a named SSE protocol with: SSE, or an SDK's NDJSON (`{` first). */
-class SseOrNdjson extends ChoosingFraming {
-  protected detect(_contentType: string | undefined, firstByte: number): FramingClass {
-    return firstByte === 0x7b ? NdjsonDecoder : SSEDecoder;
-  }
-}
 
 const made = new Map<Provider, ProviderProtocol>();
 
@@ -57,7 +48,7 @@ export function fragmentRuns(provider: Provider): ProviderProtocol {
   let protocol = made.get(provider);
   if (protocol) return protocol;
   const inner = providerProtocol(provider);
-  const Inner = inner.framing === undefined || inner.framing === SSEDecoder ? SseOrNdjson : inner.framing;
+  const Inner = inner.framing === undefined || inner.framing === SSEDecoder ? SseOrNdjsonFraming : inner.framing;
   class RunFraming implements Framing {
     readonly #framing: Framing;
     readonly #onMessage: (message: FramedMessage) => void;
