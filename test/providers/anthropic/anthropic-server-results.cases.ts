@@ -13,7 +13,6 @@
 // server_tool_use is a 400 from Anthropic ("`web_search` tool use with id ... was found without a
 // corresponding `web_search_tool_result` block", anthropics/anthropic-sdk-python issue 1339).
 import type { BetaMessageParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
-import fc from "fast-check";
 import {
   AnthropicMessagesEncoder,
   assistantMessage,
@@ -25,7 +24,8 @@ import {
 } from "../../../src/index.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertFinished } from "../../support/invariants.ts";
-import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
+import { assertAnySplitSame } from "../../support/splits.ts";
+import { bytes, collect, fromChunks } from "../../support/streams.ts";
 import { anthropicSse } from "./turn-blocks-recordings.ts";
 
 const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
@@ -150,14 +150,5 @@ group("Anthropic server tools' results", (test) => {
     ["result in message_start", resultInStart],
     ["search and result", searched],
   ] as const)
-    test(`${name}: any split of the bytes gives the same events`, async () => {
-      const data = bytes(body);
-      const whole = await run([data]);
-      await fc.assert(
-        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 40 }), async (cuts) => {
-          assertEquals(await run(splitAt(data, cuts)), whole);
-        }),
-        { seed: 34, numRuns: 12 },
-      );
-    });
+    test(`${name}: any split of the bytes gives the same events`, () => assertAnySplitSame(bytes(body), run));
 });
