@@ -15,6 +15,7 @@ import { HOSTNAME } from "./format-shapes.ts";
 import { numberFit } from "./prompt-phrases.ts";
 import { samplePattern } from "./pattern-sample.ts";
 import { isStopWord, type PromptValues } from "./prompt-values.ts";
+import { tokenKinds } from "./token-kinds.ts";
 
 /** A JSON Schema object, as the scripted model reads one. */
 export type Schema = { [key: string]: JsonValue };
@@ -67,15 +68,12 @@ export function hintOf(key: string | undefined): Hint | undefined {
 export function promptStrings(schema: Schema, key: string | undefined, values: PromptValues): string[] {
   const hint = hintOf(key);
   const format = typeof schema["format"] === "string" ? schema["format"] : undefined;
-  const withDigits = values.tokens.filter((token) => /\d/.test(token));
+  const { withDigits, paths, slugs, globs, times, marked, lowerTokens } = tokenKinds(values);
   // The token the prompt labels with the property's name comes first ("deployment api-server",
   // "namespace prod"), for a value that is one token (not a text, which quotes its words).
-  const found: string[] = hint === "text" ? [] : labelled(key, values.tokens);
+  const found: string[] = hint === "text" ? [] : labelled(key, values.tokens, lowerTokens);
   // A move's or a copy's ends are the prompt's paths when it has some ("Move notes.txt to
   // archive/notes.txt"), a trip's are places.
-  const paths = values.tokens.filter(
-    (token) => /[/.]/.test(token) && !/^https?:|@/i.test(token) && !/^[\d.]+$/.test(token),
-  );
   if (key !== undefined && /^(?:source|src|dest|destination|target|from|to)(?:_?path)?$/i.test(key))
     found.push(...paths);
   if (hint === "zone") {
@@ -88,14 +86,12 @@ export function promptStrings(schema: Schema, key: string | undefined, values: P
   // `from` and `to` say nothing of what they hold but that it is one end of a move: a place, a date, a phrase.
   if (hint === undefined && keyEnd(key) !== undefined) found.push(...values.names, ...values.dates, ...values.quoted);
   // `octocat/hello-world`: an owner and a repository, not a path (no leading `/`, one `/`).
-  const slugs = values.tokens.flatMap((token) => /^([\w.-]+)\/([\w.-]+)$/u.exec(token) ?? []);
   if (hint === "owner" || hint === "repo")
     for (let i = 0; i < slugs.length; i += 3) found.push(slugs[i + (hint === "owner" ? 1 : 2)]!);
   if (hint === "email" || format === "email") found.push(...values.emails);
   if (hint === "url" || format === "uri" || format === "url") found.push(...values.urls);
   if (hint === "date" || format === "date") found.push(...values.dates);
   // A glob for a `pattern`; a path is none ("files matching *.ts in src": `src`).
-  const globs = values.tokens.filter((token) => /[*?]/.test(token));
   if (key !== undefined && /pattern|glob|wildcard/i.test(key)) found.push(...globs);
   if (hint === "path") {
     found.push(
@@ -114,16 +110,11 @@ export function promptStrings(schema: Schema, key: string | undefined, values: P
     found.push(...values.quoted, ...phrases, values.text);
   }
   // A time and a date-time from the prompt's clock times ("at 19:30") and dates.
-  const times = values.tokens.flatMap((token) => {
-    const m = /^([01]?\d|2[0-3])[:h.]([0-5]\d)$/.exec(token);
-    return m ? [`${m[1]!.padStart(2, "0")}:${m[2]}:00`] : [];
-  });
   if (format === "time") found.push(...times.map((time) => `${time}Z`));
   if (format === "date-time")
     found.push(...values.dates.flatMap((date) => [...times, "00:00:00"].map((time) => `${date}T${time}Z`)));
   // Any format (`ipv4`, `hostname`, ...) or pattern takes a token of the prompt that has it, one with
   // a digit or a sign (`ORD-7`, `@octocat`, `db1.example`) before a plain word.
-  const marked = values.tokens.filter((token) => /[^\p{L}]/u.test(token));
   if (format !== undefined) found.push(...marked, ...values.tokens);
   // A pattern says what it takes better than a name.
   if (typeof schema["pattern"] === "string") found.push(...withDigits, ...marked, ...values.tokens, ...values.names);
@@ -131,7 +122,7 @@ export function promptStrings(schema: Schema, key: string | undefined, values: P
 }
 
 /** The tokens that follow a word of `key`'s name (three letters at least) in the prompt. */
-function labelled(key: string | undefined, tokens: readonly string[]): string[] {
+function labelled(key: string | undefined, tokens: readonly string[], lower: readonly string[]): string[] {
   const words = (
     key
       ?.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")
@@ -139,12 +130,11 @@ function labelled(key: string | undefined, tokens: readonly string[]): string[] 
       .match(/\p{L}{3,}/gu) ?? []
   ).filter((word) => !isStopWord(word) && !/^(?:name|type|value|text|the)$/.test(word));
   if (words.length === 0) return [];
+  // A set, not a scan of the words per token: a key's words times the prompt's tokens, per property.
+  const labels = new Set(words.flatMap((word) => [word, `${word}s`]));
   const found: string[] = [];
-  for (let i = 0; i + 1 < tokens.length; i++) {
-    const token = tokens[i]!.toLowerCase();
-    if (words.some((word) => token === word || token === `${word}s`) && !isStopWord(tokens[i + 1]!))
-      found.push(tokens[i + 1]!);
-  }
+  for (let i = 0; i + 1 < tokens.length; i++)
+    if (labels.has(lower[i]!) && !isStopWord(tokens[i + 1]!)) found.push(tokens[i + 1]!);
   return found;
 }
 
