@@ -150,7 +150,9 @@ function score(tool: OfferedTool, values: PromptValues): { total: number; strong
   // What a property's name says it holds, the prompt holds: a place for `city`, in any language.
   const suits = fits === 0 ? promptSuits(tool.parameters, values) : 0;
   const description = wordsOf(tool.description ?? "");
-  const described = new Set(description.filter((word) => word.length >= 5 && meaningful(word) && prompt.includes(word)))
+  // A set: a client's descriptions run to thousands of words (an agent's), each looked up once.
+  const inPrompt = new Set(prompt);
+  const described = new Set(description.filter((word) => word.length >= 5 && meaningful(word) && inPrompt.has(word)))
     .size;
   // A description is long and general (an agent's tools describe everything): two words, or it
   // says nothing; one word of a line of ten at most ("Run a container from an image.") says something.
