@@ -22,7 +22,10 @@ const PLAIN = ["hello", "example", "Hello"];
 
 /** Deepest nesting of objects and branches read. */
 const MAX_DEPTH = 4;
-/** Most properties read for one tool: a schema whose `$ref`s repeat one object reads it once per path. */
+/**
+ * Most properties read for one tool: a schema whose `$ref`s repeat one object reads it once per
+ * path, and a client's may list thousands.
+ */
 const MAX_READ = 256;
 
 /** Whether the prompt gives a required property of `parameters` (nested ones too) a value its pattern, format, enum or const picks out. */
@@ -37,12 +40,13 @@ export function promptFits(parameters: JsonValue | undefined, values: PromptValu
  * How much of a tool the prompt holds values for by what its required properties' names say they
  * hold (a place, an email, a URL, a date, a path): the share of its required properties that one
  * such value fills, 0 when none does. `city` alone and a place: 1; `source` and `destination` and
- * a place: 1/2.
+ * a place: 1/2. Of the first {@link MAX_READ} required properties.
  */
 export function promptSuits(parameters: JsonValue | undefined, values: PromptValues): number {
   if (!isObject(parameters)) return 0;
   const reader = new SchemaReader(parameters);
-  const required = requiredOf(reader, parameters, 0);
+  // The first MAX_READ: each costs a read of the prompt's values, and a client's schema may hold thousands.
+  const required = requiredOf(reader, parameters, 0).slice(0, MAX_READ);
   const suited = required.filter(([key, schema]) => {
     const hint = hintOf(key);
     if (hint === undefined || hint === "text" || hint === "name" || hint === "count" || hint === "id") return false;
