@@ -16,9 +16,15 @@ import { asObject, isObject, SchemaReader } from "./schema-parts.ts";
 const JOINER = /^\s*(?:,\s*(?:(?:and|und|et|y|e|&)\s+)?|(?:and|und|et|y|e|&)\s+)(?:(?:in|for|of|at|à|en|on)\s+)?$/iu;
 
 /**
+ * Most required properties looked at for a list: each costs a read of the prompt's values, and a
+ * client's schema may hold thousands.
+ */
+const MAX_KEYS = 32;
+
+/**
  * The arguments of the further calls a prompt lists values for: `args` with its first required
  * string property, which took `first` of the prompt's values, set to each other value listed
- * with it. `text` is the prompt read.
+ * with it (of its first {@link MAX_KEYS} such properties). `text` is the prompt read.
  */
 export function parallelArguments(
   parameters: JsonValue | undefined,
@@ -30,10 +36,12 @@ export function parallelArguments(
   const reader = new SchemaReader(parameters);
   const root = reader.resolve(parameters);
   const properties = asObject(root["properties"] ?? null);
+  let tried = 0;
   for (const key of list(root["required"])) {
     if (typeof key !== "string" || typeof args[key] !== "string" || !isObject(properties[key] ?? null)) continue;
     const schema: Schema = reader.resolve(properties[key]!);
     if (hintOf(key) === "text") continue;
+    if (++tried > MAX_KEYS) break;
     const candidates = promptStrings(schema, key, values).filter((value) => reader.accepts(value, schema));
     const first = args[key] as string;
     if (!candidates.includes(first)) continue;
