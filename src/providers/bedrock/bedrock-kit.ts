@@ -22,6 +22,11 @@ export const bedrockKit: ProviderKit = {
   conversationField: "messages",
   requestBody: bedrockRequestBody,
   toolDefinitions: bedrockToolDefinitions,
-  assistantMessage: bedrockAssistantMessage,
+  // Converse, like Anthropic, refuses an assistant message with empty content (a turn whose only
+  // call the provider ran, a refusal before any output): such a turn is left out.
+  assistantMessage: (turn) => {
+    const message = bedrockAssistantMessage(turn);
+    return (message["content"] as unknown[]).length > 0 ? message : [];
+  },
   toolResultMessages: (results) => [bedrockToolResultMessage(results)],
 };

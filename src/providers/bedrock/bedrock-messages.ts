@@ -6,7 +6,10 @@ import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.
  * Amazon Bedrock Converse: an assistant message of the turn's reasoning blocks (from
  * `reasoningParts`, in order: `reasoningText` with its signature, or `redactedContent`, which
  * Claude's extended thinking with tools requires back), a text block, and `toolUse` blocks (input
- * as an object). With InvokeModel (Claude's own request body), use the Anthropic builders instead.
+ * as an object). Converse refuses a blank text block, so text of white space alone is left out; a
+ * turn of none of these (its only call the provider ran, or a refusal before any output) gives
+ * empty `content`, which Converse refuses as Anthropic does: `assistantMessage("bedrock", turn)`
+ * gives no message then. With InvokeModel (Claude's own request body), use the Anthropic builders instead.
  *
  * @example
  * ```ts
@@ -22,7 +25,7 @@ export function bedrockAssistantMessage(turn: AssistantTurn): Record<string, unk
       content.push({ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } });
     else if (part.type === "redacted") content.push({ reasoningContent: { redactedContent: part.data } });
   }
-  if (turn.text) content.push({ text: turn.text });
+  if (turn.text?.trim()) content.push({ text: turn.text });
   for (const call of own(turn.toolCalls))
     content.push({ toolUse: { toolUseId: idOf(call), name: call.name, input: call.arguments } });
   return { role: "assistant", content };
