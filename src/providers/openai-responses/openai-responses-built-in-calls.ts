@@ -42,9 +42,11 @@ const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
  * completes at its `output_item.done`, whose item gives the final arguments, in the key order
  * that streamed, so what streamed is their prefix. The item's other fields (its `type`, `id`,
  * `status`, `caller`, `environment`; an MCP call's `server_label`, `output` and `error`) are the
- * call's `providerMetadata.responsesItem`, which the next turn's items are made from. An
- * `mcp_call` ran on OpenAI's side: it is `providerExecuted`, named after the MCP tool, and
- * completes at its `output_item.done` too, so that its output is on it. A `tool_search_call` is a
+ * call's `providerMetadata.responsesItem`, which the next turn's items are made from. A
+ * `shell_call` in a container (the hosted shell) ran on OpenAI's side, as an `mcp_call` did: it is
+ * `providerExecuted` (its `shell_call_output` a kept block). An `mcp_call` ran there too: it is
+ * `providerExecuted`, named after the MCP tool, and completes at its `output_item.done`, so that
+ * its output is on it. A `tool_search_call` is a
  * call named `tool_search` whose arguments (an object, not JSON text) come whole with its
  * `output_item.done`, which opens and completes it at once, with that item's `call_id` (the added
  * item's may differ): the application runs it when its `execution` is `client`, OpenAI otherwise.
@@ -90,7 +92,7 @@ export class ResponsesBuiltInCalls {
     const chunk: ToolCallChunkDelta = { type: "tool-call-chunk", index, providerMetadata: metadataOf(item) };
     if (id !== undefined) chunk.id = id;
     if (name !== undefined) chunk.name = name;
-    if (type === "mcp_call") chunk.providerExecuted = true;
+    if (type === "mcp_call" || hostedShell(item)) chunk.providerExecuted = true;
     this.#emit(chunk);
     return true;
   }
@@ -197,6 +199,16 @@ export class ResponsesBuiltInCalls {
     return true;
   }
 }
+
+/**
+ * A `shell_call` OpenAI runs itself: its `environment` is a container (`container_reference`, the
+ * hosted shell of a tool with `container_auto` or a container id), not `local` (or absent: a local
+ * shell), and its output comes as a `shell_call_output` item in the same response.
+ */
+const hostedShell = (item: Record<string, unknown>): boolean => {
+  const environment = item["environment"];
+  return item["type"] === "shell_call" && isRecord(environment) && environment["type"] !== "local";
+};
 
 /** The item without its input and call id: what the next turn's item needs besides the call's arguments. */
 function metadataOf(item: Record<string, unknown>): Record<string, unknown> {

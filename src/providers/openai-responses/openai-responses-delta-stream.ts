@@ -37,7 +37,8 @@ const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_
 
 /** The built-in tools' items that are calls, which only the `builtInCalls` plug-in reads. */
 /** Kept whole, sent back in place: server tools' outputs, the items of tools OpenAI ran. */
-const KEPT = /^(tool_search_output|program_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
+const KEPT =
+  /^(tool_search_output|program_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
 const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "mcp_call", "tool_search_call"];
 
 /**
@@ -62,7 +63,8 @@ const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "m
  * `mcp_approval_request` item (a remote MCP tool OpenAI runs only once the application approves it)
  * is an `approval-request` delta at its `output_item.done`, never a call, and bounded as one
  * (`ResponsesApprovals`). A server tool's output item (`tool_search_output` of a server tool
- * search, `program_output`) and a tool OpenAI ran (`web_search_call`, ...) are kept blocks, sent back in place.
+ * search, `program_output`, a hosted shell's `shell_call_output`) and a tool OpenAI ran
+ * (`web_search_call`, ...) are kept blocks, sent back in place.
  *
  * @example
  * ```ts

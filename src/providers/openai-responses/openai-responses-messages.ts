@@ -41,7 +41,7 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
   items.push(
     ...turnItems(turn.reasoningParts, text, turn.toolCalls, (call, outputs) => {
       const builtIn = builtInItem(call);
-      if (builtIn) return [builtIn];
+      if (builtIn) return [builtIn, ...outputs.shellOutput(call.id)];
       if (call.providerExecuted) return outputs.afterCall(call) ?? [];
       const item =
         call.inputFormat === "text"

@@ -10,7 +10,8 @@ type CallFields = { arguments: JsonValue; providerMetadata?: Readonly<Record<str
  * search's `tool_search_output`, a program's `program_output`), as the next turn's input takes
  * them back in their place: a server tool search's call (`tool_search_call` with `execution:
  * "server"`, which names no `call_id`) with the output that followed it, in order; a program's
- * output after its program's calls when the program is of the turn, else before the turn's text.
+ * output after its program's calls when the program is of the turn, else before the turn's text;
+ * a hosted shell's `shell_call_output` right after its `shell_call`.
  * A server search's call kept as a block itself (how the Worker carries a Responses client's
  * `tool_search_call` item, which names no call to run) goes back with its output before the text.
  *
@@ -25,6 +26,8 @@ export class ServerOutputs {
   readonly #programs: Item[] = [];
   /** Server searches kept as blocks, each with the output that followed it. */
   readonly #keptSearches: Item[] = [];
+  /** A hosted shell's outputs, by their call's id. */
+  readonly #shellOutputs = new Map<unknown, Item>();
 
   /** Reads the turn's kept blocks. */
   constructor(parts: readonly ReasoningPart[] | undefined) {
@@ -38,6 +41,7 @@ export class ServerOutputs {
         search = undefined;
       } else if (type === "tool_search_output") this.#searches.push(part.block);
       else if (type === "program_output") this.#programs.push(part.block);
+      else if (type === "shell_call_output") this.#shellOutputs.set(part.block["call_id"], part.block);
     }
   }
 
@@ -52,6 +56,12 @@ export class ServerOutputs {
   /** The program outputs of the turn's own programs, after their calls. */
   after(programs: ReadonlySet<unknown>): Item[] {
     return this.#programs.filter((output) => programs.has(output["call_id"]));
+  }
+
+  /** The output a hosted shell's call (OpenAI ran it) got in the turn, to go back right after it. */
+  shellOutput(callId: string | null): Item[] {
+    const output = this.#shellOutputs.get(callId);
+    return output ? [output] : [];
   }
 
   /**
