@@ -148,17 +148,24 @@ const isInteractionsStep = (type: unknown): boolean =>
   type !== "function_call" &&
   type !== "function_result";
 
+/** Anthropic's cited text block (`{type: "text", text, citations}`), kept so that its citations go back with it. */
+const isCitedText = (value: unknown): boolean =>
+  isObject(value) &&
+  own(value, "type") === "text" &&
+  typeof own(value, "text") === "string" &&
+  Array.isArray(own(value, "citations"));
+
 /**
- * A kept block as it came: Anthropic's (`compaction`, `fallback`), an OpenAI tool's output
+ * A kept block as it came: Anthropic's (`compaction`, `fallback`, a cited `text` block), an OpenAI tool's output
  * (`tool_search_output`, `program_output`), or a Gemini Interactions built-in tool's step; else a
  * 400 naming `path`.
  */
 export function keptBlockAt(value: unknown, path: string): { [key: string]: JsonValue } {
   const type = isObject(value) ? own(value, "type") : undefined;
-  if (!KEPT_BLOCKS.has(type) && !isInteractionsStep(type))
+  if (!KEPT_BLOCKS.has(type) && !isInteractionsStep(type) && !isCitedText(value))
     throw invalidField(
       path,
-      `\`${path}\` must be a compaction or fallback block, an OpenAI tool's output, or an Interactions built-in tool's step.`,
+      `\`${path}\` must be a compaction or fallback block, a cited text block, an OpenAI tool's output, or an Interactions built-in tool's step.`,
     );
   return value as { [key: string]: JsonValue };
 }

@@ -14,6 +14,7 @@ import {
 } from "../request.ts";
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
+import { anthropicTextBlocks } from "./anthropic-citations.ts";
 import { callerOf, isAnthropicBlock } from "./anthropic-messages.ts";
 import { anthropicToolDefinitions } from "./anthropic-tools.ts";
 
@@ -55,7 +56,10 @@ export function anthropicRequestBody(request: ProviderRequest): Fields {
   return body;
 }
 
-/** A message's content blocks; tool results travel in the user's turn as `tool_result` blocks. */
+/**
+ * A message's content blocks; tool results travel in the user's turn as `tool_result` blocks, and an
+ * assistant's text as {@link anthropicTextBlocks} gives it (its cited blocks with their `citations`).
+ */
 function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: string): Fields[] {
   // The API refuses empty text blocks.
   const text: Fields[] =
@@ -71,9 +75,10 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
         ...(message.isError ? { is_error: true } : {}),
       },
     ];
+  // A cited text block of the turn (kept as a `text` block part) goes back as its own block with its citations.
   return [
     ...thinkingBlocks(message.reasoningParts),
-    ...text,
+    ...(text.length > 0 ? anthropicTextBlocks(message.content, message.reasoningParts) : []),
     ...message.toolCalls.map(
       (call, j): Fields => ({
         type: "tool_use",

@@ -17,6 +17,7 @@ import {
   assistantMessage,
   encodeEvents,
   OpenAIResponsesEncoder,
+  providerKit,
   streamToolCalls,
   type ToolCallEvent,
 } from "../../../src/index.ts";
@@ -127,6 +128,23 @@ group("Anthropic citations", (test) => {
       ],
     };
     assertEquals(assistantMessage("anthropic", finish), expected);
+  });
+
+  test("the request kit sends a cited block back as assistantMessage does (the Worker's and /v1/run's next turn)", async () => {
+    const finish = assertFinished(await run([bytes(webCited)]));
+    const body = providerKit("anthropic").requestBody({
+      model: "claude-x",
+      tools: [],
+      messages: [
+        { role: "user", content: "When does the ferry run?" },
+        { role: "assistant", content: finish.text, toolCalls: [], reasoningParts: finish.reasoningParts },
+        { role: "user", content: "And on Sundays?" },
+      ],
+    }) as unknown as { messages: MessageParam[] };
+    const next = assistantMessage("anthropic", { ...finish, toolCalls: [] }) as unknown as MessageParam;
+    assertEquals(body.messages[1], next);
+    const cited = (body.messages[1]!.content as { citations?: unknown }[]).filter((block) => block.citations);
+    assertEquals(cited, [{ type: "text", text: "There are three a day", citations: [WEB] }]);
   });
 
   test("the client-protocol encoders show the cited text once, as text, and no block for the citation", async () => {

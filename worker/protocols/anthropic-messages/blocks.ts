@@ -2,10 +2,11 @@
  * The images and documents of a Messages request: `image` blocks (a `base64` or `url` source) and
  * `document` blocks (a base64 PDF, plain `text`, or a `url`), in a user message or a
  * `tool_result`'s content, as the Worker's file parts. A `file` source names a file stored at
- * Anthropic, which this Worker does not have: a 400.
+ * Anthropic, which this Worker does not have: a 400. And an assistant's cited text blocks, kept.
  *
  * @module
  */
+import type { JsonValue, ReasoningPart } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
 import { checkedWireFile, type WireFilePart } from "../../request/file-parts.ts";
@@ -51,4 +52,14 @@ export function fileOfBlock(block: Record<string, unknown>, at: string, provider
     `${path}.type`,
     image ? "An image's source is base64 or url." : "A document's source is base64, text or url.",
   );
+}
+
+/**
+ * An assistant's cited text block (`TextBlockParam.citations`) as the part that sends it back to
+ * Anthropic as its own block with its citations (the library's request kit), or none.
+ */
+export function citedPart(block: Record<string, unknown>, text: string): ReasoningPart[] {
+  const citations = own(block, "citations");
+  if (text === "" || !Array.isArray(citations) || citations.length === 0) return [];
+  return [{ type: "block", block: { type: "text", text, citations: citations as JsonValue[] } }];
 }

@@ -51,7 +51,7 @@ import {
 } from "../client-request.ts";
 import type { WirePart } from "../../request/file-parts.ts";
 import { toolNameIn } from "../tool-names.ts";
-import { fileOfBlock, isFileBlock } from "./blocks.ts";
+import { citedPart, fileOfBlock, isFileBlock } from "./blocks.ts";
 import { containerOf } from "./container.ts";
 
 /** The tool names Anthropic takes, which a Messages client may send. */
@@ -167,6 +167,7 @@ function toWire(
       const said = stringAt(own(block, "text"), `${at}.text`);
       text.push(said);
       userParts.push({ type: "text", text: said });
+      if (role === "assistant") parts.push(...citedPart(block, said));
     } else if (isFileBlock(type) && role === "user") userParts.push(fileOfBlock(block, at, provider));
     else if (type === "tool_result" && role === "user") {
       const result = own(block, "content");
