@@ -181,11 +181,12 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
           let result: InputRead | { error: unknown };
           try {
             const read = pump.read();
-            // Events to pass on: a window holds them while this reads on (its timer passes them
-            // on), else read on only if the next chunk is ready.
-            if (batch.length > 0) {
+            // Events to pass on, and the next chunk not ready: a window holds them while this reads
+            // on (its timer passes them on), else they go now. A ready read arms no timer (a small
+            // answer's rest or end comes in the same turns: a timer set and cleared at once).
+            if (batch.length > 0 && !(await settlesSoon(read))) {
               if (holding()) timer ??= timers.setTimeout(flush, lastPassed + windowMs - now());
-              else if (!(await settlesSoon(read))) {
+              else {
                 pump.keep(read);
                 break;
               }

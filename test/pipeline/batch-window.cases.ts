@@ -112,6 +112,22 @@ group("streamToolCallBatches: the write window", (test) => {
     assertEquals(timers.pending, []);
   });
 
+  test("a body whose rest and end are ready when the first array goes arms no timer: the rest goes as one array at the end", async () => {
+    const w = setup(25);
+    let armed = 0;
+    const setTimeout = w.timers.setTimeout;
+    w.timers.setTimeout = (callback, ms) => {
+      armed++;
+      return setTimeout(callback, ms);
+    };
+    for (const piece of ["a", "b", "c"]) w.source.push(text(piece));
+    w.source.close();
+    const arrays: string[][] = [];
+    for (let r = await w.reader.read(); !r.done; r = await w.reader.read()) arrays.push(texts(r.value));
+    assertEquals(arrays, [["a"], ["b", "c", "abort"]]);
+    assertEquals(armed, 0, "no timer set");
+  });
+
   test("a cancel reaches the body and leaves no timer", async () => {
     const w = setup(25);
     w.source.push(text("a"));
