@@ -1,6 +1,7 @@
 import type { ToolCallChunkDelta } from "../../shared/deltas.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import type { Emit } from "../provider-decoder.ts";
+import { SERVER_CALL } from "./openai-responses-server-items.ts";
 
 /**
  * The Responses output items of OpenAI's built-in tools that stream as calls, by item type: the
@@ -24,6 +25,8 @@ interface Open {
   diffOpen?: boolean;
   /** apply_patch: the diff of `operation_diff.done`, for an item that ends without its operation. */
   diff?: string;
+  /** code_interpreter: the code's string is open (its prefix went out). */
+  codeOpen?: boolean;
   /** shell: how many commands opened, and whether the last one's string is still open. */
   commands?: number;
   commandOpen?: boolean;
@@ -50,6 +53,14 @@ const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
  * call named `tool_search` whose arguments (an object, not JSON text) come whole with its
  * `output_item.done`, which opens and completes it at once, with that item's `call_id` (the added
  * item's may differ): the application runs it when its `execution` is `client`, OpenAI otherwise.
+ * The items of the tools OpenAI runs itself (`web_search_call`, `code_interpreter_call`,
+ * `image_generation_call`, `file_search_call`) are `providerExecuted` calls named after the tool
+ * (`web_search`, ...), by the item's id, opened at `output_item.added`; a code interpreter's code
+ * streams as its input (`response.code_interpreter_call_code.delta`); each completes at its
+ * `output_item.done`, its input the item's fields but its id, type, status and result (`{ action }`,
+ * `{ code, container_id }`, `{ queries }`, `{}`); the item itself, result included, then follows
+ * as the decoder's kept block (its result), which the next turn sends back in its place. Without
+ * the plug-in, such an item is that kept block alone.
  *
  * A plug-in of `OpenAIResponsesDecoder` (its `builtInCalls` option), which
  * `OpenAIResponsesDeltaStream` and the main entry's `streamToolCalls` pass themselves, and
@@ -82,17 +93,23 @@ export class ResponsesBuiltInCalls {
   /** `output_item.added`: opens the call when the item is a built-in one; false when it is not. */
   added(item: Record<string, unknown>, index: number): boolean {
     const type = String(item["type"]);
-    const kind = ownValue(BUILT_IN, type);
+    // A tool OpenAI ran (web search, code interpreter, image generation, file search): named after it.
+    const server = SERVER_CALL.test(type);
+    const kind: { name?: string } | undefined = server ? { name: type.slice(0, -5) } : ownValue(BUILT_IN, type);
     if (kind === undefined) return false;
     const id = nonEmptyString(item["call_id"]) ?? nonEmptyString(item["id"]);
     const name = kind.name ?? nonEmptyString(item["name"]);
     const operation = item["operation"];
     this.#open.set(index, { type, ...(isRecord(operation) ? { operation } : {}) });
     if (type === "tool_search_call") return true;
-    const chunk: ToolCallChunkDelta = { type: "tool-call-chunk", index, providerMetadata: metadataOf(item) };
+    const chunk: ToolCallChunkDelta = {
+      type: "tool-call-chunk",
+      index,
+      providerMetadata: server ? { responsesItem: { type } } : metadataOf(item),
+    };
     if (id !== undefined) chunk.id = id;
     if (name !== undefined) chunk.name = name;
-    if (type === "mcp_call" || hostedShell(item)) chunk.providerExecuted = true;
+    if (type === "mcp_call" || server || hostedShell(item)) chunk.providerExecuted = true;
     this.#emit(chunk);
     return true;
   }
@@ -113,6 +130,18 @@ export class ResponsesBuiltInCalls {
         const open = this.#open.get(index);
         const diff = event["diff"];
         if (open?.type === "apply_patch_call" && typeof diff === "string") open.diff = diff;
+        return;
+      }
+      case "response.code_interpreter_call_code.delta": {
+        const open = this.#open.get(index);
+        const delta = nonEmptyString(event["delta"]);
+        if (open?.type !== "code_interpreter_call" || delta === undefined) return;
+        this.#emit({
+          type: "tool-call-chunk",
+          index,
+          argumentsDelta: (open.codeOpen ? "" : '{"code":"') + escaped(delta),
+        });
+        open.codeOpen = true;
         return;
       }
       case "response.shell_call_command.added":
@@ -164,9 +193,19 @@ export class ResponsesBuiltInCalls {
     if (out !== "") this.#emit({ type: "tool-call-chunk", index, argumentsDelta: out });
   }
 
-  /** `output_item.done`: completes the built-in call at `index` with the item's input; false when it is none. */
+  /**
+   * `output_item.done`: completes the built-in call at `index` with the item's input; true when
+   * the item is used up, false when it is none or, a tool OpenAI ran, the decoder keeps it too.
+   */
   done(item: Record<string, unknown>, index: number): boolean {
     const open = this.#open.get(index);
+    if (open && SERVER_CALL.test(open.type)) {
+      this.#open.delete(index);
+      // Its input is what the item holds besides its result (`action`; `code`, `container_id`; `queries`).
+      const { id: _i, type: _t, status: _s, outputs: _o, result: _r, results: _rs, ...input } = item;
+      this.#emit({ type: "tool-call-end", index, arguments: JSON.stringify(input) });
+      return false; // the item follows as a kept block: the call's result, which goes back in place
+    }
     const kind = ownValue(BUILT_IN, String(item["type"]));
     if (open === undefined || kind === undefined) return false;
     this.#open.delete(index);

@@ -64,7 +64,8 @@ const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "m
  * is an `approval-request` delta at its `output_item.done`, never a call, and bounded as one
  * (`ResponsesApprovals`). A server tool's output item (`tool_search_output` of a server tool
  * search, `program_output`, a hosted shell's `shell_call_output`) and a tool OpenAI ran
- * (`web_search_call`, ...) are kept blocks, sent back in place.
+ * (`web_search_call`, ...) are kept blocks, sent back in place;
+ * with `builtInCalls`, a tool OpenAI ran is also a `providerExecuted` call, right before its block.
  *
  * @example
  * ```ts

@@ -3,6 +3,16 @@ import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 
 type Item = Record<string, unknown>;
+
+/**
+ * The items of the tools OpenAI runs itself, which go back as they came, in place.
+ *
+ * @example
+ * ```ts
+ * SERVER_CALL.test("web_search_call"); // true
+ * ```
+ */
+export const SERVER_CALL: RegExp = /^(web_search|code_interpreter|image_generation|file_search)_call$/;
 type CallFields = { arguments: JsonValue; providerMetadata?: Readonly<Record<string, unknown>> | undefined };
 
 /**
@@ -66,11 +76,14 @@ export class ServerOutputs {
 
   /**
    * A server tool search's call as its item, with the output that followed it (nothing for a
-   * server search with no output in the turn: OpenAI pairs the two); undefined for any other call.
+   * server search with no output in the turn: OpenAI pairs the two); nothing for the call of
+   * another tool OpenAI ran (its item goes back as a kept block, in place); undefined for any other call.
    */
   afterCall(call: CallFields): Item[] | undefined {
     const item = call.providerMetadata?.["responsesItem"];
-    if (!isRecord(item) || item["type"] !== "tool_search_call" || item["execution"] === "client") return undefined;
+    if (!isRecord(item)) return undefined;
+    if (SERVER_CALL.test(String(item["type"]))) return [];
+    if (item["type"] !== "tool_search_call" || item["execution"] === "client") return undefined;
     const output = this.#searches.shift();
     if (!output) return [];
     const id = typeof item["id"] === "string" ? { id: item["id"] } : {};
@@ -94,7 +107,4 @@ export class ServerOutputs {
  * ```
  */
 export const serverCallItem = (part: ReasoningPart): Item[] =>
-  part.type === "block" &&
-  /^(web_search|code_interpreter|image_generation|file_search)_call$/.test(String(part.block["type"]))
-    ? [part.block]
-    : [];
+  part.type === "block" && SERVER_CALL.test(String(part.block["type"])) ? [part.block] : [];

@@ -9,7 +9,9 @@
 // `ResponseOutputItem.ImageGenerationCall`, `ResponseFileSearchToolCall`, and their streaming
 // events `response.web_search_call.*`, `response.code_interpreter_call_code.*`,
 // `response.image_generation_call.partial_image`, `response.file_search_call.*`); vercel/ai reads
-// the same items as provider-executed calls. The next turn is typed by the SDK's `ResponseInputItem`.
+// the same items as provider-executed calls, and so does this library: each a `providerExecuted`
+// call named after its tool, its input the item's, the item itself (kept) its result. The next
+// turn is typed by the SDK's `ResponseInputItem`.
 import fc from "fast-check";
 import type {
   ResponseCodeInterpreterToolCall,
@@ -17,6 +19,7 @@ import type {
   ResponseInputItem,
 } from "openai/resources/responses/responses";
 import { assistantMessage, providerKit, streamToolCalls, type FinishEvent } from "../../../src/index.ts";
+import { streamToolCalls as responsesStreamToolCalls } from "../../../src/openai-responses.ts";
 import { assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
@@ -109,6 +112,16 @@ const finishOf = async (chunks: Uint8Array[]): Promise<FinishEvent> => {
   return assertFinished(events);
 };
 
+/** Each tool OpenAI ran as the call it reports: id, name, input; every one provider-executed. */
+const SERVER_CALLS = [
+  ["ws_2", "web_search", { action: search.action }],
+  ["ci_4", "code_interpreter", { code: "print(2 + 2)", container_id: "cntr_9" }],
+  ["ig_5", "image_generation", {}],
+  ["fs_6", "file_search", { queries: ["tides"] }],
+];
+const callsOf = (finish: FinishEvent) =>
+  finish.toolCalls.map((call) => [call.id, call.name, call.arguments, call.providerExecuted]);
+
 const reasoningInput = (id: string): ResponseInputItem => ({
   type: "reasoning",
   id,
@@ -127,12 +140,16 @@ const expected: ResponseInputItem[] = [
 ];
 
 group("OpenAI Responses: the items of tools OpenAI ran go back in place", (test) => {
-  test("at any split: no call for the client, finish stop, the next turn holds every item in order", async () => {
+  test("at any split: provider-executed calls only, finish stop, the next turn holds every item in order", async () => {
     const data = bytes(stream);
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 8 }), async (cuts) => {
         const finish = await finishOf(splitAt(data, cuts));
-        assertEquals([finish.reason, finish.text, finish.toolCalls.length], ["stop", TEXT, 0]);
+        assertEquals([finish.reason, finish.text], ["stop", TEXT]);
+        assertEquals(
+          callsOf(finish),
+          SERVER_CALLS.map((call) => [...call, true]),
+        );
         assertEquals(assistantMessage("openai-responses", finish), expected);
       }),
       { numRuns: 25 },
@@ -145,7 +162,12 @@ group("OpenAI Responses: the items of tools OpenAI ran go back in place", (test)
       model: "gpt-5",
       messages: [
         { role: "user", content: "When is high tide?" },
-        { role: "assistant", content: finish.text ?? "", toolCalls: [], reasoningParts: finish.reasoningParts },
+        {
+          role: "assistant",
+          content: finish.text ?? "",
+          toolCalls: finish.toolCalls,
+          reasoningParts: finish.reasoningParts,
+        },
         { role: "user", content: "And tomorrow?" },
       ],
       tools: [],
@@ -156,5 +178,45 @@ group("OpenAI Responses: the items of tools OpenAI ran go back in place", (test)
       { role: "assistant", content: TEXT },
       { role: "user", content: "And tomorrow?" },
     ]);
+  });
+
+  test("each call starts with its item, the code streams as its input, the rest at its end, then its item (its result)", async () => {
+    const events = await collect(streamToolCalls(fromChunks([bytes(stream)]), { provider: "openai-responses" }));
+    const seen = events.flatMap((event) =>
+      event.type === "tool-call-start" || event.type === "tool-call"
+        ? [`${event.type}:${event.id}`]
+        : event.type === "tool-call-delta"
+          ? [`delta:${event.argumentsDelta}`]
+          : event.type === "reasoning-part" && event.part.type === "block"
+            ? [`block:${String(event.part.block["id"])}`]
+            : [],
+    );
+    assertEquals(seen, [
+      "tool-call-start:ws_2",
+      'delta:{"action":{"type":"search","query":"tide times Lisbon"}}',
+      "tool-call:ws_2",
+      "block:ws_2",
+      "tool-call-start:ci_4",
+      'delta:{"code":"print(2 + 2)',
+      'delta:","container_id":"cntr_9"}',
+      "tool-call:ci_4",
+      "block:ci_4",
+      "tool-call-start:ig_5",
+      "delta:{}",
+      "tool-call:ig_5",
+      "block:ig_5",
+      "tool-call-start:fs_6",
+      'delta:{"queries":["tides"]}',
+      "tool-call:fs_6",
+      "block:fs_6",
+    ]);
+  });
+
+  test("without the builtInCalls plug-in they are kept blocks alone, sent back the same", async () => {
+    const events = await collect(responsesStreamToolCalls(fromChunks([bytes(stream)])));
+    assertEventInvariants(events);
+    const finish = assertFinished(events);
+    assertEquals([finish.reason, finish.toolCalls.length], ["stop", 0]);
+    assertEquals(assistantMessage("openai-responses", finish), expected);
   });
 });
