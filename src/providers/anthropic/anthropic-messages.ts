@@ -41,7 +41,8 @@ export function callerOf(call: { readonly providerMetadata?: Readonly<Record<str
  * the call came with); a server tool's call (`server_tool_use`, `mcp_tool_use`) goes back as the
  * block it came as, followed by its result (`web_search_tool_result`, ...) when that came in the
  * turn (a paused turn needs them back), or alone when a call of the turn names it its `caller`
- * (programmatic tool calling: its result comes in a later response); a result whose call came in
+ * (programmatic tool calling: its result comes in a later response) or the turn also calls the
+ * client's tools (Anthropic runs it once their results come back); a result whose call came in
  * an earlier response stays in its place. A call the provider withdrew (`finish.withdrawnToolCalls`: the `tool_use`
  * a fallback may have cut off) is not in `toolCalls`, so it is left out, and no `tool_result`
  * answers it. A turn of none of these (a refusal before any output) gives empty `content`, which
@@ -70,15 +71,19 @@ export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, u
     } else content.push(part.block);
   }
   if (turn.text) content.push(...anthropicTextBlocks(turn.text, turn.reasoningParts));
-  // A server call goes back with its result, or as the caller of a call of the turn (programmatic
-  // tool calling: its result comes later); one with neither is left out, as Anthropic refuses it
-  // ("tool use ... was found without a corresponding ..._tool_result block").
+  // A server call goes back with its result, as the caller of a call of the turn (programmatic
+  // tool calling: its result comes later), or without its result in a turn that also calls the
+  // client's tools: Anthropic runs it once the client's results come back ("Server tools": "the API
+  // runs that tool when you return the client tool_result blocks in the next request"). One with
+  // none of these (a paused turn's) is left out, as Anthropic refuses it under anthropic-version
+  // 2023-06-01 ("tool use ... was found without a corresponding ..._tool_result block").
   const callers = new Set(turn.toolCalls.map((call) => (callerOf(call).caller as { tool_id?: unknown })?.tool_id));
+  const mixed = turn.toolCalls.some((call) => !call.providerExecuted);
   for (const call of turn.toolCalls) {
     const block = call.providerMetadata?.["anthropicBlock"];
     if (!call.providerExecuted)
       content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) });
-    else if (isRecord(block) && (results.has(call.id) || callers.has(call.id)))
+    else if (isRecord(block) && (mixed || results.has(call.id) || callers.has(call.id)))
       content.push(
         { ...block, id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) },
         ...(results.get(call.id) ?? []),

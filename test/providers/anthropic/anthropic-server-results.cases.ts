@@ -11,7 +11,8 @@
 // `code_execution_tool_result` block whose call came responses earlier) and of
 // `@anthropic-ai/sdk`'s BetaMessageParam (the types check each next turn below). An unpaired
 // server_tool_use is a 400 from Anthropic ("`web_search` tool use with id ... was found without a
-// corresponding `web_search_tool_result` block", anthropics/anthropic-sdk-python issue 1339).
+// corresponding `web_search_tool_result` block", anthropics/anthropic-sdk-python issue 1339), but
+// in a turn that also calls a client tool, which "Server tools" says the API runs it with.
 import type { BetaMessageParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
 import {
   AnthropicMessagesEncoder,
@@ -130,6 +131,45 @@ group("Anthropic server tools' results", (test) => {
       role: "assistant",
       content: [{ type: "text", text: "Searching. Three a day." }],
     });
+  });
+
+  test("a server call with no result in a turn that also calls a client tool goes back before it (Anthropic runs it with the results)", async () => {
+    // "Server tools": with a client tool in the same turn, the server_tool_use comes without its
+    // result, the turn ends tool_use, and the API runs the server tool when the tool_result comes back.
+    const mixed = anthropicSse(
+      message(),
+      { type: "content_block_start", index: 0, content_block: SEARCH },
+      { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"query":"ferry"}' } },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "content_block_start",
+        index: 1,
+        content_block: { type: "tool_use", id: "toolu_t", name: "tides", input: {} },
+      },
+      { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"port":"Oban"}' } },
+      { type: "content_block_stop", index: 1 },
+      { type: "message_delta", delta: { stop_reason: "tool_use" } },
+      { type: "message_stop" },
+    );
+    const { finish } = await finishOf(mixed);
+    assertEquals(
+      [finish.reason, finish.toolCalls.map((c) => [c.id, c.providerExecuted ?? false])],
+      [
+        "tool-calls",
+        [
+          ["srvtoolu_ws_1", true],
+          ["toolu_t", false],
+        ],
+      ],
+    );
+    const expected: BetaMessageParam = {
+      role: "assistant",
+      content: [
+        { type: "server_tool_use", id: "srvtoolu_ws_1", name: "web_search", input: { query: "ferry" } },
+        { type: "tool_use", id: "toolu_t", name: "tides", input: { port: "Oban" } },
+      ],
+    };
+    assertEquals(assistantMessage("anthropic", finish), expected);
   });
 
   test("the encoders leave a result out with its call (a client would send it back alone), and show one whose call came earlier", async () => {
