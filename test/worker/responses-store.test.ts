@@ -417,9 +417,14 @@ describe("stored /v1/responses: what is not stored", () => {
       return name;
     };
     const long = await json(await chat.send({ input: "Hi", instructions: "x".repeat(5500) }));
+    // An isolate stores its responses in one object (its draw modulo RESPONSE_OBJECTS): a smaller
+    // pool puts the next one in another object of the first pool, as another isolate would.
     let short = await json(await chat.send({ input: "Hi" }));
-    for (let tries = 0; objectOf(short) === objectOf(long) && tries < 50; tries++)
-      short = await json(await chat.send({ input: "Hi" }));
+    for (let objects = 999; objectOf(short) === objectOf(long) && objects > 900; objects--) {
+      const other = stored("anthropic", { MAX_AGENT_BODY_BYTES: "9000", RESPONSE_OBJECTS: String(objects) });
+      short = await json(await conversation("anthropic", other).send({ input: "Hi" }));
+    }
+    expect(objectOf(short)).not.toBe(objectOf(long));
     const references = [long, short].map((response) => ({ type: "item_reference", id: outputOf(response)[0]!["id"] }));
     const upstream = chat.answer({ text: "Sunny." });
     const both = await chat.send({ input: references });
@@ -429,6 +434,17 @@ describe("stored /v1/responses: what is not stored", () => {
     const again = await json(await chat.send({ input: "Hi", instructions: "y".repeat(5500) }));
     const over = await chat.send({ input: [...references, { type: "item_reference", id: outputOf(again)[0]!["id"] }] });
     expect([over.status, ((await json(over))["error"] as { param: string }).param]).toEqual([400, "input"]);
+  });
+
+  it("an isolate stores every response in one object of the pool, not one picked per response", async () => {
+    // One object warm and one database open, not an object to start per response in a cold pool.
+    const chat = conversation("anthropic", stored("anthropic", { RESPONSE_OBJECTS: "1000" }));
+    const names = new Set<string | undefined>();
+    for (let n = 0; n < 3; n++) {
+      const response = await json(await chat.send({ input: "Hi" }));
+      names.add(objectNameOf(storedIdOfResponse(response["id"] as string) ?? ""));
+    }
+    expect([...names]).toEqual([expect.stringMatching(/^any-\d{1,3}$/)]);
   });
 
   it("without the RESPONSES binding: previous_response_id is a 400 naming it, GET a 404", async () => {

@@ -56,16 +56,22 @@ export async function responseIdKey(secret: string | undefined): Promise<CryptoK
 
 /**
  * A new response id in one of `objects` pool objects of the request's location (`colo`, from
- * `request.cf`), picked at random, signed with `key`.
+ * `request.cf`), the one of `draw` (a random number, below `objects` or not: it is taken modulo
+ * `objects`; by default drawn for this id), signed with `key`.
  *
  * @example
  * ```ts
  * await newResponseId("SJC", 16, key); // "sjc-3.1b4e28ba-2fa1-41d2-883f-0016d3cca427.x1Vb0kq7Qd2aY3mT9cW8pA"
  * ```
  */
-export async function newResponseId(colo: unknown, objects: number, key: CryptoKey): Promise<string> {
+export async function newResponseId(
+  colo: unknown,
+  objects: number,
+  key: CryptoKey,
+  draw: number = randomDraw(),
+): Promise<string> {
   const place = typeof colo === "string" && /^[A-Za-z]{3}$/.test(colo) ? colo.toLowerCase() : "any";
-  const slot = crypto.getRandomValues(new Uint32Array(1))[0]! % objects;
+  const slot = draw % objects;
   const unsigned = `${place}-${slot}.${crypto.randomUUID()}`;
   return `${unsigned}.${await mac(unsigned, key)}`;
 }
@@ -107,6 +113,18 @@ export async function mintedResponseObject<T extends Rpc.DurableObjectBranded | 
   const given = new TextEncoder().encode(match[4]!);
   if (!crypto.subtle.timingSafeEqual(expected, given)) return undefined;
   return namespace.get(namespace.idFromName(match[2]!));
+}
+
+/**
+ * A random number for {@link newResponseId}'s `draw`.
+ *
+ * @example
+ * ```ts
+ * const draw = randomDraw(); // then the same object for every id minted with it
+ * ```
+ */
+export function randomDraw(): number {
+  return crypto.getRandomValues(new Uint32Array(1))[0]!;
 }
 
 /** The id's MAC: the first {@link MAC_BYTES} of its HMAC-SHA-256, base64url without padding (22 characters). */
