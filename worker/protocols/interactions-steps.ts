@@ -20,6 +20,7 @@
  * @module
  */
 import type { EncodableEvent, JsonValue } from "../../src/index.ts";
+import { mapChunks } from "../http/batch-map.ts";
 
 type Block = { [key: string]: JsonValue };
 
@@ -45,20 +46,16 @@ function stepsOf(event: EncodableEvent): Block[] {
 export function interactionsStepParts(
   batches: ReadableStream<readonly EncodableEvent[]>,
 ): ReadableStream<readonly EncodableEvent[]> {
-  return batches.pipeThrough(
-    new TransformStream<readonly EncodableEvent[], readonly EncodableEvent[]>({
-      transform(batch, controller) {
-        let out: EncodableEvent[] | undefined;
-        batch.forEach((event, i) => {
-          const steps = stepsOf(event);
-          if (steps.length > 0) {
-            out ??= batch.slice(0, i);
-            for (const block of steps) out.push({ type: "reasoning-part", part: { type: "block", block } });
-          }
-          out?.push(event);
-        });
-        controller.enqueue(out ?? batch);
-      },
-    }),
-  );
+  return mapChunks(batches, (batch): readonly EncodableEvent[] => {
+    let out: EncodableEvent[] | undefined;
+    batch.forEach((event, i) => {
+      const steps = stepsOf(event);
+      if (steps.length > 0) {
+        out ??= batch.slice(0, i);
+        for (const block of steps) out.push({ type: "reasoning-part", part: { type: "block", block } });
+      }
+      out?.push(event);
+    });
+    return out ?? batch;
+  });
 }

@@ -11,6 +11,7 @@
  * @module
  */
 import type { EncodableEvent, JsonValue } from "../../src/index.ts";
+import { mapChunks } from "../http/batch-map.ts";
 import { interactionsStepParts } from "./interactions-steps.ts";
 
 /** The mark of a Gemini call's id, and of a Gemini Interactions call's. */
@@ -117,46 +118,46 @@ export function carrySignatures(
     held = undefined;
     open.clear();
   };
-  return batches.pipeThrough(
-    new TransformStream<readonly EncodableEvent[], readonly EncodableEvent[]>({
-      transform(batch, controller) {
-        const out: EncodableEvent[] = [];
-        for (let event of batch) {
-          const early = event.type === "tool-call-start" ? carrier.signature(event.providerMetadata) : undefined;
-          if (event.type === "tool-call-start" && carrier.holds(event) && typeof early === "string") {
-            // Signed at its start: its id goes out at once, and its end gets the same.
-            const id = carrier.id(early, event.id);
-            renamed.set(keyOf(event), id);
+  // Steps of the answer's one stream (mapChunks): an array with nothing to pass on passes nothing.
+  return mapChunks(
+    batches,
+    (batch): readonly EncodableEvent[] | undefined => {
+      const out: EncodableEvent[] = [];
+      for (let event of batch) {
+        const early = event.type === "tool-call-start" ? carrier.signature(event.providerMetadata) : undefined;
+        if (event.type === "tool-call-start" && carrier.holds(event) && typeof early === "string") {
+          // Signed at its start: its id goes out at once, and its end gets the same.
+          const id = carrier.id(early, event.id);
+          renamed.set(keyOf(event), id);
+          event = { ...event, id };
+        } else if (event.type === "tool-call-start" && carrier.holds(event)) open.add(keyOf(event));
+        else if ((event.type === "tool-call" || event.type === "invalid-tool-call") && renamed.has(keyOf(event))) {
+          event = { ...event, id: renamed.get(keyOf(event))! };
+          renamed.delete(keyOf(event));
+        } else if ((event.type === "tool-call" || event.type === "invalid-tool-call") && open.has(keyOf(event))) {
+          open.delete(keyOf(event));
+          const signature = carrier.signature(event.providerMetadata);
+          if (typeof signature === "string" && held) {
+            const id = carrier.id(signature, event.id);
+            const key = keyOf(event);
+            // Every held event of the call that names it (its start, its deltas) gets the signed id.
+            held = held.map((e) =>
+              "index" in e && "id" in e && keyOf(e) === key ? ({ ...e, id } as EncodableEvent) : e,
+            );
             event = { ...event, id };
-          } else if (event.type === "tool-call-start" && carrier.holds(event)) open.add(keyOf(event));
-          else if ((event.type === "tool-call" || event.type === "invalid-tool-call") && renamed.has(keyOf(event))) {
-            event = { ...event, id: renamed.get(keyOf(event))! };
-            renamed.delete(keyOf(event));
-          } else if ((event.type === "tool-call" || event.type === "invalid-tool-call") && open.has(keyOf(event))) {
-            open.delete(keyOf(event));
-            const signature = carrier.signature(event.providerMetadata);
-            if (typeof signature === "string" && held) {
-              const id = carrier.id(signature, event.id);
-              const key = keyOf(event);
-              // Every held event of the call that names it (its start, its deltas) gets the signed id.
-              held = held.map((e) =>
-                "index" in e && "id" in e && keyOf(e) === key ? ({ ...e, id } as EncodableEvent) : e,
-              );
-              event = { ...event, id };
-            }
           }
-          if (open.size > 0 || held) (held ??= []).push(event);
-          else out.push(event);
-          if (open.size === 0 || event.type === "finish" || event.type === "abort") release(out);
         }
-        if (out.length > 0) controller.enqueue(out);
-      },
-      flush(controller) {
-        const out: EncodableEvent[] = [];
-        release(out);
-        if (out.length > 0) controller.enqueue(out);
-      },
-    }),
+        if (open.size > 0 || held) (held ??= []).push(event);
+        else out.push(event);
+        if (open.size === 0 || event.type === "finish" || event.type === "abort") release(out);
+      }
+      return out.length > 0 ? out : undefined;
+    },
+    (): readonly EncodableEvent[] | undefined => {
+      const out: EncodableEvent[] = [];
+      release(out);
+      return out.length > 0 ? out : undefined;
+    },
   );
 }
 

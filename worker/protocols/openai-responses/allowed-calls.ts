@@ -1,4 +1,5 @@
 import type { EncodableEvent } from "../../../src/index.ts";
+import { mapChunks } from "../../http/batch-map.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
@@ -36,12 +37,8 @@ export function allowedCalls(
 ): ReadableStream<readonly EncodableEvent[]> {
   if (allowed === undefined) return batches;
   const suppressed = new Set<string>();
-  return batches.pipeThrough(
-    new TransformStream<readonly EncodableEvent[], readonly EncodableEvent[]>({
-      transform(batch, controller) {
-        controller.enqueue(batch.flatMap((event) => keep(event, allowed, suppressed)));
-      },
-    }),
+  return mapChunks(batches, (batch): readonly EncodableEvent[] =>
+    batch.flatMap((event) => keep(event, allowed, suppressed)),
   );
 }
 

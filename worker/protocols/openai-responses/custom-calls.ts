@@ -1,4 +1,5 @@
 import type { EncodableEvent } from "../../../src/index.ts";
+import { mapChunks } from "../../http/batch-map.ts";
 import { CUSTOM_INPUT } from "./request.ts";
 
 /**
@@ -14,12 +15,8 @@ export function customCalls(
 ): ReadableStream<readonly EncodableEvent[]> {
   if (customTools.size === 0) return batches;
   const custom = new Set<string>();
-  return batches.pipeThrough(
-    new TransformStream<readonly EncodableEvent[], readonly EncodableEvent[]>({
-      transform(batch, controller) {
-        controller.enqueue(batch.flatMap((event) => rewrite(event, customTools, custom)));
-      },
-    }),
+  return mapChunks(batches, (batch): readonly EncodableEvent[] =>
+    batch.flatMap((event) => rewrite(event, customTools, custom)),
   );
 }
 

@@ -25,6 +25,7 @@
  * @module
  */
 import type { EncodableEvent, JsonValue, ReasoningPart } from "../../../src/index.ts";
+import { mapChunks } from "../../http/batch-map.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import { idAt, objectAt, stringAt, type WireMessage, type WireTool } from "../client-request.ts";
@@ -54,25 +55,22 @@ export function programParts(
 ): ReadableStream<readonly EncodableEvent[]> {
   if (provider !== OPENAI) return batches;
   const sent = new Set<unknown>();
-  return batches.pipeThrough(
-    new TransformStream<readonly EncodableEvent[], readonly EncodableEvent[]>({
-      transform(batch, controller) {
-        let out: EncodableEvent[] | undefined;
-        batch.forEach((event, i) => {
-          const program = event.type === "tool-call-start" ? event.providerMetadata?.["responsesProgram"] : undefined;
-          const block =
-            isObject(program) && !sent.has(program["call_id"]) ? (program as JsonObject) : serverSearch(event);
-          if (block) {
-            if (block === program) sent.add(block["call_id"]);
-            out ??= batch.slice(0, i);
-            out.push({ type: "reasoning-part", part: { type: "block", block } });
-          }
-          out?.push(event);
-        });
-        controller.enqueue(out ?? batch);
-      },
-    }),
-  );
+  // A step of the answer's one stream (mapChunks), not a stream and a pipe of its own per response.
+  return mapChunks(batches, (batch): readonly EncodableEvent[] => {
+    let out: EncodableEvent[] | undefined;
+    for (let i = 0; i < batch.length; i++) {
+      const event = batch[i]!;
+      const program = event.type === "tool-call-start" ? event.providerMetadata?.["responsesProgram"] : undefined;
+      const block = isObject(program) && !sent.has(program["call_id"]) ? (program as JsonObject) : serverSearch(event);
+      if (block) {
+        if (block === program) sent.add(block["call_id"]);
+        out ??= batch.slice(0, i);
+        out.push({ type: "reasoning-part", part: { type: "block", block } });
+      }
+      out?.push(event);
+    }
+    return out ?? batch;
+  });
 }
 
 /**
