@@ -7,6 +7,7 @@ import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { FastChunkReader } from "./openai-chat-fast-chunk.ts";
+import { heldFinish } from "./openai-chat-held-finish.ts";
 import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat-finish-reasons.ts";
 import { ChatReasoningFields } from "./openai-chat-reasoning.ts";
 
@@ -44,13 +45,14 @@ export class OpenAIChatDeltaStream extends ProviderDecoderStream {
  */
 export class OpenAIChatDecoder implements ProviderDecoder {
   readonly #emit: Emit;
+  readonly #release: () => void;
   readonly #reasoning: ChatReasoningFields;
   readonly #fast = new FastChunkReader();
 
-  /** Creates a decoder that reports through `emit`. */
+  /** Creates a decoder that reports through `emit`; a finish after calls waits until it proves final ({@link heldFinish}). */
   constructor(emit: Emit) {
-    this.#emit = emit;
-    this.#reasoning = new ChatReasoningFields(emit);
+    [this.#emit, this.#release] = heldFinish(emit);
+    this.#reasoning = new ChatReasoningFields(this.#emit);
   }
 
   /** Decodes one SSE message of a Chat Completions stream. */
@@ -65,10 +67,13 @@ export class OpenAIChatDecoder implements ProviderDecoder {
   }
 
   /**
-   * The input ended. Reasoning still held is dropped, not reported: without a finish the response
-   * was cut, and a part claims the whole reasoning of a turn that can only be retried.
+   * The input ended: a finish still held goes out. Reasoning still held is dropped, not reported:
+   * without a finish the response was cut, and a part claims the whole reasoning of a turn that can
+   * only be retried.
    */
-  end(): void {}
+  end(): void {
+    this.#release();
+  }
 }
 
 function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoningFields): void {
