@@ -436,6 +436,17 @@ describe("stored /v1/responses: what is not stored", () => {
     expect([over.status, ((await json(over))["error"] as { param: string }).param]).toEqual([400, "input"]);
   });
 
+  it("responses that complete at once are each stored before their answer, in one object's one write", async () => {
+    // Their keeps reach the object together and commit together (worker/resumable/stored-keeps.ts).
+    const chat = conversation("anthropic");
+    const answers = await Promise.all([1, 2, 3, 4].map((n) => chat.send({ input: `Weather in city ${n}?` })));
+    const responses = await Promise.all(answers.map(json));
+    for (const response of responses) {
+      expect(response["store"]).toBe(true);
+      expect(await json(await chat.get(response["id"] as string))).toEqual(response);
+    }
+  });
+
   it("an isolate stores every response in one object of the pool, not one picked per response", async () => {
     // One object warm and one database open, not an object to start per response in a cold pool.
     const chat = conversation("anthropic", stored("anthropic", { RESPONSE_OBJECTS: "1000" }));

@@ -20,6 +20,7 @@ import { RunningResponse } from "./running-response.ts";
 import { runRequestOf, type RunStart } from "./run-start.ts";
 import { loadMeta, LogWriter, type FrameStore, type LogKind } from "./response-log-storage.ts";
 import { storedLogResponse } from "./stored-cursor.ts";
+import { StoredKeeps } from "./stored-keeps.ts";
 import { storedResponseOp, type StoredResponseAnswer, type StoredResponseOp } from "./stored-responses.ts";
 import { liveLogResponse, restoreStoredLog, UNKNOWN, type CurrentLog } from "./stored-log-attach.ts";
 
@@ -60,6 +61,7 @@ export class ResponseBuffer extends DurableObject<Env> {
   #overrides: Partial<Env> = {};
   #tools: Readonly<Record<string, RunnableTool>> | undefined;
   #alarmClock: () => number = Date.now;
+  #keeps: StoredKeeps | undefined;
 
   /**
    * Tests only (through `runInDurableObject`; no route calls it): replaces the network, the
@@ -110,6 +112,8 @@ export class ResponseBuffer extends DurableObject<Env> {
 
   /** Keeps, reads or forgets a stored `/v1/responses` response of this object (`stored-responses.ts`). */
   storedResponses(op: StoredResponseOp): Promise<StoredResponseAnswer> {
+    // Keeps are written together with those that come in the same turn (`stored-keeps.ts`).
+    if (op.type === "keep") return (this.#keeps ??= new StoredKeeps(this.ctx.storage)).keep(op);
     return storedResponseOp(this.ctx.storage, op, Date.now());
   }
 

@@ -116,17 +116,42 @@ export async function storedResponseOp(
     }
     return { type: "texts", texts };
   }
-  if (objectNameOf(op.id) === undefined) return { type: "done", found: false };
-  const store = keyedStore(kv, op.id);
-  if (op.type === "forget") {
-    const head = ownHeader(store.get(HEADER), op.owner, now);
-    if (!head) return { type: "done", found: false };
-    storage.transactionSync(() => {
-      deleteResponse(kv, op.id);
-      new Expiries(kv).forget(op.id, head.expires);
-    });
+  if (op.type === "keep") {
+    const expires = writeKept(storage, op, now);
+    if (expires === undefined) return { type: "done", found: false };
+    await keepAlarmBy(storage, expires);
     return { type: "done", found: true };
   }
+  if (objectNameOf(op.id) === undefined) return { type: "done", found: false };
+  const store = keyedStore(kv, op.id);
+  const head = ownHeader(store.get(HEADER), op.owner, now);
+  if (!head) return { type: "done", found: false };
+  storage.transactionSync(() => {
+    deleteResponse(kv, op.id);
+    new Expiries(kv).forget(op.id, head.expires);
+  });
+  return { type: "done", found: true };
+}
+
+/** A {@link StoredResponseOp} that keeps a response. */
+export type KeepOp = Extract<StoredResponseOp, { type: "keep" }>;
+
+/**
+ * Writes what `op` keeps (its rows and its expiry entry, in one transaction) at time `now`, with no
+ * await: writes of several keeps made one after the other commit together. Returns its expiry, or
+ * `undefined` (nothing written) for an id that is not a response id. The caller then moves the
+ * alarm ({@link keepAlarmBy}).
+ *
+ * @example
+ * ```ts
+ * const expires = writeKept(ctx.storage, op, Date.now());
+ * if (expires !== undefined) await keepAlarmBy(ctx.storage, expires);
+ * ```
+ */
+export function writeKept(storage: DurableObjectStorage, op: KeepOp, now: number): number | undefined {
+  if (objectNameOf(op.id) === undefined) return undefined;
+  const { kv } = storage;
+  const store = keyedStore(kv, op.id);
   const expires = now + op.ttlMs;
   const text = split(op.text);
   const earlier = op.earlier === undefined ? [] : split(op.earlier);
@@ -146,10 +171,21 @@ export async function storedResponseOp(
     // The id was just minted (`StoredResponses.newId`) and is kept once: no entry to replace.
     new Expiries(kv).add(op.id, expires);
   });
-  // The alarm is never later than the earliest expiry: moved only when this one comes first.
+  return expires;
+}
+
+/**
+ * Moves the object's alarm to `expires` when it is set later (or not at all): the alarm is never
+ * later than the earliest expiry.
+ *
+ * @example
+ * ```ts
+ * await keepAlarmBy(ctx.storage, Date.now() + ttlMs);
+ * ```
+ */
+export async function keepAlarmBy(storage: DurableObjectStorage, expires: number): Promise<void> {
   const alarm = await storage.getAlarm();
   if (alarm === null || alarm > expires) await storage.setAlarm(expires);
-  return { type: "done", found: true };
 }
 
 /** `text` in pieces of at most {@link PIECE_LENGTH} characters (one, empty, for an empty text). */

@@ -1,0 +1,71 @@
+import { type KeepOp, keepAlarmBy, type StoredResponseAnswer, writeKept } from "./stored-responses.ts";
+
+/** A keep waiting for its commit. */
+interface Waiting {
+  op: KeepOp;
+  resolve: (answer: StoredResponseAnswer) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * The stored responses a pool object keeps, written together: a keep waits for a timer of 0 ms,
+ * and the keeps that reach the object meanwhile (those queued behind it, as at concurrency: an
+ * isolate stores all of its responses in one object) are written one after the other with no
+ * await, so they commit together. Each SQLite commit of an object is a sync of its database
+ * (locally an `fsync` on workerd's one thread, a write to the storage service on Cloudflare): one
+ * for several responses instead of one each. A keep still answers only once its response is
+ * written and committed (the object's output gate holds the answer until then), so a client that
+ * sends its next turn on `response.completed` finds it, as before.
+ *
+ * @example
+ * ```ts
+ * const keeps = new StoredKeeps(ctx.storage);
+ * await keeps.keep({ type: "keep", id, owner, text, ttlMs }); // { type: "done", found: true }
+ * ```
+ */
+export class StoredKeeps {
+  readonly #storage: DurableObjectStorage;
+  #waiting: Waiting[] = [];
+
+  /** Keeps in `storage`, an object's. */
+  constructor(storage: DurableObjectStorage) {
+    this.#storage = storage;
+  }
+
+  /** Keeps `op` with the keeps that reach the object before its turn: `found` false for an id that is not a response id. */
+  keep(op: KeepOp): Promise<StoredResponseAnswer> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ op, resolve, reject });
+      // A turn of the object's event loop, not a clock: the platform's timer, never a test's manual one.
+      if (this.#waiting.length === 1) setTimeout(() => void this.#write(), 0);
+    });
+  }
+
+  async #write(): Promise<void> {
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    const now = Date.now();
+    const written: Waiting[] = [];
+    let earliest: number | undefined;
+    for (const keep of waiting) {
+      try {
+        const expires = writeKept(this.#storage, keep.op, now);
+        if (expires === undefined) keep.resolve({ type: "done", found: false });
+        else {
+          written.push(keep);
+          earliest = Math.min(earliest ?? expires, expires);
+        }
+      } catch (error) {
+        // Its transaction rolled back alone: the others are written.
+        keep.reject(error);
+      }
+    }
+    if (earliest === undefined) return;
+    try {
+      await keepAlarmBy(this.#storage, earliest);
+      for (const keep of written) keep.resolve({ type: "done", found: true });
+    } catch (error) {
+      for (const keep of written) keep.reject(error);
+    }
+  }
+}
