@@ -59,6 +59,13 @@ export interface Env {
    * a beta can cost the operator (long context, paid tools), so any other is dropped. Unset: none.
    */
   ANTHROPIC_BETAS?: string;
+  /**
+   * The Anthropic server tools a Messages client may use at an Anthropic upstream, by kind (the
+   * tool's `type` without its date), comma-separated (`web_search,web_fetch,code_execution`): they
+   * run on Anthropic's side and bill the operator's key, so any other is dropped (a `tool_choice`
+   * naming one is a 400). With any listed, a `container`'s `skills` are forwarded too. Unset: none.
+   */
+  ANTHROPIC_SERVER_TOOLS?: string;
   /** Largest request body, in bytes. */
   MAX_BODY_BYTES?: string | number;
   /**
@@ -146,6 +153,8 @@ export interface Settings {
   corsAllowOrigins: readonly string[];
   /** `ANTHROPIC_BETAS`: the `anthropic-beta` values forwarded to Anthropic. */
   anthropicBetas: ReadonlySet<string>;
+  /** `ANTHROPIC_SERVER_TOOLS`: the server tool kinds forwarded to Anthropic. */
+  anthropicServerTools: ReadonlySet<string>;
   maxBodyBytes: number;
   maxAgentBodyBytes: number;
   modelAliases: string | undefined;
@@ -206,6 +215,7 @@ export function readSettings(env: Env): Settings {
     responseIdSecret: nonEmpty(env.RESPONSE_ID_SECRET),
     corsAllowOrigins: commaList(env.CORS_ALLOW_ORIGINS),
     anthropicBetas: new Set(commaList(env.ANTHROPIC_BETAS)),
+    anthropicServerTools: new Set(commaList(env.ANTHROPIC_SERVER_TOOLS)),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", DEFAULT_SETTINGS.maxBodyBytes, 1),
     maxAgentBodyBytes: integer(env, "MAX_AGENT_BODY_BYTES", DEFAULT_SETTINGS.maxAgentBodyBytes, 1),
     modelAliases: nonEmpty(env.MODEL_ALIASES),

@@ -1,4 +1,4 @@
-// The settings read from vars: the write windows (defaults, bounds, a clear error for a bad value), ANTHROPIC_BETAS.
+// The settings read from vars: the write windows (defaults, bounds, a clear error for a bad value), ANTHROPIC_BETAS, ANTHROPIC_SERVER_TOOLS.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, readSettings, SettingsError } from "../../worker/env.ts";
 import { testEnv } from "./support.ts";
@@ -34,5 +34,15 @@ describe("ANTHROPIC_BETAS", () => {
       "a-2025-01-01",
       "b-2025-02-02",
     ]);
+  });
+});
+
+describe("ANTHROPIC_SERVER_TOOLS", () => {
+  it("unset or blank: no server tool is forwarded; else its comma-separated kinds, trimmed", () => {
+    expect(readSettings(testEnv({})).anthropicServerTools.size).toBe(0);
+    expect(readSettings(testEnv({ ANTHROPIC_SERVER_TOOLS: " , " })).anthropicServerTools.size).toBe(0);
+    expect([
+      ...readSettings(testEnv({ ANTHROPIC_SERVER_TOOLS: " web_search ,code_execution" })).anthropicServerTools,
+    ]).toEqual(["web_search", "code_execution"]);
   });
 });

@@ -69,6 +69,13 @@ export interface StreamRequest {
    * `/v1/stream` body.
    */
   anthropicBetas?: string[];
+  /**
+   * What a Messages client sent for Anthropic's own side (`POST /v1/messages`), that
+   * `ANTHROPIC_SERVER_TOOLS` allows, sent when the provider is Anthropic: its server tools as given
+   * (after the client's tools), the one `tool_choice` names, and its `container`'s `skills`; never
+   * read from a `/v1/stream` body.
+   */
+  anthropicServerTools?: { tools: JsonObject[]; toolChoice?: string; skills?: JsonValue[] };
 }
 
 /** One message of the conversation. */

@@ -20,8 +20,9 @@
  *
  * `thinking` (with `output_config.effort`) becomes the provider's reasoning knob
  * (worker/protocols/client-reasoning.ts). What an agent also sends (Claude Code: `metadata`,
- * `context_management`, cache-control marks, server tools, ...) is accepted and, where the
- * provider has no counterpart, ignored: never a 400. The thinking blocks of earlier turns go back
+ * `context_management`, cache-control marks, ...) is accepted and, where the provider has no
+ * counterpart, ignored: never a 400. Server tools reach an Anthropic upstream when
+ * `ANTHROPIC_SERVER_TOOLS` lists them, and are dropped otherwise (./tools.ts). The thinking blocks of earlier turns go back
  * to the provider that takes them (worker/protocols/reasoning-state.ts). Images and documents, in a
  * user message or a tool result, go to the provider in its own form (./blocks.ts); one it cannot
  * take is a 400 naming the block.
@@ -39,20 +40,12 @@ import { agentModel } from "../agent-model.ts";
 import { messagesReasoning } from "../client-reasoning.ts";
 import { thinkingPart } from "../reasoning-state.ts";
 import { callIdOf, signatureOfId } from "../thought-signatures.ts";
-import {
-  arrayAt,
-  chosenToolAt,
-  clientRequest,
-  idAt,
-  objectAt,
-  stringAt,
-  type WireMessage,
-  type WireTool,
-} from "../client-request.ts";
+import { arrayAt, clientRequest, idAt, objectAt, stringAt, type WireMessage } from "../client-request.ts";
 import type { WirePart } from "../../request/file-parts.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { citedPart, fileOfBlock, isFileBlock } from "./blocks.ts";
-import { containerOf } from "./container.ts";
+import { containerOf, containerSkills } from "./container.ts";
+import { messagesTools } from "./tools.ts";
 
 /** The tool names Anthropic takes, which a Messages client may send. */
 const NAMES = upstreamProviders.anthropic.toolNames;
@@ -74,6 +67,7 @@ export function parseMessagesRequest(
   providers: readonly string[],
   aliases: string | undefined,
   bare?: string,
+  serverTools: ReadonlySet<string> = new Set(),
 ): MessagesRequest {
   const fields = objectAt(body, "", "a JSON object");
   const deep = tooDeep(fields);
@@ -88,19 +82,21 @@ export function parseMessagesRequest(
   arrayAt(own(fields, "messages"), "messages").forEach((message, i) =>
     messages.push(...toWire(message, `messages[${i}]`, provider, calls, withdrawn)),
   );
-  const given = own(fields, "tools") ?? undefined;
-  const tools = given === undefined ? undefined : toolsOf(given);
+  // Server tools go to an Anthropic upstream alone, and only those the deployment allows.
+  const forwarded = provider === "anthropic" ? serverTools : new Set<string>();
+  const { tools, toolChoice, server } = messagesTools(fields, forwarded);
+  const container = own(fields, "container");
   const { request } = clientRequest(
     {
       provider,
       model,
       messages,
       tools,
-      tool_choice: toolChoice(own(fields, "tool_choice"), tools),
+      tool_choice: toolChoice,
       max_tokens: own(fields, "max_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
       reasoning: messagesReasoning(own(fields, "thinking"), own(fields, "output_config")),
-      container: containerOf(own(fields, "container")),
+      container: containerOf(container),
     },
     undefined,
     providers,
@@ -111,6 +107,8 @@ export function parseMessagesRequest(
     },
     AGENT_BOUNDS,
   );
+  const skills = forwarded.size > 0 ? containerSkills(container) : undefined;
+  if (server || skills) request.anthropicServerTools = { tools: [], ...server, ...(skills ? { skills } : {}) };
   return { request, model: own(fields, "model") as string, stream };
 }
 
@@ -265,36 +263,4 @@ function resultParts(value: unknown, path: string, provider: string): WirePart[]
     if (isFileBlock(type)) return fileOfBlock(fields, `${path}[${i}]`, provider);
     return { type: "text", text: `[${String(type)} omitted]` };
   });
-}
-
-/** Client tools as `/v1/stream` tools; server tools (web search, code execution, ...: a `type` other than `custom`) are left to the provider that has them, here none. */
-function toolsOf(value: unknown): WireTool[] {
-  return arrayAt(value, "tools").flatMap((tool, i) => {
-    const fields = objectAt(tool, `tools[${i}]`);
-    const type = own(fields, "type");
-    if (type !== undefined && type !== null && type !== "custom") return [];
-    const description = own(fields, "description");
-    // Claude Code's fine-grained tool streaming, per tool: Anthropic takes it, the others ignore it.
-    const eager = own(fields, "eager_input_streaming");
-    return [
-      {
-        name: toolNameIn(own(fields, "name"), `tools[${i}].name`, NAMES),
-        ...(typeof description === "string" ? { description } : {}),
-        parameters: own(fields, "input_schema") ?? { type: "object" },
-        ...(typeof eager === "boolean" ? { eager_input_streaming: eager } : {}),
-      },
-    ];
-  });
-}
-
-/** Anthropic's `tool_choice` as `/v1/stream`'s (`disable_parallel_tool_use` has no counterpart everywhere: ignored). */
-function toolChoice(value: unknown, tools: readonly WireTool[] | undefined): unknown {
-  if (value === undefined || value === null) return undefined;
-  const choice = objectAt(value, "tool_choice");
-  const type = own(choice, "type");
-  if (type === "auto" || type === "none") return type;
-  if (type === "any") return "required";
-  if (type === "tool")
-    return chosenToolAt(toolNameIn(own(choice, "name"), "tool_choice.name", NAMES), tools, "tool_choice.name");
-  throw invalidField("tool_choice.type", "`tool_choice.type` must be auto, any, tool or none.");
 }

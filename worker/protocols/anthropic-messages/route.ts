@@ -54,6 +54,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
         providerNames,
         settings.modelAliases,
         bareNameProvider(context.env, "anthropic"),
+        settings.anthropicServerTools,
       );
       const betas = allowedBetas(request.headers, settings.anthropicBetas);
       if (parsed.request.provider === "anthropic" && betas) parsed.request.anthropicBetas = betas;

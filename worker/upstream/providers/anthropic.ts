@@ -1,5 +1,5 @@
 import { anthropicRecordings } from "../replay/recordings/anthropic.ts";
-import type { StreamRequest } from "../../request/stream-request.ts";
+import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { requestBody } from "./request-body.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider, ToolNameRule } from "./upstream-provider.ts";
 
@@ -30,6 +30,23 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
       "content-type": "application/json",
       accept: "text/event-stream",
     },
-    body: requestBody("anthropic", request),
+    body: withServerTools(requestBody("anthropic", request), request.anthropicServerTools),
   };
+}
+
+/**
+ * The body with what a Messages client sent for Anthropic's own side (`ANTHROPIC_SERVER_TOOLS`):
+ * its server tools after the client's tools, the `tool_choice` that names one, its container's
+ * `skills` (with the container's id when it names one).
+ */
+function withServerTools(body: JsonObject, server: StreamRequest["anthropicServerTools"]): JsonObject {
+  if (!server) return body;
+  const tools = Array.isArray(body["tools"]) ? body["tools"] : [];
+  if (server.tools.length > 0) body["tools"] = [...tools, ...server.tools];
+  if (server.toolChoice !== undefined) body["tool_choice"] = { type: "tool", name: server.toolChoice };
+  if (server.skills) {
+    const id = body["container"];
+    body["container"] = { ...(typeof id === "string" ? { id } : {}), skills: server.skills };
+  }
+  return body;
 }

@@ -1,0 +1,108 @@
+/**
+ * A Messages body's `tools` and `tool_choice`: the client's tools (`custom`, or no `type`) as
+ * `/v1/stream` tools, and Anthropic's own tools (a `type` such as `web_search_20250305`,
+ * `code_execution_20250825`, `web_fetch_20250910`: server tools, which run on Anthropic's side and
+ * bill the key that calls them) forwarded as given to an Anthropic upstream when the deployment
+ * lists their kind (the type without its date) in `ANTHROPIC_SERVER_TOOLS`, else dropped, as no
+ * other provider has them. A `tool_choice` naming a dropped one is a 400 that says so: Claude
+ * Code's WebSearch forces its `web_search` tool that way, and would otherwise get an answer that
+ * never searched.
+ *
+ * @module
+ */
+import { invalidField } from "../../response/json-error.ts";
+import { own } from "../../request/json-fields.ts";
+import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
+import { upstreamProviders } from "../../upstream/providers/index.ts";
+import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
+import { toolNameIn } from "../tool-names.ts";
+
+/** The tool names Anthropic takes, which a Messages client may send. */
+const NAMES = upstreamProviders.anthropic.toolNames;
+
+/** What a Messages body's tools give. */
+export interface MessagesTools {
+  /** The client's tools, as `/v1/stream` takes them. */
+  tools: WireTool[] | undefined;
+  /** `tool_choice` as `/v1/stream` takes it (absent when it names a forwarded server tool). */
+  toolChoice: unknown;
+  /** The server tools forwarded, and the one `tool_choice` names; none when nothing is forwarded. */
+  server: StreamRequest["anthropicServerTools"];
+}
+
+/**
+ * Reads `tools` and `tool_choice`; `forwarded` holds the server tool kinds that go to the
+ * upstream (empty unless it is Anthropic and `ANTHROPIC_SERVER_TOOLS` lists them).
+ */
+export function messagesTools(fields: Record<string, unknown>, forwarded: ReadonlySet<string>): MessagesTools {
+  const given = own(fields, "tools") ?? undefined;
+  const server: JsonObject[] = [];
+  /** Every server tool by name, with its type: what `tool_choice` may name. */
+  const named = new Map<string, string>();
+  const tools =
+    given === undefined
+      ? undefined
+      : arrayAt(given, "tools").flatMap((tool, i): WireTool[] => {
+          const fields = objectAt(tool, `tools[${i}]`);
+          const type = own(fields, "type");
+          if (type === undefined || type === null || type === "custom") return [clientTool(fields, i)];
+          const name = own(fields, "name");
+          if (typeof name === "string") named.set(name, String(type));
+          if (forwarded.has(String(type).replace(/_\d{8}$/, ""))) server.push(fields as JsonObject);
+          return [];
+        });
+  const choice = own(fields, "tool_choice");
+  const chosen = serverChoice(choice, tools, named, server);
+  return {
+    tools,
+    toolChoice: chosen === undefined ? toolChoice(choice, tools) : undefined,
+    server: server.length > 0 ? { tools: server, ...(chosen !== undefined ? { toolChoice: chosen } : {}) } : undefined,
+  };
+}
+
+/** A client tool as a `/v1/stream` tool. */
+function clientTool(fields: Record<string, unknown>, i: number): WireTool {
+  const description = own(fields, "description");
+  // Claude Code's fine-grained tool streaming, per tool: Anthropic takes it, the others ignore it.
+  const eager = own(fields, "eager_input_streaming");
+  return {
+    name: toolNameIn(own(fields, "name"), `tools[${i}].name`, NAMES),
+    ...(typeof description === "string" ? { description } : {}),
+    parameters: own(fields, "input_schema") ?? { type: "object" },
+    ...(typeof eager === "boolean" ? { eager_input_streaming: eager } : {}),
+  };
+}
+
+/**
+ * The server tool a `tool_choice` of type `tool` names, when it names one and no client tool:
+ * its name when that tool is forwarded, a 400 when it is not; undefined for any other choice.
+ */
+function serverChoice(
+  value: unknown,
+  tools: readonly WireTool[] | undefined,
+  named: ReadonlyMap<string, string>,
+  server: readonly JsonObject[],
+): string | undefined {
+  if (value === null || typeof value !== "object" || own(value as Record<string, unknown>, "type") !== "tool")
+    return undefined;
+  const name = own(value as Record<string, unknown>, "name");
+  const type = typeof name === "string" ? named.get(name) : undefined;
+  if (type === undefined || tools?.some((tool) => tool.name === name)) return undefined;
+  if (server.some((tool) => tool["name"] === name)) return name as string;
+  throw invalidField(
+    "tool_choice.name",
+    `\`tool_choice.name\` names \`${String(name).slice(0, 64)}\`, a server tool (\`${type.slice(0, 64)}\`) Anthropic runs: this Worker sends it only to an Anthropic upstream, and only when its ANTHROPIC_SERVER_TOOLS setting lists it.`,
+  );
+}
+
+/** Anthropic's `tool_choice` as `/v1/stream`'s (`disable_parallel_tool_use` has no counterpart everywhere: ignored). */
+function toolChoice(value: unknown, tools: readonly WireTool[] | undefined): unknown {
+  if (value === undefined || value === null) return undefined;
+  const choice = objectAt(value, "tool_choice");
+  const type = own(choice, "type");
+  if (type === "auto" || type === "none") return type;
+  if (type === "any") return "required";
+  if (type === "tool")
+    return chosenToolAt(toolNameIn(own(choice, "name"), "tool_choice.name", NAMES), tools, "tool_choice.name");
+  throw invalidField("tool_choice.type", "`tool_choice.type` must be auto, any, tool or none.");
+}
