@@ -85,6 +85,9 @@ export {
   type SdkChunkReading,
   type SdkChunks,
 } from "./pipeline/sdk-chunks.ts";
+// The writer of arguments a Chat Completions server gives as objects (`tool-call-stream/openai`'s
+// `streamToolCalls` takes it as `jsonText`).
+export { jsonText } from "./shared/json-text.ts";
 export {
   toolSchemaValidator,
   type ToolArgumentsValidator,

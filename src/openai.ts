@@ -17,12 +17,17 @@
  *
  * @module
  */
-export { OpenAIChatDecoder, OpenAIChatDeltaStream } from "./providers/openai-chat/openai-chat-delta-stream.ts";
+export {
+  OpenAIChatDecoder,
+  type OpenAIChatDecoderOptions,
+  OpenAIChatDeltaStream,
+} from "./providers/openai-chat/openai-chat-delta-stream.ts";
 export { openAIChatAssistantMessage, openAIChatToolMessages } from "./providers/openai-chat/openai-chat-messages.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";
 export {
   openAIChatToolCallBatches as streamToolCallBatches,
   openAIChatToolCalls as streamToolCalls,
+  type OpenAIChatOptions,
   type ProtocolStreamToolCallBatches,
   type ProtocolStreamToolCalls,
 } from "./pipeline/provider-stream-tool-calls.ts";

@@ -5,7 +5,7 @@ import { cohereProtocol } from "../providers/cohere/cohere-protocol.ts";
 import { geminiProtocol } from "../providers/gemini/gemini-protocol.ts";
 import { geminiInteractionsProtocol } from "../providers/gemini-interactions/gemini-interactions-protocol.ts";
 import { ollamaProtocol } from "../providers/ollama/ollama-protocol.ts";
-import { openAIChatProtocol } from "../providers/openai-chat/openai-chat-protocol.ts";
+import { openAIChatProtocolWith } from "../providers/openai-chat/openai-chat-protocol.ts";
 import type { ResponsesBuiltInCalls } from "../providers/openai-responses/openai-responses-built-in-calls.ts";
 import { openAIResponsesProtocolWith } from "../providers/openai-responses/openai-responses-protocol.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
@@ -70,6 +70,18 @@ export interface BedrockOptions {
   invokeModel?: InvokeModelDecoder | undefined;
 }
 
+/** The options of OpenAI Chat's `streamToolCalls` and `streamToolCallBatches` beside the others. */
+export interface OpenAIChatOptions {
+  /**
+   * The writer of arguments a server gives as an object (TGI): `jsonText` (from
+   * `tool-call-stream/core`) writes them with a stack of its own, so that arguments nested thousands
+   * deep are an `invalid-tool-call` of code `too-deep`; without it `JSON.stringify` writes the same
+   * text, and ends the stream on those with a `malformed-payload` error. The main entry passes it.
+   * @defaultValue none: `JSON.stringify`
+   */
+  jsonText?: ((value: unknown) => string | undefined) | undefined;
+}
+
 /** The options of OpenAI Responses' `streamToolCalls` and `streamToolCallBatches` beside the others. */
 export interface OpenAIResponsesOptions {
   /**
@@ -105,6 +117,7 @@ function plugged<Extra extends object, Stream extends typeof toolCallEventStream
 }
 
 const bedrock = (options: BedrockOptions | undefined): ProviderProtocol => bedrockProtocolWith(options?.invokeModel);
+const chat = (options: OpenAIChatOptions | undefined): ProviderProtocol => openAIChatProtocolWith(options?.jsonText);
 const responses = (options: OpenAIResponsesOptions | undefined): ProviderProtocol =>
   openAIResponsesProtocolWith(options?.builtInCalls);
 
@@ -117,7 +130,10 @@ const responses = (options: OpenAIResponsesOptions | undefined): ProviderProtoco
  * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
  * ```
  */
-export const openAIChatToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(openAIChatProtocol);
+export const openAIChatToolCalls: ProtocolStreamToolCalls<OpenAIChatOptions> = /* @__PURE__ */ plugged(
+  chat,
+  toolCallEventStream,
+);
 /**
  * `streamToolCallBatches` for OpenAI Chat Completions and compatible servers.
  *
@@ -127,7 +143,10 @@ export const openAIChatToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ even
  * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
  * ```
  */
-export const openAIChatToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(openAIChatProtocol);
+export const openAIChatToolCallBatches: ProtocolStreamToolCallBatches<OpenAIChatOptions> = /* @__PURE__ */ plugged(
+  chat,
+  toolCallBatchStream,
+);
 /**
  * `streamToolCalls` for the OpenAI Responses API (`tool-call-stream/openai-responses`).
  *

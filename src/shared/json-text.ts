@@ -16,7 +16,8 @@ export const unreadable = (what: string): ToolCallStreamError =>
 
 /**
  * `JSON.stringify(value)` for JSON data a provider's message gave as an object (Ollama's,
- * Gemini's, Bedrock's and Anthropic's arguments, as `JSON.parse` read them from the body),
+ * Gemini's, Bedrock's and Anthropic's arguments, as `JSON.parse` read them from the body; the
+ * plug-in OpenAI Chat's decoder takes as `jsonText`, for a server that sends arguments so),
  * written with a stack of its own: arguments nested 100,000 deep (which `JSON.parse` reads) are
  * written, not a stack overflow, and their depth is then the accumulator's `maxDepth` to judge,
  * as for arguments sent as text. A message may bring its own writer (`FramedMessage.jsonText`:

@@ -4,7 +4,16 @@ import * as bedrock from "../../src/bedrock.ts";
 import * as cohere from "../../src/cohere.ts";
 import * as gemini from "../../src/gemini.ts";
 import * as geminiInteractions from "../../src/gemini-interactions.ts";
-import { JsonArrayDecoder, NdjsonDecoder, repairJson, sdkChunks, toolCallTimings } from "../../src/core.ts";
+import {
+  JsonArrayDecoder,
+  jsonText,
+  NdjsonDecoder,
+  repairJson,
+  SSEDecoderStream,
+  sdkChunks,
+  ToolCallAccumulatorStream,
+  toolCallTimings,
+} from "../../src/core.ts";
 import { type Provider, streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
 import * as ollama from "../../src/ollama.ts";
 import * as openai from "../../src/openai.ts";
@@ -13,9 +22,9 @@ import { invokeChunks } from "../support/event-stream.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { collect, fromChunks, splitAt } from "../support/streams.ts";
+import { chatChunk, collect, fromChunks, openAISSE, splitAt } from "../support/streams.ts";
 
-const SUBPATHS: Record<Provider, Pick<typeof openai, "streamToolCalls" | "streamToolCallBatches">> = {
+const SUBPATHS: Record<Provider, Pick<typeof anthropic, "streamToolCalls" | "streamToolCallBatches">> = {
   openai,
   "openai-responses": openaiResponses,
   anthropic,
@@ -252,6 +261,55 @@ group("streamToolCalls per provider", (test) => {
       assert(error?.type === "error" && error.error.code === "unknown-provider", JSON.stringify(error));
       assert(error.error.message.includes("sdkChunks"), error.error.message);
     }
+  });
+
+  test("OpenAI Chat's arguments given as objects (TGI): the subpath writes them by JSON.stringify, with the jsonText plug-in as the main entry does; only the plug-in keeps arguments 100,000 deep a too-deep call", async () => {
+    // Arguments given as an object: their JSON text in the body where a string belongs.
+    const body = (args: string) => () =>
+      fromChunks([
+        new TextEncoder().encode(
+          openAISSE([
+            chatChunk({ role: "assistant", content: "Hi" }),
+            chatChunk({
+              tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "f", arguments: "@" } }],
+            }),
+            chatChunk({}, "tool_calls"),
+          ]).replace('"@"', args),
+        ),
+      ]);
+    // The arguments' own text, as JSON.stringify and jsonText both write it.
+    const plainArgs = body('{"city":"Paris","days":[1, 2],"__proto__":null,"\u2028":"\u00e9"}');
+    const expected = await collect(streamToolCalls(plainArgs(), { provider: "openai" }));
+    assertEquals(
+      expected.flatMap((event) => (event.type === "tool-call" ? [event.rawArguments] : [])),
+      ['{"city":"Paris","days":[1,2],"__proto__":null,"\u2028":"é"}'],
+    );
+    assertEquals(await collect(openai.streamToolCalls(plainArgs())), expected);
+    assertEquals(await collect(openai.streamToolCalls(plainArgs(), { jsonText })), expected);
+    assertEquals(
+      await collect(
+        plainArgs()
+          .pipeThrough(new SSEDecoderStream())
+          .pipeThrough(new openai.OpenAIChatDeltaStream())
+          .pipeThrough(new ToolCallAccumulatorStream()),
+      ),
+      expected,
+    );
+    // 100,000 levels: JSON.stringify's recursion cannot write them, jsonText's stack can.
+    const deepArgs = body(`${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}`);
+    const written = await collect(streamToolCalls(deepArgs(), { provider: "openai" }));
+    assertEquals(
+      written.map((event) => (event.type === "invalid-tool-call" ? event.error.code : event.type)),
+      ["text-delta", "tool-call-start", "tool-call-delta", "too-deep", "finish"],
+    );
+    assertEquals(await collect(openai.streamToolCalls(deepArgs(), { jsonText })), written);
+    const plain = await collect(openai.streamToolCalls(deepArgs()));
+    assertEquals(
+      plain.map((event) => event.type),
+      ["text-delta", "error", "abort"],
+    );
+    const [, error] = plain;
+    assert(error?.type === "error" && error.error.code === "malformed-payload", JSON.stringify(error));
   });
 
   test("an SDK's chunks through a subpath: arguments given as objects are written as the JSON data they are", async () => {

@@ -1,6 +1,6 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import type { ToolCallChunkDelta, Usage } from "../../shared/deltas.ts";
-import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
+import type { JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
 import { ANTHROPIC_FINISH_REASONS } from "../anthropic/anthropic-finish-reasons.ts";
 import { providerError, readJsonObject } from "../payload.ts";
@@ -24,9 +24,25 @@ import { ChatReasoningFields } from "./openai-chat-reasoning.ts";
  */
 export class OpenAIChatDeltaStream extends ProviderDecoderStream {
   /** Creates the stage. */
-  constructor() {
-    super((emit) => new OpenAIChatDecoder(emit));
+  constructor(options: OpenAIChatDecoderOptions = {}) {
+    super((emit) => new OpenAIChatDecoder(emit, options));
   }
+}
+
+/** Options of {@link OpenAIChatDecoder}. */
+export interface OpenAIChatDecoderOptions {
+  /**
+   * The writer of a call's arguments that a server gives as an object rather than as JSON text
+   * (Hugging Face TGI, llama.cpp's server in some versions): `jsonText` (from
+   * `tool-call-stream/core`) writes them with a stack of its own, so that arguments nested deeper
+   * than `JSON.stringify` recurses are the accumulator's `too-deep` call, the stream going on.
+   * Without it they are written by `JSON.stringify` (the same text), and such arguments end the
+   * stream with an error of code `malformed-payload`, so that a bundle for the servers that send
+   * arguments as text, as OpenAI does, holds no writer of its own. The main entry's
+   * `streamToolCalls` passes it.
+   * @defaultValue none: `JSON.stringify`
+   */
+  jsonText?: ((value: unknown) => string | undefined) | undefined;
 }
 
 /**
@@ -48,11 +64,13 @@ export class OpenAIChatDecoder implements ProviderDecoder {
   readonly #release: () => void;
   readonly #reasoning: ChatReasoningFields;
   readonly #fast = new FastChunkReader();
+  readonly #write: JsonWriter;
 
   /** Creates a decoder that reports through `emit`; a finish after calls waits until it proves final ({@link heldFinish}). */
-  constructor(emit: Emit) {
+  constructor(emit: Emit, options: OpenAIChatDecoderOptions = {}) {
     [this.#emit, this.#release] = heldFinish(emit);
     this.#reasoning = new ChatReasoningFields(this.#emit);
+    this.#write = options.jsonText ?? JSON.stringify;
   }
 
   /** Decodes one SSE message of a Chat Completions stream. */
@@ -63,7 +81,7 @@ export class OpenAIChatDecoder implements ProviderDecoder {
       const text = fast.read(data);
       if (text !== undefined) return decodeFastChunk(fast.model, fast.call, text, this.#emit, this.#reasoning);
     }
-    decodeMessage(message, this.#emit, this.#reasoning);
+    decodeMessage(message, this.#emit, this.#reasoning, this.#write);
   }
 
   /**
@@ -76,7 +94,7 @@ export class OpenAIChatDecoder implements ProviderDecoder {
   }
 }
 
-function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoningFields): void {
+function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoningFields, writer: JsonWriter): void {
   const data = message.data;
   if (data.trim() === "[DONE]") {
     reasoning.flush();
@@ -88,7 +106,8 @@ function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoning
       payload = JSON.parse(data);
     } catch {
       // Left undefined (`readJsonObject` reports it) unless these are chunks joined by single newlines.
-      if (data.includes("\n")) return messageLines(message).forEach((line) => decodeMessage(line, emit, reasoning));
+      if (data.includes("\n"))
+        return messageLines(message).forEach((line) => decodeMessage(line, emit, reasoning, writer));
     }
   }
   const chunk = readJsonObject(message, emit, payload);
@@ -99,7 +118,7 @@ function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoning
   }
   reasoning.model(chunk["model"]);
   const choices = arrayOf(chunk["choices"]);
-  const write = message.jsonText ?? jsonText;
+  const write = message.jsonText ?? writer;
   for (const choice of choices) if (isRecord(choice)) decodeChoice(choice, emit, reasoning, write);
   // Groq puts usage in `x_groq`, Moonshot (Kimi) in the choice.
   const xGroq = chunk["x_groq"];
