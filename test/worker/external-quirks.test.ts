@@ -1,7 +1,7 @@
-// Other projects' and issue reports' OpenAI-compatible streams (test/recordings/external/issues:
-// a gateway's `finish_reason: "stop"` between a call's fragments, empty ids on continuations, a
-// new id on every fragment, parallel calls all at index 0, ...) through the Worker, as an OpenAI
-// Chat upstream: Claude Code's `/v1/messages` (the real Anthropic SDK) and an OpenAI client's
+// Issue reports' OpenAI- and Anthropic-compatible streams (test/recordings/external/issues: a
+// gateway's `finish_reason: "stop"` between a call's fragments, empty ids on continuations, a new
+// id on every fragment, parallel calls all at index 0, a tool_use's whole input at its block start,
+// ...) through the Worker, as an OpenAI Chat or Anthropic upstream: Claude Code's `/v1/messages` (the real Anthropic SDK) and an OpenAI client's
 // `/v1/chat/completions` (the real OpenAI SDK) get the calls each report says a client must run,
 // their names and arguments, no more and no fewer, with the reason that asks the client to run them.
 import Anthropic from "@anthropic-ai/sdk";
@@ -14,7 +14,7 @@ const cases = externalFixtures.filter(
   (fixture) =>
     fixture.inRepo &&
     fixture.source === "issues" &&
-    fixture.provider === "openai" &&
+    (fixture.provider === "openai" || fixture.provider === "anthropic") &&
     fixture.expected.toolCalls?.length,
 );
 
@@ -29,9 +29,9 @@ function expectedCalls(fixture: (typeof cases)[number]) {
   return { calls, names };
 }
 
-describe("issue reports' OpenAI-compatible streams through the Worker", () => {
+describe("issue reports' OpenAI- and Anthropic-compatible streams through the Worker", () => {
   it("there are cases to run", () => {
-    expect(cases.length).toBeGreaterThanOrEqual(6);
+    expect(cases.length).toBeGreaterThanOrEqual(8);
   });
 
   for (const fixture of cases) {
@@ -47,7 +47,7 @@ describe("issue reports' OpenAI-compatible streams through the Worker", () => {
       });
       const message = await anthropic.messages
         .stream({
-          model: "openai/gateway-model",
+          model: `${fixture.provider}/gateway-model`,
           max_tokens: 1024,
           tools: names.map((name) => ({ name, input_schema: { type: "object" as const, properties: {} } })),
           messages: [{ role: "user", content: "Go." }],
@@ -61,7 +61,7 @@ describe("issue reports' OpenAI-compatible streams through the Worker", () => {
 
     it(`${fixture.name}: /v1/chat/completions gets the calls, finish_reason tool_calls`, async () => {
       const completion = await openAIClient(upstreamOf(body!)).chat.completions.create({
-        model: "openai/gateway-model",
+        model: `${fixture.provider}/gateway-model`,
         messages: [{ role: "user", content: "Go." }],
         tools: names.map((name) => ({ type: "function" as const, function: { name, parameters: { type: "object" } } })),
       });
