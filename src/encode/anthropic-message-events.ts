@@ -138,6 +138,10 @@ export class AnthropicMessageEvents {
     const signature = part ? this.#signature(part) : undefined;
     if (signature !== undefined)
       this.#emit({ type: "content_block_delta", index: block.index, delta: { type: "signature_delta", signature } });
+    // Anthropic's citations of the text, each as a citations_delta, as Anthropic streams them.
+    for (const span of block.kind === "text" ? block.cited : [])
+      for (const citation of span.citations)
+        this.#emit({ type: "content_block_delta", index: block.index, delta: { type: "citations_delta", citation } });
     // A withdrawn call (cut off by Anthropic's fallback) went out as Anthropic sent it, but is no call to run.
     if (block.kind === "call" && !(block.completion && withdrawn(block.completion))) {
       this.#calls++;

@@ -75,6 +75,8 @@ class AnthropicMessageBuilder implements AnswerBuilder<AnthropicMessageResult> {
       else if (block.type === "thinking" && delta.type === "thinking_delta") block.thinking += delta.thinking;
       else if (block.type === "thinking" && delta.type === "signature_delta") block.signature = delta.signature;
       else if (block.type === "tool_use" && delta.type === "input_json_delta") this.#json.push(delta.partial_json);
+      else if (block.type === "text" && delta.type === "citations_delta")
+        block.citations = [...(block.citations ?? []), delta.citation];
     } else if (event.type === "content_block_stop") {
       const block = message.content[event.index]!;
       if (block.type === "tool_use") block.input = parseInput(this.#json.join(""));

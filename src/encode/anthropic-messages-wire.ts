@@ -54,6 +54,8 @@ export type AnthropicContentBlock =
       type: "text";
       /** The text. */
       text: string;
+      /** The provider's citations of it (Anthropic's), when it had any. */
+      citations?: JsonValue[];
     }
   | {
       /** Reasoning. */
@@ -140,7 +142,9 @@ export type AnthropicStreamEvent =
         | { type: "text_delta"; text: string }
         | { type: "thinking_delta"; thinking: string }
         | { type: "signature_delta"; signature: string }
-        | { type: "input_json_delta"; partial_json: string };
+        | { type: "input_json_delta"; partial_json: string }
+        /** One citation of the text block, as the provider sent it (Anthropic's, passed on). */
+        | { type: "citations_delta"; citation: JsonValue };
     }
   /** The open block is complete. */
   | { type: "content_block_stop"; index: number }

@@ -1,11 +1,19 @@
 import { callKey } from "../shared/call-key.ts";
 import type { ReasoningPart } from "../shared/deltas.ts";
 import type { CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
+import type { JsonValue } from "../shared/json.ts";
+import { citedSpans, citedText } from "./citations.ts";
 import { pushSent } from "./sent-fragments.ts";
 
 /** One block of a response as a one-block-at-a-time protocol shows it. */
 export type SequencedBlock =
-  | (BlockBase & { kind: "text" })
+  | (BlockBase & {
+      kind: "text";
+      /** The text's length so far, in UTF-16 code units. */
+      length: number;
+      /** The provider's cited text blocks within it (Anthropic's citations), in order. */
+      cited: CitedSpan[];
+    })
   | (BlockBase & {
       kind: "reasoning";
       /** The provider's part for this block (a signature, a Responses item), once it came. */
@@ -22,6 +30,16 @@ export type SequencedBlock =
       /** The call's end, once it came. */
       completion?: CompletedToolCallEvent | InvalidToolCallEvent;
     });
+
+/** A cited text block (Anthropic's citations) and where its text sits in the text block shown, in UTF-16 code units. */
+export interface CitedSpan {
+  /** The citations as the provider sent them. */
+  citations: readonly JsonValue[];
+  /** The first code unit of the cited text. */
+  start: number;
+  /** The code unit after it. */
+  end: number;
+}
 
 interface BlockBase {
   /** The block's position among the blocks shown, from 0, assigned when it opens. */
@@ -82,13 +100,24 @@ export class BlockSequencer {
   text(kind: "text" | "reasoning", text: string): void {
     if (text === "") return;
     const tail = this.#blocks.at(-1);
-    const block = tail?.kind === kind && !tail.done ? tail : this.#push({ ...base(), kind });
+    const block =
+      tail?.kind === kind && !tail.done
+        ? tail
+        : this.#push(kind === "text" ? { ...base(), kind, length: 0, cited: [] } : { ...base(), kind });
+    if (block.kind === "text") block.length += text.length;
     this.#fragment(block, text);
   }
 
-  /** A reasoning part: it closes the reasoning block it belongs to, or is a block of its own. */
+  /**
+   * A reasoning part: it closes the reasoning block it belongs to, or is a block of its own; a cited
+   * text block is a span of the text block its text just ended (none: left out, its text is shown).
+   */
   reasoningPart(part: ReasoningPart): void {
     const tail = this.#blocks.at(-1);
+    if (citedText(part)) {
+      if (tail?.kind === "text" && !tail.done) tail.cited.push(...citedSpans(part, tail.length));
+      return;
+    }
     if (part.type === "redacted") {
       this.#push({ ...base(), kind: "redacted", part });
     } else if (part.type === "block") {

@@ -1,11 +1,13 @@
 import { DEFAULT_MAX_TEXT_LENGTH } from "../accumulate/accumulator-options.ts";
 import type { FinishReason, Usage } from "../shared/deltas.ts";
+import type { JsonValue } from "../shared/json.ts";
 import type {
   CompletedToolCallEvent,
   InvalidToolCallEvent,
   ToolCallDeltaEvent,
   ToolCallStartEvent,
 } from "../shared/events.ts";
+import { chatAnnotations, citedSpans } from "./citations.ts";
 import { CallIds } from "./call-ids.ts";
 import {
   FAILED_RESPONSE,
@@ -42,6 +44,9 @@ export interface OpenAIChatCompletionOptions extends OpenAIChatEncoderOptions {
 
 interface ChoiceParts {
   text: string[];
+  /** The text's length so far, in UTF-16 code units, and the pages it cites. */
+  length: number;
+  annotations: Record<string, JsonValue>[];
   reasoning: string[];
   calls: { id: string; name: string; args: string[] }[];
 }
@@ -122,6 +127,7 @@ export class OpenAIChatCompletionBuilder {
             refusal: null,
             ...(calls.length > 0 ? { tool_calls: calls } : {}),
             ...(reasoning !== "" ? { reasoning_content: reasoning } : {}),
+            ...(parts.annotations.length > 0 ? { annotations: parts.annotations } : {}),
           },
           logprobs: null,
           finish_reason: openAIFinishReason(reason, calls.length > 0),
@@ -149,8 +155,17 @@ export class OpenAIChatCompletionBuilder {
             code: "text-too-large",
             message: `The response's text exceeded the limit of ${this.#maxText} characters.`,
           });
-        else this.#parts(event.choice ?? 0)[event.type === "text-delta" ? "text" : "reasoning"].push(event.text);
+        else {
+          const parts = this.#parts(event.choice ?? 0);
+          parts[event.type === "text-delta" ? "text" : "reasoning"].push(event.text);
+          if (event.type === "text-delta") parts.length += event.text.length;
+        }
         return;
+      case "reasoning-part": {
+        const parts = this.#parts(0);
+        parts.annotations.push(...chatAnnotations(citedSpans(event.part, parts.length)));
+        return;
+      }
       case "tool-call-start":
         return void this.#start(event);
       case "tool-call-delta":
@@ -173,7 +188,7 @@ export class OpenAIChatCompletionBuilder {
 
   #parts(choice: number): ChoiceParts {
     let parts = this.#choices.get(choice);
-    if (!parts) this.#choices.set(choice, (parts = { text: [], reasoning: [], calls: [] }));
+    if (!parts) this.#choices.set(choice, (parts = { text: [], length: 0, annotations: [], reasoning: [], calls: [] }));
     return parts;
   }
 

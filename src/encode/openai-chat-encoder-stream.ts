@@ -8,6 +8,7 @@ import type {
   ToolCallDeltaEvent,
   ToolCallStartEvent,
 } from "../shared/events.ts";
+import { chatAnnotations, citedSpans } from "./citations.ts";
 import { CallIds } from "./call-ids.ts";
 import {
   FAILED_RESPONSE,
@@ -32,6 +33,8 @@ interface ChoiceState {
   role: boolean;
   /** Calls started so far: the next dense `tool_calls[].index`. */
   calls: number;
+  /** The text's length so far, in UTF-16 code units: where a citation's span ends. */
+  length: number;
 }
 
 interface CallState {
@@ -99,8 +102,15 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     if (this.#ended) return;
     switch (event.type) {
       case "text-delta":
+        this.#choice(event.choice ?? 0).length += event.text.length;
         if (event.text !== "") this.#delta(event.choice ?? 0, `{"content":${JSON.stringify(event.text)}}`, out);
         return;
+      case "reasoning-part": {
+        // The pages a provider's cited text (Anthropic's citations) cites, over the text just sent.
+        const annotations = chatAnnotations(citedSpans(event.part, this.#choice(0).length));
+        if (annotations.length > 0) this.#delta(0, JSON.stringify({ annotations }), out);
+        return;
+      }
       case "reasoning-delta":
         if (event.text !== "")
           this.#delta(event.choice ?? 0, `{"reasoning_content":${JSON.stringify(event.text)}}`, out);
@@ -129,7 +139,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
 
   #choice(index: number): ChoiceState {
     let state = this.#choices.get(index);
-    if (!state) this.#choices.set(index, (state = { role: false, calls: 0 }));
+    if (!state) this.#choices.set(index, (state = { role: false, calls: 0, length: 0 }));
     return state;
   }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import type { FinishReason, Usage } from "../shared/deltas.ts";
+import type { JsonValue } from "../shared/json.ts";
 import { randomId } from "./call-ids.ts";
 
 /** A `finish_reason` of Chat Completions. */
@@ -67,6 +68,8 @@ export interface OpenAIChatCompletionMessage {
   tool_calls?: OpenAIChatToolCall[];
   /** The reasoning text, under the name DeepSeek and most compatible servers use; absent when there is none. */
   reasoning_content?: string;
+  /** The web pages the text cites (`url_citation`s, from the provider's citations); absent when there are none. */
+  annotations?: Record<string, JsonValue>[];
 }
 
 /** One choice of a `chat.completion`. */

@@ -3,6 +3,7 @@ import type { ReasoningPart } from "../shared/deltas.ts";
 import type { AbortEvent, FinishEvent } from "../shared/events.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { CallIds, randomId } from "./call-ids.ts";
+import { citedText, responsesAnnotations } from "./citations.ts";
 import { approvalBlock, approvalItemOf, BuiltInCalls, responsesCaller } from "./openai-responses-built-in.ts";
 import {
   outputText,
@@ -103,7 +104,7 @@ export class OpenAIResponseEvents {
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
         // A kept block (Anthropic's compaction, fallback): a reasoning item where `encryptedContent` carries it.
-        if (event.part.type === "block" && this.#encrypted(event.part) === undefined) return;
+        if (event.part.type === "block" && !citedText(event.part) && this.#encrypted(event.part) === undefined) return;
         if (resultOfSkipped(event.part, this.#skipped)) return;
         return this.#blocks.reasoningPart(event.part);
       case "tool-call-start":
@@ -171,17 +172,8 @@ export class OpenAIResponseEvents {
           : { type: "reasoning", id, summary: [] });
     this.#items[block.index] = item;
     this.#send("response.output_item.added", { output_index: block.index, item });
-    if (item.type === "message") this.#send("response.content_part.added", this.#part(block, item, ""));
-  }
-
-  /** The fields of a `content_part` event of a message's one `output_text` part. */
-  #part(block: SequencedBlock, item: OpenAIResponsesOutputItem, text: string): Record<string, unknown> {
-    return {
-      item_id: item.id,
-      output_index: block.index,
-      content_index: 0,
-      part: outputText(text),
-    };
+    const at = { item_id: item.id, output_index: block.index, content_index: 0 };
+    if (item.type === "message") this.#send("response.content_part.added", { ...at, part: outputText("") });
   }
 
   #delta(block: SequencedBlock, delta: string): void {
@@ -208,9 +200,15 @@ export class OpenAIResponseEvents {
     const at = { item_id: item.id, output_index: block.index };
     const text = block.sent.join("");
     if (item.type === "message") {
-      this.#send("response.output_text.done", { ...at, content_index: 0, text, logprobs: [] });
-      this.#send("response.content_part.done", this.#part(block, item, text));
-      Object.assign(item, { status: this.#cut ? "incomplete" : "completed", content: [outputText(text)] });
+      // The provider's citations of the text (Anthropic's) as the part's annotations, each announced.
+      const annotations = block.kind === "text" ? responsesAnnotations(block.cited) : [];
+      const part = { ...at, content_index: 0 };
+      annotations.forEach((annotation, annotation_index) =>
+        this.#send("response.output_text.annotation.added", { ...part, annotation_index, annotation }),
+      );
+      this.#send("response.output_text.done", { ...part, text, logprobs: [] });
+      this.#send("response.content_part.done", { ...part, part: outputText(text, annotations) });
+      Object.assign(item, { status: this.#cut ? "incomplete" : "completed", content: [outputText(text, annotations)] });
     } else if (item.type === "function_call" || item.type === "custom_tool_call") {
       // The arguments as the provider completed them (a `.done` value may extend or replace what streamed).
       const final = block.kind === "call" && block.completion ? block.completion.rawArguments : text;

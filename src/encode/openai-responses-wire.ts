@@ -80,8 +80,8 @@ export interface OpenAIResponsesOutputText {
   type: "output_text";
   /** The text. */
   text: string;
-  /** Always empty. */
-  annotations: [];
+  /** The provider's citations of the text (`url_citation`, `file_citation`); empty without any. */
+  annotations: Record<string, JsonValue>[];
   /** Always empty. */
   logprobs: [];
 }
@@ -236,10 +236,10 @@ const tokens = (value: number | undefined): number =>
  * const part = outputText("Hello"); // { type: "output_text", text: "Hello", annotations: [], logprobs: [] }
  * ```
  */
-export const outputText = (text: string): OpenAIResponsesOutputText => ({
+export const outputText = (text: string, annotations: Record<string, JsonValue>[] = []): OpenAIResponsesOutputText => ({
   type: "output_text",
   text,
-  annotations: [],
+  annotations,
   logprobs: [],
 });
 

@@ -134,12 +134,9 @@ export const withdrawn = (event: EncodableEvent): boolean =>
  * Whether a reasoning part is the result of a call the encoder did not show (a kept block naming
  * it by `tool_use_id`: Anthropic's `web_search_tool_result` of its `server_tool_use`, which the
  * client protocols leave out): shown alone, a client would send back a result without its call.
- * A cited text block (Anthropic's citations) is not shown either: its text already streamed.
  */
 export const resultOfSkipped = (part: ReasoningPart, skipped: ReadonlySet<string>): boolean =>
-  part.type === "block" &&
-  (part.block["type"] === "text" ||
-    (typeof part.block["tool_use_id"] === "string" && skipped.has(part.block["tool_use_id"])));
+  part.type === "block" && typeof part.block["tool_use_id"] === "string" && skipped.has(part.block["tool_use_id"]);
 
 /** What an `abort` tells a client: the error that stopped the stream, else its reason. Never the provider's payload. */
 export function abortError(event: AbortEvent): { code: string; message: string } {

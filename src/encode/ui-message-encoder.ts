@@ -2,7 +2,14 @@ import { callKey } from "../shared/call-key.ts";
 import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
 import type { ToolErrorEvent } from "../tools/tool-events.ts";
 import { CallIds, randomId } from "./call-ids.ts";
-import { approvalChunks, UI_FINISH_REASONS, type UICall, type UIMessageEncoderOptions } from "./ui-message-wire.ts";
+import { UISources } from "./citations.ts";
+import {
+  approvalChunks,
+  UI_FINISH_REASONS,
+  violationChunk,
+  type UICall,
+  type UIMessageEncoderOptions,
+} from "./ui-message-wire.ts";
 import {
   abortError,
   DISCARDED_CALL_MESSAGE,
@@ -31,12 +38,12 @@ import {
  *   (with `preliminary: true` for a streaming tool's results so far; the final one without it),
  *   `tool-output-error`, `tool-approval-request` (`approvalId` is the call id), `tool-output-denied`;
  *   a provider's `approval-request` as a provider-executed tool awaiting approval (`approvalChunks`);
+ * - a provider's citations (Anthropic's) as `source-url` / `source-document`, each source once;
  * - a provider error as `error {errorText}` (the library's message, never the provider's text);
  * - at the end (of the input, or `loop-finish`): `finish-step`, `finish {finishReason}` (`UI_FINISH_REASONS`),
  *   `[DONE]`; a cancelled response with `abort`, `[DONE]`; any other abort with `error`, then those with `error`.
  *
- * Choices other than the first are not shown (the protocol has one message), nor events of a
- * type the encoder does not know.
+ * Choices other than the first are not shown (one message), nor events of types it does not know.
  *
  * @example
  * ```ts
@@ -52,6 +59,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
   readonly #v5: boolean;
   readonly #ids: CallIds;
   readonly #calls = new Map<string, UICall>();
+  readonly #sources = new UISources();
   #started = false;
   #stepOpen = false;
   #step: number | undefined;
@@ -86,19 +94,9 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
         return;
       }
       case "tool-call-violation": {
-        // A transient data part (ai 5+): `onData` sees it, the message keeps no copy. Not a
-        // `tool-input-error`, which later input deltas would turn back into streaming input; the
-        // call's `invalid-tool-call` gives that at its end.
+        // A transient data part (ai 5+), not a `tool-input-error` (see violationChunk).
         const call = this.#calls.get(callKey(event));
-        if (call?.started) {
-          const data = {
-            toolCallId: call.id,
-            toolName: call.name,
-            path: event.error.path,
-            message: event.error.message,
-          };
-          out.push(sseData({ type: "data-tool-call-violation", id: call.id, data, transient: true }));
-        }
+        if (call?.started) out.push(sseData(violationChunk(call, event.error)));
         return;
       }
       case "tool-call":
@@ -127,6 +125,8 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
             out,
           );
         return;
+      case "reasoning-part": // the pages and documents a provider's cited text (Anthropic's citations) cites
+        return void out.push(...this.#sources.chunks(event.part).map(sseData));
       case "approval-request":
         this.#closePart(out);
         return void out.push(...approvalChunks(event, this.#v5).map(sseData));

@@ -92,3 +92,21 @@ export function approvalChunks(event: ApprovalRequestEvent, v5: boolean): Record
   ];
   return v5 ? chunks : [...chunks, { type: "tool-approval-request", approvalId: event.id, toolCallId: event.id }];
 }
+
+/**
+ * The transient data part of a call's schema violation (`data-tool-call-violation`, ai 5+): `onData`
+ * sees it, the message keeps no copy. Not a `tool-input-error`, which later input deltas would turn
+ * back into streaming input; the call's `invalid-tool-call` gives that at its end.
+ *
+ * @example
+ * ```ts
+ * out.push(sseData(violationChunk(call, event.error)));
+ * ```
+ */
+export function violationChunk(
+  call: UICall,
+  error: { readonly path: string; readonly message: string },
+): Record<string, unknown> {
+  const data = { toolCallId: call.id, toolName: call.name, path: error.path, message: error.message };
+  return { type: "data-tool-call-violation", id: call.id, data, transient: true };
+}

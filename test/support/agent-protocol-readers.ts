@@ -37,7 +37,7 @@ const isCount = (value: unknown): boolean => Number.isInteger(value) && (value a
 
 /** A content block as a Messages client builds it; a call's `json` is its concatenated `partial_json`. */
 export type MessagesBlock =
-  | { type: "text"; text: string }
+  | { type: "text"; text: string; citations?: unknown[] }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
   | { type: "tool_use"; id: string; name: string; json: string; input?: unknown; caller?: unknown }
@@ -71,8 +71,14 @@ const BLOCK_OPTIONAL: Record<string, readonly string[]> = {
   compaction: ["content", "encrypted_content", "signature"],
   fallback: ["from", "to", "trigger"],
 };
+/** The fields of Anthropic's response citations (`TextCitation`) besides `type` and `cited_text`. */
+const CITATION_FIELDS = [
+  ...["document_index", "document_title", "file_id", "start_char_index", "end_char_index"],
+  ...["start_page_number", "end_page_number", "start_block_index", "end_block_index"],
+  ...["url", "title", "encrypted_index", "search_result_index", "source"],
+];
 const DELTA_OF: Record<string, readonly string[]> = {
-  text: ["text_delta"],
+  text: ["text_delta", "citations_delta"],
   thinking: ["thinking_delta", "signature_delta"],
   tool_use: ["input_json_delta"],
   redacted_thinking: [],
@@ -154,7 +160,13 @@ export function readMessagesEvents(text: string): MessagesReading {
         `${String(delta["type"])} in a ${block.type} block`,
       );
       assert(!signed, "nothing after a thinking block's signature");
-      if (block.type === "text") keysWithin(delta, ["type", "text"], [], "text_delta"), (block.text += delta["text"]);
+      if (block.type === "text" && delta["type"] === "citations_delta") {
+        // Anthropic's citations (the SDK's MessageStream appends each to the block's `citations`).
+        keysWithin(delta, ["type", "citation"], [], "citations_delta");
+        keysWithin(delta["citation"], ["type", "cited_text"], CITATION_FIELDS, "citation");
+        block.citations = [...(block.citations ?? []), delta["citation"]];
+      } else if (block.type === "text")
+        keysWithin(delta, ["type", "text"], [], "text_delta"), (block.text += delta["text"]);
       else if (block.type === "tool_use")
         keysWithin(delta, ["type", "partial_json"], [], "input_json_delta"), (block.json += delta["partial_json"]);
       else if (block.type === "thinking" && delta["type"] === "thinking_delta")
@@ -243,6 +255,7 @@ const ITEM_SCOPED: Record<string, readonly string[]> = {
   "response.content_part.done": ["content_index", "part"],
   "response.output_text.delta": ["content_index", "delta", "logprobs"],
   "response.output_text.done": ["content_index", "text", "logprobs"],
+  "response.output_text.annotation.added": ["content_index", "annotation_index", "annotation"],
   "response.function_call_arguments.delta": ["delta"],
   "response.function_call_arguments.done": ["arguments"],
   "response.custom_tool_call_input.delta": ["delta"],
@@ -251,6 +264,11 @@ const ITEM_SCOPED: Record<string, readonly string[]> = {
   "response.reasoning_summary_part.done": ["summary_index", "part"],
   "response.reasoning_summary_text.delta": ["summary_index", "delta"],
   "response.reasoning_summary_text.done": ["summary_index", "text"],
+};
+/** openai 6's `ResponseOutputText` annotations the encoder writes: required and optional fields. */
+const ANNOTATION_FIELDS: Record<string, readonly [readonly string[], readonly string[]]> = {
+  url_citation: [["type", "url", "title", "start_index", "end_index"], []],
+  file_citation: [["type", "file_id", "filename", "index"], []],
 };
 const ITEM_OF: Record<string, string> = {
   content_part: "message",
@@ -477,6 +495,17 @@ function readItemEvent(
       assertEquals(frame["part"], { type: "output_text", text: "", annotations: [], logprobs: [] });
       content!.push({ ...(frame["part"] as object), open: true });
       return;
+    case "response.output_text.annotation.added": {
+      const part = content![frame["content_index"] as number];
+      assert(part?.["open"] === true && part["done"] !== true, `${type} of an open content part`);
+      const annotations = part["annotations"] as unknown[];
+      assertEquals(frame["annotation_index"], annotations.length, "annotations append");
+      const annotation = frame["annotation"] as Record<string, unknown>;
+      const [required, optional] = ANNOTATION_FIELDS[annotation["type"] as string] ?? [["a known type"], []];
+      keysWithin(annotation, required, optional, "annotation");
+      part["annotations"] = [...annotations, annotation];
+      return;
+    }
     case "response.output_text.delta":
     case "response.output_text.done":
     case "response.content_part.done": {
@@ -488,7 +517,8 @@ function readItemEvent(
       else {
         assert(part["done"] === true, "content_part.done after output_text.done");
         content![frame["content_index"] as number] = structuredClone(frame["part"] as Record<string, unknown>);
-        assertEquals(frame["part"], { type: "output_text", text: part["text"], annotations: [], logprobs: [] });
+        const { annotations } = part;
+        assertEquals(frame["part"], { type: "output_text", text: part["text"], annotations, logprobs: [] });
       }
       return;
     }

@@ -40,6 +40,7 @@ export interface ChatChoice {
   reasoning: string;
   calls: { id: string; name: string; arguments: string }[];
   finishReason: string | null;
+  annotations?: Record<string, unknown>[];
 }
 
 /** What a Chat Completions client read. */
@@ -110,7 +111,16 @@ function readChatChoice(reading: ChatReading, choice: Record<string, unknown>): 
     reading.choices.set(index, (state = { content: "", reasoning: "", calls: [], finishReason: null }));
   } else assert(!("role" in delta), "the role comes once");
   assert(state.finishReason === null, "nothing after a choice's finish_reason");
-  keysWithin(delta, [], ["role", "content", "reasoning_content", "tool_calls"], "delta");
+  keysWithin(delta, [], ["role", "content", "reasoning_content", "tool_calls", "annotations"], "delta");
+  // The pages the text cites, as OpenAI's search models stream them: each over text already sent.
+  for (const annotation of (delta["annotations"] as Record<string, unknown>[] | undefined) ?? []) {
+    keysWithin(annotation, ["type", "url_citation"], [], "annotation");
+    assertEquals(annotation["type"], "url_citation");
+    const cited = annotation["url_citation"] as Record<string, unknown>;
+    keysWithin(cited, ["url", "title", "start_index", "end_index"], [], "url_citation");
+    assert((cited["end_index"] as number) <= state.content.length, "an annotation spans text already sent");
+    (state.annotations ??= []).push(annotation);
+  }
   if (typeof delta["content"] === "string") state.content += delta["content"];
   if (typeof delta["reasoning_content"] === "string") state.reasoning += delta["reasoning_content"];
   for (const call of (delta["tool_calls"] as Record<string, unknown>[] | undefined) ?? []) {
@@ -163,6 +173,14 @@ const UI_FIELDS: Record<string, readonly [readonly string[], readonly string[]]>
     ["providerExecuted", "dynamic", "inputEncoding", "providerMetadata", "toolMetadata", "title"],
   ],
   "tool-input-delta": [["toolCallId", "inputTextDelta"], []],
+  "source-url": [
+    ["sourceId", "url"],
+    ["title", "providerMetadata"],
+  ],
+  "source-document": [
+    ["sourceId", "mediaType", "title"],
+    ["filename", "providerMetadata"],
+  ],
   "tool-input-available": [
     ["toolCallId", "toolName", "input"],
     ["providerExecuted", "providerMetadata", "dynamic", "toolMetadata", "title"],
@@ -262,6 +280,7 @@ export function readUIChunks(text: string, v5 = false): UIReading {
       if (typeof chunk["finishReason"] === "string") reading.finishReason = chunk["finishReason"];
       reading.aborted = type === "abort";
     } else if (type === "error") reading.errors.push(chunk["errorText"] as string);
+    else if (type === "source-url" || type === "source-document") assert(stepOpen, `${type} inside a step`);
     else {
       assert(stepOpen, `${type} inside a step`);
       readUIPart(type, chunk, open, tools, reading);

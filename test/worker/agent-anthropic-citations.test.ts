@@ -1,11 +1,13 @@
-// Anthropic's citations through `/v1/messages` (issue 34): Claude Code sends an earlier answer's
+// Anthropic's citations through the Worker (issue 34): Claude Code sends an earlier answer's
 // cited text blocks back with their `citations` (the SDK's `TextBlockParam`), and an Anthropic
 // upstream gets each one as its own block with them, asserted on the exact body the fake
-// Anthropic receives. Before, the Worker merged the turn's text and dropped the citations.
+// Anthropic receives; an upstream answer's citations reach a Messages client as Anthropic sends
+// them (and come back), and a Responses client as `url_citation` annotations.
 import Anthropic from "@anthropic-ai/sdk";
 import type { MessageParam, TextCitationParam } from "@anthropic-ai/sdk/resources/messages/messages";
 import { describe, expect, it } from "vitest";
-import { OPENAI_ANTHROPIC_ENV as env, workerFetch } from "./client-support.ts";
+import { webCited, WEB as CITED } from "../providers/anthropic/citations-recordings.ts";
+import { openAIClient, OPENAI_ANTHROPIC_ENV as env, workerFetch } from "./client-support.ts";
 import { FakeUpstream } from "./support.ts";
 
 const sdk = (upstream: FakeUpstream): Anthropic =>
@@ -81,5 +83,44 @@ describe("/v1/messages to an Anthropic upstream: cited text blocks", () => {
       role: "assistant",
       content: "green",
     });
+  });
+
+  it("an upstream answer's citations reach Claude Code on its text block, and go back to Anthropic with it", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: [webCited] });
+    const client = sdk(upstream);
+    const first: MessageParam = { role: "user", content: "When does the ferry run?" };
+    const message = await client.messages
+      .stream({ model: "anthropic/claude-x", max_tokens: 1024, messages: [first] })
+      .finalMessage();
+    const texts = message.content.flatMap((block) => (block.type === "text" ? [block] : []));
+    expect(texts.flatMap((block) => block.citations ?? [])).toEqual([CITED]);
+    await client.messages
+      .create({
+        model: "anthropic/claude-x",
+        max_tokens: 1024,
+        stream: true,
+        messages: [first, { role: "assistant", content: message.content }, { role: "user", content: "Sundays?" }],
+      })
+      .catch(() => undefined);
+    const sent = upstream.requests[1]!.body as { messages: MessageParam[] };
+    const { type, url, title, encrypted_index, cited_text } = CITED;
+    expect(sent.messages[1]).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: texts[0]!.text, citations: [{ type, url, title, encrypted_index, cited_text }] }],
+    });
+  });
+
+  it("a Responses client gets them as the output_text's url_citation annotations", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: [webCited] });
+    const response = await openAIClient(upstream)
+      .responses.stream({ model: "anthropic/claude-x", input: "When does the ferry run?" })
+      .finalResponse();
+    const message = response.output.find((item) => item.type === "message");
+    const part = message?.type === "message" ? message.content[0] : undefined;
+    const annotations = part?.type === "output_text" ? part.annotations : [];
+    expect(annotations).toEqual([
+      { type: "url_citation", url: CITED.url, title: CITED.title, start_index: 16, end_index: 37 },
+    ]);
+    expect(response.output_text.slice(16, 37)).toBe("There are three a day");
   });
 });

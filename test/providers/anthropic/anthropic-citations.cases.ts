@@ -25,75 +25,11 @@ import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertFinished } from "../../support/invariants.ts";
 import { assertAnySplitSame } from "../../support/splits.ts";
 import { bytes, collect, fromChunks } from "../../support/streams.ts";
+import { CHAR, documentCited, endTurn, HITS, start, WEB, webCited } from "./citations-recordings.ts";
 import { anthropicSse } from "./turn-blocks-recordings.ts";
 
 const run = (chunks: Uint8Array[], maxToolCalls?: number): Promise<ToolCallEvent[]> =>
   collect(streamToolCalls(fromChunks(chunks), { provider: "anthropic", ...(maxToolCalls ? { maxToolCalls } : {}) }));
-
-const start = {
-  type: "message_start",
-  message: {
-    id: "msg_c",
-    type: "message",
-    role: "assistant",
-    content: [],
-    stop_reason: null,
-    usage: { input_tokens: 9 },
-  },
-};
-const endTurn = [{ type: "message_delta", delta: { stop_reason: "end_turn" } }, { type: "message_stop" }];
-const CHAR = {
-  type: "char_location" as const,
-  cited_text: "The grass is green. ",
-  document_index: 0,
-  document_title: "My Document",
-  start_char_index: 0,
-  end_char_index: 20,
-  file_id: null,
-};
-/** The Citations page's example: a cited block streamed (its citation first), then a block whole at its start. */
-const documentCited = anthropicSse(
-  start,
-  { type: "content_block_start", index: 0, content_block: { type: "text", text: "", citations: [] } },
-  { type: "content_block_delta", index: 0, delta: { type: "citations_delta", citation: CHAR } },
-  { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "the grass " } },
-  { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "is green" } },
-  { type: "content_block_stop", index: 0 },
-  { type: "content_block_start", index: 1, content_block: { type: "text", text: " and " } },
-  { type: "content_block_stop", index: 1 },
-  ...endTurn,
-);
-
-const WEB = {
-  type: "web_search_result_location" as const,
-  url: "https://ferries.example/timetable",
-  title: "Ferry timetable",
-  encrypted_index: "Eo8BCioIAhgBIiQ",
-  cited_text: "Three crossings a day, at 8:00, 12:00 and 17:00.",
-};
-const SEARCH = { type: "server_tool_use", id: "srvtoolu_ws_1", name: "web_search", input: {} };
-const HITS = {
-  type: "web_search_tool_result",
-  tool_use_id: "srvtoolu_ws_1",
-  content: [{ type: "web_search_result", url: WEB.url, title: WEB.title, encrypted_content: "EqgC", page_age: null }],
-};
-/** A web search answer: text, the search and its result, then a cited block (its citation at its start) and text. */
-const webCited = anthropicSse(
-  start,
-  { type: "content_block_start", index: 0, content_block: { type: "text", text: "I'll look it up." } },
-  { type: "content_block_stop", index: 0 },
-  { type: "content_block_start", index: 1, content_block: SEARCH },
-  { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"query":"ferry"}' } },
-  { type: "content_block_stop", index: 1 },
-  { type: "content_block_start", index: 2, content_block: HITS },
-  { type: "content_block_stop", index: 2 },
-  { type: "content_block_start", index: 3, content_block: { type: "text", text: "", citations: [WEB] } },
-  { type: "content_block_delta", index: 3, delta: { type: "text_delta", text: "There are three a day" } },
-  { type: "content_block_stop", index: 3 },
-  { type: "content_block_start", index: 4, content_block: { type: "text", text: ", the first at 8:00." } },
-  { type: "content_block_stop", index: 4 },
-  ...endTurn,
-);
 
 group("Anthropic citations", (test) => {
   test("a document's cited block goes back as its own block with its citation, the text after it as before", async () => {

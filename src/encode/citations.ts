@@ -1,0 +1,151 @@
+import type { ReasoningPart } from "../shared/deltas.ts";
+import type { JsonValue } from "../shared/json.ts";
+import { isRecord, nonEmptyString } from "../shared/values.ts";
+
+/**
+ * A cited text block (Anthropic's citations, kept as a `block` reasoning part `{type: "text", text,
+ * citations}`): its text and citations, or undefined for any other part.
+ *
+ * @example
+ * ```ts
+ * citedText({ type: "block", block: { type: "text", text: "green", citations: [citation] } }); // { text: "green", citations: [citation] }
+ * ```
+ */
+export function citedText(part: ReasoningPart): { text: string; citations: readonly JsonValue[] } | undefined {
+  if (part.type !== "block" || part.block["type"] !== "text") return undefined;
+  const { text, citations } = part.block;
+  return typeof text === "string" && Array.isArray(citations) ? { text, citations } : undefined;
+}
+
+/** What a citation points at, as the client protocols can name it: a web page, or a document. */
+type Source =
+  | { kind: "url"; url: string; title: string | undefined }
+  | { kind: "document"; title: string; mediaType: string; fileId: string | undefined };
+
+/** The media type of the document each of Anthropic's document citations points into. */
+const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
+  char_location: "text/plain",
+  page_location: "application/pdf",
+  content_block_location: "text/plain",
+};
+
+/**
+ * What an Anthropic citation points at: a web search result's page (`web_search_result_location`),
+ * a search result whose `source` is a web address, or a document of the request (by its title, or
+ * its place among the documents); undefined for a type it does not know.
+ */
+function sourceOf(citation: JsonValue): Source | undefined {
+  if (!isRecord(citation)) return undefined;
+  const type = String(citation["type"]);
+  const title = nonEmptyString(citation["title"]) ?? nonEmptyString(citation["document_title"]);
+  const url = nonEmptyString(type === "search_result_location" ? citation["source"] : citation["url"]);
+  if (url !== undefined && /^https?:\/\//i.test(url)) return { kind: "url", url, title };
+  const mediaType = Object.hasOwn(DOCUMENT_TYPES, type) ? DOCUMENT_TYPES[type] : undefined;
+  if (mediaType === undefined && type !== "search_result_location") return undefined;
+  const index = citation[type === "search_result_location" ? "search_result_index" : "document_index"];
+  return {
+    kind: "document",
+    title: title ?? url ?? `Document ${typeof index === "number" ? index + 1 : ""}`.trim(),
+    mediaType: mediaType ?? "text/plain",
+    fileId: nonEmptyString(citation["file_id"]),
+  };
+}
+
+/** Where a cited text sits in the text shown, in UTF-16 code units (as JavaScript strings index it). */
+interface Span {
+  readonly citations: readonly JsonValue[];
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * A cited text block's span in a text of `length` code units that it just ended (its reasoning
+ * part comes at the block's stop, after its text): none for another part, or one whose text is
+ * not all there.
+ *
+ * @example
+ * ```ts
+ * citedSpans(part, text.length); // [{ citations, start: text.length - part.block.text.length, end: text.length }]
+ * ```
+ */
+export function citedSpans(part: ReasoningPart, length: number): Span[] {
+  const cited = citedText(part);
+  const size = cited?.text.length ?? 0;
+  return cited && size > 0 && size <= length ? [{ citations: cited.citations, start: length - size, end: length }] : [];
+}
+
+/**
+ * The annotations of an OpenAI Responses `output_text` for its cited spans: a web page as a
+ * `url_citation` over the cited text (`start_index`, `end_index`), a document stored as a file
+ * (a citation with a `file_id`) as a `file_citation` at the cited text's end; a document sent in
+ * the request itself has no Responses annotation, and is left out.
+ *
+ * @example
+ * ```ts
+ * responsesAnnotations([{ citations: [webCitation], start: 0, end: 21 }]); // [{ type: "url_citation", url, title, start_index: 0, end_index: 21 }]
+ * ```
+ */
+export function responsesAnnotations(spans: readonly Span[]): Record<string, JsonValue>[] {
+  return spans.flatMap(({ citations, start, end }) =>
+    citations.flatMap((citation): Record<string, JsonValue>[] => {
+      const source = sourceOf(citation);
+      if (source?.kind === "url")
+        return [
+          { type: "url_citation", url: source.url, title: source.title ?? "", start_index: start, end_index: end },
+        ];
+      if (source?.fileId === undefined) return [];
+      return [{ type: "file_citation", file_id: source.fileId, filename: source.title, index: end }];
+    }),
+  );
+}
+
+/**
+ * The `annotations` of a Chat Completions message for its cited spans: web pages as `url_citation`s
+ * over the cited text, as OpenAI's search models send them; Chat has no document annotation.
+ *
+ * @example
+ * ```ts
+ * chatAnnotations([{ citations: [webCitation], start: 0, end: 21 }]); // [{ type: "url_citation", url_citation: { url, title, start_index: 0, end_index: 21 } }]
+ * ```
+ */
+export function chatAnnotations(spans: readonly Span[]): Record<string, JsonValue>[] {
+  return responsesAnnotations(spans).flatMap(({ type, url, title, start_index, end_index }) =>
+    type === "url_citation" ? [{ type, url_citation: { url, title, start_index, end_index } as JsonValue }] : [],
+  );
+}
+
+/**
+ * The AI SDK UI message stream's sources of a response's citations: each web page once as a
+ * `source-url`, each document once as a `source-document` (its title and media type), with ids
+ * `source-1`, `source-2`, ...
+ *
+ * @example
+ * ```ts
+ * const sources = new UISources();
+ * sources.chunks(part); // [{ type: "source-url", sourceId: "source-1", url, title }]
+ * ```
+ */
+export class UISources {
+  readonly #seen = new Set<string>();
+
+  /** The source chunks of a reasoning part's citations not shown yet; none for any other part. */
+  chunks(part: ReasoningPart): Record<string, string>[] {
+    return (citedText(part)?.citations ?? []).flatMap((citation): Record<string, string>[] => {
+      const source = sourceOf(citation);
+      const key = source && (source.kind === "url" ? `u ${source.url}` : `d ${source.title}`);
+      if (!source || this.#seen.has(key!)) return [];
+      this.#seen.add(key!);
+      const sourceId = `source-${this.#seen.size}`;
+      if (source.kind === "document")
+        return [{ type: "source-document", sourceId, mediaType: source.mediaType, title: source.title }];
+      return [
+        {
+          type: "source-url",
+          sourceId,
+          url: source.url,
+          ...(source.title === undefined ? {} : { title: source.title }),
+        },
+      ];
+    });
+  }
+}

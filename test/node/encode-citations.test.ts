@@ -1,0 +1,117 @@
+// Anthropic's citations read by each protocol's real client (issue 34): @anthropic-ai/sdk's
+// MessageStream keeps them on the text block, openai-node's Responses stream on the output_text's
+// `annotations` (and its `response.output_text.annotation.added` event), openai-node's Chat
+// Completions as the chunks' and the completion's `annotations`, and the AI SDK's
+// readUIMessageStream as `source-url` / `source-document` parts. A fetch stub serves the bytes.
+import Anthropic from "@anthropic-ai/sdk";
+import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
+import OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import {
+  AnthropicMessagesEncoderStream,
+  OpenAIChatEncoderStream,
+  OpenAIResponsesEncoderStream,
+  readOpenAIChatCompletion,
+  streamToolCalls,
+  UIMessageEncoderStream,
+  type EncodableEvent,
+  type ToolCallEvent,
+} from "../../src/index.ts";
+import { CHAR, documentCited, WEB, webCited } from "../providers/anthropic/citations-recordings.ts";
+import { AGENT_OPTIONS } from "../support/encoders.ts";
+import { bytes, collect, fromChunks } from "../support/streams.ts";
+
+const eventsOf = (sse: string): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks([bytes(sse)]), { provider: "anthropic" }));
+const body = (events: readonly ToolCallEvent[], stage: TransformStream<EncodableEvent, Uint8Array>): Response =>
+  new Response(fromChunks<EncodableEvent>(events).pipeThrough(stage), {
+    headers: { "content-type": "text/event-stream" },
+  });
+const openai = (respond: () => Response): OpenAI =>
+  new OpenAI({ apiKey: "t", baseURL: "http://127.0.0.1:9/v1", maxRetries: 0, fetch: async () => respond() });
+const URL_CITATION = { url: WEB.url, title: WEB.title, start_index: 16, end_index: 37 };
+
+describe("the client libraries read Anthropic's citations as their protocol spells them", () => {
+  it("@anthropic-ai/sdk: finalMessage()'s text block has the citations Anthropic sent", async () => {
+    for (const [sse, citation] of [
+      [documentCited, CHAR],
+      [webCited, WEB],
+    ] as const) {
+      const events = await eventsOf(sse);
+      const client = new Anthropic({
+        apiKey: "t",
+        baseURL: "http://127.0.0.1:9",
+        maxRetries: 0,
+        fetch: async () => body(events, new AnthropicMessagesEncoderStream(AGENT_OPTIONS.anthropic())),
+      });
+      const message = await client.messages
+        .stream({ model: "m", max_tokens: 64, messages: [{ role: "user", content: "hi" }] })
+        .finalMessage();
+      const texts = message.content.flatMap((block) => (block.type === "text" ? [block] : []));
+      expect(texts.flatMap((block) => block.citations ?? [])).toEqual([citation]);
+    }
+  });
+
+  it("openai-node Responses: the output_text's annotations, each announced by its event", async () => {
+    const events = await eventsOf(webCited);
+    const stream = openai(() =>
+      body(events, new OpenAIResponsesEncoderStream(AGENT_OPTIONS.responses())),
+    ).responses.stream({ model: "m", input: "hi" });
+    const announced: unknown[] = [];
+    stream.on("response.output_text.annotation.added", (event) => announced.push(event.annotation));
+    const response = await stream.finalResponse();
+    const message = response.output.find((item) => item.type === "message");
+    const part = message?.type === "message" ? message.content[0] : undefined;
+    const annotation = { type: "url_citation", ...URL_CITATION };
+    expect(part).toMatchObject({ type: "output_text", annotations: [annotation] });
+    expect(announced).toEqual([annotation]);
+    expect(response.output_text.slice(16, 37)).toBe("There are three a day");
+  });
+
+  it("openai-node Chat Completions: the streamed delta's annotations, and the completion message's", async () => {
+    const events = await eventsOf(webCited);
+    const options = { model: "m", created: 1_700_000_000, generateId: () => "x" };
+    const chunks = await openai(() => body(events, new OpenAIChatEncoderStream(options))).chat.completions.create({
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      stream: true,
+    });
+    const streamed: unknown[] = [];
+    for await (const chunk of chunks)
+      streamed.push(...((chunk.choices[0]?.delta as { annotations?: unknown[] } | undefined)?.annotations ?? []));
+    const annotation = { type: "url_citation", url_citation: URL_CITATION };
+    expect(streamed).toEqual([annotation]);
+    const result = await readOpenAIChatCompletion(fromChunks<EncodableEvent>(events), options);
+    if (result.type !== "completion") throw new Error("a completion");
+    const completion = await openai(() => Response.json(result.completion)).chat.completions.create({
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+    });
+    expect(completion.choices[0]!.message.annotations).toEqual([annotation]);
+  });
+
+  it("ai's readUIMessageStream: a source-url part for a web page, a source-document part for a document", async () => {
+    const parts = async (sse: string) => {
+      const events = await eventsOf(sse);
+      const chunks = body(events, new UIMessageEncoderStream({ messageId: "msg_1" }))
+        .body!.pipeThrough(new TextDecoderStream())
+        .pipeThrough(
+          new TransformStream<string, UIMessageChunk>({
+            transform(text, controller) {
+              for (const line of text.split("\n"))
+                if (line.startsWith("data: {")) controller.enqueue(JSON.parse(line.slice(6)) as UIMessageChunk);
+            },
+          }),
+        );
+      let message: UIMessage | undefined;
+      for await (const snapshot of readUIMessageStream({ stream: chunks })) message = snapshot;
+      return message!.parts.filter((part) => part.type.startsWith("source-"));
+    };
+    expect(await parts(webCited)).toEqual([
+      { type: "source-url", sourceId: "source-1", url: WEB.url, title: WEB.title },
+    ]);
+    expect(await parts(documentCited)).toEqual([
+      { type: "source-document", sourceId: "source-1", mediaType: "text/plain", title: "My Document" },
+    ]);
+  });
+});
