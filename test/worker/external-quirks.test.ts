@@ -2,7 +2,7 @@
 // gateway's `finish_reason: "stop"` between a call's fragments, empty ids on continuations, a new
 // id on every fragment, parallel calls all at index 0, a tool_use's whole input at its block start,
 // ...) through the Worker, as an OpenAI Chat or Anthropic upstream: Claude Code's `/v1/messages` (the real Anthropic SDK) and an OpenAI client's
-// `/v1/chat/completions` (the real OpenAI SDK) get the calls each report says a client must run,
+// `/v1/chat/completions` and Codex's `/v1/responses` (the real OpenAI SDK) get the calls each report says a client must run,
 // their names and arguments, no more and no fewer, with the reason that asks the client to run them.
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
@@ -71,6 +71,22 @@ describe("issue reports' OpenAI- and Anthropic-compatible streams through the Wo
         toolCalls.map((call) => ({ name: call.function.name, arguments: JSON.parse(call.function.arguments) })),
       ).toEqual(calls);
       expect(choice.finish_reason).toBe("tool_calls");
+    });
+
+    it(`${fixture.name}: Codex's /v1/responses gets the calls as function_call items`, async () => {
+      const response = await openAIClient(upstreamOf(body!)).responses.create({
+        model: `${fixture.provider}/gateway-model`,
+        input: "Go.",
+        tools: names.map((name) => ({
+          type: "function" as const,
+          name,
+          parameters: { type: "object" },
+          strict: false,
+        })),
+      });
+      const items = response.output.flatMap((item) => (item.type === "function_call" ? [item] : []));
+      expect(items.map((item) => ({ name: item.name, arguments: JSON.parse(item.arguments) }))).toEqual(calls);
+      expect(new Set(items.map((item) => item.call_id)).size).toBe(items.length);
     });
   }
 });
