@@ -1,6 +1,7 @@
 import { noReadablePayload, tallyPayloads } from "../../services/payload-tally.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
-import { OpenAIChatEncoder, readOpenAIChatCompletion } from "../../../src/index.ts";
+import { OpenAIChatCompletionBuilder, OpenAIChatEncoder } from "../../../src/index.ts";
+import { readEach } from "../../http/read-each.ts";
 import type { Env } from "../../env.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
@@ -12,6 +13,8 @@ import type { Runtime } from "../../runtime.ts";
 import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { agentBatches } from "../thought-signatures.ts";
+
+const FAILED = "The answer is an error; the rest of the response is not needed.";
 
 /**
  * `POST /v1/chat/completions`: an OpenAI-compatible endpoint in front of every provider the
@@ -44,10 +47,17 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     const { batches, headers } = await openClientAnswer({ mode: "stream", request: chat.request }, context);
     // The library's bound on the text it holds (characters, as every size limit here) cancels the provider past it.
     const tally = tallyPayloads(batches);
-    const result = await readOpenAIChatCompletion(agentBatches(chat.request.provider, tally.events), {
-      model: chat.model,
-      maxTextLength: settings.maxCompletionLength,
-    });
+    const builder = new OpenAIChatCompletionBuilder({ model: chat.model, maxTextLength: settings.maxCompletionLength });
+    // Read without a stream read per event; an answer that can only be an error stops the provider.
+    await readEach(
+      agentBatches(chat.request.provider, tally.events),
+      (batch) => {
+        builder.add(batch);
+        return !builder.failed;
+      },
+      FAILED,
+    );
+    const result = builder.result();
     if (tally.unreadable()) throw noReadablePayload();
     if (result.type === "error" && result.error.code === "text-too-large") {
       const message = `The completion exceeds the limit of ${settings.maxCompletionLength} characters (MAX_COMPLETION_LENGTH); send \`stream: true\` to receive it as it is written.`;
