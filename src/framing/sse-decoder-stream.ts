@@ -97,6 +97,8 @@ export class SSEDecoder implements Framing {
     if (this.#failure) throw this.#failure;
     if (text === "") return;
     if (!this.#begun) this.#begin(text);
+    const event = this.#event;
+    const id = this.#id;
     let start = this.#endsWithCR && text.charCodeAt(0) === 0x0a ? 1 : 0;
     this.#endsWithCR = text.charCodeAt(text.length - 1) === 0x0d;
     // The next LF, CR and colon at or after `start` (-1: none left), each searched again only once
@@ -121,11 +123,10 @@ export class SSEDecoder implements Framing {
     }
     // Kept past this chunk as a string of its own (empty when the chunk ended a line).
     this.#line += ownText(text.slice(start));
-    // So are the fields of an event still open: copied once per chunk, not per event (data of 64 KiB
-    // or more, a read's worth, stays as it is: not copied again on every chunk while it grows).
-    if ((this.#data?.length ?? 0) < 65536) this.#data &&= ownText(this.#data);
-    this.#event &&= ownText(this.#event);
-    this.#id &&= ownText(this.#id);
+    // So are an `event:` and an `id:` of an event still open that this text set (one equal to the
+    // last text's keeps that copy): copied once per text that sets them, never again per read.
+    this.#event = this.#event === event ? event : this.#event && ownText(this.#event);
+    this.#id = this.#id === id ? id : this.#id && ownText(this.#id);
     // What is held across chunks (an open line, the data of an open event) stays within the limit.
     if (this.#line.length + (this.#data?.length ?? 0) > this.#limit) throw (this.#failure = tooLarge(this.#limit));
   }
@@ -156,8 +157,14 @@ export class SSEDecoder implements Framing {
     if (colon === -1 || colon > end) colon = end;
     const name = text.slice(start, colon);
     const value = colon === end ? "" : text.slice(colon + (text.charCodeAt(colon + 1) === 0x20 ? 2 : 1), end);
-    if (name === "data") this.#data = this.#data === undefined ? value : `${this.#data}\n${value}`;
-    else if (name === "event") this.#event = value || undefined;
+    if (name === "data") {
+      // A data line the event's blank line does not follow in this text (LF LF, CR CR, CRLF CR) may
+      // be kept past it: a string of its own then, copied once, so that a read costs what it adds
+      // and never the open event's data again. (A line that came over several reads is `text`
+      // itself here, a string of its own: the check sees no blank line after it and copies none.)
+      const line = text[end + 1] === text[end] || text.startsWith("\r\n\r", end) ? value : ownText(value);
+      this.#data = this.#data === undefined ? line : `${this.#data}\n${line}`;
+    } else if (name === "event") this.#event = value || undefined;
     else if (name === "id" && !value.includes("\0")) this.#id = value;
     // `retry:` (a reconnection time, the client's) and unknown fields are ignored, as the spec says.
   }

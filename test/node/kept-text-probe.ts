@@ -33,6 +33,19 @@ const cases: Record<string, () => unknown> = {
     );
     return decoder;
   },
+  // The open event's fields of an earlier read, the data lines this read adds, and an `event:` and
+  // `id:` this read sets to the values they had: each held as a copy, none as a slice of this read.
+  "sse event across reads": () => {
+    const decoder = new SSEDecoder(() => {});
+    const fields = "event: content_block_delta\nid: evt_0123456789abcdef\n";
+    decoder.feed(bytes(`${fields}data: {"type":"content_block_delta",\n`));
+    decoder.feed(bytes(`data: "index":0}\n\n:${"x".repeat(MiB)}\n${fields}data: {"type":"content_block_delta",\n`));
+    // (A comment ended by CR after a data line is no blank line: that line is kept too.)
+    decoder.feed(
+      bytes(`data: "index":1,"delta_kind":"text",\n:\r:${"x".repeat(MiB)}\ndata: "delta":{"type":"text_delta"}}\n`),
+    );
+    return decoder;
+  },
   ndjson: () => {
     const decoder = new NdjsonDecoder(() => {});
     decoder.feed(bytes(`{"a":"${"x".repeat(MiB)}"}\n{"the start of the next line":`));

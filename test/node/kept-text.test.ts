@@ -18,6 +18,7 @@ describe("text kept past a chunk", () => {
     expect(Object.keys(stages)).toEqual([
       "sse",
       "sse open event",
+      "sse event across reads",
       "ndjson",
       "json array",
       "openai chat fast chunk",
