@@ -1,6 +1,6 @@
 import { callKey } from "../shared/call-key.ts";
 import type { ReasoningPart, Usage } from "../shared/deltas.ts";
-import type { AbortEvent, FinishEvent } from "../shared/events.ts";
+import type { AbortEvent, CompletedToolCallEvent, FinishEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 import { isAnthropicBlock } from "../providers/anthropic/anthropic-messages.ts";
@@ -80,8 +80,20 @@ export class AnthropicMessageEvents {
       case "tool-call":
       case "invalid-tool-call": {
         const key = callKey(event);
-        // A provider-executed call is left out, and so is its result (by the call's id).
-        if (event.type !== "invalid-tool-call" && event.providerExecuted) this.#skipped.add(key).add(String(event.id));
+        if (event.providerExecuted) {
+          // Anthropic's own server call (its block on `providerMetadata.anthropicBlock`) is that
+          // block, whole at its end, its result after it; any other provider-executed call is left
+          // out, and so is its result (by the call's id).
+          const block = event.type === "tool-call" ? serverCallBlock(event) : undefined;
+          if (block) {
+            this.#start();
+            return this.#blocks.reasoningPart({ type: "block", block });
+          }
+          this.#skipped.add(key);
+          if (event.type === "invalid-tool-call" || !isRecord(event.providerMetadata?.["anthropicBlock"]))
+            this.#skipped.add(String(event.id));
+          return;
+        }
         // A call the provider withdrew before anything of it was shown is not shown at all.
         if (this.#skipped.has(key) || (withdrawn(event) && !this.#blocks.hasCall(key))) return;
         this.#start();
@@ -182,6 +194,20 @@ export class AnthropicMessageEvents {
     this.#emit({ type: "error", error: anthropicError(error) });
     this.#ended = true;
   }
+}
+
+/** Anthropic's server call (`server_tool_use`, `mcp_tool_use`) as the block it came as, with its caller. */
+function serverCallBlock(event: CompletedToolCallEvent): { [key: string]: JsonValue } | undefined {
+  const block = event.providerMetadata?.["anthropicBlock"];
+  if (!isRecord(block)) return undefined;
+  const caller = event.providerMetadata?.["caller"];
+  return {
+    ...(block as { [key: string]: JsonValue }),
+    id: event.id,
+    name: event.name,
+    input: event.arguments,
+    ...(isRecord(caller) ? { caller: caller as { [key: string]: JsonValue } } : {}),
+  };
 }
 
 /** The `content_block` of a `content_block_start`: empty, its content follows as deltas. */

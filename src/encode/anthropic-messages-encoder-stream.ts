@@ -20,7 +20,10 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   `input_json_delta` fragments, exactly the text the provider streamed (`{}` for a call
  *   without arguments). A call without an id (Gemini), or whose id was already used, gets a
  *   generated `call_...` id. Calls the provider ran itself (`providerExecuted`) are left out: a
- *   Messages client runs every `tool_use` it sees. A free-text call (Responses
+ *   Messages client runs every `tool_use` it sees; but Anthropic's own (`server_tool_use`,
+ *   `mcp_tool_use`: their block on `providerMetadata.anthropicBlock`) are those blocks, whole at
+ *   their end, their results (`web_search_tool_result`, ...) after them, as Anthropic sends them.
+ *   A free-text call (Responses
  *   `custom_tool_call`) is `{"input": <text>}`.
  * - The `finish` becomes one `message_delta` with `stop_reason` (`tool_use` whenever a call was
  *   shown, `max_tokens` if a length limit cut one, else `end_turn`, `max_tokens`, `stop_sequence` or

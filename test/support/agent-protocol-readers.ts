@@ -41,7 +41,8 @@ export type MessagesBlock =
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
   | { type: "tool_use"; id: string; name: string; json: string; input?: unknown; caller?: unknown }
-  | { type: "compaction" | "fallback"; [field: string]: unknown };
+  | { type: "compaction" | "fallback" | "server_tool_use" | "mcp_tool_use"; [field: string]: unknown }
+  | { type: `${string}_tool_result`; tool_use_id: string; [field: string]: unknown };
 
 /** What a Messages client read. */
 export interface MessagesReading {
@@ -64,10 +65,17 @@ const BLOCK_FIELDS: Record<string, readonly string[]> = {
   tool_use: ["type", "id", "name", "input"],
   compaction: ["type"],
   fallback: ["type"],
+  // Anthropic's server calls, whole at their start (their input as the SDK's MessageStream keeps it).
+  server_tool_use: ["type", "id", "name", "input"],
+  mcp_tool_use: ["type", "id", "name", "input", "server_name"],
 };
+/** A server tool's result block (`web_search_tool_result`, ...): whole at its start. */
+const RESULT_FIELDS = ["type", "tool_use_id", "content"] as const;
 /** The fields a block may have besides those (the Messages API's own, as the SDK types them). */
 const BLOCK_OPTIONAL: Record<string, readonly string[]> = {
   tool_use: ["caller"],
+  server_tool_use: ["caller"],
+  mcp_tool_use: ["caller"],
   compaction: ["content", "encrypted_content", "signature"],
   fallback: ["from", "to", "trigger"],
 };
@@ -131,7 +139,9 @@ export function readMessagesEvents(text: string): MessagesReading {
       assert(reading.stopReason === undefined, "no block after message_delta");
       assertEquals(frame["index"], reading.content.length, "block indices are 0, 1, 2, ... without gaps");
       const block = frame["content_block"] as Record<string, unknown>;
-      const fields = BLOCK_FIELDS[block["type"] as string];
+      const fields =
+        BLOCK_FIELDS[block["type"] as string] ??
+        (/_tool_result$/.test(String(block["type"])) ? RESULT_FIELDS : undefined);
       assert(fields, `a known block type (${String(block["type"])})`);
       keysWithin(block, fields, BLOCK_OPTIONAL[block["type"] as string] ?? [], `${String(block["type"])} block`);
       if (block["type"] === "text") assertEquals(block["text"], "", "a text block starts empty");
@@ -156,7 +166,7 @@ export function readMessagesEvents(text: string): MessagesReading {
       const block = reading.content[open!]!;
       const delta = frame["delta"] as Record<string, unknown>;
       assert(
-        DELTA_OF[block.type]!.includes(delta["type"] as string),
+        (DELTA_OF[block.type] ?? []).includes(delta["type"] as string),
         `${String(delta["type"])} in a ${block.type} block`,
       );
       assert(!signed, "nothing after a thinking block's signature");

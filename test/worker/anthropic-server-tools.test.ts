@@ -140,4 +140,72 @@ describe("/v1/messages with Anthropic's server tools", () => {
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect(upstream.requests).toHaveLength(0);
   });
+
+  it("on: the answer's server call and result reach the client as Anthropic sent them, and go back in place next turn", async () => {
+    const HITS = {
+      type: "web_search_tool_result",
+      tool_use_id: "srvtoolu_1",
+      content: [{ type: "web_search_result", url: "https://tides.example", title: "Tides", encrypted_content: "Eo8B" }],
+    };
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: anthropicSse(
+        { type: "message_start", message: { id: "msg_1", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+        {
+          type: "content_block_start",
+          index: 0,
+          content_block: { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: {} },
+        },
+        {
+          type: "content_block_delta",
+          index: 0,
+          delta: { type: "input_json_delta", partial_json: '{"query":"tides Oban"}' },
+        },
+        { type: "content_block_stop", index: 0 },
+        { type: "content_block_start", index: 1, content_block: HITS },
+        { type: "content_block_stop", index: 1 },
+        ...textBlock(2, "High tide at 14:05."),
+        { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 9 } },
+        { type: "message_stop" },
+      ),
+    });
+    const client = sdk(anthropicEnv("web_search"), upstream);
+    const request = { ...search(), stream: false as const };
+    const message = await client.beta.messages.stream({ ...request, tool_choice: { type: "auto" } }).finalMessage();
+    const searched = { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "tides Oban" } };
+    expect(message.content.slice(0, 2)).toEqual([searched, HITS]);
+    expect(message.stop_reason).toBe("end_turn");
+    // The next turn, as an SDK client sends it: the answer's content as it came.
+    const next = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    await sdk(anthropicEnv("web_search"), next)
+      .beta.messages.create({
+        ...request,
+        tool_choice: { type: "auto" },
+        messages: [
+          ...request.messages,
+          { role: "assistant", content: message.content },
+          { role: "user", content: "And tomorrow?" },
+        ],
+      })
+      .catch(() => undefined);
+    const sent = next.requests[0]!.body["messages"] as { role: string; content: { type: string }[] }[];
+    expect(sent[1]!.content.map((block) => block.type)).toEqual(["server_tool_use", "web_search_tool_result", "text"]);
+    expect(sent[1]!.content.slice(0, 2)).toEqual([searched, HITS]);
+    // Off, the same history reaches Anthropic without them.
+    const off = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    await sdk(anthropicEnv(), off)
+      .beta.messages.create({
+        ...request,
+        tools: [OWN],
+        tool_choice: { type: "auto" },
+        messages: [
+          ...request.messages,
+          { role: "assistant", content: message.content },
+          { role: "user", content: "And tomorrow?" },
+        ],
+      })
+      .catch(() => undefined);
+    const dropped = off.requests[0]!.body["messages"] as { role: string; content: { type: string }[] }[];
+    expect(dropped[1]!.content.map((block) => block.type)).toEqual(["text"]);
+  });
 });

@@ -124,13 +124,16 @@ function fieldPart(value: Record<string, unknown>, at: (field: string) => string
 }
 
 /**
- * The block types a `{type: "block"}` part may carry: Anthropic's, and the items of OpenAI's own
+ * The block types a `{type: "block"}` part may carry: Anthropic's (with its server tools' calls,
+ * whose results are `*_result` types as an Interactions step's are), and the items of OpenAI's own
  * tools (a server tool search's call and output, a program and its output), sent back to each as
  * they came.
  */
 const KEPT_BLOCKS: ReadonlySet<unknown> = new Set([
   "compaction",
   "fallback",
+  "server_tool_use",
+  "mcp_tool_use",
   "tool_search_call",
   "tool_search_output",
   "program",
@@ -165,7 +168,7 @@ export function keptBlockAt(value: unknown, path: string): { [key: string]: Json
   if (!KEPT_BLOCKS.has(type) && !isInteractionsStep(type) && !isCitedText(value))
     throw invalidField(
       path,
-      `\`${path}\` must be a compaction or fallback block, a cited text block, an OpenAI tool's output, or an Interactions built-in tool's step.`,
+      `\`${path}\` must be a compaction or fallback block, an Anthropic server tool's call or result, a cited text block, an OpenAI tool's output, or an Interactions built-in tool's step.`,
     );
   return value as { [key: string]: JsonValue };
 }

@@ -14,7 +14,7 @@ import { isServerResult } from "./anthropic-kept-blocks.ts";
  * ```
  */
 export const isAnthropicBlock = (block: { readonly [key: string]: unknown }): boolean =>
-  block["type"] === "compaction" || block["type"] === "fallback" || isServerResult(block);
+  /^(compaction|fallback|server_tool_use|mcp_tool_use)$/.test(String(block["type"])) || isServerResult(block);
 
 /**
  * The `caller` a `tool_use` came with (programmatic tool calling: the model, or a code execution

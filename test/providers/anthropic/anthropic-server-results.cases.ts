@@ -19,12 +19,14 @@ import {
   assistantMessage,
   encodeEvents,
   OpenAIResponsesEncoder,
+  readAnthropicMessage,
   streamToolCalls,
   type FinishEvent,
   type ToolCallEvent,
 } from "../../../src/index.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertFinished } from "../../support/invariants.ts";
+import { readMessagesEvents } from "../../support/agent-protocol-readers.ts";
 import { assertAnySplitSame } from "../../support/splits.ts";
 import { bytes, collect, fromChunks } from "../../support/streams.ts";
 import { anthropicSse } from "./turn-blocks-recordings.ts";
@@ -170,12 +172,28 @@ group("Anthropic server tools' results", (test) => {
       ],
     };
     assertEquals(assistantMessage("anthropic", finish), expected);
+    // A Messages client gets the turn as it came, ending tool_use, and sends it back the same way.
+    const events = await run([bytes(mixed)]);
+    const reading = readMessagesEvents(encodeEvents(new AnthropicMessagesEncoder({ model: "m" }), events, true));
+    assertEquals(
+      [reading.content.map((block) => block.type), reading.stopReason],
+      [["server_tool_use", "tool_use"], "tool_use"],
+    );
   });
 
-  test("the encoders leave a result out with its call (a client would send it back alone), and show one whose call came earlier", async () => {
+  test("the Messages encoder shows a server call and its result as Anthropic sent them; Responses leaves both out, and both show a result whose call came earlier", async () => {
     const { events } = await finishOf(searched);
-    const messages = encodeEvents(new AnthropicMessagesEncoder({ model: "m" }), events, true);
-    assertEquals([messages.includes("server_tool_use"), messages.includes("web_search_tool_result")], [false, false]);
+    const messages = readMessagesEvents(encodeEvents(new AnthropicMessagesEncoder({ model: "m" }), events, true));
+    assertEquals(
+      messages.content.map((block) => block.type),
+      ["text", "server_tool_use", "web_search_tool_result", "text"],
+    );
+    assertEquals(messages.content[1], { ...SEARCH, input: { query: "ferry" } });
+    assertEquals(messages.content[2], HITS);
+    assertEquals(messages.stopReason, "end_turn");
+    const message = await readAnthropicMessage(fromChunks(events), { model: "m" });
+    assert(message.type === "message", "a message");
+    assertEquals(message.message.content.slice(1, 3), [{ ...SEARCH, input: { query: "ferry" } }, HITS]);
     // The Worker seals every kept block for Responses clients; this one is left out all the same.
     const sealed = { model: "m", generateId: () => "x", encryptedContent: () => "sealed" };
     assertEquals(encodeEvents(new OpenAIResponsesEncoder(sealed), events, true).includes('"type":"reasoning"'), false);

@@ -78,12 +78,13 @@ export function parseMessagesRequest(
   const messages: WireMessage[] = [];
   const system = own(fields, "system");
   if (system !== undefined && system !== null) messages.push({ role: "system", content: textOf(system, "system") });
+  // Server tools go to an Anthropic upstream alone, and only those the deployment allows; then
+  // their calls and results of earlier turns go back to it too.
+  const forwarded = provider === "anthropic" ? serverTools : new Set<string>();
   const [calls, withdrawn] = [new Set<string>(), new Set<string>()];
   arrayAt(own(fields, "messages"), "messages").forEach((message, i) =>
-    messages.push(...toWire(message, `messages[${i}]`, provider, calls, withdrawn)),
+    messages.push(...toWire(message, `messages[${i}]`, provider, calls, withdrawn, forwarded.size > 0)),
   );
-  // Server tools go to an Anthropic upstream alone, and only those the deployment allows.
-  const forwarded = provider === "anthropic" ? serverTools : new Set<string>();
   const { tools, toolChoice, server } = messagesTools(fields, forwarded);
   const container = own(fields, "container");
   const { request } = clientRequest(
@@ -140,6 +141,7 @@ function toWire(
   provider: string,
   calls: Set<string>,
   withdrawn: Set<string>,
+  keepServer: boolean,
 ): WireMessage[] {
   const nativeErrors = NATIVE_ERRORS.has(provider);
   const message = objectAt(value, path);
@@ -215,10 +217,12 @@ function toWire(
         toolCalls.pop();
         withdrawn.add(own(before, "id") as string);
       }
-    } else if (type === "server_tool_use") {
-      // A server-side tool's call: the provider ran it, no client's call.
-    } else if (typeof type === "string" && type.endsWith("_tool_result")) {
-      // Results of a server tool (web search, ...) the provider ran: not a client's tool result.
+    } else if (type === "server_tool_use" || type === "mcp_tool_use" || /_tool_result$/.test(String(type))) {
+      // A server tool's call or result (the provider ran it: no client's call or result) goes back
+      // in its place, as a kept block, to an Anthropic upstream that is sent server tools; it is
+      // dropped for any other.
+      if (keepServer && role === "assistant")
+        parts.push({ type: "block", block: block as { [key: string]: JsonValue } });
     } else
       throw invalidField(
         `${at}.type`,
