@@ -24,7 +24,7 @@ export interface ExternalExpected {
    * The next turn `assistantMessage` must build from the last body's finish, as the source (or the
    * provider's docs) says it goes back: each content block's or input item's `type`, with `:id`
    * where it carries one (`id`, `call_id`, `tool_use_id`; Chat Completions: `content`,
-   * `reasoning_content` and `tool_call:<id>`; Gemini: each part's fields joined by `+`, as
+   * `reasoning_content` and `tool_call:<id>`, `+extra_content` when the call carries one; Gemini: each part's fields joined by `+`, as
    * `functionCall:<id>+thoughtSignature`; Bedrock: each block's one key, as `toolUse:<id>`).
    * Absent: not compared.
    */
@@ -253,11 +253,12 @@ function nextTurnShape(provider: string, finish: Extract<ToolCallEvent, { type: 
         .join("+"),
     );
   if (Array.isArray(record["content"])) return (record["content"] as Record<string, unknown>[]).map(entryOf);
-  const calls = (record["tool_calls"] ?? []) as { id: string }[];
+  const calls = (record["tool_calls"] ?? []) as { id: string; extra_content?: unknown }[];
   return [
     // An empty one counts: DeepSeek refuses a call's turn without the field.
     ...(typeof record["reasoning_content"] === "string" ? ["reasoning_content"] : []),
     ...(record["content"] ? ["content"] : []),
-    ...calls.map((call) => `tool_call:${call.id}`),
+    // Gemini's OpenAI compatibility carries a call's thought signature in its `extra_content`.
+    ...calls.map((call) => `tool_call:${call.id}${call.extra_content === undefined ? "" : "+extra_content"}`),
   ];
 }
