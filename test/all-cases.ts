@@ -101,6 +101,7 @@ import "./encode/agent-reasoning-state.cases.ts";
 import "./encode/anthropic-turn-blocks-encoder.cases.ts";
 import "./encode/sent-fragments.cases.ts";
 import "./encode/citations-encoders.cases.ts";
+import "./encode/response-settings.cases.ts";
 import { skippedFile } from "./support/harness.ts";
 import { sharedData } from "./support/shared-data.ts";
 // Case files that read the recordings as they load: without ../shared, each is one case named
