@@ -44,7 +44,7 @@ const STAGES: [string, RegExp][] = [
     /^(withoutProviderData\w*|stripped\w*|clientNames|clientEvent|failUnreadable|agentBatches|allowedCalls|customCalls)$/,
   ],
   ["the encoder", /^(\w*Encoder\w*|encode|encodeBatches|encodeAnswer|joinDeltas|formatToolCallEvent)$/],
-  ["writes and keep-alive", /^(withHeartbeat|beat|readMapped|mapChunks|answerHeaders)$/],
+  ["writes and keep-alive", /^(withHeartbeat|beat|readMapped|readEach|mapChunks|answerHeaders)$/],
   [
     "Durable Object and storage",
     /^(responsePool|startResumable\w*|newResponseId|responseIdKey|mintedResponseObject|stubOf|attach|ResponseBuffer|\w*Log\w*|keyedStore|keep\w*Response|keepingOf|KeepingEncoder)$/,
