@@ -208,4 +208,32 @@ describe("/v1/messages with Anthropic's server tools", () => {
     const dropped = off.requests[0]!.body["messages"] as { role: string; content: { type: string }[] }[];
     expect(dropped[1]!.content.map((block) => block.type)).toEqual(["text"]);
   });
+
+  it("on: a server call without its result goes back in a turn that also calls a client tool, not in a paused one", async () => {
+    const call = {
+      type: "server_tool_use" as const,
+      id: "srvtoolu_2",
+      name: "web_search",
+      input: { query: "ferries" },
+    };
+    const sent = async (content: Anthropic.Beta.BetaContentBlockParam[], next: Anthropic.Beta.BetaMessageParam) => {
+      const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+      await sdk(anthropicEnv("web_search"), upstream)
+        .beta.messages.create({
+          model: "anthropic/claude-x",
+          max_tokens: 256,
+          tools: [OWN, WEB_SEARCH],
+          messages: [{ role: "user", content: "Ferries and the file?" }, { role: "assistant", content }, next],
+        })
+        .catch(() => undefined);
+      const messages = upstream.requests[0]!.body["messages"] as { content: { type: string }[] }[];
+      return messages[1]!.content.map((block) => block.type);
+    };
+    const use = { type: "tool_use" as const, id: "toolu_3", name: "read_file", input: { path: "a" } };
+    const result = { type: "tool_result" as const, tool_use_id: "toolu_3", content: "A." };
+    expect(await sent([call, use], { role: "user", content: [result] })).toEqual(["server_tool_use", "tool_use"]);
+    expect(await sent([{ type: "text", text: "Searching." }, call], { role: "user", content: "Go on." })).toEqual([
+      "text",
+    ]);
+  });
 });

@@ -77,7 +77,7 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
     ];
   // A cited text block of the turn (kept as a `text` block part) goes back as its own block with its citations.
   return [
-    ...thinkingBlocks(message.reasoningParts),
+    ...thinkingBlocks(message.reasoningParts, message.toolCalls.length > 0),
     ...(text.length > 0 ? anthropicTextBlocks(message.content, message.reasoningParts) : []),
     ...message.toolCalls.map(
       (call, j): Fields => ({
@@ -92,13 +92,18 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
 }
 
 /**
- * The turn's signed and redacted thinking and its kept blocks (`compaction`, `fallback`), first in
- * the turn, in order and unchanged, as extended thinking with tools requires; other providers'
+ * The turn's signed and redacted thinking and its kept blocks (`compaction`, `fallback`, a server
+ * tool's call and result), first in the turn, in order and unchanged, as extended thinking with tools requires; other providers'
  * reasoning (an OpenAI item) is not Anthropic's to take.
  */
-function thinkingBlocks(parts: readonly ReasoningPart[] | undefined): Fields[] {
+function thinkingBlocks(parts: readonly ReasoningPart[] | undefined, calls: boolean): Fields[] {
+  // A server call goes back with its result, or alone in a turn that also calls client tools
+  // (Anthropic runs it then); alone in any other turn, Anthropic refuses it (as assistantMessage).
+  const answered = new Set((parts ?? []).map((part) => part.type === "block" && part.block["tool_use_id"]));
   return (parts ?? []).flatMap((part): Fields[] => {
     if (part.type === "signed") return [{ type: "thinking", thinking: part.text, signature: part.signature }];
+    if (part.type === "block" && /_tool_use$/.test(String(part.block["type"])) && !calls)
+      return answered.has(part.block["id"] as string) ? [part.block] : [];
     if (part.type === "block") return isAnthropicBlock(part.block) ? [part.block] : [];
     return part.type === "redacted" ? [{ type: "redacted_thinking", data: part.data }] : [];
   });
