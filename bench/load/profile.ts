@@ -6,6 +6,8 @@
 // C++ that V8 cannot put on a JavaScript function, the garbage collector). Also the top functions
 // by self time.
 //   node bench/load/profile.ts [workload] [N]     (workload of bench/load/harness.ts, default chat-stream; N 300)
+//   PROFILE_C=50 node bench/load/profile.ts tool-args-10k 500   (the requests PROFILE_C at a time: the
+//   collector's share under concurrency)
 // The profiler slows the isolate (samples every 50 us): read shares, not absolute times.
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -16,6 +18,7 @@ const [name = "chat-stream", count = "300"] = process.argv.slice(2);
 const N = Number(count);
 const INTERVAL_US = 50;
 const MAX_SAMPLE_US = 4 * INTERVAL_US;
+const CONCURRENCY = Number(process.env["PROFILE_C"] ?? 1);
 
 /** Stages by the functions that do their work (the innermost match wins). */
 const STAGES: [string, RegExp][] = [
@@ -108,7 +111,7 @@ try {
   await send("Profiler.enable");
   await send("Profiler.setSamplingInterval", { interval: INTERVAL_US });
   await send("Profiler.start");
-  const { samples } = await load(served, workload, "worker", providers.origin, 1, N);
+  const { samples } = await load(served, workload, "worker", providers.origin, CONCURRENCY, N);
   const { profile } = await send("Profiler.stop");
   socket.close();
   if (samples.some((s) => !s.ok)) throw new Error("a request failed while profiling");
@@ -152,7 +155,8 @@ try {
   });
   const ms = (micros: number): string => (micros / 1000 / N).toFixed(3).padStart(7);
   const share = (micros: number): string => `${((100 * micros) / busy).toFixed(1).padStart(5)}%`;
-  console.log(`${name}: ${N} requests one at a time, isolate busy ${ms(busy)} ms per request (profiled)\n\nBy stage:`);
+  const how = CONCURRENCY === 1 ? "one at a time" : `${CONCURRENCY} at a time`;
+  console.log(`${name}: ${N} requests ${how}, isolate busy ${ms(busy)} ms per request (profiled)\n\nBy stage:`);
   for (const [stage, micros] of [...byStage].sort((a, b) => b[1] - a[1]))
     console.log(`${ms(micros)} ms ${share(micros)}  ${stage}`);
   console.log("\nTop functions by self time:");
