@@ -1,5 +1,11 @@
 import { type KeepOp, keepAlarmBy, type StoredResponseAnswer, writeKept } from "./stored-responses.ts";
 
+/**
+ * Characters of responses and inputs written in one commit at most: 16 Mi, eight responses of the
+ * largest default size (`MAX_STORED_RESPONSE_BYTES`, 2 MiB) or one of a few pieces.
+ */
+const MAX_COMMIT_LENGTH = 16 * 1024 * 1024;
+
 /** A keep waiting for its commit. */
 interface Waiting {
   op: KeepOp;
@@ -25,11 +31,16 @@ interface Waiting {
  */
 export class StoredKeeps {
   readonly #storage: DurableObjectStorage;
+  readonly #maxLength: number;
   #waiting: Waiting[] = [];
 
-  /** Keeps in `storage`, an object's. */
-  constructor(storage: DurableObjectStorage) {
+  /**
+   * Keeps in `storage`, an object's, at most `maxLength` characters of responses and their inputs
+   * in one commit (at least one response): the keeps past it wait for the next turn.
+   */
+  constructor(storage: DurableObjectStorage, maxLength = MAX_COMMIT_LENGTH) {
     this.#storage = storage;
+    this.#maxLength = maxLength;
   }
 
   /** Keeps `op` with the keeps that reach the object before its turn: `found` false for an id that is not a response id. */
@@ -42,8 +53,15 @@ export class StoredKeeps {
   }
 
   async #write(): Promise<void> {
-    const waiting = this.#waiting;
-    this.#waiting = [];
+    let length = 0;
+    let count = 0;
+    for (const { op } of this.#waiting) {
+      length += op.text.length + (op.earlier?.length ?? 0);
+      if (count > 0 && length > this.#maxLength) break;
+      count++;
+    }
+    const waiting = this.#waiting.splice(0, count);
+    if (this.#waiting.length > 0) setTimeout(() => void this.#write(), 0);
     const now = Date.now();
     const written: Waiting[] = [];
     let earliest: number | undefined;

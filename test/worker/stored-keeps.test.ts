@@ -1,0 +1,34 @@
+// StoredKeeps: the stored responses a pool object gets in one turn are written together, each
+// answered once written (found, or not for an id that is not a response id), each readable after;
+// past the bound of one commit, the rest are written in the next turns all the same.
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { objectNameOf } from "../../worker/resumable/response-id.ts";
+import { StoredKeeps } from "../../worker/resumable/stored-keeps.ts";
+import { storedResponseOp } from "../../worker/resumable/stored-responses.ts";
+import { newTestResponseId, objectOf, testMac } from "./support.ts";
+
+describe("StoredKeeps", () => {
+  it("keeps that come together are each written and answered; one of an id that is not a response id is not", async () => {
+    const first = newTestResponseId();
+    const name = objectNameOf(first)!;
+    await runInDurableObject(objectOf(first), async (_instance, state) => {
+      // All in one commit; then a bound of 10 characters: one response per commit.
+      for (const maxLength of [Number.MAX_SAFE_INTEGER, 10]) {
+        const ids = [1, 2, 3, 4].map(() => `${name}.${crypto.randomUUID()}.${testMac()}`);
+        const keeps = new StoredKeeps(state.storage, maxLength);
+        const keep = (id: string) =>
+          keeps.keep({ type: "keep", id, owner: "o", text: `{"id":"${id}"}`, earlier: "[]", ttlMs: 60_000 });
+        const answers = await Promise.all([...ids.map(keep), keep("not-a-response-id")]);
+        expect(answers).toEqual([1, 2, 3, 4, 5].map((n) => ({ type: "done", found: n < 5 })));
+        const read = await storedResponseOp(
+          state.storage,
+          { type: "read", ids, withEarlier: ids, owner: "o", maxLength: 1_000_000 },
+          Date.now(),
+        );
+        expect(read).toEqual({ type: "texts", texts: ids.map((id) => ({ text: `{"id":"${id}"}`, earlier: "[]" })) });
+        expect(await state.storage.getAlarm()).toBeLessThanOrEqual(Date.now() + 60_000);
+      }
+    });
+  });
+});
