@@ -14,7 +14,8 @@ export interface ToolCallAccumulatorOptions {
    */
   maxArgumentsLength?: number | undefined;
   /**
-   * Most tool calls in one response.
+   * Most tool calls in one response, and apart from them most reasoning parts (each kept whole for
+   * the `finish`): past it, an `error` of code `too-many-tool-calls` and an `abort`.
    * @defaultValue 1024
    */
   maxToolCalls?: number | undefined;

@@ -92,7 +92,13 @@ export class ToolCallAccumulator {
         if (!delta.choice) s[delta.type === "text-delta" ? "text" : "reasoning"] += delta.text;
         return this.#enqueue(withChoice({ type: delta.type, text: delta.text }, delta.choice));
       case "reasoning-part":
-        (s.reasoningParts ??= []).push(delta.part);
+        // Counted apart from the calls, against their limit (as approval requests and citations are).
+        if ((s.reasoningParts ??= []).length >= (this.#options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS))
+          return this.#fail({
+            code: "too-many-tool-calls",
+            message: "The response has more reasoning parts than the limit allows.",
+          });
+        s.reasoningParts.push(delta.part);
         return this.#enqueue({ type: "reasoning-part", part: delta.part });
       case "tool-call-chunk":
         return this.#onChunk(delta);
@@ -170,8 +176,7 @@ export class ToolCallAccumulator {
     if (delta.withdrawn) return this.#withdraw(call);
     const final = delta.arguments;
     if (final !== undefined && final !== call.args.text) {
-      // The provider's final arguments win. When they extend what streamed (or nothing
-      // streamed, as with LM Studio), the missing tail is still reported as a delta.
+      // The provider's final arguments win; when they extend what streamed (or nothing did: LM Studio), the tail is a delta.
       const previous = call.args.text;
       call.args = this.#registry.newBuffer();
       call.args.append(final);
@@ -253,16 +258,13 @@ export class ToolCallAccumulator {
   /** A call the provider withdrew: closed unparsed, an `invalid-tool-call` (closing what streamed), listed apart. */
   #withdraw(call: OpenToolCall): void {
     this.#registry.close(call);
-    const withdrawn: InvalidToolCall = {
-      ...summary(call),
-      error: { code: "withdrawn", message: "The provider withdrew this call: it must not run." },
-    };
-    (this.#s.withdrawnToolCalls ??= []).push(withdrawn);
-    this.#enqueue({ type: "invalid-tool-call", ...withdrawn });
+    const error = { code: "withdrawn" as const, message: "The provider withdrew this call: it must not run." };
+    this.#invalid({ ...summary(call), error }, (this.#s.withdrawnToolCalls ??= []));
   }
 
-  #invalid(call: InvalidToolCall): void {
-    this.#s.invalidToolCalls.push(call);
+  /** An `invalid-tool-call`, listed in `list` for the finish. */
+  #invalid(call: InvalidToolCall, list: InvalidToolCall[] = this.#s.invalidToolCalls): void {
+    list.push(call);
     this.#enqueue({ type: "invalid-tool-call", ...call });
   }
 

@@ -31,7 +31,7 @@ export type ErrorCode =
   | "malformed-frame"
   /** One call's arguments exceeded `maxArgumentsLength`. */
   | "arguments-too-large"
-  /** More calls than `maxToolCalls` in one response. */
+  /** More calls than `maxToolCalls` in one response (or more reasoning parts, approval requests or citations, each counted apart against it). */
   | "too-many-tool-calls"
   /** Tool arguments that are not valid JSON. */
   | "invalid-json"

@@ -157,6 +157,39 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     );
   });
 
+  test("maxToolCalls bounds the reasoning parts too, counted apart from the calls: the part past it stops the stream", async () => {
+    // Kimi-style reasoning between text and calls: each stretch a reasoning part where it ends.
+    const call = (i: number) =>
+      chatChunk({ tool_calls: [{ index: i, id: `c${i}`, function: { name: "f", arguments: "{}" } }] });
+    const sse = openAISSE([
+      chatChunk({ role: "assistant", reasoning_content: "First." }),
+      chatChunk({ content: "Checking." }),
+      chatChunk({ reasoning_content: "Second." }),
+      call(0),
+      call(1),
+      chatChunk({ reasoning_content: "Third." }),
+      chatChunk({ content: "Done." }),
+      chatChunk({}, "tool_calls"),
+    ]);
+    const within = (await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxToolCalls: 3 }))).at(-1);
+    assert(within?.type === "finish", JSON.stringify(within));
+    assertEquals([within.toolCalls.length, within.reasoningParts?.length], [2, 3]);
+    const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxToolCalls: 2 }));
+    assertEquals(
+      events.filter((event) => event.type === "reasoning-part").length,
+      2,
+      "the parts within the limit are delivered",
+    );
+    const [error, final] = events.slice(-2);
+    assert(error?.type === "error" && error.error.message.includes("reasoning parts"), JSON.stringify(error));
+    assert(final?.type === "abort" && final.reason === "limit-exceeded", JSON.stringify(final));
+    assertEquals(final.error?.code, "too-many-tool-calls");
+    assertEquals(
+      final.discarded.map((c) => c.id),
+      ["c0", "c1"],
+    );
+  });
+
   test("maxEventLength: an oversized SSE line ends with error and abort, after the events before it", async () => {
     const sse = `${openAISSE([chatChunk({ content: "ok" })], false)}data: ${JSON.stringify(chatChunk({ content: "y".repeat(5000) }))}\n\n`;
     const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { maxEventLength: 1000 }));
