@@ -18,6 +18,7 @@
  * @module
  */
 export { AnthropicDecoder, AnthropicDeltaStream } from "./providers/anthropic/anthropic-delta-stream.ts";
+export { AnthropicCitingDecoder } from "./providers/anthropic/anthropic-protocol.ts";
 export { anthropicAssistantMessage, anthropicToolResultMessage } from "./providers/anthropic/anthropic-messages.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";
 export {

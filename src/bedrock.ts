@@ -4,7 +4,7 @@
  * re-exported so that one import line builds the chain (the rest is in `tool-call-stream/core`).
  * Nothing of the other providers' stages is imported, except the Anthropic decoder that reads
  * InvokeModel's Claude events (`streamToolCalls` takes it as its `invokeModel` plug-in: a bundle
- * that reads ConverseStream alone holds none).
+ * that reads ConverseStream alone holds none; `AnthropicCitingDecoder` keeps Claude's citations).
  *
  * @example
  * ```ts
@@ -28,6 +28,7 @@ export {
   type InvokeModelDecoder,
 } from "./providers/bedrock/bedrock-delta-stream.ts";
 export { AnthropicDecoder } from "./providers/anthropic/anthropic-delta-stream.ts";
+export { AnthropicCitingDecoder } from "./providers/anthropic/anthropic-protocol.ts";
 export { BedrockConverseDecoder } from "./providers/bedrock/bedrock-converse.ts";
 export { bedrockAssistantMessage, bedrockToolResultMessage } from "./providers/bedrock/bedrock-messages.ts";
 export { ToolCallAccumulatorStream } from "./accumulate/tool-call-accumulator-stream.ts";

@@ -29,6 +29,7 @@ import "./providers/openai-responses/openai-responses-server-calls.cases.ts";
 import "./providers/bedrock/bedrock-next-turn.cases.ts";
 import "./providers/bedrock/bedrock-rules.cases.ts";
 import "./providers/bedrock/bedrock-server-tools.cases.ts";
+import "./providers/bedrock/bedrock-invoke-citations.cases.ts";
 import "./providers/cohere/cohere-rules.cases.ts";
 import "./providers/ollama/ollama-rules.cases.ts";
 import "./providers/gemini-interactions/gemini-interactions-rules.cases.ts";

@@ -3,7 +3,7 @@ import type { ExecutionContainer } from "../../shared/deltas.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
-import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { anthropicContainer, anthropicFinish, anthropicUsage } from "./anthropic-finish.ts";
 import { AnthropicCitations } from "./anthropic-citations.ts";
 import { AnthropicKeptBlocks, callMetadata } from "./anthropic-kept-blocks.ts";
@@ -54,7 +54,7 @@ interface ToolBlock {
 export class AnthropicDeltaStream extends ProviderDecoderStream {
   /** Creates the stage. */
   constructor() {
-    super((emit) => new AnthropicDecoder(emit, new AnthropicCitations()));
+    super((emit) => new AnthropicDecoder(emit, {}, new AnthropicCitations()));
   }
 }
 
@@ -88,8 +88,12 @@ export class AnthropicDecoder implements ProviderDecoder {
   /** The message's code-execution container, once it named one. */
   #container: ExecutionContainer | undefined;
 
-  /** Creates a decoder for one response that reports through `emit`, keeping text blocks' citations with `cited` (a plug-in, to keep Bedrock's chain small). */
-  constructor(emit: Emit, cited?: AnthropicCitations) {
+  /**
+   * Creates a decoder for one response that reports through `emit`, keeping text blocks' citations
+   * with `cited` (a plug-in, to keep Bedrock's chain small: {@link AnthropicCitingDecoder} gives
+   * one). The `limits` of the accumulator bound only the citations, so they are `cited`'s.
+   */
+  constructor(emit: Emit, _limits?: DecoderLimits, cited?: AnthropicCitations) {
     this.#emit = emit;
     this.#cited = cited;
   }

@@ -3,7 +3,7 @@ import { ToolCallStreamError } from "../../shared/errors.ts";
 import { isRecord } from "../../shared/values.ts";
 import { AnthropicDecoder } from "../anthropic/anthropic-delta-stream.ts";
 import { providerError, readJsonObject } from "../payload.ts";
-import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { BedrockConverseDecoder } from "./bedrock-converse.ts";
 
 /**
@@ -36,16 +36,17 @@ export class BedrockDeltaStream extends ProviderDecoderStream {
 
 /**
  * The decoder of the Anthropic Messages events InvokeModelWithResponseStream's chunks carry for
- * Claude: `AnthropicDecoder`, given to {@link BedrockDecoder} (and to the `invokeModel` option of
- * `tool-call-stream/bedrock`'s `streamToolCalls`) as a plug-in, so that a bundle that reads
- * ConverseStream alone holds no Anthropic decoder.
+ * Claude: `AnthropicDecoder`, or `AnthropicCitingDecoder` to keep the text blocks' citations, given
+ * to {@link BedrockDecoder} (and to the `invokeModel` option of `tool-call-stream/bedrock`'s
+ * `streamToolCalls`) as a plug-in, so that a bundle that reads ConverseStream alone holds no
+ * Anthropic decoder. It gets the accumulator's limits.
  *
  * @example
  * ```ts
  * const invokeModel: InvokeModelDecoder = AnthropicDecoder;
  * ```
  */
-export type InvokeModelDecoder = new (emit: Emit) => ProviderDecoder;
+export type InvokeModelDecoder = new (emit: Emit, limits?: DecoderLimits) => ProviderDecoder;
 
 /**
  * The pure decoder behind {@link BedrockDeltaStream}: one instance per response.
@@ -61,6 +62,7 @@ export type InvokeModelDecoder = new (emit: Emit) => ProviderDecoder;
 export class BedrockDecoder implements ProviderDecoder {
   readonly #emit: Emit;
   readonly #invokeModel: InvokeModelDecoder | undefined;
+  readonly #limits: DecoderLimits | undefined;
   #converse: BedrockConverseDecoder | undefined;
   #invoke: ProviderDecoder | undefined;
   /** One decoder for every chunk's bytes, not one per chunk. */
@@ -68,12 +70,13 @@ export class BedrockDecoder implements ProviderDecoder {
 
   /**
    * Creates a decoder that reports through `emit`, reading InvokeModel's chunks with
-   * `invokeModel` (pass `AnthropicDecoder`). Without it, an InvokeModel body throws a
-   * `ToolCallStreamError` of code `unknown-provider` at its first chunk.
+   * `invokeModel` (pass `AnthropicDecoder`, or `AnthropicCitingDecoder`), made with `limits`. Without
+   * it, an InvokeModel body throws a `ToolCallStreamError` of code `unknown-provider` at its first chunk.
    */
-  constructor(emit: Emit, invokeModel?: InvokeModelDecoder) {
+  constructor(emit: Emit, invokeModel?: InvokeModelDecoder, limits?: DecoderLimits) {
     this.#emit = emit;
     this.#invokeModel = invokeModel;
+    this.#limits = limits;
   }
 
   /** Decodes one event-stream message. */
@@ -88,7 +91,7 @@ export class BedrockDecoder implements ProviderDecoder {
           code: "unknown-provider",
           message: "InvokeModel chunks need the `invokeModel: AnthropicDecoder` plug-in.",
         });
-      return this.#onChunk(message, (this.#invoke = new this.#invokeModel(this.#emit)));
+      return this.#onChunk(message, (this.#invoke = new this.#invokeModel(this.#emit, this.#limits)));
     }
     (this.#converse = new BedrockConverseDecoder(this.#emit)).decode(message);
   }

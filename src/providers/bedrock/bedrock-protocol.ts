@@ -1,12 +1,13 @@
 import { AwsEventStreamDecoder } from "../../framing/aws-event-stream-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
-import { AnthropicDecoder } from "../anthropic/anthropic-delta-stream.ts";
+import { AnthropicCitingDecoder } from "../anthropic/anthropic-protocol.ts";
 import { BedrockDecoder, type InvokeModelDecoder } from "./bedrock-delta-stream.ts";
 import { bedrockMessageOf } from "./bedrock-objects.ts";
 
 /**
  * The protocol of Amazon Bedrock ConverseStream and InvokeModelWithResponseStream: its bodies are
- * always the AWS event stream, and its decoder is {@link BedrockDecoder}. `streamToolCalls` takes
+ * always the AWS event stream, and its decoder is {@link BedrockDecoder} (InvokeModel's Claude
+ * events read with `AnthropicCitingDecoder`, citations kept). `streamToolCalls` takes
  * it as its `provider` like the name, and the registry maps the name to it.
  *
  * @example
@@ -14,7 +15,7 @@ import { bedrockMessageOf } from "./bedrock-objects.ts";
  * for await (const event of streamToolCalls(response, { provider: bedrockProtocol })) console.log(event.type);
  * ```
  */
-export const bedrockProtocol: ProviderProtocol = /* @__PURE__ */ bedrockProtocolWith(AnthropicDecoder);
+export const bedrockProtocol: ProviderProtocol = /* @__PURE__ */ bedrockProtocolWith(AnthropicCitingDecoder);
 
 /**
  * The Bedrock protocol reading InvokeModel's chunks with `invokeModel` (none: ConverseStream
@@ -31,7 +32,7 @@ export function bedrockProtocolWith(invokeModel: InvokeModelDecoder | undefined)
   return {
     name: "bedrock",
     framing: AwsEventStreamDecoder,
-    createDecoder: (emit) => new BedrockDecoder(emit, invokeModel),
+    createDecoder: (emit, limits) => new BedrockDecoder(emit, invokeModel, limits),
     messageOf: bedrockMessageOf,
   };
 }
