@@ -213,7 +213,7 @@ describe("/v1/messages with Anthropic's server tools", () => {
     const call = {
       type: "server_tool_use" as const,
       id: "srvtoolu_2",
-      name: "web_search",
+      name: "web_search" as const,
       input: { query: "ferries" },
     };
     const sent = async (content: Anthropic.Beta.BetaContentBlockParam[], next: Anthropic.Beta.BetaMessageParam) => {
