@@ -35,10 +35,10 @@ type Payload = Record<string, unknown>;
 /** Item types that are tool calls, and whether their input is free text rather than JSON. */
 const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_call: true };
 
-/** The built-in tools' items that are calls, which only the `builtInCalls` plug-in reads. */
 /** Kept whole, sent back in place: server tools' outputs, the items of tools OpenAI ran. */
 const KEPT =
   /^(tool_search_output|program_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
+/** The built-in tools' items that are calls, which only the `builtInCalls` plug-in reads. */
 const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "mcp_call", "tool_search_call"];
 
 /**
@@ -63,9 +63,9 @@ const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "m
  * `mcp_approval_request` item (a remote MCP tool OpenAI runs only once the application approves it)
  * is an `approval-request` delta at its `output_item.done`, never a call, and bounded as one
  * (`ResponsesApprovals`). A server tool's output item (`tool_search_output` of a server tool
- * search, `program_output`, a hosted shell's `shell_call_output`) and a tool OpenAI ran
- * (`web_search_call`, ...) are kept blocks, sent back in place;
- * with `builtInCalls`, a tool OpenAI ran is also a `providerExecuted` call, right before its block.
+ * search, `program_output`, a hosted shell's `shell_call_output`) and a tool OpenAI ran (`web_search_call`,
+ * ...) are kept blocks, sent back in place; with `builtInCalls`, also a `providerExecuted` call right
+ * before its block. A call whose item never came done ends with its item in `response.completed`.
  *
  * @example
  * ```ts
@@ -270,6 +270,9 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
 
   #onEnd(event: Payload): void {
     const response = isRecord(event["response"]) ? event["response"] : {};
+    const output = event["type"] === "response.completed" ? response["output"] : undefined;
+    for (const item of Array.isArray(output) ? output : [])
+      if (isRecord(item)) this.#onArgumentsDone({ item_id: item["id"] }, item["arguments"] ?? item["input"]);
     const usage = readUsage(response["usage"], ["input_tokens"], ["output_tokens"], ["total_tokens"], {
       cacheRead: ["input_tokens_details.cached_tokens"],
       reasoning: ["output_tokens_details.reasoning_tokens"],
