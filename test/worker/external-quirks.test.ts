@@ -1,10 +1,11 @@
-// Issue reports' OpenAI- and Anthropic-compatible streams (test/recordings/external/issues: a
-// gateway's `finish_reason: "stop"` between a call's fragments, empty ids on continuations, a new
-// id on every fragment, parallel calls all at index 0, a tool_use's whole input at its block start,
-// ...) through the Worker, as an OpenAI Chat or Anthropic upstream: Claude Code's `/v1/messages`
-// (the real Anthropic SDK), an OpenAI client's `/v1/chat/completions` and Codex's `/v1/responses`
-// (the real OpenAI SDK) get the calls each report says a client must run, their names and
-// arguments, no more and no fewer, with the reason that asks the client to run them.
+// Issue reports' streams (test/recordings/external/issues: a gateway's `finish_reason: "stop"`
+// between a call's fragments, empty ids on continuations, a new id on every fragment, parallel
+// calls all at index 0, a tool_use's whole input at its block start, a Responses call ended only by
+// `response.completed`, ...) through the Worker, as an OpenAI Chat, Anthropic or OpenAI Responses
+// upstream: Claude Code's `/v1/messages` (the real Anthropic SDK), an OpenAI client's
+// `/v1/chat/completions` and Codex's `/v1/responses` (the real OpenAI SDK) get the calls each
+// report says a client must run, their names and arguments, no more and no fewer, with the reason
+// that asks the client to run them.
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { externalBodies, externalFixtures } from "../support/external-fixtures.ts";
@@ -15,7 +16,7 @@ const cases = externalFixtures.filter(
   (fixture) =>
     fixture.inRepo &&
     fixture.source === "issues" &&
-    (fixture.provider === "openai" || fixture.provider === "anthropic") &&
+    ["openai", "anthropic", "openai-responses"].includes(fixture.provider) &&
     fixture.expected.toolCalls?.length,
 );
 
