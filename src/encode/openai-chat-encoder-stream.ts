@@ -1,5 +1,6 @@
 import { callKey } from "../shared/call-key.ts";
 import type { Usage } from "../shared/deltas.ts";
+import type { JsonValue } from "../shared/json.ts";
 import type {
   AbortEvent,
   FinishEvent,
@@ -35,6 +36,8 @@ interface ChoiceState {
   calls: number;
   /** The text's length so far, in UTF-16 code units: where a citation's span ends. */
   length: number;
+  /** The pages its text cites, sent together before its finish. */
+  annotations: Record<string, JsonValue>[];
 }
 
 interface CallState {
@@ -106,9 +109,11 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
         if (event.text !== "") this.#delta(event.choice ?? 0, `{"content":${JSON.stringify(event.text)}}`, out);
         return;
       case "reasoning-part": {
-        // The pages a provider's cited text (Anthropic's citations) cites, over the text just sent.
-        const annotations = chatAnnotations(citedSpans(event.part, this.#choice(0).length));
-        if (annotations.length > 0) this.#delta(0, JSON.stringify({ annotations }), out);
+        // The pages a provider's cited text (Anthropic's citations) cites, over the text just sent:
+        // all in one delta before the finish, as OpenAI's search models send them (openai-node's
+        // stream keeps a delta's `annotations` in place of the last one's, it does not add them).
+        const state = this.#choice(0);
+        state.annotations.push(...chatAnnotations(citedSpans(event.part, state.length)));
         return;
       }
       case "reasoning-delta":
@@ -139,7 +144,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
 
   #choice(index: number): ChoiceState {
     let state = this.#choices.get(index);
-    if (!state) this.#choices.set(index, (state = { role: false, calls: 0, length: 0 }));
+    if (!state) this.#choices.set(index, (state = { role: false, calls: 0, length: 0, annotations: [] }));
     return state;
   }
 
@@ -206,7 +211,8 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
 
   #finish(event: FinishEvent, out: string[]): void {
     if (event.reason === "error") return this.#fail(FAILED_RESPONSE, out);
-    this.#choice(0);
+    const { annotations } = this.#choice(0);
+    if (annotations.length > 0) this.#delta(0, JSON.stringify({ annotations }), out);
     for (const choice of [...this.#choices.keys()].sort((a, b) => a - b)) {
       const state = this.#choice(choice);
       const reason = openAIFinishReason(event.reason, state.calls > 0);

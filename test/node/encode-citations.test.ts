@@ -90,6 +90,34 @@ describe("the client libraries read Anthropic's citations as their protocol spel
     expect(completion.choices[0]!.message.annotations).toEqual([annotation]);
   });
 
+  it("openai-node Chat Completions: every cited block's annotation in the streamed message, not the last block's alone", async () => {
+    // Two cited blocks: openai-node's stream keeps a delta's `annotations` in place of the last
+    // delta's, so they go together in one delta before the finish, as OpenAI's search models send them.
+    const second = { ...WEB, url: "https://ferries.example/fares", title: "Fares" };
+    const cited = (text: string, citation: typeof WEB): EncodableEvent[] => [
+      { type: "text-delta", text },
+      { type: "reasoning-part", part: { type: "block", block: { type: "text", text, citations: [citation] } } },
+    ];
+    const events: EncodableEvent[] = [
+      { type: "text-delta", text: "Ferries: " },
+      ...cited("three a day", WEB),
+      { type: "text-delta", text: ", " },
+      ...cited("4 euros each", second),
+      { type: "finish", reason: "stop", rawReason: "end_turn" },
+    ];
+    const options = { model: "m", created: 1_700_000_000, generateId: () => "x" };
+    const completion = await openai(() => body(events as ToolCallEvent[], new OpenAIChatEncoderStream(options)))
+      .chat.completions.stream({ model: "m", messages: [{ role: "user", content: "hi" }] })
+      .finalChatCompletion();
+    const message = completion.choices[0]!.message;
+    const span = (start: number, end: number, source: typeof WEB) => ({
+      type: "url_citation",
+      url_citation: { url: source.url, title: source.title, start_index: start, end_index: end },
+    });
+    expect(message.annotations).toEqual([span(9, 20, WEB), span(22, 34, second)]);
+    expect([message.content!.slice(9, 20), message.content!.slice(22, 34)]).toEqual(["three a day", "4 euros each"]);
+  });
+
   it("ai's readUIMessageStream: a source-url part for a web page, a source-document part for a document", async () => {
     const parts = async (sse: string) => {
       const events = await eventsOf(sse);
