@@ -1,6 +1,7 @@
 // StoredKeeps: the stored responses a pool object gets in one turn are written together, each
 // answered once written (found, or not for an id that is not a response id), each readable after;
-// past the bound of one commit, the rest are written in the next turns all the same.
+// past the bound of one commit, the rest are written in the next turns all the same. Commits are
+// counted: keeps that come together in one, one each past a bound of one response.
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { objectNameOf } from "../../worker/resumable/response-id.ts";
@@ -16,11 +17,21 @@ describe("StoredKeeps", () => {
       // All in one commit; then a bound of 10 characters: one response per commit.
       for (const maxLength of [Number.MAX_SAFE_INTEGER, 10]) {
         const ids = [1, 2, 3, 4].map(() => `${name}.${crypto.randomUUID()}.${testMac()}`);
-        const keeps = new StoredKeeps(state.storage, maxLength);
+        // Each commit moves the alarm once (keepAlarmBy): its reads of the alarm count the commits.
+        let commits = 0;
+        const storage = new Proxy(state.storage, {
+          get(target, key) {
+            if (key === "getAlarm") commits++;
+            const value = Reflect.get(target, key, target);
+            return typeof value === "function" ? value.bind(target) : value;
+          },
+        });
+        const keeps = new StoredKeeps(storage, maxLength);
         const keep = (id: string) =>
           keeps.keep({ type: "keep", id, owner: "o", text: `{"id":"${id}"}`, earlier: "[]", ttlMs: 60_000 });
         const answers = await Promise.all([...ids.map(keep), keep("not-a-response-id")]);
         expect(answers).toEqual([1, 2, 3, 4, 5].map((n) => ({ type: "done", found: n < 5 })));
+        expect(commits).toBe(maxLength === 10 ? 4 : 1);
         const read = await storedResponseOp(
           state.storage,
           { type: "read", ids, withEarlier: ids, owner: "o", maxLength: 1_000_000 },
