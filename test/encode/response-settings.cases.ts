@@ -1,6 +1,7 @@
 // The settings a Responses response echoes (`settings`: tools, text, metadata...): each response
-// gets its own copy, sharing no object with the caller's settings, the defaults or another response.
-import { readOpenAIResponse, type EncodableEvent } from "../../src/index.ts";
+// gets its own copy, sharing no object with the caller's settings, the defaults or another
+// response. And the ids the encoders generate.
+import { randomId, readOpenAIResponse, type EncodableEvent } from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { fromChunks } from "../support/streams.ts";
 
@@ -36,5 +37,16 @@ group("OpenAIResponsesEncoder: the response's settings", (test) => {
     (first.tools as unknown[]).push({ type: "function" });
     const second = await plain();
     assertEquals([second.metadata, second.text, second.tools], [{}, { format: { type: "text" } }, []]);
+  });
+});
+
+group("randomId", (test) => {
+  test("24 letters and digits, none repeated over 1,000 ids (across the refills of its random bytes)", () => {
+    const ids = Array.from({ length: 1000 }, () => randomId());
+    assert(
+      ids.every((id) => /^[0-9A-Za-z]{24}$/.test(id)),
+      "24 letters and digits",
+    );
+    assertEquals(new Set(ids).size, ids.length);
   });
 });
