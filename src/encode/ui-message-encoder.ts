@@ -1,10 +1,11 @@
 import { callKey } from "../shared/call-key.ts";
 import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
-import type { ToolErrorEvent } from "../tools/tool-events.ts";
 import { CallIds, randomId } from "./call-ids.ts";
 import { UISources } from "./citations.ts";
 import {
   approvalChunks,
+  ServedResults,
+  toolErrorChunk,
   UI_FINISH_REASONS,
   violationChunk,
   type UICall,
@@ -33,7 +34,9 @@ import {
  * - each call as `tool-input-start {toolCallId, toolName}`, `tool-input-delta` per fragment,
  *   then `tool-input-available {input}` (the parsed arguments), or `tool-input-error` with the
  *   raw text and the reason for an invalid call or one the response cut short; provider-executed
- *   calls carry `providerExecuted: true`; a call without an id gets a generated one;
+ *   calls carry `providerExecuted: true`, and their results (the kept block that names the call:
+ *   Anthropic's `*_tool_result`, the item of a tool OpenAI ran) are their `tool-output-available`
+ *   with `providerExecuted: true`; a call without an id gets a generated one;
  * - with tools run at the edge (`ToolRunnerStream`, `runToolLoop`): `tool-output-available`
  *   (with `preliminary: true` for a streaming tool's results so far; the final one without it),
  *   `tool-output-error`, `tool-approval-request` (`approvalId` is the call id), `tool-output-denied`;
@@ -59,6 +62,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
   readonly #v5: boolean;
   readonly #ids: CallIds;
   readonly #calls = new Map<string, UICall>();
+  readonly #served = new ServedResults();
   readonly #sources = new UISources();
   #started = false;
   #stepOpen = false;
@@ -115,7 +119,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
           out,
         );
       case "tool-error":
-        return this.#toolError(event, out);
+        return this.#output(callKey(event), toolErrorChunk(event, this.#v5), out);
       case "tool-approval-request":
         // ai 5 has no approvals: the denial or the result that follows tells its readers the outcome.
         if (!this.#v5)
@@ -126,6 +130,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
           );
         return;
       case "reasoning-part": // the pages and documents a provider's cited text (Anthropic's citations) cites
+        this.#served.take(event.part, (key, chunk) => this.#output(key, chunk, out));
         return void out.push(...this.#sources.chunks(event.part).map(sseData));
       case "approval-request":
         this.#closePart(out);
@@ -177,6 +182,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
       this.#closeStep(out);
       this.#step = step;
       this.#calls.clear();
+      this.#served.clear();
     }
     if (!this.#stepOpen) {
       this.#stepOpen = true;
@@ -237,6 +243,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
     this.#start(event, out);
     const call = this.#call(event);
     call.ended = true;
+    this.#served.add(event);
     const executed = event.providerExecuted ? { providerExecuted: true } : {};
     out.push(
       sseData({
@@ -261,17 +268,6 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
     if (!call?.ended) return;
     this.#closePart(out);
     out.push(sseData(chunk(call.id)));
-  }
-
-  #toolError(event: ToolErrorEvent, out: string[]): void {
-    const denied = event.error.code === "denied" && !this.#v5;
-    const errorText = event.error.message;
-    this.#output(
-      callKey(event),
-      (toolCallId) =>
-        denied ? { type: "tool-output-denied", toolCallId } : { type: "tool-output-error", toolCallId, errorText },
-      out,
-    );
   }
 
   #error(errorText: string, out: string[]): void {

@@ -1,11 +1,14 @@
 /**
  * The AI SDK UI message stream's response headers, the options of its encoder, a call as the
- * encoder's client knows it, its finish reasons and how it shows a provider's approval request.
+ * encoder's client knows it, its finish reasons, how it shows a provider's approval request, a
+ * tool's error and a provider-executed call's result.
  *
  * @module
  */
-import type { FinishReason } from "../shared/deltas.ts";
-import type { ApprovalRequestEvent } from "../shared/events.ts";
+import { callKey } from "../shared/call-key.ts";
+import type { FinishReason, ReasoningPart } from "../shared/deltas.ts";
+import type { ApprovalRequestEvent, CompletedToolCallEvent } from "../shared/events.ts";
+import type { ToolErrorEvent } from "../tools/tool-events.ts";
 
 /**
  * The response headers of an AI SDK UI message stream: `x-vercel-ai-ui-message-stream: v1`
@@ -109,4 +112,65 @@ export function violationChunk(
 ): Record<string, unknown> {
   const data = { toolCallId: call.id, toolName: call.name, path: error.path, message: error.message };
   return { type: "data-tool-call-violation", id: call.id, data, transient: true };
+}
+
+/**
+ * A tool's error as the chunk about its call: `tool-output-denied` for a denied approval (ai 6+),
+ * else `tool-output-error` with the error's message.
+ *
+ * @example
+ * ```ts
+ * out.push(sseData(toolErrorChunk(event, false)(call.id)));
+ * ```
+ */
+export function toolErrorChunk(event: ToolErrorEvent, v5: boolean): (toolCallId: string) => Record<string, unknown> {
+  const denied = event.error.code === "denied" && !v5;
+  const errorText = event.error.message;
+  return (toolCallId) =>
+    denied ? { type: "tool-output-denied", toolCallId } : { type: "tool-output-error", toolCallId, errorText };
+}
+
+/**
+ * The results of the provider-executed calls shown: a kept block that names one (Anthropic's
+ * `*_tool_result` by `tool_use_id`, the item of a tool OpenAI ran by its `id`) is its
+ * `tool-output-available` with `providerExecuted: true`, as vercel/ai reports a provider's result.
+ *
+ * @example
+ * ```ts
+ * served.add(toolCallEvent);
+ * served.take(part, (key, chunk) => output(key, chunk));
+ * ```
+ */
+export class ServedResults {
+  /** The calls' keys, by their ids. */
+  readonly #keys = new Map<string, string>();
+
+  /** A call shown: remembered when the provider ran it. */
+  add(event: CompletedToolCallEvent): void {
+    if (event.providerExecuted && event.id !== null) this.#keys.set(event.id, callKey(event));
+  }
+
+  /** A kept part: `output` gets the chunk of the call it is the result of, once. */
+  take(
+    part: ReasoningPart,
+    output: (key: string, chunk: (toolCallId: string) => Record<string, unknown>) => void,
+  ): void {
+    if (part.type !== "block") return;
+    const ref = part.block["tool_use_id"] ?? part.block["id"];
+    const key = typeof ref === "string" ? this.#keys.get(ref) : undefined;
+    if (key === undefined) return;
+    this.#keys.delete(ref as string);
+    const result = part.block;
+    output(key, (toolCallId) => ({
+      type: "tool-output-available",
+      toolCallId,
+      output: result,
+      providerExecuted: true,
+    }));
+  }
+
+  /** A new step: its calls are others. */
+  clear(): void {
+    this.#keys.clear();
+  }
 }

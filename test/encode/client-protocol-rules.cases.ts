@@ -231,6 +231,31 @@ group("UIMessageEncoder rules", (test) => {
     assertEquals(readUIChunks(text).aborted, true);
   });
 
+  test("a provider-executed call's result (the kept block naming it: Anthropic's by tool_use_id, OpenAI's item by id) is its output, once", () => {
+    const hits = { type: "web_search_tool_result", tool_use_id: "srv", content: [] };
+    const item = { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search" } };
+    const events: EncodableEvent[] = [
+      ...call(0, "srv", "web_search", "{}", { providerExecuted: true }),
+      { type: "reasoning-part", part: { type: "block", block: hits } },
+      { type: "reasoning-part", part: { type: "block", block: hits } },
+      ...call(1, "ws_1", "web_search", "{}", { providerExecuted: true }),
+      { type: "reasoning-part", part: { type: "block", block: item } },
+      { type: "reasoning-part", part: { type: "block", block: { type: "compaction", content: "x" } } },
+      finish({ reason: "stop", rawReason: "completed" }),
+    ];
+    for (const v5 of [false, true]) {
+      const text = ui(events, v5 ? { minVersion: 5 } : {});
+      assertEquals(
+        readUIChunks(text, v5).tools.map((p) => [p.state, p.providerExecuted, p.output]),
+        [
+          ["output-available", true, hits],
+          ["output-available", true, item],
+        ],
+      );
+      assertEquals(types(text).filter((type) => type === "tool-output-available").length, 2);
+    }
+  });
+
   test("a provider error is one error chunk with the library's message, never the provider's payload", () => {
     const text = ui([
       {

@@ -1,7 +1,8 @@
 // The tools OpenAI ran itself (a `web_search_call`, a `code_interpreter_call`) streamed by an
 // OpenAI Responses upstream, as each client protocol sees them through the Worker, read by the
 // protocol's real client (issue 34): the AI SDK's `readUIMessageStream` (ai 6) gets each as a
-// provider-executed tool part with its input, as vercel/ai's own OpenAI provider reports them;
+// provider-executed tool part with its input and, as its output, the item (its result), as
+// vercel/ai's own OpenAI provider reports them;
 // openai-node's Chat Completions stream gets no tool call and `stop` (a Chat client runs every call
 // it sees); openai-node's Responses stream gets no call item either, the turn ending `completed`.
 // The stream is built from openai 6's item and event types, in this project's ids.
@@ -44,7 +45,7 @@ const upstream = () => new FakeUpstream({ kind: "sse", chunks: [stream] });
 const MODEL = "openai-responses/gpt-5";
 
 describe("the tools an OpenAI Responses upstream ran, through each client protocol", () => {
-  it("AI SDK: provider-executed tool parts with their inputs, then the text", async () => {
+  it("AI SDK: provider-executed tool parts with their inputs and their items as outputs, then the text", async () => {
     const transport = new ai6.DefaultChatTransport({
       api: "http://localhost:8787/v1/ui",
       fetch: workerFetch({ env: OPENAI_ANTHROPIC_ENV, upstream: upstream() }),
@@ -71,13 +72,17 @@ describe("the tools an OpenAI Responses upstream ran, through each client protoc
         type: "tool-web_search",
         toolCallId: "ws_1",
         providerExecuted: true,
+        state: "output-available",
         input: { action: search.action },
+        output: search,
       }),
       expect.objectContaining({
         type: "tool-code_interpreter",
         toolCallId: "ci_2",
         providerExecuted: true,
+        state: "output-available",
         input: { code: "print(6 * 7)", container_id: "cntr_1" },
+        output: code,
       }),
       ["text", TEXT],
     ]);
