@@ -9,7 +9,9 @@ import type { DecoderLimits, Emit } from "../provider-decoder.ts";
  * that got any, in its `content_block_start` or as `citations_delta`s (each adds one, as the SDK's
  * MessageStream appends it to the block), becomes a `reasoning-part` at its stop, the block
  * `{ type: "text", text, citations }` as it came, so that the next turn sends it back as its own
- * block. The citations of a response count against `maxToolCalls` (as OpenAI Responses' approval
+ * block. Only a cited block's text is kept here (from its start when the start carries a
+ * `citations` array, as Anthropic starts one, else from its first citation on: the text before that
+ * stays plain text); the text of the others is the accumulator's alone. The citations of a response count against `maxToolCalls` (as OpenAI Responses' approval
  * requests do): past it, a `ToolCallStreamError` of code `too-many-tool-calls` ends the stream.
  *
  * @example
@@ -22,8 +24,12 @@ import type { DecoderLimits, Emit } from "../provider-decoder.ts";
  * ```
  */
 export class AnthropicCitations {
-  /** The open text block: its index, its text so far and its citations. */
-  #open: { index: number; text: string; citations: JsonValue[] } | undefined;
+  /**
+   * The open text block: its index, its citations, and its text from where it became cited (its
+   * fragments, joined at its stop); `undefined` text while it is not: the text of a block without
+   * citations is the accumulator's alone, never copied here.
+   */
+  #open: { index: number; text: string[] | undefined; citations: JsonValue[] } | undefined;
   #count = 0;
   readonly #max: number;
 
@@ -32,22 +38,34 @@ export class AnthropicCitations {
     this.#max = limits.maxToolCalls ?? 1024;
   }
 
-  /** A block started: a text block is followed until its stop. */
+  /**
+   * A block started: a text block is followed until its stop, its text kept from its start when the
+   * start says it is cited (a `citations` array, even empty, as Anthropic starts a cited block).
+   */
   start(index: number, block: Record<string, unknown>): void {
     if (block["type"] !== "text") return;
-    const open = { index, text: typeof block["text"] === "string" ? block["text"] : "", citations: [] };
-    this.#open = open;
-    if (Array.isArray(block["citations"])) for (const citation of block["citations"]) this.#add(citation);
+    const cited = Array.isArray(block["citations"]);
+    const text = cited && typeof block["text"] === "string" && block["text"] !== "" ? [block["text"]] : [];
+    this.#open = { index, text: cited ? text : undefined, citations: [] };
+    if (cited) for (const citation of block["citations"] as unknown[]) this.#add(citation);
   }
 
-  /** A delta: true for a `citations_delta` (nothing else to do with it); a `text_delta` adds to the open block's text. */
+  /**
+   * A delta: true for a `citations_delta` (nothing else to do with it), which makes the block cited
+   * from there on (Anthropic sends a block's citations before its text); a `text_delta` of a cited
+   * block adds to its text.
+   */
   delta(index: number, delta: Record<string, unknown>): boolean {
-    const open = this.#open?.index === index;
+    const open = this.#open?.index === index ? this.#open : undefined;
     if (delta["type"] === "citations_delta") {
-      if (open) this.#add(delta["citation"]);
+      if (open) {
+        open.text ??= [];
+        this.#add(delta["citation"]);
+      }
       return true;
     }
-    if (open && delta["type"] === "text_delta" && typeof delta["text"] === "string") this.#open!.text += delta["text"];
+    if (open?.text && delta["type"] === "text_delta" && typeof delta["text"] === "string")
+      open.text.push(delta["text"]);
     return false;
   }
 
@@ -59,7 +77,7 @@ export class AnthropicCitations {
     if (open.citations.length > 0)
       emit({
         type: "reasoning-part",
-        part: { type: "block", block: { type: "text", text: open.text, citations: open.citations } },
+        part: { type: "block", block: { type: "text", text: open.text!.join(""), citations: open.citations } },
       });
   }
 

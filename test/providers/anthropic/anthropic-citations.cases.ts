@@ -83,6 +83,34 @@ group("Anthropic citations", (test) => {
     assertEquals(cited, [{ type: "text", text: "There are three a day", citations: [WEB] }]);
   });
 
+  test("a block cited midway: the text from its first citation on is the cited block, the text before stays plain", async () => {
+    const midway = anthropicSse(
+      start,
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "", citations: null } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Uncited. " } },
+      { type: "content_block_stop", index: 0 },
+      { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "As cited: " } },
+      { type: "content_block_delta", index: 1, delta: { type: "citations_delta", citation: CHAR } },
+      { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "the grass is green" } },
+      { type: "content_block_stop", index: 1 },
+      ...endTurn,
+    );
+    const finish = assertFinished(await run([bytes(midway)]));
+    assertEquals(finish.text, "Uncited. As cited: the grass is green");
+    assertEquals(finish.reasoningParts, [
+      { type: "block", block: { type: "text", text: "the grass is green", citations: [CHAR] } },
+    ]);
+    const { file_id: _fileId, ...param } = CHAR;
+    assertEquals(assistantMessage("anthropic", finish), {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Uncited. As cited: " },
+        { type: "text", text: "the grass is green", citations: [param] },
+      ],
+    });
+  });
+
   test("the client-protocol encoders show the cited text once, as text, and no block for the citation", async () => {
     const events = await run([bytes(documentCited)]);
     const messages = encodeEvents(new AnthropicMessagesEncoder({ model: "m" }), events, true);
