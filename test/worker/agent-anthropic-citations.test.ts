@@ -104,9 +104,13 @@ describe("/v1/messages to an Anthropic upstream: cited text blocks", () => {
       .catch(() => undefined);
     const sent = upstream.requests[1]!.body as { messages: MessageParam[] };
     const { type, url, title, encrypted_index, cited_text } = CITED;
+    // The text before the search is a block of its own (the search's blocks, not sent back without
+    // ANTHROPIC_SERVER_TOOLS, stood between): the cited block goes back with its citation.
+    const citations = [{ type, url, title, encrypted_index, cited_text }];
+    expect(texts.map((block) => block.text.slice(0, 21))).toEqual(["I'll look it up.", "There are three a day"]);
     expect(sent.messages[1]).toEqual({
       role: "assistant",
-      content: [{ type: "text", text: texts[0]!.text, citations: [{ type, url, title, encrypted_index, cited_text }] }],
+      content: texts.map(({ text }, i) => ({ type: "text", text, ...(i === 1 ? { citations } : {}) })),
     });
   });
 
