@@ -12,8 +12,16 @@ import { supportedProvider } from "../support/fixture-provider.ts";
 import { bytes, chatChunk, fromChunks, openAISSE, splitAt } from "../support/streams.ts";
 
 /** The events of `chunks` read as the Worker reads a body (arrays, flattened). */
-async function eventsOf(chunks: readonly Uint8Array[], provider: Provider, runs: boolean): Promise<ToolCallEvent[]> {
-  const batches = streamToolCallBatches(fromChunks(chunks), { provider: runs ? fragmentRuns(provider) : provider });
+async function eventsOf(
+  chunks: readonly Uint8Array[],
+  provider: Provider,
+  runs: boolean,
+  maxArgumentsLength?: number,
+): Promise<ToolCallEvent[]> {
+  const batches = streamToolCallBatches(fromChunks(chunks), {
+    provider: runs ? fragmentRuns(provider) : provider,
+    maxArgumentsLength,
+  });
   const events: ToolCallEvent[] = [];
   for await (const batch of batches) events.push(...batch);
   return events;
@@ -84,6 +92,35 @@ describe("fragmentRuns", () => {
       ),
       { seed: 20261202, numRuns: 40 },
     );
+  });
+
+  it("past maxArgumentsLength inside a read, the call discarded holds what it holds without runs, split anywhere", async () => {
+    const pieces = ['{"content":"', ...Array.from({ length: 12 }, (_, i) => `${i}`.repeat(9)), '"}'];
+    const body = chatBody(["Writing."], pieces);
+    const length = pieces.join("").length;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: length + 8 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        async (max, cuts) => {
+          const chunks = splitAt(
+            body,
+            cuts.map((cut) => cut % body.length),
+          );
+          const plain = await eventsOf(chunks, "openai", false, max);
+          const runs = await eventsOf(chunks, "openai", true, max);
+          expect(joined(runs)).toEqual(joined(plain));
+          expect(plain.at(-1)?.type).toBe(max < length ? "abort" : "finish");
+        },
+      ),
+      { seed: 20261202, numRuns: 60 },
+    );
+    // The whole body in one read, past the limit midway: the plain protocol's call, not one read short.
+    const abort = (await eventsOf([body], "openai", true, 50)).at(-1);
+    expect(abort).toMatchObject({
+      reason: "limit-exceeded",
+      discarded: [{ rawArguments: pieces.slice(0, 5).join("") }],
+    });
   });
 
   it("a call resent whole as its last fragments, in the same read, is dropped as the plain protocol drops it", async () => {

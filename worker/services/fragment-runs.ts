@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  DEFAULT_MAX_ARGUMENTS_LENGTH,
   type FramedMessage,
   type Framing,
   type FramingOptions,
@@ -18,6 +19,7 @@ import {
   SSEDecoder,
   SseOrNdjsonFraming,
 } from "../../src/index.ts";
+import type { DecoderLimits } from "../../src/core.ts";
 
 /** The message a framing of {@link fragmentRuns} adds after each chunk's: the decoder's cue to pass its run on. */
 const READ_END: FramedMessage = { data: "" };
@@ -37,7 +39,10 @@ const made = new Map<Provider, ProviderProtocol>();
  * joins a run, so no run can repeat the arguments either. The run is passed on before any other
  * delta, at the end of the chunk's messages (the framing adds {@link READ_END}, even when it
  * throws), before a message the decoder cannot read, and at the end: nothing before a fault is
- * held back. Not for `partialArguments` or early validation, which read each provider event.
+ * held back. A run that could take its call past `maxArgumentsLength` (the arguments text taken at
+ * its index, the run's included, and of fragments that may join any call, exceeds it) is passed on
+ * as its fragments, so that the call the limit discards holds what it holds without runs. Not for
+ * `partialArguments` or early validation, which read each provider event.
  *
  * @example
  * ```ts
@@ -71,7 +76,11 @@ export function fragmentRuns(provider: Provider): ProviderProtocol {
       }
     }
   }
-  protocol = { ...inner, framing: RunFraming, createDecoder: (emit) => new RunDecoder(inner, emit) };
+  protocol = {
+    ...inner,
+    framing: RunFraming,
+    createDecoder: (emit, limits) => new RunDecoder(inner, emit, limits),
+  };
   made.set(provider, protocol);
   return protocol;
 }
@@ -84,10 +93,20 @@ class RunDecoder implements ProviderDecoder {
   #first: ProviderDelta | undefined;
   #key = 0;
   readonly #pieces: string[] = [];
+  /** The accumulator's `maxArgumentsLength`. */
+  readonly #max: number;
+  /**
+   * Arguments text taken so far, by call index (a final text that replaces a call's fragments too),
+   * and apart (`#loose`) that of fragments the accumulator may join to a call at another index
+   * (one with an id, or without an index): a call's arguments are at most its index's and these.
+   */
+  readonly #byIndex: number[] = [];
+  #loose = 0;
 
-  constructor(protocol: ProviderProtocol, emit: (delta: ProviderDelta) => void) {
+  constructor(protocol: ProviderProtocol, emit: (delta: ProviderDelta) => void, limits: DecoderLimits = {}) {
     this.#emit = emit;
-    this.#decoder = protocol.createDecoder((delta) => this.#take(delta));
+    this.#max = limits.maxArgumentsLength ?? DEFAULT_MAX_ARGUMENTS_LENGTH;
+    this.#decoder = protocol.createDecoder((delta) => this.#take(delta), limits);
   }
 
   decode(message: FramedMessage): void {
@@ -108,6 +127,7 @@ class RunDecoder implements ProviderDecoder {
   }
 
   #take(delta: ProviderDelta): void {
+    this.#count(delta);
     const key = keyOf(delta);
     const piece = key === undefined ? "" : pieceOf(delta);
     // Text is never dropped as a repeat: only a call's fragments are looked at.
@@ -123,16 +143,28 @@ class RunDecoder implements ProviderDecoder {
     this.#pieces.push(piece);
   }
 
-  /** Passes the run on, as one delta. */
+  /** Counts a delta's arguments text where it may go (see `#byIndex`). */
+  #count(delta: ProviderDelta): void {
+    const text =
+      delta.type === "tool-call-chunk" ? delta.argumentsDelta : delta.type === "tool-call-end" ? delta.arguments : "";
+    if (!text) return;
+    const index = (delta as { index?: number }).index;
+    if (index === undefined || !(index >= 0) || (delta as { id?: string }).id !== undefined) this.#loose += text.length;
+    else this.#byIndex[index] = (this.#byIndex[index] ?? 0) + text.length;
+  }
+
+  /** Passes the run on, as one delta (or as its fragments, near the limit). */
   #pass(): void {
     const first = this.#first;
     if (first === undefined) return;
     this.#first = undefined;
     const pieces = this.#pieces;
-    if (pieces.length > 1) {
-      const text = pieces.join("");
-      this.#emit(first.type === "tool-call-chunk" ? { ...first, argumentsDelta: text } : { type: "text-delta", text });
-    } else this.#emit(first);
+    if (pieces.length === 1) this.#emit(first);
+    else if (first.type !== "tool-call-chunk") this.#emit({ type: "text-delta", text: pieces.join("") });
+    // Joined only when its call cannot pass the limit inside the run, which would discard it whole.
+    else if ((this.#byIndex[this.#key] ?? 0) + this.#loose <= this.#max)
+      this.#emit({ ...first, argumentsDelta: pieces.join("") });
+    else for (const piece of pieces) this.#emit({ ...first, argumentsDelta: piece });
     pieces.length = 0;
   }
 }
