@@ -4,7 +4,11 @@
 // Completions as the chunks' and the completion's `annotations`, and the AI SDK's
 // readUIMessageStream as `source-url` / `source-document` parts. A fetch stub serves the bytes.
 import Anthropic from "@anthropic-ai/sdk";
+import * as ai6 from "ai";
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
+import * as ai5strict from "ai-v5-0";
+import * as ai5 from "ai-v5";
+import * as ai7 from "ai-v7";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import {
@@ -18,7 +22,8 @@ import {
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { CHAR, documentCited, WEB, webCited } from "../providers/anthropic/citations-recordings.ts";
-import { AGENT_OPTIONS } from "../support/encoders.ts";
+import { AGENT_OPTIONS, encodeAll, ENCODERS } from "../support/encoders.ts";
+import { dataFrames } from "../support/protocol-readers.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
 const eventsOf = (sse: string): Promise<ToolCallEvent[]> =>
@@ -141,5 +146,24 @@ describe("the client libraries read Anthropic's citations as their protocol spel
     expect(await parts(documentCited)).toEqual([
       { type: "source-document", sourceId: "source-1", mediaType: "text/plain", title: "My Document" },
     ]);
+  });
+
+  it("the source chunks conform to every ai version's uiMessageChunkSchema (5.0.53 strict, 5, 6, 7)", async () => {
+    const chunks = [
+      ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(webCited))),
+      ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(documentCited))),
+    ]
+      .filter((frame) => frame.includes('"source-'))
+      .map((frame) => JSON.parse(frame) as unknown);
+    expect(chunks).toHaveLength(2);
+    for (const schema of [ai5strict, ai5, ai6, ai7].map((sdk) => sdk.uiMessageChunkSchema as unknown)) {
+      for (const chunk of chunks) {
+        const result =
+          typeof schema === "function"
+            ? await (schema as () => { validate: (v: unknown) => Promise<{ success: boolean }> })().validate(chunk)
+            : (schema as { safeParse: (v: unknown) => { success: boolean } }).safeParse(chunk);
+        expect(result.success, JSON.stringify(chunk)).toBe(true);
+      }
+    }
   });
 });
