@@ -168,6 +168,7 @@ export type {
   ToolCallViolationEvent,
   UsageEvent,
 } from "./shared/events.ts";
+export type { TurnOrderEntry } from "./shared/turn-order.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";
 export { ToolCallChain, type ToolCallChainOptions } from "./pipeline/tool-call-chain.ts";
 export type { Timers } from "./shared/timers.ts";

@@ -2,7 +2,6 @@
  * tool-call-stream: accumulate streamed LLM tool calls with WHATWG TransformStreams (bytes -> SSEDecoderStream ->
  * OpenAIChatDeltaStream -> ToolCallAccumulatorStream -> events). The root entry holds every stage and provider; the
  * subpaths (`/core`, `/tools`, `/encode`, one per provider) a part each.
- *
  * @example
  * ```ts
  * import { streamToolCalls } from "tool-call-stream";
@@ -298,3 +297,4 @@ export type {
 } from "./shared/events.ts";
 export type { ApprovalRequestEvent } from "./shared/events.ts";
 export type { Timers } from "./shared/timers.ts";
+export type { TurnOrderEntry } from "./shared/turn-order.ts";

@@ -7,6 +7,7 @@
  */
 import type { ApprovalRequest, ExecutionContainer, FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
 import type { InvalidToolCall, ToolCall } from "../shared/events.ts";
+import type { TurnOrderEntry } from "../shared/turn-order.ts";
 
 /** One open call in a {@link AccumulatorSnapshot}: its fields, with the arguments as text. */
 export interface SavedToolCall {
@@ -82,6 +83,8 @@ export interface AccumulatorSnapshot {
   reasoningParts?: ReasoningPart[];
   /** The code-execution container the provider named, once it did. */
   container?: ExecutionContainer;
+  /** The first choice's text runs, calls and reasoning parts in the order they came, once one did. */
+  order?: TurnOrderEntry[];
 }
 
 /** What an accumulator keeps besides its call registry: a snapshot without `version` and `registry`. */

@@ -1,5 +1,6 @@
 import type { FinishEvent } from "../shared/events.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
+import { finishOrder } from "./turn-order.ts";
 
 /** Orders calls by choice, then index. */
 const byIndex = (a: { index: number; choice?: number }, b: { index: number; choice?: number }): number =>
@@ -20,6 +21,7 @@ export function finishEvent(state: AccumulatorState): FinishEvent {
     providerErrorSeen: _providerErrorSeen,
     closed: _closed,
     reason = "other",
+    order: pieces,
     ...fields
   } = state;
   fields.toolCalls.sort(byIndex);
@@ -44,5 +46,6 @@ export function finishEvent(state: AccumulatorState): FinishEvent {
         : providerCallsOnly && reason === "tool-calls"
           ? "stop"
           : reason;
-  return { type: "finish", reason: normalized, ...fields };
+  const order = finishOrder(pieces);
+  return { type: "finish", reason: normalized, ...fields, ...(order ? { order } : {}) };
 }

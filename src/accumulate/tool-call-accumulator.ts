@@ -9,6 +9,7 @@ import {
 } from "./accumulator-options.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
 import { finishEvent } from "./finish-event.ts";
+import { addReasoningPart, addTurnText, noteTurnPiece } from "./turn-order.ts";
 import { summary, ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
 /** An accumulator's state and registry, for the snapshot functions (outside the class: bundles that never snapshot do not carry them). Not exported by the package. */
@@ -70,9 +71,10 @@ export class ToolCallAccumulator {
     this.#enqueue = options.earlyValidator?.(enqueue, this, onTerminate) ?? enqueue;
     this.#onTerminate = onTerminate;
     this.#options = options;
-    this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, {
-      parser: options.partialParser,
-      maxDepth: options.maxDepth,
+    const bufferOptions = { parser: options.partialParser, maxDepth: options.maxDepth };
+    // Where each call of the first choice came among its text and reasoning, for the finish's `order`.
+    this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, bufferOptions, (call) => {
+      if (call.choice === 0) noteTurnPiece(this.#s, "tool-call", call.index);
     });
   }
 
@@ -88,17 +90,15 @@ export class ToolCallAccumulator {
     switch (delta.type) {
       case "text-delta":
       case "reasoning-delta":
-        // The finish carries the first choice's text and reasoning.
-        if (!delta.choice) s[delta.type === "text-delta" ? "text" : "reasoning"] += delta.text;
+        if (!delta.choice) addTurnText(s, delta);
         return this.#enqueue(withChoice({ type: delta.type, text: delta.text }, delta.choice));
       case "reasoning-part":
         // Counted apart from the calls, against their limit (as approval requests and citations are).
-        if ((s.reasoningParts ??= []).length >= (this.#options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS))
+        if (!addReasoningPart(s, delta.part, this.#options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS))
           return this.#fail({
             code: "too-many-tool-calls",
             message: "The response has more reasoning parts than the limit allows.",
           });
-        s.reasoningParts.push(delta.part);
         return this.#enqueue({ type: "reasoning-part", part: delta.part });
       case "tool-call-chunk":
         return this.#onChunk(delta);

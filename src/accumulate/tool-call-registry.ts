@@ -50,11 +50,13 @@ export class ToolCallRegistry {
   count = 0;
 
   readonly #bufferOptions: ArgumentsBufferOptions;
+  readonly #onOpen: ((call: OpenToolCall) => void) | undefined;
 
-  /** Creates a registry that refuses to open more than `maxCalls` calls. */
-  constructor(maxCalls: number, bufferOptions: ArgumentsBufferOptions = {}) {
+  /** Creates a registry that refuses to open more than `maxCalls` calls, and tells `onOpen` of each call it opens. */
+  constructor(maxCalls: number, bufferOptions: ArgumentsBufferOptions = {}, onOpen?: (call: OpenToolCall) => void) {
     this.#maxCalls = maxCalls;
     this.#bufferOptions = bufferOptions;
+    this.#onOpen = onOpen;
   }
 
   /** A new, empty arguments buffer with this registry's options. */
@@ -162,6 +164,7 @@ export class ToolCallRegistry {
     };
     this.latest.set(choice, call);
     this.track(call);
+    this.#onOpen?.(call);
     return call;
   }
 }

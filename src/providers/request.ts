@@ -7,9 +7,11 @@
  * @module
  */
 import type { ReasoningPart } from "../shared/deltas.ts";
+import type { TurnOrderEntry } from "../shared/turn-order.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
 import type { RequestReasoning } from "./reasoning.ts";
+import type { OrderedTurn } from "./turn.ts";
 
 /** One tool as every provider's definition is made from it. */
 export interface ToolEntry {
@@ -97,6 +99,12 @@ export type RequestMessage =
       readonly reasoningParts?: readonly ReasoningPart[] | undefined;
       /** The turn's reasoning text (`finish.reasoning`): Ollama takes it back as `thinking`; the others are sent none. */
       readonly reasoning?: string | undefined;
+      /**
+       * The turn's text, calls (by their `index`) and reasoning parts in the order the stream gave
+       * them (`finish.order`): Anthropic, OpenAI Responses, Gemini, Gemini Interactions and Bedrock
+       * are sent the turn in it. Absent, or not matching the message: reasoning, then text, then calls.
+       */
+      readonly order?: readonly TurnOrderEntry[] | undefined;
     }
   | {
       readonly role: "tool";
@@ -146,6 +154,8 @@ export interface RequestToolCall {
   readonly arguments: JsonValue;
   /** Data the provider needs back (a Gemini thought signature), as the stream reported it. */
   readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+  /** The call's index (`finish.toolCalls`' `index`), by which the message's `order` places it. */
+  readonly index?: number | undefined;
 }
 
 /** Whether and which tool the model must call. */
@@ -224,4 +234,17 @@ export function resultId(message: { readonly toolCallId?: string | undefined }, 
 /** The tool's name and, when it has one, its description: what every provider's definition starts with. */
 export function namedTool(tool: ToolEntry): { name: string; description?: string } {
   return tool.description === undefined ? { name: tool.name } : { name: tool.name, description: tool.description };
+}
+
+/**
+ * An assistant message as the turn `piecesInOrder` reads: its text, calls, reasoning parts
+ * and their order.
+ *
+ * @example
+ * ```ts
+ * const blocks = piecesInOrder(turnOf(message), { part, text, call });
+ * ```
+ */
+export function turnOf(message: Extract<RequestMessage, { role: "assistant" }>): OrderedTurn<RequestToolCall> {
+  return { text: message.content, calls: message.toolCalls, parts: message.reasoningParts, order: message.order };
 }

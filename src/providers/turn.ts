@@ -8,6 +8,7 @@
  */
 import type { ApprovalRequest, ReasoningPart } from "../shared/deltas.ts";
 import type { ToolCall } from "../shared/events.ts";
+import type { TurnOrderEntry } from "../shared/turn-order.ts";
 import type { JsonValue } from "../shared/json.ts";
 
 /** What an assistant turn produced: a `finish` event fits as it is. */
@@ -22,6 +23,12 @@ export interface AssistantTurn {
   reasoningParts?: readonly ReasoningPart[] | undefined;
   /** The provider's approval requests (OpenAI Responses' MCP approvals): OpenAI Responses sends them back, after the calls; the others have none. */
   approvalRequests?: readonly ApprovalRequest[] | undefined;
+  /**
+   * The text, calls and reasoning parts in the order the stream gave them (`finish.order`):
+   * Anthropic, OpenAI Responses, Gemini, Gemini Interactions and Bedrock send the turn back in it.
+   * Absent, or not matching the lists (a turn changed by hand): reasoning parts, then text, then calls.
+   */
+  order?: readonly TurnOrderEntry[] | undefined;
 }
 
 /** The outcome of running one call. */
@@ -47,3 +54,88 @@ export const own = (calls: readonly ToolCall[]): ToolCall[] => calls.filter((cal
 export const asText = (output: JsonValue): string => (typeof output === "string" ? output : JSON.stringify(output));
 /** The id a provider correlates a result by: the call id, or the name for providers without ids. */
 export const idOf = (call: Pick<ToolCall, "id" | "name">): string => call.id ?? call.name;
+
+/** One piece of a turn, in the order the stream gave it: a run of text, a call, or a reasoning part. */
+export type TurnPiece<Call> =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "tool-call"; readonly call: Call }
+  | { readonly type: "reasoning-part"; readonly part: ReasoningPart };
+
+/** What {@link turnPieces} reads of a turn (an {@link AssistantTurn}, or a request's assistant message). */
+export interface OrderedTurn<Call> {
+  readonly text: string;
+  readonly calls: readonly Call[];
+  readonly parts?: readonly ReasoningPart[] | undefined;
+  readonly order?: readonly TurnOrderEntry[] | undefined;
+}
+
+/**
+ * A turn's pieces in the order the stream gave them, by its `order`; undefined when it has none,
+ * or one that does not match its lists (text of another length, a part or a call it does not
+ * place, two calls of one index): such a turn goes back as every turn did before, its reasoning
+ * parts, then its text, then its calls. A call the order places but the turn does not list (it
+ * ended invalid, or was withdrawn) is skipped.
+ *
+ * @example
+ * ```ts
+ * const pieces = turnPieces({ text: finish.text, calls: finish.toolCalls, parts: finish.reasoningParts, order: finish.order });
+ * ```
+ */
+export function turnPieces<Call extends { readonly index?: number | undefined }>(
+  turn: OrderedTurn<Call>,
+): TurnPiece<Call>[] | undefined {
+  const { text, calls, parts = [], order } = turn;
+  if (order === undefined) return undefined;
+  const byIndex = new Map<number, Call>();
+  for (const call of calls) {
+    if (call.index === undefined || byIndex.has(call.index)) return undefined;
+    byIndex.set(call.index, call);
+  }
+  const pieces: TurnPiece<Call>[] = [];
+  let [at, next, placed] = [0, 0, 0];
+  for (const entry of order) {
+    if (entry.type === "text") {
+      if (at + entry.length > text.length) return undefined;
+      pieces.push({ type: "text", text: text.slice(at, (at += entry.length)) });
+    } else if (entry.type === "reasoning-parts") {
+      if (next + entry.count > parts.length) return undefined;
+      for (const part of parts.slice(next, (next += entry.count))) pieces.push({ type: "reasoning-part", part });
+    } else {
+      const call = byIndex.get(entry.index);
+      if (call === undefined) continue;
+      byIndex.delete(entry.index);
+      placed++;
+      pieces.push({ type: "tool-call", call });
+    }
+  }
+  return at === text.length && next === parts.length && placed === calls.length ? pieces : undefined;
+}
+
+/**
+ * A turn's pieces in the order the stream gave them ({@link turnPieces}), else its reasoning
+ * parts, then its text (when it has any), then its calls, each mapped by `map`.
+ *
+ * @example
+ * ```ts
+ * const blocks = piecesInOrder(turn, { part: thinkingBlock, text: (text) => [{ text }], call: (call) => [toolUse(call)] });
+ * ```
+ */
+export function piecesInOrder<Call extends { readonly index?: number | undefined }, Out>(
+  turn: OrderedTurn<Call>,
+  map: {
+    readonly part: (part: ReasoningPart) => Out[];
+    readonly text: (text: string) => Out[];
+    readonly call: (call: Call, index: number) => Out[];
+  },
+): Out[] {
+  const pieces = turnPieces(turn) ?? [
+    ...(turn.parts ?? []).map((part) => ({ type: "reasoning-part" as const, part })),
+    ...(turn.text === "" ? [] : [{ type: "text" as const, text: turn.text }]),
+    ...turn.calls.map((call) => ({ type: "tool-call" as const, call })),
+  ];
+  const positions = new Map(turn.calls.map((call, i) => [call, i]));
+  return pieces.flatMap((piece) => {
+    if (piece.type === "reasoning-part") return map.part(piece.part);
+    return piece.type === "text" ? map.text(piece.text) : map.call(piece.call, positions.get(piece.call)!);
+  });
+}

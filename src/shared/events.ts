@@ -1,12 +1,11 @@
 /**
- * The accumulated events: what the accumulator (and `streamToolCalls`) produces, and what the
- * tool runner, the encoders and applications read.
- *
+ * The accumulated events: what the accumulator (and `streamToolCalls`) produces, and runners, encoders and apps read.
  * @module
  */
 import type { ApprovalRequest, ExecutionContainer, FinishReason, ReasoningPart, Usage } from "./deltas.ts";
 import type { StreamErrorInfo } from "./errors.ts";
 import type { JsonRepair, JsonValue } from "./json.ts";
+import type { TurnOrderEntry } from "./turn-order.ts";
 
 /** A tool call whose arguments completed and parsed. */
 export interface ToolCall {
@@ -276,6 +275,8 @@ export interface FinishEvent {
   reasoningParts?: ReasoningPart[];
   /** The code-execution container the response ran in (Anthropic's `container`): send its `id` as the next request's `container`. */
   container?: ExecutionContainer;
+  /** The first choice's text, calls and reasoning parts in the order they came, unless reasoning, text, calls: the next turn follows it. */
+  order?: TurnOrderEntry[];
 }
 
 /** A provider error inside the stream, or a payload that could not be read. The stream goes on. */

@@ -1,5 +1,7 @@
 import { isRecord } from "../../shared/values.ts";
-import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
+import type { ReasoningPart } from "../../shared/deltas.ts";
+import type { ToolCall } from "../../shared/events.ts";
+import { asText, idOf, turnPieces, type AssistantTurn, type ToolResult, type TurnPiece } from "../turn.ts";
 import { anthropicTextBlocks } from "./anthropic-citations.ts";
 import { isServerResult } from "./anthropic-kept-blocks.ts";
 
@@ -33,10 +35,12 @@ export function callerOf(call: { readonly providerMetadata?: Readonly<Record<str
 }
 
 /**
- * Anthropic Messages: an assistant message of the turn's `thinking`, `redacted_thinking`,
- * `compaction` and `fallback` blocks (from `reasoningParts`, in order, as extended thinking with
- * tools requires and as the refusals-and-fallback guide asks: a `fallback` block between the two
- * models' thinking), the text (a block, or a block per cited text block of the turn with its
+ * Anthropic Messages: an assistant message of the turn's blocks in the order the stream gave them
+ * (`order`: the true block order, as extended thinking with tools asks the thinking blocks back
+ * unchanged and in place; a turn without one, or changed by hand: the thinking and kept blocks,
+ * the text, the calls): `thinking`, `redacted_thinking`, `compaction` and `fallback` blocks (from
+ * `reasoningParts`; a `fallback` block is the refusals-and-fallback guide's boundary between the
+ * two models' blocks), the text (a block, or a block per cited text block of the turn with its
  * `citations`, and the text around them), and `tool_use` blocks (input as an object, with the `caller`
  * the call came with); a server tool's call (`server_tool_use`, `mcp_tool_use`) goes back as the
  * block it came as, followed by its result (`web_search_tool_result`, ...) when that came in the
@@ -56,21 +60,22 @@ export function callerOf(call: { readonly providerMetadata?: Readonly<Record<str
  * ```
  */
 export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
-  const content: Record<string, unknown>[] = [];
+  const text = turn.text ?? "";
+  const ordered = turnPieces({ text, calls: turn.toolCalls, parts: turn.reasoningParts, order: turn.order });
+  const pieces: readonly TurnPiece<ToolCall>[] = ordered ?? [
+    ...(turn.reasoningParts ?? []).map((part) => ({ type: "reasoning-part" as const, part })),
+    ...(text ? [{ type: "text" as const, text }] : []),
+    ...turn.toolCalls.map((call) => ({ type: "tool-call" as const, call })),
+  ];
   // A server tool's result goes right after its call when the call is of this turn; one whose call
   // came in an earlier response (a programmatic tool calling continuation) stays in its place.
   const served = new Set(turn.toolCalls.flatMap((call) => (call.providerExecuted && call.id ? [call.id] : [])));
   const results = new Map<unknown, Record<string, unknown>[]>();
   for (const part of turn.reasoningParts ?? []) {
-    if (part.type === "redacted") content.push({ type: "redacted_thinking", data: part.data });
-    else if (part.type === "signed") content.push({ type: "thinking", thinking: part.text, signature: part.signature });
-    else if (part.type !== "block" || !isAnthropicBlock(part.block)) continue;
-    else if (served.has(part.block["tool_use_id"] as string)) {
-      const id = part.block["tool_use_id"];
+    const id = part.type === "block" ? part.block["tool_use_id"] : undefined;
+    if (part.type === "block" && isAnthropicBlock(part.block) && served.has(id as string))
       results.set(id, [...(results.get(id) ?? []), part.block]);
-    } else content.push(part.block);
   }
-  if (turn.text) content.push(...anthropicTextBlocks(turn.text, turn.reasoningParts));
   // A server call goes back with its result, as the caller of a call of the turn (programmatic
   // tool calling: its result comes later), or without its result in a turn that also calls the
   // client's tools: Anthropic runs it once the client's results come back ("Server tools": "the API
@@ -79,16 +84,30 @@ export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, u
   // 2023-06-01 ("tool use ... was found without a corresponding ..._tool_result block").
   const callers = new Set(turn.toolCalls.map((call) => (callerOf(call).caller as { tool_id?: unknown })?.tool_id));
   const mixed = turn.toolCalls.some((call) => !call.providerExecuted);
-  for (const call of turn.toolCalls) {
-    const block = call.providerMetadata?.["anthropicBlock"];
-    if (!call.providerExecuted)
-      content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) });
-    else if (isRecord(block) && (mixed || results.has(call.id) || callers.has(call.id)))
-      content.push(
-        { ...block, id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) },
-        ...(results.get(call.id) ?? []),
+  const content: Record<string, unknown>[] = [];
+  pieces.forEach((piece, i) => {
+    if (piece.type === "text")
+      return void content.push(
+        ...anthropicTextBlocks(piece.text, ordered ? citedAfter(pieces, i) : turn.reasoningParts),
       );
-  }
+    if (piece.type === "tool-call") {
+      const call = piece.call;
+      const block = call.providerMetadata?.["anthropicBlock"];
+      if (!call.providerExecuted)
+        content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) });
+      else if (isRecord(block) && (mixed || results.has(call.id) || callers.has(call.id)))
+        content.push(
+          { ...block, id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) },
+          ...(results.get(call.id) ?? []),
+        );
+      return;
+    }
+    const part = piece.part;
+    if (part.type === "redacted") content.push({ type: "redacted_thinking", data: part.data });
+    else if (part.type === "signed") content.push({ type: "thinking", thinking: part.text, signature: part.signature });
+    else if (part.type === "block" && isAnthropicBlock(part.block) && !served.has(part.block["tool_use_id"] as string))
+      content.push(part.block);
+  });
   return { role: "assistant", content };
 }
 
@@ -110,4 +129,22 @@ export function anthropicToolResultMessage(results: readonly ToolResult[]): Reco
       ...(result.isError ? { is_error: true } : {}),
     })),
   };
+}
+
+/**
+ * The cited text blocks of a run of text in stream order: the `text` block parts right after it
+ * (each kept at its block's stop, after the block's text).
+ *
+ * @example
+ * ```ts
+ * content.push(...anthropicTextBlocks(piece.text, citedAfter(pieces, i)));
+ * ```
+ */
+export function citedAfter<Call>(pieces: readonly TurnPiece<Call>[], at: number): ReasoningPart[] {
+  const cited: ReasoningPart[] = [];
+  for (const piece of pieces.slice(at + 1)) {
+    if (piece.type !== "reasoning-part" || piece.part.type !== "block" || piece.part.block["type"] !== "text") break;
+    cited.push(piece.part);
+  }
+  return cited;
 }

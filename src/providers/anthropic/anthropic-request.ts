@@ -6,16 +6,19 @@ import {
   resultId,
   systemText,
   toTurns,
+  turnOf,
   type Fields,
   type ProviderRequest,
   type RequestContentPart,
   type RequestMessage,
+  type RequestToolCall,
   type RequestToolChoice,
 } from "../request.ts";
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
+import { turnPieces } from "../turn.ts";
 import { anthropicTextBlocks } from "./anthropic-citations.ts";
-import { callerOf, isAnthropicBlock } from "./anthropic-messages.ts";
+import { callerOf, citedAfter, isAnthropicBlock } from "./anthropic-messages.ts";
 import { anthropicToolDefinitions } from "./anthropic-tools.ts";
 
 /** The Messages API requires `max_tokens`; this is used when the request gives none. */
@@ -75,38 +78,50 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
         ...(message.isError ? { is_error: true } : {}),
       },
     ];
+  const toolUse = (call: RequestToolCall, j: number): Fields => ({
+    type: "tool_use",
+    id: callId(call, `${path}.tool_calls[${j}]`),
+    name: call.name,
+    input: asObject(call.arguments),
+    ...callerOf(call),
+  });
   // A cited text block of the turn (kept as a `text` block part) goes back as its own block with its citations.
-  return [
-    ...thinkingBlocks(message.reasoningParts, message.toolCalls.length > 0),
-    ...(text.length > 0 ? anthropicTextBlocks(message.content, message.reasoningParts) : []),
-    ...message.toolCalls.map(
-      (call, j): Fields => ({
-        type: "tool_use",
-        id: callId(call, `${path}.tool_calls[${j}]`),
-        name: call.name,
-        input: asObject(call.arguments),
-        ...callerOf(call),
-      }),
-    ),
-  ];
+  const pieces = turnPieces(turnOf(message));
+  const thinking = thinkingBlocks(message.reasoningParts, message.toolCalls.length > 0);
+  if (pieces === undefined)
+    return [
+      ...(message.reasoningParts ?? []).flatMap(thinking),
+      ...(text.length > 0 ? anthropicTextBlocks(message.content, message.reasoningParts) : []),
+      ...message.toolCalls.map(toolUse),
+    ];
+  // In the order the stream gave them (`order`): each text run with the cited blocks right after it.
+  const positions = new Map(message.toolCalls.map((call, j) => [call, j]));
+  return pieces.flatMap((piece, i): Fields[] => {
+    if (piece.type === "reasoning-part") return thinking(piece.part);
+    if (piece.type === "tool-call") return [toolUse(piece.call, positions.get(piece.call)!)];
+    return piece.text === "" ? [] : anthropicTextBlocks(piece.text, citedAfter(pieces, i));
+  });
 }
 
 /**
- * The turn's signed and redacted thinking and its kept blocks (`compaction`, `fallback`, a server
- * tool's call and result), first in the turn, in order and unchanged, as extended thinking with tools requires; other providers'
- * reasoning (an OpenAI item) is not Anthropic's to take.
+ * How the turn's signed and redacted thinking and its kept blocks (`compaction`, `fallback`, a server
+ * tool's call and result) go back: unchanged, in their place, as extended thinking with tools requires;
+ * other providers' reasoning (an OpenAI item) is not Anthropic's to take.
  */
-function thinkingBlocks(parts: readonly ReasoningPart[] | undefined, calls: boolean): Fields[] {
+function thinkingBlocks(
+  parts: readonly ReasoningPart[] | undefined,
+  calls: boolean,
+): (part: ReasoningPart) => Fields[] {
   // A server call goes back with its result, or alone in a turn that also calls client tools
   // (Anthropic runs it then); alone in any other turn, Anthropic refuses it (as assistantMessage).
   const answered = new Set((parts ?? []).map((part) => part.type === "block" && part.block["tool_use_id"]));
-  return (parts ?? []).flatMap((part): Fields[] => {
+  return (part): Fields[] => {
     if (part.type === "signed") return [{ type: "thinking", thinking: part.text, signature: part.signature }];
     if (part.type === "block" && /_tool_use$/.test(String(part.block["type"])) && !calls)
       return answered.has(part.block["id"] as string) ? [part.block] : [];
     if (part.type === "block") return isAnthropicBlock(part.block) ? [part.block] : [];
     return part.type === "redacted" ? [{ type: "redacted_thinking", data: part.data }] : [];
-  });
+  };
 }
 
 function toolChoice(choice: RequestToolChoice): Fields {

@@ -1,12 +1,13 @@
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
-import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
+import { asText, idOf, piecesInOrder, type AssistantTurn, type ToolResult } from "../turn.ts";
 
 /**
- * Amazon Bedrock Converse: an assistant message of the turn's reasoning blocks (from
- * `reasoningParts`, in order: `reasoningText` with its signature, or `redactedContent`, which
- * Claude's extended thinking with tools requires back), a text block, and `toolUse` blocks (input
- * as an object). Converse refuses a blank text block, so text of white space alone is left out; a
+ * Amazon Bedrock Converse: an assistant message of the turn's content blocks in the order the
+ * stream gave them (`order`; a turn without one: the reasoning, then the text, then the calls):
+ * its reasoning blocks (from `reasoningParts`: `reasoningText` with its signature, or
+ * `redactedContent`, which Claude's extended thinking with tools requires back unchanged), its
+ * text, and `toolUse` blocks (input as an object). Converse refuses a blank text block, so text of white space alone is left out; a
  * turn of none of these (its only call the provider ran, or a refusal before any output) gives
  * empty `content`, which Converse refuses as Anthropic does: `assistantMessage("bedrock", turn)`
  * gives no message then. With InvokeModel (Claude's own request body), use the Anthropic builders instead.
@@ -19,15 +20,17 @@ import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.
  * ```
  */
 export function bedrockAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
-  const content: Record<string, unknown>[] = [];
-  for (const part of turn.reasoningParts ?? []) {
-    if (part.type === "signed")
-      content.push({ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } });
-    else if (part.type === "redacted") content.push({ reasoningContent: { redactedContent: part.data } });
-  }
-  if (turn.text?.trim()) content.push({ text: turn.text });
-  for (const call of own(turn.toolCalls))
-    content.push({ toolUse: { toolUseId: idOf(call), name: call.name, input: call.arguments } });
+  const order = { text: turn.text ?? "", calls: turn.toolCalls, parts: turn.reasoningParts, order: turn.order };
+  const content = piecesInOrder(order, {
+    part: (part): Record<string, unknown>[] => {
+      if (part.type === "signed")
+        return [{ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } }];
+      return part.type === "redacted" ? [{ reasoningContent: { redactedContent: part.data } }] : [];
+    },
+    text: (text) => (text.trim() ? [{ text }] : []),
+    call: (call) =>
+      call.providerExecuted ? [] : [{ toolUse: { toolUseId: idOf(call), name: call.name, input: call.arguments } }],
+  });
   return { role: "assistant", content };
 }
 

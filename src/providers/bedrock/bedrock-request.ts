@@ -5,6 +5,7 @@ import {
   requestError,
   resultId,
   toTurns,
+  turnOf,
   type Fields,
   type ProviderRequest,
   type RequestContentPart,
@@ -14,6 +15,7 @@ import {
 } from "../request.ts";
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
+import { piecesInOrder } from "../turn.ts";
 import { bedrockToolDefinitions } from "./bedrock-tools.ts";
 
 /** The answer's length, beyond the thinking budget, sent with thinking when the request gives none. */
@@ -74,19 +76,20 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
   // Converse refuses a blank text block.
   const text: Fields[] = message.content.trim() === "" ? [] : [{ text: message.content }];
   if (message.role === "user") return hasFiles(message) ? resultBlocks(message, path, bedrockBlock) : text;
-  return [
-    ...(claude ? reasoningBlocks(message.reasoningParts) : []),
-    ...text,
-    ...message.toolCalls.map(
-      (call, j): Fields => ({
+  // In the order the stream gave them (`order`), else the reasoning, the text, the calls.
+  return piecesInOrder(turnOf(message), {
+    part: (part) => (claude ? reasoningBlocks([part]) : []),
+    text: (run) => (run.trim() === "" ? [] : [{ text: run }]),
+    call: (call, j): Fields[] => [
+      {
         toolUse: {
           toolUseId: callId(call, `${path}.tool_calls[${j}]`),
           name: call.name,
           input: asObject(call.arguments),
         },
-      }),
-    ),
-  ];
+      },
+    ],
+  });
 }
 
 /**

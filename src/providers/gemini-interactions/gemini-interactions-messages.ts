@@ -3,7 +3,16 @@ import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { asObject } from "../request.ts";
 import { isServerCall, isServerStep } from "./gemini-interactions-server-steps.ts";
-import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
+import {
+  asText,
+  idOf,
+  own,
+  piecesInOrder,
+  turnPieces,
+  type AssistantTurn,
+  type OrderedTurn,
+  type ToolResult,
+} from "../turn.ts";
 
 /**
  * Gemini Interactions: the steps that replay the turn in the next request's `input`, when the
@@ -11,7 +20,7 @@ import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.
  * steps of the built-in tools the provider ran (each call step and its result step, as they
  * streamed, signatures included), its `thought` steps with their signatures (from `signed` reasoning parts, in order), a
  * `model_output` step of its text, and its `function_call` steps, each with its `signature` when
- * it came with one. With `previous_interaction_id` the server holds the turn: send only the results.
+ * it came with one: in the order the stream gave them (`order`), else in that order. With `previous_interaction_id` the server holds the turn: send only the results.
  *
  * @example
  * ```ts
@@ -21,6 +30,11 @@ import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.
  * ```
  */
 export function geminiInteractionsSteps(turn: AssistantTurn): Record<string, unknown>[] {
+  const ordered = orderedSteps(
+    { text: turn.text ?? "", calls: turn.toolCalls, parts: turn.reasoningParts, order: turn.order },
+    (call) => (call.providerExecuted ? [] : [functionCallStep(call, idOf(call), asObject(call.arguments))]),
+  );
+  if (ordered) return ordered;
   const steps = serverSteps(turn.toolCalls);
   steps.push(...thoughtSteps(turn.reasoningParts));
   if (turn.text) steps.push({ type: "model_output", content: [{ type: "text", text: turn.text }] });
@@ -135,4 +149,31 @@ export function serverSteps(
     if (isRecord(result)) steps.push(result);
   }
   return steps;
+}
+
+/**
+ * A model turn's steps in the order the stream gave them (`order`): each thought, text run, call
+ * (by `callSteps`) and built-in tool's call with its result step in its place; undefined for a
+ * turn without one (or one that does not match it), which goes back in the order of kinds.
+ *
+ * @example
+ * ```ts
+ * const steps = orderedSteps({ text, calls, parts, order }, (call) => [functionCallStep(call, call.id, call.arguments)]) ?? legacy;
+ * ```
+ */
+export function orderedSteps<
+  Call extends {
+    readonly index?: number | undefined;
+    readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+  },
+>(
+  turn: OrderedTurn<Call>,
+  callSteps: (call: Call, index: number) => Record<string, unknown>[],
+): Record<string, unknown>[] | undefined {
+  if (turnPieces(turn) === undefined) return undefined;
+  return piecesInOrder(turn, {
+    part: (part) => thoughtSteps([part]),
+    text: (text) => (text === "" ? [] : [{ type: "model_output", content: [{ type: "text", text }] }]),
+    call: (call, index) => (isServerStepCall(call) ? serverSteps([call]) : callSteps(call, index)),
+  });
 }

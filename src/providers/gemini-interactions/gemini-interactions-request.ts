@@ -5,6 +5,7 @@ import {
   callId,
   resultId,
   systemText,
+  turnOf,
   type Fields,
   type ProviderRequest,
   type RequestContentPart,
@@ -16,6 +17,7 @@ import {
   functionCallStep,
   functionResultStep,
   isServerStepCall,
+  orderedSteps,
   serverSteps,
   thoughtSteps,
 } from "./gemini-interactions-messages.ts";
@@ -74,15 +76,20 @@ function toSteps(messages: readonly RequestMessage[]): Fields[] {
           message.content !== "" ||
           message.toolCalls.length > 0 ||
           (message.reasoningParts ?? []).some((part) => part.type === "block");
-        // The built-in tools the provider ran come back as their call and result steps, first.
+        const callStep = (call: (typeof message.toolCalls)[number], j: number): Fields[] => {
+          const id = callId(call, `${path}.tool_calls[${j}]`);
+          namesById.set(id, call.name);
+          return [functionCallStep(call, id, asObject(call.arguments))];
+        };
+        // In the order the stream gave them (`order`), each thought, server call, text and call in its place.
+        const ordered = said ? orderedSteps(turnOf(message), callStep) : undefined;
+        if (ordered) return ordered;
+        // Else the built-in tools the provider ran come back as their call and result steps, first.
         const steps = said ? [...serverSteps(message.toolCalls), ...thoughtSteps(message.reasoningParts)] : [];
         if (message.content !== "")
           steps.push({ type: "model_output", content: [{ type: "text", text: message.content }] });
         message.toolCalls.forEach((call, j) => {
-          if (isServerStepCall(call)) return;
-          const id = callId(call, `${path}.tool_calls[${j}]`);
-          namesById.set(id, call.name);
-          steps.push(functionCallStep(call, id, asObject(call.arguments)));
+          if (!isServerStepCall(call)) steps.push(...callStep(call, j));
         });
         return steps;
       }

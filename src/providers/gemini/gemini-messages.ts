@@ -1,8 +1,11 @@
-import { own, type AssistantTurn, type ToolResult } from "../turn.ts";
+import { own, turnPieces, type AssistantTurn, type OrderedTurn, type ToolResult } from "../turn.ts";
 
 /**
- * Gemini: a `model` content of a text part and `functionCall` parts, each with its thought signature
- * (the text part with the signature of a part that was not a call, which Gemini asks back in its part).
+ * Gemini: a `model` content of the turn's parts: in the order the stream gave them (`order`), its
+ * text parts and `functionCall` parts, each with the thought signature it came with (Gemini asks
+ * every signature back in its original part: a signature that came after text goes back on that
+ * text, one on a part of no text as such a part); a turn without one, a text part (with the
+ * signature of a part that was not a call) then the calls, each with its signature.
  *
  * @example
  * ```ts
@@ -12,13 +15,49 @@ import { own, type AssistantTurn, type ToolResult } from "../turn.ts";
  * ```
  */
 export function geminiModelContent(turn: AssistantTurn): Record<string, unknown> {
-  let signature: string | undefined;
-  for (const part of turn.reasoningParts ?? []) if (part.type === "signed") signature = part.signature;
-  const parts: Record<string, unknown>[] = turn.text
-    ? [{ text: turn.text, ...(signature !== undefined ? { thoughtSignature: signature } : {}) }]
-    : [];
-  for (const call of own(turn.toolCalls)) parts.push(functionCallPart(call, call.arguments));
-  return { role: "model", parts };
+  const ordered = { text: turn.text ?? "", calls: own(turn.toolCalls), parts: turn.reasoningParts, order: turn.order };
+  return { role: "model", parts: geminiTurnParts(ordered, (call) => [functionCallPart(call, call.arguments)]) };
+}
+
+/**
+ * A model turn's parts, for the next turn and the request kit: in the order the stream gave them
+ * when the turn has one ({@link turnPieces}), each signed reasoning part's signature on the text
+ * run right before it (the part it came with) or, with none, on a part of empty text; else a text
+ * part with the turn's last signature, then the calls.
+ *
+ * @example
+ * ```ts
+ * const parts = geminiTurnParts({ text, calls, parts: reasoningParts, order }, (call) => [functionCallPart(call, call.arguments)]);
+ * ```
+ */
+export function geminiTurnParts<Call extends { readonly index?: number | undefined }>(
+  turn: OrderedTurn<Call>,
+  callParts: (call: Call) => Record<string, unknown>[],
+): Record<string, unknown>[] {
+  const pieces = turnPieces(turn);
+  if (pieces === undefined) {
+    let signature: string | undefined;
+    for (const part of turn.parts ?? []) if (part.type === "signed") signature = part.signature;
+    const text = turn.text
+      ? [{ text: turn.text, ...(signature !== undefined ? { thoughtSignature: signature } : {}) }]
+      : [];
+    return [...text, ...turn.calls.flatMap(callParts)];
+  }
+  const parts: Record<string, unknown>[] = [];
+  // The text part right before, while no signature is on it.
+  let unsigned: Record<string, unknown> | undefined;
+  for (const piece of pieces) {
+    if (piece.type === "text") parts.push((unsigned = { text: piece.text }));
+    else if (piece.type === "tool-call") {
+      unsigned = undefined;
+      parts.push(...callParts(piece.call));
+    } else if (piece.part.type === "signed") {
+      if (unsigned) unsigned["thoughtSignature"] = piece.part.signature;
+      else parts.push({ text: piece.part.text, thoughtSignature: piece.part.signature });
+      unsigned = undefined;
+    }
+  }
+  return parts;
 }
 
 /**

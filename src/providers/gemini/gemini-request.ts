@@ -4,13 +4,14 @@ import {
   requestError,
   systemText,
   toTurns,
+  turnOf,
   type Fields,
   type ProviderRequest,
   type RequestMessage,
   type RequestToolChoice,
 } from "../request.ts";
 import { geminiFilePart } from "./gemini-files.ts";
-import { functionCallPart } from "./gemini-messages.ts";
+import { functionCallPart, geminiTurnParts } from "./gemini-messages.ts";
 import { reasoningBudget, type RequestReasoning } from "../reasoning.ts";
 import { geminiToolDefinitions } from "./gemini-tools.ts";
 
@@ -45,11 +46,12 @@ function toContents(messages: readonly RequestMessage[]): Fields[] {
   const partsOf = (message: Exclude<RequestMessage, { role: "system" }>, path: string): Fields[] => {
     if (message.role === "assistant") {
       for (const call of message.toolCalls) if (call.id !== null) namesById.set(call.id, call.name);
-      return [
-        ...(message.content === "" ? [] : [{ text: message.content }]),
-        // `args` is a Struct: arguments that were not an object go back as `{}`.
-        ...message.toolCalls.map((call) => functionCallPart(call, asObject(call.arguments))),
-      ];
+      // In the order the stream gave them (`order`), each signature in its part; else the text, the calls.
+      // `args` is a Struct: arguments that were not an object go back as `{}`.
+      return geminiTurnParts(
+        message.order ? turnOf(message) : { text: message.content, calls: message.toolCalls },
+        (call) => [functionCallPart(call, asObject(call.arguments))],
+      );
     }
     if (message.role === "tool") {
       const name = message.name ?? (message.toolCallId === undefined ? undefined : namesById.get(message.toolCallId));

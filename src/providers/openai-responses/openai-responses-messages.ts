@@ -1,9 +1,8 @@
-import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
 import { approvalAnswer, approvalRequestItem, approvalResponses } from "./openai-responses-approvals.ts";
-import { serverCallItem, ServerOutputs } from "./openai-responses-server-items.ts";
+import { responsesTurnItems } from "./openai-responses-turn-items.ts";
 
 /**
  * OpenAI Responses: the input items that replay the turn: its `reasoning` items (from
@@ -26,37 +25,37 @@ import { serverCallItem, ServerOutputs } from "./openai-responses-server-items.t
  * ```
  */
 export function responsesInputItems(turn: AssistantTurn): Record<string, unknown>[] {
-  const items: Record<string, unknown>[] = [];
-  for (const part of turn.reasoningParts ?? []) {
-    items.push(...serverCallItem(part));
-    if (part.type !== "item") continue;
-    items.push({
-      type: "reasoning",
-      id: part.id,
-      summary: part.summary ?? [],
-      ...(part.encryptedContent !== undefined ? { encrypted_content: part.encryptedContent } : {}),
-    });
-  }
-  const text = turn.text ? { type: "message", role: "assistant", content: turn.text } : undefined;
-  items.push(
-    ...turnItems(turn.reasoningParts, text, turn.toolCalls, (call, outputs) => {
-      const builtIn = builtInItem(call);
-      if (builtIn) return [builtIn, ...outputs.shellOutput(call.id)];
-      if (call.providerExecuted) return outputs.afterCall(call) ?? [];
-      const item =
-        call.inputFormat === "text"
-          ? { type: "custom_tool_call", call_id: idOf(call), name: call.name, input: call.rawArguments }
-          : {
-              type: "function_call",
-              call_id: idOf(call),
-              name: call.name,
-              arguments: call.rawArguments || JSON.stringify(call.arguments),
-            };
-      return [{ ...item, ...callFields(call) }];
-    }),
+  const ordered = { text: turn.text ?? "", calls: turn.toolCalls, parts: turn.reasoningParts, order: turn.order };
+  return responsesTurnItems(
+    ordered,
+    {
+      reasoning: (part) => [
+        {
+          type: "reasoning",
+          id: part.id,
+          summary: part.summary ?? [],
+          ...(part.encryptedContent !== undefined ? { encrypted_content: part.encryptedContent } : {}),
+        },
+      ],
+      text: (text) => ({ type: "message", role: "assistant", content: text }),
+      call: (call, outputs) => {
+        const builtIn = builtInItem(call);
+        if (builtIn) return [builtIn, ...outputs.shellOutput(call.id)];
+        if (call.providerExecuted) return outputs.afterCall(call) ?? [];
+        const item =
+          call.inputFormat === "text"
+            ? { type: "custom_tool_call", call_id: idOf(call), name: call.name, input: call.rawArguments }
+            : {
+                type: "function_call",
+                call_id: idOf(call),
+                name: call.name,
+                arguments: call.rawArguments || JSON.stringify(call.arguments),
+              };
+        return [{ ...item, ...callFields(call) }];
+      },
+    },
+    (turn.approvalRequests ?? []).map(approvalRequestItem),
   );
-  for (const request of turn.approvalRequests ?? []) items.push(approvalRequestItem(request));
-  return items;
 }
 
 /**
@@ -152,39 +151,6 @@ export function callerOf(call: CallFields): { caller?: Record<string, unknown> }
 }
 
 /**
- * A turn's items after its reasoning (the library's next turn and the request kit's): earlier
- * programs' outputs, the text, each call's `callItems` (after its `program` item, sent once), the
- * turn's own programs' outputs: what OpenAI's tools output goes back in place ({@link ServerOutputs}).
- *
- * @example
- * ```ts
- * items.push(...turnItems(parts, { role: "assistant", content: "Hi" }, calls, (call) => [functionCallItem(call)]));
- * ```
- */
-export function turnItems<Call extends CallFields>(
-  parts: readonly ReasoningPart[] | undefined,
-  text: Record<string, unknown> | undefined,
-  calls: readonly Call[],
-  callItems: (call: Call, outputs: ServerOutputs, index: number) => Record<string, unknown>[],
-): Record<string, unknown>[] {
-  const outputs = new ServerOutputs(parts);
-  const ofTurn = new Set(calls.map((call) => programOf(call)?.["call_id"]));
-  const items = outputs.before(ofTurn);
-  if (text) items.push(text);
-  const programs = new Set<unknown>();
-  calls.forEach((call, index) => {
-    const program = programOf(call);
-    if (program && !programs.has(program["call_id"])) {
-      programs.add(program["call_id"]);
-      items.push(program);
-    }
-    items.push(...callItems(call, outputs, index));
-  });
-  items.push(...outputs.after(ofTurn));
-  return items;
-}
-
-/**
  * What a function or custom tool call's item carries back besides its input: its `namespace` (a
  * tool that tool search loaded: OpenAI refuses the item without it) and its `caller`.
  *
@@ -196,20 +162,6 @@ export function turnItems<Call extends CallFields>(
 export function callFields(call: CallFields): { namespace?: string; caller?: Record<string, unknown> } {
   const namespace = itemOf(call)?.["namespace"];
   return { ...(typeof namespace === "string" ? { namespace } : {}), ...callerOf(call) };
-}
-
-/**
- * The `program` item that made a call (`providerMetadata.responsesProgram`), which goes back
- * before the call, as it came: its `fingerprint` "must be round-tripped".
- *
- * @example
- * ```ts
- * const program = programOf(call); // { type: "program", id: "cm_1", call_id: "call_p", code: "...", fingerprint: "..." }
- * ```
- */
-export function programOf(call: CallFields): Record<string, unknown> | undefined {
-  const program = call.providerMetadata?.["responsesProgram"];
-  return isRecord(program) && program["type"] === "program" ? program : undefined;
 }
 
 /**

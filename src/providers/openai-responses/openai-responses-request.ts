@@ -1,6 +1,7 @@
 import {
   callId,
   resultId,
+  turnOf,
   type Fields,
   type ProviderRequest,
   type RequestContentPart,
@@ -8,11 +9,10 @@ import {
   type RequestToolCall,
   type RequestToolChoice,
 } from "../request.ts";
-import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { fileKind, fileUrl, hasFiles, resultBlocks } from "../media.ts";
-import { builtInItem, callerOf, callFields, toolOutput, turnItems } from "./openai-responses-messages.ts";
-import { serverCallItem } from "./openai-responses-server-items.ts";
+import { builtInItem, callerOf, callFields, toolOutput } from "./openai-responses-messages.ts";
+import { responsesTurnItems } from "./openai-responses-turn-items.ts";
 import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 
 /**
@@ -66,14 +66,23 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
     case "user":
       if (!hasFiles(message)) return [{ role: message.role, content: message.content }];
       return [{ role: "user", content: resultBlocks(message, path, inputPart) }];
-    case "assistant": {
-      // Reasoning items go back before what they reasoned for, and only with it: an item with
-      // nothing after it is refused.
-      const said = message.content !== "" || message.toolCalls.length > 0;
-      const items: Fields[] = said ? reasoningItems(message.reasoningParts) : [];
-      const text = message.content !== "" ? { role: "assistant", content: message.content } : undefined;
-      items.push(
-        ...turnItems(message.reasoningParts, text, message.toolCalls, (call, outputs, i) => {
+    case "assistant":
+      // In the order the stream gave them (`order`), else reasoning, text, calls; a reasoning item
+      // with nothing after it is left out (responsesTurnItems).
+      return responsesTurnItems<RequestToolCall>(turnOf(message), {
+        reasoning: (part) =>
+          part.encryptedContent === undefined
+            ? []
+            : [
+                {
+                  type: "reasoning",
+                  id: part.id,
+                  summary: part.summary ?? [],
+                  encrypted_content: part.encryptedContent,
+                },
+              ],
+        text: (text) => ({ role: "assistant", content: text }),
+        call: (call, outputs, i) => {
           const id = callId(call, `${path}.tool_calls[${i}]`);
           const builtIn = builtInItem({ ...call, id });
           if (builtIn) return [builtIn];
@@ -88,10 +97,8 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
               },
             ]
           );
-        }),
-      );
-      return items;
-    }
+        },
+      });
     case "tool": {
       const id = resultId(message, path);
       const call = calls.get(id);
@@ -104,19 +111,6 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
       return [output ?? { type: "function_call_output", call_id: id, output: value, ...(call ? callerOf(call) : {}) }];
     }
   }
-}
-
-/**
- * The turn's reasoning items with their encrypted content, which a reasoning model uses across a
- * tool loop whether or not its response was stored, and the items of tools OpenAI ran in their
- * place among them; other providers' reasoning is not OpenAI's to take.
- */
-function reasoningItems(parts: readonly ReasoningPart[] | undefined): Fields[] {
-  return (parts ?? []).flatMap((part): Fields[] =>
-    part.type === "item" && part.encryptedContent !== undefined
-      ? [{ type: "reasoning", id: part.id, summary: part.summary ?? [], encrypted_content: part.encryptedContent }]
-      : serverCallItem(part),
-  );
 }
 
 function toolChoice(choice: RequestToolChoice, tools: ProviderRequest["tools"]): Fields | string {

@@ -50,17 +50,17 @@ group("Anthropic citations", (test) => {
     assertEquals(assistantMessage("anthropic", finish), expected);
   });
 
-  test("a web search answer: the search with its result, the cited block with its web_search_result_location", async () => {
+  test("a web search answer in the stream's block order: the search with its result, then the cited block with its web_search_result_location", async () => {
     const finish = assertFinished(await run([bytes(webCited)]));
     assertEquals(finish.text, "I'll look it up.There are three a day, the first at 8:00.");
     const expected: MessageParam = {
       role: "assistant",
       content: [
         { type: "text", text: "I'll look it up." },
-        { type: "text", text: "There are three a day", citations: [WEB] },
-        { type: "text", text: ", the first at 8:00." },
         { type: "server_tool_use", id: "srvtoolu_ws_1", name: "web_search", input: { query: "ferry" } },
         HITS as never,
+        { type: "text", text: "There are three a day", citations: [WEB] },
+        { type: "text", text: ", the first at 8:00." },
       ],
     };
     assertEquals(assistantMessage("anthropic", finish), expected);
@@ -73,7 +73,13 @@ group("Anthropic citations", (test) => {
       tools: [],
       messages: [
         { role: "user", content: "When does the ferry run?" },
-        { role: "assistant", content: finish.text, toolCalls: [], reasoningParts: finish.reasoningParts },
+        {
+          role: "assistant",
+          content: finish.text,
+          toolCalls: [],
+          reasoningParts: finish.reasoningParts,
+          order: finish.order,
+        },
         { role: "user", content: "And on Sundays?" },
       ],
     }) as unknown as { messages: MessageParam[] };

@@ -108,7 +108,7 @@ group("Anthropic server tools' results", (test) => {
     assertEquals(assistantMessage("anthropic", finish), expected);
   });
 
-  test("a search and its result in one turn: the server call goes back with its result right after it", async () => {
+  test("a search and its result in one turn: the server call goes back with its result right after it, in the stream's block order", async () => {
     const { finish } = await finishOf(searched);
     assertEquals(
       finish.toolCalls.map((c) => [c.id, c.name, c.providerExecuted, c.providerMetadata]),
@@ -117,9 +117,10 @@ group("Anthropic server tools' results", (test) => {
     const expected: BetaMessageParam = {
       role: "assistant",
       content: [
-        { type: "text", text: "Searching. Three a day." },
+        { type: "text", text: "Searching. " },
         { type: "server_tool_use", id: "srvtoolu_ws_1", name: "web_search", input: { query: "ferry" } },
         HITS as never,
+        { type: "text", text: "Three a day." },
       ],
     };
     assertEquals(assistantMessage("anthropic", finish), expected);
@@ -131,7 +132,10 @@ group("Anthropic server tools' results", (test) => {
     const { finish } = await finishOf(cut);
     assertEquals(assistantMessage("anthropic", finish), {
       role: "assistant",
-      content: [{ type: "text", text: "Searching. Three a day." }],
+      content: [
+        { type: "text", text: "Searching. " },
+        { type: "text", text: "Three a day." },
+      ],
     });
   });
 

@@ -145,16 +145,17 @@ group("Anthropic turn blocks: programmatic tool calling, server tools, fallback,
     );
   });
 
-  test("fallback: the next turn keeps the fallback block in place between the two models' thinking and leaves the cut call out", async () => {
+  test("fallback: the next turn keeps the fallback block in place between the two models' blocks and leaves the cut call out", async () => {
     const { finish } = await finishOf(fallbackAfterCall);
     const fallback: BetaFallbackBlockParam = FALLBACK_BLOCK as BetaFallbackBlockParam;
     const expected: BetaMessageParam = {
       role: "assistant",
       content: [
         { type: "thinking", thinking: "The user wants a port scan.", signature: "EqA1sigA" },
+        { type: "text", text: "Scanning now. " },
         fallback,
         { type: "thinking", thinking: "Check what the user owns first.", signature: "EqB2sigB" },
-        { type: "text", text: "Scanning now. Let me check the inventory." },
+        { type: "text", text: "Let me check the inventory." },
         { type: "tool_use", id: "toolu_ok", name: "list_hosts", input: { owner: "me" } },
       ],
     };
@@ -170,6 +171,7 @@ group("Anthropic turn blocks: programmatic tool calling, server tools, fallback,
           content: finish.text,
           toolCalls: finish.toolCalls.filter((call) => !call.providerExecuted),
           reasoningParts: finish.reasoningParts,
+          order: finish.order,
         },
         { role: "tool", toolCallId: "toolu_ok", content: "host-1" },
       ],

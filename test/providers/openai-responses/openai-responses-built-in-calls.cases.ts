@@ -294,10 +294,9 @@ group("OpenAI Responses next turn of built-in tools", (test) => {
     assertEquals(toolResultMessages("openai-responses", [{ call, output: "/repo\n" }]), outputs);
   });
 
-  test("mcp_call goes back as the item OpenAI ran, with its output, before the text; it is never answered", async () => {
+  test("mcp_call goes back as the item OpenAI ran, with its output, before the text that came after it; it is never answered", async () => {
     const { finish } = await finishOf(mcpStream);
     const expected: ResponseInputItem[] = [
-      { type: "message", role: "assistant", content: "You rolled 4." },
       {
         type: "mcp_call",
         id: "mcp_0d1",
@@ -307,6 +306,7 @@ group("OpenAI Responses next turn of built-in tools", (test) => {
         output: "4",
         status: "completed",
       },
+      { type: "message", role: "assistant", content: "You rolled 4." },
     ];
     assertEquals(assistantMessage("openai-responses", finish), expected);
   });

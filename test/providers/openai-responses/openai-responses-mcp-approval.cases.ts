@@ -111,7 +111,12 @@ group("OpenAIResponsesDeltaStream MCP approvals", (test) => {
     );
     assertEquals(finish.approvalRequests, undefined);
     const items = assistantMessage("openai-responses", finish) as Record<string, unknown>[];
-    assertEquals(items[1], {
+    // In the stream's order: the call OpenAI ran, then the text that answers from its output.
+    assertEquals(
+      items.map((item) => item["type"]),
+      ["mcp_call", "message"],
+    );
+    assertEquals(items[0], {
       type: "mcp_call",
       id: "mcp_tcs_05",
       name: "shorten",

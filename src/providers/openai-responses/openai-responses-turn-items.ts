@@ -1,0 +1,143 @@
+import type { ReasoningPart } from "../../shared/deltas.ts";
+import type { JsonValue } from "../../shared/json.ts";
+import { isRecord } from "../../shared/values.ts";
+import { turnPieces, type OrderedTurn } from "../turn.ts";
+import { serverCallItem, ServerOutputs } from "./openai-responses-server-items.ts";
+
+type Item = Record<string, unknown>;
+type CallFields = {
+  readonly index?: number | undefined;
+  readonly arguments: JsonValue;
+  readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+};
+
+/** How a turn's pieces become input items: a reasoning item part, the text, a call (with the turn's server outputs). */
+export interface TurnItemMaps<Call> {
+  readonly reasoning: (part: Extract<ReasoningPart, { type: "item" }>) => Item[];
+  readonly text: (text: string) => Item;
+  readonly call: (call: Call, outputs: ServerOutputs, index: number) => Item[];
+}
+
+/**
+ * The kept blocks that are OpenAI's output items, which go back in their place: a program and its
+ * output, a tool search's call and output, a hosted shell's output, a tool OpenAI ran.
+ */
+const OPENAI_ITEM =
+  /^(program|program_output|tool_search_call|tool_search_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
+
+/**
+ * A turn's input items (the library's next turn and the request kit's). In the order the stream
+ * gave them when the turn has one (`order`, see {@link turnPieces}): each reasoning item, text,
+ * call (after the `program` that made it, sent once) and item of a tool OpenAI ran in its place,
+ * so that each reasoning item is followed by the item it came before, as a reasoning model
+ * requires; else its reasoning items (with the items of tools OpenAI ran among them), then
+ * {@link turnItems}. Then `after` (approval requests); and a reasoning item with nothing after it
+ * in the turn (a response cut off after reasoning) is left out: OpenAI refuses a reasoning item
+ * "without its required following item".
+ *
+ * @example
+ * ```ts
+ * const items = responsesTurnItems({ text, calls, parts, order }, { reasoning, text: message, call: callItem });
+ * ```
+ */
+export function responsesTurnItems<Call extends CallFields>(
+  turn: OrderedTurn<Call>,
+  maps: TurnItemMaps<Call>,
+  after: readonly Item[] = [],
+): Item[] {
+  const items = orderedItems(turn, maps) ?? [
+    ...(turn.parts ?? []).flatMap((part) => [
+      ...serverCallItem(part),
+      ...(part.type === "item" ? maps.reasoning(part) : []),
+    ]),
+    ...turnItems(turn.parts, turn.text === "" ? undefined : maps.text(turn.text), turn.calls, maps.call),
+  ];
+  items.push(...after);
+  let end = items.length;
+  while (end > 0 && items[end - 1]!["type"] === "reasoning") end--;
+  return items.slice(0, end);
+}
+
+/** The turn's items in the order the stream gave them, or undefined for a turn without one. */
+function orderedItems<Call extends CallFields>(turn: OrderedTurn<Call>, maps: TurnItemMaps<Call>): Item[] | undefined {
+  const pieces = turnPieces(turn);
+  if (pieces === undefined) return undefined;
+  const outputs = new ServerOutputs(turn.parts);
+  const positions = new Map(turn.calls.map((call, i) => [call, i]));
+  // Kept blocks a call's items already hold (a server search's output), and programs already sent.
+  const sent = new Set<unknown>();
+  const programs = new Set<unknown>();
+  const items: Item[] = [];
+  for (const piece of pieces) {
+    if (piece.type === "text") items.push(maps.text(piece.text));
+    else if (piece.type === "tool-call") {
+      const program = programOf(piece.call);
+      if (program && !programs.has(program["call_id"])) {
+        programs.add(program["call_id"]);
+        items.push(program);
+      }
+      const made = maps.call(piece.call, outputs, positions.get(piece.call)!);
+      for (const item of made) sent.add(item);
+      items.push(...made);
+    } else if (piece.part.type === "item") items.push(...maps.reasoning(piece.part));
+    else if (piece.part.type === "block" && OPENAI_ITEM.test(String(piece.part.block["type"]))) {
+      const block = piece.part.block;
+      if (sent.has(block) || (block["type"] === "program" && programs.has(block["call_id"]))) continue;
+      if (block["type"] === "program") programs.add(block["call_id"]);
+      items.push(block);
+    }
+  }
+  return items;
+}
+
+/**
+ * A turn's items after its reasoning, for a turn without `order`: its programs that made no call
+ * of the turn and earlier programs' outputs, the text, each call's `callItems` (after its
+ * `program` item, sent once), the turn's own programs' outputs: what OpenAI's tools output goes
+ * back in place ({@link ServerOutputs}).
+ *
+ * @example
+ * ```ts
+ * items.push(...turnItems(parts, { role: "assistant", content: "Hi" }, calls, (call) => [functionCallItem(call)]));
+ * ```
+ */
+export function turnItems<Call extends CallFields>(
+  parts: readonly ReasoningPart[] | undefined,
+  text: Item | undefined,
+  calls: readonly Call[],
+  callItems: (call: Call, outputs: ServerOutputs, index: number) => Item[],
+): Item[] {
+  const outputs = new ServerOutputs(parts);
+  const ofTurn = new Set(calls.map((call) => programOf(call)?.["call_id"]));
+  // A program that called none of the client's tools (kept as a block) goes back before its output.
+  const items: Item[] = (parts ?? []).flatMap((part) =>
+    part.type === "block" && part.block["type"] === "program" && !ofTurn.has(part.block["call_id"]) ? [part.block] : [],
+  );
+  items.push(...outputs.before(ofTurn));
+  if (text) items.push(text);
+  const programs = new Set<unknown>();
+  calls.forEach((call, index) => {
+    const program = programOf(call);
+    if (program && !programs.has(program["call_id"])) {
+      programs.add(program["call_id"]);
+      items.push(program);
+    }
+    items.push(...callItems(call, outputs, index));
+  });
+  items.push(...outputs.after(ofTurn));
+  return items;
+}
+
+/**
+ * The `program` item that made a call (`providerMetadata.responsesProgram`), which goes back
+ * before the call, as it came: its `fingerprint` "must be round-tripped".
+ *
+ * @example
+ * ```ts
+ * const program = programOf(call); // { type: "program", id: "cm_1", call_id: "call_p", code: "...", fingerprint: "..." }
+ * ```
+ */
+export function programOf(call: CallFields): Item | undefined {
+  const program = call.providerMetadata?.["responsesProgram"];
+  return isRecord(program) && program["type"] === "program" ? program : undefined;
+}
