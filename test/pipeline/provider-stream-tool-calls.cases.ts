@@ -263,7 +263,7 @@ group("streamToolCalls per provider", (test) => {
     }
   });
 
-  test("OpenAI Chat's arguments given as objects (TGI): the subpath writes them by JSON.stringify, with the jsonText plug-in as the main entry does; only the plug-in keeps arguments 100,000 deep a too-deep call", async () => {
+  test("OpenAI Chat's arguments given as objects (TGI): the subpath writes them by JSON.stringify, with the jsonText plug-in as the main entry does; only the plug-in keeps arguments 100,000 deep a too-deep call in every engine", async () => {
     // Arguments given as an object: their JSON text in the body where a string belongs.
     const body = (args: string) => () =>
       fromChunks([
@@ -303,13 +303,17 @@ group("streamToolCalls per provider", (test) => {
       ["text-delta", "tool-call-start", "tool-call-delta", "too-deep", "finish"],
     );
     assertEquals(await collect(openai.streamToolCalls(deepArgs(), { jsonText })), written);
+    // Without it, as deep as the engine's JSON.stringify recurses: the same call where it writes
+    // them (workerd and Chromium do at this depth), else the stream ends (Node's overflows).
     const plain = await collect(openai.streamToolCalls(deepArgs()));
-    assertEquals(
-      plain.map((event) => event.type),
-      ["text-delta", "error", "abort"],
-    );
-    const [, error] = plain;
-    assert(error?.type === "error" && error.error.code === "malformed-payload", JSON.stringify(error));
+    if (plain.at(-1)?.type !== "finish") {
+      assertEquals(
+        plain.map((event) => event.type),
+        ["text-delta", "error", "abort"],
+      );
+      const [, error] = plain;
+      assert(error?.type === "error" && error.error.code === "malformed-payload", JSON.stringify(error));
+    } else assertEquals(plain, written);
   });
 
   test("an SDK's chunks through a subpath: arguments given as objects are written as the JSON data they are", async () => {
