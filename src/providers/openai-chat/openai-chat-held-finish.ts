@@ -5,7 +5,8 @@ import type { Emit } from "../provider-decoder.ts";
  * The decoder's emit with a finish held back: a choice's finish whose reason is not `tool-calls`
  * after the response streamed a call waits until it proves final. It goes out before the next
  * usage, `[DONE]`, error or other choice's delta, or at `release` (the end of the input); any other
- * delta of its choice (a later fragment of its text, reasoning or calls, its next finish) drops it. Some gateways (OpenWebUI in front of vLLM) send a
+ * delta of its choice (a later fragment of its text, reasoning or calls, its next finish) drops it;
+ * a reasoning part (reasoning already read, flushed at `[DONE]`) goes out before it, leaving it held. Some gateways (OpenWebUI in front of vLLM) send a
  * `finish_reason: "stop"` chunk after every chunk, between a call's argument fragments: taken at
  * its word, the finish completed the call with the fragments so far (a `bash` call run with `{}`)
  * and the next fragments became calls without a name. A `tool_calls` finish, and any finish of a
@@ -30,8 +31,9 @@ export function heldFinish(emit: Emit): [emit: Emit, release: () => void] {
   return [
     (delta) => {
       if (delta.type === "tool-call-chunk") calls = true;
-      // usage, done, error (or another choice's delta): the held finish was final.
-      if (held)
+      // usage, done, error (or another choice's delta): the held finish was final. A reasoning part
+      // is reasoning already read, flushed (at [DONE]): it goes out before the finish it leaves held.
+      if (held && delta.type !== "reasoning-part")
         /^[ude]/.test(delta.type) || (delta as { choice?: number }).choice !== held.choice
           ? release()
           : (held = undefined);

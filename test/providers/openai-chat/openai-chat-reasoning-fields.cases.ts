@@ -113,6 +113,20 @@ group("OpenAI Chat reasoning fields for the next turn", (test) => {
     assert(fixture.text.includes(String(details[0]!["data"])), "the encrypted data as recorded");
   }).needs("recordings");
 
+  test("a finish held after a call is the response's when reasoning details with no text come after it", async () => {
+    // A finish that is not tool_calls after a call is held until it proves final; details that add
+    // no delta after it are flushed at [DONE] as a part, which is no later fragment: it must not drop
+    // the finish (a `length` answer became a `tool-calls` one).
+    const body = openAISSE([
+      chatChunk(call("call_1", '{"q":"tides"}')),
+      chatChunk({}, "length"),
+      chatChunk({ reasoning_details: [{ type: "reasoning.encrypted", index: 0, data: "EnC" }] }),
+    ]);
+    const finish = assertFinished(await run([bytes(body)]));
+    assertEquals([finish.reason, finish.rawReason], ["length", "length"]);
+    assertEquals(finish.reasoningParts?.length, 1, "the details' part is the finish's");
+  });
+
   test("OpenAI (recorded, no reasoning): no reasoning field, as a strict server requires", async () => {
     const finish = await finishOfBody(recording("openai", "chat-parallel-tool-calls-usage").body);
     assertEquals(finish.reasoningParts, undefined);
