@@ -9,13 +9,21 @@
 //   /frame    and framed (`SSEDecoder`: lines and events)
 //   /decoder  and each event decoded (`OpenAIChatDecoder`, its fast path)
 //   /runs     through the framing and decoder the Worker reads with (`fragmentRuns("openai")`)
+//   /accumulated  and their deltas through a `ToolCallAccumulator`, in the read's turn (the chain
+//             without its pump: no stream, no pull, no window)
 //   /chain    the whole chain the Worker runs (`streamToolCallBatches` with those, windowed)
 // Each answers with a count, never the events. Never deployed: stages.ts builds it with esbuild.
-import { type FramedMessage, OpenAIChatDecoder, SSEDecoder, streamToolCallBatches } from "../../src/index.ts";
+import {
+  type FramedMessage,
+  OpenAIChatDecoder,
+  SSEDecoder,
+  streamToolCallBatches,
+  ToolCallAccumulator,
+} from "../../src/index.ts";
 import { fragmentRuns } from "../../worker/services/fragment-runs.ts";
 import { reusingReader } from "../../worker/upstream/reusing-reader.ts";
 
-const STAGES = ["read", "decode", "frame", "decoder", "runs"] as const;
+const STAGES = ["read", "decode", "frame", "decoder", "runs", "accumulated"] as const;
 
 /** What reading the body up to `stage` does with each chunk (none for `read`). */
 function feeder(stage: (typeof STAGES)[number], count: () => void): ((chunk: Uint8Array) => void) | undefined {
@@ -32,9 +40,10 @@ function feeder(stage: (typeof STAGES)[number], count: () => void): ((chunk: Uin
     const framing = new SSEDecoder((message) => decoder.decode(message));
     return (chunk) => framing.feed(chunk);
   }
-  if (stage === "runs") {
+  if (stage === "runs" || stage === "accumulated") {
     const protocol = fragmentRuns("openai");
-    const decoder = protocol.createDecoder(count);
+    const accumulator = stage === "accumulated" ? new ToolCallAccumulator(count) : undefined;
+    const decoder = protocol.createDecoder(accumulator ? (delta) => accumulator.push(delta) : count);
     const framing = new protocol.framing!((message: FramedMessage) => decoder.decode(message));
     return (chunk) => framing.feed(chunk);
   }

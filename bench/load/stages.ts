@@ -3,8 +3,9 @@
 // scripted providers in a process of their own, workerd CPU from its threads' schedstat, RSS from
 // /proc). The probe Worker (bench/load/stages-worker.ts) reads the body up to one stage per path:
 // the pass-through, the body's reads, their decoding, the SSE framing, the OpenAI Chat decoder, the
-// Worker's fragment runs, the whole chain. Each row is a multiple of the pass-through's in the same
-// rounds; a stage's cost is its difference from the row before it.
+// Worker's fragment runs, those through the accumulator in the read's turn, the whole chain. Each
+// row is a multiple of the pass-through's in the same rounds; a stage's cost is its difference from
+// the row before it.
 //   - CPU: ROUNDS rounds (default 6) of N requests (default 100) at each concurrency of STAGES_C
 //     (default 10,50), every stage in turn, the order reversed every round; mean and median per request.
 //   - With STAGES_RSS=1, memory instead: each stage in a workerd of its own, warmed up, then 250
@@ -18,7 +19,7 @@ import { build } from "esbuild";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { cpuMs, rssMiB, startProviders, workerdProcesses } from "./harness.ts";
 
-const STAGES = (process.env["STAGES"] ?? "pass,read,decode,frame,decoder,runs,chain").split(",");
+const STAGES = (process.env["STAGES"] ?? "pass,read,decode,frame,decoder,runs,accumulated,chain").split(",");
 const LEVELS = (process.env["STAGES_C"] ?? "10,50").split(",").map(Number);
 const ROUNDS = Number(process.env["ROUNDS"] ?? 6);
 const N = Number(process.env["N"] ?? 100);
