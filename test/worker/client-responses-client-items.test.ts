@@ -125,6 +125,27 @@ describe("POST /v1/responses with programmatic tool calling and tool search item
     ]);
   });
 
+  it("a program that called none of the client's tools reaches an OpenAI upstream in its place, with its output", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: [answer("resp_solo")] });
+    const solo: ResponseInputItem = {
+      ...PROGRAM,
+      call_id: "call_solo",
+      code: "text(String(6 * 7));\n",
+    } as ResponseInputItem;
+    const done: ResponseInputItem = { ...PROGRAM_OUTPUT, call_id: "call_solo", result: "42" } as ResponseInputItem;
+    const input: ResponseInputItem[] = [
+      { role: "user", content: "Six times seven?" },
+      solo,
+      done,
+      { role: "assistant", content: "42." },
+      { role: "user", content: "And times two?" },
+    ];
+    const stream = client(upstream).responses.stream({ model: "openai-responses/gpt-5.6", input, tools: TOOLS });
+    for await (const _event of stream);
+    const body = upstream.requests[0]!.body as { input: Record<string, unknown>[] };
+    expect(body.input).toEqual([input[0], solo, done, input[3], input[4]]);
+  });
+
   it("another provider gets the calls and the client search's result, and nothing OpenAI ran", async () => {
     const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
     await client(upstream)

@@ -35,9 +35,9 @@ type Payload = Record<string, unknown>;
 /** Item types that are tool calls, and whether their input is free text rather than JSON. */
 const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_call: true };
 
-/** Kept whole, sent back in place: server tools' outputs, the items of tools OpenAI ran. */
+/** Kept whole, sent back in place: programs, server tools' outputs, the items of tools OpenAI ran. */
 const KEPT =
-  /^(tool_search_output|program_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
+  /^(tool_search_output|program|program_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
 /** The built-in tools' items that are calls, which only the `builtInCalls` plug-in reads. */
 const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "mcp_call", "tool_search_call"];
 
@@ -102,7 +102,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   readonly #fast = new ResponsesFastDelta();
   readonly #limits: DecoderLimits;
   #approvals = 0;
-  /** The `program` items that completed (programmatic tool calling), by their `call_id`, as a call's metadata field. */
+  /** The `program` items that completed (programmatic tool calling), by `call_id`, for their calls' metadata (each is kept in its place too). */
   readonly #programs = new Map<string, { responsesProgram: Payload }>();
 
   /** Creates a decoder that reports through `emit`. */
@@ -248,8 +248,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const request =
       item["type"] === "mcp_approval_request" && boundedApprovalRequest(item, ++this.#approvals, this.#limits);
     if (request) return this.#emit({ type: "approval-request", request });
-    if (item["type"] === "program") return void this.#programs.set(String(item["call_id"]), { responsesProgram: item });
     const block = item as { [key: string]: JsonValue };
+    if (item["type"] === "program") this.#programs.set(String(item["call_id"]), { responsesProgram: item });
     if (KEPT.test(String(item["type"]))) return this.#emit({ type: "reasoning-part", part: { type: "block", block } });
     if (item["type"] === "reasoning" && id !== undefined) {
       const encryptedContent = nonEmptyString(item["encrypted_content"]);

@@ -165,6 +165,73 @@ group("OpenAIResponsesDeltaStream programmatic tool calling", (test) => {
     ]);
   });
 
+  test("a program that calls none of the client's tools goes back in its place with its fingerprint, at any split", async () => {
+    const alone = {
+      ...program,
+      type: "program" as const,
+      call_id: "call_solo",
+      code: "text(String(6 * 7));\n",
+      fingerprint: "fp-solo",
+    };
+    const done = { ...output, type: "program_output" as const, status: "completed" as const, call_id: "call_solo" };
+    const solo = responsesSse([
+      {
+        type: "response.created",
+        response: { id: "resp_solo", object: "response", status: "in_progress", output: [] },
+      },
+      { type: "response.output_item.added", output_index: 0, item: { id: "rs_81", type: "reasoning", summary: [] } },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: { id: "rs_81", type: "reasoning", summary: [], encrypted_content: "enc-81" },
+      },
+      { type: "response.output_item.added", output_index: 1, item: { ...alone, code: "", fingerprint: "" } },
+      { type: "response.output_item.done", output_index: 1, item: alone },
+      { type: "response.output_item.added", output_index: 2, item: { ...output, call_id: "call_solo" } },
+      { type: "response.output_item.done", output_index: 2, item: { ...output, call_id: "call_solo", result: "42" } },
+      {
+        type: "response.output_item.added",
+        output_index: 3,
+        item: { id: "msg_82", type: "message", status: "in_progress", role: "assistant", content: [] },
+      },
+      { type: "response.output_text.delta", item_id: "msg_82", output_index: 3, content_index: 0, delta: "42." },
+      {
+        type: "response.completed",
+        response: { id: "resp_solo", object: "response", status: "completed", output: [], usage: null },
+      },
+    ]);
+    const expected: ResponseInputItem[] = [
+      { type: "reasoning", id: "rs_81", summary: [], encrypted_content: "enc-81" },
+      alone,
+      { ...done, result: "42" },
+      { type: "message", role: "assistant", content: "42." },
+    ];
+    await assertAnySplitSame(bytes(solo), run);
+    const finish = assertFinished(await run([bytes(solo)]));
+    assertEquals([finish.reason, finish.toolCalls], ["stop", []]);
+    assertEquals(assistantMessage("openai-responses", finish), expected);
+    const body = providerKit("openai-responses").requestBody({
+      model: "m",
+      messages: [
+        { role: "user", content: "Six times seven?" },
+        {
+          role: "assistant",
+          content: finish.text,
+          toolCalls: [],
+          reasoningParts: finish.reasoningParts,
+          order: finish.order,
+        },
+      ],
+      tools: [],
+    });
+    assertEquals((body["input"] as unknown[]).slice(1), [
+      expected[0],
+      alone,
+      expected[2],
+      { role: "assistant", content: "42." },
+    ]);
+  });
+
   test("a call without a caller is unchanged: no providerMetadata", async () => {
     const plain = stream.replaceAll(`,"caller":${JSON.stringify(caller)}`, "");
     const events = await run([bytes(plain)]);

@@ -60,6 +60,9 @@ export function programParts(
     let out: EncodableEvent[] | undefined;
     for (let i = 0; i < batch.length; i++) {
       const event = batch[i]!;
+      // A program the stream kept in its place already reached the client: not again before its calls.
+      if (event.type === "reasoning-part" && event.part.type === "block" && event.part.block["type"] === "program")
+        sent.add(event.part.block["call_id"]);
       const program = event.type === "tool-call-start" ? event.providerMetadata?.["responsesProgram"] : undefined;
       const block = isObject(program) && !sent.has(program["call_id"]) ? (program as JsonObject) : serverSearch(event);
       if (block) {
@@ -158,7 +161,7 @@ export function addToolCallingItem(
   calls: Set<string>,
   context: { provider: string; programs: Programs },
 ): boolean {
-  const { provider, programs } = context;
+  const { provider } = context;
   const kept = (block: Record<string, unknown>): void => {
     if (provider !== OPENAI) return;
     const turn = assistant();
@@ -166,10 +169,10 @@ export function addToolCallingItem(
   };
   const text = (field: string): string => stringAt(own(item, field), `${path}.${field}`);
   if (type === "program") {
-    const callId = text("call_id");
+    text("call_id");
     text("code");
     text("fingerprint");
-    programs.set(callId, item as JsonObject);
+    addProgram(item as JsonObject, context, assistant);
   } else if (type === "program_output") {
     text("call_id");
     text("result");
@@ -216,4 +219,23 @@ function clientSearchOf(messages: readonly WireMessage[], id: unknown): boolean 
         message.tool_calls.some((call) => call.id === id && call.name === "tool_search"),
     )
   );
+}
+
+/**
+ * A `program` item of the client's input (or one the Worker sealed in a reasoning item): the
+ * program of the calls that name it, and, for OpenAI, a kept block in its place, so that a program
+ * that called none of the client's tools goes back too (with the `fingerprint` that must round-trip).
+ *
+ * @example
+ * ```ts
+ * addProgram(item, { provider, programs }, assistant);
+ * ```
+ */
+export function addProgram(
+  program: JsonObject,
+  context: { provider: string; programs: Programs },
+  assistant: () => Assistant,
+): void {
+  context.programs.set(String(program["call_id"]), program);
+  if (context.provider === OPENAI) (assistant().reasoning_parts ??= []).push({ type: "block", block: program });
 }

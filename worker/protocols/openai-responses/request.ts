@@ -58,7 +58,7 @@ import { toolNameIn } from "../tool-names.ts";
 import { allowedToolsOf } from "./allowed-calls.ts";
 import { addBuiltInItem, withBuiltInTools } from "./built-in-tools.ts";
 import { addMcpItem } from "./mcp-items.ts";
-import { addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
+import { addProgram, addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
 import { CUSTOM_INPUT, toolChoice, toolsOf } from "./request-tools.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
@@ -237,7 +237,7 @@ function addItem(
     );
     // A program the Worker sealed (./program-items.ts) is the program of the calls that name it.
     const program = part?.type === "block" && part.block["type"] === "program" ? part.block : undefined;
-    if (program) return void context.programs.set(String(program["call_id"]), program);
+    if (program) return void addProgram(program, context, assistant);
     const turn = assistant();
     if (part) (turn.reasoning_parts ??= []).push(part);
     const summary = summaryText(own(item, "summary"));
