@@ -9,6 +9,7 @@ import { invalidField, type HttpError } from "../response/json-error.ts";
 import { addFileBytes, partsText, wireFileAt, wirePartsAt } from "./file-parts.ts";
 import { isObject, own } from "./json-fields.ts";
 import { reasoningPartsAt } from "./parse-reasoning.ts";
+import { turnOrderAt } from "./parse-turn-order.ts";
 import type { AssistantToolCall, JsonObject, Message, ToolMessage } from "./stream-request.ts";
 
 /** What of a request's bounds its messages follow (parse-stream-request.ts' `RequestBounds`). */
@@ -67,6 +68,14 @@ function parseMessage(value: unknown, path: string, bounds: RequestBounds, provi
     const reasoning = own(value, "reasoning");
     if (reasoning !== undefined && reasoning !== null && reasoning !== "")
       message.reasoning = requiredString(reasoning, `${path}.reasoning`);
+    // Where its text, calls and reasoning came (`finish.order`), so the provider gets the turn in that order.
+    const order = own(value, "order");
+    if (order !== undefined && order !== null)
+      message.order = turnOrderAt(
+        order,
+        `${path}.order`,
+        2 * (calls.length + (message.reasoningParts?.length ?? 0)) + 1,
+      );
     return message;
   }
   if (role === "tool") return parseToolMessage(value, path, bounds, provider);
@@ -83,6 +92,12 @@ function parseAssistantCall(value: unknown, path: string, bounds: RequestBounds)
   const call: AssistantToolCall = { id: id ?? null, name, arguments: (own(value, "arguments") ?? {}) as JsonValue };
   const metadata = own(value, "providerMetadata");
   if (isObject(metadata)) call.providerMetadata = metadata as JsonObject;
+  const index = own(value, "index");
+  if (index !== undefined && index !== null) {
+    if (typeof index !== "number" || !Number.isSafeInteger(index) || index < 0)
+      throw invalidField(`${path}.index`, "`index` must be a whole number, 0 or more.");
+    call.index = index;
+  }
   return call;
 }
 

@@ -15,7 +15,8 @@
  *     // { "type": "file", "media_type": "image/png", "data": "<base64>" } or { ..., "url": "https://..." }
  *     // a previous turn: the calls as the stream's `finish.toolCalls` listed them ...
  *     { "role": "assistant", "content": "", "tool_calls": [{ "id": "call_1", "name": "get_weather", "arguments": { "city": "Paris" } }] },
- *     // (with "reasoning_parts": finish.reasoningParts and "reasoning": finish.reasoning, which providers take back)
+ *     // (with "reasoning_parts": finish.reasoningParts and "reasoning": finish.reasoning, which providers take back,
+ *     // and "order": finish.order with each call's "index", the order the provider gets the turn in)
  *     // ... and their results
  *     { "role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "{\"celsius\": 18}" }   // "is_error": true for a failure
  *     // (and "files": [file parts] for the files a result carries)
@@ -35,7 +36,14 @@
  *
  * @module
  */
-import type { JsonValue, ReasoningPart, RequestContentPart, RequestReasoning, ToolEntry } from "../../src/index.ts";
+import type {
+  JsonValue,
+  ReasoningPart,
+  RequestContentPart,
+  RequestReasoning,
+  ToolEntry,
+  TurnOrderEntry,
+} from "../../src/index.ts";
 
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
@@ -108,6 +116,8 @@ export interface AssistantMessage {
   reasoningParts?: ReasoningPart[];
   /** The turn's reasoning text (`reasoning`, the stream's `finish.reasoning`): Ollama takes it back as `thinking`. */
   reasoning?: string;
+  /** Where its text, calls (by `index`) and reasoning parts came (`order`, the stream's `finish.order`). */
+  order?: TurnOrderEntry[];
 }
 
 /** A call the model made, as `finish.toolCalls` reports it. */
@@ -117,6 +127,8 @@ export interface AssistantToolCall {
   arguments: JsonValue;
   /** Data the provider needs back (a Gemini thought signature), as the stream reported it. */
   providerMetadata?: JsonObject;
+  /** The call's index (`finish.toolCalls`' `index`), by which the message's `order` places it. */
+  index?: number;
 }
 
 /** The result of one call. `toolCallId` or `name` identifies the call (Gemini calls have no id). */

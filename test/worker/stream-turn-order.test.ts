@@ -1,0 +1,92 @@
+// POST /v1/stream's assistant message takes the stream's `finish.order` (and each call's `index`),
+// so that the Worker's upstream gets the turn in the order the provider streamed it (issue 34):
+// an OpenAI Responses reasoning item right before the item that followed it, Anthropic's text after
+// the call it came after. A malformed `order` is a 400 naming the field.
+import { describe, expect, it } from "vitest";
+import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
+import { providerNames } from "../../worker/upstream/providers/index.ts";
+import { requestBody } from "../../worker/upstream/providers/request-body.ts";
+import { HttpError } from "../../worker/response/json-error.ts";
+
+const weather = { type: "object", properties: { city: { type: "string" } } };
+const assistant = {
+  role: "assistant",
+  content: "Checking.",
+  tool_calls: [{ id: "call_1", name: "get_weather", arguments: { city: "Brest" }, index: 3 }],
+  reasoning_parts: [
+    { type: "item", id: "rs_1", encryptedContent: "enc-1", summary: [] },
+    { type: "item", id: "rs_2", encryptedContent: "enc-2", summary: [] },
+  ],
+  order: [
+    { type: "reasoning-parts", count: 1 },
+    { type: "text", length: 9 },
+    { type: "reasoning-parts", count: 1 },
+    { type: "tool-call", index: 3 },
+  ],
+};
+const body = (provider: string, message: Record<string, unknown> = assistant) => ({
+  provider,
+  model: "m-1",
+  messages: [
+    { role: "user", content: "Weather in Brest?" },
+    message,
+    { role: "tool", tool_call_id: "call_1", content: "sunny" },
+  ],
+  tools: [{ name: "get_weather", parameters: weather }],
+});
+
+describe("/v1/stream: an assistant message's order", () => {
+  it("an OpenAI Responses upstream gets each reasoning item right before the item that followed it", () => {
+    const request = parseStreamRequest(body("openai-responses"), providerNames);
+    const input = requestBody("openai-responses", request)["input"] as Record<string, unknown>[];
+    expect(input.slice(1, 5).map((item) => item["type"] ?? item["role"])).toEqual([
+      "reasoning",
+      "assistant",
+      "reasoning",
+      "function_call",
+    ]);
+  });
+
+  it("an Anthropic upstream gets the text after the call it came after", () => {
+    const message = {
+      role: "assistant",
+      content: "Done.",
+      tool_calls: [{ id: "toolu_1", name: "get_weather", arguments: { city: "Brest" }, index: 0 }],
+      order: [
+        { type: "tool-call", index: 0 },
+        { type: "text", length: 5 },
+      ],
+    };
+    const request = parseStreamRequest(body("anthropic", message), providerNames);
+    const messages = requestBody("anthropic", request)["messages"] as { content: { type: string }[] }[];
+    expect(messages[1]!.content.map((block) => block.type)).toEqual(["tool_use", "text"]);
+  });
+
+  it("a malformed order is a 400 naming the field; one that does not match the message goes back in the usual order", () => {
+    const fault = (order: unknown, call: Record<string, unknown> = {}): string | undefined => {
+      try {
+        const tool_calls = [{ ...assistant.tool_calls[0], ...call }];
+        parseStreamRequest(body("openai-responses", { ...assistant, tool_calls, order }), providerNames);
+      } catch (error) {
+        return error instanceof HttpError ? (error.body as { field?: string }).field : String(error);
+      }
+      return undefined;
+    };
+    expect(fault("first")).toBe("messages[1].order");
+    expect(fault([{ type: "image", length: 1 }])).toBe("messages[1].order[0].type");
+    expect(fault([{ type: "text", length: -1 }])).toBe("messages[1].order[0].length");
+    expect(fault(Array.from({ length: 8 }, () => ({ type: "text", length: 1 })))).toBe("messages[1].order");
+    expect(fault(assistant.order, { index: "3" })).toBe("messages[1].tool_calls[0].index");
+    const changed = parseStreamRequest(
+      body("openai-responses", { ...assistant, content: "Checking the weather." }),
+      providerNames,
+    );
+    const input = requestBody("openai-responses", changed)["input"] as Record<string, unknown>[];
+    expect(input.slice(1, 5).map((item) => item["type"] ?? item["role"])).toEqual([
+      "reasoning",
+      "reasoning",
+      "assistant",
+      "function_call",
+    ]);
+  });
+});
