@@ -119,9 +119,11 @@ describe("Anthropic's compaction and fallback blocks through /v1/responses", () 
         content: [
           COMPACTION,
           { type: "thinking", thinking: "The user wants a port scan.", signature: "EqA1sigA" },
+          // In the order the client's items came: the first model's text before the fallback.
+          { type: "text", text: "Scanning now. " },
           FALLBACK,
           { type: "thinking", thinking: "Check what the user owns first.", signature: "EqB2sigB" },
-          { type: "text", text: "Scanning now. Let me check the inventory." },
+          { type: "text", text: "Let me check the inventory." },
           { type: "tool_use", id: "toolu_ok", name: "list_hosts", input: { owner: "me" } },
         ],
       },

@@ -1,12 +1,16 @@
 // POST /v1/stream's assistant message takes the stream's `finish.order` (and each call's `index`),
 // so that the Worker's upstream gets the turn in the order the provider streamed it (issue 34):
 // an OpenAI Responses reasoning item right before the item that followed it, Anthropic's text after
-// the call it came after. A malformed `order` is a 400 naming the field.
+// the call it came after. A malformed `order` is a 400 naming the field. /v1/responses gives a
+// Responses client's items their order, so Codex's turn reaches an OpenAI upstream as it came.
+import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
 import { requestBody } from "../../worker/upstream/providers/request-body.ts";
 import { HttpError } from "../../worker/response/json-error.ts";
+import { openAIClient } from "./client-support.ts";
+import { FakeUpstream } from "./support.ts";
 
 const weather = { type: "object", properties: { city: { type: "string" } } };
 const assistant = {
@@ -87,6 +91,36 @@ describe("/v1/stream: an assistant message's order", () => {
       "reasoning",
       "assistant",
       "function_call",
+    ]);
+  });
+});
+
+describe("/v1/responses: a Responses client's turn goes to the upstream in its order", () => {
+  it("Codex's reasoning, message, reasoning and call reach an OpenAI Responses upstream in that order", async () => {
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    const input: ResponseInputItem[] = [
+      { role: "user", content: "Weather in Brest?" },
+      { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "enc-1" },
+      { type: "message", role: "assistant", content: "Checking." } as ResponseInputItem,
+      { type: "reasoning", id: "rs_2", summary: [], encrypted_content: "enc-2" },
+      { type: "function_call", call_id: "call_1", name: "get_weather", arguments: '{"city":"Brest"}' },
+      { type: "function_call_output", call_id: "call_1", output: "sunny" },
+    ];
+    await openAIClient(upstream)
+      .responses.create({
+        model: "openai-responses/gpt-5.6",
+        input,
+        tools: [{ type: "function", name: "get_weather", parameters: weather, strict: false }],
+      })
+      .catch(() => undefined);
+    const sent = upstream.requests[0]!.body as { input: Record<string, unknown>[] };
+    expect(sent.input.map((item) => item["type"] ?? item["role"])).toEqual([
+      "user",
+      "reasoning",
+      "assistant",
+      "reasoning",
+      "function_call",
+      "function_call_output",
     ]);
   });
 });

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { JsonValue, ReasoningPart, RunnableTool } from "../../src/index.ts";
+import type { JsonValue, ReasoningPart, RunnableTool, TurnOrderEntry } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import type { WireFilePart, WirePart } from "../request/file-parts.ts";
 import { own, tooDeep, tooDeepError } from "../request/json-fields.ts";
@@ -30,11 +30,15 @@ export type WireMessage =
         arguments: JsonValue;
         /** Data the provider needs back (a Gemini thought signature). */
         providerMetadata?: { [key: string]: JsonValue };
+        /** Its place, by which `order` places it (./turn-order.ts). */
+        index?: number;
       }[];
       /** The turn's reasoning a provider takes back (worker/protocols/reasoning-state.ts). */
       reasoning_parts?: ReasoningPart[];
       /** The turn's reasoning text, which Ollama takes back. */
       reasoning?: string;
+      /** Where its text, calls and reasoning came in the client's history (./turn-order.ts). */
+      order?: TurnOrderEntry[];
     }
   | { role: "tool"; tool_call_id: string; content: string; is_error?: true; files?: WireFilePart[] };
 

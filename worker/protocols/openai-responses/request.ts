@@ -55,6 +55,7 @@ import { callIdOf, signatureOfId } from "../thought-signatures.ts";
 import { withdrawnItems } from "./withdrawn-calls.ts";
 import { argumentsOf, arrayAt, clientRequest, idAt, objectAt, stringAt, type WireMessage } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
+import { noteTurn, turnMark } from "../turn-order.ts";
 import { allowedToolsOf } from "./allowed-calls.ts";
 import { addBuiltInItem, withBuiltInTools } from "./built-in-tools.ts";
 import { addMcpItem } from "./mcp-items.ts";
@@ -122,9 +123,15 @@ export function parseResponsesRequest(
   // a call Anthropic's fallback withdrew is left out, with its output (./withdrawn-calls.ts).
   const [leftBefore, left] = withdrawnItems(earlier ?? [], items);
   const context = { provider, programs: new Map() as Programs };
-  earlier?.forEach((item, i) => leftBefore.has(i) || addItem(messages, item, "previous_response_id", calls, context));
+  // Each item in its place in its turn's `order` (../turn-order.ts).
+  const read = (item: unknown, path: string): void => {
+    const mark = turnMark(messages);
+    addItem(messages, item, path, calls, context);
+    noteTurn(messages, mark);
+  };
+  earlier?.forEach((item, i) => leftBefore.has(i) || read(item, "previous_response_id"));
   if (typeof input === "string") messages.push({ role: "user", content: input });
-  else items.forEach((item, i) => left.has(i) || addItem(messages, item, `input[${i}]`, calls, context));
+  else items.forEach((item, i) => left.has(i) || read(item, `input[${i}]`));
   const [customTools, builtIns] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
   const given = own(fields, "tools") ?? undefined;
   const offered = given === undefined ? undefined : toolsOf(given, customTools, builtIns, provider);
