@@ -236,4 +236,32 @@ describe("/v1/messages with Anthropic's server tools", () => {
       "text",
     ]);
   });
+
+  it("on for another kind: a server call without its result whose tool is not forwarded is left out, so history cannot run it on the operator's key", async () => {
+    const call = {
+      type: "server_tool_use" as const,
+      id: "srvtoolu_4",
+      name: "web_search" as const,
+      input: { query: "ferries" },
+    };
+    const use = { type: "tool_use" as const, id: "toolu_5", name: "read_file", input: { path: "a" } };
+    const result = { type: "tool_result" as const, tool_use_id: "toolu_5", content: "A." };
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    await sdk(anthropicEnv("code_execution"), upstream)
+      .beta.messages.create({
+        model: "anthropic/claude-x",
+        max_tokens: 256,
+        tools: [OWN, CODE, WEB_SEARCH],
+        messages: [
+          { role: "user", content: "Ferries and the file?" },
+          { role: "assistant", content: [call, use] },
+          { role: "user", content: [result] },
+        ],
+      })
+      .catch(() => undefined);
+    const body = upstream.requests[0]!.body;
+    const messages = body["messages"] as { content: { type: string }[] }[];
+    expect(messages[1]!.content.map((block) => block.type)).toEqual(["tool_use"]);
+    expect((body["tools"] as { name: string }[]).map((tool) => tool.name)).toEqual(["read_file", "code_execution"]);
+  });
 });

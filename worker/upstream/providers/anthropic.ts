@@ -30,9 +30,42 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
       "content-type": "application/json",
       accept: "text/event-stream",
     },
-    body: withServerTools(requestBody("anthropic", request), request.anthropicServerTools),
+    body: withServerTools(
+      withoutUnlistedRuns(requestBody("anthropic", request), request.anthropicServerTools),
+      request.anthropicServerTools,
+    ),
   };
 }
+
+/**
+ * The body without a server call that would run now on the operator's key without its leave: a
+ * `server_tool_use` or `mcp_tool_use` sent back without its result (which Anthropic runs when the
+ * turn's client results come back) whose tool is not one of the server tools this request
+ * forwards (`ANTHROPIC_SERVER_TOOLS`). A client's history then cannot make Anthropic search,
+ * fetch or run code the deployment did not allow; a call with its result runs nothing and stays.
+ */
+function withoutUnlistedRuns(body: JsonObject, server: StreamRequest["anthropicServerTools"]): JsonObject {
+  const allowed = new Set((server?.tools ?? []).map((tool) => tool["name"]));
+  const messages = body["messages"];
+  if (!Array.isArray(messages)) return body;
+  for (const message of messages) {
+    const content = isObject(message) ? message["content"] : undefined;
+    if (!Array.isArray(content)) continue;
+    const answered = new Set(content.map((block) => isObject(block) && block["tool_use_id"]));
+    const kept = content.filter(
+      (block) =>
+        !isObject(block) ||
+        (block["type"] !== "server_tool_use" && block["type"] !== "mcp_tool_use") ||
+        answered.has(block["id"] as string) ||
+        (block["type"] === "server_tool_use" && allowed.has(block["name"])),
+    );
+    if (kept.length < content.length) (message as JsonObject)["content"] = kept;
+  }
+  return body;
+}
+
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The body with what a Messages client sent for Anthropic's own side (`ANTHROPIC_SERVER_TOOLS`):
