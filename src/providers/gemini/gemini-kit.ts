@@ -22,6 +22,11 @@ export const geminiKit: ProviderKit = {
   conversationField: "contents",
   requestBody: geminiRequestBody,
   toolDefinitions: geminiToolDefinitions,
-  assistantMessage: geminiModelContent,
+  // Gemini refuses a content with no parts ("contents.parts must not be empty"): a turn with
+  // nothing to send back (a MALFORMED_FUNCTION_CALL or a blocked answer) is left out.
+  assistantMessage: (turn) => {
+    const content = geminiModelContent(turn);
+    return (content["parts"] as unknown[]).length > 0 ? content : [];
+  },
   toolResultMessages: (results) => [geminiFunctionResponseContent(results)],
 };

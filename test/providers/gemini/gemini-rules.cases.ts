@@ -67,6 +67,18 @@ group("GeminiDeltaStream rules", (test) => {
     });
   });
 
+  test("a turn with no part to send back (MALFORMED_FUNCTION_CALL) gives no model content", async () => {
+    // Gemini refuses a content whose parts are empty (400 "contents.parts must not be empty"); a
+    // call Gemini could not form streams no part at all, only its finish reason.
+    const events = await run(
+      "gemini",
+      gemini({ candidates: [{ content: { role: "model" }, finishReason: "MALFORMED_FUNCTION_CALL" }] }),
+    );
+    const finish = events.at(-1);
+    assert(finish?.type === "finish", "the turn finished");
+    assertEquals(assistantMessage("gemini", finish), []);
+  });
+
   test("thought parts are reasoning, other text is text", async () => {
     const events = await run(
       "gemini",
