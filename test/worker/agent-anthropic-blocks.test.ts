@@ -99,7 +99,15 @@ describe("/v1/messages to an Anthropic upstream: caller, compaction and fallback
     expect(sent.messages.slice(1)).toEqual([
       {
         role: "assistant",
-        content: [thinkingA, FALLBACK, thinkingB, { type: "text", text: "Rolling. Rolling again." }, ok],
+        // In the client's block order: the first model's text before the fallback block.
+        content: [
+          thinkingA,
+          { type: "text", text: "Rolling. " },
+          FALLBACK,
+          thinkingB,
+          { type: "text", text: "Rolling again." },
+          ok,
+        ],
       },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_ok", content: "4" }] },
       { role: "assistant", content: [{ type: "text", text: "Done." }] },

@@ -2,14 +2,16 @@
 // so that the Worker's upstream gets the turn in the order the provider streamed it (issue 34):
 // an OpenAI Responses reasoning item right before the item that followed it, Anthropic's text after
 // the call it came after. A malformed `order` is a 400 naming the field. /v1/responses gives a
-// Responses client's items their order, so Codex's turn reaches an OpenAI upstream as it came.
+// Responses client's items their order, so Codex's turn reaches an OpenAI upstream as it came, and
+// /v1/messages Claude Code's blocks theirs.
+import Anthropic from "@anthropic-ai/sdk";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { parseStreamRequest } from "../../worker/request/parse-stream-request.ts";
 import { providerNames } from "../../worker/upstream/providers/index.ts";
 import { requestBody } from "../../worker/upstream/providers/request-body.ts";
 import { HttpError } from "../../worker/response/json-error.ts";
-import { openAIClient } from "./client-support.ts";
+import { OPENAI_ANTHROPIC_ENV, openAIClient, workerFetch } from "./client-support.ts";
 import { FakeUpstream } from "./support.ts";
 
 const weather = { type: "object", properties: { city: { type: "string" } } };
@@ -122,5 +124,38 @@ describe("/v1/responses: a Responses client's turn goes to the upstream in its o
       "function_call",
       "function_call_output",
     ]);
+  });
+});
+
+describe("/v1/messages: Claude Code's turn goes to the upstream in its block order", () => {
+  it("a text block after a tool_use stays after it", async () => {
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    const anthropic = new Anthropic({
+      baseURL: "http://localhost:8787",
+      apiKey: "t",
+      fetch: workerFetch({ env: OPENAI_ANTHROPIC_ENV, upstream }),
+      maxRetries: 0,
+    });
+    await anthropic.messages
+      .create({
+        model: "anthropic/claude-x",
+        max_tokens: 1024,
+        tools: [{ name: "get_weather", input_schema: { type: "object" } }],
+        messages: [
+          { role: "user", content: "Weather in Brest?" },
+          {
+            role: "assistant",
+            content: [
+              { type: "thinking", thinking: "Brest.", signature: "sig-1" },
+              { type: "tool_use", id: "toolu_1", name: "get_weather", input: { city: "Brest" } },
+              { type: "text", text: "Asked." },
+            ],
+          },
+          { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "sunny" }] },
+        ],
+      })
+      .catch(() => undefined);
+    const sent = upstream.requests[0]!.body as { messages: { content: { type: string }[] }[] };
+    expect(sent.messages[1]!.content.map((block) => block.type)).toEqual(["thinking", "tool_use", "text"]);
   });
 });

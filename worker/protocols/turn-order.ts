@@ -74,3 +74,41 @@ function add(order: TurnOrderEntry[], type: "text" | "reasoning-parts", n: numbe
   } else if (last?.type === "reasoning-parts") last.count += n;
   else order.push({ type, count: n });
 }
+
+/**
+ * The `order` of one assistant message read block by block (Claude Code's content blocks): call
+ * `note` before each block and once after the last, with the text, calls and parts read so far;
+ * within a block, its text comes before its parts (a cited text block's citations) and its calls.
+ * A call taken back (the `tool_use` a `fallback` block withdrew) loses its entry.
+ *
+ * @example
+ * ```ts
+ * const notes = new TurnNotes();
+ * blocks.forEach((block) => { notes.note(text, toolCalls, parts); read(block); });
+ * notes.note(text, toolCalls, parts);
+ * ```
+ */
+export class TurnNotes {
+  /** The entries so far. */
+  readonly order: TurnOrderEntry[] = [];
+  #text = 0;
+  #calls = 0;
+  #parts = 0;
+
+  /** Notes what was read since the last call. */
+  note(text: readonly string[], calls: { index?: number }[], parts: readonly unknown[]): void {
+    for (const said of text.slice(this.#text)) add(this.order, "text", said.length);
+    add(this.order, "reasoning-parts", parts.length - this.#parts);
+    if (calls.length < this.#calls)
+      for (let at = this.order.length - 1; at >= 0; at--)
+        if (this.order[at]!.type === "tool-call") {
+          this.order.splice(at, 1);
+          break;
+        }
+    for (let j = this.#calls; j < calls.length; j++) {
+      calls[j]!.index = j;
+      this.order.push({ type: "tool-call", index: j });
+    }
+    [this.#text, this.#calls, this.#parts] = [text.length, calls.length, parts.length];
+  }
+}

@@ -43,6 +43,7 @@ import { callIdOf, signatureOfId } from "../thought-signatures.ts";
 import { arrayAt, clientRequest, idAt, objectAt, stringAt, type WireMessage } from "../client-request.ts";
 import type { WirePart } from "../../request/file-parts.ts";
 import { toolNameIn } from "../tool-names.ts";
+import { TurnNotes } from "../turn-order.ts";
 import { citedPart, fileOfBlock, isFileBlock } from "./blocks.ts";
 import { containerOf, containerSkills } from "./container.ts";
 import { messagesTools } from "./tools.ts";
@@ -160,7 +161,10 @@ function toWire(
   const parts: ReasoningPart[] = [];
   const thoughts: string[] = [];
   let dropped = 0;
+  // Where each block's text, calls and parts came: the upstream gets the turn in that order.
+  const notes = role === "assistant" ? new TurnNotes() : undefined;
   blocks.forEach((block, i) => {
+    notes?.note(text, toolCalls, parts);
     const at = `${path}.content[${i}]`;
     const type = own(block, "type");
     if (type === "text") {
@@ -231,6 +235,8 @@ function toWire(
   });
   if (role === "assistant") {
     const message: WireMessage = { role, content: text.join(""), tool_calls: toolCalls };
+    notes?.note(text, toolCalls, parts);
+    if (notes && notes.order.length > 0) message.order = notes.order;
     if (parts.length > 0) message.reasoning_parts = parts;
     if (thoughts.join("") !== "") message.reasoning = thoughts.join("");
     return [message];
