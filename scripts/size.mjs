@@ -118,7 +118,8 @@ export const BUDGET = {
   // rules (the main entry's); each protocol reads its provider's own framing alone. From 12,974 B
   // (Bedrock's) and 12,796 (OpenAI's) at 0e874b1 to 10,001 and 10,259 (docs/performance.md).
   // OpenAI Responses' had 10.25 KiB until its built-in tools' items became the `builtInCalls`
-  // plug-in (`ResponsesBuiltInCalls`): 10,373 -> 9,688 B.
+  // plug-in (`ResponsesBuiltInCalls`): 10,373 -> 9,688 B. Then 10.25 KiB for every subpath, in issue
+  // 34: the accumulator's notes of a turn's order, about 240 B (OpenAI Chat's 10,161 -> 10,403 B).
   streamToolCalls: 10.25 * KiB,
 };
 
