@@ -1,4 +1,5 @@
 import { anthropicRecordings } from "../replay/recordings/anthropic.ts";
+import { isObject } from "../../request/json-fields.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { requestBody } from "./request-body.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider, ToolNameRule } from "./upstream-provider.ts";
@@ -63,9 +64,6 @@ function withoutUnlistedRuns(body: JsonObject, server: StreamRequest["anthropicS
   }
   return body;
 }
-
-const isObject = (value: unknown): value is JsonObject =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The body with what a Messages client sent for Anthropic's own side (`ANTHROPIC_SERVER_TOOLS`):
