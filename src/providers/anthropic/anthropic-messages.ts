@@ -141,8 +141,10 @@ export function anthropicToolResultMessage(results: readonly ToolResult[]): Reco
  * ```
  */
 export function citedAfter<Call>(pieces: readonly TurnPiece<Call>[], at: number): ReasoningPart[] {
+  // Walked in place, not over a copy of the rest: a turn of many runs and calls stays linear.
   const cited: ReasoningPart[] = [];
-  for (const piece of pieces.slice(at + 1)) {
+  for (let i = at + 1; i < pieces.length; i++) {
+    const piece = pieces[i]!;
     if (piece.type !== "reasoning-part" || piece.part.type !== "block" || piece.part.block["type"] !== "text") break;
     cited.push(piece.part);
   }
