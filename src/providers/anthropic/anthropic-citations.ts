@@ -119,9 +119,15 @@ export function anthropicTextBlocks(text: string, parts: readonly ReasoningPart[
     if (text.slice(at, end).trim()) blocks.push({ type: "text", text: text.slice(at, end) });
   };
   let at = 0;
+  // A cited text not found costs a search of the rest of the text: a history of many such parts
+  // (a client's, through the Worker) would cost parts x text. The searches stop once they have
+  // read the text a few times over; a turn as it streamed finds each part once, in order.
+  let budget = 4 * text.length;
   for (const part of parts) {
     const cited = part.type === "block" && part.block["type"] === "text" ? part.block : undefined;
+    if (budget < 0) break;
     const start = typeof cited?.["text"] === "string" && cited["text"] ? text.indexOf(cited["text"], at) : -1;
+    budget -= (start < 0 ? text.length : start) - at;
     if (start < 0 || !Array.isArray(cited!["citations"])) continue;
     plain(start);
     blocks.push({ type: "text", text: cited!["text"], citations: cited!["citations"].map(citationParam) });

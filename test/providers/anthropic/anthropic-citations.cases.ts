@@ -117,6 +117,27 @@ group("Anthropic citations", (test) => {
     });
   });
 
+  test("cited texts not in the turn's text stop being searched once the text was read a few times over (a hostile history is linear)", () => {
+    const { file_id: _fileId, ...param } = CHAR;
+    const cited = (text: string) => ({ type: "block" as const, block: { type: "text", text, citations: [CHAR] } });
+    const text = `${"x".repeat(100)}the grass is green`;
+    const turn = (misses: number) => ({
+      text,
+      toolCalls: [],
+      reasoningParts: [...Array.from({ length: misses }, () => cited("absent")), cited("the grass is green")],
+    });
+    // Two misses read the text twice: the cited block is still found.
+    assertEquals(assistantMessage("anthropic", turn(2)), {
+      role: "assistant",
+      content: [
+        { type: "text", text: "x".repeat(100) },
+        { type: "text", text: "the grass is green", citations: [param] },
+      ],
+    });
+    // Past four reads the rest is not searched: the text goes back whole, uncited.
+    assertEquals(assistantMessage("anthropic", turn(1000)), { role: "assistant", content: [{ type: "text", text }] });
+  });
+
   test("the client-protocol encoders show the cited text once, as text, and no block for the citation", async () => {
     const events = await run([bytes(documentCited)]);
     const messages = encodeEvents(new AnthropicMessagesEncoder({ model: "m" }), events, true);
