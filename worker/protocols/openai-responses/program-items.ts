@@ -183,7 +183,7 @@ export function addToolCallingItem(
     const execution = own(item, "execution");
     const client =
       execution === "client" ||
-      (execution === undefined && type === "tool_search_output" && clientSearchOf(messages, own(item, "call_id")));
+      (execution === undefined && type === "tool_search_output" && clientSearchOf(calls, own(item, "call_id")));
     if (!client) {
       kept(item);
       return true;
@@ -191,6 +191,7 @@ export function addToolCallingItem(
     const id = idAt(own(item, "call_id"), `${path}.call_id`);
     if (type === "tool_search_call") {
       calls.add(id);
+      calls.add(searchKey(id));
       const responsesItem: JsonObject = { type, execution: "client" };
       for (const key of ["id", "status"]) {
         const value = own(item, key);
@@ -209,16 +210,16 @@ export function addToolCallingItem(
   return true;
 }
 
-/** Whether `id` names a client search's call (a call of `tool_search`) of an earlier item. */
-function clientSearchOf(messages: readonly WireMessage[], id: unknown): boolean {
-  return (
-    typeof id === "string" &&
-    messages.some(
-      (message) =>
-        message.role === "assistant" &&
-        message.tool_calls.some((call) => call.id === id && call.name === "tool_search"),
-    )
-  );
+/**
+ * How a client search's call id is kept among the calls' ids, apart from any of them (a NUL first):
+ * an output without `execution` answers a client search when its `call_id` names one, found without
+ * a walk over the conversation per output.
+ */
+const searchKey = (id: string): string => `\0search:${id}`;
+
+/** Whether `id` names a client search's call of an earlier item. */
+function clientSearchOf(calls: ReadonlySet<string>, id: unknown): boolean {
+  return typeof id === "string" && calls.has(searchKey(id));
 }
 
 /**
