@@ -138,6 +138,11 @@ describe("/v1/messages with Anthropic's server tools", () => {
         (e: unknown) => e,
       );
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
+    const { error: body } = (error as InstanceType<typeof Anthropic.BadRequestError>).error as {
+      error: { type: string; message: string };
+    };
+    expect(body.type).toBe("invalid_request_error");
+    expect(body.message).toContain("tool_choice.name");
     expect(upstream.requests).toHaveLength(0);
   });
 
@@ -176,36 +181,27 @@ describe("/v1/messages with Anthropic's server tools", () => {
     expect(message.content.slice(0, 2)).toEqual([searched, HITS]);
     expect(message.stop_reason).toBe("end_turn");
     // The next turn, as an SDK client sends it: the answer's content as it came.
-    const next = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
-    await sdk(anthropicEnv("web_search"), next)
-      .beta.messages.create({
-        ...request,
-        tool_choice: { type: "auto" },
-        messages: [
-          ...request.messages,
-          { role: "assistant", content: message.content },
-          { role: "user", content: "And tomorrow?" },
-        ],
-      })
-      .catch(() => undefined);
-    const sent = next.requests[0]!.body["messages"] as { role: string; content: { type: string }[] }[];
+    const nextTurn = async (env: Env, tools?: (typeof OWN)[]) => {
+      const next = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+      await sdk(env, next)
+        .beta.messages.create({
+          ...request,
+          ...(tools ? { tools } : {}),
+          tool_choice: { type: "auto" },
+          messages: [
+            ...request.messages,
+            { role: "assistant", content: message.content },
+            { role: "user", content: "And tomorrow?" },
+          ],
+        })
+        .catch(() => undefined);
+      return next.requests[0]!.body["messages"] as { role: string; content: { type: string }[] }[];
+    };
+    const sent = await nextTurn(anthropicEnv("web_search"));
     expect(sent[1]!.content.map((block) => block.type)).toEqual(["server_tool_use", "web_search_tool_result", "text"]);
     expect(sent[1]!.content.slice(0, 2)).toEqual([searched, HITS]);
     // Off, the same history reaches Anthropic without them.
-    const off = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
-    await sdk(anthropicEnv(), off)
-      .beta.messages.create({
-        ...request,
-        tools: [OWN],
-        tool_choice: { type: "auto" },
-        messages: [
-          ...request.messages,
-          { role: "assistant", content: message.content },
-          { role: "user", content: "And tomorrow?" },
-        ],
-      })
-      .catch(() => undefined);
-    const dropped = off.requests[0]!.body["messages"] as { role: string; content: { type: string }[] }[];
+    const dropped = await nextTurn(anthropicEnv(), [OWN]);
     expect(dropped[1]!.content.map((block) => block.type)).toEqual(["text"]);
   });
 
