@@ -95,16 +95,21 @@ const answer = (id: string, first: Record<string, unknown>[] = []) =>
     { type: "response.completed", response: { id, object: "response", status: "completed", output: [], usage: null } },
   ]);
 
+/** openai-node's stream of a request with TOOLS and `store: false`, read to its end: its response. */
+const respond = async (
+  upstream: FakeUpstream,
+  input: string | ResponseInputItem[],
+  model = "openai-responses/gpt-5.6",
+): Promise<OpenAI.Responses.Response> => {
+  const stream = client(upstream).responses.stream({ model, input, tools: TOOLS, store: false });
+  for await (const _event of stream);
+  return stream.finalResponse();
+};
+
 describe("POST /v1/responses with programmatic tool calling and tool search items", () => {
   it("an OpenAI Responses upstream gets each item as the client sent it, in order, and the tools as given", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: [answer("resp_1")] });
-    const stream = client(upstream).responses.stream({
-      model: "openai-responses/gpt-5.6",
-      input: INPUT,
-      tools: TOOLS,
-      store: false,
-    });
-    for await (const _event of stream);
+    await respond(upstream, INPUT);
     const body = upstream.requests[0]!.body as { input: Record<string, unknown>[]; tools: Record<string, unknown>[] };
     const { id: _search, ...clientSearch } = { id: undefined, ...CLIENT_SEARCH };
     expect(body.input).toEqual([
@@ -186,14 +191,7 @@ describe("POST /v1/responses with programmatic tool calling and tool search item
         ]),
       ],
     });
-    const stream = client(upstream).responses.stream({
-      model: "openai-responses/gpt-5.6",
-      input: "Stock of bolts?",
-      tools: TOOLS,
-      store: false,
-    });
-    for await (const _event of stream);
-    const response = await stream.finalResponse();
+    const response = await respond(upstream, "Stock of bolts?");
     const out = response.output.find((item) => item.type === "function_call");
     expect(out).toMatchObject({ call_id: "call_a", name: "stock", caller: CALLER });
   });
@@ -211,28 +209,15 @@ describe("POST /v1/responses with programmatic tool calling and tool search item
         ]),
       ],
     });
-    const stream = client(first).responses.stream({
-      model: "openai-responses/gpt-5.6",
-      input: "Stock of bolts?",
-      tools: TOOLS,
-      store: false,
-    });
-    for await (const _event of stream);
-    const output = (await stream.finalResponse()).output;
+    const { output } = await respond(first, "Stock of bolts?");
     expect(output.map((item) => item.type)).toEqual(["reasoning", "function_call"]);
     expect(JSON.stringify(output)).not.toContain("fp-opaque"); // sealed, not shown
     const second = new FakeUpstream({ kind: "sse", chunks: [answer("resp_4")] });
-    const next = client(second).responses.stream({
-      model: "openai-responses/gpt-5.6",
-      input: [
-        { role: "user", content: "Stock of bolts?" },
-        ...(output as ResponseInputItem[]),
-        { type: "function_call_output", call_id: "call_a", output: "12" },
-      ],
-      tools: TOOLS,
-      store: false,
-    });
-    for await (const _event of next);
+    await respond(second, [
+      { role: "user", content: "Stock of bolts?" },
+      ...(output as ResponseInputItem[]),
+      { type: "function_call_output", call_id: "call_a", output: "12" },
+    ]);
     const body = second.requests[0]!.body as { input: Record<string, unknown>[] };
     expect(body.input).toEqual([
       { role: "user", content: "Stock of bolts?" },
@@ -280,14 +265,7 @@ describe("POST /v1/responses with programmatic tool calling and tool search item
       ["openai-responses/gpt-5.6", openAI, "call_ts"],
       ["anthropic/claude-x", anthropic, "toolu_ts"],
     ] as const) {
-      const stream = client(upstream).responses.stream({
-        model,
-        input: "Find price tools.",
-        tools: TOOLS,
-        store: false,
-      });
-      for await (const _event of stream);
-      const item = (await stream.finalResponse()).output.find((one) =>
+      const item = (await respond(upstream, "Find price tools.", model)).output.find((one) =>
         searched(one as unknown as Record<string, unknown>),
       );
       // openai 6's ResponseToolSearchCall, as the client runs it and answers it with tool_search_output.
