@@ -55,6 +55,7 @@ export class AnthropicMessageEvents {
           this.#emit({ type: "content_block_delta", index: block.index, delta: delta(block, fragment) });
       },
       close: (block) => this.#close(block),
+      citedTextEndsBlock: true,
     });
   }
 

@@ -62,6 +62,13 @@ export interface BlockSink {
   delta(block: SequencedBlock, fragment: string): void;
   /** The open block is complete. */
   close(block: SequencedBlock): void;
+  /**
+   * A cited text ends the text block it ended, so the text after it opens another (Anthropic
+   * Messages: the citations cover their block's text, as Anthropic sends each cited text as a
+   * block of its own); otherwise the text block goes on and its cited spans are ranges within it
+   * (OpenAI Responses' annotations).
+   */
+  readonly citedTextEndsBlock?: boolean;
 }
 
 /**
@@ -115,7 +122,10 @@ export class BlockSequencer {
   reasoningPart(part: ReasoningPart): void {
     const tail = this.#blocks.at(-1);
     if (citedText(part)) {
-      if (tail?.kind === "text" && !tail.done) tail.cited.push(...citedSpans(part, tail.length));
+      if (tail?.kind !== "text" || tail.done) return;
+      const spans = citedSpans(part, tail.length);
+      tail.cited.push(...spans);
+      if (spans.length > 0 && this.#sink.citedTextEndsBlock) this.#end(tail);
       return;
     }
     if (part.type === "redacted") {

@@ -40,9 +40,9 @@ const responsesAnnotations = (events: readonly EncodableEvent[]): unknown => {
 
 group("Citations through the client-protocol encoders", (test) => {
   test("Messages: the text block carries Anthropic's citations as citations_deltas; readAnthropicMessage too", async () => {
-    for (const [sse, citation] of [
-      [documentCited, CHAR],
-      [webCited, WEB],
+    for (const [sse, citation, citedText, after] of [
+      [documentCited, CHAR, "the grass is green", " and "],
+      [webCited, WEB, "There are three a day", ", the first at 8:00."],
     ] as const) {
       const events = await eventsOf(sse);
       const reading = readMessagesEvents(encodeAll(ENCODERS.anthropic(), events));
@@ -50,6 +50,16 @@ group("Citations through the client-protocol encoders", (test) => {
       assertEquals(
         texts.flatMap((block) => block.citations ?? []),
         [citation],
+      );
+      // The uncited text after the cited one is a block of its own, as Anthropic sent it: the
+      // citations cover their block's text, not what followed.
+      assertEquals(
+        texts.slice(-2).map((block) => [block.text, block.citations]),
+        [
+          [citedText, [citation]],
+          [after, undefined],
+        ],
+        "the text after the cited one is its own block",
       );
       const result = await readAnthropicMessage(fromChunks(events), AGENT_OPTIONS.anthropic());
       assert(result.type === "message", "a message");

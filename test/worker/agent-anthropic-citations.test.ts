@@ -107,7 +107,12 @@ describe("/v1/messages to an Anthropic upstream: cited text blocks", () => {
     // The text before the search is a block of its own (the search's blocks, not sent back without
     // ANTHROPIC_SERVER_TOOLS, stood between): the cited block goes back with its citation.
     const citations = [{ type, url, title, encrypted_index, cited_text }];
-    expect(texts.map((block) => block.text.slice(0, 21))).toEqual(["I'll look it up.", "There are three a day"]);
+    // The cited text is a block of its own, and so is the text after it, as Anthropic sent them.
+    expect(texts.map((block) => block.text)).toEqual([
+      "I'll look it up.",
+      "There are three a day",
+      ", the first at 8:00.",
+    ]);
     expect(sent.messages[1]).toEqual({
       role: "assistant",
       content: texts.map(({ text }, i) => ({ type: "text", text, ...(i === 1 ? { citations } : {}) })),
