@@ -14,6 +14,8 @@ const BUILT_IN: Record<string, { name?: string; input: string }> = {
   local_shell_call: { name: "local_shell", input: "action" },
   mcp_call: { input: "arguments" },
   tool_search_call: { name: "tool_search", input: "arguments" },
+  // The computer tool: one `action` (computer_use_preview) or the GA tool's batched `actions`.
+  computer_call: { name: "computer", input: "action" },
 };
 
 /** What streamed of one built-in call so far. */
@@ -41,7 +43,9 @@ const escaped = (text: string): string => JSON.stringify(text).slice(1, -1);
  * are its `operation` (`{ type, path, diff }`, the diff from the
  * `apply_patch_call_operation_diff` deltas), a `shell_call`'s its `action` (`{ commands, ... }`,
  * the commands from the `shell_call_command` events, which carry an `output_index` and a
- * `command_index` and no `item_id`), a `local_shell_call`'s its `action`, whole at its end. Each
+ * `command_index` and no `item_id`), a `local_shell_call`'s its `action`, whole at its end, a
+ * `computer_call`'s (a call named `computer`) its `action` or its batched `actions`, as
+ * `{ action }` or `{ actions }`, whole at its end (its `pending_safety_checks` stay on the item). Each
  * completes at its `output_item.done`, whose item gives the final arguments, in the key order
  * that streamed, so what streamed is their prefix. The item's other fields (its `type`, `id`,
  * `status`, `caller`, `environment`; an MCP call's `server_label`, `output` and `error`) are the
@@ -229,9 +233,11 @@ export class ResponsesBuiltInCalls {
             : undefined
           : open.type === "apply_patch_call"
             ? operationText(isRecord(input) ? input : { ...open.operation, diff: open.diff })
-            : isRecord(input)
-              ? actionText(input, open.type === "shell_call" ? "commands" : "command")
-              : undefined;
+            : open.type === "computer_call"
+              ? JSON.stringify({ action: item["action"], actions: item["actions"] })
+              : isRecord(input)
+                ? actionText(input, open.type === "shell_call" ? "commands" : "command")
+                : undefined;
     this.#emit(
       final === undefined ? { type: "tool-call-end", index } : { type: "tool-call-end", index, arguments: final },
     );
@@ -251,7 +257,7 @@ const hostedShell = (item: Record<string, unknown>): boolean => {
 
 /** The item without its input and call id: what the next turn's item needs besides the call's arguments. */
 function metadataOf(item: Record<string, unknown>): Record<string, unknown> {
-  const { operation: _o, action: _a, arguments: _r, call_id: _c, name: _n, ...rest } = item;
+  const { operation: _o, action: _a, actions: _s, arguments: _r, call_id: _c, name: _n, ...rest } = item;
   return { responsesItem: rest };
 }
 

@@ -37,9 +37,9 @@ const CALL_ITEMS: Record<string, boolean> = { function_call: false, custom_tool_
 
 /** Kept whole, sent back in place: programs, server tools' outputs, the items of tools OpenAI ran. */
 const KEPT =
-  /^(tool_search_output|program|program_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
+  /^(compaction|tool_search_output|program|program_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
 /** The built-in tools' items that are calls, which only the `builtInCalls` plug-in reads. */
-const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "mcp_call", "tool_search_call"];
+const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer)_call$/;
 
 /**
  * OpenAI Responses API streaming events to normalized deltas (also Azure, DeepSeek and LM Studio
@@ -52,7 +52,7 @@ const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "m
  * dropped and a gap that never fills is reported rather than waited for. A `reasoning` item, at its
  * `output_item.done`, becomes a `reasoning-part` delta (its id, `encrypted_content` and `summary`),
  * in stream order: a manually passed-back turn must repeat it before its calls. The built-in client
- * tools' items (`apply_patch_call`, `shell_call`, `local_shell_call`) are calls the application
+ * tools' items (`apply_patch_call`, `shell_call`, `local_shell_call`, `computer_call`) are calls the application
  * runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}). A
  * `function_call` of a tool that tool search loaded keeps its `namespace` on
  * `providerMetadata.responsesItem`, which its item must carry back. With programmatic tool calling,
@@ -62,7 +62,7 @@ const BUILT_IN_ITEMS = ["apply_patch_call", "shell_call", "local_shell_call", "m
  * the next turn sends the program item back before its calls, and each call with its caller. An
  * `mcp_approval_request` item (a remote MCP tool OpenAI runs only once the application approves it)
  * is an `approval-request` delta at its `output_item.done`, never a call, and bounded as one
- * (`ResponsesApprovals`). A server tool's output item (`tool_search_output` of a server tool
+ * (`ResponsesApprovals`). A `compaction` item (the context compacted), a server tool's output item (`tool_search_output` of a server tool
  * search, `program_output`, a hosted shell's `shell_call_output`) and a tool OpenAI ran (`web_search_call`,
  * ...) are kept blocks, sent back in place; with `builtInCalls`, also a `providerExecuted` call right
  * before its block. A call whose item never came done ends with its item in `response.completed`.
@@ -182,7 +182,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const index = event["output_index"];
     if (!isRecord(item) || typeof index !== "number") return;
     const type = String(item["type"]);
-    const builtIn = this.#builtIns ? this.#builtIns.added(item, index) : BUILT_IN_ITEMS.includes(type) && missing(type);
+    const builtIn = this.#builtIns ? this.#builtIns.added(item, index) : BUILT_IN_ITEMS.test(type) && missing(type);
     const text = ownValue(CALL_ITEMS, type);
     if (!builtIn && text === undefined) return;
     const itemId = nonEmptyString(item["id"]);

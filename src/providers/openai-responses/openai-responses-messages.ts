@@ -9,7 +9,8 @@ import { responsesTurnItems } from "./openai-responses-turn-items.ts";
  * `reasoningParts`, in order, with `encrypted_content` when it came, as a reasoning model requires
  * before its calls), then `message`, `function_call` and `custom_tool_call` items; a built-in
  * tool's call goes back as the item it came as (`apply_patch_call` with its `operation`,
- * `shell_call` with its `action`, `local_shell_call`, a client `tool_search_call` with its
+ * `shell_call` with its `action`, `local_shell_call`, `computer_call` with its `action` or
+ * `actions` and `pending_safety_checks`, a client `tool_search_call` with its
  * `arguments`), and an `mcp_call`, which OpenAI ran, with its output. A call a program made goes
  * back with its `caller`, after the `program` item that made it, once, with its `fingerprint`, and
  * a program's `program_output` after its calls (before the text when the program came in an earlier
@@ -64,7 +65,9 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
  * when the result is an error), `shell_call_output` (the result as it is when it is a list of
  * `{ stdout, stderr, outcome }`, else its text as the stdout of a command that exited 0, or the
  * stderr of one that exited 1 for an error; with the action's `max_output_length`) or
- * `local_shell_call_output`, or `tool_search_output` (the result's tool definitions, a list or
+ * `local_shell_call_output`, `computer_call_output` (the result a screenshot's URL, or
+ * `{ image_url }` / `{ file_id }` with the `acknowledged_safety_checks` the user confirmed), or
+ * `tool_search_output` (the result's tool definitions, a list or
  * `{ tools }`). An output of a call a program made carries the call's `caller`, so
  * that it goes back to the program. An answer to an approval request carried as a call (its
  * `responsesItem` an `mcp_approval_request`, as the Worker carries a client's) is its
@@ -112,6 +115,8 @@ export function toolOutput(result: ToolResult): Record<string, unknown> {
     }
     case "local_shell_call":
       return { type: "local_shell_call_output", id: call_id, output: asText(result.output) };
+    case "computer_call":
+      return computerOutput(call_id, result.output);
     case "tool_search_call":
       return { type: "tool_search_output", call_id, execution: "client", tools: loadedTools(result), ...caller };
     case "mcp_approval_request":
@@ -194,6 +199,15 @@ export function builtInItem(call: {
     }
     case "local_shell_call":
       return { type, id: item["id"], call_id: idOf(call), action: call.arguments, status };
+    case "computer_call":
+      return {
+        type,
+        id: item["id"],
+        call_id: idOf(call),
+        ...(isRecord(call.arguments) ? call.arguments : {}),
+        pending_safety_checks: item["pending_safety_checks"] ?? [],
+        status,
+      };
     case "tool_search_call":
       // One OpenAI ran (`execution: "server"`) is not the client's to send back.
       return item["execution"] === "client"
@@ -234,6 +248,26 @@ function loadedTools(result: ToolResult): JsonValue[] {
   if (Array.isArray(output)) return output;
   const tools = isRecord(output) ? output["tools"] : undefined;
   return Array.isArray(tools) ? tools : [];
+}
+
+/**
+ * A computer call's result as its `computer_call_output`: the screenshot's URL (a data URL too),
+ * or `{ image_url }` / `{ file_id }`, with the `acknowledged_safety_checks` the user confirmed (the
+ * call's `pending_safety_checks`, which OpenAI asks the application to have the user confirm).
+ */
+function computerOutput(call_id: string, output: JsonValue): Record<string, unknown> {
+  const shot = isRecord(output) ? output : { image_url: output };
+  const acknowledged = shot["acknowledged_safety_checks"];
+  return {
+    type: "computer_call_output",
+    call_id,
+    output: {
+      type: "computer_screenshot",
+      ...(shot["image_url"] !== undefined ? { image_url: shot["image_url"] } : {}),
+      ...(shot["file_id"] !== undefined ? { file_id: shot["file_id"] } : {}),
+    },
+    ...(Array.isArray(acknowledged) ? { acknowledged_safety_checks: acknowledged } : {}),
+  };
 }
 
 /** A shell result as `shell_call_output.output`: one entry per command. */

@@ -97,9 +97,10 @@ export class ServerOutputs {
 
 /**
  * The item of a tool OpenAI ran (`web_search_call`, `code_interpreter_call`,
- * `image_generation_call`, `file_search_call`) a kept block holds, as it came, else none: it goes
- * back among the turn's reasoning items, where it came (a reasoning model refuses a reasoning item
- * without the item that followed it).
+ * `image_generation_call`, `file_search_call`), or the `compaction` item of a response that
+ * compacted its context, a kept block holds, as it came, else none: it goes back among the turn's
+ * reasoning items, where it came (a reasoning model refuses a reasoning item without the item that
+ * followed it; the compaction item stands for the context before it).
  *
  * @example
  * ```ts
@@ -107,4 +108,6 @@ export class ServerOutputs {
  * ```
  */
 export const serverCallItem = (part: ReasoningPart): Item[] =>
-  part.type === "block" && SERVER_CALL.test(String(part.block["type"])) ? [part.block] : [];
+  part.type === "block" && (SERVER_CALL.test(String(part.block["type"])) || part.block["type"] === "compaction")
+    ? [part.block]
+    : [];

@@ -23,7 +23,7 @@ export interface TurnItemMaps<Call> {
  * output, a tool search's call and output, a hosted shell's output, a tool OpenAI ran.
  */
 const OPENAI_ITEM =
-  /^(program|program_output|tool_search_call|tool_search_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
+  /^(compaction|program|program_output|tool_search_call|tool_search_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
 
 /**
  * A turn's input items (the library's next turn and the request kit's). In the order the stream

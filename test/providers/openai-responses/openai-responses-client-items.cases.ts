@@ -9,12 +9,26 @@
 // ResponseToolSearchOutputItemParam: `tools`; ResponseFunctionToolCall.caller:
 // `{ type: "program", caller_id }`), which the expectations are typed against. The ids, tools and
 // arguments are made up.
+//
+// The computer tool's turn and a `compaction` item are BUILT FROM THE DOCUMENTED SHAPE of the same
+// SDK (ResponseComputerToolCall: `call_id`, `pending_safety_checks`, `action` of
+// `computer_use_preview` or the batched `actions` of the GA `computer` tool, a call the client runs;
+// ResponseInputItem.ComputerCallOutput: `output` a `computer_screenshot`, `acknowledged_safety_checks`;
+// ResponseCompactionItem `{ id, encrypted_content }`, an output item and an input item).
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { providerKit, streamToolCalls, type EncodableEvent } from "../../../src/index.ts";
+import fc from "fast-check";
+import {
+  assistantMessage,
+  providerKit,
+  streamToolCalls,
+  toolResultMessages,
+  type EncodableEvent,
+} from "../../../src/index.ts";
 import { readResponsesEvents } from "../../support/agent-protocol-readers.ts";
 import { ENCODERS, encodeAll } from "../../support/encoders.ts";
 import { assertEquals, group } from "../../support/harness.ts";
-import { bytes, collect, fromChunks } from "../../support/streams.ts";
+import { assertFinished } from "../../support/invariants.ts";
+import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { responsesSse } from "./built-in-calls-recordings.ts";
 
 const SEARCH: ResponseInputItem = {
@@ -34,6 +48,36 @@ const FOUND: ResponseInputItem = {
   tools: [{ type: "function", name: "rates", parameters: { type: "object" }, strict: false }],
 };
 const CALLER = { type: "program" as const, caller_id: "call_prog" };
+
+const CHECK = { id: "cu_sc_1", code: "malicious_instructions", message: "Check the page before you go on." };
+const CLICK = { type: "click", button: "left", x: 412, y: 96 } as const;
+const COMPACTION = { type: "compaction", id: "cmp_7", encrypted_content: "gAAAAB-compacted" } as const;
+/** A computer call of the GA tool (batched `actions`) or of the preview (one `action`), after a compaction item. */
+const computerStream = (input: { actions: unknown[] } | { action: unknown }): string => {
+  const call = (status: string) => ({
+    type: "computer_call",
+    id: "cu_1",
+    call_id: "call_cu_1",
+    ...input,
+    pending_safety_checks: [CHECK],
+    status,
+  });
+  return responsesSse([
+    { type: "response.created", response: { id: "r_cu", object: "response", status: "in_progress", output: [] } },
+    { type: "response.output_item.added", output_index: 0, item: COMPACTION },
+    { type: "response.output_item.done", output_index: 0, item: COMPACTION },
+    { type: "response.output_item.added", output_index: 1, item: call("in_progress") },
+    { type: "response.output_item.done", output_index: 1, item: call("completed") },
+    {
+      type: "response.completed",
+      response: { id: "r_cu", object: "response", status: "completed", output: [COMPACTION, call("completed")] },
+    },
+  ]);
+};
+const computerFinish = async (body: string, cuts: number[] = []) =>
+  assertFinished(
+    await collect(streamToolCalls(fromChunks(splitAt(bytes(body), cuts)), { provider: "openai-responses" })),
+  );
 
 group("OpenAI Responses: the items a client sends back, through the request kit and the encoder", (test) => {
   test("a server search kept as blocks goes back as its call and output, before the turn's call", () => {
@@ -110,5 +154,62 @@ group("OpenAI Responses: the items a client sends back, through the request kit 
     const call = reading.items.find((one) => one.type === "function_call") as Record<string, unknown> | undefined;
     const typed: Extract<ResponseInputItem, { type: "function_call" }>["caller"] = CALLER;
     assertEquals(call?.["caller"], typed);
+  });
+
+  test("a computer_call is a call named computer the client runs (GA actions or preview action), at any split", async () => {
+    for (const input of [{ actions: [CLICK, { type: "type", text: "héllo" }] }, { action: CLICK }]) {
+      const data = bytes(computerStream(input));
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 5 }),
+          async (cuts) => {
+            const finish = await computerFinish(computerStream(input), cuts);
+            assertEquals(finish.reason, "tool-calls");
+            assertEquals(
+              finish.toolCalls.map((call) => [call.id, call.name, call.arguments, call.providerExecuted]),
+              [["call_cu_1", "computer", input, undefined]],
+            );
+          },
+        ),
+        { numRuns: 15 },
+      );
+    }
+  });
+
+  test("the next turn: the compaction item and the computer_call go back as they came, the screenshot as computer_call_output", async () => {
+    const finish = await computerFinish(computerStream({ actions: [CLICK] }));
+    const items: ResponseInputItem[] = [
+      COMPACTION,
+      {
+        type: "computer_call",
+        id: "cu_1",
+        call_id: "call_cu_1",
+        actions: [CLICK],
+        pending_safety_checks: [CHECK],
+        status: "completed",
+      },
+    ];
+    assertEquals(assistantMessage("openai-responses", finish), items);
+    const call = finish.toolCalls[0]!;
+    const outputs: ResponseInputItem[] = [
+      {
+        type: "computer_call_output",
+        call_id: "call_cu_1",
+        output: { type: "computer_screenshot", image_url: "data:image/png;base64,iVBO" },
+      },
+      {
+        type: "computer_call_output",
+        call_id: "call_cu_1",
+        output: { type: "computer_screenshot", file_id: "file_shot" },
+        acknowledged_safety_checks: [CHECK],
+      },
+    ];
+    assertEquals(
+      toolResultMessages("openai-responses", [
+        { call, output: "data:image/png;base64,iVBO" },
+        { call, output: { file_id: "file_shot", acknowledged_safety_checks: [CHECK] } },
+      ]),
+      outputs,
+    );
   });
 });
