@@ -1,5 +1,6 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import type { ToolCallChunkDelta } from "../../shared/deltas.ts";
+import type { JsonValue } from "../../shared/json.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
@@ -7,6 +8,9 @@ import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provi
 import { readUsage } from "../usage.ts";
 import { GEMINI_FINISH_REASONS } from "./gemini-finish-reasons.ts";
 import { applyPartialArg, type Container } from "./gemini-partial-args.ts";
+
+/** The parts the model's turn holds besides text and calls, which go back as they came. */
+export const KEPT_PARTS: readonly string[] = ["toolCall", "toolResponse", "executableCode", "codeExecutionResult"];
 
 /** A Vertex call whose arguments stream as `partialArgs`, per candidate. */
 interface StreamedCall {
@@ -25,7 +29,10 @@ interface StreamedCall {
  * comes) and no `[DONE]`: the end of input after a `finishReason` finishes the response.
  * A `thoughtSignature` is kept on the call's `providerMetadata`: it must go back next turn. One on
  * another part (Gemini 3 signs a turn without calls in its last part, often an empty text) becomes a
- * `signed` reasoning part with no text, which the next turn puts back on its text part.
+ * `signed` reasoning part with no text, which the next turn puts back on its text part. A server
+ * tool's `toolCall` and `toolResponse` parts (Gemini 3's tool combination) and code execution's
+ * `executableCode` and `codeExecutionResult` parts become `block` reasoning parts, whole (with their
+ * `id` and signature), which the next turn sends back in their place.
  *
  * @example
  * ```ts
@@ -126,6 +133,11 @@ export class GeminiDecoder implements ProviderDecoder {
       emit(withChoice({ type: part["thought"] === true ? "reasoning-delta" : "text-delta", text }, choice));
     const call = part["functionCall"];
     if (!isRecord(call)) {
+      // A server tool's call or response (Gemini 3's tool combination), or code the model ran and
+      // its result: kept whole, its `id` and signature with it, to go back in its place ("The
+      // client is expected to echo this message back to the API").
+      if (choice === 0 && KEPT_PARTS.some((key) => isRecord(part[key])))
+        return emit({ type: "reasoning-part", part: { type: "block", block: part as { [key: string]: JsonValue } } });
       const signature = nonEmptyString(part["thoughtSignature"]);
       if (signature !== undefined && choice === 0)
         emit({ type: "reasoning-part", part: { type: "signed", text: "", signature } });

@@ -1,8 +1,17 @@
+import type { ReasoningPart } from "../../shared/deltas.ts";
 import { own, turnPieces, type AssistantTurn, type OrderedTurn, type ToolResult } from "../turn.ts";
+import { KEPT_PARTS } from "./gemini-delta-stream.ts";
+
+/** A kept block that is one of Gemini's parts (a server tool's call or response, code and its result), not another provider's block. */
+const keptPart = (part: ReasoningPart): Record<string, unknown>[] =>
+  part.type === "block" && part.block["type"] === undefined && KEPT_PARTS.some((key) => key in part.block)
+    ? [part.block]
+    : [];
 
 /**
  * Gemini: a `model` content of the turn's parts: in the order the stream gave them (`order`), its
- * text parts and `functionCall` parts, each with the thought signature it came with (Gemini asks
+ * text parts, `functionCall` parts and the parts kept whole (a server tool's `toolCall` and
+ * `toolResponse`, `executableCode`, `codeExecutionResult`), each with the thought signature it came with (Gemini asks
  * every signature back in its original part: a signature that came after text goes back on that
  * text, one on a part of no text as such a part); a turn without one, a text part (with the
  * signature of a part that was not a call) then the calls, each with its signature.
@@ -41,7 +50,7 @@ export function geminiTurnParts<Call extends { readonly index?: number | undefin
     const text = turn.text
       ? [{ text: turn.text, ...(signature !== undefined ? { thoughtSignature: signature } : {}) }]
       : [];
-    return [...text, ...turn.calls.flatMap(callParts)];
+    return [...(turn.parts ?? []).flatMap(keptPart), ...text, ...turn.calls.flatMap(callParts)];
   }
   const parts: Record<string, unknown>[] = [];
   // The text part right before, while no signature is on it.
@@ -51,6 +60,9 @@ export function geminiTurnParts<Call extends { readonly index?: number | undefin
     else if (piece.type === "tool-call") {
       unsigned = undefined;
       parts.push(...callParts(piece.call));
+    } else if (piece.part.type === "block") {
+      unsigned = undefined;
+      parts.push(...keptPart(piece.part));
     } else if (piece.part.type === "signed") {
       if (unsigned) unsigned["thoughtSignature"] = piece.part.signature;
       else parts.push({ text: piece.part.text, thoughtSignature: piece.part.signature });

@@ -46,10 +46,17 @@ function toContents(messages: readonly RequestMessage[]): Fields[] {
   const partsOf = (message: Exclude<RequestMessage, { role: "system" }>, path: string): Fields[] => {
     if (message.role === "assistant") {
       for (const call of message.toolCalls) if (call.id !== null) namesById.set(call.id, call.name);
-      // In the order the stream gave them (`order`), each signature in its part; else the text, the calls.
+      // In the order the stream gave them (`order`), each signature in its part; else the kept
+      // parts (a server tool's call and response, code and its result), the text, the calls.
       // `args` is a Struct: arguments that were not an object go back as `{}`.
       return geminiTurnParts(
-        message.order ? turnOf(message) : { text: message.content, calls: message.toolCalls },
+        message.order
+          ? turnOf(message)
+          : {
+              text: message.content,
+              calls: message.toolCalls,
+              parts: message.reasoningParts?.filter((part) => part.type === "block"),
+            },
         (call) => [functionCallPart(call, asObject(call.arguments))],
       );
     }

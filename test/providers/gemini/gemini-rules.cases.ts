@@ -1,8 +1,15 @@
-import { assistantMessage, streamToolCalls, type Provider, type ToolCallEvent } from "../../../src/index.ts";
+import fc from "fast-check";
+import {
+  assistantMessage,
+  providerKit,
+  streamToolCalls,
+  type Provider,
+  type ToolCallEvent,
+} from "../../../src/index.ts";
 import { summarize } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants } from "../../support/invariants.ts";
-import { bytes, collect, fromChunks } from "../../support/streams.ts";
+import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 
 async function run(provider: Provider, sse: string): Promise<ToolCallEvent[]> {
   const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { provider }));
@@ -193,5 +200,73 @@ group("GeminiDeltaStream rules", (test) => {
     const events = await run("gemini", gemini(parts([{ functionCall: { name: "f", willContinue: true } }])));
     const final = events.at(-1);
     assert(final?.type === "abort" && final.discarded.length === 1, "abort with the call discarded");
+  });
+
+  // Gemini 3's tool combination (`toolConfig.includeServerSideToolInvocations`): the server tool's
+  // `toolCall` and `toolResponse` parts ("The client is expected to echo this message back to the
+  // API", @google/genai 3.3's Part.toolCall) and code execution's `executableCode` /
+  // `codeExecutionResult`, each with its `id` and `thoughtSignature`, come before the function call.
+  // Built from the documented shape (the SDK's Part, ToolCall, ToolResponse, ExecutableCode types).
+  type Part = Record<string, unknown>; // @google/genai's Part, which no dev dependency types here
+  const serverParts: Part[] = [
+    {
+      toolCall: { id: "tc_1", toolType: "GOOGLE_SEARCH_WEB", args: { queries: ["northernmost US city"] } },
+      thoughtSignature: "sig-tool",
+    },
+    { toolResponse: { id: "tc_1", toolType: "GOOGLE_SEARCH_WEB", response: { search_suggestions: "Utqiaġvik" } } },
+    { executableCode: { id: "ec_1", language: "PYTHON", code: "print(71.29)" } },
+    { codeExecutionResult: { id: "ec_1", outcome: "OUTCOME_OK", output: "71.29\n" } },
+  ];
+  const combined = gemini(
+    parts(serverParts.slice(0, 2)),
+    parts(serverParts.slice(2)),
+    parts(
+      [{ functionCall: { id: "fc_1", name: "getWeather", args: { city: "Utqiaġvik" } }, thoughtSignature: "sig-fc" }],
+      {
+        finishReason: "STOP",
+      },
+    ),
+  );
+
+  test("server tool and code execution parts go back whole and in place, before the call, at any split", async () => {
+    const data = bytes(combined);
+    const expected: Part[] = [
+      ...serverParts,
+      { functionCall: { name: "getWeather", args: { city: "Utqiaġvik" }, id: "fc_1" }, thoughtSignature: "sig-fc" },
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 5 }), async (cuts) => {
+        const events = await collect(streamToolCalls(fromChunks(splitAt(data, cuts)), { provider: "gemini" }));
+        const finish = events.at(-1);
+        assert(finish?.type === "finish", "finish");
+        assertEquals([finish.reason, finish.toolCalls.map((call) => call.name)], ["tool-calls", ["getWeather"]]);
+        assertEquals(assistantMessage("gemini", finish), { role: "model", parts: expected });
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  test("the request kit sends them back from a turn's reasoning parts, and leaves another provider's blocks out", () => {
+    const body = providerKit("gemini").requestBody({
+      model: "gemini-3.5-flash",
+      messages: [
+        { role: "user", content: "Weather in the northernmost US city?" },
+        {
+          role: "assistant",
+          content: "",
+          reasoningParts: [
+            ...serverParts.map((block) => ({ type: "block" as const, block: block as never })),
+            { type: "block", block: { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] } },
+          ],
+          toolCalls: [{ id: "fc_1", name: "getWeather", arguments: { city: "Utqiaġvik" } }],
+        },
+      ],
+      tools: [],
+    });
+    const contents = body["contents"] as { role: string; parts: Part[] }[];
+    assertEquals(contents[1]?.parts, [
+      ...serverParts,
+      { functionCall: { name: "getWeather", args: { city: "Utqiaġvik" }, id: "fc_1" } },
+    ]);
   });
 });
