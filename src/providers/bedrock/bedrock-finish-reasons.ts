@@ -9,4 +9,7 @@ export const BEDROCK_FINISH_REASONS: FinishReasons = {
   model_context_window_exceeded: "length",
   guardrail_intervened: "content-filter",
   content_filtered: "content-filter",
+  // The model's output, or a call's input, was not well formed: nothing to run.
+  malformed_model_output: "error",
+  malformed_tool_use: "error",
 };

@@ -202,6 +202,9 @@ group("Bedrock ConverseStream rules", (test) => {
       ["guardrail_intervened", "content-filter"],
       ["content_filtered", "content-filter"],
       ["model_context_window_exceeded", "length"],
+      // The AWS SDK's StopReason (client-bedrock-runtime 3.1164): output or a call's input not well formed.
+      ["malformed_model_output", "error"],
+      ["malformed_tool_use", "error"],
       ["something_new", "other"],
     ]) {
       const finish = last(
