@@ -8,6 +8,8 @@ export const ANTHROPIC_FINISH_REASONS: FinishReasons = {
   max_tokens: "length",
   model_context_window_exceeded: "length",
   refusal: "content-filter",
-  // A server tool's long turn, paused: sent back as it is, the turn continues.
+  // A server tool's long turn, paused: sent back as it is, the turn continues; so does a turn that
+  // paused after its compaction block (context management's `pause_after_compaction`).
   pause_turn: "pause",
+  compaction: "pause",
 };

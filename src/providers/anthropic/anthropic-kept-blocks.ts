@@ -2,6 +2,9 @@ import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, nonEmptyString } from "../../shared/values.ts";
 import type { Emit } from "../provider-decoder.ts";
 
+/** The blocks kept whole at their start, which carry no deltas: a server tool's result is one (`web_search_tool_result`, ...). */
+const WHOLE = /^(fallback|mcp_tool_listing|container_upload)$|_tool_result$/;
+
 /** A block kept whole until its stop: its index and the fields it came with, updated by its deltas. */
 interface OpenBlock {
   index: number;
@@ -14,8 +17,9 @@ interface OpenBlock {
  * signed), a `redacted_thinking` block's data (at its start), a `compaction` block (at its stop,
  * its summary and `encrypted_content` as the last `compaction_delta` gave them: the delta carries
  * the block's final value, as the SDK's accumulator assigns it; "Users should round-trip these
- * blocks", says its Param doc), and a `fallback` block (at its start: it carries no deltas, and
- * goes back in its place, the boundary between two models' output). Thinking text also streams
+ * blocks", says its Param doc), a `fallback` block (at its start: it carries no deltas, and
+ * goes back in its place, the boundary between two models' output), an `mcp_tool_listing` and a
+ * `container_upload` block (at their start, sent back unchanged). Thinking text also streams
  * as `reasoning-delta`s.
  *
  * @example
@@ -52,9 +56,11 @@ export class AnthropicKeptBlocks {
         this.#compaction = { index, block: jsonObject(block) };
         return true;
     }
-    // A fallback block, or a server tool's result, whole at its start (wherever it comes: right
-    // after its call, or in a later response, a programmatic tool calling continuation's `message_start`).
-    if (block["type"] !== "fallback" && !isServerResult(block)) return false;
+    // A fallback block, an MCP server's tool listing ("Send the assistant message back unchanged,
+    // this block included"), a file uploaded to the container, or a server tool's result, whole at
+    // its start (wherever it comes: right after its call, or in a later response, a programmatic
+    // tool calling continuation's `message_start`).
+    if (!WHOLE.test(String(block["type"]))) return false;
     emit({ type: "reasoning-part", part: { type: "block", block: jsonObject(block) } });
     return true;
   }

@@ -6,7 +6,8 @@ import { anthropicTextBlocks } from "./anthropic-citations.ts";
 import { isServerResult } from "./anthropic-kept-blocks.ts";
 
 /**
- * One of Anthropic's blocks that go back whole (`compaction`, `fallback`, a server tool's result); another provider's
+ * One of Anthropic's blocks that go back whole (`compaction`, `fallback`, `mcp_tool_listing`,
+ * `container_upload`, a server tool's result); another provider's
  * kept block (a Gemini Interactions built-in tool's step) is not Anthropic's to take.
  *
  * @example
@@ -16,7 +17,9 @@ import { isServerResult } from "./anthropic-kept-blocks.ts";
  * ```
  */
 export const isAnthropicBlock = (block: { readonly [key: string]: unknown }): boolean =>
-  /^(compaction|fallback|server_tool_use|mcp_tool_use)$/.test(String(block["type"])) || isServerResult(block);
+  /^(compaction|fallback|server_tool_use|mcp_tool_use|mcp_tool_listing|container_upload)$/.test(
+    String(block["type"]),
+  ) || isServerResult(block);
 
 /**
  * The `caller` a `tool_use` came with (programmatic tool calling: the model, or a code execution

@@ -213,4 +213,59 @@ group("Anthropic server tools' results", (test) => {
     ["search and result", searched],
   ] as const)
     test(`${name}: any split of the bytes gives the same events`, () => assertAnySplitSame(bytes(body), run));
+
+  // `@anthropic-ai/sdk` 1.12's BetaContentBlock also holds `mcp_tool_listing` ("Send the assistant
+  // message back unchanged, this block included, so later requests use this listing instead of
+  // asking the MCP server again") and `container_upload` (`{ file_id }`), and BetaStopReason
+  // `compaction` (a response that paused after its compaction block: BetaCompact20260112Edit's
+  // `pause_after_compaction`). Built from the documented shapes.
+  const LISTING = {
+    type: "mcp_tool_listing",
+    mcp_server_name: "tickets",
+    tools: [{ name: "open_ticket", description: "Opens a ticket.", input_schema: { type: "object" } }],
+  };
+  const UPLOAD = { type: "container_upload", file_id: "file_011" };
+  const listed = anthropicSse(
+    message(),
+    { type: "content_block_start", index: 0, content_block: LISTING },
+    { type: "content_block_stop", index: 0 },
+    { type: "content_block_start", index: 1, content_block: UPLOAD },
+    { type: "content_block_stop", index: 1 },
+    ...textBlock(2, "Ready."),
+    ...endTurn,
+  );
+
+  test("an mcp_tool_listing and a container_upload block go back unchanged, in place, at any split", async () => {
+    const expected: BetaMessageParam = {
+      role: "assistant",
+      content: [LISTING as never, UPLOAD as never, { type: "text", text: "Ready." }],
+    };
+    await assertAnySplitSame(bytes(listed), async (chunks) => {
+      const events = await run(chunks);
+      assertEquals(assistantMessage("anthropic", assertFinished(events)), expected);
+      return events;
+    });
+  });
+
+  test("stop_reason compaction is a pause: the turn goes back with its compaction block and the loop goes on", async () => {
+    const compacted = anthropicSse(
+      message(),
+      { type: "content_block_start", index: 0, content_block: { type: "compaction", content: "" } },
+      {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "compaction_delta", content: "Summary so far.", encrypted_content: "Ek0" },
+      },
+      { type: "content_block_stop", index: 0 },
+      { type: "message_delta", delta: { stop_reason: "compaction" } },
+      { type: "message_stop" },
+    );
+    const { finish } = await finishOf(compacted);
+    assertEquals([finish.reason, finish.rawReason], ["pause", "compaction"]);
+    const expected: BetaMessageParam = {
+      role: "assistant",
+      content: [{ type: "compaction", content: "Summary so far.", encrypted_content: "Ek0" }],
+    };
+    assertEquals(assistantMessage("anthropic", finish), expected);
+  });
 });
