@@ -92,8 +92,11 @@ export const BUDGET = {
   // arguments in `response.completed`'s output (8,304 -> 8,354 B).
   responsesChain: 8.5 * KiB,
   // Raised from 8.25 KiB in issue 34: Claude on Bedrock reads with the Anthropic decoder, which keeps
-  // server tools' results and their calls' blocks for the next turn (8,367 -> 8,472 B).
-  bedrockChain: 8.75 * KiB,
+  // server tools' results and their calls' blocks for the next turn (8,367 -> 8,472 B). Then 8.875
+  // KiB, still in issue 34: Converse's own server tools' results (Amazon Nova's system tools, a
+  // `toolResult` block kept for the next turn, which must send it back): 8,946 -> 8,995 B, with 20 B
+  // saved in the InvokeModel chunks' base64 (streamToolCalls for Bedrock 10,155 -> 10,193 B).
+  bedrockChain: 8.875 * KiB,
   // Gemini Interactions: its built-in tools' steps as provider-executed calls with their results
   // (gemini-interactions-server-steps.ts, issue 34): 7,087 -> 7,741 B.
   interactionsChain: 7.75 * KiB,

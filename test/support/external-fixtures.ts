@@ -25,7 +25,7 @@ export interface ExternalExpected {
    * provider's docs) says it goes back: each content block's or input item's `type`, with `:id`
    * where it carries one (`id`, `call_id`, `tool_use_id`; Chat Completions: `content`,
    * `reasoning_content` and `tool_call:<id>`, `+extra_content` when the call carries one; Gemini: each part's fields joined by `+`, as
-   * `functionCall:<id>+thoughtSignature`; Bedrock: each block's one key, as `toolUse:<id>`).
+   * `functionCall:<id>+thoughtSignature`; Bedrock: each block's one key, as `toolUse:<id>` or `toolResult:<id>`).
    * Absent: not compared.
    */
   nextTurn?: string[];
@@ -229,11 +229,11 @@ export function externalMismatches(result: ExternalResult, fixture: ExternalFixt
   return out;
 }
 
-/** A block's or item's `type` (Bedrock: its one key), with its id (`call_id`, `id`, `tool_use_id`, `toolUse.toolUseId`). */
+/** A block's or item's `type` (Bedrock: its one key), with its id (`call_id`, `id`, `tool_use_id`, Bedrock's `toolUseId`). */
 const entryOf = (part: Record<string, unknown>): string => {
   const type = part["type"] ?? Object.keys(part)[0];
-  const id =
-    part["call_id"] ?? part["id"] ?? part["tool_use_id"] ?? (part["toolUse"] as { toolUseId?: unknown })?.toolUseId;
+  const bedrock = (part["toolUse"] ?? part["toolResult"]) as { toolUseId?: unknown } | undefined;
+  const id = part["call_id"] ?? part["id"] ?? part["tool_use_id"] ?? bedrock?.toolUseId;
   return typeof id === "string" ? `${String(type)}:${id}` : String(type);
 };
 

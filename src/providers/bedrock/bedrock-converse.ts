@@ -1,4 +1,5 @@
 import type { FramedMessage } from "../../framing/framing.ts";
+import type { JsonValue } from "../../shared/json.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { readJsonObject } from "../payload.ts";
@@ -6,11 +7,15 @@ import type { Emit } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { BEDROCK_FINISH_REASONS } from "./bedrock-finish-reasons.ts";
 
-/** What the decoder keeps of an open content block: a tool call, or a reasoning block's text and signature. */
+/**
+ * What the decoder keeps of an open content block: a tool call, a reasoning block's text and
+ * signature, or a server tool's `toolResult` (its start's fields, its deltas' content).
+ */
 interface Block {
-  tool: boolean;
+  tool?: true;
   text: string;
   signature?: string;
+  result?: { [key: string]: JsonValue; content: JsonValue[][] };
 }
 
 /** The ConverseStream event types, for a payload that names its event by its one key (`{"contentBlockDelta": {...}}`). */
@@ -34,7 +39,10 @@ type Payload = Record<string, unknown>;
  * reasoning blocks often start with a delta and no `contentBlockStart`; a tool block starts with
  * `start.toolUse` (its id and name; `type: "server_tool_use"` marks a call the provider runs
  * itself) and streams `delta.toolUse.input` as JSON text fragments; a call with no fragment, or
- * only empty ones, has no arguments and completes as `{}` at its `contentBlockStop`. A delta for
+ * only empty ones, has no arguments and completes as `{}` at its `contentBlockStop`. A server
+ * tool's result (`start.toolResult`, then `delta.toolResult` lists of `json` and `text` blocks,
+ * Amazon Nova's system tools) is a `block` reasoning part `{toolResult}` at its stop (its start's
+ * fields, the deltas' blocks as its `content`), which the next turn sends back after its call. A delta for
  * a block that already stopped is ignored. Reasoning (`delta.reasoningContent`) streams as
  * `reasoning-delta`; its signature and redacted content become `reasoning-part`s, as with
  * Anthropic thinking, for the next turn. `messageStop` finishes; `metadata` (usage, metrics)
@@ -104,21 +112,22 @@ export class BedrockConverseDecoder {
     return undefined;
   }
 
-  #block(payload: Payload, tool = false): [number, Block] | undefined {
+  #block(payload: Payload): [number, Block] | undefined {
     const index = this.#index(payload);
     if (index === undefined || this.#stopped.has(index)) return undefined;
     let block = this.#blocks.get(index);
-    if (!block) this.#blocks.set(index, (block = { tool, text: "" }));
+    if (!block) this.#blocks.set(index, (block = { text: "" }));
     return [index, block];
   }
 
   #onStart(payload: Payload): void {
     const start = payload["start"];
-    const toolUse = isRecord(start) ? start["toolUse"] : undefined;
-    if (!isRecord(toolUse)) return;
-    const found = this.#block(payload, true);
+    const found = isRecord(start) ? this.#block(payload) : undefined;
     if (!found) return;
     const [index, block] = found;
+    const { toolUse, toolResult } = start as Payload;
+    if (isRecord(toolResult)) return void (block.result = { ...(toolResult as Block["result"])!, content: [] });
+    if (!isRecord(toolUse)) return;
     block.tool = true;
     this.#emit({
       type: "tool-call-chunk",
@@ -143,6 +152,9 @@ export class BedrockConverseDecoder {
       const fragment = typeof input === "string" ? input : isRecord(input) ? (this.#write(input) ?? "") : "";
       if (fragment !== "") emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
     }
+    const result = delta["toolResult"];
+    // Each delta's list, flattened at the stop (a spread of a long list would overflow the stack).
+    if (Array.isArray(result)) block.result?.content.push(result as JsonValue[]);
     const reasoning = delta["reasoningContent"];
     if (!isRecord(reasoning)) return;
     const thought = nonEmptyString(reasoning["text"]);
@@ -162,7 +174,13 @@ export class BedrockConverseDecoder {
     this.#stopped.add(index);
     const block = this.#blocks.get(index);
     this.#blocks.delete(index);
-    if (block?.tool) this.#emit({ type: "tool-call-end", index });
+    const result = block?.result;
+    if (result)
+      this.#emit({
+        type: "reasoning-part",
+        part: { type: "block", block: { toolResult: { ...result, content: result.content.flat() } } },
+      });
+    else if (block?.tool) this.#emit({ type: "tool-call-end", index });
     else if (block?.signature !== undefined)
       this.#emit({ type: "reasoning-part", part: { type: "signed", text: block.text, signature: block.signature } });
   }

@@ -135,8 +135,6 @@ export class BedrockDecoder implements ProviderDecoder {
 function utf8FromBase64(value: unknown, utf8: TextDecoder): string {
   if (value instanceof Uint8Array) return utf8.decode(value); // the AWS SDK's chunk.bytes
   if (typeof value !== "string") throw new TypeError("not a string");
-  const binary = atob(value);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return utf8.decode(bytes);
+  // atob's characters are all below 256: each is one byte.
+  return utf8.decode(Uint8Array.from(atob(value), (char) => char.charCodeAt(0)));
 }

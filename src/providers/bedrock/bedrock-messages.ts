@@ -1,3 +1,4 @@
+import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { asText, idOf, piecesInOrder, type AssistantTurn, type ToolResult } from "../turn.ts";
@@ -7,8 +8,13 @@ import { asText, idOf, piecesInOrder, type AssistantTurn, type ToolResult } from
  * stream gave them (`order`; a turn without one: the reasoning, then the text, then the calls):
  * its reasoning blocks (from `reasoningParts`: `reasoningText` with its signature, or
  * `redactedContent`, which Claude's extended thinking with tools requires back unchanged), its
- * text, and `toolUse` blocks (input as an object). Converse refuses a blank text block, so text of white space alone is left out; a
- * turn of none of these (its only call the provider ran, or a refusal before any output) gives
+ * text, and `toolUse` blocks (input as an object). A call the provider ran (Amazon Nova's system
+ * tools, `nova_code_interpreter`, `nova_grounding`) goes back with its result, as they came: its
+ * `toolUse` with `type: "server_tool_use"`, then its `toolResult` block (a `block` reasoning part
+ * of the turn), which Bedrock takes back (pydantic-ai's recorded multi-turn code execution sends
+ * both and gets a 200), so the model keeps what the tool gave; one whose result did not come in
+ * the turn is left out. Converse refuses a blank text block, so text of white space alone is left out; a
+ * turn of none of these (a refusal before any output) gives
  * empty `content`, which Converse refuses as Anthropic does: `assistantMessage("bedrock", turn)`
  * gives no message then. With InvokeModel (Claude's own request body), use the Anthropic builders instead.
  *
@@ -21,6 +27,7 @@ import { asText, idOf, piecesInOrder, type AssistantTurn, type ToolResult } from
  */
 export function bedrockAssistantMessage(turn: AssistantTurn): Record<string, unknown> {
   const order = { text: turn.text ?? "", calls: turn.toolCalls, parts: turn.reasoningParts, order: turn.order };
+  const results = serverResults(turn.reasoningParts);
   const content = piecesInOrder(order, {
     part: (part): Record<string, unknown>[] => {
       if (part.type === "signed")
@@ -28,10 +35,31 @@ export function bedrockAssistantMessage(turn: AssistantTurn): Record<string, unk
       return part.type === "redacted" ? [{ reasoningContent: { redactedContent: part.data } }] : [];
     },
     text: (text) => (text.trim() ? [{ text }] : []),
-    call: (call) =>
-      call.providerExecuted ? [] : [{ toolUse: { toolUseId: idOf(call), name: call.name, input: call.arguments } }],
+    call: (call) => {
+      const toolUse = { toolUseId: idOf(call), name: call.name, input: call.arguments };
+      if (!call.providerExecuted) return [{ toolUse }];
+      const result = results.get(call.id);
+      return result ? [{ toolUse: { ...toolUse, type: "server_tool_use" } }, result] : [];
+    },
   });
   return { role: "assistant", content };
+}
+
+/**
+ * The server tools' `toolResult` blocks of a turn (its `block` reasoning parts), by the call they answer.
+ *
+ * @example
+ * ```ts
+ * const result = serverResults(finish.reasoningParts).get(call.id); // { toolResult: { toolUseId, type, status, content } }
+ * ```
+ */
+export function serverResults(parts: readonly ReasoningPart[] | undefined): Map<unknown, Record<string, unknown>> {
+  const results = new Map<unknown, Record<string, unknown>>();
+  for (const part of parts ?? []) {
+    const result = part.type === "block" ? part.block["toolResult"] : undefined;
+    if (isRecord(result)) results.set(result["toolUseId"], (part as { block: Record<string, unknown> }).block);
+  }
+  return results;
 }
 
 /**

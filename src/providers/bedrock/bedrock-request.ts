@@ -16,6 +16,7 @@ import {
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
 import { piecesInOrder } from "../turn.ts";
+import { serverResults } from "./bedrock-messages.ts";
 import { bedrockToolDefinitions } from "./bedrock-tools.ts";
 
 /** The answer's length, beyond the thinking budget, sent with thinking when the request gives none. */
@@ -76,19 +77,21 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
   // Converse refuses a blank text block.
   const text: Fields[] = message.content.trim() === "" ? [] : [{ text: message.content }];
   if (message.role === "user") return hasFiles(message) ? resultBlocks(message, path, bedrockBlock) : text;
-  // In the order the stream gave them (`order`), else the reasoning, the text, the calls.
+  // In the order the stream gave them (`order`), else the reasoning, the text, the calls. A call
+  // whose `toolResult` the turn holds is a server tool's (Amazon Nova's system tools): both go back.
+  const results = serverResults(message.reasoningParts);
   return piecesInOrder(turnOf(message), {
     part: (part) => (claude ? reasoningBlocks([part]) : []),
     text: (run) => (run.trim() === "" ? [] : [{ text: run }]),
-    call: (call, j): Fields[] => [
-      {
-        toolUse: {
-          toolUseId: callId(call, `${path}.tool_calls[${j}]`),
-          name: call.name,
-          input: asObject(call.arguments),
-        },
-      },
-    ],
+    call: (call, j): Fields[] => {
+      const toolUse = {
+        toolUseId: callId(call, `${path}.tool_calls[${j}]`),
+        name: call.name,
+        input: asObject(call.arguments),
+      };
+      const result = results.get(call.id);
+      return result ? [{ toolUse: { ...toolUse, type: "server_tool_use" } }, result] : [{ toolUse }];
+    },
   });
 }
 

@@ -1,6 +1,6 @@
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
-import { isRecord } from "../../shared/values.ts";
+import { isRecord, ownValue } from "../../shared/values.ts";
 import { asObject } from "../request.ts";
 import { isServerCall, isServerStep } from "./gemini-interactions-server-steps.ts";
 import {
@@ -97,7 +97,8 @@ export function functionResultStep(
 export function thoughtSteps(parts: readonly ReasoningPart[] | undefined): Record<string, unknown>[] {
   return (parts ?? []).flatMap((part): Record<string, unknown>[] => {
     // OpenAI's tool items (`web_search_call`, `file_search_call`, ...) carry a `status`; no step does.
-    if (part.type === "block") return isServerStep(part.block) && !("status" in part.block) ? [part.block] : [];
+    if (part.type === "block")
+      return isServerStep(part.block) && !("status" in part.block) ? [withResult(part.block)] : [];
     if (part.type !== "signed") return [];
     return [
       {
@@ -107,6 +108,25 @@ export function thoughtSteps(parts: readonly ReasoningPart[] | undefined): Recor
       },
     ];
   });
+}
+
+/** The `result` each result step must have (the API's schema requires it), by the step's type. */
+const EMPTY_RESULTS: Readonly<Record<string, JsonValue>> = {
+  google_search_result: [],
+  google_maps_result: [],
+  url_context_result: [],
+  code_execution_result: "",
+  mcp_server_tool_result: "",
+};
+
+/**
+ * A result step as it goes back: one that streamed without its `result` (the docs' own
+ * `google_search_result`, whose only delta carries `is_error`) with an empty one, as its type
+ * requires it (`@google/genai`'s `GoogleSearchResultStep.result`, "Required").
+ */
+function withResult<Step extends Record<string, unknown>>(step: Step): Step {
+  const empty = ownValue(EMPTY_RESULTS, String(step["type"]));
+  return empty === undefined || "result" in step ? step : { ...step, result: empty };
 }
 
 /** A call the provider ran, as its stream recorded it: its call step (a server tool's), if it is one. */
@@ -146,7 +166,7 @@ export function serverSteps(
     if (!step) continue;
     steps.push(step);
     const result = call.providerMetadata?.["result"];
-    if (isRecord(result)) steps.push(result);
+    if (isRecord(result)) steps.push(withResult(result));
   }
   return steps;
 }

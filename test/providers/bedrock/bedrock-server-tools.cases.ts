@@ -1,73 +1,16 @@
 // Bedrock ConverseStream with a server tool (issue 34): a `server_tool_use` block, the
 // `toolResult` block and deltas of its result, and `citation` deltas in the answer keep being
 // handled: the provider's call is `providerExecuted`, the result and citations add no call, no
-// text and no error, and the turn, whose only call the provider ran, finishes `stop`.
-//
-// Provenance: no real capture was available offline, so this stream is BUILT BY HAND from the
-// shapes of the Bedrock Runtime API reference (ConverseStream): ContentBlockStart `toolUse`
-// `{toolUseId, name, type: "server_tool_use"}` and `toolResult` `{toolUseId, type, status}`;
-// ContentBlockDelta `toolUse` `{input}`, `toolResult` (a list of ToolResultBlockDelta, `{json}` or
-// `{text}`) and `citation` (CitationsDelta: `title`, `source`, `sourceContent: [{text}]`,
-// `location`); `messageStop.stopReason` `end_turn`; the `p` padding Bedrock adds. Ids, texts and
-// URLs are made up.
+// text and no error, and the turn, whose only call the provider ran, finishes `stop`. The next
+// turn sends the server call back with its result (Amazon Nova's system tools; pydantic-ai's
+// recorded multi-turn code execution does so and Bedrock answers 200). The stream is built from
+// the API reference's shapes (server-tools-recordings.ts says which).
 import fc from "fast-check";
-import { streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
-import { converse } from "../../support/event-stream.ts";
+import { assistantMessage, providerKit, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants } from "../../support/invariants.ts";
 import { collect, fromChunks, splitAt } from "../../support/streams.ts";
-
-const serverToolTurn = converse([
-  ["messageStart", { role: "assistant" }],
-  [
-    "contentBlockStart",
-    {
-      contentBlockIndex: 0,
-      start: { toolUse: { toolUseId: "srvtool_1", name: "web_search", type: "server_tool_use" } },
-    },
-  ],
-  ["contentBlockDelta", { contentBlockIndex: 0, delta: { toolUse: { input: '{"query":' } } }],
-  ["contentBlockDelta", { contentBlockIndex: 0, delta: { toolUse: { input: '"tide times Brest"}' } } }],
-  ["contentBlockStop", { contentBlockIndex: 0 }],
-  [
-    "contentBlockStart",
-    {
-      contentBlockIndex: 1,
-      start: { toolResult: { toolUseId: "srvtool_1", type: "web_search_result", status: "success" } },
-    },
-  ],
-  [
-    "contentBlockDelta",
-    {
-      contentBlockIndex: 1,
-      delta: { toolResult: [{ json: { results: [{ title: "Tides", url: "https://example.com/tides" }] } }] },
-    },
-  ],
-  [
-    "contentBlockDelta",
-    { contentBlockIndex: 1, delta: { toolResult: [{ text: "High tide 14:05, low tide 20:17." }] } },
-  ],
-  ["contentBlockStop", { contentBlockIndex: 1 }],
-  ["contentBlockDelta", { contentBlockIndex: 2, delta: { text: "High tide is at 14:05." } }],
-  [
-    "contentBlockDelta",
-    {
-      contentBlockIndex: 2,
-      delta: {
-        citation: {
-          title: "Tides",
-          source: "https://example.com/tides",
-          sourceContent: [{ text: "High tide 14:05" }],
-          location: { web: { url: "https://example.com/tides", domain: "example.com" } },
-        },
-      },
-    },
-  ],
-  ["contentBlockDelta", { contentBlockIndex: 2, delta: { text: " Low tide at 20:17." } }],
-  ["contentBlockStop", { contentBlockIndex: 2 }],
-  ["messageStop", { stopReason: "end_turn" }],
-  ["metadata", { usage: { inputTokens: 40, outputTokens: 22, totalTokens: 62 }, metrics: { latencyMs: 900 } }],
-]);
+import { serverToolTurn } from "./server-tools-recordings.ts";
 
 const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
   collect(streamToolCalls(fromChunks(chunks), { provider: "bedrock" }));
@@ -85,6 +28,43 @@ group("Bedrock ConverseStream server tools: server_tool_use, toolResult and cita
       finish.toolCalls.map((call) => [call.id, call.name, call.arguments, call.providerExecuted]),
       [["srvtool_1", "web_search", { query: "tide times Brest" }, true]],
     );
+  });
+
+  test("the next turn sends the server call back with its result, in place, its content as the deltas gave it", async () => {
+    const finish = (await run([serverToolTurn])).at(-1);
+    assert(finish?.type === "finish", "the response finishes");
+    const call = { toolUseId: "srvtool_1", name: "web_search", input: { query: "tide times Brest" } };
+    const result = {
+      toolResult: {
+        toolUseId: "srvtool_1",
+        type: "web_search_result",
+        status: "success",
+        content: [
+          { json: { results: [{ title: "Tides", url: "https://example.com/tides" }] } },
+          { text: "High tide 14:05," },
+          { text: " low tide 20:17." },
+        ],
+      },
+    };
+    const answer = { text: "High tide is at 14:05. Low tide at 20:17." };
+    const expected = [{ toolUse: { ...call, type: "server_tool_use" } }, result, answer];
+    assertEquals(assistantMessage("bedrock", finish), { role: "assistant", content: expected });
+    // Without the stream's order (a turn rebuilt by hand, runToolLoop's): the result still follows its call.
+    assertEquals(assistantMessage("bedrock", { ...finish, order: undefined }), {
+      role: "assistant",
+      content: [answer, ...expected.slice(0, 2)],
+    });
+    // The request kit (the Worker's Bedrock upstream) sends the same pair from the turn's calls and parts.
+    const body = providerKit("bedrock").requestBody({
+      model: "amazon.nova-2-lite-v1:0",
+      messages: [
+        { role: "user", content: "Tides in Brest?" },
+        { role: "assistant", content: finish.text, toolCalls: finish.toolCalls, reasoningParts: finish.reasoningParts },
+        { role: "user", content: "Thanks" },
+      ],
+      tools: [{ name: "get_weather", parameters: { type: "object" } }],
+    });
+    assertEquals((body["messages"] as { content: unknown[] }[])[1]!.content, [answer, ...expected.slice(0, 2)]);
   });
 
   test("any split of the bytes gives the same events", async () => {

@@ -171,7 +171,7 @@ group("Gemini Interactions built-in tool steps", (test) => {
     assertEquals(finish.reasoningParts ?? [], []);
   });
 
-  test("the built-in tools' steps go back as they streamed, before the rest of the turn; the client answers only its own calls", async () => {
+  test("the built-in tools' steps go back as they streamed (a result step that streamed without its result with an empty one), before the rest of the turn; the client answers only its own calls", async () => {
     const finish = finishOf(await run(documented("docs-function-call-with-google-search").body));
     const steps = assistantMessage("gemini-interactions", finish) as Record<string, unknown>[];
     assertEquals(
@@ -184,7 +184,14 @@ group("Gemini Interactions built-in tool steps", (test) => {
       signature: "...",
       arguments: { queries: ["largest mountain in Europe"] },
     });
-    assertEquals(steps[1], { type: "google_search_result", call_id: "mkutnkgn", signature: "...", is_error: false });
+    // The docs' result step has no `result`, which @google/genai's GoogleSearchResultStep requires.
+    assertEquals(steps[1], {
+      type: "google_search_result",
+      call_id: "mkutnkgn",
+      signature: "...",
+      is_error: false,
+      result: [],
+    });
     const body = providerKit("gemini-interactions").requestBody({
       model: "gemini-3-flash-preview",
       messages: [

@@ -1,0 +1,250 @@
+// The next turns the library builds, checked against each provider's own SDK types (issue 34): for
+// Gemini, Gemini Interactions, Bedrock Converse, Cohere and Ollama (Anthropic's and OpenAI's are
+// typed in their case files), every recording (../shared/fixtures, other projects' recordings, the
+// streams built from the docs in test/recordings/) and the feature streams of the case files go
+// through streamToolCalls; the finish's `assistantMessage` (in the stream's order, and without it,
+// as runToolLoop sends it), `toolResultMessages` and the request kit's body of the next request
+// (what the Worker sends its upstream) are written into a generated .ts file as typed literals
+// (`const x: Content = {...}`: a literal gets excess-property checks), which TypeScript checks
+// with the SDKs of the on-demand set `sdk-clients` (and the `ollama` dev dependency). Any
+// diagnostic fails the case and is printed with the recording it came from.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { ensureOnDemand } from "../../scripts/on-demand.mjs";
+import {
+  assistantMessage,
+  providerKit,
+  streamToolCalls,
+  toolResultMessages,
+  type RequestMessage,
+  type ToolCallEvent,
+} from "../../src/index.ts";
+import { serverToolTurn } from "../providers/bedrock/server-tools-recordings.ts";
+import { externalBodies, externalFixtures } from "../support/external-fixtures.ts";
+import { supportedProvider } from "../support/fixture-provider.ts";
+import { allFixtures } from "../support/fixtures.ts";
+import { collect, fromChunks } from "../support/streams.ts";
+
+type Finish = Extract<ToolCallEvent, { type: "finish" }>;
+type Checked = "gemini" | "gemini-interactions" | "bedrock" | "cohere" | "ollama";
+
+/**
+ * Each provider's SDK types, as the generated file declares them: the assistant turn, the results,
+ * and the request body (without what goes in the URL). Where the library sends a field the SDK's
+ * types lack on purpose, the type adds it, and says why.
+ */
+const TYPES: Record<Checked, { preamble: string; assistant: string; results: string; body: string }> = {
+  gemini: {
+    preamble: `import type { Content, GenerateContentConfig } from "@google/genai";
+// The REST body of streamGenerateContent: the SDK's parameters put tools and the system instruction in \`config\`.
+type GeminiBody = { contents: Content[] } & Pick<GenerateContentConfig, "tools" | "toolConfig" | "systemInstruction"> & { generationConfig?: GenerateContentConfig };`,
+    assistant: "Content",
+    results: "Content[]",
+    body: "GeminiBody",
+  },
+  "gemini-interactions": {
+    preamble: `import type { Interactions } from "@google/genai";
+// A function_call step carries the signature it streamed with (test/recordings/gemini-interactions/README.md:
+// SDK 3.3.0's FunctionCallStep has none, its built-in tools' steps have one).
+type Step = Exclude<Interactions.Step, { type: "function_call" }> | (Interactions.FunctionCallStep & { signature?: string });
+type InteractionsBody = Omit<Interactions.CreateModelInteractionParamsStreaming, "input"> & { input: Step[] | string };`,
+    assistant: "Step[]",
+    results: "Step[]",
+    body: "InteractionsBody",
+  },
+  bedrock: {
+    preamble: `import type { ConverseStreamCommandInput, Message } from "@aws-sdk/client-bedrock-runtime";
+// The JSON the SDK sends: its blobs (Uint8Array: redactedContent, image bytes) are base64 strings on the wire.
+type Wire<T> = T extends Uint8Array ? string : T extends readonly (infer U)[] ? Wire<U>[] : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;
+type BedrockBody = Wire<Omit<ConverseStreamCommandInput, "modelId">>;`,
+    assistant: "Wire<Message>",
+    results: "Wire<Message>[]",
+    body: "BedrockBody",
+  },
+  cohere: {
+    // The SDK's own types are camelCase; its serialization schemas' Raw types are the wire's.
+    preamble: `import type * as Wire from "../node_modules/cohere-ai/serialization/index.js";
+// The SDK's streaming call adds \`stream: true\` itself.
+type CohereBody = Wire.V2ChatStreamRequest.Raw & { stream: true };`,
+    assistant: "Wire.ChatMessageV2.Raw",
+    results: "Wire.ChatMessageV2.Raw[]",
+    body: "CohereBody",
+  },
+  ollama: {
+    preamble: `import type { ChatRequest, Message, ToolCall } from "ollama";
+// Ollama's server takes a call's id and the result's \`tool_call_id\` (api/types.go), which ollama-js 0.6.4 does not type yet.
+type OllamaMessage = Omit<Message, "tool_calls"> & { tool_calls?: (ToolCall & { id?: string })[]; tool_call_id?: string };
+type OllamaBody = Omit<ChatRequest, "messages"> & { messages: OllamaMessage[] };`,
+    assistant: "OllamaMessage",
+    results: "OllamaMessage[]",
+    body: "OllamaBody",
+  },
+};
+
+const MODELS: Record<Checked, string> = {
+  gemini: "gemini-3-pro-preview",
+  "gemini-interactions": "gemini-3-pro-preview",
+  bedrock: "anthropic.claude-sonnet-4-5",
+  cohere: "command-a-03-2025",
+  ollama: "qwen3",
+};
+
+/** One stream of a checked provider: where it comes from, and its bodies. */
+interface Source {
+  name: string;
+  provider: Checked;
+  bodies: Uint8Array<ArrayBuffer>[];
+}
+
+const checked = (provider: string | undefined): provider is Checked => provider !== undefined && provider in TYPES;
+
+/** The recordings, other projects' recordings, and the feature streams of the case files. */
+function sources(): Source[] {
+  const out: Source[] = [];
+  for (const f of allFixtures) {
+    const provider = supportedProvider(f);
+    if (checked(provider)) out.push({ name: `${f.provider}/${f.name}`, provider, bodies: [f.body] });
+  }
+  for (const f of externalFixtures)
+    if (checked(f.provider))
+      out.push({ name: `${f.source}/${f.provider}/${f.name}`, provider: f.provider, bodies: externalBodies(f) });
+  out.push({ name: "case: bedrock server tool with its result", provider: "bedrock", bodies: [serverToolTurn] });
+  return out;
+}
+
+/** The last body's finish. */
+async function finishOf(source: Source): Promise<Finish | undefined> {
+  let finish: Finish | undefined;
+  for (const body of source.bodies) {
+    const events = await collect(streamToolCalls(fromChunks([body]), { provider: source.provider }));
+    for (const event of events) if (event.type === "finish") finish = event;
+  }
+  return finish;
+}
+
+/** What each call returned: an object, a string, an error, in turn. */
+const resultsOf = (finish: Finish) =>
+  finish.toolCalls
+    .filter((call) => !call.providerExecuted)
+    .map((call, i) => ({ call, output: i % 3 === 0 ? { ok: true, n: i } : `result ${i}`, isError: i % 3 === 2 }));
+
+/** The next request as the Worker's upstream gets it: the conversation, the finish's turn, its results. */
+function nextRequest(provider: Checked, finish: Finish): Record<string, unknown> {
+  const results = resultsOf(finish);
+  const { text: content, toolCalls, reasoningParts, reasoning, order } = finish;
+  const messages: RequestMessage[] = [
+    { role: "system", content: "Be brief." },
+    { role: "user", content: "Go on." },
+    { role: "assistant", content, toolCalls, reasoningParts, reasoning, order },
+    ...results.map(
+      (r): RequestMessage => ({
+        role: "tool",
+        toolCallId: r.call.id ?? undefined,
+        name: r.call.name,
+        content: typeof r.output === "string" ? r.output : JSON.stringify(r.output),
+        isError: r.isError,
+      }),
+    ),
+  ];
+  if (results.length === 0) messages.push({ role: "user", content: "Thanks." });
+  const names = [...new Set(finish.toolCalls.map((call) => call.name))];
+  const tools = names.map((name) => ({ name, parameters: { type: "object" }, jsonSchema: true }));
+  return providerKit(provider).requestBody({ model: MODELS[provider], messages, tools, maxTokens: 1024 });
+}
+
+/** The typed literals of one turn: its next turn (in order, and without the order), its results, the next request's body. */
+function literals(index: number, source: Source, finish: Finish): string {
+  const types = TYPES[source.provider];
+  const assistant = assistantMessage(source.provider, finish);
+  const unordered = assistantMessage(source.provider, { ...finish, order: undefined });
+  const assistantType = Array.isArray(assistant) ? types.results : types.assistant;
+  const body = nextRequest(source.provider, finish);
+  return [
+    `// ${JSON.stringify(source.name)}`,
+    `export const t${index}_assistant: ${assistantType} = ${JSON.stringify(assistant, null, 1)};`,
+    `export const t${index}_unordered: ${assistantType} = ${JSON.stringify(unordered, null, 1)};`,
+    `export const t${index}_results: ${types.results} = ${JSON.stringify(toolResultMessages(source.provider, resultsOf(finish)), null, 1)};`,
+    `export const t${index}_body: ${types.body} = ${JSON.stringify(body, null, 1)};`,
+    "",
+  ].join("\n");
+}
+
+const root = resolve(import.meta.dirname, "../..");
+let folder: string | undefined;
+afterAll(() => {
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+describe("next turns against the providers' SDK types", () => {
+  it("TypeScript accepts every next turn, result and next request body with the SDKs' types", async () => {
+    const modules = await ensureOnDemand("sdk-clients");
+    // In the set's folder, so that the SDKs resolve from its node_modules (and ollama from the repository's).
+    folder = mkdtempSync(join(dirname(modules), "next-turn-types-"));
+    const all = sources();
+    const names: { line: number; name: string }[] = [];
+    const chunks: Record<Checked, string[]> = {
+      gemini: [],
+      "gemini-interactions": [],
+      bedrock: [],
+      cohere: [],
+      ollama: [],
+    };
+    let turns = 0;
+    for (const [i, source] of all.entries()) {
+      const finish = await finishOf(source);
+      if (!finish) continue;
+      chunks[source.provider].push(literals(i, source, finish));
+      turns++;
+    }
+    const files: string[] = [];
+    for (const provider of Object.keys(TYPES) as Checked[]) {
+      const file = `${provider}.ts`;
+      const text = `${TYPES[provider].preamble}\n\n${chunks[provider].join("\n")}`;
+      writeFileSync(join(folder, file), text);
+      text.split("\n").forEach((line, n) => {
+        if (line.startsWith('// "')) names.push({ line: n + 1, name: `${file}: ${JSON.parse(line.slice(3))}` });
+      });
+      files.push(file);
+    }
+    writeFileSync(
+      join(folder, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          target: "ES2022",
+          module: "ESNext",
+          moduleResolution: "Bundler",
+          lib: ["ES2022", "DOM"],
+          types: [],
+        },
+        files,
+      }),
+    );
+    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+    const output = await promisify(execFile)(process.execPath, [tsc, "-p", join(folder, "tsconfig.json")], {
+      maxBuffer: 64 * 1024 * 1024,
+    }).then(
+      () => "",
+      (error: { stdout?: string; message: string }) => error.stdout || error.message,
+    );
+    // Each diagnostic with the recording whose turn it is in.
+    const report = output
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => {
+        const at = /^(?:.*[\\/])?([\w-]+\.ts)\((\d+),/.exec(line);
+        const owner = at
+          ? names.filter((n) => n.name.startsWith(`${at[1]}:`) && n.line <= Number(at[2])).at(-1)
+          : undefined;
+        return owner ? `${line}\n    in ${owner.name}` : line;
+      })
+      .join("\n");
+    expect(report, `tsc over ${turns} turns in ${folder}`).toBe("");
+    expect(turns).toBeGreaterThan(20);
+  }, 300_000);
+});
