@@ -23,10 +23,11 @@ import {
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { serverToolTurn } from "../providers/bedrock/server-tools-recordings.ts";
+import { combined } from "../providers/gemini/server-parts-recordings.ts";
 import { externalBodies, externalFixtures } from "../support/external-fixtures.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
-import { collect, fromChunks } from "../support/streams.ts";
+import { bytes, collect, fromChunks } from "../support/streams.ts";
 
 type Finish = Extract<ToolCallEvent, { type: "finish" }>;
 type Checked = "gemini" | "gemini-interactions" | "bedrock" | "cohere" | "ollama";
@@ -40,9 +41,9 @@ const TYPES: Record<Checked, { preamble: string; assistant: string; results: str
   gemini: {
     preamble: `import type { Content, GenerateContentConfig } from "@google/genai";
 // The REST body of streamGenerateContent: the SDK's parameters put tools and the system instruction in \`config\`.
-type GeminiBody = { contents: Content[] } & Pick<GenerateContentConfig, "tools" | "toolConfig" | "systemInstruction"> & { generationConfig?: GenerateContentConfig };`,
-    assistant: "Content",
-    results: "Content[]",
+type GeminiBody = Wire<{ contents: Content[] } & Pick<GenerateContentConfig, "tools" | "toolConfig" | "systemInstruction"> & { generationConfig?: GenerateContentConfig }>;`,
+    assistant: "Wire<Content>",
+    results: "Wire<Content>[]",
     body: "GeminiBody",
   },
   "gemini-interactions": {
@@ -57,8 +58,6 @@ type InteractionsBody = Omit<Interactions.CreateModelInteractionParamsStreaming,
   },
   bedrock: {
     preamble: `import type { ConverseStreamCommandInput, Message } from "@aws-sdk/client-bedrock-runtime";
-// The JSON the SDK sends: its blobs (Uint8Array: redactedContent, image bytes) are base64 strings on the wire.
-type Wire<T> = T extends Uint8Array ? string : T extends readonly (infer U)[] ? Wire<U>[] : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;
 type BedrockBody = Wire<Omit<ConverseStreamCommandInput, "modelId">>;`,
     assistant: "Wire<Message>",
     results: "Wire<Message>[]",
@@ -66,11 +65,11 @@ type BedrockBody = Wire<Omit<ConverseStreamCommandInput, "modelId">>;`,
   },
   cohere: {
     // The SDK's own types are camelCase; its serialization schemas' Raw types are the wire's.
-    preamble: `import type * as Wire from "../node_modules/cohere-ai/serialization/index.js";
+    preamble: `import type * as CohereWire from "../node_modules/cohere-ai/serialization/index.js";
 // The SDK's streaming call adds \`stream: true\` itself.
-type CohereBody = Wire.V2ChatStreamRequest.Raw & { stream: true };`,
-    assistant: "Wire.ChatMessageV2.Raw",
-    results: "Wire.ChatMessageV2.Raw[]",
+type CohereBody = CohereWire.V2ChatStreamRequest.Raw & { stream: true };`,
+    assistant: "CohereWire.ChatMessageV2.Raw",
+    results: "CohereWire.ChatMessageV2.Raw[]",
     body: "CohereBody",
   },
   ollama: {
@@ -83,6 +82,12 @@ type OllamaBody = Omit<ChatRequest, "messages"> & { messages: OllamaMessage[] };
     body: "OllamaBody",
   },
 };
+
+/**
+ * The JSON an SDK sends for its types: its blobs (Uint8Array: Bedrock's redactedContent, image
+ * bytes) are base64 strings, its string enums (Gemini's Language, Outcome, ToolType) their values.
+ */
+const WIRE = `type Wire<T> = T extends Uint8Array ? string : T extends string ? \`\${T}\` : T extends readonly (infer U)[] ? Wire<U>[] : T extends object ? { [K in keyof T]: Wire<T[K]> } : T;`;
 
 const MODELS: Record<Checked, string> = {
   gemini: "gemini-3-pro-preview",
@@ -112,6 +117,11 @@ function sources(): Source[] {
     if (checked(f.provider))
       out.push({ name: `${f.source}/${f.provider}/${f.name}`, provider: f.provider, bodies: externalBodies(f) });
   out.push({ name: "case: bedrock server tool with its result", provider: "bedrock", bodies: [serverToolTurn] });
+  out.push({
+    name: "case: gemini server tool and code execution parts",
+    provider: "gemini",
+    bodies: [bytes(combined)],
+  });
   return out;
 }
 
@@ -202,7 +212,7 @@ describe("next turns against the providers' SDK types", () => {
     const files: string[] = [];
     for (const provider of Object.keys(TYPES) as Checked[]) {
       const file = `${provider}.ts`;
-      const text = `${TYPES[provider].preamble}\n\n${chunks[provider].join("\n")}`;
+      const text = `${TYPES[provider].preamble}\n${WIRE}\n\n${chunks[provider].join("\n")}`;
       writeFileSync(join(folder, file), text);
       text.split("\n").forEach((line, n) => {
         if (line.startsWith('// "')) names.push({ line: n + 1, name: `${file}: ${JSON.parse(line.slice(3))}` });

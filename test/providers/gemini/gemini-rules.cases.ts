@@ -9,6 +9,7 @@ import {
 import { summarize } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants } from "../../support/invariants.ts";
+import { combined, type Part, serverParts } from "./server-parts-recordings.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 
 async function run(provider: Provider, sse: string): Promise<ToolCallEvent[]> {
@@ -202,32 +203,7 @@ group("GeminiDeltaStream rules", (test) => {
     assert(final?.type === "abort" && final.discarded.length === 1, "abort with the call discarded");
   });
 
-  // Gemini 3's tool combination (`toolConfig.includeServerSideToolInvocations`): the server tool's
-  // `toolCall` and `toolResponse` parts ("The client is expected to echo this message back to the
-  // API", @google/genai 3.3's Part.toolCall) and code execution's `executableCode` /
-  // `codeExecutionResult`, each with its `id` and `thoughtSignature`, come before the function call.
-  // Built from the documented shape (the SDK's Part, ToolCall, ToolResponse, ExecutableCode types).
-  type Part = Record<string, unknown>; // @google/genai's Part, which no dev dependency types here
-  const serverParts: Part[] = [
-    {
-      toolCall: { id: "tc_1", toolType: "GOOGLE_SEARCH_WEB", args: { queries: ["northernmost US city"] } },
-      thoughtSignature: "sig-tool",
-    },
-    { toolResponse: { id: "tc_1", toolType: "GOOGLE_SEARCH_WEB", response: { search_suggestions: "Utqiaġvik" } } },
-    { executableCode: { id: "ec_1", language: "PYTHON", code: "print(71.29)" } },
-    { codeExecutionResult: { id: "ec_1", outcome: "OUTCOME_OK", output: "71.29\n" } },
-  ];
-  const combined = gemini(
-    parts(serverParts.slice(0, 2)),
-    parts(serverParts.slice(2)),
-    parts(
-      [{ functionCall: { id: "fc_1", name: "getWeather", args: { city: "Utqiaġvik" } }, thoughtSignature: "sig-fc" }],
-      {
-        finishReason: "STOP",
-      },
-    ),
-  );
-
+  // Gemini 3's tool combination: server-parts-recordings.ts says where its shapes come from.
   test("server tool and code execution parts go back whole and in place, before the call, at any split", async () => {
     const data = bytes(combined);
     const expected: Part[] = [
