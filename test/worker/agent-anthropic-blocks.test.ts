@@ -22,12 +22,15 @@ const CALLER = { type: "code_execution_20250825", tool_id: "srvtoolu_code_1" } a
 const COMPACTION = { type: "compaction", content: "Earlier: planning a trip.", encrypted_content: "ENC1" } as const;
 
 describe("/v1/messages to an Anthropic upstream: caller, compaction and fallback blocks", () => {
-  it("the next turn sends the tool_use with its caller, and the compaction and fallback blocks in place", async () => {
+  it("the next turn sends the tool_use with its caller, and the compaction, MCP listing, upload and fallback blocks in place", async () => {
     const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
     const assistant: BetaMessageParam = {
       role: "assistant",
       content: [
         COMPACTION,
+        // Sent back unchanged too (@anthropic-ai/sdk 1.12: BetaMCPToolListingBlockParam, BetaContainerUploadBlockParam).
+        { type: "mcp_tool_listing", mcp_server_name: "tickets", tools: [] },
+        { type: "container_upload", file_id: "file_011" },
         { type: "thinking", thinking: "Refused model.", signature: "sigA" },
         FALLBACK,
         { type: "thinking", thinking: "Fallback model.", signature: "sigB" },

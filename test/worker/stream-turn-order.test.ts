@@ -97,6 +97,42 @@ describe("/v1/stream: an assistant message's order", () => {
   });
 });
 
+describe("/v1/stream: the blocks the decoders keep are taken back", () => {
+  // What the library keeps since issue 34's documented variants: Gemini 3's server tool parts
+  // (`toolCall`, `toolResponse`, no `type`), Anthropic's `mcp_tool_listing` and `container_upload`,
+  // OpenAI's `compaction` item; each goes back to its own provider, never a 400.
+  const turn = (blocks: Record<string, unknown>[]) => ({
+    role: "assistant",
+    content: "",
+    tool_calls: [{ id: "call_1", name: "get_weather", arguments: { city: "Brest" } }],
+    reasoning_parts: blocks.map((block) => ({ type: "block", block })),
+  });
+  const sent = (provider: "gemini" | "anthropic" | "openai-responses", blocks: Record<string, unknown>[]) =>
+    requestBody(provider, parseStreamRequest(body(provider, turn(blocks)), providerNames));
+
+  it("Gemini's toolCall and toolResponse parts go back before the call", () => {
+    const parts = [
+      {
+        toolCall: { id: "tc_1", toolType: "GOOGLE_SEARCH_WEB", args: { queries: ["Brest"] } },
+        thoughtSignature: "c2ln",
+      },
+      { toolResponse: { id: "tc_1", toolType: "GOOGLE_SEARCH_WEB", response: { search_suggestions: "Brest" } } },
+    ];
+    const contents = sent("gemini", parts)["contents"] as { parts: Record<string, unknown>[] }[];
+    expect(contents[1]!.parts.slice(0, 2)).toEqual(parts);
+  });
+
+  it("Anthropic's mcp_tool_listing and container_upload blocks and OpenAI's compaction item go back", () => {
+    const listing = { type: "mcp_tool_listing", mcp_server_name: "tickets", tools: [] };
+    const upload = { type: "container_upload", file_id: "file_011" };
+    const messages = sent("anthropic", [listing, upload])["messages"] as { content: Record<string, unknown>[] }[];
+    expect(messages[1]!.content.slice(0, 2)).toEqual([listing, upload]);
+    const compaction = { type: "compaction", id: "cmp_1", encrypted_content: "gAAA" };
+    const input = sent("openai-responses", [compaction])["input"] as Record<string, unknown>[];
+    expect(input[1]).toEqual(compaction);
+  });
+});
+
 describe("/v1/responses: a Responses client's turn goes to the upstream in its order", () => {
   it("Codex's reasoning, message, reasoning and call reach an OpenAI Responses upstream in that order", async () => {
     const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });

@@ -132,6 +132,8 @@ function fieldPart(value: Record<string, unknown>, at: (field: string) => string
 const KEPT_BLOCKS: ReadonlySet<unknown> = new Set([
   "compaction",
   "fallback",
+  "mcp_tool_listing",
+  "container_upload",
   "server_tool_use",
   "mcp_tool_use",
   "tool_search_call",
@@ -151,6 +153,12 @@ const isInteractionsStep = (type: unknown): boolean =>
   type !== "function_call" &&
   type !== "function_result";
 
+/** One of Gemini's parts kept whole (a server tool's `toolCall` or `toolResponse`, `executableCode`, `codeExecutionResult`): it has no `type`. */
+const isGeminiPart = (value: unknown): boolean =>
+  isObject(value) &&
+  own(value, "type") === undefined &&
+  ["toolCall", "toolResponse", "executableCode", "codeExecutionResult"].some((key) => isObject(own(value, key)));
+
 /** Anthropic's cited text block (`{type: "text", text, citations}`), kept so that its citations go back with it. */
 const isCitedText = (value: unknown): boolean =>
   isObject(value) &&
@@ -159,16 +167,17 @@ const isCitedText = (value: unknown): boolean =>
   Array.isArray(own(value, "citations"));
 
 /**
- * A kept block as it came: Anthropic's (`compaction`, `fallback`, a cited `text` block), an OpenAI tool's output
- * (`tool_search_output`, `program_output`), or a Gemini Interactions built-in tool's step; else a
+ * A kept block as it came: Anthropic's (`compaction`, `fallback`, `mcp_tool_listing`,
+ * `container_upload`, a cited `text` block), an OpenAI tool's output (`tool_search_output`,
+ * `program_output`), a Gemini Interactions built-in tool's step, or a Gemini part kept whole; else a
  * 400 naming `path`.
  */
 export function keptBlockAt(value: unknown, path: string): { [key: string]: JsonValue } {
   const type = isObject(value) ? own(value, "type") : undefined;
-  if (!KEPT_BLOCKS.has(type) && !isInteractionsStep(type) && !isCitedText(value))
+  if (!KEPT_BLOCKS.has(type) && !isInteractionsStep(type) && !isCitedText(value) && !isGeminiPart(value))
     throw invalidField(
       path,
-      `\`${path}\` must be a compaction or fallback block, an Anthropic server tool's call or result, a cited text block, an OpenAI tool's output, or an Interactions built-in tool's step.`,
+      `\`${path}\` must be a compaction or fallback block, an Anthropic server tool's call or result, a cited text block, an OpenAI tool's output, an Interactions built-in tool's step, or a Gemini server tool's part.`,
     );
   return value as { [key: string]: JsonValue };
 }

@@ -48,6 +48,9 @@ import { citedPart, fileOfBlock, isFileBlock } from "./blocks.ts";
 import { containerOf, containerSkills } from "./container.ts";
 import { messagesTools } from "./tools.ts";
 
+/** Anthropic's blocks that go back to it unchanged, in their place ("Send the assistant message back unchanged, this block included"). */
+const KEPT = /^(compaction|fallback|mcp_tool_listing|container_upload)$/;
+
 /** The tool names Anthropic takes, which a Messages client may send. */
 const NAMES = upstreamProviders.anthropic.toolNames;
 
@@ -213,7 +216,7 @@ function toWire(
       const part = reasoningOf(block, at);
       if (part) parts.push(part);
       if (type === "thinking") thoughts.push(stringAt(own(block, "thinking") ?? "", `${at}.thinking`));
-    } else if ((type === "compaction" || type === "fallback") && role === "assistant") {
+    } else if (KEPT.test(String(type)) && role === "assistant") {
       // Anthropic's kept blocks go back to it as they came, in order with the thinking.
       parts.push({ type: "block", block: keptBlockAt(block, at) });
       const before = blocks[i - 1];
@@ -230,7 +233,7 @@ function toWire(
     } else
       throw invalidField(
         `${at}.type`,
-        `A ${role} message takes text${role === "user" ? ", image, document and tool_result" : ", thinking, tool_use, compaction and fallback"} blocks.`,
+        `A ${role} message takes text${role === "user" ? ", image, document and tool_result" : ", thinking, tool_use, compaction, fallback, mcp_tool_listing and container_upload"} blocks.`,
       );
   });
   if (role === "assistant") {
