@@ -33,8 +33,8 @@ interface ToolBlock {
  *
  * A tool call completes once the model moved on from its block (the next block's start, or the
  * message's end), not at the end of the message, and its index is the block index: a `fallback`
- * block next (server-side fallback to another model after a refusal) withdraws it instead, since
- * the refusal may have cut it off. Its `caller` (programmatic tool calling) is kept on its
+ * block next (server-side fallback to another model after a refusal), or a `refusal` stop,
+ * withdraws it instead, since the refusal may have cut it off. Its `caller` (programmatic tool calling) is kept on its
  * `providerMetadata`. Blocks already in `message_start.message.content` (a programmatic tool
  * calling continuation) are read as if they had streamed. The message's code-execution
  * `container` (at its start, or in its `message_delta`) goes on the finish. An `event: error` can arrive after
@@ -281,7 +281,10 @@ export class AnthropicDecoder implements ProviderDecoder {
       const normalized = anthropicUsage({ ...this.#inputUsage, ...Object.fromEntries(updated) });
       if (normalized) emit({ type: "usage", usage: normalized });
     }
-    this.#release(emit);
+    // A refusal may have cut the call right before it off, as a fallback block's may: the SDK's
+    // tool runner never runs it (it releases a stopped call at the next block or a `tool_use` stop).
+    if (reason === "refusal") this.#withdraw(emit);
+    else this.#release(emit);
     if (typeof reason !== "string") return;
     this.#startReason = undefined;
     emit(anthropicFinish(reason, this.#container));

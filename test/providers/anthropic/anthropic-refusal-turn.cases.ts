@@ -39,6 +39,29 @@ const refusedAfterText = anthropicSse(
   { type: "message_stop" },
 );
 
+/**
+ * Refused right after a `tool_use` block stopped: the refusal may have cut it off. The SDK's tool
+ * runner never runs it: its streaming runner releases a stopped call only at the next block or a
+ * `message_delta` whose `stop_reason` is `tool_use` (lib/internal/BetaToolRunnerStream), and a
+ * turn that stops for `refusal` runs no tool (BetaToolRunner's determineNextStepFromStopReason).
+ * Built from the documented shapes.
+ */
+const refusedAfterCall = anthropicSse(
+  message(),
+  { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+  { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Scanning." } },
+  { type: "content_block_stop", index: 0 },
+  {
+    type: "content_block_start",
+    index: 1,
+    content_block: { type: "tool_use", id: "toolu_scan", name: "run_scan", input: {} },
+  },
+  { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"host":"10.0.0.1"}' } },
+  { type: "content_block_stop", index: 1 },
+  refusal,
+  { type: "message_stop" },
+);
+
 const finishOf = async (chunks: Uint8Array[]) =>
   assertFinished(await collect(streamToolCalls(fromChunks(chunks), { provider: "anthropic" })));
 
@@ -99,5 +122,35 @@ group("Anthropic refusal: the next turn", (test) => {
       },
     ];
     assertEquals(body["messages"], expected);
+  });
+
+  test("refused right after a tool_use block: the call is withdrawn at any split, never run, and not sent back", async () => {
+    const data = bytes(refusedAfterCall);
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 6 }), async (cuts) => {
+        const events = await collect(streamToolCalls(fromChunks(splitAt(data, cuts)), { provider: "anthropic" }));
+        assert(!events.some((e) => e.type === "tool-call"), "the cut call is never a tool-call");
+        const finish = assertFinished(events);
+        assertEquals(
+          [finish.reason, finish.toolCalls, finish.withdrawnToolCalls?.map((call) => call.id)],
+          ["content-filter", [], ["toolu_scan"]],
+        );
+        const expected: MessageParam = { role: "assistant", content: [{ type: "text", text: "Scanning." }] };
+        assertEquals(assistantMessage("anthropic", finish), expected);
+      }),
+      { numRuns: 25 },
+    );
+    let ran = 0;
+    const events = await collect(
+      runToolLoop({
+        provider: "anthropic",
+        messages: [{ role: "user", content: "Scan my network." }],
+        tools: { run_scan: { run: () => String(++ran) } },
+        call: () => Promise.resolve(new Response(refusedAfterCall)),
+      }),
+    );
+    const last = events.at(-1);
+    assert(last?.type === "loop-finish", "the loop finished");
+    assertEquals([ran, last.reason, last.steps], [0, "no-tool-calls", 1]);
   });
 });
