@@ -1,5 +1,5 @@
 // The items of tools OpenAI ran (`web_search_call`, `code_interpreter_call`,
-// `image_generation_call`, `file_search_call`) in a Responses client's input through
+// `image_generation_call`, `file_search_call`, and a `compaction` item) in a Responses client's input through
 // POST /v1/responses, openai-node as the client: an OpenAI Responses upstream gets each as the
 // client sent it, in its place after the reasoning item before it (a reasoning model with
 // `store: false` refuses a reasoning item without the item that followed it); another provider
@@ -30,6 +30,8 @@ const RAN: ResponseInputItem[] = [
   },
   { type: "image_generation_call", id: "ig_1", result: "aGk=", status: "completed" },
   { type: "file_search_call", id: "fs_1", queries: ["bolts"], status: "completed", results: null },
+  // The item of a response that compacted its context (ResponseCompactionItemParam), back to OpenAI in place too.
+  { type: "compaction", id: "cmp_1", encrypted_content: "gAAAA-compacted" },
 ];
 const said = (text: string): ResponseInputItem => ({
   type: "message",
@@ -79,7 +81,7 @@ describe("POST /v1/responses with the items of tools OpenAI ran", () => {
       .catch(() => undefined);
     expect(upstream.requests).toHaveLength(1);
     const body = JSON.stringify(upstream.requests[0]!.body);
-    for (const id of ["ws_1", "ci_1", "ig_1", "fs_1", "print(6"]) expect(body).not.toContain(id);
+    for (const id of ["ws_1", "ci_1", "ig_1", "fs_1", "print(6", "cmp_1"]) expect(body).not.toContain(id);
     expect(body).toContain("Answer 3.");
   });
 });

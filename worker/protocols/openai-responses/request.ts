@@ -65,8 +65,8 @@ import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.
 import { summaryText, textOf } from "./input-text.ts";
 import { type ResponseSettings, settingsOf } from "./settings.ts";
 
-/** The items of the tools OpenAI runs itself, which the request kit sends back as kept blocks. */
-const OPENAI_RAN = /^(web_search|code_interpreter|image_generation|file_search)_call$/;
+/** The items of the tools OpenAI runs itself, and its compaction item, which the request kit sends back as kept blocks. */
+const OPENAI_RAN = /^((web_search|code_interpreter|image_generation|file_search)_call|compaction)$/;
 
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;
@@ -250,8 +250,8 @@ function addItem(
     const summary = summaryText(own(item, "summary"));
     if (summary !== "") turn.reasoning = turn.reasoning === undefined ? summary : `${turn.reasoning}\n\n${summary}`;
   } else if (typeof type === "string" && OPENAI_RAN.test(type)) {
-    // A tool OpenAI ran: back to OpenAI in its place (a reasoning model refuses a reasoning item
-    // without the item that followed it); nothing another provider can take back.
+    // A tool OpenAI ran, or a compacted context: back to OpenAI in its place (a reasoning model
+    // refuses a reasoning item without the item that followed it); nothing another provider can take back.
     if (provider === "openai-responses")
       (assistant().reasoning_parts ??= []).push({ type: "block", block: item as { [key: string]: JsonValue } });
   } else if (
@@ -261,6 +261,6 @@ function addItem(
   )
     throw invalidField(
       `${path}.type`,
-      "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, reasoning, program, program_output, tool_search_call, tool_search_output, an item of a tool OpenAI ran (web_search_call, ...), or (to an OpenAI model) an MCP item.",
+      "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, reasoning, program, program_output, tool_search_call, tool_search_output, an item of a tool OpenAI ran (web_search_call, ...), a compaction item, or (to an OpenAI model) an MCP item.",
     );
 }
