@@ -206,6 +206,8 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
       reasoning: turn.reasoning,
       reasoningParts: terminal?.type === "finish" ? terminal.reasoningParts : undefined,
       approvalRequests: terminal?.type === "finish" ? terminal.approvalRequests : undefined,
+      // In the order the stream gave it (interleaved thinking, text between calls, a server call's result).
+      order: terminal?.type === "finish" ? terminal.order : undefined,
     });
     const added: unknown[] = Array.isArray(assistant) ? [...assistant] : [assistant];
     if (own.length > 0) added.push(...toolResultMessages(provider, record.results(own)));

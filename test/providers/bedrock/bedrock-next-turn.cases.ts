@@ -84,6 +84,39 @@ group("Bedrock Converse: the next turn never has an empty assistant message", (t
     assertEquals(last.messages, [{ role: "user", content: [{ text: "Tides in Brest?" }] }]);
   });
 
+  test("the tool loop sends the turn back in the order it streamed: text, the call, more text", async () => {
+    const interleaved = converse([
+      ["messageStart", { role: "assistant" }],
+      text(0, "Checking."),
+      stop(0),
+      ...toolUse(1, "tooluse_1", "get_weather", '{"city":"Brest"}'),
+      text(2, "One moment."),
+      stop(2),
+      ...end("tool_use"),
+    ]);
+    const answer = converse([["messageStart", { role: "assistant" }], text(0, "Sunny."), stop(0), ...end("end_turn")]);
+    const requests: unknown[][] = [];
+    await collect(
+      runToolLoop({
+        provider: "bedrock",
+        messages: [{ role: "user", content: [{ text: "Weather in Brest?" }] }],
+        tools: { get_weather: { run: () => "sunny" } },
+        call: ({ messages }) => {
+          requests.push([...messages]);
+          return Promise.resolve(new Response(requests.length === 1 ? interleaved : answer));
+        },
+      }),
+    );
+    assertEquals(requests[1]![1], {
+      role: "assistant",
+      content: [
+        { text: "Checking." },
+        { toolUse: { toolUseId: "tooluse_1", name: "get_weather", input: { city: "Brest" } } },
+        { text: "One moment." },
+      ],
+    });
+  });
+
   test("the request kit drops an assistant turn left empty: no text, white space, or reasoning a model other than Claude takes none of", () => {
     const empty: RequestMessage[] = [
       { role: "assistant", content: "", toolCalls: [] },
