@@ -126,7 +126,8 @@ export function isServerResult(block: Readonly<Record<string, unknown>>): boolea
 
 /**
  * What a call's block carries back besides its id, name and input: its `caller` (programmatic
- * tool calling: the model, or a code execution tool by id), and for a server tool's call the
+ * tool calling: the model, or a code execution tool by id), a toolset member's `toolset_name`
+ * (`toolsetName`: its tool_use and its tool_result go back with it), and for a server tool's call the
  * block's other fields (`anthropicBlock`: its `type`, an MCP call's `server_name`), so that the
  * next turn sends it back as it came.
  *
@@ -140,10 +141,11 @@ export function callMetadata(
   block: Record<string, unknown>,
   providerExecuted: boolean,
 ): { providerMetadata?: Record<string, unknown> } {
-  const { id: _id, name: _name, input: _input, caller, ...anthropicBlock } = block;
+  const { id: _id, name: _name, input: _input, caller, toolset_name, ...anthropicBlock } = block;
   const metadata: Record<string, unknown> = providerExecuted ? { anthropicBlock } : {};
   if (isRecord(caller)) metadata["caller"] = caller;
-  return providerExecuted || isRecord(caller) ? { providerMetadata: metadata } : {};
+  if (typeof toolset_name === "string") metadata["toolsetName"] = toolset_name;
+  return providerExecuted || Object.keys(metadata).length > 0 ? { providerMetadata: metadata } : {};
 }
 
 /** A block's fields as JSON (it came from `JSON.parse`, so every value is one). */

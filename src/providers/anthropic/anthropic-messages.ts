@@ -38,6 +38,23 @@ export function callerOf(call: { readonly providerMetadata?: Readonly<Record<str
 }
 
 /**
+ * The `toolset_name` of a toolset member's call (a browser or computer toolset's tool, kept on
+ * `providerMetadata.toolsetName`), which its `tool_use` and its `tool_result` carry back: "members
+ * dispatch by family, never by name" (the SDK's tool runner), as a custom tool may share the name.
+ *
+ * @example
+ * ```ts
+ * const result = { type: "tool_result", tool_use_id: call.id, content: "Loaded.", ...toolsetOf(call) };
+ * ```
+ */
+export function toolsetOf(call: { readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined }): {
+  toolset_name?: string;
+} {
+  const toolset = call.providerMetadata?.["toolsetName"];
+  return typeof toolset === "string" ? { toolset_name: toolset } : {};
+}
+
+/**
  * Anthropic Messages: an assistant message of the turn's blocks in the order the stream gave them
  * (`order`: the true block order, as extended thinking with tools asks the thinking blocks back
  * unchanged and in place; a turn without one, or changed by hand: the thinking and kept blocks,
@@ -97,7 +114,14 @@ export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, u
       const call = piece.call;
       const block = call.providerMetadata?.["anthropicBlock"];
       if (!call.providerExecuted)
-        content.push({ type: "tool_use", id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) });
+        content.push({
+          type: "tool_use",
+          id: idOf(call),
+          name: call.name,
+          input: call.arguments,
+          ...callerOf(call),
+          ...toolsetOf(call),
+        });
       else if (isRecord(block) && (mixed || results.has(call.id) || callers.has(call.id)))
         content.push(
           { ...block, id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) },
@@ -115,7 +139,7 @@ export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, u
 }
 
 /**
- * Anthropic Messages: one user message of `tool_result` blocks.
+ * Anthropic Messages: one user message of `tool_result` blocks (a toolset member's with its `toolset_name`).
  *
  * @example
  * ```ts
@@ -130,6 +154,7 @@ export function anthropicToolResultMessage(results: readonly ToolResult[]): Reco
       tool_use_id: idOf(result.call),
       content: asText(result.output),
       ...(result.isError ? { is_error: true } : {}),
+      ...toolsetOf(result.call),
     })),
   };
 }

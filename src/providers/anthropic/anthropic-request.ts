@@ -18,7 +18,7 @@ import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
 import { turnPieces } from "../turn.ts";
 import { anthropicTextBlocks } from "./anthropic-citations.ts";
-import { callerOf, citedAfter, isAnthropicBlock } from "./anthropic-messages.ts";
+import { callerOf, citedAfter, isAnthropicBlock, toolsetOf } from "./anthropic-messages.ts";
 import { anthropicToolDefinitions } from "./anthropic-tools.ts";
 
 /** The Messages API requires `max_tokens`; this is used when the request gives none. */
@@ -37,10 +37,19 @@ const DEFAULT_MAX_TOKENS = 4096;
 export function anthropicRequestBody(request: ProviderRequest): Fields {
   const system = systemText(request.messages);
   const thinking = anthropicThinking(request, DEFAULT_MAX_TOKENS);
+  // A toolset member's result carries its call's toolset, as its tool_use does.
+  const toolsets = new Map(
+    request.messages.flatMap((message) =>
+      message.role === "assistant" ? message.toolCalls.map((call) => [call.id, toolsetOf(call)] as const) : [],
+    ),
+  );
   const body: Fields = {
     model: request.model,
     max_tokens: thinking?.maxTokens ?? request.maxTokens ?? DEFAULT_MAX_TOKENS,
-    messages: toTurns(request.messages, toBlocks).map((turn) => ({ role: turn.role, content: turn.content })),
+    messages: toTurns(request.messages, (message, path) => toBlocks(message, path, toolsets)).map((turn) => ({
+      role: turn.role,
+      content: turn.content,
+    })),
     stream: true,
   };
   if (system !== "") body["system"] = system;
@@ -63,7 +72,11 @@ export function anthropicRequestBody(request: ProviderRequest): Fields {
  * A message's content blocks; tool results travel in the user's turn as `tool_result` blocks, and an
  * assistant's text as {@link anthropicTextBlocks} gives it (its cited blocks with their `citations`).
  */
-function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: string): Fields[] {
+function toBlocks(
+  message: Exclude<RequestMessage, { role: "system" }>,
+  path: string,
+  toolsets: ReadonlyMap<unknown, { toolset_name?: string }>,
+): Fields[] {
   // The API refuses empty text blocks.
   const text: Fields[] =
     message.content === "" || message.role === "tool" ? [] : [{ type: "text", text: message.content }];
@@ -76,6 +89,7 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
         // A result's images and documents sit in its content, with its text.
         content: hasFiles(message) ? resultBlocks(message, path, anthropicBlock) : message.content,
         ...(message.isError ? { is_error: true } : {}),
+        ...toolsets.get(message.toolCallId),
       },
     ];
   const toolUse = (call: RequestToolCall, j: number): Fields => ({
@@ -84,6 +98,7 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
     name: call.name,
     input: asObject(call.arguments),
     ...callerOf(call),
+    ...toolsetOf(call),
   });
   // A cited text block of the turn (kept as a `text` block part) goes back as its own block with its citations.
   const pieces = turnPieces(turnOf(message));

@@ -1,4 +1,12 @@
-import { streamToolCalls, type Provider, type ToolCallEvent } from "../../../src/index.ts";
+import type { BetaMessageParam, BetaToolUseBlockParam } from "@anthropic-ai/sdk/resources/beta/messages/messages";
+import {
+  assistantMessage,
+  providerKit,
+  streamToolCalls,
+  toolResultMessages,
+  type Provider,
+  type ToolCallEvent,
+} from "../../../src/index.ts";
 import { summarize } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants } from "../../support/invariants.ts";
@@ -170,5 +178,49 @@ group("AnthropicDeltaStream rules", (test) => {
       ),
     );
     assertEquals(types(events), ["usage", "reasoning-delta", "reasoning-part", "text-delta", "finish"]);
+  });
+
+  // A toolset member's call (`@anthropic-ai/sdk` 1.12: BetaToolUseBlock.toolset_name, "For a
+  // toolset member tool_use, the toolset family"; BetaToolResultBlockParam.toolset_name, "the
+  // toolset family of the paired tool_use"; the SDK's tool runner answers it with that family, as
+  // "members dispatch by family, never by name: a custom tool may share the bare name"). Built
+  // from the documented shape: a browser toolset's `navigate`.
+  test("a toolset member's tool_use keeps its toolset_name, sent back on the tool_use and its tool_result", async () => {
+    const member = { type: "tool_use", id: "toolu_nav", name: "navigate", input: {}, toolset_name: "browser" };
+    const events = await run(
+      "anthropic",
+      anthropic(
+        start,
+        { type: "content_block_start", index: 0, content_block: member },
+        json(0, '{"url":"https://example.com"}'),
+        stop(0),
+        ...end,
+      ),
+    );
+    const finish = events.at(-1);
+    assert(finish?.type === "finish", "finish");
+    const call = finish.toolCalls[0]!;
+    const navigate: BetaToolUseBlockParam = { ...member, type: "tool_use", input: { url: "https://example.com" } };
+    const turn: BetaMessageParam = {
+      role: "assistant",
+      content: [navigate],
+    };
+    assertEquals(assistantMessage("anthropic", finish), turn);
+    const results: BetaMessageParam = {
+      role: "user",
+      content: [{ type: "tool_result", tool_use_id: "toolu_nav", content: "Loaded.", toolset_name: "browser" }],
+    };
+    assertEquals(toolResultMessages("anthropic", [{ call, output: "Loaded." }]), [results]);
+    // The request kit (the Worker's way to Anthropic) sends both the same.
+    const body = providerKit("anthropic").requestBody({
+      model: "claude-x",
+      messages: [
+        { role: "user", content: "Open example.com" },
+        { role: "assistant", content: "", toolCalls: [call] },
+        { role: "tool", toolCallId: "toolu_nav", content: "Loaded." },
+      ],
+      tools: [],
+    });
+    assertEquals((body["messages"] as BetaMessageParam[]).slice(1), [turn, results]);
   });
 });
