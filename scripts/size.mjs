@@ -72,7 +72,7 @@ const KiB = 1024;
 // Issue 37: OpenAI Responses 7.5 -> 8 KiB (7,556 -> 8,168 B) for the delta events read without
 // their payload objects (ResponsesFastDelta, about 600 B gzipped), the most of its `for await` cost.
 // Raised in issue 34 for the next turn in the stream's true order: the accumulator notes where each
-// run of text, call and reasoning part came (src/accumulate/turn-order.ts, the finish's `order`),
+// run of text, call and reasoning part came (now src/shared/turn-blocks.ts, the finish's `order`),
 // about 630 B minified and 240 B gzipped in every chain (OpenAI Chat 7,499 -> 7,740 B, OpenAI
 // Responses 8,354 -> 8,603, Bedrock 8,670 -> 8,902, streamToolCalls for OpenAI Chat 10,161 -> 10,403).
 export const BUDGET = {
@@ -121,9 +121,15 @@ export const BUDGET = {
   // rules (the main entry's); each protocol reads its provider's own framing alone. From 12,974 B
   // (Bedrock's) and 12,796 (OpenAI's) at 0e874b1 to 10,001 and 10,259 (docs/performance.md).
   // OpenAI Responses' had 10.25 KiB until its built-in tools' items became the `builtInCalls`
-  // plug-in (`ResponsesBuiltInCalls`): 10,373 -> 9,688 B. Then 10.25 KiB for every subpath, in issue
-  // 34: the accumulator's notes of a turn's order, about 240 B (OpenAI Chat's 10,161 -> 10,403 B).
-  streamToolCalls: 10.25 * KiB,
+  // plug-in (`ResponsesBuiltInCalls`): 10,373 -> 9,688 B. Issue 34's notes of a turn's order (about
+  // 240 B) took every subpath to 10.25 KiB for a while (OpenAI Chat's 10,161 -> 10,411 B); back to
+  // 10 KiB once what only a turn of blocks holds (its order, approval requests, withdrawn calls, calls
+  // the provider ran alone) became the `turnBlocks` plug-in, which only the protocols of such turns
+  // name (src/shared/turn-blocks.ts), and the pump lost what only the batches use: OpenAI Chat's
+  // 10,419 -> 10,129 B at 5d54d90's tree, OpenAI Responses' 10,208 -> 10,207 (it holds the plug-in
+  // and its hooks). The core chains hold the plug-in (ToolCallAccumulatorStream's default) and its
+  // hooks: 17 to 37 B more (OpenAI Chat's 7,757 -> 7,788, OpenAI Responses' 8,654 -> 8,691).
+  streamToolCalls: 10 * KiB,
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */

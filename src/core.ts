@@ -55,7 +55,7 @@ export {
   DEFAULT_MAX_TOOL_CALLS,
   type ToolCallAccumulatorOptions,
 } from "./accumulate/accumulator-options.ts";
-export { ToolCallAccumulator } from "./accumulate/tool-call-accumulator.ts";
+export { ToolCallAccumulator, ToolCallAccumulatorCore } from "./accumulate/tool-call-accumulator.ts";
 export {
   ToolCallAccumulatorStream,
   type ToolCallAccumulatorStreamOptions,
@@ -168,7 +168,7 @@ export type {
   ToolCallViolationEvent,
   UsageEvent,
 } from "./shared/events.ts";
-export type { TurnOrderEntry } from "./shared/turn-order.ts";
+export { turnBlocks, type TurnBlocks, type TurnBlocksState, type TurnOrderEntry } from "./shared/turn-blocks.ts";
 export type { StreamLimits } from "./pipeline/stream-limits.ts";
 export { ToolCallChain, type ToolCallChainOptions } from "./pipeline/tool-call-chain.ts";
 export type { Timers } from "./shared/timers.ts";

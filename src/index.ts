@@ -138,7 +138,7 @@ export {
   DEFAULT_MAX_TOOL_CALLS,
   type ToolCallAccumulatorOptions,
 } from "./accumulate/accumulator-options.ts";
-export { ToolCallAccumulator } from "./accumulate/tool-call-accumulator.ts";
+export { ToolCallAccumulator, ToolCallAccumulatorCore } from "./accumulate/tool-call-accumulator.ts";
 export {
   ToolCallAccumulatorStream,
   type ToolCallAccumulatorStreamOptions,
@@ -297,4 +297,4 @@ export type {
 } from "./shared/events.ts";
 export type { ApprovalRequestEvent } from "./shared/events.ts";
 export type { Timers } from "./shared/timers.ts";
-export type { TurnOrderEntry } from "./shared/turn-order.ts";
+export { turnBlocks, type TurnBlocks, type TurnBlocksState, type TurnOrderEntry } from "./shared/turn-blocks.ts";

@@ -62,6 +62,7 @@ import "./schema/json-schema-suite.cases.ts";
 // Accumulate: deltas to events.
 import "./accumulate/partial-arguments.cases.ts";
 import "./accumulate/accumulator-snapshot.cases.ts";
+import "./accumulate/turn-blocks.cases.ts";
 import "./accumulate/cut-calls.cases.ts";
 import "./accumulate/validate-tool-calls.cases.ts";
 import "./accumulate/early-validation.cases.ts";

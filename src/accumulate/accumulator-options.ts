@@ -3,6 +3,7 @@ import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import type { ToolArgumentsValidator } from "../schema/tool-schema.ts";
 import type { Repair } from "./arguments-buffer.ts";
 import type { CallUnwrapper } from "./parallel-wrapper.ts";
+import type { TurnBlocks } from "../shared/turn-blocks.ts";
 
 /** Options of the accumulator. */
 export interface ToolCallAccumulatorOptions {
@@ -62,6 +63,20 @@ export interface ToolCallAccumulatorOptions {
    * @defaultValue none
    */
   unwrapper?: CallUnwrapper | undefined;
+  /**
+   * Plug-in: `turnBlocks` keeps what a turn of blocks, items, parts or steps holds beyond its text
+   * and calls: where the first choice's text runs, calls and reasoning parts came (the `finish`
+   * event's `order`, given when they did not come as reasoning, text, calls, which
+   * `assistantMessage` and the request kit send the next turn in), the approval requests (the
+   * finish's `approvalRequests` and reason `approval`) and the calls the provider withdrew
+   * (`invalid-tool-call`s of code `withdrawn`, the finish's `withdrawnToolCalls`). Without it those
+   * deltas are dropped (a withdrawn call is closed, never completed). `ToolCallAccumulator` and
+   * `ToolCallAccumulatorStream` take it by default (pass `undefined` for none); `streamToolCalls`
+   * takes it from the protocol (Anthropic's, OpenAI Responses', Gemini's, Bedrock's, Gemini
+   * Interactions' and detection's name it).
+   * @defaultValue `turnBlocks`
+   */
+  turnBlocks?: TurnBlocks | undefined;
   /**
    * Deepest nesting of objects and arrays in arguments.
    * @defaultValue 64

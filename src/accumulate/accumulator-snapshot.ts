@@ -1,6 +1,6 @@
 import { ToolCallStreamError } from "../shared/errors.ts";
 import type { AccumulatorSnapshot, RegistrySnapshot, SavedToolCall } from "./accumulator-state.ts";
-import { accumulatorInternals, ToolCallAccumulator } from "./tool-call-accumulator.ts";
+import { accumulatorInternals, ToolCallAccumulatorCore } from "./accumulator-core.ts";
 import { streamAccumulator, type ToolCallAccumulatorStream } from "./tool-call-accumulator-stream.ts";
 import type { OpenToolCall } from "./tool-call-registry.ts";
 
@@ -19,7 +19,7 @@ import type { OpenToolCall } from "./tool-call-registry.ts";
  * const resumed = restoreAccumulator(new ToolCallAccumulatorStream(options), JSON.parse(saved));
  * ```
  */
-export function snapshotAccumulator(source: ToolCallAccumulator | ToolCallAccumulatorStream): AccumulatorSnapshot {
+export function snapshotAccumulator(source: ToolCallAccumulatorCore | ToolCallAccumulatorStream): AccumulatorSnapshot {
   const { state, registry } = internalsOf(source);
   const saved: RegistrySnapshot = {
     open: [...registry.open].map(({ args, ...fields }): SavedToolCall => ({ ...fields, rawArguments: args.text })),
@@ -46,7 +46,7 @@ export function snapshotAccumulator(source: ToolCallAccumulator | ToolCallAccumu
  * accumulator.end();
  * ```
  */
-export function restoreAccumulator<T extends ToolCallAccumulator | ToolCallAccumulatorStream>(
+export function restoreAccumulator<T extends ToolCallAccumulatorCore | ToolCallAccumulatorStream>(
   target: T,
   snapshot: AccumulatorSnapshot,
 ): T {
@@ -56,7 +56,7 @@ export function restoreAccumulator<T extends ToolCallAccumulator | ToolCallAccum
       `a snapshot of version ${String(snapshot.version)} cannot be restored (this version reads 2)`,
     );
   // Restoring merges into the target's state, so it must be as a new accumulator leaves it.
-  const fresh = accumulatorInternals(new ToolCallAccumulator(() => {})).state;
+  const fresh = accumulatorInternals(new ToolCallAccumulatorCore(() => {})).state;
   if (registry.count > 0 || JSON.stringify(state) !== JSON.stringify(fresh)) {
     throw invalidSnapshot("restore into a new accumulator, whose state nothing has changed yet");
   }
@@ -77,8 +77,10 @@ export function restoreAccumulator<T extends ToolCallAccumulator | ToolCallAccum
   return target;
 }
 
-function internalsOf(source: ToolCallAccumulator | ToolCallAccumulatorStream): ReturnType<typeof accumulatorInternals> {
-  return accumulatorInternals(source instanceof ToolCallAccumulator ? source : streamAccumulator(source));
+function internalsOf(
+  source: ToolCallAccumulatorCore | ToolCallAccumulatorStream,
+): ReturnType<typeof accumulatorInternals> {
+  return accumulatorInternals(source instanceof ToolCallAccumulatorCore ? source : streamAccumulator(source));
 }
 
 function invalidSnapshot(reason: string): ToolCallStreamError {

@@ -52,11 +52,9 @@ export function eventStep(make: (next: (event: ToolCallEvent) => void) => EventS
  * ```
  */
 export function composeSteps(steps: readonly EventStep[], emit: (event: ToolCallEvent) => void): EventSink {
-  let sink: EventSink = emit;
   // A step's `next` is typed as returning nothing: what the steps after it return (their hold) is
   // still passed back through it, as `eventStep` asks of every step.
-  for (let i = steps.length - 1; i >= 0; i--) sink = steps[i]!(sink as (event: ToolCallEvent) => void);
-  return sink;
+  return steps.reduceRight<EventSink>((sink, step) => step(sink as (event: ToolCallEvent) => void), emit);
 }
 
 /**
@@ -72,17 +70,14 @@ export function composeSteps(steps: readonly EventStep[], emit: (event: ToolCall
  */
 export class StepHold {
   /** What the steps said of the last event: a promise while they hold events back. */
-  held: PromiseLike<void> | undefined = undefined;
-  readonly sink: EventSink;
-
-  constructor(sink: EventSink) {
-    this.sink = sink;
-  }
-
+  held: PromiseLike<void> | undefined;
   /** Passes one event to the steps. */
-  readonly take = (event: ToolCallEvent): void => {
-    this.held = this.sink(event) || undefined;
-  };
+  readonly take: (event: ToolCallEvent) => void;
+
+  /** Tracks what `sink` says of each event it takes. */
+  constructor(sink: EventSink) {
+    this.take = (event) => void (this.held = sink(event) || undefined);
+  }
 
   /** Waits until the steps hold nothing back. */
   async released(): Promise<void> {

@@ -2,9 +2,14 @@ import type { ProviderDelta } from "../shared/deltas.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import type { ToolCallAccumulatorOptions } from "./accumulator-options.ts";
 import { composeSteps, StepHold, type EventStep } from "./event-step.ts";
-import { ToolCallAccumulator } from "./tool-call-accumulator.ts";
+import { ToolCallAccumulatorCore } from "./accumulator-core.ts";
+import { turnBlocks } from "../shared/turn-blocks.ts";
 
-/** Options of {@link ToolCallAccumulatorStream}: those of the accumulator it wraps, and the steps after it. */
+/**
+ * Options of {@link ToolCallAccumulatorStream}: those of the accumulator it wraps (with the
+ * `turnBlocks` plug-in by default: the stage does not know which protocol its deltas come from), and
+ * the steps after it.
+ */
 export interface ToolCallAccumulatorStreamOptions extends ToolCallAccumulatorOptions {
   /**
    * Plug-ins: steps every event passes through, in this order, before it leaves the stage:
@@ -22,7 +27,7 @@ export interface ToolCallAccumulatorStreamOptions extends ToolCallAccumulatorOpt
  * The accumulator inside a stream, for the snapshot functions (accumulator-snapshot.ts) only.
  * Not exported by the package.
  */
-export let streamAccumulator: (stream: ToolCallAccumulatorStream) => ToolCallAccumulator;
+export let streamAccumulator: (stream: ToolCallAccumulatorStream) => ToolCallAccumulatorCore;
 
 /**
  * Normalized provider deltas to accumulated events: the last stage of the chain.
@@ -63,16 +68,18 @@ export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, To
   static {
     streamAccumulator = (stream) => stream.#accumulator;
   }
-  readonly #accumulator: ToolCallAccumulator;
+  readonly #accumulator: ToolCallAccumulatorCore;
 
   /** Creates the stage; see {@link ToolCallAccumulatorStreamOptions} for the limits and plug-ins. */
   constructor(options: ToolCallAccumulatorStreamOptions = {}) {
     // Made here, not in `start`: some runtimes (workerd) call `start` only later, and a snapshot
     // may be restored into the stream as soon as it exists.
     let controller: TransformStreamDefaultController<ToolCallEvent>;
-    const { output = [], ...accumulatorOptions } = options;
-    const hold = new StepHold(composeSteps(output, (event) => controller.enqueue(event)));
-    const accumulator = new ToolCallAccumulator(hold.take, accumulatorOptions, () => controller.terminate());
+    const hold = new StepHold(composeSteps(options.output ?? [], (event) => controller.enqueue(event)));
+    // The accumulator reads its own options (and not `output`).
+    const accumulator = new ToolCallAccumulatorCore(hold.take, { turnBlocks, ...options }, () =>
+      controller.terminate(),
+    );
     // While a step holds events back, the stage reads no more input and does not close.
     super({
       start(started) {
@@ -80,11 +87,11 @@ export class ToolCallAccumulatorStream extends TransformStream<ProviderDelta, To
       },
       transform(delta) {
         accumulator.push(delta);
-        if (hold.held) return hold.released();
+        return hold.held && hold.released();
       },
       flush() {
         accumulator.end();
-        if (hold.held) return hold.released();
+        return hold.held && hold.released();
       },
     });
     this.#accumulator = accumulator;

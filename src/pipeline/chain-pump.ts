@@ -34,8 +34,6 @@ export class ChainPump {
   readonly #signal: AbortSignal | undefined;
   readonly #close: () => void;
   #reader: InputReader | undefined;
-  /** A read not ready when the last step gave up on it: the next step takes it. */
-  #pending: Promise<InputRead> | undefined;
   /** The output is closed (or cancelled): nothing more goes out. */
   closed = false;
 
@@ -71,6 +69,8 @@ export class ChainPump {
     this.#close = close;
     this.#chain = new FramedChain(protocol, framing, emit, {
       ...options,
+      // What a turn of blocks holds is kept for the protocols of such turns: the protocol names the plug-in.
+      turnBlocks: protocol.turnBlocks,
       contentType: response?.headers.get("content-type") ?? undefined,
       onStop: (reason) => {
         // A limit was exceeded, the bytes could not be framed, or a call violated its schema with `abortOnViolation`.
@@ -114,16 +114,12 @@ export class ChainPump {
     return true;
   }
 
-  /** The next chunk of the body (a read an earlier step gave up waiting for, if any). */
-  read(): Promise<InputRead> {
-    const read = this.#pending ?? this.#reader!.read();
-    this.#pending = undefined;
-    return read;
-  }
-
-  /** Keeps a read that was not ready for the next step. */
-  keep(read: Promise<InputRead>): void {
-    this.#pending = read;
+  /**
+   * The next chunk of the body, or the error the read failed with (a network error), for
+   * {@link ChainPump.take}: it never rejects.
+   */
+  read(): Promise<InputRead | { error: unknown }> {
+    return this.#reader!.read().then(undefined, (error: unknown) => ({ error }));
   }
 
   /**

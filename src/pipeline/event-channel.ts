@@ -140,17 +140,17 @@ class DirectIterator<T> implements AsyncIterator<T, undefined> {
   }
 
   next(): Promise<Result<T>> {
-    const ongoing = this.#ongoing;
-    if (!ongoing) return this.#next();
-    const next = (): Promise<Result<T>> => this.#next();
-    return this.#track(ongoing.then(next, next));
+    return this.#after(() => this.#next());
   }
 
   return(value?: undefined): Promise<Result<T>> {
+    return this.#after(() => this.#return(value));
+  }
+
+  /** Answers with `answer` now, or once the answer still waiting for the chain has settled. */
+  #after(answer: () => Promise<Result<T>>): Promise<Result<T>> {
     const ongoing = this.#ongoing;
-    if (!ongoing) return this.#return(value);
-    const stop = (): Promise<Result<T>> => this.#return(value);
-    return this.#track(ongoing.then(stop, stop));
+    return ongoing ? this.#track(ongoing.then(answer, answer)) : answer();
   }
 
   [Symbol.asyncIterator](): this {

@@ -1,13 +1,13 @@
 import type { ToolCallAccumulatorOptions } from "../accumulate/accumulator-options.ts";
 import { composeSteps, StepHold, type EventStep } from "../accumulate/event-step.ts";
-import { ToolCallAccumulator } from "../accumulate/tool-call-accumulator.ts";
+import { ToolCallAccumulatorCore } from "../accumulate/accumulator-core.ts";
 import type { FramedMessage, Framing, FramingClass } from "../framing/framing.ts";
 import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
 import { toErrorInfo, ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 
 /** Options of {@link ToolCallChain}: each stage's own, given to it alone. */
-export interface ToolCallChainOptions extends ToolCallAccumulatorOptions {
+export interface ToolCallChainOptions extends Omit<ToolCallAccumulatorOptions, "turnBlocks"> {
   /**
    * The framing's limit: largest message it holds while waiting for its end (see `FramingOptions`).
    * @defaultValue 4194304
@@ -37,7 +37,7 @@ export interface ToolCallChainOptions extends ToolCallAccumulatorOptions {
 export class FramedChain {
   readonly #framing: Framing;
   readonly #decoder: ProviderDecoder;
-  readonly #accumulator: ToolCallAccumulator;
+  readonly #accumulator: ToolCallAccumulatorCore;
   readonly #hold: StepHold;
   readonly #onStop: ((reason: unknown) => void) | undefined;
   /** Messages framed and not decoded yet; `#next` is the first not decoded. */
@@ -50,17 +50,17 @@ export class FramedChain {
    */
   #emitting = false;
 
-  /** Creates the chain of `protocol` read with `Framing`. */
+  /** Creates the chain of `protocol` read with `Framing` (`turnBlocks`: the protocol's, which its callers pass). */
   constructor(
     protocol: ProviderProtocol,
     Framing: FramingClass,
     emit: (event: ToolCallEvent) => void,
-    options: ToolCallChainOptions = {},
+    options: ToolCallChainOptions & Pick<ToolCallAccumulatorOptions, "turnBlocks"> = {},
   ) {
     const { maxEventLength, contentType, steps = [], onStop, ...accumulatorOptions } = options;
     this.#onStop = onStop;
     this.#hold = new StepHold(composeSteps(steps, emit));
-    this.#accumulator = new ToolCallAccumulator(this.#hold.take, accumulatorOptions, () =>
+    this.#accumulator = new ToolCallAccumulatorCore(this.#hold.take, accumulatorOptions, () =>
       this.#stop("the accumulator stopped the stream"),
     );
     const accumulator = this.#accumulator;

@@ -17,7 +17,10 @@ import type { StreamLimits } from "./stream-limits.ts";
 export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] = readonly ToolDefinition[]>
   extends StreamLimits,
     ValidationTimeoutOptions,
-    Omit<ToolCallAccumulatorOptions, "partialParser" | "repairer" | "validator" | "earlyValidator" | "unwrapper"> {
+    Omit<
+      ToolCallAccumulatorOptions,
+      "partialParser" | "repairer" | "validator" | "earlyValidator" | "unwrapper" | "turnBlocks"
+    > {
   /**
    * Give each `tool-call-delta` the arguments parsed so far (`partialArguments`), built
    * incrementally in time linear in the arguments by the parser given here,

@@ -2,6 +2,7 @@ import type { Repair } from "../accumulate/arguments-buffer.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { TypedToolCallEvent } from "../schema/tool-types.ts";
 import { toolCallTimings } from "../accumulate/tool-call-timings.ts";
+import { turnBlocks } from "../shared/turn-blocks.ts";
 import { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import { parallelUnwrapper } from "../accumulate/parallel-wrapper.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
@@ -99,6 +100,8 @@ const DETECTING: ProviderProtocol = {
   name: "detected",
   framing: DetectingFraming,
   createDecoder: (emit) => new DetectingDecoder(emit),
+  // The protocol is told from the first message: a turn of blocks is kept for any of them.
+  turnBlocks,
   // An SDK's objects are not told apart: Bedrock's and Cohere's need their provider's reading.
   messageOf: () => {
     throw new ToolCallStreamError({
@@ -112,20 +115,27 @@ const DETECTING: ProviderProtocol = {
  * The protocol of the `provider` option. A provider that does not exist is the caller's mistake:
  * said at the call, not as a stream error. A protocol of the application's own without a framing
  * is SSE, as documented; detection (no protocol) and the built-in protocols read the content type
- * and the first bytes. A protocol without a writer of an SDK's objects gets `objectJsonText`.
+ * and the first bytes. A protocol without a writer of an SDK's objects gets `objectJsonText`, and
+ * one of the application's own without the `turnBlocks` plug-in gets it (a built-in one names it,
+ * or has turns of text, then calls).
  */
 function protocolOf(provider: Provider | ProviderProtocol | undefined): ProviderProtocol {
   if (provider === undefined) return DETECTING;
   const protocol = providerProtocol(provider);
-  if (protocol.jsonText) return protocol;
+  const blocks = typeof provider === "string" ? protocol.turnBlocks : (protocol.turnBlocks ?? turnBlocks);
+  if (protocol.jsonText && blocks === protocol.turnBlocks) return protocol;
   // An SDK's objects are written by `JSON.stringify`'s rules (a provider subpath's, as JSON data).
-  let written = WRITTEN.get(protocol);
-  if (!written) WRITTEN.set(protocol, (written = { ...protocol, jsonText: objectJsonText }));
+  // Made once per protocol, apart for a built-in one given by its name and one given as itself.
+  const made = typeof provider === "string" ? NAMED : GIVEN;
+  let written = made.get(protocol);
+  if (!written)
+    made.set(protocol, (written = { ...protocol, jsonText: protocol.jsonText ?? objectJsonText, turnBlocks: blocks }));
   return written;
 }
 
-/** Each protocol with the writer of an SDK's objects, made once. */
-const WRITTEN = new WeakMap<ProviderProtocol, ProviderProtocol>();
+/** Each protocol with the writer of an SDK's objects and its plug-in for a turn of blocks: of a name, of a protocol given. */
+const NAMED = new WeakMap<ProviderProtocol, ProviderProtocol>();
+const GIVEN = new WeakMap<ProviderProtocol, ProviderProtocol>();
 
 /**
  * The framing of a protocol in the main entry: its own, SSE for one of the application's that

@@ -34,9 +34,12 @@ export type { ToolCallChainOptions } from "./framed-chain.ts";
 export class ToolCallChain {
   readonly #chain: FramedChain;
 
-  /** Creates the chain of `protocol` (its framing, SSE when it names none, and its decoder). */
+  /** Creates the chain of `protocol` (its framing, SSE when it names none, its decoder and its `turnBlocks`). */
   constructor(protocol: ProviderProtocol, emit: (event: ToolCallEvent) => void, options: ToolCallChainOptions = {}) {
-    this.#chain = new FramedChain(protocol, protocol.framing ?? SSEDecoder, emit, options);
+    this.#chain = new FramedChain(protocol, protocol.framing ?? SSEDecoder, emit, {
+      ...options,
+      turnBlocks: protocol.turnBlocks,
+    });
   }
 
   /** True once the `finish` or `abort` has been made (it may still be held by a step). */

@@ -5,7 +5,7 @@ import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
 import { settlesSoon } from "../shared/settles-soon.ts";
 import { chainOptions } from "./chain-options.ts";
-import { ChainPump, type ChainInput, type InputRead } from "./chain-pump.ts";
+import { ChainPump, type ChainInput } from "./chain-pump.ts";
 import { EventChannel } from "./event-channel.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { platformTimers } from "../shared/timers.ts";
@@ -62,13 +62,7 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
         await work;
         continue;
       }
-      let result: InputRead | { error: unknown };
-      try {
-        result = await pump.read();
-      } catch (error) {
-        result = { error };
-      }
-      const ended = pump.take(result, stepwise);
+      const ended = pump.take(await pump.read(), stepwise);
       if (ended) await ended;
     }
   });
@@ -126,6 +120,8 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
   let passed = 0;
   let lastPassed = Number.NEGATIVE_INFINITY;
   let timer: unknown;
+  /** A read not ready when the last pull gave up on it: the next pull takes it. */
+  let pending: ReturnType<ChainPump["read"]> | undefined;
   let flush = (): void => {};
   const clear = (): void => {
     if (timer !== undefined) timers.clearTimeout(timer);
@@ -178,24 +174,19 @@ export function toolCallBatchStream<const Tools extends readonly ToolDefinition[
             await work;
             continue;
           }
-          let result: InputRead | { error: unknown };
-          try {
-            const read = pump.read();
-            // Events to pass on, and the next chunk not ready: a window holds them while this reads
-            // on (its timer passes them on), else they go now. A ready read arms no timer (a small
-            // answer's rest or end comes in the same turns: a timer set and cleared at once).
-            if (batch.length > 0 && !(await settlesSoon(read))) {
-              if (holding()) timer ??= timers.setTimeout(flush, lastPassed + windowMs - now());
-              else {
-                pump.keep(read);
-                break;
-              }
+          const read = pending ?? pump.read();
+          pending = undefined;
+          // Events to pass on, and the next chunk not ready: a window holds them while this reads
+          // on (its timer passes them on), else they go now. A ready read arms no timer (a small
+          // answer's rest or end comes in the same turns: a timer set and cleared at once).
+          if (batch.length > 0 && !(await settlesSoon(read))) {
+            if (holding()) timer ??= timers.setTimeout(flush, lastPassed + windowMs - now());
+            else {
+              pending = read;
+              break;
             }
-            result = await read;
-          } catch (error) {
-            result = { error };
           }
-          const ended = pump.take(result, one);
+          const ended = pump.take(await read, one);
           if (ended) await ended;
         }
         // Unless the window's timer passed an array on meanwhile, what was made goes now: the loop

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { TurnBlocks } from "../shared/turn-blocks.ts";
 import type { FramedMessage, FramingClass } from "../framing/framing.ts";
 import type { ProviderDelta } from "../shared/deltas.ts";
 
@@ -108,6 +109,17 @@ export interface ProviderProtocol {
    * @defaultValue none: the decoder's own
    */
   readonly jsonText?: ((value: unknown) => string | undefined) | undefined;
+  /**
+   * The accumulator's plug-in for a turn of blocks, items, parts or steps: `turnBlocks` (from
+   * `tool-call-stream/core`), which keeps where its text runs, calls and reasoning parts came (the
+   * `finish` event's `order`, which the next turn follows), its approval requests and the calls the
+   * provider withdrew. Anthropic, OpenAI Responses, Gemini, Bedrock and Gemini Interactions name
+   * it; a protocol whose turn is text, then calls (OpenAI Chat, Cohere, Ollama) names none, and its
+   * bundle holds none. The main entry's `streamToolCalls` gives it to a protocol of the
+   * application's own that names none (as it did before it was a plug-in).
+   * @defaultValue none: no `order`, approval requests or withdrawn calls are kept
+   */
+  readonly turnBlocks?: TurnBlocks | undefined;
 }
 
 /**

@@ -1,15 +1,6 @@
 import type { Usage } from "../shared/deltas.ts";
 import { isRecord } from "../shared/values.ts";
 
-/** Reads the first of `keys` that holds a finite number. */
-function pick(source: Record<string, unknown>, keys: readonly string[]): number | undefined {
-  for (const key of keys) {
-    const value = source[key];
-    if (typeof value === "number" && Number.isFinite(value)) return value;
-  }
-  return undefined;
-}
-
 /**
  * Normalizes a provider's usage object (OpenAI `prompt_tokens`, Anthropic `input_tokens`,
  * Gemini `promptTokenCount`, ...) to input, output and total tokens, keeping the original on `raw`.
@@ -42,24 +33,26 @@ export function readUsage(
   details: UsageDetailKeys = {},
 ): Usage | undefined {
   if (!isRecord(raw)) return undefined;
-  const usage: Usage = { raw };
-  const cacheRead = pickPath(raw, details.cacheRead);
-  const cacheWrite = pickPath(raw, details.cacheWrite);
-  const reasoning = pickPath(raw, details.reasoning);
+  const cacheRead = pick(raw, details.cacheRead);
+  const cacheWrite = pick(raw, details.cacheWrite);
   // A provider that counts cached input apart from its input has it added: inputTokens is every input token.
   const apart = details.cacheApart ? (cacheRead ?? 0) + (cacheWrite ?? 0) : 0;
   const given = pick(raw, inputKeys);
   const input = given === undefined ? undefined : given + apart;
   const output = pick(raw, outputKeys);
-  const total = pick(raw, totalKeys);
-  if (input !== undefined) usage.inputTokens = input;
-  if (output !== undefined) usage.outputTokens = output;
-  if (total !== undefined) usage.totalTokens = total;
-  else if (input !== undefined && output !== undefined) usage.totalTokens = input + output;
-  if (cacheRead !== undefined) usage.cacheReadTokens = cacheRead;
-  if (cacheWrite !== undefined) usage.cacheWriteTokens = cacheWrite;
-  if (reasoning !== undefined) usage.reasoningTokens = reasoning;
-  return usage;
+  // Each count only when the provider gave it (the total, else the sum of input and output).
+  const counts = {
+    inputTokens: input,
+    outputTokens: output,
+    totalTokens: pick(raw, totalKeys) ?? (input === undefined || output === undefined ? undefined : input + output),
+    cacheReadTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
+    reasoningTokens: pick(raw, details.reasoning),
+  };
+  return Object.assign(
+    { raw },
+    ...Object.entries(counts).map(([key, count]) => count !== undefined && { [key]: count }),
+  );
 }
 
 /** Where a provider's usage object holds its cache and reasoning counts (dotted paths), for {@link readUsage}. */
@@ -74,12 +67,13 @@ export interface UsageDetailKeys {
   cacheApart?: boolean;
 }
 
-/** The first of `paths` (`a.b`) that holds a finite number. */
-function pickPath(source: Record<string, unknown>, paths: readonly string[] = []): number | undefined {
+/** The first of `paths` (keys, or dotted paths `a.b`) that holds a finite number. */
+function pick(source: Record<string, unknown>, paths: readonly string[] = []): number | undefined {
   for (const path of paths) {
     let at: unknown = source;
     for (const key of path.split(".")) at = isRecord(at) && Object.hasOwn(at, key) ? at[key] : undefined;
-    if (typeof at === "number" && Number.isFinite(at)) return at;
+    // `Number.isFinite` is false for anything that is not a number.
+    if (Number.isFinite(at)) return at as number;
   }
   return undefined;
 }

@@ -1,0 +1,285 @@
+import type { ProviderDelta, ToolCallChunkDelta, ToolCallEndDelta } from "../shared/deltas.ts";
+import type { StreamErrorInfo } from "../shared/errors.ts";
+import type { AbortReason, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
+import { withChoice } from "../shared/values.ts";
+import {
+  DEFAULT_MAX_ARGUMENTS_LENGTH,
+  DEFAULT_MAX_TOOL_CALLS,
+  type ToolCallAccumulatorOptions,
+} from "./accumulator-options.ts";
+import type { AccumulatorState } from "./accumulator-state.ts";
+import { finishEvent } from "./finish-event.ts";
+import { addReasoningPart, addTurnText } from "./turn-text.ts";
+import { summary, ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
+
+/** An accumulator's state and registry, for the snapshot functions (outside the class: bundles that never snapshot do not carry them). Not exported by the package. */
+export let accumulatorInternals: (accumulator: ToolCallAccumulatorCore) => {
+  state: AccumulatorState;
+  registry: ToolCallRegistry;
+};
+
+/**
+ * {@link ToolCallAccumulator} with the plug-ins it is given and no other: without `turnBlocks`
+ * unless passed. What `streamToolCalls` runs, with the `turnBlocks` of the protocols that name it,
+ * so that a bundle for the others holds none of it; use {@link ToolCallAccumulator} unless you
+ * count bytes.
+ *
+ * @example
+ * ```ts
+ * const accumulator = new ToolCallAccumulatorCore((event) => events.push(event), { turnBlocks });
+ * ```
+ */
+export class ToolCallAccumulatorCore {
+  static {
+    accumulatorInternals = (accumulator) => ({ state: accumulator.#s, registry: accumulator.#registry });
+  }
+  readonly #enqueue: (event: ToolCallEvent) => void;
+  readonly #onTerminate: () => void;
+  readonly #registry: ToolCallRegistry;
+  /** The options as given: the limit and the plug-ins are read from here. */
+  readonly #options: ToolCallAccumulatorOptions;
+  /** Everything a snapshot keeps besides the registry, as one plain object (so that snapshot and restore are one copy each); in the order of the `finish` event's fields. */
+  readonly #s: AccumulatorState = {
+    rawReason: null,
+    toolCalls: [],
+    invalidToolCalls: [],
+    finishSeen: false,
+    providerErrorSeen: false,
+    text: "",
+    reasoning: "",
+    closed: false,
+  };
+
+  /** Creates an accumulator that reports events through `enqueue`. */
+  constructor(
+    enqueue: (event: ToolCallEvent) => void,
+    options: ToolCallAccumulatorOptions = {},
+    onTerminate: () => void = () => {},
+  ) {
+    // The early-validation plug-in sees every event first, and adds its own.
+    this.#enqueue = options.earlyValidator?.(enqueue, this, onTerminate) ?? enqueue;
+    this.#onTerminate = onTerminate;
+    this.#options = options;
+    const bufferOptions = { parser: options.partialParser, maxDepth: options.maxDepth };
+    // Where each call of the first choice came among its text and reasoning, for the finish's `order`.
+    this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, bufferOptions, (call) => {
+      if (call.choice === 0) options.turnBlocks?.note(this.#s, "tool-call", call.index);
+    });
+  }
+
+  /** True once a `finish` or `abort` has been emitted; later input is ignored. */
+  get closed(): boolean {
+    return this.#s.closed;
+  }
+
+  /** Feeds one normalized delta. */
+  push(delta: ProviderDelta): void {
+    const s = this.#s;
+    if (s.closed) return;
+    switch (delta.type) {
+      case "text-delta":
+      case "reasoning-delta":
+        if (!delta.choice) addTurnText(s, delta, this.#options);
+        return this.#enqueue(withChoice({ type: delta.type, text: delta.text }, delta.choice));
+      case "reasoning-part":
+        // Counted apart from the calls, against their limit (as approval requests and citations are).
+        if (!addReasoningPart(s, delta.part, this.#options))
+          return this.#fail({
+            code: "too-many-tool-calls",
+            message: "The response has more reasoning parts than the limit allows.",
+          });
+        return this.#enqueue({ type: "reasoning-part", part: delta.part });
+      case "tool-call-chunk":
+        return this.#onChunk(delta);
+      case "tool-call-end":
+        return this.#onEnd(delta);
+      case "approval-request":
+        return this.#options.turnBlocks?.approve(s, delta.request, this.#enqueue);
+      case "finish": {
+        s.finishSeen = true;
+        // The stages normalize the reason; a finish built by hand without one counts as a normal stop.
+        const { rawReason, container } = delta;
+        if (rawReason !== null) s.rawReason = rawReason;
+        if (delta.reason || rawReason !== null) s.reason = delta.reason ?? "stop";
+        if (container) s.container = container;
+        return this.#completeAll(delta.choice ?? 0);
+      }
+      case "usage": // the first report is news (input tokens before any output); later ones update the finish's
+        if (s.usage === undefined) this.#enqueue({ type: "usage", usage: delta.usage });
+        s.usage = delta.usage;
+        return;
+      case "error":
+        if (delta.error.code === "provider-error") s.providerErrorSeen = true;
+        return this.#enqueue({ type: "error", error: delta.error });
+      case "done":
+        return this.#stop(true);
+    }
+  }
+
+  /** The input ended: finish if the provider finished, otherwise abort and discard open calls. */
+  end(): void {
+    if (!this.#s.closed) this.#stop(false);
+  }
+
+  /** Stops before the finish: open calls are reported as discarded and never parsed. */
+  abort(reason: AbortReason, error?: StreamErrorInfo): void {
+    if (this.#s.closed) return;
+    this.#s.closed = true;
+    this.#enqueue({ type: "abort", reason, discarded: this.#registry.drain().map(summary), ...(error && { error }) });
+  }
+
+  #onChunk(delta: ToolCallChunkDelta): void {
+    const call = this.#registry.resolve(delta);
+    if (!call)
+      return this.#fail({
+        code: "too-many-tool-calls",
+        message: "The response has more tool calls than the limit allows.",
+      });
+    if (delta.providerMetadata) call.providerMetadata = { ...call.providerMetadata, ...delta.providerMetadata };
+    // A whole call resent as one final summary fragment is dropped: only possible when the text so
+    // far is one closed JSON value and the fragment repeats it exactly. A genuine fragment can never
+    // match that, since anything appended to a closed value other than white space is invalid.
+    const fragment = call.args.isClosedValue && delta.argumentsDelta === call.args.text ? "" : delta.argumentsDelta;
+    if (fragment) {
+      const max = this.#options.maxArgumentsLength ?? DEFAULT_MAX_ARGUMENTS_LENGTH;
+      if (call.args.length + fragment.length > max) {
+        return this.#fail({
+          code: "arguments-too-large",
+          message: `Tool call arguments exceeded the limit of ${max} characters.`,
+        });
+      }
+      call.args.append(fragment);
+    }
+    // The start waits for arguments (or the completion): a name split across fragments is whole by then.
+    if (!call.started) {
+      if (call.name !== "" && call.args.length > 0 && !this.#options.unwrapper?.(call)) this.#start(call);
+    } else if (fragment) {
+      this.#delta(call, fragment);
+    }
+  }
+
+  #onEnd(delta: ToolCallEndDelta): void {
+    const call = this.#registry.find(delta.choice ?? 0, delta.index);
+    if (!call) return;
+    if (delta.withdrawn) {
+      // Closed unparsed: never completed, whether the plug-in reports it or not.
+      this.#registry.close(call);
+      return this.#options.turnBlocks?.withdraw(this.#s, summary(call), this.#enqueue);
+    }
+    const final = delta.arguments;
+    if (final !== undefined && final !== call.args.text) {
+      // The provider's final arguments win; when they extend what streamed (or nothing did: LM Studio), the tail is a delta.
+      const previous = call.args.text;
+      call.args = this.#registry.newBuffer();
+      call.args.append(final);
+      if (call.started && final.startsWith(previous)) {
+        this.#delta(call, final.slice(previous.length));
+      }
+    }
+    this.#complete(call);
+  }
+
+  #start(call: OpenToolCall): void {
+    call.started = true;
+    const { index, id, name, choice, providerMetadata } = call;
+    const start = withChoice({ type: "tool-call-start" as const, index, id, name }, choice);
+    this.#enqueue(withCallFields(providerMetadata ? { ...start, providerMetadata } : start, call));
+    if (call.args.text !== "") {
+      this.#delta(call, call.args.text);
+    }
+  }
+
+  /** Emits a `tool-call-delta`: the fragment, whether the arguments are now one closed JSON value, and the live partial value when asked for. */
+  #delta(call: OpenToolCall, fragment: string): void {
+    const event = withChoice(
+      {
+        type: "tool-call-delta" as const,
+        index: call.index,
+        id: call.id,
+        argumentsDelta: fragment,
+        closed: call.args.isClosedValue,
+      },
+      call.choice,
+    );
+    this.#enqueue(
+      this.#options.partialParser && call.inputFormat !== "text"
+        ? { ...event, partialArguments: call.args.partialValue }
+        : event,
+    );
+  }
+
+  /** Completes a call; `closeTruncated` after a normal finish, `cut` after an abnormal one (`length`, a filter, an error). */
+  #complete(call: OpenToolCall, closeTruncated = false, cut = false): void {
+    this.#registry.close(call);
+    // A held wrapper pushes the calls it stands for instead, each as if sent alone (and counted in its place).
+    if (!call.started && this.#options.unwrapper?.(call, this, this.#registry)) return;
+    if (!call.started && call.name !== "") this.#start(call);
+    const base: Omit<ToolCall, "arguments"> = summary(call);
+    if (call.providerMetadata) base.providerMetadata = call.providerMetadata;
+    withCallFields(base, call);
+    if (call.name === "") {
+      return this.#invalid({
+        ...base,
+        error: { code: "missing-name", message: "A tool call completed without a function name." },
+      });
+    }
+    // Free-text input is the call's input as it is: there is nothing to parse or reject.
+    const parsed =
+      call.inputFormat === "text"
+        ? { ok: true as const, value: call.args.text }
+        : call.args.parse({ repair: this.#options.repairer, closeTruncated, cut });
+    if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
+    const issues =
+      call.inputFormat === "text" || call.providerExecuted
+        ? undefined
+        : this.#options.validator?.(call.name, parsed.value, {
+            response: this,
+            index: call.index,
+            choice: call.choice,
+            length: call.args.length,
+          });
+    if (issues) {
+      const message = issues.message ?? `The tool arguments do not match the schema of ${call.name}.`;
+      return this.#invalid({ ...base, error: { code: issues.code ?? "schema-mismatch", message, issues } });
+    }
+    const toolCall: ToolCall = { ...base, arguments: parsed.value, ...(parsed.repairs && { repairs: parsed.repairs }) };
+    this.#s.toolCalls.push(toolCall);
+    this.#enqueue({ type: "tool-call", ...toolCall });
+  }
+
+  /** An `invalid-tool-call`, listed for the finish. */
+  #invalid(call: InvalidToolCall): void {
+    this.#s.invalidToolCalls.push(call);
+    this.#enqueue({ type: "invalid-tool-call", ...call });
+  }
+
+  /** Completes open calls at a finish or the end of the response; a value cut short may be closed only after a normal finish. */
+  #completeAll(choice?: number): void {
+    // Only a normal finish closes a value cut short; after `length`, a filter or an error, empty
+    // arguments are not `{}` either. (A `[DONE]` with no finish does neither.)
+    const { reason, finishSeen } = this.#s;
+    const normal = finishSeen && (reason === undefined || reason === "stop" || reason === "tool-calls");
+    // A wrapper's calls past the limit abort the response midway: nothing completes after that.
+    for (const call of this.#registry.openCalls(choice))
+      this.#s.closed || this.#complete(call, normal, finishSeen && !normal);
+  }
+
+  /** The input ended (`done`: with `[DONE]`): finish after the provider's finish, or at `[DONE]` with no provider error; otherwise abort, discarding what is open (vLLM and llama.cpp send `[DONE]` after an error that cut a call). */
+  #stop(done: boolean): void {
+    const { finishSeen, providerErrorSeen } = this.#s;
+    if (finishSeen || (done && !providerErrorSeen)) this.#finish();
+    else this.abort(providerErrorSeen ? "provider-error" : "input-ended");
+  }
+
+  #finish(): void {
+    this.#completeAll();
+    this.#s.closed = true;
+    this.#enqueue(finishEvent(this.#s, this.#options.turnBlocks));
+  }
+
+  #fail(error: StreamErrorInfo): void {
+    this.#enqueue({ type: "error", error });
+    this.abort("limit-exceeded", error);
+    this.#onTerminate();
+  }
+}

@@ -1,0 +1,124 @@
+// What only a turn of blocks holds (its order, approval requests, withdrawn calls, calls the
+// provider ran alone) is the `turnBlocks` plug-in (issue 36's size budget): the protocols of such
+// turns name it, OpenAI Chat's does not, and what does not know its protocol (the accumulator and
+// its stream, a protocol of the application's own in the main entry) takes it by default.
+//
+// Provenance: the gateway's deltas and the Chat chunks are BUILT BY HAND (made-up ids and texts),
+// in the shapes the decoders emit and OpenAI's chunks have.
+import {
+  type FinishEvent,
+  type ProviderDelta,
+  type ProviderProtocol,
+  streamToolCalls,
+  ToolCallAccumulator,
+  ToolCallAccumulatorCore,
+  ToolCallAccumulatorStream,
+  ToolCallChain,
+  type ToolCallEvent,
+  turnBlocks,
+} from "../../src/index.ts";
+import * as openai from "../../src/openai.ts";
+import { assertEquals, group } from "../support/harness.ts";
+import { assertFinished } from "../support/invariants.ts";
+import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
+
+/** A call, text after it, a call the provider withdrew, an approval request: a turn of blocks. */
+const BLOCKS: ProviderDelta[] = [
+  { type: "tool-call-chunk", index: 0, id: "c0", name: "get_weather", argumentsDelta: '{"city":"Brest"}' },
+  { type: "tool-call-end", index: 0 },
+  { type: "text-delta", text: "Asked." },
+  { type: "tool-call-chunk", index: 1, id: "c1", name: "get_weather", argumentsDelta: '{"ci' },
+  { type: "tool-call-end", index: 1, withdrawn: true },
+  { type: "approval-request", request: { id: "mcpr_1", name: "search", arguments: {}, rawArguments: "{}" } },
+  { type: "finish", rawReason: "stop", reason: "stop" },
+];
+
+/** A gateway of the application's own whose SSE data are the deltas themselves. */
+const gateway = (blocks?: ProviderProtocol["turnBlocks"]): ProviderProtocol => ({
+  name: "acme-gateway",
+  createDecoder: (emit) => ({ decode: (message) => emit(JSON.parse(message.data) as ProviderDelta), end() {} }),
+  ...(blocks ? { turnBlocks: blocks } : {}),
+});
+const body = (): ReadableStream<Uint8Array> =>
+  fromChunks([bytes(BLOCKS.map((delta) => `data: ${JSON.stringify(delta)}\n\n`).join(""))]);
+
+/** What the finish and the events say of the turn's blocks. */
+const blocksOf = (events: readonly ToolCallEvent[]): unknown[] => {
+  const finish: FinishEvent = assertFinished(events);
+  return [
+    finish.reason,
+    finish.order,
+    finish.withdrawnToolCalls?.map((call) => [call.id, call.error.code]),
+    finish.approvalRequests?.map((request) => request.id),
+    events.filter((event) => event.type === "approval-request" || event.type === "invalid-tool-call").length,
+  ];
+};
+const KEPT = [
+  "approval",
+  [
+    { type: "tool-call", index: 0 },
+    { type: "text", length: 6 },
+    { type: "tool-call", index: 1 },
+  ],
+  [["c1", "withdrawn"]],
+  ["mcpr_1"],
+  2,
+];
+/** Without the plug-in: no order, no approval request, the withdrawn call closed and never completed. */
+const DROPPED = ["tool-calls", undefined, undefined, undefined, 0];
+
+const accumulate = (Accumulator: typeof ToolCallAccumulatorCore, options = {}): ToolCallEvent[] => {
+  const events: ToolCallEvent[] = [];
+  const accumulator = new Accumulator((event) => events.push(event), options);
+  for (const delta of BLOCKS) accumulator.push(delta);
+  accumulator.end();
+  return events;
+};
+
+group("The turnBlocks plug-in", (test) => {
+  test("the main entry gives it to a protocol of the application's own; ToolCallChain uses the protocol's", async () => {
+    assertEquals(blocksOf(await collect(streamToolCalls(body(), { provider: gateway() }))), KEPT);
+    const chained = (protocol: ProviderProtocol): ToolCallEvent[] => {
+      const events: ToolCallEvent[] = [];
+      const chain = new ToolCallChain(protocol, (event) => events.push(event));
+      chain.feed(bytes(BLOCKS.map((delta) => `data: ${JSON.stringify(delta)}\n\n`).join("")));
+      chain.end();
+      return events;
+    };
+    assertEquals(blocksOf(chained(gateway(turnBlocks))), KEPT);
+    assertEquals(blocksOf(chained(gateway())), DROPPED);
+  });
+
+  test("ToolCallAccumulator and ToolCallAccumulatorStream take it by default, ToolCallAccumulatorCore only when given", async () => {
+    assertEquals(blocksOf(accumulate(ToolCallAccumulator)), KEPT);
+    assertEquals(blocksOf(accumulate(ToolCallAccumulator, { turnBlocks: undefined })), DROPPED);
+    assertEquals(blocksOf(accumulate(ToolCallAccumulatorCore)), DROPPED);
+    assertEquals(blocksOf(accumulate(ToolCallAccumulatorCore, { turnBlocks })), KEPT);
+    const deltas = new ReadableStream<ProviderDelta>({
+      start(controller) {
+        for (const delta of BLOCKS) controller.enqueue(delta);
+        controller.close();
+      },
+    });
+    assertEquals(blocksOf(await collect(deltas.pipeThrough(new ToolCallAccumulatorStream()))), KEPT);
+  });
+
+  test("OpenAI Chat's protocol names none: text after its calls gives no order, from its subpath or the main entry", async () => {
+    const sse = openAISSE([
+      chatChunk({
+        tool_calls: [{ index: 0, id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }],
+      }),
+      chatChunk({ content: "Done." }, "tool_calls"),
+    ]);
+    for (const events of [
+      await collect(openai.streamToolCalls(fromChunks([bytes(sse)]))),
+      await collect(streamToolCalls(fromChunks([bytes(sse)]), { provider: "openai" })),
+    ]) {
+      const finish = assertFinished(events);
+      assertEquals(
+        [finish.reason, finish.text, finish.toolCalls.length, finish.order],
+        ["tool-calls", "Done.", 1, undefined],
+      );
+    }
+  });
+});
