@@ -23,6 +23,14 @@ export type LoopFinishReason =
   /** The `signal` fired. */
   | "cancelled"
   /**
+   * The provider refused the turn (its finish reason is `content-filter`: Anthropic's `refusal`,
+   * OpenAI's `content_filter`): the loop does not send it back for more, as the providers' guides
+   * ask the application to change or drop the refused request first. Calls that completed before
+   * the refusal ran (a call the refusal may have cut off never runs); `messages` holds the turn
+   * and their results.
+   */
+  | "refused"
+  /**
    * A step ended waiting for the application to approve or deny calls the provider would run
    * (`finish.approvalRequests`, OpenAI Responses' MCP approvals): `messages` holds that turn (and
    * the results of any calls it ran); add the answers (`approvalResponses`) and run a new loop.

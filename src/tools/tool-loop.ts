@@ -218,6 +218,8 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     // Calls the provider waits to have approved: only the application can answer them.
     if (terminal?.type === "finish" && terminal.reason === "approval") finish(out, "approval");
     else if (own.length === 0 && !paused) finish(out, "no-tool-calls");
+    // A refused turn is not one to continue: the application changes the request first.
+    else if (terminal?.type === "finish" && terminal.reason === "content-filter") finish(out, "refused");
     else if (controller.signal.aborted) finish(out, "cancelled");
     else if (step >= maxSteps) finish(out, "max-steps");
   }

@@ -62,6 +62,27 @@ const refusedAfterCall = anthropicSse(
   { type: "message_stop" },
 );
 
+/**
+ * Refused later in a turn whose call completed and was followed by text: the call ran (it was
+ * complete before the refusal came), but the refused turn is not continued (the SDK's runner stops
+ * at a `refusal` stop). Built from the documented shapes.
+ */
+const refusedAfterCallAndText = anthropicSse(
+  message(),
+  {
+    type: "content_block_start",
+    index: 0,
+    content_block: { type: "tool_use", id: "toolu_list", name: "run_scan", input: {} },
+  },
+  { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"host":"10.0.0.2"}' } },
+  { type: "content_block_stop", index: 0 },
+  { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
+  { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Now the exploit." } },
+  { type: "content_block_stop", index: 1 },
+  refusal,
+  { type: "message_stop" },
+);
+
 const finishOf = async (chunks: Uint8Array[]) =>
   assertFinished(await collect(streamToolCalls(fromChunks(chunks), { provider: "anthropic" })));
 
@@ -152,5 +173,20 @@ group("Anthropic refusal: the next turn", (test) => {
     const last = events.at(-1);
     assert(last?.type === "loop-finish", "the loop finished");
     assertEquals([ran, last.reason, last.steps], [0, "no-tool-calls", 1]);
+  });
+  test("a refused turn is not continued: the call completed before the refusal ran once, the loop ends refused", async () => {
+    let ran = 0;
+    const events = await collect(
+      runToolLoop({
+        provider: "anthropic",
+        messages: [{ role: "user", content: "Scan my network." }],
+        tools: { run_scan: { run: () => String(++ran) } },
+        call: () => Promise.resolve(new Response(refusedAfterCallAndText)),
+        maxSteps: 4,
+      }),
+    );
+    const last = events.at(-1);
+    assert(last?.type === "loop-finish", "the loop finished");
+    assertEquals([ran, last.reason, last.steps], [1, "refused", 1]);
   });
 });
