@@ -41,6 +41,21 @@ describe("readEach", () => {
     expect(taken).toEqual(["#2", "#6", "end"]);
   });
 
+  it("a step over steps nothing has read is the same stream, its steps now both; over a stream read already, a stream of its own", async () => {
+    const { stream } = source([1, 2, 3]);
+    const doubled = mapChunks(stream, (n) => n * 2);
+    const labelled = mapChunks(doubled, (n) => `#${n}`);
+    // One stream for the two steps (read through it, as any reader would): no second one made.
+    expect(labelled as ReadableStream<unknown>).toBe(doubled);
+    const read: string[] = [];
+    for await (const chunk of labelled) read.push(chunk);
+    expect(read).toEqual(["#2", "#4", "#6"]);
+    const other = mapChunks(source([1]).stream, (n) => n + 1);
+    const reader = other.getReader();
+    expect(mapChunks(other, (n) => n * 10) as ReadableStream<unknown>).not.toBe(other);
+    expect(await reader.read()).toEqual({ done: false, value: 2 });
+  });
+
   it("a false from take cancels the source with the reason and calls the steps' cancelled: nothing more is read", async () => {
     const { stream, seen } = source(["a", "b", "c", "d"]);
     let cancelled = 0;
