@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  answersServerCall,
   type Fields,
   type RequestContentPart,
   type RequestFilePart,
@@ -71,7 +72,8 @@ export function fileRefused(provider: string, path: string, what: string): ToolC
 /**
  * For a provider whose tool results hold text only (Chat Completions, Cohere, Ollama): each
  * result's files, taken out of it and sent in a user message right after the run of results, so
- * that the results still follow their calls with nothing between them. `pathOf` maps each message
+ * that the results still follow their calls with nothing between them. A result of a call the
+ * provider ran is left out ({@link answersServerCall}). `pathOf` maps each message
  * of the outcome to the path of the message it came from (the files' message: the first result
  * with files), for errors.
  */
@@ -88,7 +90,9 @@ export function filesAfterResults(messages: readonly RequestMessage[]): {
     origin.push(pending.path);
     pending = undefined;
   };
+  const served = answersServerCall(messages);
   messages.forEach((message, i) => {
+    if (served(message)) return;
     if (message.role !== "tool") flush();
     if (message.role === "tool" && hasFiles(message)) {
       const parts = message.parts ?? [];

@@ -19,7 +19,10 @@ export function assistantMessage(
 }
 
 /**
- * The tool results for a provider's next request (several messages or items where the provider wants them).
+ * The tool results for a provider's next request (several messages or items where the provider
+ * wants them; none when no result is left). A result of a call the provider ran itself
+ * (`providerExecuted`: its result came in the turn) is left out: the provider refuses one of the
+ * client's for it.
  *
  * @example
  * ```ts
@@ -28,5 +31,6 @@ export function assistantMessage(
  * ```
  */
 export function toolResultMessages(provider: Provider, results: readonly ToolResult[]): Record<string, unknown>[] {
-  return providerKit(provider).toolResultMessages(results);
+  const own = results.filter((result) => !result.call.providerExecuted);
+  return own.length === 0 ? [] : providerKit(provider).toolResultMessages(own);
 }

@@ -156,6 +156,14 @@ export interface RequestToolCall {
   readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
   /** The call's index (`finish.toolCalls`' `index`), by which the message's `order` places it. */
   readonly index?: number | undefined;
+  /**
+   * The provider ran the call itself (`finish.toolCalls`' `providerExecuted`: an Anthropic server
+   * tool, an OpenAI tool OpenAI ran, an Amazon Nova system tool, a Gemini Interactions built-in
+   * tool): it goes back as the provider's own block, item or step with its result, where the
+   * provider takes it so, else it is left out; never as a call of the client's, and a tool message
+   * that answers it is left out.
+   */
+  readonly providerExecuted?: true | undefined;
 }
 
 /** Whether and which tool the model must call. */
@@ -171,6 +179,25 @@ export type Fields = Record<string, unknown>;
 /** The error of a request a provider cannot be sent: `path` names the field. */
 export function requestError(path: string, message: string): ToolCallStreamError {
   return new ToolCallStreamError({ code: "invalid-request", message, path });
+}
+
+/**
+ * Whether a message of the conversation is a tool message that answers a call the provider ran
+ * itself (`providerExecuted`): the provider has its result and takes none of the client's for it,
+ * so every kit leaves such a message out.
+ *
+ * @example
+ * ```ts
+ * const served = answersServerCall(request.messages);
+ * const items = request.messages.flatMap((message, i) => (served(message) ? [] : toItems(message, i)));
+ * ```
+ */
+export function answersServerCall(messages: readonly RequestMessage[]): (message: RequestMessage) => boolean {
+  const served = new Set<unknown>();
+  for (const message of messages)
+    if (message.role === "assistant")
+      for (const call of message.toolCalls) if (call.providerExecuted) served.add(call.id);
+  return (message) => message.role === "tool" && served.has(message.toolCallId);
 }
 
 /** The system messages' text, joined by a blank line ("" when there are none). */
@@ -189,16 +216,17 @@ export interface Turn {
  * (Anthropic, Bedrock's Converse, Gemini): `blocksOf` gives each message's blocks (`path` is its
  * field, for errors), tool results are the user's, and consecutive turns of one role are merged,
  * since the results of parallel calls must all sit in the one user turn after the calls. System
- * messages are left out (each provider has a field of its own for them), and so is a turn that
- * would be empty.
+ * messages are left out (each provider has a field of its own for them), and so are a turn that
+ * would be empty and the results of calls the provider ran ({@link answersServerCall}).
  */
 export function toTurns(
   messages: readonly RequestMessage[],
   blocksOf: (message: Exclude<RequestMessage, { role: "system" }>, path: string) => Fields[],
 ): Turn[] {
   const turns: Turn[] = [];
+  const served = answersServerCall(messages);
   messages.forEach((message, i) => {
-    if (message.role === "system") return;
+    if (message.role === "system" || served(message)) return;
     const role = message.role === "assistant" ? "assistant" : "user";
     const blocks = blocksOf(message, `messages[${i}]`);
     const last = turns.at(-1);

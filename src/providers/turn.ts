@@ -36,9 +36,11 @@ export interface ToolResult {
   /**
    * The call this answers: its id and name, and, when it has them, its input format, its
    * `providerMetadata` and its arguments (an OpenAI Responses built-in call's result is an item
-   * of its own kind, made from them).
+   * of its own kind, made from them). A call the provider ran (`providerExecuted`) takes no result
+   * of the client's: `toolResultMessages` leaves its result out.
    */
   call: Pick<ToolCall, "id" | "name" | "inputFormat"> & {
+    providerExecuted?: true | undefined;
     providerMetadata?: Readonly<Record<string, unknown>> | undefined;
     arguments?: JsonValue | undefined;
   };

@@ -194,9 +194,8 @@ const resultsOf = (finish: Finish) =>
 /** The next request as the Worker's upstream gets it: the conversation, the finish's turn, its results. */
 function nextRequest(provider: Checked, finish: Finish): Record<string, unknown> | undefined {
   const results = resultsOf(finish);
-  const { text: content, reasoningParts, reasoning, order } = finish;
-  // Anthropic's kit takes a server call back as the kept block a Worker's client returns, not as a call.
-  const toolCalls = finish.toolCalls.filter((call) => provider !== "anthropic" || !call.providerExecuted);
+  // The turn's calls as they are, those the provider ran among them (each kit sends them as the provider's own, or not at all).
+  const { text: content, toolCalls, reasoningParts, reasoning, order } = finish;
   const messages: RequestMessage[] = [
     { role: "system", content: "Be brief." },
     { role: "user", content: "Go on." },

@@ -87,23 +87,7 @@ export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, u
     ...(text ? [{ type: "text" as const, text }] : []),
     ...turn.toolCalls.map((call) => ({ type: "tool-call" as const, call })),
   ];
-  // A server tool's result goes right after its call when the call is of this turn; one whose call
-  // came in an earlier response (a programmatic tool calling continuation) stays in its place.
-  const served = new Set(turn.toolCalls.flatMap((call) => (call.providerExecuted && call.id ? [call.id] : [])));
-  const results = new Map<unknown, Record<string, unknown>[]>();
-  for (const part of turn.reasoningParts ?? []) {
-    const id = part.type === "block" ? part.block["tool_use_id"] : undefined;
-    if (part.type === "block" && isAnthropicBlock(part.block) && served.has(id as string))
-      results.set(id, [...(results.get(id) ?? []), part.block]);
-  }
-  // A server call goes back with its result, as the caller of a call of the turn (programmatic
-  // tool calling: its result comes later), or without its result in a turn that also calls the
-  // client's tools: Anthropic runs it once the client's results come back ("Server tools": "the API
-  // runs that tool when you return the client tool_result blocks in the next request"). One with
-  // none of these (a paused turn's) is left out, as Anthropic refuses it under anthropic-version
-  // 2023-06-01 ("tool use ... was found without a corresponding ..._tool_result block").
-  const callers = new Set(turn.toolCalls.map((call) => (callerOf(call).caller as { tool_id?: unknown })?.tool_id));
-  const mixed = turn.toolCalls.some((call) => !call.providerExecuted);
+  const server = serverCalls(turn.toolCalls, turn.reasoningParts);
   const content: Record<string, unknown>[] = [];
   pieces.forEach((piece, i) => {
     if (piece.type === "text")
@@ -112,30 +96,76 @@ export function anthropicAssistantMessage(turn: AssistantTurn): Record<string, u
       );
     if (piece.type === "tool-call") {
       const call = piece.call;
-      const block = call.providerMetadata?.["anthropicBlock"];
-      if (!call.providerExecuted)
-        content.push({
-          type: "tool_use",
-          id: idOf(call),
-          name: call.name,
-          input: call.arguments,
-          ...callerOf(call),
-          ...toolsetOf(call),
-        });
-      else if (isRecord(block) && (mixed || results.has(call.id) || callers.has(call.id)))
-        content.push(
-          { ...block, id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) },
-          ...(results.get(call.id) ?? []),
-        );
+      if (call.providerExecuted) return void content.push(...server.blocks(call));
+      content.push({
+        type: "tool_use",
+        id: idOf(call),
+        name: call.name,
+        input: call.arguments,
+        ...callerOf(call),
+        ...toolsetOf(call),
+      });
       return;
     }
     const part = piece.part;
     if (part.type === "redacted") content.push({ type: "redacted_thinking", data: part.data });
     else if (part.type === "signed") content.push({ type: "thinking", thinking: part.text, signature: part.signature });
-    else if (part.type === "block" && isAnthropicBlock(part.block) && !served.has(part.block["tool_use_id"] as string))
+    else if (part.type === "block" && isAnthropicBlock(part.block) && !server.moved(part.block))
       content.push(part.block);
   });
   return { role: "assistant", content };
+}
+
+/** A call of a turn, as `finish.toolCalls` or a request's assistant message lists it. */
+interface TurnCall {
+  readonly id: string | null;
+  readonly name: string;
+  readonly arguments: unknown;
+  readonly providerExecuted?: true | undefined;
+  readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * How a turn's server calls (`providerExecuted`, with the block they came as) go back, for the
+ * next turn and the request kit alike: `blocks` gives a call's block followed by its results (a
+ * `web_search_tool_result`, ...) when they came in the turn (a paused turn needs them back), or
+ * alone when a call of the turn names it its `caller` (programmatic tool calling: its result comes
+ * in a later response) or the turn also calls the client's tools (Anthropic runs it once their
+ * results come back: "the API runs that tool when you return the client tool_result blocks in the
+ * next request"); else nothing, as Anthropic refuses a server call without its result under
+ * anthropic-version 2023-06-01 ("tool use ... was found without a corresponding ..._tool_result
+ * block"), and never a `tool_use`, which would wait for a result of the client's. `moved` says
+ * whether a result block goes with its call rather than in its place (a result whose call came in
+ * an earlier response, a programmatic tool calling continuation, stays in its place).
+ *
+ * @example
+ * ```ts
+ * const server = serverCalls(finish.toolCalls, finish.reasoningParts);
+ * const blocks = call.providerExecuted ? server.blocks(call) : [toolUse(call)];
+ * ```
+ */
+export function serverCalls(
+  calls: readonly TurnCall[],
+  parts: readonly ReasoningPart[] | undefined,
+): { blocks(call: TurnCall): Record<string, unknown>[]; moved(block: Readonly<Record<string, unknown>>): boolean } {
+  const served = new Set(calls.flatMap((call) => (call.providerExecuted && call.id ? [call.id] : [])));
+  const results = new Map<unknown, Record<string, unknown>[]>();
+  for (const part of parts ?? []) {
+    const id = part.type === "block" ? part.block["tool_use_id"] : undefined;
+    if (part.type === "block" && isAnthropicBlock(part.block) && served.has(id as string))
+      results.set(id, [...(results.get(id) ?? []), part.block]);
+  }
+  const callers = new Set(calls.map((call) => (callerOf(call).caller as { tool_id?: unknown })?.tool_id));
+  const mixed = calls.some((call) => !call.providerExecuted);
+  return {
+    blocks: (call) => {
+      const block = call.providerMetadata?.["anthropicBlock"];
+      if (!isRecord(block) || !(mixed || results.has(call.id) || callers.has(call.id))) return [];
+      const server = { ...block, id: idOf(call), name: call.name, input: call.arguments, ...callerOf(call) };
+      return [server, ...(results.get(call.id) ?? [])];
+    },
+    moved: (block) => served.has(block["tool_use_id"] as string),
+  };
 }
 
 /**

@@ -18,7 +18,7 @@ import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
 import { turnPieces } from "../turn.ts";
 import { anthropicTextBlocks } from "./anthropic-citations.ts";
-import { callerOf, citedAfter, isAnthropicBlock, toolsetOf } from "./anthropic-messages.ts";
+import { callerOf, citedAfter, isAnthropicBlock, serverCalls, toolsetOf } from "./anthropic-messages.ts";
 import { anthropicToolDefinitions } from "./anthropic-tools.ts";
 
 /** The Messages API requires `max_tokens`; this is used when the request gives none. */
@@ -92,28 +92,38 @@ function toBlocks(
         ...toolsets.get(message.toolCallId),
       },
     ];
-  const toolUse = (call: RequestToolCall, j: number): Fields => ({
-    type: "tool_use",
-    id: callId(call, `${path}.tool_calls[${j}]`),
-    name: call.name,
-    input: asObject(call.arguments),
-    ...callerOf(call),
-    ...toolsetOf(call),
-  });
+  // A server call (`providerExecuted`, as `finish.toolCalls` lists it) goes back as assistantMessage sends it.
+  const server = serverCalls(message.toolCalls, message.reasoningParts);
+  const toolUse = (call: RequestToolCall, j: number): Fields[] =>
+    call.providerExecuted
+      ? server.blocks(call)
+      : [
+          {
+            type: "tool_use",
+            id: callId(call, `${path}.tool_calls[${j}]`),
+            name: call.name,
+            input: asObject(call.arguments),
+            ...callerOf(call),
+            ...toolsetOf(call),
+          },
+        ];
   // A cited text block of the turn (kept as a `text` block part) goes back as its own block with its citations.
   const pieces = turnPieces(turnOf(message));
-  const thinking = thinkingBlocks(message.reasoningParts, message.toolCalls.length > 0);
+  const clientCalls = message.toolCalls.some((call) => !call.providerExecuted);
+  const kept = thinkingBlocks(message.reasoningParts, clientCalls);
+  const thinking = (part: ReasoningPart): Fields[] =>
+    part.type === "block" && server.moved(part.block) ? [] : kept(part);
   if (pieces === undefined)
     return [
       ...(message.reasoningParts ?? []).flatMap(thinking),
       ...(text.length > 0 ? anthropicTextBlocks(message.content, message.reasoningParts) : []),
-      ...message.toolCalls.map(toolUse),
+      ...message.toolCalls.flatMap(toolUse),
     ];
   // In the order the stream gave them (`order`): each text run with the cited blocks right after it.
   const positions = new Map(message.toolCalls.map((call, j) => [call, j]));
   return pieces.flatMap((piece, i): Fields[] => {
     if (piece.type === "reasoning-part") return thinking(piece.part);
-    if (piece.type === "tool-call") return [toolUse(piece.call, positions.get(piece.call)!)];
+    if (piece.type === "tool-call") return toolUse(piece.call, positions.get(piece.call)!);
     return piece.text === "" ? [] : anthropicTextBlocks(piece.text, citedAfter(pieces, i));
   });
 }

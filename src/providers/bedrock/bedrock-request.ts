@@ -90,7 +90,9 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
         input: asObject(call.arguments),
       };
       const result = results.get(call.id);
-      return result ? [{ toolUse: { ...toolUse, type: "server_tool_use" } }, result] : [{ toolUse }];
+      if (result) return [{ toolUse: { ...toolUse, type: "server_tool_use" } }, result];
+      // One the provider ran (`finish.toolCalls`' `providerExecuted`) without its result is left out, as assistantMessage does.
+      return call.providerExecuted ? [] : [{ toolUse }];
     },
   });
 }

@@ -54,16 +54,24 @@ function toCohereMessage(message: RequestMessage, path: string): Fields {
       if (!hasFiles(message)) return { role: message.role, content: message.content };
       return { role: "user", content: resultBlocks(message, path, coherePart) };
     case "assistant": {
-      if (message.toolCalls.length === 0) return { role: "assistant", content: message.content };
+      // A call another provider ran itself (`providerExecuted`) is no call of Cohere's: left out.
+      const calls = message.toolCalls.flatMap((call, i) =>
+        call.providerExecuted
+          ? []
+          : [
+              {
+                id: callId(call, `${path}.tool_calls[${i}]`),
+                type: "function",
+                function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+              },
+            ],
+      );
+      if (calls.length === 0) return { role: "assistant", content: message.content };
       // Cohere's own turns with calls have no content: what the model said before its calls is
       // its `tool_plan`, and an assistant message with both content and calls is not sent.
       const out: Fields = { role: "assistant" };
       if (message.content !== "") out["tool_plan"] = message.content;
-      out["tool_calls"] = message.toolCalls.map((call, i) => ({
-        id: callId(call, `${path}.tool_calls[${i}]`),
-        type: "function",
-        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-      }));
+      out["tool_calls"] = calls;
       return out;
     }
     case "tool":

@@ -1,6 +1,7 @@
 import { geminiFileUri } from "../gemini/gemini-files.ts";
 import { fileKind, hasFiles, resultBlocks } from "../media.ts";
 import {
+  answersServerCall,
   asObject,
   callId,
   resultId,
@@ -56,8 +57,10 @@ export function geminiInteractionsRequestBody(request: ProviderRequest): Fields 
 
 function toSteps(messages: readonly RequestMessage[]): Fields[] {
   const namesById = new Map<string, string>();
+  const served = answersServerCall(messages);
   return messages.flatMap((message, i): Fields[] => {
     const path = `messages[${i}]`;
+    if (served(message)) return [];
     switch (message.role) {
       case "system":
         return [];
@@ -77,6 +80,8 @@ function toSteps(messages: readonly RequestMessage[]): Fields[] {
           message.toolCalls.length > 0 ||
           (message.reasoningParts ?? []).some((part) => part.type === "block");
         const callStep = (call: (typeof message.toolCalls)[number], j: number): Fields[] => {
+          // One the provider ran of no built-in tool's step (another provider's) is left out.
+          if (call.providerExecuted) return [];
           const id = callId(call, `${path}.tool_calls[${j}]`);
           namesById.set(id, call.name);
           return [functionCallStep(call, id, asObject(call.arguments))];

@@ -57,7 +57,8 @@ function toContents(messages: readonly RequestMessage[]): Fields[] {
               calls: message.toolCalls,
               parts: message.reasoningParts?.filter((part) => part.type === "block"),
             },
-        (call) => [functionCallPart(call, asObject(call.arguments))],
+        // A call another provider ran itself (`providerExecuted`) is no call of Gemini's: left out.
+        (call) => (call.providerExecuted ? [] : [functionCallPart(call, asObject(call.arguments))]),
       );
     }
     if (message.role === "tool") {

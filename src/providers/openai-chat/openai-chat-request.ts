@@ -77,11 +77,11 @@ function toChatMessage(message: RequestMessage, path: string, model: string): Fi
         content: message.content === "" ? null : message.content,
         ...reasoningFields(parts),
       };
-      if (message.toolCalls.length > 0) {
-        out["tool_calls"] = message.toolCalls.map((call, i) =>
-          chatToolCall(callId(call, `${path}.tool_calls[${i}]`), call, callInput(call)),
-        );
-      }
+      // A call another provider ran itself (`providerExecuted`) is no call of Chat Completions': left out.
+      const calls = message.toolCalls.flatMap((call, i) =>
+        call.providerExecuted ? [] : [chatToolCall(callId(call, `${path}.tool_calls[${i}]`), call, callInput(call))],
+      );
+      if (calls.length > 0) out["tool_calls"] = calls;
       return out;
     }
     case "tool":

@@ -1,4 +1,5 @@
 import {
+  answersServerCall,
   callId,
   resultId,
   turnOf,
@@ -53,9 +54,10 @@ export function openAIResponsesRequestBody(request: ProviderRequest): Fields {
 /** The conversation as input items; a result of a built-in tool's call is an item of its kind. */
 function inputItems(messages: readonly RequestMessage[]): Fields[] {
   const calls = new Map<string, RequestToolCall>();
+  const served = answersServerCall(messages);
   return messages.flatMap((message, i) => {
     if (message.role === "assistant") for (const call of message.toolCalls) if (call.id) calls.set(call.id, call);
-    return toInputItems(message, `messages[${i}]`, calls);
+    return served(message) ? [] : toInputItems(message, `messages[${i}]`, calls);
   });
 }
 
@@ -85,18 +87,21 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
         call: (call, outputs, i) => {
           const id = callId(call, `${path}.tool_calls[${i}]`);
           const builtIn = builtInItem({ ...call, id });
-          if (builtIn) return [builtIn];
-          return (
-            outputs.afterCall(call) ?? [
-              {
-                type: "function_call",
-                call_id: id,
-                name: call.name,
-                arguments: JSON.stringify(call.arguments),
-                ...callFields(call),
-              },
-            ]
-          );
+          // A hosted shell's call (OpenAI ran it) goes back with its output.
+          if (builtIn) return [builtIn, ...outputs.shellOutput(call.id)];
+          const server = outputs.afterCall(call);
+          if (server) return server;
+          // Another call OpenAI ran, of no item of its own, is left out, never a `function_call` to answer.
+          if (call.providerExecuted) return [];
+          return [
+            {
+              type: "function_call",
+              call_id: id,
+              name: call.name,
+              arguments: JSON.stringify(call.arguments),
+              ...callFields(call),
+            },
+          ];
         },
       });
     case "tool": {
