@@ -1,8 +1,9 @@
 /**
  * The turn a provider expects back in the next request, as the message builders of each
  * provider folder read it: the assistant's text, calls and reasoning, and the outcome of each call.
- * Calls the provider ran itself (`providerExecuted`, e.g. Anthropic web search) are left out of
- * every builder: they are not the application's to answer.
+ * Calls the provider ran itself (`providerExecuted`, e.g. Anthropic web search) are never sent as
+ * calls the application answers: each builder sends them back in the provider's own shape (with
+ * their results) or leaves them out, and no tool message answers them.
  *
  * @module
  */

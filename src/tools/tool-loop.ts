@@ -213,13 +213,12 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     if (own.length > 0) added.push(...toolResultMessages(provider, record.results(own)));
     messages.push(...added);
     out.enqueue({ type: "step-finish", step, messages: added });
-    // A paused turn (Anthropic `pause_turn`) continues when sent back as it is.
-    const paused = terminal?.type === "finish" && terminal.reason === "pause";
+    // A paused turn (Anthropic `pause_turn`) continues when sent back as it is; a refused one never.
+    const reason = terminal?.type === "finish" ? terminal.reason : undefined;
     // Calls the provider waits to have approved: only the application can answer them.
-    if (terminal?.type === "finish" && terminal.reason === "approval") finish(out, "approval");
-    else if (own.length === 0 && !paused) finish(out, "no-tool-calls");
-    // A refused turn is not one to continue: the application changes the request first.
-    else if (terminal?.type === "finish" && terminal.reason === "content-filter") finish(out, "refused");
+    if (reason === "approval") finish(out, "approval");
+    else if (own.length === 0 && reason !== "pause") finish(out, "no-tool-calls");
+    else if (reason === "content-filter") finish(out, "refused");
     else if (controller.signal.aborted) finish(out, "cancelled");
     else if (step >= maxSteps) finish(out, "max-steps");
   }
