@@ -1,3 +1,4 @@
+import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { Usage } from "../shared/deltas.ts";
 import type {
@@ -92,6 +93,8 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     switch (event.type) {
       case "text-delta":
         return this.#textDelta(event.text, out);
+      case "reasoning-part":
+        return isRefusal(event.part) ? this.#textDelta(event.part.value, out) : undefined;
       case "reasoning-delta":
         return this.#reasoningDelta(event.text, out);
       case "tool-call-start":

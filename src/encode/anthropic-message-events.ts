@@ -1,3 +1,4 @@
+import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { ReasoningPart, Usage } from "../shared/deltas.ts";
 import type { AbortEvent, CompletedToolCallEvent, FinishEvent } from "../shared/events.ts";
@@ -74,6 +75,7 @@ export class AnthropicMessageEvents {
         this.#start();
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
+        if (isRefusal(event.part)) return this.add({ type: "text-delta", text: event.part.value });
         if (resultOfSkipped(event.part, this.#skipped)) return;
         this.#start();
         return this.#blocks.reasoningPart(event.part);

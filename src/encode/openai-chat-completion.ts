@@ -1,3 +1,4 @@
+import { isRefusal } from "./refusal.ts";
 import { DEFAULT_MAX_TEXT_LENGTH } from "../accumulate/accumulator-options.ts";
 import type { FinishReason, Usage } from "../shared/deltas.ts";
 import type { JsonValue } from "../shared/json.ts";
@@ -48,6 +49,8 @@ interface ChoiceParts {
   length: number;
   annotations: Record<string, JsonValue>[];
   reasoning: string[];
+  /** OpenAI's refusal, when one came. */
+  refusal?: string | undefined;
   calls: { id: string; name: string; args: string[] }[];
 }
 
@@ -124,7 +127,7 @@ export class OpenAIChatCompletionBuilder {
           message: {
             role: "assistant" as const,
             content: text === "" && calls.length > 0 ? null : text,
-            refusal: null,
+            refusal: parts.refusal ?? null,
             ...(calls.length > 0 ? { tool_calls: calls } : {}),
             ...(reasoning !== "" ? { reasoning_content: reasoning } : {}),
             ...(parts.annotations.length > 0 ? { annotations: parts.annotations } : {}),
@@ -163,6 +166,7 @@ export class OpenAIChatCompletionBuilder {
         return;
       case "reasoning-part": {
         const parts = this.#parts(0);
+        if (isRefusal(event.part)) parts.refusal = event.part.value;
         parts.annotations.push(...chatAnnotations(citedSpans(event.part, parts.length)));
         return;
       }

@@ -1,3 +1,4 @@
+import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { Usage } from "../shared/deltas.ts";
 import type { JsonValue } from "../shared/json.ts";
@@ -109,6 +110,8 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
         if (event.text !== "") this.#delta(event.choice ?? 0, `{"content":${JSON.stringify(event.text)}}`, out);
         return;
       case "reasoning-part": {
+        // OpenAI's own refusal: in a delta of its own, as OpenAI streams it.
+        if (isRefusal(event.part)) return this.#delta(0, `{"refusal":${JSON.stringify(event.part.value)}}`, out);
         // The pages a provider's cited text (Anthropic's citations) cites, over the text just sent:
         // all in one delta before the finish, as OpenAI's search models send them (openai-node's
         // stream keeps a delta's `annotations` in place of the last one's, it does not add them).

@@ -62,8 +62,8 @@ export interface OpenAIChatCompletionMessage {
   role: "assistant";
   /** The visible text; `null` when the turn is only tool calls. */
   content: string | null;
-  /** Always `null`: refusals arrive as text. */
-  refusal: null;
+  /** OpenAI's refusal (structured outputs, safety) when the provider sent one, else `null`. */
+  refusal: string | null;
   /** The calls, in the order they started; absent when there are none. */
   tool_calls?: OpenAIChatToolCall[];
   /** The reasoning text, under the name DeepSeek and most compatible servers use; absent when there is none. */

@@ -1,3 +1,4 @@
+import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { ReasoningPart } from "../shared/deltas.ts";
 import type { AbortEvent, FinishEvent } from "../shared/events.ts";
@@ -103,6 +104,7 @@ export class OpenAIResponseEvents {
       case "reasoning-delta":
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
+        if (isRefusal(event.part)) return this.#blocks.text("text", event.part.value);
         // A kept block (Anthropic's compaction, fallback): a reasoning item where `encryptedContent` carries it.
         if (event.part.type === "block" && !citedText(event.part) && this.#encrypted(event.part) === undefined) return;
         if (resultOfSkipped(event.part, this.#skipped)) return;

@@ -1,3 +1,4 @@
+import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { AbortEvent, CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
 import { CallIds, randomId } from "./call-ids.ts";
@@ -129,7 +130,8 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
             out,
           );
         return;
-      case "reasoning-part": // the pages and documents a provider's cited text (Anthropic's citations) cites
+      case "reasoning-part": // OpenAI's refusal is text; else the pages and documents a provider's cited text (Anthropic's citations) cites
+        if (isRefusal(event.part)) return this.encode({ type: "text-delta", text: event.part.value }, out);
         this.#served.take(event.part, (key, chunk) => this.#output(key, chunk, out));
         return void out.push(...this.#sources.chunks(event.part).map(sseData));
       case "approval-request":

@@ -130,12 +130,12 @@ export type ReasoningPart =
   | {
       /**
        * The kind of part: reasoning a Chat Completions provider streamed in a field of the message
-       * (DeepSeek, Kimi, GLM, Qwen, MiniMax, OpenRouter, Groq), which it takes back in the same
-       * field of the assistant message (DeepSeek answers a tool loop without it with a 400).
+       * (DeepSeek, Kimi, GLM, Qwen, MiniMax, OpenRouter, Groq), or OpenAI's `refusal` (kept apart from
+       * the text), which it takes back in the same field of the assistant message (DeepSeek answers a tool loop without it with a 400).
        */
       type: "field";
       /** The field as the stream named it, and as the next request's assistant message carries it. */
-      field: "reasoning_content" | "reasoning" | "reasoning_details";
+      field: "reasoning_content" | "reasoning" | "refusal" | "reasoning_details";
       /** The whole text; for `reasoning_details`, the detail objects, each one's streamed fragments merged. */
       value: string | JsonValue[];
       /**

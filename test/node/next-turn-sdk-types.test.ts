@@ -25,7 +25,9 @@ import {
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { serverToolTurn } from "../providers/bedrock/server-tools-recordings.ts";
+import { imageTurn, repeatedName } from "../providers/gemini/doc-shapes-recordings.ts";
 import { combined } from "../providers/gemini/server-parts-recordings.ts";
+import { refused } from "../providers/openai-chat/refusal-recordings.ts";
 import { externalBodies, externalFixtures } from "../support/external-fixtures.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
@@ -172,6 +174,13 @@ function sources(): Source[] {
     provider: "gemini",
     bodies: [bytes(combined)],
   });
+  out.push({ name: "case: gemini generated images with signatures", provider: "gemini", bodies: [bytes(imageTurn)] });
+  out.push({
+    name: "case: vertex streamed arguments that repeat the name",
+    provider: "gemini",
+    bodies: [bytes(repeatedName)],
+  });
+  out.push({ name: "case: openai chat refusal", provider: "openai", bodies: [bytes(refused)] });
   return out;
 }
 

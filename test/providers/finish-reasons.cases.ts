@@ -90,6 +90,41 @@ group("Finish reasons: each stage normalizes its own provider's values", (test) 
     assertEquals(responses({ type: "response.failed", response: { status: "failed" } }), [["failed", "error"]]);
   });
 
+  test("GLM's and Gemini's documented reasons with a clear meaning are not other, the raw value kept", () => {
+    // GLM (Zhipu, OpenAI-compatible), docs.bigmodel.cn API reference, choices[].finish_reason:
+    // "sensitive" = blocked by the content-safety check, "network_error" = the model's inference failed.
+    const glm = ["sensitive", "network_error"].map(
+      (raw) => finishes((emit) => new OpenAIChatDecoder(emit), [chatChunk({}, raw)])[0],
+    );
+    assertEquals(glm, [
+      ["sensitive", "content-filter"],
+      ["network_error", "error"],
+    ]);
+    // @google/genai 3.3.0 dist/genai.d.ts `enum FinishReason` (googleapis/js-genai types), each
+    // value's doc comment: filtered or blocked (IMAGE_PROHIBITED_CONTENT, IMAGE_RECITATION,
+    // MODEL_ARMOR "blocked by Model Armor" on Vertex), failed (MALFORMED_RESPONSE "Finishes due to
+    // malformed response", MISSING_THOUGHT_SIGNATURE "Request has at least one thought signature
+    // missing"); IMAGE_OTHER and NO_IMAGE say no more than other.
+    const gemini: [string, string][] = [
+      ["IMAGE_PROHIBITED_CONTENT", "content-filter"],
+      ["IMAGE_RECITATION", "content-filter"],
+      ["MODEL_ARMOR", "content-filter"],
+      ["MALFORMED_RESPONSE", "error"],
+      ["MISSING_THOUGHT_SIGNATURE", "error"],
+      ["IMAGE_OTHER", "other"],
+      ["NO_IMAGE", "other"],
+    ];
+    for (const [raw, reason] of gemini) {
+      const chunk = { candidates: [{ content: { parts: [{ text: "x" }] }, finishReason: raw }] };
+      assertEquals(
+        finishes((emit) => new GeminiDecoder(emit), [chunk]),
+        [[raw, reason]],
+        raw,
+      );
+      assertEquals(normalizeFinishReason(raw, false), reason, raw);
+    }
+  });
+
   test("normalizeFinishReason still knows every provider's values", () => {
     assertEquals(
       [

@@ -41,6 +41,8 @@ export interface ChatChoice {
   calls: { id: string; name: string; arguments: string }[];
   finishReason: string | null;
   annotations?: Record<string, unknown>[];
+  /** The model's refusal (OpenAI's structured outputs and safety refusals), once one streamed. */
+  refusal?: string;
 }
 
 /** What a Chat Completions client read. */
@@ -111,7 +113,8 @@ function readChatChoice(reading: ChatReading, choice: Record<string, unknown>): 
     reading.choices.set(index, (state = { content: "", reasoning: "", calls: [], finishReason: null }));
   } else assert(!("role" in delta), "the role comes once");
   assert(state.finishReason === null, "nothing after a choice's finish_reason");
-  keysWithin(delta, [], ["role", "content", "reasoning_content", "tool_calls", "annotations"], "delta");
+  keysWithin(delta, [], ["role", "content", "reasoning_content", "refusal", "tool_calls", "annotations"], "delta");
+  if (typeof delta["refusal"] === "string") state.refusal = (state.refusal ?? "") + delta["refusal"];
   // The pages the text cites, as OpenAI's search models stream them: each over text already sent.
   for (const annotation of (delta["annotations"] as Record<string, unknown>[] | undefined) ?? []) {
     keysWithin(annotation, ["type", "url_citation"], [], "annotation");

@@ -9,12 +9,22 @@ import { readUsage } from "../usage.ts";
 import { GEMINI_FINISH_REASONS } from "./gemini-finish-reasons.ts";
 import { applyPartialArg, type Container } from "./gemini-partial-args.ts";
 
-/** The parts the model's turn holds besides text and calls, which go back as they came. */
-export const KEPT_PARTS: readonly string[] = ["toolCall", "toolResponse", "executableCode", "codeExecutionResult"];
+/**
+ * The parts the model's turn holds besides text and calls, which go back as they came: a generated
+ * image (`inlineData`) too, with the signature Gemini 3 image models put on it.
+ */
+export const KEPT_PARTS: readonly string[] = [
+  "toolCall",
+  "toolResponse",
+  "executableCode",
+  "codeExecutionResult",
+  "inlineData",
+];
 
 /** A Vertex call whose arguments stream as `partialArgs`, per candidate. */
 interface StreamedCall {
   index: number;
+  name: string;
   args: Container;
 }
 
@@ -24,8 +34,8 @@ interface StreamedCall {
  * Gemini sends each `functionCall` whole: it becomes a start, one argument delta and a complete
  * call at once, with consecutive indexes across chunks. Vertex's streamed arguments
  * (`streamFunctionCallArguments`) open a call with `name` and `willContinue`, fill it with
- * `partialArgs` (`jsonPath` plus a value; strings are appended while `willContinue`), and close it
- * with an empty `functionCall`. Gemini sends no ids (`id` is `null` unless a `functionCall.id`
+ * `partialArgs` (`jsonPath` plus a value; strings are appended while `willContinue`) in parts that
+ * may repeat its `name`, and close it with a part without `willContinue` (an empty `functionCall`). Gemini sends no ids (`id` is `null` unless a `functionCall.id`
  * comes) and no `[DONE]`: the end of input after a `finishReason` finishes the response.
  * A `thoughtSignature` is kept on the call's `providerMetadata`: it must go back next turn. One on
  * another part (Gemini 3 signs a turn without calls in its last part, often an empty text) becomes a
@@ -132,30 +142,30 @@ export class GeminiDecoder implements ProviderDecoder {
     if (text !== undefined)
       emit(withChoice({ type: part["thought"] === true ? "reasoning-delta" : "text-delta", text }, choice));
     const call = part["functionCall"];
+    const signature = nonEmptyString(part["thoughtSignature"]);
     if (!isRecord(call)) {
-      // A server tool's call or response (Gemini 3's tool combination), or code the model ran and
-      // its result: kept whole, its `id` and signature with it, to go back in its place ("The
-      // client is expected to echo this message back to the API").
-      if (choice === 0 && KEPT_PARTS.some((key) => isRecord(part[key])))
+      // A server tool's call or response (Gemini 3's tool combination), code the model ran and
+      // its result, or an image it made: kept whole, its `id` and signature with it, to go back in
+      // its place ("The client is expected to echo this message back to the API").
+      if (choice !== 0) return;
+      if (KEPT_PARTS.some((key) => isRecord(part[key])))
         return emit({ type: "reasoning-part", part: { type: "block", block: part as { [key: string]: JsonValue } } });
-      const signature = nonEmptyString(part["thoughtSignature"]);
-      if (signature !== undefined && choice === 0)
-        emit({ type: "reasoning-part", part: { type: "signed", text: "", signature } });
+      if (signature !== undefined) emit({ type: "reasoning-part", part: { type: "signed", text: "", signature } });
       return;
     }
     const name = nonEmptyString(call["name"]);
-    if (name === undefined) return this.#continue(call, choice, emit);
+    // A continuation may repeat the open call's name (python-genai's history of such a turn does).
+    if (name === undefined || name === this.#streamed.get(choice)?.name) return this.#continue(call, choice, emit);
     this.#close(choice, emit);
     const index = this.#nextIndex.get(choice) ?? 0;
     this.#nextIndex.set(choice, index + 1);
     const chunk: ToolCallChunkDelta = withChoice({ type: "tool-call-chunk", index, name }, choice);
     const id = nonEmptyString(call["id"]);
     if (id !== undefined) chunk.id = id;
-    const signature = nonEmptyString(part["thoughtSignature"]);
     if (signature !== undefined) chunk.providerMetadata = { thoughtSignature: signature };
     if (call["willContinue"] === true) {
       emit(chunk);
-      this.#streamed.set(choice, { index, args: Object.create(null) as Container });
+      this.#streamed.set(choice, { index, name, args: Object.create(null) as Container });
       return this.#continue(call, choice, emit);
     }
     const args = call["args"];
@@ -164,13 +174,12 @@ export class GeminiDecoder implements ProviderDecoder {
     emit(withChoice({ type: "tool-call-end", index }, choice));
   }
 
-  /** `partialArgs` of the open streamed call; a part with none closes it. */
+  /** `partialArgs` of the open streamed call; its last part ("willContinue: Whether this is the last part") closes it. */
   #continue(call: Record<string, unknown>, choice: number, emit: Emit): void {
     const open = this.#streamed.get(choice);
     if (!open) return;
-    const partials = arrayOf(call["partialArgs"]);
-    for (const partial of partials) if (isRecord(partial)) applyPartialArg(open.args, partial);
-    if (partials.length === 0 && call["willContinue"] !== true) this.#close(choice, emit);
+    for (const partial of arrayOf(call["partialArgs"])) if (isRecord(partial)) applyPartialArg(open.args, partial);
+    if (call["willContinue"] !== true) this.#close(choice, emit);
   }
 
   #close(choice: number, emit: Emit): void {

@@ -139,16 +139,14 @@ function decodeFastChunk(
   reasoning: ChatReasoningFields,
 ): void {
   reasoning.model(model);
-  if (call === undefined) {
-    if (text === "") return;
-    reasoning.flush();
-    return emit({ type: "text-delta", text });
-  }
+  if (call === undefined && text === "") return;
   reasoning.flush();
   emit(
-    text === ""
-      ? { type: "tool-call-chunk", index: call }
-      : { type: "tool-call-chunk", index: call, argumentsDelta: text },
+    call === undefined
+      ? { type: "text-delta", text }
+      : text === ""
+        ? { type: "tool-call-chunk", index: call }
+        : { type: "tool-call-chunk", index: call, argumentsDelta: text },
   );
 }
 
@@ -160,8 +158,7 @@ function decodeChoice(
 ): void {
   const index = typeof choice["index"] === "number" ? choice["index"] : 0;
   const delta = choice["delta"];
-  const reason = choice["finish_reason"];
-  const finished = typeof reason === "string" && reason !== "";
+  const reason = nonEmptyString(choice["finish_reason"]);
   if (isRecord(delta)) {
     decodeReasoning(delta, index, emit);
     if (index === 0) {
@@ -181,18 +178,18 @@ function decodeChoice(
     if (isRecord(delta["function_call"]))
       emit(toolCallChunk({ index: 0, function: delta["function_call"] }, index, write));
   }
-  if (finished && index === 0) reasoning.flush();
-  if (finished)
-    emit(
-      withChoice(
-        {
-          type: "finish",
-          rawReason: reason,
-          reason: ownValue(OPENAI_CHAT_FINISH_REASONS, reason) ?? ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other",
-        },
-        index,
-      ),
-    );
+  if (reason === undefined) return;
+  if (index === 0) reasoning.flush();
+  emit(
+    withChoice(
+      {
+        type: "finish",
+        rawReason: reason,
+        reason: ownValue(OPENAI_CHAT_FINISH_REASONS, reason) ?? ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other",
+      },
+      index,
+    ),
+  );
 }
 
 /** Reasoning arrives as `reasoning_content` (DeepSeek, xAI), `reasoning` (Groq, OpenRouter) or
@@ -259,7 +256,7 @@ const DETAIL_KEYS = {
 /** Chat Completions usage (Groq's `x_groq.usage` has the same shape). */
 function chatUsage(raw: unknown): Usage | undefined {
   // Some compatible servers name the counts the Responses/Anthropic way.
-  return raw === undefined ? undefined : readUsage(raw, INPUT_KEYS, OUTPUT_KEYS, TOTAL_KEYS, DETAIL_KEYS);
+  return readUsage(raw, INPUT_KEYS, OUTPUT_KEYS, TOTAL_KEYS, DETAIL_KEYS);
 }
 
 /**

@@ -12,4 +12,6 @@ export const OPENAI_CHAT_FINISH_REASONS: FinishReasons = {
   error: "error",
   abort: "error", // vLLM: the request was aborted
   insufficient_system_resource: "error", // DeepSeek: interrupted for lack of capacity
+  sensitive: "content-filter", // GLM: blocked by its content-safety check
+  network_error: "error", // GLM: the model's inference failed
 };

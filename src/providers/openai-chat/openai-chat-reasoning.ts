@@ -3,6 +3,9 @@ import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, nonEmptyString } from "../../shared/values.ts";
 import type { Emit } from "../provider-decoder.ts";
 
+/** The fields of a delta that stream text, in the order their parts go out (before `reasoning_details`). */
+const TEXT_FIELDS = ["reasoning_content", "reasoning", "refusal"] as const;
+
 /** The fields of a detail that stream in fragments; the others (`type`, `id`, `format`, `signature`, `index`) are kept as they come. */
 const FRAGMENTS = ["text", "summary", "data"];
 
@@ -30,7 +33,7 @@ const FRAGMENTS = ["text", "summary", "data"];
  */
 export class ChatReasoningFields {
   readonly #emit: Emit;
-  #texts: Partial<Record<"reasoning_content" | "reasoning", string[]>> = {};
+  #texts: Partial<Record<(typeof TEXT_FIELDS)[number], string[]>> = {};
   #details: Record<string, JsonValue>[] | undefined;
   /** The key of each merged detail, by its position in `#details`. */
   #keys: string[] = [];
@@ -51,11 +54,12 @@ export class ChatReasoningFields {
 
   /** Takes a delta's reasoning fields. */
   add(delta: Record<string, unknown>): void {
-    const content = delta["reasoning_content"];
-    // An empty one holds the field in the first chunk only: some servers send one in every chunk.
-    if (typeof content === "string" && (content || delta["role"])) this.#text("reasoning_content", content);
-    const reasoning = nonEmptyString(delta["reasoning"]);
-    if (reasoning !== undefined) this.#text("reasoning", reasoning);
+    for (const field of TEXT_FIELDS) {
+      const text = delta[field];
+      // An empty `reasoning_content` holds the field in the first chunk only: some servers send one in every chunk.
+      if (typeof text === "string" && (text || (field === "reasoning_content" && delta["role"])))
+        this.#text(field, text);
+    }
     const details = delta["reasoning_details"];
     if (Array.isArray(details)) for (const detail of details) if (isRecord(detail)) this.#detail(detail);
   }
@@ -65,9 +69,9 @@ export class ChatReasoningFields {
     // Called at every text delta and call fragment: nothing to do unless reasoning came.
     if (!this.#held) return;
     this.#held = false;
-    // One part per field, in this order: `reasoning_content`, `reasoning`, `reasoning_details`.
+    // One part per field, in this order: `reasoning_content`, `reasoning`, `refusal`, `reasoning_details`.
     const parts: Extract<ReasoningPart, { type: "field" }>[] = [];
-    for (const field of ["reasoning_content", "reasoning"] as const) {
+    for (const field of TEXT_FIELDS) {
       const text = this.#texts[field];
       if (text) parts.push({ type: "field", field, value: text.join("") });
     }
@@ -79,7 +83,7 @@ export class ChatReasoningFields {
       this.#emit({ type: "reasoning-part", part: this.#model ? { ...part, model: this.#model } : part });
   }
 
-  #text(field: "reasoning_content" | "reasoning", text: string): void {
+  #text(field: (typeof TEXT_FIELDS)[number], text: string): void {
     this.#held = true;
     (this.#texts[field] ??= []).push(text);
   }

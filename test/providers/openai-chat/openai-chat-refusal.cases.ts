@@ -1,0 +1,51 @@
+import fc from "fast-check";
+import type { ChatCompletionAssistantMessageParam } from "openai/resources/chat/completions/completions";
+import { assistantMessage, providerKit, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
+import { assert, assertEquals, group } from "../../support/harness.ts";
+import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
+import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
+import { REFUSAL, refused } from "./refusal-recordings.ts";
+
+// The refusal stream and where its shape comes from: refusal-recordings.ts.
+const run = async (cuts: number[] = []): Promise<ToolCallEvent[]> => {
+  const data = bytes(refused);
+  const events = await collect(streamToolCalls(fromChunks(splitAt(data, cuts)), { provider: "openai" }));
+  assertEventInvariants(events, true);
+  return events;
+};
+
+group("OpenAI Chat refusal (delta.refusal)", (test) => {
+  test("the refusal is kept whole as the turn's refusal field, not as its text, at any split", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: bytes(refused).length - 1 }), { maxLength: 5 }),
+        async (cuts) => {
+          const finish = assertFinished(await run(cuts));
+          assertEquals([finish.text, finish.reason, finish.rawReason], ["", "stop", "stop"]);
+          assertEquals(finish.reasoningParts, [
+            { type: "field", field: "refusal", value: REFUSAL, model: "gpt-4o-2024-08-06" },
+          ]);
+        },
+      ),
+      { numRuns: 20 },
+    );
+  });
+
+  test("assistantMessage sends it back as the message's refusal; the request kit too", async () => {
+    const finish = assertFinished(await run());
+    // The SDK's type of the message it takes back: the next turn is that literal.
+    const expected: ChatCompletionAssistantMessageParam = { role: "assistant", content: null, refusal: REFUSAL };
+    assertEquals(assistantMessage("openai", finish), expected);
+    const body = providerKit("openai").requestBody({
+      model: "gpt-4o-2024-08-06",
+      messages: [
+        { role: "user", content: "Do the forbidden thing." },
+        { role: "assistant", content: "", toolCalls: [], reasoningParts: finish.reasoningParts },
+        { role: "user", content: "Something else, then." },
+      ],
+      tools: [],
+    });
+    const messages = body["messages"] as Record<string, unknown>[];
+    assert(messages[1]?.["refusal"] === REFUSAL, "the request body's assistant message has its refusal");
+  });
+});
