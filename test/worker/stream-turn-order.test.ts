@@ -122,6 +122,22 @@ describe("/v1/stream: the blocks the decoders keep are taken back", () => {
     expect(contents[1]!.parts.slice(0, 2)).toEqual(parts);
   });
 
+  it("Gemini's generated image (inlineData) goes back with its signature", () => {
+    const image = { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" }, thoughtSignature: "c2ln" };
+    const contents = sent("gemini", [image])["contents"] as { parts: Record<string, unknown>[] }[];
+    expect(contents[1]!.parts[0]).toEqual(image);
+  });
+
+  it("OpenAI's refusal (a refusal field part) goes back as the assistant message's refusal", () => {
+    const refusal = {
+      role: "assistant",
+      content: "",
+      reasoning_parts: [{ type: "field", field: "refusal", value: "No." }],
+    };
+    const messages = requestBody("openai", parseStreamRequest(body("openai", refusal), providerNames))["messages"];
+    expect((messages as Record<string, unknown>[])[1]).toMatchObject({ role: "assistant", refusal: "No." });
+  });
+
   it("Anthropic's mcp_tool_listing and container_upload blocks and OpenAI's compaction item go back", () => {
     const listing = { type: "mcp_tool_listing", mcp_server_name: "tickets", tools: [] };
     const upload = { type: "container_upload", file_id: "file_011" };

@@ -101,13 +101,16 @@ export function reasoningPartAt(value: unknown, path: string): ReasoningPart {
   return part;
 }
 
-const FIELDS: ReadonlySet<string> = new Set(["reasoning_content", "reasoning", "reasoning_details"]);
+const FIELDS: ReadonlySet<string> = new Set(["reasoning_content", "reasoning", "refusal", "reasoning_details"]);
 
 /** A Chat Completions reasoning field's part: its field's name, and a string (or, for `reasoning_details`, an array). */
 function fieldPart(value: Record<string, unknown>, at: (field: string) => string): ReasoningPart {
   const field = own(value, "field");
   if (typeof field !== "string" || !FIELDS.has(field))
-    throw invalidField(at("field"), `\`${at("field")}\` must be reasoning_content, reasoning or reasoning_details.`);
+    throw invalidField(
+      at("field"),
+      `\`${at("field")}\` must be reasoning_content, reasoning, refusal or reasoning_details.`,
+    );
   const given = own(value, "value");
   const details = field === "reasoning_details";
   if (details ? !Array.isArray(given) : typeof given !== "string")
@@ -153,11 +156,13 @@ const isInteractionsStep = (type: unknown): boolean =>
   type !== "function_call" &&
   type !== "function_result";
 
-/** One of Gemini's parts kept whole (a server tool's `toolCall` or `toolResponse`, `executableCode`, `codeExecutionResult`): it has no `type`. */
+/** One of Gemini's parts kept whole (a server tool's `toolCall` or `toolResponse`, `executableCode`, `codeExecutionResult`, a generated image's `inlineData`): it has no `type`. */
 const isGeminiPart = (value: unknown): boolean =>
   isObject(value) &&
   own(value, "type") === undefined &&
-  ["toolCall", "toolResponse", "executableCode", "codeExecutionResult"].some((key) => isObject(own(value, key)));
+  ["toolCall", "toolResponse", "executableCode", "codeExecutionResult", "inlineData"].some((key) =>
+    isObject(own(value, key)),
+  );
 
 /** Anthropic's cited text block (`{type: "text", text, citations}`), kept so that its citations go back with it. */
 const isCitedText = (value: unknown): boolean =>
@@ -177,7 +182,7 @@ export function keptBlockAt(value: unknown, path: string): { [key: string]: Json
   if (!KEPT_BLOCKS.has(type) && !isInteractionsStep(type) && !isCitedText(value) && !isGeminiPart(value))
     throw invalidField(
       path,
-      `\`${path}\` must be a compaction or fallback block, an Anthropic server tool's call or result, a cited text block, an OpenAI tool's output, an Interactions built-in tool's step, or a Gemini server tool's part.`,
+      `\`${path}\` must be a compaction or fallback block, an Anthropic server tool's call or result, a cited text block, an OpenAI tool's output, an Interactions built-in tool's step, or a Gemini server tool's part or image.`,
     );
   return value as { [key: string]: JsonValue };
 }

@@ -201,16 +201,17 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
 
 /**
  * A thinking model's reasoning, as a client of DeepSeek, Kimi, GLM, MiniMax or OpenRouter sends
- * its assistant message back (`reasoning_content`, `reasoning`, `reasoning_details`): each field
- * becomes a reasoning part of that field, which goes back to a Chat Completions provider in the
- * same field, and the text is the turn's reasoning (which Ollama takes back).
+ * its assistant message back (`reasoning_content`, `reasoning`, `reasoning_details`), and OpenAI's
+ * `refusal`: each field becomes a reasoning part of that field, which goes back to a Chat
+ * Completions provider in the same field, and the reasoning's text is the turn's reasoning (which
+ * Ollama takes back).
  */
 function reasoningOf(
   message: Record<string, unknown>,
   path: string,
 ): Pick<Extract<WireMessage, { role: "assistant" }>, "reasoning_parts" | "reasoning"> {
   const parts: Extract<ReasoningPart, { type: "field" }>[] = [];
-  for (const field of ["reasoning_content", "reasoning"] as const) {
+  for (const field of ["reasoning_content", "reasoning", "refusal"] as const) {
     const value = own(message, field);
     if (value !== undefined && value !== null && value !== "")
       parts.push({ type: "field", field, value: stringAt(value, `${path}.${field}`) });
@@ -222,7 +223,7 @@ function reasoningOf(
       field: "reasoning_details",
       value: arrayAt(details, `${path}.reasoning_details`) as JsonValue[],
     });
-  const text = parts.find((part) => typeof part.value === "string")?.value;
+  const text = parts.find((part) => typeof part.value === "string" && part.field !== "refusal")?.value;
   return {
     ...(parts.length > 0 ? { reasoning_parts: parts } : {}),
     ...(typeof text === "string" ? { reasoning: text } : {}),

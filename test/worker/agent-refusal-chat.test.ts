@@ -1,0 +1,48 @@
+// OpenAI's refusal (structured outputs, safety: `delta.refusal`, openai 6.49.0's
+// `ChatCompletionChunk.Choice.Delta.refusal`) through the Worker's `openai` upstream to a Chat
+// Completions client: openai-node's stream helper assembles it as `message.refusal`, as it does
+// against OpenAI, and the client's next turn (the SDK's `ChatCompletionAssistantMessageParam`
+// with its `refusal`) reaches the provider with it. The stream is
+// test/providers/openai-chat/refusal-recordings.ts.
+import OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import { createFetchHandler } from "../../worker/app.ts";
+import { REFUSAL, refused } from "../providers/openai-chat/refusal-recordings.ts";
+import { ManualTimers, testEnv } from "./support.ts";
+
+/** OpenAI refusing every request; it keeps what it was sent. */
+class RefusingFake {
+  readonly bodies: { messages: Record<string, unknown>[] }[] = [];
+
+  readonly fetch = async (request: Request): Promise<Response> => {
+    this.bodies.push((await request.json()) as { messages: Record<string, unknown>[] });
+    return new Response(refused, { headers: { "content-type": "text/event-stream" } });
+  };
+}
+
+const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "https://provider.test/v1", CLIENT_TOKEN: "t" });
+
+describe("OpenAI's refusal through /v1/chat/completions", () => {
+  it("reaches the client as message.refusal, and its next turn's refusal reaches the provider", async () => {
+    const fake = new RefusingFake();
+    const handler = createFetchHandler({ fetch: fake.fetch, timers: new ManualTimers() });
+    const openai = new OpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
+        handler(new Request(input, init), env)) as typeof fetch,
+      maxRetries: 0,
+    });
+    const ask = { role: "user" as const, content: "Do the forbidden thing." };
+    const stream = openai.chat.completions.stream({ model: "openai/gpt-4o", messages: [ask] });
+    const message = (await stream.finalChatCompletion()).choices[0]!.message;
+    expect([message.refusal, message.content]).toEqual([REFUSAL, null]);
+    const turn: OpenAI.Chat.ChatCompletionAssistantMessageParam = { role: "assistant", refusal: message.refusal };
+    await openai.chat.completions.create({
+      model: "openai/gpt-4o",
+      messages: [ask, turn, { role: "user", content: "Something else, then." }],
+    });
+    const sent = fake.bodies.at(-1)!.messages.find((m) => m["role"] === "assistant");
+    expect(sent).toMatchObject({ role: "assistant", refusal: REFUSAL });
+  });
+});
