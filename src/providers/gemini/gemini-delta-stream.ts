@@ -35,8 +35,9 @@ interface StreamedCall {
  * call at once, with consecutive indexes across chunks. Vertex's streamed arguments
  * (`streamFunctionCallArguments`) open a call with `name` and `willContinue`, fill it with
  * `partialArgs` (`jsonPath` plus a value; strings are appended while `willContinue`) in parts that
- * may repeat its `name`, and close it with a part without `willContinue` (an empty `functionCall`). Gemini sends no ids (`id` is `null` unless a `functionCall.id`
- * comes) and no `[DONE]`: the end of input after a `finishReason` finishes the response.
+ * may repeat its `name`, and close it with a part without `willContinue` (an empty `functionCall`).
+ * Gemini sends no ids (`id` is `null` unless a `functionCall.id` comes) and no `[DONE]`: the end
+ * of input after a `finishReason` finishes the response.
  * A `thoughtSignature` is kept on the call's `providerMetadata`: it must go back next turn. One on
  * another part (Gemini 3 signs a turn without calls in its last part, often an empty text) becomes a
  * `signed` reasoning part with no text, which the next turn puts back on its text part. A server
@@ -112,7 +113,7 @@ export class GeminiDecoder implements ProviderDecoder {
         this.#onCandidate(candidate, typeof candidate["index"] === "number" ? candidate["index"] : position, emit);
     });
     const feedback = payload["promptFeedback"];
-    const blockReason = isRecord(feedback) ? nonEmptyString(feedback["blockReason"]) : undefined;
+    const blockReason = nonEmptyString((feedback as { blockReason?: unknown } | null | undefined)?.blockReason);
     if (blockReason !== undefined && candidates.length === 0) {
       // The prompt itself was blocked: no candidate will come.
       emit(providerError(feedback, "The provider blocked the prompt."));
@@ -121,8 +122,8 @@ export class GeminiDecoder implements ProviderDecoder {
   }
 
   #onCandidate(candidate: Record<string, unknown>, choice: number, emit: Emit): void {
-    const content = candidate["content"];
-    const parts = isRecord(content) ? arrayOf(content["parts"]) : [];
+    // Any value's `parts` is safe to read (a primitive has none); only an array of them is read.
+    const parts = arrayOf((candidate["content"] as { parts?: unknown } | null | undefined)?.parts);
     for (const part of parts) if (isRecord(part)) this.#onPart(part, choice, emit);
     const reason = nonEmptyString(candidate["finishReason"]);
     if (reason === undefined) return;
@@ -154,8 +155,10 @@ export class GeminiDecoder implements ProviderDecoder {
       return;
     }
     const name = nonEmptyString(call["name"]);
-    // A continuation may repeat the open call's name (python-genai's history of such a turn does).
-    if (name === undefined || name === this.#streamed.get(choice)?.name) return this.#continue(call, choice, emit);
+    // A continuation may repeat the open call's name with its `partialArgs` (python-genai's history
+    // of such a turn does); the name with none (a start, whole `args`) is another call.
+    if (name === undefined || (name === this.#streamed.get(choice)?.name && call["partialArgs"]))
+      return this.#continue(call, choice, emit);
     this.#close(choice, emit);
     const index = this.#nextIndex.get(choice) ?? 0;
     this.#nextIndex.set(choice, index + 1);

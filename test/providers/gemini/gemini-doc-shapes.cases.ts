@@ -35,6 +35,22 @@ group("Gemini shapes from the docs and SDK types", (test) => {
     );
   });
 
+  test("Vertex streamed arguments: the same name without partialArgs (a start, whole args) is another call", async () => {
+    const events = await run(
+      gemini(
+        parts([{ functionCall: { name: "f", willContinue: true } }]),
+        parts([{ functionCall: { partialArgs: [{ jsonPath: "$.a", numberValue: 1 }], willContinue: true } }]),
+        parts([{ functionCall: { name: "f", willContinue: true } }]),
+        parts([{ functionCall: { name: "f", partialArgs: [{ jsonPath: "$.a", numberValue: 2 }] } }]),
+        parts([{ functionCall: { name: "f", args: { a: 3 } } }], { finishReason: "STOP" }),
+      ),
+    );
+    assertEquals(
+      summarize(events).toolCalls.map((call) => call.arguments),
+      [{ a: 1 }, { a: 2 }, { a: 3 }],
+    );
+  });
+
   test("Vertex streamed arguments: the last part (willContinue false) closes the call before the next text", async () => {
     const events = await run(
       gemini(
