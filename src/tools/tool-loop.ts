@@ -217,8 +217,8 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     const reason = terminal?.type === "finish" ? terminal.reason : undefined;
     // Calls the provider waits to have approved: only the application can answer them.
     if (reason === "approval") finish(out, "approval");
-    else if (own.length === 0 && reason !== "pause") finish(out, "no-tool-calls");
     else if (reason === "content-filter") finish(out, "refused");
+    else if (own.length === 0 && reason !== "pause") finish(out, "no-tool-calls");
     else if (controller.signal.aborted) finish(out, "cancelled");
     else if (step >= maxSteps) finish(out, "max-steps");
   }

@@ -116,7 +116,8 @@ group("Anthropic refusal: the next turn", (test) => {
     );
     const last = events.at(-1);
     assert(last?.type === "loop-finish", "the loop finished");
-    assertEquals(last.reason, "no-tool-calls");
+    // Refused whether or not it had calls: an application tells a refusal from an answer by the reason.
+    assertEquals(last.reason, "refused");
     assertEquals(last.messages, [{ role: "user", content: "Scan my network." }]);
     const step = events.find((e) => e.type === "step-finish");
     assert(step?.type === "step-finish", "the step finished");
@@ -172,7 +173,7 @@ group("Anthropic refusal: the next turn", (test) => {
     );
     const last = events.at(-1);
     assert(last?.type === "loop-finish", "the loop finished");
-    assertEquals([ran, last.reason, last.steps], [0, "no-tool-calls", 1]);
+    assertEquals([ran, last.reason, last.steps], [0, "refused", 1]);
   });
   test("a refused turn is not continued: the call completed before the refusal ran once, the loop ends refused", async () => {
     let ran = 0;
