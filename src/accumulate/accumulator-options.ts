@@ -73,7 +73,8 @@ export interface ToolCallAccumulatorOptions {
    * deltas are dropped (a withdrawn call is closed, never completed). `ToolCallAccumulator` and
    * `ToolCallAccumulatorStream` take it by default (pass `undefined` for none); `streamToolCalls`
    * takes it from the protocol (Anthropic's, OpenAI Responses', Gemini's, Bedrock's, Gemini
-   * Interactions' and detection's name it).
+   * Interactions' and detection's name it), and so does `ToolCallChain`, which gives it to a
+   * protocol that names none, as the main entry's `streamToolCalls` does to a protocol object.
    * @defaultValue `turnBlocks`
    */
   turnBlocks?: TurnBlocks | undefined;

@@ -3,6 +3,7 @@ import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { FramedMessage } from "../framing/framing.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
+import { turnBlocks } from "../shared/turn-blocks.ts";
 import { FramedChain, type ToolCallChainOptions } from "./framed-chain.ts";
 
 export type { ToolCallChainOptions } from "./framed-chain.ts";
@@ -34,11 +35,16 @@ export type { ToolCallChainOptions } from "./framed-chain.ts";
 export class ToolCallChain {
   readonly #chain: FramedChain;
 
-  /** Creates the chain of `protocol` (its framing, SSE when it names none, its decoder and its `turnBlocks`). */
+  /**
+   * Creates the chain of `protocol` (its framing, SSE when it names none, its decoder and its
+   * `turnBlocks`, the plug-in when it names none: as the main entry's `streamToolCalls` gives it to
+   * a protocol object, so that one of the application's own keeps its approval requests and
+   * withdrawn calls).
+   */
   constructor(protocol: ProviderProtocol, emit: (event: ToolCallEvent) => void, options: ToolCallChainOptions = {}) {
     this.#chain = new FramedChain(protocol, protocol.framing ?? SSEDecoder, emit, {
       ...options,
-      turnBlocks: protocol.turnBlocks,
+      turnBlocks: protocol.turnBlocks ?? turnBlocks,
     });
   }
 

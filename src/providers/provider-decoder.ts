@@ -115,8 +115,8 @@ export interface ProviderProtocol {
    * `finish` event's `order`, which the next turn follows), its approval requests and the calls the
    * provider withdrew. Anthropic, OpenAI Responses, Gemini, Bedrock and Gemini Interactions name
    * it; a protocol whose turn is text, then calls (OpenAI Chat, Cohere, Ollama) names none, and its
-   * bundle holds none. The main entry's `streamToolCalls` gives it to a protocol of the
-   * application's own that names none (as it did before it was a plug-in).
+   * bundle holds none. The main entry's `streamToolCalls` and `ToolCallChain` give it to a protocol
+   * of the application's own that names none (as they did before it was a plug-in).
    * @defaultValue none: no `order`, approval requests or withdrawn calls are kept
    */
   readonly turnBlocks?: TurnBlocks | undefined;

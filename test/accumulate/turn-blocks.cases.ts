@@ -1,7 +1,7 @@
 // What only a turn of blocks holds (its order, approval requests, withdrawn calls, calls the
 // provider ran alone) is the `turnBlocks` plug-in (issue 36's size budget): the protocols of such
 // turns name it, OpenAI Chat's does not, and what does not know its protocol (the accumulator and
-// its stream, a protocol of the application's own in the main entry) takes it by default.
+// its stream, a protocol of the application's own in the main entry and ToolCallChain) takes it by default.
 //
 // Provenance: the gateway's deltas and the Chat chunks are BUILT BY HAND (made-up ids and texts),
 // in the shapes the decoders emit and OpenAI's chunks have.
@@ -76,7 +76,7 @@ const accumulate = (Accumulator: typeof ToolCallAccumulatorCore, options = {}): 
 };
 
 group("The turnBlocks plug-in", (test) => {
-  test("the main entry gives it to a protocol of the application's own; ToolCallChain uses the protocol's", async () => {
+  test("the main entry and ToolCallChain give it to a protocol of the application's own", async () => {
     assertEquals(blocksOf(await collect(streamToolCalls(body(), { provider: gateway() }))), KEPT);
     const chained = (protocol: ProviderProtocol): ToolCallEvent[] => {
       const events: ToolCallEvent[] = [];
@@ -86,7 +86,8 @@ group("The turnBlocks plug-in", (test) => {
       return events;
     };
     assertEquals(blocksOf(chained(gateway(turnBlocks))), KEPT);
-    assertEquals(blocksOf(chained(gateway())), DROPPED);
+    // Before the plug-in, the chain kept them for every protocol: one that names none keeps them still.
+    assertEquals(blocksOf(chained(gateway())), KEPT);
   });
 
   test("ToolCallAccumulator and ToolCallAccumulatorStream take it by default, ToolCallAccumulatorCore only when given", async () => {
