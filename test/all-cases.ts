@@ -47,6 +47,7 @@ import "./providers/prototype-keys.cases.ts";
 import "./providers/provider-kits.cases.ts";
 import "./providers/request-body.cases.ts";
 import "./providers/server-calls-request.cases.ts";
+import "./providers/compaction-across-providers.cases.ts";
 import "./providers/turn-order.cases.ts";
 import "./providers/request-files.cases.ts";
 import "./providers/reasoning-request.cases.ts";

@@ -8,7 +8,8 @@ import { isServerResult } from "./anthropic-kept-blocks.ts";
 /**
  * One of Anthropic's blocks that go back whole (`compaction`, `fallback`, `mcp_tool_listing`,
  * `container_upload`, a server tool's result); another provider's
- * kept block (a Gemini Interactions built-in tool's step) is not Anthropic's to take.
+ * kept block (a Gemini Interactions built-in tool's step, OpenAI Responses' `compaction` item,
+ * which has an `id`) is not Anthropic's to take.
  *
  * @example
  * ```ts
@@ -17,9 +18,11 @@ import { isServerResult } from "./anthropic-kept-blocks.ts";
  * ```
  */
 export const isAnthropicBlock = (block: { readonly [key: string]: unknown }): boolean =>
-  /^(compaction|fallback|server_tool_use|mcp_tool_use|mcp_tool_listing|container_upload)$/.test(
+  (/^(compaction|fallback|server_tool_use|mcp_tool_use|mcp_tool_listing|container_upload)$/.test(
     String(block["type"]),
-  ) || isServerResult(block);
+  ) &&
+    !(block["type"] === "compaction" && "id" in block)) ||
+  isServerResult(block);
 
 /**
  * The `caller` a `tool_use` came with (programmatic tool calling: the model, or a code execution

@@ -13,6 +13,18 @@ type Item = Record<string, unknown>;
  * ```
  */
 export const SERVER_CALL: RegExp = /^(web_search|code_interpreter|image_generation|file_search)_call$/;
+
+/**
+ * OpenAI's `compaction` item, not Anthropic's `compaction` block of the same `type` (which has a
+ * `content`, and which Responses refuses): a conversation that changed provider holds either.
+ *
+ * @example
+ * ```ts
+ * isCompactionItem({ id: "cmp_1", type: "compaction", encrypted_content: "..." }); // true
+ * ```
+ */
+export const isCompactionItem = (block: Readonly<Record<string, unknown>>): boolean =>
+  block["type"] === "compaction" && !("content" in block);
 type CallFields = { arguments: JsonValue; providerMetadata?: Readonly<Record<string, unknown>> | undefined };
 
 /**
@@ -108,6 +120,6 @@ export class ServerOutputs {
  * ```
  */
 export const serverCallItem = (part: ReasoningPart): Item[] =>
-  part.type === "block" && (SERVER_CALL.test(String(part.block["type"])) || part.block["type"] === "compaction")
+  part.type === "block" && (SERVER_CALL.test(String(part.block["type"])) || isCompactionItem(part.block))
     ? [part.block]
     : [];

@@ -2,7 +2,7 @@ import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { turnPieces, type OrderedTurn } from "../turn.ts";
-import { serverCallItem, ServerOutputs } from "./openai-responses-server-items.ts";
+import { isCompactionItem, serverCallItem, ServerOutputs } from "./openai-responses-server-items.ts";
 
 type Item = Record<string, unknown>;
 type CallFields = {
@@ -20,10 +20,11 @@ export interface TurnItemMaps<Call> {
 
 /**
  * The kept blocks that are OpenAI's output items, which go back in their place: a program and its
- * output, a tool search's call and output, a hosted shell's output, a tool OpenAI ran.
+ * output, a tool search's call and output, a hosted shell's output, a tool OpenAI ran (and its
+ * compaction item: {@link isCompactionItem}).
  */
 const OPENAI_ITEM =
-  /^(compaction|program|program_output|tool_search_call|tool_search_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
+  /^(program|program_output|tool_search_call|tool_search_output|shell_call_output|(web_search|code_interpreter|image_generation|file_search)_call)$/;
 
 /**
  * A turn's input items (the library's next turn and the request kit's). In the order the stream
@@ -80,7 +81,10 @@ function orderedItems<Call extends CallFields>(turn: OrderedTurn<Call>, maps: Tu
       for (const item of made) sent.add(item);
       items.push(...made);
     } else if (piece.part.type === "item") items.push(...maps.reasoning(piece.part));
-    else if (piece.part.type === "block" && OPENAI_ITEM.test(String(piece.part.block["type"]))) {
+    else if (
+      piece.part.type === "block" &&
+      (OPENAI_ITEM.test(String(piece.part.block["type"])) || isCompactionItem(piece.part.block))
+    ) {
       const block = piece.part.block;
       if (sent.has(block) || (block["type"] === "program" && programs.has(block["call_id"]))) continue;
       if (block["type"] === "program") programs.add(block["call_id"]);
