@@ -275,4 +275,22 @@ group("server calls in the next request (providerExecuted)", (test) => {
     }
     assert(loops >= 4, `only ${loops} turns`);
   });
+
+  test("openai: a turn of server calls alone is no assistant message (no content and no tool_calls is refused)", () => {
+    const call = { id: "srv_1", name: "web_search", arguments: { q: "tides" }, providerExecuted: true } as const;
+    const body = providerKit("openai").requestBody({
+      model: "gpt-4.1",
+      messages: [
+        { role: "user", content: "Tides?" },
+        { role: "assistant", content: "", toolCalls: [call] },
+        { role: "tool", toolCallId: "srv_1", content: "high at 6" },
+        { role: "user", content: "And tomorrow?" },
+      ],
+      tools: [],
+    });
+    assertEquals(body["messages"], [
+      { role: "user", content: "Tides?" },
+      { role: "user", content: "And tomorrow?" },
+    ]);
+  });
 });

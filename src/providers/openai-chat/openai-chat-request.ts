@@ -40,10 +40,17 @@ export function openAIChatRequestBody(request: ProviderRequest): Fields {
   return body;
 }
 
-/** The messages; a tool result's files follow the results in a user message (a tool message holds text only). */
+/**
+ * The messages; a tool result's files follow the results in a user message (a tool message holds
+ * text only). An assistant turn left with nothing (its only calls another provider ran) is left
+ * out: Chat Completions refuses one with no content and no `tool_calls`.
+ */
 function chatMessages(messages: readonly RequestMessage[], model: string): Fields[] {
   const moved = filesAfterResults(messages);
-  return moved.messages.map((message, i) => toChatMessage(message, moved.pathOf(i), model));
+  return moved.messages.flatMap((message, i) => {
+    const out = toChatMessage(message, moved.pathOf(i), model);
+    return out["content"] === null && Object.keys(out).length === 2 ? [] : [out];
+  });
 }
 
 /**
