@@ -1,6 +1,6 @@
 import type { ProviderDelta, ToolCallChunkDelta, ToolCallEndDelta } from "../shared/deltas.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
-import type { AbortReason, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
+import type { AbortReason, FinishEvent, InvalidToolCall, ToolCall, ToolCallEvent } from "../shared/events.ts";
 import { withChoice } from "../shared/values.ts";
 import {
   DEFAULT_MAX_ARGUMENTS_LENGTH,
@@ -8,15 +8,14 @@ import {
   type ToolCallAccumulatorOptions,
 } from "./accumulator-options.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
-import { finishEvent } from "./finish-event.ts";
-import { addReasoningPart, addTurnText } from "./turn-text.ts";
 import { summary, ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
-/** An accumulator's state and registry, for the snapshot functions (outside the class: bundles that never snapshot do not carry them). Not exported by the package. */
-export let accumulatorInternals: (accumulator: ToolCallAccumulatorCore) => {
-  state: AccumulatorState;
-  registry: ToolCallRegistry;
-};
+/** An accumulator's state and registry (a pair), for the snapshot functions (outside the class: bundles that never snapshot do not carry them). Not exported by the package. */
+export let accumulatorInternals: (accumulator: ToolCallAccumulatorCore) => [AccumulatorState, ToolCallRegistry];
+
+/** Orders calls by choice, then index. */
+const byIndex = (a: { index: number; choice?: number }, b: { index: number; choice?: number }): number =>
+  (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index;
 
 /**
  * {@link ToolCallAccumulator} with the plug-ins it is given and no other: without `turnBlocks`
@@ -31,7 +30,7 @@ export let accumulatorInternals: (accumulator: ToolCallAccumulatorCore) => {
  */
 export class ToolCallAccumulatorCore {
   static {
-    accumulatorInternals = (accumulator) => ({ state: accumulator.#s, registry: accumulator.#registry });
+    accumulatorInternals = (accumulator) => [accumulator.#s, accumulator.#registry];
   }
   readonly #enqueue: (event: ToolCallEvent) => void;
   readonly #onTerminate: () => void;
@@ -79,22 +78,31 @@ export class ToolCallAccumulatorCore {
     switch (delta.type) {
       case "text-delta":
       case "reasoning-delta":
-        if (!delta.choice) addTurnText(s, delta, this.#options);
+        // The first choice's go in the finish (with the `turnBlocks` plug-in, where its text came).
+        if (!delta.choice) {
+          if (delta.type === "reasoning-delta") s.reasoning += delta.text;
+          else {
+            s.text += delta.text;
+            this.#options.turnBlocks?.note(s, "text", delta.text.length);
+          }
+        }
         return this.#enqueue(withChoice({ type: delta.type, text: delta.text }, delta.choice));
       case "reasoning-part":
-        // Counted apart from the calls, against their limit (as approval requests and citations are).
-        if (!addReasoningPart(s, delta.part, this.#options))
+        // Counted apart from the calls, against their limit (as approval requests and citations are); noted in its place.
+        if ((s.reasoningParts ??= []).length >= (this.#options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS))
           return this.#fail({
             code: "too-many-tool-calls",
             message: "The response has more reasoning parts than the limit allows.",
           });
+        s.reasoningParts.push(delta.part);
+        this.#options.turnBlocks?.note(s, "reasoning-parts", 1);
         return this.#enqueue({ type: "reasoning-part", part: delta.part });
       case "tool-call-chunk":
         return this.#onChunk(delta);
       case "tool-call-end":
         return this.#onEnd(delta);
       case "approval-request":
-        return this.#options.turnBlocks?.approve(s, delta.request, this.#enqueue);
+        return this.#options.turnBlocks?.approve?.(s, delta.request, this.#enqueue);
       case "finish": {
         s.finishSeen = true;
         // The stages normalize the reason; a finish built by hand without one counts as a normal stop.
@@ -164,7 +172,7 @@ export class ToolCallAccumulatorCore {
     if (delta.withdrawn) {
       // Closed unparsed: never completed, whether the plug-in reports it or not.
       this.#registry.close(call);
-      return this.#options.turnBlocks?.withdraw(this.#s, summary(call), this.#enqueue);
+      return this.#options.turnBlocks?.withdraw?.(this.#s, summary(call), this.#enqueue);
     }
     const final = delta.arguments;
     if (final !== undefined && final !== call.args.text) {
@@ -172,9 +180,7 @@ export class ToolCallAccumulatorCore {
       const previous = call.args.text;
       call.args = this.#registry.newBuffer();
       call.args.append(final);
-      if (call.started && final.startsWith(previous)) {
-        this.#delta(call, final.slice(previous.length));
-      }
+      if (call.started && final.startsWith(previous)) this.#delta(call, final.slice(previous.length));
     }
     this.#complete(call);
   }
@@ -184,9 +190,7 @@ export class ToolCallAccumulatorCore {
     const { index, id, name, choice, providerMetadata } = call;
     const start = withChoice({ type: "tool-call-start" as const, index, id, name }, choice);
     this.#enqueue(withCallFields(providerMetadata ? { ...start, providerMetadata } : start, call));
-    if (call.args.text !== "") {
-      this.#delta(call, call.args.text);
-    }
+    if (call.args.text !== "") this.#delta(call, call.args.text);
   }
 
   /** Emits a `tool-call-delta`: the fragment, whether the arguments are now one closed JSON value, and the live partial value when asked for. */
@@ -271,10 +275,21 @@ export class ToolCallAccumulatorCore {
     else this.abort(providerErrorSeen ? "provider-error" : "input-ended");
   }
 
+  /** The `finish` event: the state's fields in order, calls sorted, the reason normalized, then the `turnBlocks` plug-in's. */
   #finish(): void {
     this.#completeAll();
-    this.#s.closed = true;
-    this.#enqueue(finishEvent(this.#s, this.#options.turnBlocks));
+    const s = this.#s;
+    s.closed = true;
+    const { finishSeen: _f, providerErrorSeen: _p, closed: _c, order: _o, reason = "other", ...fields } = s;
+    fields.toolCalls.sort(byIndex);
+    fields.invalidToolCalls.sort(byIndex);
+    // `tool-calls`: calls to answer; a normal stop with complete calls is one (OpenAI's `stop` for a forced
+    // function, Gemini's `STOP`). Calls the provider ran itself: the `turnBlocks` plug-in tells them apart.
+    const answer =
+      fields.toolCalls.some((call) => !call.providerExecuted) && (reason === "stop" || s.reason === undefined);
+    const event: FinishEvent = { type: "finish", reason: answer ? "tool-calls" : reason, ...fields };
+    this.#options.turnBlocks?.finish(s, event);
+    this.#enqueue(event);
   }
 
   #fail(error: StreamErrorInfo): void {

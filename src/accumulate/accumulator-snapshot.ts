@@ -20,7 +20,7 @@ import type { OpenToolCall } from "./tool-call-registry.ts";
  * ```
  */
 export function snapshotAccumulator(source: ToolCallAccumulatorCore | ToolCallAccumulatorStream): AccumulatorSnapshot {
-  const { state, registry } = internalsOf(source);
+  const [state, registry] = internalsOf(source);
   const saved: RegistrySnapshot = {
     open: [...registry.open].map(({ args, ...fields }): SavedToolCall => ({ ...fields, rawArguments: args.text })),
     latest: [...registry.latest].map(([choice, call]) => [choice, call.index]),
@@ -50,13 +50,13 @@ export function restoreAccumulator<T extends ToolCallAccumulatorCore | ToolCallA
   target: T,
   snapshot: AccumulatorSnapshot,
 ): T {
-  const { state, registry } = internalsOf(target);
+  const [state, registry] = internalsOf(target);
   if (snapshot.version !== 2)
     throw invalidSnapshot(
       `a snapshot of version ${String(snapshot.version)} cannot be restored (this version reads 2)`,
     );
   // Restoring merges into the target's state, so it must be as a new accumulator leaves it.
-  const fresh = accumulatorInternals(new ToolCallAccumulatorCore(() => {})).state;
+  const fresh = accumulatorInternals(new ToolCallAccumulatorCore(() => {}))[0];
   if (registry.count > 0 || JSON.stringify(state) !== JSON.stringify(fresh)) {
     throw invalidSnapshot("restore into a new accumulator, whose state nothing has changed yet");
   }

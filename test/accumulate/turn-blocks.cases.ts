@@ -15,6 +15,8 @@ import {
   ToolCallAccumulatorStream,
   ToolCallChain,
   type ToolCallEvent,
+  type Provider,
+  providerProtocol,
   turnBlocks,
 } from "../../src/index.ts";
 import * as openai from "../../src/openai.ts";
@@ -120,6 +122,59 @@ group("The turnBlocks plug-in", (test) => {
         [finish.reason, finish.text, finish.toolCalls.length, finish.order],
         ["tool-calls", "Done.", 1, undefined],
       );
+    }
+  });
+});
+
+/** Pieces of turns of blocks, each with the protocols whose decoders make it (hand-built, in the decoders' shapes). */
+const PIECES: { what: string; deltas: ProviderDelta[]; providers: Provider[] }[] = [
+  {
+    what: "a turn out of the usual order",
+    deltas: [
+      { type: "text-delta", text: "Looking." },
+      { type: "tool-call-chunk", index: 0, id: "c0", name: "get_weather", argumentsDelta: '{"city":"Brest"}' },
+      { type: "reasoning-part", part: { type: "signed", text: "", signature: "s1" } },
+      { type: "text-delta", text: "Asked." },
+      { type: "finish", rawReason: "stop", reason: "stop" },
+    ],
+    providers: ["anthropic", "openai-responses", "gemini", "bedrock", "gemini-interactions"],
+  },
+  {
+    what: "a call the provider ran alone",
+    deltas: [
+      { type: "tool-call-chunk", index: 0, id: "s0", name: "web_search", argumentsDelta: "{}", providerExecuted: true },
+      { type: "tool-call-end", index: 0 },
+      { type: "finish", rawReason: "tool_use", reason: "tool-calls" },
+    ],
+    providers: ["anthropic", "openai-responses", "bedrock", "gemini-interactions"],
+  },
+  {
+    what: "a withdrawn call",
+    deltas: [
+      { type: "tool-call-chunk", index: 0, id: "c1", name: "get_weather", argumentsDelta: '{"ci' },
+      { type: "tool-call-end", index: 0, withdrawn: true },
+      { type: "finish", rawReason: "end_turn", reason: "stop" },
+    ],
+    providers: ["anthropic", "bedrock"],
+  },
+  { what: "an approval request", deltas: BLOCKS.slice(5), providers: ["openai-responses"] },
+];
+
+group("The turnBlocks of each built-in protocol", (test) => {
+  test("keeps what its decoder makes as the whole plug-in does (each names only the parts it needs)", () => {
+    const run = (deltas: ProviderDelta[], blocks: ProviderProtocol["turnBlocks"]): ToolCallEvent[] => {
+      const events: ToolCallEvent[] = [];
+      const accumulator = new ToolCallAccumulatorCore((event) => events.push(event), { turnBlocks: blocks });
+      for (const delta of deltas) accumulator.push(delta);
+      accumulator.end();
+      return events;
+    };
+    for (const { what, deltas, providers } of PIECES) {
+      const whole = run(deltas, turnBlocks);
+      // Each piece changes the finish: without the plug-in it would not be kept.
+      assertEquals(JSON.stringify(run(deltas, undefined)) === JSON.stringify(whole), false, what);
+      for (const provider of providers)
+        assertEquals(run(deltas, providerProtocol(provider).turnBlocks), whole, `${what}: ${provider}`);
     }
   });
 });

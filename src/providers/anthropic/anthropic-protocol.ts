@@ -1,4 +1,4 @@
-import { turnBlocks } from "../../shared/turn-blocks.ts";
+import { serverCallBlocks } from "../../shared/turn-blocks.ts";
 import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import type { DecoderLimits, Emit, ProviderProtocol } from "../provider-decoder.ts";
 import { AnthropicCitations } from "./anthropic-citations.ts";
@@ -19,7 +19,7 @@ export const anthropicProtocol: ProviderProtocol = {
   name: "anthropic",
   framing: SSEDecoder,
   createDecoder: (emit, limits) => new AnthropicCitingDecoder(emit, limits),
-  turnBlocks,
+  turnBlocks: serverCallBlocks,
 };
 
 /**

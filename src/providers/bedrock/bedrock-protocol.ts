@@ -1,4 +1,4 @@
-import { turnBlocks } from "../../shared/turn-blocks.ts";
+import { serverCallBlocks } from "../../shared/turn-blocks.ts";
 import { AwsEventStreamDecoder } from "../../framing/aws-event-stream-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { AnthropicCitingDecoder } from "../anthropic/anthropic-protocol.ts";
@@ -35,6 +35,6 @@ export function bedrockProtocolWith(invokeModel: InvokeModelDecoder | undefined)
     framing: AwsEventStreamDecoder,
     createDecoder: (emit, limits) => new BedrockDecoder(emit, invokeModel, limits),
     messageOf: bedrockMessageOf,
-    turnBlocks,
+    turnBlocks: serverCallBlocks,
   };
 }

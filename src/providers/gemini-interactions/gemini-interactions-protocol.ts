@@ -1,4 +1,4 @@
-import { turnBlocks } from "../../shared/turn-blocks.ts";
+import { serverCallBlocks } from "../../shared/turn-blocks.ts";
 import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { GeminiInteractionsDecoder } from "./gemini-interactions-delta-stream.ts";
@@ -17,5 +17,5 @@ export const geminiInteractionsProtocol: ProviderProtocol = {
   name: "gemini-interactions",
   framing: SSEDecoder,
   createDecoder: (emit) => new GeminiInteractionsDecoder(emit),
-  turnBlocks,
+  turnBlocks: serverCallBlocks,
 };

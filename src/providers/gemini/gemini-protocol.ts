@@ -1,4 +1,4 @@
-import { turnBlocks } from "../../shared/turn-blocks.ts";
+import { turnOrderBlocks } from "../../shared/turn-blocks.ts";
 import { SseOrJsonArrayFraming } from "../../framing/text-framing.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { GeminiDecoder } from "./gemini-delta-stream.ts";
@@ -18,5 +18,5 @@ export const geminiProtocol: ProviderProtocol = {
   name: "gemini",
   framing: SseOrJsonArrayFraming,
   createDecoder: (emit) => new GeminiDecoder(emit),
-  turnBlocks,
+  turnBlocks: turnOrderBlocks,
 };

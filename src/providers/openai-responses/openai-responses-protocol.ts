@@ -1,4 +1,4 @@
-import { turnBlocks } from "../../shared/turn-blocks.ts";
+import { approvalBlocks } from "../../shared/turn-blocks.ts";
 import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
 import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
@@ -34,6 +34,6 @@ export function openAIResponsesProtocolWith(builtInCalls: typeof ResponsesBuiltI
     name: "openai-responses",
     framing: SSEDecoder,
     createDecoder: (emit, limits) => new OpenAIResponsesDecoder(emit, { ...limits, builtInCalls }),
-    turnBlocks,
+    turnBlocks: approvalBlocks,
   };
 }
