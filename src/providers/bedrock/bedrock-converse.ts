@@ -1,9 +1,10 @@
 import type { FramedMessage } from "../../framing/framing.ts";
+import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { readJsonObject } from "../payload.ts";
-import type { Emit } from "../provider-decoder.ts";
+import type { DecoderLimits, Emit } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { BEDROCK_FINISH_REASONS } from "./bedrock-finish-reasons.ts";
 
@@ -16,6 +17,8 @@ interface Block {
   text: string;
   signature?: string;
   result?: { [key: string]: JsonValue; content: JsonValue[][] };
+  /** The length of the result's deltas so far, as JSON text: bounded by `maxArgumentsLength`. */
+  resultLength?: number;
 }
 
 /** The ConverseStream event types, for a payload that names its event by its one key (`{"contentBlockDelta": {...}}`). */
@@ -42,7 +45,9 @@ type Payload = Record<string, unknown>;
  * only empty ones, has no arguments and completes as `{}` at its `contentBlockStop`. A server
  * tool's result (`start.toolResult`, then `delta.toolResult` lists of `json` and `text` blocks,
  * Amazon Nova's system tools) is a `block` reasoning part `{toolResult}` at its stop (its start's
- * fields, the deltas' blocks as its `content`), which the next turn sends back after its call. A delta for
+ * fields, the deltas' blocks as its `content`), which the next turn sends back after its call; its
+ * deltas, as JSON text, are bounded by the accumulator's `maxArgumentsLength` (past it, a
+ * `ToolCallStreamError` of code `arguments-too-large` ends the stream). A delta for
  * a block that already stopped is ignored. Reasoning (`delta.reasoningContent`) streams as
  * `reasoning-delta`; its signature and redacted content become `reasoning-part`s, as with
  * Anthropic thinking, for the next turn. `messageStop` finishes; `metadata` (usage, metrics)
@@ -65,10 +70,12 @@ export class BedrockConverseDecoder {
   readonly #blocks = new Map<number, Block>();
   readonly #stopped = new Set<number>();
   #finished = false;
+  readonly #maxResultLength: number;
 
-  /** Creates a decoder that reports through `emit`. */
-  constructor(emit: Emit) {
+  /** Creates a decoder that reports through `emit`, bounded by the accumulator's `limits`. */
+  constructor(emit: Emit, limits: DecoderLimits = {}) {
     this.#emit = emit;
+    this.#maxResultLength = limits.maxArgumentsLength ?? 4194304;
   }
 
   /** Decodes one event. */
@@ -106,7 +113,7 @@ export class BedrockConverseDecoder {
       type: "error",
       error: {
         code: "malformed-payload",
-        message: "A content block event has no valid contentBlockIndex; it was skipped.",
+        message: "A content block event without a valid contentBlockIndex was skipped.",
       },
     });
     return undefined;
@@ -154,7 +161,16 @@ export class BedrockConverseDecoder {
     }
     const result = delta["toolResult"];
     // Each delta's list, flattened at the stop (a spread of a long list would overflow the stack).
-    if (Array.isArray(result)) block.result?.content.push(result as JsonValue[]);
+    if (Array.isArray(result) && block.result) {
+      // A server tool's output is kept whole for the next turn: bounded as a call's arguments are.
+      block.resultLength = (block.resultLength ?? 0) + (this.#write(result)?.length ?? 0);
+      if (block.resultLength > this.#maxResultLength)
+        throw new ToolCallStreamError({
+          code: "arguments-too-large",
+          message: `A server tool's result is over maxArgumentsLength (${this.#maxResultLength}).`,
+        });
+      block.result.content.push(result as JsonValue[]);
+    }
     const reasoning = delta["reasoningContent"];
     if (!isRecord(reasoning)) return;
     const thought = nonEmptyString(reasoning["text"]);

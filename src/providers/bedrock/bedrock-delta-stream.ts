@@ -93,7 +93,7 @@ export class BedrockDecoder implements ProviderDecoder {
         });
       return this.#onChunk(message, (this.#invoke = new this.#invokeModel(this.#emit, this.#limits)));
     }
-    (this.#converse = new BedrockConverseDecoder(this.#emit)).decode(message);
+    (this.#converse = new BedrockConverseDecoder(this.#emit, this.#limits)).decode(message);
   }
 
   /** The input ended: nothing is held. */

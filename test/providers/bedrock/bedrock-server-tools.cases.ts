@@ -12,8 +12,8 @@ import { assertEventInvariants } from "../../support/invariants.ts";
 import { collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { serverToolTurn } from "./server-tools-recordings.ts";
 
-const run = (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
-  collect(streamToolCalls(fromChunks(chunks), { provider: "bedrock" }));
+const run = (chunks: Uint8Array[], maxArgumentsLength?: number): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks(chunks), { provider: "bedrock", maxArgumentsLength }));
 
 group("Bedrock ConverseStream server tools: server_tool_use, toolResult and citation deltas", (test) => {
   test("the provider's call is providerExecuted, its result and the citations add nothing, and the turn finishes stop", async () => {
@@ -65,6 +65,22 @@ group("Bedrock ConverseStream server tools: server_tool_use, toolResult and cita
       tools: [{ name: "get_weather", parameters: { type: "object" } }],
     });
     assertEquals((body["messages"] as { content: unknown[] }[])[1]!.content, [answer, ...expected.slice(0, 2)]);
+  });
+
+  test("a server tool's result past maxArgumentsLength ends the stream with arguments-too-large, the call before delivered", async () => {
+    // Its deltas as JSON text are 76 + 29 + 29 characters; the call's own arguments 28.
+    assert(
+      !(await run([serverToolTurn], 134)).some((e) => e.type === "error"),
+      "134 characters are within a limit of 134",
+    );
+    const cut = await run([serverToolTurn], 133);
+    const error = cut.find((e) => e.type === "error");
+    assertEquals(error?.type === "error" ? error.error.code : undefined, "arguments-too-large");
+    assert(
+      cut.some((e) => e.type === "tool-call" && e.id === "srvtool_1"),
+      "the server call before the fault is delivered",
+    );
+    assertEquals(cut.at(-1)?.type, "abort");
   });
 
   test("any split of the bytes gives the same events", async () => {
