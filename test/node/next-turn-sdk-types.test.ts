@@ -159,6 +159,26 @@ interface Source {
 const checked = (provider: string | undefined): provider is Checked => provider !== undefined && provider in TYPES;
 
 /** The recordings, other projects' recordings, and the feature streams of the case files. */
+/** An Ollama /api/chat stream built from its documented NDJSON shape (so Ollama has a turn without ../shared). */
+const OLLAMA_TURN = [
+  { message: { role: "assistant", content: "", thinking: "Two cities." }, done: false },
+  { message: { role: "assistant", content: "Checking." }, done: false },
+  {
+    message: {
+      role: "assistant",
+      content: "",
+      tool_calls: [
+        { id: "call_1", function: { name: "weather", arguments: { city: "Oslo" } } },
+        { function: { name: "weather", arguments: { city: "Lima" } } },
+      ],
+    },
+    done: false,
+  },
+  { message: { role: "assistant", content: "" }, done: true, done_reason: "stop", eval_count: 7 },
+]
+  .map((line) => `${JSON.stringify({ model: "qwen3", created_at: "2026-01-01T00:00:00Z", ...line })}\n`)
+  .join("");
+
 function sources(): Source[] {
   const out: Source[] = [];
   for (const f of allFixtures) {
@@ -181,6 +201,7 @@ function sources(): Source[] {
     bodies: [bytes(repeatedName)],
   });
   out.push({ name: "case: openai chat refusal", provider: "openai", bodies: [bytes(refused)] });
+  out.push({ name: "case: ollama thinking, text and two calls", provider: "ollama", bodies: [bytes(OLLAMA_TURN)] });
   return out;
 }
 
@@ -326,5 +347,7 @@ describe("next turns against the providers' SDK types", () => {
       .join("\n");
     expect(report, `tsc over ${turns} turns in ${folder}`).toBe("");
     expect(turns).toBeGreaterThan(20);
+    // Every provider has turns to check, even with ../shared absent (the repository's own streams).
+    expect(Object.entries(chunks).filter(([, checked]) => checked.length === 0)).toEqual([]);
   }, 300_000);
 });
