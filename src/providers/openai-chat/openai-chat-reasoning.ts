@@ -128,15 +128,20 @@ const FAMILIES: readonly (readonly [string, ...string[]])[] = [
 /**
  * The family of a model, for a reasoning field's way back: a known family's name (DeepSeek's
  * `deepseek-reasoner` and `deepseek-chat` are one), else the name itself without its `org/`
- * prefix (the same model only).
+ * prefix and its snapshot date (the same model only: OpenAI streams `gpt-4o-2024-08-06` for a
+ * request of `gpt-4o`, whose refusal goes back to `gpt-4o`).
  *
  * @example
  * ```ts
  * reasoningFamily("deepseek-reasoner") === reasoningFamily("deepseek-chat"); // true
  * reasoningFamily("moonshotai/kimi-k2-thinking"); // "kimi"
+ * reasoningFamily("gpt-4o-2024-08-06"); // "gpt-4o"
  * ```
  */
 export function reasoningFamily(model: string): string {
-  const name = model.toLowerCase().slice(model.lastIndexOf("/") + 1);
+  const name = model
+    .toLowerCase()
+    .slice(model.lastIndexOf("/") + 1)
+    .replace(/-\d{4}-\d\d-\d\d$/, "");
   return FAMILIES.find((marks) => marks.some((mark) => name.includes(mark)))?.[0] ?? name;
 }

@@ -266,7 +266,7 @@ group("OpenAI Chat reasoning fields for the next turn", (test) => {
     assertEquals(fields("deepseek-chat"), []);
   }).needs("recordings");
 
-  test("reasoningFamily: a known family's marks, else the model itself without its org/ prefix", () => {
+  test("reasoningFamily: a known family's marks, else the model itself without its org/ prefix and snapshot date", () => {
     assertEquals(
       [
         "deepseek-reasoner",
@@ -276,8 +276,11 @@ group("OpenAI Chat reasoning fields for the next turn", (test) => {
         "MiniMax-M2",
         "gpt-4.1",
         "org/llama-4",
+        "gpt-4o-2024-08-06",
+        "openai/gpt-4.1-2025-04-14",
+        "gpt-4o-mini-2024-07-18",
       ].map(reasoningFamily),
-      ["deepseek", "kimi", "glm", "qwen", "minimax", "gpt-4.1", "llama-4"],
+      ["deepseek", "kimi", "glm", "qwen", "minimax", "gpt-4.1", "llama-4", "gpt-4o", "gpt-4.1", "gpt-4o-mini"],
     );
   });
 

@@ -48,4 +48,24 @@ group("OpenAI Chat refusal (delta.refusal)", (test) => {
     const messages = body["messages"] as Record<string, unknown>[];
     assert(messages[1]?.["refusal"] === REFUSAL, "the request body's assistant message has its refusal");
   });
+
+  test("the request kit sends it back to the alias the request named (the stream names its dated snapshot)", async () => {
+    const finish = assertFinished(await run());
+    const turn = (model: string) =>
+      (
+        providerKit("openai").requestBody({
+          model,
+          messages: [
+            { role: "user", content: "Do the forbidden thing." },
+            { role: "assistant", content: "", toolCalls: [], reasoningParts: finish.reasoningParts },
+            { role: "user", content: "Something else, then." },
+          ],
+          tools: [],
+        })["messages"] as Record<string, unknown>[]
+      )[1];
+    // OpenAI streams `model: "gpt-4o-2024-08-06"` for a request of `gpt-4o`: the turn must not be left out.
+    assertEquals(turn("gpt-4o"), { role: "assistant", content: null, refusal: REFUSAL });
+    // Another model is still sent none of it (the turn, left with nothing, is left out).
+    assertEquals(turn("deepseek-chat")?.["role"], "user");
+  });
 });
