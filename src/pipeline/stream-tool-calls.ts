@@ -99,7 +99,7 @@ export function streamToolCallBatches<const Tools extends readonly ToolDefinitio
 const DETECTING: ProviderProtocol = {
   name: "detected",
   framing: DetectingFraming,
-  createDecoder: (emit) => new DetectingDecoder(emit),
+  createDecoder: (emit, limits) => new DetectingDecoder(emit, limits),
   // The protocol is told from the first message: a turn of blocks is kept for any of them.
   turnBlocks,
   // An SDK's objects are not told apart: Bedrock's and Cohere's need their provider's reading.

@@ -1,8 +1,8 @@
 import type { FramedMessage, SSEMessage } from "../framing/framing.ts";
 import { isRecord } from "../shared/values.ts";
 import { messageLines } from "./openai-chat/openai-chat-delta-stream.ts";
-import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "./provider-decoder.ts";
-import { createProviderDecoder, PROVIDERS, type Provider } from "./registry.ts";
+import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "./provider-decoder.ts";
+import { createProviderDecoder, PROVIDERS, providerProtocol, type Provider } from "./registry.ts";
 
 /** Anthropic's event types; `ping` is sent only by Anthropic. */
 const ANTHROPIC_EVENTS = new Set([
@@ -98,15 +98,17 @@ export class ProviderDetectStream extends ProviderDecoderStream {
 /** The synchronous core of {@link ProviderDetectStream}, a {@link ProviderDecoder} for any protocol. */
 export class DetectingDecoder implements ProviderDecoder {
   readonly #emit: Emit;
+  readonly #limits: DecoderLimits | undefined;
   readonly #held: SSEMessage[] = [];
   #decoder: ProviderDecoder | undefined;
   #failed = false;
   /** The protocol once told. */
   provider: Provider | undefined;
 
-  /** Creates a decoder that reports through `emit`. */
-  constructor(emit: Emit) {
+  /** Creates a decoder that reports through `emit`; the one it picks gets `limits` (the accumulator's, as a named protocol's does). */
+  constructor(emit: Emit, limits?: DecoderLimits) {
     this.#emit = emit;
+    this.#limits = limits;
   }
 
   /** Decodes one SSE message, telling the protocol first if it is not known yet. */
@@ -126,7 +128,7 @@ export class DetectingDecoder implements ProviderDecoder {
       });
     }
     this.provider = provider;
-    this.#decoder = createProviderDecoder(provider, this.#emit);
+    this.#decoder = providerProtocol(provider).createDecoder(this.#emit, this.#limits);
     for (const each of [...this.#held.splice(0), message]) this.#decoder.decode(each);
   }
 

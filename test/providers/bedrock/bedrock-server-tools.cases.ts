@@ -83,6 +83,14 @@ group("Bedrock ConverseStream server tools: server_tool_use, toolResult and cita
     assertEquals(cut.at(-1)?.type, "abort");
   });
 
+  test("told from the stream (no provider option), a server tool's result is bounded by the same maxArgumentsLength", async () => {
+    const detected = (maxArgumentsLength: number) =>
+      collect(streamToolCalls(fromChunks([serverToolTurn]), { maxArgumentsLength }));
+    assert(!(await detected(134)).some((e) => e.type === "error"), "134 characters are within a limit of 134");
+    const error = (await detected(133)).find((e) => e.type === "error");
+    assertEquals(error?.type === "error" ? error.error.code : undefined, "arguments-too-large");
+  });
+
   test("any split of the bytes gives the same events", async () => {
     const whole = await run([serverToolTurn]);
     await fc.assert(
