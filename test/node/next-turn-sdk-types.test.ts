@@ -158,7 +158,6 @@ interface Source {
 
 const checked = (provider: string | undefined): provider is Checked => provider !== undefined && provider in TYPES;
 
-/** The recordings, other projects' recordings, and the feature streams of the case files. */
 /** An Ollama /api/chat stream built from its documented NDJSON shape (so Ollama has a turn without ../shared). */
 const OLLAMA_TURN = [
   { message: { role: "assistant", content: "", thinking: "Two cities." }, done: false },
@@ -179,6 +178,7 @@ const OLLAMA_TURN = [
   .map((line) => `${JSON.stringify({ model: "qwen3", created_at: "2026-01-01T00:00:00Z", ...line })}\n`)
   .join("");
 
+/** The recordings, other projects' recordings, and the feature streams of the case files. */
 function sources(): Source[] {
   const out: Source[] = [];
   for (const f of allFixtures) {
