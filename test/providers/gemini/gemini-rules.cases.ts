@@ -184,6 +184,33 @@ group("GeminiDeltaStream rules", (test) => {
     );
   });
 
+  test("Vertex streamed arguments: an index past an array's end is not applied (no array of a million holes written out)", async () => {
+    const events = await run(
+      "gemini",
+      gemini(
+        parts([{ functionCall: { name: "f", willContinue: true } }]),
+        parts([
+          {
+            functionCall: {
+              partialArgs: [
+                { jsonPath: "$.list[0]", stringValue: "a" },
+                { jsonPath: "$.list[1]", stringValue: "b" },
+                { jsonPath: "$.list[1000000]", numberValue: 1 },
+                { jsonPath: "$.deep[5].x", numberValue: 2 },
+              ],
+              willContinue: true,
+            },
+          },
+        ]),
+        parts([{ functionCall: {} }], { finishReason: "STOP" }),
+      ),
+    );
+    const call = events.find((e) => e.type === "tool-call");
+    assert(call?.type === "tool-call", "tool-call");
+    assert(call.rawArguments.length < 100, `arguments of ${call.rawArguments.length} characters`);
+    assertEquals(JSON.parse(call.rawArguments), { list: ["a", "b"], deep: [] });
+  });
+
   test("a normal finish ends a streamed call that never got its closing part", async () => {
     const events = await run(
       "gemini",
