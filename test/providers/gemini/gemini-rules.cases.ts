@@ -26,6 +26,21 @@ const parts = (list: unknown[], extra: Record<string, unknown> = {}): unknown =>
   candidates: [{ content: { role: "model", parts: list }, ...extra }],
 });
 
+/** The raw arguments of one Vertex streamed call (`name` + `willContinue`, these `partialArgs`, an empty closing part). */
+async function streamedArguments(partialArgs: Record<string, unknown>[]): Promise<string> {
+  const events = await run(
+    "gemini",
+    gemini(
+      parts([{ functionCall: { name: "f", willContinue: true } }]),
+      parts([{ functionCall: { partialArgs, willContinue: true } }]),
+      parts([{ functionCall: {} }], { finishReason: "STOP" }),
+    ),
+  );
+  const call = events.find((e) => e.type === "tool-call");
+  assert(call?.type === "tool-call", "tool-call");
+  return call.rawArguments;
+}
+
 group("GeminiDeltaStream rules", (test) => {
   test("calls across chunks get consecutive indexes and no id", async () => {
     const events = await run(
@@ -149,34 +164,15 @@ group("GeminiDeltaStream rules", (test) => {
   });
 
   test("Vertex streamed arguments: __proto__ anywhere in a path is an own key, a path that mixes an index and a name is not applied", async () => {
-    const events = await run(
-      "gemini",
-      gemini(
-        parts([{ functionCall: { name: "f", willContinue: true } }]),
-        parts([
-          {
-            functionCall: {
-              partialArgs: [
-                { jsonPath: "$.__proto__.polluted", stringValue: "x" },
-                { jsonPath: "$.list[0]", nullValue: null },
-                { jsonPath: "$.list.__proto__.polluted", stringValue: "y" },
-                { jsonPath: "$.list.length", stringValue: "z" },
-                { jsonPath: "$.obj.a", boolValue: false },
-                { jsonPath: "$.obj[0]", numberValue: 1 },
-              ],
-              willContinue: true,
-            },
-          },
-        ]),
-        parts([{ functionCall: {} }], { finishReason: "STOP" }),
-      ),
-    );
-    const call = events.find((e) => e.type === "tool-call");
-    assert(call?.type === "tool-call", "tool-call");
-    assertEquals(
-      JSON.parse(call.rawArguments),
-      JSON.parse('{"__proto__":{"polluted":"x"},"list":[null],"obj":{"a":false}}'),
-    );
+    const raw = await streamedArguments([
+      { jsonPath: "$.__proto__.polluted", stringValue: "x" },
+      { jsonPath: "$.list[0]", nullValue: null },
+      { jsonPath: "$.list.__proto__.polluted", stringValue: "y" },
+      { jsonPath: "$.list.length", stringValue: "z" },
+      { jsonPath: "$.obj.a", boolValue: false },
+      { jsonPath: "$.obj[0]", numberValue: 1 },
+    ]);
+    assertEquals(JSON.parse(raw), JSON.parse('{"__proto__":{"polluted":"x"},"list":[null],"obj":{"a":false}}'));
     assert(
       ({} as Record<string, unknown>)["polluted"] === undefined &&
         ([] as unknown as Record<string, unknown>)["polluted"] === undefined,
@@ -185,30 +181,14 @@ group("GeminiDeltaStream rules", (test) => {
   });
 
   test("Vertex streamed arguments: an index past an array's end is not applied (no array of a million holes written out)", async () => {
-    const events = await run(
-      "gemini",
-      gemini(
-        parts([{ functionCall: { name: "f", willContinue: true } }]),
-        parts([
-          {
-            functionCall: {
-              partialArgs: [
-                { jsonPath: "$.list[0]", stringValue: "a" },
-                { jsonPath: "$.list[1]", stringValue: "b" },
-                { jsonPath: "$.list[1000000]", numberValue: 1 },
-                { jsonPath: "$.deep[5].x", numberValue: 2 },
-              ],
-              willContinue: true,
-            },
-          },
-        ]),
-        parts([{ functionCall: {} }], { finishReason: "STOP" }),
-      ),
-    );
-    const call = events.find((e) => e.type === "tool-call");
-    assert(call?.type === "tool-call", "tool-call");
-    assert(call.rawArguments.length < 100, `arguments of ${call.rawArguments.length} characters`);
-    assertEquals(JSON.parse(call.rawArguments), { list: ["a", "b"], deep: [] });
+    const raw = await streamedArguments([
+      { jsonPath: "$.list[0]", stringValue: "a" },
+      { jsonPath: "$.list[1]", stringValue: "b" },
+      { jsonPath: "$.list[1000000]", numberValue: 1 },
+      { jsonPath: "$.deep[5].x", numberValue: 2 },
+    ]);
+    assert(raw.length < 100, `arguments of ${raw.length} characters`);
+    assertEquals(JSON.parse(raw), { list: ["a", "b"], deep: [] });
   });
 
   test("a normal finish ends a streamed call that never got its closing part", async () => {
