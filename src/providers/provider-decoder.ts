@@ -114,9 +114,13 @@ export interface ProviderProtocol {
    * `tool-call-stream/core`), which keeps where its text runs, calls and reasoning parts came (the
    * `finish` event's `order`, which the next turn follows), its approval requests and the calls the
    * provider withdrew. Anthropic, OpenAI Responses, Gemini, Bedrock and Gemini Interactions name
-   * it; a protocol whose turn is text, then calls (OpenAI Chat, Cohere, Ollama) names none, and its
-   * bundle holds none. The main entry's `streamToolCalls` and `ToolCallChain` give it to a protocol
-   * of the application's own that names none (as they did before it was a plug-in).
+   * it, each with only the parts its own decoder makes (Gemini's keeps the order alone, OpenAI
+   * Responses' no withdrawn call, the others no approval request): a protocol of the application's
+   * own made from a built-in one (`{ ...anthropicProtocol, createDecoder }`) with a decoder that
+   * makes other pieces names `turnBlocks` itself. A protocol whose turn is text, then calls (OpenAI
+   * Chat, Cohere, Ollama) names none, and its bundle holds none. The main entry's `streamToolCalls`
+   * and `ToolCallChain` give it to a protocol of the application's own that names none (as they did
+   * before it was a plug-in).
    * @defaultValue none: no `order`, approval requests or withdrawn calls are kept
    */
   readonly turnBlocks?: TurnBlocks | undefined;
