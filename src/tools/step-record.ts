@@ -71,3 +71,14 @@ export function turnCalls(finish: Pick<FinishEvent, "toolCalls" | "invalidToolCa
   const invalid = finish.invalidToolCalls.map(({ error: _error, ...call }): ToolCall => ({ ...call, arguments: {} }));
   return [...finish.toolCalls, ...invalid].sort((a, b) => a.index - b.index);
 }
+
+/**
+ * The turn was refused: its finish reason is `content-filter` (Anthropic's `refusal`, OpenAI's
+ * `content_filter`), or it carries OpenAI Chat's `refusal` field, which finishes `stop`.
+ */
+export function refusedTurn(finish: Pick<FinishEvent, "reason" | "reasoningParts">): boolean {
+  return (
+    finish.reason === "content-filter" ||
+    !!finish.reasoningParts?.some((p) => p.type === "field" && p.field === "refusal")
+  );
+}

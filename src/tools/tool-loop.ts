@@ -7,7 +7,7 @@ import { jsonSchema } from "../schema/json-schema-plugin.ts";
 import type { ToolDefinition, ToolSchema } from "../schema/tool-schema.ts";
 import type { LoopFinishReason, ToolLoopEvent } from "./loop-events.ts";
 import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";
-import { StepRecord, turnCalls } from "./step-record.ts";
+import { refusedTurn, StepRecord, turnCalls } from "./step-record.ts";
 import type { ToolRunnerEvent } from "./tool-events.ts";
 import { ToolRunnerStream } from "./tool-runner-stream.ts";
 
@@ -217,7 +217,7 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     const reason = terminal?.type === "finish" ? terminal.reason : undefined;
     // Calls the provider waits to have approved: only the application can answer them.
     if (reason === "approval") finish(out, "approval");
-    else if (reason === "content-filter") finish(out, "refused");
+    else if (terminal?.type === "finish" && refusedTurn(terminal)) finish(out, "refused");
     else if (own.length === 0 && reason !== "pause") finish(out, "no-tool-calls");
     else if (controller.signal.aborted) finish(out, "cancelled");
     else if (step >= maxSteps) finish(out, "max-steps");

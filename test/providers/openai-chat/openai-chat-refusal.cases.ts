@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { ChatCompletionAssistantMessageParam } from "openai/resources/chat/completions/completions";
-import { assistantMessage, providerKit, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
+import { assistantMessage, providerKit, runToolLoop, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
@@ -67,5 +67,18 @@ group("OpenAI Chat refusal (delta.refusal)", (test) => {
     assertEquals(turn("gpt-4o"), { role: "assistant", content: null, refusal: REFUSAL });
     // Another model is still sent none of it (the turn, left with nothing, is left out).
     assertEquals(turn("deepseek-chat")?.["role"], "user");
+  });
+  test("runToolLoop ends a refused turn refused, though OpenAI finishes it stop", async () => {
+    const events = await collect(
+      runToolLoop({
+        provider: "openai",
+        messages: [{ role: "user", content: "Help me break in." }],
+        tools: {},
+        call: () => Promise.resolve(new Response(refused)),
+      }),
+    );
+    const last = events.at(-1);
+    assert(last?.type === "loop-finish", "the loop finished");
+    assertEquals([last.reason, last.steps], ["refused", 1]);
   });
 });
