@@ -2,9 +2,10 @@ import type { SSEMessage } from "../../framing/framing.ts";
 import type { ToolCallChunkDelta } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
+import { ToolCallStreamError } from "../../shared/errors.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue, withChoice } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
-import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { GEMINI_FINISH_REASONS } from "./gemini-finish-reasons.ts";
 import { applyPartialArg, type Container } from "./gemini-partial-args.ts";
@@ -26,6 +27,8 @@ interface StreamedCall {
   index: number;
   name: string;
   args: Container;
+  /** What its arguments keep so far (see `applyPartialArg`): bounded by `maxArgumentsLength`. */
+  length: number;
 }
 
 /**
@@ -35,7 +38,9 @@ interface StreamedCall {
  * call at once, with consecutive indexes across chunks. Vertex's streamed arguments
  * (`streamFunctionCallArguments`) open a call with `name` and `willContinue`, fill it with
  * `partialArgs` (`jsonPath` plus a value; strings are appended while `willContinue`) in parts that
- * may repeat its `name`, and close it with a part without `willContinue` (an empty `functionCall`).
+ * may repeat its `name`, and close it with a part without `willContinue` (an empty `functionCall`);
+ * what such a call keeps is bounded as it grows by the accumulator's `maxArgumentsLength` (past it,
+ * a `ToolCallStreamError` of code `arguments-too-large` ends the stream).
  * Gemini sends no ids (`id` is `null` unless a `functionCall.id` comes) and no `[DONE]`: the end
  * of input after a `finishReason` finishes the response.
  * A `thoughtSignature` is kept on the call's `providerMetadata`: it must go back next turn. One on
@@ -77,10 +82,12 @@ export class GeminiDecoder implements ProviderDecoder {
   #write: JsonWriter = jsonText;
   readonly #nextIndex = new Map<number, number>();
   readonly #streamed = new Map<number, StreamedCall>();
+  readonly #maxLength: number;
 
-  /** Creates a decoder for one response that reports through `emit`. */
-  constructor(emit: Emit) {
+  /** Creates a decoder for one response that reports through `emit`, bounded by the accumulator's `limits`. */
+  constructor(emit: Emit, limits: DecoderLimits = {}) {
     this.#emit = emit;
+    this.#maxLength = limits.maxArgumentsLength ?? 4194304;
   }
 
   /**
@@ -168,7 +175,7 @@ export class GeminiDecoder implements ProviderDecoder {
     if (signature !== undefined) chunk.providerMetadata = { thoughtSignature: signature };
     if (call["willContinue"] === true) {
       emit(chunk);
-      this.#streamed.set(choice, { index, name, args: Object.create(null) as Container });
+      this.#streamed.set(choice, { index, name, args: Object.create(null) as Container, length: 0 });
       return this.#continue(call, choice, emit);
     }
     const args = call["args"];
@@ -181,7 +188,14 @@ export class GeminiDecoder implements ProviderDecoder {
   #continue(call: Record<string, unknown>, choice: number, emit: Emit): void {
     const open = this.#streamed.get(choice);
     if (!open) return;
-    for (const partial of arrayOf(call["partialArgs"])) if (isRecord(partial)) applyPartialArg(open.args, partial);
+    for (const partial of arrayOf(call["partialArgs"])) {
+      // Checked as it grows: the accumulator sees the arguments only at the close.
+      if (isRecord(partial) && (open.length += applyPartialArg(open.args, partial)) > this.#maxLength)
+        throw new ToolCallStreamError({
+          code: "arguments-too-large",
+          message: `Tool call arguments exceeded the limit of ${this.#maxLength} characters.`,
+        });
+    }
     if (call["willContinue"] !== true) this.#close(choice, emit);
   }
 

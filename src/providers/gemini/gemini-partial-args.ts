@@ -13,30 +13,43 @@ const unreachable = (node: Container, key: string | number): boolean =>
  * no segment (`__proto__`, `length` of an array) reaches a prototype or a built-in property, and
  * an entry whose path mixes the two is not applied; nor one whose index is past an array's end
  * (the elements stream in order: `$.list[1000000]` would write a million holes as `null`s).
+ * Returns how many characters the arguments grew by, a measure of what they keep that is no more
+ * than the growth of their JSON text: a new name's length plus one, one per new element, and the
+ * characters of a string value.
  */
-export function applyPartialArg(root: Container, partial: Record<string, unknown>): void {
+export function applyPartialArg(root: Container, partial: Record<string, unknown>): number {
   const path = parseJsonPath(partial["jsonPath"]);
   const last = path?.pop();
-  if (last === undefined) return;
+  if (last === undefined) return 0;
+  let grown = 0;
+  // A new slot: one element, or a name and its colon.
+  const slot = (node: Container, key: string | number): number =>
+    node[key] === undefined ? (typeof key === "number" ? 1 : key.length + 1) : 0;
   let node = root;
   for (const [i, key] of path!.entries()) {
-    if (unreachable(node, key)) return;
+    if (unreachable(node, key)) return grown;
     const child = node[key];
     // A container made here is an array when the segment after it is an index.
-    if (typeof child !== "object" || child === null)
+    if (typeof child !== "object" || child === null) {
+      grown += slot(node, key);
       node[key] = typeof (path![i + 1] ?? last) === "number" ? [] : Object.create(null);
+    }
     node = node[key] as Container;
   }
-  if (unreachable(node, last)) return;
+  if (unreachable(node, last)) return grown;
   const current = node[last];
+  const text = partial["stringValue"];
   // One of stringValue (appended while the call continues), numberValue, boolValue or nullValue.
   const value =
-    typeof partial["stringValue"] === "string"
-      ? (typeof current === "string" ? current : "") + partial["stringValue"]
+    typeof text === "string"
+      ? (typeof current === "string" ? current : "") + text
       : "nullValue" in partial
         ? null
         : (partial["numberValue"] ?? partial["boolValue"]);
-  if (value !== undefined) node[last] = value as JsonValue;
+  if (value === undefined) return grown;
+  grown += slot(node, last) + (typeof text === "string" ? text.length : 0);
+  node[last] = value as JsonValue;
+  return grown;
 }
 
 function parseJsonPath(path: unknown): (string | number)[] | undefined {

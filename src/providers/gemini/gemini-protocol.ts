@@ -17,6 +17,6 @@ import { GeminiDecoder } from "./gemini-delta-stream.ts";
 export const geminiProtocol: ProviderProtocol = {
   name: "gemini",
   framing: SseOrJsonArrayFraming,
-  createDecoder: (emit) => new GeminiDecoder(emit),
+  createDecoder: (emit, limits) => new GeminiDecoder(emit, limits),
   turnBlocks: turnOrderBlocks,
 };

@@ -12,8 +12,8 @@ import { assertEventInvariants } from "../../support/invariants.ts";
 import { combined, type Part, serverParts } from "./server-parts-recordings.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 
-async function run(provider: Provider, sse: string): Promise<ToolCallEvent[]> {
-  const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { provider }));
+async function run(provider: Provider, sse: string, maxArgumentsLength?: number): Promise<ToolCallEvent[]> {
+  const events = await collect(streamToolCalls(fromChunks([bytes(sse)]), { provider, maxArgumentsLength }));
   assertEventInvariants(events, provider === "anthropic");
   return events;
 }
@@ -208,6 +208,40 @@ group("GeminiDeltaStream rules", (test) => {
     const events = await run("gemini", gemini(parts([{ functionCall: { name: "f", willContinue: true } }])));
     const final = events.at(-1);
     assert(final?.type === "abort" && final.discarded.length === 1, "abort with the call discarded");
+  });
+
+  test("a streamed call past maxArgumentsLength ends the stream with arguments-too-large as it grows, not at its close", async () => {
+    const chunk = parts([
+      { functionCall: { partialArgs: [{ jsonPath: "$.s", stringValue: "0123456789" }], willContinue: true } },
+    ]);
+    // Twenty characters of string; the part after them (text, the close) is read only when within the limit.
+    const stream = (close: unknown[]) =>
+      gemini(
+        parts([{ text: "before" }]),
+        parts([{ functionCall: { name: "f", willContinue: true } }]),
+        chunk,
+        chunk,
+        ...close,
+      );
+    const cut = await run("gemini", stream([parts([{ text: "after" }])]), 16);
+    assertEquals(
+      cut
+        .filter((e) => e.type === "text-delta" || e.type === "error")
+        .map((e) => (e.type === "error" ? e.error.code : e.text)),
+      ["before", "arguments-too-large"],
+    );
+    const final = cut.at(-1);
+    assert(final?.type === "abort" && final.reason === "limit-exceeded", "abort of reason limit-exceeded");
+    assertEquals(
+      final.discarded.map((call) => call.name),
+      ["f"],
+    );
+    // The protocol told from the stream gets the limit too.
+    const detected = await collect(streamToolCalls(fromChunks([bytes(stream([]))]), { maxArgumentsLength: 16 }));
+    assertEquals(detected.find((e) => e.type === "error")?.error.code, "arguments-too-large");
+    // Within the limit (its JSON text is 28 characters), the call is delivered as before.
+    const whole = await run("gemini", stream([parts([{ functionCall: {} }], { finishReason: "STOP" })]), 28);
+    assertEquals(summarize(whole).toolCalls, [{ id: null, name: "f", arguments: { s: "01234567890123456789" } }]);
   });
 
   // Gemini 3's tool combination: server-parts-recordings.ts says where its shapes come from.
