@@ -59,9 +59,9 @@ interface StreamedCall {
  * ```
  */
 export class GeminiDeltaStream extends ProviderDecoderStream {
-  /** Creates the stage. */
-  constructor() {
-    super((emit) => new GeminiDecoder(emit));
+  /** Creates the stage; `limits.maxArgumentsLength` bounds a streamed call as it grows (as the accumulator's, 4 MiB by default). */
+  constructor(limits: DecoderLimits = {}) {
+    super((emit) => new GeminiDecoder(emit, limits));
   }
 }
 

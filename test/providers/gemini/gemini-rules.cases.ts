@@ -1,8 +1,11 @@
 import fc from "fast-check";
 import {
   assistantMessage,
+  GeminiDeltaStream,
   providerKit,
+  SSEDecoderStream,
   streamToolCalls,
+  ToolCallStreamError,
   type Provider,
   type ToolCallEvent,
 } from "../../../src/index.ts";
@@ -239,6 +242,15 @@ group("GeminiDeltaStream rules", (test) => {
     // The protocol told from the stream gets the limit too.
     const detected = await collect(streamToolCalls(fromChunks([bytes(stream([]))]), { maxArgumentsLength: 16 }));
     assertEquals(detected.find((e) => e.type === "error")?.error.code, "arguments-too-large");
+    // The bare stage takes the limit too (it used the 4 MiB default whatever the chain's).
+    const bare = fromChunks([bytes(stream([]))])
+      .pipeThrough(new SSEDecoderStream())
+      .pipeThrough(new GeminiDeltaStream({ maxArgumentsLength: 16 }));
+    const failure = await collect(bare).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    assert(failure instanceof ToolCallStreamError && failure.code === "arguments-too-large", "bare stage bounded");
     // Within the limit (its JSON text is 28 characters), the call is delivered as before.
     const whole = await run("gemini", stream([parts([{ functionCall: {} }], { finishReason: "STOP" })]), 28);
     assertEquals(summarize(whole).toolCalls, [{ id: null, name: "f", arguments: { s: "01234567890123456789" } }]);
