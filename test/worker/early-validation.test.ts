@@ -5,8 +5,11 @@ import { describe, expect, it } from "vitest";
 import { joinDeltas } from "../../src/index.ts";
 import { createFetchHandler } from "../../worker/app.ts";
 import type { RunEvent } from "../../worker/services/tool-loop.ts";
+import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
+import { recordingsAvailable } from "../support/fixtures.ts";
 import {
   chatChunk,
+  declaredTools,
   eventually,
   FakeUpstream,
   ManualTimers,
@@ -238,5 +241,39 @@ describe("early_validation and abort_on_violation", () => {
     expect(toolMessage?.content).toMatch(
       /^The arguments stopped matching the tool's parameters at \/expression while they streamed: Expected string, found number\./,
     );
+  });
+
+  // Early validation reads the provider's protocol object, fragment runs read it too: the finish is
+  // the same either way, its `order` (kept for any protocol object) included.
+  it("a stream's finish is the same with and without early_validation, its order included", async () => {
+    // Text after the call: a turn whose `order` says more than text, then calls.
+    const chunks = openAIChunks([
+      call('{"city": "Oslo"}', "call_1"),
+      chatChunk({ content: "Done." }),
+      chatChunk({}, "tool_calls"),
+    ]);
+    const finish = async (early: boolean) => {
+      const upstream = new FakeUpstream({ kind: "sse", chunks });
+      const body = validBody({ tools: [unitTool], ...(early ? { early_validation: true } : {}) });
+      const response = await worker(upstream).call(streamRequest(body, auth), liveEnv());
+      return (await readSSE(response)).events.filter((event) => event.type === "finish");
+    };
+    const without = await finish(false);
+    expect(without[0]).toMatchObject({ order: [{ type: "tool-call", index: 0 }, { type: "text" }] });
+    expect(await finish(true)).toEqual(without);
+  });
+  it.skipIf(!recordingsAvailable)("each recorded stream finishes alike with and without early_validation", async () => {
+    for (const [provider, upstream] of Object.entries(upstreamProviders))
+      for (const recording of upstream.recordings) {
+        const prompt = `Replay ${recording.name}: tell me about ${recording.keywords.join(" and ")}`;
+        const body = { provider, messages: [{ role: "user", content: prompt }] };
+        const tools = declaredTools(["get_weather", ...recording.tools]);
+        const finish = async (early: boolean) => {
+          const request = validBody({ ...body, tools, ...(early ? { early_validation: true } : {}) });
+          const response = await worker().call(streamRequest(request));
+          return (await readSSE(response)).events.filter((event) => event.type === "finish");
+        };
+        expect(await finish(true), recording.name).toEqual(await finish(false));
+      }
   });
 });

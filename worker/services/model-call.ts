@@ -9,6 +9,7 @@
  */
 import {
   jsonSchema,
+  providerProtocol,
   streamToolCallBatches,
   streamToolCalls,
   type StreamToolCallsOptions,
@@ -143,8 +144,10 @@ async function openChain(
   }
   const options: StreamToolCallsOptions = {
     // A run of fragments from one read as one delta (what the answer joins them into anyway), except
-    // where early validation reads each provider event.
-    provider: streamRequest.earlyValidation ? provider.protocol : fragmentRuns(provider.protocol),
+    // where early validation reads each provider event. Both are protocol objects: the main entry
+    // gives one that names no `turnBlocks` the whole plug-in (a name, only its own parts), so the
+    // finish (its `order`) is the same either way.
+    provider: streamRequest.earlyValidation ? providerProtocol(provider.protocol) : fragmentRuns(provider.protocol),
     maxToolCalls: settings.maxToolCalls,
     maxArgumentsLength: settings.maxArgumentsLength,
     maxEventLength: settings.maxEventLength,
