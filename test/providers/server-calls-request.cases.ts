@@ -276,21 +276,21 @@ group("server calls in the next request (providerExecuted)", (test) => {
     assert(loops >= 4, `only ${loops} turns`);
   });
 
-  test("openai: a turn of server calls alone is no assistant message (no content and no tool_calls is refused)", () => {
+  test("openai, cohere: a turn of server calls alone is no assistant message (an empty one is refused)", () => {
     const call = { id: "srv_1", name: "web_search", arguments: { q: "tides" }, providerExecuted: true } as const;
-    const body = providerKit("openai").requestBody({
-      model: "gpt-4.1",
-      messages: [
-        { role: "user", content: "Tides?" },
-        { role: "assistant", content: "", toolCalls: [call] },
-        { role: "tool", toolCallId: "srv_1", content: "high at 6" },
-        { role: "user", content: "And tomorrow?" },
-      ],
-      tools: [],
-    });
-    assertEquals(body["messages"], [
-      { role: "user", content: "Tides?" },
-      { role: "user", content: "And tomorrow?" },
-    ]);
+    const [asked, again] = [{ role: "user", content: "Tides?" } as const, { role: "user", content: "Again?" } as const];
+    for (const [provider, model] of [
+      ["openai", "gpt-4.1"],
+      ["cohere", "command-a-03-2025"],
+    ] as const) {
+      const turn = { role: "assistant", content: "", toolCalls: [call] } as const;
+      const result = { role: "tool", toolCallId: "srv_1", content: "high at 6" } as const;
+      const messages = [asked, turn, result, again];
+      assertEquals(
+        providerKit(provider).requestBody({ model, messages, tools: [] })["messages"],
+        [asked, again],
+        provider,
+      );
+    }
   });
 });

@@ -39,10 +39,17 @@ export function cohereRequestBody(request: ProviderRequest): Fields {
   return body;
 }
 
-/** The messages; a tool result's images follow the results in a user message (a tool message holds text only). */
+/**
+ * The messages; a tool result's images follow the results in a user message (a tool message holds
+ * text only). An assistant turn left with nothing (its only calls another provider ran) is left
+ * out: Cohere refuses an assistant message with empty content and no calls.
+ */
 function cohereMessages(messages: readonly RequestMessage[]): Fields[] {
   const moved = filesAfterResults(messages);
-  return moved.messages.map((message, i) => toCohereMessage(message, moved.pathOf(i)));
+  return moved.messages.flatMap((message, i) => {
+    const out = toCohereMessage(message, moved.pathOf(i));
+    return out["role"] === "assistant" && out["content"] === "" ? [] : [out];
+  });
 }
 
 /** Roles map one to one; earlier calls carry their arguments as JSON text, results a `tool_call_id`. */

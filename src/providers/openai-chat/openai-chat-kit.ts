@@ -22,6 +22,11 @@ export const openAIChatKit: ProviderKit = {
   conversationField: "messages",
   requestBody: openAIChatRequestBody,
   toolDefinitions: openAIChatToolDefinitions,
-  assistantMessage: openAIChatAssistantMessage,
+  // Chat Completions refuses an assistant message with neither content nor `tool_calls` (a turn
+  // with nothing: no text, call, refusal or reasoning): such a turn is left out, as Anthropic's is.
+  assistantMessage: (turn) => {
+    const message = openAIChatAssistantMessage(turn);
+    return message["content"] === null && Object.keys(message).length === 2 ? [] : message;
+  },
   toolResultMessages: openAIChatToolMessages,
 };

@@ -7,7 +7,9 @@ import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.
  * and the reasoning of a thinking model in the field it streamed in (`reasoning_content`,
  * `reasoning`, `reasoning_details`: the turn's `field` reasoning parts), which DeepSeek, Kimi,
  * GLM, Qwen, MiniMax and OpenRouter need back in a tool loop; a turn whose stream had none of
- * these fields is sent none, as a strict server (OpenAI, Groq) requires.
+ * these fields is sent none, as a strict server (OpenAI, Groq) requires. A turn with nothing (no
+ * text, call, refusal or reasoning) is `{ role: "assistant", content: null }`, which Chat
+ * Completions refuses: `assistantMessage("openai", turn)` gives no message (`[]`) for it instead.
  *
  * @example
  * ```ts

@@ -3,7 +3,7 @@ import type { ChatCompletionAssistantMessageParam } from "openai/resources/chat/
 import { assistantMessage, providerKit, runToolLoop, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
-import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
+import { bytes, chatChunk, collect, fromChunks, openAISSE, splitAt } from "../../support/streams.ts";
 import { REFUSAL, refused } from "./refusal-recordings.ts";
 
 // The refusal stream and where its shape comes from: refusal-recordings.ts.
@@ -29,6 +29,12 @@ group("OpenAI Chat refusal (delta.refusal)", (test) => {
       ),
       { numRuns: 20 },
     );
+  });
+
+  test("assistantMessage gives no message for a turn with nothing (content null and no tool_calls is refused)", async () => {
+    const empty = openAISSE([chatChunk({ role: "assistant", content: "" }), chatChunk({}, "stop")]);
+    const finish = assertFinished(await collect(streamToolCalls(fromChunks([bytes(empty)]), { provider: "openai" })));
+    assertEquals(assistantMessage("openai", finish), []);
   });
 
   test("assistantMessage sends it back as the message's refusal; the request kit too", async () => {
