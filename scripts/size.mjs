@@ -107,7 +107,9 @@ export const BUDGET = {
   // then bounds them as calls (`boundedApprovalRequest`: counted against `maxToolCalls`, arguments
   // against `maxArgumentsLength`, with the accumulator's errors: 2,780 -> 2,862 B).
   // Then to 3.125 KiB, still in issue 34: the same provider-executed calls (2,932 -> 3,095 B).
-  extraProvider: 3.125 * KiB,
+  // Then by 16 B: a refusal (`response.refusal.done`) kept as a `refusal` field part with its
+  // message's id, for the next turn's `refusal` content part, not as text (3,189 -> 3,213 B).
+  extraProvider: 3.125 * KiB + 16,
   schemaPlugin: 13.5 * KiB,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the

@@ -1,4 +1,3 @@
-import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { ReasoningPart } from "../shared/deltas.ts";
 import type { AbortEvent, FinishEvent } from "../shared/events.ts";
@@ -16,6 +15,7 @@ import {
   type OpenAIResponsesOutputItem,
 } from "./openai-responses-wire.ts";
 import { responseSettings } from "./openai-response-settings.ts";
+import { isRefusal, openingPart, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
 import { abortError, type EncodableEvent, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
 
 /** One event of a Responses stream: its `type`, its `sequence_number`, and the fields of that type. */
@@ -104,7 +104,7 @@ export class OpenAIResponseEvents {
       case "reasoning-delta":
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
-        if (isRefusal(event.part)) return this.#blocks.text("text", event.part.value);
+        if (isRefusal(event.part)) return this.#blocks.reasoningPart(refusalBlock(event.part.value)); // a message of its own
         // A kept block (Anthropic's compaction, fallback): a reasoning item where `encryptedContent` carries it.
         if (event.part.type === "block" && !citedText(event.part) && this.#encrypted(event.part) === undefined) return;
         if (resultOfSkipped(event.part, this.#skipped)) return;
@@ -155,10 +155,12 @@ export class OpenAIResponseEvents {
 
   #open(block: SequencedBlock): void {
     if (this.#builtIns.defers(block)) return;
-    const id = `${PREFIX[block.kind === "call" && block.textInput ? "custom" : block.kind]}_${this.#generate()}`;
+    const kind =
+      refusalOf(block) !== undefined ? "text" : block.kind === "call" && block.textInput ? "custom" : block.kind;
+    const id = `${PREFIX[kind]}_${this.#generate()}`;
     const item: OpenAIResponsesOutputItem =
       (block.kind === "kept" && approvalItemOf(block.part)) ||
-      (block.kind === "text"
+      (kind === "text"
         ? { type: "message", id, status: "in_progress", role: "assistant", content: [] }
         : block.kind === "call"
           ? {
@@ -175,7 +177,7 @@ export class OpenAIResponseEvents {
     this.#items[block.index] = item;
     this.#send("response.output_item.added", { output_index: block.index, item });
     const at = { item_id: item.id, output_index: block.index, content_index: 0 };
-    if (item.type === "message") this.#send("response.content_part.added", { ...at, part: outputText("") });
+    if (item.type === "message") this.#send("response.content_part.added", { ...at, part: openingPart(block) });
   }
 
   #delta(block: SequencedBlock, delta: string): void {
@@ -201,7 +203,9 @@ export class OpenAIResponseEvents {
     const item = this.#items[block.index]!;
     const at = { item_id: item.id, output_index: block.index };
     const text = block.sent.join("");
-    if (item.type === "message") {
+    const refusal = refusalOf(block);
+    if (refusal !== undefined) writeRefusal(item, refusal, at, (type, fields) => this.#send(type, fields));
+    else if (item.type === "message") {
       // The provider's citations of the text (Anthropic's) as the part's annotations, each announced.
       const annotations = block.kind === "text" ? responsesAnnotations(block.cited) : [];
       const part = { ...at, content_index: 0 };
@@ -267,12 +271,8 @@ export class OpenAIResponseEvents {
     const open = this.#blocks.blocks.find((block) => block.opened && block.index === this.#response.output.length);
     const item = open && this.#items[open.index];
     if (open && item && (item.type === "function_call" || item.type === "custom_tool_call")) {
-      const sent = open.sent.join("");
-      Object.assign(
-        item,
-        { status: "incomplete" },
-        item.type === "function_call" ? { arguments: sent } : { input: sent },
-      );
+      const sent = { [item.type === "function_call" ? "arguments" : "input"]: open.sent.join("") };
+      Object.assign(item, { status: "incomplete" }, sent);
       this.#response.output.push(item);
     }
     this.#response.status = "failed";

@@ -97,8 +97,8 @@ export type OpenAIResponsesOutputItem =
       status: "in_progress" | "completed" | "incomplete";
       /** Always `assistant`. */
       role: "assistant";
-      /** One `output_text` part. */
-      content: OpenAIResponsesOutputText[];
+      /** One `output_text` part, or one `refusal` part (`{ type: "refusal", refusal }`: a refusal's message of its own). */
+      content: (OpenAIResponsesOutputText | { type: "refusal"; refusal: string })[];
     }
   | {
       /** Reasoning. */

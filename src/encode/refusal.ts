@@ -1,11 +1,17 @@
 import type { ReasoningPart } from "../shared/deltas.ts";
+import type { SequencedBlock } from "./block-sequencer.ts";
+import { outputText, type OpenAIResponsesOutputItem, type OpenAIResponsesOutputText } from "./openai-responses-wire.ts";
 
-/** OpenAI Chat's refusal: a `field` part of the turn. */
+/** A message item's `refusal` content part (openai's `ResponseOutputRefusal`). */
+type OpenAIResponsesOutputRefusal = { type: "refusal"; refusal: string };
+
+/** OpenAI's refusal: a `field` part of the turn. */
 type RefusalPart = Extract<ReasoningPart, { type: "field" }> & { field: "refusal"; value: string };
 
 /**
- * Whether a part is OpenAI Chat's refusal (`refusal`, a `field` part of the turn): the OpenAI Chat
- * encoders write its `value` as the message's `refusal`, the other protocols as text, the only
+ * Whether a part is OpenAI's refusal (`refusal`, a `field` part of the turn, from OpenAI Chat or
+ * OpenAI Responses): the OpenAI Chat encoders write its `value` as the message's `refusal`, the
+ * Responses encoder as a message's `refusal` content part, the other protocols as text, the only
  * place their clients show what the model said.
  *
  * @example
@@ -15,3 +21,78 @@ type RefusalPart = Extract<ReasoningPart, { type: "field" }> & { field: "refusal
  */
 export const isRefusal = (part: ReasoningPart): part is RefusalPart =>
   part.type === "field" && part.field === "refusal" && typeof part.value === "string";
+
+/** The kept blocks the Responses encoder made of refusals ({@link refusalBlock}), with their text. */
+const REFUSALS = new WeakMap<ReasoningPart, string>();
+
+/**
+ * A refusal as a kept block of its own, which the Responses encoder's block sequencer puts in
+ * order and {@link refusalOf} tells apart from a provider's kept block of any type.
+ *
+ * @example
+ * ```ts
+ * blocks.reasoningPart(refusalBlock("I can't help with that."));
+ * ```
+ */
+export function refusalBlock(refusal: string): ReasoningPart {
+  const part: ReasoningPart = { type: "block", block: { type: "refusal", refusal } };
+  REFUSALS.set(part, refusal);
+  return part;
+}
+
+/**
+ * The refusal a sequenced block is ({@link refusalBlock}), or undefined.
+ *
+ * @example
+ * ```ts
+ * const refusal = refusalOf(block); // "I can't help with that." for a refusal's block
+ * ```
+ */
+export const refusalOf = (block: SequencedBlock): string | undefined =>
+  block.kind === "kept" ? REFUSALS.get(block.part) : undefined;
+
+/**
+ * The content part a message item opens with: an empty `refusal` for a refusal's block
+ * ({@link refusalBlock}), else an empty `output_text`.
+ *
+ * @example
+ * ```ts
+ * openingPart(block); // { type: "output_text", text: "", annotations: [], logprobs: [] } for text
+ * ```
+ */
+export const openingPart = (block: SequencedBlock): OpenAIResponsesOutputText | OpenAIResponsesOutputRefusal =>
+  refusalOf(block) === undefined ? outputText("") : refusalPart("");
+
+/**
+ * A refusal's content part (openai's `ResponseOutputRefusal`).
+ *
+ * @example
+ * ```ts
+ * refusalPart(""); // { type: "refusal", refusal: "" }
+ * ```
+ */
+const refusalPart = (refusal: string): OpenAIResponsesOutputRefusal => ({ type: "refusal", refusal });
+
+/**
+ * Writes a refusal's content part, which `response.content_part.added` opened, as the API streams
+ * one (openai's `ResponseRefusalDeltaEvent` and `ResponseRefusalDoneEvent`): its text in one
+ * `response.refusal.delta`, `response.refusal.done` with the whole, then `response.content_part.done`;
+ * the message item is then complete with that part.
+ *
+ * @example
+ * ```ts
+ * writeRefusal(item, "I can't help with that.", { item_id: item.id, output_index: 0 }, send);
+ * ```
+ */
+export function writeRefusal(
+  item: OpenAIResponsesOutputItem,
+  refusal: string,
+  where: { item_id: string; output_index: number },
+  send: (type: string, fields: Record<string, unknown>) => void,
+): void {
+  const at = { ...where, content_index: 0 };
+  send("response.refusal.delta", { ...at, delta: refusal });
+  send("response.refusal.done", { ...at, refusal });
+  send("response.content_part.done", { ...at, part: refusalPart(refusal) });
+  Object.assign(item, { status: "completed", content: [refusalPart(refusal)] });
+}

@@ -138,11 +138,10 @@ export type ReasoningPart =
       field: "reasoning_content" | "reasoning" | "refusal" | "reasoning_details";
       /** The whole text; for `reasoning_details`, the detail objects, each one's streamed fragments merged. */
       value: string | JsonValue[];
-      /**
-       * The model that streamed it (the chunks' `model`), when they named one: a request body
-       * sends the field only to a model of the same family, as another provider may refuse it.
-       */
+      /** The model that streamed it (the chunks' `model`), if named: a request body sends it only to that family. */
       model?: string;
+      /** OpenAI Responses' refusal: the id of the `message` item it came in, which its next turn sends back. */
+      id?: string;
     }
   | {
       /**

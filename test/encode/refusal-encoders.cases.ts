@@ -1,11 +1,15 @@
 // OpenAI Chat's refusal (a `refusal` field part of the turn) through the client-protocol
 // encoders: Chat Completions writes it as OpenAI does, in a delta's `refusal` (openai 6.49.0's
-// `ChatCompletionChunk.Choice.Delta.refusal`) and as the completion's `message.refusal`; the other
-// protocols have no refusal of a Chat turn to put it in and show it as text, so their clients see
-// what the model said. Every stream is read by the protocol's strict reader.
-// The stream is test/providers/openai-chat/refusal-recordings.ts.
-import { readOpenAIChatCompletion, streamToolCalls, type EncodableEvent } from "../../src/index.ts";
+// `ChatCompletionChunk.Choice.Delta.refusal`) and as the completion's `message.refusal`; Responses
+// as a message item's `refusal` content part (`ResponseOutputRefusal`, streamed as
+// `response.refusal.delta` / `.done`), and OpenAI Responses' refusal the same; the other protocols
+// have no refusal to put it in and show it as text, so their clients see what the model said.
+// Every stream is read by the protocol's strict reader.
+// The streams are test/providers/openai-chat/refusal-recordings.ts and
+// test/providers/openai-responses/refusal-recordings.ts.
+import { readOpenAIChatCompletion, readOpenAIResponse, streamToolCalls, type EncodableEvent } from "../../src/index.ts";
 import { REFUSAL, refused } from "../providers/openai-chat/refusal-recordings.ts";
+import { RESPONSES_REFUSAL, responsesRefused } from "../providers/openai-responses/refusal-recordings.ts";
 import { readMessagesEvents, readResponsesEvents } from "../support/agent-protocol-readers.ts";
 import { ENCODERS, encodeAll } from "../support/encoders.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
@@ -26,11 +30,30 @@ group("OpenAI Chat's refusal through the client-protocol encoders", (test) => {
     assertEquals([message?.refusal, message?.content], [REFUSAL, ""]);
   });
 
-  test("Messages, Responses, the AI SDK UI stream and AG-UI show it as text, once", async () => {
+  test("Responses: a message item of its own with the refusal content part, from Chat's and Responses' refusals", async () => {
+    for (const [all, refusal] of [
+      [await events(), REFUSAL],
+      [
+        await collect(streamToolCalls(fromChunks([bytes(responsesRefused)]), { provider: "openai-responses" })),
+        RESPONSES_REFUSAL,
+      ],
+    ] as const) {
+      const reading = readResponsesEvents(encodeAll(ENCODERS.responses(), all));
+      assertEquals([reading.text, reading.refusal, reading.terminal], ["", refusal, "response.completed"]);
+      const content = reading.items.map((item) => [item.type, item["content"]]);
+      assertEquals(content, [["message", [{ type: "refusal", refusal }]]]);
+      const result = await readOpenAIResponse(fromChunks(all), { model: "m" });
+      assertEquals(
+        result.response.output.map((item) => item.type === "message" && item.content),
+        [[{ type: "refusal", refusal }]],
+      );
+    }
+  });
+
+  test("Messages, the AI SDK UI stream and AG-UI show it as text, once", async () => {
     const all = await events();
     const messages = readMessagesEvents(encodeAll(ENCODERS.anthropic(), all));
     assertEquals(messages.content, [{ type: "text", text: REFUSAL }]);
-    assertEquals(readResponsesEvents(encodeAll(ENCODERS.responses(), all)).text, REFUSAL);
     assertEquals(readUIChunks(encodeAll(ENCODERS.ui(), all)).text, REFUSAL);
     const agui = readAGUIEvents(encodeAll(ENCODERS["ag-ui"](), all));
     assertEquals(

@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import {
   OpenAIResponsesEncoderStream,
   readOpenAIResponse,
+  streamToolCalls,
   type EncodableEvent,
   type ToolCallEvent,
 } from "../../src/index.ts";
@@ -19,7 +20,9 @@ import { AGENT_OPTIONS, failed, fixtureEvents } from "../support/encoders.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, recordingsAvailable } from "../support/fixtures.ts";
 import { assertCallIds, expectedCalls } from "../support/protocol-readers.ts";
-import { fromChunks } from "../support/streams.ts";
+import { bytes, collect, fromChunks } from "../support/streams.ts";
+import { REFUSAL, refused } from "../providers/openai-chat/refusal-recordings.ts";
+import { RESPONSES_REFUSAL, responsesRefused } from "../providers/openai-responses/refusal-recordings.ts";
 
 const fixtures = allFixtures.filter((fixture) => supportedProvider(fixture) !== undefined);
 const BASE_URL = "http://127.0.0.1:9/v1";
@@ -87,6 +90,27 @@ describe.skipIf(!recordingsAvailable)("openai-node reads OpenAIResponsesEncoderS
       expect(fields(callsOf(created.output))).toEqual(fields(calls));
       expect(created.status).toBe(final.status);
       expect(created.output_text).toBe(final.output_text);
+    });
+  }
+});
+
+describe("openai-node reads a refusal the encoder writes", () => {
+  // OpenAI Chat's refusal and OpenAI Responses' (their recordings' files say where their shapes come
+  // from), both a `refusal` field part, written as a message item's `refusal` content part: openai-node's
+  // stream accumulator fills it from `response.refusal.delta` / `.done` (lib/responses/ResponseAccumulator.js).
+  for (const [provider, body, refusal] of [
+    ["openai", refused, REFUSAL],
+    ["openai-responses", responsesRefused, RESPONSES_REFUSAL],
+  ] as const) {
+    it(`${provider}: stream().finalResponse() has it as the message's refusal part, none as text`, async () => {
+      const events = await collect(streamToolCalls(fromChunks([bytes(body)]), { provider }));
+      const stream = client(() => sse(events)).responses.stream(request);
+      const deltas: string[] = [];
+      stream.on("response.refusal.delta", (event) => deltas.push(event.delta));
+      const final = await stream.finalResponse();
+      // toMatchObject: the parser adds `parsed: null` to each content part; arrays match whole.
+      expect(final.output).toMatchObject([{ type: "message", content: [{ type: "refusal", refusal }] }]);
+      expect([deltas.join(""), final.output_text, final.status]).toEqual([refusal, "", "completed"]);
     });
   }
 });

@@ -16,9 +16,13 @@ const eventData = fc
         "response.function_call_arguments.delta",
         "response.output_text.delta",
         "response.reasoning_summary_text.delta",
-        "response.refusal.delta",
       ),
-      fc.constantFrom("response.custom_tool_call_input.delta", "response.output_text.done", "response.x.delta"),
+      fc.constantFrom(
+        "response.custom_tool_call_input.delta",
+        "response.output_text.done",
+        "response.x.delta",
+        "response.refusal.delta", // read whole, at its .done
+      ),
     ),
     sequence: fc.option(integer, { nil: undefined }),
     itemId: literal,

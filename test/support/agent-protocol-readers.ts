@@ -257,6 +257,8 @@ export interface ResponsesReading {
   /** The items as the events built them, done or not. */
   items: ResponsesItem[];
   text: string;
+  /** The messages' `refusal` content parts, joined. */
+  refusal: string;
   calls: { id: string; name: string; arguments: string; custom: boolean }[];
 }
 
@@ -266,6 +268,9 @@ const ITEM_SCOPED: Record<string, readonly string[]> = {
   "response.output_text.delta": ["content_index", "delta", "logprobs"],
   "response.output_text.done": ["content_index", "text", "logprobs"],
   "response.output_text.annotation.added": ["content_index", "annotation_index", "annotation"],
+  // openai 6.49's ResponseRefusalDeltaEvent and ResponseRefusalDoneEvent.
+  "response.refusal.delta": ["content_index", "delta"],
+  "response.refusal.done": ["content_index", "refusal"],
   "response.function_call_arguments.delta": ["delta"],
   "response.function_call_arguments.done": ["arguments"],
   "response.custom_tool_call_input.delta": ["delta"],
@@ -283,6 +288,7 @@ const ANNOTATION_FIELDS: Record<string, readonly [readonly string[], readonly st
 const ITEM_OF: Record<string, string> = {
   content_part: "message",
   output_text: "message",
+  refusal: "message",
   function_call_arguments: "function_call",
   custom_tool_call_input: "custom_tool_call",
   reasoning_summary_part: "reasoning",
@@ -475,7 +481,11 @@ export function readResponsesEvents(text: string): ResponsesReading {
         items,
         text: items
           .filter((item) => item.type === "message")
-          .map((item) => (item["content"] as { text: string }[]).map((part) => part.text).join(""))
+          .map((item) => (item["content"] as { text?: string }[]).map((part) => part.text ?? "").join(""))
+          .join(""),
+        refusal: items
+          .filter((item) => item.type === "message")
+          .map((item) => (item["content"] as { refusal?: string }[]).map((part) => part.refusal ?? "").join(""))
           .join(""),
         calls: calls.map((item) => ({
           id: item["call_id"] as string,
@@ -502,7 +512,10 @@ function readItemEvent(
   switch (type) {
     case "response.content_part.added":
       assertEquals(frame["content_index"], content!.length, "content parts append");
-      assertEquals(frame["part"], { type: "output_text", text: "", annotations: [], logprobs: [] });
+      // An output_text part, or a refusal part (openai 6.49's ResponseOutputRefusal), opened empty.
+      if ((frame["part"] as { type?: unknown })["type"] === "refusal")
+        assertEquals(frame["part"], { type: "refusal", refusal: "" });
+      else assertEquals(frame["part"], { type: "output_text", text: "", annotations: [], logprobs: [] });
       content!.push({ ...(frame["part"] as object), open: true });
       return;
     case "response.output_text.annotation.added": {
@@ -518,17 +531,30 @@ function readItemEvent(
     }
     case "response.output_text.delta":
     case "response.output_text.done":
+    case "response.refusal.delta":
+    case "response.refusal.done":
     case "response.content_part.done": {
       const part = content![frame["content_index"] as number];
       assert(part?.["open"] === true, `${type} of an open content part`);
-      if (type === "response.output_text.delta") part["text"] += frame["delta"] as string;
+      const refusal = part["type"] === "refusal";
+      if (type !== "response.content_part.done")
+        assert(refusal === type.startsWith("response.refusal."), `${type} of a ${String(part["type"])} part`);
+      if (type === "response.refusal.delta") part["refusal"] += frame["delta"] as string;
+      else if (type === "response.refusal.done")
+        assertEquals(frame["refusal"], part["refusal"], "refusal.done has the whole refusal"), (part["done"] = true);
+      else if (type === "response.output_text.delta") part["text"] += frame["delta"] as string;
       else if (type === "response.output_text.done")
         assertEquals(frame["text"], part["text"], "output_text.done has the whole text"), (part["done"] = true);
       else {
-        assert(part["done"] === true, "content_part.done after output_text.done");
+        assert(part["done"] === true, "content_part.done after output_text.done or refusal.done");
         content![frame["content_index"] as number] = structuredClone(frame["part"] as Record<string, unknown>);
         const { annotations } = part;
-        assertEquals(frame["part"], { type: "output_text", text: part["text"], annotations, logprobs: [] });
+        assertEquals(
+          frame["part"],
+          refusal
+            ? { type: "refusal", refusal: part["refusal"] }
+            : { type: "output_text", text: part["text"], annotations, logprobs: [] },
+        );
       }
       return;
     }

@@ -8,27 +8,11 @@ import { readUsage } from "../usage.ts";
 import { boundedApprovalRequest } from "./openai-responses-approvals.ts";
 import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
 import { incompleteReason, RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
+import type { OpenAIResponsesDeltaStreamOptions } from "./openai-responses-options.ts";
 import { ResponsesFastDelta } from "./responses-fast-delta.ts";
 import { SequenceReorderer } from "./sequence-reorderer.ts";
 
-/** Options of {@link OpenAIResponsesDeltaStream}; `maxToolCalls` and `maxArgumentsLength` bound its approval requests. */
-export interface OpenAIResponsesDeltaStreamOptions extends DecoderLimits {
-  /**
-   * Most events held while waiting for a missing `sequence_number`; past it the gap is reported
-   * as an `error` (code `sequence-gap`) and the stream goes on.
-   * @defaultValue 64
-   */
-  reorderWindow?: number | undefined;
-  /**
-   * The reader of the built-in tools' items as calls (`apply_patch_call`, `shell_call`,
-   * `local_shell_call`, `mcp_call`, `tool_search_call`): `ResponsesBuiltInCalls` (from
-   * `tool-call-stream/openai-responses`), which `OpenAIResponsesDecoder` takes only when given, so
-   * that a bundle that reads no such call holds none of it. Without it, such an item ends the
-   * stream with an `unknown-provider` error naming it.
-   * @defaultValue `ResponsesBuiltInCalls` in `OpenAIResponsesDeltaStream`, none in `OpenAIResponsesDecoder`
-   */
-  builtInCalls?: typeof ResponsesBuiltInCalls | undefined;
-}
+export type { OpenAIResponsesDeltaStreamOptions } from "./openai-responses-options.ts";
 
 type Payload = Record<string, unknown>;
 
@@ -51,7 +35,9 @@ const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer
  * Events are put back in `sequence_number` order within a bounded window; exact duplicates are
  * dropped and a gap that never fills is reported rather than waited for. A `reasoning` item, at its
  * `output_item.done`, becomes a `reasoning-part` delta (its id, `encrypted_content` and `summary`),
- * in stream order: a manually passed-back turn must repeat it before its calls. The built-in client
+ * in stream order: a manually passed-back turn must repeat it before its calls. A refusal (its
+ * `response.refusal.done`) is a `refusal` field part, not text, with the id of its `message` item,
+ * which the next turn sends back with the refusal as its `refusal` part. The built-in client
  * tools' items (`apply_patch_call`, `shell_call`, `local_shell_call`, `computer_call`) are calls the application
  * runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}). A
  * `function_call` of a tool that tool search loaded keeps its `namespace` on
@@ -142,7 +128,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
 
   #onEvent(event: Payload): void {
     const type = String(event["type"]);
-    const text = nonEmptyString(event["delta"]);
+    const text = nonEmptyString(event["delta"] ?? event["refusal"]); // a delta, or a refusal's whole text
     switch (type) {
       case "response.output_item.added":
         return this.#onItemAdded(event);
@@ -157,8 +143,14 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       case "response.output_item.done":
         return this.#onItemDone(event);
       case "response.output_text.delta":
-      case "response.refusal.delta":
         if (text !== undefined) this.#emit({ type: "text-delta", text });
+        return;
+      case "response.refusal.done": // apart from the text, with its message's id
+        if (text !== undefined)
+          this.#emit({
+            type: "reasoning-part",
+            part: { type: "field", field: "refusal", value: text, id: event["item_id"] as string },
+          });
         return;
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":

@@ -49,7 +49,7 @@ export function responsesTurnItems<Call extends CallFields>(
   const items = orderedItems(turn, maps) ?? [
     ...(turn.parts ?? []).flatMap((part) => [
       ...serverCallItem(part),
-      ...(part.type === "item" ? maps.reasoning(part) : []),
+      ...(part.type === "item" ? maps.reasoning(part) : refusalItem(part)),
     ]),
     ...turnItems(turn.parts, turn.text === "" ? undefined : maps.text(turn.text), turn.calls, maps.call),
   ];
@@ -81,6 +81,7 @@ function orderedItems<Call extends CallFields>(turn: OrderedTurn<Call>, maps: Tu
       for (const item of made) sent.add(item);
       items.push(...made);
     } else if (piece.part.type === "item") items.push(...maps.reasoning(piece.part));
+    else if (piece.part.type === "field") items.push(...refusalItem(piece.part));
     else if (
       piece.part.type === "block" &&
       (OPENAI_ITEM.test(String(piece.part.block["type"])) || isCompactionItem(piece.part.block))
@@ -93,6 +94,23 @@ function orderedItems<Call extends CallFields>(turn: OrderedTurn<Call>, maps: Tu
   }
   return items;
 }
+
+/**
+ * A refusal that came on OpenAI Responses (a `refusal` field part with its message's id), as the
+ * message it came in, with its `refusal` content part (openai's `ResponseOutputMessage`); none for another part.
+ */
+const refusalItem = (part: ReasoningPart): Item[] =>
+  part.type === "field" && part.field === "refusal" && part.id !== undefined
+    ? [
+        {
+          type: "message",
+          id: part.id,
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "refusal", refusal: part.value }],
+        },
+      ]
+    : [];
 
 /**
  * A turn's items after its reasoning, for a turn without `order`: its programs that made no call

@@ -8,7 +8,7 @@ const INTEGER = "0|[1-9]\\d{0,8}";
 
 /** A delta event's start through the colon of its `sequence_number`, as OpenAI writes it. */
 const HEAD =
-  /^\{"type":"(response\.(?:function_call_arguments|output_text|reasoning_summary_text|reasoning_text|refusal)\.delta)","sequence_number":/;
+  /^\{"type":"(response\.(?:function_call_arguments|output_text|reasoning_summary_text|reasoning_text)\.delta)","sequence_number":/;
 
 /**
  * What follows the sequence number through the delta's opening quote: the item's id and output
@@ -24,8 +24,8 @@ const LOGPROBS = ',"logprobs":[]';
 const OBFUSCATION = ',"obfuscation":"';
 
 /**
- * Reads the Responses events that come by the thousand (a call's argument fragments, text,
- * reasoning and refusal deltas) without building their payload objects when their data is OpenAI's
+ * Reads the Responses events that come by the thousand (a call's argument fragments, text
+ * and reasoning deltas) without building their payload objects when their data is OpenAI's
  * serialization of them: `type`, `sequence_number`, `item_id` and `output_index` (or these two the
  * other way round), a `content_index` or `summary_index`, `delta`, then an empty `logprobs` and the
  * `obfuscation` padding, compact. A stream's events share their start and, per item, their middle:

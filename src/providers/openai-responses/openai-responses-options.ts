@@ -1,0 +1,21 @@
+import type { DecoderLimits } from "../provider-decoder.ts";
+import type { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
+
+/** Options of `OpenAIResponsesDeltaStream` and `OpenAIResponsesDecoder`; `maxToolCalls` and `maxArgumentsLength` bound its approval requests. */
+export interface OpenAIResponsesDeltaStreamOptions extends DecoderLimits {
+  /**
+   * Most events held while waiting for a missing `sequence_number`; past it the gap is reported
+   * as an `error` (code `sequence-gap`) and the stream goes on.
+   * @defaultValue 64
+   */
+  reorderWindow?: number | undefined;
+  /**
+   * The reader of the built-in tools' items as calls (`apply_patch_call`, `shell_call`,
+   * `local_shell_call`, `mcp_call`, `tool_search_call`): `ResponsesBuiltInCalls` (from
+   * `tool-call-stream/openai-responses`), which `OpenAIResponsesDecoder` takes only when given, so
+   * that a bundle that reads no such call holds none of it. Without it, such an item ends the
+   * stream with an `unknown-provider` error naming it.
+   * @defaultValue `ResponsesBuiltInCalls` in `OpenAIResponsesDeltaStream`, none in `OpenAIResponsesDecoder`
+   */
+  builtInCalls?: typeof ResponsesBuiltInCalls | undefined;
+}
