@@ -24,10 +24,11 @@ export type LoopFinishReason =
   | "cancelled"
   /**
    * The provider refused the turn (its finish reason is `content-filter`: Anthropic's `refusal`,
-   * OpenAI's `content_filter`; or it carries OpenAI Chat's `refusal` field, which finishes `stop`): the loop does not send it back for more, as the providers' guides
-   * ask the application to change or drop the refused request first. Calls that completed before
-   * the refusal ran (a call the refusal may have cut off never runs); `messages` holds the turn
-   * and their results.
+   * OpenAI's `content_filter`; or it carries an OpenAI refusal, Chat's `refusal` field or a
+   * Responses `refusal` part, which finishes `stop`): the loop does not send it back for more, as
+   * the providers' guides ask the application to change or drop the refused request first. Calls
+   * that completed before the refusal ran (a call the refusal may have cut off never runs);
+   * `messages` holds the turn and their results.
    */
   | "refused"
   /**

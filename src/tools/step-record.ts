@@ -74,7 +74,8 @@ export function turnCalls(finish: Pick<FinishEvent, "toolCalls" | "invalidToolCa
 
 /**
  * The turn was refused: its finish reason is `content-filter` (Anthropic's `refusal`, OpenAI's
- * `content_filter`), or it carries OpenAI Chat's `refusal` field, which finishes `stop`.
+ * `content_filter`), or it carries an OpenAI refusal (Chat's `refusal` field, a Responses
+ * `refusal` part), which finishes `stop`.
  */
 export function refusedTurn(finish: Pick<FinishEvent, "reason" | "reasoningParts">): boolean {
   return (

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { assistantMessage, providerKit, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
-import { assertEquals, group } from "../../support/harness.ts";
+import { assistantMessage, providerKit, runToolLoop, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
+import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { RESPONSES_REFUSAL, responsesRefused } from "./refusal-recordings.ts";
@@ -51,5 +51,19 @@ group("OpenAI Responses refusal (response.refusal.delta / .done)", (test) => {
       tools: [],
     });
     assertEquals((body["input"] as unknown[])[1], expected);
+  });
+
+  test("runToolLoop ends the refused turn refused, though it finishes stop", async () => {
+    const events = await collect(
+      runToolLoop({
+        provider: "openai-responses",
+        messages: [{ role: "user", content: "Do the forbidden thing." }],
+        tools: {},
+        call: () => Promise.resolve(new Response(responsesRefused)),
+      }),
+    );
+    const last = events.at(-1);
+    assert(last?.type === "loop-finish", "the loop finished");
+    assertEquals([last.reason, last.steps], ["refused", 1]);
   });
 });
