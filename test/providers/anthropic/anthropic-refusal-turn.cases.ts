@@ -27,17 +27,23 @@ const refusal = {
   usage: { output_tokens: 0 },
 };
 
+/** A whole text block at `index`: its start, one delta, its stop. */
+const textBlock = (index: number, text: string): Record<string, unknown>[] => [
+  { type: "content_block_start", index, content_block: { type: "text", text: "" } },
+  { type: "content_block_delta", index, delta: { type: "text_delta", text } },
+  { type: "content_block_stop", index },
+];
+/** A whole `run_scan` tool_use block at `index`, its input in one fragment. */
+const scanBlock = (index: number, id: string, json: string): Record<string, unknown>[] => [
+  { type: "content_block_start", index, content_block: { type: "tool_use", id, name: "run_scan", input: {} } },
+  { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: json } },
+  { type: "content_block_stop", index },
+];
+
 /** Refused before any output: no content block at all. */
 const refusedBeforeOutput = anthropicSse(message(), refusal, { type: "message_stop" });
 /** Refused after some text: the streaming-refusals guide's `"Hello.."`. */
-const refusedAfterText = anthropicSse(
-  message(),
-  { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
-  { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello.." } },
-  { type: "content_block_stop", index: 0 },
-  refusal,
-  { type: "message_stop" },
-);
+const refusedAfterText = anthropicSse(message(), ...textBlock(0, "Hello.."), refusal, { type: "message_stop" });
 
 /**
  * Refused right after a `tool_use` block stopped: the refusal may have cut it off. The SDK's tool
@@ -48,16 +54,8 @@ const refusedAfterText = anthropicSse(
  */
 const refusedAfterCall = anthropicSse(
   message(),
-  { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
-  { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Scanning." } },
-  { type: "content_block_stop", index: 0 },
-  {
-    type: "content_block_start",
-    index: 1,
-    content_block: { type: "tool_use", id: "toolu_scan", name: "run_scan", input: {} },
-  },
-  { type: "content_block_delta", index: 1, delta: { type: "input_json_delta", partial_json: '{"host":"10.0.0.1"}' } },
-  { type: "content_block_stop", index: 1 },
+  ...textBlock(0, "Scanning."),
+  ...scanBlock(1, "toolu_scan", '{"host":"10.0.0.1"}'),
   refusal,
   { type: "message_stop" },
 );
@@ -69,16 +67,8 @@ const refusedAfterCall = anthropicSse(
  */
 const refusedAfterCallAndText = anthropicSse(
   message(),
-  {
-    type: "content_block_start",
-    index: 0,
-    content_block: { type: "tool_use", id: "toolu_list", name: "run_scan", input: {} },
-  },
-  { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: '{"host":"10.0.0.2"}' } },
-  { type: "content_block_stop", index: 0 },
-  { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } },
-  { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Now the exploit." } },
-  { type: "content_block_stop", index: 1 },
+  ...scanBlock(0, "toolu_list", '{"host":"10.0.0.2"}'),
+  ...textBlock(1, "Now the exploit."),
   refusal,
   { type: "message_stop" },
 );
