@@ -155,8 +155,9 @@ export function serverCalls(
   const results = new Map<unknown, Record<string, unknown>[]>();
   for (const part of parts ?? []) {
     const id = part.type === "block" ? part.block["tool_use_id"] : undefined;
+    // Appended in place: copying the list per block would be quadratic in a call's results.
     if (part.type === "block" && isAnthropicBlock(part.block) && served.has(id as string))
-      results.set(id, [...(results.get(id) ?? []), part.block]);
+      results.get(id)?.push(part.block) ?? results.set(id, [part.block]);
   }
   const callers = new Set(calls.map((call) => (callerOf(call).caller as { tool_id?: unknown })?.tool_id));
   const mixed = calls.some((call) => !call.providerExecuted);
