@@ -273,7 +273,9 @@ describe("early_validation and abort_on_violation", () => {
           const response = await worker().call(streamRequest(request));
           return (await readSSE(response)).events.filter((event) => event.type === "finish");
         };
-        expect(await finish(true), recording.name).toEqual(await finish(false));
+        const without = await finish(false);
+        expect(without, recording.name).toHaveLength(1); // a finish to compare, not two empty lists
+        expect(await finish(true), recording.name).toEqual(without);
       }
   });
 });
