@@ -1,26 +1,13 @@
 import type { ReasoningPart } from "../shared/deltas.ts";
+import { isRefusal } from "../shared/values.ts";
 import type { SequencedBlock } from "./block-sequencer.ts";
 import { outputText, type OpenAIResponsesOutputItem, type OpenAIResponsesOutputText } from "./openai-responses-wire.ts";
 
+// The encoders tell a refusal part by the predicate the tool loop and the request kit use.
+export { isRefusal };
+
 /** A message item's `refusal` content part (openai's `ResponseOutputRefusal`). */
 type OpenAIResponsesOutputRefusal = { type: "refusal"; refusal: string };
-
-/** OpenAI's refusal: a `field` part of the turn. */
-type RefusalPart = Extract<ReasoningPart, { type: "field" }> & { field: "refusal"; value: string };
-
-/**
- * Whether a part is OpenAI's refusal (`refusal`, a `field` part of the turn, from OpenAI Chat or
- * OpenAI Responses): the OpenAI Chat encoders write its `value` as the message's `refusal`, the
- * Responses encoder as a message's `refusal` content part, the other protocols as text, the only
- * place their clients show what the model said.
- *
- * @example
- * ```ts
- * isRefusal({ type: "field", field: "refusal", value: "I can't help with that." }); // true
- * ```
- */
-export const isRefusal = (part: ReasoningPart): part is RefusalPart =>
-  part.type === "field" && part.field === "refusal" && typeof part.value === "string";
 
 /** The kept blocks the Responses encoder made of refusals ({@link refusalBlock}), with their text. */
 const REFUSALS = new WeakMap<ReasoningPart, string>();

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { ReasoningPart } from "./deltas.ts";
 
 /**
  * `table[key]` when `key` is one of the table's own keys: a provider value such as `constructor`
@@ -33,3 +34,20 @@ export function withChoice<T extends object>(delta: T, choice: number | undefine
   if (choice) (delta as { choice?: number }).choice = choice;
   return delta;
 }
+
+/** OpenAI's refusal: a `field` part of the turn. */
+type RefusalPart = Extract<ReasoningPart, { type: "field" }> & { field: "refusal"; value: string };
+
+/**
+ * Whether a part is OpenAI's refusal (`refusal`, a `field` part of the turn, from OpenAI Chat or
+ * OpenAI Responses): the OpenAI Chat encoders write its `value` as the message's `refusal`, the
+ * Responses encoder as a message's `refusal` content part, the other protocols as text, the only
+ * place their clients show what the model said.
+ *
+ * @example
+ * ```ts
+ * isRefusal({ type: "field", field: "refusal", value: "I can't help with that." }); // true
+ * ```
+ */
+export const isRefusal = (part: ReasoningPart): part is RefusalPart =>
+  part.type === "field" && part.field === "refusal" && typeof part.value === "string";

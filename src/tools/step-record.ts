@@ -2,6 +2,7 @@
 import type { ToolResult } from "../providers/turn.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { AbortEvent, FinishEvent, InvalidToolCall, ToolCall, ToolCallViolationEvent } from "../shared/events.ts";
+import { isRefusal } from "../shared/values.ts";
 import type { ToolRunnerEvent } from "./tool-events.ts";
 
 /** What one step's events said: the terminal event and each call's outcome, by choice and index. */
@@ -78,8 +79,5 @@ export function turnCalls(finish: Pick<FinishEvent, "toolCalls" | "invalidToolCa
  * `refusal` part), which finishes `stop`.
  */
 export function refusedTurn(finish: Pick<FinishEvent, "reason" | "reasoningParts">): boolean {
-  return (
-    finish.reason === "content-filter" ||
-    !!finish.reasoningParts?.some((p) => p.type === "field" && p.field === "refusal")
-  );
+  return finish.reason === "content-filter" || !!finish.reasoningParts?.some(isRefusal);
 }

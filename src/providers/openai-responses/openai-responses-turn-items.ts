@@ -1,6 +1,6 @@
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
-import { isRecord } from "../../shared/values.ts";
+import { isRecord, isRefusal } from "../../shared/values.ts";
 import { turnPieces, type OrderedTurn } from "../turn.ts";
 import { isCompactionItem, serverCallItem, ServerOutputs } from "./openai-responses-server-items.ts";
 
@@ -100,7 +100,7 @@ function orderedItems<Call extends CallFields>(turn: OrderedTurn<Call>, maps: Tu
  * message it came in, with its `refusal` content part (openai's `ResponseOutputMessage`); none for another part.
  */
 const refusalItem = (part: ReasoningPart): Item[] =>
-  part.type === "field" && part.field === "refusal" && part.id !== undefined
+  isRefusal(part) && part.id !== undefined
     ? [
         {
           type: "message",
