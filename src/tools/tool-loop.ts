@@ -2,6 +2,7 @@ import { streamToolCalls } from "../pipeline/stream-tool-calls.ts";
 import type { StreamToolCallsOptions } from "../pipeline/stream-tool-calls-options.ts";
 import type { StreamLimits } from "../pipeline/stream-limits.ts";
 import { assistantMessage, toolResultMessages } from "../providers/messages.ts";
+import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { Provider } from "../providers/registry.ts";
 import { jsonSchema } from "../schema/json-schema-plugin.ts";
 import type { ToolDefinition, ToolSchema } from "../schema/tool-schema.ts";
@@ -30,6 +31,13 @@ export interface ToolLoopOptions
     Pick<StreamToolCallsOptions, "partialArguments" | "repair" | "maxDepth" | "earlyValidation" | "abortOnViolation"> {
   /** The wire protocol of the responses, and the shape of the messages the loop appends. */
   provider: Provider;
+  /**
+   * The protocol the responses are read with, when not `provider`'s by its name: its object
+   * (`providerProtocol(provider)`, which `streamToolCalls` gives the whole `turnBlocks` plug-in, so
+   * each `finish` has its `order` for any provider) or a wrapper of it.
+   * @defaultValue `provider`
+   */
+  protocol?: ProviderProtocol | undefined;
   /** The conversation so far, in the provider's own shape (Chat messages, Anthropic messages, Gemini contents, Responses input items). */
   messages: readonly unknown[];
   /** The handlers, by tool name (send them to the model with {@link toolDefinitions}). */
@@ -235,33 +243,24 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
 
 type Output = ReadableStreamDefaultController<ToolLoopEvent>;
 
+/** The loop's options passed to `streamToolCalls` as they are (when given). */
+const PASSED = [
+  "maxEventLength",
+  "maxArgumentsLength",
+  "maxToolCalls",
+  "partialArguments",
+  "repair",
+  "maxDepth",
+  "clock",
+  "earlyValidation",
+  "abortOnViolation",
+] as const;
+
 /** The options of `streamToolCalls` among the loop's: its tools' names as `tools`, with their parameters under `earlyValidation`. */
 function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToolCallsOptions {
-  const {
-    maxEventLength,
-    maxArgumentsLength,
-    maxToolCalls,
-    partialArguments,
-    repair,
-    maxDepth,
-    clock,
-    earlyValidation,
-    abortOnViolation,
-  } = options;
-  const picked: StreamToolCallsOptions = { provider: options.provider, signal };
-  for (const [name, value] of Object.entries({
-    maxEventLength,
-    maxArgumentsLength,
-    maxToolCalls,
-    partialArguments,
-    repair,
-    maxDepth,
-    clock,
-    earlyValidation,
-    abortOnViolation,
-  })) {
-    if (value !== undefined) (picked as Record<string, unknown>)[name] = value;
-  }
+  const picked: StreamToolCallsOptions = { provider: options.protocol ?? options.provider, signal };
+  for (const name of PASSED) if (options[name] !== undefined) (picked as Record<string, unknown>)[name] = options[name];
+  const { earlyValidation } = options;
   // The loop's tools are a contract: a call to any other name is an `invalid-tool-call`. Their
   // parameters are checked by the chain only with `earlyValidation` (else by each tool's runner,
   // which checks them with the same checker: the loop brings the JSON Schema plug-in itself).

@@ -1,8 +1,10 @@
 import {
+  providerProtocol,
   runToolLoop,
   toolDefinitions,
   type JsonValue,
   type LoopFinishEvent,
+  type ProviderProtocol,
   type RunnableTool,
   type ToolLoopEvent,
 } from "../../src/index.ts";
@@ -72,6 +74,39 @@ group("runToolLoop against recorded conversations", (test) => {
     assertEquals([final.reason, final.steps], ["no-tool-calls", 2]);
     assertEquals(final.messages.slice(0, sent.length), sent);
     assertEquals((final.messages.at(-1) as { role: string }).role, "assistant");
+  });
+
+  test("`protocol`: the responses are read with the protocol object given, whose finish has the turn's order", async () => {
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    // Text after the call: an order that is not "text, then calls", which OpenAI Chat's own parts do not keep.
+    const turn = [
+      chunk({ tool_calls: [{ index: 0, id: "call_1", function: { name: "get_weather", arguments: "{}" } }] }),
+      chunk({ content: "Asked." }),
+      chunk({}, "tool_calls"),
+      "data: [DONE]\n\n",
+    ].join("");
+    const done = `${chunk({ content: "Sunny." })}${chunk({}, "stop")}data: [DONE]\n\n`;
+    const finishes = async (protocol?: ProviderProtocol) => {
+      const events = await collect(
+        runToolLoop({
+          provider: "openai",
+          ...(protocol ? { protocol } : {}),
+          messages: [{ role: "user", content: "Weather?" }],
+          tools: { get_weather: answer("sunny") },
+          call: replayModel([turn, done]).call,
+        }),
+      );
+      return events.flatMap((event) => (event.type === "finish" ? [event.order] : []));
+    };
+    assertEquals(await finishes(), [undefined, undefined]);
+    assertEquals(await finishes(providerProtocol("openai")), [
+      [
+        { type: "tool-call", index: 0 },
+        { type: "text", length: 6 },
+      ],
+      undefined,
+    ]);
   });
 
   test("Anthropic: step 2 sends exactly the messages the recorded client sent", async () => {

@@ -262,6 +262,51 @@ describe("early_validation and abort_on_violation", () => {
     expect(without[0]).toMatchObject({ order: [{ type: "tool-call", index: 0 }, { type: "text" }] });
     expect(await finish(true)).toEqual(without);
   });
+  // /v1/run reads each step with the protocol object /v1/stream reads with: a step's finish has
+  // the same `order` (an OpenAI Chat turn's, which its provider's own parts do not keep).
+  it("/v1/run: a step's finish has the order /v1/stream's has, with and without early_validation", async () => {
+    const calc = (args: string, id?: string) =>
+      chatChunk({
+        tool_calls: [{ index: 0, ...(id ? { id, function: { name: "calculate", arguments: args } } : {}) }],
+      });
+    const steps = [
+      openAIChunks([
+        calc('{"expression": "6 * 7"}', "call_c"),
+        chatChunk({ content: "Done." }),
+        chatChunk({}, "tool_calls"),
+      ]),
+      openAIChunks([chatChunk({ content: "It is 42." }), chatChunk({}, "stop")]),
+    ];
+    const finishes = async (early: boolean) => {
+      const upstream = new FakeUpstream({ kind: "sse", chunks: [] });
+      let step = 0;
+      const fetch = (request: Request): Promise<Response> => {
+        upstream.answer = { kind: "sse", chunks: steps[step++]! };
+        return upstream.fetch(request);
+      };
+      const handler = createFetchHandler({ fetch, timers: new ManualTimers() });
+      const body = {
+        provider: "openai",
+        model: "gpt-4o-mini",
+        messages: [{ role: "user", content: "6 * 7?" }],
+        tools: ["calculate"],
+        ...(early ? { early_validation: true } : {}),
+      };
+      const request = new Request("http://localhost:8787/v1/run", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer t" },
+        body: JSON.stringify(body),
+      });
+      const events: RunEvent[] = [];
+      const parser = createParser({ onEvent: (message) => events.push(JSON.parse(message.data) as RunEvent) });
+      parser.feed(await (await handler(request, liveEnv())).text());
+      return events.filter((event) => event.type === "finish");
+    };
+    const without = await finishes(false);
+    expect(without).toHaveLength(2);
+    expect(without[0]).toMatchObject({ order: [{ type: "tool-call", index: 0 }, { type: "text" }] });
+    expect(await finishes(true)).toEqual(without);
+  });
   it.skipIf(!recordingsAvailable)("each recorded stream finishes alike with and without early_validation", async () => {
     for (const [provider, upstream] of Object.entries(upstreamProviders))
       for (const recording of upstream.recordings) {

@@ -85,6 +85,21 @@ export function fragmentRuns(provider: Provider): ProviderProtocol {
   return protocol;
 }
 
+/**
+ * The protocol `/v1/stream` and `/v1/run` read a model call's body with: {@link fragmentRuns}, or,
+ * where early validation reads each provider event, the provider's protocol object. Both are
+ * objects, which the main entry gives the whole `turnBlocks` plug-in when they name none (a name
+ * gets only its own parts), so a finish is the same either way, its `order` included.
+ *
+ * @example
+ * ```ts
+ * const events = streamToolCalls(body, { provider: readProtocol("openai", request.earlyValidation) });
+ * ```
+ */
+export function readProtocol(provider: Provider, earlyValidation: boolean | undefined): ProviderProtocol {
+  return earlyValidation ? providerProtocol(provider) : fragmentRuns(provider);
+}
+
 /** A protocol's decoder that holds a run of joinable deltas (see {@link fragmentRuns}). */
 class RunDecoder implements ProviderDecoder {
   readonly #decoder: ProviderDecoder;

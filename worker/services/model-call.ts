@@ -9,7 +9,6 @@
  */
 import {
   jsonSchema,
-  providerProtocol,
   streamToolCallBatches,
   streamToolCalls,
   type StreamToolCallsOptions,
@@ -32,7 +31,7 @@ import { openUpstream } from "../upstream/open-upstream.ts";
 import { clientNames, type ToolNames, withProviderToolNames } from "../upstream/tool-names.ts";
 import { ResponseWatch } from "../upstream/response-watch.ts";
 import { failureEvents, type WatchedBody } from "../upstream/watched-body.ts";
-import { fragmentRuns } from "./fragment-runs.ts";
+import { readProtocol } from "./fragment-runs.ts";
 import { withoutProviderDataInBatches } from "./without-provider-data.ts";
 
 /**
@@ -144,10 +143,8 @@ async function openChain(
   }
   const options: StreamToolCallsOptions = {
     // A run of fragments from one read as one delta (what the answer joins them into anyway), except
-    // where early validation reads each provider event. Both are protocol objects: the main entry
-    // gives one that names no `turnBlocks` the whole plug-in (a name, only its own parts), so the
-    // finish (its `order`) is the same either way.
-    provider: streamRequest.earlyValidation ? providerProtocol(provider.protocol) : fragmentRuns(provider.protocol),
+    // where early validation reads each provider event.
+    provider: readProtocol(provider.protocol, streamRequest.earlyValidation),
     maxToolCalls: settings.maxToolCalls,
     maxArgumentsLength: settings.maxArgumentsLength,
     maxEventLength: settings.maxEventLength,

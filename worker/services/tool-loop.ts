@@ -16,6 +16,7 @@ import type { WorkerContext } from "../http/request-context.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { clientEventNames, withProviderToolNames } from "../upstream/tool-names.ts";
 import { failureEvents, streamOf, type WatchedBody } from "../upstream/watched-body.ts";
+import { readProtocol } from "./fragment-runs.ts";
 import { responseWatch } from "./model-call.ts";
 import { withoutProviderData } from "./without-provider-data.ts";
 
@@ -78,6 +79,8 @@ export async function openRunEvents(
 
   const events = runToolLoop({
     provider: provider.protocol,
+    // Read as /v1/stream reads it: each step's finish has the same `order`.
+    protocol: readProtocol(provider.protocol, run.earlyValidation),
     messages,
     tools: names.renamed
       ? Object.fromEntries(Object.entries(run.enabled).map(([name, tool]) => [names.toProvider(name), tool]))
