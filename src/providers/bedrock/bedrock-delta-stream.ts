@@ -28,9 +28,13 @@ import { BedrockConverseDecoder } from "./bedrock-converse.ts";
  * ```
  */
 export class BedrockDeltaStream extends ProviderDecoderStream {
-  /** Creates the stage (InvokeModel's chunks read by the Anthropic decoder). */
-  constructor() {
-    super((emit) => new BedrockDecoder(emit, AnthropicDecoder));
+  /**
+   * Creates the stage (InvokeModel's chunks read by the Anthropic decoder); `limits` bound a
+   * Converse server tool's result as it grows and the Anthropic decoder's (as the accumulator's:
+   * `maxArgumentsLength`, 4 MiB by default).
+   */
+  constructor(limits: DecoderLimits = {}) {
+    super((emit) => new BedrockDecoder(emit, AnthropicDecoder, limits));
   }
 }
 

@@ -6,7 +6,15 @@
 // recorded multi-turn code execution does so and Bedrock answers 200). The stream is built from
 // the API reference's shapes (server-tools-recordings.ts says which).
 import fc from "fast-check";
-import { assistantMessage, providerKit, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
+import {
+  assistantMessage,
+  AwsEventStreamDecoderStream,
+  BedrockDeltaStream,
+  providerKit,
+  streamToolCalls,
+  ToolCallStreamError,
+  type ToolCallEvent,
+} from "../../../src/index.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants } from "../../support/invariants.ts";
 import { collect, fromChunks, splitAt } from "../../support/streams.ts";
@@ -89,6 +97,21 @@ group("Bedrock ConverseStream server tools: server_tool_use, toolResult and cita
     assert(!(await detected(134)).some((e) => e.type === "error"), "134 characters are within a limit of 134");
     const error = (await detected(133)).find((e) => e.type === "error");
     assertEquals(error?.type === "error" ? error.error.code : undefined, "arguments-too-large");
+  });
+
+  test("the bare stage takes the same maxArgumentsLength (it bounded a server tool's result by the 4 MiB default)", async () => {
+    const bare = (maxArgumentsLength: number) =>
+      collect(
+        fromChunks([serverToolTurn])
+          .pipeThrough(new AwsEventStreamDecoderStream())
+          .pipeThrough(new BedrockDeltaStream({ maxArgumentsLength })),
+      ).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    assertEquals(await bare(134), undefined, "134 characters are within a limit of 134");
+    const failure = await bare(133);
+    assert(failure instanceof ToolCallStreamError && failure.code === "arguments-too-large", "bare stage bounded");
   });
 
   test("any split of the bytes gives the same events", async () => {
