@@ -256,6 +256,26 @@ group("GeminiDeltaStream rules", (test) => {
     assertEquals(summarize(whole).toolCalls, [{ id: null, name: "f", arguments: { s: "01234567890123456789" } }]);
   });
 
+  test("a streamed call whose jsonPath nests past maxDepth is too-deep, as arguments sent as text, and the stream goes on", async () => {
+    // The decoder builds the object the paths describe (200,000 levels: no stack overflow); its JSON
+    // text is the accumulator's to judge, as every provider's object arguments are.
+    const jsonPath = `$${".a".repeat(200_000)}`;
+    const events = await run(
+      "gemini",
+      gemini(
+        parts([{ functionCall: { name: "f", willContinue: true } }]),
+        parts([{ functionCall: { partialArgs: [{ jsonPath, numberValue: 1 }] } }]),
+        parts([{ functionCall: { name: "g", args: { a: 1 } } }], { finishReason: "STOP" }),
+      ),
+    );
+    const invalid = events.find((e) => e.type === "invalid-tool-call");
+    assertEquals(invalid?.type === "invalid-tool-call" ? [invalid.name, invalid.error.code] : [], ["f", "too-deep"]);
+    assertEquals(
+      events.flatMap((e) => (e.type === "tool-call" ? [[e.name, e.arguments]] : [])),
+      [["g", { a: 1 }]],
+    );
+  });
+
   // Gemini 3's tool combination: server-parts-recordings.ts says where its shapes come from.
   test("server tool and code execution parts go back whole and in place, before the call, at any split", async () => {
     const data = bytes(combined);
