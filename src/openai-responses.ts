@@ -23,6 +23,7 @@ export {
   type OpenAIResponsesDeltaStreamOptions,
 } from "./providers/openai-responses/openai-responses-delta-stream.ts";
 export { ResponsesBuiltInCalls } from "./providers/openai-responses/openai-responses-built-in-calls.ts";
+export { ResponsesCitations } from "./providers/openai-responses/openai-responses-citations.ts";
 export { responsesInputItems, responsesToolOutputs } from "./providers/openai-responses/openai-responses-messages.ts";
 export { approvalResponses, type ApprovalAnswer } from "./providers/openai-responses/openai-responses-approvals.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";

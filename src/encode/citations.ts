@@ -4,7 +4,8 @@ import { isRecord, nonEmptyString } from "../shared/values.ts";
 
 /**
  * A cited text block (Anthropic's citations, kept as a `block` reasoning part `{type: "text", text,
- * citations}`): its text and citations, or undefined for any other part.
+ * citations}`, or OpenAI Responses' annotated `output_text`, `{type: "text", text, annotations}`):
+ * its text and citations (the annotations), or undefined for any other part.
  *
  * @example
  * ```ts
@@ -13,9 +14,22 @@ import { isRecord, nonEmptyString } from "../shared/values.ts";
  */
 export function citedText(part: ReasoningPart): { text: string; citations: readonly JsonValue[] } | undefined {
   if (part.type !== "block" || part.block["type"] !== "text") return undefined;
-  const { text, citations } = part.block;
+  const { text, citations = part.block["annotations"] } = part.block;
   return typeof text === "string" && Array.isArray(citations) ? { text, citations } : undefined;
 }
+
+/**
+ * OpenAI Responses' own annotation types (`ResponseOutputText`'s): passed on as they came, their
+ * positions counted from the start of the text shown, and never an Anthropic citation.
+ *
+ * @example
+ * ```ts
+ * isOpenAIAnnotation({ type: "url_citation", url, title, start_index: 0, end_index: 5 }); // true
+ * ```
+ */
+export const isOpenAIAnnotation = (citation: JsonValue): boolean =>
+  isRecord(citation) &&
+  /^(url_citation|file_citation|container_file_citation|file_path)$/.test(String(citation["type"]));
 
 /** What a citation points at, as the client protocols can name it: a web page, or a document. */
 type Source =
@@ -75,10 +89,12 @@ export function citedSpans(part: ReasoningPart, length: number): Span[] {
 }
 
 /**
- * The annotations of an OpenAI Responses `output_text` for its cited spans: a web page as a
- * `url_citation` over the cited text (`start_index`, `end_index`), a document stored as a file
- * (a citation with a `file_id`) as a `file_citation` at the cited text's end; a document sent in
- * the request itself has no Responses annotation, and is left out.
+ * The annotations of an OpenAI Responses `output_text` for its cited spans: OpenAI's own
+ * annotations (an OpenAI Responses upstream's) as they came, their positions moved to where the
+ * span starts; of Anthropic's citations, a web page as a `url_citation` over the cited text
+ * (`start_index`, `end_index`), a document stored as a file (a citation with a `file_id`) as a
+ * `file_citation` at the cited text's end; a document sent in the request itself has no Responses
+ * annotation, and is left out.
  *
  * @example
  * ```ts
@@ -88,6 +104,7 @@ export function citedSpans(part: ReasoningPart, length: number): Span[] {
 export function responsesAnnotations(spans: readonly Span[]): Record<string, JsonValue>[] {
   return spans.flatMap(({ citations, start, end }) =>
     citations.flatMap((citation): Record<string, JsonValue>[] => {
+      if (isOpenAIAnnotation(citation)) return [shifted(citation as Record<string, JsonValue>, start)];
       const source = sourceOf(citation);
       if (source?.kind === "url")
         return [
@@ -97,6 +114,14 @@ export function responsesAnnotations(spans: readonly Span[]): Record<string, Jso
       return [{ type: "file_citation", file_id: source.fileId, filename: source.title, index: end }];
     }),
   );
+}
+
+/** An OpenAI annotation of a text that starts at `start` of the text shown, its positions moved there. */
+function shifted(annotation: Record<string, JsonValue>, start: number): Record<string, JsonValue> {
+  const moved = { ...annotation };
+  for (const key of ["start_index", "end_index", "index"])
+    if (typeof moved[key] === "number") moved[key] = (moved[key] as number) + start;
+  return moved;
 }
 
 /**

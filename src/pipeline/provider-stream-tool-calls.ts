@@ -87,10 +87,10 @@ export interface OpenAIResponsesOptions {
   /**
    * The reader of the built-in tools' items as calls (`apply_patch_call`, `shell_call`,
    * `local_shell_call` that Codex runs, `mcp_call`, `tool_search_call`): pass
-   * `ResponsesBuiltInCalls` (from `tool-call-stream/openai-responses`). Without it, such an item
-   * ends the stream with an `error` of code `unknown-provider` naming the plug-in (then an
-   * `abort`), so that a bundle that reads function calls alone holds no reader of them. The main
-   * entry's `streamToolCalls` (`provider: "openai-responses"`) reads them all.
+   * `ResponsesBuiltInCalls` (from `tool-call-stream/openai-responses`), or `ResponsesCitations` (the
+   * text's annotations kept too). Without it, such an item ends the stream with an `error` of code
+   * `unknown-provider` naming the plug-in (then an `abort`), so that a bundle that reads function
+   * calls alone holds no reader of them. The main entry's reads them all, and keeps the annotations.
    * @defaultValue none
    */
   builtInCalls?: typeof ResponsesBuiltInCalls | undefined;

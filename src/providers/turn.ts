@@ -142,3 +142,66 @@ export function piecesInOrder<Call extends { readonly index?: number | undefined
     return piece.type === "text" ? map.text(piece.text) : map.call(piece.call, positions.get(piece.call)!);
   });
 }
+
+/**
+ * The cited texts of a run of text in stream order: the `block` reasoning parts right after it that
+ * `cited` takes (each kept at the end of its text, after it: Anthropic's and OpenAI Responses'
+ * `text` blocks by default, Bedrock's `citationsContent`).
+ *
+ * @example
+ * ```ts
+ * content.push(...anthropicTextBlocks(piece.text, citedAfter(pieces, i)));
+ * ```
+ */
+export function citedAfter<Call>(
+  pieces: readonly TurnPiece<Call>[],
+  at: number,
+  cited: (block: { readonly [key: string]: unknown }) => boolean = (block) => block["type"] === "text",
+): ReasoningPart[] {
+  // Walked in place, not over a copy of the rest: a turn of many runs and calls stays linear.
+  const parts: ReasoningPart[] = [];
+  for (let i = at + 1; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    if (piece.type !== "reasoning-part" || piece.part.type !== "block" || !cited(piece.part.block)) break;
+    parts.push(piece.part);
+  }
+  return parts;
+}
+
+/**
+ * A run of text split at the cited texts of `parts` (those `quote` gives a text of), found in order:
+ * each cited one as `cited` makes it, the text around them as `plain` makes it, but for white space
+ * alone (which Anthropic and Bedrock refuse as a block). A run without any is `plain` of all of it.
+ *
+ * @example
+ * ```ts
+ * const items = splitCited(text, parts, annotatedText, (run) => ({ role: "assistant", content: run }), annotatedMessage);
+ * ```
+ */
+export function splitCited<Out>(
+  text: string,
+  parts: readonly ReasoningPart[],
+  quote: (part: ReasoningPart) => string | undefined,
+  plain: (run: string) => Out,
+  cited: (part: ReasoningPart) => Out,
+): Out[] {
+  const out: Out[] = [];
+  const push = (run: string): void => void (run.trim() && out.push(plain(run)));
+  let at = 0;
+  // A cited text not found costs a search of the rest of the text: the searches stop once they have
+  // read the text a few times over (a history of many such parts would cost parts x text).
+  let budget = 4 * text.length;
+  for (const part of parts) {
+    const quoted = quote(part);
+    if (!quoted || budget < 0) continue;
+    const start = text.indexOf(quoted, at);
+    budget -= (start < 0 ? text.length : start) - at;
+    if (start < 0) continue;
+    push(text.slice(at, start));
+    out.push(cited(part));
+    at = start + quoted.length;
+  }
+  if (at === 0) return [plain(text)];
+  push(text.slice(at));
+  return out;
+}

@@ -146,7 +146,8 @@ export type ReasoningPart =
   | {
       /**
        * The kind of part: a block of the turn the provider must get back as it came, in its
-       * place (Anthropic's `compaction` summary, a `fallback` boundary between two models).
+       * place (Anthropic's `compaction`, a `fallback` boundary), or a cited text of the turn's text
+       * (Anthropic's `{ type: "text", text, citations }`, OpenAI's `{ type: "text", text, annotations, id }`).
        */
       type: "block";
       /** The block, verbatim (its own `type` says which). */

@@ -13,6 +13,7 @@ import { readMessagesEvents, readResponsesEvents } from "../support/agent-protoc
 import { AGENT_OPTIONS, ENCODERS, encodeAll } from "../support/encoders.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { dataFrames, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
+import { resplitText } from "../support/splits.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
 const eventsOf = (sse: string): Promise<EncodableEvent[]> =>
@@ -20,18 +21,6 @@ const eventsOf = (sse: string): Promise<EncodableEvent[]> =>
 
 /** The web answer's text: "I'll look it up." then the cited "There are three a day", then the rest. */
 const WEB_SPAN = { start: 16, end: 37 };
-
-/** Each text-delta split at `cuts` (positions in its text), as another provider's chunking would give it. */
-function resplit(events: readonly EncodableEvent[], cuts: readonly number[]): EncodableEvent[] {
-  return events.flatMap((event): EncodableEvent[] => {
-    if (event.type !== "text-delta") return [event];
-    const at = [...new Set(cuts.map((cut) => cut % event.text.length))].filter((cut) => cut > 0).sort((a, b) => a - b);
-    return [0, ...at].map((from, i) => ({
-      type: "text-delta",
-      text: event.text.slice(from, at[i] ?? event.text.length),
-    }));
-  });
-}
 
 const responsesAnnotations = (events: readonly EncodableEvent[]): unknown => {
   const reading = readResponsesEvents(encodeAll(ENCODERS.responses(), events));
@@ -131,7 +120,7 @@ group("Citations through the client-protocol encoders", (test) => {
     ];
     await fc.assert(
       fc.asyncProperty(fc.array(fc.integer({ min: 1, max: 64 }), { maxLength: 8 }), async (cuts) => {
-        const split = resplit(events, cuts);
+        const split = resplitText(events, cuts);
         assertEquals(
           [
             responsesAnnotations(split),

@@ -28,6 +28,7 @@ import { serverToolTurn } from "../providers/bedrock/server-tools-recordings.ts"
 import { imageTurn, repeatedName } from "../providers/gemini/doc-shapes-recordings.ts";
 import { combined } from "../providers/gemini/server-parts-recordings.ts";
 import { refused } from "../providers/openai-chat/refusal-recordings.ts";
+import { responsesCited } from "../providers/openai-responses/citations-recordings.ts";
 import { responsesRefused } from "../providers/openai-responses/refusal-recordings.ts";
 import { externalBodies, externalFixtures } from "../support/external-fixtures.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
@@ -203,6 +204,11 @@ function sources(): Source[] {
   });
   out.push({ name: "case: openai chat refusal", provider: "openai", bodies: [bytes(refused)] });
   out.push({ name: "case: openai responses refusal", provider: "openai-responses", bodies: [bytes(responsesRefused)] });
+  out.push({
+    name: "case: openai responses annotated output_text",
+    provider: "openai-responses",
+    bodies: [bytes(responsesCited())],
+  });
   out.push({ name: "case: ollama thinking, text and two calls", provider: "ollama", bodies: [bytes(OLLAMA_TURN)] });
   return out;
 }

@@ -1,7 +1,7 @@
 // The re-chunking property the provider cases share: a body's events do not depend on how its
 // bytes were split into reads.
 import fc from "fast-check";
-import type { ToolCallEvent } from "../../src/index.ts";
+import type { EncodableEvent, ToolCallEvent } from "../../src/index.ts";
 import { assertEquals } from "./harness.ts";
 import { splitAt } from "./streams.ts";
 
@@ -17,4 +17,16 @@ export async function assertAnySplitSame(
     }),
     { seed: 34, numRuns: 12 },
   );
+}
+
+/** Each text-delta split at `cuts` (positions in its text, taken modulo its length), as another provider's chunking would give it. */
+export function resplitText(events: readonly EncodableEvent[], cuts: readonly number[]): EncodableEvent[] {
+  return events.flatMap((event): EncodableEvent[] => {
+    if (event.type !== "text-delta") return [event];
+    const at = [...new Set(cuts.map((cut) => cut % event.text.length))].filter((cut) => cut > 0).sort((a, b) => a - b);
+    return [0, ...at].map((from, i) => ({
+      type: "text-delta",
+      text: event.text.slice(from, at[i] ?? event.text.length),
+    }));
+  });
 }

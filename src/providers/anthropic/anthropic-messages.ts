@@ -1,7 +1,7 @@
 import { isRecord } from "../../shared/values.ts";
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { ToolCall } from "../../shared/events.ts";
-import { asText, idOf, turnPieces, type AssistantTurn, type ToolResult, type TurnPiece } from "../turn.ts";
+import { asText, citedAfter, idOf, turnPieces, type AssistantTurn, type ToolResult, type TurnPiece } from "../turn.ts";
 import { anthropicTextBlocks } from "./anthropic-citations.ts";
 import { isServerResult } from "./anthropic-kept-blocks.ts";
 
@@ -191,24 +191,4 @@ export function anthropicToolResultMessage(results: readonly ToolResult[]): Reco
       ...toolsetOf(result.call),
     })),
   };
-}
-
-/**
- * The cited text blocks of a run of text in stream order: the `text` block parts right after it
- * (each kept at its block's stop, after the block's text).
- *
- * @example
- * ```ts
- * content.push(...anthropicTextBlocks(piece.text, citedAfter(pieces, i)));
- * ```
- */
-export function citedAfter<Call>(pieces: readonly TurnPiece<Call>[], at: number): ReasoningPart[] {
-  // Walked in place, not over a copy of the rest: a turn of many runs and calls stays linear.
-  const cited: ReasoningPart[] = [];
-  for (let i = at + 1; i < pieces.length; i++) {
-    const piece = pieces[i]!;
-    if (piece.type !== "reasoning-part" || piece.part.type !== "block" || piece.part.block["type"] !== "text") break;
-    cited.push(piece.part);
-  }
-  return cited;
 }

@@ -16,9 +16,9 @@ import {
 } from "../request.ts";
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
-import { turnPieces } from "../turn.ts";
+import { citedAfter, turnPieces } from "../turn.ts";
 import { anthropicTextBlocks } from "./anthropic-citations.ts";
-import { callerOf, citedAfter, isAnthropicBlock, serverCalls, toolsetOf } from "./anthropic-messages.ts";
+import { callerOf, isAnthropicBlock, serverCalls, toolsetOf } from "./anthropic-messages.ts";
 import { anthropicToolDefinitions } from "./anthropic-tools.ts";
 
 /** The Messages API requires `max_tokens`; this is used when the request gives none. */

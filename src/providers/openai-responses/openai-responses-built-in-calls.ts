@@ -1,6 +1,6 @@
 import type { ToolCallChunkDelta } from "../../shared/deltas.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
-import type { Emit } from "../provider-decoder.ts";
+import type { DecoderLimits, Emit } from "../provider-decoder.ts";
 import { SERVER_CALL } from "./openai-responses-server-items.ts";
 
 /**
@@ -84,8 +84,8 @@ export class ResponsesBuiltInCalls {
   /** The open built-in calls, by output index. */
   readonly #open = new Map<number, Open>();
 
-  /** Reports through `emit`. */
-  constructor(emit: Emit) {
+  /** Reports through `emit`; the decoder's `limits` bound only what a subclass keeps (`ResponsesCitations`' annotations). */
+  constructor(emit: Emit, _limits?: DecoderLimits) {
     this.#emit = emit;
   }
 

@@ -94,7 +94,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit, options: OpenAIResponsesDeltaStreamOptions = {}) {
     this.#emit = emit;
-    this.#builtIns = options.builtInCalls && new options.builtInCalls(emit);
+    this.#builtIns = options.builtInCalls && new options.builtInCalls(emit, options);
     this.#limits = options;
     this.#reorderer = new SequenceReorderer<Payload>(
       options.reorderWindow ?? 64,

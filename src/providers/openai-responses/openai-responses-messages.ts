@@ -16,7 +16,9 @@ import { responsesTurnItems } from "./openai-responses-turn-items.ts";
  * a program's `program_output` after its calls (before the text when the program came in an earlier
  * turn); a server tool search as its `tool_search_call` with the `tool_search_output` that followed
  * it (kept blocks), and a tool OpenAI ran (`web_search_call`, ...) as its item among the reasoning
- * items, where it came. Approval requests go last, as `mcp_approval_request` items.
+ * items, where it came. An annotated `output_text` (kept by `ResponsesCitations`) goes back as its
+ * `message` item with that part and its `annotations`, the text around it as plain messages.
+ * Approval requests go last, as `mcp_approval_request` items.
  *
  * @example
  * ```ts

@@ -14,7 +14,8 @@ export interface OpenAIResponsesDeltaStreamOptions extends DecoderLimits {
    * `local_shell_call`, `mcp_call`, `tool_search_call`): `ResponsesBuiltInCalls` (from
    * `tool-call-stream/openai-responses`), which `OpenAIResponsesDecoder` takes only when given, so
    * that a bundle that reads no such call holds none of it. Without it, such an item ends the
-   * stream with an `unknown-provider` error naming it.
+   * stream with an `unknown-provider` error naming it. `ResponsesCitations` reads them too, and
+   * keeps the text's annotations.
    * @defaultValue `ResponsesBuiltInCalls` in `OpenAIResponsesDeltaStream`, none in `OpenAIResponsesDecoder`
    */
   builtInCalls?: typeof ResponsesBuiltInCalls | undefined;

@@ -1,14 +1,15 @@
 import { approvalBlocks } from "../../shared/turn-blocks.ts";
 import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
-import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
+import type { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
+import { ResponsesCitations } from "./openai-responses-citations.ts";
 import { OpenAIResponsesDecoder } from "./openai-responses-delta-stream.ts";
 
 /**
  * The protocol of the OpenAI Responses API: its bodies are Server-Sent Events (`SSEDecoder`; the
  * NDJSON of openai-node's `toReadableStream()` is read with the `framing` option, or by the main
  * entry's `streamToolCalls`), and its decoder is {@link OpenAIResponsesDecoder}, with the built-in
- * tools' items read as calls (`ResponsesBuiltInCalls`). `streamToolCalls` takes it as its
+ * tools' items read as calls and the text's annotations kept (`ResponsesCitations`). `streamToolCalls` takes it as its
  * `provider` like the name, and the registry maps the name to it.
  *
  * @example
@@ -17,7 +18,7 @@ import { OpenAIResponsesDecoder } from "./openai-responses-delta-stream.ts";
  * ```
  */
 export const openAIResponsesProtocol: ProviderProtocol =
-  /* @__PURE__ */ openAIResponsesProtocolWith(ResponsesBuiltInCalls);
+  /* @__PURE__ */ openAIResponsesProtocolWith(ResponsesCitations);
 
 /**
  * The Responses protocol reading the built-in tools' items with `builtInCalls` (none: such an

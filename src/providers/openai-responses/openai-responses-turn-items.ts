@@ -1,7 +1,7 @@
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, isRefusal } from "../../shared/values.ts";
-import { turnPieces, type OrderedTurn } from "../turn.ts";
+import { citedAfter, splitCited, turnPieces, type OrderedTurn } from "../turn.ts";
 import { isCompactionItem, serverCallItem, ServerOutputs } from "./openai-responses-server-items.ts";
 
 type Item = Record<string, unknown>;
@@ -51,7 +51,12 @@ export function responsesTurnItems<Call extends CallFields>(
       ...serverCallItem(part),
       ...(part.type === "item" ? maps.reasoning(part) : refusalItem(part)),
     ]),
-    ...turnItems(turn.parts, turn.text === "" ? undefined : maps.text(turn.text), turn.calls, maps.call),
+    ...turnItems(
+      turn.parts,
+      turn.text === "" ? [] : textItems(turn.text, turn.parts ?? [], maps.text),
+      turn.calls,
+      maps.call,
+    ),
   ];
   items.push(...after);
   let end = items.length;
@@ -69,8 +74,8 @@ function orderedItems<Call extends CallFields>(turn: OrderedTurn<Call>, maps: Tu
   const sent = new Set<unknown>();
   const programs = new Set<unknown>();
   const items: Item[] = [];
-  for (const piece of pieces) {
-    if (piece.type === "text") items.push(maps.text(piece.text));
+  for (const [i, piece] of pieces.entries()) {
+    if (piece.type === "text") items.push(...textItems(piece.text, citedAfter(pieces, i), maps.text));
     else if (piece.type === "tool-call") {
       const program = programOf(piece.call);
       if (program && !programs.has(program["call_id"])) {
@@ -93,6 +98,34 @@ function orderedItems<Call extends CallFields>(turn: OrderedTurn<Call>, maps: Tu
     }
   }
   return items;
+}
+
+/**
+ * A run of the turn's text as input items: each annotated `output_text` part in it (a `text` block
+ * part with `annotations` and its message's `id`, see `ResponsesCitations`) as that message, with
+ * its `output_text` part and annotations (openai's `ResponseOutputMessage`), the text around them
+ * as `text` makes it.
+ */
+const textItems = (text: string, parts: readonly ReasoningPart[], plain: (text: string) => Item): Item[] =>
+  splitCited(
+    text,
+    parts,
+    (part) => annotatedOf(part)?.text,
+    plain,
+    (part) => {
+      const { id, text, annotations } = annotatedOf(part)!;
+      const content = [{ type: "output_text", text, annotations }];
+      return { type: "message", id, role: "assistant", status: "completed", content };
+    },
+  );
+
+/** An annotated `output_text` part kept by `ResponsesCitations`: its text, annotations and message id. */
+function annotatedOf(part: ReasoningPart): { id: string; text: string; annotations: JsonValue[] } | undefined {
+  if (part.type !== "block" || part.block["type"] !== "text") return undefined;
+  const { id, text, annotations } = part.block;
+  return typeof id === "string" && typeof text === "string" && Array.isArray(annotations)
+    ? { id, text, annotations }
+    : undefined;
 }
 
 /**
@@ -120,12 +153,12 @@ const refusalItem = (part: ReasoningPart): Item[] =>
  *
  * @example
  * ```ts
- * items.push(...turnItems(parts, { role: "assistant", content: "Hi" }, calls, (call) => [functionCallItem(call)]));
+ * items.push(...turnItems(parts, [{ role: "assistant", content: "Hi" }], calls, (call) => [functionCallItem(call)]));
  * ```
  */
 export function turnItems<Call extends CallFields>(
   parts: readonly ReasoningPart[] | undefined,
-  text: Item | undefined,
+  text: readonly Item[],
   calls: readonly Call[],
   callItems: (call: Call, outputs: ServerOutputs, index: number) => Item[],
 ): Item[] {
@@ -136,7 +169,7 @@ export function turnItems<Call extends CallFields>(
     part.type === "block" && part.block["type"] === "program" && !ofTurn.has(part.block["call_id"]) ? [part.block] : [],
   );
   items.push(...outputs.before(ofTurn));
-  if (text) items.push(text);
+  items.push(...text);
   const programs = new Set<unknown>();
   calls.forEach((call, index) => {
     const program = programOf(call);

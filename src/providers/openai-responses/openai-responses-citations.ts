@@ -1,0 +1,95 @@
+import { ToolCallStreamError } from "../../shared/errors.ts";
+import type { JsonValue } from "../../shared/json.ts";
+import { isRecord } from "../../shared/values.ts";
+import type { DecoderLimits, Emit } from "../provider-decoder.ts";
+import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
+
+/**
+ * {@link ResponsesBuiltInCalls} that also keeps the annotations of the text (`url_citation`,
+ * `file_citation`, `container_file_citation`, `file_path`): an `output_text` part that has any
+ * becomes, at its `response.content_part.done` (or its message's `output_item.done`, when that
+ * came alone), a `block` reasoning part `{ type: "text", text, annotations, id }`: the part's whole
+ * text, its annotations as OpenAI sent them (their `start_index` / `end_index` / `index` count in
+ * that text) and the id of its `message` item, which the next turn sends back as that message
+ * with its `output_text` part. Anthropic's cited text is the same `text` block with `citations`
+ * instead, so the client-protocol encoders read either. The annotations of the done part win; those
+ * announced by `response.output_text.annotation.added` stand for a part that came done without
+ * them. They count against the accumulator's `maxToolCalls` (as Anthropic's citations do): past
+ * it, a `ToolCallStreamError` of code `too-many-tool-calls` ends the stream.
+ *
+ * The decoder's `builtInCalls` plug-in: `openAIResponsesProtocol` (the main entry's
+ * `streamToolCalls`) reads with it; `OpenAIResponsesDeltaStream` and `tool-call-stream/openai-
+ * responses`' `streamToolCalls` take it as `builtInCalls`, so that a bundle that keeps no
+ * annotation holds none of this.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new OpenAIResponsesDeltaStream({ builtInCalls: ResponsesCitations }))
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class ResponsesCitations extends ResponsesBuiltInCalls {
+  readonly #emitPart: Emit;
+  /** The annotations announced of each `output_text` part not done yet, by `item_id content_index`. */
+  readonly #announced = new Map<string, JsonValue[]>();
+  /** The parts done (kept or without annotations), so that the item's end does not keep one twice. */
+  readonly #done = new Set<string>();
+  #count = 0;
+  readonly #max: number;
+
+  /** Reports through `emit`, bounded by the accumulator's `maxToolCalls` (1024 by default). */
+  constructor(emit: Emit, limits: DecoderLimits = {}) {
+    super(emit);
+    this.#emitPart = emit;
+    this.#max = limits.maxToolCalls ?? 1024;
+  }
+
+  /** An annotation announced, or an `output_text` part done; any other event is the built-in calls'. */
+  override event(type: string, event: Record<string, unknown>, index: number): void {
+    const key = `${event["item_id"]} ${event["content_index"]}`;
+    if (type === "response.content_part.done") return this.#part(event["item_id"], key, event["part"]);
+    if (type !== "response.output_text.annotation.added") return super.event(type, event, index);
+    const annotation = event["annotation"];
+    if (!isRecord(annotation) || this.#done.has(key)) return;
+    this.#counted(1);
+    const announced = this.#announced.get(key);
+    if (announced) announced.push(annotation as JsonValue);
+    else this.#announced.set(key, [annotation as JsonValue]);
+  }
+
+  /** `output_item.done`: a message's `output_text` parts not kept yet are kept from it; then the built-in calls'. */
+  override done(item: Record<string, unknown>, index: number): boolean {
+    const content = item["type"] === "message" ? item["content"] : undefined;
+    if (Array.isArray(content)) content.forEach((part, i) => this.#part(item["id"], `${item["id"]} ${i}`, part));
+    return super.done(item, index);
+  }
+
+  #part(id: unknown, key: string, part: unknown): void {
+    if (this.#done.has(key) || !isRecord(part) || part["type"] !== "output_text") return;
+    const text = part["text"];
+    if (typeof text !== "string") return;
+    this.#done.add(key);
+    const announced = this.#announced.get(key) ?? [];
+    this.#announced.delete(key);
+    const own = Array.isArray(part["annotations"])
+      ? (part["annotations"].filter((annotation) => isRecord(annotation)) as JsonValue[])
+      : [];
+    const annotations = own.length > 0 ? own : announced;
+    this.#counted(annotations.length - announced.length);
+    if (annotations.length > 0)
+      this.#emitPart({
+        type: "reasoning-part",
+        part: { type: "block", block: { type: "text", text, annotations, ...(typeof id === "string" ? { id } : {}) } },
+      });
+  }
+
+  #counted(added: number): void {
+    if ((this.#count += Math.max(0, added)) > this.#max)
+      throw new ToolCallStreamError({
+        code: "too-many-tool-calls",
+        message: `The response has more annotations than the limit of ${this.#max} (maxToolCalls) allows.`,
+      });
+  }
+}

@@ -1,0 +1,120 @@
+import fc from "fast-check";
+import type { ResponseInputItem } from "openai/resources/responses/responses";
+import { assistantMessage, providerKit, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
+import {
+  OpenAIResponsesDeltaStream,
+  ResponsesCitations,
+  SSEDecoderStream,
+  ToolCallAccumulatorStream,
+} from "../../../src/openai-responses.ts";
+import { assert, assertEquals, group } from "../../support/harness.ts";
+import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
+import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
+import { ANNOTATIONS, CITED_TEXT, responsesCited } from "./citations-recordings.ts";
+
+// OpenAI Responses annotations kept on the turn's text and sent back (the stream and its
+// provenance: citations-recordings.ts).
+const run = async (sse: string, cuts: number[] = []): Promise<ToolCallEvent[]> => {
+  const data = bytes(sse);
+  const events = await collect(streamToolCalls(fromChunks(splitAt(data, cuts)), { provider: "openai-responses" }));
+  assertEventInvariants(events, true);
+  return events;
+};
+const PART = { type: "block", block: { type: "text", text: CITED_TEXT, annotations: ANNOTATIONS, id: "msg_cite_1" } };
+const cited = (finish: Extract<ToolCallEvent, { type: "finish" }>) =>
+  (finish.reasoningParts ?? []).filter((part) => part.type === "block" && part.block["type"] === "text");
+
+group("OpenAI Responses annotations (output_text annotations, response.output_text.annotation.added)", (test) => {
+  test("an annotated output_text is kept as a text block part with its annotations and message id, at any split", async () => {
+    for (const announcedOnly of [false, true]) {
+      const sse = responsesCited(announcedOnly);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 1, max: bytes(sse).length - 1 }), { maxLength: 6 }),
+          async (cuts) => {
+            const finish = assertFinished(await run(sse, cuts));
+            assertEquals([finish.text, finish.reason], [CITED_TEXT, "stop"]);
+            assertEquals(cited(finish), [PART], announcedOnly ? "from the .added events" : "from the done part");
+          },
+        ),
+        { numRuns: 15 },
+      );
+    }
+  });
+
+  test("assistantMessage and the request kit send it back as its message item with the output_text's annotations", async () => {
+    const finish = assertFinished(await run(responsesCited()));
+    // The SDK's type of the item it takes back (ResponseOutputMessage): the next turn holds that literal.
+    const expected: ResponseInputItem = {
+      type: "message",
+      id: "msg_cite_1",
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: CITED_TEXT, annotations: ANNOTATIONS as never }],
+    };
+    const items = assistantMessage("openai-responses", finish) as Record<string, unknown>[];
+    assertEquals(items.at(-1), expected);
+    assertEquals(items.filter((item) => item["type"] === "message").length, 1, "the text once, with its annotations");
+    const body = providerKit("openai-responses").requestBody({
+      model: "gpt-5",
+      messages: [
+        { role: "user", content: "When did Ruby 3.4 come out?" },
+        {
+          role: "assistant",
+          content: finish.text,
+          toolCalls: [],
+          reasoningParts: finish.reasoningParts,
+          order: finish.order,
+        },
+        { role: "user", content: "Thanks." },
+      ],
+      tools: [],
+    });
+    assertEquals((body["input"] as unknown[]).slice(1, -1).at(-1), expected);
+    // Without the turn's order, the text is found in place all the same.
+    const unordered = assistantMessage("openai-responses", { ...finish, order: undefined }) as unknown[];
+    assertEquals(unordered.at(-1), expected);
+  });
+
+  test("text around the annotated part goes back as plain messages, not inside it", async () => {
+    const finish = assertFinished(await run(responsesCited()));
+    const items = assistantMessage("openai-responses", {
+      ...finish,
+      text: `Before. ${CITED_TEXT} After.`,
+      order: undefined,
+    }) as Record<string, unknown>[];
+    assertEquals(
+      items.filter((item) => item["type"] === "message").map((item) => item["content"]),
+      ["Before. ", [{ type: "output_text", text: CITED_TEXT, annotations: ANNOTATIONS }], " After."],
+    );
+  });
+
+  test("the annotations count against maxToolCalls: past it the stream ends too-many-tool-calls", async () => {
+    const events = await collect(
+      streamToolCalls(fromChunks([bytes(responsesCited(true))]), { provider: "openai-responses", maxToolCalls: 1 }),
+    );
+    const error = events.find((event) => event.type === "error");
+    assertEquals(error?.type === "error" ? error.error.code : undefined, "too-many-tool-calls");
+    const last = events.at(-1);
+    assert(last?.type === "abort" && last.reason === "limit-exceeded", "the stream aborts limit-exceeded");
+    // Two fit a limit of 2 (counted apart from the calls).
+    const fits = await collect(
+      streamToolCalls(fromChunks([bytes(responsesCited(true))]), { provider: "openai-responses", maxToolCalls: 2 }),
+    );
+    assertEquals(fits.at(-1)?.type, "finish");
+  });
+
+  test("the stage keeps them with builtInCalls: ResponsesCitations, and not without it", async () => {
+    const stage = async (options: ConstructorParameters<typeof OpenAIResponsesDeltaStream>[0]) =>
+      assertFinished(
+        await collect(
+          fromChunks([bytes(responsesCited())])
+            .pipeThrough(new SSEDecoderStream())
+            .pipeThrough(new OpenAIResponsesDeltaStream(options))
+            .pipeThrough(new ToolCallAccumulatorStream()),
+        ),
+      );
+    assertEquals(cited(await stage({ builtInCalls: ResponsesCitations })), [PART]);
+    assertEquals(cited(await stage({})), []);
+  });
+});
