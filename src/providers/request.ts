@@ -252,6 +252,21 @@ export function callId(call: RequestToolCall, path: string): string {
   return call.id;
 }
 
+/**
+ * `write` made a writer of each earlier call that goes back as one of the provider's own calls:
+ * a call another provider ran itself (`providerExecuted`) is none of them and is left out, the
+ * others written with their index in the message's calls (for their error paths).
+ *
+ * @example
+ * ```ts
+ * const calls = message.toolCalls.flatMap(clientCall((call, i: number) => toCall(callId(call, `${path}.tool_calls[${i}]`), call)));
+ * ```
+ */
+export const clientCall =
+  <Rest extends unknown[], Out>(write: (call: RequestToolCall, ...rest: Rest) => Out) =>
+  (call: RequestToolCall, ...rest: Rest): Out[] =>
+    call.providerExecuted ? [] : [write(call, ...rest)];
+
 /** The call a tool message answers, which providers that correlate results by id need. */
 export function resultId(message: { readonly toolCallId?: string | undefined }, path: string): string {
   if (message.toolCallId === undefined)

@@ -1,5 +1,6 @@
 import { fileKind, fileRefused, fileUrl, filesAfterResults, hasFiles, resultBlocks } from "../media.ts";
 import {
+  clientCall,
   callId,
   resultId,
   type Fields,
@@ -61,17 +62,13 @@ function toCohereMessage(message: RequestMessage, path: string): Fields {
       if (!hasFiles(message)) return { role: message.role, content: message.content };
       return { role: "user", content: resultBlocks(message, path, coherePart) };
     case "assistant": {
-      // A call another provider ran itself (`providerExecuted`) is no call of Cohere's: left out.
-      const calls = message.toolCalls.flatMap((call, i) =>
-        call.providerExecuted
-          ? []
-          : [
-              {
-                id: callId(call, `${path}.tool_calls[${i}]`),
-                type: "function",
-                function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-              },
-            ],
+      // A call another provider ran itself is no call of Cohere's: left out.
+      const calls = message.toolCalls.flatMap(
+        clientCall((call, i: number) => ({
+          id: callId(call, `${path}.tool_calls[${i}]`),
+          type: "function",
+          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+        })),
       );
       if (calls.length === 0) return { role: "assistant", content: message.content };
       // Cohere's own turns with calls have no content: what the model said before its calls is

@@ -1,6 +1,7 @@
 import { geminiFileUri } from "../gemini/gemini-files.ts";
 import { fileKind, hasFiles, resultBlocks } from "../media.ts";
 import {
+  clientCall,
   answersServerCall,
   asObject,
   callId,
@@ -79,13 +80,12 @@ function toSteps(messages: readonly RequestMessage[]): Fields[] {
           message.content !== "" ||
           message.toolCalls.length > 0 ||
           (message.reasoningParts ?? []).some((part) => part.type === "block");
-        const callStep = (call: (typeof message.toolCalls)[number], j: number): Fields[] => {
-          // One the provider ran of no built-in tool's step (another provider's) is left out.
-          if (call.providerExecuted) return [];
+        // One the provider ran of no built-in tool's step (another provider's) is left out.
+        const callStep = clientCall((call, j: number): Fields => {
           const id = callId(call, `${path}.tool_calls[${j}]`);
           namesById.set(id, call.name);
-          return [functionCallStep(call, id, asObject(call.arguments))];
-        };
+          return functionCallStep(call, id, asObject(call.arguments));
+        });
         // In the order the stream gave them (`order`), each thought, server call, text and call in its place.
         const ordered = said ? orderedSteps(turnOf(message), callStep) : undefined;
         if (ordered) return ordered;

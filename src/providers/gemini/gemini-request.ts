@@ -1,5 +1,6 @@
 import { hasFiles, resultBlocks } from "../media.ts";
 import {
+  clientCall,
   asObject,
   requestError,
   systemText,
@@ -57,8 +58,8 @@ function toContents(messages: readonly RequestMessage[]): Fields[] {
               calls: message.toolCalls,
               parts: message.reasoningParts?.filter((part) => part.type === "block"),
             },
-        // A call another provider ran itself (`providerExecuted`) is no call of Gemini's: left out.
-        (call) => (call.providerExecuted ? [] : [functionCallPart(call, asObject(call.arguments))]),
+        // A call another provider ran itself is no call of Gemini's: left out.
+        clientCall((call) => functionCallPart(call, asObject(call.arguments))),
       );
     }
     if (message.role === "tool") {

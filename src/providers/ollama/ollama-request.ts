@@ -1,5 +1,6 @@
 import { fileKind, fileRefused, filesAfterResults, hasFiles } from "../media.ts";
 import {
+  clientCall,
   asObject,
   requestError,
   type Fields,
@@ -53,9 +54,9 @@ function toOllamaMessages(messages: readonly RequestMessage[]): Fields[] {
         const out: Fields = { role: "assistant", content: message.content };
         // A thinking model (gpt-oss, qwen3) reads its own earlier reasoning back, as Ollama's chat template renders it.
         if (message.reasoning) out["thinking"] = message.reasoning;
-        // A call another provider ran itself (`providerExecuted`) is no call of Ollama's: left out.
-        const calls = message.toolCalls.filter((call) => !call.providerExecuted);
-        if (calls.length > 0) out["tool_calls"] = calls.map(toOllamaCall);
+        // A call another provider ran itself is no call of Ollama's: left out.
+        const calls = message.toolCalls.flatMap(clientCall(toOllamaCall));
+        if (calls.length > 0) out["tool_calls"] = calls;
         return out;
       }
       case "tool": {

@@ -1,4 +1,5 @@
 import {
+  clientCall,
   callId,
   resultId,
   type Fields,
@@ -84,9 +85,9 @@ function toChatMessage(message: RequestMessage, path: string, model: string): Fi
         content: message.content === "" ? null : message.content,
         ...reasoningFields(parts),
       };
-      // A call another provider ran itself (`providerExecuted`) is no call of Chat Completions': left out.
-      const calls = message.toolCalls.flatMap((call, i) =>
-        call.providerExecuted ? [] : [chatToolCall(callId(call, `${path}.tool_calls[${i}]`), call, callInput(call))],
+      // A call another provider ran itself is no call of Chat Completions': left out.
+      const calls = message.toolCalls.flatMap(
+        clientCall((call, i: number) => chatToolCall(callId(call, `${path}.tool_calls[${i}]`), call, callInput(call))),
       );
       if (calls.length > 0) out["tool_calls"] = calls;
       return out;
