@@ -2,7 +2,7 @@ import type { Repair } from "../accumulate/arguments-buffer.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { TypedToolCallEvent } from "../schema/tool-types.ts";
 import { toolCallTimings } from "../accumulate/tool-call-timings.ts";
-import { turnBlocks } from "../shared/turn-blocks.ts";
+import { blocksOf, turnBlocks } from "../shared/turn-blocks.ts";
 import { validateToolCalls } from "../accumulate/validate-tool-calls.ts";
 import { parallelUnwrapper } from "../accumulate/parallel-wrapper.ts";
 import { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
@@ -122,7 +122,7 @@ const DETECTING: ProviderProtocol = {
 function protocolOf(provider: Provider | ProviderProtocol | undefined): ProviderProtocol {
   if (provider === undefined) return DETECTING;
   const protocol = providerProtocol(provider);
-  const blocks = typeof provider === "string" ? protocol.turnBlocks : (protocol.turnBlocks ?? turnBlocks);
+  const blocks = typeof provider === "string" ? protocol.turnBlocks : blocksOf(protocol);
   if (protocol.jsonText && blocks === protocol.turnBlocks) return protocol;
   // An SDK's objects are written by `JSON.stringify`'s rules (a provider subpath's, as JSON data).
   // Made once per protocol, apart for a built-in one given by its name and one given as itself.

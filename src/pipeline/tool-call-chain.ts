@@ -3,7 +3,7 @@ import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { FramedMessage } from "../framing/framing.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { ToolCallEvent } from "../shared/events.ts";
-import { turnBlocks } from "../shared/turn-blocks.ts";
+import { blocksOf } from "../shared/turn-blocks.ts";
 import { FramedChain, type ToolCallChainOptions } from "./framed-chain.ts";
 
 export type { ToolCallChainOptions } from "./framed-chain.ts";
@@ -44,7 +44,7 @@ export class ToolCallChain {
   constructor(protocol: ProviderProtocol, emit: (event: ToolCallEvent) => void, options: ToolCallChainOptions = {}) {
     this.#chain = new FramedChain(protocol, protocol.framing ?? SSEDecoder, emit, {
       ...options,
-      turnBlocks: protocol.turnBlocks ?? turnBlocks,
+      turnBlocks: blocksOf(protocol),
     });
   }
 

@@ -72,6 +72,14 @@ export interface TurnBlocks {
 export const turnBlocks: Required<TurnBlocks> = { note, approve, withdraw, finish: finishApprovals };
 
 /**
+ * The plug-in a protocol object is read with: the `turnBlocks` it names, else the whole
+ * {@link turnBlocks}, so that one of the application's own keeps its approval requests, withdrawn
+ * calls and `order` (`streamToolCalls` and `ToolCallChain` alike). Not exported by the package.
+ */
+export const blocksOf = (protocol: { readonly turnBlocks?: TurnBlocks | undefined }): TurnBlocks =>
+  protocol.turnBlocks ?? turnBlocks;
+
+/**
  * {@link turnBlocks} for a turn whose calls the provider may run, and that may ask approvals but
  * withdraws no call (OpenAI Responses'): no `withdraw`, so that its bundle holds none of it. Not
  * exported by the package.
