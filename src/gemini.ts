@@ -18,7 +18,7 @@
  *
  * @module
  */
-export { GeminiDecoder, GeminiDeltaStream } from "./providers/gemini/gemini-delta-stream.ts";
+export { GEMINI_KEPT_PARTS, GeminiDecoder, GeminiDeltaStream } from "./providers/gemini/gemini-delta-stream.ts";
 export { geminiFunctionResponseContent, geminiModelContent } from "./providers/gemini/gemini-messages.ts";
 export { JsonArrayDecoder, JsonArrayDecoderStream } from "./framing/json-array-decoder-stream.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";

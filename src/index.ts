@@ -64,7 +64,7 @@ export { responsesInputItems, responsesToolOutputs } from "./providers/openai-re
 export { approvalResponses, type ApprovalAnswer } from "./providers/openai-responses/openai-responses-approvals.ts";
 export { AnthropicDecoder, AnthropicDeltaStream } from "./providers/anthropic/anthropic-delta-stream.ts";
 export { anthropicAssistantMessage, anthropicToolResultMessage } from "./providers/anthropic/anthropic-messages.ts";
-export { GeminiDecoder, GeminiDeltaStream } from "./providers/gemini/gemini-delta-stream.ts";
+export { GEMINI_KEPT_PARTS, GeminiDecoder, GeminiDeltaStream } from "./providers/gemini/gemini-delta-stream.ts";
 export { geminiFunctionResponseContent, geminiModelContent } from "./providers/gemini/gemini-messages.ts";
 export { GeminiInteractionsDeltaStream } from "./providers/gemini-interactions/gemini-interactions-delta-stream.ts";
 export { BedrockDecoder, BedrockDeltaStream } from "./providers/bedrock/bedrock-delta-stream.ts";

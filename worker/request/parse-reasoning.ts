@@ -13,6 +13,7 @@
  * @module
  */
 import {
+  GEMINI_KEPT_PARTS,
   effortOfBudget,
   type JsonValue,
   type ReasoningEffort,
@@ -127,16 +128,24 @@ function fieldPart(value: Record<string, unknown>, at: (field: string) => string
 }
 
 /**
+ * Anthropic's blocks that go back to it unchanged, in their place ("Send the assistant message
+ * back unchanged, this block included"): a `/v1/stream` block part's, a Messages client's.
+ */
+export const ANTHROPIC_KEPT_BLOCKS: readonly string[] = [
+  "compaction",
+  "fallback",
+  "mcp_tool_listing",
+  "container_upload",
+];
+
+/**
  * The block types a `{type: "block"}` part may carry: Anthropic's (with its server tools' calls,
  * whose results are `*_result` types as an Interactions step's are), and the items of OpenAI's own
  * tools (a server tool search's call and output, a program and its output), sent back to each as
  * they came.
  */
 const KEPT_BLOCKS: ReadonlySet<unknown> = new Set([
-  "compaction",
-  "fallback",
-  "mcp_tool_listing",
-  "container_upload",
+  ...ANTHROPIC_KEPT_BLOCKS,
   "server_tool_use",
   "mcp_tool_use",
   "tool_search_call",
@@ -158,11 +167,7 @@ const isInteractionsStep = (type: unknown): boolean =>
 
 /** One of Gemini's parts kept whole (a server tool's `toolCall` or `toolResponse`, `executableCode`, `codeExecutionResult`, a generated image's `inlineData`): it has no `type`. */
 const isGeminiPart = (value: unknown): boolean =>
-  isObject(value) &&
-  own(value, "type") === undefined &&
-  ["toolCall", "toolResponse", "executableCode", "codeExecutionResult", "inlineData"].some((key) =>
-    isObject(own(value, key)),
-  );
+  isObject(value) && own(value, "type") === undefined && GEMINI_KEPT_PARTS.some((key) => isObject(own(value, key)));
 
 /** Anthropic's cited text block (`{type: "text", text, citations}`), kept so that its citations go back with it. */
 const isCitedText = (value: unknown): boolean =>

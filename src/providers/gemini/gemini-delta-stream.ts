@@ -11,10 +11,16 @@ import { GEMINI_FINISH_REASONS } from "./gemini-finish-reasons.ts";
 import { applyPartialArg, type Container } from "./gemini-partial-args.ts";
 
 /**
- * The parts the model's turn holds besides text and calls, which go back as they came: a generated
- * image (`inlineData`) too, with the signature Gemini 3 image models put on it.
+ * The keys of the parts the model's turn holds besides text and calls, kept as `block` reasoning
+ * parts and sent back as they came: a server tool's `toolCall` and `toolResponse`, code execution's
+ * parts, a generated image (`inlineData`) too, with the signature Gemini 3 image models put on it.
+ *
+ * @example
+ * ```ts
+ * const kept = GEMINI_KEPT_PARTS.some((key) => key in part); // a part of a Gemini turn's content
+ * ```
  */
-export const KEPT_PARTS: readonly string[] = [
+export const GEMINI_KEPT_PARTS: readonly string[] = [
   "toolCall",
   "toolResponse",
   "executableCode",
@@ -156,7 +162,7 @@ export class GeminiDecoder implements ProviderDecoder {
       // its result, or an image it made: kept whole, its `id` and signature with it, to go back in
       // its place ("The client is expected to echo this message back to the API").
       if (choice !== 0) return;
-      if (KEPT_PARTS.some((key) => isRecord(part[key])))
+      if (GEMINI_KEPT_PARTS.some((key) => isRecord(part[key])))
         return emit({ type: "reasoning-part", part: { type: "block", block: part as { [key: string]: JsonValue } } });
       if (signature !== undefined) emit({ type: "reasoning-part", part: { type: "signed", text: "", signature } });
       return;

@@ -1,10 +1,10 @@
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import { own, turnPieces, type AssistantTurn, type OrderedTurn, type ToolResult } from "../turn.ts";
-import { KEPT_PARTS } from "./gemini-delta-stream.ts";
+import { GEMINI_KEPT_PARTS } from "./gemini-delta-stream.ts";
 
 /** A kept block that is one of Gemini's parts (a server tool's call or response, code and its result), not another provider's block. */
 const keptPart = (part: ReasoningPart): Record<string, unknown>[] =>
-  part.type === "block" && part.block["type"] === undefined && KEPT_PARTS.some((key) => key in part.block)
+  part.type === "block" && part.block["type"] === undefined && GEMINI_KEPT_PARTS.some((key) => key in part.block)
     ? [part.block]
     : [];
 

@@ -32,7 +32,7 @@
 import type { JsonValue, ReasoningPart } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { isObject, own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
-import { keptBlockAt } from "../../request/parse-reasoning.ts";
+import { ANTHROPIC_KEPT_BLOCKS, keptBlockAt } from "../../request/parse-reasoning.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
@@ -48,8 +48,8 @@ import { citedPart, fileOfBlock, isFileBlock } from "./blocks.ts";
 import { containerOf, containerSkills } from "./container.ts";
 import { messagesTools } from "./tools.ts";
 
-/** Anthropic's blocks that go back to it unchanged, in their place ("Send the assistant message back unchanged, this block included"). */
-const KEPT = /^(compaction|fallback|mcp_tool_listing|container_upload)$/;
+/** Anthropic's blocks that go back to it unchanged, in their place. */
+const KEPT: ReadonlySet<unknown> = new Set(ANTHROPIC_KEPT_BLOCKS);
 
 /** The tool names Anthropic takes, which a Messages client may send. */
 const NAMES = upstreamProviders.anthropic.toolNames;
@@ -216,7 +216,7 @@ function toWire(
       const part = reasoningOf(block, at);
       if (part) parts.push(part);
       if (type === "thinking") thoughts.push(stringAt(own(block, "thinking") ?? "", `${at}.thinking`));
-    } else if (KEPT.test(String(type)) && role === "assistant") {
+    } else if (KEPT.has(type) && role === "assistant") {
       // Anthropic's kept blocks go back to it as they came, in order with the thinking.
       parts.push({ type: "block", block: keptBlockAt(block, at) });
       const before = blocks[i - 1];
