@@ -75,7 +75,7 @@ export { cohereAssistantMessage, cohereToolMessages } from "./providers/cohere/c
 export { OllamaDecoder, OllamaDeltaStream } from "./providers/ollama/ollama-delta-stream.ts";
 export { ollamaAssistantMessage, ollamaToolMessages } from "./providers/ollama/ollama-messages.ts";
 export { assistantMessage, toolResultMessages } from "./providers/messages.ts";
-export type { AssistantTurn, ToolResult } from "./providers/turn.ts";
+export type { AssistantTurn, SafetyCheck, ToolResult } from "./providers/turn.ts";
 export { normalizeFinishReason } from "./providers/finish-reason.ts";
 export { normalizeUsage } from "./providers/usage.ts";
 // JSON: incremental parsing, repair and schema checks (the accumulator's plug-ins).
@@ -173,13 +173,8 @@ export {
 } from "./tools/runnable-tool.ts";
 export { ToolRunner } from "./tools/tool-runner.ts";
 export { ToolRunnerStream } from "./tools/tool-runner-stream.ts";
-export {
-  DEFAULT_MAX_STEPS,
-  runToolLoop,
-  type ToolLoopOptions,
-  type ToolLoopRequest,
-  type ToolLoopStream,
-} from "./tools/tool-loop.ts";
+export { DEFAULT_MAX_STEPS, runToolLoop, type ToolLoopStream } from "./tools/tool-loop.ts";
+export type { ToolLoopOptions, ToolLoopRequest } from "./tools/loop-options.ts";
 export { toolDefinitions } from "./tools/tool-definitions.ts";
 export type {
   ToolApprovalRequestEvent,

@@ -33,13 +33,8 @@ export {
 } from "./tools/runnable-tool.ts";
 export { ToolRunner } from "./tools/tool-runner.ts";
 export { ToolRunnerStream } from "./tools/tool-runner-stream.ts";
-export {
-  DEFAULT_MAX_STEPS,
-  runToolLoop,
-  type ToolLoopOptions,
-  type ToolLoopRequest,
-  type ToolLoopStream,
-} from "./tools/tool-loop.ts";
+export { DEFAULT_MAX_STEPS, runToolLoop, type ToolLoopStream } from "./tools/tool-loop.ts";
+export type { ToolLoopOptions, ToolLoopRequest } from "./tools/loop-options.ts";
 export { toolDefinitions } from "./tools/tool-definitions.ts";
 export type {
   ToolApprovalRequestEvent,
@@ -51,3 +46,4 @@ export type {
 } from "./tools/tool-events.ts";
 export type { LoopFinishEvent, LoopFinishReason, StepFinishEvent, ToolLoopEvent } from "./tools/loop-events.ts";
 export type { Timers } from "./shared/timers.ts";
+export type { SafetyCheck } from "./providers/turn.ts";

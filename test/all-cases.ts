@@ -98,6 +98,7 @@ import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";
 import "./tools/per-call-control.cases.ts";
 import "./tools/violation-retry.cases.ts";
+import "./tools/computer-call-loop.cases.ts";
 // Encode: events to bytes and back.
 import "./encode/tool-call-event-sse.cases.ts";
 import "./encode/client-protocols-fixtures.cases.ts";

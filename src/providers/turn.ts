@@ -49,6 +49,26 @@ export interface ToolResult {
   output: JsonValue;
   /** The tool failed; `output` says why. */
   isError?: boolean;
+  /**
+   * The safety checks the user confirmed before the call ran (an OpenAI Responses `computer_call`'s
+   * `pending_safety_checks`, which `runToolLoop` asks its `approve` hook about): its
+   * `computer_call_output` carries them as `acknowledged_safety_checks`; the other providers have none.
+   */
+  acknowledgedSafetyChecks?: readonly SafetyCheck[] | undefined;
+}
+
+/**
+ * A check OpenAI raised on a computer call (Responses `computer_call.pending_safety_checks`:
+ * `malicious_instructions`, `irrelevant_domain`, `sensitive_domain`): the application must have the
+ * user confirm it before the call runs, and send it back, confirmed, with the call's output.
+ */
+export interface SafetyCheck {
+  /** The check's id. */
+  id: string;
+  /** What kind of check it is (`malicious_instructions`, ...). */
+  code?: string;
+  /** What it warns of, for the user to read. */
+  message?: string;
 }
 
 /** The calls the application runs: those the provider did not execute itself. */

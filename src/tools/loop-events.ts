@@ -1,3 +1,4 @@
+import type { ToolCall } from "../shared/events.ts";
 import type { ToolRunnerEvent } from "./tool-events.ts";
 
 /** One step of a tool loop ended: the messages it adds to the conversation, in the provider's shape. */
@@ -36,7 +37,25 @@ export type LoopFinishReason =
    * (`finish.approvalRequests`, OpenAI Responses' MCP approvals): `messages` holds that turn (and
    * the results of any calls it ran); add the answers (`approvalResponses`) and run a new loop.
    */
-  | "approval";
+  | "approval"
+  /**
+   * A call came with safety checks the user did not confirm (an OpenAI Responses `computer_call`'s
+   * `pending_safety_checks`, in its `tool-approval-request`'s `safetyChecks`): the `approve` hook
+   * said no or failed, or the loop has none. The call never ran, and `messages` holds its turn
+   * (and the results of the other calls) but no output for it (`unanswered`): once the user
+   * confirms, run the action and add its output with the checks (`toolResultMessages` with
+   * `acknowledgedSafetyChecks`), then run a new loop; or send the turn no further.
+   */
+  | "safety-checks"
+  /**
+   * A computer call (OpenAI Responses `computer_call`) gave no screenshot: its handler failed (its
+   * `tool-error` says why), returned something else than a `data:image/` or `https:` URL,
+   * `{ image_url }` or `{ file_id }`, or one over `maxResultBytes`, which was cut. Its
+   * `computer_call_output` takes a screenshot and nothing else (no error text), so the loop stops:
+   * `messages` holds the turn but no output for the call (`unanswered`); add one (a fresh
+   * screenshot) and run a new loop.
+   */
+  | "no-screenshot";
 
 /** The last event of a tool loop. */
 export interface LoopFinishEvent {
@@ -48,6 +67,11 @@ export interface LoopFinishEvent {
   reason: LoopFinishReason;
   /** The whole conversation: the initial messages and every step's messages. */
   messages: unknown[];
+  /**
+   * The last step's computer calls that got no output in `messages` (a `computer_call_output` takes
+   * only a screenshot): what ended the loop with `safety-checks` or `no-screenshot`.
+   */
+  unanswered?: ToolCall[];
 }
 
 /** The output of `runToolLoop`: each step's events tagged with the step (from 1), a `step-finish` per step, and one `loop-finish` last. */

@@ -98,7 +98,12 @@ export interface ToolRunnerOptions {
    * @defaultValue 16384
    */
   maxResultBytes?: number | undefined;
-  /** Decides approval requests; without it the caller answers with `approve(id)` / `deny(id, reason)`. */
+  /**
+   * Decides approval requests: a `needsApproval` tool's calls, and calls the provider raised safety
+   * checks on (`request.safetyChecks`: an OpenAI Responses computer call's, for the user to
+   * confirm; true confirms them). Without it the caller answers with `approve(id)` /
+   * `deny(id, reason)`; `runToolLoop`, which has neither, never runs a call with safety checks then.
+   */
   approve?: ((request: ToolApprovalRequestEvent) => boolean | Promise<boolean>) | undefined;
   /** Aborting it aborts every running handler; unfinished and later calls give a `cancelled` error. */
   signal?: AbortSignal | undefined;

@@ -3,12 +3,20 @@ import type { ToolResult } from "../providers/turn.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { AbortEvent, FinishEvent, InvalidToolCall, ToolCall, ToolCallViolationEvent } from "../shared/events.ts";
 import { isRefusal } from "../shared/values.ts";
+import {
+  computerScreenshot,
+  isComputerCall,
+  pendingSafetyChecks,
+} from "../providers/openai-responses/openai-responses-computer.ts";
 import type { ToolRunnerEvent } from "./tool-events.ts";
 
 /** What one step's events said: the terminal event and each call's outcome, by choice and index. */
 export class StepRecord {
   terminal: FinishEvent | AbortEvent | undefined;
   readonly #outcomes = new Map<string, Omit<ToolResult, "call">>();
+  /** The calls whose result was cut at `maxResultBytes`, and those denied (never run). */
+  readonly #truncated = new Set<string>();
+  readonly #denied = new Set<string>();
   /** For a turn cut at a schema violation (`earlyValidation` with `abortOnViolation`): what a finish would have listed. */
   readonly #cut:
     | {
@@ -35,10 +43,14 @@ export class StepRecord {
       else cut.invalidToolCalls.push(call);
     } else if (cut && event.type === "tool-call-violation") cut.violation = event;
     if (event.type === "finish" || event.type === "abort") this.terminal = event;
-    else if (event.type === "tool-result" && !event.preliminary)
-      this.#outcomes.set(callKey(event), { output: event.result });
-    else if (event.type === "tool-error")
+    else if (event.type === "tool-result" && !event.preliminary) {
+      const { result: output, acknowledgedSafetyChecks } = event;
+      this.#outcomes.set(callKey(event), acknowledgedSafetyChecks ? { output, acknowledgedSafetyChecks } : { output });
+      if (event.truncated) this.#truncated.add(callKey(event));
+    } else if (event.type === "tool-error") {
       this.#outcomes.set(callKey(event), { output: event.error.message, isError: true });
+      if (event.error.code === "denied") this.#denied.add(callKey(event));
+    }
   }
 
   /**
@@ -56,9 +68,26 @@ export class StepRecord {
     return { ...turn, invalidToolCalls: [...turn.invalidToolCalls, { ...stopped, error: violation.error }] };
   }
 
+  /**
+   * The calls among `calls` whose outcome cannot be sent to the provider, and why: OpenAI Responses
+   * computer calls, as a `computer_call_output` takes a whole screenshot and nothing else. One
+   * whose safety checks were not confirmed never ran (`safety-checks`); one whose handler failed,
+   * gave no screenshot or one cut at `maxResultBytes` has none to send (`no-screenshot`).
+   */
+  unanswerable(calls: readonly ToolCall[]): Unanswerable | undefined {
+    const stuck = this.results(calls.filter(isComputerCall)).filter(
+      (result) => !computerScreenshot(result) || this.#truncated.has(callKey(result.call)),
+    );
+    if (stuck.length === 0) return undefined;
+    const unconfirmed = stuck.some(
+      (result) => pendingSafetyChecks(result.call) && this.#denied.has(callKey(result.call)),
+    );
+    return { calls: stuck.map((result) => result.call), reason: unconfirmed ? "safety-checks" : "no-screenshot" };
+  }
+
   /** The outcomes of `calls`, in their order; a call with none (never run) is left out. */
-  results(calls: readonly ToolCall[]): ToolResult[] {
-    const results: ToolResult[] = [];
+  results(calls: readonly ToolCall[]): (ToolResult & { call: ToolCall })[] {
+    const results: (ToolResult & { call: ToolCall })[] = [];
     for (const call of calls) {
       const outcome = this.#outcomes.get(callKey(call));
       if (outcome) results.push({ call, ...outcome });
@@ -66,6 +95,9 @@ export class StepRecord {
     return results;
   }
 }
+
+/** Why a step's calls cannot all be answered, and which: the loop's `safety-checks` or `no-screenshot`. */
+export type Unanswerable = { calls: ToolCall[]; reason: "safety-checks" | "no-screenshot" };
 
 /** The turn's calls in index order, invalid ones included (with `{}` arguments) so that their errors have a call to answer. */
 export function turnCalls(finish: Pick<FinishEvent, "toolCalls" | "invalidToolCalls">): ToolCall[] {

@@ -1,5 +1,6 @@
 import type { ToolCallEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
+import type { SafetyCheck } from "../providers/turn.ts";
 
 /** Why a tool call gave no result: what a `tool-error` event carries, and what the model reads. */
 export type ToolErrorCode =
@@ -11,7 +12,7 @@ export type ToolErrorCode =
   | "handler-failed"
   /** The handler did not settle within its timeout; its signal was aborted. */
   | "timeout"
-  /** The caller did not approve a call that needs approval. */
+  /** The caller did not approve a call that needs approval (or did not confirm its safety checks). */
   | "denied"
   /** The run was cancelled (the `signal` fired), or this call was (`cancelCall`), before it finished. */
   | "cancelled";
@@ -46,6 +47,12 @@ export interface ToolResultEvent {
   preliminary?: true;
   /** With a `clock`: the time since the handler started, in its milliseconds. */
   durationMs?: number;
+  /**
+   * The safety checks the approval confirmed before the handler ran (those of its
+   * `tool-approval-request`): send them with the result (`ToolResult.acknowledgedSafetyChecks`), as
+   * `runToolLoop` does.
+   */
+  acknowledgedSafetyChecks?: SafetyCheck[];
 }
 
 /** A call gave no result: unknown tool, invalid arguments, a handler failure, a timeout, a denial or a cancellation. */
@@ -66,7 +73,11 @@ export interface ToolErrorEvent {
   durationMs?: number;
 }
 
-/** A call to a tool marked `needsApproval` waits for the caller to approve or deny it. */
+/**
+ * A call waits for the caller to approve or deny it: a call to a tool marked `needsApproval`, or
+ * one the provider raised safety checks on (an OpenAI Responses `computer_call` with
+ * `pending_safety_checks`), which never runs unless approved.
+ */
 export interface ToolApprovalRequestEvent {
   /** Discriminator. */
   type: "tool-approval-request";
@@ -80,6 +91,12 @@ export interface ToolApprovalRequestEvent {
   arguments: JsonValue;
   /** The choice the call belongs to, when the provider streams several. */
   choice?: number;
+  /**
+   * The checks the provider asks the user to confirm before the call runs (OpenAI Responses
+   * `computer_call.pending_safety_checks`: show their `message`): approving confirms them all, and
+   * the call's `tool-result` then carries them as `acknowledgedSafetyChecks`.
+   */
+  safetyChecks?: SafetyCheck[];
 }
 
 /** The output of {@link ToolRunnerStream}: every input event, plus the outcome of each call it runs. */

@@ -3,6 +3,7 @@ import { validatedWith } from "../accumulate/validate-tool-calls.ts";
 import { validateWithin, type StandardOutcome } from "../schema/standard-schema.ts";
 import { checkToolArguments, type ToolSchema } from "../schema/tool-schema.ts";
 import type { CompletedToolCallEvent, ToolCall } from "../shared/events.ts";
+import type { SafetyCheck } from "../providers/turn.ts";
 import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";
 import type { ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
 import { toolErrorInfo } from "./tool-outcome.ts";
@@ -21,6 +22,8 @@ export interface Job {
   startedAt?: number;
   /** Stops a handler that streams its result. */
   halt?: () => void;
+  /** The safety checks the provider raised on the call: it runs only once they are approved. */
+  checks?: SafetyCheck[];
 }
 
 /** The tool's verdict on a call's arguments: its validator's (the event may already carry its output), else its JSON Schema's. */
@@ -38,7 +41,11 @@ export function argumentsVerdict(
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: call.arguments };
 }
 
-/** The event of an outcome: the call's index, id, name and choice, and with a clock the time since the handler started. */
+/**
+ * The event of an outcome: the call's index, id, name and choice, with a clock the time since the
+ * handler started, and for a result of a call whose safety checks were approved (it ran only so),
+ * those checks.
+ */
 export function outcomeEvent(
   job: Job,
   outcome: HandlerOutcome & { preliminary?: true },
@@ -49,6 +56,7 @@ export function outcomeEvent(
     durationMs?: number;
   };
   if (job.startedAt !== undefined) event.durationMs = options.clock!() - job.startedAt;
+  if (job.checks && event.type === "tool-result") event.acknowledgedSafetyChecks = job.checks;
   return event;
 }
 

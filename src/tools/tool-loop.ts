@@ -1,57 +1,11 @@
 import { streamToolCalls } from "../pipeline/stream-tool-calls.ts";
-import type { StreamToolCallsOptions } from "../pipeline/stream-tool-calls-options.ts";
-import type { StreamLimits } from "../pipeline/stream-limits.ts";
 import { assistantMessage, toolResultMessages } from "../providers/messages.ts";
-import type { ProviderProtocol } from "../providers/provider-decoder.ts";
-import type { Provider } from "../providers/registry.ts";
-import { jsonSchema } from "../schema/json-schema-plugin.ts";
-import type { ToolDefinition, ToolSchema } from "../schema/tool-schema.ts";
+import type { ToolCall } from "../shared/events.ts";
 import type { LoopFinishReason, ToolLoopEvent } from "./loop-events.ts";
-import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";
+import { streamOptions, type ToolLoopOptions } from "./loop-options.ts";
 import { refusedTurn, StepRecord, turnCalls } from "./step-record.ts";
 import type { ToolRunnerEvent } from "./tool-events.ts";
 import { ToolRunnerStream } from "./tool-runner-stream.ts";
-
-/** What `call` is given for each step. */
-export interface ToolLoopRequest {
-  /** The step, from 1. */
-  step: number;
-  /** The whole conversation so far, in the provider's own shape: send it as the request's messages (`contents` for Gemini, `input` for Responses). */
-  messages: readonly unknown[];
-  /** Aborted when the loop is cancelled: pass it to `fetch`. */
-  signal: AbortSignal;
-  /** The code-execution container the latest response that named one ran in (Anthropic's `finish.container.id`): send it as the request's `container` (a programmatic tool calling continuation needs it). */
-  container?: string;
-}
-
-/** Options of {@link runToolLoop}. */
-export interface ToolLoopOptions
-  extends Omit<ToolRunnerOptions, "tools" | "signal">,
-    StreamLimits,
-    Pick<StreamToolCallsOptions, "partialArguments" | "repair" | "maxDepth" | "earlyValidation" | "abortOnViolation"> {
-  /** The wire protocol of the responses, and the shape of the messages the loop appends. */
-  provider: Provider;
-  /**
-   * The protocol the responses are read with, when not `provider`'s by its name: its object
-   * (`providerProtocol(provider)`, which `streamToolCalls` gives the whole `turnBlocks` plug-in, so
-   * each `finish` has its `order` for any provider) or a wrapper of it.
-   * @defaultValue `provider`
-   */
-  protocol?: ProviderProtocol | undefined;
-  /** The conversation so far, in the provider's own shape (Chat messages, Anthropic messages, Gemini contents, Responses input items). */
-  messages: readonly unknown[];
-  /** The handlers, by tool name (send them to the model with {@link toolDefinitions}). */
-  tools: Readonly<Record<string, RunnableTool>>;
-  /** Builds and sends the provider request for one step; resolves with the streamed response. */
-  call(request: ToolLoopRequest): Promise<Response>;
-  /**
-   * Most model calls in one run.
-   * @defaultValue 8
-   */
-  maxSteps?: number | undefined;
-  /** Aborting it aborts the request in flight and the running handlers, and ends the loop (`cancelled`). */
-  signal?: AbortSignal | undefined;
-}
 
 /** The stream of {@link runToolLoop}, with the control of each running call. */
 export interface ToolLoopStream extends ReadableStream<ToolLoopEvent> {
@@ -80,7 +34,8 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * model again, until a step ends without a call to run (a turn the provider paused, Anthropic's
  * `pause_turn`, is sent back as it is and goes on), a step waits for the application to approve
  * calls the provider would run (OpenAI Responses' MCP approvals: `loop-finish` of reason
- * `approval`, never run nor answered by the loop), or `maxSteps` calls were made.
+ * `approval`, never run nor answered by the loop), a computer call gets no screenshot to send back
+ * (`safety-checks`, `no-screenshot`: below), or `maxSteps` calls were made.
  *
  * Every event of every step comes out of one stream tagged with its `step` (from 1); each step
  * ends with `step-finish` (the messages it adds) and the loop with one `loop-finish` (why, and the
@@ -95,6 +50,16 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * a step. The stream produces only as fast as it is read. Cancelling it (or
  * the `signal`) aborts the request in flight and every running handler; its `cancelCall(id)`
  * stops one call and the loop goes on with that call's `cancelled` error as its result.
+ *
+ * A computer call of OpenAI Responses (a call named `computer`, its `computer_call` item in
+ * `providerMetadata`) that came with `pending_safety_checks` runs only if the `approve` option,
+ * given its `tool-approval-request` with the checks in `safetyChecks`, says yes (have the user
+ * confirm them); its `computer_call_output` then sends them back as `acknowledged_safety_checks`.
+ * Without `approve`, or when it says no, the call never runs and the loop ends (`safety-checks`).
+ * Its handler must return a screenshot (a `data:image/` or `https:` URL, `{ image_url }` or
+ * `{ file_id }`), which is all its output can carry: one that fails or returns anything else ends
+ * the loop (`no-screenshot`). Either way the call is in `loop-finish.unanswered` and `messages`
+ * holds its turn without an output for it.
  *
  * @example
  * ```ts
@@ -124,6 +89,8 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
   let finished = false;
   /** The container the latest response named (`ToolLoopRequest.container`). */
   let container: string | undefined;
+  /** The last step's calls that get no output (`LoopFinishEvent.unanswered`). */
+  let unanswered: ToolCall[] | undefined;
 
   const stream = new ReadableStream<ToolLoopEvent>(
     {
@@ -142,6 +109,9 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
           if (finished) return;
           if (!done) {
             record.see(value);
+            // Without an `approve` hook nobody confirms a call's safety checks: it never runs.
+            if (value.type === "tool-approval-request" && value.safetyChecks && !options.approve)
+              runner?.deny(value.id ?? value.index);
             return out.enqueue({ ...value, step } as ToolLoopEvent);
           }
           reader = undefined;
@@ -218,7 +188,11 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
       order: terminal?.type === "finish" ? terminal.order : undefined,
     });
     const added: unknown[] = Array.isArray(assistant) ? [...assistant] : [assistant];
-    if (own.length > 0) added.push(...toolResultMessages(provider, record.results(own)));
+    // Computer calls without a screenshot to send back (their safety checks unconfirmed, their handler failed) end the loop.
+    const stuck = record.unanswerable(own);
+    unanswered = stuck?.calls;
+    const results = record.results(own).filter((result) => !stuck?.calls.includes(result.call));
+    if (results.length > 0) added.push(...toolResultMessages(provider, results));
     messages.push(...added);
     out.enqueue({ type: "step-finish", step, messages: added });
     // A paused turn (Anthropic `pause_turn`) continues when sent back as it is; a refused one never.
@@ -228,6 +202,7 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     else if (terminal?.type === "finish" && refusedTurn(terminal)) finish(out, "refused");
     else if (own.length === 0 && reason !== "pause") finish(out, "no-tool-calls");
     else if (controller.signal.aborted) finish(out, "cancelled");
+    else if (stuck) finish(out, stuck.reason);
     else if (step >= maxSteps) finish(out, "max-steps");
   }
 
@@ -235,42 +210,19 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
   function finish(out: Output, reason: LoopFinishReason): false {
     finished = true;
     outer?.removeEventListener("abort", onOuterAbort);
-    out.enqueue({ type: "loop-finish", steps: step, reason, messages: [...messages] });
+    out.enqueue({
+      type: "loop-finish",
+      steps: step,
+      reason,
+      messages: [...messages],
+      ...(unanswered && { unanswered }),
+    });
     out.close();
     return false;
   }
 }
 
 type Output = ReadableStreamDefaultController<ToolLoopEvent>;
-
-/** The loop's options passed to `streamToolCalls` as they are (when given). */
-const PASSED = [
-  "maxEventLength",
-  "maxArgumentsLength",
-  "maxToolCalls",
-  "partialArguments",
-  "repair",
-  "maxDepth",
-  "clock",
-  "earlyValidation",
-  "abortOnViolation",
-] as const;
-
-/** The options of `streamToolCalls` among the loop's: its tools' names as `tools`, with their parameters under `earlyValidation`. */
-function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToolCallsOptions {
-  const picked: StreamToolCallsOptions = { provider: options.protocol ?? options.provider, signal };
-  for (const name of PASSED) if (options[name] !== undefined) (picked as Record<string, unknown>)[name] = options[name];
-  const { earlyValidation } = options;
-  // The loop's tools are a contract: a call to any other name is an `invalid-tool-call`. Their
-  // parameters are checked by the chain only with `earlyValidation` (else by each tool's runner,
-  // which checks them with the same checker: the loop brings the JSON Schema plug-in itself).
-  picked.tools = Object.entries(options.tools).map(
-    ([name, tool]): ToolDefinition =>
-      earlyValidation && tool.parameters ? { name, parameters: tool.parameters as ToolSchema } : { name },
-  );
-  if (earlyValidation) picked.jsonSchema = jsonSchema;
-  return picked;
-}
 
 /** Runs `start`, settling with it, or rejecting as soon as `signal` aborts; a response that arrives after that is cancelled. */
 function untilAborted(start: () => Promise<Response>, signal: AbortSignal): Promise<Response> {

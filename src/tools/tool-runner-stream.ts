@@ -14,8 +14,10 @@ import { ToolRunner } from "./tool-runner.ts";
  * final one); `cancelCall(id)` stops one call, which gives a `cancelled` error. Unknown tools,
  * `invalid-tool-call`s and arguments that do not match the tool's `parameters` give a
  * `tool-error` whose message tells the model what was wrong and what is expected. A tool marked
- * `needsApproval` emits `tool-approval-request` and runs once `approve(id)` (or the `approve`
- * option) says so; `deny(id, reason)` gives a `denied` error. Calls the provider ran itself
+ * `needsApproval`, or a call with safety checks (an OpenAI Responses computer call's
+ * `pending_safety_checks`, in the request's `safetyChecks`), emits `tool-approval-request` and runs
+ * once `approve(id)` (or the `approve` option) says so, its `tool-result` then carrying the checks
+ * as `acknowledgedSafetyChecks`; `deny(id, reason)` gives a `denied` error. Calls the provider ran itself
  * (`providerExecuted`) pass through and are never run.
  *
  * The output closes only once every call has its outcome, so results may follow the `finish`

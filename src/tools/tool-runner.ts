@@ -21,6 +21,7 @@ import { argumentsVerdict, denied, outcomeEvent, type Job } from "./tool-job.ts"
 import { callCancelled, describeToolError, describeViolation, toolErrorInfo } from "./tool-outcome.ts";
 import { runHandler, type HandlerOutcome, type Room } from "./tool-run.ts";
 import { platformTimers } from "../shared/timers.ts";
+import { pendingSafetyChecks } from "../providers/openai-responses/openai-responses-computer.ts";
 
 /**
  * The tool-running state machine, free of streams: `push` every accumulated event, and it emits
@@ -148,7 +149,10 @@ export class ToolRunner {
       });
     job.args = verdict.value;
     job.state = "approval";
-    if (job.tool.needsApproval) this.#requestApproval(job);
+    // Checks the provider raised (a computer call's) are the user's to confirm: never run it silently.
+    const checks = pendingSafetyChecks(job.call);
+    if (checks) job.checks = checks;
+    if (job.tool.needsApproval || checks) this.#requestApproval(job);
     else this.#enqueue(job);
   }
 
@@ -181,6 +185,7 @@ export class ToolRunner {
       name,
       arguments: job.args as JsonValue,
       ...(choice !== undefined ? { choice } : {}),
+      ...(job.checks ? { safetyChecks: job.checks } : {}),
     };
     this.#emit(request);
     const decide = this.#options.approve;

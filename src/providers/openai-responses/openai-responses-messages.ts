@@ -2,6 +2,7 @@ import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import { asText, idOf, type AssistantTurn, type ToolResult } from "../turn.ts";
 import { approvalAnswer, approvalRequestItem, approvalResponses } from "./openai-responses-approvals.ts";
+import { computerOutput, itemOf, type CallFields } from "./openai-responses-computer.ts";
 import { responsesTurnItems } from "./openai-responses-turn-items.ts";
 
 /**
@@ -67,10 +68,11 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
  * when the result is an error), `shell_call_output` (the result as it is when it is a list of
  * `{ stdout, stderr, outcome }`, else its text as the stdout of a command that exited 0, or the
  * stderr of one that exited 1 for an error; with the action's `max_output_length`) or
- * `local_shell_call_output`, `computer_call_output` (the result a screenshot's URL, or
- * `{ image_url }` / `{ file_id }` with the `acknowledged_safety_checks` the user confirmed), or
- * `tool_search_output` (the result's tool definitions, a list or
- * `{ tools }`). An output of a call a program made carries the call's `caller`, so
+ * `local_shell_call_output`, `computer_call_output` (the result a screenshot: a `data:image/` or
+ * `https:` URL, `{ image_url }` or `{ file_id }`, with the result's `acknowledgedSafetyChecks` as
+ * the `acknowledged_safety_checks` the user confirmed; any other result of a computer call, an
+ * error above all, throws an `invalid-request` `ToolCallStreamError`, as OpenAI takes nothing else
+ * there), or `tool_search_output` (the result's tool definitions, a list or `{ tools }`). An output of a call a program made carries the call's `caller`, so
  * that it goes back to the program. An answer to an approval request carried as a call (its
  * `responsesItem` an `mcp_approval_request`, as the Worker carries a client's) is its
  * `mcp_approval_response`, the output `{ approve, reason }` or its JSON text.
@@ -81,19 +83,20 @@ export function responsesInputItems(turn: AssistantTurn): Record<string, unknown
  * ```
  */
 export function responsesToolOutputs(results: readonly ToolResult[]): Record<string, unknown>[] {
-  return results.map(toolOutput);
+  return results.map((result, i) => toolOutput(result, `results[${i}].output`));
 }
 
 /**
  * One result as its output item: a built-in call's (by its `providerMetadata.responsesItem`) of
- * its own kind, else `function_call_output` or `custom_tool_call_output`.
+ * its own kind, else `function_call_output` or `custom_tool_call_output`. `path` names the result
+ * in the `invalid-request` error of a computer call's result that is no screenshot.
  *
  * @example
  * ```ts
  * const item = toolOutput({ call, output: "done" });
  * ```
  */
-export function toolOutput(result: ToolResult): Record<string, unknown> {
+export function toolOutput(result: ToolResult, path: string = "output"): Record<string, unknown> {
   const call_id = idOf(result.call);
   const caller = callerOf(result.call);
   switch (builtInType(result.call)) {
@@ -118,7 +121,7 @@ export function toolOutput(result: ToolResult): Record<string, unknown> {
     case "local_shell_call":
       return { type: "local_shell_call_output", id: call_id, output: asText(result.output) };
     case "computer_call":
-      return computerOutput(call_id, result.output);
+      return computerOutput(result, call_id, path);
     case "tool_search_call":
       return { type: "tool_search_output", call_id, execution: "client", tools: loadedTools(result), ...caller };
     case "mcp_approval_request":
@@ -131,14 +134,6 @@ export function toolOutput(result: ToolResult): Record<string, unknown> {
         ...caller,
       };
   }
-}
-
-type CallFields = { providerMetadata?: Readonly<Record<string, unknown>> | undefined };
-
-/** The output item a built-in call came as (`providerMetadata.responsesItem`), if it did. */
-function itemOf(call: CallFields): Record<string, unknown> | undefined {
-  const item = call.providerMetadata?.["responsesItem"];
-  return isRecord(item) ? item : undefined;
 }
 
 const builtInType = (call: CallFields): unknown => itemOf(call)?.["type"];
@@ -250,26 +245,6 @@ function loadedTools(result: ToolResult): JsonValue[] {
   if (Array.isArray(output)) return output;
   const tools = isRecord(output) ? output["tools"] : undefined;
   return Array.isArray(tools) ? tools : [];
-}
-
-/**
- * A computer call's result as its `computer_call_output`: the screenshot's URL (a data URL too),
- * or `{ image_url }` / `{ file_id }`, with the `acknowledged_safety_checks` the user confirmed (the
- * call's `pending_safety_checks`, which OpenAI asks the application to have the user confirm).
- */
-function computerOutput(call_id: string, output: JsonValue): Record<string, unknown> {
-  const shot = isRecord(output) ? output : { image_url: output };
-  const acknowledged = shot["acknowledged_safety_checks"];
-  return {
-    type: "computer_call_output",
-    call_id,
-    output: {
-      type: "computer_screenshot",
-      ...(shot["image_url"] !== undefined ? { image_url: shot["image_url"] } : {}),
-      ...(shot["file_id"] !== undefined ? { file_id: shot["file_id"] } : {}),
-    },
-    ...(Array.isArray(acknowledged) ? { acknowledged_safety_checks: acknowledged } : {}),
-  };
 }
 
 /** A shell result as `shell_call_output.output`: one entry per command. */

@@ -109,7 +109,10 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
       const call = calls.get(id);
       const output =
         call && builtInItem(call)
-          ? toolOutput({ call, output: resultValue(message.content), ...(message.isError ? { isError: true } : {}) })
+          ? toolOutput(
+              { call, output: resultValue(message.content), ...(message.isError ? { isError: true } : {}) },
+              `${path}.content`,
+            )
           : undefined;
       // A result with files is a list of input parts (a screenshot a tool took).
       const value = hasFiles(message) ? resultBlocks(message, path, inputPart) : message.content;

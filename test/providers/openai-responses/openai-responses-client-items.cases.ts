@@ -21,12 +21,13 @@ import {
   assistantMessage,
   providerKit,
   streamToolCalls,
+  ToolCallStreamError,
   toolResultMessages,
   type EncodableEvent,
 } from "../../../src/index.ts";
 import { readResponsesEvents } from "../../support/agent-protocol-readers.ts";
 import { ENCODERS, encodeAll } from "../../support/encoders.ts";
-import { assertEquals, group } from "../../support/harness.ts";
+import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { responsesSse } from "./built-in-calls-recordings.ts";
@@ -211,5 +212,63 @@ group("OpenAI Responses: the items a client sends back, through the request kit 
       ]),
       outputs,
     );
+  });
+
+  test("a computer call's result that is no screenshot is an invalid-request naming it, never an image_url", async () => {
+    const finish = await computerFinish(computerStream({ actions: [CLICK] }));
+    const call = finish.toolCalls[0]!;
+    // The checks the user confirmed, given as the result's own field, go back as the SDK types them.
+    const acknowledged: ResponseInputItem[] = [
+      {
+        type: "computer_call_output",
+        call_id: "call_cu_1",
+        output: { type: "computer_screenshot", image_url: "https://example.com/shot.png" },
+        acknowledged_safety_checks: [CHECK],
+      },
+    ];
+    assertEquals(
+      toolResultMessages("openai-responses", [
+        { call, output: { image_url: "https://example.com/shot.png" }, acknowledgedSafetyChecks: [CHECK] },
+      ]),
+      acknowledged,
+    );
+    const refused = (run: () => unknown): ToolCallStreamError | undefined => {
+      try {
+        run();
+      } catch (error) {
+        if (error instanceof ToolCallStreamError) return error;
+        throw error;
+      }
+      return undefined;
+    };
+    for (const [output, isError] of [
+      ["The browser closed.", true],
+      ["Clicked the button.", false],
+      [{ image_url: "file:///tmp/shot.png" }, false],
+      [{ image_url: "data:image/png;base64,iVBO" }, true],
+      [{}, false],
+    ] as const) {
+      const error = refused(() =>
+        toolResultMessages("openai-responses", [
+          { call, output: "data:image/png;base64,iVBO" },
+          { call, output, isError },
+        ]),
+      );
+      assertEquals([error?.code, error?.info.path], ["invalid-request", "results[1].output"], JSON.stringify(output));
+      assert(!/browser|Clicked|file:|iVBO/.test(error?.message ?? ""), "the message never holds the output");
+    }
+    // The request kit's tool message of an error, as the Worker would carry one.
+    const error = refused(() =>
+      providerKit("openai-responses").requestBody({
+        model: "gpt-5.6",
+        messages: [
+          { role: "user", content: "Open the settings." },
+          { role: "assistant", content: "", toolCalls: [call] },
+          { role: "tool", toolCallId: "call_cu_1", content: "The browser closed.", isError: true },
+        ],
+        tools: [],
+      }),
+    );
+    assertEquals([error?.code, error?.info.path], ["invalid-request", "messages[2].content"]);
   });
 });

@@ -1,0 +1,77 @@
+import type { StreamLimits } from "../pipeline/stream-limits.ts";
+import type { ProviderProtocol } from "../providers/provider-decoder.ts";
+import type { Provider } from "../providers/registry.ts";
+import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";
+import type { StreamToolCallsOptions } from "../pipeline/stream-tool-calls-options.ts";
+import { jsonSchema } from "../schema/json-schema-plugin.ts";
+import type { ToolDefinition, ToolSchema } from "../schema/tool-schema.ts";
+
+/** What `call` is given for each step. */
+export interface ToolLoopRequest {
+  /** The step, from 1. */
+  step: number;
+  /** The whole conversation so far, in the provider's own shape: send it as the request's messages (`contents` for Gemini, `input` for Responses). */
+  messages: readonly unknown[];
+  /** Aborted when the loop is cancelled: pass it to `fetch`. */
+  signal: AbortSignal;
+  /** The code-execution container the latest response that named one ran in (Anthropic's `finish.container.id`): send it as the request's `container` (a programmatic tool calling continuation needs it). */
+  container?: string;
+}
+
+/** Options of {@link runToolLoop}. */
+export interface ToolLoopOptions
+  extends Omit<ToolRunnerOptions, "tools" | "signal">,
+    StreamLimits,
+    Pick<StreamToolCallsOptions, "partialArguments" | "repair" | "maxDepth" | "earlyValidation" | "abortOnViolation"> {
+  /** The wire protocol of the responses, and the shape of the messages the loop appends. */
+  provider: Provider;
+  /**
+   * The protocol the responses are read with, when not `provider`'s by its name: its object
+   * (`providerProtocol(provider)`, which `streamToolCalls` gives the whole `turnBlocks` plug-in, so
+   * each `finish` has its `order` for any provider) or a wrapper of it.
+   * @defaultValue `provider`
+   */
+  protocol?: ProviderProtocol | undefined;
+  /** The conversation so far, in the provider's own shape (Chat messages, Anthropic messages, Gemini contents, Responses input items). */
+  messages: readonly unknown[];
+  /** The handlers, by tool name (send them to the model with {@link toolDefinitions}). */
+  tools: Readonly<Record<string, RunnableTool>>;
+  /** Builds and sends the provider request for one step; resolves with the streamed response. */
+  call(request: ToolLoopRequest): Promise<Response>;
+  /**
+   * Most model calls in one run.
+   * @defaultValue 8
+   */
+  maxSteps?: number | undefined;
+  /** Aborting it aborts the request in flight and the running handlers, and ends the loop (`cancelled`). */
+  signal?: AbortSignal | undefined;
+}
+
+/** The options the loop passes on to `streamToolCalls` as they are. */
+const PASSED = [
+  "maxEventLength",
+  "maxArgumentsLength",
+  "maxToolCalls",
+  "partialArguments",
+  "repair",
+  "maxDepth",
+  "clock",
+  "earlyValidation",
+  "abortOnViolation",
+] as const;
+
+/** The options of `streamToolCalls` among the loop's: its tools' names as `tools`, with their parameters under `earlyValidation`. */
+export function streamOptions(options: ToolLoopOptions, signal: AbortSignal): StreamToolCallsOptions {
+  const picked: StreamToolCallsOptions = { provider: options.protocol ?? options.provider, signal };
+  for (const name of PASSED) if (options[name] !== undefined) (picked as Record<string, unknown>)[name] = options[name];
+  const { earlyValidation } = options;
+  // The loop's tools are a contract: a call to any other name is an `invalid-tool-call`. Their
+  // parameters are checked by the chain only with `earlyValidation` (else by each tool's runner,
+  // which checks them with the same checker: the loop brings the JSON Schema plug-in itself).
+  picked.tools = Object.entries(options.tools).map(
+    ([name, tool]): ToolDefinition =>
+      earlyValidation && tool.parameters ? { name, parameters: tool.parameters as ToolSchema } : { name },
+  );
+  if (earlyValidation) picked.jsonSchema = jsonSchema;
+  return picked;
+}
