@@ -30,6 +30,7 @@ export {
 export { AnthropicDecoder } from "./providers/anthropic/anthropic-delta-stream.ts";
 export { AnthropicCitingDecoder } from "./providers/anthropic/anthropic-protocol.ts";
 export { BedrockConverseDecoder } from "./providers/bedrock/bedrock-converse.ts";
+export { ConverseCitations } from "./providers/bedrock/bedrock-citations.ts";
 export { bedrockAssistantMessage, bedrockToolResultMessage } from "./providers/bedrock/bedrock-messages.ts";
 export { ToolCallAccumulatorStream } from "./accumulate/tool-call-accumulator-stream.ts";
 export type { ToolCallEvent } from "./shared/events.ts";

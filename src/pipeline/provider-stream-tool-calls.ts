@@ -1,23 +1,24 @@
 import { anthropicProtocol } from "../providers/anthropic/anthropic-protocol.ts";
-import type { InvokeModelDecoder } from "../providers/bedrock/bedrock-delta-stream.ts";
 import { bedrockProtocolWith } from "../providers/bedrock/bedrock-protocol.ts";
 import { cohereProtocol } from "../providers/cohere/cohere-protocol.ts";
 import { geminiProtocol } from "../providers/gemini/gemini-protocol.ts";
 import { geminiInteractionsProtocol } from "../providers/gemini-interactions/gemini-interactions-protocol.ts";
 import { ollamaProtocol } from "../providers/ollama/ollama-protocol.ts";
 import { openAIChatProtocolWith } from "../providers/openai-chat/openai-chat-protocol.ts";
-import type { ResponsesBuiltInCalls } from "../providers/openai-responses/openai-responses-built-in-calls.ts";
 import { openAIResponsesProtocolWith } from "../providers/openai-responses/openai-responses-protocol.ts";
 import type { ProviderProtocol } from "../providers/provider-decoder.ts";
 import type { ToolDefinition } from "../schema/tool-schema.ts";
 import type { TypedToolCallEvent } from "../schema/tool-types.ts";
 import type { ChainInput } from "./chain-pump.ts";
+import type { BedrockOptions, OpenAIChatOptions, OpenAIResponsesOptions } from "./provider-stream-options.ts";
 import {
   type ProtocolBatchOptions,
   type ProtocolStreamOptions,
   toolCallBatchStream,
   toolCallEventStream,
 } from "./tool-call-streams.ts";
+
+export type { BedrockOptions, OpenAIChatOptions, OpenAIResponsesOptions } from "./provider-stream-options.ts";
 
 // Each provider subpath exports these as its `streamToolCalls` and `streamToolCallBatches`: the
 // same functions as the main entry's, bound to one protocol, so that a bundle holds that provider
@@ -57,45 +58,6 @@ export type ProtocolStreamToolCallBatches<Extra extends object = Record<never, n
   options?: ProtocolBatchOptions<Tools> & Extra,
 ) => ReadableStream<TypedToolCallEvent<Tools>[]>;
 
-/** The options of Bedrock's `streamToolCalls` and `streamToolCallBatches` beside the others. */
-export interface BedrockOptions {
-  /**
-   * The decoder of InvokeModelWithResponseStream's chunks (Claude's Anthropic Messages events):
-   * pass `AnthropicDecoder` (from `tool-call-stream/bedrock`). Without it, ConverseStream is read
-   * and an InvokeModel body ends at its first chunk with an `error` of code `unknown-provider`
-   * naming the plug-in (then an `abort`), so that a bundle that reads ConverseStream alone holds
-   * no Anthropic decoder. The main entry's `streamToolCalls` (`provider: "bedrock"`) reads both.
-   * @defaultValue none
-   */
-  invokeModel?: InvokeModelDecoder | undefined;
-}
-
-/** The options of OpenAI Chat's `streamToolCalls` and `streamToolCallBatches` beside the others. */
-export interface OpenAIChatOptions {
-  /**
-   * The writer of arguments a server gives as an object (TGI): `jsonText` (from
-   * `tool-call-stream/core`) writes them with a stack of its own, so that arguments nested thousands
-   * deep are an `invalid-tool-call` of code `too-deep`; without it `JSON.stringify` writes the same
-   * text, and ends the stream on those with a `malformed-payload` error. The main entry passes it.
-   * @defaultValue none: `JSON.stringify`
-   */
-  jsonText?: ((value: unknown) => string | undefined) | undefined;
-}
-
-/** The options of OpenAI Responses' `streamToolCalls` and `streamToolCallBatches` beside the others. */
-export interface OpenAIResponsesOptions {
-  /**
-   * The reader of the built-in tools' items as calls (`apply_patch_call`, `shell_call`,
-   * `local_shell_call` that Codex runs, `mcp_call`, `tool_search_call`): pass
-   * `ResponsesBuiltInCalls` (from `tool-call-stream/openai-responses`), or `ResponsesCitations` (the
-   * text's annotations kept too). Without it, such an item ends the stream with an `error` of code
-   * `unknown-provider` naming the plug-in (then an `abort`), so that a bundle that reads function
-   * calls alone holds no reader of them. The main entry's reads them all, and keeps the annotations.
-   * @defaultValue none
-   */
-  builtInCalls?: typeof ResponsesBuiltInCalls | undefined;
-}
-
 const events =
   (protocol: ProviderProtocol): ProtocolStreamToolCalls =>
   (input, options) =>
@@ -116,7 +78,8 @@ function plugged<Extra extends object, Stream extends typeof toolCallEventStream
   }) as never;
 }
 
-const bedrock = (options: BedrockOptions | undefined): ProviderProtocol => bedrockProtocolWith(options?.invokeModel);
+const bedrock = (options: BedrockOptions | undefined): ProviderProtocol =>
+  bedrockProtocolWith(options?.invokeModel, options?.converseCitations);
 const chat = (options: OpenAIChatOptions | undefined): ProviderProtocol => openAIChatProtocolWith(options?.jsonText);
 const responses = (options: OpenAIResponsesOptions | undefined): ProviderProtocol =>
   openAIResponsesProtocolWith(options?.builtInCalls);

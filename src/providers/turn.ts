@@ -147,19 +147,22 @@ export function piecesInOrder<Call extends { readonly index?: number | undefined
   turn: OrderedTurn<Call>,
   map: {
     readonly part: (part: ReasoningPart) => Out[];
-    readonly text: (text: string) => Out[];
+    /** A run of text, with the `block` parts that came right after it (all the turn's, without its order): its cited texts. */
+    readonly text: (text: string, cited: readonly ReasoningPart[]) => Out[];
     readonly call: (call: Call, index: number) => Out[];
   },
 ): Out[] {
-  const pieces = turnPieces(turn) ?? [
+  const ordered = turnPieces(turn);
+  const pieces = ordered ?? [
     ...(turn.parts ?? []).map((part) => ({ type: "reasoning-part" as const, part })),
     ...(turn.text === "" ? [] : [{ type: "text" as const, text: turn.text }]),
     ...turn.calls.map((call) => ({ type: "tool-call" as const, call })),
   ];
   const positions = new Map(turn.calls.map((call, i) => [call, i]));
-  return pieces.flatMap((piece) => {
+  return pieces.flatMap((piece, i) => {
     if (piece.type === "reasoning-part") return map.part(piece.part);
-    return piece.type === "text" ? map.text(piece.text) : map.call(piece.call, positions.get(piece.call)!);
+    if (piece.type === "tool-call") return map.call(piece.call, positions.get(piece.call)!);
+    return map.text(piece.text, ordered ? citedAfter(pieces, i, () => true) : (turn.parts ?? []));
   });
 }
 

@@ -24,6 +24,7 @@ import {
   type RequestMessage,
   type ToolCallEvent,
 } from "../../src/index.ts";
+import { documentCitedTurn } from "../providers/bedrock/citations-recordings.ts";
 import { serverToolTurn } from "../providers/bedrock/server-tools-recordings.ts";
 import { imageTurn, repeatedName } from "../providers/gemini/doc-shapes-recordings.ts";
 import { combined } from "../providers/gemini/server-parts-recordings.ts";
@@ -191,6 +192,7 @@ function sources(): Source[] {
     if (checked(f.provider))
       out.push({ name: `${f.source}/${f.provider}/${f.name}`, provider: f.provider, bodies: externalBodies(f) });
   out.push({ name: "case: bedrock server tool with its result", provider: "bedrock", bodies: [serverToolTurn] });
+  out.push({ name: "case: bedrock cited text (citationsContent)", provider: "bedrock", bodies: [documentCitedTurn] });
   out.push({
     name: "case: gemini server tool and code execution parts",
     provider: "gemini",

@@ -6,6 +6,7 @@ import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { readJsonObject } from "../payload.ts";
 import type { DecoderLimits, Emit } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
+import type { ConverseCitations } from "./bedrock-citations.ts";
 import { BEDROCK_FINISH_REASONS } from "./bedrock-finish-reasons.ts";
 
 /**
@@ -50,7 +51,8 @@ type Payload = Record<string, unknown>;
  * `ToolCallStreamError` of code `arguments-too-large` ends the stream). A delta for
  * a block that already stopped is ignored. Reasoning (`delta.reasoningContent`) streams as
  * `reasoning-delta`; its signature and redacted content become `reasoning-part`s, as with
- * Anthropic thinking, for the next turn. `messageStop` finishes; `metadata` (usage, metrics)
+ * Anthropic thinking, for the next turn. A text block's `citation` deltas are kept with the
+ * `ConverseCitations` plug-in, a `citationsContent` block part at its stop. `messageStop` finishes; `metadata` (usage, metrics)
  * follows it and ends the response. The random `p` padding of every payload is ignored. Events
  * written as JSON objects of one key (`{"contentBlockDelta": {...}}`, as SDKs print them) read
  * the same, for gateways that re-frame Bedrock's stream as text.
@@ -71,11 +73,16 @@ export class BedrockConverseDecoder {
   readonly #stopped = new Set<number>();
   #finished = false;
   readonly #maxResultLength: number;
+  readonly #cited: ConverseCitations | undefined;
 
-  /** Creates a decoder that reports through `emit`, bounded by the accumulator's `limits`. */
-  constructor(emit: Emit, limits: DecoderLimits = {}) {
+  /**
+   * Creates a decoder that reports through `emit`, bounded by the accumulator's `limits`, keeping
+   * the text blocks' citations with `cited` (`ConverseCitations`; none: they are left out).
+   */
+  constructor(emit: Emit, limits: DecoderLimits = {}, cited?: typeof ConverseCitations) {
     this.#emit = emit;
     this.#maxResultLength = limits.maxArgumentsLength ?? 4194304;
+    this.#cited = cited && new cited(limits);
   }
 
   /** Decodes one event. */
@@ -151,6 +158,7 @@ export class BedrockConverseDecoder {
     if (!found || !isRecord(delta)) return;
     const [index, block] = found;
     const emit = this.#emit;
+    this.#cited?.delta(index, delta);
     const text = nonEmptyString(delta["text"]);
     if (text !== undefined) emit({ type: "text-delta", text });
     const toolUse = delta["toolUse"];
@@ -188,6 +196,7 @@ export class BedrockConverseDecoder {
     const index = this.#index(payload);
     if (index === undefined || this.#stopped.has(index)) return;
     this.#stopped.add(index);
+    this.#cited?.stop(index, this.#emit);
     const block = this.#blocks.get(index);
     this.#blocks.delete(index);
     const result = block?.result;

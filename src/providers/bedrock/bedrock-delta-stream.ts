@@ -4,6 +4,7 @@ import { isRecord } from "../../shared/values.ts";
 import { AnthropicDecoder } from "../anthropic/anthropic-delta-stream.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import type { ConverseCitations } from "./bedrock-citations.ts";
 import { BedrockConverseDecoder } from "./bedrock-converse.ts";
 
 /**
@@ -67,6 +68,7 @@ export class BedrockDecoder implements ProviderDecoder {
   readonly #emit: Emit;
   readonly #invokeModel: InvokeModelDecoder | undefined;
   readonly #limits: DecoderLimits | undefined;
+  readonly #cited: typeof ConverseCitations | undefined;
   #converse: BedrockConverseDecoder | undefined;
   #invoke: ProviderDecoder | undefined;
   /** One decoder for every chunk's bytes, not one per chunk. */
@@ -76,11 +78,18 @@ export class BedrockDecoder implements ProviderDecoder {
    * Creates a decoder that reports through `emit`, reading InvokeModel's chunks with
    * `invokeModel` (pass `AnthropicDecoder`, or `AnthropicCitingDecoder`), made with `limits`. Without
    * it, an InvokeModel body throws a `ToolCallStreamError` of code `unknown-provider` at its first chunk.
+   * ConverseStream's text blocks keep their citations with `converseCitations` (`ConverseCitations`).
    */
-  constructor(emit: Emit, invokeModel?: InvokeModelDecoder, limits?: DecoderLimits) {
+  constructor(
+    emit: Emit,
+    invokeModel?: InvokeModelDecoder,
+    limits?: DecoderLimits,
+    converseCitations?: typeof ConverseCitations,
+  ) {
     this.#emit = emit;
     this.#invokeModel = invokeModel;
     this.#limits = limits;
+    this.#cited = converseCitations;
   }
 
   /** Decodes one event-stream message. */
@@ -97,7 +106,7 @@ export class BedrockDecoder implements ProviderDecoder {
         });
       return this.#onChunk(message, (this.#invoke = new this.#invokeModel(this.#emit, this.#limits)));
     }
-    (this.#converse = new BedrockConverseDecoder(this.#emit, this.#limits)).decode(message);
+    (this.#converse = new BedrockConverseDecoder(this.#emit, this.#limits, this.#cited)).decode(message);
   }
 
   /** The input ended: nothing is held. */

@@ -1,7 +1,7 @@
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
-import { asText, idOf, piecesInOrder, type AssistantTurn, type ToolResult } from "../turn.ts";
+import { asText, idOf, piecesInOrder, splitCited, type AssistantTurn, type ToolResult } from "../turn.ts";
 
 /**
  * Amazon Bedrock Converse: an assistant message of the turn's content blocks in the order the
@@ -13,7 +13,9 @@ import { asText, idOf, piecesInOrder, type AssistantTurn, type ToolResult } from
  * `toolUse` with `type: "server_tool_use"`, then its `toolResult` block (a `block` reasoning part
  * of the turn), which Bedrock takes back (pydantic-ai's recorded multi-turn code execution sends
  * both and gets a 200), so the model keeps what the tool gave; one whose result did not come in
- * the turn is left out. Converse refuses a blank text block, so text of white space alone is left out; a
+ * the turn is left out. A cited text (kept by `ConverseCitations`) goes back as its
+ * `citationsContent` block (its text and citations), in place of that text. Converse refuses a
+ * blank text block, so text of white space alone is left out; a
  * turn of none of these (a refusal before any output) gives
  * empty `content`, which Converse refuses as Anthropic does: `assistantMessage("bedrock", turn)`
  * gives no message then. With InvokeModel (Claude's own request body), use the Anthropic builders instead.
@@ -34,7 +36,7 @@ export function bedrockAssistantMessage(turn: AssistantTurn): Record<string, unk
         return [{ reasoningContent: { reasoningText: { text: part.text, signature: part.signature } } }];
       return part.type === "redacted" ? [{ reasoningContent: { redactedContent: part.data } }] : [];
     },
-    text: (text) => (text.trim() ? [{ text }] : []),
+    text: bedrockTextBlocks,
     call: (call) => {
       const toolUse = { toolUseId: idOf(call), name: call.name, input: call.arguments };
       if (!call.providerExecuted) return [{ toolUse }];
@@ -43,6 +45,34 @@ export function bedrockAssistantMessage(turn: AssistantTurn): Record<string, unk
     },
   });
   return { role: "assistant", content };
+}
+
+/**
+ * A run of the turn's text as Converse content blocks: each cited text in it (a `citationsContent`
+ * block part, see `ConverseCitations`) as that block, the text around them as `text` blocks, but for
+ * white space alone, which Converse refuses.
+ *
+ * @example
+ * ```ts
+ * content.push(...bedrockTextBlocks(text, finish.reasoningParts ?? []));
+ * ```
+ */
+export function bedrockTextBlocks(text: string, parts: readonly ReasoningPart[]): Record<string, unknown>[] {
+  if (!text.trim()) return [];
+  return splitCited(
+    text,
+    parts,
+    citedTextOf,
+    (run) => ({ text: run }),
+    (part) => (part as { block: Record<string, unknown> }).block,
+  );
+}
+
+/** The text of a `citationsContent` block part (its `content`'s texts), or undefined for another part. */
+function citedTextOf(part: ReasoningPart): string | undefined {
+  const cited = part.type === "block" ? part.block["citationsContent"] : undefined;
+  const content = isRecord(cited) ? cited["content"] : undefined;
+  return Array.isArray(content) ? content.map((piece) => (isRecord(piece) ? piece["text"] : "")).join("") : undefined;
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import { anthropicThinking } from "../reasoning.ts";
 import { piecesInOrder } from "../turn.ts";
-import { serverResults } from "./bedrock-messages.ts";
+import { bedrockTextBlocks, serverResults } from "./bedrock-messages.ts";
 import { bedrockToolDefinitions } from "./bedrock-tools.ts";
 
 /** The answer's length, beyond the thinking budget, sent with thinking when the request gives none. */
@@ -82,7 +82,7 @@ function toBlocks(message: Exclude<RequestMessage, { role: "system" }>, path: st
   const results = serverResults(message.reasoningParts);
   return piecesInOrder(turnOf(message), {
     part: (part) => (claude ? reasoningBlocks([part]) : []),
-    text: (run) => (run.trim() === "" ? [] : [{ text: run }]),
+    text: bedrockTextBlocks,
     call: (call, j): Fields[] => {
       const toolUse = {
         toolUseId: callId(call, `${path}.tool_calls[${j}]`),

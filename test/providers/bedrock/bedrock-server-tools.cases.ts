@@ -1,7 +1,7 @@
 // Bedrock ConverseStream with a server tool (issue 34): a `server_tool_use` block, the
 // `toolResult` block and deltas of its result, and `citation` deltas in the answer keep being
 // handled: the provider's call is `providerExecuted`, the result and citations add no call, no
-// text and no error, and the turn, whose only call the provider ran, finishes `stop`. The next
+// text and no error (the cited block is kept: bedrock-converse-citations.cases.ts), and the turn, whose only call the provider ran, finishes `stop`. The next
 // turn sends the server call back with its result (Amazon Nova's system tools; pydantic-ai's
 // recorded multi-turn code execution does so and Bedrock answers 200). The stream is built from
 // the API reference's shapes (server-tools-recordings.ts says which).
@@ -54,7 +54,16 @@ group("Bedrock ConverseStream server tools: server_tool_use, toolResult and cita
         ],
       },
     };
-    const answer = { text: "High tide is at 14:05. Low tide at 20:17." };
+    // The answer's block had a citation: it goes back as its citationsContent (bedrock-converse-citations.cases.ts).
+    const citation = {
+      title: "Tides",
+      source: "https://example.com/tides",
+      sourceContent: [{ text: "High tide 14:05" }],
+      location: { web: { url: "https://example.com/tides", domain: "example.com" } },
+    };
+    const answer = {
+      citationsContent: { citations: [citation], content: [{ text: "High tide is at 14:05. Low tide at 20:17." }] },
+    };
     const expected = [{ toolUse: { ...call, type: "server_tool_use" } }, result, answer];
     assertEquals(assistantMessage("bedrock", finish), { role: "assistant", content: expected });
     // Without the stream's order (a turn rebuilt by hand, runToolLoop's): the result still follows its call.

@@ -1,0 +1,75 @@
+// Bedrock ConverseStream citations (issue 34): a text block's `citation` deltas keep the block, a
+// `citationsContent` block part at its stop (its whole text, its citations), which the next turn
+// sends back in place of that text, as Converse takes it; bounded by maxToolCalls. The stream is
+// built from the SDK's shapes (citations-recordings.ts says which).
+import fc from "fast-check";
+import { assistantMessage, providerKit, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
+import { ConverseCitations, streamToolCalls as bedrockToolCalls } from "../../../src/bedrock.ts";
+import { assert, assertEquals, group } from "../../support/harness.ts";
+import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
+import { collect, fromChunks, splitAt } from "../../support/streams.ts";
+import { CITED, documentCitedTurn, HANDBOOK } from "./citations-recordings.ts";
+
+const run = async (chunks: Uint8Array[], maxToolCalls?: number): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks(chunks), { provider: "bedrock", maxToolCalls }));
+const PART = {
+  type: "block",
+  block: { citationsContent: { citations: [HANDBOOK], content: [{ text: CITED }] } },
+} as const;
+const TEXT = `According to the handbook, ${CITED}.`;
+
+group("Bedrock ConverseStream citations (citation deltas, citationsContent)", (test) => {
+  test("a cited text block is kept as its citationsContent block part, its whole text and citations, at any split", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: documentCitedTurn.length - 1 }), { maxLength: 6 }),
+        async (cuts) => {
+          const events = await run(splitAt(documentCitedTurn, cuts));
+          assertEventInvariants(events);
+          const finish = assertFinished(events);
+          assertEquals([finish.text, finish.reason], [TEXT, "stop"]);
+          assertEquals(finish.reasoningParts, [PART]);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  test("assistantMessage and the request kit send it back as citationsContent in place of its text", async () => {
+    const finish = assertFinished(await run([documentCitedTurn]));
+    const content = [{ text: "According to the handbook, " }, PART.block, { text: "." }];
+    assertEquals(assistantMessage("bedrock", finish), { role: "assistant", content });
+    assertEquals(assistantMessage("bedrock", { ...finish, order: undefined }), { role: "assistant", content });
+    const body = providerKit("bedrock").requestBody({
+      model: "anthropic.claude-sonnet-4-5",
+      messages: [
+        { role: "user", content: "When does the office open?" },
+        {
+          role: "assistant",
+          content: finish.text,
+          toolCalls: [],
+          reasoningParts: finish.reasoningParts,
+          order: finish.order,
+        },
+        { role: "user", content: "And on Saturdays?" },
+      ],
+      tools: [],
+    });
+    assertEquals((body["messages"] as { content: unknown }[])[1]!.content, content);
+  });
+
+  test("the citations count against maxToolCalls: past it the stream ends too-many-tool-calls", async () => {
+    const events = await run([documentCitedTurn], 0);
+    const error = events.find((event) => event.type === "error");
+    assertEquals(error?.type === "error" ? error.error.code : undefined, "too-many-tool-calls");
+    const last = events.at(-1);
+    assert(last?.type === "abort" && last.reason === "limit-exceeded", "the stream aborts limit-exceeded");
+  });
+
+  test("tool-call-stream/bedrock keeps them with converseCitations: ConverseCitations, and not without it", async () => {
+    const parts = async (options: Parameters<typeof bedrockToolCalls>[1]) =>
+      assertFinished(await collect(bedrockToolCalls(fromChunks([documentCitedTurn]), options))).reasoningParts;
+    assertEquals(await parts({ converseCitations: ConverseCitations }), [PART]);
+    assertEquals(await parts({}), undefined);
+  });
+});
