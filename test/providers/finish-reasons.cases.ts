@@ -104,8 +104,17 @@ group("Finish reasons: each stage normalizes its own provider's values", (test) 
     // value's doc comment: filtered or blocked (IMAGE_PROHIBITED_CONTENT, IMAGE_RECITATION,
     // MODEL_ARMOR "blocked by Model Armor" on Vertex), failed (MALFORMED_RESPONSE "Finishes due to
     // malformed response", MISSING_THOUGHT_SIGNATURE "Request has at least one thought signature
-    // missing"); IMAGE_OTHER and NO_IMAGE say no more than other.
+    // missing", TOO_MANY_TOOL_CALLS "the server-side tool loop stopped before the model returned a
+    // final answer", PUP_LIMITED_DISABLED "the user account is limited or disabled due to
+    // Prohibited Use Policy (PUP) violations"), flagged or filtered (LANGUAGE "flagged for using an
+    // unsupported language", ESCALATION "filtered by an escalation rule"), cut by the per-request
+    // token limit, not complete (CONTINUATION); IMAGE_OTHER and NO_IMAGE say no more than other.
     const gemini: [string, string][] = [
+      ["TOO_MANY_TOOL_CALLS", "error"],
+      ["PUP_LIMITED_DISABLED", "error"],
+      ["LANGUAGE", "content-filter"],
+      ["ESCALATION", "content-filter"],
+      ["CONTINUATION", "length"],
       ["IMAGE_PROHIBITED_CONTENT", "content-filter"],
       ["IMAGE_RECITATION", "content-filter"],
       ["MODEL_ARMOR", "content-filter"],
