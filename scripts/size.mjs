@@ -89,8 +89,11 @@ export const BUDGET = {
   // image generation, file search) reported as provider-executed calls, a code interpreter's code
   // streamed as its input (in ResponsesBuiltInCalls, which the stage brings): 8,073 -> 8,232 B.
   // Then 8.25 KiB, still in issue 34: a call whose item never came done ends with its item's
-  // arguments in `response.completed`'s output (8,304 -> 8,354 B).
-  responsesChain: 8.5 * KiB,
+  // arguments in `response.completed`'s output (8,304 -> 8,354 B). Then by 80 B, still in issue 34:
+  // a refusal's deltas kept until its `.done`, given at its item's, the response's or the input's
+  // end when `.done` never came, so that a stream cut before `.done` keeps the refusal it streamed,
+  // as it keeps its text ("nothing lost before a fault"): 8,703 -> 8,778 B.
+  responsesChain: 8.5 * KiB + 80,
   // Raised from 8.25 KiB in issue 34: Claude on Bedrock reads with the Anthropic decoder, which keeps
   // server tools' results and their calls' blocks for the next turn (8,367 -> 8,472 B). Then 8.875
   // KiB, still in issue 34: Converse's own server tools' results (Amazon Nova's system tools, a
@@ -109,7 +112,9 @@ export const BUDGET = {
   // Then to 3.125 KiB, still in issue 34: the same provider-executed calls (2,932 -> 3,095 B).
   // Then by 16 B: a refusal (`response.refusal.done`) kept as a `refusal` field part with its
   // message's id, for the next turn's `refusal` content part, not as text (3,189 -> 3,213 B).
-  extraProvider: 3.125 * KiB + 16,
+  // Then by 80 B more: that refusal kept from its deltas when its `.done` never came (a stream cut
+  // before it), as `responsesChain` says (3,215 -> 3,290 B).
+  extraProvider: 3.125 * KiB + 96,
   schemaPlugin: 13.5 * KiB,
   // `for await` over streamToolCalls reads the chain's events without a stream read each (issue
   // 37, `EventChannel`): about 630 B in each provider's (Bedrock 16,037 -> 16,665 B). Then the

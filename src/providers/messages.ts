@@ -3,7 +3,7 @@ import type { AssistantTurn, ToolResult } from "./turn.ts";
 
 /**
  * The assistant turn for a provider's next request (an array of items for the Responses API; an
- * empty array for Anthropic, Bedrock, Gemini and OpenAI Chat when the turn has nothing to send back,
+ * empty array for Anthropic, Bedrock, Cohere, Gemini and OpenAI Chat when the turn has nothing to send back,
  * as after a refusal before any output: each refuses an assistant message with nothing in it).
  *
  * @example

@@ -2,7 +2,7 @@
 // `ChatCompletionChunk.Choice.Delta.refusal`) through the Worker's `openai` upstream to a Chat
 // Completions client: openai-node's stream helper assembles it as `message.refusal`, as it does
 // against OpenAI, and the client's next turn (the SDK's `ChatCompletionAssistantMessageParam`
-// with its `refusal`) reaches the provider with it. The stream is
+// with its `refusal`) reaches OpenAI with it, and a compatible server as text. The stream is
 // test/providers/openai-chat/refusal-recordings.ts.
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -20,29 +20,39 @@ class RefusingFake {
   };
 }
 
-const env = testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: "https://provider.test/v1", CLIENT_TOKEN: "t" });
+/** The Worker in front of OpenAI itself, or of a compatible server (Groq, vLLM, ...). */
+const envOf = (baseUrl: string) => testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: baseUrl, CLIENT_TOKEN: "t" });
+
+/** A client of the Worker, the upstream `fake`, in front of `baseUrl`; the assistant message of its next turn as the upstream got it. */
+async function nextTurn(fake: RefusingFake, baseUrl: string): Promise<Record<string, unknown> | undefined> {
+  const handler = createFetchHandler({ fetch: fake.fetch, timers: new ManualTimers() });
+  const openai = new OpenAI({
+    baseURL: "http://localhost:8787/v1",
+    apiKey: "t",
+    fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
+      handler(new Request(input, init), envOf(baseUrl))) as typeof fetch,
+    maxRetries: 0,
+  });
+  const ask = { role: "user" as const, content: "Do the forbidden thing." };
+  const stream = openai.chat.completions.stream({ model: "openai/gpt-4o", messages: [ask] });
+  const message = (await stream.finalChatCompletion()).choices[0]!.message;
+  expect([message.refusal, message.content]).toEqual([REFUSAL, null]);
+  const turn: OpenAI.Chat.ChatCompletionAssistantMessageParam = { role: "assistant", refusal: message.refusal };
+  await openai.chat.completions.create({
+    model: "openai/gpt-4o",
+    messages: [ask, turn, { role: "user", content: "Something else, then." }],
+  });
+  return fake.bodies.at(-1)!.messages.find((m) => m["role"] === "assistant");
+}
 
 describe("OpenAI's refusal through /v1/chat/completions", () => {
-  it("reaches the client as message.refusal, and its next turn's refusal reaches the provider", async () => {
-    const fake = new RefusingFake();
-    const handler = createFetchHandler({ fetch: fake.fetch, timers: new ManualTimers() });
-    const openai = new OpenAI({
-      baseURL: "http://localhost:8787/v1",
-      apiKey: "t",
-      fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
-        handler(new Request(input, init), env)) as typeof fetch,
-      maxRetries: 0,
-    });
-    const ask = { role: "user" as const, content: "Do the forbidden thing." };
-    const stream = openai.chat.completions.stream({ model: "openai/gpt-4o", messages: [ask] });
-    const message = (await stream.finalChatCompletion()).choices[0]!.message;
-    expect([message.refusal, message.content]).toEqual([REFUSAL, null]);
-    const turn: OpenAI.Chat.ChatCompletionAssistantMessageParam = { role: "assistant", refusal: message.refusal };
-    await openai.chat.completions.create({
-      model: "openai/gpt-4o",
-      messages: [ask, turn, { role: "user", content: "Something else, then." }],
-    });
-    const sent = fake.bodies.at(-1)!.messages.find((m) => m["role"] === "assistant");
-    expect(sent).toMatchObject({ role: "assistant", refusal: REFUSAL });
+  it("reaches the client as message.refusal, and its next turn's refusal reaches OpenAI as the message's refusal", async () => {
+    const sent = await nextTurn(new RefusingFake(), "https://api.openai.com/v1");
+    expect(sent).toEqual({ role: "assistant", content: null, refusal: REFUSAL });
+  });
+
+  it("reaches a compatible server (which may refuse a field it does not know) as the message's text", async () => {
+    const sent = await nextTurn(new RefusingFake(), "https://api.groq.com/openai/v1");
+    expect(sent).toEqual({ role: "assistant", content: REFUSAL });
   });
 });

@@ -22,6 +22,12 @@ export const cohereKit: ProviderKit = {
   conversationField: "messages",
   requestBody: cohereRequestBody,
   toolDefinitions: cohereToolDefinitions,
-  assistantMessage: cohereAssistantMessage,
+  // Cohere v2 refuses an assistant message with no content, tool_calls or tool_plan (a turn with
+  // nothing: no text or call, its thinking alone): such a turn is left out, as its request kit and
+  // OpenAI Chat's and Anthropic's leave it out.
+  assistantMessage: (turn) => {
+    const message = cohereAssistantMessage(turn);
+    return Object.keys(message).length === 1 ? [] : message;
+  },
   toolResultMessages: cohereToolMessages,
 };

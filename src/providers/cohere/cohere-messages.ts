@@ -2,7 +2,10 @@ import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.
 
 /**
  * Cohere v2: an assistant message with `tool_calls` (arguments as a JSON string) and, when it
- * made calls, its `tool_plan` (the reasoning the model streamed as `tool-plan-delta`).
+ * made calls, its `tool_plan` (the reasoning the model streamed as `tool-plan-delta`). A turn with
+ * nothing (no text or call: its thinking alone, or nothing at all) is `{ role: "assistant" }`, which
+ * Cohere refuses (an assistant message needs content, tool_calls or a tool_plan):
+ * `assistantMessage("cohere", turn)` gives no message (`[]`) for it instead.
  *
  * @example
  * ```ts

@@ -1,5 +1,4 @@
 import type { SSEMessage } from "../../framing/framing.ts";
-import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
@@ -8,7 +7,7 @@ import { readUsage } from "../usage.ts";
 import { boundedApprovalRequest } from "./openai-responses-approvals.ts";
 import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
 import { incompleteReason, RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
-import type { OpenAIResponsesDeltaStreamOptions } from "./openai-responses-options.ts";
+import { builtInCallsMissing, type OpenAIResponsesDeltaStreamOptions } from "./openai-responses-options.ts";
 import { ResponsesFastDelta } from "./responses-fast-delta.ts";
 import { SequenceReorderer } from "./sequence-reorderer.ts";
 
@@ -35,12 +34,14 @@ const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer
  * Events are put back in `sequence_number` order within a bounded window; exact duplicates are
  * dropped and a gap that never fills is reported rather than waited for. A `reasoning` item, at its
  * `output_item.done`, becomes a `reasoning-part` delta (its id, `encrypted_content` and `summary`),
- * in stream order: a manually passed-back turn must repeat it before its calls. A refusal (its
- * `response.refusal.done`) is a `refusal` field part, not text, with the id of its `message` item,
- * which the next turn sends back with the refusal as its `refusal` part. The built-in client
- * tools' items (`apply_patch_call`, `shell_call`, `local_shell_call`, `computer_call`) are calls the application
- * runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}). A
- * `function_call` of a tool that tool search loaded keeps its `namespace` on
+ * in stream order: a manually passed-back turn must repeat it before its calls. A refusal is a
+ * `refusal` field part, not text, with the id of its `message` item, which the next turn sends
+ * back with the refusal as its `refusal` part: at its `response.refusal.done`, else at its item's
+ * end, else at the response's or the input's end with what its deltas streamed (a stream cut
+ * before `.done` keeps the refusal it streamed, as it keeps its text). The built-in client tools'
+ * items (`apply_patch_call`, `shell_call`, `local_shell_call`, `computer_call`) are calls the
+ * application runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}).
+ * A `function_call` of a tool that tool search loaded keeps its `namespace` on
  * `providerMetadata.responsesItem`, which its item must carry back. With programmatic tool calling,
  * a `function_call` made by a program carries a `caller` (`{ type: "program", caller_id }`), kept
  * on the call's `providerMetadata.responsesItem`, and the `program` item that made it (its `code`
@@ -48,10 +49,11 @@ const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer
  * the next turn sends the program item back before its calls, and each call with its caller. An
  * `mcp_approval_request` item (a remote MCP tool OpenAI runs only once the application approves it)
  * is an `approval-request` delta at its `output_item.done`, never a call, and bounded as one
- * (`ResponsesApprovals`). A `compaction` item (the context compacted), a server tool's output item (`tool_search_output` of a server tool
- * search, `program_output`, a hosted shell's `shell_call_output`) and a tool OpenAI ran (`web_search_call`,
- * ...) are kept blocks, sent back in place; with `builtInCalls`, also a `providerExecuted` call right
- * before its block. A call whose item never came done ends with its item in `response.completed`.
+ * (`ResponsesApprovals`). A `compaction` item (the context compacted), a server tool's output item
+ * (`tool_search_output` of a server tool search, `program_output`, a hosted shell's
+ * `shell_call_output`) and a tool OpenAI ran (`web_search_call`, ...) are kept blocks, sent back in
+ * place; with `builtInCalls`, also a `providerExecuted` call right before its block. A call whose
+ * item never came done ends with its item in `response.completed`.
  *
  * @example
  * ```ts
@@ -90,6 +92,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   #approvals = 0;
   /** The `program` items that completed (programmatic tool calling), by `call_id`, for their calls' metadata (each is kept in its place too). */
   readonly #programs = new Map<string, { responsesProgram: Payload }>();
+  /** The refusal each message item streamed, by the item's id, until it is given. */
+  readonly #refusals = new Map<string, string>();
 
   /** Creates a decoder that reports through `emit`. */
   constructor(emit: Emit, options: OpenAIResponsesDeltaStreamOptions = {}) {
@@ -121,14 +125,25 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     this.#reorderer.push(typeof sequence === "number" ? sequence : undefined, payload);
   }
 
-  /** The input ended: release what the reorder window still holds. */
+  /** The input ended: release what the reorder window still holds, then each refusal cut before its end. */
   end(): void {
     this.#reorderer.flush();
+    this.#refusal();
+  }
+
+  /** Gives the refusal kept for a message item (without one: every refusal kept) once, with the item's id. */
+  #refusal(item?: string): void {
+    for (const [id, value] of this.#refusals)
+      if (item === undefined || item === id) {
+        this.#refusals.delete(id);
+        this.#emit({ type: "reasoning-part", part: { type: "field", field: "refusal", value, id } });
+      }
   }
 
   #onEvent(event: Payload): void {
     const type = String(event["type"]);
     const text = nonEmptyString(event["delta"] ?? event["refusal"]); // a delta, or a refusal's whole text
+    const id = event["item_id"] as string;
     switch (type) {
       case "response.output_item.added":
         return this.#onItemAdded(event);
@@ -145,13 +160,12 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       case "response.output_text.delta":
         if (text !== undefined) this.#emit({ type: "text-delta", text });
         return;
-      case "response.refusal.done": // apart from the text, with its message's id
-        if (text !== undefined)
-          this.#emit({
-            type: "reasoning-part",
-            part: { type: "field", field: "refusal", value: text, id: event["item_id"] as string },
-          });
+      case "response.refusal.delta": // kept until its `.done` gives it whole (else its item's end, the response's, the input's)
+        if (text) this.#refusals.set(id, (this.#refusals.get(id) ?? "") + text);
         return;
+      case "response.refusal.done":
+        if (text) this.#refusals.set(id, text);
+        return this.#refusal(id);
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":
         if (text !== undefined) this.#emit({ type: "reasoning-delta", text });
@@ -174,7 +188,9 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const index = event["output_index"];
     if (!isRecord(item) || typeof index !== "number") return;
     const type = String(item["type"]);
-    const builtIn = this.#builtIns ? this.#builtIns.added(item, index) : BUILT_IN_ITEMS.test(type) && missing(type);
+    const builtIn = this.#builtIns
+      ? this.#builtIns.added(item, index)
+      : BUILT_IN_ITEMS.test(type) && builtInCallsMissing(type);
     const text = ownValue(CALL_ITEMS, type);
     if (!builtIn && text === undefined) return;
     const itemId = nonEmptyString(item["id"]);
@@ -225,9 +241,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   #onArgumentsDone(event: Payload, final: unknown): void {
     const index = this.#indexOf(event);
     if (index === undefined || this.#builtIns?.has(index)) return;
-    this.#emit(
-      typeof final === "string" ? { type: "tool-call-end", index, arguments: final } : { type: "tool-call-end", index },
-    );
+    this.#emit({ type: "tool-call-end", index, ...(typeof final === "string" && { arguments: final }) });
   }
 
   /** Keeps a reasoning item; ends a call whose `.done` never came (the accumulator ignores a call already complete). */
@@ -236,6 +250,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     if (!isRecord(item)) return;
     const index = this.#indexOf(event);
     if (index !== undefined && this.#builtIns?.done(item, index)) return;
+    if (item["type"] === "message") return this.#refusal(String(item["id"])); // its `.done` never came
     const id = nonEmptyString(item["id"]);
     const request =
       item["type"] === "mcp_approval_request" && boundedApprovalRequest(item, ++this.#approvals, this.#limits);
@@ -265,6 +280,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const output = event["type"] === "response.completed" ? response["output"] : undefined;
     for (const item of Array.isArray(output) ? output : [])
       if (isRecord(item)) this.#onArgumentsDone({ item_id: item["id"] }, item["arguments"] ?? item["input"]);
+    this.#refusal();
     const usage = readUsage(response["usage"], ["input_tokens"], ["output_tokens"], ["total_tokens"], {
       cacheRead: ["input_tokens_details.cached_tokens"],
       reasoning: ["output_tokens_details.reasoning_tokens"],
@@ -281,12 +297,4 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     });
     this.#emit({ type: "done" });
   }
-}
-
-/** A built-in tool's call without the plug-in that reads it: the stream ends, saying what to pass. */
-function missing(type: string): never {
-  throw new ToolCallStreamError({
-    code: "unknown-provider",
-    message: `A ${type} item is a built-in tool's call: pass \`builtInCalls: ResponsesBuiltInCalls\` (from tool-call-stream/openai-responses).`,
-  });
 }

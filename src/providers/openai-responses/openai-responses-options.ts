@@ -1,3 +1,4 @@
+import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { DecoderLimits } from "../provider-decoder.ts";
 import type { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
 
@@ -19,4 +20,19 @@ export interface OpenAIResponsesDeltaStreamOptions extends DecoderLimits {
    * @defaultValue `ResponsesBuiltInCalls` in `OpenAIResponsesDeltaStream`, none in `OpenAIResponsesDecoder`
    */
   builtInCalls?: typeof ResponsesBuiltInCalls | undefined;
+}
+
+/**
+ * A built-in tool's call read without the `builtInCalls` plug-in: the stream ends, saying what to pass.
+ *
+ * @example
+ * ```ts
+ * if (BUILT_IN_ITEMS.test(type) && !options.builtInCalls) builtInCallsMissing(type); // throws
+ * ```
+ */
+export function builtInCallsMissing(type: string): never {
+  throw new ToolCallStreamError({
+    code: "unknown-provider",
+    message: `A ${type} item is a built-in tool's call: pass \`builtInCalls: ResponsesBuiltInCalls\` (from tool-call-stream/openai-responses).`,
+  });
 }

@@ -129,17 +129,20 @@ function annotatedOf(part: ReasoningPart): { id: string; text: string; annotatio
 }
 
 /**
- * A refusal that came on OpenAI Responses (a `refusal` field part with its message's id), as the
- * message it came in, with its `refusal` content part (openai's `ResponseOutputMessage`); none for another part.
+ * A refusal as the assistant `message` item it came in, with its `refusal` content part: with its
+ * id and status when it came on OpenAI Responses (openai's `ResponseOutputMessage`), without either
+ * when it came on OpenAI Chat, which has no item (Open Responses' `AssistantMessageItemParam`, whose
+ * `id` and `status` are optional: an id made up here would be one OpenAI never gave, and it checks
+ * the ids it is given); none for another part.
  */
 const refusalItem = (part: ReasoningPart): Item[] =>
-  isRefusal(part) && part.id !== undefined
+  isRefusal(part)
     ? [
         {
           type: "message",
-          id: part.id,
+          ...(part.id !== undefined && { id: part.id }),
           role: "assistant",
-          status: "completed",
+          ...(part.id !== undefined && { status: "completed" }),
           content: [{ type: "refusal", refusal: part.value }],
         },
       ]

@@ -119,6 +119,20 @@ group("Cohere v2 rules", (test) => {
     });
   });
 
+  test("assistantMessage gives no message for a turn with nothing (Cohere refuses an assistant message without content, tool_calls or tool_plan)", async () => {
+    const thinkingOnly = finishOf(
+      await run([
+        { type: "message-start", id: "m2", delta: { message: { role: "assistant" } } },
+        { type: "content-start", index: 0, delta: { message: { content: { type: "thinking", thinking: "" } } } },
+        { type: "content-delta", index: 0, delta: { message: { content: { thinking: "Hmm." } } } },
+        { type: "content-end", index: 0 },
+        messageEnd("COMPLETE"),
+      ]),
+    );
+    const empty = finishOf(await run([messageEnd("COMPLETE")]));
+    assertEquals([assistantMessage("cohere", thinkingOnly), assistantMessage("cohere", empty)], [[], []]);
+  });
+
   test("thinking content is reasoning; text content is visible text", async () => {
     const finish = finishOf(
       await run([

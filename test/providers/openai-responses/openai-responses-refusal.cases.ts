@@ -1,18 +1,37 @@
 import fc from "fast-check";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { assistantMessage, providerKit, runToolLoop, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
+import {
+  assistantMessage,
+  providerKit,
+  type ReasoningPart,
+  runToolLoop,
+  streamToolCalls,
+  type ToolCallEvent,
+} from "../../../src/index.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
-import { RESPONSES_REFUSAL, responsesRefused } from "./refusal-recordings.ts";
+import { REFUSAL, refused } from "../openai-chat/refusal-recordings.ts";
+import { RESPONSES_REFUSAL, responsesRefusal, responsesRefused } from "./refusal-recordings.ts";
 
 // The refusal stream and where its shape comes from: refusal-recordings.ts.
-const run = async (cuts: number[] = []): Promise<ToolCallEvent[]> => {
-  const data = bytes(responsesRefused);
+const run = async (cuts: number[] = [], body = responsesRefused): Promise<ToolCallEvent[]> => {
+  const data = bytes(body);
   const events = await collect(streamToolCalls(fromChunks(splitAt(data, cuts)), { provider: "openai-responses" }));
   assertEventInvariants(events, true);
   return events;
 };
+/** The request kit's input for a refused turn (its `reasoningParts`) between two user messages. */
+const nextInput = (parts: ReasoningPart[] | undefined): unknown[] =>
+  providerKit("openai-responses").requestBody({
+    model: "gpt-4o",
+    messages: [
+      { role: "user", content: "Do the forbidden thing." },
+      { role: "assistant", content: "", toolCalls: [], reasoningParts: parts },
+      { role: "user", content: "Something else, then." },
+    ],
+    tools: [],
+  })["input"] as unknown[];
 const PART = { type: "field", field: "refusal", value: RESPONSES_REFUSAL, id: "msg_refusal_1" } as const;
 
 group("OpenAI Responses refusal (response.refusal.delta / .done)", (test) => {
@@ -30,6 +49,42 @@ group("OpenAI Responses refusal (response.refusal.delta / .done)", (test) => {
     );
   });
 
+  test("a stream cut before the refusal's .done keeps what its deltas streamed, with the item's id, before the abort", async () => {
+    // Cut after the first delta (5 events), after the second (6): as the text streamed before a cut is delivered.
+    for (const [upTo, value] of [
+      [5, "I'm sorry, "],
+      [6, RESPONSES_REFUSAL],
+    ] as const) {
+      const events = await run([], responsesRefusal(upTo));
+      assertEquals(
+        events.filter((event) => event.type === "reasoning-part" || event.type === "abort").map((event) => event.type),
+        ["reasoning-part", "abort"],
+      );
+      assertEquals(
+        events.find((event) => event.type === "reasoning-part"),
+        { type: "reasoning-part", part: { ...PART, value } },
+        `cut after ${upTo} events`,
+      );
+    }
+  });
+
+  test("a refusal whose .done never came is kept whole at its item's end, or at the response's, at any split", async () => {
+    const withoutDone = responsesRefusal(undefined, ["response.refusal.done"]);
+    const completedOnly = responsesRefusal(undefined, ["response.refusal.done", "response.output_item.done"]);
+    for (const body of [withoutDone, completedOnly])
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 1, max: bytes(body).length - 1 }), { maxLength: 5 }),
+          async (cuts) => {
+            const finish = assertFinished(await run(cuts, body));
+            assertEquals([finish.text, finish.reason], ["", "stop"]);
+            assertEquals(finish.reasoningParts, [PART]);
+          },
+        ),
+        { numRuns: 10 },
+      );
+  });
+
   test("assistantMessage and the request kit send it back as the message item's refusal part", async () => {
     const finish = assertFinished(await run());
     // The SDK's type of the item it takes back: the next turn is that literal.
@@ -41,16 +96,21 @@ group("OpenAI Responses refusal (response.refusal.delta / .done)", (test) => {
       content: [{ type: "refusal", refusal: RESPONSES_REFUSAL }],
     };
     assertEquals(assistantMessage("openai-responses", finish), [expected]);
-    const body = providerKit("openai-responses").requestBody({
-      model: "gpt-4o",
-      messages: [
-        { role: "user", content: "Do the forbidden thing." },
-        { role: "assistant", content: "", toolCalls: [], reasoningParts: finish.reasoningParts },
-        { role: "user", content: "Something else, then." },
-      ],
-      tools: [],
-    });
-    assertEquals((body["input"] as unknown[])[1], expected);
+    assertEquals(nextInput(finish.reasoningParts)[1], expected);
+  });
+
+  test("a refusal that came on OpenAI Chat (no item, no id) goes back to Responses as an assistant message's refusal part", async () => {
+    const chat = assertFinished(await collect(streamToolCalls(fromChunks([bytes(refused)]), { provider: "openai" })));
+    // No id, no status: Open Responses' AssistantMessageItemParam has both optional, and an id
+    // made up would be one OpenAI never gave (it checks the ids it is given). openai-node types a
+    // `refusal` part only in ResponseOutputMessage, whose `id` it requires: no SDK type here.
+    const expected = { type: "message", role: "assistant", content: [{ type: "refusal", refusal: REFUSAL }] };
+    assertEquals(assistantMessage("openai-responses", chat), [expected]);
+    assertEquals(nextInput(chat.reasoningParts), [
+      { role: "user", content: "Do the forbidden thing." },
+      expected,
+      { role: "user", content: "Something else, then." },
+    ]);
   });
 
   test("runToolLoop ends the refused turn refused, though it finishes stop", async () => {

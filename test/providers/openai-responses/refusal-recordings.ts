@@ -28,19 +28,31 @@ const message = (status: string, refusal?: string) => ({
 /** The refusal's whole text. */
 export const RESPONSES_REFUSAL = "I'm sorry, I can't help with that.";
 
-/** The stream: the message item, two refusal deltas, their `.done`, the item's end, `response.completed`. */
-export const responsesRefused: string = openAISSE(
-  [
-    { type: "response.created", response: response("in_progress", []) },
-    { type: "response.in_progress", response: response("in_progress", []) },
-    { type: "response.output_item.added", output_index: 0, item: message("in_progress") },
-    { type: "response.content_part.added", ...at, part: { type: "refusal", refusal: "" } },
-    { type: "response.refusal.delta", ...at, delta: "I'm sorry, " },
-    { type: "response.refusal.delta", ...at, delta: "I can't help with that." },
-    { type: "response.refusal.done", ...at, refusal: RESPONSES_REFUSAL },
-    { type: "response.content_part.done", ...at, part: { type: "refusal", refusal: RESPONSES_REFUSAL } },
-    { type: "response.output_item.done", output_index: 0, item: message("completed", RESPONSES_REFUSAL) },
-    { type: "response.completed", response: response("completed", [message("completed", RESPONSES_REFUSAL)]) },
-  ].map((event, sequence_number) => ({ ...event, sequence_number })),
-  false,
-);
+/** The stream's events: the message item, two refusal deltas, their `.done`, the item's end, `response.completed`. */
+const EVENTS = [
+  { type: "response.created", response: response("in_progress", []) },
+  { type: "response.in_progress", response: response("in_progress", []) },
+  { type: "response.output_item.added", output_index: 0, item: message("in_progress") },
+  { type: "response.content_part.added", ...at, part: { type: "refusal", refusal: "" } },
+  { type: "response.refusal.delta", ...at, delta: "I'm sorry, " },
+  { type: "response.refusal.delta", ...at, delta: "I can't help with that." },
+  { type: "response.refusal.done", ...at, refusal: RESPONSES_REFUSAL },
+  { type: "response.content_part.done", ...at, part: { type: "refusal", refusal: RESPONSES_REFUSAL } },
+  { type: "response.output_item.done", output_index: 0, item: message("completed", RESPONSES_REFUSAL) },
+  { type: "response.completed", response: response("completed", [message("completed", RESPONSES_REFUSAL)]) },
+];
+
+/**
+ * The stream, or its first `upTo` events without those of the types in `without` (a stream cut
+ * before its end, or whose `.done` never came), numbered as they go.
+ */
+export const responsesRefusal = (upTo = EVENTS.length, without: readonly string[] = []): string =>
+  openAISSE(
+    EVENTS.slice(0, upTo)
+      .filter((event) => !without.includes(event.type))
+      .map((event, sequence_number) => ({ ...event, sequence_number })),
+    false,
+  );
+
+/** The whole stream. */
+export const responsesRefused: string = responsesRefusal();

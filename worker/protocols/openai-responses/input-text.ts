@@ -15,8 +15,11 @@ export function summaryText(summary: unknown): string {
     .join("\n");
 }
 
-/** A message's text: a string, or its text parts (`input_text`, `output_text`, `text`). */
-export function textOf(value: unknown, path: string): string {
+/**
+ * A message's text: a string, or its text parts (`input_text`, `output_text`, `text`) and its
+ * `refusal` parts, each of which goes to `refusal` instead when it is given.
+ */
+export function textOf(value: unknown, path: string, refusal?: (text: string) => void): string {
   if (typeof value === "string") return value;
   return arrayAt(value, path)
     .map((part, i) => {
@@ -24,7 +27,12 @@ export function textOf(value: unknown, path: string): string {
       const type = own(fields, "type");
       if (type === "input_text" || type === "output_text" || type === "text")
         return stringAt(own(fields, "text"), `${path}[${i}].text`);
-      if (type === "refusal") return stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
+      if (type === "refusal") {
+        const text = stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
+        if (!refusal) return text;
+        refusal(text);
+        return "";
+      }
       throw invalidField(
         `${path}[${i}].type`,
         "Only text parts are supported here (images and files: in a user message or a call output).",

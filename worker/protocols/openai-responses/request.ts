@@ -89,6 +89,9 @@ export interface ResponsesRequest {
 
 export { CUSTOM_INPUT } from "./request-tools.ts";
 
+/** The upstreams whose next turn takes a refusal back apart from the text. */
+const TAKES_REFUSAL: ReadonlySet<string> = new Set(["openai", "openai-responses"]);
+
 /** Validates a parsed Responses body; throws a 400 `HttpError` naming the field at fault by its path. */
 export function parseResponsesRequest(
   body: unknown,
@@ -209,8 +212,17 @@ function addItem(
       const parts = inputParts(own(item, "content"), `${path}.content`, provider);
       return void messages.push({ role: "user", content: withFiles(parts) ? parts : joinedText(parts) });
     }
-    const content = textOf(own(item, "content"), `${path}.content`);
-    if (role === "assistant") assistant().content += content;
+    // A refusal part, to an upstream that takes a refusal back (OpenAI Chat's `refusal`, a Responses
+    // `refusal` part), is a refusal field part: without the item's id, which is this Worker's, not
+    // the upstream's. The others (Anthropic, Gemini, Bedrock, Cohere, Ollama) have none: there it is
+    // the turn's text, what the model said, as the Messages encoder writes a refusal to its clients.
+    const turn = role === "assistant" ? assistant() : undefined;
+    const refusal =
+      turn && TAKES_REFUSAL.has(provider)
+        ? (value: string) => (turn.reasoning_parts ??= []).push({ type: "field", field: "refusal", value })
+        : undefined;
+    const content = textOf(own(item, "content"), `${path}.content`, refusal);
+    if (turn) turn.content += content;
     else if (role === "user") messages.push({ role: "user", content });
     else if (role === "system" || role === "developer") messages.push({ role: "system", content });
     else throw invalidField(`${path}.role`, "`role` must be user, assistant, system or developer.");

@@ -1,5 +1,5 @@
 import { openaiRecordings } from "../replay/recordings/openai.ts";
-import type { StreamRequest } from "../../request/stream-request.ts";
+import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { requestBody } from "./request-body.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider, ToolNameRule } from "./upstream-provider.ts";
 
@@ -31,11 +31,13 @@ export const openaiChat: UpstreamProvider<"openai"> = {
 /** The `POST /chat/completions` streaming request. */
 export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest {
   const body = requestBody("openai", request);
+  const openAI = isOpenAI(target.baseUrl);
   // OpenAI's reasoning models refuse `max_tokens`; compatible servers mostly know only it.
-  if (body["max_tokens"] !== undefined && isOpenAI(target.baseUrl)) {
+  if (body["max_tokens"] !== undefined && openAI) {
     body["max_completion_tokens"] = body["max_tokens"];
     delete body["max_tokens"];
   }
+  if (!openAI) refusalsAsText(body);
   return {
     url: `${target.baseUrl}/chat/completions`,
     headers: {
@@ -49,4 +51,22 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
 
 function isOpenAI(baseUrl: string): boolean {
   return new URL(baseUrl).hostname === "api.openai.com";
+}
+
+/**
+ * An assistant message's `refusal` is OpenAI's alone (`ChatCompletionAssistantMessageParam`): a
+ * compatible server may refuse a field it does not know (Groq answers 400 to an assistant field it
+ * does not support), so each goes to one as the message's text instead, after any text (a blank
+ * line between). Folded, not dropped: the model sees what it answered, and a message of a refusal
+ * alone keeps content (Chat Completions refuses an assistant message with neither content nor
+ * `tool_calls`).
+ */
+function refusalsAsText(body: JsonObject): void {
+  for (const message of body["messages"] as JsonObject[]) {
+    const refusal = message["refusal"];
+    if (typeof refusal !== "string") continue;
+    delete message["refusal"];
+    const text = message["content"];
+    message["content"] = typeof text === "string" && text !== "" ? `${text}\n\n${refusal}` : refusal;
+  }
 }

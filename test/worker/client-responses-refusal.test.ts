@@ -1,0 +1,83 @@
+// A Responses client's refusal (an assistant `message` item's `refusal` content part, openai 6's
+// `ResponseOutputRefusal`) through POST /v1/responses, openai-node as the client: it reaches an
+// upstream that takes a refusal back as one (an OpenAI Responses `refusal` part, OpenAI Chat's
+// `refusal`), without the item's id (the Worker's, not the upstream's), and as text where the
+// upstream has none (a Chat-compatible server, Anthropic). The fakes stand for the providers.
+import type { ResponseInputItem } from "openai/resources/responses/responses";
+import { describe, expect, it } from "vitest";
+import { responsesSse } from "../providers/openai-responses/built-in-calls-recordings.ts";
+import { chatChunk, openAISSE } from "../support/streams.ts";
+import { anthropicSse } from "./anthropic-blocks.ts";
+import { openAIClient } from "./client-support.ts";
+import { FakeUpstream, testEnv } from "./support.ts";
+
+const REFUSAL = "I'm sorry, I can't help with that.";
+/** The refused turn as the Worker gave it to its client, which sends it back. */
+const INPUT: ResponseInputItem[] = [
+  { role: "user", content: "Do the forbidden thing." },
+  {
+    type: "message",
+    id: "msg_worker_1",
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "refusal", refusal: REFUSAL }],
+  },
+  { role: "user", content: "Something else, then." },
+];
+
+const ANSWERS: Record<string, string[]> = {
+  "openai-responses": [
+    responsesSse([
+      { type: "response.created", response: { id: "r1", object: "response", status: "in_progress", output: [] } },
+      { type: "response.completed", response: { id: "r1", object: "response", status: "completed", output: [] } },
+    ]),
+  ],
+  openai: [openAISSE([chatChunk({ role: "assistant", content: "OK." }), chatChunk({}, "stop")])],
+  anthropic: anthropicSse(
+    { type: "message_start", message: { id: "msg_a", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+    { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } },
+    { type: "message_stop" },
+  ),
+};
+
+/** What the upstream of `model` (behind `baseUrl`) got as the conversation's assistant turn. */
+async function sentTurn(model: string, baseUrl = "https://api.openai.com/v1"): Promise<unknown> {
+  const provider = model.slice(0, model.indexOf("/"));
+  const upstream = new FakeUpstream({ kind: "sse", chunks: ANSWERS[provider]! });
+  const env = testEnv({
+    OPENAI_API_KEY: "k",
+    OPENAI_BASE_URL: baseUrl,
+    ANTHROPIC_API_KEY: "a",
+    ANTHROPIC_BASE_URL: "https://anthropic.test/v1",
+    CLIENT_TOKEN: "t",
+  });
+  const stream = openAIClient(upstream, env).responses.stream({ model, input: INPUT, store: false });
+  for await (const _event of stream);
+  const body = upstream.requests[0]!.body as { input?: unknown[]; messages?: unknown[] };
+  return (body.input ?? body.messages)![1];
+}
+
+describe("POST /v1/responses with a refusal in an assistant message", () => {
+  it("reaches an OpenAI Responses upstream as a refusal part, without the Worker's item id", async () => {
+    expect(await sentTurn("openai-responses/gpt-5.6")).toEqual({
+      type: "message",
+      role: "assistant",
+      content: [{ type: "refusal", refusal: REFUSAL }],
+    });
+  });
+
+  it("reaches OpenAI's Chat Completions as the message's refusal, and a compatible server as its text", async () => {
+    expect(await sentTurn("openai/gpt-4o")).toEqual({ role: "assistant", content: null, refusal: REFUSAL });
+    expect(await sentTurn("openai/llama-3.3-70b", "https://api.groq.com/openai/v1")).toEqual({
+      role: "assistant",
+      content: REFUSAL,
+    });
+  });
+
+  it("reaches Anthropic, which has no refusal block, as the turn's text", async () => {
+    expect(await sentTurn("anthropic/claude-sonnet-4-5")).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text: REFUSAL }],
+    });
+  });
+});
