@@ -2,13 +2,16 @@
 // `ChatCompletionChunk.Choice.Delta.refusal`) through the Worker's `openai` upstream to a Chat
 // Completions client: openai-node's stream helper assembles it as `message.refusal`, as it does
 // against OpenAI, and the client's next turn (the SDK's `ChatCompletionAssistantMessageParam`
-// with its `refusal`) reaches OpenAI with it, and a compatible server as text. The stream is
+// with its `refusal`) reaches OpenAI with it, a compatible server and a provider with no refusal
+// (Anthropic) as text. The stream is
 // test/providers/openai-chat/refusal-recordings.ts.
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { createFetchHandler } from "../../worker/app.ts";
 import { REFUSAL, refused } from "../providers/openai-chat/refusal-recordings.ts";
-import { ManualTimers, testEnv } from "./support.ts";
+import { anthropicSse } from "./anthropic-blocks.ts";
+import { OPENAI_ANTHROPIC_ENV, openAIClient } from "./client-support.ts";
+import { FakeUpstream, ManualTimers, testEnv } from "./support.ts";
 
 /** OpenAI refusing every request; it keeps what it was sent. */
 class RefusingFake {
@@ -54,5 +57,26 @@ describe("OpenAI's refusal through /v1/chat/completions", () => {
   it("reaches a compatible server (which may refuse a field it does not know) as the message's text", async () => {
     const sent = await nextTurn(new RefusingFake(), "https://api.groq.com/openai/v1");
     expect(sent).toEqual({ role: "assistant", content: REFUSAL });
+  });
+
+  it("reaches an upstream with no refusal (Anthropic) as the turn's text, not dropped", async () => {
+    const upstream = new FakeUpstream({
+      kind: "sse",
+      chunks: anthropicSse(
+        { type: "message_start", message: { id: "msg_a", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+        { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } },
+        { type: "message_stop" },
+      ),
+    });
+    await openAIClient(upstream, OPENAI_ANTHROPIC_ENV).chat.completions.create({
+      model: "anthropic/claude-sonnet-4-5",
+      messages: [
+        { role: "user", content: "Do the forbidden thing." },
+        { role: "assistant", content: null, refusal: REFUSAL },
+        { role: "user", content: "Something else, then." },
+      ],
+    });
+    const body = upstream.requests[0]!.body as { messages: unknown[] };
+    expect(body.messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: REFUSAL }] });
   });
 });

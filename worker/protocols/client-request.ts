@@ -107,6 +107,13 @@ export function arrayAt(value: unknown, path: string): unknown[] {
   return value;
 }
 
+/**
+ * The upstreams whose next turn takes a refusal back apart from the text (OpenAI Chat's message
+ * `refusal`, a Responses message's `refusal` part); the others have none, and a client's refusal
+ * goes to them as the turn's text (what the model said, as the encoders show it their clients).
+ */
+export const TAKES_REFUSAL: ReadonlySet<string> = new Set(["openai", "openai-responses"]);
+
 /** A string, or a 400 naming `path`. */
 export function stringAt(value: unknown, path: string): string {
   if (typeof value !== "string") throw invalidField(path, `\`${path}\` must be a string.`);

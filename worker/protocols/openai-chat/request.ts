@@ -39,6 +39,7 @@ import {
   clientRequest,
   objectAt,
   stringAt,
+  TAKES_REFUSAL,
   toolCallAt,
   type WireMessage,
 } from "../client-request.ts";
@@ -181,10 +182,11 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
       own(message, "tool_calls") === null || own(message, "tool_calls") === undefined
         ? []
         : arrayAt(own(message, "tool_calls"), `${path}.tool_calls`);
+    const { refused, ...reasoning } = reasoningOf(message, path, provider);
     return {
       role: "assistant",
-      content,
-      ...reasoningOf(message, path),
+      content: refused === undefined ? content : content === "" ? refused : `${content}\n\n${refused}`,
+      ...reasoning,
       tool_calls: calls.map((call, j) => {
         const at = `${path}.tool_calls[${j}]`;
         const type = own(objectAt(call, at), "type");
@@ -204,17 +206,22 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
  * its assistant message back (`reasoning_content`, `reasoning`, `reasoning_details`), and OpenAI's
  * `refusal`: each field becomes a reasoning part of that field, which goes back to a Chat
  * Completions provider in the same field, and the reasoning's text is the turn's reasoning (which
- * Ollama takes back).
+ * Ollama takes back). The refusal, for an upstream that has none (`TAKES_REFUSAL`), is `refused`,
+ * which the turn's text takes.
  */
 function reasoningOf(
   message: Record<string, unknown>,
   path: string,
-): Pick<Extract<WireMessage, { role: "assistant" }>, "reasoning_parts" | "reasoning"> {
+  provider: string,
+): Pick<Extract<WireMessage, { role: "assistant" }>, "reasoning_parts" | "reasoning"> & { refused?: string } {
   const parts: Extract<ReasoningPart, { type: "field" }>[] = [];
+  let refused: string | undefined;
   for (const field of ["reasoning_content", "reasoning", "refusal"] as const) {
     const value = own(message, field);
-    if (value !== undefined && value !== null && value !== "")
-      parts.push({ type: "field", field, value: stringAt(value, `${path}.${field}`) });
+    if (value === undefined || value === null || value === "") continue;
+    const text = stringAt(value, `${path}.${field}`);
+    if (field === "refusal" && !TAKES_REFUSAL.has(provider)) refused = text;
+    else parts.push({ type: "field", field, value: text });
   }
   const details = own(message, "reasoning_details");
   if (details !== undefined && details !== null)
@@ -227,6 +234,7 @@ function reasoningOf(
   return {
     ...(parts.length > 0 ? { reasoning_parts: parts } : {}),
     ...(typeof text === "string" ? { reasoning: text } : {}),
+    ...(refused !== undefined ? { refused } : {}),
   };
 }
 

@@ -53,7 +53,16 @@ import { responsesReasoning } from "../client-reasoning.ts";
 import { reasoningItemPart } from "../reasoning-state.ts";
 import { callIdOf, signatureOfId } from "../thought-signatures.ts";
 import { withdrawnItems } from "./withdrawn-calls.ts";
-import { argumentsOf, arrayAt, clientRequest, idAt, objectAt, stringAt, type WireMessage } from "../client-request.ts";
+import {
+  argumentsOf,
+  arrayAt,
+  clientRequest,
+  idAt,
+  objectAt,
+  stringAt,
+  TAKES_REFUSAL,
+  type WireMessage,
+} from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { noteTurn, turnMark } from "../turn-order.ts";
 import { allowedToolsOf } from "./allowed-calls.ts";
@@ -88,9 +97,6 @@ export interface ResponsesRequest {
 }
 
 export { CUSTOM_INPUT } from "./request-tools.ts";
-
-/** The upstreams whose next turn takes a refusal back apart from the text. */
-const TAKES_REFUSAL: ReadonlySet<string> = new Set(["openai", "openai-responses"]);
 
 /** Validates a parsed Responses body; throws a 400 `HttpError` naming the field at fault by its path. */
 export function parseResponsesRequest(
