@@ -19,6 +19,7 @@
  * @module
  */
 export { GEMINI_KEPT_PARTS, GeminiDecoder, GeminiDeltaStream } from "./providers/gemini/gemini-delta-stream.ts";
+export { GeminiGrounding } from "./providers/gemini/gemini-grounding.ts";
 export { geminiFunctionResponseContent, geminiModelContent } from "./providers/gemini/gemini-messages.ts";
 export { JsonArrayDecoder, JsonArrayDecoderStream } from "./framing/json-array-decoder-stream.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";

@@ -19,6 +19,7 @@ import "./providers/anthropic/anthropic-refusal-turn.cases.ts";
 import "./providers/anthropic/anthropic-citations.cases.ts";
 import "./providers/gemini/gemini-rules.cases.ts";
 import "./providers/gemini/gemini-doc-shapes.cases.ts";
+import "./providers/gemini/gemini-grounding.cases.ts";
 import "./providers/openai-responses/openai-responses-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-built-in-calls.cases.ts";
 import "./providers/openai-responses/openai-responses-programmatic.cases.ts";

@@ -1,7 +1,7 @@
 import { anthropicProtocol } from "../providers/anthropic/anthropic-protocol.ts";
 import { bedrockProtocolWith } from "../providers/bedrock/bedrock-protocol.ts";
 import { cohereProtocol } from "../providers/cohere/cohere-protocol.ts";
-import { geminiProtocol } from "../providers/gemini/gemini-protocol.ts";
+import { geminiProtocolWith } from "../providers/gemini/gemini-protocol.ts";
 import { geminiInteractionsProtocol } from "../providers/gemini-interactions/gemini-interactions-protocol.ts";
 import { ollamaProtocol } from "../providers/ollama/ollama-protocol.ts";
 import { openAIChatProtocolWith } from "../providers/openai-chat/openai-chat-protocol.ts";
@@ -163,7 +163,9 @@ export const anthropicToolCallBatches: ProtocolStreamToolCallBatches = /* @__PUR
  * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
  * ```
  */
-export const geminiToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(geminiProtocol);
+export const geminiToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(
+  /* @__PURE__ */ geminiProtocolWith(undefined),
+);
 /**
  * `streamToolCallBatches` for Gemini and Vertex AI.
  *
@@ -173,7 +175,9 @@ export const geminiToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(g
  * const batches = streamToolCallBatches(await fetch(url, init)); // arrays of the events each chunk had ready
  * ```
  */
-export const geminiToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(geminiProtocol);
+export const geminiToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(
+  /* @__PURE__ */ geminiProtocolWith(undefined),
+);
 /**
  * `streamToolCalls` for Amazon Bedrock (`tool-call-stream/bedrock`).
  *

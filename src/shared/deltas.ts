@@ -145,9 +145,9 @@ export type ReasoningPart =
     }
   | {
       /**
-       * The kind of part: a block of the turn the provider must get back as it came, in its
-       * place (Anthropic's `compaction`, a `fallback` boundary), or a cited text of the turn's text
-       * (Anthropic's `{ type: "text", text, citations }`, OpenAI's `{ type: "text", text, annotations, id }`).
+       * The kind of part: a block the provider must get back as it came, in its place (Anthropic's
+       * `compaction`), a cited text (Anthropic's `{ type: "text", text, citations }`, OpenAI's with
+       * `annotations`, Bedrock's `{ citationsContent }`), or Gemini's `{ groundingMetadata }` for the app.
        */
       type: "block";
       /** The block, verbatim (its own `type` says which). */

@@ -27,6 +27,7 @@ import {
 import { documentCitedTurn } from "../providers/bedrock/citations-recordings.ts";
 import { serverToolTurn } from "../providers/bedrock/server-tools-recordings.ts";
 import { imageTurn, repeatedName } from "../providers/gemini/doc-shapes-recordings.ts";
+import { grounded } from "../providers/gemini/grounding-recordings.ts";
 import { combined } from "../providers/gemini/server-parts-recordings.ts";
 import { refused } from "../providers/openai-chat/refusal-recordings.ts";
 import { responsesCited } from "../providers/openai-responses/citations-recordings.ts";
@@ -199,6 +200,7 @@ function sources(): Source[] {
     bodies: [bytes(combined)],
   });
   out.push({ name: "case: gemini generated images with signatures", provider: "gemini", bodies: [bytes(imageTurn)] });
+  out.push({ name: "case: gemini grounded answer with citations", provider: "gemini", bodies: [bytes(grounded)] });
   out.push({
     name: "case: vertex streamed arguments that repeat the name",
     provider: "gemini",

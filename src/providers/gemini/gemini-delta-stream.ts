@@ -8,6 +8,7 @@ import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { GEMINI_FINISH_REASONS } from "./gemini-finish-reasons.ts";
+import { GeminiGrounding } from "./gemini-grounding.ts";
 import { applyPartialArg, type Container } from "./gemini-partial-args.ts";
 
 /**
@@ -54,7 +55,8 @@ interface StreamedCall {
  * `signed` reasoning part with no text, which the next turn puts back on its text part. A server
  * tool's `toolCall` and `toolResponse` parts (Gemini 3's tool combination) and code execution's
  * `executableCode` and `codeExecutionResult` parts become `block` reasoning parts, whole (with their
- * `id` and signature), which the next turn sends back in their place.
+ * `id` and signature), which the next turn sends back in their place. The first candidate's
+ * `groundingMetadata` and `citationMetadata` are kept for the app ({@link GeminiGrounding}).
  *
  * @example
  * ```ts
@@ -67,7 +69,7 @@ interface StreamedCall {
 export class GeminiDeltaStream extends ProviderDecoderStream {
   /** Creates the stage; `limits.maxArgumentsLength` bounds a streamed call as it grows (as the accumulator's, 4 MiB by default). */
   constructor(limits: DecoderLimits = {}) {
-    super((emit) => new GeminiDecoder(emit, limits));
+    super((emit) => new GeminiDecoder(emit, limits, new GeminiGrounding()));
   }
 }
 
@@ -89,18 +91,25 @@ export class GeminiDecoder implements ProviderDecoder {
   readonly #nextIndex = new Map<number, number>();
   readonly #streamed = new Map<number, StreamedCall>();
   readonly #maxLength: number;
+  readonly #grounding: GeminiGrounding | undefined;
 
-  /** Creates a decoder for one response that reports through `emit`, bounded by the accumulator's `limits`. */
-  constructor(emit: Emit, limits: DecoderLimits = {}) {
+  /**
+   * Creates a decoder for one response that reports through `emit`, bounded by the accumulator's
+   * `limits`, keeping the first candidate's grounding and citations with `grounding` (none: left out).
+   */
+  constructor(emit: Emit, limits: DecoderLimits = {}, grounding?: GeminiGrounding) {
     this.#emit = emit;
     this.#maxLength = limits.maxArgumentsLength ?? 4194304;
+    this.#grounding = grounding;
   }
 
   /**
-   * The input ended. Gemini sends no end marker, so nothing is emitted here: a call still open
-   * (Vertex's `willContinue` without its closing part) is left to the accumulator's end.
+   * The input ended. Gemini sends no end marker: a call still open (Vertex's `willContinue` without
+   * its closing part) is left to the accumulator's end. The grounding kept (`GeminiGrounding`) goes out.
    */
-  end(): void {}
+  end(): void {
+    this.#grounding?.end(this.#emit);
+  }
 
   /** Decodes one SSE message. */
   decode(message: SSEMessage): void {
@@ -138,6 +147,7 @@ export class GeminiDecoder implements ProviderDecoder {
     // Any value's `parts` is safe to read (a primitive has none); only an array of them is read.
     const parts = arrayOf((candidate["content"] as { parts?: unknown } | null | undefined)?.parts);
     for (const part of parts) if (isRecord(part)) this.#onPart(part, choice, emit);
+    this.#grounding?.candidate(candidate, choice);
     const reason = nonEmptyString(candidate["finishReason"]);
     if (reason === undefined) return;
     // A normal finish ends a streamed call that never got its closing part; any other leaves it

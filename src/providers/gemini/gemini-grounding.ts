@@ -1,0 +1,38 @@
+import type { JsonValue } from "../../shared/json.ts";
+import { isRecord } from "../../shared/values.ts";
+import type { Emit } from "../provider-decoder.ts";
+
+/**
+ * The first candidate's grounding and citations (Google Search grounding, recitations): its
+ * `groundingMetadata` (`webSearchQueries`, `searchEntryPoint`, `groundingChunks`,
+ * `groundingSupports`) and `citationMetadata`, each as the last chunk that had it gave it (a chunk
+ * that carries one carries all of it so far; a trailing chunk may carry usage alone), become at the
+ * response's end `block` reasoning parts `{ groundingMetadata }` and `{ citationMetadata }`, for the
+ * app (`finish.reasoningParts`): Gemini's next-turn `Content` has no field for them, so no next turn
+ * sends them back. Only the latest of each is held.
+ *
+ * A plug-in of `GeminiDecoder` (its third argument), which `GeminiDeltaStream` and the main entry's
+ * `streamToolCalls` (`provider: "gemini"`) give it; `tool-call-stream/gemini`'s `streamToolCalls`
+ * reads without it, so that its bundle stays within its budget.
+ *
+ * @example
+ * ```ts
+ * const decoder = new GeminiDecoder((delta) => deltas.push(delta), {}, new GeminiGrounding());
+ * ```
+ */
+export class GeminiGrounding {
+  /** The latest `{ groundingMetadata }` and `{ citationMetadata }`, by key. */
+  readonly #sources: { [key: string]: { [key: string]: JsonValue } } = {};
+
+  /** A candidate of a chunk: the first candidate's metadata replaces what an earlier chunk gave. */
+  candidate(candidate: Record<string, unknown>, choice: number): void {
+    if (choice !== 0) return;
+    for (const key of ["groundingMetadata", "citationMetadata"])
+      if (isRecord(candidate[key])) this.#sources[key] = { [key]: candidate[key] as JsonValue };
+  }
+
+  /** The response ended: what was kept goes out, each a `block` part. */
+  end(emit: Emit): void {
+    for (const block of Object.values(this.#sources)) emit({ type: "reasoning-part", part: { type: "block", block } });
+  }
+}
