@@ -162,6 +162,7 @@ export { ToolCallChain, type ToolCallChainOptions } from "./pipeline/tool-call-c
 // Tools: run calls at the edge, loop back to the model.
 export {
   DEFAULT_MAX_RESULT_BYTES,
+  DEFAULT_MAX_SCREENSHOT_BYTES,
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_TOOL_TIMEOUT_MS,
   defineTool,

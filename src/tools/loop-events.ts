@@ -1,3 +1,4 @@
+import type { SafetyCheck } from "../providers/turn.ts";
 import type { ToolCall } from "../shared/events.ts";
 import type { ToolRunnerEvent } from "./tool-events.ts";
 
@@ -33,27 +34,28 @@ export type LoopFinishReason =
    */
   | "refused"
   /**
-   * A step ended waiting for the application to approve or deny calls the provider would run
-   * (`finish.approvalRequests`, OpenAI Responses' MCP approvals): `messages` holds that turn (and
-   * the results of any calls it ran); add the answers (`approvalResponses`) and run a new loop.
+   * A step ended waiting for approvals the loop cannot give, and the turn goes no further until
+   * the application answers them: calls the provider would run (`finish.approvalRequests`, OpenAI
+   * Responses' MCP approvals: add the answers, `approvalResponses`), or calls of the loop's own
+   * that asked for approval (`unanswered`): a `needsApproval` tool's call when the loop has no
+   * `approve` option, or a call with safety checks (an OpenAI Responses computer call's
+   * `pending_safety_checks`, in `unanswered[i].safetyChecks`) that no `approve` option confirmed (it
+   * said no or failed, or there is none; a computer call's output is a screenshot and nothing
+   * else, so no denial can be sent). Those calls never ran; `messages` holds their turn (and the
+   * results of the calls that ran) but no output for them: run or refuse each (with
+   * `toolResultMessages`; a computer call's confirmed checks as its result's
+   * `acknowledgedSafetyChecks`), add the outputs and run a new loop; or send the turn no further.
+   * (When the `approve` option refuses a call that is not a computer call, the model reads the
+   * refusal, a `denied` error, and the loop goes on.)
    */
   | "approval"
   /**
-   * A call came with safety checks the user did not confirm (an OpenAI Responses `computer_call`'s
-   * `pending_safety_checks`, in its `tool-approval-request`'s `safetyChecks`): the `approve` hook
-   * said no or failed, or the loop has none. The call never ran, and `messages` holds its turn
-   * (and the results of the other calls) but no output for it (`unanswered`): once the user
-   * confirms, run the action and add its output with the checks (`toolResultMessages` with
-   * `acknowledgedSafetyChecks`), then run a new loop; or send the turn no further.
-   */
-  | "safety-checks"
-  /**
    * A computer call (OpenAI Responses `computer_call`) gave no screenshot: its handler failed (its
    * `tool-error` says why), returned something else than a `data:image/` or `https:` URL,
-   * `{ image_url }` or `{ file_id }`, or one over `maxResultBytes`, which was cut. Its
-   * `computer_call_output` takes a screenshot and nothing else (no error text), so the loop stops:
-   * `messages` holds the turn but no output for the call (`unanswered`); add one (a fresh
-   * screenshot) and run a new loop.
+   * `{ image_url }` or `{ file_id }`, or a screenshot over `maxScreenshotBytes` (never cut: its
+   * `tool-error` names both sizes). Its `computer_call_output` takes a screenshot and nothing else
+   * (no error text), so the loop stops: `messages` holds the turn but no output for the call
+   * (`unanswered`); add one (a fresh screenshot) and run a new loop.
    */
   | "no-screenshot";
 
@@ -68,10 +70,13 @@ export interface LoopFinishEvent {
   /** The whole conversation: the initial messages and every step's messages. */
   messages: unknown[];
   /**
-   * The last step's computer calls that got no output in `messages` (a `computer_call_output` takes
-   * only a screenshot): what ended the loop with `safety-checks` or `no-screenshot`.
+   * The last step's calls that got no output in `messages`, which the application must answer
+   * before the turn goes on: those waiting for an approval (`approval`) and computer calls without
+   * a screenshot (`no-screenshot`). A call the provider raised safety checks on (an OpenAI
+   * Responses computer call's `pending_safety_checks`) carries them as `safetyChecks`: have the
+   * user confirm them before it runs, then send them back as its result's `acknowledgedSafetyChecks`.
    */
-  unanswered?: ToolCall[];
+  unanswered?: (ToolCall & { safetyChecks?: SafetyCheck[] })[];
 }
 
 /** The output of `runToolLoop`: each step's events tagged with the step (from 1), a `step-finish` per step, and one `loop-finish` last. */

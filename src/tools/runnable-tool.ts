@@ -37,7 +37,11 @@ export interface RunnableTool<Args = JsonValue> {
    * streams its result ({@link ToolHandlerResult}).
    */
   run(args: Args, context: ToolHandlerContext): ToolHandlerResult;
-  /** A write operation: emit `tool-approval-request` and run only once the caller approves. */
+  /**
+   * A write operation: emit `tool-approval-request` and run only once the caller approves (the
+   * `approve` option, or `approve(id)` on `ToolRunnerStream`; `runToolLoop` without the option ends
+   * with `approval` rather than wait).
+   */
   needsApproval?: boolean;
   /** Time the handler may take, overriding the runner's `timeoutMs`. */
   timeoutMs?: number;
@@ -94,15 +98,25 @@ export interface ToolRunnerOptions {
   timeoutMs?: number | undefined;
   /**
    * Largest result, in UTF-8 bytes of its JSON text (of the text itself for a string): a larger one
-   * is cut to fit, ends with a `[truncated ...]` marker and is flagged `truncated: true`.
+   * is cut to fit, ends with a `[truncated ...]` marker and is flagged `truncated: true`. A computer
+   * call's screenshot is no text for the model to read and is never cut: `maxScreenshotBytes` bounds it.
    * @defaultValue 16384
    */
   maxResultBytes?: number | undefined;
   /**
+   * Largest screenshot an OpenAI Responses computer call's handler may return (a `data:image/` or
+   * `https:` URL, `{ image_url }` or `{ file_id }`), in UTF-8 bytes of its JSON text (of the URL for
+   * a string): never cut, as a cut image is no image; a larger one gives a `handler-failed` error
+   * that names both sizes (`runToolLoop` then ends with `no-screenshot`).
+   * @defaultValue 20971520 (`DEFAULT_MAX_SCREENSHOT_BYTES`, 20 MiB)
+   */
+  maxScreenshotBytes?: number | undefined;
+  /**
    * Decides approval requests: a `needsApproval` tool's calls, and calls the provider raised safety
    * checks on (`request.safetyChecks`: an OpenAI Responses computer call's, for the user to
    * confirm; true confirms them). Without it the caller answers with `approve(id)` /
-   * `deny(id, reason)`; `runToolLoop`, which has neither, never runs a call with safety checks then.
+   * `deny(id, reason)`; `runToolLoop`, which has neither, never runs a call that asks for approval
+   * then, and ends (`approval`) with the call in `loop-finish.unanswered`.
    */
   approve?: ((request: ToolApprovalRequestEvent) => boolean | Promise<boolean>) | undefined;
   /** Aborting it aborts every running handler; unfinished and later calls give a `cancelled` error. */
@@ -148,6 +162,17 @@ export const DEFAULT_TOOL_TIMEOUT_MS: number = 30_000;
  * ```
  */
 export const DEFAULT_MAX_RESULT_BYTES: number = 16_384;
+/**
+ * Default of {@link ToolRunnerOptions.maxScreenshotBytes}: 20 MiB of URL text. OpenAI's image
+ * input requirements allow up to 20 MB per image (and 50 MB of image bytes per request); a 20 MiB
+ * base64 data URL holds an image of 15 MiB, within that whichever megabyte is meant, and more than
+ * twice an uncompressed 1920x1080 RGB frame (6.2 MB), which a PNG of it rarely exceeds.
+ * @example
+ * ```ts
+ * new ToolRunnerStream({ tools, maxScreenshotBytes: DEFAULT_MAX_SCREENSHOT_BYTES / 4 }); // screenshots sent as data URLs on every step
+ * ```
+ */
+export const DEFAULT_MAX_SCREENSHOT_BYTES: number = 20 * 1024 * 1024;
 
 /**
  * Throw it from a handler to tell the model why the call failed: its message (and `retryable`)

@@ -8,15 +8,16 @@ import {
   isComputerCall,
   pendingSafetyChecks,
 } from "../providers/openai-responses/openai-responses-computer.ts";
-import type { ToolRunnerEvent } from "./tool-events.ts";
+import type { LoopFinishEvent } from "./loop-events.ts";
+import type { ToolApprovalRequestEvent, ToolRunnerEvent } from "./tool-events.ts";
 
 /** What one step's events said: the terminal event and each call's outcome, by choice and index. */
 export class StepRecord {
   terminal: FinishEvent | AbortEvent | undefined;
   readonly #outcomes = new Map<string, Omit<ToolResult, "call">>();
-  /** The calls whose result was cut at `maxResultBytes`, and those denied (never run). */
-  readonly #truncated = new Set<string>();
+  /** The calls denied (never run), and those held for the application to approve (no `approve` option). */
   readonly #denied = new Set<string>();
+  readonly #held = new Set<string>();
   /** For a turn cut at a schema violation (`earlyValidation` with `abortOnViolation`): what a finish would have listed. */
   readonly #cut:
     | {
@@ -46,7 +47,6 @@ export class StepRecord {
     else if (event.type === "tool-result" && !event.preliminary) {
       const { result: output, acknowledgedSafetyChecks } = event;
       this.#outcomes.set(callKey(event), acknowledgedSafetyChecks ? { output, acknowledgedSafetyChecks } : { output });
-      if (event.truncated) this.#truncated.add(callKey(event));
     } else if (event.type === "tool-error") {
       this.#outcomes.set(callKey(event), { output: event.error.message, isError: true });
       if (event.error.code === "denied") this.#denied.add(callKey(event));
@@ -68,21 +68,32 @@ export class StepRecord {
     return { ...turn, invalidToolCalls: [...turn.invalidToolCalls, { ...stopped, error: violation.error }] };
   }
 
+  /** A call that asked for approval when nobody can give it (the loop has no `approve` option): the application answers it. */
+  hold(request: ToolApprovalRequestEvent): void {
+    this.#held.add(callKey(request));
+  }
+
   /**
-   * The calls among `calls` whose outcome cannot be sent to the provider, and why: OpenAI Responses
-   * computer calls, as a `computer_call_output` takes a whole screenshot and nothing else. One
-   * whose safety checks were not confirmed never ran (`safety-checks`); one whose handler failed,
-   * gave no screenshot or one cut at `maxResultBytes` has none to send (`no-screenshot`).
+   * The calls among `calls` that get no output, and why: those waiting for an approval
+   * (`approval`): held, or a computer call denied (its output is a screenshot: it has no room for
+   * a denial); and computer calls whose handler failed or gave no screenshot (`no-screenshot`).
    */
   unanswerable(calls: readonly ToolCall[]): Unanswerable | undefined {
-    const stuck = this.results(calls.filter(isComputerCall)).filter(
-      (result) => !computerScreenshot(result) || this.#truncated.has(callKey(result.call)),
-    );
+    const waiting = (call: ToolCall): boolean =>
+      this.#held.has(callKey(call)) || (isComputerCall(call) && this.#denied.has(callKey(call)));
+    const blank = (call: ToolCall): boolean => {
+      const outcome = isComputerCall(call) ? this.#outcomes.get(callKey(call)) : undefined;
+      return outcome !== undefined && !computerScreenshot(outcome);
+    };
+    const stuck = calls.filter((call) => waiting(call) || blank(call));
     if (stuck.length === 0) return undefined;
-    const unconfirmed = stuck.some(
-      (result) => pendingSafetyChecks(result.call) && this.#denied.has(callKey(result.call)),
-    );
-    return { calls: stuck.map((result) => result.call), reason: unconfirmed ? "safety-checks" : "no-screenshot" };
+    return {
+      calls: stuck.map((call) => {
+        const safetyChecks = pendingSafetyChecks(call);
+        return safetyChecks ? { ...call, safetyChecks } : call;
+      }),
+      reason: stuck.some(waiting) ? "approval" : "no-screenshot",
+    };
   }
 
   /** The outcomes of `calls`, in their order; a call with none (never run) is left out. */
@@ -96,8 +107,8 @@ export class StepRecord {
   }
 }
 
-/** Why a step's calls cannot all be answered, and which: the loop's `safety-checks` or `no-screenshot`. */
-export type Unanswerable = { calls: ToolCall[]; reason: "safety-checks" | "no-screenshot" };
+/** Why a step's calls cannot all be answered, and which: the loop's `approval` or `no-screenshot`. */
+export type Unanswerable = { calls: NonNullable<LoopFinishEvent["unanswered"]>; reason: "approval" | "no-screenshot" };
 
 /** The turn's calls in index order, invalid ones included (with `{}` arguments) so that their errors have a call to answer. */
 export function turnCalls(finish: Pick<FinishEvent, "toolCalls" | "invalidToolCalls">): ToolCall[] {

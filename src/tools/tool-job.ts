@@ -4,10 +4,16 @@ import { validateWithin, type StandardOutcome } from "../schema/standard-schema.
 import { checkToolArguments, type ToolSchema } from "../schema/tool-schema.ts";
 import type { CompletedToolCallEvent, ToolCall } from "../shared/events.ts";
 import type { SafetyCheck } from "../providers/turn.ts";
-import type { RunnableTool, ToolRunnerOptions } from "./runnable-tool.ts";
+import { isComputerCall } from "../providers/openai-responses/openai-responses-computer.ts";
+import {
+  DEFAULT_MAX_RESULT_BYTES,
+  DEFAULT_MAX_SCREENSHOT_BYTES,
+  type RunnableTool,
+  type ToolRunnerOptions,
+} from "./runnable-tool.ts";
 import type { ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
 import { toolErrorInfo } from "./tool-outcome.ts";
-import type { HandlerOutcome } from "./tool-run.ts";
+import type { HandlerOutcome, ResultLimits } from "./tool-run.ts";
 
 /** One call the runner took, from its validation to its outcome. */
 export interface Job {
@@ -63,4 +69,11 @@ export function outcomeEvent(
 /** The error of a call refused approval; the model reads `reason`. */
 export function denied(reason?: string): ToolErrorInfo {
   return toolErrorInfo("denied", [], 0, reason);
+}
+
+/** What a call's result is held to: text to `maxResultBytes`; a computer call's screenshot, which is no text, to `maxScreenshotBytes`. */
+export function resultLimits(call: ToolCall, options: ToolRunnerOptions): ResultLimits {
+  const maxBytes = options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  if (!isComputerCall(call)) return { maxBytes };
+  return { maxBytes, maxScreenshotBytes: options.maxScreenshotBytes ?? DEFAULT_MAX_SCREENSHOT_BYTES };
 }

@@ -1,7 +1,7 @@
 import { streamToolCalls } from "../pipeline/stream-tool-calls.ts";
 import { assistantMessage, toolResultMessages } from "../providers/messages.ts";
-import type { ToolCall } from "../shared/events.ts";
-import type { LoopFinishReason, ToolLoopEvent } from "./loop-events.ts";
+import { callKey } from "../shared/call-key.ts";
+import type { LoopFinishEvent, LoopFinishReason, ToolLoopEvent } from "./loop-events.ts";
 import { streamOptions, type ToolLoopOptions } from "./loop-options.ts";
 import { refusedTurn, StepRecord, turnCalls } from "./step-record.ts";
 import type { ToolRunnerEvent } from "./tool-events.ts";
@@ -34,8 +34,9 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * model again, until a step ends without a call to run (a turn the provider paused, Anthropic's
  * `pause_turn`, is sent back as it is and goes on), a step waits for the application to approve
  * calls the provider would run (OpenAI Responses' MCP approvals: `loop-finish` of reason
- * `approval`, never run nor answered by the loop), a computer call gets no screenshot to send back
- * (`safety-checks`, `no-screenshot`: below), or `maxSteps` calls were made.
+ * `approval`, never run nor answered by the loop) or calls of its own that nobody approved
+ * (`approval` too: below), a computer call gets no screenshot to send back (`no-screenshot`), or
+ * `maxSteps` calls were made.
  *
  * Every event of every step comes out of one stream tagged with its `step` (from 1); each step
  * ends with `step-finish` (the messages it adds) and the loop with one `loop-finish` (why, and the
@@ -51,15 +52,21 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * the `signal`) aborts the request in flight and every running handler; its `cancelCall(id)`
  * stops one call and the loop goes on with that call's `cancelled` error as its result.
  *
+ * A call that asks for approval (a `needsApproval` tool's) runs once the `approve` option says yes;
+ * when it says no or fails, the model reads a `denied` error. The loop's stream has no
+ * `approve(id)`: without the option such a call never runs and never waits, the loop ends
+ * (`approval`) with it in `loop-finish.unanswered` and its turn in `messages` without an output.
+ *
  * A computer call of OpenAI Responses (a call named `computer`, its `computer_call` item in
  * `providerMetadata`) that came with `pending_safety_checks` runs only if the `approve` option,
  * given its `tool-approval-request` with the checks in `safetyChecks`, says yes (have the user
  * confirm them); its `computer_call_output` then sends them back as `acknowledged_safety_checks`.
- * Without `approve`, or when it says no, the call never runs and the loop ends (`safety-checks`).
- * Its handler must return a screenshot (a `data:image/` or `https:` URL, `{ image_url }` or
- * `{ file_id }`), which is all its output can carry: one that fails or returns anything else ends
- * the loop (`no-screenshot`). Either way the call is in `loop-finish.unanswered` and `messages`
- * holds its turn without an output for it.
+ * Without `approve`, or when it says no or fails, the call never runs and the loop ends
+ * (`approval`, the checks in `unanswered[i].safetyChecks`). Its handler must return a screenshot
+ * (a `data:image/` or `https:` URL, `{ image_url }` or `{ file_id }`: never cut at
+ * `maxResultBytes`, bounded by `maxScreenshotBytes`), which is all its output can carry: one that
+ * fails, returns anything else or a larger screenshot ends the loop (`no-screenshot`). Either way
+ * the call is in `loop-finish.unanswered` and `messages` holds its turn without an output for it.
  *
  * @example
  * ```ts
@@ -90,7 +97,7 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
   /** The container the latest response named (`ToolLoopRequest.container`). */
   let container: string | undefined;
   /** The last step's calls that get no output (`LoopFinishEvent.unanswered`). */
-  let unanswered: ToolCall[] | undefined;
+  let unanswered: LoopFinishEvent["unanswered"];
 
   const stream = new ReadableStream<ToolLoopEvent>(
     {
@@ -109,9 +116,12 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
           if (finished) return;
           if (!done) {
             record.see(value);
-            // Without an `approve` hook nobody confirms a call's safety checks: it never runs.
-            if (value.type === "tool-approval-request" && value.safetyChecks && !options.approve)
-              runner?.deny(value.id ?? value.index);
+            // The loop has no approve(id): without the hook nobody can answer, so the call never
+            // runs, and the application answers it once the loop has ended (`approval`).
+            if (value.type === "tool-approval-request" && !options.approve) {
+              record.hold(value);
+              runner?.deny(value.id ?? value.index, NO_APPROVER);
+            }
             return out.enqueue({ ...value, step } as ToolLoopEvent);
           }
           reader = undefined;
@@ -188,10 +198,11 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
       order: terminal?.type === "finish" ? terminal.order : undefined,
     });
     const added: unknown[] = Array.isArray(assistant) ? [...assistant] : [assistant];
-    // Computer calls without a screenshot to send back (their safety checks unconfirmed, their handler failed) end the loop.
+    // Calls nobody approved, and computer calls without a screenshot to send back, end the loop.
     const stuck = record.unanswerable(own);
     unanswered = stuck?.calls;
-    const results = record.results(own).filter((result) => !stuck?.calls.includes(result.call));
+    const skipped = new Set(stuck?.calls.map(callKey));
+    const results = record.results(own).filter((result) => !skipped.has(callKey(result.call)));
     if (results.length > 0) added.push(...toolResultMessages(provider, results));
     messages.push(...added);
     out.enqueue({ type: "step-finish", step, messages: added });
@@ -223,6 +234,9 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
 }
 
 type Output = ReadableStreamDefaultController<ToolLoopEvent>;
+
+/** The reason of the `denied` error of a call held for the application (no model reads it). */
+const NO_APPROVER = "runToolLoop has no approve option; the application answers it (loop-finish.unanswered).";
 
 /** Runs `start`, settling with it, or rejecting as soon as `signal` aborts; a response that arrives after that is cancelled. */
 function untilAborted(start: () => Promise<Response>, signal: AbortSignal): Promise<Response> {

@@ -3,6 +3,7 @@ import { standardJsonSchema } from "../schema/standard-schema.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { SchemaViolation } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
+import { computerScreenshot } from "../providers/openai-responses/openai-responses-computer.ts";
 import type { StandardSchemaV1 } from "../shared/standard-schema.ts";
 import type { ToolErrorCode, ToolErrorInfo } from "./tool-events.ts";
 import { utf8Length } from "./utf8-length.ts";
@@ -24,14 +25,16 @@ export type ResultOutcome = { result: JsonValue; truncated?: true } | { error: T
 /**
  * Turns a handler's return value into plain JSON no larger than `maxBytes` (UTF-8 bytes of its
  * JSON text, or of the text itself for a string). A larger one becomes a string cut on a character
- * boundary that ends with a marker giving the original size, so the model knows it was cut.
+ * boundary that ends with a marker giving the original size, so the model knows it was cut. With
+ * `maxScreenshotBytes` (a computer call's), a screenshot is held to it instead and never cut (a cut
+ * image is no image): a larger one is an error that names both sizes.
  *
  * @example
  * ```ts
  * fitResult("x".repeat(100), 60); // { result: "xxxx…\n[truncated: the result was 100 bytes; the limit is 60]", truncated: true }
  * ```
  */
-export function fitResult(value: unknown, maxBytes: number): ResultOutcome {
+export function fitResult(value: unknown, maxBytes: number, maxScreenshotBytes?: number): ResultOutcome {
   let text: string | undefined;
   try {
     text = typeof value === "string" ? value : JSON.stringify(value);
@@ -45,8 +48,18 @@ export function fitResult(value: unknown, maxBytes: number): ResultOutcome {
     };
   }
   if (text === undefined) return { result: null }; // `undefined` (a handler with nothing to say)
-  const size = utf8Length(text);
-  if (size <= maxBytes) return { result: typeof value === "string" ? value : (JSON.parse(text) as JsonValue) };
+  const json = text;
+  const size = utf8Length(json);
+  const plain = (): JsonValue => (typeof value === "string" ? value : (JSON.parse(json) as JsonValue));
+  if (maxScreenshotBytes !== undefined) {
+    const result = plain();
+    if (computerScreenshot({ output: result })) {
+      if (size <= maxScreenshotBytes) return { result };
+      const message = `The tool returned a screenshot of ${size} bytes; the limit (maxScreenshotBytes) is ${maxScreenshotBytes}.`;
+      return { error: { code: "handler-failed", message, retryable: false } };
+    }
+  }
+  if (size <= maxBytes) return { result: plain() };
   const marker = `\n[truncated: the result was ${size} bytes; the limit is ${maxBytes}]`;
   return { result: prefixOfBytes(text, maxBytes - utf8Length(marker)) + marker, truncated: true };
 }

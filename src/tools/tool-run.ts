@@ -15,6 +15,9 @@ export type HandlerOutcome =
   | { type: "tool-result"; result: JsonValue; truncated?: true }
   | { type: "tool-error"; error: ToolErrorInfo };
 
+/** What a handler's values are held to: `maxBytes` of text, and for a computer call `maxScreenshotBytes` of screenshot (never cut). */
+export type ResultLimits = { maxBytes: number; maxScreenshotBytes?: number | undefined };
+
 /**
  * While the consumer has no room for another event, a promise that settles once it has; else
  * `undefined`. A streaming handler is pulled for its next value only when there is room.
@@ -30,7 +33,7 @@ export type Room = () => Promise<void> | undefined;
  */
 export function runHandler(
   run: () => ToolHandlerResult,
-  maxBytes: number,
+  limits: ResultLimits,
   report: (outcome: HandlerOutcome, preliminary: boolean) => void,
   room?: Room,
 ): () => void {
@@ -41,9 +44,9 @@ export function runHandler(
     report(failure(error), false);
     return () => {};
   }
-  if (isAsyncIterable(given)) return iterate(given[Symbol.asyncIterator](), maxBytes, report, room);
+  if (isAsyncIterable(given)) return iterate(given[Symbol.asyncIterator](), limits, report, room);
   Promise.resolve(given).then(
-    (result) => report(fit(result, maxBytes), false),
+    (result) => report(fit(result, limits), false),
     (error: unknown) => report(failure(error), false),
   );
   return () => {};
@@ -52,7 +55,7 @@ export function runHandler(
 /** Reads a streaming handler: each value replaces the one before; the returned value (else the last yielded) is final. */
 function iterate(
   iterator: AsyncIterator<JsonValue, JsonValue | void>,
-  maxBytes: number,
+  limits: ResultLimits,
   report: (outcome: HandlerOutcome, preliminary: boolean) => void,
   room: Room | undefined,
 ): () => void {
@@ -81,9 +84,9 @@ function iterate(
     next.then(
       (item) => {
         if (stopped) return;
-        if (item.done) return end(fit(item.value === undefined && last ? last.value : item.value, maxBytes));
+        if (item.done) return end(fit(item.value === undefined && last ? last.value : item.value, limits));
         last = { value: item.value };
-        const outcome = fit(item.value, maxBytes);
+        const outcome = fit(item.value, limits);
         if (outcome.type === "tool-error") return end(outcome);
         report(outcome, true);
         const wait = room?.();
@@ -101,8 +104,8 @@ function iterate(
   return stop;
 }
 
-function fit(value: unknown, maxBytes: number): HandlerOutcome {
-  const outcome = fitResult(value, maxBytes);
+function fit(value: unknown, limits: ResultLimits): HandlerOutcome {
+  const outcome = fitResult(value, limits.maxBytes, limits.maxScreenshotBytes);
   return "error" in outcome ? { type: "tool-error", error: outcome.error } : { type: "tool-result", ...outcome };
 }
 

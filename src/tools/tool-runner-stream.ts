@@ -21,7 +21,10 @@ import { ToolRunner } from "./tool-runner.ts";
  * (`providerExecuted`) pass through and are never run.
  *
  * The output closes only once every call has its outcome, so results may follow the `finish`
- * event. Cancelling the output aborts every running handler's signal and cancels the input.
+ * event. Without the `approve` option, a call waiting for approval waits for the application by
+ * design: until `approve(id)`, `deny(id)` or `cancelCall(id)`, or until the output is cancelled or
+ * the `signal` aborts, the output stays open and its reader waits. Answer every
+ * `tool-approval-request` (`runToolLoop`, whose stream has no `approve(id)`, ends instead). Cancelling the output aborts every running handler's signal and cancels the input.
  * A handler that ignores its signal past its timeout still frees its place: its call has given
  * its `timeout` error and whatever it returns later is dropped.
  *

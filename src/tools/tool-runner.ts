@@ -10,14 +10,13 @@ import type {
 import type { JsonValue } from "../shared/json.ts";
 import { ownValue } from "../shared/values.ts";
 import {
-  DEFAULT_MAX_RESULT_BYTES,
   DEFAULT_TOOL_CONCURRENCY,
   DEFAULT_TOOL_TIMEOUT_MS,
   type RunnableTool,
   type ToolRunnerOptions,
 } from "./runnable-tool.ts";
 import type { ToolApprovalRequestEvent, ToolErrorInfo, ToolRunnerEvent } from "./tool-events.ts";
-import { argumentsVerdict, denied, outcomeEvent, type Job } from "./tool-job.ts";
+import { argumentsVerdict, denied, outcomeEvent, resultLimits, type Job } from "./tool-job.ts";
 import { callCancelled, describeToolError, describeViolation, toolErrorInfo } from "./tool-outcome.ts";
 import { runHandler, type HandlerOutcome, type Room } from "./tool-run.ts";
 import { platformTimers } from "../shared/timers.ts";
@@ -232,7 +231,7 @@ export class ToolRunner {
       job.tool.run(job.args as JsonValue, { signal: controller.signal, call: job.call });
     job.halt = runHandler(
       run,
-      this.#options.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES,
+      resultLimits(job.call, this.#options),
       (outcome, preliminary) => {
         if (!preliminary) this.#settle(job, outcome);
         else if (this.#jobs.has(job)) this.#emit(outcomeEvent(job, { ...outcome, preliminary: true }, this.#options));

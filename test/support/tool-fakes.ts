@@ -194,3 +194,20 @@ export function replayModel(responses: readonly string[]): ReplayedModel {
     },
   };
 }
+
+/**
+ * The stream's events once it ends, or `"hung"` when it has not ended after a bounded wait of `ms`
+ * (then it is cancelled): how a hang shows as a failing test. No timing is asserted: a stream that
+ * ends does so without waiting on any timer, and the bound only stops a test that would never end.
+ */
+export async function endsOrHangs<T>(stream: ReadableStream<T>, ms = 5_000): Promise<T[] | "hung"> {
+  const reader = live(stream);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<"hung">((resolve) => {
+    timer = setTimeout(() => resolve("hung"), ms);
+  });
+  const outcome = await Promise.race([reader.done, hung]);
+  clearTimeout(timer);
+  if (outcome === "hung") await reader.cancel("hung");
+  return outcome;
+}

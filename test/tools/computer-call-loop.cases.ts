@@ -2,10 +2,11 @@
 // computer use guide and of ResponseInputItem.ComputerCallOutput. A `computer_call` that came with
 // `pending_safety_checks` runs only once the application's `approve` hook confirms them, and its
 // `computer_call_output` sends them back as `acknowledged_safety_checks`; without a hook, or when it
-// says no, the loop ends (`safety-checks`) and the call never runs. The output is a
-// `computer_screenshot` and nothing else: a failing handler (or one that gives anything but a
-// screenshot, or one cut at `maxResultBytes`) ends the loop (`no-screenshot`), and its error text
-// is never sent as a screenshot's `image_url`.
+// says no or fails, the loop ends (`approval`, the call in `unanswered`) and the call never runs.
+// The output is a `computer_screenshot` and nothing else: a failing handler (or one that gives
+// anything but a screenshot, or one over `maxScreenshotBytes`) ends the loop (`no-screenshot`), and
+// its error text is never sent as a screenshot's `image_url`. A screenshot is not text for the
+// model to read: `maxResultBytes` never cuts it.
 //
 // Provenance: the streams are BUILT FROM THE DOCUMENTED SHAPE of the `openai` SDK 6.49's types
 // (ResponseComputerToolCall: `call_id`, `actions` of the GA `computer` tool, `pending_safety_checks`
@@ -82,7 +83,11 @@ function computer(result: () => JsonValue): RunnableTool & { runs: JsonValue[] }
 async function loop(
   bodies: string[],
   tool: RunnableTool,
-  extra: { approve?: (request: ToolApprovalRequestEvent) => boolean; maxResultBytes?: number } = {},
+  extra: {
+    approve?: (request: ToolApprovalRequestEvent) => boolean | Promise<boolean>;
+    maxResultBytes?: number;
+    maxScreenshotBytes?: number;
+  } = {},
 ) {
   const model = replayModel(bodies);
   const events: ToolLoopEvent[] = await collect(
@@ -111,28 +116,31 @@ function assertStopped(final: LoopFinishEvent, reason: LoopFinishEvent["reason"]
 }
 
 group("runToolLoop: OpenAI Responses computer calls", (test) => {
-  test("a call with safety checks and no approve hook never runs: the loop ends with safety-checks", async () => {
+  test("a call with safety checks and no approve hook never runs: the loop ends with approval", async () => {
     const tool = computer(() => SHOT);
     const { model, events, final } = await loop([computerTurn([CHECK]), doneTurn], tool);
     assertEquals(tool.runs, [], "the action never ran");
     assertEquals(model.requests.length, 1, "nothing went back to the model");
     const request = events.find((event) => event.type === "tool-approval-request");
     assertEquals(request?.type === "tool-approval-request" ? request.safetyChecks : undefined, [CHECK]);
-    assertStopped(final, "safety-checks");
+    assertStopped(final, "approval");
+    assertEquals(final.unanswered?.[0]?.safetyChecks, [CHECK], "the checks to confirm come with the call");
   });
 
-  test("the approve hook is asked with the checks; when it says no, the call never runs", async () => {
-    const asked: ToolApprovalRequestEvent[] = [];
-    const tool = computer(() => SHOT);
-    const { final } = await loop([computerTurn([CHECK]), doneTurn], tool, {
-      approve: (request) => (asked.push(request), false),
-    });
-    assertEquals(
-      asked.map((request) => [request.id, request.name, request.safetyChecks]),
-      [["call_cu_1", "computer", [CHECK]]],
-    );
-    assertEquals(tool.runs, []);
-    assertStopped(final, "safety-checks");
+  test("the approve hook is asked with the checks; when it says no or fails, the call never runs (approval)", async () => {
+    for (const answer of [false, "throws"] as const) {
+      const asked: ToolApprovalRequestEvent[] = [];
+      const tool = computer(() => SHOT);
+      const { final } = await loop([computerTurn([CHECK]), doneTurn], tool, {
+        approve: (request) => (asked.push(request), answer === false ? false : Promise.reject(new Error("down"))),
+      });
+      assertEquals(
+        asked.map((request) => [request.id, request.name, request.safetyChecks]),
+        [["call_cu_1", "computer", [CHECK]]],
+      );
+      assertEquals(tool.runs, []);
+      assertStopped(final, "approval");
+    }
   });
 
   test("confirmed checks: the call runs and its computer_call_output carries them as acknowledged_safety_checks", async () => {
@@ -178,24 +186,68 @@ group("runToolLoop: OpenAI Responses computer calls", (test) => {
     assertStopped(final, "no-screenshot");
   });
 
-  test("a result that is no screenshot (text, a file: URL) or one cut at maxResultBytes ends the loop with no-screenshot", async () => {
-    const big = `data:image/png;base64,${"A".repeat(4096)}`;
-    for (const [output, maxResultBytes] of [
-      ["Clicked the button.", undefined],
-      [{ image_url: "file:///tmp/shot.png" }, undefined],
-      [big, 1024],
-    ] as const) {
+  test("a result that is no screenshot (text, a file: URL) ends the loop with no-screenshot", async () => {
+    for (const output of ["Clicked the button.", { image_url: "file:///tmp/shot.png" }]) {
       const tool = computer(() => output);
-      const { model, final } = await loop([computerTurn([]), doneTurn], tool, {
-        ...(maxResultBytes === undefined ? {} : { maxResultBytes }),
-      });
-      assertEquals(model.requests.length, 1, JSON.stringify(output).slice(0, 40));
-      assertEquals(final.reason, "no-screenshot");
-      assertEquals(final.unanswered?.length, 1);
+      const { model, final } = await loop([computerTurn([]), doneTurn], tool);
+      assertEquals(model.requests.length, 1, JSON.stringify(output));
+      assertEquals([final.reason, final.unanswered?.length], ["no-screenshot", 1]);
       assert(
         !JSON.stringify(final.messages).includes("computer_call_output"),
         "no computer_call_output was sent for it",
       );
+    }
+  });
+
+  test("a data URL screenshot far over maxResultBytes goes back whole: a screenshot is never cut as text", async () => {
+    // 300 KiB of base64, as a real PNG of a 1024x768 page would be; the default maxResultBytes is 16 KiB.
+    const shot = `data:image/png;base64,${"iVBORw0KGgo".repeat(28_000)}`;
+    for (const output of [shot, { image_url: shot }]) {
+      const tool = computer(() => output);
+      const { model, events, final } = await loop([computerTurn([]), doneTurn], tool);
+      const result = events.find((event) => event.type === "tool-result");
+      assertEquals(result?.type === "tool-result" ? [result.result, result.truncated] : undefined, [output, undefined]);
+      const sent: ResponseInputItem = {
+        type: "computer_call_output",
+        call_id: "call_cu_1",
+        output: { type: "computer_screenshot", image_url: shot },
+      };
+      assertEquals(model.requests[1]?.messages.at(-1), sent);
+      assertEquals([final.reason, final.steps], ["no-tool-calls", 2]);
+    }
+  });
+
+  test("a screenshot over maxScreenshotBytes is not cut: its tool-error says why and the loop ends with no-screenshot", async () => {
+    const shot = `data:image/png;base64,${"A".repeat(4096)}`;
+    const tool = computer(() => shot);
+    const { model, events, final } = await loop([computerTurn([CHECK]), doneTurn], tool, {
+      approve: () => true,
+      maxScreenshotBytes: 1024,
+    });
+    assertEquals(model.requests.length, 1);
+    const error = events.find((event) => event.type === "tool-error");
+    assert(
+      error?.type === "tool-error" &&
+        error.error.code === "handler-failed" &&
+        error.error.message.includes("4118 bytes") &&
+        error.error.message.includes("1024"),
+      `the error names the screenshot's size and the limit: ${JSON.stringify(error)}`,
+    );
+    assert(!events.some((event) => event.type === "tool-result"), "no cut screenshot is reported as a result");
+    assertStopped(final, "no-screenshot");
+  });
+
+  test("a file_id or an https URL passes any screenshot limit and goes back as it is", async () => {
+    for (const output of [{ file_id: "file_shot" }, "https://shots.example/1.png"]) {
+      const tool = computer(() => output);
+      const { model, final } = await loop([computerTurn([]), doneTurn], tool, { maxScreenshotBytes: 64 });
+      const screenshot = typeof output === "string" ? { image_url: output } : output;
+      assertEquals(model.requests[1]?.messages.at(-1), {
+        type: "computer_call_output",
+        call_id: "call_cu_1",
+        output: { type: "computer_screenshot", ...screenshot },
+      });
+      assertEquals(final.reason, "no-tool-calls");
     }
   });
 });

@@ -17,7 +17,7 @@ import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { eventually } from "../support/sources.ts";
 import { collect } from "../support/streams.ts";
-import { controlledTool, deferred, live, replayModel } from "../support/tool-fakes.ts";
+import { controlledTool, deferred, endsOrHangs, live, replayModel } from "../support/tool-fakes.ts";
 
 // The recorded conversations (test/support/conversations) hold each request the recorded client
 // sent and the provider's streamed answer to it. A fake `call` answers step N with answer N, and
@@ -357,6 +357,58 @@ group("runToolLoop events and limits", (test) => {
     assertEquals(toolDefinitions("gemini", tools), [
       { functionDeclarations: [{ name: "get_time", description: "The time in a zone.", parameters }] },
     ]);
+  });
+});
+
+group("runToolLoop approvals", (test) => {
+  const recorded = openaiWeatherTwoCities;
+  const initial = requestOf(recorded.steps[0]!)["messages"] as unknown[];
+  const isToolMessage = (message: unknown): boolean => (message as { role?: string }).role === "tool";
+
+  test("a needsApproval tool and no approve hook: the calls never run and the loop ends (approval) listing them, never hangs", async () => {
+    const model = replayModel(recorded.steps.map((s) => s.response));
+    const guarded = controlledTool({ needsApproval: true });
+    const events = await endsOrHangs(
+      runToolLoop({ provider: "openai", messages: initial, tools: { get_weather: guarded }, call: model.call }),
+    );
+    assert(events !== "hung", "the loop ended: nobody can answer its approval requests");
+    const final = last(events);
+    assertEquals([final.reason, final.steps, model.requests.length, guarded.runs.length], ["approval", 1, 1, 0]);
+    const requested = events.filter((event) => event.type === "tool-approval-request").map((event) => event.id);
+    assertEquals(
+      final.unanswered?.map((call) => call.id),
+      requested,
+    );
+    assertEquals(requested.length, 2);
+    assertEquals(final.messages.length, initial.length + 1, "the turn with the calls, and no output for them");
+    assert(!final.messages.some(isToolMessage), "no tool message answers them");
+  });
+
+  test("an approve hook that says no, or fails: the calls never run and the model reads each denial (the loop goes on)", async () => {
+    for (const approve of [() => false, () => Promise.reject(new Error("policy service down"))]) {
+      const model = replayModel(recorded.steps.map((s) => s.response));
+      const guarded = controlledTool({ needsApproval: true });
+      const events = await collect(
+        runToolLoop({
+          provider: "openai",
+          messages: initial,
+          tools: { get_weather: guarded },
+          approve,
+          call: model.call,
+        }),
+      );
+      const final = last(events);
+      assertEquals(
+        [final.reason, final.steps, final.unanswered, guarded.runs.length],
+        ["no-tool-calls", 2, undefined, 0],
+      );
+      const answers = model.requests[1]!.messages.filter(isToolMessage) as { content: string }[];
+      assertEquals(answers.length, 2);
+      assert(
+        answers.every((answer) => answer.content.includes("did not approve")),
+        JSON.stringify(answers),
+      );
+    }
   });
 });
 
