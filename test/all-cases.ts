@@ -114,6 +114,7 @@ import "./encode/anthropic-turn-blocks-encoder.cases.ts";
 import "./encode/sent-fragments.cases.ts";
 import "./encode/citations-encoders.cases.ts";
 import "./encode/responses-annotations-encoders.cases.ts";
+import "./encode/gemini-grounding-encoders.cases.ts";
 import "./encode/refusal-encoders.cases.ts";
 import "./encode/response-settings.cases.ts";
 import { skippedFile } from "./support/harness.ts";

@@ -153,9 +153,12 @@ export function chatAnnotations(spans: readonly Span[]): Record<string, JsonValu
 export class UISources {
   readonly #seen = new Set<string>();
 
-  /** The source chunks of a reasoning part's citations not shown yet; none for any other part. */
+  /**
+   * The source chunks of a reasoning part's citations not shown yet (Gemini's grounding: its web
+   * grounding chunks' pages, as the AI SDK's Google provider gives them as sources); none for any other part.
+   */
   chunks(part: ReasoningPart): Record<string, string>[] {
-    return (citedText(part)?.citations ?? []).flatMap((citation): Record<string, string>[] => {
+    return (citedText(part)?.citations ?? groundingPages(part)).flatMap((citation): Record<string, string>[] => {
       const source = sourceOf(citation);
       const key = source && (source.kind === "url" ? `u ${source.url}` : `d ${source.title}`);
       if (!source || this.#seen.has(key!)) return [];
@@ -173,4 +176,14 @@ export class UISources {
       ];
     });
   }
+}
+
+/** Gemini's grounding chunks (a `{ groundingMetadata }` part), each web page as `{ url, title }`. */
+function groundingPages(part: ReasoningPart): JsonValue[] {
+  const grounding = part.type === "block" ? part.block["groundingMetadata"] : undefined;
+  const chunks = isRecord(grounding) ? grounding["groundingChunks"] : undefined;
+  return (Array.isArray(chunks) ? chunks : []).flatMap((chunk): JsonValue[] => {
+    const web = isRecord(chunk) ? chunk["web"] : undefined;
+    return isRecord(web) ? [{ url: web["uri"] ?? null, title: web["title"] ?? null }] : [];
+  });
 }

@@ -42,7 +42,7 @@ import {
  *   (with `preliminary: true` for a streaming tool's results so far; the final one without it),
  *   `tool-output-error`, `tool-approval-request` (`approvalId` is the call id), `tool-output-denied`;
  *   a provider's `approval-request` as a provider-executed tool awaiting approval (`approvalChunks`);
- * - a provider's citations (Anthropic's) as `source-url` / `source-document`, each source once;
+ * - a provider's citations (Anthropic's, OpenAI's annotations, Gemini's grounding pages) as `source-url` / `source-document`, each source once;
  * - a provider error as `error {errorText}` (the library's message, never the provider's text);
  * - at the end (of the input, or `loop-finish`): `finish-step`, `finish {finishReason}` (`UI_FINISH_REASONS`),
  *   `[DONE]`; a cancelled response with `abort`, `[DONE]`; any other abort with `error`, then those with `error`.

@@ -1,0 +1,43 @@
+// Gemini's grounding (a `{ groundingMetadata }` part, kept by GeminiGrounding) through the
+// client-protocol encoders: the AI SDK UI stream shows each web grounding chunk's page once as a
+// `source-url`, as the AI SDK's own Google provider gives search grounding as sources; the other
+// protocols' citations sit on spans of the text, which Gemini's supports count in UTF-8 bytes of
+// one part of the candidate, so they show the text alone. The stream:
+// test/providers/gemini/grounding-recordings.ts (built from @google/genai's types).
+import { streamToolCalls } from "../../src/index.ts";
+import { GROUNDED_TEXT, GROUNDING, grounded } from "../providers/gemini/grounding-recordings.ts";
+import { readResponsesEvents } from "../support/agent-protocol-readers.ts";
+import { ENCODERS, encodeAll } from "../support/encoders.ts";
+import { assertEquals, group } from "../support/harness.ts";
+import { dataFrames, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
+import { bytes, collect, fromChunks } from "../support/streams.ts";
+
+group("Gemini grounding through the client-protocol encoders", (test) => {
+  test("AI SDK UI: each web grounding chunk is a source-url, once; Responses and Chat show the text alone", async () => {
+    const events = await collect(streamToolCalls(fromChunks([bytes(grounded)]), { provider: "gemini" }));
+    const ui = encodeAll(ENCODERS.ui(), events);
+    readUIChunks(ui);
+    const sources = dataFrames(ui)
+      .flatMap((frame) => (frame.startsWith("{") ? [JSON.parse(frame) as { type: string }] : []))
+      .filter((chunk) => chunk.type.startsWith("source-"));
+    assertEquals(
+      sources,
+      GROUNDING.groundingChunks.map(({ web }, i) => ({
+        type: "source-url",
+        sourceId: `source-${i + 1}`,
+        url: web.uri,
+        title: web.title,
+      })),
+    );
+    const responses = readResponsesEvents(encodeAll(ENCODERS.responses(), events));
+    assertEquals(responses.text, GROUNDED_TEXT);
+    const parts = responses.items.flatMap(
+      (item) => (item["content"] as { annotations?: unknown[] }[] | undefined) ?? [],
+    );
+    assertEquals(
+      parts.flatMap((part) => part.annotations ?? []),
+      [],
+    );
+    assertEquals(readChatChunks(encodeAll(ENCODERS.openai(), events)).choices.get(0)!.annotations, undefined);
+  });
+});
