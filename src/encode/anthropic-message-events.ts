@@ -6,7 +6,7 @@ import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 import { isAnthropicBlock } from "../providers/anthropic/anthropic-messages.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
-import { isOpenAIAnnotation } from "./citations.ts";
+import { isGrounding, isOpenAIAnnotation } from "./citations.ts";
 import { CallIds, randomId } from "./call-ids.ts";
 import {
   anthropicContainer,
@@ -77,7 +77,7 @@ export class AnthropicMessageEvents {
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
         if (isRefusal(event.part)) return this.add({ type: "text-delta", text: event.part.value });
-        if (resultOfSkipped(event.part, this.#skipped)) return;
+        if (resultOfSkipped(event.part, this.#skipped) || isGrounding(event.part)) return;
         this.#start();
         return this.#blocks.reasoningPart(event.part);
       case "tool-call-start":

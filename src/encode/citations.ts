@@ -31,6 +31,21 @@ export const isOpenAIAnnotation = (citation: JsonValue): boolean =>
   isRecord(citation) &&
   /^(url_citation|file_citation|container_file_citation|file_path)$/.test(String(citation["type"]));
 
+/**
+ * Gemini's grounding and citations (a `{ groundingMetadata }` or `{ citationMetadata }` part, kept
+ * for the app alone): no next turn takes them, so the agent protocols' encoders write no block a
+ * client would carry back for them.
+ *
+ * @example
+ * ```ts
+ * isGrounding({ type: "block", block: { groundingMetadata: { webSearchQueries: ["tides"] } } }); // true
+ * ```
+ */
+export const isGrounding = (part: ReasoningPart): boolean =>
+  part.type === "block" &&
+  part.block["type"] === undefined &&
+  ("groundingMetadata" in part.block || "citationMetadata" in part.block);
+
 /** What a citation points at, as the client protocols can name it: a web page, or a document. */
 type Source =
   | { kind: "url"; url: string; title: string | undefined }

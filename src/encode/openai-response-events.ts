@@ -3,7 +3,7 @@ import type { ReasoningPart } from "../shared/deltas.ts";
 import type { AbortEvent, FinishEvent } from "../shared/events.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { CallIds, randomId } from "./call-ids.ts";
-import { citedText, responsesAnnotations } from "./citations.ts";
+import { citedText, isGrounding, responsesAnnotations } from "./citations.ts";
 import { approvalBlock, approvalItemOf, BuiltInCalls, responsesCaller } from "./openai-responses-built-in.ts";
 import {
   outputText,
@@ -107,7 +107,7 @@ export class OpenAIResponseEvents {
         if (isRefusal(event.part)) return this.#blocks.reasoningPart(refusalBlock(event.part.value)); // a message of its own
         // A kept block (Anthropic's compaction, fallback): a reasoning item where `encryptedContent` carries it.
         if (event.part.type === "block" && !citedText(event.part) && this.#encrypted(event.part) === undefined) return;
-        if (resultOfSkipped(event.part, this.#skipped)) return;
+        if (resultOfSkipped(event.part, this.#skipped) || isGrounding(event.part)) return;
         return this.#blocks.reasoningPart(event.part);
       case "tool-call-start":
       case "tool-call":

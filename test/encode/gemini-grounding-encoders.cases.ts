@@ -4,10 +4,10 @@
 // protocols' citations sit on spans of the text, which Gemini's supports count in UTF-8 bytes of
 // one part of the candidate, so they show the text alone. The stream:
 // test/providers/gemini/grounding-recordings.ts (built from @google/genai's types).
-import { streamToolCalls } from "../../src/index.ts";
+import { AnthropicMessagesEncoder, OpenAIResponsesEncoder, streamToolCalls } from "../../src/index.ts";
 import { GROUNDED_TEXT, GROUNDING, grounded } from "../providers/gemini/grounding-recordings.ts";
-import { readResponsesEvents } from "../support/agent-protocol-readers.ts";
-import { ENCODERS, encodeAll } from "../support/encoders.ts";
+import { readMessagesEvents, readResponsesEvents } from "../support/agent-protocol-readers.ts";
+import { AGENT_OPTIONS, ENCODERS, encodeAll } from "../support/encoders.ts";
 import { assertEquals, group } from "../support/harness.ts";
 import { dataFrames, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
@@ -39,5 +39,22 @@ group("Gemini grounding through the client-protocol encoders", (test) => {
       [],
     );
     assertEquals(readChatChunks(encodeAll(ENCODERS.openai(), events)).choices.get(0)!.annotations, undefined);
+  });
+
+  test("Messages and Responses write no block for them, even with a signature / encrypted_content option: nothing goes back", async () => {
+    const events = await collect(streamToolCalls(fromChunks([bytes(grounded)]), { provider: "gemini" }));
+    // The options the Worker gives to carry a kept block through a client (a seal of the part).
+    const seal = (part: unknown) => JSON.stringify(part);
+    const messages = new AnthropicMessagesEncoder({ ...AGENT_OPTIONS.anthropic(), signature: seal });
+    const content = readMessagesEvents(encodeAll(messages, events)).content;
+    assertEquals(
+      content.map((block) => block.type),
+      ["text"],
+    );
+    const responses = new OpenAIResponsesEncoder({ ...AGENT_OPTIONS.responses(), encryptedContent: seal });
+    assertEquals(
+      readResponsesEvents(encodeAll(responses, events)).items.map((item) => item["type"]),
+      ["message"],
+    );
   });
 });
