@@ -115,7 +115,8 @@ export type RequestMessage =
       /**
        * The result in order, text and files (a screenshot a tool took), when it carries files; absent:
        * `content` alone. A provider whose results hold text only gets the files in a user message
-       * right after the results.
+       * right after the results. An OpenAI Responses computer call's result is its first image, sent
+       * as the `computer_call_output`'s screenshot.
        */
       readonly parts?: readonly RequestContentPart[] | undefined;
       /** The tool failed: `content` is its error. Anthropic and Bedrock flag the result; elsewhere the text says it. */

@@ -6,12 +6,14 @@ import {
   type Fields,
   type ProviderRequest,
   type RequestContentPart,
+  type RequestFilePart,
   type RequestMessage,
   type RequestToolCall,
   type RequestToolChoice,
 } from "../request.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { fileKind, fileUrl, hasFiles, resultBlocks } from "../media.ts";
+import { isComputerCall } from "./openai-responses-computer.ts";
 import { builtInItem, callerOf, callFields, toolOutput } from "./openai-responses-messages.ts";
 import { responsesTurnItems } from "./openai-responses-turn-items.ts";
 import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
@@ -107,12 +109,12 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
     case "tool": {
       const id = resultId(message, path);
       const call = calls.get(id);
+      // A computer call's screenshot may come as the image part a tool message carries.
+      const shot = call && isComputerCall(call) ? message.parts?.find(isImage) : undefined;
+      const result = shot ? { image_url: fileUrl(shot) } : resultValue(message.content);
       const output =
         call && builtInItem(call)
-          ? toolOutput(
-              { call, output: resultValue(message.content), ...(message.isError ? { isError: true } : {}) },
-              `${path}.content`,
-            )
+          ? toolOutput({ call, output: result, ...(message.isError ? { isError: true } : {}) }, `${path}.content`)
           : undefined;
       // A result with files is a list of input parts (a screenshot a tool took).
       const value = hasFiles(message) ? resultBlocks(message, path, inputPart) : message.content;
@@ -127,6 +129,10 @@ function toolChoice(choice: RequestToolChoice, tools: ProviderRequest["tools"]):
   // The built-in tools OpenAI can be made to call: `ToolChoiceApplyPatch`, `ToolChoiceShell`.
   return builtIn === "apply_patch" || builtIn === "shell" ? { type: builtIn } : { type: "function", name: choice.name };
 }
+
+/** An image part (a computer call's screenshot, when the result is one's). */
+const isImage = (part: RequestContentPart): part is RequestFilePart =>
+  part.type === "file" && fileKind(part) === "image";
 
 /** A result's text as the value its item takes: the JSON list a shell's output came as, else the text. */
 function resultValue(content: string): JsonValue {

@@ -271,4 +271,33 @@ group("OpenAI Responses: the items a client sends back, through the request kit 
     );
     assertEquals([error?.code, error?.info.path], ["invalid-request", "messages[2].content"]);
   });
+
+  test("the request kit sends a computer call's result given as an image part as its screenshot", async () => {
+    const { toolCalls } = await computerFinish(computerStream({ actions: [CLICK] }));
+    for (const [source, image_url] of [
+      [{ type: "base64", data: "iVBO" }, "data:image/png;base64,iVBO"],
+      [{ type: "url", url: "https://shots.example/1.png" }, "https://shots.example/1.png"],
+    ] as const) {
+      const input = providerKit("openai-responses").requestBody({
+        model: "gpt-5.6",
+        messages: [
+          { role: "user", content: "Open the settings." },
+          { role: "assistant", content: "", toolCalls },
+          {
+            role: "tool",
+            toolCallId: "call_cu_1",
+            content: "",
+            parts: [{ type: "file", mediaType: "image/png", source }],
+          },
+        ],
+        tools: [],
+      })["input"] as unknown[];
+      const output: ResponseInputItem = {
+        type: "computer_call_output",
+        call_id: "call_cu_1",
+        output: { type: "computer_screenshot", image_url },
+      };
+      assertEquals(input[2], output);
+    }
+  });
 });
