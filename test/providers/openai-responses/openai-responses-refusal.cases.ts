@@ -12,6 +12,7 @@ import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { REFUSAL, refused } from "../openai-chat/refusal-recordings.ts";
+import { responsesSse } from "./built-in-calls-recordings.ts";
 import { RESPONSES_REFUSAL, responsesRefusal, responsesRefused } from "./refusal-recordings.ts";
 
 // The refusal stream and where its shape comes from: refusal-recordings.ts.
@@ -83,6 +84,33 @@ group("OpenAI Responses refusal (response.refusal.delta / .done)", (test) => {
         ),
         { numRuns: 10 },
       );
+  });
+
+  test("a refusal whose .done never came is given at its item's end, in its place before a later item", async () => {
+    // The message item ends before a function_call item: the refusal goes back first, where it came.
+    const at = { item_id: "msg_refusal_1", output_index: 0, content_index: 0 };
+    const message = { type: "message", id: "msg_refusal_1", role: "assistant", status: "completed" };
+    const call = { type: "function_call", id: "fc_1", call_id: "call_1", name: "lookup", arguments: "{}" };
+    const body = responsesSse([
+      { type: "response.created", response: { id: "r1", object: "response", status: "in_progress", output: [] } },
+      { type: "response.output_item.added", output_index: 0, item: { ...message, content: [] } },
+      { type: "response.refusal.delta", ...at, delta: RESPONSES_REFUSAL },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: { ...message, content: [{ type: "refusal", refusal: RESPONSES_REFUSAL }] },
+      },
+      { type: "response.output_item.added", output_index: 1, item: { ...call, arguments: "" } },
+      { type: "response.function_call_arguments.delta", item_id: "fc_1", output_index: 1, delta: "{}" },
+      { type: "response.output_item.done", output_index: 1, item: call },
+      { type: "response.completed", response: { id: "r1", object: "response", status: "completed", output: [] } },
+    ]);
+    const finish = assertFinished(await run([], body));
+    const items = assistantMessage("openai-responses", finish) as { type: string }[];
+    assertEquals(
+      items.map((item) => item.type),
+      ["message", "function_call"],
+    );
   });
 
   test("assistantMessage and the request kit send it back as the message item's refusal part", async () => {
