@@ -80,6 +80,7 @@ import "./pipeline/stream-tool-calls.cases.ts";
 import "./pipeline/for-await.cases.ts";
 import "./pipeline/provider-stream-tool-calls.cases.ts";
 import "./pipeline/truncation.cases.ts";
+import "./pipeline/read-faults.cases.ts";
 import "./pipeline/fault-matrix.cases.ts";
 import "./pipeline/pipeline-fast-paths.cases.ts";
 import "./pipeline/openai-chat-fast-chunk.cases.ts";

@@ -165,7 +165,7 @@ export class ChainPump {
   };
 
   #fail(error: StreamErrorInfo): void {
-    this.#chain.fail(error);
+    this.#chain.end(error);
     this.#finish();
   }
 

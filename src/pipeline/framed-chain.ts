@@ -124,33 +124,49 @@ export class FramedChain {
     return messages.length - this.#next;
   }
 
-  /** The input ended: the framing's last message, the decoder's, then the `finish` (or `abort` when the provider did not finish). */
-  end(): void {
+  /**
+   * The input ended: the framing's last message, the decoder's, then the `finish` (or `abort` when
+   * the provider did not finish). With `error`, the input failed (a network error, an HTTP error
+   * status): what its end gives comes first all the same (the framing's last message, used when
+   * its payload is complete, and what the decoder holds until a later event: a refusal or reasoning
+   * fields, a finish held back, events held for their order), as for a body cut there, then an
+   * `error` event and an `abort` (reason `provider-error` for `http-error`, `limit-exceeded` for
+   * `event-too-large`, else `stream-failed`).
+   */
+  end(error?: StreamErrorInfo): void {
     if (this.#stopped) return;
     try {
       this.#framing.end();
-    } catch (error) {
-      return this.#failFraming(error);
+    } catch (cut) {
+      if (!error) return this.#failFraming(cut);
+      // A message the failure cut in half that the framing cannot use (an event stream's): said, before the failure.
+      this.#accumulator.push({ type: "error", error: toErrorInfo(cut) });
     }
-    this.decode();
-    if (this.#stopped) return;
-    try {
-      this.#decoder.end();
-    } catch (error) {
-      return this.#failDecoding(error);
-    }
-    this.#accumulator.end();
+    if (this.#release()) error ? this.#abort(error) : this.#accumulator.end();
   }
 
-  /**
-   * The input failed (a network error, an HTTP error status): an `error` event, then an `abort`
-   * (reason `provider-error` for `http-error`, `limit-exceeded` for `event-too-large`, else
-   * `stream-failed`) after everything already queued.
-   */
-  fail(error: StreamErrorInfo): void {
+  /** The consumer stopped it (`signal`): an `abort` of reason `cancelled`, replacing a finish still held. */
+  abort(reason: "cancelled" = "cancelled"): void {
+    this.#stopped = true;
+    if (!this.#accumulator.closed) this.#accumulator.abort(reason);
+    // The finish may be made already and wait behind a validator: the abort replaces it.
+    else if (this.#hold.held) this.#hold.take({ type: "abort", reason, discarded: [] });
+  }
+
+  /** Decodes what is queued, then ends the decoder (what it holds goes out): false once the chain has stopped. */
+  #release(): boolean {
     this.decode();
-    // A queued message that could not be decoded has ended the chain already.
-    if (this.#stopped) return;
+    if (!this.#stopped)
+      try {
+        this.#decoder.end();
+      } catch (error) {
+        this.#failDecoding(error);
+      }
+    return !this.#stopped;
+  }
+
+  /** The chain ends at a fault: an `error` event, then the `abort` (its reason after the error's code). */
+  #abort(error: StreamErrorInfo): void {
     this.#accumulator.push({ type: "error", error });
     const reason =
       error.code === "http-error"
@@ -163,32 +179,24 @@ export class FramedChain {
     this.#stopped = true;
   }
 
-  /** The consumer stopped it (`signal`): an `abort` of reason `cancelled`, replacing a finish still held. */
-  abort(reason: "cancelled" = "cancelled"): void {
-    this.#stopped = true;
-    if (!this.#accumulator.closed) this.#accumulator.abort(reason);
-    // The finish may be made already and wait behind a validator: the abort replaces it.
-    else if (this.#hold.held) this.#hold.take({ type: "abort", reason, discarded: [] });
-  }
-
+  /** The framing could not read the bytes: what came before and what the decoder holds still go out, then the chain ends. */
   #failFraming(error: unknown): void {
-    // Everything before the fault is still delivered, then the chain ends.
-    this.fail(toErrorInfo(error));
+    if (this.#release()) this.#abort(toErrorInfo(error));
     this.#stop(error);
   }
 
   /**
    * A message could not be decoded: an SDK's object whose getter or Proxy trap threw, arguments
    * that are not JSON data (a cycle, a BigInt), or a step after the decoder that threw. The
-   * messages after it are dropped, the chain ends as for bytes it cannot frame, and the input is
-   * cancelled (an SDK's iterator returned, which aborts its request). The thrown error's message
-   * is never passed on: it may quote the data.
+   * messages after it are dropped, the chain ends as for bytes it cannot frame (the decoder not
+   * asked for what it holds), and the input is cancelled (an SDK's iterator returned, which aborts
+   * its request). The thrown error's message is never passed on: it may quote the data.
    */
   #failDecoding(error: unknown): void {
     const after = this.#emitting;
     this.#emitting = false;
     this.#messages.length = this.#next = 0;
-    this.fail(
+    this.#abort(
       error instanceof ToolCallStreamError
         ? error.info
         : after

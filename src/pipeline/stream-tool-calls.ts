@@ -28,7 +28,9 @@ import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts
  * Unlike a bare `pipeThrough` chain, nothing read is lost when the input fails: a network
  * error, an SSE limit or the `signal` ends the stream with an `abort` event (after an `error`
  * event saying what happened) instead of erroring it, so every text delta and complete call
- * before the fault has been delivered and open calls are listed as discarded. A non-2xx
+ * before the fault has been delivered and open calls are listed as discarded. A network error
+ * gives first what the body cut there would (what a decoder holds until a later event, such as a
+ * refusal whose end never came, included). A non-2xx
  * `Response` becomes an `error` event of code `http-error` with the provider's error object.
  * Cancelling the returned stream cancels the body, which stops the fetch.
  *

@@ -89,12 +89,14 @@ export class ToolCallChain {
   }
 
   /**
-   * The input failed (a network error, an HTTP error status): an `error` event, then an `abort`
-   * (reason `provider-error` for `http-error`, `limit-exceeded` for `event-too-large`, else
-   * `stream-failed`) after everything already queued.
+   * The input failed (a network error, an HTTP error status): first what {@link ToolCallChain.end}
+   * gives, as for a body cut there (everything queued, the framing's last message when its payload
+   * is complete, what the decoder holds until a later event: a refusal, reasoning fields, a finish
+   * held back), then an `error` event and an `abort` (reason `provider-error` for `http-error`,
+   * `limit-exceeded` for `event-too-large`, else `stream-failed`).
    */
   fail(error: StreamErrorInfo): void {
-    this.#chain.fail(error);
+    this.#chain.end(error);
   }
 
   /** The consumer stopped it (`signal`): an `abort` of reason `cancelled`, replacing a finish still held. */

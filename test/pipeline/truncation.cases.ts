@@ -13,10 +13,27 @@ import { bytes, collect, fromChunks } from "../support/streams.ts";
 function assertPrefixOfWhole(cut: ToolCallEvent[], whole: ToolCallEvent[], where: string): void {
   const last = cut.at(-1);
   assert(last?.type === "abort" || last?.type === "finish", `${where}: ends with finish or abort`);
-  let body = cut.slice(0, -1);
-  // The only event a cut may add: the report of the event it cut in half.
-  if (body.at(-1)?.type === "error" && (body.at(-1) as { error: { code: string } }).error.code === "truncated-event")
-    body = body.slice(0, -1);
+  const body = cut.slice(0, -1);
+  // The only events a cut may add: the report of the event it cut in half, and the parts of what the
+  // decoder held until a later event, given at the input's end (OpenAI Chat's reasoning fields and
+  // refusal, OpenAI Responses' refusal): each of a field the whole run gives, its text as far as it came.
+  const added = (e: ToolCallEvent | undefined): boolean =>
+    e?.type === "reasoning-part" || (e?.type === "error" && e.error.code === "truncated-event");
+  while (added(body.at(-1))) {
+    const event = body.pop()!;
+    if (event.type !== "reasoning-part" || event.part.type !== "field") continue;
+    const { field, value } = event.part;
+    assert(
+      whole.some(
+        (e) =>
+          e.type === "reasoning-part" &&
+          e.part.type === "field" &&
+          e.part.field === field &&
+          (typeof value !== "string" || String(e.part.value).startsWith(value)),
+      ),
+      `${where}: the ${field} part given at the cut is the whole run's, as far as it came`,
+    );
+  }
   assertEquals(body, whole.slice(0, body.length), `${where}: events before the cut are the whole run's first events`);
   if (last.type === "abort") {
     const completed = new Set(

@@ -85,11 +85,13 @@ export class OpenAIChatDecoder implements ProviderDecoder {
   }
 
   /**
-   * The input ended: a finish still held goes out. Reasoning still held is dropped, not reported:
-   * without a finish the response was cut, and a part claims the whole reasoning of a turn that can
-   * only be retried.
+   * The input ended (or failed): the reasoning still held goes out as its parts, then a finish
+   * still held. A stream cut before its finish keeps the reasoning fields and the refusal it
+   * streamed, as it keeps its text and as OpenAI Responses keeps a refusal cut before its `.done`:
+   * a refusal streams no delta, so its part is all the consumer gets of it.
    */
   end(): void {
+    this.#reasoning.flush();
     this.#release();
   }
 }
