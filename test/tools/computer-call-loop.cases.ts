@@ -21,7 +21,7 @@ import {
   type ToolApprovalRequestEvent,
   type ToolLoopEvent,
 } from "../../src/index.ts";
-import { responsesSse } from "../providers/openai-responses/built-in-calls-recordings.ts";
+import { responsesSse, shellStream } from "../providers/openai-responses/built-in-calls-recordings.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { collect } from "../support/streams.ts";
 import { replayModel } from "../support/tool-fakes.ts";
@@ -88,13 +88,14 @@ async function loop(
     maxResultBytes?: number;
     maxScreenshotBytes?: number;
   } = {},
+  name = "computer",
 ) {
   const model = replayModel(bodies);
   const events: ToolLoopEvent[] = await collect(
     runToolLoop({
       provider: "openai-responses",
       messages: [USER],
-      tools: { computer: tool },
+      tools: { [name]: tool },
       call: model.call,
       ...extra,
     }),
@@ -235,6 +236,21 @@ group("runToolLoop: OpenAI Responses computer calls", (test) => {
     );
     assert(!events.some((event) => event.type === "tool-result"), "no cut screenshot is reported as a result");
     assertStopped(final, "no-screenshot");
+  });
+
+  test("a built-in call the loop has no tool for goes back with its input, never with {}", async () => {
+    // An invalid call is answered with `{}` as its arguments; its item must still carry what the
+    // model sent (OpenAI refuses a computer_call without its action, a shell_call without commands).
+    const { final } = await loop([computerTurn([CHECK]), doneTurn], { run: () => SHOT }, {}, "lookup");
+    assertStopped(final, "no-screenshot");
+    const model = replayModel([shellStream, doneTurn]);
+    await collect(runToolLoop({ provider: "openai-responses", messages: [USER], tools: {}, call: model.call }));
+    const shell = model.requests[1]?.messages.find((item) => (item as { type?: string }).type === "shell_call");
+    assertEquals((shell as { action?: unknown } | undefined)?.action, {
+      commands: ["ls -la", 'grep -n "TODO" src/*.py'],
+      timeout_ms: 120000,
+      max_output_length: 4096,
+    });
   });
 
   test("a file_id or an https URL passes any screenshot limit and goes back as it is", async () => {

@@ -168,7 +168,8 @@ export function callFields(call: CallFields): { namespace?: string; caller?: Rec
 
 /**
  * A built-in call as its input item (`apply_patch_call`, `shell_call`, `local_shell_call`,
- * `mcp_call`), by its `providerMetadata.responsesItem`; undefined for a function or custom call.
+ * `mcp_call`), by its `providerMetadata.responsesItem`, with the input the model streamed
+ * (`rawArguments`, else `arguments`); undefined for a function or custom call.
  *
  * @example
  * ```ts
@@ -185,6 +186,9 @@ export function builtInItem(call: {
   const item = itemOf(call);
   const type = item?.["type"];
   if (item === undefined || typeof type !== "string") return undefined;
+  // What the model sent, as `function_call` items carry it: an invalid call (a tool the loop has
+  // no handler for) is answered with `{}` as its arguments, which OpenAI refuses as an action.
+  call = { ...call, arguments: sentInput(call) };
   const status = item["status"] === "in_progress" || item["status"] === "incomplete" ? item["status"] : "completed";
   const caller = isRecord(item["caller"]) ? { caller: item["caller"] } : {};
   switch (type) {
@@ -228,6 +232,16 @@ export function builtInItem(call: {
       };
     default:
       return undefined;
+  }
+}
+
+/** A call's input as it streamed (`rawArguments`, JSON its decoder wrote), else its arguments. */
+function sentInput(call: { arguments: JsonValue; rawArguments?: string }): JsonValue {
+  if (!call.rawArguments) return call.arguments;
+  try {
+    return JSON.parse(call.rawArguments) as JsonValue;
+  } catch {
+    return call.arguments;
   }
 }
 
