@@ -61,7 +61,29 @@ export function responsesTurnItems<Call extends CallFields>(
   items.push(...after);
   let end = items.length;
   while (end > 0 && items[end - 1]!["type"] === "reasoning") end--;
-  return items.slice(0, end);
+  return onePerId(items.slice(0, end));
+}
+
+/**
+ * The items with one `message` item per id, as OpenAI takes them (it refuses two input items of one
+ * id): the parts of one message kept apart (an annotated `output_text`, a `refusal`) go back as that
+ * message again, each part in its place; a part of a message already sent with other items after it
+ * goes back as a message of its own without the id and status (as a refusal that came on Chat does).
+ */
+function onePerId(items: Item[]): Item[] {
+  const out: Item[] = [];
+  const ids = new Set<unknown>();
+  for (const item of items) {
+    const { id, status, ...rest } = item;
+    const last = out.at(-1);
+    if (item["type"] !== "message" || id === undefined || !ids.has(id)) {
+      ids.add(id);
+      out.push(item);
+    } else if (last?.["id"] === id)
+      out[out.length - 1] = { ...last, content: [...(last["content"] as []), ...(item["content"] as [])] };
+    else out.push(rest);
+  }
+  return out;
 }
 
 /** The turn's items in the order the stream gave them, or undefined for a turn without one. */

@@ -80,3 +80,44 @@ export function responsesCited(announcedOnly = false): string {
     false,
   );
 }
+
+/** The refusal of {@link responsesCitedThenRefused}. */
+export const MIXED_REFUSAL = "I can't say more than that.";
+
+/**
+ * One `message` item holding the annotated `output_text` part and then a `refusal` part
+ * (`ResponseOutputMessage.content` is a list of either), or a second annotated `output_text` part
+ * with `twice`: built by hand from the same SDK shapes, each part streamed and done at its
+ * `content_index`.
+ */
+export function responsesCitedThenRefused(twice = false): string {
+  const text = part(ANNOTATIONS);
+  const second = twice ? text : { type: "refusal", refusal: MIXED_REFUSAL };
+  const at1 = { ...at, content_index: 1 };
+  const whole = message("completed", [text, second]);
+  return openAISSE(
+    [
+      { type: "response.created", response: response("in_progress", []) },
+      { type: "response.output_item.added", output_index: 1, item: message("in_progress", []) },
+      { type: "response.content_part.added", ...at, part: part([]) },
+      { type: "response.output_text.delta", ...at, delta: CITED_TEXT, logprobs: [] },
+      { type: "response.output_text.done", ...at, text: CITED_TEXT, logprobs: [] },
+      { type: "response.content_part.done", ...at, part: text },
+      ...(twice
+        ? [
+            { type: "response.content_part.added", ...at1, part: part([]) },
+            { type: "response.output_text.delta", ...at1, delta: CITED_TEXT, logprobs: [] },
+            { type: "response.output_text.done", ...at1, text: CITED_TEXT, logprobs: [] },
+          ]
+        : [
+            { type: "response.content_part.added", ...at1, part: { type: "refusal", refusal: "" } },
+            { type: "response.refusal.delta", ...at1, delta: MIXED_REFUSAL },
+            { type: "response.refusal.done", ...at1, refusal: MIXED_REFUSAL },
+          ]),
+      { type: "response.content_part.done", ...at1, part: second },
+      { type: "response.output_item.done", output_index: 1, item: whole },
+      { type: "response.completed", response: response("completed", [whole]) },
+    ].map((event, sequence_number) => ({ ...event, sequence_number })),
+    false,
+  );
+}

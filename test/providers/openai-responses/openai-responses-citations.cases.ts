@@ -10,7 +10,13 @@ import {
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
-import { ANNOTATIONS, CITED_TEXT, responsesCited } from "./citations-recordings.ts";
+import {
+  ANNOTATIONS,
+  CITED_TEXT,
+  MIXED_REFUSAL,
+  responsesCited,
+  responsesCitedThenRefused,
+} from "./citations-recordings.ts";
 
 // OpenAI Responses annotations kept on the turn's text and sent back (the stream and its
 // provenance: citations-recordings.ts).
@@ -21,6 +27,7 @@ const run = async (sse: string, cuts: number[] = []): Promise<ToolCallEvent[]> =
   return events;
 };
 const PART = { type: "block", block: { type: "text", text: CITED_TEXT, annotations: ANNOTATIONS, id: "msg_cite_1" } };
+type Item = Record<string, unknown>;
 const cited = (finish: Extract<ToolCallEvent, { type: "finish" }>) =>
   (finish.reasoningParts ?? []).filter((part) => part.type === "block" && part.block["type"] === "text");
 
@@ -116,5 +123,62 @@ group("OpenAI Responses annotations (output_text annotations, response.output_te
       );
     assertEquals(cited(await stage({ builtInCalls: ResponsesCitations })), [PART]);
     assertEquals(cited(await stage({})), []);
+  });
+  test("a message item with an annotated part and a refusal, or two annotated parts, goes back as one item with its parts in order", async () => {
+    // OpenAI refuses two input items of one id: the item goes back once, with each part where it came.
+    const output_text = { type: "output_text", text: CITED_TEXT, annotations: ANNOTATIONS as never } as const;
+    for (const [twice, second] of [
+      [false, { type: "refusal", refusal: MIXED_REFUSAL }],
+      [true, output_text],
+    ] as const) {
+      const sse = responsesCitedThenRefused(twice);
+      const expected = {
+        type: "message",
+        id: "msg_cite_1",
+        role: "assistant",
+        status: "completed",
+        content: [output_text, second],
+      } satisfies ResponseInputItem;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 1, max: bytes(sse).length - 1 }), { maxLength: 6 }),
+          async (cuts) => {
+            const finish = assertFinished(await run(sse, cuts));
+            const items = assistantMessage("openai-responses", finish) as Record<string, unknown>[];
+            assertEquals(items, [expected], `twice: ${twice}`);
+            // Without the turn's order (reasoning parts first, then the text): one item all the same.
+            const unordered = assistantMessage("openai-responses", { ...finish, order: undefined }) as Item[];
+            assertEquals(
+              unordered.map((item) => [item["id"], (item["content"] as Item[]).length]),
+              [["msg_cite_1", 2]],
+            );
+          },
+        ),
+        { numRuns: 10 },
+      );
+    }
+  });
+  test("a part of a message already sent, with other items between, goes back without the id", () => {
+    const refusal = { type: "field", field: "refusal", value: MIXED_REFUSAL, id: "msg_cite_1" } as const;
+    const items = assistantMessage("openai-responses", {
+      text: `${CITED_TEXT} Plain.`,
+      toolCalls: [],
+      reasoningParts: [PART as never, refusal],
+      order: [
+        { type: "text", length: CITED_TEXT.length },
+        { type: "reasoning-parts", count: 1 },
+        { type: "text", length: 7 },
+        { type: "reasoning-parts", count: 1 },
+      ],
+    }) as Item[];
+    assertEquals(
+      items.map((item) => item["id"]),
+      ["msg_cite_1", undefined, undefined],
+    );
+    assertEquals(items[2], {
+      type: "message",
+      role: "assistant",
+      content: [{ type: "refusal", refusal: MIXED_REFUSAL }],
+    });
   });
 });
