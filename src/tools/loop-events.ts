@@ -1,4 +1,4 @@
-import type { SafetyCheck } from "../providers/turn.ts";
+import type { SafetyCheck, ToolResult } from "../providers/turn.ts";
 import type { ToolCall } from "../shared/events.ts";
 import type { ToolRunnerEvent } from "./tool-events.ts";
 
@@ -41,10 +41,11 @@ export type LoopFinishReason =
    * `approve` option, or a call with safety checks (an OpenAI Responses computer call's
    * `pending_safety_checks`, in `unanswered[i].safetyChecks`) that no `approve` option confirmed (it
    * said no or failed, or there is none; a computer call's output is a screenshot and nothing
-   * else, so no denial can be sent). Those calls never ran; `messages` holds their turn (and the
-   * results of the calls that ran) but no output for them: run or refuse each (with
-   * `toolResultMessages`; a computer call's confirmed checks as its result's
-   * `acknowledgedSafetyChecks`), add the outputs and run a new loop; or send the turn no further.
+   * else, so no denial can be sent). Those calls never ran; `messages` holds their turn but no
+   * output (the outputs of the calls that ran are in `results`): run or refuse each, send all the
+   * outputs in one `toolResultMessages(provider, [...results, ...yours])` (a computer call's
+   * confirmed checks as its result's `acknowledgedSafetyChecks`) and run a new loop; or send the
+   * turn no further.
    * (When the `approve` option refuses a call that is not a computer call, the model reads the
    * refusal, a `denied` error, and the loop goes on.)
    */
@@ -54,8 +55,9 @@ export type LoopFinishReason =
    * `tool-error` says why), returned something else than a `data:image/` or `https:` URL,
    * `{ image_url }` or `{ file_id }`, or a screenshot over `maxScreenshotBytes` (never cut: its
    * `tool-error` names both sizes). Its `computer_call_output` takes a screenshot and nothing else
-   * (no error text), so the loop stops: `messages` holds the turn but no output for the call
-   * (`unanswered`); add one (a fresh screenshot) and run a new loop.
+   * (no error text), so the loop stops: `messages` holds the turn but no output (`unanswered`
+   * lists the call, `results` the others' outputs); add them with one (a fresh screenshot) and run
+   * a new loop.
    */
   | "no-screenshot";
 
@@ -77,6 +79,13 @@ export interface LoopFinishEvent {
    * user confirm them before it runs, then send them back as its result's `acknowledgedSafetyChecks`.
    */
   unanswered?: (ToolCall & { safetyChecks?: SafetyCheck[] })[];
+  /**
+   * With `unanswered`: the outputs of the step's other calls (those that ran, and their errors),
+   * which are not in `messages` either, as Gemini and Bedrock take a turn's results only all in one
+   * message: send them with the outputs of the unanswered calls,
+   * `toolResultMessages(provider, [...results, ...outputs])`.
+   */
+  results?: ToolResult[];
 }
 
 /** The output of `runToolLoop`: each step's events tagged with the step (from 1), a `step-finish` per step, and one `loop-finish` last. */

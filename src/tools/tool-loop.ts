@@ -55,7 +55,8 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * A call that asks for approval (a `needsApproval` tool's) runs once the `approve` option says yes;
  * when it says no or fails, the model reads a `denied` error. The loop's stream has no
  * `approve(id)`: without the option such a call never runs and never waits, the loop ends
- * (`approval`) with it in `loop-finish.unanswered` and its turn in `messages` without an output.
+ * (`approval`) with it in `loop-finish.unanswered` and its turn in `messages` without an output
+ * (the other calls' outputs are in `loop-finish.results`, to send with its own in one message).
  *
  * A computer call of OpenAI Responses (a call named `computer`, its `computer_call` item in
  * `providerMetadata`) that came with `pending_safety_checks` runs only if the `approve` option,
@@ -66,7 +67,8 @@ export const DEFAULT_MAX_STEPS: number = 8;
  * (a `data:image/` or `https:` URL, `{ image_url }` or `{ file_id }`: never cut at
  * `maxResultBytes`, bounded by `maxScreenshotBytes`), which is all its output can carry: one that
  * fails, returns anything else or a larger screenshot ends the loop (`no-screenshot`). Either way
- * the call is in `loop-finish.unanswered` and `messages` holds its turn without an output for it.
+ * the call is in `loop-finish.unanswered` and `messages` holds its turn without an output for it
+ * (nor for the others: `loop-finish.results`).
  *
  * @example
  * ```ts
@@ -96,8 +98,9 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
   let finished = false;
   /** The container the latest response named (`ToolLoopRequest.container`). */
   let container: string | undefined;
-  /** The last step's calls that get no output (`LoopFinishEvent.unanswered`). */
+  /** The last step's calls that get no output (`LoopFinishEvent.unanswered`), and the others' (`results`). */
   let unanswered: LoopFinishEvent["unanswered"];
+  let ran: LoopFinishEvent["results"];
 
   const stream = new ReadableStream<ToolLoopEvent>(
     {
@@ -203,7 +206,10 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     unanswered = stuck?.calls;
     const skipped = new Set(stuck?.calls.map(callKey));
     const results = record.results(own).filter((result) => !skipped.has(callKey(result.call)));
-    if (results.length > 0) added.push(...toolResultMessages(provider, results));
+    // With calls unanswered, the others' outputs wait for theirs (`LoopFinishEvent.results`):
+    // Gemini and Bedrock take a turn's results in one message, as many as its calls.
+    if (stuck) ran = results;
+    else if (results.length > 0) added.push(...toolResultMessages(provider, results));
     messages.push(...added);
     out.enqueue({ type: "step-finish", step, messages: added });
     // A paused turn (Anthropic `pause_turn`) continues when sent back as it is; a refused one never.
@@ -226,7 +232,7 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
       steps: step,
       reason,
       messages: [...messages],
-      ...(unanswered && { unanswered }),
+      ...(unanswered && { unanswered, results: ran ?? [] }),
     });
     out.close();
     return false;

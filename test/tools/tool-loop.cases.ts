@@ -2,6 +2,7 @@ import {
   providerProtocol,
   runToolLoop,
   toolDefinitions,
+  toolResultMessages,
   type JsonValue,
   type LoopFinishEvent,
   type ProviderProtocol,
@@ -382,6 +383,44 @@ group("runToolLoop approvals", (test) => {
     assertEquals(requested.length, 2);
     assertEquals(final.messages.length, initial.length + 1, "the turn with the calls, and no output for them");
     assert(!final.messages.some(isToolMessage), "no tool message answers them");
+  });
+
+  test("a turn with a call held and one that ran: no output goes in messages, the ran one's is in results, for one message of all", async () => {
+    // Gemini (as Bedrock) takes a turn's results only all in one message, as many as its calls:
+    // the loop's output for one and the application's for the other, in two, would be refused.
+    const turn = {
+      candidates: [
+        {
+          content: {
+            role: "model",
+            parts: [
+              { functionCall: { name: "lookup", args: { q: "x" } } },
+              { functionCall: { name: "delete_file", args: { path: "a" } } },
+            ],
+          },
+          finishReason: "STOP",
+        },
+      ],
+    };
+    const model = replayModel([`data: ${JSON.stringify(turn)}\n\n`]);
+    const user = { role: "user", parts: [{ text: "Clean up." }] };
+    const events = await collect(
+      runToolLoop({
+        provider: "gemini",
+        messages: [user],
+        tools: { lookup: answer("found"), delete_file: { needsApproval: true, run: () => "deleted" } },
+        call: model.call,
+      }),
+    );
+    const final = last(events);
+    assertEquals([final.reason, final.unanswered?.map((call) => call.name)], ["approval", ["delete_file"]]);
+    assertEquals(final.messages, [user, { role: "model", parts: turn.candidates[0]!.content.parts }]);
+    assertEquals(
+      final.results?.map((result) => [result.call.name, result.output]),
+      [["lookup", "found"]],
+    );
+    const answered = toolResultMessages("gemini", [...final.results!, { call: final.unanswered![0]!, output: "ok" }]);
+    assertEquals(answered.length, 1);
   });
 
   test("an approve hook that says no, or fails: the calls never run and the model reads each denial (the loop goes on)", async () => {
