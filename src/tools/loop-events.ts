@@ -30,7 +30,8 @@ export type LoopFinishReason =
    * Responses `refusal` part, which finishes `stop`): the loop does not send it back for more, as
    * the providers' guides ask the application to change or drop the refused request first. Calls
    * that completed before the refusal ran (a call the refusal may have cut off never runs);
-   * `messages` holds the turn and their results.
+   * `messages` holds the turn and their results (in `results` instead when a call of the turn is
+   * `unanswered`: one that asked for an approval nobody gave).
    */
   | "refused"
   /**
