@@ -158,7 +158,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       case "response.output_item.done":
         return this.#onItemDone(event);
       case "response.output_text.delta":
-        if (text !== undefined) this.#emit({ type: "text-delta", text });
+        if (text) this.#emit({ type: "text-delta", text });
         return;
       case "response.refusal.delta": // kept until its `.done` gives it whole (else its item's end, the response's, the input's)
         if (text) this.#refusals.set(id, (this.#refusals.get(id) ?? "") + text);
@@ -168,7 +168,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
         return this.#refusal(id);
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":
-        if (text !== undefined) this.#emit({ type: "reasoning-delta", text });
+        if (text) this.#emit({ type: "reasoning-delta", text });
         return;
       case "response.completed":
       case "response.incomplete":
@@ -213,7 +213,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
         ? {
             providerMetadata: {
               responsesItem: {
-                type: item["type"],
+                type,
                 ...(typeof namespace === "string" ? { namespace } : {}),
                 ...(isRecord(caller) ? { caller } : {}),
               },
@@ -233,8 +233,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
 
   #onArguments(event: Payload, fragment: string | undefined): void {
     const index = this.#indexOf(event);
-    if (index !== undefined && fragment !== undefined)
-      this.#emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
+    if (index !== undefined && fragment) this.#emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
   }
 
   /** A call's end; an MCP call's arguments end before it ran, and the call ends with its item, which holds its output. */
@@ -248,17 +247,17 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   #onItemDone(event: Payload): void {
     const item = event["item"];
     if (!isRecord(item)) return;
+    const type = String(item["type"]);
     const index = this.#indexOf(event);
     if (index !== undefined && this.#builtIns?.done(item, index)) return;
-    if (item["type"] === "message") return this.#refusal(String(item["id"])); // its `.done` never came
+    if (type === "message") return this.#refusal(String(item["id"])); // its `.done` never came
     const id = nonEmptyString(item["id"]);
-    const request =
-      item["type"] === "mcp_approval_request" && boundedApprovalRequest(item, ++this.#approvals, this.#limits);
+    const request = type === "mcp_approval_request" && boundedApprovalRequest(item, ++this.#approvals, this.#limits);
     if (request) return this.#emit({ type: "approval-request", request });
     const block = item as { [key: string]: JsonValue };
-    if (item["type"] === "program") this.#programs.set(String(item["call_id"]), { responsesProgram: item });
-    if (KEPT.test(String(item["type"]))) return this.#emit({ type: "reasoning-part", part: { type: "block", block } });
-    if (item["type"] === "reasoning" && id !== undefined) {
+    if (type === "program") this.#programs.set(String(item["call_id"]), { responsesProgram: item });
+    if (KEPT.test(type)) return this.#emit({ type: "reasoning-part", part: { type: "block", block } });
+    if (type === "reasoning" && id !== undefined) {
       const encryptedContent = nonEmptyString(item["encrypted_content"]);
       const summary = item["summary"];
       return this.#emit({
@@ -271,8 +270,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
         },
       });
     }
-    if (ownValue(CALL_ITEMS, String(item["type"])) === undefined) return;
-    this.#onArgumentsDone(event, item["type"] === "custom_tool_call" ? item["input"] : item["arguments"]);
+    if (ownValue(CALL_ITEMS, type) === undefined) return;
+    this.#onArgumentsDone(event, type === "custom_tool_call" ? item["input"] : item["arguments"]);
   }
 
   #onEnd(event: Payload): void {
