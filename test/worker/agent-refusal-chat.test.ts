@@ -9,6 +9,7 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { createFetchHandler } from "../../worker/app.ts";
 import { REFUSAL, refused } from "../providers/openai-chat/refusal-recordings.ts";
+import { chatChunk, openAISSE } from "../support/streams.ts";
 import { anthropicSse } from "./anthropic-blocks.ts";
 import { OPENAI_ANTHROPIC_ENV, openAIClient } from "./client-support.ts";
 import { FakeUpstream, ManualTimers, testEnv } from "./support.ts";
@@ -78,5 +79,42 @@ describe("OpenAI's refusal through /v1/chat/completions", () => {
     });
     const body = upstream.requests[0]!.body as { messages: unknown[] };
     expect(body.messages[1]).toEqual({ role: "assistant", content: [{ type: "text", text: REFUSAL }] });
+  });
+
+  it("goes as text after the text the message had, a blank line between, never in its place", async () => {
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+      { role: "user", content: "Do the forbidden thing." },
+      { role: "assistant", content: "Here is what I can say.", refusal: REFUSAL },
+      { role: "user", content: "Something else, then." },
+    ];
+    const text = `Here is what I can say.\n\n${REFUSAL}`;
+    const groq = new FakeUpstream({
+      kind: "sse",
+      chunks: [openAISSE([chatChunk({ role: "assistant", content: "OK." }), chatChunk({}, "stop")])],
+    });
+    await openAIClient(groq, envOf("https://api.groq.com/openai/v1")).chat.completions.create({
+      model: "openai/llama-3.3-70b",
+      messages,
+    });
+    expect((groq.requests[0]!.body as { messages: unknown[] }).messages[1]).toEqual({
+      role: "assistant",
+      content: text,
+    });
+    const anthropic = new FakeUpstream({
+      kind: "sse",
+      chunks: anthropicSse(
+        { type: "message_start", message: { id: "msg_a", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+        { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } },
+        { type: "message_stop" },
+      ),
+    });
+    await openAIClient(anthropic, OPENAI_ANTHROPIC_ENV).chat.completions.create({
+      model: "anthropic/claude-sonnet-4-5",
+      messages,
+    });
+    expect((anthropic.requests[0]!.body as { messages: unknown[] }).messages[1]).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text }],
+    });
   });
 });
