@@ -47,4 +47,4 @@ export type {
 } from "./tools/tool-events.ts";
 export type { LoopFinishEvent, LoopFinishReason, StepFinishEvent, ToolLoopEvent } from "./tools/loop-events.ts";
 export type { Timers } from "./shared/timers.ts";
-export type { SafetyCheck } from "./providers/turn.ts";
+export type { SafetyCheck, ToolResult } from "./providers/turn.ts";
