@@ -253,7 +253,7 @@ group("runToolLoop: OpenAI Responses computer calls", (test) => {
     });
   });
 
-  test("a file_id or an https URL passes any screenshot limit and goes back as it is", async () => {
+  test("a file_id or an https URL, a few bytes, passes a small screenshot limit and goes back as it is", async () => {
     for (const output of [{ file_id: "file_shot" }, "https://shots.example/1.png"]) {
       const tool = computer(() => output);
       const { model, final } = await loop([computerTurn([]), doneTurn], tool, { maxScreenshotBytes: 64 });
