@@ -8,7 +8,10 @@ export interface StepFinishEvent {
   type: "step-finish";
   /** The step, from 1. */
   step: number;
-  /** The assistant turn and, when tools ran, their results: what this step appends to the conversation. */
+  /**
+   * The assistant turn and, when tools ran, their results: what this step appends to the
+   * conversation (the results not when the loop ends with calls unanswered: `loop-finish.results`).
+   */
   messages: unknown[];
 }
 
