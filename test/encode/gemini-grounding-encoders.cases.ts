@@ -57,4 +57,31 @@ group("Gemini grounding through the client-protocol encoders", (test) => {
       ["message"],
     );
   });
+  test("AI SDK UI: a page that two grounding chunks name is one source-url", async () => {
+    const events = await collect(streamToolCalls(fromChunks([bytes(grounded)]), { provider: "gemini" }));
+    // The same page in two chunks (and in a second step's grounding): shown once.
+    const doubled = events.flatMap((event) =>
+      event.type === "reasoning-part" && event.part.type === "block" && "groundingMetadata" in event.part.block
+        ? [0, 1].map(() => ({
+            ...event,
+            part: {
+              ...event.part,
+              block: {
+                groundingMetadata: {
+                  ...GROUNDING,
+                  groundingChunks: [...GROUNDING.groundingChunks, ...GROUNDING.groundingChunks],
+                },
+              },
+            },
+          }))
+        : [event],
+    );
+    const sources = dataFrames(encodeAll(ENCODERS.ui(), doubled))
+      .flatMap((frame) => (frame.startsWith("{") ? [JSON.parse(frame) as { type: string; url?: string }] : []))
+      .filter((chunk) => chunk.type === "source-url");
+    assertEquals(
+      sources.map((chunk) => chunk.url),
+      GROUNDING.groundingChunks.map(({ web }) => web.uri),
+    );
+  });
 });

@@ -7,6 +7,7 @@ import { assistantMessage, providerKit, streamToolCalls, type ToolCallEvent } fr
 import { ConverseCitations, streamToolCalls as bedrockToolCalls } from "../../../src/bedrock.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
+import { converse } from "../../support/event-stream.ts";
 import { collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { CITED, documentCitedTurn, HANDBOOK } from "./citations-recordings.ts";
 
@@ -64,6 +65,21 @@ group("Bedrock ConverseStream citations (citation deltas, citationsContent)", (t
     assertEquals(error?.type === "error" ? error.error.code : undefined, "too-many-tool-calls");
     const last = events.at(-1);
     assert(last?.type === "abort" && last.reason === "limit-exceeded", "the stream aborts limit-exceeded");
+    // Two citations in one block (one part) past a limit of 1: the citations are what is past it.
+    const twice = converse([
+      ["messageStart", { role: "assistant" }],
+      ["contentBlockDelta", { contentBlockIndex: 0, delta: { text: CITED } }],
+      ["contentBlockDelta", { contentBlockIndex: 0, delta: { citation: HANDBOOK } }],
+      ["contentBlockDelta", { contentBlockIndex: 0, delta: { citation: HANDBOOK } }],
+      ["contentBlockStop", { contentBlockIndex: 0 }],
+      ["messageStop", { stopReason: "end_turn" }],
+    ]);
+    const past = (await run([twice], 1)).find((event) => event.type === "error");
+    assertEquals(past?.type === "error" ? [past.error.code, past.error.message.includes("citations")] : [], [
+      "too-many-tool-calls",
+      true,
+    ]);
+    assertEquals((await run([twice], 2)).at(-1)?.type, "finish", "two fit a limit of 2");
   });
 
   test("tool-call-stream/bedrock keeps them with converseCitations: ConverseCitations, and not without it", async () => {

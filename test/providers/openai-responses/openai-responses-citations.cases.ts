@@ -9,7 +9,7 @@ import {
 } from "../../../src/openai-responses.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
-import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
+import { bytes, collect, fromChunks, openAISSE, splitAt } from "../../support/streams.ts";
 import {
   ANNOTATIONS,
   CITED_TEXT,
@@ -101,9 +101,30 @@ group("OpenAI Responses annotations (output_text annotations, response.output_te
       streamToolCalls(fromChunks([bytes(responsesCited(true))]), { provider: "openai-responses", maxToolCalls: 1 }),
     );
     const error = events.find((event) => event.type === "error");
-    assertEquals(error?.type === "error" ? error.error.code : undefined, "too-many-tool-calls");
+    // The annotations are what is past the limit (not the turn's two reasoning parts: the search, the cited text).
+    assertEquals(error?.type === "error" ? [error.error.code, error.error.message.includes("annotations")] : [], [
+      "too-many-tool-calls",
+      true,
+    ]);
     const last = events.at(-1);
     assert(last?.type === "abort" && last.reason === "limit-exceeded", "the stream aborts limit-exceeded");
+    // Those of a done part that came without .added events count the same.
+    const doneOnly = openAISSE(
+      responsesCited()
+        .split("\n\n")
+        .flatMap((frame) => (frame.startsWith("data: ") ? [JSON.parse(frame.slice(6)) as Record<string, unknown>] : []))
+        .filter((event) => event["type"] !== "response.output_text.annotation.added")
+        .map((event, sequence_number) => ({ ...event, sequence_number })),
+      false,
+    );
+    const fromDone = await collect(
+      streamToolCalls(fromChunks([bytes(doneOnly)]), { provider: "openai-responses", maxToolCalls: 1 }),
+    );
+    const doneError = fromDone.find((event) => event.type === "error");
+    assertEquals(
+      doneError?.type === "error" ? [doneError.error.code, doneError.error.message.includes("annotations")] : [],
+      ["too-many-tool-calls", true],
+    );
     // Two fit a limit of 2 (counted apart from the calls).
     const fits = await collect(
       streamToolCalls(fromChunks([bytes(responsesCited(true))]), { provider: "openai-responses", maxToolCalls: 2 }),
