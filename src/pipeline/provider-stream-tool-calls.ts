@@ -155,7 +155,11 @@ export const anthropicToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ event
  */
 export const anthropicToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__ */ batches(anthropicProtocol);
 /**
- * `streamToolCalls` for Gemini and Vertex AI (`tool-call-stream/gemini`).
+ * `streamToolCalls` for Gemini and Vertex AI (`tool-call-stream/gemini`). It keeps no grounding
+ * (`GeminiGrounding`, left out for this bundle's budget): for the first candidate's
+ * `groundingMetadata` and `citationMetadata` in `finish.reasoningParts`, build the chain from this
+ * subpath's stages (`SSEDecoderStream`, or `JsonArrayDecoderStream` for a body without `alt=sse`,
+ * then `GeminiDeltaStream` and `ToolCallAccumulatorStream`), which keeps them, or use the main entry's.
  *
  * @example
  * ```ts
@@ -167,7 +171,8 @@ export const geminiToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(
   /* @__PURE__ */ geminiProtocolWith(undefined),
 );
 /**
- * `streamToolCallBatches` for Gemini and Vertex AI.
+ * `streamToolCallBatches` for Gemini and Vertex AI: without the grounding, as `streamToolCalls`
+ * from `tool-call-stream/gemini`.
  *
  * @example
  * ```ts

@@ -13,7 +13,8 @@ import type { Emit } from "../provider-decoder.ts";
  *
  * A plug-in of `GeminiDecoder` (its third argument), which `GeminiDeltaStream` and the main entry's
  * `streamToolCalls` (`provider: "gemini"`) give it; `tool-call-stream/gemini`'s `streamToolCalls`
- * reads without it, so that its bundle stays within its budget.
+ * reads without it, so that its bundle stays within its budget (that subpath's stage chain,
+ * `GeminiDeltaStream`, keeps them).
  *
  * @example
  * ```ts
