@@ -32,10 +32,12 @@ export class BedrockDeltaStream extends ProviderDecoderStream {
   /**
    * Creates the stage (InvokeModel's chunks read by the Anthropic decoder); `limits` bound a
    * Converse server tool's result as it grows and the Anthropic decoder's (as the accumulator's:
-   * `maxArgumentsLength`, 4 MiB by default).
+   * `maxArgumentsLength`, 4 MiB by default). With `converseCitations: ConverseCitations`, a cited
+   * ConverseStream text block is kept as its `citationsContent` block part (as the main entry's
+   * `bedrock` reads); without it, the citations are left out.
    */
-  constructor(limits: DecoderLimits = {}) {
-    super((emit) => new BedrockDecoder(emit, AnthropicDecoder, limits));
+  constructor(limits: DecoderLimits & { converseCitations?: typeof ConverseCitations | undefined } = {}) {
+    super((emit) => new BedrockDecoder(emit, AnthropicDecoder, limits, limits.converseCitations));
   }
 }
 

@@ -4,7 +4,13 @@
 // built from the SDK's shapes (citations-recordings.ts says which).
 import fc from "fast-check";
 import { assistantMessage, providerKit, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
-import { ConverseCitations, streamToolCalls as bedrockToolCalls } from "../../../src/bedrock.ts";
+import {
+  AwsEventStreamDecoderStream,
+  BedrockDeltaStream,
+  ConverseCitations,
+  streamToolCalls as bedrockToolCalls,
+  ToolCallAccumulatorStream,
+} from "../../../src/bedrock.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { converse } from "../../support/event-stream.ts";
@@ -82,10 +88,22 @@ group("Bedrock ConverseStream citations (citation deltas, citationsContent)", (t
     assertEquals((await run([twice], 2)).at(-1)?.type, "finish", "two fit a limit of 2");
   });
 
-  test("tool-call-stream/bedrock keeps them with converseCitations: ConverseCitations, and not without it", async () => {
+  test("tool-call-stream/bedrock keeps them with converseCitations: ConverseCitations (streamToolCalls and BedrockDeltaStream), and not without it", async () => {
     const parts = async (options: Parameters<typeof bedrockToolCalls>[1]) =>
       assertFinished(await collect(bedrockToolCalls(fromChunks([documentCitedTurn]), options))).reasoningParts;
     assertEquals(await parts({ converseCitations: ConverseCitations }), [PART]);
     assertEquals(await parts({}), undefined);
+    // The stage too: with the option, and not without it.
+    const staged = async (converseCitations?: typeof ConverseCitations) =>
+      assertFinished(
+        await collect(
+          fromChunks([documentCitedTurn])
+            .pipeThrough(new AwsEventStreamDecoderStream())
+            .pipeThrough(new BedrockDeltaStream({ converseCitations }))
+            .pipeThrough(new ToolCallAccumulatorStream()),
+        ),
+      ).reasoningParts;
+    assertEquals(await staged(ConverseCitations), [PART]);
+    assertEquals(await staged(), undefined);
   });
 });
