@@ -95,6 +95,7 @@ import "./pipeline/sdk-chunks.cases.ts";
 import "./pipeline/external-fixtures.cases.ts";
 import "./pipeline/early-usage.cases.ts";
 import "./pipeline/hostile-sdk-objects.cases.ts";
+import "./pipeline/kept-depth.cases.ts";
 import "./pipeline/declared-tools.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";

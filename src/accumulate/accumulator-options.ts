@@ -79,7 +79,11 @@ export interface ToolCallAccumulatorOptions {
    */
   turnBlocks?: TurnBlocks | undefined;
   /**
-   * Deepest nesting of objects and arrays in arguments.
+   * Deepest nesting of objects and arrays in arguments (deeper: an `invalid-tool-call` of code
+   * `too-deep`). The main entry's `streamToolCalls` bounds by it what is kept whole for the next
+   * turn too: a reasoning part (its block, field value or item the first level), a call's
+   * `providerMetadata`, an approval request (deeper: dropped, with an `error` of code `too-deep`
+   * naming it; the stream goes on).
    * @defaultValue 64
    */
   maxDepth?: number | undefined;

@@ -18,6 +18,7 @@ import { providerProtocol, type Provider } from "../providers/registry.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
 import { objectJsonText } from "../shared/object-json-text.ts";
 import type { ChainInput } from "./chain-pump.ts";
+import { withKeptDepth } from "./kept-depth.ts";
 import { sdkChunks } from "./sdk-chunks.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
@@ -98,7 +99,7 @@ export function streamToolCallBatches<const Tools extends readonly ToolDefinitio
  * No protocol given: the framing is told from the content type and the first bytes, then the
  * protocol from the first message's shape.
  */
-const DETECTING: ProviderProtocol = {
+const DETECTING: ProviderProtocol = withKeptDepth({
   name: "detected",
   framing: DetectingFraming,
   createDecoder: (emit, limits) => new DetectingDecoder(emit, limits),
@@ -111,7 +112,7 @@ const DETECTING: ProviderProtocol = {
       message: "An SDK's chunks are read only with the `provider` option naming their provider.",
     });
   },
-};
+});
 
 /**
  * The protocol of the `provider` option. A provider that does not exist is the caller's mistake:
@@ -125,13 +126,15 @@ function protocolOf(provider: Provider | ProviderProtocol | undefined): Provider
   if (provider === undefined) return DETECTING;
   const protocol = providerProtocol(provider);
   const blocks = typeof provider === "string" ? protocol.turnBlocks : blocksOf(protocol);
-  if (protocol.jsonText && blocks === protocol.turnBlocks) return protocol;
-  // An SDK's objects are written by `JSON.stringify`'s rules (a provider subpath's, as JSON data).
-  // Made once per protocol, apart for a built-in one given by its name and one given as itself.
+  // An SDK's objects are written by `JSON.stringify`'s rules (a provider subpath's, as JSON data);
+  // what is kept for the next turn is bounded by `maxDepth`. Made once per protocol, apart for a
+  // built-in one given by its name and one given as itself.
   const made = typeof provider === "string" ? NAMED : GIVEN;
   let written = made.get(protocol);
-  if (!written)
-    made.set(protocol, (written = { ...protocol, jsonText: protocol.jsonText ?? objectJsonText, turnBlocks: blocks }));
+  if (!written) {
+    written = withKeptDepth({ ...protocol, jsonText: protocol.jsonText ?? objectJsonText, turnBlocks: blocks });
+    made.set(protocol, written);
+  }
   return written;
 }
 

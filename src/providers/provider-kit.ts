@@ -7,7 +7,7 @@
  * @module
  */
 import type { FinishReason } from "../shared/deltas.ts";
-import type { ProviderDecoderStream, ProviderProtocol } from "./provider-decoder.ts";
+import type { DecoderLimits, ProviderDecoderStream, ProviderProtocol } from "./provider-decoder.ts";
 import type { ProviderRequest, ToolEntry } from "./request.ts";
 import type { AssistantTurn, ToolResult } from "./turn.ts";
 
@@ -29,8 +29,10 @@ import type { AssistantTurn, ToolResult } from "./turn.ts";
 export interface ProviderKit {
   /** The wire protocol of its responses: the framing of its bodies and its decoder. */
   readonly protocol: ProviderProtocol;
-  /** Its stage (`new kit.DeltaStream()` reads framed messages into deltas). */
-  readonly DeltaStream: new () => ProviderDecoderStream;
+  /** Its stage (`new kit.DeltaStream(limits)` reads framed messages into deltas; `limits` as the accumulator's). */
+  readonly DeltaStream: new (
+    limits?: DecoderLimits,
+  ) => ProviderDecoderStream;
   /** Its raw finish reasons, normalized (what `normalizeFinishReason` looks a raw value up in). */
   readonly finishReasons: Readonly<Record<string, FinishReason>>;
   /**

@@ -9,7 +9,13 @@ import { geminiInteractionsKit } from "./gemini-interactions/gemini-interactions
 import { ollamaKit } from "./ollama/ollama-kit.ts";
 import { openAIChatKit } from "./openai-chat/openai-chat-kit.ts";
 import { openAIResponsesKit } from "./openai-responses/openai-responses-kit.ts";
-import { type Emit, type ProviderDecoder, ProviderDecoderStream, type ProviderProtocol } from "./provider-decoder.ts";
+import {
+  type DecoderLimits,
+  type Emit,
+  type ProviderDecoder,
+  ProviderDecoderStream,
+  type ProviderProtocol,
+} from "./provider-decoder.ts";
 import type { ProviderKit } from "./provider-kit.ts";
 
 /**
@@ -114,22 +120,29 @@ export function createProviderDecoder(provider: Provider | ProviderProtocol, emi
 }
 
 /**
- * Creates the provider stage for a protocol.
+ * Creates the provider stage for a protocol. `limits` are the accumulator's (pass the same): the
+ * stages that keep something whole apart from the calls bound it by them as they read (a Gemini
+ * call streamed in `partialArgs`, a Bedrock server tool's result, citations, OpenAI Responses'
+ * approval requests), as `new GeminiDeltaStream(limits)` and the others do; without them, by the
+ * accumulator's defaults.
  *
  * @example
  * ```ts
+ * const limits = { maxArgumentsLength: 64 * 1024, maxToolCalls: 16 };
  * const events = response.body!
  *   .pipeThrough(new SSEDecoderStream())
- *   .pipeThrough(createProviderDeltaStream(provider)) // provider: "openai", "anthropic", ... or a ProviderProtocol
- *   .pipeThrough(new ToolCallAccumulatorStream());
+ *   .pipeThrough(createProviderDeltaStream(provider, limits)) // provider: "openai", "anthropic", ... or a ProviderProtocol
+ *   .pipeThrough(new ToolCallAccumulatorStream(limits));
  * ```
  */
 export function createProviderDeltaStream(
   provider: Provider | ProviderProtocol,
+  limits?: DecoderLimits,
 ): TransformStream<FramedMessage, ProviderDelta> {
   if (typeof provider === "string") {
     assertProvider(provider);
-    return new KITS[provider].DeltaStream();
+    return new KITS[provider].DeltaStream(limits);
   }
-  return new ProviderDecoderStream(providerProtocol(provider).createDecoder);
+  const { createDecoder } = providerProtocol(provider);
+  return new ProviderDecoderStream((emit) => createDecoder(emit, limits));
 }

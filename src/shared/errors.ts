@@ -53,7 +53,11 @@ export type ErrorCode =
   | "sequence-gap"
   /** Tool arguments that continue after a complete JSON value. */
   | "trailing-data"
-  /** Tool arguments nested deeper than `maxDepth`. */
+  /**
+   * Tool arguments nested deeper than `maxDepth`; or, as an in-band `error` of the main entry's
+   * `streamToolCalls`, a part kept for the next turn (a reasoning or block part, a call's
+   * `providerMetadata`, an approval request) that was, and is dropped.
+   */
   | "too-deep"
   /** A snapshot of another format version, or restored into an accumulator whose state is no longer new. */
   | "invalid-snapshot"

@@ -12,12 +12,16 @@ import {
   toolDefinitions,
   ToolCallStreamError,
   toolResultMessages,
+  SSEDecoderStream,
   type AssistantTurn,
+  type FramedMessage,
   type Provider,
   type ProviderDelta,
+  type ProviderProtocol,
   type ToolResult,
 } from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
+import { bytes, collect, fromChunks } from "../support/streams.ts";
 
 const turn: AssistantTurn = {
   text: "Looking it up.",
@@ -67,6 +71,61 @@ group("Provider kits", (test) => {
       decoder.end();
       assertEquals(deltas, [], `${provider}: a decoder that saw nothing emits nothing at its end`);
     }
+  });
+
+  test("createProviderDeltaStream gives the stage the limits: a Gemini streamed call, Anthropic's citations, a protocol's decoder", async () => {
+    /** The error the stage errors with on `sse`, or undefined. */
+    const failure = (stage: TransformStream<FramedMessage, ProviderDelta>, sse: string): Promise<unknown> =>
+      collect(
+        fromChunks([bytes(sse)])
+          .pipeThrough(new SSEDecoderStream())
+          .pipeThrough(stage),
+      ).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    const gemini = [
+      { name: "f", willContinue: true },
+      { partialArgs: [{ jsonPath: "$.s", stringValue: "0123456789".repeat(3) }] },
+    ]
+      .map(
+        (functionCall) =>
+          `data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts: [{ functionCall }] } }] })}\n\n`,
+      )
+      .join("");
+    const citation = {
+      type: "char_location",
+      cited_text: "x",
+      document_index: 0,
+      start_char_index: 0,
+      end_char_index: 1,
+    };
+    const anthropic = [
+      { type: "message_start", message: { id: "msg_l", type: "message", role: "assistant", content: [] } },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "", citations: [] } },
+      { type: "content_block_delta", index: 0, delta: { type: "citations_delta", citation } },
+      { type: "content_block_delta", index: 0, delta: { type: "citations_delta", citation } },
+    ]
+      .map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+      .join("");
+    const codes = [];
+    for (const [provider, sse, limits] of [
+      ["gemini", gemini, { maxArgumentsLength: 16 }],
+      ["anthropic", anthropic, { maxToolCalls: 1 }],
+    ] as const) {
+      const error = await failure(createProviderDeltaStream(provider, limits), sse);
+      codes.push(error instanceof ToolCallStreamError ? error.code : String(error));
+      // Without them, the defaults: the same stream reads.
+      assertEquals(await failure(createProviderDeltaStream(provider), sse), undefined, provider);
+    }
+    assertEquals(codes, ["arguments-too-large", "too-many-tool-calls"]);
+    const given: unknown[] = [];
+    const protocol: ProviderProtocol = {
+      name: "own",
+      createDecoder: (_emit, limits) => (given.push(limits), { decode() {}, end() {} }),
+    };
+    await failure(createProviderDeltaStream(protocol, { maxToolCalls: 3 }), "data: {}\n\n");
+    assertEquals(given, [{ maxToolCalls: 3 }]);
   });
 
   test("a name that is not a Provider is unknown-provider everywhere, never the OpenAI shape", () => {

@@ -52,9 +52,9 @@ interface ToolBlock {
  * ```
  */
 export class AnthropicDeltaStream extends ProviderDecoderStream {
-  /** Creates the stage. */
-  constructor() {
-    super((emit) => new AnthropicDecoder(emit, {}, new AnthropicCitations()));
+  /** Creates the stage; `limits.maxToolCalls` bounds the citations kept (as the accumulator's, 1024 by default). */
+  constructor(limits: DecoderLimits = {}) {
+    super((emit) => new AnthropicDecoder(emit, limits, new AnthropicCitations(limits)));
   }
 }
 

@@ -17,7 +17,8 @@ import { openAIChatToolDefinitions } from "./openai-chat-tools.ts";
  */
 export const openAIChatKit: ProviderKit = {
   protocol: openAIChatProtocol,
-  DeltaStream: OpenAIChatDeltaStream,
+  // Made without options: its stage keeps nothing a limit bounds apart from the calls (the accumulator's).
+  DeltaStream: OpenAIChatDeltaStream as new () => OpenAIChatDeltaStream,
   finishReasons: OPENAI_CHAT_FINISH_REASONS,
   conversationField: "messages",
   requestBody: openAIChatRequestBody,
