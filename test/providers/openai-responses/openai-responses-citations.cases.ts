@@ -28,6 +28,15 @@ const run = async (sse: string, cuts: number[] = []): Promise<ToolCallEvent[]> =
 };
 const PART = { type: "block", block: { type: "text", text: CITED_TEXT, annotations: ANNOTATIONS, id: "msg_cite_1" } };
 type Item = Record<string, unknown>;
+/** The stream's events through `map` (each to none, one or more), numbered again. */
+const reframed = (sse: string, map: (event: Item) => Item[]): string =>
+  openAISSE(
+    sse
+      .split("\n\n")
+      .flatMap((frame) => (frame.startsWith("data: ") ? map(JSON.parse(frame.slice(6)) as Item) : []))
+      .map((event, sequence_number) => ({ ...event, sequence_number })),
+    false,
+  );
 const cited = (finish: Extract<ToolCallEvent, { type: "finish" }>) =>
   (finish.reasoningParts ?? []).filter((part) => part.type === "block" && part.block["type"] === "text");
 
@@ -47,6 +56,24 @@ group("OpenAI Responses annotations (output_text annotations, response.output_te
         { numRuns: 15 },
       );
     }
+  });
+
+  test("the done part's annotations win over those announced; without content_part.done, the item's done part keeps them", async () => {
+    // Announced: the first alone; done: both.
+    const fewer = reframed(responsesCited(), (event) =>
+      event["type"] === "response.output_text.annotation.added" && event["annotation_index"] === 1 ? [] : [event],
+    );
+    assertEquals(cited(assertFinished(await run(fewer))), [PART], "the done part's two");
+    const itemOnly = reframed(responsesCited(), (event) =>
+      event["type"] === "response.content_part.done" ? [] : [event],
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: bytes(itemOnly).length - 1 }), { maxLength: 6 }),
+        async (cuts) => assertEquals(cited(assertFinished(await run(itemOnly, cuts))), [PART], "from output_item.done"),
+      ),
+      { numRuns: 10 },
+    );
   });
 
   test("assistantMessage and the request kit send it back as its message item with the output_text's annotations", async () => {
@@ -109,13 +136,8 @@ group("OpenAI Responses annotations (output_text annotations, response.output_te
     const last = events.at(-1);
     assert(last?.type === "abort" && last.reason === "limit-exceeded", "the stream aborts limit-exceeded");
     // Those of a done part that came without .added events count the same.
-    const doneOnly = openAISSE(
-      responsesCited()
-        .split("\n\n")
-        .flatMap((frame) => (frame.startsWith("data: ") ? [JSON.parse(frame.slice(6)) as Record<string, unknown>] : []))
-        .filter((event) => event["type"] !== "response.output_text.annotation.added")
-        .map((event, sequence_number) => ({ ...event, sequence_number })),
-      false,
+    const doneOnly = reframed(responsesCited(), (event) =>
+      event["type"] === "response.output_text.annotation.added" ? [] : [event],
     );
     const fromDone = await collect(
       streamToolCalls(fromChunks([bytes(doneOnly)]), { provider: "openai-responses", maxToolCalls: 1 }),
