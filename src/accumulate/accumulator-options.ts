@@ -16,7 +16,8 @@ export interface ToolCallAccumulatorOptions {
   maxArgumentsLength?: number | undefined;
   /**
    * Most tool calls in one response, and apart from them most reasoning parts (each kept whole for
-   * the `finish`): past it, an `error` of code `too-many-tool-calls` and an `abort`.
+   * the `finish`), and the providers' citations and annotations (their decoders count them, each
+   * count of its own): past it, an `error` of code `too-many-tool-calls` and an `abort`.
    * @defaultValue 1024
    */
   maxToolCalls?: number | undefined;
