@@ -30,7 +30,7 @@ import { imageTurn, repeatedName } from "../providers/gemini/doc-shapes-recordin
 import { grounded } from "../providers/gemini/grounding-recordings.ts";
 import { combined } from "../providers/gemini/server-parts-recordings.ts";
 import { refused } from "../providers/openai-chat/refusal-recordings.ts";
-import { responsesCited } from "../providers/openai-responses/citations-recordings.ts";
+import { responsesCited, responsesCitedThenRefused } from "../providers/openai-responses/citations-recordings.ts";
 import { responsesRefused } from "../providers/openai-responses/refusal-recordings.ts";
 import { externalBodies, externalFixtures } from "../support/external-fixtures.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
@@ -213,6 +213,12 @@ function sources(): Source[] {
     provider: "openai-responses",
     bodies: [bytes(responsesCited())],
   });
+  for (const twice of [false, true])
+    out.push({
+      name: `case: openai responses message item with an annotated output_text and ${twice ? "another" : "a refusal"}`,
+      provider: "openai-responses",
+      bodies: [bytes(responsesCitedThenRefused(twice))],
+    });
   out.push({ name: "case: ollama thinking, text and two calls", provider: "ollama", bodies: [bytes(OLLAMA_TURN)] });
   return out;
 }
