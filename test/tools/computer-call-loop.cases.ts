@@ -128,6 +128,19 @@ group("runToolLoop: OpenAI Responses computer calls", (test) => {
     assertEquals(final.unanswered?.[0]?.safetyChecks, [CHECK], "the checks to confirm come with the call");
   });
 
+  test("a safety check without an id still asks (fails closed): no hook, the call never runs", async () => {
+    const unnamed = { code: CHECK.code, message: CHECK.message } as unknown as typeof CHECK;
+    const tool = computer(() => SHOT);
+    const { model, events, final } = await loop([computerTurn([unnamed]), doneTurn], tool);
+    assertEquals(tool.runs, [], "the action never ran");
+    assertEquals(model.requests.length, 1, "nothing went back to the model");
+    const request = events.find((event) => event.type === "tool-approval-request");
+    assertEquals(request?.type === "tool-approval-request" ? request.safetyChecks : undefined, [
+      { id: "", code: CHECK.code, message: CHECK.message },
+    ]);
+    assertEquals(final.reason, "approval");
+  });
+
   test("the approve hook is asked with the checks; when it says no or fails, the call never runs (approval)", async () => {
     for (const answer of [false, "throws"] as const) {
       const asked: ToolApprovalRequestEvent[] = [];

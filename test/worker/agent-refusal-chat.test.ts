@@ -117,4 +117,41 @@ describe("OpenAI's refusal through /v1/chat/completions", () => {
       content: [{ type: "text", text }],
     });
   });
+
+  it("a refusal content part (the SDK's ChatCompletionContentPartRefusal) is the message's refusal for OpenAI, text for the others", async () => {
+    const turn: OpenAI.Chat.ChatCompletionAssistantMessageParam = {
+      role: "assistant",
+      content: [
+        { type: "text", text: "Here is what I can say." },
+        { type: "refusal", refusal: REFUSAL },
+      ],
+    };
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+      { role: "user", content: "Do the forbidden thing." },
+      turn,
+      { role: "user", content: "Something else, then." },
+    ];
+    const sentTo = async (baseUrl: string): Promise<unknown> => {
+      const fake = new RefusingFake();
+      const handler = createFetchHandler({ fetch: fake.fetch, timers: new ManualTimers() });
+      const openai = new OpenAI({
+        baseURL: "http://localhost:8787/v1",
+        apiKey: "t",
+        fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
+          handler(new Request(input, init), envOf(baseUrl))) as typeof fetch,
+        maxRetries: 0,
+      });
+      await openai.chat.completions.create({ model: "openai/gpt-4o", messages });
+      return fake.bodies.at(-1)!.messages.find((m) => m["role"] === "assistant");
+    };
+    expect(await sentTo("https://api.openai.com/v1")).toEqual({
+      role: "assistant",
+      content: "Here is what I can say.",
+      refusal: REFUSAL,
+    });
+    expect(await sentTo("https://api.groq.com/openai/v1")).toEqual({
+      role: "assistant",
+      content: `Here is what I can say.\n\n${REFUSAL}`,
+    });
+  });
 });

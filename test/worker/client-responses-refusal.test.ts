@@ -13,17 +13,14 @@ import { FakeUpstream, testEnv } from "./support.ts";
 
 const REFUSAL = "I'm sorry, I can't help with that.";
 /** The refused turn as the Worker gave it to its client, which sends it back. */
-const INPUT: ResponseInputItem[] = [
+const inputOf = (
+  content: Extract<ResponseInputItem, { type: "message"; id: string }>["content"],
+): ResponseInputItem[] => [
   { role: "user", content: "Do the forbidden thing." },
-  {
-    type: "message",
-    id: "msg_worker_1",
-    role: "assistant",
-    status: "completed",
-    content: [{ type: "refusal", refusal: REFUSAL }],
-  },
+  { type: "message", id: "msg_worker_1", role: "assistant", status: "completed", content },
   { role: "user", content: "Something else, then." },
 ];
+const INPUT = inputOf([{ type: "refusal", refusal: REFUSAL }]);
 
 const ANSWERS: Record<string, string[]> = {
   "openai-responses": [
@@ -41,7 +38,7 @@ const ANSWERS: Record<string, string[]> = {
 };
 
 /** What the upstream of `model` (behind `baseUrl`) got as the conversation's assistant turn. */
-async function sentTurn(model: string, baseUrl = "https://api.openai.com/v1"): Promise<unknown> {
+async function sentTurn(model: string, baseUrl = "https://api.openai.com/v1", input = INPUT): Promise<unknown> {
   const provider = model.slice(0, model.indexOf("/"));
   const upstream = new FakeUpstream({ kind: "sse", chunks: ANSWERS[provider]! });
   const env = testEnv({
@@ -51,7 +48,7 @@ async function sentTurn(model: string, baseUrl = "https://api.openai.com/v1"): P
     ANTHROPIC_BASE_URL: "https://anthropic.test/v1",
     CLIENT_TOKEN: "t",
   });
-  const stream = openAIClient(upstream, env).responses.stream({ model, input: INPUT, store: false });
+  const stream = openAIClient(upstream, env).responses.stream({ model, input, store: false });
   for await (const _event of stream);
   const body = upstream.requests[0]!.body as { input?: unknown[]; messages?: unknown[] };
   return (body.input ?? body.messages)![1];
@@ -78,6 +75,22 @@ describe("POST /v1/responses with a refusal in an assistant message", () => {
     expect(await sentTurn("anthropic/claude-sonnet-4-5")).toEqual({
       role: "assistant",
       content: [{ type: "text", text: REFUSAL }],
+    });
+  });
+
+  it("goes as text after the message's text, a blank line between, where the upstream has no refusal", async () => {
+    const input = inputOf([
+      { type: "output_text", text: "Here is what I can say.", annotations: [] },
+      { type: "refusal", refusal: REFUSAL },
+    ]);
+    const text = `Here is what I can say.\n\n${REFUSAL}`;
+    expect(await sentTurn("anthropic/claude-sonnet-4-5", undefined, input)).toEqual({
+      role: "assistant",
+      content: [{ type: "text", text }],
+    });
+    expect(await sentTurn("openai/llama-3.3-70b", "https://api.groq.com/openai/v1", input)).toEqual({
+      role: "assistant",
+      content: text,
     });
   });
 });

@@ -36,11 +36,12 @@ export function pendingSafetyChecks(call: CallFields): SafetyCheck[] | undefined
   return checks.length > 0 ? checks : undefined;
 }
 
+/** One pending check; one without an id still asks the user (it fails closed), acknowledged with an empty id. */
 function safetyCheck(value: unknown): SafetyCheck[] {
-  const id = isRecord(value) ? nonEmptyString(value["id"]) : undefined;
-  if (id === undefined) return [];
-  const check: SafetyCheck = { id };
-  const { code, message } = value as Record<string, unknown>;
+  if (value === null || value === undefined) return [];
+  const fields = isRecord(value) ? value : {};
+  const check: SafetyCheck = { id: nonEmptyString(fields["id"]) ?? "" };
+  const { code, message } = fields;
   if (typeof code === "string") check.code = code;
   if (typeof message === "string") check.message = message;
   return [check];

@@ -174,15 +174,16 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
       content: textOf(own(message, "content"), `${path}.content`),
     };
   if (role === "assistant") {
+    const refusals: string[] = [];
     const content =
       own(message, "content") === null || own(message, "content") === undefined
         ? ""
-        : textOf(own(message, "content"), `${path}.content`);
+        : textOf(own(message, "content"), `${path}.content`, refusals);
     const calls =
       own(message, "tool_calls") === null || own(message, "tool_calls") === undefined
         ? []
         : arrayAt(own(message, "tool_calls"), `${path}.tool_calls`);
-    const { refused, ...reasoning } = reasoningOf(message, path, provider);
+    const { refused, ...reasoning } = reasoningOf(message, path, provider, refusals);
     return {
       role: "assistant",
       content: refused === undefined ? content : content === "" ? refused : `${content}\n\n${refused}`,
@@ -206,20 +207,22 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
  * its assistant message back (`reasoning_content`, `reasoning`, `reasoning_details`), and OpenAI's
  * `refusal`: each field becomes a reasoning part of that field, which goes back to a Chat
  * Completions provider in the same field, and the reasoning's text is the turn's reasoning (which
- * Ollama takes back). The refusal, for an upstream that has none (`TAKES_REFUSAL`), is `refused`,
- * which the turn's text takes.
+ * Ollama takes back). The refusal (the message's field, then its content's `refusal` parts), for
+ * an upstream that has none (`TAKES_REFUSAL`), is `refused`, which the turn's text takes.
  */
 function reasoningOf(
   message: Record<string, unknown>,
   path: string,
   provider: string,
+  contentRefusals: readonly string[],
 ): Pick<Extract<WireMessage, { role: "assistant" }>, "reasoning_parts" | "reasoning"> & { refused?: string } {
   const parts: Extract<ReasoningPart, { type: "field" }>[] = [];
   let refused: string | undefined;
   for (const field of ["reasoning_content", "reasoning", "refusal"] as const) {
     const value = own(message, field);
-    if (value === undefined || value === null || value === "") continue;
-    const text = stringAt(value, `${path}.${field}`);
+    const given = value === undefined || value === null || value === "" ? [] : [stringAt(value, `${path}.${field}`)];
+    const text = (field === "refusal" ? [...given, ...contentRefusals] : given).join("\n\n");
+    if (text === "") continue;
     if (field === "refusal" && !TAKES_REFUSAL.has(provider)) refused = text;
     else parts.push({ type: "field", field, value: text });
   }
@@ -238,14 +241,22 @@ function reasoningOf(
   };
 }
 
-/** A message's text: a string, or its `text` (and `refusal`) parts; other parts (images, audio, files) are refused. */
-function textOf(value: unknown, path: string): string {
+/**
+ * A message's text: a string, or its `text` and `refusal` parts (a refusal part goes to `refusals`
+ * instead when it is given: an assistant message's); other parts (images, audio, files) are refused.
+ */
+function textOf(value: unknown, path: string, refusals?: string[]): string {
   if (typeof value === "string") return value;
   return arrayAt(value, path)
     .map((part, i) => {
       const fields = objectAt(part, `${path}[${i}]`);
       if (own(fields, "type") === "text") return stringAt(own(fields, "text"), `${path}[${i}].text`);
-      if (own(fields, "type") === "refusal") return stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
+      if (own(fields, "type") === "refusal") {
+        const refusal = stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
+        if (!refusals) return refusal;
+        refusals.push(refusal);
+        return "";
+      }
       throw invalidField(
         `${path}[${i}].type`,
         "Only text parts are supported here (images and files: in a user message).",

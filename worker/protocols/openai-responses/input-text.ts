@@ -17,11 +17,13 @@ export function summaryText(summary: unknown): string {
 
 /**
  * A message's text: a string, or its text parts (`input_text`, `output_text`, `text`) and its
- * `refusal` parts, each of which goes to `refusal` instead when it is given.
+ * `refusal` parts, each of which goes to `refusal` instead when it is given, else after the text, a
+ * blank line between (as the Chat route sends a refusal to an upstream that has none).
  */
 export function textOf(value: unknown, path: string, refusal?: (text: string) => void): string {
   if (typeof value === "string") return value;
-  return arrayAt(value, path)
+  const refused: string[] = [];
+  const text = arrayAt(value, path)
     .map((part, i) => {
       const fields = objectAt(part, `${path}[${i}]`);
       const type = own(fields, "type");
@@ -29,8 +31,7 @@ export function textOf(value: unknown, path: string, refusal?: (text: string) =>
         return stringAt(own(fields, "text"), `${path}[${i}].text`);
       if (type === "refusal") {
         const text = stringAt(own(fields, "refusal"), `${path}[${i}].refusal`);
-        if (!refusal) return text;
-        refusal(text);
+        refusal ? refusal(text) : refused.push(text);
         return "";
       }
       throw invalidField(
@@ -39,4 +40,5 @@ export function textOf(value: unknown, path: string, refusal?: (text: string) =>
       );
     })
     .join("");
+  return [text, ...refused].filter((piece) => piece !== "").join("\n\n");
 }
