@@ -21,6 +21,14 @@ const schemaOf = (schema: unknown): ToolSchema =>
 
 const answers = () => document.paths!["/responses"]!.post.responses["200"]!.content;
 
+/**
+ * Whether ../shared held the document at bundling. Without it, `readConformingStream` and
+ * `readConformingResponse` check what the spec's text says (headers, `[DONE]`, sequence numbers)
+ * but not its schemas, so that a clone without ../shared still runs the tests that read answers
+ * with them; the schema checks are asserted by tests that skip by name without the document.
+ */
+const specified = document.paths !== undefined;
+
 /** The issues of a response object against `ResponseResource`; empty when it conforms. */
 export function responseIssues(value: unknown, path = "response"): string[] {
   return checkToolArguments(value as JsonValue, schemaOf(answers()["application/json"]!.schema), { path });
@@ -85,7 +93,7 @@ export async function readConformingStream(answer: Response): Promise<StreamRead
     const event = JSON.parse(message.data) as Record<string, unknown>;
     events.push(event);
     if (message.event !== event["type"]) issues.push(`event: ${message.event} does not match type ${event["type"]}`);
-    issues.push(...eventIssues(event));
+    if (specified) issues.push(...eventIssues(event));
     const number = event["sequence_number"];
     if (typeof number !== "number" || number <= sequence) issues.push(`sequence_number ${number} after ${sequence}`);
     sequence = typeof number === "number" ? number : sequence;
@@ -106,6 +114,6 @@ export async function readConformingResponse(
   if (!answer.headers.get("content-type")?.startsWith("application/json"))
     issues.push(`content-type ${answer.headers.get("content-type")}, not application/json`);
   const response = (await answer.json()) as Record<string, unknown>;
-  issues.push(...responseIssues(response));
+  if (specified) issues.push(...responseIssues(response));
   return { issues, response };
 }

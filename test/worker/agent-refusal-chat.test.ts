@@ -27,16 +27,21 @@ class RefusingFake {
 /** The Worker in front of OpenAI itself, or of a compatible server (Groq, vLLM, ...). */
 const envOf = (baseUrl: string) => testEnv({ OPENAI_API_KEY: "k", OPENAI_BASE_URL: baseUrl, CLIENT_TOKEN: "t" });
 
-/** A client of the Worker, the upstream `fake`, in front of `baseUrl`; the assistant message of its next turn as the upstream got it. */
-async function nextTurn(fake: RefusingFake, baseUrl: string): Promise<Record<string, unknown> | undefined> {
+/** openai-node as a client of the Worker, whose upstream is `fake` in front of `baseUrl`. */
+function clientOf(fake: RefusingFake, baseUrl: string): OpenAI {
   const handler = createFetchHandler({ fetch: fake.fetch, timers: new ManualTimers() });
-  const openai = new OpenAI({
+  return new OpenAI({
     baseURL: "http://localhost:8787/v1",
     apiKey: "t",
     fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
       handler(new Request(input, init), envOf(baseUrl))) as typeof fetch,
     maxRetries: 0,
   });
+}
+
+/** The assistant message of a client's next turn, after a refused one, as the upstream got it. */
+async function nextTurn(fake: RefusingFake, baseUrl: string): Promise<Record<string, unknown> | undefined> {
+  const openai = clientOf(fake, baseUrl);
   const ask = { role: "user" as const, content: "Do the forbidden thing." };
   const stream = openai.chat.completions.stream({ model: "openai/gpt-4o", messages: [ask] });
   const message = (await stream.finalChatCompletion()).choices[0]!.message;
@@ -133,15 +138,7 @@ describe("OpenAI's refusal through /v1/chat/completions", () => {
     ];
     const sentTo = async (baseUrl: string): Promise<unknown> => {
       const fake = new RefusingFake();
-      const handler = createFetchHandler({ fetch: fake.fetch, timers: new ManualTimers() });
-      const openai = new OpenAI({
-        baseURL: "http://localhost:8787/v1",
-        apiKey: "t",
-        fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
-          handler(new Request(input, init), envOf(baseUrl))) as typeof fetch,
-        maxRetries: 0,
-      });
-      await openai.chat.completions.create({ model: "openai/gpt-4o", messages });
+      await clientOf(fake, baseUrl).chat.completions.create({ model: "openai/gpt-4o", messages });
       return fake.bodies.at(-1)!.messages.find((m) => m["role"] === "assistant");
     };
     expect(await sentTo("https://api.openai.com/v1")).toEqual({
