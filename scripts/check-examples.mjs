@@ -156,6 +156,8 @@ declare global {
   function convert(value: number, from: string, to: string, signal: AbortSignal): Promise<number>;
   function render(id: string | null, result: unknown, note: string): void;
   function run(name: string, args: unknown): void;
+  const browser: { act(action: unknown): Promise<string> };
+  function askUser(checks: { id: string; code?: string | null; message?: string | null }[]): Promise<boolean>;
   const openai: any;
   const anthropic: any;
   const ai: any;
