@@ -217,7 +217,7 @@ const checks = {
           const names = new Set(own.map(([name]) => name));
           const before = [...carried].flatMap(([name, statement]) => (names.has(name) ? [] : [statement])).join("\n");
           if (markdown.startsWith("docs/")) for (const [name, statement] of own) carried.set(name, statement);
-          if (!/from "tool-call-stream[/"]/.test(before + code)) return [];
+          if (!/from "(jsr:@tool-call-stream\/|npm:)?tool-call-stream[/"]/.test(before + code)) return [];
           const line = text.slice(0, all[i].index).split("\n").length + 1;
           return [{ name: `${markdown.replace(/\W/g, "-")}-line-${line}`, code: `${before}\n${code}` }];
         },
@@ -247,6 +247,9 @@ const checks = {
             paths: {
               "tool-call-stream": [join(src, "index.ts")],
               "tool-call-stream/*": [join(src, "*.ts")],
+              // Deno's specifiers (README.md's Deno blocks)
+              "jsr:@tool-call-stream/tool-call-stream/*": [join(src, "*.ts")],
+              "npm:tool-call-stream/*": [join(src, "*.ts")],
               "*": [join(root, "node_modules", "*")],
             },
           },
