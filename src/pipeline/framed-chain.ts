@@ -57,7 +57,8 @@ export class FramedChain {
     emit: (event: ToolCallEvent) => void,
     options: ToolCallChainOptions & Pick<ToolCallAccumulatorOptions, "turnBlocks"> = {},
   ) {
-    const { maxEventLength, contentType, steps = [], onStop, ...accumulatorOptions } = options;
+    // The framing reads its own options (`maxEventLength`, `contentType`) from them; the other stages ignore those.
+    const { steps = [], onStop, ...accumulatorOptions } = options;
     this.#onStop = onStop;
     this.#hold = new StepHold(composeSteps(steps, emit));
     this.#accumulator = new ToolCallAccumulatorCore(this.#hold.take, accumulatorOptions, () =>
@@ -69,7 +70,7 @@ export class FramedChain {
       accumulator.push(delta);
       this.#emitting = false;
     }, accumulatorOptions);
-    this.#framing = new Framing((message) => void this.#messages.push(message), { maxEventLength, contentType });
+    this.#framing = new Framing((message) => void this.#messages.push(message), options);
   }
 
   /** True once the `finish` or `abort` has been made (it may still be held by a step). */
@@ -129,7 +130,8 @@ export class FramedChain {
    * the provider did not finish). With `error`, the input failed (a network error, an HTTP error
    * status): what its end gives comes first all the same (the framing's last message, used when
    * its payload is complete, and what the decoder holds until a later event: a refusal or reasoning
-   * fields, a finish held back, events held for their order), as for a body cut there, then an
+   * fields, events held for their order; not what only waits to prove itself, such as OpenAI
+   * Chat's finish held after a call), as for a body cut there, then an
    * `error` event and an `abort` (reason `provider-error` for `http-error`, `limit-exceeded` for
    * `event-too-large`, else `stream-failed`).
    */
@@ -142,7 +144,7 @@ export class FramedChain {
       // A message the failure cut in half that the framing cannot use (an event stream's): said, before the failure.
       this.#accumulator.push({ type: "error", error: toErrorInfo(cut) });
     }
-    if (this.#release()) error ? this.#abort(error) : this.#accumulator.end();
+    if (this.#release(error)) error ? this.#abort(error) : this.#accumulator.end();
   }
 
   /** The consumer stopped it (`signal`): an `abort` of reason `cancelled`, replacing a finish still held. */
@@ -153,12 +155,15 @@ export class FramedChain {
     else if (this.#hold.held) this.#hold.take({ type: "abort", reason, discarded: [] });
   }
 
-  /** Decodes what is queued, then ends the decoder (what it holds goes out): false once the chain has stopped. */
-  #release(): boolean {
+  /**
+   * Decodes what is queued, then ends the decoder (what it holds goes out; with `fault`, the input
+   * failed, and what waits to prove itself is dropped): false once the chain has stopped.
+   */
+  #release(fault?: unknown): boolean {
     this.decode();
     if (!this.#stopped)
       try {
-        this.#decoder.end();
+        this.#decoder.end(fault);
       } catch (error) {
         this.#failDecoding(error);
       }
@@ -181,8 +186,11 @@ export class FramedChain {
 
   /** The framing could not read the bytes: what came before and what the decoder holds still go out, then the chain ends. */
   #failFraming(error: unknown): void {
-    if (this.#release()) this.#abort(toErrorInfo(error));
-    this.#stop(error);
+    // What it released may have ended the chain, and called `onStop`, itself.
+    if (this.#release(error)) {
+      this.#abort(toErrorInfo(error));
+      this.#stop(error);
+    }
   }
 
   /**

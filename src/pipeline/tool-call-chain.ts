@@ -91,8 +91,8 @@ export class ToolCallChain {
   /**
    * The input failed (a network error, an HTTP error status): first what {@link ToolCallChain.end}
    * gives, as for a body cut there (everything queued, the framing's last message when its payload
-   * is complete, what the decoder holds until a later event: a refusal, reasoning fields, a finish
-   * held back), then an `error` event and an `abort` (reason `provider-error` for `http-error`,
+   * is complete, what the decoder holds until a later event: a refusal, reasoning fields; a finish
+   * held back is dropped, its calls discarded), then an `error` event and an `abort` (reason `provider-error` for `http-error`,
    * `limit-exceeded` for `event-too-large`, else `stream-failed`).
    */
   fail(error: StreamErrorInfo): void {

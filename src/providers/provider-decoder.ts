@@ -29,8 +29,13 @@ export type Emit = (delta: ProviderDelta) => void;
 export interface ProviderDecoder {
   /** Decodes one message. */
   decode(message: FramedMessage): void;
-  /** The input ended: emit what is still held (a decoder that holds nothing does nothing). */
-  end(): void;
+  /**
+   * The input ended: emit what is still held (a decoder that holds nothing does nothing). With
+   * `fault` (the input failed: a read error, bytes the framing could not read), what only waits to
+   * prove itself is dropped rather than given (OpenAI Chat's finish held after a call): the chain
+   * ends with an `error` and an `abort`, its open calls discarded.
+   */
+  end(fault?: unknown): void;
 }
 
 /**

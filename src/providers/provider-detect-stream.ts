@@ -132,9 +132,9 @@ export class DetectingDecoder implements ProviderDecoder {
     for (const each of [...this.#held.splice(0), message]) this.#decoder.decode(each);
   }
 
-  /** The input ended. */
-  end(): void {
-    if (this.#decoder) return this.#decoder.end();
+  /** The input ended (or failed: `fault`, as {@link ProviderDecoder.end} takes it). */
+  end(fault?: unknown): void {
+    if (this.#decoder) return this.#decoder.end(fault);
     // Only error events came: any protocol reads them; the Chat Completions one is the most lenient.
     // An event-stream exception is never held (its headers tell), so nothing held is Bedrock's.
     const fallback = createProviderDecoder("openai", this.#emit);

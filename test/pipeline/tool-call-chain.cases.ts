@@ -105,6 +105,25 @@ group("ToolCallChain", (test) => {
     assertEquals((stops[0] as { code?: string }).code, "event-too-large");
   });
 
+  test("bytes the framing cannot hold after a queued message that ends the chain itself: one error and abort, onStop once", () => {
+    // The framing's fault releases what was queued before it; a step throwing on it has ended the chain already.
+    const stops: unknown[] = [];
+    const throwing = eventStep((next) => (event) => {
+      if (event.type === "tool-call-start") throw new Error("step failed");
+      return next(event);
+    });
+    const { chain, events } = chainOf({
+      maxEventLength: 280,
+      steps: [throwing],
+      onStop: (reason) => stops.push(reason),
+    });
+    chain.feed(bytes(CALL.slice(0, CALL.indexOf("\n\n") + 2)), 0);
+    chain.feed(bytes(`data: ${"x".repeat(400)}`));
+    assertEquals(types(events), ["error", "abort"]);
+    assertEquals(stops.length, 1, "onStop once");
+    assertEquals((stops[0] as Error).message, "step failed");
+  });
+
   test("a limit of the accumulator stops the chain and calls onStop", () => {
     const stops: unknown[] = [];
     const { chain, events } = chainOf({ maxArgumentsLength: 4, onStop: (reason) => stops.push(reason) });

@@ -88,11 +88,13 @@ export class OpenAIChatDecoder implements ProviderDecoder {
    * The input ended (or failed): the reasoning still held goes out as its parts, then a finish
    * still held. A stream cut before its finish keeps the reasoning fields and the refusal it
    * streamed, as it keeps its text and as OpenAI Responses keeps a refusal cut before its `.done`:
-   * a refusal streams no delta, so its part is all the consumer gets of it.
+   * a refusal streams no delta, so its part is all the consumer gets of it. A held finish is
+   * dropped when the input failed (`fault`): nothing proved it final, and it would complete a call
+   * half received (a gateway's `stop` after each fragment) instead of its being discarded.
    */
-  end(): void {
+  end(fault?: unknown): void {
     this.#reasoning.flush();
-    this.#release();
+    if (!fault) this.#release();
   }
 }
 
