@@ -3,12 +3,18 @@ import type { DecoderLimits, Emit, ProviderProtocol } from "../providers/provide
 /**
  * Whether `value` nests objects and arrays more than `max` levels below itself, read a level at a
  * time: linear in its members, with no recursion, so a value nested 100,000 deep (which
- * `JSON.parse` reads) is judged, not a stack overflow.
+ * `JSON.parse` reads) is judged, not a stack overflow. Each level's objects and arrays alone are
+ * kept for the next, an array's members read in place: a wide block of numbers and strings costs
+ * no copy of them and no wrapper object per primitive (`Object(item)` made one).
  */
 function nestsDeeper(value: object, max: number): boolean {
-  // `Object(item) === item` for objects and arrays alone (JSON data holds no function).
-  for (let level = [value]; level[0]; level = level.flatMap(Object.values).filter((item) => Object(item) === item))
-    if (max-- < 0) return true;
+  for (let level: unknown[] = [value], next: unknown[]; level.length; level = next, max--) {
+    if (max < 0) return true;
+    next = [];
+    for (const item of level)
+      for (const member of Array.isArray(item) ? item : Object.values(item as object))
+        if (typeof member === "object" && member) next.push(member);
+  }
   return false;
 }
 

@@ -23,6 +23,8 @@ export type { ToolCallChainOptions } from "./framed-chain.ts";
  * It never throws for what it is fed: a framing that cannot read the bytes, a message that cannot
  * be decoded (an SDK's object whose getter throws, arguments with a cycle), or an exceeded limit,
  * ends it with an `error` and an `abort` after everything before the fault, and calls `onStop`.
+ * Unlike the main entry's `streamToolCalls`, it does not bound by `maxDepth` what is kept whole
+ * for the next turn (a server tool's result block, a call's `providerMetadata`): see docs/errors.md.
  *
  * @example
  * ```ts

@@ -67,6 +67,9 @@ group("kept blocks bounded by maxDepth", (test) => {
     const body = geminiTurn({ a: {} });
     const kept = (events: ToolCallEvent[]) => assertFinished(events).reasoningParts?.length ?? 0;
     assertEquals([kept(await run("gemini", body, 4)), kept(await run("gemini", body, 3))], [1, 0]);
+    // Arrays are levels too, their members read in place: a (4), its array (5), beside a wide array of numbers.
+    const arrays = geminiTurn({ a: [[1, "x"]], wide: Array.from({ length: 1000 }, (_, i) => i) });
+    assertEquals([kept(await run("gemini", arrays, 5)), kept(await run("gemini", arrays, 4))], [1, 0]);
   });
 
   test("Anthropic: a web_search_tool_result nested 20,000 deep is dropped; the search call and the answer stay", async () => {
