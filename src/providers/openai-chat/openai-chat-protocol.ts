@@ -1,13 +1,15 @@
 import { SSEDecoder } from "../../framing/sse-decoder-stream.ts";
 import { jsonText } from "../../shared/json-text.ts";
 import type { ProviderProtocol } from "../provider-decoder.ts";
+import { withChatCitations } from "./openai-chat-citations.ts";
 import { OpenAIChatDecoder, type OpenAIChatDecoderOptions } from "./openai-chat-delta-stream.ts";
 
 /**
  * The protocol of Chat Completions (OpenAI and every compatible server): its bodies are Server-Sent
  * Events (`SSEDecoder`; the NDJSON of openai-node's `toReadableStream()` is read with the `framing`
  * option, or by the main entry's `streamToolCalls`), and its decoder is {@link OpenAIChatDecoder},
- * with arguments given as objects written by `jsonText`. `streamToolCalls` takes it as its
+ * with arguments given as objects written by `jsonText` and the first choice's `url_citation`
+ * annotations kept (`ChatCitations`). `streamToolCalls` takes it as its
  * `provider` like the name, and the registry maps the name to it.
  *
  * @example
@@ -15,7 +17,9 @@ import { OpenAIChatDecoder, type OpenAIChatDecoderOptions } from "./openai-chat-
  * for await (const event of streamToolCalls(response, { provider: openAIChatProtocol })) console.log(event.type);
  * ```
  */
-export const openAIChatProtocol: ProviderProtocol = /* @__PURE__ */ openAIChatProtocolWith(jsonText);
+export const openAIChatProtocol: ProviderProtocol = /* @__PURE__ */ withChatCitations(
+  /* @__PURE__ */ openAIChatProtocolWith(jsonText),
+);
 
 /**
  * The Chat Completions protocol writing arguments given as objects with `write` (none:

@@ -1,0 +1,141 @@
+import type { FramedMessage } from "../../framing/framing.ts";
+import { ToolCallStreamError } from "../../shared/errors.ts";
+import type { JsonValue } from "../../shared/json.ts";
+import { arrayOf, isRecord } from "../../shared/values.ts";
+import type { DecoderLimits, Emit, ProviderDecoder, ProviderProtocol } from "../provider-decoder.ts";
+import { messageLines, OpenAIChatDecoder } from "./openai-chat-delta-stream.ts";
+
+/**
+ * A Chat Completions decoder that also keeps the first choice's `url_citation` annotations (what
+ * the search models, `gpt-4o-search-preview`, `gpt-5-search-api`, send with `web_search_options`):
+ * `ChatCompletionMessage.annotations` in a whole message, a chunk's `delta.annotations` in a stream
+ * (openai's `ChatCompletionChunk` does not declare it; OpenAI sends it, in the chunk of the cited
+ * text or a later one, and the same annotation again in later chunks at times, kept once here).
+ * At the end of the response (`[DONE]`, or the input's end) the choice's whole text becomes a
+ * `block` reasoning part `{ type: "text", text, annotations }`, as `ResponsesCitations` keeps an
+ * annotated `output_text` (without its `id`: a Chat message has none the Responses API would take),
+ * each annotation in OpenAI Responses' flat shape `{ type: "url_citation", url, title,
+ * start_index, end_index }`, its positions counted in that text (the message's `content`, as
+ * OpenAI counts them), so that the client-protocol encoders pass them on. Chat's next turn takes
+ * no annotations back (`ChatCompletionAssistantMessageParam` has none). They count against the
+ * accumulator's `maxToolCalls`: past it, a `ToolCallStreamError` of code `too-many-tool-calls`
+ * ends the stream.
+ *
+ * A wrapper around the decoder, so that the Chat stage and `tool-call-stream/openai`'s
+ * `streamToolCalls` hold none of this: the main entry's `openai` protocol (and so the Worker) reads
+ * with it; a chain of stages takes it as its decoder stage.
+ *
+ * @example
+ * ```ts
+ * const events = response.body!
+ *   .pipeThrough(new SSEDecoderStream())
+ *   .pipeThrough(new ProviderDecoderStream((emit) => new ChatCitations(emit)))
+ *   .pipeThrough(new ToolCallAccumulatorStream());
+ * ```
+ */
+export class ChatCitations implements ProviderDecoder {
+  readonly #decoder: ProviderDecoder;
+  readonly #emit: Emit;
+  readonly #max: number;
+  /** The annotations kept, by their JSON text (an annotation sent again is kept once). */
+  readonly #kept = new Map<string, JsonValue>();
+  #text = "";
+  #ended = false;
+
+  /**
+   * Reports through `emit`, bounded by the accumulator's `maxToolCalls` (1024 by default), around
+   * the Chat decoder `decoder` makes (an `OpenAIChatDecoder` by default).
+   */
+  constructor(
+    emit: Emit,
+    limits: DecoderLimits = {},
+    decoder: (emit: Emit) => ProviderDecoder = (inner) => new OpenAIChatDecoder(inner),
+  ) {
+    this.#emit = emit;
+    this.#max = limits.maxToolCalls ?? 1024;
+    this.#decoder = decoder((delta) => {
+      // The first choice's text, as the turn holds it; the annotations go out before the end.
+      if (delta.type === "text-delta" && !delta.choice) this.#text += delta.text;
+      if (delta.type === "done") this.#part();
+      emit(delta);
+    });
+  }
+
+  /** Reads a message's annotations (a chunk that names them: the rest is parsed once, by the decoder), then decodes it. */
+  decode(message: FramedMessage): void {
+    if (message.value !== undefined) this.#chunk(message.value);
+    // Chunks joined by single newlines are split as the decoder splits them; what is no JSON is the decoder's error.
+    else if (message.data.includes('"annotations"'))
+      for (const data of [
+        message.data,
+        ...(message.data.includes("\n") ? messageLines(message) : []).map((line) => line.data),
+      ])
+        this.#chunk(parsed(data));
+    this.#decoder.decode(message);
+  }
+
+  /** The input ended (or failed: `fault`, passed on): a response cut before `[DONE]` keeps the annotations that came. */
+  end(fault?: unknown): void {
+    this.#decoder.end(fault);
+    this.#part();
+  }
+
+  #chunk(chunk: unknown): void {
+    if (!isRecord(chunk)) return;
+    for (const choice of arrayOf(chunk["choices"])) {
+      if (!isRecord(choice) || (choice["index"] ?? 0) !== 0) continue;
+      const delta = isRecord(choice["delta"]) ? choice["delta"] : choice["message"];
+      for (const annotation of isRecord(delta) ? arrayOf(delta["annotations"]) : []) this.#annotation(annotation);
+    }
+  }
+
+  #annotation(annotation: unknown): void {
+    const cited =
+      isRecord(annotation) && annotation["type"] === "url_citation" ? annotation["url_citation"] : undefined;
+    if (!isRecord(cited) || typeof cited["url"] !== "string") return;
+    const { url, title = "", start_index, end_index } = cited;
+    const flat = { type: "url_citation", url, title, start_index, end_index } as JsonValue;
+    const key = JSON.stringify(flat);
+    if (this.#kept.has(key)) return;
+    if (this.#kept.size >= this.#max)
+      throw new ToolCallStreamError({
+        code: "too-many-tool-calls",
+        message: `The response has more annotations than the limit of ${this.#max} (maxToolCalls) allows.`,
+      });
+    this.#kept.set(key, flat);
+  }
+
+  /** The annotated text, once: at `[DONE]`, or at the end of a response without it. */
+  #part(): void {
+    if (this.#ended || this.#kept.size === 0 || this.#text === "") return;
+    this.#ended = true;
+    const annotations = [...this.#kept.values()];
+    this.#emit({
+      type: "reasoning-part",
+      part: { type: "block", block: { type: "text", text: this.#text, annotations } },
+    });
+  }
+}
+
+/** The JSON value of `data`, or undefined. */
+function parsed(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A Chat Completions protocol whose decoder keeps the annotations ({@link ChatCitations}) around
+ * the one `protocol` makes: the main entry's `openai`.
+ *
+ * @example
+ * ```ts
+ * for await (const event of streamToolCalls(response, { provider: withChatCitations(openAIChatProtocolWith(jsonText)) })) console.log(event.type);
+ * ```
+ */
+export const withChatCitations = (protocol: ProviderProtocol): ProviderProtocol => ({
+  ...protocol,
+  createDecoder: (emit, limits) => new ChatCitations(emit, limits, (inner) => protocol.createDecoder(inner, limits)),
+});
