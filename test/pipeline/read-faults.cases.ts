@@ -6,7 +6,7 @@ import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { recordingSource } from "../support/sources.ts";
-import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
+import { bytes, chatChunk, collect, fromChunks, openAISSE, STOP_AFTER_EACH_FRAGMENT } from "../support/streams.ts";
 
 /**
  * A body whose reader fails (a network error: the read rejects, as opposed to the body ending)
@@ -159,23 +159,7 @@ group("Read faults: held refusals, reasoning and ordered events are given before
     // A gateway that sends `finish_reason: "stop"` after every chunk (OpenWebUI before vLLM): on a
     // cut body the held finish ends the turn; on a failed read nothing proved it final, so a call
     // half received (closed by repair after a normal finish: `rm -rf /tmp/fo` run) is not given.
-    const fragments = ['{"cmd":', '"rm -rf ', "/tmp/foo", '"}'];
-    const sse = openAISSE(
-      fragments.flatMap((args, i) => [
-        chatChunk({
-          tool_calls: [
-            {
-              index: 0,
-              ...(i ? {} : { id: "call_1", type: "function" }),
-              function: { ...(i ? {} : { name: "bash" }), arguments: args },
-            },
-          ],
-        }),
-        chatChunk({}, "stop"),
-      ]),
-      false,
-    );
-    const body = bytes(sse);
+    const body = bytes(STOP_AFTER_EACH_FRAGMENT);
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: body.length }), async (at) => {
         // Named, and told from the stream (the main entry's detecting decoder passes the fault on).

@@ -89,3 +89,24 @@ export function accumulate(deltas: readonly ProviderDelta[]): Promise<ToolCallEv
 export function decodeSSE(chunks: readonly Uint8Array[]): Promise<SSEMessage[]> {
   return collect(fromChunks(chunks).pipeThrough(new SSEDecoderStream()));
 }
+
+/**
+ * A gateway's Chat Completions stream (OpenWebUI in front of vLLM) that sends `finish_reason:
+ * "stop"` after each of a `bash` call's four argument fragments (`{"cmd":"rm -rf /tmp/foo"}`),
+ * without `[DONE]`: each finish is held until it proves final.
+ */
+export const STOP_AFTER_EACH_FRAGMENT: string = openAISSE(
+  ['{"cmd":', '"rm -rf ', "/tmp/foo", '"}'].flatMap((args, i) => [
+    chatChunk({
+      tool_calls: [
+        {
+          index: 0,
+          ...(i ? {} : { id: "call_1", type: "function" }),
+          function: { ...(i ? {} : { name: "bash" }), arguments: args },
+        },
+      ],
+    }),
+    chatChunk({}, "stop"),
+  ]),
+  false,
+);

@@ -9,7 +9,8 @@ import { type Provider, streamToolCallBatches, type ToolCallEvent } from "../../
 import { fragmentRuns } from "../../worker/services/fragment-runs.ts";
 import { allFixtures, recordingsAvailable } from "../support/fixtures.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
-import { bytes, chatChunk, fromChunks, openAISSE, splitAt } from "../support/streams.ts";
+import { recordingSource } from "../support/sources.ts";
+import { bytes, chatChunk, fromChunks, openAISSE, STOP_AFTER_EACH_FRAGMENT, splitAt } from "../support/streams.ts";
 
 /** The events of `chunks` read as the Worker reads a body (arrays, flattened). */
 async function eventsOf(
@@ -147,6 +148,25 @@ describe("fragmentRuns", () => {
     expect(joined(runs)).toEqual(joined(plain));
     const abort = runs.find((event) => event.type === "abort");
     expect(abort).toMatchObject({ discarded: [{ rawArguments: '{"path":"abc"' }] });
+  });
+
+  it("a read fault reaches the protocol's decoder: a finish held after a call is dropped, the call discarded, at any byte", async () => {
+    // A gateway's `stop` after each fragment: on a failed read nothing proved it final (c05f3c9).
+    const body = bytes(STOP_AFTER_EACH_FRAGMENT);
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: body.length }), async (at) => {
+        const source = recordingSource([body.slice(0, at)], new TypeError("network connection lost"));
+        const events: ToolCallEvent[] = [];
+        for await (const batch of streamToolCallBatches(source.stream, { provider: fragmentRuns("openai") }))
+          events.push(...batch);
+        expect(events.filter((e) => e.type === "tool-call" || e.type === "invalid-tool-call")).toEqual([]);
+        const last = events.at(-1);
+        expect(last).toMatchObject({ type: "abort", reason: "stream-failed" });
+        const started = events.some((e) => e.type === "tool-call-start");
+        expect(last?.type === "abort" && last.discarded.length).toBe(started ? 1 : 0);
+      }),
+      { seed: 34, numRuns: 30, examples: [[body.length]] },
+    );
   });
 
   it("a read's run goes out with that read: nothing waits for the next one", async () => {

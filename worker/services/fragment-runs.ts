@@ -135,9 +135,10 @@ class RunDecoder implements ProviderDecoder {
     }
   }
 
-  end(): void {
+  /** The input ended; `fault` (it failed) goes on to the protocol's decoder, which drops what only waits to prove itself. */
+  end(fault?: unknown): void {
     this.#pass();
-    this.#decoder.end();
+    this.#decoder.end(fault);
     this.#pass();
   }
 
