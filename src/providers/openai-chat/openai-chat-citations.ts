@@ -3,7 +3,7 @@ import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { arrayOf, isRecord } from "../../shared/values.ts";
 import type { DecoderLimits, Emit, ProviderDecoder, ProviderProtocol } from "../provider-decoder.ts";
-import { messageLines, OpenAIChatDecoder } from "./openai-chat-delta-stream.ts";
+import { OpenAIChatDecoder, type OpenAIChatDecoderOptions } from "./openai-chat-delta-stream.ts";
 
 /**
  * A Chat Completions decoder that also keeps the first choice's `url_citation` annotations (what
@@ -44,33 +44,31 @@ export class ChatCitations implements ProviderDecoder {
 
   /**
    * Reports through `emit`, bounded by the accumulator's `maxToolCalls` (1024 by default), around
-   * the Chat decoder `decoder` makes (an `OpenAIChatDecoder` by default).
+   * the Chat decoder `decoder` makes (an `OpenAIChatDecoder` by default), which gives `onChunk`
+   * each chunk it parses whole: a chunk with annotations is never one of the plain text or argument
+   * deltas its fast path reads unparsed, so no message is read twice.
    */
   constructor(
     emit: Emit,
     limits: DecoderLimits = {},
-    decoder: (emit: Emit) => ProviderDecoder = (inner) => new OpenAIChatDecoder(inner),
+    decoder: (emit: Emit, onChunk: (chunk: Record<string, unknown>) => void) => ProviderDecoder = (inner, onChunk) =>
+      new OpenAIChatDecoder(inner, { onChunk }),
   ) {
     this.#emit = emit;
     this.#max = limits.maxToolCalls ?? 1024;
-    this.#decoder = decoder((delta) => {
-      // The first choice's text, as the turn holds it; the annotations go out before the end.
-      if (delta.type === "text-delta" && !delta.choice) this.#text += delta.text;
-      if (delta.type === "done") this.#part();
-      emit(delta);
-    });
+    this.#decoder = decoder(
+      (delta) => {
+        // The first choice's text, as the turn holds it; the annotations go out before the end.
+        if (delta.type === "text-delta" && !delta.choice) this.#text += delta.text;
+        if (delta.type === "done") this.#part();
+        emit(delta);
+      },
+      (chunk) => this.#chunk(chunk),
+    );
   }
 
-  /** Reads a message's annotations (a chunk that names them: the rest is parsed once, by the decoder), then decodes it. */
+  /** Decodes a message; the decoder gives its chunk's annotations to `#chunk` before its deltas. */
   decode(message: FramedMessage): void {
-    if (message.value !== undefined) this.#chunk(message.value);
-    // Chunks joined by single newlines are split as the decoder splits them; what is no JSON is the decoder's error.
-    else if (message.data.includes('"annotations"'))
-      for (const data of [
-        message.data,
-        ...(message.data.includes("\n") ? messageLines(message) : []).map((line) => line.data),
-      ])
-        this.#chunk(parsed(data));
     this.#decoder.decode(message);
   }
 
@@ -80,8 +78,7 @@ export class ChatCitations implements ProviderDecoder {
     this.#part();
   }
 
-  #chunk(chunk: unknown): void {
-    if (!isRecord(chunk)) return;
+  #chunk(chunk: Record<string, unknown>): void {
     for (const choice of arrayOf(chunk["choices"])) {
       if (!isRecord(choice) || (choice["index"] ?? 0) !== 0) continue;
       const delta = isRecord(choice["delta"]) ? choice["delta"] : choice["message"];
@@ -117,25 +114,22 @@ export class ChatCitations implements ProviderDecoder {
   }
 }
 
-/** The JSON value of `data`, or undefined. */
-function parsed(data: string): unknown {
-  try {
-    return JSON.parse(data);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * A Chat Completions protocol whose decoder keeps the annotations ({@link ChatCitations}) around
- * the one `protocol` makes: the main entry's `openai`.
+ * A Chat Completions protocol (`protocol`'s framing and name) whose decoder is an
+ * `OpenAIChatDecoder` with `options` (`jsonText`) that also keeps the annotations
+ * ({@link ChatCitations}): the main entry's `openai`.
  *
  * @example
  * ```ts
- * for await (const event of streamToolCalls(response, { provider: withChatCitations(openAIChatProtocolWith(jsonText)) })) console.log(event.type);
+ * const provider = withChatCitations(openAIChatProtocolWith(jsonText), { jsonText });
+ * for await (const event of streamToolCalls(response, { provider })) console.log(event.type);
  * ```
  */
-export const withChatCitations = (protocol: ProviderProtocol): ProviderProtocol => ({
+export const withChatCitations = (
+  protocol: ProviderProtocol,
+  options: OpenAIChatDecoderOptions = {},
+): ProviderProtocol => ({
   ...protocol,
-  createDecoder: (emit, limits) => new ChatCitations(emit, limits, (inner) => protocol.createDecoder(inner, limits)),
+  createDecoder: (emit, limits) =>
+    new ChatCitations(emit, limits, (inner, onChunk) => new OpenAIChatDecoder(inner, { ...options, onChunk })),
 });

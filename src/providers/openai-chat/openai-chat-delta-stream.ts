@@ -43,6 +43,13 @@ export interface OpenAIChatDecoderOptions {
    * @defaultValue none: `JSON.stringify`
    */
   jsonText?: ((value: unknown) => string | undefined) | undefined;
+  /**
+   * Given each chunk the decoder parses whole (the fast path reads the plain text and argument
+   * deltas without parsing them): a wrapper's way to read fields the decoder does not, such as
+   * `ChatCitations`' `annotations`, without reading every message again.
+   * @defaultValue none
+   */
+  onChunk?: ((chunk: Record<string, unknown>) => void) | undefined;
 }
 
 /**
@@ -64,13 +71,13 @@ export class OpenAIChatDecoder implements ProviderDecoder {
   readonly #release: () => void;
   readonly #reasoning: ChatReasoningFields;
   readonly #fast = new FastChunkReader();
-  readonly #write: JsonWriter;
+  readonly #options: OpenAIChatDecoderOptions;
 
   /** Creates a decoder that reports through `emit`; a finish after calls waits until it proves final ({@link heldFinish}). */
   constructor(emit: Emit, options: OpenAIChatDecoderOptions = {}) {
     [this.#emit, this.#release] = heldFinish(emit);
     this.#reasoning = new ChatReasoningFields(this.#emit);
-    this.#write = options.jsonText ?? JSON.stringify;
+    this.#options = options;
   }
 
   /** Decodes one SSE message of a Chat Completions stream. */
@@ -81,7 +88,7 @@ export class OpenAIChatDecoder implements ProviderDecoder {
       const text = fast.read(data);
       if (text !== undefined) return decodeFastChunk(fast.model, fast.call, text, this.#emit, this.#reasoning);
     }
-    decodeMessage(message, this.#emit, this.#reasoning, this.#write);
+    decodeMessage(message, this.#emit, this.#reasoning, this.#options);
   }
 
   /**
@@ -98,7 +105,12 @@ export class OpenAIChatDecoder implements ProviderDecoder {
   }
 }
 
-function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoningFields, writer: JsonWriter): void {
+function decodeMessage(
+  message: SSEMessage,
+  emit: Emit,
+  reasoning: ChatReasoningFields,
+  options: OpenAIChatDecoderOptions,
+): void {
   const data = message.data;
   if (data.trim() === "[DONE]") {
     reasoning.flush();
@@ -111,18 +123,19 @@ function decodeMessage(message: SSEMessage, emit: Emit, reasoning: ChatReasoning
     } catch {
       // Left undefined (`readJsonObject` reports it) unless these are chunks joined by single newlines.
       if (data.includes("\n"))
-        return messageLines(message).forEach((line) => decodeMessage(line, emit, reasoning, writer));
+        return messageLines(message).forEach((line) => decodeMessage(line, emit, reasoning, options));
     }
   }
   const chunk = readJsonObject(message, emit, payload);
   if (!chunk) return;
+  options.onChunk?.(chunk);
   // Groq sends `event: error` with an OpenAI-style body; OpenRouter puts `error` next to choices.
   if (message.event === "error" || chunk["error"] !== undefined) {
     emit(providerError(message.event === "error" ? chunk : chunk["error"]));
   }
   reasoning.model(chunk["model"]);
   const choices = arrayOf(chunk["choices"]);
-  const write = message.jsonText ?? writer;
+  const write = message.jsonText ?? options.jsonText ?? JSON.stringify;
   for (const choice of choices) if (isRecord(choice)) decodeChoice(choice, emit, reasoning, write);
   // Groq puts usage in `x_groq`, Moonshot (Kimi) in the choice.
   const xGroq = chunk["x_groq"];

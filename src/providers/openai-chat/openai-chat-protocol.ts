@@ -19,6 +19,7 @@ import { OpenAIChatDecoder, type OpenAIChatDecoderOptions } from "./openai-chat-
  */
 export const openAIChatProtocol: ProviderProtocol = /* @__PURE__ */ withChatCitations(
   /* @__PURE__ */ openAIChatProtocolWith(jsonText),
+  { jsonText },
 );
 
 /**
