@@ -3,6 +3,7 @@ import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, ownValue } from "../../shared/values.ts";
 import type { DecoderLimits, Emit } from "../provider-decoder.ts";
+import { splitCited } from "../turn.ts";
 
 /**
  * The citations of Anthropic's text blocks (documents, search results, web search): a text block
@@ -114,27 +115,25 @@ const PARAM_FIELDS: Record<string, string> = {
  * ```
  */
 export function anthropicTextBlocks(text: string, parts: readonly ReasoningPart[] = []): Record<string, unknown>[] {
-  const blocks: Record<string, unknown>[] = [];
-  const plain = (end: number): void => {
-    if (text.slice(at, end).trim()) blocks.push({ type: "text", text: text.slice(at, end) });
-  };
-  let at = 0;
-  // A cited text not found costs a search of the rest of the text: a history of many such parts
-  // (a client's, through the Worker) would cost parts x text. The searches stop once they have
-  // read the text a few times over; a turn as it streamed finds each part once, in order.
-  let budget = 4 * text.length;
-  for (const part of parts) {
-    const cited = part.type === "block" && part.block["type"] === "text" ? part.block : undefined;
-    if (budget < 0) break;
-    const start = typeof cited?.["text"] === "string" && cited["text"] ? text.indexOf(cited["text"], at) : -1;
-    budget -= (start < 0 ? text.length : start) - at;
-    if (start < 0 || !Array.isArray(cited!["citations"])) continue;
-    plain(start);
-    blocks.push({ type: "text", text: cited!["text"], citations: cited!["citations"].map(citationParam) });
-    at = start + (cited!["text"] as string).length;
-  }
-  plain(text.length);
-  return blocks.length > 0 ? blocks : [{ type: "text", text }];
+  return splitCited(
+    text,
+    parts,
+    (part) => citedBlock(part)?.text,
+    (run) => ({ type: "text", text: run }),
+    (part) => {
+      const { text, citations } = citedBlock(part)!;
+      return { type: "text", text, citations: citations.map(citationParam) };
+    },
+  );
+}
+
+/** A cited text block part (`{ type: "text", text, citations }`, as {@link AnthropicCitations} keeps it), or undefined. */
+function citedBlock(part: ReasoningPart): { text: string; citations: JsonValue[] } | undefined {
+  const block = part.type === "block" && part.block["type"] === "text" ? part.block : undefined;
+  const text = block?.["text"];
+  return typeof text === "string" && text && Array.isArray(block!["citations"])
+    ? { text, citations: block!["citations"] }
+    : undefined;
 }
 
 /** A response's citation in the shape of its `TextCitationParam`. */
