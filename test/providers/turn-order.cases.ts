@@ -20,26 +20,16 @@ import {
   streamToolCalls,
   type FinishEvent,
   type Provider,
-  type RequestMessage,
 } from "../../src/index.ts";
 import { feed, providerDeltas } from "../support/accumulator-runs.ts";
 import { converse } from "../support/event-stream.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { assertFinished } from "../support/invariants.ts";
+import { asRequestMessage, assertFinished } from "../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../support/streams.ts";
 import { responsesSse } from "./openai-responses/built-in-calls-recordings.ts";
 
 const finishOf = async (provider: Provider, chunks: Uint8Array[]): Promise<FinishEvent> =>
   assertFinished(await collect(streamToolCalls(fromChunks(chunks), { provider })));
-
-/** The request kit's assistant message of a finish, as an application or the Worker passes it on. */
-const asRequestMessage = (finish: FinishEvent): RequestMessage => ({
-  role: "assistant",
-  content: finish.text,
-  toolCalls: finish.toolCalls,
-  reasoningParts: finish.reasoningParts,
-  order: finish.order,
-});
 
 const reasoningItem = (id: string, output_index: number): Record<string, unknown>[] => {
   const item = { id, type: "reasoning", summary: [], encrypted_content: `enc-${id}` };

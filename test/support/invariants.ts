@@ -1,4 +1,4 @@
-import type { FinishEvent, ToolCallEvent } from "../../src/index.ts";
+import type { FinishEvent, RequestMessage, ToolCallEvent } from "../../src/index.ts";
 import { assert, assertEquals } from "./harness.ts";
 
 /**
@@ -74,3 +74,12 @@ export function assertFinished(events: readonly ToolCallEvent[], deltasMatchArgu
   assert(finish?.type === "finish", "the response finishes");
   return finish;
 }
+
+/** The request kit's assistant message of a finish, as an application or the Worker passes the turn on. */
+export const asRequestMessage = (finish: FinishEvent): RequestMessage => ({
+  role: "assistant",
+  content: finish.text,
+  toolCalls: finish.toolCalls,
+  reasoningParts: finish.reasoningParts,
+  order: finish.order,
+});

@@ -12,7 +12,7 @@ import {
   ToolCallAccumulatorStream,
 } from "../../../src/bedrock.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
-import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
+import { asRequestMessage, assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { converse } from "../../support/event-stream.ts";
 import { collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { CITED, documentCitedTurn, HANDBOOK } from "./citations-recordings.ts";
@@ -51,13 +51,7 @@ group("Bedrock ConverseStream citations (citation deltas, citationsContent)", (t
       model: "anthropic.claude-sonnet-4-5",
       messages: [
         { role: "user", content: "When does the office open?" },
-        {
-          role: "assistant",
-          content: finish.text,
-          toolCalls: [],
-          reasoningParts: finish.reasoningParts,
-          order: finish.order,
-        },
+        asRequestMessage(finish),
         { role: "user", content: "And on Saturdays?" },
       ],
       tools: [],

@@ -12,7 +12,7 @@ import {
 } from "../../../src/gemini.ts";
 import { assistantMessage, providerKit, streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
 import { assertEquals, group } from "../../support/harness.ts";
-import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
+import { asRequestMessage, assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
 import { CITATIONS, GROUNDED_TEXT, GROUNDING, grounded } from "./grounding-recordings.ts";
 
@@ -50,13 +50,7 @@ group("Gemini groundingMetadata and citationMetadata", (test) => {
       model: "gemini-2.5-flash",
       messages: [
         { role: "user", content: "Who won Euro 2024?" },
-        {
-          role: "assistant",
-          content: finish.text,
-          toolCalls: [],
-          reasoningParts: finish.reasoningParts,
-          order: finish.order,
-        },
+        asRequestMessage(finish),
         { role: "user", content: "And the top scorer?" },
       ],
       tools: [],

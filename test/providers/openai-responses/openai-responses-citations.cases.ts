@@ -8,7 +8,7 @@ import {
   ToolCallAccumulatorStream,
 } from "../../../src/openai-responses.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
-import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
+import { asRequestMessage, assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { bytes, collect, fromChunks, openAISSE, splitAt } from "../../support/streams.ts";
 import {
   ANNOTATIONS,
@@ -93,13 +93,7 @@ group("OpenAI Responses annotations (output_text annotations, response.output_te
       model: "gpt-5",
       messages: [
         { role: "user", content: "When did Ruby 3.4 come out?" },
-        {
-          role: "assistant",
-          content: finish.text,
-          toolCalls: [],
-          reasoningParts: finish.reasoningParts,
-          order: finish.order,
-        },
+        asRequestMessage(finish),
         { role: "user", content: "Thanks." },
       ],
       tools: [],

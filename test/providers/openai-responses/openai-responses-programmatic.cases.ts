@@ -23,7 +23,7 @@ import {
   type ToolCallEvent,
 } from "../../../src/index.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
-import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
+import { asRequestMessage, assertEventInvariants, assertFinished } from "../../support/invariants.ts";
 import { assertAnySplitSame } from "../../support/splits.ts";
 import { bytes, collect, fromChunks } from "../../support/streams.ts";
 import { responsesSse } from "./built-in-calls-recordings.ts";
@@ -212,16 +212,7 @@ group("OpenAIResponsesDeltaStream programmatic tool calling", (test) => {
     assertEquals(assistantMessage("openai-responses", finish), expected);
     const body = providerKit("openai-responses").requestBody({
       model: "m",
-      messages: [
-        { role: "user", content: "Six times seven?" },
-        {
-          role: "assistant",
-          content: finish.text,
-          toolCalls: [],
-          reasoningParts: finish.reasoningParts,
-          order: finish.order,
-        },
-      ],
+      messages: [{ role: "user", content: "Six times seven?" }, asRequestMessage(finish)],
       tools: [],
     });
     assertEquals((body["input"] as unknown[]).slice(1), [
