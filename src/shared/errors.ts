@@ -142,3 +142,26 @@ export function toErrorInfo(error: unknown): StreamErrorInfo {
   if (error instanceof ToolCallStreamError) return error.info;
   return { code: "stream-failed", message: "The input stream failed before the response finished." };
 }
+
+/**
+ * The count of what a decoder's plug-in keeps beside the calls (citations, annotations), bounded as
+ * the accumulator bounds calls: each call adds `added`; past `max` (the accumulator's
+ * `maxToolCalls`, 1024 by default), it throws a `ToolCallStreamError` of code `too-many-tool-calls`
+ * naming `what`.
+ *
+ * @example
+ * ```ts
+ * const count = keptCounter("citations", limits.maxToolCalls);
+ * count(1); // throws once more than maxToolCalls were counted
+ * ```
+ */
+export function keptCounter(what: string, max = 1024): (added: number) => void {
+  let count = 0;
+  return (added) => {
+    if ((count += added) > max)
+      throw new ToolCallStreamError({
+        code: "too-many-tool-calls",
+        message: `The response has more ${what} than the limit of ${max} (maxToolCalls) allows.`,
+      });
+  };
+}

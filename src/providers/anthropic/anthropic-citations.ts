@@ -1,5 +1,5 @@
 import type { ReasoningPart } from "../../shared/deltas.ts";
-import { ToolCallStreamError } from "../../shared/errors.ts";
+import { keptCounter } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, ownValue } from "../../shared/values.ts";
 import type { DecoderLimits, Emit } from "../provider-decoder.ts";
@@ -31,12 +31,11 @@ export class AnthropicCitations {
    * citations is the accumulator's alone, never copied here.
    */
   #open: { index: number; text: string[] | undefined; citations: JsonValue[] } | undefined;
-  #count = 0;
-  readonly #max: number;
+  readonly #counted: (added: number) => void;
 
   /** Creates the reader of one response, bounded by the accumulator's `maxToolCalls` (1024 by default). */
   constructor(limits: DecoderLimits = {}) {
-    this.#max = limits.maxToolCalls ?? 1024;
+    this.#counted = keptCounter("citations", limits.maxToolCalls);
   }
 
   /**
@@ -84,11 +83,7 @@ export class AnthropicCitations {
 
   #add(citation: unknown): void {
     if (!isRecord(citation)) return;
-    if (++this.#count > this.#max)
-      throw new ToolCallStreamError({
-        code: "too-many-tool-calls",
-        message: `The response has more citations than the limit of ${this.#max} (maxToolCalls) allows.`,
-      });
+    this.#counted(1);
     this.#open!.citations.push(citation as JsonValue);
   }
 }

@@ -1,4 +1,4 @@
-import { ToolCallStreamError } from "../../shared/errors.ts";
+import { keptCounter } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import type { DecoderLimits, Emit } from "../provider-decoder.ts";
@@ -28,12 +28,11 @@ import type { DecoderLimits, Emit } from "../provider-decoder.ts";
 export class ConverseCitations {
   /** Each open text block's fragments and citations, by its index. */
   readonly #open = new Map<number, { said: string[]; citations: JsonValue[] }>();
-  #count = 0;
-  readonly #max: number;
+  readonly #counted: (added: number) => void;
 
   /** Reads one response's blocks, bounded by the accumulator's `maxToolCalls` (1024 by default). */
   constructor(limits: DecoderLimits = {}) {
-    this.#max = limits.maxToolCalls ?? 1024;
+    this.#counted = keptCounter("citations", limits.maxToolCalls);
   }
 
   /** A block's delta: its text, or a citation, is kept for its stop. */
@@ -44,11 +43,7 @@ export class ConverseCitations {
     if (!open) this.#open.set(index, (open = { said: [], citations: [] }));
     if (typeof text === "string") open.said.push(text);
     if (!isRecord(citation)) return;
-    if (++this.#count > this.#max)
-      throw new ToolCallStreamError({
-        code: "too-many-tool-calls",
-        message: `The response has more citations than the limit of ${this.#max} (maxToolCalls) allows.`,
-      });
+    this.#counted(1);
     open.citations.push(citation as JsonValue);
   }
 

@@ -1,5 +1,5 @@
 import type { FramedMessage } from "../../framing/framing.ts";
-import { ToolCallStreamError } from "../../shared/errors.ts";
+import { keptCounter } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { arrayOf, isRecord } from "../../shared/values.ts";
 import type { DecoderLimits, Emit, ProviderDecoder, ProviderProtocol } from "../provider-decoder.ts";
@@ -36,7 +36,7 @@ import { OpenAIChatDecoder, type OpenAIChatDecoderOptions } from "./openai-chat-
 export class ChatCitations implements ProviderDecoder {
   readonly #decoder: ProviderDecoder;
   readonly #emit: Emit;
-  readonly #max: number;
+  readonly #counted: (added: number) => void;
   /** The annotations kept, by their JSON text (an annotation sent again is kept once). */
   readonly #kept = new Map<string, JsonValue>();
   #text = "";
@@ -55,7 +55,7 @@ export class ChatCitations implements ProviderDecoder {
       new OpenAIChatDecoder(inner, { onChunk }),
   ) {
     this.#emit = emit;
-    this.#max = limits.maxToolCalls ?? 1024;
+    this.#counted = keptCounter("annotations", limits.maxToolCalls);
     this.#decoder = decoder(
       (delta) => {
         // The first choice's text, as the turn holds it; the annotations go out before the end.
@@ -94,11 +94,7 @@ export class ChatCitations implements ProviderDecoder {
     const flat = { type: "url_citation", url, title, start_index, end_index } as JsonValue;
     const key = JSON.stringify(flat);
     if (this.#kept.has(key)) return;
-    if (this.#kept.size >= this.#max)
-      throw new ToolCallStreamError({
-        code: "too-many-tool-calls",
-        message: `The response has more annotations than the limit of ${this.#max} (maxToolCalls) allows.`,
-      });
+    this.#counted(1);
     this.#kept.set(key, flat);
   }
 

@@ -1,4 +1,4 @@
-import { ToolCallStreamError } from "../../shared/errors.ts";
+import { keptCounter } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import type { DecoderLimits, Emit } from "../provider-decoder.ts";
@@ -36,14 +36,13 @@ export class ResponsesCitations extends ResponsesBuiltInCalls {
   readonly #announced = new Map<string, JsonValue[]>();
   /** The parts done (kept or without annotations), so that the item's end does not keep one twice. */
   readonly #done = new Set<string>();
-  #count = 0;
-  readonly #max: number;
+  readonly #counted: (added: number) => void;
 
   /** Reports through `emit`, bounded by the accumulator's `maxToolCalls` (1024 by default). */
   constructor(emit: Emit, limits: DecoderLimits = {}) {
     super(emit);
     this.#emitPart = emit;
-    this.#max = limits.maxToolCalls ?? 1024;
+    this.#counted = keptCounter("annotations", limits.maxToolCalls);
   }
 
   /** An annotation announced, or an `output_text` part done; any other event is the built-in calls'. */
@@ -77,19 +76,11 @@ export class ResponsesCitations extends ResponsesBuiltInCalls {
       ? (part["annotations"].filter((annotation) => isRecord(annotation)) as JsonValue[])
       : [];
     const annotations = own.length > 0 ? own : announced;
-    this.#counted(annotations.length - announced.length);
+    this.#counted(Math.max(0, annotations.length - announced.length));
     if (annotations.length > 0)
       this.#emitPart({
         type: "reasoning-part",
         part: { type: "block", block: { type: "text", text, annotations, ...(typeof id === "string" ? { id } : {}) } },
-      });
-  }
-
-  #counted(added: number): void {
-    if ((this.#count += Math.max(0, added)) > this.#max)
-      throw new ToolCallStreamError({
-        code: "too-many-tool-calls",
-        message: `The response has more annotations than the limit of ${this.#max} (maxToolCalls) allows.`,
       });
   }
 }
