@@ -73,15 +73,22 @@ export function responsesTurnItems<Call extends CallFields>(
 function onePerId(items: Item[]): Item[] {
   const out: Item[] = [];
   const ids = new Set<unknown>();
+  // The message the parts that follow it are appended to in place (a copy, never the caller's):
+  // a copy per part would be quadratic in the parts of one message.
+  let joined: { content: unknown[] } | undefined;
   for (const item of items) {
-    const { id, status, ...rest } = item;
+    const id = item["id"];
     const last = out.at(-1);
     if (item["type"] !== "message" || id === undefined || !ids.has(id)) {
       ids.add(id);
       out.push(item);
-    } else if (last?.["id"] === id)
-      out[out.length - 1] = { ...last, content: [...(last["content"] as []), ...(item["content"] as [])] };
-    else out.push(rest);
+    } else if (last?.["id"] === id) {
+      if (last !== joined) out[out.length - 1] = joined = { ...last, content: [...(last["content"] as [])] };
+      joined.content.push(...(item["content"] as []));
+    } else {
+      const { id: _, status: __, ...rest } = item;
+      out.push(rest);
+    }
   }
   return out;
 }
