@@ -22,7 +22,7 @@ export {
   type OpenAIChatDecoderOptions,
   OpenAIChatDeltaStream,
 } from "./providers/openai-chat/openai-chat-delta-stream.ts";
-export { ChatCitations, withChatCitations } from "./providers/openai-chat/openai-chat-citations.ts";
+export { ChatCitations } from "./providers/openai-chat/openai-chat-citations.ts";
 export { openAIChatAssistantMessage, openAIChatToolMessages } from "./providers/openai-chat/openai-chat-messages.ts";
 export { SSEDecoderStream, ToolCallAccumulatorStream, type ToolCallEvent } from "./core.ts";
 export {

@@ -113,12 +113,12 @@ export class ChatCitations implements ProviderDecoder {
 /**
  * A Chat Completions protocol (`protocol`'s framing and name) whose decoder is an
  * `OpenAIChatDecoder` with `options` (`jsonText`) that also keeps the annotations
- * ({@link ChatCitations}): the main entry's `openai`.
+ * ({@link ChatCitations}): how the main entry's `openai` protocol is made (internal: an app on
+ * `tool-call-stream/openai` takes `ChatCitations` as its decoder stage).
  *
  * @example
  * ```ts
- * const provider = withChatCitations(openAIChatProtocolWith(jsonText), { jsonText });
- * for await (const event of streamToolCalls(response, { provider })) console.log(event.type);
+ * const openAIChatProtocol = withChatCitations(openAIChatProtocolWith(jsonText), { jsonText });
  * ```
  */
 export const withChatCitations = (
