@@ -54,6 +54,18 @@ async function sentTurn(model: string, baseUrl = "https://api.openai.com/v1", in
   return (body.input ?? body.messages)![1];
 }
 
+/** What Anthropic and a Chat-compatible server, which have no refusal, got as the turn's text. */
+async function expectTextWithoutRefusal(input: ResponseInputItem[], text: string): Promise<void> {
+  expect(await sentTurn("anthropic/claude-sonnet-4-5", undefined, input)).toEqual({
+    role: "assistant",
+    content: [{ type: "text", text }],
+  });
+  expect(await sentTurn("openai/llama-3.3-70b", "https://api.groq.com/openai/v1", input)).toEqual({
+    role: "assistant",
+    content: text,
+  });
+}
+
 describe("POST /v1/responses with a refusal in an assistant message", () => {
   it("reaches an OpenAI Responses upstream as a refusal part, without the Worker's item id", async () => {
     expect(await sentTurn("openai-responses/gpt-5.6")).toEqual({
@@ -83,14 +95,15 @@ describe("POST /v1/responses with a refusal in an assistant message", () => {
       { type: "output_text", text: "Here is what I can say.", annotations: [] },
       { type: "refusal", refusal: REFUSAL },
     ]);
-    const text = `Here is what I can say.\n\n${REFUSAL}`;
-    expect(await sentTurn("anthropic/claude-sonnet-4-5", undefined, input)).toEqual({
-      role: "assistant",
-      content: [{ type: "text", text }],
-    });
-    expect(await sentTurn("openai/llama-3.3-70b", "https://api.groq.com/openai/v1", input)).toEqual({
-      role: "assistant",
-      content: text,
-    });
+    await expectTextWithoutRefusal(input, `Here is what I can say.\n\n${REFUSAL}`);
+  });
+
+  it("leaves an empty refusal out, with no blank line, at every upstream that has none (one rule)", async () => {
+    const text = "Here is what I can say.";
+    const input = inputOf([
+      { type: "output_text", text, annotations: [] },
+      { type: "refusal", refusal: "" },
+    ]);
+    await expectTextWithoutRefusal(input, text);
   });
 });

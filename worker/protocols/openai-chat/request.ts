@@ -49,6 +49,7 @@ import { providerModel } from "../provider-model.ts";
 import { userContent } from "./content-parts.ts";
 import { callIdOf, signatureOfId } from "../thought-signatures.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
+import { textThenRefusals } from "../../request/refused-text.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
 export interface ChatCompletionRequest {
@@ -186,7 +187,7 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
     const { refused, ...reasoning } = reasoningOf(message, path, provider, refusals);
     return {
       role: "assistant",
-      content: refused === undefined ? content : content === "" ? refused : `${content}\n\n${refused}`,
+      content: textThenRefusals(content, refused),
       ...reasoning,
       tool_calls: calls.map((call, j) => {
         const at = `${path}.tool_calls[${j}]`;
@@ -208,23 +209,26 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
  * `refusal`: each field becomes a reasoning part of that field, which goes back to a Chat
  * Completions provider in the same field, and the reasoning's text is the turn's reasoning (which
  * Ollama takes back). The refusal (the message's field, then its content's `refusal` parts), for
- * an upstream that has none (`TAKES_REFUSAL`), is `refused`, which the turn's text takes.
+ * an upstream that has none (`TAKES_REFUSAL`), is `refused`, which goes after the turn's text.
  */
 function reasoningOf(
   message: Record<string, unknown>,
   path: string,
   provider: string,
   contentRefusals: readonly string[],
-): Pick<Extract<WireMessage, { role: "assistant" }>, "reasoning_parts" | "reasoning"> & { refused?: string } {
+): Pick<Extract<WireMessage, { role: "assistant" }>, "reasoning_parts" | "reasoning"> & { refused: string[] } {
   const parts: Extract<ReasoningPart, { type: "field" }>[] = [];
-  let refused: string | undefined;
+  let refused: string[] = [];
   for (const field of ["reasoning_content", "reasoning", "refusal"] as const) {
     const value = own(message, field);
     const given = value === undefined || value === null || value === "" ? [] : [stringAt(value, `${path}.${field}`)];
-    const text = (field === "refusal" ? [...given, ...contentRefusals] : given).join("\n\n");
-    if (text === "") continue;
-    if (field === "refusal" && !TAKES_REFUSAL.has(provider)) refused = text;
-    else parts.push({ type: "field", field, value: text });
+    const pieces = field === "refusal" ? [...given, ...contentRefusals] : given;
+    if (field === "refusal" && !TAKES_REFUSAL.has(provider)) {
+      refused = pieces;
+      continue;
+    }
+    const joined = pieces.join("\n\n");
+    if (joined !== "") parts.push({ type: "field", field, value: joined });
   }
   const details = own(message, "reasoning_details");
   if (details !== undefined && details !== null)
@@ -237,7 +241,7 @@ function reasoningOf(
   return {
     ...(parts.length > 0 ? { reasoning_parts: parts } : {}),
     ...(typeof text === "string" ? { reasoning: text } : {}),
-    ...(refused !== undefined ? { refused } : {}),
+    refused,
   };
 }
 

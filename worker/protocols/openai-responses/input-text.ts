@@ -5,6 +5,7 @@
  */
 import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
+import { textThenRefusals } from "../../request/refused-text.ts";
 import { arrayAt, objectAt, stringAt } from "../client-request.ts";
 
 /** A reasoning item's summary as text (its `summary_text` parts), which Ollama takes back as `thinking`. */
@@ -17,8 +18,8 @@ export function summaryText(summary: unknown): string {
 
 /**
  * A message's text: a string, or its text parts (`input_text`, `output_text`, `text`) and its
- * `refusal` parts, each of which goes to `refusal` instead when it is given, else after the text, a
- * blank line between (as the Chat route sends a refusal to an upstream that has none).
+ * `refusal` parts, each of which goes to `refusal` instead when it is given, else after the text
+ * (`textThenRefusals`, as the Chat route sends a refusal to an upstream that has none).
  */
 export function textOf(value: unknown, path: string, refusal?: (text: string) => void): string {
   if (typeof value === "string") return value;
@@ -40,5 +41,5 @@ export function textOf(value: unknown, path: string, refusal?: (text: string) =>
       );
     })
     .join("");
-  return [text, ...refused].filter((piece) => piece !== "").join("\n\n");
+  return textThenRefusals(text, refused);
 }

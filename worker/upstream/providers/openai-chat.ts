@@ -1,5 +1,6 @@
 import { openaiRecordings } from "../replay/recordings/openai.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
+import { textThenRefusals } from "../../request/refused-text.ts";
 import { requestBody } from "./request-body.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider, ToolNameRule } from "./upstream-provider.ts";
 
@@ -56,10 +57,9 @@ function isOpenAI(baseUrl: string): boolean {
 /**
  * An assistant message's `refusal` is OpenAI's alone (`ChatCompletionAssistantMessageParam`): a
  * compatible server may refuse a field it does not know (Groq answers 400 to an assistant field it
- * does not support), so each goes to one as the message's text instead, after any text (a blank
- * line between). Folded, not dropped: the model sees what it answered, and a message of a refusal
- * alone keeps content (Chat Completions refuses an assistant message with neither content nor
- * `tool_calls`).
+ * does not support), so each goes to one as the message's text instead (`textThenRefusals`; a
+ * message of a refusal alone keeps content: Chat Completions refuses an assistant message with
+ * neither content nor `tool_calls`).
  */
 function refusalsAsText(body: JsonObject): void {
   for (const message of body["messages"] as JsonObject[]) {
@@ -67,6 +67,6 @@ function refusalsAsText(body: JsonObject): void {
     if (typeof refusal !== "string") continue;
     delete message["refusal"];
     const text = message["content"];
-    message["content"] = typeof text === "string" && text !== "" ? `${text}\n\n${refusal}` : refusal;
+    message["content"] = textThenRefusals(typeof text === "string" ? text : "", [refusal]);
   }
 }
