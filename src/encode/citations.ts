@@ -49,7 +49,7 @@ export const isGrounding = (part: ReasoningPart): boolean =>
 /** What a citation points at, as the client protocols can name it: a web page, or a document. */
 type Source =
   | { kind: "url"; url: string; title: string | undefined }
-  | { kind: "document"; title: string; mediaType: string; fileId: string | undefined };
+  | { kind: "document"; title: string; mediaType: string; fileId: string | undefined; filename?: string | undefined };
 
 /** The media type of the document each of Anthropic's document citations points into. */
 const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
@@ -59,13 +59,20 @@ const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
 };
 
 /**
- * What an Anthropic citation points at: a web search result's page (`web_search_result_location`),
- * a search result whose `source` is a web address, or a document of the request (by its title, or
- * its place among the documents); undefined for a type it does not know.
+ * What a citation points at: of Anthropic's, a web search result's page
+ * (`web_search_result_location`), a search result whose `source` is a web address, or a document of
+ * the request (by its title, or its place among the documents); of OpenAI's annotations, a page
+ * (`url_citation`) or a stored file (`file_citation`, `container_file_citation`: OpenAI names no
+ * media type, so `text/plain`, as the AI SDK's own OpenAI provider says); undefined for a type it
+ * does not know.
  */
 function sourceOf(citation: JsonValue): Source | undefined {
   if (!isRecord(citation)) return undefined;
   const type = String(citation["type"]);
+  const filename = nonEmptyString(citation["filename"]);
+  const fileId = nonEmptyString(citation["file_id"]);
+  if (type.endsWith("file_citation"))
+    return { kind: "document", title: filename ?? fileId ?? "File", mediaType: "text/plain", fileId, filename };
   const title = nonEmptyString(citation["title"]) ?? nonEmptyString(citation["document_title"]);
   const url = nonEmptyString(type === "search_result_location" ? citation["source"] : citation["url"]);
   if (url !== undefined && /^https?:\/\//i.test(url)) return { kind: "url", url, title };
@@ -76,7 +83,7 @@ function sourceOf(citation: JsonValue): Source | undefined {
     kind: "document",
     title: title ?? url ?? `Document ${typeof index === "number" ? index + 1 : ""}`.trim(),
     mediaType: mediaType ?? "text/plain",
-    fileId: nonEmptyString(citation["file_id"]),
+    fileId,
   };
 }
 
@@ -175,12 +182,14 @@ export class UISources {
   chunks(part: ReasoningPart): Record<string, string>[] {
     return (citedText(part)?.citations ?? groundingPages(part)).flatMap((citation): Record<string, string>[] => {
       const source = sourceOf(citation);
-      const key = source && (source.kind === "url" ? `u ${source.url}` : `d ${source.title}`);
+      const key = source && (source.kind === "url" ? `u ${source.url}` : `d ${source.fileId ?? source.title}`);
       if (!source || this.#seen.has(key!)) return [];
       this.#seen.add(key!);
       const sourceId = `source-${this.#seen.size}`;
-      if (source.kind === "document")
-        return [{ type: "source-document", sourceId, mediaType: source.mediaType, title: source.title }];
+      if (source.kind === "document") {
+        const { mediaType, title, filename } = source;
+        return [{ type: "source-document", sourceId, mediaType, title, ...(filename && { filename }) }];
+      }
       return [
         {
           type: "source-url",

@@ -2,7 +2,8 @@
 // `annotations`) through the client-protocol encoders: Responses passes them on as they came, each
 // announced by `response.output_text.annotation.added` with its `annotation_index`, their positions
 // moved to where the annotated text sits in the text shown; Chat Completions takes the
-// `url_citation`s; the AI SDK UI stream shows the page as a `source-url`; Anthropic Messages has no
+// `url_citation`s; the AI SDK UI stream shows the page as a `source-url` and the file as a
+// `source-document` (as the AI SDK's own OpenAI provider gives both as sources); Anthropic Messages has no
 // citation that says as much and shows the text alone. The stream:
 // test/providers/openai-responses/citations-recordings.ts (built from openai-node's types).
 import fc from "fast-check";
@@ -65,7 +66,7 @@ group("OpenAI Responses annotations through the client-protocol encoders", (test
     );
   });
 
-  test("Chat Completions: the url_citation, over the same text; UI: the page as a source-url; Messages: the text alone", async () => {
+  test("Chat Completions: the url_citation, over the same text; UI: the page as a source-url, the file as a source-document; Messages: the text alone", async () => {
     const events = await eventsOf();
     const choice = readChatChunks(encodeAll(ENCODERS.openai(), events)).choices.get(0)!;
     const { type: _type, ...page } = MOVED[0]! as Record<string, unknown>;
@@ -75,7 +76,17 @@ group("OpenAI Responses annotations through the client-protocol encoders", (test
     const sources = dataFrames(ui)
       .flatMap((frame) => (frame.startsWith("{") ? [JSON.parse(frame) as { type: string }] : []))
       .filter((chunk) => chunk.type.startsWith("source-"));
-    assertEquals(sources, [{ type: "source-url", sourceId: "source-1", url: page["url"], title: page["title"] }]);
+    const file = ANNOTATIONS[1] as { filename: string };
+    assertEquals(sources, [
+      { type: "source-url", sourceId: "source-1", url: page["url"], title: page["title"] },
+      {
+        type: "source-document",
+        sourceId: "source-2",
+        mediaType: "text/plain",
+        title: file.filename,
+        filename: file.filename,
+      },
+    ]);
     const messages = readMessagesEvents(encodeAll(ENCODERS.anthropic(), events)).content;
     const texts = messages.filter((block) => block.type === "text");
     assertEquals(texts.map((block) => block.text).join(""), PREFIX + CITED_TEXT);

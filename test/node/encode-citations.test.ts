@@ -2,7 +2,8 @@
 // MessageStream keeps them on the text block, openai-node's Responses stream on the output_text's
 // `annotations` (and its `response.output_text.annotation.added` event), openai-node's Chat
 // Completions as the chunks' and the completion's `annotations`, and the AI SDK's
-// readUIMessageStream as `source-url` / `source-document` parts. A fetch stub serves the bytes.
+// readUIMessageStream as `source-url` / `source-document` parts (OpenAI Responses' file_citation too).
+// A fetch stub serves the bytes.
 import Anthropic from "@anthropic-ai/sdk";
 import * as ai6 from "ai";
 import { readUIMessageStream, type UIMessage, type UIMessageChunk } from "ai";
@@ -22,12 +23,13 @@ import {
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { CHAR, documentCited, WEB, webCited } from "../providers/anthropic/citations-recordings.ts";
+import { ANNOTATIONS, responsesCited } from "../providers/openai-responses/citations-recordings.ts";
 import { AGENT_OPTIONS, encodeAll, ENCODERS } from "../support/encoders.ts";
 import { dataFrames } from "../support/protocol-readers.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
-const eventsOf = (sse: string): Promise<ToolCallEvent[]> =>
-  collect(streamToolCalls(fromChunks([bytes(sse)]), { provider: "anthropic" }));
+const eventsOf = (sse: string, provider = "anthropic"): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks([bytes(sse)]), { provider }));
 const body = (events: readonly ToolCallEvent[], stage: TransformStream<EncodableEvent, Uint8Array>): Response =>
   new Response(fromChunks<EncodableEvent>(events).pipeThrough(stage), {
     headers: { "content-type": "text/event-stream" },
@@ -124,8 +126,8 @@ describe("the client libraries read Anthropic's citations as their protocol spel
   });
 
   it("ai's readUIMessageStream: a source-url part for a web page, a source-document part for a document", async () => {
-    const parts = async (sse: string) => {
-      const events = await eventsOf(sse);
+    const parts = async (sse: string, provider?: string) => {
+      const events = await eventsOf(sse, provider);
       const chunks = body(events, new UIMessageEncoderStream({ messageId: "msg_1" }))
         .body!.pipeThrough(new TextDecoderStream())
         .pipeThrough(
@@ -146,16 +148,29 @@ describe("the client libraries read Anthropic's citations as their protocol spel
     expect(await parts(documentCited)).toEqual([
       { type: "source-document", sourceId: "source-1", mediaType: "text/plain", title: "My Document" },
     ]);
+    // OpenAI Responses: the page, then the stored file its file_citation names.
+    const [page, file] = ANNOTATIONS as unknown as [{ url: string; title: string }, { filename: string }];
+    expect(await parts(responsesCited(), "openai-responses")).toEqual([
+      { type: "source-url", sourceId: "source-1", url: page.url, title: page.title },
+      {
+        type: "source-document",
+        sourceId: "source-2",
+        mediaType: "text/plain",
+        title: file.filename,
+        filename: file.filename,
+      },
+    ]);
   });
 
   it("the source chunks conform to every ai version's uiMessageChunkSchema (5.0.53 strict, 5, 6, 7)", async () => {
     const chunks = [
       ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(webCited))),
       ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(documentCited))),
+      ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(responsesCited(), "openai-responses"))),
     ]
       .filter((frame) => frame.includes('"source-'))
       .map((frame) => JSON.parse(frame) as unknown);
-    expect(chunks).toHaveLength(2);
+    expect(chunks).toHaveLength(4);
     for (const schema of [ai5strict, ai5, ai6, ai7].map((sdk) => sdk.uiMessageChunkSchema as unknown)) {
       for (const chunk of chunks) {
         const result =
