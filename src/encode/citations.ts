@@ -19,6 +19,19 @@ export function citedText(part: ReasoningPart): { text: string; citations: reado
 }
 
 /**
+ * A cited text the Chat and UI encoders show the sources of: {@link citedText}'s, or Bedrock
+ * Converse's `citationsContent` block (ConverseCitations: its whole text as `content`, its
+ * citations), which the agent protocols' encoders keep whole for the next turn instead.
+ */
+function sourcedText(part: ReasoningPart): { text: string; citations: readonly JsonValue[] } | undefined {
+  const cited = part.type === "block" ? part.block["citationsContent"] : undefined;
+  const { content, citations } = isRecord(cited) ? cited : {};
+  return Array.isArray(content) && Array.isArray(citations)
+    ? { text: content.map((piece) => (isRecord(piece) ? piece["text"] : "")).join(""), citations }
+    : citedText(part);
+}
+
+/**
  * OpenAI Responses' own annotation types (`ResponseOutputText`'s): passed on as they came, their
  * positions counted from the start of the text shown, and never an Anthropic citation.
  *
@@ -51,34 +64,50 @@ type Source =
   | { kind: "url"; url: string; title: string | undefined }
   | { kind: "document"; title: string; mediaType: string; fileId: string | undefined; filename?: string | undefined };
 
-/** The media type of the document each of Anthropic's document citations points into. */
+/**
+ * The media type of the document each document citation points into: Anthropic's citation types,
+ * and Bedrock Converse's location members (`CitationLocation`).
+ */
 const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
   char_location: "text/plain",
   page_location: "application/pdf",
   content_block_location: "text/plain",
+  documentChar: "text/plain",
+  documentPage: "application/pdf",
+  documentChunk: "text/plain",
 };
 
 /**
- * What a citation points at: of Anthropic's, a web search result's page
- * (`web_search_result_location`), a search result whose `source` is a web address, or a document of
- * the request (by its title, or its place among the documents); of OpenAI's annotations, a page
- * (`url_citation`) or a stored file (`file_citation`, `container_file_citation`: OpenAI names no
- * media type, so `text/plain`, as the AI SDK's own OpenAI provider says); undefined for a type it
- * does not know.
+ * What a citation points at: of Anthropic's (and Bedrock Converse's, the same kinds), a web search
+ * result's page (`web_search_result_location`, Converse's `web`), a search result whose `source` is
+ * a web address, or a document of the request (by its title, or its place among the documents); of
+ * OpenAI's annotations, a page (`url_citation`) or a stored file (`file_citation`,
+ * `container_file_citation`: OpenAI names no media type, so `text/plain`, as the AI SDK's own
+ * OpenAI provider says); undefined for a type it does not know.
  */
 function sourceOf(citation: JsonValue): Source | undefined {
   if (!isRecord(citation)) return undefined;
-  const type = String(citation["type"]);
+  // Converse names a citation's kind by its `location`'s one member: `{ web: { url } }`, `{ documentChar: { documentIndex, start, end } }`.
+  const location = citation["location"];
+  const [member, at] = isRecord(location) ? (Object.entries(location)[0] ?? []) : [];
+  const where = isRecord(at) ? at : citation;
+  const type = String(member ?? citation["type"]);
+  const search = /^search_?result/i.test(type);
   const filename = nonEmptyString(citation["filename"]);
   const fileId = nonEmptyString(citation["file_id"]);
   if (type.endsWith("file_citation"))
     return { kind: "document", title: filename ?? fileId ?? "File", mediaType: "text/plain", fileId, filename };
   const title = nonEmptyString(citation["title"]) ?? nonEmptyString(citation["document_title"]);
-  const url = nonEmptyString(type === "search_result_location" ? citation["source"] : citation["url"]);
+  const url = nonEmptyString(search ? citation["source"] : where["url"]);
   if (url !== undefined && /^https?:\/\//i.test(url)) return { kind: "url", url, title };
   const mediaType = Object.hasOwn(DOCUMENT_TYPES, type) ? DOCUMENT_TYPES[type] : undefined;
-  if (mediaType === undefined && type !== "search_result_location") return undefined;
-  const index = citation[type === "search_result_location" ? "search_result_index" : "document_index"];
+  if (mediaType === undefined && !search) return undefined;
+  const index = [
+    where["document_index"],
+    where["search_result_index"],
+    where["documentIndex"],
+    where["searchResultIndex"],
+  ].find((value) => typeof value === "number");
   return {
     kind: "document",
     title: title ?? url ?? `Document ${typeof index === "number" ? index + 1 : ""}`.trim(),
@@ -105,7 +134,7 @@ interface Span {
  * ```
  */
 export function citedSpans(part: ReasoningPart, length: number): Span[] {
-  const cited = citedText(part);
+  const cited = sourcedText(part);
   const size = cited?.text.length ?? 0;
   return cited && size > 0 && size <= length ? [{ citations: cited.citations, start: length - size, end: length }] : [];
 }
@@ -180,7 +209,7 @@ export class UISources {
    * grounding chunks' pages, as the AI SDK's Google provider gives them as sources); none for any other part.
    */
   chunks(part: ReasoningPart): Record<string, string>[] {
-    return (citedText(part)?.citations ?? groundingPages(part)).flatMap((citation): Record<string, string>[] => {
+    return (sourcedText(part)?.citations ?? groundingPages(part)).flatMap((citation): Record<string, string>[] => {
       const source = sourceOf(citation);
       const key = source && (source.kind === "url" ? `u ${source.url}` : `d ${source.fileId ?? source.title}`);
       if (!source || this.#seen.has(key!)) return [];

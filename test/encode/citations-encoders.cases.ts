@@ -12,7 +12,7 @@ import { CHAR, documentCited, WEB, webCited } from "../providers/anthropic/citat
 import { readMessagesEvents, readResponsesEvents } from "../support/agent-protocol-readers.ts";
 import { AGENT_OPTIONS, ENCODERS, encodeAll } from "../support/encoders.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { dataFrames, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
+import { readChatChunks, uiSourceChunks } from "../support/protocol-readers.ts";
 import { resplitText } from "../support/splits.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
@@ -91,13 +91,7 @@ group("Citations through the client-protocol encoders", (test) => {
   });
 
   test("AI SDK UI: a web page is a source-url, a document a source-document, each once", async () => {
-    const sources = async (sse: string) => {
-      const body = encodeAll(ENCODERS.ui(), await eventsOf(sse));
-      readUIChunks(body);
-      return dataFrames(body)
-        .flatMap((frame) => (frame.startsWith("{") ? [JSON.parse(frame) as { type: string }] : []))
-        .filter((chunk) => chunk.type.startsWith("source-"));
-    };
+    const sources = async (sse: string) => uiSourceChunks(encodeAll(ENCODERS.ui(), await eventsOf(sse)));
     assertEquals(await sources(webCited), [
       { type: "source-url", sourceId: "source-1", url: WEB.url, title: WEB.title },
     ]);

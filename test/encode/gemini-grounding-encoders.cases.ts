@@ -9,17 +9,13 @@ import { GROUNDED_TEXT, GROUNDING, grounded } from "../providers/gemini/groundin
 import { readMessagesEvents, readResponsesEvents } from "../support/agent-protocol-readers.ts";
 import { AGENT_OPTIONS, ENCODERS, encodeAll } from "../support/encoders.ts";
 import { assertEquals, group } from "../support/harness.ts";
-import { dataFrames, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
+import { dataFrames, readChatChunks, uiSourceChunks } from "../support/protocol-readers.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
 group("Gemini grounding through the client-protocol encoders", (test) => {
   test("AI SDK UI: each web grounding chunk is a source-url, once; Responses and Chat show the text alone", async () => {
     const events = await collect(streamToolCalls(fromChunks([bytes(grounded)]), { provider: "gemini" }));
-    const ui = encodeAll(ENCODERS.ui(), events);
-    readUIChunks(ui);
-    const sources = dataFrames(ui)
-      .flatMap((frame) => (frame.startsWith("{") ? [JSON.parse(frame) as { type: string }] : []))
-      .filter((chunk) => chunk.type.startsWith("source-"));
+    const sources = uiSourceChunks(encodeAll(ENCODERS.ui(), events));
     assertEquals(
       sources,
       GROUNDING.groundingChunks.map(({ web }, i) => ({

@@ -12,7 +12,7 @@ import { ANNOTATIONS, CITED_TEXT, responsesCited } from "../providers/openai-res
 import { readMessagesEvents, readResponsesEvents } from "../support/agent-protocol-readers.ts";
 import { ENCODERS, encodeAll } from "../support/encoders.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { dataFrames, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
+import { readChatChunks, uiSourceChunks } from "../support/protocol-readers.ts";
 import { resplitText } from "../support/splits.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
@@ -71,11 +71,7 @@ group("OpenAI Responses annotations through the client-protocol encoders", (test
     const choice = readChatChunks(encodeAll(ENCODERS.openai(), events)).choices.get(0)!;
     const { type: _type, ...page } = MOVED[0]! as Record<string, unknown>;
     assertEquals(choice.annotations, [{ type: "url_citation", url_citation: page }]);
-    const ui = encodeAll(ENCODERS.ui(), events);
-    readUIChunks(ui);
-    const sources = dataFrames(ui)
-      .flatMap((frame) => (frame.startsWith("{") ? [JSON.parse(frame) as { type: string }] : []))
-      .filter((chunk) => chunk.type.startsWith("source-"));
+    const sources = uiSourceChunks(encodeAll(ENCODERS.ui(), events));
     const file = ANNOTATIONS[1] as { filename: string };
     assertEquals(sources, [
       { type: "source-url", sourceId: "source-1", url: page["url"], title: page["title"] },

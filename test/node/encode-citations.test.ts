@@ -23,13 +23,15 @@ import {
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { CHAR, documentCited, WEB, webCited } from "../providers/anthropic/citations-recordings.ts";
+import { documentCitedTurn } from "../providers/bedrock/citations-recordings.ts";
+import { serverToolTurn } from "../providers/bedrock/server-tools-recordings.ts";
 import { ANNOTATIONS, responsesCited } from "../providers/openai-responses/citations-recordings.ts";
 import { AGENT_OPTIONS, encodeAll, ENCODERS } from "../support/encoders.ts";
 import { dataFrames } from "../support/protocol-readers.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
-const eventsOf = (sse: string, provider = "anthropic"): Promise<ToolCallEvent[]> =>
-  collect(streamToolCalls(fromChunks([bytes(sse)]), { provider }));
+const eventsOf = (body: string | Uint8Array, provider = "anthropic"): Promise<ToolCallEvent[]> =>
+  collect(streamToolCalls(fromChunks([typeof body === "string" ? bytes(body) : body]), { provider }));
 const body = (events: readonly ToolCallEvent[], stage: TransformStream<EncodableEvent, Uint8Array>): Response =>
   new Response(fromChunks<EncodableEvent>(events).pipeThrough(stage), {
     headers: { "content-type": "text/event-stream" },
@@ -162,15 +164,17 @@ describe("the client libraries read Anthropic's citations as their protocol spel
     ]);
   });
 
-  it("the source chunks conform to every ai version's uiMessageChunkSchema (5.0.53 strict, 5, 6, 7)", async () => {
+  it("the source chunks (Anthropic's, OpenAI's, Bedrock Converse's) conform to every ai version's uiMessageChunkSchema (5.0.53 strict, 5, 6, 7)", async () => {
     const chunks = [
       ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(webCited))),
       ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(documentCited))),
       ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(responsesCited(), "openai-responses"))),
+      ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(serverToolTurn, "bedrock"))),
+      ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(documentCitedTurn, "bedrock"))),
     ]
       .filter((frame) => frame.includes('"source-'))
       .map((frame) => JSON.parse(frame) as unknown);
-    expect(chunks).toHaveLength(4);
+    expect(chunks).toHaveLength(6);
     for (const schema of [ai5strict, ai5, ai6, ai7].map((sdk) => sdk.uiMessageChunkSchema as unknown)) {
       for (const chunk of chunks) {
         const result =

@@ -246,6 +246,14 @@ export interface UIReading {
   aborted: boolean;
 }
 
+/** The `source-url` / `source-document` chunks of a UI message stream, which `readUIChunks` reads first (strictly). */
+export function uiSourceChunks(text: string): { type: string }[] {
+  readUIChunks(text);
+  return dataFrames(text)
+    .flatMap((frame) => (frame.startsWith("{") ? [JSON.parse(frame) as { type: string }] : []))
+    .filter((chunk) => chunk.type.startsWith("source-"));
+}
+
 /** Reads a UI message stream; `v5` also holds it to what every ai 5 reader accepts. */
 export function readUIChunks(text: string, v5 = false): UIReading {
   const reading: UIReading = { text: "", reasoning: "", tools: [], steps: 0, errors: [], aborted: false };
