@@ -97,6 +97,8 @@ import "./pipeline/external-fixtures.cases.ts";
 import "./pipeline/early-usage.cases.ts";
 import "./pipeline/hostile-sdk-objects.cases.ts";
 import "./pipeline/kept-depth.cases.ts";
+import "./providers/provider-delta-stream.cases.ts";
+import "./pipeline/turn-text-limit.cases.ts";
 import "./pipeline/declared-tools.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";

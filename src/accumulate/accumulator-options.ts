@@ -83,8 +83,9 @@ export interface ToolCallAccumulatorOptions {
    * Deepest nesting of objects and arrays in arguments (deeper: an `invalid-tool-call` of code
    * `too-deep`). The main entry's `streamToolCalls` bounds by it what is kept whole for the next
    * turn too: a reasoning part (its block, field value or item the first level), a call's
-   * `providerMetadata`, an approval request (deeper: dropped, with an `error` of code `too-deep`
-   * naming it; the stream goes on).
+   * `providerMetadata`, an approval request, and the provider's objects an event carries: an
+   * error's `data` (an HTTP error's body too), the usage's `raw`, the finish's `container` (deeper:
+   * dropped, with an `error` of code `too-deep` naming it; the stream goes on).
    * @defaultValue 64
    */
   maxDepth?: number | undefined;
@@ -109,7 +110,8 @@ export const DEFAULT_MAX_ARGUMENTS_LENGTH: number = 4 * 1024 * 1024;
  */
 export const DEFAULT_MAX_TOOL_CALLS: number = 1024;
 /**
- * Default of `maxTextLength` of `readOpenAIChatCompletion` (and `OpenAIChatCompletionBuilder`).
+ * Default of `maxTextLength` of `readOpenAIChatCompletion` (and `OpenAIChatCompletionBuilder`), and
+ * of the main entry's `streamToolCalls`, which bounds by it the turn's text and reasoning.
  *
  * @example
  * ```ts

@@ -145,6 +145,17 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * @defaultValue the protocol's
    */
   framing?: FramingClass | undefined;
+  /**
+   * Most characters (UTF-16 code units) of the turn's text and reasoning together (the first
+   * choice's `text-delta`s and `reasoning-delta`s), which the `finish` holds (`text`, `reasoning`)
+   * for the next turn's assistant message: past it, an `error` of code `text-too-large` and an
+   * `abort` of reason `limit-exceeded` (open calls discarded), the body cancelled, every event
+   * before it delivered. The main entry's `streamToolCalls` and `streamToolCallBatches` check it;
+   * a provider subpath's, `ToolCallChain` and the bare stages do not (their bundles' budgets), and
+   * hold the turn's text unbounded.
+   * @defaultValue 4194304 (`DEFAULT_MAX_TEXT_LENGTH`, as the encoders' answers)
+   */
+  maxTextLength?: number | undefined;
   /** Aborting it stops reading, cancels the body (which stops the fetch) and ends with `abort`. */
   signal?: AbortSignal | undefined;
   /**

@@ -18,7 +18,7 @@ import { providerProtocol, type Provider } from "../providers/registry.ts";
 import { ToolCallStreamError } from "../shared/errors.ts";
 import { objectJsonText } from "../shared/object-json-text.ts";
 import type { ChainInput } from "./chain-pump.ts";
-import { withKeptDepth } from "./kept-depth.ts";
+import { withKeptBounds } from "./kept-bounds.ts";
 import { sdkChunks } from "./sdk-chunks.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
@@ -99,7 +99,7 @@ export function streamToolCallBatches<const Tools extends readonly ToolDefinitio
  * No protocol given: the framing is told from the content type and the first bytes, then the
  * protocol from the first message's shape.
  */
-const DETECTING: ProviderProtocol = withKeptDepth({
+const DETECTING: ProviderProtocol = withKeptBounds({
   name: "detected",
   framing: DetectingFraming,
   createDecoder: (emit, limits) => new DetectingDecoder(emit, limits),
@@ -132,7 +132,7 @@ function protocolOf(provider: Provider | ProviderProtocol | undefined): Provider
   const made = typeof provider === "string" ? NAMED : GIVEN;
   let written = made.get(protocol);
   if (!written) {
-    written = withKeptDepth({ ...protocol, jsonText: protocol.jsonText ?? objectJsonText, turnBlocks: blocks });
+    written = withKeptBounds({ ...protocol, jsonText: protocol.jsonText ?? objectJsonText, turnBlocks: blocks });
     made.set(protocol, written);
   }
   return written;

@@ -24,7 +24,8 @@ export type { ToolCallChainOptions } from "./framed-chain.ts";
  * be decoded (an SDK's object whose getter throws, arguments with a cycle), or an exceeded limit,
  * ends it with an `error` and an `abort` after everything before the fault, and calls `onStop`.
  * Unlike the main entry's `streamToolCalls`, it does not bound by `maxDepth` what is kept whole
- * for the next turn (a server tool's result block, a call's `providerMetadata`): see docs/errors.md.
+ * for the next turn (a server tool's result block, a call's `providerMetadata`) or the provider's
+ * objects an event carries (an error's `data`), nor the turn's text by `maxTextLength`: see docs/errors.md.
  *
  * @example
  * ```ts

@@ -51,3 +51,24 @@ export interface ProviderKit {
   /** The results of the turn's calls for its next request, as the messages or items it takes them in. */
   toolResultMessages(results: readonly ToolResult[]): Record<string, unknown>[];
 }
+
+/**
+ * A next turn's message, or no message (`[]`) when it holds nothing but its role (each other field
+ * `null`, `""`, `[]` or absent): the rule of the kits whose provider refuses such a message
+ * (Anthropic's and Converse's empty `content`, Gemini's empty `parts`, Chat Completions' message
+ * with neither content nor calls, Cohere's with no content, calls or plan). A turn refused before
+ * any output, or whose only calls another provider ran, is such a turn. The exported builders
+ * (`anthropicAssistantMessage`, ...) give the message as it is.
+ *
+ * @example
+ * ```ts
+ * sentIfAny({ role: "assistant", content: [] }); // []
+ * sentIfAny({ role: "assistant", content: null, reasoning_content: "Hmm." }); // the message
+ * ```
+ */
+export const sentIfAny = (message: Record<string, unknown>): Record<string, unknown> | [] =>
+  Object.entries(message).some(
+    ([key, value]) => key !== "role" && value != null && value !== "" && !(Array.isArray(value) && value.length === 0),
+  )
+    ? message
+    : [];

@@ -120,11 +120,15 @@ export function createProviderDecoder(provider: Provider | ProviderProtocol, emi
 }
 
 /**
- * Creates the provider stage for a protocol. `limits` are the accumulator's (pass the same): the
- * stages that keep something whole apart from the calls bound it by them as they read (a Gemini
- * call streamed in `partialArgs`, a Bedrock server tool's result, citations, OpenAI Responses'
- * approval requests), as `new GeminiDeltaStream(limits)` and the others do; without them, by the
- * accumulator's defaults.
+ * Creates the provider stage for a protocol: a built-in provider's name reads with the decoder of
+ * its protocol (`providerProtocol(name)`), as the main entry's `streamToolCalls` does, its plug-ins
+ * included (OpenAI Chat's `ChatCitations`, OpenAI Responses' `ResponsesCitations`, Bedrock's
+ * `ConverseCitations` and `AnthropicCitingDecoder`), where a kit's `DeltaStream` keeps less by
+ * default. `limits` are the accumulator's (pass the same): the stages that keep something whole
+ * apart from the calls bound it by them as they read (a Gemini call streamed in `partialArgs`, a
+ * Bedrock server tool's result, citations, OpenAI Responses' approval requests); without them, by
+ * the accumulator's defaults. Unlike `streamToolCalls`, the stage does not bound by `maxDepth`
+ * what is kept for the next turn, nor the turn's text by `maxTextLength`.
  *
  * @example
  * ```ts
@@ -139,10 +143,6 @@ export function createProviderDeltaStream(
   provider: Provider | ProviderProtocol,
   limits?: DecoderLimits,
 ): TransformStream<FramedMessage, ProviderDelta> {
-  if (typeof provider === "string") {
-    assertProvider(provider);
-    return new KITS[provider].DeltaStream(limits);
-  }
   const { createDecoder } = providerProtocol(provider);
   return new ProviderDecoderStream((emit) => createDecoder(emit, limits));
 }

@@ -56,7 +56,8 @@ export type ErrorCode =
   /**
    * Tool arguments nested deeper than `maxDepth`; or, as an in-band `error` of the main entry's
    * `streamToolCalls`, a part kept for the next turn (a reasoning or block part, a call's
-   * `providerMetadata`, an approval request) that was, and is dropped.
+   * `providerMetadata`, an approval request) or a provider's object an event carries (an error's
+   * `data`, the usage's `raw`, the finish's `container`) that was, and is dropped.
    */
   | "too-deep"
   /** A snapshot of another format version, or restored into an accumulator whose state is no longer new. */
@@ -71,7 +72,7 @@ export type ErrorCode =
    * is not delivered as valid. A schema or arguments built to be costly; `issues` says so.
    */
   | "validation-budget-exceeded"
-  /** The response's text and reasoning exceeded `maxTextLength`. */
+  /** The response's text and reasoning exceeded `maxTextLength` (an encoder's answer; the main entry's `streamToolCalls`, the turn it holds). */
   | "text-too-large"
   /** A request a provider cannot be sent as it is (`path` names the field): a kit's `requestBody`. */
   | "invalid-request"

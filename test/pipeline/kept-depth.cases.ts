@@ -7,9 +7,15 @@
 // stream (text, calls, finish) comes as before. The streams are built by hand in the shapes of
 // each provider's cases in test/providers/ (their provenance is there); the deep values are
 // written as text, since this test cannot `JSON.stringify` them either.
-import { assistantMessage, streamToolCalls, type Provider, type ToolCallEvent } from "../../src/index.ts";
+import {
+  assistantMessage,
+  streamToolCalls,
+  type Provider,
+  type ProviderProtocol,
+  type ToolCallEvent,
+} from "../../src/index.ts";
 import { encodeMessage } from "../support/event-stream.ts";
-import { assertEquals, group } from "../support/harness.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
 import { assertFinished } from "../support/invariants.ts";
 import { bytes, chatChunk, collect, fromChunks } from "../support/streams.ts";
 
@@ -191,5 +197,65 @@ group("kept blocks bounded by maxDepth", (test) => {
       "Hi.",
       [],
     ]);
+  });
+
+  // What an event carries of the provider's besides the kept blocks: an error's data (in the
+  // stream, or an HTTP error's body), the usage's raw object, the finish's container.
+  const tooDeep = (events: ToolCallEvent[]) =>
+    events.flatMap((e) => (e.type === "error" && e.error.code === "too-deep" ? [e.error.message] : []));
+
+  test("an in-stream error whose data nests 20,000 deep is given without it, named", async () => {
+    const events = await run("openai", `${sse([chatChunk({ content: "Hi." }), { error: DEEP }])}data: [DONE]\n\n`);
+    // Threw "Maximum call stack size exceeded" before the bound.
+    JSON.stringify(events);
+    assertEquals(tooDeep(events), ["The turn's error data nests deeper than maxDepth."]);
+    const error = events.find((e) => e.type === "error" && e.error.code === "provider-error");
+    assertEquals(error?.type === "error" && "data" in error.error, false);
+    assertEquals(events.at(-1)?.type, "abort");
+  });
+
+  test("an HTTP error whose JSON body nests 10,000 deep (within the 64 KiB read) is given without its data", async () => {
+    const response = new Response(deepText(10_000), { status: 500, headers: { "content-type": "application/json" } });
+    const events = await collect(streamToolCalls(response, { provider: "openai" }));
+    JSON.stringify(events);
+    assertEquals(tooDeep(events), ["The turn's error data nests deeper than maxDepth."]);
+    const last = events.at(-1);
+    assert(last?.type === "abort" && last.error?.code === "http-error" && last.error.status === 500, "http-error");
+    assertEquals("data" in last.error, false);
+    // A shallow body keeps its data, as before.
+    const shallow = await collect(
+      streamToolCalls(new Response('{"error":{"a":{}}}', { status: 500 }), { provider: "openai" }),
+    );
+    const kept = shallow.at(-1);
+    assertEquals(kept?.type === "abort" ? kept.error?.data : undefined, { error: { a: {} } });
+  });
+
+  test("a usage object nesting 20,000 deep: the counts stay, its raw object is left out", async () => {
+    const body = `${sse([
+      chatChunk({ content: "Hi." }),
+      chatChunk({}, "stop", { usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5, details: DEEP } }),
+    ])}data: [DONE]\n\n`;
+    const events = await run("openai", body);
+    assertEquals(outcome("openai", events), [["The turn's usage nests deeper than maxDepth."], "Hi.", []]);
+    const usage = assertFinished(events).usage;
+    assertEquals([usage?.inputTokens, usage?.outputTokens, usage?.raw], [3, 2, undefined]);
+  });
+
+  test("a protocol's finish whose container nests 20,000 deep is given without it", async () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    const protocol: ProviderProtocol = {
+      name: "own",
+      createDecoder: (emit) => ({
+        decode: () => {
+          emit({ type: "text-delta", text: "Ran it." });
+          emit({ type: "finish", rawReason: "end", reason: "stop", container: { id: "c_1", deep } as never });
+        },
+        end: () => {},
+      }),
+    };
+    const events = await collect(streamToolCalls(fromChunks([bytes("data: {}\n\n")]), { provider: protocol }));
+    assertEquals(outcome("openai", events), [["The turn's container nests deeper than maxDepth."], "Ran it.", []]);
+    assertEquals(assertFinished(events).container, undefined);
   });
 });

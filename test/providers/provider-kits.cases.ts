@@ -2,7 +2,13 @@
 // are lookups in it (never a fallback to another provider's shape), and each kit's own pieces
 // make what the provider takes.
 import {
+  anthropicAssistantMessage,
   assistantMessage,
+  bedrockAssistantMessage,
+  cohereAssistantMessage,
+  geminiModelContent,
+  ollamaAssistantMessage,
+  openAIChatAssistantMessage,
   createProviderDecoder,
   createProviderDeltaStream,
   PROVIDERS,
@@ -62,7 +68,8 @@ group("Provider kits", (test) => {
     for (const provider of PROVIDERS) {
       const kit = providerKit(provider);
       assertEquals(providerProtocol(provider), kit.protocol, provider);
-      assert(createProviderDeltaStream(provider) instanceof kit.DeltaStream, `${provider}: its own stage class`);
+      // The stage reads with the protocol's decoder, plug-ins included (provider-delta-stream.cases.ts).
+      assert(createProviderDeltaStream(provider) instanceof ProviderDecoderStream, `${provider}: a stage`);
       assertEquals(toolDefinitions(provider, [weather]), kit.toolDefinitions([weather]), provider);
       assertEquals(assistantMessage(provider, turn), kit.assistantMessage(turn), provider);
       assertEquals(toolResultMessages(provider, results), kit.toolResultMessages(results), provider);
@@ -126,6 +133,40 @@ group("Provider kits", (test) => {
     };
     await failure(createProviderDeltaStream(protocol, { maxToolCalls: 3 }), "data: {}\n\n");
     assertEquals(given, [{ maxToolCalls: 3 }]);
+  });
+
+  test("a turn with nothing: each builder gives its message with its content empty, each kit that must leaves it out", () => {
+    const nothing: AssistantTurn = { text: "", reasoning: "Hmm.", toolCalls: [] };
+    assertEquals(
+      [
+        anthropicAssistantMessage,
+        bedrockAssistantMessage,
+        cohereAssistantMessage,
+        geminiModelContent,
+        openAIChatAssistantMessage,
+        ollamaAssistantMessage,
+      ].map((build) => build(nothing)),
+      [
+        { role: "assistant", content: [] },
+        { role: "assistant", content: [] },
+        // It was { role: "assistant" }, its content left out, where every other builder gives it empty.
+        { role: "assistant", content: "" },
+        { role: "model", parts: [] },
+        { role: "assistant", content: null },
+        { role: "assistant", content: "", thinking: "Hmm." },
+      ],
+    );
+    // Ollama takes an assistant message with empty content; every other provider refuses it (or has no message).
+    assertEquals(Object.fromEntries(PROVIDERS.map((provider) => [provider, assistantMessage(provider, nothing)])), {
+      openai: [],
+      "openai-responses": [],
+      anthropic: [],
+      gemini: [],
+      bedrock: [],
+      cohere: [],
+      ollama: { role: "assistant", content: "", thinking: "Hmm." },
+      "gemini-interactions": [],
+    });
   });
 
   test("a name that is not a Provider is unknown-provider everywhere, never the OpenAI shape", () => {

@@ -1,4 +1,4 @@
-import type { ProviderKit } from "../provider-kit.ts";
+import { sentIfAny, type ProviderKit } from "../provider-kit.ts";
 import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
 import { AnthropicDeltaStream } from "./anthropic-delta-stream.ts";
 import { anthropicAssistantMessage, anthropicToolResultMessage } from "./anthropic-messages.ts";
@@ -24,9 +24,6 @@ export const anthropicKit: ProviderKit = {
   toolDefinitions: anthropicToolDefinitions,
   // Anthropic refuses an assistant message with empty content unless it is the final one (a turn
   // refused before any output has none): such a turn is left out.
-  assistantMessage: (turn) => {
-    const message = anthropicAssistantMessage(turn);
-    return (message["content"] as unknown[]).length > 0 ? message : [];
-  },
+  assistantMessage: (turn) => sentIfAny(anthropicAssistantMessage(turn)),
   toolResultMessages: (results) => [anthropicToolResultMessage(results)],
 };

@@ -1,4 +1,4 @@
-import type { ProviderKit } from "../provider-kit.ts";
+import { sentIfAny, type ProviderKit } from "../provider-kit.ts";
 import { BEDROCK_FINISH_REASONS } from "./bedrock-finish-reasons.ts";
 import { BedrockDeltaStream } from "./bedrock-delta-stream.ts";
 import { bedrockAssistantMessage, bedrockToolResultMessage } from "./bedrock-messages.ts";
@@ -24,9 +24,6 @@ export const bedrockKit: ProviderKit = {
   toolDefinitions: bedrockToolDefinitions,
   // Converse, like Anthropic, refuses an assistant message with empty content (a turn whose only
   // call the provider ran, a refusal before any output): such a turn is left out.
-  assistantMessage: (turn) => {
-    const message = bedrockAssistantMessage(turn);
-    return (message["content"] as unknown[]).length > 0 ? message : [];
-  },
+  assistantMessage: (turn) => sentIfAny(bedrockAssistantMessage(turn)),
   toolResultMessages: (results) => [bedrockToolResultMessage(results)],
 };

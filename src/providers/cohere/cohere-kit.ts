@@ -1,4 +1,4 @@
-import type { ProviderKit } from "../provider-kit.ts";
+import { sentIfAny, type ProviderKit } from "../provider-kit.ts";
 import { COHERE_FINISH_REASONS } from "./cohere-finish-reasons.ts";
 import { CohereDeltaStream } from "./cohere-delta-stream.ts";
 import { cohereAssistantMessage, cohereToolMessages } from "./cohere-messages.ts";
@@ -25,9 +25,6 @@ export const cohereKit: ProviderKit = {
   // Cohere v2 refuses an assistant message with no content, tool_calls or tool_plan (a turn with
   // nothing: no text or call, its thinking alone): such a turn is left out, as its request kit and
   // OpenAI Chat's and Anthropic's leave it out.
-  assistantMessage: (turn) => {
-    const message = cohereAssistantMessage(turn);
-    return Object.keys(message).length === 1 ? [] : message;
-  },
+  assistantMessage: (turn) => sentIfAny(cohereAssistantMessage(turn)),
   toolResultMessages: cohereToolMessages,
 };

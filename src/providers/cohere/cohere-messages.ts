@@ -1,11 +1,12 @@
 import { asText, idOf, own, type AssistantTurn, type ToolResult } from "../turn.ts";
 
 /**
- * Cohere v2: an assistant message with `tool_calls` (arguments as a JSON string) and, when it
- * made calls, its `tool_plan` (the reasoning the model streamed as `tool-plan-delta`). A turn with
- * nothing (no text or call: its thinking alone, or nothing at all) is `{ role: "assistant" }`, which
- * Cohere refuses (an assistant message needs content, tool_calls or a tool_plan):
- * `assistantMessage("cohere", turn)` gives no message (`[]`) for it instead.
+ * Cohere v2: an assistant message with its text as `content` (given, empty too, when it made no
+ * call), `tool_calls` (arguments as a JSON string) and, when it made calls, its `tool_plan` (the
+ * reasoning the model streamed as `tool-plan-delta`). A turn with nothing (no text or call: its
+ * thinking alone, or nothing at all) is `{ role: "assistant", content: "" }`, its content empty as
+ * every provider's builder gives it, which Cohere refuses (an assistant message needs content,
+ * tool_calls or a tool_plan): `assistantMessage("cohere", turn)` gives no message (`[]`) for it instead.
  *
  * @example
  * ```ts
@@ -22,7 +23,7 @@ export function cohereAssistantMessage(turn: AssistantTurn): Record<string, unkn
   }));
   return {
     role: "assistant",
-    ...(turn.text ? { content: turn.text } : {}),
+    ...(turn.text || calls.length === 0 ? { content: turn.text ?? "" } : {}),
     ...(calls.length > 0 ? { ...(turn.reasoning ? { tool_plan: turn.reasoning } : {}), tool_calls: calls } : {}),
   };
 }

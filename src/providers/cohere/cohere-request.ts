@@ -8,6 +8,7 @@ import {
   type RequestContentPart,
   type RequestMessage,
 } from "../request.ts";
+import { sentIfAny } from "../provider-kit.ts";
 import { reasoningBudget } from "../reasoning.ts";
 import { cohereToolDefinitions } from "./cohere-tools.ts";
 
@@ -47,9 +48,9 @@ export function cohereRequestBody(request: ProviderRequest): Fields {
  */
 function cohereMessages(messages: readonly RequestMessage[]): Fields[] {
   const moved = filesAfterResults(messages);
-  return moved.messages.flatMap((message, i) => {
+  return moved.messages.flatMap<Fields>((message, i) => {
     const out = toCohereMessage(message, moved.pathOf(i));
-    return out["role"] === "assistant" && out["content"] === "" ? [] : [out];
+    return out["role"] === "assistant" ? sentIfAny(out) : out;
   });
 }
 

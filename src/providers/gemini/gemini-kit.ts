@@ -1,4 +1,4 @@
-import type { ProviderKit } from "../provider-kit.ts";
+import { sentIfAny, type ProviderKit } from "../provider-kit.ts";
 import { GEMINI_FINISH_REASONS } from "./gemini-finish-reasons.ts";
 import { GeminiDeltaStream } from "./gemini-delta-stream.ts";
 import { geminiModelContent, geminiFunctionResponseContent } from "./gemini-messages.ts";
@@ -24,9 +24,6 @@ export const geminiKit: ProviderKit = {
   toolDefinitions: geminiToolDefinitions,
   // Gemini refuses a content with no parts ("contents.parts must not be empty"): a turn with
   // nothing to send back (a MALFORMED_FUNCTION_CALL or a blocked answer) is left out.
-  assistantMessage: (turn) => {
-    const content = geminiModelContent(turn);
-    return (content["parts"] as unknown[]).length > 0 ? content : [];
-  },
+  assistantMessage: (turn) => sentIfAny(geminiModelContent(turn)),
   toolResultMessages: (results) => [geminiFunctionResponseContent(results)],
 };

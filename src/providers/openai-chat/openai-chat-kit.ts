@@ -1,4 +1,4 @@
-import type { ProviderKit } from "../provider-kit.ts";
+import { sentIfAny, type ProviderKit } from "../provider-kit.ts";
 import { OPENAI_CHAT_FINISH_REASONS } from "./openai-chat-finish-reasons.ts";
 import { OpenAIChatDeltaStream } from "./openai-chat-delta-stream.ts";
 import { openAIChatAssistantMessage, openAIChatToolMessages } from "./openai-chat-messages.ts";
@@ -25,9 +25,6 @@ export const openAIChatKit: ProviderKit = {
   toolDefinitions: openAIChatToolDefinitions,
   // Chat Completions refuses an assistant message with neither content nor `tool_calls` (a turn
   // with nothing: no text, call, refusal or reasoning): such a turn is left out, as Anthropic's is.
-  assistantMessage: (turn) => {
-    const message = openAIChatAssistantMessage(turn);
-    return message["content"] === null && Object.keys(message).length === 2 ? [] : message;
-  },
+  assistantMessage: (turn) => sentIfAny(openAIChatAssistantMessage(turn)),
   toolResultMessages: openAIChatToolMessages,
 };
