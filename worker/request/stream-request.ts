@@ -84,6 +84,12 @@ export interface StreamRequest {
    * read from a `/v1/stream` body.
    */
   anthropicServerTools?: { tools: JsonObject[]; toolChoice?: string; skills?: JsonValue[] };
+  /**
+   * OpenAI Chat's `web_search_options`, when a Chat or Responses client asked for web search in its
+   * own protocol (worker/protocols/web-search.ts), sent when the provider is OpenAI Chat; never read
+   * from a `/v1/stream` body.
+   */
+  openaiWebSearch?: JsonObject;
 }
 
 /** One message of the conversation. */

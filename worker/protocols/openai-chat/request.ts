@@ -26,7 +26,9 @@
  * neutral value (`n: 1`, `top_p: 1`, ...); anything else is a 400 that names it, as OpenAI
  * answers an unknown parameter. `null` is the same as absent. An assistant message's
  * `reasoning_content` (DeepSeek, Kimi, GLM, Qwen), `reasoning` or `reasoning_details` (MiniMax,
- * OpenRouter) goes back to a Chat Completions provider in the same field.
+ * OpenRouter) goes back to a Chat Completions provider in the same field. `web_search_options`
+ * (OpenAI's search models) goes to an OpenAI Chat upstream, checked (../web-search.ts); with
+ * another provider it is a 400 that names it.
  *
  * @module
  */
@@ -50,6 +52,7 @@ import { userContent } from "./content-parts.ts";
 import { callIdOf, signatureOfId } from "../thought-signatures.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { textThenRefusals } from "../../request/refused-text.ts";
+import { chatWebSearchAt } from "../web-search.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
 export interface ChatCompletionRequest {
@@ -72,6 +75,7 @@ const USED = new Set([
   "max_completion_tokens",
   "temperature",
   "reasoning_effort",
+  "web_search_options",
 ]);
 /** Parameters that only concern OpenAI's own bookkeeping or sampling details a gateway may leave to the provider. */
 const IGNORED = new Set([
@@ -156,6 +160,14 @@ export function parseChatCompletionRequest(
     },
     CHAT_BOUNDS,
   );
+  // Web search, OpenAI's own (its search models), goes to OpenAI Chat alone: the others have no such field.
+  const search = own(fields, "web_search_options") ?? undefined;
+  if (search !== undefined && provider !== "openai")
+    throw invalidField(
+      "web_search_options",
+      "`web_search_options` is supported only with an OpenAI Chat model (openai/...).",
+    );
+  if (search !== undefined) request.openaiWebSearch = chatWebSearchAt(search, "web_search_options");
   return { request, model: own(fields, "model") as string, stream, includeUsage };
 }
 

@@ -8,11 +8,13 @@
 import { invalidField } from "../../response/json-error.ts";
 import { checkParameters, isObject, own } from "../../request/json-fields.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
+import type { JsonObject } from "../../request/stream-request.ts";
 import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
 import { mcpToolOf } from "./mcp-items.ts";
 import { toolCallingToolOf } from "./program-items.ts";
+import { responsesWebSearchAt, WEB_SEARCH_TOOLS } from "../web-search.ts";
 
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;
@@ -22,10 +24,11 @@ export const CUSTOM_INPUT = "input";
 
 /**
  * Tools dropped rather than refused, because clients send them by default: `web_search` (Codex,
- * the Agents SDK), and `namespace` groups of functions (Codex's sub-agent tools), whose calls
- * carry a `namespace` this Worker does not return.
+ * the Agents SDK; an OpenAI search model gets it as `web_search_options`: {@link webSearchOf}),
+ * and `namespace` groups of functions (Codex's sub-agent tools), whose calls carry a `namespace`
+ * this Worker does not return.
  */
-const DROPPED_TOOLS = new Set(["web_search", "web_search_preview", "web_search_preview_2025_03_11", "namespace"]);
+const DROPPED_TOOLS = new Set([...WEB_SEARCH_TOOLS, "namespace"]);
 
 /** Function, custom and the client's built-in tools as `/v1/stream` tools; `web_search` dropped, other built-in tools refused by path. */
 export function toolsOf(
@@ -66,6 +69,21 @@ export function toolsOf(
       "Only `function`, `custom`, `apply_patch`, `shell` and `local_shell` tools are supported (other built-in tools run on OpenAI's servers).",
     );
   });
+}
+
+/**
+ * The first `web_search` / `web_search_preview` tool of `tools` (checked by {@link toolsOf}) as
+ * OpenAI Chat's `web_search_options`, for an OpenAI Chat search model (its id names `search`:
+ * `gpt-4o-search-preview`, `gpt-5-search-api`), which searches with them; OpenAI refuses them
+ * with its other models, and every other provider has none, so the tool is dropped there, as
+ * clients send it by default. Not when `tool_choice` is `none` or lists the allowed tools (a
+ * search is no tool it can name).
+ */
+export function webSearchOf(tools: unknown, provider: string, model: string, choice: unknown): JsonObject | undefined {
+  if (provider !== "openai" || !/search/i.test(model) || !Array.isArray(tools)) return undefined;
+  if (choice === "none" || (isObject(choice) && own(choice, "type") === "allowed_tools")) return undefined;
+  const at = tools.findIndex((tool) => isObject(tool) && WEB_SEARCH_TOOLS.has(String(own(tool, "type"))));
+  return at < 0 ? undefined : responsesWebSearchAt(tools[at] as Record<string, unknown>, `tools[${at}]`);
 }
 
 /** The Responses `tool_choice` as `/v1/stream`'s. */

@@ -28,8 +28,9 @@
  * "allowed_tools"}` sends the provider only the listed tools (./allowed-calls.ts drops a call of
  * another). `apply_patch`, `shell` and `local_shell`, which the client runs, go to every provider
  * (./built-in-tools.ts); `web_search` tools and `namespace` groups are dropped (Codex offers them
- * by default); an `mcp` tool and the MCP items of its turns (`mcp_approval_request` and the
- * client's `mcp_approval_response`) go to an OpenAI Responses model as they came (./mcp-items.ts);
+ * by default; an OpenAI Chat search model is sent web search as `web_search_options`); an `mcp`
+ * tool and the MCP items of its turns (`mcp_approval_request` and the client's
+ * `mcp_approval_response`) go to an OpenAI Responses model as they came (./mcp-items.ts);
  * programmatic tool calling and tool search (`program`, a call's `caller`, `program_output`,
  * `tool_search_call` / `tool_search_output`, and their tools) go to OpenAI as they came and are
  * mapped or left out for the others (./program-items.ts);
@@ -69,7 +70,7 @@ import { allowedToolsOf } from "./allowed-calls.ts";
 import { addBuiltInItem, withBuiltInTools } from "./built-in-tools.ts";
 import { addMcpItem } from "./mcp-items.ts";
 import { addProgram, addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
-import { CUSTOM_INPUT, toolChoice, toolsOf } from "./request-tools.ts";
+import { CUSTOM_INPUT, toolChoice, toolsOf, webSearchOf } from "./request-tools.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
 import { type ResponseSettings, settingsOf } from "./settings.ts";
@@ -176,6 +177,8 @@ export function parseResponsesRequest(
   if (store !== undefined && typeof store !== "boolean") throw invalidField("store", "`store` must be true or false.");
   if (store !== undefined) request.store = store;
   withBuiltInTools(request, builtIns);
+  const webSearch = webSearchOf(given, provider, model, own(fields, "tool_choice"));
+  if (webSearch) request.openaiWebSearch = webSearch;
   const builtInTools = new Set(builtIns.keys());
   const chosen = {
     request,

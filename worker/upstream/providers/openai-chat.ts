@@ -39,6 +39,7 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
     delete body["max_tokens"];
   }
   if (!openAI) refusalsAsText(body);
+  if (request.openaiWebSearch) body["web_search_options"] = request.openaiWebSearch;
   return {
     url: `${target.baseUrl}/chat/completions`,
     headers: {

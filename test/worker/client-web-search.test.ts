@@ -1,0 +1,156 @@
+// Web search a client asks for in its own protocol, through the Worker to an OpenAI Chat search
+// model as `web_search_options` (openai 6's ChatCompletionCreateParams.WebSearchOptions:
+// `search_context_size`, `user_location: {type: "approximate", approximate: {...}}`), openai-node
+// as the client: Chat Completions' own `web_search_options`, and an OpenAI Responses `web_search`
+// / `web_search_preview` tool (its flat `user_location`). Where OpenAI refuses it (a model that is
+// no search model) or the provider has none, the Responses tool is dropped, as clients send it by
+// default, and Chat's field is a 400 naming it. The search model's answer is
+// test/providers/openai-chat/citations-recordings.ts (built from openai-node's types).
+import type { ResponseCreateParamsStreaming, Tool } from "openai/resources/responses/responses";
+import { describe, expect, it } from "vitest";
+import {
+  CHAT_ANNOTATION,
+  CHAT_ANNOTATION_FLAT,
+  CHAT_CITED_TEXT,
+  chatCited,
+} from "../providers/openai-chat/citations-recordings.ts";
+import { anthropicSse } from "./anthropic-blocks.ts";
+import { openAIClient } from "./client-support.ts";
+import { FakeUpstream } from "./support.ts";
+
+const SEARCH_MODEL = "openai/gpt-4o-search-preview";
+/** The Responses tool types of web search (openai 6's WebSearchTool and WebSearchPreviewTool). */
+const SEARCH_TYPES = [
+  "web_search_preview",
+  "web_search_preview_2025_03_11",
+  "web_search",
+  "web_search_2025_08_26",
+] as const;
+const QUESTION = "When did Ruby 3.4 come out?";
+const messages = [{ role: "user" as const, content: QUESTION }];
+const TOKYO = { country: "JP", city: "Tokyo", region: "Tokyo", timezone: "Asia/Tokyo" };
+const ANTHROPIC_ANSWER = anthropicSse(
+  { type: "message_start", message: { id: "msg_a", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+  { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } },
+  { type: "message_stop" },
+);
+
+const searchModel = (): FakeUpstream => new FakeUpstream({ kind: "sse", chunks: [chatCited()] });
+/** The body the upstream got. */
+const sent = (upstream: FakeUpstream): Record<string, unknown> => upstream.requests[0]!.body as Record<string, unknown>;
+
+/** A Responses request through the Worker; what the upstream got, and the output_text the client read. */
+async function responses(
+  model: string,
+  tools: Tool[],
+  choice?: ResponseCreateParamsStreaming["tool_choice"],
+): Promise<{ body: Record<string, unknown>; content: unknown }> {
+  const upstream = model.startsWith("anthropic/")
+    ? new FakeUpstream({ kind: "sse", chunks: ANTHROPIC_ANSWER })
+    : searchModel();
+  const stream = openAIClient(upstream).responses.stream({
+    model,
+    input: QUESTION,
+    tools,
+    store: false,
+    ...(choice ? { tool_choice: choice } : {}),
+  });
+  const response = await stream.finalResponse();
+  const message = response.output.find((item) => item.type === "message");
+  return { body: sent(upstream), content: message?.type === "message" ? message.content : undefined };
+}
+
+describe("POST /v1/chat/completions with web_search_options", () => {
+  it("reaches an OpenAI Chat upstream as the client sent it, and the search's citation comes back", async () => {
+    const options = {
+      search_context_size: "low",
+      user_location: { type: "approximate", approximate: TOKYO },
+    } as const;
+    const upstream = searchModel();
+    const completion = await openAIClient(upstream).chat.completions.create({
+      model: SEARCH_MODEL,
+      messages,
+      web_search_options: options,
+    });
+    expect(sent(upstream)["web_search_options"]).toEqual(options);
+    expect(completion.choices[0]?.message.content).toBe(CHAT_CITED_TEXT);
+    expect(completion.choices[0]?.message.annotations).toEqual([CHAT_ANNOTATION]);
+    const empty = searchModel();
+    await openAIClient(empty).chat.completions.create({ model: SEARCH_MODEL, messages, web_search_options: {} });
+    expect(sent(empty)["web_search_options"]).toEqual({});
+  });
+
+  it("is a 400 naming it with another provider, or naming the field of it at fault", async () => {
+    const ask = (model: string, options: unknown) =>
+      openAIClient(searchModel()).chat.completions.create({
+        model,
+        messages,
+        web_search_options: options as { search_context_size: "low" },
+      });
+    await expect(ask("anthropic/claude-sonnet-4-5", {})).rejects.toMatchObject({
+      status: 400,
+      param: "web_search_options",
+    });
+    for (const [options, param] of [
+      [{ search_context_size: "huge" }, "web_search_options.search_context_size"],
+      [{ user_location: { type: "exact", approximate: {} } }, "web_search_options.user_location.type"],
+      [
+        { user_location: { type: "approximate", approximate: { street: "1 Main St" } } },
+        "web_search_options.user_location.approximate.street",
+      ],
+      [
+        { user_location: { type: "approximate", approximate: { city: 7 } } },
+        "web_search_options.user_location.approximate.city",
+      ],
+      [{ domains: ["example.com"] }, "web_search_options.domains"],
+    ] as const)
+      await expect(ask(SEARCH_MODEL, options)).rejects.toMatchObject({ status: 400, param });
+  });
+});
+
+describe("POST /v1/responses with a web search tool", () => {
+  it("reaches an OpenAI Chat search model as web_search_options, its location as Chat nests it", async () => {
+    for (const type of SEARCH_TYPES) {
+      const { body, content } = await responses(SEARCH_MODEL, [
+        { type, search_context_size: "high", user_location: { type: "approximate", ...TOKYO } },
+      ]);
+      expect(body["web_search_options"], type).toEqual({
+        search_context_size: "high",
+        user_location: { type: "approximate", approximate: TOKYO },
+      });
+      expect(content).toMatchObject([
+        { type: "output_text", text: CHAT_CITED_TEXT, annotations: [CHAT_ANNOTATION_FLAT] },
+      ]);
+    }
+    const { body } = await responses(SEARCH_MODEL, [{ type: "web_search", user_location: { city: "Paris" } }]);
+    expect(body["web_search_options"]).toEqual({
+      user_location: { type: "approximate", approximate: { city: "Paris" } },
+    });
+  });
+
+  it("is dropped, as before, where OpenAI would refuse it or the provider has none, and where it cannot say as much", async () => {
+    const search: Tool = { type: "web_search" };
+    const cases: [string, Tool, ResponseCreateParamsStreaming["tool_choice"]][] = [
+      ["openai/gpt-4o", search, undefined], // no search model: OpenAI refuses web_search_options
+      ["anthropic/claude-sonnet-4-5", search, undefined],
+      [SEARCH_MODEL, { type: "web_search", filters: { allowed_domains: ["ruby-lang.org"] } }, undefined],
+      [SEARCH_MODEL, search, "none"],
+    ];
+    for (const [model, tool, choice] of cases) {
+      const { body } = await responses(model, [tool], choice);
+      expect(JSON.stringify(body), `${model} ${JSON.stringify(tool)} ${choice}`).not.toContain("web_search");
+    }
+  });
+
+  it("is a 400 naming the field of the tool at fault", async () => {
+    await expect(
+      openAIClient(searchModel())
+        .responses.stream({
+          model: SEARCH_MODEL,
+          input: QUESTION,
+          tools: [{ type: "web_search", search_context_size: "huge" as "low" }],
+        })
+        .finalResponse(),
+    ).rejects.toMatchObject({ status: 400, param: "tools[0].search_context_size" });
+  });
+});

@@ -1,0 +1,102 @@
+/**
+ * Web search a client asks for in its own protocol, as OpenAI Chat's `web_search_options`
+ * (`ChatCompletionCreateParams.WebSearchOptions`: `search_context_size` low, medium or high;
+ * `user_location: {type: "approximate", approximate: {city, country, region, timezone}}`), which
+ * the Worker sends an OpenAI Chat upstream (`StreamRequest.openaiWebSearch`): from Chat
+ * Completions' own `web_search_options`, and from an OpenAI Responses `web_search` /
+ * `web_search_preview` tool, whose `user_location` is flat.
+ *
+ * @module
+ */
+import { invalidField } from "../response/json-error.ts";
+import { isObject, own } from "../request/json-fields.ts";
+import type { JsonObject } from "../request/stream-request.ts";
+import { objectAt, stringAt } from "./client-request.ts";
+
+/** The Responses tool types that ask for web search. */
+export const WEB_SEARCH_TOOLS: ReadonlySet<string> = new Set([
+  "web_search",
+  "web_search_2025_08_26",
+  "web_search_preview",
+  "web_search_preview_2025_03_11",
+]);
+
+const PLACE = ["city", "country", "region", "timezone"] as const;
+
+/**
+ * Chat Completions' `web_search_options` as sent on, checked field by field (a 400 naming the
+ * first at fault, or a field OpenAI does not document, as the Chat route answers any parameter).
+ *
+ * @example
+ * ```ts
+ * chatWebSearchAt({ search_context_size: "low" }, "web_search_options"); // { search_context_size: "low" }
+ * ```
+ */
+export function chatWebSearchAt(value: unknown, path: string): JsonObject {
+  const fields = objectAt(value, path);
+  known(fields, path, ["search_context_size", "user_location"]);
+  const location = own(fields, "user_location");
+  if (location === undefined || location === null) return sized(fields, path);
+  const at = `${path}.user_location`;
+  const given = objectAt(location, at);
+  known(given, at, ["type", "approximate"]);
+  approximate(given, at);
+  const place = objectAt(own(given, "approximate"), `${at}.approximate`);
+  known(place, `${at}.approximate`, PLACE);
+  return { ...sized(fields, path), user_location: placeOf(place, `${at}.approximate`) };
+}
+
+/**
+ * A Responses web search tool as Chat's `web_search_options`; undefined when the tool limits the
+ * search to some domains (`filters.allowed_domains`), which Chat has no place for: not searching
+ * is better than searching everywhere. Its other fields Chat lacks (`search_content_types`) are
+ * left out.
+ *
+ * @example
+ * ```ts
+ * responsesWebSearchAt({ type: "web_search", user_location: { city: "Paris" } }, "tools[0]"); // { user_location: { type: "approximate", approximate: { city: "Paris" } } }
+ * ```
+ */
+export function responsesWebSearchAt(tool: Record<string, unknown>, path: string): JsonObject | undefined {
+  const filters = own(tool, "filters");
+  const domains = isObject(filters) ? own(filters, "allowed_domains") : undefined;
+  if (Array.isArray(domains) && domains.length > 0) return undefined;
+  const location = own(tool, "user_location");
+  if (location === undefined || location === null) return sized(tool, path);
+  const at = `${path}.user_location`;
+  const place = objectAt(location, at);
+  if (own(place, "type") !== undefined) approximate(place, at);
+  return { ...sized(tool, path), user_location: placeOf(place, at) };
+}
+
+/** The `search_context_size` of `fields`, when it has one. */
+function sized(fields: Record<string, unknown>, path: string): JsonObject {
+  const size = own(fields, "search_context_size");
+  if (size === undefined || size === null) return {};
+  if (size !== "low" && size !== "medium" && size !== "high")
+    throw invalidField(`${path}.search_context_size`, `\`${path}.search_context_size\` must be low, medium or high.`);
+  return { search_context_size: size };
+}
+
+/** Chat's `user_location` of a place's `city`, `country`, `region` and `timezone` (null: absent). */
+function placeOf(place: Record<string, unknown>, path: string): JsonObject {
+  const approximate: JsonObject = {};
+  for (const key of PLACE) {
+    const value = own(place, key);
+    if (value !== undefined && value !== null) approximate[key] = stringAt(value, `${path}.${key}`);
+  }
+  return { type: "approximate", approximate };
+}
+
+function approximate(location: Record<string, unknown>, path: string): void {
+  if (own(location, "type") !== "approximate")
+    throw invalidField(`${path}.type`, `\`${path}.type\` must be approximate.`);
+}
+
+/** A 400 naming the first field of `fields` not among `names`. */
+function known(fields: Record<string, unknown>, path: string, names: readonly string[]): void {
+  const other = Object.keys(fields).find((key) => !names.includes(key) && fields[key] !== null);
+  if (other === undefined) return;
+  const name = /^[A-Za-z0-9_-]{1,64}$/.test(other) ? other : "(unprintable)";
+  throw invalidField(`${path}.${name}`, `\`${path}\` has a field OpenAI does not document there.`);
+}
