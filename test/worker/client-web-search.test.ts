@@ -5,8 +5,10 @@
 // / `web_search_preview` tool (its flat `user_location`). Where OpenAI refuses it (a model that is
 // no search model) or the provider has none, the Responses tool is dropped, as clients send it by
 // default, and Chat's field is a 400 naming it. The search model's answer is
-// test/providers/openai-chat/citations-recordings.ts (built from openai-node's types).
-import type { ResponseCreateParamsStreaming, Tool } from "openai/resources/responses/responses";
+// test/providers/openai-chat/citations-recordings.ts (built from openai-node's types). An OpenAI
+// Responses upstream is sent the Responses tool itself, and answers with
+// test/providers/openai-responses/citations-recordings.ts (a web_search_call, then the cited text).
+import type { ResponseCreateParamsStreaming, ResponseInputItem, Tool } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import {
   CHAT_ANNOTATION,
@@ -14,6 +16,7 @@ import {
   CHAT_CITED_TEXT,
   chatCited,
 } from "../providers/openai-chat/citations-recordings.ts";
+import { ANNOTATIONS, CITED_TEXT, responsesCited } from "../providers/openai-responses/citations-recordings.ts";
 import { anthropicSse } from "./anthropic-blocks.ts";
 import { openAIClient } from "./client-support.ts";
 import { FakeUpstream } from "./support.ts";
@@ -152,5 +155,48 @@ describe("POST /v1/responses with a web search tool", () => {
         })
         .finalResponse(),
     ).rejects.toMatchObject({ status: 400, param: "tools[0].search_context_size" });
+  });
+});
+
+describe("POST /v1/responses with a web search tool, to an OpenAI Responses model", () => {
+  const MODEL = "openai-responses/gpt-5";
+  const TOOLS: Tool[] = [
+    {
+      type: "web_search",
+      search_context_size: "low",
+      user_location: { type: "approximate", ...TOKYO },
+      filters: { allowed_domains: ["ruby-lang.org"] },
+    },
+    { type: "web_search_preview", search_context_size: "high" },
+    { type: "function", name: "lookup", parameters: { type: "object" }, strict: false },
+  ];
+
+  it("is sent as the client gave it; the cited answer comes back, and the search goes back to OpenAI in place", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: [responsesCited()] });
+    const response = await openAIClient(upstream)
+      .responses.stream({ model: MODEL, input: QUESTION, tools: TOOLS, store: false })
+      .finalResponse();
+    expect((sent(upstream)["tools"] as unknown[]).slice(0, 2)).toEqual(TOOLS.slice(0, 2));
+    const message = response.output.find((item) => item.type === "message");
+    expect(message?.type === "message" && message.content).toMatchObject([
+      { type: "output_text", text: CITED_TEXT, annotations: ANNOTATIONS },
+    ]);
+    // The web_search_call reaches the client in the item that carries what OpenAI ran (sealed), and
+    // goes back to OpenAI as it came, before the answer, on the next turn.
+    const next = new FakeUpstream({ kind: "sse", chunks: [responsesCited()] });
+    const input: ResponseInputItem[] = [
+      { role: "user", content: QUESTION },
+      ...(response.output as ResponseInputItem[]),
+      { role: "user", content: "And 3.5?" },
+    ];
+    await openAIClient(next).responses.stream({ model: MODEL, input, tools: TOOLS, store: false }).finalResponse();
+    const items = sent(next)["input"] as Record<string, unknown>[];
+    expect(items.map((item) => item["type"] ?? item["role"])).toEqual(["user", "web_search_call", "assistant", "user"]);
+    expect(items[1]).toMatchObject({ type: "web_search_call", id: "ws_cite_1", status: "completed" });
+  });
+
+  it("is dropped, as before, for a provider that has no web search", async () => {
+    const { body } = await responses("anthropic/claude-sonnet-4-5", TOOLS.slice(0, 2));
+    expect(JSON.stringify(body)).not.toContain("web_search");
   });
 });

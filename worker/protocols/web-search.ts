@@ -4,14 +4,15 @@
  * `user_location: {type: "approximate", approximate: {city, country, region, timezone}}`), which
  * the Worker sends an OpenAI Chat upstream (`StreamRequest.openaiWebSearch`): from Chat
  * Completions' own `web_search_options`, and from an OpenAI Responses `web_search` /
- * `web_search_preview` tool, whose `user_location` is flat.
+ * `web_search_preview` tool, whose `user_location` is flat. An OpenAI Responses upstream is sent
+ * the Responses tool itself ({@link responsesWebSearchToolOf}).
  *
  * @module
  */
 import { invalidField } from "../response/json-error.ts";
 import { isObject, own } from "../request/json-fields.ts";
 import type { JsonObject } from "../request/stream-request.ts";
-import { objectAt, stringAt } from "./client-request.ts";
+import { objectAt, stringAt, type WireTool } from "./client-request.ts";
 
 /** The Responses tool types that ask for web search. */
 export const WEB_SEARCH_TOOLS: ReadonlySet<string> = new Set([
@@ -22,6 +23,29 @@ export const WEB_SEARCH_TOOLS: ReadonlySet<string> = new Set([
 ]);
 
 const PLACE = ["city", "country", "region", "timezone"] as const;
+
+/**
+ * A Responses web search tool for an OpenAI Responses upstream, which runs it: sent as the client
+ * gave it (kept in `builtIns` by its type, as a tool search is), its `web_search_call` items and
+ * the `url_citation` annotations of the answer coming back as the other tools OpenAI ran do. Null
+ * (dropped: clients offer it by default) for another provider, undefined for another type.
+ *
+ * @example
+ * ```ts
+ * responsesWebSearchToolOf("web_search", { type: "web_search" }, builtIns, "openai-responses"); // { name: "web_search", ... }
+ * ```
+ */
+export function responsesWebSearchToolOf(
+  type: unknown,
+  fields: Record<string, unknown>,
+  builtIns: Map<string, Record<string, unknown>>,
+  provider: string,
+): WireTool | null | undefined {
+  if (typeof type !== "string" || !WEB_SEARCH_TOOLS.has(type)) return undefined;
+  if (provider !== "openai-responses") return null;
+  builtIns.set(type, fields);
+  return { name: type, description: "Search the web.", parameters: { type: "object" } };
+}
 
 /**
  * Chat Completions' `web_search_options` as sent on, checked field by field (a 400 naming the

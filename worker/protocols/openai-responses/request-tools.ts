@@ -14,7 +14,7 @@ import { toolNameIn } from "../tool-names.ts";
 import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
 import { mcpToolOf } from "./mcp-items.ts";
 import { toolCallingToolOf } from "./program-items.ts";
-import { responsesWebSearchAt, WEB_SEARCH_TOOLS } from "../web-search.ts";
+import { responsesWebSearchAt, responsesWebSearchToolOf, WEB_SEARCH_TOOLS } from "../web-search.ts";
 
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;
@@ -23,14 +23,18 @@ const NAMES = upstreamProviders["openai-responses"].toolNames;
 export const CUSTOM_INPUT = "input";
 
 /**
- * Tools dropped rather than refused, because clients send them by default: `web_search` (Codex,
- * the Agents SDK; an OpenAI search model gets it as `web_search_options`: {@link webSearchOf}),
- * and `namespace` groups of functions (Codex's sub-agent tools), whose calls carry a `namespace`
- * this Worker does not return.
+ * Tools dropped rather than refused, because clients send them by default: `namespace` groups of
+ * functions (Codex's sub-agent tools), whose calls carry a `namespace` this Worker does not return.
+ * So is `web_search` (Codex, the Agents SDK) for a provider that has none: an OpenAI Responses model
+ * gets it as it came (../web-search.ts), an OpenAI Chat search model as `web_search_options`
+ * ({@link webSearchOf}).
  */
-const DROPPED_TOOLS = new Set([...WEB_SEARCH_TOOLS, "namespace"]);
+const DROPPED_TOOLS = new Set(["namespace"]);
 
-/** Function, custom and the client's built-in tools as `/v1/stream` tools; `web_search` dropped, other built-in tools refused by path. */
+/**
+ * Function, custom and the client's built-in tools as `/v1/stream` tools; `web_search` to an OpenAI
+ * Responses model, dropped for the others; other built-in tools refused by path.
+ */
 export function toolsOf(
   value: unknown,
   customTools: Set<string>,
@@ -59,7 +63,9 @@ export function toolsOf(
       };
       return [{ name, ...described, parameters }];
     }
-    // A programmatic tool calling or server search tool is dropped (null) for a provider without it.
+    // A programmatic tool calling, server search or web search tool is dropped (null) for a provider without it.
+    const search = responsesWebSearchToolOf(type, fields, builtIns, provider);
+    if (search !== undefined) return search ? [search] : [];
     const calling = toolCallingToolOf(type, fields, at, builtIns, provider);
     if (calling !== undefined) return calling ? [calling] : [];
     const builtIn = builtInToolOf(type, fields, builtIns) ?? mcpToolOf(type, fields, at, builtIns, provider);

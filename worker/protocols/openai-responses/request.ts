@@ -27,8 +27,9 @@
  * changes nothing here (`include`, `user`, ...) is accepted. `tool_choice: {type:
  * "allowed_tools"}` sends the provider only the listed tools (./allowed-calls.ts drops a call of
  * another). `apply_patch`, `shell` and `local_shell`, which the client runs, go to every provider
- * (./built-in-tools.ts); `web_search` tools and `namespace` groups are dropped (Codex offers them
- * by default; an OpenAI Chat search model is sent web search as `web_search_options`); an `mcp`
+ * (./built-in-tools.ts); `web_search` tools go to an OpenAI Responses model as they came, and are
+ * dropped for the others (Codex offers them by default; an OpenAI Chat search model is sent web
+ * search as `web_search_options`: ../web-search.ts), `namespace` groups are dropped; an `mcp`
  * tool and the MCP items of its turns (`mcp_approval_request` and the client's
  * `mcp_approval_response`) go to an OpenAI Responses model as they came (./mcp-items.ts);
  * programmatic tool calling and tool search (`program`, a call's `caller`, `program_output`,
