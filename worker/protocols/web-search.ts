@@ -5,14 +5,15 @@
  * the Worker sends an OpenAI Chat upstream (`StreamRequest.openaiWebSearch`): from Chat
  * Completions' own `web_search_options`, and from an OpenAI Responses `web_search` /
  * `web_search_preview` tool, whose `user_location` is flat. An OpenAI Responses upstream is sent
- * the Responses tool itself ({@link responsesWebSearchToolOf}).
+ * the Responses tool itself ({@link responsesWebSearchToolOf}). A Messages client's Anthropic web
+ * search tool becomes either where it can say the same ({@link messagesWebSearchOf}).
  *
  * @module
  */
 import { invalidField } from "../response/json-error.ts";
 import { isObject, own } from "../request/json-fields.ts";
-import type { JsonObject } from "../request/stream-request.ts";
-import { objectAt, stringAt, type WireTool } from "./client-request.ts";
+import type { JsonObject, StreamRequest } from "../request/stream-request.ts";
+import { arrayAt, objectAt, stringAt, type WireTool } from "./client-request.ts";
 
 /** The Responses tool types that ask for web search. */
 export const WEB_SEARCH_TOOLS: ReadonlySet<string> = new Set([
@@ -123,4 +124,74 @@ function known(fields: Record<string, unknown>, path: string, names: readonly st
   if (other === undefined) return;
   const name = /^[A-Za-z0-9_-]{1,64}$/.test(other) ? other : "(unprintable)";
   throw invalidField(`${path}.${name}`, `\`${path}\` has a field OpenAI does not document there.`);
+}
+
+/** Anthropic's web search server tool types: `web_search_20250305`, `web_search_20260209`, ... */
+const ANTHROPIC_SEARCH = /^web_search_\d{8}$/;
+
+/** A Messages client's web search, as an OpenAI upstream takes it ({@link messagesWebSearchOf}). */
+export interface MappedSearch {
+  /** The tool's name, which the client's `tool_choice` may name. */
+  name: string;
+  /** `web_search_options`, for an OpenAI Chat search model. */
+  chat?: JsonObject;
+  /** The `web_search` tool, for an OpenAI Responses model. */
+  responses?: JsonObject;
+}
+
+/**
+ * A Messages client's Anthropic web search tool (`web_search_20250305` and later: `user_location`
+ * `{type: "approximate", city, region, country, timezone}`, `allowed_domains`, `blocked_domains`,
+ * `max_uses`) as the web search of an OpenAI upstream: an OpenAI Chat search model's
+ * `web_search_options` (the location nested), an OpenAI Responses model's `web_search` tool (the
+ * location flat, `allowed_domains` as `filters.allowed_domains`). Undefined for another type or
+ * provider, and for a tool that limits the search in a way the upstream cannot say
+ * (`blocked_domains`, which OpenAI has no counterpart for; `allowed_domains` to Chat): no search
+ * rather than an unlimited one. `max_uses` has none either, and is left out (OpenAI decides how often).
+ *
+ * @example
+ * ```ts
+ * messagesWebSearchOf({ type: "web_search_20250305", name: "web_search", allowed_domains: ["ruby-lang.org"] }, "tools[0]", "openai-responses", "gpt-5");
+ * // { name: "web_search", responses: { type: "web_search", filters: { allowed_domains: ["ruby-lang.org"] } } }
+ * ```
+ */
+export function messagesWebSearchOf(
+  tool: Record<string, unknown>,
+  path: string,
+  provider: string,
+  model: string,
+): MappedSearch | undefined {
+  if (!ANTHROPIC_SEARCH.test(String(own(tool, "type")))) return undefined;
+  const chat = provider === "openai" && /search/i.test(model);
+  if (!chat && provider !== "openai-responses") return undefined;
+  const allowed = domainsAt(tool, "allowed_domains", path);
+  if (domainsAt(tool, "blocked_domains", path).length > 0 || (chat && allowed.length > 0)) return undefined;
+  const name = stringAt(own(tool, "name"), `${path}.name`);
+  const location = own(tool, "user_location");
+  const at = `${path}.user_location`;
+  const place = location === undefined || location === null ? undefined : objectAt(location, at);
+  if (place) approximate(place, at);
+  const user = place && placeOf(place, at);
+  if (chat) return { name, chat: user ? { user_location: user } : {} };
+  const search: JsonObject = { type: "web_search" };
+  if (user) search["user_location"] = { type: "approximate", ...(user["approximate"] as JsonObject) };
+  if (allowed.length > 0) search["filters"] = { allowed_domains: allowed };
+  return { name, responses: search };
+}
+
+/** Marks the parsed request's web search ({@link messagesWebSearchOf}) for the upstream it was mapped for. */
+export function withWebSearch(request: StreamRequest, search: MappedSearch): void {
+  if (search.chat) request.openaiWebSearch = search.chat;
+  const tool = search.responses;
+  if (tool)
+    request.tools = request.tools.map((entry) =>
+      entry.name === search.name ? { ...entry, openAIResponsesTool: tool } : entry,
+    );
+}
+
+/** A list of domains of a Messages web search tool (empty when absent). */
+function domainsAt(tool: Record<string, unknown>, key: string, path: string): string[] {
+  const value = own(tool, key);
+  if (value === undefined || value === null) return [];
+  return arrayAt(value, `${path}.${key}`).map((domain, i) => stringAt(domain, `${path}.${key}[${i}]`));
 }

@@ -47,6 +47,7 @@ import { TurnNotes } from "../turn-order.ts";
 import { citedPart, fileOfBlock, isFileBlock } from "./blocks.ts";
 import { containerOf, containerSkills } from "./container.ts";
 import { messagesTools } from "./tools.ts";
+import { withWebSearch } from "../web-search.ts";
 
 /** Anthropic's blocks that go back to it unchanged, in their place. */
 const KEPT: ReadonlySet<unknown> = new Set(ANTHROPIC_KEPT_BLOCKS);
@@ -89,7 +90,9 @@ export function parseMessagesRequest(
   arrayAt(own(fields, "messages"), "messages").forEach((message, i) =>
     messages.push(...toWire(message, `messages[${i}]`, provider, calls, withdrawn, forwarded.size > 0)),
   );
-  const { tools, toolChoice, server } = messagesTools(fields, forwarded);
+  // Web search, when listed, to an OpenAI upstream's own (../web-search.ts).
+  const searchTo = provider !== "anthropic" && serverTools.has("web_search") ? { provider, model } : undefined;
+  const { tools, toolChoice, server, webSearch } = messagesTools(fields, forwarded, searchTo);
   const container = own(fields, "container");
   const { request } = clientRequest(
     {
@@ -114,6 +117,7 @@ export function parseMessagesRequest(
   );
   const skills = forwarded.size > 0 ? containerSkills(container) : undefined;
   if (server || skills) request.anthropicServerTools = { tools: [], ...server, ...(skills ? { skills } : {}) };
+  if (webSearch) withWebSearch(request, webSearch);
   return { request, model: own(fields, "model") as string, stream };
 }
 

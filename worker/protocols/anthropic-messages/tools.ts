@@ -4,18 +4,21 @@
  * `code_execution_20250825`, `web_fetch_20250910`: server tools, which run on Anthropic's side and
  * bill the key that calls them) forwarded as given to an Anthropic upstream when the deployment
  * lists their kind (the type without its date) in `ANTHROPIC_SERVER_TOOLS`, else dropped, as no
- * other provider has them. A `tool_choice` naming a dropped one is a 400 that says so: Claude
- * Code's WebSearch forces its `web_search` tool that way, and would otherwise get an answer that
- * never searched.
+ * other provider has them; but web search, when listed, reaches an OpenAI search model or
+ * Responses model as its own (../web-search.ts), a `tool_choice` naming it as `required` (Responses
+ * takes no choice of `web_search` by name) or none (a search model always searches). A
+ * `tool_choice` naming a dropped one is a 400 that says so: Claude Code's WebSearch forces its
+ * `web_search` tool that way, and would otherwise get an answer that never searched.
  *
  * @module
  */
 import { invalidField } from "../../response/json-error.ts";
-import { own } from "../../request/json-fields.ts";
+import { isObject, own } from "../../request/json-fields.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
+import { type MappedSearch, messagesWebSearchOf } from "../web-search.ts";
 
 /** The tool names Anthropic takes, which a Messages client may send. */
 const NAMES = upstreamProviders.anthropic.toolNames;
@@ -28,17 +31,25 @@ export interface MessagesTools {
   toolChoice: unknown;
   /** The server tools forwarded, and the one `tool_choice` names; none when nothing is forwarded. */
   server: StreamRequest["anthropicServerTools"];
+  /** The web search mapped to an OpenAI upstream's own, when there is one. */
+  webSearch?: MappedSearch;
 }
 
 /**
  * Reads `tools` and `tool_choice`; `forwarded` holds the server tool kinds that go to the
- * upstream (empty unless it is Anthropic and `ANTHROPIC_SERVER_TOOLS` lists them).
+ * upstream (empty unless it is Anthropic and `ANTHROPIC_SERVER_TOOLS` lists them); `searchTo`, the
+ * upstream a web search may be mapped to (when the provider is not Anthropic and the list has `web_search`).
  */
-export function messagesTools(fields: Record<string, unknown>, forwarded: ReadonlySet<string>): MessagesTools {
+export function messagesTools(
+  fields: Record<string, unknown>,
+  forwarded: ReadonlySet<string>,
+  searchTo?: { provider: string; model: string },
+): MessagesTools {
   const given = own(fields, "tools") ?? undefined;
   const server: JsonObject[] = [];
   /** Every server tool by name, with its type: what `tool_choice` may name. */
   const named = new Map<string, string>();
+  let search: MappedSearch | undefined;
   const tools =
     given === undefined
       ? undefined
@@ -49,16 +60,35 @@ export function messagesTools(fields: Record<string, unknown>, forwarded: Readon
           const name = own(fields, "name");
           if (typeof name === "string") named.set(name, String(type));
           if (forwarded.has(String(type).replace(/_\d{8}$/, ""))) server.push(fields as JsonObject);
+          else if (searchTo && !search)
+            search = messagesWebSearchOf(fields, `tools[${i}]`, searchTo.provider, searchTo.model);
           return [];
         });
   const choice = own(fields, "tool_choice");
-  const chosen = serverChoice(choice, tools, named, server);
+  // No search when the client says no tool (as for a Chat or Responses client).
+  if (isObject(choice) && own(choice, "type") === "none") search = undefined;
+  const chosen = serverChoice(choice, tools, named, server, search?.name);
+  if (search) {
+    // Responses: the tool among the client's (a choice of it `required`: Responses names no
+    // `web_search` choice); Chat: `web_search_options` alone (a search model always searches).
+    const all = search.responses ? [...(tools ?? []), { ...SEARCH_TOOL, name: search.name }] : tools;
+    const forced = chosen === search.name;
+    return {
+      tools: all,
+      toolChoice: forced ? (search.responses ? "required" : undefined) : toolChoice(choice, all),
+      server: undefined,
+      webSearch: search,
+    };
+  }
   return {
     tools,
     toolChoice: chosen === undefined ? toolChoice(choice, tools) : undefined,
     server: server.length > 0 ? { tools: server, ...(chosen !== undefined ? { toolChoice: chosen } : {}) } : undefined,
   };
 }
+
+/** The tool an OpenAI Responses upstream's web search stands for among the client's tools. */
+const SEARCH_TOOL = { description: "Search the web.", parameters: { type: "object" } };
 
 /** A client tool as a `/v1/stream` tool. */
 function clientTool(fields: Record<string, unknown>, i: number): WireTool {
@@ -82,16 +112,17 @@ function serverChoice(
   tools: readonly WireTool[] | undefined,
   named: ReadonlyMap<string, string>,
   server: readonly JsonObject[],
+  mapped: string | undefined,
 ): string | undefined {
   if (value === null || typeof value !== "object" || own(value as Record<string, unknown>, "type") !== "tool")
     return undefined;
   const name = own(value as Record<string, unknown>, "name");
   const type = typeof name === "string" ? named.get(name) : undefined;
   if (type === undefined || tools?.some((tool) => tool.name === name)) return undefined;
-  if (server.some((tool) => tool["name"] === name)) return name as string;
+  if (name === mapped || server.some((tool) => tool["name"] === name)) return name as string;
   throw invalidField(
     "tool_choice.name",
-    `\`tool_choice.name\` names \`${String(name).slice(0, 64)}\`, a server tool (\`${type.slice(0, 64)}\`) Anthropic runs: this Worker sends it only to an Anthropic upstream, and only when its ANTHROPIC_SERVER_TOOLS setting lists it.`,
+    `\`tool_choice.name\` names \`${String(name).slice(0, 64)}\`, a server tool (\`${type.slice(0, 64)}\`) Anthropic runs: this Worker sends it only to an Anthropic upstream (web search also to an OpenAI search or Responses model, as far as they can limit it as asked), and only when its ANTHROPIC_SERVER_TOOLS setting lists it.`,
   );
 }
 
