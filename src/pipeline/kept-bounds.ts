@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_TEXT_LENGTH } from "../accumulate/accumulator-options.ts";
 import type { DecoderLimits, Emit, ProviderProtocol } from "../providers/provider-decoder.ts";
+import type { Usage } from "../shared/deltas.ts";
 import { ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 
 /** The limits {@link keptBounds} reads from the chain's options: the accumulator's `maxDepth` and `streamToolCalls`' `maxTextLength`. */
@@ -35,6 +36,9 @@ function nestsDeeper(value: object, max: number): boolean {
  *   arguments object is theirs), a call's `providerMetadata` (a built-in tool's item or step), an
  *   approval request; and the provider's objects an event carries: an error's `data`, the usage's
  *   `raw` object, the finish's `container` (each the first level of the error, usage or finish).
+ *   Of the usage reports, the first (the `usage` event) and the last (the finish's, read once the
+ *   finish is made: at `done` or the input's end) are read; those between reach no event (Gemini
+ *   reports usage on every chunk) and are not read, a walk per chunk spared.
  *   One nested deeper becomes an `error` of code `too-deep` naming what it was, never its data (a
  *   call keeps its fragment without that metadata, an error, usage or finish goes on without that
  *   object), and the stream goes on: `JSON.parse` reads a body nested 100,000 deep, and whoever
@@ -46,13 +50,17 @@ function nestsDeeper(value: object, max: number): boolean {
  *   ends the chain with that `error` and an `abort` (`limit-exceeded`, open calls discarded) and
  *   cancels the input, every delta before it given.
  *
- * `fault` does the same for the error the input failed with (an HTTP error's body), which reaches
- * the events without passing the decoder. Not exported by the package.
+ * `end`, after the decoder's, reads the last usage report, and bounds the error the input failed
+ * with (an HTTP error's body), which reaches the events without passing the decoder. Not exported
+ * by the package.
  */
-export function keptBounds(emit: Emit, limits: KeptLimits = {}): { emit: Emit; fault: (fault: unknown) => void } {
+export function keptBounds(emit: Emit, limits: KeptLimits = {}): { emit: Emit; end: (fault: unknown) => void } {
   const maxDepth = limits.maxDepth ?? 64;
   const maxText = limits.maxTextLength ?? DEFAULT_MAX_TEXT_LENGTH;
   let text = 0;
+  /** Whether the first usage report (the event) came; then the latest one, not read yet. */
+  let reported = false;
+  let latest: Usage | undefined;
   const dropped = (value: object, what: string): boolean => {
     if (!nestsDeeper(value, maxDepth)) return false;
     emit({ type: "error", error: { code: "too-deep", message: `The turn's ${what} nests deeper than maxDepth.` } });
@@ -63,6 +71,11 @@ export function keptBounds(emit: Emit, limits: KeptLimits = {}): { emit: Emit; f
     if (!dropped(error, "error data")) return error;
     const { data: _dropped, ...rest } = error;
     return rest;
+  };
+  /** The finish is made now: its usage, the latest report, read (one too deep replaced without its `raw`). */
+  const settle = (): void => {
+    if (latest && dropped(latest, "usage")) emit({ type: "usage", usage: { ...latest, raw: undefined } });
+    latest = undefined;
   };
   return {
     emit: (delta) => {
@@ -90,7 +103,15 @@ export function keptBounds(emit: Emit, limits: KeptLimits = {}): { emit: Emit; f
         case "error":
           return emit({ ...delta, error: errorOf(delta.error) });
         case "usage":
+          if (reported) {
+            latest = delta.usage;
+            break;
+          }
+          reported = true;
           if (dropped(delta.usage, "usage")) return emit({ ...delta, usage: { ...delta.usage, raw: undefined } });
+          break;
+        case "done":
+          settle();
           break;
         case "finish":
           if (delta.container && dropped(delta, "container")) {
@@ -100,10 +121,12 @@ export function keptBounds(emit: Emit, limits: KeptLimits = {}): { emit: Emit; f
       }
       emit(delta);
     },
-    // The chain passes the same object on to its `error` and `abort`: bounded here, in place.
-    fault: (fault) => {
-      const error = fault as StreamErrorInfo | undefined;
-      if (typeof error?.data === "object" && error.data && dropped(error, "error data")) delete error.data;
+    end: (fault) => {
+      // A fault ends the chain with an `abort`, which carries no usage.
+      if (!fault) return settle();
+      // The chain passes the same object on to its `error` and `abort`: bounded here, in place.
+      const error = fault as StreamErrorInfo;
+      if (typeof error.data === "object" && error.data && dropped(error, "error data")) delete error.data;
     },
   };
 }
@@ -123,7 +146,7 @@ export const withKeptBounds = (protocol: ProviderProtocol): ProviderProtocol => 
       decode: (message) => decoder.decode(message),
       end: (fault) => {
         decoder.end(fault);
-        bounds.fault(fault);
+        bounds.end(fault);
       },
     };
   },

@@ -241,6 +241,24 @@ group("kept blocks bounded by maxDepth", (test) => {
     assertEquals([usage?.inputTokens, usage?.outputTokens, usage?.raw], [3, 2, undefined]);
   });
 
+  // Gemini reports usage on every chunk: the first report is the `usage` event, the last the
+  // finish's; those between reach no event, and are not read (a walk per chunk spared).
+  test("Gemini's usage on every chunk: a deep report a later one replaces is no error; the last, deep, is left out", async () => {
+    const chunk = (text: string, total: number, details: unknown, finishReason?: string) => ({
+      candidates: [{ content: { parts: [{ text }], role: "model" }, index: 0, ...(finishReason && { finishReason }) }],
+      usageMetadata: { promptTokenCount: 3, candidatesTokenCount: total - 3, totalTokenCount: total, details },
+    });
+    const replaced = await run("gemini", sse([chunk("Hi", 4, 1), chunk(" there", 5, DEEP), chunk(".", 6, 1, "STOP")]));
+    assertEquals(outcome("gemini", replaced), [[], "Hi there.", []]);
+    const kept = assertFinished(replaced).usage;
+    assertEquals([kept?.totalTokens, (kept?.raw as { details?: unknown } | undefined)?.details], [6, 1]);
+    const last = await run("gemini", sse([chunk("Hi", 4, 1), chunk(".", 6, DEEP, "STOP")]));
+    assertEquals(outcome("gemini", last), [["The turn's usage nests deeper than maxDepth."], "Hi.", []]);
+    const usage = assertFinished(last).usage;
+    assertEquals([usage?.totalTokens, usage?.raw], [6, undefined]);
+    assertEquals(last.find((e) => e.type === "usage")?.type === "usage", true);
+  });
+
   test("a protocol's finish whose container nests 20,000 deep is given without it", async () => {
     let deep: Record<string, unknown> = {};
     for (let i = 0; i < 20_000; i++) deep = { a: deep };
