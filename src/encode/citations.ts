@@ -83,7 +83,8 @@ const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
  * a web address, or a document of the request (by its title, or its place among the documents); of
  * OpenAI's annotations, a page (`url_citation`) or a stored file (`file_citation`,
  * `container_file_citation`: OpenAI names no media type, so `text/plain`, as the AI SDK's own
- * OpenAI provider says); undefined for a type it does not know.
+ * OpenAI provider says) or a file the model made (`file_path`: by its id, of the media type
+ * `application/octet-stream`, as that provider says too); undefined for a type it does not know.
  */
 function sourceOf(citation: JsonValue): Source | undefined {
   if (!isRecord(citation)) return undefined;
@@ -97,6 +98,9 @@ function sourceOf(citation: JsonValue): Source | undefined {
   const fileId = nonEmptyString(citation["file_id"]);
   if (type.endsWith("file_citation"))
     return { kind: "document", title: filename ?? fileId ?? "File", mediaType: "text/plain", fileId, filename };
+  // A file the model made (a code interpreter's): OpenAI names it by its id alone, of no known type.
+  if (type === "file_path" && fileId)
+    return { kind: "document", title: fileId, mediaType: "application/octet-stream", fileId, filename: fileId };
   const title = nonEmptyString(citation["title"]) ?? nonEmptyString(citation["document_title"]);
   const url = nonEmptyString(search ? citation["source"] : where["url"]);
   if (url !== undefined && /^https?:\/\//i.test(url)) return { kind: "url", url, title };

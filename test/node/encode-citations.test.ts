@@ -2,7 +2,8 @@
 // MessageStream keeps them on the text block, openai-node's Responses stream on the output_text's
 // `annotations` (and its `response.output_text.annotation.added` event), openai-node's Chat
 // Completions as the chunks' and the completion's `annotations`, and the AI SDK's
-// readUIMessageStream as `source-url` / `source-document` parts (OpenAI Responses' file_citation too).
+// readUIMessageStream as `source-url` / `source-document` parts (OpenAI Responses' file_citation and
+// file_path too).
 // A fetch stub serves the bytes.
 import Anthropic from "@anthropic-ai/sdk";
 import * as ai6 from "ai";
@@ -25,7 +26,7 @@ import {
 import { CHAR, documentCited, WEB, webCited } from "../providers/anthropic/citations-recordings.ts";
 import { documentCitedTurn } from "../providers/bedrock/citations-recordings.ts";
 import { serverToolTurn } from "../providers/bedrock/server-tools-recordings.ts";
-import { ANNOTATIONS, responsesCited } from "../providers/openai-responses/citations-recordings.ts";
+import { ANNOTATIONS, FILE_PATH, responsesCited } from "../providers/openai-responses/citations-recordings.ts";
 import { AGENT_OPTIONS, encodeAll, ENCODERS } from "../support/encoders.ts";
 import { dataFrames } from "../support/protocol-readers.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
@@ -162,6 +163,17 @@ describe("the client libraries read Anthropic's citations as their protocol spel
         filename: file.filename,
       },
     ]);
+    // A file the model made (file_path), named by its id alone and of no known type, as the AI
+    // SDK's own OpenAI provider gives it (mediaType application/octet-stream, title and filename the id).
+    expect(await parts(responsesCited(false, [FILE_PATH]), "openai-responses")).toEqual([
+      {
+        type: "source-document",
+        sourceId: "source-1",
+        mediaType: "application/octet-stream",
+        title: FILE_PATH.file_id,
+        filename: FILE_PATH.file_id,
+      },
+    ]);
   });
 
   it("the source chunks (Anthropic's, OpenAI's, Bedrock Converse's) conform to every ai version's uiMessageChunkSchema (5.0.53 strict, 5, 6, 7)", async () => {
@@ -169,12 +181,13 @@ describe("the client libraries read Anthropic's citations as their protocol spel
       ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(webCited))),
       ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(documentCited))),
       ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(responsesCited(), "openai-responses"))),
+      ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(responsesCited(false, [FILE_PATH]), "openai-responses"))),
       ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(serverToolTurn, "bedrock"))),
       ...dataFrames(encodeAll(ENCODERS.ui(), await eventsOf(documentCitedTurn, "bedrock"))),
     ]
       .filter((frame) => frame.includes('"source-'))
       .map((frame) => JSON.parse(frame) as unknown);
-    expect(chunks).toHaveLength(6);
+    expect(chunks).toHaveLength(7);
     for (const schema of [ai5strict, ai5, ai6, ai7].map((sdk) => sdk.uiMessageChunkSchema as unknown)) {
       for (const chunk of chunks) {
         const result =

@@ -29,6 +29,11 @@ export const ANNOTATIONS = [
   },
   { type: "file_citation", file_id: "file-R1", filename: "release-notes.md", index: CITED_TEXT.length },
 ];
+/**
+ * A file the model made (a code interpreter's output, openai 6's `FilePath`: file_id, index), for
+ * {@link responsesCited}'s `annotations`: OpenAI names it by its id alone.
+ */
+export const FILE_PATH = { type: "file_path", file_id: "cfile_R2", index: LEAD.length };
 const SEARCH = {
   type: "web_search_call",
   id: "ws_cite_1",
@@ -53,9 +58,12 @@ const response = (status: string, output: unknown[]) => ({
   usage: status === "completed" ? { input_tokens: 30, output_tokens: 40, total_tokens: 70 } : null,
 });
 
-/** The stream; with `announcedOnly`, the done part and item carry no annotations (only the `.added` events do). */
-export function responsesCited(announcedOnly = false): string {
-  const done = part(announcedOnly ? [] : ANNOTATIONS);
+/**
+ * The stream; with `announcedOnly`, the done part and item carry no annotations (only the `.added`
+ * events do); `annotations` in place of {@link ANNOTATIONS}.
+ */
+export function responsesCited(announcedOnly = false, annotations: readonly unknown[] = ANNOTATIONS): string {
+  const done = part(announcedOnly ? [] : [...annotations]);
   return openAISSE(
     [
       { type: "response.created", response: response("in_progress", []) },
@@ -66,7 +74,7 @@ export function responsesCited(announcedOnly = false): string {
       { type: "response.output_text.delta", ...at, delta: LEAD, logprobs: [] },
       { type: "response.output_text.delta", ...at, delta: LINK, logprobs: [] },
       { type: "response.output_text.delta", ...at, delta: TAIL, logprobs: [] },
-      ...ANNOTATIONS.map((annotation, annotation_index) => ({
+      ...annotations.map((annotation, annotation_index) => ({
         type: "response.output_text.annotation.added",
         ...at,
         annotation_index,
