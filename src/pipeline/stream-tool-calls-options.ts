@@ -152,7 +152,9 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * `abort` of reason `limit-exceeded` (open calls discarded), the body cancelled, every event
    * before it delivered. The main entry's `streamToolCalls` and `streamToolCallBatches` check it;
    * a provider subpath's, `ToolCallChain` and the bare stages do not (their bundles' budgets), and
-   * hold the turn's text unbounded.
+   * hold the turn's text unbounded. A refusal (OpenAI's `delta.refusal`, `response.refusal.delta`)
+   * and the encrypted `data` of OpenAI Chat's `reasoning_details`, which the decoder holds until
+   * their end and no delta carries, are not counted.
    * @defaultValue 4194304 (`DEFAULT_MAX_TEXT_LENGTH`, as the encoders' answers)
    */
   maxTextLength?: number | undefined;
