@@ -14,6 +14,9 @@ import { ChatReasoningFields } from "./openai-chat-reasoning.ts";
 /**
  * OpenAI Chat Completions chunks to normalized deltas, for OpenAI and every compatible vendor
  * (Azure, DeepSeek, Groq, xAI, Mistral, Qwen/DashScope, OpenRouter, Ollama, vLLM, LM Studio, ...).
+ * A whole `chat.completion` (a request without `stream: true`, or a server that ignored it) is
+ * read as one chunk whose choices' `message` is their delta: its text, reasoning, refusal and
+ * calls (by their place) come out as the stream of the same answer gives them.
  *
  * @example
  * ```ts
@@ -174,7 +177,8 @@ function decodeChoice(
   write: JsonWriter,
 ): void {
   const index = typeof choice["index"] === "number" ? choice["index"] : 0;
-  const delta = choice["delta"];
+  // A whole `chat.completion`'s choice holds the `message` a stream spreads over its deltas.
+  const delta = choice["delta"] ?? choice["message"];
   const reason = nonEmptyString(choice["finish_reason"]);
   if (isRecord(delta)) {
     decodeReasoning(delta, index, emit);
