@@ -101,6 +101,7 @@ import "./pipeline/kept-depth.cases.ts";
 import "./providers/provider-delta-stream.cases.ts";
 import "./pipeline/turn-text-limit.cases.ts";
 import "./pipeline/declared-tools.cases.ts";
+import "./pipeline/whole-responses.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";

@@ -110,8 +110,10 @@ export class TextFraming extends ChoosingFraming {
 /**
  * The framing of the protocols whose bodies are SSE, or the NDJSON of an SDK's
  * `toReadableStream()` (openai-node's and `@anthropic-ai/sdk`'s, one chunk per line): NDJSON when
- * the first byte that is not white space is `{`, else SSE. No JSON array framing: none of these
- * providers sends one.
+ * the first byte that is not white space is `{`, else SSE. With the content type
+ * `application/json`, a `{` is a whole (non-streamed) response, pretty-printed or not, which the
+ * JSON array framing reads as one message (the main entry's `streamToolCalls` reads it as the
+ * stream it stands for). No JSON array: none of these providers sends one.
  *
  * @example
  * ```ts
@@ -119,9 +121,9 @@ export class TextFraming extends ChoosingFraming {
  * ```
  */
 export class SseOrNdjsonFraming extends ChoosingFraming {
-  /** `{` is NDJSON, anything else SSE. */
-  protected detect(_contentType: string | undefined, firstByte: number): FramingClass {
-    return firstByte === 0x7b ? NdjsonDecoder : SSEDecoder;
+  /** `{` is NDJSON (a whole response with the content type `application/json`), anything else SSE. */
+  protected detect(contentType: string | undefined, firstByte: number): FramingClass {
+    return firstByte === 0x7b ? detectTextFraming(contentType, firstByte) : SSEDecoder;
   }
 }
 

@@ -19,6 +19,7 @@ import { ToolCallStreamError } from "../shared/errors.ts";
 import { objectJsonText } from "../shared/object-json-text.ts";
 import type { ChainInput } from "./chain-pump.ts";
 import { withKeptBounds } from "./kept-bounds.ts";
+import { withWholeResponses } from "./whole-responses.ts";
 import { sdkChunks } from "./sdk-chunks.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
@@ -99,20 +100,22 @@ export function streamToolCallBatches<const Tools extends readonly ToolDefinitio
  * No protocol given: the framing is told from the content type and the first bytes, then the
  * protocol from the first message's shape.
  */
-const DETECTING: ProviderProtocol = withKeptBounds({
-  name: "detected",
-  framing: DetectingFraming,
-  createDecoder: (emit, limits) => new DetectingDecoder(emit, limits),
-  // The protocol is told from the first message: a turn of blocks is kept for any of them.
-  turnBlocks,
-  // An SDK's objects are not told apart: Bedrock's and Cohere's need their provider's reading.
-  messageOf: () => {
-    throw new ToolCallStreamError({
-      code: "unknown-provider",
-      message: "An SDK's chunks are read only with the `provider` option naming their provider.",
-    });
-  },
-});
+const DETECTING: ProviderProtocol = withKeptBounds(
+  withWholeResponses({
+    name: "detected",
+    framing: DetectingFraming,
+    createDecoder: (emit, limits) => new DetectingDecoder(emit, limits),
+    // The protocol is told from the first message: a turn of blocks is kept for any of them.
+    turnBlocks,
+    // An SDK's objects are not told apart: Bedrock's and Cohere's need their provider's reading.
+    messageOf: () => {
+      throw new ToolCallStreamError({
+        code: "unknown-provider",
+        message: "An SDK's chunks are read only with the `provider` option naming their provider.",
+      });
+    },
+  }),
+);
 
 /**
  * The protocol of the `provider` option. A provider that does not exist is the caller's mistake:
@@ -132,7 +135,9 @@ function protocolOf(provider: Provider | ProviderProtocol | undefined): Provider
   const made = typeof provider === "string" ? NAMED : GIVEN;
   let written = made.get(protocol);
   if (!written) {
-    written = withKeptBounds({ ...protocol, jsonText: protocol.jsonText ?? objectJsonText, turnBlocks: blocks });
+    written = withKeptBounds(
+      withWholeResponses({ ...protocol, jsonText: protocol.jsonText ?? objectJsonText, turnBlocks: blocks }),
+    );
     made.set(protocol, written);
   }
   return written;
@@ -145,7 +150,8 @@ const GIVEN = new WeakMap<ProviderProtocol, ProviderProtocol>();
 /**
  * The framing of a protocol in the main entry: its own, SSE for one of the application's that
  * names none, and for a built-in one whose bodies are SSE, SSE or (a first `{`) the NDJSON of an
- * SDK's `toReadableStream()`, which a provider subpath reads with the `framing` option.
+ * SDK's `toReadableStream()`, which a provider subpath reads with the `framing` option, or with the
+ * content type `application/json` a whole response (`SseOrNdjsonFraming`, read by `withWholeResponses`).
  */
 function framingOf(protocol: ProviderProtocol, provider: Provider | ProviderProtocol | undefined): FramingClass {
   const framing = protocol.framing ?? SSEDecoder;

@@ -46,17 +46,19 @@ const COHERE_EVENTS = new Set([
 export function detectProvider(message: FramedMessage): Provider | null | undefined {
   if (message.headers) return "bedrock";
   if (message.data.trim() === "[DONE]") return "openai";
-  let payload: unknown;
-  try {
-    payload = JSON.parse(message.data);
-  } catch {
-    // Chunks joined by single newlines (GLM and Kimi behind some gateways; the Chat stage splits
-    // them back): the first line tells.
-    const [first] = messageLines(message);
-    if (first && first.data !== message.data) return detectProvider(first);
-    // Not JSON: no protocol sends that; a final event cut short is reported by the decoder instead.
-    return message.truncated ? undefined : null;
-  }
+  // An object already parsed (the main entry's events of a whole response) tells as its text would.
+  let payload: unknown = message.value;
+  if (payload === undefined)
+    try {
+      payload = JSON.parse(message.data);
+    } catch {
+      // Chunks joined by single newlines (GLM and Kimi behind some gateways; the Chat stage splits
+      // them back): the first line tells.
+      const [first] = messageLines(message);
+      if (first && first.data !== message.data) return detectProvider(first);
+      // Not JSON: no protocol sends that; a final event cut short is reported by the decoder instead.
+      return message.truncated ? undefined : null;
+    }
   if (!isRecord(payload)) return null;
   const type = message.event ?? (typeof payload["type"] === "string" ? payload["type"] : undefined);
   if (type === "error" || (type === undefined && Object.keys(payload).length === 1 && "error" in payload))

@@ -10,6 +10,7 @@ import {
   DEFAULT_MAX_ARGUMENTS_LENGTH,
   type FramedMessage,
   type Framing,
+  type FramingClass,
   type FramingOptions,
   type Provider,
   type ProviderDecoder,
@@ -53,7 +54,7 @@ export function fragmentRuns(provider: Provider): ProviderProtocol {
   let protocol = made.get(provider);
   if (protocol) return protocol;
   const inner = providerProtocol(provider);
-  const Inner = inner.framing === undefined || inner.framing === SSEDecoder ? SseOrNdjsonFraming : inner.framing;
+  const Inner = framingOf(inner);
   class RunFraming implements Framing {
     readonly #framing: Framing;
     readonly #onMessage: (message: FramedMessage) => void;
@@ -87,9 +88,10 @@ export function fragmentRuns(provider: Provider): ProviderProtocol {
 
 /**
  * The protocol `/v1/stream` and `/v1/run` read a model call's body with: {@link fragmentRuns}, or,
- * where early validation reads each provider event, the provider's protocol object. Both are
- * objects, which the main entry gives the whole `turnBlocks` plug-in when they name none (a name
- * gets only its own parts), so a finish is the same either way, its `order` included.
+ * where early validation reads each provider event, the provider's protocol object with the framing
+ * the main entry picks for its name (a whole answer's too). Both are objects, which the main entry
+ * gives the whole `turnBlocks` plug-in when they name none (a name gets only its own parts), so a
+ * finish is the same either way, its `order` included.
  *
  * @example
  * ```ts
@@ -97,8 +99,26 @@ export function fragmentRuns(provider: Provider): ProviderProtocol {
  * ```
  */
 export function readProtocol(provider: Provider, earlyValidation: boolean | undefined): ProviderProtocol {
-  return earlyValidation ? providerProtocol(provider) : fragmentRuns(provider);
+  if (!earlyValidation) return fragmentRuns(provider);
+  let protocol = framed.get(provider);
+  if (!protocol) {
+    const inner = providerProtocol(provider);
+    protocol = { ...inner, framing: framingOf(inner) };
+    framed.set(provider, protocol);
+  }
+  return protocol;
 }
+
+/** Each provider's protocol with its framing as `streamToolCalls` picks it for the name, for early validation. */
+const framed = new Map<Provider, ProviderProtocol>();
+
+/**
+ * A protocol's framing as the main entry's `streamToolCalls` picks it for a provider's name: an SSE
+ * protocol's is `SseOrNdjsonFraming` (SSE; NDJSON; with the content type `application/json`, a
+ * whole answer, read as one message), any other its own.
+ */
+const framingOf = (protocol: ProviderProtocol): FramingClass =>
+  protocol.framing === undefined || protocol.framing === SSEDecoder ? SseOrNdjsonFraming : protocol.framing;
 
 /** A protocol's decoder that holds a run of joinable deltas (see {@link fragmentRuns}). */
 class RunDecoder implements ProviderDecoder {

@@ -30,7 +30,7 @@ import type { Runtime } from "../runtime.ts";
 import { openUpstream } from "../upstream/open-upstream.ts";
 import { clientNames, type ToolNames, withProviderToolNames } from "../upstream/tool-names.ts";
 import { ResponseWatch } from "../upstream/response-watch.ts";
-import { failureEvents, type WatchedBody } from "../upstream/watched-body.ts";
+import { failureEvents, streamOf, type WatchedBody } from "../upstream/watched-body.ts";
 import { readProtocol } from "./fragment-runs.ts";
 import { withoutProviderDataInBatches } from "./without-provider-data.ts";
 
@@ -90,7 +90,7 @@ async function openChain(
   signal: AbortSignal | undefined,
   withSignal: boolean,
 ): Promise<{
-  body: WatchedBody;
+  body: WatchedBody | Response;
   options: StreamToolCallsOptions;
   headers: Record<string, string>;
   watch: ResponseWatch;
@@ -127,7 +127,8 @@ async function openChain(
       ? replayUpstream(recording, replay)
       : runtime.fetch;
   const watch = responseWatch(settings, runtime);
-  let body: WatchedBody;
+  let body: WatchedBody | Response;
+  let whole = undefined as string | undefined;
   try {
     body = await openUpstream(http, {
       send,
@@ -136,7 +137,12 @@ async function openChain(
       watch,
       // The chain decodes each chunk before it reads the next.
       reuse: true,
+      onWhole: (type) => {
+        whole = type;
+      },
     });
+    // A whole answer goes to the chain with its content type, which frames it as one message.
+    if (whole !== undefined) body = new Response(streamOf(body), { headers: { "content-type": whole } });
   } catch (error) {
     watch.end();
     throw error;

@@ -57,25 +57,32 @@ export async function openRunEvents(
       });
   // One idle timeout and one deadline for the whole run: every model call is read under them.
   const watch = responseWatch(settings, runtime);
-  const open = (body: ProviderHttpRequest["body"], signal: AbortSignal): Promise<WatchedBody> =>
-    openUpstream(
+  // Each model call's body with its content type: a whole answer's (`wholeType`) frames it as one message.
+  const open = async (body: ProviderHttpRequest["body"], signal: AbortSignal): Promise<[WatchedBody, string]> => {
+    let type = http.responseType ?? "text/event-stream";
+    const opened = await openUpstream(
       { ...http, body },
       {
         send,
         idleTimeoutMs: settings.idleTimeoutMs,
         signal,
         watch,
+        onWhole: (whole) => {
+          type = whole;
+        },
       },
     );
+    return [opened, type];
+  };
 
-  let first: WatchedBody | undefined;
+  let first: [WatchedBody, string] | undefined;
   try {
     first = await open(http.body, runController.signal);
   } catch (error) {
     watch.end();
     throw error;
   }
-  runController.signal.addEventListener("abort", () => void first?.return?.().catch(() => {}), { once: true });
+  runController.signal.addEventListener("abort", () => void first?.[0].return?.().catch(() => {}), { once: true });
 
   const events = runToolLoop({
     provider: provider.protocol,
@@ -101,7 +108,7 @@ export async function openRunEvents(
     async call({ step, messages: conversationSoFar, signal, container }) {
       // The code-execution container a step's answer named, for the next (Anthropic's alone take one).
       const reuse = container !== undefined && provider.protocol === "anthropic" ? { container } : {};
-      const body =
+      const [body, type] =
         step === 1 && first
           ? first
           : await open(
@@ -109,7 +116,7 @@ export async function openRunEvents(
               signal,
             );
       first = undefined;
-      return new Response(streamOf(body), { headers: { "content-type": http.responseType ?? "text/event-stream" } });
+      return new Response(streamOf(body), { headers: { "content-type": type } });
     },
   });
   return {

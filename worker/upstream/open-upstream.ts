@@ -24,6 +24,12 @@ export interface OpenUpstreamOptions {
    * into one reused buffer (`reusingReader`). Not for a body that is resumed upstream.
    */
   reuse?: boolean;
+  /**
+   * Called with the content type when the provider answered whole (a `200` of its request's
+   * `wholeType`, a server that ignored `stream: true`): the chain must be given that type, whose
+   * framing reads the body as one message (the main entry then reads it as the stream it stands for).
+   */
+  onWhole?: ((contentType: string) => void) | undefined;
 }
 
 /**
@@ -34,7 +40,7 @@ export interface OpenUpstreamOptions {
  * | ----------------------------- | ------------------------------- |
  * | 401, 403                      | 502 `upstream_auth_failed`      |
  * | 429                           | 429 `upstream_rate_limited`, with its `Retry-After` |
- * | 5xx, or a 200 not of the request's `responseType` (or of none) | 502 `upstream_error` |
+ * | 5xx, or a 200 not of the request's `responseType` or `wholeType` (or of none) | 502 `upstream_error` |
  * | 4xx refusing a request for a tool turn's reasoning it did not get back | 400 `reasoning_required` |
  * | other 4xx                     | 502 `upstream_rejected`         |
  * | network error                 | 502 `upstream_unreachable`      |
@@ -85,12 +91,14 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
     waited();
     unwatch();
   }
-  const failure = refusal ?? statusError(response, http.responseType ?? "text/event-stream");
+  const failure = refusal ?? statusError(response, [http.responseType ?? "text/event-stream", http.wholeType]);
   if (failure || !response.body) {
     await response.body?.cancel();
     request.abort();
     throw failure ?? upstream(502, "upstream_error", "The provider answered without a body.", response.status);
   }
+  const type = response.headers.get("content-type");
+  if (http.wholeType !== undefined && type?.toLowerCase().includes(http.wholeType)) options.onWhole?.(type);
   // A stream that can be resumed upstream (Gemini Interactions) goes on from its last event when the connection drops.
   const { resume } = http;
   // The resuming body keeps a cut event's bytes across reads: its chunks are never reused.
@@ -101,7 +109,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
     : watched;
 }
 
-function statusError(response: Response, mediaType: string): HttpError | undefined {
+function statusError(response: Response, mediaTypes: readonly (string | undefined)[]): HttpError | undefined {
   const { status } = response;
   if (status === 401 || status === 403) {
     return upstream(
@@ -135,9 +143,10 @@ function statusError(response: Response, mediaType: string): HttpError | undefin
     );
   }
   // A 200 without a content type is no more the stream than one of another type (an HTML error
-  // page of a proxy, a JSON error of a gateway that forgot the header).
-  const type = response.headers.get("content-type");
-  if (type === null || !type.toLowerCase().includes(mediaType)) {
+  // page of a proxy, a JSON error of a gateway that forgot the header); a whole answer, where the
+  // provider's request names its type, is read as the stream it stands for.
+  const type = response.headers.get("content-type")?.toLowerCase();
+  if (type === undefined || !mediaTypes.some((mediaType) => mediaType !== undefined && type.includes(mediaType))) {
     return upstream(502, "upstream_error", "The provider did not answer with a stream.", status);
   }
   return undefined;

@@ -31,6 +31,8 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
       "content-type": "application/json",
       accept: "text/event-stream",
     },
+    // A compatible server that ignores `stream: true` answers whole: read as its stream.
+    wholeType: "application/json",
     body: withServerTools(
       withoutUnlistedRuns(requestBody("anthropic", request), request.anthropicServerTools),
       request.anthropicServerTools,

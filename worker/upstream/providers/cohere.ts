@@ -27,6 +27,8 @@ export function buildCohereRequest(request: StreamRequest, target: ProviderTarge
       "content-type": "application/json",
       accept: "text/event-stream",
     },
+    // A compatible server that ignores `stream: true` answers whole: read as its stream.
+    wholeType: "application/json",
     body: requestBody("cohere", request),
   };
 }

@@ -24,6 +24,8 @@ export function buildOpenAIResponsesRequest(request: StreamRequest, target: Prov
       "content-type": "application/json",
       accept: "text/event-stream",
     },
+    // A compatible server that ignores `stream: true` answers whole: read as its stream.
+    wholeType: "application/json",
     body: requestBody("openai-responses", request),
   };
 }

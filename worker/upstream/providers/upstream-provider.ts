@@ -42,6 +42,12 @@ export interface ProviderHttpRequest {
    */
   responseType?: string;
   /**
+   * The media type of a whole (non-streamed) answer, which a server that ignored `stream: true`
+   * sends: the library's main entry reads it as the stream it stands for, so a `200` of this type
+   * is read too (Anthropic's, OpenAI Responses' and Cohere's `application/json`). Absent: refused.
+   */
+  wholeType?: string;
+  /**
    * Computes the headers that authenticate this exact request (AWS Signature Version 4 covers the
    * body): called for every request sent, with the body as it is sent.
    */

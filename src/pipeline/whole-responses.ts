@@ -1,0 +1,75 @@
+import type { FramedMessage } from "../framing/framing.ts";
+import { anthropicMessageEvents } from "../providers/anthropic/anthropic-whole-message.ts";
+import { cohereResponseEvents } from "../providers/cohere/cohere-whole-response.ts";
+import { responsesEvents } from "../providers/openai-responses/openai-responses-whole-response.ts";
+import type { ProviderDecoder, ProviderProtocol } from "../providers/provider-decoder.ts";
+import { isRecord, ownValue } from "../shared/values.ts";
+
+/** The stream events of a protocol's whole response, or `undefined` for a payload that is none. */
+type WholeEvents = (payload: Record<string, unknown>) => Record<string, unknown>[] | undefined;
+
+/** Each protocol whose whole (non-streamed) response is not one of its stream's events, by name. */
+const WHOLE: Record<string, WholeEvents> = {
+  anthropic: anthropicMessageEvents,
+  "openai-responses": responsesEvents,
+  cohere: cohereResponseEvents,
+};
+
+/** Any of them: the protocol is told from the events (their shapes are apart: `type: "message"`, `object: "response"`, a `message` beside a `finish_reason`). */
+const ANY: WholeEvents = (payload) =>
+  anthropicMessageEvents(payload) ?? responsesEvents(payload) ?? cohereResponseEvents(payload);
+
+/**
+ * `protocol` reading a whole response, which the provider sends for a request without
+ * `stream: true` (or that an OpenAI-compatible server answered whole), as the stream it stands
+ * for: its first message, when it is such a response (Anthropic's `Message`, OpenAI Responses'
+ * `Response`, Cohere v2's `ChatResponse`), is given to the decoder as the events that stream the
+ * same answer, so its calls, text, reasoning, kept blocks, finish and usage are the stream's. Any
+ * other first message, and every later one, is passed on as it came. What the main entry's
+ * `streamToolCalls` reads with (the detecting protocol tries the three); the provider subpaths'
+ * `streamToolCalls` do not (their bundles' budgets). Gemini's and Ollama's whole responses are
+ * one of their stream's chunks already. Not exported by the package.
+ *
+ * @example
+ * ```ts
+ * const protocol = withWholeResponses(providerProtocol("anthropic"));
+ * ```
+ */
+export function withWholeResponses(protocol: ProviderProtocol): ProviderProtocol {
+  const eventsOf = protocol.name === "detected" ? ANY : ownValue(WHOLE, protocol.name);
+  if (!eventsOf) return protocol;
+  return {
+    ...protocol,
+    createDecoder: (emit, limits) => {
+      const decoder = protocol.createDecoder(emit, limits);
+      const reading: ProviderDecoder = {
+        decode: (message) => {
+          // An empty message (a framing's own cue) tells nothing.
+          if (message.data === "" && message.value === undefined) return decoder.decode(message);
+          // Only the body's first message can be a whole response: the later ones go straight on.
+          reading.decode = (next) => decoder.decode(next);
+          // A named SSE event is a stream's.
+          const events = message.event === undefined ? wholeEvents(message, eventsOf) : undefined;
+          if (!events) return decoder.decode(message);
+          for (const value of events) decoder.decode({ data: "", value, jsonText: message.jsonText });
+        },
+        end: (fault) => decoder.end(fault),
+      };
+      return reading;
+    },
+  };
+}
+
+/** The events of a message that is a whole response, else `undefined` (not JSON, cut short, a stream's event). */
+function wholeEvents(message: FramedMessage, eventsOf: WholeEvents): Record<string, unknown>[] | undefined {
+  let payload = message.value;
+  // A last NDJSON line without its newline is `truncated`, yet whole when it parses.
+  if (payload === undefined)
+    try {
+      payload = JSON.parse(message.data);
+    } catch {
+      // Not JSON, or cut short: the decoder reports it.
+      return undefined;
+    }
+  return isRecord(payload) ? eventsOf(payload) : undefined;
+}

@@ -1,0 +1,128 @@
+// The whole (non-streamed) response a recorded stream stands for, built from its events as the
+// provider's reference says the stream builds it: Anthropic's Message (the SDK's MessageStream
+// accumulation: each block from its start, text, partial JSON, thinking, signature and citations
+// added by their deltas, the stop and usage from message_delta), OpenAI Responses' Response (the
+// `response` of its `response.completed` event, the provider's own whole response), Cohere v2's
+// ChatResponse (content, tool plan and calls joined by index, finish and usage from message-end).
+import type { FramedMessage } from "../../src/index.ts";
+
+type Payload = Record<string, unknown>;
+type Block = Record<string, unknown> & { partial?: string };
+
+/** The payloads of a body's messages, skipping `[DONE]`. */
+export function payloadsOf(messages: readonly FramedMessage[]): Payload[] {
+  return messages.filter((m) => m.data.trim() !== "[DONE]").map((m) => JSON.parse(m.data) as Payload);
+}
+
+const record = (value: unknown): Payload => (typeof value === "object" && value !== null ? (value as Payload) : {});
+
+/** Anthropic's whole `Message` from its stream's events. */
+export function anthropicWhole(payloads: readonly Payload[]): Payload {
+  let message: Payload = {};
+  const blocks: Block[] = [];
+  for (const event of payloads) {
+    const delta = record(event["delta"]);
+    const block = blocks[event["index"] as number];
+    switch (event["type"]) {
+      case "message_start":
+        message = { ...record(event["message"]) };
+        for (const each of (message["content"] as Block[] | undefined) ?? []) blocks.push({ ...each });
+        break;
+      case "content_block_start":
+        blocks[event["index"] as number] = structuredClone(record(event["content_block"]));
+        break;
+      case "content_block_delta":
+        if (!block) break;
+        if (delta["type"] === "text_delta") block["text"] = `${block["text"] ?? ""}${delta["text"]}`;
+        if (delta["type"] === "input_json_delta") block.partial = `${block.partial ?? ""}${delta["partial_json"]}`;
+        if (delta["type"] === "thinking_delta") block["thinking"] = `${block["thinking"] ?? ""}${delta["thinking"]}`;
+        if (delta["type"] === "signature_delta")
+          block["signature"] = `${block["signature"] ?? ""}${delta["signature"]}`;
+        if (delta["type"] === "citations_delta")
+          block["citations"] = [...((block["citations"] as unknown[]) ?? []), delta["citation"]];
+        break;
+      case "message_delta":
+        Object.assign(message, delta);
+        message["usage"] = { ...record(message["usage"]), ...record(event["usage"]) };
+    }
+  }
+  const content = blocks.map(({ partial, ...block }) =>
+    partial === undefined || partial === "" ? block : { ...block, input: JSON.parse(partial) as unknown },
+  );
+  return { ...message, content };
+}
+
+/**
+ * OpenAI Responses' whole `Response`: the one its final event carries, with the items as each
+ * `response.output_item.done` gave them where it did (OpenAI encrypts a reasoning item's content
+ * anew for the final event: the stream's own is the one to compare with).
+ */
+export function responsesWhole(payloads: readonly Payload[]): Payload {
+  const end = record(
+    [...payloads].reverse().find((event) => /^response\.(completed|incomplete|failed)$/.test(String(event["type"])))?.[
+      "response"
+    ],
+  );
+  const output = [...((end["output"] as unknown[] | undefined) ?? [])];
+  for (const event of payloads)
+    if (event["type"] === "response.output_item.done") output[event["output_index"] as number] = event["item"];
+  return { ...end, output };
+}
+
+/** Cohere v2's whole `ChatResponse` from its stream's events. */
+export function cohereWhole(payloads: readonly Payload[]): Payload {
+  const content: Payload[] = [];
+  const calls: { id?: unknown; type?: unknown; function: { name?: unknown; arguments: string } }[] = [];
+  let plan = "";
+  let id: unknown;
+  let end: Payload = {};
+  for (const event of payloads) {
+    const index = event["index"] as number;
+    const message = record(record(event["delta"])["message"]);
+    switch (event["type"]) {
+      case "message-start":
+        id = event["id"];
+        break;
+      case "content-start":
+        content[index] = { ...record(message["content"]) };
+        break;
+      case "content-delta": {
+        const part = record(message["content"]);
+        for (const key of ["text", "thinking"])
+          if (typeof part[key] === "string") content[index]![key] = `${content[index]![key] ?? ""}${part[key]}`;
+        break;
+      }
+      case "tool-plan-delta":
+        plan += String(message["tool_plan"]);
+        break;
+      case "tool-call-start": {
+        const call = record(message["tool_calls"]);
+        const fn = record(call["function"]);
+        calls[index] = {
+          id: call["id"],
+          type: call["type"],
+          function: { name: fn["name"], arguments: String(fn["arguments"] ?? "") },
+        };
+        break;
+      }
+      case "tool-call-delta":
+        calls[index]!.function.arguments += String(
+          record(record(message["tool_calls"])["function"])["arguments"] ?? "",
+        );
+        break;
+      case "message-end":
+        end = record(event["delta"]);
+    }
+  }
+  return {
+    id,
+    message: {
+      role: "assistant",
+      ...(content.length ? { content } : {}),
+      ...(plan ? { tool_plan: plan } : {}),
+      ...(calls.length ? { tool_calls: calls } : {}),
+    },
+    finish_reason: end["finish_reason"],
+    usage: end["usage"],
+  };
+}
