@@ -19,7 +19,7 @@ import { ToolCallStreamError } from "../shared/errors.ts";
 import { objectJsonText } from "../shared/object-json-text.ts";
 import type { ChainInput } from "./chain-pump.ts";
 import { withKeptBounds } from "./kept-bounds.ts";
-import { withWholeResponses } from "./whole-responses.ts";
+import { wholeFraming, withWholeResponses } from "./whole-responses.ts";
 import { sdkChunks } from "./sdk-chunks.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
 import { toolCallBatchStream, toolCallEventStream } from "./tool-call-streams.ts";
@@ -151,11 +151,13 @@ const GIVEN = new WeakMap<ProviderProtocol, ProviderProtocol>();
  * The framing of a protocol in the main entry: its own, SSE for one of the application's that
  * names none, and for a built-in one whose bodies are SSE, SSE or (a first `{`) the NDJSON of an
  * SDK's `toReadableStream()`, which a provider subpath reads with the `framing` option, or with the
- * content type `application/json` a whole response (`SseOrNdjsonFraming`, read by `withWholeResponses`).
+ * content type `application/json` a whole response (`SseOrNdjsonFraming`, read by `withWholeResponses`);
+ * Bedrock's event stream, or a whole Converse response (`wholeFraming`).
  */
 function framingOf(protocol: ProviderProtocol, provider: Provider | ProviderProtocol | undefined): FramingClass {
   const framing = protocol.framing ?? SSEDecoder;
-  return framing === SSEDecoder && typeof provider === "string" ? SseOrNdjsonFraming : framing;
+  if (typeof provider !== "string") return framing;
+  return framing === SSEDecoder ? SseOrNdjsonFraming : wholeFraming(framing);
 }
 
 /** `repair: false` of the main entry: nothing repaired, the position of the error still given. */

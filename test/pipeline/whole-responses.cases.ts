@@ -8,25 +8,47 @@ import { externalBodies, externalFixtures } from "../support/external-fixtures.t
 import { fixturesOf, summarize } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { collect, decodeSSE, fromChunks, splitAt } from "../support/streams.ts";
-import { anthropicWhole, cohereWhole, payloadsOf, responsesWhole } from "../support/whole-responses.ts";
+import { AwsEventStreamDecoderStream } from "../../src/index.ts";
+import {
+  anthropicWhole,
+  cohereWhole,
+  converseEventsOf,
+  converseWhole,
+  payloadsOf,
+  responsesWhole,
+} from "../support/whole-responses.ts";
 
-type WholeProvider = Extract<Provider, "anthropic" | "openai-responses" | "cohere">;
+type WholeProvider = Extract<Provider, "anthropic" | "openai-responses" | "cohere" | "bedrock">;
 
-const WHOLE = { anthropic: anthropicWhole, "openai-responses": responsesWhole, cohere: cohereWhole } as const;
+const WHOLE = {
+  anthropic: anthropicWhole,
+  "openai-responses": responsesWhole,
+  cohere: cohereWhole,
+  bedrock: converseWhole,
+} as const;
+
+const PROVIDERS = ["anthropic", "openai-responses", "cohere", "bedrock"] as const;
 
 /** The folders of ../shared/fixtures whose recordings are each provider's. */
 const FOLDERS: Record<WholeProvider, string[]> = {
   anthropic: ["anthropic"],
   "openai-responses": ["openai-responses", "azure", "deepseek", "lmstudio"],
   cohere: ["cohere"],
+  bedrock: ["bedrock"],
 };
 
 const json = { "content-type": "application/json" };
 
+/** The content type of a provider's stream. */
+const streamType = (provider: WholeProvider) => ({
+  "content-type": provider === "bedrock" ? "application/vnd.amazon.eventstream" : "text/event-stream",
+});
+
 /** Every streamed body of a provider's recordings, named: the shared ones of its folders (Responses' by their events), then other projects'. */
 function bodiesOf(provider: WholeProvider): [string, Uint8Array<ArrayBuffer>][] {
   const shared = fixturesOf(...FOLDERS[provider])
-    .filter((f) => f.format === "sse" && (provider !== "openai-responses" || f.text.includes("response.created")))
+    .filter((f) => f.format === (provider === "bedrock" ? "event-stream" : "sse"))
+    .filter((f) => provider !== "openai-responses" || f.text.includes("response.created"))
     .map((f): [string, Uint8Array<ArrayBuffer>] => [`${f.provider}/${f.name}`, f.body]);
   const external = externalFixtures
     .filter((f) => f.provider === provider)
@@ -77,18 +99,23 @@ function asJson(text: string): unknown {
 async function wholeOf(provider: WholeProvider, body: Uint8Array, streamed: readonly ToolCallEvent[]) {
   if (streamed.some((e) => e.type === "abort" || e.type === "error" || e.type === "invalid-tool-call"))
     return undefined;
-  const payloads = payloadsOf(await decodeSSE([body]));
+  const payloads =
+    provider === "bedrock"
+      ? converseEventsOf(await collect(fromChunks([body]).pipeThrough(new AwsEventStreamDecoderStream())))
+      : payloadsOf(await decodeSSE([body]));
+  // InvokeModel's chunks are Anthropic's events, no Converse response.
+  if (payloads.some((event) => "chunk" in event)) return undefined;
   const whole = WHOLE[provider](payloads);
   const done = payloads.filter((event) => event["type"] === "response.output_item.done").length;
   return provider === "openai-responses" && done !== (whole["output"] as unknown[]).length ? undefined : whole;
 }
 
 group("streamToolCalls: a whole (non-streamed) response reads as the stream it stands for", (test) => {
-  for (const provider of ["anthropic", "openai-responses", "cohere"] as const)
-    test(`${provider}: each recording's whole response gives its calls, text, reasoning, finish and usage, named or detected`, async () => {
+  for (const provider of PROVIDERS)
+    test(`${provider}: each recording's whole response gives its calls, text, reasoning, finish and usage, named (the SSE ones also detected)`, async () => {
       let count = 0;
       for (const [name, body] of bodiesOf(provider)) {
-        const streamed = await read(body, provider, { "content-type": "text/event-stream" });
+        const streamed = await read(body, provider, streamType(provider));
         const whole = await wholeOf(provider, body, streamed);
         if (!whole) continue;
         count++;
@@ -100,18 +127,20 @@ group("streamToolCalls: a whole (non-streamed) response reads as the stream it s
           expected,
           `${name}: one line, no content type`,
         );
-        assertEquals(await read(JSON.stringify(whole, null, 2), undefined), events, `${name}: detected`);
+        // Converse's events are told only by the event stream's headers: Bedrock's needs `provider`.
+        if (provider !== "bedrock")
+          assertEquals(await read(JSON.stringify(whole, null, 2), undefined), events, `${name}: detected`);
       }
       assert(count >= 5, `only ${count} ${provider} recordings read`);
     }).needs("recordings");
 
   test("splitting a whole response's bytes anywhere changes nothing", async () => {
-    const bodies = (["anthropic", "openai-responses", "cohere"] as const).flatMap((provider) =>
+    const bodies = PROVIDERS.flatMap((provider) =>
       bodiesOf(provider).map(([name, body]) => ({ provider, name, body })),
     );
     const wholes: { provider: WholeProvider; bytes: Uint8Array; events: ToolCallEvent[] }[] = [];
     for (const { provider, body } of bodies) {
-      const whole = await wholeOf(provider, body, await read(body, provider, { "content-type": "text/event-stream" }));
+      const whole = await wholeOf(provider, body, await read(body, provider, streamType(provider)));
       if (!whole) continue;
       const bytes = new TextEncoder().encode(JSON.stringify(whole, null, 1));
       const events = await read(bytes, provider);

@@ -126,3 +126,56 @@ export function cohereWhole(payloads: readonly Payload[]): Payload {
     usage: end["usage"],
   };
 }
+
+/** The ConverseStream events of an event-stream body's messages, each as an object of one key, its type. */
+export function converseEventsOf(messages: readonly FramedMessage[]): Payload[] {
+  return messages.map((m) => ({ [String(m.event)]: JSON.parse(m.data) as unknown }));
+}
+
+/** Bedrock's whole `ConverseResponse` from its ConverseStream events (each an object of one key, its type). */
+export function converseWhole(events: readonly Payload[]): Payload {
+  const blocks: Payload[] = [];
+  const inputs: string[] = [];
+  let end: Payload = {};
+  for (const event of events) {
+    const [[type, value]] = Object.entries(event) as [[string, Payload]];
+    const index = value["contentBlockIndex"] as number;
+    const start = record(value["start"]);
+    const delta = record(value["delta"]);
+    const block = (blocks[index] ??= {});
+    if (type === "contentBlockStart" && start["toolUse"]) block["toolUse"] = { ...record(start["toolUse"]) };
+    if (type === "contentBlockStart" && start["toolResult"])
+      block["toolResult"] = { ...record(start["toolResult"]), content: [] };
+    if (type === "contentBlockDelta") {
+      if (typeof delta["text"] === "string") block["said"] = `${block["said"] ?? ""}${delta["text"]}`;
+      if (delta["citation"]) block["citations"] = [...((block["citations"] as unknown[]) ?? []), delta["citation"]];
+      if (delta["toolUse"]) inputs[index] = `${inputs[index] ?? ""}${record(delta["toolUse"])["input"]}`;
+      if (Array.isArray(delta["toolResult"]))
+        (record(block["toolResult"])["content"] as unknown[]).push(...delta["toolResult"]);
+      const reasoning = record(delta["reasoningContent"]);
+      if (typeof reasoning["text"] === "string") block["thought"] = `${block["thought"] ?? ""}${reasoning["text"]}`;
+      if (typeof reasoning["signature"] === "string")
+        block["signature"] = `${block["signature"] ?? ""}${reasoning["signature"]}`;
+      if (typeof reasoning["redactedContent"] === "string") block["redacted"] = reasoning["redactedContent"];
+    }
+    if (type === "messageStop" || type === "metadata") end = { ...end, ...value };
+  }
+  const content = blocks.map((block, index): Payload => {
+    if (block["toolUse"]) return { toolUse: { ...record(block["toolUse"]), input: JSON.parse(inputs[index] || "{}") } };
+    if (block["toolResult"]) return { toolResult: block["toolResult"] };
+    if (block["redacted"] !== undefined) return { reasoningContent: { redactedContent: block["redacted"] } };
+    if (block["thought"] !== undefined || block["signature"] !== undefined)
+      return { reasoningContent: { reasoningText: { text: block["thought"] ?? "", signature: block["signature"] } } };
+    if (block["citations"])
+      return { citationsContent: { content: [{ text: block["said"] }], citations: block["citations"] } };
+    return { text: block["said"] ?? "" };
+  });
+  const { stopReason, additionalModelResponseFields, usage, metrics } = end;
+  return {
+    output: { message: { role: "assistant", content } },
+    stopReason,
+    additionalModelResponseFields,
+    usage,
+    metrics,
+  };
+}
