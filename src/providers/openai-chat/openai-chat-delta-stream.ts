@@ -133,20 +133,17 @@ function decodeMessage(
   if (!chunk) return;
   options.onChunk?.(chunk);
   // Groq sends `event: error` with an OpenAI-style body; OpenRouter puts `error` next to choices.
-  if (message.event === "error" || chunk["error"] !== undefined) {
-    emit(providerError(message.event === "error" ? chunk : chunk["error"]));
-  }
-  reasoning.model(chunk["model"]);
+  const failed = message.event === "error" ? chunk : chunk["error"];
+  if (failed !== undefined) emit(providerError(failed));
+  const before = reasoning.model(chunk["model"]);
   const choices = arrayOf(chunk["choices"]);
   const write = message.jsonText ?? options.jsonText ?? JSON.stringify;
-  for (const choice of choices) if (isRecord(choice)) decodeChoice(choice, emit, reasoning, write);
-  // Groq puts usage in `x_groq`, Moonshot (Kimi) in the choice.
-  const xGroq = chunk["x_groq"];
-  const first = choices[0];
+  for (const choice of choices) if (isRecord(choice)) decodeChoice(choice, emit, reasoning, write, before);
+  // Groq puts usage in `x_groq`, Moonshot (Kimi) in the choice (`chatUsage` reads an object alone).
   const usage =
     chatUsage(chunk["usage"]) ??
-    (isRecord(xGroq) ? chatUsage(xGroq["usage"]) : undefined) ??
-    (isRecord(first) ? chatUsage(first["usage"]) : undefined);
+    chatUsage((chunk["x_groq"] as Fields | undefined)?.["usage"]) ??
+    chatUsage((choices[0] as Fields | undefined)?.["usage"]);
   if (usage) emit({ type: "usage", usage });
 }
 
@@ -175,10 +172,14 @@ function decodeChoice(
   emit: Emit,
   reasoning: ChatReasoningFields,
   write: JsonWriter,
+  before?: string,
 ): void {
   const index = typeof choice["index"] === "number" ? choice["index"] : 0;
-  // A whole `chat.completion`'s choice holds the `message` a stream spreads over its deltas.
-  const delta = choice["delta"] ?? choice["message"];
+  // A whole `chat.completion` holds in its choices' `message` what a stream spreads over its
+  // deltas, and is read so when it is the body's first (and only) chunk. After the first, `before`
+  // (a string, so no delta) stands for it: MiniMax ends its stream with such a completion,
+  // repeating the answer the chunks streamed (read, it doubled the text and each call).
+  const delta = choice["delta"] ?? before ?? choice["message"];
   const reason = nonEmptyString(choice["finish_reason"]);
   if (isRecord(delta)) {
     decodeReasoning(delta, index, emit);
@@ -265,6 +266,9 @@ function toolCallChunk(call: Record<string, unknown>, choice: number, write: Jso
   if (isRecord(call["extra_content"])) chunk.providerMetadata = { extra_content: call["extra_content"] };
   return chunk;
 }
+
+/** A field of a chunk read as an object (`undefined` when it is none: reading `?.` of it gives `undefined`). */
+type Fields = Record<string, unknown>;
 
 const INPUT_KEYS = ["prompt_tokens", "input_tokens"];
 const OUTPUT_KEYS = ["completion_tokens", "output_tokens"];

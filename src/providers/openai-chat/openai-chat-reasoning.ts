@@ -47,9 +47,14 @@ export class ChatReasoningFields {
     this.#emit = emit;
   }
 
-  /** Takes the model a chunk names (every chunk of a stream names the same). */
-  model(model: unknown): void {
-    this.#model = nonEmptyString(model) ?? this.#model;
+  /**
+   * Takes the model a chunk names (every chunk of a stream names the same); gives the one named
+   * before, `""` when none was, `undefined` for the stream's first chunk.
+   */
+  model(model: unknown): string | undefined {
+    const named = this.#model;
+    this.#model = nonEmptyString(model) ?? named ?? "";
+    return named;
   }
 
   /** Takes a delta's reasoning fields. */

@@ -49,6 +49,51 @@ function wholeCompletion(expected: Expected): string {
   });
 }
 
+/**
+ * A MiniMax stream: its deltas, then a last SSE frame that is a whole `chat.completion` (`message`,
+ * not `delta`) repeating the answer, with the only real usage (the chunks before carry
+ * `{"total_tokens":0}`). BUILT BY HAND from two reports of the frame on the wire:
+ * GCWing/OpenBitFun PR 793 (captured from MiniMax-M2.7-highspeed: "the last SSE frame uses
+ * non-streaming `chat.completion` shape (object string + `message` field)"; "earlier chunks already
+ * streamed it") and ENTERPILOT/GoModel PR 1068 ("MiniMax M3 ends a reasoning stream with a full
+ * chat.completion object - the complete message plus the real usage"). The chunks' fields are
+ * those MiniMax-AI/MiniMax-M2.5 issue 2 shows of a chunk (no `id`, no `model`). Texts made up.
+ */
+function miniMaxStream(): string {
+  const base = {
+    created: 1_767_000_000,
+    object: "chat.completion.chunk",
+    input_sensitive: false,
+    output_sensitive: false,
+  };
+  const call = {
+    id: "call_function_1",
+    type: "function",
+    function: { name: "get_weather", arguments: '{"city":"Paris"}' },
+  };
+  const placeholder = { total_tokens: 0 };
+  return [
+    { ...base, choices: [{ index: 0, delta: { role: "assistant", content: "Let me check." } }], usage: placeholder },
+    { ...base, choices: [{ index: 0, delta: { tool_calls: [{ index: 0, ...call }] } }], usage: placeholder },
+    { ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }], usage: placeholder },
+    {
+      ...base,
+      object: "chat.completion",
+      choices: [
+        {
+          index: 0,
+          message: { role: "assistant", content: "Let me check.", tool_calls: [call] },
+          finish_reason: "tool_calls",
+        },
+      ],
+      usage: { prompt_tokens: 58, completion_tokens: 21, total_tokens: 79 },
+    },
+  ]
+    .map((frame) => `data: ${JSON.stringify(frame)}\n\n`)
+    .concat("data: [DONE]\n\n")
+    .join("");
+}
+
 const read = async (chunks: Uint8Array[]): Promise<ToolCallEvent[]> =>
   collect(
     streamToolCalls(new Response(fromChunks(chunks), { headers: { "content-type": "application/json" } }), {
@@ -67,6 +112,17 @@ group("OpenAI Chat: a whole chat.completion read as its stream", (test) => {
       assertEquals(events.at(-1)?.type, "finish", `${fixture.name}: it ends as a stream does`);
     }
   }).needs("recordings");
+
+  test("a stream that ends with a whole chat.completion repeating its answer (MiniMax) gives the answer once", async () => {
+    const events = await collect(streamToolCalls(fromChunks([bytes(miniMaxStream())]), { provider: "openai" }));
+    const finish = events.at(-1);
+    assert(finish?.type === "finish", JSON.stringify(finish));
+    assertEquals(
+      [finish.text, finish.toolCalls.map((call) => [call.id, call.name, call.arguments]), finish.invalidToolCalls],
+      ["Let me check.", [["call_function_1", "get_weather", { city: "Paris" }]], []],
+    );
+    assertEquals(finish.usage?.inputTokens, 58, "the last frame's usage");
+  });
 
   test("any split of the body gives the same events", async () => {
     await fc.assert(
