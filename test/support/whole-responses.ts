@@ -16,6 +16,53 @@ export function payloadsOf(messages: readonly FramedMessage[]): Payload[] {
 
 const record = (value: unknown): Payload => (typeof value === "object" && value !== null ? (value as Payload) : {});
 
+/**
+ * OpenAI Chat's whole `chat.completion` from its stream's chunks, as openai-node's
+ * `ChatCompletionStream` builds it: each choice's content joined, its calls joined by `index` (the
+ * first non-empty id and name kept, the arguments appended), the last `finish_reason`, the usage.
+ */
+export function chatWhole(payloads: readonly Payload[]): Payload {
+  const choices: { content: string; calls: Payload[]; finish: unknown }[] = [];
+  let usage: unknown;
+  for (const chunk of payloads) {
+    usage = chunk["usage"] ?? usage;
+    for (const choice of (chunk["choices"] as Payload[] | undefined) ?? []) {
+      const at = (choice["index"] as number | undefined) ?? 0;
+      const whole = (choices[at] ??= { content: "", calls: [], finish: null });
+      const delta = record(choice["delta"]);
+      if (typeof delta["content"] === "string") whole.content += delta["content"];
+      for (const [place, call] of ((delta["tool_calls"] as Payload[] | undefined) ?? []).entries()) {
+        const index = (call["index"] as number | undefined) ?? place;
+        const fn = record(call["function"]);
+        const into = (whole.calls[index] ??= { id: "", type: "function", function: { name: "", arguments: "" } });
+        const intoFn = record(into["function"]);
+        if (typeof call["id"] === "string" && call["id"] !== "" && into["id"] === "") into["id"] = call["id"];
+        if (typeof fn["name"] === "string" && intoFn["name"] === "") intoFn["name"] = fn["name"];
+        if (typeof fn["arguments"] === "string") intoFn["arguments"] += fn["arguments"];
+      }
+      if (choice["finish_reason"]) whole.finish = choice["finish_reason"];
+    }
+  }
+  return {
+    id: "chatcmpl-whole",
+    object: "chat.completion",
+    created: 1_767_000_000,
+    model: "gpt-4o",
+    choices: choices.map((choice, index) => ({
+      index,
+      message: {
+        role: "assistant",
+        content: choice.content === "" ? null : choice.content,
+        refusal: null,
+        ...(choice.calls.length > 0 ? { tool_calls: choice.calls.filter(Boolean) } : {}),
+      },
+      logprobs: null,
+      finish_reason: choice.finish,
+    })),
+    ...(usage ? { usage } : {}),
+  };
+}
+
 /** Anthropic's whole `Message` from its stream's events. */
 export function anthropicWhole(payloads: readonly Payload[]): Payload {
   let message: Payload = {};

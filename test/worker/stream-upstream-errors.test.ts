@@ -164,15 +164,28 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     expect(await response.json()).toMatchObject({ error: { code: "upstream_rejected", upstreamStatus: 307 } });
   });
 
-  it("a 200 that is not an event stream is 502 upstream_error", async () => {
+  it("a 200 that is neither an event stream nor a whole answer (a proxy's HTML page) is 502 upstream_error", async () => {
+    const { response, text } = await answer({
+      kind: "response",
+      status: 200,
+      body: `<html><body>${leakyBody}</body></html>`,
+      headers: { "content-type": "text/html" },
+    });
+    expect(response.status).toBe(502);
+    expect(JSON.parse(text)).toMatchObject({ error: { code: "upstream_error" } });
+    expectNoLeak(text);
+  });
+
+  it("a 200 JSON error object (a whole answer's type: a gateway that ignored stream: true) is the provider's error in the stream, none of it leaked", async () => {
     const { response, text } = await answer({
       kind: "response",
       status: 200,
       body: leakyBody,
       headers: { "content-type": "application/json" },
     });
-    expect(response.status).toBe(502);
-    expect(JSON.parse(text)).toMatchObject({ error: { code: "upstream_error" } });
+    expect(response.status).toBe(200);
+    expect(text).toContain('"code":"provider-error"');
+    expect(text).toContain('"reason":"provider-error"');
     expectNoLeak(text);
   });
 

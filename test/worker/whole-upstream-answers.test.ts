@@ -1,13 +1,14 @@
 // An upstream that answers a whole (non-streamed) response, as an OpenAI-compatible server that
 // ignores `stream: true` does (application/json, pretty-printed, in a few network chunks): the
-// Worker's clients get what the same answer streamed gives them. Anthropic's Message, OpenAI
-// Responses' Response and Cohere v2's ChatResponse, each built from an in-repo recording's events,
+// Worker's clients get what the same answer streamed gives them. OpenAI Chat's chat.completion,
+// Anthropic's Message, OpenAI Responses' Response and Cohere v2's ChatResponse, each built from an
+// in-repo recording's events,
 // through /v1/chat/completions (openai-node), and Anthropic's through /v1/messages (@anthropic-ai/sdk).
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { testEnv } from "./support.ts";
 import { externalBodies, externalFixtures } from "../support/external-fixtures.ts";
-import { anthropicWhole, cohereWhole, responsesWhole } from "../support/whole-responses.ts";
+import { anthropicWhole, chatWhole, cohereWhole, payloadsOf, responsesWhole } from "../support/whole-responses.ts";
 import { SSEDecoderStream } from "../../src/index.ts";
 import { OPENAI_ANTHROPIC_ENV, openAIClient, workerFetch } from "./client-support.ts";
 import { FakeUpstream } from "./support.ts";
@@ -15,6 +16,7 @@ import { FakeUpstream } from "./support.ts";
 const ENV = testEnv({ ...OPENAI_ANTHROPIC_ENV, COHERE_API_KEY: "k", COHERE_BASE_URL: "https://provider.test/v2" });
 
 const CASES = [
+  { provider: "openai", name: "dashscope-empty-id-continuations", whole: chatWhole },
   { provider: "anthropic", name: "anthropic-redacted-thinking-tool-use", whole: anthropicWhole },
   { provider: "openai-responses", name: "completed-output-without-item-done", whole: responsesWhole },
   { provider: "cohere", name: "cohere-tool-use-streaming-calls", whole: cohereWhole },
@@ -26,7 +28,7 @@ async function answersOf(provider: string, name: string, whole: (payloads: Recor
   const [body] = externalBodies(fixture!);
   const messages = [];
   for await (const message of new Response(body).body!.pipeThrough(new SSEDecoderStream())) messages.push(message);
-  const payloads = messages.map((m) => JSON.parse(m.data) as Record<string, unknown>);
+  const payloads = payloadsOf(messages);
   return { streamed: new TextDecoder().decode(body), whole: JSON.stringify(whole(payloads), null, 2) };
 }
 

@@ -47,6 +47,8 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
       "content-type": "application/json",
       accept: "text/event-stream",
     },
+    // A compatible server that ignores `stream: true` answers a whole `chat.completion`: read as its stream.
+    wholeType: "application/json",
     body,
   };
 }
