@@ -59,8 +59,13 @@ export function withWholeResponses(protocol: ProviderProtocol): ProviderProtocol
           // Only the body's first message can be a whole response: the later ones go straight on.
           reading.decode = (next) => decoder.decode(next);
           // A named SSE event is a stream's.
-          const events = message.event === undefined ? wholeEvents(message, eventsOf) : undefined;
-          if (!events) return decoder.decode(message);
+          const payload = message.event === undefined ? parsed(message) : undefined;
+          const events = isRecord(payload) ? eventsOf(payload) : undefined;
+          // Any other message goes on with the payload parsed here: the detection and the decoder parse its text no more.
+          if (!events)
+            return decoder.decode(
+              payload === message.value || payload === undefined ? message : { ...message, value: payload },
+            );
           for (const value of events) decoder.decode({ data: "", value, jsonText: message.jsonText });
         },
         end: (fault) => decoder.end(fault),
@@ -70,18 +75,16 @@ export function withWholeResponses(protocol: ProviderProtocol): ProviderProtocol
   };
 }
 
-/** The events of a message that is a whole response, else `undefined` (not JSON, cut short, a stream's event). */
-function wholeEvents(message: FramedMessage, eventsOf: WholeEvents): Record<string, unknown>[] | undefined {
-  let payload = message.value;
+/** A message's payload: an SDK's object, else its text parsed; `undefined` when that is not JSON or cut short. */
+function parsed(message: FramedMessage): unknown {
   // A last NDJSON line without its newline is `truncated`, yet whole when it parses.
-  if (payload === undefined)
-    try {
-      payload = JSON.parse(message.data);
-    } catch {
-      // Not JSON, or cut short: the decoder reports it.
-      return undefined;
-    }
-  return isRecord(payload) ? eventsOf(payload) : undefined;
+  if (message.value !== undefined) return message.value;
+  try {
+    return JSON.parse(message.data);
+  } catch {
+    // Not JSON, or cut short: the decoder reports it.
+    return undefined;
+  }
 }
 
 /**
