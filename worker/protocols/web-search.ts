@@ -25,6 +25,20 @@ export const WEB_SEARCH_TOOLS: ReadonlySet<string> = new Set([
 
 const PLACE = ["city", "country", "region", "timezone"] as const;
 
+/** The `/v1/stream` tool a web search of `name` stands for among the client's tools, for an OpenAI Responses upstream. */
+export const searchTool = (name: string): WireTool => ({
+  name,
+  description: "Search the web.",
+  parameters: { type: "object" },
+});
+
+/**
+ * Whether `model` of `provider` is an OpenAI Chat search model (its id names `search`:
+ * `gpt-4o-search-preview`, `gpt-5-search-api`), the only Chat models OpenAI takes `web_search_options` with.
+ */
+export const isChatSearchModel = (provider: string, model: string): boolean =>
+  provider === "openai" && /search/i.test(model);
+
 /**
  * A Responses web search tool for an OpenAI Responses upstream, which runs it: sent as the client
  * gave it (kept in `builtIns` by its type, as a tool search is), its `web_search_call` items and
@@ -45,7 +59,7 @@ export function responsesWebSearchToolOf(
   if (typeof type !== "string" || !WEB_SEARCH_TOOLS.has(type)) return undefined;
   if (provider !== "openai-responses") return null;
   builtIns.set(type, fields);
-  return { name: type, description: "Search the web.", parameters: { type: "object" } };
+  return searchTool(type);
 }
 
 /**
@@ -162,7 +176,7 @@ export function messagesWebSearchOf(
   model: string,
 ): MappedSearch | undefined {
   if (!ANTHROPIC_SEARCH.test(String(own(tool, "type")))) return undefined;
-  const chat = provider === "openai" && /search/i.test(model);
+  const chat = isChatSearchModel(provider, model);
   if (!chat && provider !== "openai-responses") return undefined;
   const allowed = domainsAt(tool, "allowed_domains", path);
   if (domainsAt(tool, "blocked_domains", path).length > 0 || (chat && allowed.length > 0)) return undefined;

@@ -18,7 +18,7 @@ import type { JsonObject, StreamRequest } from "../../request/stream-request.ts"
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
-import { type MappedSearch, messagesWebSearchOf } from "../web-search.ts";
+import { type MappedSearch, messagesWebSearchOf, searchTool } from "../web-search.ts";
 
 /** The tool names Anthropic takes, which a Messages client may send. */
 const NAMES = upstreamProviders.anthropic.toolNames;
@@ -71,7 +71,7 @@ export function messagesTools(
   if (search) {
     // Responses: the tool among the client's (a choice of it `required`: Responses names no
     // `web_search` choice); Chat: `web_search_options` alone (a search model always searches).
-    const all = search.responses ? [...(tools ?? []), { ...SEARCH_TOOL, name: search.name }] : tools;
+    const all = search.responses ? [...(tools ?? []), searchTool(search.name)] : tools;
     const forced = chosen === search.name;
     return {
       tools: all,
@@ -86,9 +86,6 @@ export function messagesTools(
     server: server.length > 0 ? { tools: server, ...(chosen !== undefined ? { toolChoice: chosen } : {}) } : undefined,
   };
 }
-
-/** The tool an OpenAI Responses upstream's web search stands for among the client's tools. */
-const SEARCH_TOOL = { description: "Search the web.", parameters: { type: "object" } };
 
 /** A client tool as a `/v1/stream` tool. */
 function clientTool(fields: Record<string, unknown>, i: number): WireTool {

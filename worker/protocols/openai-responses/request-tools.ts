@@ -14,7 +14,7 @@ import { toolNameIn } from "../tool-names.ts";
 import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
 import { mcpToolOf } from "./mcp-items.ts";
 import { toolCallingToolOf } from "./program-items.ts";
-import { responsesWebSearchAt, responsesWebSearchToolOf, WEB_SEARCH_TOOLS } from "../web-search.ts";
+import { isChatSearchModel, responsesWebSearchAt, responsesWebSearchToolOf, WEB_SEARCH_TOOLS } from "../web-search.ts";
 
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;
@@ -86,7 +86,7 @@ export function toolsOf(
  * search is no tool it can name).
  */
 export function webSearchOf(tools: unknown, provider: string, model: string, choice: unknown): JsonObject | undefined {
-  if (provider !== "openai" || !/search/i.test(model) || !Array.isArray(tools)) return undefined;
+  if (!isChatSearchModel(provider, model) || !Array.isArray(tools)) return undefined;
   if (choice === "none" || (isObject(choice) && own(choice, "type") === "allowed_tools")) return undefined;
   const at = tools.findIndex((tool) => isObject(tool) && WEB_SEARCH_TOOLS.has(String(own(tool, "type"))));
   return at < 0 ? undefined : responsesWebSearchAt(tools[at] as Record<string, unknown>, `tools[${at}]`);
