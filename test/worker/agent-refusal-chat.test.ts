@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createFetchHandler } from "../../worker/app.ts";
 import { REFUSAL, refused } from "../providers/openai-chat/refusal-recordings.ts";
 import { chatChunk, openAISSE } from "../support/streams.ts";
-import { anthropicSse } from "./anthropic-blocks.ts";
+import { EMPTY_TURN } from "./anthropic-blocks.ts";
 import { OPENAI_ANTHROPIC_ENV, openAIClient } from "./client-support.ts";
 import { FakeUpstream, ManualTimers, testEnv } from "./support.ts";
 
@@ -68,11 +68,7 @@ describe("OpenAI's refusal through /v1/chat/completions", () => {
   it("reaches an upstream with no refusal (Anthropic) as the turn's text, not dropped", async () => {
     const upstream = new FakeUpstream({
       kind: "sse",
-      chunks: anthropicSse(
-        { type: "message_start", message: { id: "msg_a", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
-        { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } },
-        { type: "message_stop" },
-      ),
+      chunks: EMPTY_TURN,
     });
     await openAIClient(upstream, OPENAI_ANTHROPIC_ENV).chat.completions.create({
       model: "anthropic/claude-sonnet-4-5",
@@ -107,11 +103,7 @@ describe("OpenAI's refusal through /v1/chat/completions", () => {
     });
     const anthropic = new FakeUpstream({
       kind: "sse",
-      chunks: anthropicSse(
-        { type: "message_start", message: { id: "msg_a", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
-        { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } },
-        { type: "message_stop" },
-      ),
+      chunks: EMPTY_TURN,
     });
     await openAIClient(anthropic, OPENAI_ANTHROPIC_ENV).chat.completions.create({
       model: "anthropic/claude-sonnet-4-5",

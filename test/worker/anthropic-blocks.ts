@@ -13,6 +13,13 @@ export const FALLBACK = {
 export const anthropicSse = (...payloads: Record<string, unknown>[]): string[] =>
   payloads.map((p) => `event: ${String(p["type"])}\ndata: ${JSON.stringify(p)}\n\n`);
 
+/** An Anthropic turn that says nothing, for a test that reads what the upstream was sent. */
+export const EMPTY_TURN: readonly string[] = anthropicSse(
+  { type: "message_start", message: { id: "msg_a", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+  { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } },
+  { type: "message_stop" },
+);
+
 /** A signed thinking block at `index`. */
 export const thinkingBlock = (index: number, text: string, signature: string) => [
   { type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } },

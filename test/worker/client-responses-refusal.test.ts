@@ -7,7 +7,7 @@ import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import { responsesSse } from "../providers/openai-responses/built-in-calls-recordings.ts";
 import { chatChunk, openAISSE } from "../support/streams.ts";
-import { anthropicSse } from "./anthropic-blocks.ts";
+import { EMPTY_TURN } from "./anthropic-blocks.ts";
 import { openAIClient } from "./client-support.ts";
 import { FakeUpstream, testEnv } from "./support.ts";
 
@@ -22,7 +22,7 @@ const inputOf = (
 ];
 const INPUT = inputOf([{ type: "refusal", refusal: REFUSAL }]);
 
-const ANSWERS: Record<string, string[]> = {
+const ANSWERS: Record<string, readonly string[]> = {
   "openai-responses": [
     responsesSse([
       { type: "response.created", response: { id: "r1", object: "response", status: "in_progress", output: [] } },
@@ -30,11 +30,7 @@ const ANSWERS: Record<string, string[]> = {
     ]),
   ],
   openai: [openAISSE([chatChunk({ role: "assistant", content: "OK." }), chatChunk({}, "stop")])],
-  anthropic: anthropicSse(
-    { type: "message_start", message: { id: "msg_a", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
-    { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } },
-    { type: "message_stop" },
-  ),
+  anthropic: EMPTY_TURN,
 };
 
 /** What the upstream of `model` (behind `baseUrl`) got as the conversation's assistant turn. */

@@ -17,7 +17,7 @@ import {
   chatCited,
 } from "../providers/openai-chat/citations-recordings.ts";
 import { ANNOTATIONS, CITED_TEXT, responsesCited } from "../providers/openai-responses/citations-recordings.ts";
-import { anthropicSse } from "./anthropic-blocks.ts";
+import { EMPTY_TURN } from "./anthropic-blocks.ts";
 import { openAIClient } from "./client-support.ts";
 import { FakeUpstream } from "./support.ts";
 
@@ -32,11 +32,6 @@ const SEARCH_TYPES = [
 const QUESTION = "When did Ruby 3.4 come out?";
 const messages = [{ role: "user" as const, content: QUESTION }];
 const TOKYO = { country: "JP", city: "Tokyo", region: "Tokyo", timezone: "Asia/Tokyo" };
-const ANTHROPIC_ANSWER = anthropicSse(
-  { type: "message_start", message: { id: "msg_a", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
-  { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 1 } },
-  { type: "message_stop" },
-);
 
 const searchModel = (): FakeUpstream => new FakeUpstream({ kind: "sse", chunks: [chatCited()] });
 /** The body the upstream got. */
@@ -49,7 +44,7 @@ async function responses(
   choice?: ResponseCreateParamsStreaming["tool_choice"],
 ): Promise<{ body: Record<string, unknown>; content: unknown }> {
   const upstream = model.startsWith("anthropic/")
-    ? new FakeUpstream({ kind: "sse", chunks: ANTHROPIC_ANSWER })
+    ? new FakeUpstream({ kind: "sse", chunks: EMPTY_TURN })
     : searchModel();
   const stream = openAIClient(upstream).responses.stream({
     model,
