@@ -3,15 +3,17 @@
 // Worker's clients get what the same answer streamed gives them. OpenAI Chat's chat.completion,
 // Anthropic's Message, OpenAI Responses' Response and Cohere v2's ChatResponse, each built from an
 // in-repo recording's events,
-// through /v1/chat/completions (openai-node), and Anthropic's through /v1/messages (@anthropic-ai/sdk).
+// through /v1/chat/completions (openai-node), and Anthropic's through /v1/messages (@anthropic-ai/sdk);
+// and /v1/run's steps, each a model call of its own, answered whole.
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
-import { testEnv } from "./support.ts";
 import { externalBodies, externalFixtures } from "../support/external-fixtures.ts";
 import { anthropicWhole, chatWhole, cohereWhole, payloadsOf, responsesWhole } from "../support/whole-responses.ts";
 import { SSEDecoderStream } from "../../src/index.ts";
 import { OPENAI_ANTHROPIC_ENV, openAIClient, workerFetch } from "./client-support.ts";
-import { FakeUpstream } from "./support.ts";
+import { FakeUpstream, ManualTimers, testEnv } from "./support.ts";
+import { runRoute } from "../../worker/protocols/tool-call-events/run-route.ts";
+import { demoTools } from "../../worker/demo-tools/index.ts";
 
 const ENV = testEnv({ ...OPENAI_ANTHROPIC_ENV, COHERE_API_KEY: "k", COHERE_BASE_URL: "https://provider.test/v2" });
 
@@ -94,5 +96,53 @@ describe("an upstream's whole (non-streamed) answer reaches the Worker's clients
     const streamed = await message(false);
     expect(streamed.content.some((block) => "type" in block && block.type === "tool_use")).toBe(true);
     expect(await message(true)).toEqual(streamed);
+  });
+});
+
+/** Cohere v2's whole `ChatResponse`s of a /v1/run: a call to the `calculate` demo tool, then the answer. */
+const RUN_STEPS = [
+  {
+    id: "m1",
+    finish_reason: "TOOL_CALL",
+    message: {
+      role: "assistant",
+      tool_calls: [
+        { id: "calc_1", type: "function", function: { name: "calculate", arguments: '{"expression":"0.17 * 230"}' } },
+      ],
+    },
+  },
+  { id: "m2", finish_reason: "COMPLETE", message: { role: "assistant", content: [{ type: "text", text: "39.1." }] } },
+];
+
+describe("POST /v1/run with an upstream that answers each step whole", () => {
+  it("runs the first step's call and reads the second step's text (each model call's body read as one message)", async () => {
+    let step = 0;
+    const fetch = async (request: Request): Promise<Response> => {
+      await request.text();
+      const answer = JSON.stringify(RUN_STEPS[Math.min(step++, 1)], null, 2);
+      return new Response(answer, { headers: { "content-type": "application/json" } });
+    };
+    const response = await runRoute(
+      new Request("http://localhost:8787/v1/run", {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer t" },
+        body: JSON.stringify({
+          provider: "cohere",
+          model: "command-a-03-2025",
+          messages: [{ role: "user", content: "What is 17% of 230?" }],
+          tools: ["calculate"],
+        }),
+      }),
+      testEnv({ COHERE_API_KEY: "k", CLIENT_TOKEN: "t" }),
+      { fetch, timers: new ManualTimers() },
+      demoTools(),
+    );
+    const events = (await response.text())
+      .split("\n")
+      .filter((line) => line.startsWith("data: "))
+      .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+    expect(events.find((e) => e["type"] === "tool-result")).toMatchObject({ step: 1, result: { result: 39.1 } });
+    expect(events.find((e) => e["type"] === "finish" && e["step"] === 2)).toMatchObject({ text: "39.1." });
+    expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
   });
 });
