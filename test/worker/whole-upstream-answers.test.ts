@@ -115,34 +115,36 @@ const RUN_STEPS = [
 ];
 
 describe("POST /v1/run with an upstream that answers each step whole", () => {
-  it("runs the first step's call and reads the second step's text (each model call's body read as one message)", async () => {
-    let step = 0;
-    const fetch = async (request: Request): Promise<Response> => {
-      await request.text();
-      const answer = JSON.stringify(RUN_STEPS[Math.min(step++, 1)], null, 2);
-      return new Response(answer, { headers: { "content-type": "application/json" } });
-    };
-    const response = await runRoute(
-      new Request("http://localhost:8787/v1/run", {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: "Bearer t" },
-        body: JSON.stringify({
-          provider: "cohere",
-          model: "command-a-03-2025",
-          messages: [{ role: "user", content: "What is 17% of 230?" }],
-          tools: ["calculate"],
+  for (const early of [false, true])
+    it(`runs the first step's call and reads the second step's text (each body read as one message; early_validation: ${early})`, async () => {
+      let step = 0;
+      const fetch = async (request: Request): Promise<Response> => {
+        await request.text();
+        const answer = JSON.stringify(RUN_STEPS[Math.min(step++, 1)], null, 2);
+        return new Response(answer, { headers: { "content-type": "application/json" } });
+      };
+      const response = await runRoute(
+        new Request("http://localhost:8787/v1/run", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer t" },
+          body: JSON.stringify({
+            provider: "cohere",
+            model: "command-a-03-2025",
+            messages: [{ role: "user", content: "What is 17% of 230?" }],
+            tools: ["calculate"],
+            early_validation: early,
+          }),
         }),
-      }),
-      testEnv({ COHERE_API_KEY: "k", CLIENT_TOKEN: "t" }),
-      { fetch, timers: new ManualTimers() },
-      demoTools(),
-    );
-    const events = (await response.text())
-      .split("\n")
-      .filter((line) => line.startsWith("data: "))
-      .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
-    expect(events.find((e) => e["type"] === "tool-result")).toMatchObject({ step: 1, result: { result: 39.1 } });
-    expect(events.find((e) => e["type"] === "finish" && e["step"] === 2)).toMatchObject({ text: "39.1." });
-    expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
-  });
+        testEnv({ COHERE_API_KEY: "k", CLIENT_TOKEN: "t" }),
+        { fetch, timers: new ManualTimers() },
+        demoTools(),
+      );
+      const events = (await response.text())
+        .split("\n")
+        .filter((line) => line.startsWith("data: "))
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+      expect(events.find((e) => e["type"] === "tool-result")).toMatchObject({ step: 1, result: { result: 39.1 } });
+      expect(events.find((e) => e["type"] === "finish" && e["step"] === 2)).toMatchObject({ text: "39.1." });
+      expect(events.at(-1)).toEqual({ type: "loop-finish", steps: 2, reason: "no-tool-calls" });
+    });
 });
