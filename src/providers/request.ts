@@ -138,8 +138,11 @@ export interface RequestFilePart {
   readonly source: RequestFileSource;
   /** Its file name, which providers that take documents show the model. */
   readonly filename?: string | undefined;
-  /** OpenAI's image detail (`low`, `high`, `auto`); the other providers have no such setting. */
-  readonly detail?: "auto" | "low" | "high" | undefined;
+  /**
+   * OpenAI's image detail (`low`, `high`, `auto`, and OpenAI Responses' `original`: the image at
+   * its own resolution); the other providers have no such setting.
+   */
+  readonly detail?: "auto" | "low" | "high" | "original" | undefined;
 }
 
 /** One part of a message's content, in order: text, or a file. */

@@ -36,8 +36,11 @@ export interface WireFilePart {
   data?: string;
   url?: string;
   filename?: string;
-  detail?: "auto" | "low" | "high";
+  detail?: ImageDetail;
 }
+
+/** An image's detail: OpenAI's `auto`, `low`, `high`, and OpenAI Responses' `original` (Codex's `view_image`). */
+type ImageDetail = "auto" | "low" | "high" | "original";
 
 /** A part of a user message's `content` in the `/v1/stream` body. */
 export type WirePart = { type: "text"; text: string } | WireFilePart;
@@ -46,7 +49,7 @@ const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/(?:[a-z0-9][a-z0-9!#$&^_.+-]*|\
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 // The schemes a provider reads itself; a provider that does not read one refuses it by name.
 const URL_SCHEMES = new Set(["https:", "http:", "gs:", "s3:"]);
-const DETAILS = new Set(["auto", "low", "high"]);
+const DETAILS = new Set(["auto", "low", "high", "original"]);
 const FILE_FIELDS = new Set(["type", "media_type", "data", "url", "filename", "detail"]);
 
 /** The decoded size of base64 text. */
@@ -71,7 +74,10 @@ export function checkedFile(file: WireFilePart, path: string, provider: string):
     mediaType,
     source,
     ...(file.filename !== undefined ? { filename: file.filename } : {}),
-    ...(file.detail !== undefined ? { detail: file.detail } : {}),
+    // `original` is OpenAI Responses' alone: the others' closest is `high` (OpenAI Chat and Cohere answer `original` with a 400).
+    ...(file.detail !== undefined
+      ? { detail: file.detail === "original" && provider !== "openai-responses" ? "high" : file.detail }
+      : {}),
   };
   const refusal = providerRefusal(provider, part);
   if (refusal !== undefined) throw invalidField(path, `The provider ${provider} cannot take \`${path}\`: ${refusal}`);
@@ -144,12 +150,12 @@ export function wireFileAt(value: unknown, path: string, provider: string): Requ
     if (field !== undefined && typeof field !== "string")
       throw invalidField(`${path}.${key}`, `\`${key}\` must be a string.`);
   if (detail !== undefined && !DETAILS.has(detail as string))
-    throw invalidField(`${path}.detail`, "`detail` must be auto, low or high.");
+    throw invalidField(`${path}.detail`, "`detail` must be auto, low, high or original.");
   const file: WireFilePart = { type: "file", media_type: mediaType };
   if (data !== undefined) file.data = data as string;
   if (url !== undefined) file.url = url as string;
   if (filename !== undefined) file.filename = filename as string;
-  if (detail !== undefined) file.detail = detail as "auto" | "low" | "high";
+  if (detail !== undefined) file.detail = detail as ImageDetail;
   return checkedFile(file, path, provider);
 }
 

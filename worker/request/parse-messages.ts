@@ -128,12 +128,13 @@ function parseToolMessage(
   if (error !== undefined && error !== null && typeof error !== "boolean")
     throw invalidField(`${path}.is_error`, "`is_error` must be true or false.");
   if (error === true) message.isError = true;
-  // The files a tool's result carries (a screenshot), after its text.
+  // The files a tool's result carries (a screenshot), after its text: none when it has none (Codex's
+  // `view_image` output is its image alone; Anthropic refuses an empty text block).
   const files = own(value, "files");
   if (files !== undefined && !Array.isArray(files)) throw invalidField(`${path}.files`, "`files` must be an array.");
   if (Array.isArray(files) && files.length > 0)
     message.parts = [
-      { type: "text", text: message.content },
+      ...(message.content === "" ? [] : [{ type: "text" as const, text: message.content }]),
       ...files.map((file, i) => wireFileAt(file, `${path}.files[${i}]`, provider)),
     ];
   return message;

@@ -8,7 +8,7 @@
  *   "messages": [
  *     { "id": "m1", "role": "user", "content": "Weather in Paris?" },      // or parts: text, image, audio, video, document
  *     { "id": "m2", "role": "assistant", "toolCalls": [{ "id": "call_1", "type": "function", "function": { "name": "get_weather", "arguments": "{\"city\":\"Paris\"}" } }] },
- *     { "id": "m3", "role": "tool", "toolCallId": "call_1", "content": "{\"celsius\": 18}" }
+ *     { "id": "m3", "role": "tool", "toolCallId": "call_1", "content": "{\"celsius\": 18}" }   // or parts, as a user's
  *   ],
  *   "tools": [{ "name": "get_weather", "description": "...", "parameters": { ... } }],   // the client's tools
  *   "context": [{ "description": "User's city", "value": "Paris" }],                     // sent as a system message
@@ -126,12 +126,16 @@ function toWire(value: unknown, path: string, provider: string): WireMessage[] {
   if (role === "user")
     return [{ role: "user", content: userContent(own(message, "content"), `${path}.content`, provider) }];
   if (role === "tool") {
+    const id = idAt(own(message, "toolCallId"), `${path}.toolCallId`);
     const error = own(message, "error");
-    const content =
-      typeof error === "string" && error !== ""
-        ? `Error: ${error}`
-        : stringAt(own(message, "content"), `${path}.content`);
-    return [{ role: "tool", tool_call_id: idAt(own(message, "toolCallId"), `${path}.toolCallId`), content }];
+    if (typeof error === "string" && error !== "")
+      return [{ role: "tool", tool_call_id: id, content: `Error: ${error}` }];
+    // AG-UI 1.0's result is a string or parts, as a user message's: its text, and its files beside it.
+    const given = userContent(own(message, "content"), `${path}.content`, provider);
+    if (typeof given === "string") return [{ role: "tool", tool_call_id: id, content: given }];
+    const files = given.flatMap((part) => (part.type === "file" ? [part] : []));
+    const content = given.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
+    return [{ role: "tool", tool_call_id: id, content, files }];
   }
   if (role === "assistant") {
     const content =

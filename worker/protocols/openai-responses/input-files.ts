@@ -1,6 +1,7 @@
 /**
  * The images and files of a Responses input: `input_image` (`image_url`, a URL or a data URL, with
- * its `detail`) and `input_file` (`file_data` with its `filename`, or `file_url`) in a user
+ * its `detail`: `original`, which Codex's `view_image` sends, goes to an OpenAI Responses upstream
+ * as it came and to the others as `high`, their closest) and `input_file` (`file_data` with its `filename`, or `file_url`) in a user
  * message's content or a `function_call_output`'s output. A `file_id` names a file stored at
  * OpenAI, which this Worker does not have: a 400.
  *
@@ -51,8 +52,8 @@ export function joinedText(parts: readonly WirePart[]): string {
 function imageOf(part: Record<string, unknown>, at: string, provider: string): WireFilePart {
   if (own(part, "file_id") !== undefined && own(part, "file_id") !== null) throw fileIdError(`${at}.file_id`);
   const detail = own(part, "detail") ?? undefined;
-  if (detail !== undefined && detail !== "auto" && detail !== "low" && detail !== "high")
-    throw invalidField(`${at}.detail`, "`detail` must be auto, low or high.");
+  if (detail !== undefined && detail !== "auto" && detail !== "low" && detail !== "high" && detail !== "original")
+    throw invalidField(`${at}.detail`, "`detail` must be auto, low, high or original.");
   const url = stringAt(own(part, "image_url"), `${at}.image_url`);
   return fileOfUrl(url, `${at}.image_url`, provider, "image/*", detail === undefined ? {} : { detail });
 }

@@ -92,12 +92,26 @@ export function webSearchOf(tools: unknown, provider: string, model: string, cho
   return at < 0 ? undefined : responsesWebSearchAt(tools[at] as Record<string, unknown>, `tools[${at}]`);
 }
 
-/** The Responses `tool_choice` as `/v1/stream`'s. */
-export function toolChoice(value: unknown, tools: readonly WireTool[] | undefined): unknown {
+/**
+ * The Responses `tool_choice` as `/v1/stream`'s. A forced web search (`{type: "web_search_preview"}`,
+ * `{type: "web_search"}`: the AI SDK's choice of its OpenAI web search tool) is `required` to an
+ * OpenAI Responses model offered the search (OpenAI's guide forces `web_search` so), no choice
+ * to an OpenAI Chat search model (`chatSearch`: it always searches), and a 400 where the search
+ * was dropped (another provider): an answer that never searched is not what was asked.
+ */
+export function toolChoice(value: unknown, tools: readonly WireTool[] | undefined, chatSearch = false): unknown {
   if (value === undefined || value === null) return undefined;
   if (value === "auto" || value === "none" || value === "required") return value;
   const choice = objectAt(value, "tool_choice", "auto, none, required or an object");
   const type = own(choice, "type");
+  if (typeof type === "string" && WEB_SEARCH_TOOLS.has(type)) {
+    if (tools?.some((tool) => WEB_SEARCH_TOOLS.has(tool.name))) return "required";
+    if (chatSearch) return undefined;
+    throw invalidField(
+      "tool_choice.type",
+      "`tool_choice` forces a web search, which this Worker sends only to an OpenAI Responses model (openai-responses/...) or an OpenAI Chat search model, with a web_search tool in `tools`.",
+    );
+  }
   if (type === "function" || type === "custom")
     return chosenToolAt(toolNameIn(own(choice, "name"), "tool_choice.name", NAMES), tools, "tool_choice.name");
   if (chosenBuiltIn(type)) return chosenToolAt(chosenBuiltIn(type)!, tools, "tool_choice.type");
@@ -109,6 +123,6 @@ export function toolChoice(value: unknown, tools: readonly WireTool[] | undefine
   }
   throw invalidField(
     "tool_choice.type",
-    "`tool_choice.type` must be function, custom, apply_patch, shell or allowed_tools.",
+    "`tool_choice.type` must be function, custom, apply_patch, shell, allowed_tools or a web search.",
   );
 }

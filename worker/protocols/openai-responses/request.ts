@@ -148,13 +148,14 @@ export function parseResponsesRequest(
   const offered = given === undefined ? undefined : toolsOf(given, customTools, builtIns, provider);
   const allowedTools = allowedToolsOf(own(fields, "tool_choice"), offered);
   const tools = allowedTools ? offered?.filter((tool) => allowedTools.has(tool.name)) : offered;
+  const webSearch = webSearchOf(given, provider, model, own(fields, "tool_choice"));
   const { request } = clientRequest(
     {
       provider,
       model,
       messages,
       tools,
-      tool_choice: toolChoice(own(fields, "tool_choice"), tools),
+      tool_choice: toolChoice(own(fields, "tool_choice"), tools, webSearch !== undefined),
       max_tokens: own(fields, "max_output_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
       reasoning: responsesReasoning(own(fields, "reasoning")),
@@ -178,7 +179,6 @@ export function parseResponsesRequest(
   if (store !== undefined && typeof store !== "boolean") throw invalidField("store", "`store` must be true or false.");
   if (store !== undefined) request.store = store;
   withBuiltInTools(request, builtIns);
-  const webSearch = webSearchOf(given, provider, model, own(fields, "tool_choice"));
   if (webSearch) request.openaiWebSearch = webSearch;
   const builtInTools = new Set(builtIns.keys());
   const chosen = {

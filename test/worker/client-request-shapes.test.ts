@@ -1,0 +1,173 @@
+// Request shapes real clients send in late 2026, each through the Worker with the client itself:
+// Codex's `view_image` output (an `input_image` of detail `original`, openai 6's
+// ResponseInputImage), the AI SDK's forced OpenAI web search (`toolChoice` of its `web_search`
+// tool: `tool_choice: {type: "web_search"}`), and an AG-UI 1.0 tool message whose content is parts.
+// Each was a 400; asserted on the body the fake provider receives, or on the 400's field.
+import { HttpAgent, type Message } from "@ag-ui/client";
+import { createOpenAI } from "@ai-sdk/openai";
+import { streamText, type ToolSet } from "ai";
+import OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import type { Provider } from "../../src/index.ts";
+import { EMPTY_TURN } from "./anthropic-blocks.ts";
+import { workerFetch } from "./client-support.ts";
+import { live, scripted } from "./open-responses-support.ts";
+import { FakeUpstream } from "./support.ts";
+
+/** A 1x1 PNG. */
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const PNG_URL = `data:image/png;base64,${PNG}`;
+
+const openai = (provider: Provider, upstream: FakeUpstream): OpenAI =>
+  new OpenAI({
+    baseURL: "http://localhost:8787/v1",
+    apiKey: "t",
+    fetch: workerFetch({ env: live(provider), upstream }),
+    maxRetries: 0,
+  });
+/** The body the fake provider received. */
+const sent = (upstream: FakeUpstream): Record<string, any> => upstream.requests[0]!.body as Record<string, any>;
+
+describe("Codex's view_image output: an input_image of detail original", () => {
+  /** Codex's turn after `view_image`: the call, then its output of one image at its own resolution. */
+  const input: OpenAI.Responses.ResponseInput = [
+    { role: "user", content: "What does the screenshot show?" },
+    { type: "function_call", call_id: "call_1", name: "view_image", arguments: '{"path":"shot.png"}' },
+    {
+      type: "function_call_output",
+      call_id: "call_1",
+      output: [{ type: "input_image", image_url: PNG_URL, detail: "original" }],
+    },
+  ];
+  const tools: OpenAI.Responses.Tool[] = [
+    { type: "function", name: "view_image", parameters: { type: "object" }, strict: false },
+  ];
+  const through = async (provider: Provider): Promise<Record<string, any>> => {
+    const upstream = scripted(provider, { text: "A cat." });
+    const response = await openai(provider, upstream)
+      .responses.stream({ model: `${provider}/m`, input, tools, store: false })
+      .finalResponse();
+    expect(response.output_text).toBe("A cat.");
+    return sent(upstream);
+  };
+
+  it("an OpenAI Responses upstream gets it as Codex sent it", async () => {
+    expect((await through("openai-responses"))["input"][2]).toEqual(input[2]);
+  });
+
+  it("Anthropic gets the image as the tool result's one block", async () => {
+    // The image alone: no empty text block before it, which Anthropic refuses.
+    expect((await through("anthropic"))["messages"][2]).toEqual({
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "call_1",
+          content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: PNG } }],
+        },
+      ],
+    });
+  });
+
+  it("OpenAI Chat, which has no original detail, gets its closest: high", async () => {
+    const upstream = scripted("openai", { text: "A cat." });
+    await openai("openai", upstream)
+      .responses.stream({
+        model: "openai/m",
+        input: [{ role: "user", content: [{ type: "input_image", image_url: PNG_URL, detail: "original" }] }],
+      })
+      .finalResponse();
+    expect(sent(upstream)["messages"][0].content).toEqual([
+      { type: "image_url", image_url: { url: PNG_URL, detail: "high" } },
+    ]);
+  });
+});
+
+describe("the AI SDK's forced OpenAI web search (tool_choice {type: web_search})", () => {
+  const ask = (provider: Provider, upstream: FakeUpstream, tool: "webSearch" | "webSearchPreview") => {
+    const model = createOpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      fetch: workerFetch({ env: live(provider), upstream }),
+    }).responses(`${provider}/m`);
+    const name = tool === "webSearch" ? "web_search" : "web_search_preview";
+    // The provider tool as ai's ToolSet takes it (its optional members are typed without `undefined`).
+    const search = createOpenAI({ apiKey: "unused" }).tools[tool]({}) as unknown as ToolSet[string];
+    return streamText({
+      model,
+      prompt: "When did Ruby 3.4 come out?",
+      tools: { [name]: search },
+      toolChoice: { type: "tool", toolName: name },
+      providerOptions: { openai: { store: false } },
+    });
+  };
+
+  for (const tool of ["webSearch", "webSearchPreview"] as const)
+    it(`${tool}: an OpenAI Responses upstream is sent the search tool with tool_choice required`, async () => {
+      const upstream = scripted("openai-responses", { text: "December 2024." });
+      const result = ask("openai-responses", upstream, tool);
+      expect(await result.text).toBe("December 2024.");
+      const body = sent(upstream);
+      expect(body["tools"]).toEqual([{ type: tool === "webSearch" ? "web_search" : "web_search_preview" }]);
+      expect(body["tool_choice"]).toBe("required");
+    });
+
+  it("to a provider without web search it is a 400 naming tool_choice.type; the provider is not called", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: EMPTY_TURN });
+    const errors: unknown[] = [];
+    const result = ask("anthropic", upstream, "webSearch");
+    for await (const part of result.fullStream) if (part.type === "error") errors.push(part.error);
+    expect(errors).toHaveLength(1);
+    expect(JSON.stringify(errors[0])).toContain("tool_choice.type");
+    expect(JSON.stringify(errors[0])).toContain("forces a web search");
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe("@ag-ui/client: a tool message whose content is parts (AG-UI 1.0's ToolMessage)", () => {
+  it("its text and image reach Anthropic as the tool result's blocks", async () => {
+    const upstream = new FakeUpstream({ kind: "sse", chunks: EMPTY_TURN });
+    const messages: Message[] = [
+      { id: "u1", role: "user", content: "Take a screenshot." },
+      {
+        id: "a1",
+        role: "assistant",
+        toolCalls: [{ id: "call_1", type: "function", function: { name: "screenshot", arguments: "{}" } }],
+      },
+      {
+        id: "t1",
+        role: "tool",
+        toolCallId: "call_1",
+        content: [
+          { type: "text", text: "Taken." },
+          { type: "image", source: { type: "data", value: PNG, mimeType: "image/png" } },
+        ],
+      },
+    ];
+    const agent = new HttpAgent({
+      url: "http://localhost:8787/v1/ag-ui",
+      threadId: "thread_1",
+      initialMessages: messages,
+      headers: { authorization: "Bearer t" },
+      fetch: workerFetch({ env: live("anthropic"), upstream }),
+    });
+    await agent.runAgent({
+      runId: "run_1",
+      tools: [{ name: "screenshot", description: "Take a screenshot.", parameters: { type: "object" } }],
+      forwardedProps: { model: "anthropic/claude-x" },
+    });
+    expect(sent(upstream)["messages"][2]).toEqual({
+      role: "user",
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "call_1",
+          content: [
+            { type: "text", text: "Taken." },
+            { type: "image", source: { type: "base64", media_type: "image/png", data: PNG } },
+          ],
+        },
+      ],
+    });
+  });
+});
