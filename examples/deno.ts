@@ -1,5 +1,6 @@
 // Deno: replays a recorded Anthropic Messages stream through the chain and prints each
-// accumulated event as one JSON line: `deno run --allow-read examples/deno.ts`.
+// accumulated event as one JSON line: `deno run --allow-read examples/deno.ts` (without Deno
+// installed: `node scripts/on-demand.mjs deno run --allow-read examples/deno.ts`).
 // A Deno app imports the package from JSR or npm instead of this repository's sources:
 //   import { AnthropicDeltaStream, ... } from "jsr:@tool-call-stream/tool-call-stream/anthropic";
 //   import { AnthropicDeltaStream, ... } from "npm:tool-call-stream/anthropic";

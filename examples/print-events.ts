@@ -1,4 +1,5 @@
-// Prints the accumulated events of a recorded OpenAI stream (node examples/print-events.ts).
+// Prints the accumulated events of a recorded OpenAI stream: `./node_modules/.bin/node
+// examples/print-events.ts` (the Node 24 of the dev dependencies, which runs TypeScript).
 import { OpenAIChatDeltaStream, SSEDecoderStream, ToolCallAccumulatorStream } from "../src/index.ts";
 
 const recording = `${[

@@ -1,6 +1,6 @@
 // `npm start`: says what the local Worker runs on (offline, on the scripted model and the
-// recordings; or the providers it has keys for), where, and how to switch; then runs `wrangler
-// dev` in the open replay mode (`--var OPEN_ACCESS:true`, which the Worker honours only while no
+// recordings; or the providers it has keys for), where, whether clients need a token, a first
+// call to paste and how to switch; then runs `wrangler dev` in the open replay mode (`--var OPEN_ACCESS:true`, which the Worker honours only while no
 // provider key is set) with the arguments given after `--` (`npm start -- --port 8788`,
 // `npm start -- --var CLIENT_TOKEN:secret`). The keys are read where wrangler dev reads them: the
 // git-ignored `.dev.vars` and `--var` arguments. Nothing here is part of the Worker.
@@ -46,17 +46,24 @@ const portAt = args.findIndex((arg) => arg === "--port" || arg.startsWith("--por
 const port = portAt < 0 ? "8787" : args[portAt].includes("=") ? args[portAt].split("=")[1] : args[portAt + 1];
 const url = `http://localhost:${port}`;
 const live = Object.entries(KEYS).filter(([name]) => set.has(name));
+const token = set.has("CLIENT_TOKEN");
+// A first call to paste: the scripted model calls the request's own tool (worker/README.md).
+const tryIt = `curl -sN ${url}/v1/stream -H 'content-type: application/json' -d '{"provider":"openai","model":"any","messages":[{"role":"user","content":"Weather in Paris?"}],"tools":[{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}]}'${token ? " -H 'authorization: Bearer <CLIENT_TOKEN>'" : ""}`;
 const banner =
   live.length === 0
     ? [
         `tool-call-stream Worker at ${url}: offline (no provider key set). Any model name is answered by the scripted`,
-        'model, which calls your request\'s own tools and answers their results (a recording on "replay <name>");',
-        "no CLIENT_TOKEN needed.",
+        "model, which calls your request's own tools and answers their results.",
+        token
+          ? "CLIENT_TOKEN is set: clients send it as their API key."
+          : "Open without a token, for local use only: a deployed Worker (or a bare `wrangler dev`) refuses every request until CLIENT_TOKEN is set.",
+        `Try it from another terminal (the page is ${url}/; OpenAI, Anthropic, AI SDK and AG-UI clients: worker/README.md):`,
+        `  ${tryIt}`,
         "To use a real model: put a key in .dev.vars (e.g. OPENAI_API_KEY=sk-..., with CLIENT_TOKEN=<any secret>) and restart.",
       ]
     : [
         `tool-call-stream Worker at ${url}: live for ${live.map(([, provider]) => provider).join(", ")} (keys in .dev.vars or --var); the other providers offline.`,
-        set.has("CLIENT_TOKEN")
+        token
           ? "Clients send CLIENT_TOKEN as their API key."
           : "No CLIENT_TOKEN is set, so every request is refused: add CLIENT_TOKEN=<any secret> to .dev.vars.",
         "To run offline: remove the provider keys from .dev.vars and restart.",

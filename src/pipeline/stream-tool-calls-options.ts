@@ -124,7 +124,7 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
   abortOnViolation?: boolean | undefined;
   /**
    * The wire protocol of the body: a built-in provider's name (`openai`, `openai-responses`,
-   * `anthropic`, `gemini`, `bedrock`, `cohere`, `ollama`), or a {@link ProviderProtocol} of the
+   * `anthropic`, `gemini`, `gemini-interactions`, `bedrock`, `cohere`, `ollama`), or a {@link ProviderProtocol} of the
    * application's own (its decoder, and its framing when the body is not SSE). The framing follows
    * from it, its provider's own framings only: the AWS event stream for `bedrock`, NDJSON for
    * `ollama`, SSE or (a first `[` or `{`) a JSON array for `gemini`, SSE for the others (and,
