@@ -1,8 +1,10 @@
 // Request shapes real clients send in late 2026, each through the Worker with the client itself:
 // Codex's `view_image` output (an `input_image` of detail `original`, openai 6's
-// ResponseInputImage), the AI SDK's forced OpenAI web search (`toolChoice` of its `web_search`
-// tool: `tool_choice: {type: "web_search"}`), and an AG-UI 1.0 tool message whose content is parts.
-// Each was a 400; asserted on the body the fake provider receives, or on the 400's field.
+// ResponseInputImage) and its first input item, `additional_tools` (ResponseInputItem.AdditionalTools),
+// the AI SDK's forced OpenAI web search (`toolChoice` of its `web_search` tool: `tool_choice:
+// {type: "web_search"}`), Chat Completions' prompt-cache settings and `verbosity`, and an AG-UI
+// 1.0 tool message whose content is parts. Each was a 400; asserted on the body the fake provider
+// receives, or on the 400's field.
 import { HttpAgent, type Message } from "@ag-ui/client";
 import { createOpenAI } from "@ai-sdk/openai";
 import { streamText, type ToolSet } from "ai";
@@ -169,5 +171,62 @@ describe("@ag-ui/client: a tool message whose content is parts (AG-UI 1.0's Tool
         },
       ],
     });
+  });
+});
+
+describe("Codex's additional_tools input item: tools made available at that item", () => {
+  const lookup = { type: "function" as const, name: "lookup", parameters: { type: "object" }, strict: false };
+  /** Codex's first item: its code-mode tool in a namespace, and a function beside it. */
+  const added: OpenAI.Responses.ResponseInputItem = {
+    type: "additional_tools",
+    role: "developer",
+    tools: [
+      { type: "namespace", name: "functions", description: "Code mode.", tools: [{ type: "custom", name: "exec" }] },
+      { ...lookup, name: "list_agents" },
+      lookup,
+    ],
+  };
+  const input: OpenAI.Responses.ResponseInput = [added, { role: "user", content: "Hi" }];
+
+  for (const provider of ["openai-responses", "anthropic"] as const)
+    it(`${provider}: its tools join the request's (a name offered before once, a namespace dropped as in tools)`, async () => {
+      const upstream = scripted(provider, { text: "Hello." });
+      const response = await openai(provider, upstream)
+        .responses.stream({ model: `${provider}/m`, input, tools: [lookup], store: false })
+        .finalResponse();
+      expect(response.output_text).toBe("Hello.");
+      expect(sent(upstream)["tools"].map((tool: { name: string }) => tool.name)).toEqual(["lookup", "list_agents"]);
+      expect(JSON.stringify(sent(upstream))).not.toContain("additional_tools");
+    });
+
+  it("a tool this Worker refuses in tools is refused there too, by its path", async () => {
+    const upstream = scripted("anthropic", { text: "Hello." });
+    const error = await openai("anthropic", upstream)
+      .responses.create({
+        model: "anthropic/m",
+        input: [
+          { type: "additional_tools", role: "developer", tools: [{ type: "image_generation" }] },
+          ...input.slice(1),
+        ],
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 400, param: "input[0].tools[0].type" });
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe("Chat Completions: prompt-cache settings and verbosity are hints", () => {
+  it("prompt_cache_retention, prompt_cache_options and verbosity are accepted and not sent on", async () => {
+    const upstream = scripted("anthropic", { text: "Hello." });
+    const completion = await openai("anthropic", upstream).chat.completions.create({
+      model: "anthropic/m",
+      messages: [{ role: "user", content: "Hi" }],
+      prompt_cache_key: "session-1",
+      prompt_cache_retention: "24h",
+      prompt_cache_options: { mode: "implicit" },
+      verbosity: "low",
+    });
+    expect(completion.choices[0]!.message.content).toBe("Hello.");
+    expect(Object.keys(sent(upstream)).filter((key) => /prompt_cache|verbosity/.test(key))).toEqual([]);
   });
 });

@@ -77,7 +77,7 @@ const USED = new Set([
   "reasoning_effort",
   "web_search_options",
 ]);
-/** Parameters that only concern OpenAI's own bookkeeping or sampling details a gateway may leave to the provider. */
+/** OpenAI's own bookkeeping (its prompt cache too), sampling a gateway may leave to the provider, and the hint `verbosity`. */
 const IGNORED = new Set([
   "user",
   "metadata",
@@ -86,7 +86,10 @@ const IGNORED = new Set([
   "parallel_tool_calls",
   "service_tier",
   "prompt_cache_key",
+  "prompt_cache_retention",
+  "prompt_cache_options",
   "safety_identifier",
+  "verbosity",
 ]);
 /** Parameters accepted only at the value that means "as if absent". */
 const NEUTRAL: Readonly<Record<string, (value: unknown) => boolean>> = {

@@ -40,9 +40,10 @@ export function toolsOf(
   customTools: Set<string>,
   builtIns: Map<string, Record<string, unknown>>,
   provider: string,
+  path = "tools",
 ): WireTool[] {
-  return arrayAt(value, "tools").flatMap((tool, i) => {
-    const at = `tools[${i}]`;
+  return arrayAt(value, path).flatMap((tool, i) => {
+    const at = `${path}[${i}]`;
     const fields = objectAt(tool, at);
     const type = own(fields, "type");
     const description = own(fields, "description");
@@ -75,6 +76,28 @@ export function toolsOf(
       "Only `function`, `custom`, `apply_patch`, `shell` and `local_shell` tools are supported (other built-in tools run on OpenAI's servers).",
     );
   });
+}
+
+/**
+ * The request's tools: `tools`, then those of its `additional_tools` input items (`added`, each
+ * list with its path: Codex sends one first, "tools made available at this item"), checked as
+ * `tools` are; one of a name offered before is left out. Every provider gets them among the
+ * request's tools (OpenAI too: a tool offered from the start is one the model may call where the
+ * item stood).
+ */
+export function offeredTools(
+  given: unknown,
+  added: readonly (readonly [unknown, string])[],
+  customTools: Set<string>,
+  builtIns: Map<string, Record<string, unknown>>,
+  provider: string,
+): WireTool[] | undefined {
+  if (given === undefined && added.length === 0) return undefined;
+  const tools = given === undefined ? [] : toolsOf(given, customTools, builtIns, provider);
+  for (const [value, path] of added)
+    for (const tool of toolsOf(value, customTools, builtIns, provider, path))
+      if (!tools.some((offered) => offered.name === tool.name)) tools.push(tool);
+  return tools;
 }
 
 /**

@@ -29,8 +29,8 @@
  * another). `apply_patch`, `shell` and `local_shell`, which the client runs, go to every provider
  * (./built-in-tools.ts); `web_search` tools go to an OpenAI Responses model as they came, and are
  * dropped for the others (Codex offers them by default; an OpenAI Chat search model is sent web
- * search as `web_search_options`: ../web-search.ts), `namespace` groups are dropped; an `mcp`
- * tool and the MCP items of its turns (`mcp_approval_request` and the client's
+ * search as `web_search_options`: ../web-search.ts), `namespace` groups are dropped (an
+ * `additional_tools` item's tools, Codex's first item, join `tools`); an `mcp` tool and the MCP items of its turns (`mcp_approval_request` and the client's
  * `mcp_approval_response`) go to an OpenAI Responses model as they came (./mcp-items.ts);
  * programmatic tool calling and tool search (`program`, a call's `caller`, `program_output`,
  * `tool_search_call` / `tool_search_output`, and their tools) go to OpenAI as they came and are
@@ -71,7 +71,7 @@ import { allowedToolsOf } from "./allowed-calls.ts";
 import { addBuiltInItem, withBuiltInTools } from "./built-in-tools.ts";
 import { addMcpItem } from "./mcp-items.ts";
 import { addProgram, addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
-import { CUSTOM_INPUT, toolChoice, toolsOf, webSearchOf } from "./request-tools.ts";
+import { CUSTOM_INPUT, offeredTools, toolChoice, webSearchOf } from "./request-tools.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
 import { type ResponseSettings, settingsOf } from "./settings.ts";
@@ -133,7 +133,7 @@ export function parseResponsesRequest(
   // The stored input and output of `previous_response_id` (./conversation.ts), before this turn's;
   // a call Anthropic's fallback withdrew is left out, with its output (./withdrawn-calls.ts).
   const [leftBefore, left] = withdrawnItems(earlier ?? [], items);
-  const context = { provider, programs: new Map() as Programs };
+  const context = { provider, programs: new Map() as Programs, added: [] as [unknown, string][] };
   // Each item in its place in its turn's `order` (../turn-order.ts).
   const read = (item: unknown, path: string): void => {
     const mark = turnMark(messages);
@@ -145,7 +145,7 @@ export function parseResponsesRequest(
   else items.forEach((item, i) => left.has(i) || read(item, `input[${i}]`));
   const [customTools, builtIns] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
   const given = own(fields, "tools") ?? undefined;
-  const offered = given === undefined ? undefined : toolsOf(given, customTools, builtIns, provider);
+  const offered = offeredTools(given, context.added, customTools, builtIns, provider);
   const allowedTools = allowedToolsOf(own(fields, "tool_choice"), offered);
   const tools = allowedTools ? offered?.filter((tool) => allowedTools.has(tool.name)) : offered;
   const webSearch = webSearchOf(given, provider, model, own(fields, "tool_choice"));
@@ -203,11 +203,13 @@ function addItem(
   value: unknown,
   path: string,
   calls: Set<string>,
-  context: { provider: string; programs: Programs },
+  context: { provider: string; programs: Programs; added: [unknown, string][] },
 ): void {
   const { provider } = context;
   const item = objectAt(value, path);
   const type = own(item, "type") ?? "message";
+  // Tools offered from this item on: among the request's tools (./request-tools.ts).
+  if (type === "additional_tools") return void context.added.push([own(item, "tools"), `${path}.tools`]);
   const last = messages.at(-1);
   const assistant = (): Extract<WireMessage, { role: "assistant" }> => {
     if (last?.role === "assistant") return last;
