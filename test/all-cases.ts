@@ -122,6 +122,7 @@ import "./encode/sent-fragments.cases.ts";
 import "./encode/citations-encoders.cases.ts";
 import "./encode/responses-annotations-encoders.cases.ts";
 import "./encode/gemini-grounding-encoders.cases.ts";
+import "./encode/cited-spans-encoders.cases.ts";
 import "./encode/converse-citations-encoders.cases.ts";
 import "./encode/refusal-encoders.cases.ts";
 import "./encode/response-settings.cases.ts";

@@ -2,15 +2,13 @@ import { callKey } from "../shared/call-key.ts";
 import type { ReasoningPart } from "../shared/deltas.ts";
 import type { CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
-import { citedSpans, citedText } from "./citations.ts";
+import { citedSpans, citedText, isGrounding } from "./citations.ts";
 import { pushSent } from "./sent-fragments.ts";
 
 /** One block of a response as a one-block-at-a-time protocol shows it. */
 export type SequencedBlock =
   | (BlockBase & {
       kind: "text";
-      /** The text's length so far, in UTF-16 code units. */
-      length: number;
       /** The provider's cited text blocks within it (Anthropic's citations), in order. */
       cited: CitedSpan[];
     })
@@ -110,20 +108,26 @@ export class BlockSequencer {
     const block =
       tail?.kind === kind && !tail.done
         ? tail
-        : this.#push(kind === "text" ? { ...base(), kind, length: 0, cited: [] } : { ...base(), kind });
-    if (block.kind === "text") block.length += text.length;
+        : this.#push(kind === "text" ? { ...base(), kind, cited: [] } : { ...base(), kind });
     this.#fragment(block, text);
   }
 
   /**
-   * A reasoning part: it closes the reasoning block it belongs to, or is a block of its own; a cited
-   * text block is a span of the text block its text just ended (none: left out, its text is shown).
+   * A reasoning part: it closes the reasoning block it belongs to, or is a block of its own. A cited
+   * text block is a span of the text block its text just ended, Gemini's grounding spans of the open
+   * text block (the response's text counted from its first block); a span in a block already closed
+   * is left out (its text is shown, its close went out).
    */
   reasoningPart(part: ReasoningPart): void {
     const tail = this.#blocks.at(-1);
-    if (citedText(part)) {
+    if (citedText(part) || isGrounding(part)) {
       if (tail?.kind !== "text" || tail.done) return;
-      const spans = citedSpans(part, tail.length);
+      const before = citedText(part)
+        ? ""
+        : this.#blocks.flatMap((b) => (b.kind === "text" && b !== tail ? [textOf(b)] : [])).join("");
+      const spans = citedSpans(part, () => before + textOf(tail)).flatMap(({ citations, start, end }) =>
+        start >= before.length ? [{ citations, start: start - before.length, end: end - before.length }] : [],
+      );
       tail.cited.push(...spans);
       if (spans.length > 0 && this.#sink.citedTextEndsBlock) this.#end(tail);
       return;
@@ -215,5 +219,8 @@ export class BlockSequencer {
     }
   }
 }
+
+/** A block's text (or arguments) so far: what went out, then what waits. */
+const textOf = (block: SequencedBlock): string => block.sent.join("") + block.pending.join("");
 
 const base = (): BlockBase => ({ index: -1, pending: [], sent: [], done: false, opened: false });

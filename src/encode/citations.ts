@@ -1,6 +1,7 @@
 import type { ReasoningPart } from "../shared/deltas.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord, nonEmptyString } from "../shared/values.ts";
+import { groundingPages, groundingSpans, type Span } from "./grounding-spans.ts";
 
 /**
  * A cited text block (Anthropic's citations, kept as a `block` reasoning part `{type: "text", text,
@@ -47,7 +48,7 @@ export const isOpenAIAnnotation = (citation: JsonValue): boolean =>
 /**
  * Gemini's grounding and citations (a `{ groundingMetadata }` or `{ citationMetadata }` part, kept
  * for the app alone): no next turn takes them, so the agent protocols' encoders write no block a
- * client would carry back for them.
+ * client would carry back for them; the grounding's supports are spans of the text ({@link citedSpans}).
  *
  * @example
  * ```ts
@@ -120,27 +121,25 @@ function sourceOf(citation: JsonValue): Source | undefined {
   };
 }
 
-/** Where a cited text sits in the text shown, in UTF-16 code units (as JavaScript strings index it). */
-interface Span {
-  readonly citations: readonly JsonValue[];
-  readonly start: number;
-  readonly end: number;
-}
-
 /**
- * A cited text block's span in a text of `length` code units that it just ended (its reasoning
- * part comes at the block's stop, after its text): none for another part, or one whose text is
- * not all there.
+ * The spans of the text shown that a part cites, `shown()` being that text (the response's text so
+ * far, or the open text block's): a cited text block's, which comes at the stop of its block, so
+ * its text ends what was shown (one that does not is at its last place there; one that is not there
+ * at all has no span), or Gemini's grounding supports' ({@link groundingSpans}); none for another
+ * part. `shown` is only called for a part that cites.
  *
  * @example
  * ```ts
- * citedSpans(part, text.length); // [{ citations, start: text.length - part.block.text.length, end: text.length }]
+ * citedSpans(part, () => text); // [{ citations, start: text.length - part.block.text.length, end: text.length }]
  * ```
  */
-export function citedSpans(part: ReasoningPart, length: number): Span[] {
+export function citedSpans(part: ReasoningPart, shown: () => string): Span[] {
   const cited = sourcedText(part);
-  const size = cited?.text.length ?? 0;
-  return cited && size > 0 && size <= length ? [{ citations: cited.citations, start: length - size, end: length }] : [];
+  if (!cited) return isGrounding(part) ? groundingSpans(part, shown()) : [];
+  if (cited.text === "") return [];
+  const text = shown();
+  const start = text.endsWith(cited.text) ? text.length - cited.text.length : text.lastIndexOf(cited.text);
+  return start >= 0 ? [{ citations: cited.citations, start, end: start + cited.text.length }] : [];
 }
 
 /**
@@ -233,14 +232,4 @@ export class UISources {
       ];
     });
   }
-}
-
-/** Gemini's grounding chunks (a `{ groundingMetadata }` part), each web page as `{ url, title }`. */
-function groundingPages(part: ReasoningPart): JsonValue[] {
-  const grounding = part.type === "block" ? part.block["groundingMetadata"] : undefined;
-  const chunks = isRecord(grounding) ? grounding["groundingChunks"] : undefined;
-  return (Array.isArray(chunks) ? chunks : []).flatMap((chunk): JsonValue[] => {
-    const web = isRecord(chunk) ? chunk["web"] : undefined;
-    return isRecord(web) ? [{ url: web["uri"] ?? null, title: web["title"] ?? null }] : [];
-  });
 }

@@ -44,9 +44,8 @@ export interface OpenAIChatCompletionOptions extends OpenAIChatEncoderOptions {
 }
 
 interface ChoiceParts {
+  /** The text so far, and the pages it cites. */
   text: string[];
-  /** The text's length so far, in UTF-16 code units, and the pages it cites. */
-  length: number;
   annotations: Record<string, JsonValue>[];
   reasoning: string[];
   /** OpenAI's refusal, when one came. */
@@ -161,13 +160,12 @@ export class OpenAIChatCompletionBuilder {
         else {
           const parts = this.#parts(event.choice ?? 0);
           parts[event.type === "text-delta" ? "text" : "reasoning"].push(event.text);
-          if (event.type === "text-delta") parts.length += event.text.length;
         }
         return;
       case "reasoning-part": {
         const parts = this.#parts(0);
         if (isRefusal(event.part)) parts.refusal = event.part.value;
-        parts.annotations.push(...chatAnnotations(citedSpans(event.part, parts.length)));
+        parts.annotations.push(...chatAnnotations(citedSpans(event.part, () => parts.text.join(""))));
         return;
       }
       case "tool-call-start":
@@ -192,7 +190,7 @@ export class OpenAIChatCompletionBuilder {
 
   #parts(choice: number): ChoiceParts {
     let parts = this.#choices.get(choice);
-    if (!parts) this.#choices.set(choice, (parts = { text: [], length: 0, annotations: [], reasoning: [], calls: [] }));
+    if (!parts) this.#choices.set(choice, (parts = { text: [], annotations: [], reasoning: [], calls: [] }));
     return parts;
   }
 

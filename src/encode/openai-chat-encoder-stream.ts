@@ -35,8 +35,8 @@ interface ChoiceState {
   role: boolean;
   /** Calls started so far: the next dense `tool_calls[].index`. */
   calls: number;
-  /** The text's length so far, in UTF-16 code units: where a citation's span ends. */
-  length: number;
+  /** The text so far (`pushSent`): where a citation's span lies. */
+  said: string[];
   /** The pages its text cites, sent together before its finish. */
   annotations: Record<string, JsonValue>[];
 }
@@ -106,17 +106,17 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     if (this.#ended) return;
     switch (event.type) {
       case "text-delta":
-        this.#choice(event.choice ?? 0).length += event.text.length;
-        if (event.text !== "") this.#delta(event.choice ?? 0, `{"content":${JSON.stringify(event.text)}}`, out);
-        return;
+        if (event.text === "") return;
+        pushSent(this.#choice(event.choice ?? 0).said, event.text);
+        return this.#delta(event.choice ?? 0, `{"content":${JSON.stringify(event.text)}}`, out);
       case "reasoning-part": {
         // OpenAI's own refusal: in a delta of its own, as OpenAI streams it.
         if (isRefusal(event.part)) return this.#delta(0, `{"refusal":${JSON.stringify(event.part.value)}}`, out);
-        // The pages a provider's cited text (Anthropic's citations) cites, over the text just sent:
+        // The pages a provider's cited text (Anthropic's citations) or Gemini's grounding cites, over the text sent:
         // all in one delta before the finish, as OpenAI's search models send them (openai-node's
         // stream keeps a delta's `annotations` in place of the last one's, it does not add them).
         const state = this.#choice(0);
-        state.annotations.push(...chatAnnotations(citedSpans(event.part, state.length)));
+        state.annotations.push(...chatAnnotations(citedSpans(event.part, () => state.said.join(""))));
         return;
       }
       case "reasoning-delta":
@@ -147,7 +147,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
 
   #choice(index: number): ChoiceState {
     let state = this.#choices.get(index);
-    if (!state) this.#choices.set(index, (state = { role: false, calls: 0, length: 0, annotations: [] }));
+    if (!state) this.#choices.set(index, (state = { role: false, calls: 0, said: [], annotations: [] }));
     return state;
   }
 

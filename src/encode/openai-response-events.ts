@@ -105,10 +105,10 @@ export class OpenAIResponseEvents {
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
         if (isRefusal(event.part)) return this.#blocks.reasoningPart(refusalBlock(event.part.value)); // a message of its own
-        // A kept block (Anthropic's compaction, fallback): a reasoning item where `encryptedContent` carries it.
-        if (event.part.type === "block" && !citedText(event.part) && this.#encrypted(event.part) === undefined) return;
-        if (resultOfSkipped(event.part, this.#skipped) || isGrounding(event.part)) return;
-        return this.#blocks.reasoningPart(event.part);
+        // Citations (Gemini's grounding too) annotate text; a kept block (Anthropic's compaction) is an encrypted reasoning item.
+        if (citedText(event.part) || isGrounding(event.part)) return this.#blocks.reasoningPart(event.part);
+        if (event.part.type === "block" && this.#encrypted(event.part) === undefined) return;
+        return resultOfSkipped(event.part, this.#skipped) ? undefined : this.#blocks.reasoningPart(event.part);
       case "tool-call-start":
       case "tool-call":
       case "invalid-tool-call": {

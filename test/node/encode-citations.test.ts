@@ -25,6 +25,7 @@ import {
 } from "../../src/index.ts";
 import { CHAR, documentCited, WEB, webCited } from "../providers/anthropic/citations-recordings.ts";
 import { documentCitedTurn } from "../providers/bedrock/citations-recordings.ts";
+import { groundedWide, WIDE_SEGMENTS } from "../providers/gemini/grounding-recordings.ts";
 import { serverToolTurn } from "../providers/bedrock/server-tools-recordings.ts";
 import { ANNOTATIONS, FILE_PATH, responsesCited } from "../providers/openai-responses/citations-recordings.ts";
 import { AGENT_OPTIONS, encodeAll, ENCODERS } from "../support/encoders.ts";
@@ -126,6 +127,30 @@ describe("the client libraries read Anthropic's citations as their protocol spel
     });
     expect(message.annotations).toEqual([span(9, 20, WEB), span(22, 34, second)]);
     expect([message.content!.slice(9, 20), message.content!.slice(22, 34)]).toEqual(["three a day", "4 euros each"]);
+  });
+
+  it("openai-node reads Gemini's grounding over Japanese and emoji: text.slice(start_index, end_index) is each segment's text", async () => {
+    const events = await eventsOf(groundedWide, "gemini");
+    const response = await openai(() => body(events, new OpenAIResponsesEncoderStream(AGENT_OPTIONS.responses())))
+      .responses.stream({ model: "m", input: "hi" })
+      .finalResponse();
+    const message = response.output.find((item) => item.type === "message");
+    const part = message?.type === "message" ? message.content[0] : undefined;
+    const spans = (part?.type === "output_text" ? part.annotations : []).map((annotation) =>
+      annotation.type === "url_citation"
+        ? response.output_text.slice(annotation.start_index, annotation.end_index)
+        : "",
+    );
+    expect([...new Set(spans)]).toEqual([...WIDE_SEGMENTS]);
+    const options = { model: "m", created: 1_700_000_000, generateId: () => "x" };
+    const completion = await openai(() => body(events, new OpenAIChatEncoderStream(options)))
+      .chat.completions.stream({ model: "m", messages: [{ role: "user", content: "hi" }] })
+      .finalChatCompletion();
+    const chat = completion.choices[0]!.message;
+    const chatSpans = (chat.annotations ?? []).map(({ url_citation: { start_index, end_index } }) =>
+      chat.content!.slice(start_index, end_index),
+    );
+    expect(chatSpans).toEqual(spans);
   });
 
   it("ai's readUIMessageStream: a source-url part for a web page, a source-document part for a document", async () => {

@@ -48,3 +48,44 @@ export const grounded: string = gemini(
     modelVersion: "gemini-2.5-flash",
   },
 );
+
+// The same shapes over a text that is not ASCII (Japanese, 3 UTF-8 bytes a character, and emoji, 4
+// bytes and 2 UTF-16 code units): the segments' offsets count UTF-8 bytes of the response's text,
+// as GroundingSupportSegment says ("measured in bytes"), the first one's `startIndex` left out as
+// proto3 JSON leaves out a 0. The last support counts within the second chunk's part (`partIndex`),
+// so its bytes do not hold its text: its `text` tells where it is. Made up, as above.
+const bytesOf = (text: string): number => new TextEncoder().encode(text).length;
+const FIRST = "🗼 東京タワーの高さは333メートルです。";
+const SECOND = "1958年に完成しました 😀, 赤と白です。";
+/** The cited texts of {@link groundedWide}, in the order of its supports. */
+export const WIDE_SEGMENTS = [
+  "🗼 東京タワー",
+  "高さは333メートルです。",
+  "1958年に完成しました",
+  "赤と白です。",
+] as const;
+/** The answer's text. */
+export const WIDE_TEXT: string = FIRST + SECOND;
+const at = (segment: string, from = 0): { startIndex?: number; endIndex: number; text: string } => {
+  const start = bytesOf(WIDE_TEXT.slice(0, WIDE_TEXT.indexOf(segment))) - from;
+  return { ...(start === 0 ? {} : { startIndex: start }), endIndex: start + bytesOf(segment), text: segment };
+};
+/** Its grounding: two pages, four supports. */
+export const WIDE_GROUNDING = {
+  webSearchQueries: ["東京タワー 高さ"],
+  groundingChunks: [
+    { web: { uri: "https://vertexaisearch.cloud.google.com/grounding-api-redirect/GhI3", title: "tokyotower.co.jp" } },
+    { web: { uri: "https://vertexaisearch.cloud.google.com/grounding-api-redirect/JkL4", title: "ja.wikipedia.org" } },
+  ],
+  groundingSupports: [
+    { segment: at(WIDE_SEGMENTS[0]), groundingChunkIndices: [0] },
+    { segment: at(WIDE_SEGMENTS[1]), groundingChunkIndices: [0, 1] },
+    { segment: at(WIDE_SEGMENTS[2]), groundingChunkIndices: [1] },
+    { segment: { partIndex: 1, ...at(WIDE_SEGMENTS[3], bytesOf(FIRST)) }, groundingChunkIndices: [1] },
+  ],
+};
+
+/** The Japanese answer with `grounding` on its last chunk. */
+export const groundedWideWith = (grounding: unknown): string =>
+  gemini(parts([{ text: FIRST }]), parts([{ text: SECOND }], { finishReason: "STOP", groundingMetadata: grounding }));
+export const groundedWide: string = groundedWideWith(WIDE_GROUNDING);

@@ -1,0 +1,50 @@
+// A Gemini upstream's Google Search grounding through the Worker, read by openai-node: POST
+// /v1/chat/completions gives the message a url_citation per page of each grounding support, and
+// POST /v1/responses the output_text, each announced; their positions are UTF-16 code units of the
+// text the client got, though Gemini counts its segments in UTF-8 bytes (the text here is Japanese
+// with emoji). The upstream's stream: test/providers/gemini/grounding-recordings.ts (built from
+// @google/genai's types).
+import { describe, expect, it } from "vitest";
+import { groundedWide, WIDE_SEGMENTS } from "../providers/gemini/grounding-recordings.ts";
+import { openAIClient } from "./client-support.ts";
+import { FakeUpstream, testEnv } from "./support.ts";
+
+const env = testEnv({ GEMINI_API_KEY: "k", GEMINI_BASE_URL: "https://provider.test/v1beta", CLIENT_TOKEN: "t" });
+const client = () => openAIClient(new FakeUpstream({ kind: "sse", chunks: [groundedWide] }), env);
+const MODEL = "gemini/gemini-2.5-flash";
+const QUESTION = "東京タワーの高さは?";
+
+describe("a Gemini upstream's grounding through the Worker", () => {
+  it("POST /v1/chat/completions: url_citations over each support's segment, whole or streamed", async () => {
+    const completion = await client().chat.completions.create({
+      model: MODEL,
+      messages: [{ role: "user", content: QUESTION }],
+    });
+    const message = completion.choices[0]!.message;
+    const spans = (message.annotations ?? []).map(({ url_citation: { start_index, end_index } }) =>
+      message.content!.slice(start_index, end_index),
+    );
+    expect([...new Set(spans)]).toEqual([...WIDE_SEGMENTS]);
+    const streamed = await client()
+      .chat.completions.stream({ model: MODEL, messages: [{ role: "user", content: QUESTION }] })
+      .finalChatCompletion();
+    expect(streamed.choices[0]!.message.annotations).toEqual(message.annotations);
+  });
+
+  it("POST /v1/responses: the output_text's url_citations, each announced", async () => {
+    const stream = client().responses.stream({ model: MODEL, input: QUESTION });
+    let announced = 0;
+    for await (const event of stream) if (event.type === "response.output_text.annotation.added") announced++;
+    const response = await stream.finalResponse();
+    const message = response.output.find((item) => item.type === "message");
+    const part = message?.type === "message" ? message.content[0] : undefined;
+    const annotations = part?.type === "output_text" ? part.annotations : [];
+    const spans = annotations.map((annotation) =>
+      annotation.type === "url_citation"
+        ? response.output_text.slice(annotation.start_index, annotation.end_index)
+        : "",
+    );
+    expect([...new Set(spans)]).toEqual([...WIDE_SEGMENTS]);
+    expect(announced).toBe(annotations.length);
+  });
+});
