@@ -72,7 +72,7 @@ globalThis.fetch = async (url, init) => (sent.push({ url: String(url), headers: 
 const env = { ANTHROPIC_API_KEY: "sk-test" };
 const call = (init) => worker.fetch(new Request("http://127.0.0.1/", init), env);
 const post = (body) => call({ method: "POST", body });
-const request = JSON.stringify({ model: "claude-sonnet-4-5", max_tokens: 256, messages: [{ role: "user", content: "Hi" }] });
+const request = JSON.stringify({ model: "claude-sonnet-4-6", max_tokens: 256, messages: [{ role: "user", content: "Hi" }] });
 const out = {};
 upstream = () => new Response(recording, { headers: { "content-type": "text/event-stream" } });
 const ok = await post(request);

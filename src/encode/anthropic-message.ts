@@ -108,7 +108,7 @@ function parseInput(text: string): unknown {
  *
  * @example
  * ```ts
- * const result = await readAnthropicMessage(streamToolCalls(upstream, { provider: "gemini" }), { model: "claude-sonnet-4-5" });
+ * const result = await readAnthropicMessage(streamToolCalls(upstream, { provider: "gemini" }), { model: "claude-sonnet-4-6" });
  * if (result.type === "message") return Response.json(result.message);
  * return Response.json({ type: "error", error: result.error }, { status: 502 });
  * ```

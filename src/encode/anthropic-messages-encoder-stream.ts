@@ -37,7 +37,7 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *
  * @example
  * ```ts
- * const encoder = new AnthropicMessagesEncoder({ model: "claude-sonnet-4-5" });
+ * const encoder = new AnthropicMessagesEncoder({ model: "claude-sonnet-4-6" });
  * const out: string[] = [];
  * for await (const event of streamToolCalls(response, { provider: "gemini" })) encoder.encode(event, out);
  * encoder.end(out);
@@ -79,7 +79,7 @@ export const anthropicFrame = (event: AnthropicStreamEvent): string =>
  * @example
  * ```ts
  * const body = readyBatches(streamToolCalls(upstream, { provider: "openai", signal: request.signal }))
- *   .pipeThrough(new AnthropicMessagesEncoderStream({ model: "claude-sonnet-4-5" }));
+ *   .pipeThrough(new AnthropicMessagesEncoderStream({ model: "claude-sonnet-4-6" }));
  * return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
  * ```
  */

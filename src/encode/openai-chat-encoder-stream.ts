@@ -245,7 +245,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
  * @example
  * ```ts
  * const body = streamToolCalls(upstream, { provider: "anthropic", signal: request.signal })
- *   .pipeThrough(new OpenAIChatEncoderStream({ model: "claude-sonnet-4-5", includeUsage: true }));
+ *   .pipeThrough(new OpenAIChatEncoderStream({ model: "claude-sonnet-4-6", includeUsage: true }));
  * return new Response(body, { headers: { "content-type": "text/event-stream", "cache-control": "no-cache" } });
  * ```
  */

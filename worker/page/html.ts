@@ -9,7 +9,7 @@ export interface PageProvider {
 export const PAGE_PROVIDERS: readonly PageProvider[] = [
   { name: "openai", label: "OpenAI Chat Completions (and compatibles)", model: "gpt-4o-mini" },
   { name: "openai-responses", label: "OpenAI Responses", model: "gpt-4o-mini" },
-  { name: "anthropic", label: "Anthropic Messages", model: "claude-sonnet-4-5" },
+  { name: "anthropic", label: "Anthropic Messages", model: "claude-sonnet-4-6" },
   { name: "gemini", label: "Google Gemini", model: "gemini-2.5-flash" },
   { name: "gemini-interactions", label: "Gemini Interactions API", model: "gemini-3-flash-preview" },
   { name: "bedrock", label: "Amazon Bedrock (ConverseStream)", model: "amazon.nova-micro-v1:0" },

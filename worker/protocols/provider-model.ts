@@ -2,7 +2,7 @@ import { HttpError, invalidField } from "../response/json-error.ts";
 
 /**
  * Reads the `model` of the client protocols, `<provider>/<model>` with the Worker's provider
- * names (`anthropic/claude-sonnet-4-5`, `gemini/gemini-2.5-flash`, `openai/gpt-4o-mini`): the
+ * names (`anthropic/claude-sonnet-4-6`, `gemini/gemini-2.5-flash`, `openai/gpt-4o-mini`): the
  * provider is everything before the first `/`, the model the rest (which may hold slashes, as
  * `openai/meta-llama/Llama-3.3-70B` for an OpenAI-compatible server does). The model id itself is
  * checked later with the rules of `POST /v1/stream`. Messages never repeat the client's value.

@@ -77,7 +77,7 @@ const FIELDS = new Set([
   "early_validation",
   "abort_on_violation",
 ]);
-// Model ids of every supported vendor fit (`claude-sonnet-4-5`, `meta-llama/Llama-3.3-70B`,
+// Model ids of every supported vendor fit (`claude-sonnet-4-6`, `meta-llama/Llama-3.3-70B`,
 // `qwen2.5-coder:7b`, `@cf/meta/llama-3.1-8b`); nothing that could change a URL's meaning does.
 const MODEL = /^[A-Za-z0-9@._:/+-]{1,200}$/;
 

@@ -31,7 +31,7 @@ const DEFAULT_MAX_TOKENS = 4096;
  *
  * @example
  * ```ts
- * const body = anthropicRequestBody({ model: "claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], tools: [] });
+ * const body = anthropicRequestBody({ model: "claude-sonnet-4-6", messages: [{ role: "user", content: "Hi" }], tools: [] });
  * ```
  */
 export function anthropicRequestBody(request: ProviderRequest): Fields {

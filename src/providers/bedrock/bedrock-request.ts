@@ -29,7 +29,7 @@ const DEFAULT_CLAUDE_MAX_TOKENS = 4096;
  *
  * @example
  * ```ts
- * const body = bedrockRequestBody({ model: "anthropic.claude-sonnet-4-5", messages: [{ role: "user", content: "Hi" }], tools: [] });
+ * const body = bedrockRequestBody({ model: "anthropic.claude-sonnet-4-6", messages: [{ role: "user", content: "Hi" }], tools: [] });
  * ```
  */
 export function bedrockRequestBody(request: ProviderRequest): Fields {

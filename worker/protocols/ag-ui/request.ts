@@ -13,7 +13,7 @@
  *   "tools": [{ "name": "get_weather", "description": "...", "parameters": { ... } }],   // the client's tools
  *   "context": [{ "description": "User's city", "value": "Paris" }],                     // sent as a system message
  *   "forwardedProps": {
- *     "model": "anthropic/claude-sonnet-4-5",   // <provider>/<model>, or a name alone (OpenAI's, offline or with its key)
+ *     "model": "anthropic/claude-sonnet-4-6",   // <provider>/<model>, or a name alone (OpenAI's, offline or with its key)
  *     "run": false,                             // true: run the Worker's tools at the edge and loop, as /v1/run
  *     "tools": ["current_time"],                // run mode: the Worker's tools to offer
  *     "max_steps": 4, "tool_choice": "auto", "max_tokens": 1024, "temperature": 0.2

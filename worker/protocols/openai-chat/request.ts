@@ -4,7 +4,7 @@
  *
  * ```jsonc
  * {
- *   "model": "anthropic/claude-sonnet-4-5",
+ *   "model": "anthropic/claude-sonnet-4-6",
  *   "messages": [
  *     { "role": "system", "content": "Be brief." },           // or "developer"
  *     { "role": "user", "content": "Weather in Paris?" },       // or parts: text, image_url, input_audio, file

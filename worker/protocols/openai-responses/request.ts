@@ -4,7 +4,7 @@
  *
  * ```jsonc
  * {
- *   "model": "anthropic/claude-sonnet-4-5",
+ *   "model": "anthropic/claude-sonnet-4-6",
  *   "instructions": "Be brief.",
  *   "input": [                                                  // or a string: one user message
  *     { "role": "user", "content": [{ "type": "input_text", "text": "Weather in Paris?" }] },
