@@ -6,7 +6,6 @@ import { ToolCallStreamError, type StreamErrorInfo } from "../shared/errors.ts";
 /** The limits {@link keptBounds} reads from the chain's options: the accumulator's `maxDepth` and `streamToolCalls`' `maxTextLength`. */
 interface KeptLimits extends DecoderLimits {
   maxDepth?: number | undefined;
-  maxTextLength?: number | undefined;
 }
 
 /**

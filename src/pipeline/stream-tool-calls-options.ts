@@ -152,9 +152,11 @@ export interface StreamToolCallsOptions<Tools extends readonly ToolDefinition[] 
    * `abort` of reason `limit-exceeded` (open calls discarded), the body cancelled, every event
    * before it delivered. The main entry's `streamToolCalls` and `streamToolCallBatches` check it;
    * a provider subpath's, `ToolCallChain` and the bare stages do not (their bundles' budgets), and
-   * hold the turn's text unbounded. A refusal (OpenAI's `delta.refusal`, `response.refusal.delta`)
-   * and the encrypted `data` of OpenAI Chat's `reasoning_details`, which the decoder holds until
-   * their end and no delta carries, are not counted.
+   * hold the turn's text unbounded. What the OpenAI decoders hold until its end and no delta carries
+   * (a refusal, OpenAI Chat's `delta.refusal` or OpenAI Responses' `response.refusal.delta` with its
+   * item's id; OpenAI Chat's reasoning fields, the encrypted `data` of `reasoning_details` with
+   * them) is counted apart, against the same limit, with the same error and abort (`ChatCitations`,
+   * `ResponsesCitations`).
    * @defaultValue 4194304 (`DEFAULT_MAX_TEXT_LENGTH`, as the encoders' answers)
    */
   maxTextLength?: number | undefined;

@@ -49,6 +49,13 @@ export interface DecoderLimits {
   maxToolCalls?: number | undefined;
   /** As the accumulator's `maxArgumentsLength`. @defaultValue 4194304 */
   maxArgumentsLength?: number | undefined;
+  /**
+   * As the main entry's `streamToolCalls`' `maxTextLength`, which its chain gives the decoder:
+   * `ChatCitations` and `ResponsesCitations` bound by it what the decoder holds until its end and no
+   * delta carries (a refusal; OpenAI Chat's reasoning fields), with the error `text-too-large`.
+   * @defaultValue 4194304
+   */
+  maxTextLength?: number | undefined;
 }
 
 /**

@@ -166,3 +166,27 @@ export function keptCounter(what: string, max = 1024): (added: number) => void {
       });
   };
 }
+
+/**
+ * The count of the characters a decoder holds until their end that no delta carries (a refusal,
+ * which goes out whole as a `field` part), bounded as the main entry bounds the turn's text: each
+ * call adds `added`; past `max` (`maxTextLength`, `DEFAULT_MAX_TEXT_LENGTH` by default), it throws
+ * a `ToolCallStreamError` of code `text-too-large` naming `what`, which ends the stream with an
+ * `error` and an `abort` (`limit-exceeded`), every delta before it given.
+ *
+ * @example
+ * ```ts
+ * const held = heldCounter("refusal", limits.maxTextLength);
+ * held(delta.length); // throws once more than maxTextLength characters were counted
+ * ```
+ */
+export function heldCounter(what: string, max = 4194304): (added: number) => void {
+  let count = 0;
+  return (added) => {
+    if ((count += added) > max)
+      throw new ToolCallStreamError({
+        code: "text-too-large",
+        message: `The ${what} held exceeded the limit of ${max} characters (maxTextLength).`,
+      });
+  };
+}

@@ -1,9 +1,10 @@
 import type { FramedMessage } from "../../framing/framing.ts";
-import { keptCounter } from "../../shared/errors.ts";
+import { heldCounter, keptCounter } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { arrayOf, isRecord } from "../../shared/values.ts";
 import type { DecoderLimits, Emit, ProviderDecoder, ProviderProtocol } from "../provider-decoder.ts";
 import { OpenAIChatDecoder, type OpenAIChatDecoderOptions } from "./openai-chat-delta-stream.ts";
+import { heldLength } from "./openai-chat-reasoning.ts";
 
 /**
  * A Chat Completions decoder that also keeps the first choice's `url_citation` annotations (what
@@ -21,6 +22,12 @@ import { OpenAIChatDecoder, type OpenAIChatDecoderOptions } from "./openai-chat-
  * accumulator's `maxToolCalls`: past it, a `ToolCallStreamError` of code `too-many-tool-calls`
  * ends the stream.
  *
+ * It also bounds what the decoder holds of the first choice until the reasoning's end (its
+ * reasoning fields and refusal, see `ChatReasoningFields`): a refusal streams no delta, so no other
+ * limit counts it, and an endless one grew until memory ran out. Their characters over the stream
+ * count against `maxTextLength` (4 Mi by default; the main entry's chain gives it): past it, a
+ * `ToolCallStreamError` of code `text-too-large` ends the stream, every event before it given.
+ *
  * A wrapper around the decoder, so that the Chat stage and `tool-call-stream/openai`'s
  * `streamToolCalls` hold none of this: the main entry's `openai` protocol (and so the Worker) reads
  * with it; a chain of stages takes it as its decoder stage.
@@ -37,16 +44,18 @@ export class ChatCitations implements ProviderDecoder {
   readonly #decoder: ProviderDecoder;
   readonly #emit: Emit;
   readonly #counted: (added: number) => void;
+  readonly #held: (added: number) => void;
   /** The annotations kept, by their JSON text (an annotation sent again is kept once). */
   readonly #kept = new Map<string, JsonValue>();
   #text = "";
   #ended = false;
 
   /**
-   * Reports through `emit`, bounded by the accumulator's `maxToolCalls` (1024 by default), around
-   * the Chat decoder `decoder` makes (an `OpenAIChatDecoder` by default), which gives `onChunk`
-   * each chunk it parses whole: a chunk with annotations is never one of the plain text or argument
-   * deltas its fast path reads unparsed, so no message is read twice.
+   * Reports through `emit`, bounded by the accumulator's `maxToolCalls` (1024 by default) and by
+   * `maxTextLength` (4 Mi), around the Chat decoder `decoder` makes (an `OpenAIChatDecoder` by
+   * default), which gives `onChunk` each chunk it parses whole: a chunk with annotations, a refusal
+   * or reasoning is never one of the plain text or argument deltas its fast path reads unparsed, so
+   * no message is read twice.
    */
   constructor(
     emit: Emit,
@@ -56,6 +65,7 @@ export class ChatCitations implements ProviderDecoder {
   ) {
     this.#emit = emit;
     this.#counted = keptCounter("annotations", limits.maxToolCalls);
+    this.#held = heldCounter("reasoning and refusal", limits.maxTextLength);
     this.#decoder = decoder(
       (delta) => {
         // The first choice's text, as the turn holds it; the annotations go out before the end.
@@ -80,9 +90,13 @@ export class ChatCitations implements ProviderDecoder {
 
   #chunk(chunk: Record<string, unknown>): void {
     for (const choice of arrayOf(chunk["choices"])) {
-      if (!isRecord(choice) || (choice["index"] ?? 0) !== 0) continue;
+      if (!isRecord(choice)) continue;
       const delta = isRecord(choice["delta"]) ? choice["delta"] : choice["message"];
-      for (const annotation of isRecord(delta) ? arrayOf(delta["annotations"]) : []) this.#annotation(annotation);
+      if (!isRecord(delta)) continue;
+      // What the decoder holds of its first choice (an index that is no number is the first).
+      if (typeof choice["index"] !== "number" || choice["index"] === 0) this.#held(heldLength(delta));
+      if ((choice["index"] ?? 0) === 0)
+        for (const annotation of arrayOf(delta["annotations"])) this.#annotation(annotation);
     }
   }
 

@@ -122,7 +122,8 @@ export class ResponsesBuiltInCalls {
    * A built-in call's own streaming event, of the call at `index`: `apply_patch_call_operation_diff.delta`
    * (a fragment of the operation's diff) and `.done` (the whole diff, kept for an item that ends
    * without its operation), `shell_call_command.added` / `.delta` / `.done` (which carry a
-   * `command_index`). Any other event changes nothing.
+   * `command_index`). Any other event changes nothing: a refusal's delta (`response.refusal.delta`,
+   * which the decoder keeps itself) comes too, at index -1, for a subclass's bound (`ResponsesCitations`').
    */
   event(type: string, event: Record<string, unknown>, index: number): void {
     switch (type) {

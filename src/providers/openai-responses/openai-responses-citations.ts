@@ -1,4 +1,4 @@
-import { keptCounter } from "../../shared/errors.ts";
+import { heldCounter, keptCounter } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import type { DecoderLimits, Emit } from "../provider-decoder.ts";
@@ -16,6 +16,13 @@ import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
  * announced by `response.output_text.annotation.added` stand for a part that came done without
  * them. They count against the accumulator's `maxToolCalls` (as Anthropic's citations do): past
  * it, a `ToolCallStreamError` of code `too-many-tool-calls` ends the stream.
+ *
+ * It also bounds the refusals the decoder holds until their `.done` (or their item's end): a
+ * refusal streams no delta, so no other limit counts it, and an endless one grew until memory ran
+ * out. The characters of their deltas, and of each item's id (the decoder keeps one per item),
+ * count over the response against `maxTextLength` (4 Mi by default; the main entry's chain gives
+ * it): past it, a `ToolCallStreamError` of code `text-too-large` ends the stream, every event
+ * before it given.
  *
  * The decoder's `builtInCalls` plug-in: `openAIResponsesProtocol` (the main entry's
  * `streamToolCalls`) reads with it; `OpenAIResponsesDeltaStream` and `tool-call-stream/openai-
@@ -37,16 +44,21 @@ export class ResponsesCitations extends ResponsesBuiltInCalls {
   /** The parts done (kept or without annotations), so that the item's end does not keep one twice. */
   readonly #done = new Set<string>();
   readonly #counted: (added: number) => void;
+  readonly #held: (added: number) => void;
+  /** The ids of the message items whose refusal was counted (each once). */
+  readonly #refused = new Set<string>();
 
   /** Reports through `emit`, bounded by the accumulator's `maxToolCalls` (1024 by default). */
   constructor(emit: Emit, limits: DecoderLimits = {}) {
     super(emit);
     this.#emitPart = emit;
     this.#counted = keptCounter("annotations", limits.maxToolCalls);
+    this.#held = heldCounter("refusal", limits.maxTextLength);
   }
 
   /** An annotation announced, or an `output_text` part done; any other event is the built-in calls'. */
   override event(type: string, event: Record<string, unknown>, index: number): void {
+    if (type === "response.refusal.delta") return this.#refusal(event["item_id"], event["delta"] ?? event["refusal"]);
     const key = `${event["item_id"]} ${event["content_index"]}`;
     if (type === "response.content_part.done") return this.#part(event["item_id"], key, event["part"]);
     if (type !== "response.output_text.annotation.added") return super.event(type, event, index);
@@ -63,6 +75,21 @@ export class ResponsesCitations extends ResponsesBuiltInCalls {
     const content = item["type"] === "message" ? item["content"] : undefined;
     if (Array.isArray(content)) content.forEach((part, i) => this.#part(item["id"], `${item["id"]} ${i}`, part));
     return super.done(item, index);
+  }
+
+  /**
+   * A refusal's delta, as the decoder keeps it: its text, by its item's id, counted with the id the
+   * first time (with one for the entry; an id that is no string may key a new entry each time).
+   */
+  #refusal(id: unknown, text: unknown): void {
+    if (typeof text !== "string" || text === "") return;
+    let added = text.length;
+    if (typeof id !== "string") added++;
+    else if (!this.#refused.has(id)) {
+      this.#refused.add(id);
+      added += id.length + 1;
+    }
+    this.#held(added);
   }
 
   #part(id: unknown, key: string, part: unknown): void {

@@ -162,7 +162,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
         return;
       case "response.refusal.delta": // kept until its `.done` gives it whole (else its item's end, the response's, the input's)
         if (text) this.#refusals.set(id, (this.#refusals.get(id) ?? "") + text);
-        return;
+        return this.#builtIns?.event(type, event, -1); // for the plug-in's bound (`ResponsesCitations`)
       case "response.refusal.done":
         if (text) this.#refusals.set(id, text);
         return this.#refusal(id);

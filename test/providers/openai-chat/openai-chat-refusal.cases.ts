@@ -74,6 +74,65 @@ group("OpenAI Chat refusal (delta.refusal)", (test) => {
     // Another model is still sent none of it (the turn, left with nothing, is left out).
     assertEquals(turn("deepseek-chat")?.["role"], "user");
   });
+  test("a refusal past maxTextLength ends the stream with text-too-large, the text before it given, its open call discarded", async () => {
+    // The recording's chunks, after some text and a call's first fragment, then a refusal that does not end.
+    const model = { model: "gpt-4o-2024-08-06" };
+    const call = { index: 0, id: "call_1", type: "function", function: { name: "lookup", arguments: '{"q":' } };
+    const endless = (count: number, refusal: string, field: "refusal" | "data" = "refusal") =>
+      openAISSE([
+        chatChunk({ role: "assistant", content: "Let me look." }, null, model),
+        chatChunk({ tool_calls: [call] }, null, model),
+        chatChunk({ refusal: "" }, null, model),
+        ...Array.from({ length: count }, () =>
+          chatChunk(
+            field === "refusal"
+              ? { refusal }
+              : { reasoning_details: [{ type: "reasoning.encrypted", index: 0, data: refusal }] },
+            null,
+            model,
+          ),
+        ),
+      ]);
+    const check = (events: ToolCallEvent[], limit: number) => {
+      assertEventInvariants(events, true);
+      assertEquals(
+        events.map((event) => event.type),
+        ["text-delta", "tool-call-start", "tool-call-delta", "error", "abort"],
+      );
+      const abort = events.at(-1);
+      assert(abort?.type === "abort", "the stream aborted");
+      assertEquals([abort.reason, abort.discarded.map((discarded) => discarded.name)], ["limit-exceeded", ["lookup"]]);
+      assertEquals(abort.error, {
+        code: "text-too-large",
+        message: `The reasoning and refusal held exceeded the limit of ${limit} characters (maxTextLength).`,
+      });
+    };
+    // 100 chunks of 10 characters past a limit of 64, at any split of the body.
+    const body = bytes(endless(100, "I'm sorry."));
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: body.length - 1 }), { maxLength: 5 }), async (cuts) =>
+        check(
+          await collect(streamToolCalls(fromChunks(splitAt(body, cuts)), { provider: "openai", maxTextLength: 64 })),
+          64,
+        ),
+      ),
+      { numRuns: 10 },
+    );
+    // The encrypted `data` of `reasoning_details`, which streams no delta either (10 of 10 characters, one more for each entry).
+    check(
+      await collect(
+        streamToolCalls(fromChunks([bytes(endless(10, "gAAAAABpZm", "data"))]), {
+          provider: "openai",
+          maxTextLength: 64,
+        }),
+      ),
+      64,
+    );
+    // By default, past 4 Mi characters (1,100 chunks of 4,000).
+    const large = bytes(endless(1100, "x".repeat(4000)));
+    check(await collect(streamToolCalls(fromChunks([large]), { provider: "openai" })), 4194304);
+  });
+
   test("runToolLoop ends a refused turn refused, though OpenAI finishes it stop", async () => {
     const events = await collect(
       runToolLoop({

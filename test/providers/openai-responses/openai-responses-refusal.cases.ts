@@ -141,6 +141,64 @@ group("OpenAI Responses refusal (response.refusal.delta / .done)", (test) => {
     ]);
   });
 
+  test("refusals past maxTextLength (with their items' ids) end the stream with text-too-large, the call before them given", async () => {
+    // A complete call, then message items whose refusals never end: one item's deltas, or one delta each of new items.
+    const call = { type: "function_call", id: "fc_1", call_id: "call_1", name: "lookup", arguments: '{"q":"x"}' };
+    const message = (id: string) => ({ type: "message", id, role: "assistant", status: "in_progress", content: [] });
+    const endless = (deltas: { id: string; delta: string }[]) =>
+      responsesSse([
+        { type: "response.created", response: { id: "r1", object: "response", status: "in_progress", output: [] } },
+        { type: "response.output_item.added", output_index: 0, item: { ...call, arguments: "" } },
+        { type: "response.function_call_arguments.delta", item_id: "fc_1", output_index: 0, delta: call.arguments },
+        { type: "response.output_item.done", output_index: 0, item: call },
+        { type: "response.output_item.added", output_index: 1, item: message("msg_1") },
+        ...deltas.map(({ id, delta }) => ({
+          type: "response.refusal.delta",
+          item_id: id,
+          output_index: 1,
+          content_index: 0,
+          delta,
+        })),
+      ]);
+    const check = (events: ToolCallEvent[], limit: number) => {
+      assertEventInvariants(events, true);
+      assertEquals(
+        events.filter((event) => event.type !== "tool-call-delta").map((event) => event.type),
+        ["tool-call-start", "tool-call", "error", "abort"],
+      );
+      const abort = events.at(-1);
+      assert(abort?.type === "abort", "the stream aborted");
+      assertEquals([abort.reason, abort.discarded], ["limit-exceeded", []]);
+      assertEquals(abort.error, {
+        code: "text-too-large",
+        message: `The refusal held exceeded the limit of ${limit} characters (maxTextLength).`,
+      });
+    };
+    const run = async (body: string, cuts: number[], maxTextLength?: number) =>
+      collect(
+        streamToolCalls(fromChunks(splitAt(bytes(body), cuts)), {
+          provider: "openai-responses",
+          ...(maxTextLength && { maxTextLength }),
+        }),
+      );
+    // One item's 100 deltas of 10 characters, or 100 items' of one (each id of 5 or 6 counted once), past 64, at any split.
+    const oneItem = endless(Array.from({ length: 100 }, () => ({ id: "msg_1", delta: "I'm sorry." })));
+    const manyItems = endless(Array.from({ length: 100 }, (_, i) => ({ id: `msg_${i}`, delta: "." })));
+    for (const body of [oneItem, manyItems])
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(fc.integer({ min: 1, max: bytes(body).length - 1 }), { maxLength: 5 }),
+          async (cuts) => check(await run(body, cuts, 64), 64),
+        ),
+        { numRuns: 10 },
+      );
+    // By default, past 4 Mi characters (1,100 deltas of 4,000).
+    check(
+      await run(endless(Array.from({ length: 1100 }, () => ({ id: "msg_1", delta: "x".repeat(4000) }))), []),
+      4194304,
+    );
+  });
+
   test("runToolLoop ends the refused turn refused, though it finishes stop", async () => {
     const events = await collect(
       runToolLoop({
