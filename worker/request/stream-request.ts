@@ -90,6 +90,17 @@ export interface StreamRequest {
    * from a `/v1/stream` body.
    */
   openaiWebSearch?: JsonObject;
+  /**
+   * Structured output a client asked for in the upstream's own protocol
+   * (worker/protocols/output-format.ts), sent as it came: OpenAI Chat's `response_format`,
+   * OpenAI Responses' `text`, Anthropic's `output_config.format` and the beta's `output_format`;
+   * never read from a `/v1/stream` body.
+   */
+  openaiResponseFormat?: JsonObject;
+  /** See {@link StreamRequest.openaiResponseFormat}. */
+  openaiText?: JsonObject;
+  /** See {@link StreamRequest.openaiResponseFormat}. */
+  anthropicOutputFormat?: { format?: JsonObject; beta?: JsonObject };
 }
 
 /** One message of the conversation. */

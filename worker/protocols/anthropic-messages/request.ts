@@ -48,6 +48,7 @@ import { citedPart, fileOfBlock, isFileBlock } from "./blocks.ts";
 import { containerOf, containerSkills } from "./container.ts";
 import { messagesTools } from "./tools.ts";
 import { withWebSearch } from "../web-search.ts";
+import { withMessagesOutputFormat } from "../output-format.ts";
 
 /** Anthropic's blocks that go back to it unchanged, in their place. */
 const KEPT: ReadonlySet<unknown> = new Set(ANTHROPIC_KEPT_BLOCKS);
@@ -118,6 +119,7 @@ export function parseMessagesRequest(
   const skills = forwarded.size > 0 ? containerSkills(container) : undefined;
   if (server || skills) request.anthropicServerTools = { tools: [], ...server, ...(skills ? { skills } : {}) };
   if (webSearch) withWebSearch(request, webSearch);
+  withMessagesOutputFormat(fields, provider, request);
   return { request, model: own(fields, "model") as string, stream };
 }
 

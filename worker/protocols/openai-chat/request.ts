@@ -27,8 +27,8 @@
  * answers an unknown parameter. `null` is the same as absent. An assistant message's
  * `reasoning_content` (DeepSeek, Kimi, GLM, Qwen), `reasoning` or `reasoning_details` (MiniMax,
  * OpenRouter) goes back to a Chat Completions provider in the same field. `web_search_options`
- * (OpenAI's search models) goes to an OpenAI Chat upstream, checked (../web-search.ts); with
- * another provider it is a 400 that names it.
+ * (OpenAI's search models, checked: ../web-search.ts) and a JSON `response_format`
+ * (../output-format.ts) go to an OpenAI Chat upstream; with another provider each is a 400.
  *
  * @module
  */
@@ -53,6 +53,7 @@ import { callIdOf, signatureOfId } from "../thought-signatures.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { textThenRefusals } from "../../request/refused-text.ts";
 import { chatWebSearchAt } from "../web-search.ts";
+import { withChatResponseFormat } from "../output-format.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
 export interface ChatCompletionRequest {
@@ -76,6 +77,7 @@ const USED = new Set([
   "temperature",
   "reasoning_effort",
   "web_search_options",
+  "response_format",
 ]);
 /** OpenAI's own bookkeeping (its prompt cache too), sampling a gateway may leave to the provider, and the hint `verbosity`. */
 const IGNORED = new Set([
@@ -102,8 +104,6 @@ const NEUTRAL: Readonly<Record<string, (value: unknown) => boolean>> = {
   stop: (value) => Array.isArray(value) && value.length === 0,
   logit_bias: (value) => typeof value === "object" && value !== null && Object.keys(value).length === 0,
   modalities: (value) => Array.isArray(value) && value.length === 1 && value[0] === "text",
-  response_format: (value) =>
-    typeof value === "object" && value !== null && (value as { type?: unknown }).type === "text",
 };
 
 /** Validates a parsed Chat Completions body; throws a 400 {@link HttpError} naming the field at fault. */
@@ -171,6 +171,7 @@ export function parseChatCompletionRequest(
       "`web_search_options` is supported only with an OpenAI Chat model (openai/...).",
     );
   if (search !== undefined) request.openaiWebSearch = chatWebSearchAt(search, "web_search_options");
+  withChatResponseFormat(fields, provider, request);
   return { request, model: own(fields, "model") as string, stream, includeUsage };
 }
 

@@ -75,6 +75,7 @@ import { CUSTOM_INPUT, offeredTools, toolChoice, webSearchOf } from "./request-t
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
 import { type ResponseSettings, settingsOf } from "./settings.ts";
+import { withResponsesText } from "../output-format.ts";
 
 /** The items of the tools OpenAI runs itself, and its compaction item, which the request kit sends back as kept blocks. */
 const OPENAI_RAN = /^((web_search|code_interpreter|image_generation|file_search)_call|compaction)$/;
@@ -180,6 +181,7 @@ export function parseResponsesRequest(
   if (store !== undefined) request.store = store;
   withBuiltInTools(request, builtIns);
   if (webSearch) request.openaiWebSearch = webSearch;
+  withResponsesText(fields, provider, request);
   const builtInTools = new Set(builtIns.keys());
   const chosen = {
     request,

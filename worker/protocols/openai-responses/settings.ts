@@ -5,7 +5,8 @@
  * here (a 400 naming it), since it is echoed and, with `store`, kept.
  *
  * `top_p`, `presence_penalty`, `frequency_penalty`, `top_logprobs`, `truncation` and `text` are
- * echoed as sent but not passed to the provider (the Worker's one request has no field for them);
+ * echoed as sent but not passed to the provider (the Worker's one request has no field for them;
+ * `text` goes to an OpenAI Responses upstream as it came: ../output-format.ts);
  * `service_tier` is always `default`, the one tier there is; `background` always `false` (a 400
  * in the request).
  *

@@ -33,11 +33,22 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
     },
     // A compatible server that ignores `stream: true` answers whole: read as its stream.
     wholeType: "application/json",
-    body: withServerTools(
-      withoutUnlistedRuns(requestBody("anthropic", request), request.anthropicServerTools),
-      request.anthropicServerTools,
+    body: withOutputFormat(
+      withServerTools(
+        withoutUnlistedRuns(requestBody("anthropic", request), request.anthropicServerTools),
+        request.anthropicServerTools,
+      ),
+      request.anthropicOutputFormat,
     ),
   };
+}
+
+/** The body with a Messages client's structured output: `output_config.format` beside the effort, the beta's `output_format`. */
+function withOutputFormat(body: JsonObject, given: StreamRequest["anthropicOutputFormat"]): JsonObject {
+  if (given?.format)
+    body["output_config"] = { ...(body["output_config"] as JsonObject | undefined), format: given.format };
+  if (given?.beta) body["output_format"] = given.beta;
+  return body;
 }
 
 /**

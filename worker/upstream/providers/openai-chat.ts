@@ -40,6 +40,7 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
   }
   if (!openAI) refusalsAsText(body);
   if (request.openaiWebSearch) body["web_search_options"] = request.openaiWebSearch;
+  if (request.openaiResponseFormat) body["response_format"] = request.openaiResponseFormat;
   return {
     url: `${target.baseUrl}/chat/completions`,
     headers: {

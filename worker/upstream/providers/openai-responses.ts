@@ -1,5 +1,5 @@
 import { openaiResponsesRecordings } from "../replay/recordings/openai-responses.ts";
-import type { StreamRequest } from "../../request/stream-request.ts";
+import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { OPENAI_NAMES } from "./openai-chat.ts";
 import { requestBody } from "./request-body.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider } from "./upstream-provider.ts";
@@ -26,6 +26,12 @@ export function buildOpenAIResponsesRequest(request: StreamRequest, target: Prov
     },
     // A compatible server that ignores `stream: true` answers whole: read as its stream.
     wholeType: "application/json",
-    body: requestBody("openai-responses", request),
+    body: withText(requestBody("openai-responses", request), request.openaiText),
   };
+}
+
+/** The body with a Responses client's `text` (its structured output's `format`, its `verbosity`), as it came. */
+function withText(body: JsonObject, text: JsonObject | undefined): JsonObject {
+  if (text) body["text"] = text;
+  return body;
 }

@@ -1,0 +1,127 @@
+// Structured output through the Worker, asked for in each client's own protocol and passed on to an
+// upstream of that protocol as it came: the AI SDK's `Output.object` on its OpenAI Responses model
+// (`text.format`, json_schema) and on its Anthropic model for a Claude model that takes
+// `output_config.format` (it then sends no JSON tool to force), openai-node's Chat
+// `response_format`, @anthropic-ai/sdk's `output_config.format`. Each was dropped (the model
+// answered prose) or a 400 for OpenAI Chat; with a provider of another protocol Chat's and
+// Messages' are a 400 naming the field, before any provider is called.
+import { createAnthropic } from "@ai-sdk/anthropic";
+import { createOpenAI } from "@ai-sdk/openai";
+import Anthropic from "@anthropic-ai/sdk";
+import { generateText, jsonSchema, Output } from "ai";
+import OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import type { Provider } from "../../src/index.ts";
+import { workerFetch } from "./client-support.ts";
+import { live, scripted } from "./open-responses-support.ts";
+import type { FakeUpstream } from "./support.ts";
+
+const SCHEMA = {
+  type: "object",
+  properties: { city: { type: "string" } },
+  required: ["city"],
+  additionalProperties: false,
+} as const;
+const ANSWER = '{"city":"Paris"}';
+const fetchOf = (provider: Provider, upstream: FakeUpstream) => workerFetch({ env: live(provider), upstream });
+/** The body the fake provider received. */
+const sent = (upstream: FakeUpstream): Record<string, any> => upstream.requests[0]!.body as Record<string, any>;
+
+describe("the AI SDK's Output.object", () => {
+  it("OpenAI Responses: text.format reaches the upstream, and the object is read from its answer", async () => {
+    const upstream = scripted("openai-responses", { text: ANSWER });
+    const model = createOpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      fetch: fetchOf("openai-responses", upstream),
+    });
+    const { output } = await generateText({
+      model: model.responses("openai-responses/gpt-5"),
+      prompt: "Which city is the capital of France?",
+      output: Output.object({ schema: jsonSchema<{ city: string }>(SCHEMA) }),
+      providerOptions: { openai: { store: false } },
+    });
+    expect(output).toEqual({ city: "Paris" });
+    expect(sent(upstream)["text"]).toMatchObject({ format: { type: "json_schema", schema: SCHEMA, strict: true } });
+  });
+
+  it("Anthropic, for a Claude model that takes output_config.format: it reaches the upstream", async () => {
+    const upstream = scripted("anthropic", { text: ANSWER });
+    const model = createAnthropic({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      fetch: fetchOf("anthropic", upstream),
+    });
+    const { output } = await generateText({
+      model: model("anthropic/claude-sonnet-5-5"),
+      prompt: "Which city is the capital of France?",
+      output: Output.object({ schema: jsonSchema<{ city: string }>(SCHEMA) }),
+    });
+    expect(output).toEqual({ city: "Paris" });
+    const body = sent(upstream);
+    expect(body["output_config"]).toMatchObject({ format: { type: "json_schema", schema: SCHEMA } });
+    expect(body["tools"]).toBeUndefined();
+  });
+});
+
+describe("openai-node: Chat Completions' response_format", () => {
+  const ask = (provider: Provider, upstream: FakeUpstream) =>
+    new OpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      fetch: fetchOf(provider, upstream),
+      maxRetries: 0,
+    }).chat.completions.create({
+      model: `${provider}/m`,
+      messages: [{ role: "user", content: "Which city is the capital of France?" }],
+      response_format: { type: "json_schema", json_schema: { name: "place", schema: SCHEMA, strict: true } },
+    });
+
+  it("an OpenAI Chat upstream gets it as sent", async () => {
+    const upstream = scripted("openai", { text: ANSWER });
+    const completion = await ask("openai", upstream);
+    expect(JSON.parse(completion.choices[0]!.message.content!)).toEqual({ city: "Paris" });
+    expect(sent(upstream)["response_format"]).toEqual({
+      type: "json_schema",
+      json_schema: { name: "place", schema: SCHEMA, strict: true },
+    });
+  });
+
+  it("another provider: a 400 naming response_format, the provider not called", async () => {
+    const upstream = scripted("anthropic", { text: ANSWER });
+    await expect(ask("anthropic", upstream)).rejects.toMatchObject({ status: 400, param: "response_format" });
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe("@anthropic-ai/sdk: output_config.format", () => {
+  const ask = (provider: Provider, upstream: FakeUpstream) =>
+    new Anthropic({
+      baseURL: "http://localhost:8787",
+      apiKey: "t",
+      fetch: fetchOf(provider, upstream),
+      maxRetries: 0,
+    }).messages.create({
+      // A Claude model that thinks adaptively, so that the effort goes as `output_config.effort`.
+      model: `${provider}/claude-opus-4-7`,
+      max_tokens: 256,
+      messages: [{ role: "user", content: "Which city is the capital of France?" }],
+      output_config: { effort: "low", format: { type: "json_schema", schema: SCHEMA } },
+      thinking: { type: "adaptive" },
+    });
+
+  it("an Anthropic upstream gets it beside the effort", async () => {
+    const upstream = scripted("anthropic", { text: ANSWER });
+    const message = await ask("anthropic", upstream);
+    expect(message.content).toEqual([expect.objectContaining({ type: "text", text: ANSWER })]);
+    expect(sent(upstream)["output_config"]).toEqual({ effort: "low", format: { type: "json_schema", schema: SCHEMA } });
+  });
+
+  it("another provider: a 400 naming output_config.format, the provider not called", async () => {
+    const upstream = scripted("openai", { text: ANSWER });
+    const error = await ask("openai", upstream).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 400 });
+    expect(JSON.stringify((error as { error?: unknown }).error)).toContain("output_config.format");
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
