@@ -1,3 +1,4 @@
+import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, nonEmptyString } from "../../shared/values.ts";
 import type { Emit } from "../provider-decoder.ts";
@@ -36,6 +37,11 @@ export class AnthropicKeptBlocks {
   #thinking: { index: number; text: string; signature?: string } | undefined;
   /** The open compaction block. */
   #compaction: OpenBlock | undefined;
+  /**
+   * The characters the signatures' deltas may still take over the response (4 Mi): no delta
+   * carries them, so no other limit counts them, and one that never ended grew without bound.
+   */
+  #room = 4194304;
 
   /** A block started; true when it is one of these. */
   start(index: number, block: Record<string, unknown>, emit: Emit): boolean {
@@ -79,6 +85,11 @@ export class AnthropicKeptBlocks {
         return true;
       }
       case "signature_delta":
+        if ((thinking || compaction) && signature && (this.#room -= signature.length) < 0)
+          throw new ToolCallStreamError({
+            code: "text-too-large",
+            message: "The signatures held exceeded the limit of 4194304 characters.",
+          });
         if (thinking && signature !== undefined) thinking.signature = (thinking.signature ?? "") + signature;
         if (compaction && signature !== undefined)
           compaction.block["signature"] = `${compaction.block["signature"] ?? ""}${signature}`;

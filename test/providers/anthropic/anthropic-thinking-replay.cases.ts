@@ -6,13 +6,15 @@ import {
   responsesInputItems,
   runToolLoop,
   snapshotAccumulator,
+  streamToolCalls,
   type ReasoningPart,
   type ToolLoopEvent,
 } from "../../../src/index.ts";
 import { allFixtures, recording as recordingOf } from "../../support/fixtures.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { feed, finishOf, providerDeltas } from "../../support/accumulator-runs.ts";
-import { collect } from "../../support/streams.ts";
+import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
+import { anthropicSse } from "./turn-blocks-recordings.ts";
 import { replayModel } from "../../support/tool-fakes.ts";
 
 // Anthropic extended thinking with tools: the assistant turn sent back must carry the turn's
@@ -188,5 +190,40 @@ group("Anthropic extended thinking: signed and redacted blocks go back with the 
       ["thinking", "text"],
       "the final answer keeps its own signed thinking block",
     );
+  });
+
+  test("a signature that does not end (past 4 Mi characters held) ends the stream with text-too-large, the call and thinking before it given", async () => {
+    // The recording's message start, its tool_use block whole, then an interleaved thinking block whose signature deltas never end.
+    const [messageStart] = recorded.split("\n\n");
+    const at = (index: number, delta: Record<string, unknown>) => ({ type: "content_block_delta", index, delta });
+    const body = bytes(
+      `${messageStart}\n\n` +
+        anthropicSse(
+          {
+            type: "content_block_start",
+            index: 0,
+            content_block: { type: "tool_use", id: "toolu_1", name: "Read", input: {} },
+          },
+          at(0, { type: "input_json_delta", partial_json: '{"file_path":"/tmp/foo"}' }),
+          { type: "content_block_stop", index: 0 },
+          { type: "content_block_start", index: 1, content_block: { type: "thinking", thinking: "", signature: "" } },
+          at(1, { type: "thinking_delta", thinking: thinkingText }),
+          ...Array.from({ length: 1100 }, () => at(1, { type: "signature_delta", signature: "E".repeat(4000) })),
+        ),
+    );
+    for (const cuts of [[], [1000, 2_000_000]]) {
+      const events = await collect(streamToolCalls(fromChunks(splitAt(body, cuts)), { provider: "anthropic" }));
+      assertEquals(
+        events.filter((event) => event.type !== "tool-call-delta" && event.type !== "usage").map((event) => event.type),
+        ["tool-call-start", "tool-call", "reasoning-delta", "error", "abort"],
+      );
+      const abort = events.at(-1);
+      assert(abort?.type === "abort", "the stream aborted");
+      assertEquals([abort.reason, abort.discarded], ["limit-exceeded", []]);
+      assertEquals(abort.error, {
+        code: "text-too-large",
+        message: "The signatures held exceeded the limit of 4194304 characters.",
+      });
+    }
   });
 });
