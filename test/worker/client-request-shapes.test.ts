@@ -230,3 +230,37 @@ describe("Chat Completions: prompt-cache settings and verbosity are hints", () =
     expect(Object.keys(sent(upstream)).filter((key) => /prompt_cache|verbosity/.test(key))).toEqual([]);
   });
 });
+
+describe("Chat Completions: tool_choice allowed_tools (openai 6's ChatCompletionAllowedToolChoice)", () => {
+  const tool = (name: string): OpenAI.Chat.ChatCompletionFunctionTool => ({
+    type: "function",
+    function: { name, parameters: { type: "object" } },
+  });
+  const ask = (upstream: FakeUpstream, allowed: string) =>
+    openai("openai", upstream).chat.completions.create({
+      model: "openai/m",
+      messages: [{ role: "user", content: "Weather in Paris?" }],
+      tools: [tool("get_weather"), tool("send_email")],
+      tool_choice: {
+        type: "allowed_tools",
+        allowed_tools: { mode: "required", tools: [{ type: "function", function: { name: allowed } }] },
+      },
+    });
+
+  it("the provider is offered the listed tools alone, the mode as its choice", async () => {
+    const upstream = scripted("openai", { text: "Sunny." });
+    await ask(upstream, "get_weather");
+    const body = sent(upstream);
+    expect(body["tools"].map((entry: { function: { name: string } }) => entry.function.name)).toEqual(["get_weather"]);
+    expect(body["tool_choice"]).toBe("required");
+  });
+
+  it("a tool it lists that tools has not is a 400 naming it", async () => {
+    const upstream = scripted("openai", { text: "Sunny." });
+    await expect(ask(upstream, "book_flight")).rejects.toMatchObject({
+      status: 400,
+      param: "tool_choice.allowed_tools.tools[0].function.name",
+    });
+    expect(upstream.requests).toHaveLength(0);
+  });
+});

@@ -54,6 +54,7 @@ import type { StreamRequest } from "../../request/stream-request.ts";
 import { textThenRefusals } from "../../request/refused-text.ts";
 import { chatWebSearchAt } from "../web-search.ts";
 import { withChatResponseFormat } from "../output-format.ts";
+import { chatTools } from "./tools.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
 export interface ChatCompletionRequest {
@@ -137,17 +138,14 @@ export function parseChatCompletionRequest(
   const messages = arrayAt(own(fields, "messages") ?? undefined, "messages").map((message, i) =>
     toWire(message, `messages[${i}]`, provider),
   );
-  const tools =
-    own(fields, "tools") === undefined || own(fields, "tools") === null
-      ? undefined
-      : arrayAt(own(fields, "tools"), "tools").map((tool, i) => functionOf(tool, `tools[${i}]`));
+  const { tools, toolChoice, allowed } = chatTools(fields);
   const { request } = clientRequest(
     {
       provider,
       model,
       messages,
       tools,
-      tool_choice: own(fields, "tool_choice") ?? undefined,
+      tool_choice: toolChoice,
       max_tokens: own(fields, "max_completion_tokens") ?? own(fields, "max_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
       reasoning: effortReasoning(own(fields, "reasoning_effort"), "reasoning_effort"),
@@ -163,6 +161,8 @@ export function parseChatCompletionRequest(
     },
     CHAT_BOUNDS,
   );
+  // `allowed_tools`: the provider is offered the listed tools alone (checked first, at the client's indexes).
+  if (allowed) request.tools = request.tools.filter((tool) => allowed.has(tool.name));
   // Web search, OpenAI's own (its search models), goes to OpenAI Chat alone: the others have no such field.
   const search = own(fields, "web_search_options") ?? undefined;
   if (search !== undefined && provider !== "openai")
@@ -283,14 +283,6 @@ function textOf(value: unknown, path: string, refusals?: string[]): string {
       );
     })
     .join("");
-}
-
-/** A tool definition: `{type: "function", function: {name, description?, parameters?}}` (`strict` is the provider's concern). */
-function functionOf(value: unknown, path: string): Record<string, unknown> {
-  const tool = objectAt(value, path);
-  if (own(tool, "type") !== "function") throw invalidField(`${path}.type`, "Only `function` tools are supported.");
-  const { strict: _strict, ...fn } = objectAt(own(tool, "function"), `${path}.function`);
-  return fn;
 }
 
 function optionalBoolean(value: unknown, path: string): boolean {
