@@ -3,11 +3,13 @@
 // ResponseInputImage) and its first input item, `additional_tools` (ResponseInputItem.AdditionalTools),
 // the AI SDK's forced OpenAI web search (`toolChoice` of its `web_search` tool: `tool_choice:
 // {type: "web_search"}`), Chat Completions' prompt-cache settings and `verbosity`, and an AG-UI
-// 1.0 tool message whose content is parts. Each was a 400; asserted on the body the fake provider
+// 1.0 tool message whose content is parts, Chat's allowed tools, @anthropic-ai/sdk's search_result
+// blocks. Each was a 400 (or, in a tool result, left out); asserted on the body the fake provider
 // receives, or on the 400's field.
 import { HttpAgent, type Message } from "@ag-ui/client";
 import { createOpenAI } from "@ai-sdk/openai";
 import { streamText, type ToolSet } from "ai";
+import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
@@ -262,5 +264,50 @@ describe("Chat Completions: tool_choice allowed_tools (openai 6's ChatCompletion
       param: "tool_choice.allowed_tools.tools[0].function.name",
     });
     expect(upstream.requests).toHaveLength(0);
+  });
+});
+
+describe("@anthropic-ai/sdk: search_result blocks (SearchResultBlockParam), in a tool result and a user message", () => {
+  const result: Anthropic.SearchResultBlockParam = {
+    type: "search_result",
+    source: "https://docs.example/ruby",
+    title: "Ruby 3.4",
+    content: [{ type: "text", text: "Ruby 3.4 was released on 2024-12-25." }],
+    citations: { enabled: true },
+  };
+  const said = "Ruby 3.4 (https://docs.example/ruby)\nRuby 3.4 was released on 2024-12-25.";
+  const ask = (provider: Provider, upstream: FakeUpstream) =>
+    new Anthropic({
+      baseURL: "http://localhost:8787",
+      apiKey: "t",
+      fetch: workerFetch({ env: live(provider), upstream }),
+      maxRetries: 0,
+    }).messages.create({
+      model: `${provider}/m`,
+      max_tokens: 256,
+      tools: [{ name: "search", input_schema: { type: "object" } }],
+      messages: [
+        { role: "user", content: [result, { type: "text", text: "When did Ruby 3.4 come out?" }] },
+        { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "search", input: {} }] },
+        { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: [result] }] },
+      ],
+    });
+
+  it("Anthropic gets each as its text: title, source, then the text", async () => {
+    const upstream = scripted("anthropic", { text: "On Christmas 2024." });
+    await ask("anthropic", upstream);
+    const messages = sent(upstream)["messages"];
+    // The user's blocks are one text, as a user message's text blocks are joined.
+    expect(messages[0].content).toEqual([{ type: "text", text: `${said}\nWhen did Ruby 3.4 come out?` }]);
+    expect(messages[2].content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_1" });
+    expect(messages[2].content[0].content).toBe(said);
+  });
+
+  it("OpenAI Chat gets the same text in the user message and the tool message", async () => {
+    const upstream = scripted("openai", { text: "On Christmas 2024." });
+    await ask("openai", upstream);
+    const messages = sent(upstream)["messages"];
+    expect(messages[0].content).toBe(`${said}\nWhen did Ruby 3.4 come out?`);
+    expect(messages[2]).toMatchObject({ role: "tool", tool_call_id: "toolu_1", content: said });
   });
 });

@@ -2,7 +2,8 @@
  * The images and documents of a Messages request: `image` blocks (a `base64` or `url` source) and
  * `document` blocks (a base64 PDF, plain `text`, or a `url`), in a user message or a
  * `tool_result`'s content, as the Worker's file parts. A `file` source names a file stored at
- * Anthropic, which this Worker does not have: a 400. And an assistant's cited text blocks, kept.
+ * Anthropic, which this Worker does not have: a 400. A `search_result` block as its text. And an
+ * assistant's cited text blocks, kept.
  *
  * @module
  */
@@ -11,7 +12,7 @@ import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
 import { checkedWireFile, type WireFilePart } from "../../request/file-parts.ts";
 import { base64OfText, fileIdError, fileOfUrl } from "../client-files.ts";
-import { objectAt, stringAt } from "../client-request.ts";
+import { arrayAt, objectAt, stringAt } from "../client-request.ts";
 
 /** Whether a block is an image or a document. */
 export function isFileBlock(type: unknown): boolean {
@@ -62,4 +63,19 @@ export function citedPart(block: Record<string, unknown>, text: string): Reasoni
   const citations = own(block, "citations");
   if (text === "" || !Array.isArray(citations) || citations.length === 0) return [];
   return [{ type: "block", block: { type: "text", text, citations: citations as JsonValue[] } }];
+}
+
+/**
+ * A `search_result` block (`SearchResultBlockParam`: a retrieval result's `title`, `source` and
+ * text blocks, in a user message or a tool result) as the text the model reads: its title, its
+ * source, then its text. Every provider gets it so (Anthropic too: a tool result or user message
+ * carries no kept block), so Anthropic's citations of it are not given.
+ */
+export function searchResultText(block: Record<string, unknown>, at: string): string {
+  const title = stringAt(own(block, "title"), `${at}.title`);
+  const source = stringAt(own(block, "source"), `${at}.source`);
+  const texts = arrayAt(own(block, "content"), `${at}.content`).map((entry, i) =>
+    stringAt(own(objectAt(entry, `${at}.content[${i}]`), "text"), `${at}.content[${i}].text`),
+  );
+  return [`${title} (${source})`, ...texts].join("\n");
 }

@@ -25,7 +25,7 @@
  * `ANTHROPIC_SERVER_TOOLS` lists them, and are dropped otherwise (./tools.ts). The thinking blocks of earlier turns go back
  * to the provider that takes them (worker/protocols/reasoning-state.ts). Images and documents, in a
  * user message or a tool result, go to the provider in its own form (./blocks.ts); one it cannot
- * take is a 400 naming the block.
+ * take is a 400 naming the block. A `search_result` block goes as its text.
  *
  * @module
  */
@@ -44,7 +44,7 @@ import { arrayAt, clientRequest, idAt, objectAt, stringAt, type WireMessage } fr
 import type { WirePart } from "../../request/file-parts.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { TurnNotes } from "../turn-order.ts";
-import { citedPart, fileOfBlock, isFileBlock } from "./blocks.ts";
+import { citedPart, fileOfBlock, isFileBlock, searchResultText } from "./blocks.ts";
 import { containerOf, containerSkills } from "./container.ts";
 import { messagesTools } from "./tools.ts";
 import { withWebSearch } from "../web-search.ts";
@@ -182,7 +182,11 @@ function toWire(
       userParts.push({ type: "text", text: said });
       if (role === "assistant") parts.push(...citedPart(block, said));
     } else if (isFileBlock(type) && role === "user") userParts.push(fileOfBlock(block, at, provider));
-    else if (type === "tool_result" && role === "user") {
+    else if (type === "search_result" && role === "user") {
+      const said = searchResultText(block, at);
+      text.push(said);
+      userParts.push({ type: "text", text: said });
+    } else if (type === "tool_result" && role === "user") {
       const result = own(block, "content");
       const given = result === undefined || result === null ? [] : resultParts(result, `${at}.content`, provider);
       const body = given.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("\n");
@@ -239,7 +243,7 @@ function toWire(
     } else
       throw invalidField(
         `${at}.type`,
-        `A ${role} message takes text${role === "user" ? ", image, document and tool_result" : ", thinking, tool_use, compaction, fallback, mcp_tool_listing and container_upload"} blocks.`,
+        `A ${role} message takes text${role === "user" ? ", image, document, search_result and tool_result" : ", thinking, tool_use, compaction, fallback, mcp_tool_listing and container_upload"} blocks.`,
       );
   });
   if (role === "assistant") {
@@ -280,6 +284,7 @@ function resultParts(value: unknown, path: string, provider: string): WirePart[]
     const type = own(fields, "type");
     if (type === "text") return { type: "text", text: stringAt(own(fields, "text"), `${path}[${i}].text`) };
     if (isFileBlock(type)) return fileOfBlock(fields, `${path}[${i}]`, provider);
+    if (type === "search_result") return { type: "text", text: searchResultText(fields, `${path}[${i}]`) };
     return { type: "text", text: `[${String(type)} omitted]` };
   });
 }
