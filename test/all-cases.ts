@@ -102,6 +102,7 @@ import "./providers/provider-delta-stream.cases.ts";
 import "./pipeline/turn-text-limit.cases.ts";
 import "./pipeline/declared-tools.cases.ts";
 import "./pipeline/whole-responses.cases.ts";
+import "./pipeline/provider-hint.cases.ts";
 // Tools: running calls, the loop.
 import "./tools/tool-runner.cases.ts";
 import "./tools/tool-loop.cases.ts";

@@ -19,6 +19,7 @@ import { ToolCallStreamError } from "../shared/errors.ts";
 import { objectJsonText } from "../shared/object-json-text.ts";
 import type { ChainInput } from "./chain-pump.ts";
 import { withKeptBounds } from "./kept-bounds.ts";
+import { hintedFraming, withProviderHint } from "./provider-hint.ts";
 import { wholeFraming, withWholeResponses } from "./whole-responses.ts";
 import { sdkChunks } from "./sdk-chunks.ts";
 import type { StreamToolCallBatchesOptions, StreamToolCallsOptions } from "./stream-tool-calls-options.ts";
@@ -98,23 +99,27 @@ export function streamToolCallBatches<const Tools extends readonly ToolDefinitio
 
 /**
  * No protocol given: the framing is told from the content type and the first bytes, then the
- * protocol from the first message's shape.
+ * protocol from the first message's shape (a body that gave no message, such as an HTML page, is
+ * said by `withProviderHint`).
  */
-const DETECTING: ProviderProtocol = withKeptBounds(
-  withWholeResponses({
-    name: "detected",
-    framing: DetectingFraming,
-    createDecoder: (emit, limits) => new DetectingDecoder(emit, limits),
-    // The protocol is told from the first message: a turn of blocks is kept for any of them.
-    turnBlocks,
-    // An SDK's objects are not told apart: Bedrock's and Cohere's need their provider's reading.
-    messageOf: () => {
-      throw new ToolCallStreamError({
-        code: "unknown-provider",
-        message: "An SDK's chunks are read only with the `provider` option naming their provider.",
-      });
-    },
-  }),
+const DETECTING: ProviderProtocol = withProviderHint(
+  withKeptBounds(
+    withWholeResponses({
+      name: "detected",
+      framing: DetectingFraming,
+      createDecoder: (emit, limits) => new DetectingDecoder(emit, limits),
+      // The protocol is told from the first message: a turn of blocks is kept for any of them.
+      turnBlocks,
+      // An SDK's objects are not told apart: Bedrock's and Cohere's need their provider's reading.
+      messageOf: () => {
+        throw new ToolCallStreamError({
+          code: "unknown-provider",
+          message: "An SDK's chunks are read only with the `provider` option naming their provider.",
+        });
+      },
+    }),
+  ),
+  undefined,
 );
 
 /**
@@ -123,7 +128,8 @@ const DETECTING: ProviderProtocol = withKeptBounds(
  * is SSE, as documented; detection (no protocol) and the built-in protocols read the content type
  * and the first bytes. A protocol without a writer of an SDK's objects gets `objectJsonText`, and
  * one of the application's own without the `turnBlocks` plug-in gets it (a built-in one names it,
- * or has turns of text, then calls).
+ * or has turns of text, then calls). A built-in one given by its name says, with one
+ * `unknown-provider` error, a body of another protocol (`withProviderHint`).
  */
 function protocolOf(provider: Provider | ProviderProtocol | undefined): ProviderProtocol {
   if (provider === undefined) return DETECTING;
@@ -138,6 +144,7 @@ function protocolOf(provider: Provider | ProviderProtocol | undefined): Provider
     written = withKeptBounds(
       withWholeResponses({ ...protocol, jsonText: protocol.jsonText ?? objectJsonText, turnBlocks: blocks }),
     );
+    if (typeof provider === "string") written = withProviderHint(written, provider);
     made.set(protocol, written);
   }
   return written;
@@ -152,12 +159,15 @@ const GIVEN = new WeakMap<ProviderProtocol, ProviderProtocol>();
  * names none, and for a built-in one whose bodies are SSE, SSE or (a first `{`) the NDJSON of an
  * SDK's `toReadableStream()`, which a provider subpath reads with the `framing` option, or with the
  * content type `application/json` a whole response (`SseOrNdjsonFraming`, read by `withWholeResponses`);
- * Bedrock's event stream, or a whole Converse response (`wholeFraming`).
+ * Bedrock's event stream, or a whole Converse response (`wholeFraming`). Detection's and a built-in
+ * one's tell a body that gave no message (`hintedFraming`).
  */
 function framingOf(protocol: ProviderProtocol, provider: Provider | ProviderProtocol | undefined): FramingClass {
   const framing = protocol.framing ?? SSEDecoder;
-  if (typeof provider !== "string") return framing;
-  return framing === SSEDecoder ? SseOrNdjsonFraming : wholeFraming(framing);
+  if (typeof provider === "object") return framing;
+  return hintedFraming(
+    provider === undefined ? framing : framing === SSEDecoder ? SseOrNdjsonFraming : wholeFraming(framing),
+  );
 }
 
 /** `repair: false` of the main entry: nothing repaired, the position of the error still given. */

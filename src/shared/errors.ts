@@ -46,7 +46,9 @@ export type ErrorCode =
    * The provider could not be told from the option or the first event, or the input needs a
    * plug-in that was not given (Bedrock's `invokeModel`, OpenAI Responses' `builtInCalls`, an SDK's
    * chunks' `sdkChunks`, the `framing` of a JSON body where Server-Sent Events are read): the
-   * message names it.
+   * message names it. From the main entry's `streamToolCalls`, also a body that is not of the
+   * provider named (the message names the one its events look like) or no stream at all (an HTML
+   * page answered with `200`).
    */
   | "unknown-provider"
   /** A `sequence_number` never arrived within the reorder window (Responses API). */
