@@ -1,10 +1,11 @@
-// Structured output through the Worker, asked for in each client's own protocol and passed on to an
-// upstream of that protocol as it came: the AI SDK's `Output.object` on its OpenAI Responses model
-// (`text.format`, json_schema) and on its Anthropic model for a Claude model that takes
-// `output_config.format` (it then sends no JSON tool to force), openai-node's Chat
-// `response_format`, @anthropic-ai/sdk's `output_config.format`. Each was dropped (the model
-// answered prose) or a 400 for OpenAI Chat; with a provider of another protocol Chat's and
-// Messages' are a 400 naming the field, before any provider is called.
+// Structured output through the Worker, asked for in each client's own protocol: the AI SDK's
+// `Output.object` on its OpenAI Responses model (`text.format`, json_schema) and on its Anthropic
+// model for a Claude model that takes `output_config.format` (it then sends no JSON tool to
+// force), openai-node's Chat `response_format`, @anthropic-ai/sdk's `output_config.format`. An
+// upstream of the client's protocol gets it as it came; OpenAI Chat, OpenAI Responses and
+// Anthropic of another get the same JSON Schema in their own form. Each was dropped (the model
+// answered prose) or a 400; with a provider that has no structured output Chat's and Messages'
+// are a 400 naming the field, before any provider is called.
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import Anthropic from "@anthropic-ai/sdk";
@@ -43,6 +44,23 @@ describe("the AI SDK's Output.object", () => {
     });
     expect(output).toEqual({ city: "Paris" });
     expect(sent(upstream)["text"]).toMatchObject({ format: { type: "json_schema", schema: SCHEMA, strict: true } });
+  });
+
+  it("OpenAI Responses' text.format to Anthropic: its JSON Schema as output_config.format", async () => {
+    const upstream = scripted("anthropic", { text: ANSWER });
+    const model = createOpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      fetch: fetchOf("anthropic", upstream),
+    });
+    const { output } = await generateText({
+      model: model.responses("anthropic/claude-opus-4-7"),
+      prompt: "Which city is the capital of France?",
+      output: Output.object({ schema: jsonSchema<{ city: string }>(SCHEMA) }),
+      providerOptions: { openai: { store: false } },
+    });
+    expect(output).toEqual({ city: "Paris" });
+    expect(sent(upstream)["output_config"]).toEqual({ format: { type: "json_schema", schema: SCHEMA } });
   });
 
   it("Anthropic, for a Claude model that takes output_config.format: it reaches the upstream", async () => {
@@ -87,9 +105,16 @@ describe("openai-node: Chat Completions' response_format", () => {
     });
   });
 
-  it("another provider: a 400 naming response_format, the provider not called", async () => {
+  it("Anthropic gets its JSON Schema as output_config.format", async () => {
     const upstream = scripted("anthropic", { text: ANSWER });
-    await expect(ask("anthropic", upstream)).rejects.toMatchObject({ status: 400, param: "response_format" });
+    const completion = await ask("anthropic", upstream);
+    expect(JSON.parse(completion.choices[0]!.message.content!)).toEqual({ city: "Paris" });
+    expect(sent(upstream)["output_config"]).toEqual({ format: { type: "json_schema", schema: SCHEMA } });
+  });
+
+  it("a provider without structured output: a 400 naming response_format, the provider not called", async () => {
+    const upstream = scripted("gemini", { text: ANSWER });
+    await expect(ask("gemini", upstream)).rejects.toMatchObject({ status: 400, param: "response_format" });
     expect(upstream.requests).toHaveLength(0);
   });
 });
@@ -117,9 +142,19 @@ describe("@anthropic-ai/sdk: output_config.format", () => {
     expect(sent(upstream)["output_config"]).toEqual({ effort: "low", format: { type: "json_schema", schema: SCHEMA } });
   });
 
-  it("another provider: a 400 naming output_config.format, the provider not called", async () => {
+  it("OpenAI Chat gets its JSON Schema as response_format, named output", async () => {
     const upstream = scripted("openai", { text: ANSWER });
-    const error = await ask("openai", upstream).catch((caught: unknown) => caught);
+    const message = await ask("openai", upstream);
+    expect(message.content).toEqual([expect.objectContaining({ type: "text", text: ANSWER })]);
+    expect(sent(upstream)["response_format"]).toEqual({
+      type: "json_schema",
+      json_schema: { name: "output", schema: SCHEMA },
+    });
+  });
+
+  it("a provider without structured output: a 400 naming output_config.format, the provider not called", async () => {
+    const upstream = scripted("cohere", { text: ANSWER });
+    const error = await ask("cohere", upstream).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 400 });
     expect(JSON.stringify((error as { error?: unknown }).error)).toContain("output_config.format");
     expect(upstream.requests).toHaveLength(0);

@@ -1,26 +1,26 @@
 /**
- * Structured output a client asks for in its own protocol, passed on to an upstream of the same
- * protocol, which takes it as it came: Chat Completions' `response_format` (`json_object`, or
- * `json_schema` with its schema) to an OpenAI Chat upstream, Responses' `text` (its `format` and
- * `verbosity`) to an OpenAI Responses upstream, and Messages' `output_config.format` (and the
- * beta's `output_format`) to an Anthropic upstream. The AI SDK's `generateObject` / `Output.object`
- * sends them (its Anthropic provider for the Claude models that take them, where it sends no JSON
- * tool to force instead), and without them the model answers prose where JSON was asked for.
+ * Structured output a client asks for in its own protocol: Chat Completions' `response_format`
+ * (`json_object`, or `json_schema` with its schema), Responses' `text` (its `format`, and
+ * `verbosity`), Messages' `output_config.format` (and the beta's `output_format`). The AI SDK's
+ * `Output.object` / `generateObject` sends them (its Anthropic provider for the Claude models that
+ * take them, where it sends no JSON tool to force), and without them the model answers prose where
+ * JSON was asked for.
  *
- * With another provider: Chat's and Messages' are a 400 naming the field (the Worker has no
- * provider-neutral form of them); Responses' `text` stays echoed and not sent, as before.
+ * An upstream of the client's own protocol gets them as they came; OpenAI Chat, OpenAI Responses
+ * and Anthropic, of another protocol, get the same JSON Schema in their own form
+ * (worker/request/output-format.ts; Anthropic takes no JSON without a schema). With another
+ * provider, Chat's and Messages' are a 400 naming the field; Responses' `text` is echoed and not
+ * sent, as before.
  *
  * @module
  */
 import { invalidField } from "../response/json-error.ts";
 import { isObject, own } from "../request/json-fields.ts";
-import type { JsonObject, StreamRequest } from "../request/stream-request.ts";
-import { objectAt } from "./client-request.ts";
+import { OUTPUT_FORMAT_PROVIDERS } from "../request/output-format.ts";
+import type { JsonObject, OutputFormat, StreamRequest } from "../request/stream-request.ts";
+import { objectAt, stringAt } from "./client-request.ts";
 
-/**
- * A Chat Completions body's `response_format` onto `request` for an OpenAI Chat upstream (`{type:
- * "text"}` is as if absent); with another provider a 400 naming it.
- */
+/** A Chat Completions body's `response_format` onto `request` (`{type: "text"}` is as if absent). */
 export function withChatResponseFormat(
   fields: Record<string, unknown>,
   provider: string,
@@ -33,24 +33,24 @@ export function withChatResponseFormat(
   if (type === "text") return;
   if (type !== "json_object" && type !== "json_schema")
     throw invalidField("response_format.type", "`response_format.type` must be text, json_object or json_schema.");
-  if (provider !== "openai")
-    throw invalidField(
-      "response_format",
-      "`response_format` (structured output) is supported only with an OpenAI Chat model (openai/...): send `text` or none.",
-    );
-  request.openaiResponseFormat = format as JsonObject;
+  if (provider === "openai") return void (request.openaiResponseFormat = format as JsonObject);
+  const schema = type === "json_schema" ? objectAt(own(format, "json_schema"), "response_format.json_schema") : {};
+  request.outputFormat = neutral(type, schema, "response_format", provider, true)!;
 }
 
-/** A Responses body's `text` (checked by ./openai-responses/settings.ts) onto `request` for an OpenAI Responses upstream. */
+/** A Responses body's `text` (checked by ./openai-responses/settings.ts) onto `request`. */
 export function withResponsesText(fields: Record<string, unknown>, provider: string, request: StreamRequest): void {
   const text = own(fields, "text");
-  if (provider === "openai-responses" && isObject(text)) request.openaiText = text as JsonObject;
+  if (!isObject(text)) return;
+  if (provider === "openai-responses") return void (request.openaiText = text as JsonObject);
+  const format = own(text, "format");
+  const type = isObject(format) ? own(format, "type") : undefined;
+  if (type !== "json_object" && type !== "json_schema") return;
+  const given = neutral(type, format as Record<string, unknown>, "text.format", provider, false);
+  if (given) request.outputFormat = given;
 }
 
-/**
- * A Messages body's structured output (`output_config.format`, the beta's `output_format`) onto
- * `request` for an Anthropic upstream; with another provider a 400 naming it.
- */
+/** A Messages body's `output_config.format` or the beta's `output_format` onto `request`. */
 export function withMessagesOutputFormat(
   fields: Record<string, unknown>,
   provider: string,
@@ -61,13 +61,42 @@ export function withMessagesOutputFormat(
   const beta = own(fields, "output_format") ?? undefined;
   if (format === undefined && beta === undefined) return;
   const path = format === undefined ? "output_format" : "output_config.format";
-  if (provider !== "anthropic")
+  const given = objectAt(format ?? beta, path);
+  if (provider === "anthropic")
+    return void (request.anthropicOutputFormat =
+      format === undefined ? { beta: given as JsonObject } : { format: given as JsonObject });
+  if (own(given, "type") !== "json_schema") throw invalidField(`${path}.type`, `\`${path}.type\` must be json_schema.`);
+  request.outputFormat = neutral("json_schema", { name: "output", ...given }, path, provider, true)!;
+}
+
+/**
+ * The neutral form of a JSON format for `provider` (its `name`, `schema`, `description` and
+ * `strict` read from `fields`); where `provider` has none, a 400 naming `path` when `strict`,
+ * else undefined (left out).
+ */
+function neutral(
+  type: "json_object" | "json_schema",
+  fields: Record<string, unknown>,
+  path: string,
+  provider: string,
+  strict: boolean,
+): OutputFormat | undefined {
+  const takes = Object.hasOwn(OUTPUT_FORMAT_PROVIDERS, provider) ? OUTPUT_FORMAT_PROVIDERS[provider] : undefined;
+  if (!takes || (type === "json_object" && !takes.jsonObject)) {
+    if (!strict) return undefined;
     throw invalidField(
       path,
-      `\`${path}\` (structured output) is supported only with an Anthropic model (anthropic/...): without it, a model given the format as a forced tool answers the same.`,
+      `\`${path}\` (structured output) is supported with an OpenAI Chat, OpenAI Responses or Anthropic model (a JSON Schema alone for Anthropic); the provider ${provider} is sent none.`,
     );
-  request.anthropicOutputFormat = {
-    ...(format === undefined ? {} : { format: objectAt(format, path) as JsonObject }),
-    ...(beta === undefined ? {} : { beta: objectAt(beta, "output_format") as JsonObject }),
+  }
+  if (type === "json_object") return { type };
+  const description = own(fields, "description");
+  const strictness = own(fields, "strict");
+  return {
+    type,
+    name: stringAt(own(fields, "name") ?? "output", `${path}.name`),
+    schema: objectAt(own(fields, "schema"), `${path}.schema`) as JsonObject,
+    ...(typeof description === "string" ? { description } : {}),
+    ...(typeof strictness === "boolean" ? { strict: strictness } : {}),
   };
 }

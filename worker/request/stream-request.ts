@@ -101,7 +101,14 @@ export interface StreamRequest {
   openaiText?: JsonObject;
   /** See {@link StreamRequest.openaiResponseFormat}. */
   anthropicOutputFormat?: { format?: JsonObject; beta?: JsonObject };
+  /** Structured output asked for in another protocol than the upstream's (worker/request/output-format.ts). */
+  outputFormat?: OutputFormat;
 }
+
+/** JSON output: any JSON object (`json_object`), or one of a JSON Schema. */
+export type OutputFormat =
+  | { type: "json_object" }
+  | { type: "json_schema"; name: string; schema: JsonObject; description?: string; strict?: boolean };
 
 /** One message of the conversation. */
 export type Message = SystemMessage | UserMessage | AssistantMessage | ToolMessage;

@@ -1,3 +1,4 @@
+import { anthropicOutputFormat } from "../../request/output-format.ts";
 import { anthropicRecordings } from "../replay/recordings/anthropic.ts";
 import { isObject } from "../../request/json-fields.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
@@ -38,15 +39,19 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
         withoutUnlistedRuns(requestBody("anthropic", request), request.anthropicServerTools),
         request.anthropicServerTools,
       ),
-      request.anthropicOutputFormat,
+      request,
     ),
   };
 }
 
-/** The body with a Messages client's structured output: `output_config.format` beside the effort, the beta's `output_format`. */
-function withOutputFormat(body: JsonObject, given: StreamRequest["anthropicOutputFormat"]): JsonObject {
-  if (given?.format)
-    body["output_config"] = { ...(body["output_config"] as JsonObject | undefined), format: given.format };
+/**
+ * The body with a Messages client's structured output, as it came (`output_config.format` beside
+ * the effort, the beta's `output_format`), or another protocol's JSON Schema as `output_config.format`.
+ */
+function withOutputFormat(body: JsonObject, request: StreamRequest): JsonObject {
+  const given = request.anthropicOutputFormat;
+  const format = given?.format ?? (request.outputFormat && anthropicOutputFormat(request.outputFormat));
+  if (format) body["output_config"] = { ...(body["output_config"] as JsonObject | undefined), format };
   if (given?.beta) body["output_format"] = given.beta;
   return body;
 }

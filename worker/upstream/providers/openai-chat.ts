@@ -1,3 +1,4 @@
+import { chatResponseFormat } from "../../request/output-format.ts";
 import { openaiRecordings } from "../replay/recordings/openai.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { textThenRefusals } from "../../request/refused-text.ts";
@@ -40,7 +41,8 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
   }
   if (!openAI) refusalsAsText(body);
   if (request.openaiWebSearch) body["web_search_options"] = request.openaiWebSearch;
-  if (request.openaiResponseFormat) body["response_format"] = request.openaiResponseFormat;
+  const format = request.openaiResponseFormat ?? (request.outputFormat && chatResponseFormat(request.outputFormat));
+  if (format) body["response_format"] = format;
   return {
     url: `${target.baseUrl}/chat/completions`,
     headers: {

@@ -1,3 +1,4 @@
+import { responsesTextFormat } from "../../request/output-format.ts";
 import { openaiResponsesRecordings } from "../replay/recordings/openai-responses.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { OPENAI_NAMES } from "./openai-chat.ts";
@@ -26,11 +27,14 @@ export function buildOpenAIResponsesRequest(request: StreamRequest, target: Prov
     },
     // A compatible server that ignores `stream: true` answers whole: read as its stream.
     wholeType: "application/json",
-    body: withText(requestBody("openai-responses", request), request.openaiText),
+    body: withText(
+      requestBody("openai-responses", request),
+      request.openaiText ?? (request.outputFormat && { format: responsesTextFormat(request.outputFormat) }),
+    ),
   };
 }
 
-/** The body with a Responses client's `text` (its structured output's `format`, its `verbosity`), as it came. */
+/** The body with a Responses client's `text` as it came (its structured output's `format`, its `verbosity`), or another's format. */
 function withText(body: JsonObject, text: JsonObject | undefined): JsonObject {
   if (text) body["text"] = text;
   return body;
