@@ -311,3 +311,35 @@ describe("@anthropic-ai/sdk: search_result blocks (SearchResultBlockParam), in a
     expect(messages[2]).toMatchObject({ role: "tool", tool_call_id: "toolu_1", content: said });
   });
 });
+
+describe("Responses: tool_choice of an MCP server (openai 6's ToolChoiceMcp)", () => {
+  const mcp: OpenAI.Responses.Tool = {
+    type: "mcp",
+    server_label: "links",
+    server_url: "https://links.example.com/mcp",
+    require_approval: "never",
+  };
+  const ask = (upstream: FakeUpstream, label: string) =>
+    openai("openai-responses", upstream)
+      .responses.stream({
+        model: "openai-responses/gpt-5",
+        input: "Shorten https://example.com/a/long/path.",
+        tools: [mcp],
+        tool_choice: { type: "mcp", server_label: label },
+        store: false,
+      })
+      .finalResponse();
+
+  it("an OpenAI Responses upstream is sent the MCP tool with tool_choice required", async () => {
+    const upstream = scripted("openai-responses", { text: "Done." });
+    expect((await ask(upstream, "links")).output_text).toBe("Done.");
+    expect(sent(upstream)["tools"]).toEqual([mcp]);
+    expect(sent(upstream)["tool_choice"]).toBe("required");
+  });
+
+  it("a server no mcp tool of tools names is a 400 naming tool_choice.server_label", async () => {
+    const upstream = scripted("openai-responses", { text: "Done." });
+    await expect(ask(upstream, "other")).rejects.toMatchObject({ status: 400, param: "tool_choice.server_label" });
+    expect(upstream.requests).toHaveLength(0);
+  });
+});

@@ -39,10 +39,13 @@ export function mcpToolOf(
       "`mcp` tools run on OpenAI's servers: only an `openai-responses/...` model takes them.",
     );
   const label = stringAt(own(fields, "server_label"), `${at}.server_label`);
-  const name = `mcp_${label.replace(/[^A-Za-z0-9_-]/g, "_")}`.slice(0, 64);
+  const name = mcpToolName(label);
   builtIns.set(name, fields);
   return { name, description: `The MCP server ${label}.`, parameters: { type: "object" } };
 }
+
+/** The name an `mcp` tool of `server_label` goes by among the request's tools. */
+export const mcpToolName = (label: string): string => `mcp_${label.replace(/[^A-Za-z0-9_-]/g, "_")}`.slice(0, 64);
 
 /** The item types of remote MCP tools a turn holds. */
 const MCP_ITEMS = new Set(["mcp_approval_request", "mcp_approval_response", "mcp_call", "mcp_list_tools"]);

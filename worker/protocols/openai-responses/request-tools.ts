@@ -9,10 +9,10 @@ import { invalidField } from "../../response/json-error.ts";
 import { checkParameters, isObject, own } from "../../request/json-fields.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import type { JsonObject } from "../../request/stream-request.ts";
-import { arrayAt, chosenToolAt, objectAt, type WireTool } from "../client-request.ts";
+import { arrayAt, chosenToolAt, objectAt, stringAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
-import { mcpToolOf } from "./mcp-items.ts";
+import { mcpToolName, mcpToolOf } from "./mcp-items.ts";
 import { toolCallingToolOf } from "./program-items.ts";
 import { isChatSearchModel, responsesWebSearchAt, responsesWebSearchToolOf, WEB_SEARCH_TOOLS } from "../web-search.ts";
 
@@ -138,6 +138,12 @@ export function toolChoice(value: unknown, tools: readonly WireTool[] | undefine
   if (type === "function" || type === "custom")
     return chosenToolAt(toolNameIn(own(choice, "name"), "tool_choice.name", NAMES), tools, "tool_choice.name");
   if (chosenBuiltIn(type)) return chosenToolAt(chosenBuiltIn(type)!, tools, "tool_choice.type");
+  // An MCP server's tool (`{type: "mcp", server_label}`): `required`, with the server's tools among those offered.
+  if (type === "mcp") {
+    const label = stringAt(own(choice, "server_label"), "tool_choice.server_label");
+    chosenToolAt(mcpToolName(label), tools, "tool_choice.server_label");
+    return "required";
+  }
   if (type === "allowed_tools") {
     const mode = own(choice, "mode") ?? "auto";
     if (mode !== "auto" && mode !== "required" && mode !== "none")
@@ -146,6 +152,6 @@ export function toolChoice(value: unknown, tools: readonly WireTool[] | undefine
   }
   throw invalidField(
     "tool_choice.type",
-    "`tool_choice.type` must be function, custom, apply_patch, shell, allowed_tools or a web search.",
+    "`tool_choice.type` must be function, custom, apply_patch, shell, mcp, allowed_tools or a web search.",
   );
 }
