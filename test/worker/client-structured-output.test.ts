@@ -2,10 +2,10 @@
 // `Output.object` on its OpenAI Responses model (`text.format`, json_schema) and on its Anthropic
 // model for a Claude model that takes `output_config.format` (it then sends no JSON tool to
 // force), openai-node's Chat `response_format`, @anthropic-ai/sdk's `output_config.format`. An
-// upstream of the client's protocol gets it as it came; OpenAI Chat, OpenAI Responses and
-// Anthropic of another get the same JSON Schema in their own form. Each was dropped (the model
-// answered prose) or a 400; with a provider that has no structured output Chat's and Messages'
-// are a 400 naming the field, before any provider is called.
+// upstream of the client's protocol gets it as it came; OpenAI Chat, OpenAI Responses, Anthropic,
+// Gemini, Cohere and Ollama of another get the same JSON Schema in their own form. Each was
+// dropped (the model answered prose) or a 400; with a provider that has no structured output
+// (Bedrock) Chat's and Messages' are a 400 naming the field, before any provider is called.
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import Anthropic from "@anthropic-ai/sdk";
@@ -112,9 +112,25 @@ describe("openai-node: Chat Completions' response_format", () => {
     expect(sent(upstream)["output_config"]).toEqual({ format: { type: "json_schema", schema: SCHEMA } });
   });
 
+  it("Gemini, Cohere and Ollama get it in their own form", async () => {
+    const forms = { gemini: "generationConfig", cohere: "response_format", ollama: "format" } as const;
+    const bodies: Record<string, unknown> = {};
+    for (const provider of ["gemini", "cohere", "ollama"] as const) {
+      const upstream = scripted(provider, { text: ANSWER });
+      const completion = await ask(provider, upstream);
+      expect(JSON.parse(completion.choices[0]!.message.content!)).toEqual({ city: "Paris" });
+      bodies[provider] = sent(upstream)[forms[provider]];
+    }
+    expect(bodies).toEqual({
+      gemini: expect.objectContaining({ responseMimeType: "application/json", responseJsonSchema: SCHEMA }),
+      cohere: { type: "json_object", json_schema: SCHEMA },
+      ollama: SCHEMA,
+    });
+  });
+
   it("a provider without structured output: a 400 naming response_format, the provider not called", async () => {
-    const upstream = scripted("gemini", { text: ANSWER });
-    await expect(ask("gemini", upstream)).rejects.toMatchObject({ status: 400, param: "response_format" });
+    const upstream = scripted("bedrock", { text: ANSWER });
+    await expect(ask("bedrock", upstream)).rejects.toMatchObject({ status: 400, param: "response_format" });
     expect(upstream.requests).toHaveLength(0);
   });
 });
@@ -153,8 +169,8 @@ describe("@anthropic-ai/sdk: output_config.format", () => {
   });
 
   it("a provider without structured output: a 400 naming output_config.format, the provider not called", async () => {
-    const upstream = scripted("cohere", { text: ANSWER });
-    const error = await ask("cohere", upstream).catch((caught: unknown) => caught);
+    const upstream = scripted("bedrock", { text: ANSWER });
+    const error = await ask("bedrock", upstream).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 400 });
     expect(JSON.stringify((error as { error?: unknown }).error)).toContain("output_config.format");
     expect(upstream.requests).toHaveLength(0);

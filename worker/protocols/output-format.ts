@@ -6,11 +6,11 @@
  * take them, where it sends no JSON tool to force), and without them the model answers prose where
  * JSON was asked for.
  *
- * An upstream of the client's own protocol gets them as they came; OpenAI Chat, OpenAI Responses
- * and Anthropic, of another protocol, get the same JSON Schema in their own form
- * (worker/request/output-format.ts; Anthropic takes no JSON without a schema). With another
- * provider, Chat's and Messages' are a 400 naming the field; Responses' `text` is echoed and not
- * sent, as before.
+ * An upstream of the client's own protocol gets them as they came; OpenAI Chat, OpenAI Responses,
+ * Anthropic, Gemini, Cohere and Ollama, of another protocol, get the same JSON Schema in their own
+ * form (worker/request/output-format.ts; Anthropic takes no JSON without a schema). With another
+ * provider (Bedrock, Gemini Interactions), Chat's and Messages' are a 400 naming the field;
+ * Responses' `text` is echoed and not sent, as before.
  *
  * @module
  */
@@ -86,7 +86,7 @@ function neutral(
     if (!strict) return undefined;
     throw invalidField(
       path,
-      `\`${path}\` (structured output) is supported with an OpenAI Chat, OpenAI Responses or Anthropic model (a JSON Schema alone for Anthropic); the provider ${provider} is sent none.`,
+      `\`${path}\` (structured output) is supported with an OpenAI Chat, OpenAI Responses, Anthropic (a JSON Schema alone), Gemini, Cohere or Ollama model; the provider ${provider} is sent none.`,
     );
   }
   if (type === "json_object") return { type };

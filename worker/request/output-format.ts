@@ -2,7 +2,9 @@
  * Structured output a client asked for in another protocol than its upstream's, in one neutral
  * form (worker/protocols/output-format.ts reads it), and that form as each upstream that has
  * structured output takes it: OpenAI Chat's `response_format`, OpenAI Responses' `text.format`,
- * Anthropic's `output_config.format` (a JSON Schema alone: Anthropic has no JSON mode without one).
+ * Anthropic's `output_config.format` (a JSON Schema alone: Anthropic has no JSON mode without one),
+ * Gemini's `generationConfig` (`responseMimeType`, `responseJsonSchema`), Cohere's
+ * `response_format` and Ollama's `format`.
  *
  * @module
  */
@@ -13,6 +15,9 @@ export const OUTPUT_FORMAT_PROVIDERS: Readonly<Record<string, { jsonObject: bool
   openai: { jsonObject: true },
   "openai-responses": { jsonObject: true },
   anthropic: { jsonObject: false },
+  gemini: { jsonObject: true },
+  cohere: { jsonObject: true },
+  ollama: { jsonObject: true },
 };
 
 /** `format` as OpenAI Chat's `response_format`. */
@@ -30,4 +35,20 @@ export function responsesTextFormat(format: OutputFormat): JsonObject {
 /** `format` as Anthropic's `output_config.format` (a JSON Schema; {@link OUTPUT_FORMAT_PROVIDERS} keeps `json_object` away). */
 export function anthropicOutputFormat(format: OutputFormat): JsonObject | undefined {
   return format.type === "json_schema" ? { type: "json_schema", schema: format.schema } : undefined;
+}
+
+/** `format` as Gemini's `generationConfig` fields. */
+export function geminiGenerationConfig(format: OutputFormat): JsonObject {
+  const json = { responseMimeType: "application/json" };
+  return format.type === "json_schema" ? { ...json, responseJsonSchema: format.schema } : json;
+}
+
+/** `format` as Cohere v2's `response_format`. */
+export function cohereResponseFormat(format: OutputFormat): JsonObject {
+  return format.type === "json_schema" ? { type: "json_object", json_schema: format.schema } : { type: "json_object" };
+}
+
+/** `format` as Ollama's `format`: `json`, or the JSON Schema. */
+export function ollamaFormat(format: OutputFormat): JsonObject | string {
+  return format.type === "json_schema" ? format.schema : "json";
 }

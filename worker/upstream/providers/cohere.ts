@@ -1,3 +1,4 @@
+import { cohereResponseFormat } from "../../request/output-format.ts";
 import { cohereRecordings } from "../replay/recordings/cohere.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { requestBody } from "./request-body.ts";
@@ -29,6 +30,9 @@ export function buildCohereRequest(request: StreamRequest, target: ProviderTarge
     },
     // A compatible server that ignores `stream: true` answers whole: read as its stream.
     wholeType: "application/json",
-    body: requestBody("cohere", request),
+    body: {
+      ...requestBody("cohere", request),
+      ...(request.outputFormat && { response_format: cohereResponseFormat(request.outputFormat) }),
+    },
   };
 }

@@ -1,5 +1,6 @@
+import { geminiGenerationConfig } from "../../request/output-format.ts";
 import { geminiRecordings } from "../replay/recordings/gemini.ts";
-import type { StreamRequest } from "../../request/stream-request.ts";
+import type { JsonObject, OutputFormat, StreamRequest } from "../../request/stream-request.ts";
 import { requestBody } from "./request-body.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider, ToolNameRule } from "./upstream-provider.ts";
 
@@ -24,6 +25,16 @@ export function buildGeminiRequest(request: StreamRequest, target: ProviderTarge
   return {
     url: `${target.baseUrl}/models/${model}:streamGenerateContent?alt=sse`,
     headers: { "x-goog-api-key": target.apiKey, "content-type": "application/json", accept: "text/event-stream" },
-    body: requestBody("gemini", request),
+    body: withOutputFormat(requestBody("gemini", request), request.outputFormat),
   };
+}
+
+/** The body with a client's structured output (worker/request/output-format.ts) in its `generationConfig`. */
+function withOutputFormat(body: JsonObject, format: OutputFormat | undefined): JsonObject {
+  if (format)
+    body["generationConfig"] = {
+      ...(body["generationConfig"] as JsonObject | undefined),
+      ...geminiGenerationConfig(format),
+    };
+  return body;
 }

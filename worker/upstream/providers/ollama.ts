@@ -1,3 +1,4 @@
+import { ollamaFormat } from "../../request/output-format.ts";
 import { nonEmpty, type Env } from "../../env.ts";
 import { ollamaRecordings } from "../replay/recordings/ollama.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
@@ -40,6 +41,7 @@ export function ollamaCredentials(env: Env): ProviderCredentials | undefined {
 /** The streaming `POST /api/chat` request. */
 export function buildOllamaRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest {
   const body = requestBody("ollama", request);
+  if (request.outputFormat) body["format"] = ollamaFormat(request.outputFormat);
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/x-ndjson" };
   if (target.apiKey !== "") headers["authorization"] = `Bearer ${target.apiKey}`;
   return { url: `${target.baseUrl}/api/chat`, headers, body, responseType: "application/x-ndjson" };
