@@ -120,6 +120,7 @@ import "./encode/join-deltas.cases.ts";
 import "./encode/agent-reasoning-state.cases.ts";
 import "./encode/anthropic-turn-blocks-encoder.cases.ts";
 import "./encode/sent-fragments.cases.ts";
+import "./encode/text-search.cases.ts";
 import "./encode/citations-encoders.cases.ts";
 import "./encode/responses-annotations-encoders.cases.ts";
 import "./encode/gemini-grounding-encoders.cases.ts";

@@ -2,14 +2,19 @@ import { callKey } from "../shared/call-key.ts";
 import type { ReasoningPart } from "../shared/deltas.ts";
 import type { CompletedToolCallEvent, InvalidToolCallEvent, ToolCallStartEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
-import { citedSpans, citedText, isGrounding } from "./citations.ts";
+import { citedSpans, citedText, isGrounding, type Citing } from "./citations.ts";
 import { pushSent } from "./sent-fragments.ts";
+import { Work } from "./text-search.ts";
 
 /** One block of a response as a one-block-at-a-time protocol shows it. */
 export type SequencedBlock =
   | (BlockBase & {
       kind: "text";
-      /** The provider's cited text blocks within it (Anthropic's citations), in order. */
+      /** Its text's length so far (sent and waiting), in UTF-16 code units. */
+      length: number;
+      /** The parts that cite its text, not placed yet: they are, at its close. */
+      citing: Citing[];
+      /** The spans of its text that the provider's citations cite (Anthropic's cited text blocks, Gemini's grounding), in order, at its close. */
       cited: CitedSpan[];
     })
   | (BlockBase & {
@@ -28,6 +33,8 @@ export type SequencedBlock =
       /** The call's end, once it came. */
       completion?: CompletedToolCallEvent | InvalidToolCallEvent;
     });
+
+type TextBlock = Extract<SequencedBlock, { kind: "text" }>;
 
 /** A cited text block (Anthropic's citations) and where its text sits in the text block shown, in UTF-16 code units. */
 export interface CitedSpan {
@@ -85,6 +92,8 @@ export class BlockSequencer {
   readonly #calls = new Map<string, Extract<SequencedBlock, { kind: "call" }>>();
   #head = 0;
   #opened = 0;
+  /** What placing citations may still take: a few units a unit of text shown. */
+  readonly #work = new Work();
 
   /** Writes through `sink`. */
   constructor(sink: BlockSink) {
@@ -108,7 +117,11 @@ export class BlockSequencer {
     const block =
       tail?.kind === kind && !tail.done
         ? tail
-        : this.#push(kind === "text" ? { ...base(), kind, cited: [] } : { ...base(), kind });
+        : this.#push(kind === "text" ? { ...base(), kind, length: 0, citing: [], cited: [] } : { ...base(), kind });
+    if (block.kind === "text") {
+      block.length += text.length;
+      this.#work.earn(WORK_PER_UNIT * text.length);
+    }
     this.#fragment(block, text);
   }
 
@@ -116,20 +129,18 @@ export class BlockSequencer {
    * A reasoning part: it closes the reasoning block it belongs to, or is a block of its own. A cited
    * text block is a span of the text block its text just ended, Gemini's grounding spans of the open
    * text block (the response's text counted from its first block); a span in a block already closed
-   * is left out (its text is shown, its close went out).
+   * is left out (its text is shown, its close went out). Spans are placed at the block's close, when
+   * its text is whole, or at once when a cited text ends its block (`citedTextEndsBlock`).
    */
   reasoningPart(part: ReasoningPart): void {
     const tail = this.#blocks.at(-1);
     if (citedText(part) || isGrounding(part)) {
       if (tail?.kind !== "text" || tail.done) return;
-      const before = citedText(part)
-        ? ""
-        : this.#blocks.flatMap((b) => (b.kind === "text" && b !== tail ? [textOf(b)] : [])).join("");
-      const spans = citedSpans(part, () => before + textOf(tail)).flatMap(({ citations, start, end }) =>
-        start >= before.length ? [{ citations, start: start - before.length, end: end - before.length }] : [],
-      );
+      const citing = { part, at: tail.length };
+      if (!this.#sink.citedTextEndsBlock) return void tail.citing.push(citing);
+      const spans = this.#place(tail, this.#blocks.length - 1, [citing]);
       tail.cited.push(...spans);
-      if (spans.length > 0 && this.#sink.citedTextEndsBlock) this.#end(tail);
+      if (spans.length > 0) this.#end(tail);
       return;
     }
     if (part.type === "redacted") {
@@ -214,13 +225,48 @@ export class BlockSequencer {
         block.pending = [];
       }
       if (!block.done) return;
+      if (block.kind === "text" && block.citing.length > 0) {
+        block.cited.push(...this.#place(block, this.#head, block.citing));
+        block.citing = [];
+      }
       this.#sink.close(block);
       this.#head++;
     }
+  }
+
+  /**
+   * The spans of the text block at `index` that `citing` cite: a cited text's within the block's
+   * text, Gemini's grounding's within the response's (its text blocks from the first), a span
+   * before the block left out. The joins are `#work`'s too: one it does not allow places nothing.
+   */
+  #place(block: TextBlock, index: number, citing: readonly Citing[]): CitedSpan[] {
+    // Each text joined once for all the parts, if the work allows: null when it did not.
+    let own: string | null | undefined;
+    let all: { text: string; before: number } | null | undefined;
+    return citing.flatMap((entry): CitedSpan[] => {
+      if (!isGrounding(entry.part)) {
+        own ??= this.#work.spend(block.length) ? textOf(block) : null;
+        return own === null ? [] : citedSpans([entry], own, this.#work);
+      }
+      if (all === undefined) {
+        const texts = this.#blocks.slice(0, index + 1).filter((b): b is TextBlock => b.kind === "text");
+        const size = texts.reduce((sum, b) => sum + b.length, 0);
+        all = this.#work.spend(size) ? { text: texts.map(textOf).join(""), before: size - block.length } : null;
+      }
+      if (all === null) return [];
+      const { text, before } = all;
+      return citedSpans([{ part: entry.part, at: before + entry.at }], text, this.#work).flatMap(
+        ({ citations, start, end }) =>
+          start >= before ? [{ citations, start: start - before, end: end - before }] : [],
+      );
+    });
   }
 }
 
 /** A block's text (or arguments) so far: what went out, then what waits. */
 const textOf = (block: SequencedBlock): string => block.sent.join("") + block.pending.join("");
+
+/** Work placing citations may take beyond their one pass, per code unit of text shown. */
+const WORK_PER_UNIT = 8;
 
 const base = (): BlockBase => ({ index: -1, pending: [], sent: [], done: false, opened: false });

@@ -2,6 +2,7 @@ import type { ReasoningPart } from "../shared/deltas.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord, nonEmptyString } from "../shared/values.ts";
 import { groundingPages, groundingSpans, type Span } from "./grounding-spans.ts";
+import { findText, Work } from "./text-search.ts";
 
 /**
  * A cited text block (Anthropic's citations, kept as a `block` reasoning part `{type: "text", text,
@@ -121,25 +122,54 @@ function sourceOf(citation: JsonValue): Source | undefined {
   };
 }
 
+/** A part that cites the text shown, and the text's length when it came, in UTF-16 code units. */
+export interface Citing {
+  readonly part: ReasoningPart;
+  readonly at: number;
+}
+
 /**
- * The spans of the text shown that a part cites, `shown()` being that text (the response's text so
- * far, or the open text block's): a cited text block's, which comes at the stop of its block, so
- * its text ends what was shown (one that does not is at its last place there; one that is not there
- * at all has no span), or Gemini's grounding supports' ({@link groundingSpans}); none for another
- * part. `shown` is only called for a part that cites.
+ * Whether `part` cites the text shown: a cited text block ({@link citedText}, Bedrock's) or
+ * Gemini's grounding ({@link isGrounding}), whose spans {@link citedSpans} places.
  *
  * @example
  * ```ts
- * citedSpans(part, () => text); // [{ citations, start: text.length - part.block.text.length, end: text.length }]
+ * if (cites(part)) citing.push({ part, at: length }); // placed once the text is complete
  * ```
  */
-export function citedSpans(part: ReasoningPart, shown: () => string): Span[] {
-  const cited = sourcedText(part);
-  if (!cited) return isGrounding(part) ? groundingSpans(part, shown()) : [];
-  if (cited.text === "") return [];
-  const text = shown();
-  const start = text.endsWith(cited.text) ? text.length - cited.text.length : text.lastIndexOf(cited.text);
-  return start >= 0 ? [{ citations: cited.citations, start, end: start + cited.text.length }] : [];
+export const cites = (part: ReasoningPart): boolean => sourcedText(part) !== undefined || isGrounding(part);
+
+/** Work a placing may take beyond what it needs, per code unit of the text: see {@link Work}. */
+const WORK_PER_UNIT = 4;
+
+/**
+ * The spans of `text` that the parts of `citing` cite, each over the text's first `at` code units
+ * (what was shown when it came): a cited text block's, which comes at the stop of its block, so its
+ * text ends what was shown (one that does not is at its last place there; one that is not there at
+ * all has no span), or Gemini's grounding supports' ({@link groundingSpans}); none for another
+ * part. The encoders keep the parts and place them once the text is complete (at the finish, at the
+ * close of its block), so that thousands of cited blocks cost one join of the text, not one each;
+ * any search past the check that a cited text ends its place is `work`'s to allow (by default a
+ * few units a unit of `text`): one it does not allow leaves its citation out.
+ *
+ * @example
+ * ```ts
+ * citedSpans([{ part, at: text.length }], text); // [{ citations, start: text.length - part.block.text.length, end: text.length }]
+ * ```
+ */
+export function citedSpans(
+  citing: readonly Citing[],
+  text: string,
+  work: Work = new Work(WORK_PER_UNIT * text.length),
+): Span[] {
+  return citing.flatMap(({ part, at }): Span[] => {
+    const cited = sourcedText(part);
+    if (!cited) return isGrounding(part) ? groundingSpans(part, text, at, work) : [];
+    const size = cited.text.length;
+    if (size === 0 || size > at) return [];
+    const start = text.startsWith(cited.text, at - size) ? at - size : findText(text, cited.text, 0, at, true, work);
+    return start >= 0 ? [{ citations: cited.citations, start, end: start + size }] : [];
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ReasoningPart } from "../shared/deltas.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
+import { findText, type Work } from "./text-search.ts";
 
 /** Where a cited text sits in the text shown, in UTF-16 code units (as JavaScript strings index it). */
 export interface Span {
@@ -36,23 +37,27 @@ export const groundingPages = (part: ReasoningPart): JsonValue[] =>
   chunkPages(groundingOf(part)).filter((page) => page !== undefined);
 
 /**
- * The spans of `text` (the response's text shown so far) that Gemini's grounding supports
- * (`groundingSupports`: a `segment` and the `groundingChunkIndices` that back it) cite, each with
- * the web pages of its chunks as `{ url, title }`. A segment's `startIndex` / `endIndex` count UTF-8
- * bytes ("measured in bytes", `GroundingSupportSegment`; proto3 JSON leaves a 0 out), so they become
- * UTF-16 code units here; its `text` is where the span must be: a segment whose bytes do not hold
- * it (bytes counted in one part of a candidate of several, say) is that text's first place from
- * there on, and one whose text is nowhere in `text` is left out, as is a support of no web page.
+ * The spans of `text`'s first `at` code units (the response's text shown when the part came) that
+ * Gemini's grounding supports (`groundingSupports`: a `segment` and the `groundingChunkIndices`
+ * that back it) cite, each with the web pages of its chunks as `{ url, title }`. A segment's
+ * `startIndex` / `endIndex` count UTF-8 bytes ("measured in bytes", `GroundingSupportSegment`;
+ * proto3 JSON leaves a 0 out), so they become UTF-16 code units here, in one pass over the text;
+ * its `text` is where the span must be: a segment whose bytes do not hold it (bytes counted in one
+ * part of a candidate of several, say) is where the last such segment's text was found, as far
+ * from its bytes, or else that text's first place from there on (or before), and one whose text is
+ * nowhere is left out, as is a support of no web page. The pass and the searches are `work`'s to
+ * allow ({@link findText}): a segment it cannot look for is left out.
  *
  * @example
  * ```ts
- * groundingSpans(part, "Spain won Euro 2024, defeating England."); // [{ citations: [{ url, title }], start: 0, end: 20 }, ...]
+ * const text = "Spain won Euro 2024, defeating England.";
+ * groundingSpans(part, text, text.length, new Work(4 * text.length)); // [{ citations: [{ url, title }], start: 0, end: 20 }, ...]
  * ```
  */
-export function groundingSpans(part: ReasoningPart, text: string): Span[] {
+export function groundingSpans(part: ReasoningPart, text: string, at: number, work: Work): Span[] {
   const grounding = groundingOf(part);
   const supports = grounding?.["groundingSupports"];
-  if (!Array.isArray(supports) || text === "") return [];
+  if (!Array.isArray(supports) || at === 0 || !work.spend(at)) return [];
   const pages = chunkPages(grounding);
   const segments = supports.map((support) => {
     const segment = isRecord(support) && isRecord(support["segment"]) ? support["segment"] : {};
@@ -61,20 +66,35 @@ export function groundingSpans(part: ReasoningPart, text: string): Span[] {
   });
   const units = utf16Offsets(
     text,
+    at,
     segments.flatMap(({ startIndex, endIndex }) => [startIndex, endIndex]),
   );
+  // How far from its bytes the last segment placed by its text was: the next one of its part is as far.
+  let shift = 0;
   return segments.flatMap(({ startIndex, endIndex, cited, indices }): Span[] => {
     const citations = (Array.isArray(indices) ? indices : []).flatMap((i) =>
       typeof i === "number" && pages[i] !== undefined ? [pages[i]] : [],
     );
+    if (citations.length === 0) return [];
     let start = units.get(startIndex);
     let end = units.get(endIndex);
-    if (typeof cited === "string" && cited !== "" && (start === undefined || text.slice(start, end) !== cited)) {
-      const at = text.indexOf(cited, start ?? 0);
-      start = at >= 0 ? at : text.indexOf(cited);
-      end = start + cited.length;
+    if (
+      typeof cited === "string" &&
+      cited !== "" &&
+      (start === undefined || end !== start + cited.length || !text.startsWith(cited, start))
+    ) {
+      const from = start ?? 0;
+      const guess = from + shift;
+      let found =
+        shift !== 0 && guess + cited.length <= at && text.startsWith(cited, guess)
+          ? guess
+          : findText(text, cited, from, at, false, work);
+      if (found < 0 && from > 0) found = findText(text, cited, 0, Math.min(at, from + cited.length - 1), false, work);
+      if (found >= 0) shift = found - from;
+      start = found;
+      end = found + cited.length;
     }
-    return citations.length > 0 && start !== undefined && start >= 0 && end !== undefined && end > start
+    return start !== undefined && start >= 0 && end !== undefined && end > start && end <= at
       ? [{ citations, start, end }]
       : [];
   });
@@ -82,18 +102,18 @@ export function groundingSpans(part: ReasoningPart, text: string): Span[] {
 
 /**
  * The UTF-16 offset in `text` of each UTF-8 byte offset of `bytes` that starts a character (or
- * ends the text): one pass over the text for all of them. An offset inside a character, past the
- * end, or not a number has none.
+ * ends the text's first `at` units) within its first `at` units: one pass over them for all. An
+ * offset inside a character, past them, or not a number has none.
  */
-function utf16Offsets(text: string, bytes: readonly unknown[]): Map<unknown, number> {
+function utf16Offsets(text: string, at: number, bytes: readonly unknown[]): Map<unknown, number> {
   const wanted = [...new Set(bytes.filter((b): b is number => typeof b === "number" && b >= 0))].sort((a, b) => a - b);
   const found = new Map<unknown, number>();
   let byte = 0;
   let unit = 0;
   for (const target of wanted) {
-    while (byte < target && unit < text.length) {
+    while (byte < target && unit < at) {
       const code = text.charCodeAt(unit);
-      const pair = code >= 0xd800 && code <= 0xdbff && (text.charCodeAt(unit + 1) & 0xfc00) === 0xdc00;
+      const pair = code >= 0xd800 && code <= 0xdbff && unit + 1 < at && (text.charCodeAt(unit + 1) & 0xfc00) === 0xdc00;
       // UTF-8 takes 1 byte below U+0080, 2 below U+0800, 4 for a surrogate pair, else 3 (a lone surrogate as U+FFFD).
       byte += code < 0x80 ? 1 : code < 0x800 ? 2 : pair ? 4 : 3;
       unit += pair ? 2 : 1;

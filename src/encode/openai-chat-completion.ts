@@ -1,14 +1,13 @@
 import { isRefusal } from "./refusal.ts";
 import { DEFAULT_MAX_TEXT_LENGTH } from "../accumulate/accumulator-options.ts";
 import type { FinishReason, Usage } from "../shared/deltas.ts";
-import type { JsonValue } from "../shared/json.ts";
 import type {
   CompletedToolCallEvent,
   InvalidToolCallEvent,
   ToolCallDeltaEvent,
   ToolCallStartEvent,
 } from "../shared/events.ts";
-import { chatAnnotations, citedSpans } from "./citations.ts";
+import { chatAnnotations, citedSpans, cites, type Citing } from "./citations.ts";
 import { CallIds } from "./call-ids.ts";
 import {
   FAILED_RESPONSE,
@@ -44,9 +43,10 @@ export interface OpenAIChatCompletionOptions extends OpenAIChatEncoderOptions {
 }
 
 interface ChoiceParts {
-  /** The text so far, and the pages it cites. */
   text: string[];
-  annotations: Record<string, JsonValue>[];
+  /** The text's length so far, in UTF-16 code units, and the parts that cite it (placed once it is whole). */
+  length: number;
+  citing: Citing[];
   reasoning: string[];
   /** OpenAI's refusal, when one came. */
   refusal?: string | undefined;
@@ -121,6 +121,7 @@ export class OpenAIChatCompletionBuilder {
         );
         const text = parts.text.join("");
         const reasoning = parts.reasoning.join("");
+        const annotations = chatAnnotations(citedSpans(parts.citing, text));
         return {
           index,
           message: {
@@ -129,7 +130,7 @@ export class OpenAIChatCompletionBuilder {
             refusal: parts.refusal ?? null,
             ...(calls.length > 0 ? { tool_calls: calls } : {}),
             ...(reasoning !== "" ? { reasoning_content: reasoning } : {}),
-            ...(parts.annotations.length > 0 ? { annotations: parts.annotations } : {}),
+            ...(annotations.length > 0 ? { annotations } : {}),
           },
           logprobs: null,
           finish_reason: openAIFinishReason(reason, calls.length > 0),
@@ -160,12 +161,13 @@ export class OpenAIChatCompletionBuilder {
         else {
           const parts = this.#parts(event.choice ?? 0);
           parts[event.type === "text-delta" ? "text" : "reasoning"].push(event.text);
+          if (event.type === "text-delta") parts.length += event.text.length;
         }
         return;
       case "reasoning-part": {
         const parts = this.#parts(0);
         if (isRefusal(event.part)) parts.refusal = event.part.value;
-        parts.annotations.push(...chatAnnotations(citedSpans(event.part, () => parts.text.join(""))));
+        if (cites(event.part)) parts.citing.push({ part: event.part, at: parts.length });
         return;
       }
       case "tool-call-start":
@@ -190,7 +192,7 @@ export class OpenAIChatCompletionBuilder {
 
   #parts(choice: number): ChoiceParts {
     let parts = this.#choices.get(choice);
-    if (!parts) this.#choices.set(choice, (parts = { text: [], annotations: [], reasoning: [], calls: [] }));
+    if (!parts) this.#choices.set(choice, (parts = { text: [], length: 0, citing: [], reasoning: [], calls: [] }));
     return parts;
   }
 

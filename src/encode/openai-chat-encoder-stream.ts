@@ -1,7 +1,6 @@
 import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { Usage } from "../shared/deltas.ts";
-import type { JsonValue } from "../shared/json.ts";
 import type {
   AbortEvent,
   FinishEvent,
@@ -10,7 +9,7 @@ import type {
   ToolCallDeltaEvent,
   ToolCallStartEvent,
 } from "../shared/events.ts";
-import { chatAnnotations, citedSpans } from "./citations.ts";
+import { chatAnnotations, citedSpans, cites, type Citing } from "./citations.ts";
 import { CallIds } from "./call-ids.ts";
 import {
   FAILED_RESPONSE,
@@ -35,10 +34,6 @@ interface ChoiceState {
   role: boolean;
   /** Calls started so far: the next dense `tool_calls[].index`. */
   calls: number;
-  /** The text so far (`pushSent`): where a citation's span lies. */
-  said: string[];
-  /** The pages its text cites, sent together before its finish. */
-  annotations: Record<string, JsonValue>[];
 }
 
 interface CallState {
@@ -90,6 +85,14 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
   readonly #choices = new Map<number, ChoiceState>();
   readonly #calls = new Map<string, CallState>();
   readonly #skipped = new Set<string>();
+  /**
+   * The first choice's text (`pushSent`) and its length: the parts that cite it are placed at the
+   * finish, over it. Kept whole: Gemini's grounding counts its bytes from its start, and a cited
+   * text may be anywhere before its part. Not the finish's `text`: a server may add to what it shows.
+   */
+  readonly #said: string[] = [];
+  #saidLength = 0;
+  readonly #citing: Citing[] = [];
   #ended = false;
 
   /** Creates the core; see {@link OpenAIChatEncoderOptions}. */
@@ -107,7 +110,10 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     switch (event.type) {
       case "text-delta":
         if (event.text === "") return;
-        pushSent(this.#choice(event.choice ?? 0).said, event.text);
+        if ((event.choice ?? 0) === 0) {
+          pushSent(this.#said, event.text);
+          this.#saidLength += event.text.length;
+        }
         return this.#delta(event.choice ?? 0, `{"content":${JSON.stringify(event.text)}}`, out);
       case "reasoning-part": {
         // OpenAI's own refusal: in a delta of its own, as OpenAI streams it.
@@ -115,8 +121,8 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
         // The pages a provider's cited text (Anthropic's citations) or Gemini's grounding cites, over the text sent:
         // all in one delta before the finish, as OpenAI's search models send them (openai-node's
         // stream keeps a delta's `annotations` in place of the last one's, it does not add them).
-        const state = this.#choice(0);
-        state.annotations.push(...chatAnnotations(citedSpans(event.part, () => state.said.join(""))));
+        this.#choice(0);
+        if (cites(event.part)) this.#citing.push({ part: event.part, at: this.#saidLength });
         return;
       }
       case "reasoning-delta":
@@ -147,7 +153,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
 
   #choice(index: number): ChoiceState {
     let state = this.#choices.get(index);
-    if (!state) this.#choices.set(index, (state = { role: false, calls: 0, said: [], annotations: [] }));
+    if (!state) this.#choices.set(index, (state = { role: false, calls: 0 }));
     return state;
   }
 
@@ -214,7 +220,8 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
 
   #finish(event: FinishEvent, out: string[]): void {
     if (event.reason === "error") return this.#fail(FAILED_RESPONSE, out);
-    const { annotations } = this.#choice(0);
+    this.#choice(0);
+    const annotations = this.#citing.length > 0 ? chatAnnotations(citedSpans(this.#citing, this.#said.join(""))) : [];
     if (annotations.length > 0) this.#delta(0, JSON.stringify({ annotations }), out);
     for (const choice of [...this.#choices.keys()].sort((a, b) => a - b)) {
       const state = this.#choice(choice);
