@@ -343,3 +343,42 @@ describe("Responses: tool_choice of an MCP server (openai 6's ToolChoiceMcp)", (
     expect(upstream.requests).toHaveLength(0);
   });
 });
+
+describe("@anthropic-ai/sdk: a document of a content source (ContentBlockSource)", () => {
+  it("goes to the provider as a plain-text document of its text blocks", async () => {
+    const upstream = scripted("anthropic", { text: "Two facts." });
+    await new Anthropic({
+      baseURL: "http://localhost:8787",
+      apiKey: "t",
+      fetch: workerFetch({ env: live("anthropic"), upstream }),
+      maxRetries: 0,
+    }).messages.create({
+      model: "anthropic/m",
+      max_tokens: 256,
+      messages: [
+        {
+          role: "user",
+          content: [
+            {
+              type: "document",
+              title: "Facts",
+              source: {
+                type: "content",
+                content: [
+                  { type: "text", text: "The sky is blue." },
+                  { type: "text", text: "Water is wet." },
+                ],
+              },
+            },
+            { type: "text", text: "How many facts?" },
+          ],
+        },
+      ],
+    });
+    expect(sent(upstream)["messages"][0].content[0]).toEqual({
+      type: "document",
+      source: { type: "text", media_type: "text/plain", data: "The sky is blue.\nWater is wet." },
+      title: "Facts",
+    });
+  });
+});

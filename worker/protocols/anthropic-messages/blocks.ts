@@ -1,7 +1,7 @@
 /**
  * The images and documents of a Messages request: `image` blocks (a `base64` or `url` source) and
- * `document` blocks (a base64 PDF, plain `text`, or a `url`), in a user message or a
- * `tool_result`'s content, as the Worker's file parts. A `file` source names a file stored at
+ * `document` blocks (a base64 PDF, plain `text`, a `content` source's text, or a `url`), in a user
+ * message or a `tool_result`'s content, as the Worker's file parts. A `file` source names a file stored at
  * Anthropic, which this Worker does not have: a 400. A `search_result` block as its text. And an
  * assistant's cited text blocks, kept.
  *
@@ -40,8 +40,8 @@ export function fileOfBlock(block: Record<string, unknown>, at: string, provider
       image ? "image/*" : "application/pdf",
       name,
     );
-  if (kind === "text" && !image) {
-    const text = stringAt(own(source, "data"), `${path}.data`);
+  if ((kind === "text" || kind === "content") && !image) {
+    const text = kind === "text" ? stringAt(own(source, "data"), `${path}.data`) : contentText(source, path);
     return checkedWireFile(
       { type: "file", media_type: "text/plain", data: base64OfText(text), ...name },
       path,
@@ -51,8 +51,22 @@ export function fileOfBlock(block: Record<string, unknown>, at: string, provider
   if (kind === "file") throw fileIdError(`${path}.file_id`);
   throw invalidField(
     `${path}.type`,
-    image ? "An image's source is base64 or url." : "A document's source is base64, text or url.",
+    image ? "An image's source is base64 or url." : "A document's source is base64, text, content or url.",
   );
+}
+
+/** A `content` source's text (`ContentBlockSource`: a string, or text blocks; an image there is a 400). */
+function contentText(source: Record<string, unknown>, path: string): string {
+  const content = own(source, "content");
+  if (typeof content === "string") return content;
+  return arrayAt(content, `${path}.content`)
+    .map((block, i) => {
+      const at = `${path}.content[${i}]`;
+      if (own(objectAt(block, at), "type") !== "text")
+        throw invalidField(`${at}.type`, "A document's content source takes text blocks here.");
+      return stringAt(own(block as Record<string, unknown>, "text"), `${at}.text`);
+    })
+    .join("\n");
 }
 
 /**
