@@ -7,8 +7,9 @@
 // blocks. Each was a 400 (or, in a tool result, left out); asserted on the body the fake provider
 // receives, or on the 400's field.
 import { HttpAgent, type Message } from "@ag-ui/client";
+import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
-import { streamText, type ToolSet } from "ai";
+import { generateText, streamText, type ToolSet } from "ai";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -380,5 +381,31 @@ describe("@anthropic-ai/sdk: a document of a content source (ContentBlockSource)
       source: { type: "text", media_type: "text/plain", data: "The sky is blue.\nWater is wet." },
       title: "Facts",
     });
+  });
+});
+
+describe("the AI SDK's Anthropic provider: a mid-conversation effort (a system message of output_config alone)", () => {
+  it("is left out: no empty system message reaches the provider", async () => {
+    const upstream = scripted("openai", { text: "Done." });
+    const model = createAnthropic({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      fetch: workerFetch({ env: live("openai"), upstream }),
+    });
+    const { text } = await generateText({
+      model: model("openai/m"),
+      messages: [
+        { role: "user", content: "Hi" },
+        { role: "assistant", content: "Hello." },
+        { role: "system", content: "", providerOptions: { anthropic: { effort: "low" } } },
+        { role: "user", content: "Bye" },
+      ],
+    });
+    expect(text).toBe("Done.");
+    expect(sent(upstream)["messages"]).toEqual([
+      { role: "user", content: "Hi" },
+      { role: "assistant", content: "Hello." },
+      { role: "user", content: "Bye" },
+    ]);
   });
 });

@@ -158,7 +158,11 @@ function toWire(
   const role = own(message, "role");
   const content = own(message, "content");
   // Instructions inside the conversation (Claude Code sends its environment so for a model it does not know).
-  if (role === "system") return [{ role, content: textOf(content, `${path}.content`) }];
+  // An empty one (the AI SDK's mid-conversation effort, `output_config` alone) says nothing: left out.
+  if (role === "system") {
+    const said = textOf(content, `${path}.content`);
+    return said === "" ? [] : [{ role, content: said }];
+  }
   if (role !== "user" && role !== "assistant")
     throw invalidField(`${path}.role`, "`role` must be user, assistant or system.");
   if (typeof content === "string") return [role === "user" ? { role, content } : { role, content, tool_calls: [] }];
