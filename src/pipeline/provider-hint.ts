@@ -108,8 +108,10 @@ function received({ start, contentType }: Unframed): string {
  *   but `malformed-payload` and `truncated-event`).
  *
  * Until then a `usage` (Anthropic's `message_delta` read as a Chat chunk), a `malformed-payload`
- * error (a line of another framing) and a `truncated-event` are held: the hint replaces them; else
- * they go out in their order. Every other delta goes out at once. What the main entry's `streamToolCalls` reads with;
+ * error (a line of another framing) and a `truncated-event` are held: the hint replaces them (and
+ * those after it); else they go out in their order. At most 64 are held: then the hint is given at
+ * once when a message was another protocol's, else they go out and no hint is. Another error waits
+ * behind what is held, never replaced; every other delta goes out at once. What the main entry's `streamToolCalls` reads with;
  * the provider subpaths' `streamToolCalls` and `ToolCallChain` do not (their bundles' budgets).
  * Not exported by the package.
  */
@@ -125,18 +127,22 @@ export function withProviderHint(protocol: ProviderProtocol, named: Provider | u
       let unknown = false;
       let read = false;
       let unframed: Unframed | undefined;
+      /** Whether a hint was given: what it replaces is dropped from then on. */
+      let replaced = false;
       // An AWS event stream read as another framing: Bedrock's, by its content type or its first byte (a length's).
       const eventStream = /eventstream/i.test((limits as FramingOptions | undefined)?.contentType ?? "");
       const settle = (message?: string): void => {
         settled = true;
+        replaced = !!message;
         const out = held;
         held = [];
         if (message) emit({ type: "error", error: { code: "unknown-provider", message } });
-        else for (const delta of out) emit(delta);
+        for (const delta of out) if (!(replaced && replaceable(delta))) emit(delta);
       };
       const verdict = (): void => {
         if (settled && !unframed) return;
-        if (named !== "bedrock" && (eventStream || (unframed?.start.charCodeAt(0) ?? 32) < 32)) foreign = "bedrock";
+        // Its length's first byte is 0 (a gzip body not decompressed begins with another control character).
+        if (named !== "bedrock" && (eventStream || unframed?.start.charCodeAt(0) === 0)) foreign = "bedrock";
         const not = named ? `, not ${possessive(NAMES[named])}` : "";
         if (foreign && named)
           return settle(
@@ -154,11 +160,16 @@ export function withProviderHint(protocol: ProviderProtocol, named: Provider | u
         if (!settled) {
           if (delta.type === "done") verdict();
           else if (delta.type !== "usage" && delta.type !== "error") settle();
-          else if (delta.type === "usage" || HELD_ERRORS.includes(delta.error.code)) {
-            read ||= delta.type === "usage";
-            return void held.push(delta);
-          } else read = true;
-        }
+          else {
+            read ||= !replaceable(delta) || delta.type === "usage";
+            // An error the decoder read waits behind what is held, never dropped with it.
+            if (!held.length && !replaceable(delta)) return emit(delta);
+            held.push(delta);
+            // Bounded: past HELD, another protocol's messages get the hint now, else what is held goes out.
+            if (held.length >= HELD) foreign ? verdict() : settle();
+            return;
+          }
+        } else if (replaced && replaceable(delta)) return;
         emit(delta);
       }, limits);
       return {
@@ -183,6 +194,13 @@ export function withProviderHint(protocol: ProviderProtocol, named: Provider | u
 
 /** The errors a decoder gives of another protocol's messages or framing: held, not a sign the decoder read anything. */
 const HELD_ERRORS: readonly string[] = ["malformed-payload", "truncated-event"];
+
+/** What a hint replaces: a usage, or an error of {@link HELD_ERRORS}. */
+const replaceable = (delta: ProviderDelta): boolean =>
+  delta.type === "usage" || (delta.type === "error" && HELD_ERRORS.includes(delta.error.code));
+
+/** How many deltas are held at most until the body is told (a delta per line of another framing). */
+const HELD = 64;
 
 /** `name's`, or `names'`. */
 const possessive = (name: string): string => `${name}'${name.endsWith("s") ? "" : "s"}`;

@@ -3,7 +3,9 @@
 // instead of ending with a bare `abort`; every recording read with its own provider says nothing
 // of the kind, however its bytes are cut, and neither do the streams that carry no delta.
 import fc from "fast-check";
-import { PROVIDERS, streamToolCalls, type Provider, type ToolCallEvent } from "../../src/index.ts";
+import { PROVIDERS, streamToolCalls, type Provider, type ProviderDelta, type ToolCallEvent } from "../../src/index.ts";
+import { withProviderHint } from "../../src/pipeline/provider-hint.ts";
+import { providerProtocol } from "../../src/providers/registry.ts";
 import { externalBodies, externalFixtures, externalProvider } from "../support/external-fixtures.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, type Fixture } from "../support/fixtures.ts";
@@ -108,6 +110,53 @@ group("streamToolCalls with the wrong provider", (test) => {
     assertEquals(
       message,
       "The body is not a stream of events, not OpenAI Chat Completions': check the URL and the provider option.",
+    );
+  });
+
+  test("a gzip body not decompressed is said as no stream, not named Bedrock's", async () => {
+    // A gzip member's first bytes (1f 8b): a control character, as Bedrock's event stream begins with (00).
+    const gzip = new Uint8Array([
+      0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 0x4b, 0x49, 0x2c, 0x49, 0xb4, 0x52, 0xa8, 0xae, 5, 0,
+    ]);
+    const [message] = hints(await read(fromChunks([gzip]), "openai"));
+    assert(message?.startsWith("The body is not a stream of events"), `${message}`);
+  });
+
+  test("a held usage or error keeps its place before an error the decoder read", async () => {
+    const usage = { prompt_tokens: 3, completion_tokens: 0, total_tokens: 3 };
+    const error = { error: { message: "overloaded" } };
+    for (const [first, type] of [
+      ["not json", "error"],
+      [JSON.stringify({ usage }), "usage"],
+    ] as const) {
+      const events = await read(`data: ${first}\n\ndata: ${JSON.stringify(error)}\n\n`, "openai");
+      assertEquals(
+        events.map((e) => (e.type === "error" ? e.error.code : e.type)),
+        [type === "error" ? "malformed-payload" : "usage", "provider-error", "abort"],
+        first,
+      );
+    }
+  });
+
+  test("what is held is bounded: another protocol's lines get the hint before the body ends, garbage its errors", () => {
+    const decode = (provider: Provider, data: string, count: number) => {
+      const out: ProviderDelta[] = [];
+      const decoder = withProviderHint(providerProtocol(provider), provider).createDecoder((d) => out.push(d));
+      for (let i = 0; i < count; i++) decoder.decode({ data });
+      return out;
+    };
+    // OpenAI Chat's SSE read as Ollama's NDJSON: a malformed-payload error per line, held; the hint once 64 are.
+    const said = decode("ollama", `data: ${JSON.stringify(chatChunk({ content: "hi" }))}`, 1000);
+    assertEquals(
+      said.map((d) => (d.type === "error" ? d.error.code : d.type)),
+      ["unknown-provider"],
+    );
+    // Lines of no protocol: past 64 held, the errors go out, in their order, and no hint (a slow stream's keep-alives).
+    const garbage = decode("openai", "keep-alive", 1000);
+    assertEquals(garbage.length, 1000);
+    assert(
+      garbage.every((d) => d.type === "error" && d.error.code === "malformed-payload"),
+      "the decoder's errors",
     );
   });
 

@@ -4,7 +4,7 @@ import type { JsonValue } from "../../shared/json.ts";
 import { arrayOf, isRecord } from "../../shared/values.ts";
 import type { DecoderLimits, Emit, ProviderDecoder, ProviderProtocol } from "../provider-decoder.ts";
 import { OpenAIChatDecoder, type OpenAIChatDecoderOptions } from "./openai-chat-delta-stream.ts";
-import { heldLength } from "./openai-chat-reasoning.ts";
+import { FRAGMENTS, TEXT_FIELDS } from "./openai-chat-reasoning.ts";
 
 /**
  * A Chat Completions decoder that also keeps the first choice's `url_citation` annotations (what
@@ -45,6 +45,7 @@ export class ChatCitations implements ProviderDecoder {
   readonly #emit: Emit;
   readonly #counted: (added: number) => void;
   readonly #held: (added: number) => void;
+  readonly #length = heldLength();
   /** The annotations kept, by their JSON text (an annotation sent again is kept once). */
   readonly #kept = new Map<string, JsonValue>();
   #text = "";
@@ -94,7 +95,7 @@ export class ChatCitations implements ProviderDecoder {
       const delta = isRecord(choice["delta"]) ? choice["delta"] : choice["message"];
       if (!isRecord(delta)) continue;
       // What the decoder holds of its first choice (an index that is no number is the first).
-      if (typeof choice["index"] !== "number" || choice["index"] === 0) this.#held(heldLength(delta));
+      if (typeof choice["index"] !== "number" || choice["index"] === 0) this.#held(this.#length(delta));
       if ((choice["index"] ?? 0) === 0)
         for (const annotation of arrayOf(delta["annotations"])) this.#annotation(annotation);
     }
@@ -143,3 +144,53 @@ export const withChatCitations = (
   createDecoder: (emit, limits) =>
     new ChatCitations(emit, limits, (inner, onChunk) => new OpenAIChatDecoder(inner, { ...options, onChunk })),
 });
+
+/**
+ * A count of how many characters each first choice's delta adds to what `ChatReasoningFields`
+ * holds until the reasoning's end: its text fields' strings; each `reasoning_details` entry's
+ * fragments (`text`, `summary`, `data`, joined), and its other strings (`type`, `format`, `id`,
+ * `signature`, which replace the entry's own) by how much longer they are than the entry's were, an
+ * entry that may open one counted whole with one more. A refusal and the details' encrypted `data`
+ * stream no delta of their own, so no other limit counts them: `ChatCitations` bounds the sum by
+ * `maxTextLength`. The entries are told apart as `ChatReasoningFields` merges them (by `index`,
+ * else by `type` when the last opened had it), so that a `type` and `format` each fragment repeats
+ * (OpenRouter's) are counted once, not a legitimate long reasoning several times over.
+ *
+ * @example
+ * ```ts
+ * const held = heldLength();
+ * held({ refusal: "I can't" }); // 7
+ * ```
+ */
+function heldLength(): (delta: Record<string, unknown>) => number {
+  /** The length of each entry's other strings, by its key. */
+  const entries = new Map<string, Record<string, number>>();
+  let last: string | undefined;
+  return (delta) => {
+    let length = 0;
+    for (const field of TEXT_FIELDS) {
+      const text = delta[field];
+      if (typeof text === "string") length += text.length;
+    }
+    for (const detail of arrayOf(delta["reasoning_details"])) {
+      if (!isRecord(detail)) continue;
+      const index = detail["index"];
+      const key = typeof index === "number" ? `#${index}` : `type:${String(detail["type"])}`;
+      let sizes = typeof index === "number" || key === last ? entries.get(key) : undefined;
+      if (!sizes) {
+        entries.set(key, (sizes = {}));
+        last = key;
+        length++;
+      }
+      for (const [name, value] of Object.entries(detail)) {
+        if (typeof value !== "string") continue;
+        if (FRAGMENTS.includes(name)) length += value.length;
+        else if (value.length > (sizes[name] ?? 0)) {
+          length += value.length - (sizes[name] ?? 0);
+          sizes[name] = value.length;
+        }
+      }
+    }
+    return length;
+  };
+}

@@ -1,13 +1,13 @@
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
-import { arrayOf, isRecord, nonEmptyString } from "../../shared/values.ts";
+import { isRecord, nonEmptyString } from "../../shared/values.ts";
 import type { Emit } from "../provider-decoder.ts";
 
 /** The fields of a delta that stream text, in the order their parts go out (before `reasoning_details`). */
-const TEXT_FIELDS = ["reasoning_content", "reasoning", "refusal"] as const;
+export const TEXT_FIELDS = ["reasoning_content", "reasoning", "refusal"] as const;
 
 /** The fields of a detail that stream in fragments; the others (`type`, `id`, `format`, `signature`, `index`) are kept as they come. */
-const FRAGMENTS = ["text", "summary", "data"];
+export const FRAGMENTS: readonly string[] = ["text", "summary", "data"];
 
 /**
  * What a Chat Completions stream's first choice reasoned, kept in the field it came in: a
@@ -114,31 +114,6 @@ export class ChatReasoningFields {
           : (value as JsonValue);
     }
   }
-}
-
-/**
- * How many characters a first choice's delta adds to what {@link ChatReasoningFields} holds until
- * the reasoning's end: its text fields' and each `reasoning_details` entry's strings, and one for
- * each entry (which may open one). A refusal and the details' encrypted `data` stream no delta of
- * their own, so no other limit counts them: `ChatCitations` bounds the sum by `maxTextLength`.
- *
- * @example
- * ```ts
- * heldLength({ refusal: "I can't" }); // 7
- * ```
- */
-export function heldLength(delta: Record<string, unknown>): number {
-  let length = 0;
-  for (const field of TEXT_FIELDS) {
-    const text = delta[field];
-    if (typeof text === "string") length += text.length;
-  }
-  for (const detail of arrayOf(delta["reasoning_details"])) {
-    if (!isRecord(detail)) continue;
-    length++;
-    for (const value of Object.values(detail)) if (typeof value === "string") length += value.length;
-  }
-  return length;
 }
 
 /**

@@ -118,7 +118,7 @@ group("OpenAI Chat refusal (delta.refusal)", (test) => {
       ),
       { numRuns: 10 },
     );
-    // The encrypted `data` of `reasoning_details`, which streams no delta either (10 of 10 characters, one more for each entry).
+    // The encrypted `data` of `reasoning_details`, which streams no delta either (10 of 10 characters, the entry its type opens counted once).
     check(
       await collect(
         streamToolCalls(fromChunks([bytes(endless(10, "gAAAAABpZm", "data"))]), {
@@ -131,6 +131,31 @@ group("OpenAI Chat refusal (delta.refusal)", (test) => {
     // By default, past 4 Mi characters (1,100 chunks of 4,000).
     const large = bytes(endless(1100, "x".repeat(4000)));
     check(await collect(streamToolCalls(fromChunks([large]), { provider: "openai" })), 4194304);
+  });
+
+  test("reasoning_details' type and format, which each fragment repeats and the entry keeps once, are counted once", async () => {
+    // OpenRouter's shape (openrouter/error-in-chunk-after-finish.sse): a token's text in `reasoning` and in
+    // the detail again, each with its type and format. 500 of 4 characters hold 4,000 and some: within 5,000.
+    const detail = (text: string) => ({ type: "reasoning.text", text, index: 0, format: "anthropic-claude-v1" });
+    const body = (count: number) =>
+      openAISSE([
+        ...Array.from({ length: count }, () => chatChunk({ reasoning: "abcd", reasoning_details: [detail("abcd")] })),
+        chatChunk({ content: "Hi." }, "stop"),
+      ]);
+    const finish = assertFinished(
+      await collect(streamToolCalls(fromChunks([bytes(body(500))]), { provider: "openai", maxTextLength: 5000 })),
+    );
+    assertEquals(finish.text, "Hi.");
+    assertEquals(
+      (finish.reasoningParts ?? []).map((part) => part.type === "field" && part.field),
+      ["reasoning", "reasoning_details"],
+    );
+    // Twice as long holds more than 5,000: still ended.
+    const events = await collect(
+      streamToolCalls(fromChunks([bytes(body(1000))]), { provider: "openai", maxTextLength: 5000 }),
+    );
+    const abort = events.at(-1);
+    assert(abort?.type === "abort" && abort.error?.code === "text-too-large", "ended past the limit");
   });
 
   test("runToolLoop ends a refused turn refused, though OpenAI finishes it stop", async () => {
