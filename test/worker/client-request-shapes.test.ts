@@ -219,6 +219,16 @@ describe("Codex's additional_tools input item: tools made available at that item
 });
 
 describe("Chat Completions: prompt-cache settings and verbosity are hints", () => {
+  it("verbosity reaches an OpenAI Chat upstream, which takes it", async () => {
+    const upstream = scripted("openai", { text: "Hello." });
+    await openai("openai", upstream).chat.completions.create({
+      model: "openai/m",
+      messages: [{ role: "user", content: "Hi" }],
+      verbosity: "low",
+    });
+    expect(sent(upstream)["verbosity"]).toBe("low");
+  });
+
   it("prompt_cache_retention, prompt_cache_options and verbosity are accepted and not sent on", async () => {
     const upstream = scripted("anthropic", { text: "Hello." });
     const completion = await openai("anthropic", upstream).chat.completions.create({

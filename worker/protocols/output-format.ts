@@ -38,6 +38,19 @@ export function withChatResponseFormat(
   request.outputFormat = neutral(type, schema, "response_format", provider, true)!;
 }
 
+/**
+ * A Chat Completions body's `verbosity` (`low`, `medium`, `high`: how long the answer runs) onto
+ * `request` for an OpenAI Chat upstream, which takes it; a hint the other providers have no
+ * counterpart for, so not sent to them.
+ */
+export function withChatVerbosity(fields: Record<string, unknown>, provider: string, request: StreamRequest): void {
+  const verbosity = own(fields, "verbosity") ?? undefined;
+  if (verbosity === undefined) return;
+  if (verbosity !== "low" && verbosity !== "medium" && verbosity !== "high")
+    throw invalidField("verbosity", "`verbosity` must be low, medium or high.");
+  if (provider === "openai") request.openaiVerbosity = verbosity;
+}
+
 /** A Responses body's `text` (checked by ./openai-responses/settings.ts) onto `request`. */
 export function withResponsesText(fields: Record<string, unknown>, provider: string, request: StreamRequest): void {
   const text = own(fields, "text");

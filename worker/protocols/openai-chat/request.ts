@@ -53,7 +53,7 @@ import { callIdOf, signatureOfId } from "../thought-signatures.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { textThenRefusals } from "../../request/refused-text.ts";
 import { chatWebSearchAt } from "../web-search.ts";
-import { withChatResponseFormat } from "../output-format.ts";
+import { withChatResponseFormat, withChatVerbosity } from "../output-format.ts";
 import { chatTools } from "./tools.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
@@ -79,8 +79,9 @@ const USED = new Set([
   "reasoning_effort",
   "web_search_options",
   "response_format",
+  "verbosity",
 ]);
-/** OpenAI's own bookkeeping (its prompt cache too), sampling a gateway may leave to the provider, and the hint `verbosity`. */
+/** OpenAI's own bookkeeping (its prompt cache too), and sampling a gateway may leave to the provider. */
 const IGNORED = new Set([
   "user",
   "metadata",
@@ -92,7 +93,6 @@ const IGNORED = new Set([
   "prompt_cache_retention",
   "prompt_cache_options",
   "safety_identifier",
-  "verbosity",
 ]);
 /** Parameters accepted only at the value that means "as if absent". */
 const NEUTRAL: Readonly<Record<string, (value: unknown) => boolean>> = {
@@ -172,6 +172,7 @@ export function parseChatCompletionRequest(
     );
   if (search !== undefined) request.openaiWebSearch = chatWebSearchAt(search, "web_search_options");
   withChatResponseFormat(fields, provider, request);
+  withChatVerbosity(fields, provider, request);
   return { request, model: own(fields, "model") as string, stream, includeUsage };
 }
 

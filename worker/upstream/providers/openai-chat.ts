@@ -43,6 +43,7 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
   if (request.openaiWebSearch) body["web_search_options"] = request.openaiWebSearch;
   const format = request.openaiResponseFormat ?? (request.outputFormat && chatResponseFormat(request.outputFormat));
   if (format) body["response_format"] = format;
+  if (request.openaiVerbosity) body["verbosity"] = request.openaiVerbosity;
   return {
     url: `${target.baseUrl}/chat/completions`,
     headers: {
