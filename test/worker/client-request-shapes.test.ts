@@ -216,6 +216,38 @@ describe("Codex's additional_tools input item: tools made available at that item
     expect(error).toMatchObject({ status: 400, param: "input[0].tools[0].type" });
     expect(upstream.requests).toHaveLength(0);
   });
+
+  it("a name offered before keeps its kind: a function, not the item's custom tool of that name", async () => {
+    const upstream = scripted("anthropic", { calls: [{ name: "exec", arguments: { cmd: "ls" } }] });
+    const response = await openai("anthropic", upstream)
+      .responses.stream({
+        model: "anthropic/m",
+        input: [{ type: "additional_tools", role: "developer", tools: [{ type: "custom", name: "exec" }] }, input[1]!],
+        tools: [{ ...lookup, name: "exec" }],
+        store: false,
+      })
+      .finalResponse();
+    expect(response.output).toMatchObject([{ type: "function_call", name: "exec", arguments: '{"cmd":"ls"}' }]);
+  });
+
+  it("more tools than the agent bound, counted across items, is a 400 at the item that goes over", async () => {
+    const many = (from: number, count: number): OpenAI.Responses.Tool[] =>
+      Array.from({ length: count }, (_, i) => ({ ...lookup, name: `t${from + i}` }));
+    const upstream = scripted("anthropic", { text: "Hello." });
+    const error = await openai("anthropic", upstream)
+      .responses.create({
+        model: "anthropic/m",
+        input: [
+          { type: "additional_tools", role: "developer", tools: many(0, 1000) },
+          { type: "additional_tools", role: "developer", tools: [...many(0, 1000), ...many(1000, 30)] },
+          ...input.slice(1),
+        ],
+        tools: [lookup],
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 400, param: "input[1].tools" });
+    expect(upstream.requests).toHaveLength(0);
+  });
 });
 
 describe("Chat Completions: prompt-cache settings and verbosity are hints", () => {

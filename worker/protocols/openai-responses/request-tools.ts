@@ -5,10 +5,11 @@
  *
  * @module
  */
-import { invalidField } from "../../response/json-error.ts";
+import { type HttpError, invalidField } from "../../response/json-error.ts";
 import { checkParameters, isObject, own } from "../../request/json-fields.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import type { JsonObject } from "../../request/stream-request.ts";
+import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import { arrayAt, chosenToolAt, objectAt, stringAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
@@ -81,9 +82,11 @@ export function toolsOf(
 /**
  * The request's tools: `tools`, then those of its `additional_tools` input items (`added`, each
  * list with its path: Codex sends one first, "tools made available at this item"), checked as
- * `tools` are; one of a name offered before is left out. Every provider gets them among the
- * request's tools (OpenAI too: a tool offered from the start is one the model may call where the
- * item stood).
+ * `tools` are; one of a name offered before is left out, and leaves the kind of the tool offered
+ * first as it was (a custom tool of that name does not make the function's calls custom). Every
+ * provider gets them among the request's tools (OpenAI too: a tool offered from the start is one
+ * the model may call where the item stood). More than the agent bound of tools in all is a 400 at
+ * the item that goes over; the names are a set, so a body of many items costs linear work.
  */
 export function offeredTools(
   given: unknown,
@@ -94,11 +97,26 @@ export function offeredTools(
 ): WireTool[] | undefined {
   if (given === undefined && added.length === 0) return undefined;
   const tools = given === undefined ? [] : toolsOf(given, customTools, builtIns, provider);
-  for (const [value, path] of added)
-    for (const tool of toolsOf(value, customTools, builtIns, provider, path))
-      if (!tools.some((offered) => offered.name === tool.name)) tools.push(tool);
+  const names = new Set(tools.map((tool) => tool.name));
+  for (const [value, path] of added) {
+    if (Array.isArray(value) && value.length > AGENT_BOUNDS.tools) throw tooManyTools(path);
+    // Each item's kinds apart, then kept only for the names it adds.
+    const [custom, kept] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
+    for (const tool of toolsOf(value, custom, kept, provider, path)) {
+      if (names.has(tool.name)) continue;
+      if (names.size >= AGENT_BOUNDS.tools) throw tooManyTools(path);
+      names.add(tool.name);
+      tools.push(tool);
+      if (custom.has(tool.name)) customTools.add(tool.name);
+      if (kept.has(tool.name)) builtIns.set(tool.name, kept.get(tool.name)!);
+    }
+  }
   return tools;
 }
+
+/** The 400 for an `additional_tools` item that takes the request over the agent bound of tools. */
+const tooManyTools = (path: string): HttpError =>
+  invalidField(path, `\`${path}\` takes the request's tools over ${AGENT_BOUNDS.tools}.`);
 
 /**
  * The first `web_search` / `web_search_preview` tool of `tools` (checked by {@link toolsOf}) as
