@@ -108,14 +108,29 @@ describe("the AI SDK's forced OpenAI web search (tool_choice {type: web_search})
   };
 
   for (const tool of ["webSearch", "webSearchPreview"] as const)
-    it(`${tool}: an OpenAI Responses upstream is sent the search tool with tool_choice required`, async () => {
+    it(`${tool}: an OpenAI Responses upstream is sent the search tool and the choice of it`, async () => {
       const upstream = scripted("openai-responses", { text: "December 2024." });
       const result = ask("openai-responses", upstream, tool);
       expect(await result.text).toBe("December 2024.");
       const body = sent(upstream);
       expect(body["tools"]).toEqual([{ type: tool === "webSearch" ? "web_search" : "web_search_preview" }]);
-      expect(body["tool_choice"]).toBe("required");
+      expect(body["tool_choice"]).toEqual({ type: tool === "webSearch" ? "web_search" : "web_search_preview" });
     });
+
+  it("beside a function tool, an OpenAI Responses upstream is sent the search forced, not any tool", async () => {
+    const upstream = scripted("openai-responses", { text: "December 2024." });
+    await openai("openai-responses", upstream)
+      .responses.stream({
+        model: "openai-responses/gpt-5",
+        input: "When did Ruby 3.4 come out?",
+        tools: [{ type: "web_search_preview" }, { type: "function", name: "lookup", parameters: {}, strict: false }],
+        tool_choice: { type: "web_search_preview" },
+        store: false,
+      })
+      .finalResponse();
+    expect(sent(upstream)["tools"]).toHaveLength(2);
+    expect(sent(upstream)["tool_choice"]).toEqual({ type: "web_search_preview" });
+  });
 
   it("to a provider without web search it is a 400 naming tool_choice.type; the provider is not called", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: EMPTY_TURN });
@@ -373,11 +388,40 @@ describe("Responses: tool_choice of an MCP server (openai 6's ToolChoiceMcp)", (
       })
       .finalResponse();
 
-  it("an OpenAI Responses upstream is sent the MCP tool with tool_choice required", async () => {
+  it("an OpenAI Responses upstream is sent the MCP tool and the choice of its server", async () => {
     const upstream = scripted("openai-responses", { text: "Done." });
     expect((await ask(upstream, "links")).output_text).toBe("Done.");
     expect(sent(upstream)["tools"]).toEqual([mcp]);
-    expect(sent(upstream)["tool_choice"]).toBe("required");
+    expect(sent(upstream)["tool_choice"]).toEqual({ type: "mcp", server_label: "links" });
+  });
+
+  it("beside a function tool, the server (and the tool named on it) is forced, not any tool", async () => {
+    const upstream = scripted("openai-responses", { text: "Done." });
+    await openai("openai-responses", upstream)
+      .responses.stream({
+        model: "openai-responses/gpt-5",
+        input: "Shorten https://example.com/a/long/path.",
+        tools: [mcp, { type: "function", name: "lookup", parameters: {}, strict: false }],
+        tool_choice: { type: "mcp", server_label: "links", name: "shorten" },
+        store: false,
+      })
+      .finalResponse();
+    expect(sent(upstream)["tools"]).toHaveLength(2);
+    expect(sent(upstream)["tool_choice"]).toEqual({ type: "mcp", server_label: "links", name: "shorten" });
+  });
+
+  it("a tool name that is not a string is a 400 naming tool_choice.name", async () => {
+    const upstream = scripted("openai-responses", { text: "Done." });
+    const error = await openai("openai-responses", upstream)
+      .responses.create({
+        model: "openai-responses/gpt-5",
+        input: "Shorten it.",
+        tools: [mcp],
+        tool_choice: { type: "mcp", server_label: "links", name: 7 as unknown as string },
+      })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 400, param: "tool_choice.name" });
+    expect(upstream.requests).toHaveLength(0);
   });
 
   it("a server no mcp tool of tools names is a 400 naming tool_choice.server_label", async () => {

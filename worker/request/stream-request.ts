@@ -91,6 +91,13 @@ export interface StreamRequest {
    */
   openaiWebSearch?: JsonObject;
   /**
+   * A Responses client's `tool_choice` of a tool OpenAI runs (`{type: "mcp", server_label, name?}`,
+   * a forced web search), for an OpenAI Responses upstream, in place of the `required` the other
+   * fields carry: `required` would let the model call any other tool offered. Never read from a
+   * `/v1/stream` body.
+   */
+  openaiToolChoice?: JsonObject;
+  /**
    * Structured output a client asked for in the upstream's own protocol
    * (worker/protocols/output-format.ts), sent as it came: OpenAI Chat's `response_format`,
    * OpenAI Responses' `text`, Anthropic's `output_config.format` and the beta's `output_format`;

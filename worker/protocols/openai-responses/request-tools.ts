@@ -134,9 +134,26 @@ export function webSearchOf(tools: unknown, provider: string, model: string, cho
 }
 
 /**
+ * A `tool_choice` of a tool OpenAI runs, as an OpenAI Responses upstream is sent it (checked by
+ * {@link toolChoice} first, which gives the other fields `required`): an MCP server's
+ * (`{type: "mcp", server_label, name?}`, the tool named on it kept) or a forced web search
+ * (`{type}` as the client sent it). Undefined for any other choice or provider.
+ */
+export function hostedToolChoice(value: unknown, provider: string): JsonObject | undefined {
+  if (provider !== "openai-responses" || !isObject(value)) return undefined;
+  const type = own(value, "type");
+  if (typeof type === "string" && WEB_SEARCH_TOOLS.has(type)) return { type };
+  if (type !== "mcp") return undefined;
+  const name = own(value, "name") ?? undefined;
+  if (name !== undefined && typeof name !== "string")
+    throw invalidField("tool_choice.name", "`tool_choice.name` must be the name of a tool of the MCP server.");
+  return { type, server_label: own(value, "server_label") as string, ...(name === undefined ? {} : { name }) };
+}
+
+/**
  * The Responses `tool_choice` as `/v1/stream`'s. A forced web search (`{type: "web_search_preview"}`,
  * `{type: "web_search"}`: the AI SDK's choice of its OpenAI web search tool) is `required` to an
- * OpenAI Responses model offered the search (OpenAI's guide forces `web_search` so), no choice
+ * OpenAI Responses model offered the search (which is sent the choice itself: {@link hostedToolChoice}), no choice
  * to an OpenAI Chat search model (`chatSearch`: it always searches), and a 400 where the search
  * was dropped (another provider): an answer that never searched is not what was asked.
  */

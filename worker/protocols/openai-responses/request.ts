@@ -71,7 +71,7 @@ import { allowedToolsOf } from "./allowed-calls.ts";
 import { addBuiltInItem, withBuiltInTools } from "./built-in-tools.ts";
 import { addMcpItem } from "./mcp-items.ts";
 import { addProgram, addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
-import { CUSTOM_INPUT, offeredTools, toolChoice, webSearchOf } from "./request-tools.ts";
+import { CUSTOM_INPUT, hostedToolChoice, offeredTools, toolChoice, webSearchOf } from "./request-tools.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
 import { type ResponseSettings, settingsOf } from "./settings.ts";
@@ -181,6 +181,8 @@ export function parseResponsesRequest(
   if (store !== undefined) request.store = store;
   withBuiltInTools(request, builtIns);
   if (webSearch) request.openaiWebSearch = webSearch;
+  const hosted = hostedToolChoice(own(fields, "tool_choice"), provider);
+  if (hosted) request.openaiToolChoice = hosted;
   withResponsesText(fields, provider, request);
   const builtInTools = new Set(builtIns.keys());
   const chosen = {

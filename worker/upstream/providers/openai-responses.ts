@@ -28,10 +28,16 @@ export function buildOpenAIResponsesRequest(request: StreamRequest, target: Prov
     // A compatible server that ignores `stream: true` answers whole: read as its stream.
     wholeType: "application/json",
     body: withText(
-      requestBody("openai-responses", request),
+      withToolChoice(requestBody("openai-responses", request), request.openaiToolChoice),
       request.openaiText ?? (request.outputFormat && { format: responsesTextFormat(request.outputFormat) }),
     ),
   };
+}
+
+/** The body with a Responses client's choice of a tool OpenAI runs, in place of `required`. */
+function withToolChoice(body: JsonObject, choice: JsonObject | undefined): JsonObject {
+  if (choice) body["tool_choice"] = choice;
+  return body;
 }
 
 /** The body with a Responses client's `text` as it came (its structured output's `format`, its `verbosity`), or another's format. */
