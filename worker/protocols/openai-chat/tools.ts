@@ -44,6 +44,12 @@ export function chatTools(fields: Record<string, unknown>): ChatTools {
       throw invalidField(`${at}.function.name`, `\`${at}.function.name\` names no tool of \`tools\`.`);
     return name;
   });
+  // The provider would be offered no tool and told to call one.
+  if (mode === "required" && allowed.length === 0)
+    throw invalidField(
+      "tool_choice.allowed_tools.tools",
+      "`tool_choice.allowed_tools.tools` lists no tool, and mode required calls one.",
+    );
   return { tools, toolChoice: mode, allowed: new Set(allowed) };
 }
 
