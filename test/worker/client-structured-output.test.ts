@@ -176,3 +176,45 @@ describe("@anthropic-ai/sdk: output_config.format", () => {
     expect(upstream.requests).toHaveLength(0);
   });
 });
+
+describe("Gemini before 3 with function tools: it refuses JSON output beside function calling", () => {
+  const lookup = { name: "lookup", parameters: { type: "object", properties: {} } };
+  const chat = (model: string, upstream: FakeUpstream) =>
+    new OpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      fetch: fetchOf("gemini", upstream),
+      maxRetries: 0,
+    }).chat.completions.create({
+      model: `gemini/${model}`,
+      messages: [{ role: "user", content: "Which city is the capital of France?" }],
+      tools: [{ type: "function", function: lookup }],
+      response_format: { type: "json_schema", json_schema: { name: "place", schema: SCHEMA } },
+    });
+
+  it("Chat's response_format is a 400 naming it, the provider not called", async () => {
+    const upstream = scripted("gemini", { text: ANSWER });
+    await expect(chat("gemini-2.5-flash", upstream)).rejects.toMatchObject({ status: 400, param: "response_format" });
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it("Responses' text.format is left out, as for a provider without structured output", async () => {
+    const upstream = scripted("gemini", { text: ANSWER });
+    await new OpenAI({ baseURL: "http://localhost:8787/v1", apiKey: "t", fetch: fetchOf("gemini", upstream) }).responses
+      .stream({
+        model: "gemini/gemini-2.5-flash",
+        input: "Which city is the capital of France?",
+        tools: [{ type: "function", ...lookup, strict: false }],
+        text: { format: { type: "json_schema", name: "place", schema: SCHEMA } },
+        store: false,
+      })
+      .finalResponse();
+    expect(sent(upstream)["generationConfig"]?.["responseMimeType"]).toBeUndefined();
+  });
+
+  it("Gemini 3 takes both: the schema is sent beside the tools", async () => {
+    const upstream = scripted("gemini", { text: ANSWER });
+    await chat("gemini-3-flash-preview", upstream);
+    expect(sent(upstream)["generationConfig"]).toMatchObject({ responseJsonSchema: SCHEMA });
+  });
+});

@@ -10,13 +10,14 @@
  * Anthropic, Gemini, Cohere and Ollama, of another protocol, get the same JSON Schema in their own
  * form (worker/request/output-format.ts; Anthropic takes no JSON without a schema). With another
  * provider (Bedrock, Gemini Interactions), Chat's and Messages' are a 400 naming the field;
- * Responses' `text` is echoed and not sent, as before.
+ * Responses' `text` is echoed and not sent, as before. So with a Gemini model before Gemini 3
+ * when the request offers function tools: it refuses JSON output beside function calling.
  *
  * @module
  */
 import { invalidField } from "../response/json-error.ts";
 import { isObject, own } from "../request/json-fields.ts";
-import { OUTPUT_FORMAT_PROVIDERS } from "../request/output-format.ts";
+import { OUTPUT_FORMAT_PROVIDERS, refusesWithTools } from "../request/output-format.ts";
 import type { JsonObject, OutputFormat, StreamRequest } from "../request/stream-request.ts";
 import { objectAt, stringAt } from "./client-request.ts";
 
@@ -35,7 +36,7 @@ export function withChatResponseFormat(
     throw invalidField("response_format.type", "`response_format.type` must be text, json_object or json_schema.");
   if (provider === "openai") return void (request.openaiResponseFormat = format as JsonObject);
   const schema = type === "json_schema" ? objectAt(own(format, "json_schema"), "response_format.json_schema") : {};
-  request.outputFormat = neutral(type, schema, "response_format", provider, true)!;
+  request.outputFormat = neutral(type, schema, "response_format", request, true)!;
 }
 
 /**
@@ -59,7 +60,7 @@ export function withResponsesText(fields: Record<string, unknown>, provider: str
   const format = own(text, "format");
   const type = isObject(format) ? own(format, "type") : undefined;
   if (type !== "json_object" && type !== "json_schema") return;
-  const given = neutral(type, format as Record<string, unknown>, "text.format", provider, false);
+  const given = neutral(type, format as Record<string, unknown>, "text.format", request, false);
   if (given) request.outputFormat = given;
 }
 
@@ -79,27 +80,35 @@ export function withMessagesOutputFormat(
     return void (request.anthropicOutputFormat =
       format === undefined ? { beta: given as JsonObject } : { format: given as JsonObject });
   if (own(given, "type") !== "json_schema") throw invalidField(`${path}.type`, `\`${path}.type\` must be json_schema.`);
-  request.outputFormat = neutral("json_schema", { name: "output", ...given }, path, provider, true)!;
+  request.outputFormat = neutral("json_schema", { name: "output", ...given }, path, request, true)!;
 }
 
 /**
- * The neutral form of a JSON format for `provider` (its `name`, `schema`, `description` and
- * `strict` read from `fields`); where `provider` has none, a 400 naming `path` when `strict`,
- * else undefined (left out).
+ * The neutral form of a JSON format for the request's provider (its `name`, `schema`,
+ * `description` and `strict` read from `fields`); where the provider has none, or its model none
+ * beside the request's function tools, a 400 naming `path` when `strict`, else undefined (left out).
  */
 function neutral(
   type: "json_object" | "json_schema",
   fields: Record<string, unknown>,
   path: string,
-  provider: string,
+  request: StreamRequest,
   strict: boolean,
 ): OutputFormat | undefined {
+  const { provider, model } = request;
   const takes = Object.hasOwn(OUTPUT_FORMAT_PROVIDERS, provider) ? OUTPUT_FORMAT_PROVIDERS[provider] : undefined;
   if (!takes || (type === "json_object" && !takes.jsonObject)) {
     if (!strict) return undefined;
     throw invalidField(
       path,
       `\`${path}\` (structured output) is supported with an OpenAI Chat, OpenAI Responses, Anthropic (a JSON Schema alone), Gemini, Cohere or Ollama model; the provider ${provider} is sent none.`,
+    );
+  }
+  if (request.tools.length > 0 && refusesWithTools(provider, model)) {
+    if (!strict) return undefined;
+    throw invalidField(
+      path,
+      `\`${path}\` (structured output) beside function tools is refused by Gemini models before Gemini 3 (${model}): send one or the other, or a Gemini 3 model.`,
     );
   }
   if (type === "json_object") return { type };

@@ -20,6 +20,17 @@ export const OUTPUT_FORMAT_PROVIDERS: Readonly<Record<string, { jsonObject: bool
   ollama: { jsonObject: true },
 };
 
+/**
+ * Whether `provider`'s `model` refuses structured output beside function tools: Gemini before 3
+ * answers "Function calling with a response mime type: 'application/json' is unsupported" (Gemini
+ * 3 takes both). A model name that gives no version is left to the provider.
+ */
+export function refusesWithTools(provider: string, model: string): boolean {
+  if (provider !== "gemini") return false;
+  const major = /^(?:models\/)?gemini-(\d+)/.exec(model)?.[1];
+  return major !== undefined && Number(major) < 3;
+}
+
 /** `format` as OpenAI Chat's `response_format`. */
 export function chatResponseFormat(format: OutputFormat): JsonObject {
   if (format.type === "json_object") return { type: "json_object" };

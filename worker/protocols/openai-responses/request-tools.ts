@@ -97,6 +97,7 @@ export function offeredTools(
 ): WireTool[] | undefined {
   if (given === undefined && added.length === 0) return undefined;
   const tools = given === undefined ? [] : toolsOf(given, customTools, builtIns, provider);
+  if (added.length === 0) return tools;
   const names = new Set(tools.map((tool) => tool.name));
   for (const [value, path] of added) {
     if (Array.isArray(value) && value.length > AGENT_BOUNDS.tools) throw tooManyTools(path);
