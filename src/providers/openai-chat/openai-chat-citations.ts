@@ -26,7 +26,8 @@ import { FRAGMENTS, TEXT_FIELDS } from "./openai-chat-reasoning.ts";
  * reasoning fields and refusal, see `ChatReasoningFields`): a refusal streams no delta, so no other
  * limit counts it, and an endless one grew until memory ran out. Their characters over the stream
  * count against `maxTextLength` (4 Mi by default; the main entry's chain gives it): past it, a
- * `ToolCallStreamError` of code `text-too-large` ends the stream, every event before it given.
+ * `ToolCallStreamError` of code `text-too-large` ends the stream, every event before it given. The
+ * `reasoning_details` entries opened count against `maxToolCalls` too (`too-many-tool-calls`).
  *
  * A wrapper around the decoder, so that the Chat stage and `tool-call-stream/openai`'s
  * `streamToolCalls` hold none of this: the main entry's `openai` protocol (and so the Worker) reads
@@ -45,7 +46,7 @@ export class ChatCitations implements ProviderDecoder {
   readonly #emit: Emit;
   readonly #counted: (added: number) => void;
   readonly #held: (added: number) => void;
-  readonly #length = heldLength();
+  readonly #length: (delta: Record<string, unknown>) => number;
   /** The annotations kept, by their JSON text (an annotation sent again is kept once). */
   readonly #kept = new Map<string, JsonValue>();
   #text = "";
@@ -67,6 +68,7 @@ export class ChatCitations implements ProviderDecoder {
     this.#emit = emit;
     this.#counted = keptCounter("annotations", limits.maxToolCalls);
     this.#held = heldCounter("reasoning and refusal", limits.maxTextLength);
+    this.#length = heldLength(keptCounter("reasoning_details entries", limits.maxToolCalls));
     this.#decoder = decoder(
       (delta) => {
         // The first choice's text, as the turn holds it; the annotations go out before the end.
@@ -154,15 +156,17 @@ export const withChatCitations = (
  * stream no delta of their own, so no other limit counts them: `ChatCitations` bounds the sum by
  * `maxTextLength`. The entries are told apart as `ChatReasoningFields` merges them (by `index`,
  * else by `type` when the last opened had it), so that a `type` and `format` each fragment repeats
- * (OpenRouter's) are counted once, not a legitimate long reasoning several times over.
+ * (OpenRouter's) are counted once, not a legitimate long reasoning several times over. Each entry
+ * opened is also given to `opened` (counted against `maxToolCalls`, as annotations are): the
+ * decoder looks each detail's entry up among those open, so their number bounds that work.
  *
  * @example
  * ```ts
- * const held = heldLength();
+ * const held = heldLength(keptCounter("reasoning_details entries", limits.maxToolCalls));
  * held({ refusal: "I can't" }); // 7
  * ```
  */
-function heldLength(): (delta: Record<string, unknown>) => number {
+function heldLength(opened: (added: number) => void): (delta: Record<string, unknown>) => number {
   /** The length of each entry's other strings, by its key. */
   const entries = new Map<string, Record<string, number>>();
   let last: string | undefined;
@@ -180,6 +184,7 @@ function heldLength(): (delta: Record<string, unknown>) => number {
       if (!sizes) {
         entries.set(key, (sizes = {}));
         last = key;
+        opened(1);
         length++;
       }
       for (const [name, value] of Object.entries(detail)) {

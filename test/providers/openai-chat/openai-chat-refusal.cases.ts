@@ -150,6 +150,21 @@ group("OpenAI Chat refusal (delta.refusal)", (test) => {
       (finish.reasoningParts ?? []).map((part) => part.type === "field" && part.field),
       ["reasoning", "reasoning_details"],
     );
+    // Entries opened without end (an index each) are bounded by count, as annotations are: maxToolCalls.
+    const entries = (count: number) =>
+      bytes(openAISSE(Array.from({ length: count }, (_, index) => chatChunk({ reasoning_details: [{ index }] }))));
+    for (const [count, options] of [
+      [20, { maxToolCalls: 8 }],
+      [1100, {}],
+    ] as const) {
+      const ended = await collect(streamToolCalls(fromChunks([entries(count)]), { provider: "openai", ...options }));
+      const last = ended.at(-1);
+      assert(last?.type === "abort" && last.error?.code === "too-many-tool-calls", `${count} entries: ${last?.type}`);
+      assertEquals(
+        last.error.message,
+        `The response has more reasoning_details entries than the limit of ${options.maxToolCalls ?? 1024} (maxToolCalls) allows.`,
+      );
+    }
     // Twice as long holds more than 5,000: still ended.
     const events = await collect(
       streamToolCalls(fromChunks([bytes(body(1000))]), { provider: "openai", maxTextLength: 5000 }),
