@@ -53,6 +53,15 @@ export function fileUrl(part: RequestFilePart): string {
   return part.source.type === "url" ? part.source.url : `data:${part.mediaType};base64,${part.source.data}`;
 }
 
+/**
+ * An image as OpenAI Chat's and Cohere's `image_url` part, with its `detail`: `original` is OpenAI
+ * Responses' alone (both answer it with a 400), so they are sent their closest, `high`.
+ */
+export function imageUrlPart(part: RequestFilePart): Record<string, unknown> {
+  const detail = part.detail === "original" ? "high" : part.detail;
+  return { type: "image_url", image_url: { url: fileUrl(part), ...(detail ? { detail } : {}) } };
+}
+
 /** A file's bytes as UTF-8 text (a plain-text document for a provider that takes its text). */
 export function fileText(data: string): string {
   const binary = atob(data);

@@ -93,6 +93,17 @@ group("Provider kits: files in a request", (test) => {
     ]);
   });
 
+  test("an image's detail original is OpenAI Responses' alone: OpenAI Chat and Cohere are sent high", () => {
+    const original: RequestFilePart = { ...png, detail: "original" };
+    const sent = (provider: Provider) =>
+      JSON.stringify(body(provider, [{ role: "user", content: "", parts: [original] }]));
+    assert(sent("openai-responses").includes('"detail":"original"'), sent("openai-responses"));
+    for (const provider of ["openai", "cohere"] as const) {
+      assert(sent(provider).includes('"detail":"high"'), sent(provider));
+      assert(!sent(provider).includes("original"), sent(provider));
+    }
+  });
+
   test("Anthropic takes a plain-text file as a document with a text source", () => {
     const file: RequestFilePart = {
       type: "file",

@@ -74,10 +74,8 @@ export function checkedFile(file: WireFilePart, path: string, provider: string):
     mediaType,
     source,
     ...(file.filename !== undefined ? { filename: file.filename } : {}),
-    // `original` is OpenAI Responses' alone: the others' closest is `high` (OpenAI Chat and Cohere answer `original` with a 400).
-    ...(file.detail !== undefined
-      ? { detail: file.detail === "original" && provider !== "openai-responses" ? "high" : file.detail }
-      : {}),
+    // `original` is OpenAI Responses' alone: the kits send OpenAI Chat and Cohere `high`, their closest.
+    ...(file.detail !== undefined ? { detail: file.detail } : {}),
   };
   const refusal = providerRefusal(provider, part);
   if (refusal !== undefined) throw invalidField(path, `The provider ${provider} cannot take \`${path}\`: ${refusal}`);

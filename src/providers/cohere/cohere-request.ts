@@ -1,4 +1,4 @@
-import { fileKind, fileRefused, fileUrl, filesAfterResults, hasFiles, resultBlocks } from "../media.ts";
+import { fileKind, fileRefused, filesAfterResults, hasFiles, imageUrlPart, resultBlocks } from "../media.ts";
 import {
   clientCall,
   callId,
@@ -88,5 +88,5 @@ function toCohereMessage(message: RequestMessage, path: string): Fields {
 function coherePart(part: RequestContentPart, path: string): Fields {
   if (part.type === "text") return { type: "text", text: part.text };
   if (fileKind(part) !== "image") throw fileRefused("Cohere", path, "it takes images only");
-  return { type: "image_url", image_url: { url: fileUrl(part), ...(part.detail ? { detail: part.detail } : {}) } };
+  return imageUrlPart(part);
 }

@@ -8,7 +8,7 @@ import {
   type RequestMessage,
   type RequestToolChoice,
 } from "../request.ts";
-import { fileKind, fileRefused, fileUrl, filesAfterResults, hasFiles, resultBlocks } from "../media.ts";
+import { fileKind, fileRefused, fileUrl, filesAfterResults, hasFiles, imageUrlPart, resultBlocks } from "../media.ts";
 import { chatToolCall, reasoningFields } from "./openai-chat-messages.ts";
 import { reasoningFamily } from "./openai-chat-reasoning.ts";
 import { openAIChatToolDefinitions } from "./openai-chat-tools.ts";
@@ -116,8 +116,7 @@ const AUDIO_FORMATS: Readonly<Record<string, string>> = {
 function chatPart(part: RequestContentPart, path: string): Fields {
   if (part.type === "text") return { type: "text", text: part.text };
   const kind = fileKind(part);
-  if (kind === "image")
-    return { type: "image_url", image_url: { url: fileUrl(part), ...(part.detail ? { detail: part.detail } : {}) } };
+  if (kind === "image") return imageUrlPart(part);
   if (part.source.type === "url")
     throw fileRefused("OpenAI Chat Completions", path, "it takes files other than images as base64 only");
   if (kind === "pdf")
