@@ -95,7 +95,7 @@ export {
   type OpenAIResponseOptions,
   type OpenAIResponseResult,
 } from "./encode/openai-response.ts";
-export type { OpenAIResponsesStreamEvent } from "./encode/openai-response-events.ts";
+export type { OpenAIResponsesStreamEvent } from "./encode/openai-responses-wire.ts";
 export {
   RESPONSE_SETTINGS_DEFAULTS,
   type OpenAIResponseSettings,

@@ -3,7 +3,7 @@ import { callKey } from "../shared/call-key.ts";
 import type { ReasoningPart, Usage } from "../shared/deltas.ts";
 import type { AbortEvent, CompletedToolCallEvent, FinishEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
-import { isRecord } from "../shared/values.ts";
+import { isRecord, phaseOf } from "../shared/values.ts";
 import { isAnthropicBlock } from "../providers/anthropic/anthropic-messages.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { isGrounding, isOpenAIAnnotation } from "./citations.ts";
@@ -77,7 +77,8 @@ export class AnthropicMessageEvents {
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
         if (isRefusal(event.part)) return this.add({ type: "text-delta", text: event.part.value });
-        if (resultOfSkipped(event.part, this.#skipped) || isGrounding(event.part)) return;
+        // OpenAI Responses' message phase is no Messages block (nor is Gemini's grounding).
+        if (resultOfSkipped(event.part, this.#skipped) || isGrounding(event.part) || phaseOf(event.part)) return;
         this.#start();
         return this.#blocks.reasoningPart(event.part);
       case "tool-call-start":

@@ -13,27 +13,12 @@ import {
   type OpenAIResponsesEncoderOptions,
   type OpenAIResponsesError,
   type OpenAIResponsesOutputItem,
+  type OpenAIResponsesStreamEvent,
 } from "./openai-responses-wire.ts";
 import { responseSettings } from "./openai-response-settings.ts";
+import { phaseOf } from "../shared/values.ts";
 import { isRefusal, openingPart, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
 import { abortError, type EncodableEvent, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
-
-/** One event of a Responses stream: its `type`, its `sequence_number`, and the fields of that type. */
-export interface OpenAIResponsesStreamEvent {
-  /** The event type (`response.created`, `response.output_text.delta`, ...). */
-  type: string;
-  /** 0, 1, 2, ... in the order written. */
-  sequence_number: number;
-  /** The fields of the type. */
-  [field: string]: unknown;
-}
-
-/** The terminal events: the last of every stream. */
-export const TERMINAL_EVENTS: ReadonlySet<string> = new Set([
-  "response.completed",
-  "response.incomplete",
-  "response.failed",
-]);
 
 /**
  * The library's events to Responses stream events (objects), the rules both the SSE encoder and
@@ -60,6 +45,8 @@ export class OpenAIResponseEvents {
   #ended = false;
   /** The response is being cut (a length stop, a failure): the item still open ends `incomplete`. */
   #cut = false;
+  /** The `phase` of the message item opened next (`commentary`, `final_answer`), when the provider gave one. */
+  #phase: string | undefined;
 
   /** Writes through `emit`. */
   constructor(emit: (event: OpenAIResponsesStreamEvent) => void, options: OpenAIResponsesEncoderOptions) {
@@ -104,6 +91,8 @@ export class OpenAIResponseEvents {
       case "reasoning-delta":
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
+        // The phase of the message that comes next (OpenAI Responses'): on the item it opens.
+        if (phaseOf(event.part) !== undefined) return void (this.#phase = phaseOf(event.part));
         if (isRefusal(event.part)) return this.#blocks.reasoningPart(refusalBlock(event.part.value)); // a message of its own
         // Citations (Gemini's grounding too) annotate text; a kept block (Anthropic's compaction) is an encrypted reasoning item.
         if (citedText(event.part) || isGrounding(event.part)) return this.#blocks.reasoningPart(event.part);
@@ -161,7 +150,7 @@ export class OpenAIResponseEvents {
     const item: OpenAIResponsesOutputItem =
       (block.kind === "kept" && approvalItemOf(block.part)) ||
       (kind === "text"
-        ? { type: "message", id, status: "in_progress", role: "assistant", content: [] }
+        ? { type: "message", id, status: "in_progress", role: "assistant", content: [], ...this.#takePhase() }
         : block.kind === "call"
           ? {
               ...(block.textInput
@@ -178,6 +167,13 @@ export class OpenAIResponseEvents {
     this.#send("response.output_item.added", { output_index: block.index, item });
     const at = { item_id: item.id, output_index: block.index, content_index: 0 };
     if (item.type === "message") this.#send("response.content_part.added", { ...at, part: openingPart(block) });
+  }
+
+  /** The phase kept for the next message item, once. */
+  #takePhase(): { phase?: string } {
+    const phase = this.#phase;
+    this.#phase = undefined;
+    return phase === undefined ? {} : { phase };
   }
 
   #delta(block: SequencedBlock, delta: string): void {

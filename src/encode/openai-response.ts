@@ -1,6 +1,6 @@
 import { DEFAULT_MAX_TEXT_LENGTH } from "../accumulate/accumulator-options.ts";
-import { OpenAIResponseEvents, TERMINAL_EVENTS } from "./openai-response-events.ts";
-import type { OpenAIResponse, OpenAIResponsesEncoderOptions } from "./openai-responses-wire.ts";
+import { OpenAIResponseEvents } from "./openai-response-events.ts";
+import { TERMINAL_EVENTS, type OpenAIResponse, type OpenAIResponsesEncoderOptions } from "./openai-responses-wire.ts";
 import type { EncodableEvent } from "./protocol-encoder.ts";
 import { readToAnswer, TextBudget, type AnswerBuilder } from "./read-to-answer.ts";
 

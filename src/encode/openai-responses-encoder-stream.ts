@@ -1,5 +1,9 @@
-import type { OpenAIResponsesEncoderOptions } from "./openai-responses-wire.ts";
-import { OpenAIResponseEvents, TERMINAL_EVENTS, type OpenAIResponsesStreamEvent } from "./openai-response-events.ts";
+import {
+  TERMINAL_EVENTS,
+  type OpenAIResponsesEncoderOptions,
+  type OpenAIResponsesStreamEvent,
+} from "./openai-responses-wire.ts";
+import { OpenAIResponseEvents } from "./openai-response-events.ts";
 import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from "./protocol-encoder.ts";
 
 /**

@@ -99,6 +99,8 @@ export type OpenAIResponsesOutputItem =
       role: "assistant";
       /** One `output_text` part, or one `refusal` part (`{ type: "refusal", refusal }`: a refusal's message of its own). */
       content: (OpenAIResponsesOutputText | { type: "refusal"; refusal: string })[];
+      /** `commentary` (a preamble before calls) or `final_answer`, when an OpenAI Responses upstream gave it (the next turn sends it back). */
+      phase?: string;
     }
   | {
       /** Reasoning. */
@@ -246,3 +248,20 @@ export const outputText = (text: string, annotations: Record<string, JsonValue>[
 /** The default `encrypted_content` of a reasoning part: a Responses item's own. */
 export const ownEncryptedContent = (part: ReasoningPart): string | undefined =>
   part.type === "item" ? part.encryptedContent : undefined;
+
+/** One event of a Responses stream: its `type`, its `sequence_number`, and the fields of that type. */
+export interface OpenAIResponsesStreamEvent {
+  /** The event type (`response.created`, `response.output_text.delta`, ...). */
+  type: string;
+  /** 0, 1, 2, ... in the order written. */
+  sequence_number: number;
+  /** The fields of the type. */
+  [field: string]: unknown;
+}
+
+/** The terminal events: the last of every stream. */
+export const TERMINAL_EVENTS: ReadonlySet<string> = new Set([
+  "response.completed",
+  "response.incomplete",
+  "response.failed",
+]);

@@ -51,3 +51,20 @@ type RefusalPart = Extract<ReasoningPart, { type: "field" }> & { field: "refusal
  */
 export const isRefusal = (part: ReasoningPart): part is RefusalPart =>
   part.type === "field" && part.field === "refusal" && typeof part.value === "string";
+
+/**
+ * The `phase` of the OpenAI Responses message the text after this part is (`commentary`, a
+ * preamble before calls, or `final_answer`), when the part is that message's `{ type: "phase",
+ * phase }` block (kept by `ResponsesCitations` at the message's `output_item.added`): the next turn
+ * sends it back on that message, as gpt-5.3-codex and later models need, and the Responses
+ * encoder writes it on the message item it opens next.
+ *
+ * @example
+ * ```ts
+ * phaseOf({ type: "block", block: { type: "phase", phase: "commentary" } }); // "commentary"
+ * ```
+ */
+export const phaseOf = (part: ReasoningPart): string | undefined =>
+  part.type === "block" && part.block["type"] === "phase" && typeof part.block["phase"] === "string"
+    ? part.block["phase"]
+    : undefined;

@@ -49,7 +49,8 @@ group("streamToolCalls per provider", (test) => {
         maxToolCalls: 64,
         repair: repairJson,
         invokeModel: bedrock.AnthropicDecoder,
-        builtInCalls: openaiResponses.ResponsesBuiltInCalls,
+        // The main entry's plug-in, which keeps what recordings hold of it (a message's phase).
+        builtInCalls: openaiResponses.ResponsesCitations,
       };
       assertEquals(await collect(subpath.streamToolCalls(chunks(), options)), expected, fixture.name);
       assertEquals((await collect(subpath.streamToolCallBatches(chunks(), options))).flat(), expected, fixture.name);

@@ -295,7 +295,8 @@ const ITEM_OF: Record<string, string> = {
   reasoning_summary_text: "reasoning",
 };
 const ITEM_FIELDS: Record<string, readonly [readonly string[], readonly string[]]> = {
-  message: [["type", "id", "status", "role", "content"], []],
+  // openai 6's ResponseOutputMessage: `phase` optional (an OpenAI Responses upstream's, gpt-5.3-codex and later).
+  message: [["type", "id", "status", "role", "content"], ["phase"]],
   // openai 6's ResponseFunctionToolCall and ResponseCustomToolCall: `caller` optional (programmatic tool calling).
   function_call: [["type", "id", "status", "call_id", "name", "arguments"], ["caller"]],
   custom_tool_call: [["type", "id", "status", "call_id", "name", "input"], ["caller"]],

@@ -152,6 +152,7 @@ const KEPT_BLOCKS: ReadonlySet<unknown> = new Set([
   "tool_search_output",
   "program",
   "program_output",
+  "phase",
 ]);
 
 /**

@@ -24,6 +24,11 @@ import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
  * it): past it, a `ToolCallStreamError` of code `text-too-large` ends the stream, every event
  * before it given.
  *
+ * It also keeps a `message` item's `phase` (`commentary` or `final_answer`, which gpt-5.3-codex and
+ * later models send and need back): at its `output_item.added`, before its text, a `block`
+ * reasoning part `{ type: "phase", phase }`; the next turn sends the message that follows it with
+ * that `phase`, and the Responses encoder writes it on the message item it opens next.
+ *
  * The decoder's `builtInCalls` plug-in: `openAIResponsesProtocol` (the main entry's
  * `streamToolCalls`) reads with it; `OpenAIResponsesDeltaStream` and `tool-call-stream/openai-
  * responses`' `streamToolCalls` take it as `builtInCalls`, so that a bundle that keeps no
@@ -68,6 +73,14 @@ export class ResponsesCitations extends ResponsesBuiltInCalls {
     const announced = this.#announced.get(key);
     if (announced) announced.push(annotation as JsonValue);
     else this.#announced.set(key, [annotation as JsonValue]);
+  }
+
+  /** `output_item.added`: a message's `phase` is kept before its text; then the built-in calls'. */
+  override added(item: Record<string, unknown>, index: number): boolean {
+    const phase = item["type"] === "message" ? item["phase"] : undefined;
+    if (typeof phase === "string")
+      this.#emitPart({ type: "reasoning-part", part: { type: "block", block: { type: "phase", phase } } });
+    return super.added(item, index);
   }
 
   /** `output_item.done`: a message's `output_text` parts not kept yet are kept from it; then the built-in calls'. */

@@ -1,6 +1,6 @@
 import type { ReasoningPart } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
-import { isRecord, isRefusal } from "../../shared/values.ts";
+import { isRecord, isRefusal, phaseOf } from "../../shared/values.ts";
 import { citedAfter, splitCited, turnPieces, type OrderedTurn } from "../turn.ts";
 import { isCompactionItem, serverCallItem, ServerOutputs } from "./openai-responses-server-items.ts";
 
@@ -29,7 +29,8 @@ const OPENAI_ITEM =
 /**
  * A turn's input items (the library's next turn and the request kit's). In the order the stream
  * gave them when the turn has one (`order`, see {@link turnPieces}): each reasoning item, text,
- * call (after the `program` that made it, sent once) and item of a tool OpenAI ran in its place,
+ * call (after the `program` that made it, sent once) and item of a tool OpenAI ran in its place
+ * (a message's text with the `phase` of the `phase` block before it, as the model sent it),
  * so that each reasoning item is followed by the item it came before, as a reasoning model
  * requires; else its reasoning items (with the items of tools OpenAI ran among them), then
  * {@link turnItems}. Then `after` (approval requests); and a reasoning item with nothing after it
@@ -53,7 +54,8 @@ export function responsesTurnItems<Call extends CallFields>(
     ]),
     ...turnItems(
       turn.parts,
-      turn.text === "" ? [] : textItems(turn.text, turn.parts ?? [], maps.text),
+      // Every part came before the text (else the turn has an order): the message's phase is the last.
+      turn.text === "" ? [] : phased(textItems(turn.text, turn.parts ?? [], maps.text), lastPhase(turn.parts)),
       turn.calls,
       maps.call,
     ),
@@ -103,9 +105,13 @@ function orderedItems<Call extends CallFields>(turn: OrderedTurn<Call>, maps: Tu
   const sent = new Set<unknown>();
   const programs = new Set<unknown>();
   const items: Item[] = [];
+  // The `phase` of the message the next text is (a `phase` block before it): on each of its items.
+  let phase: string | undefined;
   for (const [i, piece] of pieces.entries()) {
-    if (piece.type === "text") items.push(...textItems(piece.text, citedAfter(pieces, i), maps.text));
-    else if (piece.type === "tool-call") {
+    if (piece.type === "text") {
+      items.push(...phased(textItems(piece.text, citedAfter(pieces, i), maps.text), phase));
+      phase = undefined;
+    } else if (piece.type === "tool-call") {
       const program = programOf(piece.call);
       if (program && !programs.has(program["call_id"])) {
         programs.add(program["call_id"]);
@@ -115,6 +121,7 @@ function orderedItems<Call extends CallFields>(turn: OrderedTurn<Call>, maps: Tu
       for (const item of made) sent.add(item);
       items.push(...made);
     } else if (piece.part.type === "item") items.push(...maps.reasoning(piece.part));
+    else if (phaseOf(piece.part) !== undefined) phase = phaseOf(piece.part);
     else if (piece.part.type === "field") items.push(...refusalItem(piece.part));
     else if (
       piece.part.type === "block" &&
@@ -127,6 +134,17 @@ function orderedItems<Call extends CallFields>(turn: OrderedTurn<Call>, maps: Tu
     }
   }
   return items;
+}
+
+/** A message's items with its `phase`, when it had one. */
+const phased = (items: Item[], phase: string | undefined): Item[] =>
+  phase === undefined ? items : items.map((item) => ({ ...item, phase }));
+
+/** The phase of the last `phase` block of the parts. */
+function lastPhase(parts: readonly ReasoningPart[] | undefined): string | undefined {
+  let phase: string | undefined;
+  for (const part of parts ?? []) phase = phaseOf(part) ?? phase;
+  return phase;
 }
 
 /**

@@ -55,6 +55,8 @@ const withoutEncrypted = reasoningThenCall
 
 const partA: ReasoningPart = { type: "item", id: rsA.id, encryptedContent: rsA.encrypted_content!, summary: [] };
 const partB: ReasoningPart = { type: "item", id: rsB.id, encryptedContent: rsB.encrypted_content!, summary: [] };
+/** The second recording's message is gpt-5.x's commentary: its `phase` is kept before its text (responses-phase.test.ts). */
+const phaseB: ReasoningPart = { type: "block", block: { type: "phase", phase: "commentary" } };
 const callA = {
   type: "function_call",
   call_id: "call_CWXgs68YprAjp6t0371hiPOI",
@@ -64,14 +66,14 @@ const callA = {
 
 group("OpenAI Responses reasoning items go back before their function_call items", (test) => {
   test("decoder: a recorded reasoning item's output_item.done becomes one reasoning-part delta (id, encrypted_content, summary), before the call's chunks", async () => {
-    for (const [sse, part] of [
-      [reasoningThenCall, partA],
-      [textThenCall, partB],
+    for (const [sse, parts] of [
+      [reasoningThenCall, [partA]],
+      [textThenCall, [partB, phaseB]],
     ] as const) {
       const deltas = await providerDeltas(sse, "openai-responses");
       assertEquals(
         deltas.filter((d) => d.type === "reasoning-part").map((d) => d.part),
-        [part],
+        parts,
       );
       const kinds = deltas.map((d) => d.type);
       assertEquals(
@@ -101,7 +103,7 @@ group("OpenAI Responses reasoning items go back before their function_call items
       finish.toolCalls.map((c) => [c.id, c.name, c.arguments]),
       [["call_CWXgs68YprAjp6t0371hiPOI", "final_result", { result: 6666 }]],
     );
-    assertEquals((await finishOf(textThenCall, "openai-responses")).reasoningParts, [partB]);
+    assertEquals((await finishOf(textThenCall, "openai-responses")).reasoningParts, [partB, phaseB]);
     assertEquals("reasoningParts" in (await finishOf(recording("parallel-function-calls"), "openai-responses")), false);
   });
 
@@ -112,7 +114,12 @@ group("OpenAI Responses reasoning items go back before their function_call items
     ]);
     assertEquals(responsesInputItems(await finishOf(textThenCall, "openai-responses")), [
       { type: "reasoning", id: rsB.id, summary: [], encrypted_content: rsB.encrypted_content },
-      { type: "message", role: "assistant", content: "I’ll check the capital lookup tool for “PotatoLand.”" },
+      {
+        type: "message",
+        role: "assistant",
+        content: "I’ll check the capital lookup tool for “PotatoLand.”",
+        phase: "commentary",
+      },
       {
         type: "function_call",
         call_id: "call_LabG58Uhrq9kZvR52BYKjToD",
@@ -150,12 +157,14 @@ group("OpenAI Responses reasoning items go back before their function_call items
     const whole = feed(deltas, true);
     const unbroken = whole.events.at(-1);
     assert(unbroken?.type === "finish", "the unbroken run finishes");
-    assertEquals(unbroken.reasoningParts, [partB]);
+    assertEquals(unbroken.reasoningParts, [partB, phaseB]);
     const part = deltas.findIndex((d) => d.type === "reasoning-part");
+    const phase = deltas.map((d) => d.type).lastIndexOf("reasoning-part");
     for (let cut = 0; cut <= deltas.length; cut++) {
       const first = feed(deltas.slice(0, cut), false);
       const snapshot = snapshotAccumulator(first.accumulator);
-      assertEquals(snapshot.reasoningParts, cut > part ? [partB] : undefined, `snapshot at ${cut}`);
+      const kept = cut > phase ? [partB, phaseB] : cut > part ? [partB] : undefined;
+      assertEquals(snapshot.reasoningParts, kept, `snapshot at ${cut}`);
       const resumed = feed(deltas.slice(cut), true, snapshot);
       assertEquals([...first.events, ...resumed.events], whole.events, `restored at ${cut}`);
     }

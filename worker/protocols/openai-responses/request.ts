@@ -233,6 +233,11 @@ function addItem(
     // the upstream's. The others (Anthropic, Gemini, Bedrock, Cohere, Ollama) have none: there it is
     // the turn's text, what the model said, as the Messages encoder writes a refusal to its clients.
     const turn = role === "assistant" ? assistant() : undefined;
+    // Its `phase` (Codex's `commentary` / `final_answer`), which gpt-5.3-codex and later need back,
+    // before its text, as the library keeps it (`ResponsesCitations`); the others have no such field.
+    const phase = own(item, "phase");
+    if (turn && typeof phase === "string" && provider === "openai-responses")
+      (turn.reasoning_parts ??= []).push({ type: "block", block: { type: "phase", phase } });
     const refusal =
       turn && TAKES_REFUSAL.has(provider)
         ? (value: string) => (turn.reasoning_parts ??= []).push({ type: "field", field: "refusal", value })
