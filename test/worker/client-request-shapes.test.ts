@@ -108,13 +108,17 @@ describe("the AI SDK's forced OpenAI web search (tool_choice {type: web_search})
   };
 
   for (const tool of ["webSearch", "webSearchPreview"] as const)
-    it(`${tool}: an OpenAI Responses upstream is sent the search tool and the choice of it`, async () => {
+    it(`${tool}: an OpenAI Responses upstream is sent the search tool, allowed alone and required`, async () => {
       const upstream = scripted("openai-responses", { text: "December 2024." });
       const result = ask("openai-responses", upstream, tool);
       expect(await result.text).toBe("December 2024.");
       const body = sent(upstream);
       expect(body["tools"]).toEqual([{ type: tool === "webSearch" ? "web_search" : "web_search_preview" }]);
-      expect(body["tool_choice"]).toEqual({ type: tool === "webSearch" ? "web_search" : "web_search_preview" });
+      expect(body["tool_choice"]).toEqual({
+        type: "allowed_tools",
+        mode: "required",
+        tools: [{ type: tool === "webSearch" ? "web_search" : "web_search_preview" }],
+      });
     });
 
   it("beside a function tool, an OpenAI Responses upstream is sent the search forced, not any tool", async () => {
@@ -129,7 +133,11 @@ describe("the AI SDK's forced OpenAI web search (tool_choice {type: web_search})
       })
       .finalResponse();
     expect(sent(upstream)["tools"]).toHaveLength(2);
-    expect(sent(upstream)["tool_choice"]).toEqual({ type: "web_search_preview" });
+    expect(sent(upstream)["tool_choice"]).toEqual({
+      type: "allowed_tools",
+      mode: "required",
+      tools: [{ type: "web_search_preview" }],
+    });
   });
 
   it("to a provider without web search it is a 400 naming tool_choice.type; the provider is not called", async () => {

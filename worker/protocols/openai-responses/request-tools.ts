@@ -136,14 +136,23 @@ export function webSearchOf(tools: unknown, provider: string, model: string, cho
 
 /**
  * A `tool_choice` of a tool OpenAI runs, as an OpenAI Responses upstream is sent it (checked by
- * {@link toolChoice} first, which gives the other fields `required`): an MCP server's
- * (`{type: "mcp", server_label, name?}`, the tool named on it kept) or a forced web search
- * (`{type}` as the client sent it). Undefined for any other choice or provider.
+ * {@link toolChoice} first, which gives the other fields `required`): an MCP server's as given
+ * (`{type: "mcp", server_label, name?}`: openai 6's ToolChoiceMcp), a forced web search as the
+ * offered search tools allowed and one required (`{type: "allowed_tools", mode: "required",
+ * tools: [{type: "web_search"}]}`: ToolChoiceTypes names no `web_search`, and `required` alone
+ * would let the model call a function offered beside it). Undefined for any other choice or provider.
  */
-export function hostedToolChoice(value: unknown, provider: string): JsonObject | undefined {
+export function hostedToolChoice(
+  value: unknown,
+  provider: string,
+  tools: readonly WireTool[] | undefined,
+): JsonObject | undefined {
   if (provider !== "openai-responses" || !isObject(value)) return undefined;
   const type = own(value, "type");
-  if (typeof type === "string" && WEB_SEARCH_TOOLS.has(type)) return { type };
+  if (typeof type === "string" && WEB_SEARCH_TOOLS.has(type)) {
+    const searches = (tools ?? []).filter((tool) => WEB_SEARCH_TOOLS.has(tool.name));
+    return { type: "allowed_tools", mode: "required", tools: searches.map((tool) => ({ type: tool.name })) };
+  }
   if (type !== "mcp") return undefined;
   const name = own(value, "name") ?? undefined;
   if (name !== undefined && typeof name !== "string")

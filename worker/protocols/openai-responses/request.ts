@@ -181,7 +181,7 @@ export function parseResponsesRequest(
   if (store !== undefined) request.store = store;
   withBuiltInTools(request, builtIns);
   if (webSearch) request.openaiWebSearch = webSearch;
-  const hosted = hostedToolChoice(own(fields, "tool_choice"), provider);
+  const hosted = hostedToolChoice(own(fields, "tool_choice"), provider, tools);
   if (hosted) request.openaiToolChoice = hosted;
   withResponsesText(fields, provider, request);
   const builtInTools = new Set(builtIns.keys());
