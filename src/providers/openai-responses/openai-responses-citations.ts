@@ -22,7 +22,7 @@ import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
  * out. The characters of their deltas, and of each item's id (the decoder keeps one per item),
  * count over the response against `maxTextLength` (4 Mi by default; the main entry's chain gives
  * it): past it, a `ToolCallStreamError` of code `text-too-large` ends the stream, every event
- * before it given.
+ * before it given. The items with a refusal count against `maxToolCalls` (`too-many-tool-calls`).
  *
  * It also keeps a `message` item's `phase` (`commentary` or `final_answer`, which gpt-5.3-codex and
  * later models send and need back): at its `output_item.added`, before its text, a `block`
@@ -50,15 +50,17 @@ export class ResponsesCitations extends ResponsesBuiltInCalls {
   readonly #done = new Set<string>();
   readonly #counted: (added: number) => void;
   readonly #held: (added: number) => void;
-  /** The ids of the message items whose refusal was counted (each once). */
-  readonly #refused = new Set<string>();
+  readonly #items: (added: number) => void;
+  /** The ids of the message items whose refusal was counted (each once), as the decoder keys them. */
+  readonly #refused = new Set<unknown>();
 
-  /** Reports through `emit`, bounded by the accumulator's `maxToolCalls` (1024 by default). */
+  /** Reports through `emit`, bounded by the accumulator's `maxToolCalls` (1024 by default) and `maxTextLength` (4 Mi). */
   constructor(emit: Emit, limits: DecoderLimits = {}) {
     super(emit);
     this.#emitPart = emit;
     this.#counted = keptCounter("annotations", limits.maxToolCalls);
     this.#held = heldCounter("refusal", limits.maxTextLength);
+    this.#items = keptCounter("refusals", limits.maxToolCalls);
   }
 
   /** An annotation announced, or an `output_text` part done; any other event is the built-in calls'. */
@@ -92,15 +94,17 @@ export class ResponsesCitations extends ResponsesBuiltInCalls {
 
   /**
    * A refusal's delta, as the decoder keeps it: its text, by its item's id, counted with the id the
-   * first time (with one for the entry; an id that is no string may key a new entry each time).
+   * first time (with one for the entry; an id that is an object keys a new entry each time). Each
+   * item counts against `maxToolCalls` too: the decoder looks among them at each `.done` and
+   * message item's end, so their number bounds that work.
    */
   #refusal(id: unknown, text: unknown): void {
     if (typeof text !== "string" || text === "") return;
     let added = text.length;
-    if (typeof id !== "string") added++;
-    else if (!this.#refused.has(id)) {
+    if (!this.#refused.has(id)) {
       this.#refused.add(id);
-      added += id.length + 1;
+      this.#items(1);
+      added += (typeof id === "string" ? id.length : 0) + 1;
     }
     this.#held(added);
   }

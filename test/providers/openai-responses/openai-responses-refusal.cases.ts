@@ -199,6 +199,36 @@ group("OpenAI Responses refusal (response.refusal.delta / .done)", (test) => {
     );
   });
 
+  test("message items with a refusal count against maxToolCalls, at their first delta (each .done looks among them)", async () => {
+    // Refusals of 20 new items that never end, then a .done of another: the ninth item ends the stream, not the response's end.
+    const body = responsesSse([
+      { type: "response.created", response: { id: "r1", object: "response", status: "in_progress", output: [] } },
+      ...Array.from({ length: 20 }, (_, i) => ({
+        type: "response.refusal.delta",
+        item_id: `msg_${i}`,
+        output_index: i,
+        content_index: 0,
+        delta: "No.",
+      })),
+      { type: "response.refusal.done", item_id: "msg_x", output_index: 20, content_index: 0, refusal: "No." },
+    ]);
+    const events = await collect(
+      streamToolCalls(fromChunks([bytes(body)]), { provider: "openai-responses", maxToolCalls: 8 }),
+    );
+    const abort = events.at(-1);
+    assert(abort?.type === "abort", "the stream aborted");
+    assertEquals(
+      [abort.reason, abort.error],
+      [
+        "limit-exceeded",
+        {
+          code: "too-many-tool-calls",
+          message: "The response has more refusals than the limit of 8 (maxToolCalls) allows.",
+        },
+      ],
+    );
+  });
+
   test("runToolLoop ends the refused turn refused, though it finishes stop", async () => {
     const events = await collect(
       runToolLoop({
