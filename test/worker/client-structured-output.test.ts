@@ -177,6 +177,30 @@ describe("@anthropic-ai/sdk: output_config.format", () => {
   });
 });
 
+describe("a raw Messages client's beta output_format", () => {
+  // The structured-outputs beta's field, as a client that does not convert it sends it: Anthropic
+  // takes it only with the beta's header, which the Worker forwards only when ANTHROPIC_BETAS lists it.
+  const ask = (upstream: FakeUpstream) =>
+    fetchOf("anthropic", upstream)("http://localhost:8787/v1/messages", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": "t", "anthropic-version": "2023-06-01" },
+      body: JSON.stringify({
+        model: "anthropic/claude-opus-4-7",
+        max_tokens: 256,
+        messages: [{ role: "user", content: "Which city is the capital of France?" }],
+        output_format: { type: "json_schema", schema: SCHEMA },
+      }),
+    });
+
+  it("reaches Anthropic in its GA form, output_config.format", async () => {
+    const upstream = scripted("anthropic", { text: ANSWER });
+    const response = await ask(upstream);
+    expect(response.status).toBe(200);
+    expect(sent(upstream)["output_config"]).toEqual({ format: { type: "json_schema", schema: SCHEMA } });
+    expect(sent(upstream)).not.toHaveProperty("output_format");
+  });
+});
+
 describe("Gemini before 3 with function tools: it refuses JSON output beside function calling", () => {
   const lookup = { name: "lookup", parameters: { type: "object", properties: {} } };
   const chat = (model: string, upstream: FakeUpstream) =>

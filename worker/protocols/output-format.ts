@@ -76,9 +76,9 @@ export function withMessagesOutputFormat(
   if (format === undefined && beta === undefined) return;
   const path = format === undefined ? "output_format" : "output_config.format";
   const given = objectAt(format ?? beta, path);
-  if (provider === "anthropic")
-    return void (request.anthropicOutputFormat =
-      format === undefined ? { beta: given as JsonObject } : { format: given as JsonObject });
+  // The beta's `output_format` goes to Anthropic in its GA place: without the beta's header
+  // (forwarded only when ANTHROPIC_BETAS lists it) Anthropic refuses the beta's field.
+  if (provider === "anthropic") return void (request.anthropicOutputFormat = given as JsonObject);
   if (own(given, "type") !== "json_schema") throw invalidField(`${path}.type`, `\`${path}.type\` must be json_schema.`);
   request.outputFormat = neutral("json_schema", { name: "output", ...given }, path, request, true)!;
 }

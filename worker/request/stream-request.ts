@@ -109,7 +109,7 @@ export interface StreamRequest {
   /** OpenAI Chat's `verbosity`, as a Chat client sent it, for an OpenAI Chat upstream; never read from a `/v1/stream` body. */
   openaiVerbosity?: string;
   /** See {@link StreamRequest.openaiResponseFormat}. */
-  anthropicOutputFormat?: { format?: JsonObject; beta?: JsonObject };
+  anthropicOutputFormat?: JsonObject;
   /** Structured output asked for in another protocol than the upstream's (worker/request/output-format.ts). */
   outputFormat?: OutputFormat;
 }

@@ -45,14 +45,12 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
 }
 
 /**
- * The body with a Messages client's structured output, as it came (`output_config.format` beside
- * the effort, the beta's `output_format`), or another protocol's JSON Schema as `output_config.format`.
+ * The body with a Messages client's structured output as `output_config.format` beside the effort
+ * (the beta's `output_format` there too), or another protocol's JSON Schema there.
  */
 function withOutputFormat(body: JsonObject, request: StreamRequest): JsonObject {
-  const given = request.anthropicOutputFormat;
-  const format = given?.format ?? (request.outputFormat && anthropicOutputFormat(request.outputFormat));
+  const format = request.anthropicOutputFormat ?? (request.outputFormat && anthropicOutputFormat(request.outputFormat));
   if (format) body["output_config"] = { ...(body["output_config"] as JsonObject | undefined), format };
-  if (given?.beta) body["output_format"] = given.beta;
   return body;
 }
 
