@@ -185,6 +185,12 @@ export class BlockSequencer {
     return this.#calls.has(key);
   }
 
+  /** The text block taking text ends: text after it begins another (OpenAI Responses' next message item). */
+  endText(): void {
+    const tail = this.#blocks.at(-1);
+    if (tail?.kind === "text" && !tail.done) this.#end(tail);
+  }
+
   /** The end of the content: open text and reasoning close; calls close only at their own end. */
   finish(): void {
     const tail = this.#blocks.at(-1);

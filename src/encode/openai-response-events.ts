@@ -91,8 +91,10 @@ export class OpenAIResponseEvents {
       case "reasoning-delta":
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
-        // The phase of the message that comes next (OpenAI Responses'): on the item it opens.
-        if (phaseOf(event.part) !== undefined) return void (this.#phase = phaseOf(event.part));
+        // A message's phase (OpenAI Responses'): the message before it ends (each of two back to back is an item), and
+        // the message item opened next has it.
+        this.#phase = phaseOf(event.part) ?? this.#phase;
+        if (phaseOf(event.part) !== undefined) return this.#blocks.endText();
         if (isRefusal(event.part)) return this.#blocks.reasoningPart(refusalBlock(event.part.value)); // a message of its own
         // Citations (Gemini's grounding too) annotate text; a kept block (Anthropic's compaction) is an encrypted reasoning item.
         if (citedText(event.part) || isGrounding(event.part)) return this.#blocks.reasoningPart(event.part);

@@ -57,7 +57,8 @@ export const isRefusal = (part: ReasoningPart): part is RefusalPart =>
  * preamble before calls, or `final_answer`), when the part is that message's `{ type: "phase",
  * phase }` block (kept by `ResponsesCitations` at the message's `output_item.added`): the next turn
  * sends it back on that message, as gpt-5.3-codex and later models need, and the Responses
- * encoder writes it on the message item it opens next.
+ * encoder ends the message item it has open (two messages back to back stay two) and writes it on
+ * the message item it opens next.
  *
  * @example
  * ```ts

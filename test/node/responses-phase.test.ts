@@ -4,7 +4,10 @@
 // a commentary message, a call: ../shared/fixtures/openai-responses/text-then-function-call.sse)
 // through the main entry keeps it; the next turn (assistantMessage, the request kit) sends the
 // message back with it, and OpenAIResponsesEncoderStream writes it on the message item, as
-// openai-node reads it.
+// openai-node reads it. Two messages back to back (the recording with a final_answer message for its
+// call, test/support/message-phases.ts) stay two message items, each with its phase, however the
+// bytes came, and two messages of the next turn; the other encoders do not see the phases.
+import fc from "fast-check";
 import OpenAI from "openai";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
@@ -16,11 +19,12 @@ import {
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { streamToolCalls as subpathStreamToolCalls } from "../../src/openai-responses.ts";
-import { AGENT_OPTIONS } from "../support/encoders.ts";
-import { messagePhases } from "../support/message-phases.ts";
+import { AGENT_OPTIONS, ENCODERS, encodeAll } from "../support/encoders.ts";
+import { backToBackMessages, FINAL_TEXT, messagePhases } from "../support/message-phases.ts";
 import { recording, recordingsAvailable } from "../support/fixtures.ts";
 import { asRequestMessage, assertFinished } from "../support/invariants.ts";
-import { collect, fromChunks } from "../support/streams.ts";
+import { phaseOf } from "../../src/shared/values.ts";
+import { bytes, collect, fromChunks, splitAt } from "../support/streams.ts";
 
 const TEXT = "I’ll check the capital lookup tool for “PotatoLand.”";
 const PHASE = { type: "block", block: { type: "phase", phase: "commentary" } };
@@ -117,3 +121,71 @@ describe.skipIf(!recordingsAvailable)("OpenAI Responses message phase", () => {
     expect(final.output.some((item) => item.type === "message" && "phase" in item)).toBe(false);
   });
 });
+
+describe.skipIf(!recordingsAvailable)(
+  "two OpenAI Responses messages back to back (commentary, then final_answer)",
+  () => {
+    const body = () => bytes(backToBackMessages(recording("openai-responses", "text-then-function-call").text));
+    const events = (chunks: Uint8Array[]) =>
+      collect(streamToolCalls(fromChunks(chunks), { provider: "openai-responses" }));
+    /** What openai-node reads of the encoder's stream: each message's phase and text. */
+    const read = async (turn: ToolCallEvent[]) => {
+      const stream = new Response(
+        fromChunks(turn).pipeThrough(new OpenAIResponsesEncoderStream(AGENT_OPTIONS.responses())),
+      );
+      const client = new OpenAI({
+        apiKey: "t",
+        baseURL: "http://127.0.0.1:9/v1",
+        maxRetries: 0,
+        fetch: async () => stream,
+      });
+      const seen: unknown[] = [];
+      const phases = await messagePhases(
+        (async function* () {
+          for await (const event of await client.responses.create({ model: "m", input: "hi", stream: true })) {
+            if (event.type === "response.output_text.done") seen.push(event.text);
+            yield event;
+          }
+        })(),
+      );
+      return { phases, texts: seen };
+    };
+
+    it("OpenAIResponsesEncoderStream writes them as two message items, each with its phase and its text, however the bytes came", async () => {
+      const expected = {
+        phases: [
+          ["response.output_item.added", "commentary"],
+          ["response.output_item.done", "commentary"],
+          ["response.output_item.added", "final_answer"],
+          ["response.output_item.done", "final_answer"],
+          ["commentary", "final_answer"],
+        ],
+        texts: [TEXT, FINAL_TEXT],
+      };
+      expect(await read(await events([body()]))).toEqual(expected);
+      await fc.assert(
+        fc.asyncProperty(fc.array(fc.integer({ min: 1, max: body().length - 1 }), { maxLength: 40 }), async (cuts) => {
+          expect(await read(await events(splitAt(body(), cuts)))).toEqual(expected);
+        }),
+        { seed: 51, numRuns: 12 },
+      );
+    });
+
+    it("the next turn sends them back as two messages, each with its phase", async () => {
+      const finish = assertFinished(await events([body()]));
+      expect(finish.text).toBe(TEXT + FINAL_TEXT);
+      expect((assistantMessage("openai-responses", finish) as Record<string, unknown>[]).slice(1)).toEqual([
+        { type: "message", role: "assistant", content: TEXT, phase: "commentary" },
+        { type: "message", role: "assistant", content: FINAL_TEXT, phase: "final_answer" },
+      ]);
+    });
+
+    it("the other protocols' encoders write what they write of the same text without the phases", async () => {
+      const turn = await events([body()]);
+      const unphased = turn.filter((event) => !(event.type === "reasoning-part" && phaseOf(event.part) !== undefined));
+      expect(unphased.length).toBe(turn.length - 2);
+      for (const protocol of ["openai", "ui", "ag-ui", "anthropic"] as const)
+        expect(encodeAll(ENCODERS[protocol](), turn), protocol).toBe(encodeAll(ENCODERS[protocol](), unphased));
+    });
+  },
+);

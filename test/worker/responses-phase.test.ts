@@ -3,12 +3,13 @@
 // a client's phase reaches an OpenAI Responses upstream (another provider has no such field); an
 // OpenAI Responses upstream's phase (a recorded gpt-5.x turn: reasoning, a commentary message, a
 // call) reaches openai-node in output_item.added / .done and the completed output, and a stored
-// response gives it back to the upstream on the turn of its `previous_response_id`.
+// response gives it back to the upstream on the turn of its `previous_response_id`. Two upstream
+// messages back to back (commentary, final_answer) reach the client as two message items.
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
 import { recording, recordingsAvailable } from "../support/fixtures.ts";
-import { messagePhases } from "../support/message-phases.ts";
+import { backToBackMessages, FINAL_TEXT, messagePhases } from "../support/message-phases.ts";
 import { workerFetch } from "./client-support.ts";
 import { live, scripted } from "./open-responses-support.ts";
 import { FakeUpstream, responses } from "./support.ts";
@@ -25,10 +26,10 @@ const client = (provider: Provider, upstream: FakeUpstream, stored = false): Ope
     maxRetries: 0,
   });
 /** An upstream that answers with the recorded gpt-5.x turn. */
-const recorded = (): FakeUpstream =>
+const recorded = (chunks = [recording("openai-responses", "text-then-function-call").text]): FakeUpstream =>
   new FakeUpstream({
     kind: "sse",
-    chunks: [recording("openai-responses", "text-then-function-call").text],
+    chunks,
     headers: { "content-type": "text/event-stream" },
   });
 const assistantOf = (body: unknown): Record<string, unknown>[] =>
@@ -99,6 +100,49 @@ describe.skipIf(!recordingsAvailable)("an OpenAI Responses upstream's message ph
     });
     expect(assistantOf(upstream.requests.at(-1)!.body)).toEqual([
       { role: "assistant", content: TEXT, phase: "commentary" },
+    ]);
+  });
+});
+
+describe.skipIf(!recordingsAvailable)("two messages back to back from an OpenAI Responses upstream", () => {
+  const sse = () => backToBackMessages(recording("openai-responses", "text-then-function-call").text);
+  const request = {
+    model: "openai-responses/gpt-5.5",
+    input: "Capital of PotatoLand?",
+    tools: TOOLS,
+    store: false,
+  } as const;
+
+  it("reach openai-node as two message items, each with its phase and its text, however the upstream's reads fell", async () => {
+    const text = sse();
+    // Whole; an event a read; 7 characters a read (cutting events, JSON tokens and field names).
+    for (const chunks of [[text], text.split(/(?<=\n\n)/), text.match(/.{1,7}/gs)!]) {
+      const texts: string[] = [];
+      const stream = await client("openai-responses", recorded(chunks)).responses.create({ ...request, stream: true });
+      const seen = await messagePhases(
+        (async function* () {
+          for await (const event of stream) {
+            if (event.type === "response.output_text.done") texts.push(event.text);
+            yield event;
+          }
+        })(),
+      );
+      expect(seen).toEqual([
+        ["response.output_item.added", "commentary"],
+        ["response.output_item.done", "commentary"],
+        ["response.output_item.added", "final_answer"],
+        ["response.output_item.done", "final_answer"],
+        ["commentary", "final_answer"],
+      ]);
+      expect(texts).toEqual([TEXT, FINAL_TEXT]);
+    }
+  });
+
+  it("are two messages of the non-streaming response, each with its phase", async () => {
+    const response = await client("openai-responses", recorded([sse()])).responses.create(request);
+    expect(response.output.flatMap((item) => (item.type === "message" ? [[item.phase, item.content]] : []))).toEqual([
+      ["commentary", [expect.objectContaining({ text: TEXT })]],
+      ["final_answer", [expect.objectContaining({ text: FINAL_TEXT })]],
     ]);
   });
 });

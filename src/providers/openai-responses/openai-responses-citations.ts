@@ -27,7 +27,8 @@ import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
  * It also keeps a `message` item's `phase` (`commentary` or `final_answer`, which gpt-5.3-codex and
  * later models send and need back): at its `output_item.added`, before its text, a `block`
  * reasoning part `{ type: "phase", phase }`; the next turn sends the message that follows it with
- * that `phase`, and the Responses encoder writes it on the message item it opens next.
+ * that `phase`, and the Responses encoder writes it on the message item it opens next (ending the
+ * one it has open: two messages back to back stay two).
  *
  * The decoder's `builtInCalls` plug-in: `openAIResponsesProtocol` (the main entry's
  * `streamToolCalls`) reads with it; `OpenAIResponsesDeltaStream` and `tool-call-stream/openai-
