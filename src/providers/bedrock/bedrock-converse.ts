@@ -51,7 +51,9 @@ type Payload = Record<string, unknown>;
  * `ToolCallStreamError` of code `arguments-too-large` ends the stream). A delta for
  * a block that already stopped is ignored. Reasoning (`delta.reasoningContent`) streams as
  * `reasoning-delta`; its signature and redacted content become `reasoning-part`s, as with
- * Anthropic thinking, for the next turn. A text block's `citation` deltas are kept with the
+ * Anthropic thinking, for the next turn. The signatures, held until their block's stop, are
+ * bounded at 4 Mi characters over the response: past it, a `ToolCallStreamError` of code
+ * `text-too-large` ends the stream. A text block's `citation` deltas are kept with the
  * `ConverseCitations` plug-in, a `citationsContent` block part at its stop. `messageStop` finishes; `metadata` (usage, metrics)
  * follows it and ends the response. The random `p` padding of every payload is ignored. Events
  * written as JSON objects of one key (`{"contentBlockDelta": {...}}`, as SDKs print them) read
@@ -74,6 +76,11 @@ export class BedrockConverseDecoder {
   #finished = false;
   readonly #maxResultLength: number;
   readonly #cited: ConverseCitations | undefined;
+  /**
+   * The characters of the reasoning signatures held over the response (bounded at 4 Mi): no delta
+   * carries them until their block's stop, so no other limit counts them.
+   */
+  #held = 0;
 
   /**
    * Creates a decoder that reports through `emit`, bounded by the accumulator's `limits`, keeping
@@ -143,19 +150,21 @@ export class BedrockConverseDecoder {
     if (isRecord(toolResult)) return void (block.result = { ...(toolResult as Block["result"])!, content: [] });
     if (!isRecord(toolUse)) return;
     block.tool = true;
+    const id = nonEmptyString(toolUse["toolUseId"]);
+    const name = nonEmptyString(toolUse["name"]);
     this.#emit({
       type: "tool-call-chunk",
       index,
-      ...withString("id", toolUse["toolUseId"]),
-      ...withString("name", toolUse["name"]),
-      ...(toolUse["type"] === "server_tool_use" ? { providerExecuted: true as const } : {}),
+      ...(id && { id }),
+      ...(name && { name }),
+      ...(toolUse["type"] === "server_tool_use" && { providerExecuted: true as const }),
     });
   }
 
   #onDelta(payload: Payload): void {
-    const delta = payload["delta"];
+    const delta = payload["delta"] as Payload;
     const found = isRecord(delta) ? this.#block(payload) : undefined;
-    if (!found || !isRecord(delta)) return;
+    if (!found) return;
     const [index, block] = found;
     const emit = this.#emit;
     this.#cited?.delta(index, delta);
@@ -164,8 +173,8 @@ export class BedrockConverseDecoder {
     const toolUse = delta["toolUse"];
     if (isRecord(toolUse) && block.tool) {
       const input = toolUse["input"];
-      const fragment = typeof input === "string" ? input : isRecord(input) ? (this.#write(input) ?? "") : "";
-      if (fragment !== "") emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
+      const fragment = typeof input === "string" ? input : isRecord(input) && this.#write(input);
+      if (fragment) emit({ type: "tool-call-chunk", index, argumentsDelta: fragment });
     }
     const result = delta["toolResult"];
     // Each delta's list, flattened at the stop (a spread of a long list would overflow the stack).
@@ -187,7 +196,14 @@ export class BedrockConverseDecoder {
       emit({ type: "reasoning-delta", text: thought });
     }
     const signature = nonEmptyString(reasoning["signature"]);
-    if (signature !== undefined) block.signature = (block.signature ?? "") + signature;
+    if (signature !== undefined) {
+      if ((this.#held += signature.length) > 4194304)
+        throw new ToolCallStreamError({
+          code: "text-too-large",
+          message: "The signatures held exceeded the limit of 4194304 characters.",
+        });
+      block.signature = (block.signature ?? "") + signature;
+    }
     const redacted = nonEmptyString(reasoning["redactedContent"]) ?? nonEmptyString(reasoning["data"]);
     if (redacted !== undefined) emit({ type: "reasoning-part", part: { type: "redacted", data: redacted } });
   }
@@ -227,10 +243,4 @@ export class BedrockConverseDecoder {
     // The last event of a response: after the stop, nothing more is coming.
     if (this.#finished) this.#emit({ type: "done" });
   }
-}
-
-/** `{ [key]: value }` for a non-empty string, else nothing. */
-function withString<K extends string>(key: K, value: unknown): { [P in K]?: string } {
-  const text = nonEmptyString(value);
-  return text === undefined ? {} : ({ [key]: text } as { [P in K]?: string });
 }

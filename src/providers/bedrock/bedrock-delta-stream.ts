@@ -130,7 +130,6 @@ export class BedrockDecoder implements ProviderDecoder {
   }
 
   #onException(message: FramedMessage, type: "exception" | "error"): void {
-    const headers = message.headers!;
     const name = String(message.event ?? type);
     let detail: unknown = message.value;
     if (detail === undefined) {
@@ -141,7 +140,7 @@ export class BedrockDecoder implements ProviderDecoder {
         detail = message.data;
       }
     }
-    if (!isRecord(detail)) detail = { message: type === "error" ? headers[":error-message"] : detail };
+    if (!isRecord(detail)) detail = { message: type === "error" ? message.headers![":error-message"] : detail };
     this.#emit(providerError({ [name]: detail }, `The provider reported ${name} inside the stream.`));
   }
 }
@@ -149,7 +148,7 @@ export class BedrockDecoder implements ProviderDecoder {
 /** The UTF-8 text of a base64 string (throws for anything else). */
 function utf8FromBase64(value: unknown, utf8: TextDecoder): string {
   if (value instanceof Uint8Array) return utf8.decode(value); // the AWS SDK's chunk.bytes
-  if (typeof value !== "string") throw new TypeError("not a string");
+  if (typeof value !== "string") throw new TypeError(); // caught: a malformed-payload error
   // atob's characters are all below 256: each is one byte.
   return utf8.decode(Uint8Array.from(atob(value), (char) => char.charCodeAt(0)));
 }
