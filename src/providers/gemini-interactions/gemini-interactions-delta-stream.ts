@@ -2,7 +2,7 @@ import type { SSEMessage } from "../../framing/framing.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
-import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
+import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { GEMINI_INTERACTIONS_FINISH_REASONS } from "./gemini-interactions-finish-reasons.ts";
 import { InteractionsServerSteps } from "./gemini-interactions-server-steps.ts";
@@ -33,7 +33,8 @@ const FRAGMENT_FIELDS = ["arguments", "partial_arguments", "arguments_delta"] as
  * call's start (a `thought_signature` delta, or a `signature` on a later delta of the step) is
  * the call's too. Server-side tool steps (`google_search_call`, `code_execution_call`,
  * `url_context_call`, ...) are the provider's to run: `providerExecuted` calls completed with
- * their `*_result` step (see {@link InteractionsServerSteps}), never calls for the client.
+ * their `*_result` step (see {@link InteractionsServerSteps}), never calls for the client; each
+ * such step's deltas are bounded by `maxArgumentsLength` as JSON text (`arguments-too-large`).
  * Each event's `event_id` is where `GET /v1beta/interactions/{id}?stream=true&last_event_id=`
  * resumes; the final `event: done` / `data: [DONE]` is skipped.
  *
@@ -71,10 +72,13 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
   readonly #server: InteractionsServerSteps;
   #calls = 0;
 
-  /** Creates a decoder for one response that reports through `emit`. */
-  constructor(emit: Emit) {
+  /**
+   * Creates a decoder for one response that reports through `emit`; a server tool's step is
+   * bounded by the accumulator's `maxArgumentsLength` in `limits` (4 Mi by default).
+   */
+  constructor(emit: Emit, limits: DecoderLimits = {}) {
     this.#emit = emit;
-    this.#server = new InteractionsServerSteps(emit, jsonText);
+    this.#server = new InteractionsServerSteps(emit, jsonText, limits.maxArgumentsLength);
   }
 
   /** The input ended: a step still open is left to the accumulator, which discards a call without its end. */

@@ -16,6 +16,6 @@ import { GeminiInteractionsDecoder } from "./gemini-interactions-delta-stream.ts
 export const geminiInteractionsProtocol: ProviderProtocol = {
   name: "gemini-interactions",
   framing: SSEDecoder,
-  createDecoder: (emit) => new GeminiInteractionsDecoder(emit),
+  createDecoder: (emit, limits) => new GeminiInteractionsDecoder(emit, limits),
   turnBlocks: serverCallBlocks,
 };

@@ -1,3 +1,4 @@
+import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { JsonWriter } from "../../shared/json-text.ts";
 import { isRecord, nonEmptyString } from "../../shared/values.ts";
 import type { Emit } from "../provider-decoder.ts";
@@ -10,6 +11,8 @@ interface ServerStep {
   fields: Payload;
   /** A call: its step index, which is the call's index; a result: the index of the call it answers. */
   callIndex: number | undefined;
+  /** The length of its deltas so far, as JSON text: bounded by `maxArgumentsLength`. */
+  length?: number;
 }
 
 /**
@@ -95,10 +98,17 @@ export class InteractionsServerSteps {
   /** Calls whose step stopped and which wait for their result, by call id (or by index when they have none). */
   readonly #awaiting = new Map<string, number>();
 
-  /** Reports through `emit`, writing arguments with `write`. */
-  constructor(emit: Emit, write: JsonWriter) {
+  /** The most a step's deltas may take, as JSON text (the accumulator's `maxArgumentsLength`). */
+  readonly #max: number;
+
+  /**
+   * Reports through `emit`, writing arguments with `write`; a step's deltas past `max` characters
+   * as JSON text (4 Mi by default) end the stream.
+   */
+  constructor(emit: Emit, write: JsonWriter, max = 4194304) {
     this.#emit = emit;
     this.#write = write;
+    this.#max = max;
   }
 
   /** The JSON writer of the current message. */
@@ -136,10 +146,20 @@ export class InteractionsServerSteps {
     return true;
   }
 
-  /** `step.delta` of a server-side step: its fields merged into the step's. */
+  /**
+   * `step.delta` of a server-side step: its fields merged into the step's. A step goes out whole
+   * only at its stop, carried by no delta: kept whole as a call's arguments are, it is bounded as
+   * they are (past `maxArgumentsLength`, a `ToolCallStreamError` of code `arguments-too-large`).
+   */
   delta(index: number, delta: Payload): void {
     const step = this.#steps.get(index);
-    if (step) merge(step.fields, delta);
+    if (!step) return;
+    if ((step.length = (step.length ?? 0) + (this.#write(delta)?.length ?? 0)) > this.#max)
+      throw new ToolCallStreamError({
+        code: "arguments-too-large",
+        message: `A server tool's step is over maxArgumentsLength (${this.#max}).`,
+      });
+    merge(step.fields, delta);
   }
 
   /** `step.stop`: a call's arguments go out and it waits for its result; a result completes its call. */
