@@ -12,6 +12,7 @@ import type { JsonValue, ReasoningPart, RunnableTool, TurnOrderEntry } from "../
 import { HttpError, invalidField } from "../response/json-error.ts";
 import type { WireFilePart, WirePart } from "../request/file-parts.ts";
 import { own, tooDeep, tooDeepError } from "../request/json-fields.ts";
+import type { SamplingField } from "../request/parse-sampling.ts";
 import { parseRunRequest } from "../request/parse-run-request.ts";
 import { parseStreamRequest, type RequestBounds, STREAM_BOUNDS } from "../request/parse-stream-request.ts";
 import type { ClientRequest } from "../services/client-events.ts";
@@ -51,6 +52,8 @@ export interface WireRequest {
   tool_choice?: unknown;
   max_tokens?: unknown;
   temperature?: unknown;
+  /** `/v1/stream`'s `top_p`, `top_k`, `stop`, `seed` and penalties (worker/request/parse-sampling.ts). */
+  sampling?: Partial<Record<SamplingField, unknown>>;
   /** `/v1/stream`'s `reasoning` (worker/request/parse-reasoning.ts). */
   reasoning?: unknown;
   /** `/v1/stream`'s `container`: Anthropic's code-execution container id. */
@@ -80,7 +83,8 @@ export function clientRequest(
   bounds: RequestBounds = STREAM_BOUNDS,
 ): ClientRequest {
   const body: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(wire)) if (value !== undefined) body[key] = value;
+  const { sampling, ...fields } = wire;
+  for (const [key, value] of Object.entries({ ...fields, ...sampling })) if (value !== undefined) body[key] = value;
   try {
     if (!run) return { mode: "stream", request: parseStreamRequest(body, providers, bounds) };
     if (run.max_steps !== undefined) body["max_steps"] = run.max_steps;
@@ -221,4 +225,18 @@ export function toolCallAt(
 /** A tool result as the provider reads it: text as it is, anything else as JSON text. */
 export function resultText(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value ?? null);
+}
+
+/**
+ * The sampling fields of a client's body, under their `/v1/stream` names: `renamed` gives a
+ * protocol's own name of one (Messages' `stop_sequences` for `stop`); `null` is the same as absent.
+ */
+export function samplingOf(
+  fields: Readonly<Record<string, unknown>>,
+  names: readonly SamplingField[],
+  renamed: Partial<Record<SamplingField, string>> = {},
+): Partial<Record<SamplingField, unknown>> {
+  const sampling: Partial<Record<SamplingField, unknown>> = {};
+  for (const field of names) sampling[field] = own(fields, renamed[field] ?? field) ?? undefined;
+  return sampling;
 }

@@ -2,6 +2,7 @@ import type { ToolEntry } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import { parseMessages, requiredString, toolNameError } from "./parse-messages.ts";
 import { parseReasoning } from "./parse-reasoning.ts";
+import { parseSampling, SAMPLING_FIELDS } from "./parse-sampling.ts";
 import { checkParameters, isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
 import type { JsonObject, StreamRequest, ToolChoice } from "./stream-request.ts";
 
@@ -71,6 +72,7 @@ const FIELDS = new Set([
   "tool_choice",
   "max_tokens",
   "temperature",
+  ...SAMPLING_FIELDS,
   "reasoning",
   "container",
   "stream",
@@ -129,6 +131,8 @@ export function parseStreamRequest(
     request.maxTokens = boundedInteger(own(body, "max_tokens"), "max_tokens", 1, 1_000_000);
   if (own(body, "temperature") !== undefined)
     request.temperature = boundedNumber(own(body, "temperature"), "temperature", 0, 2);
+  const sampling = parseSampling(body, provider);
+  if (sampling) request.sampling = sampling;
   if (own(body, "reasoning") !== undefined) request.reasoning = parseReasoning(own(body, "reasoning"));
   const container = own(body, "container");
   if (container !== undefined) request.container = containerId(container);

@@ -25,6 +25,8 @@
  *   "tool_choice": "auto",            // "auto" | "none" | "required" | { "name": "get_weather" }
  *   "max_tokens": 1024,               // optional
  *   "temperature": 0.2,               // optional
+ *   "top_p": 0.9, "top_k": 40, "stop": ["END"], "seed": 7,  // optional: each where the provider has it
+ *   "frequency_penalty": 0.5, "presence_penalty": 0.5,     // (worker/request/parse-sampling.ts)
  *   "reasoning": { "type": "on", "effort": "high" },  // optional: see parse-reasoning.ts
  *   "early_validation": true,         // optional: check each call against its tool's parameters while
  *                                     // it streams; a `tool-call-violation` event says where it went wrong
@@ -44,6 +46,7 @@ import type {
   ToolEntry,
   TurnOrderEntry,
 } from "../../src/index.ts";
+import type { Sampling } from "./parse-sampling.ts";
 
 /** A JSON object. */
 export type JsonObject = { [key: string]: JsonValue };
@@ -58,6 +61,8 @@ export interface StreamRequest {
   toolChoice?: ToolChoice;
   maxTokens?: number;
   temperature?: number;
+  /** The other sampling settings (`top_p`, `top_k`, `stop`, `seed`, the penalties), each in the provider's own form. */
+  sampling?: Sampling;
   /** Whether and how much the model reasons (`reasoning`, see worker/request/parse-reasoning.ts); absent: the provider's default. */
   reasoning?: RequestReasoning;
   /** OpenAI Responses' `store`, as a Responses client sent it (`POST /v1/responses`); never read from a `/v1/stream` body. */

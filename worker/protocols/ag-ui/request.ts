@@ -16,7 +16,8 @@
  *     "model": "anthropic/claude-sonnet-4-6",   // <provider>/<model>, or a name alone (OpenAI's, offline or with its key)
  *     "run": false,                             // true: run the Worker's tools at the edge and loop, as /v1/run
  *     "tools": ["current_time"],                // run mode: the Worker's tools to offer
- *     "max_steps": 4, "tool_choice": "auto", "max_tokens": 1024, "temperature": 0.2
+ *     "max_steps": 4, "tool_choice": "auto", "max_tokens": 1024, "temperature": 0.2,
+ *     "top_p": 0.9, "top_k": 40, "stop": ["END"], "seed": 7    // and the penalties, where the provider has them
  *   }
  * }
  * ```
@@ -37,6 +38,7 @@ import {
   clientRequest,
   objectAt,
   runFlag,
+  samplingOf,
   stringAt,
   toolCallAt,
   type WireMessage,
@@ -46,6 +48,10 @@ import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import { checkedWireFile, type WirePart } from "../../request/file-parts.ts";
 import { fileIdError, fileOfUrl } from "../client-files.ts";
 import { providerModel } from "../provider-model.ts";
+import { SAMPLING_FIELDS } from "../../request/parse-sampling.ts";
+
+/** The sampling fields, which a 400 names in `forwardedProps`. */
+const SAMPLED: ReadonlySet<string> = new Set(SAMPLING_FIELDS);
 
 /** A validated `POST /v1/ag-ui` request. */
 export type AGUIRequest = ClientRequest & { threadId: string; runId: string };
@@ -103,14 +109,15 @@ export function parseAGUIRequest(
       tool_choice: own(props, "tool_choice"),
       max_tokens: own(props, "max_tokens"),
       temperature: own(props, "temperature"),
+      sampling: samplingOf(props, SAMPLING_FIELDS),
     },
     run ? { tools: own(props, "tools"), max_steps: own(props, "max_steps") } : undefined,
     providers,
     available,
     (field) => {
       if (field === "provider" || field === "model") return "forwardedProps.model";
-      if (/^(?:tool_choice|max_tokens|temperature|max_steps)$/.test(field) || (run && /^tools(?:\[|$)/.test(field)))
-        return `forwardedProps.${field}`;
+      const prop = /^(?:tool_choice|max_tokens|temperature|max_steps)$/.test(field) || SAMPLED.has(field);
+      if (prop || (run && /^tools(?:\[|$)/.test(field))) return `forwardedProps.${field}`;
       return field;
     },
     ANY_NAME_BOUNDS,

@@ -18,7 +18,8 @@
  * }
  * ```
  *
- * `thinking` (with `output_config.effort`) becomes the provider's reasoning knob
+ * `top_p`, `top_k` and `stop_sequences` go to every provider that has them, in its form
+ * (worker/request/parse-sampling.ts); one the provider lacks is a 400 naming it. `thinking` (with `output_config.effort`) becomes the provider's reasoning knob
  * (worker/protocols/client-reasoning.ts). What an agent also sends (Claude Code: `metadata`,
  * `context_management`, cache-control marks, ...) is accepted and, where the provider has no
  * counterpart, ignored: never a 400. Server tools reach an Anthropic upstream when
@@ -40,7 +41,7 @@ import { agentModel } from "../agent-model.ts";
 import { messagesReasoning } from "../client-reasoning.ts";
 import { thinkingPart } from "../reasoning-state.ts";
 import { callIdOf, signatureOfId } from "../thought-signatures.ts";
-import { arrayAt, clientRequest, idAt, objectAt, stringAt, type WireMessage } from "../client-request.ts";
+import { arrayAt, clientRequest, idAt, objectAt, samplingOf, stringAt, type WireMessage } from "../client-request.ts";
 import type { WirePart } from "../../request/file-parts.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { TurnNotes } from "../turn-order.ts";
@@ -104,6 +105,7 @@ export function parseMessagesRequest(
       tool_choice: toolChoice,
       max_tokens: own(fields, "max_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
+      sampling: samplingOf(fields, ["top_p", "top_k", "stop"], { stop: "stop_sequences" }),
       reasoning: messagesReasoning(own(fields, "thinking"), own(fields, "output_config")),
       container: containerOf(container),
     },
@@ -112,6 +114,7 @@ export function parseMessagesRequest(
     {},
     (field) => {
       if (field === "provider") return "model";
+      if (field === "stop") return "stop_sequences";
       return field.replace(/^(tools\[\d+\])\.parameters(?=$|[.[])/, "$1.input_schema");
     },
     AGENT_BOUNDS,

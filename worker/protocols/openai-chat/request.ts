@@ -21,9 +21,10 @@
  * }
  * ```
  *
- * Fields that change nothing here are accepted (`user`, `metadata`, `store`, `seed`,
- * `parallel_tool_calls`, ...), and so are the others OpenAI documents when they hold their
- * neutral value (`n: 1`, `top_p: 1`, ...); anything else is a 400 that names it, as OpenAI
+ * `top_p`, `stop`, `seed` and the penalties go to every provider that has them, in its form
+ * (worker/request/parse-sampling.ts). Fields that change nothing here are accepted (`user`,
+ * `metadata`, `store`, `parallel_tool_calls`, ...), and so are the others OpenAI documents when
+ * they hold their neutral value (`n: 1`, `logprobs: false`, ...); anything else is a 400 that names it, as OpenAI
  * answers an unknown parameter. `null` is the same as absent. An assistant message's
  * `reasoning_content` (DeepSeek, Kimi, GLM, Qwen), `reasoning` or `reasoning_details` (MiniMax,
  * OpenRouter) goes back to a Chat Completions provider in the same field. `web_search_options`
@@ -40,6 +41,7 @@ import {
   idAt,
   clientRequest,
   objectAt,
+  samplingOf,
   stringAt,
   TAKES_REFUSAL,
   toolCallAt,
@@ -66,7 +68,9 @@ export interface ChatCompletionRequest {
   includeUsage: boolean;
 }
 
-const USED = new Set([
+/** Chat's sampling fields, named as in `/v1/stream`. */
+const CHAT_SAMPLING = ["top_p", "stop", "seed", "frequency_penalty", "presence_penalty"] as const;
+const USED = new Set<string>([
   "model",
   "messages",
   "tools",
@@ -76,6 +80,7 @@ const USED = new Set([
   "max_tokens",
   "max_completion_tokens",
   "temperature",
+  ...CHAT_SAMPLING,
   "reasoning_effort",
   "web_search_options",
   "response_format",
@@ -86,7 +91,6 @@ const IGNORED = new Set([
   "user",
   "metadata",
   "store",
-  "seed",
   "parallel_tool_calls",
   "service_tier",
   "prompt_cache_key",
@@ -97,12 +101,8 @@ const IGNORED = new Set([
 /** Parameters accepted only at the value that means "as if absent". */
 const NEUTRAL: Readonly<Record<string, (value: unknown) => boolean>> = {
   n: (value) => value === 1,
-  top_p: (value) => value === 1,
-  frequency_penalty: (value) => value === 0,
-  presence_penalty: (value) => value === 0,
   logprobs: (value) => value === false,
   top_logprobs: (value) => value === 0,
-  stop: (value) => Array.isArray(value) && value.length === 0,
   logit_bias: (value) => typeof value === "object" && value !== null && Object.keys(value).length === 0,
   modalities: (value) => Array.isArray(value) && value.length === 1 && value[0] === "text",
 };
@@ -148,6 +148,7 @@ export function parseChatCompletionRequest(
       tool_choice: toolChoice,
       max_tokens: own(fields, "max_completion_tokens") ?? own(fields, "max_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
+      sampling: samplingOf(fields, CHAT_SAMPLING),
       reasoning: effortReasoning(own(fields, "reasoning_effort"), "reasoning_effort"),
     },
     undefined,

@@ -159,6 +159,7 @@ export function parseResponsesRequest(
       tool_choice: toolChoice(own(fields, "tool_choice"), tools, webSearch !== undefined),
       max_tokens: own(fields, "max_output_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
+      sampling: { top_p: own(fields, "top_p") ?? undefined },
       reasoning: responsesReasoning(own(fields, "reasoning")),
     },
     undefined,

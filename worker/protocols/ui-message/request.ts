@@ -17,7 +17,8 @@
  *   "tools": [{ "name": "get_weather", "parameters": { ... } }],   // definitions; with run: the Worker's tool names
  *   "run": false,                         // true: run the Worker's tools at the edge and loop, as /v1/run
  *   "max_steps": 4,                       // run mode only
- *   "tool_choice": "auto", "max_tokens": 1024, "temperature": 0.2
+ *   "tool_choice": "auto", "max_tokens": 1024, "temperature": 0.2,
+ *   "top_p": 0.9, "top_k": 40, "stop": ["END"], "seed": 7, "frequency_penalty": 0, "presence_penalty": 0
  * }
  * ```
  *
@@ -38,6 +39,7 @@ import {
   objectAt,
   resultText,
   runFlag,
+  samplingOf,
   stringAt,
   type WireMessage,
 } from "../client-request.ts";
@@ -46,6 +48,7 @@ import { isObject, own, tooDeep, tooDeepError } from "../../request/json-fields.
 import type { WirePart } from "../../request/file-parts.ts";
 import { fileOfUrl } from "../client-files.ts";
 import { providerModel } from "../provider-model.ts";
+import { SAMPLING_FIELDS } from "../../request/parse-sampling.ts";
 
 /** A validated `POST /v1/ui` request. */
 export type UIRequest = ClientRequest & {
@@ -65,6 +68,7 @@ const FIELDS = new Set([
   "max_steps",
   "max_tokens",
   "temperature",
+  ...SAMPLING_FIELDS,
 ]);
 /** Tool part states that carry an outcome the model must see with its call. */
 const OUTCOMES = new Set(["output-available", "output-error", "output-denied"]);
@@ -102,6 +106,7 @@ export function parseUIRequest(
       tool_choice: own(fields, "tool_choice"),
       max_tokens: own(fields, "max_tokens"),
       temperature: own(fields, "temperature"),
+      sampling: samplingOf(fields, SAMPLING_FIELDS),
     },
     run ? { tools: own(fields, "tools"), max_steps: own(fields, "max_steps") } : undefined,
     providers,

@@ -1,6 +1,7 @@
 import { type Provider, providerKit, ToolCallStreamError } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
+import { withSampling } from "./sampling.ts";
 
 /**
  * The body of a provider request, made by the library's kit of the provider; what the provider
@@ -12,7 +13,8 @@ export function requestBody(provider: Provider, request: StreamRequest): JsonObj
   const tools = request.tools.map((tool) => ({ ...tool, jsonSchema: true }));
   try {
     // Made of the request's JSON values only, so it is JSON.
-    return providerKit(provider).requestBody({ ...request, tools }) as JsonObject;
+    const body = providerKit(provider).requestBody({ ...request, tools }) as JsonObject;
+    return withSampling(provider, body, request.sampling);
   } catch (error) {
     if (error instanceof ToolCallStreamError && error.code === "invalid-request")
       throw invalidField(error.info.path ?? "", error.message);

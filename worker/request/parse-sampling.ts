@@ -1,0 +1,119 @@
+/**
+ * The sampling settings of a `/v1/stream` body beyond `temperature` (`top_p`, `top_k`, `stop`,
+ * `seed`, `frequency_penalty`, `presence_penalty`), which every client protocol fills in from its
+ * own fields, checked against their bounds and against what the provider has a field for. Each
+ * provider gets them in its own form (worker/upstream/providers/sampling.ts).
+ *
+ * @module
+ */
+import { invalidField } from "../response/json-error.ts";
+import { own } from "./json-fields.ts";
+
+/** The sampling settings a request carries to its provider; absent ones are the provider's default. */
+export interface Sampling {
+  topP?: number;
+  topK?: number;
+  /** Stop sequences: the provider stops before the first it would write. */
+  stop?: string[];
+  seed?: number;
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+}
+
+/** The `/v1/stream` fields of {@link Sampling}. */
+export const SAMPLING_FIELDS = ["top_p", "top_k", "stop", "seed", "frequency_penalty", "presence_penalty"] as const;
+
+/** A name of {@link SAMPLING_FIELDS}. */
+export type SamplingField = (typeof SAMPLING_FIELDS)[number];
+
+/** How many stop sequences, and how long each, a request may send (OpenAI Chat takes 4, Gemini 5, Bedrock 2,500). */
+const MAX_STOPS = 16;
+const MAX_STOP_LENGTH = 1000;
+
+/**
+ * The fields each provider's API has (OpenAI Chat's `stop`, Anthropic's `stop_sequences`, Gemini's
+ * `generationConfig`, Bedrock Converse's `inferenceConfig`, Cohere's `p`/`k`, Ollama's `options`,
+ * the Interactions API's `generation_config`, OpenAI Responses' `top_p`). Sent to one without it, a
+ * field is a 400 that names it, as dropping it would change the answer unseen; `seed` alone is
+ * then left out, as it is best-effort where it exists (OpenAI: "determinism is not guaranteed"),
+ * and so is a penalty of 0, the default everywhere.
+ */
+const TAKES: Readonly<Record<string, ReadonlySet<SamplingField>>> = {
+  openai: new Set(["top_p", "stop", "seed", "frequency_penalty", "presence_penalty"]),
+  "openai-responses": new Set(["top_p"]),
+  anthropic: new Set(["top_p", "top_k", "stop"]),
+  gemini: new Set(SAMPLING_FIELDS),
+  "gemini-interactions": new Set(["top_p", "stop", "seed"]),
+  bedrock: new Set(["top_p", "stop"]),
+  cohere: new Set(SAMPLING_FIELDS),
+  ollama: new Set(SAMPLING_FIELDS),
+};
+
+/** Validates the sampling fields of `body` (read with `own`, no walk) for `provider`; undefined when none is set. */
+export function parseSampling(body: Readonly<Record<string, unknown>>, provider: string): Sampling | undefined {
+  let sampling: Sampling | undefined;
+  const takes = TAKES[provider];
+  for (const field of SAMPLING_FIELDS) {
+    const value = own(body, field);
+    if (value === undefined) continue;
+    const parsed = parse(field, value);
+    if (parsed === undefined) continue;
+    if (takes && !takes.has(field)) {
+      if (field === "seed" || parsed === 0) continue;
+      throw invalidField(
+        field,
+        `\`${field}\` is not supported with provider ${provider}: its API has no such setting.`,
+      );
+    }
+    sampling ??= {};
+    if (field === "stop") sampling.stop = parsed as string[];
+    else sampling[KEYS[field]] = parsed as number;
+  }
+  return sampling;
+}
+
+const KEYS = {
+  top_p: "topP",
+  top_k: "topK",
+  seed: "seed",
+  frequency_penalty: "frequencyPenalty",
+  presence_penalty: "presencePenalty",
+} as const;
+
+/** A field's value, or undefined for an empty stop list (the same as none); a 400 naming the field when out of bounds. */
+function parse(field: SamplingField, value: unknown): number | string[] | undefined {
+  switch (field) {
+    case "top_p":
+      return numberIn(value, field, 0, 1);
+    case "top_k":
+      return integerIn(value, field, 1, 1000);
+    case "seed":
+      return integerIn(value, field, -2_147_483_648, 2_147_483_647);
+    case "frequency_penalty":
+    case "presence_penalty":
+      return numberIn(value, field, -2, 2);
+    case "stop":
+      return stops(value);
+  }
+}
+
+function stops(value: unknown): string[] | undefined {
+  const list = typeof value === "string" ? [value] : value;
+  const rule = `\`stop\` must be a string or an array of up to ${MAX_STOPS} strings of 1 to ${MAX_STOP_LENGTH} characters.`;
+  if (!Array.isArray(list) || list.length > MAX_STOPS) throw invalidField("stop", rule);
+  for (const stop of list)
+    if (typeof stop !== "string" || stop === "" || stop.length > MAX_STOP_LENGTH) throw invalidField("stop", rule);
+  return list.length === 0 ? undefined : (list as string[]);
+}
+
+function numberIn(value: unknown, field: string, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max)
+    throw invalidField(field, `\`${field}\` must be a number from ${min} to ${max}.`);
+  return value;
+}
+
+function integerIn(value: unknown, field: string, min: number, max: number): number {
+  if (!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max)
+    throw invalidField(field, `\`${field}\` must be an integer from ${min} to ${max}.`);
+  return value as number;
+}

@@ -1,0 +1,56 @@
+/**
+ * A request's sampling settings (worker/request/parse-sampling.ts) in each provider's own form,
+ * added to the body its kit made; the parser has already refused those a provider has no field for.
+ *
+ * @module
+ */
+import type { Provider } from "../../../src/index.ts";
+import type { Sampling } from "../../request/parse-sampling.ts";
+import type { JsonObject } from "../../request/stream-request.ts";
+
+/** Field names per form: snake_case (OpenAI, Anthropic, Cohere, Ollama, Interactions) or Gemini's and Converse's camelCase. */
+type Names = Partial<Record<keyof Sampling, string>>;
+const SNAKE: Names = {
+  topP: "top_p",
+  topK: "top_k",
+  stop: "stop",
+  seed: "seed",
+  frequencyPenalty: "frequency_penalty",
+  presencePenalty: "presence_penalty",
+};
+const CAMEL: Names = {
+  topP: "topP",
+  topK: "topK",
+  stop: "stopSequences",
+  seed: "seed",
+  frequencyPenalty: "frequencyPenalty",
+  presencePenalty: "presencePenalty",
+};
+
+/** Where each provider takes them: the body itself, or the object of one of its fields. */
+const FORMS: Readonly<Record<Provider, { at?: string; names: Names }>> = {
+  openai: { names: SNAKE },
+  "openai-responses": { names: SNAKE },
+  anthropic: { names: { ...SNAKE, stop: "stop_sequences" } },
+  gemini: { at: "generationConfig", names: CAMEL },
+  "gemini-interactions": { at: "generation_config", names: { ...SNAKE, stop: "stop_sequences" } },
+  bedrock: { at: "inferenceConfig", names: CAMEL },
+  cohere: { names: { ...SNAKE, topP: "p", topK: "k", stop: "stop_sequences" } },
+  ollama: { at: "options", names: SNAKE },
+};
+
+/** `body` with `sampling` in `provider`'s form (Anthropic's thinking, as its temperature, leaves `top_k` out). */
+export function withSampling(provider: Provider, body: JsonObject, sampling: Sampling | undefined): JsonObject {
+  if (!sampling) return body;
+  const { at, names } = FORMS[provider];
+  const target: JsonObject = at === undefined ? body : { ...(body[at] as JsonObject | undefined) };
+  // Anthropic refuses `top_k` with thinking ("not compatible with ... top_k"), as it does a temperature:
+  // thinking wins, as with the temperature (src/providers/anthropic/anthropic-request.ts).
+  const thinking = provider === "anthropic" && body["thinking"] !== undefined;
+  for (const [key, value] of Object.entries(sampling) as [keyof Sampling, number | string[]][]) {
+    const name = names[key];
+    if (name !== undefined && !(thinking && key === "topK")) target[name] = value;
+  }
+  if (at !== undefined) body[at] = target;
+  return body;
+}
