@@ -143,13 +143,24 @@ describe("@anthropic-ai/sdk: Messages' sampling", () => {
     expect(sent(upstream)).not.toHaveProperty("top_k");
   });
 
+  it("one the provider has no field for is left out, as an agent sends it by default", async () => {
+    // Claude Code's auto-mode classifier asks with `stop_sequences: ["</block>"]`; OpenAI Responses
+    // has no stop sequences, OpenAI Chat no top_k. Refused, the agent's turn would fail there.
+    const responses = scripted("openai-responses", { text: "one" });
+    await message("openai-responses", responses, { top_k: 20, stop_sequences: ["</block>"] });
+    expect(sent(responses)).not.toHaveProperty("stop");
+    expect(sent(responses)).not.toHaveProperty("top_k");
+    const chat = scripted("openai", { text: "one" });
+    await message("openai", chat, { top_k: 20, stop_sequences: ["</block>"] });
+    expect(sent(chat)).toMatchObject({ stop: ["</block>"] });
+    expect(sent(chat)).not.toHaveProperty("top_k");
+  });
+
   it.each([
-    ["top_k", "openai", { top_k: 20 }],
-    ["stop_sequences", "openai-responses", { stop_sequences: ["END"] }],
     ["top_k", "anthropic", { top_k: 0 }],
     ["top_p", "anthropic", { top_p: -0.1 }],
     ["stop_sequences", "anthropic", { stop_sequences: ["x".repeat(1001)] }],
-  ] as const)("%s (%s) refused: a 400 naming it, the provider not called", async (field, provider, settings) => {
+  ] as const)("%s (%s) out of bounds: a 400 naming it, the provider not called", async (field, provider, settings) => {
     const upstream = scripted(provider, { text: "one" });
     const error = await message(provider, upstream, settings).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 400 });

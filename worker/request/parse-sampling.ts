@@ -36,7 +36,8 @@ const MAX_STOP_LENGTH = 1000;
  * the Interactions API's `generation_config`, OpenAI Responses' `top_p`). Sent to one without it, a
  * field is a 400 that names it, as dropping it would change the answer unseen; `seed` alone is
  * then left out, as it is best-effort where it exists (OpenAI: "determinism is not guaranteed"),
- * and so is a penalty of 0, the default everywhere.
+ * and so is a penalty of 0, the default everywhere. The agent endpoints leave every such field
+ * out instead (`AGENT_BOUNDS`): an agent sends them by default and cannot be told otherwise.
  */
 const TAKES: Readonly<Record<string, ReadonlySet<SamplingField>>> = {
   openai: new Set(["top_p", "stop", "seed", "frequency_penalty", "presence_penalty"]),
@@ -49,8 +50,15 @@ const TAKES: Readonly<Record<string, ReadonlySet<SamplingField>>> = {
   ollama: new Set(SAMPLING_FIELDS),
 };
 
-/** Validates the sampling fields of `body` (read with `own`, no walk) for `provider`; undefined when none is set. */
-export function parseSampling(body: Readonly<Record<string, unknown>>, provider: string): Sampling | undefined {
+/**
+ * Validates the sampling fields of `body` (read with `own`, no walk) for `provider`; undefined when
+ * none is set. One the provider has no field for is a 400, or with `unsupported` `"omit"` left out.
+ */
+export function parseSampling(
+  body: Readonly<Record<string, unknown>>,
+  provider: string,
+  unsupported: "refuse" | "omit" = "refuse",
+): Sampling | undefined {
   let sampling: Sampling | undefined;
   const takes = TAKES[provider];
   for (const field of SAMPLING_FIELDS) {
@@ -59,7 +67,7 @@ export function parseSampling(body: Readonly<Record<string, unknown>>, provider:
     const parsed = parse(field, value);
     if (parsed === undefined) continue;
     if (takes && !takes.has(field)) {
-      if (field === "seed" || parsed === 0) continue;
+      if (field === "seed" || parsed === 0 || unsupported === "omit") continue;
       throw invalidField(
         field,
         `\`${field}\` is not supported with provider ${provider}: its API has no such setting.`,

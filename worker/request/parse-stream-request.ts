@@ -21,6 +21,11 @@ export interface RequestBounds {
   toolName: RegExp;
   /** {@link toolName} in words, for the 400 of a name that breaks it. */
   toolNameRule: string;
+  /**
+   * A sampling setting the provider has no field for (worker/request/parse-sampling.ts): a 400
+   * naming it, or left out where the clients are agents that send one by default.
+   */
+  unsupportedSampling: "refuse" | "omit";
 }
 
 /**
@@ -43,6 +48,7 @@ export const STREAM_BOUNDS: RequestBounds = {
   tools: 128,
   toolName: TOOL_NAME,
   toolNameRule: "1 to 64 letters, digits, _ or -, starting with a letter or _",
+  unsupportedSampling: "refuse",
 };
 
 /**
@@ -63,6 +69,8 @@ export const AGENT_BOUNDS: RequestBounds = {
   tools: 1024,
   toolName: /^[A-Za-z0-9_.:-]{1,128}$/,
   toolNameRule: "1 to 128 letters, digits, _, -, . or :",
+  // Claude Code's auto-mode classifier sends `stop_sequences` (OpenAI Responses has none).
+  unsupportedSampling: "omit",
 };
 const FIELDS = new Set([
   "provider",
@@ -131,7 +139,7 @@ export function parseStreamRequest(
     request.maxTokens = boundedInteger(own(body, "max_tokens"), "max_tokens", 1, 1_000_000);
   if (own(body, "temperature") !== undefined)
     request.temperature = boundedNumber(own(body, "temperature"), "temperature", 0, 2);
-  const sampling = parseSampling(body, provider);
+  const sampling = parseSampling(body, provider, bounds.unsupportedSampling);
   if (sampling) request.sampling = sampling;
   if (own(body, "reasoning") !== undefined) request.reasoning = parseReasoning(own(body, "reasoning"));
   const container = own(body, "container");
