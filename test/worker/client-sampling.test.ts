@@ -136,11 +136,38 @@ describe("@anthropic-ai/sdk: Messages' sampling", () => {
     const upstream = scripted("anthropic", { text: "one" });
     await message("anthropic", upstream, {
       ...ALL,
+      top_p: 0.95,
       thinking: { type: "enabled", budget_tokens: 1024 },
       max_tokens: 4096,
     });
-    expect(sent(upstream)).toMatchObject({ top_p: 0.5, stop_sequences: ["END"], thinking: { type: "enabled" } });
+    expect(sent(upstream)).toMatchObject({ top_p: 0.95, stop_sequences: ["END"], thinking: { type: "enabled" } });
     expect(sent(upstream)).not.toHaveProperty("top_k");
+  });
+
+  it("Claude takes a temperature or a top_p, not both: the temperature wins, as thinking wins over both", async () => {
+    // Claude from 4.5 refuses the two together ("cannot both be specified"), and with thinking a
+    // top_p below 0.95; before top_p was carried, a client sending both was answered.
+    const direct = scripted("anthropic", { text: "one" });
+    await message("anthropic", direct, { temperature: 0.2, top_p: 0.5 });
+    expect(sent(direct)).toMatchObject({ temperature: 0.2 });
+    expect(sent(direct)).not.toHaveProperty("top_p");
+    const bedrock = scripted("bedrock", { text: "one" });
+    await message("bedrock", bedrock, { temperature: 0.2, top_p: 0.5 });
+    expect(formOf("bedrock", bedrock)).toEqual({ maxTokens: 256, temperature: 0.2 });
+    const thinking = scripted("anthropic", { text: "one" });
+    await message("anthropic", thinking, {
+      top_p: 0.9,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      max_tokens: 4096,
+    });
+    expect(sent(thinking)).not.toHaveProperty("top_p");
+    const alone = scripted("anthropic", { text: "one" });
+    await message("anthropic", alone, {
+      top_p: 0.96,
+      thinking: { type: "enabled", budget_tokens: 1024 },
+      max_tokens: 4096,
+    });
+    expect(sent(alone)).toMatchObject({ top_p: 0.96 });
   });
 
   it("one the provider has no field for is left out, as an agent sends it by default", async () => {

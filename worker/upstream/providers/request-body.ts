@@ -14,7 +14,7 @@ export function requestBody(provider: Provider, request: StreamRequest): JsonObj
   try {
     // Made of the request's JSON values only, so it is JSON.
     const body = providerKit(provider).requestBody({ ...request, tools }) as JsonObject;
-    return withSampling(provider, body, request.sampling);
+    return withSampling(provider, body, request.sampling, request.model);
   } catch (error) {
     if (error instanceof ToolCallStreamError && error.code === "invalid-request")
       throw invalidField(error.info.path ?? "", error.message);

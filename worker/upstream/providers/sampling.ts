@@ -39,17 +39,30 @@ const FORMS: Readonly<Record<Provider, { at?: string; names: Names }>> = {
   ollama: { at: "options", names: SNAKE },
 };
 
-/** `body` with `sampling` in `provider`'s form (Anthropic's thinking, as its temperature, leaves `top_k` out). */
-export function withSampling(provider: Provider, body: JsonObject, sampling: Sampling | undefined): JsonObject {
+/**
+ * `body` with `sampling` in `provider`'s form. Claude (Anthropic's API, Bedrock's Claude models)
+ * refuses `top_k`, and a `top_p` below 0.95, with thinking, and from 4.5 a `top_p` beside a
+ * temperature ("cannot both be specified"): thinking wins, then the temperature, as the kits
+ * leave out a temperature with thinking (src/providers/anthropic/anthropic-request.ts).
+ */
+export function withSampling(
+  provider: Provider,
+  body: JsonObject,
+  sampling: Sampling | undefined,
+  model: string,
+): JsonObject {
   if (!sampling) return body;
   const { at, names } = FORMS[provider];
   const target: JsonObject = at === undefined ? body : { ...(body[at] as JsonObject | undefined) };
-  // Anthropic refuses `top_k` with thinking ("not compatible with ... top_k"), as it does a temperature:
-  // thinking wins, as with the temperature (src/providers/anthropic/anthropic-request.ts).
-  const thinking = provider === "anthropic" && body["thinking"] !== undefined;
+  const claude = provider === "anthropic" || (provider === "bedrock" && /claude/i.test(model));
+  const thinking =
+    claude && (body["thinking"] ?? (body["additionalModelRequestFields"] as JsonObject | undefined)?.["thinking"]);
   for (const [key, value] of Object.entries(sampling) as [keyof Sampling, number | string[]][]) {
     const name = names[key];
-    if (name !== undefined && !(thinking && key === "topK")) target[name] = value;
+    if (name === undefined || (thinking && key === "topK")) continue;
+    if (claude && key === "topP" && (thinking ? (value as number) < 0.95 : target["temperature"] !== undefined))
+      continue;
+    target[name] = value;
   }
   if (at !== undefined) body[at] = target;
   return body;
