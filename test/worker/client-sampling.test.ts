@@ -56,6 +56,18 @@ describe("openai-node: Chat Completions' sampling", () => {
     });
   });
 
+  it("a top_p of 1 or 0 reaches Cohere within its p of 0.01 to 0.99", async () => {
+    // `top_p: 1` is Chat's neutral value, which openai-node clients send by default; Cohere
+    // documents `p` from 0.01 to 0.99 (docs.cohere.com/reference/chat).
+    const ps: unknown[] = [];
+    for (const top_p of [1, 0, 0.5]) {
+      const upstream = scripted("cohere", { text: "one" });
+      await chat("cohere", upstream, { top_p });
+      ps.push(sent(upstream)["p"]);
+    }
+    expect(ps).toEqual([0.99, 0.01, 0.5]);
+  });
+
   it("reaches Anthropic, Bedrock, OpenAI Responses and Interactions as far as each has a field", async () => {
     const bodies: Record<string, unknown> = {};
     for (const provider of ["anthropic", "bedrock", "openai-responses", "gemini-interactions"] as const) {

@@ -62,7 +62,8 @@ export function withSampling(
     if (name === undefined || (thinking && key === "topK")) continue;
     if (claude && key === "topP" && (thinking ? (value as number) < 0.95 : target["temperature"] !== undefined))
       continue;
-    target[name] = value;
+    // Cohere's `p` is 0.01 to 0.99: Chat's neutral `top_p: 1` is its nearest, 0.99.
+    target[name] = provider === "cohere" && key === "topP" ? Math.min(0.99, Math.max(0.01, value as number)) : value;
   }
   if (at !== undefined) body[at] = target;
   return body;
