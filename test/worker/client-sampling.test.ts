@@ -89,6 +89,12 @@ describe("openai-node: Chat Completions' sampling", () => {
     }
   });
 
+  it("a seed beyond 32 bits reaches OpenAI, whose seed is a 64-bit integer (accepted and dropped before)", async () => {
+    const upstream = scripted("openai", { text: "one" });
+    await chat("openai", upstream, { seed: 2 ** 40 });
+    expect(sent(upstream)).toMatchObject({ seed: 2 ** 40 });
+  });
+
   it.each([
     ["top_p", { top_p: 1.5 }],
     ["stop", { stop: Array.from({ length: 17 }, (_, i) => `s${i}`) }],

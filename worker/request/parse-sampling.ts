@@ -96,7 +96,8 @@ function parse(field: SamplingField, value: unknown): number | string[] | undefi
     case "top_k":
       return integerIn(value, field, 1, 1000);
     case "seed":
-      return integerIn(value, field, -2_147_483_648, 2_147_483_647);
+      // OpenAI's seed is 64-bit: any integer JSON carries exactly; a narrower provider answers for itself.
+      return integerIn(value, field, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
     case "frequency_penalty":
     case "presence_penalty":
       return numberIn(value, field, -2, 2);
