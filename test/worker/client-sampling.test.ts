@@ -201,6 +201,18 @@ describe("@anthropic-ai/sdk: Messages' sampling", () => {
     expect(sent(chat)).not.toHaveProperty("top_k");
   });
 
+  it("to OpenAI Chat's reasoning models, which refuse `stop`, an agent's stop sequences are left out", async () => {
+    // gpt-5 and the o-series answer `stop` with "Unsupported parameter"; Claude Code's classifier
+    // sends `stop_sequences` (worker/env.ts's example alias is claude-sonnet-4-6=openai/gpt-5).
+    const stops: unknown[] = [];
+    for (const model of ["openai/gpt-5", "openai/o4-mini", "openai/gpt-4.1"]) {
+      const upstream = scripted("openai", { text: "one" });
+      await message("openai", upstream, { model, stop_sequences: ["</block>"] });
+      stops.push(sent(upstream)["stop"]);
+    }
+    expect(stops).toEqual([undefined, undefined, ["</block>"]]);
+  });
+
   it.each([
     ["top_k", "anthropic", { top_k: 0 }],
     ["top_p", "anthropic", { top_p: -0.1 }],

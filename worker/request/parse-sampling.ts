@@ -61,12 +61,15 @@ export function parseSampling(
 ): Sampling | undefined {
   let sampling: Sampling | undefined;
   const takes = TAKES[provider];
+  // OpenAI's reasoning models (gpt-5, the o-series) answer Chat's `stop` with "Unsupported parameter":
+  // an agent's stop sequences (Claude Code's classifier sends them) are left out there, as before.
+  const noStop = unsupported === "omit" && provider === "openai" && /^(?:o\d|gpt-5)/i.test(String(own(body, "model")));
   for (const field of SAMPLING_FIELDS) {
     const value = own(body, field);
     if (value === undefined) continue;
     const parsed = parse(field, value);
     if (parsed === undefined) continue;
-    if (takes && !takes.has(field)) {
+    if ((takes && !takes.has(field)) || (noStop && field === "stop")) {
       if (field === "seed" || parsed === 0 || unsupported === "omit") continue;
       throw invalidField(
         field,
