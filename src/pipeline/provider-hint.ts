@@ -18,10 +18,12 @@ const NAMES: { readonly [P in Provider]: string } = {
 
 /** The framing's cue that a body gave no message: what it began with and its content type. */
 class Unframed {
-  constructor(
-    readonly start: string,
-    readonly contentType: string | undefined,
-  ) {}
+  readonly start: string;
+  readonly contentType: string | undefined;
+  constructor(start: string, contentType: string | undefined) {
+    this.start = start;
+    this.contentType = contentType;
+  }
 }
 
 /** How many bytes of a body are kept to tell what it was when no message came of it. */
