@@ -3,9 +3,9 @@
 // model for a Claude model that takes `output_config.format` (it then sends no JSON tool to
 // force), openai-node's Chat `response_format`, @anthropic-ai/sdk's `output_config.format`. An
 // upstream of the client's protocol gets it as it came; OpenAI Chat, OpenAI Responses, Anthropic,
-// Gemini, Cohere and Ollama of another get the same JSON Schema in their own form. Each was
+// Gemini, Cohere, Ollama and Bedrock of another get the same JSON Schema in their own form. Each was
 // dropped (the model answered prose) or a 400; with a provider that has no structured output
-// (Bedrock) Chat's and Messages' are a 400 naming the field, before any provider is called.
+// (Gemini Interactions) Chat's and Messages' are a 400 naming the field, before any provider is called.
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import Anthropic from "@anthropic-ai/sdk";
@@ -128,9 +128,21 @@ describe("openai-node: Chat Completions' response_format", () => {
     });
   });
 
-  it("a provider without structured output: a 400 naming response_format, the provider not called", async () => {
+  it("Bedrock gets its JSON Schema as Converse's outputConfig.textFormat, the schema a JSON string", async () => {
     const upstream = scripted("bedrock", { text: ANSWER });
-    await expect(ask("bedrock", upstream)).rejects.toMatchObject({ status: 400, param: "response_format" });
+    const completion = await ask("bedrock", upstream);
+    expect(JSON.parse(completion.choices[0]!.message.content!)).toEqual({ city: "Paris" });
+    const { textFormat } = sent(upstream)["outputConfig"];
+    expect(textFormat).toEqual({
+      type: "json_schema",
+      structure: { jsonSchema: { schema: expect.any(String), name: "place" } },
+    });
+    expect(JSON.parse(textFormat.structure.jsonSchema.schema)).toEqual(SCHEMA);
+  });
+
+  it("a provider without structured output: a 400 naming response_format, the provider not called", async () => {
+    const upstream = scripted("gemini-interactions", { text: ANSWER });
+    await expect(ask("gemini-interactions", upstream)).rejects.toMatchObject({ status: 400, param: "response_format" });
     expect(upstream.requests).toHaveLength(0);
   });
 });
@@ -168,9 +180,17 @@ describe("@anthropic-ai/sdk: output_config.format", () => {
     });
   });
 
-  it("a provider without structured output: a 400 naming output_config.format, the provider not called", async () => {
+  it("Bedrock gets its JSON Schema as outputConfig.textFormat, named output", async () => {
     const upstream = scripted("bedrock", { text: ANSWER });
-    const error = await ask("bedrock", upstream).catch((caught: unknown) => caught);
+    const message = await ask("bedrock", upstream);
+    expect(message.content).toEqual([expect.objectContaining({ type: "text", text: ANSWER })]);
+    const jsonSchema = sent(upstream)["outputConfig"]?.["textFormat"]?.["structure"]?.["jsonSchema"];
+    expect(jsonSchema).toEqual({ schema: JSON.stringify(SCHEMA), name: "output" });
+  });
+
+  it("a provider without structured output: a 400 naming output_config.format, the provider not called", async () => {
+    const upstream = scripted("gemini-interactions", { text: ANSWER });
+    const error = await ask("gemini-interactions", upstream).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 400 });
     expect(JSON.stringify((error as { error?: unknown }).error)).toContain("output_config.format");
     expect(upstream.requests).toHaveLength(0);

@@ -7,9 +7,9 @@
  * JSON was asked for.
  *
  * An upstream of the client's own protocol gets them as they came; OpenAI Chat, OpenAI Responses,
- * Anthropic, Gemini, Cohere and Ollama, of another protocol, get the same JSON Schema in their own
- * form (worker/request/output-format.ts; Anthropic takes no JSON without a schema). With another
- * provider (Bedrock, Gemini Interactions), Chat's and Messages' are a 400 naming the field;
+ * Anthropic, Gemini, Cohere, Ollama and Bedrock, of another protocol, get the same JSON Schema in
+ * their own form (worker/request/output-format.ts; Anthropic and Bedrock take no JSON without a
+ * schema). With another provider (Gemini Interactions), Chat's and Messages' are a 400 naming the field;
  * Responses' `text` is echoed and not sent, as before. So with a Gemini model before Gemini 3
  * when the request offers function tools: it refuses JSON output beside function calling.
  *
@@ -101,7 +101,7 @@ function neutral(
     if (!strict) return undefined;
     throw invalidField(
       path,
-      `\`${path}\` (structured output) is supported with an OpenAI Chat, OpenAI Responses, Anthropic (a JSON Schema alone), Gemini, Cohere or Ollama model; the provider ${provider} is sent none.`,
+      `\`${path}\` (structured output) is supported with an OpenAI Chat, OpenAI Responses, Gemini, Cohere or Ollama model, and with an Anthropic or Bedrock one for a JSON Schema alone; the provider ${provider} is sent none.`,
     );
   }
   if (request.tools.length > 0 && refusesWithTools(provider, model)) {

@@ -4,7 +4,8 @@
  * structured output takes it: OpenAI Chat's `response_format`, OpenAI Responses' `text.format`,
  * Anthropic's `output_config.format` (a JSON Schema alone: Anthropic has no JSON mode without one),
  * Gemini's `generationConfig` (`responseMimeType`, `responseJsonSchema`), Cohere's
- * `response_format` and Ollama's `format`.
+ * `response_format`, Ollama's `format` and Bedrock Converse's `outputConfig.textFormat` (a JSON
+ * Schema alone, as a JSON string).
  *
  * @module
  */
@@ -18,6 +19,7 @@ export const OUTPUT_FORMAT_PROVIDERS: Readonly<Record<string, { jsonObject: bool
   gemini: { jsonObject: true },
   cohere: { jsonObject: true },
   ollama: { jsonObject: true },
+  bedrock: { jsonObject: false },
 };
 
 /**
@@ -62,4 +64,15 @@ export function cohereResponseFormat(format: OutputFormat): JsonObject {
 /** `format` as Ollama's `format`: `json`, or the JSON Schema. */
 export function ollamaFormat(format: OutputFormat): JsonObject | string {
   return format.type === "json_schema" ? format.schema : "json";
+}
+
+/**
+ * `format` as Bedrock Converse's `outputConfig` (`textFormat`: `json_schema`, its `structure.jsonSchema`
+ * taking the schema as a JSON string); {@link OUTPUT_FORMAT_PROVIDERS} keeps `json_object` away.
+ */
+export function bedrockOutputConfig(format: OutputFormat): JsonObject | undefined {
+  if (format.type !== "json_schema") return undefined;
+  const { name, schema, description } = format;
+  const jsonSchema = { schema: JSON.stringify(schema), name, ...(description === undefined ? {} : { description }) };
+  return { textFormat: { type: "json_schema", structure: { jsonSchema } } };
 }

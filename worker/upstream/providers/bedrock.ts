@@ -1,6 +1,7 @@
 import { nonEmpty, SettingsError, type Env } from "../../env.ts";
+import { bedrockOutputConfig } from "../../request/output-format.ts";
 import { bedrockRecordings } from "../replay/recordings/bedrock.ts";
-import type { StreamRequest } from "../../request/stream-request.ts";
+import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { signAwsRequest } from "./aws-sigv4.ts";
 import { requestBody } from "./request-body.ts";
 import type {
@@ -68,11 +69,18 @@ export function buildBedrockRequest(request: StreamRequest, target: ProviderTarg
     // Model ids have `:` and ARNs `/`: the id is one path segment, encoded (and signed encoded twice).
     url: `${target.baseUrl}/model/${encodeURIComponent(request.model)}/converse-stream`,
     headers: { "content-type": "application/json" },
-    body: requestBody("bedrock", request),
+    body: withOutputConfig(requestBody("bedrock", request), request),
     responseType: "application/vnd.amazon.eventstream",
   };
   if (target.aws) http.sign = signer(target.aws);
   return http;
+}
+
+/** The body with structured output asked for in a client's protocol, as Converse's `outputConfig`. */
+function withOutputConfig(body: JsonObject, request: StreamRequest): JsonObject {
+  const config = request.outputFormat && bedrockOutputConfig(request.outputFormat);
+  if (config) body["outputConfig"] = config;
+  return body;
 }
 
 function signer(aws: AwsSigning): NonNullable<ProviderHttpRequest["sign"]> {
