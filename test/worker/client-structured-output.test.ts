@@ -262,3 +262,35 @@ describe("Gemini before 3 with function tools: it refuses JSON output beside fun
     expect(sent(upstream)["generationConfig"]).toMatchObject({ responseJsonSchema: SCHEMA });
   });
 });
+
+describe("verbosity across OpenAI Chat and OpenAI Responses", () => {
+  const client = (provider: Provider, upstream: FakeUpstream) =>
+    new OpenAI({ baseURL: "http://localhost:8787/v1", apiKey: "t", fetch: fetchOf(provider, upstream), maxRetries: 0 });
+
+  it("Responses' text.verbosity reaches OpenAI Chat as verbosity", async () => {
+    const upstream = scripted("openai", { text: "Paris." });
+    await client("openai", upstream)
+      .responses.stream({
+        model: "openai/gpt-5",
+        input: "Capital of France?",
+        text: { verbosity: "low" },
+        store: false,
+      })
+      .finalResponse();
+    expect(sent(upstream)["verbosity"]).toBe("low");
+  });
+
+  it("Chat's verbosity reaches OpenAI Responses as text.verbosity, beside the format", async () => {
+    const upstream = scripted("openai-responses", { text: ANSWER });
+    await client("openai-responses", upstream).chat.completions.create({
+      model: "openai-responses/gpt-5",
+      messages: [{ role: "user", content: "Which city is the capital of France?" }],
+      response_format: { type: "json_schema", json_schema: { name: "place", schema: SCHEMA } },
+      verbosity: "high",
+    });
+    expect(sent(upstream)["text"]).toEqual({
+      format: { type: "json_schema", name: "place", schema: SCHEMA },
+      verbosity: "high",
+    });
+  });
+});

@@ -41,22 +41,25 @@ export function withChatResponseFormat(
 
 /**
  * A Chat Completions body's `verbosity` (`low`, `medium`, `high`: how long the answer runs) onto
- * `request` for an OpenAI Chat upstream, which takes it; a hint the other providers have no
- * counterpart for, so not sent to them.
+ * `request` for an OpenAI Chat upstream, or an OpenAI Responses one (as `text.verbosity`); a hint
+ * the other providers have no counterpart for, so not sent to them.
  */
 export function withChatVerbosity(fields: Record<string, unknown>, provider: string, request: StreamRequest): void {
   const verbosity = own(fields, "verbosity") ?? undefined;
   if (verbosity === undefined) return;
   if (verbosity !== "low" && verbosity !== "medium" && verbosity !== "high")
     throw invalidField("verbosity", "`verbosity` must be low, medium or high.");
-  if (provider === "openai") request.openaiVerbosity = verbosity;
+  if (provider === "openai" || provider === "openai-responses") request.openaiVerbosity = verbosity;
 }
 
-/** A Responses body's `text` (checked by ./openai-responses/settings.ts) onto `request`. */
+/** A Responses body's `text` (checked by ./openai-responses/settings.ts) onto `request`: its format, and its verbosity for OpenAI Chat. */
 export function withResponsesText(fields: Record<string, unknown>, provider: string, request: StreamRequest): void {
   const text = own(fields, "text");
   if (!isObject(text)) return;
   if (provider === "openai-responses") return void (request.openaiText = text as JsonObject);
+  // Its `verbosity` (checked there) is OpenAI Chat's top-level `verbosity`.
+  const verbosity = own(text, "verbosity") ?? undefined;
+  if (provider === "openai" && typeof verbosity === "string") request.openaiVerbosity = verbosity;
   const format = own(text, "format");
   const type = isObject(format) ? own(format, "type") : undefined;
   if (type !== "json_object" && type !== "json_schema") return;

@@ -111,7 +111,11 @@ export interface StreamRequest {
   openaiResponseFormat?: JsonObject;
   /** See {@link StreamRequest.openaiResponseFormat}. */
   openaiText?: JsonObject;
-  /** OpenAI Chat's `verbosity`, as a Chat client sent it, for an OpenAI Chat upstream; never read from a `/v1/stream` body. */
+  /**
+   * How long the answer runs (`low`, `medium`, `high`), from Chat's `verbosity` or Responses'
+   * `text.verbosity`, for an OpenAI Chat upstream (`verbosity`) or an OpenAI Responses one of another
+   * protocol (`text.verbosity`); never read from a `/v1/stream` body.
+   */
   openaiVerbosity?: string;
   /** See {@link StreamRequest.openaiResponseFormat}. */
   anthropicOutputFormat?: JsonObject;

@@ -29,7 +29,7 @@ export function buildOpenAIResponsesRequest(request: StreamRequest, target: Prov
     wholeType: "application/json",
     body: withText(
       withToolChoice(requestBody("openai-responses", request), request.openaiToolChoice),
-      request.openaiText ?? (request.outputFormat && { format: responsesTextFormat(request.outputFormat) }),
+      request.openaiText ?? otherText(request),
     ),
   };
 }
@@ -38,6 +38,15 @@ export function buildOpenAIResponsesRequest(request: StreamRequest, target: Prov
 function withToolChoice(body: JsonObject, choice: JsonObject | undefined): JsonObject {
   if (choice) body["tool_choice"] = choice;
   return body;
+}
+
+/** `text` of another protocol's request: its JSON format, and a Chat client's `verbosity`. */
+function otherText({ outputFormat, openaiVerbosity }: StreamRequest): JsonObject | undefined {
+  if (!outputFormat && !openaiVerbosity) return undefined;
+  return {
+    ...(outputFormat && { format: responsesTextFormat(outputFormat) }),
+    ...(openaiVerbosity && { verbosity: openaiVerbosity }),
+  };
 }
 
 /** The body with a Responses client's `text` as it came (its structured output's `format`, its `verbosity`), or another's format. */
