@@ -3,9 +3,9 @@
 // model for a Claude model that takes `output_config.format` (it then sends no JSON tool to
 // force), openai-node's Chat `response_format`, @anthropic-ai/sdk's `output_config.format`. An
 // upstream of the client's protocol gets it as it came; OpenAI Chat, OpenAI Responses, Anthropic,
-// Gemini, Cohere, Ollama and Bedrock of another get the same JSON Schema in their own form. Each was
-// dropped (the model answered prose) or a 400; with a provider that has no structured output
-// (Gemini Interactions) Chat's and Messages' are a 400 naming the field, before any provider is called.
+// Gemini, Gemini Interactions, Cohere, Ollama and Bedrock of another get the same JSON Schema in
+// their own form. Each was dropped (the model answered prose) or a 400; JSON without a schema to a
+// provider that takes none (Anthropic, Bedrock) is a 400 naming the field, before any provider is called.
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import Anthropic from "@anthropic-ai/sdk";
@@ -112,10 +112,16 @@ describe("openai-node: Chat Completions' response_format", () => {
     expect(sent(upstream)["output_config"]).toEqual({ format: { type: "json_schema", schema: SCHEMA } });
   });
 
-  it("Gemini, Cohere and Ollama get it in their own form", async () => {
-    const forms = { gemini: "generationConfig", cohere: "response_format", ollama: "format" } as const;
+  it("Gemini, Gemini Interactions, Cohere, Ollama and Bedrock get it in their own form", async () => {
+    const forms = {
+      gemini: "generationConfig",
+      "gemini-interactions": "response_format",
+      cohere: "response_format",
+      ollama: "format",
+      bedrock: "outputConfig",
+    } as const;
     const bodies: Record<string, unknown> = {};
-    for (const provider of ["gemini", "cohere", "ollama"] as const) {
+    for (const provider of Object.keys(forms) as (keyof typeof forms)[]) {
       const upstream = scripted(provider, { text: ANSWER });
       const completion = await ask(provider, upstream);
       expect(JSON.parse(completion.choices[0]!.message.content!)).toEqual({ city: "Paris" });
@@ -123,26 +129,34 @@ describe("openai-node: Chat Completions' response_format", () => {
     }
     expect(bodies).toEqual({
       gemini: expect.objectContaining({ responseMimeType: "application/json", responseJsonSchema: SCHEMA }),
+      "gemini-interactions": { type: "text", mime_type: "application/json", schema: SCHEMA },
       cohere: { type: "json_object", json_schema: SCHEMA },
       ollama: SCHEMA,
+      // Converse takes the schema as a JSON string.
+      bedrock: {
+        textFormat: {
+          type: "json_schema",
+          structure: { jsonSchema: { schema: JSON.stringify(SCHEMA), name: "place" } },
+        },
+      },
     });
   });
 
-  it("Bedrock gets its JSON Schema as Converse's outputConfig.textFormat, the schema a JSON string", async () => {
+  it("JSON without a schema to a provider with none (Bedrock): a 400 naming response_format, the provider not called", async () => {
     const upstream = scripted("bedrock", { text: ANSWER });
-    const completion = await ask("bedrock", upstream);
-    expect(JSON.parse(completion.choices[0]!.message.content!)).toEqual({ city: "Paris" });
-    const { textFormat } = sent(upstream)["outputConfig"];
-    expect(textFormat).toEqual({
-      type: "json_schema",
-      structure: { jsonSchema: { schema: expect.any(String), name: "place" } },
+    const request = new OpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      fetch: fetchOf("bedrock", upstream),
+      maxRetries: 0,
     });
-    expect(JSON.parse(textFormat.structure.jsonSchema.schema)).toEqual(SCHEMA);
-  });
-
-  it("a provider without structured output: a 400 naming response_format, the provider not called", async () => {
-    const upstream = scripted("gemini-interactions", { text: ANSWER });
-    await expect(ask("gemini-interactions", upstream)).rejects.toMatchObject({ status: 400, param: "response_format" });
+    await expect(
+      request.chat.completions.create({
+        model: "bedrock/m",
+        messages: [{ role: "user", content: "Which city is the capital of France? Answer in JSON." }],
+        response_format: { type: "json_object" },
+      }),
+    ).rejects.toMatchObject({ status: 400, param: "response_format" });
     expect(upstream.requests).toHaveLength(0);
   });
 });
@@ -188,12 +202,11 @@ describe("@anthropic-ai/sdk: output_config.format", () => {
     expect(jsonSchema).toEqual({ schema: JSON.stringify(SCHEMA), name: "output" });
   });
 
-  it("a provider without structured output: a 400 naming output_config.format, the provider not called", async () => {
+  it("Gemini Interactions gets its JSON Schema as response_format", async () => {
     const upstream = scripted("gemini-interactions", { text: ANSWER });
-    const error = await ask("gemini-interactions", upstream).catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ status: 400 });
-    expect(JSON.stringify((error as { error?: unknown }).error)).toContain("output_config.format");
-    expect(upstream.requests).toHaveLength(0);
+    const message = await ask("gemini-interactions", upstream);
+    expect(message.content).toEqual([expect.objectContaining({ type: "text", text: ANSWER })]);
+    expect(sent(upstream)["response_format"]).toEqual({ type: "text", mime_type: "application/json", schema: SCHEMA });
   });
 });
 
@@ -223,23 +236,26 @@ describe("a raw Messages client's beta output_format", () => {
 
 describe("Gemini before 3 with function tools: it refuses JSON output beside function calling", () => {
   const lookup = { name: "lookup", parameters: { type: "object", properties: {} } };
-  const chat = (model: string, upstream: FakeUpstream) =>
+  const chat = (model: string, upstream: FakeUpstream, provider: Provider = "gemini") =>
     new OpenAI({
       baseURL: "http://localhost:8787/v1",
       apiKey: "t",
-      fetch: fetchOf("gemini", upstream),
+      fetch: fetchOf(provider, upstream),
       maxRetries: 0,
     }).chat.completions.create({
-      model: `gemini/${model}`,
+      model: `${provider}/${model}`,
       messages: [{ role: "user", content: "Which city is the capital of France?" }],
       tools: [{ type: "function", function: lookup }],
       response_format: { type: "json_schema", json_schema: { name: "place", schema: SCHEMA } },
     });
 
-  it("Chat's response_format is a 400 naming it, the provider not called", async () => {
-    const upstream = scripted("gemini", { text: ANSWER });
-    await expect(chat("gemini-2.5-flash", upstream)).rejects.toMatchObject({ status: 400, param: "response_format" });
-    expect(upstream.requests).toHaveLength(0);
+  it("Chat's response_format is a 400 naming it, the provider not called, through Interactions too", async () => {
+    for (const provider of ["gemini", "gemini-interactions"] as const) {
+      const upstream = scripted(provider, { text: ANSWER });
+      const asked = chat("gemini-2.5-flash", upstream, provider);
+      await expect(asked).rejects.toMatchObject({ status: 400, param: "response_format" });
+      expect(upstream.requests).toHaveLength(0);
+    }
   });
 
   it("Responses' text.format is left out, as for a provider without structured output", async () => {
@@ -260,37 +276,5 @@ describe("Gemini before 3 with function tools: it refuses JSON output beside fun
     const upstream = scripted("gemini", { text: ANSWER });
     await chat("gemini-3-flash-preview", upstream);
     expect(sent(upstream)["generationConfig"]).toMatchObject({ responseJsonSchema: SCHEMA });
-  });
-});
-
-describe("verbosity across OpenAI Chat and OpenAI Responses", () => {
-  const client = (provider: Provider, upstream: FakeUpstream) =>
-    new OpenAI({ baseURL: "http://localhost:8787/v1", apiKey: "t", fetch: fetchOf(provider, upstream), maxRetries: 0 });
-
-  it("Responses' text.verbosity reaches OpenAI Chat as verbosity", async () => {
-    const upstream = scripted("openai", { text: "Paris." });
-    await client("openai", upstream)
-      .responses.stream({
-        model: "openai/gpt-5",
-        input: "Capital of France?",
-        text: { verbosity: "low" },
-        store: false,
-      })
-      .finalResponse();
-    expect(sent(upstream)["verbosity"]).toBe("low");
-  });
-
-  it("Chat's verbosity reaches OpenAI Responses as text.verbosity, beside the format", async () => {
-    const upstream = scripted("openai-responses", { text: ANSWER });
-    await client("openai-responses", upstream).chat.completions.create({
-      model: "openai-responses/gpt-5",
-      messages: [{ role: "user", content: "Which city is the capital of France?" }],
-      response_format: { type: "json_schema", json_schema: { name: "place", schema: SCHEMA } },
-      verbosity: "high",
-    });
-    expect(sent(upstream)["text"]).toEqual({
-      format: { type: "json_schema", name: "place", schema: SCHEMA },
-      verbosity: "high",
-    });
   });
 });

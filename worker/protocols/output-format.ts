@@ -6,12 +6,12 @@
  * take them, where it sends no JSON tool to force), and without them the model answers prose where
  * JSON was asked for.
  *
- * An upstream of the client's own protocol gets them as they came; OpenAI Chat, OpenAI Responses,
- * Anthropic, Gemini, Cohere, Ollama and Bedrock, of another protocol, get the same JSON Schema in
- * their own form (worker/request/output-format.ts; Anthropic and Bedrock take no JSON without a
- * schema). With another provider (Gemini Interactions), Chat's and Messages' are a 400 naming the field;
- * Responses' `text` is echoed and not sent, as before. So with a Gemini model before Gemini 3
- * when the request offers function tools: it refuses JSON output beside function calling.
+ * An upstream of the client's own protocol gets them as they came; every other provider, of
+ * another protocol, gets the same JSON Schema in its own form (worker/request/output-format.ts;
+ * Anthropic and Bedrock take no JSON without a schema, where Chat's `json_object` is a 400 naming
+ * the field). So with a Gemini model before Gemini 3 (Gemini or Gemini Interactions) when the
+ * request offers function tools: it refuses JSON output beside function calling; Chat's and
+ * Messages' are a 400 naming the field, Responses' `text` is echoed and not sent.
  *
  * @module
  */
@@ -104,7 +104,7 @@ function neutral(
     if (!strict) return undefined;
     throw invalidField(
       path,
-      `\`${path}\` (structured output) is supported with an OpenAI Chat, OpenAI Responses, Gemini, Cohere or Ollama model, and with an Anthropic or Bedrock one for a JSON Schema alone; the provider ${provider} is sent none.`,
+      `\`${path}\` (structured output) is supported with an OpenAI Chat, OpenAI Responses, Gemini, Gemini Interactions, Cohere or Ollama model, and with an Anthropic or Bedrock one for a JSON Schema alone; the provider ${provider} is sent none.`,
     );
   }
   if (request.tools.length > 0 && refusesWithTools(provider, model)) {

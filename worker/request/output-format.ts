@@ -4,8 +4,8 @@
  * structured output takes it: OpenAI Chat's `response_format`, OpenAI Responses' `text.format`,
  * Anthropic's `output_config.format` (a JSON Schema alone: Anthropic has no JSON mode without one),
  * Gemini's `generationConfig` (`responseMimeType`, `responseJsonSchema`), Cohere's
- * `response_format`, Ollama's `format` and Bedrock Converse's `outputConfig.textFormat` (a JSON
- * Schema alone, as a JSON string).
+ * `response_format`, Ollama's `format`, Bedrock Converse's `outputConfig.textFormat` (a JSON
+ * Schema alone, as a JSON string) and Gemini Interactions' `response_format` (its text format).
  *
  * @module
  */
@@ -20,6 +20,7 @@ export const OUTPUT_FORMAT_PROVIDERS: Readonly<Record<string, { jsonObject: bool
   cohere: { jsonObject: true },
   ollama: { jsonObject: true },
   bedrock: { jsonObject: false },
+  "gemini-interactions": { jsonObject: true },
 };
 
 /**
@@ -28,7 +29,8 @@ export const OUTPUT_FORMAT_PROVIDERS: Readonly<Record<string, { jsonObject: bool
  * 3 takes both). A model name that gives no version is left to the provider.
  */
 export function refusesWithTools(provider: string, model: string): boolean {
-  if (provider !== "gemini") return false;
+  // The same models behind the Interactions API.
+  if (provider !== "gemini" && provider !== "gemini-interactions") return false;
   const major = /^(?:models\/)?gemini-(\d+)/.exec(model)?.[1];
   return major !== undefined && Number(major) < 3;
 }
@@ -75,4 +77,13 @@ export function bedrockOutputConfig(format: OutputFormat): JsonObject | undefine
   const { name, schema, description } = format;
   const jsonSchema = { schema: JSON.stringify(schema), name, ...(description === undefined ? {} : { description }) };
   return { textFormat: { type: "json_schema", structure: { jsonSchema } } };
+}
+
+/**
+ * `format` as Gemini Interactions' `response_format` (the step-based revision's text format, which
+ * took the place of `response_mime_type`): JSON text, of the schema when there is one.
+ */
+export function geminiInteractionsResponseFormat(format: OutputFormat): JsonObject {
+  const json = { type: "text", mime_type: "application/json" };
+  return format.type === "json_schema" ? { ...json, schema: format.schema } : json;
 }

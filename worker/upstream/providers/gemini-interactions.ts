@@ -1,5 +1,6 @@
+import { geminiInteractionsResponseFormat } from "../../request/output-format.ts";
 import { geminiInteractionsRecordings } from "../replay/recordings/gemini-interactions.ts";
-import type { StreamRequest } from "../../request/stream-request.ts";
+import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { requestBody } from "./request-body.ts";
 import { geminiInteractionsResumeUrl, type GeminiInteractionsResumePoint } from "../../../src/gemini-interactions.ts";
 import type { ProviderHttpRequest, ProviderTarget, UpstreamProvider, ToolNameRule } from "./upstream-provider.ts";
@@ -37,7 +38,7 @@ export function buildGeminiInteractionsRequest(request: StreamRequest, target: P
   return {
     url: `${target.baseUrl}/interactions`,
     headers: { ...headers, "content-type": "application/json" },
-    body: requestBody("gemini-interactions", request),
+    body: withResponseFormat(requestBody("gemini-interactions", request), request),
     // A stored interaction (the default) can be read again: a dropped stream resumes after its
     // last event, as the SDK's interactions.get(id, { stream: true, last_event_id }) does.
     ...(request.store === false
@@ -51,4 +52,10 @@ export function buildGeminiInteractionsRequest(request: StreamRequest, target: P
           }),
         }),
   };
+}
+
+/** The body with structured output asked for in a client's protocol, as the Interactions API's `response_format`. */
+function withResponseFormat(body: JsonObject, request: StreamRequest): JsonObject {
+  if (request.outputFormat) body["response_format"] = geminiInteractionsResponseFormat(request.outputFormat);
+  return body;
 }
