@@ -128,6 +128,7 @@ import "./encode/responses-annotations-encoders.cases.ts";
 import "./encode/gemini-grounding-encoders.cases.ts";
 import "./encode/cited-spans-encoders.cases.ts";
 import "./encode/converse-citations-encoders.cases.ts";
+import "./encode/cohere-citations-encoders.cases.ts";
 import "./encode/refusal-encoders.cases.ts";
 import "./encode/response-settings.cases.ts";
 import { skippedFile } from "./support/harness.ts";

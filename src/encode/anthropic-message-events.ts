@@ -6,7 +6,7 @@ import type { JsonValue } from "../shared/json.ts";
 import { isRecord, phaseOf } from "../shared/values.ts";
 import { isAnthropicBlock } from "../providers/anthropic/anthropic-messages.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
-import { isGrounding, isOpenAIAnnotation } from "./citations.ts";
+import { isCohereSource, isGrounding, isOpenAIAnnotation } from "./citations.ts";
 import { CallIds, randomId } from "./call-ids.ts";
 import {
   anthropicContainer,
@@ -156,9 +156,11 @@ export class AnthropicMessageEvents {
     if (signature !== undefined)
       this.#emit({ type: "content_block_delta", index: block.index, delta: { type: "signature_delta", signature } });
     // Anthropic's citations of the text, each as a citations_delta, as Anthropic streams them
-    // (OpenAI's annotations have no Anthropic citation that says as much: left out).
+    // (OpenAI's annotations and Cohere's sources have no Anthropic citation that says as much: left out).
     for (const span of block.kind === "text" ? block.cited : [])
-      for (const citation of span.citations.filter((citation) => !isOpenAIAnnotation(citation)))
+      for (const citation of span.citations.filter(
+        (citation) => !isOpenAIAnnotation(citation) && !isCohereSource(citation),
+      ))
         this.#emit({ type: "content_block_delta", index: block.index, delta: { type: "citations_delta", citation } });
     // A withdrawn call (cut off by Anthropic's fallback) went out as Anthropic sent it, but is no call to run.
     if (block.kind === "call" && !(block.completion && withdrawn(block.completion))) {

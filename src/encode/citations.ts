@@ -86,7 +86,8 @@ const DOCUMENT_TYPES: Readonly<Record<string, string>> = {
  * OpenAI's annotations, a page (`url_citation`) or a stored file (`file_citation`,
  * `container_file_citation`: OpenAI names no media type, so `text/plain`, as the AI SDK's own
  * OpenAI provider says) or a file the model made (`file_path`: by its id, of the media type
- * `application/octet-stream`, as that provider says too); undefined for a type it does not know.
+ * `application/octet-stream`, as that provider says too); of Cohere's sources, {@link cohereSource}'s;
+ * undefined for a type it does not know.
  */
 function sourceOf(citation: JsonValue): Source | undefined {
   if (!isRecord(citation)) return undefined;
@@ -95,6 +96,7 @@ function sourceOf(citation: JsonValue): Source | undefined {
   const [member, at] = isRecord(location) ? (Object.entries(location)[0] ?? []) : [];
   const where = isRecord(at) ? at : citation;
   const type = String(member ?? citation["type"]);
+  if (isCohereSource(citation)) return cohereSource(type, citation);
   const search = /^search_?result/i.test(type);
   const filename = nonEmptyString(citation["filename"]);
   const fileId = nonEmptyString(citation["file_id"]);
@@ -120,6 +122,33 @@ function sourceOf(citation: JsonValue): Source | undefined {
     mediaType: mediaType ?? "text/plain",
     fileId,
   };
+}
+
+/**
+ * A Cohere citation's source (`{ type: "document" | "tool", id, ... }`, kept as a cited text's
+ * citation): no Anthropic citation says as much, so the Messages encoder leaves it out.
+ *
+ * @example
+ * ```ts
+ * isCohereSource({ type: "document", id: "doc:0", document: { title: "Tall penguins" } }); // true
+ * ```
+ */
+export const isCohereSource = (citation: JsonValue): citation is Record<string, JsonValue> =>
+  isRecord(citation) && /^(document|tool)$/.test(String(citation["type"])) && "id" in citation;
+
+/**
+ * What a Cohere source (`{ type: "document" | "tool", id, document }`) points at: a document's page
+ * (its `url`), else the document by its title (else its id), or a tool's result by its id.
+ */
+function cohereSource(type: string, source: Record<string, JsonValue>): Source {
+  const document = isRecord(source["document"]) ? source["document"] : {};
+  const title = nonEmptyString(document["title"]);
+  const url = nonEmptyString(document["url"]);
+  if (url !== undefined && /^https?:\/\//i.test(url)) return { kind: "url", url, title };
+  const id = nonEmptyString(document["id"]) ?? nonEmptyString(source["id"]);
+  if (type === "tool")
+    return { kind: "document", title: id ?? "Tool result", mediaType: "application/json", fileId: undefined };
+  return { kind: "document", title: title ?? id ?? "Document", mediaType: "text/plain", fileId: undefined };
 }
 
 /** A part that cites the text shown, and the text's length when it came, in UTF-16 code units. */

@@ -116,10 +116,11 @@ export function responsesWhole(payloads: readonly Payload[]): Payload {
   return { ...end, output };
 }
 
-/** Cohere v2's whole `ChatResponse` from its stream's events. */
+/** Cohere v2's whole `ChatResponse` from its stream's events (its citations as `citations`). */
 export function cohereWhole(payloads: readonly Payload[]): Payload {
   const content: Payload[] = [];
   const calls: { id?: unknown; type?: unknown; function: { name?: unknown; arguments: string } }[] = [];
+  const citations: unknown[] = [];
   let plan = "";
   let id: unknown;
   let end: Payload = {};
@@ -141,6 +142,9 @@ export function cohereWhole(payloads: readonly Payload[]): Payload {
       }
       case "tool-plan-delta":
         plan += String(message["tool_plan"]);
+        break;
+      case "citation-start":
+        citations.push(message["citations"]);
         break;
       case "tool-call-start": {
         const call = record(message["tool_calls"]);
@@ -168,6 +172,7 @@ export function cohereWhole(payloads: readonly Payload[]): Payload {
       ...(content.length ? { content } : {}),
       ...(plan ? { tool_plan: plan } : {}),
       ...(calls.length ? { tool_calls: calls } : {}),
+      ...(citations.length ? { citations } : {}),
     },
     finish_reason: end["finish_reason"],
     usage: end["usage"],

@@ -1,4 +1,5 @@
 import type { FramedMessage } from "../../framing/framing.ts";
+import type { JsonValue } from "../../shared/json.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
@@ -18,8 +19,11 @@ type Payload = Record<string, unknown>;
  * `index`, never by their position in the stream, so interleaved calls stay apart. A call with no
  * arguments (start, then end) is `{}`. `message-end` carries the finish reason (`COMPLETE`,
  * `STOP_SEQUENCE`, `MAX_TOKENS`, `TOOL_CALL`, `ERROR`; an `error` message next to it becomes a
- * provider error) and the usage (`tokens`, with `billed_units` kept on `raw`). Citations are
- * ignored.
+ * provider error) and the usage (`tokens`, with `billed_units` kept on `raw`). A `citation-start`
+ * of the text (RAG documents, tool results) becomes a cited text part, `{ type: "text", text,
+ * citations }` with Cohere's sources as its citations, which the encoders place by its text (so
+ * Cohere's offsets, whatever their unit, are never counted); a citation of the thinking or the
+ * plan cites no text shown, and is left out.
  *
  * @example
  * ```ts
@@ -80,12 +84,14 @@ export class CohereDecoder implements ProviderDecoder {
       case "tool-call-end":
         if (index !== undefined) this.#emit({ type: "tool-call-end", index });
         return;
+      case "citation-start":
+        return this.#onCitations(message_["citations"]);
       case "message-end":
         return this.#onEnd(payload);
       case "error":
         return this.#emit(providerError(payload));
     }
-    // message-start, content-end, citation-start/end, debug and later types carry nothing to accumulate.
+    // message-start, content-end, citation-end, debug and later types carry nothing to accumulate.
   }
 
   /** The input ended: nothing is held. */
@@ -100,6 +106,20 @@ export class CohereDecoder implements ProviderDecoder {
     if (thinking !== undefined) this.#emit({ type: "reasoning-delta", text: thinking });
     if (text !== undefined)
       this.#emit({ type: index !== undefined && this.#thinking.has(index) ? "reasoning-delta" : "text-delta", text });
+  }
+
+  /** The citations of a `citation-start` (one, or an array of them, as the SDK types allow). */
+  #onCitations(citations: unknown): void {
+    for (const citation of Array.isArray(citations) ? citations : [citations]) {
+      if (!isRecord(citation) || (citation["type"] ?? "TEXT_CONTENT") !== "TEXT_CONTENT") continue;
+      const text = nonEmptyString(citation["text"]);
+      const sources = Array.isArray(citation["sources"]) ? (citation["sources"] as JsonValue[]) : [];
+      if (text !== undefined && sources.length > 0)
+        this.#emit({
+          type: "reasoning-part",
+          part: { type: "block", block: { type: "text", text, citations: sources } },
+        });
+    }
   }
 
   #onCall(message: Payload, index: number | undefined): void {

@@ -2,10 +2,10 @@ import { arrayOf, isRecord } from "../../shared/values.ts";
 
 /**
  * The stream events a whole v2 chat response stands for (`POST /v2/chat` without `stream: true`:
- * `{ id, message: { content, tool_plan, tool_calls }, finish_reason, usage }`, cohere-ai's
+ * `{ id, message: { content, citations, tool_plan, tool_calls }, finish_reason, usage }`, cohere-ai's
  * `ChatResponse`), or `undefined` for any other payload (a stream's event, which has a `type`):
  * `message-start`; each content part (text or thinking) as `content-start`, `content-delta`,
- * `content-end`; the tool plan as one `tool-plan-delta`; each call as `tool-call-start` (its id and
+ * `content-end`; the citations as one `citation-start`; the tool plan as one `tool-plan-delta`; each call as `tool-call-start` (its id and
  * name), `tool-call-delta` (its arguments), `tool-call-end`; then `message-end` with the finish
  * reason and the usage: the order Cohere streams them in.
  *
@@ -27,6 +27,8 @@ export function cohereResponseEvents(body: Record<string, unknown>): Record<stri
       { type: "content-end", index },
     );
   });
+  const citations = arrayOf(message["citations"]);
+  if (citations.length > 0) events.push({ type: "citation-start", index: 0, ...of({ citations }) });
   if (typeof message["tool_plan"] === "string")
     events.push({ type: "tool-plan-delta", ...of({ tool_plan: message["tool_plan"] }) });
   arrayOf(message["tool_calls"]).forEach((call, index) => {
