@@ -22,6 +22,7 @@ import {
 } from "./openai-chat-wire.ts";
 import { callKey } from "../shared/call-key.ts";
 import { abortError, type EncodableEvent } from "./protocol-encoder.ts";
+import { pushSent } from "./sent-fragments.ts";
 
 /** What a non-streaming request gets: the completion, or the error that kept it from finishing. */
 export type OpenAIChatCompletionResult =
@@ -160,7 +161,7 @@ export class OpenAIChatCompletionBuilder {
           });
         else {
           const parts = this.#parts(event.choice ?? 0);
-          parts[event.type === "text-delta" ? "text" : "reasoning"].push(event.text);
+          pushSent(parts[event.type === "text-delta" ? "text" : "reasoning"], event.text);
           if (event.type === "text-delta") parts.length += event.text.length;
         }
         return;
@@ -211,7 +212,8 @@ export class OpenAIChatCompletionBuilder {
   }
 
   #argumentsDelta(event: ToolCallDeltaEvent): void {
-    this.#calls.get(callKey(event))?.args.push(event.argumentsDelta);
+    const call = this.#calls.get(callKey(event));
+    if (call) pushSent(call.args, event.argumentsDelta);
   }
 
   #complete(event: CompletedToolCallEvent | InvalidToolCallEvent): void {

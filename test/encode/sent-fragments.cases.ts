@@ -1,4 +1,4 @@
-import { OpenAIChatEncoder, type EncodableEvent } from "../../src/index.ts";
+import { OpenAIChatCompletionBuilder, OpenAIChatEncoder, type EncodableEvent } from "../../src/index.ts";
 import { pushSent } from "../../src/encode/sent-fragments.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 
@@ -40,5 +40,39 @@ group("pushSent (what an encoder keeps of a call's fragments)", (test) => {
       [],
       "a final value that replaced the streamed one cannot be told: nothing is sent",
     );
+  });
+
+  test("the Chat completion builder keeps 10,000 text, reasoning and argument deltas in at most 64 entries each", () => {
+    const builder = new OpenAIChatCompletionBuilder({ model: "m", id: "chatcmpl-1", created: 1 });
+    const call = { index: 0, id: "call_1" };
+    builder.add({ type: "tool-call-start", ...call, name: "write" } as EncodableEvent);
+    for (let i = 0; i < 10_000; i++)
+      builder.add([
+        { type: "text-delta", text: String(i % 10) },
+        { type: "reasoning-delta", text: "r" },
+        { type: "tool-call-delta", ...call, argumentsDelta: "x", closed: false },
+      ] as EncodableEvent[]);
+    // The builder reads a finish's reason and usage alone.
+    builder.add({ type: "finish", reason: "stop" } as unknown as EncodableEvent);
+    // The entries each array holds, counted where the completion joins them.
+    const joined: number[] = [];
+    const join = Array.prototype.join;
+    Array.prototype.join = function (this: unknown[], separator?: string) {
+      joined.push(this.length);
+      return join.call(this, separator);
+    };
+    let result: ReturnType<OpenAIChatCompletionBuilder["result"]>;
+    try {
+      result = builder.result();
+    } finally {
+      Array.prototype.join = join;
+    }
+    assert(result.type === "completion", "a completion");
+    const { message } = result.completion.choices[0]!;
+    assertEquals(
+      [message.content, message.reasoning_content, message.tool_calls?.[0]?.function.arguments],
+      [Array.from({ length: 10_000 }, (_, i) => i % 10).join(""), "r".repeat(10_000), "x".repeat(10_000)],
+    );
+    assert(joined.length >= 3 && joined.every((entries) => entries <= 64), `entries joined: ${joined.join(", ")}`);
   });
 });
