@@ -175,7 +175,7 @@ const WORK_PER_UNIT = 4;
  * The spans of `text` that the parts of `citing` cite, each over the text's first `at` code units
  * (what was shown when it came): a cited text block's, which comes at the stop of its block, so its
  * text ends what was shown (one that does not is at its last place there; one that is not there at
- * all has no span), or Gemini's grounding supports' ({@link groundingSpans}); none for another
+ * all has no span; one that says where it starts, Cohere's, is at its first place from there), or Gemini's grounding supports' ({@link groundingSpans}); none for another
  * part. The encoders keep the parts and place them once the text is complete (at the finish, at the
  * close of its block), so that thousands of cited blocks cost one join of the text, not one each;
  * any search past the check that a cited text ends its place is `work`'s to allow (by default a
@@ -196,7 +196,11 @@ export function citedSpans(
     if (!cited) return isGrounding(part) ? groundingSpans(part, text, at, work) : [];
     const size = cited.text.length;
     if (size === 0 || size > at) return [];
-    const start = text.startsWith(cited.text, at - size) ? at - size : findText(text, cited.text, 0, at, true, work);
+    // Cohere's says where it starts, in characters: never more units than UTF-16's, so look from there.
+    const from = part.type === "block" ? part.block["start"] : undefined;
+    let start = typeof from === "number" && from >= 0 ? findText(text, cited.text, from, at, false, work) : -1;
+    if (start < 0)
+      start = text.startsWith(cited.text, at - size) ? at - size : findText(text, cited.text, 0, at, true, work);
     return start >= 0 ? [{ citations: cited.citations, start, end: start + size }] : [];
   });
 }

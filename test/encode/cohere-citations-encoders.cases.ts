@@ -2,9 +2,10 @@
 // streaming" docs: `delta.message.citations` { start, end, text, sources, type, content_index })
 // through streamToolCalls and the encoders whose protocol has a place for them: Chat Completions as
 // `url_citation` annotations over the cited text (a document with a `url`), OpenAI Responses too,
-// Anthropic Messages as the text alone (no Anthropic citation names a Cohere source), the AI SDK UI stream as `source-url` / `source-document` parts. The text holds a non-BMP emoji
-// before the cited spans: Cohere counts characters, JavaScript UTF-16 units, and the spans are
-// placed by the cited text, so the annotations are UTF-16 offsets whatever Cohere's unit.
+// Anthropic Messages as the text alone (no Anthropic citation names a Cohere source), the AI SDK UI
+// stream as `source-url` / `source-document` parts. A non-BMP emoji comes before the cited spans
+// (Cohere's offsets here count code points, JavaScript's UTF-16 units) and the cited "Antarctica"
+// is the first of two: the spans are the cited text's first place from Cohere's offset on, in UTF-16.
 import fc from "fast-check";
 import { assistantMessage, streamToolCalls, type EncodableEvent } from "../../src/index.ts";
 import { readMessagesEvents, readResponsesEvents } from "../support/agent-protocol-readers.ts";
@@ -14,7 +15,7 @@ import { readChatChunks, uiSourceChunks } from "../support/protocol-readers.ts";
 import { resplitText } from "../support/splits.ts";
 import { bytes, collect, fromChunks, splitAt } from "../support/streams.ts";
 
-const TEXT = "Emperor penguins 🐧 are the tallest. They live in Antarctica. Forecast: −40 °C.";
+const TEXT = "Emperor penguins 🐧 are the tallest. They live in Antarctica. Forecast: −40 °C in Antarctica.";
 const PAGE = { url: "https://example.com/habitats", title: "Penguin habitats" };
 const TALL = { type: "document", id: "doc:0", document: { id: "doc:0", title: "Tall penguins", snippet: "Emperor…" } };
 const HABITAT = { type: "document", id: "doc:1", document: { id: "doc:1", ...PAGE, snippet: "Antarctica" } };
@@ -65,9 +66,18 @@ group("Cohere citations through streamToolCalls and the client-protocol encoders
   test("each citation of the text is a cited text part with Cohere's sources; a thinking's is left out", async () => {
     const parts = (await eventsOf([sse])).flatMap((event) => (event.type === "reasoning-part" ? [event.part] : []));
     assertEquals(parts, [
-      { type: "block", block: { type: "text", text: "the tallest", citations: [TALL] } },
-      { type: "block", block: { type: "text", text: "Antarctica", citations: [HABITAT] } },
-      { type: "block", block: { type: "text", text: "−40 °C", citations: [TOOL] } },
+      {
+        type: "block",
+        block: { type: "text", text: "the tallest", citations: [TALL], start: citation("the tallest", []).start },
+      },
+      {
+        type: "block",
+        block: { type: "text", text: "Antarctica", citations: [HABITAT], start: citation("Antarctica", []).start },
+      },
+      {
+        type: "block",
+        block: { type: "text", text: "−40 °C", citations: [TOOL], start: citation("−40 °C", []).start },
+      },
     ]);
     // Cohere needs no citation back: the next turn is the text alone.
     const finish = (await eventsOf([sse])).find((event) => event.type === "finish");

@@ -21,8 +21,9 @@ type Payload = Record<string, unknown>;
  * `STOP_SEQUENCE`, `MAX_TOKENS`, `TOOL_CALL`, `ERROR`; an `error` message next to it becomes a
  * provider error) and the usage (`tokens`, with `billed_units` kept on `raw`). A `citation-start`
  * of the text (RAG documents, tool results) becomes a cited text part, `{ type: "text", text,
- * citations }` with Cohere's sources as its citations, which the encoders place by its text (so
- * Cohere's offsets, whatever their unit, are never counted); a citation of the thinking or the
+ * citations, start }` with Cohere's sources as its citations, which the encoders place by its
+ * text from `start` on (Cohere's offset in characters, never taken for UTF-16's: the text's first
+ * place from there is the one cited); a citation of the thinking or the
  * plan cites no text shown, and is left out.
  *
  * @example
@@ -113,11 +114,12 @@ export class CohereDecoder implements ProviderDecoder {
     for (const citation of Array.isArray(citations) ? citations : [citations]) {
       if (!isRecord(citation) || (citation["type"] ?? "TEXT_CONTENT") !== "TEXT_CONTENT") continue;
       const text = nonEmptyString(citation["text"]);
+      const at = typeof citation["start"] === "number" ? { start: citation["start"] } : {};
       const sources = Array.isArray(citation["sources"]) ? (citation["sources"] as JsonValue[]) : [];
       if (text !== undefined && sources.length > 0)
         this.#emit({
           type: "reasoning-part",
-          part: { type: "block", block: { type: "text", text, citations: sources } },
+          part: { type: "block", block: { type: "text", text, citations: sources, ...at } },
         });
     }
   }
