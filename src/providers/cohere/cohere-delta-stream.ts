@@ -114,7 +114,7 @@ export class CohereDecoder implements ProviderDecoder {
     for (const citation of Array.isArray(citations) ? citations : [citations]) {
       if (!isRecord(citation) || (citation["type"] ?? "TEXT_CONTENT") !== "TEXT_CONTENT") continue;
       const text = nonEmptyString(citation["text"]);
-      const at = typeof citation["start"] === "number" ? { start: citation["start"] } : {};
+      const at: Record<string, JsonValue> = typeof citation["start"] === "number" ? { start: citation["start"] } : {};
       const sources = Array.isArray(citation["sources"]) ? (citation["sources"] as JsonValue[]) : [];
       if (text !== undefined && sources.length > 0)
         this.#emit({
