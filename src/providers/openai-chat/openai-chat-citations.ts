@@ -96,10 +96,11 @@ export class ChatCitations implements ProviderDecoder {
       if (!isRecord(choice)) continue;
       const delta = isRecord(choice["delta"]) ? choice["delta"] : choice["message"];
       if (!isRecord(delta)) continue;
-      // What the decoder holds of its first choice (an index that is no number is the first).
-      if (typeof choice["index"] !== "number" || choice["index"] === 0) this.#held(this.#length(delta));
-      if ((choice["index"] ?? 0) === 0)
-        for (const annotation of arrayOf(delta["annotations"])) this.#annotation(annotation);
+      // The first choice, as the decoder reads it (an index that is no number is the first): what it
+      // holds of it, and its annotations.
+      if (typeof choice["index"] === "number" && choice["index"] !== 0) continue;
+      this.#held(this.#length(delta));
+      for (const annotation of arrayOf(delta["annotations"])) this.#annotation(annotation);
     }
   }
 

@@ -48,7 +48,7 @@ group("OpenAI Chat annotations (delta.annotations url_citation)", (test) => {
     }
   });
 
-  test("a stream cut after its finish, before [DONE], keeps them; a chunk of another choice does not count", async () => {
+  test("a stream cut after its finish, before [DONE], keeps them; a chunk of another choice does not count, one whose index is no number does", async () => {
     const cut = chatCited().replace("data: [DONE]\n\n", "");
     assertEquals(cited(assertFinished(await run(cut))), [PART], "at the input's end");
     const other = chatCited().replace(
@@ -57,6 +57,13 @@ group("OpenAI Chat annotations (delta.annotations url_citation)", (test) => {
     );
     assert(other !== chatCited(), "the link chunk moved to choice 1");
     assertEquals(cited(assertFinished(await run(other))), [], "choice 1's annotations are not the turn's");
+    // An index that is no number is the first choice's, as the decoder reads its text.
+    const odd = chatCited().replace(
+      '"choices":[{"index":0,"delta":{"content":"([ruby',
+      '"choices":[{"index":"0","delta":{"content":"([ruby',
+    );
+    assert(odd !== chatCited(), "the link chunk's index is a string");
+    assertEquals(cited(assertFinished(await run(odd))), [PART], "its annotations are the turn's");
   });
 
   test("the annotations count against maxToolCalls: past it the stream ends too-many-tool-calls", async () => {
