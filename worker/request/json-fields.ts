@@ -17,6 +17,20 @@ export function own<T>(record: Readonly<Record<string, T>>, key: string): T | un
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
+/** `value` when it is an integer from `min` to `max` (a safe integer), else a 400 naming `field`. */
+export function boundedInteger(value: unknown, field: string, min: number, max: number): number {
+  if (!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max)
+    throw invalidField(field, `\`${field}\` must be an integer from ${min} to ${max}.`);
+  return value as number;
+}
+
+/** `value` when it is a finite number from `min` to `max`, else a 400 naming `field`. */
+export function boundedNumber(value: unknown, field: string, min: number, max: number): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max)
+    throw invalidField(field, `\`${field}\` must be a number from ${min} to ${max}.`);
+  return value;
+}
+
 /** True for a JSON object (not `null`, not an array). */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

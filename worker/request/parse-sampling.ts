@@ -7,7 +7,7 @@
  * @module
  */
 import { invalidField } from "../response/json-error.ts";
-import { own } from "./json-fields.ts";
+import { boundedInteger, boundedNumber, own } from "./json-fields.ts";
 
 /** The sampling settings a request carries to its provider; absent ones are the provider's default. */
 export interface Sampling {
@@ -95,15 +95,15 @@ const KEYS = {
 function parse(field: SamplingField, value: unknown): number | string[] | undefined {
   switch (field) {
     case "top_p":
-      return numberIn(value, field, 0, 1);
+      return boundedNumber(value, field, 0, 1);
     case "top_k":
-      return integerIn(value, field, 1, 1000);
+      return boundedInteger(value, field, 1, 1000);
     case "seed":
       // OpenAI's seed is 64-bit: any integer JSON carries exactly; a narrower provider answers for itself.
-      return integerIn(value, field, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+      return boundedInteger(value, field, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
     case "frequency_penalty":
     case "presence_penalty":
-      return numberIn(value, field, -2, 2);
+      return boundedNumber(value, field, -2, 2);
     case "stop":
       return stops(value);
   }
@@ -116,16 +116,4 @@ function stops(value: unknown): string[] | undefined {
   for (const stop of list)
     if (typeof stop !== "string" || stop === "" || stop.length > MAX_STOP_LENGTH) throw invalidField("stop", rule);
   return list.length === 0 ? undefined : (list as string[]);
-}
-
-function numberIn(value: unknown, field: string, min: number, max: number): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max)
-    throw invalidField(field, `\`${field}\` must be a number from ${min} to ${max}.`);
-  return value;
-}
-
-function integerIn(value: unknown, field: string, min: number, max: number): number {
-  if (!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max)
-    throw invalidField(field, `\`${field}\` must be an integer from ${min} to ${max}.`);
-  return value as number;
 }

@@ -3,7 +3,7 @@ import { HttpError, invalidField } from "../response/json-error.ts";
 import { parseMessages, requiredString, toolNameError } from "./parse-messages.ts";
 import { parseReasoning } from "./parse-reasoning.ts";
 import { parseSampling, SAMPLING_FIELDS } from "./parse-sampling.ts";
-import { checkParameters, isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
+import { boundedInteger, boundedNumber, checkParameters, isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
 import type { JsonObject, StreamRequest, ToolChoice } from "./stream-request.ts";
 
 /**
@@ -220,20 +220,6 @@ function optionalBoolean(value: unknown, field: string): boolean {
   if (value !== undefined && typeof value !== "boolean")
     throw invalidField(field, `\`${field}\` must be true or false.`);
   return value === true;
-}
-
-function boundedInteger(value: unknown, field: string, min: number, max: number): number {
-  if (!Number.isSafeInteger(value) || (value as number) < min || (value as number) > max) {
-    throw invalidField(field, `\`${field}\` must be an integer from ${min} to ${max}.`);
-  }
-  return value as number;
-}
-
-function boundedNumber(value: unknown, field: string, min: number, max: number): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < min || value > max) {
-    throw invalidField(field, `\`${field}\` must be a number from ${min} to ${max}.`);
-  }
-  return value;
 }
 
 /** A field name fit to repeat in an error: short and plain, else a placeholder. */
