@@ -9,7 +9,7 @@
 import { createAnthropic } from "@ai-sdk/anthropic";
 import { createOpenAI } from "@ai-sdk/openai";
 import Anthropic from "@anthropic-ai/sdk";
-import { generateText, jsonSchema, Output } from "ai";
+import { generateText, jsonSchema, type LanguageModel, Output } from "ai";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
@@ -29,37 +29,33 @@ const fetchOf = (provider: Provider, upstream: FakeUpstream) => workerFetch({ en
 const sent = (upstream: FakeUpstream): Record<string, any> => upstream.requests[0]!.body as Record<string, any>;
 
 describe("the AI SDK's Output.object", () => {
-  it("OpenAI Responses: text.format reaches the upstream, and the object is read from its answer", async () => {
-    const upstream = scripted("openai-responses", { text: ANSWER });
-    const model = createOpenAI({
-      baseURL: "http://localhost:8787/v1",
-      apiKey: "t",
-      fetch: fetchOf("openai-responses", upstream),
-    });
+  /** The object the AI SDK's `Output.object` reads from `model`'s answer through the Worker (its OpenAI model unstored). */
+  const objectFrom = async (model: LanguageModel) => {
     const { output } = await generateText({
-      model: model.responses("openai-responses/gpt-5"),
+      model,
       prompt: "Which city is the capital of France?",
       output: Output.object({ schema: jsonSchema<{ city: string }>(SCHEMA) }),
       providerOptions: { openai: { store: false } },
     });
-    expect(output).toEqual({ city: "Paris" });
+    return output;
+  };
+  /** The AI SDK's OpenAI Responses model `provider/model`, through the Worker to `upstream`. */
+  const responsesModel = (provider: Provider, model: string, upstream: FakeUpstream) =>
+    createOpenAI({ baseURL: "http://localhost:8787/v1", apiKey: "t", fetch: fetchOf(provider, upstream) }).responses(
+      `${provider}/${model}`,
+    );
+
+  it("OpenAI Responses: text.format reaches the upstream, and the object is read from its answer", async () => {
+    const upstream = scripted("openai-responses", { text: ANSWER });
+    expect(await objectFrom(responsesModel("openai-responses", "gpt-5", upstream))).toEqual({ city: "Paris" });
     expect(sent(upstream)["text"]).toMatchObject({ format: { type: "json_schema", schema: SCHEMA, strict: true } });
   });
 
   it("OpenAI Responses' text.format to Anthropic: its JSON Schema as output_config.format", async () => {
     const upstream = scripted("anthropic", { text: ANSWER });
-    const model = createOpenAI({
-      baseURL: "http://localhost:8787/v1",
-      apiKey: "t",
-      fetch: fetchOf("anthropic", upstream),
+    expect(await objectFrom(responsesModel("anthropic", "claude-opus-4-7", upstream))).toEqual({
+      city: "Paris",
     });
-    const { output } = await generateText({
-      model: model.responses("anthropic/claude-opus-4-7"),
-      prompt: "Which city is the capital of France?",
-      output: Output.object({ schema: jsonSchema<{ city: string }>(SCHEMA) }),
-      providerOptions: { openai: { store: false } },
-    });
-    expect(output).toEqual({ city: "Paris" });
     expect(sent(upstream)["output_config"]).toEqual({ format: { type: "json_schema", schema: SCHEMA } });
   });
 
@@ -70,12 +66,7 @@ describe("the AI SDK's Output.object", () => {
       apiKey: "t",
       fetch: fetchOf("anthropic", upstream),
     });
-    const { output } = await generateText({
-      model: model("anthropic/claude-sonnet-5-5"),
-      prompt: "Which city is the capital of France?",
-      output: Output.object({ schema: jsonSchema<{ city: string }>(SCHEMA) }),
-    });
-    expect(output).toEqual({ city: "Paris" });
+    expect(await objectFrom(model("anthropic/claude-sonnet-5-5"))).toEqual({ city: "Paris" });
     const body = sent(upstream);
     expect(body["output_config"]).toMatchObject({ format: { type: "json_schema", schema: SCHEMA } });
     expect(body["tools"]).toBeUndefined();
