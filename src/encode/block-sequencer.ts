@@ -254,6 +254,8 @@ export class BlockSequencer {
         own ??= this.#work.spend(block.length) ? textOf(block) : null;
         return own === null ? [] : citedSpans([entry], own, this.#work);
       }
+      // The scan of the blocks is `#work`'s too: a model's output may make thousands of them.
+      if (all === undefined && !this.#work.spend(index + 1)) all = null;
       if (all === undefined) {
         const texts = this.#blocks.slice(0, index + 1).filter((b): b is TextBlock => b.kind === "text");
         const size = texts.reduce((sum, b) => sum + b.length, 0);
