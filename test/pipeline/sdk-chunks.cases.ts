@@ -25,14 +25,17 @@ const FRAMINGS = {
   "event-stream": AwsEventStreamDecoderStream,
 } as const;
 
-/** `tool_calls` -> `toolCalls`, as cohere-ai's serializers name the wire's fields. */
+/**
+ * `tool_calls` -> `toolCalls`, as cohere-ai's serializers name the wire's fields: a cited
+ * document and a tool output are records of the application's, passed through as they are.
+ */
 function camelKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(camelKeys);
   if (typeof value !== "object" || value === null) return value;
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [
       key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()),
-      camelKeys(item),
+      key === "document" || key === "tool_output" ? item : camelKeys(item),
     ]),
   );
 }

@@ -7,10 +7,17 @@ import type { FramedMessage } from "../../framing/framing.ts";
 const RENAME_DEPTH = 8;
 
 /**
+ * The fields whose values are not the SDK's but the application's or the model's: a cited
+ * document, a tool's output (both records the SDK passes through unrenamed) and a call's
+ * arguments. Their keys are kept as given (`publishedAt` stays `publishedAt`).
+ */
+const PAYLOADS = new Set(["document", "toolOutput", "tool_output", "arguments"]);
+
+/**
  * The message of one event `cohere-ai` yields from `v2.chatStream`: the SDK renames the wire's
  * snake_case fields to camelCase (`toolCalls`, `finishReason`, `billedUnits`), so the names are
- * turned back into the wire's before the decoder reads them. Values (arguments are JSON text) are
- * left as they are.
+ * turned back into the wire's before the decoder reads them. Values are left as they are, and so
+ * are the keys of what the envelope carries ({@link PAYLOADS}).
  */
 export function cohereMessageOf(value: unknown): FramedMessage {
   return { data: "", value: snakeKeys(value, 0, new Map()) };
@@ -18,7 +25,7 @@ export function cohereMessageOf(value: unknown): FramedMessage {
 
 /**
  * A copy of `value` whose object keys are snake_case (`toolCalls` -> `tool_calls`), down to
- * {@link RENAME_DEPTH}. Each object is copied once (`copies`): a part shared many times, or a
+ * {@link RENAME_DEPTH} and not inside {@link PAYLOADS}. Each object is copied once (`copies`): a part shared many times, or a
  * cycle, costs one copy, and the recursion is as deep as the renaming at most.
  */
 function snakeKeys(value: unknown, depth: number, copies: Map<object, unknown>): unknown {
@@ -39,7 +46,7 @@ function snakeKeys(value: unknown, depth: number, copies: Map<object, unknown>):
       copy,
       key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`),
       {
-        value: snakeKeys(item, depth + 1, copies),
+        value: PAYLOADS.has(key) ? item : snakeKeys(item, depth + 1, copies),
         enumerable: true,
         writable: true,
         configurable: true,

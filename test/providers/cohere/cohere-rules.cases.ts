@@ -176,6 +176,63 @@ group("Cohere v2 rules", (test) => {
     );
   });
 
+  test("an SDK's objects: its own keys are renamed, a cited document's and a tool output's kept", async () => {
+    // cohere-ai yields camelCase envelopes (`toolCalls`, `finishReason`) but passes a document and
+    // a tool output through as the application gave them.
+    const document = { publishedAt: "2024-05-01", nested: { sourceUrl: "https://example.test" } };
+    const toolOutput = { cityName: "Paris", readings: [{ tempC: 21 }] };
+    const objects = [
+      { type: "content-start", index: 0, delta: { message: { content: { type: "text", text: "" } } } },
+      { type: "content-delta", index: 0, delta: { message: { content: { text: "Paris." } } } },
+      {
+        type: "citation-start",
+        index: 0,
+        delta: {
+          message: {
+            citations: {
+              start: 0,
+              end: 5,
+              text: "Paris",
+              sources: [
+                { type: "document", id: "doc_0", document },
+                { type: "tool", id: "t_0", toolOutput },
+              ],
+              type: "TEXT_CONTENT",
+            },
+          },
+        },
+      },
+      { type: "content-end", index: 0 },
+      {
+        type: "tool-call-start",
+        index: 1,
+        delta: {
+          message: {
+            toolCalls: { id: "c", type: "function", function: { name: "f", arguments: '{"cityName":"Paris"}' } },
+          },
+        },
+      },
+      { type: "tool-call-end", index: 1 },
+      {
+        type: "message-end",
+        delta: { finishReason: "TOOL_CALL", usage: { tokens: { inputTokens: 3, outputTokens: 4 } } },
+      },
+    ];
+    const events = await collect(streamToolCalls(objects, { provider: "cohere" }));
+    assertEventInvariants(events);
+    const cited = events.find((event) => event.type === "reasoning-part");
+    assert(cited?.type === "reasoning-part" && cited.part.type === "block", "the cited text");
+    assertEquals((cited.part.block as { citations: unknown }).citations, [
+      { type: "document", id: "doc_0", document },
+      { type: "tool", id: "t_0", tool_output: toolOutput },
+    ]);
+    const finish = finishOf(events);
+    assertEquals(
+      [finish.reason, finish.usage?.outputTokens, finish.toolCalls[0]?.arguments],
+      ["tool-calls", 4, { cityName: "Paris" }],
+    );
+  });
+
   test("tool results are tool messages; tools use the Chat Completions shape", () => {
     assertEquals(cohereToolMessages([{ call: { id: "c_1", name: "now" }, output: { time: "12:00" } }]), [
       { role: "tool", tool_call_id: "c_1", content: '{"time":"12:00"}' },
