@@ -156,6 +156,10 @@ describe("settings out of bounds are 400s naming them", () => {
     ["truncation", { truncation: "sometimes" }],
     ["text.format.type", { text: { format: { type: "xml" } } }],
     ["prompt_cache_key", { prompt_cache_key: "k".repeat(513) }],
+    // Echoed as sent, these broke the response's `reasoning` (the spec's summary enum, an object).
+    ["reasoning.summary", { reasoning: { effort: "low", summary: "verbose" } }],
+    ["reasoning.summary", { reasoning: { generate_summary: 7 } }],
+    ["reasoning", { reasoning: "high" }],
     ["tool_choice.mode", { tools: [tool("search")], tool_choice: { type: "allowed_tools", mode: "some", tools: [] } }],
   ];
   for (const [param, body] of cases)

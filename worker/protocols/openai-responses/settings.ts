@@ -131,14 +131,22 @@ function textOf(value: unknown): OpenAIResponseSettings["text"] | undefined {
   };
 }
 
-/** `reasoning` as the response repeats it: `{effort, summary}`, either `null` when not given. */
+/**
+ * `reasoning` as the response repeats it: `{effort, summary}`, either `null` when not given
+ * (`effort` is checked with the request: ../client-reasoning.ts). Codex's summary `none` is no
+ * summary; one the response could not repeat within its enum is a 400, as OpenAI answers it.
+ */
 function reasoningOf(value: unknown): OpenAIResponseSettings["reasoning"] {
-  if (!isObject(value)) return null;
+  if (value === undefined) return null;
+  if (!isObject(value)) throw invalidField("reasoning", "`reasoning` must be an object.");
   const effort = own(value, "effort");
-  const summary = own(value, "summary") ?? own(value, "generate_summary");
+  const summary = own(value, "summary") ?? own(value, "generate_summary") ?? null;
   return {
     effort: typeof effort === "string" ? effort : null,
-    summary: typeof summary === "string" ? summary : null,
+    summary:
+      summary === null || summary === "none"
+        ? null
+        : (oneOf(summary, "reasoning.summary", ["auto", "concise", "detailed"]) ?? null),
   };
 }
 
