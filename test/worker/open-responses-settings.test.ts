@@ -160,6 +160,14 @@ describe("settings out of bounds are 400s naming them", () => {
     ["reasoning.summary", { reasoning: { effort: "low", summary: "verbose" } }],
     ["reasoning.summary", { reasoning: { generate_summary: 7 } }],
     ["reasoning", { reasoning: "high" }],
+    // Options the response does not repeat, accepted whatever they were before.
+    ["include[1]", { include: ["reasoning.encrypted_content", "everything"] }],
+    ["include", { include: "reasoning.encrypted_content" }],
+    // Logprobs, which no provider here returns: a 400, not an answer without them.
+    ["include[0]", { include: ["message.output_text.logprobs"] }],
+    ["stream_options", { stream: true, stream_options: 5 }],
+    ["stream_options.include_obfuscation", { stream: true, stream_options: { include_obfuscation: "no" } }],
+    ["background", { background: "yes" }],
     ["tool_choice.mode", { tools: [tool("search")], tool_choice: { type: "allowed_tools", mode: "some", tools: [] } }],
   ];
   for (const [param, body] of cases)

@@ -24,7 +24,8 @@
  * items goes back to the provider that takes it (worker/protocols/reasoning-state.ts); `store`
  * goes to an OpenAI Responses upstream. What the response repeats of the request (`metadata`,
  * `text`, `top_p`, ...: ./settings.ts) is checked; the rest the official clients send that
- * changes nothing here (`include`, `user`, ...) is accepted. `tool_choice: {type:
+ * changes nothing here (`user`, ...) is accepted; `include`, `stream_options` and `background`
+ * are checked (./request-options.ts). `tool_choice: {type:
  * "allowed_tools"}` sends the provider only the listed tools (./allowed-calls.ts drops a call of
  * another). `apply_patch`, `shell` and `local_shell`, which the client runs, go to every provider
  * (./built-in-tools.ts); `web_search` tools go to an OpenAI Responses model as they came, and are
@@ -75,6 +76,7 @@ import { CUSTOM_INPUT, hostedToolChoice, offeredTools, toolChoice, webSearchOf }
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
 import { type ResponseSettings, settingsOf } from "./settings.ts";
+import { checkRequestOptions } from "./request-options.ts";
 import { withResponsesText } from "../output-format.ts";
 
 /** The items of the tools OpenAI runs itself, and its compaction item, which the request kit sends back as kept blocks. */
@@ -118,11 +120,7 @@ export function parseResponsesRequest(
         key,
         `\`${key}\` is not supported${key === "conversation" ? "" : " without stored responses (the `RESPONSES` binding)"}: send the whole conversation in \`input\`.`,
       );
-  if (own(fields, "background") === true)
-    throw invalidField(
-      "background",
-      "`background` is not supported: send `stream: true` to read the response as it is written.",
-    );
+  checkRequestOptions(fields);
   const { provider, model } = agentModel(own(fields, "model"), providers, aliases, bare);
   const stream = own(fields, "stream") ?? false;
   if (typeof stream !== "boolean") throw invalidField("stream", "`stream` must be true or false.");

@@ -1,0 +1,51 @@
+/**
+ * The options of a `POST /v1/responses` body that the response does not repeat: `include`,
+ * `stream_options` and `background`. Each is checked as OpenAI checks it (a 400 naming the field,
+ * never an option accepted whatever it is), and what this Worker cannot give is refused rather
+ * than left out of an answer that would then lack it: `background: true` (no queued responses),
+ * and `include` of `message.output_text.logprobs` (no provider is asked for logprobs).
+ *
+ * @module
+ */
+import { invalidField } from "../../response/json-error.ts";
+import { isObject, own } from "../../request/json-fields.ts";
+
+/**
+ * OpenAI's `include` values (openai-node's `ResponseIncludable`) this Worker takes: a reasoning
+ * item carries its `encrypted_content` whatever `include` says, and the others name items of the
+ * tools OpenAI runs, which no other provider answers with.
+ */
+const INCLUDABLE: ReadonlySet<unknown> = new Set([
+  "reasoning.encrypted_content",
+  "web_search_call.action.sources",
+  "web_search_call.results",
+  "file_search_call.results",
+  "code_interpreter_call.outputs",
+  "computer_call_output.output.image_url",
+  "message.input_image.image_url",
+]);
+
+/** Checks `include`, `stream_options` and `background` of `fields` (the request body); throws a 400 at the field at fault. */
+export function checkRequestOptions(fields: Record<string, unknown>): void {
+  const background = own(fields, "background") ?? false;
+  if (background === true)
+    throw invalidField(
+      "background",
+      "`background` is not supported: send `stream: true` to read the response as it is written.",
+    );
+  if (background !== false) throw invalidField("background", "`background` must be true or false.");
+  const include = own(fields, "include") ?? [];
+  if (!Array.isArray(include)) throw invalidField("include", "`include` must be an array of strings.");
+  include.forEach((value, i) => {
+    if (value === "message.output_text.logprobs")
+      throw invalidField(`include[${i}]`, "Logprobs are not supported: no provider of this Worker is asked for them.");
+    if (!INCLUDABLE.has(value))
+      throw invalidField(`include[${i}]`, `\`include[${i}]\` must be one of: ${[...INCLUDABLE].join(", ")}.`);
+  });
+  const options = own(fields, "stream_options") ?? undefined;
+  if (options === undefined) return;
+  if (!isObject(options)) throw invalidField("stream_options", "`stream_options` must be an object.");
+  const obfuscation = own(options, "include_obfuscation") ?? undefined;
+  if (obfuscation !== undefined && typeof obfuscation !== "boolean")
+    throw invalidField("stream_options.include_obfuscation", "`include_obfuscation` must be true or false.");
+}
