@@ -23,13 +23,15 @@ export interface SSEDecoderStreamOptions extends FramingOptions {}
  * `retry:` and unknown fields ignored, an event dispatched at a blank line when it has data. Each
  * message carries the `event` and `id` fields of its own event (none carried over from the last).
  *
- * Two deliberate departures from the spec. The spec drops an event the body ends without its
+ * Three deliberate departures from the spec. The spec drops an event the body ends without its
  * blank line, but real gateways end that way: such a final event is delivered with
  * `truncated: true`, and the provider stage uses it only when its payload is complete. And a body
  * whose first character other than white space is `{` or `[` is JSON (an SDK's
  * `toReadableStream()` NDJSON, a JSON array), whose lines the spec would skip as unknown fields,
  * ending with nothing read: it throws a {@link ToolCallStreamError} of code `unknown-provider`
- * naming the framing that reads it (`framing: NdjsonDecoder` or `JsonArrayDecoder`).
+ * naming the framing that reads it (`framing: NdjsonDecoder` or `JsonArrayDecoder`). And an
+ * `error:` field (llama.cpp's server reports a failure so, then sends `data: [DONE]`) is the data of
+ * an `event: error` rather than an unknown field.
  *
  * @example
  * ```ts
@@ -143,7 +145,7 @@ export class SSEDecoder implements Framing {
     if (first === "{" || first === "[")
       throw (this.#failure = new ToolCallStreamError({
         code: "unknown-provider",
-        message: `The body is JSON, not Server-Sent Events: it needs \`framing: ${first === "[" ? "JsonArrayDecoder" : "NdjsonDecoder"}\` (from tool-call-stream/core).`,
+        message: `A JSON body, not SSE: it needs \`framing: ${first === "[" ? "JsonArrayDecoder" : "NdjsonDecoder"}\` (from tool-call-stream/core).`,
       }));
   }
 
@@ -157,7 +159,9 @@ export class SSEDecoder implements Framing {
     if (colon === -1 || colon > end) colon = end;
     const name = text.slice(start, colon);
     const value = colon === end ? "" : text.slice(colon + (text.charCodeAt(colon + 1) === 0x20 ? 2 : 1), end);
-    if (name === "data") {
+    // llama.cpp's server sends a failure as an `error:` field, then `data: [DONE]`: skipped as the
+    // spec says, the failure would read as a success.
+    if (name === "data" || (name === "error" && (this.#event = name))) {
       // A data line the event's blank line does not follow in this text (LF LF, CR CR, CRLF CR) may
       // be kept past it: a string of its own then, copied once, so that a read costs what it adds
       // and never the open event's data again. (A line that came over several reads is `text`

@@ -161,6 +161,34 @@ group("SSEDecoderStream", (test) => {
     assertEquals(thrown(["", "   "]), []);
   });
 
+  test("llama.cpp's `error:` field is an error event: the half call is discarded, though `[DONE]` follows", async () => {
+    const failure = '{"code":500,"message":"slot crashed","type":"server_error"}';
+    assertEquals(await decodeSSE([bytes(`error: ${failure}\n\ndata: [DONE]\n\n`)]), [
+      { event: "error", data: failure },
+      { data: "[DONE]" },
+    ]);
+    const sse = openAISSE(
+      [
+        chatChunk({ content: "Checking " }),
+        chatChunk({
+          tool_calls: [{ index: 0, id: "call_1", function: { name: "get_weather", arguments: '{"city":"Pa' } }],
+        }),
+      ],
+      false,
+    );
+    const events = await collect(
+      streamToolCalls(fromChunks([bytes(`${sse}error: ${failure}\n\ndata: [DONE]\n\n`)]), { provider: "openai" }),
+    );
+    assertEquals(types(events), ["text-delta", "tool-call-start", "tool-call-delta", "error", "abort"]);
+    const [error, abort] = events.slice(-2);
+    assert(error?.type === "error" && error.error.code === "provider-error", "provider-error");
+    assert(abort?.type === "abort" && abort.reason === "provider-error", "abort: provider-error");
+    assertEquals(
+      abort.discarded.map((call) => call.rawArguments),
+      ['{"city":"Pa'],
+    );
+  });
+
   test("a CRLF split across chunks is one line end; a CR that ends a chunk ends its line at once", () => {
     const messages: SSEMessage[] = [];
     const decoder = new SSEDecoder((message) => messages.push(message));
