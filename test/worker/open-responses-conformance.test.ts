@@ -10,21 +10,11 @@ import type { Env } from "../../worker/env.ts";
 import { readConformingResponse, readConformingStream } from "../support/open-responses.ts";
 import { sharedData } from "../support/shared-data.ts";
 import { post } from "./client-support.ts";
-import { AUTH, LIVE, live, scripted } from "./open-responses-support.ts";
+import { AUTH, LIVE, live, scripted, WEATHER } from "./open-responses-support.ts";
 import { FakeUpstream, testEnv, worker } from "./support.ts";
 
 const PROVIDERS = Object.keys(LIVE) as Provider[];
 
-const WEATHER = {
-  type: "function",
-  name: "get_weather",
-  description: "Get the current weather for a location",
-  parameters: {
-    type: "object",
-    properties: { location: { type: "string", description: "The city and state" } },
-    required: ["location"],
-  },
-};
 const user = (content: string) => ({ type: "message", role: "user", content });
 
 /** The compliance cases: a request, whether it streams, and whether its answer holds a call. */

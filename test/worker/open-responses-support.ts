@@ -23,6 +23,18 @@ export const live = (provider: Provider): Env => testEnv({ ...LIVE[provider], CL
 /** The client token of {@link live}. */
 export const AUTH = { headers: { authorization: "Bearer t" } };
 
+/** The function tool of the spec's compliance suite. */
+export const WEATHER = {
+  type: "function",
+  name: "get_weather",
+  description: "Get the current weather for a location",
+  parameters: {
+    type: "object",
+    properties: { location: { type: "string", description: "The city and state" } },
+    required: ["location"],
+  },
+};
+
 /** The fake provider's answer: one scripted turn in `provider`'s wire format, or cut short by a broken connection. */
 export function scripted(provider: Provider, turn: Partial<ScriptedTurn>, cut = false): FakeUpstream {
   const wire = scriptWriters[provider](

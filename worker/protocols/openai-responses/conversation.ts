@@ -39,6 +39,8 @@ export interface Conversation {
   earlier: Record<string, unknown>[] | undefined;
   /** The `previous_response_id` sent, when it was. */
   previousResponseId: string | undefined;
+  /** The tools the previous response was offered (its `tools`), when the request named one. */
+  earlierTools?: unknown;
 }
 
 /** The most stored responses the `item_reference` items of one request may name. */
@@ -141,7 +143,29 @@ export async function readConversation(
         ? [...earlier(previousId), ...before.input, ...(before.response.output as Record<string, unknown>[])]
         : undefined,
     previousResponseId: previous,
+    ...(before ? { earlierTools: before.response["tools"] } : {}),
   };
+}
+
+/**
+ * The body of a request to Bedrock, which must list the tools of a conversation that holds calls:
+ * one that lists none, after a previous response that made calls (the spec's function-call round
+ * trip sends only the calls' outputs), is offered that response's tools again, as Open Responses
+ * counts them in the previous response's input (OpenAI, and so every other provider here, takes
+ * none unless the request lists them). Else the body as it is.
+ *
+ * @example
+ * ```ts
+ * const body = withEarlierTools(conversation, parsed.request.provider);
+ * ```
+ */
+export function withEarlierTools(conversation: Conversation, provider: string): unknown {
+  const { body, earlier, earlierTools } = conversation;
+  const called = earlier?.some(
+    (item) => own(item, "type") === "function_call" || own(item, "type") === "custom_tool_call",
+  );
+  if (provider !== "bedrock" || !called || !Array.isArray(earlierTools) || earlierTools.length === 0) return body;
+  return isObject(body) && (own(body, "tools") ?? undefined) === undefined ? { ...body, tools: earlierTools } : body;
 }
 
 /** The id prefix of an input item the Worker names, by its type. */
