@@ -226,7 +226,7 @@ describe("@anthropic-ai/sdk: Messages' sampling", () => {
   });
 });
 
-describe("openai-node: Responses' top_p", () => {
+describe("openai-node: Responses' top_p and penalties", () => {
   it("reaches OpenAI Responses and Anthropic; out of bounds it is a 400 naming it", async () => {
     for (const provider of ["openai-responses", "anthropic"] as const) {
       const upstream = scripted(provider, { text: "one" });
@@ -241,6 +241,31 @@ describe("openai-node: Responses' top_p", () => {
     });
     await expect(asked).rejects.toMatchObject({ status: 400, param: "top_p" });
     expect(upstream.requests).toHaveLength(0);
+  });
+
+  // Open Responses' penalties, which the response repeats: they were echoed and dropped before.
+  it("the penalties reach Gemini and Cohere; to Anthropic, which has none, a 400 naming it", async () => {
+    const create = (provider: Provider, upstream: FakeUpstream, penalties: Record<string, number>) =>
+      openai(provider, upstream).responses.create({ model: `${provider}/m`, input: "Count.", ...penalties } as never);
+    const penalties = { presence_penalty: 0.5, frequency_penalty: -0.25 };
+    const bodies: Record<string, unknown> = {};
+    for (const provider of ["gemini", "cohere"] as const) {
+      const upstream = scripted(provider, { text: "one" });
+      expect(await create(provider, upstream, penalties)).toMatchObject(penalties);
+      bodies[provider] = formOf(provider, upstream);
+    }
+    expect(bodies).toMatchObject({
+      gemini: { presencePenalty: 0.5, frequencyPenalty: -0.25 },
+      cohere: { presence_penalty: 0.5, frequency_penalty: -0.25 },
+    });
+    const upstream = scripted("anthropic", { text: "one" });
+    await expect(create("anthropic", upstream, { frequency_penalty: 1 })).rejects.toMatchObject({
+      status: 400,
+      param: "frequency_penalty",
+    });
+    // At 0, the default everywhere, it is nothing to refuse.
+    await create("anthropic", upstream, { presence_penalty: 0 });
+    expect(upstream.requests).toHaveLength(1);
   });
 });
 

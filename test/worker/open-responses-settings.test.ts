@@ -22,8 +22,9 @@ const SETTINGS = {
   metadata: { tenant: "acme", run: "7" },
   temperature: 0.3,
   top_p: 0.9,
-  presence_penalty: 0.5,
-  frequency_penalty: -0.5,
+  // Anthropic has no penalties (a 400): one at 0, the default, is nothing to refuse.
+  presence_penalty: 0,
+  frequency_penalty: 0,
   top_logprobs: 2,
   max_output_tokens: 300,
   max_tool_calls: 4,
@@ -95,6 +96,15 @@ describe("what a /v1/responses response repeats of its request", () => {
       null,
       expect.any(Number),
     ]);
+  });
+
+  it("the penalties, to a provider that has them, as given", async () => {
+    const penalties = { presence_penalty: 0.5, frequency_penalty: -0.5 };
+    const answer = await worker(scripted("gemini", { text: "Done." })).call(
+      post("/v1/responses", { model: "gemini/test-model", input: "Hi", ...penalties }, AUTH),
+      live("gemini"),
+    );
+    expect((await readConformingResponse(answer)).response).toMatchObject(penalties);
   });
 
   it("a request that gives none: the zero values", async () => {

@@ -75,7 +75,7 @@ import { addProgram, addToolCallingItem, callerMetadata, type Programs } from ".
 import { CUSTOM_INPUT, hostedToolChoice, offeredTools, toolChoice, webSearchOf } from "./request-tools.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
-import { type ResponseSettings, settingsOf } from "./settings.ts";
+import { type ResponseSettings, responsesSampling, settingsOf } from "./settings.ts";
 import { checkRequestOptions } from "./request-options.ts";
 import { withResponsesText } from "../output-format.ts";
 
@@ -157,7 +157,7 @@ export function parseResponsesRequest(
       tool_choice: toolChoice(own(fields, "tool_choice"), tools, webSearch !== undefined),
       max_tokens: own(fields, "max_output_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
-      sampling: { top_p: own(fields, "top_p") ?? undefined },
+      sampling: responsesSampling(fields, provider),
       reasoning: responsesReasoning(own(fields, "reasoning")),
     },
     undefined,

@@ -4,9 +4,9 @@
  * `metadata`, ...) with the request's value or its zero value, in every snapshot. Each is checked
  * here (a 400 naming it), since it is echoed and, with `store`, kept.
  *
- * `top_p`, `presence_penalty`, `frequency_penalty`, `top_logprobs`, `truncation` and `text` are
- * echoed as sent but not passed to the provider (the Worker's one request has no field for them;
- * `text` goes to an OpenAI Responses upstream as it came: ../output-format.ts);
+ * `top_p` and the penalties go to the provider ({@link responsesSampling}); `top_logprobs` and
+ * `truncation` are echoed as sent (no logprobs are asked for, nothing is truncated); `text` is
+ * the answer's format (../output-format.ts);
  * `service_tier` is always `default`, the one tier there is; `background` always `false` (a 400
  * in the request).
  *
@@ -15,6 +15,7 @@
 import type { OpenAIResponseSettings, OpenAIResponsesEncoderOptions, OpenAIResponseTool } from "../../../src/encode.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
+import { parseSampling, type SamplingField } from "../../request/parse-sampling.ts";
 
 /** The settings a response repeats: a field left `undefined` is its default. */
 export type ResponseSettings = NonNullable<OpenAIResponsesEncoderOptions["settings"]>;
@@ -50,6 +51,24 @@ export function settingsOf(fields: Record<string, unknown>): ResponseSettings {
     safety_identifier: stringOf(given("safety_identifier"), "safety_identifier") ?? null,
     prompt_cache_key: stringOf(given("prompt_cache_key"), "prompt_cache_key") ?? null,
   };
+}
+
+/**
+ * The sampling settings of `fields` (the request body) as `/v1/stream`'s: `top_p`, and the
+ * penalties, which `provider` must have a field for (else a 400 naming the one, unless at 0, the
+ * default): the response repeats them, so they are not left out unseen, as the agent endpoints
+ * leave out what an agent sends unasked (Open Responses' penalties are only sent when set).
+ */
+export function responsesSampling(
+  fields: Record<string, unknown>,
+  provider: string,
+): Partial<Record<SamplingField, unknown>> {
+  const penalties = {
+    presence_penalty: own(fields, "presence_penalty") ?? undefined,
+    frequency_penalty: own(fields, "frequency_penalty") ?? undefined,
+  };
+  parseSampling(penalties, provider, "refuse");
+  return { top_p: own(fields, "top_p") ?? undefined, ...penalties };
 }
 
 /** The request's function and custom tools as the response lists them (`toolsOf` checked them first). */
