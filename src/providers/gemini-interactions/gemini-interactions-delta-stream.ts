@@ -203,7 +203,8 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     if (isRecord(args) && call.kind === "call") call.whole = this.#write(args);
   }
 
-  #onStop(index: number): void {
+  /** `atEnd`: the interaction completed first; a call it left without arguments stays open for the finish to judge. */
+  #onStop(index: number, atEnd?: boolean): void {
     if (this.#server.has(index)) return this.#server.stop(index);
     const open = this.#steps.get(index);
     if (!open) return;
@@ -218,13 +219,16 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
       if (open.whole === undefined) return this.#emit({ type: "tool-call-end", index });
       return this.#emit({ type: "tool-call-end", index, arguments: open.whole });
     }
-    this.#emit({ type: "tool-call-chunk", index, argumentsDelta: open.whole ?? open.initial ?? "{}" });
+    // At the end, none: `{}` after a normal finish, and a call cut short after a failure or a limit.
+    const args = open.whole ?? open.initial ?? (atEnd ? undefined : "{}");
+    if (args === undefined) return;
+    this.#emit({ type: "tool-call-chunk", index, argumentsDelta: args });
     this.#emit({ type: "tool-call-end", index });
   }
 
   #onCompleted(interaction: Payload): void {
     // A step the stream never stopped is stopped here, so that its call or signature is not lost.
-    for (const index of [...this.#steps.keys()]) this.#onStop(index);
+    for (const index of [...this.#steps.keys()]) this.#onStop(index, true);
     this.#server.complete();
     const usage = readUsage(interaction["usage"], ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"]);
     if (usage) this.#emit({ type: "usage", usage });

@@ -174,6 +174,26 @@ group("GeminiInteractionsDeltaStream rules", (test) => {
     const last = events.at(-1);
     assert(last?.type === "abort" && last.discarded.length === 1, "abort with the call discarded");
   });
+
+  test("a call that started but got no arguments before the interaction failed or stopped at a limit is no call to run", async () => {
+    for (const status of ["failed", "incomplete", "cancelled"]) {
+      const events = await run(sse([created, callStart(0, "c1"), completed(status)]));
+      assert(!events.some((e) => e.type === "tool-call"), `${status}: no call to run`);
+      assertEquals(
+        finishOf(events).invalidToolCalls.map((c) => [c.id, c.rawArguments]),
+        [["c1", ""]],
+        status,
+      );
+    }
+    // Completed as it should be, the same call is one without arguments.
+    assertEquals(
+      finishOf(await run(sse([created, callStart(0, "c1"), completed("requires_action")]))).toolCalls.map((c) => [
+        c.id,
+        c.arguments,
+      ]),
+      [["c1", {}]],
+    );
+  });
 });
 
 group("Gemini Interactions next turn", (test) => {
