@@ -302,6 +302,25 @@ describe("stored /v1/responses: GET, DELETE, input_items, cancel", () => {
     },
   );
 
+  it("GET with stream=true or starting_after: a 400 naming it (OpenAI streams a background response; none runs here)", async () => {
+    const chat = conversation("anthropic");
+    const { id } = (await json(await chat.send({ input: "Weather in Paris?" }))) as { id: string };
+    // openai-node's `responses.retrieve(id, {stream: true})` read this JSON as a stream of no event.
+    for (const [query, param] of [
+      ["stream=true", "stream"],
+      ["stream=true&starting_after=3", "stream"],
+      ["starting_after=3", "starting_after"],
+    ]) {
+      const answer = await chat.get(`${id}?${query}`);
+      expect([query, answer.status, ((await json(answer))["error"] as { param: string }).param]).toEqual([
+        query,
+        400,
+        param,
+      ]);
+    }
+    expect((await chat.get(`${id}?stream=false`)).status).toBe(200);
+  });
+
   it("DELETE answers OpenAI's deletion object, then the id is a 404 everywhere", async () => {
     const chat = conversation("anthropic");
     const first = await json(await chat.send({ input: "Weather in Paris?" }));
