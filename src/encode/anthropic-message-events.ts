@@ -177,17 +177,18 @@ export class AnthropicMessageEvents {
     this.#start();
     this.#blocks.finish();
     const usage = anthropicUsage(event.usage);
+    // A call cut by a length stop cannot be run: `max_tokens`, as Anthropic itself reports a
+    // response that ran out inside a tool_use block, so no client runs its partial input.
+    const stop_reason = anthropicStopReason(
+      event.reason,
+      event.rawReason,
+      this.#calls > 0 && !(event.reason === "length" && this.#invalidCalls > 0),
+    );
     this.#emit({
       type: "message_delta",
       delta: {
-        // A call cut by a length stop cannot be run: `max_tokens`, as Anthropic itself reports a
-        // response that ran out inside a tool_use block, so no client runs its partial input.
-        stop_reason: anthropicStopReason(
-          event.reason,
-          event.rawReason,
-          this.#calls > 0 && !(event.reason === "length" && this.#invalidCalls > 0),
-        ),
-        stop_sequence: null,
+        stop_reason,
+        stop_sequence: (stop_reason === "stop_sequence" && event.stopSequence) || null,
         // The container the provider named goes to the client as Anthropic sends it, for its next request.
         ...(event.container && { container: anthropicContainer(event.container) }),
       },

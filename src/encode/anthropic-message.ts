@@ -82,6 +82,7 @@ class AnthropicMessageBuilder implements AnswerBuilder<AnthropicMessageResult> {
       if (block.type === "tool_use") block.input = parseInput(this.#json.join(""));
     } else if (event.type === "message_delta") {
       message.stop_reason = event.delta.stop_reason;
+      message.stop_sequence = event.delta.stop_sequence;
       if (event.delta.container) message.container = event.delta.container;
       // As the SDK's MessageStream: the delta's counts replace those of the start, the others stay.
       message.usage = { ...message.usage, ...event.usage };

@@ -27,7 +27,8 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   `custom_tool_call`) is `{"input": <text>}`.
  * - The `finish` becomes one `message_delta` with `stop_reason` (`tool_use` whenever a call was
  *   shown, `max_tokens` if a length limit cut one, else `end_turn`, `max_tokens`, `stop_sequence` or
- *   `refusal`) and `usage`, then `message_stop`, after which nothing is written.
+ *   `refusal`; with `stop_sequence`, the finish's `stopSequence` as `stop_sequence`) and `usage`,
+ *   then `message_stop`, after which nothing is written.
  * - A provider error, a `finish` of reason `error`, an abort (or an input that ends without a
  *   finish) is an in-band `event: error` with `{"type": "error", "error": {"type": "api_error",
  *   "message"}}` (the library's message and code, never the provider's text), and the stream

@@ -104,8 +104,8 @@ export interface AnthropicMessage {
   content: AnthropicContentBlock[];
   /** Why the message ended; `null` in `message_start`. */
   stop_reason: AnthropicStopReason | null;
-  /** Always `null`: the library does not know which stop sequence matched. */
-  stop_sequence: null;
+  /** The stop sequence that ended the message (the finish's `stopSequence`), else `null`. */
+  stop_sequence: string | null;
   /** Token usage. */
   usage: AnthropicUsage;
   /** The code-execution container the message ran in, when the provider named one (set from the `message_delta`). */
@@ -151,7 +151,7 @@ export type AnthropicStreamEvent =
   /** Once, after every block: why the message ended, and the usage. */
   | {
       type: "message_delta";
-      delta: { stop_reason: AnthropicStopReason; stop_sequence: null; container?: AnthropicContainer };
+      delta: { stop_reason: AnthropicStopReason; stop_sequence: string | null; container?: AnthropicContainer };
       usage: {
         output_tokens: number;
         input_tokens?: number;

@@ -128,9 +128,8 @@ export interface ReasoningDeltaEvent {
 }
 
 /**
- * A reasoning block completed, with what the provider needs back on the next turn (Anthropic's signature or redacted
- * data, a Responses reasoning item's id and encrypted content), emitted where the provider ended the block: after its
- * text's `reasoning-delta`s and before what follows it, so that an encoder of another protocol can close the block
+ * A reasoning block completed, with what the provider needs back on the next turn (Anthropic's signature or redacted data, a Responses reasoning item's id and encrypted content),
+ * emitted where the provider ended the block: after its text's `reasoning-delta`s and before what follows it, so that an encoder of another protocol can close the block
  * with its signature in place (the `finish` lists the same parts again, for the next turn's messages).
  */
 export interface ReasoningPartEvent {
@@ -203,8 +202,7 @@ export interface InvalidToolCallEvent extends InvalidToolCall {
 export type ApprovalRequestEvent = ApprovalRequest & { /** Always `approval-request`. */ type: "approval-request" };
 
 /**
- * Why a call's arguments can no longer match its tool's schema, found while they streamed: what a
- * `tool-call-violation` event carries (and the `error` of an `abort` of reason `schema-violation`).
+ * Why a call's arguments can no longer match its tool's schema, found while they streamed: what a `tool-call-violation` event carries (and the `error` of an `abort` of reason `schema-violation`).
  */
 export interface SchemaViolation {
   /** Always `schema-mismatch`, the code of the `invalid-tool-call` the call ends with. */
@@ -275,6 +273,8 @@ export interface FinishEvent {
   reasoningParts?: ReasoningPart[];
   /** The code-execution container the response ran in (Anthropic's `container`): send its `id` as the next request's `container`. */
   container?: ExecutionContainer;
+  /** The stop sequence that ended the text (`rawReason` `stop_sequence`), when the stage that made the finish knows it (a server that applies stop sequences itself). */
+  stopSequence?: string;
   /** The first choice's text, calls and reasoning parts in the order they came, unless reasoning, text, calls: the next turn follows it. */
   order?: TurnOrderEntry[];
 }

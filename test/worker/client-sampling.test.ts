@@ -2,7 +2,8 @@
 // `top_p`, `stop`, `seed` and penalties, Responses' `top_p`, @anthropic-ai/sdk's `top_p`, `top_k`
 // and `stop_sequences`, the AI SDK's `topP`/`stopSequences`/`seed`, AG-UI's `forwardedProps`),
 // reach every provider in its own form; each was dropped before. A value out of bounds, or a
-// setting the provider has no field for, is a 400 naming the field, the provider not called.
+// setting the provider has no field for, is a 400 naming the field, the provider not called; stop
+// sequences a provider has no field for the Worker applies itself (client-stop-sequences.test.ts).
 import { createOpenAI } from "@ai-sdk/openai";
 import Anthropic from "@anthropic-ai/sdk";
 import { generateText } from "ai";
@@ -10,7 +11,7 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
 import { workerFetch } from "./client-support.ts";
-import { live, scripted } from "./open-responses-support.ts";
+import { agUIRun, live, scripted } from "./open-responses-support.ts";
 import type { FakeUpstream } from "./support.ts";
 
 const fetchOf = (provider: Provider, upstream: FakeUpstream) => workerFetch({ env: live(provider), upstream });
@@ -188,9 +189,10 @@ describe("@anthropic-ai/sdk: Messages' sampling", () => {
     expect(sent(alone)).toMatchObject({ top_p: 0.96 });
   });
 
-  it("one the provider has no field for is left out, as an agent sends it by default", async () => {
+  it("one the provider has no field for is not sent, as an agent sends it by default", async () => {
     // Claude Code's auto-mode classifier asks with `stop_sequences: ["</block>"]`; OpenAI Responses
-    // has no stop sequences, OpenAI Chat no top_k. Refused, the agent's turn would fail there.
+    // has no stop sequences (the Worker applies them), OpenAI Chat no top_k (left out). Refused,
+    // the agent's turn would fail there.
     const responses = scripted("openai-responses", { text: "one" });
     await message("openai-responses", responses, { top_k: 20, stop_sequences: ["</block>"] });
     expect(sent(responses)).not.toHaveProperty("stop");
@@ -201,9 +203,10 @@ describe("@anthropic-ai/sdk: Messages' sampling", () => {
     expect(sent(chat)).not.toHaveProperty("top_k");
   });
 
-  it("to OpenAI Chat's reasoning models, which refuse `stop`, an agent's stop sequences are left out", async () => {
+  it("to OpenAI Chat's reasoning models, which refuse `stop`, an agent's stop sequences are not sent", async () => {
     // gpt-5 and the o-series answer `stop` with "Unsupported parameter"; Claude Code's classifier
-    // sends `stop_sequences` (worker/env.ts's example alias is claude-sonnet-4-6=openai/gpt-5).
+    // sends `stop_sequences` (worker/env.ts's example alias is claude-sonnet-4-6=openai/gpt-5): the
+    // Worker applies them itself.
     const stops: unknown[] = [];
     for (const model of ["openai/gpt-5", "openai/o4-mini", "openai/gpt-4.1"]) {
       const upstream = scripted("openai", { text: "one" });
@@ -282,19 +285,7 @@ describe("the AI SDK and AG-UI", () => {
   });
 
   it("AG-UI's forwardedProps carry them; out of bounds, a 400 names forwardedProps.top_k", async () => {
-    const input = (props: Record<string, unknown>) => ({
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: "Bearer t" },
-      body: JSON.stringify({
-        threadId: "t1",
-        runId: "r1",
-        state: {},
-        messages: [{ id: "m1", role: "user", content: "Count." }],
-        tools: [],
-        context: [],
-        forwardedProps: { model: "ollama/m", ...props },
-      }),
-    });
+    const input = (props: Record<string, unknown>) => agUIRun({ model: "ollama/m", ...props });
     const upstream = scripted("ollama", { text: "one" });
     const response = await fetchOf("ollama", upstream)(
       "http://localhost:8787/v1/ag-ui",

@@ -35,6 +35,21 @@ export const WEATHER = {
   },
 };
 
+/** The request of an AG-UI run (`POST /v1/ag-ui`) asking "Count." with `forwardedProps`, with {@link AUTH}'s token. */
+export const agUIRun = (forwardedProps: Record<string, unknown>): RequestInit => ({
+  method: "POST",
+  headers: { "content-type": "application/json", authorization: "Bearer t" },
+  body: JSON.stringify({
+    threadId: "t1",
+    runId: "r1",
+    state: {},
+    messages: [{ id: "m1", role: "user", content: "Count." }],
+    tools: [],
+    context: [],
+    forwardedProps,
+  }),
+});
+
 /** The fake provider's answer: one scripted turn in `provider`'s wire format, or cut short by a broken connection. */
 export function scripted(provider: Provider, turn: Partial<ScriptedTurn>, cut = false): FakeUpstream {
   const wire = scriptWriters[provider](

@@ -2,7 +2,8 @@
  * The sampling settings of a `/v1/stream` body beyond `temperature` (`top_p`, `top_k`, `stop`,
  * `seed`, `frequency_penalty`, `presence_penalty`), which every client protocol fills in from its
  * own fields, checked against their bounds and against what the provider has a field for. Each
- * provider gets them in its own form (worker/upstream/providers/sampling.ts).
+ * provider gets them in its own form (worker/upstream/providers/sampling.ts); stop sequences it has
+ * no field for, the Worker applies itself (worker/services/stop-sequences.ts).
  *
  * @module
  */
@@ -15,6 +16,11 @@ export interface Sampling {
   topK?: number;
   /** Stop sequences: the provider stops before the first it would write. */
   stop?: string[];
+  /**
+   * Stop sequences the provider has no field for (OpenAI Responses; OpenAI Chat's gpt-5 and
+   * o-series, which refuse `stop`): never sent, the Worker cuts the text at the first itself.
+   */
+  emulatedStop?: string[];
   seed?: number;
   frequencyPenalty?: number;
   presencePenalty?: number;
@@ -26,7 +32,11 @@ export const SAMPLING_FIELDS = ["top_p", "top_k", "stop", "seed", "frequency_pen
 /** A name of {@link SAMPLING_FIELDS}. */
 export type SamplingField = (typeof SAMPLING_FIELDS)[number];
 
-/** How many stop sequences, and how long each, a request may send (OpenAI Chat takes 4, Gemini 5, Bedrock 2,500). */
+/**
+ * How many stop sequences, and how long each, a request may send (OpenAI Chat takes 4, Gemini 5,
+ * Bedrock 2,500). The Worker's own matching (worker/services/stop-matcher.ts) does work linear in
+ * the text times their number, and holds a table of their length each.
+ */
 const MAX_STOPS = 16;
 const MAX_STOP_LENGTH = 1000;
 
@@ -38,6 +48,8 @@ const MAX_STOP_LENGTH = 1000;
  * then left out, as it is best-effort where it exists (OpenAI: "determinism is not guaranteed"),
  * and so is a penalty of 0, the default everywhere. The agent endpoints leave every such field
  * out instead (`AGENT_BOUNDS`): an agent sends them by default and cannot be told otherwise.
+ * Stop sequences are never refused nor left out: where the provider has no field for them, the
+ * Worker applies them itself (`emulatedStop`).
  */
 const TAKES: Readonly<Record<string, ReadonlySet<SamplingField>>> = {
   openai: new Set(["top_p", "stop", "seed", "frequency_penalty", "presence_penalty"]),
@@ -52,7 +64,8 @@ const TAKES: Readonly<Record<string, ReadonlySet<SamplingField>>> = {
 
 /**
  * Validates the sampling fields of `body` (read with `own`, no walk) for `provider`; undefined when
- * none is set. One the provider has no field for is a 400, or with `unsupported` `"omit"` left out.
+ * none is set. One the provider has no field for is a 400, or with `unsupported` `"omit"` left out,
+ * but stop sequences, which the Worker then applies itself (`emulatedStop`).
  */
 export function parseSampling(
   body: Readonly<Record<string, unknown>>,
@@ -61,15 +74,18 @@ export function parseSampling(
 ): Sampling | undefined {
   let sampling: Sampling | undefined;
   const takes = TAKES[provider];
-  // OpenAI's reasoning models (gpt-5, the o-series) answer Chat's `stop` with "Unsupported parameter":
-  // an agent's stop sequences (Claude Code's classifier sends them) are left out there, as before.
-  const noStop = unsupported === "omit" && provider === "openai" && /^(?:o\d|gpt-5)/i.test(String(own(body, "model")));
+  // OpenAI's reasoning models (gpt-5, the o-series) answer Chat's `stop` with "Unsupported parameter".
+  const noStop = provider === "openai" && /^(?:o\d|gpt-5)/i.test(String(own(body, "model")));
   for (const field of SAMPLING_FIELDS) {
     const value = own(body, field);
     if (value === undefined) continue;
     const parsed = parse(field, value);
     if (parsed === undefined) continue;
-    if ((takes && !takes.has(field)) || (noStop && field === "stop")) {
+    if (field === "stop" && ((takes && !takes.has(field)) || noStop)) {
+      (sampling ??= {}).emulatedStop = parsed as string[];
+      continue;
+    }
+    if (takes && !takes.has(field)) {
       if (field === "seed" || parsed === 0 || unsupported === "omit") continue;
       throw invalidField(
         field,

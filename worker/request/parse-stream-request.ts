@@ -69,7 +69,7 @@ export const AGENT_BOUNDS: RequestBounds = {
   tools: 1024,
   toolName: /^[A-Za-z0-9_.:-]{1,128}$/,
   toolNameRule: "1 to 128 letters, digits, _, -, . or :",
-  // Claude Code's auto-mode classifier sends `stop_sequences` (OpenAI Responses has none).
+  // An agent sends sampling settings by default; stop sequences a provider has no field for the Worker applies.
   unsupportedSampling: "omit",
 };
 const FIELDS = new Set([

@@ -25,7 +25,7 @@
  *   "tool_choice": "auto",            // "auto" | "none" | "required" | { "name": "get_weather" }
  *   "max_tokens": 1024,               // optional
  *   "temperature": 0.2,               // optional
- *   "top_p": 0.9, "top_k": 40, "stop": ["END"], "seed": 7,  // optional: each where the provider has it
+ *   "top_p": 0.9, "top_k": 40, "stop": ["END"], "seed": 7,  // optional: each where the provider has it (`stop` everywhere)
  *   "frequency_penalty": 0.5, "presence_penalty": 0.5,     // (worker/request/parse-sampling.ts)
  *   "reasoning": { "type": "on", "effort": "high" },  // optional: see parse-reasoning.ts
  *   "early_validation": true,         // optional: check each call against its tool's parameters while

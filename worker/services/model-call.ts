@@ -32,6 +32,7 @@ import { clientNames, type ToolNames, withProviderToolNames } from "../upstream/
 import { ResponseWatch } from "../upstream/response-watch.ts";
 import { failureEvents, streamOf, type WatchedBody } from "../upstream/watched-body.ts";
 import { readProtocol } from "./fragment-runs.ts";
+import { type StopState, withStopSequence, withStopSequences } from "./stop-sequences.ts";
 import { withoutProviderDataInBatches } from "./without-provider-data.ts";
 
 /**
@@ -52,12 +53,12 @@ export async function openEventBatches(
   withSignal = false,
   windowMs: number = context.settings.writeWindowMs,
 ): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
-  const { body, options, headers, watch, names } = await openChain(streamRequest, context, signal, withSignal);
+  const { body, options, headers, watch, names, stops } = await openChain(streamRequest, context, signal, withSignal);
   // Windowed inside the chain's own read loop, so that each later stage runs once per window, not
   // once per network chunk; progress is then noted per window, at most `windowMs` late.
   const chain = streamToolCallBatches(body, { ...options, batchWindowMs: windowMs, timers: context.runtime.timers });
   const batches = watch.events(chain, (error) => [failureEvents(error)]);
-  return { batches: clientNames(withoutProviderDataInBatches(batches), names), headers };
+  return { batches: clientNames(withoutProviderDataInBatches(stopped(batches, stops)), names), headers };
 }
 
 /**
@@ -73,16 +74,25 @@ export async function openAnswerEvents(
   context: WorkerContext,
   signal: AbortSignal | undefined,
 ): Promise<{ batches: ReadableStream<ToolCallEvent[]>; headers: Record<string, string> }> {
-  const { body, options, headers, watch, names } = await openChain(streamRequest, context, signal, true);
+  const { body, options, headers, watch, names, stops } = await openChain(streamRequest, context, signal, true);
   const events = watch.events(streamToolCalls(body, options), failureEvents);
   const batches = mapChunks(events, (event): ToolCallEvent[] => [event]);
-  return { batches: clientNames(withoutProviderDataInBatches(batches), names), headers };
+  return { batches: clientNames(withoutProviderDataInBatches(stopped(batches, stops)), names), headers };
+}
+
+/** The events with the stop sequence the Worker cut the text at on their `finish`, when it applies them. */
+function stopped(
+  batches: ReadableStream<ToolCallEvent[]>,
+  stops: StopState | undefined,
+): ReadableStream<ToolCallEvent[]> {
+  return stops ? withStopSequence(batches, stops) : batches;
 }
 
 /**
  * The provider's body (or the replay's), the chain's options for this request, the headers to
- * answer with, and the tool names the provider was sent (a name it refuses goes under a short one,
- * worker/upstream/tool-names.ts; the events get the client's back).
+ * answer with, the tool names the provider was sent (a name it refuses goes under a short one,
+ * worker/upstream/tool-names.ts; the events get the client's back), and where the Worker applies
+ * the stop sequences itself (worker/services/stop-sequences.ts), what they came to.
  */
 async function openChain(
   streamRequest: StreamRequest,
@@ -95,6 +105,7 @@ async function openChain(
   headers: Record<string, string>;
   watch: ResponseWatch;
   names: ToolNames;
+  stops: StopState | undefined;
 }> {
   const { env, settings, runtime } = context;
   const provider = upstreamProvider(streamRequest.provider);
@@ -127,10 +138,11 @@ async function openChain(
       ? replayUpstream(recording, replay)
       : runtime.fetch;
   const watch = responseWatch(settings, runtime);
+  let watched: WatchedBody;
   let body: WatchedBody | Response;
   let whole = undefined as string | undefined;
   try {
-    body = await openUpstream(http, {
+    body = watched = await openUpstream(http, {
       send,
       idleTimeoutMs: settings.idleTimeoutMs,
       signal,
@@ -147,10 +159,21 @@ async function openChain(
     watch.end();
     throw error;
   }
+  const protocol = readProtocol(provider.protocol, streamRequest.earlyValidation);
+  // Stop sequences the provider has no field for: the text is cut at the first, and the provider
+  // request ended there (its body's `return()` aborts it).
+  const emulated = streamRequest.sampling?.emulatedStop;
+  const stops: StopState | undefined = emulated ? {} : undefined;
   const options: StreamToolCallsOptions = {
     // A run of fragments from one read as one delta (what the answer joins them into anyway), except
     // where early validation reads each provider event.
-    provider: readProtocol(provider.protocol, streamRequest.earlyValidation),
+    provider:
+      emulated && stops
+        ? withStopSequences(protocol, emulated, (stop) => {
+            stops.matched = stop;
+            void watched.return?.().catch(() => {});
+          })
+        : protocol,
     maxToolCalls: settings.maxToolCalls,
     maxArgumentsLength: settings.maxArgumentsLength,
     maxEventLength: settings.maxEventLength,
@@ -173,7 +196,7 @@ async function openChain(
   const headers = { ...EVENT_STREAM_HEADERS };
   if (recording) headers["x-replay-recording"] = recording.name;
   if (scripted) headers["x-replay-recording"] = SCRIPTED_MODEL;
-  return { body, options, headers, watch, names };
+  return { body, options, headers, watch, names, stops };
 }
 
 /** The clocks of one response: `IDLE_TIMEOUT_MS` between events, `MAX_RESPONSE_MS` in all. */

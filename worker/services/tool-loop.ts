@@ -17,6 +17,7 @@ import { openUpstream } from "../upstream/open-upstream.ts";
 import { clientEventNames, withProviderToolNames } from "../upstream/tool-names.ts";
 import { failureEvents, streamOf, type WatchedBody } from "../upstream/watched-body.ts";
 import { readProtocol } from "./fragment-runs.ts";
+import { withStopSequences } from "./stop-sequences.ts";
 import { responseWatch } from "./model-call.ts";
 import { withoutProviderData } from "./without-provider-data.ts";
 
@@ -57,6 +58,9 @@ export async function openRunEvents(
       });
   // One idle timeout and one deadline for the whole run: every model call is read under them.
   const watch = responseWatch(settings, runtime);
+  // The body being read: a stop sequence the Worker applies itself (the provider has no field for
+  // it) ends that model call's request where it cuts the text (worker/services/stop-sequences.ts).
+  let reading: WatchedBody | undefined;
   // Each model call's body with its content type: a whole answer's (`wholeType`) frames it as one message.
   const open = async (body: ProviderHttpRequest["body"], signal: AbortSignal): Promise<[WatchedBody, string]> => {
     let type = http.responseType ?? "text/event-stream";
@@ -72,6 +76,7 @@ export async function openRunEvents(
         },
       },
     );
+    reading = opened;
     return [opened, type];
   };
 
@@ -84,10 +89,13 @@ export async function openRunEvents(
   }
   runController.signal.addEventListener("abort", () => void first?.[0].return?.().catch(() => {}), { once: true });
 
+  const protocol = readProtocol(provider.protocol, run.earlyValidation);
   const events = runToolLoop({
     provider: provider.protocol,
     // Read as /v1/stream reads it: each step's finish has the same `order`.
-    protocol: readProtocol(provider.protocol, run.earlyValidation),
+    protocol: run.sampling?.emulatedStop
+      ? withStopSequences(protocol, run.sampling.emulatedStop, () => void reading?.return?.().catch(() => {}))
+      : protocol,
     messages,
     tools: names.renamed
       ? Object.fromEntries(Object.entries(run.enabled).map(([name, tool]) => [names.toProvider(name), tool]))

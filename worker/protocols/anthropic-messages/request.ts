@@ -19,8 +19,9 @@
  * ```
  *
  * `top_p`, `top_k` and `stop_sequences` go to every provider that has them, in its form
- * (worker/request/parse-sampling.ts); one the provider lacks is left out (Claude Code's auto-mode
- * classifier sends `stop_sequences`). `thinking` (with `output_config.effort`) becomes the provider's reasoning knob
+ * (worker/request/parse-sampling.ts); one the provider lacks is left out, but `stop_sequences`,
+ * which the Worker then applies itself (Claude Code's auto-mode classifier sends them:
+ * worker/services/stop-sequences.ts). `thinking` (with `output_config.effort`) becomes the provider's reasoning knob
  * (worker/protocols/client-reasoning.ts). What an agent also sends (Claude Code: `metadata`,
  * `context_management`, cache-control marks, ...) is accepted and, where the provider has no
  * counterpart, ignored: never a 400. Server tools reach an Anthropic upstream when

@@ -22,7 +22,8 @@
  * ```
  *
  * `top_p`, `stop`, `seed` and the penalties go to every provider that has them, in its form
- * (worker/request/parse-sampling.ts). Fields that change nothing here are accepted (`user`,
+ * (worker/request/parse-sampling.ts); `stop` to one without it the Worker applies itself
+ * (worker/services/stop-sequences.ts). Fields that change nothing here are accepted (`user`,
  * `metadata`, `store`, `parallel_tool_calls`, ...), and so are the others OpenAI documents when
  * they hold their neutral value (`n: 1`, `logprobs: false`, ...); anything else is a 400 that names it, as OpenAI
  * answers an unknown parameter. `null` is the same as absent. An assistant message's
