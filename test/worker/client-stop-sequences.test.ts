@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
 import { workerFetch } from "./client-support.ts";
 import { agUIRun, live, scripted } from "./open-responses-support.ts";
-import { chatChunk, FakeUpstream } from "./support.ts";
+import { chatChunk, FakeUpstream, readSSE } from "./support.ts";
 
 const fetchOf = (provider: Provider, upstream: FakeUpstream) => workerFetch({ env: live(provider), upstream });
 const sent = (upstream: FakeUpstream): Record<string, unknown> => upstream.requests[0]!.body;
@@ -174,6 +174,50 @@ describe("the AI SDK (POST /v1/ui) and AG-UI: stop to a provider without it (a 4
       .map((line) => JSON.parse(line.slice(6)) as { type: string; delta?: string });
     const text = events.flatMap((event) => (event.type === "TEXT_MESSAGE_CONTENT" ? [event.delta] : [])).join("");
     expect([text, events.at(-1)?.type]).toEqual(["one two ", "RUN_FINISHED"]);
+    endedEarly(upstream);
+  });
+});
+
+describe("/v1/stream and /v1/run: stop to a provider without it (a 400 before)", () => {
+  const body = (extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      provider: "openai-responses",
+      model: "gpt-5",
+      messages: [{ role: "user", content: "Count." }],
+      stop: ["three"],
+      ...extra,
+    });
+  const post = (upstream: FakeUpstream, path: string, json: string) =>
+    fetchOf("openai-responses", upstream)(`http://localhost:8787${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer t" },
+      body: json,
+    });
+
+  it("/v1/stream: the text before the stop, the finish naming it", async () => {
+    const upstream = scripted("openai-responses", { text: "one two three four five" });
+    const { events } = await readSSE(await post(upstream, "/v1/stream", body()));
+    const text = events.flatMap((event) => (event.type === "text-delta" ? [event.text] : [])).join("");
+    expect(text).toBe("one two ");
+    expect(events.at(-1)).toMatchObject({
+      type: "finish",
+      reason: "stop",
+      rawReason: "stop_sequence",
+      stopSequence: "three",
+      text: "one two ",
+    });
+    endedEarly(upstream);
+  });
+
+  it("/v1/run: the step's text cut at the stop, the loop ended without another call", async () => {
+    const upstream = scripted("openai-responses", { text: "one two three four five" });
+    const response = await post(upstream, "/v1/run", body({ tools: [] }));
+    const events = (await readSSE(response)).events as unknown as { type: string; text?: string; reason?: string }[];
+    const text = events.flatMap((event) => (event.type === "text-delta" ? [event.text] : [])).join("");
+    expect(text).toBe("one two ");
+    expect(events.find((event) => event.type === "finish")).toMatchObject({ reason: "stop", text: "one two " });
+    expect(events.at(-1)).toMatchObject({ type: "loop-finish" });
+    expect(upstream.requests).toHaveLength(1);
     endedEarly(upstream);
   });
 });
