@@ -95,8 +95,10 @@ export { jsonErrorPosition } from "./json/json-error-position.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
 export { checkToolSchema, type ToolSchemaIssue } from "./schema/check-tool-schema.ts";
 export { declaredToolsValidator, jsonSchema, type JsonSchemaPlugin } from "./schema.ts";
+export { CheckBudget } from "./schema/check-budget.ts";
 export {
   checkToolArguments,
+  type CheckToolArgumentsOptions,
   schemasByName,
   toolSchemaValidator,
   type ToolArgumentsValidator,

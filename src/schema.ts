@@ -19,8 +19,10 @@
  * @module
  */
 export { jsonSchema, type JsonSchemaPlugin } from "./schema/json-schema-plugin.ts";
+export { CheckBudget } from "./schema/check-budget.ts";
 export {
   checkToolArguments,
+  type CheckToolArgumentsOptions,
   schemasByName,
   toolSchemaValidator,
   type ToolArgumentsValidator,

@@ -45,13 +45,14 @@ export interface CheckArgumentsOptions {
  * could not be checked, and `budget.exhausted` is true.
  */
 export function checkArguments(value: JsonValue, schema: unknown, options: CheckArgumentsOptions = {}): string[] {
-  const node = compileSchema(schema, { assertFormats: options.assertFormats });
   const run: Run = {
     issues: [],
     more: 0,
     budget: options.budget ?? new CheckBudget(Number.POSITIVE_INFINITY),
     root: options.path ?? "$",
   };
+  // A schema not compiled yet (not one a validator compiled for its request) is compiled in the check's budget.
+  const node = compileSchema(schema, { assertFormats: options.assertFormats, budget: run.budget });
   if (!run.budget.exhausted) walk(value, node, undefined, run, 0);
   if (run.budget.exhausted)
     return [`${run.root} could not be checked within its budget of ${thousands(run.budget.granted)} steps`];

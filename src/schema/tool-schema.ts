@@ -99,6 +99,17 @@ export interface ToolSchemaCheckOptions {
   path?: string | undefined;
 }
 
+/** Options of {@link checkToolArguments}. */
+export interface CheckToolArgumentsOptions extends ToolSchemaCheckOptions {
+  /**
+   * The work budget the check draws from, its compilation of a schema not compiled yet included:
+   * one budget for many checks bounds their work together (past it, the one issue says the value
+   * could not be checked, and `budget.exhausted` is true).
+   * @defaultValue a fresh `CheckBudget` of 2,000,000 steps
+   */
+  budget?: CheckBudget | undefined;
+}
+
 /**
  * Checks a value against a tool's JSON Schema (draft 2020-12; where draft 7 differs, 2020-12 is
  * followed, and draft 7's own forms are read where 2020-12 gives them no meaning): `type` (with
@@ -133,7 +144,7 @@ export interface ToolSchemaCheckOptions {
 export function checkToolArguments(
   value: JsonValue,
   schema: ToolSchema,
-  options: ToolSchemaCheckOptions = {},
+  options: CheckToolArgumentsOptions = {},
 ): string[] {
   return checkArguments(value, schema, options);
 }

@@ -1,4 +1,4 @@
-import { checkToolArguments, type JsonValue, type ToolSchema } from "../../src/index.ts";
+import { CheckBudget, checkToolArguments, type JsonValue, type ToolSchema } from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 
 const check = (value: JsonValue, schema: unknown, options = {}): string[] =>
@@ -160,5 +160,33 @@ group("checkToolArguments: every keyword applies with its siblings", (test) => {
     let deep: unknown = { type: "string" };
     for (let i = 0; i < 10_000; i++) deep = { items: deep };
     assertEquals(check([[["x"]]], deep), [], "a schema nested past 64 levels accepts there");
+  });
+});
+
+group("checkToolArguments: one budget for many checks", (test) => {
+  const branches = (): ToolSchema => ({ anyOf: Array.from({ length: 1_000 }, (_, i) => ({ minLength: i % 3 })) });
+
+  test("the compilation of a schema not compiled yet is charged to the check's budget, once", () => {
+    const schema = branches();
+    const budget = new CheckBudget(Number.POSITIVE_INFINITY);
+    assertEquals(checkToolArguments("x", schema, { budget }), []);
+    const first = budget.spent;
+    // 1,001 schemas built, each worth 16 steps beside its keywords.
+    assert(first > 16_000, `${first} steps for the first check`);
+    assertEquals(checkToolArguments("x", schema, { budget }), []);
+    assert(budget.spent - first < 100, `${budget.spent - first} steps for the second check, compiled already`);
+  });
+
+  test("fresh copies of a costly schema exhaust one shared budget, and the checks say so", () => {
+    const budget = new CheckBudget(Number.POSITIVE_INFINITY);
+    let checked = 0;
+    for (let i = 0; i < 1_000 && !budget.exhausted; i++)
+      if (checkToolArguments("x", branches(), { budget }).length === 0) checked++;
+    assert(budget.exhausted, "the budget runs out");
+    // 2,000,000 steps at more than 16,000 a compilation: about 120 checks, not 1,000.
+    assert(checked < 130, `${checked} checks ran`);
+    assertEquals(checkToolArguments("x", branches(), { budget }), [
+      "$ could not be checked within its budget of 2,000,000 steps",
+    ]);
   });
 });

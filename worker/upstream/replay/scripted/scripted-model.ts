@@ -30,6 +30,7 @@ import { replayEvents } from "../replay-upstream.ts";
 import { answerFrom, helpText, toolPlan } from "./answers.ts";
 import { Dice, seedOf, tokens } from "./pieces.ts";
 import type { ScriptedTurn, ScriptWriter } from "./script.ts";
+import { MAX_TURN_STEPS, turnBudget } from "./arguments/schema-parts.ts";
 import { planCalls, type ScriptedToolChoice } from "./tool-plan.ts";
 import { readTranscript } from "./transcript.ts";
 import { scriptWriters } from "./writers/index.ts";
@@ -76,6 +77,9 @@ export function scriptedModel(
   };
 }
 
+/** The answer when the tools' schemas took all of a turn's work before any arguments were written. */
+const SPENT = `The offline scripted model calls none of the tools: writing arguments for their schemas took more than the ${MAX_TURN_STEPS.toLocaleString("en-US")} steps of work it gives one turn. Send smaller or simpler schemas (fewer branches, properties and enum values).`;
+
 /** What the scripted model says to a request body of `provider`'s format. */
 export function scriptedTurn(
   provider: Provider,
@@ -90,8 +94,9 @@ export function scriptedTurn(
   const base = { model, inputTokens, tools: transcript.tools, now, plan: "" };
   if (transcript.results.length > 0)
     return { ...base, text: answerFrom(transcript.calls, transcript.results), calls: [] };
-  const calls = planCalls(transcript.prompt, transcript.tools, toolChoice, now);
-  if (calls.length === 0) return { ...base, text: helpText(offered), calls: [] };
+  const budget = turnBudget();
+  const calls = planCalls(transcript.prompt, transcript.tools, toolChoice, now, budget);
+  if (calls.length === 0) return { ...base, text: budget.exhausted ? SPENT : helpText(offered), calls: [] };
   return { ...base, text: "", plan: toolPlan(calls), calls };
 }
 

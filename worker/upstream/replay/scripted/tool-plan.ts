@@ -18,10 +18,11 @@
  *
  * @module
  */
-import { checkToolArguments, type JsonValue, type ToolSchema } from "../../../../src/index.ts";
+import { type CheckBudget, checkToolArguments, type JsonValue, type ToolSchema } from "../../../../src/index.ts";
 import { promptFits, promptSuits } from "./arguments/prompt-fit.ts";
 import { parallelArguments } from "./arguments/parallel-values.ts";
 import { fillArguments } from "./arguments/schema-fill.ts";
+import { turnBudget } from "./arguments/schema-parts.ts";
 import { sameWord as sameStem } from "./arguments/prompt-phrases.ts";
 import { meaningful, readValues, type PromptValues } from "./arguments/prompt-values.ts";
 import { type Ask, readPrompt } from "./prompt-reading.ts";
@@ -63,13 +64,15 @@ const GENERIC = new Set("get set do run make fetch find tool call query api func
 
 /**
  * The calls a prompt needs, in the order it asks, to the tools among `offered` (at most 8, from
- * its first 1,000 characters); `now` dates the dates nobody gave.
+ * its first 1,000 characters); `now` dates the dates nobody gave. The work on the tools' schemas
+ * is taken from `budget`: once it is spent, no more arguments are written (`budget.exhausted`).
  */
 export function planCalls(
   prompt: string,
   offered: readonly OfferedTool[],
   choice: ScriptedToolChoice = { type: "auto" },
   now = 0,
+  budget: CheckBudget = turnBudget(),
 ): ScriptedCall[] {
   if (choice.type === "none" || offered.length === 0) return [];
   const read = prompt.slice(0, MAX_PROMPT_READ);
@@ -77,11 +80,11 @@ export function planCalls(
   const byName = new Map(allowed.map((tool) => [tool.name, tool]));
   const calls: ScriptedCall[] = readPrompt(read)
     .map(callOf)
-    .filter((call) => byName.has(call.name) && fits(call.arguments, byName.get(call.name)!.parameters));
+    .filter((call) => byName.has(call.name) && fits(call.arguments, byName.get(call.name)!.parameters, budget));
   const values = readValues(read);
   const scored = allowed
     .filter((tool) => !calls.some((call) => call.name === tool.name))
-    .map((tool) => ({ tool, ...score(tool, values) }))
+    .map((tool) => ({ tool, ...score(tool, values, budget) }))
     .filter(({ total }) => total > 0)
     .sort((a, b) => b.total - a.total);
   // Tools the prompt names, each by a word no better one's name has ("unit table" calls unit_table,
@@ -107,7 +110,7 @@ export function planCalls(
   // Each tool's arguments are written once: a required call tries again only the tools not tried.
   const filled = new Map<OfferedTool, { [key: string]: JsonValue } | undefined>();
   const fill = (tool: OfferedTool) => {
-    if (!filled.has(tool)) filled.set(tool, fillArguments(tool.parameters, values, now));
+    if (!filled.has(tool)) filled.set(tool, fillArguments(tool.parameters, values, now, budget));
     return filled.get(tool);
   };
   for (const tool of picks) {
@@ -115,7 +118,7 @@ export function planCalls(
     if (args === undefined) continue;
     calls.push({ name: tool.name, arguments: args });
     // "The weather in Paris and in Rome": a call per value the prompt lists.
-    for (const more of parallelArguments(tool.parameters, args, values, read))
+    for (const more of parallelArguments(tool.parameters, args, values, read, budget))
       calls.push({ name: tool.name, arguments: more });
   }
   // A call is required and none was written: the first tool, best fitting first, whose arguments can be.
@@ -130,7 +133,11 @@ export function planCalls(
 }
 
 /** How well a tool fits a prompt: its name's words in the prompt count most, then a value only it takes, then its description's words. */
-function score(tool: OfferedTool, values: PromptValues): { total: number; strong: boolean; names: string[] } {
+function score(
+  tool: OfferedTool,
+  values: PromptValues,
+  budget: CheckBudget,
+): { total: number; strong: boolean; names: string[] } {
   // The words that ask, not those of a message, a quoted text or a statement the prompt gives.
   // Two words may be one of a name's ("look up": `dns_lookup`).
   const commands = values.commands;
@@ -146,9 +153,9 @@ function score(tool: OfferedTool, values: PromptValues): { total: number; strong
   const initials = own.length >= 2 ? own.map((word) => word[0]).join("") : "";
   if (names.length === 0 && initials !== "" && values.acronyms.includes(initials)) names = [initials];
   const named = names.length;
-  const fits = promptFits(tool.parameters, values) ? 1 : 0;
+  const fits = promptFits(tool.parameters, values, budget) ? 1 : 0;
   // What a property's name says it holds, the prompt holds: a place for `city`, in any language.
-  const suits = fits === 0 ? promptSuits(tool.parameters, values) : 0;
+  const suits = fits === 0 ? promptSuits(tool.parameters, values, budget) : 0;
   const description = wordsOf(tool.description ?? "");
   // A set: a client's descriptions run to thousands of words (an agent's), each looked up once.
   const inPrompt = new Set(prompt);
@@ -177,10 +184,10 @@ function sameWord(a: string, b: string): boolean {
 }
 
 /** Whether arguments the prompt reader wrote fit the tool's schema as the request declares it. */
-function fits(args: { [key: string]: JsonValue }, parameters: JsonValue | undefined): boolean {
+function fits(args: { [key: string]: JsonValue }, parameters: JsonValue | undefined, budget: CheckBudget): boolean {
   if (parameters === undefined || typeof parameters !== "object" || parameters === null || Array.isArray(parameters))
     return true;
-  return checkToolArguments(args, parameters as ToolSchema).length === 0;
+  return checkToolArguments(args, parameters as ToolSchema, { budget }).length === 0;
 }
 
 function callOf(ask: Ask): ScriptedCall {

@@ -276,12 +276,18 @@ function names(option: JsonValue, values: PromptValues): boolean {
   return position(option, values) >= 0;
 }
 
+/** Each prompt's words as one text, ` a b c `, built once: an enum's every option is looked for in it. */
+const WORD_TEXTS = new WeakMap<PromptValues, string>();
+
 /** Where the prompt's words hold a string option's words, or a number option as a number of the prompt ("level 2"), or -1. */
 function position(option: JsonValue, values: PromptValues): number {
   if (typeof option === "number" && values.numbers.includes(option)) option = String(option);
   if (typeof option !== "string") return -1;
   const words = option.toLowerCase().match(/[\p{L}\p{N}]+/gu);
-  return words === null ? -1 : ` ${values.words.join(" ")} `.indexOf(` ${words.join(" ")} `);
+  if (words === null) return -1;
+  let text = WORD_TEXTS.get(values);
+  if (text === undefined) WORD_TEXTS.set(values, (text = ` ${values.words.join(" ")} `));
+  return text.indexOf(` ${words.join(" ")} `);
 }
 
 export function list(value: JsonValue | undefined): JsonValue[] {

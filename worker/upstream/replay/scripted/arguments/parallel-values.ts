@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { JsonValue } from "../../../../../src/index.ts";
+import type { CheckBudget, JsonValue } from "../../../../../src/index.ts";
 import { hintOf, list, promptStrings, type Schema } from "./leaf-values.ts";
 import type { PromptValues } from "./prompt-values.ts";
 import { asObject, isObject, SchemaReader } from "./schema-parts.ts";
@@ -24,16 +24,18 @@ const MAX_KEYS = 32;
 /**
  * The arguments of the further calls a prompt lists values for: `args` with its first required
  * string property, which took `first` of the prompt's values, set to each other value listed
- * with it (of its first {@link MAX_KEYS} such properties). `text` is the prompt read.
+ * with it (of its first {@link MAX_KEYS} such properties). `text` is the prompt read; the
+ * checks' work is taken from `budget` (the turn's).
  */
 export function parallelArguments(
   parameters: JsonValue | undefined,
   args: { [key: string]: JsonValue },
   values: PromptValues,
   text: string,
+  budget?: CheckBudget,
 ): { [key: string]: JsonValue }[] {
   if (!isObject(parameters)) return [];
-  const reader = new SchemaReader(parameters);
+  const reader = new SchemaReader(parameters, budget);
   const root = reader.resolve(parameters);
   const properties = asObject(root["properties"] ?? null);
   let tried = 0;

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import type { JsonValue } from "../../../../../src/index.ts";
+import type { CheckBudget, JsonValue } from "../../../../../src/index.ts";
 import { formatShaped } from "./format-shapes.ts";
 import { enumNamed, hintOf, list, promptStrings, type Schema } from "./leaf-values.ts";
 import type { PromptValues } from "./prompt-values.ts";
@@ -28,23 +28,27 @@ const MAX_DEPTH = 4;
  */
 const MAX_READ = 256;
 
-/** Whether the prompt gives a required property of `parameters` (nested ones too) a value its pattern, format, enum or const picks out. */
-export function promptFits(parameters: JsonValue | undefined, values: PromptValues): boolean {
+/**
+ * Whether the prompt gives a required property of `parameters` (nested ones too) a value its
+ * pattern, format, enum or const picks out; the checks' work taken from `budget` (the turn's).
+ */
+export function promptFits(parameters: JsonValue | undefined, values: PromptValues, budget?: CheckBudget): boolean {
   if (!isObject(parameters)) return false;
-  const reader = new SchemaReader(parameters);
-  const budget = { left: MAX_READ };
-  return requiredOf(reader, parameters, 0).some(([key, schema]) => fits(reader, key, schema, values, 0, budget));
+  const reader = new SchemaReader(parameters, budget);
+  const read = { left: MAX_READ };
+  return requiredOf(reader, parameters, 0).some(([key, schema]) => fits(reader, key, schema, values, 0, read));
 }
 
 /**
  * How much of a tool the prompt holds values for by what its required properties' names say they
  * hold (a place, an email, a URL, a date, a path): the share of its required properties that one
  * such value fills, 0 when none does. `city` alone and a place: 1; `source` and `destination` and
- * a place: 1/2. Of the first {@link MAX_READ} required properties.
+ * a place: 1/2. Of the first {@link MAX_READ} required properties; the checks' work taken from
+ * `budget` (the turn's).
  */
-export function promptSuits(parameters: JsonValue | undefined, values: PromptValues): number {
+export function promptSuits(parameters: JsonValue | undefined, values: PromptValues, budget?: CheckBudget): number {
   if (!isObject(parameters)) return 0;
-  const reader = new SchemaReader(parameters);
+  const reader = new SchemaReader(parameters, budget);
   // The first MAX_READ: each costs a read of the prompt's values, and a client's schema may hold thousands.
   const required = requiredOf(reader, parameters, 0).slice(0, MAX_READ);
   const suited = required.filter(([key, schema]) => {
@@ -78,7 +82,7 @@ function fits(
   budget: { left: number },
 ): boolean {
   if (depth > MAX_DEPTH || --budget.left < 0) return false;
-  if (Array.isArray(schema["enum"])) return enumNamed(schema["enum"], values);
+  if (Array.isArray(schema["enum"])) return reader.readsEnum(schema["enum"]) && enumNamed(schema["enum"], values);
   if (typeof schema["const"] === "string") return enumNamed([schema["const"]], values);
   const nested = [...requiredOf(reader, schema, depth + 1)];
   for (const branch of [...list(schema["oneOf"]), ...list(schema["anyOf"])])

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { JsonValue } from "../../../../../src/index.ts";
+import type { CheckBudget, JsonValue } from "../../../../../src/index.ts";
 import {
   enumNamed,
   enumValue,
@@ -28,7 +28,7 @@ import { pickOption } from "./enum-choice.ts";
 import { formatShaped } from "./format-shapes.ts";
 import { flagOf, numberFit } from "./prompt-phrases.ts";
 import { type PromptValues, readValues } from "./prompt-values.ts";
-import { asObject, isObject, merge, SchemaReader, typeOf } from "./schema-parts.ts";
+import { asObject, isObject, merge, SchemaReader, turnBudget, typeOf } from "./schema-parts.ts";
 
 /** Deepest nesting of the arguments written. */
 const MAX_DEPTH = 16;
@@ -41,20 +41,21 @@ const MAX_ITEMS = 12;
 const MAX_VALUES = 2_000;
 
 /**
- * Arguments for a tool whose parameters are `parameters` (an object schema; absent: no
- * parameters), filled from the prompt's `values`, or `undefined` when none the checker accepts
- * could be written. `now` dates a `date` or `date-time` the prompt does not give.
+ * Arguments for a tool whose parameters are `parameters` (an object schema; absent: none), filled
+ * from the prompt's `values`, or `undefined` when none the checker accepts could be written (or
+ * the turn's `budget` was spent). `now` dates a `date` or `date-time` the prompt does not give.
  */
 export function fillArguments(
   parameters: JsonValue | undefined,
   values: PromptValues,
   now: number,
+  budget: CheckBudget = turnBudget(),
 ): { [key: string]: JsonValue } | undefined {
   if (parameters === undefined || parameters === null || parameters === true) return {};
   if (!isObject(parameters)) return undefined;
   for (const fromPrompt of [true, false]) {
     // Then from the schema alone: an empty prompt.
-    const filler: Filler = new Filler(parameters, fromPrompt ? values : readValues(""), now);
+    const filler: Filler = new Filler(parameters, fromPrompt ? values : readValues(""), now, budget);
     const args = filler.value(parameters, undefined, 0);
     if (isObject(args) && filler.accepts(args, parameters)) return args;
   }
@@ -76,15 +77,15 @@ export class Filler extends SchemaReader {
   /** Values written so far (see {@link MAX_VALUES}). */
   written = 0;
 
-  constructor(root: Schema, values: PromptValues, now: number) {
-    super(root);
+  constructor(root: Schema, values: PromptValues, now: number, budget?: CheckBudget) {
+    super(root, budget);
     this.values = values;
     this.now = now;
     this.#ends = new Ends(values.lower, values.languages);
   }
 
   value(schema: JsonValue, key: string | undefined, depth: number): JsonValue {
-    if (depth > MAX_DEPTH || ++this.written > MAX_VALUES) return null;
+    if (depth > MAX_DEPTH || ++this.written > MAX_VALUES || --this.budget.steps < 0) return null;
     const ref = isObject(schema) && typeof schema["$ref"] === "string" ? schema["$ref"] : undefined;
     if (ref === undefined) return this.#write(this.resolve(schema), key, depth);
     this.#refs.push(ref);
@@ -98,19 +99,20 @@ export class Filler extends SchemaReader {
   #write(s: Schema, key: string | undefined, depth: number): JsonValue {
     if ("const" in s) return s["const"]!;
     if (Array.isArray(s["enum"])) {
+      if (!this.readsEnum(s["enum"])) return s["enum"][0] ?? null;
       // Two properties of one enum take two of the values the prompt names ("from kg to lb").
       const picked = pickOption(s["enum"], key, this.values, this.#ends, this.#used);
       return picked === undefined ? enumValue(s, s["enum"], this.values) : picked;
     }
     // `if`/`then`/`else` are two more branches: the `if` and its `then` together, or the `else`.
     const conditional = isObject(s["if"] ?? null)
-      ? [merge(this.resolve(s["if"]!), asObject(s["then"] ?? null)), asObject(s["else"] ?? null)]
+      ? [merge(this.resolve(s["if"]!), asObject(s["then"] ?? null), this.budget), asObject(s["else"] ?? null)]
       : [];
     const branches = [...list(s["anyOf"]), ...list(s["oneOf"]), ...conditional];
     if (branches.length > 0) {
       const { anyOf: _a, oneOf: _o, if: _i, then: _t, else: _e, ...rest } = s;
       const tries = branches
-        .map((branch) => merge(rest, this.resolve(branch)))
+        .map((branch) => merge(rest, this.resolve(branch), this.budget))
         .sort((a, b) => Number(typeOf(a) === "null") - Number(typeOf(b) === "null"));
       const written = tries.map((branch) => this.value(branch, key, depth + 1));
       const accepted = written.filter((value) => this.accepts(value, s));
@@ -144,7 +146,7 @@ export class Filler extends SchemaReader {
   /** Whether the prompt gives an optional property a value of its own. */
   offers(schema: JsonValue, key: string): boolean {
     const s = this.resolve(schema);
-    if (Array.isArray(s["enum"])) return enumNamed(s["enum"], this.values);
+    if (Array.isArray(s["enum"])) return this.readsEnum(s["enum"]) && enumNamed(s["enum"], this.values);
     const type = typeOf(s);
     if (type === "string") {
       const hint = hintOf(key);
@@ -173,13 +175,13 @@ export class Filler extends SchemaReader {
     const required = new Set(list(s["required"]).filter((key): key is string => typeof key === "string"));
     const out: Schema = {};
     const keys = [...new Set([...Object.keys(properties), ...required])];
-    const wanted = keys.filter((key) => required.has(key) || this.offers(properties[key] ?? true, key));
+    // A set: a client's schema may list thousands of properties, and `minProperties` ask for them all.
+    const wanted = new Set(keys.filter((key) => required.has(key) || this.offers(properties[key] ?? true, key)));
     const minimum = typeof s["minProperties"] === "number" ? s["minProperties"] : 0;
-    for (const key of keys) if (wanted.length < minimum && !wanted.includes(key)) wanted.push(key);
+    for (const key of keys) if (wanted.size < minimum) wanted.add(key);
     const dependent = asObject(s["dependentRequired"] ?? null);
     for (const key of [...wanted])
-      for (const other of list(dependent[key]))
-        if (typeof other === "string" && !wanted.includes(other)) wanted.push(other);
+      for (const other of list(dependent[key])) if (typeof other === "string") wanted.add(other);
     for (const key of wanted) out[key] = this.value(properties[key] ?? true, key, depth + 1);
     this.#moreProperties(s, out, minimum, depth);
     return out;
@@ -196,7 +198,8 @@ export class Filler extends SchemaReader {
     if (s["additionalProperties"] !== false) patterns.push([undefined, s["additionalProperties"] ?? true]);
     for (let i = 0; Object.keys(out).length < minimum && i < MAX_ITEMS && patterns.length > 0; i++) {
       const [pattern, schema] = patterns[i % patterns.length]!;
-      const nameSchema: Schema = { ...(pattern === undefined ? names : merge(names, { pattern })), type: "string" };
+      const named = pattern === undefined ? names : merge(names, { pattern }, this.budget);
+      const nameSchema: Schema = { ...named, type: "string" };
       const tried: string[] = [
         ...this.values.tokens,
         ...schemaStrings(nameSchema, this.now, i),
@@ -214,7 +217,8 @@ export class Filler extends SchemaReader {
     const max = typeof s["maxItems"] === "number" ? s["maxItems"] : MAX_ITEMS;
     const resolved = items === undefined ? undefined : this.resolve(items);
     const itemType = resolved === undefined ? undefined : typeOf(resolved);
-    const options = resolved !== undefined && Array.isArray(resolved["enum"]) ? resolved["enum"] : undefined;
+    const listed = resolved !== undefined && Array.isArray(resolved["enum"]) ? resolved["enum"] : undefined;
+    const options = listed !== undefined && this.readsEnum(listed) ? listed : undefined;
     // A list of numbers takes every number of the prompt ("a table for 1, 5 and 10"), a list of an
     // enum every value the prompt names; a list of what is being written (a tree's children) its fewest.
     const recursive = isObject(items) && typeof items["$ref"] === "string" && this.#refs.includes(items["$ref"]);

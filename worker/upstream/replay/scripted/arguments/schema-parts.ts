@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { checkToolArguments, type JsonValue, type ToolSchema } from "../../../../../src/index.ts";
+import { CheckBudget, checkToolArguments, type JsonValue, type ToolSchema } from "../../../../../src/index.ts";
 import { list, type Schema } from "./leaf-values.ts";
 
 /** The type a schema gives its value: the first of a type list that is not `null`, else what its keywords imply. */
@@ -20,14 +20,29 @@ export function typeOf(s: Schema): string {
   return "string";
 }
 
-/** Two schemas as one: `properties` merged, `required` joined, any other keyword of `b` over `a`'s. */
-export function merge(a: Schema, b: Schema): Schema {
+/**
+ * Two schemas as one: `properties` merged, `required` joined, any other keyword of `b` over `a`'s;
+ * a step per keyword, property and required name copied taken from `budget`.
+ */
+export function merge(a: Schema, b: Schema, budget: CheckBudget): Schema {
+  budget.steps -= size(a) + size(b);
   const merged: Schema = { ...a, ...b };
   if (isObject(a["properties"] ?? null) || isObject(b["properties"] ?? null))
     merged["properties"] = { ...asObject(a["properties"] ?? null), ...asObject(b["properties"] ?? null) };
   if (Array.isArray(a["required"]) || Array.isArray(b["required"]))
     merged["required"] = [...new Set([...list(a["required"]), ...list(b["required"])])];
   return merged;
+}
+
+/** What copying a schema in {@link merge} costs: its keywords, properties and required names. */
+function size(s: Schema): number {
+  const properties = s["properties"];
+  return (
+    1 +
+    Object.keys(s).length +
+    (isObject(properties ?? null) ? Object.keys(properties as Schema).length : 0) +
+    list(s["required"]).length
+  );
 }
 
 export function isObject(value: JsonValue | undefined): value is Schema {
@@ -38,26 +53,59 @@ export function asObject(value: JsonValue): Schema {
   return isObject(value) ? value : {};
 }
 
+/** The most work the scripted model does for one turn (see {@link SchemaReader.budget}). */
+export const MAX_TURN_STEPS = 250_000;
+
+/** A fresh budget of {@link MAX_TURN_STEPS} for one turn of the scripted model. */
+export function turnBudget(): CheckBudget {
+  return new CheckBudget(Number.POSITIVE_INFINITY, MAX_TURN_STEPS);
+}
+
+/** What matching one enum option against the prompt's words costs, in a check's steps. */
+const ENUM_OPTION_STEPS = 8;
+
 /** Most `$ref` steps followed from one schema. */
 const MAX_REFS = 16;
 
 /** A tool's parameters, read: its `$ref`s resolved and values checked against its parts. */
 export class SchemaReader {
   readonly root: Schema;
+  /**
+   * The work of the scripted model's whole turn (its checks and their compilations, its merges and
+   * `$ref` steps), shared by every reader of the turn: a client's schema can ask for a check per
+   * branch, property and candidate, each compiling a part that names the whole schema. Once it is
+   * spent, nothing is accepted (no arguments are written, so no tool is called).
+   */
+  readonly budget: CheckBudget;
   /** Each `allOf` of the root with its parts merged ({} while they are being read). */
   readonly #allOfs = new Map<JsonValue[], Schema>();
+  /** Each part checked, with the root's `$defs`: one object per part, so the checker compiles it once. */
+  readonly #withDefs = new WeakMap<Schema, Schema>();
 
-  constructor(root: Schema) {
+  constructor(root: Schema, budget: CheckBudget = turnBudget()) {
     this.root = root;
+    this.budget = budget;
+  }
+
+  /**
+   * Takes the reading of an enum's `options` from the budget (matched against the prompt's words,
+   * {@link ENUM_OPTION_STEPS} steps each), before it is read; whether any budget was left for it.
+   */
+  readsEnum(options: readonly JsonValue[]): boolean {
+    this.budget.steps -= 1 + ENUM_OPTION_STEPS * options.length;
+    return !this.budget.exhausted;
   }
 
   /** Whether the library's checker accepts `value` for `schema` (a part of the root, whose `$defs` it may name). */
   accepts(value: JsonValue, schema: Schema): boolean {
-    const withDefs =
-      schema === this.root
-        ? schema
-        : { ...schema, $defs: this.root["$defs"] ?? {}, definitions: this.root["definitions"] ?? {} };
-    return checkToolArguments(value, withDefs as ToolSchema, { assertFormats: true }).length === 0;
+    if (this.budget.exhausted) return false;
+    let withDefs = schema === this.root ? schema : this.#withDefs.get(schema);
+    if (withDefs === undefined) {
+      withDefs = { ...schema, $defs: this.root["$defs"] ?? {}, definitions: this.root["definitions"] ?? {} };
+      this.#withDefs.set(schema, withDefs);
+    }
+    const budget = this.budget;
+    return checkToolArguments(value, withDefs as ToolSchema, { assertFormats: true, budget }).length === 0;
   }
 
   /**
@@ -70,12 +118,14 @@ export class SchemaReader {
     let current: JsonValue = schema;
     for (let step = 0; step < MAX_REFS && isObject(current) && typeof current["$ref"] === "string"; step++) {
       const { $ref, ...siblings } = current;
-      current = { ...asObject(this.pointer($ref as string)), ...siblings };
+      const target = asObject(this.pointer($ref as string));
+      this.budget.steps -= 1 + ($ref as string).length + size(target) + size(siblings);
+      current = { ...target, ...siblings };
     }
     const resolved = asObject(current);
     if (!Array.isArray(resolved["allOf"])) return resolved;
     const { allOf, ...rest } = resolved;
-    return merge(rest, this.#parts(allOf as JsonValue[], depth));
+    return merge(rest, this.#parts(allOf as JsonValue[], depth), this.budget);
   }
 
   /**
@@ -87,7 +137,7 @@ export class SchemaReader {
     const known = this.#allOfs.get(allOf);
     if (known !== undefined) return known;
     this.#allOfs.set(allOf, {});
-    const merged = allOf.reduce<Schema>((into, part) => merge(into, this.resolve(part, depth + 1)), {});
+    const merged = allOf.reduce<Schema>((into, part) => merge(into, this.resolve(part, depth + 1), this.budget), {});
     this.#allOfs.set(allOf, merged);
     return merged;
   }
