@@ -5,6 +5,7 @@
 // `stop_sequences: ["</block>"]`), openai-node, the AI SDK's DefaultChatTransport and AG-UI's body.
 import Anthropic from "@anthropic-ai/sdk";
 import * as ai from "ai";
+import fc from "fast-check";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
@@ -82,6 +83,27 @@ describe("@anthropic-ai/sdk: Messages' stop_sequences to a provider without them
     expect([message.stop_reason, message.stop_sequence]).toEqual(["stop_sequence", "</block>"]);
     expect(sent(upstream)).not.toHaveProperty("stop");
     endedEarly(upstream);
+  });
+
+  it("however the provider cuts the text into deltas, the message is the same", async () => {
+    const text = "<block>no</block> and </block> again </bl";
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: 12 }),
+        async (cuts) => {
+          const at = [0, ...cuts.sort((a, b) => a - b), text.length];
+          const upstream = chatPieces(at.slice(1).map((end, i) => text.slice(at[i], end)));
+          const stream = anthropic("openai", upstream).messages.stream({ ...request, model: "openai/gpt-5" });
+          const deltas: string[] = [];
+          stream.on("text", (delta) => deltas.push(delta));
+          const message = await stream.finalMessage();
+          expect([deltas.join(""), message.stop_sequence]).toEqual(["<block>no", "</block>"]);
+          // A delta is held only while its end may begin the stop: none goes out past "<block>no".
+          expect(deltas.every((delta) => delta !== "")).toBe(true);
+        },
+      ),
+      { seed: 20261203, numRuns: 40 },
+    );
   });
 
   it("text that only begins a stop is given out whole at its end, and the answer ends as the provider's", async () => {
