@@ -12,6 +12,7 @@ import { CallIds, randomId } from "./call-ids.ts";
 import { tokenUsage, type AGUIEncoderOptions } from "./ag-ui-wire.ts";
 import {
   abortError,
+  FAILED_FINISH,
   isLoopEvent,
   sseData,
   stepOf,
@@ -131,7 +132,7 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
         return;
       case "finish":
         if (event.usage) this.#usage.push(event.usage);
-        return this.#closeMessages(out);
+        return event.reason === "error" ? this.#fail(FAILED_FINISH, out) : this.#closeMessages(out);
       case "abort":
         return this.#fail(abortError(event as AbortEvent), out);
       case "step-finish":

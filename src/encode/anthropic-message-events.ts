@@ -18,7 +18,7 @@ import {
   type AnthropicMessagesEncoderOptions,
   type AnthropicStreamEvent,
 } from "./anthropic-messages-wire.ts";
-import { abortError, type EncodableEvent, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
+import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
 
 /** The message of an input that ended without a finish or an abort. */
 export const INPUT_ENDED = { code: "input-ended", message: "The response ended before it finished." };
@@ -111,9 +111,7 @@ export class AnthropicMessageEvents {
         // Only before the first block: a stream that already started waits for the finish's counts.
         return this.#start(event.usage);
       case "finish":
-        return event.reason === "error"
-          ? this.#fail({ code: "provider-error", message: "The provider ended the response with an error." })
-          : this.#finish(event);
+        return event.reason === "error" ? this.#fail(FAILED_FINISH) : this.#finish(event);
       case "error":
         if (event.error.code === "provider-error") this.#fail(event.error);
         return;

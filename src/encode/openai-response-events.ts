@@ -18,7 +18,7 @@ import {
 import { responseSettings } from "./openai-response-settings.ts";
 import { phaseOf } from "../shared/values.ts";
 import { isRefusal, openingPart, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
-import { abortError, type EncodableEvent, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
+import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
 
 /**
  * The library's events to Responses stream events (objects), the rules both the SSE encoder and
@@ -116,9 +116,7 @@ export class OpenAIResponseEvents {
       case "approval-request": // written whole, in its place: its item goes back as it came
         return this.#blocks.reasoningPart(approvalBlock(event));
       case "finish":
-        return event.reason === "error"
-          ? this.fail({ code: "provider-error", message: "The provider ended the response with an error." })
-          : this.#finish(event);
+        return event.reason === "error" ? this.fail(FAILED_FINISH) : this.#finish(event);
       case "error":
         if (event.error.code === "provider-error") this.fail(event.error);
         return;

@@ -138,6 +138,16 @@ export const withdrawn = (event: EncodableEvent): boolean =>
 export const resultOfSkipped = (part: ReasoningPart, skipped: ReadonlySet<string>): boolean =>
   part.type === "block" && typeof part.block["tool_use_id"] === "string" && skipped.has(part.block["tool_use_id"]);
 
+/**
+ * What a client is told of a `finish` of reason `error` (Gemini's `MALFORMED_FUNCTION_CALL`, vLLM's
+ * `abort`, a failed Responses or Interactions response): the provider ended it failed, so every
+ * protocol with an error of its own ends with that error, not with a success.
+ */
+export const FAILED_FINISH: { readonly code: "provider-error"; readonly message: string } = {
+  code: "provider-error",
+  message: "The provider ended the response with an error.",
+};
+
 /** What an `abort` tells a client: the error that stopped the stream, else its reason. Never the provider's payload. */
 export function abortError(event: AbortEvent): { code: string; message: string } {
   return event.error

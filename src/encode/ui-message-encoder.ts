@@ -15,6 +15,7 @@ import {
 import {
   abortError,
   DISCARDED_CALL_MESSAGE,
+  FAILED_FINISH,
   isLoopEvent,
   SSE_DONE,
   sseData,
@@ -143,6 +144,7 @@ export class UIMessageEncoder implements ProtocolEncoder<EncodableEvent> {
       case "finish":
         this.#closePart(out);
         this.#finishReason = UI_FINISH_REASONS[event.reason];
+        if (event.reason === "error") this.#error(FAILED_FINISH.message, out);
         return;
       case "abort":
         return this.#abort(event as AbortEvent, out);

@@ -256,6 +256,18 @@ group("UIMessageEncoder rules", (test) => {
     }
   });
 
+  test("a finish of reason error (Gemini's MALFORMED_FUNCTION_CALL, vLLM's abort) is an error chunk, as the other protocols end it", () => {
+    for (const minVersion of [5, 6] as const) {
+      const text = ui(
+        [{ type: "text-delta", text: "Let me check." }, finish({ reason: "error", rawReason: "abort" })],
+        {
+          minVersion,
+        },
+      );
+      assertEquals(readUIChunks(text).errors, ["The provider ended the response with an error."], `ai ${minVersion}`);
+    }
+  });
+
   test("a provider error is one error chunk with the library's message, never the provider's payload", () => {
     const text = ui([
       {
@@ -434,6 +446,13 @@ group("AGUIEncoder rules", (test) => {
       ["one", "two"],
     );
     assertEquals(reading.finished?.["usage"], [{ inputTokens: 3, outputTokens: 1, totalTokens: 4 }]);
+  });
+
+  test("a finish of reason error (Gemini's MALFORMED_FUNCTION_CALL, vLLM's abort) is a RUN_ERROR, never a RUN_FINISHED", () => {
+    const reading = readAGUIEvents(
+      agui([{ type: "text-delta", text: "Let me check." }, finish({ reason: "error", rawReason: "abort" })]),
+    );
+    assertEquals([reading.error?.["code"], reading.finished], ["provider-error", undefined]);
   });
 
   test("an input that ends with a call still open is a RUN_ERROR, never a RUN_FINISHED with the call ended", () => {

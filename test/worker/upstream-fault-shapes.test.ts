@@ -19,11 +19,22 @@ const llamaCppFailure = () =>
     ],
   });
 
-async function answer(name: string, change: (body: Record<string, unknown>) => void = () => {}) {
+/** Some text, then vLLM's `finish_reason: "abort"` (the request was aborted on the server): a finish of reason error. */
+const vllmAbort = () =>
+  new FakeUpstream({
+    kind: "sse",
+    chunks: openAIChunks([chatChunk({ content: "Checking " }), chatChunk({}, "abort")]),
+  });
+
+async function answer(
+  name: string,
+  change: (body: Record<string, unknown>) => void = () => {},
+  upstream: FakeUpstream = llamaCppFailure(),
+) {
   const endpoint = endpoints[name]!;
   const body = endpoint.valid();
   change(body);
-  const response = await worker(llamaCppFailure()).call(
+  const response = await worker(upstream).call(
     post(endpoint.path, body, { headers: { authorization: "Bearer t" } }),
     env,
   );
@@ -61,5 +72,20 @@ describe("llama.cpp's `error:` field, then `[DONE]`, after half a call", () => {
     const agui = await answer("agui");
     expect(agui.text).toContain('"type":"RUN_ERROR"');
     expect(agui.text).not.toContain("RUN_FINISHED");
+  });
+});
+
+describe("a finish of reason error (vLLM's abort) after some text", () => {
+  it("/v1/ui: the text, then an error chunk, not a plain finish", async () => {
+    const { text } = await answer("ui", () => {}, vllmAbort());
+    expect(text).toContain('"delta":"Checking "');
+    expect(text).toContain('{"type":"error","errorText":"The provider ended the response with an error."}');
+  });
+
+  it("/v1/ag-ui: the text, then RUN_ERROR, not RUN_FINISHED", async () => {
+    const { text } = await answer("agui", () => {}, vllmAbort());
+    expect(text).toContain('"delta":"Checking "');
+    expect(text).toContain('"type":"RUN_ERROR"');
+    expect(text).not.toContain("RUN_FINISHED");
   });
 });
