@@ -103,7 +103,95 @@ export async function readConformingStream(answer: Response): Promise<StreamRead
   });
   if (messages.at(-1)?.data !== "[DONE]") issues.push("the stream does not end with [DONE]");
   if (response === undefined) issues.push("no terminal event");
-  return { issues, events, response };
+  return { issues: [...issues, ...lifecycleIssues(events)], events, response };
+}
+
+/** An output item as its events built it. */
+interface StreamedItem {
+  id: unknown;
+  /** Each content part's (or summary part's) text so far, by index. */
+  parts: string[];
+  summaries: string[];
+  arguments: string;
+  done?: Record<string, unknown>;
+}
+
+/**
+ * The rules of the spec's text on items in a stream (`Items are streamable`, `Items are state
+ * machines`) that no schema says: `response.created` first, one response id; items added in
+ * order (`output_index` counts up from 0) `in_progress`, each later event of an item naming its
+ * index and id while it is open; content parts added in order, each `.done` holding the deltas'
+ * text; an item done `completed` or `incomplete` (an incomplete one last, in a response not
+ * completed); the terminal response's `output` the items done, in order. A reasoning item may
+ * have no `status` (OpenAI sends none).
+ */
+function lifecycleIssues(events: readonly Record<string, unknown>[]): string[] {
+  const issues: string[] = [];
+  const items: StreamedItem[] = [];
+  const ids = new Set<unknown>();
+  events.forEach((event, n) => {
+    const type = event["type"] as string;
+    const at = `${n}: ${type}`;
+    if (n === 0 && type !== "response.created") issues.push(`${at} is the first event, not response.created`);
+    const response = event["response"] as Record<string, unknown> | undefined;
+    if (response) ids.add(response["id"]);
+    if (TERMINAL.has(type) && response) {
+      const done = items.map((item) => item.done ?? null);
+      if (JSON.stringify(response["output"]) !== JSON.stringify(done.filter((item) => item !== null)))
+        issues.push(`${at}: its output is not the items done, in order`);
+      const incomplete = done.findIndex((item) => item?.["status"] === "incomplete");
+      // A failed response too: its item cut short ends incomplete (the spec says so of a token budget).
+      if (incomplete >= 0 && (incomplete !== done.length - 1 || response["status"] === "completed"))
+        issues.push(`${at}: an incomplete item is not the last of an incomplete or failed response`);
+    }
+    const index = event["output_index"];
+    if (typeof index !== "number") return;
+    const body = event["item"] as Record<string, unknown> | undefined;
+    const status = body?.["status"];
+    if (type === "response.output_item.added") {
+      if (index !== items.length) issues.push(`${at}: output_index ${index}, not ${items.length}`);
+      if (status !== "in_progress" && (body?.["type"] !== "reasoning" || status !== undefined))
+        issues.push(`${at}: status ${String(status)}, not in_progress`);
+      items[index] = { id: body?.["id"], parts: [], summaries: [], arguments: "" };
+      return;
+    }
+    const item = items[index];
+    if (!item || item.done) return void issues.push(`${at}: output_index ${index} names no open item`);
+    if ((event["item_id"] ?? body?.["id"]) !== item.id) issues.push(`${at}: item_id is not the item's id`);
+    issues.push(...partIssues(event, item, at));
+    if (type !== "response.output_item.done") return;
+    if (status !== "completed" && status !== "incomplete" && (body?.["type"] !== "reasoning" || status !== undefined))
+      issues.push(`${at}: status ${String(status)}`);
+    if (body?.["type"] === "function_call" && item.arguments !== "" && body["arguments"] !== item.arguments)
+      issues.push(`${at}: arguments are not the deltas'`);
+    item.done = body ?? {};
+  });
+  if (ids.size > 1) issues.push("the response's id changes");
+  return issues;
+}
+
+/** The rules of one event on an item's content and summary parts and its arguments. */
+function partIssues(event: Record<string, unknown>, item: StreamedItem, at: string): string[] {
+  const type = event["type"] as string;
+  const [parts, index] = type.startsWith("response.reasoning_summary")
+    ? [item.summaries, event["summary_index"] as number]
+    : [item.parts, event["content_index"] as number];
+  if (type.endsWith("_part.added")) {
+    parts[index] = "";
+    return index === parts.length - 1 ? [] : [`${at}: part ${index} added out of order`];
+  }
+  if (type === "response.function_call_arguments.delta") item.arguments += event["delta"] as string;
+  if (type === "response.function_call_arguments.done" && event["arguments"] !== item.arguments)
+    return [`${at}: arguments are not the deltas'`];
+  if (index === undefined || type.startsWith("response.function_call")) return [];
+  if (parts[index] === undefined) return [`${at}: part ${index} was not added`];
+  if (type.endsWith(".delta")) parts[index] += event["delta"] as string;
+  const text = type.endsWith("_part.done")
+    ? ((event["part"] as Record<string, unknown>)["text"] ?? (event["part"] as Record<string, unknown>)["refusal"])
+    : type.endsWith(".done")
+      ? (event["text"] ?? event["refusal"])
+      : undefined;
+  return text === undefined || text === parts[index] ? [] : [`${at}: its text is not the deltas'`];
 }
 
 /** Checks a non-streaming `POST /responses` answer: JSON, and a `ResponseResource`. */
