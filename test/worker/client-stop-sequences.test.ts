@@ -121,6 +121,32 @@ describe("@anthropic-ai/sdk: Messages' stop_sequences to a provider without them
     });
     expect(sent(upstream)).toMatchObject({ stop_sequences: ["</block>"] });
     expect(texts(message)).toEqual([ANSWER]);
+    expect([message.stop_reason, message.stop_sequence]).toEqual(["end_turn", null]);
+  });
+
+  it("a provider that stopped at the one it was sent: the Messages answer names it", async () => {
+    // Anthropic says `stop_reason: "stop_sequence"` with the stop; the library keeps the reason alone.
+    const wire = scripted("anthropic", { text: "<block>no" }).answer as { chunks: readonly (string | Uint8Array)[] };
+    const chunks = wire.chunks.map((chunk) =>
+      (typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk)).replace(
+        '"stop_reason":"end_turn","stop_sequence":null',
+        '"stop_reason":"stop_sequence","stop_sequence":"</block>"',
+      ),
+    );
+    expect(chunks.join("")).toContain('"stop_sequence":"</block>"');
+    for (const stop_sequences of [["</block>"], ["</block>", "</allow>"]]) {
+      const upstream = new FakeUpstream({ kind: "sse", chunks, headers: { "content-type": "text/event-stream" } });
+      const message = await anthropic("anthropic", upstream).messages.create({
+        ...request,
+        model: "anthropic/claude-sonnet-4-5",
+        stop_sequences,
+      });
+      // Of two sent, which one matched is not known: null, as before.
+      expect([message.stop_reason, message.stop_sequence]).toEqual([
+        "stop_sequence",
+        stop_sequences.length === 1 ? "</block>" : null,
+      ]);
+    }
   });
 });
 

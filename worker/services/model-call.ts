@@ -80,7 +80,7 @@ export async function openAnswerEvents(
   return { batches: clientNames(withoutProviderDataInBatches(stopped(batches, stops)), names), headers };
 }
 
-/** The events with the stop sequence the Worker cut the text at on their `finish`, when it applies them. */
+/** The events with the stop sequence they stopped at on their `finish`, when it is known (`withStopSequence`). */
 function stopped(
   batches: ReadableStream<ToolCallEvent[]>,
   stops: StopState | undefined,
@@ -91,8 +91,8 @@ function stopped(
 /**
  * The provider's body (or the replay's), the chain's options for this request, the headers to
  * answer with, the tool names the provider was sent (a name it refuses goes under a short one,
- * worker/upstream/tool-names.ts; the events get the client's back), and where the Worker applies
- * the stop sequences itself (worker/services/stop-sequences.ts), what they came to.
+ * worker/upstream/tool-names.ts; the events get the client's back), and what its stop sequences
+ * came to, where it can be known (worker/services/stop-sequences.ts).
  */
 async function openChain(
   streamRequest: StreamRequest,
@@ -161,9 +161,11 @@ async function openChain(
   }
   const protocol = readProtocol(provider.protocol, streamRequest.earlyValidation);
   // Stop sequences the provider has no field for: the text is cut at the first, and the provider
-  // request ended there (its body's `return()` aborts it).
+  // request ended there (its body's `return()` aborts it). One the provider took says only that it
+  // stopped at one (the reason `stop_sequence`, Anthropic's and Bedrock's): one sent is that one.
   const emulated = streamRequest.sampling?.emulatedStop;
-  const stops: StopState | undefined = emulated ? {} : undefined;
+  const native = streamRequest.sampling?.stop;
+  const stops: StopState | undefined = emulated ? {} : native?.length === 1 ? { matched: native[0]! } : undefined;
   const options: StreamToolCallsOptions = {
     // A run of fragments from one read as one delta (what the answer joins them into anyway), except
     // where early validation reads each provider event.

@@ -51,8 +51,10 @@ export function withStopSequences(
 }
 
 /**
- * The events of a model call whose text {@link withStopSequences} cut, with the stop sequence on
- * the `finish` (`stopSequence`: the Messages API's `stop_sequence`).
+ * The events of a model call with the stop sequence it stopped at on its `finish` (`stopSequence`,
+ * the Messages API's `stop_sequence`), when the finish says it stopped at one (`rawReason`
+ * `stop_sequence`) and `state` knows which: where {@link withStopSequences} cut the text, or the
+ * one stop sequence the provider was sent.
  *
  * @example
  * ```ts
@@ -66,7 +68,9 @@ export function withStopSequence(
   return mapChunks(batches, (batch) => {
     const stop = state.matched;
     if (stop === undefined) return batch;
-    return batch.map((event) => (event.type === "finish" ? { ...event, stopSequence: stop } : event));
+    return batch.map((event) =>
+      event.type === "finish" && event.rawReason === "stop_sequence" ? { ...event, stopSequence: stop } : event,
+    );
   });
 }
 
