@@ -1,8 +1,9 @@
 import { isRecord } from "../shared/values.ts";
 import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
-import { pointerTarget } from "./compiled-schema.ts";
+import { nestsTooDeep } from "./compiled-schema.ts";
+import { pointerTarget } from "./schema-reading.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
-import { MAX_PATTERN_LENGTH, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
+import { MAX_COMPILE_NESTING, MAX_PATTERN_LENGTH, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
 
 /** One problem of a tool's schema, at the field that has it. */
 export interface ToolSchemaIssue {
@@ -118,6 +119,8 @@ export function checkToolSchema(schema: unknown, path = "parameters"): ToolSchem
   };
   try {
     visit(schema, path, 0);
+    if (state.issues.length === 0 && nestsTooDeep(schema))
+      report(path, `nests deeper than ${thousands(MAX_COMPILE_NESTING)} schemas through its $refs`);
   } catch {
     // A schema object whose reading throws (a getter, a proxy) is not JSON: one issue says so.
     return [{ path, message: "could not be read as JSON" }];

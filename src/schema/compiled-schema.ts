@@ -1,11 +1,12 @@
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord } from "../shared/values.ts";
 import { allowedValues } from "./allowed-values.ts";
-import { count, finite, own, readDependencies } from "./schema-reading.ts";
+import { count, finite, own, pointerTarget, readDependencies } from "./schema-reading.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import {
   blank,
   compilePattern,
+  MAX_COMPILE_NESTING,
   MAX_COMPILE_STEPS,
   MAX_SCHEMA_DEPTH,
   MAX_SCHEMA_NODES,
@@ -79,6 +80,22 @@ interface Context {
   /** The work of the compilation: a step per keyword, per item of a keyword's list, per character of a pointer or a pattern. */
   budget: StepBudget;
   assertFormats: boolean;
+  /** How deep the schema being compiled is nested, through the `$ref`s followed to reach it, less its depth in its own document. */
+  nesting: number;
+}
+
+/** Thrown when the `$ref`s followed nest deeper than {@link MAX_COMPILE_NESTING}. */
+const TOO_DEEP = new Error("nested too deep");
+/** The compiled roots whose `$ref`s nest deeper than {@link MAX_COMPILE_NESTING}: they accept anything. */
+const tooDeep = new WeakSet<SchemaNode>();
+
+/**
+ * Whether a schema's `$ref`s nest deeper than {@link MAX_COMPILE_NESTING} schemas (each followed
+ * where it is reached, as the compilation follows them): such a schema accepts anything, and
+ * `checkToolSchema` refuses it.
+ */
+export function nestsTooDeep(schema: unknown): boolean {
+  return tooDeep.has(compileSchema(schema));
 }
 
 function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
@@ -88,12 +105,15 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
     count: 0,
     budget: { steps: MAX_COMPILE_STEPS },
     assertFormats: options.assertFormats === true,
+    nesting: 0,
   };
   try {
     return compile(schema, context, 0);
-  } catch {
+  } catch (error) {
     // A schema object whose reading throws (a getter, a proxy): the checks are total, so it accepts anything.
-    return { ...blank(false), exact: false, decided: false };
+    const node = unread();
+    if (error === TOO_DEEP) tooDeep.add(node);
+    return node;
   } finally {
     if (options.budget)
       options.budget.steps -= MAX_COMPILE_STEPS - Math.max(0, context.budget.steps) + NODE_STEPS * context.count;
@@ -191,7 +211,7 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   node.propertyNames = sub(own(schema, "propertyNames"));
 
   const ref = own(schema, "$ref");
-  if (typeof ref === "string") kids.push((node.ref = resolve(ref, context)));
+  if (typeof ref === "string") kids.push((node.ref = resolve(ref, context, depth)));
   node.allOf = list(own(schema, "allOf"));
   node.anyOf = list(own(schema, "anyOf"));
   node.oneOf = list(own(schema, "oneOf"));
@@ -256,7 +276,7 @@ function finishNode(node: SchemaNode): SchemaNode {
  * schema), compiled once per schema it points to, however the pointer is spelled (`#/$defs/a`,
  * `#/%24defs/a`, `#/$defs/%61` are one); a remote or dangling one accepts anything.
  */
-function resolve(ref: string, context: Context): SchemaNode {
+function resolve(ref: string, context: Context, depth: number): SchemaNode {
   context.budget.steps -= 1 + ref.length;
   const target = pointerTarget(context.root, ref);
   if (target === undefined) return unread();
@@ -266,27 +286,11 @@ function resolve(ref: string, context: Context): SchemaNode {
   // Not decided while it is compiled: a schema that reaches it again is in a cycle.
   const node = { ...blank(false), decided: false };
   context.refs.set(target, node);
+  // Compiled where it is reached, on the stack of what reached it: a chain of thousands of `$ref`s
+  // would overflow it, so the whole nesting is bounded (and the schema refused by checkToolSchema).
+  const outer = context.nesting;
+  if ((context.nesting += depth) > MAX_COMPILE_NESTING) throw TOO_DEEP;
   Object.assign(node, compile(target, context, 1));
+  context.nesting = outer;
   return node;
-}
-
-/** The value a local reference points to, or `undefined`. */
-export function pointerTarget(root: unknown, ref: string): unknown {
-  if (!ref.startsWith("#")) return undefined;
-  let pointer: string;
-  try {
-    pointer = decodeURIComponent(ref.slice(1));
-  } catch {
-    return undefined;
-  }
-  if (pointer === "") return root;
-  if (!pointer.startsWith("/")) return undefined; // an anchor name: only with $anchor, which is not read
-  let at: unknown = root;
-  for (const token of pointer.slice(1).split("/")) {
-    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(key)) at = at[Number(key)];
-    else if (isRecord(at) && Object.hasOwn(at, key)) at = at[key];
-    else return undefined;
-  }
-  return at;
 }

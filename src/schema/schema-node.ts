@@ -80,6 +80,12 @@ export const MAX_PATTERN_LENGTH = 1_000;
 export const MAX_PATTERN_INPUT = 10_000;
 /** The deepest nesting of a schema compiled; deeper schemas accept anything there. */
 export const MAX_SCHEMA_DEPTH = 64;
+/**
+ * The deepest a schema is compiled, counting the schemas on the way to it through the `$ref`s
+ * followed (each compiled where it is first reached): past it, the whole schema accepts anything
+ * (and `checkToolSchema` refuses it), rather than overflow the stack.
+ */
+export const MAX_COMPILE_NESTING = 1_000;
 /** The most schemas compiled for one tool; past it, the rest accept anything. */
 export const MAX_SCHEMA_NODES = 20_000;
 /**

@@ -3,7 +3,7 @@ import type { SchemaNode } from "./schema-node.ts";
 
 /**
  * How the compilation reads a schema's keywords: own keys only, counts and finite numbers of the
- * right shape, and the dependency keywords of 2020-12 and draft 7.
+ * right shape, the dependency keywords of 2020-12 and draft 7, and local `$ref` pointers.
  *
  * @module
  */
@@ -45,4 +45,25 @@ export function readDependencies(
   read(own(schema, "dependencies"), true, true);
   if (required.length > 0) node.dependentRequired = required;
   if (schemas.length > 0) node.dependentSchemas = schemas;
+}
+
+/** The value a local reference points to, or `undefined`. */
+export function pointerTarget(root: unknown, ref: string): unknown {
+  if (!ref.startsWith("#")) return undefined;
+  let pointer: string;
+  try {
+    pointer = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  if (pointer === "") return root;
+  if (!pointer.startsWith("/")) return undefined; // an anchor name: only with $anchor, which is not read
+  let at: unknown = root;
+  for (const token of pointer.slice(1).split("/")) {
+    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(at) && /^(0|[1-9][0-9]*)$/.test(key)) at = at[Number(key)];
+    else if (isRecord(at) && Object.hasOwn(at, key)) at = at[key];
+    else return undefined;
+  }
+  return at;
 }

@@ -1,4 +1,4 @@
-import { CheckBudget, checkToolArguments, type JsonValue, type ToolSchema } from "../../src/index.ts";
+import { CheckBudget, checkToolArguments, checkToolSchema, type JsonValue, type ToolSchema } from "../../src/index.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 
 const check = (value: JsonValue, schema: unknown, options = {}): string[] =>
@@ -188,5 +188,33 @@ group("checkToolArguments: one budget for many checks", (test) => {
     assertEquals(checkToolArguments("x", branches(), { budget }), [
       "$ could not be checked within its budget of 2,000,000 steps",
     ]);
+  });
+});
+
+group("checkToolArguments: $refs that nest deep", (test) => {
+  /** `a` through a chain of `links` $defs, each reaching the next `hops` schemas deep. */
+  const chain = (links: number, hops: 1 | 3): ToolSchema => {
+    const defs: Record<string, unknown> = { [`d${links}`]: { type: "string" } };
+    for (let i = 0; i < links; i++) {
+      const next = { $ref: `#/$defs/d${i + 1}` };
+      defs[`d${i}`] = hops === 1 ? next : { type: "object", properties: { x: { items: next } } };
+    }
+    return { type: "object", required: ["a"], properties: { a: { $ref: "#/$defs/d0" } }, $defs: defs } as ToolSchema;
+  };
+
+  test("a schema whose $refs nest up to 1,000 schemas deep is compiled whole, on every runtime's stack", () => {
+    const schema = chain(330, 3);
+    assertEquals(checkToolSchema(schema), []);
+    assertEquals(check({}, schema), ["$.a is required"]);
+    assertEquals(check({ a: { x: [{ x: [1] }] } }, schema), ["$.a.x[0].x[0] must be object, not number"]);
+  });
+
+  test("a chain of thousands of $refs is refused by checkToolSchema, never a stack overflow", () => {
+    // 3,000 links overflowed the stack while compiling: the whole schema then accepted anything, unsaid.
+    for (const links of [1_000, 15_000]) {
+      assertEquals(checkToolSchema(chain(links, 1), "tools[0].parameters"), [
+        { path: "tools[0].parameters", message: "nests deeper than 1,000 schemas through its $refs" },
+      ]);
+    }
   });
 });
