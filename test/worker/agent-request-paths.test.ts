@@ -67,6 +67,23 @@ describe("/v1/responses: paths of the client's input", () => {
     });
   }
 
+  it("a call's output without `output` is a 400 at it (the provider was sent the result null)", async () => {
+    for (const type of ["function_call", "custom_tool_call"] as const) {
+      const call =
+        type === "function_call"
+          ? { type, call_id: "call_1", name: "get_weather", arguments: "{}" }
+          : { type, call_id: "call_1", name: "get_weather", input: "x" };
+      const error = await openai.responses
+        .create({
+          model: "anthropic/m",
+          input: [{ role: "user", content: "hi" }, call, { type: `${type}_output`, call_id: "call_1" }],
+        } as never)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpenAIBadRequest);
+      expect((error as OpenAIBadRequest).param).toBe("input[2].output");
+    }
+  });
+
   it("an empty input is a 400 naming input", async () => {
     const error = await openai.responses.create({ model: "openai/m", input: [] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAIBadRequest);

@@ -30,9 +30,12 @@ export function inputParts(value: unknown, path: string, provider: string): Wire
 
 /**
  * A `function_call_output` as a tool message: its output's text (a string, JSON as text, or its
- * text parts joined) and the files of its parts.
+ * text parts joined) and the files of its parts. Without an output it is a 400 at `path`, as
+ * OpenAI answers it (the provider was sent the result `null`).
  */
 export function outputMessage(id: string, output: unknown, path: string, provider: string): WireMessage {
+  if (output === undefined || output === null)
+    throw invalidField(path, "A call's output is required: a string or an array of content parts.");
   if (!Array.isArray(output)) return { role: "tool", tool_call_id: id, content: resultText(output) };
   const parts = inputParts(output, path, provider);
   const files = parts.flatMap((part) => (part.type === "file" ? [part] : []));
