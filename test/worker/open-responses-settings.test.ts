@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 import { readConformingResponse, readConformingStream } from "../support/open-responses.ts";
 import { sharedData } from "../support/shared-data.ts";
 import { post } from "./client-support.ts";
+import { allowedToolsOf } from "../../worker/protocols/openai-responses/allowed-calls.ts";
+import type { WireTool } from "../../worker/protocols/client-request.ts";
 import { AUTH, live, scripted } from "./open-responses-support.ts";
 import { worker } from "./support.ts";
 
@@ -154,6 +156,20 @@ describe("tool_choice allowed_tools", () => {
     const answer = await send({ ...SETTINGS, tool_choice: { type: "allowed_tools", tools: [{ name: "nope" }] } });
     expect(answer.status).toBe(400);
     expect(await answer.json()).toMatchObject({ error: { param: "tool_choice.tools[0].name" } });
+  });
+
+  it("reads each tool's name a bounded number of times, however many names the choice lists", () => {
+    let reads = 0;
+    const tools = Array.from({ length: 1_024 }, (_, i) => ({
+      get name() {
+        reads++;
+        return `t${i}`;
+      },
+    })) as unknown as WireTool[];
+    const listed = Array.from({ length: 2_000 }, () => ({ type: "function", name: "t1023" }));
+    expect(allowedToolsOf({ type: "allowed_tools", tools: listed }, tools)).toEqual(new Set(["t1023"]));
+    // Every tool's name per listed name before: 2,000 x 1,024.
+    expect(reads).toBe(1_024);
   });
 });
 

@@ -11,6 +11,8 @@ import { toolNameIn } from "../tool-names.ts";
  */
 export function allowedToolsOf(value: unknown, tools: readonly WireTool[] | undefined): Set<string> | undefined {
   if (!isObject(value) || own(value, "type") !== "allowed_tools") return undefined;
+  // A set: a choice may list thousands of names, each looked up among up to 1,024 tools.
+  const offered = new Set(tools?.map((tool) => tool.name));
   return new Set(
     arrayAt(own(value, "tools"), "tool_choice.tools").map((entry, i) => {
       const at = `tool_choice.tools[${i}]`;
@@ -19,7 +21,7 @@ export function allowedToolsOf(value: unknown, tools: readonly WireTool[] | unde
         `${at}.name`,
         upstreamProviders["openai-responses"].toolNames,
       );
-      return chosenToolAt(name, tools, `${at}.name`).name;
+      return offered.has(name) ? name : chosenToolAt(name, tools, `${at}.name`).name;
     }),
   );
 }
