@@ -21,7 +21,10 @@ export type LoopFinishReason =
   | "no-tool-calls"
   /** `maxSteps` steps ran and the last one still had calls (their results are in `messages`, not yet sent). */
   | "max-steps"
-  /** A step's stream ended with an `abort` (input ended, failed, limit exceeded, provider error). */
+  /**
+   * A step's stream ended with an `abort` (input ended, failed, limit exceeded, provider error),
+   * or with a `finish` of reason `error` (the provider ended the turn failed).
+   */
   | "aborted"
   /** The `call` for a step threw or rejected. */
   | "call-failed"

@@ -217,6 +217,8 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
     // Calls the provider waits to have approved: only the application can answer them.
     if (reason === "approval") finish(out, "approval");
     else if (terminal?.type === "finish" && refusedTurn(terminal)) finish(out, "refused");
+    // The provider ended the turn failed (Gemini's MALFORMED_FUNCTION_CALL, vLLM's abort): no turn to go on from.
+    else if (reason === "error") finish(out, "aborted");
     else if (own.length === 0 && reason !== "pause") finish(out, "no-tool-calls");
     else if (controller.signal.aborted) finish(out, "cancelled");
     else if (stuck) finish(out, stuck.reason);

@@ -337,6 +337,31 @@ group("runToolLoop events and limits", (test) => {
     assertEquals([final.reason, final.messages], ["aborted", [{ role: "user", content: "hi" }]]);
   });
 
+  test("a step the provider ends failed (a finish of reason error: vLLM's abort) ends the loop as aborted: no next request", async () => {
+    const chunk = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const failed = [
+      chunk({ tool_calls: [{ index: 0, id: "c1", function: { name: "get_time", arguments: "{}" } }] }),
+      chunk({}, "abort"),
+      "data: [DONE]\n\n",
+    ].join("");
+    let requests = 0;
+    const events = await collect(
+      runToolLoop({
+        provider: "openai",
+        messages: [{ role: "user", content: "time?" }],
+        tools: { get_time: answer("noon") },
+        call: () => (requests++, Promise.resolve(new Response(failed))),
+      }),
+    );
+    assertEquals(requests, 1);
+    assert(
+      events.some((e) => e.type === "tool-result"),
+      "the call completed before the failure ran",
+    );
+    assertEquals(last(events).reason, "aborted");
+  });
+
   test("toolDefinitions lists the tools in each provider's request shape", () => {
     const tools = {
       get_time: {

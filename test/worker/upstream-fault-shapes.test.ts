@@ -89,3 +89,42 @@ describe("a finish of reason error (vLLM's abort) after some text", () => {
     expect(text).not.toContain("RUN_FINISHED");
   });
 });
+
+describe("a tool loop whose step the provider ends failed after a complete call", () => {
+  const failedAfterCall = () =>
+    new FakeUpstream({
+      kind: "sse",
+      chunks: openAIChunks([
+        chatChunk({
+          tool_calls: [
+            {
+              index: 0,
+              id: "c1",
+              type: "function",
+              function: { name: "calculate", arguments: '{"expression":"2+2"}' },
+            },
+          ],
+        }),
+        chatChunk({}, "abort"),
+      ]),
+    });
+  for (const [name, change] of [
+    ["run", () => {}],
+    ["ui", (body: Record<string, unknown>) => Object.assign(body, { run: true, tools: ["calculate"] })],
+    [
+      "agui",
+      (body: Record<string, unknown>) =>
+        Object.assign(body, {
+          tools: [],
+          forwardedProps: { model: "openai/gpt-4o-mini", run: true, tools: ["calculate"] },
+        }),
+    ],
+  ] as const) {
+    it(`${endpoints[name]!.path}: the loop ends there, no second request to the provider`, async () => {
+      const upstream = failedAfterCall();
+      const { text } = await answer(name, change, upstream);
+      expect(upstream.requests).toHaveLength(1);
+      if (name === "run") expect(text).toContain('"type":"loop-finish","steps":1,"reason":"aborted"');
+    });
+  }
+});
