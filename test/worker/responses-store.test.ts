@@ -487,5 +487,15 @@ describe("stored /v1/responses: what is not stored", () => {
       "previous_response_id",
     ]);
     expect((await chat.get(response["id"] as string)).status).toBe(404);
+    // An item_reference, an input item of the spec, is refused as needing them, not as no item type.
+    const referenced = await chat.send({
+      input: [
+        { role: "user", content: "Hi" },
+        { type: "item_reference", id: "msg_1" },
+      ],
+    });
+    const error = (await json(referenced))["error"] as { param: string; message: string };
+    expect([referenced.status, error.param]).toEqual([400, "input[1].type"]);
+    expect(error.message).toContain("RESPONSES");
   });
 });
