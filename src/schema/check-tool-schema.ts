@@ -1,6 +1,8 @@
 import { isRecord } from "../shared/values.ts";
 import { boundIssue, MAX_ISSUES, thousands } from "./bounded-issues.ts";
-import { nestsTooDeep } from "./compiled-schema.ts";
+import { MAX_IN_PLACE } from "./check-arguments.ts";
+import { compileSchema, nestsTooDeep } from "./compiled-schema.ts";
+import { appliesTooDeepInPlace } from "./in-place-depth.ts";
 import { pointerTarget } from "./schema-reading.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
 import { MAX_COMPILE_NESTING, MAX_PATTERN_LENGTH, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
@@ -51,7 +53,9 @@ const COUNTS = [
  * where they go, `pattern` and `patternProperties` valid ECMAScript regular expressions of at most
  * 1,000 characters that run in linear time (no backreference, lookahead or lookbehind, at most
  * 20,000 instructions once counted repetitions are written out), `$ref` a local reference that points into the schema), and the schema holds at
- * most 20,000 schemas nested at most 64 deep. Returns the problems, each at its field's path from
+ * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), applying at most
+ * 64 in place one inside another and none in a cycle (which the checks would stop at, and accept).
+ * Returns the problems, each at its field's path from
  * `path` (at most 20, then one that counts the rest); empty when the schema can be used.
  *
  * The checks of arguments (`checkToolArguments`, `earlySchemaValidator`) never throw on a schema
@@ -121,6 +125,11 @@ export function checkToolSchema(schema: unknown, path = "parameters"): ToolSchem
     visit(schema, path, 0);
     if (state.issues.length === 0 && nestsTooDeep(schema))
       report(path, `nests deeper than ${thousands(MAX_COMPILE_NESTING)} schemas through its $refs`);
+    else if (state.issues.length === 0 && appliesTooDeepInPlace(compileSchema(schema)))
+      report(
+        path,
+        `applies more than ${MAX_IN_PLACE} schemas one inside another to one value ($ref, allOf, anyOf, oneOf, not, if), or applies them in a cycle`,
+      );
   } catch {
     // A schema object whose reading throws (a getter, a proxy) is not JSON: one issue says so.
     return [{ path, message: "could not be read as JSON" }];

@@ -209,6 +209,26 @@ group("checkToolArguments: $refs that nest deep", (test) => {
     assertEquals(check({ a: { x: [{ x: [1] }] } }, schema), ["$.a.x[0].x[0] must be object, not number"]);
   });
 
+  test("schemas applied in place more than 64 deep, or in a cycle, are refused by checkToolSchema", () => {
+    // The checks stop after 64 in place and accept there: a chain of 100 accepted 1 for a string, unsaid.
+    const message =
+      "applies more than 64 schemas one inside another to one value ($ref, allOf, anyOf, oneOf, not, if), or applies them in a cycle";
+    assertEquals(check({ a: 1 }, chain(100, 1)), []);
+    assertEquals(checkToolSchema(chain(100, 1)), [{ path: "parameters", message }]);
+    const cycle = {
+      $defs: { a: { anyOf: [{ $ref: "#/$defs/b" }, { type: "string" }] }, b: { allOf: [{ $ref: "#/$defs/a" }] } },
+      $ref: "#/$defs/a",
+    };
+    assertEquals(checkToolSchema(cycle), [{ path: "parameters", message }]);
+    assertEquals(checkToolSchema(chain(60, 1)), [], "60 in place are checked");
+    assertEquals(check({ a: 1 }, chain(60, 1)), ["$.a must be string, not number"]);
+    const tree = {
+      $defs: { node: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/node" } } } } },
+      $ref: "#/$defs/node",
+    };
+    assertEquals(checkToolSchema(tree), [], "a recursion through the value is no cycle in place");
+  });
+
   test("a chain of thousands of $refs is refused by checkToolSchema, never a stack overflow", () => {
     // 3,000 links overflowed the stack while compiling: the whole schema then accepted anything, unsaid.
     for (const links of [1_000, 15_000]) {

@@ -1,0 +1,63 @@
+import { MAX_IN_PLACE } from "./check-arguments.ts";
+import type { SchemaNode } from "./schema-node.ts";
+
+/**
+ * Whether a compiled schema applies more than {@link MAX_IN_PLACE} schemas in place one inside
+ * another (`$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, `dependentSchemas`,
+ * without going into the value), or applies schemas in place in a cycle: the checks stop there
+ * and accept, so `checkToolSchema` refuses such a schema rather than let it accept unsaid.
+ *
+ * @module
+ */
+
+/** The schemas a node applies to its own value. */
+function inPlace(s: SchemaNode): SchemaNode[] {
+  const one = [s.ref, s.not, s.ifSchema, s.thenSchema, s.elseSchema].filter((node) => node !== undefined);
+  return [
+    ...one,
+    ...(s.allOf ?? []),
+    ...(s.anyOf ?? []),
+    ...(s.oneOf ?? []),
+    ...(s.dependentSchemas ?? []).map(([, node]) => node),
+  ];
+}
+
+/** The schemas a node applies to the values inside its value. */
+function inside(s: SchemaNode): SchemaNode[] {
+  const one = [s.items, s.contains, s.additionalProperties, s.propertyNames].filter((node) => node !== undefined);
+  return [
+    ...one,
+    ...(s.prefixItems ?? []),
+    ...(s.properties?.values() ?? []),
+    ...(s.patternProperties ?? []).map(([, node]) => node),
+  ];
+}
+
+/** Whether any schema of `root`'s graph starts a chain of more than {@link MAX_IN_PLACE} in-place schemas, or a cycle of them. */
+export function appliesTooDeepInPlace(root: SchemaNode): boolean {
+  const limit = MAX_IN_PLACE + 1;
+  // The in-place schemas one inside another below each node, at most `limit`; `limit` while the
+  // node is being measured, so that a cycle counts as endless.
+  const depths = new Map<SchemaNode, number>();
+  const depth = (node: SchemaNode): number => {
+    const known = depths.get(node);
+    if (known !== undefined) return known;
+    depths.set(node, limit);
+    let deepest = 0;
+    for (const next of inPlace(node)) if ((deepest = Math.max(deepest, 1 + depth(next))) >= limit) break;
+    depths.set(node, Math.min(deepest, limit));
+    return Math.min(deepest, limit);
+  };
+  const seen = new Set([root]);
+  const queue = [root];
+  for (let i = 0; i < queue.length; i++) {
+    const node = queue[i]!;
+    if (depth(node) >= limit) return true;
+    for (const next of [...inPlace(node), ...inside(node)])
+      if (!seen.has(next)) {
+        seen.add(next);
+        queue.push(next);
+      }
+  }
+  return false;
+}
