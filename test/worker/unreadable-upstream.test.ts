@@ -104,3 +104,29 @@ describe("failUnreadable (a streamed answer's arrays)", () => {
     expect(batches[1]!.map((e) => e.type)).toEqual(["finish"]);
   });
 });
+
+describe("a body of `[DONE]` alone (no payload, no finish of the provider's)", () => {
+  const done = () => new FakeUpstream({ kind: "sse", chunks: ["data: [DONE]\n\n"] });
+  for (const name of ["chat", "messages", "responses"]) {
+    for (const stream of [false, true]) {
+      it(`${endpoints[name]!.path} (stream: ${stream}): the protocol's error, never an empty success`, async () => {
+        const response = await worker(done()).call(
+          new Request(`http://localhost:8787${endpoints[name]!.path}`, {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: "Bearer t" },
+            body: JSON.stringify({
+              ...endpoints[name]!.valid(),
+              stream,
+              ...(name === "responses" && { store: false }),
+            }),
+          }),
+          env,
+        );
+        const text = await response.text();
+        expect(response.status).toBe(stream ? 200 : 502);
+        expect(text).toContain("none of its payloads could be read");
+        expect(text).not.toMatch(/"finish_reason":"stop"|"stop_reason":"end_turn"|"status":"completed"/);
+      });
+    }
+  }
+});
