@@ -12,8 +12,10 @@
  * `type` follows OpenAI: `invalid_request_error` for the client's mistakes (401 included, as
  * OpenAI answers a bad key), `rate_limit_exceeded` for 429, `server_error` for the Worker's and
  * the provider's failures. `code` is the Worker's code (see worker/response/json-error.ts),
- * `param` the field at fault or `null`. Errors inside the stream are written by the library's
- * encoder of each protocol.
+ * `param` the field at fault or `null`. A conversation too long for the model's context window is
+ * OpenAI's own `context_length_exceeded` (Codex compacts on that code), `param` `messages` (Chat)
+ * or `input` (Responses), worded as OpenAI words it where the provider gave the numbers. Errors
+ * inside the stream are written by the library's encoder of each protocol.
  *
  * @module
  */
@@ -24,12 +26,36 @@ export interface OpenAIErrorBody {
   error: { message: string; type: string; param: string | null; code: string };
 }
 
-/** An {@link HttpError} as OpenAI's JSON error, with its status and headers. */
-export function openAIErrorResponse(error: HttpError): Response {
+/**
+ * An {@link HttpError} as OpenAI's JSON error, with its status and headers; `conversation` is the
+ * request field an overflow is of (Chat Completions' `messages`).
+ */
+export function openAIErrorResponse(error: HttpError, conversation: "messages" | "input" = "messages"): Response {
   const type =
     error.status === 429 ? "rate_limit_exceeded" : error.status >= 500 ? "server_error" : "invalid_request_error";
+  const overflow = error.body.code === "context_length_exceeded";
   const body: OpenAIErrorBody = {
-    error: { message: error.body.message, type, param: error.body.field ?? null, code: error.body.code },
+    error: {
+      message: overflow ? overflowMessage(error, conversation) : error.body.message,
+      type,
+      param: overflow ? conversation : (error.body.field ?? null),
+      code: error.body.code,
+    },
   };
   return Response.json(body, { status: error.status, headers: { "cache-control": "no-store", ...error.headers } });
+}
+
+/** {@link openAIErrorResponse} for `/v1/responses`, whose conversation is its `input`. */
+export function responsesErrorResponse(error: HttpError): Response {
+  return openAIErrorResponse(error, "input");
+}
+
+/** An overflow as OpenAI words it when the numbers are known (clients match "maximum context length"). */
+function overflowMessage(error: HttpError, conversation: string): string {
+  const { promptTokens, contextWindow } = error.body;
+  if (promptTokens === undefined || contextWindow === undefined) return error.body.message;
+  return (
+    `This model's maximum context length is ${contextWindow} tokens. However, your ${conversation} resulted in ` +
+    `${promptTokens} tokens. Please reduce the length of the ${conversation}.`
+  );
 }

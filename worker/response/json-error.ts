@@ -29,6 +29,7 @@ export type ErrorCode =
   | "upstream_rate_limited"
   | "upstream_rejected"
   | "reasoning_required"
+  | "context_length_exceeded"
   | "upstream_error"
   | "upstream_unreachable"
   | "upstream_timeout"
@@ -45,6 +46,10 @@ export interface ErrorBody {
     field?: string;
     /** The provider's HTTP status, for `upstream_*` codes. */
     upstreamStatus?: number;
+    /** `context_length_exceeded`: the tokens the request came to, where the provider said. */
+    promptTokens?: number;
+    /** `context_length_exceeded`: the model's context window in tokens, where the provider said. */
+    contextWindow?: number;
   };
 }
 

@@ -3,6 +3,7 @@ import type { ProviderHttpRequest } from "./providers/upstream-provider.ts";
 import type { ResponseWatch } from "./response-watch.ts";
 import type { WatchedBody } from "./watched-body.ts";
 import { geminiInteractionsResumingBody } from "../../src/gemini-interactions.ts";
+import { contextOverflowError, contextOverflowIn } from "./context-overflow.ts";
 
 /** Options of {@link openUpstream}. */
 export interface OpenUpstreamOptions {
@@ -42,14 +43,16 @@ export interface OpenUpstreamOptions {
  * | 429                           | 429 `upstream_rate_limited`, with its `Retry-After` |
  * | 5xx, or a 200 not of the request's `responseType` or `wholeType` (or of none) | 502 `upstream_error` |
  * | 4xx refusing a request for a tool turn's reasoning it did not get back | 400 `reasoning_required` |
+ * | 4xx refusing a conversation too long for the model's context window | 400 `context_length_exceeded` |
  * | other 4xx                     | 502 `upstream_rejected`         |
  * | network error                 | 502 `upstream_unreachable`      |
  * | an `HttpError` thrown by `send` (the offline scripted model's own failure) | that error |
  * | no headers within the timeout or the response's deadline | 504 `upstream_timeout` |
  *
  * The provider's body is never read into the answer: error bodies can echo the key. A 4xx body's
- * first {@link REFUSAL_BYTES} bytes are read only to tell {@link REASONING_REFUSALS} apart, which
- * are the client's to fix (a 400 of the Worker's own words, not retried as a 502 is).
+ * first {@link REFUSAL_BYTES} bytes are read only to tell {@link REASONING_REFUSALS} and context
+ * overflows (./context-overflow.ts, whose two numbers alone are carried) apart, which are the
+ * client's to fix (a 400 of the Worker's own words, not retried as a 502 is).
  */
 export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstreamOptions): Promise<WatchedBody> {
   const { signal, idleTimeoutMs, watch } = options;
@@ -79,7 +82,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
         : new Request(http.url, { method: "POST", headers, body, signal: request.signal, redirect: "manual" }),
     );
     // Under the same clocks: a provider that stalls in its error body is cut off as in its headers.
-    refusal = await reasoningRefusal(response, request.signal);
+    refusal = await refusalOf(response, request.signal);
   } catch (error) {
     request.abort();
     // A stand-in for the provider (the offline scripted model) that failed itself says so.
@@ -174,14 +177,18 @@ const REASONING_REFUSALS: readonly RegExp[] = [
  * A 400 `reasoning_required` when the provider's 4xx refuses a conversation for a tool turn's
  * missing reasoning: the client dropped it (a Chat Completions client that does not send
  * `reasoning_content` back, thinking blocks or reasoning items left out), and the Worker cannot
- * make it up. Else the 502 {@link statusError} gave.
+ * make it up; a 400 `context_length_exceeded` when it refuses one too long for the model. Else
+ * what {@link statusError} gives.
  */
-async function reasoningRefusal(response: Response, signal: AbortSignal): Promise<HttpError | undefined> {
+async function refusalOf(response: Response, signal: AbortSignal): Promise<HttpError | undefined> {
   const { status } = response;
   if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 429 || !response.body)
     return undefined;
   const text = await prefix(response.body, REFUSAL_BYTES, signal);
-  if (!REASONING_REFUSALS.some((refusal) => refusal.test(text))) return undefined;
+  if (!REASONING_REFUSALS.some((refusal) => refusal.test(text))) {
+    const overflow = contextOverflowIn(text);
+    return overflow && contextOverflowError(overflow, status);
+  }
   return new HttpError(400, {
     code: "reasoning_required",
     message:

@@ -8,8 +8,10 @@
  * {"type": "error", "error": {"type": "invalid_request_error", "message": "... (field: messages[1].content[0].type)"}}
  * ```
  *
- * The message names the field at fault by its path. Errors inside the stream are `event: error`
- * frames, written by the library's encoder.
+ * The message names the field at fault by its path. A conversation too long for the model's
+ * context window is Anthropic's own 400 "prompt is too long: N tokens > M maximum" (Claude Code
+ * parses the two numbers and compacts; it matches "prompt is too long" where they are unknown).
+ * Errors inside the stream are `event: error` frames, written by the library's encoder.
  *
  * @module
  */
@@ -29,6 +31,15 @@ function errorType(status: number): string {
 
 /** An {@link HttpError} as Anthropic's JSON error, with its status and headers. */
 export function anthropicErrorResponse(error: HttpError): Response {
-  const body = { type: "error", error: { type: errorType(error.status), message: withField(error) } };
+  const body = { type: "error", error: { type: errorType(error.status), message: messageOf(error) } };
   return Response.json(body, { status: error.status, headers: { "cache-control": "no-store", ...error.headers } });
+}
+
+/** The message, Anthropic's own words for an overflow (no field appended: Claude Code anchors its match). */
+function messageOf(error: HttpError): string {
+  if (error.body.code !== "context_length_exceeded") return withField(error);
+  const { promptTokens, contextWindow } = error.body;
+  return promptTokens === undefined || contextWindow === undefined
+    ? "prompt is too long for the model's context window"
+    : `prompt is too long: ${promptTokens} tokens > ${contextWindow} maximum`;
 }

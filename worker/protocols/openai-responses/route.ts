@@ -6,7 +6,7 @@ import { openClientAnswer, openClientBatches } from "../../services/client-event
 import { providerNames } from "../../upstream/providers/index.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
-import { openAIErrorResponse } from "../openai-error.ts";
+import { responsesErrorResponse } from "../openai-error.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { allowedCalls } from "./allowed-calls.ts";
@@ -40,7 +40,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
     request,
     env,
     runtime,
-    openAIErrorResponse,
+    responsesErrorResponse,
     async (body, context) => {
       const { settings, cors } = context;
       const stored = storing(body) ? await storedResponsesOf(context) : undefined;

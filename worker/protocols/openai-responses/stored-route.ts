@@ -6,7 +6,7 @@ import { asHttpError, HttpError } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import { responsePool } from "../../resumable/response-pool.ts";
 import { StoredResponses } from "../../resumable/stored-response-pool.ts";
-import { openAIErrorResponse } from "../openai-error.ts";
+import { responsesErrorResponse } from "../openai-error.ts";
 import { type StoredRecord, unknownStored } from "./conversation.ts";
 import { storedIdOfResponse } from "./stored-ids.ts";
 
@@ -129,7 +129,7 @@ export async function storedResponseRoute(request: Request, env: Env): Promise<R
     return Response.json(inputItemList([...earlier, ...record.input], url.searchParams), { headers });
   } catch (error) {
     const failure = asHttpError(error);
-    return openAIErrorResponse(new HttpError(failure.status, failure.body, { ...failure.headers, ...cors }));
+    return responsesErrorResponse(new HttpError(failure.status, failure.body, { ...failure.headers, ...cors }));
   }
 }
 
