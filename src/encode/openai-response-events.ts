@@ -43,7 +43,7 @@ export class OpenAIResponseEvents {
   #sequence = 0;
   #started = false;
   #ended = false;
-  /** The response is being cut (a length stop, a failure): the item still open ends `incomplete`. */
+  /** A length or content-filter stop cuts the response: the item still open ends `incomplete`. */
   #cut = false;
   /** The `phase` of the message item opened next (`commentary`, `final_answer`), when the provider gave one. */
   #phase: string | undefined;
@@ -254,21 +254,21 @@ export class OpenAIResponseEvents {
 
   /**
    * Ends with a failed response in which every item added has its end: an open message or
-   * reasoning item is closed as `incomplete` (its `.done` events, then `output_item.done`), as the
-   * API ends an item a stop cut. A call cut short is in the output as `incomplete` with the
-   * arguments that came, but never sent `output_item.done`: Codex runs every `function_call` it
-   * is sent done, whatever its status.
+   * reasoning item is closed `completed` (its `.done` events, then `output_item.done`): Open
+   * Responses keeps `incomplete` for an item of an incomplete response (a token budget run out),
+   * and the failure is the response's. A call cut short is in the output `in_progress` with the
+   * arguments that came, never sent `output_item.done`: Codex runs every `function_call` it is
+   * sent done, whatever its status.
    */
   fail(error: OpenAIResponsesError): void {
     if (this.#ended) return;
     this.#start();
-    this.#cut = true;
     this.#blocks.finish();
     const open = this.#blocks.blocks.find((block) => block.opened && block.index === this.#response.output.length);
     const item = open && this.#items[open.index];
     if (open && item && (item.type === "function_call" || item.type === "custom_tool_call")) {
       const sent = { [item.type === "function_call" ? "arguments" : "input"]: open.sent.join("") };
-      Object.assign(item, { status: "incomplete" }, sent);
+      Object.assign(item, { status: "in_progress" }, sent);
       this.#response.output.push(item);
     }
     this.#response.status = "failed";

@@ -93,7 +93,7 @@ export type OpenAIResponsesOutputItem =
       type: "message";
       /** `msg_...`, generated. */
       id: string;
-      /** `completed` once done; `incomplete` when a length stop or a failure cut it. */
+      /** `completed` once done (in a failed response too); `incomplete` when a length or content-filter stop cut it. */
       status: "in_progress" | "completed" | "incomplete";
       /** Always `assistant`. */
       role: "assistant";
@@ -111,7 +111,7 @@ export type OpenAIResponsesOutputItem =
       summary: { type: "summary_text"; text: string }[];
       /** The provider's encrypted reasoning, to send back unchanged; absent when there is none. */
       encrypted_content?: string;
-      /** `incomplete` when a length stop or a failure cut it; absent otherwise. */
+      /** `incomplete` when a length or content-filter stop cut it; absent otherwise. */
       status?: "incomplete";
     }
   | {
@@ -119,7 +119,7 @@ export type OpenAIResponsesOutputItem =
       type: "function_call";
       /** `fc_...`, generated: the item's id, not the call's. */
       id: string;
-      /** `completed` once done; `incomplete` in a failed response's output when it was cut short (never sent done). */
+      /** `completed` once done; `in_progress` in a failed response's output when it was cut short (never sent done). */
       status: "in_progress" | "completed" | "incomplete";
       /** The provider's call id, or a generated `call_...` one: what the output item answering it names. */
       call_id: string;
@@ -135,7 +135,7 @@ export type OpenAIResponsesOutputItem =
       type: "custom_tool_call";
       /** `ctc_...`, generated. */
       id: string;
-      /** `completed` once done; `incomplete` in a failed response's output when it was cut short (never sent done). */
+      /** `completed` once done; `in_progress` in a failed response's output when it was cut short (never sent done). */
       status: "in_progress" | "completed" | "incomplete";
       /** The provider's call id, or a generated `call_...` one. */
       call_id: string;

@@ -144,7 +144,7 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
   const failedResponse = async (events: readonly ToolCallEvent[]) =>
     (await readOpenAIResponse(fromChunks<EncodableEvent>(events), AGENT_OPTIONS.responses())).response;
 
-  it("an open message is closed as incomplete (its done events, then output_item.done) before response.failed", async () => {
+  it("an open message is closed completed (its done events, then output_item.done) before response.failed", async () => {
     const events: ToolCallEvent[] = [
       { type: "text-delta", text: "The answer is" },
       providerError,
@@ -158,11 +158,12 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
       "response.output_item.done",
       "response.failed",
     ]);
-    expect(seen.at(-2)!.item).toMatchObject({ type: "message", status: "incomplete" });
+    // Open Responses: an `incomplete` item is one of an incomplete response, never of a failed one.
+    expect(seen.at(-2)!.item).toMatchObject({ type: "message", status: "completed" });
     const final = await failedResponse(events);
     expect([final.status, final.error?.code]).toEqual(["failed", "provider-error"]);
     expect(final.output).toMatchObject([
-      { type: "message", status: "incomplete", content: [{ type: "output_text", text: "The answer is" }] },
+      { type: "message", status: "completed", content: [{ type: "output_text", text: "The answer is" }] },
     ]);
   });
 
@@ -183,7 +184,7 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
     expect(final.output).toMatchObject([{ type: "message", status: "incomplete" }]);
   });
 
-  it("a call cut short is in the failed output as incomplete with what came, never sent output_item.done", async () => {
+  it("a call cut short is in the failed output in_progress with what came, never sent output_item.done", async () => {
     const events: ToolCallEvent[] = [
       { type: "text-delta", text: "Looking." },
       { type: "tool-call-start", index: 0, id: "call_1", name: "shell" },
@@ -199,7 +200,7 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
     expect(final.status).toBe("failed");
     expect(final.output).toMatchObject([
       { type: "message", status: "completed" },
-      { type: "function_call", call_id: "call_1", name: "shell", status: "incomplete", arguments: '{"cmd":"rm' },
+      { type: "function_call", call_id: "call_1", name: "shell", status: "in_progress", arguments: '{"cmd":"rm' },
     ]);
   });
 });

@@ -454,12 +454,12 @@ export function readResponsesEvents(text: string): ResponsesReading {
         keysWithin(response["error"], ["code", "message"], [], "error");
         assert(errored, "response.failed follows an error event");
       }
-      if (type === "response.completed")
+      if (type !== "response.incomplete")
         assert(
           items.every((item) => item["status"] !== "incomplete"),
-          "no item of a completed response is incomplete",
+          "only an item of an incomplete response is incomplete (Open Responses)",
         );
-      // A failed response lists every item added: a call cut short is there as incomplete, never sent done.
+      // A failed response lists every item added: a call cut short is there in_progress, never sent done.
       for (const [i, item] of items.entries())
         if (!done.has(i))
           assert(
@@ -469,7 +469,7 @@ export function readResponsesEvents(text: string): ResponsesReading {
       assertEquals(
         response["output"],
         type === "response.failed"
-          ? items.map((item, i) => (done.has(i) ? item : { ...item, status: "incomplete" }))
+          ? items.map((item, i) => (done.has(i) ? item : { ...item, status: "in_progress" }))
           : items.filter((_, i) => done.has(i)),
         "the output is every item done (and, failed, the call cut short), in order",
       );

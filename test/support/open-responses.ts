@@ -121,8 +121,8 @@ interface StreamedItem {
  * machines`) that no schema says: `response.created` first, one response id; items added in
  * order (`output_index` counts up from 0) `in_progress`, each later event of an item naming its
  * index and id while it is open; content parts added in order, each `.done` holding the deltas'
- * text; an item done `completed` or `incomplete` (an incomplete one last, in a response not
- * completed); the terminal response's `output` the items done, in order. A reasoning item may
+ * text; an item done `completed` or `incomplete` (an incomplete one last, in an incomplete
+ * response: the spec keeps `incomplete` for a token budget run out); the terminal response's `output` the items done, in order. A reasoning item may
  * have no `status` (OpenAI sends none).
  */
 function lifecycleIssues(events: readonly Record<string, unknown>[]): string[] {
@@ -140,9 +140,10 @@ function lifecycleIssues(events: readonly Record<string, unknown>[]): string[] {
       if (JSON.stringify(response["output"]) !== JSON.stringify(done.filter((item) => item !== null)))
         issues.push(`${at}: its output is not the items done, in order`);
       const incomplete = done.findIndex((item) => item?.["status"] === "incomplete");
-      // A failed response too: its item cut short ends incomplete (the spec says so of a token budget).
-      if (incomplete >= 0 && (incomplete !== done.length - 1 || response["status"] === "completed"))
-        issues.push(`${at}: an incomplete item is not the last of an incomplete or failed response`);
+      // "If an item ends in a terminal state, it MUST be the last item emitted, and the containing
+      // response also MUST be in an `incomplete` state": not of a failed one.
+      if (incomplete >= 0 && (incomplete !== done.length - 1 || response["status"] !== "incomplete"))
+        issues.push(`${at}: an incomplete item is not the last of an incomplete response`);
     }
     const index = event["output_index"];
     if (typeof index !== "number") return;
