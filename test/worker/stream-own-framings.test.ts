@@ -221,7 +221,7 @@ describe.skipIf(!recordingsAvailable)("POST /v1/stream: failures of Bedrock, Coh
         body: leaky("ValidationException: The provided model identifier is invalid."),
         headers: { "x-amzn-errortype": "ValidationException" },
       },
-      502,
+      400,
       "upstream_rejected",
     ],
     [
@@ -235,7 +235,12 @@ describe.skipIf(!recordingsAvailable)("POST /v1/stream: failures of Bedrock, Coh
       429,
       "upstream_rate_limited",
     ],
-    [cases[0]!, { kind: "response", status: 503, body: leaky("ServiceUnavailableException") }, 502, "upstream_error"],
+    [
+      cases[0]!,
+      { kind: "response", status: 503, body: leaky("ServiceUnavailableException") },
+      503,
+      "upstream_overloaded",
+    ],
     [
       cases[0]!,
       { kind: "response", status: 200, body: leaky("not a stream"), headers: { "content-type": "application/json" } },
@@ -243,7 +248,7 @@ describe.skipIf(!recordingsAvailable)("POST /v1/stream: failures of Bedrock, Coh
       "upstream_error",
     ],
     [cases[1]!, { kind: "response", status: 401, body: leaky("invalid api token") }, 502, "upstream_auth_failed"],
-    [cases[1]!, { kind: "response", status: 422, body: leaky("invalid request") }, 502, "upstream_rejected"],
+    [cases[1]!, { kind: "response", status: 422, body: leaky("invalid request") }, 400, "upstream_rejected"],
     [
       cases[2]!,
       {
@@ -251,7 +256,7 @@ describe.skipIf(!recordingsAvailable)("POST /v1/stream: failures of Bedrock, Coh
         status: 404,
         body: JSON.stringify({ error: `model "llama3.2" not found, try pulling it first ${SECRET}` }),
       },
-      502,
+      404,
       "upstream_rejected",
     ],
     [

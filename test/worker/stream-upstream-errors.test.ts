@@ -87,7 +87,7 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     expect(dated.response.headers.get("retry-after")).toBe("Wed, 21 Oct 2026 07:28:00 GMT");
   });
 
-  for (const status of [500, 502, 503, 529]) {
+  for (const status of [500, 502, 504]) {
     it(`provider ${status} is 502 upstream_error`, async () => {
       const { response, text } = await answer({ kind: "response", status, body: leakyBody });
       expect(response.status).toBe(502);
@@ -96,12 +96,43 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     });
   }
 
-  it("another provider 4xx (a bad model) is 502 upstream_rejected with the status only", async () => {
-    const { response, text } = await answer({ kind: "response", status: 404, body: leakyBody });
-    expect(response.status).toBe(502);
-    expect(JSON.parse(text)).toMatchObject({ error: { code: "upstream_rejected", upstreamStatus: 404 } });
-    expectNoLeak(text);
-  });
+  for (const status of [503, 529]) {
+    it(`provider ${status} (overloaded) is 503 upstream_overloaded with its Retry-After passed on, if valid`, async () => {
+      const { response, text } = await answer({
+        kind: "response",
+        status,
+        body: leakyBody,
+        headers: { "retry-after": "12" },
+      });
+      expect(response.status).toBe(503);
+      expect(response.headers.get("retry-after")).toBe("12");
+      expect(JSON.parse(text)).toMatchObject({ error: { code: "upstream_overloaded", upstreamStatus: status } });
+      expectNoLeak(text);
+      const bad = await answer({ kind: "response", status, body: "", headers: { "retry-after": "soon <script>" } });
+      expect(bad.response.status).toBe(503);
+      expect(bad.response.headers.get("retry-after")).toBeNull();
+    });
+  }
+
+  // The request's own fault is the client's 4xx, which SDKs do not retry (a 502 they retry, up to
+  // 10 times in Claude Code, for a rejection that cannot pass).
+  for (const [status, expected] of [
+    [400, 400],
+    [422, 400],
+    [404, 404],
+    [413, 413],
+    [409, 502],
+  ] as const) {
+    it(`a provider ${status} it does not otherwise tell is ${expected} upstream_rejected with the status only`, async () => {
+      const { response, text } = await answer({ kind: "response", status, body: leakyBody });
+      expect(response.status).toBe(expected);
+      expect(JSON.parse(text)).toEqual({
+        error: { code: "upstream_rejected", message: expect.any(String), upstreamStatus: status },
+      });
+      if (status === 404) expect(JSON.parse(text).error.message).toContain("model");
+      expectNoLeak(text);
+    });
+  }
 
   // A thinking model's refusal of a history whose tool turn lost its reasoning, in each
   // provider's words (DeepSeek's now and before, on its Anthropic endpoint too, Kimi, Anthropic):
@@ -133,7 +164,7 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     });
   }
 
-  it("a 4xx whose body stalls is cut off by IDLE_TIMEOUT_MS: 502 upstream_rejected", async () => {
+  it("a 4xx whose body stalls is cut off by IDLE_TIMEOUT_MS: 400 upstream_rejected", async () => {
     const upstream = new FakeUpstream({
       kind: "sse",
       status: 400,
@@ -149,7 +180,7 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     expect(upstream.pulled).toBe(1); // the error body's first bytes were read; the rest never comes
     timers.fire(timers.handlesOf(30000)[0]!);
     const response = await pending;
-    expect(response.status).toBe(502);
+    expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: "upstream_rejected", upstreamStatus: 400 } });
   });
 

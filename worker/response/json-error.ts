@@ -27,6 +27,7 @@ export type ErrorCode =
   | "internal_error"
   | "upstream_auth_failed"
   | "upstream_rate_limited"
+  | "upstream_overloaded"
   | "upstream_rejected"
   | "reasoning_required"
   | "context_length_exceeded"

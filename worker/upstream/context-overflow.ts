@@ -58,7 +58,7 @@ const WORDED: readonly RegExp[] = [
   /model_context_window_exceeded/i,
   /input is too long for requested model/i,
   /too many input tokens/i,
-  /too many tokens/i,
+  /too many tokens:/i,
   /input length exceeds the (?:maximum )?context length/i,
   /exceeds the (?:model's )?context (?:window|length)/i,
   /maximum context length is \d+ tokens/i,

@@ -41,10 +41,14 @@ export interface OpenUpstreamOptions {
  * | ----------------------------- | ------------------------------- |
  * | 401, 403                      | 502 `upstream_auth_failed`      |
  * | 429                           | 429 `upstream_rate_limited`, with its `Retry-After` |
- * | 5xx, or a 200 not of the request's `responseType` or `wholeType` (or of none) | 502 `upstream_error` |
+ * | 503, 529 (overloaded)         | 503 `upstream_overloaded`, with its `Retry-After` (`/v1/messages`: a 529 stays 529 `overloaded_error`) |
+ * | other 5xx, or a 200 not of the request's `responseType` or `wholeType` (or of none) | 502 `upstream_error` |
  * | 4xx refusing a request for a tool turn's reasoning it did not get back | 400 `reasoning_required` |
  * | 4xx refusing a conversation too long for the model's context window | 400 `context_length_exceeded` |
- * | other 4xx                     | 502 `upstream_rejected`         |
+ * | other 400, 422                | 400 `upstream_rejected` (not retried: the same request fails again) |
+ * | 404                           | 404 `upstream_rejected` (the provider knows no such model) |
+ * | 413                           | 413 `upstream_rejected`         |
+ * | other 3xx, 4xx                | 502 `upstream_rejected`         |
  * | network error                 | 502 `upstream_unreachable`      |
  * | an `HttpError` thrown by `send` (the offline scripted model's own failure) | that error |
  * | no headers within the timeout or the response's deadline | 504 `upstream_timeout` |
@@ -123,20 +127,27 @@ function statusError(response: Response, mediaTypes: readonly (string | undefine
     );
   }
   if (status === 429) {
-    const retryAfter = response.headers.get("retry-after");
-    const headers: Record<string, string> =
-      retryAfter !== null && isRetryAfter(retryAfter) ? { "retry-after": retryAfter.trim() } : {};
-    return new HttpError(
-      429,
-      {
-        code: "upstream_rate_limited",
-        message: "The provider is rate limiting requests; retry later.",
-        upstreamStatus: status,
-      },
-      headers,
-    );
+    const message = "The provider is rate limiting requests; retry later.";
+    return new HttpError(429, { code: "upstream_rate_limited", message, upstreamStatus: status }, retryAfter(response));
+  }
+  // Overloaded for now: retried, after the provider's Retry-After where it gave one.
+  if (status === 503 || status === 529) {
+    const message = "The provider is overloaded or unavailable for now; retry later.";
+    return new HttpError(503, { code: "upstream_overloaded", message, upstreamStatus: status }, retryAfter(response));
   }
   if (status >= 500) return upstream(502, "upstream_error", "The provider failed to answer.", status);
+  // The request's own fault: answered with a 4xx, which SDKs do not retry, as the provider's would not pass.
+  if (status === 400 || status === 422)
+    return upstream(400, "upstream_rejected", "The provider rejected the request (check the request fields).", status);
+  if (status === 404)
+    return upstream(
+      404,
+      "upstream_rejected",
+      "The provider knows no such model (or endpoint): check the model.",
+      status,
+    );
+  if (status === 413)
+    return upstream(413, "upstream_rejected", "The provider refused the request as too large.", status);
   if (!response.ok) {
     return upstream(
       502,
@@ -227,6 +238,12 @@ async function prefix(body: ReadableStream<Uint8Array>, max: number, signal: Abo
     reader.releaseLock();
   }
   return text;
+}
+
+/** The provider's `Retry-After` as a header to pass on, where it is one. */
+function retryAfter(response: Response): Record<string, string> {
+  const value = response.headers.get("retry-after");
+  return value !== null && isRetryAfter(value) ? { "retry-after": value.trim() } : {};
 }
 
 /** `Retry-After` is delay-seconds or an HTTP date; anything else is not passed on. */

@@ -31,8 +31,11 @@ function errorType(status: number): string {
 
 /** An {@link HttpError} as Anthropic's JSON error, with its status and headers. */
 export function anthropicErrorResponse(error: HttpError): Response {
-  const body = { type: "error", error: { type: errorType(error.status), message: messageOf(error) } };
-  return Response.json(body, { status: error.status, headers: { "cache-control": "no-store", ...error.headers } });
+  // An overloaded Anthropic upstream's 529 stays Anthropic's own (Claude Code backs off on it, and
+  // after repeated ones turns to its fallback model); any other provider's 503 stays a 503.
+  const status = error.body.code === "upstream_overloaded" && error.body.upstreamStatus === 529 ? 529 : error.status;
+  const body = { type: "error", error: { type: errorType(status), message: messageOf(error) } };
+  return Response.json(body, { status, headers: { "cache-control": "no-store", ...error.headers } });
 }
 
 /** The message, Anthropic's own words for an overflow (no field appended: Claude Code anchors its match). */
