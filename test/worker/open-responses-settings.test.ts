@@ -123,6 +123,24 @@ describe("what a /v1/responses response repeats of its request", () => {
   });
 });
 
+describe("reasoning.effort beyond the spec's enum (none, low, medium, high, xhigh)", () => {
+  for (const [sent, echoed] of [
+    ["minimal", "low"],
+    ["max", "xhigh"],
+  ])
+    it(`${sent}: the provider is sent ${sent}, the response repeats ${echoed}`, async () => {
+      const upstream = scripted("openai-responses", { text: "Done." });
+      const answer = await worker(upstream).call(
+        post("/v1/responses", { model: "openai-responses/test-model", input: "Hi", reasoning: { effort: sent } }, AUTH),
+        live("openai-responses"),
+      );
+      const { issues, response } = await readConformingResponse(answer);
+      expect(issues).toEqual([]);
+      expect(response["reasoning"]).toEqual({ effort: echoed, summary: null });
+      expect((upstream.requests[0]!.body as { reasoning: { effort: string } }).reasoning.effort).toBe(sent);
+    });
+});
+
 describe("tool_choice allowed_tools", () => {
   const call = (name: string) => scripted("anthropic", { calls: [{ name, arguments: { q: "x" } }] });
 

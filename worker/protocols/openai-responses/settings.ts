@@ -161,13 +161,25 @@ function reasoningOf(value: unknown): OpenAIResponseSettings["reasoning"] {
   const effort = own(value, "effort");
   const summary = own(value, "summary") ?? own(value, "generate_summary") ?? null;
   return {
-    effort: typeof effort === "string" ? effort : null,
+    effort: typeof effort === "string" ? (SPEC_EFFORT.get(effort) ?? effort) : null,
     summary:
       summary === null || summary === "none"
         ? null
         : (oneOf(summary, "reasoning.summary", ["auto", "concise", "detailed"]) ?? null),
   };
 }
+
+/**
+ * The efforts Open Responses' `ReasoningEffortEnum` lacks (`none`, `low`, `medium`, `high`,
+ * `xhigh`) as the response repeats them: Codex's `minimal` as `low`, `max` (Anthropic's) as
+ * `xhigh`, the nearest level on the side of more reasoning (`minimal` still reasons, so not
+ * `none`), as a response that repeated them broke the spec's schema. Only the echo: the provider
+ * is sent the effort as given (../client-reasoning.ts).
+ */
+const SPEC_EFFORT: ReadonlyMap<string, string> = new Map([
+  ["minimal", "low"],
+  ["max", "xhigh"],
+]);
 
 /** `metadata`: up to 16 string pairs, as OpenAI bounds it (kept with a stored response). */
 function metadataOf(value: unknown): Record<string, string> | undefined {
