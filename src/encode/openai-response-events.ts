@@ -162,7 +162,7 @@ export class OpenAIResponseEvents {
               name: block.start.name,
               ...responsesCaller(block.start.providerMetadata),
             }
-          : { type: "reasoning", id, summary: [] });
+          : { type: "reasoning", id, status: "in_progress", summary: [] });
     this.#items[block.index] = item;
     this.#send("response.output_item.added", { output_index: block.index, item });
     const at = { item_id: item.id, output_index: block.index, content_index: 0 };
@@ -230,7 +230,8 @@ export class OpenAIResponseEvents {
       const part = "part" in block ? block.part : undefined; // reasoning, redacted or kept
       const encrypted = part && this.#encrypted(part);
       if (encrypted !== undefined) item.encrypted_content = encrypted;
-      if (this.#cut) item.status = "incomplete";
+      // Open Responses: every item has a status (OpenAI's reasoning items have none).
+      item.status = this.#cut ? "incomplete" : "completed";
     }
     this.#response.output.push(item);
     this.#send("response.output_item.done", { output_index: block.index, item });

@@ -111,8 +111,8 @@ export type OpenAIResponsesOutputItem =
       summary: { type: "summary_text"; text: string }[];
       /** The provider's encrypted reasoning, to send back unchanged; absent when there is none. */
       encrypted_content?: string;
-      /** `incomplete` when a length or content-filter stop cut it; absent otherwise. */
-      status?: "incomplete";
+      /** As a message's: Open Responses gives every item a status (OpenAI's reasoning items have none). */
+      status?: "in_progress" | "completed" | "incomplete";
     }
   | {
       /** A call for the client to run. */
