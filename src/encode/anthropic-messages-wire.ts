@@ -206,9 +206,14 @@ export function anthropicUsage(usage: Usage | undefined): AnthropicUsage {
 const tokens = (value: number | undefined): number =>
   value !== undefined && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
 
-/** An error as the Messages API shows it: the library's message with its code, never the provider's text. */
-export function anthropicError(error: { code: string; message: string }): AnthropicError {
-  return { type: "api_error", message: `${error.message} (${error.code})` };
+/**
+ * An error as the Messages API shows it: the library's message with its code, never the
+ * provider's text. An Anthropic provider's `overloaded_error` (its payload on `data`) keeps that
+ * type, on which clients back off (Claude Code, the SDK).
+ */
+export function anthropicError(error: { code: string; message: string; data?: unknown }): AnthropicError {
+  const kind = (error.data as { error?: { type?: unknown } } | null | undefined)?.error?.type;
+  return { type: kind === "overloaded_error" ? kind : "api_error", message: `${error.message} (${error.code})` };
 }
 
 /** The default `signature` of a reasoning part: a signed block's own. */

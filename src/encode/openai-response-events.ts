@@ -273,12 +273,15 @@ export class OpenAIResponseEvents {
       this.#response.output.push(item);
     }
     this.#response.status = "failed";
-    this.#response.error = { code: error.code, message: error.message };
+    // A provider's overflow keeps OpenAI's code, on which Codex compacts the conversation.
+    const overflow = (error.data as { code?: unknown } | null | undefined)?.code === "context_length_exceeded";
+    const code = overflow ? "context_length_exceeded" : error.code;
+    this.#response.error = { code, message: error.message };
     // "Any error incurred while streaming will be followed by a `response.failed` event" (Open Responses).
     this.#send("error", {
       error: {
         type: error.code === "provider-error" ? "model_error" : "server_error",
-        code: error.code,
+        code,
         message: error.message,
         param: null,
       },

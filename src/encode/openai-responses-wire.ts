@@ -185,6 +185,8 @@ export interface OpenAIResponsesError {
   code: string;
   /** A sentence that never quotes model output nor the provider's own error text. */
   message: string;
+  /** The provider's error payload: an OpenAI Responses provider's `context_length_exceeded` code is kept. */
+  data?: unknown;
 }
 
 /**
