@@ -141,6 +141,13 @@ describe("reasoning.effort beyond the spec's enum (none, low, medium, high, xhig
     });
 });
 
+it("max_tool_calls reaches an OpenAI Responses upstream, which has it (the others have no such limit)", async () => {
+  const upstream = scripted("openai-responses", { text: "Done." });
+  const body = { model: "openai-responses/test-model", input: "Hi", max_tool_calls: 3 };
+  await worker(upstream).call(post("/v1/responses", body, AUTH), live("openai-responses"));
+  expect(upstream.requests[0]!.body).toMatchObject({ max_tool_calls: 3 });
+});
+
 describe("tool_choice allowed_tools", () => {
   const call = (name: string) => scripted("anthropic", { calls: [{ name, arguments: { q: "x" } }] });
 

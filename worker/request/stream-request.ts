@@ -103,6 +103,12 @@ export interface StreamRequest {
    */
   openaiToolChoice?: JsonObject;
   /**
+   * A Responses client's `max_tool_calls` (its limit on the calls of built-in tools in a
+   * response), for an OpenAI Responses upstream, which takes it; the others have no such
+   * setting. Never read from a `/v1/stream` body.
+   */
+  openaiMaxToolCalls?: number;
+  /**
    * Structured output a client asked for in the upstream's own protocol
    * (worker/protocols/output-format.ts), sent as it came: OpenAI Chat's `response_format`,
    * OpenAI Responses' `text`, Anthropic's `output_config.format` and the beta's `output_format`;

@@ -184,14 +184,9 @@ export function parseResponsesRequest(
   if (hosted) request.openaiToolChoice = hosted;
   withResponsesText(fields, provider, request);
   const builtInTools = new Set(builtIns.keys());
-  const chosen = {
-    request,
-    model: own(fields, "model") as string,
-    stream,
-    customTools,
-    builtInTools,
-    settings: settingsOf(fields),
-  };
+  const settings = settingsOf(fields);
+  if (typeof settings.max_tool_calls === "number") request.openaiMaxToolCalls = settings.max_tool_calls; // OpenAI's own limit
+  const chosen = { request, model: own(fields, "model") as string, stream, customTools, builtInTools, settings };
   return allowedTools ? { ...chosen, allowedTools } : chosen;
 }
 

@@ -28,15 +28,16 @@ export function buildOpenAIResponsesRequest(request: StreamRequest, target: Prov
     // A compatible server that ignores `stream: true` answers whole: read as its stream.
     wholeType: "application/json",
     body: withText(
-      withToolChoice(requestBody("openai-responses", request), request.openaiToolChoice),
+      withToolChoice(requestBody("openai-responses", request), request),
       request.openaiText ?? otherText(request),
     ),
   };
 }
 
-/** The body with a Responses client's choice of a tool OpenAI runs, in place of `required`. */
-function withToolChoice(body: JsonObject, choice: JsonObject | undefined): JsonObject {
-  if (choice) body["tool_choice"] = choice;
+/** The body with a Responses client's choice of a tool OpenAI runs, in place of `required`, and its `max_tool_calls`. */
+function withToolChoice(body: JsonObject, { openaiToolChoice, openaiMaxToolCalls }: StreamRequest): JsonObject {
+  if (openaiToolChoice) body["tool_choice"] = openaiToolChoice;
+  if (openaiMaxToolCalls !== undefined) body["max_tool_calls"] = openaiMaxToolCalls;
   return body;
 }
 
