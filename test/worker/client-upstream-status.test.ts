@@ -88,4 +88,21 @@ describe("provider HTTP failures through the clients' SDKs", () => {
     expect(failed.headers?.get("retry-after")).toBe("5");
     expect((failed.error as { error: { type: string } }).error.type).toBe("api_error");
   });
+
+  it("a provider 429: RateLimitError with its Retry-After; /v1/responses types it too_many_requests (Open Responses)", async () => {
+    for (const [path, type] of [
+      ["chat", "rate_limit_exceeded"],
+      ["responses", "too_many_requests"],
+    ] as const) {
+      const { fetch } = clientFetch(429, { "retry-after": "3" });
+      const openai = new OpenAI({ baseURL: "http://localhost:8787/v1", apiKey: "t", fetch, maxRetries: 0 });
+      const limited = await (path === "chat"
+        ? openai.chat.completions.create({ model: "anthropic/claude-x", messages: [{ role: "user", content: "hi" }] })
+        : openai.responses.create({ model: "anthropic/claude-x", input: "hi" })
+      ).catch((caught: unknown) => caught);
+      expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
+      expect(limited).toMatchObject({ status: 429, type, code: "upstream_rate_limited" });
+      expect((limited as InstanceType<typeof OpenAI.APIError>).headers?.get("retry-after")).toBe("3");
+    }
+  });
 });

@@ -10,8 +10,9 @@
  * ```
  *
  * `type` follows OpenAI: `invalid_request_error` for the client's mistakes (401 included, as
- * OpenAI answers a bad key), `rate_limit_exceeded` for 429, `server_error` for the Worker's and
- * the provider's failures. `code` is the Worker's code (see worker/response/json-error.ts),
+ * OpenAI answers a bad key), `server_error` for the Worker's and the provider's failures; for a
+ * 429, `rate_limit_exceeded` on Chat Completions and Open Responses' `too_many_requests` on
+ * `/v1/responses` (its error types: the client should slow down and retry after a delay). `code` is the Worker's code (see worker/response/json-error.ts),
  * `param` the field at fault or `null`. A conversation too long for the model's context window is
  * OpenAI's own `context_length_exceeded` (Codex compacts on that code), `param` `messages` (Chat)
  * or `input` (Responses), worded as OpenAI words it where the provider gave the numbers. Errors
@@ -28,11 +29,12 @@ export interface OpenAIErrorBody {
 
 /**
  * An {@link HttpError} as OpenAI's JSON error, with its status and headers; `conversation` is the
- * request field an overflow is of (Chat Completions' `messages`).
+ * request field an overflow is of (Chat Completions' `messages`, Responses' `input`, whose 429 is
+ * typed as Open Responses types it).
  */
 export function openAIErrorResponse(error: HttpError, conversation: "messages" | "input" = "messages"): Response {
-  const type =
-    error.status === 429 ? "rate_limit_exceeded" : error.status >= 500 ? "server_error" : "invalid_request_error";
+  const limited = conversation === "input" ? "too_many_requests" : "rate_limit_exceeded";
+  const type = error.status === 429 ? limited : error.status >= 500 ? "server_error" : "invalid_request_error";
   const overflow = error.body.code === "context_length_exceeded";
   const body: OpenAIErrorBody = {
     error: {
