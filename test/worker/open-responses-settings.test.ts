@@ -206,7 +206,11 @@ describe("settings out of bounds are 400s naming them", () => {
     ["top_logprobs", { top_logprobs: 1.5 }],
     ["truncation", { truncation: "sometimes" }],
     ["text.format.type", { text: { format: { type: "xml" } } }],
-    ["prompt_cache_key", { prompt_cache_key: "k".repeat(513) }],
+    // The spec's CreateResponseBody bounds (maxLength 64, minimum 16, ServiceTierEnum), as OpenAI's.
+    ["prompt_cache_key", { prompt_cache_key: "k".repeat(65) }],
+    ["safety_identifier", { safety_identifier: "u".repeat(65) }],
+    ["max_output_tokens", { max_output_tokens: 15 }],
+    ["service_tier", { service_tier: "turbo" }],
     // Echoed as sent, these broke the response's `reasoning` (the spec's summary enum, an object).
     ["reasoning.summary", { reasoning: { effort: "low", summary: "verbose" } }],
     ["reasoning.summary", { reasoning: { generate_summary: 7 } }],
@@ -221,6 +225,12 @@ describe("settings out of bounds are 400s naming them", () => {
     ["background", { background: "yes" }],
     ["tool_choice.mode", { tools: [tool("search")], tool_choice: { type: "allowed_tools", mode: "some", tools: [] } }],
   ];
+  it("what Codex and the AI SDK send is within them: a thread id as cache key, their service tiers", async () => {
+    for (const service_tier of ["auto", "default", "flex", "priority", "scale", "fast", "ultrafast"]) {
+      const body = { service_tier, prompt_cache_key: "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", max_output_tokens: 16 };
+      expect((await send({ ...body, safety_identifier: "u".repeat(64) })).status).toBe(200);
+    }
+  });
   for (const [param, body] of cases)
     it(`${param}: ${JSON.stringify(body).slice(0, 60)}`, async () => {
       const answer = await send(body);

@@ -8,7 +8,7 @@
  * `truncation` are echoed as sent (no logprobs are asked for, nothing is truncated); `text` is
  * the answer's format (../output-format.ts);
  * `service_tier` is always `default`, the one tier there is; `background` always `false` (a 400
- * in the request).
+ * in the request). Bounds are the spec's `CreateResponseBody`'s, which are OpenAI's.
  *
  * @module
  */
@@ -22,8 +22,14 @@ export type ResponseSettings = NonNullable<OpenAIResponsesEncoderOptions["settin
 
 /** OpenAI's bounds of `metadata`: 16 pairs, keys up to 64 characters, values up to 512. */
 const METADATA = { pairs: 16, key: 64, value: 512 } as const;
-/** The longest `safety_identifier`, `prompt_cache_key` or `instructions`-free string setting kept. */
-const MAX_SETTING_LENGTH = 512;
+/** The longest `safety_identifier` and `prompt_cache_key` (the spec's and OpenAI's `maxLength`). */
+const MAX_KEY_LENGTH = 64;
+/**
+ * The service tiers taken: the spec's `ServiceTierEnum` (`auto`, `default`, `flex`, `priority`),
+ * OpenAI's `scale`, and the AI SDK's `fast` and `ultrafast` (its `serviceTier` option's enum), so
+ * that no client's tier becomes a 400 here; Codex sends `priority` or `flex`.
+ */
+const SERVICE_TIERS = ["auto", "default", "flex", "priority", "scale", "fast", "ultrafast"] as const;
 
 /** The settings a response repeats of `fields` (the request body), each checked. */
 export function settingsOf(fields: Record<string, unknown>): ResponseSettings {
@@ -44,9 +50,10 @@ export function settingsOf(fields: Record<string, unknown>): ResponseSettings {
     top_logprobs: integerIn(given("top_logprobs"), "top_logprobs", 0, 20),
     temperature: given("temperature") as number | undefined,
     reasoning: reasoningOf(given("reasoning")),
-    max_output_tokens: (given("max_output_tokens") as number | undefined) ?? null,
+    // The spec's and OpenAI's minimum (`max_output_tokens` below 16 is OpenAI's 400).
+    max_output_tokens: integerIn(given("max_output_tokens"), "max_output_tokens", 16, Number.MAX_SAFE_INTEGER) ?? null,
     max_tool_calls: integerIn(given("max_tool_calls"), "max_tool_calls", 1, Number.MAX_SAFE_INTEGER) ?? null,
-    service_tier: stringOf(given("service_tier"), "service_tier") === undefined ? undefined : "default",
+    service_tier: oneOf(given("service_tier"), "service_tier", SERVICE_TIERS) === undefined ? undefined : "default",
     metadata: metadataOf(given("metadata")),
     safety_identifier: stringOf(given("safety_identifier"), "safety_identifier") ?? null,
     prompt_cache_key: stringOf(given("prompt_cache_key"), "prompt_cache_key") ?? null,
@@ -117,8 +124,8 @@ function integerIn(value: unknown, field: string, min: number, max: number): num
 }
 
 function stringOf(value: unknown, field: string): string | undefined {
-  if (value === undefined || (typeof value === "string" && value.length <= MAX_SETTING_LENGTH)) return value;
-  throw invalidField(field, `\`${field}\` must be a string of at most ${MAX_SETTING_LENGTH} characters.`);
+  if (value === undefined || (typeof value === "string" && value.length <= MAX_KEY_LENGTH)) return value;
+  throw invalidField(field, `\`${field}\` must be a string of at most ${MAX_KEY_LENGTH} characters.`);
 }
 
 /** `text`: its `format` (`text`, `json_object`, or `json_schema` with its fields) and `verbosity`. */
