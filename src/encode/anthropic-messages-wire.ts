@@ -33,7 +33,14 @@ export interface AnthropicMessagesEncoderOptions {
 }
 
 /** A `stop_reason` of the Messages API. */
-export type AnthropicStopReason = "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "pause_turn" | "refusal";
+export type AnthropicStopReason =
+  | "end_turn"
+  | "max_tokens"
+  | "model_context_window_exceeded"
+  | "stop_sequence"
+  | "tool_use"
+  | "pause_turn"
+  | "refusal";
 
 /** Token usage as the Messages API reports it. */
 export interface AnthropicUsage {
@@ -184,7 +191,8 @@ export function anthropicStopReason(
   called: boolean,
 ): AnthropicStopReason {
   if (called) return "tool_use";
-  if (reason === "length") return "max_tokens";
+  // The context window, not the output budget, ran out: Anthropic's own reason, on which clients compact.
+  if (reason === "length") return rawReason === "model_context_window_exceeded" ? rawReason : "max_tokens";
   if (reason === "content-filter") return "refusal";
   if (reason === "pause") return "pause_turn";
   return rawReason === "stop_sequence" ? "stop_sequence" : "end_turn";

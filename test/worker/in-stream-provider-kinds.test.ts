@@ -2,7 +2,8 @@
 // where the client acts on it, and nothing else of the provider's payload: an Anthropic
 // `overloaded_error` is `overloaded_error` on /v1/messages (clients back off on it), an OpenAI
 // Responses `response.failed` with `context_length_exceeded` keeps that code on /v1/responses (Codex
-// compacts on it).
+// compacts on it), and an Anthropic stop for the context window, `model_context_window_exceeded`,
+// stays that stop_reason on /v1/messages (it was `max_tokens`).
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import { FakeUpstream, testEnv, worker } from "./support.ts";
@@ -96,5 +97,28 @@ describe("a provider's failure inside the stream, in the client's protocol", () 
     const failed = events.find((event) => event.type === "response.failed");
     expect(failed?.response?.error?.code).toBe("context_length_exceeded");
     expect(JSON.stringify(events)).not.toContain("SECRETKEY");
+  });
+
+  it("an Anthropic stop_reason model_context_window_exceeded reaches /v1/messages (@anthropic-ai/sdk) as itself, max_tokens as max_tokens", async () => {
+    for (const reason of ["model_context_window_exceeded", "max_tokens"]) {
+      const fetch = clientFetch(
+        sse([
+          ["message_start", messageStart],
+          ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
+          ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "So" } }],
+          ["content_block_stop", { type: "content_block_stop", index: 0 }],
+          [
+            "message_delta",
+            { type: "message_delta", delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 1 } },
+          ],
+          ["message_stop", { type: "message_stop" }],
+        ]),
+      );
+      const anthropic = new Anthropic({ baseURL: "http://localhost:8787", apiKey: "t", fetch, maxRetries: 0 });
+      const message = await anthropic.messages
+        .stream({ model: "anthropic/claude-x", max_tokens: 64, messages: [{ role: "user", content: "hi" }] })
+        .finalMessage();
+      expect(message.stop_reason).toBe(reason);
+    }
   });
 });
