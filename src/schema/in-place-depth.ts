@@ -37,14 +37,16 @@ function inside(s: SchemaNode): SchemaNode[] {
 export function appliesTooDeepInPlace(root: SchemaNode): boolean {
   const limit = MAX_IN_PLACE + 1;
   // The in-place schemas one inside another below each node, at most `limit`; `limit` while the
-  // node is being measured, so that a cycle counts as endless.
+  // node is being measured, so that a cycle counts as endless. `level`: the chain that led to it, at
+  // `limit` too long already, so the recursion stops there (a chain of thousands overflowed the stack).
   const depths = new Map<SchemaNode, number>();
-  const depth = (node: SchemaNode): number => {
+  const depth = (node: SchemaNode, level: number): number => {
     const known = depths.get(node);
     if (known !== undefined) return known;
+    if (level >= limit) return limit;
     depths.set(node, limit);
     let deepest = 0;
-    for (const next of inPlace(node)) if ((deepest = Math.max(deepest, 1 + depth(next))) >= limit) break;
+    for (const next of inPlace(node)) if ((deepest = Math.max(deepest, 1 + depth(next, level + 1))) >= limit) break;
     depths.set(node, Math.min(deepest, limit));
     return Math.min(deepest, limit);
   };
@@ -52,7 +54,7 @@ export function appliesTooDeepInPlace(root: SchemaNode): boolean {
   const queue = [root];
   for (let i = 0; i < queue.length; i++) {
     const node = queue[i]!;
-    if (depth(node) >= limit) return true;
+    if (depth(node, 0) >= limit) return true;
     for (const next of [...inPlace(node), ...inside(node)])
       if (!seen.has(next)) {
         seen.add(next);

@@ -237,4 +237,26 @@ group("checkToolArguments: $refs that nest deep", (test) => {
       ]);
     }
   });
+
+  test("a chain in place of thousands of schemas, each $ref compiled shallow first, is refused as such, never a stack overflow", () => {
+    // `a{i}` is 8 allOf around a $ref to `a{i-1}`; `p` reaches each `a{i}` in turn, so the compilation
+    // stays shallow, while the root's $ref starts a chain in place of some 18,000 schemas. Measured
+    // by a recursion along it, the stack overflowed: "could not be read as JSON".
+    const links = 1_999;
+    const $defs: Record<string, unknown> = { a0: { type: "string" } };
+    for (let i = 1; i <= links; i++) {
+      let link: unknown = { $ref: `#/$defs/a${i - 1}` };
+      for (let level = 0; level < 8; level++) link = { allOf: [link] };
+      $defs[`a${i}`] = link;
+    }
+    const reach = Array.from({ length: links + 1 }, (_, i) => ({ $ref: `#/$defs/a${i}` }));
+    const schema = { type: "object", properties: { p: { allOf: reach } }, $ref: `#/$defs/a${links}`, $defs };
+    assertEquals(checkToolSchema(schema), [
+      {
+        path: "parameters",
+        message:
+          "applies more than 64 schemas one inside another to one value ($ref, allOf, anyOf, oneOf, not, if), or applies them in a cycle",
+      },
+    ]);
+  });
 });
