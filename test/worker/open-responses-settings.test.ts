@@ -230,6 +230,9 @@ describe("settings out of bounds are 400s naming them", () => {
       const body = { service_tier, prompt_cache_key: "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", max_output_tokens: 16 };
       expect((await send({ ...body, safety_identifier: "u".repeat(64) })).status).toBe(200);
     }
+    // Codex with its output_token_replay feature, toward a provider named OpenAI.
+    const include = ["reasoning.encrypted_content", "output.encrypted_content"];
+    expect((await send({ include, store: false })).status).toBe(200);
   });
   for (const [param, body] of cases)
     it(`${param}: ${JSON.stringify(body).slice(0, 60)}`, async () => {

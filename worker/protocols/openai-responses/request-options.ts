@@ -13,10 +13,12 @@ import { isObject, own } from "../../request/json-fields.ts";
 /**
  * OpenAI's `include` values (openai-node's `ResponseIncludable`) this Worker takes: a reasoning
  * item carries its `encrypted_content` whatever `include` says, and the others name items of the
- * tools OpenAI runs, which no other provider answers with.
+ * tools OpenAI runs, which no other provider answers with. `output.encrypted_content` is Codex's
+ * (its `output_token_replay` feature, toward a provider named OpenAI): output items carry none here.
  */
 const INCLUDABLE: ReadonlySet<unknown> = new Set([
   "reasoning.encrypted_content",
+  "output.encrypted_content",
   "web_search_call.action.sources",
   "web_search_call.results",
   "file_search_call.results",
