@@ -51,9 +51,10 @@ export function checkArguments(value: JsonValue, schema: unknown, options: Check
     budget: options.budget ?? new CheckBudget(Number.POSITIVE_INFINITY),
     root: options.path ?? "$",
   };
-  // A schema not compiled yet (not one a validator compiled for its request) is compiled in the check's budget.
-  const node = compileSchema(schema, { assertFormats: options.assertFormats, budget: run.budget });
-  if (!run.budget.exhausted) walk(value, node, undefined, run, 0);
+  // A schema not compiled yet (not one a validator compiled for its request) is compiled in the
+  // check's budget; not at all once it is spent, so that many checks on one budget stop working.
+  if (!run.budget.exhausted)
+    walk(value, compileSchema(schema, { assertFormats: options.assertFormats, budget: run.budget }), undefined, run, 0);
   if (run.budget.exhausted)
     return [`${run.root} could not be checked within its budget of ${thousands(run.budget.granted)} steps`];
   if (run.more > 0) run.issues.push(`and ${thousands(run.more)} more`);

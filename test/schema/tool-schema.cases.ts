@@ -185,9 +185,11 @@ group("checkToolArguments: one budget for many checks", (test) => {
     assert(budget.exhausted, "the budget runs out");
     // 2,000,000 steps at more than 16,000 a compilation: about 120 checks, not 1,000.
     assert(checked < 130, `${checked} checks ran`);
+    const spent = budget.spent;
     assertEquals(checkToolArguments("x", branches(), { budget }), [
       "$ could not be checked within its budget of 2,000,000 steps",
     ]);
+    assertEquals(budget.spent, spent, "a check on a spent budget compiles nothing");
   });
 });
 
