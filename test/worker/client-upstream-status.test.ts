@@ -6,7 +6,8 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { FakeUpstream, testEnv, worker } from "./support.ts";
+import { workerFetch } from "./client-support.ts";
+import { FakeUpstream, testEnv } from "./support.ts";
 
 const key = "sk-ant-SECRETKEY0123456789";
 const env = testEnv({ OPENAI_API_KEY: key, ANTHROPIC_API_KEY: key, CLIENT_TOKEN: "t" });
@@ -14,10 +15,7 @@ const leaky = JSON.stringify({ type: "error", error: { type: "invalid_request_er
 
 function clientFetch(status: number, headers: Record<string, string> = {}) {
   const upstream = new FakeUpstream({ kind: "response", status, body: leaky, headers });
-  const handler = worker(upstream);
-  const fetch = (async (input: RequestInfo | URL, init?: RequestInit) =>
-    handler.call(new Request(input, init), env)) as typeof globalThis.fetch;
-  return { upstream, fetch };
+  return { upstream, fetch: workerFetch({ env, upstream }) };
 }
 
 const ask = (anthropic: Anthropic) =>

@@ -7,7 +7,8 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { contextOverflowIn } from "../../worker/upstream/context-overflow.ts";
-import { FakeUpstream, testEnv, validBody, worker } from "./support.ts";
+import { workerFetch } from "./client-support.ts";
+import { FakeUpstream, testEnv, validBody } from "./support.ts";
 
 const key = "sk-proj-SECRETKEY0123456789";
 const env = testEnv({
@@ -111,12 +112,7 @@ const fetchOf = (status: number, body: unknown) => {
     body: JSON.stringify(body),
     headers: { "content-type": "application/json" },
   });
-  const handler = worker(upstream);
-  return {
-    upstream,
-    fetch: (async (input: RequestInfo | URL, init?: RequestInit) =>
-      handler.call(new Request(input, init), env)) as typeof fetch,
-  };
+  return { upstream, fetch: workerFetch({ env, upstream }) };
 };
 
 describe("the providers' context-window overflows, recognized", () => {

@@ -6,19 +6,15 @@
 // stays that stop_reason on /v1/messages (it was `max_tokens`).
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
-import { FakeUpstream, testEnv, worker } from "./support.ts";
+import { workerFetch } from "./client-support.ts";
+import { FakeUpstream, testEnv } from "./support.ts";
 
 const key = "sk-ant-SECRETKEY0123456789";
 const env = testEnv({ OPENAI_API_KEY: key, ANTHROPIC_API_KEY: key, CLIENT_TOKEN: "t" });
 const sse = (events: [string, unknown][]) =>
   events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 
-function clientFetch(chunks: string[]) {
-  const upstream = new FakeUpstream({ kind: "sse", chunks });
-  const handler = worker(upstream);
-  return (async (input: RequestInfo | URL, init?: RequestInit) =>
-    handler.call(new Request(input, init), env)) as typeof globalThis.fetch;
-}
+const clientFetch = (chunks: string[]) => workerFetch({ env, upstream: new FakeUpstream({ kind: "sse", chunks }) });
 
 const messageStart = {
   type: "message_start",
