@@ -98,7 +98,7 @@ describe("@anthropic-ai/sdk: Messages' stop_sequences to a provider without them
           stream.on("text", (delta) => deltas.push(delta));
           const message = await stream.finalMessage();
           expect([deltas.join(""), message.stop_sequence]).toEqual(["<block>no", "</block>"]);
-          // A delta is held only while its end may begin the stop: none goes out past "<block>no".
+          // Nothing past "<block>no" went out (above), and no empty text delta, however the text was cut.
           expect(deltas.every((delta) => delta !== "")).toBe(true);
         },
       ),
@@ -258,11 +258,14 @@ describe("/v1/stream and /v1/run: stop to a provider without it (a 400 before)",
   });
 
   it("/v1/run: the step's text cut at the stop, the loop ended without another call", async () => {
-    const upstream = scripted("openai-responses", { text: "one two three four five" });
-    const response = await post(upstream, "/v1/run", body({ tools: [] }));
+    // The provider would call a Worker tool after the text: ended at the stop, the call never comes.
+    const calls = [{ name: "calculate", arguments: { expression: "1 + 1" } }];
+    const upstream = scripted("openai-responses", { text: "one two three four five", calls });
+    const response = await post(upstream, "/v1/run", body({ tools: ["calculate"] }));
     const events = (await readSSE(response)).events as unknown as { type: string; text?: string; reason?: string }[];
     const text = events.flatMap((event) => (event.type === "text-delta" ? [event.text] : [])).join("");
     expect(text).toBe("one two ");
+    expect(events.map((event) => event.type)).not.toContain("tool-call");
     expect(events.find((event) => event.type === "finish")).toMatchObject({ reason: "stop", text: "one two " });
     expect(events.at(-1)).toMatchObject({ type: "loop-finish" });
     expect(upstream.requests).toHaveLength(1);
