@@ -4,6 +4,7 @@
 // the real clients: @anthropic-ai/sdk (Claude Code's auto-mode classifier sends
 // `stop_sequences: ["</block>"]`), openai-node, the AI SDK's DefaultChatTransport and AG-UI's body.
 import Anthropic from "@anthropic-ai/sdk";
+import type { MessageStream } from "@anthropic-ai/sdk/lib/MessageStream";
 import * as ai from "ai";
 import fc from "fast-check";
 import OpenAI from "openai";
@@ -23,6 +24,13 @@ const openai = (provider: Provider, upstream: FakeUpstream) =>
 /** A message's blocks as text (the SDK adds `citations: null` to a streamed text block). */
 const texts = (message: Anthropic.Message): string[] =>
   message.content.map((block) => (block.type === "text" ? block.text : block.type));
+
+/** A Messages stream read as Claude Code reads it: its text deltas, then the final message. */
+async function streamed(stream: MessageStream) {
+  const deltas: string[] = [];
+  stream.on("text", (text) => deltas.push(text));
+  return { deltas, message: await stream.finalMessage() };
+}
 
 /** The classifier's answer, with text after its stop that must never reach the client. */
 const ANSWER = "<block>no</block> and then a long explanation nobody asked for";
@@ -63,10 +71,7 @@ describe("@anthropic-ai/sdk: Messages' stop_sequences to a provider without them
 
   it("stream(): the same message, its text deltas stopping before the stop", async () => {
     const upstream = scripted("openai-responses", { text: ANSWER });
-    const stream = anthropic("openai-responses", upstream).messages.stream(request);
-    const deltas: string[] = [];
-    stream.on("text", (text) => deltas.push(text));
-    const message = await stream.finalMessage();
+    const { deltas, message } = await streamed(anthropic("openai-responses", upstream).messages.stream(request));
     expect(deltas.join("")).toBe("<block>no");
     expect(texts(message)).toEqual(["<block>no"]);
     expect([message.stop_reason, message.stop_sequence]).toEqual(["stop_sequence", "</block>"]);
@@ -75,10 +80,9 @@ describe("@anthropic-ai/sdk: Messages' stop_sequences to a provider without them
 
   it("to OpenAI Chat's gpt-5, a stop that spans text deltas: the deltas held only while they may begin it", async () => {
     const upstream = chatPieces(["<block>n", "o</bl", "ock> and th", "en more", " text"]);
-    const stream = anthropic("openai", upstream).messages.stream({ ...request, model: "openai/gpt-5" });
-    const deltas: string[] = [];
-    stream.on("text", (text) => deltas.push(text));
-    const message = await stream.finalMessage();
+    const { deltas, message } = await streamed(
+      anthropic("openai", upstream).messages.stream({ ...request, model: "openai/gpt-5" }),
+    );
     expect(deltas).toEqual(["<block>n", "o"]);
     expect([message.stop_reason, message.stop_sequence]).toEqual(["stop_sequence", "</block>"]);
     expect(sent(upstream)).not.toHaveProperty("stop");
@@ -93,10 +97,9 @@ describe("@anthropic-ai/sdk: Messages' stop_sequences to a provider without them
         async (cuts) => {
           const at = [0, ...cuts.sort((a, b) => a - b), text.length];
           const upstream = chatPieces(at.slice(1).map((end, i) => text.slice(at[i], end)));
-          const stream = anthropic("openai", upstream).messages.stream({ ...request, model: "openai/gpt-5" });
-          const deltas: string[] = [];
-          stream.on("text", (delta) => deltas.push(delta));
-          const message = await stream.finalMessage();
+          const { deltas, message } = await streamed(
+            anthropic("openai", upstream).messages.stream({ ...request, model: "openai/gpt-5" }),
+          );
           expect([deltas.join(""), message.stop_sequence]).toEqual(["<block>no", "</block>"]);
           // Nothing past "<block>no" went out (above), and no empty text delta, however the text was cut.
           expect(deltas.every((delta) => delta !== "")).toBe(true);
