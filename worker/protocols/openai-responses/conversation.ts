@@ -46,6 +46,13 @@ export interface Conversation {
 /** The most stored responses the `item_reference` items of one request may name. */
 const MAX_REFERENCED_RESPONSES = 1024;
 
+/** An `item_reference` at `path` (its `type`) without stored responses to read it from. */
+export const unstoredReference = (path: string): HttpError =>
+  invalidField(
+    path,
+    "An `item_reference` is not supported without stored responses (the `RESPONSES` binding): send the item itself.",
+  );
+
 /** The 404 of an id that names no stored response (unknown, expired, deleted, or another token's). */
 export const unknownStored = (field: string, what: string): HttpError =>
   new HttpError(404, {
@@ -58,8 +65,8 @@ export const unknownStored = (field: string, what: string): HttpError =>
  * Reads the stored responses `body` names (its `previous_response_id` with its earlier items, the
  * responses of its `item_reference` items without theirs unless an input item is named: one read per object, at most
  * `maxLength` characters in all, else a 400) and resolves them. Without `stored` (no
- * `RESPONSES` binding) an `item_reference` is a 400; with nothing to read, the body is as sent:
- * the parser refuses what it cannot take.
+ * `RESPONSES` binding), or with nothing to read, the body is as sent: the parser refuses what it
+ * cannot take (an `item_reference` with {@link unstoredReference}).
  *
  * @example
  * ```ts
@@ -72,19 +79,12 @@ export async function readConversation(
   maxLength: number,
 ): Promise<Conversation> {
   const none: Conversation = { body, earlier: undefined, previousResponseId: undefined };
-  if (!isObject(body)) return none;
+  if (!stored || !isObject(body)) return none;
   const previous = own(body, "previous_response_id") ?? undefined;
   const input = own(body, "input");
   const references = Array.isArray(input)
     ? input.flatMap((item, i) => (isObject(item) && own(item, "type") === "item_reference" ? [i] : []))
     : [];
-  // Without them, `previous_response_id` is refused by the parser, as its other fields are.
-  if (!stored && references.length > 0)
-    throw invalidField(
-      `input[${references[0]}].type`,
-      "An `item_reference` is not supported without stored responses (the `RESPONSES` binding): send the item itself.",
-    );
-  if (!stored) return none;
   if (previous === undefined && references.length === 0) return none;
   if (previous !== undefined && typeof previous !== "string")
     throw invalidField("previous_response_id", "`previous_response_id` must be a string.");

@@ -77,6 +77,7 @@ import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.
 import { summaryText, textOf } from "./input-text.ts";
 import { type ResponseSettings, responsesSampling, settingsOf } from "./settings.ts";
 import { checkRequestOptions } from "./request-options.ts";
+import { unstoredReference } from "./conversation.ts";
 import { withResponsesText } from "../output-format.ts";
 
 /** The items of the tools OpenAI runs itself, and its compaction item, which the request kit sends back as kept blocks. */
@@ -286,8 +287,10 @@ function addItem(
     !addToolCallingItem(type, item, path, assistant, messages, calls, context) &&
     !addMcpItem(type, item, path, assistant, messages, calls, provider)
   )
-    throw invalidField(
-      `${path}.type`,
-      "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, reasoning, program, program_output, tool_search_call, tool_search_output, an item of a tool OpenAI ran (web_search_call, ...), a compaction item, or (to an OpenAI model) an MCP item.",
-    );
+    throw type === "item_reference"
+      ? unstoredReference(`${path}.type`) // resolved before, where responses are stored (./conversation.ts)
+      : invalidField(
+          `${path}.type`,
+          "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, reasoning, program, program_output, tool_search_call, tool_search_output, an item of a tool OpenAI ran (web_search_call, ...), a compaction item, or (to an OpenAI model) an MCP item.",
+        );
 }
