@@ -163,16 +163,21 @@ export async function readConversation(
  *
  * @example
  * ```ts
- * const body = withEarlierTools(conversation, parsed.request.provider);
+ * const fields = withEarlierTools(body, provider, conversation);
  * ```
  */
-export function withEarlierTools(conversation: Conversation, provider: string): unknown {
-  const { body, earlier, earlierTools } = conversation;
-  const called = earlier?.some(
+export function withEarlierTools(
+  body: Record<string, unknown>,
+  provider: string,
+  conversation: Pick<Conversation, "earlier" | "earlierTools"> | undefined,
+): Record<string, unknown> {
+  const tools = conversation?.earlierTools;
+  if (provider !== "bedrock" || !Array.isArray(tools) || tools.length === 0) return body;
+  if ((own(body, "tools") ?? undefined) !== undefined) return body;
+  const called = conversation?.earlier?.some(
     (item) => own(item, "type") === "function_call" || own(item, "type") === "custom_tool_call",
   );
-  if (provider !== "bedrock" || !called || !Array.isArray(earlierTools) || earlierTools.length === 0) return body;
-  return isObject(body) && (own(body, "tools") ?? undefined) === undefined ? { ...body, tools: earlierTools } : body;
+  return called ? { ...body, tools } : body;
 }
 
 /** The id prefix of an input item the Worker names, by its type. */

@@ -39,7 +39,7 @@
  * the other built-in tools (`file_search`, `computer_use_preview`, `code_interpreter`,
  * `image_generation`, and `mcp` for another provider) are a 400 naming them. `previous_response_id`
  * and `item_reference` items are read from the stored responses before (./conversation.ts): the
- * parser takes the previous response's items as `earlier`, and refuses them without it.
+ * parser takes the previous response's items (and, for Bedrock, its tools) and refuses them without it.
  * `input_image` and `input_file` parts of user messages and call outputs go to the provider in
  * its own form (./input-files.ts).
  *
@@ -77,7 +77,7 @@ import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.
 import { summaryText, textOf } from "./input-text.ts";
 import { type ResponseSettings, responsesSampling, settingsOf } from "./settings.ts";
 import { checkRequestOptions } from "./request-options.ts";
-import { unstoredReference } from "./conversation.ts";
+import { type Conversation, unstoredReference, withEarlierTools } from "./conversation.ts";
 import { withResponsesText } from "../output-format.ts";
 
 /** The items of the tools OpenAI runs itself, and its compaction item, which the request kit sends back as kept blocks. */
@@ -110,19 +110,22 @@ export function parseResponsesRequest(
   providers: readonly string[],
   aliases: string | undefined,
   bare?: string,
-  earlier?: readonly unknown[],
+  conversation?: Pick<Conversation, "earlier" | "earlierTools">,
 ): ResponsesRequest {
-  const fields = objectAt(body, "", "a JSON object");
-  const deep = tooDeep(fields);
+  const sent = objectAt(body, "", "a JSON object");
+  const deep = tooDeep(sent);
   if (deep !== undefined) throw tooDeepError(deep);
+  const earlier = conversation?.earlier;
   for (const key of earlier ? ["conversation"] : ["previous_response_id", "conversation"])
-    if (own(fields, key) !== undefined && own(fields, key) !== null)
+    if (own(sent, key) !== undefined && own(sent, key) !== null)
       throw invalidField(
         key,
         `\`${key}\` is not supported${key === "conversation" ? "" : " without stored responses (the `RESPONSES` binding)"}: send the whole conversation in \`input\`.`,
       );
-  checkRequestOptions(fields);
-  const { provider, model } = agentModel(own(fields, "model"), providers, aliases, bare);
+  checkRequestOptions(sent);
+  const { provider, model } = agentModel(own(sent, "model"), providers, aliases, bare);
+  // To Bedrock, a turn after calls that lists no tools is offered the previous response's (./conversation.ts).
+  const fields = withEarlierTools(sent, provider, conversation);
   const stream = own(fields, "stream") ?? false;
   if (typeof stream !== "boolean") throw invalidField("stream", "`stream` must be true or false.");
   const messages: WireMessage[] = [];

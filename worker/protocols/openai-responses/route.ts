@@ -15,7 +15,7 @@ import { parseResponsesRequest } from "./request.ts";
 import { responsesEncryptedContent } from "../reasoning-state.ts";
 import { agentBatches } from "../thought-signatures.ts";
 import { programParts } from "./program-items.ts";
-import { readConversation, withEarlierTools } from "./conversation.ts";
+import { readConversation } from "./conversation.ts";
 import { KeepingEncoder, keepingOf, keepResponse, unkept } from "./keep-response.ts";
 import { clientResponseId, itemIds } from "./stored-ids.ts";
 import { storedResponsesOf, storing } from "./stored-route.ts";
@@ -45,17 +45,13 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       const { settings, cors } = context;
       const stored = storing(body) ? await storedResponsesOf(context) : undefined;
       const conversation = await readConversation(body, stored, settings.maxAgentBodyBytes);
-      const parse = (given: unknown) =>
-        parseResponsesRequest(
-          given,
-          providerNames,
-          settings.modelAliases,
-          bareNameProvider(context.env, "openai-responses"),
-          conversation.earlier,
-        );
-      const first = parse(conversation.body);
-      const toolsAgain = withEarlierTools(conversation, first.request.provider);
-      const parsed = toolsAgain === conversation.body ? first : parse(toolsAgain);
+      const parsed = parseResponsesRequest(
+        conversation.body,
+        providerNames,
+        settings.modelAliases,
+        bareNameProvider(context.env, "openai-responses"),
+        conversation,
+      );
       const keeping =
         stored && (await keepingOf(conversation.body as Record<string, unknown>, conversation.earlier, stored));
       const options = {
