@@ -63,7 +63,7 @@ export function approvalRequestOf(item: Record<string, unknown>): ApprovalReques
     name,
     arguments: parsed,
     rawArguments: text,
-    ...(typeof label === "string" ? { serverLabel: label } : {}),
+    ...(typeof label === "string" && { serverLabel: label }),
     providerMetadata: { responsesItem: item },
   };
 }

@@ -104,15 +104,15 @@ export class ResponsesBuiltInCalls {
     const id = nonEmptyString(item["call_id"]) ?? nonEmptyString(item["id"]);
     const name = kind.name ?? nonEmptyString(item["name"]);
     const operation = item["operation"];
-    this.#open.set(index, { type, ...(isRecord(operation) ? { operation } : {}) });
+    this.#open.set(index, { type, ...(isRecord(operation) && { operation }) });
     if (type === "tool_search_call") return true;
     const chunk: ToolCallChunkDelta = {
       type: "tool-call-chunk",
       index,
       providerMetadata: server ? { responsesItem: { type } } : metadataOf(item),
     };
-    if (id !== undefined) chunk.id = id;
-    if (name !== undefined) chunk.name = name;
+    if (id) chunk.id = id;
+    if (name) chunk.name = name;
     if (type === "mcp_call" || server || hostedShell(item)) chunk.providerExecuted = true;
     this.#emit(chunk);
     return true;
@@ -218,7 +218,7 @@ export class ResponsesBuiltInCalls {
     const input = item[kind.input];
     if (open.type === "tool_search_call") {
       const id = nonEmptyString(item["call_id"]) ?? nonEmptyString(item["id"]);
-      if (id !== undefined) chunk.id = id;
+      if (id) chunk.id = id;
       chunk.name = "tool_search";
       if (item["execution"] !== "client") chunk.providerExecuted = true;
     }

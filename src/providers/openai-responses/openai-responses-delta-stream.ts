@@ -1,12 +1,12 @@
 import type { SSEMessage } from "../../framing/framing.ts";
 import type { JsonValue } from "../../shared/json.ts";
-import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
+import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import { boundedApprovalRequest } from "./openai-responses-approvals.ts";
 import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
-import { incompleteReason, RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
+import { RESPONSES_FINISH_REASONS } from "./openai-responses-finish-reasons.ts";
 import { builtInCallsMissing, type OpenAIResponsesDeltaStreamOptions } from "./openai-responses-options.ts";
 import { ResponsesFastDelta } from "./responses-fast-delta.ts";
 import { SequenceReorderer } from "./sequence-reorderer.ts";
@@ -53,7 +53,8 @@ const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer
  * (`tool_search_output` of a server tool search, `program_output`, a hosted shell's
  * `shell_call_output`) and a tool OpenAI ran (`web_search_call`, ...) are kept blocks, sent back in
  * place; with `builtInCalls`, also a `providerExecuted` call right before its block. A call whose
- * item never came done ends with its item in `response.completed`.
+ * item never came done ends with its item in `response.completed`; one never announced (a gateway
+ * that sends its item only done, or only in that output) starts and ends there.
  *
  * @example
  * ```ts
@@ -152,9 +153,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       case "response.mcp_call_arguments.delta":
         return this.#onArguments(event, text);
       case "response.function_call_arguments.done":
-        return this.#onArgumentsDone(event, event["arguments"]);
       case "response.custom_tool_call_input.done":
-        return this.#onArgumentsDone(event, event["input"]);
+        return this.#onArgumentsDone(event, event["arguments"] ?? event["input"]);
       case "response.output_item.done":
         return this.#onItemDone(event);
       case "response.output_text.delta":
@@ -206,29 +206,25 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     this.#emit({
       type: "tool-call-chunk",
       index,
-      ...(id !== undefined ? { id } : {}),
-      ...(name !== undefined ? { name } : {}),
-      ...(text ? { inputFormat: "text" as const } : {}),
-      ...(isRecord(caller) || typeof namespace === "string"
-        ? {
-            providerMetadata: {
-              responsesItem: {
-                type,
-                ...(typeof namespace === "string" ? { namespace } : {}),
-                ...(isRecord(caller) ? { caller } : {}),
-              },
-              ...(isRecord(caller) ? this.#programs.get(String(caller["caller_id"])) : {}),
-            },
-          }
-        : {}),
+      ...(id && { id }),
+      ...(name && { name }),
+      ...(text && { inputFormat: "text" as const }),
+      ...((isRecord(caller) || typeof namespace === "string") && {
+        providerMetadata: {
+          responsesItem: {
+            type,
+            ...(typeof namespace === "string" && { namespace }),
+            ...(isRecord(caller) && { caller }),
+          },
+          ...(isRecord(caller) && this.#programs.get(String(caller["caller_id"]))),
+        },
+      }),
     });
   }
 
   #indexOf(event: Payload): number | undefined {
     const index = event["output_index"];
-    if (typeof index === "number") return index;
-    const itemId = nonEmptyString(event["item_id"]);
-    return itemId === undefined ? undefined : this.#itemIndex.get(itemId);
+    return typeof index === "number" ? index : this.#itemIndex.get(event["item_id"] as string);
   }
 
   #onArguments(event: Payload, fragment: string | undefined): void {
@@ -265,34 +261,39 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
         part: {
           type: "item",
           id,
-          ...(encryptedContent !== undefined ? { encryptedContent } : {}),
-          ...(Array.isArray(summary) ? { summary } : {}),
+          ...(encryptedContent && { encryptedContent }),
+          ...(Array.isArray(summary) && { summary }),
         },
       });
     }
     if (ownValue(CALL_ITEMS, type) === undefined) return;
-    this.#onArgumentsDone(event, type === "custom_tool_call" ? item["input"] : item["arguments"]);
+    // A call no `output_item.added` announced (gateways that send it only done, or only in the
+    // response's output) starts here; without an item id it cannot be told from one that streamed.
+    if (id && !this.#itemIndex.has(id)) this.#onItemAdded(event);
+    this.#onArgumentsDone(event, item["arguments"] ?? item["input"]);
   }
 
   #onEnd(event: Payload): void {
     const response = isRecord(event["response"]) ? event["response"] : {};
     const output = event["type"] === "response.completed" ? response["output"] : undefined;
-    for (const item of Array.isArray(output) ? output : [])
-      if (isRecord(item)) this.#onArgumentsDone({ item_id: item["id"] }, item["arguments"] ?? item["input"]);
+    // A call that never streamed is read from here, at its place in the output.
+    for (const [at, item] of arrayOf(output).entries())
+      if (isRecord(item) && ownValue(CALL_ITEMS, String(item["type"])) !== undefined)
+        this.#onItemDone({ item, output_index: this.#itemIndex.get(item["id"] as string) ?? at });
     this.#refusal();
     const usage = readUsage(response["usage"], ["input_tokens"], ["output_tokens"], ["total_tokens"], {
       cacheRead: ["input_tokens_details.cached_tokens"],
       reasoning: ["output_tokens_details.reasoning_tokens"],
     });
     if (usage) this.#emit({ type: "usage", usage });
-    if (event["type"] === "response.failed" && isRecord(response["error"])) {
+    if (event["type"] === "response.failed" && isRecord(response["error"]))
       this.#emit(providerError(response["error"], "The provider reported that the response failed."));
-    }
     const status = nonEmptyString(response["status"]) ?? String(event["type"]).slice("response.".length);
+    const why = String((response["incomplete_details"] as Payload | null)?.["reason"]); // of an incomplete response
     this.#emit({
       type: "finish",
       rawReason: status,
-      reason: incompleteReason(response) ?? ownValue(RESPONSES_FINISH_REASONS, status) ?? "other",
+      reason: ownValue(RESPONSES_FINISH_REASONS, why) ?? ownValue(RESPONSES_FINISH_REASONS, status) ?? "other",
     });
     this.#emit({ type: "done" });
   }

@@ -1,0 +1,115 @@
+// OpenAI Responses: a call no `response.output_item.added` announced. OpenAI streams each
+// `function_call` / `custom_tool_call` item as added, argument deltas, `.done`, then
+// `output_item.done` (the streaming events reference), and `response.completed` repeats the
+// items in its `response.output`. Compatible gateways skip steps: some send a call's item only
+// at `output_item.done`, with its arguments whole ("done-only" arguments, lidge-jun/opencodex
+// PR 4652; Codex's "complete function-call arguments only in final done events",
+// Gitlawb/openclaude issue 1259), others only in the terminal snapshot, with no item or delta
+// event before it (NVIDIA-NeMo/Switchyard PR 777, bigduu/Bamboo-agent PR 756: "assistant output
+// ... delivered only inside the terminal response.completed.response.output[]").
+//
+// Provenance: BUILT BY HAND in the shape those threads describe, with this project's own tools,
+// ids and values. Before the fix, such calls were lost: the finish said `stop` with no call.
+import fc from "fast-check";
+import { streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
+import { assertEquals, group } from "../../support/harness.ts";
+import { assertEventInvariants, assertFinished } from "../../support/invariants.ts";
+import { bytes, collect, fromChunks, splitAt } from "../../support/streams.ts";
+
+const sse = (payloads: Record<string, unknown>[]): string =>
+  payloads
+    .map((p, sequence_number) => `event: ${String(p["type"])}\ndata: ${JSON.stringify({ ...p, sequence_number })}\n\n`)
+    .join("");
+
+const TIDES = {
+  type: "function_call",
+  id: "fc_tides",
+  call_id: "call_tides",
+  name: "tide_table",
+  arguments: '{"harbour":"Roscoff","day":"2026-12-04"}',
+  status: "completed",
+};
+const SHELL = {
+  type: "custom_tool_call",
+  id: "ctc_shell",
+  call_id: "call_shell",
+  name: "run_shell",
+  input: "cut -d, -f3 tides.csv | sort -n | tail -1",
+  status: "completed",
+};
+const MESSAGE = {
+  type: "message",
+  id: "msg_1",
+  role: "assistant",
+  status: "completed",
+  content: [{ type: "output_text", text: "Checking the tides.", annotations: [] }],
+};
+const CREATED = { type: "response.created", response: { id: "resp_1", status: "in_progress", output: [] } };
+const completed = (output: unknown[]) => ({
+  type: "response.completed",
+  response: { id: "resp_1", status: "completed", output },
+});
+
+async function run(chunks: Uint8Array[]): Promise<ToolCallEvent[]> {
+  const events = await collect(streamToolCalls(fromChunks(chunks), { provider: "openai-responses" }));
+  assertEventInvariants(events, false);
+  return events;
+}
+
+const callsOf = async (body: string) =>
+  assertFinished(await run([bytes(body)])).toolCalls.map((c) => [c.index, c.id, c.name, c.arguments, c.inputFormat]);
+
+const EXPECTED_AT = (tides: number, shell: number) => [
+  [tides, "call_tides", "tide_table", { harbour: "Roscoff", day: "2026-12-04" }, undefined],
+  [shell, "call_shell", "run_shell", SHELL.input, "text"],
+];
+
+group("OpenAI Responses: calls no output_item.added announced", (test) => {
+  test("a call whose item comes only done, arguments whole, is a call", async () => {
+    const body = sse([
+      CREATED,
+      { type: "response.output_item.done", output_index: 0, item: TIDES },
+      { type: "response.output_item.done", output_index: 1, item: SHELL },
+      completed([TIDES, SHELL]),
+    ]);
+    assertEquals(await callsOf(body), EXPECTED_AT(0, 1));
+  });
+
+  test("a call only in response.completed's output is a call, at its place in the output", async () => {
+    const body = sse([CREATED, completed([MESSAGE, TIDES, SHELL])]);
+    const events = await run([bytes(body)]);
+    assertEquals(assertFinished(events).reason, "tool-calls");
+    assertEquals(await callsOf(body), EXPECTED_AT(1, 2));
+  });
+
+  test("a call that streamed is not read again from the snapshot; one that did not is", async () => {
+    const body = sse([
+      CREATED,
+      { type: "response.output_item.added", output_index: 0, item: { ...TIDES, arguments: "", status: "in_progress" } },
+      { type: "response.function_call_arguments.delta", output_index: 0, item_id: "fc_tides", delta: TIDES.arguments },
+      {
+        type: "response.function_call_arguments.done",
+        output_index: 0,
+        item_id: "fc_tides",
+        arguments: TIDES.arguments,
+      },
+      { type: "response.output_item.done", output_index: 0, item: TIDES },
+      completed([TIDES, SHELL]),
+    ]);
+    assertEquals(await callsOf(body), EXPECTED_AT(0, 1));
+  });
+
+  test("any split of the bytes gives the same events", async () => {
+    const data = bytes(
+      sse([CREATED, { type: "response.output_item.done", output_index: 0, item: TIDES }, completed([TIDES, SHELL])]),
+    );
+    const whole = await run([data]);
+    assertEquals(assertFinished(whole).toolCalls.length, 2);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: data.length - 1 }), { maxLength: 40 }), async (cuts) => {
+        assertEquals(await run(splitAt(data, cuts)), whole);
+      }),
+      { seed: 2026, numRuns: 12 },
+    );
+  });
+});
