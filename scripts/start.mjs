@@ -1,6 +1,7 @@
 // `npm start`: says what the local Worker runs on (offline, on the scripted model and the
-// recordings; or the providers it has keys for), where, whether clients need a token, a first
-// call to paste and how to switch; then runs `wrangler dev` in the open replay mode (`--var OPEN_ACCESS:true`, which the Worker honours only while no
+// recordings; or the providers it has keys for), where (the port wrangler took, which is not the
+// one asked for when that is in use), whether clients need a token, a first call to paste and how
+// to switch; then runs `wrangler dev` in the open replay mode (`--var OPEN_ACCESS:true`, which the Worker honours only while no
 // provider key is set) with the arguments given after `--` (`npm start -- --port 8788`,
 // `npm start -- --var CLIENT_TOKEN:secret`). The keys are read where wrangler dev reads them: the
 // git-ignored `.dev.vars` and `--var` arguments. Nothing here is part of the Worker.
@@ -44,33 +45,48 @@ function vars() {
 const set = vars();
 const portAt = args.findIndex((arg) => arg === "--port" || arg.startsWith("--port="));
 const port = portAt < 0 ? "8787" : args[portAt].includes("=") ? args[portAt].split("=")[1] : args[portAt + 1];
-const url = `http://localhost:${port}`;
 const live = Object.entries(KEYS).filter(([name]) => set.has(name));
 const token = set.has("CLIENT_TOKEN");
-// A first call to paste: the scripted model calls the request's own tool (worker/README.md).
-const tryIt = `curl -sN ${url}/v1/stream -H 'content-type: application/json' -d '{"provider":"openai","model":"any","messages":[{"role":"user","content":"Weather in Paris?"}],"tools":[{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}]}'${token ? " -H 'authorization: Bearer <CLIENT_TOKEN>'" : ""}`;
-const banner =
-  live.length === 0
-    ? [
-        `tool-call-stream Worker at ${url}: offline (no provider key set). Any model name is answered by the scripted`,
-        "model, which calls your request's own tools and answers their results.",
-        token
-          ? "CLIENT_TOKEN is set: clients send it as their API key."
-          : "Open without a token, for local use only: a deployed Worker (or a bare `wrangler dev`) refuses every request until CLIENT_TOKEN is set.",
-        `Try it from another terminal (the page is ${url}/; OpenAI, Anthropic, AI SDK and AG-UI clients: worker/README.md):`,
-        `  ${tryIt}`,
-        "To use a real model: put a key in .dev.vars (e.g. OPENAI_API_KEY=sk-..., with CLIENT_TOKEN=<any secret>) and restart.",
-      ]
-    : [
-        `tool-call-stream Worker at ${url}: live for ${live.map(([, provider]) => provider).join(", ")} (keys in .dev.vars or --var); the other providers offline.`,
-        token
-          ? "Clients send CLIENT_TOKEN as their API key."
-          : "No CLIENT_TOKEN is set, so every request is refused: add CLIENT_TOKEN=<any secret> to .dev.vars.",
-        "To run offline: remove the provider keys from .dev.vars and restart.",
-      ];
+/** What to print once wrangler is ready at `url` (the port it took: another than asked when that one is in use). */
+function banner(url) {
+  // wrangler takes a free port when the one asked for is in use, and says so nowhere else.
+  const moved =
+    new URL(url).port === port
+      ? []
+      : [
+          `Port ${port} is in use (another \`npm start\`?), so this Worker is at ${url}; calls to :${port} reach that other server.`,
+        ];
+  // A first call to paste: the scripted model calls the request's own tool (worker/README.md).
+  const tryIt = `curl -sN ${url}/v1/stream -H 'content-type: application/json' -d '{"provider":"openai","model":"any","messages":[{"role":"user","content":"Weather in Paris?"}],"tools":[{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}]}'${token ? " -H 'authorization: Bearer <CLIENT_TOKEN>'" : ""}`;
+  const mode =
+    live.length === 0
+      ? [
+          `tool-call-stream Worker at ${url}: offline (no provider key set). Any model name is answered by the scripted`,
+          "model, which calls your request's own tools and answers their results.",
+          token
+            ? "CLIENT_TOKEN is set: clients send it as their API key."
+            : "Open without a token, for local use only: a deployed Worker (or a bare `wrangler dev`) refuses every request until CLIENT_TOKEN is set.",
+          `Try it from another terminal (the page is ${url}/; OpenAI, Anthropic, AI SDK and AG-UI clients: worker/README.md):`,
+          `  ${tryIt}`,
+          "To use a real model: put a key in .dev.vars (e.g. OPENAI_API_KEY=sk-..., with CLIENT_TOKEN=<any secret>) and restart.",
+        ]
+      : [
+          `tool-call-stream Worker at ${url}: live for ${live.map(([, provider]) => provider).join(", ")} (keys in .dev.vars or --var); the other providers offline.`,
+          token
+            ? "Clients send CLIENT_TOKEN as their API key."
+            : "No CLIENT_TOKEN is set, so every request is refused: add CLIENT_TOKEN=<any secret> to .dev.vars.",
+          "To run offline: remove the provider keys from .dev.vars and restart.",
+        ];
+  return [...moved, ...mode];
+}
 
 const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
-const child = spawn(process.execPath, [wrangler, "dev", "--var", "OPEN_ACCESS:true", ...args], {
+// wrangler needs Node 22 or later: `npm start` runs this file with the dev dependencies' Node 24
+// (npm puts node_modules/.bin first on the PATH), `node scripts/start.mjs` with the system's,
+// which may be older; then wrangler runs on that Node 24, not refused with "update Node.js".
+const devNode = join(root, "node_modules", "node", "bin", "node");
+const node = Number(process.versions.node.split(".")[0]) < 22 && existsSync(devNode) ? devNode : process.execPath;
+const child = spawn(node, [wrangler, "dev", "--var", "OPEN_ACCESS:true", ...args], {
   cwd: root,
   stdio: ["inherit", "pipe", "inherit"],
   env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false" },
@@ -82,9 +98,10 @@ child.stdout.on("data", (chunk) => {
   process.stdout.write(chunk);
   if (shown) return;
   seen = (seen + chunk.toString()).slice(-4096);
-  if (/Ready on/.test(seen)) {
+  const ready = /Ready on (https?:\/\/[^\s\x1b]+)[\s\x1b]/.exec(seen);
+  if (ready) {
     shown = true;
-    process.stdout.write(`\n${banner.join("\n")}\n\n`);
+    process.stdout.write(`\n${banner(ready[1]).join("\n")}\n\n`);
   }
 });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
