@@ -81,6 +81,10 @@ function banner(url) {
 }
 
 const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
+if (!existsSync(wrangler)) {
+  console.error("wrangler is not installed: run `npm install` in this folder first (it brings wrangler and Node 24).");
+  process.exit(1);
+}
 // wrangler needs Node 22 or later: `npm start` runs this file with the dev dependencies' Node 24
 // (npm puts node_modules/.bin first on the PATH), `node scripts/start.mjs` with the system's,
 // which may be older; then wrangler runs on that Node 24, not refused with "update Node.js".
