@@ -56,8 +56,10 @@ function banner(url) {
       : [
           `Port ${port} is in use (another \`npm start\`?), so this Worker is at ${url}; calls to :${port} reach that other server.`,
         ];
-  // A first call to paste: the scripted model calls the request's own tool (worker/README.md).
-  const tryIt = `curl -sN ${url}/v1/stream -H 'content-type: application/json' -d '{"provider":"openai","model":"any","messages":[{"role":"user","content":"Weather in Paris?"}],"tools":[{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}]}'${token ? " -H 'authorization: Bearer <CLIENT_TOKEN>'" : ""}`;
+  // A first call to paste: the scripted model calls the request's own tool (worker/README.md);
+  // live, the first provider with a key, on a model of the reader's choosing.
+  const [provider, model] = live.length === 0 ? ["openai", "any"] : [live[0][1].split(",")[0], "<model>"];
+  const tryIt = `curl -sN ${url}/v1/stream -H 'content-type: application/json' -d '{"provider":"${provider}","model":"${model}","messages":[{"role":"user","content":"Weather in Paris?"}],"tools":[{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}]}'${token ? " -H 'authorization: Bearer <CLIENT_TOKEN>'" : ""}`;
   const mode =
     live.length === 0
       ? [
@@ -72,9 +74,12 @@ function banner(url) {
         ]
       : [
           `tool-call-stream Worker at ${url}: live for ${live.map(([, provider]) => provider).join(", ")} (keys in .dev.vars or --var); the other providers offline.`,
-          token
-            ? "Clients send CLIENT_TOKEN as their API key."
-            : "No CLIENT_TOKEN is set, so every request is refused: add CLIENT_TOKEN=<any secret> to .dev.vars.",
+          ...(token
+            ? [
+                "Clients send CLIENT_TOKEN as their API key. Try it from another terminal, with a model your key can use:",
+                `  ${tryIt}`,
+              ]
+            : ["No CLIENT_TOKEN is set, so every request is refused: add CLIENT_TOKEN=<any secret> to .dev.vars."]),
           "To run offline: remove the provider keys from .dev.vars and restart.",
         ];
   return [...moved, ...mode];
