@@ -126,7 +126,7 @@ export {
   type ToolCallEventEncoderStreamOptions,
 } from "./encode/tool-call-event-encoder-stream.ts";
 // The vocabulary every stage shares.
-export { ToolCallStreamError, type ErrorCode, type StreamErrorInfo } from "./shared/errors.ts";
+export { ToolCallStreamError, type ErrorCode, type ProviderErrorKind, type StreamErrorInfo } from "./shared/errors.ts";
 export type { JsonValue } from "./shared/json.ts";
 export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./shared/standard-schema.ts";
 export type {

@@ -254,7 +254,7 @@ export {
   type OpenAIResponsesUsage,
 } from "./encode.ts";
 // The vocabulary every stage shares.
-export { ToolCallStreamError, type ErrorCode, type StreamErrorInfo } from "./shared/errors.ts";
+export { ToolCallStreamError, type ErrorCode, type ProviderErrorKind, type StreamErrorInfo } from "./shared/errors.ts";
 export type { JsonValue } from "./shared/json.ts";
 export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./shared/standard-schema.ts";
 export type { ApprovalRequest, ApprovalRequestDelta, ExecutionContainer } from "./shared/deltas.ts";

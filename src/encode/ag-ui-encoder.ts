@@ -1,5 +1,6 @@
 import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
+import type { ProviderErrorKind } from "../shared/errors.ts";
 import type { Usage } from "../shared/deltas.ts";
 import type {
   AbortEvent,
@@ -276,9 +277,11 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   }
 
   /** `RUN_ERROR`, after closing the text and reasoning (complete as far as they went); a call cut short stays open. */
-  #fail(error: { code: string; message: string }, out: string[]): void {
+  /** `RUN_ERROR`, coded by a provider failure's kind where it is known (`overloaded`, `rate-limited`, `context-overflow`). */
+  #fail(error: { code: string; message: string; kind?: ProviderErrorKind }, out: string[]): void {
     this.#closeMessages(out);
-    out.push(sseData({ type: "RUN_ERROR", message: error.message, code: error.code }));
+    const code = error.kind && error.kind !== "other" ? error.kind : error.code;
+    out.push(sseData({ type: "RUN_ERROR", message: error.message, code }));
     this.#ended = true;
   }
 }

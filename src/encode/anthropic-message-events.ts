@@ -1,5 +1,6 @@
 import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
+import type { ProviderErrorKind } from "../shared/errors.ts";
 import type { ReasoningPart, Usage } from "../shared/deltas.ts";
 import type { AbortEvent, CompletedToolCallEvent, FinishEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
@@ -196,7 +197,7 @@ export class AnthropicMessageEvents {
     this.#ended = true;
   }
 
-  #fail(error: { code: string; message: string }): void {
+  #fail(error: { code: string; message: string; kind?: ProviderErrorKind }): void {
     this.#start();
     this.#emit({ type: "error", error: anthropicError(error) });
     this.#ended = true;

@@ -5,6 +5,7 @@
  * @module
  */
 import type { ExecutionContainer, FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
+import type { ProviderErrorKind } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
 
 /** Options of {@link AnthropicMessagesEncoder}, its stage and {@link readAnthropicMessage}. */
@@ -216,13 +217,22 @@ const tokens = (value: number | undefined): number =>
 
 /**
  * An error as the Messages API shows it: the library's message with its code, never the
- * provider's text. An Anthropic provider's `overloaded_error` (its payload on `data`) keeps that
- * type, on which clients back off (Claude Code, the SDK).
+ * provider's text. A provider's failure of a known `kind` has Anthropic's own type, on which
+ * clients act (Claude Code and the SDK back off on `overloaded_error` and `rate_limit_error`); an
+ * overflow is Claude Code's "prompt is too long", the numbers in the message where it has them.
  */
-export function anthropicError(error: { code: string; message: string; data?: unknown }): AnthropicError {
-  const kind = (error.data as { error?: { type?: unknown } } | null | undefined)?.error?.type;
-  return { type: kind === "overloaded_error" ? kind : "api_error", message: `${error.message} (${error.code})` };
+export function anthropicError(error: { code: string; message: string; kind?: ProviderErrorKind }): AnthropicError {
+  const type = (error.kind && ANTHROPIC_KIND_TYPES[error.kind]) ?? "api_error";
+  return error.kind === "context-overflow"
+    ? { type, message: `prompt is too long: ${error.message}` }
+    : { type, message: `${error.message} (${error.code})` };
 }
+
+const ANTHROPIC_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
+  overloaded: "overloaded_error",
+  "rate-limited": "rate_limit_error",
+  "context-overflow": "invalid_request_error",
+};
 
 /** The default `signature` of a reasoning part: a signed block's own. */
 export const ownSignature = (part: ReasoningPart): string | undefined =>

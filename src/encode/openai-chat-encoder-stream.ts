@@ -1,5 +1,6 @@
 import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
+import type { ProviderErrorKind } from "../shared/errors.ts";
 import type { Usage } from "../shared/deltas.ts";
 import type {
   AbortEvent,
@@ -237,7 +238,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     return `data: ${this.#head},"choices":[],"usage":${JSON.stringify(openAIUsage(usage))}}\n\n`;
   }
 
-  #fail(error: { code: string; message: string }, out: string[]): void {
+  #fail(error: { code: string; message: string; kind?: ProviderErrorKind }, out: string[]): void {
     out.push(sseData({ error: openAIError(error) }));
     this.#ended = true;
   }

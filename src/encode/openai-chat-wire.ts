@@ -5,8 +5,10 @@
  * @module
  */
 import type { FinishReason, Usage } from "../shared/deltas.ts";
+import type { ProviderErrorKind } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { randomId } from "./call-ids.ts";
+import { OPENAI_KIND_CODES } from "./protocol-encoder.ts";
 
 /** A `finish_reason` of Chat Completions. */
 export type OpenAIChatFinishReason = "stop" | "length" | "tool_calls" | "content_filter";
@@ -33,11 +35,14 @@ export interface OpenAIChatUsage {
 export interface OpenAIChatError {
   /** A sentence that never quotes model output nor the provider's own error text. */
   message: string;
-  /** `server_error` for everything that goes wrong inside a stream. */
+  /** `server_error` for what goes wrong inside a stream; a provider's failure of a known kind has OpenAI's type. */
   type: string;
-  /** Always `null`: no request parameter is at fault mid-stream. */
-  param: null;
-  /** The library's error code (`provider-error`, `stream-failed`, `arguments-too-large`, ...) or the abort's reason. */
+  /** `null`, but `messages` for a conversation too long for the model's context window. */
+  param: string | null;
+  /**
+   * The library's error code (`provider-error`, `stream-failed`, `arguments-too-large`, ...) or the
+   * abort's reason; a provider's failure of a known kind has OpenAI's code (`context_length_exceeded`, ...).
+   */
   code: string;
 }
 
@@ -168,13 +173,21 @@ export function openAIUsage(usage: Usage): OpenAIChatUsage {
   return out;
 }
 
-/** The error object of one failure inside a stream. */
-export const openAIError = (error: { code: string; message: string }): OpenAIChatError => ({
+/**
+ * The error object of one failure inside a stream: a provider's failure of a known `kind` with
+ * OpenAI's own code and type (openai-node's `APIError` carries both), an overflow of `messages`.
+ */
+export const openAIError = (error: { code: string; message: string; kind?: ProviderErrorKind }): OpenAIChatError => ({
   message: error.message,
-  type: "server_error",
-  param: null,
-  code: error.code,
+  type: (error.kind && CHAT_KIND_TYPES[error.kind]) ?? "server_error",
+  param: error.kind === "context-overflow" ? "messages" : null,
+  code: (error.kind && OPENAI_KIND_CODES[error.kind]) ?? error.code,
 });
+
+const CHAT_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
+  "rate-limited": "rate_limit_exceeded",
+  "context-overflow": "invalid_request_error",
+};
 
 /** The message of a `finish` whose reason is `error` with no provider error before it. */
 export const FAILED_RESPONSE = { code: "provider-error", message: "The provider reported that the response failed." };

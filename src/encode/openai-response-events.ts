@@ -8,6 +8,7 @@ import { approvalBlock, approvalItemOf, BuiltInCalls, responsesCaller } from "./
 import {
   outputText,
   ownEncryptedContent,
+  responsesError,
   responsesUsage,
   type OpenAIResponse,
   type OpenAIResponsesEncoderOptions,
@@ -273,19 +274,10 @@ export class OpenAIResponseEvents {
       this.#response.output.push(item);
     }
     this.#response.status = "failed";
-    // A provider's overflow keeps OpenAI's code, on which Codex compacts the conversation.
-    const overflow = (error.data as { code?: unknown } | null | undefined)?.code === "context_length_exceeded";
-    const code = overflow ? "context_length_exceeded" : error.code;
-    this.#response.error = { code, message: error.message };
+    const failure = responsesError(error);
+    this.#response.error = { code: failure.code, message: failure.message };
     // "Any error incurred while streaming will be followed by a `response.failed` event" (Open Responses).
-    this.#send("error", {
-      error: {
-        type: error.code === "provider-error" ? "model_error" : "server_error",
-        code,
-        message: error.message,
-        param: null,
-      },
-    });
+    this.#send("error", { error: failure });
     this.#terminal("response.failed");
   }
 

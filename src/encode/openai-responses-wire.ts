@@ -5,8 +5,10 @@
  * @module
  */
 import type { ReasoningPart, Usage } from "../shared/deltas.ts";
+import type { ProviderErrorKind } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
 import type { OpenAIResponseSettings } from "./openai-response-settings.ts";
+import { OPENAI_KIND_CODES } from "./protocol-encoder.ts";
 
 /** Options of {@link OpenAIResponsesEncoder}, its stage and {@link readOpenAIResponse}. */
 export interface OpenAIResponsesEncoderOptions {
@@ -185,9 +187,34 @@ export interface OpenAIResponsesError {
   code: string;
   /** A sentence that never quotes model output nor the provider's own error text. */
   message: string;
-  /** The provider's error payload: an OpenAI Responses provider's `context_length_exceeded` code is kept. */
-  data?: unknown;
+  /** What a provider's failure is, where the application classified it: written as OpenAI's own code. */
+  kind?: ProviderErrorKind;
 }
+
+/**
+ * The `error` event's error of a failed response, the library's code as it is but for a provider's
+ * failure of a known `kind`: OpenAI's own code (Codex compacts on `context_length_exceeded`, retries
+ * `server_is_overloaded` and `rate_limit_exceeded`), typed as Open Responses types a 429.
+ */
+export function responsesError(error: OpenAIResponsesError): {
+  type: string;
+  code: string;
+  message: string;
+  param: string | null;
+} {
+  const { kind, code, message } = error;
+  return {
+    type: (kind && RESPONSES_KIND_TYPES[kind]) ?? (code === "provider-error" ? "model_error" : "server_error"),
+    code: (kind && OPENAI_KIND_CODES[kind]) ?? code,
+    message,
+    param: kind === "context-overflow" ? "input" : null,
+  };
+}
+
+const RESPONSES_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
+  "rate-limited": "too_many_requests",
+  "context-overflow": "invalid_request_error",
+};
 
 /**
  * A response object (Open Responses' `ResponseResource`): in `response.created` (empty), and whole

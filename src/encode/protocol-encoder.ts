@@ -1,4 +1,5 @@
 import type { ReasoningPart } from "../shared/deltas.ts";
+import type { ProviderErrorKind } from "../shared/errors.ts";
 import type { AbortEvent } from "../shared/events.ts";
 import type { LoopFinishEvent, StepFinishEvent, ToolLoopEvent } from "../tools/loop-events.ts";
 import type { ToolRunnerEvent } from "../tools/tool-events.ts";
@@ -146,6 +147,17 @@ export const resultOfSkipped = (part: ReasoningPart, skipped: ReadonlySet<string
 export const FAILED_FINISH: { readonly code: "provider-error"; readonly message: string } = {
   code: "provider-error",
   message: "The provider ended the response with an error.",
+};
+
+/**
+ * OpenAI's own codes for the kinds of a provider's failure (an `error`'s `kind`), on Chat
+ * Completions and Responses alike: Codex compacts the conversation on `context_length_exceeded`
+ * and retries `server_is_overloaded` and `rate_limit_exceeded` after a pause.
+ */
+export const OPENAI_KIND_CODES: Readonly<Partial<Record<ProviderErrorKind, string>>> = {
+  overloaded: "server_is_overloaded",
+  "rate-limited": "rate_limit_exceeded",
+  "context-overflow": "context_length_exceeded",
 };
 
 /** What an `abort` tells a client: the error that stopped the stream, else its reason. Never the provider's payload. */

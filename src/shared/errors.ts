@@ -87,6 +87,15 @@ export type ErrorCode =
   | "deadline-exceeded";
 
 /**
+ * What a provider's in-stream failure (`provider-error`) is, as a client acts on it: `overloaded`
+ * (retry after a pause), `rate-limited` (slow down, then retry), `context-overflow` (shorten or
+ * compact the conversation), `other`. The library's decoders never set it; an application that
+ * classifies the provider's payload does (the Worker does), and each encoder writes it in its
+ * protocol's own terms (Anthropic's `overloaded_error`, OpenAI's `context_length_exceeded`, ...).
+ */
+export type ProviderErrorKind = "overloaded" | "rate-limited" | "context-overflow" | "other";
+
+/**
  * A plain, serializable description of an error carried by an `error`, `abort` or
  * `invalid-tool-call` event. The message never embeds provider payloads; the provider's own
  * error object, where there is one, is on `data`.
@@ -98,6 +107,8 @@ export interface StreamErrorInfo {
   message: string;
   /** The provider's error payload, verbatim (for `provider-error`). */
   data?: unknown;
+  /** What a `provider-error` is, where the application classified it (see {@link ProviderErrorKind}). */
+  kind?: ProviderErrorKind;
   /** HTTP status (for `http-error`). */
   status?: number;
   /** Character offset in the raw arguments where parsing failed (for `invalid-json`). */

@@ -30,15 +30,15 @@ const messageStart = {
 };
 
 describe("a provider's failure inside the stream, in the client's protocol", () => {
-  for (const [kind, expected] of [
-    ["overloaded_error", "overloaded_error"],
-    ["api_error", "api_error"],
+  for (const [kind, expected, said] of [
+    ["overloaded_error", "overloaded_error", "Overloaded"],
+    ["api_error", "api_error", "Internal server error"],
   ] as const) {
     it(`an Anthropic ${kind} mid-stream reaches /v1/messages (@anthropic-ai/sdk) as ${expected}, without its message`, async () => {
       const fetch = clientFetch(
         sse([
           ["message_start", messageStart],
-          ["error", { type: "error", error: { type: kind, message: `Overloaded ${key}` } }],
+          ["error", { type: "error", error: { type: kind, message: `${said} ${key}` } }],
         ]),
       );
       const anthropic = new Anthropic({ baseURL: "http://localhost:8787", apiKey: "t", fetch, maxRetries: 0 });

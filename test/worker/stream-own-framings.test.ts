@@ -288,7 +288,7 @@ describe.skipIf(!recordingsAvailable)("POST /v1/stream: failures of Bedrock, Coh
     });
   }
 
-  it("bedrock: an exception message mid-stream is an error event (its code and the library's message, never Bedrock's payload), after the text before it, then an abort", async () => {
+  it("bedrock: an exception message mid-stream is an error event (its code, its kind and the Worker's sentence, never Bedrock's payload), after the text before it, then an abort", async () => {
     const c = cases[0]!;
     const body = concat([
       converse([
@@ -306,7 +306,11 @@ describe.skipIf(!recordingsAvailable)("POST /v1/stream: failures of Bedrock, Coh
     expect(events.map((e) => e.type)).toEqual(["text-delta", "error", "abort"]);
     expect(events[1]).toEqual({
       type: "error",
-      error: { code: "provider-error", message: "The provider reported throttlingException inside the stream." },
+      error: {
+        code: "provider-error",
+        message: "The provider's rate limit was reached; retry after a pause.",
+        kind: "rate-limited",
+      },
     });
     expect(JSON.stringify(events)).not.toMatch(/Too many tokens/);
   });

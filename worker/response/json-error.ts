@@ -98,3 +98,22 @@ export function asHttpError(error: unknown): HttpError {
   logUnexpected(error, "a request");
   return new HttpError(500, { code: "internal_error", message: "The Worker failed to handle the request." });
 }
+
+/**
+ * The status of an answer that was not streamed and failed, from its protocol's error code or type:
+ * a provider's failure of a known kind as the protocol answers it over HTTP (an overflow 400, so a
+ * client compacts instead of retrying; a rate limit 429; an overload 503, Anthropic's 529), any
+ * other failure 502.
+ */
+export function failedAnswerStatus(code: string | undefined): number {
+  return FAILED_STATUS.get(code ?? "") ?? 502;
+}
+
+const FAILED_STATUS: ReadonlyMap<string, number> = new Map([
+  ["context_length_exceeded", 400],
+  ["invalid_request_error", 400],
+  ["rate_limit_exceeded", 429],
+  ["rate_limit_error", 429],
+  ["server_is_overloaded", 503],
+  ["overloaded_error", 529],
+]);

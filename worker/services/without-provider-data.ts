@@ -5,12 +5,14 @@
  * event the Worker sends, on every endpoint, goes through {@link withoutProviderData}; the typed
  * `code` stays, and so does the library's `message` of a `provider-error` when it is one of its
  * fixed sentences (naming at most an exception type such as Bedrock's `throttlingException`);
- * any other is replaced by a sentence of the Worker's. Of `data`, only a kind the encoders answer
- * in the client's terms is rebuilt ({@link kindOf}).
+ * any other is replaced by a sentence of the Worker's. Before `data` goes, a `provider-error` is
+ * given its `kind` (overloaded, rate-limited, context overflow: worker/upstream/provider-error-kind.ts),
+ * which every encoder answers in its client's terms, and for a known kind the Worker's sentence.
  *
  * @module
  */
 import { mapChunks } from "../http/batch-map.ts";
+import { classifyProviderError } from "../upstream/provider-error-kind.ts";
 
 /** Events without `error.data`; everything else passes unchanged, with backpressure and cancellation. */
 export function withoutProviderData<E extends { readonly type: string }>(events: ReadableStream<E>): ReadableStream<E> {
@@ -50,25 +52,8 @@ function stripped<E extends { readonly type: string }>(event: E): E {
   const error = (event as { error?: unknown }).error;
   if (typeof error !== "object" || error === null) return event;
   const { data: provider, ...rest } = error as Record<string, unknown>;
-  const unsafe =
-    rest["code"] === "provider-error" &&
-    !(typeof rest["message"] === "string" && LIBRARY_MESSAGE.test(rest["message"]));
-  if (!Object.hasOwn(error, "data") && !unsafe) return event;
-  const kind = kindOf(provider);
-  const clean = unsafe ? { ...rest, message: PROVIDER_ERROR } : rest;
-  return { ...event, error: kind ? { ...clean, data: kind } : clean };
-}
-
-/**
- * What the encoders read of a provider's payload, rebuilt by the Worker with nothing else of it:
- * Anthropic's `overloaded_error` (a Messages client backs off on it) and OpenAI's
- * `context_length_exceeded` (a Responses client compacts on it).
- */
-function kindOf(data: unknown): Record<string, unknown> | undefined {
-  if (typeof data !== "object" || data === null) return undefined;
-  const { code, error } = data as { code?: unknown; error?: { type?: unknown } | null };
-  if (code === "context_length_exceeded") return { code };
-  return typeof error === "object" && error?.type === "overloaded_error"
-    ? { type: "error", error: { type: "overloaded_error" } }
-    : undefined;
+  if (rest["code"] !== "provider-error") return Object.hasOwn(error, "data") ? { ...event, error: rest } : event;
+  const { kind, message } = classifyProviderError(provider);
+  const safe = typeof rest["message"] === "string" && LIBRARY_MESSAGE.test(rest["message"]);
+  return { ...event, error: { ...rest, message: message ?? (safe ? rest["message"] : PROVIDER_ERROR), kind } };
 }

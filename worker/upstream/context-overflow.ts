@@ -87,13 +87,20 @@ function counted(tokens: number, maximum: number): ContextOverflow {
  */
 export function contextOverflowError(overflow: ContextOverflow, upstreamStatus?: number): HttpError {
   const { tokens, maximum } = overflow;
-  const counts = tokens !== undefined && maximum !== undefined;
   return new HttpError(400, {
     code: "context_length_exceeded",
-    message: counts
-      ? `The conversation is too long for the model's context window: ${tokens} tokens > ${maximum} maximum. Shorten or compact it.`
-      : "The conversation is too long for the model's context window. Shorten or compact it.",
-    ...(counts ? { promptTokens: tokens, contextWindow: maximum } : {}),
+    message: contextOverflowMessage(overflow),
+    ...(tokens !== undefined && maximum !== undefined ? { promptTokens: tokens, contextWindow: maximum } : {}),
     ...(upstreamStatus === undefined ? {} : { upstreamStatus }),
   });
+}
+
+/**
+ * An overflow in the Worker's words, with the numbers where the provider gave them as "N tokens >
+ * M maximum" (Claude Code reads them after "prompt is too long", in the Messages encoder's words).
+ */
+export function contextOverflowMessage({ tokens, maximum }: ContextOverflow): string {
+  return tokens !== undefined && maximum !== undefined
+    ? `The conversation is too long for the model's context window: ${tokens} tokens > ${maximum} maximum. Shorten or compact it.`
+    : "The conversation is too long for the model's context window. Shorten or compact it.";
 }

@@ -1,0 +1,50 @@
+// classifyProviderError on its own: what it reads of a payload and what it does not (the
+// providers' shapes through the Worker are in in-stream-error-kinds.test.ts).
+import { describe, expect, it } from "vitest";
+import { classifyProviderError } from "../../worker/upstream/provider-error-kind.ts";
+
+describe("classifyProviderError", () => {
+  it("a payload that is no object, or says nothing it knows, is other, without a sentence", () => {
+    for (const data of [undefined, null, "overloaded", 429, ["rate limit"], {}, { error: { type: "api_error" } }])
+      expect(classifyProviderError(data)).toEqual({ kind: "other" });
+  });
+
+  it("a documented code outweighs the wording: a rate limit worded as an overload is a rate limit", () => {
+    expect(classifyProviderError({ error: { type: "rate_limit_error", message: "Overloaded" } }).kind).toBe(
+      "rate-limited",
+    );
+    expect(classifyProviderError({ ThrottlingException: { message: "The server is overloaded" } }).kind).toBe(
+      "rate-limited",
+    );
+  });
+
+  it("OpenAI's insufficient_quota (a 429 that waiting does not cure) is no rate limit", () => {
+    const quota = {
+      error: { type: "insufficient_quota", code: "insufficient_quota", message: "You exceeded your current quota." },
+    };
+    expect(classifyProviderError(quota).kind).toBe("other");
+  });
+
+  it("an overflow carries the provider's numbers in the Worker's sentence, and nothing else of its message", () => {
+    const { kind, message } = classifyProviderError({
+      error: {
+        type: "invalid_request_error",
+        message: "prompt is too long: 210000 tokens > 200000 maximum (req_SECRET)",
+      },
+    });
+    expect(kind).toBe("context-overflow");
+    expect(message).toContain("210000 tokens > 200000 maximum");
+    expect(message).not.toContain("SECRET");
+  });
+
+  it("words are whole: a 'moderate limit' is no rate limit", () => {
+    expect(classifyProviderError({ error: "The moderate limit of the filter was reached." }).kind).toBe("other");
+  });
+
+  it("reads only the start of a message and three levels of nesting", () => {
+    expect(classifyProviderError({ error: `${"x".repeat(5000)} rate limit` }).kind).toBe("other");
+    const deep = { error: { error: { error: { error: { error: { type: "overloaded_error" } } } } } };
+    expect(classifyProviderError(deep).kind).toBe("other");
+    expect(classifyProviderError({ error: { error: { type: "overloaded_error" } } }).kind).toBe("overloaded");
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * What a provider's failure inside its stream is, told from the payload its decoder kept on the
+ * `provider-error`'s `data`, before the Worker strips that payload: an overload, a rate limit, a
+ * conversation too long for the model's context window, or another failure. Each client protocol's
+ * encoder writes the kind as its clients act on it (a Messages `overloaded_error`, a Responses
+ * `context_length_exceeded`, ...), whatever the provider's own protocol; nothing else of the
+ * payload reaches the client. The overflow wording is context-overflow.ts's, the tables of the 4xx
+ * bodies.
+ *
+ * @module
+ */
+import type { ProviderErrorKind } from "../../src/index.ts";
+import { contextOverflowIn, contextOverflowMessage } from "./context-overflow.ts";
+
+/** A provider's failure as the Worker tells it: its kind and, for a known kind, the Worker's sentence. */
+export interface ClassifiedProviderError {
+  /** What the failure is. */
+  kind: ProviderErrorKind;
+  /** The Worker's sentence for it (an overflow's with the provider's numbers); none for `other`. */
+  message?: string;
+}
+
+/**
+ * The codes, types, statuses and exception names the providers document for a rate limit, lower
+ * case: Anthropic's `rate_limit_error`, OpenAI's `rate_limit_exceeded` (Chat Completions, Responses
+ * and the servers compatible with them), Open Responses' `too_many_requests`, Gemini's
+ * `RESOURCE_EXHAUSTED`, Bedrock's `throttlingException`.
+ */
+const RATE_LIMITED: ReadonlySet<string> = new Set([
+  "rate_limit_error",
+  "rate_limit_exceeded",
+  "too_many_requests",
+  "resource_exhausted",
+  "throttlingexception",
+]);
+
+/**
+ * The same for an overload: Anthropic's `overloaded_error`, OpenAI's `server_is_overloaded` and
+ * `slow_down` (the codes Codex retries) and `service_unavailable_error`, Gemini's `UNAVAILABLE`,
+ * Bedrock's `serviceUnavailableException` and `modelNotReadyException` (a model not ready to serve
+ * yet, which the AWS SDKs retry).
+ */
+const OVERLOADED: ReadonlySet<string> = new Set([
+  "overloaded_error",
+  "server_is_overloaded",
+  "slow_down",
+  "service_unavailable_error",
+  "unavailable",
+  "serviceunavailableexception",
+  "modelnotreadyexception",
+]);
+
+/**
+ * Where a payload says neither, its wording: "overloaded" (Gemini, OpenAI and the servers
+ * compatible with it), Ollama's "server busy" (its queue is full), "at capacity"; "rate limit"
+ * (Groq, Cohere's trial keys), Cohere's "per minute request limit", "too many requests".
+ */
+const OVERLOADED_WORDING = /overloaded|server busy|at capacity/i;
+const RATE_LIMITED_WORDING = /\brate.?limit|too many requests|request limit/i;
+
+/** Of a message, only its start is read, as context-overflow.ts reads a body's. */
+const TEXT_READ = 2048;
+
+const SENTENCES: Readonly<Record<"overloaded" | "rate-limited", string>> = {
+  overloaded: "The provider is overloaded; retry after a pause.",
+  "rate-limited": "The provider's rate limit was reached; retry after a pause.",
+};
+
+/** The kind of the failure `data` (a `provider-error`'s payload, as its decoder kept it) reports. */
+export function classifyProviderError(data: unknown): ClassifiedProviderError {
+  const read: Read = { codes: [], statuses: [], text: "" };
+  collect(data, read, 0);
+  const coded = read.codes.find((code) => RATE_LIMITED.has(code) || OVERLOADED.has(code));
+  if (coded !== undefined) return known(RATE_LIMITED.has(coded) ? "rate-limited" : "overloaded");
+  const overflow = contextOverflowIn(`${read.codes.join(" ")} ${read.text}`);
+  if (overflow) return { kind: "context-overflow", message: contextOverflowMessage(overflow) };
+  if (read.statuses.includes(429)) return known("rate-limited");
+  if (read.statuses.some((status) => status === 503 || status === 529)) return known("overloaded");
+  if (OVERLOADED_WORDING.test(read.text)) return known("overloaded");
+  return RATE_LIMITED_WORDING.test(read.text) ? known("rate-limited") : { kind: "other" };
+}
+
+const known = (kind: "overloaded" | "rate-limited"): ClassifiedProviderError => ({ kind, message: SENTENCES[kind] });
+
+interface Read {
+  codes: string[];
+  statuses: number[];
+  text: string;
+}
+
+/**
+ * The codes, statuses and messages of a payload, in the shapes the providers send: a code or type
+ * (`type`, `code`, `status`), an HTTP status as a number (Gemini's and OpenRouter's `code`, vLLM's,
+ * Bedrock's `originalStatusCode`), a message (`message`, Bedrock's `originalMessage`, Ollama's and
+ * Cohere's `error` text), and Bedrock's exception name as the key of its detail; nested only in
+ * `error` members and exceptions, three levels at most.
+ */
+function collect(value: unknown, read: Read, depth: number): void {
+  if (depth > 3 || typeof value !== "object" || value === null || Array.isArray(value)) return;
+  for (const [key, field] of Object.entries(value)) {
+    if (typeof field === "string") {
+      if (key === "message" || key === "originalMessage" || key === "error")
+        read.text = `${read.text} ${field.slice(0, TEXT_READ)}`.slice(0, 2 * TEXT_READ);
+      else if (key === "type" || key === "code" || key === "status") read.codes.push(field.toLowerCase());
+    } else if (typeof field === "number") {
+      if (key === "code" || key === "status" || key === "originalStatusCode") read.statuses.push(field);
+    } else {
+      const exception = /exception$/i.test(key);
+      if (exception) read.codes.push(key.toLowerCase());
+      if (exception || key === "error") collect(field, read, depth + 1);
+    }
+  }
+}
