@@ -54,7 +54,7 @@ const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer
  * `shell_call_output`) and a tool OpenAI ran (`web_search_call`, ...) are kept blocks, sent back in
  * place; with `builtInCalls`, also a `providerExecuted` call right before its block. A call whose
  * item never came done ends with its item in `response.completed`; one never announced (a gateway
- * that sends its item only done, or only in that output) starts and ends there.
+ * sends its item only done, or only in that output, when no call streamed) starts there.
  *
  * @example
  * ```ts
@@ -87,6 +87,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   readonly #reorderer: SequenceReorderer<Payload>;
   /** Output index of each call item, by item id, for events that carry only `item_id`. */
   readonly #itemIndex = new Map<string, number>();
+  /** The output indexes of the calls started: some servers change an item's id between its events (vLLM, mistral.rs). */
+  readonly #calls = new Set<number>();
   readonly #builtIns: ResponsesBuiltInCalls | undefined;
   readonly #fast = new ResponsesFastDelta();
   readonly #limits: DecoderLimits;
@@ -121,7 +123,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const payload =
       (message.value === undefined && this.#fast.read(message.data)) || readJsonObject(message, this.#emit);
     if (!payload) return;
-    if (payload["type"] === undefined && message.event !== undefined) payload["type"] = message.event;
+    payload["type"] ??= message.event;
     const sequence = payload["sequence_number"];
     this.#reorderer.push(typeof sequence === "number" ? sequence : undefined, payload);
   }
@@ -194,13 +196,13 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const text = ownValue(CALL_ITEMS, type);
     if (!builtIn && text === undefined) return;
     const itemId = nonEmptyString(item["id"]);
-    if (itemId !== undefined) this.#itemIndex.set(itemId, index);
+    if (itemId) this.#itemIndex.set(itemId, index);
     if (builtIn) return;
+    this.#calls.add(index);
     const id = nonEmptyString(item["call_id"]) ?? itemId;
     const name = nonEmptyString(item["name"]);
-    // What its item must carry back: the `namespace` of a tool that tool search loaded ("Round-trip
-    // the model's function_call item with its namespace field included", OpenAI's 400 says), and,
-    // with programmatic tool calling, the call's `caller` and the program item that made it.
+    // What its item must carry back: a tool search tool's `namespace` ("Round-trip the model's function_call
+    // item with its namespace field included", OpenAI's 400 says), a program's call's `caller` and program.
     const caller = item["caller"];
     const namespace = item["namespace"];
     this.#emit({
@@ -239,7 +241,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     this.#emit({ type: "tool-call-end", index, ...(typeof final === "string" && { arguments: final }) });
   }
 
-  /** Keeps a reasoning item; ends a call whose `.done` never came (the accumulator ignores a call already complete). */
+  /** Keeps a reasoning item; starts a call never announced, ends one whose `.done` never came (a complete call ignores it). */
   #onItemDone(event: Payload): void {
     const item = event["item"];
     if (!isRecord(item)) return;
@@ -253,7 +255,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     const block = item as { [key: string]: JsonValue };
     if (type === "program") this.#programs.set(String(item["call_id"]), { responsesProgram: item });
     if (KEPT.test(type)) return this.#emit({ type: "reasoning-part", part: { type: "block", block } });
-    if (type === "reasoning" && id !== undefined) {
+    if (type === "reasoning" && id) {
       const encryptedContent = nonEmptyString(item["encrypted_content"]);
       const summary = item["summary"];
       return this.#emit({
@@ -267,19 +269,17 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       });
     }
     if (ownValue(CALL_ITEMS, type) === undefined) return;
-    // A call no `output_item.added` announced (gateways that send it only done, or only in the
-    // response's output) starts here; without an item id it cannot be told from one that streamed.
-    if (id && !this.#itemIndex.has(id)) this.#onItemAdded(event);
+    if (!this.#calls.has(index!)) this.#onItemAdded(event);
     this.#onArgumentsDone(event, item["arguments"] ?? item["input"]);
   }
 
   #onEnd(event: Payload): void {
     const response = isRecord(event["response"]) ? event["response"] : {};
     const output = event["type"] === "response.completed" ? response["output"] : undefined;
-    // A call that never streamed is read from here, at its place in the output.
+    const streamed = this.#calls.size; // none streamed: each call of the output starts at its place there
     for (const [at, item] of arrayOf(output).entries())
       if (isRecord(item) && ownValue(CALL_ITEMS, String(item["type"])) !== undefined)
-        this.#onItemDone({ item, output_index: this.#itemIndex.get(item["id"] as string) ?? at });
+        this.#onItemDone({ item, item_id: item["id"], output_index: streamed ? undefined : at });
     this.#refusal();
     const usage = readUsage(response["usage"], ["input_tokens"], ["output_tokens"], ["total_tokens"], {
       cacheRead: ["input_tokens_details.cached_tokens"],

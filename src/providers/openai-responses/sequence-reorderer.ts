@@ -53,14 +53,10 @@ export class SequenceReorderer<T> {
   }
 
   #drain(): void {
-    for (
-      let event = this.#buffer.get(this.#next!);
-      event !== undefined || this.#buffer.has(this.#next!);
-      event = this.#buffer.get(this.#next!)
-    ) {
-      this.#buffer.delete(this.#next!);
-      this.#next!++;
-      this.#release(event as T);
+    while (this.#buffer.has(this.#next!)) {
+      const event = this.#buffer.get(this.#next!) as T;
+      this.#buffer.delete(this.#next!++);
+      this.#release(event);
     }
   }
 

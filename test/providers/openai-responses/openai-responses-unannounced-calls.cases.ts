@@ -6,7 +6,9 @@
 // PR 4652; Codex's "complete function-call arguments only in final done events",
 // Gitlawb/openclaude issue 1259), others only in the terminal snapshot, with no item or delta
 // event before it (NVIDIA-NeMo/Switchyard PR 777, bigduu/Bamboo-agent PR 756: "assistant output
-// ... delivered only inside the terminal response.completed.response.output[]").
+// ... delivered only inside the terminal response.completed.response.output[]"). A call is
+// known by its output index, not its item id, which some servers change (below); the snapshot
+// starts calls only when none streamed.
 //
 // Provenance: BUILT BY HAND in the shape those threads describe, with this project's own tools,
 // ids and values. Before the fix, such calls were lost: the finish said `stop` with no call.
@@ -82,26 +84,37 @@ group("OpenAI Responses: calls no output_item.added announced", (test) => {
     assertEquals(await callsOf(body), EXPECTED_AT(1, 2));
   });
 
-  test("a call that streamed is not read again from the snapshot; one that did not is", async () => {
-    const body = sse([
-      CREATED,
-      { type: "response.output_item.added", output_index: 0, item: { ...TIDES, arguments: "", status: "in_progress" } },
-      { type: "response.function_call_arguments.delta", output_index: 0, item_id: "fc_tides", delta: TIDES.arguments },
-      {
-        type: "response.function_call_arguments.done",
-        output_index: 0,
-        item_id: "fc_tides",
-        arguments: TIDES.arguments,
-      },
-      { type: "response.output_item.done", output_index: 0, item: TIDES },
-      completed([TIDES, SHELL]),
-    ]);
-    assertEquals(await callsOf(body), EXPECTED_AT(0, 1));
+  // Servers that give one item other ids from event to event: vLLM's completed output gives a
+  // streamed call another `call_id` (vllm-project/vllm PR 47916), mistral.rs gave an item a new id
+  // at `output_item.added`, `output_item.done` and in the output (EricLBuehler/mistral.rs issue
+  // 1944). Read by id alone, each would be a second call.
+  const streamedTides = (doneId: string) => [
+    CREATED,
+    { type: "response.output_item.added", output_index: 0, item: { ...TIDES, arguments: "", status: "in_progress" } },
+    { type: "response.function_call_arguments.delta", output_index: 0, item_id: "fc_tides", delta: TIDES.arguments },
+    { type: "response.function_call_arguments.done", output_index: 0, item_id: "fc_tides", arguments: TIDES.arguments },
+    { type: "response.output_item.done", output_index: 0, item: { ...TIDES, id: doneId } },
+  ];
+
+  test("a call that streamed is not started again by its item under another id, done or in the output", async () => {
+    const renamed = { ...TIDES, id: "fc_renamed", call_id: "call_renamed" };
+    const body = sse([...streamedTides("fc_done_id"), completed([renamed])]);
+    assertEquals(await callsOf(body), EXPECTED_AT(0, 1).slice(0, 1));
+  });
+
+  test("a call that streamed and never came done ends with its item in the output", async () => {
+    const body = sse([...streamedTides("fc_tides").slice(0, 3), completed([TIDES])]);
+    assertEquals(await callsOf(body), EXPECTED_AT(0, 1).slice(0, 1));
   });
 
   test("any split of the bytes gives the same events", async () => {
     const data = bytes(
-      sse([CREATED, { type: "response.output_item.done", output_index: 0, item: TIDES }, completed([TIDES, SHELL])]),
+      sse([
+        CREATED,
+        { type: "response.output_item.done", output_index: 0, item: TIDES },
+        { type: "response.output_item.done", output_index: 1, item: SHELL },
+        completed([TIDES, SHELL]),
+      ]),
     );
     const whole = await run([data]);
     assertEquals(assertFinished(whole).toolCalls.length, 2);
