@@ -93,7 +93,8 @@ export {
 } from "./schema/early-validation.ts";
 export { jsonErrorPosition } from "./json/json-error-position.ts";
 export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repair.ts";
-export { checkToolSchema, type ToolSchemaIssue } from "./schema/check-tool-schema.ts";
+export { type CheckToolSchemaOptions, checkToolSchema, type ToolSchemaIssue } from "./schema/check-tool-schema.ts";
+export { PatternBudget } from "./schema/pattern-budget.ts";
 export { declaredToolsValidator, jsonSchema, type JsonSchemaPlugin } from "./schema.ts";
 export { CheckBudget } from "./schema/check-budget.ts";
 export {

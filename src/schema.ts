@@ -37,5 +37,6 @@ export {
   type EarlyValidationOptions,
   type EarlyValidationTarget,
 } from "./schema/early-validation.ts";
-export { checkToolSchema, type ToolSchemaIssue } from "./schema/check-tool-schema.ts";
+export { type CheckToolSchemaOptions, checkToolSchema, type ToolSchemaIssue } from "./schema/check-tool-schema.ts";
+export { PatternBudget } from "./schema/pattern-budget.ts";
 export { declaredToolsValidator } from "./schema/tool-definition.ts";

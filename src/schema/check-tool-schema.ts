@@ -5,6 +5,7 @@ import { compileSchema, nestsTooDeep } from "./compiled-schema.ts";
 import { appliesTooDeepInPlace } from "./in-place-depth.ts";
 import { pointerTarget } from "./schema-reading.ts";
 import { linearPattern } from "./pattern/linear-pattern.ts";
+import { PatternBudget } from "./pattern-budget.ts";
 import { MAX_COMPILE_NESTING, MAX_PATTERN_LENGTH, MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from "./schema-node.ts";
 
 /** One problem of a tool's schema, at the field that has it. */
@@ -13,6 +14,16 @@ export interface ToolSchemaIssue {
   path: string;
   /** What is wrong with it. */
   message: string;
+}
+
+/** Options of {@link checkToolSchema}. */
+export interface CheckToolSchemaOptions {
+  /**
+   * The Unicode property escapes (`\p{...}`) the schema's patterns may hold: pass one budget to
+   * every call of a request, so that its schemas together hold at most so many. By default, a
+   * budget of 64 for this schema alone.
+   */
+  patterns?: PatternBudget | undefined;
 }
 
 /** Keywords whose value is one schema. */
@@ -52,7 +63,8 @@ const COUNTS = [
  * of schemas, `properties` an object of schemas, `required` a list of strings, numbers and counts
  * where they go, `pattern` and `patternProperties` valid ECMAScript regular expressions of at most
  * 1,000 characters that run in linear time (no backreference, lookahead or lookbehind, at most
- * 20,000 instructions once counted repetitions are written out), `$ref` a local reference that points into the schema), and the schema holds at
+ * 20,000 instructions once counted repetitions are written out, their Unicode property escapes
+ * within `options.patterns`), `$ref` a local reference that points into the schema), and the schema holds at
  * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), applying at most
  * 64 in place one inside another and none in a cycle (which the checks would stop at, and accept).
  * Returns the problems, each at its field's path from
@@ -69,7 +81,12 @@ const COUNTS = [
  * // [{ path: "tools[0].parameters.properties.city.enum", message: "must be an array" }]
  * ```
  */
-export function checkToolSchema(schema: unknown, path = "parameters"): ToolSchemaIssue[] {
+export function checkToolSchema(
+  schema: unknown,
+  path = "parameters",
+  options: CheckToolSchemaOptions = {},
+): ToolSchemaIssue[] {
+  const patterns = options.patterns ?? new PatternBudget();
   const state = { issues: [] as ToolSchemaIssue[], more: 0, nodes: 0 };
   const report = (at: string, message: string): void => {
     if (state.issues.length < MAX_ISSUES) state.issues.push({ path: boundIssue(at), message });
@@ -107,10 +124,10 @@ export function checkToolSchema(schema: unknown, path = "parameters"): ToolSchem
       for (const name of Object.keys(dependencies))
         if (!Array.isArray(dependencies[name]))
           visit(dependencies[name], `${field("dependencies")}${member(name)}`, depth + 1);
-    checkScalars(value, field, report);
+    checkScalars(value, field, report, patterns);
     if (isRecord(value["patternProperties"]))
       for (const key of Object.keys(value["patternProperties"])) {
-        const problem = patternProblem(key);
+        const problem = patternProblem(key, patterns);
         if (problem) report(`${field("patternProperties")}${member(key)}`, problem);
       }
     if (has("$ref")) {
@@ -123,13 +140,17 @@ export function checkToolSchema(schema: unknown, path = "parameters"): ToolSchem
   };
   try {
     visit(schema, path, 0);
-    if (state.issues.length === 0 && nestsTooDeep(schema))
+    // A `$ref` may point where the walk above does not go (under a keyword it does not know): the
+    // compilation counts those patterns' escapes too.
+    const refused = patterns.refused;
+    if (state.issues.length === 0 && nestsTooDeep(schema, { patterns }))
       report(path, `nests deeper than ${thousands(MAX_COMPILE_NESTING)} schemas through its $refs`);
     else if (state.issues.length === 0 && appliesTooDeepInPlace(compileSchema(schema)))
       report(
         path,
         `applies more than ${MAX_IN_PLACE} schemas one inside another to one value ($ref, allOf, anyOf, oneOf, not, if), or applies them in a cycle`,
       );
+    if (patterns.refused > refused) report(path, tooManyEscapes(patterns));
   } catch {
     // A schema object whose reading throws (a getter, a proxy) is not JSON: one issue says so.
     return [{ path, message: "could not be read as JSON" }];
@@ -142,6 +163,7 @@ function checkScalars(
   value: Record<string, unknown>,
   field: (key: string) => string,
   report: (at: string, message: string) => void,
+  patterns: PatternBudget,
 ): void {
   const has = (key: string): boolean => Object.hasOwn(value, key);
   const type = value["type"];
@@ -168,7 +190,7 @@ function checkScalars(
   for (const key of ["uniqueItems", "nullable"])
     if (has(key) && typeof value[key] !== "boolean") report(field(key), "must be a boolean");
   if (has("format") && typeof value["format"] !== "string") report(field("format"), "must be a string");
-  const problem = has("pattern") ? patternProblem(value["pattern"]) : undefined;
+  const problem = has("pattern") ? patternProblem(value["pattern"], patterns) : undefined;
   if (problem) report(field("pattern"), problem);
   const dependentRequired = value["dependentRequired"];
   if (
@@ -182,11 +204,18 @@ function checkScalars(
 }
 
 /** What keeps a pattern from the linear-time matcher (not valid, a backreference, lookaround, too large), if anything. */
-function patternProblem(pattern: unknown): string | undefined {
+function patternProblem(pattern: unknown, patterns: PatternBudget): string | undefined {
   if (typeof pattern !== "string") return "must be a string";
   if (pattern.length > MAX_PATTERN_LENGTH) return `is longer than ${thousands(MAX_PATTERN_LENGTH)} characters`;
+  // Counted before the runtime reads it: the escapes are what would cost.
+  if (!patterns.take(pattern)) return tooManyEscapes(patterns);
   const read = linearPattern(pattern);
   return read.type === "refused" ? read.reason : undefined;
+}
+
+/** Why a pattern past the budget is refused. */
+function tooManyEscapes(patterns: PatternBudget): string {
+  return `takes the Unicode property escapes (\\p{...}) of the request's patterns past ${patterns.limit} (each costs the runtime far more than any other part of a pattern)`;
 }
 
 /** A key as a path segment: `.name` when it reads as a name, else `["..."]`. */

@@ -3,6 +3,7 @@ import { isRecord } from "../shared/values.ts";
 import { allowedValues } from "./allowed-values.ts";
 import { count, finite, own, pointerTarget, readDependencies } from "./schema-reading.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
+import type { PatternBudget } from "./pattern-budget.ts";
 import {
   blank,
   compilePattern,
@@ -49,6 +50,8 @@ export interface CompileOptions {
   assertFormats?: boolean | undefined;
   /** The work of a compilation this call makes is taken from it too (a schema already compiled costs nothing). */
   budget?: StepBudget | undefined;
+  /** The Unicode property escapes its patterns may hold, with the request's other schemas' (a pattern past it is ignored). */
+  patterns?: PatternBudget | undefined;
 }
 
 /**
@@ -80,6 +83,7 @@ interface Context {
   /** The work of the compilation: a step per keyword, per item of a keyword's list, per character of a pointer or a pattern. */
   budget: StepBudget;
   assertFormats: boolean;
+  patterns: PatternBudget | undefined;
   /** How deep the schema being compiled is nested, through the `$ref`s followed to reach it, less its depth in its own document. */
   nesting: number;
 }
@@ -91,11 +95,10 @@ const tooDeep = new WeakSet<SchemaNode>();
 
 /**
  * Whether a schema's `$ref`s nest deeper than {@link MAX_COMPILE_NESTING} schemas (each followed
- * where it is reached, as the compilation follows them): such a schema accepts anything, and
- * `checkToolSchema` refuses it.
+ * where it is reached, as the compilation follows them): it then accepts anything, and `checkToolSchema` refuses it.
  */
-export function nestsTooDeep(schema: unknown): boolean {
-  return tooDeep.has(compileSchema(schema));
+export function nestsTooDeep(schema: unknown, options?: CompileOptions): boolean {
+  return tooDeep.has(compileSchema(schema, options));
 }
 
 function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
@@ -105,6 +108,7 @@ function compileRoot(schema: unknown, options: CompileOptions): SchemaNode {
     count: 0,
     budget: { steps: MAX_COMPILE_STEPS },
     assertFormats: options.assertFormats === true,
+    patterns: options.patterns,
     nesting: 0,
   };
   try {
@@ -170,7 +174,7 @@ function compile(schema: unknown, context: Context, depth: number): SchemaNode {
   node.maxLength = count(own(schema, "maxLength"));
   const pattern = (value: unknown) => {
     if (typeof value === "string") budget.steps -= value.length;
-    return compilePattern(value);
+    return compilePattern(value, context.patterns);
   };
   node.pattern = pattern(own(schema, "pattern"));
   const format = own(schema, "format");

@@ -7,6 +7,7 @@ import type { JsonValue } from "../shared/json.ts";
 import { type LinearPattern, linearPattern } from "./pattern/linear-pattern.ts";
 import type { StepBudget } from "./pattern/pattern-vm.ts";
 import type { AllowedValues } from "./allowed-values.ts";
+import type { PatternBudget } from "./pattern-budget.ts";
 
 /** One compiled schema. Fields absent (`undefined`) do not restrict. */
 export interface SchemaNode {
@@ -160,10 +161,12 @@ export function blank(never: boolean): SchemaNode {
  * A pattern as ECMAScript with the `u` flag (as JSON Schema says), for the linear-time matcher,
  * or `undefined` when it is not a string, too long, not a valid regular expression, or not one
  * the matcher runs (backreferences, lookaround, more than `MAX_INSTRUCTIONS` once counted
- * repetitions are written out): `checkToolSchema` refuses those, the checks ignore them.
+ * repetitions are written out), or past `patterns` (its Unicode property escapes): `checkToolSchema`
+ * refuses those, the checks ignore them.
  */
-export function compilePattern(pattern: unknown): LinearPattern | undefined {
+export function compilePattern(pattern: unknown, patterns?: PatternBudget): LinearPattern | undefined {
   if (typeof pattern !== "string" || pattern.length > MAX_PATTERN_LENGTH) return undefined;
+  if (patterns && !patterns.take(pattern)) return undefined;
   const read = linearPattern(pattern);
   return read.type === "pattern" ? read.pattern : undefined;
 }

@@ -18,6 +18,11 @@ const broken: ReadonlyArray<[Record<string, unknown>, string]> = [
   [{ type: "object", properties: { code: { pattern: "^(a)\\1$" } } }, ".properties.code.pattern"],
   [{ type: "object", properties: { code: { pattern: "^(?!x)" } } }, ".properties.code.pattern"],
   [{ type: "object", properties: { code: { pattern: "(a{1000}){1000}" } } }, ".properties.code.pattern"],
+  // Unicode property escapes past the request's 64, each of which costs the runtime's RegExp up to 250 µs.
+  [
+    { type: "object", properties: { a: { pattern: "\\p{L}".repeat(40) }, b: { pattern: "\\p{N}".repeat(40) } } },
+    ".properties.b.pattern",
+  ],
 ];
 
 type Case = {
@@ -120,6 +125,43 @@ describe("tool schemas checked at the request", () => {
       }
     });
   }
+
+  it("the tools of a request share one budget of Unicode property escapes: the tool that goes past it is named", async () => {
+    for (const [path, at] of [
+      ["/v1/stream", "tools[1].parameters.properties.code.pattern"],
+      ["/v1/responses", "tools[1].parameters.properties.code.pattern"],
+    ] as const) {
+      const parameters = (n: number) => ({
+        type: "object",
+        properties: { code: { pattern: `^\\p{L}{${n}}`.repeat(40) } },
+      });
+      const body =
+        path === "/v1/stream"
+          ? withTool(
+              "stream",
+              (b) => void (b["tools"] = [0, 1].map((i) => ({ name: `f${i}`, parameters: parameters(i) }))),
+            )({})
+          : {
+              model: "openai/gpt-4o-mini",
+              input: "Weather in Paris?",
+              tools: [0, 1].map((i) => ({ type: "function", name: `f${i}`, parameters: parameters(i) })),
+            };
+      const upstream = new FakeUpstream({ kind: "hang" });
+      const response = await worker(upstream).call(
+        new Request(`http://localhost:8787${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+        testEnv(),
+      );
+      expect(response.status).toBe(400);
+      const text = await response.text();
+      expect(text).toContain(at);
+      expect(text).toContain("Unicode property escapes");
+      expect(upstream.requests).toHaveLength(0);
+    }
+  });
 
   it("a schema with many problems names the first and counts the rest, in a bounded message", async () => {
     const properties = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`p${i}`, { enum: i }]));

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { checkToolSchema } from "../../src/index.ts";
+import { checkToolSchema, type PatternBudget } from "../../src/index.ts";
 import { invalidField, type HttpError } from "../response/json-error.ts";
 
 /** Deepest nesting of arrays and objects a request may have: more is refused before anything recurses over it. */
@@ -93,14 +93,16 @@ export function jsonPath(path: readonly (string | number)[]): string {
  * size and depth): a 400 naming the first field at fault by its path from `path`, as the client
  * wrote it (`tools[0].parameters.properties.city.enum`), so a schema the validators cannot read
  * never reaches them. The message names the field and says what it must be, never its value.
+ * `patterns` is the request's one budget of Unicode property escapes, shared by all its tools.
  *
  * @example
  * ```ts
- * checkParameters(parameters, "tools[0].parameters"); // throws a 400 for { enum: "abc" }
+ * const patterns = new PatternBudget();
+ * checkParameters(parameters, "tools[0].parameters", patterns); // throws a 400 for { enum: "abc" }
  * ```
  */
-export function checkParameters(schema: unknown, path: string): void {
-  const issues = checkToolSchema(schema, path);
+export function checkParameters(schema: unknown, path: string, patterns: PatternBudget): void {
+  const issues = checkToolSchema(schema, path, { patterns });
   const first = issues[0];
   if (!first) return;
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problems in this schema)` : "";

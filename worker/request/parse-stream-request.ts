@@ -1,4 +1,4 @@
-import type { ToolEntry } from "../../src/index.ts";
+import { PatternBudget, type ToolEntry } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import { parseMessages, requiredString, toolNameError } from "./parse-messages.ts";
 import { parseReasoning } from "./parse-reasoning.ts";
@@ -167,13 +167,14 @@ function parseTools(value: unknown, bounds: RequestBounds): ToolEntry[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw invalidField("tools", "`tools` must be an array.");
   if (value.length > bounds.tools) throw invalidField("tools", `\`tools\` has more than ${bounds.tools} entries.`);
-  const tools = value.map((tool, i) => parseTool(tool, `tools[${i}]`, bounds));
+  const patterns = new PatternBudget(); // one for the request's tools together
+  const tools = value.map((tool, i) => parseTool(tool, `tools[${i}]`, bounds, patterns));
   const names = new Set(tools.map((tool) => tool.name));
   if (names.size !== tools.length) throw invalidField("tools", "Two tools have the same name.");
   return tools;
 }
 
-function parseTool(value: unknown, toolPath: string, bounds: RequestBounds): ToolEntry {
+function parseTool(value: unknown, toolPath: string, bounds: RequestBounds, patterns: PatternBudget): ToolEntry {
   // The Chat Completions form nests the definition under `function`: its fields' paths do too.
   const nested = isObject(value) && own(value, "type") === "function" && isObject(own(value, "function"));
   const fn = nested ? own(value, "function") : value;
@@ -191,7 +192,7 @@ function parseTool(value: unknown, toolPath: string, bounds: RequestBounds): Too
     throw invalidField(`${path}.${misnamed}`, `The tool's JSON Schema goes in \`parameters\`, not \`${misnamed}\`.`);
   if (given !== undefined && !isObject(given))
     throw invalidField(`${path}.parameters`, "`parameters` must be a JSON Schema object.");
-  if (given !== undefined) checkParameters(given, `${path}.parameters`);
+  if (given !== undefined) checkParameters(given, `${path}.parameters`, patterns);
   const parameters = (given ?? { type: "object", properties: {} }) as JsonObject;
   const eager = own(fn, "eager_input_streaming"); // Anthropic's per-tool fine-grained streaming
   if (eager !== undefined && typeof eager !== "boolean")

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { PatternBudget } from "../../../src/index.ts";
 import { type HttpError, invalidField } from "../../response/json-error.ts";
 import { checkParameters, isObject, own } from "../../request/json-fields.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
@@ -41,6 +42,7 @@ export function toolsOf(
   customTools: Set<string>,
   builtIns: Map<string, Record<string, unknown>>,
   provider: string,
+  patterns: PatternBudget,
   path = "tools",
 ): WireTool[] {
   return arrayAt(value, path).flatMap((tool, i) => {
@@ -52,7 +54,7 @@ export function toolsOf(
     if (type === "function") {
       // Checked here, at the client's index: dropped tools shift the indexes of the translated body.
       const parameters = own(fields, "parameters") ?? { type: "object" };
-      if (isObject(parameters)) checkParameters(parameters, `${at}.parameters`);
+      if (isObject(parameters)) checkParameters(parameters, `${at}.parameters`, patterns);
       return [{ name: toolNameIn(own(fields, "name"), `${at}.name`, NAMES), ...described, parameters }];
     }
     if (type === "custom") {
@@ -96,14 +98,15 @@ export function offeredTools(
   provider: string,
 ): WireTool[] | undefined {
   if (given === undefined && added.length === 0) return undefined;
-  const tools = given === undefined ? [] : toolsOf(given, customTools, builtIns, provider);
+  const patterns = new PatternBudget(); // one for `tools` and every `additional_tools` together
+  const tools = given === undefined ? [] : toolsOf(given, customTools, builtIns, provider, patterns);
   if (added.length === 0) return tools;
   const names = new Set(tools.map((tool) => tool.name));
   for (const [value, path] of added) {
     if (Array.isArray(value) && value.length > AGENT_BOUNDS.tools) throw tooManyTools(path);
     // Each item's kinds apart, then kept only for the names it adds.
     const [custom, kept] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
-    for (const tool of toolsOf(value, custom, kept, provider, path)) {
+    for (const tool of toolsOf(value, custom, kept, provider, patterns, path)) {
       if (names.has(tool.name)) continue;
       if (names.size >= AGENT_BOUNDS.tools) throw tooManyTools(path);
       names.add(tool.name);
