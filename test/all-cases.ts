@@ -72,6 +72,7 @@ import "./schema/json-schema-plugin.cases.ts";
 import "./schema/early-soundness.cases.ts";
 import "./schema/linear-pattern.cases.ts";
 import "./schema/pattern-budget.cases.ts";
+import "./schema/keyword-work.cases.ts";
 import "./schema/json-schema-suite.cases.ts";
 // Accumulate: deltas to events.
 import "./accumulate/partial-arguments.cases.ts";

@@ -98,7 +98,7 @@ function walk(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: numbe
     if (allowed === undefined || (!allowed && fail(allowedFailure(s)))) return false;
   }
   let failure: KeywordFailure | undefined;
-  if (typeof value === "number") failure = numberFailure(value, s);
+  if (typeof value === "number") failure = numberFailure(value, s, budget);
   else if (typeof value === "string") {
     if (s.maxLength !== undefined && codePoints(value, 0, 0, budget) > s.maxLength)
       failure = [`must have at most ${s.maxLength} characters`, ""];

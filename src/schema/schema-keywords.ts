@@ -20,8 +20,8 @@ const LISTED_VALUES = 5;
 /** The most characters of one listed value. */
 const LISTED_LENGTH = 40;
 
-/** The failure of a number's own keywords (its `integer` type aside), or `undefined`. */
-export function numberFailure(value: number, s: SchemaNode): KeywordFailure | undefined {
+/** The failure of a number's own keywords (its `integer` type aside), or `undefined`; `multipleOf`'s work is taken from `budget`. */
+export function numberFailure(value: number, s: SchemaNode, budget: StepBudget): KeywordFailure | undefined {
   if (s.minimum !== undefined && value < s.minimum)
     return [`must be at least ${s.minimum}`, `Expected at least ${s.minimum}.`];
   if (s.maximum !== undefined && value > s.maximum)
@@ -30,7 +30,7 @@ export function numberFailure(value: number, s: SchemaNode): KeywordFailure | un
     return [`must be greater than ${s.exclusiveMinimum}`, `Expected more than ${s.exclusiveMinimum}.`];
   if (s.exclusiveMaximum !== undefined && value >= s.exclusiveMaximum)
     return [`must be less than ${s.exclusiveMaximum}`, `Expected less than ${s.exclusiveMaximum}.`];
-  if (s.multipleOf !== undefined && !isMultiple(value, s.multipleOf))
+  if (s.multipleOf !== undefined && !isMultiple(value, s.multipleOf, budget))
     return [`must be a multiple of ${s.multipleOf}`, `Expected a multiple of ${s.multipleOf}.`];
   return undefined;
 }
@@ -40,13 +40,17 @@ export function numberFailure(value: number, s: SchemaNode): KeywordFailure | un
  * the shortest decimal that JavaScript writes for it (the literal of the JSON text, `0.0075`, not
  * the binary fraction near it), so that `0.0075` is a multiple of `0.0001` and `1e10` one of
  * `1e-300`, where a division in floating point is inexact or overflows. A few big-integer steps
- * (the exponents of finite numbers are within ±324).
+ * (the exponents of finite numbers are within ±324), charged to `budget` as what they cost: 0.7
+ * to 6.4 µs in V8, some 16 to 100 of a check's steps. JSON's `1e400`, which reads as `Infinity`,
+ * is no multiple (its digits are lost), never a throw.
  */
-function isMultiple(value: number, factor: number): boolean {
+function isMultiple(value: number, factor: number, budget: StepBudget): boolean {
   if (Number.isSafeInteger(value) && Number.isSafeInteger(factor)) return value % factor === 0;
+  if (!Number.isFinite(value)) return false;
   const [a, ea] = decimal(value);
   const [b, eb] = decimal(factor);
   const e = Math.min(ea, eb);
+  budget.steps -= 16 + (Math.abs(ea - eb) >> 3);
   return (a * 10n ** BigInt(ea - e)) % (b * 10n ** BigInt(eb - e)) === 0n;
 }
 

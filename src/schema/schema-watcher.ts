@@ -186,7 +186,7 @@ export class SchemaWatcher implements JsonParserListener {
     const fail = (message: string, path = open.path): void => this.#kill(depth, c, path, message);
     if (typeof value === "number") {
       if (s.types && !s.types.includes("number") && !Number.isInteger(value)) return fail("Expected an integer.");
-      const failure = numberFailure(value, s);
+      const failure = numberFailure(value, s, this.#budget);
       if (failure) return fail(failure[1]);
     } else if (typeof value === "string") {
       // maxLength and enum were checked as the string streamed.

@@ -1,0 +1,46 @@
+// What a hostile schema's keywords cost is charged to the call's budget as what it costs
+// (bench/hostile-keywords.ts measures each 2020-12 keyword family): `multipleOf` on numbers that are
+// not safe integers is exact decimal arithmetic on big integers (0.7 to 6.4 µs in V8, where a step
+// of a check is some 30 to 200 ns), once charged a single step, so that an `allOf` of multipleOf
+// branches held a call for 50 times its budget's worth. Compared in steps, never a time. And JSON's
+// `1e400`, which JSON.parse reads as Infinity, threw from both checks.
+import { CheckBudget, checkToolArguments, IncrementalJsonParser, type ToolSchema } from "../../src/index.ts";
+import { SchemaWatcher } from "../../src/schema/schema-watcher.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+
+/** The steps one check of `value` against `schema` takes. */
+function steps(value: number, schema: ToolSchema): number {
+  const budget = new CheckBudget(1_000);
+  checkToolArguments(value, schema, { budget });
+  return budget.spent;
+}
+
+group("Keyword work charged as it costs", (test) => {
+  test("multipleOf on numbers that are not safe integers is charged its big-integer work", () => {
+    const cheap = steps(12, { multipleOf: 3 });
+    assert(steps(1.5, { multipleOf: 0.0001 }) >= cheap + 16, "a decimal multipleOf costs more than a step");
+    assert(steps(1.7976931348623157e308, { multipleOf: 5e-324 }) >= cheap + 90, "632 digits apart cost more still");
+    // 300 branches against 2,000 numbers: 600,000 exact checks, which took 600,000 steps of a
+    // 607,000-step budget (1.5 s in V8) and now run it out.
+    const schema = {
+      type: "array",
+      items: { allOf: Array.from({ length: 300 }, (_, i) => ({ multipleOf: 1e-300 * (1 + i / 1000) })) },
+    };
+    const args = Array.from({ length: 2_000 }, (_, i) => 1.7976931348623157e308 / (1 + i / 7));
+    const budget = new CheckBudget(JSON.stringify(args).length);
+    const issues = checkToolArguments(args, schema as ToolSchema, { budget });
+    assert(budget.exhausted, `${budget.spent} steps of ${budget.granted}`);
+    assertEquals(issues, [
+      `$ could not be checked within its budget of ${budget.granted.toLocaleString("en-US")} steps`,
+    ]);
+  });
+
+  test("1e400 (Infinity once parsed) is no multiple of anything, in both checks, never a throw", () => {
+    const schema: ToolSchema = { type: "object", properties: { n: { multipleOf: 0.5 } } };
+    assertEquals(checkToolArguments(JSON.parse('{"n": 1e400}'), schema), ["$.n must be a multiple of 0.5"]);
+    assertEquals(checkToolArguments(JSON.parse("-1e400"), { multipleOf: 2 }), ["$ must be a multiple of 2"]);
+    const watcher = new SchemaWatcher(schema);
+    new IncrementalJsonParser({ listener: watcher }).feed('{"n": 1e400}');
+    assertEquals(watcher.violation?.message, "Expected a multiple of 0.5.");
+  });
+});
