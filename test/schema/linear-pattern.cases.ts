@@ -5,7 +5,7 @@
 // in linear time is refused by checkToolSchema at the keyword's path. Never a time.
 import fc from "fast-check";
 import { checkToolArguments, checkToolSchema, IncrementalJsonParser } from "../../src/index.ts";
-import { type LinearPattern, linearPattern } from "../../src/schema/pattern/linear-pattern.ts";
+import { type LinearPattern, linearPattern, SET_STEPS } from "../../src/schema/pattern/linear-pattern.ts";
 import { SchemaWatcher } from "../../src/schema/schema-watcher.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 
@@ -22,9 +22,9 @@ function run(pattern: LinearPattern, text: string): { matched: boolean; steps: n
   return { matched, steps: 1e9 - budget.steps };
 }
 
-/** The most steps a test may take: building the program, then per position its closure and its threads. */
+/** The most steps a test may take: building the program and its sets, then per position its closure and its threads. */
 const bound = (pattern: LinearPattern, text: string): number =>
-  pattern.size + 2 * pattern.size * ([...text].length + 1);
+  pattern.size + SET_STEPS * pattern.sets + 2 * pattern.size * ([...text].length + 1);
 
 /**
  * ECMA-262's `test` from the runtime's matcher at each start it allows: code point boundaries
@@ -226,6 +226,18 @@ group("Linear-time patterns (issue 33)", (test) => {
     const alternatives = compiled("^(a|a)*$");
     const text = `${"a".repeat(5_000)}b`;
     assert(run(alternatives, text).steps <= bound(alternatives, text));
+  });
+
+  test("a pattern's sets are charged at its first test, each a RegExp of the runtime's: 128 steps a distinct set, once", () => {
+    // 150 distinct classes: 150 RegExps built and compiled at the first tests (4 to 26 µs each),
+    // once charged nothing beside the program's 450 instructions and the threads' steps.
+    const source = Array.from({ length: 150 }, (_, i) => `[a${i.toString(36)}]`).join("|");
+    const pattern = compiled(source);
+    assertEquals(pattern.sets, 150);
+    const first = run(pattern, "éé").steps;
+    const second = run(pattern, "éé").steps;
+    assert(first - second >= 150 * SET_STEPS, `first ${first}, then ${second} steps`);
+    assertEquals(compiled("^[a-z]+[a-z]*\\d{3}\\d$").sets, 2, "a set written again is one");
   });
 
   test("a spent budget stops the test at once: false, and steps below zero", () => {

@@ -55,8 +55,14 @@ const REFUSE_BACKREFERENCE = "uses a backreference, which a linear-time matcher 
 const REFUSE_LOOKAROUND = "uses a lookahead or lookbehind, which a linear-time matcher cannot run";
 const REFUSE_UNKNOWN = "uses syntax the linear-time matcher does not support";
 
+/** A pattern read: its tree, and how many distinct sets it holds (each a `RegExp` of the runtime's once asked). */
+export interface ParsedPattern {
+  readonly tree: PatternNode;
+  readonly sets: number;
+}
+
 /** The tree of `source`, or why it is refused (not valid ECMAScript with the `u` flag included). */
-export function parsePattern(source: string): PatternNode | PatternRefusal {
+export function parsePattern(source: string): ParsedPattern | PatternRefusal {
   try {
     new RegExp(source, "u");
   } catch {
@@ -68,7 +74,7 @@ export function parsePattern(source: string): PatternNode | PatternRefusal {
     if (reader.at < source.length) return new PatternRefusal(REFUSE_UNKNOWN);
     if (tree.size > MAX_INSTRUCTIONS)
       return new PatternRefusal(`expands to more than ${MAX_INSTRUCTIONS.toLocaleString("en-US")} instructions`);
-    return tree;
+    return { tree, sets: reader.sets };
   } catch (error) {
     if (error instanceof PatternRefusal) return error;
     throw error;
@@ -108,6 +114,11 @@ class Reader {
 
   constructor(source: string) {
     this.#source = source;
+  }
+
+  /** How many distinct sets were read. */
+  get sets(): number {
+    return this.#sets.size;
   }
 
   choice(): PatternNode {
