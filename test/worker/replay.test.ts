@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { fixturesOf, recordingsAvailable, summarize } from "../support/fixtures.ts";
 import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
 import { replayDelay } from "../../worker/upstream/replay/pacing.ts";
-import { pickRecording, recordingChunks } from "../../worker/upstream/replay/recording.ts";
+import { CheckBudget } from "../../src/index.ts";
+import { MAX_PICK_STEPS, pickRecording, recordingChunks } from "../../worker/upstream/replay/recording.ts";
 import { replayUpstream } from "../../worker/upstream/replay/replay-upstream.ts";
 import {
   declaredTools,
@@ -127,6 +128,35 @@ describe.skipIf(!recordingsAvailable)("the replay upstream (no provider key)", (
     expect(
       await pickRecording(upstreamProviders.anthropic.recordings, "Weather in Paris, France?", anyWeather, "anthropic"),
     ).toMatchObject({ name: "text-then-tool-use-with-ping" });
+  });
+
+  it("the checks of the recordings' calls against a request's schemas share one budget: a costly schema spends it once", async () => {
+    // propertyNames under anyOf of 8, a $ref tree 30 deep: exponential in its depth. Each call's
+    // check had 2,000,000 steps of its own, so a pick cost a request 2,000,000 per candidate.
+    const defs: Record<string, unknown> = { n30: { pattern: "^z" } };
+    for (let i = 0; i < 30; i++)
+      defs[`n${i}`] = { anyOf: [{ $ref: `#/$defs/n${i + 1}` }, { $ref: `#/$defs/n${i + 1}`, minLength: 0 }] };
+    const costly = {
+      type: "object",
+      anyOf: Array.from({ length: 8 }, () => ({ propertyNames: { $ref: "#/$defs/n0" } })),
+      $defs: defs,
+    };
+    const tools = ["get_capital", "search", "weather"].map((name) => ({ name, parameters: structuredClone(costly) }));
+    const budget = new CheckBudget(Number.POSITIVE_INFINITY, MAX_PICK_STEPS);
+    const prompt = "The capital of the UK, and the Tigers game schedule in Detroit?";
+    expect(
+      await pickRecording(upstreamProviders.openai.recordings, prompt, tools, "openai", undefined, budget),
+    ).toBeUndefined();
+    expect(budget.exhausted).toBe(true);
+    expect(budget.spent).toBeLessThan(MAX_PICK_STEPS + 1_000);
+    // An ordinary schema is checked well within it, and the recording plays.
+    const plain = [
+      { name: "get_capital", parameters: { type: "object", properties: { country: { type: "string" } } } },
+    ];
+    const fresh = new CheckBudget(Number.POSITIVE_INFINITY, MAX_PICK_STEPS);
+    const picked = await pickRecording(upstreamProviders.openai.recordings, prompt, plain, "openai", undefined, fresh);
+    expect(picked?.name).toBe("chat-tool-call-gpt-4o-mini-usage");
+    expect(fresh.spent).toBeLessThan(1_000);
   });
 
   it("reads a recording's calls once per isolate, however many requests could pick it, and picks as before", async () => {
