@@ -4,7 +4,7 @@
 // A checkout that has them in node_modules/.bin already (an install from before they moved here)
 // uses those. Installed in a directory of its own and renamed into place, so two test files that
 // ask at once never see half an install.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,4 +48,54 @@ export async function agentBinDir(): Promise<string> {
     rmSync(staging, { recursive: true, force: true });
   }
   return bin;
+}
+
+/**
+ * Runs an agent to its end with stdin closed (`codex exec` otherwise waits to read a prompt from
+ * it), and gives what it wrote; kills it past `timeout`.
+ */
+export function runAgent(
+  file: string,
+  args: readonly string[],
+  options: { cwd: string; timeout: number; env: Record<string, string> },
+): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeout);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolvePromise({ stdout, stderr });
+      else reject(new Error(`${file} exited with ${code}\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`));
+    });
+  });
+}
+
+/**
+ * Writes Codex's `config.toml` into `home` (its CODEX_HOME): `model` served by the Worker at
+ * `workerUrl` over the Responses API, its token in WORKER_TOKEN, no update check or analytics;
+ * `extra` lines go in the top table (`model_reasoning_effort = "medium"`).
+ */
+export function writeCodexConfig(home: string, model: string, workerUrl: string, extra: readonly string[] = []): void {
+  writeFileSync(
+    join(home, "config.toml"),
+    [
+      `model = "${model}"`,
+      'model_provider = "worker"',
+      ...extra,
+      "check_for_update_on_startup = false",
+      "[analytics]",
+      "enabled = false",
+      "[model_providers.worker]",
+      'name = "tool-call-stream"',
+      `base_url = "${workerUrl}/v1"`,
+      'env_key = "WORKER_TOKEN"',
+      'wire_api = "responses"',
+      "",
+    ].join("\n"),
+  );
 }

@@ -5,13 +5,13 @@
 // which must reach the provider with that state in the provider's own shape, whichever protocol
 // the agent speaks (the Worker seals one provider's state into the other protocol's opaque field).
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ITEM, type ReasoningProvider, SIGNATURE, startReasoningProvider, THOUGHT } from "./reasoning-provider.ts";
-import { agentBinDir } from "./agent-clis.ts";
+import { agentBinDir, writeCodexConfig } from "./agent-clis.ts";
 import { DEEPSEEK_CALL_ID, DEEPSEEK_THOUGHT } from "./deepseek-provider.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
@@ -61,23 +61,7 @@ const claude = (tag: string, model: string) =>
 
 function codex(tag: string, model: string) {
   const home = tempDir("codex-home-");
-  writeFileSync(
-    join(home, "config.toml"),
-    [
-      `model = "${model}"`,
-      'model_provider = "worker"',
-      'model_reasoning_effort = "medium"',
-      "check_for_update_on_startup = false",
-      "[analytics]",
-      "enabled = false",
-      "[model_providers.worker]",
-      'name = "tool-call-stream"',
-      `base_url = "${server!.url}/v1"`,
-      'env_key = "WORKER_TOKEN"',
-      'wire_api = "responses"',
-      "",
-    ].join("\n"),
-  );
+  writeCodexConfig(home, model, server!.url, ['model_reasoning_effort = "medium"']);
   return run(
     join(agents, "codex"),
     [

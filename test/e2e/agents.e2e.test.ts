@@ -5,15 +5,13 @@
 // and a fake of every provider on 127.0.0.1 (test/e2e/fake-provider.ts) answers turn 1 with a call
 // of the agent's shell tool and turn 2, which must carry the command's output, with text that
 // repeats it. No network: both agents run with a HOME of their own and their traffic off.
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ScriptedCall } from "../../worker/upstream/replay/scripted/script.ts";
-import { startFakeProvider, type FakeProvider } from "./fake-provider.ts";
-import { agentBinDir } from "./agent-clis.ts";
+import { shellCall, startFakeProvider, type FakeProvider } from "./fake-provider.ts";
+import { agentBinDir, runAgent as run, writeCodexConfig } from "./agent-clis.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -21,30 +19,6 @@ const bin = join(root, "node_modules", ".bin");
 /** Where `claude` and `codex` are (installed by the first test that needs them: ./agent-clis.ts). */
 let agents = bin;
 
-/**
- * Runs an agent to its end with stdin closed (`codex exec` otherwise waits to read a prompt from
- * it), and gives what it wrote; kills it past `timeout`.
- */
-function run(
-  file: string,
-  args: readonly string[],
-  options: { cwd: string; timeout: number; env: Record<string, string> },
-): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(file, args, { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeout);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolvePromise({ stdout, stderr });
-      else reject(new Error(`${file} exited with ${code}\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`));
-    });
-  });
-}
 const TOKEN = "agent-client-token";
 const PROVIDERS = [
   "openai",
@@ -69,16 +43,6 @@ const tempDir = (prefix: string): string => {
   return dir;
 };
 let server: WorkerServer | undefined;
-
-/** The fake's call: the agent's own shell tool, with the command the prompt asked for. */
-function shellCall(body: string): ScriptedCall | undefined {
-  const asked = body.match(/echo OUT-\$\(\(6\*7\)\)-[a-z0-9-]+/)?.[0];
-  if (asked === undefined) return undefined;
-  if (body.includes('"name":"Bash"'))
-    return { name: "Bash", arguments: { command: asked, description: "Print the tag" } };
-  if (body.includes('"name":"exec_command"')) return { name: "exec_command", arguments: { cmd: asked } };
-  return undefined;
-}
 
 beforeAll(async () => {
   agents = await agentBinDir();
@@ -197,22 +161,7 @@ describe("Codex runs its shell tool through POST /v1/responses", () => {
     it(`${provider}: codex exec calls exec_command, runs it, and its answer reads the command's output`, async () => {
       const tag = `codex-${provider}`;
       const home = tempDir("codex-home-");
-      writeFileSync(
-        join(home, "config.toml"),
-        [
-          `model = "${provider}/fake-model"`,
-          'model_provider = "worker"',
-          "check_for_update_on_startup = false",
-          "[analytics]",
-          "enabled = false",
-          "[model_providers.worker]",
-          'name = "tool-call-stream"',
-          `base_url = "${server!.url}/v1"`,
-          'env_key = "WORKER_TOKEN"',
-          'wire_api = "responses"',
-          "",
-        ].join("\n"),
-      );
+      writeCodexConfig(home, `${provider}/fake-model`, server!.url);
       const { stdout } = await run(
         join(agents, "codex"),
         [

@@ -25,7 +25,13 @@ const ROUTES: [RegExp, keyof typeof scriptWriters][] = [
 export interface SeenProviderRequest {
   provider: string;
   body: string;
-  answered: "call" | "text";
+  answered: "call" | "text" | "failed";
+}
+
+/** A scripted answer in a provider's own framing (a failure inside its stream, say). */
+export interface FakeAnswer {
+  contentType: string;
+  chunks: readonly (string | Uint8Array)[];
 }
 
 /** The running fake. */
@@ -36,14 +42,26 @@ export interface FakeProvider {
   stop(): Promise<void>;
 }
 
+/** The fake's call for the agent tests: the agent's own shell tool (Claude Code's `Bash`, Codex's `exec_command`), with the command the prompt asked for. */
+export function shellCall(body: string): ScriptedCall | undefined {
+  const asked = body.match(/echo OUT-\$\(\(6\*7\)\)-[a-z0-9-]+/)?.[0];
+  if (asked === undefined) return undefined;
+  if (body.includes('"name":"Bash"'))
+    return { name: "Bash", arguments: { command: asked, description: "Print the tag" } };
+  if (body.includes('"name":"exec_command"')) return { name: "exec_command", arguments: { cmd: asked } };
+  return undefined;
+}
+
 /**
  * Starts the fake. `call` decides the tool call for a request that offers a shell tool (by the
  * tool names it offers, from the body's text), or `undefined` for a text answer; `marker` is the
- * text whose presence in a request means the tool already ran.
+ * text whose presence in a request means the tool already ran; `failing` gives, for a request,
+ * the answer to send instead (a failure inside the stream), if any.
  */
 export async function startFakeProvider(
   call: (body: string) => ScriptedCall | undefined,
   marker: string,
+  failing: (body: string, provider: string) => FakeAnswer | undefined = () => undefined,
 ): Promise<FakeProvider> {
   const seen: SeenProviderRequest[] = [];
   const server: Server = createServer((request, response) => {
@@ -61,13 +79,18 @@ export async function startFakeProvider(
   });
   async function answer(
     request: IncomingMessage,
-  ): Promise<{ status: number; contentType: string; chunks: Uint8Array[] }> {
+  ): Promise<{ status: number; contentType: string; chunks: readonly (string | Uint8Array)[] }> {
     const parts: Buffer[] = [];
     for await (const part of request) parts.push(part as Buffer);
     const body = Buffer.concat(parts).toString("utf8");
     const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
     const provider = ROUTES.find(([pattern]) => pattern.test(path))?.[1];
     if (!provider) return { status: 404, contentType: "text/plain", chunks: [new TextEncoder().encode("no route")] };
+    const failure = failing(body, provider);
+    if (failure) {
+      seen.push({ provider, body, answered: "failed" });
+      return { status: 200, ...failure };
+    }
     const ran = body.includes(marker);
     const scripted = ran ? undefined : call(body);
     seen.push({ provider, body, answered: scripted ? "call" : "text" });

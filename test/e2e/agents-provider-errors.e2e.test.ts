@@ -1,0 +1,153 @@
+// The agents themselves, unchanged, in front of a provider that fails inside its stream (each
+// provider's own failure, in its documented shape: test/worker/in-stream-error-cases.ts), through
+// the Worker, act on the failure as on their own API's: Claude Code reads an overload of any
+// provider as Anthropic's `overloaded_error` on /v1/messages and turns to its `--fallback-model`
+// for an overload (another provider here), which ends the run; Codex reads a context overflow
+// as OpenAI's `context_length_exceeded` on /v1/responses and stops to say the context window is
+// full instead of sending the same request again. Before the Worker classified provider errors,
+// both were a generic failure: Claude Code fell back for a server error without retrying an
+// overload, Codex sent the request again. `wrangler dev` serves the Worker,
+// test/e2e/fake-provider.ts plays every provider; no network.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProviderErrorKind } from "../../src/index.ts";
+import { errorCases, SECRET } from "../worker/in-stream-error-cases.ts";
+import { agentBinDir, runAgent, writeCodexConfig } from "./agent-clis.ts";
+import { type FakeAnswer, type FakeProvider, shellCall, startFakeProvider } from "./fake-provider.ts";
+import { startWorker, type WorkerServer } from "./worker-server.ts";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const bin = join(root, "node_modules", ".bin");
+let agents = bin;
+const TOKEN = "agent-client-token";
+const OUTPUT = "OUT-42-";
+const command = (tag: string): string => `echo OUT-$((6*7))-${tag}`;
+/** What each agent is failed with. */
+const KIND: Record<"claude" | "codex", ProviderErrorKind> = { claude: "overloaded", codex: "context-overflow" };
+/** Claude Code's fallback model for a provider's: on another provider. */
+const fallbackOf = (provider: string) => (provider === "anthropic" ? "openai" : "anthropic");
+/** The providers with a documented failure of each kind (Cohere has no overload, Gemini Interactions no overflow). */
+const providersOf = (kind: ProviderErrorKind) => [
+  ...new Set(errorCases.filter((c) => c.kind === kind).map((c) => c.provider)),
+];
+
+let fake: FakeProvider | undefined;
+let server: WorkerServer | undefined;
+const scratch: string[] = [];
+const tempDir = (prefix: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+};
+
+/**
+ * A run's requests to its own provider fail inside the stream, with that provider's failure of the
+ * agent's kind (Claude Code's fallback, on another provider, is answered).
+ */
+function failing(body: string, provider: string): FakeAnswer | undefined {
+  const tag = /OUT-\$\(\(6\*7\)\)-(claude|codex)-([a-z-]+)/.exec(body);
+  if (!tag || tag[2] !== provider) return undefined;
+  return errorCases.find((c) => c.provider === provider && c.kind === KIND[tag[1] as "claude" | "codex"]);
+}
+
+beforeAll(async () => {
+  agents = await agentBinDir();
+  fake = await startFakeProvider(shellCall, OUTPUT, failing);
+  server = await startWorker({ ...fake.vars, CLIENT_TOKEN: TOKEN, OPEN_ACCESS: "false" }, 90_000);
+}, 720_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await fake?.stop();
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+}, 30_000);
+
+const agentEnv = (extra: Record<string, string>): Record<string, string> => ({
+  PATH: `${bin}:${process.env["PATH"] ?? ""}`,
+  HOME: tempDir("agent-home-"),
+  LANG: "C.UTF-8",
+  ...extra,
+});
+const turnsOf = (tag: string) =>
+  fake!.seen.filter((seen) => seen.body.includes(`-${tag}`)).map((seen) => [seen.provider, seen.answered]);
+
+describe("Claude Code turns to its fallback model on a provider's overloads inside the stream (overloaded_error)", () => {
+  for (const provider of providersOf(KIND.claude)) {
+    it(`${provider}: overloaded, then the fallback model runs the command and reads its output`, async () => {
+      const tag = `claude-${provider}`;
+      const { stdout } = await runAgent(
+        join(agents, "claude"),
+        [
+          "-p",
+          `Run \`${command(tag)}\` with the Bash tool and tell me what it printed.`,
+          "--output-format",
+          "stream-json",
+          "--verbose",
+          "--allowedTools",
+          "Bash",
+          "--model",
+          `${provider}/fake-model`,
+          "--fallback-model",
+          `${fallbackOf(provider)}/fake-model`,
+        ],
+        {
+          cwd: tempDir("agent-cwd-"),
+          timeout: 50_000,
+          env: agentEnv({
+            ANTHROPIC_BASE_URL: server!.url,
+            ANTHROPIC_API_KEY: TOKEN,
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+          }),
+        },
+      );
+      const lines = stdout
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      // Claude Code's own account: it fell back for an overload (for a server error before).
+      const fallback = lines.find((line) => line["type"] === "system" && line["subtype"] === "model_fallback");
+      expect(fallback).toMatchObject({ trigger: "overloaded", fallback_model: `${fallbackOf(provider)}/fake-model` });
+      const result = lines.find((line) => line["type"] === "result");
+      expect(result).toMatchObject({ is_error: false, result: expect.stringContaining(`${OUTPUT}${tag}`) });
+      const turns = turnsOf(tag);
+      const overloaded = turns.findIndex(([, answered]) => answered !== "failed");
+      expect(overloaded).toBeGreaterThan(0);
+      expect(turns.slice(0, overloaded)).toEqual(turns.slice(0, overloaded).map(() => [provider, "failed"]));
+      expect(turns.slice(overloaded)).toEqual([
+        [fallbackOf(provider), "call"],
+        [fallbackOf(provider), "text"],
+      ]);
+      expect(stdout).not.toContain(SECRET.split(" ")[0]);
+    });
+  }
+});
+
+describe("Codex stops on a provider's context overflow inside the stream (context_length_exceeded)", () => {
+  for (const provider of providersOf(KIND.codex)) {
+    it(`${provider}: the run says the context window is full, without sending the request again`, async () => {
+      const tag = `codex-${provider}`;
+      const home = tempDir("codex-home-");
+      writeCodexConfig(home, `${provider}/fake-model`, server!.url);
+      const failure = await runAgent(
+        join(agents, "codex"),
+        [
+          "exec",
+          "--skip-git-repo-check",
+          "--dangerously-bypass-approvals-and-sandbox",
+          `Run \`${command(tag)}\` with your shell tool and tell me what it printed.`,
+        ],
+        { cwd: tempDir("agent-cwd-"), timeout: 50_000, env: agentEnv({ CODEX_HOME: home, WORKER_TOKEN: TOKEN }) },
+      ).then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
+      // `codex exec` exits with 1 and its own words for ContextWindowExceeded.
+      expect(failure).toMatch(/exited with 1[\s\S]*context window/);
+      expect(turnsOf(tag)).toEqual([[provider, "failed"]]);
+      expect(failure).not.toContain(SECRET.split(" ")[0]);
+    });
+  }
+});
