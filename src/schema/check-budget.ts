@@ -18,11 +18,20 @@ export const CHECK_STEPS_PER_CHARACTER = 50;
 export const MAX_CALL_CHECK_STEPS = 2_000_000;
 /** The most steps the final checks of one response's calls take together (early checks aside, which run as the arguments stream, a fragment at a time). */
 export const MAX_RESPONSE_CHECK_STEPS = 8_000_000;
+/**
+ * The most of {@link CHECK_STEPS_BASE} the calls of one response are given together: the first
+ * 100 calls have it whole, the rest only their steps per character, so that a response of a
+ * thousand tiny calls (`{}`, 2 characters, against a costly schema) costs steps in proportion to
+ * its bytes (the early checks, which no pool bounds, took 20,000 steps a call: 20 million for the
+ * 1,024 calls a response may hold).
+ */
+export const MAX_RESPONSE_BASE_STEPS = 2_000_000;
 
 /**
- * The budget of one call's checks: {@link CHECK_STEPS_BASE} plus
- * {@link CHECK_STEPS_PER_CHARACTER} per character of its arguments (UTF-16 code units), at most
- * {@link MAX_CALL_CHECK_STEPS}, granted as the arguments arrive ({@link CheckBudget.allow}).
+ * The budget of one call's checks: {@link CHECK_STEPS_BASE} (or the `base` given: a response's
+ * calls share {@link MAX_RESPONSE_BASE_STEPS} of it) plus {@link CHECK_STEPS_PER_CHARACTER} per
+ * character of its arguments (UTF-16 code units), at most {@link MAX_CALL_CHECK_STEPS}, granted as
+ * the arguments arrive ({@link CheckBudget.allow}).
  *
  * @example
  * ```ts
@@ -40,11 +49,16 @@ export class CheckBudget {
   /** Canonical forms of the values checked (arrays and objects), each built once per call. */
   readonly canonical: WeakMap<object, string> = new WeakMap();
   readonly #cap: number;
+  readonly #base: number;
 
-  /** A budget of `characters` characters of arguments (more may be allowed later), at most `cap` steps. */
-  constructor(characters = 0, cap: number = MAX_CALL_CHECK_STEPS) {
+  /**
+   * A budget of `characters` characters of arguments (more may be allowed later), at most `cap`
+   * steps, `base` of them whatever the characters.
+   */
+  constructor(characters = 0, cap: number = MAX_CALL_CHECK_STEPS, base: number = CHECK_STEPS_BASE) {
     this.#cap = cap;
-    this.steps = this.granted = Math.min(cap, CHECK_STEPS_BASE);
+    this.#base = base;
+    this.steps = this.granted = Math.min(cap, base);
     this.allow(characters);
   }
 
@@ -54,7 +68,7 @@ export class CheckBudget {
    */
   allow(characters: number): void {
     if (this.steps < 0) return;
-    const total = Math.min(this.#cap, CHECK_STEPS_BASE + CHECK_STEPS_PER_CHARACTER * characters);
+    const total = Math.min(this.#cap, this.#base + CHECK_STEPS_PER_CHARACTER * characters);
     if (total <= this.granted) return;
     this.steps += total - this.granted;
     this.granted = total;
@@ -72,18 +86,24 @@ export class CheckBudget {
 }
 
 /**
- * The budgets of one response's calls: each call's own ({@link CheckBudget}, by its key), and a
- * pool of {@link MAX_RESPONSE_CHECK_STEPS} the final checks draw from, so that a response whose
- * calls all complete at once (at its finish) checks them in a bounded time.
+ * The budgets of one response's calls: each call's own ({@link CheckBudget}, by its key, its base
+ * drawn from {@link MAX_RESPONSE_BASE_STEPS}), and a pool of {@link MAX_RESPONSE_CHECK_STEPS} the
+ * final checks draw from, so that a response whose calls all complete at once (at its finish)
+ * checks them in a bounded time.
  */
 class ResponseBudgets {
   readonly #calls = new Map<number, CheckBudget>();
   #left = MAX_RESPONSE_CHECK_STEPS;
+  #base = MAX_RESPONSE_BASE_STEPS;
 
   /** The budget of the call of key `key` (created at first use). */
   of(key: number): CheckBudget {
     let budget = this.#calls.get(key);
-    if (!budget) this.#calls.set(key, (budget = new CheckBudget()));
+    if (!budget) {
+      const base = Math.min(CHECK_STEPS_BASE, this.#base);
+      this.#base -= base;
+      this.#calls.set(key, (budget = new CheckBudget(0, MAX_CALL_CHECK_STEPS, base)));
+    }
     return budget;
   }
 

@@ -5,6 +5,13 @@
 // branches held a call for 50 times its budget's worth. Compared in steps, never a time. And JSON's
 // `1e400`, which JSON.parse reads as Infinity, threw from both checks.
 import { CheckBudget, checkToolArguments, IncrementalJsonParser, type ToolSchema } from "../../src/index.ts";
+import {
+  budgetKey,
+  CHECK_STEPS_BASE,
+  CHECK_STEPS_PER_CHARACTER,
+  MAX_RESPONSE_BASE_STEPS,
+  responseBudgets,
+} from "../../src/schema/check-budget.ts";
 import { SchemaWatcher } from "../../src/schema/schema-watcher.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 
@@ -42,5 +49,19 @@ group("Keyword work charged as it costs", (test) => {
     const watcher = new SchemaWatcher(schema);
     new IncrementalJsonParser({ listener: watcher }).feed('{"n": 1e400}');
     assertEquals(watcher.violation?.message, "Expected a multiple of 0.5.");
+  });
+
+  test("the calls of one response draw their budgets' base from one pool: past 100 calls, steps per character only", () => {
+    // 1,024 calls of `{"a":1}` against a costly schema had 20,000 steps each for their early
+    // checks, which no pool bounds: 20 million steps for 7 KB of arguments.
+    const budgets = responseBudgets({});
+    const calls = MAX_RESPONSE_BASE_STEPS / CHECK_STEPS_BASE;
+    for (let i = 0; i < calls; i++) assertEquals(budgets.of(budgetKey(i)).granted, CHECK_STEPS_BASE);
+    const late = budgets.of(budgetKey(calls));
+    assertEquals(late.granted, 0);
+    late.allow(7);
+    assertEquals(late.granted, 7 * CHECK_STEPS_PER_CHARACTER);
+    assertEquals(budgets.of(budgetKey(0, 1)).granted, 0, "another choice of the response, the same pool");
+    assertEquals(new CheckBudget().granted, CHECK_STEPS_BASE, "a budget of its own keeps its base");
   });
 });
