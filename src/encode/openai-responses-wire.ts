@@ -212,6 +212,7 @@ export function responsesError(error: OpenAIResponsesError): {
 }
 
 const RESPONSES_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
+  overloaded: "server_error",
   "rate-limited": "too_many_requests",
   "context-overflow": "invalid_request_error",
 };

@@ -1,0 +1,123 @@
+// A provider error's `kind` (ProviderErrorKind, set by the application that classified the
+// provider's payload) through every client-protocol encoder, streamed and whole, each stream read
+// by its protocol's strict reader: Messages writes Anthropic's error type (and Claude Code's
+// "prompt is too long" for an overflow), Chat Completions and Responses OpenAI's code (and `param`
+// for an overflow), AG-UI the kind as RUN_ERROR's code; without a kind, or `other`, every
+// protocol writes what it wrote before, and a provider's payload on `data` changes nothing.
+import {
+  type EncodableEvent,
+  type ProviderErrorKind,
+  readAnthropicMessage,
+  readOpenAIChatCompletion,
+  readOpenAIResponse,
+} from "../../src/index.ts";
+import { readMessagesEvents, readResponsesEvents } from "../support/agent-protocol-readers.ts";
+import { ENCODERS, encodeAll } from "../support/encoders.ts";
+import { assertEquals, group } from "../support/harness.ts";
+import { readAGUIEvents, readChatChunks, readUIChunks } from "../support/protocol-readers.ts";
+import { fromChunks } from "../support/streams.ts";
+
+const MESSAGE = "The provider is overloaded; retry after a pause.";
+const failed = (kind: ProviderErrorKind | undefined, data?: unknown): EncodableEvent[] => [
+  { type: "text-delta", text: "Hel" },
+  {
+    type: "error",
+    error: {
+      code: "provider-error",
+      message: MESSAGE,
+      ...(kind === undefined ? {} : { kind }),
+      ...(data === undefined ? {} : { data }),
+    },
+  },
+  { type: "abort", reason: "provider-error", discarded: [] },
+];
+
+/** What each protocol writes for each kind: Chat's [code, type, param], Messages' type, Responses' [code, type, param], AG-UI's code. */
+const EXPECTED: [
+  ProviderErrorKind | undefined,
+  [string, string, string | null],
+  string,
+  [string, string, string | null],
+  string,
+][] = [
+  [
+    "overloaded",
+    ["server_is_overloaded", "server_error", null],
+    "overloaded_error",
+    ["server_is_overloaded", "server_error", null],
+    "overloaded",
+  ],
+  [
+    "rate-limited",
+    ["rate_limit_exceeded", "rate_limit_exceeded", null],
+    "rate_limit_error",
+    ["rate_limit_exceeded", "too_many_requests", null],
+    "rate-limited",
+  ],
+  [
+    "context-overflow",
+    ["context_length_exceeded", "invalid_request_error", "messages"],
+    "invalid_request_error",
+    ["context_length_exceeded", "invalid_request_error", "input"],
+    "context-overflow",
+  ],
+  [
+    "other",
+    ["provider-error", "server_error", null],
+    "api_error",
+    ["provider-error", "model_error", null],
+    "provider-error",
+  ],
+  [
+    undefined,
+    ["provider-error", "server_error", null],
+    "api_error",
+    ["provider-error", "model_error", null],
+    "provider-error",
+  ],
+];
+
+group("a provider error's kind through the client-protocol encoders", (test) => {
+  for (const [kind, chat, messages, responses, agui] of EXPECTED) {
+    test(`${kind ?? "no kind"}: each protocol's own form, streamed and whole`, async () => {
+      const events = failed(kind);
+      const chunk = readChatChunks(encodeAll(ENCODERS.openai(), events)).error!;
+      assertEquals([chunk["code"], chunk["type"], chunk["param"], chunk["message"]], [...chat, MESSAGE]);
+      const completion = await readOpenAIChatCompletion(fromChunks(events), { model: "m", created: 1 });
+      assertEquals(completion.type === "error" ? completion.error.code : completion.type, chat[0]);
+
+      const error = readMessagesEvents(encodeAll(ENCODERS.anthropic(), events)).error!;
+      assertEquals(error.type, messages);
+      // Claude Code matches "prompt is too long" at the start; the others keep the library's code.
+      assertEquals(
+        error.message,
+        kind === "context-overflow" ? `prompt is too long: ${MESSAGE}` : `${MESSAGE} (provider-error)`,
+      );
+      const message = await readAnthropicMessage(fromChunks(events), { model: "m" });
+      assertEquals(message.type === "error" ? message.error.type : message.type, messages);
+
+      const text = encodeAll(ENCODERS.responses(), events);
+      const reading = readResponsesEvents(text);
+      assertEquals(
+        [reading.terminal, (reading.response["error"] as { code: string }).code],
+        ["response.failed", responses[0]],
+      );
+      const sent = text.split("\n").find((line) => line.includes('"type":"error"'))!;
+      const { code, type, param } = (JSON.parse(sent.slice(6)) as { error: Record<string, unknown> }).error;
+      assertEquals([code, type, param], responses);
+      const { response } = await readOpenAIResponse(fromChunks(events), { model: "m" });
+      assertEquals(response.error?.code, responses[0]);
+
+      assertEquals(readAGUIEvents(encodeAll(ENCODERS["ag-ui"](), events)).error?.["code"], agui);
+      assertEquals(readUIChunks(encodeAll(ENCODERS.ui(), events)).errors, [MESSAGE]);
+    });
+  }
+
+  test("a provider's own payload on data is not read: an Anthropic overloaded_error without a kind is an api_error", () => {
+    const events = failed(undefined, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+    assertEquals(readMessagesEvents(encodeAll(ENCODERS.anthropic(), events)).error?.type, "api_error");
+    const openai = failed(undefined, { code: "context_length_exceeded" });
+    const reading = readResponsesEvents(encodeAll(ENCODERS.responses(), openai));
+    assertEquals((reading.response["error"] as { code: string }).code, "provider-error");
+  });
+});
