@@ -276,8 +276,11 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     );
   }
 
-  /** `RUN_ERROR`, after closing the text and reasoning (complete as far as they went); a call cut short stays open. */
-  /** `RUN_ERROR`, coded by a provider failure's kind where it is known (`overloaded`, `rate-limited`, `context-overflow`). */
+  /**
+   * `RUN_ERROR`, after closing the text and reasoning (complete as far as they went); a call cut
+   * short stays open. Coded by a provider failure's kind where it is known (`overloaded`,
+   * `rate-limited`, `context-overflow`).
+   */
   #fail(error: { code: string; message: string; kind?: ProviderErrorKind }, out: string[]): void {
     this.#closeMessages(out);
     const code = error.kind && error.kind !== "other" ? error.kind : error.code;
