@@ -37,6 +37,19 @@ describe("classifyProviderError", () => {
     expect(message).not.toContain("SECRET");
   });
 
+  it("a request at fault is no overload nor rate limit, whatever its message quotes of the request", () => {
+    const faults = [
+      { error: { code: 400, status: "INVALID_ARGUMENT", message: "Invalid function name 'rate_limit_lookup'." } },
+      { type: "error", error: { type: "invalid_request_error", message: "tools.0: 'server busy' is no name." } },
+      { error: { code: 404, message: "No model 'overloaded-test' found." } },
+    ];
+    for (const data of faults) expect(classifyProviderError(data)).toEqual({ kind: "other" });
+    // An overflow is a 400 too, and stays one; a 429 is still a rate limit.
+    const overflow = { error: { type: "invalid_request_error", message: "prompt is too long: 9 tokens > 8 maximum" } };
+    expect(classifyProviderError(overflow).kind).toBe("context-overflow");
+    expect(classifyProviderError({ error: { code: 429, message: "Overloaded" } }).kind).toBe("rate-limited");
+  });
+
   it("words are whole: a 'moderate limit' is no rate limit", () => {
     expect(classifyProviderError({ error: "The moderate limit of the filter was reached." }).kind).toBe("other");
   });

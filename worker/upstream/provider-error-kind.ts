@@ -76,9 +76,17 @@ export function classifyProviderError(data: unknown): ClassifiedProviderError {
   if (overflow) return { kind: "context-overflow", message: contextOverflowMessage(overflow) };
   if (read.statuses.includes(429)) return known("rate-limited");
   if (read.statuses.some((status) => status === 503 || status === 529)) return known("overloaded");
+  // A request at fault (a 4xx, an invalid request) is no overload whatever its message quotes of it.
+  if (read.statuses.some(clientFault) || read.codes.some((code) => REQUEST_FAULT.has(code))) return { kind: "other" };
   if (OVERLOADED_WORDING.test(read.text)) return known("overloaded");
   return RATE_LIMITED_WORDING.test(read.text) ? known("rate-limited") : { kind: "other" };
 }
+
+/** A status that puts the fault on the request: 4xx but a rate limit's 429. */
+const clientFault = (status: number): boolean => status >= 400 && status < 500 && status !== 429;
+
+/** The codes of a request at fault: Anthropic's and OpenAI's `invalid_request_error`, Gemini's `INVALID_ARGUMENT`. */
+const REQUEST_FAULT: ReadonlySet<string> = new Set(["invalid_request_error", "invalid_argument"]);
 
 const known = (kind: "overloaded" | "rate-limited"): ClassifiedProviderError => ({ kind, message: SENTENCES[kind] });
 
