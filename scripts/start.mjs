@@ -106,8 +106,9 @@ let seen = "";
 child.stdout.on("data", (chunk) => {
   process.stdout.write(chunk);
   if (shown) return;
-  seen = (seen + chunk.toString()).slice(-4096);
-  const ready = /Ready on (https?:\/\/[^\s\x1b]+)[\s\x1b]/.exec(seen);
+  // Without its colours (miniflare colours the URL where FORCE_COLOR is set), which split "Ready on" from it.
+  seen = (seen + chunk.toString()).replace(/\x1b\[[0-9;]*m/g, "").slice(-4096);
+  const ready = /Ready on (https?:\/\/\S+)\s/.exec(seen);
   if (ready) {
     shown = true;
     process.stdout.write(`\n${banner(ready[1]).join("\n")}\n\n`);

@@ -1,0 +1,53 @@
+// `npm start` (scripts/start.mjs) prints its banner once wrangler says where it is ready: run here
+// against a stand-in for wrangler in a copy of the script's folder, which prints wrangler's line
+// as miniflare writes it (its URL coloured where colours are on: FORCE_COLOR, or a terminal).
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = mkdtempSync(join(tmpdir(), "start-banner-"));
+mkdirSync(join(root, "scripts"));
+mkdirSync(join(root, "node_modules", "wrangler", "bin"), { recursive: true });
+copyFileSync(join("scripts", "start.mjs"), join(root, "scripts", "start.mjs"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** What `npm start` prints before the stand-in's END line, when wrangler writes `ready`. */
+function startOutput(ready: string): Promise<string> {
+  // The stand-in writes END apart, after the ready line, and stays up until it is stopped.
+  const wrangler = `process.stdout.write(${JSON.stringify(ready)});
+setTimeout(() => process.stdout.write("END\\n"), 0);
+setInterval(() => {}, 1000);`;
+  writeFileSync(join(root, "node_modules", "wrangler", "bin", "wrangler.js"), wrangler);
+  const start = spawn(process.execPath, [join(root, "scripts", "start.mjs"), "--port", "8790"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    start.on("error", reject);
+    start.stdout.on("data", (chunk) => {
+      output += chunk;
+      if (output.includes("END\n")) start.kill("SIGTERM");
+    });
+    start.on("close", () => resolve(output)); // after its output, all of it
+  });
+}
+
+describe("npm start's banner", () => {
+  for (const [label, line] of [
+    ["plain", "[wrangler:info] Ready on http://localhost:8790\n"],
+    ["coloured", "\x1b[34m[wrangler:info]\x1b[39m Ready on \x1b[32mhttp://localhost:8790\x1b[39m\n"],
+  ])
+    it(`follows wrangler's ready line, ${label}`, async () => {
+      const output = await startOutput(line);
+      expect(output).toContain("tool-call-stream Worker at http://localhost:8790:");
+      expect(output).not.toContain("is in use");
+    });
+
+  it("says the port wrangler took when the one asked for was in use", async () => {
+    const output = await startOutput("Ready on \x1b[32mhttp://localhost:8791\x1b[39m\n");
+    expect(output).toContain("Port 8790 is in use");
+    expect(output).toContain("tool-call-stream Worker at http://localhost:8791:");
+  });
+});
