@@ -57,6 +57,15 @@ async function answer(fixture: Fixture, provider: Provider, stream: boolean): Pr
   return worker(upstream).call(post("/v1/responses", body, AUTH), live(provider));
 }
 
+/** A failed answer's status by its error's code: a provider's overload 503, rate limit 429, overflow 400, else 502. */
+const FAILED_STATUS: Record<string, number> = {
+  server_is_overloaded: 503,
+  rate_limit_exceeded: 429,
+  context_length_exceeded: 400,
+};
+const errorCode = (response: Record<string, unknown>): string =>
+  String((response["error"] as { code?: unknown } | null)?.code);
+
 const types = (response: Record<string, unknown> | undefined) =>
   ((response?.["output"] ?? []) as { type: string }[]).map((item) => item.type);
 
@@ -73,7 +82,7 @@ describe.skipIf(!recordingsAvailable || !sharedData["open-responses"].available)
         const { issues, response } = await readConformingResponse(whole);
         expect(issues).toEqual([]);
         expect([whole.status, response["status"], types(response)]).toEqual([
-          response["status"] === "failed" ? 502 : 200,
+          response["status"] === "failed" ? (FAILED_STATUS[errorCode(response)] ?? 502) : 200,
           streamed.response?.["status"],
           types(streamed.response),
         ]);
