@@ -5,7 +5,7 @@
  * @module
  */
 import type { ReasoningPart, Usage } from "../shared/deltas.ts";
-import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
+import type { ProviderErrorKind } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
 import type { OpenAIResponseSettings } from "./openai-response-settings.ts";
 import { OPENAI_KIND_CODES } from "./protocol-encoder.ts";
@@ -189,8 +189,6 @@ export interface OpenAIResponsesError {
   message: string;
   /** What a provider's failure is, where the application classified it: written as OpenAI's own code. */
   kind?: ProviderErrorKind;
-  /** The provider's error payload: without a `kind`, only the name it gives itself is read ({@link failureKind}). */
-  data?: unknown;
 }
 
 /**
@@ -204,8 +202,7 @@ export function responsesError(error: OpenAIResponsesError): {
   message: string;
   param: string | null;
 } {
-  const { code, message } = error;
-  const kind = failureKind(error);
+  const { kind, code, message } = error;
   return {
     type: (kind && RESPONSES_KIND_TYPES[kind]) ?? (code === "provider-error" ? "model_error" : "server_error"),
     code: (kind && OPENAI_KIND_CODES[kind]) ?? code,
