@@ -34,6 +34,18 @@ async function freePort(): Promise<number> {
  * upstream even where a `.dev.vars` holds real keys.
  */
 export async function startWorker(vars: Record<string, string>, timeoutMs: number): Promise<WorkerServer> {
+  // A free port can be taken between freePort() and wrangler's bind (by another e2e file's workerd,
+  // which opens ports of its own): wrangler then exits "Address already in use"; try new ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(vars, timeoutMs);
+    } catch (error) {
+      if (attempt === 3 || !(error as Error).message.includes("Address already in use")) throw error;
+    }
+  }
+}
+
+async function startOnce(vars: Record<string, string>, timeoutMs: number): Promise<WorkerServer> {
   const port = await freePort();
   const blank = [...PROVIDER_KEY_VARS, "OLLAMA_BASE_URL", "CLIENT_TOKEN"].map((name) => `${name}:`);
   const assigned = Object.entries({ OPEN_ACCESS: "true", ...vars }).map(([name, value]) => `${name}:${value}`);
