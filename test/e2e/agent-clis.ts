@@ -6,6 +6,7 @@
 // ask at once never see half an install.
 import { execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -98,4 +99,19 @@ export function writeCodexConfig(home: string, model: string, workerUrl: string,
       "",
     ].join("\n"),
   );
+}
+
+/** Scratch folders for a test file (the agents' homes and working directories), removed together in its `afterAll`. */
+export function tempDirs(): { tempDir: (prefix: string) => string; removeTempDirs: () => void } {
+  const made: string[] = [];
+  return {
+    tempDir: (prefix) => {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      made.push(dir);
+      return dir;
+    },
+    removeTempDirs: () => {
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -8,14 +8,12 @@
 // both were a generic failure: Claude Code fell back for a server error without retrying an
 // overload, Codex sent the request again. `wrangler dev` serves the Worker,
 // test/e2e/fake-provider.ts plays every provider; no network.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProviderErrorKind } from "../../src/index.ts";
 import { errorCases, SECRET } from "../worker/in-stream-error-cases.ts";
-import { agentBinDir, runAgent, writeCodexConfig } from "./agent-clis.ts";
+import { agentBinDir, runAgent, writeCodexConfig, tempDirs } from "./agent-clis.ts";
 import { type FakeAnswer, type FakeProvider, shellCall, startFakeProvider } from "./fake-provider.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
@@ -36,12 +34,7 @@ const providersOf = (kind: ProviderErrorKind) => [
 
 let fake: FakeProvider | undefined;
 let server: WorkerServer | undefined;
-const scratch: string[] = [];
-const tempDir = (prefix: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
-};
+const { tempDir, removeTempDirs } = tempDirs();
 
 /**
  * A run's requests to its own provider fail inside the stream, with that provider's failure of the
@@ -62,7 +55,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await fake?.stop();
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 }, 30_000);
 
 const agentEnv = (extra: Record<string, string>): Record<string, string> => ({

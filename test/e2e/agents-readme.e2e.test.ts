@@ -5,12 +5,11 @@
 // calls each agent's own tool (Claude Code's Read, Codex's exec_command) with arguments from the
 // prompt, the agent runs it, and the answer is written from its result.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { agentBinDir } from "./agent-clis.ts";
+import { agentBinDir, tempDirs } from "./agent-clis.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -26,12 +25,7 @@ function block(name: string): string {
   return match[1]!;
 }
 
-const scratch: string[] = [];
-const tempDir = (prefix: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
-};
+const { tempDir, removeTempDirs } = tempDirs();
 let agents = bin;
 let open: WorkerServer | undefined;
 let guarded: WorkerServer | undefined;
@@ -46,7 +40,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([open?.stop(), guarded?.stop()]);
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 }, 30_000);
 
 /** Runs a README line with bash in a git repository holding a README.md; gives stdout, or throws with what it printed. */

@@ -5,13 +5,11 @@
 // which must reach the provider with that state in the provider's own shape, whichever protocol
 // the agent speaks (the Worker seals one provider's state into the other protocol's opaque field).
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ITEM, type ReasoningProvider, SIGNATURE, startReasoningProvider, THOUGHT } from "./reasoning-provider.ts";
-import { agentBinDir, writeCodexConfig } from "./agent-clis.ts";
+import { agentBinDir, writeCodexConfig, tempDirs } from "./agent-clis.ts";
 import { DEEPSEEK_CALL_ID, DEEPSEEK_THOUGHT } from "./deepseek-provider.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
@@ -24,12 +22,7 @@ const command = (tag: string): string => `echo OUT-$((6*7))-${tag}`;
 
 let fake: ReasoningProvider | undefined;
 let server: WorkerServer | undefined;
-const scratch: string[] = [];
-const tempDir = (prefix: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
-};
+const { tempDir, removeTempDirs } = tempDirs();
 
 /** Runs an agent to its end with stdin closed; kills it past 50 s. */
 function run(file: string, args: readonly string[], env: Record<string, string>): Promise<string> {
@@ -124,7 +117,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await fake?.stop();
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 }, 30_000);
 
 describe("agents carry a reasoning model's state to its next turn through the Worker", () => {

@@ -5,13 +5,11 @@
 // and a fake of every provider on 127.0.0.1 (test/e2e/fake-provider.ts) answers turn 1 with a call
 // of the agent's shell tool and turn 2, which must carry the command's output, with text that
 // repeats it. No network: both agents run with a HOME of their own and their traffic off.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shellCall, startFakeProvider, type FakeProvider } from "./fake-provider.ts";
-import { agentBinDir, runAgent as run, writeCodexConfig } from "./agent-clis.ts";
+import { agentBinDir, runAgent as run, writeCodexConfig, tempDirs } from "./agent-clis.ts";
 import { startWorker, type WorkerServer } from "./worker-server.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -36,12 +34,7 @@ const command = (tag: string): string => `echo OUT-$((6*7))-${tag}`;
 
 let fake: FakeProvider | undefined;
 /** The agents' homes and working directories, removed at the end. */
-const scratch: string[] = [];
-const tempDir = (prefix: string): string => {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
-};
+const { tempDir, removeTempDirs } = tempDirs();
 let server: WorkerServer | undefined;
 
 beforeAll(async () => {
@@ -56,7 +49,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await fake?.stop();
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 }, 30_000);
 
 /** The environment of an agent: Node 24 first on PATH, a HOME of its own, nothing inherited that names a key. */
