@@ -1,6 +1,6 @@
 import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
-import type { ProviderErrorKind } from "../shared/errors.ts";
+import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
 import type { Usage } from "../shared/deltas.ts";
 import type {
   AbortEvent,
@@ -281,9 +281,10 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
    * short stays open. Coded by a provider failure's kind where it is known (`overloaded`,
    * `rate-limited`, `context-overflow`).
    */
-  #fail(error: { code: string; message: string; kind?: ProviderErrorKind }, out: string[]): void {
+  #fail(error: { code: string; message: string; kind?: ProviderErrorKind; data?: unknown }, out: string[]): void {
     this.#closeMessages(out);
-    const code = error.kind && error.kind !== "other" ? error.kind : error.code;
+    const kind = failureKind(error);
+    const code = kind && kind !== "other" ? kind : error.code;
     out.push(sseData({ type: "RUN_ERROR", message: error.message, code }));
     this.#ended = true;
   }

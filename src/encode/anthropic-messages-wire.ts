@@ -5,7 +5,7 @@
  * @module
  */
 import type { ExecutionContainer, FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
-import type { ProviderErrorKind } from "../shared/errors.ts";
+import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
 
 /** Options of {@link AnthropicMessagesEncoder}, its stage and {@link readAnthropicMessage}. */
@@ -221,9 +221,15 @@ const tokens = (value: number | undefined): number =>
  * clients act (Claude Code and the SDK back off on `overloaded_error` and `rate_limit_error`); an
  * overflow is Claude Code's "prompt is too long", the numbers in the message where it has them.
  */
-export function anthropicError(error: { code: string; message: string; kind?: ProviderErrorKind }): AnthropicError {
-  const type = (error.kind && ANTHROPIC_KIND_TYPES[error.kind]) ?? "api_error";
-  return error.kind === "context-overflow"
+export function anthropicError(error: {
+  code: string;
+  message: string;
+  kind?: ProviderErrorKind;
+  data?: unknown;
+}): AnthropicError {
+  const kind = failureKind(error);
+  const type = (kind && ANTHROPIC_KIND_TYPES[kind]) ?? "api_error";
+  return kind === "context-overflow"
     ? { type, message: `prompt is too long: ${error.message}` }
     : { type, message: `${error.message} (${error.code})` };
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import type { FinishReason, Usage } from "../shared/deltas.ts";
-import type { ProviderErrorKind } from "../shared/errors.ts";
+import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { randomId } from "./call-ids.ts";
 import { OPENAI_KIND_CODES } from "./protocol-encoder.ts";
@@ -177,12 +177,20 @@ export function openAIUsage(usage: Usage): OpenAIChatUsage {
  * The error object of one failure inside a stream: a provider's failure of a known `kind` with
  * OpenAI's own code and type (openai-node's `APIError` carries both), an overflow of `messages`.
  */
-export const openAIError = (error: { code: string; message: string; kind?: ProviderErrorKind }): OpenAIChatError => ({
-  message: error.message,
-  type: (error.kind && CHAT_KIND_TYPES[error.kind]) ?? "server_error",
-  param: error.kind === "context-overflow" ? "messages" : null,
-  code: (error.kind && OPENAI_KIND_CODES[error.kind]) ?? error.code,
-});
+export function openAIError(error: {
+  code: string;
+  message: string;
+  kind?: ProviderErrorKind;
+  data?: unknown;
+}): OpenAIChatError {
+  const kind = failureKind(error);
+  return {
+    message: error.message,
+    type: (kind && CHAT_KIND_TYPES[kind]) ?? "server_error",
+    param: kind === "context-overflow" ? "messages" : null,
+    code: (kind && OPENAI_KIND_CODES[kind]) ?? error.code,
+  };
+}
 
 const CHAT_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
   "rate-limited": "rate_limit_exceeded",

@@ -5,7 +5,7 @@
  * @module
  */
 import type { ReasoningPart, Usage } from "../shared/deltas.ts";
-import type { ProviderErrorKind } from "../shared/errors.ts";
+import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
 import type { OpenAIResponseSettings } from "./openai-response-settings.ts";
 import { OPENAI_KIND_CODES } from "./protocol-encoder.ts";
@@ -189,6 +189,8 @@ export interface OpenAIResponsesError {
   message: string;
   /** What a provider's failure is, where the application classified it: written as OpenAI's own code. */
   kind?: ProviderErrorKind;
+  /** The provider's error payload: without a `kind`, only the name it gives itself is read ({@link failureKind}). */
+  data?: unknown;
 }
 
 /**
@@ -202,7 +204,8 @@ export function responsesError(error: OpenAIResponsesError): {
   message: string;
   param: string | null;
 } {
-  const { kind, code, message } = error;
+  const { code, message } = error;
+  const kind = failureKind(error);
   return {
     type: (kind && RESPONSES_KIND_TYPES[kind]) ?? (code === "provider-error" ? "model_error" : "server_error"),
     code: (kind && OPENAI_KIND_CODES[kind]) ?? code,

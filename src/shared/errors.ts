@@ -92,8 +92,37 @@ export type ErrorCode =
  * compact the conversation), `other`. The library's decoders never set it; an application that
  * classifies the provider's payload does (the Worker does), and each encoder writes it in its
  * protocol's own terms (Anthropic's `overloaded_error`, OpenAI's `context_length_exceeded`, ...).
+ * Without it, the encoders read only the name an Anthropic or OpenAI payload gives itself (see
+ * {@link failureKind}).
  */
 export type ProviderErrorKind = "overloaded" | "rate-limited" | "context-overflow" | "other";
+
+/** Anthropic's and OpenAI's own names of the failures a client acts on. */
+const OWN_KINDS = new Map<unknown, ProviderErrorKind>([
+  ["overloaded_error", "overloaded"],
+  ["server_is_overloaded", "overloaded"],
+  ["rate_limit_error", "rate-limited"],
+  ["rate_limit_exceeded", "rate-limited"],
+  ["context_length_exceeded", "context-overflow"],
+]);
+
+/**
+ * A provider failure's kind, as the encoders write it: the application's `kind`, else the name an
+ * Anthropic or OpenAI payload on `data` gives itself (`error.type`, `error.code` or `code`:
+ * `overloaded_error`, `rate_limit_exceeded`, `context_length_exceeded`, ...), so that a provider
+ * piped into its own protocol keeps the error its clients act on. Nothing else of the payload is read.
+ *
+ * @example
+ * ```ts
+ * failureKind({ data: { type: "error", error: { type: "overloaded_error" } } }); // "overloaded"
+ * ```
+ */
+export function failureKind(error: { kind?: ProviderErrorKind; data?: unknown }): ProviderErrorKind | undefined {
+  const data = error.data as { code?: unknown; error?: { type?: unknown; code?: unknown } } | null | undefined;
+  return (
+    error.kind ?? OWN_KINDS.get(data?.error?.type) ?? OWN_KINDS.get(data?.error?.code) ?? OWN_KINDS.get(data?.code)
+  );
+}
 
 /**
  * A plain, serializable description of an error carried by an `error`, `abort` or

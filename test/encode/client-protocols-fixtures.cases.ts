@@ -2,7 +2,15 @@
 // protocol (test/support/protocol-readers.ts) must accept the bytes and find the calls, ids and
 // text the accumulator produced; a failed response must end in the protocol's error.
 import { OpenAIChatCompletionBuilder, streamToolCalls, type ToolCallEvent } from "../../src/index.ts";
-import { beforeFailure, countingIds, ENCODERS, encodeAll, failed, fixtureEvents } from "../support/encoders.ts";
+import {
+  beforeFailure,
+  countingIds,
+  ENCODERS,
+  encodeAll,
+  failed,
+  fixtureEvents,
+  recordedKind,
+} from "../support/encoders.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, summarize, type Fixture } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
@@ -29,7 +37,12 @@ group("OpenAIChatEncoder over every recorded stream", (test) => {
       const choice = reading.choices.get(0);
       if (failed(events)) {
         assert(reading.error && !reading.done, "a failed response ends with an error chunk and no [DONE]");
-        assertEquals(reading.error["type"], "server_error");
+        // A recorded rate limit is OpenAI's own (type and code), any other failure a server_error.
+        const limited = recordedKind(fixture) === "rate-limited";
+        assertEquals(
+          [reading.error["type"], reading.error["code"]],
+          limited ? ["rate_limit_exceeded", "rate_limit_exceeded"] : ["server_error", "provider-error"],
+        );
       } else {
         assert(reading.done && !reading.error, "[DONE] ends a finished response");
         const finish = events.at(-1);
@@ -141,8 +154,10 @@ group("AGUIEncoder over every recorded stream", (test) => {
         expected,
       );
       assertEquals(assistants[0]?.content ?? "", textOf(shown));
-      if (failed(events)) assert(reading.error && !reading.finished, "RUN_ERROR ends a failed run");
-      else assertEquals([reading.finished?.["threadId"], reading.finished?.["runId"]], ["thread_1", "run_1"]);
+      if (failed(events)) {
+        assert(reading.error && !reading.finished, "RUN_ERROR ends a failed run");
+        assertEquals(reading.error["code"], recordedKind(fixture) ?? "provider-error");
+      } else assertEquals([reading.finished?.["threadId"], reading.finished?.["runId"]], ["thread_1", "run_1"]);
     });
   }
 });

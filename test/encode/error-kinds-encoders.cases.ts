@@ -3,7 +3,8 @@
 // by its protocol's strict reader: Messages writes Anthropic's error type (and Claude Code's
 // "prompt is too long" for an overflow), Chat Completions and Responses OpenAI's code (and `param`
 // for an overflow), AG-UI the kind as RUN_ERROR's code; without a kind, or `other`, every
-// protocol writes what it wrote before, and a provider's payload on `data` changes nothing.
+// protocol writes what it wrote before, and of a provider's payload on `data` only the name an
+// Anthropic or OpenAI payload gives itself is read (a provider piped into its own protocol).
 import {
   type EncodableEvent,
   type ProviderErrorKind,
@@ -113,11 +114,28 @@ group("a provider error's kind through the client-protocol encoders", (test) => 
     });
   }
 
-  test("a provider's own payload on data is not read: an Anthropic overloaded_error without a kind is an api_error", () => {
-    const events = failed(undefined, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
-    assertEquals(readMessagesEvents(encodeAll(ENCODERS.anthropic(), events)).error?.type, "api_error");
-    const openai = failed(undefined, { code: "context_length_exceeded" });
-    const reading = readResponsesEvents(encodeAll(ENCODERS.responses(), openai));
-    assertEquals((reading.response["error"] as { code: string }).code, "provider-error");
+  test("without a kind, a payload's own Anthropic or OpenAI name is its kind: a provider piped into its own protocol", () => {
+    const anthropic = failed(undefined, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+    assertEquals(readMessagesEvents(encodeAll(ENCODERS.anthropic(), anthropic)).error?.type, "overloaded_error");
+    const responses = failed(undefined, {
+      code: "context_length_exceeded",
+      message: "Your input exceeds the context window",
+    });
+    const reading = readResponsesEvents(encodeAll(ENCODERS.responses(), responses));
+    assertEquals((reading.response["error"] as { code: string }).code, "context_length_exceeded");
+    const chat = failed(undefined, { error: { type: "invalid_request_error", code: "context_length_exceeded" } });
+    assertEquals(readChatChunks(encodeAll(ENCODERS.openai(), chat)).error?.["code"], "context_length_exceeded");
+    const agui = readAGUIEvents(encodeAll(ENCODERS["ag-ui"](), anthropic)).error?.["code"];
+    assertEquals(agui, "overloaded");
+  });
+
+  test("a kind the application set wins over the payload, and nothing else of the payload is read", () => {
+    const other = failed("other", { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+    assertEquals(readMessagesEvents(encodeAll(ENCODERS.anthropic(), other)).error?.type, "api_error");
+    const unnamed = failed(undefined, {
+      error: { message: "rate_limit_exceeded overloaded_error" },
+      type: "overloaded_error",
+    });
+    assertEquals(readMessagesEvents(encodeAll(ENCODERS.anthropic(), unnamed)).error?.type, "api_error");
   });
 });

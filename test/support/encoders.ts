@@ -13,6 +13,7 @@ import {
   type EncodableEvent,
   type ProviderDelta,
   type ProtocolEncoder,
+  type ProviderErrorKind,
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { supportedProvider } from "./fixture-provider.ts";
@@ -71,6 +72,21 @@ export function fixtureEvents(fixture: Fixture): Promise<ToolCallEvent[]> {
     );
   return events;
 }
+
+/**
+ * The recorded failures whose payload gives itself one of Anthropic's or OpenAI's own names of a
+ * failure a client acts on, and that kind: OpenAI Responses' recorded 429 (`error.code`
+ * `rate_limit_exceeded`, tokens per minute). A client of any protocol gets it as that protocol's
+ * rate limit (Messages `rate_limit_error`, OpenAI's code `rate_limit_exceeded`, AG-UI
+ * `rate-limited`), as OpenAI's own clients get it; every other recorded failure is the generic one.
+ */
+const RECORDED_KINDS: Readonly<Record<string, ProviderErrorKind>> = {
+  "openai-responses/error-event-then-response-failed": "rate-limited",
+};
+
+/** The kind of a recorded failure ({@link RECORDED_KINDS}), if its payload names one. */
+export const recordedKind = (fixture: Fixture): ProviderErrorKind | undefined =>
+  RECORDED_KINDS[`${fixture.provider}/${fixture.name}`];
 
 /** The response failed: a provider error, a finish of reason `error`, or an abort. */
 export function failed(events: readonly EncodableEvent[]): boolean {
