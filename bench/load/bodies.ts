@@ -8,7 +8,6 @@
 //          events): a tool-argument-heavy stream.
 // The upstream picks one by the request's `model` ("small" or "big"), so the Worker, the
 // pass-through and the direct request ask for the same body the same way.
-import type { JsonValue } from "../../src/index.ts";
 import { Dice } from "../../worker/upstream/replay/scripted/pieces.ts";
 import type { ScriptedCall } from "../../worker/upstream/replay/scripted/script.ts";
 import { scriptWriters } from "../../worker/upstream/replay/scripted/writers/index.ts";
@@ -77,7 +76,12 @@ export function loadBodies(): Record<LoadProvider, Record<LoadSize, LoadBody>> {
         calls: [call],
         inputTokens: 42,
         tools: [
-          { name: LOAD_TOOL.name, description: LOAD_TOOL.description, parameters: LOAD_TOOL.parameters as JsonValue },
+          {
+            name: LOAD_TOOL.name,
+            description: LOAD_TOOL.description,
+            // A mutable copy of the readonly `required`, which no JsonValue array is.
+            parameters: { ...LOAD_TOOL.parameters, required: [...LOAD_TOOL.parameters.required] },
+          },
         ],
         now: Date.UTC(2026, 10, 27),
       },
