@@ -24,6 +24,7 @@ import "./providers/gemini/gemini-doc-shapes.cases.ts";
 import "./providers/gemini/gemini-grounding.cases.ts";
 import "./providers/openai-responses/openai-responses-rules.cases.ts";
 import "./providers/openai-responses/openai-responses-unannounced-calls.cases.ts";
+import "./providers/openai-responses/openai-responses-summary-parts.cases.ts";
 import "./providers/openai-responses/openai-responses-built-in-calls.cases.ts";
 import "./providers/openai-responses/openai-responses-programmatic.cases.ts";
 import "./providers/openai-responses/openai-responses-tool-search.cases.ts";

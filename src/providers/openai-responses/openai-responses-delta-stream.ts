@@ -54,7 +54,8 @@ const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer
  * `shell_call_output`) and a tool OpenAI ran (`web_search_call`, ...) are kept blocks, sent back in
  * place; with `builtInCalls`, also a `providerExecuted` call right before its block. A call whose
  * item never came done ends with its item in `response.completed`; one never announced (a gateway
- * sends its item only done, or only in that output, when no call streamed) starts there.
+ * sends its item only done, or only in that output) starts there, known by its item id, else by its
+ * place there. A reasoning summary's parts are joined with a blank line, as Codex shows them.
  *
  * @example
  * ```ts
@@ -124,8 +125,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       (message.value === undefined && this.#fast.read(message.data)) || readJsonObject(message, this.#emit);
     if (!payload) return;
     payload["type"] ??= message.event;
-    const sequence = payload["sequence_number"];
-    this.#reorderer.push(typeof sequence === "number" ? sequence : undefined, payload);
+    this.#reorderer.push(payload["sequence_number"], payload);
   }
 
   /** The input ended: release what the reorder window still holds, then each refusal cut before its end. */
@@ -145,7 +145,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
 
   #onEvent(event: Payload): void {
     const type = String(event["type"]);
-    const text = nonEmptyString(event["delta"] ?? event["refusal"]); // a delta, or a refusal's whole text
+    const text = nonEmptyString(event["delta"] ?? event["refusal"] ?? (event["summary_index"] && "\n\n")); // a delta, a refusal's whole text, the blank line between a summary's parts (Codex's section break)
     const id = event["item_id"] as string;
     switch (type) {
       case "response.output_item.added":
@@ -168,6 +168,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       case "response.refusal.done":
         if (text) this.#refusals.set(id, text);
         return this.#refusal(id);
+      case "response.reasoning_summary_part.added":
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":
         if (text) this.#emit({ type: "reasoning-delta", text });
@@ -276,10 +277,9 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
   #onEnd(event: Payload): void {
     const response = isRecord(event["response"]) ? event["response"] : {};
     const output = event["type"] === "response.completed" ? response["output"] : undefined;
-    const streamed = this.#calls.size; // none streamed: each call of the output starts at its place there
-    for (const [at, item] of arrayOf(output).entries())
+    for (const [at, item] of arrayOf(output).entries()) // by its item id, else its place (a server that renames a streamed call's ids keeps it)
       if (isRecord(item) && ownValue(CALL_ITEMS, String(item["type"])) !== undefined)
-        this.#onItemDone({ item, item_id: item["id"], output_index: streamed ? undefined : at });
+        this.#onItemDone({ item, output_index: this.#itemIndex.get(item["id"] as string) ?? at });
     this.#refusal();
     const usage = readUsage(response["usage"], ["input_tokens"], ["output_tokens"], ["total_tokens"], {
       cacheRead: ["input_tokens_details.cached_tokens"],

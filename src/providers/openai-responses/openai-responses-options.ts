@@ -33,6 +33,6 @@ export interface OpenAIResponsesDeltaStreamOptions extends DecoderLimits {
 export function builtInCallsMissing(type: string): never {
   throw new ToolCallStreamError({
     code: "unknown-provider",
-    message: `A ${type} item is a built-in tool's call: pass \`builtInCalls: ResponsesBuiltInCalls\` (from tool-call-stream/openai-responses).`,
+    message: `A ${type} item, a built-in tool's call, needs \`builtInCalls: ResponsesBuiltInCalls\` (from tool-call-stream/openai-responses).`,
   });
 }

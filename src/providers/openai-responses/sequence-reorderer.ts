@@ -31,9 +31,9 @@ export class SequenceReorderer<T> {
     this.#onGap = onGap;
   }
 
-  /** Accepts one event with its sequence number (or `undefined` when it has none). */
-  push(sequence: number | undefined, event: T): void {
-    if (sequence === undefined) return this.#release(event);
+  /** Accepts one event with its sequence number (anything but a number, such as `undefined`: it has none). */
+  push(sequence: unknown, event: T): void {
+    if (typeof sequence !== "number") return this.#release(event);
     // The stream's numbering starts at its first event (the Responses API starts at 0).
     this.#next ??= sequence;
     // The common case, an event in order with nothing held, is released without touching the buffer.

@@ -7,8 +7,8 @@
 // Gitlawb/openclaude issue 1259), others only in the terminal snapshot, with no item or delta
 // event before it (NVIDIA-NeMo/Switchyard PR 777, bigduu/Bamboo-agent PR 756: "assistant output
 // ... delivered only inside the terminal response.completed.response.output[]"). A call is
-// known by its output index, not its item id, which some servers change (below); the snapshot
-// starts calls only when none streamed.
+// known by its output index, not its item id, which some servers change (below); in the snapshot,
+// by its item id, else by its place there.
 //
 // Provenance: BUILT BY HAND in the shape those threads describe, with this project's own tools,
 // ids and values. Before the fix, such calls were lost: the finish said `stop` with no call.
@@ -102,6 +102,21 @@ group("OpenAI Responses: calls no output_item.added announced", (test) => {
     assertEquals(await callsOf(body), EXPECTED_AT(0, 1).slice(0, 1));
   });
 
+  // A call that streamed, then one seen only in the output (a gateway that streams the first call
+  // and puts the rest in its terminal snapshot): each call of the output is known by its item id,
+  // else by its place there, which the events' `output_index` name. Before, the snapshot started
+  // calls only when none streamed: the second call was lost and the finish named one call.
+  test("a call only in response.completed's output after a call that streamed is a call, at its place", async () => {
+    const body = sse([...streamedTides("fc_tides"), completed([TIDES, SHELL])]);
+    assertEquals(await callsOf(body), EXPECTED_AT(0, 1));
+  });
+
+  test("a streamed call renamed in the output keeps its place, and a call new there still starts", async () => {
+    const renamed = { ...TIDES, id: "fc_renamed", call_id: "call_renamed" };
+    const body = sse([...streamedTides("fc_done_id"), completed([renamed, MESSAGE, SHELL])]);
+    assertEquals(await callsOf(body), EXPECTED_AT(0, 2));
+  });
+
   test("a call that streamed and never came done ends with its item in the output", async () => {
     const body = sse([...streamedTides("fc_tides").slice(0, 3), completed([TIDES])]);
     assertEquals(await callsOf(body), EXPECTED_AT(0, 1).slice(0, 1));
@@ -109,12 +124,7 @@ group("OpenAI Responses: calls no output_item.added announced", (test) => {
 
   test("any split of the bytes gives the same events", async () => {
     const data = bytes(
-      sse([
-        CREATED,
-        { type: "response.output_item.done", output_index: 0, item: TIDES },
-        { type: "response.output_item.done", output_index: 1, item: SHELL },
-        completed([TIDES, SHELL]),
-      ]),
+      sse([CREATED, { type: "response.output_item.done", output_index: 0, item: TIDES }, completed([TIDES, SHELL])]),
     );
     const whole = await run([data]);
     assertEquals(assertFinished(whole).toolCalls.length, 2);
