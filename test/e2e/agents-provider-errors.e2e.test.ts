@@ -15,7 +15,7 @@ import type { ProviderErrorKind } from "../../src/index.ts";
 import { errorCases, SECRET } from "../worker/in-stream-error-cases.ts";
 import { agentBinDir, runAgent, writeCodexConfig, tempDirs } from "./agent-clis.ts";
 import { type FakeAnswer, type FakeProvider, shellCall, startFakeProvider } from "./fake-provider.ts";
-import { startWorker, type WorkerServer } from "./worker-server.ts";
+import { startWorker, stopWorkers, type WorkerServer } from "./worker-server.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = join(root, "node_modules", ".bin");
@@ -53,8 +53,11 @@ beforeAll(async () => {
 }, 720_000);
 
 afterAll(async () => {
-  await server?.stop();
-  await fake?.stop();
+  try {
+    await stopWorkers();
+  } finally {
+    await fake?.stop();
+  }
   removeTempDirs();
 }, 30_000);
 

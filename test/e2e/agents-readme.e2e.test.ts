@@ -10,7 +10,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentBinDir, tempDirs } from "./agent-clis.ts";
-import { startWorker, type WorkerServer } from "./worker-server.ts";
+import { startWorker, stopWorkers, type WorkerServer } from "./worker-server.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = join(root, "node_modules", ".bin");
@@ -39,7 +39,8 @@ beforeAll(async () => {
 }, 720_000); // the first run installs the agents (./agent-clis.ts)
 
 afterAll(async () => {
-  await Promise.all([open?.stop(), guarded?.stop()]);
+  // Both Workers, also the one whose start went unseen when the other's failed (Promise.all).
+  await stopWorkers();
   removeTempDirs();
 }, 30_000);
 

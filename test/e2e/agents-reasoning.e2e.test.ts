@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ITEM, type ReasoningProvider, SIGNATURE, startReasoningProvider, THOUGHT } from "./reasoning-provider.ts";
 import { agentBinDir, writeCodexConfig, tempDirs } from "./agent-clis.ts";
 import { DEEPSEEK_CALL_ID, DEEPSEEK_THOUGHT } from "./deepseek-provider.ts";
-import { startWorker, type WorkerServer } from "./worker-server.ts";
+import { startWorker, stopWorkers, type WorkerServer } from "./worker-server.ts";
 
 const bin = join(resolve(dirname(fileURLToPath(import.meta.url)), "..", ".."), "node_modules", ".bin");
 /** Where `claude` and `codex` are (installed by the first test that needs them: ./agent-clis.ts). */
@@ -115,8 +115,11 @@ beforeAll(async () => {
 }, 720_000); // the first run installs the agents (./agent-clis.ts)
 
 afterAll(async () => {
-  await server?.stop();
-  await fake?.stop();
+  try {
+    await stopWorkers();
+  } finally {
+    await fake?.stop();
+  }
   removeTempDirs();
 }, 30_000);
 

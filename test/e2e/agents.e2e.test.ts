@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shellCall, startFakeProvider, type FakeProvider } from "./fake-provider.ts";
 import { agentBinDir, runAgent as run, writeCodexConfig, tempDirs } from "./agent-clis.ts";
-import { startWorker, type WorkerServer } from "./worker-server.ts";
+import { startWorker, stopWorkers, type WorkerServer } from "./worker-server.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const bin = join(root, "node_modules", ".bin");
@@ -47,8 +47,11 @@ beforeAll(async () => {
 }, 720_000); // the first run installs the agents (./agent-clis.ts)
 
 afterAll(async () => {
-  await server?.stop();
-  await fake?.stop();
+  try {
+    await stopWorkers();
+  } finally {
+    await fake?.stop();
+  }
   removeTempDirs();
 }, 30_000);
 

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorker, type WorkerServer } from "./worker-server.ts";
+import { startWorker, stopWorkers, type WorkerServer } from "./worker-server.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const STEP_TIMEOUT = 20_000;
@@ -38,8 +38,11 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  try {
+    await browser?.close();
+  } finally {
+    await stopWorkers(); // also one still starting when beforeAll timed out
+  }
 }, 30_000);
 
 /** Records every state each card goes through, from the page itself. */

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorker, type WorkerServer } from "./worker-server.ts";
+import { startWorker, stopWorkers, type WorkerServer } from "./worker-server.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..", "..");
@@ -50,8 +50,11 @@ beforeAll(async () => {
 }, 150_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+  try {
+    await browser?.close();
+  } finally {
+    await stopWorkers(); // also one still starting when beforeAll timed out
+  }
 }, 30_000);
 
 /** A page of the chat, served on the Worker's origin; everything else goes to the Worker. */

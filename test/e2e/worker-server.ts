@@ -1,5 +1,9 @@
 // Starts the Worker with `wrangler dev` on a free port for the end-to-end test, and stops it
-// (the whole process group) whatever happens.
+// (the whole process group: wrangler and its workerd) whatever happens. A test file's `afterAll`
+// calls stopWorkers(), which also ends the Workers whose start its caller never saw finish: one
+// of a `Promise.all` whose other start failed, one still starting when `beforeAll` timed out
+// (vitest then reports the tests skipped, and runs `afterAll`). Each runs in its own process
+// group, which outlives the test process: left running, it ran on long after.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
@@ -16,6 +20,30 @@ export interface WorkerServer {
   output: () => string;
   stop: () => Promise<void>;
 }
+
+/** The process groups this file started and has not seen end. */
+const running = new Set<number>();
+/** Every process group this file started: {@link startedGroups}. */
+const started: number[] = [];
+/** Bumped by stopWorkers(): a start begun before it stops its own Worker rather than hand it over. */
+let generation = 0;
+
+// The last resort, if the test process exits with a group still running (an afterAll that never ran).
+process.once("exit", () => {
+  for (const group of running) signal(group, "SIGKILL");
+});
+
+/**
+ * Stops every `wrangler dev` (and its workerd) this test file started, those whose start is still
+ * under way included: their start then fails. Resolves once each process group is gone.
+ */
+export async function stopWorkers(): Promise<void> {
+  generation++;
+  await Promise.all([...running].map(stopGroup));
+}
+
+/** The process group of every `wrangler dev` this file started, to check that none is left. */
+export const startedGroups = (): readonly number[] => [...started];
 
 /** A port nobody listens on right now. */
 async function freePort(): Promise<number> {
@@ -46,6 +74,7 @@ export async function startWorker(vars: Record<string, string>, timeoutMs: numbe
 }
 
 async function startOnce(vars: Record<string, string>, timeoutMs: number): Promise<WorkerServer> {
+  const at = generation;
   const port = await freePort();
   const blank = [...PROVIDER_KEY_VARS, "OLLAMA_BASE_URL", "CLIENT_TOKEN"].map((name) => `${name}:`);
   const assigned = Object.entries({ OPEN_ACCESS: "true", ...vars }).map(([name, value]) => `${name}:${value}`);
@@ -60,18 +89,24 @@ async function startOnce(vars: Record<string, string>, timeoutMs: number): Promi
   // A free inspector port too: two `wrangler dev` (two e2e files, or another checkout's) never share 9229.
   args.push("--inspector-port", String(await freePort()));
   args.push("--show-interactive-dev-session=false", "--log-level", "warn", "--var", ...blank, ...assigned);
+  if (at !== generation) throw new Error("wrangler dev not started: the file's Workers were stopped meanwhile");
   const child = spawn(process.execPath, args, {
     cwd: root,
     detached: true, // its own process group, so stop() also ends workerd
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "1", NO_COLOR: "1" },
   });
+  const group = child.pid;
+  if (group === undefined) throw new Error("wrangler dev could not be spawned");
+  running.add(group);
+  started.push(group);
   let output = "";
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
-  const server: WorkerServer = { url: `http://127.0.0.1:${port}`, output: () => output, stop: () => stop(child) };
+  const server: WorkerServer = { url: `http://127.0.0.1:${port}`, output: () => output, stop: () => stopGroup(group) };
   try {
     await waitUntilHealthy(server.url, child, timeoutMs);
+    if (at !== generation) throw new Error("the file's Workers were stopped meanwhile");
   } catch (error) {
     await server.stop();
     throw new Error(`wrangler dev did not start: ${(error as Error).message}\n${output}`);
@@ -82,7 +117,9 @@ async function startOnce(vars: Record<string, string>, timeoutMs: number): Promi
 async function waitUntilHealthy(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`it exited with ${child.exitCode}`);
+    // A signal (stopWorkers()) ends it with no exit code.
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`it exited with ${child.exitCode ?? child.signalCode}`);
     try {
       const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
       if (response.ok) return;
@@ -94,18 +131,27 @@ async function waitUntilHealthy(url: string, child: ChildProcess, timeoutMs: num
   throw new Error(`no answer on ${url}/healthz within ${timeoutMs} ms`);
 }
 
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return;
-  const exited = once(child, "exit");
-  const kill = (signal: NodeJS.Signals): void => {
-    try {
-      process.kill(-child.pid!, signal);
-    } catch {
-      // the group is already gone
-    }
-  };
-  kill("SIGTERM");
-  const timer = setTimeout(() => kill("SIGKILL"), 5000);
-  await exited;
-  clearTimeout(timer);
+function signal(group: number, name: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-group, name);
+    return true;
+  } catch {
+    return false; // the group is gone
+  }
+}
+
+/**
+ * Ends a process group: SIGTERM, SIGKILL after 5 s, and waits until no process of it is left (not
+ * only wrangler: its workerd too, which may outlive it). Throws if one is left after 15 s.
+ */
+async function stopGroup(group: number): Promise<void> {
+  signal(group, "SIGTERM");
+  const since = Date.now();
+  while (signal(group, 0)) {
+    const waited = Date.now() - since;
+    if (waited > 15_000) throw new Error(`process group ${group} (wrangler dev) still running after SIGKILL`);
+    if (waited > 5_000) signal(group, "SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  running.delete(group);
 }
