@@ -8,6 +8,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import bundle from "../generated/open-responses.json" with { type: "json" };
 import { checkToolArguments, type JsonValue, type ToolSchema } from "../../src/index.ts";
+import { orderIssues, stateIssues } from "./open-responses-order.ts";
 
 /** The OpenAPI document (an empty object when ../shared was absent at bundling). */
 const document = JSON.parse(bundle.text) as {
@@ -103,7 +104,10 @@ export async function readConformingStream(answer: Response): Promise<StreamRead
   });
   if (messages.at(-1)?.data !== "[DONE]") issues.push("the stream does not end with [DONE]");
   if (response === undefined) issues.push("no terminal event");
-  return { issues: [...issues, ...lifecycleIssues(events)], events, response };
+  const snapshots = events.flatMap((event, n) =>
+    "response" in event ? stateIssues(event["response"] as Record<string, unknown>, `${n}: ${event["type"]}`) : [],
+  );
+  return { issues: [...issues, ...lifecycleIssues(events), ...orderIssues(events), ...snapshots], events, response };
 }
 
 /** An output item as its events built it. */
@@ -203,5 +207,5 @@ export async function readConformingResponse(
     issues.push(`content-type ${answer.headers.get("content-type")}, not application/json`);
   const response = (await answer.json()) as Record<string, unknown>;
   if (specified) issues.push(...responseIssues(response));
-  return { issues, response };
+  return { issues: [...issues, ...stateIssues(response)], response };
 }
