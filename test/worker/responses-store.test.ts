@@ -165,6 +165,20 @@ describe("stored /v1/responses: item_reference", () => {
     expect(JSON.stringify(assistant.content)).toContain("Paris");
   });
 
+  it("the spec's item reference without a type, or with a null one, is the item it names too", async () => {
+    const chat = conversation("anthropic");
+    const first = await json(await chat.send({ input: "Weather in Paris?" }));
+    const call = outputOf(first).find((item) => item["type"] === "function_call")!;
+    for (const reference of [{ id: call["id"] }, { type: null, id: call["id"] }]) {
+      const upstream = chat.answer({ text: "Sunny." });
+      const answer = await chat.send({
+        input: [reference, { type: "function_call_output", call_id: call["call_id"], output: "18 °C" }],
+      });
+      expect(answer.status).toBe(200);
+      expect(JSON.stringify(upstream.requests.at(-1)!.body)).toContain(call["call_id"] as string);
+    }
+  });
+
   it("a tool loop that references every earlier step reads each step's output, not its conversation again", async () => {
     // The AI SDK's loop: each step sends the question, item_reference items for every earlier
     // output item and the results. The conversation stays under MAX_AGENT_BODY_BYTES; what the

@@ -43,6 +43,20 @@ export interface Conversation {
   earlierTools?: unknown;
 }
 
+/**
+ * Whether an input item is an `item_reference`: of that type, or (the spec's `ItemReferenceParam`
+ * types `type` as optional or `null`) an item with an `id` but neither a `type` nor a `role`, which
+ * every message has, with or without its `type`.
+ */
+export function isItemReference(item: unknown): boolean {
+  if (!isObject(item)) return false;
+  const type = own(item, "type") ?? undefined;
+  return (
+    type === "item_reference" ||
+    (type === undefined && own(item, "role") === undefined && own(item, "id") !== undefined)
+  );
+}
+
 /** The most stored responses the `item_reference` items of one request may name. */
 const MAX_REFERENCED_RESPONSES = 1024;
 
@@ -82,9 +96,7 @@ export async function readConversation(
   if (!stored || !isObject(body)) return none;
   const previous = own(body, "previous_response_id") ?? undefined;
   const input = own(body, "input");
-  const references = Array.isArray(input)
-    ? input.flatMap((item, i) => (isObject(item) && own(item, "type") === "item_reference" ? [i] : []))
-    : [];
+  const references = Array.isArray(input) ? input.flatMap((item, i) => (isItemReference(item) ? [i] : [])) : [];
   if (previous === undefined && references.length === 0) return none;
   if (previous !== undefined && typeof previous !== "string")
     throw invalidField("previous_response_id", "`previous_response_id` must be a string.");

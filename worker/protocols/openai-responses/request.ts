@@ -77,7 +77,7 @@ import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.
 import { summaryText, textOf } from "./input-text.ts";
 import { type ResponseSettings, responsesSampling, settingsOf } from "./settings.ts";
 import { checkRequestOptions } from "./request-options.ts";
-import { type Conversation, unstoredReference, withEarlierTools } from "./conversation.ts";
+import { type Conversation, isItemReference, unstoredReference, withEarlierTools } from "./conversation.ts";
 import { withResponsesText } from "../output-format.ts";
 
 /** The items of the tools OpenAI runs itself, and its compaction item, which the request kit sends back as kept blocks. */
@@ -209,7 +209,7 @@ function addItem(
 ): void {
   const { provider } = context;
   const item = objectAt(value, path);
-  const type = own(item, "type") ?? "message";
+  const type = isItemReference(item) ? "item_reference" : (own(item, "type") ?? "message");
   // Tools offered from this item on: among the request's tools (./request-tools.ts).
   if (type === "additional_tools") return void context.added.push([own(item, "tools"), `${path}.tools`]);
   const last = messages.at(-1);
@@ -291,7 +291,7 @@ function addItem(
     !addMcpItem(type, item, path, assistant, messages, calls, provider)
   )
     throw type === "item_reference"
-      ? unstoredReference(`${path}.type`) // resolved before, where responses are stored (./conversation.ts)
+      ? unstoredReference(`${path}.${own(item, "type") == null ? "id" : "type"}`) // resolved before, where responses are stored (./conversation.ts)
       : invalidField(
           `${path}.type`,
           "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, reasoning, program, program_output, tool_search_call, tool_search_output, an item of a tool OpenAI ran (web_search_call, ...), a compaction item, or (to an OpenAI model) an MCP item.",
