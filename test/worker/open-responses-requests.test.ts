@@ -2,16 +2,19 @@
 // `*Param` item types): every form the spec allows is taken (its `null`s, its typeless item
 // reference), and what this Worker cannot honour is a 400 in OpenAI's error shape naming the field.
 import { describe, expect, it } from "vitest";
-import { readConformingResponse } from "../support/open-responses.ts";
+import type { Provider } from "../../src/index.ts";
+import { readConformingResponse, readConformingStream } from "../support/open-responses.ts";
 import { post } from "./client-support.ts";
 import { AUTH, live, scripted, WEATHER } from "./open-responses-support.ts";
 import { worker } from "./support.ts";
 
-const send = (body: Record<string, unknown>, provider = "anthropic" as const) =>
-  worker(scripted(provider, { text: "Done." })).call(
+const send = (body: Record<string, unknown>, provider: Provider = "anthropic", turn: TurnOf = { text: "Done." }) =>
+  worker(scripted(provider, turn)).call(
     post("/v1/responses", { model: `${provider}/test-model`, input: "Hi", ...body }, AUTH),
     live(provider),
   );
+
+type TurnOf = Parameters<typeof scripted>[1];
 
 const refused = async (body: Record<string, unknown>, param: string) => {
   const answer = await send(body);
@@ -68,6 +71,58 @@ it("every field the spec types as nullable taken as null", async () => {
     await send({ ...nulls, tools: [WEATHER], input: items, text: { format: null }, reasoning: { effort: null } }),
   );
   expect([issues, response["status"]]).toEqual([[], "completed"]);
+});
+
+describe("parallel_tool_calls: false holds, whatever the provider makes", () => {
+  const three: TurnOf = {
+    calls: ["Paris", "Tokyo", "Lima"].map((location) => ({ name: "get_weather", arguments: { location } })),
+  };
+  const calls = (response: Record<string, unknown> | undefined) =>
+    ((response?.["output"] ?? []) as { type: string; arguments: string }[])
+      .filter((item) => item.type === "function_call")
+      .map((item) => (JSON.parse(item.arguments) as { location: string }).location);
+  const cases: [string, Provider, Record<string, unknown>, string[]][] = [
+    ["no setting: every call", "anthropic", {}, ["Paris", "Tokyo", "Lima"]],
+    ["parallel_tool_calls false: the first call", "anthropic", { parallel_tool_calls: false }, ["Paris"]],
+    ["parallel_tool_calls false, to Gemini", "gemini", { parallel_tool_calls: false }, ["Paris"]],
+    ["parallel_tool_calls false, to Cohere", "cohere", { parallel_tool_calls: false }, ["Paris"]],
+    // max_tool_calls limits the calls of OpenAI's built-in tools (OpenAI is sent it), not a function's.
+    ["max_tool_calls 1: every function call", "cohere", { max_tool_calls: 1 }, ["Paris", "Tokyo", "Lima"]],
+    [
+      "parallel_tool_calls false to OpenAI Responses: the first call",
+      "openai-responses",
+      { parallel_tool_calls: false },
+      ["Paris"],
+    ],
+  ];
+  for (const [name, provider, settings, expected] of cases)
+    it(`${provider}, ${name}: streamed and not`, async () => {
+      const body = { tools: [WEATHER], input: "Weather?", ...settings };
+      const whole = await readConformingResponse(await send(body, provider, three));
+      const streamed = await readConformingStream(await send({ ...body, stream: true }, provider, three));
+      expect([whole.issues, streamed.issues]).toEqual([[], []]);
+      expect([calls(whole.response), calls(streamed.response)]).toEqual([expected, expected]);
+      expect(whole.response).toMatchObject({
+        status: "completed",
+        parallel_tool_calls: settings["parallel_tool_calls"] ?? true,
+      });
+    });
+});
+
+it("parallel_tool_calls false: the providers with a field for it are told", async () => {
+  const sent = async (provider: Provider, env = live(provider)) => {
+    const upstream = scripted(provider, { text: "Done." });
+    const body = { model: `${provider}/test-model`, input: "Hi", tools: [WEATHER], parallel_tool_calls: false };
+    expect((await worker(upstream).call(post("/v1/responses", body, AUTH), env)).status).toBe(200);
+    return upstream.requests[0]!.body as Record<string, unknown>;
+  };
+  expect((await sent("openai-responses"))["parallel_tool_calls"]).toBe(false);
+  expect((await sent("anthropic"))["tool_choice"]).toEqual({ type: "auto", disable_parallel_tool_use: true });
+  expect(
+    (await sent("openai", { ...live("openai"), OPENAI_BASE_URL: "https://api.openai.com/v1" }))["parallel_tool_calls"],
+  ).toBe(false);
+  // A compatible server may refuse a field it does not know: held to one call by the Worker alone.
+  expect(await sent("openai")).not.toHaveProperty("parallel_tool_calls");
 });
 
 void refused;

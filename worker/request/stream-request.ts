@@ -109,6 +109,13 @@ export interface StreamRequest {
    */
   openaiMaxToolCalls?: number;
   /**
+   * A Responses client's `parallel_tool_calls: false`, for the providers that have a field for it
+   * (OpenAI's `parallel_tool_calls`, Anthropic's `disable_parallel_tool_use`); every answer is held
+   * to one call by the route (worker/protocols/openai-responses/allowed-calls.ts). Never read from a
+   * `/v1/stream` body.
+   */
+  parallelToolCalls?: false;
+  /**
    * Structured output a client asked for in the upstream's own protocol
    * (worker/protocols/output-format.ts), sent as it came: OpenAI Chat's `response_format`,
    * OpenAI Responses' `text`, Anthropic's `output_config.format` and the beta's `output_format`;

@@ -26,41 +26,79 @@ export function allowedToolsOf(value: unknown, tools: readonly WireTool[] | unde
   );
 }
 
+/** What a response's calls are held to: the tools allowed, the most calls. */
+export interface CallRules {
+  /** With `tool_choice: {type: "allowed_tools"}`, the tools the model may call. */
+  allowedTools?: ReadonlySet<string>;
+  /** The most calls the response may hold (see {@link mostCallsOf}). */
+  mostCalls?: number;
+}
+
 /**
- * `tool_choice: {type: "allowed_tools"}` enforced on what the model answered: only the allowed
- * tools were offered to the provider, and a call of any other (a model that names a tool of an
- * earlier turn) is left out of the response, with all its events, and out of the `finish`'s
- * calls: "any tool call to a tool not listed MUST be rejected or suppressed by the server" (Open
- * Responses). A finish of reason `tool-calls` with no call left is a `stop`.
+ * The most calls a response may hold: one with `parallel_tool_calls: false` ("whether the model may
+ * call multiple tools in parallel"), which a provider without such a field does not hold to;
+ * `undefined` for no limit. `max_tool_calls` limits, as OpenAI defines it, the calls of the
+ * built-in tools OpenAI runs (an OpenAI Responses upstream is sent it), not a function's calls.
+ */
+export function mostCallsOf(settings: { parallel_tool_calls?: boolean | undefined }): number | undefined {
+  return settings.parallel_tool_calls === false ? 1 : undefined;
+}
+
+/**
+ * The rules on calls enforced on what the model answered. With `tool_choice: {type:
+ * "allowed_tools"}` only the allowed tools were offered to the provider, and a call of any other (a
+ * model that names a tool of an earlier turn) is left out of the response, with all its events,
+ * and out of the `finish`'s calls: "any tool call to a tool not listed MUST be rejected or
+ * suppressed by the server" (Open Responses). A call past `mostCalls` is left out the same way: a
+ * provider without a field for `parallel_tool_calls` may make more. A call
+ * the provider ran itself is neither. A finish of reason `tool-calls` with no call left is a `stop`.
  */
 export function allowedCalls(
   batches: ReadableStream<readonly EncodableEvent[]>,
-  allowed: ReadonlySet<string> | undefined,
+  { allowedTools, mostCalls }: CallRules,
 ): ReadableStream<readonly EncodableEvent[]> {
-  if (allowed === undefined) return batches;
-  const suppressed = new Set<string>();
-  return mapChunks(batches, (batch): readonly EncodableEvent[] =>
-    batch.flatMap((event) => keep(event, allowed, suppressed)),
-  );
+  if (allowedTools === undefined && mostCalls === undefined) return batches;
+  const calls: Calls = { allowed: allowedTools, most: mostCalls ?? Infinity, kept: new Set(), suppressed: new Set() };
+  return mapChunks(batches, (batch): readonly EncodableEvent[] => batch.flatMap((event) => keep(event, calls)));
+}
+
+/** The rules, and the calls kept and left out so far, by {@link callKey}. */
+interface Calls {
+  allowed: ReadonlySet<string> | undefined;
+  most: number;
+  kept: Set<string>;
+  suppressed: Set<string>;
 }
 
 /** A call's key in a response: its choice and index, as the accumulator gives them. */
 const callKey = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;
 
-function keep(event: EncodableEvent, allowed: ReadonlySet<string>, suppressed: Set<string>): EncodableEvent[] {
+/** Whether a call is kept: decided at its first event, by its name and the calls kept before it. */
+function kept(call: { index: number; choice?: number; name: string; providerExecuted?: true }, calls: Calls): boolean {
+  const key = callKey(call);
+  if (calls.kept.has(key)) return true;
+  if (calls.suppressed.has(key)) return false;
+  const ran = call.providerExecuted === true;
+  if ((calls.allowed === undefined || calls.allowed.has(call.name)) && (ran || calls.kept.size < calls.most)) {
+    if (!ran) calls.kept.add(key);
+    return true;
+  }
+  calls.suppressed.add(key);
+  return false;
+}
+
+function keep(event: EncodableEvent, calls: Calls): EncodableEvent[] {
   switch (event.type) {
     case "tool-call-start":
     case "tool-call":
     case "invalid-tool-call":
     case "tool-call-violation":
-      if (allowed.has(event.name)) return [event];
-      suppressed.add(callKey(event));
-      return [];
+      return kept(event, calls) ? [event] : [];
     case "tool-call-delta":
-      return suppressed.has(callKey(event)) ? [] : [event];
+      return calls.suppressed.has(callKey(event)) ? [] : [event];
     case "finish": {
-      const toolCalls = event.toolCalls.filter((call) => allowed.has(call.name));
-      const invalidToolCalls = event.invalidToolCalls.filter((call) => allowed.has(call.name));
+      const toolCalls = event.toolCalls.filter((call) => kept(call, calls));
+      const invalidToolCalls = event.invalidToolCalls.filter((call) => kept(call, calls));
       if (toolCalls.length === event.toolCalls.length && invalidToolCalls.length === event.invalidToolCalls.length)
         return [event];
       const reason = event.reason === "tool-calls" && toolCalls.length === 0 ? "stop" : event.reason;

@@ -68,7 +68,7 @@ import {
 } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { noteTurn, turnMark } from "../turn-order.ts";
-import { allowedToolsOf } from "./allowed-calls.ts";
+import { allowedToolsOf, type CallRules, mostCallsOf } from "./allowed-calls.ts";
 import { addBuiltInItem, withBuiltInTools } from "./built-in-tools.ts";
 import { addMcpItem } from "./mcp-items.ts";
 import { addProgram, addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
@@ -86,8 +86,8 @@ const OPENAI_RAN = /^((web_search|code_interpreter|image_generation|file_search)
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;
 
-/** A validated `POST /v1/responses` request. */
-export interface ResponsesRequest {
+/** A validated `POST /v1/responses` request, with the rules its answer's calls are held to (./allowed-calls.ts). */
+export interface ResponsesRequest extends CallRules {
   request: StreamRequest;
   /** The `model` as the client sent it, echoed in the response. */
   model: string;
@@ -96,8 +96,6 @@ export interface ResponsesRequest {
   customTools: ReadonlySet<string>;
   /** The built-in tools the client runs (`apply_patch`, `shell`, `local_shell`), whose calls go back as their items. */
   builtInTools: ReadonlySet<string>;
-  /** With `tool_choice: {type: "allowed_tools"}`, the tools the model may call (./allowed-calls.ts). */
-  allowedTools?: ReadonlySet<string>;
   /** What the response repeats of the request. */
   settings: ResponseSettings;
 }
@@ -190,8 +188,10 @@ export function parseResponsesRequest(
   const builtInTools = new Set(builtIns.keys());
   const settings = settingsOf(fields);
   if (typeof settings.max_tool_calls === "number") request.openaiMaxToolCalls = settings.max_tool_calls; // OpenAI's own limit
+  if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ./allowed-calls.ts too
   const chosen = { request, model: own(fields, "model") as string, stream, customTools, builtInTools, settings };
-  return allowedTools ? { ...chosen, allowedTools } : chosen;
+  const mostCalls = mostCallsOf(settings);
+  return { ...chosen, ...(allowedTools && { allowedTools }), ...(mostCalls !== undefined && { mostCalls }) };
 }
 
 /**

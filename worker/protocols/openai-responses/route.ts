@@ -74,7 +74,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
             programParts(parsed.request.provider, agentBatches(parsed.request.provider, batches)),
             parsed.customTools,
           ),
-          parsed.allowedTools,
+          parsed,
         );
         const encoder = new OpenAIResponsesEncoder(options);
         const keeper = keeping && new KeepingEncoder(encoder, keeping);
@@ -88,10 +88,10 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       const { headers } = answer;
       const tally = tallyPayloads(answer.batches);
       const batches = programParts(parsed.request.provider, agentBatches(parsed.request.provider, tally.events));
-      const { response } = await readOpenAIResponse(
-        allowedCalls(customCalls(batches, parsed.customTools), parsed.allowedTools),
-        { ...options, maxTextLength: settings.maxCompletionLength },
-      );
+      const { response } = await readOpenAIResponse(allowedCalls(customCalls(batches, parsed.customTools), parsed), {
+        ...options,
+        maxTextLength: settings.maxCompletionLength,
+      });
       if (tally.unreadable()) throw noReadablePayload();
       if (keeping && !(await keepResponse(keeping, response))) unkept(response);
       const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);

@@ -34,14 +34,25 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
     },
     // A compatible server that ignores `stream: true` answers whole: read as its stream.
     wholeType: "application/json",
-    body: withOutputFormat(
-      withServerTools(
-        withoutUnlistedRuns(requestBody("anthropic", request), request.anthropicServerTools),
-        request.anthropicServerTools,
+    body: withOneCall(
+      withOutputFormat(
+        withServerTools(
+          withoutUnlistedRuns(requestBody("anthropic", request), request.anthropicServerTools),
+          request.anthropicServerTools,
+        ),
+        request,
       ),
       request,
     ),
   };
+}
+
+/** The body with a Responses client's `parallel_tool_calls: false` as `tool_choice.disable_parallel_tool_use` (none has no such field). */
+function withOneCall(body: JsonObject, { parallelToolCalls }: StreamRequest): JsonObject {
+  if (parallelToolCalls !== false || !Array.isArray(body["tools"]) || body["tools"].length === 0) return body;
+  const choice = (body["tool_choice"] as JsonObject | undefined) ?? { type: "auto" };
+  if (choice["type"] !== "none") body["tool_choice"] = { ...choice, disable_parallel_tool_use: true };
+  return body;
 }
 
 /**

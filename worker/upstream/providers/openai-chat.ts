@@ -44,6 +44,9 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
   const format = request.openaiResponseFormat ?? (request.outputFormat && chatResponseFormat(request.outputFormat));
   if (format) body["response_format"] = format;
   if (request.openaiVerbosity) body["verbosity"] = request.openaiVerbosity;
+  // OpenAI refuses `parallel_tool_calls` without tools; a compatible server may refuse it at all.
+  if (request.parallelToolCalls === false && openAI && Array.isArray(body["tools"]) && body["tools"].length > 0)
+    body["parallel_tool_calls"] = false;
   return {
     url: `${target.baseUrl}/chat/completions`,
     headers: {

@@ -34,10 +34,14 @@ export function buildOpenAIResponsesRequest(request: StreamRequest, target: Prov
   };
 }
 
-/** The body with a Responses client's choice of a tool OpenAI runs, in place of `required`, and its `max_tool_calls`. */
-function withToolChoice(body: JsonObject, { openaiToolChoice, openaiMaxToolCalls }: StreamRequest): JsonObject {
+/** The body with a Responses client's choice of a tool OpenAI runs, in place of `required`, its `max_tool_calls` and `parallel_tool_calls`. */
+function withToolChoice(
+  body: JsonObject,
+  { openaiToolChoice, openaiMaxToolCalls, parallelToolCalls }: StreamRequest,
+): JsonObject {
   if (openaiToolChoice) body["tool_choice"] = openaiToolChoice;
   if (openaiMaxToolCalls !== undefined) body["max_tool_calls"] = openaiMaxToolCalls;
+  if (parallelToolCalls === false) body["parallel_tool_calls"] = false;
   return body;
 }
 
