@@ -125,4 +125,7 @@ it("parallel_tool_calls false: the providers with a field for it are told", asyn
   expect(await sent("openai")).not.toHaveProperty("parallel_tool_calls");
 });
 
-void refused;
+it("OpenAI's prompt template, which would leave the answer without its instructions: a 400 naming it", async () => {
+  await refused({ prompt: { id: "pmpt_1", variables: { city: "Paris" } } }, "prompt");
+  expect((await send({ prompt: null })).status).toBe(200);
+});

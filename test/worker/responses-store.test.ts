@@ -169,10 +169,15 @@ describe("stored /v1/responses: item_reference", () => {
     const chat = conversation("anthropic");
     const first = await json(await chat.send({ input: "Weather in Paris?" }));
     const call = outputOf(first).find((item) => item["type"] === "function_call")!;
-    for (const reference of [{ id: call["id"] }, { type: null, id: call["id"] }]) {
+    for (const [reference, store] of [
+      [{ id: call["id"] }, true],
+      [{ type: null, id: call["id"] }, true],
+      [{ id: call["id"] }, false],
+    ] as const) {
       const upstream = chat.answer({ text: "Sunny." });
       const answer = await chat.send({
         input: [reference, { type: "function_call_output", call_id: call["call_id"], output: "18 °C" }],
+        store,
       });
       expect(answer.status).toBe(200);
       expect(JSON.stringify(upstream.requests.at(-1)!.body)).toContain(call["call_id"] as string);

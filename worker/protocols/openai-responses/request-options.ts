@@ -1,9 +1,10 @@
 /**
  * The options of a `POST /v1/responses` body that the response does not repeat: `include`,
- * `stream_options` and `background`. Each is checked as OpenAI checks it (a 400 naming the field,
+ * `stream_options`, `background` and OpenAI's `prompt`. Each is checked as OpenAI checks it (a 400 naming the field,
  * never an option accepted whatever it is), and what this Worker cannot give is refused rather
  * than left out of an answer that would then lack it: `background: true` (no queued responses),
- * and `include` of `message.output_text.logprobs` (no provider is asked for logprobs).
+ * `include` of `message.output_text.logprobs` (no provider is asked for logprobs), and a `prompt`
+ * template.
  *
  * @module
  */
@@ -27,8 +28,14 @@ const INCLUDABLE: ReadonlySet<unknown> = new Set([
   "message.input_image.image_url",
 ]);
 
-/** Checks `include`, `stream_options` and `background` of `fields` (the request body); throws a 400 at the field at fault. */
+/** Checks `include`, `stream_options`, `background` and `prompt` of `fields` (the request body); throws a 400 at the field at fault. */
 export function checkRequestOptions(fields: Record<string, unknown>): void {
+  // OpenAI's prompt templates live in an OpenAI project: left out, the answer would lack their instructions and input.
+  if ((own(fields, "prompt") ?? null) !== null)
+    throw invalidField(
+      "prompt",
+      "`prompt` (a prompt template kept by OpenAI) is not supported: send its text in `instructions` and `input`.",
+    );
   const background = own(fields, "background") ?? false;
   if (background === true)
     throw invalidField(

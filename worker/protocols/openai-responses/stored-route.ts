@@ -7,7 +7,7 @@ import { isObject, own } from "../../request/json-fields.ts";
 import { responsePool } from "../../resumable/response-pool.ts";
 import { StoredResponses } from "../../resumable/stored-response-pool.ts";
 import { responsesErrorResponse } from "../openai-error.ts";
-import { type StoredRecord, unknownStored } from "./conversation.ts";
+import { isItemReference, type StoredRecord, unknownStored } from "./conversation.ts";
 import { storedIdOfResponse } from "./stored-ids.ts";
 
 /**
@@ -38,7 +38,7 @@ export function storing(body: unknown): boolean {
   if (own(body, "store") !== false) return true;
   if ((own(body, "previous_response_id") ?? null) !== null) return true;
   const input = own(body, "input");
-  return Array.isArray(input) && input.some((item) => isObject(item) && own(item, "type") === "item_reference");
+  return Array.isArray(input) && input.some(isItemReference);
 }
 
 /**
