@@ -53,6 +53,7 @@ import "./providers/provider-conformance.cases.ts";
 import "./providers/provider-detect.cases.ts";
 import "./providers/messages.cases.ts";
 import "./providers/finish-reasons.cases.ts";
+import "./providers/cache-write-usage.cases.ts";
 import "./providers/prototype-keys.cases.ts";
 import "./providers/provider-kits.cases.ts";
 import "./providers/request-body.cases.ts";

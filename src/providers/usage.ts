@@ -49,10 +49,8 @@ export function readUsage(
     cacheWriteTokens: cacheWrite,
     reasoningTokens: pick(raw, details.reasoning),
   };
-  return Object.assign(
-    { raw },
-    ...Object.entries(counts).map(([key, count]) => count !== undefined && { [key]: count }),
-  );
+  // JSON leaves out the counts the provider did not give (`undefined`); the others are finite numbers.
+  return { raw, ...JSON.parse(JSON.stringify(counts)) };
 }
 
 /** Where a provider's usage object holds its cache and reasoning counts (dotted paths), for {@link readUsage}. */

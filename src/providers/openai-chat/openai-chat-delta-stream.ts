@@ -275,6 +275,7 @@ const OUTPUT_KEYS = ["completion_tokens", "output_tokens"];
 const TOTAL_KEYS = ["total_tokens"];
 const DETAIL_KEYS = {
   cacheRead: ["prompt_tokens_details.cached_tokens", "input_tokens_details.cached_tokens"],
+  cacheWrite: ["prompt_tokens_details.cache_write_tokens", "input_tokens_details.cache_write_tokens"],
   reasoning: ["completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens"],
 };
 

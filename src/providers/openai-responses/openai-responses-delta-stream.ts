@@ -35,13 +35,13 @@ const BUILT_IN_ITEMS = /^(apply_patch|shell|local_shell|mcp|tool_search|computer
  * dropped and a gap that never fills is reported rather than waited for. A `reasoning` item, at its
  * `output_item.done`, becomes a `reasoning-part` delta (its id, `encrypted_content` and `summary`),
  * in stream order: a manually passed-back turn must repeat it before its calls. A refusal is a
- * `refusal` field part, not text, with the id of its `message` item, which the next turn sends
- * back with the refusal as its `refusal` part: at its `response.refusal.done`, else at its item's
- * end, else at the response's or the input's end with what its deltas streamed (a stream cut
- * before `.done` keeps the refusal it streamed, as it keeps its text). The built-in client tools'
- * items (`apply_patch_call`, `shell_call`, `local_shell_call`, `computer_call`) are calls the
- * application runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}).
- * A `function_call` of a tool that tool search loaded keeps its `namespace` on
+ * `refusal` field part, not text, with the id of its `message` item, which the next turn sends back
+ * with the refusal as its `refusal` part: at its `response.refusal.done`, else at its item's end,
+ * else at the response's or the input's end with what its deltas streamed (a stream cut before
+ * `.done` keeps the refusal it streamed, as it keeps its text). The built-in client tools' items
+ * (`apply_patch_call`, `shell_call`, `local_shell_call`, `computer_call`) are calls the application
+ * runs, and an `mcp_call` a call the provider ran (see {@link ResponsesBuiltInCalls}). A
+ * `function_call` of a tool that tool search loaded keeps its `namespace` on
  * `providerMetadata.responsesItem`, which its item must carry back. With programmatic tool calling,
  * a `function_call` made by a program carries a `caller` (`{ type: "program", caller_id }`), kept
  * on the call's `providerMetadata.responsesItem`, and the `program` item that made it (its `code`
@@ -283,6 +283,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     this.#refusal();
     const usage = readUsage(response["usage"], ["input_tokens"], ["output_tokens"], ["total_tokens"], {
       cacheRead: ["input_tokens_details.cached_tokens"],
+      cacheWrite: ["input_tokens_details.cache_write_tokens"],
       reasoning: ["output_tokens_details.reasoning_tokens"],
     });
     if (usage) this.#emit({ type: "usage", usage });
@@ -290,11 +291,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       this.#emit(providerError(response["error"], "The provider reported that the response failed."));
     const status = nonEmptyString(response["status"]) ?? String(event["type"]).slice("response.".length);
     const why = String((response["incomplete_details"] as Payload | null)?.["reason"]); // of an incomplete response
-    this.#emit({
-      type: "finish",
-      rawReason: status,
-      reason: ownValue(RESPONSES_FINISH_REASONS, why) ?? ownValue(RESPONSES_FINISH_REASONS, status) ?? "other",
-    });
+    const reason = ownValue(RESPONSES_FINISH_REASONS, why) ?? ownValue(RESPONSES_FINISH_REASONS, status) ?? "other";
+    this.#emit({ type: "finish", rawReason: status, reason });
     this.#emit({ type: "done" });
   }
 }
