@@ -41,11 +41,12 @@ export async function authenticate(request: Request, context: AuthContext): Prom
   if (context.clientToken === undefined) {
     if (context.open) return;
     warnNoToken();
-    throw unauthorized();
+    throw unauthorized(request);
   }
   // Anthropic clients send the key as `x-api-key` (Claude Code's ANTHROPIC_API_KEY), OpenAI clients as a bearer token.
   const presented = bearerToken(request.headers.get("authorization")) ?? nonBlank(request.headers.get("x-api-key"));
-  if (presented === undefined || !(await equalInConstantTime(presented, context.clientToken))) throw unauthorized();
+  if (presented === undefined || !(await equalInConstantTime(presented, context.clientToken)))
+    throw unauthorized(request);
 }
 
 /**
@@ -116,14 +117,29 @@ async function tokenHash(token: string): Promise<ArrayBuffer> {
   return hash;
 }
 
-/** The one 401 of every refusal: it says what to send, never what the Worker lacks. */
-function unauthorized(): HttpError {
+/**
+ * The 401 of a refusal: what the request sent (no token, an `Authorization` that is no bearer
+ * token, a token that is not the client token: the header it came in) and what to send, never the
+ * token itself. It depends on the request alone, so a Worker without `CLIENT_TOKEN` answers as
+ * one with another.
+ */
+function unauthorized(request: Request): HttpError {
+  const how = "Send the client token as `Authorization: Bearer <token>` or `x-api-key: <token>`.";
+  const authorization = request.headers.get("authorization");
+  const sentIn =
+    bearerToken(authorization) !== undefined
+      ? "Authorization"
+      : nonBlank(request.headers.get("x-api-key")) !== undefined
+        ? "x-api-key"
+        : undefined;
+  const message = sentIn
+    ? `The client token sent in \`${sentIn}\` is not this Worker's \`CLIENT_TOKEN\`.`
+    : nonBlank(authorization) !== undefined
+      ? `The \`Authorization\` header is not \`Bearer <token>\`. ${how}`
+      : `No client token was sent. ${how}`;
   return new HttpError(
     401,
-    {
-      code: "unauthorized",
-      message: "Send the client token as `Authorization: Bearer <token>` or `x-api-key: <token>`.",
-    },
+    { code: "unauthorized", message },
     { "www-authenticate": 'Bearer realm="tool-call-stream"' },
   );
 }

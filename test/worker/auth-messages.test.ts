@@ -1,0 +1,65 @@
+// The 401 tells a newcomer what went wrong with the token, in each protocol's own error shape:
+// none sent, an `Authorization` that is no bearer token, or a token that is not CLIENT_TOKEN
+// (naming the header it came in), and never the token itself. It depends on the request alone:
+// a Worker without CLIENT_TOKEN answers as one with another token.
+import { describe, expect, it } from "vitest";
+import { FakeUpstream, testEnv, worker } from "./support.ts";
+
+const SENT = "wr0ng-t0ken-4417";
+const messages = [{ role: "user", content: "hi" }];
+const ENDPOINTS = {
+  "/v1/stream": { provider: "openai", model: "gpt-4o", messages },
+  "/v1/chat/completions": { model: "openai/gpt-4o", messages },
+  "/v1/messages": { model: "openai/gpt-4o", max_tokens: 64, messages },
+  "/v1/responses": { model: "openai/gpt-4o", input: "hi" },
+} as const;
+
+/** The message of a 401 in the endpoint's own shape (Anthropic's for Messages, OpenAI's, the Worker's). */
+async function refusal(
+  path: keyof typeof ENDPOINTS,
+  headers: Record<string, string>,
+  env = testEnv({ CLIENT_TOKEN: "s3cret-token", OPENAI_API_KEY: "sk-live" }),
+) {
+  const upstream = new FakeUpstream({ kind: "hang" });
+  const response = await worker(upstream).call(
+    new Request(`http://localhost:8787${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(ENDPOINTS[path]),
+    }),
+    env,
+  );
+  expect(response.status).toBe(401);
+  expect(upstream.requests).toHaveLength(0);
+  const text = await response.text();
+  expect(text).not.toContain(SENT);
+  const body = JSON.parse(text) as { type?: string; error: { type?: string; code?: string; message: string } };
+  if (path === "/v1/messages") expect([body.type, body.error.type]).toEqual(["error", "authentication_error"]);
+  else expect(body.error.code).toBe("unauthorized");
+  return body.error.message;
+}
+
+describe("the 401 says what was wrong with the token", () => {
+  for (const path of Object.keys(ENDPOINTS) as (keyof typeof ENDPOINTS)[]) {
+    it(`${path}: none sent, not a bearer token, or not CLIENT_TOKEN (and in which header), never echoing it`, async () => {
+      expect(await refusal(path, {})).toMatch(
+        /^No client token was sent\. Send the client token as `Authorization: Bearer <token>` or `x-api-key: <token>`\./,
+      );
+      expect(await refusal(path, { authorization: SENT })).toMatch(
+        /^The `Authorization` header is not `Bearer <token>`\./,
+      );
+      expect(await refusal(path, { authorization: `Bearer ${SENT}` })).toBe(
+        "The client token sent in `Authorization` is not this Worker's `CLIENT_TOKEN`.",
+      );
+      expect(await refusal(path, { "x-api-key": SENT })).toBe(
+        "The client token sent in `x-api-key` is not this Worker's `CLIENT_TOKEN`.",
+      );
+    });
+  }
+
+  it("a Worker without CLIENT_TOKEN answers a token as one with another token: it does not advertise the setup", async () => {
+    const unconfigured = testEnv({ OPEN_ACCESS: "false" });
+    for (const headers of [{}, { authorization: `Bearer ${SENT}` }, { "x-api-key": SENT }])
+      expect(await refusal("/v1/stream", headers, unconfigured)).toBe(await refusal("/v1/stream", headers));
+  });
+});
