@@ -228,10 +228,25 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     expect(JSON.parse(text)).toMatchObject({ error: { code: "upstream_error", upstreamStatus: 200 } });
   });
 
-  it("a network error is 502 upstream_unreachable", async () => {
+  it("a network error is 502 upstream_unreachable naming the base URL's variable, never the URL (it can hold a password)", async () => {
     const { response, text } = await answer({ kind: "network-error" });
     expect(response.status).toBe(502);
-    expect(JSON.parse(text)).toMatchObject({ error: { code: "upstream_unreachable" } });
+    expect(JSON.parse(text)).toMatchObject({
+      error: {
+        code: "upstream_unreachable",
+        message:
+          "The provider could not be reached at the Worker's base URL for it: check `OPENAI_BASE_URL` (unset: the provider's own) and that its server is up.",
+      },
+    });
+    const secretUrl = testEnv({
+      OPENAI_API_KEY: key,
+      CLIENT_TOKEN: "t",
+      OPENAI_BASE_URL: "https://u:pw-9917@llm.internal/v1",
+    });
+    const hidden = await worker(new FakeUpstream({ kind: "network-error" })).call(request(), secretUrl);
+    const body = await hidden.text();
+    expect(body).toContain("`OPENAI_BASE_URL`");
+    expect(body).not.toMatch(/pw-9917|llm\.internal/);
   });
 
   it("no headers within IDLE_TIMEOUT_MS is 504 upstream_timeout, and the fetch is aborted", async () => {

@@ -71,6 +71,7 @@ export async function openRunEvents(
         idleTimeoutMs: settings.idleTimeoutMs,
         signal,
         watch,
+        baseUrlVar: provider.baseUrlVar,
         onWhole: (whole) => {
           type = whole;
         },

@@ -31,6 +31,12 @@ export interface OpenUpstreamOptions {
    * framing reads the body as one message (the main entry then reads it as the stream it stands for).
    */
   onWhole?: ((contentType: string) => void) | undefined;
+  /**
+   * The variable that sets the provider's base URL (`OPENAI_BASE_URL`, ...), which the 502 of a
+   * provider that could not be reached names: the URL itself is never shown (it can hold a
+   * password or a key in its query).
+   */
+  baseUrlVar?: string | undefined;
 }
 
 /**
@@ -93,7 +99,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
     if (error instanceof HttpError && timedOut === undefined && !signal?.aborted) throw error;
     throw timedOut !== undefined
       ? upstream(504, "upstream_timeout", timedOut)
-      : upstream(502, "upstream_unreachable", "The provider could not be reached.");
+      : upstream(502, "upstream_unreachable", unreachable(options.baseUrlVar));
   } finally {
     waited();
     unwatch();
@@ -253,6 +259,12 @@ function isRetryAfter(value: string): boolean {
     /^\d{1,9}$/.test(trimmed) ||
     (trimmed.length <= 64 && /^[A-Za-z0-9 ,:]+$/.test(trimmed) && !Number.isNaN(Date.parse(trimmed)))
   );
+}
+
+function unreachable(baseUrlVar: string | undefined): string {
+  return baseUrlVar === undefined
+    ? "The provider could not be reached."
+    : `The provider could not be reached at the Worker's base URL for it: check \`${baseUrlVar}\` (unset: the provider's own) and that its server is up.`;
 }
 
 function upstream(
