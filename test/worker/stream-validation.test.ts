@@ -29,6 +29,24 @@ describe("POST /v1/stream request validation", () => {
     expect(body).not.toContain("evil");
   });
 
+  it("no provider and a model of Chat Completions' provider/model form: the 400 says provider is a field of its own", async () => {
+    const response = await call(streamRequest(validBody({ provider: undefined, model: "openai/gpt-4o-secret-tune" })));
+    const body = await response.clone().text();
+    await expectError(response, 400, {
+      code: "unknown_provider",
+      field: "provider",
+      message:
+        '`provider` is a field of its own here: send `"provider": "openai"` and `model` without its `openai/` prefix (`provider/model` in `model` is Chat Completions\' form).',
+    });
+    expect(body).not.toContain("secret-tune");
+    // No provider and no such prefix: it is required; a prefix that is no provider's is not named.
+    for (const model of ["gpt-4o", "acme/gpt-4o", "/gpt-4o"])
+      await expectError(await call(streamRequest(validBody({ provider: undefined, model }))), 400, {
+        code: "unknown_provider",
+        message: expect.stringMatching(/^`provider` is required: one of openai, /),
+      });
+  });
+
   it("a missing model and missing or empty messages are 400 naming the field", async () => {
     await expectError(await call(streamRequest(validBody({ model: undefined }))), 400, {
       code: "invalid_request",

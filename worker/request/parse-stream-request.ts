@@ -92,6 +92,24 @@ const FIELDS = new Set([
 const MODEL = /^[A-Za-z0-9@._:/+-]{1,200}$/;
 
 /**
+ * The 400 of a `provider` missing or unknown. Without one, a `model` that begins with a provider's
+ * name and `/` (Chat Completions' `openai/gpt-4o`) is the newcomer's likely mistake: the message
+ * says `provider` is a field of its own, naming that provider (one of the Worker's names, never
+ * the client's text).
+ */
+function unknownProvider(provider: unknown, model: unknown, providers: readonly string[]): HttpError {
+  const slash = typeof model === "string" ? model.indexOf("/") : -1;
+  const named = provider === undefined && slash > 0 ? (model as string).slice(0, slash) : undefined;
+  const message =
+    named !== undefined && providers.includes(named)
+      ? `\`provider\` is a field of its own here: send \`"provider": "${named}"\` and \`model\` without its \`${named}/\` prefix (\`provider/model\` in \`model\` is Chat Completions' form).`
+      : provider === undefined
+        ? `\`provider\` is required: one of ${providers.join(", ")}.`
+        : `\`provider\` must be one of: ${providers.join(", ")}.`;
+  return new HttpError(400, { code: "unknown_provider", message, field: "provider" });
+}
+
+/**
  * Validates a parsed `POST /v1/stream` body against the documented shape (see
  * stream-request.ts) and normalizes it. Throws a 400 {@link HttpError} that names the field at
  * fault; messages never repeat the client's values.
@@ -115,13 +133,8 @@ export function parseStreamRequest(
   if (own(body, "stream") !== undefined && own(body, "stream") !== true)
     throw invalidField("stream", "`stream` can only be true: this endpoint always streams.");
   const provider = own(body, "provider");
-  if (typeof provider !== "string" || !providers.includes(provider)) {
-    throw new HttpError(400, {
-      code: "unknown_provider",
-      message: `\`provider\` must be one of: ${providers.join(", ")}.`,
-      field: "provider",
-    });
-  }
+  if (typeof provider !== "string" || !providers.includes(provider))
+    throw unknownProvider(provider, own(body, "model"), providers);
   const model = own(body, "model");
   if (typeof model !== "string" || model === "")
     throw invalidField("model", "`model` is required: a model id such as gpt-4o-mini.");
