@@ -73,7 +73,7 @@ it("every field the spec types as nullable taken as null", async () => {
   expect([issues, response["status"]]).toEqual([[], "completed"]);
 });
 
-describe("parallel_tool_calls: false holds, whatever the provider makes", () => {
+describe("tool_choice none and parallel_tool_calls: false hold, whatever the provider makes", () => {
   const three: TurnOf = {
     calls: ["Paris", "Tokyo", "Lima"].map((location) => ({ name: "get_weather", arguments: { location } })),
   };
@@ -83,6 +83,14 @@ describe("parallel_tool_calls: false holds, whatever the provider makes", () => 
       .map((item) => (JSON.parse(item.arguments) as { location: string }).location);
   const cases: [string, Provider, Record<string, unknown>, string[]][] = [
     ["no setting: every call", "anthropic", {}, ["Paris", "Tokyo", "Lima"]],
+    // A compatible server (vLLM, LM Studio, ...) may call a tool all the same: "MUST NOT call any tools".
+    ["tool_choice none: no call", "openai", { tool_choice: "none" }, []],
+    [
+      "allowed_tools of mode none: no call",
+      "openai",
+      { tool_choice: { type: "allowed_tools", mode: "none", tools: [{ type: "function", name: "get_weather" }] } },
+      [],
+    ],
     ["parallel_tool_calls false: the first call", "anthropic", { parallel_tool_calls: false }, ["Paris"]],
     ["parallel_tool_calls false, to Gemini", "gemini", { parallel_tool_calls: false }, ["Paris"]],
     ["parallel_tool_calls false, to Cohere", "cohere", { parallel_tool_calls: false }, ["Paris"]],

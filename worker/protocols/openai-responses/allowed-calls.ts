@@ -35,12 +35,23 @@ export interface CallRules {
 }
 
 /**
- * The most calls a response may hold: one with `parallel_tool_calls: false` ("whether the model may
- * call multiple tools in parallel"), which a provider without such a field does not hold to;
- * `undefined` for no limit. `max_tool_calls` limits, as OpenAI defines it, the calls of the
- * built-in tools OpenAI runs (an OpenAI Responses upstream is sent it), not a function's calls.
+ * The most calls a response may hold: none with `tool_choice` `none` (or an `allowed_tools` choice
+ * of mode `none`: "the model MUST NOT call any tools", which a compatible server may not hold to),
+ * one with `parallel_tool_calls: false` ("whether the model may call multiple tools in parallel"),
+ * which a provider without such a field does not hold to; `undefined` for no limit.
+ * `max_tool_calls` limits, as OpenAI defines it, the calls of the built-in tools OpenAI runs (an
+ * OpenAI Responses upstream is sent it), not a function's calls.
  */
-export function mostCallsOf(settings: { parallel_tool_calls?: boolean | undefined }): number | undefined {
+export function mostCallsOf(settings: {
+  tool_choice?: unknown;
+  parallel_tool_calls?: boolean | undefined;
+}): number | undefined {
+  const choice = settings.tool_choice;
+  if (
+    choice === "none" ||
+    (isObject(choice) && own(choice, "type") === "allowed_tools" && own(choice, "mode") === "none")
+  )
+    return 0;
   return settings.parallel_tool_calls === false ? 1 : undefined;
 }
 
@@ -50,7 +61,8 @@ export function mostCallsOf(settings: { parallel_tool_calls?: boolean | undefine
  * model that names a tool of an earlier turn) is left out of the response, with all its events,
  * and out of the `finish`'s calls: "any tool call to a tool not listed MUST be rejected or
  * suppressed by the server" (Open Responses). A call past `mostCalls` is left out the same way: a
- * provider without a field for `parallel_tool_calls` may make more. A call
+ * provider may not hold to `tool_choice: "none"`, and one without a field for `parallel_tool_calls`
+ * may make more. A call
  * the provider ran itself is neither. A finish of reason `tool-calls` with no call left is a `stop`.
  */
 export function allowedCalls(
