@@ -1,7 +1,7 @@
 import type { JsonValue } from "../shared/json.ts";
 import { thousands } from "./bounded-issues.ts";
 import { isAllowed } from "./allowed-values.ts";
-import { CheckBudget } from "./check-budget.ts";
+import { CheckBudget, MAX_CHECK_NESTING } from "./check-budget.ts";
 import { compileSchema } from "./compiled-schema.ts";
 import { allDifferent } from "./unique-items.ts";
 import { matchesPattern, type SchemaNode } from "./schema-node.ts";
@@ -45,16 +45,12 @@ export interface CheckArgumentsOptions {
  * could not be checked, and `budget.exhausted` is true.
  */
 export function checkArguments(value: JsonValue, schema: unknown, options: CheckArgumentsOptions = {}): string[] {
-  const run: Run = {
-    issues: [],
-    more: 0,
-    budget: options.budget ?? new CheckBudget(Number.POSITIVE_INFINITY),
-    root: options.path ?? "$",
-  };
+  const budget = options.budget ?? new CheckBudget(Number.POSITIVE_INFINITY);
+  const run: Run = { issues: [], more: 0, budget, root: options.path ?? "$", nesting: 0 };
   // A schema not compiled yet (not one a validator compiled for its request) is compiled in the
   // check's budget; not at all once it is spent, so that many checks on one budget stop working.
-  if (!run.budget.exhausted)
-    walk(value, compileSchema(schema, { assertFormats: options.assertFormats, budget: run.budget }), undefined, run, 0);
+  const compile = { assertFormats: options.assertFormats, budget };
+  if (!budget.exhausted) walk(value, compileSchema(schema, compile), undefined, run, 0);
   if (run.budget.exhausted)
     return [`${run.root} could not be checked within its budget of ${thousands(run.budget.granted)} steps`];
   if (run.more > 0) run.issues.push(`and ${thousands(run.more)} more`);
@@ -66,7 +62,7 @@ export function checkArguments(value: JsonValue, schema: unknown, options: Check
  * work charged to `budget`; `true` when the budget runs out (the early check then accepts).
  */
 export function meets(value: JsonValue, node: SchemaNode, budget: CheckBudget): boolean {
-  const run: Run = { issues: [], more: 0, budget, root: "$" };
+  const run: Run = { issues: [], more: 0, budget, root: "$", nesting: 0 };
   return walk(value, node, undefined, run, 0, true) || budget.exhausted;
 }
 
@@ -78,39 +74,45 @@ function walk(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: numbe
   const budget = run.budget;
   if (--budget.steps < 0) return false;
   if (s.any || hops > MAX_IN_PLACE) return true;
-  if (s.never) {
-    report(run, quiet, path, "is not allowed");
-    return false;
+  try {
+    // The checks recurse: a value thousands deep would overflow the stack. Stopped as out of steps.
+    if (++run.nesting > MAX_CHECK_NESTING) return (budget.steps = -1) > 0;
+    if (s.never) {
+      report(run, quiet, path, "is not allowed");
+      return false;
+    }
+    if (value === null && s.nullable) return true;
+    if (s.types && !s.types.some((type) => hasType(value, type))) {
+      report(run, quiet, path, `must be ${s.types.join(" or ")}, not ${typeOf(value)}`);
+      return false;
+    }
+    let ok = true;
+    const fail = (text: string | KeywordFailure, at: Path = path): boolean => {
+      report(run, quiet, at, text);
+      ok = false;
+      return quiet; // stop at once when only the verdict matters
+    };
+    if (s.allowedValues) {
+      const allowed = isAllowed(s.allowedValues, value, budget);
+      if (allowed === undefined || (!allowed && fail(allowedFailure(s)))) return false;
+    }
+    let failure: KeywordFailure | undefined;
+    if (typeof value === "number") failure = numberFailure(value, s, budget);
+    else if (typeof value === "string") {
+      if (s.maxLength !== undefined && codePoints(value, 0, 0, budget) > s.maxLength)
+        failure = [`must have at most ${s.maxLength} characters`, ""];
+      else failure = stringFailure(value, s, budget);
+    } else if (Array.isArray(value)) {
+      if (!checkArray(value, s, path, run, quiet)) ok = false;
+    } else if (value !== null && typeof value === "object") {
+      if (!checkObject(value, s, path, run, hops, quiet)) ok = false;
+    }
+    if (failure && fail(failure)) return false;
+    if (!ok && quiet) return false;
+    return checkInPlace(value, s, path, run, hops, quiet) && ok;
+  } finally {
+    run.nesting--;
   }
-  if (value === null && s.nullable) return true;
-  if (s.types && !s.types.some((type) => hasType(value, type))) {
-    report(run, quiet, path, `must be ${s.types.join(" or ")}, not ${typeOf(value)}`);
-    return false;
-  }
-  let ok = true;
-  const fail = (text: string | KeywordFailure, at: Path = path): boolean => {
-    report(run, quiet, at, text);
-    ok = false;
-    return quiet; // stop at once when only the verdict matters
-  };
-  if (s.allowedValues) {
-    const allowed = isAllowed(s.allowedValues, value, budget);
-    if (allowed === undefined || (!allowed && fail(allowedFailure(s)))) return false;
-  }
-  let failure: KeywordFailure | undefined;
-  if (typeof value === "number") failure = numberFailure(value, s, budget);
-  else if (typeof value === "string") {
-    if (s.maxLength !== undefined && codePoints(value, 0, 0, budget) > s.maxLength)
-      failure = [`must have at most ${s.maxLength} characters`, ""];
-    else failure = stringFailure(value, s, budget);
-  } else if (Array.isArray(value)) {
-    if (!checkArray(value, s, path, run, quiet)) ok = false;
-  } else if (value !== null && typeof value === "object") {
-    if (!checkObject(value, s, path, run, hops, quiet)) ok = false;
-  }
-  if (failure && fail(failure)) return false;
-  if (!ok && quiet) return false;
-  return checkInPlace(value, s, path, run, hops, quiet) && ok;
 }
 
 /** `$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`: more conditions on the same value. */

@@ -26,6 +26,13 @@ export const MAX_RESPONSE_CHECK_STEPS = 8_000_000;
  * 1,024 calls a response may hold).
  */
 export const MAX_RESPONSE_BASE_STEPS = 2_000_000;
+/**
+ * The steps of the work done once per request's schema that one response's calls may take from a
+ * pool of their own (building a pattern's program and sets, `LinearPattern`), so that a call past
+ * the 100th, which has only its steps per character, is not refused for being the first to need a
+ * pattern; past the pool, the call pays.
+ */
+export const MAX_RESPONSE_BUILD_STEPS = 500_000;
 
 /**
  * The budget of one call's checks: {@link CHECK_STEPS_BASE} (or the `base` given: a response's
@@ -48,6 +55,8 @@ export class CheckBudget {
   granted: number;
   /** Canonical forms of the values checked (arrays and objects), each built once per call. */
   readonly canonical: WeakMap<object, string> = new WeakMap();
+  /** The response's pool for work done once per request's schema ({@link MAX_RESPONSE_BUILD_STEPS}), if the budget is a response's call's. */
+  builds: { steps: number } | undefined;
   readonly #cap: number;
   readonly #base: number;
 
@@ -95,6 +104,7 @@ class ResponseBudgets {
   readonly #calls = new Map<number, CheckBudget>();
   #left = MAX_RESPONSE_CHECK_STEPS;
   #base = MAX_RESPONSE_BASE_STEPS;
+  readonly #builds: StepBudget = { steps: MAX_RESPONSE_BUILD_STEPS };
 
   /** The budget of the call of key `key` (created at first use). */
   of(key: number): CheckBudget {
@@ -103,6 +113,7 @@ class ResponseBudgets {
       const base = Math.min(CHECK_STEPS_BASE, this.#base);
       this.#base -= base;
       this.#calls.set(key, (budget = new CheckBudget(0, MAX_CALL_CHECK_STEPS, base)));
+      budget.builds = this.#builds;
     }
     return budget;
   }
@@ -144,12 +155,23 @@ export function budgetKey(index: number, choice = 0): number {
 }
 
 /**
+ * The deepest the checks follow a value: schemas applied one inside another (into an item or a
+ * property, through a `$ref` or an `allOf`), or levels of a value whose canonical form `enum`,
+ * `const` or `uniqueItems` compare. The checks recurse (some 2,300 nested schemas overflowed
+ * Node's default stack): past it a check stops as when its budget runs out, never overflowing the
+ * stack, on a value an accumulator with a raised `maxDepth` let through or one given to
+ * `checkToolArguments` directly.
+ */
+export const MAX_CHECK_NESTING = 500;
+
+/**
  * A value's canonical JSON (object keys sorted, numbers as JavaScript writes them, so `1` and
  * `1.0` are one), for `enum`, `const` and `uniqueItems`: equal values as JSON Schema says have
  * equal forms. Arrays' and objects' forms are kept in `budget` (built once per value), each
- * charged per element and character; `undefined` when the budget runs out.
+ * charged per element and character; `undefined` when the budget runs out, which a value nested
+ * deeper than {@link MAX_CHECK_NESTING} levels runs out of.
  */
-export function canonicalJson(value: JsonValue, budget: CheckBudget | StepBudget): string | undefined {
+export function canonicalJson(value: JsonValue, budget: CheckBudget | StepBudget, depth = 0): string | undefined {
   if (value === null || typeof value !== "object") {
     budget.steps -= 1 + (typeof value === "string" ? value.length >> 4 : 0);
     // JSON has no infinity, but JSON.parse reads 1e400 as one: never the same as null.
@@ -161,11 +183,13 @@ export function canonicalJson(value: JsonValue, budget: CheckBudget | StepBudget
     budget.steps--;
     return known;
   }
+  if (depth >= MAX_CHECK_NESTING) budget.steps = -1;
+  if (budget.steps < 0) return undefined;
   let text: string;
   if (Array.isArray(value)) {
     const parts: string[] = [];
     for (const item of value) {
-      const part = canonicalJson(item, budget);
+      const part = canonicalJson(item, budget, depth + 1);
       if (part === undefined || budget.steps < 0) return undefined;
       parts.push(part);
     }
@@ -175,7 +199,7 @@ export function canonicalJson(value: JsonValue, budget: CheckBudget | StepBudget
     budget.steps -= keys.length;
     const parts: string[] = [];
     for (const key of keys) {
-      const part = canonicalJson(value[key]!, budget);
+      const part = canonicalJson(value[key]!, budget, depth + 1);
       if (part === undefined || budget.steps < 0) return undefined;
       parts.push(`${JSON.stringify(key)}:${part}`);
     }

@@ -21,6 +21,8 @@ export interface Run {
   more: number;
   budget: CheckBudget;
   root: string;
+  /** How many schemas the check is inside of (at most `MAX_CHECK_NESTING`). */
+  nesting: number;
 }
 
 function render(run: Run, path: Path): string {

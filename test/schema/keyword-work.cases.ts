@@ -4,7 +4,15 @@
 // of a check is some 30 to 200 ns), once charged a single step, so that an `allOf` of multipleOf
 // branches held a call for 50 times its budget's worth. Compared in steps, never a time. And JSON's
 // `1e400`, which JSON.parse reads as Infinity, threw from both checks.
-import { CheckBudget, checkToolArguments, IncrementalJsonParser, type ToolSchema } from "../../src/index.ts";
+import {
+  CheckBudget,
+  checkToolArguments,
+  earlySchemaValidator,
+  IncrementalJsonParser,
+  ToolCallAccumulator,
+  type ToolSchema,
+  toolSchemaValidator,
+} from "../../src/index.ts";
 import {
   budgetKey,
   CHECK_STEPS_BASE,
@@ -63,5 +71,27 @@ group("Keyword work charged as it costs", (test) => {
     assertEquals(late.granted, 7 * CHECK_STEPS_PER_CHARACTER);
     assertEquals(budgets.of(budgetKey(0, 1)).granted, 0, "another choice of the response, the same pool");
     assertEquals(new CheckBudget().granted, CHECK_STEPS_BASE, "a budget of its own keeps its base");
+  });
+
+  test("a call past a response's 100th, the first to need a pattern, builds it from the response's pool, not refused", () => {
+    // Past the 100th call a call has only its 50 steps a character: `{"p120":"a"}`, 600 steps, too
+    // few to build a pattern of 10 sets (1,280 steps), so such calls were validation-budget-exceeded.
+    const sets = (i: number) =>
+      `^(?:${Array.from({ length: 10 }, (_, j) => `[a${String.fromCharCode(0x100 + i * 10 + j)}]`).join("|")})$`;
+    const properties = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`p${i}`, { pattern: sets(i) }]));
+    const tools = [{ name: "f", parameters: { type: "object", properties } }];
+    const codes: string[] = [];
+    const accumulator = new ToolCallAccumulator(
+      (event) => {
+        if (event.type === "tool-call") codes.push("valid");
+        else if (event.type === "invalid-tool-call") codes.push(event.error.code);
+      },
+      { validator: toolSchemaValidator(tools), earlyValidator: earlySchemaValidator(tools) },
+    );
+    for (let i = 0; i < 150; i++)
+      accumulator.push({ type: "tool-call-chunk", index: i, id: `c${i}`, name: "f", argumentsDelta: `{"p${i}":"a"}` });
+    accumulator.push({ type: "finish", rawReason: "tool_calls" });
+    accumulator.end();
+    assertEquals(codes, Array(150).fill("valid"));
   });
 });

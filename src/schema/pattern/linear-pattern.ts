@@ -43,11 +43,14 @@ export class LinearPattern {
    * `false` as soon as `budget.steps` falls below zero (the caller then cannot tell). The program
    * is built at the first test, its instructions and its sets charged to that test's budget: the
    * memory a pattern holds (12 bytes an instruction, beside the matcher's one shared working
-   * memory) and the runtime's work on its sets are paid for in steps by the call that first needs them.
+   * memory) and the runtime's work on its sets are paid for in steps by the call that first needs
+   * them, or by its response's pool of such work (`budget.builds`) while that has them: a call
+   * past a response's 100th has only its steps per character, too few to build a pattern.
    */
   test(text: string, budget: StepBudget): boolean {
     if (!this.#program) {
-      budget.steps -= this.#cost;
+      const builds = budget.builds;
+      (builds && builds.steps >= this.#cost ? builds : budget).steps -= this.#cost;
       if (budget.steps < 0) return false;
       this.#program = compileProgram(this.#tree);
     }

@@ -15,6 +15,11 @@ import { BOUNDARY, END, NOT_BOUNDARY, START } from "./pattern-syntax.ts";
 export interface StepBudget {
   /** Steps left; below zero, the work stopped unfinished. */
   steps: number;
+  /**
+   * Where work done once for a request's schema (building a pattern's program) is charged while
+   * it has the steps, rather than to the call that first needs it: a response's pool.
+   */
+  builds?: StepBudget | undefined;
 }
 
 const EXHAUSTED = -1;
