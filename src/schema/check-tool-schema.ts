@@ -145,7 +145,7 @@ export function checkToolSchema(
     const refused = patterns.refused;
     if (state.issues.length === 0 && nestsTooDeep(schema, { patterns }))
       report(path, `nests deeper than ${thousands(MAX_COMPILE_NESTING)} schemas through its $refs`);
-    else if (state.issues.length === 0 && appliesTooDeepInPlace(compileSchema(schema)))
+    else if (state.issues.length === 0 && appliesTooDeepInPlace(compileSchema(schema), patterns))
       report(
         path,
         `applies more than ${MAX_IN_PLACE} schemas one inside another to one value ($ref, allOf, anyOf, oneOf, not, if), or applies them in a cycle`,

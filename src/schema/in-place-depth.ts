@@ -1,4 +1,5 @@
 import { MAX_IN_PLACE } from "./check-arguments.ts";
+import type { PatternBudget } from "./pattern-budget.ts";
 import type { SchemaNode } from "./schema-node.ts";
 
 /**
@@ -33,8 +34,14 @@ function inside(s: SchemaNode): SchemaNode[] {
   ];
 }
 
-/** Whether any schema of `root`'s graph starts a chain of more than {@link MAX_IN_PLACE} in-place schemas, or a cycle of them. */
-export function appliesTooDeepInPlace(root: SchemaNode): boolean {
+/**
+ * Whether any schema of `root`'s graph starts a chain of more than {@link MAX_IN_PLACE} in-place
+ * schemas, or a cycle of them. Each pattern met is counted in `patterns` on the way (once per
+ * source: those the compilation counted are not counted again), so that a schema compiled before,
+ * without the request's budget, still has its patterns counted in it (a `$ref` can reach patterns
+ * only the compilation sees).
+ */
+export function appliesTooDeepInPlace(root: SchemaNode, patterns?: PatternBudget): boolean {
   const limit = MAX_IN_PLACE + 1;
   // The in-place schemas one inside another below each node, at most `limit`; `limit` while the
   // node is being measured, so that a cycle counts as endless. `level`: the chain that led to it, at
@@ -55,6 +62,9 @@ export function appliesTooDeepInPlace(root: SchemaNode): boolean {
   for (let i = 0; i < queue.length; i++) {
     const node = queue[i]!;
     if (depth(node, 0) >= limit) return true;
+    if (patterns)
+      for (const pattern of [node.pattern, ...(node.patternProperties ?? []).map(([key]) => key)])
+        if (pattern) patterns.take(pattern.source);
     for (const next of [...inPlace(node), ...inside(node)])
       if (!seen.has(next)) {
         seen.add(next);

@@ -68,6 +68,14 @@ group("PatternBudget: the Unicode property escapes of one request's patterns", (
     assertEquals(checkToolSchema(hidden, "tools[0].parameters"), [refusal("tools[0].parameters")]);
   });
 
+  test("a schema a check compiled first still has its $ref-only escapes counted by a request's budget", () => {
+    const hidden = { "x-hidden": tool(escapes(60), escapes(10)), $ref: "#/x-hidden" };
+    assertEquals(checkToolArguments({}, hidden as ToolSchema), []); // compiled now, without a budget
+    const patterns = new PatternBudget();
+    assertEquals(checkToolSchema(hidden, "tools[0].parameters", { patterns }), [refusal("tools[0].parameters")]);
+    assertEquals([patterns.left, patterns.refused], [4, 1]);
+  });
+
   test("a pattern written many times is counted once, and checks as before", () => {
     const letters = "^\\p{L}[\\p{L} '-]*$";
     const patterns = new PatternBudget();
