@@ -1,7 +1,9 @@
 // StoredKeeps: the stored responses a pool object gets in one turn are written together, each
 // answered once written (found, or not for an id that is not a response id), each readable after;
 // past the bound of one commit, the rest are written in the next turns all the same. Commits are
-// counted: keeps that come together in one, one each past a bound of one response.
+// counted: keeps that come together in one, one each past a bound of one response. After a commit of
+// several responses the next keep waits a little for others (its timer asked for more than 0 ms), after
+// a commit of one only a turn.
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { objectNameOf } from "../../worker/resumable/response-id.ts";
@@ -40,6 +42,32 @@ describe("StoredKeeps", () => {
         expect(read).toEqual({ type: "texts", texts: ids.map((id) => ({ text: `{"id":"${id}"}`, earlier: "[]" })) });
         expect(await state.storage.getAlarm()).toBeLessThanOrEqual(Date.now() + 60_000);
       }
+    });
+  });
+
+  it("after a commit of several responses the next keep waits a little for others; after a commit of one, a turn", async () => {
+    const first = newTestResponseId();
+    const name = objectNameOf(first)!;
+    await runInDurableObject(objectOf(first), async (_instance, state) => {
+      const waits: number[] = [];
+      // Records the wait each keep asks for, and writes at the next turn all the same.
+      const keeps = new StoredKeeps(state.storage, undefined, (write, ms) => {
+        waits.push(ms);
+        setTimeout(write, 0);
+      });
+      const keep = () =>
+        keeps.keep({
+          type: "keep",
+          id: `${name}.${crypto.randomUUID()}.${testMac()}`,
+          owner: "o",
+          text: "{}",
+          ttlMs: 60_000,
+        });
+      expect(await Promise.all([keep(), keep()])).toEqual([0, 1].map(() => ({ type: "done", found: true })));
+      expect(await keep()).toEqual({ type: "done", found: true });
+      expect(await keep()).toEqual({ type: "done", found: true });
+      // The first keep: a turn; after the commit of two: a wait; after the commit of one: a turn.
+      expect(waits.map((ms) => ms > 0)).toEqual([false, true, false]);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { FakeUpstream, readSSE, streamRequest, testEnv, validBody, worker } from "./support.ts";
-import { tokenOwner } from "../../worker/http/auth.ts";
+import { authenticate, tokenOwner } from "../../worker/http/auth.ts";
 import { responseIdKey } from "../../worker/resumable/response-id.ts";
 
 const sse = ['data: {"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}\n\n', "data: [DONE]\n\n"];
@@ -152,6 +152,33 @@ describe("the isolate's caches of hashes and keys", () => {
     } finally {
       digest.mockRestore();
       importKey.mockRestore();
+    }
+  });
+
+  it("a request let in with the configured token has that token's owner, made once: the same owner as before it was kept", async () => {
+    const token = `t-${crypto.randomUUID()}`;
+    const request = () =>
+      new Request("https://w.example/v1/responses", { headers: { authorization: `Bearer ${token}` } });
+    // Not let in by authenticate: hashed as the key it presents.
+    const presented = await tokenOwner(request());
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    try {
+      const context = { clientToken: token, open: false };
+      const owners: string[] = [];
+      for (let n = 0; n < 3; n++) {
+        const admitted = request();
+        await authenticate(admitted, context);
+        owners.push(await tokenOwner(admitted));
+      }
+      expect(owners).toEqual([presented, presented, presented]);
+      // authenticate's hash of the presented token each time (the configured one's is kept), and the owner once.
+      expect(digest).toHaveBeenCalledTimes(3 + 1 + 1);
+      // Another token: refused, and its requests have their own owner.
+      const other = new Request("https://w.example/v1/responses", { headers: { authorization: "Bearer other" } });
+      await expect(authenticate(other, context)).rejects.toMatchObject({ status: 401 });
+      expect(await tokenOwner(other)).not.toBe(presented);
+    } finally {
+      digest.mockRestore();
     }
   });
 });

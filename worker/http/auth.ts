@@ -47,7 +47,11 @@ export async function authenticate(request: Request, context: AuthContext): Prom
   const presented = bearerToken(request.headers.get("authorization")) ?? nonBlank(request.headers.get("x-api-key"));
   if (presented === undefined || !(await equalInConstantTime(presented, context.clientToken)))
     throw unauthorized(request);
+  authenticated.set(request, context.clientToken);
 }
+
+/** The requests {@link authenticate} let in with the configured token, and that token: their owner is its owner. */
+const authenticated = new WeakMap<Request, string>();
 
 /**
  * Who owns what a request stores (`/v1/responses` with `store`): a hash of the token the request
@@ -62,11 +66,27 @@ export async function authenticate(request: Request, context: AuthContext): Prom
  * ```
  */
 export async function tokenOwner(request: Request): Promise<string> {
-  const presented =
-    bearerToken(request.headers.get("authorization")) ?? nonBlank(request.headers.get("x-api-key")) ?? "";
-  // Hashed on every call, never kept: a cache would hold a client's raw token in the isolate
-  // (in the open mode, whatever key a client sent, a provider's real key included) and compare
-  // it with the next one in variable time, to save one digest per stored-response request.
+  // A request let in with the configured token presented that token: its owner is made once per
+  // isolate (per token: a test may change it). Any other presented key is hashed on every call,
+  // never kept: a cache would hold a client's raw token in the isolate (in the open mode, whatever
+  // key a client sent, a provider's real key included) and compare it with the next one in
+  // variable time.
+  const configured = authenticated.get(request);
+  if (configured === undefined)
+    return ownerOf(
+      bearerToken(request.headers.get("authorization")) ?? nonBlank(request.headers.get("x-api-key")) ?? "",
+    );
+  if (configuredOwner?.token === configured) return configuredOwner.owner;
+  const owner = await ownerOf(configured);
+  configuredOwner = { token: configured, owner };
+  return owner;
+}
+
+/** The owner of the configured token, made once: a value, never a promise (workerd cancels a request's wait on a promise another request made). */
+let configuredOwner: { token: string; owner: string } | undefined;
+
+/** The owner of `presented`: the first 16 bytes of its hash, base64. */
+async function ownerOf(presented: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`owner:${presented}`));
   let binary = "";
   for (const byte of new Uint8Array(digest).subarray(0, 16)) binary += String.fromCharCode(byte);

@@ -40,7 +40,10 @@ export async function responsePool(
 ): Promise<ResponsePool> {
   return {
     namespace,
-    colo: (request.cf as { colo?: unknown } | undefined)?.colo,
+    // Read when an id is minted, not before: `request.cf` is parsed at its first read.
+    get colo() {
+      return (request.cf as { colo?: unknown } | undefined)?.colo;
+    },
     objects: settings.responseObjects,
     key: await responseIdKey(settings.responseIdSecret),
   };

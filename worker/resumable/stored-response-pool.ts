@@ -7,6 +7,11 @@ import type { StoredResponseOp } from "./stored-responses.ts";
 
 /** The draw of {@link isolateDraw}, made at this isolate's first stored response. */
 let drawn: number | undefined;
+/**
+ * The location of that response (`request.cf.colo`), which names the object with the draw: read
+ * once, as `request.cf` is parsed at its first read (an isolate runs in one location).
+ */
+let located: { colo: unknown } | undefined;
 
 /**
  * The slot of the pool object that keeps every response this isolate stores, drawn at random
@@ -62,7 +67,8 @@ export class StoredResponses {
 
   /** A new id, in the pool object of this isolate's stored responses ({@link isolateDraw}). */
   async newId(): Promise<string> {
-    const id = await newResponseId(this.#pool.colo, this.#pool.objects, this.#pool.key, isolateDraw());
+    located ??= { colo: this.#pool.colo };
+    const id = await newResponseId(located.colo, this.#pool.objects, this.#pool.key, isolateDraw());
     this.#minted = id;
     return id;
   }
