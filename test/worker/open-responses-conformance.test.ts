@@ -143,6 +143,22 @@ describe.skipIf(!sharedData["open-responses"].available)("Open Responses conform
         expect(events.slice(-2).map((event) => event["type"])).toEqual(["error", "response.failed"]);
         expect(response?.["status"]).toBe("failed");
       });
+
+      it("a connection broken before a call's end: response.failed lists the call left open as in_progress", async () => {
+        const turn = {
+          text: "Let me look.",
+          calls: [{ name: "get_weather", arguments: { location: "San Francisco, CA" } }],
+        };
+        const body = { model: `${provider}/test-model`, input: "Weather?", tools: [WEATHER], stream: true };
+        const upstream = scripted(provider, turn, { last: 3 });
+        const { issues, response } = await readConformingStream(
+          await worker(upstream).call(post("/v1/responses", body, AUTH), live(provider)),
+        );
+        expect(issues).toEqual([]);
+        expect(response?.["status"]).toBe("failed");
+        // Never `completed`: a call whose end did not come is one no client should run.
+        expect(calls(response).every((call) => (call as { status?: string }).status !== "completed")).toBe(true);
+      });
     });
   }
 });

@@ -50,15 +50,22 @@ export const agUIRun = (forwardedProps: Record<string, unknown>): RequestInit =>
   }),
 });
 
-/** The fake provider's answer: one scripted turn in `provider`'s wire format, or cut short by a broken connection. */
-export function scripted(provider: Provider, turn: Partial<ScriptedTurn>, cut = false): FakeUpstream {
+/**
+ * The fake provider's answer: one scripted turn in `provider`'s wire format, or cut short by a
+ * broken connection (after its first two messages, or before its last `cut` ones).
+ */
+export function scripted(
+  provider: Provider,
+  turn: Partial<ScriptedTurn>,
+  cut: boolean | { last: number } = false,
+): FakeUpstream {
   const wire = scriptWriters[provider](
     { model: "test-model", text: "", plan: "", calls: [], inputTokens: 12, tools: [], now: 1_700_000_000_000, ...turn },
     new Dice(7),
   );
   return new FakeUpstream({
     kind: "sse",
-    chunks: cut ? wire.chunks.slice(0, 2) : wire.chunks,
+    chunks: cut ? wire.chunks.slice(0, cut === true ? 2 : -cut.last) : wire.chunks,
     headers: { "content-type": wire.contentType },
     ...(cut ? { then: "fail" as const } : {}),
   });
