@@ -159,15 +159,12 @@ export function runToolLoop(options: ToolLoopOptions): ToolLoopStream {
           }),
         controller.signal,
       );
-    } catch {
+    } catch (error) {
       if (finished) return false;
       if (controller.signal.aborted) return finish(out, "cancelled");
-      // The caller's error is not passed on: it may carry a key or an internal address.
-      out.enqueue({
-        type: "error",
-        step,
-        error: { code: "stream-failed", message: `The request of step ${step} failed before a response.` },
-      });
+      // The caller's error message is not passed on (it may carry a key or an internal address): its names are.
+      const message = `The request of step ${step} failed before a response${causeOf(error)}.`;
+      out.enqueue({ type: "error", step, error: { code: "stream-failed", message } });
       return finish(out, "call-failed");
     }
     if (finished) {
@@ -247,6 +244,17 @@ type Output = ReadableStreamDefaultController<ToolLoopEvent>;
 const NO_APPROVER = "runToolLoop has no approve option; the application answers it (loop-finish.unanswered).";
 
 /** Runs `start`, settling with it, or rejecting as soon as `signal` aborts; a response that arrives after that is cancelled. */
+/**
+ * What a step's request failed with, by name only: the error's `name` and its `code` (or its
+ * cause's: Node's fetch fails with a `TypeError` whose cause is `ECONNREFUSED`), each an identifier.
+ */
+function causeOf(error: unknown): string {
+  const { name, code, cause } = (error ?? {}) as { name?: unknown; code?: unknown; cause?: { code?: unknown } };
+  const word = (value: unknown): value is string => typeof value === "string" && /^[A-Za-z][\w-]{0,63}$/.test(value);
+  const why = word(code) ? code : word(cause?.code) ? cause.code : undefined;
+  return word(name) ? `: ${name}${why ? ` (${why})` : ""}` : why ? `: ${why}` : "";
+}
+
 function untilAborted(start: () => Promise<Response>, signal: AbortSignal): Promise<Response> {
   return new Promise((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);

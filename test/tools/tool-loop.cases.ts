@@ -320,6 +320,32 @@ group("runToolLoop events and limits", (test) => {
     assertEquals(last(events).reason, "call-failed");
   });
 
+  test("the error of a failing call names its cause by its name and code, never its message", async () => {
+    const failing = async (error: unknown) => {
+      const events = await collect(
+        runToolLoop({ provider: "openai", messages: [], tools: {}, call: () => Promise.reject(error) }),
+      );
+      assert(events[0]?.type === "error", "an error first");
+      return events[0].error.message;
+    };
+    // Node's fetch to a server that is not running (the docs' example without the Worker).
+    const refused = new TypeError("fetch failed", {
+      cause: Object.assign(new Error("connect ECONNREFUSED 10.0.0.7:8787"), { code: "ECONNREFUSED" }),
+    });
+    assertEquals(await failing(refused), "The request of step 1 failed before a response: TypeError (ECONNREFUSED).");
+    const timeout = new DOMException("The operation timed out at https://h.example/?key=sk-1", "TimeoutError");
+    assertEquals(await failing(timeout), "The request of step 1 failed before a response: TimeoutError.");
+    const coded = Object.assign(new Error("sk-live-123"), { name: "HttpError", code: "upstream_unreachable" });
+    assertEquals(
+      await failing(coded),
+      "The request of step 1 failed before a response: HttpError (upstream_unreachable).",
+    );
+    // Names that are no identifiers, and what is no error, are not repeated.
+    const odd = Object.assign(new Error("x"), { name: "key sk-live-123", code: "https://h.example" });
+    assertEquals(await failing(odd), "The request of step 1 failed before a response.");
+    assertEquals(await failing("sk-live-123"), "The request of step 1 failed before a response.");
+  });
+
   test("a step whose response fails ends the loop as aborted with no turn appended", async () => {
     const events = await collect(
       runToolLoop({

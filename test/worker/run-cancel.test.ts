@@ -159,7 +159,7 @@ describe("POST /v1/run: tool errors go back to the model", () => {
 });
 
 describe("POST /v1/run: later steps and limits", () => {
-  it("a provider failure on the second step ends the stream with an error event and call-failed, without the provider's text", async () => {
+  it("a provider failure on the second step ends the stream with an error event naming the Worker's code and call-failed, without the provider's text", async () => {
     const upstream = new ScriptedUpstream([
       { chunks: callTurn("call_1", "calculate", '{"expression":"2+2"}') },
       { status: 500 },
@@ -171,7 +171,10 @@ describe("POST /v1/run: later steps and limits", () => {
       {
         type: "error",
         step: 2,
-        error: { code: "stream-failed", message: "The request of step 2 failed before a response." },
+        error: {
+          code: "stream-failed",
+          message: "The request of step 2 failed before a response: HttpError (upstream_error).",
+        },
       },
       { type: "loop-finish", steps: 2, reason: "call-failed" },
     ]);

@@ -62,6 +62,8 @@ export class HttpError extends Error {
   readonly body: ErrorBody["error"];
   /** Extra response headers (`retry-after`, `allow`, `www-authenticate`). */
   readonly headers: Record<string, string>;
+  /** `body.code`, where code that names a failure looks (`runToolLoop` names a failed step's by it). */
+  readonly code: string;
 
   /** Creates an error answered with `status`. */
   constructor(status: number, body: ErrorBody["error"], headers: Record<string, string> = {}) {
@@ -70,6 +72,7 @@ export class HttpError extends Error {
     this.status = status;
     this.body = body;
     this.headers = headers;
+    this.code = body.code;
   }
 }
 
