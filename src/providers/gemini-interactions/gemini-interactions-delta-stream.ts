@@ -230,7 +230,12 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     // A step the stream never stopped is stopped here, so that its call or signature is not lost.
     for (const index of [...this.#steps.keys()]) this.#onStop(index, true);
     this.#server.complete();
-    const usage = readUsage(interaction["usage"], ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"]);
+    const usage = readUsage(interaction["usage"], ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"], {
+      cacheRead: ["total_cached_tokens"],
+      reasoning: ["total_thought_tokens"],
+    });
+    // Gemini counts the thoughts apart from the output; they are output too (billed so, and in the total).
+    if (usage?.reasoningTokens) usage.outputTokens = (usage.outputTokens ?? 0) + usage.reasoningTokens;
     if (usage) this.#emit({ type: "usage", usage });
     const status = nonEmptyString(interaction["status"]) ?? null;
     if (status === "failed" && isRecord(interaction["error"]))
