@@ -137,3 +137,42 @@ it("OpenAI's prompt template, which would leave the answer without its instructi
   await refused({ prompt: { id: "pmpt_1", variables: { city: "Paris" } } }, "prompt");
   expect((await send({ prompt: null })).status).toBe(200);
 });
+
+describe("text.format as the response repeats it: the format that was used", () => {
+  const SCHEMA = { type: "json_schema", name: "answer", schema: { type: "object" }, strict: true };
+  const echoed = async (provider: Provider, format: Record<string, unknown>, extra: Record<string, unknown> = {}) => {
+    const answer = await worker(scripted(provider, { text: "{}" })).call(
+      post("/v1/responses", { model: `${provider}/test-model`, input: "Hi", text: { format }, ...extra }, AUTH),
+      live(provider),
+    );
+    const { issues, response } = await readConformingResponse(answer);
+    const { type } = (response["text"] as { format: { type: string } }).format;
+    // The spec's document types a json_schema format's `schema` as `null` only (see open-responses-settings).
+    if (type !== "json_schema") expect(issues).toEqual([]);
+    return type;
+  };
+
+  it("a format the provider was sent, as given", async () => {
+    expect(await echoed("anthropic", SCHEMA)).toBe("json_schema");
+    expect(await echoed("gemini", { type: "json_object" })).toBe("json_object");
+  });
+
+  // Left out for the provider (a Responses client such as Codex sends it whatever the model): the
+  // response says so rather than claim a format its text was not held to.
+  it("one the provider was not sent, text: Anthropic's JSON object, a Gemini 2.5 model's beside tools", async () => {
+    expect(await echoed("anthropic", { type: "json_object" })).toBe("text");
+    const gemini = worker(scripted("gemini", { text: "{}" }));
+    const body = { model: "gemini/gemini-2.5-flash", input: "Hi", tools: [WEATHER], text: { format: SCHEMA } };
+    const { response } = await readConformingResponse(
+      await gemini.call(post("/v1/responses", body, AUTH), live("gemini")),
+    );
+    expect(response["text"]).toEqual({ format: { type: "text" } });
+  });
+
+  it("a json_schema without a name is a 400 whatever the provider", async () => {
+    for (const provider of ["anthropic", "bedrock"] as const) {
+      const answer = await send({ text: { format: { type: "json_schema", schema: { type: "object" } } } }, provider);
+      expect(await answer.json()).toMatchObject({ error: { param: "text.format.name" } });
+    }
+  });
+});

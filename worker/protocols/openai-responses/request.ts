@@ -186,7 +186,7 @@ export function parseResponsesRequest(
   if (hosted) request.openaiToolChoice = hosted;
   withResponsesText(fields, provider, request);
   const builtInTools = new Set(builtIns.keys());
-  const settings = settingsOf(fields);
+  const settings = settingsOf(fields, provider === "openai-responses" || request.outputFormat !== undefined);
   if (typeof settings.max_tool_calls === "number") request.openaiMaxToolCalls = settings.max_tool_calls; // OpenAI's own limit
   if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ./allowed-calls.ts too
   const chosen = { request, model: own(fields, "model") as string, stream, customTools, builtInTools, settings };

@@ -31,8 +31,13 @@ const MAX_KEY_LENGTH = 64;
  */
 const SERVICE_TIERS = ["auto", "default", "flex", "priority", "scale", "fast", "ultrafast"] as const;
 
-/** The settings a response repeats of `fields` (the request body), each checked. */
-export function settingsOf(fields: Record<string, unknown>): ResponseSettings {
+/**
+ * The settings a response repeats of `fields` (the request body), each checked; `formatted`: whether
+ * the provider was sent its JSON `text.format` (one without structured output, or a Gemini model
+ * before 3 beside tools, is sent none: ../output-format.ts), else the response says `text`, the
+ * format "that was used".
+ */
+export function settingsOf(fields: Record<string, unknown>, formatted = true): ResponseSettings {
   const given = (key: string): unknown => own(fields, key) ?? undefined;
   const instructions = given("instructions");
   if (instructions !== undefined && typeof instructions !== "string")
@@ -43,7 +48,7 @@ export function settingsOf(fields: Record<string, unknown>): ResponseSettings {
     tool_choice: (given("tool_choice") as OpenAIResponseSettings["tool_choice"] | undefined) ?? "auto",
     truncation: oneOf(given("truncation"), "truncation", ["auto", "disabled"]),
     parallel_tool_calls: boolean(given("parallel_tool_calls"), "parallel_tool_calls"),
-    text: textOf(given("text")),
+    text: textOf(given("text"), formatted),
     top_p: numberIn(given("top_p"), "top_p", 0, 1),
     presence_penalty: numberIn(given("presence_penalty"), "presence_penalty", -2, 2),
     frequency_penalty: numberIn(given("frequency_penalty"), "frequency_penalty", -2, 2),
@@ -128,8 +133,8 @@ function stringOf(value: unknown, field: string): string | undefined {
   throw invalidField(field, `\`${field}\` must be a string of at most ${MAX_KEY_LENGTH} characters.`);
 }
 
-/** `text`: its `format` (`text`, `json_object`, or `json_schema` with its fields) and `verbosity`. */
-function textOf(value: unknown): OpenAIResponseSettings["text"] | undefined {
+/** `text`: its `format` (`text`, `json_object`, or `json_schema` with its fields; `text` when not `formatted`) and `verbosity`. */
+function textOf(value: unknown, formatted: boolean): OpenAIResponseSettings["text"] | undefined {
   if (value === undefined) return undefined;
   if (!isObject(value)) throw invalidField("text", "`text` must be an object.");
   const format = own(value, "format") ?? { type: "text" };
@@ -137,11 +142,13 @@ function textOf(value: unknown): OpenAIResponseSettings["text"] | undefined {
   const type = own(format, "type");
   const verbosity = oneOf(own(value, "verbosity") ?? undefined, "text.verbosity", ["low", "medium", "high"]);
   const shown = verbosity === undefined ? {} : { verbosity };
-  if (type === "text" || type === "json_object") return { format: { type }, ...shown };
-  if (type !== "json_schema")
+  if (type !== "text" && type !== "json_object" && type !== "json_schema")
     throw invalidField("text.format.type", "`text.format.type` must be text, json_object or json_schema.");
   const name = own(format, "name");
-  if (typeof name !== "string") throw invalidField("text.format.name", "`text.format.name` must be a string.");
+  if (type === "json_schema" && typeof name !== "string")
+    throw invalidField("text.format.name", "`text.format.name` must be a string.");
+  if (type === "text" || !formatted) return { format: { type: "text" }, ...shown };
+  if (type === "json_object") return { format: { type }, ...shown };
   const description = own(format, "description");
   const schema = own(format, "schema");
   const strict = own(format, "strict");
