@@ -18,17 +18,29 @@ const ALL = workloads();
 let providers: Providers;
 let built: Awaited<ReturnType<typeof buildWorkers>>;
 let worker: Served;
+/** afterAll ran: a beforeAll that timed out (its tests reported skipped) stops what it starts after. */
+let stopped = false;
 
 beforeAll(async () => {
   providers = await startProviders();
+  if (stopped) return void providers.child.kill("SIGTERM");
   built = await buildWorkers();
-  worker = await serve("Worker", built.worker, "worker", providers.origin, ALL["chat-stream"]!);
+  const served = await serve("Worker", built.worker, "worker", providers.origin, ALL["chat-stream"]!);
+  if (stopped) {
+    await served.mf.dispose();
+    providers.child.kill("SIGTERM");
+    built.remove();
+  } else worker = served;
 }, 150_000);
 
 afterAll(async () => {
-  await worker?.mf.dispose();
-  providers?.child.kill("SIGTERM");
-  built?.remove();
+  stopped = true;
+  try {
+    await worker?.mf.dispose();
+  } finally {
+    providers?.child.kill("SIGTERM");
+    built?.remove();
+  }
 });
 
 describe("the built Worker under load (Miniflare, scripted providers)", () => {
