@@ -187,7 +187,7 @@ describe("POST /v1/run: the provider request of the first step", () => {
         env("GEMINI_API_KEY"),
       ),
       502,
-      { code: "upstream_auth_failed" },
+      { code: "upstream_auth_failed", message: expect.stringContaining("check the `GEMINI_API_KEY` secret") },
     );
     expect(gemini.requests[0]!.body["tools"]).toEqual([
       {

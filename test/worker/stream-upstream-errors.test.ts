@@ -41,7 +41,7 @@ function expectNoLeak(text: string): void {
 
 describe("POST /v1/stream provider failures before the stream starts", () => {
   for (const status of [401, 403]) {
-    it(`provider ${status} is 502 upstream_auth_failed, without the key or the provider's body`, async () => {
+    it(`provider ${status} is 502 upstream_auth_failed naming the key's secret, without the key or the provider's body`, async () => {
       const { response, text } = await answer({
         kind: "response",
         status,
@@ -50,7 +50,11 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
       });
       expect(response.status).toBe(502);
       expect(JSON.parse(text)).toEqual({
-        error: { code: "upstream_auth_failed", message: expect.any(String), upstreamStatus: status },
+        error: {
+          code: "upstream_auth_failed",
+          message: "The provider refused the Worker's API key; check the `OPENAI_API_KEY` secret.",
+          upstreamStatus: status,
+        },
       });
       expectNoLeak(text);
     });

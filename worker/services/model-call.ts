@@ -147,7 +147,7 @@ async function openChain(
       idleTimeoutMs: settings.idleTimeoutMs,
       signal,
       watch,
-      baseUrlVar: provider.baseUrlVar,
+      variables: provider,
       // The chain decodes each chunk before it reads the next.
       reuse: true,
       onWhole: (type) => {

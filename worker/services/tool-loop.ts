@@ -71,7 +71,7 @@ export async function openRunEvents(
         idleTimeoutMs: settings.idleTimeoutMs,
         signal,
         watch,
-        baseUrlVar: provider.baseUrlVar,
+        variables: provider,
         onWhole: (whole) => {
           type = whole;
         },

@@ -32,11 +32,11 @@ export interface OpenUpstreamOptions {
    */
   onWhole?: ((contentType: string) => void) | undefined;
   /**
-   * The variable that sets the provider's base URL (`OPENAI_BASE_URL`, ...), which the 502 of a
-   * provider that could not be reached names: the URL itself is never shown (it can hold a
-   * password or a key in its query).
+   * The provider's variables, which the 502s name for the operator to check: its key's
+   * (`OPENAI_API_KEY`, ...) when it refused the key, its base URL's (`OPENAI_BASE_URL`, ...) when
+   * it could not be reached. Never their values (a URL can hold a password or a key in its query).
    */
-  baseUrlVar?: string | undefined;
+  variables?: { keyVar: string; baseUrlVar: string } | undefined;
 }
 
 /**
@@ -99,12 +99,13 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
     if (error instanceof HttpError && timedOut === undefined && !signal?.aborted) throw error;
     throw timedOut !== undefined
       ? upstream(504, "upstream_timeout", timedOut)
-      : upstream(502, "upstream_unreachable", unreachable(options.baseUrlVar));
+      : upstream(502, "upstream_unreachable", unreachable(options.variables?.baseUrlVar));
   } finally {
     waited();
     unwatch();
   }
-  const failure = refusal ?? statusError(response, [http.responseType ?? "text/event-stream", http.wholeType]);
+  const types = [http.responseType ?? "text/event-stream", http.wholeType];
+  const failure = refusal ?? statusError(response, types, options.variables?.keyVar);
   if (failure || !response.body) {
     await response.body?.cancel();
     request.abort();
@@ -122,15 +123,15 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
     : watched;
 }
 
-function statusError(response: Response, mediaTypes: readonly (string | undefined)[]): HttpError | undefined {
+function statusError(
+  response: Response,
+  mediaTypes: readonly (string | undefined)[],
+  keyVar: string | undefined,
+): HttpError | undefined {
   const { status } = response;
   if (status === 401 || status === 403) {
-    return upstream(
-      502,
-      "upstream_auth_failed",
-      "The provider refused the Worker's API key; check the provider key secret.",
-      status,
-    );
+    const secret = keyVar === undefined ? "the provider key secret" : `the \`${keyVar}\` secret`;
+    return upstream(502, "upstream_auth_failed", `The provider refused the Worker's API key; check ${secret}.`, status);
   }
   if (status === 429) {
     const message = "The provider is rate limiting requests; retry later.";
