@@ -92,6 +92,14 @@ describe("tool_choice none and parallel_tool_calls: false hold, whatever the pro
       [],
     ],
     ["parallel_tool_calls false: the first call", "anthropic", { parallel_tool_calls: false }, ["Paris"]],
+    // A call of another tool than the one forced is not run: the scripted model calls get_weather.
+    ["a function forced, another called: no call", "openai", { tool_choice: { type: "function", name: "other" } }, []],
+    [
+      "the function forced, called",
+      "openai",
+      { tool_choice: { type: "function", name: "get_weather" } },
+      ["Paris", "Tokyo", "Lima"],
+    ],
     ["parallel_tool_calls false, to Gemini", "gemini", { parallel_tool_calls: false }, ["Paris"]],
     ["parallel_tool_calls false, to Cohere", "cohere", { parallel_tool_calls: false }, ["Paris"]],
     // max_tool_calls limits the calls of OpenAI's built-in tools (OpenAI is sent it), not a function's.
@@ -105,7 +113,7 @@ describe("tool_choice none and parallel_tool_calls: false hold, whatever the pro
   ];
   for (const [name, provider, settings, expected] of cases)
     it(`${provider}, ${name}: streamed and not`, async () => {
-      const body = { tools: [WEATHER], input: "Weather?", ...settings };
+      const body = { tools: [WEATHER, { ...WEATHER, name: "other" }], input: "Weather?", ...settings };
       const whole = await readConformingResponse(await send(body, provider, three));
       const streamed = await readConformingStream(await send({ ...body, stream: true }, provider, three));
       expect([whole.issues, streamed.issues]).toEqual([[], []]);

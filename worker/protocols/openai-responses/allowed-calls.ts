@@ -56,6 +56,22 @@ export function mostCallsOf(settings: {
 }
 
 /**
+ * The rules a response's calls are held to: the tools of an `allowed_tools` choice, else the one a
+ * `function` or `custom` choice forces ("the model is required to call the specified function
+ * tool": a call of another, which a compatible server may make, is not run), and {@link mostCallsOf}.
+ */
+export function callRulesOf(
+  allowedTools: ReadonlySet<string> | undefined,
+  settings: Parameters<typeof mostCallsOf>[0],
+): CallRules {
+  const choice = isObject(settings.tool_choice) ? settings.tool_choice : {};
+  const forced = (own(choice, "type") === "function" || own(choice, "type") === "custom") && own(choice, "name");
+  const allowed = allowedTools ?? (typeof forced === "string" ? new Set([forced]) : undefined);
+  const mostCalls = mostCallsOf(settings);
+  return { ...(allowed && { allowedTools: allowed }), ...(mostCalls !== undefined && { mostCalls }) };
+}
+
+/**
  * The rules on calls enforced on what the model answered. With `tool_choice: {type:
  * "allowed_tools"}` only the allowed tools were offered to the provider, and a call of any other (a
  * model that names a tool of an earlier turn) is left out of the response, with all its events,

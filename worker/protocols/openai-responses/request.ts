@@ -68,7 +68,7 @@ import {
 } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { noteTurn, turnMark } from "../turn-order.ts";
-import { allowedToolsOf, type CallRules, mostCallsOf } from "./allowed-calls.ts";
+import { allowedToolsOf, type CallRules, callRulesOf } from "./allowed-calls.ts";
 import { addBuiltInItem, withBuiltInTools } from "./built-in-tools.ts";
 import { addMcpItem } from "./mcp-items.ts";
 import { addProgram, addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
@@ -190,8 +190,7 @@ export function parseResponsesRequest(
   if (typeof settings.max_tool_calls === "number") request.openaiMaxToolCalls = settings.max_tool_calls; // OpenAI's own limit
   if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ./allowed-calls.ts too
   const chosen = { request, model: own(fields, "model") as string, stream, customTools, builtInTools, settings };
-  const mostCalls = mostCallsOf(settings);
-  return { ...chosen, ...(allowedTools && { allowedTools }), ...(mostCalls !== undefined && { mostCalls }) };
+  return { ...chosen, ...callRulesOf(allowedTools, settings) };
 }
 
 /**
