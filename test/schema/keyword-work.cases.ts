@@ -94,4 +94,12 @@ group("Keyword work charged as it costs", (test) => {
     accumulator.end();
     assertEquals(codes, Array(150).fill("valid"));
   });
+
+  test("a canonical form (enum, const, uniqueItems) is charged 8 steps an array or object beside its keys", () => {
+    // 20,000 small objects cost some 3 times the steps a check against their schema takes.
+    const items = Array.from({ length: 1_000 }, (_, i) => ({ a: i, b: [i] }));
+    const budget = new CheckBudget(Number.POSITIVE_INFINITY);
+    assertEquals(checkToolArguments(items, { uniqueItems: true }, { budget }), []);
+    assert(budget.spent >= 1_000 * 2 * 8, `${budget.spent} steps for 1,000 objects of an array each`);
+  });
 });
