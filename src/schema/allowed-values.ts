@@ -21,6 +21,8 @@ export interface AllowedValues {
   readonly kinds: number;
   /** The allowed strings, sorted by UTF-16 code units, each once: built when the early check first needs them ({@link sortedStrings}). */
   strings?: readonly string[];
+  /** The failure that names them (built at the first value that fails them: their JSON is as long as the schema wrote them). */
+  failure?: readonly [string, string];
 }
 
 /** The allowed strings, sorted by UTF-16 code units, each once (sorted at the first call, then kept). */

@@ -49,8 +49,8 @@ export function checkArguments(value: JsonValue, schema: unknown, options: Check
   const run: Run = { issues: [], more: 0, budget, root: options.path ?? "$", nesting: 0 };
   // A schema not compiled yet (not one a validator compiled for its request) is compiled in the
   // check's budget; not at all once it is spent, so that many checks on one budget stop working.
-  const compile = { assertFormats: options.assertFormats, budget };
-  if (!budget.exhausted) walk(value, compileSchema(schema, compile), undefined, run, 0);
+  if (!budget.exhausted)
+    walk(value, compileSchema(schema, { assertFormats: options.assertFormats, budget }), undefined, run, 0);
   if (run.budget.exhausted)
     return [`${run.root} could not be checked within its budget of ${thousands(run.budget.granted)} steps`];
   if (run.more > 0) run.issues.push(`and ${thousands(run.more)} more`);
@@ -76,7 +76,7 @@ function walk(value: JsonValue, s: SchemaNode, path: Path, run: Run, hops: numbe
   if (s.any || hops > MAX_IN_PLACE) return true;
   try {
     // The checks recurse: a value thousands deep would overflow the stack. Stopped as out of steps.
-    if (++run.nesting > MAX_CHECK_NESTING) return (budget.steps = -1) > 0;
+    if (++run.nesting > MAX_CHECK_NESTING) return !(budget.steps = -1);
     if (s.never) {
       report(run, quiet, path, "is not allowed");
       return false;

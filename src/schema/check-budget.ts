@@ -56,7 +56,7 @@ export class CheckBudget {
   /** Canonical forms of the values checked (arrays and objects), each built once per call. */
   readonly canonical: WeakMap<object, string> = new WeakMap();
   /** The response's pool for work done once per request's schema ({@link MAX_RESPONSE_BUILD_STEPS}), if the budget is a response's call's. */
-  builds: { steps: number } | undefined;
+  declare builds: { steps: number } | undefined;
   readonly #cap: number;
   readonly #base: number;
 
@@ -183,8 +183,10 @@ export function canonicalJson(value: JsonValue, budget: CheckBudget | StepBudget
     budget.steps--;
     return known;
   }
-  if (depth >= MAX_CHECK_NESTING) budget.steps = -1;
-  if (budget.steps < 0) return undefined;
+  if (depth >= MAX_CHECK_NESTING) {
+    budget.steps = -1;
+    return undefined;
+  }
   let text: string;
   if (Array.isArray(value)) {
     const parts: string[] = [];

@@ -79,9 +79,16 @@ export function stringFailure(value: string, s: SchemaNode, budget: StepBudget):
   return undefined;
 }
 
-/** The failure of `enum`/`const`: the values listed when there are few, counted when many. */
+/**
+ * The failure of `enum`/`const`: the values listed when there are few, counted when many. Built
+ * once per schema: a value listed is written out as long as the schema wrote it before it is cut,
+ * and thousands of items may fail it (each once wrote the whole value again, uncharged).
+ */
 export function allowedFailure(s: SchemaNode): KeywordFailure {
-  const list = s.allowed ?? [];
+  return (s.allowedValues!.failure ??= listedFailure(s.allowed ?? []));
+}
+
+function listedFailure(list: readonly JsonValue[]): KeywordFailure {
   if (list.length === 0)
     return [
       "must be none of the values it could be (its enum and const disagree)",
