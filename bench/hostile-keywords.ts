@@ -8,7 +8,10 @@
 // timed assertion.
 // Run: node bench/hostile-keywords.ts   (BENCH_ROUNDS=n, default 5; BENCH_ONLY=<part of a case name>)
 import * as current from "../src/index.ts";
-import { type Case, cases, type Schema } from "./hostile-keyword-cases.ts";
+import { type Case, cases as keywordCases, type Schema } from "./hostile-keyword-cases.ts";
+import { requestCases } from "./hostile-request-cases.ts";
+
+const cases = [...keywordCases, ...requestCases];
 
 // BENCH_BEFORE=<another copy of the repository>: its figures at 4n beside (the tree before the PatternBudget).
 const before = process.env["BENCH_BEFORE"];
