@@ -10,6 +10,20 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 export const requestCases: Case[] = [
   {
+    name: "pattern: n distinct sets of one costly \\p escape each (within the 64), each set run on a non-ASCII value",
+    n: 16,
+    fresh: true,
+    make: (n, salt = 0) => ({
+      schema: {
+        type: "object",
+        properties: Object.fromEntries(
+          range(n).map((i) => [`k${i}`, { type: "string", pattern: `^[\\p{Script_Extensions=Latin}${i}]+x${salt}$` }]),
+        ),
+      },
+      args: Object.fromEntries(range(n).map((i) => [`k${i}`, "éé"])),
+    }),
+  },
+  {
     name: "const: a value of n/4 objects (the message lists it), failed by 10n items",
     n: 500,
     make: (n) => {
