@@ -184,3 +184,27 @@ describe("text.format as the response repeats it: the format that was used", () 
     }
   });
 });
+
+it("a strict function reaches an OpenAI Responses upstream strict, the others as the kit sends them", async () => {
+  const upstream = scripted("openai-responses", { text: "Done." });
+  const tools = [
+    { ...WEATHER, strict: true },
+    { ...WEATHER, name: "loose" },
+    { ...WEATHER, name: "unsaid", strict: false },
+  ];
+  const body = { model: "openai-responses/test-model", input: "Hi", tools };
+  expect((await worker(upstream).call(post("/v1/responses", body, AUTH), live("openai-responses"))).status).toBe(200);
+  const sent = (upstream.requests[0]!.body as { tools: Record<string, unknown>[] }).tools;
+  expect(sent.map((tool) => [tool["name"], tool["strict"]])).toEqual([
+    ["get_weather", true],
+    ["loose", false],
+    ["unsaid", false],
+  ]);
+  expect(sent[0]).toEqual({
+    type: "function",
+    name: "get_weather",
+    description: WEATHER.description,
+    parameters: WEATHER.parameters,
+    strict: true,
+  });
+});

@@ -13,7 +13,7 @@
  */
 import type { JsonValue } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
-import { own } from "../../request/json-fields.ts";
+import { isObject, own } from "../../request/json-fields.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { idAt, objectAt, resultText, type WireMessage, type WireTool } from "../client-request.ts";
 
@@ -92,12 +92,32 @@ export function builtInToolOf(
   return { name: type, description, parameters };
 }
 
-/** Marks the parsed request's built-in tools, which an OpenAI Responses upstream is sent as the client gave them. */
-export function withBuiltInTools(request: StreamRequest, builtIns: ReadonlyMap<string, Record<string, unknown>>): void {
-  if (builtIns.size === 0) return;
+/**
+ * Marks the parsed request's tools an OpenAI Responses upstream is sent as the client gave them: its
+ * built-in tools, and its functions of `tools` (`given`) with `strict: true`, which the request kit
+ * would send `strict: false` as it sends every function (Responses makes functions strict by
+ * default, which most hand-written schemas fail): the client's strict schema adherence kept.
+ */
+export function withBuiltInTools(
+  request: StreamRequest,
+  builtIns: ReadonlyMap<string, Record<string, unknown>>,
+  given?: unknown,
+): void {
+  const strict = new Set(
+    request.provider === "openai-responses" && Array.isArray(given)
+      ? given.flatMap((tool) =>
+          isObject(tool) && own(tool, "type") === "function" && own(tool, "strict") === true ? [own(tool, "name")] : [],
+        )
+      : [],
+  );
+  if (builtIns.size === 0 && strict.size === 0) return;
   request.tools = request.tools.map((tool) => {
-    const given = builtIns.get(tool.name);
-    return given ? { ...tool, openAIResponsesTool: given } : tool;
+    const builtIn = builtIns.get(tool.name);
+    if (builtIn) return { ...tool, openAIResponsesTool: builtIn };
+    if (!strict.has(tool.name)) return tool;
+    const { name, description, parameters } = tool;
+    const described = description === undefined ? {} : { description };
+    return { ...tool, openAIResponsesTool: { type: "function", name, ...described, parameters, strict: true } };
   });
 }
 

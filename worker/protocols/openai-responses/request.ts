@@ -180,7 +180,7 @@ export function parseResponsesRequest(
   const store = own(fields, "store") ?? undefined;
   if (store !== undefined && typeof store !== "boolean") throw invalidField("store", "`store` must be true or false.");
   if (store !== undefined) request.store = store;
-  withBuiltInTools(request, builtIns);
+  withBuiltInTools(request, builtIns, given);
   if (webSearch) request.openaiWebSearch = webSearch;
   const hosted = hostedToolChoice(own(fields, "tool_choice"), provider, tools);
   if (hosted) request.openaiToolChoice = hosted;
