@@ -185,6 +185,22 @@ describe("text.format as the response repeats it: the format that was used", () 
   });
 });
 
+it("a strict function reaches OpenAI Chat strict, at OpenAI (a compatible server may refuse the field)", async () => {
+  const tools = [
+    { ...WEATHER, strict: true },
+    { ...WEATHER, name: "loose" },
+  ];
+  const sent = async (env: ReturnType<typeof live>) => {
+    const upstream = scripted("openai", { text: "Done." });
+    const body = { model: "openai/test-model", input: "Hi", tools };
+    expect((await worker(upstream).call(post("/v1/responses", body, AUTH), env)).status).toBe(200);
+    const functions = (upstream.requests[0]!.body as { tools: { function: Record<string, unknown> }[] }).tools;
+    return functions.map((tool) => tool.function["strict"]);
+  };
+  expect(await sent({ ...live("openai"), OPENAI_BASE_URL: "https://api.openai.com/v1" })).toEqual([true, undefined]);
+  expect(await sent(live("openai"))).toEqual([undefined, undefined]);
+});
+
 it("a strict function reaches an OpenAI Responses upstream strict, the others as the kit sends them", async () => {
   const upstream = scripted("openai-responses", { text: "Done." });
   const tools = [

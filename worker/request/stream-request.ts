@@ -116,6 +116,11 @@ export interface StreamRequest {
    */
   parallelToolCalls?: false;
   /**
+   * The functions a Responses client made `strict: true`, for an OpenAI Chat upstream at OpenAI
+   * (`function.strict`; a compatible server may refuse the field). Never read from a `/v1/stream` body.
+   */
+  strictTools?: readonly string[];
+  /**
    * Structured output a client asked for in the upstream's own protocol
    * (worker/protocols/output-format.ts), sent as it came: OpenAI Chat's `response_format`,
    * OpenAI Responses' `text`, Anthropic's `output_config.format` and the beta's `output_format`;

@@ -96,7 +96,8 @@ export function builtInToolOf(
  * Marks the parsed request's tools an OpenAI Responses upstream is sent as the client gave them: its
  * built-in tools, and its functions of `tools` (`given`) with `strict: true`, which the request kit
  * would send `strict: false` as it sends every function (Responses makes functions strict by
- * default, which most hand-written schemas fail): the client's strict schema adherence kept.
+ * default, which most hand-written schemas fail): the client's strict schema adherence kept. To an
+ * OpenAI Chat upstream those functions' names go as `strictTools` (its functions are not strict by default).
  */
 export function withBuiltInTools(
   request: StreamRequest,
@@ -104,13 +105,14 @@ export function withBuiltInTools(
   given?: unknown,
 ): void {
   const strict = new Set(
-    request.provider === "openai-responses" && Array.isArray(given)
+    (request.provider === "openai-responses" || request.provider === "openai") && Array.isArray(given)
       ? given.flatMap((tool) =>
           isObject(tool) && own(tool, "type") === "function" && own(tool, "strict") === true ? [own(tool, "name")] : [],
         )
       : [],
   );
-  if (builtIns.size === 0 && strict.size === 0) return;
+  if (request.provider === "openai" && strict.size > 0) request.strictTools = [...strict] as string[];
+  if (builtIns.size === 0 && (strict.size === 0 || request.provider === "openai")) return;
   request.tools = request.tools.map((tool) => {
     const builtIn = builtIns.get(tool.name);
     if (builtIn) return { ...tool, openAIResponsesTool: builtIn };

@@ -44,6 +44,7 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
   const format = request.openaiResponseFormat ?? (request.outputFormat && chatResponseFormat(request.outputFormat));
   if (format) body["response_format"] = format;
   if (request.openaiVerbosity) body["verbosity"] = request.openaiVerbosity;
+  if (request.strictTools && openAI) strictFunctions(body, new Set(request.strictTools));
   // OpenAI refuses `parallel_tool_calls` without tools; a compatible server may refuse it at all.
   if (request.parallelToolCalls === false && openAI && Array.isArray(body["tools"]) && body["tools"].length > 0)
     body["parallel_tool_calls"] = false;
@@ -58,6 +59,14 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
     wholeType: "application/json",
     body,
   };
+}
+
+/** The body's functions of the names in `strict` with `function.strict: true`, as a Responses client made them. */
+function strictFunctions(body: JsonObject, strict: ReadonlySet<string>): void {
+  for (const tool of Array.isArray(body["tools"]) ? (body["tools"] as JsonObject[]) : []) {
+    const fn = tool["function"] as JsonObject | undefined;
+    if (fn && strict.has(fn["name"] as string)) fn["strict"] = true;
+  }
 }
 
 function isOpenAI(baseUrl: string): boolean {
