@@ -224,3 +224,19 @@ it("a strict function reaches an OpenAI Responses upstream strict, the others as
     strict: true,
   });
 });
+
+it("prompt_cache_key and safety_identifier reach the OpenAI upstreams, which take them", async () => {
+  const keys = { prompt_cache_key: "thread-7", safety_identifier: "user-42" };
+  const sent = async (provider: Provider, env = live(provider)) => {
+    const upstream = scripted(provider, { text: "Done." });
+    const body = { model: `${provider}/test-model`, input: "Hi", ...keys };
+    expect((await worker(upstream).call(post("/v1/responses", body, AUTH), env)).status).toBe(200);
+    return upstream.requests[0]!.body as Record<string, unknown>;
+  };
+  expect(await sent("openai-responses")).toMatchObject(keys);
+  expect(await sent("openai", { ...live("openai"), OPENAI_BASE_URL: "https://api.openai.com/v1" })).toMatchObject(keys);
+  for (const body of [await sent("openai"), await sent("anthropic")]) {
+    expect(body).not.toHaveProperty("prompt_cache_key");
+    expect(body).not.toHaveProperty("safety_identifier");
+  }
+});

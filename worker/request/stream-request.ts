@@ -121,6 +121,12 @@ export interface StreamRequest {
    */
   strictTools?: readonly string[];
   /**
+   * A Responses client's `prompt_cache_key` and `safety_identifier`, for an OpenAI Responses
+   * upstream and OpenAI Chat at OpenAI, which take them (the others have no such fields). Never read
+   * from a `/v1/stream` body.
+   */
+  openaiKeys?: JsonObject;
+  /**
    * Structured output a client asked for in the upstream's own protocol
    * (worker/protocols/output-format.ts), sent as it came: OpenAI Chat's `response_format`,
    * OpenAI Responses' `text`, Anthropic's `output_config.format` and the beta's `output_format`;

@@ -16,6 +16,7 @@ import type { OpenAIResponseSettings, OpenAIResponsesEncoderOptions, OpenAIRespo
 import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import { parseSampling, type SamplingField } from "../../request/parse-sampling.ts";
+import type { JsonObject } from "../../request/stream-request.ts";
 
 /** The settings a response repeats: a field left `undefined` is its default. */
 export type ResponseSettings = NonNullable<OpenAIResponsesEncoderOptions["settings"]>;
@@ -62,6 +63,21 @@ export function settingsOf(fields: Record<string, unknown>, formatted = true): R
     metadata: metadataOf(given("metadata")),
     safety_identifier: stringOf(given("safety_identifier"), "safety_identifier") ?? null,
     prompt_cache_key: stringOf(given("prompt_cache_key"), "prompt_cache_key") ?? null,
+  };
+}
+
+/**
+ * The request's `prompt_cache_key` and `safety_identifier` for the OpenAI upstreams, which take
+ * them (a key that reads the prompt cache, the client's end user for abuse detection), as
+ * `{openaiKeys}` onto the parsed request; `{}` when it gives neither.
+ */
+export function openAIKeysOf({ prompt_cache_key, safety_identifier }: ResponseSettings): { openaiKeys?: JsonObject } {
+  if (typeof prompt_cache_key !== "string" && typeof safety_identifier !== "string") return {};
+  return {
+    openaiKeys: {
+      ...(typeof prompt_cache_key === "string" && { prompt_cache_key }),
+      ...(typeof safety_identifier === "string" && { safety_identifier }),
+    },
   };
 }
 

@@ -45,6 +45,7 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
   if (format) body["response_format"] = format;
   if (request.openaiVerbosity) body["verbosity"] = request.openaiVerbosity;
   if (request.strictTools && openAI) strictFunctions(body, new Set(request.strictTools));
+  if (request.openaiKeys && openAI) Object.assign(body, request.openaiKeys);
   // OpenAI refuses `parallel_tool_calls` without tools; a compatible server may refuse it at all.
   if (request.parallelToolCalls === false && openAI && Array.isArray(body["tools"]) && body["tools"].length > 0)
     body["parallel_tool_calls"] = false;
