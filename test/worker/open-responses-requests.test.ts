@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
 import { readConformingResponse, readConformingStream } from "../support/open-responses.ts";
-import { post } from "./client-support.ts";
+import { openAIClient, post } from "./client-support.ts";
 import { AUTH, live, scripted, WEATHER } from "./open-responses-support.ts";
-import { worker } from "./support.ts";
+import { responses, worker } from "./support.ts";
 
 const send = (body: Record<string, unknown>, provider: Provider = "anthropic", turn: TurnOf = { text: "Done." }) =>
   worker(scripted(provider, turn)).call(
@@ -239,4 +239,38 @@ it("prompt_cache_key and safety_identifier reach the OpenAI upstreams, which tak
     expect(body).not.toHaveProperty("prompt_cache_key");
     expect(body).not.toHaveProperty("safety_identifier");
   }
+});
+
+describe("through openai-node: its typed request forms, its stream helper", () => {
+  const weather = { type: "function" as const, name: "get_weather", parameters: WEATHER.parameters, strict: false };
+  const three: TurnOf = {
+    calls: ["Paris", "Tokyo", "Lima"].map((location) => ({ name: "get_weather", arguments: { location } })),
+  };
+
+  it("parallel_tool_calls false: the stream helper's final response holds the first call", async () => {
+    const client = openAIClient(scripted("gemini", three), live("gemini"));
+    const stream = client.responses.stream({
+      model: "gemini/test-model",
+      input: "Weather in three cities?",
+      tools: [weather],
+      parallel_tool_calls: false,
+    });
+    const response = await stream.finalResponse();
+    expect(response.output.map((item) => item.type)).toEqual(["function_call"]);
+    expect(response.parallel_tool_calls).toBe(false);
+  });
+
+  it("an item reference without its type (ItemReference's `type` is optional there too)", async () => {
+    const upstream = scripted("anthropic", three);
+    const client = openAIClient(upstream, { ...live("anthropic"), RESPONSES: responses });
+    const first = await client.responses.create({ model: "anthropic/test-model", input: "Weather?", tools: [weather] });
+    const call = first.output.find((item) => item.type === "function_call")!;
+    upstream.answer = scripted("anthropic", { text: "Sunny." }).answer;
+    const second = await client.responses.create({
+      model: "anthropic/test-model",
+      tools: [weather],
+      input: [{ id: call.id! }, { type: "function_call_output", call_id: call.call_id, output: "18 °C" }],
+    });
+    expect(second.output_text).toBe("Sunny.");
+  });
 });
