@@ -143,6 +143,7 @@ export function checkToolSchema(
     // A `$ref` may point where the walk above does not go (under a keyword it does not know): the
     // compilation counts those patterns' escapes too.
     const refused = patterns.refused;
+    const instructions = patterns.instructionsLeft;
     if (state.issues.length === 0 && nestsTooDeep(schema, { patterns }))
       report(path, `nests deeper than ${thousands(MAX_COMPILE_NESTING)} schemas through its $refs`);
     else if (state.issues.length === 0 && appliesTooDeepInPlace(compileSchema(schema), patterns))
@@ -151,6 +152,11 @@ export function checkToolSchema(
         `applies more than ${MAX_IN_PLACE} schemas one inside another to one value ($ref, allOf, anyOf, oneOf, not, if), or applies them in a cycle`,
       );
     if (patterns.refused > refused) report(path, tooManyEscapes(patterns));
+    if (patterns.instructionsLeft < Math.min(0, instructions))
+      report(
+        path,
+        `has patterns that compile to more than ${thousands(patterns.instructionLimit)} instructions with the request's other schemas' (each written pattern is a program of its own, kept once run)`,
+      );
   } catch {
     // A schema object whose reading throws (a getter, a proxy) is not JSON: one issue says so.
     return [{ path, message: "could not be read as JSON" }];

@@ -36,10 +36,10 @@ function inside(s: SchemaNode): SchemaNode[] {
 
 /**
  * Whether any schema of `root`'s graph starts a chain of more than {@link MAX_IN_PLACE} in-place
- * schemas, or a cycle of them. Each pattern met is counted in `patterns` on the way (once per
- * source: those the compilation counted are not counted again), so that a schema compiled before,
- * without the request's budget, still has its patterns counted in it (a `$ref` can reach patterns
- * only the compilation sees).
+ * schemas, or a cycle of them. Each pattern met is counted in `patterns` on the way: its escapes
+ * once per source (those the compilation counted are not counted again), so that a schema compiled
+ * before, without the request's budget, still has its patterns counted in it (a `$ref` can reach
+ * patterns only the compilation sees), and its instructions once per place (a program of its own).
  */
 export function appliesTooDeepInPlace(root: SchemaNode, patterns?: PatternBudget): boolean {
   const limit = MAX_IN_PLACE + 1;
@@ -63,8 +63,11 @@ export function appliesTooDeepInPlace(root: SchemaNode, patterns?: PatternBudget
     const node = queue[i]!;
     if (depth(node, 0) >= limit) return true;
     if (patterns)
-      for (const pattern of [node.pattern, ...(node.patternProperties ?? []).map(([key]) => key)])
-        if (pattern) patterns.take(pattern.source);
+      for (const pattern of [node.pattern, ...(node.patternProperties ?? []).map(([key]) => key)]) {
+        if (!pattern) continue;
+        patterns.take(pattern.source);
+        patterns.instructionsLeft -= pattern.size;
+      }
     for (const next of [...inPlace(node), ...inside(node)])
       if (!seen.has(next)) {
         seen.add(next);

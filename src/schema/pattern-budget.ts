@@ -9,12 +9,21 @@
 
 /** How many Unicode property escapes a {@link PatternBudget} allows by default: those of a request's schemas, in all. */
 export const MAX_PROPERTY_ESCAPES = 64;
+/**
+ * How many instructions the patterns of a request's schemas may compile to by default, in all
+ * (each `pattern` and `patternProperties` key a program of its own, 12 bytes an instruction, kept
+ * for the request once it first runs): at most 3 MB. Without it, a 234 KB schema of 5,000
+ * `a{19999}` patterns (20,000 instructions each) and 59 KB of a model's arguments kept 44 MB.
+ */
+export const MAX_PATTERN_INSTRUCTIONS = 250_000;
 
 /**
  * The Unicode property escapes (`\p{...}`, `\P{...}`) a request's schemas may hold together,
  * shared by every `checkToolSchema` call of the request (one per tool). Each distinct pattern is
  * counted once (a runtime reads one source once, however often it is written), in its `pattern`
- * or as a `patternProperties` key; a pattern that would go past the budget is refused.
+ * or as a `patternProperties` key; a pattern that would go past the budget is refused. And the
+ * instructions their patterns compile to ({@link MAX_PATTERN_INSTRUCTIONS}), each place a pattern
+ * is written counted (each is a program of its own): a schema that goes past them is refused.
  *
  * @example
  * ```ts
@@ -33,12 +42,17 @@ export class PatternBudget {
   left: number;
   /** How many patterns were refused for want of escapes. */
   refused = 0;
+  /** The instructions the patterns may compile to, in all, at first. */
+  readonly instructionLimit: number;
+  /** The instructions still allowed; below 0, past them. */
+  instructionsLeft: number;
   /** The sources already counted (only those that hold an escape). */
   readonly #counted = new Set<string>();
 
-  /** A budget of `escapes` Unicode property escapes. */
-  constructor(escapes: number = MAX_PROPERTY_ESCAPES) {
+  /** A budget of `escapes` Unicode property escapes, and of `instructions` compiled instructions. */
+  constructor(escapes: number = MAX_PROPERTY_ESCAPES, instructions: number = MAX_PATTERN_INSTRUCTIONS) {
     this.limit = this.left = escapes;
+    this.instructionLimit = this.instructionsLeft = instructions;
   }
 
   /** Counts the escapes of `source` (once per distinct source): `false`, and counted as refused, when they do not fit. */

@@ -76,6 +76,29 @@ group("PatternBudget: the Unicode property escapes of one request's patterns", (
     assertEquals([patterns.left, patterns.refused], [4, 1]);
   });
 
+  test("the instructions of a request's patterns: 250,000 in all, each place a pattern is written counted", () => {
+    // 20,000 instructions each (a{19999} and its match), 12 bytes an instruction kept once run: a
+    // 234 KB schema of 5,000 of them and 59 KB of a model's arguments kept 44 MB.
+    const wide = (n: number) => tool(...Array.from({ length: n }, () => "a{19999}"));
+    const patterns = new PatternBudget();
+    assertEquals(checkToolSchema(wide(10), "tools[0].parameters", { patterns }), []);
+    assertEquals(patterns.instructionsLeft, 50_000);
+    const past = checkToolSchema(wide(3), "tools[1].parameters", { patterns });
+    assertEquals(past.length, 1);
+    assertEquals(past[0]!.path, "tools[1].parameters");
+    assert(past[0]!.message.includes("more than 250,000 instructions"), past[0]!.message);
+    assertEquals(checkToolSchema(wide(1), "tools[2].parameters", { patterns }).length, 1, "and the next");
+    // A pattern a $ref reaches from many places is one program.
+    const shared = {
+      type: "object",
+      properties: Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`p${i}`, { $ref: "#/$defs/a" }])),
+      $defs: { a: { pattern: "a{19999}" } },
+    };
+    const once = new PatternBudget();
+    assertEquals(checkToolSchema(shared, "tools[0].parameters", { patterns: once }), []);
+    assertEquals(once.instructionsLeft, 230_000);
+  });
+
   test("a pattern written many times is counted once, and checks as before", () => {
     const letters = "^\\p{L}[\\p{L} '-]*$";
     const patterns = new PatternBudget();

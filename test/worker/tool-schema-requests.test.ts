@@ -23,6 +23,14 @@ const broken: ReadonlyArray<[Record<string, unknown>, string]> = [
     { type: "object", properties: { a: { pattern: "\\p{L}".repeat(40) }, b: { pattern: "\\p{N}".repeat(40) } } },
     ".properties.b.pattern",
   ],
+  // Patterns that compile to more than the request's 250,000 instructions (each kept once run, 12 bytes one).
+  [
+    {
+      type: "object",
+      properties: Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`p${i}`, { pattern: "a{19999}" }])),
+    },
+    "",
+  ],
 ];
 
 type Case = {
