@@ -225,16 +225,21 @@ it("a strict function reaches an OpenAI Responses upstream strict, the others as
   });
 });
 
-it("prompt_cache_key and safety_identifier reach the OpenAI upstreams, which take them", async () => {
+it("prompt_cache_key and safety_identifier reach the OpenAI upstreams, which take them, truncation auto OpenAI Responses", async () => {
   const keys = { prompt_cache_key: "thread-7", safety_identifier: "user-42" };
-  const sent = async (provider: Provider, env = live(provider)) => {
+  const sent = async (provider: Provider, env = live(provider), more: Record<string, unknown> = {}) => {
     const upstream = scripted(provider, { text: "Done." });
-    const body = { model: `${provider}/test-model`, input: "Hi", ...keys };
+    const body = { model: `${provider}/test-model`, input: "Hi", ...keys, ...more };
     expect((await worker(upstream).call(post("/v1/responses", body, AUTH), env)).status).toBe(200);
     return upstream.requests[0]!.body as Record<string, unknown>;
   };
   expect(await sent("openai-responses")).toMatchObject(keys);
+  expect(await sent("openai-responses")).not.toHaveProperty("truncation");
   expect(await sent("openai", { ...live("openai"), OPENAI_BASE_URL: "https://api.openai.com/v1" })).toMatchObject(keys);
+  // OpenAI drops the earliest items that overflow the context window; `disabled` is its default.
+  expect(await sent("openai-responses", undefined, { truncation: "auto" })).toMatchObject({ truncation: "auto" });
+  const chat = { ...live("openai"), OPENAI_BASE_URL: "https://api.openai.com/v1" };
+  expect(await sent("openai", chat, { truncation: "auto" })).not.toHaveProperty("truncation");
   for (const body of [await sent("openai"), await sent("anthropic")]) {
     expect(body).not.toHaveProperty("prompt_cache_key");
     expect(body).not.toHaveProperty("safety_identifier");

@@ -126,6 +126,8 @@ export interface StreamRequest {
    * from a `/v1/stream` body.
    */
   openaiKeys?: JsonObject;
+  /** A Responses client's `truncation: "auto"`, for an OpenAI Responses upstream. Never read from a `/v1/stream` body. */
+  openaiTruncation?: "auto";
   /**
    * Structured output a client asked for in the upstream's own protocol
    * (worker/protocols/output-format.ts), sent as it came: OpenAI Chat's `response_format`,

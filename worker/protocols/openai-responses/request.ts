@@ -75,7 +75,7 @@ import { addProgram, addToolCallingItem, callerMetadata, type Programs } from ".
 import { CUSTOM_INPUT, hostedToolChoice, offeredTools, toolChoice, webSearchOf } from "./request-tools.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
-import { openAIKeysOf, type ResponseSettings, responsesSampling, settingsOf } from "./settings.ts";
+import { openAIFieldsOf, type ResponseSettings, responsesSampling, settingsOf } from "./settings.ts";
 import { checkRequestOptions } from "./request-options.ts";
 import { type Conversation, isItemReference, unstoredReference, withEarlierTools } from "./conversation.ts";
 import { withResponsesText } from "../output-format.ts";
@@ -189,7 +189,7 @@ export function parseResponsesRequest(
   const settings = settingsOf(fields, provider === "openai-responses" || request.outputFormat !== undefined);
   if (typeof settings.max_tool_calls === "number") request.openaiMaxToolCalls = settings.max_tool_calls; // OpenAI's own limit
   if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ./allowed-calls.ts too
-  Object.assign(request, openAIKeysOf(settings));
+  Object.assign(request, openAIFieldsOf(settings));
   const chosen = { request, model: own(fields, "model") as string, stream, customTools, builtInTools, settings };
   return { ...chosen, ...callRulesOf(allowedTools, settings) };
 }

@@ -16,7 +16,7 @@ import type { OpenAIResponseSettings, OpenAIResponsesEncoderOptions, OpenAIRespo
 import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import { parseSampling, type SamplingField } from "../../request/parse-sampling.ts";
-import type { JsonObject } from "../../request/stream-request.ts";
+import type { StreamRequest } from "../../request/stream-request.ts";
 
 /** The settings a response repeats: a field left `undefined` is its default. */
 export type ResponseSettings = NonNullable<OpenAIResponsesEncoderOptions["settings"]>;
@@ -67,17 +67,24 @@ export function settingsOf(fields: Record<string, unknown>, formatted = true): R
 }
 
 /**
- * The request's `prompt_cache_key` and `safety_identifier` for the OpenAI upstreams, which take
- * them (a key that reads the prompt cache, the client's end user for abuse detection), as
- * `{openaiKeys}` onto the parsed request; `{}` when it gives neither.
+ * What the OpenAI upstreams take of the settings, onto the parsed request: `prompt_cache_key` and
+ * `safety_identifier` (a key that reads the prompt cache, the client's end user for abuse
+ * detection) as `openaiKeys`, for OpenAI Responses and Chat; `truncation: "auto"` (OpenAI drops
+ * the earliest items that overflow the context window, where `disabled`, its default, is a 400) as
+ * `openaiTruncation`, for OpenAI Responses; `{}` when the request gives none of them.
  */
-export function openAIKeysOf({ prompt_cache_key, safety_identifier }: ResponseSettings): { openaiKeys?: JsonObject } {
-  if (typeof prompt_cache_key !== "string" && typeof safety_identifier !== "string") return {};
+export function openAIFieldsOf({
+  prompt_cache_key,
+  safety_identifier,
+  truncation,
+}: ResponseSettings): Pick<StreamRequest, "openaiKeys" | "openaiTruncation"> {
+  const keys = {
+    ...(typeof prompt_cache_key === "string" && { prompt_cache_key }),
+    ...(typeof safety_identifier === "string" && { safety_identifier }),
+  };
   return {
-    openaiKeys: {
-      ...(typeof prompt_cache_key === "string" && { prompt_cache_key }),
-      ...(typeof safety_identifier === "string" && { safety_identifier }),
-    },
+    ...(Object.keys(keys).length > 0 && { openaiKeys: keys }),
+    ...(truncation === "auto" && { openaiTruncation: truncation }),
   };
 }
 
