@@ -28,7 +28,7 @@ export function allowedToolsOf(value: unknown, tools: readonly WireTool[] | unde
 
 /** What a response's calls are held to: the tools allowed, the most calls. */
 export interface CallRules {
-  /** With `tool_choice: {type: "allowed_tools"}`, the tools the model may call. */
+  /** The tools the model may call: an `allowed_tools` choice's, or the one a `function` or `custom` choice forces. */
   allowedTools?: ReadonlySet<string>;
   /** The most calls the response may hold (see {@link mostCallsOf}). */
   mostCalls?: number;
@@ -78,8 +78,8 @@ export function callRulesOf(
  * and out of the `finish`'s calls: "any tool call to a tool not listed MUST be rejected or
  * suppressed by the server" (Open Responses). A call past `mostCalls` is left out the same way: a
  * provider may not hold to `tool_choice: "none"`, and one without a field for `parallel_tool_calls`
- * may make more. A call
- * the provider ran itself is neither. A finish of reason `tool-calls` with no call left is a `stop`.
+ * may make more. A call the provider ran itself is neither. A finish of reason `tool-calls` with no
+ * call left is a `stop`.
  */
 export function allowedCalls(
   batches: ReadableStream<readonly EncodableEvent[]>,
