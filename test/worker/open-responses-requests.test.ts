@@ -279,3 +279,14 @@ describe("through openai-node: its typed request forms, its stream helper", () =
     expect(second.output_text).toBe("Sunny.");
   });
 });
+
+it("POST /v1/responses/compact, which the spec lets a server leave out: a 404 in OpenAI's error shape", async () => {
+  const answer = await worker(scripted("anthropic", { text: "Done." })).call(
+    post("/v1/responses/compact", { model: "anthropic/test-model", input: "Hi" }, AUTH),
+    live("anthropic"),
+  );
+  expect(answer.status).toBe(404);
+  expect(await answer.json()).toMatchObject({
+    error: { type: "invalid_request_error", code: "not_found", param: null },
+  });
+});

@@ -71,11 +71,23 @@ const PATH = /^\/v1\/responses\/([^/]+)(\/input_items|\/cancel)?$/;
 export async function storedResponseRoute(request: Request, env: Env): Promise<Response | undefined> {
   const url = new URL(request.url);
   const match = PATH.exec(url.pathname);
-  // `POST /responses/compact` (Open Responses) is not served: the router's 404.
-  if (!match || match[1] === "compact") return undefined;
+  if (!match) return undefined;
   const [, id, action = ""] = match;
   const settings = readSettings(env);
   const cors = corsHeaders(request, settings.corsAllowOrigins);
+  // `POST /responses/compact`, which Open Responses servers MAY expose: a 404 in OpenAI's shape, as SDKs read it.
+  if (match[1] === "compact" && !match[2])
+    return responsesErrorResponse(
+      new HttpError(
+        404,
+        {
+          code: "not_found",
+          message:
+            "`/v1/responses/compact` is not served by this Worker: send the conversation in `input`, or `previous_response_id`.",
+        },
+        cors,
+      ),
+    );
   const methods = action === "" ? "GET, DELETE" : action === "/cancel" ? "POST" : "GET";
   try {
     if (request.method === "OPTIONS")
