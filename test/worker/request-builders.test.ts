@@ -100,6 +100,28 @@ describe("request builders", () => {
     expect(http.body["max_tokens"]).toBeUndefined();
   });
 
+  it("OpenAI Chat: parallel_tool_calls false reaches api.openai.com, but not for an o-series model, which refuses the field", () => {
+    const sent = (model: string) =>
+      buildOpenAIChatRequest(
+        { ...secondTurn("openai"), model, parallelToolCalls: false },
+        { baseUrl: "https://api.openai.com/v1", apiKey: "K" },
+      ).body["parallel_tool_calls"];
+    // o1, o3, o3-mini, o4-mini: 400 "Unsupported parameter: 'parallel_tool_calls' is not supported with this model."
+    expect(["o1", "o3-mini", "o3-2025-04-16", "o4-mini", "ft:o4-mini-2025-04-16:acme::x1"].map(sent)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(["gpt-4.1", "gpt-5", "gpt-4o-mini", "omni-moderation-latest"].map(sent)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+
   it("OpenAI Chat: a named tool_choice and a call without id", () => {
     expect(
       buildOpenAIChatRequest(secondTurn("openai", { tool_choice: { name: "get_weather" } }), target).body[

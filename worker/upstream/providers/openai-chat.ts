@@ -46,8 +46,11 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
   if (request.openaiVerbosity) body["verbosity"] = request.openaiVerbosity;
   if (request.strictTools && openAI) strictFunctions(body, new Set(request.strictTools));
   if (request.openaiKeys && openAI) Object.assign(body, request.openaiKeys);
-  // OpenAI refuses `parallel_tool_calls` without tools; a compatible server may refuse it at all.
-  if (request.parallelToolCalls === false && openAI && Array.isArray(body["tools"]) && body["tools"].length > 0)
+  // OpenAI refuses `parallel_tool_calls` without tools, and from its o-series models (o1, o3, o4-mini:
+  // "not supported with this model"); a compatible server may refuse it at all. The route holds
+  // every answer to one call all the same (../../protocols/openai-responses/allowed-calls.ts).
+  const tools = Array.isArray(body["tools"]) && body["tools"].length > 0;
+  if (request.parallelToolCalls === false && openAI && tools && !O_SERIES.test(request.model))
     body["parallel_tool_calls"] = false;
   return {
     url: `${target.baseUrl}/chat/completions`,
@@ -69,6 +72,9 @@ function strictFunctions(body: JsonObject, strict: ReadonlySet<string>): void {
     if (fn && strict.has(fn["name"] as string)) fn["strict"] = true;
   }
 }
+
+/** OpenAI's o-series reasoning models (`o3-mini`, `o4-mini-2025-04-16`, a fine-tune `ft:o4-mini:...`). */
+const O_SERIES = /^(?:ft:)?o\d/;
 
 function isOpenAI(baseUrl: string): boolean {
   return new URL(baseUrl).hostname === "api.openai.com";
