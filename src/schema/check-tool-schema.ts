@@ -19,9 +19,9 @@ export interface ToolSchemaIssue {
 /** Options of {@link checkToolSchema}. */
 export interface CheckToolSchemaOptions {
   /**
-   * The Unicode property escapes (`\p{...}`) the schema's patterns may hold: pass one budget to
-   * every call of a request, so that its schemas together hold at most so many. By default, a
-   * budget of 64 for this schema alone.
+   * The Unicode property escapes (`\p{...}`) the schema's patterns may hold, and the instructions
+   * they compile to: pass one budget to every call of a request, so that its schemas together hold
+   * at most so many. By default, a budget of 64 escapes and 250,000 instructions for this schema alone.
    */
   patterns?: PatternBudget | undefined;
 }
@@ -64,7 +64,7 @@ const COUNTS = [
  * where they go, `pattern` and `patternProperties` valid ECMAScript regular expressions of at most
  * 1,000 characters that run in linear time (no backreference, lookahead or lookbehind, at most
  * 20,000 instructions once counted repetitions are written out, their Unicode property escapes
- * within `options.patterns`), `$ref` a local reference that points into the schema), and the schema holds at
+ * and, with the request's other patterns, their instructions within `options.patterns`), `$ref` a local reference that points into the schema), and the schema holds at
  * most 20,000 schemas nested at most 64 deep (at most 1,000 through its `$ref`s), applying at most
  * 64 in place one inside another and none in a cycle (which the checks would stop at, and accept).
  * Returns the problems, each at its field's path from

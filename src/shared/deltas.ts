@@ -22,9 +22,9 @@ export interface Usage {
    * counts them apart (Anthropic, Bedrock) has them added.
    */
   cacheReadTokens?: number;
-  /** Of the input tokens, those written to the prompt cache (Anthropic `cache_creation_input_tokens`, Bedrock `cacheWriteInputTokens`); counted in `inputTokens` too. */
+  /** Of the input tokens, those written to the prompt cache (Anthropic `cache_creation_input_tokens`, Bedrock `cacheWriteInputTokens`, OpenAI `cache_write_tokens`); counted in `inputTokens` too. */
   cacheWriteTokens?: number;
-  /** Of the output tokens, those the model spent reasoning (OpenAI `reasoning_tokens`), when reported. */
+  /** Of the output tokens, those the model spent reasoning (OpenAI `reasoning_tokens`; Gemini's `thoughtsTokenCount`, counted apart, is added to `outputTokens`), when reported. */
   reasoningTokens?: number;
   /** The provider's usage object, verbatim. */
   raw: unknown;

@@ -243,7 +243,6 @@ type Output = ReadableStreamDefaultController<ToolLoopEvent>;
 /** The reason of the `denied` error of a call held for the application (no model reads it). */
 const NO_APPROVER = "runToolLoop has no approve option; the application answers it (loop-finish.unanswered).";
 
-/** Runs `start`, settling with it, or rejecting as soon as `signal` aborts; a response that arrives after that is cancelled. */
 /**
  * What a step's request failed with, by name only: the error's `name` and its `code` (or its
  * cause's: Node's fetch fails with a `TypeError` whose cause is `ECONNREFUSED`), each an identifier.
@@ -255,6 +254,7 @@ function causeOf(error: unknown): string {
   return word(name) ? `: ${name}${why ? ` (${why})` : ""}` : why ? `: ${why}` : "";
 }
 
+/** Runs `start`, settling with it, or rejecting as soon as `signal` aborts; a response that arrives after that is cancelled. */
 function untilAborted(start: () => Promise<Response>, signal: AbortSignal): Promise<Response> {
   return new Promise((resolve, reject) => {
     const onAbort = (): void => reject(signal.reason);
