@@ -18,6 +18,7 @@ import { FakeUpstream, testEnv, worker } from "./support.ts";
 
 const env = testEnv({ ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "https://provider.test/v1", CLIENT_TOKEN: "t" });
 const MODEL = "anthropic/claude-fable-5";
+const AUTH = { headers: { authorization: "Bearer t" } };
 const COMPACTION = { type: "compaction", content: "Earlier: the user owns hosts 1 to 3.", encrypted_content: "ENC1" };
 const TOOLS = [
   { type: "function" as const, name: "run_scan", strict: false, parameters: { type: "object", properties: {} } },
@@ -47,6 +48,15 @@ const fallbackTurn = (): FakeUpstream =>
   });
 
 type Item = Record<string, unknown> & { type: string };
+
+/** The output of a streamed response's `response.completed` (its `data:` line). */
+const completedOutput = (text: string): Item[] => {
+  const data = text
+    .split("\n")
+    .filter((line) => line.startsWith('data: {"type":"response.completed"'))
+    .at(-1);
+  return (JSON.parse(data!.slice("data: ".length)) as { response: { output: Item[] } }).response.output;
+};
 
 describe("Anthropic's compaction and fallback blocks through /v1/responses", () => {
   it.skipIf(!sharedData["open-responses"].available)(
@@ -83,6 +93,21 @@ describe("Anthropic's compaction and fallback blocks through /v1/responses", () 
         expect(String(item["encrypted_content"])).toMatch(/^tcs1\./);
     },
   );
+
+  it("parallel_tool_calls false: the call the fallback withdrew leaves its place to the fallback model's call", async () => {
+    for (const stream of [true, false]) {
+      const body = { model: MODEL, input: "Scan my network.", tools: TOOLS, parallel_tool_calls: false, stream };
+      const answer = await worker(fallbackTurn()).call(post("/v1/responses", body, AUTH), env);
+      const output = stream
+        ? completedOutput(await answer.text())
+        : ((await answer.json()) as { output: Item[] }).output;
+      // The cut call was shown (it began), the one to run is the fallback model's.
+      expect(output.filter((item) => item.type === "function_call").map((item) => item["name"])).toEqual([
+        "run_scan",
+        "list_hosts",
+      ]);
+    }
+  });
 
   it("openai-node's next turn brings them back: Anthropic gets them in place, the cut call and its output left out", async () => {
     const upstream = fallbackTurn();

@@ -78,7 +78,8 @@ export function callRulesOf(
  * and out of the `finish`'s calls: "any tool call to a tool not listed MUST be rejected or
  * suppressed by the server" (Open Responses). A call past `mostCalls` is left out the same way: a
  * provider may not hold to `tool_choice: "none"`, and one without a field for `parallel_tool_calls`
- * may make more. A call the provider ran itself is neither. A finish of reason `tool-calls` with no
+ * may make more. A call the provider ran itself is neither, and one it withdrew (cut off by
+ * Anthropic's fallback) takes no place of `mostCalls`. A finish of reason `tool-calls` with no
  * call left is a `stop`.
  */
 export function allowedCalls(
@@ -86,7 +87,13 @@ export function allowedCalls(
   { allowedTools, mostCalls }: CallRules,
 ): ReadableStream<readonly EncodableEvent[]> {
   if (allowedTools === undefined && mostCalls === undefined) return batches;
-  const calls: Calls = { allowed: allowedTools, most: mostCalls ?? Infinity, kept: new Set(), suppressed: new Set() };
+  const calls: Calls = {
+    allowed: allowedTools,
+    most: mostCalls ?? Infinity,
+    kept: new Set(),
+    suppressed: new Set(),
+    withdrawn: new Set(),
+  };
   return mapChunks(batches, (batch): readonly EncodableEvent[] => batch.flatMap((event) => keep(event, calls)));
 }
 
@@ -96,6 +103,8 @@ interface Calls {
   most: number;
   kept: Set<string>;
   suppressed: Set<string>;
+  /** Kept calls the provider withdrew (Anthropic's fallback): shown if begun, but none counts toward `most`. */
+  withdrawn: Set<string>;
 }
 
 /** A call's key in a response: its choice and index, as the accumulator gives them. */
@@ -107,7 +116,8 @@ function kept(call: { index: number; choice?: number; name: string; providerExec
   if (calls.kept.has(key)) return true;
   if (calls.suppressed.has(key)) return false;
   const ran = call.providerExecuted === true;
-  if ((calls.allowed === undefined || calls.allowed.has(call.name)) && (ran || calls.kept.size < calls.most)) {
+  const counted = calls.kept.size - calls.withdrawn.size;
+  if ((calls.allowed === undefined || calls.allowed.has(call.name)) && (ran || counted < calls.most)) {
     if (!ran) calls.kept.add(key);
     return true;
   }
@@ -121,7 +131,10 @@ function keep(event: EncodableEvent, calls: Calls): EncodableEvent[] {
     case "tool-call":
     case "invalid-tool-call":
     case "tool-call-violation":
-      return kept(event, calls) ? [event] : [];
+      if (!kept(event, calls)) return [];
+      // A call cut off by a fallback is no call to run: the fallback model's call takes its place.
+      if (event.type === "invalid-tool-call" && event.error.code === "withdrawn") calls.withdrawn.add(callKey(event));
+      return [event];
     case "tool-call-delta":
       return calls.suppressed.has(callKey(event)) ? [] : [event];
     case "finish": {
