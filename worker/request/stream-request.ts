@@ -109,10 +109,11 @@ export interface StreamRequest {
    */
   openaiMaxToolCalls?: number;
   /**
-   * A Responses client's `parallel_tool_calls: false`, for the providers that have a field for it
-   * (OpenAI's `parallel_tool_calls`, Anthropic's `disable_parallel_tool_use`); every answer is held
-   * to one call by the route (worker/protocols/openai-responses/allowed-calls.ts). Never read from a
-   * `/v1/stream` body.
+   * A Responses or Chat client's `parallel_tool_calls: false`, a Messages client's
+   * `disable_parallel_tool_use: true` (with a choice other than `none`), for the providers that
+   * have a field for it (OpenAI's `parallel_tool_calls`, Anthropic's `disable_parallel_tool_use`);
+   * every answer is held to one call by the route (worker/protocols/call-rules.ts). Never read from
+   * a `/v1/stream` body.
    */
   parallelToolCalls?: false;
   /**

@@ -96,7 +96,7 @@ export function parseMessagesRequest(
   );
   // Web search, when listed, to an OpenAI upstream's own (../web-search.ts).
   const searchTo = provider !== "anthropic" && serverTools.has("web_search") ? { provider, model } : undefined;
-  const { tools, toolChoice, server, webSearch } = messagesTools(fields, forwarded, searchTo);
+  const { tools, toolChoice, server, webSearch, oneCall } = messagesTools(fields, forwarded, searchTo);
   const container = own(fields, "container");
   const { request } = clientRequest(
     {
@@ -124,6 +124,7 @@ export function parseMessagesRequest(
   const skills = forwarded.size > 0 ? containerSkills(container) : undefined;
   if (server || skills) request.anthropicServerTools = { tools: [], ...server, ...(skills ? { skills } : {}) };
   if (webSearch) withWebSearch(request, webSearch);
+  if (oneCall) request.parallelToolCalls = false; // held to by ../call-rules.ts too
   withMessagesOutputFormat(fields, provider, request);
   return { request, model: own(fields, "model") as string, stream };
 }

@@ -29,6 +29,8 @@ export interface MessagesTools {
   tools: WireTool[] | undefined;
   /** `tool_choice` as `/v1/stream` takes it (absent when it names a forwarded server tool). */
   toolChoice: unknown;
+  /** `tool_choice.disable_parallel_tool_use: true` with a choice other than `none` (which has no such field). */
+  oneCall: boolean;
   /** The server tools forwarded, and the one `tool_choice` names; none when nothing is forwarded. */
   server: StreamRequest["anthropicServerTools"];
   /** The web search mapped to an OpenAI upstream's own, when there is one. */
@@ -68,6 +70,7 @@ export function messagesTools(
   // No search when the client says no tool (as for a Chat or Responses client).
   if (isObject(choice) && own(choice, "type") === "none") search = undefined;
   const chosen = serverChoice(choice, tools, named, server, search?.name);
+  const oneCall = oneCallOf(choice);
   if (search) {
     // Responses: the tool among the client's (a choice of it `required`: Responses names no
     // `web_search` choice); Chat: `web_search_options` alone (a search model always searches).
@@ -78,11 +81,13 @@ export function messagesTools(
       toolChoice: forced ? (search.responses ? "required" : undefined) : toolChoice(choice, all),
       server: undefined,
       webSearch: search,
+      oneCall,
     };
   }
   return {
     tools,
     toolChoice: chosen === undefined ? toolChoice(choice, tools) : undefined,
+    oneCall,
     server: server.length > 0 ? { tools: server, ...(chosen !== undefined ? { toolChoice: chosen } : {}) } : undefined,
   };
 }
@@ -123,7 +128,23 @@ function serverChoice(
   );
 }
 
-/** Anthropic's `tool_choice` as `/v1/stream`'s (`disable_parallel_tool_use` has no counterpart everywhere: ignored). */
+/**
+ * Whether `tool_choice` asks for one call at a time (`disable_parallel_tool_use: true`, a boolean
+ * when given): told to the providers with a field for it, held to by the route (../call-rules.ts).
+ * A choice of `none` calls no tool, and the field means nothing there.
+ */
+function oneCallOf(choice: unknown): boolean {
+  if (!isObject(choice)) return false;
+  const disable = own(choice, "disable_parallel_tool_use") ?? undefined;
+  if (disable !== undefined && typeof disable !== "boolean")
+    throw invalidField(
+      "tool_choice.disable_parallel_tool_use",
+      "`tool_choice.disable_parallel_tool_use` must be a boolean.",
+    );
+  return disable === true && own(choice, "type") !== "none";
+}
+
+/** Anthropic's `tool_choice` as `/v1/stream`'s (`disable_parallel_tool_use`: {@link oneCallOf}). */
 function toolChoice(value: unknown, tools: readonly WireTool[] | undefined): unknown {
   if (value === undefined || value === null) return undefined;
   const choice = objectAt(value, "tool_choice");

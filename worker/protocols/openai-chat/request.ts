@@ -13,6 +13,7 @@
  *   ],
  *   "tools": [{ "type": "function", "function": { "name": "get_weather", "parameters": { ... } } }],
  *   "tool_choice": "auto",
+ *   "parallel_tool_calls": false,                             // one call per turn: later ones left out (../call-rules.ts)
  *   "stream": true,                                            // absent or false: one chat.completion object
  *   "stream_options": { "include_usage": true },
  *   "max_completion_tokens": 1024,                            // or max_tokens
@@ -24,7 +25,7 @@
  * `top_p`, `stop`, `seed` and the penalties go to every provider that has them, in its form
  * (worker/request/parse-sampling.ts); `stop` to one without it the Worker applies itself
  * (worker/services/stop-sequences.ts). Fields that change nothing here are accepted (`user`,
- * `metadata`, `store`, `parallel_tool_calls`, ...), and so are the others OpenAI documents when
+ * `metadata`, `store`, ...), and so are the others OpenAI documents when
  * they hold their neutral value (`n: 1`, `logprobs: false`, ...); anything else is a 400 that names it, as OpenAI
  * answers an unknown parameter. `null` is the same as absent. An assistant message's
  * `reasoning_content` (DeepSeek, Kimi, GLM, Qwen), `reasoning` or `reasoning_details` (MiniMax,
@@ -86,13 +87,13 @@ const USED = new Set<string>([
   "web_search_options",
   "response_format",
   "verbosity",
+  "parallel_tool_calls",
 ]);
 /** OpenAI's own bookkeeping (its prompt cache too), and sampling a gateway may leave to the provider. */
 const IGNORED = new Set([
   "user",
   "metadata",
   "store",
-  "parallel_tool_calls",
   "service_tier",
   "prompt_cache_key",
   "prompt_cache_retention",
@@ -165,6 +166,10 @@ export function parseChatCompletionRequest(
   );
   // `allowed_tools`: the provider is offered the listed tools alone (checked first, at the client's indexes).
   if (allowed) request.tools = request.tools.filter((tool) => allowed.has(tool.name));
+  // One call at a time: told to OpenAI, held to by the route (../call-rules.ts); none calls none.
+  const parallel = own(fields, "parallel_tool_calls") ?? undefined;
+  if (parallel !== undefined && !optionalBoolean(parallel, "parallel_tool_calls") && toolChoice !== "none")
+    request.parallelToolCalls = false;
   // Web search, OpenAI's own (its search models), goes to OpenAI Chat alone: the others have no such field.
   const search = own(fields, "web_search_options") ?? undefined;
   if (search !== undefined && provider !== "openai")

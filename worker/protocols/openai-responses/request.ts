@@ -26,7 +26,7 @@
  * `text`, `top_p`, ...: ./settings.ts) is checked; the rest the official clients send that
  * changes nothing here (`user`, ...) is accepted; `include`, `stream_options` and `background`
  * are checked (./request-options.ts). `tool_choice: {type:
- * "allowed_tools"}` sends the provider only the listed tools (./allowed-calls.ts drops a call of
+ * "allowed_tools"}` sends the provider only the listed tools (../call-rules.ts drops a call of
  * another). `apply_patch`, `shell` and `local_shell`, which the client runs, go to every provider
  * (./built-in-tools.ts); `web_search` tools go to an OpenAI Responses model as they came, and are
  * dropped for the others (Codex offers them by default; an OpenAI Chat search model is sent web
@@ -68,7 +68,8 @@ import {
 } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { noteTurn, turnMark } from "../turn-order.ts";
-import { allowedToolsOf, type CallRules, callRulesOf } from "./allowed-calls.ts";
+import { allowedToolsOf, callRulesOf } from "./allowed-calls.ts";
+import type { CallRules } from "../call-rules.ts";
 import { addBuiltInItem, withBuiltInTools } from "./built-in-tools.ts";
 import { addMcpItem } from "./mcp-items.ts";
 import { addProgram, addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
@@ -86,7 +87,7 @@ const OPENAI_RAN = /^((web_search|code_interpreter|image_generation|file_search)
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;
 
-/** A validated `POST /v1/responses` request, with the rules its answer's calls are held to (./allowed-calls.ts). */
+/** A validated `POST /v1/responses` request, with the rules its answer's calls are held to (../call-rules.ts). */
 export interface ResponsesRequest extends CallRules {
   request: StreamRequest;
   /** The `model` as the client sent it, echoed in the response. */
@@ -188,7 +189,7 @@ export function parseResponsesRequest(
   const builtInTools = new Set(builtIns.keys());
   const settings = settingsOf(fields, provider === "openai-responses" || request.outputFormat !== undefined);
   if (typeof settings.max_tool_calls === "number") request.openaiMaxToolCalls = settings.max_tool_calls; // OpenAI's own limit
-  if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ./allowed-calls.ts too
+  if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ../call-rules.ts too
   Object.assign(request, openAIFieldsOf(settings));
   const chosen = { request, model: own(fields, "model") as string, stream, customTools, builtInTools, settings };
   return { ...chosen, ...callRulesOf(allowedTools, settings) };

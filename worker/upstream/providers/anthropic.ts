@@ -47,7 +47,7 @@ export function buildAnthropicRequest(request: StreamRequest, target: ProviderTa
   };
 }
 
-/** The body with a Responses client's `parallel_tool_calls: false` as `tool_choice.disable_parallel_tool_use` (none has no such field). */
+/** The body with one call at a time (StreamRequest.parallelToolCalls) as `tool_choice.disable_parallel_tool_use` (none has no such field). */
 function withOneCall(body: JsonObject, { parallelToolCalls }: StreamRequest): JsonObject {
   if (parallelToolCalls !== false || !Array.isArray(body["tools"]) || body["tools"].length === 0) return body;
   const choice = (body["tool_choice"] as JsonObject | undefined) ?? { type: "auto" };

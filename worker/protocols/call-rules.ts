@@ -1,0 +1,107 @@
+/**
+ * What an answer's calls are held to on every client protocol: the tools allowed and the most
+ * calls (Responses' `allowed_tools`, a forced tool, `tool_choice: "none"`; Chat's
+ * `parallel_tool_calls: false`, Messages' `disable_parallel_tool_use: true`). The calls left out
+ * go with all their events, so each encoder's dense indexes stay contiguous from 0.
+ *
+ * @module
+ */
+import type { EncodableEvent } from "../../src/index.ts";
+import { mapChunks } from "../http/batch-map.ts";
+import type { StreamRequest } from "../request/stream-request.ts";
+
+/** What an answer's calls are held to: the tools allowed, the most calls. */
+export interface CallRules {
+  /** The tools the model may call: an `allowed_tools` choice's, or the one a `function` or `custom` choice forces. */
+  allowedTools?: ReadonlySet<string>;
+  /** The most calls the answer may hold: none with a choice of `none` (Responses), one with one call at a time. */
+  mostCalls?: number;
+}
+
+/**
+ * The rules of a request that asked for one call at a time (`parallelToolCalls: false`, which the
+ * request parsers set only with a choice other than `none`): the first call is kept, as a provider
+ * without a field for it may answer with several; none otherwise.
+ */
+export function oneCallRules({ parallelToolCalls }: StreamRequest): CallRules {
+  return parallelToolCalls === false ? { mostCalls: 1 } : {};
+}
+
+/**
+ * The rules on calls enforced on what the model answered. With `tool_choice: {type:
+ * "allowed_tools"}` only the allowed tools were offered to the provider, and a call of any other (a
+ * model that names a tool of an earlier turn) is left out of the response, with all its events,
+ * and out of the `finish`'s calls: "any tool call to a tool not listed MUST be rejected or
+ * suppressed by the server" (Open Responses). A call past `mostCalls` is left out the same way: a
+ * provider may not hold to `tool_choice: "none"`, and one without a field for `parallel_tool_calls`
+ * may make more. A call the provider ran itself is neither, and one it withdrew (cut off by
+ * Anthropic's fallback) takes no place of `mostCalls`. A finish of reason `tool-calls` with no
+ * call left is a `stop`.
+ */
+export function allowedCalls(
+  batches: ReadableStream<readonly EncodableEvent[]>,
+  { allowedTools, mostCalls }: CallRules,
+): ReadableStream<readonly EncodableEvent[]> {
+  if (allowedTools === undefined && mostCalls === undefined) return batches;
+  const calls: Calls = {
+    allowed: allowedTools,
+    most: mostCalls ?? Infinity,
+    kept: new Set(),
+    suppressed: new Set(),
+    withdrawn: new Set(),
+  };
+  return mapChunks(batches, (batch): readonly EncodableEvent[] => batch.flatMap((event) => keep(event, calls)));
+}
+
+/** The rules, and the calls kept and left out so far, by {@link callKey}. */
+interface Calls {
+  allowed: ReadonlySet<string> | undefined;
+  most: number;
+  kept: Set<string>;
+  suppressed: Set<string>;
+  /** Kept calls the provider withdrew (Anthropic's fallback): shown if begun, but none counts toward `most`. */
+  withdrawn: Set<string>;
+}
+
+/** A call's key in a response: its choice and index, as the accumulator gives them. */
+const callKey = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;
+
+/** Whether a call is kept: decided at its first event, by its name and the calls kept before it. */
+function kept(call: { index: number; choice?: number; name: string; providerExecuted?: true }, calls: Calls): boolean {
+  const key = callKey(call);
+  if (calls.kept.has(key)) return true;
+  if (calls.suppressed.has(key)) return false;
+  const ran = call.providerExecuted === true;
+  const counted = calls.kept.size - calls.withdrawn.size;
+  if ((calls.allowed === undefined || calls.allowed.has(call.name)) && (ran || counted < calls.most)) {
+    if (!ran) calls.kept.add(key);
+    return true;
+  }
+  calls.suppressed.add(key);
+  return false;
+}
+
+function keep(event: EncodableEvent, calls: Calls): EncodableEvent[] {
+  switch (event.type) {
+    case "tool-call-start":
+    case "tool-call":
+    case "invalid-tool-call":
+    case "tool-call-violation":
+      if (!kept(event, calls)) return [];
+      // A call cut off by a fallback is no call to run: the fallback model's call takes its place.
+      if (event.type === "invalid-tool-call" && event.error.code === "withdrawn") calls.withdrawn.add(callKey(event));
+      return [event];
+    case "tool-call-delta":
+      return calls.suppressed.has(callKey(event)) ? [] : [event];
+    case "finish": {
+      const toolCalls = event.toolCalls.filter((call) => kept(call, calls));
+      const invalidToolCalls = event.invalidToolCalls.filter((call) => kept(call, calls));
+      if (toolCalls.length === event.toolCalls.length && invalidToolCalls.length === event.invalidToolCalls.length)
+        return [event];
+      const reason = event.reason === "tool-calls" && toolCalls.length === 0 ? "stop" : event.reason;
+      return [{ ...event, toolCalls, invalidToolCalls, reason }];
+    }
+    default:
+      return [event];
+  }
+}
