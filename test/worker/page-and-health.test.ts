@@ -73,6 +73,16 @@ describe("GET / (the demo page)", () => {
     expect((await get("/", { method: "DELETE" })).status).toBe(405);
   });
 
+  it("the 404 names the path it was asked for, and a doubled /v1 as the likely cause", async () => {
+    const message = async (path: string) =>
+      ((await (await get(path, { method: "POST" })).json()) as { error: { message: string } }).error.message;
+    expect(await message("/nope")).toMatch(/^No such route: POST \/nope\. The routes: /);
+    // @anthropic-ai/sdk given baseURL "http://localhost:8787/v1" adds its own /v1.
+    expect(await message("/v1/v1/messages")).toContain(
+      "No such route: POST /v1/v1/messages (a base URL ending in /v1 to which the client adds its own /v1?).",
+    );
+  });
+
   it("the 404 lists every route, and each route it lists is served (none answers not_found)", async () => {
     const { error } = (await (await get("/nope")).json()) as { error: { message: string } };
     for (const route of ROUTES) expect(error.message).toContain(route);

@@ -28,12 +28,17 @@ export function pageRoute(request: Request, routes: readonly string[]): Response
   if (!asset)
     throw new HttpError(404, {
       code: "not_found",
-      message: `No such route. The routes: ${routes.join(", ")}.`,
+      message: `No such route: ${request.method} ${pathname.slice(0, 200)}${doubledV1(pathname)}. The routes: ${routes.join(", ")}.`,
     });
   if (request.method !== "GET" && request.method !== "HEAD") {
     throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, HEAD" });
   }
   return new Response(request.method === "HEAD" ? null : asset.body, { headers: { ...COMMON, ...asset.headers } });
+}
+
+/** An SDK given a base URL that already ends in `/v1` (Anthropic's adds its own) asks for `/v1/v1/...`. */
+function doubledV1(pathname: string): string {
+  return pathname.startsWith("/v1/v1/") ? " (a base URL ending in /v1 to which the client adds its own /v1?)" : "";
 }
 
 function assets(): Record<string, { body: string; headers: Record<string, string> }> {
