@@ -1,6 +1,6 @@
 /**
  * What an answer's calls are held to on every client protocol: the tools allowed and the most
- * calls (Responses' `allowed_tools`, a forced tool, `tool_choice: "none"`; Chat's
+ * calls (`allowed_tools`, a forced tool, a choice of none; Chat's and Responses'
  * `parallel_tool_calls: false`, Messages' `disable_parallel_tool_use: true`). The calls left out
  * go with all their events, so each encoder's dense indexes stay contiguous from 0.
  *
@@ -14,17 +14,25 @@ import type { StreamRequest } from "../request/stream-request.ts";
 export interface CallRules {
   /** The tools the model may call: an `allowed_tools` choice's, or the one a `function` or `custom` choice forces. */
   allowedTools?: ReadonlySet<string>;
-  /** The most calls the answer may hold: none with a choice of `none` (Responses), one with one call at a time. */
+  /** The most calls the answer may hold: none with a choice of `none`, one with one call at a time. */
   mostCalls?: number;
 }
 
 /**
- * The rules of a request that asked for one call at a time (`parallelToolCalls: false`, which the
- * request parsers set only with a choice other than `none`): the first call is kept, as a provider
- * without a field for it may answer with several; none otherwise.
+ * The rules a Chat or Messages request's calls are held to: none with a choice of `none` (a
+ * provider or compatible server may call all the same, and the client said no call), only the tool
+ * a `tool` choice forces (Chat's `{type: "function"}`, Messages' `{type: "tool"}`: a call of another
+ * is not the client's to run), only those of Chat's `allowed_tools` (`allowed`), and the first call
+ * with one call at a time (`parallelToolCalls: false`, which the request parsers set only with a
+ * choice other than `none`, as a provider without a field for it may answer with several).
  */
-export function oneCallRules({ parallelToolCalls }: StreamRequest): CallRules {
-  return parallelToolCalls === false ? { mostCalls: 1 } : {};
+export function requestRules(
+  { toolChoice, parallelToolCalls }: StreamRequest,
+  allowed?: ReadonlySet<string>,
+): CallRules {
+  const forced = toolChoice?.type === "tool" ? new Set([toolChoice.name]) : allowed;
+  const mostCalls = toolChoice?.type === "none" ? 0 : parallelToolCalls === false ? 1 : undefined;
+  return { ...(forced && { allowedTools: forced }), ...(mostCalls !== undefined && { mostCalls }) };
 }
 
 /**

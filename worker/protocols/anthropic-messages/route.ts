@@ -13,7 +13,7 @@ import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
 import { messagesSignature } from "../reasoning-state.ts";
 import { agentBatches } from "../thought-signatures.ts";
-import { allowedCalls, oneCallRules } from "../call-rules.ts";
+import { allowedCalls, requestRules } from "../call-rules.ts";
 
 /**
  * The betas a Messages client asked for (`anthropic-beta`, comma-separated, as the SDKs send
@@ -63,7 +63,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
       if (parsed.stream) {
         const { batches, headers } = await openClientBatches(client, context);
         const answer = encodeAnswer(
-          agentBatches(parsed.request.provider, allowedCalls(batches, oneCallRules(parsed.request))),
+          agentBatches(parsed.request.provider, allowedCalls(batches, requestRules(parsed.request))),
           new AnthropicMessagesEncoder({ model: parsed.model, signature: messagesSignature }),
         );
         return new Response(withHeartbeat(answer, runtime.timers, { frame: PING, afterFirstChunk: true }), {
@@ -73,7 +73,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
       const answer = await openClientAnswer(client, context);
       const { headers } = answer;
       const tally = tallyPayloads(answer.batches);
-      const batches = agentBatches(parsed.request.provider, allowedCalls(tally.events, oneCallRules(parsed.request)));
+      const batches = agentBatches(parsed.request.provider, allowedCalls(tally.events, requestRules(parsed.request)));
       const result = await readAnthropicMessage(batches, {
         model: parsed.model,
         signature: messagesSignature,

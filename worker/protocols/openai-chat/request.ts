@@ -58,10 +58,10 @@ import type { StreamRequest } from "../../request/stream-request.ts";
 import { textThenRefusals } from "../../request/refused-text.ts";
 import { chatWebSearchAt } from "../web-search.ts";
 import { withChatResponseFormat, withChatVerbosity } from "../output-format.ts";
-import { chatTools } from "./tools.ts";
+import { chatTools, type ChatTools } from "./tools.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
-export interface ChatCompletionRequest {
+export interface ChatCompletionRequest extends Pick<ChatTools, "allowed"> {
   request: StreamRequest;
   /** The `model` as the client sent it, echoed in every chunk. */
   model: string;
@@ -180,7 +180,7 @@ export function parseChatCompletionRequest(
   if (search !== undefined) request.openaiWebSearch = chatWebSearchAt(search, "web_search_options");
   withChatResponseFormat(fields, provider, request);
   withChatVerbosity(fields, provider, request);
-  return { request, model: own(fields, "model") as string, stream, includeUsage };
+  return { request, model: own(fields, "model") as string, stream, includeUsage, ...(allowed && { allowed }) };
 }
 
 function toWire(value: unknown, path: string, provider: string): WireMessage {

@@ -13,7 +13,7 @@ import type { Runtime } from "../../runtime.ts";
 import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { agentBatches } from "../thought-signatures.ts";
-import { allowedCalls, oneCallRules } from "../call-rules.ts";
+import { allowedCalls, requestRules } from "../call-rules.ts";
 
 const FAILED = "The answer is an error; the rest of the response is not needed.";
 
@@ -39,7 +39,7 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     if (chat.stream) {
       const { batches, headers } = await openClientBatches({ mode: "stream", request: chat.request }, context);
       const answer = encodeAnswer(
-        agentBatches(chat.request.provider, allowedCalls(batches, oneCallRules(chat.request))),
+        agentBatches(chat.request.provider, allowedCalls(batches, requestRules(chat.request, chat.allowed))),
         new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage }),
       );
       return new Response(withHeartbeat(answer, runtime.timers), {
@@ -52,7 +52,7 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     const builder = new OpenAIChatCompletionBuilder({ model: chat.model, maxTextLength: settings.maxCompletionLength });
     // Read without a stream read per event; an answer that can only be an error stops the provider.
     await readEach(
-      agentBatches(chat.request.provider, allowedCalls(tally.events, oneCallRules(chat.request))),
+      agentBatches(chat.request.provider, allowedCalls(tally.events, requestRules(chat.request, chat.allowed))),
       (batch) => {
         builder.add(batch);
         return !builder.failed;

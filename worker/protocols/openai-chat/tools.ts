@@ -3,7 +3,7 @@
  * choice openai 6 types (`ChatCompletionToolChoiceOption`) but a custom tool's, which has no custom
  * tools to name. `{type: "allowed_tools", allowed_tools: {mode, tools}}` (as Responses' allowed
  * tools) offers the provider only the listed tools, with `mode` as the choice: a call of another
- * is then an `invalid-tool-call`, as of any tool the request did not offer.
+ * is left out of the answer (../call-rules.ts).
  *
  * @module
  */
@@ -15,7 +15,7 @@ import { arrayAt, objectAt, stringAt } from "../client-request.ts";
 export interface ChatTools {
   tools: Record<string, unknown>[] | undefined;
   toolChoice: unknown;
-  /** With `tool_choice: {type: "allowed_tools"}`, the names the provider is offered. */
+  /** With `tool_choice: {type: "allowed_tools"}`, the names the provider is offered and the answer held to. */
   allowed?: ReadonlySet<string>;
 }
 

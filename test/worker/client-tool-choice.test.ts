@@ -1,0 +1,134 @@
+// What a client allowed on Chat Completions and Messages: `tool_choice` none, a forced tool and
+// Chat's `allowed_tools` are held to on the answer, streamed and not, when the provider (or a
+// compatible server) calls all the same or calls another tool: the calls left out go with all their
+// events, the kept ones indexed from 0, and an answer left with no call finishes as a stop.
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { describe, expect, it } from "vitest";
+import type { Provider } from "../../src/index.ts";
+import type { Env } from "../../worker/env.ts";
+import { workerFetch } from "./client-support.ts";
+import { live, scripted, WEATHER } from "./open-responses-support.ts";
+
+const TIME = {
+  name: "get_time",
+  parameters: { type: "object" as const, properties: { zone: { type: "string" } }, required: ["zone"] },
+};
+const PROVIDERS: Provider[] = ["openai", "anthropic", "gemini"];
+
+/** A turn of text, then a call of `get_time` and one of `get_weather`, whatever the request said. */
+const callsAnyway = (provider: Provider) =>
+  scripted(provider, {
+    text: "Here.",
+    calls: [
+      { name: "get_time", arguments: { zone: "CET" } },
+      { name: "get_weather", arguments: { location: "Paris" } },
+    ],
+  });
+
+/** The text the answer keeps: Gemini's scripted turn writes its calls alone. */
+const textOf = (provider: Provider) => (provider === "gemini" ? "" : "Here.");
+
+/** An SDK's options: the Worker's token, its fetch handler in front of a provider that calls anyway. */
+const client = (provider: Provider) => ({
+  apiKey: "t",
+  fetch: workerFetch({ env: live(provider) as Env, upstream: callsAnyway(provider) }),
+  maxRetries: 0,
+});
+
+describe("openai-node on POST /v1/chat/completions: tool_choice held to", () => {
+  const tools = [WEATHER, TIME].map(({ name, parameters }) => ({
+    type: "function" as const,
+    function: { name, parameters },
+  }));
+  const weatherOnly = { type: "function" as const, function: { name: "get_weather" } };
+  const choices: [string, OpenAI.ChatCompletionToolChoiceOption, string[]][] = [
+    ["none", "none", []],
+    ["a forced function", { type: "function", function: { name: "get_weather" } }, ["get_weather"]],
+    [
+      "allowed_tools",
+      { type: "allowed_tools", allowed_tools: { mode: "auto", tools: [weatherOnly] } },
+      ["get_weather"],
+    ],
+  ];
+  for (const provider of PROVIDERS)
+    for (const [label, tool_choice, names] of choices)
+      it(`${provider}, ${label}: the calls allowed alone, from index 0, streamed and not`, async () => {
+        const sdk = new OpenAI({ baseURL: "http://localhost:8787/v1", ...client(provider) });
+        const request = {
+          model: `${provider}/test-model`,
+          messages: [{ role: "user" as const, content: "Weather?" }],
+          tools,
+          tool_choice,
+        };
+        const finish = names.length > 0 ? "tool_calls" : "stop";
+        const nameOf = (call: OpenAI.ChatCompletionMessageToolCall) => call.type === "function" && call.function.name;
+        const whole = await sdk.chat.completions.create(request);
+        expect(whole.choices[0]!.message.content || "").toBe(textOf(provider));
+        expect((whole.choices[0]!.message.tool_calls ?? []).map(nameOf)).toEqual(names);
+        expect(whole.choices[0]!.finish_reason).toBe(finish);
+
+        const deltas: { index: number; id?: string; function?: { name?: string } }[] = [];
+        let reason: string | null = null;
+        for await (const chunk of await sdk.chat.completions.create({ ...request, stream: true })) {
+          for (const choice of chunk.choices) {
+            deltas.push(...(choice.delta.tool_calls ?? []));
+            reason = choice.finish_reason ?? reason;
+          }
+        }
+        // Each call kept started once, at the next index from 0; none of a call left out.
+        const started = deltas.filter((delta) => delta.id !== undefined);
+        expect(started.map((delta) => [delta.index, delta.function?.name])).toEqual(names.map((name, i) => [i, name]));
+        expect(deltas.every((delta) => delta.index < names.length)).toBe(true);
+        expect(reason).toBe(finish);
+        const final = await sdk.chat.completions.stream(request).finalChatCompletion();
+        expect((final.choices[0]!.message.tool_calls ?? []).map(nameOf)).toEqual(names);
+      });
+});
+
+describe("@anthropic-ai/sdk on POST /v1/messages: tool_choice held to", () => {
+  const tools = [WEATHER, TIME].map(({ name, parameters }) => ({
+    name,
+    input_schema: { ...parameters, type: "object" as const },
+  }));
+  const choices: [string, Anthropic.ToolChoice, string[]][] = [
+    ["none", { type: "none" }, []],
+    ["a forced tool", { type: "tool", name: "get_weather" }, ["get_weather"]],
+  ];
+  for (const provider of PROVIDERS)
+    for (const [label, tool_choice, names] of choices)
+      it(`${provider}, ${label}: the tool_use blocks allowed alone, indexes contiguous, streamed and not`, async () => {
+        const sdk = new Anthropic({ baseURL: "http://localhost:8787", ...client(provider) });
+        const request = {
+          model: `${provider}/test-model`,
+          max_tokens: 1024,
+          messages: [{ role: "user" as const, content: "Weather?" }],
+          tools,
+          tool_choice,
+        };
+        const stop = names.length > 0 ? "tool_use" : "end_turn";
+        const uses = (message: Anthropic.Message) =>
+          message.content.flatMap((block) => (block.type === "tool_use" ? [block.name] : []));
+        const whole = await sdk.messages.create(request);
+        expect([uses(whole), whole.stop_reason]).toEqual([names, stop]);
+        const text = whole.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
+        expect(text.join("")).toBe(textOf(provider));
+
+        const [started, stopped, deltas, named] = [[] as number[], [] as number[], new Set<number>(), [] as string[]];
+        let reason: string | null = null;
+        for await (const event of await sdk.messages.create({ ...request, stream: true })) {
+          if (event.type === "content_block_start") started.push(event.index);
+          if (event.type === "content_block_start" && event.content_block.type === "tool_use")
+            named.push(event.content_block.name);
+          if (event.type === "content_block_stop") stopped.push(event.index);
+          if (event.type === "content_block_delta") deltas.add(event.index);
+          if (event.type === "message_delta") reason = event.delta.stop_reason;
+        }
+        expect(started).toEqual(started.map((_, i) => i));
+        expect(stopped).toEqual(started);
+        expect([...deltas].every((index) => started.includes(index))).toBe(true);
+        expect([named, reason]).toEqual([names, stop]);
+        const final = await sdk.messages.stream(request).finalMessage();
+        expect([uses(final), final.stop_reason]).toEqual([names, stop]);
+      });
+});
