@@ -41,3 +41,10 @@ export const toolUseBlock = (index: number, id: string, name: string, json: stri
   { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: json } },
   { type: "content_block_stop", index },
 ];
+
+/** A server_tool_use block (a call Anthropic runs) at `index` whose input streams as `json`. */
+export const serverToolUseBlock = (index: number, id: string, name: string, json: string) => [
+  { type: "content_block_start", index, content_block: { type: "server_tool_use", id, name, input: {} } },
+  { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: json } },
+  { type: "content_block_stop", index },
+];

@@ -13,7 +13,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/beta/messages/messages";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../worker/env.ts";
-import { anthropicSse, textBlock } from "./anthropic-blocks.ts";
+import { anthropicSse, serverToolUseBlock, textBlock } from "./anthropic-blocks.ts";
 import { OPENAI_ANTHROPIC_ENV, workerFetch } from "./client-support.ts";
 import { FakeUpstream, testEnv } from "./support.ts";
 
@@ -156,17 +156,7 @@ describe("/v1/messages with Anthropic's server tools", () => {
       kind: "sse",
       chunks: anthropicSse(
         { type: "message_start", message: { id: "msg_1", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
-        {
-          type: "content_block_start",
-          index: 0,
-          content_block: { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: {} },
-        },
-        {
-          type: "content_block_delta",
-          index: 0,
-          delta: { type: "input_json_delta", partial_json: '{"query":"tides Oban"}' },
-        },
-        { type: "content_block_stop", index: 0 },
+        ...serverToolUseBlock(0, "srvtoolu_1", "web_search", '{"query":"tides Oban"}'),
         { type: "content_block_start", index: 1, content_block: HITS },
         { type: "content_block_stop", index: 1 },
         ...textBlock(2, "High tide at 14:05."),

@@ -1,7 +1,8 @@
 // What a client allowed on Chat Completions and Messages: `tool_choice` none, a forced tool and
 // Chat's `allowed_tools` are held to on the answer, streamed and not, when the provider (or a
 // compatible server) calls all the same or calls another tool: the calls left out go with all their
-// events, the kept ones indexed from 0, and an answer left with no call finishes as a stop.
+// events, the kept ones indexed from 0, and an answer left with no call finishes as a stop. A call
+// the provider ran itself (an Anthropic server tool's) is never one of them: its result names it.
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
@@ -9,6 +10,8 @@ import type { Provider } from "../../src/index.ts";
 import type { Env } from "../../worker/env.ts";
 import { workerFetch } from "./client-support.ts";
 import { live, scripted, WEATHER } from "./open-responses-support.ts";
+import { anthropicSse, serverToolUseBlock, toolUseBlock } from "./anthropic-blocks.ts";
+import { FakeUpstream } from "./support.ts";
 
 const TIME = {
   name: "get_time",
@@ -131,4 +134,54 @@ describe("@anthropic-ai/sdk on POST /v1/messages: tool_choice held to", () => {
         const final = await sdk.messages.stream(request).finalMessage();
         expect([uses(final), final.stop_reason]).toEqual([names, stop]);
       });
+});
+
+describe("@anthropic-ai/sdk on POST /v1/messages: a call the provider ran is no call the choice leaves out", () => {
+  // Anthropic searched (a server tool the deployment forwards) before the forced tool's call: the
+  // search ran whatever the choice, and its result block names it, so both reach the client.
+  const upstream = () =>
+    new FakeUpstream({
+      kind: "sse",
+      chunks: anthropicSse(
+        { type: "message_start", message: { id: "msg_1", content: [], usage: { input_tokens: 5, output_tokens: 1 } } },
+        ...serverToolUseBlock(0, "srvtoolu_1", "web_search", '{"query":"Paris"}'),
+        {
+          type: "content_block_start",
+          index: 1,
+          content_block: { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
+        },
+        { type: "content_block_stop", index: 1 },
+        ...toolUseBlock(2, "toolu_1", "get_weather", '{"location":"Paris"}'),
+        { type: "message_delta", delta: { stop_reason: "tool_use" }, usage: { output_tokens: 9 } },
+        { type: "message_stop" },
+      ),
+    });
+  const request = {
+    model: "anthropic/claude-x",
+    max_tokens: 1024,
+    messages: [{ role: "user" as const, content: "Weather?" }],
+    tools: [
+      { name: WEATHER.name, input_schema: { ...WEATHER.parameters, type: "object" as const } },
+      { type: "web_search_20250305" as const, name: "web_search" as const },
+    ],
+    tool_choice: { type: "tool" as const, name: "get_weather" },
+  };
+  const env = { ...live("anthropic"), ANTHROPIC_SERVER_TOOLS: "web_search" } as Env;
+  const sdk = () =>
+    new Anthropic({
+      baseURL: "http://localhost:8787",
+      apiKey: "t",
+      maxRetries: 0,
+      fetch: workerFetch({ env, upstream: upstream() }),
+    });
+  const kinds = ["server_tool_use", "web_search_tool_result", "tool_use"];
+
+  it("the search's blocks and the forced call, streamed and not", async () => {
+    const whole = await sdk().messages.create(request);
+    expect([whole.content.map((block) => block.type), whole.stop_reason]).toEqual([kinds, "tool_use"]);
+    const started: string[] = [];
+    for await (const event of await sdk().messages.create({ ...request, stream: true }))
+      if (event.type === "content_block_start") started.push(event.content_block.type);
+    expect(started).toEqual(kinds);
+  });
 });

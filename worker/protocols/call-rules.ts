@@ -79,10 +79,11 @@ function kept(call: { index: number; choice?: number; name: string; providerExec
   const key = callKey(call);
   if (calls.kept.has(key)) return true;
   if (calls.suppressed.has(key)) return false;
-  const ran = call.providerExecuted === true;
+  // A call the provider ran is neither: it ran whatever the choice, and its result blocks name it.
+  if (call.providerExecuted === true) return true;
   const counted = calls.kept.size - calls.withdrawn.size;
-  if ((calls.allowed === undefined || calls.allowed.has(call.name)) && (ran || counted < calls.most)) {
-    if (!ran) calls.kept.add(key);
+  if ((calls.allowed === undefined || calls.allowed.has(call.name)) && counted < calls.most) {
+    calls.kept.add(key);
     return true;
   }
   calls.suppressed.add(key);
