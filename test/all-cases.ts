@@ -137,6 +137,7 @@ import "./encode/cited-spans-encoders.cases.ts";
 import "./encode/converse-citations-encoders.cases.ts";
 import "./encode/cohere-citations-encoders.cases.ts";
 import "./encode/refusal-encoders.cases.ts";
+import "./encode/cache-write-encoders.cases.ts";
 import "./encode/error-kinds-encoders.cases.ts";
 import "./encode/response-settings.cases.ts";
 import { skippedFile } from "./support/harness.ts";

@@ -21,8 +21,11 @@ export interface OpenAIChatUsage {
   completion_tokens: number;
   /** Both. */
   total_tokens: number;
-  /** Of the input, the tokens read from the provider's cache; only when it reported them. */
-  prompt_tokens_details?: { cached_tokens: number };
+  /**
+   * Of the input, the tokens read from the provider's cache and (`cache_write_tokens`, billed at
+   * 1.25x) written to it; only when it reported either, the reads 0 when it reported only writes.
+   */
+  prompt_tokens_details?: { cached_tokens: number; cache_write_tokens?: number };
   /** Of the output, the reasoning tokens; only when the provider reported them. */
   completion_tokens_details?: { reasoning_tokens: number };
 }
@@ -168,7 +171,11 @@ export function openAIUsage(usage: Usage): OpenAIChatUsage {
     completion_tokens: completion,
     total_tokens: usage.totalTokens ?? prompt + completion,
   };
-  if (usage.cacheReadTokens !== undefined) out.prompt_tokens_details = { cached_tokens: usage.cacheReadTokens };
+  const { cacheReadTokens: read, cacheWriteTokens: write } = usage;
+  if (read !== undefined || write !== undefined) {
+    out.prompt_tokens_details = { cached_tokens: read ?? 0 };
+    if (write !== undefined) out.prompt_tokens_details.cache_write_tokens = write;
+  }
   if (usage.reasoningTokens !== undefined) out.completion_tokens_details = { reasoning_tokens: usage.reasoningTokens };
   return out;
 }

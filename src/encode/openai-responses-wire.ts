@@ -66,8 +66,8 @@ export interface OpenAIResponsesEncoderOptions {
 export interface OpenAIResponsesUsage {
   /** Input tokens. */
   input_tokens: number;
-  /** Of the input, the tokens read from the provider's cache (0 when it reported none). */
-  input_tokens_details: { cached_tokens: number };
+  /** Of the input, the tokens read from the provider's cache (0 when it reported none) and those written to it, if reported. */
+  input_tokens_details: { cached_tokens: number; cache_write_tokens?: number };
   /** Output tokens. */
   output_tokens: number;
   /** Of the output, the reasoning tokens (0 when the provider reported none). */
@@ -204,12 +204,11 @@ export function responsesError(error: OpenAIResponsesError): {
   message: string;
   param: string | null;
 } {
-  const { code, message } = error;
   const kind = failureKind(error);
   return {
-    type: (kind && RESPONSES_KIND_TYPES[kind]) ?? (code === "provider-error" ? "model_error" : "server_error"),
-    code: (kind && OPENAI_KIND_CODES[kind]) ?? code,
-    message,
+    type: (kind && RESPONSES_KIND_TYPES[kind]) ?? (error.code === "provider-error" ? "model_error" : "server_error"),
+    code: (kind && OPENAI_KIND_CODES[kind]) ?? error.code,
+    message: error.message,
     param: kind === "context-overflow" ? "input" : null,
   };
 }
@@ -251,17 +250,18 @@ export interface OpenAIResponse extends OpenAIResponseSettings {
 export function responsesUsage(usage: Usage | undefined): OpenAIResponsesUsage {
   const input = tokens(usage?.inputTokens);
   const output = tokens(usage?.outputTokens);
+  const details: OpenAIResponsesUsage["input_tokens_details"] = { cached_tokens: tokens(usage?.cacheReadTokens) };
+  if (usage?.cacheWriteTokens !== undefined) details.cache_write_tokens = tokens(usage.cacheWriteTokens);
   return {
     input_tokens: input,
-    input_tokens_details: { cached_tokens: tokens(usage?.cacheReadTokens) },
+    input_tokens_details: details,
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: tokens(usage?.reasoningTokens) },
     total_tokens: usage?.totalTokens !== undefined ? tokens(usage.totalTokens) : input + output,
   };
 }
 
-const tokens = (value: number | undefined): number =>
-  value !== undefined && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+const tokens = (value = 0): number => (Number.isFinite(value) && value > 0 ? Math.round(value) : 0);
 
 /**
  * A message's one `output_text` part, as the encoder writes it.

@@ -3,9 +3,11 @@
 // before any content, as Anthropic and Gemini do; the final message_delta, cached input apart as
 // Anthropic counts it), /v1/responses (response.completed, cached and reasoning details) and
 // /v1/chat/completions (the usage chunk of stream_options.include_usage), never zeros in their
-// place.
+// place. The input written to the cache (billed at 1.25x) reaches Chat and Responses clients as
+// cache_write_tokens beside cached_tokens, where openai-node's types have it.
+import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { post } from "./client-support.ts";
+import { post, workerFetch } from "./client-support.ts";
 import { AUTH, live } from "./open-responses-support.ts";
 import { chatChunk, FakeUpstream, openAIChunks, worker } from "./support.ts";
 
@@ -39,7 +41,7 @@ const anthropic = () =>
     ]),
   });
 
-/** OpenAI Chat: 50 input tokens of which 40 cached, 30 out of which 20 reasoning. */
+/** OpenAI Chat: 50 input tokens of which 40 read from the cache and 8 written to it, 30 out of which 20 reasoning. */
 const openai = () =>
   new FakeUpstream({
     kind: "sse",
@@ -52,7 +54,7 @@ const openai = () =>
           prompt_tokens: 50,
           completion_tokens: 30,
           total_tokens: 80,
-          prompt_tokens_details: { cached_tokens: 40 },
+          prompt_tokens_details: { cached_tokens: 40, cache_write_tokens: 8 },
           completion_tokens_details: { reasoning_tokens: 20 },
         },
       },
@@ -88,7 +90,7 @@ const EXPECTED = {
     messages: { input_tokens: 5, output_tokens: 7, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 },
     responses: {
       input_tokens: 125,
-      input_tokens_details: { cached_tokens: 100 },
+      input_tokens_details: { cached_tokens: 100, cache_write_tokens: 20 },
       output_tokens: 7,
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: 132,
@@ -97,14 +99,14 @@ const EXPECTED = {
       prompt_tokens: 125,
       completion_tokens: 7,
       total_tokens: 132,
-      prompt_tokens_details: { cached_tokens: 100 },
+      prompt_tokens_details: { cached_tokens: 100, cache_write_tokens: 20 },
     },
   },
   openai: {
-    messages: { input_tokens: 10, output_tokens: 30, cache_read_input_tokens: 40 },
+    messages: { input_tokens: 2, output_tokens: 30, cache_read_input_tokens: 40, cache_creation_input_tokens: 8 },
     responses: {
       input_tokens: 50,
-      input_tokens_details: { cached_tokens: 40 },
+      input_tokens_details: { cached_tokens: 40, cache_write_tokens: 8 },
       output_tokens: 30,
       output_tokens_details: { reasoning_tokens: 20 },
       total_tokens: 80,
@@ -113,7 +115,7 @@ const EXPECTED = {
       prompt_tokens: 50,
       completion_tokens: 30,
       total_tokens: 80,
-      prompt_tokens_details: { cached_tokens: 40 },
+      prompt_tokens_details: { cached_tokens: 40, cache_write_tokens: 8 },
       completion_tokens_details: { reasoning_tokens: 20 },
     },
   },
@@ -173,4 +175,37 @@ describe("usage as the provider reported it, on every client protocol", () => {
       expect(whole.usage).toEqual(EXPECTED[provider].chat);
     });
   }
+});
+
+describe("openai-node reads the cache writes an Anthropic answer reported (cache_creation_input_tokens)", () => {
+  /** A client of the Worker whose one request Anthropic answers with 100 tokens read from the cache and 20 written. */
+  const client = () =>
+    new OpenAI({
+      baseURL: "http://localhost:8787/v1",
+      apiKey: "t",
+      fetch: workerFetch({ env: live("anthropic"), upstream: anthropic() }),
+      maxRetries: 0,
+    });
+  const model = "anthropic/m";
+
+  it("/v1/chat/completions: prompt_tokens_details.cache_write_tokens, streamed and not", async () => {
+    const messages = [{ role: "user" as const, content: "Hi" }];
+    const streamed = await client()
+      .chat.completions.stream({ model, messages, stream_options: { include_usage: true } })
+      .finalChatCompletion();
+    const whole = await client().chat.completions.create({ model, messages });
+    for (const { usage } of [streamed, whole]) {
+      const details: OpenAI.CompletionUsage.PromptTokensDetails | undefined = usage?.prompt_tokens_details;
+      expect([details?.cached_tokens, details?.cache_write_tokens]).toEqual([100, 20]);
+    }
+  });
+
+  it("/v1/responses: input_tokens_details.cache_write_tokens, streamed and not", async () => {
+    const streamed = await client().responses.stream({ model, input: "Hi" }).finalResponse();
+    const whole = await client().responses.create({ model, input: "Hi" });
+    for (const { usage } of [streamed, whole]) {
+      const details: OpenAI.Responses.ResponseUsage.InputTokensDetails | undefined = usage?.input_tokens_details;
+      expect([details?.cached_tokens, details?.cache_write_tokens]).toEqual([100, 20]);
+    }
+  });
 });
