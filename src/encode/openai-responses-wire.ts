@@ -25,8 +25,7 @@ export interface OpenAIResponsesEncoderOptions {
    */
   createdAt?: number | undefined;
   /**
-   * Makes the tokens of generated ids: the response's, each output item's, and call ids a
-   * provider does not give.
+   * Makes the tokens of generated ids: the response's, each item's, and call ids a provider lacks.
    * @defaultValue {@link randomId}
    */
   generateId?: (() => string) | undefined;
@@ -66,8 +65,8 @@ export interface OpenAIResponsesEncoderOptions {
 export interface OpenAIResponsesUsage {
   /** Input tokens. */
   input_tokens: number;
-  /** Of the input, the tokens read from the provider's cache (0 when it reported none) and those written to it, if reported. */
-  input_tokens_details: { cached_tokens: number; cache_write_tokens?: number };
+  /** Of the input, the tokens read from the provider's cache and those written to it (each 0 when it reported none, as OpenAI sends them). */
+  input_tokens_details: { cached_tokens: number; cache_write_tokens: number };
   /** Output tokens. */
   output_tokens: number;
   /** Of the output, the reasoning tokens (0 when the provider reported none). */
@@ -250,11 +249,12 @@ export interface OpenAIResponse extends OpenAIResponseSettings {
 export function responsesUsage(usage: Usage | undefined): OpenAIResponsesUsage {
   const input = tokens(usage?.inputTokens);
   const output = tokens(usage?.outputTokens);
-  const details: OpenAIResponsesUsage["input_tokens_details"] = { cached_tokens: tokens(usage?.cacheReadTokens) };
-  if (usage?.cacheWriteTokens !== undefined) details.cache_write_tokens = tokens(usage.cacheWriteTokens);
   return {
     input_tokens: input,
-    input_tokens_details: details,
+    input_tokens_details: {
+      cached_tokens: tokens(usage?.cacheReadTokens),
+      cache_write_tokens: tokens(usage?.cacheWriteTokens),
+    },
     output_tokens: output,
     output_tokens_details: { reasoning_tokens: tokens(usage?.reasoningTokens) },
     total_tokens: usage?.totalTokens !== undefined ? tokens(usage.totalTokens) : input + output,

@@ -57,7 +57,7 @@ group(
       assertEquals((responses as { input_tokens_details: unknown }).input_tokens_details, details);
     });
 
-    test("a usage without cache writes is written as before, without cache_write_tokens", async () => {
+    test("a usage without cache writes: Chat writes no cache_write_tokens, Responses writes 0 (as OpenAI sends it)", async () => {
       for (const read of [40, undefined]) {
         const usage: Usage = {
           inputTokens: 50,
@@ -70,6 +70,7 @@ group(
         assertEquals((chat as { prompt_tokens_details?: unknown }).prompt_tokens_details, details);
         assertEquals((responses as { input_tokens_details: unknown }).input_tokens_details, {
           cached_tokens: read ?? 0,
+          cache_write_tokens: 0,
         });
       }
     });

@@ -123,7 +123,7 @@ const EXPECTED = {
     messages: { input_tokens: 12, output_tokens: 2 },
     responses: {
       input_tokens: 12,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
       output_tokens: 2,
       output_tokens_details: { reasoning_tokens: 0 },
       total_tokens: 14,
