@@ -161,12 +161,17 @@ export async function serve(
   const mf = new Miniflare(convertV4MiniflareOptions({ host: "127.0.0.1", port: 0, workers: [worker] }));
   const url = (await mf.ready).href.replace(/\/$/, "");
   const served: Served = { name, mf, url, pids: [], coldStartMs: 0 };
-  const answer = await send(served, first, kind);
-  if (!answer.ok) throw new Error(`${name}: the first request failed: ${answer.error ?? "a malformed answer"}`);
-  served.coldStartMs = performance.now() - started;
-  served.pids = [...workerdProcesses()].filter((pid) => !before.has(pid));
-  if (served.pids.length === 0) throw new Error(`${name}: no workerd process found`);
-  return served;
+  try {
+    const answer = await send(served, first, kind);
+    if (!answer.ok) throw new Error(`${name}: the first request failed: ${answer.error ?? "a malformed answer"}`);
+    served.coldStartMs = performance.now() - started;
+    served.pids = [...workerdProcesses()].filter((pid) => !before.has(pid));
+    if (served.pids.length === 0) throw new Error(`${name}: no workerd process found`);
+    return served;
+  } catch (error) {
+    await mf.dispose(); // the caller never gets it to dispose: its workerd would outlive the run
+    throw error;
+  }
 }
 
 /** One kind of request of the bench. */
