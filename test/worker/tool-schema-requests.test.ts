@@ -138,6 +138,8 @@ describe("tool schemas checked at the request", () => {
     for (const [path, at] of [
       ["/v1/stream", "tools[1].parameters.properties.code.pattern"],
       ["/v1/responses", "tools[1].parameters.properties.code.pattern"],
+      // Codex's additional_tools item: its tools draw on the budget of the request's tools.
+      ["/v1/responses", "input[0].tools[0].parameters.properties.code.pattern"],
     ] as const) {
       const parameters = (n: number) => ({
         type: "object",
@@ -149,11 +151,24 @@ describe("tool schemas checked at the request", () => {
               "stream",
               (b) => void (b["tools"] = [0, 1].map((i) => ({ name: `f${i}`, parameters: parameters(i) }))),
             )({})
-          : {
-              model: "openai/gpt-4o-mini",
-              input: "Weather in Paris?",
-              tools: [0, 1].map((i) => ({ type: "function", name: `f${i}`, parameters: parameters(i) })),
-            };
+          : at.startsWith("input")
+            ? {
+                model: "openai/gpt-4o-mini",
+                input: [
+                  {
+                    type: "additional_tools",
+                    role: "developer",
+                    tools: [{ type: "function", name: "f1", parameters: parameters(1) }],
+                  },
+                  { role: "user", content: "Weather in Paris?" },
+                ],
+                tools: [{ type: "function", name: "f0", parameters: parameters(0) }],
+              }
+            : {
+                model: "openai/gpt-4o-mini",
+                input: "Weather in Paris?",
+                tools: [0, 1].map((i) => ({ type: "function", name: `f${i}`, parameters: parameters(i) })),
+              };
       const upstream = new FakeUpstream({ kind: "hang" });
       const response = await worker(upstream).call(
         new Request(`http://localhost:8787${path}`, {
