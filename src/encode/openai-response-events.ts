@@ -255,24 +255,19 @@ export class OpenAIResponseEvents {
   }
 
   /**
-   * Ends with a failed response in which every item added has its end: an open message or
-   * reasoning item is closed `completed` (its `.done` events, then `output_item.done`): Open
-   * Responses keeps `incomplete` for an item of an incomplete response (a token budget run out),
-   * and the failure is the response's. A call cut short is in the output `in_progress` with the
-   * arguments that came, never sent `output_item.done`: Codex runs every `function_call` it is
-   * sent done, whatever its status.
+   * Ends with a failed response: an open message or reasoning item is closed `completed` (its
+   * `.done` events, then `output_item.done`): Open Responses keeps `incomplete` for an item of an
+   * incomplete response (a token budget run out), and the failure is the response's. A call cut
+   * short is discarded: never sent `output_item.done` (Codex runs every `function_call` it is sent
+   * done, whatever its status) and not in the failed output, where `in_progress` would say it is
+   * still running and `completed` that it may be run (openai-node's `finalResponse()` is that
+   * output); its `output_item.added` and the arguments that came are all a client saw of it.
    */
   fail(error: OpenAIResponsesError): void {
     if (this.#ended) return;
     this.#start();
+    // Closes the open text; a call still open stays so (the sequencer closes only text and reasoning).
     this.#blocks.finish();
-    const open = this.#blocks.blocks.find((block) => block.opened && block.index === this.#response.output.length);
-    const item = open && this.#items[open.index];
-    if (open && item && (item.type === "function_call" || item.type === "custom_tool_call")) {
-      const sent = { [item.type === "function_call" ? "arguments" : "input"]: open.sent.join("") };
-      Object.assign(item, { status: "in_progress" }, sent);
-      this.#response.output.push(item);
-    }
     this.#response.status = "failed";
     const failure = responsesError(error);
     this.#response.error = { code: failure.code, message: failure.message };

@@ -36,10 +36,9 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   `error: {code, message}` (the library's, never the provider's text), after an `error` event
  *   with the same code (`error: {type, code, message, param}`): an open message or
  *   reasoning item is closed first with `status: "completed"` (Open Responses keeps `incomplete`
- *   for incomplete responses), and a call cut short is in the failed output `in_progress` with
- *   the arguments that came, but never sent
- *   `output_item.done` (Codex runs every call it is sent done). Nothing is written after the
- *   terminal event but `data: [DONE]`.
+ *   for incomplete responses), and a call cut short is discarded: never sent `output_item.done`
+ *   (Codex runs every call it is sent done) and not in the failed output. Nothing is written
+ *   after the terminal event but `data: [DONE]`.
  * - Choices other than the first, a tool loop's later steps and events of other types are not
  *   shown.
  *

@@ -120,7 +120,7 @@ export type OpenAIResponsesOutputItem =
       type: "function_call";
       /** `fc_...`, generated: the item's id, not the call's. */
       id: string;
-      /** `completed` once done; `in_progress` in a failed response's output when it was cut short (never sent done). */
+      /** `in_progress` when added, `completed` once done; one cut short is discarded (never done, not in a failed response's output). */
       status: "in_progress" | "completed" | "incomplete";
       /** The provider's call id, or a generated `call_...` one: what the output item answering it names. */
       call_id: string;
@@ -136,7 +136,7 @@ export type OpenAIResponsesOutputItem =
       type: "custom_tool_call";
       /** `ctc_...`, generated. */
       id: string;
-      /** `completed` once done; `in_progress` in a failed response's output when it was cut short (never sent done). */
+      /** `in_progress` when added, `completed` once done; one cut short is discarded (never done, not in a failed response's output). */
       status: "in_progress" | "completed" | "incomplete";
       /** The provider's call id, or a generated `call_...` one. */
       call_id: string;

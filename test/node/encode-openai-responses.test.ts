@@ -185,7 +185,7 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
     expect(final.output).toMatchObject([{ type: "message", status: "incomplete" }]);
   });
 
-  it("a call cut short is in the failed output in_progress with what came, never sent output_item.done", async () => {
+  it("a call cut short is discarded: never sent output_item.done, not in the failed output (streamed or not)", async () => {
     const events: ToolCallEvent[] = [
       { type: "text-delta", text: "Looking." },
       { type: "tool-call-start", index: 0, id: "call_1", name: "shell" },
@@ -197,12 +197,16 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
     const done = seen.filter((e) => e.type === "response.output_item.done").map((e) => e.item);
     expect(done).toMatchObject([{ type: "message", status: "completed" }]);
     expect(seen.at(-1)!.type).toBe("response.failed");
+    // Neither running (`in_progress`) nor complete: a client reading the failed output never runs it.
+    const streamed = (seen.at(-1) as unknown as { response: { output: { type: string }[] } }).response;
+    expect(streamed.output.map((item) => item.type)).toEqual(["message"]);
     const final = await failedResponse(events);
     expect(final.status).toBe("failed");
-    expect(final.output).toMatchObject([
-      { type: "message", status: "completed" },
-      { type: "function_call", call_id: "call_1", name: "shell", status: "in_progress", arguments: '{"cmd":"rm' },
-    ]);
+    expect(final.output).toMatchObject([{ type: "message", status: "completed" }]);
+    expect(final.output).toHaveLength(1);
+    // openai-node's create() reads the failed object (the Worker's 502 body) with no call in it.
+    const created = await client(() => Response.json(final)).responses.create(request);
+    expect(callsOf(created.output)).toEqual([]);
   });
 });
 

@@ -144,20 +144,23 @@ describe.skipIf(!sharedData["open-responses"].available)("Open Responses conform
         expect(response?.["status"]).toBe("failed");
       });
 
-      it("a connection broken before a call's end: response.failed lists the call left open as in_progress", async () => {
+      it("a connection broken before a call's end: the call is discarded, never done and not in response.failed's output", async () => {
         const turn = {
           text: "Let me look.",
           calls: [{ name: "get_weather", arguments: { location: "San Francisco, CA" } }],
         };
         const body = { model: `${provider}/test-model`, input: "Weather?", tools: [WEATHER], stream: true };
         const upstream = scripted(provider, turn, { last: 3 });
-        const { issues, response } = await readConformingStream(
+        const { issues, response, events } = await readConformingStream(
           await worker(upstream).call(post("/v1/responses", body, AUTH), live(provider)),
         );
         expect(issues).toEqual([]);
         expect(response?.["status"]).toBe("failed");
-        // Never `completed`: a call whose end did not come is one no client should run.
-        expect(calls(response).every((call) => (call as { status?: string }).status !== "completed")).toBe(true);
+        // Never done (Gemini and Ollama send a call whole: not even added), and not in the failed
+        // output: a call whose end did not come is one no client should run.
+        const shown = events.filter((e) => (e["item"] as { type?: string })?.type === "function_call");
+        expect(shown.map((e) => e["type"])).not.toContain("response.output_item.done");
+        expect(calls(response)).toEqual([]);
       });
     });
   }
