@@ -179,6 +179,11 @@ describe("openai-node chains responses.create with previous_response_id", () => 
         "Paris is 18 °C, Tokyo 24 °C.",
       ]);
       expect(await client.responses.retrieve(second.id)).toEqual(second);
+      // OpenAI streams a background response again and answers one created without it a 400 of param `stream`.
+      await expect(client.responses.retrieve(second.id, { stream: true })).rejects.toMatchObject({
+        status: 400,
+        param: "stream",
+      });
       const items = await client.responses.inputItems.list(second.id, { order: "asc" });
       expect(items.data.map((item) => item.type)).toEqual(["message", "function_call", "function_call_output"]);
       await client.responses.delete(second.id);

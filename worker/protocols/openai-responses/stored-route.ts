@@ -17,8 +17,11 @@ import { storedIdOfResponse } from "./stored-ids.ts";
  * `GET /v1/responses/<id>/input_items` (a list of the items the model read, `after`, `limit` 1 to
  * 100 (default 20) and `order` `asc` or `desc` (the default)), and `POST /v1/responses/<id>/cancel`,
  * which OpenAI allows only for a `background` response: this Worker runs none, so it is a 400
- * for a stored response, as is `GET` with `stream=true` or `starting_after` (OpenAI streams a
- * background response again). An unknown, expired, deleted or another token's id is a 404; errors are
+ * for a stored response, as is `GET` with `stream=true` or `starting_after`: OpenAI streams a
+ * background response again, and answers a response created without `background: true` a 400
+ * of `param` `stream` ("This response cannot be streamed because it was not created with
+ * background=true.", as openai-ruby issue 214 shows it), which this Worker's responses all are.
+ * An unknown, expired, deleted or another token's id is a 404; errors are
  * in OpenAI's shape. Same authentication and CORS as `POST /v1/responses`.
  *
  * @module
@@ -124,8 +127,9 @@ export async function storedResponseRoute(request: Request, env: Env): Promise<R
           "Only a response created with `background: true` can be cancelled; this Worker runs none in the background.",
       });
     if (action === "") {
-      // OpenAI streams (`stream=true`, from `starting_after`) a background response alone: none runs
-      // here, and a stream reader given the JSON object would read no event and no error.
+      // OpenAI streams (`stream=true`, from `starting_after`) a background response alone, and a 400
+      // of `param` `stream` answers one created without it (a replay of its events is not what
+      // OpenAI serves); a stream reader given the JSON object would read no event and no error.
       for (const [field, off] of [
         ["stream", "false"],
         ["starting_after", undefined],
@@ -133,7 +137,7 @@ export async function storedResponseRoute(request: Request, env: Env): Promise<R
         if (url.searchParams.has(field) && url.searchParams.get(field) !== off)
           throw invalidQuery(
             field,
-            `\`${field}\` is not supported: only a background response is streamed again, and this Worker runs none; GET the response object.`,
+            `\`${field}\` is not supported: this response cannot be streamed because it was not created with background=true (this Worker runs none in the background); GET the response object.`,
           );
       return Response.json(record.response, { headers });
     }
