@@ -187,7 +187,18 @@ describe("openai-node chains responses.create with previous_response_id", () => 
       const items = await client.responses.inputItems.list(second.id, { order: "asc" });
       expect(items.data.map((item) => item.type)).toEqual(["message", "function_call", "function_call_output"]);
       await client.responses.delete(second.id);
-      await expect(client.responses.retrieve(second.id)).rejects.toMatchObject({ status: 404 });
+      // A 404 whatever its `type` (openai-node maps the status), as OpenAI answers an unknown response.
+      await expect(client.responses.retrieve(second.id)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+      // OpenAI's answer to a `previous_response_id` it does not have: a 400 whose code clients match
+      // (to send the whole conversation again), not a 404.
+      await expect(
+        client.responses.create({ model: "gemini/test-model", previous_response_id: second.id, input: "Hi" }),
+      ).rejects.toMatchObject({
+        status: 400,
+        code: "previous_response_not_found",
+        param: "previous_response_id",
+        type: "invalid_request_error",
+      });
     });
   }
 });

@@ -359,7 +359,7 @@ describe("stored /v1/responses: GET, DELETE, input_items, cancel", () => {
     }
     const next = await chat.send({ previous_response_id: id, input: "Hi" });
     expect([next.status, ((await json(next))["error"] as { param: string }).param]).toEqual([
-      404,
+      400,
       "previous_response_id",
     ]);
     // A malformed path is a 404 too, never a 500; compact is not served.
@@ -367,7 +367,7 @@ describe("stored /v1/responses: GET, DELETE, input_items, cancel", () => {
     expect((await chat.get("compact", "POST")).status).toBe(404);
   });
 
-  it("an unknown, forged, other token's or expired id is a 404 naming previous_response_id", async () => {
+  it("an unknown, forged, other token's or expired id: OpenAI's 400 previous_response_not_found, a 404 on GET", async () => {
     const chat = conversation("anthropic", stored("anthropic", { STORE_TTL_MS: "60000" }));
     const first = await json(await chat.send({ input: "Weather in Paris?" }));
     const id = first["id"] as string;
@@ -388,9 +388,15 @@ describe("stored /v1/responses: GET, DELETE, input_items, cancel", () => {
     cases.push(["expired", await chat.send({ previous_response_id: id, input: "Hi" })]);
     cases.push(["expired, GET", await chat.get(id)]);
     for (const [name, answer] of cases) {
-      const error = (await json(answer))["error"] as { param: string; type: string };
-      expect([name, answer.status, error.type]).toEqual([name, 404, "invalid_request_error"]);
-      expect(["previous_response_id", "response_id"]).toContain(error.param);
+      const error = (await json(answer))["error"] as { param: string; type: string; code: string };
+      const get = name.endsWith("GET");
+      expect([name, answer.status, error.type, error.param, error.code]).toEqual([
+        name,
+        get ? 404 : 400,
+        "invalid_request_error",
+        get ? "response_id" : "previous_response_id",
+        get ? "unknown_response" : "previous_response_not_found",
+      ]);
     }
   });
 });

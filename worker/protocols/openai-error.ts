@@ -10,7 +10,10 @@
  * ```
  *
  * `type` follows OpenAI: `invalid_request_error` for the client's mistakes (401 included, as
- * OpenAI answers a bad key), `server_error` for the Worker's and the provider's failures; for a
+ * OpenAI answers a bad key, and 404, as OpenAI answers an unknown response or item: Open
+ * Responses' table of error types names `not_found`, but its own example error and every OpenAI
+ * client read OpenAI's, and openai-node and openai-python pick their `NotFoundError` by the
+ * status alone), `server_error` for the Worker's and the provider's failures; for a
  * 429, `rate_limit_exceeded` on Chat Completions and Open Responses' `too_many_requests` on
  * `/v1/responses` (its error types: the client should slow down and retry after a delay). `code` is the Worker's code (see worker/response/json-error.ts),
  * `param` the field at fault or `null`. A conversation too long for the model's context window is

@@ -36,6 +36,7 @@ export type ErrorCode =
   | "upstream_timeout"
   | "completion_too_large"
   | "unknown_response"
+  | "previous_response_not_found"
   | "resume_window_passed";
 
 /** The body of an error response. */

@@ -76,6 +76,19 @@ export const unknownStored = (field: string, what: string): HttpError =>
   });
 
 /**
+ * The 400 of a `previous_response_id` that names no stored response, as OpenAI answers it
+ * (`invalid_request_error`, code `previous_response_not_found`, param `previous_response_id`):
+ * clients match that code to send the whole conversation again instead (a 404 reads as a wrong
+ * URL or model to them).
+ */
+const previousNotFound = (): HttpError =>
+  new HttpError(400, {
+    code: "previous_response_not_found",
+    message: "Previous response not found: unknown, expired, deleted, or stored with another client token.",
+    field: "previous_response_id",
+  });
+
+/**
  * Reads the stored responses `body` names (its `previous_response_id` with its earlier items, the
  * responses of its `item_reference` items without theirs unless an input item is named: one read per object, at most
  * `maxLength` characters in all, else a 400) and resolves them. Without `stored` (no
@@ -101,7 +114,7 @@ export async function readConversation(
   if (previous !== undefined && typeof previous !== "string")
     throw invalidField("previous_response_id", "`previous_response_id` must be a string.");
   const previousId = previous === undefined ? undefined : storedIdOfResponse(previous);
-  if (previous !== undefined && previousId === undefined) throw unknownStored("previous_response_id", "response");
+  if (previous !== undefined && previousId === undefined) throw previousNotFound();
   const wanted = references.map((i) => {
     const id = own((input as Record<string, unknown>[])[i]!, "id");
     if (typeof id !== "string") throw invalidField(`input[${i}].id`, "An `item_reference` needs the `id` of an item.");
@@ -132,7 +145,7 @@ export async function readConversation(
     return text ? (JSON.parse(text) as Record<string, unknown>[]) : [];
   };
   const before = previousId === undefined ? undefined : record(previousId);
-  if (previousId !== undefined && !before) throw unknownStored("previous_response_id", "response");
+  if (previousId !== undefined && !before) throw previousNotFound();
   // Each response's items by id, made once: a request may hold many references to one response.
   const indexes = new Map<string, Map<unknown, unknown>>();
   const itemsOf = (from: string): Map<unknown, unknown> => {
