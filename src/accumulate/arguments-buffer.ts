@@ -2,6 +2,7 @@ import type { IncrementalJsonParser } from "../json/incremental-json-parser.ts";
 import type { RepairResult } from "../json/json-repair.ts";
 import type { StreamErrorInfo } from "../shared/errors.ts";
 import type { JsonRepair, JsonValue } from "../shared/json.ts";
+import { isSpace } from "../shared/json-literal.ts";
 
 /** The outcome of parsing a call's arguments once it has completed. */
 export type ArgumentsResult =
@@ -118,7 +119,7 @@ export class ArgumentsBuffer {
     let i = this.#closed ? 0 : this.#scan(fragment, start);
     // After the value closed, only the first character that is not white space matters.
     for (; this.#trailingAt < 0 && i < fragment.length; i++) {
-      if (!isWhitespace(fragment.charCodeAt(i))) this.#trailingAt = start + i;
+      if (!isSpace(fragment.charCodeAt(i))) this.#trailingAt = start + i;
     }
   }
 
@@ -215,8 +216,4 @@ function failure(
     ok: false,
     error: { code, message: `The tool arguments ${what}${at}.`, ...(position !== undefined && { position }) },
   };
-}
-
-function isWhitespace(code: number): boolean {
-  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }

@@ -1,6 +1,7 @@
 import { AwsEventStreamDecoder } from "./aws-event-stream-decoder-stream.ts";
 import { FramingStream, type FramingClass, type FramingOptions } from "./framing.ts";
-import { detectTextFraming, isSpace, TextFraming } from "./text-framing.ts";
+import { isSpace } from "../shared/json-literal.ts";
+import { detectTextFraming, TextFraming } from "./text-framing.ts";
 
 /**
  * The framing of a body, from its content type and its first byte that is not white space:

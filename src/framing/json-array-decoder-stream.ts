@@ -1,4 +1,5 @@
 import { ToolCallStreamError } from "../shared/errors.ts";
+import { isSpace } from "../shared/json-literal.ts";
 import { ownText } from "../shared/kept-text.ts";
 import {
   DEFAULT_MAX_EVENT_LENGTH,
@@ -194,9 +195,4 @@ export class JsonArrayDecoder implements Framing {
       message: `Cannot read the JSON array: ${what}.`,
     }));
   }
-}
-
-/** JSON white space. */
-function isSpace(c: number): boolean {
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }

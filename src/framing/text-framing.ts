@@ -1,3 +1,4 @@
+import { isSpace } from "../shared/json-literal.ts";
 import {
   DEFAULT_MAX_EVENT_LENGTH,
   type FramedMessage,
@@ -142,9 +143,4 @@ export class SseOrJsonArrayFraming extends ChoosingFraming {
   protected detect(_contentType: string | undefined, firstByte: number): FramingClass {
     return firstByte === 0x5b || firstByte === 0x7b ? JsonArrayDecoder : SSEDecoder;
   }
-}
-
-/** Whether a byte is JSON's and SSE's white space. */
-export function isSpace(byte: number): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }

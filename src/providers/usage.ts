@@ -1,5 +1,5 @@
 import type { Usage } from "../shared/deltas.ts";
-import { isRecord } from "../shared/values.ts";
+import { isRecord, ownValue } from "../shared/values.ts";
 
 /**
  * Normalizes a provider's usage object (OpenAI `prompt_tokens`, Anthropic `input_tokens`,
@@ -35,22 +35,23 @@ export function readUsage(
   if (!isRecord(raw)) return undefined;
   const cacheRead = pick(raw, details.cacheRead);
   const cacheWrite = pick(raw, details.cacheWrite);
+  const reasoning = pick(raw, details.reasoning);
+  // A count the provider did not give is undefined, and a sum with one NaN: both are left out below.
   // A provider that counts cached input apart from its input has it added: inputTokens is every input token.
-  const apart = details.cacheApart ? (cacheRead ?? 0) + (cacheWrite ?? 0) : 0;
-  const given = pick(raw, inputKeys);
-  const input = given === undefined ? undefined : given + apart;
-  const output = pick(raw, outputKeys);
-  // Each count only when the provider gave it (the total, else the sum of input and output).
+  const input = pick(raw, inputKeys)! + (details.cacheApart ? (cacheRead ?? 0) + (cacheWrite ?? 0) : 0);
+  // Gemini counts the thoughts apart from the output; they are output too (billed so, and in its total).
+  const output = details.reasoningApart ? (pick(raw, outputKeys) ?? 0) + (reasoning ?? 0) : pick(raw, outputKeys);
   const counts = {
     inputTokens: input,
     outputTokens: output,
-    totalTokens: pick(raw, totalKeys) ?? (input === undefined || output === undefined ? undefined : input + output),
+    // The provider's total, else the sum of input and output.
+    totalTokens: pick(raw, totalKeys) ?? input + output!,
     cacheReadTokens: cacheRead,
     cacheWriteTokens: cacheWrite,
-    reasoningTokens: pick(raw, details.reasoning),
+    reasoningTokens: reasoning,
   };
-  // JSON leaves out the counts the provider did not give (`undefined`); the others are finite numbers.
-  return { raw, ...JSON.parse(JSON.stringify(counts)) };
+  // JSON leaves out `undefined` and writes NaN as null, which the reviver leaves out: what remains are finite numbers.
+  return { raw, ...JSON.parse(JSON.stringify(counts), (_key, value) => value ?? undefined) };
 }
 
 /** Where a provider's usage object holds its cache and reasoning counts (dotted paths), for {@link readUsage}. */
@@ -61,6 +62,8 @@ export interface UsageDetailKeys {
   cacheWrite?: readonly string[];
   /** Output tokens spent reasoning. */
   reasoning?: readonly string[];
+  /** The provider's output count leaves the reasoning tokens out (Gemini): they are added to it. */
+  reasoningApart?: boolean;
   /** The provider's input count leaves the cached tokens out (Anthropic, Bedrock). */
   cacheApart?: boolean;
 }
@@ -69,7 +72,7 @@ export interface UsageDetailKeys {
 function pick(source: Record<string, unknown>, paths: readonly string[] = []): number | undefined {
   for (const path of paths) {
     let at: unknown = source;
-    for (const key of path.split(".")) at = isRecord(at) && Object.hasOwn(at, key) ? at[key] : undefined;
+    for (const key of path.split(".")) at = isRecord(at) ? ownValue(at, key) : undefined;
     // `Number.isFinite` is false for anything that is not a number.
     if (Number.isFinite(at)) return at as number;
   }

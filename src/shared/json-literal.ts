@@ -1,6 +1,7 @@
 /**
  * The end of a JSON string literal, found without parsing it: what the decoders' fast paths read
- * a payload's one literal with.
+ * a payload's one literal with; and JSON's white space, which the framings and the arguments'
+ * buffer skip.
  *
  * @module
  */
@@ -27,4 +28,18 @@ export function jsonLiteralEnd(data: string, start: number): number {
     } else if (code < 0x20) return 0;
   }
   return 0;
+}
+
+/**
+ * Whether a character code (or a byte) is JSON's white space, which is SSE's too: one function
+ * for the framings and the arguments' buffer, so a bundle holds it once.
+ *
+ * @example
+ * ```ts
+ * isSpace(0x20); // true
+ * isSpace("x".charCodeAt(0)); // false
+ * ```
+ */
+export function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }

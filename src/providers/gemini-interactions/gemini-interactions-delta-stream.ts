@@ -233,9 +233,8 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     const usage = readUsage(interaction["usage"], ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"], {
       cacheRead: ["total_cached_tokens"],
       reasoning: ["total_thought_tokens"],
+      reasoningApart: true, // as Gemini's (src/providers/gemini/gemini-delta-stream.ts)
     });
-    // Gemini counts the thoughts apart from the output; they are output too (billed so, and in the total).
-    if (usage?.reasoningTokens) usage.outputTokens = (usage.outputTokens ?? 0) + usage.reasoningTokens;
     if (usage) this.#emit({ type: "usage", usage });
     const status = nonEmptyString(interaction["status"]) ?? null;
     if (status === "failed" && isRecord(interaction["error"]))

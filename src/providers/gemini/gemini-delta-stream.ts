@@ -129,10 +129,10 @@ export class GeminiDecoder implements ProviderDecoder {
       {
         cacheRead: ["cachedContentTokenCount"],
         reasoning: ["thoughtsTokenCount"],
+        // Gemini counts the thoughts apart from the output; they are output too (billed so, and in the total).
+        reasoningApart: true,
       },
     );
-    // Gemini counts the thoughts apart from the output; they are output too (billed so, and in the total).
-    if (usage?.reasoningTokens) usage.outputTokens = (usage.outputTokens ?? 0) + usage.reasoningTokens;
     if (usage?.totalTokens !== undefined) emit({ type: "usage", usage });
     const candidates = arrayOf(payload["candidates"]);
     candidates.forEach((candidate, position) => {

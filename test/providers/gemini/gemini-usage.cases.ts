@@ -87,6 +87,26 @@ group("Gemini: the thinking tokens in the usage (thoughtsTokenCount)", (test) =>
     assertEquals(usage, { inputTokens: 7, outputTokens: 2, totalTokens: 9 });
   });
 
+  test("without totalTokenCount, the total is input + output with the thoughts in it", async () => {
+    const { totalTokenCount, ...noTotal } = meta(2, 94);
+    const { totalTokenCount: _, ...thinking } = meta(undefined, 40);
+    const body = sse([
+      { candidates: [{ content: { parts: [{ text: "…", thought: true }] }, index: 0 }], usageMetadata: thinking },
+      {
+        candidates: [{ content: { parts: [{ text: "Roscoff." }] }, finishReason: "STOP", index: 0 }],
+        usageMetadata: noTotal,
+      },
+    ]);
+    const events = await run([bytes(body)]);
+    const first = events.find((event) => event.type === "usage");
+    const reports = [first?.type === "usage" ? first.usage : undefined, assertFinished(events).usage];
+    const counts = reports.map((usage) => [usage?.inputTokens, usage?.outputTokens, usage?.totalTokens]);
+    assertEquals(counts, [
+      [7, 40, 47],
+      [7, 96, 103],
+    ]);
+  });
+
   test("the Interactions API: total_thought_tokens is reasoning and output, total_cached_tokens the cache read", async () => {
     const body = [
       { interaction: { id: "v1_a", status: "in_progress", object: "interaction" }, event_type: "interaction.created" },
@@ -121,6 +141,19 @@ group("Gemini: the thinking tokens in the usage (thoughtsTokenCount)", (test) =>
       cacheReadTokens: 20,
       reasoningTokens: 65,
     });
+  });
+
+  test("the Interactions API without total_tokens: the total is input + output, thoughts included", async () => {
+    const usage = { total_input_tokens: 53, total_output_tokens: 15, total_thought_tokens: 65 };
+    const body = [
+      { interaction: { id: "v1_a", status: "in_progress" }, event_type: "interaction.created" },
+      { interaction: { id: "v1_a", status: "completed", usage }, event_type: "interaction.completed" },
+    ]
+      .map((event) => `event: ${event.event_type}\ndata: ${JSON.stringify(event)}\n\n`)
+      .join("");
+    const events = await collect(streamToolCalls(fromChunks([bytes(body)]), { provider: "gemini-interactions" }));
+    const { raw, ...counts } = assertFinished(events).usage!;
+    assertEquals(counts, { inputTokens: 53, outputTokens: 80, totalTokens: 133, reasoningTokens: 65 });
   });
 
   test("any split of the bytes gives the same events", async () => {
