@@ -290,3 +290,25 @@ it("POST /v1/responses/compact, which the spec lets a server leave out: a 404 in
     error: { type: "invalid_request_error", code: "not_found", param: null },
   });
 });
+
+it("Codex's Responses WebSocket handshake: a 426 in OpenAI's shape (Codex then POSTs at once), a plain GET still 405", async () => {
+  const app = worker(scripted("anthropic", { text: "Done." }));
+  // The handshake Codex sends to `ws://<base_url>/responses` (its provider's `supports_websockets`).
+  const handshake = new Request("http://localhost:8787/v1/responses", {
+    headers: {
+      ...AUTH.headers,
+      upgrade: "websocket",
+      connection: "Upgrade",
+      "sec-websocket-version": "13",
+      "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+      "openai-beta": "responses_websockets=2026-02-06",
+    },
+  });
+  const answer = await app.call(handshake, live("anthropic"));
+  expect(answer.status).toBe(426);
+  expect(await answer.json()).toMatchObject({
+    error: { type: "invalid_request_error", code: "upgrade_required", param: null },
+  });
+  const get = await app.call(new Request("http://localhost:8787/v1/responses", AUTH), live("anthropic"));
+  expect([get.status, get.headers.get("allow")]).toEqual([405, "POST, OPTIONS"]);
+});

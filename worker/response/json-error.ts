@@ -19,6 +19,7 @@ export type ErrorCode =
   | "origin_not_allowed"
   | "not_found"
   | "method_not_allowed"
+  | "upgrade_required"
   | "body_too_large"
   | "file_too_large"
   | "request_timeout"

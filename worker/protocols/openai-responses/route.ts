@@ -7,7 +7,7 @@ import { providerNames } from "../../upstream/providers/index.ts";
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
 import { responsesErrorResponse } from "../openai-error.ts";
-import { failedAnswerStatus } from "../../response/json-error.ts";
+import { failedAnswerStatus, HttpError } from "../../response/json-error.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { allowedCalls } from "../call-rules.ts";
@@ -34,9 +34,21 @@ import { storedResponsesOf, storing } from "./stored-route.ts";
  * OpenAI's shape. With the `RESPONSES` binding a response is stored unless the request says
  * `store: false` (./keep-response.ts), and `previous_response_id` and `item_reference` items are
  * read from the stored ones (./conversation.ts); without it, or with `store: false`, nothing is
- * stored and the request costs no storage.
+ * stored and the request costs no storage. A WebSocket handshake (OpenAI's Responses WebSocket
+ * mode, which Codex tries first) is a 426 Upgrade Required: this Worker serves HTTP only.
  */
 export function responsesRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
+  // Codex opens OpenAI's Responses WebSocket mode first (`GET` with `Upgrade: websocket`) and falls
+  // back to HTTP at once only on a 426; any other status costs it its reconnect retries first.
+  if (request.headers.get("upgrade")?.toLowerCase() === "websocket")
+    return Promise.resolve(
+      responsesErrorResponse(
+        new HttpError(426, {
+          code: "upgrade_required",
+          message: "This Worker serves `/v1/responses` over HTTP only, not its WebSocket mode: POST the request.",
+        }),
+      ),
+    );
   return protocolPost(
     request,
     env,
