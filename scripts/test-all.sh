@@ -59,7 +59,7 @@ run_vitest browser browser
 run_vitest worker worker e2e
 
 echo "== deno"
-deno test --no-check --allow-read --allow-env --allow-net=127.0.0.1 test/runtime/deno_test.ts 2>&1 | tee "$out/deno.txt"
+deno test --allow-read --allow-env --allow-net=127.0.0.1 test/runtime/deno_test.ts 2>&1 | tee "$out/deno.txt"
 deno_exit=${PIPESTATUS[0]}
 summary=$(sed -E 's/\x1b\[[0-9;]*m//g' "$out/deno.txt" | grep -E '^(ok|FAILED) \| [0-9]+ passed' | tail -n 1)
 if [ -z "$summary" ]; then

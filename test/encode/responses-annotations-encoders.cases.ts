@@ -27,16 +27,12 @@ async function eventsOf(cuts: readonly number[] = []): Promise<EncodableEvent[]>
   return resplitText(events, cuts);
 }
 
+const [PAGE, FILE] = ANNOTATIONS;
 /** The annotations, their positions moved by the prefix. */
-const MOVED = ANNOTATIONS.map((annotation) =>
-  "index" in annotation
-    ? { ...annotation, index: annotation.index + PREFIX.length }
-    : {
-        ...annotation,
-        start_index: annotation.start_index + PREFIX.length,
-        end_index: annotation.end_index + PREFIX.length,
-      },
-);
+const MOVED: typeof ANNOTATIONS = [
+  { ...PAGE, start_index: PAGE.start_index + PREFIX.length, end_index: PAGE.end_index + PREFIX.length },
+  { ...FILE, index: FILE.index + PREFIX.length },
+];
 
 const responses = (events: readonly EncodableEvent[]) => {
   const body = encodeAll(ENCODERS.responses(), events);
@@ -49,10 +45,9 @@ group("OpenAI Responses annotations through the client-protocol encoders", (test
   test("Responses: the output_text carries them, each announced with its annotation_index before the text is done", async () => {
     const { reading, frames, parts } = responses(await eventsOf());
     assertEquals(parts, [{ type: "output_text", text: PREFIX + CITED_TEXT, annotations: MOVED, logprobs: [] }]);
-    const [page] = ANNOTATIONS as unknown as { start_index: number; end_index: number }[];
     assertEquals(
-      reading.text.slice(MOVED[0]!.start_index, MOVED[0]!.end_index),
-      CITED_TEXT.slice(page!.start_index, page!.end_index),
+      reading.text.slice(MOVED[0].start_index, MOVED[0].end_index),
+      CITED_TEXT.slice(PAGE.start_index, PAGE.end_index),
     );
     const added = frames.filter((frame) => frame.type === "response.output_text.annotation.added");
     assertEquals(
@@ -69,18 +64,17 @@ group("OpenAI Responses annotations through the client-protocol encoders", (test
   test("Chat Completions: the url_citation, over the same text; UI: the page as a source-url, the file as a source-document; Messages: the text alone", async () => {
     const events = await eventsOf();
     const choice = readChatChunks(encodeAll(ENCODERS.openai(), events)).choices.get(0)!;
-    const { type: _type, ...page } = MOVED[0]! as Record<string, unknown>;
+    const { type: _type, ...page } = MOVED[0];
     assertEquals(choice.annotations, [{ type: "url_citation", url_citation: page }]);
     const sources = uiSourceChunks(encodeAll(ENCODERS.ui(), events));
-    const file = ANNOTATIONS[1] as { filename: string };
     assertEquals(sources, [
-      { type: "source-url", sourceId: "source-1", url: page["url"], title: page["title"] },
+      { type: "source-url", sourceId: "source-1", url: page.url, title: page.title },
       {
         type: "source-document",
         sourceId: "source-2",
         mediaType: "text/plain",
-        title: file.filename,
-        filename: file.filename,
+        title: FILE.filename,
+        filename: FILE.filename,
       },
     ]);
     const messages = readMessagesEvents(encodeAll(ENCODERS.anthropic(), events)).content;

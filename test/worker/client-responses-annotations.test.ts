@@ -34,7 +34,7 @@ describe("an OpenAI Responses upstream's annotations through the Worker", () => 
       model: "openai-responses/gpt-5",
       messages: [{ role: "user", content: "When did Ruby 3.4 come out?" }],
     });
-    const { type: _type, ...page } = ANNOTATIONS[0] as Record<string, unknown>;
+    const { type: _type, ...page } = ANNOTATIONS[0];
     expect(completion.choices[0]?.message.content).toBe(CITED_TEXT);
     expect(completion.choices[0]?.message.annotations).toEqual([{ type: "url_citation", url_citation: page }]);
   });

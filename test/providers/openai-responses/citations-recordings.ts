@@ -1,3 +1,4 @@
+import type { ResponseOutputText } from "openai/resources/responses/responses";
 import { openAISSE } from "../../support/streams.ts";
 
 // OpenAI Responses annotations, shared by the library's cases and the encoder tests.
@@ -19,7 +20,7 @@ const TAIL = ". It makes Prism the default parser.";
 /** The message's whole text. */
 export const CITED_TEXT: string = LEAD + LINK + TAIL;
 /** The annotations of its `output_text` part: the page over the link, and a file at the text's end. */
-export const ANNOTATIONS = [
+export const ANNOTATIONS: [ResponseOutputText.URLCitation, ResponseOutputText.FileCitation] = [
   {
     type: "url_citation",
     url: "https://www.ruby-lang.org/en/news/2024/12/25/ruby-3-4-0-released/",

@@ -242,9 +242,14 @@ group("OpenAI Responses next turn of built-in tools", (test) => {
       },
     ];
     assertEquals(assistantMessage("openai-responses", finish), expected);
-    const perCommand = [
-      { stdout: "a.py\n", stderr: "", outcome: { type: "exit" as const, exit_code: 0 } },
-      { stdout: "", stderr: "", outcome: { type: "timeout" as const } },
+    // Typed: inferred, the timeout's outcome would get an `exit_code?: undefined`, no JSON value.
+    const perCommand: {
+      stdout: string;
+      stderr: string;
+      outcome: { type: "exit"; exit_code: number } | { type: "timeout" };
+    }[] = [
+      { stdout: "a.py\n", stderr: "", outcome: { type: "exit", exit_code: 0 } },
+      { stdout: "", stderr: "", outcome: { type: "timeout" } },
     ];
     const outputs: ResponseInputItem[] = [
       {

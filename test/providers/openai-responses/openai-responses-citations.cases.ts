@@ -84,7 +84,7 @@ group("OpenAI Responses annotations (output_text annotations, response.output_te
       id: "msg_cite_1",
       role: "assistant",
       status: "completed",
-      content: [{ type: "output_text", text: CITED_TEXT, annotations: ANNOTATIONS as never }],
+      content: [{ type: "output_text", text: CITED_TEXT, annotations: ANNOTATIONS }],
     };
     const items = assistantMessage("openai-responses", finish) as Record<string, unknown>[];
     assertEquals(items.at(-1), expected);
@@ -163,7 +163,7 @@ group("OpenAI Responses annotations (output_text annotations, response.output_te
   });
   test("a message item with an annotated part and a refusal, or two annotated parts, goes back as one item with its parts in order", async () => {
     // OpenAI refuses two input items of one id: the item goes back once, with each part where it came.
-    const output_text = { type: "output_text", text: CITED_TEXT, annotations: ANNOTATIONS as never } as const;
+    const output_text = { type: "output_text", text: CITED_TEXT, annotations: ANNOTATIONS } as const;
     for (const [twice, second] of [
       [false, { type: "refusal", refusal: MIXED_REFUSAL }],
       [true, output_text],
