@@ -53,7 +53,11 @@ function setDir(name) {
 
 const pending = new Map();
 
-/** Installs a set if it is not there yet; resolves to its node_modules folder. */
+/**
+ * Installs a set if it is not there yet; resolves to its node_modules folder.
+ * @param {keyof typeof ON_DEMAND} name
+ * @returns {Promise<string>}
+ */
 export function ensureOnDemand(name) {
   const dir = setDir(name);
   const modules = join(dir, "node_modules");
@@ -101,12 +105,25 @@ function setOf(pkg) {
   return found;
 }
 
-/** The path of a set's command (`bin`: the command's name, the set's name by default). */
+/**
+ * The path of a set's command (`bin`: the command's name, the set's name by default).
+ * @param {keyof typeof ON_DEMAND} name
+ * @param {string} [bin]
+ * @returns {Promise<string>}
+ */
 export async function onDemandBin(name, bin = name) {
   return join(await ensureOnDemand(name), ".bin", bin);
 }
 
-/** Imports a package of a set (or a subpath of it), resolved as Node resolves it from the set's folder. */
+/**
+ * Imports a package of a set (or a subpath of it), resolved as Node resolves it from the set's folder.
+ * The caller states what it uses of the module (`T`): the package's own types are installed with
+ * it, on first use, so a type check (which runs before) cannot read them.
+ * @template [T=unknown]
+ * @param {string} specifier
+ * @param {keyof typeof ON_DEMAND} [set]
+ * @returns {Promise<T>}
+ */
 export async function onDemandImport(specifier, set = setOf(specifier.match(/^(@[^/]+\/)?[^/]+/)[0])) {
   const modules = await ensureOnDemand(set);
   const { load } = await import(pathToFileURL(join(dirname(modules), "import.mjs")).href);

@@ -6,7 +6,7 @@
 // stub serves the bytes: no network.
 import { createAnthropic } from "@ai-sdk/anthropic";
 import Anthropic, { APIError } from "@anthropic-ai/sdk";
-import { jsonSchema, streamText, tool } from "ai";
+import { jsonSchema, streamText, type Tool } from "ai";
 import { describe, expect, it } from "vitest";
 import {
   AnthropicMessagesEncoderStream,
@@ -156,9 +156,11 @@ describe.skipIf(!recordingsAvailable)("@ai-sdk/anthropic streamText reads Anthro
       const events = await fixtureEvents(fixture);
       if (failed(events) || events.at(-1)?.type !== "finish") return;
       const provider = createAnthropic({ apiKey: "test", baseURL: `${BASE_URL}/v1`, fetch: async () => sse(events) });
-      // The tools the calls name, without `execute`: streamText reports the calls and stops.
+      // The tools the calls name, without `execute`: streamText reports the calls and stops. A
+      // literal `Tool`, not `tool()`: its result types the missing `execute` as `undefined`, which
+      // exactOptionalPropertyTypes does not let into a ToolSet.
       const tools = Object.fromEntries(
-        expectedCalls(events).map((call) => [call.name, tool({ inputSchema: jsonSchema({}) })]),
+        expectedCalls(events).map((call) => [call.name, { inputSchema: jsonSchema({}) } satisfies Tool]),
       );
       const result = streamText({ model: provider("claude-sonnet-4-5"), prompt: "hi", tools });
       const calls = await result.toolCalls;

@@ -21,6 +21,7 @@ import {
   streamToolCalls,
   UIMessageEncoderStream,
   type EncodableEvent,
+  type Provider,
   type ToolCallEvent,
 } from "../../src/index.ts";
 import { CHAR, documentCited, WEB, webCited } from "../providers/anthropic/citations-recordings.ts";
@@ -32,9 +33,9 @@ import { AGENT_OPTIONS, encodeAll, ENCODERS } from "../support/encoders.ts";
 import { dataFrames } from "../support/protocol-readers.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
-const eventsOf = (body: string | Uint8Array, provider = "anthropic"): Promise<ToolCallEvent[]> =>
+const eventsOf = (body: string | Uint8Array, provider: Provider = "anthropic"): Promise<ToolCallEvent[]> =>
   collect(streamToolCalls(fromChunks([typeof body === "string" ? bytes(body) : body]), { provider }));
-const body = (events: readonly ToolCallEvent[], stage: TransformStream<EncodableEvent, Uint8Array>): Response =>
+const body = (events: readonly EncodableEvent[], stage: TransformStream<EncodableEvent, Uint8Array>): Response =>
   new Response(fromChunks<EncodableEvent>(events).pipeThrough(stage), {
     headers: { "content-type": "text/event-stream" },
   });
@@ -105,19 +106,27 @@ describe("the client libraries read Anthropic's citations as their protocol spel
     // Two cited blocks: openai-node's stream keeps a delta's `annotations` in place of the last
     // delta's, so they go together in one delta before the finish, as OpenAI's search models send them.
     const second = { ...WEB, url: "https://ferries.example/fares", title: "Fares" };
-    const cited = (text: string, citation: typeof WEB): EncodableEvent[] => [
+    const cited = (text: string, citation: typeof WEB): ToolCallEvent[] => [
       { type: "text-delta", text },
       { type: "reasoning-part", part: { type: "block", block: { type: "text", text, citations: [citation] } } },
     ];
-    const events: EncodableEvent[] = [
+    const events: ToolCallEvent[] = [
       { type: "text-delta", text: "Ferries: " },
       ...cited("three a day", WEB),
       { type: "text-delta", text: ", " },
       ...cited("4 euros each", second),
-      { type: "finish", reason: "stop", rawReason: "end_turn" },
+      {
+        type: "finish",
+        reason: "stop",
+        rawReason: "end_turn",
+        toolCalls: [],
+        invalidToolCalls: [],
+        text: "Ferries: three a day, 4 euros each",
+        reasoning: "",
+      },
     ];
     const options = { model: "m", created: 1_700_000_000, generateId: () => "x" };
-    const completion = await openai(() => body(events as ToolCallEvent[], new OpenAIChatEncoderStream(options)))
+    const completion = await openai(() => body(events, new OpenAIChatEncoderStream(options)))
       .chat.completions.stream({ model: "m", messages: [{ role: "user", content: "hi" }] })
       .finalChatCompletion();
     const message = completion.choices[0]!.message;
@@ -154,7 +163,7 @@ describe("the client libraries read Anthropic's citations as their protocol spel
   });
 
   it("ai's readUIMessageStream: a source-url part for a web page, a source-document part for a document", async () => {
-    const parts = async (sse: string, provider?: string) => {
+    const parts = async (sse: string, provider?: Provider) => {
       const events = await eventsOf(sse, provider);
       const chunks = body(events, new UIMessageEncoderStream({ messageId: "msg_1" }))
         .body!.pipeThrough(new TextDecoderStream())
@@ -177,7 +186,7 @@ describe("the client libraries read Anthropic's citations as their protocol spel
       { type: "source-document", sourceId: "source-1", mediaType: "text/plain", title: "My Document" },
     ]);
     // OpenAI Responses: the page, then the stored file its file_citation names.
-    const [page, file] = ANNOTATIONS as unknown as [{ url: string; title: string }, { filename: string }];
+    const [page, file] = ANNOTATIONS;
     expect(await parts(responsesCited(), "openai-responses")).toEqual([
       { type: "source-url", sourceId: "source-1", url: page.url, title: page.title },
       {

@@ -6,7 +6,7 @@
 // which openai-node throws as an APIError, then `response.failed`. A fetch stub serves the bytes:
 // no network.
 import { createOpenAI } from "@ai-sdk/openai";
-import { jsonSchema, streamText, tool } from "ai";
+import { jsonSchema, streamText, type Tool } from "ai";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import {
@@ -127,7 +127,7 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
    * the `error` event it throws, then `response.failed` (read off the wire, after the error).
    */
   const eventsOf = async (events: readonly ToolCallEvent[]) => {
-    const out: { type: string; item?: { type: string; status?: string } }[] = [];
+    const out: { type: string; item?: { type: string; status?: string | null } }[] = [];
     const thrown = await (async () => {
       for await (const event of await client(() => sse(events)).responses.create({ ...request, stream: true }))
         out.push(event);
@@ -169,7 +169,7 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
   });
 
   it("a length stop ends the message it cut as incomplete, in response.incomplete", async () => {
-    const finish = {
+    const finish: ToolCallEvent = {
       type: "finish",
       reason: "length",
       rawReason: "length",
@@ -177,7 +177,7 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
       invalidToolCalls: [],
       text: "The answer is",
       reasoning: "",
-    } as const;
+    };
     const final = await client(() => sse([{ type: "text-delta", text: "The answer is" }, finish]))
       .responses.stream(request)
       .finalResponse();
@@ -218,8 +218,10 @@ describe.skipIf(!recordingsAvailable)(
         const events = await fixtureEvents(fixture);
         if (failed(events) || events.at(-1)?.type !== "finish") return;
         const provider = createOpenAI({ apiKey: "test", baseURL: BASE_URL, fetch: async () => sse(events) });
+        // Without `execute` (a literal `Tool`: `tool()` types it `undefined`, no ToolSet member with
+        // exactOptionalPropertyTypes): the calls are reported, not run.
         const tools = Object.fromEntries(
-          expectedCalls(events).map((call) => [call.name, tool({ inputSchema: jsonSchema({}) })]),
+          expectedCalls(events).map((call) => [call.name, { inputSchema: jsonSchema({}) } satisfies Tool]),
         );
         const result = streamText({ model: provider.responses("gpt-5"), prompt: "hi", tools });
         const calls = await result.toolCalls;

@@ -8,6 +8,7 @@ import { timingSafeEqual } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFetchHandler } from "../../worker/app.ts";
@@ -16,11 +17,18 @@ import { callIdOf } from "../../worker/protocols/thought-signatures.ts";
 import { platformRuntime } from "../../worker/runtime.ts";
 import { readChatStream } from "../support/openai-chat-stream.ts";
 
-// workerd's crypto.subtle.timingSafeEqual, which the Worker's client-token check uses, from Node's.
-const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (a: ArrayBuffer, b: ArrayBuffer) => boolean };
-subtle.timingSafeEqual ??= (a, b) => timingSafeEqual(new Uint8Array(a), new Uint8Array(b));
+// workerd's crypto.subtle.timingSafeEqual, which the Worker's client-token check uses, from Node's
+// (the Workers types declare it; Node has none).
+const subtle: Omit<SubtleCrypto, "timingSafeEqual"> & { timingSafeEqual?: SubtleCrypto["timingSafeEqual"] } =
+  crypto.subtle;
+const bytesOf = (data: ArrayBuffer | ArrayBufferView): Uint8Array =>
+  ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
+subtle.timingSafeEqual ??= (a, b) => timingSafeEqual(bytesOf(a), bytesOf(b));
 
-const path = new URL("../recordings/gemini-interactions/sdk-calls-signed-after-start.sse", import.meta.url);
+// A path, not the URL: the global URL here is the Workers one, which Node's readFileSync does not take.
+const path = fileURLToPath(
+  new URL("../recordings/gemini-interactions/sdk-calls-signed-after-start.sse", import.meta.url).href,
+);
 /** The recording's events, the sixth without its event_id. */
 const EVENTS = readFileSync(path, "utf8")
   .split(/(?<=\n\n)/)

@@ -14,13 +14,52 @@ import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, recordingsAvailable, summarize, type Fixture } from "../support/fixtures.ts";
 import { collect } from "../support/streams.ts";
 
+/** A stream call's answer, as this file reads it. */
+type Chunks = Promise<AsyncIterable<object>>;
+/** What this file uses of @aws-sdk/client-bedrock-runtime (its own types come with it, after tsc ran). */
+interface BedrockSdk {
+  BedrockRuntimeClient: new (config: {
+    region: string;
+    endpoint: string;
+    credentials: { accessKeyId: string; secretAccessKey: string };
+    maxAttempts: number;
+    requestHandler: object;
+  }) => { send(command: object): Promise<{ stream?: AsyncIterable<object>; body?: AsyncIterable<object> }> };
+  ConverseStreamCommand: new (input: {
+    modelId: string;
+    messages: { role: "user"; content: { text: string }[] }[];
+  }) => object;
+  InvokeModelWithResponseStreamCommand: new (input: { modelId: string; body: string }) => object;
+}
+/** What this file uses of @google/genai. */
+interface GenAISdk {
+  GoogleGenAI: new (options: {
+    apiKey: string;
+    httpOptions: { baseUrl: string };
+  }) => {
+    models: { generateContentStream(request: { model: string; contents: string }): Chunks };
+    interactions: { create(request: { model: string; input: string; stream: true }): Chunks };
+  };
+}
+/** What this file uses of cohere-ai and @smithy/node-http-handler. */
+interface CohereSdk {
+  CohereClientV2: new (options: {
+    token: string;
+    environment: string;
+  }) => {
+    chatStream(request: { model: string; messages: { role: "user"; content: string }[] }): Chunks;
+  };
+}
+interface SmithyHttp {
+  NodeHttpHandler: new () => object;
+}
+
 // The SDKs only this file uses are no dev dependencies: installed on first use (scripts/on-demand.mjs).
-const { BedrockRuntimeClient, ConverseStreamCommand, InvokeModelWithResponseStreamCommand } = await onDemandImport(
-  "@aws-sdk/client-bedrock-runtime",
-);
-const { GoogleGenAI } = await onDemandImport("@google/genai");
-const { NodeHttpHandler } = await onDemandImport("@smithy/node-http-handler");
-const { CohereClientV2 } = await onDemandImport("cohere-ai");
+const { BedrockRuntimeClient, ConverseStreamCommand, InvokeModelWithResponseStreamCommand } =
+  await onDemandImport<BedrockSdk>("@aws-sdk/client-bedrock-runtime");
+const { GoogleGenAI } = await onDemandImport<GenAISdk>("@google/genai");
+const { NodeHttpHandler } = await onDemandImport<SmithyHttp>("@smithy/node-http-handler");
+const { CohereClientV2 } = await onDemandImport<CohereSdk>("cohere-ai");
 
 const CONTENT_TYPES: Record<Fixture["format"], string> = {
   sse: "text/event-stream",
@@ -142,12 +181,12 @@ const SDKS: {
     name: "@google/genai interactions.create({ stream: true })",
     provider: "gemini-interactions",
     fixtures: () => recordings("gemini-interactions", ["sse"]),
-    call: async () =>
-      (await new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: baseURL } }).interactions.create({
+    call: () =>
+      new GoogleGenAI({ apiKey: "test", httpOptions: { baseUrl: baseURL } }).interactions.create({
         model: "gemini-3-flash-preview",
         input: "hi",
         stream: true,
-      })) as AsyncIterable<object>,
+      }),
   },
   {
     name: "@aws-sdk/client-bedrock-runtime ConverseStreamCommand",

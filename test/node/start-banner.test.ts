@@ -38,7 +38,7 @@ describe("npm start's banner", () => {
   for (const [label, line] of [
     ["plain", "[wrangler:info] Ready on http://localhost:8790\n"],
     ["coloured", "\x1b[34m[wrangler:info]\x1b[39m Ready on \x1b[32mhttp://localhost:8790\x1b[39m\n"],
-  ])
+  ] as const)
     it(`follows wrangler's ready line, ${label}`, async () => {
       const output = await startOutput(line);
       expect(output).toContain("tool-call-stream Worker at http://localhost:8790:");
