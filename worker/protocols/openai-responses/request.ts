@@ -45,47 +45,25 @@
  *
  * @module
  */
-import type { JsonValue } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
-import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
 import { responsesReasoning } from "../client-reasoning.ts";
-import { reasoningItemPart } from "../reasoning-state.ts";
-import { callIdOf, signatureOfId } from "../thought-signatures.ts";
 import { withdrawnItems } from "./withdrawn-calls.ts";
-import {
-  argumentsOf,
-  arrayAt,
-  clientRequest,
-  idAt,
-  objectAt,
-  stringAt,
-  TAKES_REFUSAL,
-  type WireMessage,
-} from "../client-request.ts";
-import { toolNameIn } from "../tool-names.ts";
+import { arrayAt, clientRequest, objectAt, type WireMessage } from "../client-request.ts";
 import { noteTurn, turnMark } from "../turn-order.ts";
 import { allowedToolsOf, callRulesOf } from "./allowed-calls.ts";
 import type { CallRules } from "../call-rules.ts";
-import { addBuiltInItem, withBuiltInTools } from "./built-in-tools.ts";
-import { addMcpItem } from "./mcp-items.ts";
-import { addProgram, addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
-import { CUSTOM_INPUT, hostedToolChoice, offeredTools, toolChoice, webSearchOf } from "./request-tools.ts";
-import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
-import { summaryText, textOf } from "./input-text.ts";
+import { withBuiltInTools } from "./built-in-tools.ts";
+import type { Programs } from "./program-items.ts";
+import { hostedToolChoice, offeredTools, toolChoice, webSearchOf } from "./request-tools.ts";
+import { addItem } from "./input-items.ts";
 import { openAIFieldsOf, type ResponseSettings, responsesSampling, settingsOf } from "./settings.ts";
 import { checkRequestOptions } from "./request-options.ts";
-import { type Conversation, isItemReference, unstoredReference, withEarlierTools } from "./conversation.ts";
+import { type Conversation, withEarlierTools } from "./conversation.ts";
 import { withResponsesText } from "../output-format.ts";
-
-/** The items of the tools OpenAI runs itself, and its compaction item, which the request kit sends back as kept blocks. */
-const OPENAI_RAN = /^((web_search|code_interpreter|image_generation|file_search)_call|compaction)$/;
-
-/** The tool names OpenAI takes, which a Responses client may send. */
-const NAMES = upstreamProviders["openai-responses"].toolNames;
 
 /** A validated `POST /v1/responses` request, with the rules its answer's calls are held to (../call-rules.ts). */
 export interface ResponsesRequest extends CallRules {
@@ -193,108 +171,4 @@ export function parseResponsesRequest(
   Object.assign(request, openAIFieldsOf(settings));
   const chosen = { request, model: own(fields, "model") as string, stream, customTools, builtInTools, settings };
   return { ...chosen, ...callRulesOf(allowedTools, settings) };
-}
-
-/**
- * One input item into the `/v1/stream` messages: a call joins the assistant message before it.
- * `calls` holds the earlier items' call ids: an output for none of them is a 400 at its
- * `call_id`, as OpenAI answers it (and Gemini and Ollama, which need the call's name, could not be
- * sent it).
- */
-function addItem(
-  messages: WireMessage[],
-  value: unknown,
-  path: string,
-  calls: Set<string>,
-  context: { provider: string; programs: Programs; added: [unknown, string][] },
-): void {
-  const { provider } = context;
-  const item = objectAt(value, path);
-  const type = isItemReference(item) ? "item_reference" : (own(item, "type") ?? "message");
-  // Tools offered from this item on: among the request's tools (./request-tools.ts).
-  if (type === "additional_tools") return void context.added.push([own(item, "tools"), `${path}.tools`]);
-  const last = messages.at(-1);
-  const assistant = (): Extract<WireMessage, { role: "assistant" }> => {
-    if (last?.role === "assistant") return last;
-    const message: WireMessage = { role: "assistant", content: "", tool_calls: [] };
-    messages.push(message);
-    return message;
-  };
-  if (type === "message") {
-    const role = own(item, "role");
-    // A user message may hold images and files (./input-files.ts); the other roles text only.
-    if (role === "user" && Array.isArray(own(item, "content"))) {
-      const parts = inputParts(own(item, "content"), `${path}.content`, provider);
-      return void messages.push({ role: "user", content: withFiles(parts) ? parts : joinedText(parts) });
-    }
-    // A refusal part, to an upstream that takes a refusal back (OpenAI Chat's `refusal`, a Responses
-    // `refusal` part), is a refusal field part: without the item's id, which is this Worker's, not
-    // the upstream's. The others (Anthropic, Gemini, Bedrock, Cohere, Ollama) have none: there it is
-    // the turn's text, what the model said, as the Messages encoder writes a refusal to its clients.
-    const turn = role === "assistant" ? assistant() : undefined;
-    // Its `phase` (Codex's `commentary` / `final_answer`), which gpt-5.3-codex and later need back,
-    // before its text, as the library keeps it (`ResponsesCitations`); the others have no such field.
-    const phase = own(item, "phase");
-    if (turn && typeof phase === "string" && provider === "openai-responses")
-      (turn.reasoning_parts ??= []).push({ type: "block", block: { type: "phase", phase } });
-    const refusal =
-      turn && TAKES_REFUSAL.has(provider)
-        ? (value: string) => (turn.reasoning_parts ??= []).push({ type: "field", field: "refusal", value })
-        : undefined;
-    const content = textOf(own(item, "content"), `${path}.content`, refusal);
-    if (turn) turn.content += content;
-    else if (role === "user") messages.push({ role: "user", content });
-    else if (role === "system" || role === "developer") messages.push({ role: "system", content });
-    else throw invalidField(`${path}.role`, "`role` must be user, assistant, system or developer.");
-  } else if (type === "function_call" || type === "custom_tool_call") {
-    const id = idAt(own(item, "call_id"), `${path}.call_id`);
-    calls.add(id);
-    // Programmatic tool calling: who made the call, and the program that did, for OpenAI (./program-items.ts).
-    const openAI = callerMetadata(item, path, provider, context.programs);
-    const call = {
-      id: callIdOf(id),
-      ...(openAI ? { providerMetadata: openAI } : signatureOfId(id)),
-      name: toolNameIn(own(item, "name"), `${path}.name`, NAMES),
-      arguments:
-        type === "function_call"
-          ? argumentsOf(stringAt(own(item, "arguments") ?? "{}", `${path}.arguments`), `${path}.arguments`)
-          : ({ [CUSTOM_INPUT]: stringAt(own(item, "input"), `${path}.input`) } as JsonValue),
-    };
-    assistant().tool_calls.push(call);
-  } else if (type === "function_call_output" || type === "custom_tool_call_output") {
-    const output = own(item, "output");
-    const id = idAt(own(item, "call_id"), `${path}.call_id`);
-    if (!calls.has(id)) throw invalidField(`${path}.call_id`, "`call_id` names no call of an earlier input item.");
-    messages.push(outputMessage(callIdOf(id), output, `${path}.output`, provider));
-  } else if (type === "reasoning") {
-    // Its state, when it has some, opens (or joins) the assistant turn it reasoned for.
-    const encrypted = own(item, "encrypted_content");
-    const part = reasoningItemPart(
-      typeof own(item, "id") === "string" ? (own(item, "id") as string) : "",
-      typeof encrypted === "string" ? encrypted : undefined,
-      own(item, "summary"),
-    );
-    // A program the Worker sealed (./program-items.ts) is the program of the calls that name it.
-    const program = part?.type === "block" && part.block["type"] === "program" ? part.block : undefined;
-    if (program) return void addProgram(program, context, assistant);
-    const turn = assistant();
-    if (part) (turn.reasoning_parts ??= []).push(part);
-    const summary = summaryText(own(item, "summary"));
-    if (summary !== "") turn.reasoning = turn.reasoning === undefined ? summary : `${turn.reasoning}\n\n${summary}`;
-  } else if (typeof type === "string" && OPENAI_RAN.test(type)) {
-    // A tool OpenAI ran, or a compacted context: back to OpenAI in its place (a reasoning model
-    // refuses a reasoning item without the item that followed it); nothing another provider can take back.
-    if (provider === "openai-responses")
-      (assistant().reasoning_parts ??= []).push({ type: "block", block: item as { [key: string]: JsonValue } });
-  } else if (
-    !addBuiltInItem(type, item, path, assistant, messages, calls) &&
-    !addToolCallingItem(type, item, path, assistant, messages, calls, context) &&
-    !addMcpItem(type, item, path, assistant, messages, calls, provider)
-  )
-    throw type === "item_reference"
-      ? unstoredReference(`${path}.${own(item, "type") == null ? "id" : "type"}`) // resolved before, where responses are stored (./conversation.ts)
-      : invalidField(
-          `${path}.type`,
-          "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, reasoning, program, program_output, tool_search_call, tool_search_output, an item of a tool OpenAI ran (web_search_call, ...), a compaction item, or (to an OpenAI model) an MCP item.",
-        );
 }
