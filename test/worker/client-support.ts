@@ -1,7 +1,9 @@
-// Helpers of the client-protocol tests: the real clients (openai-node, the AI SDK, @ag-ui/client)
+// Helpers of the client-protocol tests: the real clients (openai-node, @anthropic-ai/sdk, the AI SDK, @ag-ui/client)
 // talk to the Worker's fetch handler through their `fetch` option (no network, no sockets), and
 // what `POST /v1/stream` gives for the same request is the reference.
+import type Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
+import { expect } from "vitest";
 import type { FinishEvent } from "../../src/index.ts";
 import type { Env } from "../../worker/env.ts";
 import { upstreamProviders } from "../../worker/upstream/providers/index.ts";
@@ -111,4 +113,31 @@ export function post(
     headers: { "content-type": "application/json", ...init.headers },
     body: init.raw ?? JSON.stringify(body),
   });
+}
+
+/**
+ * Reads a Messages stream as @anthropic-ai/sdk yields it, and checks its blocks: indexes
+ * contiguous from 0, each started once and stopped once, in order, and no delta of a block never
+ * started. Gives the tool_use blocks' names and the stop reason.
+ */
+export async function readMessageBlocks(
+  events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
+): Promise<{ toolNames: string[]; stopReason: string | null }> {
+  const [started, stopped, deltas, toolNames] = [[] as number[], [] as number[], new Set<number>(), [] as string[]];
+  let stopReason: string | null = null;
+  for await (const event of events) {
+    if (event.type === "content_block_start") started.push(event.index);
+    if (event.type === "content_block_start" && event.content_block.type === "tool_use")
+      toolNames.push(event.content_block.name);
+    if (event.type === "content_block_stop") stopped.push(event.index);
+    if (event.type === "content_block_delta") deltas.add(event.index);
+    if (event.type === "message_delta") stopReason = event.delta.stop_reason;
+  }
+  expect(started, "block indexes contiguous from 0").toEqual(started.map((_, i) => i));
+  expect(stopped, "each block stopped once, in order").toEqual(started);
+  expect(
+    [...deltas].filter((index) => !started.includes(index)),
+    "deltas of blocks never started",
+  ).toEqual([]);
+  return { toolNames, stopReason };
 }

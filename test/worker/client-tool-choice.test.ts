@@ -8,7 +8,7 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
 import type { Env } from "../../worker/env.ts";
-import { workerFetch } from "./client-support.ts";
+import { readMessageBlocks, workerFetch } from "./client-support.ts";
 import { live, scripted, WEATHER } from "./open-responses-support.ts";
 import { anthropicSse, serverToolUseBlock, toolUseBlock } from "./anthropic-blocks.ts";
 import { FakeUpstream } from "./support.ts";
@@ -117,20 +117,8 @@ describe("@anthropic-ai/sdk on POST /v1/messages: tool_choice held to", () => {
         const text = whole.content.flatMap((block) => (block.type === "text" ? [block.text] : []));
         expect(text.join("")).toBe(textOf(provider));
 
-        const [started, stopped, deltas, named] = [[] as number[], [] as number[], new Set<number>(), [] as string[]];
-        let reason: string | null = null;
-        for await (const event of await sdk.messages.create({ ...request, stream: true })) {
-          if (event.type === "content_block_start") started.push(event.index);
-          if (event.type === "content_block_start" && event.content_block.type === "tool_use")
-            named.push(event.content_block.name);
-          if (event.type === "content_block_stop") stopped.push(event.index);
-          if (event.type === "content_block_delta") deltas.add(event.index);
-          if (event.type === "message_delta") reason = event.delta.stop_reason;
-        }
-        expect(started).toEqual(started.map((_, i) => i));
-        expect(stopped).toEqual(started);
-        expect([...deltas].every((index) => started.includes(index))).toBe(true);
-        expect([named, reason]).toEqual([names, stop]);
+        const streamed = await readMessageBlocks(await sdk.messages.create({ ...request, stream: true }));
+        expect(streamed).toEqual({ toolNames: names, stopReason: stop });
         const final = await sdk.messages.stream(request).finalMessage();
         expect([uses(final), final.stop_reason]).toEqual([names, stop]);
       });
