@@ -9,6 +9,8 @@
 // the SDKs of the on-demand set `sdk-clients` and the dev dependencies (`@anthropic-ai/sdk`,
 // `openai`, `ollama`). Any diagnostic fails the case and is printed with the recording it came
 // from. Where the library sends a field an SDK does not type, the generated file adds it, saying why.
+// The same run checks the shapes sdk-chunks.test.ts states for the SDKs it imports on demand
+// (test/node/on-demand-sdks.ts) against those SDKs' own types.
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -288,6 +290,20 @@ function literals(index: number, source: Source, finish: Finish): string {
 }
 
 const root = resolve(import.meta.dirname, "../..");
+/** The SDKs' shapes that sdk-chunks.test.ts states to onDemandImport, each against its SDK's own module type. */
+const SHAPES = `import type * as bedrock from "@aws-sdk/client-bedrock-runtime";
+import type * as genai from "@google/genai";
+import type * as smithy from "@smithy/node-http-handler";
+import type * as cohere from "cohere-ai";
+import type { BedrockSdk, CohereSdk, GenAISdk, SmithyHttp } from ${JSON.stringify(join(root, "test/node/on-demand-sdks.ts"))};
+type Fits<Sdk extends Shape, Shape> = [Sdk, Shape];
+export type Shapes = [
+  Fits<typeof bedrock, BedrockSdk>,
+  Fits<typeof genai, GenAISdk>,
+  Fits<typeof smithy, SmithyHttp>,
+  Fits<typeof cohere, CohereSdk>,
+];
+`;
 let folder: string | undefined;
 // KEEP_TYPES=1 keeps the generated files, to read a diagnostic in its place.
 afterAll(() => {
@@ -328,6 +344,8 @@ describe("next turns against the providers' SDK types", () => {
       });
       files.push(file);
     }
+    writeFileSync(join(folder, "sdk-shapes.ts"), SHAPES);
+    files.push("sdk-shapes.ts");
     writeFileSync(
       join(folder, "tsconfig.json"),
       JSON.stringify({
@@ -340,6 +358,7 @@ describe("next turns against the providers' SDK types", () => {
           moduleResolution: "Bundler",
           lib: ["ES2022", "DOM"],
           types: [],
+          allowImportingTsExtensions: true,
         },
         files,
       }),

@@ -9,50 +9,11 @@ import { Ollama } from "ollama";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onDemandImport } from "../../scripts/on-demand.mjs";
+import type { BedrockSdk, CohereSdk, GenAISdk, SmithyHttp } from "./on-demand-sdks.ts";
 import { streamToolCalls, type Provider, type ToolCallEvent } from "../../src/index.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, recordingsAvailable, summarize, type Fixture } from "../support/fixtures.ts";
 import { collect } from "../support/streams.ts";
-
-/** A stream call's answer, as this file reads it. */
-type Chunks = Promise<AsyncIterable<object>>;
-/** What this file uses of @aws-sdk/client-bedrock-runtime (its own types come with it, after tsc ran). */
-interface BedrockSdk {
-  BedrockRuntimeClient: new (config: {
-    region: string;
-    endpoint: string;
-    credentials: { accessKeyId: string; secretAccessKey: string };
-    maxAttempts: number;
-    requestHandler: object;
-  }) => { send(command: object): Promise<{ stream?: AsyncIterable<object>; body?: AsyncIterable<object> }> };
-  ConverseStreamCommand: new (input: {
-    modelId: string;
-    messages: { role: "user"; content: { text: string }[] }[];
-  }) => object;
-  InvokeModelWithResponseStreamCommand: new (input: { modelId: string; body: string }) => object;
-}
-/** What this file uses of @google/genai. */
-interface GenAISdk {
-  GoogleGenAI: new (options: {
-    apiKey: string;
-    httpOptions: { baseUrl: string };
-  }) => {
-    models: { generateContentStream(request: { model: string; contents: string }): Chunks };
-    interactions: { create(request: { model: string; input: string; stream: true }): Chunks };
-  };
-}
-/** What this file uses of cohere-ai and @smithy/node-http-handler. */
-interface CohereSdk {
-  CohereClientV2: new (options: {
-    token: string;
-    environment: string;
-  }) => {
-    chatStream(request: { model: string; messages: { role: "user"; content: string }[] }): Chunks;
-  };
-}
-interface SmithyHttp {
-  NodeHttpHandler: new () => object;
-}
 
 // The SDKs only this file uses are no dev dependencies: installed on first use (scripts/on-demand.mjs).
 const { BedrockRuntimeClient, ConverseStreamCommand, InvokeModelWithResponseStreamCommand } =
