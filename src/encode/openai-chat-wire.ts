@@ -183,6 +183,9 @@ export function openAIUsage(usage: Usage): OpenAIChatUsage {
 /**
  * The error object of one failure inside a stream: a provider's failure of a known `kind` with
  * OpenAI's own code and type (openai-node's `APIError` carries both), an overflow of `messages`.
+ * A rate limit is OpenAI's `rate_limit_exceeded` code with the limit hit as its type, `tokens` or
+ * `requests`, as OpenAI sends it (`{"type": "tokens", "code": "rate_limit_exceeded"}`): the one an
+ * OpenAI payload on `data` names, else `requests`.
  */
 export function openAIError(error: {
   code: string;
@@ -191,16 +194,17 @@ export function openAIError(error: {
   data?: unknown;
 }): OpenAIChatError {
   const kind = failureKind(error);
+  const named = (error.data as { error?: { type?: unknown } } | null | undefined)?.error?.type;
+  const type = kind === "rate-limited" ? (named === "tokens" ? named : "requests") : kind && CHAT_KIND_TYPES[kind];
   return {
     message: error.message,
-    type: (kind && CHAT_KIND_TYPES[kind]) ?? "server_error",
+    type: type ?? "server_error",
     param: kind === "context-overflow" ? "messages" : null,
     code: (kind && OPENAI_KIND_CODES[kind]) ?? error.code,
   };
 }
 
 const CHAT_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
-  "rate-limited": "rate_limit_exceeded",
   "context-overflow": "invalid_request_error",
 };
 

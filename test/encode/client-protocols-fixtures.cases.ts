@@ -41,7 +41,7 @@ group("OpenAIChatEncoder over every recorded stream", (test) => {
         const limited = recordedKind(fixture) === "rate-limited";
         assertEquals(
           [reading.error["type"], reading.error["code"]],
-          limited ? ["rate_limit_exceeded", "rate_limit_exceeded"] : ["server_error", "provider-error"],
+          limited ? ["tokens", "rate_limit_exceeded"] : ["server_error", "provider-error"],
         );
       } else {
         assert(reading.done && !reading.error, "[DONE] ends a finished response");

@@ -50,7 +50,8 @@ const EXPECTED: [
   ],
   [
     "rate-limited",
-    ["rate_limit_exceeded", "rate_limit_exceeded", null],
+    // OpenAI's own 429: code rate_limit_exceeded, type the limit hit (`requests` or `tokens`).
+    ["rate_limit_exceeded", "requests", null],
     "rate_limit_error",
     ["rate_limit_exceeded", "too_many_requests", null],
     "rate-limited",
@@ -127,6 +128,15 @@ group("a provider error's kind through the client-protocol encoders", (test) => 
     assertEquals(readChatChunks(encodeAll(ENCODERS.openai(), chat)).error?.["code"], "context_length_exceeded");
     const agui = readAGUIEvents(encodeAll(ENCODERS["ag-ui"](), anthropic)).error?.["code"];
     assertEquals(agui, "overloaded");
+  });
+
+  test("Chat Completions: a rate limit's type is the limit OpenAI's payload names (tokens), else requests", () => {
+    // As OpenAI sends it (a recorded stream: ../shared/fixtures/openai-responses/error-event-then-response-failed.sse).
+    const tokens = failed(undefined, { error: { type: "tokens", code: "rate_limit_exceeded", message: "TPM" } });
+    const chunk = readChatChunks(encodeAll(ENCODERS.openai(), tokens)).error!;
+    assertEquals([chunk["code"], chunk["type"]], ["rate_limit_exceeded", "tokens"]);
+    const odd = failed("rate-limited", { error: { type: "rate_limit_error", message: "Slow down" } });
+    assertEquals(readChatChunks(encodeAll(ENCODERS.openai(), odd)).error?.["type"], "requests");
   });
 
   test("a kind the application set wins over the payload, and nothing else of the payload is read", () => {

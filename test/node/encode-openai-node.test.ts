@@ -59,9 +59,7 @@ describe.skipIf(!recordingsAvailable)("openai-node reads OpenAIChatEncoderStream
         // A recorded rate limit is OpenAI's own (its type and code); any other failure a server_error.
         const limited = recordedKind(fixture) === "rate-limited";
         expect([(thrown as APIError).type, (thrown as APIError).code]).toEqual(
-          limited
-            ? ["rate_limit_exceeded", "rate_limit_exceeded"]
-            : ["server_error", expect.stringMatching(/^[a-z-]+$/)],
+          limited ? ["tokens", "rate_limit_exceeded"] : ["server_error", expect.stringMatching(/^[a-z-]+$/)],
         );
         return;
       }

@@ -87,9 +87,10 @@ describe("provider HTTP failures through the clients' SDKs", () => {
     expect((failed.error as { error: { type: string } }).error.type).toBe("api_error");
   });
 
-  it("a provider 429: RateLimitError with its Retry-After; /v1/responses types it too_many_requests (Open Responses)", async () => {
+  it("a provider 429: RateLimitError with its Retry-After, OpenAI's code; /v1/responses types it too_many_requests (Open Responses)", async () => {
+    // OpenAI's own 429 is `{"type": "requests" | "tokens", "code": "rate_limit_exceeded"}`.
     for (const [path, type] of [
-      ["chat", "rate_limit_exceeded"],
+      ["chat", "requests"],
       ["responses", "too_many_requests"],
     ] as const) {
       const { fetch } = clientFetch(429, { "retry-after": "3" });
@@ -99,7 +100,7 @@ describe("provider HTTP failures through the clients' SDKs", () => {
         : openai.responses.create({ model: "anthropic/claude-x", input: "hi" })
       ).catch((caught: unknown) => caught);
       expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
-      expect(limited).toMatchObject({ status: 429, type, code: "upstream_rate_limited" });
+      expect(limited).toMatchObject({ status: 429, type, code: "rate_limit_exceeded" });
       expect((limited as InstanceType<typeof OpenAI.APIError>).headers?.get("retry-after")).toBe("3");
     }
   });

@@ -45,7 +45,8 @@ const OPENAI_CODE: Record<ProviderErrorKind, string> = {
 };
 const CHAT_TYPE: Record<ProviderErrorKind, string> = {
   overloaded: "server_error",
-  "rate-limited": "rate_limit_exceeded",
+  // OpenAI's 429 types the limit hit (`requests`, `tokens`); the Worker strips the payload that says which.
+  "rate-limited": "requests",
   "context-overflow": "invalid_request_error",
   other: "server_error",
 };

@@ -14,9 +14,12 @@
  * Responses' table of error types names `not_found`, but its own example error and every OpenAI
  * client read OpenAI's, and openai-node and openai-python pick their `NotFoundError` by the
  * status alone), `server_error` for the Worker's and the provider's failures; for a
- * 429, `rate_limit_exceeded` on Chat Completions and Open Responses' `too_many_requests` on
- * `/v1/responses` (its error types: the client should slow down and retry after a delay). `code` is the Worker's code (see worker/response/json-error.ts),
- * `param` the field at fault or `null`. A conversation too long for the model's context window is
+ * 429, OpenAI's own on Chat Completions (`{"type": "requests", "code": "rate_limit_exceeded"}`:
+ * OpenAI types a rate limit by the limit hit, `requests` or `tokens`, which the Worker does not
+ * read from the provider, and codes it `rate_limit_exceeded`, as OpenAI's own streams and the
+ * AI SDK's error reading do) and Open Responses' `too_many_requests` on `/v1/responses` (its error
+ * types: the client should slow down and retry after a delay), with OpenAI's code too. Any other
+ * `code` is the Worker's code (see worker/response/json-error.ts), `param` the field at fault or `null`. A conversation too long for the model's context window is
  * OpenAI's own `context_length_exceeded` (Codex compacts on that code), `param` `messages` (Chat)
  * or `input` (Responses), worded as OpenAI words it where the provider gave the numbers. Errors
  * inside the stream are written by the library's encoder of each protocol.
@@ -36,15 +39,16 @@ export interface OpenAIErrorBody {
  * typed as Open Responses types it).
  */
 export function openAIErrorResponse(error: HttpError, conversation: "messages" | "input" = "messages"): Response {
-  const limited = conversation === "input" ? "too_many_requests" : "rate_limit_exceeded";
-  const type = error.status === 429 ? limited : error.status >= 500 ? "server_error" : "invalid_request_error";
+  const limited = error.status === 429;
+  const rateType = conversation === "input" ? "too_many_requests" : "requests";
+  const type = limited ? rateType : error.status >= 500 ? "server_error" : "invalid_request_error";
   const overflow = error.body.code === "context_length_exceeded";
   const body: OpenAIErrorBody = {
     error: {
       message: overflow ? overflowMessage(error, conversation) : error.body.message,
       type,
       param: overflow ? conversation : (error.body.field ?? null),
-      code: error.body.code,
+      code: limited ? "rate_limit_exceeded" : error.body.code,
     },
   };
   return Response.json(body, { status: error.status, headers: { "cache-control": "no-store", ...error.headers } });
