@@ -144,6 +144,27 @@ describe("stored /v1/responses: previous_response_id", () => {
   });
 });
 
+describe("stored /v1/responses: input null or left out", () => {
+  it("with previous_response_id the stored conversation is the whole input (Open Responses types input nullable)", async () => {
+    const chat = conversation("openai");
+    const first = await json(await chat.send({ input: "My name is Alice." }));
+    for (const input of [{ input: null }, {}]) {
+      const upstream = chat.answer({ text: "Hello again." });
+      const answer = await chat.send({ previous_response_id: first["id"], ...input });
+      expect([JSON.stringify(input), answer.status]).toEqual([JSON.stringify(input), 200]);
+      expect(JSON.stringify(upstream.requests.at(-1)!.body)).toContain("My name is Alice.");
+    }
+  });
+
+  it("without it, a 400 naming input", async () => {
+    const chat = conversation("openai");
+    for (const input of [{ input: null }, {}]) {
+      const answer = await chat.send(input);
+      expect([answer.status, ((await json(answer))["error"] as { param: string }).param]).toEqual([400, "input"]);
+    }
+  });
+});
+
 describe("stored /v1/responses: item_reference", () => {
   it("an item_reference is the stored item it names, where it stands: a call and its reasoning reach the provider", async () => {
     const chat = conversation("anthropic");

@@ -108,8 +108,12 @@ export function parseResponsesRequest(
   const messages: WireMessage[] = [];
   const instructions = own(fields, "instructions");
   if (typeof instructions === "string" && instructions !== "") messages.push({ role: "system", content: instructions });
-  const input = own(fields, "input");
-  const [calls, items] = [new Set<string>(), typeof input === "string" ? [] : arrayAt(input, "input")];
+  const input = own(fields, "input") ?? undefined;
+  // Open Responses types `input` optional and nullable: `previous_response_id` may then give the whole conversation.
+  if (input === undefined && !earlier)
+    throw invalidField("input", "`input` is needed: a string or an array of items (or `previous_response_id`).");
+  const items = typeof input === "string" || input === undefined ? [] : arrayAt(input, "input");
+  const calls = new Set<string>();
   // The stored input and output of `previous_response_id` (./conversation.ts), before this turn's;
   // a call Anthropic's fallback withdrew is left out, with its output (./withdrawn-calls.ts).
   const [leftBefore, left] = withdrawnItems(earlier ?? [], items);
