@@ -8,7 +8,7 @@
 //   LOAD_BEFORE=<another copy of the repository> ROUNDS_WORKLOADS=responses,messages node bench/load/rounds.ts
 //   (ROUNDS 10, ROUNDS_N 100, ROUNDS_C 10 by default; a workload beside the one a cut touches is its control)
 import { loadavg } from "node:os";
-import { buildWorkers, cpuMs, load, type Served, serve, startProviders, workloads } from "./harness.ts";
+import { buildWorkers, cpuMs, load, quantile, type Served, serve, startProviders, workloads } from "./harness.ts";
 
 const NAMES = (process.env["ROUNDS_WORKLOADS"] ?? "chat-stream").split(",");
 const ROUNDS = Number(process.env["ROUNDS"] ?? 10);
@@ -40,12 +40,17 @@ async function main(): Promise<void> {
       const workload = all[name]!;
       for (const { served, kind } of targets) await load(served, workload, kind, providers.origin, CONCURRENCY, 50);
       const perRound: number[][] = targets.map(() => []);
+      // Wall time and latencies too: a cut of a wait (the stored responses' commit) shows there, not in CPU.
+      const wall = targets.map(() => 0);
+      const totals: number[][] = targets.map(() => []);
       for (let round = 0; round < ROUNDS; round++) {
         const order = round % 2 === 0 ? [0, 1, 2] : [2, 1, 0];
         for (const i of order) {
           const { served, kind } = targets[i]!;
           const before = cpuMs(served.pids);
-          const { samples } = await load(served, workload, kind, providers.origin, CONCURRENCY, PER_ROUND);
+          const { samples, wallMs } = await load(served, workload, kind, providers.origin, CONCURRENCY, PER_ROUND);
+          wall[i]! += wallMs;
+          for (const sample of samples) totals[i]!.push(sample.totalMs);
           const failed = samples.find((sample) => !sample.ok);
           if (failed) throw new Error(`${served.name} ${name}: ${failed.error ?? "a malformed answer"}`);
           perRound[i]!.push((cpuMs(served.pids) - before) / PER_ROUND);
@@ -58,6 +63,12 @@ async function main(): Promise<void> {
         `${name} c=${CONCURRENCY}, ${ROUNDS} rounds of ${PER_ROUND}: workerd CPU ms per request pass-through ${pass}, after ${after}, before ${before}; ` +
           `after / pass ${(mean[1]! / mean[0]!).toFixed(2)}, before / pass ${(mean[2]! / mean[0]!).toFixed(2)}, ` +
           `after / before ${f3(mean[1]! / mean[2]!)} (median of rounds ${f3(med[1]! / med[2]!)})`,
+      );
+      const rate = wall.map((ms) => (ROUNDS * PER_ROUND * 1000) / ms);
+      const p = (q: number): string[] => totals.map((xs) => quantile(xs, q).toFixed(2));
+      console.log(
+        `  req/s pass-through ${rate[0]!.toFixed(0)}, after ${rate[1]!.toFixed(0)}, before ${rate[2]!.toFixed(0)} (after / before ${f3(rate[1]! / rate[2]!)}); ` +
+          `p50 / p99 ms pass-through ${p(0.5)[0]} / ${p(0.99)[0]}, after ${p(0.5)[1]} / ${p(0.99)[1]}, before ${p(0.5)[2]} / ${p(0.99)[2]}`,
       );
     }
     console.log(`load average at the end ${load1()}`);
