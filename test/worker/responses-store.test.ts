@@ -23,7 +23,8 @@ import {
   THOUGHT,
 } from "./reasoning-streams.ts";
 import { AUTH, live, scripted } from "./open-responses-support.ts";
-import { type FakeUpstream, objectOf, responses, worker } from "./support.ts";
+import type { StoredResponseOp } from "../../worker/resumable/stored-responses.ts";
+import { type FakeUpstream, objectOf, responseObjects, responses, worker } from "./support.ts";
 
 const WEATHER = {
   type: "function",
@@ -510,6 +511,34 @@ describe("stored /v1/responses: what is not stored", () => {
       expect(response["store"]).toBe(true);
       expect(await json(await chat.get(response["id"] as string))).toEqual(response);
     }
+  });
+
+  it("a keep is sent alone when no other stored response of the isolate started after its own", async () => {
+    // The object writes a keep sent alone at once, not after a turn (worker/resumable/stored-keeps.ts).
+    const sent: (boolean | undefined)[] = [];
+    const recording = {
+      idFromName: (name: string) => responses.idFromName(name),
+      get: (id: DurableObjectId) => {
+        const stub = responseObjects.get(id);
+        return new Proxy(stub, {
+          get: (target, key) =>
+            key === "storedResponses"
+              ? (op: StoredResponseOp) => {
+                  if (op.type === "keep") sent.push(op.alone);
+                  return target.storedResponses(op);
+                }
+              : Reflect.get(target, key),
+        });
+      },
+    } as unknown as DurableObjectNamespace;
+    const chat = conversation("anthropic", stored("anthropic", { RESPONSES: recording }));
+    for (const n of [1, 2])
+      expect((await json(await chat.send({ input: `Weather in city ${n}?` })))["store"]).toBe(true);
+    expect(sent).toEqual([true, true]);
+    // Three at once: only the last one started is alone (it may be kept first: alone says nothing of the others).
+    const answers = await Promise.all([3, 4, 5].map((n) => chat.send({ input: `Weather in city ${n}?` })));
+    for (const answer of answers) expect((await json(answer))["store"]).toBe(true);
+    expect(sent.slice(2).filter((alone) => alone)).toEqual([true]);
   });
 
   it("an isolate stores every response in one object of the pool, not one picked per response", async () => {

@@ -3,13 +3,23 @@
 // past the bound of one commit, the rest are written in the next turns all the same. Commits are
 // counted: keeps that come together in one, one each past a bound of one response. After a commit of
 // several responses the next keep waits a little for others (its timer asked for more than 0 ms), after
-// a commit of one only a turn.
+// a commit of one only a turn; a keep the isolate sends alone, after a commit of one, no wait at all.
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { objectNameOf } from "../../worker/resumable/response-id.ts";
 import { StoredKeeps } from "../../worker/resumable/stored-keeps.ts";
 import { storedResponseOp } from "../../worker/resumable/stored-responses.ts";
 import { newTestResponseId, objectOf, testMac } from "./support.ts";
+
+/** Keeps in `storage` that record the wait each keep asks for, and write at the next turn all the same. */
+function recordingKeeps(storage: DurableObjectStorage): { keeps: StoredKeeps; waits: number[] } {
+  const waits: number[] = [];
+  const keeps = new StoredKeeps(storage, undefined, (write, ms) => {
+    waits.push(ms);
+    setTimeout(write, 0);
+  });
+  return { keeps, waits };
+}
 
 describe("StoredKeeps", () => {
   it("keeps that come together are each written and answered; one of an id that is not a response id is not", async () => {
@@ -49,12 +59,7 @@ describe("StoredKeeps", () => {
     const first = newTestResponseId();
     const name = objectNameOf(first)!;
     await runInDurableObject(objectOf(first), async (_instance, state) => {
-      const waits: number[] = [];
-      // Records the wait each keep asks for, and writes at the next turn all the same.
-      const keeps = new StoredKeeps(state.storage, undefined, (write, ms) => {
-        waits.push(ms);
-        setTimeout(write, 0);
-      });
+      const { keeps, waits } = recordingKeeps(state.storage);
       const keep = () =>
         keeps.keep({
           type: "keep",
@@ -68,6 +73,37 @@ describe("StoredKeeps", () => {
       expect(await keep()).toEqual({ type: "done", found: true });
       // The first keep: a turn; after the commit of two: a wait; after the commit of one: a turn.
       expect(waits.map((ms) => ms > 0)).toEqual([false, true, false]);
+    });
+  });
+
+  it("a keep sent alone is written at once after a commit of one, and waits as any after a commit of several", async () => {
+    const first = newTestResponseId();
+    const name = objectNameOf(first)!;
+    await runInDurableObject(objectOf(first), async (_instance, state) => {
+      const { keeps, waits } = recordingKeeps(state.storage);
+      const ids: string[] = [];
+      const keep = (alone: boolean) => {
+        const id = `${name}.${crypto.randomUUID()}.${testMac()}`;
+        ids.push(id);
+        return keeps.keep({ type: "keep", id, owner: "o", text: `{"id":"${id}"}`, ttlMs: 60_000, alone });
+      };
+      const found = { type: "done", found: true };
+      // Alone at the object's first keep: written with no timer, and read back after its answer.
+      expect(await keep(true)).toEqual(found);
+      expect(waits).toEqual([]);
+      const read = await storedResponseOp(
+        state.storage,
+        { type: "read", ids, withEarlier: [], owner: "o", maxLength: 1_000_000 },
+        Date.now(),
+      );
+      expect(read).toEqual({ type: "texts", texts: ids.map((id) => ({ text: `{"id":"${id}"}`, earlier: null })) });
+      // Two together (not alone: a turn), then one alone after that commit of two: it waits as any.
+      expect(await Promise.all([keep(false), keep(false)])).toEqual([found, found]);
+      expect(await keep(true)).toEqual(found);
+      expect(waits.map((ms) => ms > 0)).toEqual([false, true]);
+      // Alone after that commit of one: at once again.
+      expect(await keep(true)).toEqual(found);
+      expect(waits).toHaveLength(2);
     });
   });
 });

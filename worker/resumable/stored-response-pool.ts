@@ -8,6 +8,13 @@ import type { StoredResponseOp } from "./stored-responses.ts";
 /** The draw of {@link isolateDraw}, made at this isolate's first stored response. */
 let drawn: number | undefined;
 /**
+ * How many stored responses this isolate started ({@link StoredResponses.newId}): a keep is
+ * `alone` when no other started after its own, so no other keep of the isolate is likely to
+ * follow it soon (one response at a time). A number, not a count of those in flight: nothing to
+ * undo for a response that ends without a keep (failed, cancelled, too large).
+ */
+let started = 0;
+/**
  * The location of that response (`request.cf.colo`), which names the object with the draw: read
  * once, as `request.cf` is parsed at its first read (an isolate runs in one location).
  */
@@ -51,6 +58,8 @@ export class StoredResponses {
   readonly #maxBytes: number;
   /** The id {@link StoredResponses.newId} minted last: its MAC is not checked again. */
   #minted: string | undefined;
+  /** The isolate's count of started stored responses when it was minted ({@link started}). */
+  #number = 0;
 
   /** The stored responses of `owner` in `pool`, kept `STORE_TTL_MS`, up to `MAX_STORED_RESPONSE_BYTES` each. */
   constructor(pool: ResponsePool, owner: string, settings: Pick<Settings, "storeTtlMs" | "maxStoredResponseBytes">) {
@@ -70,6 +79,7 @@ export class StoredResponses {
     located ??= { colo: this.#pool.colo };
     const id = await newResponseId(located.colo, this.#pool.objects, this.#pool.key, isolateDraw());
     this.#minted = id;
+    this.#number = ++started;
     return id;
   }
 
@@ -87,7 +97,8 @@ export class StoredResponses {
   async keep(id: string, text: string, earlier?: string): Promise<boolean> {
     const stub = await this.#stub(id);
     if (!stub || !this.fits(earlier === undefined ? text : text + earlier)) return false;
-    const op = { type: "keep", id, owner: this.#owner, text, earlier, ttlMs: this.#ttlMs } as const;
+    const alone = this.#number === started;
+    const op = { type: "keep", id, owner: this.#owner, text, earlier, ttlMs: this.#ttlMs, alone } as const;
     const answer = await stub.storedResponses(op);
     return answer.type === "done" && answer.found;
   }

@@ -32,6 +32,11 @@ export type StoredResponseOp =
       text: string;
       earlier?: string | undefined;
       ttlMs: number;
+      /**
+       * No other stored response of the Worker's isolate started after this one (none is likely to
+       * be kept soon): the object writes it at once rather than after a turn for others.
+       */
+      alone?: boolean | undefined;
     }
   | {
       /**
