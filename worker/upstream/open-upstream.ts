@@ -4,6 +4,7 @@ import type { ResponseWatch } from "./response-watch.ts";
 import type { WatchedBody } from "./watched-body.ts";
 import { geminiInteractionsResumingBody } from "../../src/gemini-interactions.ts";
 import { contextOverflowError, contextOverflowIn } from "./context-overflow.ts";
+import { awsErrorType } from "./providers/aws-refusal.ts";
 
 /** Options of {@link openUpstream}. */
 export interface OpenUpstreamOptions {
@@ -36,7 +37,9 @@ export interface OpenUpstreamOptions {
    * (`OPENAI_API_KEY`, ...) when it refused the key, its base URL's (`OPENAI_BASE_URL`, ...) when
    * it could not be reached. Never their values (a URL can hold a password or a key in its query).
    */
-  variables?: { keyVar: string; baseUrlVar: string } | undefined;
+  variables?:
+    | { keyVar: string; baseUrlVar: string; authRefusal?: ((errorType: string | undefined) => string) | undefined }
+    | undefined;
 }
 
 /**
@@ -45,7 +48,7 @@ export interface OpenUpstreamOptions {
  *
  * | provider                      | client                          |
  * | ----------------------------- | ------------------------------- |
- * | 401, 403                      | 502 `upstream_auth_failed`      |
+ * | 401, 403                      | 502 `upstream_auth_failed` (Bedrock's says which refusal: ./providers/aws-refusal.ts) |
  * | 429                           | 429 `upstream_rate_limited`, with its `Retry-After` |
  * | 503, 529 (overloaded)         | 503 `upstream_overloaded`, with its `Retry-After` (`/v1/messages`: a 529 stays 529 `overloaded_error`) |
  * | other 5xx, or a 200 not of the request's `responseType` or `wholeType` (or of none) | 502 `upstream_error` |
@@ -92,7 +95,7 @@ export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstr
         : new Request(http.url, { method: "POST", headers, body, signal: request.signal, redirect: "manual" }),
     );
     // Under the same clocks: a provider that stalls in its error body is cut off as in its headers.
-    refusal = await refusalOf(response, request.signal);
+    refusal = await refusalOf(response, request.signal, options.variables?.authRefusal);
   } catch (error) {
     request.abort();
     // A stand-in for the provider (the offline scripted model) that failed itself says so.
@@ -198,8 +201,18 @@ const REASONING_REFUSALS: readonly RegExp[] = [
  * make it up; a 400 `context_length_exceeded` when it refuses one too long for the model. Else
  * what {@link statusError} gives.
  */
-async function refusalOf(response: Response, signal: AbortSignal): Promise<HttpError | undefined> {
+async function refusalOf(
+  response: Response,
+  signal: AbortSignal,
+  authRefusal?: (errorType: string | undefined) => string,
+): Promise<HttpError | undefined> {
   const { status } = response;
+  if ((status === 401 || status === 403) && authRefusal) {
+    // The refusal's exception type (AWS): the header's, else the body's `__type`; never its message.
+    const header = response.headers.get("x-amzn-errortype");
+    const text = header === null && response.body ? await prefix(response.body, REFUSAL_BYTES, signal) : "";
+    return upstream(502, "upstream_auth_failed", authRefusal(awsErrorType(header, text)), status);
+  }
   if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 429 || !response.body)
     return undefined;
   const text = await prefix(response.body, REFUSAL_BYTES, signal);

@@ -2,6 +2,7 @@ import { nonEmpty, SettingsError, type Env } from "../../env.ts";
 import { bedrockOutputConfig } from "../../request/output-format.ts";
 import { bedrockRecordings } from "../replay/recordings/bedrock.ts";
 import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
+import { bedrockAuthRefusal } from "./aws-refusal.ts";
 import { signAwsRequest } from "./aws-sigv4.ts";
 import { requestBody } from "./request-body.ts";
 import type {
@@ -34,6 +35,8 @@ export const bedrock: UpstreamProvider<"bedrock"> = {
   protocol: "bedrock",
   keyVar: "AWS_SECRET_ACCESS_KEY",
   baseUrlVar: "BEDROCK_BASE_URL",
+  // A 403 is not always the secret: AccessDeniedException is a model the account has no access to.
+  authRefusal: bedrockAuthRefusal,
   defaultBaseUrl: (env) => `https://bedrock-runtime.${region(env)}.amazonaws.com`,
   credentials: bedrockCredentials,
   buildRequest: buildBedrockRequest,

@@ -87,6 +87,11 @@ export interface UpstreamProvider<P extends string = Provider> {
   keyVar: ProviderKeyVar;
   /** The variable that overrides the base URL. */
   baseUrlVar: keyof Env & `${string}_BASE_URL`;
+  /**
+   * The 502's words when the provider refused the Worker's credentials (401, 403), from the
+   * exception type it named (AWS: `x-amzn-errortype`, a body's `__type`). Absent: the key secret's.
+   */
+  authRefusal?: (errorType: string | undefined) => string;
   /** The provider's own base URL (Bedrock's depends on `AWS_REGION`). */
   defaultBaseUrl: string | ((env: Env) => string);
   /**
