@@ -312,3 +312,63 @@ it("Codex's Responses WebSocket handshake: a 426 in OpenAI's shape (Codex then P
   const get = await app.call(new Request("http://localhost:8787/v1/responses", AUTH), live("anthropic"));
   expect([get.status, get.headers.get("allow")]).toEqual([405, "POST, OPTIONS"]);
 });
+
+describe("values OpenAI's API refuses (the spec's enums and bounds): a 400 naming the param", () => {
+  const call = { type: "function_call", call_id: "c1", name: "get_weather", arguments: "{}" };
+  const output = { type: "function_call_output", call_id: "c1", output: "18 °C" };
+  const names = (n: number) => Array.from({ length: n }, () => ({ type: "function", name: "get_weather" }));
+  for (const [name, body, param] of [
+    ["a call's status outside its enum", { input: [{ ...call, status: "done" }, output] }, "input[0].status"],
+    ["an output's status outside its enum", { input: [call, { ...output, status: "finished" }] }, "input[1].status"],
+    [
+      "an assistant message's unknown phase",
+      {
+        input: [
+          { role: "assistant", content: "Hi.", phase: "summary" },
+          { role: "user", content: "Go on." },
+        ],
+      },
+      "input[0].phase",
+    ],
+    [
+      "an empty allowed_tools list",
+      { tools: [WEATHER], tool_choice: { type: "allowed_tools", mode: "auto", tools: [] } },
+      "tool_choice.tools",
+    ],
+    [
+      "more than 128 allowed tools",
+      { tools: [WEATHER], tool_choice: { type: "allowed_tools", mode: "auto", tools: names(129) } },
+      "tool_choice.tools",
+    ],
+    ["a function's description not a string", { tools: [{ ...WEATHER, description: 42 }] }, "tools[0].description"],
+  ] as const)
+    it(name, () => refused(body, param));
+
+  it("the values the spec allows are taken: each status, each phase, null, 128 allowed tools", async () => {
+    for (const status of ["in_progress", "completed", "incomplete", null])
+      expect(
+        (
+          await send({
+            tools: [WEATHER],
+            input: [
+              { ...call, status },
+              { ...output, status },
+            ],
+          })
+        ).status,
+      ).toBe(200);
+    for (const phase of ["commentary", "final_answer", null])
+      expect(
+        (
+          await send({
+            input: [
+              { role: "assistant", content: "Hi.", phase },
+              { role: "user", content: "Go on." },
+            ],
+          })
+        ).status,
+      ).toBe(200);
+    const choice = { type: "allowed_tools", mode: "auto", tools: names(128) };
+    expect((await send({ tools: [{ ...WEATHER, description: null }], tool_choice: choice })).status).toBe(200);
+  });
+});

@@ -1,3 +1,4 @@
+import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import type { CallRules } from "../call-rules.ts";
@@ -10,10 +11,14 @@ import { toolNameIn } from "../tool-names.ts";
  */
 export function allowedToolsOf(value: unknown, tools: readonly WireTool[] | undefined): Set<string> | undefined {
   if (!isObject(value) || own(value, "type") !== "allowed_tools") return undefined;
-  // A set: a choice may list thousands of names, each looked up among up to 1,024 tools.
+  // 1 to 128 entries, as OpenAI's API (and Open Responses' `AllowedToolsParam`) bounds the list;
+  // a set, each name looked up among up to 1,024 tools.
+  const listed = arrayAt(own(value, "tools"), "tool_choice.tools");
+  if (listed.length < 1 || listed.length > 128)
+    throw invalidField("tool_choice.tools", "`tool_choice.tools` must list 1 to 128 tools.");
   const offered = new Set(tools?.map((tool) => tool.name));
   return new Set(
-    arrayAt(own(value, "tools"), "tool_choice.tools").map((entry, i) => {
+    listed.map((entry, i) => {
       const at = `tool_choice.tools[${i}]`;
       const name = toolNameIn(
         own(objectAt(entry, at), "name"),

@@ -2,7 +2,10 @@
  * One input item of `POST /v1/responses` (or of the stored conversation before it) into the
  * Worker's messages, each type in its place: messages, calls and their outputs, reasoning, the
  * items of the tools OpenAI ran, and those of ./built-in-tools.ts, ./program-items.ts and
- * ./mcp-items.ts. The body's other fields are read in ./request.ts.
+ * ./mcp-items.ts. The body's other fields are read in ./request.ts. A function call's or its
+ * output's `status` outside OpenAI's enum, and an unknown `phase`, are 400s at their path, as
+ * OpenAI answers them; a `call_id` over OpenAI's 64 characters is not: the ids this Worker gives
+ * Gemini's calls carry their thought signature (../thought-signatures.ts) and are longer.
  *
  * @module
  */
@@ -24,6 +27,18 @@ import { isItemReference, unstoredReference } from "./conversation.ts";
 
 /** The items of the tools OpenAI runs itself, and its compaction item, which the request kit sends back as kept blocks. */
 const OPENAI_RAN = /^((web_search|code_interpreter|image_generation|file_search)_call|compaction)$/;
+
+/** An assistant message's `phase` (OpenAI's and Open Responses' enum). */
+const PHASES: ReadonlySet<string> = new Set(["commentary", "final_answer"]);
+
+/** A function call's (and its output's) `status`: OpenAI refuses a value outside the spec's enum, so does this Worker. */
+const STATUSES: ReadonlySet<string> = new Set(["in_progress", "completed", "incomplete"]);
+
+function checkStatus(item: Record<string, unknown>, path: string): void {
+  const status = own(item, "status") ?? undefined;
+  if (status !== undefined && !STATUSES.has(status as string))
+    throw invalidField(`${path}.status`, "`status` must be in_progress, completed or incomplete.");
+}
 
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;
@@ -67,7 +82,10 @@ export function addItem(
     const turn = role === "assistant" ? assistant() : undefined;
     // Its `phase` (Codex's `commentary` / `final_answer`), which gpt-5.3-codex and later need back,
     // before its text, as the library keeps it (`ResponsesCitations`); the others have no such field.
-    const phase = own(item, "phase");
+    const phase = own(item, "phase") ?? undefined;
+    // The client's, as OpenAI checks it; a stored output item's is what an OpenAI upstream gave.
+    if (phase !== undefined && !PHASES.has(phase as string) && path !== "previous_response_id")
+      throw invalidField(`${path}.phase`, "`phase` must be commentary or final_answer.");
     if (turn && typeof phase === "string" && provider === "openai-responses")
       (turn.reasoning_parts ??= []).push({ type: "block", block: { type: "phase", phase } });
     const refusal =
@@ -80,6 +98,7 @@ export function addItem(
     else if (role === "system" || role === "developer") messages.push({ role: "system", content });
     else throw invalidField(`${path}.role`, "`role` must be user, assistant, system or developer.");
   } else if (type === "function_call" || type === "custom_tool_call") {
+    if (type === "function_call") checkStatus(item, path);
     const id = idAt(own(item, "call_id"), `${path}.call_id`);
     calls.add(id);
     // Programmatic tool calling: who made the call, and the program that did, for OpenAI (./program-items.ts).
@@ -95,6 +114,7 @@ export function addItem(
     };
     assistant().tool_calls.push(call);
   } else if (type === "function_call_output" || type === "custom_tool_call_output") {
+    if (type === "function_call_output") checkStatus(item, path);
     const output = own(item, "output");
     const id = idAt(own(item, "call_id"), `${path}.call_id`);
     if (!calls.has(id)) throw invalidField(`${path}.call_id`, "`call_id` names no call of an earlier input item.");

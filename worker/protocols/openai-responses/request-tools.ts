@@ -49,7 +49,9 @@ export function toolsOf(
     const at = `${path}[${i}]`;
     const fields = objectAt(tool, at);
     const type = own(fields, "type");
-    const description = own(fields, "description");
+    const description = own(fields, "description") ?? undefined;
+    if (description !== undefined && typeof description !== "string" && (type === "function" || type === "custom"))
+      throw invalidField(`${at}.description`, "`description` must be a string.");
     const described = typeof description === "string" ? { description } : {};
     if (type === "function") {
       // Checked here, at the client's index: dropped tools shift the indexes of the translated body.
