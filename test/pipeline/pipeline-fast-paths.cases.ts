@@ -98,6 +98,22 @@ group("Pipeline fast paths", (test) => {
     );
   });
 
+  test("Anthropic: data that is not JSON is malformed before any input_json_delta too, whatever it begins with", () => {
+    // No head is known before the first input_json_delta: none may let other data through as one.
+    for (const data of ['-"a"}}', '"a"}}', 'x"a"}}']) {
+      const out: ProviderDelta[] = [];
+      const decoder = new AnthropicDecoder((delta) => out.push(delta));
+      const block = { type: "tool_use", id: "t0", name: "f", input: {} };
+      decoder.decode({ data: JSON.stringify({ type: "content_block_start", index: 0, content_block: block }) });
+      decoder.decode({ data });
+      assertEquals(
+        out.slice(1).map((delta) => (delta.type === "error" ? delta.error.code : delta.type)),
+        ["malformed-payload"],
+        data,
+      );
+    }
+  });
+
   test("SequenceReorderer releases events in order without buffering them, exactly as buffering every event would", () => {
     /** The reorderer's rules with every event buffered: what the fast path must not change. */
     function reference(sequence: readonly (number | undefined)[], window: number, flush = true): string[] {

@@ -85,8 +85,8 @@ export class AnthropicDecoder implements ProviderDecoder {
   #startReason: string | undefined;
   /** The message's code-execution container, once it named one. */
   #container: ExecutionContainer | undefined;
-  /** The head of the last `input_json_delta` read, a string of its own (none matches the first), and its block's index. */
-  #head = "-";
+  /** The head of the last `input_json_delta` read (a string of its own), and its block's index: at first block 0's. */
+  #head = '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":';
   #headIndex = 0;
 
   /**
