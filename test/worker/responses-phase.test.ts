@@ -104,6 +104,66 @@ describe.skipIf(!recordingsAvailable)("an OpenAI Responses upstream's message ph
   });
 });
 
+describe.skipIf(!recordingsAvailable)("a phase OpenAI added after this Worker, in a stored response", () => {
+  // The recorded turn with a phase value outside today's enum: the upstream's, not the client's.
+  const upstream = () =>
+    recorded([
+      recording("openai-responses", "text-then-function-call").text.replaceAll(
+        '"phase":"commentary"',
+        '"phase":"preamble"',
+      ),
+    ]);
+  const first = async (openai: OpenAI) => {
+    const response = await openai.responses.create({
+      model: "openai-responses/gpt-5.5",
+      input: "Capital of PotatoLand?",
+      tools: TOOLS,
+    });
+    expect(response.output.flatMap((item) => (item.type === "message" ? [item.phase] : []))).toEqual(["preamble"]);
+    return response;
+  };
+
+  it("goes back to the upstream by item_reference as it came (not a 400 the client caused)", async () => {
+    const fake = upstream();
+    const openai = client("openai-responses", fake, true);
+    const message = (await first(openai)).output.find((item) => item.type === "message")!;
+    fake.answer = scripted("openai-responses", { text: "Spudville." }).answer;
+    const input = [
+      { type: "item_reference", id: message.id },
+      { role: "user", content: "Go on." },
+    ] as OpenAI.Responses.ResponseInput;
+    await openai.responses.create({ model: "openai-responses/gpt-5.5", input, tools: TOOLS });
+    expect(assistantOf(fake.requests.at(-1)!.body)).toEqual([{ role: "assistant", content: TEXT, phase: "preamble" }]);
+  });
+
+  it("goes back to the upstream by previous_response_id as it came", async () => {
+    const fake = upstream();
+    const openai = client("openai-responses", fake, true);
+    const response = await first(openai);
+    const call = response.output.find((item) => item.type === "function_call")!;
+    fake.answer = scripted("openai-responses", { text: "Spudville." }).answer;
+    const input = [{ type: "function_call_output", call_id: call.call_id, output: "Spudville" }] as const;
+    await openai.responses.create({
+      model: "openai-responses/gpt-5.5",
+      previous_response_id: response.id,
+      input: [...input],
+      tools: TOOLS,
+    });
+    expect(assistantOf(fake.requests.at(-1)!.body)).toEqual([{ role: "assistant", content: TEXT, phase: "preamble" }]);
+  });
+
+  it("a client's own message with that phase is still refused at its path", async () => {
+    const openai = client("openai-responses", upstream(), true);
+    const input = [
+      { role: "assistant", content: TEXT, phase: "preamble" },
+      { role: "user", content: "Go on." },
+    ];
+    await expect(
+      openai.responses.create({ model: "openai-responses/gpt-5.5", input: input as OpenAI.Responses.ResponseInput }),
+    ).rejects.toMatchObject({ status: 400, param: "input[0].phase" });
+  });
+});
+
 describe.skipIf(!recordingsAvailable)("two messages back to back from an OpenAI Responses upstream", () => {
   const sse = () => backToBackMessages(recording("openai-responses", "text-then-function-call").text);
   const request = {

@@ -41,6 +41,8 @@ export interface Conversation {
   previousResponseId: string | undefined;
   /** The tools the previous response was offered (its `tools`), when the request named one. */
   earlierTools?: unknown;
+  /** The indexes of `input` whose `item_reference` was replaced: items the Worker stored, not the client's. */
+  referenced?: ReadonlySet<number>;
 }
 
 /**
@@ -170,6 +172,7 @@ export async function readConversation(
   }
   return {
     body: resolved,
+    referenced: new Set(wanted.map(({ i }) => i)),
     earlier:
       before && previousId
         ? [...earlier(previousId), ...before.input, ...(before.response.output as Record<string, unknown>[])]

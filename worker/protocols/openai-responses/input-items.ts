@@ -4,8 +4,10 @@
  * items of the tools OpenAI ran, and those of ./built-in-tools.ts, ./program-items.ts and
  * ./mcp-items.ts. The body's other fields are read in ./request.ts. A function call's or its
  * output's `status` outside OpenAI's enum, and an unknown `phase`, are 400s at their path, as
- * OpenAI answers them; a `call_id` over OpenAI's 64 characters is not: the ids this Worker gives
- * Gemini's calls carry their thought signature (../thought-signatures.ts) and are longer.
+ * OpenAI answers them, when the client wrote them: not in a stored item (of `previous_response_id`
+ * or an `item_reference`), whose values an upstream gave. A `call_id` over OpenAI's 64 characters
+ * is not: the ids this Worker gives Gemini's calls carry their thought signature
+ * (../thought-signatures.ts) and are longer.
  *
  * @module
  */
@@ -34,7 +36,8 @@ const PHASES: ReadonlySet<string> = new Set(["commentary", "final_answer"]);
 /** A function call's (and its output's) `status`: OpenAI refuses a value outside the spec's enum, so does this Worker. */
 const STATUSES: ReadonlySet<string> = new Set(["in_progress", "completed", "incomplete"]);
 
-function checkStatus(item: Record<string, unknown>, path: string): void {
+function checkStatus(item: Record<string, unknown>, path: string, stored: boolean | undefined): void {
+  if (stored) return; // not the client's: the Worker's, or an upstream's, value
   const status = own(item, "status") ?? undefined;
   if (status !== undefined && !STATUSES.has(status as string))
     throw invalidField(`${path}.status`, "`status` must be in_progress, completed or incomplete.");
@@ -54,7 +57,7 @@ export function addItem(
   value: unknown,
   path: string,
   calls: Set<string>,
-  context: { provider: string; programs: Programs; added: [unknown, string][] },
+  context: { provider: string; programs: Programs; added: [unknown, string][]; stored?: boolean },
 ): void {
   const { provider } = context;
   const item = objectAt(value, path);
@@ -83,8 +86,9 @@ export function addItem(
     // Its `phase` (Codex's `commentary` / `final_answer`), which gpt-5.3-codex and later need back,
     // before its text, as the library keeps it (`ResponsesCitations`); the others have no such field.
     const phase = own(item, "phase") ?? undefined;
-    // The client's, as OpenAI checks it; a stored output item's is what an OpenAI upstream gave.
-    if (phase !== undefined && !PHASES.has(phase as string) && path !== "previous_response_id")
+    // The client's, as OpenAI checks it; a stored item's is what an OpenAI upstream gave (OpenAI adds
+    // values): back to it as it came, not a 400 for a value the client never wrote.
+    if (phase !== undefined && !PHASES.has(phase as string) && !context.stored)
       throw invalidField(`${path}.phase`, "`phase` must be commentary or final_answer.");
     if (turn && typeof phase === "string" && provider === "openai-responses")
       (turn.reasoning_parts ??= []).push({ type: "block", block: { type: "phase", phase } });
@@ -98,7 +102,7 @@ export function addItem(
     else if (role === "system" || role === "developer") messages.push({ role: "system", content });
     else throw invalidField(`${path}.role`, "`role` must be user, assistant, system or developer.");
   } else if (type === "function_call" || type === "custom_tool_call") {
-    if (type === "function_call") checkStatus(item, path);
+    if (type === "function_call") checkStatus(item, path, context.stored);
     const id = idAt(own(item, "call_id"), `${path}.call_id`);
     calls.add(id);
     // Programmatic tool calling: who made the call, and the program that did, for OpenAI (./program-items.ts).
@@ -114,7 +118,7 @@ export function addItem(
     };
     assistant().tool_calls.push(call);
   } else if (type === "function_call_output" || type === "custom_tool_call_output") {
-    if (type === "function_call_output") checkStatus(item, path);
+    if (type === "function_call_output") checkStatus(item, path, context.stored);
     const output = own(item, "output");
     const id = idAt(own(item, "call_id"), `${path}.call_id`);
     if (!calls.has(id)) throw invalidField(`${path}.call_id`, "`call_id` names no call of an earlier input item.");

@@ -87,7 +87,7 @@ export function parseResponsesRequest(
   providers: readonly string[],
   aliases: string | undefined,
   bare?: string,
-  conversation?: Pick<Conversation, "earlier" | "earlierTools">,
+  conversation?: Pick<Conversation, "earlier" | "earlierTools" | "referenced">,
 ): ResponsesRequest {
   const sent = objectAt(body, "", "a JSON object");
   const deep = tooDeep(sent);
@@ -119,14 +119,15 @@ export function parseResponsesRequest(
   const [leftBefore, left] = withdrawnItems(earlier ?? [], items);
   const context = { provider, programs: new Map() as Programs, added: [] as [unknown, string][] };
   // Each item in its place in its turn's `order` (../turn-order.ts).
-  const read = (item: unknown, path: string): void => {
+  // A stored item (an output an upstream gave) is not checked against today's enums: only what the client wrote.
+  const read = (item: unknown, path: string, stored: boolean): void => {
     const mark = turnMark(messages);
-    addItem(messages, item, path, calls, context);
+    addItem(messages, item, path, calls, { ...context, stored });
     noteTurn(messages, mark);
   };
-  earlier?.forEach((item, i) => leftBefore.has(i) || read(item, "previous_response_id"));
+  earlier?.forEach((item, i) => leftBefore.has(i) || read(item, "previous_response_id", true));
   if (typeof input === "string") messages.push({ role: "user", content: input });
-  else items.forEach((item, i) => left.has(i) || read(item, `input[${i}]`));
+  else items.forEach((item, i) => left.has(i) || read(item, `input[${i}]`, !!conversation?.referenced?.has(i)));
   const [customTools, builtIns] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
   const given = own(fields, "tools") ?? undefined;
   const offered = offeredTools(given, context.added, customTools, builtIns, provider);
