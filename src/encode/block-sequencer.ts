@@ -32,6 +32,8 @@ export type SequencedBlock =
       textInput: boolean;
       /** The call's end, once it came. */
       completion?: CompletedToolCallEvent | InvalidToolCallEvent;
+      /** A fault cut it short: never closed (nor opened, if it was waiting). */
+      dropped?: boolean;
     });
 
 type TextBlock = Extract<SequencedBlock, { kind: "text" }>;
@@ -197,6 +199,18 @@ export class BlockSequencer {
     if (tail && tail.kind !== "call" && !tail.done) this.#end(tail);
   }
 
+  /**
+   * A fault ends the content: the calls not complete are dropped (one open is never closed, one
+   * waiting never opened) and the blocks waiting behind them (text, reasoning, complete calls) go
+   * out and close: what the model produced before the fault is delivered.
+   */
+  fault(): void {
+    this.finish();
+    for (const block of this.#blocks.slice(this.#head))
+      if (block.kind === "call" && !block.done) Object.assign(block, { done: true, dropped: true });
+    this.#advance();
+  }
+
   #push<B extends SequencedBlock>(block: B): B {
     const tail = this.#blocks.at(-1);
     this.#blocks.push(block);
@@ -220,6 +234,10 @@ export class BlockSequencer {
   /** Opens the first unfinished block with what it holds, closing each finished one on the way. */
   #advance(): void {
     for (let block = this.#blocks[this.#head]; block; block = this.#blocks[this.#head]) {
+      if (block.kind === "call" && block.dropped) {
+        this.#head++;
+        continue;
+      }
       if (!block.opened) {
         block.opened = true;
         block.index = this.#opened++;

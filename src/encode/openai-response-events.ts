@@ -261,13 +261,14 @@ export class OpenAIResponseEvents {
    * short is discarded: never sent `output_item.done` (Codex runs every `function_call` it is sent
    * done, whatever its status) and not in the failed output, where `in_progress` would say it is
    * still running and `completed` that it may be run (openai-node's `finalResponse()` is that
-   * output); its `output_item.added` and the arguments that came are all a client saw of it.
+   * output); its `output_item.added` and the arguments that came are all a client saw of it. What
+   * waited behind it (text, reasoning, a complete call) is then written, each item added and done.
    */
   fail(error: OpenAIResponsesError): void {
     if (this.#ended) return;
     this.#start();
-    // Closes the open text; a call still open stays so (the sequencer closes only text and reasoning).
-    this.#blocks.finish();
+    // Closes the open text; a call still open is dropped, and what waited behind it goes out.
+    this.#blocks.fault();
     this.#response.status = "failed";
     const failure = responsesError(error);
     this.#response.error = { code: failure.code, message: failure.message };

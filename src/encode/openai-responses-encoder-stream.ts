@@ -37,7 +37,8 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   with the same code (`error: {type, code, message, param}`): an open message or
  *   reasoning item is closed first with `status: "completed"` (Open Responses keeps `incomplete`
  *   for incomplete responses), and a call cut short is discarded: never sent `output_item.done`
- *   (Codex runs every call it is sent done) and not in the failed output. Nothing is written
+ *   (Codex runs every call it is sent done) and not in the failed output; what waited behind it
+ *   (text, reasoning, a complete call) is written and done then, and listed. Nothing is written
  *   after the terminal event but `data: [DONE]`.
  * - Choices other than the first, a tool loop's later steps and events of other types are not
  *   shown.

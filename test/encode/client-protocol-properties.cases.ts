@@ -151,6 +151,18 @@ group("client-protocol encoders: generated streams", (test) => {
           cut,
           "response.failed exactly when the response was cut",
         );
+        if (cut) {
+          // Every text delta and complete call seen before the fault is delivered (text held behind a call cut short too).
+          const before = events.slice(
+            0,
+            events.findIndex((e) => failed([e])),
+          );
+          assertEquals(responses.text, before.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join(""));
+          assertEquals(
+            responses.calls.map((c) => [c.name, c.arguments]),
+            expectedCalls(before).map((c) => [c.name, c.rawArguments]),
+          );
+        }
         if (!cut) {
           const blocks = messages.content.flatMap((block) => (block.type === "tool_use" ? [block] : []));
           assertEquals(

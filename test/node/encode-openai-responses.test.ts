@@ -208,6 +208,30 @@ describe("openai-node reads a Responses stream that fails mid-answer as a failur
     const created = await client(() => Response.json(final)).responses.create(request);
     expect(callsOf(created.output)).toEqual([]);
   });
+
+  it("text held behind a call cut short is still delivered: its message item before response.failed, in its output", async () => {
+    const events: ToolCallEvent[] = [
+      { type: "text-delta", text: "Looking." },
+      { type: "tool-call-start", index: 0, id: "call_1", name: "shell" },
+      { type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta: '{"cmd":"ls', closed: false },
+      { type: "text-delta", text: " The disk is full." },
+      providerError,
+      { ...abort, discarded: [{ index: 0, id: "call_1", name: "shell", rawArguments: '{"cmd":"ls' }] },
+    ];
+    const seen = await eventsOf(events);
+    const texts = (seen as { type: string; delta?: string }[]).flatMap((e) =>
+      e.type === "response.output_text.delta" ? [e.delta] : [],
+    );
+    expect(texts).toEqual(["Looking.", " The disk is full."]);
+    const messages = [
+      { type: "message", status: "completed", content: [{ type: "output_text", text: "Looking." }] },
+      { type: "message", status: "completed", content: [{ type: "output_text", text: " The disk is full." }] },
+    ];
+    expect(seen.filter((e) => e.type === "response.output_item.done").map((e) => e.item)).toMatchObject(messages);
+    const streamed = (seen.at(-1) as unknown as { type: string; response: { output: unknown[] } }).response;
+    expect([seen.at(-1)!.type, streamed.output]).toMatchObject(["response.failed", messages]);
+    expect((await failedResponse(events)).output).toMatchObject(messages);
+  });
 });
 
 describe.skipIf(!recordingsAvailable)(
