@@ -2,13 +2,18 @@
  * What an answer's calls are held to on every client protocol: the tools allowed and the most
  * calls (`allowed_tools`, a forced tool, a choice of none; Chat's and Responses'
  * `parallel_tool_calls: false`, Messages' `disable_parallel_tool_use: true`). The calls left out
- * go with all their events, so each encoder's dense indexes stay contiguous from 0.
+ * go with all their events, so each encoder's dense indexes stay contiguous from 0. Gemini signs
+ * only the first function call of a step, and Gemini 3 refuses the next turn unless the first call
+ * of each step comes back signed: a signature on a call left out goes to the first call kept in its
+ * place (on its `providerMetadata`, and in its id where the id is still to be given,
+ * ./thought-signatures.ts), so the history the client sends back is signed where Gemini checks it.
  *
  * @module
  */
 import type { EncodableEvent } from "../../src/index.ts";
 import { mapChunks } from "../http/batch-map.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
+import { idWithSignature } from "./thought-signatures.ts";
 
 /** What an answer's calls are held to: the tools allowed, the most calls. */
 export interface CallRules {
@@ -57,6 +62,7 @@ export function allowedCalls(
     kept: new Set(),
     suppressed: new Set(),
     withdrawn: new Set(),
+    signed: false,
   };
   return mapChunks(batches, (batch): readonly EncodableEvent[] => batch.flatMap((event) => keep(event, calls)));
 }
@@ -69,10 +75,40 @@ interface Calls {
   suppressed: Set<string>;
   /** Kept calls the provider withdrew (Anthropic's fallback): shown if begun, but none counts toward `most`. */
   withdrawn: Set<string>;
+  /** A kept call carries Gemini's signature of its own. */
+  signed: boolean;
+  /** Gemini's signature of a call left out, the key of the kept call that carries it instead, its id. */
+  moved?: { signature: string; heir?: string; id?: string };
+}
+
+/** Gemini's `thoughtSignature` on a call (src/providers/gemini: a call's `providerMetadata`). */
+const signatureOf = (call: object): string | undefined => {
+  const signature = (call as { providerMetadata?: Record<string, unknown> }).providerMetadata?.["thoughtSignature"];
+  return typeof signature === "string" ? signature : undefined;
+};
+
+/**
+ * A kept call's event with the signature of a call left out before it, when it is the first kept
+ * call without one of its own (a call the provider ran is not a function call Gemini checks).
+ */
+function signed<E extends { index: number; choice?: number; id: string | null }>(event: E, calls: Calls): E {
+  const { moved } = calls;
+  const own = signatureOf(event);
+  if (own !== undefined || calls.signed || !moved || (event as { providerExecuted?: true }).providerExecuted)
+    return event;
+  moved.heir ??= callKey(event);
+  if (moved.heir !== callKey(event)) return event;
+  const metadata = (event as { providerMetadata?: Record<string, unknown> }).providerMetadata;
+  const id = event.id ?? (moved.id ??= idWithSignature(moved.signature));
+  return { ...event, id, providerMetadata: { ...metadata, thoughtSignature: moved.signature } };
 }
 
 /** A call's key in a response: its choice and index, as the accumulator gives them. */
 const callKey = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;
+
+/** The same objects in the same order: nothing left out or changed. */
+const same = (a: readonly object[], b: readonly object[]): boolean =>
+  a.length === b.length && a.every((item, i) => item === b[i]);
 
 /** Whether a call is kept: decided at its first event, by its name and the calls kept before it. */
 function kept(call: { index: number; choice?: number; name: string; providerExecuted?: true }, calls: Calls): boolean {
@@ -95,18 +131,25 @@ function keep(event: EncodableEvent, calls: Calls): EncodableEvent[] {
     case "tool-call-start":
     case "tool-call":
     case "invalid-tool-call":
-    case "tool-call-violation":
-      if (!kept(event, calls)) return [];
+    case "tool-call-violation": {
+      const signature = signatureOf(event);
+      if (!kept(event, calls)) {
+        if (signature !== undefined && !calls.signed) calls.moved ??= { signature };
+        return [];
+      }
       // A call cut off by a fallback is no call to run: the fallback model's call takes its place.
       if (event.type === "invalid-tool-call" && event.error.code === "withdrawn") calls.withdrawn.add(callKey(event));
-      return [event];
+      if (signature !== undefined && callKey(event) !== calls.moved?.heir) calls.signed = true;
+      return [signed(event, calls)];
+    }
     case "tool-call-delta":
       return calls.suppressed.has(callKey(event)) ? [] : [event];
     case "finish": {
-      const toolCalls = event.toolCalls.filter((call) => kept(call, calls));
-      const invalidToolCalls = event.invalidToolCalls.filter((call) => kept(call, calls));
-      if (toolCalls.length === event.toolCalls.length && invalidToolCalls.length === event.invalidToolCalls.length)
-        return [event];
+      const toolCalls = event.toolCalls.filter((call) => kept(call, calls)).map((call) => signed(call, calls));
+      const invalidToolCalls = event.invalidToolCalls
+        .filter((call) => kept(call, calls))
+        .map((call) => signed(call, calls));
+      if (same(toolCalls, event.toolCalls) && same(invalidToolCalls, event.invalidToolCalls)) return [event];
       const reason = event.reason === "tool-calls" && toolCalls.length === 0 ? "stop" : event.reason;
       return [{ ...event, toolCalls, invalidToolCalls, reason }];
     }
