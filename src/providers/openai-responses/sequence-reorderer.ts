@@ -49,7 +49,7 @@ export class SequenceReorderer<T> {
 
   /** The input ended: report any gap and release everything still held, in order. */
   flush(): void {
-    while (this.#buffer.size > 0) this.#skipGap();
+    while (this.#buffer.size) this.#skipGap();
   }
 
   #drain(): void {
