@@ -1,6 +1,6 @@
 import { callKey } from "../shared/call-key.ts";
 import type { ReasoningPart } from "../shared/deltas.ts";
-import type { AbortEvent, FinishEvent } from "../shared/events.ts";
+import type { AbortEvent, FinishEvent, InvalidToolCallEvent } from "../shared/events.ts";
 import { BlockSequencer, type SequencedBlock } from "./block-sequencer.ts";
 import { CallIds, randomId } from "./call-ids.ts";
 import { citedText, isGrounding, responsesAnnotations } from "./citations.ts";
@@ -46,6 +46,8 @@ export class OpenAIResponseEvents {
   #ended = false;
   /** A length or content-filter stop cuts the response: the item still open ends `incomplete`. */
   #cut = false;
+  /** Invalid calls not closed yet: one a length or content-filter stop cut comes before the `finish` that says so. */
+  readonly #held: InvalidToolCallEvent[] = [];
   /** The `phase` of the message item opened next (`commentary`, `final_answer`), when the provider gave one. */
   #phase: string | undefined;
 
@@ -87,6 +89,8 @@ export class OpenAIResponseEvents {
     if (this.#ended || ("choice" in event && event.choice !== undefined && event.choice !== 0)) return;
     if ("step" in event && typeof event.step === "number" && event.step > 0) return; // one response: a loop's first step
     this.#start();
+    // Content after an invalid call: no stop cut it (the model's bad JSON goes back to it, `completed`).
+    if (!HOLDING.has(event.type)) this.#release();
     switch (event.type) {
       case "text-delta":
       case "reasoning-delta":
@@ -110,7 +114,7 @@ export class OpenAIResponseEvents {
         // A call the provider withdrew (Anthropic's fallback) before anything of it was shown is not shown at all.
         if (this.#skipped.has(key) || (withdrawn(event) && !this.#blocks.hasCall(key))) return;
         if (event.type === "tool-call-start") return this.#blocks.startCall(event);
-        return this.#blocks.endCall(event);
+        return event.type === "invalid-tool-call" ? void this.#held.push(event) : this.#blocks.endCall(event);
       }
       case "tool-call-delta":
         return this.#blocks.callDelta(callKey(event), event.argumentsDelta);
@@ -214,13 +218,15 @@ export class OpenAIResponseEvents {
       Object.assign(item, { status: this.#cut ? "incomplete" : "completed", content: [outputText(text, annotations)] });
     } else if (item.type === "function_call" || item.type === "custom_tool_call") {
       // The arguments as the provider completed them (a `.done` value may extend or replace what streamed).
-      const final = block.kind === "call" && block.completion ? block.completion.rawArguments : text;
+      const completion = block.kind === "call" ? block.completion : undefined;
+      const final = completion ? completion.rawArguments : text;
+      const status = this.#cut && completion?.type === "invalid-tool-call" ? "incomplete" : "completed";
       if (item.type === "function_call") {
         this.#send("response.function_call_arguments.done", { ...at, name: item.name, arguments: final });
-        Object.assign(item, { status: "completed", arguments: final });
+        Object.assign(item, { status, arguments: final });
       } else {
         this.#send("response.custom_tool_call_input.done", { ...at, input: final });
-        Object.assign(item, { status: "completed", input: final });
+        Object.assign(item, { status, input: final });
       }
     } else if (item.type === "reasoning") {
       if (text !== "") {
@@ -246,6 +252,7 @@ export class OpenAIResponseEvents {
           ? "content_filter"
           : undefined;
     this.#cut = incomplete !== undefined;
+    this.#release();
     this.#blocks.finish();
     this.#response.status = incomplete ? "incomplete" : "completed";
     if (incomplete) this.#response.incomplete_details = { reason: incomplete };
@@ -255,14 +262,11 @@ export class OpenAIResponseEvents {
   }
 
   /**
-   * Ends with a failed response: an open message or reasoning item is closed `completed` (its
-   * `.done` events, then `output_item.done`): Open Responses keeps `incomplete` for an item of an
-   * incomplete response (a token budget run out), and the failure is the response's. A call cut
-   * short is discarded: never sent `output_item.done` (Codex runs every `function_call` it is sent
-   * done, whatever its status) and not in the failed output, where `in_progress` would say it is
-   * still running and `completed` that it may be run (openai-node's `finalResponse()` is that
-   * output); its `output_item.added` and the arguments that came are all a client saw of it. What
-   * waited behind it (text, reasoning, a complete call) is then written, each item added and done.
+   * Ends with a failed response: an open message or reasoning item is closed `completed` (its `.done`
+   * events, then `output_item.done`; Open Responses keeps `incomplete` for incomplete responses). A
+   * call cut short (or invalid, held) is discarded: never sent `output_item.done` (Codex runs every
+   * `function_call` sent done, whatever its status) nor in the failed output, where `in_progress` would
+   * say it runs and `completed` that it may be run; what waited behind it is then written, added and done.
    */
   fail(error: OpenAIResponsesError): void {
     if (this.#ended) return;
@@ -277,11 +281,19 @@ export class OpenAIResponseEvents {
     this.#terminal("response.failed");
   }
 
+  /** Closes the invalid calls held, in the order they came. */
+  #release(): void {
+    for (const event of this.#held.splice(0)) this.#blocks.endCall(event);
+  }
+
   #terminal(type: string): void {
     this.#ended = true;
     this.#send(type, { response: this.#response });
   }
 }
+
+/** Events after which an invalid call is still held: more calls completing at the finish, the finish, a failure. */
+const HOLDING = new Set(["tool-call", "invalid-tool-call", "finish", "error", "abort"]);
 
 const PREFIX = { text: "msg", reasoning: "rs", redacted: "rs", kept: "rs", call: "fc", custom: "ctc" } as const;
 

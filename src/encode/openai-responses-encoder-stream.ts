@@ -30,7 +30,8 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   or whose id was already used, gets a generated `call_...` id; calls the provider ran itself
  *   (`providerExecuted`) are left out: a Responses client runs every call it sees.
  * - The `finish` becomes `response.completed` (or `response.incomplete` with
- *   `incomplete_details` for a length or content-filter stop, the item it cut `incomplete`) with
+ *   `incomplete_details` for a length or content-filter stop, the item it cut `incomplete`, a call
+ *   it left invalid too, never `completed`, which says it may be run) with
  *   the whole `output` and integer `usage`. A provider error, a `finish` of reason `error`, an
  *   abort (or an input that ends without a finish) is `response.failed` with
  *   `error: {code, message}` (the library's, never the provider's text), after an `error` event
