@@ -21,6 +21,7 @@ import {
   type ProtocolEncoder,
 } from "./protocol-encoder.ts";
 import { pushSent } from "./sent-fragments.ts";
+import { cutCallError, HeldCalls } from "./cut-calls.ts";
 
 interface AGUICall {
   id: string;
@@ -42,7 +43,8 @@ interface AGUICall {
  * - each call as `TOOL_CALL_START {toolCallId, toolCallName, parentMessageId}` (the assistant
  *   message, so that all calls of a response land in it), `TOOL_CALL_ARGS` per fragment, and
  *   `TOOL_CALL_END` when it completes (an invalid call too: its arguments are what the model
- *   sent). A call without an id gets a generated one; calls the provider ran itself are left out;
+ *   sent; not one an abnormal finish cut, which fails the run). A call without an id gets a
+ *   generated one; calls the provider ran itself are left out;
  * - with tools run at the edge: `TOOL_CALL_RESULT {messageId, toolCallId, content, role: "tool"}`
  *   for a result (JSON text unless it is a string) or a tool error (its message, as the model reads it),
  *   one per call: a streaming tool's results so far (`preliminary`), which AG-UI has no event for,
@@ -72,6 +74,7 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   readonly #calls = new Map<string, AGUICall>();
   readonly #skipped = new Set<string>();
   readonly #usage: Usage[] = [];
+  readonly #held = new HeldCalls();
   #messageId: string;
   #started = false;
   #step: number | undefined;
@@ -92,6 +95,11 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   encode(event: EncodableEvent, out: string[]): void {
     if (this.#ended || ("choice" in event && event.choice !== undefined && event.choice !== 0)) return;
     this.#begin(event, out);
+    // A call a `length` or `content-filter` finish cut never ends: the run fails (an `error` finish fails anyway).
+    if (this.#held.hold(event)) return;
+    const { calls, cut } = this.#held.release(event);
+    if (cut === undefined) for (const call of calls) this.#end(call, out);
+    else if (cut !== "error") return this.#fail(cutCallError(cut), out);
     switch (event.type) {
       case "text-delta":
         return this.#textDelta(event.text, out);

@@ -177,12 +177,10 @@ export class AnthropicMessageEvents {
     this.#blocks.finish();
     const usage = anthropicUsage(event.usage);
     // A call cut by a length stop cannot be run: `max_tokens`, as Anthropic itself reports a
-    // response that ran out inside a tool_use block, so no client runs its partial input.
-    const stop_reason = anthropicStopReason(
-      event.reason,
-      event.rawReason,
-      this.#calls > 0 && !(event.reason === "length" && this.#invalidCalls > 0),
-    );
+    // response that ran out inside a tool_use block, so no client runs its partial input; one cut
+    // by a filter (Gemini's SAFETY, RECITATION) the same: `refusal`, never `tool_use`.
+    const cut = (event.reason === "length" || event.reason === "content-filter") && this.#invalidCalls > 0;
+    const stop_reason = anthropicStopReason(event.reason, event.rawReason, this.#calls > 0 && !cut);
     this.#emit({
       type: "message_delta",
       delta: {

@@ -5,6 +5,7 @@ import { OpenAIChatCompletionBuilder, streamToolCalls, type ToolCallEvent } from
 import {
   beforeFailure,
   countingIds,
+  cutByFinish,
   ENCODERS,
   encodeAll,
   failed,
@@ -140,6 +141,7 @@ group("AGUIEncoder over every recorded stream", (test) => {
     test(`${label(fixture)}: a strict AG-UI reader gets an assistant message whose toolCalls are the accumulator's calls`, async () => {
       const events = await fixtureEvents(fixture);
       const reading = readAGUIEvents(encodeAll(ENCODERS["ag-ui"](), events));
+      const cut = cutByFinish(events);
       const shown = failed(events) ? beforeFailure(events) : events;
       const expected = expectedCalls(shown);
       const assistants = reading.messages.filter((m) => m.role === "assistant");
@@ -157,6 +159,11 @@ group("AGUIEncoder over every recorded stream", (test) => {
       if (failed(events)) {
         assert(reading.error && !reading.finished, "RUN_ERROR ends a failed run");
         assertEquals(reading.error["code"], recordedKind(fixture) ?? "provider-error");
+      } else if (cut.length > 0) {
+        // A call the finish cut never ends (it stays in the message as it streamed): RUN_ERROR, coded by the finish's reason.
+        assert(reading.error && !reading.finished, "RUN_ERROR ends a run whose finish cut a call");
+        const finish = events.at(-1);
+        assertEquals(reading.error["code"], finish?.type === "finish" ? finish.reason : undefined);
       } else assertEquals([reading.finished?.["threadId"], reading.finished?.["runId"]], ["thread_1", "run_1"]);
     });
   }

@@ -98,6 +98,18 @@ export function failed(events: readonly EncodableEvent[]): boolean {
   );
 }
 
+/**
+ * The calls a `length` or `content-filter` finish cut (the `invalid-tool-call`s right before it,
+ * the calls it found open): a protocol that fails such a run (AG-UI) never ends them.
+ */
+export function cutByFinish(events: readonly EncodableEvent[]): readonly EncodableEvent[] {
+  const last = events.at(-1);
+  if (last?.type !== "finish" || (last.reason !== "length" && last.reason !== "content-filter")) return [];
+  let at = events.length - 1;
+  while (at > 0 && events[at - 1]!.type === "invalid-tool-call") at--;
+  return events.slice(at, -1);
+}
+
 /** The events before the first failure. */
 export function beforeFailure<E extends EncodableEvent>(events: readonly E[]): E[] {
   const at = events.findIndex((e) => failed([e]));
