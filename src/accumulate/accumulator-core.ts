@@ -143,7 +143,6 @@ export class ToolCallAccumulatorCore {
         code: "too-many-tool-calls",
         message: "The response has more tool calls than the limit allows.",
       });
-    if (delta.providerMetadata) call.providerMetadata = { ...call.providerMetadata, ...delta.providerMetadata };
     // A whole call resent as one final summary fragment is dropped: only possible when the text so
     // far is one closed JSON value and the fragment repeats it exactly. A genuine fragment can never
     // match that, since anything appended to a closed value other than white space is invalid.
@@ -187,9 +186,8 @@ export class ToolCallAccumulatorCore {
 
   #start(call: OpenToolCall): void {
     call.started = true;
-    const { index, id, name, choice, providerMetadata } = call;
-    const start = withChoice({ type: "tool-call-start" as const, index, id, name }, choice);
-    this.#enqueue(withCallFields(providerMetadata ? { ...start, providerMetadata } : start, call));
+    const { index, id, name, choice } = call;
+    this.#enqueue(withCallFields(withChoice({ type: "tool-call-start" as const, index, id, name }, choice), call));
     if (call.args.text !== "") this.#delta(call, call.args.text);
   }
 
@@ -218,23 +216,19 @@ export class ToolCallAccumulatorCore {
     // A held wrapper pushes the calls it stands for instead, each as if sent alone (and counted in its place).
     if (!call.started && this.#options.unwrapper?.(call, this, this.#registry)) return;
     if (!call.started && call.name !== "") this.#start(call);
-    const base: Omit<ToolCall, "arguments"> = summary(call);
-    if (call.providerMetadata) base.providerMetadata = call.providerMetadata;
-    withCallFields(base, call);
+    const base: Omit<ToolCall, "arguments"> = withCallFields(summary(call), call);
     if (call.name === "") {
       return this.#invalid({
         ...base,
         error: { code: "missing-name", message: "A tool call completed without a function name." },
       });
     }
-    // Free-text input is the call's input as it is: there is nothing to parse or reject.
-    const parsed =
-      call.inputFormat === "text"
-        ? { ok: true as const, value: call.args.text }
-        : call.args.parse({ repair: this.#options.repairer, closeTruncated, cut });
+    // Free-text input is the call's input as it is, unless a stop cut it short (it may end anywhere).
+    const text = call.inputFormat === "text";
+    const parsed = call.args.parse({ repair: this.#options.repairer, closeTruncated, cut, text });
     if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
     const issues =
-      call.inputFormat === "text" || call.providerExecuted
+      text || call.providerExecuted
         ? undefined
         : this.#options.validator?.(call.name, parsed.value, {
             response: this,

@@ -39,6 +39,11 @@ export interface ParseOptions {
    * empty arguments are then not `{}` but invalid.
    */
   cut?: boolean | undefined;
+  /**
+   * Free-text input (Responses' `custom_tool_call`): nothing to parse, the call's input is the text
+   * as it is, unless `cut`: then it may end anywhere, and is `truncated-input`.
+   */
+  text?: boolean | undefined;
 }
 
 /**
@@ -135,17 +140,15 @@ export class ArgumentsBuffer {
    */
   parse(options: ParseOptions): ArgumentsResult {
     const text = this.text;
+    if (options.text) return options.cut ? failure("truncated-input", "were cut short") : { ok: true, value: text };
     // Empty is not JSON either: `{}` is granted only to a call that was not cut short.
     if (text.trim() === "" && !options.cut) return { ok: true, value: {} };
     const parser = this.#parser;
     if (parser?.end()) return { ok: true, value: parser.value! };
-    const trailingAt = parser
-      ? parser.failure?.reason === "trailing-data"
-        ? parser.failure.offset
-        : -1
-      : this.#trailingAt;
+    const failed = parser?.failure;
+    const trailingAt = parser ? (failed?.reason === "trailing-data" ? failed.offset : -1) : this.#trailingAt;
     if (trailingAt >= 0) return failure("trailing-data", "continue after a complete JSON value", trailingAt);
-    const tooDeepAt = parser ? (parser.failure?.reason === "too-deep" ? parser.failure.offset : -1) : this.#tooDeepAt;
+    const tooDeepAt = parser ? (failed?.reason === "too-deep" ? failed.offset : -1) : this.#tooDeepAt;
     if (tooDeepAt >= 0) return failure("too-deep", `nest deeper than ${this.#maxDepth} levels`, tooDeepAt);
     let reason = "";
     if (!parser) {
@@ -159,7 +162,7 @@ export class ArgumentsBuffer {
     // The parser knows where the text stopped being JSON; without it, the repair plug-in does.
     const repaired = options.repair ? options.repair(text, options) : undefined;
     if (repaired?.ok) return repaired;
-    const position = parser ? (parser.failure?.offset ?? text.length) : repaired?.position;
+    const position = parser ? (failed?.offset ?? text.length) : repaired?.position;
     // With a position, the message says where; without one, what `JSON.parse` said.
     return failure("invalid-json", `are not valid JSON${position === undefined ? reason : ""}`, position);
   }
@@ -207,9 +210,9 @@ export type Repair = (text: string, options: { closeTruncated: boolean }) => Rep
 
 /** An error about the arguments; the message says where when the position is known. */
 function failure(
-  code: "invalid-json" | "trailing-data" | "too-deep",
+  code: "invalid-json" | "trailing-data" | "too-deep" | "truncated-input",
   what: string,
-  position: number | undefined,
+  position?: number,
 ): ArgumentsResult {
   const at = position === undefined || code === "too-deep" ? "" : ` (at offset ${position})`;
   return {

@@ -64,7 +64,7 @@ export class ToolCallRegistry {
     return new ArgumentsBuffer(this.#bufferOptions);
   }
 
-  /** Finds or opens the call a fragment belongs to and merges its id and name; `undefined` past the limit. */
+  /** Finds or opens the call a fragment belongs to and merges its id, name and provider metadata; `undefined` past the limit. */
   resolve(fragment: ToolCallChunkDelta): OpenToolCall | undefined {
     const choice = fragment.choice ?? 0;
     let call = this.#locate(fragment, choice);
@@ -181,12 +181,21 @@ export function summary(call: OpenToolCall): DiscardedToolCall {
   return withChoice({ index: call.index, id: call.id, name: call.name, rawArguments: call.args.text }, call.choice);
 }
 
-/** Copies `providerExecuted` and `inputFormat` from a fragment onto its call, or from a call onto an event, when set. */
-export function withCallFields<T extends object>(
-  target: T,
-  source: { providerExecuted?: true; inputFormat?: "text" },
-): T & { providerExecuted?: true; inputFormat?: "text" } {
-  if (source.providerExecuted) (target as { providerExecuted?: true }).providerExecuted = true;
-  if (source.inputFormat) (target as { inputFormat?: "text" }).inputFormat = source.inputFormat;
+/** What {@link withCallFields} copies. */
+interface CallFields {
+  providerMetadata?: Record<string, unknown>;
+  providerExecuted?: true;
+  inputFormat?: "text";
+}
+
+/**
+ * Copies `providerMetadata` (merged into the target's), `providerExecuted` and `inputFormat` from a
+ * fragment onto its call, or from a call onto an event, when set.
+ */
+export function withCallFields<T extends object>(target: T, source: CallFields): T & CallFields {
+  const fields = target as CallFields;
+  if (source.providerMetadata) fields.providerMetadata = { ...fields.providerMetadata, ...source.providerMetadata };
+  if (source.providerExecuted) fields.providerExecuted = true;
+  if (source.inputFormat) fields.inputFormat = source.inputFormat;
   return target;
 }

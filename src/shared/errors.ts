@@ -38,6 +38,12 @@ export type ErrorCode =
   /** A call that completed without a function name. */
   | "missing-name"
   /**
+   * A free-text call's input (OpenAI Responses' `custom_tool_call`) still open when the provider
+   * stopped for its token limit, a content filter or an error: it may end anywhere, so it is not a
+   * call to run (a JSON value cut short is `invalid-json`).
+   */
+  | "truncated-input"
+  /**
    * A call the provider withdrew (Anthropic: the `tool_use` right before a `fallback` block, which
    * the refusal that led to the fallback may have cut off): never run it, never answer it.
    */

@@ -174,4 +174,42 @@ group("Calls cut short by the end of the response", (test) => {
     assert(done?.type === "tool-call", "tool-call at STOP");
     assertEquals(done.arguments, { content: "hello wor" });
   });
+
+  test("OpenAI Responses: a free-text call (custom_tool_call) open at max_output_tokens is invalid, truncated-input", async () => {
+    const item = { id: "ctc_1", type: "custom_tool_call", call_id: "call_9", name: "run_sql", input: "" };
+    const opened: [string, unknown][] = [
+      ["response.output_item.added", { type: "response.output_item.added", output_index: 0, item }],
+      [
+        "response.custom_tool_call_input.delta",
+        {
+          type: "response.custom_tool_call_input.delta",
+          output_index: 0,
+          item_id: "ctc_1",
+          delta: "DELETE FROM t WHERE",
+        },
+      ],
+    ];
+    const cutBy: [string, unknown] = [
+      "response.incomplete",
+      {
+        type: "response.incomplete",
+        response: { status: "incomplete", incomplete_details: { reason: "max_output_tokens" } },
+      },
+    ];
+    const events = await run("openai-responses", sse([...opened, cutBy]));
+    assert(!events.some((e) => e.type === "tool-call"), `no tool-call: ${JSON.stringify(events)}`);
+    const invalid = events.find((e) => e.type === "invalid-tool-call");
+    assert(invalid?.type === "invalid-tool-call", "invalid-tool-call");
+    assertEquals(
+      [invalid.error.code, invalid.rawArguments, invalid.name],
+      ["truncated-input", "DELETE FROM t WHERE", "run_sql"],
+    );
+    // Closed by a normal finish instead, free text is the call's input as it is.
+    const completed = await run(
+      "openai-responses",
+      sse([...opened, ["response.completed", { type: "response.completed", response: { status: "completed" } }]]),
+    );
+    const done = completed.find((e) => e.type === "tool-call");
+    assert(done?.type === "tool-call" && done.arguments === "DELETE FROM t WHERE", "tool-call at a normal finish");
+  });
 });

@@ -176,7 +176,7 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       case "response.completed":
       case "response.incomplete":
       case "response.failed":
-        return this.#onEnd(event);
+        return this.#onEnd(event, type);
       case "error":
         return this.#emit(providerError(event));
       default: {
@@ -274,9 +274,9 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
     this.#onArgumentsDone(event, item["arguments"] ?? item["input"]);
   }
 
-  #onEnd(event: Payload): void {
+  #onEnd(event: Payload, type: string): void {
     const response = isRecord(event["response"]) ? event["response"] : {};
-    const output = event["type"] === "response.completed" ? response["output"] : undefined;
+    const output = type === "response.completed" ? response["output"] : undefined;
     for (const [at, item] of arrayOf(output).entries()) // by its item id, else its place (a server that renames a streamed call's ids keeps it)
       if (isRecord(item) && ownValue(CALL_ITEMS, String(item["type"])) !== undefined)
         this.#onItemDone({ item, output_index: this.#itemIndex.get(item["id"] as string) ?? at });
@@ -287,9 +287,9 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       reasoning: ["output_tokens_details.reasoning_tokens"],
     });
     if (usage) this.#emit({ type: "usage", usage });
-    if (event["type"] === "response.failed" && isRecord(response["error"]))
+    if (type === "response.failed" && isRecord(response["error"]))
       this.#emit(providerError(response["error"], "The provider reported that the response failed."));
-    const status = nonEmptyString(response["status"]) ?? String(event["type"]).slice("response.".length);
+    const status = nonEmptyString(response["status"]) ?? type.slice("response.".length);
     const why = String((response["incomplete_details"] as Payload | null)?.["reason"]); // of an incomplete response
     const reason = ownValue(RESPONSES_FINISH_REASONS, why) ?? ownValue(RESPONSES_FINISH_REASONS, status) ?? "other";
     this.#emit({ type: "finish", rawReason: status, reason });
