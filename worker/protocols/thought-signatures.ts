@@ -6,17 +6,22 @@
  * signature, and an id of that shape coming back restores it as the call's `providerMetadata`:
  * a Gemini call (which has no id of its own, so nothing of the provider's is replaced) gets
  * `call_<token>__ts_<base64url>`, its `thoughtSignature`; an Interactions call keeps its own id in
- * front, `<id>__is_<base64url>`, and gets its id back with its `signature`.
+ * front, `<id>__is_<base64url>`, and gets its id back with its `signature`. Gemini's
+ * OpenAI-compatible endpoint (the `openai` provider pointed at it) puts a call's signature in the
+ * call's `extra_content`, which goes back as it came: `<id>__xc_<base64url of its JSON>`, and the
+ * call gets its id back with its `extra_content`. A provider that sends none keeps its ids as they are.
  *
  * @module
  */
 import type { EncodableEvent, JsonValue } from "../../src/index.ts";
 import { mapChunks } from "../http/batch-map.ts";
+import { isObject } from "../request/json-fields.ts";
 import { interactionsStepParts } from "./interactions-steps.ts";
 
-/** The mark of a Gemini call's id, and of a Gemini Interactions call's. */
+/** The mark of a Gemini call's id, of a Gemini Interactions call's, and of a call with `extra_content`. */
 const MARK = "__ts_";
 const STEP_MARK = "__is_";
+const EXTRA_MARK = "__xc_";
 
 const base64url = (text: string): string => {
   let binary = "";
@@ -32,6 +37,11 @@ export function idWithSignature(signature: string): string {
 /** The id of a Gemini Interactions call that carries `signature`: its own id, then the signature. */
 export function stepIdWithSignature(id: string, signature: string): string {
   return `${id}${STEP_MARK}${base64url(signature)}`;
+}
+
+/** The id of a call that carries its `extra_content` (JSON text): its own id (else a fresh token), then the content. */
+function idWithExtraContent(id: string | null, extra: string): string {
+  return `${id ?? `call_${crypto.randomUUID().replaceAll("-", "")}`}${EXTRA_MARK}${base64url(extra)}`;
 }
 
 /** The text a base64url string holds, or undefined when it is not one of UTF-8 text. */
@@ -57,15 +67,31 @@ function stepSignature(id: string): { id: string; signature: string } | undefine
   return signature === undefined ? undefined : { id: id.slice(0, at), signature };
 }
 
-/** The call id the provider knows for an id a client echoed: an Interactions call's own, else the id as it is. */
-export function callIdOf(id: string): string {
-  return stepSignature(id)?.id ?? id;
+/** The `extra_content` part of a call's id, and the provider's id before it, if it is one. */
+function extraContent(id: string): { id: string; extra: { [key: string]: JsonValue } } | undefined {
+  const at = id.lastIndexOf(EXTRA_MARK);
+  const text = at > 0 ? fromBase64url(id.slice(at + EXTRA_MARK.length)) : undefined;
+  if (text === undefined) return undefined;
+  try {
+    const extra: unknown = JSON.parse(text);
+    return isObject(extra) ? { id: id.slice(0, at), extra: extra as { [key: string]: JsonValue } } : undefined;
+  } catch {
+    // Not one of ours after all: an id like any other.
+    return undefined;
+  }
 }
 
-/** The `providerMetadata` a call id carries back, if it is one of {@link idWithSignature}'s or {@link stepIdWithSignature}'s. */
+/** The call id the provider knows for an id a client echoed: the provider's own before a signature, else the id as it is. */
+export function callIdOf(id: string): string {
+  return stepSignature(id)?.id ?? extraContent(id)?.id ?? id;
+}
+
+/** The `providerMetadata` a call id carries back, if it is one of {@link idWithSignature}'s, {@link stepIdWithSignature}'s or an `extra_content` one. */
 export function signatureOfId(id: string): { providerMetadata?: { [key: string]: JsonValue } } {
   const step = stepSignature(id);
   if (step) return { providerMetadata: { signature: step.signature } };
+  const extra = extraContent(id);
+  if (extra) return { providerMetadata: { extra_content: extra.extra } };
   const at = id.indexOf(MARK);
   if (!id.startsWith("call_") || at < 0) return {};
   const signature = fromBase64url(id.slice(at + MARK.length));
@@ -77,7 +103,7 @@ const keyOf = (event: { index: number; choice?: number }): string => `${event.ch
 /** How one provider's calls carry their signatures: which calls wait for theirs, and the id that carries one. */
 interface Carrier {
   /** A call that may be signed: its events wait from its start to its end. */
-  holds(start: { id: string | null; providerExecuted?: true }): boolean;
+  holds(start: { id: string | null; providerExecuted?: true; providerMetadata?: Record<string, unknown> }): boolean;
   /** The signature at the call's end, if it has one. */
   signature(metadata: Record<string, unknown> | undefined): unknown;
   /** The id that carries it. */
@@ -95,6 +121,14 @@ const CARRIERS: Readonly<Record<string, Carrier>> = {
     holds: (start) => start.id !== null && !start.providerExecuted,
     signature: (metadata) => metadata?.["signature"],
     id: (signature, id) => stepIdWithSignature(id!, signature),
+  },
+  // Gemini's OpenAI-compatible endpoint sends a call whole, `extra_content` with its first chunk:
+  // only such a call is renamed, and no other OpenAI call waits for its end.
+  openai: {
+    holds: (start) => isObject(start.providerMetadata?.["extra_content"]),
+    signature: (metadata) =>
+      isObject(metadata?.["extra_content"]) ? JSON.stringify(metadata["extra_content"]) : undefined,
+    id: (extra, id) => idWithExtraContent(id, extra),
   },
 };
 
