@@ -13,7 +13,8 @@
 import type { EncodableEvent } from "../../src/index.ts";
 import { mapChunks } from "../http/batch-map.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
-import { idWithSignature } from "./thought-signatures.ts";
+import { isObject } from "../request/json-fields.ts";
+import { idWithExtraContent, idWithSignature } from "./thought-signatures.ts";
 
 /** What an answer's calls are held to: the tools allowed, the most calls. */
 export interface CallRules {
@@ -78,13 +79,22 @@ interface Calls {
   /** A kept call carries Gemini's signature of its own. */
   signed: boolean;
   /** Gemini's signature of a call left out, the key of the kept call that carries it instead, its id. */
-  moved?: { signature: string; heir?: string; id?: string };
+  moved?: { signature: Signature; heir?: string; id?: string };
 }
 
-/** Gemini's `thoughtSignature` on a call (src/providers/gemini: a call's `providerMetadata`). */
-const signatureOf = (call: object): string | undefined => {
-  const signature = (call as { providerMetadata?: Record<string, unknown> }).providerMetadata?.["thoughtSignature"];
-  return typeof signature === "string" ? signature : undefined;
+/** A call's signature and the `providerMetadata` key it is under. */
+type Signature = readonly ["thoughtSignature", string] | readonly ["extra_content", object];
+
+/**
+ * Gemini's signature on a call (its `providerMetadata`): `thoughtSignature` (src/providers/gemini),
+ * or the `extra_content` its OpenAI-compatible endpoint signs the step's first call with.
+ */
+const signatureOf = (call: object): Signature | undefined => {
+  const metadata = (call as { providerMetadata?: Record<string, unknown> }).providerMetadata;
+  const signature = metadata?.["thoughtSignature"];
+  if (typeof signature === "string") return ["thoughtSignature", signature];
+  const extra = metadata?.["extra_content"];
+  return isObject(extra) ? ["extra_content", extra] : undefined;
 };
 
 /**
@@ -99,8 +109,13 @@ function signed<E extends { index: number; choice?: number; id: string | null }>
   moved.heir ??= callKey(event);
   if (moved.heir !== callKey(event)) return event;
   const metadata = (event as { providerMetadata?: Record<string, unknown> }).providerMetadata;
-  const id = event.id ?? (moved.id ??= idWithSignature(moved.signature));
-  return { ...event, id, providerMetadata: { ...metadata, thoughtSignature: moved.signature } };
+  const [key, value] = moved.signature;
+  // An OpenAI-compatible call has the provider's id, which goes back in front of the content.
+  const id =
+    key === "thoughtSignature"
+      ? (event.id ?? (moved.id ??= idWithSignature(value)))
+      : (moved.id ??= idWithExtraContent(event.id, JSON.stringify(value)));
+  return { ...event, id, providerMetadata: { ...metadata, [key]: value } };
 }
 
 /** A call's key in a response: its choice and index, as the accumulator gives them. */

@@ -40,7 +40,7 @@ export function stepIdWithSignature(id: string, signature: string): string {
 }
 
 /** The id of a call that carries its `extra_content` (JSON text): its own id (else a fresh token), then the content. */
-function idWithExtraContent(id: string | null, extra: string): string {
+export function idWithExtraContent(id: string | null, extra: string): string {
   return `${id ?? `call_${crypto.randomUUID().replaceAll("-", "")}`}${EXTRA_MARK}${base64url(extra)}`;
 }
 
@@ -128,7 +128,8 @@ const CARRIERS: Readonly<Record<string, Carrier>> = {
     holds: (start) => isObject(start.providerMetadata?.["extra_content"]),
     signature: (metadata) =>
       isObject(metadata?.["extra_content"]) ? JSON.stringify(metadata["extra_content"]) : undefined,
-    id: (extra, id) => idWithExtraContent(id, extra),
+    // A call the call rules gave a moved `extra_content` (./call-rules.ts) already carries it.
+    id: (extra, id) => (id?.endsWith(EXTRA_MARK + base64url(extra)) ? id : idWithExtraContent(id, extra)),
   },
 };
 
