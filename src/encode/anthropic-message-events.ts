@@ -179,7 +179,8 @@ export class AnthropicMessageEvents {
     // A call cut by a length stop cannot be run: `max_tokens`, as Anthropic itself reports a
     // response that ran out inside a tool_use block, so no client runs its partial input; one cut
     // by a filter (Gemini's SAFETY, RECITATION) the same: `refusal`, never `tool_use`.
-    const cut = (event.reason === "length" || event.reason === "content-filter") && this.#invalidCalls > 0;
+    // An `other` finish (Gemini's OTHER) cuts a call as well: then `end_turn`.
+    const cut = ["length", "content-filter", "other"].includes(event.reason) && this.#invalidCalls > 0;
     const stop_reason = anthropicStopReason(event.reason, event.rawReason, this.#calls > 0 && !cut);
     this.#emit({
       type: "message_delta",

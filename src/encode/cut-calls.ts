@@ -32,14 +32,15 @@ export class HeldCalls {
 /** What {@link HeldCalls.release} gives back. */
 export interface Released {
   calls: readonly InvalidToolCallEvent[];
-  /** The finish that cut them: `length`, `content-filter` or `error`; absent when they were not cut. */
+  /** The finish that cut them: `length`, `content-filter`, `error` or `other`; absent when they were not cut. */
   cut?: FinishReason;
 }
 
 const NONE: Released = { calls: [] };
 
 /** The finishes that leave the calls still open cut short. */
-const CUTTING: ReadonlySet<FinishReason> = new Set<FinishReason>(["length", "content-filter", "error"]);
+// `other` (Gemini's OTHER, FINISH_REASON_UNSPECIFIED) is no normal finish either: the accumulator cuts what is open.
+const CUTTING: ReadonlySet<FinishReason> = new Set<FinishReason>(["length", "content-filter", "error", "other"]);
 
 /** The error of a run whose finish (`length`, `content-filter`) cut a call, for protocols that end such a run failed. */
 export const cutCallError = (reason: string): { code: string; message: string } => ({

@@ -19,6 +19,7 @@ import {
 import { responseSettings } from "./openai-response-settings.ts";
 import { phaseOf } from "../shared/values.ts";
 import { isRefusal, openingPart, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
+import { cutCallError } from "./cut-calls.ts";
 import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
 
 /**
@@ -245,6 +246,8 @@ export class OpenAIResponseEvents {
   }
 
   #finish(event: FinishEvent): void {
+    // Open Responses has no incomplete reason for an `other` stop (Gemini's OTHER): a call it cut fails the response.
+    if (event.reason === "other" && this.#held.length > 0) return this.fail(cutCallError("other"));
     const incomplete =
       event.reason === "length"
         ? "max_output_tokens"

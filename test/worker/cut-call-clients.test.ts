@@ -113,6 +113,14 @@ const cases: Case[] = [
     terminal: "response.failed",
   },
   {
+    // "Unknown reason" (FinishReason.OTHER): the call is cut as much as by any other stop.
+    label: "Gemini OTHER",
+    model: "gemini/gemini-x",
+    chunks: gemini({ finishReason: "OTHER" }),
+    stop: "end_turn",
+    terminal: "response.failed",
+  },
+  {
     label: "OpenAI Responses response.incomplete (max_output_tokens)",
     model: "openai-responses/gpt-x",
     chunks: responsesIncomplete(),
