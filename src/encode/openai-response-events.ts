@@ -97,8 +97,7 @@ export class OpenAIResponseEvents {
       case "reasoning-delta":
         return this.#blocks.text(event.type === "text-delta" ? "text" : "reasoning", event.text);
       case "reasoning-part":
-        // A message's phase (OpenAI Responses'): the message before it ends (each of two back to back is an item), and
-        // the message item opened next has it.
+        // A message's phase (OpenAI Responses'): the message before it ends, and the message opened next has it.
         this.#phase = phaseOf(event.part) ?? this.#phase;
         if (phaseOf(event.part) !== undefined) return this.#blocks.endText();
         if (isRefusal(event.part)) return this.#blocks.reasoningPart(refusalBlock(event.part.value)); // a message of its own
@@ -265,17 +264,15 @@ export class OpenAIResponseEvents {
   }
 
   /**
-   * Ends with a failed response: an open message or reasoning item is closed `completed` (its `.done`
-   * events, then `output_item.done`; Open Responses keeps `incomplete` for incomplete responses). A
-   * call cut short (or invalid, held) is discarded: never sent `output_item.done` (Codex runs every
-   * `function_call` sent done, whatever its status) nor in the failed output, where `in_progress` would
-   * say it runs and `completed` that it may be run; what waited behind it is then written, added and done.
+   * Ends with a failed response: an open message or reasoning item is closed `completed` (Open Responses
+   * keeps `incomplete` for incomplete responses). A call cut short (or invalid, held) is discarded:
+   * never sent `output_item.done` (Codex runs every `function_call` sent done, whatever its status) nor
+   * in the failed output; what waited behind it is then written, added and done.
    */
   fail(error: OpenAIResponsesError): void {
     if (this.#ended) return;
     this.#start();
-    // Closes the open text; a call still open is dropped, and what waited behind it goes out.
-    this.#blocks.fault();
+    this.#blocks.fault(); // closes the open text; a call still open is dropped, what waited behind it goes out
     this.#response.status = "failed";
     const failure = responsesError(error);
     this.#response.error = { code: failure.code, message: failure.message };
