@@ -93,6 +93,8 @@ describe("the agents' README lines, as printed", () => {
     const out = await runLine(block("codex"), { CODEX_HOME: codexHome(open!) });
     // exec_command ran (where the sandbox lets it, the file's text; else the sandbox's error): either way, answered.
     expect(out).toMatch(/exec_command (returned|could not answer)/);
+    // Run where the agent runs: a `workdir` of the prompt's file failed "Not a directory" before the sandbox was asked.
+    expect(out).not.toContain("Not a directory");
   });
 
   it("with a client token required, the same lines with CLIENT_TOKEN exported work, and without it are refused", async () => {

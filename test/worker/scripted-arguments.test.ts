@@ -217,6 +217,14 @@ describe("which of the request's tools a prompt calls", () => {
     expect(planCalls("Say hello in French", agent)).toEqual([]);
     expect(planCalls("Read README.md", agent).map((call) => call.name)).toEqual(["Read"]);
   });
+
+  it("Codex's exec_command: the quoted command alone, its file no `workdir` (a folder), which a folder of the prompt is", () => {
+    const props = { cmd: { type: "string" }, workdir: { type: "string" }, tty: { type: "boolean" } };
+    const exec = { type: "object", properties: props, required: ["cmd"], additionalProperties: false };
+    expect(fill('Run the command "cat README.md"', exec)).toEqual({ cmd: "cat README.md" });
+    expect(fill('Run "cat notes/todo.txt"', exec)).toEqual({ cmd: "cat notes/todo.txt" });
+    expect(fill('Run "ls -la" in src/lib', exec)).toEqual({ cmd: "ls -la", workdir: "src/lib" });
+  });
 });
 
 describe("the prompt an agent's request carries", () => {

@@ -38,6 +38,7 @@ export type ErrorCode =
   | "completion_too_large"
   | "unknown_response"
   | "previous_response_not_found"
+  | "thread_not_found"
   | "resume_window_passed";
 
 /** The body of an error response. */

@@ -34,8 +34,13 @@ export function anthropicErrorResponse(error: HttpError): Response {
   // An overloaded Anthropic upstream's 529 stays Anthropic's own (Claude Code backs off on it, and
   // after repeated ones turns to its fallback model); any other provider's 503 stays a 503.
   const status = error.body.code === "upstream_overloaded" && error.body.upstreamStatus === 529 ? 529 : error.status;
-  const body = { type: "error", error: { type: errorType(status), message: messageOf(error) } };
+  const body = { type: "error", error: { type: errorType(status), message: messageOf(error), ...details(error) } };
   return Response.json(body, { status, headers: { "cache-control": "no-store", ...error.headers } });
+}
+
+/** Anthropic's `details` of an error its SDK acts on: a lost thread, which it replays whole (./thread.ts). */
+function details(error: HttpError): { details?: { error_code: string } } {
+  return error.body.code === "thread_not_found" ? { details: { error_code: "thread_not_found" } } : {};
 }
 
 /** The message, Anthropic's own words for an overflow (no field appended: Claude Code anchors its match). */

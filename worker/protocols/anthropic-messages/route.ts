@@ -11,6 +11,7 @@ import { bareNameProvider } from "../agent-model.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
+import { checkThread } from "./thread.ts";
 import { messagesSignature } from "../reasoning-state.ts";
 import { agentBatches } from "../thought-signatures.ts";
 import { allowedCalls, requestRules } from "../call-rules.ts";
@@ -50,6 +51,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
     anthropicErrorResponse,
     async (body, context) => {
       const { settings, cors } = context;
+      checkThread(body);
       const parsed = parseMessagesRequest(
         body,
         providerNames,

@@ -37,6 +37,8 @@ type Hint =
   | "id"
   | "count";
 
+/** A path whose last segment is a file's name with an extension (`README.md`, `src/a.ts`), not `.git` or `src`. */
+const FILE_NAME = /(?:^|\/)[^/.][^/]*\.[\p{L}\p{N}]+$/u;
 /** Property names and what they hold: the first that matches wins. */
 const HINTS: readonly [RegExp, Hint][] = [
   [/(?:time_?zone|^tz$|zone)/i, "zone"],
@@ -94,11 +96,11 @@ export function promptStrings(schema: Schema, key: string | undefined, values: P
   // A glob for a `pattern`; a path is none ("files matching *.ts in src": `src`).
   if (key !== undefined && /pattern|glob|wildcard/i.test(key)) found.push(...globs);
   if (hint === "path") {
-    found.push(
-      ...values.tokens.filter((token) => /[/.]/.test(token) && !/^https?:/i.test(token) && !/[*?]/.test(token)),
-    );
+    // A folder takes no file's name (Codex's `workdir` "README.md" fails "Not a directory").
+    const fits = (token: string) => !/(?:dir|folder)/i.test(key ?? "") || !FILE_NAME.test(token);
+    found.push(...values.tokens.filter((t) => /[/.]/.test(t) && !/^https?:|[*?]/i.test(t) && fits(t)));
     for (const m of values.text.matchAll(/\b(?:in|under|inside|within)\s+([\w./~-]+)/giu))
-      if (!isStopWord(m[1]!)) found.push(m[1]!);
+      if (!isStopWord(m[1]!) && fits(m[1]!)) found.push(m[1]!);
   }
   if (hint === "id") found.push(...withDigits);
   if (hint === "name") found.push(...values.quoted, ...values.names);
