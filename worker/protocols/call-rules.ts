@@ -13,8 +13,7 @@
 import type { EncodableEvent } from "../../src/index.ts";
 import { mapChunks } from "../http/batch-map.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
-import { isObject } from "../request/json-fields.ts";
-import { idWithExtraContent, idWithSignature } from "./thought-signatures.ts";
+import { extraContentText, idWithExtraContent, idWithSignature } from "./thought-signatures.ts";
 
 /** What an answer's calls are held to: the tools allowed, the most calls. */
 export interface CallRules {
@@ -94,7 +93,7 @@ const signatureOf = (call: object): Signature | undefined => {
   const signature = metadata?.["thoughtSignature"];
   if (typeof signature === "string") return ["thoughtSignature", signature];
   const extra = metadata?.["extra_content"];
-  return isObject(extra) ? ["extra_content", extra] : undefined;
+  return extraContentText(extra) !== undefined ? ["extra_content", extra as object] : undefined;
 };
 
 /**
@@ -114,7 +113,7 @@ function signed<E extends { index: number; choice?: number; id: string | null }>
   const id =
     key === "thoughtSignature"
       ? (event.id ?? (moved.id ??= idWithSignature(value)))
-      : (moved.id ??= idWithExtraContent(event.id, JSON.stringify(value)));
+      : (moved.id ??= idWithExtraContent(event.id, extraContentText(value)!));
   return { ...event, id, providerMetadata: { ...metadata, [key]: value } };
 }
 

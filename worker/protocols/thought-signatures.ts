@@ -8,20 +8,31 @@
  * `call_<token>__ts_<base64url>`, its `thoughtSignature`; an Interactions call keeps its own id in
  * front, `<id>__is_<base64url>`, and gets its id back with its `signature`. Gemini's
  * OpenAI-compatible endpoint (the `openai` provider pointed at it) puts a call's signature in the
- * call's `extra_content`, which goes back as it came: `<id>__xc_<base64url of its JSON>`, and the
- * call gets its id back with its `extra_content`. A provider that sends none keeps its ids as they are.
+ * call's `extra_content`: `<id>__xc_<base64url of {"google":{"thought_signature":...}}>`, and the
+ * call gets its id back with that `extra_content`. A provider that sends none keeps its ids as they are.
+ * The client writes the ids it sends back, so one carries no more than the feature needs: only the
+ * signature (whatever else its JSON holds stays out), only to the `openai` upstream (the only one
+ * given such ids), and no more than {@link MAX_EXTRA_LENGTH} characters, or a 400 naming the field.
  *
  * @module
  */
 import type { EncodableEvent, JsonValue } from "../../src/index.ts";
 import { mapChunks } from "../http/batch-map.ts";
 import { isObject } from "../request/json-fields.ts";
+import { invalidField } from "../response/json-error.ts";
 import { interactionsStepParts } from "./interactions-steps.ts";
 
 /** The mark of a Gemini call's id, of a Gemini Interactions call's, and of a call with `extra_content`. */
 const MARK = "__ts_";
 const STEP_MARK = "__is_";
 const EXTRA_MARK = "__xc_";
+
+/**
+ * The most characters of the `extra_content` an id carries back (base64url): 64 KiB, eleven times
+ * the largest Gemini signature in the recordings (5.8 KB), and a quarter of the body limit
+ * (`MAX_BODY_BYTES`, 256 KiB), so what an id makes the Worker decode and send upstream stays small.
+ */
+const MAX_EXTRA_LENGTH = 65536;
 
 const base64url = (text: string): string => {
   let binary = "";
@@ -37,6 +48,22 @@ export function idWithSignature(signature: string): string {
 /** The id of a Gemini Interactions call that carries `signature`: its own id, then the signature. */
 export function stepIdWithSignature(id: string, signature: string): string {
   return `${id}${STEP_MARK}${base64url(signature)}`;
+}
+
+/**
+ * What a call's `extra_content` carries back in its id (JSON text): only Gemini's signature, or
+ * undefined when it has none.
+ */
+export function extraContentText(extra: unknown): string | undefined {
+  const signed = signedExtra(extra);
+  return signed && JSON.stringify(signed);
+}
+
+/** `extra_content` with Gemini's signature alone (`google.thought_signature`), if it has one. */
+function signedExtra(extra: unknown): { google: { thought_signature: string } } | undefined {
+  const google = isObject(extra) ? extra["google"] : undefined;
+  const signature = isObject(google) ? google["thought_signature"] : undefined;
+  return typeof signature === "string" ? { google: { thought_signature: signature } } : undefined;
 }
 
 /** The id of a call that carries its `extra_content` (JSON text): its own id (else a fresh token), then the content. */
@@ -67,14 +94,20 @@ function stepSignature(id: string): { id: string; signature: string } | undefine
   return signature === undefined ? undefined : { id: id.slice(0, at), signature };
 }
 
-/** The `extra_content` part of a call's id, and the provider's id before it, if it is one. */
-function extraContent(id: string): { id: string; extra: { [key: string]: JsonValue } } | undefined {
+/**
+ * The `extra_content` part of a call's id (its signature alone), and the provider's id before it,
+ * if it is one; `tooLong` when the part is longer than an id may carry (not decoded).
+ */
+function extraContent(id: string): { id: string; extra?: { [key: string]: JsonValue }; tooLong?: true } | undefined {
   const at = id.lastIndexOf(EXTRA_MARK);
-  const text = at > 0 ? fromBase64url(id.slice(at + EXTRA_MARK.length)) : undefined;
+  if (at <= 0) return undefined;
+  const encoded = id.slice(at + EXTRA_MARK.length);
+  if (encoded.length > MAX_EXTRA_LENGTH) return { id, tooLong: true };
+  const text = fromBase64url(encoded);
   if (text === undefined) return undefined;
   try {
-    const extra: unknown = JSON.parse(text);
-    return isObject(extra) ? { id: id.slice(0, at), extra: extra as { [key: string]: JsonValue } } : undefined;
+    const extra = signedExtra(JSON.parse(text));
+    return extra && { id: id.slice(0, at), extra };
   } catch {
     // Not one of ours after all: an id like any other.
     return undefined;
@@ -86,12 +119,23 @@ export function callIdOf(id: string): string {
   return stepSignature(id)?.id ?? extraContent(id)?.id ?? id;
 }
 
-/** The `providerMetadata` a call id carries back, if it is one of {@link idWithSignature}'s, {@link stepIdWithSignature}'s or an `extra_content` one. */
-export function signatureOfId(id: string): { providerMetadata?: { [key: string]: JsonValue } } {
+/**
+ * The `providerMetadata` a call id (the client's field `path`) carries back to `provider`, if it
+ * is one of {@link idWithSignature}'s, {@link stepIdWithSignature}'s or an `extra_content` one;
+ * an `extra_content` one past {@link MAX_EXTRA_LENGTH} is a 400 naming `path`.
+ */
+export function signatureOfId(
+  id: string,
+  provider: string,
+  path: string,
+): { providerMetadata?: { [key: string]: JsonValue } } {
   const step = stepSignature(id);
   if (step) return { providerMetadata: { signature: step.signature } };
-  const extra = extraContent(id);
-  if (extra) return { providerMetadata: { extra_content: extra.extra } };
+  // Only the `openai` upstream was given it; no other takes `extra_content`.
+  const extra = provider === "openai" ? extraContent(id) : undefined;
+  if (extra?.tooLong)
+    throw invalidField(path, `\`${path}\` carries more than ${MAX_EXTRA_LENGTH} characters of extra_content.`);
+  if (extra?.extra) return { providerMetadata: { extra_content: extra.extra } };
   const at = id.indexOf(MARK);
   if (!id.startsWith("call_") || at < 0) return {};
   const signature = fromBase64url(id.slice(at + MARK.length));
@@ -125,9 +169,8 @@ const CARRIERS: Readonly<Record<string, Carrier>> = {
   // Gemini's OpenAI-compatible endpoint sends a call whole, `extra_content` with its first chunk:
   // only such a call is renamed, and no other OpenAI call waits for its end.
   openai: {
-    holds: (start) => isObject(start.providerMetadata?.["extra_content"]),
-    signature: (metadata) =>
-      isObject(metadata?.["extra_content"]) ? JSON.stringify(metadata["extra_content"]) : undefined,
+    holds: (start) => extraContentText(start.providerMetadata?.["extra_content"]) !== undefined,
+    signature: (metadata) => extraContentText(metadata?.["extra_content"]),
     // A call the call rules gave a moved `extra_content` (./call-rules.ts) already carries it.
     id: (extra, id) => (id?.endsWith(EXTRA_MARK + base64url(extra)) ? id : idWithExtraContent(id, extra)),
   },

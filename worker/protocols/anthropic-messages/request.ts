@@ -222,7 +222,7 @@ function toWire(
       calls.add(id);
       // Programmatic tool calling: who made the call goes back with it.
       const caller = own(block, "caller");
-      const signature = signatureOfId(id);
+      const signature = signatureOfId(id, provider, `${at}.id`);
       toolCalls.push({
         id: callIdOf(id),
         name: toolNameIn(own(block, "name"), `${at}.name`, NAMES),

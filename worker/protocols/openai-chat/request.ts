@@ -220,7 +220,7 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
           throw invalidField(`${at}.type`, "Only `function` tool calls can be sent back.");
         // A Gemini call's id carries its signature: the provider gets its own id, the signature on the call.
         const sent = toolCallAt(call, at, CHAT_BOUNDS);
-        return { ...sent, id: callIdOf(sent.id), ...signatureOfId(sent.id) };
+        return { ...sent, id: callIdOf(sent.id), ...signatureOfId(sent.id, provider, `${at}.id`) };
       }),
     };
   }

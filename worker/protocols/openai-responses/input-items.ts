@@ -109,7 +109,7 @@ export function addItem(
     const openAI = callerMetadata(item, path, provider, context.programs);
     const call = {
       id: callIdOf(id),
-      ...(openAI ? { providerMetadata: openAI } : signatureOfId(id)),
+      ...(openAI ? { providerMetadata: openAI } : signatureOfId(id, provider, `${path}.call_id`)),
       name: toolNameIn(own(item, "name"), `${path}.name`, NAMES),
       arguments:
         type === "function_call"
