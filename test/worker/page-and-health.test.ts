@@ -73,7 +73,7 @@ describe("GET / (the demo page)", () => {
     expect((await get("/", { method: "DELETE" })).status).toBe(405);
   });
 
-  it("the 404 names the path it was asked for, and a doubled /v1 as the likely cause", async () => {
+  it("the 404 names the path it was asked for, and a doubled or a missing /v1 as the likely cause", async () => {
     const message = async (path: string) =>
       ((await (await get(path, { method: "POST" })).json()) as { error: { message: string } }).error.message;
     expect(await message("/nope")).toMatch(/^No such route: POST \/nope\. The routes: /);
@@ -81,6 +81,11 @@ describe("GET / (the demo page)", () => {
     expect(await message("/v1/v1/messages")).toContain(
       "No such route: POST /v1/v1/messages (a base URL ending in /v1 to which the client adds its own /v1?).",
     );
+    // openai-node given baseURL "http://localhost:8787" adds none.
+    expect(await message("/chat/completions")).toContain(
+      "No such route: POST /chat/completions (a base URL without /v1? This route is /v1/chat/completions: OpenAI's clients take http://<host>/v1).",
+    );
+    expect(await message("/responses")).toContain("This route is /v1/responses");
   });
 
   it("the 404 lists every route, and each route it lists is served (none answers not_found)", async () => {

@@ -28,7 +28,7 @@ export function pageRoute(request: Request, routes: readonly string[]): Response
   if (!asset)
     throw new HttpError(404, {
       code: "not_found",
-      message: `No such route: ${request.method} ${pathname.slice(0, 200)}${doubledV1(pathname)}. The routes: ${routes.join(", ")}.`,
+      message: `No such route: ${request.method} ${pathname.slice(0, 200)}${baseUrlHint(pathname, routes)}. The routes: ${routes.join(", ")}.`,
     });
   if (request.method !== "GET" && request.method !== "HEAD") {
     throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, HEAD" });
@@ -36,9 +36,17 @@ export function pageRoute(request: Request, routes: readonly string[]): Response
   return new Response(request.method === "HEAD" ? null : asset.body, { headers: { ...COMMON, ...asset.headers } });
 }
 
-/** An SDK given a base URL that already ends in `/v1` (Anthropic's adds its own) asks for `/v1/v1/...`. */
-function doubledV1(pathname: string): string {
-  return pathname.startsWith("/v1/v1/") ? " (a base URL ending in /v1 to which the client adds its own /v1?)" : "";
+/**
+ * The likely cause of a miss by an SDK's base URL: one ending in `/v1` given to a client that adds
+ * its own (Anthropic's) asks for `/v1/v1/...`; one without it given to a client that adds none
+ * (OpenAI's: `baseURL: "http://localhost:8787"`) asks for `/chat/completions`.
+ */
+function baseUrlHint(pathname: string, routes: readonly string[]): string {
+  if (pathname.startsWith("/v1/v1/")) return " (a base URL ending in /v1 to which the client adds its own /v1?)";
+  const served = routes.some((route) => route.split(" ")[1] === `/v1${pathname}`);
+  return served
+    ? ` (a base URL without /v1? This route is /v1${pathname}: OpenAI's clients take http://<host>/v1)`
+    : "";
 }
 
 function assets(): Record<string, { body: string; headers: Record<string, string> }> {
