@@ -17,9 +17,11 @@
  *
  * @module
  */
+export { InteractionsCitations } from "./providers/gemini-interactions/gemini-interactions-citations.ts";
 export {
   GeminiInteractionsDecoder,
   GeminiInteractionsDeltaStream,
+  type InteractionsEventListener,
 } from "./providers/gemini-interactions/gemini-interactions-delta-stream.ts";
 export {
   geminiInteractionsResults,

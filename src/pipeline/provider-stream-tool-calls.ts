@@ -2,7 +2,7 @@ import { anthropicProtocol } from "../providers/anthropic/anthropic-protocol.ts"
 import { bedrockProtocolWith } from "../providers/bedrock/bedrock-protocol.ts";
 import { cohereProtocol } from "../providers/cohere/cohere-protocol.ts";
 import { geminiProtocolWith } from "../providers/gemini/gemini-protocol.ts";
-import { geminiInteractionsProtocol } from "../providers/gemini-interactions/gemini-interactions-protocol.ts";
+import { interactionsProtocol } from "../providers/gemini-interactions/gemini-interactions-protocol.ts";
 import { ollamaProtocol } from "../providers/ollama/ollama-protocol.ts";
 import { openAIChatProtocolWith } from "../providers/openai-chat/openai-chat-protocol.ts";
 import { openAIResponsesProtocolWith } from "../providers/openai-responses/openai-responses-protocol.ts";
@@ -258,7 +258,7 @@ export const ollamaToolCallBatches: ProtocolStreamToolCallBatches = /* @__PURE__
  * for await (const event of streamToolCalls(await fetch(url, init))) console.log(event.type);
  * ```
  */
-export const geminiInteractionsToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(geminiInteractionsProtocol);
+export const geminiInteractionsToolCalls: ProtocolStreamToolCalls = /* @__PURE__ */ events(interactionsProtocol);
 /**
  * `streamToolCallBatches` for Gemini's Interactions API.
  *
@@ -269,4 +269,4 @@ export const geminiInteractionsToolCalls: ProtocolStreamToolCalls = /* @__PURE__
  * ```
  */
 export const geminiInteractionsToolCallBatches: ProtocolStreamToolCallBatches =
-  /* @__PURE__ */ batches(geminiInteractionsProtocol);
+  /* @__PURE__ */ batches(interactionsProtocol);

@@ -6,7 +6,7 @@
 // @google/genai's types).
 import { describe, expect, it } from "vitest";
 import { groundedWide, WIDE_SEGMENTS } from "../providers/gemini/grounding-recordings.ts";
-import { openAIClient } from "./client-support.ts";
+import { chatCitedSpans, openAIClient, responsesCitedSpans } from "./client-support.ts";
 import { FakeUpstream, testEnv } from "./support.ts";
 
 const env = testEnv({ GEMINI_API_KEY: "k", GEMINI_BASE_URL: "https://provider.test/v1beta", CLIENT_TOKEN: "t" });
@@ -16,35 +16,14 @@ const QUESTION = "東京タワーの高さは?";
 
 describe("a Gemini upstream's grounding through the Worker", () => {
   it("POST /v1/chat/completions: url_citations over each support's segment, whole or streamed", async () => {
-    const completion = await client().chat.completions.create({
-      model: MODEL,
-      messages: [{ role: "user", content: QUESTION }],
-    });
-    const message = completion.choices[0]!.message;
-    const spans = (message.annotations ?? []).map(({ url_citation: { start_index, end_index } }) =>
-      message.content!.slice(start_index, end_index),
-    );
+    const { spans, streamedSame } = await chatCitedSpans(client, MODEL, QUESTION);
     expect([...new Set(spans)]).toEqual([...WIDE_SEGMENTS]);
-    const streamed = await client()
-      .chat.completions.stream({ model: MODEL, messages: [{ role: "user", content: QUESTION }] })
-      .finalChatCompletion();
-    expect(streamed.choices[0]!.message.annotations).toEqual(message.annotations);
+    expect(streamedSame).toBe(true);
   });
 
   it("POST /v1/responses: the output_text's url_citations, each announced", async () => {
-    const stream = client().responses.stream({ model: MODEL, input: QUESTION });
-    let announced = 0;
-    for await (const event of stream) if (event.type === "response.output_text.annotation.added") announced++;
-    const response = await stream.finalResponse();
-    const message = response.output.find((item) => item.type === "message");
-    const part = message?.type === "message" ? message.content[0] : undefined;
-    const annotations = part?.type === "output_text" ? part.annotations : [];
-    const spans = annotations.map((annotation) =>
-      annotation.type === "url_citation"
-        ? response.output_text.slice(annotation.start_index, annotation.end_index)
-        : "",
-    );
+    const { spans, announced } = await responsesCitedSpans(client(), MODEL, QUESTION);
     expect([...new Set(spans)]).toEqual([...WIDE_SEGMENTS]);
-    expect(announced).toBe(annotations.length);
+    expect(announced).toBe(spans.length);
   });
 });

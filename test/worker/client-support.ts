@@ -141,3 +141,49 @@ export async function readMessageBlocks(
   ).toEqual([]);
   return { toolNames, stopReason };
 }
+
+/**
+ * What openai-node reads of a Responses stream's citations: the text each annotation of the
+ * message's output_text spans (`""` for one that is no `url_citation`), and how many
+ * `response.output_text.annotation.added` events announced one.
+ */
+export async function responsesCitedSpans(
+  client: OpenAI,
+  model: string,
+  input: string,
+): Promise<{ spans: string[]; announced: number }> {
+  const stream = client.responses.stream({ model, input });
+  let announced = 0;
+  for await (const event of stream) if (event.type === "response.output_text.annotation.added") announced++;
+  const response = await stream.finalResponse();
+  const message = response.output.find((item) => item.type === "message");
+  const part = message?.type === "message" ? message.content[0] : undefined;
+  const annotations = part?.type === "output_text" ? part.annotations : [];
+  const spans = annotations.map((annotation) =>
+    annotation.type === "url_citation" ? response.output_text.slice(annotation.start_index, annotation.end_index) : "",
+  );
+  return { spans, announced };
+}
+
+/**
+ * What openai-node reads of a Chat Completions answer's citations, asked twice (`client` makes a
+ * client each time): the text each `url_citation` of the whole message spans, their titles, and
+ * whether the streamed answer's final message has the same annotations.
+ */
+export async function chatCitedSpans(
+  client: () => OpenAI,
+  model: string,
+  question: string,
+): Promise<{ spans: string[]; titles: string[]; streamedSame: boolean }> {
+  const messages = [{ role: "user" as const, content: question }];
+  const message = (await client().chat.completions.create({ model, messages })).choices[0]!.message;
+  const annotations = message.annotations ?? [];
+  const streamed = await client().chat.completions.stream({ model, messages }).finalChatCompletion();
+  return {
+    spans: annotations.map(({ url_citation: { start_index, end_index } }) =>
+      message.content!.slice(start_index, end_index),
+    ),
+    titles: annotations.map(({ url_citation }) => url_citation.title),
+    streamedSame: JSON.stringify(streamed.choices[0]!.message.annotations) === JSON.stringify(message.annotations),
+  };
+}

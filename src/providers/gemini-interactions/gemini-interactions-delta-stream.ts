@@ -14,6 +14,17 @@ type OpenStep =
   | { kind: "call"; streamed: boolean; initial?: string | undefined; whole?: string | undefined }
   | { kind: "thought"; text: string; signature?: string | undefined };
 
+/**
+ * What a wrapper of {@link GeminiInteractionsDecoder} is given of each event before the decoder
+ * reads it (its type, its step's index, its payload): `InteractionsCitations` reads the text
+ * annotations so, without parsing the event again.
+ */
+export type InteractionsEventListener = (
+  type: string | undefined,
+  index: number | undefined,
+  payload: Record<string, unknown>,
+) => void;
+
 /** The fields a delta may carry an argument fragment in: `arguments_delta` documents `arguments`; `partial_arguments` is the docs' other spelling. */
 const FRAGMENT_FIELDS = ["arguments", "partial_arguments", "arguments_delta"] as const;
 
@@ -70,14 +81,17 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
   #write: JsonWriter = jsonText;
   readonly #steps = new Map<number, OpenStep>();
   readonly #server: InteractionsServerSteps;
+  readonly #onEvent: InteractionsEventListener | undefined;
   #calls = 0;
 
   /**
    * Creates a decoder for one response that reports through `emit`; a server tool's step is
-   * bounded by the accumulator's `maxArgumentsLength` in `limits` (4 Mi by default).
+   * bounded by the accumulator's `maxArgumentsLength` in `limits` (4 Mi by default); `onEvent` is
+   * given each event before it is read.
    */
-  constructor(emit: Emit, limits: DecoderLimits = {}) {
+  constructor(emit: Emit, limits: DecoderLimits = {}, onEvent?: InteractionsEventListener) {
     this.#emit = emit;
+    this.#onEvent = onEvent;
     this.#server = new InteractionsServerSteps(emit, jsonText, limits.maxArgumentsLength);
   }
 
@@ -93,6 +107,7 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     if (!payload) return;
     const type = nonEmptyString(payload["event_type"]) ?? message.event ?? nonEmptyString(payload["type"]);
     const index = typeof payload["index"] === "number" ? payload["index"] : undefined;
+    this.#onEvent?.(type, index, payload);
     switch (type) {
       case "step.start":
       case "content.start":
