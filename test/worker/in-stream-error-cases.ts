@@ -18,6 +18,8 @@ export interface ErrorCase {
   kind: ProviderErrorKind;
   /** The overflow's numbers (prompt tokens, window) where the provider gave them. */
   counts?: [number, number];
+  /** A rate limit the provider says is one of tokens (OpenAI's 429 type); else `requests`. */
+  limit?: "tokens";
   contentType: string;
   chunks: (string | Uint8Array)[];
 }
@@ -162,12 +164,15 @@ const ollama = (error: string, kind: ProviderErrorKind): ErrorCase => ({
 /** Every case, by provider. */
 export const errorCases: ErrorCase[] = [
   anthropic("overloaded_error", "overloaded", "overloaded_error", "Overloaded"),
-  anthropic(
-    "rate_limit_error",
-    "rate-limited",
-    "rate_limit_error",
-    "Number of request tokens has exceeded your rate limit.",
-  ),
+  {
+    ...anthropic(
+      "rate_limit_error",
+      "rate-limited",
+      "rate_limit_error",
+      "Number of request tokens has exceeded your rate limit.",
+    ),
+    limit: "tokens",
+  },
   anthropic(
     "prompt is too long",
     "context-overflow",
@@ -177,13 +182,16 @@ export const errorCases: ErrorCase[] = [
   ),
   anthropic("api_error", "other", "api_error", "Internal server error"),
   // Groq: `event: error` with OpenAI's error object.
-  chat(
-    "Groq event: error rate_limit_exceeded",
-    "rate-limited",
-    sse("error", {
-      error: { message: `Rate limit reached for model ${SECRET}`, type: "tokens", code: "rate_limit_exceeded" },
-    }),
-  ),
+  {
+    ...chat(
+      "Groq event: error rate_limit_exceeded",
+      "rate-limited",
+      sse("error", {
+        error: { message: `Rate limit reached for model ${SECRET}`, type: "tokens", code: "rate_limit_exceeded" },
+      }),
+    ),
+    limit: "tokens",
+  },
   // vLLM: an error object with the HTTP status as its code, OpenAI's overflow wording.
   chat(
     "vLLM error object (code 400), maximum context length",
@@ -240,6 +248,11 @@ export const errorCases: ErrorCase[] = [
   interactions("resource_exhausted", "Quota exceeded.", "rate-limited"),
   interactions("unavailable", "The service is currently unavailable.", "overloaded"),
   bedrock("throttlingException", { message: "Too many requests, please wait before trying again." }, "rate-limited"),
+  {
+    ...bedrock("throttlingException", { message: "Too many tokens, please wait before trying again." }, "rate-limited"),
+    label: "Bedrock throttlingException, too many tokens",
+    limit: "tokens",
+  },
   bedrock("serviceUnavailableException", { message: "The service is unavailable." }, "overloaded"),
   bedrock(
     "modelStreamErrorException",

@@ -45,7 +45,7 @@ const OPENAI_CODE: Record<ProviderErrorKind, string> = {
 };
 const CHAT_TYPE: Record<ProviderErrorKind, string> = {
   overloaded: "server_error",
-  // OpenAI's 429 types the limit hit (`requests`, `tokens`); the Worker strips the payload that says which.
+  // OpenAI's 429 types the limit hit, `tokens` where the provider said so (ErrorCase.limit), else `requests`.
   "rate-limited": "requests",
   "context-overflow": "invalid_request_error",
   other: "server_error",
@@ -100,7 +100,7 @@ describe.each(errorCases)("$label, inside the stream: $kind", (c) => {
     })().catch((caught: unknown) => caught);
     expect(failed).toBeInstanceOf(OpenAI.APIError);
     const error = failed as InstanceType<typeof OpenAI.APIError>;
-    expect([error.code, error.type]).toEqual([OPENAI_CODE[c.kind], CHAT_TYPE[c.kind]]);
+    expect([error.code, error.type]).toEqual([OPENAI_CODE[c.kind], c.limit ?? CHAT_TYPE[c.kind]]);
     expect(error.param).toBe(c.kind === "context-overflow" ? "messages" : null);
     expect(error.message).toMatch(WORDS[c.kind]);
     noSecret(JSON.stringify(error.error));
@@ -184,6 +184,8 @@ describe.each(errorCases)("$label, inside the stream: $kind", (c) => {
       code: "provider-error",
       kind: c.kind,
       message: expect.stringMatching(WORDS[c.kind]),
+      // A limit of tokens, said in OpenAI's shape and nothing else of the payload.
+      ...(c.limit ? { data: { error: { type: c.limit } } } : {}),
     });
     noSecret(text);
   });

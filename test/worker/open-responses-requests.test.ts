@@ -306,6 +306,8 @@ it("Codex's Responses WebSocket handshake: a 426 in OpenAI's shape (Codex then P
   });
   const answer = await app.call(handshake, live("anthropic"));
   expect(answer.status).toBe(426);
+  // RFC 9110 (15.5.22): a 426 sends Upgrade, naming the protocol the resource is served over.
+  expect(answer.headers.get("upgrade")).toBe("HTTP/1.1");
   expect(await answer.json()).toMatchObject({
     error: { type: "invalid_request_error", code: "upgrade_required", param: null },
   });

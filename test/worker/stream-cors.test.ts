@@ -57,6 +57,9 @@ describe("POST /v1/stream CORS allow-list", () => {
     expect(bad.status).toBe(400);
     expect(bad.headers.get("access-control-allow-origin")).toBe("https://app.example");
     expect(bad.headers.get("access-control-expose-headers")).toContain("retry-after");
+    // A browser's openai-node reads the wait and whether to retry at all.
+    expect(bad.headers.get("access-control-expose-headers")).toContain("retry-after-ms");
+    expect(bad.headers.get("access-control-expose-headers")).toContain("x-should-retry");
   });
 
   describe("a failure the Worker did not expect", () => {

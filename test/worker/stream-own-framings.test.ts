@@ -310,6 +310,8 @@ describe.skipIf(!recordingsAvailable)("POST /v1/stream: failures of Bedrock, Coh
         code: "provider-error",
         message: "The provider's rate limit was reached; retry after a pause.",
         kind: "rate-limited",
+        // What the limit counts, in OpenAI's terms: all that is kept of Bedrock's payload.
+        data: { error: { type: "tokens" } },
       },
     });
     expect(JSON.stringify(events)).not.toMatch(/Too many tokens/);

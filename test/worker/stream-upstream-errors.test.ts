@@ -73,7 +73,7 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     expectNoLeak(text);
   });
 
-  it("a Retry-After that is neither seconds nor a date is not passed on", async () => {
+  it("a Retry-After that is neither seconds nor a date, or a date without the provider's Date, is not passed on", async () => {
     const { response } = await answer({
       kind: "response",
       status: 429,
@@ -82,13 +82,24 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     });
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBeNull();
-    const dated = await answer({
+    // A date is a wait only counted from the provider's own clock (its Date): the SDKs sleep what it says.
+    const undated = await answer({
       kind: "response",
       status: 429,
       body: "",
       headers: { "retry-after": "Wed, 21 Oct 2026 07:28:00 GMT" },
     });
-    expect(dated.response.headers.get("retry-after")).toBe("Wed, 21 Oct 2026 07:28:00 GMT");
+    expect(undated.response.headers.get("retry-after")).toBeNull();
+    const dated = await answer({
+      kind: "response",
+      status: 429,
+      body: "",
+      headers: { "retry-after": "Wed, 21 Oct 2026 07:28:00 GMT", date: "Wed, 21 Oct 2026 07:27:30 GMT" },
+    });
+    expect([dated.response.headers.get("retry-after"), dated.response.headers.get("retry-after-ms")]).toEqual([
+      "30",
+      "30000",
+    ]);
   });
 
   for (const status of [500, 502, 504]) {

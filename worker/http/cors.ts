@@ -32,9 +32,12 @@ export function corsHeaders(request: Request, allowList: readonly string[]): Rec
       message: "This origin is not in the Worker's CORS allow-list (CORS_ALLOW_ORIGINS).",
     });
   }
-  // Echo the origin rather than `*`, with Vary, so caches keep one answer per origin.
-  return { "access-control-allow-origin": origin, "access-control-expose-headers": "retry-after", vary: "Origin" };
+  // Echo the origin rather than `*`, with Vary, so caches keep one answer per origin. The SDKs'
+  // retry headers are exposed: a browser's openai-node waits as the error says, or does not retry.
+  return { "access-control-allow-origin": origin, "access-control-expose-headers": RETRY_HEADERS, vary: "Origin" };
 }
+
+const RETRY_HEADERS = "retry-after, retry-after-ms, x-should-retry";
 
 /** The answer to a CORS preflight (`OPTIONS`) for the API, allowing `methods` (those of the route). */
 export function preflightResponse(request: Request, allowList: readonly string[], methods = "POST, OPTIONS"): Response {

@@ -14,11 +14,13 @@
  * Responses' table of error types names `not_found`, but its own example error and every OpenAI
  * client read OpenAI's, and openai-node and openai-python pick their `NotFoundError` by the
  * status alone), `server_error` for the Worker's and the provider's failures; for a
- * 429, OpenAI's own on Chat Completions (`{"type": "requests", "code": "rate_limit_exceeded"}`:
- * OpenAI types a rate limit by the limit hit, `requests` or `tokens`, which the Worker does not
- * read from the provider, and codes it `rate_limit_exceeded`, as OpenAI's own streams and the
- * AI SDK's error reading do) and Open Responses' `too_many_requests` on `/v1/responses` (its error
- * types: the client should slow down and retry after a delay), with OpenAI's code too. Any other
+ * 429, OpenAI's own on Chat Completions (`{"type": "tokens", "code": "rate_limit_exceeded"}`:
+ * OpenAI types a rate limit by the limit hit, `tokens` where the provider said so, else
+ * `requests`, and codes it `rate_limit_exceeded`, as OpenAI's own streams and the AI SDK's error
+ * reading do) and Open Responses' `too_many_requests` on `/v1/responses` (its error types: the
+ * client should slow down and retry after a delay), with OpenAI's code too; a quota or billing
+ * refusal OpenAI's own 429 `{"type": "insufficient_quota", "code": "insufficient_quota"}` with
+ * `x-should-retry: false`, which openai-node obeys before its status rule. Any other
  * `code` is the Worker's code (see worker/response/json-error.ts), `param` the field at fault or `null`. A conversation too long for the model's context window is
  * OpenAI's own `context_length_exceeded` (Codex compacts on that code), `param` `messages` (Chat)
  * or `input` (Responses), worded as OpenAI words it where the provider gave the numbers. Errors
@@ -39,20 +41,29 @@ export interface OpenAIErrorBody {
  * typed as Open Responses types it).
  */
 export function openAIErrorResponse(error: HttpError, conversation: "messages" | "input" = "messages"): Response {
-  const limited = error.status === 429;
-  const rateType = conversation === "input" ? "too_many_requests" : "requests";
-  const type = limited ? rateType : error.status >= 500 ? "server_error" : "invalid_request_error";
+  // A quota is OpenAI's own 429 `insufficient_quota`, which `x-should-retry: false` (on the
+  // error) keeps the SDKs from retrying; on any other 429 they wait and retry.
+  const quota = error.body.code === "upstream_quota_exceeded";
+  const status = quota ? 429 : error.status;
+  const limited = status === 429 && !quota;
+  const type = quota ? "insufficient_quota" : limited ? rateType(error, conversation) : statusType(status);
   const overflow = error.body.code === "context_length_exceeded";
   const body: OpenAIErrorBody = {
     error: {
       message: overflow ? overflowMessage(error, conversation) : error.body.message,
       type,
       param: overflow ? conversation : (error.body.field ?? null),
-      code: limited ? "rate_limit_exceeded" : error.body.code,
+      code: quota ? "insufficient_quota" : limited ? "rate_limit_exceeded" : error.body.code,
     },
   };
-  return Response.json(body, { status: error.status, headers: { "cache-control": "no-store", ...error.headers } });
+  return Response.json(body, { status, headers: { "cache-control": "no-store", ...error.headers } });
 }
+
+/** A 429's type: Open Responses' `too_many_requests`; on Chat Completions the limit hit, as OpenAI types it. */
+const rateType = (error: HttpError, conversation: string): string =>
+  conversation === "input" ? "too_many_requests" : (error.body.limit ?? "requests");
+
+const statusType = (status: number): string => (status >= 500 ? "server_error" : "invalid_request_error");
 
 /** {@link openAIErrorResponse} for `/v1/responses`, whose conversation is its `input`. */
 export function responsesErrorResponse(error: HttpError): Response {

@@ -28,6 +28,7 @@ export type ErrorCode =
   | "internal_error"
   | "upstream_auth_failed"
   | "upstream_rate_limited"
+  | "upstream_quota_exceeded"
   | "upstream_overloaded"
   | "upstream_rejected"
   | "reasoning_required"
@@ -50,6 +51,8 @@ export interface ErrorBody {
     field?: string;
     /** The provider's HTTP status, for `upstream_*` codes. */
     upstreamStatus?: number;
+    /** `upstream_rate_limited`: what the limit counts, `tokens` where the provider said so, else `requests`. */
+    limit?: "tokens" | "requests";
     /** `context_length_exceeded`: the tokens the request came to, where the provider said. */
     promptTokens?: number;
     /** `context_length_exceeded`: the model's context window in tokens, where the provider said. */
@@ -63,7 +66,7 @@ export class HttpError extends Error {
   readonly status: number;
   /** What goes under `error` in the body. */
   readonly body: ErrorBody["error"];
-  /** Extra response headers (`retry-after`, `allow`, `www-authenticate`). */
+  /** Extra response headers (`retry-after`, `retry-after-ms`, `x-should-retry`, `allow`, `www-authenticate`). */
   readonly headers: Record<string, string>;
   /** `body.code`, where code that names a failure looks (`runToolLoop` names a failed step's by it). */
   readonly code: string;

@@ -7,7 +7,9 @@
  * fixed sentences (naming at most an exception type such as Bedrock's `throttlingException`);
  * any other is replaced by a sentence of the Worker's. Before `data` goes, a `provider-error` is
  * given its `kind` (overloaded, rate-limited, context overflow: worker/upstream/provider-error-kind.ts),
- * which every encoder answers in its client's terms, and for a known kind the Worker's sentence.
+ * which every encoder answers in its client's terms, and for a known kind the Worker's sentence; a
+ * rate limit the provider said is one of tokens keeps only that, as `{"error": {"type": "tokens"}}`
+ * (OpenAI's type of it, which the Chat Completions encoder writes).
  *
  * @module
  */
@@ -53,7 +55,11 @@ function stripped<E extends { readonly type: string }>(event: E): E {
   if (typeof error !== "object" || error === null) return event;
   const { data: provider, ...rest } = error as Record<string, unknown>;
   if (rest["code"] !== "provider-error") return Object.hasOwn(error, "data") ? { ...event, error: rest } : event;
-  const { kind, message } = classifyProviderError(provider);
+  const { kind, message, limit } = classifyProviderError(provider);
   const safe = typeof rest["message"] === "string" && LIBRARY_MESSAGE.test(rest["message"]);
-  return { ...event, error: { ...rest, message: message ?? (safe ? rest["message"] : PROVIDER_ERROR), kind } };
+  const said = { ...rest, message: message ?? (safe ? rest["message"] : PROVIDER_ERROR), kind };
+  // A limit of tokens stays, as the Worker's own payload in OpenAI's shape, which the Chat encoder types its 429 by.
+  return { ...event, error: limit === "tokens" ? { ...said, data: TOKENS_LIMIT } : said };
 }
+
+const TOKENS_LIMIT = { error: { type: "tokens" } } as const;

@@ -4,6 +4,7 @@ import type { ResponseWatch } from "./response-watch.ts";
 import type { WatchedBody } from "./watched-body.ts";
 import { geminiInteractionsResumingBody } from "../../src/gemini-interactions.ts";
 import { contextOverflowError, contextOverflowIn } from "./context-overflow.ts";
+import { limitRefusal, retryDelayMs, waitHeaders } from "./limit-refusal.ts";
 import { awsErrorType } from "./providers/aws-refusal.ts";
 
 /** Options of {@link openUpstream}. */
@@ -49,8 +50,8 @@ export interface OpenUpstreamOptions {
  * | provider                      | client                          |
  * | ----------------------------- | ------------------------------- |
  * | 401, 403                      | 502 `upstream_auth_failed` (Bedrock's says which refusal: ./providers/aws-refusal.ts) |
- * | 429                           | 429 `upstream_rate_limited`, with its `Retry-After` |
- * | 503, 529 (overloaded)         | 503 `upstream_overloaded`, with its `Retry-After` (`/v1/messages`: a 529 stays 529 `overloaded_error`) |
+ * | 402, 429, a 400 of a quota    | ./limit-refusal.ts: 429 `upstream_rate_limited`, 402 `upstream_quota_exceeded` (not retried), ... |
+ * | 503, 529 (overloaded)         | 503 `upstream_overloaded`, with its wait (`/v1/messages`: a 529 stays 529 `overloaded_error`) |
  * | other 5xx, or a 200 not of the request's `responseType` or `wholeType` (or of none) | 502 `upstream_error` |
  * | 4xx refusing a request for a tool turn's reasoning it did not get back | 400 `reasoning_required` |
  * | 4xx refusing a conversation too long for the model's context window | 400 `context_length_exceeded` |
@@ -65,7 +66,8 @@ export interface OpenUpstreamOptions {
  * The provider's body is never read into the answer: error bodies can echo the key. A 4xx body's
  * first {@link REFUSAL_BYTES} bytes are read only to tell {@link REASONING_REFUSALS} and context
  * overflows (./context-overflow.ts, whose two numbers alone are carried) apart, which are the
- * client's to fix (a 400 of the Worker's own words, not retried as a 502 is).
+ * client's to fix (a 400 of the Worker's own words, not retried as a 502 is), and a quota from a
+ * rate limit (./limit-refusal.ts: codes, the limit counted and the wait alone are carried).
  */
 export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstreamOptions): Promise<WatchedBody> {
   const { signal, idleTimeoutMs, watch } = options;
@@ -136,14 +138,12 @@ function statusError(
     const secret = keyVar === undefined ? "the provider key secret" : `the \`${keyVar}\` secret`;
     return upstream(502, "upstream_auth_failed", `The provider refused the Worker's API key; check ${secret}.`, status);
   }
-  if (status === 429) {
-    const message = "The provider is rate limiting requests; retry later.";
-    return new HttpError(429, { code: "upstream_rate_limited", message, upstreamStatus: status }, retryAfter(response));
-  }
-  // Overloaded for now: retried, after the provider's Retry-After where it gave one.
+  if (status === 429 || status === 402) return limitRefusal(response, "");
+  // Overloaded for now: retried, after the provider's wait where it gave one.
   if (status === 503 || status === 529) {
     const message = "The provider is overloaded or unavailable for now; retry later.";
-    return new HttpError(503, { code: "upstream_overloaded", message, upstreamStatus: status }, retryAfter(response));
+    const headers = waitHeaders(retryDelayMs(response));
+    return new HttpError(503, { code: "upstream_overloaded", message, upstreamStatus: status }, headers);
   }
   if (status >= 500) return upstream(502, "upstream_error", "The provider failed to answer.", status);
   // The request's own fault: answered with a 4xx, which SDKs do not retry, as the provider's would not pass.
@@ -213,9 +213,10 @@ async function refusalOf(
     const text = header === null && response.body ? await prefix(response.body, REFUSAL_BYTES, signal) : "";
     return upstream(502, "upstream_auth_failed", authRefusal(awsErrorType(header, text)), status);
   }
-  if (status < 400 || status >= 500 || status === 401 || status === 403 || status === 429 || !response.body)
-    return undefined;
+  if (status < 400 || status >= 500 || status === 401 || status === 403 || !response.body) return undefined;
   const text = await prefix(response.body, REFUSAL_BYTES, signal);
+  const limit = limitRefusal(response, text);
+  if (limit) return limit;
   if (!REASONING_REFUSALS.some((refusal) => refusal.test(text))) {
     const overflow = contextOverflowIn(text);
     return overflow && contextOverflowError(overflow, status);
@@ -258,21 +259,6 @@ async function prefix(body: ReadableStream<Uint8Array>, max: number, signal: Abo
     reader.releaseLock();
   }
   return text;
-}
-
-/** The provider's `Retry-After` as a header to pass on, where it is one. */
-function retryAfter(response: Response): Record<string, string> {
-  const value = response.headers.get("retry-after");
-  return value !== null && isRetryAfter(value) ? { "retry-after": value.trim() } : {};
-}
-
-/** `Retry-After` is delay-seconds or an HTTP date; anything else is not passed on. */
-function isRetryAfter(value: string): boolean {
-  const trimmed = value.trim();
-  return (
-    /^\d{1,9}$/.test(trimmed) ||
-    (trimmed.length <= 64 && /^[A-Za-z0-9 ,:]+$/.test(trimmed) && !Number.isNaN(Date.parse(trimmed)))
-  );
 }
 
 function unreachable(baseUrlVar: string | undefined): string {

@@ -18,7 +18,12 @@ export interface ClassifiedProviderError {
   kind: ProviderErrorKind;
   /** The Worker's sentence for it (an overflow's with the provider's numbers); none for `other`. */
   message?: string;
+  /** A rate limit's limit, where the provider said it was one of tokens (else `requests`): OpenAI types its 429 so. */
+  limit?: RateLimitType;
 }
+
+/** What a rate limit counts, as OpenAI types its 429 (`{"type": "tokens", "code": "rate_limit_exceeded"}`). */
+export type RateLimitType = "tokens" | "requests";
 
 /**
  * The codes, types, statuses and exception names the providers document for a rate limit, lower
@@ -68,19 +73,35 @@ const SENTENCES: Readonly<Record<"overloaded" | "rate-limited", string>> = {
 
 /** The kind of the failure `data` (a `provider-error`'s payload, as its decoder kept it) reports. */
 export function classifyProviderError(data: unknown): ClassifiedProviderError {
-  const read: Read = { codes: [], statuses: [], text: "" };
-  collect(data, read, 0);
+  const read = readPayload(data);
   const coded = read.codes.find((code) => RATE_LIMITED.has(code) || OVERLOADED.has(code));
-  if (coded !== undefined) return known(RATE_LIMITED.has(coded) ? "rate-limited" : "overloaded");
+  if (coded !== undefined) return RATE_LIMITED.has(coded) ? rateLimited(read) : known("overloaded");
   const overflow = contextOverflowIn(`${read.codes.join(" ")} ${read.text}`);
   if (overflow) return { kind: "context-overflow", message: contextOverflowMessage(overflow) };
-  if (read.statuses.includes(429)) return known("rate-limited");
+  if (read.statuses.includes(429)) return rateLimited(read);
   if (read.statuses.some((status) => status === 503 || status === 529)) return known("overloaded");
   // A request at fault (a 4xx, an invalid request) is no overload whatever its message quotes of it.
   if (read.statuses.some(clientFault) || read.codes.some((code) => REQUEST_FAULT.has(code))) return { kind: "other" };
   if (OVERLOADED_WORDING.test(read.text)) return known("overloaded");
-  return RATE_LIMITED_WORDING.test(read.text) ? known("rate-limited") : { kind: "other" };
+  return RATE_LIMITED_WORDING.test(read.text) ? rateLimited(read) : { kind: "other" };
 }
+
+/**
+ * What a rate limit counts, where the provider says: OpenAI's (and Groq's) `tokens` type and "on
+ * tokens per min (TPM)", Anthropic's "input tokens per minute", Bedrock's "Too many tokens", Gemini's
+ * `..._input_token_count` metric; else `requests`, OpenAI's type of every other rate limit.
+ */
+export function rateLimitType(read: PayloadRead): RateLimitType {
+  return read.codes.includes("tokens") || TOKENS_WORDING.test(read.text) ? "tokens" : "requests";
+}
+
+const TOKENS_WORDING =
+  /\btokens? (?:per|a) (?:min|minute|hour|day)\b|\btokens? (?:has|have) exceeded|\b(?:I|O)?TP[MD]\b|too many tokens|token_count\b/i;
+
+const rateLimited = (read: PayloadRead): ClassifiedProviderError => ({
+  ...known("rate-limited"),
+  limit: rateLimitType(read),
+});
 
 /** A status that puts the fault on the request: 4xx but a rate limit's 429. */
 const clientFault = (status: number): boolean => status >= 400 && status < 500 && status !== 429;
@@ -90,10 +111,24 @@ const REQUEST_FAULT: ReadonlySet<string> = new Set(["invalid_request_error", "in
 
 const known = (kind: "overloaded" | "rate-limited"): ClassifiedProviderError => ({ kind, message: SENTENCES[kind] });
 
-interface Read {
+/** What {@link readPayload} takes of a provider's error payload. */
+export interface PayloadRead {
+  /** The codes, types and exception names, lower case. */
   codes: string[];
+  /** The HTTP statuses it names. */
   statuses: number[];
+  /** The start of its messages. */
   text: string;
+}
+
+/**
+ * The codes, statuses and messages of a provider's error payload (a `provider-error`'s data, or
+ * the JSON body of a refusal before the stream), bounded as {@link classifyProviderError} reads them.
+ */
+export function readPayload(data: unknown): PayloadRead {
+  const read: PayloadRead = { codes: [], statuses: [], text: "" };
+  collect(data, read, 0);
+  return read;
 }
 
 /**
@@ -103,7 +138,7 @@ interface Read {
  * Cohere's `error` text), and Bedrock's exception name as the key of its detail; nested only in
  * `error` members and exceptions, three levels at most.
  */
-function collect(value: unknown, read: Read, depth: number): void {
+function collect(value: unknown, read: PayloadRead, depth: number): void {
   if (depth > 3 || typeof value !== "object" || value === null || Array.isArray(value)) return;
   for (const [key, field] of Object.entries(value)) {
     if (typeof field === "string") {

@@ -18,13 +18,19 @@
 import type { HttpError } from "../../response/json-error.ts";
 import { withField } from "../protocol-post.ts";
 
-/** Anthropic's error `type` for an HTTP status. */
+/**
+ * Anthropic's error `type` for an HTTP status, as its API and @anthropic-ai/sdk's `ErrorType` name
+ * them: a quota or billing refusal is its 402 `billing_error` (the SDK's `PaymentRequiredError`,
+ * which no client retries), a provider that did not answer in time its 504 `timeout_error`.
+ */
 function errorType(status: number): string {
   if (status === 401) return "authentication_error";
+  if (status === 402) return "billing_error";
   if (status === 403) return "permission_error";
   if (status === 404) return "not_found_error";
   if (status === 413) return "request_too_large";
   if (status === 429) return "rate_limit_error";
+  if (status === 504) return "timeout_error";
   if (status === 529) return "overloaded_error";
   return status >= 500 ? "api_error" : "invalid_request_error";
 }

@@ -43,10 +43,15 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
   if (request.headers.get("upgrade")?.toLowerCase() === "websocket")
     return Promise.resolve(
       responsesErrorResponse(
-        new HttpError(426, {
-          code: "upgrade_required",
-          message: "This Worker serves `/v1/responses` over HTTP only, not its WebSocket mode: POST the request.",
-        }),
+        new HttpError(
+          426,
+          {
+            code: "upgrade_required",
+            message: "This Worker serves `/v1/responses` over HTTP only, not its WebSocket mode: POST the request.",
+          },
+          // RFC 9110 (15.5.22): a 426 names the protocol the resource is served over.
+          { upgrade: "HTTP/1.1" },
+        ),
       ),
     );
   return protocolPost(
