@@ -96,7 +96,7 @@ export class ToolCallAccumulatorCore {
           });
         s.reasoningParts.push(delta.part);
         this.#options.turnBlocks?.note(s, "reasoning-parts", 1);
-        return this.#enqueue({ type: "reasoning-part", part: delta.part });
+        return this.#enqueue(delta); // the event is the delta: `{ type, part }`
       case "tool-call-chunk":
         return this.#onChunk(delta);
       case "tool-call-end":
@@ -106,19 +106,20 @@ export class ToolCallAccumulatorCore {
       case "finish": {
         s.finishSeen = true;
         // The stages normalize the reason; a finish built by hand without one counts as a normal stop.
-        const { rawReason, container } = delta;
+        const { type: _type, choice = 0, reason, rawReason, ...named } = delta;
         if (rawReason !== null) s.rawReason = rawReason;
-        if (delta.reason || rawReason !== null) s.reason = delta.reason ?? "stop";
-        if (container) s.container = container;
-        return this.#completeAll(delta.choice ?? 0);
+        if (reason || rawReason !== null) s.reason = reason ?? "stop";
+        // What else it names (Anthropic's container, the stop sequence) goes on the finish event.
+        Object.assign(s, named);
+        return this.#completeAll(choice);
       }
       case "usage": // the first report is news (input tokens before any output); later ones update the finish's
-        if (s.usage === undefined) this.#enqueue({ type: "usage", usage: delta.usage });
+        if (s.usage === undefined) this.#enqueue(delta);
         s.usage = delta.usage;
         return;
       case "error":
         if (delta.error.code === "provider-error") s.providerErrorSeen = true;
-        return this.#enqueue({ type: "error", error: delta.error });
+        return this.#enqueue(delta); // the event is the delta: `{ type, error }`
       case "done":
         return this.#stop(true);
     }

@@ -83,6 +83,8 @@ export interface AccumulatorSnapshot {
   reasoningParts?: ReasoningPart[];
   /** The code-execution container the provider named, once it did. */
   container?: ExecutionContainer;
+  /** The stop sequence the provider said it stopped at. */
+  stopSequence?: string;
   /** The first choice's text runs, calls and reasoning parts in the order they came, once one did. */
   order?: TurnOrderEntry[];
 }

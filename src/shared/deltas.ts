@@ -170,10 +170,7 @@ export interface ReasoningPartDelta {
   part: ReasoningPart;
 }
 
-/**
- * A fragment of one tool call, with whatever the provider put in it. The accumulator decides
- * which call it belongs to (by `index`, by `id`, else the most recent open call).
- */
+/** A fragment of one tool call, with whatever the provider put in it: the accumulator finds its call (by `index`, by `id`, else the latest open one). */
 export interface ToolCallChunkDelta {
   /** The kind of delta: always `tool-call-chunk`. */
   type: "tool-call-chunk";
@@ -261,6 +258,8 @@ export interface FinishDelta {
   reason?: FinishReason;
   /** The code-execution container the response ran in, when it named one (Anthropic's `container`). */
   container?: ExecutionContainer;
+  /** The stop sequence the provider stopped at (`rawReason` `stop_sequence`), when it names it (Anthropic's). */
+  stopSequence?: string;
 }
 
 /**

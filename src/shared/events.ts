@@ -273,7 +273,7 @@ export interface FinishEvent {
   reasoningParts?: ReasoningPart[];
   /** The code-execution container the response ran in (Anthropic's `container`): send its `id` as the next request's `container`. */
   container?: ExecutionContainer;
-  /** The stop sequence that ended the text (`rawReason` `stop_sequence`), when the stage that made the finish knows it (a server that applies stop sequences itself). */
+  /** The stop sequence that ended the text (`rawReason` `stop_sequence`), when the stage that made the finish knows it (Anthropic's `stop_sequence`, Claude's on Bedrock InvokeModel; a server that applies stop sequences itself). */
   stopSequence?: string;
   /** The first choice's text, calls and reasoning parts in the order they came, unless reasoning, text, calls: the next turn follows it. */
   order?: TurnOrderEntry[];

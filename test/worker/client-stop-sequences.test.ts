@@ -127,8 +127,8 @@ describe("@anthropic-ai/sdk: Messages' stop_sequences to a provider without them
     expect([message.stop_reason, message.stop_sequence]).toEqual(["end_turn", null]);
   });
 
-  it("a provider that stopped at the one it was sent: the Messages answer names it", async () => {
-    // Anthropic says `stop_reason: "stop_sequence"` with the stop; the library keeps the reason alone.
+  it("a provider that stopped at one it was sent: the Messages answer names it, as the provider did", async () => {
+    // Anthropic says `stop_reason: "stop_sequence"` with the stop it met, which the finish keeps.
     const wire = scripted("anthropic", { text: "<block>no" }).answer as { chunks: readonly (string | Uint8Array)[] };
     const chunks = wire.chunks.map((chunk) =>
       (typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk)).replace(
@@ -144,11 +144,8 @@ describe("@anthropic-ai/sdk: Messages' stop_sequences to a provider without them
         model: "anthropic/claude-sonnet-4-5",
         stop_sequences,
       });
-      // Of two sent, which one matched is not known: null, as before.
-      expect([message.stop_reason, message.stop_sequence]).toEqual([
-        "stop_sequence",
-        stop_sequences.length === 1 ? "</block>" : null,
-      ]);
+      // Of two sent, the one Anthropic named (null before: only the reason was kept).
+      expect([message.stop_reason, message.stop_sequence]).toEqual(["stop_sequence", "</block>"]);
     }
   });
 });

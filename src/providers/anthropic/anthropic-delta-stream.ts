@@ -295,6 +295,6 @@ export class AnthropicDecoder implements ProviderDecoder {
     else this.#release(emit);
     if (typeof reason !== "string") return;
     this.#startReason = undefined;
-    emit(anthropicFinish(reason, this.#container));
+    emit(anthropicFinish(reason, this.#container, delta["stop_sequence"]));
   }
 }

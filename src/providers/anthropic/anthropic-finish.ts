@@ -4,20 +4,28 @@ import { readUsage } from "../usage.ts";
 import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
 
 /**
- * The finish delta of a `stop_reason`, with the message's code-execution container when it named one.
+ * The finish delta of a `stop_reason`, with the message's code-execution container when it named
+ * one, and the `stop_sequence` it stopped at (a string of the request's, else `null`).
  *
  * @example
  * ```ts
  * anthropicFinish("tool_use", { id: "container_011" }); // { type: "finish", rawReason: "tool_use", reason: "tool-calls", container: { id: "container_011" } }
+ * anthropicFinish("stop_sequence", undefined, "END"); // { type: "finish", rawReason: "stop_sequence", reason: "stop", stopSequence: "END" }
  * ```
  */
-export function anthropicFinish(reason: string, container: ExecutionContainer | undefined): FinishDelta {
+export function anthropicFinish(
+  reason: string,
+  container: ExecutionContainer | undefined,
+  stopSequence?: unknown,
+): FinishDelta {
   const finish: FinishDelta = {
     type: "finish",
     rawReason: reason,
     reason: ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other",
   };
   if (container) finish.container = container;
+  const stop = nonEmptyString(stopSequence);
+  if (stop) finish.stopSequence = stop;
   return finish;
 }
 

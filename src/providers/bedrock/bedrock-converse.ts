@@ -204,7 +204,8 @@ export class BedrockConverseDecoder {
         });
       block.signature = (block.signature ?? "") + signature;
     }
-    const redacted = nonEmptyString(reasoning["redactedContent"]) ?? nonEmptyString(reasoning["data"]);
+    // ReasoningContentBlockDelta is text, signature or redactedContent (base64 on the wire).
+    const redacted = nonEmptyString(reasoning["redactedContent"]);
     if (redacted !== undefined) emit({ type: "reasoning-part", part: { type: "redacted", data: redacted } });
   }
 

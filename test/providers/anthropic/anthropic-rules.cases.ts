@@ -160,6 +160,25 @@ group("AnthropicDeltaStream rules", (test) => {
     assertEquals([final.reason, final.rawReason], ["tool-calls", "tool_use"]);
   });
 
+  // RawMessageDeltaEvent.Delta.stop_sequence (@anthropic-ai/sdk 1.12): "Which custom stop sequence
+  // was generated, if any" (null otherwise). Claude on Bedrock's InvokeModel sends the same events.
+  test("a stop at a stop sequence names it: message_delta's stop_sequence is the finish's stopSequence", async () => {
+    const text = [
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "<block>no" } },
+      stop(0),
+    ];
+    const finish = (stop_reason: string, stop_sequence: string | null) => [
+      { type: "message_delta", delta: { stop_reason, stop_sequence }, usage: { output_tokens: 3 } },
+      { type: "message_stop" },
+    ];
+    const named = (await run("anthropic", anthropic(start, ...text, ...finish("stop_sequence", "</block>")))).at(-1);
+    assert(named?.type === "finish", "finish");
+    assertEquals([named.reason, named.rawReason, named.stopSequence], ["stop", "stop_sequence", "</block>"]);
+    const plain = (await run("anthropic", anthropic(start, ...text, ...finish("end_turn", null)))).at(-1);
+    assert(plain?.type === "finish" && !("stopSequence" in plain), "no stop sequence at end_turn");
+  });
+
   test("thinking becomes reasoning, ping is ignored, text stays text", async () => {
     const events = await run(
       "anthropic",

@@ -319,6 +319,24 @@ group("Bedrock InvokeModelWithResponseStream (Claude)", (test) => {
     );
   });
 
+  test("Claude's stop at a stop sequence names it, as on Anthropic's own stream", async () => {
+    const body = invokeChunks([
+      { type: "message_start", message: { usage: { input_tokens: 9, output_tokens: 1 } } },
+      { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+      { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "one two " } },
+      { type: "content_block_stop", index: 0 },
+      {
+        type: "message_delta",
+        delta: { stop_reason: "stop_sequence", stop_sequence: "three" },
+        usage: { output_tokens: 3 },
+      },
+      { type: "message_stop" },
+    ]);
+    const finish = last(await run(body));
+    assert(finish.type === "finish", "finish");
+    assertEquals([finish.reason, finish.rawReason, finish.stopSequence], ["stop", "stop_sequence", "three"]);
+  });
+
   test("a chunk whose bytes are not base64 is a malformed payload; an exception ends the stream", async () => {
     const bad = encodeMessage({ ":event-type": "chunk", ":message-type": "event" }, '{"bytes":"%%%"}');
     const body = concat([
