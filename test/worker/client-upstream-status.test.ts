@@ -43,6 +43,43 @@ describe("provider HTTP failures through the clients' SDKs", () => {
     });
   }
 
+  // A refusal no retry cures is a 502 with `x-should-retry: false`: without it both SDKs retried
+  // every 5xx twice (Claude Code up to 10 times), asking the provider again with a key it refused.
+  for (const status of [401, 403, 405, 301]) {
+    it(`a provider ${status}: a 502 that neither SDK retries`, async () => {
+      const messages = clientFetch(status);
+      const anthropic = new Anthropic({ baseURL: "http://localhost:8787", apiKey: "t", fetch: messages.fetch });
+      const refused = (await ask(anthropic)) as InstanceType<typeof Anthropic.APIError>;
+      expect([refused.status, refused.headers?.get("x-should-retry")]).toEqual([502, "false"]);
+      expect(messages.upstream.requests).toHaveLength(1);
+      const chat = clientFetch(status);
+      const openai = new OpenAI({ baseURL: "http://localhost:8787/v1", apiKey: "t", fetch: chat.fetch });
+      const rejected = await openai.chat.completions
+        .create({ model: "anthropic/claude-x", messages: [{ role: "user", content: "hi" }] })
+        .catch((caught: unknown) => caught);
+      expect(rejected).toMatchObject({
+        status: 502,
+        code: status < 404 && status > 400 ? "upstream_auth_failed" : "upstream_rejected",
+      });
+      expect(chat.upstream.requests).toHaveLength(1);
+    });
+  }
+
+  it("a provider 408 (it gave up waiting) is a 504 the SDKs retry, a 409 a 502 they retry", async () => {
+    for (const [status, answered] of [
+      [408, 504],
+      [409, 502],
+    ] as const) {
+      const chat = clientFetch(status);
+      const openai = new OpenAI({ baseURL: "http://localhost:8787/v1", apiKey: "t", fetch: chat.fetch, maxRetries: 1 });
+      const failed = await openai.chat.completions
+        .create({ model: "anthropic/claude-x", messages: [{ role: "user", content: "hi" }] })
+        .catch((caught: unknown) => caught);
+      expect(failed).toMatchObject({ status: answered });
+      expect(chat.upstream.requests).toHaveLength(2);
+    }
+  });
+
   it("a provider 404: NotFoundError (not_found_error on /v1/messages) that names the model", async () => {
     const { fetch, upstream } = clientFetch(404);
     const anthropic = new Anthropic({ baseURL: "http://localhost:8787", apiKey: "t", fetch });

@@ -136,7 +136,7 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
     [422, 400],
     [404, 404],
     [413, 413],
-    [409, 502],
+    [405, 502],
   ] as const) {
     it(`a provider ${status} it does not otherwise tell is ${expected} upstream_rejected with the status only`, async () => {
       const { response, text } = await answer({ kind: "response", status, body: leakyBody });
@@ -145,6 +145,8 @@ describe("POST /v1/stream provider failures before the stream starts", () => {
         error: { code: "upstream_rejected", message: expect.any(String), upstreamStatus: status },
       });
       if (status === 404) expect(JSON.parse(text).error.message).toContain("model");
+      // A 4xx it answers with a 502 tells the SDKs not to retry it (their rule retries every 5xx).
+      expect(response.headers.get("x-should-retry")).toBe(expected === 502 ? "false" : null);
       expectNoLeak(text);
     });
   }

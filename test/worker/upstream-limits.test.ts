@@ -119,6 +119,20 @@ describe("a quota or billing refusal: answered so that no SDK retries it", () =>
       { "x-amzn-errortype": "ServiceQuotaExceededException:http://internal.amazon.com/coral/com.amazon.bedrock/" },
       "bedrock/amazon.nova-micro-v1:0",
     ],
+    [
+      "Anthropic's 429 rate_limit_error of a spend limit (details.error_code enforced_spend_limit_reached)",
+      429,
+      {
+        type: "error",
+        error: {
+          type: "rate_limit_error",
+          message: `You have reached your specified API usage limits. ${SECRET}`,
+          details: { error_code: "enforced_spend_limit_reached" },
+        },
+      },
+      {},
+      "anthropic/claude-x",
+    ],
   ] as const) {
     it(`${label}: the same quota refusal on both protocols, never retried`, async () => {
       const chat = await chatAttempt(status, body, headers, model);

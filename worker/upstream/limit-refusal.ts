@@ -22,8 +22,13 @@ const MAX_RETRY_AFTER_MS = 60_000;
 /** The codes and exception names of a quota or billing refusal, lower case. */
 const QUOTA: ReadonlySet<string> = new Set(["insufficient_quota", "billing_error", "servicequotaexceededexception"]);
 
-/** Anthropic's billing refusal, a 400 `invalid_request_error` told by its words alone. */
-const QUOTA_WORDING = /credit balance is too low/i;
+/**
+ * Anthropic's billing refusals: a 400 `invalid_request_error` told by its words alone, and the
+ * spend limits its 429 `rate_limit_error` names in `details.error_code` (an organization's own
+ * limit, a contract's), which last until the limit is raised or the month turns.
+ */
+const QUOTA_WORDING =
+  /credit balance is too low|"error_code"\s*:\s*"(?:enforced|contract|linked_organization)_spend_limit_reached"/i;
 
 /** The codes of a model that is not ready yet (Bedrock's, a 429 the AWS SDKs retry), which is no rate limit. */
 const NOT_READY: ReadonlySet<string> = new Set(["modelnotreadyexception"]);
@@ -34,7 +39,7 @@ const NOT_READY: ReadonlySet<string> = new Set(["modelnotreadyexception"]);
  *
  * | provider | client |
  * | --- | --- |
- * | 402; 429 `insufficient_quota` or `billing_error`; `ServiceQuotaExceededException` | 402 `upstream_quota_exceeded`, `x-should-retry: false` |
+ * | 402; 429 `insufficient_quota`, `billing_error` or a spend limit; `ServiceQuotaExceededException` | 402 `upstream_quota_exceeded`, `x-should-retry: false` |
  * | 429 `ModelNotReadyException` | 503 `upstream_overloaded`, with the wait |
  * | other 429 | 429 `upstream_rate_limited`, its `limit` (`tokens` where the provider says), with the wait |
  *
@@ -47,7 +52,7 @@ export function limitRefusal(response: Response, text: string): HttpError | unde
   const header = response.headers.get("x-amzn-errortype")?.split(":")[0]?.toLowerCase();
   if (header !== undefined) read.codes.push(header);
   const upstreamStatus = status;
-  if (status === 402 || read.codes.some((code) => QUOTA.has(code)) || QUOTA_WORDING.test(read.text)) {
+  if (status === 402 || read.codes.some((code) => QUOTA.has(code)) || QUOTA_WORDING.test(text)) {
     const message =
       "The provider refused the request for its account's quota or billing, which waiting does not restore: " +
       "check the plan and billing of the Worker's provider account.";

@@ -49,7 +49,7 @@ export interface OpenUpstreamOptions {
  *
  * | provider                      | client                          |
  * | ----------------------------- | ------------------------------- |
- * | 401, 403                      | 502 `upstream_auth_failed` (Bedrock's says which refusal: ./providers/aws-refusal.ts) |
+ * | 401, 403                      | 502 `upstream_auth_failed`, not retried (Bedrock's says which refusal: ./providers/aws-refusal.ts) |
  * | 402, 429, a 400 of a quota    | ./limit-refusal.ts: 429 `upstream_rate_limited`, 402 `upstream_quota_exceeded` (not retried), ... |
  * | 503, 529 (overloaded)         | 503 `upstream_overloaded`, with its wait (`/v1/messages`: a 529 stays 529 `overloaded_error`) |
  * | other 5xx, or a 200 not of the request's `responseType` or `wholeType` (or of none) | 502 `upstream_error` |
@@ -58,7 +58,9 @@ export interface OpenUpstreamOptions {
  * | other 400, 422                | 400 `upstream_rejected` (not retried: the same request fails again) |
  * | 404                           | 404 `upstream_rejected` (the provider knows no such model) |
  * | 413                           | 413 `upstream_rejected`         |
- * | other 3xx, 4xx                | 502 `upstream_rejected`         |
+ * | 408                           | 504 `upstream_timeout`          |
+ * | 409                           | 502 `upstream_error`            |
+ * | other 3xx, 4xx                | 502 `upstream_rejected`, not retried (`x-should-retry: false`) |
  * | network error                 | 502 `upstream_unreachable`      |
  * | an `HttpError` thrown by `send` (the offline scripted model's own failure) | that error |
  * | no headers within the timeout or the response's deadline | 504 `upstream_timeout` |
@@ -158,6 +160,9 @@ function statusError(
     );
   if (status === 413)
     return upstream(413, "upstream_rejected", "The provider refused the request as too large.", status);
+  // A provider's 408 (it gave up waiting) and 409 (a conflict of the moment) pass: retried, as the SDKs retry them.
+  if (status === 408) return upstream(504, "upstream_timeout", "The provider timed out the request.", status);
+  if (status === 409) return upstream(502, "upstream_error", "The provider refused the request for now.", status);
   if (!response.ok) {
     return upstream(
       502,
@@ -267,11 +272,18 @@ function unreachable(baseUrlVar: string | undefined): string {
     : `The provider could not be reached at the Worker's base URL for it: check \`${baseUrlVar}\` (unset: the provider's own) and that its server is up.`;
 }
 
+/**
+ * A refusal that no retry cures (the provider refused the Worker's key, or the request as it is) is
+ * a 502, the provider's fault as the client sees it, with `x-should-retry: false`: openai-node and
+ * @anthropic-ai/sdk obey it before their rule that retries every 5xx (Claude Code's up to 10 times).
+ */
 function upstream(
   status: number,
   code: "upstream_auth_failed" | "upstream_error" | "upstream_rejected" | "upstream_unreachable" | "upstream_timeout",
   message: string,
   upstreamStatus?: number,
 ): HttpError {
-  return new HttpError(status, upstreamStatus === undefined ? { code, message } : { code, message, upstreamStatus });
+  const body = upstreamStatus === undefined ? { code, message } : { code, message, upstreamStatus };
+  const final = status >= 500 && (code === "upstream_auth_failed" || code === "upstream_rejected");
+  return new HttpError(status, body, final ? { "x-should-retry": "false" } : {});
 }
