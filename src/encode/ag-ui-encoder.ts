@@ -1,6 +1,5 @@
 import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
-import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
 import type { Usage } from "../shared/deltas.ts";
 import type {
   AbortEvent,
@@ -10,7 +9,7 @@ import type {
   ToolCallStartEvent,
 } from "../shared/events.ts";
 import { CallIds, randomId } from "./call-ids.ts";
-import { tokenUsage, type AGUIEncoderOptions } from "./ag-ui-wire.ts";
+import { runError, tokenUsage, type AGUIEncoderOptions } from "./ag-ui-wire.ts";
 import {
   abortError,
   FAILED_FINISH,
@@ -19,9 +18,10 @@ import {
   stepOf,
   type EncodableEvent,
   type ProtocolEncoder,
+  withdrawn,
 } from "./protocol-encoder.ts";
 import { pushSent } from "./sent-fragments.ts";
-import { cutCallError, HeldCalls } from "./cut-calls.ts";
+import { cutBy, cutCallError, holding } from "./cut-calls.ts";
 
 interface AGUICall {
   id: string;
@@ -42,9 +42,10 @@ interface AGUICall {
  *   closed when text or a call begins;
  * - each call as `TOOL_CALL_START {toolCallId, toolCallName, parentMessageId}` (the assistant
  *   message, so that all calls of a response land in it), `TOOL_CALL_ARGS` per fragment, and
- *   `TOOL_CALL_END` when it completes (an invalid call too: its arguments are what the model
- *   sent; not one an abnormal finish cut, which fails the run). A call without an id gets a
- *   generated one; calls the provider ran itself are left out;
+ *   `TOOL_CALL_END` when it completes (an invalid call too, once what follows shows no stop cut
+ *   it: its arguments are what the model sent; not one an abnormal finish cut, which fails the
+ *   run, nor one held at a fault). A call without an id gets a generated one; calls the provider
+ *   ran itself are left out;
  * - with tools run at the edge: `TOOL_CALL_RESULT {messageId, toolCallId, content, role: "tool"}`
  *   for a result (JSON text unless it is a string) or a tool error (its message, as the model reads it),
  *   one per call: a streaming tool's results so far (`preliminary`), which AG-UI has no event for,
@@ -74,7 +75,7 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   readonly #calls = new Map<string, AGUICall>();
   readonly #skipped = new Set<string>();
   readonly #usage: Usage[] = [];
-  readonly #held = new HeldCalls();
+  readonly #held: InvalidToolCallEvent[] = [];
   #messageId: string;
   #started = false;
   #step: number | undefined;
@@ -95,11 +96,9 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   encode(event: EncodableEvent, out: string[]): void {
     if (this.#ended || ("choice" in event && event.choice !== undefined && event.choice !== 0)) return;
     this.#begin(event, out);
-    // A call a `length` or `content-filter` finish cut never ends: the run fails (an `error` finish fails anyway).
-    if (this.#held.hold(event)) return;
-    const { calls, cut } = this.#held.release(event);
-    if (cut === undefined) for (const call of calls) this.#end(call, out);
-    else if (cut !== "error") return this.#fail(cutCallError(cut), out);
+    // An invalid call waits for what follows (a withdrawn one ends at once, never cut by the refusal after it).
+    if (event.type === "invalid-tool-call" && !withdrawn(event)) return void this.#held.push(event);
+    if (!holding(event)) for (const call of this.#held.splice(0)) this.#end(call, out);
     switch (event.type) {
       case "text-delta":
         return this.#textDelta(event.text, out);
@@ -114,13 +113,10 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
       case "tool-call-violation": {
         // AG-UI has no event for it: a CUSTOM event, which clients receive through `onCustomEvent`.
         const call = this.#calls.get(callKey(event));
+        const { path, message } = event.error;
         if (call && !call.ended)
           out.push(
-            sseData({
-              type: "CUSTOM",
-              name: "tool-call-violation",
-              value: { toolCallId: call.id, path: event.error.path, message: event.error.message },
-            }),
+            sseData({ type: "CUSTOM", name: "tool-call-violation", value: { toolCallId: call.id, path, message } }),
           );
         return;
       }
@@ -141,7 +137,11 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
         return;
       case "finish":
         if (event.usage) this.#usage.push(event.usage);
-        return event.reason === "error" ? this.#fail(FAILED_FINISH, out) : this.#closeMessages(out);
+        if (event.reason === "error") return this.#fail(FAILED_FINISH, out);
+        // A call a `length`, filter or `other` finish cut never ends: the run fails.
+        if (cutBy(this.#held, event)) return this.#fail(cutCallError(event.reason), out);
+        for (const call of this.#held.splice(0)) this.#end(call, out);
+        return this.#closeMessages(out);
       case "abort":
         return this.#fail(abortError(event as AbortEvent), out);
       case "step-finish":
@@ -151,13 +151,20 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     }
   }
 
-  /** Appends `RUN_FINISHED` once every message is closed, or `RUN_ERROR` if a call is still open. */
+  /**
+   * Appends `RUN_FINISHED` once every message is closed, or `RUN_ERROR` if a call is still open.
+   * The invalid calls held end first, as content after them would end them; not when another
+   * call is still open: the input was cut short, a fault, which leaves them open as any fault does.
+   */
   end(out: string[]): void {
     if (this.#ended) return;
     this.#open(out);
-    this.#closeMessages(out);
-    if ([...this.#calls.values()].some((call) => !call.ended))
+    const held = this.#held.splice(0);
+    const keys = new Set(held.map(callKey));
+    if ([...this.#calls].some(([key, call]) => !call.ended && !keys.has(key)))
       return this.#fail({ code: "input-ended", message: "The response ended before it finished." }, out);
+    for (const call of held) this.#end(call, out);
+    this.#closeMessages(out);
     const usage = this.#usage.map(tokenUsage);
     out.push(sseData({ type: "RUN_FINISHED", ...this.#run, ...(usage.length > 0 ? { usage } : {}) }));
     this.#ended = true;
@@ -284,16 +291,10 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     );
   }
 
-  /**
-   * `RUN_ERROR`, after closing the text and reasoning (complete as far as they went); a call cut
-   * short stays open. Coded by a provider failure's kind where it is known (`overloaded`,
-   * `rate-limited`, `context-overflow`).
-   */
-  #fail(error: { code: string; message: string; kind?: ProviderErrorKind; data?: unknown }, out: string[]): void {
+  /** `RUN_ERROR` ({@link runError}), after closing the text and reasoning (complete as far as they went); a call cut short stays open. */
+  #fail(error: Parameters<typeof runError>[0], out: string[]): void {
     this.#closeMessages(out);
-    const kind = failureKind(error);
-    const code = kind && kind !== "other" ? kind : error.code;
-    out.push(sseData({ type: "RUN_ERROR", message: error.message, code }));
+    out.push(sseData(runError(error)));
     this.#ended = true;
   }
 }

@@ -1,9 +1,10 @@
 /**
- * The options of the AG-UI encoder and the token usage of its `RUN_FINISHED`.
+ * The options of the AG-UI encoder, the token usage of its `RUN_FINISHED` and its `RUN_ERROR`.
  *
  * @module
  */
 import type { Usage } from "../shared/deltas.ts";
+import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
 
 /** Options of {@link AGUIEncoder} and {@link AGUIEncoderStream}. */
 export interface AGUIEncoderOptions {
@@ -36,4 +37,17 @@ export function tokenUsage(usage: Usage): Record<string, number> {
   if (usage.outputTokens !== undefined) counts["outputTokens"] = usage.outputTokens;
   if (usage.totalTokens !== undefined) counts["totalTokens"] = usage.totalTokens;
   return counts;
+}
+
+/**
+ * The `RUN_ERROR` of a failure: its message, coded by a provider failure's kind where it is known
+ * (`overloaded`, `rate-limited`, `context-overflow`), else by the library's code.
+ */
+export function runError(error: { code: string; message: string; kind?: ProviderErrorKind; data?: unknown }): {
+  type: "RUN_ERROR";
+  message: string;
+  code: string;
+} {
+  const kind = failureKind(error);
+  return { type: "RUN_ERROR", message: error.message, code: kind && kind !== "other" ? kind : error.code };
 }

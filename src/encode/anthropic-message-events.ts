@@ -2,7 +2,7 @@ import { isRefusal } from "./refusal.ts";
 import { callKey } from "../shared/call-key.ts";
 import type { ProviderErrorKind } from "../shared/errors.ts";
 import type { ReasoningPart, Usage } from "../shared/deltas.ts";
-import type { AbortEvent, CompletedToolCallEvent, FinishEvent } from "../shared/events.ts";
+import type { AbortEvent, CompletedToolCallEvent, FinishEvent, InvalidToolCallEvent } from "../shared/events.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { isRecord, phaseOf } from "../shared/values.ts";
 import { isAnthropicBlock } from "../providers/anthropic/anthropic-messages.ts";
@@ -20,6 +20,7 @@ import {
   type AnthropicStreamEvent,
 } from "./anthropic-messages-wire.ts";
 import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
+import { cutBy, holding } from "./cut-calls.ts";
 
 /** The message of an input that ended without a finish or an abort. */
 export const INPUT_ENDED = { code: "input-ended", message: "The response ended before it finished." };
@@ -28,7 +29,9 @@ export const INPUT_ENDED = { code: "input-ended", message: "The response ended b
  * The library's events to Messages stream events (objects), the rules both the SSE encoder and
  * the non-streaming reader follow: `message_start` first, blocks through a {@link BlockSequencer}
  * (indices 0, 1, 2, ... in the order they open, one open at a time), one `message_delta`, then
- * `message_stop`; or an `error` event, after which nothing is written.
+ * `message_stop`; or an `error` event, after which nothing is written. At a fault, a call cut
+ * short is left open, never stopped (a stopped `tool_use` reads as complete), and the blocks that
+ * waited behind it (text, a complete call) open after it, each at the next index, before the error.
  */
 export class AnthropicMessageEvents {
   readonly #emit: (event: AnthropicStreamEvent) => void;
@@ -37,10 +40,10 @@ export class AnthropicMessageEvents {
   readonly #ids: CallIds;
   readonly #blocks: BlockSequencer;
   readonly #skipped = new Set<string>();
+  /** Invalid calls not stopped yet: one an abnormal finish cut comes right before it. */
+  readonly #held: InvalidToolCallEvent[] = [];
   #started = false;
   #calls = 0;
-  /** Calls shown whose arguments never parsed (a call cut short). */
-  #invalidCalls = 0;
   #ended = false;
 
   /** Writes through `emit`. */
@@ -71,6 +74,8 @@ export class AnthropicMessageEvents {
   add(event: EncodableEvent): void {
     if (this.#ended || ("choice" in event && event.choice !== undefined && event.choice !== 0)) return;
     if ("step" in event && typeof event.step === "number" && event.step > 0) return; // one message: a loop's first step
+    // Content after an invalid call: no stop cut it (it goes out as the model wrote it).
+    if (!holding(event)) this.#release();
     switch (event.type) {
       case "text-delta":
       case "reasoning-delta":
@@ -104,7 +109,7 @@ export class AnthropicMessageEvents {
         if (this.#skipped.has(key) || (withdrawn(event) && !this.#blocks.hasCall(key))) return;
         this.#start();
         if (event.type === "tool-call-start") return this.#blocks.startCall(event);
-        return this.#blocks.endCall(event);
+        return event.type === "invalid-tool-call" ? void this.#held.push(event) : this.#blocks.endCall(event);
       }
       case "tool-call-delta":
         return this.#blocks.callDelta(callKey(event), event.argumentsDelta);
@@ -164,7 +169,6 @@ export class AnthropicMessageEvents {
     // A withdrawn call (cut off by Anthropic's fallback) went out as Anthropic sent it, but is no call to run.
     if (block.kind === "call" && !(block.completion && withdrawn(block.completion))) {
       this.#calls++;
-      if (block.completion?.type === "invalid-tool-call") this.#invalidCalls++;
       const sent = block.sent.join("");
       const rest = remainder(sent, block.completion?.rawArguments ?? sent, block.textInput);
       if (rest !== "") this.#emit({ type: "content_block_delta", index: block.index, delta: delta(block, rest) });
@@ -174,13 +178,14 @@ export class AnthropicMessageEvents {
 
   #finish(event: FinishEvent): void {
     this.#start();
+    // A call cut by a length stop cannot be run: `max_tokens`, as Anthropic itself reports a
+    // response that ran out inside a tool_use block (which it stops), so no client runs its partial
+    // input; one cut by a filter (Gemini's SAFETY, RECITATION) the same: `refusal`, never
+    // `tool_use`. An `other` finish (Gemini's OTHER) cuts a call as well: then `end_turn`.
+    const cut = cutBy(this.#held, event);
+    this.#release();
     this.#blocks.finish();
     const usage = anthropicUsage(event.usage);
-    // A call cut by a length stop cannot be run: `max_tokens`, as Anthropic itself reports a
-    // response that ran out inside a tool_use block, so no client runs its partial input; one cut
-    // by a filter (Gemini's SAFETY, RECITATION) the same: `refusal`, never `tool_use`.
-    // An `other` finish (Gemini's OTHER) cuts a call as well: then `end_turn`.
-    const cut = ["length", "content-filter", "other"].includes(event.reason) && this.#invalidCalls > 0;
     const stop_reason = anthropicStopReason(event.reason, event.rawReason, this.#calls > 0 && !cut);
     this.#emit({
       type: "message_delta",
@@ -196,8 +201,15 @@ export class AnthropicMessageEvents {
     this.#ended = true;
   }
 
+  /** Stops the invalid calls held, in the order they came. */
+  #release(): void {
+    for (const call of this.#held.splice(0)) this.#blocks.endCall(call);
+  }
+
   #fail(error: { code: string; message: string; kind?: ProviderErrorKind }): void {
     this.#start();
+    // The calls held or still open are dropped; what waited behind them goes out (an open text stays open).
+    this.#blocks.fault();
     this.#emit({ type: "error", error: anthropicError(error) });
     this.#ended = true;
   }

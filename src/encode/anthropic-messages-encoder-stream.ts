@@ -33,6 +33,9 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   finish) is an in-band `event: error` with `{"type": "error", "error": {"type": "api_error",
  *   "message"}}` (the library's message and code, never the provider's text), and the stream
  *   ends there: never a `message_stop` that would pass a failed response for a complete one.
+ *   A call the failure cut short is never stopped (a stopped `tool_use` reads as complete), nor
+ *   is an invalid call right before it; what waited behind it (text, a complete call) opens
+ *   after it, each block at the next index, and is streamed before the error.
  * - Choices other than the first, a tool loop's later steps and events of other types are not
  *   shown.
  *

@@ -202,10 +202,10 @@ export class BlockSequencer {
   /**
    * A fault ends the content: the calls not complete are dropped (one open is never closed, one
    * waiting never opened) and the blocks waiting behind them (text, reasoning, complete calls) go
-   * out and close: what the model produced before the fault is delivered.
+   * out: what the model produced before the fault is delivered. The last block stays open if it
+   * was (a Messages error leaves it so, as Anthropic's does); {@link finish} first closes it.
    */
   fault(): void {
-    this.finish();
     for (const block of this.#blocks.slice(this.#head))
       if (block.kind === "call" && !block.done) Object.assign(block, { done: true, dropped: true });
     this.#advance();

@@ -1,42 +1,27 @@
 import type { FinishReason } from "../shared/deltas.ts";
-import type { InvalidToolCallEvent } from "../shared/events.ts";
-import { type EncodableEvent, withdrawn } from "./protocol-encoder.ts";
+import type { FinishEvent, InvalidToolCallEvent } from "../shared/events.ts";
+import type { EncodableEvent } from "./protocol-encoder.ts";
 
 /**
- * Holds a response's `invalid-tool-call`s until the next event says whether the finish cut them.
- * The accumulator completes the calls still open at an abnormal finish (`length`, a filter, an
- * error) right before that `finish`, each an `invalid-tool-call`: a call cut short, not one the
+ * Whether the `invalid-tool-call`s held before `event` stay held: the one rule of the Messages,
+ * Responses and AG-UI encoders, which hold them (each in an array, in the order they came) until
+ * what follows says whether they were cut. The accumulator completes the calls still open at an
+ * abnormal finish (`length`, a filter, an error, `other`) right before that `finish`, each an
+ * `invalid-tool-call` (calls it completes whole may come between): a call cut short, not one the
  * model wrote wrong, and a protocol whose clients run a call once it is ended (AG-UI's frontend
- * tools at `TOOL_CALL_END`) must never end it. Any other event releases the held calls, to be
- * ended as before. A withdrawn call is never held.
+ * tools at `TOOL_CALL_END`, Codex at a Responses item's done, an agent at a Messages
+ * `content_block_stop`) must never end it. Content after the calls, or a normal finish, releases
+ * them, to be ended as the model wrote them; a finish that cut them says so ({@link cutBy}); a
+ * fault (an `error` finish, a provider error, an abort) leaves them held, never ended.
  */
-export class HeldCalls {
-  #held: InvalidToolCallEvent[] = [];
+export const holding = (event: EncodableEvent): boolean => HOLDING.has(event.type);
 
-  /** Holds `event` if it is an `invalid-tool-call` the next event may show cut; false for any other event. */
-  hold(event: EncodableEvent): boolean {
-    if (event.type !== "invalid-tool-call" || withdrawn(event)) return false;
-    this.#held.push(event);
-    return true;
-  }
+/** The finish cut the calls held: an abnormal one, right after them. */
+export const cutBy = (held: readonly InvalidToolCallEvent[], finish: FinishEvent): boolean =>
+  held.length > 0 && CUTTING.has(finish.reason);
 
-  /** Before `event`: the calls held, and the reason of the finish that cut them when `event` is one. */
-  release(event: EncodableEvent): Released {
-    if (this.#held.length === 0) return NONE;
-    const calls = this.#held;
-    this.#held = [];
-    return event.type === "finish" && CUTTING.has(event.reason) ? { calls, cut: event.reason } : { calls };
-  }
-}
-
-/** What {@link HeldCalls.release} gives back. */
-export interface Released {
-  calls: readonly InvalidToolCallEvent[];
-  /** The finish that cut them: `length`, `content-filter`, `error` or `other`; absent when they were not cut. */
-  cut?: FinishReason;
-}
-
-const NONE: Released = { calls: [] };
+/** Events after which an invalid call is still held: more calls completing at the finish, the finish, a failure. */
+const HOLDING = new Set(["tool-call", "invalid-tool-call", "finish", "error", "abort"]);
 
 /** The finishes that leave the calls still open cut short. */
 // `other` (Gemini's OTHER, FINISH_REASON_UNSPECIFIED) is no normal finish either: the accumulator cuts what is open.

@@ -19,7 +19,7 @@ import {
 import { responseSettings } from "./openai-response-settings.ts";
 import { phaseOf } from "../shared/values.ts";
 import { isRefusal, openingPart, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
-import { cutCallError } from "./cut-calls.ts";
+import { cutCallError, holding } from "./cut-calls.ts";
 import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
 
 /**
@@ -91,7 +91,7 @@ export class OpenAIResponseEvents {
     if ("step" in event && typeof event.step === "number" && event.step > 0) return; // one response: a loop's first step
     this.#start();
     // Content after an invalid call: no stop cut it (the model's bad JSON goes back to it, `completed`).
-    if (!HOLDING.has(event.type)) this.#release();
+    if (!holding(event)) this.#release();
     switch (event.type) {
       case "text-delta":
       case "reasoning-delta":
@@ -272,7 +272,8 @@ export class OpenAIResponseEvents {
   fail(error: OpenAIResponsesError): void {
     if (this.#ended) return;
     this.#start();
-    this.#blocks.fault(); // closes the open text; a call still open is dropped, what waited behind it goes out
+    this.#blocks.finish(); // closes the open text
+    this.#blocks.fault(); // a call still open is dropped, what waited behind it goes out
     this.#response.status = "failed";
     const failure = responsesError(error);
     this.#response.error = { code: failure.code, message: failure.message };
@@ -291,9 +292,6 @@ export class OpenAIResponseEvents {
     this.#send(type, { response: this.#response });
   }
 }
-
-/** Events after which an invalid call is still held: more calls completing at the finish, the finish, a failure. */
-const HOLDING = new Set(["tool-call", "invalid-tool-call", "finish", "error", "abort"]);
 
 const PREFIX = { text: "msg", reasoning: "rs", redacted: "rs", kept: "rs", call: "fc", custom: "ctc" } as const;
 

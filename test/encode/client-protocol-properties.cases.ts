@@ -157,10 +157,17 @@ group("client-protocol encoders: generated streams", (test) => {
             0,
             events.findIndex((e) => failed([e])),
           );
-          assertEquals(responses.text, before.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join(""));
+          const text = before.flatMap((e) => (e.type === "text-delta" ? [e.text] : [])).join("");
+          assertEquals(responses.text, text);
           assertEquals(
             responses.calls.map((c) => [c.name, c.arguments]),
             expectedCalls(before).map((c) => [c.name, c.rawArguments]),
+          );
+          // Messages too (a tool_use cut short is left open, never stopped, and what waited behind it follows).
+          assertEquals(messages.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join(""), text);
+          assertEquals(
+            messages.content.flatMap((b) => (b.type === "tool_use" && "input" in b ? [[b.name, b.json]] : [])),
+            expectedCalls(before).flatMap((c) => (c.invalid ? [] : [[c.name, c.rawArguments]])),
           );
         }
         if (!cut) {

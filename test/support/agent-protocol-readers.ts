@@ -123,6 +123,8 @@ export function readMessagesEvents(text: string): MessagesReading {
     startUsage: message["usage"] as Record<string, number>,
   };
   let open: number | undefined;
+  /** A tool_use a fault cut short, left open: never stopped (a stopped one reads as complete). */
+  let abandoned = false;
   let signed = false;
   let ended = false;
   for (const frame of frames.slice(1)) {
@@ -135,7 +137,10 @@ export function readMessagesEvents(text: string): MessagesReading {
       ended = true;
     } else if (type === "content_block_start") {
       keysWithin(frame, ["type", "index", "content_block"], [], type);
-      assert(open === undefined, "one block open at a time");
+      // One block open at a time, but for a tool_use left open by a fault: what waited behind it
+      // follows (nothing more of it: deltas and stops are the newest block's), then the error.
+      assert(open === undefined || reading.content[open]?.type === "tool_use", "one block open at a time");
+      abandoned ||= open !== undefined;
       assert(reading.stopReason === undefined, "no block after message_delta");
       assertEquals(frame["index"], reading.content.length, "block indices are 0, 1, 2, ... without gaps");
       const block = frame["content_block"] as Record<string, unknown>;
@@ -200,6 +205,7 @@ export function readMessagesEvents(text: string): MessagesReading {
     } else if (type === "message_delta") {
       keysWithin(frame, ["type", "delta", "usage"], [], type);
       assert(reading.stopReason === undefined, "one message_delta");
+      assert(!abandoned, "a tool_use left open only on the way to an error");
       assert(open === undefined, "message_delta after every block closed");
       keysWithin(frame["delta"], ["stop_reason", "stop_sequence"], ["container"], "message_delta.delta");
       const reason = (frame["delta"] as Record<string, unknown>)["stop_reason"] as string;
@@ -240,6 +246,7 @@ export function readMessagesEvents(text: string): MessagesReading {
     } else assert(false, `a documented event type (${type})`);
   }
   assert(ended, "the stream ends with message_stop or error");
+  assert(!abandoned || reading.error !== undefined, "a tool_use left open only on the way to an error");
   return reading;
 }
 

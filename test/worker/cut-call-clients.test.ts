@@ -140,11 +140,15 @@ describe.each(cases)("a call cut by $label", (c) => {
       messages: user,
       tools: TOOLS.map((tool) => ({ name: tool.name, input_schema: tool.parameters as never })),
     });
+    const blocks: string[] = [];
+    stream.on("contentBlock", (block) => void (block.type === "tool_use" && blocks.push(block.name)));
     const outcome = await stream.finalMessage().then(
       (message) => message.stop_reason as string,
       (error: unknown) => (error instanceof Anthropic.APIError ? "error" : String(error)),
     );
     expect(outcome).toBe(c.stop);
+    // A failure never stops the cut call (a stopped tool_use reads as complete): the whole call only.
+    if (c.stop === "error") expect(blocks).toEqual(["lookup"]);
   });
 
   it("/v1/responses (openai-node): the whole call completed, the cut call never", async () => {

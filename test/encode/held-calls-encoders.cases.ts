@@ -1,0 +1,169 @@
+// What waits in an encoder when a fault or a finish comes: content held behind a call a fault cut
+// short is delivered (Messages, one block at a time), the cut call never stopped; an invalid call
+// waits for what follows it, in Messages, AG-UI and Responses alike: content or a normal end
+// releases it (ended as the model wrote it), a finish that cut it says so, a fault drops it.
+import {
+  AGUIEncoder,
+  AnthropicMessagesEncoder,
+  type EncodableEvent,
+  type FinishEvent,
+  type InvalidToolCallEvent,
+  type ToolCallEvent,
+} from "../../src/index.ts";
+import { AGENT_OPTIONS, countingIds, encodeAll } from "../support/encoders.ts";
+import { namedFrames, readMessagesEvents } from "../support/agent-protocol-readers.ts";
+import { assert, assertEquals, group } from "../support/harness.ts";
+import { dataFrames, readAGUIEvents } from "../support/protocol-readers.ts";
+
+const finish = (reason: FinishEvent["reason"], rawReason: string): FinishEvent => ({
+  type: "finish",
+  reason,
+  rawReason,
+  toolCalls: [],
+  invalidToolCalls: [],
+  text: "",
+  reasoning: "",
+});
+const started = (index: number, id: string, name: string, args: string): ToolCallEvent[] => [
+  { type: "tool-call-start", index, id, name },
+  { type: "tool-call-delta", index, id, argumentsDelta: args, closed: false },
+];
+const invalid = (index: number, id: string, name: string, rawArguments: string): InvalidToolCallEvent => ({
+  type: "invalid-tool-call",
+  index,
+  id,
+  name,
+  rawArguments,
+  error: { code: "invalid-json", message: "The tool arguments are not valid JSON.", position: rawArguments.length },
+});
+const whole = (index: number, id: string, name: string, args: string): ToolCallEvent[] => [
+  ...started(index, id, name, args),
+  { type: "tool-call", index, id, name, rawArguments: args, arguments: JSON.parse(args) },
+];
+const providerError: ToolCallEvent = {
+  type: "error",
+  error: { code: "provider-error", message: "The provider reported an error inside the stream." },
+};
+
+const messages = (events: readonly EncodableEvent[]) =>
+  encodeAll(new AnthropicMessagesEncoder(AGENT_OPTIONS.anthropic()), events);
+const agui = (events: readonly EncodableEvent[]) =>
+  encodeAll(new AGUIEncoder({ threadId: "t", runId: "r", generateId: countingIds() }), events);
+/** The calls AG-UI ended, by id. */
+const aguiEnded = (text: string): string[] =>
+  dataFrames(text).flatMap((frame) => {
+    const event = JSON.parse(frame) as { type: string; toolCallId?: string };
+    return event.type === "TOOL_CALL_END" ? [event.toolCallId!] : [];
+  });
+/** The indices of the Messages blocks stopped. */
+const stopped = (text: string): number[] =>
+  namedFrames(text).flatMap((frame) => (frame["type"] === "content_block_stop" ? [frame["index"] as number] : []));
+
+group("Messages encoder: what waited behind a call a fault cut short", (test) => {
+  test("the text and the complete call held behind it go out before the error; the cut call is never stopped", () => {
+    const events: EncodableEvent[] = [
+      { type: "text-delta", text: "Looking." },
+      ...started(0, "call_1", "shell", '{"cmd":'),
+      { type: "text-delta", text: " The disk is full." },
+      ...whole(1, "call_2", "get_weather", '{"city":"Paris"}'),
+      { type: "tool-call-delta", index: 0, id: "call_1", argumentsDelta: '"ls', closed: false },
+      providerError,
+      {
+        type: "abort",
+        reason: "provider-error",
+        discarded: [{ index: 0, id: "call_1", name: "shell", rawArguments: '{"cmd":"ls' }],
+      },
+    ];
+    const text = messages(events);
+    const reading = readMessagesEvents(text);
+    assert(reading.error !== undefined, "the stream ends with the error event");
+    assertEquals(
+      reading.content.map((block) =>
+        block.type === "tool_use" ? [block.name, block.input] : [block.type, "text" in block ? block.text : ""],
+      ),
+      [
+        ["text", "Looking."],
+        ["shell", undefined],
+        ["text", " The disk is full."],
+        ["get_weather", { city: "Paris" }],
+      ],
+    );
+    assertEquals(stopped(text), [0, 2, 3], "every block stopped but the cut call (index 1)");
+  });
+
+  test("a call an error finish cut (Gemini's MALFORMED_FUNCTION_CALL) is never stopped: its invalid-tool-call waits, and the error drops it", () => {
+    const events: EncodableEvent[] = [
+      ...whole(0, "call_1", "lookup", '{"query":"tides"}'),
+      ...started(1, "call_2", "get_weather", '{"city":"Par'),
+      invalid(1, "call_2", "get_weather", '{"city":"Par'),
+      finish("error", "MALFORMED_FUNCTION_CALL"),
+    ];
+    const text = messages(events);
+    const reading = readMessagesEvents(text);
+    assert(reading.error !== undefined, "the stream ends with the error event");
+    assertEquals(stopped(text), [0], "the whole call is stopped, the cut one never");
+  });
+
+  test("an invalid call the model wrote goes out as it came once content follows it, and the stop says tool_use", () => {
+    const events: EncodableEvent[] = [
+      ...started(0, "call_1", "shell", '{"cmd":ls}'),
+      invalid(0, "call_1", "shell", '{"cmd":ls}'),
+      { type: "text-delta", text: "Done." },
+      finish("tool-calls", "tool_calls"),
+    ];
+    const reading = readMessagesEvents(messages(events));
+    assertEquals([reading.content.map((block) => block.type), reading.stopReason], [["tool_use", "text"], "tool_use"]);
+  });
+});
+
+group("AGUIEncoder: an invalid call waits for what follows it", (test) => {
+  const shell = [...started(0, "call_1", "shell", '{"cmd":ls}'), invalid(0, "call_1", "shell", '{"cmd":ls}')];
+
+  test("a call a length stop cut is never ended, though a complete call follows it: RUN_ERROR length", () => {
+    const events: EncodableEvent[] = [
+      ...started(0, "call_1", "shell", '{"cmd":"l'),
+      ...started(1, "call_2", "get_weather", '{"city":"Paris"}'),
+      invalid(0, "call_1", "shell", '{"cmd":"l'),
+      {
+        type: "tool-call",
+        index: 1,
+        id: "call_2",
+        name: "get_weather",
+        rawArguments: '{"city":"Paris"}',
+        arguments: { city: "Paris" },
+      },
+      finish("length", "length"),
+    ];
+    const text = agui(events);
+    assertEquals([readAGUIEvents(text).error?.["code"], aguiEnded(text)], ["length", ["call_2"]]);
+  });
+
+  test("the input ends right after an invalid call: ended as content after it would end it, and RUN_FINISHED", () => {
+    const mid = agui([...shell, { type: "text-delta", text: "Done." }]);
+    assertEquals([aguiEnded(mid), readAGUIEvents(mid).finished !== undefined], [["call_1"], true]);
+    const last = agui(shell);
+    assertEquals([aguiEnded(last), readAGUIEvents(last).finished !== undefined], [["call_1"], true]);
+    // One that came whole is shown and ended too, not lost.
+    const alone = readAGUIEvents(agui([invalid(0, "call_1", "shell", '{"cmd":ls}')]));
+    assertEquals(
+      alone.messages.flatMap((m) => m.toolCalls ?? []),
+      [{ id: "call_1", name: "shell", arguments: '{"cmd":ls}' }],
+    );
+    assert(alone.finished !== undefined, "RUN_FINISHED");
+  });
+
+  test("a fault after an invalid call (an error, an abort, the input ending with a call open) leaves it open: RUN_ERROR", () => {
+    const open = started(1, "call_2", "get_weather", '{"city":');
+    for (const after of [
+      [providerError, { type: "abort", reason: "provider-error", discarded: [] }],
+      [{ type: "abort", reason: "input-ended", discarded: [] }],
+      [finish("error", "MALFORMED_FUNCTION_CALL")],
+      [],
+    ] as EncodableEvent[][]) {
+      const text = agui([...open, ...shell, ...after]);
+      const reading = readAGUIEvents(text);
+      assertEquals([aguiEnded(text), reading.finished], [[], undefined], JSON.stringify(after));
+      assert(reading.error !== undefined, "RUN_ERROR");
+    }
+  });
+});
