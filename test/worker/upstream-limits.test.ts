@@ -34,9 +34,15 @@ function scripted(status: number, body: unknown, headers: Record<string, string>
 }
 
 /** What each client gets, with the SDK's default retries, and how often the upstream was asked. */
-async function chatAttempt(status: number, body: unknown, headers?: Record<string, string>, model = "openai/gpt-x") {
+async function chatAttempt(
+  status: number,
+  body: unknown,
+  headers?: Record<string, string>,
+  model = "openai/gpt-x",
+  maxRetries = 2,
+) {
   const { upstream, fetch } = scripted(status, body, headers);
-  const openai = new OpenAI({ baseURL: `${base}/v1`, apiKey: "t", fetch });
+  const openai = new OpenAI({ baseURL: `${base}/v1`, apiKey: "t", fetch, maxRetries });
   const error = (await openai.chat.completions
     .create({ model, messages: user })
     .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
@@ -133,6 +139,19 @@ describe("a quota or billing refusal: answered so that no SDK retries it", () =>
       {},
       "anthropic/claude-x",
     ],
+    [
+      "Gemini's 429 RESOURCE_EXHAUSTED of a model with limit: 0 on the project's tier (it still says retry in 20s)",
+      429,
+      {
+        error: {
+          code: 429,
+          message: `You exceeded your current quota, please check your plan and billing details. * Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 0, model: gemini-x Please retry in 20.04466179s. ${SECRET}`,
+          status: "RESOURCE_EXHAUSTED",
+        },
+      },
+      {},
+      "gemini/gemini-x",
+    ],
   ] as const) {
     it(`${label}: the same quota refusal on both protocols, never retried`, async () => {
       const chat = await chatAttempt(status, body, headers, model);
@@ -174,24 +193,26 @@ describe("a rate limit: still retried, after the provider's wait, typed by the l
     expect(JSON.stringify(error.error)).not.toContain("SECRET");
   });
 
-  it("Gemini's RESOURCE_EXHAUSTED: tokens by its quota metric, the wait its RetryInfo's retryDelay", async () => {
-    const body = {
-      error: {
-        code: 429,
-        message: `You exceeded your current quota. * Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_input_token_count, limit: 250000 ${SECRET}`,
-        status: "RESOURCE_EXHAUSTED",
-        details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "14s" }],
-      },
-    };
-    const { upstream, fetch } = scripted(429, body);
-    const openai = new OpenAI({ baseURL: `${base}/v1`, apiKey: "t", fetch, maxRetries: 0 });
-    const error = (await openai.chat.completions
-      .create({ model: "gemini/gemini-x", messages: user })
-      .catch((caught: unknown) => caught)) as InstanceType<typeof OpenAI.APIError>;
-    expect([error.status, error.type, error.code]).toEqual([429, "tokens", "rate_limit_exceeded"]);
-    expect([error.headers?.get("retry-after"), error.headers?.get("retry-after-ms")]).toEqual(["14", "14000"]);
-    expect(upstream.requests).toHaveLength(1);
-  });
+  // Gemini's per-minute RESOURCE_EXHAUSTED: the limit by its quota metric, the wait its RetryInfo's
+  // retryDelay, else the one its message names.
+  for (const [metric, retry, type, wait] of [
+    [
+      "input_token_count, limit: 250000",
+      { details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "14s" }] },
+      "tokens",
+      ["14", "14000"],
+    ],
+    ["requests, limit: 10. Please retry in 20.04466179s.", {}, "requests", ["21", "20045"]],
+  ] as const) {
+    it(`Gemini's RESOURCE_EXHAUSTED on ${metric}: a ${type} limit, retry-after ${wait[0]}`, async () => {
+      const message = `Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_${metric} ${SECRET}`;
+      const body = { error: { code: 429, message, status: "RESOURCE_EXHAUSTED", ...retry } };
+      const { error, attempts } = await chatAttempt(429, body, {}, "gemini/gemini-x", 0);
+      expect([error.status, error.type, error.code]).toEqual([429, type, "rate_limit_exceeded"]);
+      expect([error.headers?.get("retry-after"), error.headers?.get("retry-after-ms")]).toEqual(wait);
+      expect(attempts).toBe(1);
+    });
+  }
 
   it("a wait past a minute (a daily limit's) is not passed on: the SDKs would sleep it inside the call", async () => {
     for (const headers of [{ "retry-after": "86400" }, { "retry-after-ms": "3600000" }]) {

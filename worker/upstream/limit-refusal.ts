@@ -25,10 +25,12 @@ const QUOTA: ReadonlySet<string> = new Set(["insufficient_quota", "billing_error
 /**
  * Anthropic's billing refusals: a 400 `invalid_request_error` told by its words alone, and the
  * spend limits its 429 `rate_limit_error` names in `details.error_code` (an organization's own
- * limit, a contract's), which last until the limit is raised or the month turns.
+ * limit, a contract's), which last until the limit is raised or the month turns. Gemini's 429
+ * RESOURCE_EXHAUSTED "Quota exceeded for metric: ..., limit: 0" (a model the project's tier has
+ * no quota of, such as a Pro model on the free tier), which says "Please retry in 20s" all the same.
  */
 const QUOTA_WORDING =
-  /credit balance is too low|"error_code"\s*:\s*"(?:enforced|contract|linked_organization)_spend_limit_reached"/i;
+  /credit balance is too low|"error_code"\s*:\s*"(?:enforced|contract|linked_organization)_spend_limit_reached"|\blimit: 0(?![\d.])/i;
 
 /** The codes of a model that is not ready yet (Bedrock's, a 429 the AWS SDKs retry), which is no rate limit. */
 const NOT_READY: ReadonlySet<string> = new Set(["modelnotreadyexception"]);
@@ -83,7 +85,7 @@ export function waitHeaders(ms: number | undefined): Record<string, string> {
  * The provider's wait in milliseconds, within {@link MAX_RETRY_AFTER_MS}: its `retry-after-ms`
  * (OpenAI's, Azure's), its `Retry-After` in seconds, or as an HTTP date counted from its own `Date`
  * (without one, a date cannot be bounded); else, from `text`, Gemini's `RetryInfo` `retryDelay`
- * ("14s") or the "try again in 6.4s" of OpenAI's and Groq's messages. None past the bound.
+ * ("14s") or the wait its message or OpenAI's and Groq's names. None past the bound.
  */
 export function retryDelayMs(response: Response, text = ""): number | undefined {
   const ms = headerMs(response.headers) ?? bodyMs(text);
@@ -102,8 +104,12 @@ function headerMs(headers: Headers): number | undefined {
   return Number.isNaN(at) || Number.isNaN(now) ? undefined : Math.max(0, at - now);
 }
 
-/** Gemini's `"retryDelay": "14s"` (a protobuf Duration), or "try again in 20ms" / "in 6.4s" in a message. */
-const BODY_DELAY = /"retryDelay"\s*:\s*"(\d{1,9}(?:\.\d{1,9})?)s"|try again in (\d{1,9}(?:\.\d{1,6})?) ?(ms|s)\b/i;
+/**
+ * Gemini's `"retryDelay": "14s"` (a protobuf Duration), or in a message OpenAI's and Groq's "try
+ * again in 20ms" / "in 6.4s", Gemini's "Please retry in 20.04466179s".
+ */
+const BODY_DELAY =
+  /"retryDelay"\s*:\s*"(\d{1,9}(?:\.\d{1,9})?)s"|(?:try again|retry) in (\d{1,9}(?:\.\d{1,9})?) ?(ms|s)\b/i;
 
 function bodyMs(text: string): number | undefined {
   const match = BODY_DELAY.exec(text);
