@@ -2,7 +2,9 @@
 // `[DONE]` (vLLM, llama.cpp), a value cut short at a `[DONE]` with no finish, or a call with no
 // arguments yet that an abnormal finish (`length`, `max_tokens`, `max_output_tokens`, `MAX_TOKENS`) ends.
 import { streamToolCalls, type Provider, type ToolCallEvent } from "../../src/index.ts";
+import { recording } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
+import { recordingSource } from "../support/sources.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE } from "../support/streams.ts";
 
 const run = (provider: Provider, sse: string): Promise<ToolCallEvent[]> =>
@@ -174,6 +176,50 @@ group("Calls cut short by the end of the response", (test) => {
     assert(done?.type === "tool-call", "tool-call at STOP");
     assertEquals(done.arguments, { content: "hello wor" });
   });
+
+  test("Gemini (Vertex): a streamed call a fault or stop cuts reports the arguments it received, as other providers' do", async () => {
+    // The recording's first two events (CRLF-framed): getWeather opened, then `$.location` "Boston" with more to come.
+    const recorded = recording("gemini", "vertex-streamed-function-call-arguments").text.split("\r\n\r\n");
+    const head = `${recorded.slice(0, 2).join("\r\n\r\n")}\r\n\r\n`;
+    const data = (payload: unknown): string => `data: ${JSON.stringify(payload)}\n\n`;
+    const finish = (finishReason: string): string => data({ candidates: [{ content: { parts: [] }, finishReason }] });
+    const error = data({ error: { code: 503, message: "The model is overloaded.", status: "UNAVAILABLE" } });
+    const failed = recordingSource([bytes(head)], new TypeError("network connection lost")).stream;
+    const ends = {
+      "input-ended": await run("gemini", head),
+      "provider-error": await run("gemini", head + error),
+      "stream-failed": await collect(streamToolCalls(failed, { provider: "gemini" })),
+      length: await run("gemini", head + finish("MAX_TOKENS")),
+      "content-filter": await run("gemini", head + finish("SAFETY")),
+    };
+    const reported = Object.fromEntries(
+      Object.entries(ends).map(([end, events]) => {
+        const last = events.at(-1);
+        const calls =
+          last?.type === "abort"
+            ? last.discarded
+            : last?.type === "finish" && !last.toolCalls.length
+              ? last.invalidToolCalls
+              : [];
+        return [
+          end,
+          [
+            last?.type === "abort" ? last.reason : last?.type === "finish" && last.reason,
+            calls.map((c) => [c.name, c.rawArguments]),
+          ],
+        ];
+      }),
+    );
+    // Its arguments' text up to the last quote: the start of the whole call's, `"Boston"` still growing.
+    const received = [["getWeather", '{"location":"Boston']];
+    assertEquals(reported, {
+      "input-ended": ["input-ended", received],
+      "provider-error": ["provider-error", received],
+      "stream-failed": ["stream-failed", received],
+      length: ["length", received],
+      "content-filter": ["content-filter", received],
+    });
+  }).needs("recordings");
 
   test("OpenAI Responses: a free-text call (custom_tool_call) open at max_output_tokens is invalid, truncated-input", async () => {
     const item = { id: "ctc_1", type: "custom_tool_call", call_id: "call_9", name: "run_sql", input: "" };

@@ -14,6 +14,26 @@ function assertPrefixOfWhole(cut: ToolCallEvent[], whole: ToolCallEvent[], where
   const last = cut.at(-1);
   assert(last?.type === "abort" || last?.type === "finish", `${where}: ends with finish or abort`);
   const body = cut.slice(0, -1);
+  // A call whose arguments go out whole at its close (Gemini's streamed `partialArgs`) gives, cut,
+  // what it had received: its start (which the whole run gives at the close, after events the cut
+  // never read) and a delta whose text is a strict start of the whole run's delta for that call.
+  const [start, received] = body.slice(-2);
+  if (
+    start?.type === "tool-call-start" &&
+    received?.type === "tool-call-delta" &&
+    received.index === start.index &&
+    received.choice === start.choice &&
+    whole.some((e) => JSON.stringify(e) === JSON.stringify(start)) &&
+    whole.some(
+      (e) =>
+        e.type === "tool-call-delta" &&
+        e.index === received.index &&
+        e.choice === received.choice &&
+        e.argumentsDelta.length > received.argumentsDelta.length &&
+        e.argumentsDelta.startsWith(received.argumentsDelta),
+    )
+  )
+    body.length -= 2;
   // The only events a cut may add: the report of the event it cut in half, and the parts of what the
   // decoder held until a later event, given at the input's end (OpenAI Chat's reasoning fields and
   // refusal, OpenAI Responses' refusal): each of a field the whole run gives, its text as far as it came.

@@ -104,10 +104,12 @@ export class GeminiDecoder implements ProviderDecoder {
   }
 
   /**
-   * The input ended. Gemini sends no end marker: a call still open (Vertex's `willContinue` without
-   * its closing part) is left to the accumulator's end. The grounding kept (`GeminiGrounding`) goes out.
+   * The input ended, or failed. Gemini sends no end marker: a call still open (Vertex's
+   * `willContinue` without its closing part) is cut (see `#close`) and left to the accumulator's end,
+   * which discards it. The grounding kept (`GeminiGrounding`) goes out.
    */
   end(): void {
+    this.#streamed.forEach((_, choice) => this.#close(choice, this.#emit, true));
     this.#grounding?.end(this.#emit);
   }
 
@@ -155,9 +157,9 @@ export class GeminiDecoder implements ProviderDecoder {
     this.#grounding?.candidate(candidate, choice);
     const reason = nonEmptyString(candidate["finishReason"]);
     if (reason === undefined) return;
-    // A normal finish ends a streamed call that never got its closing part; any other leaves it
-    // to the accumulator, which reports it invalid: its arguments were still coming.
-    if (reason === "STOP") this.#close(choice, emit);
+    // A normal finish ends a streamed call that never got its closing part; any other cuts it, and
+    // the accumulator reports it invalid: its arguments were still coming.
+    this.#close(choice, emit, reason !== "STOP");
     emit(
       withChoice(
         { type: "finish", rawReason: reason, reason: ownValue(GEMINI_FINISH_REASONS, reason) ?? "other" },
@@ -220,10 +222,25 @@ export class GeminiDecoder implements ProviderDecoder {
     if (call["willContinue"] !== true) this.#close(choice, emit);
   }
 
-  #close(choice: number, emit: Emit): void {
+  /**
+   * Ends the open streamed call; `cut` (a fault or a stop before its last part), the accumulator
+   * gets what it received as its arguments so far, for the call it discards or reports invalid (as
+   * every other provider's `rawArguments`): their JSON text up to its last quote, the start of the
+   * text the call would have had, and never a whole value (the object stays open).
+   */
+  #close(choice: number, emit: Emit, cut?: boolean): void {
     const open = this.#streamed.get(choice);
     if (!open) return;
     this.#streamed.delete(choice);
-    emit(withChoice({ type: "tool-call-end", index: open.index, arguments: this.#write(open.args)! }, choice));
+    const text = this.#write(open.args)!;
+    const { index } = open;
+    emit(
+      withChoice(
+        cut
+          ? { type: "tool-call-chunk", index, argumentsDelta: text.slice(0, text.lastIndexOf('"')) }
+          : { type: "tool-call-end", index, arguments: text },
+        choice,
+      ),
+    );
   }
 }

@@ -3,10 +3,6 @@ import type { JsonValue } from "../../shared/json.ts";
 /** An object (without a prototype) or array of streamed arguments, indexed by a `jsonPath` segment. */
 export type Container = Record<string | number, JsonValue>;
 
-/** Whether `key` cannot reach into `node`: a name into an array, an index into an object or past an array's end (a hole). */
-const unreachable = (node: Container, key: string | number): boolean =>
-  Array.isArray(node) ? typeof key !== "number" || key > node.length : typeof key === "number";
-
 /**
  * Sets or appends one `partialArgs` entry at its `jsonPath` (`$.a.b`, `$.list[0]`, `$['key']`).
  * Objects made here have no prototype and an index only reaches an array, a name only an object:
@@ -19,36 +15,32 @@ const unreachable = (node: Container, key: string | number): boolean =>
  */
 export function applyPartialArg(root: Container, partial: Record<string, unknown>): number {
   const path = parseJsonPath(partial["jsonPath"]);
-  const last = path?.pop();
-  if (last === undefined) return 0;
-  let grown = 0;
-  // A new slot: one element, or a name and its colon.
-  const slot = (node: Container, key: string | number): number =>
-    node[key] === undefined ? (typeof key === "number" ? 1 : key.length + 1) : 0;
-  let node = root;
-  for (const [i, key] of path!.entries()) {
-    if (unreachable(node, key)) return grown;
-    const child = node[key];
-    // A container made here is an array when the segment after it is an index.
-    if (typeof child !== "object" || child === null) {
-      grown += slot(node, key);
-      node[key] = typeof (path![i + 1] ?? last) === "number" ? [] : Object.create(null);
-    }
-    node = node[key] as Container;
-  }
-  if (unreachable(node, last)) return grown;
-  const current = node[last];
   const text = partial["stringValue"];
   // One of stringValue (appended while the call continues), numberValue, boolValue or nullValue.
-  const value =
-    typeof text === "string"
-      ? (typeof current === "string" ? current : "") + text
-      : "nullValue" in partial
-        ? null
-        : (partial["numberValue"] ?? partial["boolValue"]);
-  if (value === undefined) return grown;
-  grown += slot(node, last) + (typeof text === "string" ? text.length : 0);
-  node[last] = value as JsonValue;
+  const given =
+    typeof text === "string" ? text : "nullValue" in partial ? null : (partial["numberValue"] ?? partial["boolValue"]);
+  let grown = 0;
+  let node = root;
+  for (const [i, key] of (path ?? []).entries()) {
+    const next = path![i + 1];
+    // An index only into an array, and not past its end; a name only into an object; and a leaf only with a value.
+    if (
+      (Array.isArray(node) ? typeof key !== "number" || key > node.length : typeof key === "number") ||
+      (next === undefined && given === undefined)
+    )
+      break;
+    const child = node[key];
+    // A new slot: one element, or a name and its colon.
+    if (child === undefined) grown += typeof key === "number" ? 1 : key.length + 1;
+    if (next === undefined) {
+      // The leaf: a `stringValue` appended to the string there, any other value set.
+      if (typeof text === "string") grown += text.length;
+      node[key] = (typeof text === "string" && typeof child === "string" ? child + text : given) as JsonValue;
+    } else if (typeof child !== "object" || child === null)
+      // A container made here is an array when the segment after it is an index.
+      node[key] = typeof next === "number" ? [] : Object.create(null);
+    node = node[key] as Container;
+  }
   return grown;
 }
 
