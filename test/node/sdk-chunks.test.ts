@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { onDemandImport } from "../../scripts/on-demand.mjs";
 import type { BedrockSdk, CohereSdk, GenAISdk, SmithyHttp } from "./on-demand-sdks.ts";
 import { streamToolCalls, type Provider, type ToolCallEvent } from "../../src/index.ts";
+import { converse } from "../support/event-stream.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, recordingsAvailable, summarize, type Fixture } from "../support/fixtures.ts";
 import { collect } from "../support/streams.ts";
@@ -248,5 +249,34 @@ describe("an SDK's stream and the signal", () => {
     const chunks = await openai().chat.completions.create({ model: "m", messages: user, stream: true });
     const events = await collect(streamToolCalls(chunks, { provider: "openai" }));
     expect(events.map((e) => e.type)).toEqual(["text-delta", "error", "abort"]);
+  });
+});
+
+describe("@aws-sdk/client-bedrock-runtime's blobs", () => {
+  it("ConverseStream: a redacted reasoning block (a Uint8Array in the SDK's event) keeps its data, as its bytes do", async () => {
+    // The payloads of vercel/ai's amazon-bedrock-redacted-content recording
+    // (test/recordings/external/vercel-ai/bedrock/), framed as Bedrock frames them.
+    const redactedContent = "cnNuX3BVUGgxNnRvNFZLWURnSkFQeW1iRUFJRmVCTFpzSm15U3pBMGF0dUlOY0hhNVFrQ0Y=";
+    const body = converse([
+      ["messageStart", { role: "assistant" }],
+      ["contentBlockDelta", { contentBlockIndex: 0, delta: { reasoningContent: { redactedContent } } }],
+      ["contentBlockStop", { contentBlockIndex: 0 }],
+      ["contentBlockStart", { contentBlockIndex: 1, start: { toolUse: { name: "propose", toolUseId: "call_61f8" } } }],
+      ["contentBlockDelta", { contentBlockIndex: 1, delta: { toolUse: { input: '{"groups":[]}' } } }],
+      ["contentBlockStop", { contentBlockIndex: 1 }],
+      ["messageStop", { stopReason: "tool_use" }],
+      ["metadata", { usage: { inputTokens: 67, outputTokens: 70, totalTokens: 137 }, metrics: { latencyMs: 2588 } }],
+    ]);
+    const response = () => new Response(body, { headers: { "content-type": "application/vnd.amazon.eventstream" } });
+    const bytes = await collect(streamToolCalls(response(), { provider: "bedrock" }));
+    serve = () => ({ body, type: "application/vnd.amazon.eventstream" });
+    const sdk = await collect(
+      streamToolCalls(await SDKS.find((s) => s.name.endsWith("ConverseStreamCommand"))!.call(), {
+        provider: "bedrock",
+      }),
+    );
+    const parts = (events: ToolCallEvent[]) => events.flatMap((e) => (e.type === "finish" ? [e.reasoningParts] : []));
+    expect(parts(bytes)).toEqual([[{ type: "redacted", data: redactedContent }]]);
+    expect(parts(sdk)).toEqual(parts(bytes));
   });
 });

@@ -101,7 +101,7 @@ export class BedrockConverseDecoder {
     if (event === undefined) {
       // The same events written as JSON objects of one key (as AWS SDKs and gateways print them).
       event = EVENTS.find((name) => isRecord(payload![name]));
-      if (event === undefined) return;
+      if (!event) return;
       payload = payload[event] as Payload;
     }
     switch (event) {
@@ -127,7 +127,7 @@ export class BedrockConverseDecoder {
       type: "error",
       error: {
         code: "malformed-payload",
-        message: "A content block event without a valid contentBlockIndex was skipped.",
+        message: "A payload's contentBlockIndex is not valid; it was skipped.",
       },
     });
     return undefined;
@@ -169,7 +169,7 @@ export class BedrockConverseDecoder {
     const emit = this.#emit;
     this.#cited?.delta(index, delta);
     const text = nonEmptyString(delta["text"]);
-    if (text !== undefined) emit({ type: "text-delta", text });
+    if (text) emit({ type: "text-delta", text });
     const toolUse = delta["toolUse"];
     if (isRecord(toolUse) && block.tool) {
       const input = toolUse["input"];
@@ -180,7 +180,8 @@ export class BedrockConverseDecoder {
     // Each delta's list, flattened at the stop (a spread of a long list would overflow the stack).
     if (Array.isArray(result) && block.result) {
       // A server tool's output is kept whole for the next turn: bounded as a call's arguments are.
-      block.resultLength = (block.resultLength ?? 0) + (this.#write(result)?.length ?? 0);
+      // An array's JSON text is always written (a writer gives undefined only for undefined).
+      block.resultLength = (block.resultLength ?? 0) + this.#write(result)!.length;
       if (block.resultLength > this.#maxResultLength)
         throw new ToolCallStreamError({
           code: "arguments-too-large",
@@ -191,12 +192,12 @@ export class BedrockConverseDecoder {
     const reasoning = delta["reasoningContent"];
     if (!isRecord(reasoning)) return;
     const thought = nonEmptyString(reasoning["text"]);
-    if (thought !== undefined) {
+    if (thought) {
       block.text += thought;
       emit({ type: "reasoning-delta", text: thought });
     }
     const signature = nonEmptyString(reasoning["signature"]);
-    if (signature !== undefined) {
+    if (signature) {
       if ((this.#held += signature.length) > 4194304)
         throw new ToolCallStreamError({
           code: "text-too-large",
@@ -206,7 +207,7 @@ export class BedrockConverseDecoder {
     }
     // ReasoningContentBlockDelta is text, signature or redactedContent (base64 on the wire).
     const redacted = nonEmptyString(reasoning["redactedContent"]);
-    if (redacted !== undefined) emit({ type: "reasoning-part", part: { type: "redacted", data: redacted } });
+    if (redacted) emit({ type: "reasoning-part", part: { type: "redacted", data: redacted } });
   }
 
   #onStop(payload: Payload): void {
@@ -223,13 +224,13 @@ export class BedrockConverseDecoder {
         part: { type: "block", block: { toolResult: { ...result, content: result.content.flat() } } },
       });
     else if (block?.tool) this.#emit({ type: "tool-call-end", index });
-    else if (block?.signature !== undefined)
+    else if (block?.signature)
       this.#emit({ type: "reasoning-part", part: { type: "signed", text: block.text, signature: block.signature } });
   }
 
   #onMessageStop(payload: Payload): void {
     const reason = nonEmptyString(payload["stopReason"]);
-    if (reason === undefined) return;
+    if (!reason) return;
     this.#finished = true;
     this.#emit({ type: "finish", rawReason: reason, reason: ownValue(BEDROCK_FINISH_REASONS, reason) ?? "other" });
   }
