@@ -12,10 +12,12 @@ import { HttpError } from "../response/json-error.ts";
 import { rateLimitType, readPayload } from "./provider-error-kind.ts";
 
 /**
- * The longest wait passed on to a client, in milliseconds. openai-node (6) and @anthropic-ai/sdk
- * sleep whatever `retry-after` / `retry-after-ms` says, inside the call (openai-node 4 ignored a
- * wait of a minute or more): a longer one, a daily quota's, is not a wait to hold a call open for,
- * so it is not passed, and the client's own backoff applies.
+ * The longest wait a client is asked to sleep inside the call, in milliseconds. openai-node (6) and
+ * @anthropic-ai/sdk sleep whatever `retry-after` / `retry-after-ms` says (openai-node 4 ignored a
+ * wait of a minute or more). A longer one, a daily limit's, is no wait to hold a call open for, nor
+ * one the SDKs' own backoff (0.5 s, 1 s, ...) outlasts: it goes as `retry-after` alone with
+ * `x-should-retry: false`, so the SDKs raise the 429 at once with the wait on it, as Claude Code
+ * does itself past 60 s.
  */
 const MAX_RETRY_AFTER_MS = 60_000;
 
@@ -45,7 +47,8 @@ const NOT_READY: ReadonlySet<string> = new Set(["modelnotreadyexception"]);
  * | 429 `ModelNotReadyException` | 503 `upstream_overloaded`, with the wait |
  * | other 429 | 429 `upstream_rate_limited`, its `limit` (`tokens` where the provider says), with the wait |
  *
- * The wait ({@link retryDelayMs}) goes as `retry-after` (seconds) and `retry-after-ms`.
+ * The wait ({@link retryDelayMs}) goes as `retry-after` (seconds) and `retry-after-ms`; one past a
+ * minute as `retry-after` with `x-should-retry: false` ({@link waitHeaders}).
  */
 export function limitRefusal(response: Response, text: string): HttpError | undefined {
   const { status } = response;
@@ -75,21 +78,26 @@ export function limitRefusal(response: Response, text: string): HttpError | unde
   return new HttpError(429, { code: "upstream_rate_limited", message, upstreamStatus, limit }, headers);
 }
 
-/** The wait as the headers the SDKs read: `retry-after-ms` first, `retry-after` (seconds) for the rest. */
+/**
+ * The wait as the headers the SDKs read: `retry-after-ms` first, `retry-after` (whole seconds, as
+ * Claude Code reads it) for the rest; past {@link MAX_RETRY_AFTER_MS}, `retry-after` and no retry.
+ */
 export function waitHeaders(ms: number | undefined): Record<string, string> {
   if (ms === undefined) return {};
-  return { "retry-after": String(Math.ceil(ms / 1000)), "retry-after-ms": String(Math.round(ms)) };
+  const seconds = String(Math.ceil(ms / 1000));
+  if (ms > MAX_RETRY_AFTER_MS) return { "retry-after": seconds, "x-should-retry": "false" };
+  return { "retry-after": seconds, "retry-after-ms": String(Math.round(ms)) };
 }
 
 /**
- * The provider's wait in milliseconds, within {@link MAX_RETRY_AFTER_MS}: its `retry-after-ms`
- * (OpenAI's, Azure's), its `Retry-After` in seconds, or as an HTTP date counted from its own `Date`
- * (without one, a date cannot be bounded); else, from `text`, Gemini's `RetryInfo` `retryDelay`
- * ("14s") or the wait its message or OpenAI's and Groq's names. None past the bound.
+ * The provider's wait in milliseconds: its `retry-after-ms` (OpenAI's, Azure's), its `Retry-After`
+ * in seconds, or as an HTTP date counted from its own `Date` (without one, a date cannot be
+ * bounded); else, from `text`, Gemini's `RetryInfo` `retryDelay` ("14s") or the wait its message or
+ * OpenAI's and Groq's names ("6.4s", "7m12.5s"). At most nine digits of each unit are read.
  */
 export function retryDelayMs(response: Response, text = ""): number | undefined {
   const ms = headerMs(response.headers) ?? bodyMs(text);
-  return ms !== undefined && ms >= 0 && ms <= MAX_RETRY_AFTER_MS ? ms : undefined;
+  return ms !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 
 function headerMs(headers: Headers): number | undefined {
@@ -105,17 +113,21 @@ function headerMs(headers: Headers): number | undefined {
 }
 
 /**
- * Gemini's `"retryDelay": "14s"` (a protobuf Duration), or in a message OpenAI's and Groq's "try
- * again in 20ms" / "in 6.4s", Gemini's "Please retry in 20.04466179s".
+ * Gemini's `"retryDelay": "14s"` (a protobuf Duration), or a message's wait as a Go duration:
+ * OpenAI's and Groq's "try again in 20ms" / "in 6.4s" (for a daily limit "7m12.864s", "1h2m"),
+ * Gemini's "Please retry in 20.04466179s".
  */
 const BODY_DELAY =
-  /"retryDelay"\s*:\s*"(\d{1,9}(?:\.\d{1,9})?)s"|(?:try again|retry) in (\d{1,9}(?:\.\d{1,9})?) ?(ms|s)\b/i;
+  /"retryDelay"\s*:\s*"(\d{1,9}(?:\.\d{1,9})?)s"|(?:try again|retry) in (?=\d)(?:(\d{1,9})h)?(?:(\d{1,9})m(?!s))?(?:(\d{1,9}(?:\.\d{1,9})?) ?(ms|s)\b)?/i;
 
 function bodyMs(text: string): number | undefined {
   const match = BODY_DELAY.exec(text);
   if (!match) return undefined;
   if (match[1] !== undefined) return Number(match[1]) * 1000;
-  return Number(match[2]) * (match[3]?.toLowerCase() === "ms" ? 1 : 1000);
+  const [, , hours, minutes, amount, unit] = match;
+  if (hours === undefined && minutes === undefined && amount === undefined) return undefined;
+  const last = amount === undefined ? 0 : Number(amount) * (unit?.toLowerCase() === "ms" ? 1 : 1000);
+  return (Number(hours ?? 0) * 60 + Number(minutes ?? 0)) * 60_000 + last;
 }
 
 /** The body as JSON, or nothing where it is not (cut at the read's bound, or text). */
