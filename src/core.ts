@@ -90,6 +90,8 @@ export {
 export { jsonText } from "./shared/json-text.ts";
 export {
   toolSchemaValidator,
+  type ProviderToolDefinition,
+  type SdkToolSchema,
   type ToolArgumentsValidator,
   type ToolDefinition,
   type ToolSchema,

@@ -96,6 +96,7 @@ export { repairJson, type JsonRepair, type RepairResult } from "./json/json-repa
 export { type CheckToolSchemaOptions, checkToolSchema, type ToolSchemaIssue } from "./schema/check-tool-schema.ts";
 export { PatternBudget } from "./schema/pattern-budget.ts";
 export { declaredToolsValidator, jsonSchema, type JsonSchemaPlugin } from "./schema.ts";
+export type { ProviderToolDefinition, SdkToolSchema } from "./schema.ts";
 export { CheckBudget } from "./schema/check-budget.ts";
 export {
   checkToolArguments,

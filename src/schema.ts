@@ -25,6 +25,8 @@ export {
   type CheckToolArgumentsOptions,
   schemasByName,
   toolSchemaValidator,
+  type ProviderToolDefinition,
+  type SdkToolSchema,
   type ToolArgumentsValidator,
   type ToolDefinition,
   type ToolSchema,

@@ -91,12 +91,51 @@ export interface ToolSchema {
  * A tool definition as the providers spell it: OpenAI Chat `{type: "function", function: {name,
  * parameters}}`, Responses `{type: "function", name, parameters}`, Anthropic `{name, input_schema}`;
  * or described by the application's own validator, `{name, schema}` ({@link ValidatorToolDefinition}).
+ * The SDKs' own tool types fit, so that the array a request was sent with is the `tools` option
+ * as it is (`ChatCompletionTool[]`, `Responses.Tool[]`, `Anthropic.ToolUnion[]`): their schemas
+ * ({@link SdkToolSchema}, or `null`) and the tools that declare no function
+ * ({@link ProviderToolDefinition}).
  */
 export type ToolDefinition =
-  | { type?: string; function: { name: string; parameters?: ToolSchema } }
-  | { type?: string; name: string; parameters?: ToolSchema }
-  | { name: string; input_schema?: ToolSchema }
-  | ValidatorToolDefinition;
+  | { type?: string; function: { name: string; parameters?: ToolSchema | SdkToolSchema | null } }
+  | { type?: string; name: string; parameters?: ToolSchema | SdkToolSchema | null }
+  | { name: string; input_schema?: ToolSchema | SdkToolSchema | null }
+  | ValidatorToolDefinition
+  | ProviderToolDefinition;
+
+/**
+ * A tool's JSON Schema as the SDKs type it, an object of unknown keys (openai's
+ * `FunctionParameters`, `@anthropic-ai/sdk`'s `input_schema`): read as a {@link ToolSchema}.
+ *
+ * @example
+ * ```ts
+ * import type OpenAI from "openai";
+ * const tools: OpenAI.ChatCompletionTool[] = [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }];
+ * streamToolCalls(response, { provider: "openai", tools }); // SdkToolSchema: openai's FunctionParameters
+ * ```
+ */
+export type SdkToolSchema = { readonly [key: string]: unknown };
+
+/**
+ * A tool of an SDK's tools array that declares no function, such as one the provider runs
+ * (OpenAI's `web_search`, Anthropic's toolsets): left out of the names and schemas the calls are
+ * checked against. A Chat Completions `custom` tool (`{type: "custom", custom: {name}}`) fits it
+ * too, and its name is not read: with `tools`, a call to it is an `invalid-tool-call` (not one of
+ * the request's tools).
+ *
+ * @example
+ * ```ts
+ * streamToolCalls(response, { provider: "openai-responses", tools: [{ type: "web_search" }, getWeather] });
+ * ```
+ */
+export interface ProviderToolDefinition {
+  /** The provider's kind of tool (`web_search`, `custom`, ...). */
+  type: string;
+  /** Absent: such a tool declares no function. */
+  name?: never;
+  /** Absent: such a tool declares no function. */
+  function?: never;
+}
 
 /**
  * A tool described by the application's own validator: any Standard Schema v1 (zod 4, valibot,
@@ -118,15 +157,17 @@ export interface ValidatorToolDefinition<
 }
 
 /**
- * The function name of a tool definition, in any of its shapes.
+ * The function name of a tool definition, in any of its shapes; `undefined` for a tool that
+ * declares no function ({@link ProviderToolDefinition}).
  *
  * @example
  * ```ts
  * toolName({ type: "function", function: { name: "get_weather" } }); // "get_weather"
+ * toolName({ type: "web_search" }); // undefined
  * ```
  */
-export function toolName(tool: ToolDefinition): string {
-  return "function" in tool ? tool.function.name : tool.name;
+export function toolName(tool: ToolDefinition): string | undefined {
+  return "function" in tool ? tool.function!.name : tool.name;
 }
 
 /**
@@ -152,7 +193,10 @@ export type ToolArgumentsValidator = (
  * Why a call is rejected when its name is not one of the tools' (`names`): the first check of the
  * final arguments, with or without JSON Schema; `undefined` when it is one of them.
  */
-export function undeclaredTool(names: ReadonlySet<string>, name: string): ReturnType<ToolArgumentsValidator> {
+export function undeclaredTool(
+  names: ReadonlySet<string | undefined>,
+  name: string,
+): ReturnType<ToolArgumentsValidator> {
   if (names.has(name)) return undefined;
   const unknown = `${name} is not one of the request's tools`;
   return Object.assign([unknown], { message: unknown });

@@ -14,7 +14,14 @@ import {
 
 // The tool vocabulary is tool-definition.ts's (so that checking names alone needs no schema
 // checker); it is re-exported here, where the modules that check schemas have always read it.
-export type { ToolArgumentsValidator, ToolDefinition, ToolSchema, ValidatorToolDefinition } from "./tool-definition.ts";
+export type {
+  ProviderToolDefinition,
+  SdkToolSchema,
+  ToolArgumentsValidator,
+  ToolDefinition,
+  ToolSchema,
+  ValidatorToolDefinition,
+} from "./tool-definition.ts";
 
 /**
  * Reads the tools' JSON Schemas by name; tools without one are not checked. A tool given by a
@@ -31,7 +38,8 @@ export function schemasByName(tools: readonly ToolDefinition[]): Map<string, Too
   const schemas = new Map<string, ToolSchema>();
   for (const tool of tools) {
     if ("function" in tool) {
-      if (tool.function.parameters != null) schemas.set(tool.function.name, tool.function.parameters);
+      // `!`: a ProviderToolDefinition's `function?: never` reads `undefined` without exactOptionalPropertyTypes.
+      if (tool.function!.parameters != null) schemas.set(tool.function!.name, tool.function!.parameters);
     } else if ("schema" in tool && isStandardSchema(tool.schema)) {
       const schema = standardJsonSchema(tool.schema);
       if (schema) schemas.set(tool.name, schema as ToolSchema);
