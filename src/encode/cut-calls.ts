@@ -1,6 +1,7 @@
 import type { FinishReason } from "../shared/deltas.ts";
 import type { FinishEvent, InvalidToolCallEvent } from "../shared/events.ts";
 import type { EncodableEvent } from "./protocol-encoder.ts";
+import { isGrounding } from "./citations.ts";
 
 /**
  * Whether the `invalid-tool-call`s held before `event` stay held: the one rule of the Messages,
@@ -14,14 +15,20 @@ import type { EncodableEvent } from "./protocol-encoder.ts";
  * them, to be ended as the model wrote them; a finish that cut them says so ({@link cutBy}); a
  * fault (an `error` finish, a provider error, an abort) leaves them held, never ended.
  */
-export const holding = (event: EncodableEvent): boolean => HOLDING.has(event.type);
+export const holding = (event: EncodableEvent): boolean =>
+  HOLDING.has(event.type) || (event.type === "reasoning-part" && isGrounding(event.part));
 
 /** The finish cut the calls held: an abnormal one, right after them. */
 export const cutBy = (held: readonly InvalidToolCallEvent[], finish: FinishEvent): boolean =>
   held.length > 0 && CUTTING.has(finish.reason);
 
-/** Events after which an invalid call is still held: more calls completing at the finish, the finish, a failure. */
-const HOLDING = new Set(["tool-call", "invalid-tool-call", "finish", "error", "abort"]);
+/**
+ * Events after which an invalid call is still held: more calls completing at the finish, the
+ * finish, a failure, and what is no content but may come between the calls a finish cut and the
+ * `finish` event: usage (its first report is an event; OpenAI Chat's `include_usage` chunk and
+ * Bedrock's `metadata` follow the finish) and Gemini's grounding (a part at the input's end).
+ */
+const HOLDING = new Set(["tool-call", "invalid-tool-call", "finish", "error", "abort", "usage"]);
 
 /** The finishes that leave the calls still open cut short. */
 // `other` (Gemini's OTHER, FINISH_REASON_UNSPECIFIED) is no normal finish either: the accumulator cuts what is open.

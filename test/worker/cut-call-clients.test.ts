@@ -4,7 +4,8 @@
 // (@anthropic-ai/sdk's stop_reason), Responses never says `completed` of it (after a failure it is
 // never done; after a length or filter stop it is done `incomplete`, as Open Responses ends every
 // item of an incomplete response), AG-UI never ends it with TOOL_CALL_END (@ag-ui/client's
-// HttpAgent) and the run fails. The text and the call completed before it are delivered.
+// HttpAgent) and the run fails. The text and the call completed before it are delivered. What is no
+// content between the cut calls and the finish (a usage report, Gemini's grounding) changes nothing.
 import { HttpAgent } from "@ag-ui/client";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
@@ -81,6 +82,35 @@ function responsesIncomplete(): string[] {
   ];
 }
 
+/**
+ * OpenAI Chat: text, a whole call, a call cut by `length`, then the usage chunk that
+ * `stream_options.include_usage` (which the Worker sends) puts after the finish: no content, so
+ * it says nothing of the cut call, which the accumulator completes (invalid) before it.
+ */
+const chatLength = (): string[] => {
+  const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) =>
+    sse(undefined, {
+      id: "chatcmpl-1",
+      object: "chat.completion.chunk",
+      choices: [{ index: 0, delta, finish_reason }],
+    });
+  const call = (index: number, args: string, id: string, name: string) =>
+    chunk({ tool_calls: [{ index, id, type: "function", function: { name, arguments: args } }] });
+  return [
+    chunk({ role: "assistant", content: "Checking " }),
+    call(0, '{"query":"tides"}', "call_a", "lookup"),
+    call(1, '{"city":"Par', "call_b", "get_weather"),
+    chunk({}, "length"),
+    sse(undefined, {
+      id: "chatcmpl-1",
+      object: "chat.completion.chunk",
+      choices: [],
+      usage: { prompt_tokens: 20, completion_tokens: 64, total_tokens: 84 },
+    }),
+    "data: [DONE]\n\n",
+  ];
+};
+
 interface Case {
   label: string;
   model: string;
@@ -124,6 +154,27 @@ const cases: Case[] = [
     label: "OpenAI Responses response.incomplete (max_output_tokens)",
     model: "openai-responses/gpt-x",
     chunks: responsesIncomplete(),
+    stop: "max_tokens",
+    terminal: "response.incomplete",
+  },
+  {
+    // The grounding of the text (Google Search) goes out at the input's end, after the calls the stop cut.
+    label: "Gemini MAX_TOKENS, its grounding after",
+    model: "gemini/gemini-x",
+    chunks: gemini({
+      finishReason: "MAX_TOKENS",
+      groundingMetadata: {
+        groundingChunks: [{ web: { uri: "https://tides.example", title: "Tides" } }],
+        groundingSupports: [{ segment: { startIndex: 0, endIndex: 8, text: "Checking" }, groundingChunkIndices: [0] }],
+      },
+    }),
+    stop: "max_tokens",
+    terminal: "response.incomplete",
+  },
+  {
+    label: "OpenAI Chat length, its usage chunk after the finish",
+    model: "openai/gpt-x",
+    chunks: chatLength(),
     stop: "max_tokens",
     terminal: "response.incomplete",
   },
