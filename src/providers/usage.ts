@@ -54,6 +54,25 @@ export function readUsage(
   return { raw, ...JSON.parse(JSON.stringify(counts), (_key, value) => value ?? undefined) };
 }
 
+/**
+ * Adds to `usage` (a usage `readUsage` just made) the input tokens its provider counts apart from
+ * its input (`apart`, the count as it came: Gemini's server tools' prompt): to its input, and to its
+ * total unless the provider gave that (`totalGiven`), which counts them already. Nothing without
+ * such a count or an input. For a usage whose output is a number whenever its input is
+ * (`reasoningApart`'s), so that its total is one too.
+ *
+ * @example
+ * ```ts
+ * addInputApart(usage, raw.toolUsePromptTokenCount, raw.totalTokenCount !== undefined); // inputTokens: prompt + tool use
+ * ```
+ */
+export function addInputApart(usage: Usage, apart: unknown, totalGiven: boolean): void {
+  const tokens = +(apart as number) || 0;
+  if (!tokens || usage.inputTokens === undefined) return;
+  usage.inputTokens += tokens;
+  if (!totalGiven) usage.totalTokens! += tokens;
+}
+
 /** Where a provider's usage object holds its cache and reasoning counts (dotted paths), for {@link readUsage}. */
 export interface UsageDetailKeys {
   /** Input tokens read from the cache (`prompt_tokens_details.cached_tokens`). */

@@ -3,7 +3,7 @@ import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { arrayOf, isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { providerError, readJsonObject } from "../payload.ts";
 import { ProviderDecoderStream, type DecoderLimits, type Emit, type ProviderDecoder } from "../provider-decoder.ts";
-import { readUsage } from "../usage.ts";
+import { addInputApart, readUsage } from "../usage.ts";
 import { GEMINI_INTERACTIONS_FINISH_REASONS } from "./gemini-interactions-finish-reasons.ts";
 import { InteractionsServerSteps } from "./gemini-interactions-server-steps.ts";
 
@@ -245,12 +245,18 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     // A step the stream never stopped is stopped here, so that its call or signature is not lost.
     for (const index of [...this.#steps.keys()]) this.#onStop(index, true);
     this.#server.complete();
-    const usage = readUsage(interaction["usage"], ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"], {
+    const raw = interaction["usage"] as { total_tool_use_tokens?: unknown; total_tokens?: unknown } | undefined;
+    const usage = readUsage(raw, ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"], {
       cacheRead: ["total_cached_tokens"],
       reasoning: ["total_thought_tokens"],
       reasoningApart: true, // as Gemini's (src/providers/gemini/gemini-delta-stream.ts)
     });
-    if (usage) this.#emit({ type: "usage", usage });
+    // The built-in tools' prompt (`total_tool_use_tokens`), apart from the input's count and in the total, is input too.
+    if (usage) {
+      // The built-in tools' prompt (`total_tool_use_tokens`), apart from the input's count and in the total, is input too.
+      addInputApart(usage, raw!.total_tool_use_tokens, raw!.total_tokens !== undefined);
+      this.#emit({ type: "usage", usage });
+    }
     const status = nonEmptyString(interaction["status"]) ?? null;
     if (status === "failed" && isRecord(interaction["error"]))
       this.#emit(providerError(interaction["error"], "The provider reported that the interaction failed."));

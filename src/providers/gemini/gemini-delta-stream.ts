@@ -135,7 +135,10 @@ export class GeminiDecoder implements ProviderDecoder {
         reasoningApart: true,
       },
     );
-    if (usage?.totalTokens !== undefined) emit({ type: "usage", usage });
+    if (usage?.totalTokens !== undefined) {
+      this.#grounding?.usage(usage);
+      emit({ type: "usage", usage });
+    }
     const candidates = arrayOf(payload["candidates"]);
     candidates.forEach((candidate, position) => {
       if (isRecord(candidate))

@@ -1,6 +1,8 @@
+import type { Usage } from "../../shared/deltas.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { isRecord } from "../../shared/values.ts";
 import type { Emit } from "../provider-decoder.ts";
+import { addInputApart } from "../usage.ts";
 
 /**
  * The first candidate's grounding and citations (Google Search grounding, recitations): its
@@ -9,12 +11,13 @@ import type { Emit } from "../provider-decoder.ts";
  * that carries one carries all of it so far; a trailing chunk may carry usage alone), become at the
  * response's end `block` reasoning parts `{ groundingMetadata }` and `{ citationMetadata }`, for the
  * app (`finish.reasoningParts`): Gemini's next-turn `Content` has no field for them, so no next turn
- * sends them back. Only the latest of each is held.
+ * sends them back. Only the latest of each is held. The server tools' prompt, which Gemini counts
+ * apart from the prompt (`toolUsePromptTokenCount`), is counted in the usage's input.
  *
  * A plug-in of `GeminiDecoder` (its third argument), which `GeminiDeltaStream` and the main entry's
  * `streamToolCalls` (`provider: "gemini"`) give it; `tool-call-stream/gemini`'s `streamToolCalls`
  * reads without it, so that its bundle stays within its budget (that subpath's stage chain,
- * `GeminiDeltaStream`, keeps them).
+ * `GeminiDeltaStream`, keeps them; without it, the usage's input leaves the server tools' prompt out).
  *
  * @example
  * ```ts
@@ -30,6 +33,16 @@ export class GeminiGrounding {
     if (choice !== 0) return;
     for (const key of ["groundingMetadata", "citationMetadata"])
       if (isRecord(candidate[key])) this.#sources[key] = { [key]: candidate[key] as JsonValue };
+  }
+
+  /**
+   * Counts in a chunk's usage (its `raw` the chunk's `usageMetadata`) the prompt of the server tools
+   * as input: Gemini counts it apart from the prompt (`toolUsePromptTokenCount`), though it is input
+   * (billed so, and in `totalTokenCount`).
+   */
+  usage(usage: Usage): void {
+    const raw = usage.raw as { toolUsePromptTokenCount?: unknown; totalTokenCount?: unknown };
+    addInputApart(usage, raw.toolUsePromptTokenCount, raw.totalTokenCount !== undefined);
   }
 
   /** The response ended: what was kept goes out, each a `block` part. */

@@ -14,7 +14,9 @@
 // `thoughtsTokenCount` and no `candidatesTokenCount` yet), with this project's own text and counts.
 // The Interactions API counts the same way (`total_thought_tokens` apart from `total_output_tokens`:
 // 53 + 15 + 65 = 133 in vercel/ai's interactions tool-call-step1 recording, whose usage the
-// Interactions case below repeats).
+// Interactions case below repeats). A server tool's prompt (Google Search, code execution, URL
+// context) is counted apart from the prompt too (`toolUsePromptTokenCount`, the Interactions API's
+// `total_tool_use_tokens`) and is in the total: it is input (as LiteLLM, any-llm and rust-genai read it).
 import fc from "fast-check";
 import { streamToolCalls, type ToolCallEvent } from "../../../src/index.ts";
 import { assertEquals, group } from "../../support/harness.ts";
@@ -154,6 +156,45 @@ group("Gemini: the thinking tokens in the usage (thoughtsTokenCount)", (test) =>
     const events = await collect(streamToolCalls(fromChunks([bytes(body)]), { provider: "gemini-interactions" }));
     const { raw, ...counts } = assertFinished(events).usage!;
     assertEquals(counts, { inputTokens: 53, outputTokens: 80, totalTokens: 133, reasoningTokens: 65 });
+  });
+
+  test("a server tool's prompt (toolUsePromptTokenCount, apart from the prompt's count, in the total) is input", async () => {
+    // mozilla-ai/any-llm#1367's live gemini-3-flash-preview code-execution request: 80 prompt, 237
+    // tool-use prompt, 173 candidates and 60 thought tokens of a total of 550.
+    const usageMetadata = {
+      promptTokenCount: 80,
+      candidatesTokenCount: 173,
+      toolUsePromptTokenCount: 237,
+      thoughtsTokenCount: 60,
+      totalTokenCount: 550,
+    };
+    const body = sse([
+      { candidates: [{ content: { parts: [{ text: "120" }] }, finishReason: "STOP", index: 0 }], usageMetadata },
+    ]);
+    const { raw, ...usage } = assertFinished(await run([bytes(body)])).usage!;
+    assertEquals(usage, { inputTokens: 317, outputTokens: 233, totalTokens: 550, reasoningTokens: 60 });
+    const { totalTokenCount, ...noTotal } = usageMetadata;
+    const cut = sse([
+      { candidates: [{ content: { parts: [{ text: "120" }] }, finishReason: "STOP" }], usageMetadata: noTotal },
+    ]);
+    assertEquals(assertFinished(await run([bytes(cut)])).usage?.totalTokens, 550);
+    // The Interactions API's total_tool_use_tokens, apart from total_input_tokens as vercel/ai's
+    // recording of a Google Search interaction counts them (20 + 500 + 300 + 80 = 900).
+    const interaction = {
+      id: "v1_s",
+      status: "completed",
+      usage: {
+        total_tokens: 900,
+        total_input_tokens: 20,
+        total_output_tokens: 500,
+        total_tool_use_tokens: 300,
+        total_thought_tokens: 80,
+      },
+    };
+    const steps = `event: interaction.completed\ndata: ${JSON.stringify({ interaction, event_type: "interaction.completed" })}\n\n`;
+    const events = await collect(streamToolCalls(fromChunks([bytes(steps)]), { provider: "gemini-interactions" }));
+    const { raw: _, ...counts } = assertFinished(events).usage!;
+    assertEquals(counts, { inputTokens: 320, outputTokens: 580, totalTokens: 900, reasoningTokens: 80 });
   });
 
   test("any split of the bytes gives the same events", async () => {
