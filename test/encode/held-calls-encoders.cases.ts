@@ -114,6 +114,21 @@ group("Messages encoder: what waited behind a call a fault cut short", (test) =>
     const reading = readMessagesEvents(messages(events));
     assertEquals([reading.content.map((block) => block.type), reading.stopReason], [["tool_use", "text"], "tool_use"]);
   });
+
+  test("a length stop that cut only the text after a call the model ended says tool_use, for a valid call and an invalid one alike", () => {
+    // The call is no cut one (its text ended it): the model's bad JSON goes back to it as a tool error,
+    // as a valid call's result does; `max_tokens` would end an SDK tool runner with the call unanswered.
+    const stop = (call: ToolCallEvent[]) =>
+      readMessagesEvents(messages([...call, { type: "text-delta", text: "And then" }, finish("length", "length")]))
+        .stopReason;
+    assertEquals(
+      [
+        stop(whole(0, "call_1", "shell", '{"cmd":"ls"}')),
+        stop([...started(0, "call_1", "shell", '{"cmd":ls}'), invalid(0, "call_1", "shell", '{"cmd":ls}')]),
+      ],
+      ["tool_use", "tool_use"],
+    );
+  });
 });
 
 group("AGUIEncoder: an invalid call waits for what follows it", (test) => {
