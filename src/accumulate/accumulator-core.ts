@@ -225,18 +225,22 @@ export class ToolCallAccumulatorCore {
       });
     }
     // Free-text input is the call's input as it is, unless a stop cut it short (it may end anywhere).
-    const text = call.inputFormat === "text";
-    const parsed = call.args.parse({ repair: this.#options.repairer, closeTruncated, cut, text });
+    const parsed = call.args.parse({
+      repair: this.#options.repairer,
+      closeTruncated,
+      cut,
+      text: call.inputFormat === "text",
+    });
     if (!parsed.ok) return this.#invalid({ ...base, error: parsed.error });
-    const issues =
-      text || call.providerExecuted
-        ? undefined
-        : this.#options.validator?.(call.name, parsed.value, {
-            response: this,
-            index: call.index,
-            choice: call.choice,
-            length: call.args.length,
-          });
+    // Free text (a custom tool's input) is checked too, so that its name is: a custom tool declares no JSON Schema.
+    const issues = call.providerExecuted
+      ? undefined
+      : this.#options.validator?.(call.name, parsed.value, {
+          response: this,
+          index: call.index,
+          choice: call.choice,
+          length: call.args.length,
+        });
     if (issues) {
       const message = issues.message ?? `The tool arguments do not match the schema of ${call.name}.`;
       return this.#invalid({ ...base, error: { code: issues.code ?? "schema-mismatch", message, issues } });

@@ -43,7 +43,8 @@ export interface ToolCallAccumulatorOptions {
   /**
    * Plug-in: checks the final arguments of each call, e.g. `toolSchemaValidator(tools)` for the
    * request's tools; a rejected call is an `invalid-tool-call` of code `schema-mismatch` with the
-   * reasons in `issues`. Calls the provider executed itself and free-text input are not checked.
+   * reasons in `issues`. Calls the provider executed itself are not checked; a free-text input (a
+   * custom tool's, `inputFormat: "text"`) is given as its text, so that its name is checked.
    * (`streamToolCalls` takes `tools` instead.)
    * @defaultValue none
    */

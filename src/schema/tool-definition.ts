@@ -89,7 +89,8 @@ export interface ToolSchema {
 
 /**
  * A tool definition as the providers spell it: OpenAI Chat `{type: "function", function: {name,
- * parameters}}`, Responses `{type: "function", name, parameters}`, Anthropic `{name, input_schema}`;
+ * parameters}}` or `{type: "custom", custom: {name}}`, Responses `{type: "function", name,
+ * parameters}` or `{type: "custom", name}`, Anthropic `{name, input_schema}`;
  * or described by the application's own validator, `{name, schema}` ({@link ValidatorToolDefinition}).
  * The SDKs' own tool types fit, so that the array a request was sent with is the `tools` option
  * as it is (`ChatCompletionTool[]`, `Responses.Tool[]`, `Anthropic.ToolUnion[]`): their schemas
@@ -100,6 +101,7 @@ export type ToolDefinition =
   | { type?: string; function: { name: string; parameters?: ToolSchema | SdkToolSchema | null } }
   | { type?: string; name: string; parameters?: ToolSchema | SdkToolSchema | null }
   | { name: string; input_schema?: ToolSchema | SdkToolSchema | null }
+  | { type?: string; custom: { name: string } }
   | ValidatorToolDefinition
   | ProviderToolDefinition;
 
@@ -119,9 +121,8 @@ export type SdkToolSchema = { readonly [key: string]: unknown };
 /**
  * A tool of an SDK's tools array that declares no function, such as one the provider runs
  * (OpenAI's `web_search`, Anthropic's toolsets): left out of the names and schemas the calls are
- * checked against. A Chat Completions `custom` tool (`{type: "custom", custom: {name}}`) fits it
- * too, and its name is not read: with `tools`, a call to it is an `invalid-tool-call` (not one of
- * the request's tools).
+ * checked against. (A custom tool declares a name, `custom.name` in Chat Completions: its calls
+ * are free text, checked by name alone.)
  *
  * @example
  * ```ts
@@ -135,6 +136,8 @@ export interface ProviderToolDefinition {
   name?: never;
   /** Absent: such a tool declares no function. */
   function?: never;
+  /** Absent: such a tool declares no function. */
+  custom?: never;
 }
 
 /**
@@ -157,18 +160,23 @@ export interface ValidatorToolDefinition<
 }
 
 /**
- * The function name of a tool definition, in any of its shapes; `undefined` for a tool that
- * declares no function ({@link ProviderToolDefinition}).
+ * The function name of a tool definition, in any of its shapes (a custom tool's too); `undefined`
+ * for a tool that declares no function ({@link ProviderToolDefinition}).
  *
  * @example
  * ```ts
  * toolName({ type: "function", function: { name: "get_weather" } }); // "get_weather"
+ * toolName({ type: "custom", custom: { name: "run_shell" } }); // "run_shell"
  * toolName({ type: "web_search" }); // undefined
  * ```
  */
 export function toolName(tool: ToolDefinition): string | undefined {
-  return "function" in tool ? tool.function!.name : tool.name;
+  // A Chat Completions custom tool keeps its name in `custom`, as a function tool does in `function`.
+  return ((tool as Named).function ?? (tool as Named).custom ?? (tool as Named)).name;
 }
+
+/** Where a tool definition of any shape keeps its name. */
+type Named = { function?: { name: string }; custom?: { name: string }; name?: string };
 
 /**
  * Checks the final arguments of a completed call: readable reasons when they are rejected,

@@ -8,6 +8,7 @@
 // then a function call, gpt-5.5), whose ChatCompletionStream gives both calls. The library made
 // the custom call an invalid call without a name: its input and name were never read.
 import fc from "fast-check";
+import type { ChatCompletionTool } from "openai/resources/chat/completions";
 import {
   assistantMessage,
   providerKit,
@@ -16,6 +17,7 @@ import {
   type FinishEvent,
   type ToolCallEvent,
 } from "../../../src/index.ts";
+import { jsonSchema } from "../../../src/schema.ts";
 import { assertEquals, group } from "../../support/harness.ts";
 import { assertFinished } from "../../support/invariants.ts";
 import { bytes, chatChunk, collect, fromChunks, openAISSE, splitAt } from "../../support/streams.ts";
@@ -111,6 +113,38 @@ group("OpenAI Chat: custom tool calls", (test) => {
     );
     const message = assistantMessage("openai", finish) as { tool_calls: unknown[] };
     assertEquals(message.tool_calls, [{ id: "call_e", type: "custom", custom: { name: "run_shell", input: "" } }]);
+  });
+
+  test("with the request's tools (as openai-node types them), a custom call is accepted by its custom.name, free text unchecked", async () => {
+    const tools: ChatCompletionTool[] = [
+      { type: "custom", custom: { name: "run_shell", description: "Runs a shell line", format: { type: "text" } } },
+      {
+        type: "function",
+        function: { name: "tide_table", parameters: { type: "object", required: ["harbour"] } },
+      },
+    ];
+    for (const plugins of [{}, { jsonSchema }]) {
+      const events = await collect(
+        streamToolCalls(fromChunks([bytes(BODY)]), { provider: "openai", tools, ...plugins }),
+      );
+      const finish = assertFinished(events);
+      assertEquals(
+        finish.toolCalls.map((call) => [call.name, call.arguments]),
+        [
+          ["run_shell", SCRIPT],
+          ["tide_table", { harbour: "Roscoff" }],
+        ],
+      );
+      assertEquals(finish.invalidToolCalls, []);
+      // A custom call of a tool the request did not declare is rejected by name, as a function call is.
+      const undeclared = await collect(
+        streamToolCalls(fromChunks([bytes(BODY)]), { provider: "openai", tools: tools.slice(1), ...plugins }),
+      );
+      assertEquals(
+        assertFinished(undeclared).invalidToolCalls.map((call) => [call.name, call.error.message]),
+        [["run_shell", "run_shell is not one of the request's tools"]],
+      );
+    }
   });
 
   test("any split of the bytes gives the same events", async () => {
