@@ -55,22 +55,24 @@ export function readUsage(
 }
 
 /**
- * Adds to `usage` (a usage `readUsage` just made) the input tokens its provider counts apart from
- * its input (`apart`, the count as it came: Gemini's server tools' prompt): to its input, and to its
- * total unless the provider gave that (`totalGiven`), which counts them already. Nothing without
- * such a count or an input. For a usage whose output is a number whenever its input is
- * (`reasoningApart`'s), so that its total is one too.
+ * Adds to `usage` (a usage `readUsage` just made of `raw`) the input tokens its provider counts
+ * apart from its input (`raw[apart]`: Gemini's server tools' prompt): to its input, and to its
+ * total unless the provider gave that (`raw[total]`), which counts them already. Nothing without
+ * such a count or an input; as {@link readUsage}, only a finite number is a count. For a usage
+ * whose output is a number whenever its input is (`reasoningApart`'s), so that its total is one too.
  *
  * @example
  * ```ts
- * addInputApart(usage, raw.toolUsePromptTokenCount, raw.totalTokenCount !== undefined); // inputTokens: prompt + tool use
+ * addInputApart(usage, "toolUsePromptTokenCount", "totalTokenCount"); // inputTokens: prompt + tool use
  * ```
  */
-export function addInputApart(usage: Usage, apart: unknown, totalGiven: boolean): void {
-  const tokens = +(apart as number) || 0;
+export function addInputApart(usage: Usage, apart: string, total: string): void {
+  const raw = usage.raw as Record<string, unknown>;
+  const tokens = pick(raw, [apart]);
   if (!tokens || usage.inputTokens === undefined) return;
   usage.inputTokens += tokens;
-  if (!totalGiven) usage.totalTokens! += tokens;
+  // A total that is no count was made by readUsage from input and output: it had none of these.
+  if (pick(raw, [total]) === undefined) usage.totalTokens! += tokens;
 }
 
 /** Where a provider's usage object holds its cache and reasoning counts (dotted paths), for {@link readUsage}. */

@@ -245,16 +245,14 @@ export class GeminiInteractionsDecoder implements ProviderDecoder {
     // A step the stream never stopped is stopped here, so that its call or signature is not lost.
     for (const index of [...this.#steps.keys()]) this.#onStop(index, true);
     this.#server.complete();
-    const raw = interaction["usage"] as { total_tool_use_tokens?: unknown; total_tokens?: unknown } | undefined;
-    const usage = readUsage(raw, ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"], {
+    const usage = readUsage(interaction["usage"], ["total_input_tokens"], ["total_output_tokens"], ["total_tokens"], {
       cacheRead: ["total_cached_tokens"],
       reasoning: ["total_thought_tokens"],
       reasoningApart: true, // as Gemini's (src/providers/gemini/gemini-delta-stream.ts)
     });
-    // The built-in tools' prompt (`total_tool_use_tokens`), apart from the input's count and in the total, is input too.
     if (usage) {
       // The built-in tools' prompt (`total_tool_use_tokens`), apart from the input's count and in the total, is input too.
-      addInputApart(usage, raw!.total_tool_use_tokens, raw!.total_tokens !== undefined);
+      addInputApart(usage, "total_tool_use_tokens", "total_tokens");
       this.#emit({ type: "usage", usage });
     }
     const status = nonEmptyString(interaction["status"]) ?? null;

@@ -41,8 +41,7 @@ export class GeminiGrounding {
    * (billed so, and in `totalTokenCount`).
    */
   usage(usage: Usage): void {
-    const raw = usage.raw as { toolUsePromptTokenCount?: unknown; totalTokenCount?: unknown };
-    addInputApart(usage, raw.toolUsePromptTokenCount, raw.totalTokenCount !== undefined);
+    addInputApart(usage, "toolUsePromptTokenCount", "totalTokenCount");
   }
 
   /** The response ended: what was kept goes out, each a `block` part. */

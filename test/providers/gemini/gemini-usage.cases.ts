@@ -197,6 +197,40 @@ group("Gemini: the thinking tokens in the usage (thoughtsTokenCount)", (test) =>
     assertEquals(counts, { inputTokens: 320, outputTokens: 580, totalTokens: 900, reasoningTokens: 80 });
   });
 
+  test("a server tool's prompt count that is no finite number is left out, and a total that is none is the sum", async () => {
+    // As readUsage reads every other count: only a finite number counts (JSON's 1e400 parses as
+    // Infinity, "237" is text), and a total the provider did not give as one is input + output.
+    const usageOf = async (usageMetadata: object, apart = "") => {
+      const chunk = { candidates: [{ content: { parts: [{ text: "120" }] }, finishReason: "STOP" }], usageMetadata };
+      const body = sse([chunk]).replace('"APART"', apart);
+      const { raw, ...usage } = assertFinished(await run([bytes(body)])).usage!;
+      return usage;
+    };
+    const counts = { promptTokenCount: 80, candidatesTokenCount: 173, thoughtsTokenCount: 60 };
+    for (const apart of ["1e400", '"237"', "true"])
+      assertEquals(await usageOf({ ...counts, toolUsePromptTokenCount: "APART", totalTokenCount: 313 }, apart), {
+        inputTokens: 80,
+        outputTokens: 233,
+        totalTokens: 313,
+        reasoningTokens: 60,
+      });
+    assertEquals(await usageOf({ ...counts, toolUsePromptTokenCount: 237, totalTokenCount: null }), {
+      inputTokens: 317,
+      outputTokens: 233,
+      totalTokens: 550,
+      reasoningTokens: 60,
+    });
+    const interaction = {
+      id: "v1_s",
+      status: "completed",
+      usage: { total_tokens: null, total_input_tokens: 20, total_output_tokens: 500, total_tool_use_tokens: 300 },
+    };
+    const steps = `event: interaction.completed\ndata: ${JSON.stringify({ interaction, event_type: "interaction.completed" })}\n\n`;
+    const events = await collect(streamToolCalls(fromChunks([bytes(steps)]), { provider: "gemini-interactions" }));
+    const { raw: _, ...usage } = assertFinished(events).usage!;
+    assertEquals(usage, { inputTokens: 320, outputTokens: 500, totalTokens: 820 });
+  });
+
   test("any split of the bytes gives the same events", async () => {
     const data = bytes(BODY);
     const whole = await run([data]);
