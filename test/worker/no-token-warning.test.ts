@@ -17,6 +17,6 @@ it("without CLIENT_TOKEN and out of the open mode, the 401 is logged once with h
   const line = String(warned.mock.calls[0]?.[0]);
   expect(line).toContain("npx wrangler secret put CLIENT_TOKEN");
   expect(line).toContain("CLIENT_TOKEN=<any secret> line in .dev.vars");
-  expect(line).toContain("holds only while no provider key is set");
+  expect(line).toContain("holds only while no provider key and no OLLAMA_BASE_URL is set");
   warned.mockRestore();
 });

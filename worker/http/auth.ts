@@ -100,7 +100,7 @@ function warnNoToken(): void {
   if (warned) return;
   warned = true;
   console.warn(
-    "tool-call-stream: no CLIENT_TOKEN secret is set, so every request is refused (401). Set one: `npx wrangler secret put CLIENT_TOKEN` for a deployed Worker, a CLIENT_TOKEN=<any secret> line in .dev.vars for `npm start`, whose open replay mode (no token) holds only while no provider key is set.",
+    "tool-call-stream: no CLIENT_TOKEN secret is set, so every request is refused (401). Set one: `npx wrangler secret put CLIENT_TOKEN` for a deployed Worker, a CLIENT_TOKEN=<any secret> line in .dev.vars for `npm start`, whose open replay mode (no token) holds only while no provider key and no OLLAMA_BASE_URL is set.",
   );
 }
 
