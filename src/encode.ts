@@ -58,6 +58,7 @@ export type {
   OpenAIChatCompletion,
   OpenAIChatCompletionChoice,
   OpenAIChatCompletionMessage,
+  OpenAIChatCustomToolCall,
   OpenAIChatEncoderOptions,
   OpenAIChatError,
   OpenAIChatFinishReason,

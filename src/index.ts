@@ -205,8 +205,7 @@ export {
   type ProtocolEncoder,
   type ProtocolEncoderStreamOptions,
 } from "./encode/protocol-encoder.ts";
-export { joinDeltas } from "./encode/join-deltas.ts";
-export { randomId } from "./encode/call-ids.ts";
+export { joinDeltas, randomId } from "./encode.ts";
 export { readyBatches, type ReadyBatchesOptions } from "./encode/ready-batches.ts";
 export { OpenAIChatEncoder, OpenAIChatEncoderStream } from "./encode/openai-chat-encoder-stream.ts";
 export {
@@ -219,6 +218,7 @@ export type {
   OpenAIChatCompletion,
   OpenAIChatCompletionChoice,
   OpenAIChatCompletionMessage,
+  OpenAIChatCustomToolCall,
   OpenAIChatEncoderOptions,
   OpenAIChatError,
   OpenAIChatFinishReason,

@@ -18,6 +18,7 @@ import {
   type OpenAIChatCompletion,
   type OpenAIChatEncoderOptions,
   type OpenAIChatError,
+  type OpenAIChatCustomToolCall,
   type OpenAIChatToolCall,
 } from "./openai-chat-wire.ts";
 import { callKey } from "../shared/call-key.ts";
@@ -51,14 +52,16 @@ interface ChoiceParts {
   reasoning: string[];
   /** OpenAI's refusal, when one came. */
   refusal?: string | undefined;
-  calls: { id: string; name: string; args: string[] }[];
+  /** Each call, `custom` for a free-text one (a custom tool's, its text in `args`). */
+  calls: { id: string; name: string; args: string[]; custom: boolean }[];
 }
 
 /**
  * Builds the non-streaming `chat.completion` object from the same events the streaming encoder
  * reads, with the same rules: calls in the order they started, generated ids where the provider
  * gave none, `finish_reason` mapped back, calls the provider ran itself left out, reasoning as
- * `message.reasoning_content`, `content: null` for a turn of calls only. Feed it every event,
+ * `message.reasoning_content`, a free-text call as a custom tool's (`{type: "custom", custom: {name,
+ * input}}`), `content: null` for a turn of calls only. Feed it every event,
  * one at a time or in batches, then take the {@link OpenAIChatCompletionResult}.
  *
  * @example
@@ -113,12 +116,10 @@ export class OpenAIChatCompletionBuilder {
     const choices = [...this.#choices.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, parts]) => {
-        const calls = parts.calls.map(
-          (call): OpenAIChatToolCall => ({
-            id: call.id,
-            type: "function",
-            function: { name: call.name, arguments: call.args.join("") },
-          }),
+        const calls = parts.calls.map((call): OpenAIChatToolCall | OpenAIChatCustomToolCall =>
+          call.custom
+            ? { id: call.id, type: "custom", custom: { name: call.name, input: call.args.join("") } }
+            : { id: call.id, type: "function", function: { name: call.name, arguments: call.args.join("") } },
         );
         const text = parts.text.join("");
         const reasoning = parts.reasoning.join("");
@@ -205,7 +206,12 @@ export class OpenAIChatCompletionBuilder {
       this.#skipped.add(key);
       return undefined;
     }
-    const call = { id: this.#ids.assign(key, event.id), name: event.name, args: [] as string[] };
+    const call = {
+      id: this.#ids.assign(key, event.id),
+      name: event.name,
+      args: [] as string[],
+      custom: event.type !== "invalid-tool-call" && event.inputFormat === "text",
+    };
     this.#parts(event.choice ?? 0).calls.push(call);
     this.#calls.set(key, call);
     return call;

@@ -42,6 +42,8 @@ interface CallState {
   index: number;
   /** The argument fragments sent, joined once at completion to check they are the whole. */
   sent: string[];
+  /** A free-text call: a custom tool's, its fragments `custom.input`. */
+  custom: boolean;
 }
 
 /**
@@ -55,8 +57,9 @@ interface CallState {
  *   gaps, as Anthropic's block indexes do), the id and name only in the call's first delta, the
  *   argument fragments after it. A call without an id (Gemini), or whose id was already used,
  *   gets a generated `call_...` id. Calls the provider ran itself (`providerExecuted`) are left
- *   out: a Chat Completions client runs every call it sees. A free-text call (Responses
- *   `custom_tool_call`) sends its raw input as `arguments`.
+ *   out: a Chat Completions client runs every call it sees. A free-text call (`inputFormat:
+ *   "text"`: a custom tool's, a Responses `custom_tool_call`) is a custom tool's, as OpenAI streams
+ *   one: `{index, id, type: "custom", custom: {name, input: ""}}`, then `custom.input` fragments.
  * - `finish` gives each choice its `finish_reason` (`tool_calls`, `stop`, `length`,
  *   `content_filter`), then, with `includeUsage` and usage known, a chunk with `choices: []` and
  *   `usage`, then `data: [DONE]`. Nothing is written after it: the encoder shows one model
@@ -172,11 +175,8 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
   }
 
   #arguments(choice: number, call: CallState, fragment: string, out: string[]): void {
-    this.#delta(
-      choice,
-      `{"tool_calls":[{"index":${call.index},"function":{"arguments":${JSON.stringify(fragment)}}}]}`,
-      out,
-    );
+    const field = call.custom ? `"custom":{"input"` : `"function":{"arguments"`;
+    this.#delta(choice, `{"tool_calls":[{"index":${call.index},${field}:${JSON.stringify(fragment)}}}]}`, out);
   }
 
   #start(event: ToolCallStartEvent | CompletedToolCallEvent | InvalidToolCallEvent, args: string, out: string[]): void {
@@ -186,16 +186,14 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
       return;
     }
     const choice = event.choice ?? 0;
-    const call: CallState = { index: this.#choice(choice).calls++, sent: args === "" ? [] : [args] };
+    const custom = event.type !== "invalid-tool-call" && event.inputFormat === "text";
+    const call: CallState = { index: this.#choice(choice).calls++, sent: args === "" ? [] : [args], custom };
     this.#calls.set(key, call);
-    const id = this.#ids.assign(key, event.id);
-    this.#delta(
-      choice,
-      JSON.stringify({
-        tool_calls: [{ index: call.index, id, type: "function", function: { name: event.name, arguments: args } }],
-      }),
-      out,
-    );
+    const [index, id, name] = [call.index, this.#ids.assign(key, event.id), event.name];
+    const first = custom
+      ? { index, id, type: "custom", custom: { name, input: args } }
+      : { index, id, type: "function", function: { name, arguments: args } };
+    this.#delta(choice, JSON.stringify({ tool_calls: [first] }), out);
   }
 
   #argumentsDelta(event: ToolCallDeltaEvent, out: string[]): void {

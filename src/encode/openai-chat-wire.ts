@@ -64,6 +64,24 @@ export interface OpenAIChatToolCall {
   };
 }
 
+/**
+ * One call of a custom tool (a free-text call, `inputFormat: "text"`) in a `chat.completion`
+ * message, as openai-node's `ChatCompletionMessageCustomToolCall` types it.
+ */
+export interface OpenAIChatCustomToolCall {
+  /** The provider's call id, or a generated `call_...` one. */
+  id: string;
+  /** Always `custom`. */
+  type: "custom";
+  /** The custom tool called. */
+  custom: {
+    /** The tool name. */
+    name: string;
+    /** The free text the model wrote. */
+    input: string;
+  };
+}
+
 /** The assistant message of a `chat.completion` choice. */
 export interface OpenAIChatCompletionMessage {
   /** Always `assistant`. */
@@ -72,8 +90,8 @@ export interface OpenAIChatCompletionMessage {
   content: string | null;
   /** OpenAI's refusal (structured outputs, safety) when the provider sent one, else `null`. */
   refusal: string | null;
-  /** The calls, in the order they started; absent when there are none. */
-  tool_calls?: OpenAIChatToolCall[];
+  /** The calls, in the order they started (a free-text call a custom tool's); absent when there are none. */
+  tool_calls?: (OpenAIChatToolCall | OpenAIChatCustomToolCall)[];
   /** The reasoning text, under the name DeepSeek and most compatible servers use; absent when there is none. */
   reasoning_content?: string;
   /** The web pages the text cites (`url_citation`s, from the provider's citations); absent when there are none. */

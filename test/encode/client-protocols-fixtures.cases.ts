@@ -84,7 +84,9 @@ group("OpenAIChatEncoder over every recorded stream", (test) => {
       const message = result.completion.choices[0]!.message;
       const expected = expectedCalls(events);
       assertEquals(
-        (message.tool_calls ?? []).map((c) => [c.function.name, c.function.arguments]),
+        (message.tool_calls ?? []).map((c) =>
+          c.type === "custom" ? [c.custom.name, c.custom.input] : [c.function.name, c.function.arguments],
+        ),
         expected.map((c) => [c.name, c.rawArguments]),
       );
       assertCallIds(

@@ -38,7 +38,8 @@ function keysWithin(
 export interface ChatChoice {
   content: string;
   reasoning: string;
-  calls: { id: string; name: string; arguments: string }[];
+  /** Each call; a custom tool's (`custom: true`) with its `input` as `arguments`. */
+  calls: { id: string; name: string; arguments: string; custom?: true }[];
   finishReason: string | null;
   annotations?: Record<string, unknown>[];
   /** The model's refusal (OpenAI's structured outputs and safety refusals), once one streamed. */
@@ -126,23 +127,30 @@ function readChatChoice(reading: ChatReading, choice: Record<string, unknown>): 
   }
   if (typeof delta["content"] === "string") state.content += delta["content"];
   if (typeof delta["reasoning_content"] === "string") state.reasoning += delta["reasoning_content"];
+  // A custom tool's call (a free-text call) streams under `custom`: its `name`, then `input` fragments.
   for (const call of (delta["tool_calls"] as Record<string, unknown>[] | undefined) ?? []) {
     const callIndex = call["index"] as number;
-    const fn = call["function"] as Record<string, unknown>;
     if (callIndex === state.calls.length) {
-      keysWithin(call, ["index", "id", "type", "function"], [], "a call's first delta");
-      keysWithin(fn, ["name", "arguments"], [], "a call's first function");
+      const type = call["type"] as "function" | "custom";
+      assert(type === "function" || type === "custom", "a call's type is function or custom");
+      const [fields, text] = type === "custom" ? ["custom", "input"] : ["function", "arguments"];
+      const fn = call[type] as Record<string, unknown>;
+      keysWithin(call, ["index", "id", "type", fields], [], "a call's first delta");
+      keysWithin(fn, ["name", text], [], `a call's first ${fields}`);
       assert(
         typeof call["id"] === "string" && call["id"] !== "" && typeof fn["name"] === "string",
         "id and name in the first delta",
       );
-      assertEquals(call["type"], "function");
-      state.calls.push({ id: call["id"] as string, name: fn["name"] as string, arguments: fn["arguments"] as string });
+      const name = fn["name"] as string;
+      const custom = type === "custom" ? { custom: true as const } : {};
+      state.calls.push({ id: call["id"] as string, name, arguments: fn[text] as string, ...custom });
     } else {
       assert(callIndex < state.calls.length, `tool_calls indexes are dense from 0 (got ${callIndex})`);
-      keysWithin(call, ["index", "function"], [], "a call's later delta");
-      keysWithin(fn, ["arguments"], [], "a call's later function");
-      state.calls[callIndex]!.arguments += fn["arguments"] as string;
+      const type = state.calls[callIndex]!.custom ? "custom" : "function";
+      const text = type === "custom" ? "input" : "arguments";
+      keysWithin(call, ["index", type], [], "a call's later delta");
+      keysWithin(call[type] as Record<string, unknown>, [text], [], `a call's later ${type}`);
+      state.calls[callIndex]!.arguments += (call[type] as Record<string, unknown>)[text] as string;
     }
   }
   if (choice["finish_reason"] !== null) {
