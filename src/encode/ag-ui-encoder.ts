@@ -9,7 +9,7 @@ import type {
   ToolCallStartEvent,
 } from "../shared/events.ts";
 import { CallIds, randomId } from "./call-ids.ts";
-import { runError, tokenUsage, type AGUIEncoderOptions } from "./ag-ui-wire.ts";
+import { runError, tokenUsage, violationEvent, type AGUICall, type AGUIEncoderOptions } from "./ag-ui-wire.ts";
 import {
   abortError,
   FAILED_FINISH,
@@ -21,14 +21,8 @@ import {
   withdrawn,
 } from "./protocol-encoder.ts";
 import { pushSent } from "./sent-fragments.ts";
+import type { ToolErrorEvent, ToolResultEvent } from "../tools/tool-events.ts";
 import { cutBy, cutCallError, holding } from "./cut-calls.ts";
-
-interface AGUICall {
-  id: string;
-  /** The argument fragments sent, joined once at the end to check they are the whole. */
-  sent: string[];
-  ended: boolean;
-}
 
 /**
  * The pure core of {@link AGUIEncoderStream}: events to AG-UI events, as `data:` frames with LF
@@ -75,13 +69,15 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   readonly #calls = new Map<string, AGUICall>();
   readonly #skipped = new Set<string>();
   readonly #usage: Usage[] = [];
-  readonly #held: InvalidToolCallEvent[] = [];
+  /** The invalid calls held ({@link holding}), each with the runner's answer to it once that came. */
+  readonly #held: (InvalidToolCallEvent | ToolResultEvent | ToolErrorEvent)[] = [];
   #messageId: string;
   #started = false;
   #step: number | undefined;
   #text = false;
   #reasoningIds: { span: string; message: string } | undefined;
   #ended = false;
+  readonly #newMessageId = (): string => `msg_${this.#generate()}`;
 
   /** Creates the core; see {@link AGUIEncoderOptions}. */
   constructor(options: AGUIEncoderOptions) {
@@ -92,13 +88,21 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     this.#messageId = options.messageId ?? this.#newMessageId();
   }
 
+  /** True once `RUN_ERROR` or `RUN_FINISHED` went out. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
   /** Appends the AG-UI events of one event to `out`. */
   encode(event: EncodableEvent, out: string[]): void {
     if (this.#ended || ("choice" in event && event.choice !== undefined && event.choice !== 0)) return;
     this.#begin(event, out);
     // An invalid call waits for what follows (a withdrawn one ends at once, never cut by the refusal after it).
     if (event.type === "invalid-tool-call" && !withdrawn(event)) return void this.#held.push(event);
-    if (!holding(event)) for (const call of this.#held.splice(0)) this.#end(call, out);
+    // The runner's answer to a held call waits with it: its result goes out after its TOOL_CALL_END.
+    const answer = event.type === "tool-result" || event.type === "tool-error";
+    if (answer && this.#held.some((held) => callKey(held) === callKey(event))) return void this.#held.push(event);
+    if (!holding(event)) this.#release(out);
     switch (event.type) {
       case "text-delta":
         return this.#textDelta(event.text, out);
@@ -111,13 +115,8 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
       case "tool-call-delta":
         return this.#args(event, out);
       case "tool-call-violation": {
-        // AG-UI has no event for it: a CUSTOM event, which clients receive through `onCustomEvent`.
         const call = this.#calls.get(callKey(event));
-        const { path, message } = event.error;
-        if (call && !call.ended)
-          out.push(
-            sseData({ type: "CUSTOM", name: "tool-call-violation", value: { toolCallId: call.id, path, message } }),
-          );
+        if (call && !call.ended) out.push(sseData(violationEvent(call.id, event.error)));
         return;
       }
       case "tool-call":
@@ -140,7 +139,7 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
         if (event.reason === "error") return this.#fail(FAILED_FINISH, out);
         // A call a `length`, filter or `other` finish cut never ends: the run fails.
         if (cutBy(this.#held, event)) return this.#fail(cutCallError(event.reason), out);
-        for (const call of this.#held.splice(0)) this.#end(call, out);
+        this.#release(out);
         return this.#closeMessages(out);
       case "abort":
         return this.#fail(abortError(event as AbortEvent), out);
@@ -152,26 +151,20 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
   }
 
   /**
-   * Appends `RUN_FINISHED` once every message is closed, or `RUN_ERROR` if a call is still open.
-   * The invalid calls held end first, as content after them would end them; not when another
-   * call is still open: the input was cut short, a fault, which leaves them open as any fault does.
+   * Appends `RUN_FINISHED` once every message is closed (the invalid calls held end first, as content
+   * after them would end them), or `RUN_ERROR` if another call is still open: a fault, which leaves them open.
    */
   end(out: string[]): void {
     if (this.#ended) return;
     this.#open(out);
-    const held = this.#held.splice(0);
-    const keys = new Set(held.map(callKey));
+    const keys = new Set(this.#held.map(callKey));
     if ([...this.#calls].some(([key, call]) => !call.ended && !keys.has(key)))
       return this.#fail({ code: "input-ended", message: "The response ended before it finished." }, out);
-    for (const call of held) this.#end(call, out);
+    this.#release(out);
     this.#closeMessages(out);
     const usage = this.#usage.map(tokenUsage);
     out.push(sseData({ type: "RUN_FINISHED", ...this.#run, ...(usage.length > 0 ? { usage } : {}) }));
     this.#ended = true;
-  }
-
-  #newMessageId(): string {
-    return `msg_${this.#generate()}`;
   }
 
   #open(out: string[]): void {
@@ -275,6 +268,13 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     call.sent = [];
     call.ended = true;
     out.push(sseData({ type: "TOOL_CALL_END", toolCallId: call.id }));
+  }
+
+  /** Ends the invalid calls held, each followed by the runner's answer to it, in the order they came. */
+  #release(out: string[]): void {
+    for (const held of this.#held.splice(0))
+      if (held.type === "invalid-tool-call") this.#end(held, out);
+      else this.encode(held, out);
   }
 
   /** AG-UI has one result per call (each is a tool message): a streaming tool's results so far go as CUSTOM events. */

@@ -1,5 +1,6 @@
 /**
- * The options of the AG-UI encoder, the token usage of its `RUN_FINISHED` and its `RUN_ERROR`.
+ * The options of the AG-UI encoder, its record of a call, the token usage of its `RUN_FINISHED`,
+ * its `RUN_ERROR` and its event of a schema violation.
  *
  * @module
  */
@@ -51,3 +52,23 @@ export function runError(error: { code: string; message: string; kind?: Provider
   const kind = failureKind(error);
   return { type: "RUN_ERROR", message: error.message, code: kind && kind !== "other" ? kind : error.code };
 }
+
+/** A call the AG-UI encoder started: its id on the wire, what it sent, whether it ended. */
+export interface AGUICall {
+  /** The `toolCallId` it was started with. */
+  id: string;
+  /** The argument fragments sent, joined once at the end to check they are the whole. */
+  sent: string[];
+  /** `TOOL_CALL_END` went out. */
+  ended: boolean;
+}
+
+/** A call's schema violation, which AG-UI has no event for: a CUSTOM event, which clients receive through `onCustomEvent`. */
+export const violationEvent = (
+  toolCallId: string,
+  { path, message }: { path: string; message: string },
+): { type: "CUSTOM"; name: "tool-call-violation"; value: { toolCallId: string; path: string; message: string } } => ({
+  type: "CUSTOM",
+  name: "tool-call-violation",
+  value: { toolCallId, path, message },
+});

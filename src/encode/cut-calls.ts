@@ -1,5 +1,5 @@
 import type { FinishReason } from "../shared/deltas.ts";
-import type { FinishEvent, InvalidToolCallEvent } from "../shared/events.ts";
+import type { FinishEvent } from "../shared/events.ts";
 import type { EncodableEvent } from "./protocol-encoder.ts";
 import { isGrounding } from "./citations.ts";
 
@@ -13,22 +13,36 @@ import { isGrounding } from "./citations.ts";
  * tools at `TOOL_CALL_END`, Codex at a Responses item's done, an agent at a Messages
  * `content_block_stop`) must never end it. Content after the calls, or a normal finish, releases
  * them, to be ended as the model wrote them; a finish that cut them says so ({@link cutBy}); a
- * fault (an `error` finish, a provider error, an abort) leaves them held, never ended.
+ * fault (an `error` finish, a provider error, an abort) leaves them held, never ended. What a tool
+ * runner says of a call (its result, its error, an approval request) is no content of the model's
+ * either: a runner answers an invalid call the moment it comes (nothing runs it), before the
+ * finish that says whether it was cut.
  */
 export const holding = (event: EncodableEvent): boolean =>
   HOLDING.has(event.type) || (event.type === "reasoning-part" && isGrounding(event.part));
 
-/** The finish cut the calls held: an abnormal one, right after them. */
-export const cutBy = (held: readonly InvalidToolCallEvent[], finish: FinishEvent): boolean =>
+/** The finish cut the calls held (and what was held with them): an abnormal one, right after them. */
+export const cutBy = (held: readonly unknown[], finish: FinishEvent): boolean =>
   held.length > 0 && CUTTING.has(finish.reason);
 
 /**
  * Events after which an invalid call is still held: more calls completing at the finish, the
  * finish, a failure, and what is no content but may come between the calls a finish cut and the
  * `finish` event: usage (its first report is an event; OpenAI Chat's `include_usage` chunk and
- * Bedrock's `metadata` follow the finish) and Gemini's grounding (a part at the input's end).
+ * Bedrock's `metadata` follow the finish), Gemini's grounding (a part at the input's end) and a
+ * tool runner's events, which come as the handlers settle, between any two of the model's.
  */
-const HOLDING = new Set(["tool-call", "invalid-tool-call", "finish", "error", "abort", "usage"]);
+const HOLDING = new Set([
+  "tool-call",
+  "invalid-tool-call",
+  "finish",
+  "error",
+  "abort",
+  "usage",
+  "tool-result",
+  "tool-error",
+  "tool-approval-request",
+]);
 
 /** The finishes that leave the calls still open cut short. */
 // `other` (Gemini's OTHER, FINISH_REASON_UNSPECIFIED) is no normal finish either: the accumulator cuts what is open.

@@ -30,6 +30,12 @@ export interface ProtocolEncoder<E> {
   encode(event: E, out: string[]): void;
   /** Appends what the end of the input adds (the closing events, `[DONE]`); idempotent once ended. */
   end(out: string[]): void;
+  /**
+   * True once the encoder wrote its last event before its input ended (AG-UI's `RUN_ERROR`): it
+   * writes nothing more, so its reader stops reading the input (a tool loop would go on calling
+   * the model for nobody). Absent: the encoder writes until its input ends.
+   */
+  readonly ended?: boolean;
 }
 
 /**
@@ -67,7 +73,8 @@ export interface ProtocolEncoderStreamOptions {
  * from upstream and writes them as an array pays one UTF-8 encoding and one enqueue per batch,
  * not per event. Backpressure is the
  * platform's: each write waits for the reader. Cancelling the output cancels the input, and with
- * it the provider request.
+ * it the provider request; so does an encoder that has `ended` before its input (AG-UI's
+ * `RUN_ERROR`): the output closes, and a tool loop stops calling the model for nobody.
  *
  * @example
  * ```ts
@@ -94,6 +101,7 @@ export class ProtocolEncoderStream<E> extends TransformStream<E | readonly E[], 
             : (input as readonly E[]))
             encoder.encode(event, out);
         send(controller);
+        if (encoder.ended === true) controller.terminate(); // cancels the input, and with it the provider request
       },
       flush(controller) {
         encoder.end(out);

@@ -204,6 +204,22 @@ describe.skipIf(!recordingsAvailable)("@ag-ui/client HttpAgent reads AGUIEncoder
     expect(agent.messages.every((message) => message.role !== "tool")).toBe(true);
   });
 
+  it("a loop's step that a max_tokens stop cut inside a call: RUN_ERROR, never TOOL_CALL_END, and the stage stops the loop", async () => {
+    const fixture = fixtures.find((f) => f.provider === "anthropic" && f.name === "max-tokens-incomplete-tool-json")!;
+    // The runner answers the cut call with a tool-error at once, and the loop would send that back.
+    const model = replayModel([fixture.text, fixture.text]);
+    const body = runToolLoop({
+      provider: "anthropic",
+      messages: [{ role: "user", content: "hi" }],
+      tools: { make_file: { run: () => "written" } },
+      call: model.call,
+    }).pipeThrough(new AGUIEncoderStream({ threadId: "thread_1", runId: "run_1", generateId: countingIds() }));
+    const { runErrors, agent } = await run(await new Response(body).text());
+    expect(runErrors.map((error) => error.split(":")[0])).toEqual(["length"]);
+    expect(agent.messages.flatMap((message) => (message.role === "tool" ? [message] : []))).toEqual([]);
+    expect(model.requests).toHaveLength(1);
+  });
+
   it("the client's verifier is on in these runs: arguments before their TOOL_CALL_START fail the run", async () => {
     const frame = (event: object): string => `data: ${JSON.stringify(event)}\n\n`;
     const { error } = await run(

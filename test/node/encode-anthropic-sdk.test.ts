@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import {
   AnthropicMessagesEncoderStream,
   readAnthropicMessage,
+  ToolRunnerStream,
   type EncodableEvent,
   type ToolCallEvent,
 } from "../../src/index.ts";
@@ -18,7 +19,7 @@ import { AGENT_OPTIONS, failed, fixtureEvents } from "../support/encoders.ts";
 import { supportedProvider } from "../support/fixture-provider.ts";
 import { allFixtures, recordingsAvailable } from "../support/fixtures.ts";
 import { assertCallIds, expectedCalls } from "../support/protocol-readers.ts";
-import { fromChunks } from "../support/streams.ts";
+import { collect, fromChunks } from "../support/streams.ts";
 
 const fixtures = allFixtures.filter((fixture) => supportedProvider(fixture) !== undefined);
 const BASE_URL = "http://127.0.0.1:9";
@@ -147,6 +148,23 @@ describe("a provider error after open content blocks, as Anthropic ends such a s
       .finalMessage()
       .catch((error: unknown) => error);
     expect(final).toBeInstanceOf(APIError);
+  });
+});
+
+describe.skipIf(!recordingsAvailable)("a call a max_tokens stop cut, that a tool runner answered at once", () => {
+  it("ends the message max_tokens, as Anthropic ends it, never tool_use (its tool-error is no content)", async () => {
+    const fixture = fixtures.find((f) => f.provider === "anthropic" && f.name === "max-tokens-incomplete-tool-json")!;
+    const events = await fixtureEvents(fixture);
+    const answered = () =>
+      fromChunks(events).pipeThrough(new ToolRunnerStream({ tools: { make_file: { run: () => "written" } } }));
+    // The runner answers the invalid call with a tool-error the moment it comes, before the finish.
+    const types = (await collect(answered())).map((event) => event.type);
+    expect(types.slice(-3)).toEqual(["invalid-tool-call", "tool-error", "finish"]);
+    const encoder = () => new AnthropicMessagesEncoderStream(AGENT_OPTIONS.anthropic());
+    const body = () =>
+      new Response(answered().pipeThrough(encoder()), { headers: { "content-type": "text/event-stream" } });
+    const final = await client(body).messages.stream(request).finalMessage();
+    expect(final.stop_reason).toBe("max_tokens");
   });
 });
 

@@ -27,6 +27,8 @@ export interface MappedSource<O> {
   fail?: ((error: unknown) => O[]) | undefined;
   /** Called when the stream's reader cancels it, before `source` is cancelled. */
   cancelled?: (() => void) | undefined;
+  /** True once the steps pass nothing more on (an encoder that wrote its last event): `source` is cancelled and read as ended. */
+  finished?: (() => boolean) | undefined;
 }
 
 /** What the first step over a stream does besides mapping its chunks (see {@link MappedSource}). */
@@ -65,6 +67,7 @@ export function mapChunks<I, O>(
   stream: ReadableStream<I>,
   map: (chunk: I) => O | undefined,
   end?: () => O | undefined,
+  finished?: () => boolean,
 ): ReadableStream<O> {
   const inner = mapped.get(stream) as MappedSource<I> | undefined;
   const ending = (out: O[]): O[] => {
@@ -91,8 +94,9 @@ export function mapChunks<I, O>(
         end: () => ending(through(inner.end())),
         fail: innerFail && ((error) => through(innerFail(error))),
         cancelled: inner.cancelled,
+        finished: finished && inner.finished ? () => finished() || inner.finished!() : (finished ?? inner.finished),
       }
-    : { source: stream, map: map as (chunk: unknown) => O | undefined, end: () => ending([]) };
+    : { source: stream, map: map as (chunk: unknown) => O | undefined, end: () => ending([]), finished };
   if (inner && !stream.locked && !pulled.has(stream)) {
     mapped.set(stream, step as MappedSource<unknown>);
     return stream as unknown as ReadableStream<O>;
@@ -154,12 +158,17 @@ export function mappedSource<O>(stream: ReadableStream<O>): MappedSource<O> {
 
 /**
  * The next chunk of `reader`, or, when the read fails and the steps have a `fail`, what they make
- * of the failure followed by their `end` (`failed`); the failure itself otherwise.
+ * of the failure followed by their `end` (`failed`); the failure itself otherwise. Once the steps
+ * are `finished`, the end: the source is cancelled, not read.
  */
 export async function readSource<O>(
   reader: ReadableStreamDefaultReader<unknown>,
   step: MappedSource<O>,
 ): Promise<ReadableStreamReadResult<unknown> | { failed: O[] }> {
+  if (step.finished?.() === true) {
+    reader.cancel("The answer ended.").catch(() => undefined);
+    return { done: true, value: undefined };
+  }
   if (!step.fail) return reader.read();
   try {
     return await reader.read();
@@ -248,5 +257,6 @@ export function encodeBatches<E extends { readonly type: string }>(
       encoder.end(out);
       return take();
     },
+    () => encoder.ended === true,
   );
 }
