@@ -187,8 +187,8 @@ export class ToolCallAccumulatorCore {
 
   #start(call: OpenToolCall): void {
     call.started = true;
-    const { index, id, name, choice } = call;
-    this.#enqueue(withCallFields(withChoice({ type: "tool-call-start" as const, index, id, name }, choice), call));
+    const start = { type: "tool-call-start" as const, index: call.index, id: call.id, name: call.name };
+    this.#enqueue(withCallFields(withChoice(start, call.choice), call));
     if (call.args.text !== "") this.#delta(call, call.args.text);
   }
 

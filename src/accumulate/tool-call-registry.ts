@@ -93,9 +93,9 @@ export class ToolCallRegistry {
   /** Forgets a call that has completed: a later fragment with its index opens a new call. */
   close(call: OpenToolCall): void {
     this.open.delete(call);
-    // A call without a provider index is never under one (`find` gives `undefined` for it).
+    // A call without a provider index or id is never under one (`find` and `get` give `undefined` for it).
     if (this.find(call.choice, call.providerIndex!) === call) this.#byKey.get(call.choice)!.delete(call.providerIndex!);
-    if (call.id !== null && this.#byId.get(call.id) === call) this.#byId.delete(call.id);
+    if (this.#byId.get(call.id!) === call) this.#byId.delete(call.id!);
     if (this.latest.get(call.choice) === call) this.latest.delete(call.choice);
   }
 

@@ -32,19 +32,17 @@ export class EventChannel<T> {
   #closed = false;
   #pulling = false;
   readonly #step: () => Promise<void>;
+  /** How many events were passed on: a step runs until this grew or the chain ended. */
+  emitted = 0;
 
   /** `step` runs the chain until it made an event or ended (the stream's `pull`). */
   constructor(step: () => Promise<void>) {
     this.#step = step;
   }
 
-  /** Takes the stream's controller (from `start`). */
-  attach(controller: ReadableStreamDefaultController<T>): void {
-    this.#controller = controller;
-  }
-
   /** Passes one event on. */
   readonly emit = (event: T): void => {
+    this.emitted++;
     if (this.#queue) this.#queue.push(event);
     else this.#controller.enqueue(event);
   };
@@ -55,20 +53,32 @@ export class EventChannel<T> {
     if (!this.#queue) this.#closeController();
   };
 
-  /** The stream's `pull`. */
-  async pull(): Promise<void> {
-    this.#pulling = true;
-    try {
-      await this.#step();
-    } finally {
-      this.#pulling = false;
-    }
-  }
-
-  /** Gives `stream` the direct iterator (as `values()` and `[Symbol.asyncIterator]()`); returns it. */
-  install<S extends ReadableStream<T>>(stream: S): S {
+  /**
+   * The stream of the events, with the direct iterator (as `values()` and `[Symbol.asyncIterator]()`):
+   * `open` runs as its `start` (the chain's `emit` and `close` may be called from then on),
+   * `cancel` as its `cancel`.
+   */
+  stream(open: () => Promise<void>, cancel: (reason: unknown) => Promise<void>): ReadableStream<T> {
+    const stream = new ReadableStream<T>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+          return open();
+        },
+        pull: async () => {
+          this.#pulling = true;
+          try {
+            await this.#step();
+          } finally {
+            this.#pulling = false;
+          }
+        },
+        cancel,
+      },
+      { highWaterMark: 0 }, // produce only on demand: nothing runs ahead of the consumer
+    );
     const platform = (Object.getPrototypeOf(stream) as { values?: unknown })[Symbol.asyncIterator as never] as
-      | ((this: S, options?: IteratorOptions) => AsyncIterator<T>)
+      | ((this: ReadableStream<T>, options?: IteratorOptions) => AsyncIterator<T>)
       | undefined;
     if (typeof platform !== "function") return stream;
     const values = (options?: IteratorOptions): AsyncIterator<T> => {
@@ -158,8 +168,8 @@ class DirectIterator<T> implements AsyncIterator<T, undefined> {
   }
 
   #next(): Promise<Result<T>> {
-    if (this.#done) return Promise.resolve(DONE);
-    const event = this.#channel.take();
+    // Once done, nothing is taken: the channel gives its events to the stream again.
+    const event = this.#done ? null : this.#channel.take();
     if (event === null) return this.#end();
     if (event !== undefined) return Promise.resolve({ done: false, value: event });
     return this.#track(

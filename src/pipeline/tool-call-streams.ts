@@ -49,13 +49,12 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
   // Made here, not in `start`: options it cannot take throw at the call in every runtime.
   const chain = chainOptions(options);
   let pump: ChainPump;
-  let enqueued = 0;
-  let ready: Promise<void> = Promise.resolve();
-  let started = false;
+  /** The input being opened (`start`), until it is. */
+  let opening: Promise<void> | undefined;
   const channel = new EventChannel<ToolCallEvent>(async () => {
-    if (!started) await ready;
-    const before = enqueued;
-    while (!pump.closed && enqueued === before) {
+    if (opening) await opening;
+    const before = channel.emitted;
+    while (!pump.closed && channel.emitted === before) {
       const work = pump.work(stepwise);
       if (work === true) continue;
       if (work !== false) {
@@ -66,27 +65,25 @@ export function toolCallEventStream<const Tools extends readonly ToolDefinition[
       if (ended) await ended;
     }
   });
-  const stream = new ReadableStream<ToolCallEvent>(
-    {
-      start(controller) {
-        channel.attach(controller);
-        const emit = (event: ToolCallEvent): void => {
-          enqueued++;
-          channel.emit(event);
-        };
-        pump = new ChainPump(input, protocol, options.framing ?? framing, chain, emit, channel.close, options.signal);
-        // workerd may call pull before an async start settles, so pull waits for this itself
-        // (only until it has settled: an await per pull costs a turn of the microtask queue).
-        ready = pump.start().then(() => void (started = true));
-        return ready;
-      },
-      pull: () => channel.pull(),
-      cancel: (reason) => pump.cancel(reason),
-    },
-    { highWaterMark: 0 }, // produce only on demand: nothing runs ahead of the consumer
-  );
   // `for await` reads the chain's events without a read of the stream per event (see EventChannel).
-  return channel.install(stream) as ReadableStream<TypedToolCallEvent<Tools>>;
+  return channel.stream(
+    () => {
+      pump = new ChainPump(
+        input,
+        protocol,
+        options.framing ?? framing,
+        chain,
+        channel.emit,
+        channel.close,
+        options.signal,
+      );
+      // workerd may call pull before an async start settles, so pull waits for this itself
+      // (only until it has settled: an await per pull costs a turn of the microtask queue).
+      opening = pump.start().then(() => void (opening = undefined));
+      return opening;
+    },
+    (reason) => pump.cancel(reason),
+  ) as ReadableStream<TypedToolCallEvent<Tools>>;
 }
 
 /**
