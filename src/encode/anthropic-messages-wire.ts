@@ -218,8 +218,9 @@ const tokens = (value: number | undefined): number =>
 /**
  * An error as the Messages API shows it: the library's message with its code, never the
  * provider's text. A provider's failure of a known `kind` has Anthropic's own type, on which
- * clients act (Claude Code and the SDK back off on `overloaded_error` and `rate_limit_error`); an
- * overflow is Claude Code's "prompt is too long", the numbers in the message where it has them.
+ * clients act (Claude Code and the SDK back off on `overloaded_error` and `rate_limit_error`; a quota
+ * is its 402's `billing_error`, which no client retries); an overflow is Claude Code's "prompt is
+ * too long", the numbers in the message where it has them.
  */
 export function anthropicError(error: {
   code: string;
@@ -237,6 +238,7 @@ export function anthropicError(error: {
 const ANTHROPIC_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
   overloaded: "overloaded_error",
   "rate-limited": "rate_limit_error",
+  "quota-exceeded": "billing_error",
   "context-overflow": "invalid_request_error",
 };
 

@@ -200,7 +200,8 @@ export function openAIUsage(usage: Usage): OpenAIChatUsage {
 
 /**
  * The error object of one failure inside a stream: a provider's failure of a known `kind` with
- * OpenAI's own code and type (openai-node's `APIError` carries both), an overflow of `messages`.
+ * OpenAI's own code and type (openai-node's `APIError` carries both; a quota's are both
+ * `insufficient_quota`, as OpenAI sends its 429), an overflow of `messages`.
  * A rate limit is OpenAI's `rate_limit_exceeded` code with the limit hit as its type, `tokens` or
  * `requests`, as OpenAI sends it (`{"type": "tokens", "code": "rate_limit_exceeded"}`): the one an
  * OpenAI payload on `data` names, else `requests`.
@@ -223,6 +224,7 @@ export function openAIError(error: {
 }
 
 const CHAT_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
+  "quota-exceeded": "insufficient_quota",
   "context-overflow": "invalid_request_error",
 };
 

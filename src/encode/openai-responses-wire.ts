@@ -193,9 +193,10 @@ export interface OpenAIResponsesError {
 }
 
 /**
- * The `error` event's error of a failed response, the library's code as it is but for a provider's
- * failure of a known `kind`: OpenAI's own code (Codex compacts on `context_length_exceeded`, retries
- * `server_is_overloaded` and `rate_limit_exceeded`), typed as Open Responses types a 429.
+ * The `error` event's error of a failed response: the library's code, but for a provider's failure
+ * of a known `kind` OpenAI's own (Codex compacts on `context_length_exceeded`, stops on
+ * `insufficient_quota`, retries `rate_limit_exceeded`), typed as Open Responses types a 429; an
+ * overload `server_error`, which Codex retries (`server_is_overloaded` ends its turn: "at capacity").
  */
 export function responsesError(error: OpenAIResponsesError): {
   type: string;
@@ -204,17 +205,16 @@ export function responsesError(error: OpenAIResponsesError): {
   param: string | null;
 } {
   const kind = failureKind(error);
-  return {
-    type: (kind && RESPONSES_KIND_TYPES[kind]) ?? (error.code === "provider-error" ? "model_error" : "server_error"),
-    code: (kind && OPENAI_KIND_CODES[kind]) ?? error.code,
-    message: error.message,
-    param: kind === "context-overflow" ? "input" : null,
-  };
+  const type =
+    (kind && RESPONSES_KIND_TYPES[kind]) ?? (error.code === "provider-error" ? "model_error" : "server_error");
+  const code = kind === "overloaded" ? type : ((kind && OPENAI_KIND_CODES[kind]) ?? error.code);
+  return { type, code, message: error.message, param: kind === "context-overflow" ? "input" : null };
 }
 
 const RESPONSES_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
   overloaded: "server_error",
   "rate-limited": "too_many_requests",
+  "quota-exceeded": "insufficient_quota",
   "context-overflow": "invalid_request_error",
 };
 

@@ -159,12 +159,14 @@ export const FAILED_FINISH: { readonly code: "provider-error"; readonly message:
 
 /**
  * OpenAI's own codes for the kinds of a provider's failure (an `error`'s `kind`), on Chat
- * Completions and Responses alike: Codex compacts the conversation on `context_length_exceeded`
- * and retries `server_is_overloaded` and `rate_limit_exceeded` after a pause.
+ * Completions and Responses alike (a Responses overload aside: its wire's `responsesError`). Codex
+ * compacts the conversation on `context_length_exceeded`, stops on `insufficient_quota` ("Quota
+ * exceeded"), and retries `rate_limit_exceeded` after the wait its message names ("try again in 1.5s").
  */
 export const OPENAI_KIND_CODES: Readonly<Partial<Record<ProviderErrorKind, string>>> = {
   overloaded: "server_is_overloaded",
   "rate-limited": "rate_limit_exceeded",
+  "quota-exceeded": "insufficient_quota",
   "context-overflow": "context_length_exceeded",
 };
 

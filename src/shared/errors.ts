@@ -94,14 +94,15 @@ export type ErrorCode =
 
 /**
  * What a provider's in-stream failure (`provider-error`) is, as a client acts on it: `overloaded`
- * (retry after a pause), `rate-limited` (slow down, then retry), `context-overflow` (shorten or
+ * (retry after a pause), `rate-limited` (slow down, then retry), `quota-exceeded` (the account's
+ * quota or billing: waiting does not cure it, so never retry), `context-overflow` (shorten or
  * compact the conversation), `other`. The library's decoders never set it; an application that
  * classifies the provider's payload does (the Worker does), and each encoder writes it in its
- * protocol's own terms (Anthropic's `overloaded_error`, OpenAI's `context_length_exceeded`, ...).
+ * protocol's own terms (Anthropic's `overloaded_error`, OpenAI's `insufficient_quota`, ...).
  * Without it, the encoders read only the name an Anthropic or OpenAI payload gives itself (see
  * {@link failureKind}).
  */
-export type ProviderErrorKind = "overloaded" | "rate-limited" | "context-overflow" | "other";
+export type ProviderErrorKind = "overloaded" | "rate-limited" | "quota-exceeded" | "context-overflow" | "other";
 
 /** Anthropic's and OpenAI's own names of the failures a client acts on. */
 const OWN_KINDS = new Map<unknown, ProviderErrorKind>([
@@ -109,13 +110,15 @@ const OWN_KINDS = new Map<unknown, ProviderErrorKind>([
   ["server_is_overloaded", "overloaded"],
   ["rate_limit_error", "rate-limited"],
   ["rate_limit_exceeded", "rate-limited"],
+  ["insufficient_quota", "quota-exceeded"],
+  ["billing_error", "quota-exceeded"],
   ["context_length_exceeded", "context-overflow"],
 ]);
 
 /**
  * A provider failure's kind, as the encoders write it: the application's `kind`, else the name an
  * Anthropic or OpenAI payload on `data` gives itself (`error.type`, `error.code` or `code`:
- * `overloaded_error`, `rate_limit_exceeded`, `context_length_exceeded`, ...), so that a provider
+ * `overloaded_error`, `rate_limit_exceeded`, `insufficient_quota`, ...), so that a provider
  * piped into its own protocol keeps the error its clients act on. Nothing else of the payload is read.
  *
  * @example

@@ -2,7 +2,8 @@
 // provider's payload) through every client-protocol encoder, streamed and whole, each stream read
 // by its protocol's strict reader: Messages writes Anthropic's error type (and Claude Code's
 // "prompt is too long" for an overflow), Chat Completions and Responses OpenAI's code (and `param`
-// for an overflow), AG-UI the kind as RUN_ERROR's code; without a kind, or `other`, every
+// for an overflow; a Responses overload `server_error`, which Codex retries), AG-UI the kind as
+// RUN_ERROR's code; without a kind, or `other`, every
 // protocol writes what it wrote before, and of a provider's payload on `data` only the name an
 // Anthropic or OpenAI payload gives itself is read (a provider piped into its own protocol).
 import {
@@ -43,10 +44,19 @@ const EXPECTED: [
 ][] = [
   [
     "overloaded",
+    // Responses: `server_error`, which Codex retries (it ends its turn on `server_is_overloaded`).
     ["server_is_overloaded", "server_error", null],
     "overloaded_error",
-    ["server_is_overloaded", "server_error", null],
+    ["server_error", "server_error", null],
     "overloaded",
+  ],
+  [
+    "quota-exceeded",
+    // OpenAI's own 429 body; Anthropic's 402's type; Codex stops on `insufficient_quota`.
+    ["insufficient_quota", "insufficient_quota", null],
+    "billing_error",
+    ["insufficient_quota", "insufficient_quota", null],
+    "quota-exceeded",
   ],
   [
     "rate-limited",
@@ -126,6 +136,10 @@ group("a provider error's kind through the client-protocol encoders", (test) => 
     assertEquals((reading.response["error"] as { code: string }).code, "context_length_exceeded");
     const chat = failed(undefined, { error: { type: "invalid_request_error", code: "context_length_exceeded" } });
     assertEquals(readChatChunks(encodeAll(ENCODERS.openai(), chat)).error?.["code"], "context_length_exceeded");
+    const quota = failed(undefined, { code: "insufficient_quota", message: "You exceeded your current quota" });
+    assertEquals(readChatChunks(encodeAll(ENCODERS.openai(), quota)).error?.["code"], "insufficient_quota");
+    const billing = failed(undefined, { type: "error", error: { type: "billing_error", message: "Low balance" } });
+    assertEquals(readMessagesEvents(encodeAll(ENCODERS.anthropic(), billing)).error?.type, "billing_error");
     const agui = readAGUIEvents(encodeAll(ENCODERS["ag-ui"](), anthropic)).error?.["code"];
     assertEquals(agui, "overloaded");
   });

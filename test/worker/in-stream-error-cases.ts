@@ -1,6 +1,7 @@
 // Each provider's failure inside its stream, in the shape its documentation gives (its error
 // codes, types, statuses, exception names, or wording where it has no code), after a first piece
-// of text, in its own framing: the input of in-stream-error-kinds.test.ts. Every message quotes a
+// of text, in its own framing: the input of in-stream-error-kinds.test.ts (with the quota and
+// rate-limit waits of in-stream-limit-cases.ts, built from the same pieces). Every message quotes a
 // secret the Worker must never pass on.
 import type { ProviderErrorKind } from "../../src/index.ts";
 import { concat, converse, exceptionMessage } from "../support/event-stream.ts";
@@ -20,15 +21,17 @@ export interface ErrorCase {
   counts?: [number, number];
   /** A rate limit the provider says is one of tokens (OpenAI's 429 type); else `requests`. */
   limit?: "tokens";
+  /** The wait, in seconds, a rate limit named (clients read it in the message, as Codex parses it). */
+  wait?: number;
   contentType: string;
   chunks: (string | Uint8Array)[];
 }
 
-const SSE = "text/event-stream";
-const sse = (event: string | undefined, data: unknown) =>
+export const SSE = "text/event-stream";
+export const sse = (event: string | undefined, data: unknown) =>
   `${event === undefined ? "" : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
 
-const anthropic = (
+export const anthropic = (
   label: string,
   kind: ProviderErrorKind,
   type: string,
@@ -54,7 +57,12 @@ const chatText = sse(undefined, {
   model: "m",
   choices: [{ index: 0, delta: { role: "assistant", content: "Hel" }, finish_reason: null }],
 });
-const chat = (label: string, kind: ProviderErrorKind, failure: string, counts?: [number, number]): ErrorCase => ({
+export const chat = (
+  label: string,
+  kind: ProviderErrorKind,
+  failure: string,
+  counts?: [number, number],
+): ErrorCase => ({
   provider: "openai",
   model: "openai/gpt-x",
   label,
@@ -64,12 +72,12 @@ const chat = (label: string, kind: ProviderErrorKind, failure: string, counts?: 
   chunks: [chatText, failure, "data: [DONE]\n\n"],
 });
 
-const responsesCreated = sse("response.created", {
+export const responsesCreated = sse("response.created", {
   type: "response.created",
   sequence_number: 0,
   response: { id: "resp_1", object: "response", status: "in_progress", output: [] },
 });
-const responsesFailed = (code: string, kind: ProviderErrorKind): ErrorCase => ({
+export const responsesFailed = (code: string, kind: ProviderErrorKind, message = "Failed"): ErrorCase => ({
   provider: "openai-responses",
   model: "openai-responses/gpt-x",
   label: `OpenAI Responses response.failed ${code}`,
@@ -85,13 +93,13 @@ const responsesFailed = (code: string, kind: ProviderErrorKind): ErrorCase => ({
         object: "response",
         status: "failed",
         output: [],
-        error: { code, message: `Failed ${SECRET}` },
+        error: { code, message: `${message} ${SECRET}` },
       },
     }),
   ],
 });
 
-const gemini = (
+export const gemini = (
   status: string,
   code: number,
   message: string,

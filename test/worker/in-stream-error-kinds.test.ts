@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import type { ProviderErrorKind } from "../../src/index.ts";
 import { workerFetch } from "./client-support.ts";
 import { errorCases, SECRET, type ErrorCase } from "./in-stream-error-cases.ts";
+import { limitCases } from "./in-stream-limit-cases.ts";
 import { FakeUpstream, testEnv } from "./support.ts";
 
 const env = testEnv({
@@ -36,45 +37,64 @@ const base = "http://localhost:8787";
 const auth = { authorization: "Bearer t" };
 const user = [{ role: "user" as const, content: "hi" }];
 
-/** OpenAI's code and type of each kind (Chat Completions and Responses), Anthropic's type, AG-UI's code. */
+/** OpenAI's code of each kind on Chat Completions, Anthropic's type, AG-UI's code. */
 const OPENAI_CODE: Record<ProviderErrorKind, string> = {
   overloaded: "server_is_overloaded",
   "rate-limited": "rate_limit_exceeded",
+  "quota-exceeded": "insufficient_quota",
   "context-overflow": "context_length_exceeded",
   other: "provider-error",
 };
+/** On Responses, an overload is `server_error`, which Codex retries (it ends its turn on `server_is_overloaded`). */
+const RESPONSES_CODE: Record<ProviderErrorKind, string> = { ...OPENAI_CODE, overloaded: "server_error" };
 const CHAT_TYPE: Record<ProviderErrorKind, string> = {
   overloaded: "server_error",
   // OpenAI's 429 types the limit hit, `tokens` where the provider said so (ErrorCase.limit), else `requests`.
   "rate-limited": "requests",
+  "quota-exceeded": "insufficient_quota",
   "context-overflow": "invalid_request_error",
   other: "server_error",
 };
 const ANTHROPIC_TYPE: Record<ProviderErrorKind, string> = {
   overloaded: "overloaded_error",
   "rate-limited": "rate_limit_error",
+  "quota-exceeded": "billing_error",
   "context-overflow": "invalid_request_error",
   other: "api_error",
 };
 const AGUI_CODE: Record<ProviderErrorKind, string> = {
-  ...OPENAI_CODE,
   overloaded: "overloaded",
   "rate-limited": "rate-limited",
+  "quota-exceeded": "quota-exceeded",
   "context-overflow": "context-overflow",
+  other: "provider-error",
 };
 const WORDS: Record<ProviderErrorKind, RegExp> = {
   overloaded: /^The provider is overloaded/,
   "rate-limited": /^The provider's rate limit was reached/,
+  "quota-exceeded": /^The provider refused the request for its account's quota or billing/,
   "context-overflow": /^The conversation is too long for the model's context window/,
   other: /^The provider reported/,
 };
-/** Statuses of an answer that was not streamed: OpenAI's, Anthropic's. */
+/** Statuses of an answer that was not streamed: OpenAI's, Anthropic's (a quota: OpenAI's 429 `insufficient_quota`, Anthropic's 402). */
 const STATUS: Record<ProviderErrorKind, [number, number]> = {
   overloaded: [503, 529],
   "rate-limited": [429, 429],
+  "quota-exceeded": [429, 402],
   "context-overflow": [400, 400],
   other: [502, 502],
 };
+
+/**
+ * Codex's reading of a `rate_limit_exceeded` failure's wait (codex-rs/codex-api/src/sse/responses.rs,
+ * `try_parse_retry_after`: "try again in" then seconds or milliseconds), in seconds.
+ */
+const codexWait = (message: string): number | undefined => {
+  const match = /try again in\s*(\d+(?:\.\d+)?)\s*(s|ms|seconds?)/i.exec(message);
+  return match ? Number(match[1]) / (match[2]!.toLowerCase() === "ms" ? 1000 : 1) : undefined;
+};
+/** Each protocol's message says the wait a rate limit named, as Codex reads it; no other message names one. */
+const saysWait = (c: ErrorCase, message: string) => expect(codexWait(message)).toBe(c.wait);
 
 const post = (fetch: typeof globalThis.fetch, path: string, body: unknown) =>
   fetch(`${base}${path}`, {
@@ -92,7 +112,7 @@ const noSecret = (text: string) => {
   for (const part of SECRET.split(" at ")) expect(text).not.toContain(part);
 };
 
-describe.each(errorCases)("$label, inside the stream: $kind", (c) => {
+describe.each([...errorCases, ...limitCases])("$label, inside the stream: $kind", (c) => {
   it("/v1/chat/completions (openai-node): an APIError with OpenAI's code and type", async () => {
     const client = new OpenAI({ baseURL: `${base}/v1`, apiKey: "t", fetch: fetchOf(c), maxRetries: 0 });
     const failed = await (async () => {
@@ -103,6 +123,7 @@ describe.each(errorCases)("$label, inside the stream: $kind", (c) => {
     expect([error.code, error.type]).toEqual([OPENAI_CODE[c.kind], c.limit ?? CHAT_TYPE[c.kind]]);
     expect(error.param).toBe(c.kind === "context-overflow" ? "messages" : null);
     expect(error.message).toMatch(WORDS[c.kind]);
+    saysWait(c, error.message);
     noSecret(JSON.stringify(error.error));
   });
 
@@ -115,6 +136,7 @@ describe.each(errorCases)("$label, inside the stream: $kind", (c) => {
     expect(failed).toBeInstanceOf(Anthropic.APIError);
     const body = (failed as { error: { error: { type: string; message: string } } }).error;
     expect(body.error.type).toBe(ANTHROPIC_TYPE[c.kind]);
+    saysWait(c, body.error.message);
     if (c.kind === "context-overflow") {
       // Claude Code matches "prompt is too long" and reads "N tokens > M maximum" after it.
       expect(body.error.message).toMatch(/^prompt is too long/);
@@ -131,11 +153,13 @@ describe.each(errorCases)("$label, inside the stream: $kind", (c) => {
       for await (const _ of await client.responses.create({ model: c.model, input: "hi", stream: true }));
     })().catch((caught: unknown) => caught);
     expect(failed).toBeInstanceOf(OpenAI.APIError);
-    expect((failed as InstanceType<typeof OpenAI.APIError>).code).toBe(OPENAI_CODE[c.kind]);
-    // Codex reads response.failed's error too.
+    expect((failed as InstanceType<typeof OpenAI.APIError>).code).toBe(RESPONSES_CODE[c.kind]);
+    // Codex reads response.failed's error: its code, and a rate limit's wait from its message.
     const text = await (await post(fetch, "/v1/responses", { model: c.model, input: "hi", stream: true })).text();
     const events = dataOf(text);
-    expect(events.find((e) => e["type"] === "response.failed")?.["response"]?.error?.code).toBe(OPENAI_CODE[c.kind]);
+    const error = events.find((e) => e["type"] === "response.failed")?.["response"]?.error;
+    expect(error?.code).toBe(RESPONSES_CODE[c.kind]);
+    saysWait(c, error?.message);
     expect(events.find((e) => e["type"] === "error")?.["error"]?.param).toBe(
       c.kind === "context-overflow" ? "input" : null,
     );
@@ -159,6 +183,7 @@ describe.each(errorCases)("$label, inside the stream: $kind", (c) => {
     const errors: Error[] = [];
     for await (const _ of readUIMessageStream({ stream: chunks, onError: (error) => errors.push(error as Error) }));
     expect(errors.map((error) => error.message)).toEqual([expect.stringMatching(WORDS[c.kind])]);
+    saysWait(c, errors[0]!.message);
     noSecret(errors[0]!.message);
   });
 
@@ -171,6 +196,7 @@ describe.each(errorCases)("$label, inside the stream: $kind", (c) => {
       { onRunErrorEvent: ({ event }) => void seen.push({ code: event.code, message: event.message }) },
     );
     expect(seen).toEqual([{ code: AGUI_CODE[c.kind], message: expect.stringMatching(WORDS[c.kind]) }]);
+    saysWait(c, seen[0]!.message);
     noSecret(JSON.stringify(seen));
   });
 
@@ -197,6 +223,9 @@ describe.each(errorCases)("$label, inside the stream: $kind", (c) => {
     const messages = await post(fetchOf(c), "/v1/messages", { model: c.model, max_tokens: 64, messages: user });
     expect([messages.status, ((await messages.json()) as any).error.type]).toEqual([anthropic, ANTHROPIC_TYPE[c.kind]]);
     const responses = await post(fetchOf(c), "/v1/responses", { model: c.model, input: "hi" });
-    expect([responses.status, ((await responses.json()) as any).error.code]).toEqual([openai, OPENAI_CODE[c.kind]]);
+    expect([responses.status, ((await responses.json()) as any).error.code]).toEqual([openai, RESPONSES_CODE[c.kind]]);
+    // openai-node and @anthropic-ai/sdk retry a 429 unless told not to: a quota is never retried.
+    const retry = c.kind === "quota-exceeded" ? "false" : null;
+    for (const answer of [chat, messages, responses]) expect(answer.headers.get("x-should-retry")).toBe(retry);
   });
 });

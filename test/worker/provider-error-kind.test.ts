@@ -18,11 +18,39 @@ describe("classifyProviderError", () => {
     );
   });
 
-  it("OpenAI's insufficient_quota (a 429 that waiting does not cure) is no rate limit", () => {
-    const quota = {
-      error: { type: "insufficient_quota", code: "insufficient_quota", message: "You exceeded your current quota." },
-    };
-    expect(classifyProviderError(quota).kind).toBe("other");
+  it("a quota or billing refusal (waiting does not cure it) is no rate limit, whatever its code", () => {
+    const quotas = [
+      {
+        error: { type: "insufficient_quota", code: "insufficient_quota", message: "You exceeded your current quota." },
+      },
+      { type: "error", error: { type: "billing_error", message: "Your credit balance is too low." } },
+      // Anthropic's spend limit is a 429 rate_limit_error that names itself in its details.
+      { type: "error", error: { type: "rate_limit_error", details: { error_code: "enforced_spend_limit_reached" } } },
+      // Gemini's RESOURCE_EXHAUSTED of a model the tier has no quota of, which names a wait all the same.
+      {
+        error: {
+          code: 429,
+          status: "RESOURCE_EXHAUSTED",
+          message: "Quota exceeded for metric: x, limit: 0, model: gemini-x. Please retry in 20s.",
+        },
+      },
+    ];
+    for (const data of quotas) expect(classifyProviderError(data).kind).toBe("quota-exceeded");
+    expect(classifyProviderError(quotas[0]).message).toMatch(/quota or billing/);
+    expect(classifyProviderError(quotas[0]).message).not.toMatch(/current quota/);
+  });
+
+  it("a rate limit says the wait the provider named, as Codex reads it (try again in <s>s); past a minute, not as one to sleep", () => {
+    const said = (message: string) =>
+      classifyProviderError({ error: { code: "rate_limit_exceeded", message } }).message;
+    expect(said("Rate limit reached. Please try again in 1.898s. Visit org-SECRET")).toBe(
+      "The provider's rate limit was reached; please try again in 1.898s.",
+    );
+    expect(said("Please try again in 20ms.")).toBe("The provider's rate limit was reached; please try again in 0.02s.");
+    expect(said("Please try again in 7m12.864s.")).toBe(
+      "The provider's rate limit was reached; it lifts in about 8 minutes.",
+    );
+    expect(said("Slow down.")).toBe("The provider's rate limit was reached; retry after a pause.");
   });
 
   it("an overflow carries the provider's numbers in the Worker's sentence, and nothing else of its message", () => {

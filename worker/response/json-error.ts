@@ -109,13 +109,17 @@ export function asHttpError(error: unknown): HttpError {
 }
 
 /**
- * The status of an answer that was not streamed and failed, from its protocol's error code or type:
- * a provider's failure of a known kind as the protocol answers it over HTTP (an overflow 400, so a
- * client compacts instead of retrying; a rate limit 429; an overload 503, Anthropic's 529), any
- * other failure 502.
+ * The status and headers of an answer that was not streamed and failed, from its protocol's error
+ * code or type: a provider's failure of a known kind as the protocol answers it over HTTP (an
+ * overflow 400, so a client compacts instead of retrying; a rate limit 429; an overload 503,
+ * Anthropic's 529; a quota OpenAI's 429 `insufficient_quota` and Anthropic's 402 `billing_error`,
+ * with `x-should-retry: false`, which openai-node and @anthropic-ai/sdk obey before their status
+ * rule), any other failure 502.
  */
-export function failedAnswerStatus(code: string | undefined): number {
-  return FAILED_STATUS.get(code ?? "") ?? 502;
+export function failedAnswer(code: string | undefined, headers: Record<string, string>): ResponseInit {
+  const status = FAILED_STATUS.get(code ?? "") ?? 502;
+  const quota = code === "insufficient_quota" || code === "billing_error";
+  return { status, headers: quota ? { ...headers, "x-should-retry": "false" } : headers };
 }
 
 const FAILED_STATUS: ReadonlyMap<string, number> = new Map([
@@ -123,6 +127,10 @@ const FAILED_STATUS: ReadonlyMap<string, number> = new Map([
   ["invalid_request_error", 400],
   ["rate_limit_exceeded", 429],
   ["rate_limit_error", 429],
+  ["insufficient_quota", 429],
+  ["billing_error", 402],
+  // A Responses overload (openai-responses-wire.ts): the library's codes of other failures are kebab-case.
+  ["server_error", 503],
   ["server_is_overloaded", 503],
   ["overloaded_error", 529],
 ]);

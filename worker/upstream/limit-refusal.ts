@@ -9,30 +9,8 @@
  * @module
  */
 import { HttpError } from "../response/json-error.ts";
-import { rateLimitType, readPayload } from "./provider-error-kind.ts";
-
-/**
- * The longest wait a client is asked to sleep inside the call, in milliseconds. openai-node (6) and
- * @anthropic-ai/sdk sleep whatever `retry-after` / `retry-after-ms` says (openai-node 4 ignored a
- * wait of a minute or more). A longer one, a daily limit's, is no wait to hold a call open for, nor
- * one the SDKs' own backoff (0.5 s, 1 s, ...) outlasts: it goes as `retry-after` alone with
- * `x-should-retry: false`, so the SDKs raise the 429 at once with the wait on it, as Claude Code
- * does itself past 60 s.
- */
-const MAX_RETRY_AFTER_MS = 60_000;
-
-/** The codes and exception names of a quota or billing refusal, lower case. */
-const QUOTA: ReadonlySet<string> = new Set(["insufficient_quota", "billing_error", "servicequotaexceededexception"]);
-
-/**
- * Anthropic's billing refusals: a 400 `invalid_request_error` told by its words alone, and the
- * spend limits its 429 `rate_limit_error` names in `details.error_code` (an organization's own
- * limit, a contract's), which last until the limit is raised or the month turns. Gemini's 429
- * RESOURCE_EXHAUSTED "Quota exceeded for metric: ..., limit: 0" (a model the project's tier has
- * no quota of, such as a Pro model on the free tier), which says "Please retry in 20s" all the same.
- */
-const QUOTA_WORDING =
-  /credit balance is too low|"error_code"\s*:\s*"(?:enforced|contract|linked_organization)_spend_limit_reached"|\blimit: 0(?![\d.])/i;
+import { QUOTA_MESSAGE, quotaRefusal, rateLimitType, readPayload } from "./provider-error-kind.ts";
+import { MAX_RETRY_AFTER_MS, waitInText } from "./provider-wait.ts";
 
 /** The codes of a model that is not ready yet (Bedrock's, a 429 the AWS SDKs retry), which is no rate limit. */
 const NOT_READY: ReadonlySet<string> = new Set(["modelnotreadyexception"]);
@@ -43,7 +21,7 @@ const NOT_READY: ReadonlySet<string> = new Set(["modelnotreadyexception"]);
  *
  * | provider | client |
  * | --- | --- |
- * | 402; 429 `insufficient_quota`, `billing_error` or a spend limit; `ServiceQuotaExceededException` | 402 `upstream_quota_exceeded`, `x-should-retry: false` |
+ * | 402; a quota or billing refusal (provider-error-kind.ts's `quotaRefusal`) | 402 `upstream_quota_exceeded`, `x-should-retry: false` |
  * | 429 `ModelNotReadyException` | 503 `upstream_overloaded`, with the wait |
  * | other 429 | 429 `upstream_rate_limited`, its `limit` (`tokens` where the provider says), with the wait |
  *
@@ -57,10 +35,8 @@ export function limitRefusal(response: Response, text: string): HttpError | unde
   const header = response.headers.get("x-amzn-errortype")?.split(":")[0]?.toLowerCase();
   if (header !== undefined) read.codes.push(header);
   const upstreamStatus = status;
-  if (status === 402 || read.codes.some((code) => QUOTA.has(code)) || QUOTA_WORDING.test(text)) {
-    const message =
-      "The provider refused the request for its account's quota or billing, which waiting does not restore: " +
-      "check the plan and billing of the Worker's provider account.";
+  if (status === 402 || quotaRefusal(read, text)) {
+    const message = QUOTA_MESSAGE;
     return new HttpError(
       402,
       { code: "upstream_quota_exceeded", message, upstreamStatus },
@@ -96,7 +72,7 @@ export function waitHeaders(ms: number | undefined): Record<string, string> {
  * OpenAI's and Groq's names ("6.4s", "7m12.5s"). At most nine digits of each unit are read.
  */
 export function retryDelayMs(response: Response, text = ""): number | undefined {
-  const ms = headerMs(response.headers) ?? bodyMs(text);
+  const ms = headerMs(response.headers) ?? waitInText(text);
   return ms !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 
@@ -110,24 +86,6 @@ function headerMs(headers: Headers): number | undefined {
   const at = Date.parse(value);
   const now = Date.parse(headers.get("date") ?? "");
   return Number.isNaN(at) || Number.isNaN(now) ? undefined : Math.max(0, at - now);
-}
-
-/**
- * Gemini's `"retryDelay": "14s"` (a protobuf Duration), or a message's wait as a Go duration:
- * OpenAI's and Groq's "try again in 20ms" / "in 6.4s" (for a daily limit "7m12.864s", "1h2m"),
- * Gemini's "Please retry in 20.04466179s".
- */
-const BODY_DELAY =
-  /"retryDelay"\s*:\s*"(\d{1,9}(?:\.\d{1,9})?)s"|(?:try again|retry) in (?=\d)(?:(\d{1,9})h)?(?:(\d{1,9})m(?!s))?(?:(\d{1,9}(?:\.\d{1,9})?) ?(ms|s)\b)?/i;
-
-function bodyMs(text: string): number | undefined {
-  const match = BODY_DELAY.exec(text);
-  if (!match) return undefined;
-  if (match[1] !== undefined) return Number(match[1]) * 1000;
-  const [, , hours, minutes, amount, unit] = match;
-  if (hours === undefined && minutes === undefined && amount === undefined) return undefined;
-  const last = amount === undefined ? 0 : Number(amount) * (unit?.toLowerCase() === "ms" ? 1 : 1000);
-  return (Number(hours ?? 0) * 60 + Number(minutes ?? 0)) * 60_000 + last;
 }
 
 /** The body as JSON, or nothing where it is not (cut at the read's bound, or text). */

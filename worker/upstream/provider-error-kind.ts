@@ -1,7 +1,8 @@
 /**
  * What a provider's failure inside its stream is, told from the payload its decoder kept on the
- * `provider-error`'s `data`, before the Worker strips that payload: an overload, a rate limit, a
- * conversation too long for the model's context window, or another failure. Each client protocol's
+ * `provider-error`'s `data`, before the Worker strips that payload: an overload, a rate limit (with
+ * the wait the provider named), a quota or billing refusal, a conversation too long for the model's
+ * context window, or another failure. Each client protocol's
  * encoder writes the kind as its clients act on it (a Messages `overloaded_error`, a Responses
  * `context_length_exceeded`, ...), whatever the provider's own protocol; nothing else of the
  * payload reaches the client. The overflow wording is context-overflow.ts's, the tables of the 4xx
@@ -11,6 +12,7 @@
  */
 import type { ProviderErrorKind } from "../../src/index.ts";
 import { contextOverflowIn, contextOverflowMessage } from "./context-overflow.ts";
+import { waitInText, waitWords } from "./provider-wait.ts";
 
 /** A provider's failure as the Worker tells it: its kind and, for a known kind, the Worker's sentence. */
 export interface ClassifiedProviderError {
@@ -71,9 +73,44 @@ const SENTENCES: Readonly<Record<"overloaded" | "rate-limited", string>> = {
   "rate-limited": "The provider's rate limit was reached; retry after a pause.",
 };
 
+/** The Worker's sentence for a quota or billing refusal, before the stream or inside it. */
+export const QUOTA_MESSAGE =
+  "The provider refused the request for its account's quota or billing, which waiting does not restore: " +
+  "check the plan and billing of the Worker's provider account.";
+
+/**
+ * The codes of a quota or billing refusal, lower case: OpenAI's `insufficient_quota`, Anthropic's
+ * `billing_error` and the spend limits its 429 `rate_limit_error` names in `details.error_code` (an
+ * organization's own limit, a contract's: they last until the limit is raised or the month turns),
+ * Bedrock's `ServiceQuotaExceededException`.
+ */
+const QUOTA: ReadonlySet<string> = new Set([
+  "insufficient_quota",
+  "billing_error",
+  "servicequotaexceededexception",
+  "enforced_spend_limit_reached",
+  "contract_spend_limit_reached",
+  "linked_organization_spend_limit_reached",
+]);
+
+/**
+ * The same told by words: Anthropic's 400 "credit balance is too low", its spend limits in a body
+ * cut before it parses, Gemini's RESOURCE_EXHAUSTED "Quota exceeded for metric: ..., limit: 0" (a
+ * model the project's tier has no quota of, such as a Pro model on the free tier), which says
+ * "Please retry in 20s" all the same.
+ */
+const QUOTA_WORDING =
+  /credit balance is too low|"error_code"\s*:\s*"(?:enforced|contract|linked_organization)_spend_limit_reached"|\blimit: 0(?![\d.])/i;
+
+/** Whether a refusal (`read`, and `text`: a body's start, else its messages) is one of quota or billing, which waiting does not cure. */
+export function quotaRefusal(read: PayloadRead, text = read.text): boolean {
+  return read.codes.some((code) => QUOTA.has(code)) || QUOTA_WORDING.test(text);
+}
+
 /** The kind of the failure `data` (a `provider-error`'s payload, as its decoder kept it) reports. */
 export function classifyProviderError(data: unknown): ClassifiedProviderError {
   const read = readPayload(data);
+  if (quotaRefusal(read)) return { kind: "quota-exceeded", message: QUOTA_MESSAGE };
   const coded = read.codes.find((code) => RATE_LIMITED.has(code) || OVERLOADED.has(code));
   if (coded !== undefined) return RATE_LIMITED.has(coded) ? rateLimited(read) : known("overloaded");
   const overflow = contextOverflowIn(`${read.codes.join(" ")} ${read.text}`);
@@ -98,10 +135,13 @@ export function rateLimitType(read: PayloadRead): RateLimitType {
 const TOKENS_WORDING =
   /\btokens? (?:per|a) (?:min|minute|hour|day)\b|\btokens? (?:has|have) exceeded|\b(?:I|O)?TP[MD]\b|too many tokens|token_count\b/i;
 
-const rateLimited = (read: PayloadRead): ClassifiedProviderError => ({
-  ...known("rate-limited"),
-  limit: rateLimitType(read),
-});
+/** A rate limit, with the wait the provider named where it did, in the words Codex reads it in. */
+function rateLimited(read: PayloadRead): ClassifiedProviderError {
+  const wait = waitInText(read.text);
+  const message =
+    wait === undefined ? SENTENCES["rate-limited"] : `The provider's rate limit was reached; ${waitWords(wait)}.`;
+  return { kind: "rate-limited", message, limit: rateLimitType(read) };
+}
 
 /** A status that puts the fault on the request: 4xx but a rate limit's 429. */
 const clientFault = (status: number): boolean => status >= 400 && status < 500 && status !== 429;
@@ -133,10 +173,10 @@ export function readPayload(data: unknown): PayloadRead {
 
 /**
  * The codes, statuses and messages of a payload, in the shapes the providers send: a code or type
- * (`type`, `code`, `status`), an HTTP status as a number (Gemini's and OpenRouter's `code`, vLLM's,
- * Bedrock's `originalStatusCode`), a message (`message`, Bedrock's `originalMessage`, Ollama's and
- * Cohere's `error` text), and Bedrock's exception name as the key of its detail; nested only in
- * `error` members and exceptions, three levels at most.
+ * (`type`, `code`, `status`, Anthropic's `details.error_code`), an HTTP status as a number (Gemini's
+ * and OpenRouter's `code`, vLLM's, Bedrock's `originalStatusCode`), a message (`message`, Bedrock's
+ * `originalMessage`, Ollama's and Cohere's `error` text), and Bedrock's exception name as the key of
+ * its detail; nested only in `error` members, `details` objects and exceptions, three levels at most.
  */
 function collect(value: unknown, read: PayloadRead, depth: number): void {
   if (depth > 3 || typeof value !== "object" || value === null || Array.isArray(value)) return;
@@ -144,13 +184,14 @@ function collect(value: unknown, read: PayloadRead, depth: number): void {
     if (typeof field === "string") {
       if (key === "message" || key === "originalMessage" || key === "error")
         read.text = `${read.text} ${field.slice(0, TEXT_READ)}`.slice(0, 2 * TEXT_READ);
-      else if (key === "type" || key === "code" || key === "status") read.codes.push(field.toLowerCase());
+      else if (key === "type" || key === "code" || key === "status" || key === "error_code")
+        read.codes.push(field.toLowerCase());
     } else if (typeof field === "number") {
       if (key === "code" || key === "status" || key === "originalStatusCode") read.statuses.push(field);
     } else {
       const exception = /exception$/i.test(key);
       if (exception) read.codes.push(key.toLowerCase());
-      if (exception || key === "error") collect(field, read, depth + 1);
+      if (exception || key === "error" || key === "details") collect(field, read, depth + 1);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { noReadablePayload, tallyPayloads } from "../../services/payload-tally.ts";
 import { AnthropicMessagesEncoder, readAnthropicMessage } from "../../../src/index.ts";
 import type { Env } from "../../env.ts";
-import { failedAnswerStatus, HttpError } from "../../response/json-error.ts";
+import { failedAnswer, HttpError } from "../../response/json-error.ts";
 import type { Runtime } from "../../runtime.ts";
 import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
@@ -40,7 +40,7 @@ const PING = 'event: ping\ndata: {"type":"ping"}\n\n';
  * (`ANTHROPIC_BASE_URL=<worker>`, `ANTHROPIC_API_KEY=<CLIENT_TOKEN>`) run on any of them. With
  * `stream: true` the answer is the Messages event stream, with an `event: ping` after 15 s of
  * silence; without it, one `message` object built from the same events (a failure is then a 502
- * in Anthropic's error shape, or its kind's status: failedAnswerStatus). The body may be up to `MAX_AGENT_BODY_BYTES`; every other check,
+ * in Anthropic's error shape, or its kind's status: failedAnswer). The body may be up to `MAX_AGENT_BODY_BYTES`; every other check,
  * limit, replay and cancellation is that of `POST /v1/stream`.
  */
 export function messagesRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
@@ -84,8 +84,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
       if (tally.unreadable()) throw noReadablePayload();
       const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
       if (result.type === "message") return Response.json(result.message, { headers: json });
-      const status = failedAnswerStatus(result.error.type);
-      return Response.json({ type: "error", error: result.error }, { status, headers: json });
+      return Response.json({ type: "error", error: result.error }, failedAnswer(result.error.type, json));
     },
     (settings) => ({ bytes: settings.maxAgentBodyBytes, name: "MAX_AGENT_BODY_BYTES" }),
   );

@@ -7,7 +7,7 @@ import { protocolPost } from "../protocol-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { parseChatCompletionRequest } from "./request.ts";
-import { failedAnswerStatus, HttpError } from "../../response/json-error.ts";
+import { failedAnswer, HttpError } from "../../response/json-error.ts";
 import { openAIErrorResponse } from "../openai-error.ts";
 import type { Runtime } from "../../runtime.ts";
 import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
@@ -25,7 +25,7 @@ const FAILED = "The answer is an error; the rest of the response is not needed."
  * `chat.completion.chunk` stream (usage last with `stream_options.include_usage`, then
  * `data: [DONE]`); without it, one `chat.completion` object built from the same events (a
  * provider error before the finish is then a 502 in OpenAI's error shape, or its kind's status:
- * failedAnswerStatus). A Gemini or Gemini
+ * failedAnswer). A Gemini or Gemini
  * Interactions call's signature rides in its `tool_calls[].id` (../thought-signatures.ts), which
  * the client echoes on the next turn, as on `/v1/messages` and `/v1/responses`.
  *
@@ -67,6 +67,6 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     }
     const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
     if (result.type === "completion") return Response.json(result.completion, { headers: json });
-    return Response.json({ error: result.error }, { status: failedAnswerStatus(result.error.code), headers: json });
+    return Response.json({ error: result.error }, failedAnswer(result.error.code, json));
   });
 }

@@ -1,0 +1,41 @@
+/**
+ * The wait a provider names in the text of its error (its message, or the body's JSON), and the
+ * Worker's words for it in a message a client reads: a rate limit's "Please try again in 6.4s"
+ * (OpenAI, Groq), "Please retry in 20.04s" and `"retryDelay": "14s"` (Gemini). Codex reads the wait
+ * of a `rate_limit_exceeded` failure inside a stream from its message alone, so the Worker's sentence
+ * says it in the form Codex parses (`try again in <seconds>s`).
+ *
+ * @module
+ */
+
+/**
+ * Gemini's `"retryDelay": "14s"` (a protobuf Duration), or a message's wait as a Go duration:
+ * OpenAI's and Groq's "try again in 20ms" / "in 6.4s" (for a daily limit "7m12.864s", "1h2m"),
+ * Gemini's "Please retry in 20.04466179s".
+ */
+const BODY_DELAY =
+  /"retryDelay"\s*:\s*"(\d{1,9}(?:\.\d{1,9})?)s"|(?:try again|retry) in (?=\d)(?:(\d{1,9})h)?(?:(\d{1,9})m(?!s))?(?:(\d{1,9}(?:\.\d{1,9})?) ?(ms|s)\b)?/i;
+
+/** The wait `text` names, in milliseconds; at most nine digits of each unit are read. */
+export function waitInText(text: string): number | undefined {
+  const match = BODY_DELAY.exec(text);
+  if (!match) return undefined;
+  if (match[1] !== undefined) return Number(match[1]) * 1000;
+  const [, , hours, minutes, amount, unit] = match;
+  if (hours === undefined && minutes === undefined && amount === undefined) return undefined;
+  const last = amount === undefined ? 0 : Number(amount) * (unit?.toLowerCase() === "ms" ? 1 : 1000);
+  return (Number(hours ?? 0) * 60 + Number(minutes ?? 0)) * 60_000 + last;
+}
+
+/** The longest wait a client is asked to sleep inside the call, in milliseconds (see limit-refusal.ts). */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * A wait as the end of a sentence: up to {@link MAX_RETRY_AFTER_MS}, "please try again in 1.898s"
+ * (Codex sleeps that long, then retries); a longer one, a daily limit's, in minutes, which Codex does
+ * not read as a wait to sleep inside the turn.
+ */
+export function waitWords(ms: number): string {
+  if (ms > MAX_RETRY_AFTER_MS) return `it lifts in about ${Math.ceil(ms / 60_000)} minutes`;
+  return `please try again in ${Number((ms / 1000).toFixed(3))}s`;
+}
