@@ -258,8 +258,7 @@ export class ToolCallAccumulatorCore {
 
   /** Completes open calls at a finish or the end of the response; a value cut short may be closed only after a normal finish. */
   #completeAll(choice?: number): void {
-    // Only a normal finish closes a value cut short; after `length`, a filter or an error, empty
-    // arguments are not `{}` either. (A `[DONE]` with no finish does neither.)
+    // Only a normal finish closes a value cut short (`[DONE]` alone does not); after an abnormal one `""` is not `{}`.
     const { reason, finishSeen } = this.#s;
     const normal = finishSeen && (reason === undefined || reason === "stop" || reason === "tool-calls");
     // A wrapper's calls past the limit abort the response midway: nothing completes after that.
@@ -282,10 +281,12 @@ export class ToolCallAccumulatorCore {
     const { finishSeen: _f, providerErrorSeen: _p, closed: _c, order: _o, reason = "other", ...fields } = s;
     fields.toolCalls.sort(byIndex);
     fields.invalidToolCalls.sort(byIndex);
-    // `tool-calls`: calls to answer; a normal stop with complete calls is one (OpenAI's `stop` for a forced
-    // function, Gemini's `STOP`). Calls the provider ran itself: the `turnBlocks` plug-in tells them apart.
+    // `tool-calls`: calls to answer; a normal stop with complete calls is one (OpenAI's `stop` for a forced function,
+    // Gemini's `STOP`), and an end with no finish (`[DONE]`) with no invalid call: one a gateway cut in its arguments
+    // leaves it `other`, so no client protocol ends that call. `turnBlocks` tells apart calls the provider ran.
     const answer =
-      fields.toolCalls.some((call) => !call.providerExecuted) && (reason === "stop" || s.reason === undefined);
+      fields.toolCalls.some((call) => !call.providerExecuted) &&
+      (reason === "stop" || (!s.reason && !s.invalidToolCalls[0]));
     const event: FinishEvent = { type: "finish", reason: answer ? "tool-calls" : reason, ...fields };
     this.#options.turnBlocks?.finish(s, event);
     this.#enqueue(event);

@@ -45,6 +45,17 @@ group("Calls cut short by the end of the response", (test) => {
     assert(!events.some((e) => e.type === "tool-call"), "no tool-call");
   });
 
+  test("[DONE] with no finish after a whole call and one cut in its arguments: other, never tool-calls", async () => {
+    const whole = { tool_calls: [{ index: 0, id: "t1", type: "function", function: { name: "a", arguments: "{}" } }] };
+    const cut = { tool_calls: [{ index: 1, id: "t2", type: "function", function: { name: "b", arguments: '{"x":' } }] };
+    const final = (await run("openai", openAISSE([chatChunk(whole), chatChunk(cut)]))).at(-1);
+    assert(final?.type === "finish", "finish");
+    assertEquals(
+      [final.reason, final.toolCalls.map((c) => c.name), final.invalidToolCalls.map((c) => c.name)],
+      ["other", ["a"], ["b"]],
+    );
+  });
+
   test("[DONE] with no finish (servers that never send finish_reason): a call with no arguments is {}", async () => {
     const events = await run("openai", openAISSE([chatChunk(call({ name: "get_time", arguments: "" }, "t1"))]));
     const done = events.find((e) => e.type === "tool-call");

@@ -1,5 +1,6 @@
 // A call that an abnormal finish cuts (Gemini's SAFETY, RECITATION or MALFORMED_FUNCTION_CALL
-// while a Vertex call streams, OpenAI Responses' `response.incomplete` inside a call) is no call
+// while a Vertex call streams, OpenAI Responses' `response.incomplete` inside a call, the end of a
+// body with no finish, `[DONE]` or Anthropic's `message_stop`, inside a call's arguments) is no call
 // to run, in every client protocol, read by the real clients: Messages never says `tool_use`
 // (@anthropic-ai/sdk's stop_reason), Responses never says `completed` of it (after a failure it is
 // never done; after a length or filter stop it is done `incomplete`, as Open Responses ends every
@@ -10,10 +11,11 @@ import { HttpAgent } from "@ag-ui/client";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
+import { textBlock, toolUseBlock } from "./anthropic-blocks.ts";
 import { workerFetch } from "./client-support.ts";
 import { FakeUpstream, testEnv } from "./support.ts";
 
-const env = testEnv({ CLIENT_TOKEN: "t", OPENAI_API_KEY: "k", GEMINI_API_KEY: "k" });
+const env = testEnv({ CLIENT_TOKEN: "t", OPENAI_API_KEY: "k", GEMINI_API_KEY: "k", ANTHROPIC_API_KEY: "k" });
 const base = "http://localhost:8787";
 const sse = (event: string | undefined, data: unknown) =>
   `${event === undefined ? "" : `event: ${event}\n`}data: ${JSON.stringify(data)}\n\n`;
@@ -111,6 +113,16 @@ const chatLength = (): string[] => {
   ];
 };
 
+/** Anthropic: text, a whole tool_use, one cut inside its input, then `message_stop` with no stop_reason before it. */
+const anthropicStopOnly = (): string[] =>
+  [
+    { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", content: [] } },
+    ...textBlock(0, "Checking "),
+    ...toolUseBlock(1, "toolu_a", "lookup", '{"query":"tides"}'),
+    ...toolUseBlock(2, "toolu_b", "get_weather", '{"city":"Par').slice(0, 2),
+    { type: "message_stop" },
+  ].map((payload) => sse(payload.type, payload));
+
 interface Case {
   label: string;
   model: string;
@@ -177,6 +189,22 @@ const cases: Case[] = [
     chunks: chatLength(),
     stop: "max_tokens",
     terminal: "response.incomplete",
+  },
+  {
+    // A gateway that lost the model mid-call and closed the body with `[DONE]`, no finish_reason:
+    // the servers that never send one still finish, but a value cut short says this end is none.
+    label: "OpenAI Chat [DONE] with no finish_reason inside a call",
+    model: "openai/gpt-x",
+    chunks: [...chatLength().slice(0, 3), "data: [DONE]\n\n"],
+    stop: "end_turn",
+    terminal: "response.failed",
+  },
+  {
+    label: "Anthropic message_stop with no stop_reason inside a tool_use",
+    model: "anthropic/claude-x",
+    chunks: anthropicStopOnly(),
+    stop: "end_turn",
+    terminal: "response.failed",
   },
 ];
 const fetchOf = (c: Case) => workerFetch({ env, upstream: new FakeUpstream({ kind: "sse", chunks: c.chunks }) });
