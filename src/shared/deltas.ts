@@ -24,7 +24,7 @@ export interface Usage {
   cacheReadTokens?: number;
   /** Of the input tokens, those written to the prompt cache (Anthropic `cache_creation_input_tokens`, Bedrock `cacheWriteInputTokens`, OpenAI `cache_write_tokens`); counted in `inputTokens` too. */
   cacheWriteTokens?: number;
-  /** Of the output tokens, those the model spent reasoning (OpenAI `reasoning_tokens`; Gemini's `thoughtsTokenCount`, counted apart, is added to `outputTokens`), when reported. */
+  /** Of the output tokens, those the model spent reasoning (OpenAI `reasoning_tokens`, Anthropic `thinking_tokens`; Gemini's `thoughtsTokenCount`, counted apart, is added to `outputTokens`), when reported. */
   reasoningTokens?: number;
   /** The provider's usage object, verbatim. */
   raw: unknown;

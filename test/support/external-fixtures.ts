@@ -4,10 +4,13 @@
 // Anthropic, Responses and Cohere; AWS event-stream frames for Bedrock; NDJSON lines for Ollama),
 // one body per HTTP response where a file holds several back to back.
 import bundle from "../generated/external-fixtures.json" with { type: "json" };
-import { assistantMessage, type FinishReason, type Provider, type ToolCallEvent } from "../../src/index.ts";
+import { assistantMessage, type FinishReason, type Provider, type ToolCallEvent, type Usage } from "../../src/index.ts";
 import { eventMessage } from "./event-stream.ts";
 import { deepEqual } from "./harness.ts";
 import { bytes } from "./streams.ts";
+
+/** The normalized usage counts an expectation may state. */
+type UsageCount = Exclude<keyof Usage, "raw">;
 
 /** One expected call: a field that is absent (or null) is not compared. */
 type ExpectedCall = { id?: string | null; name?: string | null; arguments?: unknown };
@@ -20,6 +23,8 @@ export interface ExternalExpected {
   /** The calls the provider ran itself, where the source lists them (vercel/ai). */
   providerExecutedToolCalls?: ExpectedCall[] | null;
   finishReason: { unified?: string | null; raw?: string | null; notUnified?: string } | null;
+  /** Counts the last body's finish usage must hold (the provider's own, read from the recording); absent: not compared. */
+  usage?: Partial<Record<UsageCount, number>>;
   /**
    * The next turn `assistantMessage` must build from the last body's finish, as the source (or the
    * provider's docs) says it goes back: each content block's or input item's `type`, with `:id`
@@ -220,6 +225,10 @@ export function externalMismatches(result: ExternalResult, fixture: ExternalFixt
       if (finish.notUnified !== undefined && result.finish.reason === finish.notUnified)
         out.push(`finish reason ${result.finish.reason}, which the source rules out`);
     }
+  }
+  for (const [key, count] of Object.entries(expected.usage ?? {})) {
+    const actual = result.finishEvent?.usage?.[key as UsageCount];
+    if (actual !== count) out.push(`usage.${key}: ${actual}, expected ${count}`);
   }
   if (expected.nextTurn) {
     const turn = result.finishEvent ? nextTurnShape(fixture.provider, result.finishEvent) : [];

@@ -50,7 +50,8 @@ export function anthropicContainer(value: unknown): ExecutionContainer | undefin
 }
 
 /**
- * Anthropic usage: input and output tokens (the total is their sum), cache reads and writes apart.
+ * Anthropic usage: input and output tokens (the total is their sum), cache reads and writes apart,
+ * the thinking tokens of the output (`output_tokens_details.thinking_tokens`) as its reasoning.
  *
  * @example
  * ```ts
@@ -61,6 +62,7 @@ export function anthropicUsage(raw: Record<string, unknown>): Usage | undefined 
   return readUsage(raw, ["input_tokens"], ["output_tokens"], [], {
     cacheRead: ["cache_read_input_tokens"],
     cacheWrite: ["cache_creation_input_tokens"],
+    reasoning: ["output_tokens_details.thinking_tokens"],
     cacheApart: true,
   });
 }
