@@ -11,7 +11,7 @@
  *     { "role": "assistant", "content": null, "tool_calls": [{ "id": "call_1", "type": "function", "function": { "name": "get_weather", "arguments": "{\"city\":\"Paris\"}" } }] },
  *     { "role": "tool", "tool_call_id": "call_1", "content": "{\"celsius\": 18}" }
  *   ],
- *   "tools": [{ "type": "function", "function": { "name": "get_weather", "parameters": { ... } } }],
+ *   "tools": [{ "type": "function", "function": { "name": "get_weather", "parameters": { ... } } }], // or custom: ./tools.ts
  *   "tool_choice": "auto",
  *   "parallel_tool_calls": false,                             // one call per turn: later ones left out (../call-rules.ts)
  *   "stream": true,                                            // absent or false: one chat.completion object
@@ -46,7 +46,6 @@ import {
   samplingOf,
   stringAt,
   TAKES_REFUSAL,
-  toolCallAt,
   type WireMessage,
 } from "../client-request.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
@@ -58,10 +57,10 @@ import type { StreamRequest } from "../../request/stream-request.ts";
 import { textThenRefusals } from "../../request/refused-text.ts";
 import { chatWebSearchAt } from "../web-search.ts";
 import { withChatResponseFormat, withChatVerbosity } from "../output-format.ts";
-import { chatTools, type ChatTools } from "./tools.ts";
+import { chatCallAt, chatToolField, chatTools, type ChatTools } from "./tools.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
-export interface ChatCompletionRequest extends Pick<ChatTools, "allowed"> {
+export interface ChatCompletionRequest extends Pick<ChatTools, "allowed" | "customTools"> {
   request: StreamRequest;
   /** The `model` as the client sent it, echoed in every chunk. */
   model: string;
@@ -140,7 +139,7 @@ export function parseChatCompletionRequest(
   const messages = arrayAt(own(fields, "messages") ?? undefined, "messages").map((message, i) =>
     toWire(message, `messages[${i}]`, provider),
   );
-  const { tools, toolChoice, allowed } = chatTools(fields);
+  const { tools, toolChoice, allowed, customTools, kinds } = chatTools(fields);
   const { request } = clientRequest(
     {
       provider,
@@ -160,7 +159,7 @@ export function parseChatCompletionRequest(
       if (field === "provider") return "model";
       if (field === "max_tokens")
         return own(fields, "max_completion_tokens") != null ? "max_completion_tokens" : "max_tokens";
-      return field.replace(/^(tools\[\d+\])\.(name|description|parameters)(?=$|[.[])/, "$1.function.$2");
+      return chatToolField(field, kinds);
     },
     CHAT_BOUNDS,
   );
@@ -180,7 +179,8 @@ export function parseChatCompletionRequest(
   if (search !== undefined) request.openaiWebSearch = chatWebSearchAt(search, "web_search_options");
   withChatResponseFormat(fields, provider, request);
   withChatVerbosity(fields, provider, request);
-  return { request, model: own(fields, "model") as string, stream, includeUsage, ...(allowed && { allowed }) };
+  const chosen = { request, model: own(fields, "model") as string, stream, includeUsage, customTools };
+  return { ...chosen, ...(allowed && { allowed }) };
 }
 
 function toWire(value: unknown, path: string, provider: string): WireMessage {
@@ -215,11 +215,8 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
       ...reasoning,
       tool_calls: calls.map((call, j) => {
         const at = `${path}.tool_calls[${j}]`;
-        const type = own(objectAt(call, at), "type");
-        if (type !== undefined && type !== "function")
-          throw invalidField(`${at}.type`, "Only `function` tool calls can be sent back.");
         // A Gemini call's id carries its signature: the provider gets its own id, the signature on the call.
-        const sent = toolCallAt(call, at, CHAT_BOUNDS);
+        const sent = chatCallAt(call, at);
         return { ...sent, id: callIdOf(sent.id), ...signatureOfId(sent.id, provider, `${at}.id`) };
       }),
     };

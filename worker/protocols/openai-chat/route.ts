@@ -14,6 +14,7 @@ import { openClientAnswer, openClientBatches } from "../../services/client-event
 import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
 import { agentBatches } from "../thought-signatures.ts";
 import { allowedCalls, requestRules } from "../call-rules.ts";
+import { customCalls } from "../custom-calls.ts";
 
 const FAILED = "The answer is an error; the rest of the response is not needed.";
 
@@ -27,7 +28,9 @@ const FAILED = "The answer is an error; the rest of the response is not needed."
  * provider error before the finish is then a 502 in OpenAI's error shape, or its kind's status:
  * failedAnswer). A Gemini or Gemini
  * Interactions call's signature rides in its `tool_calls[].id` (../thought-signatures.ts), which
- * the client echoes on the next turn, as on `/v1/messages` and `/v1/responses`.
+ * the client echoes on the next turn, as on `/v1/messages` and `/v1/responses`. A call of a `custom`
+ * tool (made as a function of one string: ../custom-calls.ts) is answered as a custom call,
+ * `{type: "custom", custom: {name, input}}`, streamed and not.
  *
  * The checks, limits, replay and cancellation are those of `POST /v1/stream`; errors before the
  * answer are in OpenAI's shape (see ../openai-error.ts).
@@ -36,10 +39,11 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
   return protocolPost(request, env, runtime, openAIErrorResponse, async (body, context) => {
     const { settings, cors } = context;
     const chat = parseChatCompletionRequest(body, providerNames, bareNameProvider(context.env, "openai"));
+    const rules = requestRules(chat.request, chat.allowed);
     if (chat.stream) {
       const { batches, headers } = await openClientBatches({ mode: "stream", request: chat.request }, context);
       const answer = encodeAnswer(
-        agentBatches(chat.request.provider, allowedCalls(batches, requestRules(chat.request, chat.allowed))),
+        agentBatches(chat.request.provider, allowedCalls(customCalls(batches, chat.customTools), rules)),
         new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage }),
       );
       return new Response(withHeartbeat(answer, runtime.timers), {
@@ -52,7 +56,7 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     const builder = new OpenAIChatCompletionBuilder({ model: chat.model, maxTextLength: settings.maxCompletionLength });
     // Read without a stream read per event; an answer that can only be an error stops the provider.
     await readEach(
-      agentBatches(chat.request.provider, allowedCalls(tally.events, requestRules(chat.request, chat.allowed))),
+      agentBatches(chat.request.provider, allowedCalls(customCalls(tally.events, chat.customTools), rules)),
       (batch) => {
         builder.add(batch);
         return !builder.failed;

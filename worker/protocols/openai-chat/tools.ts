@@ -1,15 +1,20 @@
 /**
- * A Chat Completions body's `tools` and `tool_choice` as `/v1/stream`'s: function tools, and every
- * choice openai 6 types (`ChatCompletionToolChoiceOption`) but a custom tool's, which has no custom
- * tools to name. `{type: "allowed_tools", allowed_tools: {mode, tools}}` (as Responses' allowed
- * tools) offers the provider only the listed tools, with `mode` as the choice: a call of another
- * is left out of the answer (../call-rules.ts).
+ * A Chat Completions body's `tools` and `tool_choice` as `/v1/stream`'s: function tools and
+ * `custom` tools (`{type: "custom", custom: {name, description?, format?}}`, openai 6's
+ * ChatCompletionCustomTool: free text, sent to every provider as a function of one string,
+ * ../custom-calls.ts; a `grammar` format is checked for its shape and not enforced, as on
+ * `/v1/responses`), and every choice openai 6 types (`ChatCompletionToolChoiceOption`), a custom
+ * tool's (`{type: "custom", custom: {name}}`) too. `{type: "allowed_tools", allowed_tools: {mode,
+ * tools}}` (as Responses' allowed tools) offers the provider only the listed tools, with `mode` as
+ * the choice: a call of another is left out of the answer (../call-rules.ts).
  *
  * @module
  */
+import type { JsonValue } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
-import { arrayAt, objectAt, stringAt } from "../client-request.ts";
+import { arrayAt, CHAT_BOUNDS, idAt, objectAt, stringAt, toolCallAt, toolNameAt } from "../client-request.ts";
+import { customArguments, customParameters } from "../custom-calls.ts";
 
 /** What `tools` and `tool_choice` give: the tools, the choice, and the tools `allowed_tools` lists. */
 export interface ChatTools {
@@ -17,31 +22,44 @@ export interface ChatTools {
   toolChoice: unknown;
   /** With `tool_choice: {type: "allowed_tools"}`, the names the provider is offered and the answer held to. */
   allowed?: ReadonlySet<string>;
+  /** The names of the `custom` tools, whose calls go back as custom calls. */
+  customTools: ReadonlySet<string>;
+  /** Each tool's kind, by index: where its fields sit (`function` or `custom`), for the paths of errors. */
+  kinds: readonly ("function" | "custom")[];
 }
 
 /** Reads `tools` and `tool_choice`; a 400 naming the field at fault. */
 export function chatTools(fields: Record<string, unknown>): ChatTools {
   const given = own(fields, "tools") ?? undefined;
+  const kinds: ChatTools["kinds"][number][] = [];
+  const customTools = new Set<string>();
   const tools =
-    given === undefined ? undefined : arrayAt(given, "tools").map((tool, i) => functionOf(tool, `tools[${i}]`));
+    given === undefined
+      ? undefined
+      : arrayAt(given, "tools").map((tool, i) => toolOf(tool, `tools[${i}]`, kinds, customTools));
   const choice = own(fields, "tool_choice") ?? undefined;
+  const object = typeof choice === "object" && choice !== null ? (choice as Record<string, unknown>) : undefined;
+  const base = { tools, customTools, kinds };
+  if (object && own(object, "type") === "custom") return { ...base, toolChoice: customChoice(object, customTools) };
   const options =
-    typeof choice === "object" && choice !== null && own(choice as Record<string, unknown>, "type") === "allowed_tools"
-      ? objectAt(own(choice as Record<string, unknown>, "allowed_tools"), "tool_choice.allowed_tools")
+    object && own(object, "type") === "allowed_tools"
+      ? objectAt(own(object, "allowed_tools"), "tool_choice.allowed_tools")
       : undefined;
-  if (!options) return { tools, toolChoice: choice };
+  if (!options) return { ...base, toolChoice: choice };
   const mode = own(options, "mode");
   if (mode !== "auto" && mode !== "required")
     throw invalidField("tool_choice.allowed_tools.mode", "`tool_choice.allowed_tools.mode` must be auto or required.");
   const names = new Set((tools ?? []).map((tool) => tool["name"]));
   const allowed = arrayAt(own(options, "tools"), "tool_choice.allowed_tools.tools").map((entry, i) => {
     const at = `tool_choice.allowed_tools.tools[${i}]`;
+    // `{type: "function", function: {name}}` or `{type: "custom", custom: {name}}`.
+    const kind = own(objectAt(entry, at), "type") === "custom" ? "custom" : "function";
     const name = stringAt(
-      own(objectAt(own(objectAt(entry, at), "function"), `${at}.function`), "name"),
-      `${at}.function.name`,
+      own(objectAt(own(entry as Record<string, unknown>, kind), `${at}.${kind}`), "name"),
+      `${at}.${kind}.name`,
     );
     if (!names.has(name))
-      throw invalidField(`${at}.function.name`, `\`${at}.function.name\` names no tool of \`tools\`.`);
+      throw invalidField(`${at}.${kind}.name`, `\`${at}.${kind}.name\` names no tool of \`tools\`.`);
     return name;
   });
   // The provider would be offered no tool and told to call one.
@@ -50,13 +68,82 @@ export function chatTools(fields: Record<string, unknown>): ChatTools {
       "tool_choice.allowed_tools.tools",
       "`tool_choice.allowed_tools.tools` lists no tool, and mode required calls one.",
     );
-  return { tools, toolChoice: mode, allowed: new Set(allowed) };
+  return { ...base, toolChoice: mode, allowed: new Set(allowed) };
 }
 
-/** A tool definition: `{type: "function", function: {name, description?, parameters?}}` (`strict` is the provider's concern). */
-function functionOf(value: unknown, path: string): Record<string, unknown> {
+/**
+ * A field of the translated body as the client named it: a tool's `name`, `description` and
+ * `parameters` under its `function` or `custom` (`tools[0].name` is `tools[0].custom.name`).
+ */
+export function chatToolField(field: string, kinds: ChatTools["kinds"]): string {
+  return field.replace(
+    /^tools\[(\d+)\]\.(name|description|parameters)(?=$|[.[])/,
+    (_, i: string, key: string) => `tools[${i}].${kinds[Number(i)] ?? "function"}.${key}`,
+  );
+}
+
+/**
+ * A call of an assistant message: a function's (`{id, type: "function", function: {name,
+ * arguments}}`) or a custom tool's (`{id, type: "custom", custom: {name, input}}`, openai 6's
+ * ChatCompletionMessageCustomToolCall), whose text goes to the provider as the function's argument.
+ */
+export function chatCallAt(value: unknown, at: string): { id: string; name: string; arguments: JsonValue } {
+  const call = objectAt(value, at);
+  const type = own(call, "type");
+  if (type !== "custom") {
+    if (type !== undefined && type !== "function")
+      throw invalidField(`${at}.type`, "A tool call's `type` must be function or custom.");
+    return toolCallAt(call, at, CHAT_BOUNDS);
+  }
+  const custom = objectAt(own(call, "custom"), `${at}.custom`);
+  return {
+    id: idAt(own(call, "id"), `${at}.id`),
+    name: toolNameAt(own(custom, "name"), `${at}.custom.name`, CHAT_BOUNDS),
+    arguments: customArguments(stringAt(own(custom, "input"), `${at}.custom.input`)),
+  };
+}
+
+/** A tool definition: `{type: "function", function: {name, description?, parameters?}}` (`strict` is the provider's concern), or a custom tool. */
+function toolOf(
+  value: unknown,
+  path: string,
+  kinds: ChatTools["kinds"][number][],
+  customTools: Set<string>,
+): Record<string, unknown> {
   const tool = objectAt(value, path);
-  if (own(tool, "type") !== "function") throw invalidField(`${path}.type`, "Only `function` tools are supported.");
+  const type = own(tool, "type");
+  if (type === "custom") {
+    kinds.push(type);
+    const custom = objectAt(own(tool, "custom"), `${path}.custom`);
+    checkFormat(own(custom, "format"), `${path}.custom.format`);
+    const [name, description] = [own(custom, "name"), own(custom, "description") ?? undefined];
+    if (typeof name === "string") customTools.add(name);
+    // The name and description are checked with the function tools' (renamed: chatToolField).
+    return { name, ...(description !== undefined && { description }), parameters: customParameters() };
+  }
+  if (type !== "function") throw invalidField(`${path}.type`, "A tool's `type` must be function or custom.");
+  kinds.push(type);
   const { strict: _strict, ...fn } = objectAt(own(tool, "function"), `${path}.function`);
   return fn;
+}
+
+/** A custom tool's `format`: unconstrained `text`, or a Lark or regex `grammar` (its shape checked, never compiled). */
+function checkFormat(value: unknown, path: string): void {
+  if (value === undefined || value === null) return;
+  const type = own(objectAt(value, path), "type");
+  if (type === "text") return;
+  if (type !== "grammar") throw invalidField(`${path}.type`, `\`${path}.type\` must be text or grammar.`);
+  const grammar = objectAt(own(value as Record<string, unknown>, "grammar"), `${path}.grammar`);
+  stringAt(own(grammar, "definition"), `${path}.grammar.definition`);
+  const syntax = own(grammar, "syntax");
+  if (syntax !== "lark" && syntax !== "regex")
+    throw invalidField(`${path}.grammar.syntax`, `\`${path}.grammar.syntax\` must be lark or regex.`);
+}
+
+/** `{type: "custom", custom: {name}}`: one of the custom tools, forced (`/v1/stream`'s `{name}`). */
+function customChoice(choice: Record<string, unknown>, customTools: ReadonlySet<string>): { name: string } {
+  const name = stringAt(own(objectAt(own(choice, "custom"), "tool_choice.custom"), "name"), "tool_choice.custom.name");
+  if (!customTools.has(name))
+    throw invalidField("tool_choice.custom.name", "`tool_choice.custom.name` names no custom tool of `tools`.");
+  return { name };
 }

@@ -22,7 +22,7 @@ import { toolNameIn } from "../tool-names.ts";
 import { addBuiltInItem } from "./built-in-tools.ts";
 import { addMcpItem } from "./mcp-items.ts";
 import { addProgram, addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
-import { CUSTOM_INPUT } from "./request-tools.ts";
+import { customArguments } from "../custom-calls.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
 import { isItemReference, unstoredReference } from "./conversation.ts";
@@ -114,7 +114,7 @@ export function addItem(
       arguments:
         type === "function_call"
           ? argumentsOf(stringAt(own(item, "arguments") ?? "{}", `${path}.arguments`), `${path}.arguments`)
-          : ({ [CUSTOM_INPUT]: stringAt(own(item, "input"), `${path}.input`) } as JsonValue),
+          : customArguments(stringAt(own(item, "input"), `${path}.input`)),
     };
     assistant().tool_calls.push(call);
   } else if (type === "function_call_output" || type === "custom_tool_call_output") {

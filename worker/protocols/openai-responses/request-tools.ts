@@ -13,6 +13,7 @@ import type { JsonObject } from "../../request/stream-request.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import { arrayAt, chosenToolAt, objectAt, stringAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
+import { customParameters } from "../custom-calls.ts";
 import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
 import { mcpToolName, mcpToolOf } from "./mcp-items.ts";
 import { toolCallingToolOf } from "./program-items.ts";
@@ -20,9 +21,6 @@ import { isChatSearchModel, responsesWebSearchAt, responsesWebSearchToolOf, WEB_
 
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;
-
-/** The parameter a `custom` tool's free text travels in, for providers that only have function tools. */
-export const CUSTOM_INPUT = "input";
 
 /**
  * Tools dropped rather than refused, because clients send them by default: `namespace` groups of
@@ -62,12 +60,7 @@ export function toolsOf(
     if (type === "custom") {
       const name = toolNameIn(own(fields, "name"), `${at}.name`, NAMES);
       customTools.add(name);
-      const parameters = {
-        type: "object",
-        properties: { [CUSTOM_INPUT]: { type: "string", description: "The tool's input, as free text." } },
-        required: [CUSTOM_INPUT],
-      };
-      return [{ name, ...described, parameters }];
+      return [{ name, ...described, parameters: customParameters() }];
     }
     // A programmatic tool calling, server search or web search tool is dropped (null) for a provider without it.
     const search = responsesWebSearchToolOf(type, fields, builtIns, provider);

@@ -79,8 +79,6 @@ export interface ResponsesRequest extends CallRules {
   settings: ResponseSettings;
 }
 
-export { CUSTOM_INPUT } from "./request-tools.ts";
-
 /** Validates a parsed Responses body; throws a 400 `HttpError` naming the field at fault by its path. */
 export function parseResponsesRequest(
   body: unknown,

@@ -11,7 +11,7 @@ import { failedAnswer, HttpError } from "../../response/json-error.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { allowedCalls } from "../call-rules.ts";
-import { customCalls } from "./custom-calls.ts";
+import { customCalls } from "../custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
 import { responsesEncryptedContent } from "../reasoning-state.ts";
 import { agentBatches } from "../thought-signatures.ts";
