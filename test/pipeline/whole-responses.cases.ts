@@ -93,8 +93,10 @@ function asJson(text: string): unknown {
 
 /**
  * A recording's whole response, or undefined for one no whole response stands for: a stream that
- * failed or was cut off, or (hand-made Responses bodies) one that skipped an item's
- * `output_item.done`, whose final response holds more than it streamed.
+ * failed or was cut off, (hand-made Responses bodies) one that skipped an item's
+ * `output_item.done`, whose final response holds more than it streamed, or one whose items ran at
+ * once (xAI's web searches: an item added before the one before it was done), an order of
+ * events that a whole response, its items one after another, does not hold.
  */
 async function wholeOf(provider: WholeProvider, body: Uint8Array, streamed: readonly ToolCallEvent[]) {
   if (streamed.some((e) => e.type === "abort" || e.type === "error" || e.type === "invalid-tool-call"))
@@ -107,7 +109,14 @@ async function wholeOf(provider: WholeProvider, body: Uint8Array, streamed: read
   if (payloads.some((event) => "chunk" in event)) return undefined;
   const whole = WHOLE[provider](payloads);
   const done = payloads.filter((event) => event["type"] === "response.output_item.done").length;
-  return provider === "openai-responses" && done !== (whole["output"] as unknown[]).length ? undefined : whole;
+  const items = payloads.filter((event) => String(event["type"]).startsWith("response.output_item."));
+  const overlap = items.some(
+    (event, i) =>
+      event["type"] === "response.output_item.added" && items[i - 1]?.["type"] === "response.output_item.added",
+  );
+  return provider === "openai-responses" && (done !== (whole["output"] as unknown[]).length || overlap)
+    ? undefined
+    : whole;
 }
 
 group("streamToolCalls: a whole (non-streamed) response reads as the stream it stands for", (test) => {

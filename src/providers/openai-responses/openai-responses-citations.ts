@@ -1,6 +1,6 @@
 import { heldCounter, keptCounter } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
-import { isRecord } from "../../shared/values.ts";
+import { isRecord, nonEmptyString } from "../../shared/values.ts";
 import type { DecoderLimits, Emit } from "../provider-decoder.ts";
 import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
 
@@ -30,6 +30,13 @@ import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
  * that `phase`, and the Responses encoder writes it on the message item it opens next (ending the
  * one it has open: two messages back to back stay two).
  *
+ * It also reads a `custom_tool_call` of a tool the response does not declare (`response.created`'s
+ * `tools`, when it lists any, names no tool so) as a call the server ran: xAI's Responses API
+ * streams the sub-tools of its own `x_search` tool (`x_keyword_search`, `view_x_video`, ...) so,
+ * in the turn that then answers. It is a `providerExecuted` call by its item's id, its input the
+ * item's text, never one for the application (a turn of them alone finishes `stop`). A call with a
+ * `namespace` (a tool a tool search loaded) stays the application's.
+ *
  * The decoder's `builtInCalls` plug-in: `openAIResponsesProtocol` (the main entry's
  * `streamToolCalls`) reads with it; `OpenAIResponsesDeltaStream` and `tool-call-stream/openai-
  * responses`' `streamToolCalls` take it as `builtInCalls`, so that a bundle that keeps no
@@ -54,6 +61,10 @@ export class ResponsesCitations extends ResponsesBuiltInCalls {
   readonly #items: (added: number) => void;
   /** The ids of the message items whose refusal was counted (each once), as the decoder keys them. */
   readonly #refused = new Set<unknown>();
+  /** The names of the tools the response declares, when it lists any. */
+  #declared: Set<unknown> | undefined;
+  /** The output indexes of the custom calls the server ran (of tools the response does not declare). */
+  readonly #ran = new Set<number>();
 
   /** Reports through `emit`, bounded by the accumulator's `maxToolCalls` (1024 by default) and `maxTextLength` (4 Mi). */
   constructor(emit: Emit, limits: DecoderLimits = {}) {
@@ -66,6 +77,9 @@ export class ResponsesCitations extends ResponsesBuiltInCalls {
 
   /** An annotation announced, or an `output_text` part done; any other event is the built-in calls'. */
   override event(type: string, event: Record<string, unknown>, index: number): void {
+    const tools = type === "response.created" && isRecord(event["response"]) ? event["response"]["tools"] : undefined;
+    if (Array.isArray(tools) && tools.length > 0)
+      this.#declared = new Set(tools.map((tool) => isRecord(tool) && tool["name"]));
     if (type === "response.refusal.delta") return this.#refusal(event["item_id"], event["delta"] ?? event["refusal"]);
     const key = `${event["item_id"]} ${event["content_index"]}`;
     if (type === "response.content_part.done") return this.#part(event["item_id"], key, event["part"]);
@@ -78,16 +92,40 @@ export class ResponsesCitations extends ResponsesBuiltInCalls {
     else this.#announced.set(key, [annotation as JsonValue]);
   }
 
-  /** `output_item.added`: a message's `phase` is kept before its text; then the built-in calls'. */
+  /**
+   * `output_item.added`: a message's `phase` is kept before its text; a custom call of a tool the
+   * response does not declare opens as the server's; then the built-in calls'.
+   */
   override added(item: Record<string, unknown>, index: number): boolean {
     const phase = item["type"] === "message" ? item["phase"] : undefined;
     if (typeof phase === "string")
       this.#emitPart({ type: "reasoning-part", part: { type: "block", block: { type: "phase", phase } } });
-    return super.added(item, index);
+    const name = item["name"];
+    if (item["type"] !== "custom_tool_call" || item["namespace"] !== undefined || this.#declared?.has(name) !== false)
+      return super.added(item, index);
+    this.#ran.add(index);
+    const id = nonEmptyString(item["id"]) ?? nonEmptyString(item["call_id"]);
+    this.#emitPart({
+      type: "tool-call-chunk",
+      index,
+      ...(id && { id }),
+      ...(typeof name === "string" && { name }),
+      inputFormat: "text",
+      providerExecuted: true,
+    });
+    return true;
   }
 
-  /** `output_item.done`: a message's `output_text` parts not kept yet are kept from it; then the built-in calls'. */
+  /**
+   * `output_item.done`: a message's `output_text` parts not kept yet are kept from it; a custom
+   * call the server ran ends with its item's input (ignored once ended); then the built-in calls'.
+   */
   override done(item: Record<string, unknown>, index: number): boolean {
+    if (this.#ran.has(index)) {
+      const input = item["input"];
+      this.#emitPart({ type: "tool-call-end", index, ...(typeof input === "string" && { arguments: input }) });
+      return true;
+    }
     const content = item["type"] === "message" ? item["content"] : undefined;
     if (Array.isArray(content)) content.forEach((part, i) => this.#part(item["id"], `${item["id"]} ${i}`, part));
     return super.done(item, index);

@@ -179,10 +179,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
         return this.#onEnd(event, type);
       case "error":
         return this.#emit(providerError(event));
-      default: {
-        const index = this.#builtIns && this.#indexOf(event); // a built-in call's own events (diff, commands)
-        if (index !== undefined) this.#builtIns!.event(type, event, index);
-      }
+      default: // a built-in call's own events (diff, commands), at -1 those of no item (`response.created`)
+        this.#builtIns?.event(type, event, this.#indexOf(event) ?? -1);
     }
   }
 
