@@ -107,7 +107,7 @@ describe("Gemini Interactions upstream resume (a fake server on 127.0.0.1 that d
     const { text, calls, finish, error } = await read(openai);
     expect([gets, error]).toEqual([["evt_005", "evt_008"], undefined]);
     expect(text).toBe("Checking both cities.");
-    expect(calls.map((call) => [callIdOf(call.id), call.args])).toEqual([
+    expect(calls.map((call) => [callIdOf(call.id, "gemini-interactions"), call.args])).toEqual([
       ["fc_a1", '{"location":"Paris"}'],
       ["fc_b2", '{"location":"Oslo"}'],
     ]);

@@ -60,7 +60,7 @@ describe("@anthropic-ai/sdk against POST /v1/messages, every recording of every 
       const calls = final.content.flatMap((block) => (block.type === "tool_use" ? [block] : []));
       expect(calls.map((call) => [call.name, call.input])).toEqual(expected.map((call) => [call.name, call.arguments]));
       // A Gemini Interactions call's id carries its signature after the provider's (thought-signatures.ts).
-      calls.forEach((call, i) => expect(callIdOf(call.id)).toBe(expected[i]!.id ?? call.id));
+      calls.forEach((call, i) => expect(callIdOf(call.id, provider)).toBe(expected[i]!.id ?? call.id));
       expect(final.stop_reason).toBe(expected.length > 0 ? "tool_use" : final.stop_reason);
       const text = final.content.flatMap((block) => (block.type === "text" ? [block.text] : [])).join("");
       expect(text).toBe(reference.finish.text);
@@ -96,7 +96,7 @@ describe("openai-node against POST /v1/responses, every recording of every provi
       expect(calls.map((call) => [call.name, call.arguments])).toEqual(
         expected.map((call) => [call.name, call.rawArguments]),
       );
-      calls.forEach((call, i) => expect(callIdOf(call.call_id)).toBe(expected[i]!.id ?? call.call_id));
+      calls.forEach((call, i) => expect(callIdOf(call.call_id, provider)).toBe(expected[i]!.id ?? call.call_id));
       expect(final.output_text).toBe(reference.finish.text);
 
       const stream = await openai().responses.create({ ...request, stream: true });

@@ -58,7 +58,7 @@ describe("openai-node against POST /v1/chat/completions, every recording of ever
         expected.map((call) => [call.name, call.rawArguments]),
       );
       // An Interactions call's id carries its signature after the provider's id (thought-signatures.ts).
-      calls.forEach((call, i) => expect(callIdOf(call.id)).toBe(expected[i]!.id ?? call.id));
+      calls.forEach((call, i) => expect(callIdOf(call.id, provider)).toBe(expected[i]!.id ?? call.id));
       // A provider without call ids (Gemini) gets generated ones, unique in the response.
       expect(new Set(calls.map((call) => call.id)).size).toBe(calls.length);
       for (const call of calls) expect(call.id).toMatch(/^[A-Za-z0-9_-]+$/);
@@ -92,7 +92,7 @@ describe("openai-node against POST /v1/chat/completions, every recording of ever
       expect(whole.map((call) => [call.name, call.arguments])).toEqual(
         expected.map((call) => [call.name, call.rawArguments]),
       );
-      whole.forEach((call, i) => expect(callIdOf(call.id)).toBe(expected[i]!.id ?? call.id));
+      whole.forEach((call, i) => expect(callIdOf(call.id, provider)).toBe(expected[i]!.id ?? call.id));
       expect(completion.choices[0]!.finish_reason).toBe(final.choices[0]!.finish_reason);
     });
   }

@@ -103,8 +103,8 @@ describe("Gemini Interactions call signatures through /v1/chat/completions (open
     const calls = (first.choices[0]?.message.tool_calls ?? []) as ChatCall[];
     expect(
       calls.map((call) => [
-        callIdOf(call.id),
-        call.id.startsWith(`${callIdOf(call.id)}__is_`),
+        callIdOf(call.id, "gemini-interactions"),
+        call.id.startsWith(`${callIdOf(call.id, "gemini-interactions")}__is_`),
         call.function.arguments,
       ]),
     ).toEqual([
@@ -144,8 +144,11 @@ describe("Gemini Interactions call signatures through /v1/chat/completions (open
       tools,
     });
     const calls = (first.choices[0]?.message.tool_calls ?? []) as ChatCall[];
-    expect(calls.map((call) => call.id.startsWith(`${callIdOf(call.id)}__is_`))).toEqual([true, true]);
-    const stripped = calls.map((call) => ({ ...call, id: callIdOf(call.id) }));
+    expect(calls.map((call) => call.id.startsWith(`${callIdOf(call.id, "gemini-interactions")}__is_`))).toEqual([
+      true,
+      true,
+    ]);
+    const stripped = calls.map((call) => ({ ...call, id: callIdOf(call.id, "gemini-interactions") }));
     await expect(
       openai.chat.completions.create({ model: MODEL, messages: nextTurn(stripped), tools }),
     ).rejects.toThrow();
@@ -173,8 +176,8 @@ describe("Gemini Interactions call signatures through /v1/chat/completions (open
             for (const call of chunk.choices[0]?.delta.tool_calls ?? []) if (call.id !== undefined) ids.push(call.id);
           }
           expect(text).toBe("Checking both cities.");
-          expect(ids.map(callIdOf)).toEqual(["fc_a1", "fc_b2"]);
-          for (const id of ids) expect(id.startsWith(`${callIdOf(id)}__is_`), id).toBe(true);
+          expect(ids.map((id) => callIdOf(id, "gemini-interactions"))).toEqual(["fc_a1", "fc_b2"]);
+          for (const id of ids) expect(id.startsWith(`${callIdOf(id, "gemini-interactions")}__is_`), id).toBe(true);
         },
       ),
       { seed: 34, numRuns: 15 },

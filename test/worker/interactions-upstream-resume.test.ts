@@ -120,7 +120,7 @@ describe("Gemini Interactions upstream resume in workerd (an injected fetch that
     const { text, calls, finish, error } = await readChat(handler);
     expect([gets, error]).toEqual([["evt_005", "evt_008"], undefined]);
     expect(text).toBe("Checking both cities.");
-    expect(calls.map((call) => [callIdOf(call.id), call.args])).toEqual([
+    expect(calls.map((call) => [callIdOf(call.id, "gemini-interactions"), call.args])).toEqual([
       ["fc_a1", '{"location":"Paris"}'],
       ["fc_b2", '{"location":"Oslo"}'],
     ]);

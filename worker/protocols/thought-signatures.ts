@@ -11,8 +11,10 @@
  * call's `extra_content`: `<id>__xc_<base64url of {"google":{"thought_signature":...}}>`, and the
  * call gets its id back with that `extra_content`. A provider that sends none keeps its ids as they are.
  * The client writes the ids it sends back, so one carries no more than the feature needs: only the
- * signature (whatever else its JSON holds stays out), only to the `openai` upstream (the only one
- * given such ids), and no more than {@link MAX_EXTRA_LENGTH} characters, or a 400 naming the field.
+ * signature (whatever else an `extra_content`'s JSON holds stays out), each mark read only for the
+ * upstream given such ids (whose next turn takes the signature back: `__ts_` for `gemini`, `__is_`
+ * for `gemini-interactions`, `__xc_` for `openai`; to any other the id is an id like any other), and
+ * no more than {@link MAX_MARKED_LENGTH} characters after the mark, or a 400 naming the field.
  *
  * @module
  */
@@ -27,12 +29,19 @@ const MARK = "__ts_";
 const STEP_MARK = "__is_";
 const EXTRA_MARK = "__xc_";
 
+/** The upstream that is given ids of each mark, and takes what they carry back. */
+const MARKS: Readonly<Record<string, string>> = {
+  gemini: MARK,
+  "gemini-interactions": STEP_MARK,
+  openai: EXTRA_MARK,
+};
+
 /**
- * The most characters of the `extra_content` an id carries back (base64url): 64 KiB, eleven times
- * the largest Gemini signature in the recordings (5.8 KB), and a quarter of the body limit
+ * The most characters an id carries back after its mark (base64url): 64 KiB, eleven times the
+ * largest Gemini signature in the recordings (5.8 KB), and a quarter of the body limit
  * (`MAX_BODY_BYTES`, 256 KiB), so what an id makes the Worker decode and send upstream stays small.
  */
-const MAX_EXTRA_LENGTH = 65536;
+const MAX_MARKED_LENGTH = 65536;
 
 const base64url = (text: string): string => {
   let binary = "";
@@ -86,60 +95,59 @@ function fromBase64url(encoded: string): string | undefined {
   }
 }
 
-/** The signature part of an Interactions call's id, and the provider's id before it, if it is one. */
-function stepSignature(id: string): { id: string; signature: string } | undefined {
-  const at = id.lastIndexOf(STEP_MARK);
-  if (at <= 0) return undefined;
-  const signature = fromBase64url(id.slice(at + STEP_MARK.length));
-  return signature === undefined ? undefined : { id: id.slice(0, at), signature };
+/** What a call id a client echoed carries back: the id the provider knows, and the call's metadata. */
+interface Carried {
+  id: string;
+  providerMetadata?: { [key: string]: JsonValue };
+  /** The part after the mark is longer than an id may carry: not decoded. */
+  tooLong?: true;
 }
 
 /**
- * The `extra_content` part of a call's id (its signature alone), and the provider's id before it,
- * if it is one; `tooLong` when the part is longer than an id may carry (not decoded).
+ * What `id` carries back to `provider`, when it has the mark of the ids that upstream is given: a
+ * Gemini call's id stays its id (Gemini has none of its own), the others give the provider's id
+ * before the mark back. Anything that is no signature of ours leaves the id an id like any other.
  */
-function extraContent(id: string): { id: string; extra?: { [key: string]: JsonValue }; tooLong?: true } | undefined {
-  const at = id.lastIndexOf(EXTRA_MARK);
-  if (at <= 0) return undefined;
-  const encoded = id.slice(at + EXTRA_MARK.length);
-  if (encoded.length > MAX_EXTRA_LENGTH) return { id, tooLong: true };
+function carried(id: string, provider: string): Carried {
+  const mark = Object.hasOwn(MARKS, provider) ? MARKS[provider] : undefined;
+  if (mark === undefined) return { id };
+  // A Gemini id is minted `call_<token>__ts_...`; the others keep the provider's id (which may hold the mark) in front.
+  const at = mark !== MARK ? id.lastIndexOf(mark) : id.startsWith("call_") ? id.indexOf(MARK) : -1;
+  if (at <= 0) return { id };
+  const encoded = id.slice(at + mark.length);
+  if (encoded.length > MAX_MARKED_LENGTH) return { id, tooLong: true };
   const text = fromBase64url(encoded);
-  if (text === undefined) return undefined;
+  if (text === undefined) return { id };
+  if (mark === MARK) return { id, providerMetadata: { thoughtSignature: text } };
+  if (mark === STEP_MARK) return { id: id.slice(0, at), providerMetadata: { signature: text } };
   try {
     const extra = signedExtra(JSON.parse(text));
-    return extra && { id: id.slice(0, at), extra };
+    return extra ? { id: id.slice(0, at), providerMetadata: { extra_content: extra } } : { id };
   } catch {
     // Not one of ours after all: an id like any other.
-    return undefined;
+    return { id };
   }
 }
 
-/** The call id the provider knows for an id a client echoed: the provider's own before a signature, else the id as it is. */
-export function callIdOf(id: string): string {
-  return stepSignature(id)?.id ?? extraContent(id)?.id ?? id;
+/** The call id `provider` knows for an id a client echoed: the provider's own before a signature, else the id as it is. */
+export function callIdOf(id: string, provider: string): string {
+  return carried(id, provider).id;
 }
 
 /**
  * The `providerMetadata` a call id (the client's field `path`) carries back to `provider`, if it
- * is one of {@link idWithSignature}'s, {@link stepIdWithSignature}'s or an `extra_content` one;
- * an `extra_content` one past {@link MAX_EXTRA_LENGTH} is a 400 naming `path`.
+ * is one of {@link idWithSignature}'s, {@link stepIdWithSignature}'s or an `extra_content` one
+ * and that upstream is given such ids; one past {@link MAX_MARKED_LENGTH} is a 400 naming `path`.
  */
 export function signatureOfId(
   id: string,
   provider: string,
   path: string,
 ): { providerMetadata?: { [key: string]: JsonValue } } {
-  const step = stepSignature(id);
-  if (step) return { providerMetadata: { signature: step.signature } };
-  // Only the `openai` upstream was given it; no other takes `extra_content`.
-  const extra = provider === "openai" ? extraContent(id) : undefined;
-  if (extra?.tooLong)
-    throw invalidField(path, `\`${path}\` carries more than ${MAX_EXTRA_LENGTH} characters of extra_content.`);
-  if (extra?.extra) return { providerMetadata: { extra_content: extra.extra } };
-  const at = id.indexOf(MARK);
-  if (!id.startsWith("call_") || at < 0) return {};
-  const signature = fromBase64url(id.slice(at + MARK.length));
-  return signature === undefined ? {} : { providerMetadata: { thoughtSignature: signature } };
+  const { providerMetadata, tooLong } = carried(id, provider);
+  if (tooLong)
+    throw invalidField(path, `\`${path}\` carries more than ${MAX_MARKED_LENGTH} characters of a signature.`);
+  return providerMetadata ? { providerMetadata } : {};
 }
 
 const keyOf = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;

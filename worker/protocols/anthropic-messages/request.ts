@@ -212,7 +212,7 @@ function toWire(
         );
       // Anthropic and Bedrock take the flag; in the other providers' formats the text says it.
       // The id the provider knows (an Interactions call's own, its signature left on the call).
-      const call = callIdOf(id);
+      const call = callIdOf(id, provider);
       if (error && nativeErrors)
         out.push({ role: "tool", tool_call_id: call, content: body, is_error: true, ...withFiles });
       else out.push({ role: "tool", tool_call_id: call, content: error ? `Error: ${body}` : body, ...withFiles });
@@ -224,7 +224,7 @@ function toWire(
       const caller = own(block, "caller");
       const signature = signatureOfId(id, provider, `${at}.id`);
       toolCalls.push({
-        id: callIdOf(id),
+        id: callIdOf(id, provider),
         name: toolNameIn(own(block, "name"), `${at}.name`, NAMES),
         arguments: (input ?? {}) as JsonValue,
         ...(isObject(caller)

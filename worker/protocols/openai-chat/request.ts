@@ -195,7 +195,7 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
     return {
       role: "tool",
       // The id the provider knows (an Interactions call's own, its signature left on the call).
-      tool_call_id: callIdOf(idAt(own(message, "tool_call_id"), `${path}.tool_call_id`)),
+      tool_call_id: callIdOf(idAt(own(message, "tool_call_id"), `${path}.tool_call_id`), provider),
       content: textOf(own(message, "content"), `${path}.content`),
     };
   if (role === "assistant") {
@@ -217,7 +217,7 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
         const at = `${path}.tool_calls[${j}]`;
         // A Gemini call's id carries its signature: the provider gets its own id, the signature on the call.
         const sent = chatCallAt(call, at);
-        return { ...sent, id: callIdOf(sent.id), ...signatureOfId(sent.id, provider, `${at}.id`) };
+        return { ...sent, id: callIdOf(sent.id, provider), ...signatureOfId(sent.id, provider, `${at}.id`) };
       }),
     };
   }

@@ -108,7 +108,7 @@ export function addItem(
     // Programmatic tool calling: who made the call, and the program that did, for OpenAI (./program-items.ts).
     const openAI = callerMetadata(item, path, provider, context.programs);
     const call = {
-      id: callIdOf(id),
+      id: callIdOf(id, provider),
       ...(openAI ? { providerMetadata: openAI } : signatureOfId(id, provider, `${path}.call_id`)),
       name: toolNameIn(own(item, "name"), `${path}.name`, NAMES),
       arguments:
@@ -122,7 +122,7 @@ export function addItem(
     const output = own(item, "output");
     const id = idAt(own(item, "call_id"), `${path}.call_id`);
     if (!calls.has(id)) throw invalidField(`${path}.call_id`, "`call_id` names no call of an earlier input item.");
-    messages.push(outputMessage(callIdOf(id), output, `${path}.output`, provider));
+    messages.push(outputMessage(callIdOf(id, provider), output, `${path}.output`, provider));
   } else if (type === "reasoning") {
     // Its state, when it has some, opens (or joins) the assistant turn it reasoned for.
     const encrypted = own(item, "encrypted_content");
