@@ -8,14 +8,10 @@ import {
   type ToolCallAccumulatorOptions,
 } from "./accumulator-options.ts";
 import type { AccumulatorState } from "./accumulator-state.ts";
-import { summary, ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
+import { byIndex, summary, ToolCallRegistry, withCallFields, type OpenToolCall } from "./tool-call-registry.ts";
 
 /** An accumulator's state and registry (a pair), for the snapshot functions (outside the class: bundles that never snapshot do not carry them). Not exported by the package. */
 export let accumulatorInternals: (accumulator: ToolCallAccumulatorCore) => [AccumulatorState, ToolCallRegistry];
-
-/** Orders calls by choice, then index. */
-const byIndex = (a: { index: number; choice?: number }, b: { index: number; choice?: number }): number =>
-  (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index;
 
 /**
  * {@link ToolCallAccumulator} with the plug-ins it is given and no other: without `turnBlocks`
@@ -106,12 +102,14 @@ export class ToolCallAccumulatorCore {
       case "finish": {
         s.finishSeen = true;
         // The stages normalize the reason; a finish built by hand without one counts as a normal stop.
-        const { type: _type, choice = 0, reason, rawReason, ...named } = delta;
+        const rawReason = delta.rawReason;
         if (rawReason !== null) s.rawReason = rawReason;
-        if (reason || rawReason !== null) s.reason = reason ?? "stop";
-        // What else it names (Anthropic's container, the stop sequence) goes on the finish event.
-        Object.assign(s, named);
-        return this.#completeAll(choice);
+        if (delta.reason || rawReason !== null) s.reason = delta.reason ?? "stop";
+        // Of its other fields only those a stage names go on the finish event: a delta built by hand or adapted
+        // from an SDK may hold any key, and no other may reach the state (its flags, its calls) or the event.
+        if (delta.container) s.container = delta.container;
+        if (delta.stopSequence) s.stopSequence = delta.stopSequence;
+        return this.#completeAll(delta.choice ?? 0);
       }
       case "usage": // the first report is news (input tokens before any output); later ones update the finish's
         if (s.usage === undefined) this.#enqueue(delta);
@@ -204,11 +202,8 @@ export class ToolCallAccumulatorCore {
       },
       call.choice,
     );
-    this.#enqueue(
-      this.#options.partialParser && call.inputFormat !== "text"
-        ? { ...event, partialArguments: call.args.partialValue }
-        : event,
-    );
+    const partial = this.#options.partialParser && call.inputFormat !== "text";
+    this.#enqueue(partial ? { ...event, partialArguments: call.args.partialValue } : event);
   }
 
   /** Completes a call; `closeTruncated` after a normal finish, `cut` after an abnormal one (`length`, a filter, an error). */

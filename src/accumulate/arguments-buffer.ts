@@ -88,7 +88,7 @@ export class ArgumentsBuffer {
 
   /** The arguments text received so far. */
   get text(): string {
-    if (this.#recent.length > 0) this.#join();
+    this.#join();
     return this.#text;
   }
 

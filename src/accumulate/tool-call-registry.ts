@@ -93,8 +93,9 @@ export class ToolCallRegistry {
   /** Forgets a call that has completed: a later fragment with its index opens a new call. */
   close(call: OpenToolCall): void {
     this.open.delete(call);
-    // A call without a provider index or id is never under one (`find` and `get` give `undefined` for it).
-    if (this.find(call.choice, call.providerIndex!) === call) this.#byKey.get(call.choice)!.delete(call.providerIndex!);
+    // A call without a provider index or id is never under one (`get` gives `undefined` for it).
+    const calls = this.#byKey.get(call.choice);
+    if (calls?.get(call.providerIndex!) === call) calls.delete(call.providerIndex!);
     if (this.#byId.get(call.id!) === call) this.#byId.delete(call.id!);
     if (this.latest.get(call.choice) === call) this.latest.delete(call.choice);
   }
@@ -143,8 +144,8 @@ export class ToolCallRegistry {
   #claimIndex(choice: number, providerIndex: number | undefined): number {
     let used = this.used.get(choice);
     if (!used) this.used.set(choice, (used = { indexes: new Set(), next: 0 }));
-    const index =
-      providerIndex !== undefined && providerIndex >= 0 && !used.indexes.has(providerIndex) ? providerIndex : used.next;
+    // An absent provider index (`undefined`) is never `>= 0`.
+    const index = providerIndex! >= 0 && !used.indexes.has(providerIndex!) ? providerIndex! : used.next;
     used.indexes.add(index);
     used.next = Math.max(used.next, index + 1);
     return index;
@@ -175,6 +176,10 @@ function mergeName(call: OpenToolCall, name: string): string {
   if (call.name.endsWith(name) || call.args.length > 0) return call.name;
   return call.name + name;
 }
+
+/** Orders calls (or reports of them) by choice, then index: the `finish` event's lists. */
+export const byIndex = (a: { index: number; choice?: number }, b: { index: number; choice?: number }): number =>
+  (a.choice ?? 0) - (b.choice ?? 0) || a.index - b.index;
 
 /** What every report of a call has: its index, id, name, arguments text and choice. */
 export function summary(call: OpenToolCall): DiscardedToolCall {
