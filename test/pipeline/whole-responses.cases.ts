@@ -96,7 +96,8 @@ function asJson(text: string): unknown {
  * failed or was cut off, (hand-made Responses bodies) one that skipped an item's
  * `output_item.done`, whose final response holds more than it streamed, or one whose items ran at
  * once (xAI's web searches: an item added before the one before it was done), an order of
- * events that a whole response, its items one after another, does not hold.
+ * events that a whole response, its items one after another, does not hold, or one whose final
+ * event's response is no `Response` object (a compatible server's, without `object: "response"`).
  */
 async function wholeOf(provider: WholeProvider, body: Uint8Array, streamed: readonly ToolCallEvent[]) {
   if (streamed.some((e) => e.type === "abort" || e.type === "error" || e.type === "invalid-tool-call"))
@@ -108,15 +109,15 @@ async function wholeOf(provider: WholeProvider, body: Uint8Array, streamed: read
   // InvokeModel's chunks are Anthropic's events, no Converse response.
   if (payloads.some((event) => "chunk" in event)) return undefined;
   const whole = WHOLE[provider](payloads);
+  if (provider !== "openai-responses") return whole;
   const done = payloads.filter((event) => event["type"] === "response.output_item.done").length;
   const items = payloads.filter((event) => String(event["type"]).startsWith("response.output_item."));
   const overlap = items.some(
     (event, i) =>
       event["type"] === "response.output_item.added" && items[i - 1]?.["type"] === "response.output_item.added",
   );
-  return provider === "openai-responses" && (done !== (whole["output"] as unknown[]).length || overlap)
-    ? undefined
-    : whole;
+  const partial = done !== (whole["output"] as unknown[]).length || whole["object"] !== "response";
+  return partial || overlap ? undefined : whole;
 }
 
 group("streamToolCalls: a whole (non-streamed) response reads as the stream it stands for", (test) => {
