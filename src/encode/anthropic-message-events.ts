@@ -73,7 +73,7 @@ export class AnthropicMessageEvents {
   /** Takes one event. */
   add(event: EncodableEvent): void {
     if (this.#ended || ("choice" in event && event.choice !== undefined && event.choice !== 0)) return;
-    if ("step" in event && typeof event.step === "number" && event.step > 0) return; // one message: a loop's first step
+    if ("step" in event && typeof event.step === "number" && event.step > 1) return; // one message: a loop's first step (steps count from 1)
     // Content after an invalid call: no stop cut it (it goes out as the model wrote it).
     if (!holding(event)) this.#release();
     switch (event.type) {

@@ -88,7 +88,7 @@ export class OpenAIResponseEvents {
   /** Takes one event. */
   add(event: EncodableEvent): void {
     if (this.#ended || ("choice" in event && event.choice !== undefined && event.choice !== 0)) return;
-    if ("step" in event && typeof event.step === "number" && event.step > 0) return; // one response: a loop's first step
+    if ("step" in event && typeof event.step === "number" && event.step > 1) return; // one response: a loop's first step (steps count from 1)
     this.#start();
     // Content after an invalid call: no stop cut it (the model's bad JSON goes back to it, `completed`).
     if (!holding(event)) this.#release();
