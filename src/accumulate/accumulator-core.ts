@@ -277,11 +277,11 @@ export class ToolCallAccumulatorCore {
     fields.toolCalls.sort(byIndex);
     fields.invalidToolCalls.sort(byIndex);
     // `tool-calls`: calls to answer; a normal stop with complete calls is one (OpenAI's `stop` for a forced function,
-    // Gemini's `STOP`), and an end with no finish (`[DONE]`) with no invalid call: one a gateway cut in its arguments
-    // leaves it `other`, so no client protocol ends that call. `turnBlocks` tells apart calls the provider ran.
+    // Gemini's `STOP`), and an end with no finish (`[DONE]`) unless a value was cut short (`invalid-json`: a gateway
+    // cut it; a whole call the tools refuse is the model's). `turnBlocks` tells apart calls the provider ran.
     const answer =
       fields.toolCalls.some((call) => !call.providerExecuted) &&
-      (reason === "stop" || (!s.reason && !s.invalidToolCalls[0]));
+      (!s.reason ? !s.invalidToolCalls.some((call) => call.error.code === "invalid-json") : reason === "stop");
     const event: FinishEvent = { type: "finish", reason: answer ? "tool-calls" : reason, ...fields };
     this.#options.turnBlocks?.finish(s, event);
     this.#enqueue(event);

@@ -56,6 +56,21 @@ group("Calls cut short by the end of the response", (test) => {
     );
   });
 
+  test("[DONE] with no finish after a whole call and a whole one of no declared tool: tool-calls, the model wrote both", async () => {
+    // Only a value cut short is a cut; a call the request's tools refuse (its JSON whole) is the model's, to be answered.
+    const whole = { tool_calls: [{ index: 0, id: "t1", type: "function", function: { name: "a", arguments: "{}" } }] };
+    const other = {
+      tool_calls: [{ index: 1, id: "t2", type: "function", function: { name: "b", arguments: '{"x":1}' } }],
+    };
+    const body = fromChunks([bytes(openAISSE([chatChunk(whole), chatChunk(other)]))]);
+    const final = (await collect(streamToolCalls(body, { provider: "openai", tools: [{ name: "a" }] }))).at(-1);
+    assert(final?.type === "finish", "finish");
+    assertEquals(
+      [final.reason, final.toolCalls.map((c) => c.name), final.invalidToolCalls.map((c) => c.error.code)],
+      ["tool-calls", ["a"], ["schema-mismatch"]],
+    );
+  });
+
   test("[DONE] with no finish (servers that never send finish_reason): a call with no arguments is {}", async () => {
     const events = await run("openai", openAISSE([chatChunk(call({ name: "get_time", arguments: "" }, "t1"))]));
     const done = events.find((e) => e.type === "tool-call");
