@@ -31,8 +31,9 @@ export const customArguments = (input: string): JsonValue => ({ [CUSTOM_INPUT]: 
  * turned back into free-text calls (`inputFormat: "text"`), so the encoder writes them as custom
  * calls holding the text (Responses' `custom_tool_call` items, Chat's `type: "custom"` calls):
  * their JSON fragments are not shown (the text is whole at the call's end), and the completed
- * call's input is that parameter's string. A call whose arguments hold no such string stays a
- * function call, as the model wrote it.
+ * call's input is that parameter's string. A call whose arguments hold no such string (`{}`) still
+ * ends as the custom call its start announced (an encoder writes a call's kind at its start): its
+ * input is the JSON text the model wrote, which the client's tool refuses as any bad input.
  */
 export function customCalls(
   batches: ReadableStream<readonly EncodableEvent[]>,
