@@ -42,7 +42,8 @@ export function tokenUsage(usage: Usage): Record<string, number> {
 
 /**
  * The `RUN_ERROR` of a failure: its message, coded by a provider failure's kind where it is known
- * (`overloaded`, `rate-limited`, `quota-exceeded`, `context-overflow`), else by the library's code.
+ * (`overloaded`, `rate-limited`, `quota-exceeded`, `context-overflow`, `invalid-request`), else by the
+ * library's code.
  */
 export function runError(error: { code: string; message: string; kind?: ProviderErrorKind; data?: unknown }): {
   type: "RUN_ERROR";

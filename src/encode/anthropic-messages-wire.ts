@@ -240,6 +240,7 @@ const ANTHROPIC_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
   "rate-limited": "rate_limit_error",
   "quota-exceeded": "billing_error",
   "context-overflow": "invalid_request_error",
+  "invalid-request": "invalid_request_error",
 };
 
 /** The default `signature` of a reasoning part: a signed block's own. */

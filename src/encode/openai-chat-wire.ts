@@ -8,7 +8,7 @@ import type { FinishReason, Usage } from "../shared/deltas.ts";
 import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
 import { randomId } from "./call-ids.ts";
-import { OPENAI_KIND_CODES } from "./protocol-encoder.ts";
+import { OPENAI_KIND_CODES, OPENAI_KIND_TYPES } from "./protocol-encoder.ts";
 
 /** A `finish_reason` of Chat Completions. */
 export type OpenAIChatFinishReason = "stop" | "length" | "tool_calls" | "content_filter";
@@ -214,7 +214,7 @@ export function openAIError(error: {
 }): OpenAIChatError {
   const kind = failureKind(error);
   const named = (error.data as { error?: { type?: unknown } } | null | undefined)?.error?.type;
-  const type = kind === "rate-limited" ? (named === "tokens" ? named : "requests") : kind && CHAT_KIND_TYPES[kind];
+  const type = kind === "rate-limited" ? (named === "tokens" ? named : "requests") : kind && OPENAI_KIND_TYPES[kind];
   return {
     message: error.message,
     type: type ?? "server_error",
@@ -222,11 +222,6 @@ export function openAIError(error: {
     code: (kind && OPENAI_KIND_CODES[kind]) ?? error.code,
   };
 }
-
-const CHAT_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
-  "quota-exceeded": "insufficient_quota",
-  "context-overflow": "invalid_request_error",
-};
 
 /** The message of a `finish` whose reason is `error` with no provider error before it. */
 export const FAILED_RESPONSE = { code: "provider-error", message: "The provider reported that the response failed." };

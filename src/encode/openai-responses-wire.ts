@@ -8,7 +8,7 @@ import type { ReasoningPart, Usage } from "../shared/deltas.ts";
 import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
 import type { OpenAIResponseSettings } from "./openai-response-settings.ts";
-import { OPENAI_KIND_CODES } from "./protocol-encoder.ts";
+import { OPENAI_KIND_CODES, OPENAI_KIND_TYPES } from "./protocol-encoder.ts";
 
 /** Options of {@link OpenAIResponsesEncoder}, its stage and {@link readOpenAIResponse}. */
 export interface OpenAIResponsesEncoderOptions {
@@ -205,18 +205,10 @@ export function responsesError(error: OpenAIResponsesError): {
   param: string | null;
 } {
   const kind = failureKind(error);
-  const type =
-    (kind && RESPONSES_KIND_TYPES[kind]) ?? (error.code === "provider-error" ? "model_error" : "server_error");
+  const type = (kind && OPENAI_KIND_TYPES[kind]) ?? (error.code === "provider-error" ? "model_error" : "server_error");
   const code = kind === "overloaded" ? type : ((kind && OPENAI_KIND_CODES[kind]) ?? error.code);
   return { type, code, message: error.message, param: kind === "context-overflow" ? "input" : null };
 }
-
-const RESPONSES_KIND_TYPES: Partial<Record<ProviderErrorKind, string>> = {
-  overloaded: "server_error",
-  "rate-limited": "too_many_requests",
-  "quota-exceeded": "insufficient_quota",
-  "context-overflow": "invalid_request_error",
-};
 
 /**
  * A response object (Open Responses' `ResponseResource`): in `response.created` (empty), and whole

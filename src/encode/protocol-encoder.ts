@@ -161,13 +161,28 @@ export const FAILED_FINISH: { readonly code: "provider-error"; readonly message:
  * OpenAI's own codes for the kinds of a provider's failure (an `error`'s `kind`), on Chat
  * Completions and Responses alike (a Responses overload aside: its wire's `responsesError`). Codex
  * compacts the conversation on `context_length_exceeded`, stops on `insufficient_quota` ("Quota
- * exceeded"), and retries `rate_limit_exceeded` after the wait its message names ("try again in 1.5s").
+ * exceeded") and `invalid_prompt` (showing the message), and retries `rate_limit_exceeded` after the
+ * wait its message names ("try again in 1.5s").
  */
 export const OPENAI_KIND_CODES: Readonly<Partial<Record<ProviderErrorKind, string>>> = {
   overloaded: "server_is_overloaded",
   "rate-limited": "rate_limit_exceeded",
   "quota-exceeded": "insufficient_quota",
   "context-overflow": "context_length_exceeded",
+  "invalid-request": "invalid_prompt",
+};
+
+/**
+ * OpenAI's error types of the same kinds (a Chat Completions rate limit aside: its type is the limit
+ * hit), as Open Responses types them: `too_many_requests` for a 429, `invalid_request_error` for a
+ * request at fault, and OpenAI's own 429 `insufficient_quota`.
+ */
+export const OPENAI_KIND_TYPES: Readonly<Partial<Record<ProviderErrorKind, string>>> = {
+  overloaded: "server_error",
+  "rate-limited": "too_many_requests",
+  "quota-exceeded": "insufficient_quota",
+  "context-overflow": "invalid_request_error",
+  "invalid-request": "invalid_request_error",
 };
 
 /** What an `abort` tells a client: the error that stopped the stream, else its reason. Never the provider's payload. */

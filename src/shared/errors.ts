@@ -96,13 +96,20 @@ export type ErrorCode =
  * What a provider's in-stream failure (`provider-error`) is, as a client acts on it: `overloaded`
  * (retry after a pause), `rate-limited` (slow down, then retry), `quota-exceeded` (the account's
  * quota or billing: waiting does not cure it, so never retry), `context-overflow` (shorten or
- * compact the conversation), `other`. The library's decoders never set it; an application that
+ * compact the conversation), `invalid-request` (the provider refused the request itself: sent again
+ * unchanged, it fails again), `other`. The library's decoders never set it; an application that
  * classifies the provider's payload does (the Worker does), and each encoder writes it in its
  * protocol's own terms (Anthropic's `overloaded_error`, OpenAI's `insufficient_quota`, ...).
  * Without it, the encoders read only the name an Anthropic or OpenAI payload gives itself (see
  * {@link failureKind}).
  */
-export type ProviderErrorKind = "overloaded" | "rate-limited" | "quota-exceeded" | "context-overflow" | "other";
+export type ProviderErrorKind =
+  | "overloaded"
+  | "rate-limited"
+  | "quota-exceeded"
+  | "context-overflow"
+  | "invalid-request"
+  | "other";
 
 /** Anthropic's and OpenAI's own names of the failures a client acts on. */
 const OWN_KINDS = new Map<unknown, ProviderErrorKind>([
@@ -113,6 +120,7 @@ const OWN_KINDS = new Map<unknown, ProviderErrorKind>([
   ["insufficient_quota", "quota-exceeded"],
   ["billing_error", "quota-exceeded"],
   ["context_length_exceeded", "context-overflow"],
+  ["invalid_prompt", "invalid-request"],
 ]);
 
 /**

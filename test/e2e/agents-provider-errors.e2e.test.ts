@@ -8,9 +8,11 @@
 // both were a generic failure: Claude Code fell back for a server error without retrying an
 // overload, Codex sent the request again. Codex on limits (in-stream-limit-cases.ts) and overloads:
 // a quota is OpenAI's `insufficient_quota`, on which it stops after one request ("Quota exceeded"),
-// where it retried a generic failure five times; an overload `server_error`, which it retries (on
-// `server_is_overloaded` it ended the turn: "Selected model is at capacity"); a rate limit that
-// named its wait says it as Codex reads it, so Codex sleeps that long, not its 200 ms backoff. `wrangler dev` serves the Worker,
+// where it retried a generic failure five times, a request the provider refused as it is
+// `invalid_prompt`, on which it shows the message and stops; an overload `server_error`, which it
+// retries (on `server_is_overloaded` it ended the turn: "Selected model is at capacity"); a rate
+// limit that named its wait says it as Codex reads it, so Codex sleeps that long, not its 200 ms
+// backoff. `wrangler dev` serves the Worker,
 // test/e2e/fake-provider.ts plays every provider; no network.
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -193,6 +195,18 @@ describe("Codex stops on a provider's quota refusal inside the stream (insuffici
       const tag = `codex-limit-quota-${c.provider}`;
       const { failure } = await codexOn(tag, c, Number.POSITIVE_INFINITY);
       expect(failure).toMatch(/exited with 1[\s\S]*Quota exceeded/);
+      expect(times.get(tag)).toHaveLength(1);
+      expect(failure).not.toContain(SECRET.split(" ")[0]);
+    });
+  }
+});
+
+describe("Codex stops on a request the provider refused inside the stream (invalid_prompt)", () => {
+  for (const c of limitCases.filter((c) => c.kind === "invalid-request")) {
+    it(`${c.label}: one request, and the Worker's sentence`, async () => {
+      const tag = `codex-limit-refused-${c.provider}`;
+      const { failure } = await codexOn(tag, c, Number.POSITIVE_INFINITY);
+      expect(failure).toMatch(/exited with 1[\s\S]*The provider refused the request as it is/);
       expect(times.get(tag)).toHaveLength(1);
       expect(failure).not.toContain(SECRET.split(" ")[0]);
     });

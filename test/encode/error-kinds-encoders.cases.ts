@@ -74,6 +74,14 @@ const EXPECTED: [
     "context-overflow",
   ],
   [
+    "invalid-request",
+    // OpenAI's code of a prompt it refused (Codex shows it and stops), a request at fault's type.
+    ["invalid_prompt", "invalid_request_error", null],
+    "invalid_request_error",
+    ["invalid_prompt", "invalid_request_error", null],
+    "invalid-request",
+  ],
+  [
     "other",
     ["provider-error", "server_error", null],
     "api_error",

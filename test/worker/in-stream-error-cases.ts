@@ -127,7 +127,7 @@ const interactions = (code: string, message: string, kind: ProviderErrorKind): E
   chunks: [sse(undefined, { event_type: "error", error: { code, message: `${message} ${SECRET}` } })],
 });
 
-const bedrock = (exception: string, detail: Record<string, unknown>, kind: ProviderErrorKind): ErrorCase => ({
+export const bedrock = (exception: string, detail: Record<string, unknown>, kind: ProviderErrorKind): ErrorCase => ({
   provider: "bedrock",
   model: "bedrock/amazon.nova-micro-v1:0",
   label: `Bedrock ${exception}${detail["originalStatusCode"] ? ` (${detail["originalStatusCode"]})` : ""}`,

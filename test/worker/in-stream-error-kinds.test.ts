@@ -43,6 +43,8 @@ const OPENAI_CODE: Record<ProviderErrorKind, string> = {
   "rate-limited": "rate_limit_exceeded",
   "quota-exceeded": "insufficient_quota",
   "context-overflow": "context_length_exceeded",
+  // Codex shows an `invalid_prompt` failure's message and stops.
+  "invalid-request": "invalid_prompt",
   other: "provider-error",
 };
 /** On Responses, an overload is `server_error`, which Codex retries (it ends its turn on `server_is_overloaded`). */
@@ -53,6 +55,7 @@ const CHAT_TYPE: Record<ProviderErrorKind, string> = {
   "rate-limited": "requests",
   "quota-exceeded": "insufficient_quota",
   "context-overflow": "invalid_request_error",
+  "invalid-request": "invalid_request_error",
   other: "server_error",
 };
 const ANTHROPIC_TYPE: Record<ProviderErrorKind, string> = {
@@ -60,6 +63,7 @@ const ANTHROPIC_TYPE: Record<ProviderErrorKind, string> = {
   "rate-limited": "rate_limit_error",
   "quota-exceeded": "billing_error",
   "context-overflow": "invalid_request_error",
+  "invalid-request": "invalid_request_error",
   other: "api_error",
 };
 const AGUI_CODE: Record<ProviderErrorKind, string> = {
@@ -67,6 +71,7 @@ const AGUI_CODE: Record<ProviderErrorKind, string> = {
   "rate-limited": "rate-limited",
   "quota-exceeded": "quota-exceeded",
   "context-overflow": "context-overflow",
+  "invalid-request": "invalid-request",
   other: "provider-error",
 };
 const WORDS: Record<ProviderErrorKind, RegExp> = {
@@ -74,6 +79,7 @@ const WORDS: Record<ProviderErrorKind, RegExp> = {
   "rate-limited": /^The provider's rate limit was reached/,
   "quota-exceeded": /^The provider refused the request for its account's quota or billing/,
   "context-overflow": /^The conversation is too long for the model's context window/,
+  "invalid-request": /^The provider refused the request as it is/,
   other: /^The provider reported/,
 };
 /** Statuses of an answer that was not streamed: OpenAI's, Anthropic's (a quota: OpenAI's 429 `insufficient_quota`, Anthropic's 402). */
@@ -82,6 +88,7 @@ const STATUS: Record<ProviderErrorKind, [number, number]> = {
   "rate-limited": [429, 429],
   "quota-exceeded": [429, 402],
   "context-overflow": [400, 400],
+  "invalid-request": [400, 400],
   other: [502, 502],
 };
 

@@ -1,10 +1,13 @@
-// The limits inside a stream, each provider's in the shape it sends: a quota or billing refusal,
-// which waiting does not cure (OpenAI's `insufficient_quota`, Anthropic's `billing_error` and spend
-// limits, Gemini's "limit: 0"), and a rate limit that names its wait ("Please try again in 1.898s",
-// Gemini's "Please retry in 14.5s"), which Codex sleeps before it retries. Every message quotes a
-// secret the Worker must never pass on. Added to in-stream-error-cases.ts's by the tests.
+// The failures inside a stream that waiting cures or does not, each provider's in the shape it
+// sends: a quota or billing refusal (OpenAI's `insufficient_quota`, Anthropic's `billing_error` and
+// spend limits, Gemini's "limit: 0") and a request the provider refused as it is (OpenAI's
+// `invalid_prompt`, an `invalid_request_error`, Gemini's 400 INVALID_ARGUMENT, Bedrock's
+// `validationException`), which no retry cures; a rate limit that names its wait ("Please try
+// again in 1.898s", Gemini's "Please retry in 14.5s"), which Codex sleeps before it retries. Every
+// message quotes a secret the Worker must never pass on. Added to in-stream-error-cases.ts's by the tests.
 import {
   anthropic,
+  bedrock,
   chat,
   type ErrorCase,
   gemini,
@@ -61,6 +64,34 @@ spendLimit.chunks[2] = sse("error", {
 
 /** Every case. */
 export const limitCases: ErrorCase[] = [
+  responsesFailed(
+    "invalid_prompt",
+    "invalid-request",
+    "Invalid prompt: your prompt was flagged as potentially violating our usage policy.",
+  ),
+  anthropic(
+    "invalid_request_error",
+    "invalid-request",
+    "invalid_request_error",
+    "messages.1.content.0.tool_use.input: Input should be a valid dictionary",
+  ),
+  chat(
+    "vLLM error object (code 400), an invalid request",
+    "invalid-request",
+    sse(undefined, {
+      error: {
+        object: "error",
+        message: `'messages' must alternate roles ${SECRET}`,
+        type: "BadRequestError",
+        code: 400,
+      },
+    }),
+  ),
+  {
+    ...gemini("INVALID_ARGUMENT", 400, 'Invalid JSON payload received. Unknown name "foo".', "invalid-request"),
+    label: "Gemini 400 INVALID_ARGUMENT, an invalid field",
+  },
+  bedrock("validationException", { message: "Malformed input request: extraneous key [foo]." }, "invalid-request"),
   responsesFailed("insufficient_quota", "quota-exceeded", QUOTA_TEXT),
   responsesRateLimit,
   chat(

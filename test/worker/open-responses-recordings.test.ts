@@ -57,11 +57,12 @@ async function answer(fixture: Fixture, provider: Provider, stream: boolean): Pr
   return worker(upstream).call(post("/v1/responses", body, AUTH), live(provider));
 }
 
-/** A failed answer's status by its error's code: a provider's overload 503, rate limit or quota 429, overflow 400, else 502. */
+/** A failed answer's status by its error's code: a provider's overload 503, rate limit or quota 429, overflow or invalid request 400, else 502. */
 const FAILED_STATUS: Record<string, number> = {
   server_error: 503,
   rate_limit_exceeded: 429,
   insufficient_quota: 429,
+  invalid_prompt: 400,
   context_length_exceeded: 400,
 };
 const errorCode = (response: Record<string, unknown>): string =>

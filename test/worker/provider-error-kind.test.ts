@@ -65,13 +65,21 @@ describe("classifyProviderError", () => {
     expect(message).not.toContain("SECRET");
   });
 
-  it("a request at fault is no overload nor rate limit, whatever its message quotes of the request", () => {
+  it("a request at fault is no overload nor rate limit, whatever its message quotes of the request: an invalid request", () => {
     const faults = [
       { error: { code: 400, status: "INVALID_ARGUMENT", message: "Invalid function name 'rate_limit_lookup'." } },
       { type: "error", error: { type: "invalid_request_error", message: "tools.0: 'server busy' is no name." } },
       { error: { code: 404, message: "No model 'overloaded-test' found." } },
     ];
-    for (const data of faults) expect(classifyProviderError(data)).toEqual({ kind: "other" });
+    // Sent again unchanged, it fails again: Codex stops on its `invalid_prompt`, the SDKs on a 400.
+    for (const data of faults)
+      expect(classifyProviderError(data)).toEqual({
+        kind: "invalid-request",
+        message: "The provider refused the request as it is; sent again unchanged, it fails again.",
+      });
+    // Groq's 400 for the model's own malformed call is the model's fault, which a retry may cure.
+    const groq = { error: { type: "invalid_request_error", code: "tool_use_failed", status_code: 400 } };
+    expect(classifyProviderError(groq)).toEqual({ kind: "other" });
     // An overflow is a 400 too, and stays one; a 429 is still a rate limit.
     const overflow = { error: { type: "invalid_request_error", message: "prompt is too long: 9 tokens > 8 maximum" } };
     expect(classifyProviderError(overflow).kind).toBe("context-overflow");

@@ -125,6 +125,7 @@ export function failedAnswer(code: string | undefined, headers: Record<string, s
 const FAILED_STATUS: ReadonlyMap<string, number> = new Map([
   ["context_length_exceeded", 400],
   ["invalid_request_error", 400],
+  ["invalid_prompt", 400],
   ["rate_limit_exceeded", 429],
   ["rate_limit_error", 429],
   ["insufficient_quota", 429],

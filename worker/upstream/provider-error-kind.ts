@@ -2,7 +2,8 @@
  * What a provider's failure inside its stream is, told from the payload its decoder kept on the
  * `provider-error`'s `data`, before the Worker strips that payload: an overload, a rate limit (with
  * the wait the provider named), a quota or billing refusal, a conversation too long for the model's
- * context window, or another failure. Each client protocol's
+ * context window, a request the provider refused as it is (a 4xx, an invalid argument or prompt),
+ * or another failure. Each client protocol's
  * encoder writes the kind as its clients act on it (a Messages `overloaded_error`, a Responses
  * `context_length_exceeded`, ...), whatever the provider's own protocol; nothing else of the
  * payload reaches the client. The overflow wording is context-overflow.ts's, the tables of the 4xx
@@ -68,9 +69,10 @@ const RATE_LIMITED_WORDING = /\brate.?limit|too many requests|request limit/i;
 /** Of a message, only its start is read, as context-overflow.ts reads a body's. */
 const TEXT_READ = 2048;
 
-const SENTENCES: Readonly<Record<"overloaded" | "rate-limited", string>> = {
+const SENTENCES: Readonly<Record<"overloaded" | "rate-limited" | "invalid-request", string>> = {
   overloaded: "The provider is overloaded; retry after a pause.",
   "rate-limited": "The provider's rate limit was reached; retry after a pause.",
+  "invalid-request": "The provider refused the request as it is; sent again unchanged, it fails again.",
 };
 
 /** The Worker's sentence for a quota or billing refusal, before the stream or inside it. */
@@ -117,8 +119,11 @@ export function classifyProviderError(data: unknown): ClassifiedProviderError {
   if (overflow) return { kind: "context-overflow", message: contextOverflowMessage(overflow) };
   if (read.statuses.includes(429)) return rateLimited(read);
   if (read.statuses.some((status) => status === 503 || status === 529)) return known("overloaded");
-  // A request at fault (a 4xx, an invalid request) is no overload whatever its message quotes of it.
-  if (read.statuses.some(clientFault) || read.codes.some((code) => REQUEST_FAULT.has(code))) return { kind: "other" };
+  // A request at fault (a 4xx, an invalid request) is no overload whatever its message quotes of it;
+  // Groq's `tool_use_failed` (a 400 for the model's own malformed call) is the model's, which a retry may cure.
+  if (read.codes.includes("tool_use_failed")) return { kind: "other" };
+  if (read.statuses.some(clientFault) || read.codes.some((code) => REQUEST_FAULT.has(code)))
+    return known("invalid-request");
   if (OVERLOADED_WORDING.test(read.text)) return known("overloaded");
   return RATE_LIMITED_WORDING.test(read.text) ? rateLimited(read) : { kind: "other" };
 }
@@ -146,10 +151,18 @@ function rateLimited(read: PayloadRead): ClassifiedProviderError {
 /** A status that puts the fault on the request: 4xx but a rate limit's 429. */
 const clientFault = (status: number): boolean => status >= 400 && status < 500 && status !== 429;
 
-/** The codes of a request at fault: Anthropic's and OpenAI's `invalid_request_error`, Gemini's `INVALID_ARGUMENT`. */
-const REQUEST_FAULT: ReadonlySet<string> = new Set(["invalid_request_error", "invalid_argument"]);
+/**
+ * The codes of a request at fault: Anthropic's and OpenAI's `invalid_request_error`, OpenAI's
+ * `invalid_prompt` (Codex shows it and stops), Gemini's `INVALID_ARGUMENT`, Bedrock's `validationException`.
+ */
+const REQUEST_FAULT: ReadonlySet<string> = new Set([
+  "invalid_request_error",
+  "invalid_prompt",
+  "invalid_argument",
+  "validationexception",
+]);
 
-const known = (kind: "overloaded" | "rate-limited"): ClassifiedProviderError => ({ kind, message: SENTENCES[kind] });
+const known = (kind: keyof typeof SENTENCES): ClassifiedProviderError => ({ kind, message: SENTENCES[kind] });
 
 /** What {@link readPayload} takes of a provider's error payload. */
 export interface PayloadRead {
