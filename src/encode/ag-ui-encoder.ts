@@ -22,7 +22,7 @@ import {
 } from "./protocol-encoder.ts";
 import { pushSent } from "./sent-fragments.ts";
 import type { ToolErrorEvent, ToolResultEvent } from "../tools/tool-events.ts";
-import { cutBy, cutCallError, holding } from "./cut-calls.ts";
+import { cutBy, cutCallError, finalArguments, holding } from "./cut-calls.ts";
 
 /**
  * The pure core of {@link AGUIEncoderStream}: events to AG-UI events, as `data:` frames with LF
@@ -259,12 +259,12 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     const key = callKey(event);
     if (this.#skipped.has(key)) return;
     const known = this.#calls.get(key);
-    const call = known ?? this.#start(event, out, event.rawArguments);
+    const final = finalArguments(event);
+    const call = known ?? this.#start(event, out, final);
     if (!call || call.ended) return;
     const sent = call.sent.join("");
     // Final arguments that extend what streamed are sent in full; AG-UI only appends, so a replacement cannot be told.
-    if (known && sent !== event.rawArguments && event.rawArguments.startsWith(sent))
-      this.#send(call, event.rawArguments.slice(sent.length), out);
+    if (known && sent !== final && final.startsWith(sent)) this.#send(call, final.slice(sent.length), out);
     call.sent = [];
     call.ended = true;
     out.push(sseData({ type: "TOOL_CALL_END", toolCallId: call.id }));

@@ -20,7 +20,7 @@ import {
   type AnthropicStreamEvent,
 } from "./anthropic-messages-wire.ts";
 import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
-import { cutBy, holding } from "./cut-calls.ts";
+import { cutBy, finalArguments, holding } from "./cut-calls.ts";
 
 /** The message of an input that ended without a finish or an abort. */
 export const INPUT_ENDED = { code: "input-ended", message: "The response ended before it finished." };
@@ -170,7 +170,7 @@ export class AnthropicMessageEvents {
     if (block.kind === "call" && !(block.completion && withdrawn(block.completion))) {
       this.#calls++;
       const sent = block.sent.join("");
-      const rest = remainder(sent, block.completion?.rawArguments ?? sent, block.textInput);
+      const rest = remainder(sent, block.completion ? finalArguments(block.completion) : sent, block.textInput);
       if (rest !== "") this.#emit({ type: "content_block_delta", index: block.index, delta: delta(block, rest) });
     }
     this.#emit({ type: "content_block_stop", index: block.index });

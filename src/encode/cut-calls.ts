@@ -1,5 +1,5 @@
 import type { FinishReason } from "../shared/deltas.ts";
-import type { FinishEvent } from "../shared/events.ts";
+import type { CompletedToolCallEvent, FinishEvent, InvalidToolCallEvent } from "../shared/events.ts";
 import type { EncodableEvent } from "./protocol-encoder.ts";
 import { isGrounding } from "./citations.ts";
 
@@ -53,3 +53,37 @@ export const cutCallError = (reason: string): { code: string; message: string } 
   code: reason,
   message: `The response stopped (${reason}) before the arguments of a tool call were complete.`,
 });
+
+/**
+ * The arguments text a client gets of a completed call: the provider's, unless the accumulator
+ * repaired a value a normal finish left open (`{"city":"Paris"`), which no client could parse (a
+ * Chat call, a Responses item `completed` with it): then that text and what closes it, when that
+ * parses to the repaired value, so that every protocol, which only appends, sends the rest.
+ */
+export function finalArguments(event: CompletedToolCallEvent | InvalidToolCallEvent): string {
+  const raw = event.rawArguments;
+  if (event.type !== "tool-call" || !event.repairs || event.inputFormat === "text") return raw;
+  const closed = raw + closers(raw);
+  try {
+    return JSON.stringify(JSON.parse(closed)) === JSON.stringify(event.arguments) ? closed : raw;
+  } catch {
+    return raw; // closing is not enough (a key with no value, single quotes): the provider's text
+  }
+}
+
+/** What closes a JSON text cut short: its open string, then its open objects and arrays. */
+function closers(text: string): string {
+  const open: string[] = [];
+  let inString = false;
+  let escaped = false;
+  for (const char of text) {
+    if (escaped) escaped = false;
+    else if (inString) {
+      escaped = char === "\\";
+      inString = char !== '"';
+    } else if (char === '"') inString = true;
+    else if (char === "{" || char === "[") open.push(char === "{" ? "}" : "]");
+    else if (char === "}" || char === "]") open.pop();
+  }
+  return (inString ? '"' : "") + open.reverse().join("");
+}

@@ -9,6 +9,7 @@ import type {
 } from "../shared/events.ts";
 import { chatAnnotations, citedSpans, cites, type Citing } from "./citations.ts";
 import { CallIds } from "./call-ids.ts";
+import { finalArguments } from "./cut-calls.ts";
 import {
   FAILED_RESPONSE,
   openAIError,
@@ -227,8 +228,8 @@ export class OpenAIChatCompletionBuilder {
     if (this.#skipped.has(key)) return;
     const call = this.#calls.get(key) ?? this.#start(event);
     if (!call) return;
-    // The completed text is the call's arguments, whatever streamed before it.
-    call.args = [event.rawArguments];
+    // The completed text is the call's arguments, whatever streamed before it (repaired, when they were).
+    call.args = [finalArguments(event)];
   }
 }
 

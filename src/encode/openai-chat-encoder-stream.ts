@@ -12,6 +12,7 @@ import type {
 } from "../shared/events.ts";
 import { chatAnnotations, citedSpans, cites, type Citing } from "./citations.ts";
 import { CallIds } from "./call-ids.ts";
+import { finalArguments } from "./cut-calls.ts";
 import {
   FAILED_RESPONSE,
   openAIError,
@@ -207,13 +208,14 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     const key = callKey(event);
     if (this.#skipped.has(key)) return;
     const call = this.#calls.get(key);
-    if (!call) return this.#start(event, event.rawArguments, out);
+    const final = finalArguments(event);
+    if (!call) return this.#start(event, final, out);
     const sent = call.sent.join("");
     call.sent = [];
     // A provider whose final arguments extend what streamed (a `.done` value after no deltas) gets
     // the rest sent; one that replaced them cannot be told in this protocol, which only appends.
-    if (sent !== event.rawArguments && event.rawArguments.startsWith(sent)) {
-      this.#arguments(event.choice ?? 0, call, event.rawArguments.slice(sent.length), out);
+    if (sent !== final && final.startsWith(sent)) {
+      this.#arguments(event.choice ?? 0, call, final.slice(sent.length), out);
     }
   }
 

@@ -19,7 +19,7 @@ import {
 import { responseSettings } from "./openai-response-settings.ts";
 import { phaseOf } from "../shared/values.ts";
 import { isRefusal, openingPart, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
-import { cutCallError, holding } from "./cut-calls.ts";
+import { cutCallError, finalArguments, holding } from "./cut-calls.ts";
 import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
 
 /**
@@ -219,7 +219,9 @@ export class OpenAIResponseEvents {
     } else if (item.type === "function_call" || item.type === "custom_tool_call") {
       // The arguments as the provider completed them (a `.done` value may extend or replace what streamed).
       const completion = block.kind === "call" ? block.completion : undefined;
-      const final = completion ? completion.rawArguments : text;
+      const final = completion ? finalArguments(completion) : text;
+      // A repaired call's closing rest goes out as one more delta: `.done` says what the deltas said.
+      if (final !== text && final.startsWith(text)) this.#delta(block, final.slice(text.length));
       const status = this.#cut && completion?.type === "invalid-tool-call" ? "incomplete" : "completed";
       if (item.type === "function_call") {
         this.#send("response.function_call_arguments.done", { ...at, name: item.name, arguments: final });
