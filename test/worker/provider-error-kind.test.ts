@@ -86,6 +86,15 @@ describe("classifyProviderError", () => {
     expect(classifyProviderError({ error: { code: 429, message: "Overloaded" } }).kind).toBe("rate-limited");
   });
 
+  it("a 4xx a retry may cure (408, 409, Google's 499 CANCELLED) is no invalid request: the SDKs retry 408 and 409", () => {
+    const retryable = [
+      { error: { code: 408, message: "Request timed out." } },
+      { error: { code: 409, status: "ABORTED", message: "The operation was aborted." } },
+      { error: { code: 499, status: "CANCELLED", message: "The operation was cancelled." } },
+    ];
+    for (const data of retryable) expect(classifyProviderError(data)).toEqual({ kind: "other" });
+  });
+
   it("words are whole: a 'moderate limit' is no rate limit", () => {
     expect(classifyProviderError({ error: "The moderate limit of the filter was reached." }).kind).toBe("other");
   });

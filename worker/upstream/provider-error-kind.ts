@@ -148,8 +148,14 @@ function rateLimited(read: PayloadRead): ClassifiedProviderError {
   return { kind: "rate-limited", message, limit: rateLimitType(read) };
 }
 
-/** A status that puts the fault on the request: 4xx but a rate limit's 429. */
-const clientFault = (status: number): boolean => status >= 400 && status < 500 && status !== 429;
+/**
+ * A status that puts the fault on the request: 4xx but a rate limit's 429 and those a retry may
+ * cure: a timeout's 408 and a conflict's 409 (openai-node and @anthropic-ai/sdk retry both), Google's
+ * 499 CANCELLED.
+ */
+const clientFault = (status: number): boolean => status >= 400 && status < 500 && !RETRYABLE_4XX.has(status);
+
+const RETRYABLE_4XX: ReadonlySet<number> = new Set([408, 409, 429, 499]);
 
 /**
  * The codes of a request at fault: Anthropic's and OpenAI's `invalid_request_error`, OpenAI's
