@@ -35,7 +35,8 @@ import { ResponsesBuiltInCalls } from "./openai-responses-built-in-calls.ts";
  * streams the sub-tools of its own `x_search` tool (`x_keyword_search`, `view_x_video`, ...) so,
  * in the turn that then answers. It is a `providerExecuted` call by its item's id, its input the
  * item's text, never one for the application (a turn of them alone finishes `stop`). A call with a
- * `namespace` (a tool a tool search loaded) stays the application's.
+ * `namespace` (a tool a tool search loaded) stays the application's, and so does every custom call
+ * of a response that declares `tool_search` (a client-run search loads tools it does not list).
  *
  * The decoder's `builtInCalls` plug-in: `openAIResponsesProtocol` (the main entry's
  * `streamToolCalls`) reads with it; `OpenAIResponsesDeltaStream` and `tool-call-stream/openai-
@@ -78,7 +79,12 @@ export class ResponsesCitations extends ResponsesBuiltInCalls {
   /** An annotation announced, or an `output_text` part done; any other event is the built-in calls'. */
   override event(type: string, event: Record<string, unknown>, index: number): void {
     const tools = type === "response.created" && isRecord(event["response"]) ? event["response"]["tools"] : undefined;
-    if (Array.isArray(tools) && tools.length > 0)
+    // A client-run tool search loads tools the response does not list: then every call is the application's.
+    if (
+      Array.isArray(tools) &&
+      tools.length > 0 &&
+      !tools.some((tool) => isRecord(tool) && tool["type"] === "tool_search")
+    )
       this.#declared = new Set(tools.map((tool) => isRecord(tool) && tool["name"]));
     if (type === "response.refusal.delta") return this.#refusal(event["item_id"], event["delta"] ?? event["refusal"]);
     const key = `${event["item_id"]} ${event["content_index"]}`;

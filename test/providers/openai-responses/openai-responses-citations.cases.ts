@@ -219,3 +219,37 @@ group("OpenAI Responses annotations (output_text annotations, response.output_te
     });
   });
 });
+
+group("OpenAI Responses custom calls of undeclared tools (xAI's x_search sub-tools) and client tool search", (test) => {
+  // A client-run tool search loads tools the request did not declare (a tool_search_output's
+  // `tools`, which may hold a top-level custom tool, so its call has no `namespace`): the model then
+  // calls one, and the call is the application's, never one the server ran.
+  const custom = (tools: unknown[]) =>
+    openAISSE([
+      { type: "response.created", response: { id: "resp_1", status: "in_progress", output: [], tools } },
+      {
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { id: "ctc_1", type: "custom_tool_call", call_id: "call_1", name: "apply_patch", input: "" },
+      },
+      { type: "response.custom_tool_call_input.delta", output_index: 0, item_id: "ctc_1", delta: "*** Begin" },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: { id: "ctc_1", type: "custom_tool_call", call_id: "call_1", name: "apply_patch", input: "*** Begin" },
+      },
+      { type: "response.completed", response: { id: "resp_1", status: "completed", output: [] } },
+    ]);
+  test("a custom call of a tool a client tool search loaded is the application's; without tool search, the server's", async () => {
+    const loaded = assertFinished(await run(custom([{ type: "tool_search", execution: "client" }])));
+    assertEquals(
+      [loaded.reason, loaded.toolCalls.map((call) => [call.id, call.name, call.rawArguments])],
+      ["tool-calls", [["call_1", "apply_patch", "*** Begin"]]],
+    );
+    const ran = assertFinished(await run(custom([{ type: "x_search" }])));
+    assertEquals(
+      [ran.reason, ran.toolCalls.map((call) => [call.id, call.providerExecuted])],
+      ["stop", [["ctc_1", true]]],
+    );
+  });
+});
