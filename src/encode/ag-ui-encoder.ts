@@ -100,8 +100,8 @@ export class AGUIEncoder implements ProtocolEncoder<EncodableEvent> {
     // An invalid call waits for what follows (a withdrawn one ends at once, never cut by the refusal after it).
     if (event.type === "invalid-tool-call" && !withdrawn(event)) return void this.#held.push(event);
     // The runner's answer to a held call waits with it: its result goes out after its TOOL_CALL_END.
-    const answer = event.type === "tool-result" || event.type === "tool-error";
-    if (answer && this.#held.some((held) => callKey(held) === callKey(event))) return void this.#held.push(event);
+    const answer = (event.type === "tool-result" || event.type === "tool-error") && callKey(event);
+    if (answer && this.#held.some((held) => callKey(held) === answer)) return void this.#held.push(event);
     if (!holding(event)) this.#release(out);
     switch (event.type) {
       case "text-delta":
