@@ -135,19 +135,20 @@ export function callIdOf(id: string, provider: string): string {
 }
 
 /**
- * The `providerMetadata` a call id (the client's field `path`) carries back to `provider`, if it
- * is one of {@link idWithSignature}'s, {@link stepIdWithSignature}'s or an `extra_content` one
- * and that upstream is given such ids; one past {@link MAX_MARKED_LENGTH} is a 400 naming `path`.
+ * A call id a client echoed (its field `path`), read once: the id `provider` knows ({@link callIdOf})
+ * and the `providerMetadata` it carries back, if it is one of {@link idWithSignature}'s,
+ * {@link stepIdWithSignature}'s or an `extra_content` one and that upstream is given such ids; one
+ * past {@link MAX_MARKED_LENGTH} is a 400 naming `path`.
  */
-export function signatureOfId(
+export function echoedCall(
   id: string,
   provider: string,
   path: string,
-): { providerMetadata?: { [key: string]: JsonValue } } {
-  const { providerMetadata, tooLong } = carried(id, provider);
+): { id: string; providerMetadata?: { [key: string]: JsonValue } } {
+  const { id: known, providerMetadata, tooLong } = carried(id, provider);
   if (tooLong)
     throw invalidField(path, `\`${path}\` carries more than ${MAX_MARKED_LENGTH} characters of a signature.`);
-  return providerMetadata ? { providerMetadata } : {};
+  return providerMetadata ? { id: known, providerMetadata } : { id: known };
 }
 
 const keyOf = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;

@@ -42,7 +42,7 @@ import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { agentModel } from "../agent-model.ts";
 import { messagesReasoning } from "../client-reasoning.ts";
 import { thinkingPart } from "../reasoning-state.ts";
-import { callIdOf, signatureOfId } from "../thought-signatures.ts";
+import { callIdOf, echoedCall } from "../thought-signatures.ts";
 import { arrayAt, clientRequest, idAt, objectAt, samplingOf, stringAt, type WireMessage } from "../client-request.ts";
 import type { WirePart } from "../../request/file-parts.ts";
 import { toolNameIn } from "../tool-names.ts";
@@ -222,9 +222,9 @@ function toWire(
       calls.add(id);
       // Programmatic tool calling: who made the call goes back with it.
       const caller = own(block, "caller");
-      const signature = signatureOfId(id, provider, `${at}.id`);
+      const { id: known, ...signature } = echoedCall(id, provider, `${at}.id`);
       toolCalls.push({
-        id: callIdOf(id, provider),
+        id: known,
         name: toolNameIn(own(block, "name"), `${at}.name`, NAMES),
         arguments: (input ?? {}) as JsonValue,
         ...(isObject(caller)

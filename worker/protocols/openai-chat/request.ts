@@ -52,7 +52,7 @@ import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
 import { effortReasoning } from "../client-reasoning.ts";
 import { providerModel } from "../provider-model.ts";
 import { userContent } from "./content-parts.ts";
-import { callIdOf, signatureOfId } from "../thought-signatures.ts";
+import { callIdOf, echoedCall } from "../thought-signatures.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { textThenRefusals } from "../../request/refused-text.ts";
 import { chatWebSearchAt } from "../web-search.ts";
@@ -217,7 +217,7 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
         const at = `${path}.tool_calls[${j}]`;
         // A Gemini call's id carries its signature: the provider gets its own id, the signature on the call.
         const sent = chatCallAt(call, at);
-        return { ...sent, id: callIdOf(sent.id, provider), ...signatureOfId(sent.id, provider, `${at}.id`) };
+        return { ...sent, ...echoedCall(sent.id, provider, `${at}.id`) };
       }),
     };
   }

@@ -16,7 +16,7 @@ import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
 import { upstreamProviders } from "../../upstream/providers/index.ts";
 import { reasoningItemPart } from "../reasoning-state.ts";
-import { callIdOf, signatureOfId } from "../thought-signatures.ts";
+import { callIdOf, echoedCall } from "../thought-signatures.ts";
 import { argumentsOf, idAt, objectAt, stringAt, TAKES_REFUSAL, type WireMessage } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
 import { addBuiltInItem } from "./built-in-tools.ts";
@@ -108,8 +108,9 @@ export function addItem(
     // Programmatic tool calling: who made the call, and the program that did, for OpenAI (./program-items.ts).
     const openAI = callerMetadata(item, path, provider, context.programs);
     const call = {
-      id: callIdOf(id, provider),
-      ...(openAI ? { providerMetadata: openAI } : signatureOfId(id, provider, `${path}.call_id`)),
+      ...(openAI
+        ? { id: callIdOf(id, provider), providerMetadata: openAI }
+        : echoedCall(id, provider, `${path}.call_id`)),
       name: toolNameIn(own(item, "name"), `${path}.name`, NAMES),
       arguments:
         type === "function_call"
