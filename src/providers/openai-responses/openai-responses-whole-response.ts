@@ -28,7 +28,8 @@ const STREAMED: Record<string, string> = {
  */
 export function responsesEvents(body: Payload): Payload[] | undefined {
   if (body["object"] !== "response" || body["type"] !== undefined) return undefined;
-  const events: Payload[] = [];
+  // Its `tools` tell a server-run custom call (xAI's x_search sub-tools) from the application's.
+  const events: Payload[] = [{ type: "response.created", response: { ...body, status: "in_progress", output: [] } }];
   arrayOf(body["output"]).forEach((item, output_index) => {
     if (!isRecord(item)) return;
     const type = String(item["type"]);

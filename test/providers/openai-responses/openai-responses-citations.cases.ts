@@ -252,4 +252,23 @@ group("OpenAI Responses custom calls of undeclared tools (xAI's x_search sub-too
       ["stop", [["ctc_1", true]]],
     );
   });
+
+  test("the same answered whole (no `stream`): its `tools` tell the server's custom call from the application's", async () => {
+    const item = { id: "ctc_1", type: "custom_tool_call", call_id: "call_1", name: "apply_patch", input: "*** Begin" };
+    const whole = async (tools: unknown[]) => {
+      const body = JSON.stringify({ id: "resp_1", object: "response", status: "completed", tools, output: [item] });
+      const response = new Response(body, { headers: { "content-type": "application/json" } });
+      return assertFinished(await collect(streamToolCalls(response, { provider: "openai-responses" })));
+    };
+    const ran = await whole([{ type: "x_search" }]);
+    assertEquals(
+      [ran.reason, ran.toolCalls.map((call) => [call.id, call.providerExecuted])],
+      ["stop", [["ctc_1", true]]],
+    );
+    const loaded = await whole([{ type: "tool_search", execution: "client" }]);
+    assertEquals(
+      [loaded.reason, loaded.toolCalls.map((call) => [call.id, call.providerExecuted])],
+      ["tool-calls", [["call_1", undefined]]],
+    );
+  });
 });
