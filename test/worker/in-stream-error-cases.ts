@@ -272,6 +272,17 @@ export const errorCases: ErrorCase[] = [
     { message: "The model failed.", originalStatusCode: 429, originalMessage: "Too many requests" },
     "rate-limited",
   ),
+  // A model's stream that broke with its own 400 (Nova's "invalid sequence as part of ToolUse"): AWS
+  // documents the exception as "Retry your request", and a retry does cure it; no request at fault.
+  bedrock(
+    "modelStreamErrorException",
+    {
+      message: "The model failed.",
+      originalStatusCode: 400,
+      originalMessage: "Model produced invalid sequence as part of ToolUse.",
+    },
+    "other",
+  ),
   bedrock("validationException", { message: "Input is too long for requested model." }, "context-overflow"),
   bedrock("internalServerException", { message: "Internal failure." }, "other"),
   cohere(

@@ -121,7 +121,12 @@ export function classifyProviderError(data: unknown): ClassifiedProviderError {
   if (read.statuses.some((status) => status === 503 || status === 529)) return known("overloaded");
   // A request at fault (a 4xx, an invalid request) is no overload whatever its message quotes of it;
   // Groq's `tool_use_failed` (a 400 for the model's own malformed call) is the model's, which a retry may cure.
-  if (read.codes.includes("tool_use_failed")) return { kind: "other" };
+  // So is Bedrock's `modelStreamErrorException` whatever its `originalStatusCode`: AWS documents it as
+  // "An error occurred while streaming the response. Retry your request." (HTTP 424 in ConverseStream's
+  // reference), Nova's "Model produced invalid sequence as part of ToolUse" is one with a 400 that a
+  // retry cures, and peers (LiteLLM's modeled status, the Bedrock providers of agent CLIs) retry it.
+  if (read.codes.includes("tool_use_failed") || read.codes.includes("modelstreamerrorexception"))
+    return { kind: "other" };
   if (read.statuses.some(clientFault) || read.codes.some((code) => REQUEST_FAULT.has(code)))
     return known("invalid-request");
   if (OVERLOADED_WORDING.test(read.text)) return known("overloaded");
