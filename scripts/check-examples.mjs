@@ -14,7 +14,9 @@
 //           `<!-- output: examples/NAME -->` is what the file prints (under the Node 24 of the dev
 //           dependencies, which runs TypeScript), its requests to http://localhost:8787 answered
 //           by the Worker's own Chat Completions endpoint offline, as `npm start` serves it (the
-//           scripted model calls the request's tools)
+//           scripted model calls the request's tools); and no shell block of those files or of
+//           CONTRIBUTING.md runs a `.ts` file with a bare `node`, which is the system's (Node 20
+//           cannot run TypeScript): `./node_modules/.bin/node`, the dev dependencies' Node 24
 //   snippets the other TypeScript blocks of README.md and docs/*.md that import the package (in
 //           docs/, also the blocks after one, with its imports: a handler shown piece by piece)
 //           type-check against the source (strict, with the free names they leave to the reader
@@ -119,6 +121,23 @@ function markedBlocks(markdown) {
   return [...markdown.matchAll(/<!-- (example|output): (\S+) -->\n+```[a-z]*\n([\s\S]*?)```/g)].map(
     ([, kind, file, text]) => ({ kind, file, text }),
   );
+}
+
+/**
+ * The lines of a markdown file's shell blocks that run a `.ts` file with a bare `node`: the
+ * system's Node, which before 22.18 fails with ERR_UNKNOWN_FILE_EXTENSION (npm scripts and `npx`
+ * put the dev dependencies' Node 24 first on the PATH; a command typed by hand does not).
+ */
+function bareNodeOnTypeScript(markdown) {
+  const lines = [];
+  for (const { 1: body, index } of markdown.matchAll(/^```(?:sh|bash|console|shell)\n([\s\S]*?)^```/gm)) {
+    const start = markdown.slice(0, index).split("\n").length;
+    body.split("\n").forEach((line, i) => {
+      if (/(?:^|[\s;&|(])node\s+\S+\.ts\b/.test(line.replace(/\S*node_modules\/\.bin\/node\b/g, "")))
+        lines.push({ line: start + 1 + i, text: line });
+    });
+  }
+  return lines;
 }
 
 /**
@@ -343,6 +362,11 @@ const checks = {
       }
     }
     if (blocks === 0) problems.push("no marked example or output block in the docs");
+    for (const markdown of [...files, "CONTRIBUTING.md"])
+      for (const { line, text } of bareNodeOnTypeScript(readFileSync(join(root, markdown), "utf8")))
+        problems.push(
+          `${markdown}:${line} runs TypeScript with the system's node: ./node_modules/.bin/node\n  ${text}`,
+        );
     return problems;
   },
   async browser() {
