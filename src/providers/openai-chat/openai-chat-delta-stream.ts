@@ -183,15 +183,17 @@ function decodeChoice(
   const reason = nonEmptyString(choice["finish_reason"]);
   if (isRecord(delta)) {
     decodeReasoning(delta, index, emit);
+    // With audio output the answer's words are the audio's `transcript` (`content` is null).
+    const content = delta["content"] ?? (delta["audio"] as Fields | undefined)?.["transcript"];
+    const calls = delta["tool_calls"];
     if (index === 0) {
       reasoning.add(delta);
       // What follows the reasoning ends it: its parts go out before the text or call.
-      if (nonEmptyString(delta["content"]) !== undefined || Array.isArray(delta["tool_calls"])) reasoning.flush();
+      if (nonEmptyString(content) || Array.isArray(calls)) reasoning.flush();
     }
-    decodeContent(delta["content"], index, emit);
+    decodeContent(content, index, emit);
     // Kimi sends parallel calls without an index, several in a chunk, their later fragments in the
     // same order and without ids: a call's place in its chunk stands for its index.
-    const calls = delta["tool_calls"];
     if (Array.isArray(calls))
       calls.forEach(
         (call, at) => isRecord(call) && emit(toolCallChunk({ index: calls[1] && at, ...call }, index, write)),
@@ -293,8 +295,6 @@ function chatUsage(raw: unknown): Usage | undefined {
  * that parses whole stays one message.
  */
 export function messageLines(message: SSEMessage): SSEMessage[] {
-  return message.data
-    .split("\n")
-    .filter((data) => data.trim() !== "")
-    .map((data) => ({ ...message, data }));
+  const lines = message.data.split("\n").filter((data) => data.trim() !== "");
+  return lines.map((data) => ({ ...message, data }));
 }
