@@ -62,6 +62,33 @@ spendLimit.chunks[2] = sse("error", {
   },
 });
 
+/**
+ * Gemini's 429 with its wait only in the google.rpc.RetryInfo of `error.details` (a protobuf
+ * Duration), after a QuotaFailure that names the metric; the message names none.
+ */
+const geminiRetryInfo: ErrorCase = {
+  ...gemini("RESOURCE_EXHAUSTED", 429, "", "rate-limited"),
+  label: "Gemini 429 RetryInfo wait",
+  wait: 38.5,
+  chunks: [
+    sse(undefined, { candidates: [{ content: { role: "model", parts: [{ text: "Hel" }] }, index: 0 }] }),
+    sse(undefined, {
+      error: {
+        code: 429,
+        message: `You exceeded your current quota. ${SECRET}`,
+        status: "RESOURCE_EXHAUSTED",
+        details: [
+          {
+            "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+            violations: [{ quotaMetric: "generativelanguage.googleapis.com/generate_content_free_tier_requests" }],
+          },
+          { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "38.5s" },
+        ],
+      },
+    }),
+  ],
+};
+
 /** Every case. */
 export const limitCases: ErrorCase[] = [
   responsesFailed(
@@ -139,4 +166,5 @@ export const limitCases: ErrorCase[] = [
     label: "Gemini 429 RESOURCE_EXHAUSTED with its wait",
     wait: 14.5,
   },
+  geminiRetryInfo,
 ];

@@ -53,6 +53,31 @@ describe("classifyProviderError", () => {
     expect(said("Slow down.")).toBe("The provider's rate limit was reached; retry after a pause.");
   });
 
+  it("Gemini's RetryInfo in error.details names the wait; the longer of it and the message's is said", () => {
+    const said = (message: string, retryDelay: unknown) =>
+      classifyProviderError({
+        error: {
+          code: 429,
+          status: "RESOURCE_EXHAUSTED",
+          message,
+          details: [
+            { "@type": "type.googleapis.com/google.rpc.Help", links: [] },
+            { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay },
+          ],
+        },
+      }).message;
+    expect(said("Quota exceeded.", "38s")).toBe("The provider's rate limit was reached; please try again in 38s.");
+    expect(said("Please retry in 58.934310785s.", "58s")).toBe(
+      "The provider's rate limit was reached; please try again in 58.934s.",
+    );
+    expect(said("Please retry in 2s.", "9.5s")).toBe(
+      "The provider's rate limit was reached; please try again in 9.5s.",
+    );
+    // No Duration: a negative, a number, an exponent or another unit is no wait.
+    for (const delay of ["-5s", 5, "1e3s", "5m", ""])
+      expect(said("Quota exceeded.", delay)).toBe("The provider's rate limit was reached; retry after a pause.");
+  });
+
   it("an overflow carries the provider's numbers in the Worker's sentence, and nothing else of its message", () => {
     const { kind, message } = classifyProviderError({
       error: {

@@ -10,7 +10,7 @@
  */
 import { HttpError } from "../response/json-error.ts";
 import { QUOTA_MESSAGE, quotaRefusal, rateLimitType, readPayload } from "./provider-error-kind.ts";
-import { MAX_RETRY_AFTER_MS, waitInText } from "./provider-wait.ts";
+import { longerWait, MAX_RETRY_AFTER_MS, waitInText } from "./provider-wait.ts";
 
 /** The codes of a model that is not ready yet (Bedrock's, a 429 the AWS SDKs retry), which is no rate limit. */
 const NOT_READY: ReadonlySet<string> = new Set(["modelnotreadyexception"]);
@@ -44,7 +44,7 @@ export function limitRefusal(response: Response, text: string): HttpError | unde
     );
   }
   if (status !== 429) return undefined;
-  const headers = waitHeaders(retryDelayMs(response, text));
+  const headers = waitHeaders(retryDelayMs(response, text, read.wait));
   if (read.codes.some((code) => NOT_READY.has(code))) {
     const message = "The provider's model is not ready to serve yet; retry later.";
     return new HttpError(503, { code: "upstream_overloaded", message, upstreamStatus }, headers);
@@ -68,11 +68,12 @@ export function waitHeaders(ms: number | undefined): Record<string, string> {
 /**
  * The provider's wait in milliseconds: its `retry-after-ms` (OpenAI's, Azure's), its `Retry-After`
  * in seconds, or as an HTTP date counted from its own `Date` (without one, a date cannot be
- * bounded); else, from `text`, Gemini's `RetryInfo` `retryDelay` ("14s") or the wait its message or
- * OpenAI's and Groq's names ("6.4s", "7m12.5s"). At most nine digits of each unit are read.
+ * bounded); else the longer of `retryInfo` (the wait of Gemini's RetryInfo in the parsed body) and
+ * the wait `text` names: Gemini's `retryDelay` ("14s"), its message's or OpenAI's and Groq's ("6.4s",
+ * "7m12.5s"). At most nine digits of each unit are read.
  */
-export function retryDelayMs(response: Response, text = ""): number | undefined {
-  const ms = headerMs(response.headers) ?? waitInText(text);
+export function retryDelayMs(response: Response, text = "", retryInfo?: number): number | undefined {
+  const ms = headerMs(response.headers) ?? longerWait(retryInfo, waitInText(text));
   return ms !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
 }
 

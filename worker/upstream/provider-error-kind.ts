@@ -13,7 +13,7 @@
  */
 import type { ProviderErrorKind } from "../../src/index.ts";
 import { contextOverflowIn, contextOverflowMessage } from "./context-overflow.ts";
-import { waitInText, waitWords } from "./provider-wait.ts";
+import { longerWait, retryInfoWait, waitInText, waitWords } from "./provider-wait.ts";
 
 /** A provider's failure as the Worker tells it: its kind and, for a known kind, the Worker's sentence. */
 export interface ClassifiedProviderError {
@@ -147,7 +147,7 @@ const TOKENS_WORDING =
 
 /** A rate limit, with the wait the provider named where it did, in the words Codex reads it in. */
 function rateLimited(read: PayloadRead): ClassifiedProviderError {
-  const wait = waitInText(read.text);
+  const wait = longerWait(read.wait, waitInText(read.text));
   const message =
     wait === undefined ? SENTENCES["rate-limited"] : `The provider's rate limit was reached; ${waitWords(wait)}.`;
   return { kind: "rate-limited", message, limit: rateLimitType(read) };
@@ -183,6 +183,8 @@ export interface PayloadRead {
   statuses: number[];
   /** The start of its messages. */
   text: string;
+  /** The wait, in milliseconds, its Google RetryInfo names (in an `error.details` array). */
+  wait?: number;
 }
 
 /**
@@ -199,8 +201,9 @@ export function readPayload(data: unknown): PayloadRead {
  * The codes, statuses and messages of a payload, in the shapes the providers send: a code or type
  * (`type`, `code`, `status`, Anthropic's `details.error_code`), an HTTP status as a number (Gemini's
  * and OpenRouter's `code`, vLLM's, Bedrock's `originalStatusCode`), a message (`message`, Bedrock's
- * `originalMessage`, Ollama's and Cohere's `error` text), and Bedrock's exception name as the key of
- * its detail; nested only in `error` members, `details` objects and exceptions, three levels at most.
+ * `originalMessage`, Ollama's and Cohere's `error` text), Bedrock's exception name as the key of
+ * its detail, and the wait of a Google RetryInfo in a `details` array; nested only in `error`
+ * members, `details` objects and exceptions, three levels at most.
  */
 function collect(value: unknown, read: PayloadRead, depth: number): void {
   if (depth > 3 || typeof value !== "object" || value === null || Array.isArray(value)) return;
@@ -212,6 +215,9 @@ function collect(value: unknown, read: PayloadRead, depth: number): void {
         read.codes.push(field.toLowerCase());
     } else if (typeof field === "number") {
       if (key === "code" || key === "status" || key === "originalStatusCode") read.statuses.push(field);
+    } else if (key === "details" && Array.isArray(field)) {
+      const wait = read.wait ?? retryInfoWait(field);
+      if (wait !== undefined) read.wait = wait;
     } else {
       const exception = /exception$/i.test(key);
       if (exception) read.codes.push(key.toLowerCase());

@@ -27,6 +27,37 @@ export function waitInText(text: string): number | undefined {
   return (Number(hours ?? 0) * 60 + Number(minutes ?? 0)) * 60_000 + last;
 }
 
+/** The `@type` of google.rpc.RetryInfo, in a Google error's `details` (Gemini's, before its stream and inside it). */
+const RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo";
+
+/** A protobuf Duration in JSON: seconds, up to nine fractional digits, then `s` ("38s", "58.934310785s"). */
+const DURATION = /^(\d{1,9}(?:\.\d{1,9})?)s$/;
+
+/** How many of a Google error's `details` are looked through: Gemini sends two or three. */
+const DETAILS_READ = 8;
+
+/**
+ * The wait, in milliseconds, the RetryInfo among a Google error's `details` names (its
+ * `retryDelay`): google.rpc says a client should wait that long before it retries.
+ */
+export function retryInfoWait(details: readonly unknown[]): number | undefined {
+  for (const detail of details.slice(0, DETAILS_READ)) {
+    if (typeof detail !== "object" || detail === null) continue;
+    const { "@type": type, retryDelay } = detail as Record<string, unknown>;
+    const duration = type === RETRY_INFO && typeof retryDelay === "string" ? DURATION.exec(retryDelay) : null;
+    if (duration) return Number(duration[1]) * 1000;
+  }
+  return undefined;
+}
+
+/**
+ * The longer of two waits a provider named for one refusal: Gemini's RetryInfo says "58s" where its
+ * message says "Please retry in 58.934310785s", and a retry before the longer one is refused again.
+ */
+export function longerWait(a: number | undefined, b: number | undefined): number | undefined {
+  return a === undefined ? b : b === undefined ? a : Math.max(a, b);
+}
+
 /** The longest wait a client is asked to sleep inside the call, in milliseconds (see limit-refusal.ts). */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
