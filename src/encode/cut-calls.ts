@@ -55,14 +55,17 @@ export const cutCallError = (reason: string): { code: string; message: string } 
 });
 
 /**
- * The arguments text a client gets of a completed call: the provider's, unless the accumulator
- * repaired a value a normal finish left open (`{"city":"Paris"`), which no client could parse (a
- * Chat call, a Responses item `completed` with it): then that text and what closes it, when that
- * parses to the repaired value, so that every protocol, which only appends, sends the rest.
+ * The arguments text a client gets of a completed call: the provider's, unless no client could
+ * parse it (a Chat call, a Responses item `completed` with it): none at all (Anthropic's call of a
+ * tool without parameters streams `""`), which gets `{}`, as OpenAI writes such a call, or a value
+ * a normal finish left open (`{"city":"Paris"`), which gets what closes it when that parses to the
+ * accumulator's repair; so that every protocol, which only appends, sends the rest.
  */
 export function finalArguments(event: CompletedToolCallEvent | InvalidToolCallEvent): string {
   const raw = event.rawArguments;
-  if (event.type !== "tool-call" || !event.repairs || event.inputFormat === "text") return raw;
+  if (event.type !== "tool-call" || event.inputFormat === "text") return raw;
+  if (raw.trim() === "") return `${raw}{}`;
+  if (!event.repairs) return raw;
   const closed = raw + closers(raw);
   try {
     return JSON.stringify(JSON.parse(closed)) === JSON.stringify(event.arguments) ? closed : raw;

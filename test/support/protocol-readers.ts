@@ -535,7 +535,13 @@ export function expectedCalls(events: readonly EncodableEvent[]): ExpectedCall[]
   return order.flatMap((key) => {
     const event = done.get(key);
     if (!event) return [];
-    const base = { id: event.id, name: event.name, rawArguments: event.rawArguments };
+    // A JSON call that came with no text at all (Anthropic's of a tool without parameters) is `{}`, as OpenAI writes it.
+    const empty = event.type === "tool-call" && event.inputFormat !== "text" && event.rawArguments.trim() === "";
+    const base = {
+      id: event.id,
+      name: event.name,
+      rawArguments: empty ? `${event.rawArguments}{}` : event.rawArguments,
+    };
     return [
       event.type === "tool-call" ? { ...base, arguments: event.arguments, invalid: false } : { ...base, invalid: true },
     ];
