@@ -31,7 +31,7 @@ const COHERE_EVENTS = new Set([
 
 /**
  * Tells the protocol from one framed message: `undefined` when this message cannot tell (an error
- * event, whose shape several providers share), `null` when it is no known protocol. A message of
+ * event, whose shape several providers share, or a `keepalive`), `null` when it is no known protocol. A message of
  * the AWS event stream (it has `headers`) is Bedrock's; an NDJSON line with `message` and `done`
  * is Ollama's; Cohere's events have kebab-case types.
  *
@@ -61,7 +61,13 @@ export function detectProvider(message: FramedMessage): Provider | null | undefi
     }
   if (!isRecord(payload)) return null;
   const type = message.event ?? (typeof payload["type"] === "string" ? payload["type"] : undefined);
-  if (type === "error" || (type === undefined && Object.keys(payload).length === 1 && "error" in payload))
+  // An error, or OpenAI Responses' `keepalive` (a stream resumed after `starting_after` can open
+  // with one): either could come before any protocol's events, so the next message tells.
+  if (
+    type === "error" ||
+    type === "keepalive" ||
+    (type === undefined && Object.keys(payload).length === 1 && "error" in payload)
+  )
     return undefined;
   if (type !== undefined && ANTHROPIC_EVENTS.has(type)) return "anthropic";
   if (type !== undefined && COHERE_EVENTS.has(type)) return "cohere";

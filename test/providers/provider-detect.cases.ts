@@ -54,6 +54,34 @@ group("Provider detection", (test) => {
     );
   });
 
+  test("a Responses keepalive first is held until the protocol is known (a resumed stream can start with one)", async () => {
+    // OpenAI sends `{"type":"keepalive","sequence_number":N}` on long-running Responses streams
+    // (openai-node #1964/#1965, openai-java #767/#776): undocumented, in no SDK union. A stream
+    // resumed after `starting_after` (background mode) goes on from wherever the model is, so its
+    // first event can be one; anything could follow it, as after an error event.
+    const events = [
+      { type: "keepalive", sequence_number: 7 },
+      {
+        type: "response.output_text.delta",
+        sequence_number: 8,
+        item_id: "msg_1",
+        output_index: 0,
+        content_index: 0,
+        delta: "Hi",
+      },
+      { type: "response.completed", sequence_number: 9, response: { id: "resp_1", status: "completed", output: [] } },
+    ];
+    const sse = events.map((event) => `data: ${JSON.stringify(event)}\n\n`).join("");
+    assertEquals(detectProvider({ data: JSON.stringify(events[0]) }), undefined);
+    const detected = await collect(streamToolCalls(fromChunks([bytes(sse)])));
+    const given = await collect(streamToolCalls(fromChunks([bytes(sse)]), { provider: "openai-responses" }));
+    assertEquals(detected, given);
+    assertEquals(
+      given.map((e) => e.type),
+      ["text-delta", "finish"],
+    );
+  });
+
   test("detectProvider tells each protocol by its first event", () => {
     assertEquals(
       [
