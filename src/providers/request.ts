@@ -29,9 +29,10 @@ export interface ToolEntry {
   readonly jsonSchema?: boolean | undefined;
   /**
    * The OpenAI Responses built-in tool this entry stands for, as the Responses API takes it
-   * (`{ type: "apply_patch" }`, `{ type: "shell", environment }`, `{ type: "local_shell" }`): an
-   * OpenAI Responses request sends it as it is, and the turn's calls of it and their results as
-   * its own items; every other provider is sent the function that `name` and `parameters` describe.
+   * (`{ type: "apply_patch" }`, `{ type: "shell", environment }`, `{ type: "local_shell" }`, a
+   * `{ type: "custom", name, format }` free-text tool): an OpenAI Responses request sends it as it
+   * is, and the turn's calls of it and their results as its own items; every other provider is
+   * sent the function that `name` and `parameters` describe.
    */
   readonly openAIResponsesTool?: Readonly<Record<string, unknown>> | undefined;
   /**
@@ -154,8 +155,10 @@ export interface RequestToolCall {
   readonly id: string | null;
   /** The function called. */
   readonly name: string;
-  /** The parsed arguments. */
+  /** The parsed arguments; a free-text call's text (`inputFormat: "text"`). */
   readonly arguments: JsonValue;
+  /** `text`: a custom tool's free-text call (`finish.toolCalls`' `inputFormat`), which OpenAI Responses and Chat take back as one. */
+  readonly inputFormat?: "text";
   /** Data the provider needs back (a Gemini thought signature), as the stream reported it. */
   readonly providerMetadata?: Readonly<Record<string, unknown>> | undefined;
   /** The call's index (`finish.toolCalls`' `index`), by which the message's `order` places it. */

@@ -113,4 +113,33 @@ group("Provider kits: request bodies", (test) => {
     );
     assertEquals([cohere["tools"], cohere["tool_choice"]], [[{ type: "function", function: weather }], "REQUIRED"]);
   });
+
+  test("OpenAI Responses: a custom tool, its free-text call and its result go as custom_tool_call items, its choice as custom", () => {
+    const patch = '*** Begin Patch\n*** Add File: a.txt\n+say "hi"\n*** End Patch';
+    const custom = {
+      type: "custom",
+      name: "apply_patch",
+      format: { type: "grammar", syntax: "lark", definition: "start: /.+/" },
+    };
+    const body = providerKit("openai-responses").requestBody({
+      model: "m",
+      tools: [{ name: "apply_patch", parameters: { type: "object" }, openAIResponsesTool: custom }],
+      toolChoice: { type: "tool", name: "apply_patch" },
+      messages: [
+        { role: "user", content: "Add a.txt." },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: "c1", name: "apply_patch", arguments: patch, inputFormat: "text" }],
+        },
+        { role: "tool", toolCallId: "c1", content: "Done." },
+      ],
+    });
+    assertEquals(body["tools"], [custom]);
+    assertEquals(body["tool_choice"], { type: "custom", name: "apply_patch" });
+    assertEquals((body["input"] as unknown[]).slice(1), [
+      { type: "custom_tool_call", call_id: "c1", name: "apply_patch", input: patch },
+      { type: "custom_tool_call_output", call_id: "c1", output: "Done." },
+    ]);
+  });
 });

@@ -29,6 +29,8 @@ export type WireMessage =
         id: string | null;
         name: string;
         arguments: JsonValue;
+        /** `text`: a custom tool's free-text call, `arguments` its text (to OpenAI Responses: ./custom-calls.ts). */
+        inputFormat?: "text";
         /** Data the provider needs back (a Gemini thought signature). */
         providerMetadata?: { [key: string]: JsonValue };
         /** Its place, by which `order` places it (./turn-order.ts). */

@@ -92,6 +92,10 @@ function parseAssistantCall(value: unknown, path: string, bounds: RequestBounds)
   const call: AssistantToolCall = { id: id ?? null, name, arguments: (own(value, "arguments") ?? {}) as JsonValue };
   const metadata = own(value, "providerMetadata");
   if (isObject(metadata)) call.providerMetadata = metadata as JsonObject;
+  const format = own(value, "inputFormat") ?? undefined;
+  if (format !== undefined && (format !== "text" || typeof call.arguments !== "string"))
+    throw invalidField(`${path}.inputFormat`, "`inputFormat` must be text, with the call's text as `arguments`.");
+  if (format === "text") call.inputFormat = format;
   const index = own(value, "index");
   if (index !== undefined && index !== null) {
     if (typeof index !== "number" || !Number.isSafeInteger(index) || index < 0)

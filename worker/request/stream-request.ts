@@ -16,7 +16,8 @@
  *     // a previous turn: the calls as the stream's `finish.toolCalls` listed them ...
  *     { "role": "assistant", "content": "", "tool_calls": [{ "id": "call_1", "name": "get_weather", "arguments": { "city": "Paris" } }] },
  *     // (with "reasoning_parts": finish.reasoningParts and "reasoning": finish.reasoning, which providers take back,
- *     // and "order": finish.order with each call's "index", the order the provider gets the turn in)
+ *     // and "order": finish.order with each call's "index", the order the provider gets the turn in;
+ *     // a free-text call with "inputFormat": "text" and its text as "arguments", which OpenAI Responses takes back as a custom call)
  *     // ... and their results
  *     { "role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "{\"celsius\": 18}" }   // "is_error": true for a failure
  *     // (and "files": [file parts] for the files a result carries)
@@ -194,6 +195,8 @@ export interface AssistantToolCall {
   id: string | null;
   name: string;
   arguments: JsonValue;
+  /** `text`: a custom tool's free-text call, `arguments` its text (`finish.toolCalls`' `inputFormat`), which OpenAI takes back as one. */
+  inputFormat?: "text";
   /** Data the provider needs back (a Gemini thought signature), as the stream reported it. */
   providerMetadata?: JsonObject;
   /** The call's index (`finish.toolCalls`' `index`), by which the message's `order` places it. */

@@ -20,7 +20,9 @@ import { openAIResponsesToolDefinitions } from "./openai-responses-tools.ts";
 
 /**
  * The body of a streaming `POST /responses` request: the conversation as input items (messages,
- * `function_call` and `function_call_output`).
+ * `function_call` and `function_call_output`; a free-text call, `inputFormat: "text"`, as
+ * `custom_tool_call` and its result as `custom_tool_call_output`). A tool whose
+ * `openAIResponsesTool` is a `custom` tool goes as it is, and a `tool_choice` of it as `{ type: "custom", name }`.
  *
  * @example
  * ```ts
@@ -95,15 +97,13 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
           if (server) return server;
           // Another call OpenAI ran, of no item of its own, is left out, never a `function_call` to answer.
           if (call.providerExecuted) return [];
-          return [
-            {
-              type: "function_call",
-              call_id: id,
-              name: call.name,
-              arguments: JSON.stringify(call.arguments),
-              ...callFields(call),
-            },
-          ];
+          // A custom tool's call (free text) goes back as the `custom_tool_call` it came as.
+          const input = call.inputFormat === "text" && typeof call.arguments === "string" ? call.arguments : undefined;
+          const item =
+            input === undefined
+              ? { type: "function_call", call_id: id, name: call.name, arguments: JSON.stringify(call.arguments) }
+              : { type: "custom_tool_call", call_id: id, name: call.name, input };
+          return [{ ...item, ...callFields(call) }];
         },
       });
     case "tool": {
@@ -118,7 +118,8 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
           : undefined;
       // A result with files is a list of input parts (a screenshot a tool took).
       const value = hasFiles(message) ? resultBlocks(message, path, inputPart) : message.content;
-      return [output ?? { type: "function_call_output", call_id: id, output: value, ...(call ? callerOf(call) : {}) }];
+      const type = call?.inputFormat === "text" ? "custom_tool_call_output" : "function_call_output";
+      return [output ?? { type, call_id: id, output: value, ...(call ? callerOf(call) : {}) }];
     }
   }
 }
@@ -126,7 +127,9 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
 function toolChoice(choice: RequestToolChoice, tools: ProviderRequest["tools"]): Fields | string {
   if (choice.type !== "tool") return choice.type;
   const builtIn = tools.find((tool) => tool.name === choice.name)?.openAIResponsesTool?.["type"];
-  // The built-in tools OpenAI can be made to call: `ToolChoiceApplyPatch`, `ToolChoiceShell`.
+  // The built-in tools OpenAI can be made to call: `ToolChoiceApplyPatch`, `ToolChoiceShell`; a
+  // custom tool by its name (`ToolChoiceCustom`).
+  if (builtIn === "custom") return { type: "custom", name: choice.name };
   return builtIn === "apply_patch" || builtIn === "shell" ? { type: builtIn } : { type: "function", name: choice.name };
 }
 

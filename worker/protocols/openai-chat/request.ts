@@ -58,6 +58,7 @@ import { textThenRefusals } from "../../request/refused-text.ts";
 import { chatWebSearchAt } from "../web-search.ts";
 import { withChatResponseFormat, withChatVerbosity } from "../output-format.ts";
 import { chatCallAt, chatToolField, chatTools, type ChatTools } from "./tools.ts";
+import { withNativeCustomTools } from "../custom-calls.ts";
 
 /** A validated `POST /v1/chat/completions` request. */
 export interface ChatCompletionRequest extends Pick<ChatTools, "allowed" | "customTools"> {
@@ -139,7 +140,7 @@ export function parseChatCompletionRequest(
   const messages = arrayAt(own(fields, "messages") ?? undefined, "messages").map((message, i) =>
     toWire(message, `messages[${i}]`, provider),
   );
-  const { tools, toolChoice, allowed, customTools, kinds } = chatTools(fields);
+  const { tools, toolChoice, allowed, customTools, nativeTools, kinds } = chatTools(fields);
   const { request } = clientRequest(
     {
       provider,
@@ -165,6 +166,7 @@ export function parseChatCompletionRequest(
   );
   // `allowed_tools`: the provider is offered the listed tools alone (checked first, at the client's indexes).
   if (allowed) request.tools = request.tools.filter((tool) => allowed.has(tool.name));
+  withNativeCustomTools(request, nativeTools); // to an OpenAI Responses upstream (../custom-calls.ts)
   // One call at a time: told to OpenAI, held to by the route (../call-rules.ts); none calls none.
   const parallel = own(fields, "parallel_tool_calls") ?? undefined;
   if (parallel !== undefined && !optionalBoolean(parallel, "parallel_tool_calls") && toolChoice !== "none")
@@ -216,7 +218,7 @@ function toWire(value: unknown, path: string, provider: string): WireMessage {
       tool_calls: calls.map((call, j) => {
         const at = `${path}.tool_calls[${j}]`;
         // A Gemini call's id carries its signature: the provider gets its own id, the signature on the call.
-        const sent = chatCallAt(call, at);
+        const sent = chatCallAt(call, at, provider);
         return { ...sent, ...echoedCall(sent.id, provider, `${at}.id`) };
       }),
     };

@@ -29,7 +29,8 @@ const FAILED = "The answer is an error; the rest of the response is not needed."
  * failedAnswer). A Gemini or Gemini
  * Interactions call's signature rides in its `tool_calls[].id` (../thought-signatures.ts), which
  * the client echoes on the next turn, as on `/v1/messages` and `/v1/responses`. A call of a `custom`
- * tool (made as a function of one string: ../custom-calls.ts) is answered as a custom call,
+ * tool (OpenAI Responses' own custom call, or another provider's call of a function of one
+ * string: ../custom-calls.ts) is answered as a custom call,
  * `{type: "custom", custom: {name, input}}`, streamed and not.
  *
  * The checks, limits, replay and cancellation are those of `POST /v1/stream`; errors before the

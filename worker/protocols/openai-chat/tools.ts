@@ -1,8 +1,9 @@
 /**
  * A Chat Completions body's `tools` and `tool_choice` as `/v1/stream`'s: function tools and
  * `custom` tools (`{type: "custom", custom: {name, description?, format?}}`, openai 6's
- * ChatCompletionCustomTool: free text, sent to every provider as a function of one string,
- * ../custom-calls.ts; a `grammar` format is checked for its shape and not enforced, as on
+ * ChatCompletionCustomTool: free text, ../custom-calls.ts: to an OpenAI Responses upstream a custom
+ * tool in the Responses shape, its `grammar` format with it, which OpenAI enforces; to every other
+ * provider a function of one string, the grammar checked for its shape and not enforced, as on
  * `/v1/responses`), and every choice openai 6 types (`ChatCompletionToolChoiceOption`), a custom
  * tool's (`{type: "custom", custom: {name}}`) too. `{type: "allowed_tools", allowed_tools: {mode,
  * tools}}` (as Responses' allowed tools) offers the provider only the listed tools, with `mode` as
@@ -14,7 +15,8 @@ import type { JsonValue } from "../../../src/index.ts";
 import { invalidField } from "../../response/json-error.ts";
 import { own } from "../../request/json-fields.ts";
 import { arrayAt, CHAT_BOUNDS, idAt, objectAt, stringAt, toolCallAt, toolNameAt } from "../client-request.ts";
-import { customArguments, customParameters } from "../custom-calls.ts";
+import { customCall, customFormatAt, customParameters } from "../custom-calls.ts";
+import type { JsonObject } from "../../request/stream-request.ts";
 
 /** What `tools` and `tool_choice` give: the tools, the choice, and the tools `allowed_tools` lists. */
 export interface ChatTools {
@@ -24,6 +26,8 @@ export interface ChatTools {
   allowed?: ReadonlySet<string>;
   /** The names of the `custom` tools, whose calls go back as custom calls. */
   customTools: ReadonlySet<string>;
+  /** The `custom` tools by name, as the Responses API takes them (an OpenAI Responses upstream is sent them so). */
+  nativeTools: ReadonlyMap<string, JsonObject>;
   /** Each tool's kind, by index: where its fields sit (`function` or `custom`), for the paths of errors. */
   kinds: readonly ("function" | "custom")[];
 }
@@ -32,14 +36,15 @@ export interface ChatTools {
 export function chatTools(fields: Record<string, unknown>): ChatTools {
   const given = own(fields, "tools") ?? undefined;
   const kinds: ChatTools["kinds"][number][] = [];
-  const customTools = new Set<string>();
+  const nativeTools = new Map<string, JsonObject>();
   const tools =
     given === undefined
       ? undefined
-      : arrayAt(given, "tools").map((tool, i) => toolOf(tool, `tools[${i}]`, kinds, customTools));
+      : arrayAt(given, "tools").map((tool, i) => toolOf(tool, `tools[${i}]`, kinds, nativeTools));
   const choice = own(fields, "tool_choice") ?? undefined;
   const object = typeof choice === "object" && choice !== null ? (choice as Record<string, unknown>) : undefined;
-  const base = { tools, customTools, kinds };
+  const customTools: ReadonlySet<string> = new Set(nativeTools.keys());
+  const base = { tools, customTools, nativeTools, kinds };
   if (object && own(object, "type") === "custom") return { ...base, toolChoice: customChoice(object, customTools) };
   const options =
     object && own(object, "type") === "allowed_tools"
@@ -85,9 +90,14 @@ export function chatToolField(field: string, kinds: ChatTools["kinds"]): string 
 /**
  * A call of an assistant message: a function's (`{id, type: "function", function: {name,
  * arguments}}`) or a custom tool's (`{id, type: "custom", custom: {name, input}}`, openai 6's
- * ChatCompletionMessageCustomToolCall), whose text goes to the provider as the function's argument.
+ * ChatCompletionMessageCustomToolCall), whose text goes to `provider` as a custom call (OpenAI
+ * Responses) or the function's argument (../custom-calls.ts).
  */
-export function chatCallAt(value: unknown, at: string): { id: string; name: string; arguments: JsonValue } {
+export function chatCallAt(
+  value: unknown,
+  at: string,
+  provider: string,
+): { id: string; name: string; arguments: JsonValue; inputFormat?: "text" } {
   const call = objectAt(value, at);
   const type = own(call, "type");
   if (type !== "custom") {
@@ -99,7 +109,7 @@ export function chatCallAt(value: unknown, at: string): { id: string; name: stri
   return {
     id: idAt(own(call, "id"), `${at}.id`),
     name: toolNameAt(own(custom, "name"), `${at}.custom.name`, CHAT_BOUNDS),
-    arguments: customArguments(stringAt(own(custom, "input"), `${at}.custom.input`)),
+    ...customCall(stringAt(own(custom, "input"), `${at}.custom.input`), provider),
   };
 }
 
@@ -108,16 +118,23 @@ function toolOf(
   value: unknown,
   path: string,
   kinds: ChatTools["kinds"][number][],
-  customTools: Set<string>,
+  nativeTools: Map<string, JsonObject>,
 ): Record<string, unknown> {
   const tool = objectAt(value, path);
   const type = own(tool, "type");
   if (type === "custom") {
     kinds.push(type);
     const custom = objectAt(own(tool, "custom"), `${path}.custom`);
-    checkFormat(own(custom, "format"), `${path}.custom.format`);
+    const format = customFormatAt(own(custom, "format"), `${path}.custom.format`, true);
     const [name, description] = [own(custom, "name"), own(custom, "description") ?? undefined];
-    if (typeof name === "string") customTools.add(name);
+    // The Responses shape (`{type: "custom", name, description?, format?}`: the grammar's fields on the format).
+    if (typeof name === "string")
+      nativeTools.set(name, {
+        type,
+        name,
+        ...(typeof description === "string" && { description }),
+        ...(format && { format }),
+      });
     // The name and description are checked with the function tools' (renamed: chatToolField).
     return { name, ...(description !== undefined && { description }), parameters: customParameters() };
   }
@@ -125,19 +142,6 @@ function toolOf(
   kinds.push(type);
   const { strict: _strict, ...fn } = objectAt(own(tool, "function"), `${path}.function`);
   return fn;
-}
-
-/** A custom tool's `format`: unconstrained `text`, or a Lark or regex `grammar` (its shape checked, never compiled). */
-function checkFormat(value: unknown, path: string): void {
-  if (value === undefined || value === null) return;
-  const type = own(objectAt(value, path), "type");
-  if (type === "text") return;
-  if (type !== "grammar") throw invalidField(`${path}.type`, `\`${path}.type\` must be text or grammar.`);
-  const grammar = objectAt(own(value as Record<string, unknown>, "grammar"), `${path}.grammar`);
-  stringAt(own(grammar, "definition"), `${path}.grammar.definition`);
-  const syntax = own(grammar, "syntax");
-  if (syntax !== "lark" && syntax !== "regex")
-    throw invalidField(`${path}.grammar.syntax`, `\`${path}.grammar.syntax\` must be lark or regex.`);
 }
 
 /** `{type: "custom", custom: {name}}`: one of the custom tools, forced (`/v1/stream`'s `{name}`). */

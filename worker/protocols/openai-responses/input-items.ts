@@ -22,7 +22,7 @@ import { toolNameIn } from "../tool-names.ts";
 import { addBuiltInItem } from "./built-in-tools.ts";
 import { addMcpItem } from "./mcp-items.ts";
 import { addProgram, addToolCallingItem, callerMetadata, type Programs } from "./program-items.ts";
-import { customArguments } from "../custom-calls.ts";
+import { customCall } from "../custom-calls.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
 import { isItemReference, unstoredReference } from "./conversation.ts";
@@ -112,10 +112,10 @@ export function addItem(
         ? { id: callIdOf(id, provider), providerMetadata: openAI }
         : echoedCall(id, provider, `${path}.call_id`)),
       name: toolNameIn(own(item, "name"), `${path}.name`, NAMES),
-      arguments:
-        type === "function_call"
-          ? argumentsOf(stringAt(own(item, "arguments") ?? "{}", `${path}.arguments`), `${path}.arguments`)
-          : customArguments(stringAt(own(item, "input"), `${path}.input`)),
+      // A custom call: to OpenAI Responses the `custom_tool_call` it is, else the function's call (../custom-calls.ts).
+      ...(type === "function_call"
+        ? { arguments: argumentsOf(stringAt(own(item, "arguments") ?? "{}", `${path}.arguments`), `${path}.arguments`) }
+        : customCall(stringAt(own(item, "input"), `${path}.input`), provider)),
     };
     assistant().tool_calls.push(call);
   } else if (type === "function_call_output" || type === "custom_tool_call_output") {

@@ -13,7 +13,7 @@ import type { JsonObject } from "../../request/stream-request.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import { arrayAt, chosenToolAt, objectAt, stringAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
-import { customParameters } from "../custom-calls.ts";
+import { customFormatAt, customParameters } from "../custom-calls.ts";
 import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
 import { mcpToolName, mcpToolOf } from "./mcp-items.ts";
 import { toolCallingToolOf } from "./program-items.ts";
@@ -37,7 +37,7 @@ const DROPPED_TOOLS = new Set(["namespace"]);
  */
 export function toolsOf(
   value: unknown,
-  customTools: Set<string>,
+  customTools: Map<string, JsonObject>,
   builtIns: Map<string, Record<string, unknown>>,
   provider: string,
   patterns: PatternBudget,
@@ -59,7 +59,8 @@ export function toolsOf(
     }
     if (type === "custom") {
       const name = toolNameIn(own(fields, "name"), `${at}.name`, NAMES);
-      customTools.add(name);
+      customFormatAt(own(fields, "format"), `${at}.format`, false);
+      customTools.set(name, fields as JsonObject); // as it came, for an OpenAI Responses upstream
       return [{ name, ...described, parameters: customParameters() }];
     }
     // A programmatic tool calling, server search or web search tool is dropped (null) for a provider without it.
@@ -88,7 +89,7 @@ export function toolsOf(
 export function offeredTools(
   given: unknown,
   added: readonly (readonly [unknown, string])[],
-  customTools: Set<string>,
+  customTools: Map<string, JsonObject>,
   builtIns: Map<string, Record<string, unknown>>,
   provider: string,
 ): WireTool[] | undefined {
@@ -100,13 +101,13 @@ export function offeredTools(
   for (const [value, path] of added) {
     if (Array.isArray(value) && value.length > AGENT_BOUNDS.tools) throw tooManyTools(path);
     // Each item's kinds apart, then kept only for the names it adds.
-    const [custom, kept] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
+    const [custom, kept] = [new Map<string, JsonObject>(), new Map<string, Record<string, unknown>>()];
     for (const tool of toolsOf(value, custom, kept, provider, patterns, path)) {
       if (names.has(tool.name)) continue;
       if (names.size >= AGENT_BOUNDS.tools) throw tooManyTools(path);
       names.add(tool.name);
       tools.push(tool);
-      if (custom.has(tool.name)) customTools.add(tool.name);
+      if (custom.has(tool.name)) customTools.set(tool.name, custom.get(tool.name)!);
       if (kept.has(tool.name)) builtIns.set(tool.name, kept.get(tool.name)!);
     }
   }

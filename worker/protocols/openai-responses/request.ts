@@ -17,9 +17,10 @@
  * }
  * ```
  *
- * A `custom` tool (free text, such as Codex's `apply_patch`) goes to the provider as a function
- * with one string parameter, `input`, and its calls come back as `custom_tool_call` items with
- * the text. `reasoning.effort` becomes the provider's reasoning knob
+ * A `custom` tool (free text, such as Codex's `apply_patch`) goes to an OpenAI Responses upstream
+ * as it came, with the conversation's `custom_tool_call(_output)` items, and to every other
+ * provider as a function with one string parameter, `input` (../custom-calls.ts); its calls come
+ * back as `custom_tool_call` items with the text. `reasoning.effort` becomes the provider's reasoning knob
  * (worker/protocols/client-reasoning.ts), and the `encrypted_content` of earlier `reasoning`
  * items goes back to the provider that takes it (worker/protocols/reasoning-state.ts); `store`
  * goes to an OpenAI Responses upstream. What the response repeats of the request (`metadata`,
@@ -48,7 +49,7 @@
 import { invalidField } from "../../response/json-error.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import { own, tooDeep, tooDeepError } from "../../request/json-fields.ts";
-import type { StreamRequest } from "../../request/stream-request.ts";
+import type { JsonObject, StreamRequest } from "../../request/stream-request.ts";
 import { agentModel } from "../agent-model.ts";
 import { responsesReasoning } from "../client-reasoning.ts";
 import { withdrawnItems } from "./withdrawn-calls.ts";
@@ -57,6 +58,7 @@ import { noteTurn, turnMark } from "../turn-order.ts";
 import { allowedToolsOf, callRulesOf } from "./allowed-calls.ts";
 import type { CallRules } from "../call-rules.ts";
 import { withBuiltInTools } from "./built-in-tools.ts";
+import { withNativeCustomTools } from "../custom-calls.ts";
 import type { Programs } from "./program-items.ts";
 import { hostedToolChoice, offeredTools, toolChoice, webSearchOf } from "./request-tools.ts";
 import { addItem } from "./input-items.ts";
@@ -126,7 +128,7 @@ export function parseResponsesRequest(
   earlier?.forEach((item, i) => leftBefore.has(i) || read(item, "previous_response_id", true));
   if (typeof input === "string") messages.push({ role: "user", content: input });
   else items.forEach((item, i) => left.has(i) || read(item, `input[${i}]`, !!conversation?.referenced?.has(i)));
-  const [customTools, builtIns] = [new Set<string>(), new Map<string, Record<string, unknown>>()];
+  const [customTools, builtIns] = [new Map<string, JsonObject>(), new Map<string, Record<string, unknown>>()];
   const given = own(fields, "tools") ?? undefined;
   const offered = offeredTools(given, context.added, customTools, builtIns, provider);
   const allowedTools = allowedToolsOf(own(fields, "tool_choice"), offered);
@@ -163,6 +165,7 @@ export function parseResponsesRequest(
   if (store !== undefined && typeof store !== "boolean") throw invalidField("store", "`store` must be true or false.");
   if (store !== undefined) request.store = store;
   withBuiltInTools(request, builtIns, given);
+  withNativeCustomTools(request, customTools);
   if (webSearch) request.openaiWebSearch = webSearch;
   const hosted = hostedToolChoice(own(fields, "tool_choice"), provider, tools);
   if (hosted) request.openaiToolChoice = hosted;
@@ -172,6 +175,14 @@ export function parseResponsesRequest(
   if (typeof settings.max_tool_calls === "number") request.openaiMaxToolCalls = settings.max_tool_calls; // OpenAI's own limit
   if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ../call-rules.ts too
   Object.assign(request, openAIFieldsOf(settings));
-  const chosen = { request, model: own(fields, "model") as string, stream, customTools, builtInTools, settings };
+  const custom = new Set(customTools.keys());
+  const chosen = {
+    request,
+    model: own(fields, "model") as string,
+    stream,
+    customTools: custom,
+    builtInTools,
+    settings,
+  };
   return { ...chosen, ...callRulesOf(allowedTools, settings) };
 }

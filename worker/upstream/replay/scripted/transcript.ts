@@ -87,7 +87,11 @@ const READERS: { readonly [P in Provider]: (conversation: JsonValue | undefined)
       const item = object(value);
       if (item["role"] === "user") return [{ kind: "prompt", text: text(item["content"]) }];
       if (item["type"] === "function_call") return [call(item["call_id"], item["name"], parse(item["arguments"]))];
-      if (item["type"] === "function_call_output") return [result(item["call_id"], null, item["output"], false)];
+      // A custom tool's call (its text), as the Worker's function of one string `input` (worker/protocols/custom-calls.ts).
+      if (item["type"] === "custom_tool_call")
+        return [call(item["call_id"], item["name"], { input: item["input"] ?? "" })];
+      if (item["type"] === "function_call_output" || item["type"] === "custom_tool_call_output")
+        return [result(item["call_id"], null, item["output"], false)];
       return [];
     }),
   anthropic: (messages) =>
@@ -154,7 +158,7 @@ const TOOLS: { readonly [P in Provider]: (request: Json) => Transcript["tools"] 
   openai: chatTools,
   ollama: chatTools,
   cohere: chatTools,
-  "openai-responses": (request) => list(request["tools"]).map((tool) => definition(object(tool))),
+  "openai-responses": (request) => list(request["tools"]).map((tool) => definition(customAsFunction(object(tool)))),
   anthropic: (request) =>
     list(request["tools"]).map((tool) =>
       definition({ ...object(tool), parameters: object(tool)["input_schema"] ?? null }),
@@ -244,6 +248,16 @@ function definition(fn: Json): Transcript["tools"][number] {
   if (typeof fn["description"] === "string") tool.description = fn["description"];
   if (fn["parameters"] !== undefined && fn["parameters"] !== null) tool.parameters = fn["parameters"];
   return tool;
+}
+
+/**
+ * A `custom` tool (free text) as the function of one string `input` other providers are sent
+ * (worker/protocols/custom-calls.ts): the scripted model writes its call so, which the Worker reads as the text.
+ */
+function customAsFunction(tool: Json): Json {
+  if (tool["type"] !== "custom") return tool;
+  const input = { type: "string", description: "The tool's input, as free text." };
+  return { ...tool, parameters: { type: "object", properties: { input }, required: ["input"] } };
 }
 
 /** Text of a message content: a string, or the text of its parts (`text`, `input_text`, ...). */
