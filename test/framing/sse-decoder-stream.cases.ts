@@ -161,6 +161,21 @@ group("SSEDecoderStream", (test) => {
     assertEquals(thrown(["", "   "]), []);
   });
 
+  test("SSEDecoder: a JSON body's error first names what a bare chain most often reads there, a provider's error response", () => {
+    // A wrong key's 401 from OpenAI, read by a chain that did not check the status first.
+    const decoder = new SSEDecoder(() => {});
+    let message = "";
+    try {
+      decoder.feed(
+        bytes('{\n  "error": {\n    "message": "Incorrect API key provided",\n    "code": "invalid_api_key"\n  }\n}\n'),
+      );
+    } catch (error) {
+      message = error instanceof ToolCallStreamError ? error.message : String(error);
+    }
+    assert(message.startsWith("An error response"), message);
+    assert(!/Incorrect API key/.test(message), "the message quotes no payload");
+  });
+
   test("llama.cpp's `error:` field is an error event: the half call is discarded, though `[DONE]` follows", async () => {
     const failure = '{"code":500,"message":"slot crashed","type":"server_error"}';
     assertEquals(await decodeSSE([bytes(`error: ${failure}\n\ndata: [DONE]\n\n`)]), [
