@@ -199,6 +199,15 @@ describe("custom tools to an OpenAI Responses upstream, natively", () => {
       400,
       { error: { field: "messages[1].tool_calls[0].inputFormat" } },
     ]);
+    // OpenAI Chat takes such a call back as its custom call too (the library's Chat kit).
+    const chat = scripted("openai", { text: "Done." });
+    const chatAnswer = await worker(chat).call(
+      post("/v1/stream", { ...body("text"), provider: "openai" }, AUTH),
+      live("openai"),
+    );
+    await chatAnswer.text();
+    const sent = (chat.requests[0]!.body as { messages: { tool_calls?: unknown[] }[] }).messages[1]!.tool_calls;
+    expect(sent).toEqual([{ id: "call_p", type: "custom", custom: { name: "apply_patch", input: PATCH } }]);
   });
 
   it("offline, the scripted model reads the custom tool as the function of one string it calls, and the custom items as calls and results", () => {
