@@ -234,5 +234,9 @@ describe.each([...errorCases, ...limitCases])("$label, inside the stream: $kind"
     // openai-node and @anthropic-ai/sdk retry a 429 unless told not to: a quota is never retried.
     const retry = c.kind === "quota-exceeded" ? "false" : null;
     for (const answer of [chat, messages, responses]) expect(answer.headers.get("x-should-retry")).toBe(retry);
+    // A rate limit's wait, said in the message, is the headers the SDKs pace their retries by.
+    const wait = c.wait === undefined ? [null, null] : [String(Math.ceil(c.wait)), String(c.wait * 1000)];
+    for (const answer of [chat, messages, responses])
+      expect([answer.headers.get("retry-after"), answer.headers.get("retry-after-ms")]).toEqual(wait);
   });
 });

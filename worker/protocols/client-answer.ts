@@ -5,6 +5,9 @@
  */
 import type { EncodableEvent, ProtocolEncoder } from "../../src/index.ts";
 import { encodeBatches } from "../http/batch-map.ts";
+import { failedAnswer } from "../response/json-error.ts";
+import { waitHeaders } from "../upstream/limit-refusal.ts";
+import { waitInWords } from "../upstream/provider-wait.ts";
 
 /** The headers of a protocol answered as Server-Sent Events. */
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
@@ -39,4 +42,19 @@ export function answerHeaders(
       `${cors["access-control-expose-headers"] ?? "retry-after"}, x-replay-recording`;
   }
   return headers;
+}
+
+/**
+ * The status and headers of an answer that was not streamed and failed (`failedAnswer`: its kind's
+ * status), with the wait a rate limit's `message` says (the Worker's "please try again in 6.4s")
+ * as the headers openai-node, @anthropic-ai/sdk and the AI SDK pace their retries by, as a 429
+ * refused before the stream has them (`retry-after`, `retry-after-ms`; past a minute not retried).
+ */
+export function failedInit(
+  code: string | undefined,
+  message: string | undefined,
+  headers: Record<string, string>,
+): ResponseInit {
+  const wait = message === undefined ? undefined : waitInWords(message);
+  return failedAnswer(code, wait === undefined ? headers : { ...headers, ...waitHeaders(wait) });
 }

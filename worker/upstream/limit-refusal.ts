@@ -10,23 +10,25 @@
  */
 import { HttpError } from "../response/json-error.ts";
 import { QUOTA_MESSAGE, quotaRefusal, rateLimitType, readPayload } from "./provider-error-kind.ts";
-import { longerWait, MAX_RETRY_AFTER_MS, waitInText } from "./provider-wait.ts";
+import { boundedWait, longerWait, MAX_RETRY_AFTER_MS, waitInText } from "./provider-wait.ts";
 
 /** The codes of a model that is not ready yet (Bedrock's, a 429 the AWS SDKs retry), which is no rate limit. */
 const NOT_READY: ReadonlySet<string> = new Set(["modelnotreadyexception"]);
 
 /**
- * The Worker's answer to a 402, a 429 or a 400 that `text` (the body's start) shows is a limit; none
- * for a 400 of another fault:
+ * The Worker's answer to a 402, a 429, a 503 or 529 (an overload), or a 400 that `text` (the body's
+ * start) shows is a limit; none for a 400 of another fault:
  *
  * | provider | client |
  * | --- | --- |
+ * | 503, 529 | 503 `upstream_overloaded` (`/v1/messages`: a 529 stays 529 `overloaded_error`), with the wait |
  * | 402; a quota or billing refusal (provider-error-kind.ts's `quotaRefusal`) | 402 `upstream_quota_exceeded`, `x-should-retry: false` |
  * | 429 `ModelNotReadyException` | 503 `upstream_overloaded`, with the wait |
  * | other 429 | 429 `upstream_rate_limited`, its `limit` (`tokens` where the provider says), with the wait |
  *
- * The wait ({@link retryDelayMs}) goes as `retry-after` (seconds) and `retry-after-ms`; one past a
- * minute as `retry-after` with `x-should-retry: false` ({@link waitHeaders}).
+ * The wait ({@link retryDelayMs}: the provider's headers, else its body's RetryInfo or words) goes
+ * as `retry-after` (seconds) and `retry-after-ms`; one past a minute as `retry-after` with
+ * `x-should-retry: false` ({@link waitHeaders}); a day at most.
  */
 export function limitRefusal(response: Response, text: string): HttpError | undefined {
   const { status } = response;
@@ -35,6 +37,12 @@ export function limitRefusal(response: Response, text: string): HttpError | unde
   const header = response.headers.get("x-amzn-errortype")?.split(":")[0]?.toLowerCase();
   if (header !== undefined) read.codes.push(header);
   const upstreamStatus = status;
+  if (status === 503 || status === 529) {
+    // Overloaded for now: retried, after the provider's wait where it gave one (its headers, else its body).
+    const message = "The provider is overloaded or unavailable for now; retry later.";
+    const headers = waitHeaders(retryDelayMs(response, text, read.wait));
+    return new HttpError(503, { code: "upstream_overloaded", message, upstreamStatus }, headers);
+  }
   if (status === 402 || quotaRefusal(read, text)) {
     const message = QUOTA_MESSAGE;
     return new HttpError(
@@ -58,7 +66,8 @@ export function limitRefusal(response: Response, text: string): HttpError | unde
  * The wait as the headers the SDKs read: `retry-after-ms` first, `retry-after` (whole seconds, as
  * Claude Code reads it) for the rest; past {@link MAX_RETRY_AFTER_MS}, `retry-after` and no retry.
  */
-export function waitHeaders(ms: number | undefined): Record<string, string> {
+export function waitHeaders(wait: number | undefined): Record<string, string> {
+  const ms = boundedWait(wait);
   if (ms === undefined) return {};
   const seconds = String(Math.ceil(ms / 1000));
   if (ms > MAX_RETRY_AFTER_MS) return { "retry-after": seconds, "x-should-retry": "false" };
@@ -73,8 +82,7 @@ export function waitHeaders(ms: number | undefined): Record<string, string> {
  * "7m12.5s"). At most nine digits of each unit are read.
  */
 export function retryDelayMs(response: Response, text = "", retryInfo?: number): number | undefined {
-  const ms = headerMs(response.headers) ?? longerWait(retryInfo, waitInText(text));
-  return ms !== undefined && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+  return boundedWait(headerMs(response.headers) ?? longerWait(retryInfo, waitInText(text)));
 }
 
 function headerMs(headers: Headers): number | undefined {

@@ -4,7 +4,7 @@ import type { ResponseWatch } from "./response-watch.ts";
 import type { WatchedBody } from "./watched-body.ts";
 import { geminiInteractionsResumingBody } from "../../src/gemini-interactions.ts";
 import { contextOverflowError, contextOverflowIn } from "./context-overflow.ts";
-import { limitRefusal, retryDelayMs, waitHeaders } from "./limit-refusal.ts";
+import { limitRefusal } from "./limit-refusal.ts";
 import { awsErrorType } from "./providers/aws-refusal.ts";
 
 /** Options of {@link openUpstream}. */
@@ -51,7 +51,7 @@ export interface OpenUpstreamOptions {
  * | ----------------------------- | ------------------------------- |
  * | 401, 403                      | 502 `upstream_auth_failed`, not retried (Bedrock's says which refusal: ./providers/aws-refusal.ts) |
  * | 402, 429, a 400 of a quota    | ./limit-refusal.ts: 429 `upstream_rate_limited`, 402 `upstream_quota_exceeded` (not retried), ... |
- * | 503, 529 (overloaded)         | 503 `upstream_overloaded`, with its wait (`/v1/messages`: a 529 stays 529 `overloaded_error`) |
+ * | 503, 529 (overloaded)         | 503 `upstream_overloaded`, with its wait, from its headers or its body (`/v1/messages`: a 529 stays 529 `overloaded_error`) |
  * | other 5xx, or a 200 not of the request's `responseType` or `wholeType` (or of none) | 502 `upstream_error` |
  * | 4xx refusing a request for a tool turn's reasoning it did not get back | 400 `reasoning_required` |
  * | 4xx refusing a conversation too long for the model's context window | 400 `context_length_exceeded` |
@@ -69,7 +69,8 @@ export interface OpenUpstreamOptions {
  * first {@link REFUSAL_BYTES} bytes are read only to tell {@link REASONING_REFUSALS} and context
  * overflows (./context-overflow.ts, whose two numbers alone are carried) apart, which are the
  * client's to fix (a 400 of the Worker's own words, not retried as a 502 is), and a quota from a
- * rate limit (./limit-refusal.ts: codes, the limit counted and the wait alone are carried).
+ * rate limit (./limit-refusal.ts: codes, the limit counted and the wait alone are carried); a 503's
+ * or 529's, for the wait it names.
  */
 export async function openUpstream(http: ProviderHttpRequest, options: OpenUpstreamOptions): Promise<WatchedBody> {
   const { signal, idleTimeoutMs, watch } = options;
@@ -140,13 +141,8 @@ function statusError(
     const secret = keyVar === undefined ? "the provider key secret" : `the \`${keyVar}\` secret`;
     return upstream(502, "upstream_auth_failed", `The provider refused the Worker's API key; check ${secret}.`, status);
   }
-  if (status === 429 || status === 402) return limitRefusal(response, "");
-  // Overloaded for now: retried, after the provider's wait where it gave one.
-  if (status === 503 || status === 529) {
-    const message = "The provider is overloaded or unavailable for now; retry later.";
-    const headers = waitHeaders(retryDelayMs(response));
-    return new HttpError(503, { code: "upstream_overloaded", message, upstreamStatus: status }, headers);
-  }
+  // A limit or an overload (its body, where it had one, was read by refusalOf).
+  if (status === 429 || status === 402 || status === 503 || status === 529) return limitRefusal(response, "");
   if (status >= 500) return upstream(502, "upstream_error", "The provider failed to answer.", status);
   // The request's own fault: answered with a 4xx, which SDKs do not retry, as the provider's would not pass.
   if (status === 400 || status === 422)
@@ -218,10 +214,13 @@ async function refusalOf(
     const text = header === null && response.body ? await prefix(response.body, REFUSAL_BYTES, signal) : "";
     return upstream(502, "upstream_auth_failed", authRefusal(awsErrorType(header, text)), status);
   }
-  if (status < 400 || status >= 500 || status === 401 || status === 403 || !response.body) return undefined;
+  // An overload's body is read for the wait it names (Gemini's RetryInfo, a message's "try again in").
+  const overload = status === 503 || status === 529;
+  if (status < 400 || (status >= 500 && !overload) || status === 401 || status === 403 || !response.body)
+    return undefined;
   const text = await prefix(response.body, REFUSAL_BYTES, signal);
   const limit = limitRefusal(response, text);
-  if (limit) return limit;
+  if (limit || overload) return limit;
   if (!REASONING_REFUSALS.some((refusal) => refusal.test(text))) {
     const overflow = contextOverflowIn(text);
     return overflow && contextOverflowError(overflow, status);

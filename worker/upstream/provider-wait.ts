@@ -62,11 +62,34 @@ export function longerWait(a: number | undefined, b: number | undefined): number
 export const MAX_RETRY_AFTER_MS = 60_000;
 
 /**
+ * The longest wait passed on, in milliseconds: a day, a daily limit's (OpenAI's TPD, Gemini's per-day
+ * quotas), the longest the providers document; a provider's "999999999" is said as that.
+ */
+const MAX_WAIT_MS = 86_400_000;
+
+/** `ms` as a wait to pass on: none where it is no number or negative, at most {@link MAX_WAIT_MS}. */
+export function boundedWait(ms: number | undefined): number | undefined {
+  return ms === undefined || !(ms >= 0) ? undefined : Math.min(ms, MAX_WAIT_MS);
+}
+
+/**
  * A wait as the end of a sentence: up to {@link MAX_RETRY_AFTER_MS}, "please try again in 1.898s"
  * (Codex sleeps that long, then retries); a longer one, a daily limit's, in minutes, which Codex does
- * not read as a wait to sleep inside the turn.
+ * not read as a wait to sleep inside the turn. Bounded by {@link boundedWait}; {@link waitInWords} reads it back.
  */
-export function waitWords(ms: number): string {
+export function waitWords(wait: number): string {
+  const ms = boundedWait(wait) ?? 0;
   if (ms > MAX_RETRY_AFTER_MS) return `it lifts in about ${Math.ceil(ms / 60_000)} minutes`;
   return `please try again in ${Number((ms / 1000).toFixed(3))}s`;
+}
+
+const LIFTS_IN = /\bit lifts in about (\d{1,4}) minutes\b/;
+
+/**
+ * The wait a sentence of {@link waitWords} says, in milliseconds (the minutes of a long one, rounded
+ * up as said): what an answer that was not streamed sends as its headers.
+ */
+export function waitInWords(sentence: string): number | undefined {
+  const minutes = LIFTS_IN.exec(sentence)?.[1];
+  return minutes === undefined ? waitInText(sentence) : Number(minutes) * 60_000;
 }

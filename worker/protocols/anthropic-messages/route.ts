@@ -1,11 +1,11 @@
 import { noReadablePayload, tallyPayloads } from "../../services/payload-tally.ts";
 import { AnthropicMessagesEncoder, readAnthropicMessage } from "../../../src/index.ts";
 import type { Env } from "../../env.ts";
-import { failedAnswer, HttpError } from "../../response/json-error.ts";
+import { HttpError } from "../../response/json-error.ts";
 import type { Runtime } from "../../runtime.ts";
 import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
-import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
+import { answerHeaders, encodeAnswer, failedInit, SSE_HEADERS } from "../client-answer.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { protocolPost } from "../protocol-post.ts";
@@ -40,7 +40,7 @@ const PING = 'event: ping\ndata: {"type":"ping"}\n\n';
  * (`ANTHROPIC_BASE_URL=<worker>`, `ANTHROPIC_API_KEY=<CLIENT_TOKEN>`) run on any of them. With
  * `stream: true` the answer is the Messages event stream, with an `event: ping` after 15 s of
  * silence; without it, one `message` object built from the same events (a failure is then a 502
- * in Anthropic's error shape, or its kind's status: failedAnswer). The body may be up to `MAX_AGENT_BODY_BYTES`; every other check,
+ * in Anthropic's error shape, or its kind's status and a rate limit's wait: failedInit). The body may be up to `MAX_AGENT_BODY_BYTES`; every other check,
  * limit, replay and cancellation is that of `POST /v1/stream`.
  */
 export function messagesRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
@@ -84,7 +84,10 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
       if (tally.unreadable()) throw noReadablePayload();
       const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
       if (result.type === "message") return Response.json(result.message, { headers: json });
-      return Response.json({ type: "error", error: result.error }, failedAnswer(result.error.type, json));
+      return Response.json(
+        { type: "error", error: result.error },
+        failedInit(result.error.type, result.error.message, json),
+      );
     },
     (settings) => ({ bytes: settings.maxAgentBodyBytes, name: "MAX_AGENT_BODY_BYTES" }),
   );

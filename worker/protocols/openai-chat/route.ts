@@ -7,11 +7,11 @@ import { protocolPost } from "../protocol-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { parseChatCompletionRequest } from "./request.ts";
-import { failedAnswer, HttpError } from "../../response/json-error.ts";
+import { HttpError } from "../../response/json-error.ts";
 import { openAIErrorResponse } from "../openai-error.ts";
 import type { Runtime } from "../../runtime.ts";
 import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
-import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
+import { answerHeaders, encodeAnswer, failedInit, SSE_HEADERS } from "../client-answer.ts";
 import { agentBatches } from "../thought-signatures.ts";
 import { allowedCalls, requestRules } from "../call-rules.ts";
 import { customCalls } from "../custom-calls.ts";
@@ -25,8 +25,8 @@ const FAILED = "The answer is an error; the rest of the response is not needed."
  * apiKey: CLIENT_TOKEN })` just works. With `stream: true` the answer is the
  * `chat.completion.chunk` stream (usage last with `stream_options.include_usage`, then
  * `data: [DONE]`); without it, one `chat.completion` object built from the same events (a
- * provider error before the finish is then a 502 in OpenAI's error shape, or its kind's status:
- * failedAnswer). A Gemini or Gemini
+ * provider error before the finish is then a 502 in OpenAI's error shape, or its kind's status
+ * with a rate limit's wait: failedInit). A Gemini or Gemini
  * Interactions call's signature rides in its `tool_calls[].id` (../thought-signatures.ts), which
  * the client echoes on the next turn, as on `/v1/messages` and `/v1/responses`. A call of a `custom`
  * tool (OpenAI Responses' own custom call, or another provider's call of a function of one
@@ -72,6 +72,6 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     }
     const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
     if (result.type === "completion") return Response.json(result.completion, { headers: json });
-    return Response.json({ error: result.error }, failedAnswer(result.error.code, json));
+    return Response.json({ error: result.error }, failedInit(result.error.code, result.error.message, json));
   });
 }

@@ -4,10 +4,10 @@ import type { Env } from "../../env.ts";
 import type { Runtime } from "../../runtime.ts";
 import { openClientAnswer, openClientBatches } from "../../services/client-events.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
-import { answerHeaders, encodeAnswer, SSE_HEADERS } from "../client-answer.ts";
+import { answerHeaders, encodeAnswer, failedInit, SSE_HEADERS } from "../client-answer.ts";
 import { withHeartbeat } from "../../http/heartbeat.ts";
 import { responsesErrorResponse } from "../openai-error.ts";
-import { failedAnswer, HttpError } from "../../response/json-error.ts";
+import { HttpError } from "../../response/json-error.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { allowedCalls } from "../call-rules.ts";
@@ -29,7 +29,7 @@ import { storedResponsesOf, storing } from "./stored-route.ts";
  * (a model provider with `base_url = "<worker>/v1"` and `wire_api = "responses"`) run on any of
  * them. With `stream: true` the answer is the Responses event stream, with an SSE comment after
  * 15 s of silence; without it, one `response` object built from the same events (a failed one
- * with status 502, or its kind's status: failedAnswer). The body may be up to `MAX_AGENT_BODY_BYTES`; every other check, limit,
+ * with status 502, or its kind's status and a rate limit's wait: failedInit). The body may be up to `MAX_AGENT_BODY_BYTES`; every other check, limit,
  * replay and cancellation is that of `POST /v1/stream`; errors before the answer are in
  * OpenAI's shape. With the `RESPONSES` binding a response is stored unless the request says
  * `store: false` (./keep-response.ts), and `previous_response_id` and `item_reference` items are
@@ -113,7 +113,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       if (keeping && !(await keepResponse(keeping, response))) unkept(response);
       const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
       if (response.status !== "failed") return Response.json(response, { headers: json });
-      return Response.json(response, failedAnswer(response.error?.code, json));
+      return Response.json(response, failedInit(response.error?.code, response.error?.message, json));
     },
     (settings) => ({ bytes: settings.maxAgentBodyBytes, name: "MAX_AGENT_BODY_BYTES" }),
   );
