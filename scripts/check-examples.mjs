@@ -4,7 +4,8 @@
 //   node    `node examples/node.mjs` (imports `tool-call-stream/openai` through the package's exports)
 //   deno    `deno run --allow-read examples/deno.ts`
 //   browser examples/browser.html served over HTTP and loaded in headless Chromium (Debian's
-//           chromium through playwright-core, as the browser test project does)
+//           chromium through playwright-core, as the browser test project does), without
+//           ReadableStream's async iterator, which Safari lacks
 //   readme  `node examples/print-events.ts` prints exactly the output README.md shows for it
 //   worker  examples/worker.ts (the README's Worker) with `fetch` replaced by a recording: it
 //           streams the recording's events, passes a provider's error on with its status (and
@@ -392,6 +393,12 @@ const checks = {
     });
     try {
       const page = await browser.newPage();
+      // Safari (macOS and iOS) has no async iteration of a ReadableStream (webkit.org/b/194379):
+      // the page runs without it, so that the example reads as every browser can.
+      await page.addInitScript(() => {
+        delete ReadableStream.prototype[Symbol.asyncIterator];
+        delete ReadableStream.prototype.values;
+      });
       const pageErrors = [];
       page.on("pageerror", (error) => pageErrors.push(error.message));
       await page.goto(`${server.url}/examples/browser.html`);
