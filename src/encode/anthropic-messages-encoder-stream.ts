@@ -37,7 +37,7 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   is an invalid call right before it; what waited behind it (text, a complete call) opens
  *   after it, each block at the next index, and is streamed before the error.
  * - Choices other than the first, a tool loop's later steps and events of other types are not
- *   shown.
+ *   shown; once the response ended the stream stops its input (`ended`): a loop calls the model no more.
  *
  * @example
  * ```ts
@@ -55,6 +55,11 @@ export class AnthropicMessagesEncoder implements ProtocolEncoder<EncodableEvent>
   /** Creates the core; see {@link AnthropicMessagesEncoderOptions}. */
   constructor(options: AnthropicMessagesEncoderOptions) {
     this.#events = new AnthropicMessageEvents((event) => this.#out.push(anthropicFrame(event)), options);
+  }
+
+  /** True once its one response ended ({@link ProtocolEncoder.ended}): its stream stops the input, a tool loop's later steps with it. */
+  get ended(): boolean {
+    return this.#events.ended;
   }
 
   /** Appends the frames of one event to `out`. */

@@ -64,7 +64,8 @@ interface CallState {
  * - `finish` gives each choice its `finish_reason` (`tool_calls`, `stop`, `length`,
  *   `content_filter`), then, with `includeUsage` and usage known, a chunk with `choices: []` and
  *   `usage`, then `data: [DONE]`. Nothing is written after it: the encoder shows one model
- *   response (tool results, and a tool loop's later steps, are for the other protocols).
+ *   response (tool results, and a tool loop's later steps, are for the other protocols), and its
+ *   stream stops its input there (`ended`): a loop calls the model no more.
  * - A provider error, a `finish` of reason `error`, an `abort` (or an input that ends without a
  *   finish) is a last chunk `{"error": {message, type, param, code}}` (see {@link OpenAIChatError})
  *   with no `[DONE]` after it: openai-node throws it as an `APIError`, and a client that waits for
@@ -149,6 +150,11 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
       case "abort":
         return this.#fail(abortError(event as AbortEvent), out);
     }
+  }
+
+  /** True once its one response ended ({@link ProtocolEncoder.ended}): its stream stops the input, a tool loop's later steps with it. */
+  get ended(): boolean {
+    return this.#ended;
   }
 
   /** Appends what an input that ended without a finish or an abort leaves to say: an error. */

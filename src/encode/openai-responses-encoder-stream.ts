@@ -42,7 +42,7 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   (text, reasoning, a complete call) is written and done then, and listed. Nothing is written
  *   after the terminal event but `data: [DONE]`.
  * - Choices other than the first, a tool loop's later steps and events of other types are not
- *   shown.
+ *   shown; once the response ended the stream stops its input (`ended`): a loop calls the model no more.
  *
  * @example
  * ```ts
@@ -60,6 +60,11 @@ export class OpenAIResponsesEncoder implements ProtocolEncoder<EncodableEvent> {
   /** Creates the core; see {@link OpenAIResponsesEncoderOptions}. */
   constructor(options: OpenAIResponsesEncoderOptions) {
     this.#events = new OpenAIResponseEvents((event) => this.#out.push(responsesFrame(event)), options);
+  }
+
+  /** True once its one response ended ({@link ProtocolEncoder.ended}): its stream stops the input, a tool loop's later steps with it. */
+  get ended(): boolean {
+    return this.#events.ended;
   }
 
   /** Appends the frames of one event to `out`. */

@@ -31,9 +31,10 @@ export interface ProtocolEncoder<E> {
   /** Appends what the end of the input adds (the closing events, `[DONE]`); idempotent once ended. */
   end(out: string[]): void;
   /**
-   * True once the encoder wrote its last event before its input ended (AG-UI's `RUN_ERROR`): it
-   * writes nothing more, so its reader stops reading the input (a tool loop would go on calling
-   * the model for nobody). Absent: the encoder writes until its input ends.
+   * True once the encoder wrote its last event before its input ended (AG-UI's `RUN_ERROR`; the end
+   * of the one response Chat Completions, Messages and Responses show, a tool loop's first step): it
+   * writes nothing more, so its reader stops reading the input (a tool loop would go on calling the
+   * model and running tools for nobody). Absent: the encoder writes until its input ends.
    */
   readonly ended?: boolean;
 }
@@ -74,7 +75,8 @@ export interface ProtocolEncoderStreamOptions {
  * not per event. Backpressure is the
  * platform's: each write waits for the reader. Cancelling the output cancels the input, and with
  * it the provider request; so does an encoder that has `ended` before its input (AG-UI's
- * `RUN_ERROR`): the output closes, and a tool loop stops calling the model for nobody.
+ * `RUN_ERROR`, the end of a Chat Completions, Messages or Responses response): the output closes,
+ * and a tool loop stops calling the model for nobody.
  *
  * @example
  * ```ts

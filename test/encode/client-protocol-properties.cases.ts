@@ -9,6 +9,7 @@ import {
   OpenAIResponsesEncoderStream,
   OpenAIChatEncoderStream,
   ProtocolEncoderStream,
+  runToolLoop,
   streamToolCalls,
   UIMessageEncoderStream,
   type EncodableEvent,
@@ -34,6 +35,7 @@ import {
 } from "../support/protocol-readers.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
+import { replayModel } from "../support/tool-fakes.ts";
 
 const protocols = Object.keys(ENCODERS) as (keyof typeof ENCODERS)[];
 const fixture = recording;
@@ -310,4 +312,22 @@ group("client-protocol encoder stages: streams done right", (test) => {
       await eventually(() => source.cancelled !== undefined, "the cancel reaches the source");
     }).needs("recordings");
   }
+
+  // Chat Completions, Messages and Responses show one response (a loop's first step): once it ended, nobody reads
+  // the loop's later steps, and a loop that went on would call the model and run the tools up to maxSteps for nobody.
+  for (const protocol of ["openai", "anthropic", "responses"] as const)
+    test(`${protocol}: over runToolLoop, the stage ends with its one response and the loop calls the model no more`, async () => {
+      const step = fixture("openai", "chat-single-tool-call-strict-usage");
+      const model = replayModel(Array.from({ length: 8 }, () => step.text));
+      let runs = 0;
+      const loop = runToolLoop({
+        provider: "openai",
+        messages: [{ role: "user", content: "hi" }],
+        tools: { [expectedCalls(await fixtureEvents(step))[0]!.name]: { run: () => String(++runs) } },
+        call: model.call,
+      });
+      const text = decode(await collect(loop.pipeThrough(stages[protocol]())));
+      assert(text.length > 0, "the first step is shown");
+      assertEquals([model.requests.length, runs <= 1], [1, true]);
+    }).needs("recordings");
 });
