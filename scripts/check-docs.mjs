@@ -3,9 +3,13 @@
 //      has an explicit type, and no public signature refers to a type that is not exported.
 //   2. Every exported class, function and constant has an `@example` (types and interfaces are
 //      documented by (1); their example is the one of the class or function that takes them).
+//   3. Every link of the repository's markdown to one of its own files (relative, or this
+//      repository's GitHub `blob/main` / `tree/main` URL, which the README uses so that npm and
+//      JSR show it) names a file that exists, and its `#anchor` a heading of that file, as
+//      GitHub writes heading anchors: a renamed file or heading cannot leave a dead link.
 // Prints what is missing, grouped by file, and exits 1 if anything is.
-import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { onDemandBin } from "./on-demand.mjs";
@@ -67,6 +71,55 @@ else {
       `docs: ${seen.size} exported classes, functions and constants, each documented with an @example; deno doc --lint clean`,
     );
 }
+
+/** The lines of a markdown file outside its fenced code blocks, with their numbers. */
+function proseLines(text) {
+  let fenced = false;
+  return text.split("\n").flatMap((line, i) => {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    return fenced || /^\s*(```|~~~)/.test(line) ? [] : [{ line, number: i + 1 }];
+  });
+}
+
+/** The anchors GitHub gives a markdown file's headings (lower case, punctuation dropped, spaces as `-`, repeats numbered). */
+function headingAnchors(file) {
+  const anchors = new Set();
+  const seen = new Map();
+  for (const { line } of proseLines(readFileSync(file, "utf8"))) {
+    const heading = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line)?.[1];
+    if (heading === undefined) continue;
+    const slug = heading
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+      .replace(/\s/g, "-");
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    anchors.add(n === 0 ? slug : `${slug}-${n}`);
+  }
+  return anchors;
+}
+
+const own = /^https:\/\/github\.com\/tool-call-stream\/tool-call-stream\/(?:blob|tree)\/main\/(.*)$/;
+const markdownFiles = execFileSync("git", ["ls-files", "*.md"], { cwd: root, encoding: "utf8" })
+  .split("\n")
+  .filter(Boolean);
+let links = 0;
+for (const file of markdownFiles) {
+  for (const { line, number } of proseLines(readFileSync(join(root, file), "utf8"))) {
+    for (const [, target] of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+      const github = own.exec(target);
+      if (!github && /^[a-z][a-z+.-]*:/i.test(target)) continue; // another site, mailto:, ...
+      const [path, anchor] = (github ? github[1] : target).split("#");
+      const resolved = github ? join(root, path) : path === "" ? join(root, file) : join(root, dirname(file), path);
+      links++;
+      if (!existsSync(resolved)) failures.push(`${file}:${number}: the link ${target} names no file`);
+      else if (anchor && resolved.endsWith(".md") && !headingAnchors(resolved).has(decodeURIComponent(anchor)))
+        failures.push(`${file}:${number}: the link ${target} names no heading of ${relative(root, resolved)}`);
+    }
+  }
+}
+if (links === 0) failures.push("no link between the repository's markdown files was found");
+else if (failures.length === 0) console.log(`docs: ${links} links to the repository's own files and headings resolve`);
 
 for (const failure of failures) console.error(`!! docs: ${failure}`);
 process.exit(failures.length > 0 ? 1 : 0);
