@@ -293,15 +293,26 @@ describe("/v1/messages: URLs go only to providers that read them; the Worker fet
       expect(upstream.requests).toHaveLength(0);
     });
 
-  it("Gemini gets a gs:// URI as fileData", async () => {
-    const body = await messagesBody("gemini", [
-      { type: "image", source: { type: "url", url: "gs://bucket/cat.png" } },
-      { type: "text", text: "What is this?" },
-    ]);
-    expect(body["contents"][0].parts[0]).toEqual({
-      fileData: { mimeType: "image/png", fileUri: "gs://bucket/cat.png" },
+  // Gemini would read them with the deployment's project, Bedrock with its AWS key: the operator's storage.
+  for (const [provider, url] of [
+    ["gemini", "gs://bucket/cat.png"],
+    ["gemini", "https://generativelanguage.googleapis.com/v1beta/files/abc123"],
+    ["bedrock", "s3://bucket/cat.png"],
+  ] as const)
+    it(`${provider}: ${url.split("/")[0]} of the deployment's own storage is a 400 naming the block, and no request`, async () => {
+      const upstream = fake();
+      const error = await anthropic(provider, upstream)
+        .messages.create({
+          model: `${provider}/${LIVE[provider]!.model}`,
+          max_tokens: 256,
+          messages: [{ role: "user", content: [{ type: "image", source: { type: "url", url } }] }],
+        })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(AnthropicBadRequest);
+      expect((error as AnthropicBadRequest).message).toContain("messages[0].content[0].source");
+      expect((error as AnthropicBadRequest).message).toContain("own storage");
+      expect(upstream.requests).toHaveLength(0);
     });
-  });
 });
 
 describe("/v1/responses: input_image and input_file", () => {

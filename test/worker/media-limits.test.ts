@@ -71,6 +71,40 @@ describe("/v1/stream: files in the Worker's own body", () => {
       expect(upstream.requests).toHaveLength(0);
     }
   });
+
+  it("a URL of the deployment's own storage (s3://, gs://, Gemini's Files API) is a 400: the provider would read it with the operator's credentials", async () => {
+    const providers = {
+      bedrock: {
+        AWS_ACCESS_KEY_ID: "AKIDEXAMPLE",
+        AWS_SECRET_ACCESS_KEY: "secret",
+        BEDROCK_BASE_URL: "https://provider.test",
+      },
+      gemini: { GEMINI_API_KEY: "k", GEMINI_BASE_URL: "https://provider.test/v1beta" },
+      "gemini-interactions": { GEMINI_API_KEY: "k", GEMINI_BASE_URL: "https://provider.test/v1beta" },
+      anthropic: live,
+    };
+    const urls = [
+      "s3://operator-private/secrets.png",
+      "S3://operator-private/secrets.png",
+      "gs://operator-private/secrets.png",
+      "https://generativelanguage.googleapis.com/v1beta/files/abc123",
+      "https://GenerativeLanguage.googleapis.com./v1beta/files/abc123",
+    ];
+    for (const [provider, keys] of Object.entries(providers))
+      for (const url of urls) {
+        const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+        const request = { provider, model: "a-model", messages: [{ role: "user", content: [file({ url })] }] };
+        const response = await worker(upstream).call(
+          streamRequest(request, { headers: auth }),
+          testEnv({ ...keys, CLIENT_TOKEN: "t" }),
+        );
+        expect(response.status, `${provider} ${url}`).toBe(400);
+        const error = ((await response.json()) as any).error;
+        expect(error.field).toBe("messages[0].content[0]");
+        expect(error.message).toMatch(/storage/);
+        expect(upstream.requests).toHaveLength(0);
+      }
+  });
 });
 
 // Each body holds up to 30 MiB: a minute's room each, as the fuzz tests have, for a loaded machine.

@@ -4,8 +4,9 @@
  * every file passes wherever it came from: its media type, its base64, its size, and whether the
  * provider takes it (asked of the provider's own request builder, so the Worker keeps no second
  * table of what each provider takes). The Worker never fetches a URL: a URL goes to a provider
- * that reads it itself (OpenAI, Anthropic, Cohere; Gemini its Files API's and `gs://`, Bedrock
- * `s3://`), and is a 400 for one that needs the bytes.
+ * that reads it itself (OpenAI, Anthropic, Cohere), and is a 400 for one that needs the bytes.
+ * A URL of the deployment's own storage (`s3://`, `gs://`, Gemini's Files API) is a 400 too: the
+ * provider would read it with the operator's credentials, whatever the client may see.
  *
  * @module
  */
@@ -48,7 +49,14 @@ export type WirePart = { type: "text"; text: string } | WireFilePart;
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/(?:[a-z0-9][a-z0-9!#$&^_.+-]*|\*)$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 // The schemes a provider reads itself; a provider that does not read one refuses it by name.
-const URL_SCHEMES = new Set(["https:", "http:", "gs:", "s3:"]);
+const URL_SCHEMES = new Set(["https:", "http:"]);
+/**
+ * Where a provider reads with the deployment's own credentials (Bedrock `s3://` with its AWS key,
+ * Gemini `gs://` and its Files API's URLs with its project's): a client naming one there would
+ * read the operator's storage, so these are refused as a stored file's id is.
+ */
+const STORAGE_SCHEMES = new Set(["s3:", "gs:"]);
+const STORAGE_HOSTS = new Set(["generativelanguage.googleapis.com", "generativelanguage.googleapis.com."]);
 const DETAILS = new Set(["auto", "low", "high", "original"]);
 const FILE_FIELDS = new Set(["type", "media_type", "data", "url", "filename", "detail"]);
 
@@ -92,14 +100,19 @@ function sourceOf(file: WireFilePart, path: string): RequestFilePart["source"] {
   if ((file.data === undefined) === (file.url === undefined))
     throw invalidField(path, `\`${path}\` needs its bytes as base64 or a URL, not both.`);
   if (file.url !== undefined) {
-    let scheme: string;
+    let url: URL;
     try {
-      scheme = new URL(file.url).protocol;
+      url = new URL(file.url);
     } catch {
       throw invalidField(path, `\`${path}\` has a URL that is not one.`);
     }
-    if (!URL_SCHEMES.has(scheme))
-      throw invalidField(path, `\`${path}\` has a URL no provider reads: https, gs:// or s3:// only.`);
+    if (STORAGE_SCHEMES.has(url.protocol) || STORAGE_HOSTS.has(url.hostname))
+      throw invalidField(
+        path,
+        `\`${path}\` names a file in the deployment's own storage (s3://, gs://, Gemini's Files API), which the provider would read with the Worker's credentials: send the file's bytes (base64) or a public https URL instead.`,
+      );
+    if (!URL_SCHEMES.has(url.protocol))
+      throw invalidField(path, `\`${path}\` has a URL no provider reads: http(s) only.`);
     return { type: "url", url: file.url };
   }
   const data = file.data ?? "";
