@@ -109,6 +109,24 @@ describe("POST /v1/stream CORS allow-list", () => {
     expect(other.status).toBe(403);
   });
 
+  it("a listed origin can read the refusals of the GET endpoints too (a 401 without the token, a 405)", async () => {
+    const guarded = testEnv({ CORS_ALLOW_ORIGINS: "https://app.example", CLIENT_TOKEN: "t" });
+    const origin = { origin: "https://app.example" };
+    for (const [path, method, status] of [
+      ["/v1/models", "GET", 401],
+      ["/v1/models", "DELETE", 405],
+      ["/v1/stream/any-id", "GET", 401],
+      ["/v1/responses/resp_any", "GET", 401],
+    ] as const) {
+      const response = await worker().call(
+        new Request(`http://localhost:8787${path}`, { method, headers: origin }),
+        guarded,
+      );
+      expect(response.status, `${method} ${path}`).toBe(status);
+      expect(response.headers.get("access-control-allow-origin"), `${method} ${path}`).toBe("https://app.example");
+    }
+  });
+
   it("`*` allows any origin", async () => {
     const response = await worker().call(preflight("https://anyone.example"), testEnv({ CORS_ALLOW_ORIGINS: "*" }));
     expect(response.status).toBe(204);

@@ -18,9 +18,11 @@ import { openAIErrorResponse } from "./openai-error.ts";
  */
 export async function modelsRoute(request: Request, env: Env): Promise<Response> {
   const anthropic = request.headers.has("anthropic-version");
+  // A listed origin's browser reads a refusal (a 401, a 405) only with these: else an opaque network error.
+  let cors: Record<string, string> = {};
   try {
     const settings = readSettings(env);
-    const cors = corsHeaders(request, settings.corsAllowOrigins);
+    cors = corsHeaders(request, settings.corsAllowOrigins);
     if (request.method === "OPTIONS") return preflightResponse(request, settings.corsAllowOrigins);
     if (request.method !== "GET")
       throw new HttpError(405, { code: "method_not_allowed", message: "Use GET." }, { allow: "GET, OPTIONS" });
@@ -40,6 +42,8 @@ export async function modelsRoute(request: Request, env: Env): Promise<Response>
     const data = names.map((id) => ({ id, object: "model", created: 0, owned_by: "tool-call-stream" }));
     return Response.json({ object: "list", data }, { headers });
   } catch (error) {
-    return (anthropic ? anthropicErrorResponse : openAIErrorResponse)(asHttpError(error));
+    const failure = asHttpError(error);
+    const answer = anthropic ? anthropicErrorResponse : openAIErrorResponse;
+    return answer(new HttpError(failure.status, failure.body, { ...failure.headers, ...cors }));
   }
 }
