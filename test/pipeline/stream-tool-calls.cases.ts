@@ -1,4 +1,10 @@
-import { streamToolCalls, ToolCallAccumulatorStream, type ToolCallEvent } from "../../src/index.ts";
+import {
+  OpenAIChatDeltaStream,
+  SSEDecoderStream,
+  streamToolCalls,
+  ToolCallAccumulatorStream,
+  type ToolCallEvent,
+} from "../../src/index.ts";
 import { summarize } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { assertEventInvariants } from "../support/invariants.ts";
@@ -83,6 +89,31 @@ group("streamToolCalls cancellation, faults and limits", (test) => {
     let rejected = false;
     await collect(failing.pipeThrough(new ToolCallAccumulatorStream())).catch(() => (rejected = true));
     assert(rejected, "the chain rejects");
+  });
+
+  test("a bare SSE chain whose body fails ends with the body's own error, its open call unlisted; streamToolCalls lists it", async () => {
+    const failure = new TypeError("terminated"); // what undici's fetch body throws when the socket drops
+    const [first, second] = partialCallChunks();
+    const body = () =>
+      new ReadableStream<Uint8Array>({
+        start: (c) => (c.enqueue(first!), c.enqueue(second!)),
+        pull: (c) => c.error(failure),
+      });
+    const seen: string[] = [];
+    const chain = body().pipeThrough(new SSEDecoderStream()).pipeThrough(new OpenAIChatDeltaStream());
+    const tap = new TransformStream<ToolCallEvent, ToolCallEvent>({
+      transform: (e, c) => (seen.push(e.type), c.enqueue(e)),
+    });
+    const thrown = await collect(chain.pipeThrough(new ToolCallAccumulatorStream()).pipeThrough(tap)).catch((e) => e);
+    assert(thrown === failure, `the body's own error, not a ToolCallStreamError: ${String(thrown)}`);
+    // done_1 is still open (an OpenAI Chat call completes at the next call or the finish): lost.
+    assertEquals(seen, ["tool-call-start", "tool-call-delta", "text-delta"]);
+    const abort = (await collect(streamToolCalls(body(), { provider: "openai" }))).at(-1);
+    assert(abort?.type === "abort" && abort.reason === "stream-failed", JSON.stringify(abort));
+    assertEquals(
+      abort.discarded.map((call) => call.id),
+      ["done_1"],
+    );
   });
 
   test("a non-2xx Response becomes an http-error event with the provider's error object, then abort", async () => {
