@@ -153,6 +153,17 @@ describe("custom tools to an OpenAI Responses upstream, natively", () => {
     expect(bodyOf(upstream, 2).input!.slice(1)).toEqual([CALL_ITEM, OUTPUT_ITEM]);
   });
 
+  it("a custom tool's null description and format, absent to the Worker, go to OpenAI absent (its CustomTool types neither as null)", async () => {
+    const upstream = customCallStream();
+    const given = { type: "custom", name: "apply_patch", description: null, format: null, defer_loading: false };
+    await sdk(upstream).responses.create({
+      model: "openai-responses/gpt-5",
+      input: "Add a.txt.",
+      tools: [given as never],
+    });
+    expect(bodyOf(upstream, 0).tools).toEqual([{ type: "custom", name: "apply_patch", defer_loading: false }]);
+  });
+
   it("a custom tool's format is checked for its shape: a 400 naming the field, for every upstream", async () => {
     for (const provider of ["openai-responses", "anthropic"] as const) {
       const client = sdk(customCallStream(), provider);

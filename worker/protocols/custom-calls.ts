@@ -60,6 +60,16 @@ export function withNativeCustomTools(request: StreamRequest, custom: ReadonlyMa
 }
 
 /**
+ * A Responses client's `custom` tool as an OpenAI Responses upstream is sent it: as it came, but
+ * with its checked `format` and without the fields given as `null`, which the Worker reads as
+ * absent and OpenAI refuses (its CustomTool types `description` and `format` as never null).
+ */
+export function responsesCustomTool(fields: Record<string, unknown>, format: JsonObject | undefined): JsonObject {
+  const given = Object.entries(fields).filter(([key, value]) => value !== null && key !== "format");
+  return { ...(Object.fromEntries(given) as JsonObject), ...(format && { format }) };
+}
+
+/**
  * A custom tool's `format`, its shape checked (never compiled: a grammar is OpenAI's to enforce),
  * in the Responses shape: `{type: "text"}` or `{type: "grammar", syntax, definition}`, undefined when
  * absent. Chat Completions nests the grammar's `syntax` and `definition` under `grammar` (`nested`).

@@ -13,7 +13,7 @@ import type { JsonObject } from "../../request/stream-request.ts";
 import { AGENT_BOUNDS } from "../../request/parse-stream-request.ts";
 import { arrayAt, chosenToolAt, objectAt, stringAt, type WireTool } from "../client-request.ts";
 import { toolNameIn } from "../tool-names.ts";
-import { customFormatAt, customParameters } from "../custom-calls.ts";
+import { customFormatAt, customParameters, responsesCustomTool } from "../custom-calls.ts";
 import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
 import { mcpToolName, mcpToolOf } from "./mcp-items.ts";
 import { toolCallingToolOf } from "./program-items.ts";
@@ -59,8 +59,8 @@ export function toolsOf(
     }
     if (type === "custom") {
       const name = toolNameIn(own(fields, "name"), `${at}.name`, NAMES);
-      customFormatAt(own(fields, "format"), `${at}.format`, false);
-      customTools.set(name, fields as JsonObject); // as it came, for an OpenAI Responses upstream
+      const format = customFormatAt(own(fields, "format"), `${at}.format`, false);
+      customTools.set(name, responsesCustomTool(fields, format)); // for an OpenAI Responses upstream
       return [{ name, ...described, parameters: customParameters() }];
     }
     // A programmatic tool calling, server search or web search tool is dropped (null) for a provider without it.
