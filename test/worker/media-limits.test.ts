@@ -107,6 +107,27 @@ describe("/v1/stream: files in the Worker's own body", () => {
   });
 });
 
+describe("a kept Gemini part (an assistant message's reasoning_parts)", () => {
+  it("cannot carry a fileData URI beside its own data: a 400 naming it, no request", async () => {
+    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+    const env = testEnv({ GEMINI_API_KEY: "k", GEMINI_BASE_URL: "https://provider.test/v1beta", CLIENT_TOKEN: "t" });
+    const block = {
+      inlineData: { mimeType: "image/png", data: PNG },
+      fileData: { mimeType: "application/pdf", fileUri: "gs://operator-private/secrets.pdf" },
+    };
+    const messages = [
+      { role: "user", content: "Draw a cat." },
+      { role: "assistant", content: "Here.", reasoning_parts: [{ type: "block", block }] },
+      { role: "user", content: "Now summarize the file." },
+    ];
+    const request = { provider: "gemini", model: "gemini-x", messages };
+    const response = await worker(upstream).call(streamRequest(request, { headers: auth }), env);
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as any).error.field).toBe("messages[1].reasoning_parts[0].block");
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
+
 // Each body holds up to 30 MiB: a minute's room each, as the fuzz tests have, for a loaded machine.
 describe("file sizes", { timeout: 60_000 }, () => {
   // Above the default body limit, so the per-file limit is what stops it.

@@ -166,9 +166,17 @@ const isInteractionsStep = (type: unknown): boolean =>
   type !== "function_call" &&
   type !== "function_result";
 
-/** One of Gemini's parts kept whole (a server tool's `toolCall` or `toolResponse`, `executableCode`, `codeExecutionResult`, a generated image's `inlineData`): it has no `type`. */
+/**
+ * One of Gemini's parts kept whole (a server tool's `toolCall` or `toolResponse`, `executableCode`,
+ * `codeExecutionResult`, a generated image's `inlineData`): it has no `type`, and no `fileData`,
+ * which Gemini never streams beside them and which would name a file for Gemini to read with the
+ * deployment's project (the storage a client's file part may not name: file-parts.ts).
+ */
 const isGeminiPart = (value: unknown): boolean =>
-  isObject(value) && own(value, "type") === undefined && GEMINI_KEPT_PARTS.some((key) => isObject(own(value, key)));
+  isObject(value) &&
+  own(value, "type") === undefined &&
+  own(value, "fileData") === undefined &&
+  GEMINI_KEPT_PARTS.some((key) => isObject(own(value, key)));
 
 /** Anthropic's cited text block (`{type: "text", text, citations}`), kept so that its citations go back with it. */
 const isCitedText = (value: unknown): boolean =>
