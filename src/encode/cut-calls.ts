@@ -59,19 +59,24 @@ export const cutCallError = (reason: string): { code: string; message: string } 
  * parse it (a Chat call, a Responses item `completed` with it): none at all (Anthropic's call of a
  * tool without parameters streams `""`), which gets `{}`, as OpenAI writes such a call, or a value
  * a normal finish left open (`{"city":"Paris"`), which gets what closes it when that parses to the
- * accumulator's repair; so that every protocol, which only appends, sends the rest.
+ * accumulator's repair; so that every protocol, which only appends, sends the rest. Where closing
+ * is not enough (a key cut short: `{"city":"Paris","un`), a protocol that
+ * gives the whole text at the end (`whole`: Responses' `.done` and items, a `chat.completion`) gets
+ * the repaired value; one that only appends keeps the provider's text.
  */
-export function finalArguments(event: CompletedToolCallEvent | InvalidToolCallEvent): string {
+export function finalArguments(event: CompletedToolCallEvent | InvalidToolCallEvent, whole?: boolean): string {
   const raw = event.rawArguments;
   if (event.type !== "tool-call" || event.inputFormat === "text") return raw;
   if (raw.trim() === "") return `${raw}{}`;
   if (!event.repairs) return raw;
   const closed = raw + closers(raw);
+  const repaired = JSON.stringify(event.arguments);
   try {
-    return JSON.stringify(JSON.parse(closed)) === JSON.stringify(event.arguments) ? closed : raw;
+    if (JSON.stringify(JSON.parse(closed)) === repaired) return closed;
   } catch {
-    return raw; // closing is not enough (a key with no value, single quotes): the provider's text
+    // closing is not enough (a key with no value, single quotes)
   }
+  return whole ? repaired : raw;
 }
 
 /** What closes a JSON text cut short: its open string, then its open objects and arrays. */

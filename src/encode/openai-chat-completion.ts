@@ -229,7 +229,7 @@ export class OpenAIChatCompletionBuilder {
     const call = this.#calls.get(key) ?? this.#start(event);
     if (!call) return;
     // The completed text is the call's arguments, whatever streamed before it (repaired, when they were).
-    call.args = [finalArguments(event)];
+    call.args = [finalArguments(event, true)];
   }
 }
 

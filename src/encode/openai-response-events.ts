@@ -219,8 +219,8 @@ export class OpenAIResponseEvents {
     } else if (item.type === "function_call" || item.type === "custom_tool_call") {
       // The arguments as the provider completed them (a `.done` value may extend or replace what streamed).
       const completion = block.kind === "call" ? block.completion : undefined;
-      const final = completion ? finalArguments(completion) : text;
-      // A repaired call's closing rest goes out as one more delta: `.done` says what the deltas said.
+      const final = completion ? finalArguments(completion, true) : text;
+      // A repaired call's closing rest is one more delta (`.done` says what they said); a repair no closing makes, `.done` alone.
       if (final !== text && final.startsWith(text)) this.#delta(block, final.slice(text.length));
       const status = this.#cut && completion?.type === "invalid-tool-call" ? "incomplete" : "completed";
       if (item.type === "function_call") {

@@ -19,6 +19,30 @@ import { chatChunk, FakeUpstream, openAIChunks, testEnv, weatherCall } from "./s
 const base = "http://localhost:8787";
 const parsed = (text: string | undefined): unknown => JSON.parse(text ?? "null");
 
+/** The call's arguments a Responses stream gives (openai-node): at `.done` and the item's done, and in the final response. */
+async function responsesArguments(
+  client: OpenAI,
+  model: string,
+  input: string,
+  tool: { name: string; parameters: Record<string, unknown> },
+): Promise<{ done: unknown[]; final: unknown[] }> {
+  const stream = client.responses.stream({
+    model,
+    input,
+    store: false,
+    tools: [{ type: "function", strict: false, ...tool }],
+  });
+  const done: unknown[] = [];
+  for await (const event of stream)
+    if (event.type === "response.function_call_arguments.done") done.push(parsed(event.arguments));
+    else if (event.type === "response.output_item.done" && event.item.type === "function_call")
+      done.push(parsed(event.item.arguments));
+  const final = (await stream.finalResponse()).output.flatMap((item) =>
+    item.type === "function_call" ? [parsed(item.arguments)] : [],
+  );
+  return { done, final };
+}
+
 const CASES = [
   {
     what: "a call the chain repaired (its closing brace missing at a normal finish)",
@@ -70,21 +94,10 @@ for (const { what, skip, model, env, chunks, tool, question, input } of CASES) {
     });
 
     it("/v1/responses (openai-node): the item's arguments, at their done, its done and in the final response, parse", async () => {
-      const stream = openai().responses.stream({
-        model,
-        input: question,
-        store: false,
-        tools: [{ type: "function", strict: false, ...tool }],
+      expect(await responsesArguments(openai(), model, question, tool)).toEqual({
+        done: [input, input],
+        final: [input],
       });
-      const done: unknown[] = [];
-      for await (const event of stream)
-        if (event.type === "response.function_call_arguments.done") done.push(parsed(event.arguments));
-        else if (event.type === "response.output_item.done" && event.item.type === "function_call")
-          done.push(parsed(event.item.arguments));
-      const final = (await stream.finalResponse()).output.flatMap((item) =>
-        item.type === "function_call" ? [parsed(item.arguments)] : [],
-      );
-      expect({ done, final }).toEqual({ done: [input, input], final: [input] });
     });
 
     it("/v1/messages (@anthropic-ai/sdk), streamed and not: the tool_use input is the chain's object", async () => {
@@ -116,3 +129,35 @@ for (const { what, skip, model, env, chunks, tool, question, input } of CASES) {
     });
   });
 }
+
+// A value cut where no closing makes it the repaired one (`{"city":"Paris","un`, a key cut short) cannot
+// be mended by what a stream appends; the protocols whose answer carries the whole text at the end carry the repair.
+describe("a call the chain repaired that no closing mends (cut inside a key), through the clients that take the whole text", () => {
+  const { model, env, tool, question } = CASES[0]!;
+  const fetchOf = () =>
+    workerFetch({
+      env,
+      upstream: new FakeUpstream({
+        kind: "sse",
+        chunks: openAIChunks([weatherCall(0, "call_1", '{"city":"Paris","un'), chatChunk({}, "tool_calls")]),
+      }),
+    });
+  const openai = () => new OpenAI({ baseURL: `${base}/v1`, apiKey: "t", fetch: fetchOf(), maxRetries: 0 });
+
+  it("/v1/chat/completions (openai-node) not streamed: the message's arguments are the repaired value", async () => {
+    const completion = await openai().chat.completions.create({
+      model,
+      messages: [{ role: "user", content: question }],
+      tools: [{ type: "function", function: tool }],
+    });
+    const call = completion.choices[0]!.message.tool_calls![0]!;
+    expect(call.type === "function" && parsed(call.function.arguments)).toMatchObject({ city: "Paris" });
+  });
+
+  it("/v1/responses (openai-node): the arguments' done, the item's done and the final response carry the repaired value", async () => {
+    const { done, final } = await responsesArguments(openai(), model, question, tool);
+    expect(done).toHaveLength(2);
+    expect([...done, ...final]).toEqual([final[0], final[0], final[0]]);
+    expect(final[0]).toMatchObject({ city: "Paris" });
+  });
+});
