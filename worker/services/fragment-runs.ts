@@ -7,11 +7,15 @@
  * @module
  */
 import {
+  AwsEventStreamDecoder,
+  ChoosingFraming,
   DEFAULT_MAX_ARGUMENTS_LENGTH,
   type FramedMessage,
   type Framing,
   type FramingClass,
   type FramingOptions,
+  JsonArrayDecoder,
+  NdjsonDecoder,
   type Provider,
   type ProviderDecoder,
   type ProviderDelta,
@@ -19,6 +23,7 @@ import {
   providerProtocol,
   SSEDecoder,
   SseOrNdjsonFraming,
+  TextFraming,
 } from "../../src/index.ts";
 import type { DecoderLimits } from "../../src/core.ts";
 
@@ -113,12 +118,31 @@ export function readProtocol(provider: Provider, earlyValidation: boolean | unde
 const framed = new Map<Provider, ProviderProtocol>();
 
 /**
- * A protocol's framing as the main entry's `streamToolCalls` picks it for a provider's name: an SSE
- * protocol's is `SseOrNdjsonFraming` (SSE; NDJSON; with the content type `application/json`, a
- * whole answer, read as one message), any other its own.
+ * A protocol's framing as the main entry's `streamToolCalls` picks it for a provider's name, so that
+ * a whole answer (`application/json`, openUpstream's `onWhole`) is read as one message: an SSE
+ * protocol's is `SseOrNdjsonFraming` (SSE; NDJSON; with that content type, a whole answer), Ollama's
+ * NDJSON `TextFraming` (with that content type a `{` is one object, pretty-printed or not), Bedrock's
+ * event stream the one that takes a first `{` for a whole Converse response ({@link EventStreamOrWhole});
+ * any other its own (Gemini's reads SSE, a JSON array or a bare object).
  */
-const framingOf = (protocol: ProviderProtocol): FramingClass =>
-  protocol.framing === undefined || protocol.framing === SSEDecoder ? SseOrNdjsonFraming : protocol.framing;
+const framingOf = (protocol: ProviderProtocol): FramingClass => {
+  const { framing } = protocol;
+  if (framing === undefined || framing === SSEDecoder) return SseOrNdjsonFraming;
+  if (framing === NdjsonDecoder) return TextFraming;
+  return framing === AwsEventStreamDecoder ? EventStreamOrWhole : framing;
+};
+
+/**
+ * The AWS event stream, or a whole Converse response read as one message by the JSON array framing
+ * when the first byte is `{` (the top byte of an event-stream message's length, which no message
+ * under 2 GB has), as the main entry reads Bedrock's bodies.
+ */
+class EventStreamOrWhole extends ChoosingFraming {
+  /** `{` is a whole response, anything else the event stream. */
+  protected detect(_contentType: string | undefined, firstByte: number): FramingClass {
+    return firstByte === 0x7b ? JsonArrayDecoder : AwsEventStreamDecoder;
+  }
+}
 
 /** A protocol's decoder that holds a run of joinable deltas (see {@link fragmentRuns}). */
 class RunDecoder implements ProviderDecoder {

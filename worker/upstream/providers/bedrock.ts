@@ -74,6 +74,10 @@ export function buildBedrockRequest(request: StreamRequest, target: ProviderTarg
     headers: { "content-type": "application/json" },
     body: withOutputConfig(requestBody("bedrock", request), request),
     responseType: "application/vnd.amazon.eventstream",
+    // ConverseStream's 200 is always the event stream (its API reference); a 200 of `application/json`
+    // is Converse's `ConverseResponse` (a gateway that answered the request whole), which the library
+    // reads as the events that stream it. A JSON body that is none is no readable answer: a 502.
+    wholeType: "application/json",
   };
   if (target.aws) http.sign = signer(target.aws);
   return http;

@@ -19,13 +19,19 @@ export const gemini: UpstreamProvider<"gemini"> = {
   recordings: geminiRecordings,
 };
 
-/** The streaming `streamGenerateContent` request; `alt=sse` makes the body Server-Sent Events. */
+/**
+ * The streaming `streamGenerateContent` request; `alt=sse` makes the body Server-Sent Events.
+ * Without it (a proxy that dropped the parameter) Gemini answers one JSON array of the same chunks,
+ * `application/json`, and `generateContent` one of them: both read as the stream (the library's
+ * Gemini framing reads an array or a bare object).
+ */
 export function buildGeminiRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest {
   const model = encodeURIComponent(request.model.replace(/^models\//, ""));
   return {
     url: `${target.baseUrl}/models/${model}:streamGenerateContent?alt=sse`,
     headers: { "x-goog-api-key": target.apiKey, "content-type": "application/json", accept: "text/event-stream" },
     body: withOutputFormat(requestBody("gemini", request), request.outputFormat),
+    wholeType: "application/json",
   };
 }
 

@@ -38,11 +38,15 @@ export function ollamaCredentials(env: Env): ProviderCredentials | undefined {
   return { apiKey: nonEmpty(env.OLLAMA_API_KEY) ?? "" };
 }
 
-/** The streaming `POST /api/chat` request. */
+/**
+ * The streaming `POST /api/chat` request. An answer of `stream: false` (a proxy that buffered it) is
+ * one object, `application/json`: the stream's lines in one, its message whole, read as its last line.
+ */
 export function buildOllamaRequest(request: StreamRequest, target: ProviderTarget): ProviderHttpRequest {
   const body = requestBody("ollama", request);
   if (request.outputFormat) body["format"] = ollamaFormat(request.outputFormat);
   const headers: Record<string, string> = { "content-type": "application/json", accept: "application/x-ndjson" };
   if (target.apiKey !== "") headers["authorization"] = `Bearer ${target.apiKey}`;
-  return { url: `${target.baseUrl}/api/chat`, headers, body, responseType: "application/x-ndjson" };
+  const url = `${target.baseUrl}/api/chat`;
+  return { url, headers, body, responseType: "application/x-ndjson", wholeType: "application/json" };
 }
