@@ -74,9 +74,9 @@ export interface ProtocolEncoderStreamOptions {
  * from upstream and writes them as an array pays one UTF-8 encoding and one enqueue per batch,
  * not per event. Backpressure is the
  * platform's: each write waits for the reader. Cancelling the output cancels the input, and with
- * it the provider request; so does an encoder that has `ended` before its input (AG-UI's
- * `RUN_ERROR`, the end of a Chat Completions, Messages or Responses response): the output closes,
- * and a tool loop stops calling the model for nobody.
+ * it the provider request; so does input that comes after the encoder `ended` (AG-UI's `RUN_ERROR`,
+ * the end of a Chat Completions, Messages or Responses response): the output closes, and a tool
+ * loop stops calling the model for nobody.
  *
  * @example
  * ```ts
@@ -96,6 +96,9 @@ export class ProtocolEncoderStream<E> extends TransformStream<E | readonly E[], 
     };
     super({
       transform(input, controller) {
+        // Input after the encoder's last event (a tool loop's next step) stops it, and with it the provider request;
+        // a response that ends there closes as any (a `pipeTo` into this stage settles, a writer's `close` resolves).
+        if (encoder.ended === true) return controller.terminate();
         if (!Array.isArray(input)) encoder.encode(input as E, out);
         else
           for (const event of join
@@ -103,7 +106,6 @@ export class ProtocolEncoderStream<E> extends TransformStream<E | readonly E[], 
             : (input as readonly E[]))
             encoder.encode(event, out);
         send(controller);
-        if (encoder.ended === true) controller.terminate(); // cancels the input, and with it the provider request
       },
       flush(controller) {
         encoder.end(out);

@@ -313,6 +313,20 @@ group("client-protocol encoder stages: streams done right", (test) => {
     }).needs("recordings");
   }
 
+  for (const [protocol, make] of Object.entries(stages))
+    test(`${protocol}: a response piped into the stage's writable (pipeTo) settles, and a writer's close resolves`, async () => {
+      const events = await fixtureEvents(fixture("openai", "chat-single-tool-call-strict-usage"));
+      const piped = make();
+      const read = collect(piped.readable);
+      await fromChunks(events).pipeTo(piped.writable);
+      const written = make();
+      const text = collect(written.readable);
+      const writer = written.writable.getWriter();
+      for (const event of events) await writer.write(event);
+      await writer.close();
+      assertEquals(decode(await read).length > 0 && (await text).length > 0, true);
+    }).needs("recordings");
+
   // Chat Completions, Messages and Responses show one response (a loop's first step): once it ended, nobody reads
   // the loop's later steps, and a loop that went on would call the model and run the tools up to maxSteps for nobody.
   for (const protocol of ["openai", "anthropic", "responses"] as const)
