@@ -63,7 +63,7 @@ export async function startResumableStream(
   const id = await newResponseId(pool.colo, pool.objects, pool.key);
   const stub = await stubOf(pool, id);
   const answer = (await stub.startStream(id, streamRequest)) ?? (await attach(stub, id, -1));
-  return withHeaders(answer, { ...cors, "x-response-id": id, "access-control-expose-headers": "x-response-id" });
+  return withHeaders(answer, idHeaders(cors, id));
 }
 
 /**
@@ -82,7 +82,7 @@ export async function startResumableRun(
   const id = retried ?? (await newResponseId(pool.colo, pool.objects, pool.key));
   const stub = await stubOf(pool, id);
   const answer = (await stub.startRun(id, run, retried !== null)) ?? (await attach(stub, id, -1));
-  return withHeaders(answer, { ...cors, "x-response-id": id, "access-control-expose-headers": "x-response-id" });
+  return withHeaders(answer, idHeaders(cors, id));
 }
 
 /** `GET /v1/stream/<id>` (or `/v1/run/<id>`) with `Last-Event-ID` (or `?lastEventId=`): the events after it, then live. */
@@ -131,6 +131,16 @@ async function stubOf(pool: ResponsePool, id: string): Promise<DurableObjectStub
   if (!stub)
     throw new HttpError(404, { code: "unknown_response", message: "No response with this id is in flight or recent." });
   return stub;
+}
+
+/**
+ * CORS and the response's id, readable cross-origin beside what CORS already exposes (a refusal's
+ * `retry-after`, `retry-after-ms`, `x-should-retry`, which the SDKs pace their retries by).
+ */
+function idHeaders(cors: Record<string, string>, id: string): Record<string, string> {
+  const exposed = cors["access-control-expose-headers"];
+  const expose = exposed === undefined ? "x-response-id" : `${exposed}, x-response-id`;
+  return { ...cors, "x-response-id": id, "access-control-expose-headers": expose };
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {
