@@ -57,18 +57,20 @@ export const cutCallError = (reason: string): { code: string; message: string } 
 /**
  * The arguments text a client gets of a completed call: the provider's, unless no client could
  * parse it (a Chat call, a Responses item `completed` with it): none at all (Anthropic's call of a
- * tool without parameters streams `""`), which gets `{}`, as OpenAI writes such a call, or a value
- * a normal finish left open (`{"city":"Paris"`), which gets what closes it when that parses to the
- * accumulator's repair; so that every protocol, which only appends, sends the rest. Where closing
- * is not enough (a key cut short: `{"city":"Paris","un`), a protocol that
+ * tool without parameters streams `""`), which gets `{}`, as OpenAI writes such a call (and so does
+ * such a call its tool's schema refused: the model wrote `{}`; not one cut short before any text),
+ * or a value a normal finish left open (`{"city":"Paris"`), which gets what closes it when that
+ * parses to the accumulator's repair; so that every protocol, which only appends, sends the rest.
+ * Where closing is not enough (a key cut short: `{"city":"Paris","un`), a protocol that
  * gives the whole text at the end (`whole`: Responses' `.done` and items, a `chat.completion`) gets
  * the repaired value; one that only appends keeps the provider's text.
  */
 export function finalArguments(event: CompletedToolCallEvent | InvalidToolCallEvent, whole?: boolean): string {
   const raw = event.rawArguments;
-  if (event.type !== "tool-call" || event.inputFormat === "text") return raw;
-  if (raw.trim() === "") return `${raw}{}`;
-  if (!event.repairs) return raw;
+  if (event.inputFormat === "text") return raw;
+  const cut = event.type === "invalid-tool-call" && event.error.code === "truncated-input";
+  if (raw.trim() === "" && !cut) return `${raw}{}`;
+  if (event.type !== "tool-call" || !event.repairs) return raw;
   const closed = raw + closers(raw);
   const repaired = JSON.stringify(event.arguments);
   try {

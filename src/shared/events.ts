@@ -56,6 +56,8 @@ export interface InvalidToolCall {
   providerMetadata?: Record<string, unknown>;
   /** The provider ran this call itself (a server tool whose input did not parse): the client neither runs nor answers it. */
   providerExecuted?: true;
+  /** `text` for free-text input (a custom tool's call), as its `tool-call-start` said. */
+  inputFormat?: "text";
   /** With a clock: when the first argument fragment came. */
   startedAt?: number;
   /** With a clock: when the arguments completed. */
@@ -201,9 +203,7 @@ export interface InvalidToolCallEvent extends InvalidToolCall {
 /** The provider waits for the application to approve a call it would run itself (OpenAI's MCP approvals): never a `tool-call`. */
 export type ApprovalRequestEvent = ApprovalRequest & { /** Always `approval-request`. */ type: "approval-request" };
 
-/**
- * Why a call's arguments can no longer match its tool's schema, found while they streamed: what a `tool-call-violation` event carries (and the `error` of an `abort` of reason `schema-violation`).
- */
+/** Why a call's arguments can no longer match its tool's schema, found while they streamed: what a `tool-call-violation` event carries (and the `error` of an `abort` of reason `schema-violation`). */
 export interface SchemaViolation {
   /** Always `schema-mismatch`, the code of the `invalid-tool-call` the call ends with. */
   code: "schema-mismatch";

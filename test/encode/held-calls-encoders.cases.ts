@@ -10,10 +10,10 @@ import {
   type InvalidToolCallEvent,
   type ToolCallEvent,
 } from "../../src/index.ts";
-import { AGENT_OPTIONS, countingIds, encodeAll } from "../support/encoders.ts";
-import { namedFrames, readMessagesEvents } from "../support/agent-protocol-readers.ts";
+import { AGENT_OPTIONS, countingIds, ENCODERS, encodeAll } from "../support/encoders.ts";
+import { namedFrames, readMessagesEvents, readResponsesEvents } from "../support/agent-protocol-readers.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
-import { dataFrames, readAGUIEvents } from "../support/protocol-readers.ts";
+import { dataFrames, readAGUIEvents, readChatChunks } from "../support/protocol-readers.ts";
 
 const finish = (reason: FinishEvent["reason"], rawReason: string): FinishEvent => ({
   type: "finish",
@@ -180,5 +180,69 @@ group("AGUIEncoder: an invalid call waits for what follows it", (test) => {
       assertEquals([aguiEnded(text), reading.finished], [[], undefined], JSON.stringify(after));
       assert(reading.error !== undefined, "RUN_ERROR");
     }
+  });
+});
+
+group("Encoders: a call its schema refused that came with no arguments text", (test) => {
+  // Anthropic's tool_use of no input (the recorded tool-use-no-args: `input: {}`, then one
+  // `input_json_delta` of ""), of a tool whose schema requires a field: the chain reads it as {} and
+  // refuses it (schema-mismatch). Released by the normal finish, it goes to the client as the model
+  // wrote it, {}, for the client's own check to answer; "" is no JSON (openai-node, Codex: EOF).
+  const refused: InvalidToolCallEvent = {
+    type: "invalid-tool-call",
+    index: 1,
+    id: "toolu_1",
+    name: "updateIssueList",
+    rawArguments: "",
+    error: { code: "schema-mismatch", message: "The tool arguments do not match the schema of updateIssueList." },
+  };
+  const events: EncodableEvent[] = [
+    ...started(1, "toolu_1", "updateIssueList", ""),
+    refused,
+    finish("tool-calls", "tool_use"),
+  ];
+
+  test("Chat, Responses and AG-UI clients get {}", () => {
+    const chat = readChatChunks(encodeAll(ENCODERS.openai(), events)).choices.get(0)?.calls ?? [];
+    const responses = readResponsesEvents(encodeAll(ENCODERS.responses(), events)).calls;
+    const agUI = readAGUIEvents(encodeAll(ENCODERS["ag-ui"](), events)).messages.flatMap((m) => m.toolCalls ?? []);
+    assertEquals(
+      [chat, responses, agUI].map((calls) => calls.map((call) => call.arguments)),
+      [["{}"], ["{}"], ["{}"]],
+    );
+  });
+
+  test("a free-text call (a custom tool's) refused with no input keeps its empty text", () => {
+    const start: ToolCallEvent = {
+      type: "tool-call-start",
+      index: 1,
+      id: "toolu_1",
+      name: "apply_patch",
+      inputFormat: "text",
+    };
+    const text = encodeAll(ENCODERS.responses(), [
+      start,
+      { ...refused, inputFormat: "text" },
+      finish("tool-calls", ""),
+    ]);
+    assertEquals(
+      readResponsesEvents(text).calls.map((call) => [call.custom, call.arguments]),
+      [[true, ""]],
+    );
+  });
+
+  test("one a stop cut short before any text stays as it came", () => {
+    const cut: InvalidToolCallEvent = { ...refused, error: { code: "truncated-input", message: "cut" } };
+    const text = encodeAll(ENCODERS.openai(), [
+      ...started(1, "toolu_1", "updateIssueList", ""),
+      cut,
+      finish("length", "max_tokens"),
+    ]);
+    assertEquals(
+      readChatChunks(text)
+        .choices.get(0)
+        ?.calls.map((call) => call.arguments),
+      [""],
+    );
   });
 });
