@@ -108,3 +108,17 @@ describe("a wait is bounded: a day at most, as whole seconds, never retried insi
     expect(waitOf(response)).toEqual(["86400", null, "false"]);
   });
 });
+
+describe("a wait in fractional seconds, as openai-node, @anthropic-ai/sdk and the AI SDK read Retry-After", () => {
+  for (const [label, headers, wait] of [
+    ["Retry-After: 1.898", { "retry-after": "1.898" }, ["2", "1898"]],
+    ["retry-after-ms: 0.4 (positive: never said as 0)", { "retry-after-ms": "0.4" }, ["1", "1"]],
+    ["Retry-After: 2.007 (read as 2007.0000000000002 ms)", { "retry-after": "2.007" }, ["3", "2007"]],
+  ] as const) {
+    it(`429 with ${label}, its body naming none: retry-after ${wait[0]}, retry-after-ms ${wait[1]}`, async () => {
+      const upstream = upstreamOf(429, { error: { code: "rate_limit_exceeded", message: "Slow down." } }, headers);
+      const response = await send(workerFetch({ env, upstream }), "/v1/chat/completions", geminiBody("chat"));
+      expect([response.status, ...waitOf(response)]).toEqual([429, ...wait, null]);
+    });
+  }
+});

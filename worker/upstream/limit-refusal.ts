@@ -67,16 +67,19 @@ export function limitRefusal(response: Response, text: string): HttpError | unde
  * Claude Code reads it) for the rest; past {@link MAX_RETRY_AFTER_MS}, `retry-after` and no retry.
  */
 export function waitHeaders(wait: number | undefined): Record<string, string> {
-  const ms = boundedWait(wait);
-  if (ms === undefined) return {};
+  const bounded = boundedWait(wait);
+  if (bounded === undefined) return {};
+  // Whole milliseconds rounded up, as the seconds are: a positive wait is never said as 0 (the AI
+  // SDK retries at once on 0). Rounded to the microsecond first: "2.007s" read is 2007.0000000000002.
+  const ms = Math.ceil(Math.round(bounded * 1000) / 1000);
   const seconds = String(Math.ceil(ms / 1000));
   if (ms > MAX_RETRY_AFTER_MS) return { "retry-after": seconds, "x-should-retry": "false" };
-  return { "retry-after": seconds, "retry-after-ms": String(Math.round(ms)) };
+  return { "retry-after": seconds, "retry-after-ms": String(ms) };
 }
 
 /**
  * The provider's wait in milliseconds: its `retry-after-ms` (OpenAI's, Azure's), its `Retry-After`
- * in seconds, or as an HTTP date counted from its own `Date` (without one, a date cannot be
+ * in seconds (fractional ones too), or as an HTTP date counted from its own `Date` (without one, a date cannot be
  * bounded); else the longer of `retryInfo` (the wait of Gemini's RetryInfo in the parsed body) and
  * the wait `text` names: Gemini's `retryDelay` ("14s"), its message's or OpenAI's and Groq's ("6.4s",
  * "7m12.5s"). At most nine digits of each unit are read.
@@ -90,7 +93,8 @@ function headerMs(headers: Headers): number | undefined {
   if (millis !== undefined && /^\d{1,9}(?:\.\d{1,6})?$/.test(millis)) return Number(millis);
   const value = headers.get("retry-after")?.trim();
   if (value === undefined) return undefined;
-  if (/^\d{1,9}$/.test(value)) return Number(value) * 1000;
+  // Seconds, fractional ones too ("1.898"), as openai-node, @anthropic-ai/sdk and the AI SDK read it.
+  if (/^\d{1,9}(?:\.\d{1,9})?$/.test(value)) return Number(value) * 1000;
   if (value.length > 64 || !/^[A-Za-z0-9 ,:]+$/.test(value)) return undefined;
   const at = Date.parse(value);
   const now = Date.parse(headers.get("date") ?? "");
