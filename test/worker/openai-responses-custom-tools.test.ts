@@ -186,7 +186,7 @@ describe("custom tools to an OpenAI Responses upstream, natively", () => {
     }
   });
 
-  it("/v1/stream: a call echoed with inputFormat text goes to OpenAI Responses as a custom_tool_call; another inputFormat is a 400 naming it", async () => {
+  it("/v1/stream: a call echoed with inputFormat text goes to OpenAI Responses as a custom_tool_call, to Anthropic and Gemini as {input: text}; another inputFormat is a 400 naming it", async () => {
     const upstream = customCallStream();
     const app = worker(upstream);
     const body = (inputFormat: string) => ({
@@ -219,6 +219,16 @@ describe("custom tools to an OpenAI Responses upstream, natively", () => {
     await chatAnswer.text();
     const sent = (chat.requests[0]!.body as { messages: { tool_calls?: unknown[] }[] }).messages[1]!.tool_calls;
     expect(sent).toEqual([{ id: "call_p", type: "custom", custom: { name: "apply_patch", input: PATCH } }]);
+    // Another provider has no free-text calls: the function of one string `input`, not `{}`, its text lost.
+    for (const provider of ["anthropic", "gemini"] as const) {
+      const other = scripted(provider, { text: "Done." });
+      const answer = await worker(other).call(post("/v1/stream", { ...body("text"), provider }, AUTH), live(provider));
+      await answer.text();
+      expect([provider, JSON.stringify(other.requests[0]!.body)]).toEqual([
+        provider,
+        expect.stringContaining(JSON.stringify({ input: PATCH })),
+      ]);
+    }
   });
 
   it("offline, the scripted model reads the custom tool as the function of one string it calls, and the custom items as calls and results", () => {

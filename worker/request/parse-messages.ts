@@ -60,7 +60,7 @@ function parseMessage(value: unknown, path: string, bounds: RequestBounds, provi
     const message: Message = {
       role,
       content,
-      toolCalls: calls.map((call, i) => parseAssistantCall(call, `${path}.tool_calls[${i}]`, bounds)),
+      toolCalls: calls.map((call, i) => parseAssistantCall(call, `${path}.tool_calls[${i}]`, bounds, provider)),
     };
     const parts = own(value, "reasoning_parts");
     if (parts !== undefined && parts !== null)
@@ -82,7 +82,10 @@ function parseMessage(value: unknown, path: string, bounds: RequestBounds, provi
   throw invalidField(`${path}.role`, "`role` must be system, user, assistant or tool.");
 }
 
-function parseAssistantCall(value: unknown, path: string, bounds: RequestBounds): AssistantToolCall {
+/** The providers that take a free-text call back as one (OpenAI's custom tool calls, Responses and Chat). */
+const TAKES_TEXT_CALLS: ReadonlySet<string> = new Set(["openai-responses", "openai"]);
+
+function parseAssistantCall(value: unknown, path: string, bounds: RequestBounds, provider: string): AssistantToolCall {
   if (!isObject(value)) throw invalidField(path, "Each tool call must be an object.");
   const id = own(value, "id");
   if (id !== null && id !== undefined && typeof id !== "string")
@@ -95,7 +98,10 @@ function parseAssistantCall(value: unknown, path: string, bounds: RequestBounds)
   const format = own(value, "inputFormat") ?? undefined;
   if (format !== undefined && (format !== "text" || typeof call.arguments !== "string"))
     throw invalidField(`${path}.inputFormat`, "`inputFormat` must be text, with the call's text as `arguments`.");
-  if (format === "text") call.inputFormat = format;
+  // To another provider, the function of one string `input` a custom tool goes as
+  // (worker/protocols/custom-calls.ts): its text as `{}`, what a string is to them, would be lost.
+  if (format === "text" && TAKES_TEXT_CALLS.has(provider)) call.inputFormat = format;
+  else if (format === "text") call.arguments = { input: call.arguments };
   const index = own(value, "index");
   if (index !== undefined && index !== null) {
     if (typeof index !== "number" || !Number.isSafeInteger(index) || index < 0)

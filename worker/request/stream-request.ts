@@ -17,7 +17,8 @@
  *     { "role": "assistant", "content": "", "tool_calls": [{ "id": "call_1", "name": "get_weather", "arguments": { "city": "Paris" } }] },
  *     // (with "reasoning_parts": finish.reasoningParts and "reasoning": finish.reasoning, which providers take back,
  *     // and "order": finish.order with each call's "index", the order the provider gets the turn in;
- *     // a free-text call with "inputFormat": "text" and its text as "arguments", which OpenAI, Responses and Chat, takes back as a custom call)
+ *     // a free-text call with "inputFormat": "text" and its text as "arguments", which OpenAI, Responses and Chat, takes back as a custom call,
+ *     // and every other provider as a call of a function of one string, {"input": text})
  *     // ... and their results
  *     { "role": "tool", "tool_call_id": "call_1", "name": "get_weather", "content": "{\"celsius\": 18}" }   // "is_error": true for a failure
  *     // (and "files": [file parts] for the files a result carries)
