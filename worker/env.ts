@@ -66,6 +66,13 @@ export interface Env {
    * naming one is a 400). With any listed, a `container`'s `skills` are forwarded too. Unset: none.
    */
   ANTHROPIC_SERVER_TOOLS?: string;
+  /**
+   * The storage a client's file URL may name, as URL prefixes, comma-separated
+   * (`s3://my-bucket/docs/,gs://my-bucket/`): Bedrock reads `s3://` with the Worker's AWS key and
+   * Gemini `gs://` and its Files API's URLs with its project, so any other is a 400. Each is a
+   * scheme and bucket, and a path ending in `/`. Unset: none.
+   */
+  ALLOWED_STORAGE_URLS?: string;
   /** Largest request body, in bytes. */
   MAX_BODY_BYTES?: string | number;
   /**
@@ -155,6 +162,8 @@ export interface Settings {
   anthropicBetas: ReadonlySet<string>;
   /** `ANTHROPIC_SERVER_TOOLS`: the server tool kinds forwarded to Anthropic. */
   anthropicServerTools: ReadonlySet<string>;
+  /** `ALLOWED_STORAGE_URLS`, as listed: checked where a file is read (worker/request/storage-urls.ts). */
+  allowedStorageUrls: readonly string[];
   maxBodyBytes: number;
   maxAgentBodyBytes: number;
   modelAliases: string | undefined;
@@ -216,6 +225,7 @@ export function readSettings(env: Env): Settings {
     corsAllowOrigins: commaList(env.CORS_ALLOW_ORIGINS),
     anthropicBetas: new Set(commaList(env.ANTHROPIC_BETAS)),
     anthropicServerTools: new Set(commaList(env.ANTHROPIC_SERVER_TOOLS)),
+    allowedStorageUrls: commaList(env.ALLOWED_STORAGE_URLS),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", DEFAULT_SETTINGS.maxBodyBytes, 1),
     maxAgentBodyBytes: integer(env, "MAX_AGENT_BODY_BYTES", DEFAULT_SETTINGS.maxAgentBodyBytes, 1),
     modelAliases: nonEmpty(env.MODEL_ALIASES),
@@ -265,25 +275,8 @@ function flag(env: Env, name: "OPEN_ACCESS"): boolean {
   throw new SettingsError(`${name} must be "true" or "false".`);
 }
 
-type NumericVar =
-  | "MAX_BODY_BYTES"
-  | "MAX_AGENT_BODY_BYTES"
-  | "MAX_TOOL_CALLS"
-  | "MAX_ARGUMENTS_LENGTH"
-  | "MAX_EVENT_LENGTH"
-  | "MAX_COMPLETION_LENGTH"
-  | "IDLE_TIMEOUT_MS"
-  | "MAX_RESPONSE_MS"
-  | "REPLAY_DELAY_MS"
-  | "DETACHED_LIMIT_MS"
-  | "RESUME_TTL_MS"
-  | "RESUME_MAX_EVENTS"
-  | "RESUME_MAX_BYTES"
-  | "RESPONSE_OBJECTS"
-  | "WRITE_WINDOW_MS"
-  | "RESUME_WRITE_WINDOW_MS"
-  | "STORE_TTL_MS"
-  | "MAX_STORED_RESPONSE_BYTES";
+/** The variables that hold a number (typed `string | number`: wrangler.toml may give either). */
+type NumericVar = { [Name in keyof Env]-?: number extends Env[Name] ? Name : never }[keyof Env];
 
 function integer(env: Env, name: NumericVar, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   const raw = env[name];

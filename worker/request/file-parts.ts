@@ -6,7 +6,8 @@
  * table of what each provider takes). The Worker never fetches a URL: a URL goes to a provider
  * that reads it itself (OpenAI, Anthropic, Cohere), and is a 400 for one that needs the bytes.
  * A URL of the deployment's own storage (`s3://`, `gs://`, Gemini's Files API) is a 400 too: the
- * provider would read it with the operator's credentials, whatever the client may see.
+ * provider would read it with the operator's credentials, whatever the client may see; the
+ * operator lets clients name its folders by listing them (`ALLOWED_STORAGE_URLS`: ./storage-urls.ts).
  *
  * @module
  */
@@ -19,6 +20,7 @@ import {
 } from "../../src/index.ts";
 import { HttpError, invalidField } from "../response/json-error.ts";
 import { isObject, own } from "./json-fields.ts";
+import { listedStorageUrl } from "./storage-urls.ts";
 
 /**
  * The most bytes one file may hold, decoded (Anthropic takes images up to 5 MB and PDFs up to
@@ -53,7 +55,7 @@ const URL_SCHEMES = new Set(["https:", "http:"]);
 /**
  * Where a provider reads with the deployment's own credentials (Bedrock `s3://` with its AWS key,
  * Gemini `gs://` and its Files API's URLs with its project's): a client naming one there would
- * read the operator's storage, so these are refused as a stored file's id is.
+ * read the operator's storage, so these are refused as a stored file's id is, unless listed.
  */
 const STORAGE_SCHEMES = new Set(["s3:", "gs:"]);
 const STORAGE_HOSTS = new Set(["generativelanguage.googleapis.com", "generativelanguage.googleapis.com."]);
@@ -106,12 +108,13 @@ function sourceOf(file: WireFilePart, path: string): RequestFilePart["source"] {
     } catch {
       throw invalidField(path, `\`${path}\` has a URL that is not one.`);
     }
-    if (STORAGE_SCHEMES.has(url.protocol) || STORAGE_HOSTS.has(url.hostname))
+    const storage = STORAGE_SCHEMES.has(url.protocol) || STORAGE_HOSTS.has(url.hostname);
+    if (storage && !listedStorageUrl(file.url))
       throw invalidField(
         path,
-        `\`${path}\` names a file in the deployment's own storage (s3://, gs://, Gemini's Files API), which the provider would read with the Worker's credentials: send the file's bytes (base64) or a public https URL instead.`,
+        `\`${path}\` names a file in the deployment's own storage (s3://, gs://, Gemini's Files API), which the provider would read with the Worker's credentials, and not under a prefix the operator lists in ALLOWED_STORAGE_URLS: send the file's bytes (base64) or a public https URL instead, or have the operator list its folder.`,
       );
-    if (!URL_SCHEMES.has(url.protocol))
+    if (!storage && !URL_SCHEMES.has(url.protocol))
       throw invalidField(path, `\`${path}\` has a URL no provider reads: http(s) only.`);
     return { type: "url", url: file.url };
   }

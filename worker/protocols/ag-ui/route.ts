@@ -5,6 +5,7 @@ import { protocolPost } from "../protocol-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { parseAGUIRequest } from "./request.ts";
+import { withStorageUrls } from "../../request/storage-urls.ts";
 import { agUIErrorResponse } from "./error.ts";
 import type { Runtime } from "../../runtime.ts";
 import { demoTools } from "../../demo-tools/index.ts";
@@ -31,7 +32,9 @@ export function agUIRoute(
 ): Promise<Response> {
   return protocolPost(request, env, runtime, agUIErrorResponse, async (body, context) => {
     const { cors } = context;
-    const parsed = parseAGUIRequest(body, providerNames, tools, bareNameProvider(context.env, "openai"));
+    const parsed = withStorageUrls(context.settings.allowedStorageUrls, () =>
+      parseAGUIRequest(body, providerNames, tools, bareNameProvider(context.env, "openai")),
+    );
     const { batches, headers } = await openClientBatches(parsed, context);
     const answer = encodeAnswer(batches, new AGUIEncoder({ threadId: parsed.threadId, runId: parsed.runId }));
     return new Response(withHeartbeat(answer, runtime.timers), { headers: answerHeaders(cors, SSE_HEADERS, headers) });

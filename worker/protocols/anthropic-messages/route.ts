@@ -11,6 +11,7 @@ import { bareNameProvider } from "../agent-model.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
+import { withStorageUrls } from "../../request/storage-urls.ts";
 import { checkThread } from "./thread.ts";
 import { messagesSignature } from "../reasoning-state.ts";
 import { agentBatches } from "../thought-signatures.ts";
@@ -52,12 +53,14 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
     async (body, context) => {
       const { settings, cors } = context;
       checkThread(body);
-      const parsed = parseMessagesRequest(
-        body,
-        providerNames,
-        settings.modelAliases,
-        bareNameProvider(context.env, "anthropic"),
-        settings.anthropicServerTools,
+      const parsed = withStorageUrls(settings.allowedStorageUrls, () =>
+        parseMessagesRequest(
+          body,
+          providerNames,
+          settings.modelAliases,
+          bareNameProvider(context.env, "anthropic"),
+          settings.anthropicServerTools,
+        ),
       );
       const betas = allowedBetas(request.headers, settings.anthropicBetas);
       if (parsed.request.provider === "anthropic" && betas) parsed.request.anthropicBetas = betas;

@@ -13,6 +13,7 @@ import { protocolPost } from "../protocol-post.ts";
 import { allowedCalls } from "../call-rules.ts";
 import { customCalls } from "../custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
+import { withStorageUrls } from "../../request/storage-urls.ts";
 import { responsesEncryptedContent } from "../reasoning-state.ts";
 import { agentBatches } from "../thought-signatures.ts";
 import { programParts } from "./program-items.ts";
@@ -63,12 +64,14 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       const { settings, cors } = context;
       const stored = storing(body) ? await storedResponsesOf(context) : undefined;
       const conversation = await readConversation(body, stored, settings.maxAgentBodyBytes);
-      const parsed = parseResponsesRequest(
-        conversation.body,
-        providerNames,
-        settings.modelAliases,
-        bareNameProvider(context.env, "openai-responses"),
-        conversation,
+      const parsed = withStorageUrls(settings.allowedStorageUrls, () =>
+        parseResponsesRequest(
+          conversation.body,
+          providerNames,
+          settings.modelAliases,
+          bareNameProvider(context.env, "openai-responses"),
+          conversation,
+        ),
       );
       const keeping =
         stored && (await keepingOf(conversation.body as Record<string, unknown>, conversation.earlier, stored));
