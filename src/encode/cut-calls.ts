@@ -68,7 +68,8 @@ export const cutCallError = (reason: string): { code: string; message: string } 
 export function finalArguments(event: CompletedToolCallEvent | InvalidToolCallEvent, whole?: boolean): string {
   const raw = event.rawArguments;
   if (event.inputFormat === "text") return raw;
-  const cut = event.type === "invalid-tool-call" && event.error.code === "truncated-input";
+  // The accumulator reads "" as `{}` unless a stop cut the call: then it failed to parse (`invalid-json`; free text's `truncated-input`).
+  const cut = event.type === "invalid-tool-call" && PARSE_FAILURES.has(event.error.code);
   if (raw.trim() === "" && !cut) return `${raw}{}`;
   if (event.type !== "tool-call" || !event.repairs) return raw;
   const closed = raw + closers(raw);
@@ -80,6 +81,9 @@ export function finalArguments(event: CompletedToolCallEvent | InvalidToolCallEv
   }
   return whole ? repaired : raw;
 }
+
+/** The codes of a call whose text did not parse: of an empty text, only one a stop cut before any text. */
+const PARSE_FAILURES: ReadonlySet<string> = new Set(["invalid-json", "truncated-input"]);
 
 /** What closes a JSON text cut short: its open string, then its open objects and arrays. */
 function closers(text: string): string {

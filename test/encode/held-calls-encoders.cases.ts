@@ -9,8 +9,11 @@ import {
   type FinishEvent,
   type InvalidToolCallEvent,
   type ToolCallEvent,
+  streamToolCalls,
 } from "../../src/index.ts";
 import { AGENT_OPTIONS, countingIds, ENCODERS, encodeAll } from "../support/encoders.ts";
+import { allFixtures } from "../support/fixtures.ts";
+import { collect, fromChunks } from "../support/streams.ts";
 import { namedFrames, readMessagesEvents, readResponsesEvents } from "../support/agent-protocol-readers.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { dataFrames, readAGUIEvents, readChatChunks } from "../support/protocol-readers.ts";
@@ -245,4 +248,19 @@ group("Encoders: a call its schema refused that came with no arguments text", (t
       [""],
     );
   });
+
+  test("one max_tokens cut before any text (the recorded stop, its call's text taken out) is no {} call to Chat or Responses", async () => {
+    // The accumulator does not read a cut "" as {}: the call is invalid-json. Given {}, a Chat client
+    // would run a call the model never wrote; Responses' delta, .done and item would say it whole.
+    const recorded = allFixtures.find(
+      (f) => f.provider === "anthropic" && f.name === "max-tokens-incomplete-tool-json",
+    )!;
+    const body = recorded.text.replace(/\n\nevent: content_block_delta\ndata: \{[^\n]*"partial_json":"[^"][^\n]*/g, "");
+    const events = await collect(
+      streamToolCalls(fromChunks([new TextEncoder().encode(body)]), { provider: "anthropic" }),
+    );
+    const chat = readChatChunks(encodeAll(ENCODERS.openai(), events)).choices.get(0)?.calls ?? [];
+    const responses = encodeAll(ENCODERS.responses(), events);
+    assertEquals([chat.map((call) => call.arguments), responses.includes('"{}"')], [[""], false]);
+  }).needs("recordings");
 });
