@@ -30,6 +30,23 @@ const COHERE_EVENTS = new Set([
 ]);
 
 /**
+ * At most this many messages that cannot tell the protocol (error events) wait for its decoder;
+ * past it they go to the lenient fallback at once, so a stream of them is never buffered whole.
+ */
+const MAX_HELD = 64;
+
+/** OpenAI Responses' `keepalive`, which carries nothing: never held. */
+function isKeepalive(message: FramedMessage): boolean {
+  if (!message.data.includes("keepalive")) return false;
+  try {
+    const payload: unknown = message.value ?? JSON.parse(message.data);
+    return isRecord(payload) && payload["type"] === "keepalive";
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Tells the protocol from one framed message: `undefined` when this message cannot tell (an error
  * event, whose shape several providers share, or a `keepalive`), `null` when it is no known protocol. A message of
  * the AWS event stream (it has `headers`) is Bedrock's; an NDJSON line with `message` and `done`
@@ -84,7 +101,8 @@ export function detectProvider(message: FramedMessage): Provider | null | undefi
 /**
  * The provider stage when the protocol is not known in advance: it tells it from the first
  * message that can tell, then decodes every message with that provider's decoder. Error events
- * before that (their shape is shared) are held and decoded once the protocol is known. A stream it
+ * before that (their shape is shared) are held and decoded once the protocol is known (past 64,
+ * by the Chat Completions decoder at once, the most lenient); keepalives before it are dropped. A stream it
  * cannot recognize gets one `error` of code `unknown-provider` naming the `provider` option, and
  * its messages are dropped: the accumulator then ends with `abort`, never a hang.
  *
@@ -109,6 +127,8 @@ export class DetectingDecoder implements ProviderDecoder {
   readonly #limits: DecoderLimits | undefined;
   readonly #held: SSEMessage[] = [];
   #decoder: ProviderDecoder | undefined;
+  /** Decodes what cannot tell the protocol once too much of it came, and at the end. */
+  #fallback: ProviderDecoder | undefined;
   #failed = false;
   /** The protocol once told. */
   provider: Provider | undefined;
@@ -124,7 +144,13 @@ export class DetectingDecoder implements ProviderDecoder {
     if (this.#decoder) return this.#decoder.decode(message);
     if (this.#failed) return;
     const provider = detectProvider(message);
-    if (provider === undefined) return void this.#held.push(message);
+    if (provider === undefined) {
+      if (isKeepalive(message)) return;
+      if (this.#held.length < MAX_HELD) return void this.#held.push(message);
+      this.#fallback ??= createProviderDecoder("openai", this.#emit);
+      for (const each of [...this.#held.splice(0), message]) this.#fallback.decode(each);
+      return;
+    }
     if (provider === null) {
       this.#failed = true;
       return this.#emit({
@@ -145,7 +171,7 @@ export class DetectingDecoder implements ProviderDecoder {
     if (this.#decoder) return this.#decoder.end(fault);
     // Only error events came: any protocol reads them; the Chat Completions one is the most lenient.
     // An event-stream exception is never held (its headers tell), so nothing held is Bedrock's.
-    const fallback = createProviderDecoder("openai", this.#emit);
+    const fallback = (this.#fallback ??= createProviderDecoder("openai", this.#emit));
     for (const message of this.#held) fallback.decode(message);
   }
 }

@@ -54,6 +54,27 @@ group("Provider detection", (test) => {
     );
   });
 
+  test("error events before the protocol is known are not held without bound: past 64 they come out while the stream is open", async () => {
+    const sse = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error"}}\n\n';
+    let drained = (): void => {};
+    const allSent = new Promise<void>((resolve) => (drained = resolve));
+    let sent = 0;
+    // A hundred error events, then the body stays open: nothing tells the protocol.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 100) controller.enqueue(bytes(sse));
+        else drained();
+      },
+    });
+    const reader = streamToolCalls(body).getReader();
+    const first = await Promise.race([
+      reader.read().then(({ value }) => value?.type),
+      allSent.then(() => new Promise((resolve) => setTimeout(() => resolve("nothing while open"), 0))),
+    ]);
+    await reader.cancel();
+    assertEquals(first, "error");
+  });
+
   test("a Responses keepalive first is held until the protocol is known (a resumed stream can start with one)", async () => {
     // OpenAI sends `{"type":"keepalive","sequence_number":N}` on long-running Responses streams
     // (openai-node #1964/#1965, openai-java #767/#776): undocumented, in no SDK union. A stream
