@@ -74,9 +74,11 @@ export interface ProtocolEncoderStreamOptions {
  * from upstream and writes them as an array pays one UTF-8 encoding and one enqueue per batch,
  * not per event. Backpressure is the
  * platform's: each write waits for the reader. Cancelling the output cancels the input, and with
- * it the provider request; so does input that comes after the encoder `ended` (AG-UI's `RUN_ERROR`,
- * the end of a Chat Completions, Messages or Responses response): the output closes, and a tool
- * loop stops calling the model for nobody.
+ * it the provider request. Once the encoder `ended` (AG-UI's `RUN_ERROR`, the end of a Chat
+ * Completions, Messages or Responses response), the output closes right after its last event
+ * (a client reading to the end of the body waits for no tool of a loop's step), a failure of the
+ * input after it is not the client's, and the input's next event stops the input: a tool loop
+ * calls the model no more.
  *
  * @example
  * ```ts
@@ -89,9 +91,13 @@ export class ProtocolEncoderStream<E> extends TransformStream<E | readonly E[], 
     const join = options.joinDeltas === true;
     const bytes = new Utf8Writer();
     const out: string[] = [];
+    // The chunk that holds the encoder's last event: the output closes after it.
+    const last: { chunk?: Uint8Array } = {};
     const send = (controller: TransformStreamDefaultController<Uint8Array>): void => {
       if (out.length === 0) return;
-      controller.enqueue(bytes.encode(out.join("")));
+      const chunk = bytes.encode(out.join(""));
+      if (encoder.ended === true) last.chunk = chunk;
+      controller.enqueue(chunk);
       out.length = 0;
     };
     super({
@@ -112,8 +118,37 @@ export class ProtocolEncoderStream<E> extends TransformStream<E | readonly E[], 
         send(controller);
       },
     });
+    // The client reads to the end of the body: it ends with the encoder's last event, not at the
+    // input's next event (a tool loop's, after the step's tools settle) or its end.
+    Object.defineProperty(this, "readable", { value: closingAfter(this.readable, last), enumerable: true });
   }
 }
+
+/**
+ * `inner`, closed right after `last.chunk`. Cancelling it cancels `inner` (and so the input); once
+ * closed, `inner` is still read, so that the next input reaches the stage (which stops it) and a
+ * failure after the end is no error of a response that is whole.
+ */
+function closingAfter(inner: ReadableStream<Uint8Array>, last: { chunk?: Uint8Array }): ReadableStream<Uint8Array> {
+  const reader = inner.getReader();
+  const drain = (): Promise<void> => reader.read().then((next) => (next.done ? undefined : drain()), ignore);
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await reader.read();
+        if (next.done) return controller.close();
+        controller.enqueue(next.value);
+        if (next.value !== last.chunk) return;
+        controller.close();
+        void drain();
+      },
+      cancel: (reason) => reader.cancel(reason),
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+const ignore = (): void => undefined;
 
 /** A `data:` frame of Server-Sent Events; `JSON.stringify` escapes CR and LF, so one line holds any value. */
 export const sseData = (value: unknown): string => `data: ${JSON.stringify(value)}\n\n`;

@@ -35,7 +35,7 @@ import {
 } from "../support/protocol-readers.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
-import { replayModel } from "../support/tool-fakes.ts";
+import { deferred, replayModel } from "../support/tool-fakes.ts";
 
 const protocols = Object.keys(ENCODERS) as (keyof typeof ENCODERS)[];
 const fixture = recording;
@@ -343,5 +343,50 @@ group("client-protocol encoder stages: streams done right", (test) => {
       const text = decode(await collect(loop.pipeThrough(stages[protocol]())));
       assert(text.length > 0, "the first step is shown");
       assertEquals([model.requests.length, runs <= 1], [1, true]);
+    }).needs("recordings");
+
+  // Its client reads to the end of the body (openai-node and the Anthropic SDK read on after [DONE] and message_stop):
+  // a stage that closed only at the loop's next event kept it waiting for the tools of a step nobody shows.
+  for (const protocol of ["openai", "anthropic", "responses"] as const)
+    test(`${protocol}: over runToolLoop, the stage's output closes with its one response, not when the step's tools settle`, async () => {
+      const step = fixture("openai", "chat-single-tool-call-strict-usage");
+      const model = replayModel(Array.from({ length: 8 }, () => step.text));
+      const tool = deferred<string>();
+      const loop = runToolLoop({
+        provider: "openai",
+        messages: [{ role: "user", content: "hi" }],
+        tools: { [expectedCalls(await fixtureEvents(step))[0]!.name]: { run: () => tool.promise } },
+        call: model.call,
+      });
+      const read = collect(loop.pipeThrough(stages[protocol]())).then(decode);
+      const late = new Promise<string>((resolve) => setTimeout(() => resolve("still open"), 1000));
+      const outcome = await Promise.race([read, late]);
+      tool.resolve("done");
+      assert(outcome !== "still open" && outcome.length > 0, "the output closed before the tool settled");
+      await read;
+      assertEquals(model.requests.length, 1);
+    }).needs("recordings");
+
+  for (const [protocol, make] of Object.entries(stages))
+    test(`${protocol}: an input that fails after the response ended leaves the client a whole response`, async () => {
+      const events = await fixtureEvents(fixture("openai", "chat-single-tool-call-strict-usage"));
+      const stage = make();
+      const read = collect(stage.readable);
+      const writer = stage.writable.getWriter();
+      for (const event of events) await writer.write(event);
+      if (protocol === "ui" || protocol === "ag-ui") {
+        // These show the whole input: a failure after its events is the stream's.
+        await writer.abort(new Error("connection reset"));
+        assertEquals(
+          await read.then(
+            () => "closed",
+            (error: Error) => error.message,
+          ),
+          "connection reset",
+        );
+        return;
+      }
+      await writer.abort(new Error("connection reset"));
+      assert(decode(await read).length > 0, "the response that ended is read whole, without the later failure");
     }).needs("recordings");
 });
