@@ -68,8 +68,9 @@ export const cutCallError = (reason: string): { code: string; message: string } 
 export function finalArguments(event: CompletedToolCallEvent | InvalidToolCallEvent, whole?: boolean): string {
   const raw = event.rawArguments;
   if (event.inputFormat === "text") return raw;
-  // The accumulator reads "" as `{}` unless a stop cut the call: then it failed to parse (`invalid-json`; free text's `truncated-input`).
-  const cut = event.type === "invalid-tool-call" && PARSE_FAILURES.has(event.error.code);
+  // The accumulator reads "" as `{}` unless the call was cut: a stop's failed to parse (`invalid-json`; free text's
+  // `truncated-input`), and one the provider withdrew (Anthropic's fallback) is cut by definition.
+  const cut = event.type === "invalid-tool-call" && CUT_CODES.has(event.error.code);
   if (raw.trim() === "" && !cut) return `${raw}{}`;
   if (event.type !== "tool-call" || !event.repairs) return raw;
   const closed = raw + closers(raw);
@@ -82,8 +83,8 @@ export function finalArguments(event: CompletedToolCallEvent | InvalidToolCallEv
   return whole ? repaired : raw;
 }
 
-/** The codes of a call whose text did not parse: of an empty text, only one a stop cut before any text. */
-const PARSE_FAILURES: ReadonlySet<string> = new Set(["invalid-json", "truncated-input"]);
+/** The codes of an invalid call that, with an empty text, was cut before any text: no `{}` the model wrote. */
+const CUT_CODES: ReadonlySet<string> = new Set(["invalid-json", "truncated-input", "withdrawn"]);
 
 /** What closes a JSON text cut short: its open string, then its open objects and arrays. */
 function closers(text: string): string {

@@ -14,6 +14,7 @@ import {
 import { AGENT_OPTIONS, countingIds, ENCODERS, encodeAll } from "../support/encoders.ts";
 import { allFixtures } from "../support/fixtures.ts";
 import { collect, fromChunks } from "../support/streams.ts";
+import { fallbackWhileOpen } from "../providers/anthropic/turn-blocks-recordings.ts";
 import { namedFrames, readMessagesEvents, readResponsesEvents } from "../support/agent-protocol-readers.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { dataFrames, readAGUIEvents, readChatChunks } from "../support/protocol-readers.ts";
@@ -263,4 +264,16 @@ group("Encoders: a call its schema refused that came with no arguments text", (t
     const responses = encodeAll(ENCODERS.responses(), events);
     assertEquals([chat.map((call) => call.arguments), responses.includes('"{}"')], [[""], false]);
   }).needs("recordings");
+
+  test("one the provider withdrew before any text (a fallback right after its start) is no {} call to Chat or AG-UI", async () => {
+    // AG-UI ends a withdrawn call at once: with {} its frontend tool would run a call the model never wrote.
+    const body = fallbackWhileOpen.replace('"partial_json":"{\\"target\\": "', '"partial_json":""');
+    assert(body !== fallbackWhileOpen, "the call's text is taken out");
+    const events = await collect(
+      streamToolCalls(fromChunks([new TextEncoder().encode(body)]), { provider: "anthropic" }),
+    );
+    const chat = readChatChunks(encodeAll(ENCODERS.openai(), events)).choices.get(0)?.calls ?? [];
+    const agUI = encodeAll(ENCODERS["ag-ui"](), events);
+    assertEquals([chat.map((call) => call.arguments), agUI.includes('"delta":"{}"')], [[""], false]);
+  });
 });

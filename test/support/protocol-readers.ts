@@ -536,8 +536,9 @@ export function expectedCalls(events: readonly EncodableEvent[]): ExpectedCall[]
     const event = done.get(key);
     if (!event) return [];
     // A JSON call that came with no text at all (Anthropic's of a tool without parameters) is `{}`, as OpenAI writes it.
-    // So is one its schema refused (the model wrote `{}`), but not one cut short before any text (its "" did not parse).
-    const cut = event.type === "invalid-tool-call" && ["invalid-json", "truncated-input"].includes(event.error.code);
+    // So is one its schema refused (the model wrote `{}`), but not one cut before any text (its "" did not parse, or the provider withdrew it).
+    const cut =
+      event.type === "invalid-tool-call" && ["invalid-json", "truncated-input", "withdrawn"].includes(event.error.code);
     const empty = !cut && event.inputFormat !== "text" && event.rawArguments.trim() === "";
     const base = {
       id: event.id,
