@@ -142,4 +142,25 @@ group("Provider kits: request bodies", (test) => {
       { type: "custom_tool_call_output", call_id: "c1", output: "Done." },
     ]);
   });
+
+  test("OpenAI Responses: a call marked free text whose arguments are no text goes back as a function call, its result as a function_call_output", () => {
+    // The pair must match: OpenAI refuses an output whose call_id names no call of its type.
+    const body = providerKit("openai-responses").requestBody({
+      model: "m",
+      tools: [{ name: "lookup", parameters: { type: "object" } }],
+      messages: [
+        { role: "user", content: "Look it up." },
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: "c1", name: "lookup", arguments: {}, inputFormat: "text" }],
+        },
+        { role: "tool", toolCallId: "c1", content: "Found." },
+      ],
+    });
+    assertEquals((body["input"] as unknown[]).slice(1), [
+      { type: "function_call", call_id: "c1", name: "lookup", arguments: "{}" },
+      { type: "function_call_output", call_id: "c1", output: "Found." },
+    ]);
+  });
 });

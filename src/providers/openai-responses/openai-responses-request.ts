@@ -98,11 +98,9 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
           // Another call OpenAI ran, of no item of its own, is left out, never a `function_call` to answer.
           if (call.providerExecuted) return [];
           // A custom tool's call (free text) goes back as the `custom_tool_call` it came as.
-          const input = call.inputFormat === "text" && typeof call.arguments === "string" ? call.arguments : undefined;
-          const item =
-            input === undefined
-              ? { type: "function_call", call_id: id, name: call.name, arguments: JSON.stringify(call.arguments) }
-              : { type: "custom_tool_call", call_id: id, name: call.name, input };
+          const item = isTextCall(call)
+            ? { type: "custom_tool_call", call_id: id, name: call.name, input: call.arguments }
+            : { type: "function_call", call_id: id, name: call.name, arguments: JSON.stringify(call.arguments) };
           return [{ ...item, ...callFields(call) }];
         },
       });
@@ -118,11 +116,16 @@ function toInputItems(message: RequestMessage, path: string, calls: ReadonlyMap<
           : undefined;
       // A result with files is a list of input parts (a screenshot a tool took).
       const value = hasFiles(message) ? resultBlocks(message, path, inputPart) : message.content;
-      const type = call?.inputFormat === "text" ? "custom_tool_call_output" : "function_call_output";
+      // The output's type is its call's: OpenAI refuses one whose `call_id` names no call of that type.
+      const type = call && isTextCall(call) ? "custom_tool_call_output" : "function_call_output";
       return [output ?? { type, call_id: id, output: value, ...(call ? callerOf(call) : {}) }];
     }
   }
 }
+
+/** A free-text call (`inputFormat: "text"`) that holds its text: a `custom_tool_call`; anything else is a function's call. */
+const isTextCall = (call: RequestToolCall): call is RequestToolCall & { arguments: string } =>
+  call.inputFormat === "text" && typeof call.arguments === "string";
 
 function toolChoice(choice: RequestToolChoice, tools: ProviderRequest["tools"]): Fields | string {
   if (choice.type !== "tool") return choice.type;
