@@ -7,8 +7,8 @@ import { ProtocolEncoderStream, type EncodableEvent } from "./protocol-encoder.t
  * `@ag-ui/client`, CopilotKit) reads from an agent endpoint. Put it after `streamToolCalls`,
  * `ToolRunnerStream` or `runToolLoop` with the `threadId` and `runId` of the `RunAgentInput`.
  * See {@link AGUIEncoder} for what each event becomes. Takes one event or an array of the
- * events that are ready (one output chunk per array). Input after `RUN_ERROR` closes the output and
- * cancels the input: a loop whose step a `length` stop cut inside a call (the run fails there,
+ * events that are ready (one output chunk per array). The output closes right after `RUN_ERROR`,
+ * and input after it cancels the input: a loop whose step a `length` stop cut inside a call (the run fails there,
  * the call never ended, though `ToolRunnerStream` answered it with a `tool-error` at once) calls
  * the model no more.
  *

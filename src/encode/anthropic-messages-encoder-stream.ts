@@ -37,7 +37,7 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   is an invalid call right before it; what waited behind it (text, a complete call) opens
  *   after it, each block at the next index, and is streamed before the error.
  * - Choices other than the first, a tool loop's later steps and events of other types are not
- *   shown; input after the response ended closes the stream and cancels it (`ended`): a loop calls the model no more.
+ *   shown; the stream closes right after the response ended, and input after it is cancelled (`ended`): a loop calls the model no more.
  *
  * @example
  * ```ts

@@ -64,8 +64,8 @@ interface CallState {
  * - `finish` gives each choice its `finish_reason` (`tool_calls`, `stop`, `length`,
  *   `content_filter`), then, with `includeUsage` and usage known, a chunk with `choices: []` and
  *   `usage`, then `data: [DONE]`. Nothing is written after it: the encoder shows one model
- *   response (tool results, and a tool loop's later steps, are for the other protocols), and input
- *   after it closes its stream and cancels that input (`ended`): a loop calls the model no more.
+ *   response (tool results, and a tool loop's later steps, are for the other protocols): its stream
+ *   closes right after it, and input after it is cancelled (`ended`): a loop calls the model no more.
  * - A provider error, a `finish` of reason `error`, an `abort` (or an input that ends without a
  *   finish) is a last chunk `{"error": {message, type, param, code}}` (see {@link OpenAIChatError})
  *   with no `[DONE]` after it: openai-node throws it as an `APIError`, and a client that waits for

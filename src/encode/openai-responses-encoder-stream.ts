@@ -42,7 +42,7 @@ import { ProtocolEncoderStream, type EncodableEvent, type ProtocolEncoder } from
  *   (text, reasoning, a complete call) is written and done then, and listed. Nothing is written
  *   after the terminal event but `data: [DONE]`.
  * - Choices other than the first, a tool loop's later steps and events of other types are not
- *   shown; input after the response ended closes the stream and cancels it (`ended`): a loop calls the model no more.
+ *   shown; the stream closes right after the response ended, and input after it is cancelled (`ended`): a loop calls the model no more.
  *
  * @example
  * ```ts
