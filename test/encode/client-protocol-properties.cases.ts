@@ -35,7 +35,7 @@ import {
 } from "../support/protocol-readers.ts";
 import { eventually, recordingSource } from "../support/sources.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
-import { deferred, replayModel } from "../support/tool-fakes.ts";
+import { deferred, endsOrHangs, replayModel } from "../support/tool-fakes.ts";
 
 const protocols = Object.keys(ENCODERS) as (keyof typeof ENCODERS)[];
 const fixture = recording;
@@ -358,12 +358,10 @@ group("client-protocol encoder stages: streams done right", (test) => {
         tools: { [expectedCalls(await fixtureEvents(step))[0]!.name]: { run: () => tool.promise } },
         call: model.call,
       });
-      const read = collect(loop.pipeThrough(stages[protocol]())).then(decode);
-      const late = new Promise<string>((resolve) => setTimeout(() => resolve("still open"), 1000));
-      const outcome = await Promise.race([read, late]);
+      // The tool settles only after the output ended: an output that waits for it never ends (the bound stops the test).
+      const output = await endsOrHangs(loop.pipeThrough(stages[protocol]()));
       tool.resolve("done");
-      assert(outcome !== "still open" && outcome.length > 0, "the output closed before the tool settled");
-      await read;
+      assert(output !== "hung" && decode(output).length > 0, "the output closed while the step's tool still ran");
       assertEquals(model.requests.length, 1);
     }).needs("recordings");
 
