@@ -108,23 +108,29 @@ describe("/v1/stream: files in the Worker's own body", () => {
 });
 
 describe("a kept Gemini part (an assistant message's reasoning_parts)", () => {
-  it("cannot carry a fileData URI beside its own data: a 400 naming it, no request", async () => {
-    const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+  const secret = { mimeType: "application/pdf", fileUri: "gs://operator-private/secrets.pdf" };
+  // A part is one of Gemini's data members: a fileData beside the kept one, or one nested in a
+  // functionResponse's parts (Gemini 3's multimodal results), or a functionCall, is none it streams.
+  const blocks = [
+    { inlineData: { mimeType: "image/png", data: PNG }, fileData: secret },
+    { executableCode: { code: "1" }, functionResponse: { name: "f", response: {}, parts: [{ fileData: secret }] } },
+    { codeExecutionResult: { outcome: "OUTCOME_OK" }, functionCall: { name: "f", args: {} } },
+  ];
+  it("cannot carry a file or a call beside its own data: a 400 naming it, no request", async () => {
     const env = testEnv({ GEMINI_API_KEY: "k", GEMINI_BASE_URL: "https://provider.test/v1beta", CLIENT_TOKEN: "t" });
-    const block = {
-      inlineData: { mimeType: "image/png", data: PNG },
-      fileData: { mimeType: "application/pdf", fileUri: "gs://operator-private/secrets.pdf" },
-    };
-    const messages = [
-      { role: "user", content: "Draw a cat." },
-      { role: "assistant", content: "Here.", reasoning_parts: [{ type: "block", block }] },
-      { role: "user", content: "Now summarize the file." },
-    ];
-    const request = { provider: "gemini", model: "gemini-x", messages };
-    const response = await worker(upstream).call(streamRequest(request, { headers: auth }), env);
-    expect(response.status).toBe(400);
-    expect(((await response.json()) as any).error.field).toBe("messages[1].reasoning_parts[0].block");
-    expect(upstream.requests).toHaveLength(0);
+    for (const block of blocks) {
+      const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+      const messages = [
+        { role: "user", content: "Draw a cat." },
+        { role: "assistant", content: "Here.", reasoning_parts: [{ type: "block", block }] },
+        { role: "user", content: "Now summarize the file." },
+      ];
+      const request = { provider: "gemini", model: "gemini-x", messages };
+      const response = await worker(upstream).call(streamRequest(request, { headers: auth }), env);
+      expect(response.status, JSON.stringify(block)).toBe(400);
+      expect(((await response.json()) as any).error.field).toBe("messages[1].reasoning_parts[0].block");
+      expect(upstream.requests).toHaveLength(0);
+    }
   });
 });
 

@@ -167,15 +167,22 @@ const isInteractionsStep = (type: unknown): boolean =>
   type !== "function_result";
 
 /**
+ * Gemini's data members a kept part never has beside its own (a part is one of them): `fileData`, and
+ * a `functionResponse`, whose `parts` may hold one, would name a file for Gemini to read with the
+ * deployment's project (the storage a client's file part may not name: file-parts.ts); a
+ * `functionCall` is a call the client sends as one.
+ */
+const GEMINI_OTHER_DATA: readonly string[] = ["fileData", "functionResponse", "functionCall"];
+
+/**
  * One of Gemini's parts kept whole (a server tool's `toolCall` or `toolResponse`, `executableCode`,
- * `codeExecutionResult`, a generated image's `inlineData`): it has no `type`, and no `fileData`,
- * which Gemini never streams beside them and which would name a file for Gemini to read with the
- * deployment's project (the storage a client's file part may not name: file-parts.ts).
+ * `codeExecutionResult`, a generated image's `inlineData`): it has no `type`, and none of
+ * {@link GEMINI_OTHER_DATA}.
  */
 const isGeminiPart = (value: unknown): boolean =>
   isObject(value) &&
   own(value, "type") === undefined &&
-  own(value, "fileData") === undefined &&
+  GEMINI_OTHER_DATA.every((key) => own(value, key) === undefined) &&
   GEMINI_KEPT_PARTS.some((key) => isObject(own(value, key)));
 
 /** Anthropic's cited text block (`{type: "text", text, citations}`), kept so that its citations go back with it. */
