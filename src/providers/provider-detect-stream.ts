@@ -146,7 +146,8 @@ export class DetectingDecoder implements ProviderDecoder {
     const provider = detectProvider(message);
     if (provider === undefined) {
       if (isKeepalive(message)) return;
-      if (this.#held.length < MAX_HELD) return void this.#held.push(message);
+      // Once past the bound, each later one goes at once: never held again in another batch.
+      if (this.#held.length < MAX_HELD && !this.#fallback) return void this.#held.push(message);
       this.#fallback ??= createProviderDecoder("openai", this.#emit);
       for (const each of [...this.#held.splice(0), message]) this.#fallback.decode(each);
       return;

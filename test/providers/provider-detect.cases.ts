@@ -4,6 +4,21 @@ import { allFixtures } from "../support/fixtures.ts";
 import { assert, assertEquals, group } from "../support/harness.ts";
 import { bytes, collect, fromChunks } from "../support/streams.ts";
 
+/** A body of `count` error events (whose shape tells no protocol) that then stays open; `allSent` once all were read. */
+function errorEventsThenOpen(count: number): { body: ReadableStream<Uint8Array>; allSent: Promise<void> } {
+  const sse = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error"}}\n\n';
+  let drained = (): void => {};
+  const allSent = new Promise<void>((resolve) => (drained = resolve));
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent++ < count) controller.enqueue(bytes(sse));
+      else drained();
+    },
+  });
+  return { body, allSent };
+}
+
 group("Provider detection", (test) => {
   test("every recorded stream gives the same events with no provider option as with the right one", async () => {
     for (const fixture of allFixtures) {
@@ -55,17 +70,8 @@ group("Provider detection", (test) => {
   });
 
   test("error events before the protocol is known are not held without bound: past 64 they come out while the stream is open", async () => {
-    const sse = 'event: error\ndata: {"type":"error","error":{"type":"overloaded_error"}}\n\n';
-    let drained = (): void => {};
-    const allSent = new Promise<void>((resolve) => (drained = resolve));
-    let sent = 0;
     // A hundred error events, then the body stays open: nothing tells the protocol.
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent++ < 100) controller.enqueue(bytes(sse));
-        else drained();
-      },
-    });
+    const { body, allSent } = errorEventsThenOpen(100);
     const reader = streamToolCalls(body).getReader();
     const first = await Promise.race([
       reader.read().then(({ value }) => value?.type),
@@ -73,6 +79,22 @@ group("Provider detection", (test) => {
     ]);
     await reader.cancel();
     assertEquals(first, "error");
+  });
+
+  test("past 64 held error events, each later one comes out as it comes, none held again", async () => {
+    // 200 error events, then the body stays open: every one of them is the client's to read now.
+    const { body, allSent } = errorEventsThenOpen(200);
+    const reader = streamToolCalls(body).getReader();
+    // A macrotask after the body's last byte: everything the chain passes on comes before it, in microtasks.
+    const quiet = allSent.then(() => new Promise<"quiet">((resolve) => setTimeout(() => resolve("quiet"), 0)));
+    let errors = 0;
+    for (;;) {
+      const read = await Promise.race([reader.read(), quiet]);
+      if (read === "quiet" || read.done) break;
+      if (read.value.type === "error") errors++;
+    }
+    await reader.cancel();
+    assertEquals(errors, 200);
   });
 
   test("a Responses keepalive first is held until the protocol is known (a resumed stream can start with one)", async () => {
