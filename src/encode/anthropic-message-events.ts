@@ -20,7 +20,7 @@ import {
   type AnthropicStreamEvent,
 } from "./anthropic-messages-wire.ts";
 import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
-import { cutBy, finalArguments, holding } from "./cut-calls.ts";
+import { cutBy, cutCallError, finalArguments, holding } from "./cut-calls.ts";
 
 /** The message of an input that ended without a finish or an abort. */
 export const INPUT_ENDED = { code: "input-ended", message: "The response ended before it finished." };
@@ -181,8 +181,11 @@ export class AnthropicMessageEvents {
     // A call cut by a length stop cannot be run: `max_tokens`, as Anthropic itself reports a
     // response that ran out inside a tool_use block (which it stops), so no client runs its partial
     // input; one cut by a filter (Gemini's SAFETY, RECITATION) the same: `refusal`, never
-    // `tool_use`. An `other` finish (Gemini's OTHER) cuts a call as well: then `end_turn`.
+    // `tool_use`. An `other` finish (Gemini's OTHER, a body that ended with no finish) cuts a call
+    // as well, and no stop_reason says so (at `end_turn` the SDK's partial input reads as a call to
+    // run): the response fails, as a Responses one does, the cut call never stopped.
     const cut = cutBy(this.#held, event);
+    if (cut && event.reason === "other") return this.#fail(cutCallError("other"));
     this.#release();
     this.#blocks.finish();
     const usage = anthropicUsage(event.usage);

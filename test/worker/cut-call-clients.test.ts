@@ -2,7 +2,7 @@
 // while a Vertex call streams, OpenAI Responses' `response.incomplete` inside a call, the end of a
 // body with no finish, `[DONE]` or Anthropic's `message_stop`, inside a call's arguments) is no call
 // to run, in every client protocol, read by the real clients: Messages never says `tool_use`
-// (@anthropic-ai/sdk's stop_reason), Responses never says `completed` of it (after a failure it is
+// (@anthropic-ai/sdk's stop_reason; a finish with no stop_reason of its own, `other`, fails it), Responses never says `completed` of it (after a failure it is
 // never done; after a length or filter stop it is done `incomplete`, as Open Responses ends every
 // item of an incomplete response), AG-UI never ends it with TOOL_CALL_END (@ag-ui/client's
 // HttpAgent) and the run fails. The text and the call completed before it are delivered. What is no
@@ -159,7 +159,7 @@ const cases: Case[] = [
     label: "Gemini OTHER",
     model: "gemini/gemini-x",
     chunks: gemini({ finishReason: "OTHER" }),
-    stop: "end_turn",
+    stop: "error",
     terminal: "response.failed",
   },
   {
@@ -196,14 +196,14 @@ const cases: Case[] = [
     label: "OpenAI Chat [DONE] with no finish_reason inside a call",
     model: "openai/gpt-x",
     chunks: [...chatLength().slice(0, 3), "data: [DONE]\n\n"],
-    stop: "end_turn",
+    stop: "error",
     terminal: "response.failed",
   },
   {
     label: "Anthropic message_stop with no stop_reason inside a tool_use",
     model: "anthropic/claude-x",
     chunks: anthropicStopOnly(),
-    stop: "end_turn",
+    stop: "error",
     terminal: "response.failed",
   },
 ];
