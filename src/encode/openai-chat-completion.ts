@@ -9,7 +9,7 @@ import type {
 } from "../shared/events.ts";
 import { chatAnnotations, citedSpans, cites, type Citing } from "./citations.ts";
 import { CallIds } from "./call-ids.ts";
-import { finalArguments } from "./cut-calls.ts";
+import { cutCallError, finalArguments, holding } from "./cut-calls.ts";
 import {
   FAILED_RESPONSE,
   openAIError,
@@ -84,6 +84,8 @@ export class OpenAIChatCompletionBuilder {
   #textSize = 0;
   #finish: { reason: FinishReason; usage: Usage | undefined } | undefined;
   #error: OpenAIChatError | undefined;
+  /** An invalid call came with nothing after it but what may come between the calls a finish cut and that finish. */
+  #cutting = false;
 
   /** Creates the builder; `includeUsage` does not apply (usage is in the object whenever known). */
   constructor(options: OpenAIChatCompletionOptions) {
@@ -152,6 +154,7 @@ export class OpenAIChatCompletionBuilder {
 
   #add(event: EncodableEvent): void {
     if (this.#finish || this.#error) return;
+    this.#cutting = event.type === "invalid-tool-call" || (this.#cutting && holding(event));
     switch (event.type) {
       case "text-delta":
       case "reasoning-delta":
@@ -182,6 +185,8 @@ export class OpenAIChatCompletionBuilder {
         return this.#complete(event);
       case "finish":
         if (event.reason === "error") this.#error = openAIError(FAILED_RESPONSE);
+        // An `other` finish right after a call it cut: no finish_reason says so.
+        else if (event.reason === "other" && this.#cutting) this.#error = openAIError(cutCallError("other"));
         else this.#finish = { reason: event.reason, usage: event.usage };
         return;
       case "error":

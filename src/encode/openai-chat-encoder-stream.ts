@@ -12,7 +12,7 @@ import type {
 } from "../shared/events.ts";
 import { chatAnnotations, citedSpans, cites, type Citing } from "./citations.ts";
 import { CallIds } from "./call-ids.ts";
-import { finalArguments } from "./cut-calls.ts";
+import { cutCallError, finalArguments, holding } from "./cut-calls.ts";
 import {
   FAILED_RESPONSE,
   openAIError,
@@ -66,8 +66,8 @@ interface CallState {
  *   `usage`, then `data: [DONE]`. Nothing is written after it: the encoder shows one model
  *   response (tool results, and a tool loop's later steps, are for the other protocols): its stream
  *   closes right after it, and input after it is cancelled (`ended`): a loop calls the model no more.
- * - A provider error, a `finish` of reason `error`, an `abort` (or an input that ends without a
- *   finish) is a last chunk `{"error": {message, type, param, code}}` (see {@link OpenAIChatError})
+ * - A provider error, a `finish` of reason `error` (or `other` right after a call it cut: no
+ *   `finish_reason` says so), an `abort` (or an input that ends without a finish) is a last chunk `{"error": {message, type, param, code}}` (see {@link OpenAIChatError})
  *   with no `[DONE]` after it: openai-node throws it as an `APIError`, and a client that waits for
  *   `[DONE]` never takes a failed response for a complete one. Other in-band errors (a payload
  *   that could not be read) are not shown: what they cost shows as an invalid call or an abort.
@@ -100,6 +100,8 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
   #saidLength = 0;
   readonly #citing: Citing[] = [];
   #ended = false;
+  /** An invalid call came with nothing after it but what may come between the calls a finish cut and that finish ({@link holding}). */
+  #cutting = false;
 
   /** Creates the core; see {@link OpenAIChatEncoderOptions}. */
   constructor(options: OpenAIChatEncoderOptions) {
@@ -113,6 +115,7 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
   /** Appends the frames of one event to `out`. */
   encode(event: EncodableEvent, out: string[]): void {
     if (this.#ended) return;
+    this.#cutting = event.type === "invalid-tool-call" || (this.#cutting && holding(event));
     switch (event.type) {
       case "text-delta":
         if (event.text === "") return;
@@ -227,6 +230,8 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
 
   #finish(event: FinishEvent, out: string[]): void {
     if (event.reason === "error") return this.#fail(FAILED_RESPONSE, out);
+    // An `other` finish right after a call it cut: no finish_reason says so (`stop` would pass it for whole).
+    if (event.reason === "other" && this.#cutting) return this.#fail(cutCallError("other"), out);
     this.#choice(0);
     const annotations = this.#citing.length > 0 ? chatAnnotations(citedSpans(this.#citing, this.#said.join(""))) : [];
     if (annotations.length > 0) this.#delta(0, JSON.stringify({ annotations }), out);

@@ -2,7 +2,8 @@
 // while a Vertex call streams, OpenAI Responses' `response.incomplete` inside a call, the end of a
 // body with no finish, `[DONE]` or Anthropic's `message_stop`, inside a call's arguments) is no call
 // to run, in every client protocol, read by the real clients: Messages never says `tool_use`
-// (@anthropic-ai/sdk's stop_reason; a finish with no stop_reason of its own, `other`, fails it), Responses never says `completed` of it (after a failure it is
+// (@anthropic-ai/sdk's stop_reason; a finish with no stop_reason of its own, `other`, fails it, and
+// a Chat Completions answer the same: openai-node's finish_reason, or its APIError), Responses never says `completed` of it (after a failure it is
 // never done; after a length or filter stop it is done `incomplete`, as Open Responses ends every
 // item of an incomplete response), AG-UI never ends it with TOOL_CALL_END (@ag-ui/client's
 // HttpAgent) and the run fails. The text and the call completed before it are delivered. What is no
@@ -228,6 +229,25 @@ describe.each(cases)("a call cut by $label", (c) => {
     expect(outcome).toBe(c.stop);
     // A failure never stops the cut call (a stopped tool_use reads as complete): the whole call only.
     if (c.stop === "error") expect(blocks).toEqual(["lookup"]);
+  });
+
+  it("/v1/chat/completions (openai-node): the finish's own finish_reason, or an error where none says the call was cut", async () => {
+    const client = new OpenAI({ baseURL: `${base}/v1`, apiKey: "t", fetch: fetchOf(c), maxRetries: 0 });
+    const tools = TOOLS.map((tool) => ({ type: "function" as const, function: tool }));
+    const expected = { max_tokens: "length", refusal: "content_filter", error: "error" }[c.stop as string];
+    for (const stream of [true, false]) {
+      const outcome = await (async () => {
+        if (!stream) {
+          const completion = await client.chat.completions.create({ model: c.model, messages: user, tools });
+          return completion.choices[0]?.finish_reason as string;
+        }
+        let reason: string | undefined;
+        const chunks = await client.chat.completions.create({ model: c.model, messages: user, tools, stream: true });
+        for await (const chunk of chunks) reason = chunk.choices[0]?.finish_reason ?? reason;
+        return reason;
+      })().catch((error: unknown) => (error instanceof OpenAI.APIError ? "error" : String(error)));
+      expect([stream, outcome]).toEqual([stream, expected]);
+    }
   });
 
   it("/v1/responses (openai-node): the whole call completed, the cut call never", async () => {
