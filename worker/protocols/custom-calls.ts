@@ -100,29 +100,41 @@ export function customFormatAt(value: unknown, path: string, nested: boolean): J
 export function customCalls(
   batches: ReadableStream<readonly EncodableEvent[]>,
   customTools: ReadonlySet<string>,
+  provider: string,
 ): ReadableStream<readonly EncodableEvent[]> {
-  if (customTools.size === 0) return batches;
+  // Decided once per request: an OpenAI Responses upstream was sent them as custom tools, so its calls are free-text already.
+  if (customTools.size === 0 || takesCustomTools(provider)) return batches;
   const custom = new Set<string>();
-  return mapChunks(batches, (batch): readonly EncodableEvent[] =>
-    batch.flatMap((event) => rewrite(event, customTools, custom)),
-  );
+  return mapChunks(batches, (batch): readonly EncodableEvent[] => {
+    const out: EncodableEvent[] = [];
+    for (const event of batch) {
+      const next = rewrite(event, customTools, custom);
+      if (next) out.push(next);
+    }
+    return out;
+  });
 }
 
 /** A call's key in a response: its choice and index, as the accumulator gives them. */
 const callKey = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;
 
-function rewrite(event: EncodableEvent, customTools: ReadonlySet<string>, custom: Set<string>): EncodableEvent[] {
+/** The event as the client is sent it, undefined when it is dropped (a custom call's JSON fragment). */
+function rewrite(
+  event: EncodableEvent,
+  customTools: ReadonlySet<string>,
+  custom: Set<string>,
+): EncodableEvent | undefined {
   if (event.type === "tool-call-start" && customTools.has(event.name) && event.inputFormat !== "text") {
     custom.add(callKey(event));
-    return [{ ...event, inputFormat: "text" }];
+    return { ...event, inputFormat: "text" };
   }
-  if (event.type === "tool-call-delta" && custom.has(callKey(event))) return [];
+  if (event.type === "tool-call-delta" && custom.has(callKey(event))) return undefined;
   if (event.type === "tool-call" && customTools.has(event.name) && event.inputFormat !== "text") {
     const input =
       typeof event.arguments === "object" && event.arguments !== null && !Array.isArray(event.arguments)
         ? (event.arguments as Record<string, unknown>)[CUSTOM_INPUT]
         : undefined;
-    if (typeof input === "string") return [{ ...event, inputFormat: "text", arguments: input, rawArguments: input }];
+    if (typeof input === "string") return { ...event, inputFormat: "text", arguments: input, rawArguments: input };
   }
-  return [event];
+  return event;
 }

@@ -47,7 +47,10 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     if (chat.stream) {
       const { batches, headers } = await openClientBatches({ mode: "stream", request: chat.request }, context);
       const answer = encodeAnswer(
-        agentBatches(chat.request.provider, allowedCalls(customCalls(batches, chat.customTools), rules)),
+        agentBatches(
+          chat.request.provider,
+          allowedCalls(customCalls(batches, chat.customTools, chat.request.provider), rules),
+        ),
         new OpenAIChatEncoder({ model: chat.model, includeUsage: chat.includeUsage }),
       );
       return new Response(withHeartbeat(answer, runtime.timers), {
@@ -60,7 +63,10 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
     const builder = new OpenAIChatCompletionBuilder({ model: chat.model, maxTextLength: settings.maxCompletionLength });
     // Read without a stream read per event; an answer that can only be an error stops the provider.
     await readEach(
-      agentBatches(chat.request.provider, allowedCalls(customCalls(tally.events, chat.customTools), rules)),
+      agentBatches(
+        chat.request.provider,
+        allowedCalls(customCalls(tally.events, chat.customTools, chat.request.provider), rules),
+      ),
       (batch) => {
         builder.add(batch);
         return !builder.failed;

@@ -93,6 +93,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
           customCalls(
             programParts(parsed.request.provider, agentBatches(parsed.request.provider, batches)),
             parsed.customTools,
+            parsed.request.provider,
           ),
           parsed,
         );
@@ -108,10 +109,13 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       const { headers } = answer;
       const tally = tallyPayloads(answer.batches);
       const batches = programParts(parsed.request.provider, agentBatches(parsed.request.provider, tally.events));
-      const { response } = await readOpenAIResponse(allowedCalls(customCalls(batches, parsed.customTools), parsed), {
-        ...options,
-        maxTextLength: settings.maxCompletionLength,
-      });
+      const { response } = await readOpenAIResponse(
+        allowedCalls(customCalls(batches, parsed.customTools, parsed.request.provider), parsed),
+        {
+          ...options,
+          maxTextLength: settings.maxCompletionLength,
+        },
+      );
       if (tally.unreadable()) throw noReadablePayload();
       if (keeping && !(await keepResponse(keeping, response))) unkept(response);
       const json = answerHeaders(cors, { "cache-control": "no-store" }, headers);
