@@ -39,6 +39,12 @@ export function corsHeaders(request: Request, allowList: readonly string[]): Rec
 
 const RETRY_HEADERS = "retry-after, retry-after-ms, x-should-retry";
 
+/** `headers`' `access-control-expose-headers` list with `name` added, or `name` alone where it has none. */
+export function exposeAlso(headers: Readonly<Record<string, string>>, name: string): string {
+  const list = headers["access-control-expose-headers"];
+  return list ? `${list}, ${name}` : name;
+}
+
 /** The answer to a CORS preflight (`OPTIONS`) for the API, allowing `methods` (those of the route). */
 export function preflightResponse(request: Request, allowList: readonly string[], methods = "POST, OPTIONS"): Response {
   const headers = corsHeaders(request, allowList);

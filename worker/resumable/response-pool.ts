@@ -1,4 +1,5 @@
 import type { Settings } from "../env.ts";
+import { exposeAlso } from "../http/cors.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
 import { HttpError } from "../response/json-error.ts";
 import type { ResponseBuffer } from "./response-buffer.ts";
@@ -138,9 +139,7 @@ async function stubOf(pool: ResponsePool, id: string): Promise<DurableObjectStub
  * `retry-after`, `retry-after-ms`, `x-should-retry`, which the SDKs pace their retries by).
  */
 function idHeaders(cors: Record<string, string>, id: string): Record<string, string> {
-  const exposed = cors["access-control-expose-headers"];
-  const expose = exposed === undefined ? "x-response-id" : `${exposed}, x-response-id`;
-  return { ...cors, "x-response-id": id, "access-control-expose-headers": expose };
+  return { ...cors, "x-response-id": id, "access-control-expose-headers": exposeAlso(cors, "x-response-id") };
 }
 
 function withHeaders(response: Response, headers: Record<string, string>): Response {

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { exposeAlso } from "../../http/cors.ts";
 import type { HttpError } from "../../response/json-error.ts";
 import { withField } from "../protocol-post.ts";
 
@@ -27,6 +28,5 @@ export function uiMessageErrorResponse(error: HttpError): Response {
 /** Lets a cross-origin client read `name` too, when the answer is a CORS one. */
 function exposed(headers: Record<string, string>, name: string): Record<string, string> {
   if (headers["access-control-allow-origin"] === undefined) return {};
-  const list = headers["access-control-expose-headers"];
-  return { "access-control-expose-headers": list ? `${list}, ${name}` : name };
+  return { "access-control-expose-headers": exposeAlso(headers, name) };
 }
