@@ -99,7 +99,7 @@ export function customFormatAt(value: unknown, path: string, nested: boolean): J
  */
 export function customCalls(
   batches: ReadableStream<readonly EncodableEvent[]>,
-  customTools: ReadonlySet<string>,
+  customTools: ReadonlyMap<string, unknown>,
   provider: string,
 ): ReadableStream<readonly EncodableEvent[]> {
   // Decided once per request: an OpenAI Responses upstream was sent them as custom tools, so its calls are free-text already.
@@ -121,7 +121,7 @@ const callKey = (event: { index: number; choice?: number }): string => `${event.
 /** The event as the client is sent it, undefined when it is dropped (a custom call's JSON fragment). */
 function rewrite(
   event: EncodableEvent,
-  customTools: ReadonlySet<string>,
+  customTools: ReadonlyMap<string, unknown>,
   custom: Set<string>,
 ): EncodableEvent | undefined {
   if (event.type === "tool-call-start" && customTools.has(event.name) && event.inputFormat !== "text") {

@@ -140,7 +140,7 @@ export function parseChatCompletionRequest(
   const messages = arrayAt(own(fields, "messages") ?? undefined, "messages").map((message, i) =>
     toWire(message, `messages[${i}]`, provider),
   );
-  const { tools, toolChoice, allowed, customTools, nativeTools, kinds } = chatTools(fields);
+  const { tools, toolChoice, allowed, customTools, kinds } = chatTools(fields);
   const { request } = clientRequest(
     {
       provider,
@@ -166,7 +166,7 @@ export function parseChatCompletionRequest(
   );
   // `allowed_tools`: the provider is offered the listed tools alone (checked first, at the client's indexes).
   if (allowed) request.tools = request.tools.filter((tool) => allowed.has(tool.name));
-  withNativeCustomTools(request, nativeTools); // to an OpenAI Responses upstream (../custom-calls.ts)
+  withNativeCustomTools(request, customTools); // to an OpenAI Responses upstream (../custom-calls.ts)
   // One call at a time: told to OpenAI, held to by the route (../call-rules.ts); none calls none.
   const parallel = own(fields, "parallel_tool_calls") ?? undefined;
   if (parallel !== undefined && !optionalBoolean(parallel, "parallel_tool_calls") && toolChoice !== "none")

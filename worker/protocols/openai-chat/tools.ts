@@ -24,10 +24,11 @@ export interface ChatTools {
   toolChoice: unknown;
   /** With `tool_choice: {type: "allowed_tools"}`, the names the provider is offered and the answer held to. */
   allowed?: ReadonlySet<string>;
-  /** The names of the `custom` tools, whose calls go back as custom calls. */
-  customTools: ReadonlySet<string>;
-  /** The `custom` tools by name, as the Responses API takes them (an OpenAI Responses upstream is sent them so). */
-  nativeTools: ReadonlyMap<string, JsonObject>;
+  /**
+   * The `custom` tools by name, whose calls go back as custom calls, each as the Responses API takes
+   * it (an OpenAI Responses upstream is sent them so).
+   */
+  customTools: ReadonlyMap<string, JsonObject>;
   /** Each tool's kind, by index: where its fields sit (`function` or `custom`), for the paths of errors. */
   kinds: readonly ("function" | "custom")[];
 }
@@ -36,15 +37,14 @@ export interface ChatTools {
 export function chatTools(fields: Record<string, unknown>): ChatTools {
   const given = own(fields, "tools") ?? undefined;
   const kinds: ChatTools["kinds"][number][] = [];
-  const nativeTools = new Map<string, JsonObject>();
+  const customTools = new Map<string, JsonObject>();
   const tools =
     given === undefined
       ? undefined
-      : arrayAt(given, "tools").map((tool, i) => toolOf(tool, `tools[${i}]`, kinds, nativeTools));
+      : arrayAt(given, "tools").map((tool, i) => toolOf(tool, `tools[${i}]`, kinds, customTools));
   const choice = own(fields, "tool_choice") ?? undefined;
   const object = typeof choice === "object" && choice !== null ? (choice as Record<string, unknown>) : undefined;
-  const customTools: ReadonlySet<string> = new Set(nativeTools.keys());
-  const base = { tools, customTools, nativeTools, kinds };
+  const base = { tools, customTools, kinds };
   if (object && own(object, "type") === "custom") return { ...base, toolChoice: customChoice(object, customTools) };
   const options =
     object && own(object, "type") === "allowed_tools"
@@ -118,7 +118,7 @@ function toolOf(
   value: unknown,
   path: string,
   kinds: ChatTools["kinds"][number][],
-  nativeTools: Map<string, JsonObject>,
+  customTools: Map<string, JsonObject>,
 ): Record<string, unknown> {
   const tool = objectAt(value, path);
   const type = own(tool, "type");
@@ -129,7 +129,7 @@ function toolOf(
     const [name, description] = [own(custom, "name"), own(custom, "description") ?? undefined];
     // The Responses shape (`{type: "custom", name, description?, format?}`: the grammar's fields on the format).
     if (typeof name === "string")
-      nativeTools.set(name, {
+      customTools.set(name, {
         type,
         name,
         ...(typeof description === "string" && { description }),
@@ -145,7 +145,7 @@ function toolOf(
 }
 
 /** `{type: "custom", custom: {name}}`: one of the custom tools, forced (`/v1/stream`'s `{name}`). */
-function customChoice(choice: Record<string, unknown>, customTools: ReadonlySet<string>): { name: string } {
+function customChoice(choice: Record<string, unknown>, customTools: ReadonlyMap<string, JsonObject>): { name: string } {
   const name = stringAt(own(objectAt(own(choice, "custom"), "tool_choice.custom"), "name"), "tool_choice.custom.name");
   if (!customTools.has(name))
     throw invalidField("tool_choice.custom.name", "`tool_choice.custom.name` names no custom tool of `tools`.");

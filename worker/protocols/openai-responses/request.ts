@@ -73,8 +73,8 @@ export interface ResponsesRequest extends CallRules {
   /** The `model` as the client sent it, echoed in the response. */
   model: string;
   stream: boolean;
-  /** The names of the `custom` tools, whose calls go back as `custom_tool_call` items. */
-  customTools: ReadonlySet<string>;
+  /** The `custom` tools by name, whose calls go back as `custom_tool_call` items. */
+  customTools: ReadonlyMap<string, JsonObject>;
   /** The built-in tools the client runs (`apply_patch`, `shell`, `local_shell`), whose calls go back as their items. */
   builtInTools: ReadonlySet<string>;
   /** What the response repeats of the request. */
@@ -175,12 +175,11 @@ export function parseResponsesRequest(
   if (typeof settings.max_tool_calls === "number") request.openaiMaxToolCalls = settings.max_tool_calls; // OpenAI's own limit
   if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ../call-rules.ts too
   Object.assign(request, openAIFieldsOf(settings));
-  const custom = new Set(customTools.keys());
   const chosen = {
     request,
     model: own(fields, "model") as string,
     stream,
-    customTools: custom,
+    customTools,
     builtInTools,
     settings,
   };
