@@ -13,7 +13,7 @@
 import type { EncodableEvent } from "../../src/index.ts";
 import { mapChunks } from "../http/batch-map.ts";
 import type { StreamRequest } from "../request/stream-request.ts";
-import { extraContentText, idWithExtraContent, idWithSignature } from "./thought-signatures.ts";
+import { callKey, extraContentText, idWithExtraContent, idWithSignature } from "./thought-signatures.ts";
 
 /** What an answer's calls are held to: the tools allowed, the most calls. */
 export interface CallRules {
@@ -116,9 +116,6 @@ function signed<E extends { index: number; choice?: number; id: string | null }>
       : (moved.id ??= idWithExtraContent(event.id, extraContentText(value)!));
   return { ...event, id, providerMetadata: { ...metadata, [key]: value } };
 }
-
-/** A call's key in a response: its choice and index, as the accumulator gives them. */
-const callKey = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;
 
 /** The same objects in the same order: nothing left out or changed. */
 const same = (a: readonly object[], b: readonly object[]): boolean =>

@@ -19,6 +19,7 @@ import { invalidField } from "../response/json-error.ts";
 import { own } from "../request/json-fields.ts";
 import type { JsonObject, StreamRequest } from "../request/stream-request.ts";
 import { objectAt, stringAt } from "./client-request.ts";
+import { callKey } from "./thought-signatures.ts";
 
 /** The parameter a `custom` tool's free text travels in, for providers that only have function tools. */
 const CUSTOM_INPUT = "input";
@@ -114,9 +115,6 @@ export function customCalls(
     return out;
   });
 }
-
-/** A call's key in a response: its choice and index, as the accumulator gives them. */
-const callKey = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;
 
 /** The event as the client is sent it, undefined when it is dropped (a custom call's JSON fragment). */
 function rewrite(

@@ -151,7 +151,8 @@ export function echoedCall(
   return providerMetadata ? { id: known, providerMetadata } : { id: known };
 }
 
-const keyOf = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;
+/** A call's key in a response: its choice and index, as the accumulator gives them (the Worker's per-call records agree on it). */
+export const callKey = (event: { index: number; choice?: number }): string => `${event.choice ?? 0}:${event.index}`;
 
 /** How one provider's calls carry their signatures: which calls wait for theirs, and the id that carries one. */
 interface Carrier {
@@ -215,21 +216,21 @@ export function carrySignatures(
         if (event.type === "tool-call-start" && carrier.holds(event) && typeof early === "string") {
           // Signed at its start: its id goes out at once, and its end gets the same.
           const id = carrier.id(early, event.id);
-          renamed.set(keyOf(event), id);
+          renamed.set(callKey(event), id);
           event = { ...event, id };
-        } else if (event.type === "tool-call-start" && carrier.holds(event)) open.add(keyOf(event));
-        else if ((event.type === "tool-call" || event.type === "invalid-tool-call") && renamed.has(keyOf(event))) {
-          event = { ...event, id: renamed.get(keyOf(event))! };
-          renamed.delete(keyOf(event));
-        } else if ((event.type === "tool-call" || event.type === "invalid-tool-call") && open.has(keyOf(event))) {
-          open.delete(keyOf(event));
+        } else if (event.type === "tool-call-start" && carrier.holds(event)) open.add(callKey(event));
+        else if ((event.type === "tool-call" || event.type === "invalid-tool-call") && renamed.has(callKey(event))) {
+          event = { ...event, id: renamed.get(callKey(event))! };
+          renamed.delete(callKey(event));
+        } else if ((event.type === "tool-call" || event.type === "invalid-tool-call") && open.has(callKey(event))) {
+          open.delete(callKey(event));
           const signature = carrier.signature(event.providerMetadata);
           if (typeof signature === "string" && held) {
             const id = carrier.id(signature, event.id);
-            const key = keyOf(event);
+            const key = callKey(event);
             // Every held event of the call that names it (its start, its deltas) gets the signed id.
             held = held.map((e) =>
-              "index" in e && "id" in e && keyOf(e) === key ? ({ ...e, id } as EncodableEvent) : e,
+              "index" in e && "id" in e && callKey(e) === key ? ({ ...e, id } as EncodableEvent) : e,
             );
             event = { ...event, id };
           }
