@@ -11,7 +11,6 @@ export type { JsonRepair };
 export type RepairResult = { ok: true; value: JsonValue; repairs: JsonRepair[] } | { ok: false; position?: number };
 
 const PYTHON: Record<string, string> = { True: "true", False: "false", None: "null" };
-const FENCE = /^\s*```[a-zA-Z]*\s*\n?([\s\S]*?)\n?\s*```\s*$/;
 /** Deepest nesting a repair gives back (the accumulator's default `maxDepth`): deeper text is not repaired. */
 const MAX_DEPTH = 64;
 
@@ -33,9 +32,9 @@ const MAX_DEPTH = 64;
  */
 export function repairJson(text: string, options: { closeTruncated: boolean }): RepairResult {
   const repairs = new Set<JsonRepair>();
-  const fenced = FENCE.exec(text);
-  if (fenced) repairs.add("code-fence");
-  const rewritten = rewrite(fenced ? fenced[1]! : text, repairs, options.closeTruncated);
+  const fenced = unfenced(text);
+  if (fenced !== undefined) repairs.add("code-fence");
+  const rewritten = rewrite(fenced ?? text, repairs, options.closeTruncated);
   if (rewritten !== undefined && repairs.size > 0) {
     try {
       return { ok: true, value: JSON.parse(rewritten) as JsonValue, repairs: [...repairs] };
@@ -44,6 +43,21 @@ export function repairJson(text: string, options: { closeTruncated: boolean }): 
     }
   }
   return { ok: false, position: jsonErrorPosition(text) };
+}
+
+/**
+ * The text inside a markdown code fence (```` ```json ... ``` ````, the language and the white space
+ * around the body left out), undefined when it is not one. Scanned, not matched by a pattern: a
+ * lazy body before white space and a closing fence backtracks on long runs of white space (10 KB
+ * of spaces took minutes), and this text is the model's.
+ */
+function unfenced(text: string): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed.length < 6 || !trimmed.startsWith("```") || !trimmed.endsWith("```")) return undefined;
+  const inner = trimmed.slice(3, -3);
+  let at = 0;
+  while (at < inner.length && /[a-zA-Z]/.test(inner[at]!)) at++;
+  return inner.slice(at).trim();
 }
 
 /** One pass that rewrites outside strings and converts single-quoted strings; `undefined` when cut short and not allowed to close. */

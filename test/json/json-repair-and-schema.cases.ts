@@ -57,6 +57,22 @@ group("JSON repair", (test) => {
       assertEquals(repairJson(text, { closeTruncated: false }), { ok: true, value, repairs }, text);
   });
 
+  test("a code fence is read in one pass: long runs of white space inside one cost no backtracking", () => {
+    // The fence was a pattern whose lazy body backtracked on white space: 10 KB of it took minutes.
+    const spaces = " ".repeat(200_000);
+    assertEquals(repairJson(`\`\`\`${spaces}x`, { closeTruncated: false }).ok, false);
+    assertEquals(repairJson(`\`\`\`json${spaces}{"a": 1}${spaces}\`\`\``, { closeTruncated: false }), {
+      ok: true,
+      value: { a: 1 },
+      repairs: ["code-fence"],
+    });
+    assertEquals(repairJson('  ```\n{"a": [1, 2,]}\n```\n', { closeTruncated: false }), {
+      ok: true,
+      value: { a: [1, 2] },
+      repairs: ["code-fence", "trailing-commas"],
+    });
+  });
+
   test("a value cut short is closed only when allowed", () => {
     assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: true }), {
       ok: true,
