@@ -113,6 +113,17 @@ function rewrite(text: string, repairs: Set<JsonRepair>, closeTruncated: boolean
   return closeOpen(out, open);
 }
 
+/**
+ * Where a number cut short ends its digits (`1.`, `2e`, `3e-`: the signs, points and exponents after
+ * its last digit), else the text's length. Scanned back from the end: a pattern anchored only at
+ * the end is tried at every start, and a long run of such characters made that quadratic.
+ */
+function numberTail(text: string): number {
+  let end = text.length;
+  while (end > 0 && "-+.eE".includes(text[end - 1]!)) end--;
+  return end > 0 && end < text.length && text[end - 1]! >= "0" && text[end - 1]! <= "9" ? end : text.length;
+}
+
 /** Index of the quote closing the string that starts at `start`, or -1 when the text ends first. */
 function stringEnd(text: string, start: number): number {
   const quote = text[start];
@@ -128,7 +139,7 @@ function closeOpen(text: string, open: string[]): string {
   let out = text.trimEnd();
   if (out.endsWith(",")) out = out.slice(0, -1);
   else if (out.endsWith(":")) out += "null";
-  else if (/[-+.eE]$/.test(out) && /\d[-+.eE]*$/.test(out)) out = out.replace(/[-+.eE]+$/, "");
+  else if (numberTail(out) < out.length) out = out.slice(0, numberTail(out));
   else if (/(?:^|[^\w"])(t|tr|tru|f|fa|fal|fals|n|nu|nul)$/.test(out)) {
     out = out.replace(
       /(t|tr|tru|f|fa|fal|fals|n|nu|nul)$/,

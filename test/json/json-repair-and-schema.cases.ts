@@ -73,6 +73,19 @@ group("JSON repair", (test) => {
     });
   });
 
+  test("a number cut short is ended in one pass: long runs of signs or points cost no backtracking", () => {
+    assertEquals(repairJson('{"a": [1, 2.5e-', { closeTruncated: true }), {
+      ok: true,
+      value: { a: [1, 2.5] },
+      repairs: ["truncated"],
+    });
+    // A pattern anchored only at the end was tried from every start: 80,000 of them took 6 to 12 s.
+    for (const run of ["-", "+", ".", "e"]) {
+      const text = `[1${run.repeat(200_000)}x, 1${run}`;
+      assertEquals(repairJson(text, { closeTruncated: true }).ok, false, run);
+    }
+  });
+
   test("a value cut short is closed only when allowed", () => {
     assertEquals(repairJson('{"a": [1, "tw', { closeTruncated: true }), {
       ok: true,
