@@ -141,8 +141,9 @@ export const ANTHROPIC_KEPT_BLOCKS: readonly string[] = [
 /**
  * The block types a `{type: "block"}` part may carry: Anthropic's (with its server tools' calls,
  * whose results are `*_result` types as an Interactions step's are), and the items of OpenAI's own
- * tools (a server tool search's call and output, a program and its output), sent back to each as
- * they came.
+ * tools (a server tool search's call and output, a program and its output) and the items that
+ * change an OpenAI conversation's state (`compaction_trigger`, `configuration_update`), sent back to
+ * each as they came.
  */
 const KEPT_BLOCKS: ReadonlySet<unknown> = new Set([
   ...ANTHROPIC_KEPT_BLOCKS,
@@ -153,6 +154,8 @@ const KEPT_BLOCKS: ReadonlySet<unknown> = new Set([
   "program",
   "program_output",
   "phase",
+  "compaction_trigger",
+  "configuration_update",
 ]);
 
 /**

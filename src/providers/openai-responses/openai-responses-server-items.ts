@@ -15,16 +15,19 @@ type Item = Record<string, unknown>;
 export const SERVER_CALL: RegExp = /^(web_search|code_interpreter|image_generation|file_search)_call$/;
 
 /**
- * OpenAI's `compaction` item, not Anthropic's `compaction` block of the same `type` (which has a
- * `content`, and which Responses refuses): a conversation that changed provider holds either.
+ * OpenAI's items about the context itself, which go back in place: its `compaction` item (not
+ * Anthropic's `compaction` block of the same `type`, which has a `content` and which Responses
+ * refuses: a conversation that changed provider holds either), a client's `compaction_trigger`
+ * and `configuration_update` (a reasoning effort or text format from that item on).
  *
  * @example
  * ```ts
  * isCompactionItem({ id: "cmp_1", type: "compaction", encrypted_content: "..." }); // true
+ * isCompactionItem({ type: "configuration_update", reasoning: { effort: "low" } }); // true
  * ```
  */
 export const isCompactionItem = (block: Readonly<Record<string, unknown>>): boolean =>
-  block["type"] === "compaction" && !("content" in block);
+  /^(compaction(_trigger)?|configuration_update)$/.test(String(block["type"])) && !("content" in block);
 type CallFields = { arguments: JsonValue; providerMetadata?: Readonly<Record<string, unknown>> | undefined };
 
 /**

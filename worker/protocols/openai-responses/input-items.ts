@@ -30,6 +30,14 @@ import { isItemReference, unstoredReference } from "./conversation.ts";
 /** The items of the tools OpenAI runs itself, and its compaction item, which the request kit sends back as kept blocks. */
 const OPENAI_RAN = /^((web_search|code_interpreter|image_generation|file_search)_call|compaction)$/;
 
+/**
+ * OpenAI's items that change a conversation's state where they stand: a `compaction_trigger`
+ * (compacts the context; the last input item) and a `configuration_update` (a reasoning effort or
+ * text format from that item on). Another provider has no such state: a 400, not an answer as if
+ * they had not been sent.
+ */
+const OPENAI_STATE = /^(compaction_trigger|configuration_update)$/;
+
 /** An assistant message's `phase` (OpenAI's and Open Responses' enum). */
 const PHASES: ReadonlySet<string> = new Set(["commentary", "final_answer"]);
 
@@ -144,6 +152,13 @@ export function addItem(
     // refuses a reasoning item without the item that followed it); nothing another provider can take back.
     if (provider === "openai-responses")
       (assistant().reasoning_parts ??= []).push({ type: "block", block: item as { [key: string]: JsonValue } });
+  } else if (typeof type === "string" && OPENAI_STATE.test(type)) {
+    if (provider !== "openai-responses")
+      throw invalidField(
+        `${path}.type`,
+        `\`${type}\` items change an OpenAI conversation's state: only an \`openai-responses/...\` model takes them.`,
+      );
+    (assistant().reasoning_parts ??= []).push({ type: "block", block: item as { [key: string]: JsonValue } });
   } else if (
     !addBuiltInItem(type, item, path, assistant, messages, calls) &&
     !addToolCallingItem(type, item, path, assistant, messages, calls, context) &&
@@ -153,6 +168,6 @@ export function addItem(
       ? unstoredReference(`${path}.${own(item, "type") == null ? "id" : "type"}`) // resolved before, where responses are stored (./conversation.ts)
       : invalidField(
           `${path}.type`,
-          "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, reasoning, program, program_output, tool_search_call, tool_search_output, an item of a tool OpenAI ran (web_search_call, ...), a compaction item, or (to an OpenAI model) an MCP item.",
+          "An input item is a message, function_call, custom_tool_call, apply_patch_call, shell_call, local_shell_call, an output of one of these calls, reasoning, program, program_output, tool_search_call, tool_search_output, an item of a tool OpenAI ran (web_search_call, ...), a compaction item, or (to an OpenAI model) a compaction_trigger, a configuration_update or an MCP item.",
         );
 }
