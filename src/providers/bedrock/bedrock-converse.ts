@@ -22,16 +22,6 @@ interface Block {
   resultLength?: number;
 }
 
-/** The ConverseStream event types, for a payload that names its event by its one key (`{"contentBlockDelta": {...}}`). */
-const EVENTS = [
-  "contentBlockDelta",
-  "contentBlockStart",
-  "contentBlockStop",
-  "messageStart",
-  "messageStop",
-  "metadata",
-];
-
 type Payload = Record<string, unknown>;
 
 /**
@@ -54,7 +44,10 @@ type Payload = Record<string, unknown>;
  * Anthropic thinking, for the next turn. The signatures, held until their block's stop, are
  * bounded at 4 Mi characters over the response: past it, a `ToolCallStreamError` of code
  * `text-too-large` ends the stream. A text block's `citation` deltas are kept with the
- * `ConverseCitations` plug-in, a `citationsContent` block part at its stop. `messageStop` finishes; `metadata` (usage, metrics)
+ * `ConverseCitations` plug-in, a `citationsContent` block part at its stop. `messageStop` finishes,
+ * with the stop sequence Claude stopped at when the request asked for it (its
+ * `additionalModelResponseFields.delta.stop_sequence`, from the path `/delta/stop_sequence`) as the
+ * finish's `stopSequence`, as on Anthropic's own stream; `metadata` (usage, metrics)
  * follows it and ends the response. The random `p` padding of every payload is ignored. Events
  * written as JSON objects of one key (`{"contentBlockDelta": {...}}`, as SDKs print them) read
  * the same, for gateways that re-frame Bedrock's stream as text.
@@ -95,15 +88,14 @@ export class BedrockConverseDecoder {
   /** Decodes one event. */
   decode(message: FramedMessage): void {
     this.#write = message.jsonText ?? jsonText;
-    let payload: Payload | undefined = readJsonObject(message, this.#emit);
-    if (!payload) return;
+    let payload: unknown = readJsonObject(message, this.#emit);
     let event = message.event;
-    if (event === undefined) {
-      // The same events written as JSON objects of one key (as AWS SDKs and gateways print them).
-      event = EVENTS.find((name) => isRecord(payload![name]));
-      if (!event) return;
-      payload = payload[event] as Payload;
+    if (event === undefined && payload) {
+      // The same events written as JSON objects of one key, its name (as AWS SDKs and gateways print them).
+      event = Object.keys(payload)[0] ?? "";
+      payload = (payload as Payload)[event];
     }
+    if (!isRecord(payload)) return;
     switch (event) {
       case "contentBlockDelta":
         return this.#onDelta(payload);
@@ -119,23 +111,18 @@ export class BedrockConverseDecoder {
     // messageStart (the role only) and event types added later carry nothing to accumulate.
   }
 
-  /** The message's block index; anything but a non-negative safe integer is reported, never routed. */
-  #index(payload: Payload): number | undefined {
-    const index = payload["contentBlockIndex"];
-    if (Number.isSafeInteger(index) && (index as number) >= 0) return index as number;
-    this.#emit({
-      type: "error",
-      error: {
-        code: "malformed-payload",
-        message: "A payload's contentBlockIndex is not valid; it was skipped.",
-      },
-    });
-    return undefined;
-  }
-
+  /**
+   * The message's block, by its index (opened at its first message); an index that is not a
+   * non-negative safe integer is reported, never routed, and a block that stopped is done.
+   */
   #block(payload: Payload): [number, Block] | undefined {
-    const index = this.#index(payload);
-    if (index === undefined || this.#stopped.has(index)) return undefined;
+    const index = payload["contentBlockIndex"] as number;
+    if (!Number.isSafeInteger(index) || index < 0)
+      return void this.#emit({
+        type: "error",
+        error: { code: "malformed-payload", message: "A payload's contentBlockIndex is not valid; it was skipped." },
+      });
+    if (this.#stopped.has(index)) return undefined;
     let block = this.#blocks.get(index);
     if (!block) this.#blocks.set(index, (block = { text: "" }));
     return [index, block];
@@ -211,20 +198,20 @@ export class BedrockConverseDecoder {
   }
 
   #onStop(payload: Payload): void {
-    const index = this.#index(payload);
-    if (index === undefined || this.#stopped.has(index)) return;
+    const found = this.#block(payload);
+    if (!found) return;
+    const [index, block] = found;
     this.#stopped.add(index);
     this.#cited?.stop(index, this.#emit);
-    const block = this.#blocks.get(index);
     this.#blocks.delete(index);
-    const result = block?.result;
+    const result = block.result;
     if (result)
       this.#emit({
         type: "reasoning-part",
         part: { type: "block", block: { toolResult: { ...result, content: result.content.flat() } } },
       });
-    else if (block?.tool) this.#emit({ type: "tool-call-end", index });
-    else if (block?.signature)
+    else if (block.tool) this.#emit({ type: "tool-call-end", index });
+    else if (block.signature)
       this.#emit({ type: "reasoning-part", part: { type: "signed", text: block.text, signature: block.signature } });
   }
 
@@ -232,7 +219,16 @@ export class BedrockConverseDecoder {
     const reason = nonEmptyString(payload["stopReason"]);
     if (!reason) return;
     this.#finished = true;
-    this.#emit({ type: "finish", rawReason: reason, reason: ownValue(BEDROCK_FINISH_REASONS, reason) ?? "other" });
+    // Claude's stop sequence, when the request asked for its Anthropic event's field
+    // (`additionalModelResponseFieldPaths: ["/delta/stop_sequence"]`, as the AI SDK's provider does).
+    const fields = payload["additionalModelResponseFields"] as { delta?: Payload } | undefined;
+    const stopSequence = nonEmptyString(fields?.delta?.["stop_sequence"]);
+    this.#emit({
+      type: "finish",
+      rawReason: reason,
+      reason: ownValue(BEDROCK_FINISH_REASONS, reason) ?? "other",
+      ...(stopSequence && { stopSequence }),
+    });
   }
 
   #onMetadata(payload: Payload): void {

@@ -130,7 +130,7 @@ export class BedrockDecoder implements ProviderDecoder {
   }
 
   #onException(message: FramedMessage, type: "exception" | "error"): void {
-    const name = String(message.event ?? type);
+    const name = message.event ?? type;
     let detail: unknown = message.value;
     if (detail === undefined) {
       try {
