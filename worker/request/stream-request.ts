@@ -111,6 +111,11 @@ export interface StreamRequest {
    */
   openaiMaxToolCalls?: number;
   /**
+   * A Responses client's `context_management` (OpenAI compacts the context past a threshold), for
+   * an OpenAI Responses upstream; the others have no such setting. Never read from a `/v1/stream` body.
+   */
+  openaiContextManagement?: JsonObject[];
+  /**
    * A Responses or Chat client's `parallel_tool_calls: false`, a Messages client's
    * `disable_parallel_tool_use: true` (with a choice other than `none`), for the providers that
    * have a field for it (OpenAI's `parallel_tool_calls`, Anthropic's `disable_parallel_tool_use`);

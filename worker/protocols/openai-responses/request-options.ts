@@ -1,6 +1,6 @@
 /**
  * The options of a `POST /v1/responses` body that the response does not repeat: `include`,
- * `stream_options`, `background` and OpenAI's `prompt`. Each is checked as OpenAI checks it (a 400 naming the field,
+ * `stream_options`, `background`, OpenAI's `prompt` and `context_management`. Each is checked as OpenAI checks it (a 400 naming the field,
  * never an option accepted whatever it is), and what this Worker cannot give is refused rather
  * than left out of an answer that would then lack it: `background: true` (no queued responses),
  * `include` of `message.output_text.logprobs` (no provider is asked for logprobs), and a `prompt`
@@ -10,6 +10,7 @@
  */
 import { invalidField } from "../../response/json-error.ts";
 import { isObject, own } from "../../request/json-fields.ts";
+import type { JsonObject } from "../../request/stream-request.ts";
 
 /**
  * OpenAI's `include` values (openai-node's `ResponseIncludable`) this Worker takes: a reasoning
@@ -57,4 +58,26 @@ export function checkRequestOptions(fields: Record<string, unknown>): void {
   const obfuscation = own(options, "include_obfuscation") ?? undefined;
   if (obfuscation !== undefined && typeof obfuscation !== "boolean")
     throw invalidField("stream_options.include_obfuscation", "`include_obfuscation` must be true or false.");
+}
+
+/**
+ * `context_management` of `fields` (the request body): OpenAI compacts the context by itself past
+ * a threshold (`[{ type: "compaction", compact_threshold }]`, openai-node's
+ * `ResponseCreateParams.ContextManagement`), for an OpenAI Responses upstream as the client sent
+ * it (the type's values are OpenAI's to check); undefined when absent or `null`. Another provider
+ * has no such setting: its context is left whole, as without it.
+ */
+export function contextManagementOf(fields: Record<string, unknown>): JsonObject[] | undefined {
+  const entries = own(fields, "context_management") ?? undefined;
+  if (entries === undefined) return undefined;
+  if (!Array.isArray(entries)) throw invalidField("context_management", "`context_management` must be an array.");
+  return entries.map((entry: unknown, i) => {
+    const at = `context_management[${i}]`;
+    if (!isObject(entry)) throw invalidField(at, `\`${at}\` must be an object.`);
+    if (typeof own(entry, "type") !== "string") throw invalidField(`${at}.type`, "`type` must be a string.");
+    const threshold = own(entry, "compact_threshold") ?? null;
+    if (threshold !== null && !(Number.isSafeInteger(threshold) && (threshold as number) > 0))
+      throw invalidField(`${at}.compact_threshold`, "`compact_threshold` must be a positive integer.");
+    return entry as JsonObject;
+  });
 }

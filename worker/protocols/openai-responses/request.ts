@@ -63,7 +63,7 @@ import type { Programs } from "./program-items.ts";
 import { hostedToolChoice, offeredTools, toolChoice, webSearchOf } from "./request-tools.ts";
 import { addItem } from "./input-items.ts";
 import { openAIFieldsOf, type ResponseSettings, responsesSampling, settingsOf } from "./settings.ts";
-import { checkRequestOptions } from "./request-options.ts";
+import { checkRequestOptions, contextManagementOf } from "./request-options.ts";
 import { type Conversation, withEarlierTools } from "./conversation.ts";
 import { withResponsesText } from "../output-format.ts";
 
@@ -173,6 +173,8 @@ export function parseResponsesRequest(
   const builtInTools = new Set(builtIns.keys());
   const settings = settingsOf(fields, provider === "openai-responses" || request.outputFormat !== undefined);
   if (typeof settings.max_tool_calls === "number") request.openaiMaxToolCalls = settings.max_tool_calls; // OpenAI's own limit
+  const compaction = contextManagementOf(fields);
+  if (compaction && provider === "openai-responses") request.openaiContextManagement = compaction;
   if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ../call-rules.ts too
   Object.assign(request, openAIFieldsOf(settings));
   const chosen = {

@@ -34,16 +34,24 @@ export function buildOpenAIResponsesRequest(request: StreamRequest, target: Prov
   };
 }
 
-/** The body with a Responses client's choice of a tool OpenAI runs, in place of `required`, its `max_tool_calls`, `parallel_tool_calls`, `prompt_cache_key`, `safety_identifier` and `truncation`. */
+/** The body with a Responses client's choice of a tool OpenAI runs, in place of `required`, its `max_tool_calls`, `parallel_tool_calls`, `prompt_cache_key`, `safety_identifier`, `truncation` and `context_management`. */
 function withToolChoice(
   body: JsonObject,
-  { openaiToolChoice, openaiMaxToolCalls, parallelToolCalls, openaiKeys, openaiTruncation }: StreamRequest,
+  {
+    openaiToolChoice,
+    openaiMaxToolCalls,
+    parallelToolCalls,
+    openaiKeys,
+    openaiTruncation,
+    openaiContextManagement,
+  }: StreamRequest,
 ): JsonObject {
   if (openaiKeys) Object.assign(body, openaiKeys);
   if (openaiTruncation) body["truncation"] = openaiTruncation;
   if (openaiToolChoice) body["tool_choice"] = openaiToolChoice;
   if (openaiMaxToolCalls !== undefined) body["max_tool_calls"] = openaiMaxToolCalls;
   if (parallelToolCalls === false) body["parallel_tool_calls"] = false;
+  if (openaiContextManagement) body["context_management"] = openaiContextManagement;
   return body;
 }
 
