@@ -43,7 +43,8 @@ const FORMS: Readonly<Record<Provider, { at?: string; names: Names }>> = {
  * `body` with `sampling` in `provider`'s form. Claude (Anthropic's API, Bedrock's Claude models)
  * refuses `top_k`, and a `top_p` below 0.95, with thinking, and from 4.5 a `top_p` beside a
  * temperature ("cannot both be specified"): thinking wins, then the temperature, as the kits
- * leave out a temperature with thinking (src/providers/anthropic/anthropic-request.ts).
+ * leave out a temperature with thinking (src/providers/anthropic/anthropic-request.ts). Claude on
+ * Bedrock given stop sequences is asked for the one it stopped at, for the client's `stop_sequence`.
  */
 export function withSampling(
   provider: Provider,
@@ -66,5 +67,9 @@ export function withSampling(
     target[name] = provider === "cohere" && key === "topP" ? Math.min(0.99, Math.max(0.01, value as number)) : value;
   }
   if (at !== undefined) body[at] = target;
+  // Converse answers the sequence Claude stopped at only when asked for its Anthropic event's field
+  // (the library reads `messageStop.additionalModelResponseFields.delta.stop_sequence`).
+  if (provider === "bedrock" && claude && sampling.stop)
+    body["additionalModelResponseFieldPaths"] = ["/delta/stop_sequence"];
   return body;
 }
