@@ -67,6 +67,11 @@ export interface Env {
    */
   ANTHROPIC_SERVER_TOOLS?: string;
   /**
+   * The OpenAI hosted tools a client may have OpenAI run on the operator's key, by kind, comma-separated
+   * (`web_search,mcp,tool_search,programmatic_tool_calling,shell`; worker/README.md): others dropped. Unset: none.
+   */
+  OPENAI_SERVER_TOOLS?: string;
+  /**
    * The storage a client's file URL may name, as URL prefixes, comma-separated
    * (`s3://my-bucket/docs/,gs://my-bucket/`): Bedrock reads `s3://` with the Worker's AWS key and
    * Gemini `gs://` and its Files API's URLs with its project, so any other is a 400. Each is a
@@ -160,8 +165,9 @@ export interface Settings {
   corsAllowOrigins: readonly string[];
   /** `ANTHROPIC_BETAS`: the `anthropic-beta` values forwarded to Anthropic. */
   anthropicBetas: ReadonlySet<string>;
-  /** `ANTHROPIC_SERVER_TOOLS`: the server tool kinds forwarded to Anthropic. */
+  /** `ANTHROPIC_SERVER_TOOLS`, `OPENAI_SERVER_TOOLS`: the server tool kinds forwarded to each provider. */
   anthropicServerTools: ReadonlySet<string>;
+  openaiServerTools: ReadonlySet<string>;
   /** `ALLOWED_STORAGE_URLS`, as listed: checked where a file is read (worker/request/storage-urls.ts). */
   allowedStorageUrls: readonly string[];
   maxBodyBytes: number;
@@ -225,6 +231,7 @@ export function readSettings(env: Env): Settings {
     corsAllowOrigins: commaList(env.CORS_ALLOW_ORIGINS),
     anthropicBetas: new Set(commaList(env.ANTHROPIC_BETAS)),
     anthropicServerTools: new Set(commaList(env.ANTHROPIC_SERVER_TOOLS)),
+    openaiServerTools: new Set(commaList(env.OPENAI_SERVER_TOOLS)),
     allowedStorageUrls: commaList(env.ALLOWED_STORAGE_URLS),
     maxBodyBytes: integer(env, "MAX_BODY_BYTES", DEFAULT_SETTINGS.maxBodyBytes, 1),
     maxAgentBodyBytes: integer(env, "MAX_AGENT_BODY_BYTES", DEFAULT_SETTINGS.maxAgentBodyBytes, 1),

@@ -14,6 +14,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
+import type { Env } from "../../worker/env.ts";
 import { EMPTY_TURN } from "./anthropic-blocks.ts";
 import { workerFetch } from "./client-support.ts";
 import { live, scripted } from "./open-responses-support.ts";
@@ -23,13 +24,16 @@ import { FakeUpstream } from "./support.ts";
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 const PNG_URL = `data:image/png;base64,${PNG}`;
 
-const openai = (provider: Provider, upstream: FakeUpstream): OpenAI =>
+const openai = (provider: Provider, upstream: FakeUpstream, vars: Partial<Env> = {}): OpenAI =>
   new OpenAI({
     baseURL: "http://localhost:8787/v1",
     apiKey: "t",
-    fetch: workerFetch({ env: live(provider), upstream }),
+    fetch: workerFetch({ env: { ...live(provider), ...vars }, upstream }),
     maxRetries: 0,
   });
+/** The OpenAI hosted tools these tests send, listed (OPENAI_SERVER_TOOLS: unset, OpenAI is sent none). */
+const SEARCH_ON = { OPENAI_SERVER_TOOLS: "web_search" };
+const MCP_ON = { OPENAI_SERVER_TOOLS: "mcp" };
 /** The body the fake provider received. */
 const sent = (upstream: FakeUpstream): Record<string, any> => upstream.requests[0]!.body as Record<string, any>;
 
@@ -93,7 +97,7 @@ describe("the AI SDK's forced OpenAI web search (tool_choice {type: web_search})
     const model = createOpenAI({
       baseURL: "http://localhost:8787/v1",
       apiKey: "t",
-      fetch: workerFetch({ env: live(provider), upstream }),
+      fetch: workerFetch({ env: { ...live(provider), ...SEARCH_ON }, upstream }),
     }).responses(`${provider}/m`);
     const name = tool === "webSearch" ? "web_search" : "web_search_preview";
     // The provider tool as ai's ToolSet takes it (its optional members are typed without `undefined`).
@@ -123,7 +127,7 @@ describe("the AI SDK's forced OpenAI web search (tool_choice {type: web_search})
 
   it("beside a function tool, an OpenAI Responses upstream is sent the search forced, not any tool", async () => {
     const upstream = scripted("openai-responses", { text: "December 2024." });
-    await openai("openai-responses", upstream)
+    await openai("openai-responses", upstream, SEARCH_ON)
       .responses.stream({
         model: "openai-responses/gpt-5",
         input: "When did Ruby 3.4 come out?",
@@ -400,7 +404,7 @@ describe("Responses: tool_choice of an MCP server (openai 6's ToolChoiceMcp)", (
     require_approval: "never",
   };
   const ask = (upstream: FakeUpstream, label: string) =>
-    openai("openai-responses", upstream)
+    openai("openai-responses", upstream, MCP_ON)
       .responses.stream({
         model: "openai-responses/gpt-5",
         input: "Shorten https://example.com/a/long/path.",
@@ -419,7 +423,7 @@ describe("Responses: tool_choice of an MCP server (openai 6's ToolChoiceMcp)", (
 
   it("beside a function tool, the server (and the tool named on it) is forced, not any tool", async () => {
     const upstream = scripted("openai-responses", { text: "Done." });
-    await openai("openai-responses", upstream)
+    await openai("openai-responses", upstream, MCP_ON)
       .responses.stream({
         model: "openai-responses/gpt-5",
         input: "Shorten https://example.com/a/long/path.",
@@ -434,7 +438,7 @@ describe("Responses: tool_choice of an MCP server (openai 6's ToolChoiceMcp)", (
 
   it("a tool name that is not a string is a 400 naming tool_choice.name", async () => {
     const upstream = scripted("openai-responses", { text: "Done." });
-    const error = await openai("openai-responses", upstream)
+    const error = await openai("openai-responses", upstream, MCP_ON)
       .responses.create({
         model: "openai-responses/gpt-5",
         input: "Shorten it.",

@@ -10,10 +10,12 @@ import type { ResponseInputItem, Tool } from "openai/resources/responses/respons
 import { describe, expect, it } from "vitest";
 import { responsesSse } from "../providers/openai-responses/built-in-calls-recordings.ts";
 import { anthropicSse } from "./anthropic-blocks.ts";
-import { openAIClient } from "./client-support.ts";
+import { OPENAI_ANTHROPIC_ENV, openAIClient } from "./client-support.ts";
 import { FakeUpstream } from "./support.ts";
 
-const client = openAIClient;
+/** A server tool search and programmatic tool calling run on OpenAI's side: listed (OPENAI_SERVER_TOOLS; unset: never). */
+const ENV = { ...OPENAI_ANTHROPIC_ENV, OPENAI_SERVER_TOOLS: "tool_search,programmatic_tool_calling" };
+const client = (upstream: FakeUpstream) => openAIClient(upstream, ENV);
 
 const PROGRAM: ResponseInputItem = {
   type: "program",

@@ -16,6 +16,7 @@ const ENV = testEnv({
   ANTHROPIC_API_KEY: "k",
   ANTHROPIC_BASE_URL: "https://provider.test",
   CLIENT_TOKEN: "t",
+  OPENAI_SERVER_TOOLS: "mcp", // OpenAI calls the MCP server on the deployment's key: listed (unset: never)
 });
 const client = (upstream: FakeUpstream) =>
   new OpenAI({

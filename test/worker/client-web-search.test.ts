@@ -18,10 +18,12 @@ import {
 } from "../providers/openai-chat/citations-recordings.ts";
 import { ANNOTATIONS, CITED_TEXT, responsesCited } from "../providers/openai-responses/citations-recordings.ts";
 import { EMPTY_TURN } from "./anthropic-blocks.ts";
-import { openAIClient } from "./client-support.ts";
+import { OPENAI_ANTHROPIC_ENV, openAIClient } from "./client-support.ts";
 import { FakeUpstream } from "./support.ts";
 
 const SEARCH_MODEL = "openai/gpt-4o-search-preview";
+/** OpenAI's search bills the deployment's key: it runs only when the operator lists it (unset: never). */
+const ENV = { ...OPENAI_ANTHROPIC_ENV, OPENAI_SERVER_TOOLS: "web_search" };
 /** The Responses tool types of web search (openai 6's WebSearchTool and WebSearchPreviewTool). */
 const SEARCH_TYPES = [
   "web_search_preview",
@@ -46,7 +48,7 @@ async function responses(
   const upstream = model.startsWith("anthropic/")
     ? new FakeUpstream({ kind: "sse", chunks: EMPTY_TURN })
     : searchModel();
-  const stream = openAIClient(upstream).responses.stream({
+  const stream = openAIClient(upstream, ENV).responses.stream({
     model,
     input: QUESTION,
     tools,
@@ -65,7 +67,7 @@ describe("POST /v1/chat/completions with web_search_options", () => {
       user_location: { type: "approximate", approximate: TOKYO },
     } as const;
     const upstream = searchModel();
-    const completion = await openAIClient(upstream).chat.completions.create({
+    const completion = await openAIClient(upstream, ENV).chat.completions.create({
       model: SEARCH_MODEL,
       messages,
       web_search_options: options,
@@ -74,13 +76,13 @@ describe("POST /v1/chat/completions with web_search_options", () => {
     expect(completion.choices[0]?.message.content).toBe(CHAT_CITED_TEXT);
     expect(completion.choices[0]?.message.annotations).toEqual([CHAT_ANNOTATION]);
     const empty = searchModel();
-    await openAIClient(empty).chat.completions.create({ model: SEARCH_MODEL, messages, web_search_options: {} });
+    await openAIClient(empty, ENV).chat.completions.create({ model: SEARCH_MODEL, messages, web_search_options: {} });
     expect(sent(empty)["web_search_options"]).toEqual({});
   });
 
   it("is a 400 naming it with another provider, or naming the field of it at fault", async () => {
     const ask = (model: string, options: unknown) =>
-      openAIClient(searchModel()).chat.completions.create({
+      openAIClient(searchModel(), ENV).chat.completions.create({
         model,
         messages,
         web_search_options: options as { search_context_size: "low" },
@@ -142,7 +144,7 @@ describe("POST /v1/responses with a web search tool", () => {
 
   it("is a 400 naming the field of the tool at fault", async () => {
     await expect(
-      openAIClient(searchModel())
+      openAIClient(searchModel(), ENV)
         .responses.stream({
           model: SEARCH_MODEL,
           input: QUESTION,
@@ -168,7 +170,7 @@ describe("POST /v1/responses with a web search tool, to an OpenAI Responses mode
 
   it("is sent as the client gave it; the cited answer comes back, and the search goes back to OpenAI in place", async () => {
     const upstream = new FakeUpstream({ kind: "sse", chunks: [responsesCited()] });
-    const response = await openAIClient(upstream)
+    const response = await openAIClient(upstream, ENV)
       .responses.stream({ model: MODEL, input: QUESTION, tools: TOOLS, store: false })
       .finalResponse();
     expect((sent(upstream)["tools"] as unknown[]).slice(0, 2)).toEqual(TOOLS.slice(0, 2));
@@ -184,7 +186,7 @@ describe("POST /v1/responses with a web search tool, to an OpenAI Responses mode
       ...(response.output as ResponseInputItem[]),
       { role: "user", content: "And 3.5?" },
     ];
-    await openAIClient(next).responses.stream({ model: MODEL, input, tools: TOOLS, store: false }).finalResponse();
+    await openAIClient(next, ENV).responses.stream({ model: MODEL, input, tools: TOOLS, store: false }).finalResponse();
     const items = sent(next)["input"] as Record<string, unknown>[];
     expect(items.map((item) => item["type"] ?? item["role"])).toEqual(["user", "web_search_call", "assistant", "user"]);
     expect(items[1]).toMatchObject({ type: "web_search_call", id: "ws_cite_1", status: "completed" });

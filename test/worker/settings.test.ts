@@ -1,4 +1,4 @@
-// The settings read from vars: the write windows (defaults, bounds, a clear error for a bad value), ANTHROPIC_BETAS, ANTHROPIC_SERVER_TOOLS.
+// The settings read from vars: the write windows (defaults, bounds, a clear error for a bad value), ANTHROPIC_BETAS, ANTHROPIC_SERVER_TOOLS, OPENAI_SERVER_TOOLS.
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SETTINGS, readSettings, SettingsError } from "../../worker/env.ts";
 import { testEnv } from "./support.ts";
@@ -37,12 +37,17 @@ describe("ANTHROPIC_BETAS", () => {
   });
 });
 
-describe("ANTHROPIC_SERVER_TOOLS", () => {
-  it("unset or blank: no server tool is forwarded; else its comma-separated kinds, trimmed", () => {
-    expect(readSettings(testEnv({})).anthropicServerTools.size).toBe(0);
-    expect(readSettings(testEnv({ ANTHROPIC_SERVER_TOOLS: " , " })).anthropicServerTools.size).toBe(0);
-    expect([
-      ...readSettings(testEnv({ ANTHROPIC_SERVER_TOOLS: " web_search ,code_execution" })).anthropicServerTools,
-    ]).toEqual(["web_search", "code_execution"]);
-  });
+describe("ANTHROPIC_SERVER_TOOLS and OPENAI_SERVER_TOOLS", () => {
+  const vars = [
+    ["ANTHROPIC_SERVER_TOOLS", "anthropicServerTools", "code_execution"],
+    ["OPENAI_SERVER_TOOLS", "openaiServerTools", "mcp"],
+  ] as const;
+  it.each(vars)(
+    "%s unset or blank: no server tool is forwarded; else its comma-separated kinds, trimmed",
+    (name, field, other) => {
+      expect(readSettings(testEnv({}))[field].size).toBe(0);
+      expect(readSettings(testEnv({ [name]: " , " }))[field].size).toBe(0);
+      expect([...readSettings(testEnv({ [name]: ` web_search ,${other}` }))[field]]).toEqual(["web_search", other]);
+    },
+  );
 });

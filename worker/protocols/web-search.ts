@@ -86,6 +86,27 @@ export function chatWebSearchAt(value: unknown, path: string): JsonObject {
 }
 
 /**
+ * A Chat client's `web_search_options` ({@link chatWebSearchAt}) for an OpenAI Chat upstream, when
+ * `OPENAI_SERVER_TOOLS` lists `web_search` (`listed`): OpenAI's search bills the operator's key, so
+ * unlisted it is checked and dropped. With another provider a 400: none has such a field.
+ *
+ * @example
+ * ```ts
+ * chatWebSearchOf({ search_context_size: "low" }, "openai", new Set(["web_search"])); // { search_context_size: "low" }
+ * ```
+ */
+export function chatWebSearchOf(value: unknown, provider: string, listed: ReadonlySet<string>): JsonObject | undefined {
+  if (value === undefined) return undefined;
+  if (provider !== "openai")
+    throw invalidField(
+      "web_search_options",
+      "`web_search_options` is supported only with an OpenAI Chat model (openai/...).",
+    );
+  const options = chatWebSearchAt(value, "web_search_options");
+  return listed.has("web_search") ? options : undefined;
+}
+
+/**
  * A Responses web search tool as Chat's `web_search_options`; undefined when the tool limits the
  * search to some domains (`filters.allowed_domains`), which Chat has no place for: not searching
  * is better than searching everywhere. Its other fields Chat lacks (`search_content_types`) are

@@ -30,8 +30,9 @@
  * answers an unknown parameter. `null` is the same as absent. An assistant message's
  * `reasoning_content` (DeepSeek, Kimi, GLM, Qwen), `reasoning` or `reasoning_details` (MiniMax,
  * OpenRouter) goes back to a Chat Completions provider in the same field. `web_search_options`
- * (OpenAI's search models, checked: ../web-search.ts) and a JSON `response_format`
- * (../output-format.ts) go to an OpenAI Chat upstream; with another provider each is a 400.
+ * (OpenAI's search models, checked: ../web-search.ts; sent only when `OPENAI_SERVER_TOOLS` lists
+ * `web_search`) and a JSON `response_format` (../output-format.ts) go to an OpenAI Chat upstream;
+ * with another provider each is a 400.
  *
  * @module
  */
@@ -55,7 +56,7 @@ import { userContent } from "./content-parts.ts";
 import { callIdOf, echoedCall } from "../thought-signatures.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { textThenRefusals } from "../../request/refused-text.ts";
-import { chatWebSearchAt } from "../web-search.ts";
+import { chatWebSearchOf } from "../web-search.ts";
 import { withChatResponseFormat, withChatVerbosity } from "../output-format.ts";
 import { chatCallAt, chatToolField, chatTools, type ChatTools } from "./tools.ts";
 import { withNativeCustomTools } from "../custom-calls.ts";
@@ -114,6 +115,7 @@ export function parseChatCompletionRequest(
   body: unknown,
   providers: readonly string[],
   bare?: string,
+  serverTools: ReadonlySet<string> = new Set(),
 ): ChatCompletionRequest {
   const fields = objectAt(body, "", "a JSON object");
   const deep = tooDeep(fields);
@@ -171,14 +173,8 @@ export function parseChatCompletionRequest(
   const parallel = own(fields, "parallel_tool_calls") ?? undefined;
   if (parallel !== undefined && !optionalBoolean(parallel, "parallel_tool_calls") && toolChoice !== "none")
     request.parallelToolCalls = false;
-  // Web search, OpenAI's own (its search models), goes to OpenAI Chat alone: the others have no such field.
-  const search = own(fields, "web_search_options") ?? undefined;
-  if (search !== undefined && provider !== "openai")
-    throw invalidField(
-      "web_search_options",
-      "`web_search_options` is supported only with an OpenAI Chat model (openai/...).",
-    );
-  if (search !== undefined) request.openaiWebSearch = chatWebSearchAt(search, "web_search_options");
+  const search = chatWebSearchOf(own(fields, "web_search_options") ?? undefined, provider, serverTools);
+  if (search) request.openaiWebSearch = search;
   withChatResponseFormat(fields, provider, request);
   withChatVerbosity(fields, provider, request);
   const chosen = { request, model: own(fields, "model") as string, stream, includeUsage, customTools };

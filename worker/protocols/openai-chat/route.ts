@@ -41,7 +41,12 @@ export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtim
   return protocolPost(request, env, runtime, openAIErrorResponse, async (body, context) => {
     const { settings, cors } = context;
     const chat = withStorageUrls(settings.allowedStorageUrls, () =>
-      parseChatCompletionRequest(body, providerNames, bareNameProvider(context.env, "openai")),
+      parseChatCompletionRequest(
+        body,
+        providerNames,
+        bareNameProvider(context.env, "openai"),
+        settings.openaiServerTools,
+      ),
     );
     const rules = requestRules(chat.request, chat.allowed);
     if (chat.stream) {

@@ -6,7 +6,8 @@
  * (`providerMetadata.responsesItem`), and the client's `mcp_approval_response` answers it as that
  * call's result, which the request kit sends as the `mcp_approval_response` item; an `mcp_call`
  * (OpenAI ran it) goes back as it came; an `mcp_list_tools` item is left out (OpenAI lists the
- * server's tools again). For any other provider each is a 400 naming it.
+ * server's tools again). For any other provider each is a 400 naming it. The tool goes only when
+ * `OPENAI_SERVER_TOOLS` lists `mcp` (OpenAI calls the server on the operator's key: ../openai-server-tools.ts).
  *
  * @module
  */

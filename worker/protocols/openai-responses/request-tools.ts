@@ -18,6 +18,7 @@ import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
 import { mcpToolName, mcpToolOf } from "./mcp-items.ts";
 import { toolCallingToolOf } from "./program-items.ts";
 import { isChatSearchModel, responsesWebSearchAt, responsesWebSearchToolOf, WEB_SEARCH_TOOLS } from "../web-search.ts";
+import { droppedHosted, type HostedGate, unlistedChoice } from "../openai-server-tools.ts";
 
 /** The tool names OpenAI takes, which a Responses client may send. */
 const NAMES = upstreamProviders["openai-responses"].toolNames;
@@ -27,26 +28,29 @@ const NAMES = upstreamProviders["openai-responses"].toolNames;
  * functions (Codex's sub-agent tools), whose calls carry a `namespace` this Worker does not return.
  * So is `web_search` (Codex, the Agents SDK) for a provider that has none: an OpenAI Responses model
  * gets it as it came (../web-search.ts), an OpenAI Chat search model as `web_search_options`
- * ({@link webSearchOf}).
+ * ({@link webSearchOf}), each only when `OPENAI_SERVER_TOOLS` lists it (../openai-server-tools.ts).
  */
 const DROPPED_TOOLS = new Set(["namespace"]);
 
 /**
  * Function, custom and the client's built-in tools as `/v1/stream` tools; `web_search` to an OpenAI
- * Responses model, dropped for the others; other built-in tools refused by path.
+ * Responses model, dropped for the others; other built-in tools refused by path. A tool OpenAI
+ * runs goes to it only when `OPENAI_SERVER_TOOLS` lists its kind (`gate`: ../openai-server-tools.ts).
  */
 export function toolsOf(
   value: unknown,
   customTools: Map<string, JsonObject>,
   builtIns: Map<string, Record<string, unknown>>,
-  provider: string,
+  gate: HostedGate,
   patterns: PatternBudget,
   path = "tools",
 ): WireTool[] {
+  const { provider } = gate;
   return arrayAt(value, path).flatMap((tool, i) => {
     const at = `${path}[${i}]`;
     const fields = objectAt(tool, at);
     const type = own(fields, "type");
+    if (droppedHosted(gate, type, fields)) return [];
     const description = own(fields, "description") ?? undefined;
     if (description !== undefined && typeof description !== "string" && (type === "function" || type === "custom"))
       throw invalidField(`${at}.description`, "`description` must be a string.");
@@ -91,18 +95,18 @@ export function offeredTools(
   added: readonly (readonly [unknown, string])[],
   customTools: Map<string, JsonObject>,
   builtIns: Map<string, Record<string, unknown>>,
-  provider: string,
+  gate: HostedGate,
 ): WireTool[] | undefined {
   if (given === undefined && added.length === 0) return undefined;
   const patterns = new PatternBudget(); // one for `tools` and every `additional_tools` together
-  const tools = given === undefined ? [] : toolsOf(given, customTools, builtIns, provider, patterns);
+  const tools = given === undefined ? [] : toolsOf(given, customTools, builtIns, gate, patterns);
   if (added.length === 0) return tools;
   const names = new Set(tools.map((tool) => tool.name));
   for (const [value, path] of added) {
     if (Array.isArray(value) && value.length > AGENT_BOUNDS.tools) throw tooManyTools(path);
     // Each item's kinds apart, then kept only for the names it adds.
     const [custom, kept] = [new Map<string, JsonObject>(), new Map<string, Record<string, unknown>>()];
-    for (const tool of toolsOf(value, custom, kept, provider, patterns, path)) {
+    for (const tool of toolsOf(value, custom, kept, gate, patterns, path)) {
       if (names.has(tool.name)) continue;
       if (names.size >= AGENT_BOUNDS.tools) throw tooManyTools(path);
       names.add(tool.name);
@@ -124,10 +128,15 @@ const tooManyTools = (path: string): HttpError =>
  * `gpt-4o-search-preview`, `gpt-5-search-api`), which searches with them; OpenAI refuses them
  * with its other models, and every other provider has none, so the tool is dropped there, as
  * clients send it by default. Not when `tool_choice` is `none` or lists the allowed tools (a
- * search is no tool it can name).
+ * search is no tool it can name), nor unless `OPENAI_SERVER_TOOLS` lists `web_search` (`listed`).
  */
-export function webSearchOf(tools: unknown, provider: string, model: string, choice: unknown): JsonObject | undefined {
-  if (!isChatSearchModel(provider, model) || !Array.isArray(tools)) return undefined;
+export function webSearchOf(
+  tools: unknown,
+  { provider, listed }: HostedGate,
+  model: string,
+  choice: unknown,
+): JsonObject | undefined {
+  if (!isChatSearchModel(provider, model) || !listed.has("web_search") || !Array.isArray(tools)) return undefined;
   if (choice === "none" || (isObject(choice) && own(choice, "type") === "allowed_tools")) return undefined;
   const at = tools.findIndex((tool) => isObject(tool) && WEB_SEARCH_TOOLS.has(String(own(tool, "type"))));
   return at < 0 ? undefined : responsesWebSearchAt(tools[at] as Record<string, unknown>, `tools[${at}]`);
@@ -164,9 +173,15 @@ export function hostedToolChoice(
  * `{type: "web_search"}`: the AI SDK's choice of its OpenAI web search tool) is `required` to an
  * OpenAI Responses model offered the search (which is sent the choice itself: {@link hostedToolChoice}), no choice
  * to an OpenAI Chat search model (`chatSearch`: it always searches), and a 400 where the search
- * was dropped (another provider): an answer that never searched is not what was asked.
+ * was dropped (another provider, or `OPENAI_SERVER_TOOLS` does not list it): an answer that never
+ * searched is not what was asked. So is a choice of a hosted tool `dropped` for want of a listing.
  */
-export function toolChoice(value: unknown, tools: readonly WireTool[] | undefined, chatSearch = false): unknown {
+export function toolChoice(
+  value: unknown,
+  tools: readonly WireTool[] | undefined,
+  chatSearch = false,
+  dropped: ReadonlySet<string> = new Set(),
+): unknown {
   if (value === undefined || value === null) return undefined;
   if (value === "auto" || value === "none" || value === "required") return value;
   const choice = objectAt(value, "tool_choice", "auto, none, required or an object");
@@ -176,11 +191,13 @@ export function toolChoice(value: unknown, tools: readonly WireTool[] | undefine
     if (chatSearch) return undefined;
     throw invalidField(
       "tool_choice.type",
-      "`tool_choice` forces a web search, which this Worker sends only to an OpenAI Responses model (openai-responses/...) or an OpenAI Chat search model, with a web_search tool in `tools`.",
+      "`tool_choice` forces a web search, which this Worker sends only to an OpenAI Responses model (openai-responses/...) or an OpenAI Chat search model, with a web_search tool in `tools`, and only when its OPENAI_SERVER_TOOLS setting lists web_search.",
     );
   }
   if (type === "function" || type === "custom")
     return chosenToolAt(toolNameIn(own(choice, "name"), "tool_choice.name", NAMES), tools, "tool_choice.name");
+  // A hosted shell or an MCP server left out for want of a listing: the setting named.
+  if ((type === "shell" || type === "mcp") && dropped.has(type)) throw unlistedChoice("tool_choice.type", type);
   if (chosenBuiltIn(type)) return chosenToolAt(chosenBuiltIn(type)!, tools, "tool_choice.type");
   // An MCP server's tool (`{type: "mcp", server_label}`): `required`, with the server's tools among those offered.
   if (type === "mcp") {

@@ -38,7 +38,9 @@
  * `tool_search_call` / `tool_search_output`, and their tools) go to OpenAI as they came and are
  * mapped or left out for the others (./program-items.ts);
  * the other built-in tools (`file_search`, `computer_use_preview`, `code_interpreter`,
- * `image_generation`, and `mcp` for another provider) are a 400 naming them. `previous_response_id`
+ * `image_generation`, and `mcp` for another provider) are a 400 naming them. What OpenAI would run
+ * (web search, `mcp`, a server tool search, programmatic tool calling, a hosted shell) goes to it
+ * only when `OPENAI_SERVER_TOOLS` lists its kind, and is dropped otherwise (../openai-server-tools.ts). `previous_response_id`
  * and `item_reference` items are read from the stored responses before (./conversation.ts): the
  * parser takes the previous response's items (and, for Bedrock, its tools) and refuses them without it.
  * `input_image` and `input_file` parts of user messages and call outputs go to the provider in
@@ -88,6 +90,7 @@ export function parseResponsesRequest(
   aliases: string | undefined,
   bare?: string,
   conversation?: Pick<Conversation, "earlier" | "earlierTools" | "referenced">,
+  serverTools: ReadonlySet<string> = new Set(),
 ): ResponsesRequest {
   const sent = objectAt(body, "", "a JSON object");
   const deep = tooDeep(sent);
@@ -130,17 +133,19 @@ export function parseResponsesRequest(
   else items.forEach((item, i) => left.has(i) || read(item, `input[${i}]`, !!conversation?.referenced?.has(i)));
   const [customTools, builtIns] = [new Map<string, JsonObject>(), new Map<string, Record<string, unknown>>()];
   const given = own(fields, "tools") ?? undefined;
-  const offered = offeredTools(given, context.added, customTools, builtIns, provider);
+  // The tools OpenAI would run go to it only as `OPENAI_SERVER_TOOLS` lists them (../openai-server-tools.ts).
+  const gate = { provider, listed: serverTools, dropped: new Set<string>() };
+  const offered = offeredTools(given, context.added, customTools, builtIns, gate);
   const allowedTools = allowedToolsOf(own(fields, "tool_choice"), offered);
   const tools = allowedTools ? offered?.filter((tool) => allowedTools.has(tool.name)) : offered;
-  const webSearch = webSearchOf(given, provider, model, own(fields, "tool_choice"));
+  const webSearch = webSearchOf(given, gate, model, own(fields, "tool_choice"));
   const { request } = clientRequest(
     {
       provider,
       model,
       messages,
       tools,
-      tool_choice: toolChoice(own(fields, "tool_choice"), tools, webSearch !== undefined),
+      tool_choice: toolChoice(own(fields, "tool_choice"), tools, webSearch !== undefined, gate.dropped),
       max_tokens: own(fields, "max_output_tokens") ?? undefined,
       temperature: own(fields, "temperature") ?? undefined,
       sampling: responsesSampling(fields, provider),

@@ -71,6 +71,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
           settings.modelAliases,
           bareNameProvider(context.env, "openai-responses"),
           conversation,
+          settings.openaiServerTools,
         ),
       );
       const keeping =
