@@ -258,4 +258,28 @@ group("streamToolCalls from an SDK's parsed chunks", (test) => {
     assertEquals(error.error.data, { throttlingException: { message: "Too many requests" } });
     assertEquals(events[0], { type: "text-delta", text: "Hi" });
   });
+
+  test("Bedrock InvokeModel: an exception member after the chunks is the provider's error, not a malformed chunk", async () => {
+    const bytes = (event: object) => ({ chunk: { bytes: new TextEncoder().encode(JSON.stringify(event)) } });
+    const events = await collect(
+      streamToolCalls(
+        sdkStream([
+          bytes({ type: "message_start", message: { usage: { input_tokens: 3, output_tokens: 1 } } }),
+          bytes({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+          bytes({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi" } }),
+          { modelStreamErrorException: { message: "Model stream error", originalStatusCode: 500 } },
+        ]).stream,
+        { provider: "bedrock" },
+      ),
+    );
+    const errors = events.filter((event) => event.type === "error");
+    assertEquals(
+      errors.map((event) => event.type === "error" && [event.error.code, event.error.data]),
+      [["provider-error", { modelStreamErrorException: { message: "Model stream error", originalStatusCode: 500 } }]],
+    );
+    assertEquals(
+      events.find((event) => event.type === "text-delta"),
+      { type: "text-delta", text: "Hi" },
+    );
+  });
 });

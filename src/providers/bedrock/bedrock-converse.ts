@@ -3,7 +3,7 @@ import { ToolCallStreamError } from "../../shared/errors.ts";
 import type { JsonValue } from "../../shared/json.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
-import { readJsonObject } from "../payload.ts";
+import { providerError, readJsonObject } from "../payload.ts";
 import type { DecoderLimits, Emit } from "../provider-decoder.ts";
 import { readUsage } from "../usage.ts";
 import type { ConverseCitations } from "./bedrock-citations.ts";
@@ -50,7 +50,8 @@ type Payload = Record<string, unknown>;
  * finish's `stopSequence`, as on Anthropic's own stream; `metadata` (usage, metrics)
  * follows it and ends the response. The random `p` padding of every payload is ignored. Events
  * written as JSON objects of one key (`{"contentBlockDelta": {...}}`, as SDKs print them) read
- * the same, for gateways that re-frame Bedrock's stream as text.
+ * the same, for gateways that re-frame Bedrock's stream as text; an exception member
+ * (`{"throttlingException": {...}}`) is a `provider-error` whose `data` is that object.
  *
  * @example
  * ```ts
@@ -95,6 +96,9 @@ export class BedrockConverseDecoder {
       event = Object.keys(payload)[0] ?? "";
       payload = (payload as Payload)[event];
     }
+    // An exception member (`throttlingException`, ...), an SDK's or a gateway's: the binary stream's exception message.
+    if (event?.endsWith("Exception"))
+      return this.#emit(providerError({ [event]: payload }, `The provider reported ${event} inside the stream.`));
     if (!isRecord(payload)) return;
     switch (event) {
       case "contentBlockDelta":
@@ -130,7 +134,7 @@ export class BedrockConverseDecoder {
 
   #onStart(payload: Payload): void {
     const start = payload["start"];
-    const found = isRecord(start) ? this.#block(payload) : undefined;
+    const found = isRecord(start) && this.#block(payload);
     if (!found) return;
     const [index, block] = found;
     const { toolUse, toolResult } = start as Payload;
@@ -150,7 +154,7 @@ export class BedrockConverseDecoder {
 
   #onDelta(payload: Payload): void {
     const delta = payload["delta"] as Payload;
-    const found = isRecord(delta) ? this.#block(payload) : undefined;
+    const found = isRecord(delta) && this.#block(payload);
     if (!found) return;
     const [index, block] = found;
     const emit = this.#emit;

@@ -18,7 +18,8 @@ import { BedrockConverseDecoder } from "./bedrock-converse.ts";
  * Anthropic. A message of `:message-type` `exception` (`throttlingException`,
  * `modelStreamErrorException`, `validationException`, ...) or `error` becomes an `error` delta of
  * code `provider-error` whose `data` is `{ [exceptionType or errorCode]: payload }`, the shape of
- * the API's own stream union; the stream then ends without a finish and open calls are discarded.
+ * the API's own stream union (an exception member of one-key JSON or of an SDK's objects too, as
+ * `{"throttlingException": {...}}`); the stream then ends without a finish and open calls are discarded.
  *
  * @example
  * ```ts
@@ -98,17 +99,16 @@ export class BedrockDecoder implements ProviderDecoder {
   decode(message: FramedMessage): void {
     const type = message.headers?.[":message-type"];
     if (type === "exception" || type === "error") return this.#onException(message, type);
-    if (this.#invoke) return this.#onChunk(message, this.#invoke);
-    if (this.#converse) return this.#converse.decode(message);
-    if (message.event === "chunk") {
+    // InvokeModel's events are chunks; an SDK's exception member among them goes on to the Converse reader.
+    if (!this.#converse && message.event === "chunk") {
       if (!this.#invokeModel)
         throw new ToolCallStreamError({
           code: "unknown-provider",
           message: "InvokeModel chunks need the `invokeModel: AnthropicDecoder` plug-in.",
         });
-      return this.#onChunk(message, (this.#invoke = new this.#invokeModel(this.#emit, this.#limits)));
+      return this.#onChunk(message, (this.#invoke ??= new this.#invokeModel(this.#emit, this.#limits)));
     }
-    (this.#converse = new BedrockConverseDecoder(this.#emit, this.#limits, this.#cited)).decode(message);
+    (this.#converse ??= new BedrockConverseDecoder(this.#emit, this.#limits, this.#cited)).decode(message);
   }
 
   /** The input ended: nothing is held. */
@@ -131,14 +131,13 @@ export class BedrockDecoder implements ProviderDecoder {
 
   #onException(message: FramedMessage, type: "exception" | "error"): void {
     const name = message.event ?? type;
-    let detail: unknown = message.value;
-    if (detail === undefined) {
-      try {
-        detail = JSON.parse(message.data);
-      } catch {
-        // An error message carries its text in a header; a payload that is not JSON is kept as text.
-        detail = message.data;
-      }
+    // Only the event-stream framing writes these messages: their payload is text, never parsed yet.
+    let detail: unknown;
+    try {
+      detail = JSON.parse(message.data);
+    } catch {
+      // An error message carries its text in a header; a payload that is not JSON is kept as text.
+      detail = message.data;
     }
     if (!isRecord(detail)) detail = { message: type === "error" ? message.headers![":error-message"] : detail };
     this.#emit(providerError({ [name]: detail }, `The provider reported ${name} inside the stream.`));

@@ -274,6 +274,21 @@ group("Bedrock ConverseStream rules", (test) => {
     assertEquals(last(events).type, "abort");
   });
 
+  test("an exception written as a one-key JSON object is the provider error its exception message is", () => {
+    const deltas: unknown[] = [];
+    const decoder = new BedrockDecoder((delta) => deltas.push(delta));
+    decoder.decode({ data: '{"contentBlockDelta":{"contentBlockIndex":0,"delta":{"text":"Hi"}}}' });
+    decoder.decode({ data: '{"throttlingException":{"message":"Too many requests"}}' });
+    assertEquals(deltas.at(-1), {
+      type: "error",
+      error: {
+        code: "provider-error",
+        message: "The provider reported throttlingException inside the stream.",
+        data: { throttlingException: { message: "Too many requests" } },
+      },
+    });
+  });
+
   test("events written as one-key JSON objects (as SDKs and gateways print them) read the same", () => {
     const ndjson = [
       { contentBlockStart: { contentBlockIndex: 0, start: { toolUse: { toolUseId: "t0", name: "f" } } } },
