@@ -7,7 +7,10 @@
 
 /** Machine-readable error codes of tool-call-stream. */
 export type ErrorCode =
-  /** The provider sent an error inside the stream (an `error` event or an `error` member). */
+  /**
+   * The provider sent an error inside the stream (an `error` event or an `error` member), or an
+   * Anthropic body spliced another message into the open one (a retry written into the same body).
+   */
   | "provider-error"
   /** A data payload that is not valid JSON, or not of the provider's shape. */
   | "malformed-payload"

@@ -26,20 +26,20 @@ interface ToolBlock {
 }
 
 /**
- * Anthropic Messages streaming events to normalized deltas (also Vertex AI and Bedrock when they
- * serve the same SSE).
+ * Anthropic Messages streaming events to normalized deltas (also Vertex AI and Bedrock when they serve the same SSE).
  *
- * A tool call completes once the model moved on from its block (the next block's start, or the
- * message's end), not at the end of the message, and its index is the block index: a `fallback`
- * block next (server-side fallback to another model after a refusal), or a `refusal` stop,
- * withdraws it instead, since the refusal may have cut it off. Its `caller` (programmatic tool calling) is kept on its
- * `providerMetadata`. Blocks already in `message_start.message.content` (a programmatic tool
- * calling continuation) are read as if they had streamed. The message's code-execution
- * `container` (at its start, or in its `message_delta`) goes on the finish. An `event: error` can arrive after
- * HTTP 200 and the connection then closes without `message_stop`: the error is delivered and the
- * accumulator aborts with the open calls discarded. Thinking, redacted thinking, compaction and
- * fallback blocks, server tools' results (`web_search_tool_result`, ...) and text blocks with citations
- * become `reasoning-part`s in block order ({@link AnthropicKeptBlocks}, {@link AnthropicCitations}).
+ * A tool call completes once the model moved on from its block (the next block's start, or the message's end), not
+ * at the end of the message, and its index is the block index: a `fallback` block next (server-side fallback to
+ * another model after a refusal), or a `refusal` stop, withdraws it instead, since the refusal may have cut it off.
+ * Its `caller` (programmatic tool calling) is kept on its `providerMetadata`. Blocks already in
+ * `message_start.message.content` (a programmatic tool calling continuation) are read as if they had streamed. The
+ * message's code-execution `container` (at its start, or in its `message_delta`) goes on the finish. An
+ * `event: error` can arrive after HTTP 200 and the connection then closes without `message_stop`: the error is
+ * delivered and the accumulator aborts with the open calls discarded, as when another message starts inside the open
+ * one (an intermediary's retry spliced into the body); a repeat of the open message's `message_start` is ignored.
+ * Thinking, redacted thinking, compaction and fallback blocks, server tools' results (`web_search_tool_result`, ...)
+ * and text blocks with citations become `reasoning-part`s in block order ({@link AnthropicKeptBlocks},
+ * {@link AnthropicCitations}).
  *
  * @example
  * ```ts
@@ -68,31 +68,28 @@ export class AnthropicDeltaStream extends ProviderDecoderStream {
  * ```
  */
 export class AnthropicDecoder implements ProviderDecoder {
-  readonly #emit: Emit;
+  #emit: Emit;
   /** How this response's objects are written as JSON text (its messages' own writer, or `jsonText`). */
   #write: JsonWriter = jsonText;
   readonly #toolBlocks = new Map<number, ToolBlock>();
   #inputUsage: Record<string, unknown> = {};
   readonly #kept = new AnthropicKeptBlocks();
   readonly #cited: AnthropicCitations | undefined;
-  /**
-   * A `tool_use` block that stopped, its end held until the next block starts or the message
-   * ends: a `fallback` block next withdraws it (the refusal may have cut it off), as the SDK's
-   * streaming tool runner drops it.
-   */
+  /** A stopped `tool_use` block, its end held until the next block or the end: a `fallback` next withdraws it. */
   #held: number | undefined;
   /** A `stop_reason` that `message_start` already carried (a programmatic tool calling continuation), until a `message_delta` says otherwise. */
   #startReason: string | undefined;
   /** The message's code-execution container, once it named one. */
   #container: ExecutionContainer | undefined;
+  /** The body's message id: another's `message_start` is a retry an intermediary spliced in (vercel/ai 18331). */
+  #id: unknown;
   /** The head of the last `input_json_delta` read (a string of its own), and its block's index: at first block 0's. */
   #head = '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":';
   #headIndex = 0;
 
   /**
-   * Creates a decoder for one response that reports through `emit`, keeping text blocks' citations
-   * with `cited` (a plug-in, to keep Bedrock's chain small: {@link AnthropicCitingDecoder} gives
-   * one). The `limits` of the accumulator bound only the citations, so they are `cited`'s.
+   * Creates a decoder for one response that reports through `emit`, keeping text blocks' citations with `cited` (a
+   * plug-in, to keep Bedrock's chain small: {@link AnthropicCitingDecoder} gives one). The `limits` bound only them.
    */
   constructor(emit: Emit, _limits?: DecoderLimits, cited?: AnthropicCitations) {
     this.#emit = emit;
@@ -128,10 +125,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     // `ping` and event types added later are ignored, as Anthropic's versioning policy asks.
   }
 
-  /**
-   * The input ended: a block still open, and a held call, are left to the accumulator's end (a
-   * reply cut off closes its last call too, so its stop alone does not complete it).
-   */
+  /** The input ended: an open block and a held call are left to the accumulator's end (a reply cut off). */
   end(): void {}
 
   /** The held call's end, now that the model moved on. */
@@ -143,23 +137,32 @@ export class AnthropicDecoder implements ProviderDecoder {
 
   /** A `fallback` block started: the call right before it, held or still open, is withdrawn. */
   #withdraw(emit: Emit): void {
-    const open = [...this.#toolBlocks].filter(([, block]) => !block.providerExecuted).map(([index]) => index);
-    for (const index of this.#held === undefined ? open : [this.#held, ...open]) {
-      this.#toolBlocks.delete(index);
-      emit({ type: "tool-call-end", index, withdrawn: true });
-    }
+    if (this.#held !== undefined) emit({ type: "tool-call-end", index: this.#held, withdrawn: true });
     this.#held = undefined;
+    for (const [index, block] of this.#toolBlocks)
+      if (!block.providerExecuted) {
+        this.#toolBlocks.delete(index);
+        emit({ type: "tool-call-end", index, withdrawn: true });
+      }
   }
 
   /**
-   * The message's usage, and the blocks it already holds: a programmatic tool calling
-   * continuation comes as a `message_start` whose `content` holds the `tool_use` (with its
-   * `caller`) and whose `stop_reason` is set, then `message_stop`. Each block is read as if it had
-   * streamed whole at its position, before any block that streams after it.
+   * The message's usage, and the blocks it already holds: a programmatic tool calling continuation comes as a
+   * `message_start` whose `content` holds the `tool_use` (with its `caller`) and whose `stop_reason` is set, then
+   * `message_stop`. Each block is read as if it had streamed whole at its position, before any that streams after it.
    */
   #onMessageStart(payload: Record<string, unknown>, emit: Emit): void {
     const message = payload["message"];
     if (!isRecord(message)) return;
+    // Another id: a retry spliced in, the first call cut off: the body fails. The same id: a duplicate, ignored.
+    if (this.#id) {
+      if (message["id"] !== this.#id) {
+        emit(providerError(payload));
+        this.#emit = () => {};
+      }
+      return;
+    }
+    this.#id = message["id"];
     const usage = message["usage"];
     if (isRecord(usage)) {
       this.#inputUsage = usage;
@@ -177,12 +180,10 @@ export class AnthropicDecoder implements ProviderDecoder {
     this.#container = anthropicContainer(message["container"]);
   }
 
-  /** The end of the message: the finish a continuation's `message_start` carried, when no `message_delta` gave one. */
+  /** The end of the body's message: the finish a continuation's `message_start` carried, if no `message_delta` did. */
   #onMessageStop(emit: Emit): void {
     this.#release(emit);
-    const reason = this.#startReason;
-    this.#startReason = undefined;
-    if (reason !== undefined) emit(anthropicFinish(reason, this.#container));
+    if (this.#startReason !== undefined) emit(anthropicFinish(this.#startReason, this.#container));
     emit({ type: "done" });
   }
 
@@ -198,7 +199,9 @@ export class AnthropicDecoder implements ProviderDecoder {
     if (this.#kept.start(index, block, emit)) return;
     const providerExecuted = ownValue(TOOL_BLOCKS, String(block["type"]));
     if (providerExecuted === undefined) return;
-    const [input, id, name] = [block["input"], nonEmptyString(block["id"]), nonEmptyString(block["name"])];
+    const input = block["input"];
+    const id = nonEmptyString(block["id"]);
+    const name = nonEmptyString(block["name"]);
     this.#toolBlocks.set(index, {
       initialInput: isRecord(input) && Object.keys(input).length > 0 ? this.#write(input) : undefined,
       streamed: false,
@@ -222,22 +225,23 @@ export class AnthropicDecoder implements ProviderDecoder {
     const text = nonEmptyString(delta["text"]) ?? nonEmptyString(delta["partial_json"]);
     if (text === undefined) return;
     if (delta["type"] === "text_delta") emit({ type: "text-delta", text });
-    else if (delta["type"] === "input_json_delta") {
-      const block = this.#toolBlocks.get(index);
-      if (!block) return;
-      block.streamed = true;
-      emit({ type: "tool-call-chunk", index, argumentsDelta: text });
-    }
+    else if (delta["type"] === "input_json_delta") this.#onInput(index, text, emit);
+  }
+
+  /** A fragment of an open tool block's input. */
+  #onInput(index: number, text: string, emit: Emit): void {
+    const block = this.#toolBlocks.get(index);
+    if (!block) return;
+    block.streamed = true;
+    emit({ type: "tool-call-chunk", index, argumentsDelta: text });
   }
 
   /**
-   * The most frequent event of a tool call, read without building its payload object: when the
-   * data is exactly Anthropic's serialization of an `input_json_delta`,
-   * `{"type":"content_block_delta","index":N,"delta":{"type":"input_json_delta","partial_json":"..."}}`,
-   * only the string is parsed; the head before it, which a block's deltas share, is compared as a
-   * string (`slice` and `===`, faster in V8 than the pattern, which runs only when that fails). The
-   * result is what {@link AnthropicDecoder.decode} would do with the parsed payload. Returns false,
-   * having done nothing, for any other data.
+   * The most frequent event of a tool call, read without building its payload object: when the data is exactly
+   * Anthropic's serialization of an `input_json_delta`,
+   * `{"type":"content_block_delta","index":N,"delta":{"type":"input_json_delta","partial_json":"..."}}`, only the
+   * string is parsed (the head before it, which a block's deltas share, compared by `slice` and `===`, faster in V8
+   * than the pattern) and read as {@link AnthropicDecoder.decode} would read it. Otherwise false, doing nothing.
    */
   #onInputJsonDelta(data: string, emit: Emit): boolean {
     let head = this.#head;
@@ -255,11 +259,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     } catch {
       return false;
     }
-    if (text === "") return true;
-    const block = this.#toolBlocks.get(this.#headIndex);
-    if (!block) return true;
-    block.streamed = true;
-    emit({ type: "tool-call-chunk", index: this.#headIndex, argumentsDelta: text });
+    if (text !== "") this.#onInput(this.#headIndex, text, emit);
     return true;
   }
 
