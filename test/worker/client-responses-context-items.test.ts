@@ -10,16 +10,10 @@ import OpenAI from "openai-v7";
 import type { ResponseInputItem } from "openai-v7/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import answer from "../recordings/openai-responses/mcp-approval-approved.sse?raw";
-import { OPENAI_ANTHROPIC_ENV, workerFetch } from "./client-support.ts";
+import { openAI7Client } from "./client-support.ts";
 import { FakeUpstream } from "./support.ts";
 
-const client = (upstream: FakeUpstream) =>
-  new OpenAI({
-    baseURL: "http://localhost:8787/v1",
-    apiKey: "t",
-    fetch: workerFetch({ env: OPENAI_ANTHROPIC_ENV, upstream }),
-    maxRetries: 0,
-  });
+const client = openAI7Client;
 const update: ResponseInputItem = {
   type: "configuration_update",
   id: "cu_1",

@@ -3,6 +3,7 @@
 // what `POST /v1/stream` gives for the same request is the reference.
 import type Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
+import OpenAI7 from "openai-v7";
 import { expect } from "vitest";
 import type { FinishEvent } from "../../src/index.ts";
 import type { Env } from "../../worker/env.ts";
@@ -58,13 +59,20 @@ export const OPENAI_ANTHROPIC_ENV: Env = testEnv({
 
 /** openai-node as a client of the Worker (token `t`, no retries), its upstream `upstream`. */
 export function openAIClient(upstream: FakeUpstream, env: Env = OPENAI_ANTHROPIC_ENV): OpenAI {
-  return new OpenAI({
-    baseURL: "http://localhost:8787/v1",
-    apiKey: "t",
-    fetch: workerFetch({ env, upstream }),
-    maxRetries: 0,
-  });
+  return new OpenAI(clientOptions(upstream, env));
 }
+
+/** {@link openAIClient} with openai-node 7 (npm alias `openai-v7`), for its newer types. */
+export function openAI7Client(upstream: FakeUpstream, env: Env = OPENAI_ANTHROPIC_ENV): OpenAI7 {
+  return new OpenAI7(clientOptions(upstream, env));
+}
+
+const clientOptions = (upstream: FakeUpstream, env: Env) => ({
+  baseURL: "http://localhost:8787/v1",
+  apiKey: "t",
+  fetch: workerFetch({ env, upstream }),
+  maxRetries: 0,
+});
 
 /** The calls `POST /v1/stream` gives for a prompt: the reference every protocol must match. */
 export async function streamCalls(

@@ -116,6 +116,12 @@ export interface StreamRequest {
    */
   openaiContextManagement?: JsonObject[];
   /**
+   * A Chat or Responses client's `moderation` (OpenAI blocks the input or answer its moderation
+   * model flags: worker/protocols/moderation.ts), for an OpenAI Chat or Responses upstream. Never
+   * read from a `/v1/stream` body.
+   */
+  openaiModeration?: JsonObject;
+  /**
    * A Responses or Chat client's `parallel_tool_calls: false`, a Messages client's
    * `disable_parallel_tool_use: true` (with a choice other than `none`), for the providers that
    * have a field for it (OpenAI's `parallel_tool_calls`, Anthropic's `disable_parallel_tool_use`);

@@ -57,6 +57,7 @@ import { callIdOf, echoedCall } from "../thought-signatures.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { textThenRefusals } from "../../request/refused-text.ts";
 import { chatWebSearchOf } from "../web-search.ts";
+import { withModeration } from "../moderation.ts";
 import { withChatResponseFormat, withChatVerbosity } from "../output-format.ts";
 import { chatCallAt, chatToolField, chatTools, type ChatTools } from "./tools.ts";
 import { withNativeCustomTools } from "../custom-calls.ts";
@@ -86,6 +87,7 @@ const USED = new Set<string>([
   ...CHAT_SAMPLING,
   "reasoning_effort",
   "web_search_options",
+  "moderation",
   "response_format",
   "verbosity",
   "parallel_tool_calls",
@@ -175,6 +177,7 @@ export function parseChatCompletionRequest(
     request.parallelToolCalls = false;
   const search = chatWebSearchOf(own(fields, "web_search_options") ?? undefined, provider, serverTools);
   if (search) request.openaiWebSearch = search;
+  withModeration(fields, provider, request);
   withChatResponseFormat(fields, provider, request);
   withChatVerbosity(fields, provider, request);
   const chosen = { request, model: own(fields, "model") as string, stream, includeUsage, customTools };

@@ -66,6 +66,7 @@ import { hostedToolChoice, offeredTools, toolChoice, webSearchOf } from "./reque
 import { addItem } from "./input-items.ts";
 import { openAIFieldsOf, type ResponseSettings, responsesSampling, settingsOf } from "./settings.ts";
 import { checkRequestOptions, contextManagementOf } from "./request-options.ts";
+import { withModeration } from "../moderation.ts";
 import { type Conversation, withEarlierTools } from "./conversation.ts";
 import { withResponsesText } from "../output-format.ts";
 
@@ -180,6 +181,7 @@ export function parseResponsesRequest(
   if (typeof settings.max_tool_calls === "number") request.openaiMaxToolCalls = settings.max_tool_calls; // OpenAI's own limit
   const compaction = contextManagementOf(fields);
   if (compaction && provider === "openai-responses") request.openaiContextManagement = compaction;
+  withModeration(fields, provider, request);
   if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ../call-rules.ts too
   Object.assign(request, openAIFieldsOf(settings));
   const chosen = {

@@ -46,6 +46,8 @@ export function buildOpenAIChatRequest(request: StreamRequest, target: ProviderT
   if (request.openaiVerbosity) body["verbosity"] = request.openaiVerbosity;
   if (request.strictTools && openAI) strictFunctions(body, new Set(request.strictTools));
   if (request.openaiKeys && openAI) Object.assign(body, request.openaiKeys);
+  // To a compatible server too: one without moderation had better refuse the field than answer unmoderated.
+  if (request.openaiModeration) body["moderation"] = request.openaiModeration;
   // OpenAI refuses `parallel_tool_calls` without tools, and from its o-series models (o1, o3, o4-mini:
   // "not supported with this model"); a compatible server may refuse it at all. The route holds
   // every answer to one call all the same (../../protocols/call-rules.ts).

@@ -34,7 +34,7 @@ export function buildOpenAIResponsesRequest(request: StreamRequest, target: Prov
   };
 }
 
-/** The body with a Responses client's choice of a tool OpenAI runs, in place of `required`, its `max_tool_calls`, `parallel_tool_calls`, `prompt_cache_key`, `safety_identifier`, `truncation` and `context_management`. */
+/** The body with a Responses client's choice of a tool OpenAI runs, in place of `required`, its `max_tool_calls`, `parallel_tool_calls`, `prompt_cache_key`, `safety_identifier`, `truncation`, `context_management` and `moderation`. */
 function withToolChoice(
   body: JsonObject,
   {
@@ -44,6 +44,7 @@ function withToolChoice(
     openaiKeys,
     openaiTruncation,
     openaiContextManagement,
+    openaiModeration,
   }: StreamRequest,
 ): JsonObject {
   if (openaiKeys) Object.assign(body, openaiKeys);
@@ -52,6 +53,7 @@ function withToolChoice(
   if (openaiMaxToolCalls !== undefined) body["max_tool_calls"] = openaiMaxToolCalls;
   if (parallelToolCalls === false) body["parallel_tool_calls"] = false;
   if (openaiContextManagement) body["context_management"] = openaiContextManagement;
+  if (openaiModeration) body["moderation"] = openaiModeration;
   return body;
 }
 
