@@ -282,4 +282,32 @@ group("streamToolCalls from an SDK's parsed chunks", (test) => {
       { type: "text-delta", text: "Hi" },
     );
   });
+
+  test("Bedrock InvokeModel: an event the SDK does not know ($unknown) is ignored, and the chunks after it are still read", async () => {
+    const bytes = (event: object) => ({ chunk: { bytes: new TextEncoder().encode(JSON.stringify(event)) } });
+    const text = (index: number, value: string) =>
+      bytes({ type: "content_block_delta", index, delta: { type: "text_delta", text: value } });
+    const events = await collect(
+      streamToolCalls(
+        sdkStream([
+          bytes({ type: "message_start", message: { usage: { input_tokens: 3, output_tokens: 1 } } }),
+          bytes({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+          text(0, "Hi"),
+          // What @aws-sdk/client-bedrock-runtime yields for an event type newer than the SDK.
+          { $unknown: ["newEvent", { detail: 1 }] },
+          text(0, " there"),
+          bytes({ type: "content_block_stop", index: 0 }),
+          bytes({ type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } }),
+          bytes({ type: "message_stop" }),
+        ]).stream,
+        { provider: "bedrock" },
+      ),
+    );
+    assertEquals(
+      events.map((event) => (event.type === "text-delta" ? event.text : event.type)),
+      ["usage", "Hi", " there", "finish"],
+    );
+    const finish = events.at(-1);
+    assertEquals(finish?.type === "finish" && finish.reason, "stop");
+  });
 });

@@ -10,7 +10,7 @@ import { BedrockConverseDecoder } from "./bedrock-converse.ts";
 /**
  * Amazon Bedrock streams to normalized deltas, from the messages of
  * {@link AwsEventStreamDecoderStream}: **ConverseStream** (every model: Claude, Nova, Llama,
- * Mistral, ...) and **InvokeModelWithResponseStream** for Claude, told apart by the first message.
+ * Mistral, ...) and **InvokeModelWithResponseStream** for Claude, whose events are `chunk`s.
  *
  * ConverseStream events are read as {@link BedrockConverseDecoder} describes. InvokeModel's
  * `chunk` messages carry `{"bytes": "<base64>"}`, one Anthropic Messages event each: decoded and
@@ -99,8 +99,9 @@ export class BedrockDecoder implements ProviderDecoder {
   decode(message: FramedMessage): void {
     const type = message.headers?.[":message-type"];
     if (type === "exception" || type === "error") return this.#onException(message, type);
-    // InvokeModel's events are chunks; an SDK's exception member among them goes on to the Converse reader.
-    if (!this.#converse && message.event === "chunk") {
+    // Only InvokeModel has chunks: each goes to its reader. Any other event (an SDK's exception member, a
+    // type added later) goes to the Converse reader, which reports an exception and ignores the unknown.
+    if (message.event === "chunk") {
       if (!this.#invokeModel)
         throw new ToolCallStreamError({
           code: "unknown-provider",

@@ -8,7 +8,14 @@ import {
   toolResultMessages,
   type ToolCallEvent,
 } from "../../../src/index.ts";
-import { concat, converse, encodeMessage, exceptionMessage, invokeChunks } from "../../support/event-stream.ts";
+import {
+  concat,
+  converse,
+  encodeMessage,
+  eventMessage,
+  exceptionMessage,
+  invokeChunks,
+} from "../../support/event-stream.ts";
 import { assert, assertEquals, group } from "../../support/harness.ts";
 import { assertEventInvariants } from "../../support/invariants.ts";
 import { collect, fromChunks, splitAt } from "../../support/streams.ts";
@@ -350,6 +357,33 @@ group("Bedrock InvokeModelWithResponseStream (Claude)", (test) => {
     const finish = last(await run(body));
     assert(finish.type === "finish", "finish");
     assertEquals([finish.reason, finish.rawReason, finish.stopSequence], ["stop", "stop_sequence", "three"]);
+  });
+
+  test("an event type added later, between chunks, is ignored; the chunks after it are still read", async () => {
+    const text = (value: string) => ({
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "text_delta", text: value },
+    });
+    const body = concat([
+      invokeChunks([
+        { type: "message_start", message: { usage: { input_tokens: 3, output_tokens: 1 } } },
+        { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+        text("Hi"),
+      ]),
+      eventMessage("newEvent", { detail: 1 }),
+      invokeChunks([
+        text(" there"),
+        { type: "content_block_stop", index: 0 },
+        { type: "message_delta", delta: { stop_reason: "end_turn" }, usage: { output_tokens: 2 } },
+        { type: "message_stop" },
+      ]),
+    ]);
+    const events = await run(body);
+    assertEquals(
+      events.map((e) => (e.type === "text-delta" ? e.text : e.type)),
+      ["usage", "Hi", " there", "finish"],
+    );
   });
 
   test("a chunk whose bytes are not base64 is a malformed payload; an exception ends the stream", async () => {
