@@ -10,8 +10,9 @@ import OpenAI from "openai-v7";
 import type { ResponseInputItem } from "openai-v7/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import answer from "../recordings/openai-responses/mcp-approval-approved.sse?raw";
-import { openAI7Client } from "./client-support.ts";
-import { FakeUpstream } from "./support.ts";
+import { OPENAI_ANTHROPIC_ENV, openAI7Client } from "./client-support.ts";
+import { scripted } from "./open-responses-support.ts";
+import { FakeUpstream, responses, streamRequest, worker } from "./support.ts";
 
 const client = openAI7Client;
 const update: ResponseInputItem = {
@@ -67,6 +68,94 @@ describe("POST /v1/responses with compaction_trigger and configuration_update it
       expect((error as Error).message).toContain("only an `openai-responses/...` model");
       expect(upstream.requests).toHaveLength(0);
     }
+  });
+});
+
+// Stored (the RESPONSES binding), the items come back on the next turn by `previous_response_id`.
+// Before: each input item stored with a `status` and, without an id, an `item_...` one, sent back
+// so to OpenAI (which refuses `status` on both, and checks an id's prefix by type), the trigger
+// again (it compacts once); to another provider a 400 at `previous_response_id.type`.
+describe("compaction_trigger and configuration_update stored, then previous_response_id", () => {
+  const compaction = { type: "compaction", encrypted_content: "gAAAA-compacted" } as const;
+  const unnamed = { type: "configuration_update", reasoning: { effort: "high" } } as const;
+  const first = [compaction, ...INPUT.slice(0, 2), unnamed, ...INPUT.slice(2)] as ResponseInputItem[];
+  const CONTEXT = /^(compaction(_trigger)?|configuration_update)$/;
+
+  async function twoTurns(next: "openai-responses" | "anthropic") {
+    const upstream = scripted("openai-responses", { text: "Nuts are 2 cents." });
+    const openai = client(upstream, { ...OPENAI_ANTHROPIC_ENV, RESPONSES: responses });
+    const stored = await openai.responses.create({ model: "openai-responses/gpt-5.6", input: first });
+    upstream.answer = scripted(next, { text: "Washers are 1 cent." }).answer;
+    const model = next === "anthropic" ? "anthropic/claude-x" : "openai-responses/gpt-5.6";
+    const answer = await openai.responses.create({ model, previous_response_id: stored.id, input: "Washers?" });
+    return { openai, stored, answer, body: upstream.requests[1]!.body as Record<string, unknown> };
+  }
+
+  it("OpenAI gets the update (and compaction item) back without status or the Worker's id, no trigger", async () => {
+    const { body, answer } = await twoTurns("openai-responses");
+    expect(answer.status).toBe("completed");
+    const input = body["input"] as Record<string, unknown>[];
+    expect(input.filter((item) => CONTEXT.test(String(item["type"])))).toEqual([compaction, unnamed, update]);
+  });
+
+  it("input_items lists them as openai 7's ResponseItem: an id, no status, no trigger", async () => {
+    const { openai, stored } = await twoTurns("openai-responses");
+    const items = (await openai.responses.inputItems.list(stored.id, { order: "asc" })).data;
+    expect(items.map((item) => item.type)).toEqual([
+      "compaction",
+      "message",
+      "message",
+      "configuration_update",
+      "configuration_update",
+      "message",
+    ]);
+    for (const item of items.filter((one) => CONTEXT.test(one.type))) {
+      expect(typeof item.id).toBe("string");
+      expect(item).not.toHaveProperty("status");
+    }
+    expect(items[4]).toEqual(update);
+  });
+
+  it("another provider goes on without them: the client sent none in this request", async () => {
+    const { body, answer } = await twoTurns("anthropic");
+    expect([answer.status, answer.output_text]).toEqual(["completed", "Washers are 1 cent."]);
+    expect(JSON.stringify(body)).not.toMatch(/configuration_update|compaction_trigger|gAAAA/);
+    expect(JSON.stringify(body)).toContain("Bolts are 3 cents.");
+  });
+});
+
+// Before: a `/v1/stream` block part of either type was dropped for every provider but OpenAI Responses.
+describe("POST /v1/stream: a block part of OpenAI's state", () => {
+  const env = OPENAI_ANTHROPIC_ENV;
+  const stream = (provider: string, messages: unknown[]) =>
+    streamRequest({ provider, model: "x", messages }, { headers: { authorization: "Bearer t" } });
+  for (const block of [update, trigger]) {
+    const messages = [
+      { role: "user", content: "Bolt prices?" },
+      { role: "assistant", content: "3 cents.", reasoning_parts: [{ type: "block", block }] },
+      { role: "user", content: "Nuts?" },
+    ];
+    it(`${block.type}: a 400 naming it for another provider; OpenAI Responses gets it in its place`, async () => {
+      const upstream = new FakeUpstream({ kind: "response", status: 500, body: "{}" });
+      const refused = await worker(upstream).call(stream("anthropic", messages), env);
+      expect(refused.status).toBe(400);
+      const { error } = (await refused.json()) as { error: { field: string; message: string } };
+      expect(error.field).toBe("messages[1].reasoning_parts[0].block.type");
+      expect(error.message).toContain("only an `openai-responses/...` model");
+      expect(upstream.requests).toHaveLength(0);
+      const openai = scripted("openai-responses", { text: "2 cents." });
+      const taken = await worker(openai).call(stream("openai-responses", messages), env);
+      expect(taken.status).toBe(200);
+      await taken.text();
+      expect((openai.requests[0]!.body as { input: unknown[] }).input).toContainEqual(block);
+    });
+  }
+  it("the 400 of a block of no kept type lists them", async () => {
+    const messages = [{ role: "assistant", content: "", reasoning_parts: [{ type: "block", block: { type: "x" } }] }];
+    const refused = await worker().call(stream("openai-responses", messages), env);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toContain(
+      "a compaction_trigger or configuration_update item",
+    );
   });
 });
 

@@ -64,7 +64,7 @@ function parseMessage(value: unknown, path: string, bounds: RequestBounds, provi
     };
     const parts = own(value, "reasoning_parts");
     if (parts !== undefined && parts !== null)
-      message.reasoningParts = reasoningPartsAt(parts, `${path}.reasoning_parts`);
+      message.reasoningParts = reasoningPartsAt(parts, `${path}.reasoning_parts`, provider);
     const reasoning = own(value, "reasoning");
     if (reasoning !== undefined && reasoning !== null && reasoning !== "")
       message.reasoning = requiredString(reasoning, `${path}.reasoning`);

@@ -139,6 +139,33 @@ export const ANTHROPIC_KEPT_BLOCKS: readonly string[] = [
 ];
 
 /**
+ * OpenAI's items that change a conversation's state where they stand: a `compaction_trigger`
+ * (compacts the context; the last input item) and a `configuration_update` (a reasoning effort or
+ * text format from that item on).
+ */
+const OPENAI_STATE_ITEMS: ReadonlySet<unknown> = new Set(["compaction_trigger", "configuration_update"]);
+
+/**
+ * Whether `type` is one of OpenAI's items that change a conversation's state: a 400 naming `path`
+ * when `provider` is not OpenAI Responses, which has no such state (an answer as if the item had
+ * not been sent would be wrong), on `/v1/stream` as on `/v1/responses`.
+ *
+ * @example
+ * ```ts
+ * if (isOpenAIStateItem(type, `${path}.type`, provider)) parts.push({ type: "block", block: item });
+ * ```
+ */
+export function isOpenAIStateItem(type: unknown, path: string, provider: string): boolean {
+  if (!OPENAI_STATE_ITEMS.has(type)) return false;
+  if (provider !== "openai-responses")
+    throw invalidField(
+      path,
+      `\`${String(type)}\` items change an OpenAI conversation's state: only an \`openai-responses/...\` model takes them.`,
+    );
+  return true;
+}
+
+/**
  * The block types a `{type: "block"}` part may carry: Anthropic's (with its server tools' calls,
  * whose results are `*_result` types as an Interactions step's are), and the items of OpenAI's own
  * tools (a server tool search's call and output, a program and its output) and the items that
@@ -154,8 +181,7 @@ const KEPT_BLOCKS: ReadonlySet<unknown> = new Set([
   "program",
   "program_output",
   "phase",
-  "compaction_trigger",
-  "configuration_update",
+  ...OPENAI_STATE_ITEMS,
 ]);
 
 /**
@@ -206,13 +232,21 @@ export function keptBlockAt(value: unknown, path: string): { [key: string]: Json
   if (!KEPT_BLOCKS.has(type) && !isInteractionsStep(type) && !isCitedText(value) && !isGeminiPart(value))
     throw invalidField(
       path,
-      `\`${path}\` must be a compaction or fallback block, an Anthropic server tool's call or result, a cited text block, an OpenAI tool's output, an Interactions built-in tool's step, or a Gemini server tool's part or image.`,
+      `\`${path}\` must be a compaction or fallback block, an Anthropic server tool's call or result, a cited text block, an OpenAI tool's output, a compaction_trigger or configuration_update item (to an OpenAI Responses model), an Interactions built-in tool's step, or a Gemini server tool's part or image.`,
     );
   return value as { [key: string]: JsonValue };
 }
 
-/** An assistant message's `reasoning_parts`: an array of {@link reasoningPartAt}'s parts, or a 400 naming `path`. */
-export function reasoningPartsAt(value: unknown, path: string): ReasoningPart[] {
+/**
+ * An assistant message's `reasoning_parts` for `provider`: an array of {@link reasoningPartAt}'s
+ * parts, or a 400 naming `path` (or the block of OpenAI's state another provider cannot take:
+ * {@link isOpenAIStateItem}).
+ */
+export function reasoningPartsAt(value: unknown, path: string, provider: string): ReasoningPart[] {
   if (!Array.isArray(value)) throw invalidField(path, `\`${path}\` must be an array.`);
-  return value.map((part, i) => reasoningPartAt(part, `${path}[${i}]`));
+  return value.map((given, i) => {
+    const part = reasoningPartAt(given, `${path}[${i}]`);
+    if (part.type === "block") isOpenAIStateItem(part.block["type"], `${path}[${i}].block.type`, provider);
+    return part;
+  });
 }

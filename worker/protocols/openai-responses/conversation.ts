@@ -218,10 +218,16 @@ const PREFIXES: Readonly<Record<string, string>> = {
   reasoning: "rs",
 };
 
+/** The input items OpenAI lists without a `status` (openai 7's `ResponseItem`: a reasoning item has its `summary`). */
+const WITHOUT_STATUS = /^(reasoning|compaction|configuration_update)$/;
+
 /**
  * The input items of a request stored with response `storedId`, each with an `id` (the client's,
- * or one naming this response) and a `status`, a message's text as a content part, as OpenAI
- * lists input items (the earlier ones of `previous_response_id` are stored apart, as they were).
+ * or one naming this response) and a `status` where OpenAI's item has one, a message's text as a
+ * content part, as OpenAI lists input items (the earlier ones of `previous_response_id` are stored
+ * apart, as they were). A `compaction_trigger` is not kept: it did its work in this response,
+ * whose `compaction` item carries the context on (sent again, it would compact again; OpenAI's
+ * `ResponseItem` has no such item to list).
  *
  * @example
  * ```ts
@@ -231,19 +237,20 @@ const PREFIXES: Readonly<Record<string, string>> = {
 export function storedInput(storedId: string, body: unknown): Record<string, unknown>[] {
   const given = isObject(body) ? own(body, "input") : undefined;
   const items = typeof given === "string" ? [{ role: "user", content: given }] : Array.isArray(given) ? given : [];
-  return items.map((value, n): Record<string, unknown> => {
+  return items.flatMap((value, n): Record<string, unknown>[] => {
     const item = { ...(value as Record<string, unknown>) };
     const type = typeof item["type"] === "string" ? item["type"] : "message";
+    if (type === "compaction_trigger") return [];
     item["type"] = type;
     if (typeof item["id"] !== "string") item["id"] = inputItemId(storedId, PREFIXES[type] ?? "item", n);
     if (type === "reasoning") item["summary"] ??= [];
-    else item["status"] ??= "completed";
+    else if (!WITHOUT_STATUS.test(type)) item["status"] ??= "completed";
     if (type === "message" && typeof item["content"] === "string") {
       const text = item["content"];
       item["content"] = [
         item["role"] === "assistant" ? { type: "output_text", text, annotations: [] } : { type: "input_text", text },
       ];
     }
-    return item;
+    return [item];
   });
 }

@@ -26,17 +26,25 @@ import { customCall } from "../custom-calls.ts";
 import { inputParts, joinedText, outputMessage, withFiles } from "./input-files.ts";
 import { summaryText, textOf } from "./input-text.ts";
 import { isItemReference, unstoredReference } from "./conversation.ts";
+import { isOpenAIStateItem } from "../../request/parse-reasoning.ts";
+import { storedIdOfItem } from "./stored-ids.ts";
 
 /** The items of the tools OpenAI runs itself, and its compaction item, which the request kit sends back as kept blocks. */
 const OPENAI_RAN = /^((web_search|code_interpreter|image_generation|file_search)_call|compaction)$/;
 
 /**
- * OpenAI's items that change a conversation's state where they stand: a `compaction_trigger`
- * (compacts the context; the last input item) and a `configuration_update` (a reasoning effort or
- * text format from that item on). Another provider has no such state: a 400, not an answer as if
- * they had not been sent.
+ * A stored item of OpenAI's context (its `compaction` item, a `configuration_update`) as OpenAI
+ * takes it back: without a `status`, which neither has (OpenAI refuses the field: the Worker added
+ * one to the items it stored before), and without an `id` the Worker gave it (OpenAI checks an
+ * id's prefix by the item's type; the field is optional). A client's own item goes as it sent it.
  */
-const OPENAI_STATE = /^(compaction_trigger|configuration_update)$/;
+function asOpenAITakesIt(item: Record<string, unknown>, stored: boolean | undefined): { [key: string]: JsonValue } {
+  const given = item as { [key: string]: JsonValue };
+  const type = own(item, "type");
+  if (!stored || !(type === "configuration_update" || (type === "compaction" && !("content" in item)))) return given;
+  const { status: _status, id, ...rest } = given;
+  return typeof id === "string" && !storedIdOfItem(id)?.input ? { ...rest, id } : rest;
+}
 
 /** An assistant message's `phase` (OpenAI's and Open Responses' enum). */
 const PHASES: ReadonlySet<string> = new Set(["commentary", "final_answer"]);
@@ -65,7 +73,7 @@ export function addItem(
   value: unknown,
   path: string,
   calls: Set<string>,
-  context: { provider: string; programs: Programs; added: [unknown, string][]; stored?: boolean },
+  context: { provider: string; programs: Programs; added: [unknown, string][]; stored?: boolean; earlier?: boolean },
 ): void {
   const { provider } = context;
   const item = objectAt(value, path);
@@ -151,14 +159,17 @@ export function addItem(
     // A tool OpenAI ran, or a compacted context: back to OpenAI in its place (a reasoning model
     // refuses a reasoning item without the item that followed it); nothing another provider can take back.
     if (provider === "openai-responses")
-      (assistant().reasoning_parts ??= []).push({ type: "block", block: item as { [key: string]: JsonValue } });
-  } else if (typeof type === "string" && OPENAI_STATE.test(type)) {
-    if (provider !== "openai-responses")
-      throw invalidField(
-        `${path}.type`,
-        `\`${type}\` items change an OpenAI conversation's state: only an \`openai-responses/...\` model takes them.`,
-      );
-    (assistant().reasoning_parts ??= []).push({ type: "block", block: item as { [key: string]: JsonValue } });
+      (assistant().reasoning_parts ??= []).push({ type: "block", block: asOpenAITakesIt(item, context.stored) });
+  } else if (
+    context.earlier &&
+    (type === "compaction_trigger" || (type === "configuration_update" && provider !== "openai-responses"))
+  ) {
+    // An earlier turn's (`previous_response_id`): a `compaction_trigger` did its work (its response's
+    // `compaction` item carries the context on), and a `configuration_update` holds at OpenAI only:
+    // another provider goes on without it, as without OpenAI's compaction item. Only the client's are 400s.
+    return;
+  } else if (isOpenAIStateItem(type, `${path}.type`, provider)) {
+    (assistant().reasoning_parts ??= []).push({ type: "block", block: asOpenAITakesIt(item, context.stored) });
   } else if (
     !addBuiltInItem(type, item, path, assistant, messages, calls) &&
     !addToolCallingItem(type, item, path, assistant, messages, calls, context) &&

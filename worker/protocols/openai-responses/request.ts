@@ -124,12 +124,12 @@ export function parseResponsesRequest(
   const context = { provider, programs: new Map() as Programs, added: [] as [unknown, string][] };
   // Each item in its place in its turn's `order` (../turn-order.ts).
   // A stored item (an output an upstream gave) is not checked against today's enums: only what the client wrote.
-  const read = (item: unknown, path: string, stored: boolean): void => {
+  const read = (item: unknown, path: string, stored: boolean, before = false): void => {
     const mark = turnMark(messages);
-    addItem(messages, item, path, calls, { ...context, stored });
+    addItem(messages, item, path, calls, { ...context, stored, earlier: before });
     noteTurn(messages, mark);
   };
-  earlier?.forEach((item, i) => leftBefore.has(i) || read(item, "previous_response_id", true));
+  earlier?.forEach((item, i) => leftBefore.has(i) || read(item, "previous_response_id", true, true));
   if (typeof input === "string") messages.push({ role: "user", content: input });
   else items.forEach((item, i) => left.has(i) || read(item, `input[${i}]`, !!conversation?.referenced?.has(i)));
   const [customTools, builtIns] = [new Map<string, JsonObject>(), new Map<string, Record<string, unknown>>()];
