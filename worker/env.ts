@@ -67,8 +67,8 @@ export interface Env {
    */
   ANTHROPIC_SERVER_TOOLS?: string;
   /**
-   * The OpenAI hosted tools a client may have OpenAI run on the operator's key, by kind, comma-separated
-   * (`web_search,mcp,tool_search,programmatic_tool_calling,shell`; worker/README.md): others dropped. Unset: none.
+   * OpenAI's hosted tools (`web_search`: its Chat search models too) a client may use on the operator's key, by kind,
+   * comma-separated (`web_search,mcp,tool_search,programmatic_tool_calling,shell`; worker/README.md); others dropped. Unset: none.
    */
   OPENAI_SERVER_TOOLS?: string;
   /**

@@ -11,22 +11,24 @@ import {
   CHAT_CITED_TEXT,
   chatCited,
 } from "../providers/openai-chat/citations-recordings.ts";
-import { openAIClient } from "./client-support.ts";
+import { OPENAI_ANTHROPIC_ENV, openAIClient } from "./client-support.ts";
 import { FakeUpstream } from "./support.ts";
 
 const upstream = (): FakeUpstream => new FakeUpstream({ kind: "sse", chunks: [chatCited(true)] });
 const MODEL = "openai/gpt-4o-search-preview";
+/** A search model searches on the deployment's key: called only when the operator lists web_search. */
+const ENV = { ...OPENAI_ANTHROPIC_ENV, OPENAI_SERVER_TOOLS: "web_search" };
 const QUESTION = "When did Ruby 3.4 come out?";
 
 describe("an OpenAI Chat upstream's annotations through the Worker", () => {
   it("POST /v1/chat/completions: the message carries its url_citation, once, whole or streamed", async () => {
-    const completion = await openAIClient(upstream()).chat.completions.create({
+    const completion = await openAIClient(upstream(), ENV).chat.completions.create({
       model: MODEL,
       messages: [{ role: "user", content: QUESTION }],
     });
     expect(completion.choices[0]?.message.content).toBe(CHAT_CITED_TEXT);
     expect(completion.choices[0]?.message.annotations).toEqual([CHAT_ANNOTATION]);
-    const stream = openAIClient(upstream()).chat.completions.stream({
+    const stream = openAIClient(upstream(), ENV).chat.completions.stream({
       model: MODEL,
       messages: [{ role: "user", content: QUESTION }],
     });
@@ -39,7 +41,7 @@ describe("an OpenAI Chat upstream's annotations through the Worker", () => {
   });
 
   it("POST /v1/responses: the output_text carries it, announced with its annotation_index", async () => {
-    const stream = openAIClient(upstream()).responses.stream({ model: MODEL, input: QUESTION });
+    const stream = openAIClient(upstream(), ENV).responses.stream({ model: MODEL, input: QUESTION });
     const added: { annotation_index: number; annotation: unknown }[] = [];
     for await (const event of stream) if (event.type === "response.output_text.annotation.added") added.push(event);
     const response = await stream.finalResponse();

@@ -1,7 +1,8 @@
 // A Messages client's Anthropic web search tool (web_search_20250305, web_search_20260209) through
 // /v1/messages to an OpenAI upstream, @anthropic-ai/sdk as the client, when the deployment lists
 // `web_search` in ANTHROPIC_SERVER_TOOLS (the search bills the operator's key, as Anthropic's
-// does): an OpenAI Responses model gets the `web_search` tool (`user_location` flat,
+// does; an OpenAI Chat search model, which always searches, needs OPENAI_SERVER_TOOLS to list it
+// too): an OpenAI Responses model gets the `web_search` tool (`user_location` flat,
 // `allowed_domains` as `filters.allowed_domains`), an OpenAI Chat search model
 // `web_search_options` (`user_location` nested); Claude Code's forced search becomes
 // `tool_choice: "required"` (Responses) or none (a search model always searches). A tool limited in
@@ -17,7 +18,8 @@ import { CITED_TEXT, responsesCited } from "../providers/openai-responses/citati
 import { OPENAI_ANTHROPIC_ENV, workerFetch } from "./client-support.ts";
 import { FakeUpstream } from "./support.ts";
 
-const ENV: Env = { ...OPENAI_ANTHROPIC_ENV, ANTHROPIC_SERVER_TOOLS: "web_search" };
+// An OpenAI Chat search model is called at all only when OPENAI_SERVER_TOOLS lists web_search (it always searches).
+const ENV: Env = { ...OPENAI_ANTHROPIC_ENV, ANTHROPIC_SERVER_TOOLS: "web_search", OPENAI_SERVER_TOOLS: "web_search" };
 const TOKYO = { city: "Tokyo", region: "Tokyo", country: "JP", timezone: "Asia/Tokyo" };
 const SEARCH: WebSearchTool20250305 = {
   type: "web_search_20250305",

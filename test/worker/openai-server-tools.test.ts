@@ -6,6 +6,8 @@
 // Responses upstream (its own tools stay), a web search tool is not mapped to an OpenAI Chat search
 // model's `web_search_options`, and a Chat client's `web_search_options` are checked and dropped; a
 // `tool_choice` naming a dropped one is a 400 in OpenAI's shape naming the field and the setting.
+// An OpenAI Chat search model, which searches whatever the request says, is a 400 naming `model`
+// and the setting on every endpoint, in the endpoint's own error shape (./endpoint-bodies.ts).
 // Listed, each goes as the client gave it, and only the kinds listed. No other provider family is
 // sent a built-in tool of its own for any of them (Gemini's googleSearch, codeExecution, ...).
 import OpenAI from "openai";
@@ -13,9 +15,10 @@ import type { Tool } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
 import type { Provider } from "../../src/index.ts";
 import type { Env } from "../../worker/env.ts";
-import { workerFetch } from "./client-support.ts";
-import { live, scripted } from "./open-responses-support.ts";
-import type { FakeUpstream } from "./support.ts";
+import { post, workerFetch } from "./client-support.ts";
+import { endpoints } from "./endpoint-bodies.ts";
+import { AUTH, live, scripted } from "./open-responses-support.ts";
+import { type FakeUpstream, worker } from "./support.ts";
 
 const openai = (provider: Provider, upstream: FakeUpstream, listed?: string): OpenAI =>
   new OpenAI({
@@ -97,14 +100,46 @@ describe("POST /v1/responses to an OpenAI Responses upstream: OPENAI_SERVER_TOOL
 describe("OpenAI Chat search models: OPENAI_SERVER_TOOLS web_search", () => {
   const SEARCH_MODEL = "openai/gpt-4o-search-preview";
 
-  it("unset, a Responses web search tool is not sent as web_search_options, and forcing it is a 400", async () => {
+  // A search model searches on every request, whatever it says: unlisted, no request reaches one.
+  for (const [name, endpoint] of Object.entries(endpoints)) {
+    const field = name === "agui" ? "forwardedProps.model" : "model";
+    const body = (): Record<string, unknown> => {
+      const valid = endpoint.valid();
+      if (name === "agui") valid["forwardedProps"] = { model: SEARCH_MODEL };
+      else valid["model"] = "provider" in valid ? "gpt-4o-search-preview" : SEARCH_MODEL;
+      return valid;
+    };
+    it(`${endpoint.path} (${name}): unset, a search model is a 400 in the protocol's shape naming ${field} and the setting; listed, it is called`, async () => {
+      const upstream = scripted("openai", { text: "Done." });
+      const { call } = worker(upstream);
+      const refused = await call(post(endpoint.path, body(), AUTH), live("openai"));
+      expect(refused.status).toBe(400);
+      const error = await endpoint.expectError(refused);
+      expect(error.field).toBe(field);
+      expect(error.message).toContain("OPENAI_SERVER_TOOLS");
+      expect(upstream.requests).toHaveLength(0);
+      for (const listed of ["mcp", "shell"]) {
+        const other = await call(post(endpoint.path, body(), AUTH), { ...live("openai"), OPENAI_SERVER_TOOLS: listed });
+        expect(other.status, listed).toBe(400);
+        await other.text();
+      }
+      const answered = await call(post(endpoint.path, body(), AUTH), {
+        ...live("openai"),
+        OPENAI_SERVER_TOOLS: "web_search",
+      });
+      expect(answered.status).toBe(200);
+      await answered.text();
+      expect((sent(upstream)["model"] as string).endsWith("gpt-4o-search-preview")).toBe(true);
+    });
+  }
+
+  it("unset, a Responses web search tool to a search model is that 400; forcing it is a 400 at tool_choice", async () => {
     const upstream = scripted("openai", { text: "Done." });
-    await openai("openai", upstream)
-      .responses.stream({ model: SEARCH_MODEL, input: "Go.", tools: [HOSTED["web_search"]!], store: false })
-      .finalResponse();
-    expect(sent(upstream)).not.toHaveProperty("web_search_options");
-    const forced = scripted("openai", { text: "Done." });
-    const error = await openai("openai", forced)
+    const error = await openai("openai", upstream)
+      .responses.create({ model: SEARCH_MODEL, input: "Go.", tools: [HOSTED["web_search"]!], store: false })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 400, param: "model" });
+    const forced = await openai("openai", upstream)
       .responses.create({
         model: SEARCH_MODEL,
         input: "Go.",
@@ -112,28 +147,34 @@ describe("OpenAI Chat search models: OPENAI_SERVER_TOOLS web_search", () => {
         tool_choice: { type: "web_search" } as never,
       })
       .catch((caught: unknown) => caught);
-    expect(error).toMatchObject({ status: 400, param: "tool_choice.type" });
-    expect((error as Error).message).toContain("OPENAI_SERVER_TOOLS");
-    expect(forced.requests).toHaveLength(0);
+    expect(forced).toMatchObject({ status: 400, param: "tool_choice.type" });
+    expect((forced as Error).message).toContain("OPENAI_SERVER_TOOLS");
+    expect(upstream.requests).toHaveLength(0);
   });
 
-  it("unset, a Chat client's web_search_options are checked, then dropped; listed, sent", async () => {
-    const ask = (upstream: FakeUpstream, options: object, listed?: string) =>
+  it("a Chat client's web_search_options: unset, checked, then dropped for a model that does not search; listed, sent", async () => {
+    const ask = (upstream: FakeUpstream, model: string, options: object, listed?: string) =>
       openai("openai", upstream, listed).chat.completions.create({
-        model: SEARCH_MODEL,
+        model,
         messages: [{ role: "user", content: "Go." }],
         web_search_options: options,
       });
     const dropped = scripted("openai", { text: "Done." });
-    await ask(dropped, { search_context_size: "low" });
+    await ask(dropped, "openai/gpt-4o-mini", { search_context_size: "low" });
     expect(sent(dropped)).not.toHaveProperty("web_search_options");
     const bad = scripted("openai", { text: "Done." });
-    await expect(ask(bad, { search_context_size: "huge" })).rejects.toMatchObject({
+    await expect(ask(bad, "openai/gpt-4o-mini", { search_context_size: "huge" })).rejects.toMatchObject({
       status: 400,
       param: "web_search_options.search_context_size",
     });
+    const refused = scripted("openai", { text: "Done." });
+    await expect(ask(refused, SEARCH_MODEL, { search_context_size: "low" })).rejects.toMatchObject({
+      status: 400,
+      param: "model",
+    });
+    expect(refused.requests).toHaveLength(0);
     const listed = scripted("openai", { text: "Done." });
-    await ask(listed, { search_context_size: "low" }, "web_search");
+    await ask(listed, SEARCH_MODEL, { search_context_size: "low" }, "web_search");
     expect(sent(listed)["web_search_options"]).toEqual({ search_context_size: "low" });
   });
 });

@@ -12,6 +12,7 @@
  */
 import { invalidField } from "../response/json-error.ts";
 import { isObject, own } from "../request/json-fields.ts";
+import { isChatSearchModel } from "../request/search-models.ts";
 import type { JsonObject, StreamRequest } from "../request/stream-request.ts";
 import { arrayAt, objectAt, stringAt, type WireTool } from "./client-request.ts";
 
@@ -31,13 +32,6 @@ export const searchTool = (name: string): WireTool => ({
   description: "Search the web.",
   parameters: { type: "object" },
 });
-
-/**
- * Whether `model` of `provider` is an OpenAI Chat search model (its id names `search`:
- * `gpt-4o-search-preview`, `gpt-5-search-api`), the only Chat models OpenAI takes `web_search_options` with.
- */
-export const isChatSearchModel = (provider: string, model: string): boolean =>
-  provider === "openai" && /search/i.test(model);
 
 /**
  * A Responses web search tool for an OpenAI Responses upstream, which runs it: sent as the client
@@ -87,8 +81,10 @@ export function chatWebSearchAt(value: unknown, path: string): JsonObject {
 
 /**
  * A Chat client's `web_search_options` ({@link chatWebSearchAt}) for an OpenAI Chat upstream, when
- * `OPENAI_SERVER_TOOLS` lists `web_search` (`listed`): OpenAI's search bills the operator's key, so
- * unlisted it is checked and dropped. With another provider a 400: none has such a field.
+ * `OPENAI_SERVER_TOOLS` lists `web_search` (`listed`): OpenAI's search bills the operator's key.
+ * Unlisted, they are checked and dropped: a search model, which searches without them, was refused
+ * at `model` already (../request/search-models.ts), and no other Chat model searches. With another
+ * provider a 400: none has such a field.
  *
  * @example
  * ```ts

@@ -3,6 +3,7 @@ import { HttpError, invalidField } from "../response/json-error.ts";
 import { parseMessages, requiredString, toolNameError } from "./parse-messages.ts";
 import { parseReasoning } from "./parse-reasoning.ts";
 import { parseSampling, SAMPLING_FIELDS } from "./parse-sampling.ts";
+import { checkSearchModel } from "./search-models.ts";
 import { boundedInteger, boundedNumber, checkParameters, isObject, own, tooDeep, tooDeepError } from "./json-fields.ts";
 import type { JsonObject, StreamRequest, ToolChoice } from "./stream-request.ts";
 
@@ -144,6 +145,7 @@ export function parseStreamRequest(
   // a `.` or empty segment there is normalized away and would shorten the path the Worker signs.
   if (model.split("/").some((segment) => segment === "" || segment === "."))
     throw invalidField("model", "`model` has an empty or `.` path segment, which no model id has.");
+  checkSearchModel(provider, model); // a search model searches on the deployment's key: listed or refused
   const tools = parseTools(own(body, "tools"), bounds);
   const messages = parseMessages(own(body, "messages"), bounds, provider);
   const request: StreamRequest = { provider, model, messages, tools };

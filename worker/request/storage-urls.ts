@@ -5,8 +5,9 @@
  * (URL prefixes such as `s3://my-bucket/docs/`); any other such URL is a 400 naming the part.
  *
  * The request parsers are synchronous and every file check is deep inside them, so a route runs
- * its parser inside {@link withStorageUrls}, which holds the listed prefixes for that call alone:
- * outside one (and by default) none is listed, so a parser called without it refuses them all.
+ * its parser inside {@link withStorageUrls} (through `withRequestSettings`, ./request-settings.ts),
+ * which holds the listed prefixes for that call alone: outside one (and by default) none is
+ * listed, so a parser called without it refuses them all.
  *
  * @module
  */

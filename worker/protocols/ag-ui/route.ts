@@ -5,7 +5,7 @@ import { protocolPost } from "../protocol-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { parseAGUIRequest } from "./request.ts";
-import { withStorageUrls } from "../../request/storage-urls.ts";
+import { withRequestSettings } from "../../request/request-settings.ts";
 import { agUIErrorResponse } from "./error.ts";
 import type { Runtime } from "../../runtime.ts";
 import { demoTools } from "../../demo-tools/index.ts";
@@ -32,7 +32,7 @@ export function agUIRoute(
 ): Promise<Response> {
   return protocolPost(request, env, runtime, agUIErrorResponse, async (body, context) => {
     const { cors } = context;
-    const parsed = withStorageUrls(context.settings.allowedStorageUrls, () =>
+    const parsed = withRequestSettings(context.settings, () =>
       parseAGUIRequest(body, providerNames, tools, bareNameProvider(context.env, "openai")),
     );
     const { batches, headers } = await openClientBatches(parsed, context);

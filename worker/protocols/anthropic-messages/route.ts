@@ -11,7 +11,7 @@ import { bareNameProvider } from "../agent-model.ts";
 import { protocolPost } from "../protocol-post.ts";
 import { anthropicErrorResponse } from "./error.ts";
 import { parseMessagesRequest } from "./request.ts";
-import { withStorageUrls } from "../../request/storage-urls.ts";
+import { withRequestSettings } from "../../request/request-settings.ts";
 import { checkThread } from "./thread.ts";
 import { messagesSignature } from "../reasoning-state.ts";
 import { agentBatches } from "../thought-signatures.ts";
@@ -53,7 +53,7 @@ export function messagesRoute(request: Request, env: Env, runtime: Runtime): Pro
     async (body, context) => {
       const { settings, cors } = context;
       checkThread(body);
-      const parsed = withStorageUrls(settings.allowedStorageUrls, () =>
+      const parsed = withRequestSettings(settings, () =>
         parseMessagesRequest(
           body,
           providerNames,

@@ -7,7 +7,7 @@ import { protocolPost } from "../protocol-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { parseChatCompletionRequest } from "./request.ts";
-import { withStorageUrls } from "../../request/storage-urls.ts";
+import { withRequestSettings } from "../../request/request-settings.ts";
 import { HttpError } from "../../response/json-error.ts";
 import { openAIErrorResponse } from "../openai-error.ts";
 import type { Runtime } from "../../runtime.ts";
@@ -40,7 +40,7 @@ const FAILED = "The answer is an error; the rest of the response is not needed."
 export function chatCompletionsRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
   return protocolPost(request, env, runtime, openAIErrorResponse, async (body, context) => {
     const { settings, cors } = context;
-    const chat = withStorageUrls(settings.allowedStorageUrls, () =>
+    const chat = withRequestSettings(settings, () =>
       parseChatCompletionRequest(
         body,
         providerNames,

@@ -17,7 +17,8 @@ import { customFormatAt, customParameters, responsesCustomTool } from "../custom
 import { builtInToolOf, chosenBuiltIn } from "./built-in-tools.ts";
 import { mcpToolName, mcpToolOf } from "./mcp-items.ts";
 import { toolCallingToolOf } from "./program-items.ts";
-import { isChatSearchModel, responsesWebSearchAt, responsesWebSearchToolOf, WEB_SEARCH_TOOLS } from "../web-search.ts";
+import { isChatSearchModel } from "../../request/search-models.ts";
+import { responsesWebSearchAt, responsesWebSearchToolOf, WEB_SEARCH_TOOLS } from "../web-search.ts";
 import { droppedHosted, type HostedGate, unlistedChoice } from "../openai-server-tools.ts";
 
 /** The tool names OpenAI takes, which a Responses client may send. */

@@ -13,7 +13,7 @@ import { protocolPost } from "../protocol-post.ts";
 import { allowedCalls } from "../call-rules.ts";
 import { customCalls } from "../custom-calls.ts";
 import { parseResponsesRequest } from "./request.ts";
-import { withStorageUrls } from "../../request/storage-urls.ts";
+import { withRequestSettings } from "../../request/request-settings.ts";
 import { responsesEncryptedContent } from "../reasoning-state.ts";
 import { agentBatches } from "../thought-signatures.ts";
 import { programParts } from "./program-items.ts";
@@ -64,7 +64,7 @@ export function responsesRoute(request: Request, env: Env, runtime: Runtime): Pr
       const { settings, cors } = context;
       const stored = storing(body) ? await storedResponsesOf(context) : undefined;
       const conversation = await readConversation(body, stored, settings.maxAgentBodyBytes);
-      const parsed = withStorageUrls(settings.allowedStorageUrls, () =>
+      const parsed = withRequestSettings(settings, () =>
         parseResponsesRequest(
           conversation.body,
           providerNames,

@@ -7,7 +7,7 @@ import { guardedPost } from "../../http/guarded-post.ts";
 import type { RequestContext } from "../../http/request-context.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { parseRunRequest, type RunRequest } from "../../request/parse-run-request.ts";
-import { withStorageUrls } from "../../request/storage-urls.ts";
+import { withRequestSettings } from "../../request/request-settings.ts";
 import { responsePool, startResumableRun } from "../../resumable/response-pool.ts";
 import { runStart } from "../../resumable/run-start.ts";
 import type { Runtime } from "../../runtime.ts";
@@ -41,7 +41,7 @@ export function runRoute(
   tools: Readonly<Record<string, RunnableTool>> = demoTools({ timers: runtime.timers }),
 ): Promise<Response> {
   return guardedPost(request, env, runtime, async (body, context) => {
-    const run = withStorageUrls(context.settings.allowedStorageUrls, () => parseRunRequest(body, providerNames, tools));
+    const run = withRequestSettings(context.settings, () => parseRunRequest(body, providerNames, tools));
     if (env.RESPONSES) {
       const pool = await responsePool(request, env.RESPONSES, context.settings);
       return startResumableRun(request, runStart(run, JSON.stringify(body)), pool, context.cors);

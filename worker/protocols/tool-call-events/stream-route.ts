@@ -6,7 +6,7 @@ import { withHeartbeat } from "../../http/heartbeat.ts";
 import type { HttpError } from "../../response/json-error.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { parseStreamRequest } from "../../request/parse-stream-request.ts";
-import { withStorageUrls } from "../../request/storage-urls.ts";
+import { withRequestSettings } from "../../request/request-settings.ts";
 import type { StreamRequest } from "../../request/stream-request.ts";
 import { responsePool, startResumableStream } from "../../resumable/response-pool.ts";
 import type { Runtime } from "../../runtime.ts";
@@ -24,7 +24,7 @@ import { openEventBatches } from "../../services/model-call.ts";
 export function streamRoute(request: Request, env: Env, runtime: Runtime): Promise<Response> {
   return guardedPost(request, env, runtime, (body, context) =>
     startStream(
-      withStorageUrls(context.settings.allowedStorageUrls, () => parseStreamRequest(body, providerNames)),
+      withRequestSettings(context.settings, () => parseStreamRequest(body, providerNames)),
       context,
     ),
   );

@@ -6,7 +6,7 @@ import { protocolPost } from "../protocol-post.ts";
 import { providerNames } from "../../upstream/providers/index.ts";
 import { bareNameProvider } from "../agent-model.ts";
 import { parseUIRequest } from "./request.ts";
-import { withStorageUrls } from "../../request/storage-urls.ts";
+import { withRequestSettings } from "../../request/request-settings.ts";
 import { asHttpError, HttpError } from "../../response/json-error.ts";
 import { uiMessageErrorResponse } from "./error.ts";
 import type { Runtime } from "../../runtime.ts";
@@ -33,7 +33,7 @@ export function uiRoute(
 ): Promise<Response> {
   return protocolPost(request, env, runtime, uiMessageErrorResponse, async (body, context) => {
     const { cors } = context;
-    const parsed = withStorageUrls(context.settings.allowedStorageUrls, () =>
+    const parsed = withRequestSettings(context.settings, () =>
       parseUIRequest(body, providerNames, tools, bareNameProvider(context.env, "openai")),
     );
     const { batches, headers } = await openClientBatches(parsed, context);

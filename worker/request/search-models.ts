@@ -1,0 +1,68 @@
+/**
+ * OpenAI's Chat search models (`gpt-4o-search-preview`, `gpt-4o-mini-search-preview`,
+ * `gpt-5-search-api`, ...) search the web on every request, asked or not (`web_search_options`
+ * only tunes the search), and the search bills the key that calls them: the deployment's. So a
+ * request for one, through any endpoint, reaches OpenAI only when `OPENAI_SERVER_TOOLS` lists
+ * `web_search`, as every other tool OpenAI runs needs its kind listed
+ * (worker/protocols/openai-server-tools.ts); otherwise it is a 400 naming `model` and the setting,
+ * which each client protocol writes in its own shape, its own name for the field.
+ *
+ * The check sits in `/v1/stream`'s parser, which every protocol's request goes through, and the
+ * parsers are synchronous: a route runs its parser inside `withRequestSettings`
+ * (./request-settings.ts), which holds the listing for that call alone. Outside one (and by
+ * default) `web_search` is not listed, so a parser called without it refuses every search model.
+ *
+ * @module
+ */
+import { invalidField } from "../response/json-error.ts";
+
+let searchListed = false;
+
+/**
+ * Runs `parse` (a synchronous request parser) with `OPENAI_SERVER_TOOLS` (`listed`) in force for
+ * {@link checkSearchModel}, and returns what it returns.
+ *
+ * @example
+ * ```ts
+ * const request = withSearchModels(new Set(["web_search"]), () => parseStreamRequest(body, providerNames));
+ * ```
+ */
+export function withSearchModels<T>(listed: ReadonlySet<string>, parse: () => T): T {
+  const outer = searchListed;
+  searchListed = listed.has("web_search");
+  try {
+    return parse();
+  } finally {
+    searchListed = outer;
+  }
+}
+
+/**
+ * Whether `model` of `provider` is an OpenAI Chat search model (its id names `search`:
+ * `gpt-4o-search-preview`, `gpt-5-search-api`), the only Chat models OpenAI takes
+ * `web_search_options` with, and which search whatever the request says.
+ *
+ * @example
+ * ```ts
+ * isChatSearchModel("openai", "gpt-4o-search-preview"); // true
+ * ```
+ */
+export const isChatSearchModel = (provider: string, model: string): boolean =>
+  provider === "openai" && /search/i.test(model);
+
+/**
+ * A 400 at `model` for an OpenAI Chat search model when `OPENAI_SERVER_TOOLS` does not list
+ * `web_search` ({@link withSearchModels}); nothing for any other model.
+ *
+ * @example
+ * ```ts
+ * checkSearchModel("openai", "gpt-4o-mini"); // nothing: no search model
+ * ```
+ */
+export function checkSearchModel(provider: string, model: string): void {
+  if (searchListed || !isChatSearchModel(provider, model)) return;
+  throw invalidField(
+    "model",
+    "`model` is an OpenAI search model, which searches the web on every request, billed to this deployment's key: this Worker sends one only when its OPENAI_SERVER_TOOLS setting lists web_search.",
+  );
+}
