@@ -88,6 +88,21 @@ describe("POST /v1/responses to an OpenAI Responses upstream: OPENAI_SERVER_TOOL
     }
   });
 
+  it("a malformed hosted tool is the same 400 listed or not: checked first, then dropped", async () => {
+    const malformed = [
+      [{ type: "mcp", server_label: 5, server_url: 7 }, "mcp", "tools[0].server_label"],
+      [{ type: "tool_search", parameters: 5 }, "tool_search", "tools[0].parameters"],
+      [{ type: "programmatic_tool_calling", parameters: [] }, "programmatic_tool_calling", "tools[0].parameters"],
+    ] as const;
+    for (const [tool, kind, param] of malformed)
+      for (const listed of [undefined, kind]) {
+        const upstream = scripted("openai-responses", { text: "Done." });
+        const error = await respond(upstream, [tool as unknown as Tool], listed).catch((caught: unknown) => caught);
+        expect(error, `${kind} listed: ${listed}`).toMatchObject({ status: 400, param });
+        expect(upstream.requests).toHaveLength(0);
+      }
+  });
+
   it("another kind listed does not let a choice of a dropped one through", async () => {
     const upstream = scripted("openai-responses", { text: "Done." });
     const error = await respond(upstream, [HOSTED["mcp"]!], "web_search", {

@@ -50,12 +50,13 @@ export function openaiServerKind(type: unknown, fields: Record<string, unknown>)
 
 /**
  * Whether the tool is left out: one OpenAI would run, to an OpenAI Responses upstream, of a kind
- * not listed (recorded in `gate.dropped`). Another provider runs none of them: each protocol
- * module maps or refuses them there as before.
+ * not listed (recorded in `gate.dropped`); the caller still checks it, so that a malformed tool is
+ * a 400 listed or not. Another provider runs none of them: each protocol module maps or refuses
+ * them there as before.
  *
  * @example
  * ```ts
- * if (droppedHosted(gate, type, fields)) return [];
+ * const dropped = droppedHosted(gate, type, fields); // checked all the same, then left out
  * ```
  */
 export function droppedHosted(gate: HostedGate, type: unknown, fields: Record<string, unknown>): boolean {

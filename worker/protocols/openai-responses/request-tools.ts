@@ -51,7 +51,6 @@ export function toolsOf(
     const at = `${path}[${i}]`;
     const fields = objectAt(tool, at);
     const type = own(fields, "type");
-    if (droppedHosted(gate, type, fields)) return [];
     const description = own(fields, "description") ?? undefined;
     if (description !== undefined && typeof description !== "string" && (type === "function" || type === "custom"))
       throw invalidField(`${at}.description`, "`description` must be a string.");
@@ -68,13 +67,18 @@ export function toolsOf(
       customTools.set(name, responsesCustomTool(fields, format)); // for an OpenAI Responses upstream
       return [{ name, ...described, parameters: customParameters() }];
     }
+    // One OpenAI would run, of a kind not listed, is checked as a listed one (a malformed tool is a
+    // 400 either way), then dropped, its definition kept nowhere.
+    const dropped = droppedHosted(gate, type, fields);
+    const kept = dropped ? new Map<string, Record<string, unknown>>() : builtIns;
+    const keep = (tool: WireTool | null): WireTool[] => (tool && !dropped ? [tool] : []);
     // A programmatic tool calling, server search or web search tool is dropped (null) for a provider without it.
-    const search = responsesWebSearchToolOf(type, fields, builtIns, provider);
-    if (search !== undefined) return search ? [search] : [];
-    const calling = toolCallingToolOf(type, fields, at, builtIns, provider);
-    if (calling !== undefined) return calling ? [calling] : [];
-    const builtIn = builtInToolOf(type, fields, builtIns) ?? mcpToolOf(type, fields, at, builtIns, provider);
-    if (builtIn || (typeof type === "string" && DROPPED_TOOLS.has(type))) return builtIn ? [builtIn] : [];
+    const search = responsesWebSearchToolOf(type, fields, kept, provider);
+    if (search !== undefined) return keep(search);
+    const calling = toolCallingToolOf(type, fields, at, kept, provider);
+    if (calling !== undefined) return keep(calling);
+    const builtIn = builtInToolOf(type, fields, kept) ?? mcpToolOf(type, fields, at, kept, provider);
+    if (builtIn || (typeof type === "string" && DROPPED_TOOLS.has(type))) return keep(builtIn ?? null);
     throw invalidField(
       `${at}.type`,
       "Only `function`, `custom`, `apply_patch`, `shell` and `local_shell` tools are supported (other built-in tools run on OpenAI's servers).",
