@@ -86,6 +86,7 @@ export type {
   AnthropicError,
   AnthropicMessage,
   AnthropicMessagesEncoderOptions,
+  AnthropicStopDetails,
   AnthropicStopReason,
   AnthropicStreamEvent,
   AnthropicUsage,

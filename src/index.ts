@@ -205,7 +205,7 @@ export {
   type ProtocolEncoder,
   type ProtocolEncoderStreamOptions,
 } from "./encode/protocol-encoder.ts";
-export { joinDeltas, randomId } from "./encode.ts";
+export { joinDeltas, randomId, UIMessageEncoder, UIMessageEncoderStream } from "./encode.ts";
 export { readyBatches, type ReadyBatchesOptions } from "./encode/ready-batches.ts";
 export { OpenAIChatEncoder, OpenAIChatEncoderStream } from "./encode/openai-chat-encoder-stream.ts";
 export {
@@ -225,7 +225,6 @@ export type {
   OpenAIChatToolCall,
   OpenAIChatUsage,
 } from "./encode/openai-chat-wire.ts";
-export { UIMessageEncoder, UIMessageEncoderStream } from "./encode.ts";
 export { UI_MESSAGE_STREAM_HEADERS, type UIMessageEncoderOptions } from "./encode/ui-message-wire.ts";
 export { AGUIEncoder, AGUIEncoderStream, type AGUIEncoderOptions } from "./encode.ts";
 export {
@@ -242,6 +241,7 @@ export {
   type AnthropicMessageOptions,
   type AnthropicMessageResult,
   type AnthropicMessagesEncoderOptions,
+  type AnthropicStopDetails,
   type AnthropicStopReason,
   type AnthropicStreamEvent,
   type AnthropicUsage,
@@ -259,7 +259,7 @@ export {
 export { ToolCallStreamError, type ErrorCode, type ProviderErrorKind, type StreamErrorInfo } from "./shared/errors.ts";
 export type { JsonValue } from "./shared/json.ts";
 export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./shared/standard-schema.ts";
-export type { ApprovalRequest, ApprovalRequestDelta, ExecutionContainer } from "./shared/deltas.ts";
+export type { ApprovalRequest, ApprovalRequestDelta, ExecutionContainer, RefusalDetails } from "./shared/deltas.ts";
 export type {
   DoneDelta,
   ErrorDelta,

@@ -55,11 +55,14 @@ export class ToolCallAccumulatorCore {
     this.#enqueue = options.earlyValidator?.(enqueue, this, onTerminate) ?? enqueue;
     this.#onTerminate = onTerminate;
     this.#options = options;
-    const bufferOptions = { parser: options.partialParser, maxDepth: options.maxDepth };
     // Where each call of the first choice came among its text and reasoning, for the finish's `order`.
-    this.#registry = new ToolCallRegistry(options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS, bufferOptions, (call) => {
-      if (call.choice === 0) options.turnBlocks?.note(this.#s, "tool-call", call.index);
-    });
+    this.#registry = new ToolCallRegistry(
+      options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS,
+      { parser: options.partialParser, maxDepth: options.maxDepth },
+      (call) => {
+        if (call.choice === 0) options.turnBlocks?.note(this.#s, "tool-call", call.index);
+      },
+    );
   }
 
   /** True once a `finish` or `abort` has been emitted; later input is ignored. */
@@ -107,8 +110,8 @@ export class ToolCallAccumulatorCore {
         if (delta.reason || rawReason !== null) s.reason = delta.reason ?? "stop";
         // Of its other fields only those a stage names go on the finish event: a delta built by hand or adapted
         // from an SDK may hold any key, and no other may reach the state (its flags, its calls) or the event.
-        if (delta.container) s.container = delta.container;
-        if (delta.stopSequence) s.stopSequence = delta.stopSequence;
+        for (const key of ["container", "stopSequence", "refusal"] as const)
+          if (delta[key]) (s as Record<typeof key, unknown>)[key] = delta[key];
         return this.#completeAll(delta.choice ?? 0);
       }
       case "usage": // the first report is news (input tokens before any output); later ones update the finish's

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import type { ApprovalRequest, ExecutionContainer, FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
+import type { ApprovalRequest, FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
+import type { ExecutionContainer, RefusalDetails } from "../shared/finish-details.ts";
 import type { InvalidToolCall, ToolCall } from "../shared/events.ts";
 import type { TurnOrderEntry } from "../shared/turn-order.ts";
 
@@ -85,6 +86,8 @@ export interface AccumulatorSnapshot {
   container?: ExecutionContainer;
   /** The stop sequence the provider said it stopped at. */
   stopSequence?: string;
+  /** Why the provider declined, when it said. */
+  refusal?: RefusalDetails;
   /** The first choice's text runs, calls and reasoning parts in the order they came, once one did. */
   order?: TurnOrderEntry[];
 }

@@ -11,6 +11,7 @@ import { isCohereSource, isGrounding, isOpenAIAnnotation } from "./citations.ts"
 import { CallIds, randomId } from "./call-ids.ts";
 import {
   anthropicContainer,
+  anthropicStopDetails,
   anthropicError,
   anthropicStopReason,
   anthropicUsage,
@@ -146,6 +147,7 @@ export class AnthropicMessageEvents {
         content: [],
         stop_reason: null,
         stop_sequence: null,
+        stop_details: null,
         usage: anthropicUsage(usage),
       },
     });
@@ -197,6 +199,8 @@ export class AnthropicMessageEvents {
         stop_sequence: (stop_reason === "stop_sequence" && event.stopSequence) || null,
         // The container the provider named goes to the client as Anthropic sends it, for its next request.
         ...(event.container && { container: anthropicContainer(event.container) }),
+        // Why the classifiers declined, on a `refusal` stop; `null` on any other, as Anthropic sends it.
+        stop_details: stop_reason === "refusal" ? anthropicStopDetails(event.refusal) : null,
       },
       usage: event.usage?.inputTokens === undefined ? { output_tokens: usage.output_tokens } : usage,
     });

@@ -84,6 +84,7 @@ class AnthropicMessageBuilder implements AnswerBuilder<AnthropicMessageResult> {
       message.stop_reason = event.delta.stop_reason;
       message.stop_sequence = event.delta.stop_sequence;
       if (event.delta.container) message.container = event.delta.container;
+      message.stop_details = event.delta.stop_details;
       // As the SDK's MessageStream: the delta's counts replace those of the start, the others stay.
       message.usage = { ...message.usage, ...event.usage };
     } else if (event.type === "message_stop") this.#result = { type: "message", message };

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import type { ExecutionContainer, FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
+import type { FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
+import type { ExecutionContainer, RefusalDetails } from "../shared/finish-details.ts";
 import { failureKind, type ProviderErrorKind } from "../shared/errors.ts";
 import type { JsonValue } from "../shared/json.ts";
 
@@ -118,6 +119,18 @@ export interface AnthropicMessage {
   usage: AnthropicUsage;
   /** The code-execution container the message ran in, when the provider named one (set from the `message_delta`). */
   container?: AnthropicContainer;
+  /** Why a `refusal` stopped it (set from the `message_delta`): `null` before, and after any other stop. */
+  stop_details: AnthropicStopDetails | null;
+}
+
+/** A refusal's `stop_details` (the SDK's `RefusalStopDetails`): the finish's `refusal`, each field `null` when it has none. */
+export interface AnthropicStopDetails {
+  /** Always `refusal`. */
+  type: "refusal";
+  /** The policy area (`cyber`, `bio`, ...), or `null`. */
+  category: string | null;
+  /** A sentence to show the user, or `null`. */
+  explanation: string | null;
 }
 
 /** A message's code-execution container, as Anthropic writes it (`expires_at` when the provider sent it). */
@@ -159,7 +172,12 @@ export type AnthropicStreamEvent =
   /** Once, after every block: why the message ended, and the usage. */
   | {
       type: "message_delta";
-      delta: { stop_reason: AnthropicStopReason; stop_sequence: string | null; container?: AnthropicContainer };
+      delta: {
+        stop_reason: AnthropicStopReason;
+        stop_sequence: string | null;
+        container?: AnthropicContainer;
+        stop_details: AnthropicStopDetails | null;
+      };
       usage: {
         output_tokens: number;
         input_tokens?: number;
@@ -184,6 +202,19 @@ export function anthropicContainer(container: ExecutionContainer): AnthropicCont
   const { id, expiresAt } = container;
   return expiresAt === undefined ? { id } : { id, expires_at: expiresAt };
 }
+
+/**
+ * The `stop_details` of a `refusal` stop: the finish's `refusal` (Anthropic's, or another provider's
+ * reasons put so), each field `null` where it has none, as Anthropic sends a refusal that names no
+ * category; `null` when the finish says nothing of why.
+ *
+ * @example
+ * ```ts
+ * anthropicStopDetails({ category: "cyber" }); // { type: "refusal", category: "cyber", explanation: null }
+ * ```
+ */
+export const anthropicStopDetails = (refusal: RefusalDetails | undefined): AnthropicStopDetails | null =>
+  refusal ? { type: "refusal", category: refusal.category ?? null, explanation: refusal.explanation ?? null } : null;
 
 /** The `stop_reason` of a finish: `tool_use` whenever a call that can run was shown, as clients run calls only then. */
 export function anthropicStopReason(

@@ -187,7 +187,11 @@ export class OpenAIChatCompletionBuilder {
         if (event.reason === "error") this.#error = openAIError(FAILED_RESPONSE);
         // An `other` finish right after a call it cut: no finish_reason says so.
         else if (event.reason === "other" && this.#cutting) this.#error = openAIError(cutCallError("other"));
-        else this.#finish = { reason: event.reason, usage: event.usage };
+        else {
+          this.#finish = { reason: event.reason, usage: event.usage };
+          // Why the provider's classifiers declined (Anthropic's `stop_details`), as the message's `refusal`.
+          if (event.refusal?.explanation) this.#parts(0).refusal ??= event.refusal.explanation;
+        }
         return;
       case "error":
         if (event.error.code === "provider-error") this.#error = openAIError(event.error);

@@ -235,6 +235,9 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
     this.#choice(0);
     const annotations = this.#citing.length > 0 ? chatAnnotations(citedSpans(this.#citing, this.#said.join(""))) : [];
     if (annotations.length > 0) this.#delta(0, JSON.stringify({ annotations }), out);
+    // Why the provider's classifiers declined (Anthropic's `stop_details`): the refusal a Chat client shows.
+    const refusal = event.refusal?.explanation;
+    if (refusal) this.#delta(0, JSON.stringify({ refusal }), out);
     for (const choice of [...this.#choices.keys()].sort((a, b) => a - b)) {
       const state = this.#choice(choice);
       const reason = openAIFinishReason(event.reason, state.calls > 0);

@@ -249,13 +249,12 @@ export class OpenAIResponseEvents {
   #finish(event: FinishEvent): void {
     // Open Responses has no incomplete reason for an `other` stop (Gemini's OTHER): a call it cut fails the response.
     if (event.reason === "other" && this.#held.length > 0) return this.fail(cutCallError("other"));
+    const reason = event.reason;
     const incomplete =
-      event.reason === "length"
-        ? "max_output_tokens"
-        : event.reason === "content-filter"
-          ? "content_filter"
-          : undefined;
+      reason === "length" ? "max_output_tokens" : reason === "content-filter" ? "content_filter" : undefined;
     this.#cut = incomplete !== undefined;
+    // Why the provider's classifiers declined (Anthropic's `stop_details`): a refusal content part of its own, last.
+    if (event.refusal?.explanation) this.#blocks.reasoningPart(refusalBlock(event.refusal.explanation));
     this.#release();
     this.#blocks.finish();
     this.#response.status = incomplete ? "incomplete" : "completed";

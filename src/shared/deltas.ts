@@ -5,6 +5,9 @@
  * @module
  */
 import type { StreamErrorInfo } from "./errors.ts";
+import type { ExecutionContainer, RefusalDetails } from "./finish-details.ts";
+// What a finish tells besides its reason, beside the deltas as the entry points export them.
+export type { ExecutionContainer, RefusalDetails } from "./finish-details.ts";
 import type { JsonValue } from "./json.ts";
 
 /** Token usage normalized across providers. The provider's object is kept on `raw`. */
@@ -260,20 +263,8 @@ export interface FinishDelta {
   container?: ExecutionContainer;
   /** The stop sequence the provider stopped at (`rawReason` `stop_sequence`), when it names it (Anthropic's). */
   stopSequence?: string;
-}
-
-/**
- * The code-execution container a response ran in (Anthropic's `container`): the next request names its id (`container`) to run in the same one, with its files and interpreter state.
- * @example
- * ```ts
- * if (event.type === "finish" && event.container) body.container = event.container.id;
- * ```
- */
-export interface ExecutionContainer {
-  /** The container's id, which the next request sends as `container`. */
-  id: string;
-  /** When the container expires (an ISO 8601 time, as the provider sent it). */
-  expiresAt?: string;
+  /** Why the provider declined, when it said (Anthropic's `stop_details`): with `reason` `content-filter`. */
+  refusal?: RefusalDetails;
 }
 
 /** Token usage, wherever the provider sent it. The last one wins. */

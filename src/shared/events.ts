@@ -2,8 +2,9 @@
  * The accumulated events: what the accumulator (and `streamToolCalls`) produces, and runners, encoders and apps read.
  * @module
  */
-import type { ApprovalRequest, ExecutionContainer, FinishReason, ReasoningPart, Usage } from "./deltas.ts";
+import type { ApprovalRequest, FinishReason, ReasoningPart, Usage } from "./deltas.ts";
 import type { StreamErrorInfo } from "./errors.ts";
+import type { ExecutionContainer, RefusalDetails } from "./finish-details.ts";
 import type { JsonRepair, JsonValue } from "./json.ts";
 import type { TurnOrderEntry } from "./turn-order.ts";
 
@@ -15,10 +16,7 @@ export interface ToolCall {
   id: string | null;
   /** The function name. */
   name: string;
-  /**
-   * The parsed arguments; empty or missing arguments are `{}`. For a tool given by a validator
-   * (`{ name, schema }`), the validator's output (defaults, coercions, transforms applied).
-   */
+  /** The parsed arguments; empty or missing arguments are `{}`. For a tool given by a validator (`{ name, schema }`), the validator's output (defaults, coercions, transforms applied). */
   arguments: JsonValue;
   /** The arguments text exactly as received. */
   rawArguments: string;
@@ -275,6 +273,8 @@ export interface FinishEvent {
   container?: ExecutionContainer;
   /** The stop sequence that ended the text (`rawReason` `stop_sequence`), when the stage that made the finish knows it (Anthropic's `stop_sequence`, Claude's on Bedrock InvokeModel; a server that applies stop sequences itself). */
   stopSequence?: string;
+  /** Why the provider declined (Anthropic's `stop_details`), when it said: with `reason` `content-filter`; show its `explanation`. */
+  refusal?: RefusalDetails;
   /** The first choice's text, calls and reasoning parts in the order they came, unless reasoning, text, calls: the next turn follows it. */
   order?: TurnOrderEntry[];
 }

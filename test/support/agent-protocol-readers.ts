@@ -55,6 +55,8 @@ export interface MessagesReading {
   usage?: Record<string, number>;
   /** `message_delta`'s code-execution `container`, when it named one. */
   container?: { id: string; expires_at?: string };
+  /** `message_delta`'s `stop_details`: a refusal's, else `null`. */
+  stopDetails?: { type: "refusal"; category: string | null; explanation: string | null } | null;
   error?: { type: string; message: string };
 }
 
@@ -103,12 +105,13 @@ export function readMessagesEvents(text: string): MessagesReading {
   const message = first!["message"] as Record<string, unknown>;
   keysWithin(
     message,
-    ["id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "usage"],
+    ["id", "type", "role", "model", "content", "stop_reason", "stop_sequence", "stop_details", "usage"],
     [],
     "message",
   );
   assertEquals([message["type"], message["role"], message["content"]], ["message", "assistant", []]);
-  assertEquals([message["stop_reason"], message["stop_sequence"]], [null, null]);
+  // The SDK's Message has each, `null` until the message_delta.
+  assertEquals([message["stop_reason"], message["stop_sequence"], message["stop_details"]], [null, null, null]);
   keysWithin(
     message["usage"],
     ["input_tokens", "output_tokens"],
@@ -207,8 +210,24 @@ export function readMessagesEvents(text: string): MessagesReading {
       assert(reading.stopReason === undefined, "one message_delta");
       assert(!abandoned, "a tool_use left open only on the way to an error");
       assert(open === undefined, "message_delta after every block closed");
-      keysWithin(frame["delta"], ["stop_reason", "stop_sequence"], ["container"], "message_delta.delta");
+      keysWithin(
+        frame["delta"],
+        ["stop_reason", "stop_sequence", "stop_details"],
+        ["container"],
+        "message_delta.delta",
+      );
       const reason = (frame["delta"] as Record<string, unknown>)["stop_reason"] as string;
+      // The SDK's RefusalStopDetails, only with a refusal; else null ("when the stop_reason has no additional detail").
+      const details = (frame["delta"] as Record<string, unknown>)["stop_details"];
+      assert(details === null || reason === "refusal", "stop_details only with stop_reason refusal");
+      if (details !== null) {
+        keysWithin(details, ["type", "category", "explanation"], [], "message_delta.delta.stop_details");
+        const { type, category, explanation } = details as Record<string, unknown>;
+        assertEquals(type, "refusal", "stop_details.type");
+        for (const value of [category, explanation])
+          assert(value === null || (typeof value === "string" && value !== ""), "a string or null");
+      }
+      reading.stopDetails = details as NonNullable<MessagesReading["stopDetails"]> | null;
       const container = (frame["delta"] as Record<string, unknown>)["container"];
       if (container !== undefined) {
         // The SDK's Container: `id` and `expires_at` strings (and the `skills` loaded, or null).

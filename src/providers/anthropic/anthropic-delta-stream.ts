@@ -1,5 +1,5 @@
 import type { SSEMessage } from "../../framing/framing.ts";
-import type { ExecutionContainer } from "../../shared/deltas.ts";
+import type { ExecutionContainer } from "../../shared/finish-details.ts";
 import { jsonText, type JsonWriter } from "../../shared/json-text.ts";
 import { ownText } from "../../shared/kept-text.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
@@ -33,10 +33,11 @@ interface ToolBlock {
  * another model after a refusal), or a `refusal` stop, withdraws it instead, since the refusal may have cut it off.
  * Its `caller` (programmatic tool calling) is kept on its `providerMetadata`. Blocks already in
  * `message_start.message.content` (a programmatic tool calling continuation) are read as if they had streamed. The
- * message's code-execution `container` (at its start, or in its `message_delta`) goes on the finish. An
- * `event: error` can arrive after HTTP 200 and the connection then closes without `message_stop`: the error is
- * delivered and the accumulator aborts with the open calls discarded, as when another message starts inside the open
- * one (an intermediary's retry spliced into the body); a repeat of the open message's `message_start` is ignored.
+ * message's code-execution `container` (at its start, or in its `message_delta`) goes on the finish, a refusal's
+ * `stop_details` as its `refusal`. An `event: error` can arrive after HTTP 200 and the connection then closes
+ * without `message_stop`: the error is delivered and the accumulator aborts with the open calls discarded, as when
+ * another message starts inside the open one (an intermediary's retry spliced into the body); a repeat of the open
+ * message's `message_start` is ignored.
  * Thinking, redacted thinking, compaction and fallback blocks, server tools' results (`web_search_tool_result`, ...)
  * and text blocks with citations become `reasoning-part`s in block order ({@link AnthropicKeptBlocks},
  * {@link AnthropicCitations}).
@@ -77,14 +78,14 @@ export class AnthropicDecoder implements ProviderDecoder {
   readonly #cited: AnthropicCitations | undefined;
   /** A stopped `tool_use` block, its end held until the next block or the end: a `fallback` next withdraws it. */
   #held: number | undefined;
-  /** A `stop_reason` that `message_start` already carried (a programmatic tool calling continuation), until a `message_delta` says otherwise. */
-  #startReason: string | undefined;
+  /** The `message_start`'s message, whose `stop_reason` a programmatic tool calling continuation carries, until a `message_delta` gives one. */
+  #stop: Record<string, unknown> = {};
   /** The message's code-execution container, once it named one. */
   #container: ExecutionContainer | undefined;
   /** The body's message id: another's `message_start` is a retry an intermediary spliced in (vercel/ai 18331). */
   #id: unknown;
-  /** The head of the last `input_json_delta` read (a string of its own), and its block's index: at first block 0's. */
-  #head = '{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":';
+  /** The head of the last `input_json_delta` read (a string of its own), and its block's index: at first none (no data starts with a NUL), so the pattern reads the first. */
+  #head = "\0";
   #headIndex = 0;
 
   /**
@@ -128,22 +129,20 @@ export class AnthropicDecoder implements ProviderDecoder {
   /** The input ended: an open block and a held call are left to the accumulator's end (a reply cut off). */
   end(): void {}
 
-  /** The held call's end, now that the model moved on. */
-  #release(emit: Emit): void {
-    if (this.#held === undefined) return;
-    emit({ type: "tool-call-end", index: this.#held });
+  /**
+   * The held call's end, now that the model moved on; withdrawn (`withdraw`: a `fallback` block
+   * started, or a refusal stopped the message), with every call still open, as it may have cut them off.
+   */
+  #release(emit: Emit, withdraw: boolean): void {
+    if (this.#held !== undefined)
+      emit({ type: "tool-call-end", index: this.#held, ...(withdraw && { withdrawn: true }) });
     this.#held = undefined;
-  }
-
-  /** A `fallback` block started: the call right before it, held or still open, is withdrawn. */
-  #withdraw(emit: Emit): void {
-    if (this.#held !== undefined) emit({ type: "tool-call-end", index: this.#held, withdrawn: true });
-    this.#held = undefined;
-    for (const [index, block] of this.#toolBlocks)
-      if (!block.providerExecuted) {
-        this.#toolBlocks.delete(index);
-        emit({ type: "tool-call-end", index, withdrawn: true });
-      }
+    if (withdraw)
+      for (const [index, block] of this.#toolBlocks)
+        if (!block.providerExecuted) {
+          this.#toolBlocks.delete(index);
+          emit({ type: "tool-call-end", index, withdrawn: true });
+        }
   }
 
   /**
@@ -164,26 +163,22 @@ export class AnthropicDecoder implements ProviderDecoder {
     }
     this.#id = message["id"];
     const usage = message["usage"];
-    if (isRecord(usage)) {
-      this.#inputUsage = usage;
-      const normalized = anthropicUsage(usage);
-      if (normalized) emit({ type: "usage", usage: normalized });
-    }
+    if (isRecord(usage)) emit({ type: "usage", usage: anthropicUsage((this.#inputUsage = usage)) });
     const content = message["content"];
     if (Array.isArray(content))
       content.forEach((block: unknown, index) => {
         this.#onBlockStart({ index, content_block: block }, emit);
         this.#onBlockStop({ index }, emit);
       });
-    const reason = message["stop_reason"];
-    if (typeof reason === "string") this.#startReason = reason;
+    this.#stop = message;
     this.#container = anthropicContainer(message["container"]);
   }
 
   /** The end of the body's message: the finish a continuation's `message_start` carried, if no `message_delta` did. */
   #onMessageStop(emit: Emit): void {
-    this.#release(emit);
-    if (this.#startReason !== undefined) emit(anthropicFinish(this.#startReason, this.#container));
+    this.#release(emit, false);
+    const finish = anthropicFinish(this.#stop, this.#container);
+    if (finish) emit(finish);
     emit({ type: "done" });
   }
 
@@ -191,8 +186,7 @@ export class AnthropicDecoder implements ProviderDecoder {
     const index = payload["index"];
     const block = payload["content_block"];
     if (typeof index !== "number" || !isRecord(block)) return;
-    if (block["type"] === "fallback") this.#withdraw(emit);
-    else this.#release(emit);
+    this.#release(emit, block["type"] === "fallback");
     const text = nonEmptyString(block["text"]);
     if (block["type"] === "text" && text !== undefined) emit({ type: "text-delta", text });
     this.#cited?.start(index, block);
@@ -279,22 +273,20 @@ export class AnthropicDecoder implements ProviderDecoder {
 
   #onMessageDelta(payload: Record<string, unknown>, emit: Emit): void {
     const delta = isRecord(payload["delta"]) ? payload["delta"] : {};
-    const reason = delta["stop_reason"];
     this.#container = anthropicContainer(delta["container"]) ?? this.#container;
     // Output usage comes here; the input side came with message_start, so the two are merged.
     const usage = payload["usage"];
     if (isRecord(usage)) {
       // `null` counts are ones the delta does not update: those keep the start's values.
       const updated = Object.entries(usage).filter(([, value]) => value !== null);
-      const normalized = anthropicUsage({ ...this.#inputUsage, ...Object.fromEntries(updated) });
-      if (normalized) emit({ type: "usage", usage: normalized });
+      emit({ type: "usage", usage: anthropicUsage({ ...this.#inputUsage, ...Object.fromEntries(updated) }) });
     }
     // A refusal may have cut the call right before it off, as a fallback block's may: the SDK's
     // tool runner never runs it (it releases a stopped call at the next block or a `tool_use` stop).
-    if (reason === "refusal") this.#withdraw(emit);
-    else this.#release(emit);
-    if (typeof reason !== "string") return;
-    this.#startReason = undefined;
-    emit(anthropicFinish(reason, this.#container, delta["stop_sequence"]));
+    this.#release(emit, delta["stop_reason"] === "refusal");
+    const finish = anthropicFinish(delta, this.#container);
+    if (!finish) return;
+    this.#stop = {};
+    emit(finish);
   }
 }

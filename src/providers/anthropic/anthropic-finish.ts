@@ -1,31 +1,46 @@
-import type { ExecutionContainer, FinishDelta, Usage } from "../../shared/deltas.ts";
+import type { FinishDelta, Usage } from "../../shared/deltas.ts";
+import type { ExecutionContainer } from "../../shared/finish-details.ts";
 import { isRecord, nonEmptyString, ownValue } from "../../shared/values.ts";
 import { readUsage } from "../usage.ts";
 import { ANTHROPIC_FINISH_REASONS } from "./anthropic-finish-reasons.ts";
 
 /**
- * The finish delta of a `stop_reason`, with the message's code-execution container when it named
- * one, and the `stop_sequence` it stopped at (a string of the request's, else `null`).
+ * The finish delta of `stop` (a `message_delta`'s `delta`, or a continuation's `message_start`
+ * message), undefined while its `stop_reason` is none: its reason, with the message's
+ * code-execution container when it named one, the `stop_sequence` it stopped at (a string of the
+ * request's, else `null`), and a refusal's `stop_details` (`{ type: "refusal", category,
+ * explanation }`, each `null` when the refusal maps to no named category) as its `refusal`, a
+ * `null` left undefined. A `stop_details` of another `type` is left for a later version to read.
  *
  * @example
  * ```ts
- * anthropicFinish("tool_use", { id: "container_011" }); // { type: "finish", rawReason: "tool_use", reason: "tool-calls", container: { id: "container_011" } }
- * anthropicFinish("stop_sequence", undefined, "END"); // { type: "finish", rawReason: "stop_sequence", reason: "stop", stopSequence: "END" }
+ * anthropicFinish({ stop_reason: "tool_use" }, { id: "container_011" }); // { type: "finish", rawReason: "tool_use", reason: "tool-calls", container: { id: "container_011" } }
+ * anthropicFinish({ stop_reason: "stop_sequence", stop_sequence: "END" }); // { ..., reason: "stop", stopSequence: "END" }
+ * anthropicFinish({ stop_reason: "refusal", stop_details: { type: "refusal", category: "cyber", explanation: null } });
+ * // { ..., reason: "content-filter", refusal: { category: "cyber", explanation: undefined } }
  * ```
  */
 export function anthropicFinish(
-  reason: string,
-  container: ExecutionContainer | undefined,
-  stopSequence?: unknown,
-): FinishDelta {
+  stop: Record<string, unknown>,
+  container?: ExecutionContainer,
+): FinishDelta | undefined {
+  const reason = stop["stop_reason"];
+  if (typeof reason !== "string") return undefined;
   const finish: FinishDelta = {
     type: "finish",
     rawReason: reason,
     reason: ownValue(ANTHROPIC_FINISH_REASONS, reason) ?? "other",
   };
   if (container) finish.container = container;
-  const stop = nonEmptyString(stopSequence);
-  if (stop) finish.stopSequence = stop;
+  const sequence = nonEmptyString(stop["stop_sequence"]);
+  if (sequence) finish.stopSequence = sequence;
+  // A RefusalStopDetails, else null; one of another `type` (a later kind) is not a refusal's.
+  const details = stop["stop_details"] as Record<string, unknown> | null | undefined;
+  if (details?.["type"] === "refusal")
+    finish.refusal = {
+      category: nonEmptyString(details["category"]),
+      explanation: nonEmptyString(details["explanation"]),
+    };
   return finish;
 }
 
@@ -46,7 +61,7 @@ export function anthropicContainer(value: unknown): ExecutionContainer | undefin
   const id = nonEmptyString(value["id"]);
   if (id === undefined) return undefined;
   const expiresAt = nonEmptyString(value["expires_at"]);
-  return expiresAt === undefined ? { id } : { id, expiresAt };
+  return { id, ...(expiresAt && { expiresAt }) };
 }
 
 /**
@@ -58,11 +73,11 @@ export function anthropicContainer(value: unknown): ExecutionContainer | undefin
  * anthropicUsage({ input_tokens: 12, output_tokens: 3 }); // { inputTokens: 12, outputTokens: 3, totalTokens: 15 }
  * ```
  */
-export function anthropicUsage(raw: Record<string, unknown>): Usage | undefined {
+export function anthropicUsage(raw: Record<string, unknown>): Usage {
   return readUsage(raw, ["input_tokens"], ["output_tokens"], [], {
     cacheRead: ["cache_read_input_tokens"],
     cacheWrite: ["cache_creation_input_tokens"],
     reasoning: ["output_tokens_details.thinking_tokens"],
     cacheApart: true,
-  });
+  })!;
 }

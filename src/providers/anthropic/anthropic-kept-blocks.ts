@@ -50,7 +50,7 @@ export class AnthropicKeptBlocks {
         const thinking = nonEmptyString(block["thinking"]);
         if (thinking !== undefined) emit({ type: "reasoning-delta", text: thinking });
         const signature = nonEmptyString(block["signature"]);
-        this.#thinking = { index, text: thinking ?? "", ...(signature !== undefined ? { signature } : {}) };
+        this.#thinking = { index, text: thinking ?? "", ...(signature && { signature }) };
         return true;
       }
       case "redacted_thinking": {
@@ -85,14 +85,14 @@ export class AnthropicKeptBlocks {
         return true;
       }
       case "signature_delta":
-        if ((thinking || compaction) && signature && (this.#room -= signature.length) < 0)
+        if (!signature) return true;
+        if ((thinking || compaction) && (this.#room -= signature.length) < 0)
           throw new ToolCallStreamError({
             code: "text-too-large",
             message: "The signatures held exceeded the limit of 4194304 characters.",
           });
-        if (thinking && signature !== undefined) thinking.signature = (thinking.signature ?? "") + signature;
-        if (compaction && signature !== undefined)
-          compaction.block["signature"] = `${compaction.block["signature"] ?? ""}${signature}`;
+        if (thinking) thinking.signature = `${thinking.signature ?? ""}${signature}`;
+        if (compaction) compaction.block["signature"] = `${compaction.block["signature"] ?? ""}${signature}`;
         return true;
       case "compaction_delta":
         if (!compaction) return true;

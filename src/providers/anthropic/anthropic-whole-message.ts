@@ -17,16 +17,23 @@ import { arrayOf, isRecord } from "../../shared/values.ts";
  */
 export function anthropicMessageEvents(body: Record<string, unknown>): Record<string, unknown>[] | undefined {
   if (body["type"] !== "message") return undefined;
-  const { content, stop_reason, stop_sequence, usage } = body;
+  const { content, stop_reason, stop_sequence, stop_details, usage } = body;
   const events: Record<string, unknown>[] = [
-    { type: "message_start", message: { ...body, content: [], stop_reason: null, stop_sequence: null } },
+    {
+      type: "message_start",
+      message: { ...body, content: [], stop_reason: null, stop_sequence: null, stop_details: null },
+    },
   ];
   arrayOf(content).forEach((block: unknown, index) => {
     if (!isRecord(block)) return;
     events.push({ type: "content_block_start", index, content_block: block }, { type: "content_block_stop", index });
   });
   events.push(
-    { type: "message_delta", delta: { stop_reason, stop_sequence }, ...(isRecord(usage) ? { usage } : {}) },
+    {
+      type: "message_delta",
+      delta: { stop_reason, stop_sequence, stop_details },
+      ...(isRecord(usage) ? { usage } : {}),
+    },
     { type: "message_stop" },
   );
   return events;

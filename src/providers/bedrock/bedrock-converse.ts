@@ -194,7 +194,7 @@ export class BedrockConverseDecoder {
           code: "text-too-large",
           message: "The signatures held exceeded the limit of 4194304 characters.",
         });
-      block.signature = (block.signature ?? "") + signature;
+      block.signature = `${block.signature ?? ""}${signature}`;
     }
     // ReasoningContentBlockDelta is text, signature or redactedContent (base64 on the wire).
     const redacted = nonEmptyString(reasoning["redactedContent"]);
