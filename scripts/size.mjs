@@ -76,15 +76,20 @@ const KiB = 1024;
 // about 630 B minified and 240 B gzipped in every chain (OpenAI Chat 7,499 -> 7,740 B, OpenAI
 // Responses 8,354 -> 8,603, Bedrock 8,670 -> 8,902, streamToolCalls for OpenAI Chat 10,161 -> 10,403).
 export const BUDGET = {
-  chain: 7 * KiB,
+  // Raised in the moderation-results round (2026-12-05, on 8ec5659): the accumulator keeps the
+  // provider's moderation results (OpenAI's moderated completions, a `moderation` delta) for the
+  // finish's `moderation`, 19 to 21 B in every chain (Gemini's 7,168 -> 7,189, Anthropic's 7,664 ->
+  // 7,683, Bedrock's 9,197 -> 9,216), and the OpenAI Chat and Responses decoders read them (a Chat
+  // chunk's `moderation`, a response's): OpenAI Chat's 7,803 -> 7,847, OpenAI Responses' 8,771 -> 8,809.
+  chain: 7 * KiB + 24,
   // Raised from 7.25 KiB in issue 34: the accumulator's hook for OpenAI's parallel wrapper (a
   // wrapper call held, then replaced by the calls it names; the plug-in, parallel-wrapper.ts, comes
   // only with tools): 24 B in every chain, OpenAI Chat's 7,418 -> 7,442 B (ef71ade had 6 B left).
   // Issue 34's held finish (`heldFinish`: a finish after calls that does not say they are the
   // reason waits until it proves final) costs 109 B; it fits since the object writer became a
   // plug-in (7,468 B).
-  openaiChain: 7.625 * KiB,
-  anthropicChain: 7.5 * KiB,
+  openaiChain: 7.625 * KiB + 48, // + 48: moderation results (see `chain`)
+  anthropicChain: 7.5 * KiB + 16, // + 16: moderation results (see `chain`)
   // Raised from 8 KiB in issue 34: the tools OpenAI runs itself (web search, code interpreter,
   // image generation, file search) reported as provider-executed calls, a code interpreter's code
   // streamed as its input (in ResponsesBuiltInCalls, which the stage brings): 8,073 -> 8,232 B.
@@ -93,7 +98,7 @@ export const BUDGET = {
   // a refusal's deltas kept until its `.done`, given at its item's, the response's or the input's
   // end when `.done` never came, so that a stream cut before `.done` keeps the refusal it streamed,
   // as it keeps its text ("nothing lost before a fault"): 8,703 -> 8,778 B.
-  responsesChain: 8.5 * KiB + 80,
+  responsesChain: 8.5 * KiB + 80 + 32, // + 32: moderation results (see `chain`)
   // Raised from 8.25 KiB in issue 34: Claude on Bedrock reads with the Anthropic decoder, which keeps
   // server tools' results and their calls' blocks for the next turn (8,367 -> 8,472 B). Then 8.875
   // KiB, still in issue 34: Converse's own server tools' results (Amazon Nova's system tools, a
@@ -101,7 +106,7 @@ export const BUDGET = {
   // saved in the InvokeModel chunks' base64 (streamToolCalls for Bedrock 10,155 -> 10,193 B).
   // Then 9 KiB, still in issue 34: that result's deltas bounded by maxArgumentsLength, as a call's
   // arguments are (a review found them unbounded): 9,024 -> 9,088 B.
-  bedrockChain: 9 * KiB,
+  bedrockChain: 9 * KiB + 16, // + 16: moderation results (see `chain`)
   // Gemini Interactions: its built-in tools' steps as provider-executed calls with their results
   // (gemini-interactions-server-steps.ts, issue 34): 7,087 -> 7,741 B.
   interactionsChain: 7.75 * KiB,
@@ -145,7 +150,8 @@ export const BUDGET = {
   // Chat's 10,146 -> 10,078), the core chains 24 to 49 B smaller (OpenAI Chat's 7,805 -> 7,770).
   // Issue 34's read faults (a body whose reader fails gives first what the body cut there gives)
   // took OpenAI Responses' to 10,247 B for a moment; its decoder reads an item's type once: 10,234 B.
-  streamToolCalls: 10 * KiB,
+  // + 8 B in the moderation-results round (see `chain`): OpenAI Responses' 10,207 -> 10,242.
+  streamToolCalls: 10 * KiB + 8,
 };
 
 /** The JSON Schema plug-in as a user passes it to `streamToolCalls`: `jsonSchema`, from `tool-call-stream/schema`. */

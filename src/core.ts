@@ -131,7 +131,12 @@ export {
 export { ToolCallStreamError, type ErrorCode, type ProviderErrorKind, type StreamErrorInfo } from "./shared/errors.ts";
 export type { JsonValue } from "./shared/json.ts";
 export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./shared/standard-schema.ts";
-export type { ExecutionContainer, RefusalDetails } from "./shared/finish-details.ts";
+export type {
+  ExecutionContainer,
+  ModerationDelta,
+  ModerationResults,
+  RefusalDetails,
+} from "./shared/finish-details.ts";
 export type {
   ApprovalRequest,
   ApprovalRequestDelta,

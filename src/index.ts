@@ -255,11 +255,11 @@ export {
   type OpenAIResponsesStreamEvent,
   type OpenAIResponsesUsage,
 } from "./encode.ts";
-// The vocabulary every stage shares.
 export { ToolCallStreamError, type ErrorCode, type ProviderErrorKind, type StreamErrorInfo } from "./shared/errors.ts";
 export type { JsonValue } from "./shared/json.ts";
 export type { StandardJSONSchemaV1, StandardSchemaV1 } from "./shared/standard-schema.ts";
 export type { ApprovalRequest, ApprovalRequestDelta, ExecutionContainer, RefusalDetails } from "./shared/deltas.ts";
+export type { ModerationDelta, ModerationResults } from "./shared/finish-details.ts";
 export type {
   DoneDelta,
   ErrorDelta,

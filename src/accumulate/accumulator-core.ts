@@ -118,6 +118,8 @@ export class ToolCallAccumulatorCore {
         if (s.usage === undefined) this.#enqueue(delta);
         s.usage = delta.usage;
         return;
+      case "moderation": // the latest, for the finish
+        return void (s.moderation = delta.moderation);
       case "error":
         if (delta.error.code === "provider-error") s.providerErrorSeen = true;
         return this.#enqueue(delta); // the event is the delta: `{ type, error }`

@@ -85,7 +85,7 @@ export interface ToolCallAccumulatorOptions {
    * `too-deep`). The main entry's `streamToolCalls` bounds by it what is kept whole for the next
    * turn too: a reasoning part (its block, field value or item the first level), a call's
    * `providerMetadata`, an approval request, and the provider's objects an event carries: an
-   * error's `data` (an HTTP error's body too), the usage's `raw`, the finish's `container` (deeper:
+   * error's `data` (an HTTP error's body too), the usage's `raw`, the finish's `container` and `moderation` (deeper:
    * dropped, with an `error` of code `too-deep` naming it; the stream goes on).
    * @defaultValue 64
    */

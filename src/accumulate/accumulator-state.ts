@@ -6,7 +6,7 @@
  * @module
  */
 import type { ApprovalRequest, FinishReason, ReasoningPart, Usage } from "../shared/deltas.ts";
-import type { ExecutionContainer, RefusalDetails } from "../shared/finish-details.ts";
+import type { ExecutionContainer, ModerationResults, RefusalDetails } from "../shared/finish-details.ts";
 import type { InvalidToolCall, ToolCall } from "../shared/events.ts";
 import type { TurnOrderEntry } from "../shared/turn-order.ts";
 
@@ -88,6 +88,8 @@ export interface AccumulatorSnapshot {
   stopSequence?: string;
   /** Why the provider declined, when it said. */
   refusal?: RefusalDetails;
+  /** The provider's moderation results, once they came. */
+  moderation?: ModerationResults;
   /** The first choice's text runs, calls and reasoning parts in the order they came, once one did. */
   order?: TurnOrderEntry[];
 }

@@ -1,8 +1,8 @@
 import { isRefusal } from "./refusal.ts";
 import { DEFAULT_MAX_TEXT_LENGTH } from "../accumulate/accumulator-options.ts";
-import type { FinishReason, Usage } from "../shared/deltas.ts";
 import type {
   CompletedToolCallEvent,
+  FinishEvent,
   InvalidToolCallEvent,
   ToolCallDeltaEvent,
   ToolCallStartEvent,
@@ -25,6 +25,7 @@ import {
 import { callKey } from "../shared/call-key.ts";
 import { abortError, type EncodableEvent } from "./protocol-encoder.ts";
 import { pushSent } from "./sent-fragments.ts";
+import { chatModeration } from "./moderation.ts";
 
 /** What a non-streaming request gets: the completion, or the error that kept it from finishing. */
 export type OpenAIChatCompletionResult =
@@ -82,7 +83,7 @@ export class OpenAIChatCompletionBuilder {
   readonly #skipped = new Set<string>();
   readonly #maxText: number;
   #textSize = 0;
-  #finish: { reason: FinishReason; usage: Usage | undefined } | undefined;
+  #finish: FinishEvent | undefined;
   #error: OpenAIChatError | undefined;
   /** An invalid call came with nothing after it but what may come between the calls a finish cut and that finish. */
   #cutting = false;
@@ -115,6 +116,7 @@ export class OpenAIChatCompletionBuilder {
         error: openAIError({ code: "input-ended", message: "The response ended before it finished." }),
       };
     const { reason, usage } = this.#finish;
+    const moderation = chatModeration(this.#finish.moderation);
     this.#parts(0);
     const choices = [...this.#choices.entries()]
       .sort(([a], [b]) => a - b)
@@ -148,6 +150,7 @@ export class OpenAIChatCompletionBuilder {
         object: "chat.completion",
         choices,
         ...(usage ? { usage: openAIUsage(usage) } : {}),
+        ...(moderation && { moderation }),
       },
     };
   }
@@ -188,7 +191,7 @@ export class OpenAIChatCompletionBuilder {
         // An `other` finish right after a call it cut: no finish_reason says so.
         else if (event.reason === "other" && this.#cutting) this.#error = openAIError(cutCallError("other"));
         else {
-          this.#finish = { reason: event.reason, usage: event.usage };
+          this.#finish = event;
           // Why the provider's classifiers declined (Anthropic's `stop_details`), as the message's `refusal`.
           if (event.refusal?.explanation) this.#parts(0).refusal ??= event.refusal.explanation;
         }

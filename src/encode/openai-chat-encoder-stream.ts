@@ -30,6 +30,7 @@ import {
   type ProtocolEncoder,
 } from "./protocol-encoder.ts";
 import { pushSent } from "./sent-fragments.ts";
+import { chatModeration } from "./moderation.ts";
 
 interface ChoiceState {
   /** `delta.role` went out: it rides on the first delta of the choice. */
@@ -62,7 +63,8 @@ interface CallState {
  *   "text"`: a custom tool's, a Responses `custom_tool_call`) is a custom tool's, as OpenAI streams
  *   one: `{index, id, type: "custom", custom: {name, input: ""}}`, then `custom.input` fragments.
  * - `finish` gives each choice its `finish_reason` (`tool_calls`, `stop`, `length`,
- *   `content_filter`), then, with `includeUsage` and usage known, a chunk with `choices: []` and
+ *   `content_filter`), then its `moderation` results (`chatModeration`) as a chunk with `choices: []`
+ *   and `moderation`, then, with `includeUsage` and usage known, a chunk with `choices: []` and
  *   `usage`, then `data: [DONE]`. Nothing is written after it: the encoder shows one model
  *   response (tool results, and a tool loop's later steps, are for the other protocols): its stream
  *   closes right after it, and input after it is cancelled (`ended`): a loop calls the model no more.
@@ -243,6 +245,9 @@ export class OpenAIChatEncoder implements ProtocolEncoder<EncodableEvent> {
       const reason = openAIFinishReason(event.reason, state.calls > 0);
       this.#delta(choice, state.role ? "{}" : `{"content":""}`, out, reason);
     }
+    // OpenAI's moderated completions: the results in a chunk of their own, as OpenAI sends them.
+    const moderation = chatModeration(event.moderation);
+    if (moderation) out.push(`data: ${this.#head},"choices":[],"moderation":${JSON.stringify(moderation)}}\n\n`);
     if (this.#includeUsage && event.usage) out.push(this.#usage(event.usage));
     out.push(SSE_DONE);
     this.#ended = true;

@@ -124,6 +124,8 @@ export interface OpenAIChatCompletion {
   choices: OpenAIChatCompletionChoice[];
   /** Token usage, when the provider reported it. */
   usage?: OpenAIChatUsage;
+  /** The provider's moderation results (OpenAI's moderated completions), when it sent them: `{ input, output }`. */
+  moderation?: Record<string, unknown>;
 }
 
 /** Options of the OpenAI Chat encoders ({@link OpenAIChatEncoder}, {@link OpenAIChatCompletionBuilder}). */

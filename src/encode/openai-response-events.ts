@@ -18,6 +18,7 @@ import {
 } from "./openai-responses-wire.ts";
 import { responseSettings } from "./openai-response-settings.ts";
 import { phaseOf } from "../shared/values.ts";
+import { responsesModeration } from "./moderation.ts";
 import { isRefusal, openingPart, refusalBlock, refusalOf, writeRefusal } from "./refusal.ts";
 import { cutCallError, finalArguments, holding } from "./cut-calls.ts";
 import { abortError, type EncodableEvent, FAILED_FINISH, resultOfSkipped, withdrawn } from "./protocol-encoder.ts";
@@ -261,6 +262,7 @@ export class OpenAIResponseEvents {
     if (incomplete) this.#response.incomplete_details = { reason: incomplete };
     else this.#response.completed_at = Math.floor(this.#now() / 1000);
     this.#response.usage = responsesUsage(event.usage);
+    Object.assign(this.#response, responsesModeration(event.moderation)); // OpenAI's moderated completions
     this.#terminal(incomplete ? "response.incomplete" : "response.completed");
   }
 
@@ -295,5 +297,4 @@ export class OpenAIResponseEvents {
 }
 
 const PREFIX = { text: "msg", reasoning: "rs", redacted: "rs", kept: "rs", call: "fc", custom: "ctc" } as const;
-
 const summary = (text: string): { type: "summary_text"; text: string } => ({ type: "summary_text", text });

@@ -235,6 +235,8 @@ export interface OpenAIResponse extends OpenAIResponseSettings {
   output: OpenAIResponsesOutputItem[];
   /** Token usage once the response completed; `null` before. */
   usage: OpenAIResponsesUsage | null;
+  /** The provider's moderation results (OpenAI's moderated completions), once the response ended, when it sent them. */
+  moderation?: Record<string, unknown>;
 }
 
 /** The usage of a response: integers, 0 where the provider gave none, the total as reported or their sum. */

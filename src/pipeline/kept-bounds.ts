@@ -34,7 +34,7 @@ function nestsDeeper(value: object, max: number): boolean {
  *   `toolResult`, `reasoning_details`; its block, field value or item the first level, as a call's
  *   arguments object is theirs), a call's `providerMetadata` (a built-in tool's item or step), an
  *   approval request; and the provider's objects an event carries: an error's `data`, the usage's
- *   `raw` object, the finish's `container` (each the first level of the error, usage or finish).
+ *   `raw` object, the finish's `container` and `moderation` (each the first level of the error, usage or finish).
  *   Of the usage reports, the first (the `usage` event) and the last (the finish's, read once the
  *   finish is made: at `done` or the input's end) are read; those between reach no event (Gemini
  *   reports usage on every chunk) and are not read, a walk per chunk spared.
@@ -92,6 +92,9 @@ export function keptBounds(emit: Emit, limits: KeptLimits = {}): { emit: Emit; e
           break;
         case "approval-request":
           if (dropped(delta.request, "approval request")) return;
+          break;
+        case "moderation":
+          if (dropped(delta.moderation, "moderation")) return;
           break;
         case "tool-call-chunk":
           if (delta.providerMetadata && dropped(delta.providerMetadata, "providerMetadata")) {

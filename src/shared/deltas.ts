@@ -5,7 +5,7 @@
  * @module
  */
 import type { StreamErrorInfo } from "./errors.ts";
-import type { ExecutionContainer, RefusalDetails } from "./finish-details.ts";
+import type { ExecutionContainer, ModerationDelta, RefusalDetails } from "./finish-details.ts";
 // What a finish tells besides its reason, beside the deltas as the entry points export them.
 export type { ExecutionContainer, RefusalDetails } from "./finish-details.ts";
 import type { JsonValue } from "./json.ts";
@@ -66,6 +66,7 @@ export type ProviderDelta =
   | ApprovalRequestDelta
   | FinishDelta
   | UsageDelta
+  | ModerationDelta
   | ErrorDelta
   | DoneDelta;
 
@@ -205,10 +206,7 @@ export interface ToolCallEndDelta {
   index: number;
   /** The final arguments text, when the provider sends it; it replaces the accumulated text. */
   arguments?: string;
-  /**
-   * The provider withdrew the call instead of ending it (Anthropic: the `tool_use` right before a
-   * `fallback` block, which the refusal may have cut off): it is reported as withdrawn, never run.
-   */
+  /** The provider withdrew the call instead of ending it (Anthropic: the `tool_use` right before a `fallback` block, which the refusal may have cut off): reported as withdrawn, never run. */
   withdrawn?: true;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { ApprovalRequest, FinishReason, ReasoningPart, Usage } from "./deltas.ts";
 import type { StreamErrorInfo } from "./errors.ts";
-import type { ExecutionContainer, RefusalDetails } from "./finish-details.ts";
+import type { ExecutionContainer, ModerationResults, RefusalDetails } from "./finish-details.ts";
 import type { JsonRepair, JsonValue } from "./json.ts";
 import type { TurnOrderEntry } from "./turn-order.ts";
 
@@ -155,10 +155,7 @@ export interface ToolCallStartEvent {
   providerExecuted?: true;
   /** `text` for free-text input (Responses `custom_tool_call`). */
   inputFormat?: "text";
-  /**
-   * Per-call provider data that came before the arguments (Anthropic's `caller`, a Gemini
-   * signature), so that an encoder can open the call with it; the `tool-call` has it all.
-   */
+  /** Per-call provider data that came before the arguments (Anthropic's `caller`, a Gemini signature), so that an encoder can open the call with it; the `tool-call` has it all. */
   providerMetadata?: Record<string, unknown>;
 }
 
@@ -271,6 +268,8 @@ export interface FinishEvent {
   reasoningParts?: ReasoningPart[];
   /** The code-execution container the response ran in (Anthropic's `container`): send its `id` as the next request's `container`. */
   container?: ExecutionContainer;
+  /** The provider's moderation of the input and the answer, when the request asked for it (OpenAI's moderated completions), as it sent it. */
+  moderation?: ModerationResults;
   /** The stop sequence that ended the text (`rawReason` `stop_sequence`), when the stage that made the finish knows it (Anthropic's `stop_sequence`, Claude's on Bedrock InvokeModel; a server that applies stop sequences itself). */
   stopSequence?: string;
   /** Why the provider declined (Anthropic's `stop_details`), when it said: with `reason` `content-filter`; show its `explanation`. */

@@ -1,6 +1,6 @@
 /**
- * What a finish tells besides its reason: the code-execution container a response ran in, and
- * why the model refused.
+ * What a finish tells besides its reason: the code-execution container a response ran in, why
+ * the model refused, and the provider's moderation results (with the delta that carries them).
  *
  * @module
  */
@@ -35,4 +35,47 @@ export interface RefusalDetails {
   category?: string | undefined;
   /** A human-readable explanation of the refusal, when the provider gave one. */
   explanation?: string | undefined;
+}
+
+/**
+ * What the provider's moderation model said of the request's input and of the answer, when the
+ * request asked for it (OpenAI's `moderation: {model, policy}`, on Chat Completions and on the
+ * Responses API alike): the provider's `moderation` object, verbatim. Kept for the app (to enforce
+ * its own policy on the scores, or to learn why a `content-filter` finish blocked the answer) and
+ * for the encoders of those two protocols to pass on (`tool-call-stream/encode`); no next turn
+ * takes it back.
+ *
+ * @example
+ * ```ts
+ * if (event.type === "finish" && event.moderation) console.log(event.moderation.output);
+ * // Chat: { type: "moderation_results", model, results: [{ type: "moderation_result", flagged, categories, category_scores, ... }] }
+ * ```
+ */
+export interface ModerationResults {
+  /**
+   * Of the request's input: OpenAI Chat's `moderation_results` (its `model` and `results`), OpenAI
+   * Responses' one `moderation_result` (`flagged`, `categories`, `category_scores`, ...), or an
+   * `error` (`code`, `message`) when the moderation failed.
+   */
+  input?: unknown;
+  /** Of the answer, as `input` is. */
+  output?: unknown;
+  /** Any other field the provider sent, as it came. */
+  [field: string]: unknown;
+}
+
+/**
+ * The provider's moderation results (OpenAI's Chat `moderation` chunk, a Responses response's
+ * `moderation`); the latest one goes on the `finish` event's `moderation`.
+ *
+ * @example
+ * ```ts
+ * accumulator.push({ type: "moderation", moderation: { input, output } });
+ * ```
+ */
+export interface ModerationDelta {
+  /** The kind of delta: always `moderation`. */
+  type: "moderation";
+  /** The results, as the provider sent them. */
+  moderation: ModerationResults;
 }

@@ -2,10 +2,13 @@
  * OpenAI's moderated completions, a Chat or Responses client's `moderation` (openai-node's
  * `ChatCompletionCreateParams.Moderation` and `ResponseCreateParams.Moderation`: `{model, policy:
  * {input, output: {mode: "score" | "block"}}}`): OpenAI runs its moderation model on the request's
- * input and the answer and blocks what it flags. It goes as the client sent it to an OpenAI upstream
- * (`StreamRequest.openaiModeration`). No other provider moderates, and an answer passes no scores
- * back (the Worker's events have no place for them): either is a 400 naming the field rather than
- * an answer that seems moderated and was not.
+ * input and the answer, blocks what it flags (`block`) and sends the results back (`score` is for
+ * them alone). It goes as the client sent it to an OpenAI upstream (`StreamRequest.openaiModeration`),
+ * whose results reach the client on the finish's `moderation` (the library's Chat and Responses
+ * encoders write them: a Chat chunk's or completion's `moderation`, a response's). No other
+ * provider moderates: a 400 naming the field rather than an answer that seems moderated and was
+ * not. So is a `score` mode whose results may not come back: a Responses client of an OpenAI Chat
+ * upstream, whose side may hold several results where a response has room for one.
  *
  * @module
  */
@@ -17,15 +20,21 @@ import type { JsonObject, StreamRequest } from "../request/stream-request.ts";
 const MODERATED: ReadonlySet<string> = new Set(["openai", "openai-responses"]);
 
 /**
- * `moderation` of `fields` (the request body) for an upstream of `provider`, checked, onto
- * `request` (nothing when absent or `null`). Throws a 400 naming the field at fault.
+ * `moderation` of `fields` (the request body of a `client` protocol: `openai` for Chat
+ * Completions, `openai-responses`) for an upstream of `provider`, checked, onto `request` (nothing
+ * when absent or `null`). Throws a 400 naming the field at fault.
  *
  * @example
  * ```ts
- * withModeration(fields, "openai", request); // request.openaiModeration: the client's moderation
+ * withModeration(fields, "openai", request, "openai"); // request.openaiModeration: the client's moderation
  * ```
  */
-export function withModeration(fields: Record<string, unknown>, provider: string, request: StreamRequest): void {
+export function withModeration(
+  fields: Record<string, unknown>,
+  provider: string,
+  request: StreamRequest,
+  client: "openai" | "openai-responses",
+): void {
   const moderation = own(fields, "moderation") ?? undefined;
   if (moderation === undefined) return;
   if (!MODERATED.has(provider))
@@ -44,8 +53,14 @@ export function withModeration(fields: Record<string, unknown>, provider: string
     if (rule === undefined) continue;
     const at = `moderation.policy.${side}`;
     if (!isObject(rule)) throw invalidField(at, `\`${at}\` must be an object.`);
-    if (own(rule, "mode") !== "block")
-      throw invalidField(`${at}.mode`, `\`${at}.mode\` must be block: scores are not passed back to the client.`);
+    const mode = own(rule, "mode");
+    if (mode !== "block" && mode !== "score")
+      throw invalidField(`${at}.mode`, `\`${at}.mode\` must be score or block.`);
+    if (mode === "score" && client === "openai-responses" && provider === "openai")
+      throw invalidField(
+        `${at}.mode`,
+        `\`${at}.mode\` must be block with an openai/... model: its scores may not fit a response (use openai-responses/...).`,
+      );
   }
   request.openaiModeration = moderation as JsonObject;
 }

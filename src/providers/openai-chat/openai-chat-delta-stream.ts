@@ -145,6 +145,8 @@ function decodeMessage(
     chatUsage((chunk["x_groq"] as Fields | undefined)?.["usage"]) ??
     chatUsage((choices[0] as Fields | undefined)?.["usage"]);
   if (usage) emit({ type: "usage", usage });
+  const moderation = chunk["moderation"]; // OpenAI's moderated completions: the input's and the answer's results
+  if (isRecord(moderation)) emit({ type: "moderation", moderation });
 }
 
 /** What {@link decodeChoice} does with a chunk {@link FastChunkReader} read: one text delta or argument fragment of choice 0. */
@@ -281,11 +283,8 @@ const DETAIL_KEYS = {
   reasoning: ["completion_tokens_details.reasoning_tokens", "output_tokens_details.reasoning_tokens"],
 };
 
-/** Chat Completions usage (Groq's `x_groq.usage` has the same shape). */
-function chatUsage(raw: unknown): Usage | undefined {
-  // Some compatible servers name the counts the Responses/Anthropic way.
-  return readUsage(raw, INPUT_KEYS, OUTPUT_KEYS, TOTAL_KEYS, DETAIL_KEYS);
-}
+/** Chat Completions usage (Groq's `x_groq.usage` has the same shape; some compatible servers name the counts the Responses/Anthropic way). */
+const chatUsage = (raw: unknown): Usage | undefined => readUsage(raw, INPUT_KEYS, OUTPUT_KEYS, TOTAL_KEYS, DETAIL_KEYS);
 
 /**
  * Some servers (GLM behind Baseten, Kimi) end a chunk's `data:` line with one newline instead of

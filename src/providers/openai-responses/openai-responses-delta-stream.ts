@@ -285,6 +285,8 @@ export class OpenAIResponsesDecoder implements ProviderDecoder {
       reasoning: ["output_tokens_details.reasoning_tokens"],
     });
     if (usage) this.#emit({ type: "usage", usage });
+    const moderation = response["moderation"]; // OpenAI's moderated completions: the input's and the output's results
+    if (isRecord(moderation)) this.#emit({ type: "moderation", moderation });
     if (type === "response.failed" && isRecord(response["error"]))
       this.#emit(providerError(response["error"], "The provider reported that the response failed."));
     const status = nonEmptyString(response["status"]) ?? type.slice("response.".length);

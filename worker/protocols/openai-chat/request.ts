@@ -177,7 +177,7 @@ export function parseChatCompletionRequest(
     request.parallelToolCalls = false;
   const search = chatWebSearchOf(own(fields, "web_search_options") ?? undefined, provider, serverTools);
   if (search) request.openaiWebSearch = search;
-  withModeration(fields, provider, request);
+  withModeration(fields, provider, request, "openai");
   withChatResponseFormat(fields, provider, request);
   withChatVerbosity(fields, provider, request);
   const chosen = { request, model: own(fields, "model") as string, stream, includeUsage, customTools };

@@ -181,7 +181,7 @@ export function parseResponsesRequest(
   if (typeof settings.max_tool_calls === "number") request.openaiMaxToolCalls = settings.max_tool_calls; // OpenAI's own limit
   const compaction = contextManagementOf(fields);
   if (compaction && provider === "openai-responses") request.openaiContextManagement = compaction;
-  withModeration(fields, provider, request);
+  withModeration(fields, provider, request, "openai-responses");
   if (settings.parallel_tool_calls === false) request.parallelToolCalls = false; // held to by ../call-rules.ts too
   Object.assign(request, openAIFieldsOf(settings));
   const chosen = {
